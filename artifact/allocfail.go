@@ -1,0 +1,282 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// Page allocation failure reports, every era:
+//
+//	2.4:       "__alloc_pages: 2-order allocation failed (gfp=0x20/0)" (mm/page_alloc.c; the
+//	           number after '/' is PF_MEMALLOC of the caller; no process name)
+//	2.6-2.6.3x "afpd: page allocation failure. order:2, mode:0x20"
+//	3.x-4.x    "swapper/0: page allocation failure: order:1, mode:0x204020"
+//	4.x-       "kworker/0:1: page allocation failure: order:0, mode:0x2080020(GFP_ATOMIC)"
+//	4.12-      "... mode:0x14000c0(GFP_KERNEL), nodemask=(null)"
+//	5.x-6.x    "... mode:0xa20(GFP_ATOMIC), nodemask=(null),cpuset=/,mems_allowed=0" (warn_alloc)
+//
+// followed by the task line ("CPU: 0 PID: 1 Comm: x Not tainted 4.4.0 #1", 2.6's "Pid: 1,
+// comm: x Not tainted 2.6.32 #1"), the call trace (calltrace.go) and the show_mem dump
+// (showmem.go).
+var (
+	reAllocHeader26 = regexp.MustCompile(`^(.*?): page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader24 = regexp.MustCompile(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
+	reTainted       = regexp.MustCompile(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
+	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ PID: \d+ Comm: |Pid: \d+, comm: )`)
+)
+
+// isAllocHeader is the cheap test run on every line before the regular expressions.
+func isAllocHeader(t string) bool {
+	return strings.Contains(t, "page allocation failure") || strings.Contains(t, "-order allocation failed")
+}
+
+// parseAllocHeader reads a header line into a report; ok is false when the line is not one.
+func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
+	if m := reAllocHeader26.FindStringSubmatch(t); m != nil {
+		order, _ := strconv.Atoi(m[2])
+		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: m[3], Nodemask: m[4],
+			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
+		af.ModeValue, _ = parseGFPNumber(m[3])
+		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
+		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
+			af.Process = af.Process[i+2:]
+		}
+		return af, true
+	}
+	if m := reAllocHeader24.FindStringSubmatch(t); m != nil {
+		order, _ := strconv.Atoi(m[1])
+		mode := m[2]
+		if !strings.HasPrefix(mode, "0x") {
+			mode = "0x" + mode
+		}
+		af = &model.AllocFailure{Order: order, Mode: mode, Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
+		af.ModeValue, _ = parseGFPNumber(mode)
+		return af, true
+	}
+	return nil, false
+}
+
+// allocArtifact is the data of an "alloc_failure" artifact: the report with the notes the
+// parser had about it (elisions, truncated traces, interleaving).
+type allocArtifact struct {
+	*model.AllocFailure
+	Notes []string `json:"notes,omitempty"`
+}
+
+// report collects one kernel report (allocation failure, OOM kill, SLUB failure) from the
+// lines that follow its header.
+type report struct {
+	kind   string
+	af     *model.AllocFailure
+	oom    *model.OOMKill
+	slab   *model.SlabFailure
+	mem    showMem
+	trace  CallTrace
+	from   string
+	used   []int // indexes of the lines consumed
+	kernel string
+	kLine  int
+	notes  []string
+	caller string
+	first  *Line
+}
+
+// reportLineKind says whether a line continues a report.
+func reportLineKind(t string) string {
+	s := strings.TrimSpace(t)
+	if s == "" {
+		return ""
+	}
+	if s == "..." || s == "[...]" || s == "<snip>" || s == "[snip]" {
+		return "elision"
+	}
+	if k := showMemKind(s); k != "" {
+		return "mem"
+	}
+	if k := traceLineKind(s); k != "" {
+		return "trace"
+	}
+	if reCommLine.MatchString(s) || strings.HasPrefix(s, "Hardware name:") || strings.HasPrefix(s, "Workqueue:") ||
+		strings.HasPrefix(s, "task: ") || strings.HasPrefix(s, "Modules linked in:") {
+		return "task"
+	}
+	if strings.HasPrefix(s, "warn_alloc_show_mem:") || strings.HasPrefix(s, "warn_alloc:") && strings.Contains(s, "callbacks suppressed") {
+		return "task"
+	}
+	if isOOMDetail(s) {
+		return "oom"
+	}
+	if isSlabDetail(s) {
+		return "slab"
+	}
+	return ""
+}
+
+// collectReport consumes the lines of the report whose header is ls[i]. Lines already
+// consumed are skipped. When the header carries a printk caller id, only lines with the
+// same id belong to it (two CPUs printing at once, CONFIG_PRINTK_CALLER).
+func collectReport(ls []Line, i int, used []bool, r *report) {
+	hdr := &ls[i]
+	r.first = hdr
+	r.caller = hdr.Caller
+	r.used = append(r.used, i)
+	prevKernel := hdr.Kernel
+	elided := false
+	for j := i + 1; j < len(ls); j++ {
+		if used != nil && used[j] {
+			continue
+		}
+		l := &ls[j]
+		if r.caller != "" && l.Caller != "" && l.Caller != r.caller {
+			continue // another CPU's lines, interleaved
+		}
+		if l.Syslog && !l.Kernel && prevKernel {
+			continue // another program's syslog line between kernel lines
+		}
+		t := l.Text
+		if strings.TrimSpace(t) == "" {
+			break
+		}
+		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
+			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && strings.Contains(t, "Out of memory")) {
+				break
+			}
+		}
+		// A line without the syslog prefix its neighbours have is a hard-wrapped piece of
+		// the previous one (seed 004: zone lines wrapped after "active:0kB").
+		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
+		k := reportLineKind(t)
+		if k == "" && wrapped && isContinuation(t) {
+			k = "mem"
+		}
+		if k == "" {
+			break
+		}
+		if k == "elision" {
+			elided = true
+			r.used = append(r.used, j)
+			continue
+		}
+		r.used = append(r.used, j)
+		prevKernel = l.Kernel || wrapped
+		switch k {
+		case "mem":
+			if !r.mem.add(t) && isContinuation(t) {
+				r.mem.pendBuf += " " + strings.TrimSpace(t)
+			}
+		case "trace":
+			if strings.TrimSpace(t) == "[" {
+				r.notes = append(r.notes, fmt.Sprintf("line %d: call trace cut off after \"[\"", l.No))
+				continue
+			}
+			r.trace.addTraceLine(t, &r.from)
+		case "task":
+			if m := reTainted.FindStringSubmatch(t); m != nil && r.kernel == "" {
+				r.kernel, r.kLine = m[1], l.No
+			}
+		case "oom":
+			r.addOOMDetail(t)
+		case "slab":
+			r.addSlabDetail(t)
+		}
+	}
+	if elided {
+		r.notes = append(r.notes, "the paste elides lines (\"...\") inside the report")
+	}
+}
+
+// finishAlloc builds the event of a collected allocation-failure report.
+func (r *report) finishAlloc(ls []Line) model.Event {
+	af := r.af
+	r.trace.finish(&r.from)
+	if len(r.trace.Functions) > 0 {
+		af.CallTrace = r.trace.Functions
+	}
+	af.InInterrupt = r.trace.InInterrupt
+	r.mem.fill(af)
+	if r.kernel != "" {
+		af.Kernel, af.KernelSource = r.kernel, fmt.Sprintf("line %d", r.kLine)
+	}
+	first, last := lineSpan(ls, r.used)
+	ev := model.Event{Kind: model.EventAllocFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
+		UptimeUsec: r.first.UptimeUsec, AllocFailure: af}
+	if ev.UptimeUsec < 0 {
+		ev.UptimeUsec = 0
+	}
+	af.Count = 1
+	return ev
+}
+
+func lineSpan(ls []Line, used []int) (first, last int) {
+	first, last = -1, -1
+	for _, u := range used {
+		n := ls[u].No
+		if first < 0 || n < first {
+			first = n
+		}
+		if n > last {
+			last = n
+		}
+	}
+	return first, last
+}
+
+func spanSource(first, last int) string {
+	if first == last {
+		return fmt.Sprintf("line %d", first)
+	}
+	return fmt.Sprintf("lines %d-%d", first, last)
+}
+
+// ApplyGFP decodes the mode of a report for the kernel release in force and sets GFPFlags,
+// GFPCandidates, GFPNote and Atomic. The printed symbolic decoding, when present, is the
+// kernel's own and is used as is.
+func ApplyGFP(af *model.AllocFailure, kernelRelease string) {
+	if names := symbolicGFP(af.Mode); len(names) > 0 {
+		af.GFPFlags = names
+		af.GFPNote = "as decoded by the kernel in the report"
+	} else {
+		flags, cands, note := DecodeGFP(af.ModeValue, kernelRelease)
+		if flags == nil {
+			flags = []string{}
+		}
+		af.GFPFlags, af.GFPCandidates, af.GFPNote = flags, cands, note
+	}
+	if a, ok, _ := IsAtomicGFP(af.ModeValue, af.Mode, kernelRelease); ok {
+		af.Atomic = &a
+	} else {
+		af.Atomic = nil
+	}
+}
+
+// ParseAllocFailure parses one pasted allocation-failure report (header, trace, show_mem)
+// and decodes its mode for kernelRelease ("" when unknown; a release printed in the report
+// wins over it).
+func ParseAllocFailure(text, kernelRelease string) (*model.AllocFailure, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if !isAllocHeader(ls[i].Text) {
+			continue
+		}
+		af, ok := parseAllocHeader(ls[i].Text)
+		if !ok {
+			continue
+		}
+		r := report{kind: "alloc", af: af}
+		collectReport(ls, i, nil, &r)
+		ev := r.finishAlloc(ls)
+		rel := kernelRelease
+		if ev.AllocFailure.Kernel != "" {
+			rel = ev.AllocFailure.Kernel
+		} else if rel != "" {
+			ev.AllocFailure.Kernel, ev.AllocFailure.KernelSource = rel, "given"
+		}
+		ApplyGFP(ev.AllocFailure, rel)
+		return ev.AllocFailure, nil
+	}
+	return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
+}

@@ -1,0 +1,191 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"headroom/model"
+)
+
+// hostFacts gathers what a text tells about its host: kernel release, architecture, word
+// size, HighMem, memory, page size, host name. Evidence from kernel output beats prose, and
+// among equals the first mention wins; each fact remembers its line.
+type hostFacts struct {
+	kernel      string
+	kernelLine  int
+	kernelText  string
+	kernelScore int
+
+	arch      string
+	archLine  int
+	archScore int
+
+	wordBits  int
+	wordScore int
+
+	highMem     bool
+	memTotalKB  int64
+	memScore    int
+	pageSizeKB  int64
+	hostname    string
+	armTraceSet bool
+}
+
+// Kernel release mentions, strongest first:
+//
+//	5  "Linux version 2.6.30-1-kirkwood (...)" (boot banner), uname -a
+//	4  "Linux 2.6.13-2smp"
+//	3  "the 2.6.30-1 kernel", "kernel 4.0.0", "a 4.0.0 kernel"
+//	1  a bare old-style release in prose: "2.4.13 (and 2.4.5) performance drops"
+var (
+	reVersion     = `([2-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[0-9A-Za-z_.+~]+)?)`
+	reLinuxVerBan = regexp.MustCompile(`Linux version ` + reVersion)
+	reUname       = regexp.MustCompile(`^Linux \S+ ` + reVersion + ` #\S+.*? (x86_64|i[3-6]86|aarch64|armv\w+|ppc64\w*|s390x|riscv64|mips\w*)`)
+	reLinuxVer    = regexp.MustCompile(`\bLinux ` + reVersion + `\b`)
+	reKernelVer   = regexp.MustCompile(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version)?\s+(?:v)?` + reVersion)
+	reBareVer     = regexp.MustCompile(`(?:^|[\s(])(2\.[0-6]\.\d{1,3}(?:-[0-9A-Za-z_.+~]+)?)`)
+	reWordBits    = regexp.MustCompile(`\b(32|64)[ -]?bit\b`)
+)
+
+// cleanRelease drops placeholders: "2.4.19-preX" names no release, "2.4.19" does.
+func cleanRelease(v string) string {
+	v = strings.TrimRight(v, ".,;:)")
+	if i := strings.IndexByte(v, '-'); i >= 0 {
+		suf := v[i+1:]
+		if strings.ContainsAny(suf, "X") || suf == "" {
+			v = v[:i]
+		}
+	}
+	return v
+}
+
+func (h *hostFacts) setKernel(v string, score int, l *Line, text string) {
+	v = cleanRelease(v)
+	if _, ok := model.ParseKernelVersion(v); !ok {
+		return
+	}
+	if score > h.kernelScore {
+		h.kernel, h.kernelScore, h.kernelLine, h.kernelText = v, score, l.No, strings.TrimSpace(text)
+		if len(h.kernelText) > 80 {
+			h.kernelText = h.kernelText[:80]
+		}
+	}
+}
+
+func (h *hostFacts) setArch(a string, score int, l *Line) {
+	if score > h.archScore {
+		h.arch, h.archScore, h.archLine = a, score, l.No
+	}
+}
+
+// scan looks for host facts in one line. It is called for every non-blank line, so it
+// tests cheap substrings before any regular expression.
+func (h *hostFacts) scan(l *Line) {
+	t := l.Text
+	if h.hostname == "" && l.Kernel && l.Host != "" {
+		h.hostname = l.Host
+	}
+	if l.Kernel || l.Syslog {
+		if h.kernelScore < 5 && strings.Contains(t, "Linux version ") {
+			if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
+				h.setKernel(m[1], 5, l, t)
+			}
+		}
+		if h.kernelScore < 5 && strings.Contains(t, "ainted") {
+			if m := reTainted.FindStringSubmatch(t); m != nil {
+				h.setKernel(m[1], 5, l, t)
+			}
+		}
+		return
+	}
+	if h.kernelScore < 5 && strings.Contains(t, "inux") {
+		if m := reUname.FindStringSubmatch(t); m != nil {
+			h.setKernel(m[1], 5, l, t)
+			h.setArch(m[2], 5, l)
+		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
+			h.setKernel(m[1], 5, l, t)
+		} else if m := reLinuxVer.FindStringSubmatch(t); m != nil && h.kernelScore < 4 {
+			h.setKernel(m[1], 4, l, t)
+		}
+	}
+	if h.kernelScore < 3 && strings.Contains(t, "ernel") {
+		if m := reKernelVer.FindStringSubmatch(t); m != nil {
+			v := m[1]
+			if v == "" {
+				v = m[2]
+			}
+			h.setKernel(v, 3, l, t)
+		}
+	}
+	if h.kernelScore < 1 && strings.Contains(t, "2.") {
+		if m := reBareVer.FindStringSubmatch(t); m != nil {
+			h.setKernel(m[1], 1, l, t)
+		}
+	}
+	if h.archScore < 3 {
+		for _, a := range []string{"x86_64", "aarch64", "i686", "i386", "armv5tel", "armv7l", "armv6l", "ppc64le", "s390x", "riscv64"} {
+			if strings.Contains(t, a) {
+				h.setArch(a, 3, l)
+				break
+			}
+		}
+	}
+	if h.archScore < 2 && (strings.Contains(t, "Kirkwood") || strings.Contains(t, "SheevaPlug")) {
+		// Marvell Kirkwood SoCs (SheevaPlug, GuruPlug, many NAS boxes) have the Feroceon
+		// ARMv5TE core: uname -m prints armv5tel (arch/arm/mach-kirkwood).
+		h.setArch("armv5tel", 2, l)
+	}
+	if h.wordScore < 1 && strings.Contains(t, "bit") {
+		if m := reWordBits.FindStringSubmatch(t); m != nil {
+			h.wordBits, h.wordScore = int(m[1][0]-'0')*10+int(m[1][1]-'0'), 1
+		}
+	}
+}
+
+func (h *hostFacts) pageKB(kb int64, _ int) {
+	if h.pageSizeKB == 0 && kb > 0 {
+		h.pageSizeKB = kb
+	}
+}
+
+func (h *hostFacts) memTotal(kb int64, score int) {
+	if kb > 0 && score > h.memScore {
+		h.memTotalKB, h.memScore = kb, score
+	}
+}
+
+// apply writes the facts into the Timeline's Host.
+func (h *hostFacts) apply(host *model.Host, opt Options) {
+	host.Kernel = h.kernel
+	if opt.Kernel != "" {
+		host.Kernel = opt.Kernel
+	}
+	host.Arch = h.arch
+	if host.Arch == "" && h.armTraceSet {
+		host.Arch = "arm"
+	}
+	host.Hostname = h.hostname
+	bitsFromArch := model.ArchWordBits(host.Arch)
+	switch {
+	case h.highMem:
+		// ZONE_HIGHMEM exists only in 32-bit kernels (CONFIG_HIGHMEM).
+		host.WordBits = 32
+	case bitsFromArch != 0:
+		host.WordBits = bitsFromArch
+	case h.wordScore > 0:
+		host.WordBits = h.wordBits
+	}
+	if h.highMem {
+		t := true
+		host.HighMem = &t
+	}
+	if h.pageSizeKB > 0 {
+		host.SetPageSize(int(h.pageSizeKB * 1024))
+	}
+	host.MemTotalKB = h.memTotalKB
+}
+
+func (h *hostFacts) String() string {
+	return fmt.Sprintf("kernel %q (line %d) arch %q bits %d", h.kernel, h.kernelLine, h.arch, h.wordBits)
+}

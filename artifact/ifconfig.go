@@ -1,0 +1,204 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// ifconfig (net-tools, busybox). Two layouts:
+//
+//	old (net-tools <= 1.60, busybox):
+//	  "eth0   Link encap:Ethernet  HWaddr 00:30:48:2D:16:22"
+//	  "       RX packets:2050626316  errors:1392055  dropped:2784110  overruns:1392055  frame:0"
+//	  "       TX packets:373778386  errors:0  dropped:0  overruns:0  carrier:0"
+//	  "       collisions:0 txqueuelen:1000"
+//	  "       RX bytes:1988145274 (1.8 GiB)  TX bytes:2674276694 (2.4 GiB)"
+//	new (net-tools 2.x):
+//	  "eth0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 1500"
+//	  "        RX packets 123  bytes 456 (456.0 B)"
+//	  "        RX errors 0  dropped 0  overruns 0  frame 0"
+//	  "        TX errors 0  dropped 0 overruns 0  carrier 0  collisions 0"
+//
+// net-tools takes these numbers from /proc/net/dev (lib/interface.c get_dev_fields: errs,
+// drop, fifo, frame, ... into rx_errors, rx_dropped, rx_fifo_errors, rx_frame_errors), and
+// the kernel prints sums in some of those columns (net/core/net-procfs.c dev_seq_printf_stats):
+//
+//	"dropped"  = rx_dropped + rx_missed_errors   → stored as rx_dropped
+//	"overruns" = rx_fifo_errors                  → rx_fifo_errors
+//	"frame"    = rx_length + rx_over + rx_crc + rx_frame errors → rx_frame_errors
+//	"carrier"  = tx_carrier + tx_aborted + tx_window + tx_heartbeat errors → tx_carrier_errors
+//
+// so the names carry the /proc/net/dev meaning documented on kernel.NetDev. On e1000 and its
+// successors a full RX ring counts in both rx_missed_errors and rx_fifo_errors, which is why
+// seed 004 shows dropped = 2 × overruns.
+
+// Iface is one interface of ifconfig, ip -s link or netstat -i output.
+type Iface struct {
+	Name       string          `json:"name"`
+	Flags      []string        `json:"flags,omitempty"`
+	MTU        int64           `json:"mtu,omitempty"`
+	TxQueueLen int64           `json:"txqueuelen,omitempty"`
+	HWAddr     string          `json:"hwaddr,omitempty"`
+	Counters   kernel.Counters `json:"counters"`
+}
+
+func isIfconfigHeader(t string) bool {
+	if len(t) == 0 || t[0] == ' ' || t[0] == '\t' {
+		return false
+	}
+	fs := fields(t)
+	if len(fs) >= 3 && fs[1] == "Link" && strings.HasPrefix(fs[2], "encap:") {
+		return true
+	}
+	return len(fs) >= 2 && strings.HasSuffix(fs[0], ":") && strings.HasPrefix(fs[1], "flags=") && strings.Contains(t, "mtu")
+}
+
+var ifconfigWords = map[string]map[string]string{
+	"RX": {"packets": "rx_packets", "errors": "rx_errors", "dropped": "rx_dropped", "overruns": "rx_fifo_errors",
+		"frame": "rx_frame_errors", "bytes": "rx_bytes"},
+	"TX": {"packets": "tx_packets", "errors": "tx_errors", "dropped": "tx_dropped", "overruns": "tx_fifo_errors",
+		"carrier": "tx_carrier_errors", "collisions": "collisions", "bytes": "tx_bytes"},
+}
+
+// ifconfigAt parses consecutive interface blocks starting at ls[i].
+func ifconfigAt(ls []Line, i int) ([]Iface, int) {
+	var out []Iface
+	k := i
+	for k < len(ls) {
+		// skip blank lines between blocks, but only when another block follows
+		j := k
+		for j < len(ls) && isBlank(ls[j].Text) {
+			j++
+		}
+		if j >= len(ls) || !isIfconfigHeader(ls[j].Text) {
+			break
+		}
+		k = j
+		ifc := Iface{}
+		hdr := fields(ls[k].Text)
+		if strings.HasSuffix(hdr[0], ":") && strings.HasPrefix(hdr[1], "flags=") {
+			ifc.Name = strings.TrimSuffix(hdr[0], ":")
+			if a := strings.IndexByte(hdr[1], '<'); a >= 0 {
+				ifc.Flags = strings.Split(strings.Trim(hdr[1][a:], "<>"), ",")
+			}
+		} else {
+			ifc.Name = hdr[0]
+		}
+		parseIfconfigLine(&ifc, ls[k].Text)
+		k++
+		for ; k < len(ls); k++ {
+			t := ls[k].Text
+			if isBlank(t) || (t[0] != ' ' && t[0] != '\t') {
+				break
+			}
+			parseIfconfigLine(&ifc, t)
+		}
+		out = append(out, ifc)
+	}
+	return out, k - i
+}
+
+func parseIfconfigLine(ifc *Iface, t string) {
+	fs := fields(t)
+	dir := ""
+	for j := 0; j < len(fs); j++ {
+		f := fs[j]
+		if f == "RX" || f == "TX" {
+			dir = f
+			continue
+		}
+		// old layout: "key:value"; new layout: "key value"
+		key, val, colon := strings.Cut(f, ":")
+		if !colon && j+1 < len(fs) && isDigits(fs[j+1]) {
+			key, val = f, fs[j+1]
+		} else if colon && val == "" && j+1 < len(fs) {
+			continue // "inet6 addr: ..." and friends
+		}
+		switch {
+		case key == "MTU" || key == "mtu":
+			ifc.MTU, _ = atoi(val)
+		case key == "txqueuelen":
+			ifc.TxQueueLen, _ = atoi(val)
+		case key == "HWaddr" || key == "ether":
+			if j+1 < len(fs) {
+				ifc.HWAddr = fs[j+1]
+			}
+		case key == "collisions":
+			if v, ok := atoi(val); ok {
+				ifc.Counters.Set("collisions", v)
+			}
+		case dir != "":
+			if name, ok := ifconfigWords[dir][key]; ok {
+				if v, ok := atoi(val); ok {
+					ifc.Counters.Set(name, v)
+				}
+			}
+		}
+		if !colon && isDigits(val) && val == fs[min(j+1, len(fs)-1)] {
+			j++
+		}
+	}
+	if len(fs) > 0 && (fs[0] == "UP" || fs[0] == "BROADCAST" || fs[0] == "LOOPBACK") && len(ifc.Flags) == 0 {
+		for _, f := range fs {
+			if strings.Contains(f, ":") {
+				break
+			}
+			ifc.Flags = append(ifc.Flags, f)
+		}
+	}
+}
+
+// ParseIfconfig parses ifconfig output (old or new net-tools layout, busybox).
+func ParseIfconfig(text string) ([]Iface, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if isIfconfigHeader(ls[i].Text) {
+			if ifs, n := ifconfigAt(ls, i); n > 0 {
+				return ifs, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("artifact: no ifconfig interface block in the text")
+}
+
+func ifacesToNetDev(ifs []Iface) []kernel.NetDev {
+	out := make([]kernel.NetDev, 0, len(ifs))
+	for _, f := range ifs {
+		out = append(out, kernel.NetDev{Name: f.Name, Counters: f.Counters.Clone()})
+	}
+	return out
+}
+
+// ifaceArtifact is the data of ifconfig, ip link and netstat -i artifacts.
+type ifaceArtifact struct {
+	Tool       string  `json:"tool"`
+	Interfaces []Iface `json:"interfaces"`
+	Label      string  `json:"label,omitempty"`
+}
+
+func (d *doc) addIfaces(kind, tool string, i, n int, ifs []Iface) {
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	for last > first && isBlank(d.ls[i+n-1].Text) {
+		n--
+		last = d.ls[i+n-1].No
+	}
+	label := d.label(i)
+	d.segSeq++
+	d.addSamples(kind, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: ifacesToNetDev(ifs)}})
+	d.addArtifact(kind, first, last, ifaceArtifact{Tool: tool, Interfaces: ifs, Label: label})
+}
+
+func (d *doc) tryIfconfig(i int) int {
+	if !isIfconfigHeader(d.ls[i].Text) {
+		return 0
+	}
+	ifs, n := ifconfigAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	d.addIfaces(KindIfconfig, "ifconfig", i, n, ifs)
+	return n
+}

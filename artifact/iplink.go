@@ -1,0 +1,222 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+)
+
+// ip -s link and ip -s -s link (iproute2). The statistics come as label lines followed by
+// value lines, and the labels changed between iproute2 versions (ip/ipaddress.c
+// print_link_stats):
+//
+//	old:  "RX: bytes  packets  errors  dropped overrun mcast"        (overrun = rx_over_errors)
+//	      "RX errors: length   crc     frame   fifo    missed"        (-s -s)
+//	      "TX: bytes  packets  errors  dropped carrier collsns"
+//	      "TX errors: aborted  fifo   window heartbeat transns"       (-s -s)
+//	new:  "RX:  bytes packets errors dropped  missed   mcast"        (missed = rx_missed_errors)
+//	      "RX errors:  length    crc   frame    fifo overrun"
+//	      "TX:  bytes packets errors dropped carrier collsns"
+//	      "TX errors: aborted   fifo window heartbt transns"
+//
+// so the columns are mapped by their label, not by position. Netlink gives iproute2 the
+// separate rtnl_link_stats64 fields, so here rx_dropped is rx_dropped alone (unlike
+// /proc/net/dev's "drop", see ifconfig.go). "transns" is the carrier-change count.
+
+var ipLinkWords = map[string]map[string]string{
+	"RX:": {"bytes": "rx_bytes", "packets": "rx_packets", "errors": "rx_errors", "dropped": "rx_dropped",
+		"overrun": "rx_over_errors", "missed": "rx_missed_errors", "mcast": "multicast", "nohandler": "rx_nohandler",
+		"otherhost": "rx_otherhost_dropped"},
+	"RX errors:": {"length": "rx_length_errors", "crc": "rx_crc_errors", "frame": "rx_frame_errors",
+		"fifo": "rx_fifo_errors", "missed": "rx_missed_errors", "overrun": "rx_over_errors", "nohandler": "rx_nohandler"},
+	"TX:": {"bytes": "tx_bytes", "packets": "tx_packets", "errors": "tx_errors", "dropped": "tx_dropped",
+		"carrier": "tx_carrier_errors", "collsns": "collisions", "compressed": "tx_compressed"},
+	"TX errors:": {"aborted": "tx_aborted_errors", "fifo": "tx_fifo_errors", "window": "tx_window_errors",
+		"heartbeat": "tx_heartbeat_errors", "heartbt": "tx_heartbeat_errors", "transns": "carrier_changes"},
+}
+
+// isIPLinkHeader matches "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 ...".
+func isIPLinkHeader(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 4 && strings.HasSuffix(fs[0], ":") && isDigits(strings.TrimSuffix(fs[0], ":")) &&
+		strings.HasSuffix(fs[1], ":") && strings.HasPrefix(fs[2], "<") && strings.Contains(t, "mtu")
+}
+
+func ipLinkAt(ls []Line, i int) ([]Iface, int) {
+	var out []Iface
+	k := i
+	for k < len(ls) && isIPLinkHeader(ls[k].Text) {
+		fs := fields(ls[k].Text)
+		ifc := Iface{Name: strings.TrimSuffix(fs[1], ":")}
+		if at := strings.IndexByte(ifc.Name, '@'); at > 0 { // "eth0.100@eth0"
+			ifc.Name = ifc.Name[:at]
+		}
+		ifc.Flags = strings.Split(strings.Trim(fs[2], "<>"), ",")
+		for j := 3; j+1 < len(fs); j++ {
+			switch fs[j] {
+			case "mtu":
+				ifc.MTU, _ = atoi(fs[j+1])
+			case "qlen":
+				ifc.TxQueueLen, _ = atoi(fs[j+1])
+			}
+		}
+		k++
+		for k < len(ls) {
+			t := strings.TrimSpace(ls[k].Text)
+			if t == "" || isIPLinkHeader(ls[k].Text) {
+				break
+			}
+			if strings.HasPrefix(t, "link/") {
+				if f := fields(t); len(f) > 1 {
+					ifc.HWAddr = f[1]
+				}
+				k++
+				continue
+			}
+			label := ""
+			for l := range ipLinkWords {
+				if strings.HasPrefix(t, l) && (len(l) > len(label)) {
+					label = l
+				}
+			}
+			if label == "" || k+1 >= len(ls) {
+				if ls[k].Text[0] == ' ' || ls[k].Text[0] == '\t' {
+					k++ // other detail lines (alias, altname, vf ...)
+					continue
+				}
+				break
+			}
+			names := fields(strings.TrimPrefix(t, label))
+			vals := fields(ls[k+1].Text)
+			if len(vals) == len(names) && allNumeric(vals) {
+				for c, n := range names {
+					if key, ok := ipLinkWords[label][n]; ok {
+						v, _ := atoi(vals[c])
+						ifc.Counters.Set(key, v)
+					}
+				}
+				k += 2
+				continue
+			}
+			k++
+		}
+		out = append(out, ifc)
+	}
+	return out, k - i
+}
+
+// ParseIPLink parses ip -s link or ip -s -s link output (old and new iproute2 layouts).
+func ParseIPLink(text string) ([]Iface, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if isIPLinkHeader(ls[i].Text) {
+			if ifs, n := ipLinkAt(ls, i); n > 0 {
+				return ifs, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("artifact: no ip link output in the text")
+}
+
+func (d *doc) tryIPLink(i int) int {
+	if !isIPLinkHeader(d.ls[i].Text) {
+		return 0
+	}
+	ifs, n := ipLinkAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	d.addIfaces(KindIPLink, "ip", i, n, ifs)
+	return n
+}
+
+// netstat -i (net-tools lib/interface.c ife_print_short): "Iface MTU [Met] RX-OK RX-ERR
+// RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg" = rx_packets, rx_errors, rx_dropped,
+// rx_fifo_errors, tx_packets, tx_errors, tx_dropped, tx_fifo_errors, read from
+// /proc/net/dev (so RX-DRP includes rx_missed_errors, as ifconfig's "dropped").
+var netstatIColumns = map[string]string{"RX-OK": "rx_packets", "RX-ERR": "rx_errors", "RX-DRP": "rx_dropped",
+	"RX-OVR": "rx_fifo_errors", "TX-OK": "tx_packets", "TX-ERR": "tx_errors", "TX-DRP": "tx_dropped", "TX-OVR": "tx_fifo_errors"}
+
+func isNetstatIHeader(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 8 && fs[0] == "Iface" && strings.Contains(t, "RX-OK")
+}
+
+func netstatIAt(ls []Line, i int) ([]Iface, int) {
+	cols := fields(ls[i].Text)
+	var out []Iface
+	k := i + 1
+	for ; k < len(ls); k++ {
+		fs := fields(ls[k].Text)
+		if len(fs) < len(cols)-1 || !isDigits(fs[1]) {
+			break
+		}
+		ifc := Iface{Name: fs[0]}
+		ifc.MTU, _ = atoi(fs[1])
+		for c := 2; c < len(cols) && c < len(fs); c++ {
+			if key, ok := netstatIColumns[cols[c]]; ok {
+				if v, ok := atoi(fs[c]); ok {
+					ifc.Counters.Set(key, v)
+				}
+			}
+		}
+		out = append(out, ifc)
+	}
+	if len(out) == 0 {
+		return nil, 0
+	}
+	return out, k - i
+}
+
+func (d *doc) tryNetstatI(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	start := i
+	if t == "Kernel Interface table" && i+1 < len(d.ls) {
+		start = i + 1
+	}
+	if !isNetstatIHeader(d.ls[start].Text) {
+		return 0
+	}
+	ifs, n := netstatIAt(d.ls, start)
+	if n == 0 {
+		d.unparsed(start, start, "netstat -i header without readable rows")
+		return start - i + 1
+	}
+	d.addIfaces(KindNetstatI, "netstat -i", i, n+start-i, ifs)
+	return n + start - i
+}
+
+// /proc/net/dev pasted verbatim goes through kernel.ParseNetDev.
+func (d *doc) tryProcNetDev(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if !strings.HasPrefix(t, "Inter-|") {
+		return 0
+	}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		if isBlank(d.ls[k].Text) || (k > i+1 && !strings.Contains(d.ls[k].Text, ":")) {
+			break
+		}
+	}
+	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil || len(devs) == 0 {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))
+		return k - i
+	}
+	ifs := make([]Iface, 0, len(devs))
+	for _, dv := range devs {
+		ifs = append(ifs, Iface{Name: dv.Name, Counters: dv.Counters})
+	}
+	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, ifs)
+	return k - i
+}
+
+func joinText(ls []Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

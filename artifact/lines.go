@@ -1,0 +1,331 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Line is one logical line of a pasted text after the paste's own noise is undone: the syslog
+// prefix ("Aug  4 17:42:34 host kernel: "), the dmesg timestamp ("[ 1234.567890] "), the
+// printk caller id ("[    T123]"), mail quoting ("> ", ">> "), CR of CRLF, and Unicode
+// look-alikes ("0×20" for "0x20"). An rsyslog line holding "#012" escapes becomes several
+// Lines with the same No.
+type Line struct {
+	No   int    // 1-based line number in the input
+	Text string // the content, prefixes removed; tabs kept
+
+	// Kernel is true when the line is known to come from the kernel log: a syslog line
+	// tagged "kernel", a dmesg line with a [seconds.micros] stamp, or a <N> priority prefix.
+	Kernel bool
+	// Syslog is true when a syslog prefix was removed; Tag is its program ("kernel",
+	// "sshd"), Host its host name and Stamp its date text ("Aug  4 17:42:34", or the
+	// RFC 3339 stamp).
+	Syslog bool
+	Tag    string
+	Host   string
+	Stamp  string
+	// UptimeUsec is the dmesg timestamp in microseconds since boot, -1 when none.
+	UptimeUsec int64
+	// Priority is the syslog level of a "<N>" prefix, -1 when none.
+	Priority int
+	// Caller is the printk caller id ("T123" for a task, "C1" for a CPU in interrupt
+	// context; CONFIG_PRINTK_CALLER, 5.1+), "" when not printed. It tells apart lines of
+	// reports that two CPUs printed at the same time.
+	Caller string
+	// Quote is the mail quoting depth that was removed.
+	Quote int
+	// Cont is true for the second and later pieces of an rsyslog "#012"-escaped line.
+	Cont bool
+}
+
+// Blank reports whether the line holds nothing but white space.
+func (l *Line) Blank() bool { return strings.TrimSpace(l.Text) == "" }
+
+// SplitLines turns a text into Lines. It never fails: whatever it cannot interpret stays in
+// Text as it was.
+func SplitLines(text string) []Line {
+	n := strings.Count(text, "\n") + 1
+	out := make([]Line, 0, n)
+	no := 0
+	for len(text) > 0 {
+		no++
+		var raw string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			raw, text = text[:i], text[i+1:]
+		} else {
+			raw, text = text, ""
+		}
+		out = appendLine(out, no, raw)
+	}
+	return out
+}
+
+func appendLine(out []Line, no int, raw string) []Line {
+	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		raw = raw[:len(raw)-1]
+	}
+	l := Line{No: no, UptimeUsec: -1, Priority: -1}
+	s := raw
+	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			s = fixLookalikes(s)
+			break
+		}
+	}
+	s, l.Quote = stripQuote(s)
+	s = stripFence(s)
+	s = stripSyslog(s, &l)
+	s = stripKernelStamp(s, &l)
+	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
+		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
+		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
+		s = strings.ReplaceAll(s, "#011", "\t")
+		parts := strings.Split(s, "#012")
+		for k, p := range parts {
+			c := l
+			c.Text = p
+			c.Cont = k > 0
+			if k > 0 {
+				c.Text = stripKernelStamp(p, &c)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	l.Text = s
+	return append(out, l)
+}
+
+// fixLookalikes rewrites the Unicode characters that word processors and blogs put in place
+// of ASCII: "0×20" (U+00D7 multiplication sign) for "0x20", no-break and thin spaces, the
+// minus sign and non-ASCII hyphens.
+func fixLookalikes(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := rune(0)
+	for _, r := range s {
+		switch r {
+		case '\u00d7':
+			if prev == '0' {
+				r = 'x'
+			}
+		case '\u00a0', '\u2007', '\u2009', '\u202f', '\u2002', '\u2003':
+			r = ' '
+		case '\u2212', '\u2010', '\u2011':
+			r = '-'
+		case '\ufeff':
+			prev = r
+			continue
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
+
+// stripQuote removes mail and Markdown quoting: "> ", ">> ", "> > ".
+func stripQuote(s string) (string, int) {
+	depth := 0
+	i := 0
+	for i < len(s) && s[i] == '>' {
+		depth++
+		i++
+		if i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	if depth == 0 {
+		return s, 0
+	}
+	return s[i:], depth
+}
+
+// stripFence blanks Markdown code fences, which only delimit.
+func stripFence(s string) string {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return ""
+	}
+	return s
+}
+
+var months = map[string]bool{"Jan": true, "Feb": true, "Mar": true, "Apr": true, "May": true, "Jun": true,
+	"Jul": true, "Aug": true, "Sep": true, "Oct": true, "Nov": true, "Dec": true}
+
+// stripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
+// one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
+func stripSyslog(s string, l *Line) string {
+	if len(s) < 16 {
+		return s
+	}
+	var rest, stamp string
+	switch c := s[0]; {
+	case c >= 'A' && c <= 'Z':
+		if s[3] != ' ' || !months[s[:3]] {
+			return s
+		}
+		i := 4
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i || j-i > 2 || j+9 > len(s) || s[j] != ' ' {
+			return s
+		}
+		t := s[j+1:]
+		if len(t) < 8 || t[2] != ':' || t[5] != ':' || !isDigits(t[:2]) || !isDigits(t[3:5]) || !isDigits(t[6:8]) {
+			return s
+		}
+		k := 8
+		if k < len(t) && t[k] == '.' { // high-precision timestamps
+			k++
+			for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+				k++
+			}
+		}
+		stamp = s[:j+1+k]
+		rest = t[k:]
+	case c >= '0' && c <= '9':
+		if s[4] != '-' || s[7] != '-' || s[10] != 'T' || !isDigits(s[:4]) {
+			return s
+		}
+		sp := strings.IndexByte(s, ' ')
+		if sp < 0 {
+			return s
+		}
+		stamp, rest = s[:sp], s[sp:]
+	default:
+		return s
+	}
+	// host
+	rest = strings.TrimLeft(rest, " ")
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return s
+	}
+	host, rest := rest[:sp], rest[sp+1:]
+	// tag: up to the first ": " (programs' tags hold no spaces)
+	colon := strings.IndexByte(rest, ':')
+	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
+		// "last message repeated 3 times" and other tag-less lines
+		l.Syslog, l.Stamp, l.Host = true, stamp, host
+		return rest
+	}
+	tag := rest[:colon]
+	if b := strings.IndexByte(tag, '['); b > 0 {
+		tag = tag[:b]
+	}
+	msg := rest[colon+1:]
+	if len(msg) > 0 && msg[0] == ' ' {
+		msg = msg[1:]
+	}
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	if tag == "kernel" {
+		l.Kernel = true
+	}
+	return msg
+}
+
+// stripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
+// console output.
+func stripKernelStamp(s string, l *Line) string {
+	if len(s) >= 3 && s[0] == '<' && s[2] == '>' && s[1] >= '0' && s[1] <= '7' {
+		l.Priority = int(s[1] - '0')
+		l.Kernel = true
+		s = s[3:]
+	}
+	if len(s) < 3 || s[0] != '[' {
+		return s
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 2 || end > 24 {
+		return s
+	}
+	inner := strings.TrimSpace(s[1:end])
+	dot := strings.IndexByte(inner, '.')
+	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
+		return s
+	}
+	secs, err1 := strconv.ParseInt(inner[:dot], 10, 64)
+	frac := inner[dot+1:]
+	if len(frac) > 6 {
+		frac = frac[:6]
+	}
+	us, err2 := strconv.ParseInt(frac+strings.Repeat("0", 6-len(frac)), 10, 64)
+	if err1 != nil || err2 != nil {
+		return s
+	}
+	l.UptimeUsec = secs*1_000_000 + us
+	l.Kernel = true
+	s = s[end+1:]
+	// CONFIG_PRINTK_CALLER: "[    T123]" or "[     C1]" right after the stamp.
+	if len(s) > 3 && s[0] == '[' {
+		if e := strings.IndexByte(s, ']'); e > 2 && e < 16 {
+			id := strings.TrimSpace(s[1:e])
+			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && isDigits(id[1:]) {
+				l.Caller = id
+				s = s[e+1:]
+			}
+		}
+	}
+	if len(s) > 0 && s[0] == ' ' {
+		s = s[1:]
+	}
+	return s
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// fields splits on spaces and tabs; a thin wrapper so that call sites read as intent.
+func fields(s string) []string { return strings.Fields(s) }
+
+// firstField returns the first whitespace-separated token of s without allocating.
+func firstField(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+		j++
+	}
+	return s[i:j]
+}
+
+// atoi parses a decimal integer, tolerating a leading '+'.
+func atoi(s string) (int64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	if s[0] == '+' {
+		s = s[1:]
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
+}
+
+// atof parses a decimal number, tolerating a trailing '%' and a decimal comma.
+func atof(s string) (float64, bool) {
+	s = strings.TrimSuffix(s, "%")
+	s = strings.Replace(s, ",", ".", 1)
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
+}
+
+// isNumber reports whether s is an unsigned decimal integer.
+func isNumber(s string) bool { return isDigits(s) }

@@ -1,0 +1,303 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// netstat -s (net-tools statistics.c) prints the counters of /proc/net/snmp and
+// /proc/net/netstat as English sentences under "Ip:", "Tcp:", "TcpExt:" ... headers; counters
+// it has no sentence for are printed as "Name: value". Each sentence is mapped back to the
+// kernel counter name here ('%' stands for the number). Sentences not in the table are kept
+// in the artifact's "unmapped" list with their line, never dropped.
+var netstatSentences = map[string]map[string]string{
+	"Ip": {
+		"% total packets received": "InReceives", "% forwarded": "ForwDatagrams",
+		"% with invalid headers": "InHdrErrors", "% with invalid addresses": "InAddrErrors",
+		"% incoming packets discarded": "InDiscards", "% incoming packets delivered": "InDelivers",
+		"% requests sent out": "OutRequests", "% outgoing packets dropped": "OutDiscards",
+		"% dropped because of missing route": "OutNoRoutes", "% fragments dropped after timeout": "ReasmTimeout",
+		"% reassemblies required": "ReasmReqds", "% packets reassembled ok": "ReasmOKs",
+		"% packet reassembles failed": "ReasmFails", "% fragments received ok": "FragOKs",
+		"% fragments failed": "FragFails", "% fragments created": "FragCreates",
+		"% with unknown protocol": "InUnknownProtos",
+	},
+	"Icmp": {
+		"% icmp messages received": "InMsgs", "% input icmp message failed.": "InErrors",
+		"% input icmp message failed": "InErrors", "% icmp messages sent": "OutMsgs",
+		"% icmp messages failed": "OutErrors",
+	},
+	"Tcp": {
+		"% active connections openings": "ActiveOpens", "% active connection openings": "ActiveOpens",
+		"% passive connection openings": "PassiveOpens", "% failed connection attempts": "AttemptFails",
+		"% connection resets received": "EstabResets", "% connections established": "CurrEstab",
+		"% segments received": "InSegs", "% segments send out": "OutSegs", "% segments sent out": "OutSegs",
+		"% segments retransmited": "RetransSegs", "% segments retransmitted": "RetransSegs",
+		"% bad segments received.": "InErrs", "% bad segments received": "InErrs", "% resets sent": "OutRsts",
+	},
+	"Udp": {
+		"% packets received": "InDatagrams", "% packets to unknown port received.": "NoPorts",
+		"% packets to unknown port received": "NoPorts", "% packet receive errors": "InErrors",
+		"% packets sent": "OutDatagrams", "% receive buffer errors": "RcvbufErrors",
+		"% send buffer errors": "SndbufErrors", "ignoredmulti: %": "IgnoredMulti",
+	},
+	"TcpExt": {
+		"% syn cookies sent": "SyncookiesSent", "% syn cookies received": "SyncookiesRecv",
+		"% invalid syn cookies received": "SyncookiesFailed",
+		"% resets received for embryonic syn_recv sockets": "EmbryonicRsts",
+		"% packets pruned from receive queue because of socket buffer overrun": "PruneCalled",
+		"% packets pruned from receive queue": "RcvPruned",
+		"% packets dropped from out-of-order queue because of socket buffer overrun": "OfoPruned",
+		"% icmp packets dropped because they were out-of-window": "OutOfWindowIcmps",
+		"% icmp packets dropped because socket was locked": "LockDroppedIcmps",
+		"% arp filter blocked sockets": "ArpFilter",
+		"% tcp sockets finished time wait in fast timer": "TW",
+		"% time wait sockets recycled by time stamp": "TWRecycled",
+		"% tcp sockets finished time wait in slow timer": "TWKilled",
+		"% passive connections rejected because of time stamp": "PAWSPassive",
+		"% active connections rejected because of time stamp": "PAWSActive",
+		"% packets rejects in established connections because of timestamp": "PAWSEstab",
+		"% packets rejected in established connections because of timestamp": "PAWSEstab",
+		"% delayed acks sent": "DelayedACKs",
+		"% delayed acks further delayed because of locked socket": "DelayedACKLocked",
+		"quick ack mode was activated % times": "DelayedACKLost",
+		"% times the listen queue of a socket overflowed": "ListenOverflows",
+		"% syns to listen sockets dropped": "ListenDrops", "% syns to listen sockets ignored": "ListenDrops",
+		"% packets directly queued to recvmsg prequeue.": "TCPPrequeued",
+		"% bytes directly in process context from backlog": "TCPDirectCopyFromBacklog",
+		"% bytes directly received in process context from prequeue": "TCPDirectCopyFromPrequeue",
+		"% packets dropped from prequeue": "TCPPrequeueDropped",
+		"% packet headers predicted": "TCPHPHits",
+		"% packets header predicted and directly queued to user": "TCPHPHitsToUser",
+		"% acknowledgments not containing data payload received": "TCPPureAcks",
+		"% predicted acknowledgments": "TCPHPAcks",
+		"% times recovered from packet loss due to fast retransmit": "TCPRenoRecovery",
+		"% times recovered from packet loss by selective acknowledgements": "TCPSackRecovery",
+		"% bad sack blocks received": "TCPSACKReneging",
+		"detected reordering % times using fack": "TCPFACKReorder",
+		"detected reordering % times using sack": "TCPSACKReorder",
+		"detected reordering % times using reno fast retransmit": "TCPRenoReorder",
+		"detected reordering % times using time stamp": "TCPTSReorder",
+		"% congestion windows fully recovered without slow start": "TCPFullUndo",
+		"% congestion windows partially recovered using hoe heuristic": "TCPPartialUndo",
+		"% congestion windows recovered without slow start by dsack": "TCPDSACKUndo",
+		"% congestion windows recovered without slow start after partial ack": "TCPLossUndo",
+		"% tcp data loss events": "TCPLoss", "tcplostretransmit: %": "TCPLostRetransmit",
+		"% timeouts after reno fast retransmit": "TCPRenoFailures",
+		"% timeouts after sack recovery": "TCPSackFailures", "% timeouts in loss state": "TCPLossFailures",
+		"% fast retransmits": "TCPFastRetrans", "% forward retransmits": "TCPForwardRetrans",
+		"% retransmits in slow start": "TCPSlowStartRetrans", "% other tcp timeouts": "TCPTimeouts",
+		"% sack retransmits failed": "TCPSackRecoveryFail", "% reno retransmits failed": "TCPRenoRecoveryFail",
+		"% times receiver scheduled too late for direct processing": "TCPSchedulerFailed",
+		"% packets collapsed in receive queue due to low socket buffer": "TCPRcvCollapsed",
+		"% dsacks sent for old packets": "TCPDSACKOldSent", "% dsacks sent for out of order packets": "TCPDSACKOfoSent",
+		"% dsacks received": "TCPDSACKRecv", "% dsacks for out of order packets received": "TCPDSACKOfoRecv",
+		"% connections reset due to unexpected syn": "TCPAbortOnSyn",
+		"% connections reset due to unexpected data": "TCPAbortOnData",
+		"% connections reset due to early user close": "TCPAbortOnClose",
+		"% connections aborted due to memory pressure": "TCPAbortOnMemory",
+		"% connections aborted due to timeout": "TCPAbortOnTimeout",
+		"% connections aborted after user close in linger timeout": "TCPAbortOnLinger",
+		"% times unable to send rst due to no memory": "TCPAbortFailed",
+		"tcp ran low on memory % times": "TCPMemoryPressures",
+		"% tcp sockets finished time wait in fast timer.": "TW",
+		"% packets rejected in established connections because of timestamp.": "PAWSEstab",
+	},
+	"IpExt": {},
+}
+
+// sentenceKey lowercases a sentence and replaces its first number with '%'.
+func sentenceKey(s string) (key string, v int64, ok bool) {
+	fs := fields(strings.ToLower(s))
+	for i, f := range fs {
+		if isDigits(f) {
+			v, _ = atoi(f)
+			fs[i] = "%"
+			return strings.Join(fs, " "), v, true
+		}
+	}
+	return "", 0, false
+}
+
+// NetstatS is parsed `netstat -s` output.
+type NetstatS struct {
+	Groups   kernel.Groups `json:"groups"`
+	Unmapped []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+}
+
+func isNetstatSGroup(t string) bool {
+	s := strings.TrimSpace(t)
+	if len(fields(s)) != 1 || !strings.HasSuffix(s, ":") || t[0] == ' ' || t[0] == '\t' {
+		return false
+	}
+	switch strings.TrimSuffix(s, ":") {
+	case "Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "TcpExt", "IpExt", "MPTcpExt", "Ip6", "Icmp6", "Udp6", "UdpLite6", "Sctp":
+		return true
+	}
+	return false
+}
+
+func netstatSAt(ls []Line, i int) (*NetstatS, int) {
+	ns := &NetstatS{}
+	k := i
+	var g *kernel.Group
+	for ; k < len(ls); k++ {
+		t := ls[k].Text
+		if isBlank(t) {
+			break
+		}
+		if isNetstatSGroup(t) {
+			ns.Groups = append(ns.Groups, kernel.Group{Name: strings.TrimSuffix(strings.TrimSpace(t), ":")})
+			g = &ns.Groups[len(ns.Groups)-1]
+			continue
+		}
+		if g == nil || (t[0] != ' ' && t[0] != '\t') {
+			break
+		}
+		s := strings.TrimSpace(t)
+		// "InOctets: 1234" and "TCPBacklogDrop: 3": the counter's own name.
+		if name, val, ok := strings.Cut(s, ": "); ok && !strings.Contains(name, " ") && isDigits(strings.TrimSpace(val)) {
+			v, _ := atoi(strings.TrimSpace(val))
+			g.Counters.Set(name, v)
+			continue
+		}
+		key, v, ok := sentenceKey(s)
+		if !ok {
+			continue // histogram titles such as "ICMP input histogram:"
+		}
+		if name, found := netstatSentences[g.Name][key]; found {
+			g.Counters.Set(name, v)
+			continue
+		}
+		ns.Unmapped = append(ns.Unmapped, fmt.Sprintf("line %d: %s", ls[k].No, s))
+	}
+	if len(ns.Groups) == 0 {
+		return nil, 0
+	}
+	return ns, k - i
+}
+
+// ParseNetstatS parses `netstat -s` output into kernel counter names.
+func ParseNetstatS(text string) (*NetstatS, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if isNetstatSGroup(ls[i].Text) {
+			if ns, n := netstatSAt(ls, i); n > 0 {
+				return ns, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("artifact: no netstat -s output in the text")
+}
+
+func (d *doc) tryNetstatS(i int) int {
+	if !isNetstatSGroup(d.ls[i].Text) || i+1 >= len(d.ls) {
+		return 0
+	}
+	if n := d.ls[i+1].Text; len(n) == 0 || (n[0] != ' ' && n[0] != '\t') {
+		return 0
+	}
+	ns, n := netstatSAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	d.segSeq++
+	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
+	d.addArtifact(KindNetstatS, first, last, ns)
+	return n
+}
+
+// nstat (iproute2) prints "IpInReceives   12345   0.0": group and counter run together, the
+// value, and a rate. Without -a the values are increments since nstat's previous run (its
+// history file), so the artifact says whether the command line showed -a.
+var nstatGroups = []string{"TcpExt", "IpExt", "MPTcpExt", "UdpLite6", "UdpLite", "Icmp6", "IcmpMsg", "Ip6", "Udp6", "Icmp", "Tcp", "Udp", "Ip"}
+
+func splitNstatName(n string) (group, name string, ok bool) {
+	for _, g := range nstatGroups {
+		if strings.HasPrefix(n, g) && len(n) > len(g) && n[len(g)] >= 'A' && n[len(g)] <= 'Z' {
+			return g, n[len(g):], true
+		}
+	}
+	return "", "", false
+}
+
+func isNstatRow(t string) bool {
+	fs := fields(t)
+	if len(fs) < 2 || len(fs) > 3 || !isDigits(fs[1]) {
+		return false
+	}
+	_, _, ok := splitNstatName(fs[0])
+	return ok
+}
+
+// Nstat is parsed nstat output.
+type Nstat struct {
+	Groups   kernel.Groups `json:"groups"`
+	Absolute *bool         `json:"absolute,omitempty"` // nil: not known whether -a was given
+	Note     string        `json:"note,omitempty"`
+}
+
+func nstatAt(ls []Line, i int) (*Nstat, int) {
+	k := i
+	if strings.TrimSpace(ls[k].Text) == "#kernel" {
+		k++
+	}
+	ns := &Nstat{}
+	idx := map[string]int{}
+	start := k
+	for ; k < len(ls) && isNstatRow(ls[k].Text); k++ {
+		fs := fields(ls[k].Text)
+		g, name, _ := splitNstatName(fs[0])
+		j, ok := idx[g]
+		if !ok {
+			ns.Groups = append(ns.Groups, kernel.Group{Name: g})
+			j = len(ns.Groups) - 1
+			idx[g] = j
+		}
+		v, _ := atoi(fs[1])
+		ns.Groups[j].Counters.Set(name, v)
+	}
+	if k == start || (k-start < 2 && start == i) {
+		return nil, 0
+	}
+	return ns, k - i
+}
+
+// ParseNstat parses nstat / nstat -az output.
+func ParseNstat(text string) (*Nstat, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if ns, n := nstatAt(ls, i); n > 0 {
+			return ns, nil
+		}
+	}
+	return nil, fmt.Errorf("artifact: no nstat output in the text")
+}
+
+func (d *doc) tryNstat(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if t != "#kernel" && !isNstatRow(t) {
+		return 0
+	}
+	ns, n := nstatAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	label := d.label(i)
+	if strings.Contains(label, "nstat") {
+		abs := strings.Contains(label, " -a") || strings.Contains(label, " -za") || strings.Contains(label, "-az")
+		ns.Absolute = &abs
+	}
+	if ns.Absolute == nil || !*ns.Absolute {
+		ns.Note = "nstat without -a prints increments since its previous run; treat values as deltas unless the command was nstat -a"
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	d.segSeq++
+	d.addSamples(KindNstat, label, first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
+	d.addArtifact(KindNstat, first, last, ns)
+	return n
+}

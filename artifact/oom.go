@@ -1,0 +1,245 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// OOM-killer reports (mm/oom_kill.c) across eras:
+//
+//	2.6.1x   "oom-killer: gfp_mask=0xd0, order=0"
+//	2.6.2x-  "java invoked oom-killer: gfp_mask=0x201da, order=0, oomkilladj=0"
+//	2.6.36-  "... gfp_mask=0x280da, order=0, oom_adj=0, oom_score_adj=0"
+//	4.x-     "... gfp_mask=0x24201ca(GFP_HIGHUSER_MOVABLE|__GFP_COLD), order=0, oom_score_adj=0"
+//	4.12-    "... gfp_mask=0x14200ca(GFP_HIGHUSER_MOVABLE), nodemask=(null),  order=0, oom_score_adj=0"
+//	kill:    "Out of Memory: Killed process 1234 (java)." (2.6), "Out of memory: Kill process 1234
+//	         (java) score 900 or sacrifice child" + "Killed process 1234 (java) total-vm:NkB,
+//	         anon-rss:NkB, file-rss:NkB[, shmem-rss:NkB (4.6+)]" (3.x-4.x), "Out of memory: Killed
+//	         process 1234 (java) total-vm:... UID:0 pgtables:NkB oom_score_adj:0" (5.x)
+//	memcg:   "Memory cgroup out of memory: Kill process ...", "Task in /a killed as a result of
+//	         limit of /a" (3.x-4.x), "oom-kill:constraint=CONSTRAINT_MEMCG,...,oom_memcg=/a,..." (4.19+)
+//
+// SLUB failures (mm/slub.c slab_out_of_memory):
+//
+//	"SLUB: Unable to allocate memory on node -1 (gfp=0x20)" (2.6.3x-3.x)
+//	"SLUB: Unable to allocate memory on node -1, gfp=0x20(GFP_ATOMIC)" (4.x-)
+//	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
+//	"  node 0: slabs: 123, objs: 456, free: 0"
+var (
+	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?),(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?`)
+	reOOMKilled  = regexp.MustCompile(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
+	reOOMKV      = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
+	reOOMAdj     = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
+	reTaskIn     = regexp.MustCompile(`^Task in (\S+) killed as a result of limit of (\S+)`)
+	reSlubHead   = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s)]+(?:\([^)]*\))?)`)
+	reSlubCache  = regexp.MustCompile(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
+)
+
+func isOOMHeader(t string) bool {
+	return strings.Contains(t, "oom-killer: gfp_mask=") || strings.Contains(t, "ut of memory: Kill") ||
+		strings.Contains(t, "ut of Memory: Kill")
+}
+
+func isSlabHeader(t string) bool { return strings.Contains(t, "SLUB: Unable to allocate memory") }
+
+// isOOMDetail matches the lines that follow an OOM header.
+func isOOMDetail(s string) bool {
+	switch {
+	case strings.Contains(s, "ut of memory: Kill"), strings.Contains(s, "ut of Memory: Kill"),
+		strings.HasPrefix(s, "Killed process "), strings.HasPrefix(s, "Task in "),
+		strings.HasPrefix(s, "memory: usage"), strings.HasPrefix(s, "memory+swap: usage"),
+		strings.HasPrefix(s, "kmem: usage"), strings.HasPrefix(s, "Memory cgroup stats"),
+		strings.HasPrefix(s, "oom-kill:"), strings.HasPrefix(s, "oom_reaper:"),
+		strings.HasPrefix(s, "Tasks state"), strings.HasPrefix(s, "[ pid ]"),
+		strings.HasPrefix(s, "mems_allowed="), strings.Contains(s, "cpuset=") && strings.Contains(s, "mems_allowed="),
+		strings.HasPrefix(s, "Memory cgroup out of memory"):
+		return true
+	}
+	// task table rows: "[ 1234]     0  1234   123456    65432 ..."
+	if strings.HasPrefix(s, "[") {
+		if e := strings.IndexByte(s, ']'); e > 1 && isDigits(strings.TrimSpace(s[1:e])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSlabDetail(s string) bool {
+	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") ||
+		strings.HasPrefix(s, "node ") && strings.Contains(s, "slabs:") ||
+		strings.Contains(s, "debugging increased min order")
+}
+
+func (r *report) addOOMDetail(t string) {
+	if r.oom == nil {
+		return
+	}
+	s := strings.TrimSpace(t)
+	o := r.oom
+	if strings.Contains(s, "Memory cgroup out of memory") && o.Constraint == "" {
+		o.Constraint = "CONSTRAINT_MEMCG"
+	}
+	if m := reOOMKilled.FindStringSubmatch(s); m != nil {
+		o.KilledPID, _ = strconv.Atoi(m[1])
+		o.KilledComm = m[2]
+		for _, kv := range reOOMKV.FindAllStringSubmatch(m[3], -1) {
+			v, _ := strconv.ParseInt(kv[2], 10, 64)
+			switch kv[1] {
+			case "total-vm":
+				o.TotalVMKB = v
+			case "anon-rss":
+				o.AnonRSSKB = v
+			case "file-rss":
+				o.FileRSSKB = v
+			case "shmem-rss":
+				o.ShmemRSSKB = v
+			}
+		}
+		if a := reOOMAdj.FindStringSubmatch(m[3]); a != nil {
+			o.OOMScoreAdj, _ = strconv.ParseInt(a[1], 10, 64)
+		}
+	}
+	if m := reTaskIn.FindStringSubmatch(s); m != nil {
+		o.Memcg = m[2]
+		o.Constraint = "CONSTRAINT_MEMCG"
+	}
+	if strings.HasPrefix(s, "oom-kill:") {
+		for _, kv := range strings.Split(strings.TrimPrefix(s, "oom-kill:"), ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "constraint":
+				o.Constraint = v
+			case "oom_memcg":
+				o.Memcg = v
+			}
+		}
+	}
+}
+
+func (r *report) addSlabDetail(t string) {
+	if r.slab == nil {
+		return
+	}
+	if m := reSlubCache.FindStringSubmatch(t); m != nil {
+		r.slab.Cache = strings.TrimSpace(m[1])
+		r.slab.ObjectSize, _ = strconv.ParseInt(m[2], 10, 64)
+		r.slab.BufferSize, _ = strconv.ParseInt(m[3], 10, 64)
+		r.slab.DefaultOrder, _ = strconv.Atoi(m[4])
+		r.slab.MinOrder, _ = strconv.Atoi(m[5])
+	}
+}
+
+// oomArtifact is the data of an "oom_kill" artifact.
+type oomArtifact struct {
+	*model.OOMKill
+	ModeValue uint64             `json:"mode_value"`
+	Zones     []model.ZoneReport `json:"zones,omitempty"`
+	CallTrace []string           `json:"call_trace,omitempty"`
+	Notes     []string           `json:"notes,omitempty"`
+}
+
+type slabArtifact struct {
+	*model.SlabFailure
+	ModeValue uint64   `json:"mode_value"`
+	Notes     []string `json:"notes,omitempty"`
+}
+
+// parseOOMHeader starts an OOM report from its first line.
+func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
+	if m := reOOMInvoked.FindStringSubmatch(t); m != nil {
+		o := &model.OOMKill{Invoker: strings.TrimSpace(m[1]), Mode: m[2]}
+		if i := strings.LastIndex(o.Invoker, ": "); i >= 0 {
+			o.Invoker = o.Invoker[i+2:]
+		}
+		o.Order, _ = strconv.Atoi(m[3])
+		if m[4] != "" {
+			o.OOMScoreAdj, _ = strconv.ParseInt(m[4], 10, 64)
+		}
+		v, _ := parseGFPNumber(m[2])
+		return o, v, true
+	}
+	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
+		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt).
+		o := &model.OOMKill{Order: -1}
+		return o, 0, true
+	}
+	return nil, 0, false
+}
+
+func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
+	r.trace.finish(&r.from)
+	var af model.AllocFailure
+	r.mem.fill(&af)
+	first, last := lineSpan(ls, r.used)
+	ev := model.Event{Kind: model.EventOOMKill, Source: spanSource(first, last), FirstLine: first, LastLine: last,
+		UptimeUsec: max(r.first.UptimeUsec, 0), OOMKill: r.oom}
+	if r.oom.Constraint == "" && r.oom.Memcg == "" && strings.Contains(r.first.Text, "invoked oom-killer") {
+		r.oom.Constraint = "CONSTRAINT_NONE"
+	}
+	return ev, oomArtifact{OOMKill: r.oom, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes}
+}
+
+func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
+	m := reSlubHead.FindStringSubmatch(t)
+	if m == nil {
+		return nil, 0, false
+	}
+	node, _ := strconv.Atoi(m[1])
+	s := &model.SlabFailure{Node: node, Mode: m[2]}
+	v, _ := parseGFPNumber(m[2])
+	return s, v, true
+}
+
+func (r *report) finishSlab(ls []Line) model.Event {
+	first, last := lineSpan(ls, r.used)
+	return model.Event{Kind: model.EventSlabFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
+		UptimeUsec: max(r.first.UptimeUsec, 0), SlabFailure: r.slab}
+}
+
+// gfpNames returns the decoded names of a mode for the event's kernel: the kernel's own
+// symbolic decoding when printed, else the era decoding when the era is known, else nil.
+func gfpNames(mode string, v uint64, kernelRelease string) []string {
+	if n := symbolicGFP(mode); len(n) > 0 {
+		return n
+	}
+	flags, _, _ := DecodeGFP(v, kernelRelease)
+	return flags
+}
+
+// ParseOOM parses one pasted OOM-killer report.
+func ParseOOM(text, kernelRelease string) (*model.OOMKill, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		o, v, ok := parseOOMHeader(ls[i].Text)
+		if !ok {
+			continue
+		}
+		r := report{kind: "oom", oom: o}
+		collectReport(ls, i, nil, &r)
+		ev, _ := r.finishOOM(ls)
+		ev.OOMKill.GFPFlags = gfpNames(o.Mode, v, kernelRelease)
+		return ev.OOMKill, nil
+	}
+	return nil, fmt.Errorf("artifact: no OOM-killer report in the text")
+}
+
+// ParseSlabFailure parses one pasted SLUB "Unable to allocate memory" report.
+func ParseSlabFailure(text, kernelRelease string) (*model.SlabFailure, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		s, v, ok := parseSlabHeader(ls[i].Text)
+		if !ok {
+			continue
+		}
+		r := report{kind: "slab", slab: s}
+		collectReport(ls, i, nil, &r)
+		ev := r.finishSlab(ls)
+		ev.SlabFailure.GFPFlags = gfpNames(s.Mode, v, kernelRelease)
+		return ev.SlabFailure, nil
+	}
+	return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")
+}

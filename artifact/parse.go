@@ -1,0 +1,525 @@
+package artifact
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"headroom/model"
+)
+
+// Options are the choices a caller makes about a text.
+type Options struct {
+	// Kernel overrides the kernel release named in the text (headroom doctor --kernel). It
+	// decides how GFP modes are decoded.
+	Kernel string
+}
+
+// Artifact kinds, as they appear in Timeline.Artifacts.
+const (
+	KindAllocFailure = "alloc_failure"
+	KindOOMKill      = "oom_kill"
+	KindSlabFailure  = "slab_failure"
+	KindShowMem      = "show_mem"
+	KindKernelLog    = "kernel_log"
+	KindVMStat       = "vmstat"
+	KindTop          = "top"
+	KindTopTasks     = "top_tasks"
+	KindReadprofile  = "readprofile"
+	KindPerf         = "perf_report"
+	KindBuddyInfo    = "buddyinfo"
+	KindMemInfo      = "meminfo"
+	KindVMStatFile   = "proc_vmstat"
+	KindZoneInfo     = "zoneinfo"
+	KindPageTypeInfo = "pagetypeinfo"
+	KindNetDevFile   = "proc_net_dev"
+	KindSoftnet      = "softnet_stat"
+	KindSockStat     = "sockstat"
+	KindNetstatS     = "netstat_s"
+	KindNetStatFile  = "proc_net_netstat"
+	KindNstat        = "nstat"
+	KindSSSummary    = "ss_summary"
+	KindSockets      = "sockets"
+	KindNetstatI     = "netstat_i"
+	KindIfconfig     = "ifconfig"
+	KindIPLink       = "ip_link"
+	KindEthtoolS     = "ethtool_stats"
+	KindEthtoolG     = "ethtool_ring"
+	KindSysctl       = "sysctl"
+	KindSetting      = "setting"
+)
+
+// Parse reads a pasted text and returns its Timeline. name is how the report refers to the
+// text (a file name, "-" for stdin). The error is only for a reader that fails: text that
+// cannot be understood ends up in Timeline.Unparsed, not in an error.
+func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("artifact: reading %s: %w", name, err)
+	}
+	return ParseString(string(data), name, opt), nil
+}
+
+// ParseString is Parse for text already in memory.
+func ParseString(text, name string, opt Options) *model.Timeline {
+	d := newDoc(text, name, opt)
+	d.run()
+	d.finish()
+	return d.tl
+}
+
+// doc is the state of one Parse.
+type doc struct {
+	ls   []Line
+	used []bool
+	opt  Options
+	tl   *model.Timeline
+	host hostFacts
+
+	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
+	// to the allocation failure before it only when nothing else came between.
+	segSeq   int
+	lastEnd  int // index of the line after the last segment, for labels
+	allocs   []allocRef
+	oomArts  []*oomArtifact
+	slabArts []*slabArtifact
+	oomModes []uint64
+	slabVals []uint64
+	logFirst int
+	logLast  int
+	logCount int
+}
+
+type allocRef struct {
+	ev     int // index into tl.Events
+	art    *allocArtifact
+	seq    int
+	hdrKey string
+	bare   bool // header only: no trace, no dump
+}
+
+func newDoc(text, name string, opt Options) *doc {
+	ls := SplitLines(text)
+	return &doc{ls: ls, used: make([]bool, len(ls)), opt: opt,
+		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
+}
+
+func (d *doc) run() {
+	ls := d.ls
+	for i := 0; i < len(ls); i++ {
+		if d.used[i] {
+			continue
+		}
+		l := &ls[i]
+		t := l.Text
+		if isBlank(t) {
+			continue
+		}
+		d.host.scan(l)
+		if d.kernelReport(i) {
+			continue
+		}
+		if l.Kernel {
+			d.logLine(i)
+			continue
+		}
+		if l.Syslog {
+			continue // another program's syslog line
+		}
+		if n := d.command(i); n > 0 {
+			for k := i; k < i+n && k < len(ls); k++ {
+				d.used[k] = true
+			}
+			d.lastEnd = i + n
+			i += n - 1
+			continue
+		}
+		d.prose(i)
+	}
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// kernelReport handles the kernel reports that start at line i; it reports whether it did.
+func (d *doc) kernelReport(i int) bool {
+	t := d.ls[i].Text
+	switch {
+	case isAllocHeader(t):
+		af, ok := parseAllocHeader(t)
+		if !ok && !strings.Contains(t, "order") {
+			return false // prose that names the message ("page allocation failures, ...")
+		}
+		if !ok {
+			d.unparsed(i, i, "looks like a page allocation failure header but its order or mode could not be read")
+			d.used[i] = true
+			return true
+		}
+		r := report{kind: "alloc", af: af}
+		collectReport(d.ls, i, d.used, &r)
+		d.markUsed(r.used)
+		ev := r.finishAlloc(d.ls)
+		d.addAlloc(ev, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		return true
+	case isOOMHeader(t):
+		o, v, ok := parseOOMHeader(t)
+		if !ok {
+			return false
+		}
+		r := report{kind: "oom", oom: o}
+		collectReport(d.ls, i, d.used, &r)
+		d.markUsed(r.used)
+		ev, art := r.finishOOM(d.ls)
+		art.ModeValue = v
+		d.tl.Events = append(d.tl.Events, ev)
+		a := &art
+		d.oomArts = append(d.oomArts, a)
+		d.oomModes = append(d.oomModes, v)
+		d.addArtifact(KindOOMKill, ev.FirstLine, ev.LastLine, a)
+		return true
+	case isSlabHeader(t):
+		s, v, ok := parseSlabHeader(t)
+		if !ok {
+			d.unparsed(i, i, "looks like a SLUB allocation failure but node or gfp could not be read")
+			d.used[i] = true
+			return true
+		}
+		r := report{kind: "slab", slab: s}
+		collectReport(d.ls, i, d.used, &r)
+		d.markUsed(r.used)
+		ev := r.finishSlab(d.ls)
+		d.tl.Events = append(d.tl.Events, ev)
+		a := &slabArtifact{SlabFailure: s, ModeValue: v, Notes: r.notes}
+		d.slabArts = append(d.slabArts, a)
+		d.slabVals = append(d.slabVals, v)
+		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
+		return true
+	}
+	switch showMemKind(t) {
+	case "marker", "zone", "buddy", "freepages", "global":
+	default:
+		return false
+	}
+	var m showMem
+	var used []int
+	for j := i; j < len(d.ls); j++ {
+		if d.used[j] {
+			continue
+		}
+		l := &d.ls[j]
+		if l.Syslog && !l.Kernel && d.ls[i].Kernel {
+			continue
+		}
+		tt := l.Text
+		if isBlank(tt) {
+			break
+		}
+		if strings.TrimSpace(tt) == "..." {
+			used = append(used, j)
+			continue
+		}
+		if !m.add(tt) {
+			break
+		}
+		used = append(used, j)
+	}
+	var af model.AllocFailure
+	m.fill(&af)
+	if len(af.Zones) == 0 && af.MemInfo == nil {
+		return false
+	}
+	d.markUsed(used)
+	first, last := lineSpan(d.ls, used)
+	d.host.pageKB(m.pageKB, first)
+	// Attach to the allocation failure right before it when nothing else came between:
+	// pastes often elide the trace between the header and the dump.
+	if n := len(d.allocs); n > 0 {
+		ar := &d.allocs[n-1]
+		afp := ar.art.AllocFailure
+		if ar.seq == d.segSeq && len(afp.Zones) == 0 {
+			afp.Zones = af.Zones
+			if af.MemInfo != nil {
+				afp.MemInfo = af.MemInfo
+			}
+			afp.FreeSwapKB, afp.PagesRAM = af.FreeSwapKB, af.PagesRAM
+			ev := &d.tl.Events[ar.ev]
+			ev.LastLine = last
+			ev.Source = spanSource(ev.FirstLine, last)
+			ar.art.Notes = append(ar.art.Notes, fmt.Sprintf("show_mem dump at %s attached: it follows this report with only elided or prose lines between", spanSource(first, last)))
+			ar.bare = false
+			d.extendArtifact(ar.art, last)
+			d.logLines(used)
+			return true
+		}
+	}
+	d.logLines(used)
+	d.segSeq++
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB})
+	return true
+}
+
+func (d *doc) markUsed(idx []int) {
+	for _, u := range idx {
+		d.used[u] = true
+	}
+}
+
+// addAlloc records an allocation failure, folding a header-only report into the previous one
+// when it repeats it exactly and nothing else came between (kernels print the same failure
+// many times a second; pastes keep the headers and elide the rest).
+func (d *doc) addAlloc(ev model.Event, notes []string, bare bool, used []int) {
+	af := ev.AllocFailure
+	key := fmt.Sprintf("%s|%d|%s", af.Process, af.Order, af.Mode)
+	if n := len(d.allocs); n > 0 && bare {
+		prev := &d.allocs[n-1]
+		if prev.bare && prev.hdrKey == key && prev.seq == d.segSeq {
+			pe := &d.tl.Events[prev.ev]
+			pe.AllocFailure.Count++
+			pe.LastLine = ev.LastLine
+			pe.Source = spanSource(pe.FirstLine, ev.LastLine)
+			prev.art.Notes = appendNew(prev.art.Notes, notes...)
+			d.extendArtifact(prev.art, ev.LastLine)
+			d.logLines(used)
+			return
+		}
+	}
+	d.tl.Events = append(d.tl.Events, ev)
+	art := &allocArtifact{AllocFailure: af, Notes: notes}
+	d.allocs = append(d.allocs, allocRef{ev: len(d.tl.Events) - 1, art: art, seq: d.segSeq, hdrKey: key, bare: bare})
+	d.addArtifact(KindAllocFailure, ev.FirstLine, ev.LastLine, art)
+	d.logLines(used)
+}
+
+// appendNew appends the strings not already in list.
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		dup := false
+		for _, l := range list {
+			if l == a {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			list = append(list, a)
+		}
+	}
+	return list
+}
+
+func (d *doc) extendArtifact(data any, last int) {
+	for i := len(d.tl.Artifacts) - 1; i >= 0; i-- {
+		if d.tl.Artifacts[i].Data == data {
+			if last > d.tl.Artifacts[i].LastLine {
+				d.tl.Artifacts[i].LastLine = last
+			}
+			return
+		}
+	}
+}
+
+// logLine records a plain kernel log line.
+func (d *doc) logLine(i int) {
+	d.used[i] = true
+	d.appendLog(&d.ls[i])
+}
+
+func (d *doc) logLines(idx []int) {
+	for _, u := range idx {
+		d.appendLog(&d.ls[u])
+	}
+}
+
+func (d *doc) appendLog(l *Line) {
+	rec := model.LogRecord{UptimeUsec: l.UptimeUsec, Priority: l.Priority, Message: l.Text, Source: "line " + strconv.Itoa(l.No)}
+	if l.Stamp != "" {
+		if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
+			rec.Time = t
+		} else {
+			rec.Source += " (" + l.Stamp + ")"
+		}
+	}
+	d.tl.Log = append(d.tl.Log, rec)
+	if d.logCount == 0 || l.No < d.logFirst {
+		d.logFirst = l.No
+	}
+	if l.No > d.logLast {
+		d.logLast = l.No
+	}
+	d.logCount++
+}
+
+func (d *doc) addArtifact(kind string, first, last int, data any) {
+	d.tl.Artifacts = append(d.tl.Artifacts, model.Artifact{Kind: kind, FirstLine: first, LastLine: last, Data: data})
+}
+
+// unparsed records lines [i, j] (indexes) that looked like output but could not be read.
+func (d *doc) unparsed(i, j int, why string) {
+	d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: d.ls[i].No, LastLine: d.ls[j].No, Why: why})
+}
+
+// label returns the prose right above line i (at most two non-blank lines, not crossing the
+// previous segment), which in a paste usually says what the table shows.
+func (d *doc) label(i int) string {
+	var got []string
+	blanks := 0
+	for j := i - 1; j >= 0 && j >= d.lastEnd && j >= i-8 && len(got) < 2; j-- {
+		if d.used[j] && !d.ls[j].Kernel {
+			break
+		}
+		t := strings.TrimSpace(d.ls[j].Text)
+		if t == "" {
+			blanks++
+			if blanks > 2 {
+				break
+			}
+			continue
+		}
+		if d.used[j] {
+			break
+		}
+		got = append(got, strings.Trim(t, "#*_ "))
+	}
+	for a, b := 0, len(got)-1; a < b; a, b = a+1, b-1 {
+		got[a], got[b] = got[b], got[a]
+	}
+	return strings.Join(got, " / ")
+}
+
+// addSamples appends the samples of one table as a segment.
+func (d *doc) addSamples(kind, label string, first, last int, ss []model.Sample) {
+	if len(ss) == 0 {
+		return
+	}
+	start := len(d.tl.Samples)
+	d.tl.Samples = append(d.tl.Samples, ss...)
+	d.tl.Segments = append(d.tl.Segments, model.Segment{
+		Name: fmt.Sprintf("%s at %s", kind, spanSource(first, last)), Kind: kind,
+		First: start, Last: len(d.tl.Samples) - 1, Label: label})
+}
+
+// finish fills what needs the whole text: the host facts, GFP decoding with the kernel the
+// text names, the log summary, and the order of artifacts.
+func (d *doc) finish() {
+	for _, ev := range d.tl.Events {
+		if ev.AllocFailure == nil {
+			continue
+		}
+		for _, z := range ev.AllocFailure.Zones {
+			if z.Zone == "HighMem" {
+				d.host.highMem = true
+			}
+		}
+	}
+	for _, a := range d.tl.Artifacts {
+		if sm, ok := a.Data.(ShowMem); ok {
+			for _, z := range sm.Zones {
+				if z.Zone == "HighMem" {
+					d.host.highMem = true
+				}
+			}
+			if sm.PageSizeKB > 0 {
+				d.host.pageKB(sm.PageSizeKB, a.FirstLine)
+			}
+		}
+	}
+	d.host.apply(&d.tl.Host, d.opt)
+	for _, a := range d.allocs {
+		af := a.art.AllocFailure
+		rel := d.kernelFor(af.Kernel, &af.KernelSource)
+		if af.Kernel == "" && rel != "" {
+			af.Kernel = rel
+		}
+		ApplyGFP(af, rel)
+	}
+	for k, a := range d.oomArts {
+		rel := d.kernelFor("", nil)
+		a.OOMKill.GFPFlags = gfpNames(a.Mode, d.oomModes[k], rel)
+	}
+	for k, a := range d.slabArts {
+		rel := d.kernelFor("", nil)
+		a.SlabFailure.GFPFlags = gfpNames(a.Mode, d.slabVals[k], rel)
+	}
+	if d.logCount > 0 {
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
+		sort.SliceStable(d.tl.Log, func(a, b int) bool { return lineOf(d.tl.Log[a].Source) < lineOf(d.tl.Log[b].Source) })
+	}
+	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
+}
+
+func lineOf(src string) int {
+	s := strings.TrimPrefix(src, "line ")
+	if i := strings.IndexByte(s, ' '); i >= 0 {
+		s = s[:i]
+	}
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// kernelFor picks the kernel release for decoding: --kernel, else the one printed in the
+// report, else the one the text names. src is set to where it came from.
+func (d *doc) kernelFor(printed string, src *string) string {
+	set := func(s string) {
+		if src != nil {
+			*src = s
+		}
+	}
+	if d.opt.Kernel != "" {
+		set("--kernel")
+		return d.opt.Kernel
+	}
+	if printed != "" {
+		return printed
+	}
+	if d.host.kernel != "" {
+		set(fmt.Sprintf("line %d: %q", d.host.kernelLine, d.host.kernelText))
+		return d.host.kernel
+	}
+	return ""
+}
+
+// ParseKernelLog finds allocation failures, OOM kills and SLUB failures in kernel log records
+// (from /dev/kmsg on a live host, or a recording) and returns them as events. kernelRelease
+// decodes the GFP modes. Line numbers in the events are indexes into recs, 1-based; Source
+// names the records' own sources.
+func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event {
+	ls := make([]Line, 0, len(recs))
+	for i, r := range recs {
+		for k, part := range strings.Split(r.Message, "\n") {
+			ls = append(ls, Line{No: i + 1, Text: part, Kernel: true, UptimeUsec: r.UptimeUsec, Priority: r.Priority, Cont: k > 0})
+		}
+	}
+	d := &doc{ls: ls, used: make([]bool, len(ls)), opt: Options{Kernel: kernelRelease},
+		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive}}}
+	for i := range ls {
+		if d.used[i] || isBlank(ls[i].Text) {
+			continue
+		}
+		d.kernelReport(i)
+	}
+	d.finish()
+	evs := d.tl.Events
+	for k := range evs {
+		a, b := evs[k].FirstLine, evs[k].LastLine
+		if a >= 1 && a <= len(recs) && b >= 1 && b <= len(recs) && recs[a-1].Source != "" {
+			if a == b {
+				evs[k].Source = recs[a-1].Source
+			} else {
+				evs[k].Source = recs[a-1].Source + " to " + recs[b-1].Source
+			}
+		}
+		if a >= 1 && a <= len(recs) {
+			evs[k].Time = recs[a-1].Time
+		}
+	}
+	return evs
+}

@@ -1,0 +1,344 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// /proc files pasted verbatim (or excerpts of them) go through the kernel package's parsers,
+// the same code that reads them on a live host: meminfo, vmstat, zoneinfo, pagetypeinfo,
+// buddyinfo, net/softnet_stat, net/sockstat, net/netstat and net/snmp (net/dev is in
+// iplink.go). This file only finds where each starts and ends in a text.
+
+// procBlock returns the end (exclusive) of the run of lines from i that match.
+func procBlock(ls []Line, i int, match func(string) bool) int {
+	k := i
+	for k < len(ls) && match(ls[k].Text) {
+		k++
+	}
+	return k
+}
+
+// isMemInfoLine matches "MemTotal:        8123456 kB" and "HugePages_Total:       0".
+func isMemInfoLine(t string) bool {
+	fs := fields(t)
+	if len(fs) < 2 || len(fs) > 3 || !strings.HasSuffix(fs[0], ":") || len(fs[0]) < 3 || !isDigits(fs[1]) {
+		return false
+	}
+	if len(fs) == 3 && fs[2] != "kB" {
+		return false
+	}
+	name := strings.TrimSuffix(fs[0], ":")
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c == '(' || c == ')' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return name[0] >= 'A' && name[0] <= 'Z'
+}
+
+func (d *doc) tryMemInfo(i int) int {
+	if !isMemInfoLine(d.ls[i].Text) {
+		return 0
+	}
+	k := procBlock(d.ls, i, isMemInfoLine)
+	if k-i < 3 {
+		return 0
+	}
+	c, err := kernel.ParseMemInfo(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/meminfo: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	if v, ok := c.Get("MemTotal"); ok {
+		d.host.memTotal(v, 4)
+	}
+	if v, ok := c.Get("HighTotal"); ok && v > 0 {
+		d.host.highMem = true
+	}
+	d.segSeq++
+	d.addSamples(KindMemInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), MemInfo: &c}})
+	d.addArtifact(KindMemInfo, first, last, &c)
+	return k - i
+}
+
+// isVMStatFileLine matches "nr_free_pages 12345" of /proc/vmstat.
+func isVMStatFileLine(t string) bool {
+	fs := fields(t)
+	if len(fs) != 2 || !isDigits(fs[1]) {
+		return false
+	}
+	name := fs[0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return strings.Contains(name, "_") || strings.HasPrefix(name, "pg") || strings.HasPrefix(name, "ps")
+}
+
+func (d *doc) tryVMStatFile(i int) int {
+	if !isVMStatFileLine(d.ls[i].Text) {
+		return 0
+	}
+	k := procBlock(d.ls, i, isVMStatFileLine)
+	if k-i < 3 {
+		return 0
+	}
+	c, err := kernel.ParseVMStat(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/vmstat: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindVMStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), VMStat: &c}})
+	d.addArtifact(KindVMStatFile, first, last, &c)
+	return k - i
+}
+
+// "Node 0, zone   Normal   240  453 ..." (buddyinfo) versus "Node 0, zone   Normal" alone
+// (zoneinfo block header).
+func nodeZoneLine(t string) (rest []string, ok bool) {
+	s := strings.TrimSpace(t)
+	if !strings.HasPrefix(s, "Node ") {
+		return nil, false
+	}
+	fs := fields(s)
+	if len(fs) < 4 || !strings.HasSuffix(fs[1], ",") || fs[2] != "zone" {
+		return nil, false
+	}
+	return fs[4:], true
+}
+
+func isBuddyInfoLine(t string) bool {
+	rest, ok := nodeZoneLine(t)
+	return ok && len(rest) >= 3 && allNumeric(rest)
+}
+
+// BuddySeries is repeated /proc/buddyinfo snapshots ("@ 1 second intervals").
+type BuddySeries struct {
+	Snapshots [][]kernel.BuddyZone `json:"snapshots"`
+	Label     string               `json:"label,omitempty"`
+}
+
+func (d *doc) tryBuddyInfo(i int) int {
+	if !isBuddyInfoLine(d.ls[i].Text) {
+		return 0
+	}
+	k := procBlock(d.ls, i, isBuddyInfoLine)
+	// A new snapshot starts where a (node, zone) pair repeats.
+	var series BuddySeries
+	start := i
+	seen := map[string]bool{}
+	flush := func(end int) bool {
+		if end <= start {
+			return true
+		}
+		zs, err := kernel.ParseBuddyInfo(strings.NewReader(joinText(d.ls[start:end])))
+		if err != nil {
+			d.unparsed(start, end-1, fmt.Sprintf("/proc/buddyinfo: %v", err))
+			return false
+		}
+		series.Snapshots = append(series.Snapshots, zs)
+		return true
+	}
+	for j := i; j < k; j++ {
+		fs := fields(d.ls[j].Text)
+		key := fs[1] + fs[3]
+		if seen[key] {
+			flush(j)
+			start = j
+			seen = map[string]bool{}
+		}
+		seen[key] = true
+	}
+	flush(k)
+	if len(series.Snapshots) == 0 {
+		return k - i
+	}
+	series.Label = d.label(i)
+	first, last := d.ls[i].No, d.ls[k-1].No
+	var ss []model.Sample
+	for n, snap := range series.Snapshots {
+		for _, z := range snap {
+			if z.Zone == "HighMem" {
+				d.host.highMem = true
+			}
+		}
+		ss = append(ss, model.Sample{Source: fmt.Sprintf("%s snapshot %d", spanSource(first, last), n+1), Buddy: snap})
+	}
+	d.segSeq++
+	d.addSamples(KindBuddyInfo, series.Label, first, last, ss)
+	d.addArtifact(KindBuddyInfo, first, last, series)
+	return k - i
+}
+
+func (d *doc) tryZoneInfo(i int) int {
+	rest, ok := nodeZoneLine(d.ls[i].Text)
+	if !ok || len(rest) != 0 || i+1 >= len(d.ls) {
+		return 0
+	}
+	next := strings.TrimSpace(d.ls[i+1].Text)
+	if !strings.HasPrefix(next, "pages free") && !strings.HasPrefix(next, "per-node stats") {
+		return 0
+	}
+	k := procBlock(d.ls, i, func(t string) bool {
+		if _, ok := nodeZoneLine(t); ok {
+			return true
+		}
+		return len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && !isBlank(t)
+	})
+	zs, err := kernel.ParseZoneInfo(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/zoneinfo: %v", err))
+		return k - i
+	}
+	for _, z := range zs {
+		if z.Name == "HighMem" {
+			if v, ok := z.Fields.Get("present"); ok && v > 0 {
+				d.host.highMem = true
+			}
+		}
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindZoneInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Zones: zs}})
+	d.addArtifact(KindZoneInfo, first, last, zs)
+	return k - i
+}
+
+func (d *doc) tryPageTypeInfo(i int) int {
+	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "Page block order:") {
+		return 0
+	}
+	k := i
+	last := i
+	for k < len(d.ls) {
+		s := strings.TrimSpace(d.ls[k].Text)
+		switch {
+		case s == "":
+		case strings.HasPrefix(s, "Page block order:"), strings.HasPrefix(s, "Pages per block:"),
+			strings.HasPrefix(s, "Free pages count"), strings.HasPrefix(s, "Number of blocks type"),
+			strings.HasPrefix(s, "Number of mixed blocks"), strings.HasPrefix(s, "Node "):
+			last = k
+		default:
+			k = len(d.ls)
+			continue
+		}
+		k++
+	}
+	k = last + 1
+	pt, err := kernel.ParsePageTypeInfo(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/pagetypeinfo: %v", err))
+		return k - i
+	}
+	first, lastNo := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindPageTypeInfo, d.label(i), first, lastNo, []model.Sample{{Source: spanSource(first, lastNo), PageTypes: &pt}})
+	d.addArtifact(KindPageTypeInfo, first, lastNo, &pt)
+	return k - i
+}
+
+// isSoftnetLine matches a /proc/net/softnet_stat line: 9 or more columns of 8 hex digits
+// (9 in 2.6, 13 in 5.10, 15 on 6.18 here).
+func isSoftnetLine(t string) bool {
+	fs := fields(t)
+	if len(fs) < 9 || len(fs) > 24 {
+		return false
+	}
+	for _, f := range fs {
+		if len(f) != 8 || !isHex(f) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *doc) trySoftnet(i int) int {
+	if !isSoftnetLine(d.ls[i].Text) {
+		return 0
+	}
+	k := procBlock(d.ls, i, isSoftnetLine)
+	cpus, err := kernel.ParseSoftnet(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/softnet_stat: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
+	d.addArtifact(KindSoftnet, first, last, cpus)
+	return k - i
+}
+
+// isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
+func isSockStatLine(t string) bool {
+	fs := fields(t)
+	if len(fs) < 3 || !strings.HasSuffix(fs[0], ":") || len(fs)%2 != 1 {
+		return false
+	}
+	for j := 1; j+1 < len(fs); j += 2 {
+		if isDigits(fs[j]) || !isDigits(fs[j+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *doc) trySockStat(i int) int {
+	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "sockets: used") {
+		return 0
+	}
+	k := procBlock(d.ls, i, isSockStatLine)
+	g, err := kernel.ParseSockStat(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSockStat, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), SockStat: g}})
+	d.addArtifact(KindSockStat, first, last, g)
+	return k - i
+}
+
+var netstatGroups = map[string]bool{"TcpExt:": true, "IpExt:": true, "MPTcpExt:": true, "Ip:": true, "Icmp:": true,
+	"IcmpMsg:": true, "Tcp:": true, "Udp:": true, "UdpLite:": true}
+
+// isProcNetStatHeader matches "TcpExt: SyncookiesSent SyncookiesRecv ..." followed by the values.
+func isProcNetStatHeader(ls []Line, i int) bool {
+	fs := fields(ls[i].Text)
+	if len(fs) < 3 || !netstatGroups[fs[0]] || isDigits(fs[1]) || i+1 >= len(ls) {
+		return false
+	}
+	vs := fields(ls[i+1].Text)
+	return len(vs) == len(fs) && vs[0] == fs[0]
+}
+
+func (d *doc) tryProcNetStat(i int) int {
+	if !isProcNetStatHeader(d.ls, i) {
+		return 0
+	}
+	k := i
+	for k+1 < len(d.ls) && isProcNetStatHeader(d.ls, k) {
+		k += 2
+	}
+	g, err := kernel.ParseNetStat(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/netstat or snmp: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindNetStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: g}})
+	d.addArtifact(KindNetStatFile, first, last, g)
+	return k - i
+}

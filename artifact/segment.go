@@ -1,0 +1,109 @@
+package artifact
+
+import (
+	"strings"
+)
+
+// command tries the command-output kinds at line i and returns the lines consumed (0 when
+// the line starts none). The first token decides which parsers are tried, so that prose
+// lines cost a switch and not twenty parsers.
+func (d *doc) command(i int) int {
+	t := d.ls[i].Text
+	ft := firstField(t)
+	if ft == "" {
+		return 0
+	}
+	try := func(fs ...func(int) int) int {
+		for _, f := range fs {
+			if n := f(i); n > 0 {
+				return n
+			}
+		}
+		return 0
+	}
+	switch ft {
+	case "procs", "r", "--procs--":
+		return d.tryVMStat(i)
+	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB":
+		return d.tryTop(i)
+	case "PID":
+		return d.tryTopTasks(i)
+	case "Proto", "State", "Netid":
+		return d.trySockets(i)
+	case "Total:":
+		return d.trySSSummary(i)
+	case "#kernel":
+		return d.tryNstat(i)
+	case "Kernel", "Iface":
+		return d.tryNetstatI(i)
+	case "Inter-|":
+		return d.tryProcNetDev(i)
+	case "NIC", "Ring":
+		return d.tryEthtool(i)
+	case "sockets:":
+		return d.trySockStat(i)
+	case "Node":
+		return try(d.tryBuddyInfo, d.tryZoneInfo)
+	case "Page":
+		return d.tryPageTypeInfo(i)
+	case "#":
+		if strings.HasPrefix(strings.TrimSpace(t), "# Samples") || strings.HasPrefix(strings.TrimSpace(t), "# Overhead") ||
+			strings.HasPrefix(strings.TrimSpace(t), "# To display") {
+			return d.tryProfile(i)
+		}
+		return 0
+	}
+	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
+		return d.tryTop(i)
+	}
+	c := ft[0]
+	switch {
+	case c >= '0' && c <= '9':
+		if strings.HasSuffix(ft, "%") {
+			return d.tryProfile(i)
+		}
+		if strings.HasSuffix(ft, ":") {
+			return d.tryIPLink(i)
+		}
+		return try(d.tryProfile, d.trySoftnet, d.tryTop)
+	case c >= 'a' && c <= 'f' && len(ft) == 8:
+		if n := d.trySoftnet(i); n > 0 {
+			return n
+		}
+	}
+	if strings.HasSuffix(ft, ":") {
+		if n := try(d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+			return n
+		}
+	}
+	if strings.Contains(t, "Link encap:") || strings.Contains(t, "flags=") {
+		if n := d.tryIfconfig(i); n > 0 {
+			return n
+		}
+	}
+	if c >= 'A' && c <= 'Z' && (strings.HasPrefix(ft, "Ip") || strings.HasPrefix(ft, "Tcp") || strings.HasPrefix(ft, "Udp") ||
+		strings.HasPrefix(ft, "Icmp") || strings.HasPrefix(ft, "MPTcp")) {
+		if n := d.tryNstat(i); n > 0 {
+			return n
+		}
+	}
+	if c >= 'a' && c <= 'z' {
+		if strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0 {
+			if n := d.trySysctl(i); n > 0 {
+				return n
+			}
+		}
+		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") {
+			if n := d.tryVMStatFile(i); n > 0 {
+				return n
+			}
+		}
+		if n := d.tryTop(i); n > 0 { // 2.4 top's "2:47pm up ..." starts with a digit; others do not
+			return n
+		}
+	}
+	if c == '-' && strings.IndexByte(t, '=') > 0 { // "- net.ipv4.tcp_mem = ..." in a Markdown list
+		return 0
+	}
+	return 0
+}

@@ -1,0 +1,368 @@
+package artifact
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// show_mem / show_free_areas output (mm/page_alloc.c show_free_areas, lib/show_mem.c), as
+// printed after an allocation failure or an OOM kill. The layout changed with the kernel:
+//
+//	2.6.0-2.6.2x  "DMA per-cpu:", "cpu 0 hot: low 2, high 6, batch 1 used:0", "Free pages: NkB (NkB HighMem)",
+//	              "Active:N inactive:N dirty:N ... free:N slab:N mapped:N pagetables:N" (pages)
+//	2.6.2x-3.x    "CPU    0: hi:  186, btch:  31 usd:  68"
+//	2.6.3x-       "Mem-Info:", "active_anon:N inactive_anon:N ... free:N ..." over several lines
+//	4.8-          "Node 0 active_anon:NkB ..." per-node line
+//	all           "[Node N ]ZONE free:NkB min:NkB low:NkB high:NkB ... present:NkB [managed:NkB (3.8+)] ...",
+//	              "lowmem_reserve[]: 0 880 8944",
+//	              "[Node N ]ZONE: 1*4kB 1*8kB ... = NkB", with migrate-type letters "(UME)" since 2.6.24,
+//	              "Free swap  = NkB" (older "Free swap:  NkB"), "N pages RAM" (older "N pages of RAM").
+//
+// Values printed per CPU and the hugepages line are recognised (so the dump is not cut short)
+// but not kept.
+
+var zoneNames = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "HighMem": true, "Movable": true, "Device": true}
+
+// showMem accumulates the lines of one dump.
+type showMem struct {
+	zones    []model.ZoneReport
+	memInfo  *kernel.Counters
+	freeSwap *int64
+	pagesRAM *int64
+	pageKB   int64
+	lines    int
+	last     string // kind of the last accepted line, for continuations
+	lastText string
+	pendBuf  string // a line waiting for its continuation
+	pendKind string
+}
+
+// splitNodePrefix removes "Node N " and returns N (0 when absent).
+func splitNodePrefix(s string) (int, string) {
+	if !strings.HasPrefix(s, "Node ") {
+		return 0, s
+	}
+	r := s[5:]
+	i := 0
+	for i < len(r) && r[i] >= '0' && r[i] <= '9' {
+		i++
+	}
+	if i == 0 || i >= len(r) || r[i] != ' ' {
+		return 0, s
+	}
+	n, _ := strconv.Atoi(r[:i])
+	return n, strings.TrimLeft(r[i+1:], " ")
+}
+
+// showMemKind classifies a line of a dump; "" when it is not one.
+func showMemKind(t string) string {
+	s := strings.TrimSpace(t)
+	if s == "" {
+		return ""
+	}
+	switch {
+	case s == "Mem-Info:" || s == "Mem-info:" || s == "Show-Memory:":
+		return "marker"
+	case strings.HasSuffix(s, " per-cpu:"):
+		return "marker"
+	case strings.HasPrefix(s, "cpu ") && (strings.Contains(s, " hot:") || strings.Contains(s, " cold:")):
+		return "percpu"
+	case strings.HasPrefix(s, "CPU ") && strings.Contains(s, " hi:") && strings.Contains(s, "btch:"):
+		return "percpu"
+	case strings.HasPrefix(s, "Free pages:"):
+		return "freepages"
+	case strings.HasPrefix(s, "Active:") || strings.HasPrefix(s, "active_anon:") || strings.HasPrefix(s, "Active_anon:"):
+		return "global"
+	case strings.HasPrefix(s, "lowmem_reserve[]:"):
+		return "reserve"
+	case strings.HasPrefix(s, "Free swap") || strings.HasPrefix(s, "Total swap"):
+		return "swap"
+	case strings.HasPrefix(s, "Swap cache"):
+		return "tail"
+	}
+	node, rest := splitNodePrefix(s)
+	_ = node
+	name := firstField(rest)
+	if strings.HasSuffix(name, ":") && zoneNames[strings.TrimSuffix(name, ":")] {
+		after := strings.TrimSpace(rest[len(name):])
+		if after == "empty" || strings.Contains(after, "*") {
+			return "buddy"
+		}
+	}
+	if zoneNames[name] && strings.Contains(rest, " free:") {
+		return "zone"
+	}
+	if strings.HasPrefix(rest, "active_anon:") || strings.HasPrefix(rest, "hugepages_total=") {
+		return "node"
+	}
+	if f := firstField(s); isDigits(f) {
+		rest := strings.TrimSpace(s[len(f):])
+		switch rest {
+		case "total pagecache pages", "pages in swap cache", "pages RAM", "pages of RAM", "pages of HIGHMEM",
+			"pages HighMem/MovableOnly", "reserved pages", "pages reserved", "pages shared", "pages swap cached",
+			"pages cma reserved", "pages hwpoisoned", "pages non-shared", "pages HighMem", "pages in pagetable cache",
+			"free pages", "slab pages", "pages of slab", "pages swap cached.", "pages pagetables":
+			return "tail"
+		}
+	}
+	return ""
+}
+
+// isContinuation reports whether a line continues the previous key:value line of a hard-wrapped
+// dump: it starts with "key:value" or "N*NkB" and is not itself the start of a dump line.
+func isContinuation(t string) bool {
+	s := strings.TrimSpace(t)
+	if s == "" || showMemKind(s) != "" {
+		return false
+	}
+	f := firstField(s)
+	if strings.Contains(f, "*") && strings.HasSuffix(f, "kB") {
+		return true
+	}
+	c := strings.IndexAny(f, ":=")
+	if c <= 0 || c == len(f)-1 {
+		return f == "=" || strings.HasPrefix(s, "= ")
+	}
+	key := f[:c]
+	for i := 0; i < len(key); i++ {
+		ch := key[i]
+		if !(ch == '_' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '?') {
+			return false
+		}
+	}
+	return true
+}
+
+// add offers a line to the dump; it returns false when the line does not belong.
+func (m *showMem) add(t string) bool {
+	s := strings.TrimSpace(t)
+	k := showMemKind(s)
+	if k == "" {
+		if (m.pendKind == "zone" || m.pendKind == "global" || m.pendKind == "buddy" || m.pendKind == "node") && isContinuation(s) {
+			m.pendBuf += " " + s
+			m.lines++
+			return true
+		}
+		// Continuation lines of the 3.x+ global block start with a space and key:value.
+		if m.last == "global" && isContinuation(s) {
+			m.pendBuf += " " + s
+			m.pendKind = "global"
+			m.lines++
+			return true
+		}
+		return false
+	}
+	m.flush()
+	m.lines++
+	m.last = k
+	switch k {
+	case "zone", "global", "buddy", "node":
+		m.pendBuf, m.pendKind = s, k
+	case "reserve":
+		if len(m.zones) > 0 {
+			z := &m.zones[len(m.zones)-1]
+			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
+				if v, ok := atoi(f); ok {
+					z.LowmemReserve = append(z.LowmemReserve, v)
+				}
+			}
+		}
+	case "swap":
+		if strings.HasPrefix(s, "Free swap") {
+			v := strings.TrimLeft(strings.TrimPrefix(s, "Free swap"), " =:")
+			if n, ok := atoi(strings.TrimSuffix(firstField(v), "kB")); ok {
+				m.freeSwap = &n
+			}
+		}
+	case "tail":
+		f := firstField(s)
+		rest := strings.TrimSpace(s[len(f):])
+		if rest == "pages RAM" || rest == "pages of RAM" {
+			if n, ok := atoi(f); ok {
+				m.pagesRAM = &n
+			}
+		}
+	}
+	return true
+}
+
+// flush parses the line waiting for continuations.
+func (m *showMem) flush() {
+	s, k := m.pendBuf, m.pendKind
+	m.pendBuf, m.pendKind = "", ""
+	switch k {
+	case "zone":
+		m.parseZone(s)
+	case "global":
+		if m.memInfo == nil {
+			m.memInfo = &kernel.Counters{}
+		}
+		for _, f := range fields(s) {
+			key, val, ok := strings.Cut(f, ":")
+			if !ok {
+				continue
+			}
+			if v, ok := atoi(val); ok {
+				m.memInfo.Set(key, v)
+			}
+		}
+	case "buddy":
+		m.parseBuddy(s)
+	}
+}
+
+func (m *showMem) zone(node int, name string) *model.ZoneReport {
+	for i := range m.zones {
+		if m.zones[i].Node == node && m.zones[i].Zone == name {
+			return &m.zones[i]
+		}
+	}
+	m.zones = append(m.zones, model.ZoneReport{Node: node, Zone: name})
+	return &m.zones[len(m.zones)-1]
+}
+
+func (m *showMem) parseZone(s string) {
+	node, rest := splitNodePrefix(s)
+	fs := fields(rest)
+	if len(fs) == 0 {
+		return
+	}
+	z := m.zone(node, fs[0])
+	if z.Fields == nil {
+		z.Fields = &kernel.Counters{}
+	}
+	for i := 1; i < len(fs); i++ {
+		f := fs[i]
+		if f == "all_unreclaimable?" && i+1 < len(fs) {
+			b := fs[i+1] == "yes"
+			z.AllUnreclaimable = &b
+			i++
+			continue
+		}
+		key, val, ok := strings.Cut(f, ":")
+		if !ok {
+			continue
+		}
+		kb := false
+		for _, suf := range []string{"kB", "KB"} {
+			if strings.HasSuffix(val, suf) {
+				val, kb = strings.TrimSuffix(val, suf), true
+			}
+		}
+		v, ok := atoi(val)
+		if !ok {
+			continue
+		}
+		name := key
+		if kb {
+			name = key + "_kb"
+		}
+		z.Fields.Set(name, v)
+		if !kb {
+			continue
+		}
+		switch key {
+		case "free":
+			z.FreeKB = v
+		case "min":
+			z.MinKB = v
+		case "low":
+			z.LowKB = v
+		case "high":
+			z.HighKB = v
+		case "present":
+			z.PresentKB = v
+		case "managed":
+			vv := v
+			z.ManagedKB = &vv
+		}
+	}
+}
+
+func (m *showMem) parseBuddy(s string) {
+	node, rest := splitNodePrefix(s)
+	name, after, ok := strings.Cut(rest, ":")
+	if !ok {
+		return
+	}
+	z := m.zone(node, strings.TrimSpace(name))
+	after = strings.TrimSpace(after)
+	if after == "empty" {
+		z.FreeBlocks = []int64{}
+		return
+	}
+	if eq := strings.LastIndex(after, "= "); eq >= 0 {
+		after = after[:eq]
+	}
+	fs := fields(after)
+	var counts []int64
+	var types []string
+	hasTypes := false
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if strings.HasPrefix(f, "(") { // migrate types of the previous order
+			if len(types) > 0 {
+				types[len(types)-1] = strings.Trim(f, "()")
+				hasTypes = true
+			}
+			continue
+		}
+		c, size, ok := strings.Cut(f, "*")
+		if !ok {
+			continue
+		}
+		n, ok1 := atoi(c)
+		sz, ok2 := atoi(strings.TrimSuffix(size, "kB"))
+		if !ok1 || !ok2 {
+			continue
+		}
+		if len(counts) == 0 && m.pageKB == 0 && sz > 0 && bits.OnesCount64(uint64(sz)) == 1 {
+			m.pageKB = sz
+		}
+		counts = append(counts, n)
+		types = append(types, "")
+	}
+	z.FreeBlocks = counts
+	if hasTypes {
+		z.MigrateTypes = types
+	}
+}
+
+// fill copies the dump into an allocation-failure report.
+func (m *showMem) fill(af *model.AllocFailure) {
+	m.flush()
+	af.Zones = append(af.Zones, m.zones...)
+	if m.memInfo != nil {
+		af.MemInfo = m.memInfo
+	}
+	if m.freeSwap != nil {
+		af.FreeSwapKB = m.freeSwap
+	}
+	if m.pagesRAM != nil {
+		af.PagesRAM = m.pagesRAM
+	}
+}
+
+// ShowMem is a parsed show_mem dump on its own (when no allocation-failure header precedes it).
+type ShowMem struct {
+	Zones      []model.ZoneReport `json:"zones"`
+	MemInfo    *kernel.Counters   `json:"mem_info,omitempty"`
+	FreeSwapKB *int64             `json:"free_swap_kb,omitempty"`
+	PagesRAM   *int64             `json:"pages_ram,omitempty"`
+	PageSizeKB int64              `json:"page_size_kb,omitempty"`
+}
+
+// ParseShowMem parses a show_mem / Mem-Info dump, joining hard-wrapped lines.
+func ParseShowMem(text string) ShowMem {
+	var m showMem
+	for _, l := range SplitLines(text) {
+		m.add(l.Text)
+	}
+	var af model.AllocFailure
+	m.fill(&af)
+	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB}
+}

@@ -1,0 +1,392 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// Socket tables:
+//
+//	netstat -tn[po] (net-tools): "Proto Recv-Q Send-Q Local Address Foreign Address State [PID/Program name] [Timer]"
+//	  rows "tcp 0 82389 host:44803 peer:20003 ESTABLISHED 1234/java off (0.00/0/0)"
+//	ss -t[n][m][i][p] (iproute2): "State Recv-Q Send-Q Local Address:Port Peer Address:Port [Process]"
+//	  (with -a/-u a leading "Netid" column), rows "ESTAB 0 0 10.0.0.1:22 10.0.0.2:5555 users:((...))",
+//	  detail lines indented below a row: "skmem:(r0,rb369280,t0,tb87040,f0,w0,o0,bl0,d0)" (-m,
+//	  SK_MEMINFO_* in bytes, include/uapi/linux/sock_diag.h) and "cubic wscale:7,7 rto:204 rtt:0.5/0.25 ..." (-i).
+//	ss -s: "Total: 190 (kernel 0)", "TCP:   7 (estab 2, closed 0, orphaned 0, synrecv 0, timewait 0/0), ports 0"
+//	  (orphaned and timewait come from /proc/net/sockstat's TCP orphan and tw).
+//
+// Recv-Q and Send-Q of a connected TCP socket are bytes not yet read by the application and
+// bytes not yet acknowledged by the peer (tcp_diag / netstat read them from the same fields).
+
+// SocketTable is one parsed socket table.
+type SocketTable struct {
+	Tool    string                `json:"tool"` // "netstat" or "ss"
+	Sockets []kernel.Socket       `json:"sockets"`
+	Summary *kernel.SocketSummary `json:"summary"`
+	Elided  int                   `json:"elided_rows,omitempty"` // "..." rows in the paste
+	Label   string                `json:"label,omitempty"`
+}
+
+var ssStates = map[string]string{
+	"ESTAB": "ESTABLISHED", "SYN-SENT": "SYN_SENT", "SYN-RECV": "SYN_RECV", "FIN-WAIT-1": "FIN_WAIT1",
+	"FIN-WAIT-2": "FIN_WAIT2", "TIME-WAIT": "TIME_WAIT", "CLOSE-WAIT": "CLOSE_WAIT", "LAST-ACK": "LAST_ACK",
+	"LISTEN": "LISTEN", "CLOSING": "CLOSING", "UNCONN": "UNCONN", "CLOSED": "CLOSE", "UNKNOWN": "UNKNOWN",
+	"SYN_RECV": "SYN_RECV", "SYN_SENT": "SYN_SENT", "ESTABLISHED": "ESTABLISHED", "FIN_WAIT1": "FIN_WAIT1",
+	"FIN_WAIT2": "FIN_WAIT2", "TIME_WAIT": "TIME_WAIT", "CLOSE_WAIT": "CLOSE_WAIT", "LAST_ACK": "LAST_ACK",
+	"CLOSE": "CLOSE",
+}
+
+func isNetstatHeader(t string) bool {
+	return strings.HasPrefix(strings.TrimSpace(t), "Proto") && strings.Contains(t, "Recv-Q") && strings.Contains(t, "Send-Q") && strings.Contains(t, "Foreign")
+}
+
+// isSSHeader matches ss's header; with a state filter ("ss -t state established") ss
+// leaves out the State column and the header starts with Recv-Q.
+func isSSHeader(t string) bool {
+	s := strings.TrimSpace(t)
+	return (strings.HasPrefix(s, "State") || strings.HasPrefix(s, "Netid") || strings.HasPrefix(s, "Recv-Q")) &&
+		strings.Contains(s, "Recv-Q") && strings.Contains(s, "Send-Q") && strings.Contains(s, "Peer")
+}
+
+func isElision(fs []string) bool {
+	return len(fs) > 0 && strings.HasPrefix(fs[0], "...")
+}
+
+// netstatTableAt parses a netstat -t table whose header is ls[i].
+func netstatTableAt(ls []Line, i int) (*SocketTable, int, []model.Unparsed) {
+	tb := &SocketTable{Tool: "netstat", Sockets: []kernel.Socket{}}
+	var bad []model.Unparsed
+	k := i + 1
+	for ; k < len(ls); k++ {
+		fs := fields(ls[k].Text)
+		if len(fs) == 0 {
+			break
+		}
+		if isElision(fs) {
+			tb.Elided++
+			continue
+		}
+		proto := fs[0]
+		if !strings.HasPrefix(proto, "tcp") && !strings.HasPrefix(proto, "udp") && !strings.HasPrefix(proto, "raw") {
+			break
+		}
+		if len(fs) < 5 {
+			bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No, Why: "netstat row with fewer than 5 columns"})
+			continue
+		}
+		rq, ok1 := atoi(fs[1])
+		sq, ok2 := atoi(fs[2])
+		if !ok1 || !ok2 {
+			bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No, Why: "netstat row with non-numeric Recv-Q or Send-Q"})
+			continue
+		}
+		s := kernel.Socket{Family: "inet", Local: fs[3], Remote: fs[4], RecvQ: rq, SendQ: sq}
+		if strings.HasSuffix(proto, "6") {
+			s.Family = "inet6"
+		}
+		if len(fs) > 5 {
+			if st, ok := ssStates[fs[5]]; ok {
+				s.State = st
+			}
+		}
+		tb.Sockets = append(tb.Sockets, s)
+	}
+	tb.Summary = summarize(tb.Sockets)
+	return tb, k - i, bad
+}
+
+func summarize(ss []kernel.Socket) *kernel.SocketSummary {
+	sum := &kernel.SocketSummary{ByState: map[string]kernel.SocketStateTotal{}}
+	for _, s := range ss {
+		sum.Total++
+		st := s.State
+		if st == "" {
+			st = "UNKNOWN"
+		}
+		t := sum.ByState[st]
+		t.Count++
+		t.RecvQ += s.RecvQ
+		t.SendQ += s.SendQ
+		if s.Mem != nil {
+			t.MemBytes += s.Mem.RmemAlloc + s.Mem.WmemQueued + s.Mem.FwdAlloc + s.Mem.Optmem + s.Mem.Backlog
+		}
+		sum.ByState[st] = t
+	}
+	return sum
+}
+
+var reSkmem = regexp.MustCompile(`skmem:\(([^)]*)\)`)
+
+// ssTableAt parses an ss table whose header is ls[i].
+func ssTableAt(ls []Line, i int) (*SocketTable, int, []model.Unparsed) {
+	hdr := fields(ls[i].Text)
+	netid := len(hdr) > 0 && hdr[0] == "Netid"
+	noState := len(hdr) > 0 && hdr[0] == "Recv-Q"
+	tb := &SocketTable{Tool: "ss", Sockets: []kernel.Socket{}}
+	var bad []model.Unparsed
+	k := i + 1
+	for ; k < len(ls); k++ {
+		t := ls[k].Text
+		fs := fields(t)
+		if len(fs) == 0 {
+			break
+		}
+		if isElision(fs) {
+			tb.Elided++
+			continue
+		}
+		indented := t[0] == ' ' || t[0] == '\t'
+		if noState {
+			if indented && len(tb.Sockets) > 0 || !isDigits(fs[0]) {
+				if len(tb.Sockets) > 0 {
+					addSSDetail(&tb.Sockets[len(tb.Sockets)-1], strings.TrimSpace(t))
+					continue
+				}
+				break
+			}
+			if len(fs) < 4 {
+				break
+			}
+			rq, _ := atoi(fs[0])
+			sq, _ := atoi(fs[1])
+			s := kernel.Socket{Family: "inet", RecvQ: rq, SendQ: sq, Local: fs[2], Remote: fs[3]}
+			tb.Sockets = append(tb.Sockets, s)
+			continue
+		}
+		if indented && len(tb.Sockets) > 0 && !isSSState(fs[0]) && !(netid && len(fs) > 1 && isSSState(fs[1])) {
+			addSSDetail(&tb.Sockets[len(tb.Sockets)-1], strings.TrimSpace(t))
+			continue
+		}
+		off := 0
+		family := "inet"
+		if netid {
+			if len(fs) < 6 {
+				break
+			}
+			if strings.Contains(fs[0], "6") {
+				family = "inet6"
+			}
+			off = 1
+		}
+		if len(fs) < off+5 || !isSSState(fs[off]) {
+			break
+		}
+		rq, ok1 := atoi(fs[off+1])
+		sq, ok2 := atoi(fs[off+2])
+		if !ok1 || !ok2 {
+			bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No, Why: "ss row with non-numeric Recv-Q or Send-Q"})
+			continue
+		}
+		s := kernel.Socket{Family: family, State: ssStates[fs[off]], RecvQ: rq, SendQ: sq, Local: fs[off+3], Remote: fs[off+4]}
+		if strings.HasPrefix(s.Local, "[") || strings.Count(s.Local, ":") > 1 {
+			s.Family = "inet6"
+		}
+		if rest := strings.Join(fs[off+5:], " "); rest != "" {
+			addSSDetail(&s, rest)
+		}
+		tb.Sockets = append(tb.Sockets, s)
+	}
+	tb.Summary = summarize(tb.Sockets)
+	return tb, k - i, bad
+}
+
+func isSSState(s string) bool { _, ok := ssStates[s]; return ok && strings.ToUpper(s) == s }
+
+// addSSDetail reads skmem:(...) and the tcp_info words of ss -m / -i into a socket.
+func addSSDetail(s *kernel.Socket, t string) {
+	if m := reSkmem.FindStringSubmatch(t); m != nil {
+		mem := &kernel.SKMemInfo{}
+		for _, kv := range strings.Split(m[1], ",") {
+			i := 0
+			for i < len(kv) && (kv[i] < '0' || kv[i] > '9') {
+				i++
+			}
+			v, _ := strconv.ParseInt(kv[i:], 10, 64)
+			switch kv[:i] {
+			case "r":
+				mem.RmemAlloc = v
+			case "rb":
+				mem.Rcvbuf = v
+			case "t":
+				mem.WmemAlloc = v
+			case "tb":
+				mem.Sndbuf = v
+			case "f":
+				mem.FwdAlloc = v
+			case "w":
+				mem.WmemQueued = v
+			case "o":
+				mem.Optmem = v
+			case "bl":
+				mem.Backlog = v
+			case "d":
+				mem.Drops = v
+			}
+		}
+		s.Mem = mem
+	}
+	if !strings.Contains(t, "rto:") && !strings.Contains(t, "cwnd:") && !strings.Contains(t, "rtt:") {
+		return
+	}
+	if s.Info == nil {
+		s.Info = &kernel.TCPInfo{}
+	}
+	in := s.Info
+	for _, f := range fields(t) {
+		k, v, ok := strings.Cut(f, ":")
+		if !ok {
+			continue
+		}
+		num := func(x string) int64 { n, _ := strconv.ParseInt(x, 10, 64); return n }
+		ms := func(x string) int64 { f, _ := strconv.ParseFloat(x, 64); return int64(f * 1000) }
+		switch k {
+		case "rto":
+			in.RTOUsec = ms(v)
+		case "rtt":
+			a, b, _ := strings.Cut(v, "/")
+			in.RTTUsec, in.RTTVarUsec = ms(a), ms(b)
+		case "mss":
+			in.SndMSS = num(v)
+		case "rcvmss":
+			in.RcvMSS = num(v)
+		case "cwnd":
+			in.SndCwnd = num(v)
+		case "bytes_acked":
+			in.BytesAcked = num(v)
+		case "bytes_received":
+			in.BytesReceived = num(v)
+		case "rcv_space":
+			in.RcvSpace = num(v)
+		case "notsent":
+			in.NotsentBytes = num(v)
+		case "retrans":
+			_, tot, _ := strings.Cut(v, "/")
+			in.TotalRetrans = num(tot)
+		}
+	}
+}
+
+// ParseSocketTable parses a netstat -t or ss -t table.
+func ParseSocketTable(text string) (*SocketTable, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if isNetstatHeader(ls[i].Text) {
+			if tb, n, _ := netstatTableAt(ls, i); n > 0 {
+				return tb, nil
+			}
+		}
+		if isSSHeader(ls[i].Text) {
+			if tb, n, _ := ssTableAt(ls, i); n > 0 {
+				return tb, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("artifact: no netstat or ss socket table in the text")
+}
+
+func (d *doc) trySockets(i int) int {
+	t := d.ls[i].Text
+	var tb *SocketTable
+	var n int
+	var bad []model.Unparsed
+	switch {
+	case isNetstatHeader(t):
+		tb, n, bad = netstatTableAt(d.ls, i)
+	case isSSHeader(t):
+		tb, n, bad = ssTableAt(d.ls, i)
+	default:
+		return 0
+	}
+	d.tl.Unparsed = append(d.tl.Unparsed, bad...)
+	if n == 0 {
+		return 0
+	}
+	tb.Label = d.label(i)
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	d.segSeq++
+	d.addSamples(KindSockets, tb.Label, first, last, []model.Sample{{Source: spanSource(first, last), SocketList: tb.Sockets, Sockets: tb.Summary}})
+	d.addArtifact(KindSockets, first, last, tb)
+	return n
+}
+
+// SSSummary is `ss -s`.
+type SSSummary struct {
+	Total     int64            `json:"total"`
+	TCP       map[string]int64 `json:"tcp"`
+	Transport map[string][]int64 `json:"transport,omitempty"`
+}
+
+// Older ss prints "synrecv N, timewait N/N), ports N"; newer (iproute2 5.x+) only
+// "(estab N, closed N, orphaned N, timewait N)".
+var reSSTCP = regexp.MustCompile(`^TCP:\s+(\d+) \((.*)\)`)
+
+func (d *doc) trySSSummary(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if !strings.HasPrefix(t, "Total:") || i+1 >= len(d.ls) || !strings.HasPrefix(strings.TrimSpace(d.ls[i+1].Text), "TCP:") {
+		return 0
+	}
+	sum := SSSummary{TCP: map[string]int64{}, Transport: map[string][]int64{}}
+	sum.Total, _ = atoi(firstField(strings.TrimPrefix(t, "Total:")))
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		s := strings.TrimSpace(d.ls[k].Text)
+		if s == "" {
+			if k+1 < len(d.ls) && strings.HasPrefix(strings.TrimSpace(d.ls[k+1].Text), "Transport") {
+				continue
+			}
+			break
+		}
+		if m := reSSTCP.FindStringSubmatch(s); m != nil {
+			sum.TCP["total"], _ = strconv.ParseInt(m[1], 10, 64)
+			for _, part := range strings.Split(m[2], ",") {
+				f := fields(part)
+				if len(f) != 2 {
+					continue
+				}
+				v, _, _ := strings.Cut(f[1], "/")
+				if n, ok := atoi(v); ok {
+					sum.TCP[f[0]] = n
+				}
+			}
+			continue
+		}
+		fs := fields(s)
+		if len(fs) >= 2 && (fs[0] == "Transport" || strings.HasPrefix(fs[0], "TCP") || strings.HasPrefix(fs[0], "UDP") ||
+			fs[0] == "RAW" || fs[0] == "INET" || fs[0] == "FRAG" || fs[0] == "*") {
+			if fs[0] == "Transport" || strings.HasSuffix(fs[0], ":") {
+				continue
+			}
+			var vals []int64
+			for _, f := range fs[1:] {
+				v, ok := atoi(f)
+				if !ok {
+					v = -1 // ss prints "-" for not applicable
+				}
+				vals = append(vals, v)
+			}
+			sum.Transport[fs[0]] = vals
+			continue
+		}
+		break
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	s := model.Sample{Source: spanSource(first, last)}
+	if len(sum.TCP) > 0 {
+		var c kernel.Counters
+		c.Set("orphan", sum.TCP["orphaned"])
+		c.Set("tw", sum.TCP["timewait"])
+		s.SockStat = kernel.Groups{{Name: "TCP", Counters: c}}
+		s.Sockets = &kernel.SocketSummary{Total: sum.TCP["total"], ByState: map[string]kernel.SocketStateTotal{
+			"ESTABLISHED": {Count: sum.TCP["estab"]}, "SYN_RECV": {Count: sum.TCP["synrecv"]}, "TIME_WAIT": {Count: sum.TCP["timewait"]}}}
+	}
+	d.segSeq++
+	d.addSamples(KindSSSummary, d.label(i), first, last, []model.Sample{s})
+	d.addArtifact(KindSSSummary, first, last, sum)
+	return k - i
+}

@@ -1,0 +1,224 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"headroom/model"
+)
+
+// Settings a text names, in four forms:
+//
+//	sysctl-a     `sysctl -a` output: "net.ipv4.tcp_mem = 196608 262144 393216" (what the host runs)
+//	sysctl.conf  the same "key = value" lines in a config file or a short listing
+//	sysctl-w     "sysctl -w vm.min_free_kbytes=20000" or "echo 20000 > /proc/sys/vm/min_free_kbytes"
+//	prose        "*tcp\_wmem* = 4096 32768 131072", "reduced *tcp\_mem* to 40960",
+//	             "the vm.min_kbytes_free sysctl" (Markdown escapes undone; a key named without a
+//	             value has Value "")
+//
+// Every key is checked against the known keys (sysctlkeys.go): a key no kernel had is itself
+// a finding, with the key the author probably meant.
+
+// SettingData is the data of a "setting" artifact.
+type SettingData struct {
+	Key     string `json:"key"`
+	Written string `json:"written,omitempty"` // as in the text, when it differs from Key
+	Value   string `json:"value"`
+	Form    string `json:"form"`
+	Known   bool   `json:"known"`
+	Suggest string `json:"suggest,omitempty"`
+	Note    string `json:"note,omitempty"` // era note of a historical key
+}
+
+// SysctlBlock is the data of a "sysctl" artifact (a sysctl -a listing or sysctl.conf lines).
+type SysctlBlock struct {
+	Form     string        `json:"form"`
+	Count    int           `json:"count"`
+	Settings []SettingData `json:"settings"`
+	Unknown  []SettingData `json:"unknown,omitempty"`
+}
+
+var (
+	reSysctlLine = regexp.MustCompile(`^\s*-?\s*([a-z][a-z0-9_\-]*(?:\.[A-Za-z0-9_\-/*:]+)+)\s*=\s*(.*?)\s*$`)
+	reSysctlW    = regexp.MustCompile(`sysctl\s+(?:-[a-zA-Z]+\s+)*-w\s+(?:-[a-zA-Z]+\s+)*([A-Za-z][\w.\-/]*)\s*=\s*("[^"]*"|'[^']*'|\S+)`)
+	reEchoProc   = regexp.MustCompile(`echo\s+("[^"]*"|'[^']*'|[\w ]+?)\s*>{1,2}\s*(/proc/sys/[\w./\-]+)`)
+	reProcPath   = regexp.MustCompile(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
+	reDottedKey  = regexp.MustCompile(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
+	reBareName   = regexp.MustCompile(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)
+	reProseValue = regexp.MustCompile(`^\s*(?:=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
+)
+
+func isSysctlLine(t string) bool {
+	if !strings.Contains(t, "=") || !strings.Contains(t, ".") {
+		return false
+	}
+	m := reSysctlLine.FindStringSubmatch(t)
+	return m != nil && strings.Count(m[1], ".") >= 1 && !strings.Contains(m[1], "..")
+}
+
+func settingData(key, written, value, form string) SettingData {
+	sd := SettingData{Key: key, Value: value, Form: form}
+	if written != key {
+		sd.Written = written
+	}
+	sd.Known, sd.Suggest = KnownSysctl(key)
+	if sd.Known {
+		sd.Note, _ = SysctlNote(key)
+	}
+	return sd
+}
+
+func (d *doc) addSetting(sd SettingData, line int) {
+	d.tl.Settings = append(d.tl.Settings, model.SettingMention{Key: sd.Key, Value: sd.Value, Form: sd.Form, Line: line,
+		Source: fmt.Sprintf("line %d", line)})
+}
+
+func (d *doc) trySysctl(i int) int {
+	if !isSysctlLine(d.ls[i].Text) {
+		return 0
+	}
+	k := i
+	var lines []int
+	var sds []SettingData
+	for ; k < len(d.ls); k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if t == "" {
+			break
+		}
+		if t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		m := reSysctlLine.FindStringSubmatch(t)
+		if m == nil {
+			break
+		}
+		key := normaliseSysctlKey(m[1])
+		val := strings.Join(fields(strings.Trim(m[2], `"'`)), " ")
+		sds = append(sds, settingData(key, m[1], val, ""))
+		lines = append(lines, d.ls[k].No)
+	}
+	for k > i && strings.HasPrefix(strings.TrimSpace(d.ls[k-1].Text), "#") {
+		k--
+	}
+	form := "sysctl.conf"
+	label := d.label(i)
+	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 {
+		form = "sysctl-a"
+	}
+	blk := SysctlBlock{Form: form, Count: len(sds), Settings: sds}
+	for j := range sds {
+		sds[j].Form = form
+		d.addSetting(sds[j], lines[j])
+		if !sds[j].Known {
+			blk.Unknown = append(blk.Unknown, sds[j])
+		}
+		if form == "sysctl-a" {
+			if d.tl.Host.Sysctls == nil {
+				d.tl.Host.Sysctls = map[string]string{}
+				d.tl.Host.SysctlSource = map[string]string{}
+			}
+			d.tl.Host.Sysctls[sds[j].Key] = sds[j].Value
+			d.tl.Host.SysctlSource[sds[j].Key] = fmt.Sprintf("line %d", lines[j])
+		}
+	}
+	d.segSeq++
+	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
+	return k - i
+}
+
+// unescapeMarkdown undoes the escapes and emphasis Markdown adds around identifiers:
+// "*tcp\_wmem*" → "tcp_wmem".
+func unescapeMarkdown(s string) string {
+	if !strings.ContainsAny(s, `\*`+"`") {
+		return s
+	}
+	r := strings.NewReplacer(`\_`, "_", `\*`, "", `\\`, `\`, "*", "", "`", "")
+	return r.Replace(s)
+}
+
+func trimValue(v string) string {
+	v = strings.Trim(v, `"'`)
+	return strings.TrimRight(v, ".,;:)")
+}
+
+// prose scans a line of prose for settings.
+func (d *doc) prose(i int) {
+	t := d.ls[i].Text
+	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&
+		!strings.Contains(t, "vm.") && !strings.Contains(t, "net.") && !strings.Contains(t, "kernel.") && !strings.Contains(t, "fs.") {
+		return
+	}
+	s := unescapeMarkdown(t)
+	no := d.ls[i].No
+	covered := make([]bool, len(s)+1)
+	cover := func(a, b int) {
+		for x := a; x < b && x < len(covered); x++ {
+			covered[x] = true
+		}
+	}
+	isCovered := func(a int) bool { return a < len(covered) && covered[a] }
+	add := func(sd SettingData) {
+		d.addSetting(sd, no)
+		d.addArtifact(KindSetting, no, no, sd)
+	}
+	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
+		key := s[m[2]:m[3]]
+		val := trimValue(s[m[4]:m[5]])
+		add(settingData(normaliseSysctlKey(key), key, val, "sysctl-w"))
+		cover(m[0], m[1])
+	}
+	for _, m := range reEchoProc.FindAllStringSubmatchIndex(s, -1) {
+		path := strings.TrimRight(s[m[4]:m[5]], ".,;:)")
+		add(settingData(normaliseSysctlKey(path), path, trimValue(s[m[2]:m[3]]), "sysctl-w"))
+		cover(m[0], m[1])
+	}
+	for _, m := range reProcPath.FindAllStringSubmatchIndex(s, -1) {
+		if isCovered(m[0]) {
+			continue
+		}
+		path := strings.TrimRight(s[m[0]:m[1]], ".,;:)")
+		add(settingData(normaliseSysctlKey(path), path, "", "prose"))
+		cover(m[0], m[1])
+	}
+	for _, m := range reDottedKey.FindAllStringSubmatchIndex(s, -1) {
+		if isCovered(m[0]) {
+			continue
+		}
+		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] == '@' || s[m[0]-1] == '/') {
+			continue // "vger.kernel.org", "lwn.net"
+		}
+		key := strings.TrimRight(s[m[2]:m[3]], ".-")
+		if known, _ := KnownSysctl(key); !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {
+			continue // "kernel.org": not a key
+		}
+		val := ""
+		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
+			val = v[1]
+		}
+		add(settingData(key, key, val, "prose"))
+		cover(m[0], m[1])
+	}
+	for _, m := range reBareName.FindAllStringSubmatchIndex(s, -1) {
+		if isCovered(m[0]) || (m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] == '/')) {
+			continue
+		}
+		name := s[m[2]:m[3]]
+		key, ok := resolveSysctlName(name)
+		if !ok {
+			continue
+		}
+		val := ""
+		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
+			val = v[1]
+		}
+		add(settingData(key, name, val, "prose"))
+		cover(m[0], m[1])
+	}
+}
+
+// ParseSettings returns the settings a text names, in any of the forms above.
+func ParseSettings(text string) []model.SettingMention {
+	tl := ParseString(text, "", Options{})
+	return tl.Settings
+}

@@ -1,0 +1,303 @@
+package artifact
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// top's summary area, procps and 2.4 layouts:
+//
+//	2.4:        "52 processes: 51 sleeping, 1 running, 0 zombie, 0 stopped"
+//	            "CPU states:  0.0% user, 32.8% system,  0.0% nice, 67.1% idle"
+//	            "Mem:   897904K av,  869248K used,   28656K free,       0K shrd,    3724K buff"
+//	            "Swap: 1052216K av,       0K used, 1052216K free                   46596K cached"
+//	3.2:        "top - 08:55:45 up 11:07,  1 user,  load average: 19.21, 16.71,  9.73"
+//	            "Tasks: 111 total,   1 running, 110 sleeping,   0 stopped,   0 zombie"
+//	            "Cpu(s):  4.6% us, 10.1% sy,  0.0% ni,  0.0% id, 75.9% wa,  0.5% hi,  8.9% si"
+//	            (3.2.7+: "4.6%us, 10.1%sy, ... 0.0%st")
+//	            "Mem:  8310800k total,  8168972k used,   141828k free,     2788k buffers"
+//	            "Swap: 17133272k total,   479180k used, 16654092k free,  5320120k cached"
+//	3.3-4.x:    "%Cpu(s):  4.6 us, 10.1 sy, ..."; "KiB Mem :  8010856 total, 123456 free, 2345678 used,
+//	            5541722 buff/cache"; "KiB Swap: ... total, ... free, ... used.  5300000 avail Mem";
+//	            "MiB Mem :   7822.9 total, ..." (MiB/GiB with decimals)
+//
+// The Swap line's "cached" (2.4, 3.2) is the page cache (meminfo Cached); "avail Mem"
+// (3.3.10+) is MemAvailable.
+
+// TopSummary is one parsed top summary area.
+type TopSummary struct {
+	Clock    string             `json:"clock,omitempty"` // "08:55:45"
+	Uptime   string             `json:"uptime,omitempty"`
+	Load     []float64          `json:"load,omitempty"`
+	Tasks    map[string]int64   `json:"tasks,omitempty"`
+	CPU      map[string]float64 `json:"cpu,omitempty"` // percent by top's label: us, sy, ni, id, wa, hi, si, st
+	MemKB    map[string]int64   `json:"mem_kb,omitempty"`
+	SwapKB   map[string]int64   `json:"swap_kb,omitempty"`
+	PerCPU   []string           `json:"per_cpu,omitempty"`
+	Label    string             `json:"label,omitempty"`
+	first    int
+	last     int
+	memLabel string
+}
+
+var (
+	reTopFirst = regexp.MustCompile(`^top - (\d+:\d+:\d+) up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	reTopCount = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
+	reTopCPU   = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
+	reTopMem   = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
+)
+
+// topLineKind classifies a summary line; "" when it is not one.
+func topLineKind(t string) string {
+	s := strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(s, "top - "):
+		return "first"
+	case reTop24Up.MatchString(s):
+		return "first"
+	case strings.HasPrefix(s, "Tasks:") || strings.HasPrefix(s, "Threads:"):
+		return "tasks"
+	case strings.Contains(s, " processes:") && strings.Contains(s, "sleeping"):
+		return "tasks"
+	case strings.HasPrefix(s, "CPU states:") || strings.HasPrefix(s, "Cpu(s):") || strings.HasPrefix(s, "%Cpu(s):"):
+		return "cpu"
+	case (strings.HasPrefix(s, "Cpu") || strings.HasPrefix(s, "%Cpu") || strings.HasPrefix(s, "CPU")) && strings.Contains(s, ":") && (strings.Contains(s, " us") || strings.Contains(s, "%us") || strings.Contains(s, "user")):
+		return "percpu"
+	}
+	if i := strings.Index(s, "Mem"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
+		return "mem"
+	}
+	if i := strings.Index(s, "Swap"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
+		return "swap"
+	}
+	return ""
+}
+
+// topUnitKB returns the multiplier to kB for a Mem/Swap line.
+func topUnitKB(s string, suffix string) float64 {
+	switch {
+	case strings.HasPrefix(s, "MiB"):
+		return 1024
+	case strings.HasPrefix(s, "GiB"):
+		return 1024 * 1024
+	case strings.HasPrefix(s, "TiB"):
+		return 1024 * 1024 * 1024
+	}
+	switch suffix {
+	case "m", "M":
+		return 1024
+	case "g", "G":
+		return 1024 * 1024
+	}
+	return 1
+}
+
+func parseTopMem(s string) map[string]int64 {
+	out := map[string]int64{}
+	for _, m := range reTopMem.FindAllStringSubmatch(s, -1) {
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			continue
+		}
+		out[m[3]] = int64(math.Round(v * topUnitKB(strings.TrimSpace(s), m[2])))
+	}
+	return out
+}
+
+// topAt parses the summary area starting at ls[i].
+func topAt(ls []Line, i int) (*TopSummary, int) {
+	ts := &TopSummary{first: ls[i].No}
+	k := i
+	seen := map[string]bool{}
+	for ; k < len(ls); k++ {
+		s := strings.TrimSpace(ls[k].Text)
+		kind := topLineKind(s)
+		if kind == "" || (kind != "percpu" && seen[kind]) {
+			break
+		}
+		seen[kind] = true
+		switch kind {
+		case "first":
+			if m := reTopFirst.FindStringSubmatch(s); m != nil {
+				ts.Clock, ts.Uptime = m[1], m[2]
+				ts.Load = parseFloats(m[3:6])
+			} else if m := reTop24Up.FindStringSubmatch(s); m != nil {
+				ts.Uptime = m[1]
+				ts.Load = parseFloats(m[2:5])
+			}
+		case "tasks":
+			ts.Tasks = map[string]int64{}
+			for _, m := range reTopCount.FindAllStringSubmatch(s, -1) {
+				v, _ := strconv.ParseInt(m[1], 10, 64)
+				key := m[2]
+				if key == "processes" {
+					key = "total"
+				}
+				ts.Tasks[key] = v
+			}
+		case "cpu":
+			ts.CPU = map[string]float64{}
+			body := s[strings.IndexByte(s, ':')+1:]
+			for _, m := range reTopCPU.FindAllStringSubmatch(body, -1) {
+				v, _ := strconv.ParseFloat(m[1], 64)
+				ts.CPU[shortCPULabel(m[2])] = v
+			}
+		case "percpu":
+			ts.PerCPU = append(ts.PerCPU, s)
+		case "mem":
+			ts.MemKB = parseTopMem(s)
+		case "swap":
+			ts.SwapKB = parseTopMem(s)
+		}
+	}
+	if !seen["cpu"] && !seen["mem"] {
+		return nil, 0
+	}
+	ts.last = ls[k-1].No
+	return ts, k - i
+}
+
+func shortCPULabel(l string) string {
+	switch l {
+	case "user":
+		return "us"
+	case "system":
+		return "sy"
+	case "nice":
+		return "ni"
+	case "idle":
+		return "id"
+	case "iowait":
+		return "wa"
+	}
+	return l
+}
+
+func parseFloats(ss []string) []float64 {
+	out := make([]float64, 0, len(ss))
+	for _, s := range ss {
+		v, _ := strconv.ParseFloat(s, 64)
+		out = append(out, v)
+	}
+	return out
+}
+
+// sample turns the summary into a Sample: CPU shares under the model's rate keys, memory
+// as meminfo counters (kB), load averages.
+func (ts *TopSummary) sample() model.Sample {
+	s := model.Sample{Source: spanSource(ts.first, ts.last)}
+	if len(ts.CPU) > 0 {
+		s.Rates = model.Rates{}
+		if us, ok := ts.CPU["us"]; ok {
+			s.Rates[model.RateCPUUserPct] = us + ts.CPU["ni"]
+		}
+		for label, key := range map[string]string{"sy": model.RateCPUSystemPct, "id": model.RateCPUIdlePct,
+			"wa": model.RateCPUIOWaitPct, "hi": model.RateCPUIRQPct, "si": model.RateCPUSoftIRQPct, "st": model.RateCPUStealPct} {
+			if v, ok := ts.CPU[label]; ok {
+				s.Rates[key] = v
+			}
+		}
+		if r, ok := ts.Tasks["running"]; ok {
+			s.Rates[model.RateRunnable] = float64(r)
+		}
+	}
+	mem := &kernel.Counters{}
+	set := func(m map[string]int64, label, name string) {
+		if v, ok := m[label]; ok {
+			mem.Set(name, v)
+		}
+	}
+	set(ts.MemKB, "total", "MemTotal")
+	set(ts.MemKB, "av", "MemTotal")
+	set(ts.MemKB, "free", "MemFree")
+	set(ts.MemKB, "buffers", "Buffers")
+	set(ts.MemKB, "buff", "Buffers")
+	set(ts.MemKB, "shrd", "MemShared") // 2.4 /proc/meminfo had MemShared
+	set(ts.SwapKB, "total", "SwapTotal")
+	set(ts.SwapKB, "av", "SwapTotal")
+	set(ts.SwapKB, "free", "SwapFree")
+	set(ts.SwapKB, "cached", "Cached")
+	set(ts.SwapKB, "avail", "MemAvailable")
+	if mem.Len() > 0 {
+		s.MemInfo = mem
+	}
+	if len(ts.Load) == 3 {
+		s.LoadAvg = &kernel.LoadAvg{Load1: ts.Load[0], Load5: ts.Load[1], Load15: ts.Load[2], Runnable: ts.Tasks["running"], Threads: ts.Tasks["total"]}
+	}
+	return s
+}
+
+// ParseTop parses a pasted top summary area.
+func ParseTop(text string) (*TopSummary, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if topLineKind(ls[i].Text) == "" {
+			continue
+		}
+		if ts, n := topAt(ls, i); n > 0 {
+			return ts, nil
+		}
+	}
+	return nil, fmt.Errorf("artifact: no top summary in the text")
+}
+
+func (d *doc) tryTop(i int) int {
+	if topLineKind(d.ls[i].Text) == "" {
+		return 0
+	}
+	ts, n := topAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	ts.Label = d.label(i)
+	s := ts.sample()
+	if v, ok := s.Mem("MemTotal"); ok {
+		d.host.memTotal(v, 3)
+	}
+	d.segSeq++
+	d.addSamples(KindTop, ts.Label, ts.first, ts.last, []model.Sample{s})
+	d.addArtifact(KindTop, ts.first, ts.last, ts)
+	return n
+}
+
+// TopTasks is top's task table.
+type TopTasks struct {
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+func isTopTaskHeader(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 6 && fs[0] == "PID" && fs[1] == "USER" && strings.Contains(t, "COMMAND")
+}
+
+func (d *doc) tryTopTasks(i int) int {
+	if !isTopTaskHeader(d.ls[i].Text) {
+		return 0
+	}
+	tt := &TopTasks{Columns: fields(d.ls[i].Text)}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) == 0 {
+			break
+		}
+		if strings.HasPrefix(fs[0], "...") {
+			continue
+		}
+		if !isDigits(fs[0]) || len(fs) < len(tt.Columns)-1 {
+			break
+		}
+		tt.Rows = append(tt.Rows, fs)
+	}
+	d.segSeq++
+	d.addArtifact(KindTopTasks, d.ls[i].No, d.ls[k-1].No, tt)
+	return k - i
+}

@@ -1,0 +1,252 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// vmstat tables (procps vmstat):
+//
+//	procps 2.x: "procs memory swap io system cpu" / "r b w swpd free buff cache si so bi bo in cs us sy id"
+//	procps 3.x: "procs -----------memory---------- ---swap-- -----io---- -system-- ----cpu----"
+//	            "r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa [st]"
+//	-a:         "inact active" in place of "buff cache"
+//	-w:         the same columns, wider
+//	-t:         a "-----timestamp-----" group and a time zone column ("UTC") holding "2024-01-02 03:04:05"
+//
+// Units, per vmstat(8): memory columns in KiB (the default -S unit is 1024 bytes), si/so in
+// KiB/s, bi/bo in blocks/s (1 KiB blocks), in/cs per second, CPU columns in percent. The
+// first row of a `vmstat N` run is the average since boot, not one interval; a pasted
+// excerpt may or may not start with it, so the artifact says when the command line directly
+// precedes the table.
+
+// VMStatTable is one parsed vmstat table.
+type VMStatTable struct {
+	Columns  []string  `json:"columns"`
+	Rows     [][]int64 `json:"rows"`
+	Times    []string  `json:"times,omitempty"`     // -t timestamps as printed
+	TimeZone string    `json:"time_zone,omitempty"` // the -t column header ("UTC")
+	Procps   string    `json:"procps"`              // "2.x" (w column) or "3.x"
+	Note     string    `json:"note,omitempty"`
+	Label    string    `json:"label,omitempty"`
+	rowLines []int
+	first    int
+	last     int
+}
+
+var vmstatColumns = map[string]bool{"r": true, "b": true, "w": true, "swpd": true, "free": true, "buff": true,
+	"cache": true, "inact": true, "active": true, "si": true, "so": true, "bi": true, "bo": true, "in": true,
+	"cs": true, "us": true, "sy": true, "id": true, "wa": true, "st": true, "gu": true}
+
+// isVMStatHeader matches the column-name line.
+func isVMStatHeader(t string) bool {
+	fs := fields(t)
+	if len(fs) < 10 || fs[0] != "r" || fs[1] != "b" {
+		return false
+	}
+	n := 0
+	for _, f := range fs {
+		if vmstatColumns[f] {
+			n++
+		}
+	}
+	return n >= 10
+}
+
+func isVMStatGroupLine(t string) bool {
+	f := fields(t)
+	return len(f) >= 4 && strings.Trim(f[0], "-") == "procs" && (strings.Contains(t, "memory") || strings.Contains(t, "swap"))
+}
+
+// vmstatAt parses a table whose group or column header is at ls[i]. It returns the table
+// and the number of lines consumed (0 when ls[i] is not a vmstat header).
+func vmstatAt(ls []Line, i int) (*VMStatTable, int, []model.Unparsed) {
+	j := i
+	if isVMStatGroupLine(ls[j].Text) {
+		j++
+		for j < len(ls) && isBlank(ls[j].Text) && j-i < 2 {
+			j++
+		}
+	}
+	if j >= len(ls) || !isVMStatHeader(ls[j].Text) {
+		return nil, 0, nil
+	}
+	tb := &VMStatTable{first: ls[i].No}
+	cols := fields(ls[j].Text)
+	tz := ""
+	last := cols[len(cols)-1]
+	if !vmstatColumns[last] {
+		tz, cols = last, cols[:len(cols)-1]
+	}
+	tb.Columns, tb.TimeZone = cols, tz
+	tb.Procps = "3.x"
+	for _, c := range cols {
+		if c == "w" {
+			tb.Procps = "2.x"
+		}
+	}
+	var bad []model.Unparsed
+	k := j + 1
+	for ; k < len(ls); k++ {
+		t := ls[k].Text
+		if isBlank(t) {
+			break
+		}
+		fs := fields(t)
+		if len(fs) > 0 && strings.Trim(fs[0], ".") == "" && strings.HasPrefix(fs[0], "...") {
+			continue // "..." elision rows
+		}
+		if isVMStatGroupLine(t) || isVMStatHeader(t) {
+			continue // vmstat repeats its header every screenful
+		}
+		want := len(cols)
+		if tz != "" {
+			want += 2
+		}
+		if len(fs) != want {
+			if allNumeric(fs) {
+				bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No,
+					Why: fmt.Sprintf("vmstat row has %d columns, the header has %d", len(fs), want)})
+				continue
+			}
+			break
+		}
+		row := make([]int64, len(cols))
+		ok := true
+		for c := range cols {
+			v, good := atoi(fs[c])
+			if !good {
+				ok = false
+				break
+			}
+			row[c] = v
+		}
+		if !ok {
+			if len(tb.Rows) == 0 {
+				break
+			}
+			bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No, Why: "vmstat row with a non-numeric column"})
+			continue
+		}
+		tb.Rows = append(tb.Rows, row)
+		tb.rowLines = append(tb.rowLines, ls[k].No)
+		if tz != "" {
+			tb.Times = append(tb.Times, fs[len(cols)]+" "+fs[len(cols)+1])
+		}
+	}
+	if len(tb.Rows) == 0 {
+		return nil, 0, nil
+	}
+	tb.last = ls[k-1].No
+	return tb, k - i, bad
+}
+
+func allNumeric(fs []string) bool {
+	if len(fs) == 0 {
+		return false
+	}
+	for _, f := range fs {
+		if !isDigits(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// samples turns the rows into Samples: the rates vmstat computed under the model's keys,
+// and the memory columns as meminfo counters (kB).
+func (tb *VMStatTable) samples() []model.Sample {
+	out := make([]model.Sample, 0, len(tb.Rows))
+	for r, row := range tb.Rows {
+		s := model.Sample{Source: fmt.Sprintf("line %d", tb.rowLines[r]), Rates: model.Rates{}}
+		mem := &kernel.Counters{}
+		for c, name := range tb.Columns {
+			v := row[c]
+			f := float64(v)
+			switch name {
+			case "r":
+				s.Rates[model.RateRunnable] = f
+			case "b":
+				s.Rates[model.RateBlocked] = f
+			case "si":
+				s.Rates[model.RateSwapInKBPerSec] = f
+			case "so":
+				s.Rates[model.RateSwapOutKBPerSec] = f
+			case "bi":
+				s.Rates[model.RateBlockInPerSec] = f
+			case "bo":
+				s.Rates[model.RateBlockOutPerSec] = f
+			case "in":
+				s.Rates[model.RateIntrPerSec] = f
+			case "cs":
+				s.Rates[model.RateCtxtPerSec] = f
+			case "us":
+				s.Rates[model.RateCPUUserPct] = f
+			case "sy":
+				s.Rates[model.RateCPUSystemPct] = f
+			case "id":
+				s.Rates[model.RateCPUIdlePct] = f
+			case "wa":
+				s.Rates[model.RateCPUIOWaitPct] = f
+			case "st":
+				s.Rates[model.RateCPUStealPct] = f
+			case "free":
+				mem.Set("MemFree", v)
+			case "buff":
+				mem.Set("Buffers", v)
+			case "cache":
+				mem.Set("Cached", v)
+			case "inact":
+				mem.Set("Inactive", v)
+			case "active":
+				mem.Set("Active", v)
+			case "swpd":
+				// Derived, not a /proc/meminfo line: procps prints swpd as
+				// SwapTotal - SwapFree (kB).
+				mem.Set("SwapUsed", v)
+			}
+		}
+		if mem.Len() > 0 {
+			s.MemInfo = mem
+		}
+		if r < len(tb.Times) && tb.TimeZone == "UTC" {
+			if t, err := time.Parse("2006-01-02 15:04:05", tb.Times[r]); err == nil {
+				s.Time = t
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// ParseVMStat parses a pasted vmstat table (any procps layout above).
+func ParseVMStat(text string) (*VMStatTable, error) {
+	ls := SplitLines(text)
+	for i := range ls {
+		if tb, n, _ := vmstatAt(ls, i); n > 0 {
+			return tb, nil
+		}
+	}
+	return nil, fmt.Errorf("artifact: no vmstat table in the text")
+}
+
+func (d *doc) tryVMStat(i int) int {
+	tb, n, bad := vmstatAt(d.ls, i)
+	if n == 0 {
+		return 0
+	}
+	d.tl.Unparsed = append(d.tl.Unparsed, bad...)
+	label := d.label(i)
+	tb.Label = label
+	if prev := strings.TrimSpace(strings.Trim(label, "#$ ")); strings.HasSuffix(prev, "vmstat 1") || strings.Contains(prev, "vmstat ") && strings.HasPrefix(prev, "vmstat") {
+		tb.Note = "the vmstat command line directly precedes the table: its first row may be the average since boot"
+	}
+	d.segSeq++
+	d.addSamples(KindVMStat, label, tb.first, tb.last, tb.samples())
+	d.addArtifact(KindVMStat, tb.first, tb.last, tb)
+	return n
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+	"golang.org/x/sys/unix"
+
+	"headroom/artifact"
+	"headroom/diagnose"
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/report"
+	"headroom/source"
+)
+
+func init() {
+	register("doctor", "diagnose this host now, a capture, a recording, or pasted text", runDoctor)
+}
+
+type doctorFlags struct {
+	format   string
+	duration time.Duration
+	interval time.Duration
+	from     string
+	root     string
+	kernel   string
+	skip     string
+	verbose  bool
+	pagetype bool
+}
+
+func runDoctor(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	var f doctorFlags
+	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples)")
+	fs.DurationVar(&f.interval, "interval", time.Second, "live: time between samples")
+	fs.StringVar(&f.from, "from", "", "diagnose a capture (.txtar), a captured directory, or a recording (.jsonl.gz)")
+	fs.StringVar(&f.root, "root", "", "read the kernel files under this directory instead of /")
+	fs.StringVar(&f.kernel, "kernel", "", "text: the kernel release the text came from, when it does not say (decodes GFP flags)")
+	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
+	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
+	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
+		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
+		fmt.Fprintln(stdio.Stderr, "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
+		fmt.Fprintln(stdio.Stderr, "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitFailure
+	}
+	if f.format != "text" && f.format != "json" {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
+		return exitFailure
+	}
+	tl, err := loadTimeline(ctx, f, fs.Args(), stdio)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
+		return exitFailure
+	}
+	d := diagnose.Run(tl, splitSet(f.skip))
+	if f.format == "json" {
+		err = report.WriteJSON(stdio.Stdout, tl, d)
+	} else {
+		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose})
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: writing the report: %v\n", err)
+		return exitFailure
+	}
+	return exitCodeFor(d)
+}
+
+// exitCodeFor maps a diagnosis to doctor's exit status. Info findings do not change it.
+func exitCodeFor(d diagnose.Diagnosis) int {
+	code := exitOK
+	for _, f := range d.Findings {
+		switch f.Severity {
+		case diagnose.Critical:
+			return exitCritical
+		case diagnose.Warning:
+			code = exitWarning
+		}
+	}
+	return code
+}
+
+// loadTimeline turns doctor's input into a Timeline: pasted text when files are given, a
+// capture or recording with --from, the live host otherwise.
+func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) (*model.Timeline, error) {
+	switch {
+	case len(files) > 0:
+		if f.from != "" || f.root != "" {
+			return nil, errors.New("give either text files or --from/--root, not both")
+		}
+		return loadText(files, f.kernel, stdio.Stdin)
+	case f.from != "":
+		return loadFrom(ctx, f.from)
+	}
+	root := kernel.HostRoot()
+	if f.root != "" {
+		root = kernel.DirRoot(f.root)
+	}
+	opt := source.CollectOptions{Options: source.DefaultOptions(), Duration: f.duration, Interval: f.interval}
+	opt.PageTypes = f.pagetype
+	if isTerminal(stdio.Stderr) && root.IsHost() {
+		opt.Progress = func(i, n int) {
+			fmt.Fprintf(stdio.Stderr, "\rsampling %d/%d", i, n)
+			if i == n {
+				fmt.Fprint(stdio.Stderr, "\r\033[K")
+			}
+		}
+	}
+	return source.Collect(ctx, root, opt)
+}
+
+// loadFrom opens a capture (txtar), a captured directory or a recording.
+func loadFrom(ctx context.Context, path string) (*model.Timeline, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return source.Collect(ctx, kernel.DirRoot(path), source.CollectOptions{Options: source.DefaultOptions()})
+	}
+	if loader, ok := archiveLoader(path); ok {
+		return loader(path)
+	}
+	a, err := txtar.ParseFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Files) == 0 {
+		return nil, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
+	}
+	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), source.CollectOptions{Options: source.DefaultOptions()})
+}
+
+// archiveLoader is set by the record subcommand's file for recordings (.jsonl.gz).
+var archiveLoaders []func(path string) (func(string) (*model.Timeline, error), bool)
+
+func archiveLoader(path string) (func(string) (*model.Timeline, error), bool) {
+	for _, l := range archiveLoaders {
+		if fn, ok := l(path); ok {
+			return fn, true
+		}
+	}
+	return nil, false
+}
+
+// loadText parses pasted text files ("-" is stdin) into one Timeline.
+func loadText(files []string, kernelRelease string, stdin io.Reader) (*model.Timeline, error) {
+	var tls []*model.Timeline
+	for _, name := range files {
+		var r io.Reader
+		if name == "-" {
+			r = stdin
+			name = "stdin"
+		} else {
+			fh, err := os.Open(name)
+			if err != nil {
+				return nil, err
+			}
+			defer fh.Close()
+			r = fh
+		}
+		tl, err := artifact.Parse(r, filepath.Base(name), artifact.Options{Kernel: kernelRelease})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		tls = append(tls, tl)
+	}
+	if len(tls) == 1 {
+		return tls[0], nil
+	}
+	return model.Merge(tls...), nil
+}
+
+func splitSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			m[p] = true
+		}
+	}
+	return m
+}
+
+// isTerminal reports whether w is a terminal (progress goes only there).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"headroom/lab"
+	"headroom/plan"
+)
+
+func init() {
+	register("lab", "prove settings in a network-namespace lab on this kernel (needs root)", runLab)
+}
+
+func labUsage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  headroom lab list
+  headroom lab run SCENARIO [--settings NAME|FILE] [flags]
+  headroom lab compare SCENARIO [flags]
+  headroom lab cleanup
+
+run applies one settings set (default: headroom); compare runs every set on every case and
+prints them side by side. Progress goes to stderr, results to stdout. cleanup removes what
+killed runs left behind (namespaces hr-*, global sysctls they changed).
+`)
+}
+
+func runLab(ctx context.Context, args []string, stdio IO) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		labUsage(stdio.Stderr)
+		if len(args) == 0 {
+			return exitFailure
+		}
+		return exitOK
+	}
+	switch args[0] {
+	case "list":
+		return labList(args[1:], stdio)
+	case "run":
+		return labRun(ctx, args[1:], stdio, false)
+	case "compare":
+		return labRun(ctx, args[1:], stdio, true)
+	case "cleanup":
+		removed, err := lab.Cleanup(lab.NamePrefix)
+		for _, n := range removed {
+			fmt.Fprintf(stdio.Stdout, "removed namespace %s\n", n)
+		}
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stdio.Stderr, "headroom lab: unknown subcommand %q\n", args[0])
+	labUsage(stdio.Stderr)
+	return exitFailure
+}
+
+func labList(args []string, stdio IO) int {
+	fs := flag.NewFlagSet("lab list", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	if err := fs.Parse(args); err != nil {
+		return exitFailure
+	}
+	fmt.Fprintln(stdio.Stdout, "scenarios:")
+	for _, s := range lab.Scenarios() {
+		fmt.Fprintf(stdio.Stdout, "  %-26s %s\n", s.Name, s.Summary)
+	}
+	fmt.Fprintln(stdio.Stdout, "settings sets:")
+	for _, s := range lab.SettingsSets() {
+		fmt.Fprintf(stdio.Stdout, "  %-26s %s\n", s.Name(), s.Summary)
+	}
+	return exitOK
+}
+
+// rateFlag, sizeFlag: flag.Value wrappers over plan's unit parsers, so the lab reads rates
+// and sizes exactly as `headroom plan` does.
+type rateFlag struct{ bps uint64 }
+
+func (r *rateFlag) String() string {
+	if r.bps == 0 {
+		return ""
+	}
+	return lab.FormatRate(r.bps)
+}
+func (r *rateFlag) Set(s string) error {
+	v, err := plan.ParseBandwidth(s)
+	if err != nil {
+		return err
+	}
+	r.bps = uint64(math.Round(v))
+	return nil
+}
+
+type sizeFlag struct{ bytes int64 }
+
+func (f *sizeFlag) String() string { return "" }
+func (f *sizeFlag) Set(s string) error {
+	v, err := plan.ParseSize(s)
+	if err != nil {
+		return err
+	}
+	f.bytes = v
+	return nil
+}
+
+func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
+	name := "lab run"
+	if compare {
+		name = "lab compare"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	var (
+		rate, memory   = &rateFlag{}, &sizeFlag{}
+		sndbuf, rcvbuf = &sizeFlag{}, &sizeFlag{}
+		settings       = fs.String("settings", "headroom", "settings set name or file (sysctl.conf lines or plan JSON); run only")
+		format         = fs.String("format", "text", "output: text or json")
+		rtt            = fs.Duration("rtt", 0, "round-trip time to model (default: the scenario's)")
+		streams        = fs.Int("streams", 0, "parallel TCP streams (default: the scenario's)")
+		warmup         = fs.Duration("warmup", 0, "sending time excluded from throughput (default: the scenario's)")
+		measure        = fs.Duration("measure", 0, "measurement window after the warm-up (default: the scenario's)")
+		timeout        = fs.Duration("timeout", 0, "time bound for each run (default: 2 × sending time + 30s)")
+		cc             = fs.String("cc", "", "congestion control for every socket (default: the namespace's)")
+		loss           = fs.Float64("loss", 0, "fraction of data packets to drop at random, 0..1")
+		shaper         = fs.String("shaper", "", "htb or tbf (default htb)")
+		delay          = fs.String("delay-backend", "", "auto, netem or delayline (default auto: netem if the kernel has it)")
+		allowGlobal    = fs.Bool("allow-global", false, "also apply sysctls that exist only in the initial namespace (restored at the end)")
+	)
+	fs.Var(rate, "rate", "link rate to model, e.g. 100Mbit, 1Gbit (default: the scenario's)")
+	fs.Var(memory, "memory", "host RAM the memory budget assumes, e.g. 1GiB (default: this machine's)")
+	fs.Var(sndbuf, "sndbuf", "fixed SO_SNDBUF per socket, e.g. 4MiB (default: autotuning)")
+	fs.Var(rcvbuf, "rcvbuf", "fixed SO_RCVBUF per socket (default: autotuning)")
+	// Accept flags after the scenario name too: "lab run long-fat-pipe --rate 1Gbit".
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return exitFailure
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(positional) != 1 {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: want exactly one scenario, got %d (see headroom lab list)\n", name, len(positional))
+		return exitFailure
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: --format %q: want text or json\n", name, *format)
+		return exitFailure
+	}
+	settingsSet := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "settings" {
+			settingsSet = true
+		}
+	})
+	if compare && settingsSet {
+		fmt.Fprintf(stdio.Stderr, "headroom lab compare: --settings does not apply; compare runs every set\n")
+		return exitFailure
+	}
+	sc, err := lab.LookupScenario(positional[0])
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
+		return exitFailure
+	}
+	cases, err := sc.Cases(lab.Overrides{
+		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
+		CongestionControl: *cc, LossFraction: *loss, MemoryBytes: memory.bytes,
+		SndBufBytes: int(sndbuf.bytes), RcvBufBytes: int(rcvbuf.bytes),
+		Shaper: lab.Shaper(*shaper), Delay: lab.DelayBackend(*delay),
+	})
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
+		return exitFailure
+	}
+	var sets []lab.Settings
+	if compare {
+		for _, s := range lab.SettingsSets() {
+			sets = append(sets, s)
+		}
+	} else {
+		s, err := lab.SettingsByNameOrFile(*settings)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
+			return exitFailure
+		}
+		sets = []lab.Settings{s}
+	}
+	opts := lab.RunOptions{
+		AllowGlobal: *allowGlobal,
+		Timeout:     *timeout,
+		Progress:    func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) },
+	}
+	rep, err := lab.RunScenario(ctx, sc, cases, sets, opts)
+	if len(rep.Runs) > 0 || err == nil {
+		if *format == "json" {
+			enc := json.NewEncoder(stdio.Stdout)
+			enc.SetIndent("", "  ")
+			if e := enc.Encode(rep); e != nil {
+				fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, e)
+				return exitFailure
+			}
+		} else {
+			writeLabTable(stdio.Stdout, rep)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
+		if errors.Is(err, lab.ErrNeedRoot) {
+			fmt.Fprintf(stdio.Stderr, "headroom %s: the lab creates network namespaces: run it as root\n", name)
+		}
+		return exitFailure
+	}
+	return exitOK
+}
+
+// writeLabTable prints one block per case, one row per settings set.
+func writeLabTable(w io.Writer, rep *lab.Report) {
+	var lastCase string
+	var tw *tabwriter.Writer
+	flush := func() {
+		if tw != nil {
+			tw.Flush()
+		}
+	}
+	for _, r := range rep.Runs {
+		p := r.Params
+		key := fmt.Sprintf("%s: %s, RTT %gms, %d stream(s)", rep.Scenario, lab.FormatRate(uint64(p.RateMbps*1e6)), p.RTTMs, p.Streams)
+		if key != lastCase {
+			flush()
+			if lastCase != "" {
+				fmt.Fprintln(w)
+			}
+			lastCase = key
+			fmt.Fprintf(w, "%s\n", key)
+			fmt.Fprintf(w, "  link %s/%s, measured RTT %.1f ms, warm-up %gs excluded, measured %gs, budget %d pages (%s of %s)\n",
+				p.Link, p.Shaper, p.MeasuredRTTMs, p.WarmupS, p.MeasureS, r.BudgetPages, p.BudgetBasis, labFormatBytes(p.MemoryBytes))
+			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "settings\tthroughput Mbit/s\tretransmits\tpeak TCP mem pages\tbudget\ttcp_rmem\ttcp_wmem\tcc\t")
+		}
+		held := "held"
+		if !r.BudgetOK {
+			held = "EXCEEDED"
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Settings, r.ThroughputMbps, r.Retransmits, r.PeakTCPMemPages, held, p.TCPRmem, p.TCPWmem, p.CongestionControl)
+	}
+	flush()
+	var skipped []string
+	seen := map[string]bool{}
+	for _, r := range rep.Runs {
+		for _, s := range r.Skipped {
+			k := r.Settings + ": " + s.Key + "=" + s.Value + " (" + s.Why + ")"
+			if !seen[k] {
+				seen[k] = true
+				skipped = append(skipped, k)
+			}
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(w, "\nnot applied:")
+		for _, s := range skipped {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+}
+
+func labFormatBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return strings.TrimSpace(fmt.Sprintf("%d B", b))
+}

@@ -1,0 +1,86 @@
+// Command headroom diagnoses why a Linux host's network throughput collapses when the kernel
+// runs short of memory, computes the settings that fix it, applies them with a journal, and
+// proves the fix in a network-namespace lab.
+//
+// This file only dispatches: each subcommand lives in its own file and registers itself in
+// init(), so adding one never edits another's file.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// Exit codes shared by every subcommand; doctor uses all four.
+const (
+	exitOK       = 0 // healthy, or the command did what was asked
+	exitWarning  = 1 // doctor: warnings only
+	exitCritical = 2 // doctor: at least one critical finding
+	exitFailure  = 3 // could not run (bad flags, unreadable input, no permission)
+)
+
+// IO is what a subcommand may touch of the outside: nothing else prints.
+type IO struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdio IO) int
+}
+
+var commands = map[string]command{}
+
+// register is called from each subcommand file's init.
+func register(name, summary string, run func(ctx context.Context, args []string, stdio IO) int) {
+	if _, dup := commands[name]; dup {
+		panic("headroom: subcommand registered twice: " + name)
+	}
+	commands[name] = command{name: name, summary: summary, run: run}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: headroom COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'headroom COMMAND -h' for the flags of one command.")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+}
+
+func run(args []string, stdio IO) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdio.Stdout)
+		if len(args) == 0 {
+			return exitFailure
+		}
+		return exitOK
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stdio.Stderr, "headroom: unknown command %q\n\n", args[0])
+		usage(stdio.Stderr)
+		return exitFailure
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return cmd.run(ctx, args[1:], stdio)
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/tune"
+)
+
+func init() {
+	register("tune", "apply, persist or roll back the changes of a doctor run or a plan, with a journal", runTune)
+}
+
+// tuneDiagnose gives `headroom tune` without --from the changes of a doctor run on this
+// host. The doctor command sets it; while it is nil, tune asks for --from.
+var tuneDiagnose func(ctx context.Context) ([]model.Change, error)
+
+type tuneFlags struct {
+	from, netns, format, out        string
+	apply, persist, nic             bool
+	rollback, print, listBounds     bool
+	to                              int
+	stateDir, sysctlDir, procSysDir string
+}
+
+func runTune(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	var f tuneFlags
+	fs.StringVar(&f.from, "from", "", "read changes from FILE (- for standard input): a plan, a doctor report (--format json), or a JSON array of changes; without it, diagnose this host first")
+	fs.BoolVar(&f.apply, "apply", false, "apply the changes (the default is a dry run that changes nothing)")
+	fs.BoolVar(&f.persist, "persist", false, "with --apply: also write a sysctl.d drop-in so the changes survive a reboot")
+	fs.BoolVar(&f.nic, "nic", false, "with --apply: also apply ethtool ring sizes and tc rate limits, which can briefly reset a link")
+	fs.StringVar(&f.netns, "netns", "", "apply inside the network namespace NAME (/run/netns/NAME); global keys are refused")
+	fs.StringVar(&f.format, "format", "text", "text (dry run), or render without touching the host: shell, sysctl, tuned")
+	fs.StringVar(&f.out, "o", "", "with --format tuned: write the TuneD profile directory DIR (DIR/tuned.conf); otherwise print tuned.conf")
+	fs.BoolVar(&f.rollback, "rollback", false, "restore from the journal, newest entry first")
+	fs.IntVar(&f.to, "to", 0, "with --rollback: stop after journal entry ID")
+	fs.BoolVar(&f.print, "print", false, "with --rollback: print the equivalent sysctl -w (and ethtool, tc) lines instead of running them")
+	fs.BoolVar(&f.listBounds, "list-bounds", false, "list the sysctls headroom will write, with their scope and safety bound")
+	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "directory of the journal")
+	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
+	fs.StringVar(&f.procSysDir, "proc-sys", "/proc/sys", "read and write sysctls under this directory (tests, captured trees)")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
+		fmt.Fprintln(stdio.Stderr, "       headroom tune --rollback [--to ID] [--print]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitFailure
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: "+format+"\n", a...)
+		return exitFailure
+	}
+	if fs.NArg() != 0 {
+		return fail("unexpected argument %q (changes come with --from)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case f.listBounds:
+		return tuneListBounds(stdio)
+	case f.rollback && (f.apply || set["from"] || set["format"] || f.persist || f.nic || set["netns"]):
+		return fail("--rollback takes only --to, --print, --state-dir and --proc-sys: each journal entry knows its namespace and drop-in")
+	case !f.rollback && (set["to"] || f.print):
+		return fail("--to and --print go with --rollback")
+	case (f.persist || f.nic) && !f.apply:
+		return fail("--persist and --nic go with --apply")
+	case f.apply && set["format"] && f.format != "text":
+		return fail("--format renders without applying; drop --apply, or drop --format")
+	case set["netns"] && set["proc-sys"]:
+		return fail("--netns and --proc-sys exclude each other")
+	case set["o"] && f.format != "tuned":
+		return fail("-o goes with --format tuned")
+	case set["netns"] && !tune.ValidNetnsName(f.netns):
+		return fail("--netns %q is not a valid namespace name", f.netns)
+	}
+	if f.rollback {
+		return tuneRollback(ctx, f, stdio)
+	}
+
+	changes, code := tuneChanges(ctx, f, stdio)
+	if changes == nil {
+		return code
+	}
+	switch f.format {
+	case "text":
+	case "shell":
+		return tuneRender(stdio, tune.RenderShell(stdio.Stdout, changes, f.netns))
+	case "sysctl":
+		path := filepath.Join(f.sysctlDir, tune.DropInName)
+		return tuneRender(stdio, tune.RenderSysctl(stdio.Stdout, changes, f.netns, path))
+	case "tuned":
+		if f.out != "" {
+			if err := tune.WriteTunedProfile(f.out, changes); err != nil {
+				return fail("%v", err)
+			}
+			fmt.Fprintf(stdio.Stderr, "headroom tune: wrote TuneD profile %s; install it as /etc/tuned/%s and run: tuned-adm profile %s\n",
+				filepath.Join(f.out, "tuned.conf"), tune.TunedProfileName, tune.TunedProfileName)
+			return exitOK
+		}
+		return tuneRender(stdio, tune.RenderTuned(stdio.Stdout, changes))
+	default:
+		return fail("--format %q: want text, shell, sysctl or tuned", f.format)
+	}
+
+	limits, err := tune.ReadLimits(kernel.HostRoot())
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
+	}
+	var sysfs tune.SysctlFS = tune.ProcSys{Dir: f.procSysDir}
+	if f.netns != "" {
+		n, err := tune.OpenNetns(f.netns)
+		if err != nil {
+			return fail("%v", err)
+		}
+		defer n.Close()
+		sysfs = n
+	}
+	a := &tune.Applier{FS: sysfs, Runner: tune.ExecRunner{Netns: f.netns}, Netns: f.netns, NIC: f.nic,
+		Limits: limits, Log: tuneLogger(stdio.Stderr)}
+	if !f.apply {
+		items := a.Preview(ctx, changes)
+		if err := tune.WritePreview(stdio.Stdout, items); err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintln(stdio.Stderr, "headroom tune: dry run, nothing changed; apply with --apply (undo with --rollback)")
+		return exitOK
+	}
+	if f.persist {
+		a.Persist = &tune.PersistOptions{Dir: f.sysctlDir}
+	}
+	j, err := tune.OpenJournal(f.stateDir)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer j.Close()
+	a.Journal = j
+	e, items, err := a.Apply(ctx, changes)
+	var skipped []tune.Item
+	for _, it := range items {
+		if it.Action != tune.ActionApply && it.Action != tune.ActionRefused {
+			skipped = append(skipped, it)
+		}
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+	if e == nil {
+		fmt.Fprintln(stdio.Stdout, "nothing to change")
+	} else {
+		for _, r := range e.Changes {
+			fmt.Fprintf(stdio.Stdout, "%s: %s → %s  (%s)\n", tuneKey(r.Kind, r.Key), tune.NormalizeValue(r.Old), r.New, strings.TrimSuffix(r.Why+", "+r.Rule, ", "))
+		}
+		if e.Persist != nil {
+			fmt.Fprintf(stdio.Stdout, "persisted in %s\n", e.Persist.Path)
+		}
+		fmt.Fprintf(stdio.Stdout, "journal entry %d %s; undo with: headroom tune --rollback --to %d\n", e.ID, e.State, e.ID)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(stdio.Stdout, "not applied:")
+		tune.WritePreview(stdio.Stdout, skipped)
+	}
+	return exitOK
+}
+
+func tuneKey(kind, key string) string {
+	if kind == model.ChangeSysctl {
+		return key
+	}
+	return kind + " " + key
+}
+
+// tuneChanges reads the changes from --from, or from a doctor run. A nil slice means stop
+// with the returned code.
+func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, int) {
+	var changes []model.Change
+	switch {
+	case f.from == "-":
+		c, err := tune.ParseChanges(stdio.Stdin)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: standard input: %v\n", err)
+			return nil, exitFailure
+		}
+		changes = c
+	case f.from != "":
+		file, err := os.Open(f.from)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+			return nil, exitFailure
+		}
+		c, err := tune.ParseChanges(file)
+		file.Close()
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", f.from, err)
+			return nil, exitFailure
+		}
+		changes = c
+	case tuneDiagnose != nil:
+		c, err := tuneDiagnose(ctx)
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: diagnosing this host: %v\n", err)
+			return nil, exitFailure
+		}
+		changes = c
+	default:
+		fmt.Fprintln(stdio.Stderr, "headroom tune: no changes to work on: pass --from FILE or --from - with a plan, a doctor report or a JSON array of changes,")
+		fmt.Fprintln(stdio.Stderr, "  e.g.  headroom plan --bandwidth 1Gbit --rtt 125ms --streams 20 --format json | headroom tune --from -")
+		return nil, exitFailure
+	}
+	if len(changes) == 0 {
+		fmt.Fprintln(stdio.Stdout, "nothing to change: no changes recommended")
+		return nil, exitOK
+	}
+	return changes, exitOK
+}
+
+func tuneRender(stdio IO, err error) int {
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
+	if f.print {
+		jf, err := tune.ReadJournal(filepath.Join(f.stateDir, tune.JournalName))
+		if err == nil {
+			err = tune.PrintRollback(stdio.Stdout, jf, f.to)
+		}
+		return tuneRender(stdio, err)
+	}
+	j, err := tune.OpenJournal(f.stateDir)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	defer j.Close()
+	rb := &tune.Rollbacker{
+		Journal: j,
+		Log:     tuneLogger(stdio.Stderr),
+		OpenFS: func(ns string) (tune.SysctlFS, func(), error) {
+			if ns == "" {
+				return tune.ProcSys{Dir: f.procSysDir}, func() {}, nil
+			}
+			n, err := tune.OpenNetns(ns)
+			if err != nil {
+				return nil, nil, err
+			}
+			return n, func() { n.Close() }, nil
+		},
+		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} },
+	}
+	done, err := rb.Rollback(ctx, f.to)
+	for _, e := range done {
+		where := ""
+		if e.Netns != "" {
+			where = " (network namespace " + e.Netns + ")"
+		}
+		fmt.Fprintf(stdio.Stdout, "journal entry %d%s: %s", e.ID, where, e.State)
+		if len(e.Notes) > 0 {
+			fmt.Fprintf(stdio.Stdout, ": %s", e.Notes[len(e.Notes)-1])
+		}
+		fmt.Fprintln(stdio.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	if len(done) == 0 {
+		fmt.Fprintln(stdio.Stdout, "nothing to roll back")
+	}
+	return exitOK
+}
+
+func tuneListBounds(stdio IO) int {
+	for _, k := range tune.BoundedKeys() {
+		fmt.Fprintf(stdio.Stdout, "%-34s %-9s %s\n", k, tune.LookupScope(k).Scope, tune.BoundSource(k))
+	}
+	return exitOK
+}
+
+// tuneLogger logs one line per change to stderr. The time is left out: the journal has it.
+func tuneLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"headroom/model"
+	"headroom/tune"
+)
+
+// runTuneCmd runs `headroom tune args...` and returns the exit code, stdout and stderr.
+func runTuneCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"tune"}, args...), IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+// fakeProcSys lays out sysctl files under a temporary directory, as /proc/sys would.
+func fakeProcSys(t *testing.T, vals map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for k, v := range vals {
+		p, err := tune.KeyPath(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(v+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func readProcSys(t *testing.T, dir, key string) string {
+	t.Helper()
+	v, err := tune.ProcSys{Dir: dir}.Read(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+const tunePlanJSON = `{"schema":1,"settings":[
+ {"kind":"sysctl","key":"net.ipv4.tcp_rmem","recommended":"4096 131072 16777216","why":"BDP of 1 Gbit/s × 125 ms is 15.6 MB","rule":"plan"},
+ {"kind":"sysctl","key":"net.core.somaxconn","recommended":"8192","why":"accept queue overflowed","rule":"plan"},
+ {"kind":"ethtool","key":"eth0 rx","recommended":"4096","why":"rx_missed_errors","rule":"rx-ring-overrun"},
+ {"kind":"other","key":"kernel","recommended":"upgrade","why":"TLB-flush IPIs","rule":"reclaim-tlb-storm"}]}`
+
+var tuneVals = map[string]string{"net.ipv4.tcp_rmem": "4096\t131072\t6291456", "net.core.somaxconn": "4096"}
+
+func TestTuneWithoutFromAsksForIt(t *testing.T) {
+	saved := tuneDiagnose
+	tuneDiagnose = nil
+	defer func() { tuneDiagnose = saved }()
+	code, _, stderr := runTuneCmd(t, "")
+	if code != exitFailure || !strings.Contains(stderr, "pass --from FILE or --from -") {
+		t.Fatalf("code %d stderr %q", code, stderr)
+	}
+}
+
+func TestTuneDiagnosesFirstWithoutFrom(t *testing.T) {
+	saved := tuneDiagnose
+	defer func() { tuneDiagnose = saved }()
+	tuneDiagnose = func(context.Context) ([]model.Change, error) {
+		return []model.Change{{Kind: "sysctl", Key: "net.core.somaxconn", Recommended: "8192", Why: "from doctor", Rule: "accept-overflow"}}, nil
+	}
+	dir := fakeProcSys(t, tuneVals)
+	code, stdout, _ := runTuneCmd(t, "", "--proc-sys", dir)
+	if code != exitOK || stdout != "net.core.somaxconn: 4096 → 8192  (from doctor, accept-overflow)\n" {
+		t.Fatalf("code %d stdout %q", code, stdout)
+	}
+}
+
+func TestTuneDryRunChangesNothing(t *testing.T) {
+	dir := fakeProcSys(t, tuneVals)
+	code, stdout, stderr := runTuneCmd(t, tunePlanJSON, "--from", "-", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"net.ipv4.tcp_rmem: 4096 131072 6291456 → 4096 131072 16777216  (BDP of 1 Gbit/s × 125 ms is 15.6 MB, plan)\n",
+		"net.core.somaxconn: 4096 → 8192  (accept queue overflowed, plan)\n",
+		"applied only with --apply --nic",
+		"kernel: upgrade  (TLB-flush IPIs, reclaim-tlb-storm)\n    advice: headroom never applies it\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "dry run, nothing changed") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if readProcSys(t, dir, "net.core.somaxconn") != "4096" {
+		t.Error("dry run wrote")
+	}
+}
+
+func TestTuneApplyPersistRollback(t *testing.T) {
+	dir := fakeProcSys(t, tuneVals)
+	state, sysctlDir := t.TempDir(), t.TempDir()
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(plan, []byte(tunePlanJSON), 0o644)
+	code, stdout, stderr := runTuneCmd(t, "", "--from", plan, "--apply", "--persist", "--proc-sys", dir, "--state-dir", state, "--sysctl-dir", sysctlDir)
+	if code != exitOK {
+		t.Fatalf("code %d: %s", code, stderr)
+	}
+	if readProcSys(t, dir, "net.core.somaxconn") != "8192" || readProcSys(t, dir, "net.ipv4.tcp_rmem") != "4096 131072 16777216" {
+		t.Error("not applied")
+	}
+	for _, want := range []string{"net.core.somaxconn: 4096 → 8192  (accept queue overflowed, plan)", "journal entry 1 applied; undo with: headroom tune --rollback --to 1", "not applied:\nethtool eth0 rx: "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	// slog: one line per change, old → new, with the reason.
+	if !strings.Contains(stderr, `level=INFO msg="net.core.somaxconn: 4096 → 8192" why="accept queue overflowed" rule=plan`) {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	dropIn := filepath.Join(sysctlDir, tune.DropInName)
+	if b, err := os.ReadFile(dropIn); err != nil || !strings.Contains(string(b), "net.core.somaxconn = 8192") {
+		t.Fatalf("drop-in: %v\n%s", err, b)
+	}
+
+	code, stdout, _ = runTuneCmd(t, "", "--rollback", "--print", "--state-dir", state)
+	if code != exitOK || !strings.Contains(stdout, "sysctl -w 'net.ipv4.tcp_rmem=4096 131072 6291456'\n") ||
+		!strings.Contains(stdout, "sysctl -w net.core.somaxconn=4096\n") || !strings.Contains(stdout, "rm -f "+dropIn) {
+		t.Fatalf("--print: %d\n%s", code, stdout)
+	}
+	if readProcSys(t, dir, "net.core.somaxconn") != "8192" {
+		t.Fatal("--print changed something")
+	}
+
+	code, stdout, stderr = runTuneCmd(t, "", "--rollback", "--proc-sys", dir, "--state-dir", state)
+	if code != exitOK || !strings.Contains(stdout, "journal entry 1: rolled-back: rolled back 3 change(s)") {
+		t.Fatalf("rollback %d: %s %s", code, stdout, stderr)
+	}
+	if readProcSys(t, dir, "net.core.somaxconn") != "4096" || readProcSys(t, dir, "net.ipv4.tcp_rmem") != "4096 131072 6291456" {
+		t.Error("not rolled back")
+	}
+	if _, err := os.Stat(dropIn); err == nil {
+		t.Error("drop-in left behind")
+	}
+	code, stdout, _ = runTuneCmd(t, "", "--rollback", "--proc-sys", dir, "--state-dir", state)
+	if code != exitOK || stdout != "nothing to roll back\n" {
+		t.Errorf("second rollback %d %q", code, stdout)
+	}
+}
+
+func TestTuneRefusesOutOfBounds(t *testing.T) {
+	dir := fakeProcSys(t, tuneVals)
+	code, _, stderr := runTuneCmd(t, `[{"kind":"sysctl","key":"net.ipv4.tcp_rmem","recommended":"4096 131072 3000000000","why":"x"}]`,
+		"--from", "-", "--apply", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitFailure || !strings.Contains(stderr, "field 3 = 3000000000 is above the maximum 2147483647") {
+		t.Fatalf("code %d stderr %q", code, stderr)
+	}
+}
+
+func TestTuneFormats(t *testing.T) {
+	code, stdout, _ := runTuneCmd(t, tunePlanJSON, "--from", "-", "--format", "shell")
+	if code != exitOK || !strings.HasPrefix(stdout, "#!/bin/sh\n") || !strings.Contains(stdout, "ethtool -G eth0 rx 4096") {
+		t.Errorf("shell: %d\n%s", code, stdout)
+	}
+	code, stdout, _ = runTuneCmd(t, tunePlanJSON, "--from", "-", "--format", "sysctl")
+	if code != exitOK || !strings.Contains(stdout, "\nnet.core.somaxconn = 8192\n") {
+		t.Errorf("sysctl: %d\n%s", code, stdout)
+	}
+	dir := filepath.Join(t.TempDir(), "headroom")
+	code, _, stderr := runTuneCmd(t, tunePlanJSON, "--from", "-", "--format", "tuned", "-o", dir)
+	b, err := os.ReadFile(filepath.Join(dir, "tuned.conf"))
+	if code != exitOK || err != nil || !strings.Contains(string(b), "[sysctl]\n") || !strings.Contains(stderr, "tuned-adm profile headroom") {
+		t.Errorf("tuned: %d %v %s\n%s", code, err, stderr, b)
+	}
+}
+
+func TestTuneFlagConflicts(t *testing.T) {
+	for _, args := range [][]string{
+		{"--rollback", "--apply"},
+		{"--to", "3"},
+		{"--print"},
+		{"--persist", "--from", "x"},
+		{"--apply", "--format", "shell", "--from", "x"},
+		{"--netns", "a/b", "--from", "x"},
+		{"extra"},
+	} {
+		if code, _, _ := runTuneCmd(t, "", args...); code != exitFailure {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}
+
+func TestTuneListBounds(t *testing.T) {
+	code, stdout, _ := runTuneCmd(t, "", "--list-bounds")
+	if code != exitOK || !strings.Contains(stdout, "net.ipv4.tcp_rmem") || !strings.Contains(stdout, "per-netns") {
+		t.Errorf("%d\n%s", code, stdout)
+	}
+}
+
+// As root: apply in a throwaway namespace through the command, refuse global keys there,
+// and roll back.
+func TestTuneNetnsLive(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	ns := "headroom-tune-test-" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		t.Skipf("ip netns add: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns).Run() })
+	fs, err := tune.OpenNetns(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	orig, _ := fs.Read("net.core.somaxconn")
+	state := t.TempDir()
+
+	code, _, stderr := runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"777","why":"t"},{"kind":"sysctl","key":"net.core.netdev_max_backlog","recommended":"5000","why":"t"}]`,
+		"--from", "-", "--apply", "--netns", ns, "--state-dir", state)
+	if code != exitFailure || !strings.Contains(stderr, "net.core.netdev_max_backlog: global, not per network namespace") {
+		t.Fatalf("global key: %d %s", code, stderr)
+	}
+	code, _, stderr = runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"777","why":"t"}]`,
+		"--from", "-", "--apply", "--netns", ns, "--state-dir", state)
+	if v, _ := fs.Read("net.core.somaxconn"); code != exitOK || v != "777" {
+		t.Fatalf("apply: %d %s; somaxconn %s", code, stderr, v)
+	}
+	if host, _ := tune.HostProcSys().Read("net.core.somaxconn"); host == "777" {
+		t.Fatal("the host's somaxconn changed")
+	}
+	code, stdout, stderr := runTuneCmd(t, "", "--rollback", "--state-dir", state)
+	if v, _ := fs.Read("net.core.somaxconn"); code != exitOK || v != orig {
+		t.Fatalf("rollback: %d %s %s; somaxconn %s, want %s", code, stdout, stderr, v, orig)
+	}
+}

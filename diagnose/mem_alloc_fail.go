@@ -1,0 +1,926 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// The alloc-fail-* family: "page allocation failure" reports (mm/page_alloc.c warn_alloc,
+// formerly __alloc_pages' printk; the show_mem dump follows them) sorted by cause. Every
+// report gets exactly one cause, decided from its own zone dump, else the dump of a report
+// of the same order and mode in the same log, else the timeline; each rule reports the
+// reports of its cause. One decision per report keeps the rules from contradicting each
+// other: seed 004's lowmem failures are also reserve exhaustion, but the fix differs, and
+// the more specific cause names it.
+//
+// How the allocator decides (mm/page_alloc.c __zone_watermark_ok):
+//   - the zone's free pages, less (1 << order) − 1, must exceed min + lowmem_reserve[classzone];
+//     __GFP_HIGH (part of GFP_ATOMIC in every era) lowers min by 1/2, and an allocation that
+//     cannot direct-reclaim by a further 1/4 (ALLOC_HARDER until 6.2; 6.3 renamed it
+//     ALLOC_NON_BLOCK and grants it only together with __GFP_HIGH): GFP_ATOMIC may take a zone
+//     down to 3/8 of min.
+//   - before 4.4, order > 0 also had to pass the same check order by order, with the free
+//     pages of each lower order removed and min halved per order; 4.4 (commit 97a16fc82a7c,
+//     "only enforce watermarks for order-0 allocations") replaced that with "one free block
+//     of the order or larger" and added the MIGRATE_HIGHATOMIC reserve for atomic high-order
+//     requests.
+//   - lowmem_reserve[] (vm.lowmem_reserve_ratio) keeps part of each lower zone from
+//     allocations that could have used a higher one.
+
+func init() {
+	for _, r := range []Rule{
+		{ID: classReserve, Title: "allocation failed with the zones at their min watermark: the emergency reserve was exhausted"},
+		{ID: classFragmented, Title: "allocation failed above the watermarks: no free block of the requested order"},
+		{ID: classLowmem, Title: "32-bit kernel: allocation failed in lowmem while HighMem held the memory"},
+		{ID: classZoneRestricted, Title: "GFP_DMA/GFP_DMA32 allocation failed in its own short zone while other zones had memory"},
+		{ID: classCMA, Title: "allocation failed while the free memory was mostly CMA it may not use"},
+		{ID: classNotPhysical, Title: "vmalloc-space, per-cpu or impossible-order failure that no memory tuning fixes"},
+		{ID: classHighOrderAtomic, Title: "atomic allocation of order 4 or more: expected to fail; the caller is the fix"},
+	} {
+		id := r.ID
+		r.Family = "memory"
+		r.Check = func(tl *model.Timeline) Result { return checkAllocClass(tl, id) }
+		Register(r)
+	}
+}
+
+const (
+	classReserve         = "alloc-fail-reserve"
+	classFragmented      = "alloc-fail-fragmented"
+	classLowmem          = "alloc-fail-lowmem"
+	classZoneRestricted  = "alloc-fail-zone-restricted"
+	classCMA             = "alloc-fail-cma"
+	classNotPhysical     = "alloc-fail-not-physical"
+	classHighOrderAtomic = "alloc-fail-high-order-atomic"
+)
+
+// maxBuddyOrder is the largest order the buddy allocator holds: MAX_ORDER − 1 = 10 on every
+// common configuration before 6.4, MAX_PAGE_ORDER = 10 since (commit 23baf831a32c renamed
+// it). A request above it can never be met, whatever the free memory.
+const maxBuddyOrder = 10
+
+// highOrderAtomicMin: order 4 is 16 pages, 64 KiB with 4 KiB pages. Above
+// PAGE_ALLOC_COSTLY_ORDER (3) the allocator treats a request as costly (no retries, little
+// compaction), and an atomic request can do neither reclaim nor compaction, so only free
+// blocks already there — or the MIGRATE_HIGHATOMIC reserve (4.4+, at most ~1% of a zone) —
+// can serve it.
+const highOrderAtomicMin = 4
+
+// Needles for log-only failures of address space rather than pages (mm/vmalloc.c:
+// alloc_vmap_area "vmap allocation for size N failed: use vmalloc=<size> to increase size";
+// 5.x+ __vmalloc_node_range "vmalloc error: size N, vm_struct allocation failed";
+// mm/percpu.c pcpu_alloc "percpu: allocation failed").
+var notPhysicalNeedles = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
+
+// allocVerdict is the decision for one report.
+type allocVerdict struct {
+	ev       *model.Event
+	af       *model.AllocFailure
+	class    string
+	zones    []model.ZoneReport // the dump used, own or borrowed
+	borrowed string             // source of a borrowed dump
+	checks   []zoneCheck        // eligible zones
+	others   []zoneCheck        // zones the mode may not use
+	notes    []string           // reasoning specific to this report
+	cz       string             // classzone: highest zone the mode may use
+	flags    map[string]bool
+}
+
+// zoneCheck is one zone of a dump measured against the failed request.
+type zoneCheck struct {
+	z                     model.ZoneReport
+	freePages, minPages   int64
+	reservePages          int64
+	reserveKnown          bool
+	floorPages            int64 // the request's own order-0 limit: adjusted min + reserve
+	belowMin              bool  // free ≤ min + lowmem_reserve: into the reserve
+	belowFloor            bool  // free ≤ the request's floor: its own check failed
+	orderKnown, orderFail bool
+	orderWhy              string
+	freeCMAPages          int64
+	cmaKnown              bool
+}
+
+func checkAllocClass(tl *model.Timeline, class string) Result {
+	vs, n, nc := allocVerdicts(tl)
+	if nc != "" {
+		return NotChecked("%s", nc)
+	}
+	var mine []allocVerdict
+	counts := map[string]int{}
+	for _, v := range vs {
+		counts[v.class]++
+		if v.class == class {
+			mine = append(mine, v)
+		}
+	}
+	var logOnly []model.LogRecord
+	if class == classNotPhysical {
+		logOnly = logMatches(tl, notPhysicalNeedles...)
+	}
+	if len(mine) == 0 && len(logOnly) == 0 {
+		if len(vs) == 0 {
+			return Healthy("no page allocation failure among %d kernel log records", n)
+		}
+		return Healthy("%d allocation-failure reports, none of this cause (%s)", len(vs), memCounts(counts))
+	}
+	return Fired(allocFinding(tl, class, mine, logOnly))
+}
+
+func memCounts(m map[string]int) string {
+	var parts []string
+	for k, v := range m {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ", ")
+}
+
+// allocVerdicts classifies every allocation-failure event. n is the number of log records
+// searched; nc is set when the timeline has no log to search or failures that were not
+// parsed.
+func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
+	var evs []*model.Event
+	for i := range tl.Events {
+		if tl.Events[i].Kind == model.EventAllocFailure && tl.Events[i].AllocFailure != nil {
+			evs = append(evs, &tl.Events[i])
+		}
+	}
+	if len(evs) == 0 {
+		if ok, why := memLogAvailable(tl); !ok {
+			return nil, 0, why + ": allocation failures are reported there"
+		}
+		if recs := logMatches(tl, "page allocation failure"); len(recs) > 0 {
+			return nil, len(tl.Log), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Source)
+		}
+		return nil, len(tl.Log), ""
+	}
+	order0 := false
+	for _, e := range evs {
+		if e.AllocFailure.Order == 0 {
+			order0 = true
+		}
+	}
+	for i, e := range evs {
+		v := allocVerdict{ev: e, af: e.AllocFailure, zones: e.AllocFailure.Zones}
+		if len(v.zones) == 0 {
+			if d := nearestDump(evs, i); d != nil {
+				v.zones, v.borrowed = d.AllocFailure.Zones, memEventSource(d)
+			}
+		}
+		memClassify(tl, &v, order0)
+		vs = append(vs, v)
+	}
+	return vs, len(tl.Log), ""
+}
+
+// nearestDump finds the closest report of the same order and mode that has a zone dump: a
+// paste often shows one dump and elides the others ("..."), and repeated failures of one
+// caller happen under the same conditions.
+func nearestDump(evs []*model.Event, i int) *model.Event {
+	best, dist := -1, 0
+	for j, e := range evs {
+		af := e.AllocFailure
+		if j == i || len(af.Zones) == 0 || af.Order != evs[i].AllocFailure.Order || af.ModeValue != evs[i].AllocFailure.ModeValue {
+			continue
+		}
+		d := j - i
+		if d < 0 {
+			d = -d
+		}
+		if best < 0 || d < dist {
+			best, dist = j, d
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return evs[best]
+}
+
+func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
+	af := v.af
+	v.flags = memGFPNames(af.GFPFlags)
+	v.cz = memClasszone(v.flags)
+	atomic := af.Atomic != nil && *af.Atomic
+
+	if af.Order > maxBuddyOrder {
+		v.class = classNotPhysical
+		v.notes = append(v.notes, fmt.Sprintf("order %d is above the largest buddy order (%d): no amount of free memory can serve it", af.Order, maxBuddyOrder))
+		return
+	}
+	if m := strings.ToLower(af.Process + " " + af.Mode); strings.Contains(m, "vmalloc") || strings.Contains(m, "vmap") {
+		v.class = classNotPhysical
+		v.notes = append(v.notes, "the report is a vmalloc failure: the kernel's virtual address space for vmalloc, not free pages, may be what ran out")
+		return
+	}
+	if atomic && af.Order >= highOrderAtomicMin {
+		v.class = classHighOrderAtomic
+		measureZones(tl, v)
+		return
+	}
+	if af.Atomic == nil {
+		v.notes = append(v.notes, "whether the request could reclaim is undecidable from the mode as printed (the kernel era of its GFP bits is unknown): the reserve it could reach is uncertain")
+	}
+
+	measureZones(tl, v)
+	if len(v.checks) == 0 {
+		classifyWithoutDump(tl, v, order0Seen)
+		return
+	}
+	allMin, allShort, orderOnly := true, true, false
+	for _, c := range v.checks {
+		if !c.belowMin {
+			allMin = false
+		}
+		if !c.belowMin && !c.orderFail {
+			allShort = false
+		}
+		if !c.belowMin && c.orderFail {
+			orderOnly = true
+		}
+	}
+	czRank := memZoneRank(v.cz)
+	switch {
+	case (v.cz == "DMA" || v.cz == "DMA32") && allShort && otherLowZoneHasRoom(v):
+		v.class = classZoneRestricted
+	case cmaExplains(v):
+		v.class = classCMA
+	case memHasHighMem(v.zones) && czRank < memZoneRank("HighMem") && allShort:
+		v.class = classLowmem
+	case allMin:
+		v.class = classReserve
+	case af.Order > 0 && allShort && orderOnly:
+		v.class = classFragmented
+	default:
+		// warn_alloc prints the dump after the attempt failed; memory freed in between
+		// (kswapd, a finished DMA) makes the dump look healthier than the moment of failure.
+		v.class = classReserve
+		if af.Order > 0 {
+			v.class = classFragmented
+		}
+		v.notes = append(v.notes, "the dump, printed after the attempt, shows an eligible zone above its watermarks"+
+			memOrderPhrase(af.Order)+": memory was freed between the failure and the dump, so the dump understates the shortage")
+	}
+}
+
+func memOrderPhrase(order int) string {
+	if order == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" with a block of order %d or larger", order)
+}
+
+// classifyWithoutDump decides from the rest of the timeline when no report shows zones.
+func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
+	af := v.af
+	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown; the cause below is inferred")
+	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
+		v.class = classLowmem
+		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
+		return
+	}
+	if af.Order == 0 {
+		v.class = classReserve
+		v.notes = append(v.notes, "an order-0 request fails only when a zone's free pages are at the request's floor: fragmentation cannot cause it")
+		return
+	}
+	if order0Seen {
+		v.class = classReserve
+		v.notes = append(v.notes, "order-0 requests failed in the same log: the zones ran out of pages, not only of large blocks")
+		return
+	}
+	v.class = classFragmented
+	v.notes = append(v.notes, fmt.Sprintf("every allocation failure in the input is of order 1 or more and none of order 0: the zones still had pages for single-page requests but not %d contiguous ones; "+
+		"reserve exhaustion would have failed order-0 atomic requests too (the NIC's skb heads, slab refills)", 1<<af.Order))
+	if k, _, ok := memKernelOf(tl, af); ok && !k.AtLeast(4, 4) {
+		v.notes = append(v.notes, fmt.Sprintf("on %d.%d the order-%d check also scales min: after removing the free pages of orders below %d it needs more than min/%d free, so a small vm.min_free_kbytes leaves little at order %d, and kswapd, woken with the failing order, reclaims until that check passes; "+
+			"from 2.6.24 to 4.3 min_free_kbytes also sizes the MIGRATE_RESERVE pageblocks that keep free pages contiguous (commit 64c5e135bf5a: \"increasing the value of min_free_kbytes will free pages as contiguous blocks\")",
+			k.Major, k.Minor, af.Order, af.Order, 1<<af.Order, af.Order))
+	}
+	if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Buddy) > 0 }); s != nil {
+		var parts []string
+		for _, b := range s.Buddy {
+			if r := memZoneRank(b.Zone); r < 0 || r > memZoneRank(v.cz) {
+				continue
+			}
+			var big int64
+			for o := af.Order; o < len(b.Free); o++ {
+				big += b.Free[o]
+			}
+			parts = append(parts, fmt.Sprintf("%s: %d blocks of order ≥ %d", b.Zone, big, af.Order))
+		}
+		if len(parts) > 0 {
+			v.notes = append(v.notes, "buddyinfo in the input (not at the failure): "+strings.Join(parts, ", "))
+		}
+	}
+}
+
+// measureZones fills the checks of the eligible zones (and the others) of v's dump.
+func measureZones(tl *model.Timeline, v *allocVerdict) {
+	if len(v.zones) == 0 {
+		return
+	}
+	psz, _ := pageSize(tl)
+	kv, _, kvOK := memKernelOf(tl, v.af)
+	legacy := kvOK && !kv.AtLeast(4, 4)
+	atomic := v.af.Atomic != nil && *v.af.Atomic
+	czRank := memZoneRank(v.cz)
+	// The classzone actually present: the highest dumped zone at or below the mode's.
+	var czReport *model.ZoneReport
+	for i := range v.zones {
+		r := memZoneRank(v.zones[i].Zone)
+		if r >= 0 && r <= czRank && (czReport == nil || r > memZoneRank(czReport.Zone)) {
+			czReport = &v.zones[i]
+		}
+	}
+	classIdx := -1
+	if czReport != nil {
+		// lowmem_reserve[] is indexed by zone index; the classzone's own entry and those of
+		// lower zones are 0 and higher populated zones' are not, so the classzone's index is
+		// the last leading zero of its own array (when some higher zone is populated).
+		for i, x := range czReport.LowmemReserve {
+			if x > 0 {
+				classIdx = i - 1
+				break
+			}
+		}
+	}
+	for _, z := range v.zones {
+		r := memZoneRank(z.Zone)
+		c := zoneCheck{z: z}
+		c.freePages = z.FreeKB * 1024 / psz
+		c.minPages = z.MinKB * 1024 / psz
+		if len(z.LowmemReserve) > 0 {
+			c.reserveKnown = true
+			switch {
+			case czReport != nil && z.Zone == czReport.Zone && z.Node == czReport.Node:
+				c.reservePages = 0
+			case classIdx >= 0 && classIdx < len(z.LowmemReserve):
+				c.reservePages = z.LowmemReserve[classIdx]
+			default:
+				for _, x := range z.LowmemReserve {
+					c.reservePages = max(c.reservePages, x)
+				}
+			}
+		}
+		adj := c.minPages
+		if v.flags["HIGH"] {
+			adj -= adj / 2
+		}
+		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3)) {
+			adj -= adj / 4
+		}
+		c.floorPages = adj + c.reservePages
+		eff := c.freePages - (int64(1)<<v.af.Order - 1)
+		c.belowMin = c.freePages <= c.minPages+c.reservePages
+		c.belowFloor = eff <= c.floorPages
+		if z.Fields != nil {
+			if cma, ok := z.Fields.Get("free_cma"); ok {
+				c.cmaKnown, c.freeCMAPages = true, cma*1024/psz
+			}
+		}
+		if v.af.Order > 0 && z.FreeBlocks != nil {
+			c.orderKnown = true
+			if legacy {
+				free, m := eff, adj
+				if free <= m+c.reservePages {
+					c.orderFail, c.orderWhy = true, "below the order-0 floor"
+				}
+				for o := 0; o < v.af.Order && !c.orderFail; o++ {
+					if o < len(z.FreeBlocks) {
+						free -= z.FreeBlocks[o] << o
+					}
+					m >>= 1
+					if free <= m {
+						c.orderFail = true
+						c.orderWhy = fmt.Sprintf("pre-4.4 check: %d pages left in blocks of order ≥ %d, not above min/%d = %d pages", free, o+1, 1<<(o+1), m)
+					}
+				}
+			} else {
+				var big int64
+				for o := v.af.Order; o < len(z.FreeBlocks); o++ {
+					big += z.FreeBlocks[o]
+				}
+				if big == 0 {
+					c.orderFail = true
+					c.orderWhy = fmt.Sprintf("no free block of order %d or larger", v.af.Order)
+				}
+			}
+		}
+		if r >= 0 && r <= czRank {
+			v.checks = append(v.checks, c)
+		} else {
+			v.others = append(v.others, c)
+		}
+	}
+}
+
+// otherLowZoneHasRoom: a zone the mode may not use (Normal, DMA32 above a GFP_DMA request)
+// was above its min: the restriction, not the host, ran out.
+func otherLowZoneHasRoom(v *allocVerdict) bool {
+	for _, c := range v.others {
+		if r := memZoneRank(c.z.Zone); r > 0 && r <= memZoneRank("Normal") && c.freePages > c.minPages {
+			return true
+		}
+	}
+	return false
+}
+
+// cmaExplains: a non-movable request may not use MIGRATE_CMA pageblocks
+// (__zone_watermark_unusable_free subtracts NR_FREE_CMA_PAGES without ALLOC_CMA), so a zone
+// whose free memory is mostly CMA fails it while looking well above its watermarks.
+func cmaExplains(v *allocVerdict) bool {
+	if v.flags["MOVABLE"] {
+		return false
+	}
+	mostly := false
+	for _, c := range v.checks {
+		if !c.cmaKnown {
+			return false
+		}
+		if c.freePages-c.freeCMAPages > c.minPages+c.reservePages {
+			return false
+		}
+		if c.freeCMAPages*2 >= c.freePages && c.freeCMAPages > 0 {
+			mostly = true
+		}
+	}
+	return mostly
+}
+
+// allocFinding builds the finding of one cause from its reports.
+func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly []model.LogRecord) Finding {
+	f := Finding{Severity: Critical}
+	if class == classNotPhysical && len(vs) == 0 {
+		f.Severity = Warning
+	}
+	// The representative report: the first with its own dump, else the first.
+	rep := -1
+	for i := range vs {
+		if len(vs[i].af.Zones) > 0 {
+			rep = i
+			break
+		}
+	}
+	if rep < 0 && len(vs) > 0 {
+		rep = 0
+	}
+	if len(vs) > 0 {
+		f.Evidence = append(f.Evidence, reportsEvidence(vs))
+		r := &vs[rep]
+		f.Evidence = append(f.Evidence, modeEvidence(r))
+		if k, src, ok := memKernelOf(tl, r.af); ok {
+			where := "host"
+			if r.af.Kernel != "" {
+				where = r.af.KernelSource
+				if where == "" {
+					where = memEventSource(r.ev)
+				}
+			}
+			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where})
+		}
+		f.Evidence = append(f.Evidence, zoneEvidence(tl, r)...)
+		if len(r.af.CallTrace) > 0 {
+			f.Evidence = append(f.Evidence, Evidence{What: "call trace", Value: strings.Join(memFirstN(r.af.CallTrace, 8), " ← "), Source: memEventSource(r.ev)})
+		}
+		f.When = memVerdictTimes(vs)
+	}
+	if len(logOnly) > 0 {
+		f.Evidence = append(f.Evidence, logEvidence("address-space failures in the log", logOnly))
+	}
+	var notes []string
+	seen := map[string]bool{}
+	for _, v := range vs {
+		for _, n := range v.notes {
+			if !seen[n] {
+				seen[n] = true
+				notes = append(notes, n)
+			}
+		}
+	}
+	explain := allocExplanations[class]
+	switch class {
+	case classReserve:
+		f.Title = "atomic allocations failed: the zones' emergency reserve (min watermark) was exhausted"
+		f.Changes = reserveChanges(tl, vs)
+	case classFragmented:
+		f.Title = fmt.Sprintf("order-%d allocations failed for want of contiguous memory (fragmentation)", vs[rep].af.Order)
+		if why := memOrderNeed(tl, vs[rep].af); why != "" {
+			notes = append(notes, why)
+		}
+		f.Changes = append(reserveChanges(tl, vs), fragmentationChanges(tl, vs[rep].af)...)
+	case classLowmem:
+		f.Title = "allocations failed in lowmem on a 32-bit kernel while the memory sat in HighMem"
+		f.Changes = lowmemChanges(tl, vs)
+	case classZoneRestricted:
+		f.Title = fmt.Sprintf("a %s-only allocation failed: its zone was short while the others had room", vs[rep].cz)
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "vm.lowmem_reserve_ratio",
+			Recommended: fmt.Sprintf("lower the %s entry (protect more of the zone from allocations that could use higher zones)", vs[rep].cz),
+			Why:         "lowmem_reserve[] = higher zones' managed pages ÷ ratio (setup_per_zone_lowmem_reserve); a smaller ratio keeps more of the restricted zone for the requests that can use nothing else; risk: that memory is lost to ordinary allocations. The lasting fix is the caller: a device with a full DMA mask, or an IOMMU, does not need the zone"}}
+	case classCMA:
+		f.Title = "allocations failed while the free memory was mostly CMA, which they may not use"
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "cma= (kernel command line) or the device tree CMA size",
+			Recommended: "shrink the CMA area to what its devices need at once",
+			Why:         "pages in MIGRATE_CMA pageblocks serve only movable allocations; a large idle CMA area looks like free memory but cannot back kernel (unmovable) requests"}}
+	case classNotPhysical:
+		f.Title = "allocation failures that no memory tuning fixes (address space or impossible size)"
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "caller",
+			Recommended: "fix the caller: smaller requests, kvmalloc fallbacks, or (32-bit) a larger vmalloc= boot parameter",
+			Why:         "the request exceeded the vmalloc or per-cpu address space, or the largest buddy order; free pages are not the limit, so min_free_kbytes and swap change nothing"}}
+	case classHighOrderAtomic:
+		r := vs[rep]
+		caller, module := memCallerOf(r.af.CallTrace)
+		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, humanBytes(int64(1)<<r.af.Order*memPage(tl)))
+		if caller != "" {
+			who := caller
+			if module != "" {
+				who += " [" + module + "]"
+			}
+			f.Evidence = append(f.Evidence, Evidence{What: "caller (first frame outside the allocator)", Value: who, Source: memEventSource(r.ev)})
+			f.Title += " in " + who
+		}
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "caller " + memOr(caller, "(see the call trace)"),
+			Recommended: "make the caller use order-0 pages: a driver option for page-based or split receive buffers, a lower MTU, or a driver/kernel version that does",
+			Why:         fmt.Sprintf("an atomic order-%d request can neither reclaim nor compact; it succeeds only while a free block that large happens to exist, which normal fragmentation does not guarantee. Raising min_free_kbytes only delays the failure", r.af.Order)}}
+		if why := memOrderNeed(tl, r.af); why != "" {
+			notes = append(notes, why)
+		}
+	}
+	f.Explanation = explain
+	if len(notes) > 0 {
+		f.Explanation += " In this input: " + strings.Join(notes, "; ") + "."
+	}
+	return f
+}
+
+var allocExplanations = map[string]string{
+	classReserve: "An allocation that cannot sleep (GFP_ATOMIC: the NIC's receive refill in softirq, skb allocation in interrupt context) " +
+		"may take a zone below its min watermark, down to 3/8 of min, and no further; when every zone it may use is there, it fails " +
+		"and the packet is dropped (mm/page_alloc.c __zone_watermark_ok, warn_alloc). The reserve is sized by vm.min_free_kbytes: " +
+		"it must hold what the receive path allocates at line rate before kswapd, woken at the low watermark, frees memory again. " +
+		"A larger reserve, and on 4.6+ a larger gap between the low and min watermarks (vm.watermark_scale_factor), give kswapd that time.",
+	classFragmented: "The request needed 2^order contiguous pages and no zone it may use had a free block that large, although the zones " +
+		"were above their watermarks (before 4.4: the order check, which discounts the free pages of lower orders and halves min per " +
+		"order, failed). An atomic request cannot compact; it fails until reclaim or kcompactd (4.6+) rebuilds large blocks. " +
+		"A larger vm.min_free_kbytes keeps more free memory, and on 2.6.24-4.3 more contiguous MIGRATE_RESERVE blocks; " +
+		"5.0+ boosts the watermarks after fragmenting events (vm.watermark_boost_factor), 5.9+ compacts proactively " +
+		"(vm.compaction_proactiveness); the lasting fix is a caller that needs smaller blocks.",
+	classLowmem: "A 32-bit kernel maps only ~896 MiB (x86; 760 MiB on ARM) permanently: the DMA and Normal zones. Kernel allocations — " +
+		"socket buffers, slab, page tables — may use only those, while HighMem holds user pages and page cache. The lowmem zones were " +
+		"at their reserve although the machine has far more memory, so reclaim and swap, which mostly free HighMem, cannot help " +
+		"(seed 004: \"Bad things happen when you're out of lowmem\"). The fix is a 64-bit kernel; until then socket buffers and " +
+		"tcp_mem must be sized against lowmem, not RAM.",
+	classZoneRestricted: "The mode asked for a specific low zone (__GFP_DMA: the first 16 MiB on x86; __GFP_DMA32: the first 4 GiB) " +
+		"for a device that cannot address more, and that zone was short while the others had memory. Only that zone can serve it; " +
+		"vm.lowmem_reserve_ratio protects part of it from allocations that could have gone elsewhere.",
+	classCMA: "Free memory in CMA (contiguous memory allocator) pageblocks serves only movable allocations; a kernel allocation " +
+		"sees a zone at its watermark although free memory looks plentiful (__zone_watermark_unusable_free subtracts " +
+		"NR_FREE_CMA_PAGES without ALLOC_CMA).",
+	classNotPhysical: "The failure is of address space (vmalloc area, per-cpu chunks) or of an order larger than the buddy allocator " +
+		"holds; free memory is not what ran out, so reserve tuning cannot fix it.",
+	classHighOrderAtomic: "An atomic request of order 4 or more (64 KiB or more with 4 KiB pages) needs a free block that large at " +
+		"the moment it is made: it can neither reclaim nor compact. After some uptime large blocks are rare even with plenty of " +
+		"free memory, so such failures are expected; the 4.4+ MIGRATE_HIGHATOMIC reserve holds at most about 1% of a zone. " +
+		"The caller should not need it.",
+}
+
+func memFirstN(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(append([]string(nil), s[:n]...), "…")
+}
+
+func memOr(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func memPage(tl *model.Timeline) int64 { p, _ := pageSize(tl); return p }
+
+// reportsEvidence summarises the reports of one cause: how many, by whom, at what order.
+func reportsEvidence(vs []allocVerdict) Evidence {
+	total := 0
+	procs := map[string]int{}
+	orders := map[int]bool{}
+	for _, v := range vs {
+		c := max(v.af.Count, 1)
+		total += c
+		procs[v.af.Process] += c
+		orders[v.af.Order] = true
+	}
+	var ps []string
+	for p, c := range procs {
+		ps = append(ps, fmt.Sprintf("%s ×%d", memOr(p, "?"), c))
+	}
+	sort.Strings(ps)
+	var os []string
+	for o := range orders {
+		os = append(os, fmt.Sprint(o))
+	}
+	sort.Strings(os)
+	first := vs[0]
+	val := fmt.Sprintf("%d (%s), order %s, mode %s", total, strings.Join(ps, ", "), strings.Join(os, "/"), first.af.Mode)
+	return Evidence{What: "page allocation failures", Value: val, Source: memEventSource(first.ev)}
+}
+
+// modeEvidence decodes the GFP mode of the representative report.
+func modeEvidence(v *allocVerdict) Evidence {
+	af := v.af
+	val := af.Mode
+	switch {
+	case len(af.GFPFlags) > 0:
+		val += " = " + strings.Join(af.GFPFlags, "|")
+	case len(af.GFPCandidates) > 0:
+		var c []string
+		for _, g := range af.GFPCandidates {
+			c = append(c, g.Kernels+": "+strings.Join(g.Flags, "|"))
+		}
+		val += " (era unknown: " + strings.Join(c, "; ") + ")"
+	}
+	switch {
+	case af.Atomic == nil:
+		val += "; atomic: undecidable"
+	case *af.Atomic:
+		val += "; atomic (no direct reclaim)"
+	default:
+		val += "; may reclaim"
+	}
+	val += "; highest zone " + v.cz
+	if af.GFPNote != "" {
+		val += "; " + af.GFPNote
+	}
+	return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev)}
+}
+
+// zoneEvidence cites the dump's zones against the request.
+func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
+	if len(v.checks) == 0 && len(v.others) == 0 {
+		return nil
+	}
+	psz := memPage(tl)
+	src := memEventSource(v.ev)
+	if v.borrowed != "" {
+		src = "dump of the report at " + v.borrowed + " (same order and mode; this report's own dump is not in the input)"
+	}
+	pk := func(p int64) int64 { return p * psz / 1024 }
+	var out []Evidence
+	for _, c := range v.checks {
+		val := fmt.Sprintf("free %d kB, min %d kB", c.z.FreeKB, c.z.MinKB)
+		if c.reserveKnown && c.reservePages > 0 {
+			val += fmt.Sprintf(", lowmem_reserve against %s %d pages (%d kB)", v.cz, c.reservePages, pk(c.reservePages))
+		}
+		switch {
+		case c.belowFloor:
+			val += fmt.Sprintf(": at or below this request's floor %d kB (its own watermark check failed)", pk(c.floorPages))
+		case c.belowMin:
+			val += fmt.Sprintf(": at or below min + reserve %d kB (into the emergency reserve; the request's floor is %d kB)", pk(c.minPages+c.reservePages), pk(c.floorPages))
+		default:
+			val += fmt.Sprintf(": above min + reserve %d kB", pk(c.minPages+c.reservePages))
+		}
+		if c.orderKnown {
+			val += fmt.Sprintf("; free blocks by order %s", memBlocks(c.z.FreeBlocks))
+			if c.orderFail {
+				val += " — " + c.orderWhy
+			}
+		}
+		if c.cmaKnown {
+			val += fmt.Sprintf("; free_cma %d kB", pk(c.freeCMAPages))
+		}
+		out = append(out, Evidence{What: fmt.Sprintf("zone %s (node %d), eligible", c.z.Zone, c.z.Node), Value: val, Source: src})
+	}
+	for _, c := range v.others {
+		val := fmt.Sprintf("free %d kB, min %d kB, present %d kB", c.z.FreeKB, c.z.MinKB, c.z.PresentKB)
+		out = append(out, Evidence{What: fmt.Sprintf("zone %s (node %d), not usable by this mode", c.z.Zone, c.z.Node), Value: val, Source: src})
+	}
+	return out
+}
+
+func memBlocks(b []int64) string {
+	var parts []string
+	for o, n := range b {
+		parts = append(parts, fmt.Sprintf("%d:%d", o, n))
+	}
+	return strings.Join(parts, " ")
+}
+
+func memVerdictTimes(vs []allocVerdict) *Interval {
+	var iv *Interval
+	for _, v := range vs {
+		t := v.ev.Time
+		if t.IsZero() {
+			continue
+		}
+		if iv == nil {
+			iv = &Interval{From: t, To: t}
+			continue
+		}
+		if t.Before(iv.From) {
+			iv.From = t
+		}
+		if t.After(iv.To) {
+			iv.To = t
+		}
+	}
+	return iv
+}
+
+// allocatorFrames are call-trace functions inside the allocators; the first frame that is
+// not one of them is the caller that asked.
+var allocatorFrames = []string{
+	"dump_stack", "__dump_stack", "show_stack", "dump_backtrace", "unwind_backtrace", "warn_alloc",
+	"__alloc_pages", "alloc_pages", "__get_free_pages", "get_zeroed_page", "__folio_alloc", "folio_alloc",
+	"__kmalloc", "kmalloc", "kmem_cache_alloc", "kmalloc_large", "kmalloc_order", "kmalloc_reserve",
+	"___slab_alloc", "__slab_alloc", "slab_alloc", "new_slab", "allocate_slab", "alloc_slab_page",
+	"cache_grow", "cache_alloc_refill", "____cache_alloc", "__do_cache_alloc", "__cache_alloc", "fallback_alloc",
+	"__alloc_skb", "__netdev_alloc_skb", "netdev_alloc_skb", "__dev_alloc_skb", "dev_alloc_skb",
+	"__napi_alloc_skb", "napi_alloc_skb", "page_frag_alloc", "__page_frag_alloc", "__page_frag_cache_refill",
+	"page_pool_alloc", "__page_pool_alloc", "__alloc_skb_head", "alloc_skb", "__kmalloc_node_track_caller",
+	"__kmalloc_track_caller", "kmalloc_trace", "__kmalloc_cache", "kmalloc_node_trace",
+}
+
+// memCallerOf returns the first call-trace function outside the allocators, and its module
+// when the trace printed one ("e1000_alloc_rx_buffers+0x1c/0x2f0 [e1000e]").
+func memCallerOf(trace []string) (fn, module string) {
+	for _, raw := range trace {
+		name := strings.TrimSpace(raw)
+		if i := strings.LastIndexByte(name, '['); i >= 0 && strings.HasSuffix(name, "]") {
+			module = strings.TrimSpace(name[i+1 : len(name)-1])
+			name = strings.TrimSpace(name[:i])
+		} else {
+			module = ""
+		}
+		name = strings.Trim(name, "()<> ")
+		if i := strings.IndexAny(name, "+ "); i >= 0 {
+			name = name[:i]
+		}
+		name = strings.TrimPrefix(name, "? ")
+		if name == "" || strings.HasPrefix(name, "0x") {
+			continue
+		}
+		alloc := false
+		for _, a := range allocatorFrames {
+			if name == a || strings.HasPrefix(name, a+".") || strings.HasPrefix(name, a+"_noprof") || strings.HasPrefix(name, "__"+a) {
+				alloc = true
+				break
+			}
+		}
+		if !alloc {
+			return name, module
+		}
+	}
+	return "", ""
+}
+
+// memOrderNeed says why a request was of its order: a NIC whose MTU needs whole-frame buffers
+// of that order, a receive refill of unknown MTU, or a slab growing.
+func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
+	if af.Order == 0 {
+		return ""
+	}
+	psz := int(memPage(tl))
+	size := humanBytes(int64(psz) << af.Order)
+	for _, n := range tl.Host.NICs {
+		if n.Virtual || n.MTU <= 0 {
+			continue
+		}
+		if b, o := plan.RxBufferBytes(int(n.MTU), psz); o == af.Order {
+			return fmt.Sprintf("order %d is %s: %s's MTU %d needs %d-byte whole-frame receive buffers (plan.RxBufferBytes), one order-%d block per frame on a driver that allocates whole frames",
+				af.Order, size, n.Name, n.MTU, b, o)
+		}
+	}
+	trace := strings.ToLower(strings.Join(af.CallTrace, " "))
+	switch {
+	case strings.Contains(trace, "refill") || strings.Contains(trace, "_poll") || strings.Contains(trace, "alloc_rx") || strings.Contains(trace, "rx_"):
+		lo, hi := memMTURange(af.Order, psz)
+		if lo > 0 {
+			return fmt.Sprintf("order %d is %s, requested from the receive path (%s): a whole-frame receive buffer that large serves an MTU of %d-%d bytes (plan.RxBufferBytes); the MTU is not in the input",
+				af.Order, size, strings.Join(memFirstN(af.CallTrace, 3), " ← "), lo, hi)
+		}
+		return fmt.Sprintf("order %d is %s, requested from the receive path", af.Order, size)
+	case strings.Contains(trace, "new_slab") || strings.Contains(trace, "cache_grow") || strings.Contains(trace, "allocate_slab"):
+		return fmt.Sprintf("order %d is %s: a slab cache growing by one slab of that order", af.Order, size)
+	}
+	return fmt.Sprintf("order %d is %s of contiguous memory", af.Order, size)
+}
+
+// memMTURange is the MTU range whose receive buffers are of the given order.
+func memMTURange(order, psz int) (lo, hi int) {
+	for mtu := 68; mtu <= 65536; mtu++ {
+		if _, o := plan.RxBufferBytes(mtu, psz); o == order {
+			if lo == 0 {
+				lo = mtu
+			}
+			hi = mtu
+		} else if lo > 0 {
+			break
+		}
+	}
+	return lo, hi
+}
+
+// reserveChanges: vm.min_free_kbytes from plan, and vm.watermark_scale_factor on 4.6+.
+func reserveChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
+	var out []model.Change
+	cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+	if !ok {
+		if s, ok2 := minFreeFromDump(tl, vs); ok2 {
+			cur, ok = s, true
+		}
+	}
+	if ch, need := memMinFreeChange(tl, cur, ok); need {
+		out = append(out, ch)
+	}
+	if ch, need := memWatermarkScaleChange(tl); need {
+		out = append(out, ch)
+	}
+	return out
+}
+
+// minFreeFromDump infers the lowmem share of vm.min_free_kbytes from a dump: the kernel
+// spreads min_free_kbytes over the zones below HighMem in proportion to their size
+// (__setup_per_zone_wmarks), so their min watermarks sum to it (HighMem gets a small fixed
+// min of its own).
+func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (memSetting, bool) {
+	for _, v := range vs {
+		if len(v.zones) == 0 {
+			continue
+		}
+		var sum int64
+		var names []string
+		for _, z := range v.zones {
+			if r := memZoneRank(z.Zone); r >= 0 && r <= memZoneRank("Normal") {
+				sum += z.MinKB
+				names = append(names, z.Zone)
+			}
+		}
+		if sum > 0 {
+			src := memEventSource(v.ev)
+			if v.borrowed != "" {
+				src = v.borrowed
+			}
+			return memSetting{value: fmt.Sprint(sum), source: fmt.Sprintf("sum of the min watermarks of %s in the dump at %s", strings.Join(names, "+"), src)}, true
+		}
+	}
+	return memSetting{}, false
+}
+
+// fragmentationChanges: the knobs that fight fragmentation, where the kernel has them.
+func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Change {
+	var out []model.Change
+	k, _, ok := memKernelOf(tl, af)
+	if ok && k.AtLeast(5, 0) {
+		if cur, has := memCurrent(tl, "vm.watermark_boost_factor"); has {
+			if c, okc := memSettingInt(cur); okc && c == 0 {
+				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_boost_factor", Current: cur.value, Recommended: "15000",
+					Why: "0 disables watermark boosting; 15000 (the 5.0 default) lets kswapd reclaim up to 150% of the high watermark after a fragmenting fallback, so compaction finds free blocks (commit 1c30844d2dfe)"})
+			}
+		}
+	}
+	if ok && k.AtLeast(5, 9) {
+		if cur, has := memCurrent(tl, "vm.compaction_proactiveness"); has {
+			if c, okc := memSettingInt(cur); okc && c < 20 {
+				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.compaction_proactiveness", Current: cur.value, Recommended: "20",
+					Why: "20 is the upstream default (5.9, commit facdaa917c4d): kcompactd compacts in the background until the fragmentation score is below 80; some distributions ship 0. Higher values cost CPU and latency spikes for everyone"})
+			}
+		}
+	}
+	if af.Order > 0 {
+		psz := int(memPage(tl))
+		for _, n := range tl.Host.NICs {
+			if n.Virtual || n.MTU <= 1500 {
+				continue
+			}
+			if _, o := plan.RxBufferBytes(int(n.MTU), psz); o == af.Order {
+				out = append(out, model.Change{Kind: model.ChangeOther, Key: n.Name + " mtu", Current: fmt.Sprint(n.MTU), Recommended: "1500, or a driver that builds jumbo frames from order-0 pages",
+					Why: fmt.Sprintf("MTU %d makes the driver allocate order-%d receive buffers atomically; order 0 cannot fragment", n.MTU, o)})
+			}
+		}
+	}
+	return out
+}
+
+// lowmemChanges: a 64-bit kernel; meanwhile buffers sized to lowmem; the reserve.
+func lowmemChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
+	low, lowSrc, haveLow := memLowmemKB(tl)
+	lowText := "lowmem"
+	if haveLow {
+		lowText = fmt.Sprintf("lowmem (%s, %s)", memKB(low), lowSrc)
+	}
+	out := []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: memOr(tl.Host.Kernel, "32-bit"), Recommended: "a 64-bit kernel",
+		Why: "a 64-bit kernel maps all memory, so socket buffers, slab and page tables are no longer confined to " + lowText + "; seed 004: \"Switching to a 64 bit machine ... resolves many of the network and memory related problems\""}}
+	tcp := model.Change{Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Recommended: "`headroom plan --bandwidth B --rtt R --streams N` with the lowmem size: it budgets socket buffers against " + lowText,
+		Why: "tcp_mem's boot default is computed from all memory, HighMem included (seed 004: 1.6 GB on an 8 GB host with under 600 MB of lowmem usable), so TCP alone may exhaust lowmem; per-stream buffers follow the bandwidth-delay product, not the line rate"}
+	if cur, ok := memCurrent(tl, "net.ipv4.tcp_mem"); ok {
+		tcp.Current = cur.value
+	}
+	out = append(out, tcp)
+	return append(out, reserveChanges(tl, vs)...)
+}

@@ -1,0 +1,381 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// memory-fragmented: free memory is plentiful but the block size the NICs' receive buffers
+// need is scarce (buddyinfo: free blocks per order per zone, mm/vmstat.c frag_show). A driver
+// that allocates whole-frame buffers at order > 0 (jumbo MTU) fails its atomic refill when no
+// block of that order is free, however much order-0 memory there is; no failure has to have
+// happened yet for the risk to show.
+func init() {
+	Register(Rule{
+		ID:     "memory-fragmented",
+		Title:  "free memory plentiful but the block size the NICs need is scarce",
+		Family: "memory",
+		Check:  checkMemoryFragmented,
+	})
+	Register(Rule{
+		ID:     "compaction-failing",
+		Title:  "direct compaction stalls allocations and mostly fails",
+		Family: "memory",
+		Check:  checkCompactionFailing,
+	})
+}
+
+// memDefaultRing is the RX ring of e1000, e1000e and igb by default (256 descriptors);
+// used as "one refill" when the driver's ring size is not in the input.
+const memDefaultRing = 256
+
+// memZoneFree is one zone's buddy counts at one sample.
+type memZoneFree struct {
+	node int
+	zone string
+	free []int64
+}
+
+// buddySources returns, per sample index, the zones' free blocks: buddyinfo, else the sums of
+// pagetypeinfo's per-migratetype rows.
+func memBuddyAt(s *model.Sample) []memZoneFree {
+	var out []memZoneFree
+	if len(s.Buddy) > 0 {
+		for _, b := range s.Buddy {
+			out = append(out, memZoneFree{b.Node, b.Zone, b.Free})
+		}
+		return out
+	}
+	if s.PageTypes == nil {
+		return nil
+	}
+	idx := map[string]int{}
+	for _, r := range s.PageTypes.Free {
+		key := fmt.Sprintf("%d/%s", r.Node, r.Zone)
+		i, ok := idx[key]
+		if !ok {
+			i = len(out)
+			idx[key] = i
+			out = append(out, memZoneFree{node: r.Node, zone: r.Zone})
+		}
+		for o, n := range r.Free {
+			for len(out[i].free) <= o {
+				out[i].free = append(out[i].free, 0)
+			}
+			out[i].free[o] += n
+		}
+	}
+	return out
+}
+
+func memBuddySource(s *model.Sample) string {
+	if len(s.Buddy) > 0 {
+		return sampleSource(s, "/proc/buddyinfo")
+	}
+	return sampleSource(s, "/proc/pagetypeinfo")
+}
+
+// memNeededOrder is the buffer order the host's receive path needs, and why.
+func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int64) {
+	psz := int(memPage(tl))
+	order = -1
+	var parts []string
+	for _, n := range tl.Host.NICs {
+		if n.Name == "lo" || n.MTU <= 0 {
+			continue
+		}
+		b, o := plan.RxBufferBytes(int(n.MTU), psz)
+		ring := int64(memDefaultRing)
+		for _, st := range tl.AllNICStats() {
+			if st.Name == n.Name && st.Ring != nil && st.Ring.Rx > 0 {
+				ring = int64(st.Ring.Rx)
+			}
+		}
+		if o > order {
+			order, ringBuffers, parts = o, 0, nil
+		}
+		if o == order {
+			ringBuffers += ring
+			parts = append(parts, fmt.Sprintf("%s MTU %d → %d-byte buffers", n.Name, n.MTU, b))
+		}
+	}
+	if order >= 0 {
+		return order, strings.Join(parts, ", ") + " (plan.RxBufferBytes)", ringBuffers
+	}
+	for _, e := range tl.Events {
+		if af := e.AllocFailure; af != nil && af.Order > order && af.Order <= maxBuddyOrder {
+			order = af.Order
+			why = fmt.Sprintf("allocation failures of order %d in the input (%s)", af.Order, memEventSource(&e))
+		}
+	}
+	if order >= 0 {
+		return order, why, memDefaultRing
+	}
+	// PAGE_ALLOC_COSTLY_ORDER: the largest order the allocator still retries for; TCP's
+	// page_frag refill (SKB_FRAG_PAGE_ORDER) and most slab caches stay at or below it.
+	return 3, "no NIC MTU in the input: order 3 (PAGE_ALLOC_COSTLY_ORDER, the largest order the kernel itself relies on for skb page frags and slabs)", memDefaultRing
+}
+
+func checkMemoryFragmented(tl *model.Timeline) Result {
+	var idxs []int
+	for i := range tl.Samples {
+		if len(memBuddyAt(&tl.Samples[i])) > 0 {
+			idxs = append(idxs, i)
+		}
+	}
+	if len(idxs) == 0 {
+		return NotChecked("no /proc/buddyinfo or /proc/pagetypeinfo in the input")
+	}
+	need, needWhy, ringBuffers := memNeededOrder(tl)
+	psz := memPage(tl)
+
+	// Order-0 series: a zone's order-0 list reaching zero is the allocator splitting larger
+	// blocks (expand(), mm/page_alloc.c), not a shortage; say so when a series shows it.
+	var notes []string
+	if series := memOrder0Series(tl, idxs); series != "" {
+		notes = append(notes, series)
+	}
+	if need == 0 {
+		last := &tl.Samples[idxs[len(idxs)-1]]
+		return Healthy("%s need order-0 buffers, which fragmentation cannot starve: a single-page request splits any larger free block. %s%s",
+			needWhy, memLargestBlocks(memBuddyAt(last), psz), strings.Join(append([]string{""}, notes...), " "))
+	}
+
+	// The worst sample: fewest buffers of the needed order obtainable.
+	worst, worstIdx := int64(-1), -1
+	var worstFree int64
+	var worstZones []string
+	for _, i := range idxs {
+		var avail, free int64
+		var zs []string
+		for _, z := range memBuddyAt(&tl.Samples[i]) {
+			if r := memZoneRank(z.zone); r < 0 || r > memZoneRank("Normal") {
+				continue // HighMem/Movable never back kernel receive buffers
+			}
+			var a, fr int64
+			for o, n := range z.free {
+				fr += n << o
+				if o >= need {
+					a += n << (o - need)
+				}
+			}
+			avail += a
+			free += fr
+			zs = append(zs, fmt.Sprintf("%s: %s free, %d blocks of order ≥ %d", z.zone, humanBytes(fr*psz), a, need))
+		}
+		if worst < 0 || avail < worst {
+			worst, worstIdx, worstFree, worstZones = avail, i, free, zs
+		}
+	}
+	src := memBuddySource(&tl.Samples[worstIdx])
+	plentiful, plentyWhy := memFreePlentiful(tl, worstIdx, worstFree)
+	ev := []Evidence{
+		{What: "order needed", Value: fmt.Sprintf("%d (%s)", need, needWhy), Source: "host NICs / input"},
+		{What: fmt.Sprintf("order-%d buffers obtainable (worst sample)", need), Value: fmt.Sprintf("%d; %s", worst, strings.Join(worstZones, "; ")), Source: src},
+		{What: "free memory in DMA/DMA32/Normal", Value: fmt.Sprintf("%s (%s)", humanBytes(worstFree*psz), plentyWhy), Source: src},
+	}
+	if !plentiful {
+		return Healthy("order-%d buffers obtainable: %d; free memory itself is near the watermarks (%s): a shortage, not fragmentation (see alloc-fail-reserve, min-free-too-low)", need, worst, plentyWhy)
+	}
+	if worst >= ringBuffers {
+		return Healthy("%d order-%d buffers obtainable at the worst sample, at least one RX ring refill (%d)", worst, need, ringBuffers)
+	}
+	sev := Warning
+	if worst == 0 {
+		sev = Critical
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("free memory is plentiful but order-%d blocks are scarce (%d available, a ring refill takes %d)", need, worst, ringBuffers),
+		Evidence: ev,
+		Explanation: fmt.Sprintf("The receive path needs order-%d blocks (%s each) and allocates them atomically: it cannot reclaim or "+
+			"compact, so it fails as soon as no free block of that order exists, while order-0 memory is plentiful. Reclaim frees "+
+			"pages without regard to where they are; compaction (kcompactd, 4.6+; proactive since 5.9) and the watermark boost "+
+			"after fragmenting events (5.0+) rebuild large blocks. The lasting fix is receive buffers of order 0 (MTU 1500, or a "+
+			"driver that builds jumbo frames from pages).", need, humanBytes(psz<<need)),
+	}
+	if len(notes) > 0 {
+		f.Explanation += " " + strings.Join(notes, " ")
+	}
+	f.Changes = fragmentationChanges(tl, &model.AllocFailure{Order: need})
+	if len(f.Changes) == 0 {
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "receive buffer order", Recommended: "order-0 receive buffers: MTU 1500 or a page-based RX driver mode",
+			Why: "no kernel knob guarantees high-order free blocks; only not needing them does"}}
+	}
+	return Fired(f)
+}
+
+// memFreePlentiful judges whether the eligible zones' free memory was well above their
+// watermarks: above the sum of the high watermarks (zoneinfo, same sample) or, without
+// zoneinfo, above twice vm.min_free_kbytes.
+func memFreePlentiful(tl *model.Timeline, i int, freePages int64) (bool, string) {
+	psz := memPage(tl)
+	s := &tl.Samples[i]
+	var high int64
+	have := false
+	for _, z := range s.Zones {
+		if r := memZoneRank(z.Name); r < 0 || r > memZoneRank("Normal") {
+			continue
+		}
+		if h, ok := z.Fields.Get("high"); ok {
+			high += h
+			have = true
+		}
+	}
+	if have {
+		return freePages > 2*high, fmt.Sprintf("high watermarks sum to %s; plentiful above twice that", humanBytes(high*psz))
+	}
+	if cur, ok := memCurrent(tl, "vm.min_free_kbytes"); ok {
+		if c, ok := memSettingInt(cur); ok && c > 0 {
+			return freePages*psz/1024 > 4*c, fmt.Sprintf("vm.min_free_kbytes %d kB; plentiful above 4× that (the high watermark is about 1.5× min without zoneinfo to read)", c)
+		}
+	}
+	return true, "no watermarks in the input: free memory is judged by the blocks alone"
+}
+
+func memLargestBlocks(zs []memZoneFree, psz int64) string {
+	var parts []string
+	for _, z := range zs {
+		top := -1
+		for o, n := range z.free {
+			if n > 0 {
+				top = o
+			}
+		}
+		if top >= 0 {
+			parts = append(parts, fmt.Sprintf("%s: largest free block order %d (%s)", z.zone, top, humanBytes(psz<<top)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// memOrder0Series describes zones whose order-0 count fell to zero in a buddyinfo series while
+// larger blocks stayed free.
+func memOrder0Series(tl *model.Timeline, idxs []int) string {
+	if len(idxs) < 2 {
+		return ""
+	}
+	type key struct {
+		node int
+		zone string
+	}
+	series := map[key][]int64{}
+	lastHigh := map[key][]int64{}
+	var keys []key
+	for _, i := range idxs {
+		for _, z := range memBuddyAt(&tl.Samples[i]) {
+			if len(z.free) == 0 {
+				continue
+			}
+			k := key{z.node, z.zone}
+			if _, ok := series[k]; !ok {
+				keys = append(keys, k)
+			}
+			series[k] = append(series[k], z.free[0])
+			lastHigh[k] = z.free
+		}
+	}
+	sort.Slice(keys, func(a, b int) bool { return keys[a].zone < keys[b].zone })
+	var out []string
+	for _, k := range keys {
+		s := series[k]
+		if len(s) < 2 || s[len(s)-1] != 0 || s[0] == 0 {
+			continue
+		}
+		var higher []string
+		for o := 1; o < len(lastHigh[k]) && len(higher) < 3; o++ {
+			if n := lastHigh[k][o]; n > 0 {
+				higher = append(higher, fmt.Sprintf("%d of order %d", n, o))
+			}
+		}
+		var vals []string
+		for _, v := range s {
+			vals = append(vals, fmt.Sprint(v))
+		}
+		out = append(out, fmt.Sprintf("%s's order-0 count went %s while %s stayed free: single pages are served by splitting those, so an empty order-0 list is not a shortage (the buddy allocator's expand(), mm/page_alloc.c).",
+			k.zone, strings.Join(vals, "→"), strings.Join(higher, ", ")))
+	}
+	return strings.Join(out, " ")
+}
+
+// compaction-failing: direct compaction (mm/compaction.c try_to_compact_pages, 2.6.35+)
+// stalls the allocating task (compact_stall) and mostly fails (compact_fail) to produce a
+// block of the order asked. High-order allocations that may sleep then fall back to reclaim
+// or fail; atomic ones never compact and just fail.
+//
+// Thresholds: while sampled, stalls rising with ≥ 50% failing warns, ≥ 10 stalls/s with ≥ 80%
+// failing is critical. Since boot only: hotsos's rule (compact_success > 10000 and
+// compact_fail > 10% of compact_success) gives info.
+const (
+	compactFailShareWarn = 0.5
+	compactFailShareCrit = 0.8
+	compactStallCritRate = 10.0
+	hotsosCompactSuccess = 10000
+	hotsosCompactFailPct = 10
+)
+
+func checkCompactionFailing(tl *model.Timeline) Result {
+	get := func(name string) func(*model.Sample) (int64, bool) {
+		return func(s *model.Sample) (int64, bool) { return s.VM(name) }
+	}
+	stall := counterGrowth(tl, "/proc/vmstat", get("compact_stall"))
+	fail := counterGrowth(tl, "/proc/vmstat", get("compact_fail"))
+	succ := counterGrowth(tl, "/proc/vmstat", get("compact_success"))
+	if !stall.hasLast || !fail.hasLast {
+		return NotChecked("no compact_stall/compact_fail in /proc/vmstat (no vmstat in the input, or a kernel without CONFIG_COMPACTION, before 2.6.35)")
+	}
+	ev := []Evidence{
+		{What: "compact_stall", Value: stall.describe(), Source: stall.source},
+		{What: "compact_fail", Value: fail.describe(), Source: fail.source},
+	}
+	if succ.hasLast {
+		ev = append(ev, Evidence{What: "compact_success", Value: succ.describe(), Source: succ.source})
+	}
+	var sev Severity
+	fired := false
+	if stall.rising() && fail.hasDelta {
+		share := float64(fail.delta) / float64(stall.delta)
+		rate := 0.0
+		if stall.seconds > 0 {
+			rate = float64(stall.delta) / stall.seconds
+		}
+		ev = append(ev, Evidence{What: "share of compaction stalls that failed while sampled", Value: fmt.Sprintf("%.0f%% (%d of %d, %.1f stalls/s)", 100*share, fail.delta, stall.delta, rate), Source: stall.source})
+		switch {
+		case share >= compactFailShareCrit && rate >= compactStallCritRate:
+			sev, fired = Critical, true
+		case share >= compactFailShareWarn:
+			sev, fired = Warning, true
+		}
+	} else if succ.hasLast && succ.last > hotsosCompactSuccess && fail.last*100 > int64(hotsosCompactFailPct)*succ.last {
+		sev, fired = Info, true
+		ev = append(ev, Evidence{What: "compact_fail per compact_success since boot", Value: fmt.Sprintf("%.0f%% (hotsos warns above %d%% with over %d successes)", 100*float64(fail.last)/float64(succ.last), hotsosCompactFailPct, hotsosCompactSuccess), Source: fail.source})
+	}
+	if !fired {
+		if stall.rising() {
+			return Healthy("compaction stalled %d times while sampled and mostly succeeded", stall.delta)
+		}
+		return Healthy("compact_stall %s, compact_fail %d since boot", stall.describe(), fail.last)
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "direct compaction stalls allocations and mostly fails",
+		Evidence: ev,
+		Explanation: "A high-order allocation that may sleep found no free block and compacted memory itself (a compact_stall), " +
+			"moving movable pages to assemble one; when compaction fails (compact_fail) the task has stalled for nothing and " +
+			"falls back to reclaim or fails. Unmovable allocations (slab, socket buffers, pinned pages) scattered across " +
+			"pageblocks defeat compaction. Atomic allocations — the NIC's receive refill — never compact, so the same " +
+			"fragmentation makes them fail outright: see memory-fragmented and alloc-fail-fragmented.",
+	}
+	need, _, _ := memNeededOrder(tl)
+	f.Changes = fragmentationChanges(tl, &model.AllocFailure{Order: need})
+	if len(f.Changes) == 0 {
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "high-order allocators",
+			Recommended: "find who asks (perf record -e compaction:mm_compaction_begin, or tracepoint kmem:mm_page_alloc with order > 0) and reduce their order",
+			Why:         "compaction cannot succeed while unmovable pages are spread through memory; fewer high-order requests is the fix that lasts"}}
+	}
+	return Fired(f)
+}

@@ -1,0 +1,123 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/model"
+)
+
+// kernel-known-limits: facts of the kernel version and word size that change the advice the
+// other memory rules give. Info only: they are not faults, but a fix that needs a sysctl the
+// kernel lacks is no fix, and a 32-bit HighMem kernel changes every budget.
+func init() {
+	Register(Rule{
+		ID:     "kernel-known-limits",
+		Title:  "kernel version or word size limits what the memory fixes can use",
+		Family: "memory",
+		Check:  checkKernelLimits,
+	})
+}
+
+// kernelFact is one version boundary.
+type kernelFact struct {
+	major, minor, patch int // the first version that has the feature
+	what                string
+	consequence         string
+	x86Only             bool
+}
+
+var kernelFacts = []kernelFact{
+	{2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false},
+	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (seed 003)", true},
+	{4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false},
+	{4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false},
+	{4, 8, 0, "node-based reclaim counters (4.8)", "reclaim counters are per zone (pgscan_kswapd_normal, ...): summed by headroom", false},
+	{4, 20, 0, "pressure stall information, /proc/pressure (4.20, commit eb414681d5a0)", "no PSI: stalls are inferred from allocstall and pgscan_direct only", false},
+	{5, 0, 0, "vm.watermark_boost_factor (5.0, commit 1c30844d2dfe)", "no watermark boost after fragmenting events", false},
+	{5, 9, 0, "vm.compaction_proactiveness (5.9, commit facdaa917c4d)", "no proactive background compaction", false},
+	{5, 17, 0, "skb drop reasons (5.17, kfree_skb_reason, commit c504e5c2f964)", "dropped packets cannot be attributed to a cause with the skb:kfree_skb tracepoint", false},
+}
+
+func checkKernelLimits(tl *model.Timeline) Result {
+	v, ok := tl.Host.KernelVersion()
+	src := "host"
+	rel := tl.Host.Kernel
+	if !ok {
+		for _, e := range tl.Events {
+			if e.AllocFailure != nil && e.AllocFailure.Kernel != "" {
+				if kv, ok2 := model.ParseKernelVersion(e.AllocFailure.Kernel); ok2 {
+					v, ok, rel = kv, true, e.AllocFailure.Kernel
+					src = e.AllocFailure.KernelSource
+					if src == "" {
+						src = memEventSource(&e)
+					}
+					break
+				}
+			}
+		}
+	}
+	highmem := (tl.Host.HighMem != nil && *tl.Host.HighMem)
+	for _, e := range tl.Events {
+		if e.AllocFailure != nil && memHasHighMem(e.AllocFailure.Zones) {
+			highmem = true
+		}
+	}
+	if !ok && !highmem {
+		return NotChecked("kernel version not in the input")
+	}
+	var ev []Evidence
+	if ok {
+		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src})
+		for _, f := range kernelFacts {
+			if memAtLeast(v, f.major, f.minor, f.patch) {
+				continue
+			}
+			if f.x86Only && !memIsX86(tl.Host.Arch) && tl.Host.Arch != "" {
+				continue
+			}
+			ev = append(ev, Evidence{What: "before " + f.what, Value: f.consequence, Source: "kernel " + rel})
+		}
+	}
+	if highmem || tl.Host.Is32Bit() {
+		val := "32-bit kernel"
+		if highmem {
+			val += " with HighMem: kernel memory (socket buffers, slab, page tables) comes only from lowmem"
+			if low, lsrc, ok := memLowmemKB(tl); ok {
+				val += fmt.Sprintf(" (%s, %s)", memKB(low), lsrc)
+			}
+		}
+		if ok && v.Major == 2 && v.Minor == 6 {
+			val += "; 2.6-era budgets (tcp_mem, min_free_kbytes defaults) are computed from all memory, HighMem included"
+		}
+		ev = append(ev, Evidence{What: "word size", Value: val, Source: memOr(tl.Host.Arch, "HighMem zone in a report")})
+	}
+	if len(ev) <= 1 {
+		return Healthy("kernel %s has every feature the memory rules rely on (watermark_scale_factor, watermark_boost_factor, compaction_proactiveness, PSI, drop reasons)", rel)
+	}
+	var facts []string
+	for _, e := range ev[1:] {
+		facts = append(facts, e.What)
+	}
+	return Fired(Finding{
+		Severity: Info,
+		Title:    "kernel " + memOr(rel, "(version unknown)") + " limits the memory fixes",
+		Evidence: ev,
+		Explanation: "These are properties of the kernel, not faults: fixes that need a sysctl the kernel lacks are left out of " +
+			"the other findings, and on a 32-bit HighMem kernel every memory budget is computed against lowmem. Upgrading " +
+			"to a current 64-bit kernel removes all of them (" + strings.Join(facts, "; ") + ").",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: rel, Recommended: "a current 64-bit long-term kernel",
+			Why: "each listed limit was lifted upstream in the version named"}},
+	})
+}
+
+// memAtLeast compares a kernel version with major.minor.patch (2.6.x releases differ by patch).
+func memAtLeast(v model.KernelVersion, major, minor, patch int) bool {
+	if v.Major != major {
+		return v.Major > major
+	}
+	if v.Minor != minor {
+		return v.Minor > minor
+	}
+	return v.Patch >= patch
+}

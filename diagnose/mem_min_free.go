@@ -1,0 +1,85 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// min-free-too-low: vm.min_free_kbytes (the emergency reserve, spread over the zones' min
+// watermarks by __setup_per_zone_wmarks, mm/page_alloc.c) is below what plan computes for the
+// NICs present: the memory their receive path allocates atomically at line rate while kswapd
+// is woken and catches up (plan.MinFreeKBytes). A static check: no failure needs to have
+// happened. Seeds for context: 000 raised 2000 → 20000 kB on a 512 MB ARM NAS at 1 Gbit/s;
+// 004 recommends 65536 kB on 8 GB 32-bit servers with 2 × 1 Gbit/s.
+func init() {
+	Register(Rule{
+		ID:     "min-free-too-low",
+		Title:  "vm.min_free_kbytes below the reserve the NICs' line rate needs",
+		Family: "memory",
+		Check:  checkMinFreeTooLow,
+	})
+}
+
+func checkMinFreeTooLow(tl *model.Timeline) Result {
+	cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+	if !ok {
+		return NotChecked("vm.min_free_kbytes is not in the input (live /proc/sys, sysctl -a, or the text)")
+	}
+	c, ok := memSettingInt(cur)
+	if !ok {
+		return NotChecked("vm.min_free_kbytes %q is not a number", cur.value)
+	}
+	in, missing := memPlanInput(tl)
+	if len(missing) > 0 {
+		return NotChecked("cannot compute the reserve the NICs need: the input lacks %s", strings.Join(missing, " and "))
+	}
+	need, why := plan.MinFreeKBytes(in)
+	kv, _ := plan.ParseKernelVersion(in.KernelVersion)
+	basis := in.MemoryBytes
+	basisName := "MemTotal"
+	if in.LowmemBytes > 0 && in.LowmemBytes < in.MemoryBytes {
+		basis, basisName = in.LowmemBytes, "lowmem"
+	}
+	def := plan.KernelDefaultMinFreeKBytesForVersion(basis/1024, kv)
+	if c >= need {
+		return Healthy("vm.min_free_kbytes %d kB ≥ the %d kB plan computes for %s (%s)", c, need, memNICList(in.NICs), why)
+	}
+	ev := []Evidence{
+		memSettingEvidence("vm.min_free_kbytes", cur),
+		{What: "reserve plan computes", Value: fmt.Sprintf("%d kB: %s", need, why), Source: "plan.MinFreeKBytes"},
+		{What: "NICs", Value: memNICList(in.NICs), Source: "/sys/class/net"},
+		{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%s kB, calculate_min_free_kbytes)", def, fmt.Sprint(basis/1024)), Source: "plan.KernelDefaultMinFreeKBytesForVersion"},
+	}
+	f := Finding{
+		Severity: Warning,
+		Title:    fmt.Sprintf("vm.min_free_kbytes %d kB is below the %d kB the NICs' line rate needs", c, need),
+		Evidence: ev,
+		Explanation: "The reserve below the min watermark is what atomic allocations — the NIC's receive refill in softirq — may " +
+			"use while kswapd, woken at the low watermark, frees memory. At line rate the receive path allocates faster than " +
+			"a small reserve lasts, and refills fail (page allocation failure, then RX overruns). The kernel's default grows " +
+			"only with the square root of memory and knows nothing of the link. For context: seed 000's expert raised 2000 → " +
+			"20000 kB on a 512 MB NAS at 1 Gbit/s; seed 004's recommends 65536 kB on 8 GB 32-bit servers at 2 × 1 Gbit/s.",
+	}
+	if ch, need := memMinFreeChange(tl, cur, true); need {
+		f.Changes = append(f.Changes, ch)
+	}
+	if ch, need := memWatermarkScaleChange(tl); need {
+		f.Changes = append(f.Changes, ch)
+	}
+	return Fired(f)
+}
+
+func memNICList(ns []plan.NIC) string {
+	var parts []string
+	for _, n := range ns {
+		p := fmt.Sprintf("%s %s", n.Name, plan.FormatBitsPerSec(float64(n.SpeedMbps)*1e6))
+		if n.RxRing > 0 {
+			p += fmt.Sprintf(" (RX ring %d)", n.RxRing)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,263 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/model"
+)
+
+// oom-kill: the OOM killer ran (mm/oom_kill.c out_of_memory → select_bad_process →
+// oom_kill_process). Globally when an allocation that may reclaim found nothing to reclaim
+// (__alloc_pages_may_oom; never for costly orders above PAGE_ALLOC_COSTLY_ORDER, nor for
+// requests without __GFP_FS), or inside a memory cgroup whose limit was reached
+// (mem_cgroup_out_of_memory; the report says "Memory cgroup out of memory" and, since 4.19,
+// "oom-kill:constraint=CONSTRAINT_MEMCG"). vmstat counts kills in oom_kill since 4.13
+// (commit 8e675f7af507).
+func init() {
+	Register(Rule{
+		ID:     "oom-kill",
+		Title:  "the OOM killer killed a process (global or memory cgroup)",
+		Family: "memory",
+		Check:  checkOOMKill,
+	})
+}
+
+var oomLogNeedles = []string{"invoked oom-killer", "Out of memory: Kill", "Out of memory: Killed process", "Memory cgroup out of memory", "Killed process"}
+
+func checkOOMKill(tl *model.Timeline) Result {
+	var kills []*model.Event
+	for i := range tl.Events {
+		if tl.Events[i].Kind == model.EventOOMKill && tl.Events[i].OOMKill != nil {
+			kills = append(kills, &tl.Events[i])
+		}
+	}
+	counter := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return s.VM("oom_kill") })
+	logOK, logWhy := memLogAvailable(tl)
+	if len(kills) == 0 && !counter.hasLast && !logOK {
+		return NotChecked("%s and no oom_kill counter in /proc/vmstat (4.13+)", logWhy)
+	}
+	recs := logMatches(tl, oomLogNeedles...)
+	if len(kills) == 0 && len(recs) == 0 && !(counter.hasLast && counter.last > 0) {
+		parts := []string{}
+		if logOK {
+			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
+		}
+		if counter.hasLast {
+			parts = append(parts, "vmstat oom_kill "+counter.describe())
+		}
+		return Healthy("%s", strings.Join(parts, "; "))
+	}
+
+	var ev []Evidence
+	sev := Warning
+	global, memcg := 0, 0
+	for _, e := range kills {
+		o := e.OOMKill
+		isMemcg := o.Constraint == "CONSTRAINT_MEMCG" || o.Memcg != ""
+		if isMemcg {
+			memcg++
+		} else {
+			global++
+			sev = Critical
+		}
+		ev = append(ev, Evidence{What: oomWhat(o, isMemcg), Value: oomValue(o), Source: memEventSource(e)})
+	}
+	if len(kills) == 0 && len(recs) > 0 {
+		// Log lines the artifact parser did not turn into reports: cite them, and read the
+		// kind from the text ("Memory cgroup out of memory" is the memcg path's printk).
+		ev = append(ev, logEvidence("OOM lines in the kernel log", recs))
+		if len(logMatches(tl, "Memory cgroup out of memory")) < len(logMatches(tl, "Killed process", "Out of memory: Kill")) {
+			sev = Critical
+		}
+	}
+	if counter.hasLast && counter.last > 0 {
+		ev = append(ev, Evidence{What: "vmstat oom_kill", Value: counter.describe(), Source: counter.source})
+		if counter.rising() {
+			sev = Critical
+		}
+	}
+	title := "the OOM killer killed processes"
+	switch {
+	case global > 0 && memcg > 0:
+		title = fmt.Sprintf("the OOM killer ran %d× for the whole host and %d× inside memory cgroups", global, memcg)
+	case global > 0:
+		title = fmt.Sprintf("the host ran out of memory: the OOM killer ran %d×", global)
+	case memcg > 0:
+		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "A global OOM kill means an allocation that was allowed to reclaim found nothing left to reclaim: every zone it " +
+			"could use stayed below its watermarks after direct reclaim and compaction, and the kernel killed the task with the " +
+			"highest oom_badness (RSS + swap + page tables, adjusted by oom_score_adj) to free memory (mm/oom_kill.c). Socket " +
+			"buffers are kernel memory the killer cannot free: a host whose TCP buffers grew to tcp_mem kills applications while " +
+			"the network holds the memory (seed 004). A memory-cgroup kill means the group reached memory.max (v2) or " +
+			"memory.limit_in_bytes (v1); the host itself may have plenty free, and since 4.5 (v2) and 3.x kmem accounting the " +
+			"group's own socket buffers count against it.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",
+			Recommended: "size the killed workload's memory (or its cgroup limit) to its peak, or cap what grows: socket buffers (`headroom plan`), caches, heaps",
+			Why:         "the OOM killer is the kernel's last resort; raising min_free_kbytes or swappiness does not create memory"}},
+	}
+	if memcg > 0 && global == 0 {
+		f.Changes[0].Recommended = "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak, or reduce the workload; the host is not short"
+	}
+	f.When = memEventTimes(kills)
+	return Fired(f)
+}
+
+func oomWhat(o *model.OOMKill, memcg bool) string {
+	kind := "global OOM kill"
+	if memcg {
+		kind = "memory-cgroup OOM kill"
+		if o.Memcg != "" {
+			kind += " in " + o.Memcg
+		}
+	}
+	return kind
+}
+
+func oomValue(o *model.OOMKill) string {
+	var parts []string
+	if o.KilledComm != "" || o.KilledPID != 0 {
+		parts = append(parts, fmt.Sprintf("killed %s (pid %d): anon-rss %d kB, file-rss %d kB, shmem-rss %d kB, total-vm %d kB, oom_score_adj %d",
+			memOr(o.KilledComm, "?"), o.KilledPID, o.AnonRSSKB, o.FileRSSKB, o.ShmemRSSKB, o.TotalVMKB, o.OOMScoreAdj))
+	}
+	if o.Invoker != "" {
+		parts = append(parts, fmt.Sprintf("invoked by %s (order %d, mode %s)", o.Invoker, o.Order, o.Mode))
+	}
+	if o.Constraint != "" {
+		parts = append(parts, "constraint "+o.Constraint)
+	}
+	if len(parts) == 0 {
+		return "OOM report"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func memEventTimes(es []*model.Event) *Interval {
+	var iv *Interval
+	for _, e := range es {
+		if e.Time.IsZero() {
+			continue
+		}
+		if iv == nil {
+			iv = &Interval{From: e.Time, To: e.Time}
+		}
+		if e.Time.Before(iv.From) {
+			iv.From = e.Time
+		}
+		if e.Time.After(iv.To) {
+			iv.To = e.Time
+		}
+	}
+	return iv
+}
+
+// networkSlabCaches are slab caches the network stack allocates per packet or per socket:
+// sk_buff heads (skbuff_head_cache; skbuff_small_head since 6.3 for small linear parts),
+// fast-clone heads for TCP send (skbuff_fclone_cache), sockets and request socks.
+var networkSlabCaches = []string{"skbuff", "sock_inode_cache", "TCP", "UDP", "request_sock", "tw_sock", "RAW", "PING", "net_namespace", "nf_conntrack"}
+
+// isNetworkCache says whether a cache belongs to the network, or may (kmalloc-N holds skb
+// data: __alloc_skb's kmalloc_reserve takes the linear buffer from the kmalloc caches).
+func isNetworkCache(name string) (network, maybe bool) {
+	for _, n := range networkSlabCaches {
+		if strings.HasPrefix(name, n) || strings.Contains(name, n) {
+			return true, false
+		}
+	}
+	if strings.HasPrefix(name, "kmalloc-") || strings.HasPrefix(name, "size-") || strings.HasPrefix(name, "dma-kmalloc") {
+		return false, true
+	}
+	return false, false
+}
+
+func init() {
+	Register(Rule{
+		ID:     "slab-alloc-failure",
+		Title:  "a slab cache could not grow (SLUB \"Unable to allocate memory on node\")",
+		Family: "memory",
+		Check:  checkSlabAllocFailure,
+	})
+}
+
+// slab-alloc-failure: SLUB reports a cache that could not get a new slab
+// (mm/slub.c slab_out_of_memory: "SLUB: Unable to allocate memory on node N, gfp=..." then
+// "cache: NAME, object size: ..., buffer size: ..., default order: ..., min order: ...").
+// The page allocation beneath it failed first; the report names which cache needed it.
+func checkSlabAllocFailure(tl *model.Timeline) Result {
+	var evs []*model.Event
+	for i := range tl.Events {
+		if tl.Events[i].Kind == model.EventSlabFailure && tl.Events[i].SlabFailure != nil {
+			evs = append(evs, &tl.Events[i])
+		}
+	}
+	recs := logMatches(tl, "SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory")
+	if len(evs) == 0 && len(recs) == 0 {
+		if ok, why := memLogAvailable(tl); !ok {
+			return NotChecked("%s: slab failures are reported there", why)
+		}
+		return Healthy("no SLUB allocation failure among %d kernel log records", len(tl.Log))
+	}
+	var ev []Evidence
+	caches := map[string]int{}
+	netCaches, maybeNet := 0, 0
+	for _, e := range evs {
+		s := e.SlabFailure
+		caches[s.Cache]++
+		net, maybe := isNetworkCache(s.Cache)
+		switch {
+		case net:
+			netCaches++
+		case maybe:
+			maybeNet++
+		}
+		role := "not a network cache"
+		if net {
+			role = "a network cache"
+		} else if maybe {
+			role = "a kmalloc cache (skb data buffers come from these)"
+		}
+		ev = append(ev, Evidence{What: "cache " + s.Cache,
+			Value:  fmt.Sprintf("object %d B, slab buffer %d B, default order %d, min order %d, mode %s, node %d: %s", s.ObjectSize, s.BufferSize, s.DefaultOrder, s.MinOrder, s.Mode, s.Node, role),
+			Source: memEventSource(e)})
+	}
+	if len(evs) == 0 {
+		ev = append(ev, logEvidence("SLUB failure lines (cache line not parsed)", recs))
+	}
+	var names []string
+	for c := range caches {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	title := "slab caches could not grow"
+	if len(names) > 0 {
+		title = "slab cache " + strings.Join(names, ", ") + " could not grow"
+	}
+	f := Finding{
+		Severity: Critical,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "A slab cache needed a new slab (a page block of its order) and the page allocator refused: the page " +
+			"allocation failure is the cause, the slab report names the consumer. For network caches (skbuff_head_cache, " +
+			"skbuff_fclone_cache, kmalloc-N for skb data) each failure is a packet dropped or a socket not created. SLUB first " +
+			"tries the cache's default order without retries and falls back to the minimum order (allocate_slab, 2.6.26+), so a " +
+			"failure at the minimum order means the zones were at the reserve, and one at a high default order points at " +
+			"fragmentation; see the alloc-fail-* findings for the zones.",
+	}
+	if netCaches+maybeNet > 0 {
+		cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+		if ch, need := memMinFreeChange(tl, cur, ok); need {
+			f.Changes = append(f.Changes, ch)
+		}
+	}
+	f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "slub_max_order (boot parameter)",
+		Recommended: "only if the failures are at a high default order: boot with slub_max_order=1 so caches use smaller slabs",
+		Why:         "smaller slabs need less contiguous memory at some cost in per-slab overhead; it does not help when order-0 pages are short"})
+	f.When = memEventTimes(evs)
+	return Fired(f)
+}

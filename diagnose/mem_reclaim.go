@@ -1,0 +1,290 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/model"
+)
+
+// kswapd-saturated: kswapd (mm/vmscan.c kswapd → balance_pgdat), one thread per NUMA node,
+// near a full CPU, or scanning far more than it reclaims. Reclaim then cannot keep up with
+// allocation: zones sink below low toward min, atomic receive allocations eat the reserve,
+// and tasks fall into direct reclaim. Seed 003: two kswapd at 100% of a CPU for ~1.5 M
+// reclaims/s capped a 2×40G CDN box at 14 Gbit/s until batched TLB flushes (4.3) cut the
+// cost of each unmapped page.
+//
+// direct-reclaim-stalls: allocating tasks reclaim themselves (__alloc_pages_direct_reclaim):
+// allocstall counts the entries (per zone allocstall_* since 4.10; one "allocstall" before),
+// pgscan_direct the pages scanned (per node since 4.8, per zone pgscan_direct_<zone> before:
+// the rates sum the prefix). PSI memory (4.20+) says how much wall time tasks lost to it:
+// "some" = at least one task stalled, "full" = all non-idle tasks stalled.
+func init() {
+	Register(Rule{
+		ID:     "kswapd-saturated",
+		Title:  "kswapd near a full CPU, or scanning with low reclaim efficiency",
+		Family: "memory",
+		Check:  checkKswapdSaturated,
+	})
+	Register(Rule{
+		ID:     "direct-reclaim-stalls",
+		Title:  "tasks stall in direct reclaim (allocstall, pgscan_direct, PSI memory)",
+		Family: "memory",
+		Check:  checkDirectReclaim,
+	})
+}
+
+// Thresholds. kswapd: one thread ≥ 90% of a CPU over the window is saturated (critical),
+// ≥ 50% warns. Efficiency: pgsteal/pgscan < 10% while scanning ≥ 10000 pages/s (40 MB/s of
+// 4 KiB pages) warns. Direct reclaim: any allocstall while sampled warns; PSI memory some
+// avg10 ≥ 10% warns, full avg10 ≥ 5% is critical. Anchors: netdata, node-mixin and PCP have no
+// kswapd or PSI alert; node-mixin's NodeMemoryMajorPagesFaults (500 major faults/s for 15 m)
+// is the nearest; systemd-oomd acts at 60% "some" over 30 s (ManagedOOMMemoryPressureLimit).
+const (
+	kswapdCritPct        = 90.0
+	kswapdWarnPct        = 50.0
+	kswapdScanMinPerSec  = 10000.0
+	kswapdEfficiencyWarn = 0.10
+	memPSISomeWarnPct    = 10.0
+	memPSIFullCritPct    = 5.0
+	memUserHZ            = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
+	memThreadMinWindow   = 0.5
+)
+
+// kswapdThreads returns each kswapd thread's CPU over the timeline, in % of one CPU.
+func kswapdThreads(tl *model.Timeline) (pct map[string]float64, secs float64, src string) {
+	first := tl.FirstWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
+	last := tl.LastWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
+	if first == nil || first == last || first.Time.IsZero() || last.Time.IsZero() {
+		return nil, 0, ""
+	}
+	secs = last.Time.Sub(first.Time).Seconds()
+	if secs < memThreadMinWindow {
+		return nil, 0, ""
+	}
+	pct = map[string]float64{}
+	for _, b := range last.Threads {
+		if !strings.HasPrefix(b.Comm, "kswapd") {
+			continue
+		}
+		for _, a := range first.Threads {
+			if a.PID == b.PID && a.Comm == b.Comm {
+				d := (b.UTimeTicks + b.STimeTicks) - (a.UTimeTicks + a.STimeTicks)
+				if d >= 0 {
+					pct[b.Comm] = float64(d) * 100 / memUserHZ / secs
+				}
+			}
+		}
+	}
+	return pct, secs, sampleSource(last, "/proc/PID/stat")
+}
+
+func memHasThread(s *model.Sample, prefix string) bool {
+	for _, t := range s.Threads {
+		if strings.HasPrefix(t.Comm, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkKswapdSaturated(tl *model.Timeline) Result {
+	threads, secs, tsrc := kswapdThreads(tl)
+	sum := memSeriesStats(tl, model.RateKswapdCPUPct, kswapdWarnPct)
+	scan := memSeriesStats(tl, model.RatePgscanKswapdPerSec, kswapdScanMinPerSec)
+	steal := memSeriesStats(tl, model.RatePgstealKswapdPerSec, 0)
+	if len(threads) == 0 && sum.n == 0 && scan.n == 0 {
+		return NotChecked("no kswapd CPU time (two samples of /proc/PID/stat, or top) and no pgscan_kswapd rate (two samples of /proc/vmstat)")
+	}
+	var ev []Evidence
+	sev, fired := Info, false
+	raise := func(s Severity) { fired = true; sev = max(sev, s) }
+	maxThread := -1.0
+	if len(threads) > 0 {
+		var names []string
+		for n := range threads {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", n, threads[n]))
+			maxThread = max(maxThread, threads[n])
+		}
+		ev = append(ev, Evidence{What: "kswapd CPU per thread (% of one CPU)", Value: fmt.Sprintf("%s over %.1f s", strings.Join(parts, ", "), secs), Source: tsrc})
+	} else if sum.n > 0 {
+		// Only the summed rate (a pasted top, or threads not matched by PID): judge it as one thread.
+		maxThread = sum.mean
+		ev = append(ev, Evidence{What: "kswapd CPU, all threads (% of one CPU)", Value: fmt.Sprintf("mean %.0f%%, peak %.0f%% over %d samples", sum.mean, sum.peak, sum.n), Source: memSampleWhere(tl, sum.peakIdx, "top")})
+	}
+	switch {
+	case maxThread >= kswapdCritPct:
+		raise(Critical)
+	case maxThread >= kswapdWarnPct:
+		raise(Warning)
+	}
+	if scan.n > 0 {
+		v := fmt.Sprintf("mean %.0f pages/s, peak %.0f", scan.mean, scan.peak)
+		if steal.n > 0 && scan.mean > 0 {
+			eff := steal.mean / scan.mean
+			v += fmt.Sprintf("; reclaimed %.0f pages/s (efficiency %.0f%%)", steal.mean, 100*eff)
+			if scan.mean >= kswapdScanMinPerSec && eff < kswapdEfficiencyWarn {
+				raise(Warning)
+			}
+		}
+		ev = append(ev, Evidence{What: "kswapd scan rate", Value: v, Source: memSampleWhere(tl, scan.peakIdx, "/proc/vmstat")})
+	}
+	if !fired {
+		msg := []string{}
+		if maxThread >= 0 {
+			msg = append(msg, fmt.Sprintf("kswapd at most %.0f%% of a CPU", maxThread))
+		}
+		if scan.n > 0 {
+			msg = append(msg, fmt.Sprintf("scanning %.0f pages/s on average", scan.mean))
+		}
+		return Healthy("%s", strings.Join(msg, "; "))
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "kswapd cannot keep up with allocation",
+		Evidence: ev,
+		Explanation: "kswapd reclaims in the background from the low watermark up to high. When it runs near a full CPU, or " +
+			"scans many pages for each one it frees (mapped, dirty or active pages; anonymous memory with no swap), memory " +
+			"is allocated faster than it is freed: zones sink to min, atomic receive allocations fail and tasks stall in " +
+			"direct reclaim. Unmapping mapped pages costs a TLB-flush IPI to every CPU that may cache them; before 4.3 one " +
+			"per page (seed 003: 900 K IPIs/s, two kswapd at 100% for 1.5 M reclaims/s). Remedies: reclaim less (smaller " +
+			"page-cache churn, fewer mapped file pages), a kernel with batched flushes, and vm.zone_reclaim_mode=0 on NUMA.",
+	}
+	if cur, ok := memCurrent(tl, "vm.zone_reclaim_mode"); ok {
+		if c, ok := memSettingInt(cur); ok && c != 0 {
+			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.zone_reclaim_mode", Current: cur.value, Recommended: "0",
+				Why: "non-zero makes each node reclaim its own memory before using a remote node's free pages: more reclaim for the same load (Documentation/admin-guide/sysctl/vm.rst)"})
+		}
+	}
+	if ch, ok := batchedFlushChange(tl); ok {
+		f.Changes = append(f.Changes, ch)
+	}
+	if len(f.Changes) == 0 {
+		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "reclaim load",
+			Recommended: "find what allocates and what is reclaimed (vmstat pgscan_file/pgscan_anon, sar -B) and reduce it; watch tlb-shootdown-storm",
+			Why:         "kswapd's CPU is the cost of reclaim; no sysctl makes a page cheaper to free"}}
+	}
+	return Fired(f)
+}
+
+// batchedFlushChange advises a 4.3+ kernel on x86 hosts without batched reclaim TLB flushes.
+func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
+	v, ok := tl.Host.KernelVersion()
+	if !ok || v.AtLeast(4, 3) || !memIsX86(tl.Host.Arch) {
+		return model.Change{}, false
+	}
+	return model.Change{Kind: model.ChangeOther, Key: "kernel", Current: tl.Host.Kernel, Recommended: "4.3 or later",
+		Why: "4.3 batches the TLB flushes of pages unmapped during reclaim into one IPI per CPU (Mel Gorman's \"TLB flush multiple pages per IPI\", commit 72b252aed506): seed 003 went from 14 to 60 Gbit/s"}, true
+}
+
+func memIsX86(arch string) bool {
+	switch arch {
+	case "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86":
+		return true
+	}
+	return false
+}
+
+func checkDirectReclaim(tl *model.Timeline) Result {
+	stall := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "allocstall") })
+	scan := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "pgscan_direct") })
+	psi := tl.LastWith(func(s *model.Sample) bool { return s.Pressure("memory") != nil })
+	stallRate := memSeriesStats(tl, model.RateAllocstallPerSec, 0)
+	if !stall.hasLast && psi == nil && stallRate.n == 0 {
+		return NotChecked("no allocstall in /proc/vmstat and no /proc/pressure/memory (PSI, 4.20+)")
+	}
+	var ev []Evidence
+	sev, fired := Info, false
+	raise := func(s Severity) { fired = true; sev = max(sev, s) }
+	switch {
+	case stall.rising():
+		raise(Warning)
+		ev = append(ev, Evidence{What: "allocstall (all zones)", Value: stall.describe(), Source: stall.source})
+	case stall.hasLast && !stall.hasDelta && stall.last > 0:
+		raise(Info)
+		ev = append(ev, Evidence{What: "allocstall (all zones)", Value: stall.describe(), Source: stall.source})
+	case stallRate.n > 0 && stallRate.peak > 0:
+		raise(Warning)
+		ev = append(ev, Evidence{What: "allocation stalls", Value: fmt.Sprintf("peak %.0f/s", stallRate.peak), Source: memSampleWhere(tl, stallRate.peakIdx, "vmstat")})
+	}
+	if scan.hasLast && (scan.rising() || fired) {
+		ev = append(ev, Evidence{What: "pgscan_direct (pages scanned by allocating tasks)", Value: scan.describe(), Source: scan.source})
+	}
+	if psi != nil {
+		p := psi.Pressure("memory")
+		src := sampleSource(psi, "/proc/pressure/memory")
+		if p.Some != nil {
+			ev = append(ev, Evidence{What: "PSI memory some", Value: fmt.Sprintf("avg10 %.2f%%, avg60 %.2f%%, avg300 %.2f%%", p.Some.Avg10, p.Some.Avg60, p.Some.Avg300), Source: src})
+			if p.Some.Avg10 >= memPSISomeWarnPct {
+				raise(Warning)
+			}
+		}
+		if p.Full != nil {
+			ev = append(ev, Evidence{What: "PSI memory full", Value: fmt.Sprintf("avg10 %.2f%%, avg60 %.2f%%, avg300 %.2f%%", p.Full.Avg10, p.Full.Avg60, p.Full.Avg300), Source: src})
+			if p.Full.Avg10 >= memPSIFullCritPct {
+				raise(Critical)
+			}
+		}
+	}
+	if !fired {
+		parts := []string{}
+		if stall.hasLast {
+			parts = append(parts, "allocstall "+stall.describe())
+		}
+		if psi != nil {
+			if p := psi.Pressure("memory"); p.Some != nil {
+				parts = append(parts, fmt.Sprintf("PSI memory some avg10 %.2f%%", p.Some.Avg10))
+			}
+		}
+		return Healthy("%s", strings.Join(parts, "; "))
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "tasks stall reclaiming memory themselves (direct reclaim)",
+		Evidence: ev,
+		Explanation: "When kswapd falls behind and a zone reaches its min watermark, an allocation that may sleep reclaims on its " +
+			"own (__alloc_pages_direct_reclaim): the task — an application's recv(), a TCP sender refilling its queue — stops " +
+			"until pages are freed. PSI memory shows the share of wall time lost: \"some\" at least one task stalled, \"full\" " +
+			"all did. A larger gap between the low and min watermarks (vm.watermark_scale_factor, 4.6+) or a larger " +
+			"vm.min_free_kbytes wakes kswapd earlier so allocations rarely reach min; the cause is allocation outrunning " +
+			"reclaim (see kswapd-saturated).",
+	}
+	if ch, need := memWatermarkScaleChange(tl); need {
+		f.Changes = append(f.Changes, ch)
+	}
+	if len(f.Changes) == 0 {
+		cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+		if ch, need := memMinFreeChange(tl, cur, ok); need {
+			f.Changes = append(f.Changes, ch)
+		}
+	}
+	if sev == Info && !stall.hasDelta {
+		f.Title = "tasks have stalled in direct reclaim since boot"
+	}
+	return Fired(f)
+}
+
+// memVMPrefix sums the vmstat counters starting with prefix: allocstall_* (4.10+) or allocstall,
+// pgscan_direct (4.8+) or pgscan_direct_<zone>; pgscan_direct_throttle is a different event
+// and is left out.
+func memVMPrefix(s *model.Sample, prefix string) (int64, bool) {
+	if s.VMStat == nil {
+		return 0, false
+	}
+	var sum int64
+	found := false
+	for i := 0; i < s.VMStat.Len(); i++ {
+		name, v := s.VMStat.At(i)
+		if strings.HasPrefix(name, prefix) && name != "pgscan_direct_throttle" {
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}

@@ -1,0 +1,197 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"headroom/model"
+)
+
+// slab-unreclaimable-growth: kernel memory that reclaim cannot free (SUnreclaim in
+// /proc/meminfo, 2.6.19+; NR_SLAB_UNRECLAIMABLE_B) is large or growing. Every such page is a
+// page the receive path's reserve cannot count on: on a 64-bit host it narrows the memory
+// above the watermarks, on a 32-bit HighMem host it comes straight out of lowmem, where socket
+// buffers live. A steady rise on an idle host is a leak (kmemleak, /proc/slabinfo or slabtop
+// name the cache).
+func init() {
+	Register(Rule{
+		ID:     "slab-unreclaimable-growth",
+		Title:  "unreclaimable slab (kernel memory) large or growing",
+		Family: "memory",
+		Check:  checkSlabUnreclaimable,
+	})
+}
+
+// Thresholds. Of all memory: 10% warns (an idle 6.x host holds well under 1%: this machine
+// 31 MB of 24 GB), 25% is critical. Of lowmem on a 32-bit HighMem kernel: 25% warns, 50% is
+// critical — slab shares lowmem with socket buffers and page tables. Growth: at least 3
+// samples over 60 s or more, never falling, +10% and at least 16 MiB.
+const (
+	sunreclaimWarnShare     = 0.10
+	sunreclaimCritShare     = 0.25
+	sunreclaimLowWarnShare  = 0.25
+	sunreclaimLowCritShare  = 0.50
+	sunreclaimGrowthMinKB   = 16 << 10
+	sunreclaimGrowthMinFrac = 0.10
+	sunreclaimGrowthMinSec  = 60
+)
+
+func checkSlabUnreclaimable(tl *model.Timeline) Result {
+	type point struct {
+		kb  int64
+		idx int
+	}
+	var pts []point
+	for i := range tl.Samples {
+		if v, ok := tl.Samples[i].Mem("SUnreclaim"); ok {
+			pts = append(pts, point{v, i})
+		}
+	}
+	total, totalSrc, haveTotal := memTotalKB(tl)
+	low, lowSrc, haveLow := memLowmemKB(tl)
+	highmem := haveLow && !memIs64Bit(tl) && (tl.Host.HighMem == nil || *tl.Host.HighMem)
+
+	if len(pts) == 0 {
+		return slabFromDump(tl, low, lowSrc, highmem)
+	}
+	last := pts[len(pts)-1]
+	src := memSampleWhere(tl, last.idx, "/proc/meminfo")
+	ev := []Evidence{{What: "SUnreclaim", Value: memKB(last.kb), Source: src}}
+	sev, fired := Info, false
+	raise := func(s Severity) {
+		fired = true
+		sev = max(sev, s)
+	}
+	basis, basisName, basisSrc := total, "MemTotal", totalSrc
+	warn, crit := sunreclaimWarnShare, sunreclaimCritShare
+	if highmem {
+		basis, basisName, basisSrc = low, "lowmem", lowSrc
+		warn, crit = sunreclaimLowWarnShare, sunreclaimLowCritShare
+	}
+	share := -1.0
+	if (haveTotal || highmem) && basis > 0 {
+		share = float64(last.kb) / float64(basis)
+		ev = append(ev, Evidence{What: "SUnreclaim share of " + basisName, Value: fmt.Sprintf("%.1f%% of %s", 100*share, memKB(basis)), Source: basisSrc})
+		switch {
+		case share >= crit:
+			raise(Critical)
+		case share >= warn:
+			raise(Warning)
+		}
+	}
+	grew := false
+	if len(pts) >= 3 {
+		first := pts[0]
+		a, b := &tl.Samples[first.idx], &tl.Samples[last.idx]
+		secs := 0.0
+		if !a.Time.IsZero() && !b.Time.IsZero() {
+			secs = b.Time.Sub(a.Time).Seconds()
+		}
+		monotone := true
+		for i := 1; i < len(pts); i++ {
+			if pts[i].kb < pts[i-1].kb {
+				monotone = false
+			}
+		}
+		d := last.kb - first.kb
+		if monotone && secs >= sunreclaimGrowthMinSec && d >= sunreclaimGrowthMinKB && float64(d) >= sunreclaimGrowthMinFrac*float64(first.kb) {
+			grew = true
+			raise(Warning)
+			ev = append(ev, Evidence{What: "SUnreclaim growth", Value: fmt.Sprintf("%s → %s (+%s) over %.0f s, never falling (%.1f MiB/h)",
+				memKB(first.kb), memKB(last.kb), memKB(d), secs, float64(d)/1024/secs*3600), Source: memSampleWhere(tl, first.idx, "/proc/meminfo") + " to " + src})
+		}
+	}
+	if share < 0 && len(pts) < 3 {
+		return NotChecked("SUnreclaim %s but neither the memory size nor a series to judge it against", memKB(last.kb))
+	}
+	if !fired {
+		msg := fmt.Sprintf("SUnreclaim %s", memKB(last.kb))
+		if share >= 0 {
+			msg += fmt.Sprintf(" = %.1f%% of %s (warning at %.0f%%)", 100*share, basisName, 100*warn)
+		}
+		if len(pts) >= 3 {
+			msg += "; not growing steadily over the samples"
+		}
+		return Healthy("%s", msg)
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "unreclaimable kernel memory (SUnreclaim) is large",
+		Evidence: ev,
+		Explanation: "Unreclaimable slab is kernel objects that reclaim cannot free: sockets, skb heads, conntrack entries, " +
+			"kmalloc buffers, and leaks. It shrinks the memory kswapd can make free for atomic receive allocations" +
+			map[bool]string{true: ", and on this 32-bit kernel it comes out of lowmem, the same memory socket buffers need.", false: "."}[highmem] +
+			" Find the cache with `slabtop -s c` or /proc/slabinfo; a network cache growing with connections points at socket " +
+			"buffers or conntrack (net.netfilter.nf_conntrack_max), a cache growing on an idle host at a leak (kmemleak).",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the growing slab cache",
+			Recommended: "identify it (slabtop -s c) and bound its owner: connection limits, conntrack size, socket buffer budget (`headroom plan`), or a kernel fix for a leak",
+			Why:         "no sysctl reclaims unreclaimable slab; only its owner can stop allocating"}},
+	}
+	if grew {
+		f.Title = "unreclaimable kernel memory (SUnreclaim) keeps growing"
+	}
+	return Fired(f)
+}
+
+// slabFromDump reads slab from an allocation-failure report's memory line when no meminfo
+// series exists: "slab_unreclaimable:N" (pages, 2.6.19+) or, before the split, "slab:N"
+// (reclaimable and unreclaimable together).
+func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Result {
+	psz, _ := pageSize(tl)
+	for i := range tl.Events {
+		e := &tl.Events[i]
+		af := e.AllocFailure
+		if af == nil || af.MemInfo == nil {
+			continue
+		}
+		name, combined := "slab_unreclaimable", false
+		pages, ok := af.MemInfo.Get(name)
+		if !ok {
+			if pages, ok = af.MemInfo.Get("slab"); ok {
+				name, combined = "slab", true
+			}
+		}
+		if !ok {
+			continue
+		}
+		slabKB := pages * psz / 1024
+		if !highmem && !memHasHighMem(af.Zones) {
+			total, _, ok := memTotalKB(tl)
+			if !ok || total <= 0 {
+				return NotChecked("%s %s in the report at %s but the memory size is unknown", name, memKB(slabKB), memEventSource(e))
+			}
+			share := float64(slabKB) / float64(total)
+			if share < sunreclaimWarnShare || combined {
+				return Healthy("%s %s = %.1f%% of memory at the failure (%s)", name, memKB(slabKB), 100*share, memEventSource(e))
+			}
+			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at the allocation failure",
+				Evidence:    []Evidence{{What: name + " in the failure's memory line", Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
+				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations."})
+		}
+		if low <= 0 {
+			return NotChecked("%s %s in the report at %s but the lowmem size is unknown", name, memKB(slabKB), memEventSource(e))
+		}
+		share := float64(slabKB) / float64(low)
+		ev := []Evidence{
+			{What: name + " in the failure's memory line", Value: fmt.Sprintf("%d pages = %s", pages, memKB(slabKB)), Source: memEventSource(e)},
+			{What: "share of lowmem", Value: fmt.Sprintf("%.0f%% of %s", 100*share, memKB(low)), Source: lowSrc},
+		}
+		if share < sunreclaimLowWarnShare {
+			return Healthy("%s %s = %.0f%% of lowmem at the failure (%s)", name, memKB(slabKB), 100*share, memEventSource(e))
+		}
+		sev := Warning
+		if share >= sunreclaimLowCritShare {
+			sev = Critical
+		}
+		expl := "All slab lives in lowmem on a 32-bit HighMem kernel, beside socket buffers and page tables."
+		if combined {
+			// Before 2.6.19 the memory line has one slab figure: dentries and inodes of the
+			// page cache in HighMem are in it and are reclaimable, so this is an upper bound.
+			sev = Info
+			expl += " This kernel prints reclaimable and unreclaimable slab as one figure (the split came in 2.6.19), so the unreclaimable part is at most this: dentry and inode caches for the page cache held in HighMem are reclaimable and are in it."
+		}
+		return Fired(Finding{Severity: sev, Title: fmt.Sprintf("slab held %.0f%% of lowmem at the allocation failure", 100*share), Evidence: ev, Explanation: expl,
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile bound socket buffers and caches that live in lowmem",
+				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
+	}
+	return NotChecked("no SUnreclaim in /proc/meminfo samples and no slab figure in an allocation-failure report")
+}

@@ -1,0 +1,163 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"headroom/model"
+)
+
+// swap-under-load: the host swaps in or out (vmstat si/so, /proc/vmstat pswpin/pswpout)
+// while it moves network traffic. Swap I/O competes with the receive path for CPU and disk,
+// and on a 32-bit HighMem kernel it cannot help the allocations that fail: user pages live
+// mostly in HighMem, so swapping them out frees little lowmem (seed 004: "goes into swap to
+// try to free memory, but this just adds to CPU load ... nothing swappable in low memory";
+// its vmstat shows so up to 111780 KiB/s).
+func init() {
+	Register(Rule{
+		ID:     "swap-under-load",
+		Title:  "swapping while the network is busy",
+		Family: "memory",
+		Check:  checkSwapUnderLoad,
+	})
+}
+
+// Thresholds: swap traffic (in + out) ≥ 1 MiB/s in at least two samples warns; ≥ 10 MiB/s in
+// at least two samples, or ≥ 1 MiB/s in samples where the network moves ≥ 10% of the link
+// (≥ 10 MB/s when the link speed is unknown), is critical. Anchors: netdata warns when 20% of
+// RAM was swapped out in 30 minutes (30min_ram_swapped_out) and on swap 80% used
+// (used_swap); node-mixin warns at 500 major page faults/s for 15 m
+// (NodeMemoryMajorPagesFaults); PCP pmie's memory.swap_low watches free swap, not its rate.
+const (
+	swapWarnKBPerSec       = 1024.0
+	swapCritKBPerSec       = 10240.0
+	swapMinSamples         = 2
+	swapNetBusyShare       = 0.10
+	swapNetBusyBytesPerSec = 10e6
+)
+
+func checkSwapUnderLoad(tl *model.Timeline) Result {
+	type pt struct {
+		i       int
+		swapKBs float64
+		netBps  float64
+		hasNet  bool
+	}
+	var pts []pt
+	for i := range tl.Samples {
+		r := tl.Samples[i].Rates
+		in, okIn := r.Get(model.RateSwapInKBPerSec)
+		out, okOut := r.Get(model.RateSwapOutKBPerSec)
+		if !okIn && !okOut {
+			continue
+		}
+		p := pt{i: i, swapKBs: in + out}
+		rx, okRx := r.Get(model.RateRxBytesPerSec)
+		tx, okTx := r.Get(model.RateTxBytesPerSec)
+		if okRx || okTx {
+			p.netBps, p.hasNet = rx+tx, true
+		}
+		pts = append(pts, p)
+	}
+	if len(pts) == 0 {
+		if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("SwapTotal"); return ok }); s != nil {
+			if v, _ := s.Mem("SwapTotal"); v == 0 {
+				return Healthy("no swap configured (SwapTotal 0 kB in %s)", sampleSource(s, "/proc/meminfo"))
+			}
+		}
+		return NotChecked("no swap-in/out rates: needs two samples of /proc/vmstat (pswpin/pswpout) or a vmstat table (si/so)")
+	}
+	linkBps := 0.0
+	for _, n := range tl.Host.NICs {
+		if !n.Virtual && n.SpeedMbps > 0 && n.Name != "lo" {
+			linkBps += float64(n.SpeedMbps) * 1e6 / 8
+		}
+	}
+	busyAt := swapNetBusyBytesPerSec
+	busyWhy := fmt.Sprintf("≥ %.0f MB/s (link speed unknown)", swapNetBusyBytesPerSec/1e6)
+	if linkBps > 0 {
+		busyAt = swapNetBusyShare * linkBps
+		busyWhy = fmt.Sprintf("≥ %.0f%% of the %.0f MB/s link", 100*swapNetBusyShare, linkBps/1e6)
+	}
+	var warnN, critN, busyN, netKnown int
+	peak, peakIdx := 0.0, -1
+	var sum float64
+	for _, p := range pts {
+		sum += p.swapKBs
+		if p.swapKBs > peak || peakIdx < 0 {
+			peak, peakIdx = p.swapKBs, p.i
+		}
+		if p.hasNet {
+			netKnown++
+		}
+		if p.swapKBs >= swapWarnKBPerSec {
+			warnN++
+			if p.hasNet && p.netBps >= busyAt {
+				busyN++
+			}
+		}
+		if p.swapKBs >= swapCritKBPerSec {
+			critN++
+		}
+	}
+	mean := sum / float64(len(pts))
+	if warnN < swapMinSamples {
+		return Healthy("swap traffic peaked at %.0f KiB/s over %d samples (fires at %.0f KiB/s in %d samples)", peak, len(pts), swapWarnKBPerSec, swapMinSamples)
+	}
+	src := memSampleWhere(tl, peakIdx, "/proc/vmstat")
+	if seg := memSegmentOf(tl, peakIdx); seg != "" {
+		src = seg
+	}
+	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnN, len(pts), swapWarnKBPerSec), Source: src}}
+	sev := Warning
+	switch {
+	case busyN >= 1:
+		sev = Critical
+		ev = append(ev, Evidence{What: "network while swapping", Value: fmt.Sprintf("%d samples with swap ≥ %.0f KiB/s and traffic %s", busyN, swapWarnKBPerSec, busyWhy), Source: src})
+	case critN >= swapMinSamples:
+		sev = Critical
+	}
+	if netKnown == 0 {
+		ev = append(ev, Evidence{What: "network rate in the same samples", Value: "not in the input (the swap samples carry no interface counters)", Source: src})
+	}
+	highmem := (tl.Host.HighMem != nil && *tl.Host.HighMem) || func() bool {
+		for _, e := range tl.Events {
+			if e.AllocFailure != nil && memHasHighMem(e.AllocFailure.Zones) {
+				return true
+			}
+		}
+		return false
+	}()
+	f := Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("the host swaps (up to %.1f MiB/s)", peak/1024),
+		Evidence: ev,
+		Explanation: "Swap-out means reclaim found too little clean page cache and is writing anonymous memory to disk; " +
+			"swap-in means tasks fault it back. Both cost CPU and disk time the receive path needs, and a task waiting on a " +
+			"swap-in stops draining its sockets, so receive queues fill and windows close. vm.swappiness (0-100; 0-200 since " +
+			"5.8) weighs anonymous against file reclaim: lower values keep applications resident and reclaim page cache first; " +
+			"0 avoids swap until file pages are nearly gone, which on 3.5+ can mean OOM kills instead of swapping.",
+	}
+	if highmem {
+		f.Explanation += " On this 32-bit HighMem kernel swapping cannot relieve the allocations that fail: user pages sit " +
+			"mostly in HighMem, so swapping them out frees HighMem, while socket buffers need lowmem (seed 004). The fix is " +
+			"less lowmem demand (socket buffers sized to lowmem, tcp_mem) or a 64-bit kernel; see alloc-fail-lowmem."
+	}
+	if cur, ok := memCurrent(tl, "vm.swappiness"); ok {
+		if c, ok := memSettingInt(cur); ok && c > 10 {
+			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.swappiness", Current: cur.value, Recommended: "10",
+				Why: "reclaim page cache well before anonymous memory on a host whose applications must stay resident to drain sockets; risk: a larger working set of file pages is evicted, and with no clean cache left the kernel swaps anyway"})
+		}
+	} else {
+		ms := memMentions(tl, "vm.swappiness")
+		why := "lower it to reclaim page cache before application memory"
+		if len(ms) > 0 {
+			why += "; the text names " + memDescribeMentions(ms)
+		}
+		f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "vm.swappiness", Recommended: "10 (the current value is not in the input)", Why: why})
+	}
+	if highmem {
+		f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "lowmem demand", Recommended: "size socket buffers and tcp_mem to lowmem (`headroom plan`), or a 64-bit kernel",
+			Why: "on a 32-bit HighMem kernel swap frees HighMem; the failing allocations need lowmem"})
+	}
+	return Fired(f)
+}

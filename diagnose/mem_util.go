@@ -1,0 +1,492 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// Helpers shared by the memory rules (mem_*.go).
+
+// memZoneRank orders zones as the kernel declares them (enum zone_type, include/linux/mmzone.h):
+// an allocation may use its highest allowed zone and every zone below it. Unknown names rank
+// -1 and are never eligible.
+func memZoneRank(name string) int {
+	switch strings.ToLower(name) {
+	case "dma":
+		return 0
+	case "dma32":
+		return 1
+	case "normal":
+		return 2
+	case "highmem":
+		return 3
+	case "movable":
+		return 4
+	case "device":
+		return 5
+	}
+	return -1
+}
+
+// memGFPNames normalises decoded GFP flag names to their bare form: "__GFP_DMA" → "DMA",
+// "GFP_ATOMIC" → "ATOMIC", "GFP_HIGHUSER_MOVABLE" → "HIGHUSER_MOVABLE". Composite masks
+// that include a zone modifier add it: GFP_HIGHUSER* carries __GFP_HIGHMEM (include/linux/
+// gfp_types.h), GFP_*_MOVABLE __GFP_MOVABLE, GFP_ATOMIC __GFP_HIGH (every era: 2.6's
+// GFP_ATOMIC was __GFP_HIGH alone, 4.4+ adds __GFP_ATOMIC|__GFP_KSWAPD_RECLAIM).
+func memGFPNames(flags []string) map[string]bool {
+	set := map[string]bool{}
+	for _, f := range flags {
+		n := strings.ToUpper(strings.TrimSpace(f))
+		n = strings.TrimLeft(n, "_")
+		n = strings.TrimPrefix(n, "GFP_")
+		if n == "" {
+			continue
+		}
+		set[n] = true
+		switch {
+		case strings.HasPrefix(n, "HIGHUSER"):
+			set["HIGHMEM"] = true
+		}
+		if strings.HasSuffix(n, "MOVABLE") {
+			set["MOVABLE"] = true
+		}
+		if n == "ATOMIC" {
+			set["HIGH"] = true
+		}
+		if n == "DMA" || n == "DMA32" {
+			set[n] = true
+		}
+	}
+	return set
+}
+
+// memClasszone is the highest zone a GFP mask may use (gfp_zone(), include/linux/gfp.h):
+// __GFP_DMA → DMA, __GFP_DMA32 → DMA32, __GFP_HIGHMEM|__GFP_MOVABLE → Movable, __GFP_HIGHMEM
+// → HighMem, otherwise Normal.
+func memClasszone(flags map[string]bool) string {
+	switch {
+	case flags["DMA"]:
+		return "DMA"
+	case flags["DMA32"]:
+		return "DMA32"
+	case flags["HIGHMEM"] && flags["MOVABLE"]:
+		return "Movable"
+	case flags["HIGHMEM"]:
+		return "HighMem"
+	}
+	return "Normal"
+}
+
+// memKernelOf returns the kernel release that applies to an event: the one printed in or near
+// the report, else the host's.
+func memKernelOf(tl *model.Timeline, af *model.AllocFailure) (model.KernelVersion, string, bool) {
+	if af != nil && af.Kernel != "" {
+		if v, ok := model.ParseKernelVersion(af.Kernel); ok {
+			return v, af.Kernel, true
+		}
+	}
+	v, ok := tl.Host.KernelVersion()
+	return v, tl.Host.Kernel, ok
+}
+
+// memSameKey reports whether a key as written names the sysctl key: exact, or the same
+// words of the last component in another order (seed 000 writes "vm.min_kbytes_free" for
+// vm.min_free_kbytes — a key no kernel ever had, which sysctl -w rejects).
+func memSameKey(written, key string) bool {
+	w := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(written)), "/", ".")
+	if w == key {
+		return true
+	}
+	wi, ki := strings.LastIndexByte(w, '.'), strings.LastIndexByte(key, '.')
+	if wi < 0 || ki < 0 || w[:wi] != key[:ki] {
+		return false
+	}
+	a, b := strings.Split(w[wi+1:], "_"), strings.Split(key[ki+1:], "_")
+	if len(a) != len(b) {
+		return false
+	}
+	sort.Strings(a)
+	sort.Strings(b)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// memSetting is a sysctl value and where it came from.
+type memSetting struct {
+	value   string
+	source  string
+	mention bool // from a text's mention rather than the host's own values
+	form    string
+	written string // the key as written when it differs from the real key
+}
+
+// memCurrent returns the value a host runs with: its sysctl (live, capture, sysctl -a),
+// else a text's prose or sysctl -a mention of it. sysctl -w and sysctl.conf mentions are
+// what an author changed it to, not what it was; see memMentions.
+func memCurrent(tl *model.Timeline, key string) (memSetting, bool) {
+	if v, src, ok := tl.Sysctl(key); ok {
+		return memSetting{value: strings.TrimSpace(v), source: src}, true
+	}
+	for _, m := range tl.Settings {
+		if !memSameKey(m.Key, key) || (m.Form != "prose" && m.Form != "sysctl-a") {
+			continue
+		}
+		s := memSetting{value: strings.TrimSpace(m.Value), source: memMentionSource(m), mention: true, form: m.Form}
+		if m.Key != key {
+			s.written = m.Key
+		}
+		return s, true
+	}
+	return memSetting{}, false
+}
+
+// memMentions returns every value a text gives for key, in order.
+func memMentions(tl *model.Timeline, key string) []model.SettingMention {
+	var out []model.SettingMention
+	for _, m := range tl.Settings {
+		if memSameKey(m.Key, key) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func memMentionSource(m model.SettingMention) string {
+	switch {
+	case m.Source != "":
+		return m.Source
+	case m.Line > 0:
+		return fmt.Sprintf("line %d", m.Line)
+	}
+	return "the text"
+}
+
+// memDescribeMentions prints the values a text names for a key: `"20248" (sysctl-w, line 3)`.
+func memDescribeMentions(ms []model.SettingMention) string {
+	var parts []string
+	for _, m := range ms {
+		p := fmt.Sprintf("%s (%s, %s", m.Value, m.Form, memMentionSource(m))
+		if m.Key != "" {
+			p += ", written " + m.Key
+		}
+		parts = append(parts, p+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func memSettingInt(s memSetting) (int64, bool) {
+	f := strings.Fields(s.value)
+	if len(f) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(f[0], 10, 64)
+	return n, err == nil
+}
+
+// memSettingEvidence cites a setting, saying when the value is a text's words.
+func memSettingEvidence(key string, s memSetting) Evidence {
+	what := key
+	if s.mention {
+		what += " (as the text states it, not read from the host)"
+		if s.written != "" {
+			what += "; written " + s.written
+		}
+	}
+	return Evidence{What: what, Value: s.value, Source: s.source}
+}
+
+// memTotalKB returns the host's memory from meminfo, else from what an allocation-failure
+// report printed (pages RAM, or the zones' present sizes).
+func memTotalKB(tl *model.Timeline) (kb int64, source string, ok bool) {
+	if tl.Host.MemTotalKB > 0 {
+		return tl.Host.MemTotalKB, "MemTotal", true
+	}
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
+		v, _ := s.Mem("MemTotal")
+		return v, sampleSource(s, "/proc/meminfo"), true
+	}
+	psz, _ := pageSize(tl)
+	for _, e := range tl.Events {
+		af := e.AllocFailure
+		if af == nil {
+			continue
+		}
+		if af.PagesRAM != nil && *af.PagesRAM > 0 {
+			return *af.PagesRAM * psz / 1024, "pages RAM in the report at " + e.Source, true
+		}
+		var sum int64
+		for _, z := range af.Zones {
+			sum += z.PresentKB
+		}
+		if sum > 0 {
+			return sum, "sum of the zones' present in the report at " + e.Source, true
+		}
+	}
+	return 0, "", false
+}
+
+// memLowmemKB returns the memory a 32-bit HighMem kernel maps permanently: LowTotal, or the DMA
+// and Normal zones' present sizes of a report. ok is false on 64-bit or when unknown.
+func memLowmemKB(tl *model.Timeline) (kb int64, source string, ok bool) {
+	if tl.Host.LowTotalKB > 0 {
+		return tl.Host.LowTotalKB, "LowTotal", true
+	}
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("LowTotal"); return ok }); s != nil {
+		v, _ := s.Mem("LowTotal")
+		return v, sampleSource(s, "/proc/meminfo") + " LowTotal", true
+	}
+	for _, e := range tl.Events {
+		af := e.AllocFailure
+		if af == nil || !memHasHighMem(af.Zones) {
+			continue
+		}
+		var sum int64
+		for _, z := range af.Zones {
+			if r := memZoneRank(z.Zone); r >= 0 && r <= memZoneRank("Normal") {
+				sum += z.PresentKB
+			}
+		}
+		if sum > 0 {
+			return sum, "DMA + Normal present in the report at " + e.Source, true
+		}
+	}
+	return 0, "", false
+}
+
+// memIs64Bit reports whether the host is known to run a 64-bit kernel.
+func memIs64Bit(tl *model.Timeline) bool {
+	if tl.Host.WordBits != 0 {
+		return tl.Host.WordBits == 64
+	}
+	return model.ArchWordBits(tl.Host.Arch) == 64
+}
+
+func memHasHighMem(zs []model.ZoneReport) bool {
+	for _, z := range zs {
+		if strings.EqualFold(z.Zone, "HighMem") && z.PresentKB > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// memPhysicalNICs returns the host's non-virtual NICs with a known link speed, and the names of
+// the others (speed unknown) for the not-checked reason.
+func memPhysicalNICs(tl *model.Timeline) (known []plan.NIC, mtu int, unknown []string) {
+	for _, n := range tl.Host.NICs {
+		if n.Name == "lo" || n.Virtual {
+			continue
+		}
+		if n.SpeedMbps <= 0 {
+			unknown = append(unknown, n.Name)
+			continue
+		}
+		pn := plan.NIC{Name: n.Name, SpeedMbps: n.SpeedMbps}
+		for _, st := range tl.AllNICStats() {
+			if st.Name == n.Name && st.Ring != nil {
+				pn.RxRing, pn.RxRingMax = int64(st.Ring.Rx), int64(st.Ring.RxMax)
+			}
+		}
+		known = append(known, pn)
+		if int(n.MTU) > mtu {
+			mtu = int(n.MTU)
+		}
+	}
+	return known, mtu, unknown
+}
+
+// memPlanInput builds plan's host description from the timeline. missing names what plan needs
+// and the timeline lacks (memory size, NIC speed); an Input with missing set must not be
+// used for a number.
+func memPlanInput(tl *model.Timeline) (in plan.Input, missing []string) {
+	if kb, _, ok := memTotalKB(tl); ok {
+		in.MemoryBytes = kb * 1024
+	} else {
+		missing = append(missing, "the memory size (MemTotal)")
+	}
+	// Lowmem matters only on a 32-bit kernel; a HighMem zone in a report proves one even
+	// when the text does not name the architecture (plan keeps a given lowmem when the
+	// architecture is unknown).
+	if kb, _, ok := memLowmemKB(tl); ok && !memIs64Bit(tl) {
+		in.LowmemBytes = kb * 1024
+		if in.MemoryBytes > 0 && in.LowmemBytes > in.MemoryBytes {
+			in.LowmemBytes = in.MemoryBytes
+		}
+	}
+	psz, _ := pageSize(tl)
+	in.PageSizeBytes = int(psz)
+	in.Arch = tl.Host.Arch
+	in.KernelVersion = tl.Host.Kernel
+	nics, mtu, unknown := memPhysicalNICs(tl)
+	in.NICs = nics
+	in.MTUBytes = mtu
+	if len(nics) == 0 {
+		if len(unknown) > 0 {
+			missing = append(missing, "the NIC speed ("+strings.Join(unknown, ", ")+" report none)")
+		} else {
+			missing = append(missing, "the NIC speed (no physical NIC with a link speed in the input)")
+		}
+	}
+	for _, s := range []string{"vm.min_free_kbytes", "vm.watermark_scale_factor"} {
+		if v, ok := memCurrent(tl, s); ok && !v.mention {
+			if in.Current == nil {
+				in.Current = map[string]string{}
+			}
+			in.Current[s] = v.value
+		}
+	}
+	return in, missing
+}
+
+// memMinFreeChange is the vm.min_free_kbytes change of a memory finding: plan's number when the
+// timeline has what plan needs, else advice naming what is missing. The text's own values
+// are cited as context, never used as the number.
+func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.Change, bool) {
+	ch := model.Change{Key: "vm.min_free_kbytes"}
+	if haveCur {
+		ch.Current = cur.value
+		if cur.mention {
+			ch.Current += " (the text's words)"
+		}
+	}
+	in, missing := memPlanInput(tl)
+	ctx := ""
+	if ms := memMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
+		ctx = "; the text names " + memDescribeMentions(ms)
+	}
+	if len(missing) > 0 {
+		ch.Kind = model.ChangeOther
+		ch.Recommended = "run `headroom plan --bandwidth LINK --memory RAM`: the input lacks " + strings.Join(missing, " and ")
+		ch.Why = "min_free_kbytes must cover the atomic receive allocations made at line rate before kswapd catches up (plan.MinFreeKBytes)" + ctx
+		return ch, true
+	}
+	kb, why := plan.MinFreeKBytes(in)
+	if c, ok := memSettingInt(cur); haveCur && ok && c >= kb {
+		return ch, false
+	}
+	ch.Kind = model.ChangeSysctl
+	ch.Recommended = strconv.FormatInt(kb, 10)
+	ch.Why = why + ctx + "; risk: the reserve is memory the page cache and applications cannot use, and kswapd starts reclaiming (and swapping) earlier"
+	return ch, true
+}
+
+// memWatermarkScaleChange is the vm.watermark_scale_factor change (4.6+) from plan, when plan
+// can compute it and the current value is below.
+func memWatermarkScaleChange(tl *model.Timeline) (model.Change, bool) {
+	v, ok := tl.Host.KernelVersion()
+	if ok && !v.AtLeast(4, 6) {
+		return model.Change{}, false
+	}
+	in, missing := memPlanInput(tl)
+	if len(missing) > 0 {
+		return model.Change{}, false
+	}
+	f, why, ok := plan.WatermarkScaleFactor(in)
+	if !ok {
+		return model.Change{}, false
+	}
+	ch := model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_scale_factor", Recommended: strconv.FormatInt(f, 10), Why: why + "; wakes kswapd earlier so atomic allocations rarely reach the min reserve (4.6+, commit 795ae7a0de6b)"}
+	if cur, ok := memCurrent(tl, "vm.watermark_scale_factor"); ok {
+		ch.Current = cur.value
+		if c, ok := memSettingInt(cur); ok && c >= f {
+			return ch, false
+		}
+	}
+	return ch, true
+}
+
+// memEventSource names where an event was found.
+func memEventSource(e *model.Event) string {
+	switch {
+	case e.Source != "":
+		return e.Source
+	case e.FirstLine > 0 && e.LastLine > e.FirstLine:
+		return fmt.Sprintf("lines %d-%d", e.FirstLine, e.LastLine)
+	case e.FirstLine > 0:
+		return fmt.Sprintf("line %d", e.FirstLine)
+	}
+	return "kernel log"
+}
+
+// memLogAvailable says whether the timeline carries a kernel log to search, and why not.
+func memLogAvailable(tl *model.Timeline) (ok bool, why string) {
+	if len(tl.Log) > 0 || len(tl.Events) > 0 {
+		return true, ""
+	}
+	for _, u := range tl.NotAvailable {
+		if strings.Contains(u.What, "kmsg") || strings.Contains(u.What, "kernel log") {
+			return false, "the kernel log could not be read: " + u.Why
+		}
+	}
+	return false, "no kernel log in the input"
+}
+
+// memKB prints a kB figure with a binary unit.
+func memKB(v int64) string { return humanBytes(v * 1024) }
+
+// memRateStats summarises one rate key over the timeline: samples that have it, the mean, the
+// peak and where the peak was.
+type memRateStats struct {
+	n          int
+	mean, peak float64
+	peakIdx    int
+	over       int // samples at or above the threshold passed to stats
+}
+
+func memSeriesStats(tl *model.Timeline, key string, threshold float64) memRateStats {
+	idx, vals := tl.Series(key)
+	var r memRateStats
+	r.peakIdx = -1
+	for i, v := range vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		r.n++
+		r.mean += v
+		if r.peakIdx < 0 || v > r.peak {
+			r.peak, r.peakIdx = v, idx[i]
+		}
+		if v >= threshold {
+			r.over++
+		}
+	}
+	if r.n > 0 {
+		r.mean /= float64(r.n)
+	}
+	return r
+}
+
+// memSampleWhere names a sample for evidence: its source and time.
+func memSampleWhere(tl *model.Timeline, i int, file string) string {
+	if i < 0 || i >= len(tl.Samples) {
+		return file
+	}
+	s := &tl.Samples[i]
+	src := sampleSource(s, file)
+	if !s.Time.IsZero() {
+		src += " at " + s.Time.UTC().Format(time.TimeOnly)
+	}
+	return src
+}
+
+// memSegmentOf returns the name of the segment holding sample i ("vmstat table at lines
+// 52-60"), or "".
+func memSegmentOf(tl *model.Timeline, i int) string {
+	for _, s := range tl.Segments {
+		if i >= s.First && i <= s.Last {
+			return s.Name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,94 @@
+package diagnose
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// listen-overflow: a listening socket's accept queue was full when a handshake completed, so
+// the kernel dropped the final ACK (tcp_v4_syn_recv_sock → sk_acceptq_is_full, net/ipv4/
+// tcp_ipv4.c: TcpExt ListenOverflows) and the client's connection stalls until it
+// retransmits; ListenDrops counts every segment a listener dropped, overflows included
+// (tcp_listendrop). The accept queue holds min(listen() backlog, net.core.somaxconn)
+// connections (__sys_listen, net/socket.c); somaxconn defaults to 4096 since 5.4 (commit
+// 19f92a030ca6, "net: increase SOMAXCONN to 4096") and 128 before. The queue fills when the
+// application accepts too slowly (seed 002's forking proxy under 5 × 200 concurrent clients)
+// or its backlog is small.
+func init() {
+	Register(Rule{
+		ID:     "listen-overflow",
+		Title:  "connections dropped at full listen (accept) queues",
+		Family: "network",
+		Check:  checkListenOverflow,
+	})
+}
+
+var listenCounters = []netCounter{
+	{Group: "TcpExt", Name: "ListenOverflows", Rising: Warning, Meaning: "accept queue full: completed handshakes dropped"},
+	{Group: "TcpExt", Name: "ListenDrops", Rising: Warning, Meaning: "segments dropped at listeners, overflows included"},
+	{Group: "TcpExt", Name: "TCPReqQFullDrop", Rising: Warning, Meaning: "SYN queue full, no syncookies: SYNs dropped"},
+}
+
+// listenCriticalPerSec: at one dropped handshake a second or more, clients see connect
+// delays of a retransmission timeout (1 s initially, RFC 6298) continuously.
+const listenCriticalPerSec = 1.0
+
+func checkListenOverflow(tl *model.Timeline) Result {
+	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
+	if !present {
+		return NotChecked("no TcpExt ListenOverflows/ListenDrops: needs /proc/net/netstat, netstat -s or nstat")
+	}
+	var ev []Evidence
+	sev := Severity(-1)
+	for _, r := range rs {
+		switch {
+		case r.rising():
+			s := r.Rising
+			if netPerSec(r.growth) >= listenCriticalPerSec {
+				s = Critical
+			}
+			sev = max(sev, s)
+			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})
+		case r.last > 0:
+			sev = max(sev, Info)
+			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})
+		}
+	}
+	if sev < 0 {
+		return Healthy("ListenOverflows and ListenDrops are 0")
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "listening sockets dropped connections: accept queues were full",
+		Evidence: ev,
+		Explanation: "A connection whose handshake completes while its listener's accept queue is full is dropped " +
+			"(the client retransmits and waits: 1 s, then 3 s, ...). The queue is min(the application's listen() " +
+			"backlog, net.core.somaxconn) long. Raising somaxconn helps only if the application asks for a larger " +
+			"backlog (many pass SOMAXCONN or -1, some a fixed 128 or 511); otherwise the application must accept " +
+			"faster (more acceptor threads, SO_REUSEPORT) — a forking proxy that forks per connection accepts " +
+			"slowest exactly when the box is busiest (seed 002).",
+	}
+	cur := int64(0)
+	curStr := ""
+	if v, src, ok := tl.Sysctl("net.core.somaxconn"); ok {
+		curStr = strings.TrimSpace(v)
+		cur, _ = strconv.ParseInt(curStr, 10, 64)
+		f.Evidence = append(f.Evidence, Evidence{What: "net.core.somaxconn", Value: curStr, Source: src})
+	}
+	if sev >= Warning {
+		rec := int64(4096)
+		if cur >= 4096 {
+			rec = min(cur*2, 65535)
+		}
+		if rec > cur {
+			f.Changes = append(f.Changes, model.Change{
+				Kind: model.ChangeSysctl, Key: "net.core.somaxconn", Current: curStr, Recommended: strconv.FormatInt(rec, 10),
+				Why: "a longer accept-queue ceiling (each queued connection is a full socket, a few KiB); takes effect for listen() calls made after the change, and only up to the backlog the application asks for",
+			})
+		}
+	}
+	return Fired(f)
+}

@@ -1,0 +1,131 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// nic-ring-below-max: the RX ring (descriptors the driver keeps filled with empty buffers
+// for the NIC to DMA into) is smaller than the pre-set maximum the driver reports
+// (ETHTOOL_GRINGPARAM rx_max_pending). The ring is how long the host may stall its NAPI poll
+// before the NIC drops frames: at line rate a 256-entry ring lasts 3 ms at 1 Gbit/s (seed
+// 001's e1000 default "set to 256 packets, ... resulting in packet overruns"; seed 004's
+// plan to "increase RX ring buffer size to 4096").
+func init() {
+	Register(Rule{
+		ID:     "nic-ring-below-max",
+		Title:  "RX ring smaller than the NIC's pre-set maximum",
+		Family: "network",
+		Check:  checkNICRingBelowMax,
+	})
+}
+
+func checkNICRingBelowMax(tl *model.Timeline) Result {
+	last := tl.LastWith(func(s *model.Sample) bool {
+		for _, st := range s.NICStats {
+			if st.Ring != nil && st.Ring.RxMax > 0 {
+				return true
+			}
+		}
+		return false
+	})
+	if last == nil {
+		return NotChecked("no RX ring sizes: needs ethtool -g (live ETHTOOL_GRINGPARAM or a pasted ethtool -g)")
+	}
+	var findings []Finding
+	var atMax []string
+	for _, st := range last.NICStats {
+		if st.Ring == nil || st.Ring.RxMax <= 0 {
+			continue
+		}
+		r := st.Ring
+		if r.Rx >= r.RxMax {
+			atMax = append(atMax, fmt.Sprintf("%s %d", st.Name, r.Rx))
+			continue
+		}
+		lost, src := nicLost(tl, st.Name)
+		sev := Info
+		ev := []Evidence{{What: st.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d", r.Rx, r.RxMax), Source: "ethtool -g " + st.Name}}
+		if lost > 0 {
+			sev = Warning
+			ev = append(ev, Evidence{What: st.Name + " frames lost for lack of ring or FIFO room", Value: fmt.Sprintf("%d since boot", lost), Source: src})
+		}
+		speed := netNICSpeed(tl, st.Name)
+		mtu := netNICMTU(tl, st.Name)
+		timing := ""
+		if speed > 0 {
+			pps := plan.PacketsPerSec(speed, mtu)
+			timing = fmt.Sprintf("at %s and MTU %d the ring lasts %.1f ms, the maximum %.1f ms", netBits(speed), mtu, plan.RingMillis(r.Rx, pps), plan.RingMillis(r.RxMax, pps))
+			ev = append(ev, Evidence{What: st.Name + " time the host may stall before drops", Value: timing, Source: "plan.RingMillis"})
+		}
+		f := Finding{
+			ID:       "nic-ring-below-max",
+			Severity: sev,
+			Title:    fmt.Sprintf("%s RX ring %d is below its pre-set maximum %d", st.Name, r.Rx, r.RxMax),
+			Evidence: ev,
+			Explanation: "The RX ring is the slack between the NIC and the host's receive processing: frames " +
+				"arriving while every descriptor is used are dropped by the NIC (nic-rx-overruns). A ring at " +
+				"its maximum rides out longer NAPI poll delays (busy CPUs, softirq squeezes, slow refills when " +
+				"memory is short). Costs: ring × buffer size of memory held per queue (for 4096 entries of 2 KiB " +
+				"buffers, 8 MiB per queue), a little more latency under overload, and on many drivers " +
+				"`ethtool -G` resets the link for a moment. Without losses there is nothing to gain yet.",
+		}
+		if lost > 0 {
+			why := fmt.Sprintf("frames were lost on %s; the maximum ring rides out %.1f× longer stalls", st.Name, float64(r.RxMax)/float64(max(r.Rx, 1)))
+			if timing != "" {
+				why = fmt.Sprintf("frames were lost on %s; %s (ethtool -G %s rx %d)", st.Name, timing, st.Name, r.RxMax)
+			}
+			f.Changes = []model.Change{{
+				Kind: model.ChangeEthtool, Key: st.Name + " rx",
+				Current: fmt.Sprint(r.Rx), Recommended: fmt.Sprint(r.RxMax), Why: why,
+			}}
+		}
+		findings = append(findings, f)
+	}
+	if len(findings) == 0 {
+		sort.Strings(atMax)
+		return Healthy("RX rings at their maximum: %s", strings.Join(atMax, ", "))
+	}
+	return Fired(findings...)
+}
+
+// nicLost returns the frames a NIC lost for lack of ring or FIFO room since boot: the
+// standard overrun counters of its newest netdev line, else the driver's own names in its
+// newest ethtool -S.
+func nicLost(tl *model.Timeline, name string) (int64, string) {
+	var lost int64
+	if s := tl.LastWith(func(s *model.Sample) bool { return hasNetDev(s, name) }); s != nil {
+		for _, d := range s.NetDev {
+			if d.Name != name {
+				continue
+			}
+			for _, c := range netdevOverrunCounters {
+				if v, ok := d.Counters.Get(c); ok {
+					lost += v
+				}
+			}
+		}
+		if lost > 0 {
+			return lost, sampleSource(s, "/proc/net/dev")
+		}
+	}
+	s := tl.LastWith(func(s *model.Sample) bool { st := nicStats(s, name); return st != nil && st.Stats != nil })
+	if s == nil {
+		return 0, ""
+	}
+	st := nicStats(s, name)
+	for _, n := range st.Stats.Names() {
+		if ethtoolOverrunNames[n] || (strings.HasPrefix(n, "rx_queue_") && strings.HasSuffix(n, "_drops") && !isVirtualDriverQueue(tl, name)) {
+			v, _ := st.Stats.Get(n)
+			lost += v
+		}
+	}
+	if lost > 0 {
+		return lost, "ethtool -S " + name
+	}
+	return 0, ""
+}

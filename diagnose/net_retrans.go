@@ -1,0 +1,134 @@
+package diagnose
+
+import (
+	"fmt"
+	"time"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// retransmit-rate: TCP resent a large share of what it sent (Tcp RetransSegs against
+// OutSegs, /proc/net/snmp). Every retransmission is a segment lost somewhere: on the path
+// (congestion, a policer, a bad link), at the receiver (ring overruns, backlog or socket
+// buffer drops: nic-rx-overruns, softnet-backlog-drops, rcvq-pruning on the peer), or
+// spuriously (reordering, too short an RTO). Loss-based congestion control halves its window
+// on each loss event, so throughput falls with the square root of the loss rate: a long path
+// suffers first (Mathis et al. 1997: rate ≈ MSS/RTT × 1.22/√p).
+func init() {
+	Register(Rule{
+		ID:     "retransmit-rate",
+		Title:  "TCP retransmits a large share of the segments it sends",
+		Family: "network",
+		Check:  checkRetransmitRate,
+	})
+}
+
+// Thresholds: retransWarnShare = 1% (at 125 ms RTT one Reno/CUBIC stream is then limited to
+// about 1.1 Mbit/s by the Mathis formula); retransCritShare = 5%. A share needs enough
+// segments to mean anything: retransMinSegs sent in the window (an idle host sends a few
+// keepalives and ACKs, and one lost ACK would be 10%), or retransMinSegsBoot for a since-boot
+// total. PCP's pmie rule network.tcp_retransmit likewise judges the ratio only above 100
+// segments sent per second.
+const (
+	retransWarnShare   = 0.01
+	retransCritShare   = 0.05
+	retransMinSegs     = 1000
+	retransMinSegsBoot = 10000
+)
+
+func checkRetransmitRate(tl *model.Timeline) Result {
+	get := func(name string) growth {
+		return counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Tcp", name) })
+	}
+	re, out := get("RetransSegs"), get("OutSegs")
+	if !re.hasLast || !out.hasLast {
+		return NotChecked("no Tcp RetransSegs/OutSegs: needs /proc/net/snmp, netstat -s or nstat")
+	}
+	bootShare := 0.0
+	if out.last > 0 {
+		bootShare = float64(re.last) / float64(out.last)
+	}
+	var ev []Evidence
+	sev := Severity(-1)
+	title := ""
+	if re.hasDelta && out.hasDelta {
+		if out.delta < retransMinSegs {
+			return Healthy("only %d segments sent %s (fewer than %d to judge a share); since boot %d of %d retransmitted (%s)", out.delta, window(tl), retransMinSegs, re.last, out.last, netPct(bootShare))
+		}
+		share := float64(re.delta) / float64(out.delta)
+		ev = append(ev, Evidence{What: "Tcp RetransSegs / OutSegs while sampled", Value: fmt.Sprintf("%d / %d = %s %s", re.delta, out.delta, netPct(share), window(tl)), Source: out.source})
+		switch {
+		case share >= retransCritShare:
+			sev = Critical
+		case share >= retransWarnShare:
+			sev = Warning
+		}
+		title = fmt.Sprintf("TCP retransmitted %s of the segments it sent while sampled", netPct(share))
+		if sev < 0 {
+			return Healthy("%s of segments retransmitted %s (%d of %d)", netPct(share), window(tl), re.delta, out.delta)
+		}
+	} else {
+		if out.last < retransMinSegsBoot {
+			return Healthy("only %d segments sent since boot (fewer than %d to judge a share)", out.last, retransMinSegsBoot)
+		}
+		ev = append(ev, Evidence{What: "Tcp RetransSegs / OutSegs since boot", Value: fmt.Sprintf("%d / %d = %s (an average over the uptime)", re.last, out.last, netPct(bootShare)), Source: out.source})
+		if bootShare >= retransWarnShare {
+			sev = Warning // a since-boot average says it happens, not that it happens now
+		}
+		title = fmt.Sprintf("TCP has retransmitted %s of the segments it sent since boot", netPct(bootShare))
+		if sev < 0 {
+			return Healthy("%s of segments retransmitted since boot (%d of %d)", netPct(bootShare), re.last, out.last)
+		}
+	}
+	for _, n := range []struct{ name, meaning string }{
+		{"TCPTimeouts", "retransmission timeouts (the expensive kind: the window collapses to 1)"},
+		{"TCPLostRetransmit", "retransmissions that were lost again"},
+		{"TCPSpuriousRTOs", "timeouts that turned out unnecessary (F-RTO)"},
+	} {
+		g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", n.name) })
+		if g.rising() || (!g.hasDelta && g.last > 0) {
+			ev = append(ev, Evidence{What: "TcpExt " + n.name + " (" + n.meaning + ")", Value: g.describe(), Source: g.source})
+		}
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "Each retransmitted segment was lost (or presumed lost) once. Loss-based congestion control " +
+			"(Reno, CUBIC) cuts its window on every loss event, so a 1% loss rate limits one stream on a " +
+			"125 ms path to about 1 Mbit/s however large the buffers are. Find where the loss is: this host's " +
+			"receive side (nic-rx-overruns, softnet-backlog-drops, rcvq-pruning), the peer's (the same " +
+			"counters there), or the path (ethtool -S on switch ports, a policer, duplex or CRC errors). " +
+			"Retransmissions that are mostly timeouts (TCPTimeouts) cost most: each collapses the window. " +
+			"BBR (4.9+) does not treat random loss as congestion and keeps long paths full where CUBIC stalls.",
+	}
+	f.Changes = retransChanges(tl)
+	return Fired(f)
+}
+
+// retransChanges proposes plan's congestion control when the link and RTT are known and it
+// differs from the host's.
+func retransChanges(tl *model.Timeline) []model.Change {
+	bw, _ := netLinkBitsPerSec(tl)
+	rtt, ok := netMedianRTT(tl)
+	if bw <= 0 || !ok || rtt < time.Millisecond {
+		return nil
+	}
+	in, ok := netPlanInput(tl, bw, rtt, 1)
+	if !ok {
+		return nil
+	}
+	p, err := plan.Compute(in)
+	if err != nil {
+		return nil
+	}
+	cur, _, _ := tl.Sysctl("net.ipv4.tcp_congestion_control")
+	for _, c := range p.Settings {
+		if c.Key == "net.ipv4.tcp_congestion_control" && c.Recommended != cur {
+			c.Rule = ""
+			return []model.Change{c}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// rx-dropped-software: an interface's rx_dropped grew without the NIC's own overrun
+// counters explaining it. rx_dropped is "received but not processed" (include/uapi/linux/
+// if_link.h): since 2.6.37 (commit caf586e5f23c) the core adds its own drops to the driver's,
+// namely packets refused by a full per-CPU backlog (enqueue_to_backlog, also counted in
+// softnet_stat), frames with a bad VLAN tag, and frames no protocol handler wanted
+// (__netif_receive_skb_core); since 4.6 (commit 6e7333d315a7) frames dropped on inactive
+// devices such as bonding backup slaves go to rx_nohandler instead. Drivers add their own
+// reasons, and if_link.h allows L2 address filtering there. /proc/net/dev (and ifconfig,
+// which reads it) prints rx_dropped + rx_missed_errors as one "drop" column (net/core/
+// net-procfs.c dev_seq_printf_stats), so ring overruns can show up in it too.
+func init() {
+	Register(Rule{
+		ID:     "rx-dropped-software",
+		Title:  "receive drops without hardware errors (backlog, unknown protocol, filtering)",
+		Family: "network",
+		Check:  checkRxDroppedSoftware,
+	})
+}
+
+// A rising software drop count is a warning when it is at least rxDropWarnShare of the
+// packets received in the same window and at least rxDropWarnPerSec: below that it is the
+// steady trickle of LLDP, STP or unknown-EtherType frames many networks carry.
+const (
+	rxDropWarnShare  = 0.01
+	rxDropWarnPerSec = 10.0
+)
+
+func checkRxDroppedSoftware(tl *model.Timeline) Result {
+	last := tl.LastWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 })
+	if last == nil {
+		return NotChecked("no interface counters: needs /proc/net/dev, ip -s link or ifconfig")
+	}
+	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 })
+	src := sampleSource(last, "/proc/net/dev")
+	seconds := 0.0
+	if first != last && !first.Time.IsZero() && !last.Time.IsZero() {
+		seconds = last.Time.Sub(first.Time).Seconds()
+	}
+	softDrop := softnetDropDelta(first, last)
+	var findings []Finding
+	var notes []string
+	for _, dev := range last.NetDev {
+		if dev.Name == "lo" {
+			continue
+		}
+		d, ok := dev.Counters.Get("rx_dropped")
+		if !ok || d == 0 {
+			continue
+		}
+		hw := netHWLost(dev)
+		if hw > 0 && d <= 2*hw {
+			notes = append(notes, fmt.Sprintf("%s: dropped %d with %d overruns/missed: the same ring losses counted again (nic-rx-overruns)", dev.Name, d, hw))
+			continue
+		}
+		excess := d - hw
+		var prev *kernel.NetDev
+		if first != last {
+			for i := range first.NetDev {
+				if first.NetDev[i].Name == dev.Name {
+					prev = &first.NetDev[i]
+				}
+			}
+		}
+		ev := []Evidence{{What: dev.Name + " rx_dropped", Value: fmt.Sprintf("%d since boot", d), Source: src}}
+		if hw > 0 {
+			ev = append(ev, Evidence{What: dev.Name + " overrun/missed/FIFO errors", Value: fmt.Sprintf("%d (the drop column may include them; %d remain unexplained)", hw, excess), Source: src})
+		}
+		if nh, ok := dev.Counters.Get("rx_nohandler"); ok && nh > 0 {
+			ev = append(ev, Evidence{What: dev.Name + " rx_nohandler (no protocol handler on an inactive device, 4.6+)", Value: fmt.Sprint(nh), Source: src})
+		}
+		sev := Info
+		if prev != nil {
+			pd, okD := prev.Counters.Get("rx_dropped")
+			pr, okR := prev.Counters.Get("rx_packets")
+			r, okR2 := dev.Counters.Get("rx_packets")
+			if okD {
+				dd := (d - netHWLost(dev)) - (pd - netHWLost(*prev))
+				v := fmt.Sprintf("+%d %s", dd, window(tl))
+				share := 0.0
+				if okR && okR2 && r-pr+dd > 0 {
+					share = float64(dd) / float64(r-pr+dd)
+					v += fmt.Sprintf(" (%s of the packets received)", netPct(share))
+				}
+				ev = append(ev, Evidence{What: dev.Name + " software drops while sampled", Value: v, Source: src})
+				if dd > 0 && seconds > 0 && share >= rxDropWarnShare && float64(dd)/seconds >= rxDropWarnPerSec {
+					sev = Warning
+				}
+				if dd > 0 && softDrop > 0 {
+					ev = append(ev, Evidence{What: "softnet_stat dropped in the same window", Value: fmt.Sprintf("+%d: at least part is the full per-CPU backlog (softnet-backlog-drops)", softDrop), Source: "/proc/net/softnet_stat"})
+				}
+			}
+		}
+		findings = append(findings, Finding{
+			ID:       "rx-dropped-software",
+			Severity: sev,
+			Title:    fmt.Sprintf("%s drops received packets in software (%d since boot)", dev.Name, excess),
+			Evidence: ev,
+			Explanation: "rx_dropped counts packets the host received and then did not process. It can be: the " +
+				"per-CPU backlog being full (also in softnet_stat: see softnet-backlog-drops), frames no protocol " +
+				"wanted (unknown EtherType such as LLDP without a listener, IPv6 with IPv6 disabled), a VLAN the " +
+				"host has not configured, frames for other MAC addresses, frames on inactive bonding slaves " +
+				"(before 4.6; since then in rx_nohandler), drops in virtual devices (veth or tun when the peer's " +
+				"queue is full, XDP), or a driver's own reasons (some count ring exhaustion here instead of " +
+				"rx_missed_errors: check `ethtool -S`). It cannot be: firewall drops (counted in the " +
+				"iptables/nftables rule counters), socket-buffer drops (TcpExt and Udp counters), or losses in " +
+				"the network before the NIC. `perf record -e skb:kfree_skb` or dropwatch names the dropping " +
+				"function; on 5.17+ the kfree_skb tracepoint carries the drop reason.",
+		})
+	}
+	if len(findings) == 0 {
+		if len(notes) > 0 {
+			return Healthy("no unexplained receive drops; %s", strings.Join(notes, "; "))
+		}
+		return Healthy("rx_dropped is 0 on %d interfaces (loopback excluded)", netCountNonLo(last.NetDev))
+	}
+	return Fired(findings...)
+}
+
+// netHWLost sums the counters that mean the NIC dropped a frame for lack of room.
+func netHWLost(d kernel.NetDev) int64 {
+	var t int64
+	for _, c := range netdevOverrunCounters {
+		if v, ok := d.Counters.Get(c); ok {
+			t += v
+		}
+	}
+	return t
+}
+
+// softnetDropDelta is the growth of softnet_stat dropped between two samples, 0 without both.
+func softnetDropDelta(first, last *model.Sample) int64 {
+	if first == nil || last == nil || first == last || len(first.Softnet) == 0 || len(first.Softnet) != len(last.Softnet) {
+		return 0
+	}
+	var d int64
+	for i := range last.Softnet {
+		d += last.Softnet[i].Dropped - first.Softnet[i].Dropped
+	}
+	return d
+}
+
+func netCountNonLo(devs []kernel.NetDev) int {
+	n := 0
+	for _, d := range devs {
+		if d.Name != "lo" {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,318 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// tcp-mem-oversized: net.ipv4.tcp_mem[2] is TCP's hard limit on the pages all its socket
+// buffers may hold (sk_memory_allocated, net/core/sock.c __sk_mem_raise_allocated). It only
+// protects the host when the host can actually back that many pages. Socket buffers are
+// kmalloc'd and page-fragment memory without __GFP_HIGHMEM, so on a 32-bit kernel with
+// HighMem they come from lowmem (at most 896 MiB on x86-32), which they share with every slab
+// object and page table. Kernels of seed 004's era (2.6.13) set the default from the size of
+// the TCP hash tables, which scale with all RAM including HighMem (tcp_init, net/ipv4/tcp.c:
+// tcp_mem[2] = 1536 << order pages): 1.6 GB on an 8 GB host with under 600 MB of usable
+// lowmem. Current kernels derive it from nr_free_buffer_pages(), which counts lowmem only
+// (tcp_init_mem: max = 3/32 of those pages).
+//
+// tcp-buffers-exceed-budget: per-socket maxima (tcp_rmem[2], tcp_wmem[2]) times the
+// connections the host carries is the memory TCP can be asked for; when that is more than
+// tcp_mem allows, the streams throttle each other under memory pressure, and when it is more
+// than the host can back, the host runs out first (seed 004: 20 × 16 MB × 2 = 640 MB against
+// 600 MB of lowmem).
+func init() {
+	Register(Rule{
+		ID:     "tcp-mem-oversized",
+		Title:  "tcp_mem allows TCP more memory than the host (lowmem on 32-bit) can back",
+		Family: "network",
+		Check:  checkTCPMemOversized,
+	})
+	Register(Rule{
+		ID:     "tcp-buffers-exceed-budget",
+		Title:  "connections × per-socket buffer maxima exceed tcp_mem or the host's memory budget",
+		Family: "network",
+		Check:  checkTCPBuffersBudget,
+	})
+}
+
+// Share of the budget basis at which tcp_mem[2] is oversized (warning). On a 32-bit kernel
+// (lowmem, or all memory when there is no HighMem split) socket buffers compete with slab,
+// page tables and the free reserve in the same few hundred MB: seed 004's dump shows 508 MiB
+// of slab in an 880 MiB Normal zone. A quarter is plan's budget there. On 64-bit half of RAM
+// pinned by unreclaimable socket memory leaves too little for page cache and applications.
+// At or above the whole basis the limit cannot be backed at all (critical).
+const (
+	tcpMemWarnShare32 = 0.25
+	tcpMemWarnShare64 = 0.5
+)
+
+func checkTCPMemOversized(tl *model.Timeline) Result {
+	vals := netTriplets(tl, "net.ipv4.tcp_mem")
+	if len(vals) == 0 {
+		return NotChecked("no net.ipv4.tcp_mem: needs /proc/sys, a sysctl -a paste, or a text that names tcp_mem")
+	}
+	m := netHostMemory(tl)
+	basis, basisName, basisSrc := m.basis()
+	if basis <= 0 {
+		return NotChecked("memory size unknown: needs /proc/meminfo (MemTotal, LowTotal), /proc/zoneinfo or an allocation-failure dump")
+	}
+	psz, pszKnown := pageSize(tl)
+	warnShare, warnWhy := tcpMemWarnShare64, "half of RAM on a 64-bit kernel"
+	if m.WordBits != 64 {
+		warnShare, warnWhy = tcpMemWarnShare32, "a quarter of lowmem on a 32-bit kernel"
+		if m.WordBits == 0 {
+			warnWhy = "a quarter of the memory (word size unknown: the stricter 32-bit share)"
+		}
+	}
+	var ev []Evidence
+	sev := Info
+	var worst *netTriplet
+	var worstShare float64
+	for i := range vals {
+		v := &vals[i]
+		maxBytes := v.V[2] * psz
+		share := float64(maxBytes) / float64(basis)
+		what := "net.ipv4.tcp_mem (min pressure max, pages)"
+		if !v.Host {
+			what = "tcp_mem named in the text"
+		}
+		ev = append(ev, Evidence{What: what, Value: fmt.Sprintf("%s; max %s = %s of %s", v, pagesStr(v.V[2], psz), netPct(share), basisName), Source: v.Source})
+		s := Severity(-1)
+		switch {
+		case share >= 1:
+			s = Critical
+		case share >= warnShare:
+			s = Warning
+		}
+		if s >= 0 && (worst == nil || share > worstShare) {
+			worst, worstShare = v, share
+			if s > sev {
+				sev = s
+			}
+		}
+	}
+	if worst == nil {
+		return Healthy("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, humanBytes(basis))
+	}
+	ev = append(ev, Evidence{What: basisName, Value: humanBytes(basis), Source: basisSrc})
+	if m.LowmemBytes > 0 && m.TotalBytes > 0 {
+		ev = append(ev, Evidence{What: "MemTotal (HighMem cannot hold socket buffers)", Value: humanBytes(m.TotalBytes), Source: m.TotalSrc})
+	}
+	if !pszKnown {
+		ev = append(ev, Evidence{What: "page size", Value: "4096 bytes assumed", Source: "not in the input"})
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s, %s of %s", humanBytes(worst.V[2]*psz), netPct(worstShare), basisName),
+		Evidence: ev,
+		Explanation: "tcp_mem[2] is the most memory (in pages) all TCP sockets together may hold; only below it does " +
+			"TCP throttle itself (memory pressure, then refusing buffer growth). Socket buffers cannot live in " +
+			"HighMem, so on a 32-bit kernel the limit must fit in lowmem, next to slab and page tables; on any " +
+			"kernel it must leave room for the page cache and the free reserve. A limit the host cannot back " +
+			"is no limit: the host runs out of (low) memory first, and the failures are page allocation " +
+			"failures in the receive path and the OOM killer instead of TCP's orderly pressure (seed 004: " +
+			"1.6 GB allowed on a box with 600 MB of kernel memory; the fix was tcp_mem ÷ 4). Kernels before " +
+			"2.6.2x set the default from the hash-table size, which scales with all RAM; current kernels from " +
+			"lowmem pages (tcp_init_mem). The threshold here is " + warnWhy + ".",
+	}
+	if p, c, ok := netBudgetPlan(tl); ok {
+		c.Current = worst.String()
+		c.Rule = ""
+		c.Why = fmt.Sprintf("plan's budget for socket buffers is 1/%d of %s %s = %s (%d pages); max at the budget, pressure at ⅔ and min at ½ of it as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to cover your streams' worst case.",
+			p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), p.Budget.BudgetBytes/psz)
+		f.Changes = append(f.Changes, c)
+	} else {
+		f.Changes = append(f.Changes, model.Change{
+			Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Current: worst.String(),
+			Recommended: fmt.Sprintf("max ≤ %d pages (%s of %s)", int64(float64(basis)*warnShare)/psz, netPct(warnShare), basisName),
+			Why:         "the host's architecture or memory is not known well enough for `headroom plan`; give them to plan for exact values",
+		})
+	}
+	return Fired(f)
+}
+
+// netOpenStates are the TCP states whose sockets can hold receive or send buffers.
+var netOpenStates = map[string]bool{
+	"ESTABLISHED": true, "SYN_RECV": true, "FIN_WAIT1": true, "FIN_WAIT2": true,
+	"CLOSE_WAIT": true, "LAST_ACK": true, "CLOSING": true,
+}
+
+// netConnections counts sockets that can hold buffers: the largest count seen in one sample
+// (a live dump's per-state summary, or the rows of one pasted table).
+func netConnections(tl *model.Timeline) (n int64, src string) {
+	for i := range tl.Samples {
+		s := &tl.Samples[i]
+		if s.Sockets != nil && len(s.Sockets.ByState) > 0 {
+			var c int64
+			for st, t := range s.Sockets.ByState {
+				if netOpenStates[netState(st)] {
+					c += t.Count
+				}
+			}
+			if c > n {
+				n, src = c, sampleSource(s, "sock_diag dump")+" (sockets per state)"
+			}
+		}
+		var c int64
+		for _, r := range s.SocketList {
+			if netOpenStates[netState(r.State)] {
+				c++
+			}
+		}
+		if c > n && (s.Sockets == nil || len(s.Sockets.ByState) == 0) {
+			n, src = c, sampleSource(s, "socket table")+" (rows of the socket table)"
+		}
+	}
+	return n, src
+}
+
+// netMaxTriplet returns the triplet with the largest third value.
+func netMaxTriplet(vs []netTriplet) (netTriplet, bool) {
+	var best netTriplet
+	found := false
+	for _, v := range vs {
+		if !found || v.V[2] > best.V[2] {
+			best, found = v, true
+		}
+	}
+	return best, found
+}
+
+// netHostOrMax prefers the host's own value, else the largest a text names.
+func netHostOrMax(vs []netTriplet) (netTriplet, bool) {
+	for _, v := range vs {
+		if v.Host {
+			return v, true
+		}
+	}
+	return netMaxTriplet(vs)
+}
+
+func checkTCPBuffersBudget(tl *model.Timeline) Result {
+	rmem, okR := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_rmem"))
+	wmem, okW := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_wmem"))
+	if !okR && !okW {
+		return NotChecked("no net.ipv4.tcp_rmem or tcp_wmem: needs /proc/sys, a sysctl -a paste, or a text that names them")
+	}
+	n, nSrc := netConnections(tl)
+	if n == 0 {
+		return NotChecked("no connection count: needs a socket dump (live) or a pasted netstat/ss table")
+	}
+	psz, _ := pageSize(tl)
+	per := rmem.V[2] + wmem.V[2]
+	var ev []Evidence
+	if okR {
+		ev = append(ev, Evidence{What: "tcp_rmem (min default max)", Value: rmem.String(), Source: rmem.Source})
+	}
+	if okW {
+		ev = append(ev, Evidence{What: "tcp_wmem (min default max)", Value: wmem.String(), Source: wmem.Source})
+	}
+	worst := n * per
+	ev = append(ev, Evidence{What: "connections that can hold buffers", Value: fmt.Sprint(n), Source: nSrc},
+		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, humanBytes(per), humanBytes(worst)), Source: "computed"})
+
+	sev := Severity(-1)
+	var reasons []string
+	limitKnown := false
+	if mem, ok := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_mem")); ok {
+		limitKnown = true
+		lim := mem.V[2] * psz
+		ev = append(ev, Evidence{What: "tcp_mem max", Value: pagesStr(mem.V[2], psz), Source: mem.Source})
+		if worst > lim {
+			sev = Warning
+			reasons = append(reasons, fmt.Sprintf("%s over tcp_mem's %s: the streams throttle each other under memory pressure before their buffers fill", humanBytes(worst-lim), humanBytes(lim)))
+		}
+	}
+	m := netHostMemory(tl)
+	basis, basisName, basisSrc := m.basis()
+	p, _, havePlan := netBudgetPlan(tl)
+	if havePlan {
+		limitKnown = true
+		ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes)), Source: basisSrc})
+		if worst > p.Budget.BudgetBytes {
+			sev = max(sev, Warning)
+			reasons = append(reasons, fmt.Sprintf("%s over the budget for socket buffers", humanBytes(worst-p.Budget.BudgetBytes)))
+		}
+	}
+	if basis > 0 && worst >= basis {
+		limitKnown = true
+		sev = Critical
+		reasons = append(reasons, fmt.Sprintf("more than all of %s (%s): the host runs out before TCP's limits engage", basisName, humanBytes(basis)))
+	}
+	if !limitKnown {
+		return NotChecked("no limit to compare with: needs net.ipv4.tcp_mem or the host's memory size and word size")
+	}
+	if sev < 0 {
+		return Healthy("%d connections × %s = %s fit tcp_mem and the memory budget", n, humanBytes(per), humanBytes(worst))
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("%d connections × %s of buffer maxima = %s: %s", n, humanBytes(per), humanBytes(worst), reasons[0]),
+		Evidence: ev,
+		Explanation: "Each socket may grow its receive buffer to tcp_rmem[2] and its send buffer to tcp_wmem[2] " +
+			"(charged at skb truesize). Multiplied by the connections the host carries this is what TCP can " +
+			"be asked to hold. Above tcp_mem the kernel enters memory pressure and prunes queues; above what " +
+			"the host can back (lowmem on 32-bit) allocations fail first. Size the maxima from the " +
+			"bandwidth-delay product of each stream's share of the link, not from the whole link: seed 004 " +
+			"found 1 MB buffers enough for 20 parallel GridFTP streams where 16 MB crashed the host. " +
+			strings.Join(reasons, "; ") + ".",
+	}
+	f.Changes = netBudgetChanges(tl, n, p, havePlan, worst)
+	return Fired(f)
+}
+
+// netBudgetChanges returns plan's buffer settings for n streams when the link speed and RTT are
+// known (live sockets carry their RTT), else a ceiling per connection that fits the budget.
+func netBudgetChanges(tl *model.Timeline, n int64, p plan.Plan, havePlan bool, worst int64) []model.Change {
+	bw, bwSrc := netLinkBitsPerSec(tl)
+	rtt, rttOK := netMedianRTT(tl)
+	if bw > 0 && rttOK {
+		if in, ok := netPlanInput(tl, bw, rtt, int(min(n, 1<<20))); ok {
+			if lp, err := plan.Compute(in); err == nil {
+				var out []model.Change
+				for _, c := range lp.Settings {
+					switch c.Key {
+					case "net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem":
+						c.Rule = ""
+						c.Why = fmt.Sprintf("plan for %d streams over %s (%s) at the sockets' median RTT %v: %s", n, netBits(bw), bwSrc, rtt.Round(time.Millisecond), c.Why)
+						out = append(out, c)
+					}
+				}
+				if len(out) > 0 {
+					return out
+				}
+			}
+		}
+	}
+	if !havePlan {
+		return []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem",
+			Recommended: fmt.Sprintf("run `headroom plan --bandwidth B --rtt R --streams %d`", n),
+			Why:         "size per-stream maxima from the bandwidth-delay product so that streams × buffers fit tcp_mem and the host's memory"}}
+	}
+	ceiling := p.Budget.BudgetBytes / max(n, 1)
+	return []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem",
+		Current:     humanBytes(worst/max(n, 1)) + " per connection",
+		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", humanBytes(ceiling), n),
+		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
+}
+
+// netMedianRTT is the median smoothed RTT of the established sockets a live dump carries.
+func netMedianRTT(tl *model.Timeline) (time.Duration, bool) {
+	var rtts []float64
+	for _, t := range netSocketTables(tl) {
+		for _, r := range t.Rows {
+			if r.Info != nil && r.Info.RTTUsec > 0 && netState(r.State) == "ESTABLISHED" {
+				rtts = append(rtts, float64(r.Info.RTTUsec))
+			}
+		}
+	}
+	if len(rtts) == 0 {
+		return 0, false
+	}
+	return time.Duration(netMedian(rtts)) * time.Microsecond, true
+}

@@ -1,0 +1,132 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+// udp-rcvbuf-errors: a UDP datagram arrived for a socket whose receive queue already held
+// sk_rcvbuf bytes (charged at skb truesize), so it was dropped
+// (__udp_enqueue_schedule_skb → -ENOMEM, counted as Udp RcvbufErrors and InErrors,
+// net/ipv4/udp.c); MemErrors counts the same for the global udp_mem limit. SndbufErrors
+// counts sends refused for lack of send buffer (-ENOBUFS in udp_sendmsg). UDP has no
+// retransmission: every drop is a lost message. The buffer is net.core.rmem_default unless
+// the application sets SO_RCVBUF (capped at net.core.rmem_max, and doubled by the kernel).
+func init() {
+	Register(Rule{
+		ID:     "udp-rcvbuf-errors",
+		Title:  "UDP datagrams dropped at full socket buffers (RcvbufErrors, SndbufErrors)",
+		Family: "network",
+		Check:  checkUDPBufErrors,
+	})
+}
+
+var udpCounters = []netCounter{
+	{Group: "Udp", Name: "RcvbufErrors", Rising: Warning, Meaning: "datagrams dropped: socket receive buffer full"},
+	{Group: "Udp", Name: "SndbufErrors", Rising: Warning, Meaning: "sends refused: socket send buffer full"},
+	{Group: "Udp", Name: "MemErrors", Rising: Warning, Meaning: "datagrams dropped: udp_mem limit reached"},
+	{Group: "Udp6", Name: "Udp6RcvbufErrors", Rising: Warning, Meaning: "IPv6 datagrams dropped: receive buffer full"},
+	{Group: "Udp6", Name: "Udp6SndbufErrors", Rising: Warning, Meaning: "IPv6 sends refused: send buffer full"},
+	{Group: "UdpLite", Name: "RcvbufErrors", Rising: Warning, Meaning: "UDP-Lite datagrams dropped: receive buffer full"},
+}
+
+// udpDropCriticalShare: losing 1% of received datagrams breaks most UDP applications (media,
+// DNS under load, QUIC's congestion control reads it as heavy congestion).
+const udpDropCriticalShare = 0.01
+
+// udpBurstDrain is how long a UDP receive buffer should cover the link's rate while the reader
+// is not scheduled: plan's backlog drain interval.
+const udpBurstDrain = plan.BacklogDrainInterval
+
+func checkUDPBufErrors(tl *model.Timeline) Result {
+	rs, present := netReadCounters(tl, "/proc/net/snmp", udpCounters)
+	if !present {
+		return NotChecked("no Udp RcvbufErrors/SndbufErrors: needs /proc/net/snmp, netstat -su or nstat")
+	}
+	in := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Udp", "InDatagrams") })
+	var ev []Evidence
+	sev := Severity(-1)
+	rcvRising := false
+	for _, r := range rs {
+		switch {
+		case r.rising():
+			s := r.Rising
+			if strings.HasSuffix(r.Name, "RcvbufErrors") || r.Name == "MemErrors" {
+				rcvRising = true
+				if in.hasDelta && in.delta+r.delta > 0 && float64(r.delta)/float64(in.delta+r.delta) >= udpDropCriticalShare {
+					s = Critical
+				}
+			}
+			sev = max(sev, s)
+			v := r.describe()
+			if in.hasDelta && in.delta+r.delta > 0 && strings.HasSuffix(r.Name, "RcvbufErrors") {
+				v += fmt.Sprintf("; %s of datagrams arriving in the window", netPct(float64(r.delta)/float64(in.delta+r.delta)))
+			}
+			ev = append(ev, Evidence{What: fmt.Sprintf("%s %s (%s)", r.Group, r.Name, r.Meaning), Value: v, Source: r.source})
+		case r.last > 0:
+			sev = max(sev, Info)
+			ev = append(ev, Evidence{What: fmt.Sprintf("%s %s (%s)", r.Group, r.Name, r.Meaning), Value: r.describe(), Source: r.source})
+		}
+	}
+	if sev < 0 {
+		return Healthy("UDP buffer errors are 0")
+	}
+	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
+		if v, s, ok := tl.Sysctl(k); ok {
+			ev = append(ev, Evidence{What: k, Value: v, Source: s})
+		}
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "UDP datagrams lost at full socket buffers",
+		Evidence: ev,
+		Explanation: "A UDP socket's receive queue holds at most its receive buffer (net.core.rmem_default, or " +
+			"what the application asked for with SO_RCVBUF up to net.core.rmem_max, doubled by the kernel " +
+			"for overhead), charged at skb truesize: a 1500-byte datagram costs about 2 KiB. When the reader " +
+			"falls behind by more than that, every further datagram is dropped and counted here; nothing " +
+			"retransmits it. Either the reader is too slow (CPU, scheduling, blocking work in the receive " +
+			"loop) or the buffer is too small for the bursts: it should cover the arrival rate for the time " +
+			"the reader may be descheduled. A larger rmem_max only helps applications that set SO_RCVBUF; " +
+			"raising rmem_default raises the buffer of every UDP socket.",
+	}
+	if rcvRising {
+		if c, ok := udpRmemChange(tl); ok {
+			f.Changes = append(f.Changes, c)
+		}
+	}
+	return Fired(f)
+}
+
+// udpRmemChange raises net.core.rmem_max to cover the links' rate for udpBurstDrain at
+// truesize (2048 bytes per full-size datagram), or doubles it when no link speed is known.
+func udpRmemChange(tl *model.Timeline) (model.Change, bool) {
+	curStr, _, ok := tl.Sysctl("net.core.rmem_max")
+	if !ok {
+		return model.Change{}, false
+	}
+	cur, err := strconv.ParseInt(strings.TrimSpace(curStr), 10, 64)
+	if err != nil {
+		return model.Change{}, false
+	}
+	rec := cur * 2
+	why := "double the ceiling applications may ask for with SO_RCVBUF"
+	if bw, bwSrc := netLinkBitsPerSec(tl); bw > 0 {
+		bufBytes, _ := plan.RxBufferBytes(1500, 4096)
+		pkts := plan.PacketsPerSec(bw, 1500) * udpBurstDrain.Seconds()
+		want := int64(math.Ceil(pkts)) * bufBytes
+		want = (want + 4095) / 4096 * 4096
+		if want > cur {
+			rec = want
+			why = fmt.Sprintf("%s (%s) for %v at %d bytes of truesize per datagram = %s; applications must ask for it with SO_RCVBUF", netBits(bw), bwSrc, udpBurstDrain, bufBytes, humanBytes(want))
+		}
+	}
+	if rec <= cur {
+		return model.Change{}, false
+	}
+	return model.Change{Kind: model.ChangeSysctl, Key: "net.core.rmem_max", Current: curStr, Recommended: strconv.FormatInt(rec, 10), Why: why}, true
+}

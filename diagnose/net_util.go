@@ -1,0 +1,481 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/plan"
+)
+
+// This file holds the helpers the network rules share: sysctl values from the host or named
+// in a text, host memory facts (with lowmem on 32-bit HighMem kernels), counter families,
+// phases of a timeline, socket tables, and the bridge to package plan.
+
+// netSetting is one value of a sysctl: the host's own (live, capture, recording or a pasted
+// `sysctl -a`) or one a text names. A value a text names is what its author had or tried, not
+// necessarily what the host runs, and its Source says so.
+type netSetting struct {
+	Key    string
+	Value  string
+	Source string
+	Host   bool // the host's current value
+	Line   int  // text line for a mention, 0 for a host value
+}
+
+// netSettings returns the host's value of key (first, when known) and then every value a
+// text names for it, in text order. A mention matches by its full dotted key or by the last
+// components as written ("tcp_mem" names net.ipv4.tcp_mem).
+func netSettings(tl *model.Timeline, key string) []netSetting {
+	var out []netSetting
+	if v, src, ok := tl.Sysctl(key); ok {
+		out = append(out, netSetting{Key: key, Value: v, Source: src, Host: true})
+	}
+	for _, m := range tl.Settings {
+		if !netKeyMatches(key, m.Key) {
+			continue
+		}
+		out = append(out, netSetting{Key: key, Value: m.Value, Line: m.Line, Source: netMentionSource(m)})
+	}
+	return out
+}
+
+// netKeyMatches reports whether a key as written in a text (mention) names full.
+func netKeyMatches(full, mention string) bool {
+	mention = strings.Trim(strings.ReplaceAll(mention, "/", "."), ". ")
+	if mention == "" {
+		return false
+	}
+	return full == mention || strings.HasSuffix(full, "."+mention)
+}
+
+// netMentionSource describes where a text named a setting.
+func netMentionSource(m model.SettingMention) string {
+	where := "the text"
+	if m.Source != "" {
+		where = m.Source
+	}
+	if m.Line > 0 {
+		return fmt.Sprintf("named in %s at line %d (what the author had or tried, not necessarily the host's value)", where, m.Line)
+	}
+	return fmt.Sprintf("named in %s (what the author had or tried, not necessarily the host's value)", where)
+}
+
+// ints parses a whitespace-separated list of integers ("4096 87380 4194304").
+func netInts(s string) ([]int64, bool) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return nil, false
+	}
+	out := make([]int64, 0, len(f))
+	for _, x := range f {
+		v, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// triplets returns the values of a three-integer sysctl (tcp_mem, tcp_rmem, tcp_wmem) that
+// parse as three integers, host value first.
+func netTriplets(tl *model.Timeline, key string) []netTriplet {
+	var out []netTriplet
+	for _, sv := range netSettings(tl, key) {
+		if v, ok := netInts(sv.Value); ok && len(v) == 3 {
+			out = append(out, netTriplet{netSetting: sv, V: [3]int64{v[0], v[1], v[2]}})
+		}
+	}
+	return out
+}
+
+type netTriplet struct {
+	netSetting
+	V [3]int64
+}
+
+func (t netTriplet) String() string { return fmt.Sprintf("%d %d %d", t.V[0], t.V[1], t.V[2]) }
+
+// netMem is what the timeline tells about the host's memory. Zero sizes are unknown.
+type netMem struct {
+	TotalBytes int64
+	TotalSrc   string
+	// LowmemBytes is the memory a 32-bit kernel maps permanently (DMA + Normal zones) when the
+	// host has a HighMem zone; 0 when there is no split or it is unknown.
+	LowmemBytes int64
+	LowmemSrc   string
+	WordBits    int // 32, 64 or 0 when unknown
+}
+
+// basis returns the memory TCP buffers come from: lowmem on a HighMem kernel, else all RAM.
+func (m netMem) basis() (bytes int64, name, src string) {
+	if m.LowmemBytes > 0 {
+		return m.LowmemBytes, "lowmem", m.LowmemSrc
+	}
+	return m.TotalBytes, "MemTotal", m.TotalSrc
+}
+
+// netHostMemory gathers memory facts from the host record, /proc/meminfo and /proc/zoneinfo
+// samples, and the zone dumps of allocation-failure reports (seed 004: DMA present
+// 16384 kB + Normal present 901120 kB next to a HighMem zone = 896 MiB of lowmem).
+func netHostMemory(tl *model.Timeline) netMem {
+	var m netMem
+	pageKB := int64(4)
+	if p, ok := pageSize(tl); ok {
+		pageKB = p / 1024
+	}
+	if tl.Host.MemTotalKB > 0 {
+		m.TotalBytes, m.TotalSrc = tl.Host.MemTotalKB*1024, "/proc/meminfo MemTotal"
+	}
+	if tl.Host.LowTotalKB > 0 {
+		m.LowmemBytes, m.LowmemSrc = tl.Host.LowTotalKB*1024, "/proc/meminfo LowTotal"
+	}
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
+		if m.TotalBytes == 0 {
+			v, _ := s.Mem("MemTotal")
+			m.TotalBytes, m.TotalSrc = v*1024, sampleSource(s, "/proc/meminfo")+" MemTotal"
+		}
+		if v, ok := s.Mem("LowTotal"); ok && m.LowmemBytes == 0 && v > 0 {
+			m.LowmemBytes, m.LowmemSrc = v*1024, sampleSource(s, "/proc/meminfo")+" LowTotal"
+		}
+	}
+	if m.LowmemBytes == 0 {
+		if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 }); s != nil {
+			var low int64
+			high := false
+			for _, z := range s.Zones {
+				if z.Name == "HighMem" {
+					high = true
+					continue
+				}
+				if z.Name == "Movable" || z.Name == "Device" {
+					continue
+				}
+				if p, ok := z.Fields.Get("present"); ok {
+					low += p * pageKB * 1024
+				}
+			}
+			if high && low > 0 {
+				m.LowmemBytes, m.LowmemSrc = low, sampleSource(s, "/proc/zoneinfo")+" present pages of the zones below HighMem"
+			}
+		}
+	}
+	for i := len(tl.Events) - 1; i >= 0 && (m.LowmemBytes == 0 || m.TotalBytes == 0); i-- {
+		af := tl.Events[i].AllocFailure
+		if af == nil {
+			continue
+		}
+		var low int64
+		high := false
+		for _, z := range af.Zones {
+			if z.Zone == "HighMem" {
+				high = true
+				continue
+			}
+			if z.Zone == "Movable" {
+				continue
+			}
+			low += z.PresentKB * 1024
+		}
+		if high && low > 0 && m.LowmemBytes == 0 {
+			m.LowmemBytes = low
+			m.LowmemSrc = fmt.Sprintf("%s: present kB of the zones below HighMem in the allocation-failure dump", tl.Events[i].Source)
+		}
+		if af.PagesRAM != nil && *af.PagesRAM > 0 && m.TotalBytes == 0 {
+			m.TotalBytes = *af.PagesRAM * pageKB * 1024
+			m.TotalSrc = tl.Events[i].Source + ": pages RAM"
+		}
+	}
+	m.WordBits = tl.Host.WordBits
+	if m.WordBits == 0 {
+		m.WordBits = model.ArchWordBits(tl.Host.Arch)
+	}
+	if m.WordBits == 0 && (m.LowmemBytes > 0 || (tl.Host.HighMem != nil && *tl.Host.HighMem)) {
+		// Only 32-bit kernels have a HighMem zone (CONFIG_HIGHMEM exists on 32-bit
+		// architectures only).
+		m.WordBits = 32
+	}
+	return m
+}
+
+// netPlanArch returns an architecture name plan accepts for this host: the host's own when
+// plan knows it, else a stand-in of the known word size (plan uses the architecture for the
+// word size and, without an explicit lowmem size, for the lowmem limit; callers pass the
+// lowmem size they know).
+func netPlanArch(tl *model.Timeline, m netMem) (string, bool) {
+	if _, err := plan.WordBits(tl.Host.Arch); err == nil {
+		return tl.Host.Arch, true
+	}
+	switch m.WordBits {
+	case 64:
+		return "x86_64", true
+	case 32:
+		if m.LowmemBytes > 0 {
+			return "i686", true
+		}
+	}
+	return "", false
+}
+
+// netPlanInput builds a plan.Input from the host facts of tl. ok is false when plan lacks what it
+// needs (memory size, word size).
+func netPlanInput(tl *model.Timeline, bandwidthBitsPerSec float64, rtt time.Duration, streams int) (plan.Input, bool) {
+	m := netHostMemory(tl)
+	arch, ok := netPlanArch(tl, m)
+	if !ok || m.TotalBytes <= 0 {
+		return plan.Input{}, false
+	}
+	in := plan.Input{
+		BandwidthBitsPerSec: bandwidthBitsPerSec,
+		RTT:                 rtt,
+		Streams:             max(streams, 1),
+		MemoryBytes:         m.TotalBytes,
+		Arch:                arch,
+		KernelVersion:       tl.Host.Kernel,
+		Current:             tl.Host.Sysctls,
+	}
+	if p, known := pageSize(tl); known {
+		in.PageSizeBytes = int(p)
+	}
+	if m.LowmemBytes > 0 && m.LowmemBytes < m.TotalBytes {
+		in.LowmemBytes = m.LowmemBytes
+	}
+	if _, err := plan.ParseKernelVersion(in.KernelVersion); err != nil {
+		in.KernelVersion = ""
+	}
+	return in, true
+}
+
+// netBudgetPlan asks plan for the socket-buffer budget of this host and the tcp_mem that fits
+// it. plan sizes buffers from a link (bandwidth × RTT); the budget and tcp_mem's maximum do
+// not depend on the link as long as the link's worst case fits the budget, so a nominal
+// 1 Mbit/s, 1 ms link (a worst case of a few pages) yields the budget-only answer:
+// tcp_mem = {max/2, ⅔ max, budget}. `headroom plan` with the real link raises pressure to
+// the streams' worst case.
+func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
+	in, ok := netPlanInput(tl, 1e6, time.Millisecond, 1)
+	if !ok {
+		return plan.Plan{}, model.Change{}, false
+	}
+	p, err := plan.Compute(in)
+	if err != nil {
+		return plan.Plan{}, model.Change{}, false
+	}
+	for _, c := range p.Settings {
+		if c.Key == "net.ipv4.tcp_mem" {
+			return p, c, true
+		}
+	}
+	return p, model.Change{}, false
+}
+
+// netLinkBitsPerSec is the summed speed of the host's non-virtual NICs that report one, 0 when
+// none does.
+func netLinkBitsPerSec(tl *model.Timeline) (float64, string) {
+	var sum float64
+	var names []string
+	for _, n := range tl.Host.NICs {
+		if n.Virtual || n.SpeedMbps <= 0 {
+			continue
+		}
+		sum += float64(n.SpeedMbps) * 1e6
+		names = append(names, fmt.Sprintf("%s %d Mbit/s", n.Name, n.SpeedMbps))
+	}
+	return sum, strings.Join(names, ", ")
+}
+
+// netNICSpeed is the link speed of one interface, 0 when unknown.
+func netNICSpeed(tl *model.Timeline, name string) float64 {
+	for _, n := range tl.Host.NICs {
+		if n.Name == name && n.SpeedMbps > 0 {
+			return float64(n.SpeedMbps) * 1e6
+		}
+	}
+	return 0
+}
+
+// netNICMTU is the MTU of one interface, 1500 when unknown.
+func netNICMTU(tl *model.Timeline, name string) int {
+	for _, n := range tl.Host.NICs {
+		if n.Name == name && n.MTU > 0 {
+			return int(n.MTU)
+		}
+	}
+	return 1500
+}
+
+// netCounter names one kernel counter of a family a rule reads.
+type netCounter struct {
+	Group, Name string
+	// Rising is the severity when the counter grew while sampled; a counter seen only as a
+	// since-boot total is Info.
+	Rising  Severity
+	Meaning string
+}
+
+// netCounterReading is one counter's growth.
+type netCounterReading struct {
+	netCounter
+	growth
+}
+
+// netReadCounters reads a family of /proc/net/netstat or /proc/net/snmp counters. present is
+// false when no sample had any of them.
+func netReadCounters(tl *model.Timeline, file string, specs []netCounter) (out []netCounterReading, present bool) {
+	for _, c := range specs {
+		g := counterGrowth(tl, file, func(s *model.Sample) (int64, bool) { return s.NetStat.Get(c.Group, c.Name) })
+		if !g.hasLast {
+			continue
+		}
+		present = true
+		out = append(out, netCounterReading{netCounter: c, growth: g})
+	}
+	return out, present
+}
+
+// perSec is the growth rate, 0 when the window has no duration.
+func netPerSec(g growth) float64 {
+	if !g.hasDelta || g.seconds <= 0 {
+		return 0
+	}
+	return float64(g.delta) / g.seconds
+}
+
+// netPhase is a stretch of samples that belong together: a pasted table (a Segment) or the
+// samples between two markers of a recording.
+type netPhase struct {
+	Label       string // the text above a pasted table, or the marker text
+	Name        string
+	First, Last int // sample indexes, inclusive
+}
+
+// phases returns the timeline's segments, or phases cut at its markers when it has no
+// segments. Fewer than two phases means there is nothing to compare.
+func netPhases(tl *model.Timeline) []netPhase {
+	var out []netPhase
+	for _, s := range tl.Segments {
+		if s.First < 0 || s.Last >= len(tl.Samples) || s.First > s.Last {
+			continue
+		}
+		out = append(out, netPhase{Label: s.Label, Name: s.Name, First: s.First, Last: s.Last})
+	}
+	if len(out) > 0 || len(tl.Markers) == 0 || len(tl.Samples) == 0 {
+		return out
+	}
+	ms := append([]model.Marker(nil), tl.Markers...)
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Index < ms[j].Index })
+	if ms[0].Index > 0 {
+		out = append(out, netPhase{Label: "before " + ms[0].Text, Name: "samples before the first marker", First: 0, Last: min(ms[0].Index, len(tl.Samples)) - 1})
+	}
+	for i, mk := range ms {
+		end := len(tl.Samples) - 1
+		if i+1 < len(ms) {
+			end = ms[i+1].Index - 1
+		}
+		if mk.Index < 0 || mk.Index > end || mk.Index >= len(tl.Samples) {
+			continue
+		}
+		out = append(out, netPhase{Label: mk.Text, Name: "phase " + strconv.Quote(mk.Text), First: mk.Index, Last: min(end, len(tl.Samples)-1)})
+	}
+	return out
+}
+
+// title names a phase for evidence.
+func (p netPhase) title() string {
+	l := strings.Join(strings.Fields(p.Label), " ")
+	if l == "" {
+		return p.Name
+	}
+	if len(l) > 90 {
+		l = l[:87] + "..."
+	}
+	if p.Name == "" {
+		return strconv.Quote(l)
+	}
+	return fmt.Sprintf("%s (%s)", strconv.Quote(l), p.Name)
+}
+
+// netSocketTable is the rows of one socket table (one sample's SocketList) with where they came
+// from.
+type netSocketTable struct {
+	Rows   []kernel.Socket
+	Source string
+	Sample *model.Sample
+}
+
+// netSocketTables returns every sample's socket rows as a table of its own: a pasted text may
+// hold several netstat tables (seed 004 has three), a live run one dump per sample.
+func netSocketTables(tl *model.Timeline) []netSocketTable {
+	var out []netSocketTable
+	for i := range tl.Samples {
+		s := &tl.Samples[i]
+		if len(s.SocketList) == 0 {
+			continue
+		}
+		out = append(out, netSocketTable{Rows: s.SocketList, Source: sampleSource(s, "sock_diag dump"), Sample: s})
+	}
+	return out
+}
+
+// isTCPState reports whether a row is a TCP socket state (not LISTEN or a UDP row).
+func netState(s string) string {
+	return strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(s, "-", "_"), " ", "_"))
+}
+
+// median of a non-empty slice.
+func netMedian(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	c := append([]float64(nil), v...)
+	sort.Float64s(c)
+	if len(c)%2 == 1 {
+		return c[len(c)/2]
+	}
+	return (c[len(c)/2-1] + c[len(c)/2]) / 2
+}
+
+func netMean(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// pct formats a share as a percentage with a sensible number of digits.
+func netPct(share float64) string {
+	p := 100 * share
+	switch {
+	case p >= 10:
+		return fmt.Sprintf("%.0f%%", p)
+	case p >= 1:
+		return fmt.Sprintf("%.1f%%", p)
+	default:
+		return fmt.Sprintf("%.2f%%", p)
+	}
+}
+
+// rateStr formats an events-per-second rate.
+func netRate(perSec float64) string {
+	switch {
+	case perSec >= 100:
+		return fmt.Sprintf("%.0f/s", perSec)
+	case perSec >= 1:
+		return fmt.Sprintf("%.1f/s", perSec)
+	default:
+		return fmt.Sprintf("%.2f/s", perSec)
+	}
+}
+
+// bitsStr formats a bit rate.
+func netBits(bps float64) string { return plan.FormatBitsPerSec(bps) }

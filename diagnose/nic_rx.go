@@ -1,0 +1,283 @@
+package diagnose
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// nic-rx-overruns: the NIC had a frame and no free RX descriptor to put it in (the ring was
+// full because the host did not refill it fast enough: softirq starved by CPU load, or the
+// refill's atomic page allocation failed), or its FIFO overflowed. The frame is lost before
+// the kernel sees it; only the driver's counters show it. ifconfig prints it as "overruns"
+// (rx_fifo_errors), iproute2 as "missed"/"over"; drivers add their own names in ethtool -S.
+func init() {
+	Register(Rule{
+		ID:     "nic-rx-overruns",
+		Title:  "frames lost at the NIC: RX ring or FIFO overruns",
+		Family: "network",
+		Check:  checkNICRxOverruns,
+	})
+}
+
+// Standard link counters that mean "the NIC dropped a frame for lack of room"
+// (include/uapi/linux/if_link.h: rx_fifo_errors, rx_missed_errors, rx_over_errors).
+var netdevOverrunCounters = []string{"rx_fifo_errors", "rx_missed_errors", "rx_over_errors"}
+
+// Driver counters (ethtool -S) classified as ring/FIFO overruns, by name: e1000/e1000e/igb
+// rx_no_buffer_count and rx_missed_errors, ixgbe rx_no_dma_resources, mlx5
+// rx_out_of_buffer, bnxt rx_discards, i40e rx_dropped? (not: software). Per-queue names
+// rx_queue_N_drops are counted by suffix when the driver documents them as ring drops.
+var ethtoolOverrunNames = map[string]bool{
+	"rx_no_buffer_count":   true,
+	"rx_missed_errors":     true,
+	"rx_fifo_errors":       true,
+	"rx_over_errors":       true,
+	"rx_no_dma_resources":  true,
+	"rx_out_of_buffer":     true,
+	"rx_discards":          true,
+	"rx_fw_discards":       true,
+	"rx_dropped_no_buffer": true,
+}
+
+// Driver counters that say the RX refill's page allocation failed: the memory side of the
+// same loss (seed 000's rxq_refill).
+var ethtoolAllocFailNames = map[string]bool{
+	"alloc_rx_buff_failed": true,
+	"rx_alloc_fail":        true,
+	"rx_buff_alloc_err":    true,
+	"rx_page_alloc_fail":   true,
+	"rx_alloc_failed":      true,
+}
+
+// overrunRatioWarn is the share of received frames lost above which a since-boot total is
+// worth a warning: 0.01% loss already caps a single long-RTT TCP stream well below line rate
+// (Mathis et al.: rate ≈ MSS/RTT × 1.22/√p; at 125 ms, p = 1e-4 gives ~11 Mbit/s).
+const overrunRatioWarn = 1e-4
+
+func checkNICRxOverruns(tl *model.Timeline) Result {
+	last := tl.LastWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 || len(s.NICStats) > 0 })
+	if last == nil {
+		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig or ip -s link")
+	}
+	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 || len(s.NICStats) > 0 })
+	var findings []Finding
+	for _, dev := range last.NetDev {
+		if dev.Name == "lo" {
+			continue
+		}
+		var prev *kernel.NetDev
+		if first != last {
+			for i := range first.NetDev {
+				if first.NetDev[i].Name == dev.Name {
+					prev = &first.NetDev[i]
+				}
+			}
+		}
+		stats := nicStats(last, dev.Name)
+		if f, ok := overrunFinding(tl, last, first, dev, prev, stats); ok {
+			findings = append(findings, f)
+		}
+	}
+	// Interfaces seen only through ethtool (no netdev line).
+	for _, st := range last.NICStats {
+		if hasNetDev(last, st.Name) || st.Stats == nil {
+			continue
+		}
+		if f, ok := overrunFinding(tl, last, first, kernel.NetDev{Name: st.Name}, nil, &st); ok {
+			findings = append(findings, f)
+		}
+	}
+	if len(findings) == 0 {
+		return Healthy("no RX overrun, missed or FIFO errors on %d interfaces", len(last.NetDev))
+	}
+	return Fired(findings...)
+}
+
+func hasNetDev(s *model.Sample, name string) bool {
+	for _, d := range s.NetDev {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func nicStats(s *model.Sample, name string) *kernel.NICStats {
+	for i := range s.NICStats {
+		if s.NICStats[i].Name == name {
+			return &s.NICStats[i]
+		}
+	}
+	return nil
+}
+
+func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.NetDev, prev *kernel.NetDev, st *kernel.NICStats) (Finding, bool) {
+	src := sampleSource(last, "/proc/net/dev")
+	var ev []Evidence
+	var lost, lostDelta int64
+	hasDelta := false
+	for _, name := range netdevOverrunCounters {
+		v, ok := dev.Counters.Get(name)
+		if !ok || v == 0 {
+			continue
+		}
+		lost += v
+		val := fmt.Sprintf("%d since boot", v)
+		if prev != nil {
+			if p, ok := prev.Counters.Get(name); ok {
+				hasDelta = true
+				lostDelta += v - p
+				val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+			}
+		}
+		ev = append(ev, Evidence{What: dev.Name + " " + name, Value: val, Source: src})
+	}
+	var allocFail int64
+	if st != nil && st.Stats != nil {
+		var prevStats *kernel.NICStats
+		if first != last {
+			prevStats = nicStats(first, dev.Name)
+		}
+		names := append([]string(nil), st.Stats.Names()...)
+		sort.Strings(names)
+		for _, name := range names {
+			v, _ := st.Stats.Get(name)
+			isOverrun := ethtoolOverrunNames[name] || (strings.HasPrefix(name, "rx_queue_") && strings.HasSuffix(name, "_drops") && !isVirtualDriverQueue(tl, dev.Name))
+			isAlloc := ethtoolAllocFailNames[name]
+			if v == 0 || !(isOverrun || isAlloc) {
+				continue
+			}
+			// The standard counters already seen above would double count.
+			if isOverrun && dev.Counters.Has(name) {
+				continue
+			}
+			val := fmt.Sprintf("%d since boot", v)
+			if prevStats != nil && prevStats.Stats != nil {
+				if p, ok := prevStats.Stats.Get(name); ok {
+					val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+					if isOverrun {
+						hasDelta = true
+						lostDelta += v - p
+					}
+				}
+			}
+			if isAlloc {
+				allocFail += v
+			} else if !dev.Counters.Has("rx_missed_errors") && !dev.Counters.Has("rx_fifo_errors") {
+				lost += v
+			}
+			ev = append(ev, Evidence{What: dev.Name + " ethtool " + name, Value: val, Source: "ethtool -S " + dev.Name})
+		}
+	}
+	if lost == 0 && allocFail == 0 {
+		return Finding{}, false
+	}
+	sev := Warning
+	if rx, ok := dev.Counters.Get("rx_packets"); ok && rx > 0 && lost > 0 {
+		ratio := float64(lost) / float64(rx+lost)
+		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: src})
+		if ratio < overrunRatioWarn && !hasDelta {
+			sev = Info
+		}
+	}
+	if hasDelta {
+		switch {
+		case lostDelta == 0:
+			sev = Info
+		case tl.Span().Seconds() > 0 && float64(lostDelta)/tl.Span().Seconds() >= 1:
+			sev = Critical
+		default:
+			sev = Warning
+		}
+	}
+	if allocFail > 0 && sev < Warning {
+		sev = Warning
+	}
+	if note := busyNote(tl); note != "" {
+		ev = append(ev, Evidence{What: "CPU while sampled", Value: note, Source: "CPU split"})
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("%s lost received frames at the NIC (ring or FIFO overrun)", dev.Name),
+		Evidence: ev,
+		Explanation: "The NIC found no free descriptor in its RX ring (or its FIFO filled) and dropped the frame " +
+			"before the kernel saw it. The ring empties only as fast as the NAPI poll refills it: the " +
+			"poll is late when the CPU is busy (softirq starved, high iowait on the same cores), and a " +
+			"refill stalls when its atomic page allocation fails (see the alloc-fail-* rules). A bigger " +
+			"ring absorbs longer stalls (nic-ring-below-max); the causes are CPU time for RX and free " +
+			"memory for refills. Note that /proc/net/dev and ifconfig print rx_dropped + rx_missed_errors " +
+			"as \"dropped\" (net/core/net-procfs.c), so a dropped count that tracks the overruns is the " +
+			"same loss counted again, not a second problem (seed 004: dropped = 2 × overruns).",
+	}
+	if allocFail > 0 {
+		f.Explanation += " The driver also counts failed RX buffer allocations: memory, not only CPU, is short."
+	}
+	if st != nil && st.Ring != nil && st.Ring.RxMax > 0 && st.Ring.Rx < st.Ring.RxMax {
+		// The change itself comes from nic-ring-below-max, so that tune sees it once.
+		f.Evidence = append(f.Evidence, Evidence{What: dev.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d (see nic-ring-below-max)", st.Ring.Rx, st.Ring.RxMax), Source: "ethtool -g " + dev.Name})
+	}
+	return f, true
+}
+
+// isVirtualDriverQueue reports whether a per-queue drop counter belongs to a virtual device,
+// where it counts software drops (veth XDP, virtio) rather than ring overruns.
+func isVirtualDriverQueue(tl *model.Timeline, name string) bool {
+	for _, n := range tl.Host.NICs {
+		if n.Name == name {
+			return n.Virtual
+		}
+	}
+	return false
+}
+
+// busyNote says when the CPU was saturated or waiting on I/O while sampled: seed 004's
+// overruns appeared when the box was busy (75.9% wa in top, idle 0 in its vmstat rows).
+// It counts the samples, so a paste of several tables is described row by row, not by an
+// average that one idle table would hide.
+func busyNote(tl *model.Timeline) string {
+	idleIdx, idle := tl.Series(model.RateCPUIdlePct)
+	if len(idle) == 0 {
+		return ""
+	}
+	wa := map[int]float64{}
+	waIdx, waVals := tl.Series(model.RateCPUIOWaitPct)
+	for i, ix := range waIdx {
+		wa[ix] = waVals[i]
+	}
+	var saturated, waiting int
+	minIdle, maxWa := 100.0, 0.0
+	for i, ix := range idleIdx {
+		minIdle = min(minIdle, idle[i])
+		w, hasWa := wa[ix]
+		if hasWa {
+			maxWa = max(maxWa, w)
+		}
+		switch {
+		case idle[i] < busyIdlePct:
+			saturated++
+		case hasWa && w >= busyIOWaitPct:
+			waiting++
+		}
+	}
+	if saturated+waiting == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("%d of %d CPU samples busy: %d with idle below %.0f%% (lowest %.0f%%)", saturated+waiting, len(idle), saturated, busyIdlePct, minIdle)
+	if len(waVals) > 0 {
+		note += fmt.Sprintf(", %d more with iowait ≥ %.0f%% (highest %.0f%%)", waiting, busyIOWaitPct, maxWa)
+	}
+	return note + ": RX processing competes with a busy box"
+}
+
+// A sample is busy when idle is below busyIdlePct (the CPU is saturated: softirq and the
+// NAPI poll wait behind other work) or iowait reaches busyIOWaitPct (tasks blocked on disk,
+// seed 004's 39-75% wa, usually with page-cache reclaim competing for the same memory the RX
+// refill needs).
+const (
+	busyIdlePct   = 10.0
+	busyIOWaitPct = 20.0
+)

@@ -1,0 +1,154 @@
+package diagnose
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/plan"
+)
+
+// softnet-backlog-drops: the per-CPU input backlog (softnet_data.input_pkt_queue, used by
+// non-NAPI drivers, RPS and veth/tun) holds at most net.core.netdev_max_backlog packets;
+// enqueue_to_backlog drops beyond that and counts it in the second column of
+// /proc/net/softnet_stat (net/core/dev.c). Each drop is a packet lost after the NIC
+// delivered it, invisible in the NIC's own counters.
+func init() {
+	Register(Rule{
+		ID:     "softnet-backlog-drops",
+		Title:  "packets dropped at the per-CPU input backlog (softnet_stat dropped)",
+		Family: "network",
+		Check:  checkSoftnetDrops,
+	})
+}
+
+// softnetDropsCriticalPerSec: any sustained drop rate is loss; 1/s separates a live problem
+// from a stray burst across a few seconds of sampling. node-mixin has no softnet alert;
+// netdata's 1hour_netdev_backlog_exceeded warns on any drop in the last hour.
+const softnetDropsCriticalPerSec = 1.0
+
+func checkSoftnetDrops(tl *model.Timeline) Result {
+	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
+	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
+	if last == nil {
+		return NotChecked("no /proc/net/softnet_stat in the input")
+	}
+	src := sampleSource(last, "/proc/net/softnet_stat")
+	var total int64
+	var perCPU []string
+	for _, c := range last.Softnet {
+		total += c.Dropped
+		if c.Dropped > 0 {
+			perCPU = append(perCPU, fmt.Sprintf("cpu%d %d", c.CPU, c.Dropped))
+		}
+	}
+	var windowDrops int64
+	var seconds float64
+	hasWindow := first != last && len(first.Softnet) == len(last.Softnet)
+	if hasWindow {
+		for i := range last.Softnet {
+			windowDrops += last.Softnet[i].Dropped - first.Softnet[i].Dropped
+		}
+		if !first.Time.IsZero() && !last.Time.IsZero() {
+			seconds = last.Time.Sub(first.Time).Seconds()
+		}
+	}
+	if total == 0 {
+		return Healthy("softnet dropped is 0 on all %d CPUs", len(last.Softnet))
+	}
+	ev := []Evidence{{What: "softnet_stat dropped since boot", Value: fmt.Sprintf("%d (%s)", total, strings.Join(perCPU, ", ")), Source: src}}
+	sev := Warning
+	if hasWindow {
+		v := fmt.Sprintf("+%d", windowDrops)
+		if seconds > 0 {
+			v += fmt.Sprintf(" over %.1f s (%.1f/s)", seconds, float64(windowDrops)/seconds)
+		}
+		ev = append(ev, Evidence{What: "softnet_stat dropped while sampled", Value: v, Source: src})
+		if seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec {
+			sev = Critical
+		} else if windowDrops == 0 {
+			sev = Info
+		}
+	}
+	backlog, bsrc, ok := tl.Sysctl("net.core.netdev_max_backlog")
+	f := Finding{
+		Severity: sev,
+		Title:    "packets dropped at the per-CPU input backlog",
+		Evidence: ev,
+		Explanation: "The per-CPU backlog queue (used by RPS, veth/tun and non-NAPI drivers) holds at most " +
+			"netdev_max_backlog packets; beyond that the kernel drops them before any socket sees them " +
+			"(net/core/dev.c enqueue_to_backlog). Raise netdev_max_backlog to absorb bursts, and spread " +
+			"the load with RPS if one CPU takes all of it. Drops that continue with a bigger backlog mean " +
+			"the CPU cannot keep up: see softnet-squeeze and the CPU split.",
+	}
+	if flow := sumSoftnet(last.Softnet, func(c kernel.SoftnetCPU) int64 { return c.FlowLimitCount }); flow > 0 {
+		f.Evidence = append(f.Evidence, Evidence{What: "flow_limit_count (drops by the per-flow limit, 3.11+)", Value: fmt.Sprintf("%d: part of the drops come from net.core.flow_limit_cpu_bitmap's flow limit, not the queue length", flow), Source: src})
+	}
+	if ok {
+		f.Evidence = append(f.Evidence, Evidence{What: "net.core.netdev_max_backlog", Value: backlog, Source: bsrc})
+		if cur, err := strconv.ParseInt(strings.TrimSpace(backlog), 10, 64); err == nil {
+			rec, why := nextBacklog(cur), "double the per-CPU backlog so bursts are queued instead of dropped"
+			if pps, ppsWhy := netPacketRate(tl); pps > 0 {
+				if want := plan.NetdevMaxBacklogPackets(pps); want > cur {
+					rec = want
+					why = fmt.Sprintf("%s × %v drain interval = %d packets (plan.NetdevMaxBacklogPackets)", ppsWhy, plan.BacklogDrainInterval, want)
+				} else {
+					why = fmt.Sprintf("%s needs only %d packets for a %v drain interval, yet the queue overflowed: the CPU drains it late; doubling absorbs longer stalls", ppsWhy, want, plan.BacklogDrainInterval)
+				}
+			}
+			why += fmt.Sprintf(" (memory cost at most packets × ~2 KiB per CPU: %s per CPU)", humanBytes(rec*2048))
+			if rec > cur {
+				f.Changes = append(f.Changes, model.Change{
+					Kind: model.ChangeSysctl, Key: "net.core.netdev_max_backlog",
+					Current: backlog, Recommended: strconv.FormatInt(rec, 10), Why: why,
+				})
+			}
+		}
+	}
+	if spread := singleCPUShare(last.Softnet); spread != "" {
+		f.Evidence = append(f.Evidence, Evidence{What: "drop distribution", Value: spread, Source: src})
+	}
+	return Fired(f)
+}
+
+// nextBacklog doubles the backlog, at least to 2000 and at most 65536 (beyond that latency,
+// not loss, is the problem: 65536 packets at 1 Mpps is 65 ms of queue).
+func nextBacklog(cur int64) int64 {
+	n := cur * 2
+	if n < 2000 {
+		n = 2000
+	}
+	if n > 65536 {
+		n = 65536
+	}
+	return n
+}
+
+func sumSoftnet(cpus []kernel.SoftnetCPU, get func(kernel.SoftnetCPU) int64) int64 {
+	var t int64
+	for _, c := range cpus {
+		t += get(c)
+	}
+	return t
+}
+
+// singleCPUShare says when one CPU holds most drops (a case for RPS, not a bigger queue).
+func singleCPUShare(cpus []kernel.SoftnetCPU) string {
+	var total, top int64
+	topCPU := -1
+	for _, c := range cpus {
+		total += c.Dropped
+		if c.Dropped > top {
+			top, topCPU = c.Dropped, c.CPU
+		}
+	}
+	if total == 0 || len(cpus) < 2 {
+		return ""
+	}
+	if share := float64(top) / float64(total); share >= 0.9 {
+		return fmt.Sprintf("cpu%d holds %.0f%% of the drops: consider RPS to spread the backlog", topCPU, 100*share)
+	}
+	return ""
+}

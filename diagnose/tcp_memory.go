@@ -1,0 +1,131 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"headroom/model"
+)
+
+// tcp-memory-pressure: TCP's global memory accounting (sk_memory_allocated, printed as
+// "mem" in /proc/net/sockstat, in pages) crossed tcp_mem[1] (the kernel enters memory
+// pressure: buffers stop growing and are trimmed, net/ipv4/tcp.c tcp_enter_memory_pressure)
+// or tcp_mem[2] (hard limit: new allocations fail, receive queues are pruned and
+// connections aborted with TCPAbortOnMemory). The same state shows as TcpExt
+// TCPMemoryPressures rising, "pressure yes" for TCP in /proc/net/protocols, and
+// "TCP: out of memory -- consider tuning tcp_mem" in the log (tcp_out_of_memory).
+func init() {
+	Register(Rule{
+		ID:     "tcp-memory-pressure",
+		Title:  "TCP memory at or above tcp_mem pressure or limit",
+		Family: "network",
+		Check:  checkTCPMemoryPressure,
+	})
+}
+
+func checkTCPMemoryPressure(tl *model.Timeline) Result {
+	var ev []Evidence
+	sev := Info
+	fired := false
+	raise := func(s Severity) {
+		fired = true
+		if s > sev {
+			sev = s
+		}
+	}
+	haveData := false
+	psz, _ := pageSize(tl)
+
+	tcpMem, memSrc, haveLimits := sysctlInts(tl, "net.ipv4.tcp_mem")
+	if haveLimits && len(tcpMem) != 3 {
+		haveLimits = false
+	}
+	// Peak of sockstat TCP mem over the samples: pressure is a state the kernel enters
+	// and leaves, so the worst sample matters, not the last.
+	var peak int64 = -1
+	var peakSrc string
+	for i := range tl.Samples {
+		s := &tl.Samples[i]
+		if v, ok := s.SockStat.Get("TCP", "mem"); ok && v > peak {
+			peak, peakSrc = v, sampleSource(s, "/proc/net/sockstat")
+		}
+	}
+	if peak >= 0 {
+		haveData = true
+	}
+	if peak >= 0 && haveLimits {
+		ev = append(ev, Evidence{What: "TCP memory (sockstat mem, peak)", Value: pagesStr(peak, psz), Source: peakSrc},
+			Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: fmt.Sprintf("%d %d %d pages", tcpMem[0], tcpMem[1], tcpMem[2]), Source: memSrc})
+		switch {
+		case peak >= tcpMem[2]:
+			raise(Critical)
+		case peak >= tcpMem[1]:
+			raise(Warning)
+		}
+	}
+
+	for _, c := range []struct {
+		name string
+		sev  Severity
+	}{{"TCPMemoryPressures", Warning}, {"TCPAbortOnMemory", Critical}} {
+		g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", c.name) })
+		if !g.hasLast {
+			continue
+		}
+		haveData = true
+		switch {
+		case g.rising():
+			raise(c.sev)
+			ev = append(ev, Evidence{What: "TcpExt " + c.name, Value: g.describe(), Source: g.source})
+		case g.last > 0:
+			// Since boot only: it happened, but not while we watched.
+			raise(Info)
+			ev = append(ev, Evidence{What: "TcpExt " + c.name, Value: g.describe(), Source: g.source})
+		}
+	}
+
+	if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Protocols) > 0 }); s != nil {
+		haveData = true
+		for _, p := range s.Protocols {
+			if (p.Name == "TCP" || p.Name == "TCPv6") && p.Pressure == "yes" {
+				raise(Warning)
+				ev = append(ev, Evidence{What: p.Name + " memory pressure flag", Value: "yes", Source: sampleSource(s, "/proc/net/protocols")})
+			}
+		}
+	}
+
+	if recs := logMatches(tl, "TCP: out of memory", "Out of socket memory", "out of socket memory"); len(recs) > 0 {
+		haveData = true
+		raise(Critical)
+		ev = append(ev, logEvidence("kernel log", recs))
+	}
+
+	if !haveData {
+		return NotChecked("no TCP memory data: needs /proc/net/sockstat with net.ipv4.tcp_mem, TcpExt counters, /proc/net/protocols or a kernel log")
+	}
+	if !fired {
+		if peak >= 0 && haveLimits {
+			return Healthy("TCP memory peak %s, below tcp_mem pressure %d pages", pagesStr(peak, psz), tcpMem[1])
+		}
+		return Healthy("no memory-pressure counters or log lines")
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    "TCP ran into its global memory limit (tcp_mem)",
+		Evidence: ev,
+		Explanation: "When TCP's memory (all sockets' buffers, in pages) passes tcp_mem[1] the kernel enters " +
+			"memory pressure: receive buffers stop growing and are collapsed and pruned, so windows " +
+			"shrink and throughput falls. At tcp_mem[2] new buffer allocations fail: incoming segments " +
+			"are dropped and connections can be aborted. The fix is either a tcp_mem that matches what " +
+			"the host can back, or smaller per-socket maxima (tcp_rmem/tcp_wmem) so the same connections " +
+			"fit: which one depends on RAM — see `headroom plan` and tcp-mem-oversized.",
+	}
+	if haveLimits && peak >= 0 {
+		f.Changes = append(f.Changes, model.Change{
+			Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem",
+			Current:     fmt.Sprintf("%d %d %d", tcpMem[0], tcpMem[1], tcpMem[2]),
+			Recommended: "run `headroom plan` for your link and stream count",
+			Why:         "size per-socket maxima from the bandwidth-delay product so streams × buffers fit under tcp_mem and the RAM",
+		})
+	}
+	return Fired(f)
+}

@@ -1,0 +1,138 @@
+package diagnose
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// sysctlInts returns a sysctl of the timeline's host as integers ("tcp_mem" → 3 values).
+func sysctlInts(tl *model.Timeline, key string) (vals []int64, source string, ok bool) {
+	v, src, ok := tl.Sysctl(key)
+	if !ok {
+		return nil, "", false
+	}
+	for _, f := range strings.Fields(v) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil, src, false
+		}
+		vals = append(vals, n)
+	}
+	return vals, src, len(vals) > 0
+}
+
+// pageSize returns the host's page size, 4096 when unknown (and says so through known).
+func pageSize(tl *model.Timeline) (bytes int64, known bool) {
+	if tl.Host.PageSize > 0 {
+		return int64(tl.Host.PageSize), true
+	}
+	return 4096, false
+}
+
+// humanBytes prints a byte count with a binary unit: "1.5 GiB".
+func humanBytes(b int64) string {
+	const unit = 1024
+	neg := b < 0
+	if neg {
+		b = -b
+	}
+	s := ""
+	switch {
+	case b < unit:
+		s = fmt.Sprintf("%d B", b)
+	case b < unit*unit:
+		s = fmt.Sprintf("%.1f KiB", float64(b)/unit)
+	case b < unit*unit*unit:
+		s = fmt.Sprintf("%.1f MiB", float64(b)/(unit*unit))
+	default:
+		s = fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// pagesStr prints a page count with its size: "98304 pages (384.0 MiB)".
+func pagesStr(pages, pageSize int64) string {
+	return fmt.Sprintf("%d pages (%s)", pages, humanBytes(pages*pageSize))
+}
+
+// window describes the time a timeline covers, for evidence: "over 3.0 s" or "since boot".
+func window(tl *model.Timeline) string {
+	if d := tl.Span(); d > 0 {
+		return fmt.Sprintf("over %.1f s", d.Seconds())
+	}
+	return "since boot"
+}
+
+// sampleSource names where a sample's values came from.
+func sampleSource(s *model.Sample, file string) string {
+	if s.Source != "" && s.Source != "/proc" {
+		return s.Source
+	}
+	return file
+}
+
+// logMatches returns the log records whose message contains any of the needles.
+func logMatches(tl *model.Timeline, needles ...string) []model.LogRecord {
+	var out []model.LogRecord
+	for _, r := range tl.Log {
+		for _, n := range needles {
+			if strings.Contains(r.Message, n) {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// logEvidence turns matching log records into evidence: the count and the first message.
+func logEvidence(what string, recs []model.LogRecord) Evidence {
+	src := recs[0].Source
+	if src == "" {
+		src = "kernel log"
+	}
+	v := fmt.Sprintf("%d× %q", len(recs), recs[0].Message)
+	return Evidence{What: what, Value: v, Source: src}
+}
+
+// counterGrowth returns how much a counter grew over the timeline's samples (ok false
+// without two samples that have it), and its last value (ok false when no sample has it).
+type growth struct {
+	delta, last int64
+	seconds     float64
+	hasDelta    bool
+	hasLast     bool
+	source      string
+}
+
+func counterGrowth(tl *model.Timeline, file string, get func(*model.Sample) (int64, bool)) growth {
+	var g growth
+	g.delta, g.seconds, g.hasDelta = tl.CounterDelta(get)
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := get(s); return ok }); s != nil {
+		g.last, _ = get(s)
+		g.hasLast = true
+		g.source = sampleSource(s, file)
+	}
+	return g
+}
+
+// rising reports whether the counter grew during the observed window.
+func (g growth) rising() bool { return g.hasDelta && g.delta > 0 }
+
+// describe prints the growth for evidence: "+12 over 3.0 s (total 1234 since boot)".
+func (g growth) describe() string {
+	switch {
+	case g.hasDelta && g.seconds > 0:
+		return fmt.Sprintf("+%d over %.1f s (%d since boot)", g.delta, g.seconds, g.last)
+	case g.hasDelta:
+		return fmt.Sprintf("+%d between first and last sample (%d in total)", g.delta, g.last)
+	default:
+		return fmt.Sprintf("%d since boot (one sample: no rate)", g.last)
+	}
+}

@@ -1,0 +1,85 @@
+package kernel
+
+import (
+	"fmt"
+	"io"
+)
+
+// BuddyZone is one line of /proc/buddyinfo: free blocks per order (index = order) in one
+// zone. The number of orders is MAX_ORDER (11 on most configs; more with larger
+// CONFIG_ARCH_FORCE_MAX_ORDER), so Free's length varies.
+type BuddyZone struct {
+	Node int     `json:"node"`
+	Zone string  `json:"zone"`
+	Free []int64 `json:"free"`
+}
+
+// /proc/buddyinfo (mm/vmstat.c frag_show_print): "Node %d, zone %8s " then "%6lu " per order.
+// The layout has not changed since 2.6; pasted copies often have tabs instead of the padding,
+// which the parser accepts.
+
+// ReadBuddyInfo reads /proc/buddyinfo under root.
+func ReadBuddyInfo(root Root) ([]BuddyZone, error) {
+	return parseFile(root, "proc/buddyinfo", ParseBuddyInfo)
+}
+
+// ParseBuddyInfo parses /proc/buddyinfo text.
+func ParseBuddyInfo(r io.Reader) ([]BuddyZone, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var zones []BuddyZone
+	if err := ParseBuddyInfoInto(&zones, data); err != nil {
+		return nil, err
+	}
+	return zones, nil
+}
+
+// ParseBuddyInfoInto parses /proc/buddyinfo text into *dst, reusing the slice, the Free
+// slices and the zone name strings of the previous parse (see ParseMemInfoInto).
+func ParseBuddyInfoInto(dst *[]BuddyZone, data []byte) error {
+	zones := (*dst)[:0]
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		if txtBlank(line) {
+			continue
+		}
+		node, zone, rest, err := txtNodeZone(line)
+		if err != nil {
+			*dst = zones
+			return &LineError{Line: lines.num, Err: err}
+		}
+		zones = txtGrow(zones)
+		z := &zones[len(zones)-1]
+		z.Node = node
+		z.Zone = txtString(z.Zone, zone)
+		z.Free = z.Free[:0]
+		for {
+			var tok []byte
+			tok, rest = txtField(rest)
+			if len(tok) == 0 {
+				break
+			}
+			v, ok := txtInt(tok)
+			if !ok || v < 0 {
+				*dst = zones
+				return lines.errorf("zone %s order %d: %q is not a count", zone, len(z.Free), tok)
+			}
+			z.Free = append(z.Free, v)
+		}
+		if len(z.Free) == 0 {
+			*dst = zones
+			return lines.errorf("zone %s: no free counts", zone)
+		}
+	}
+	*dst = zones
+	if len(zones) == 0 {
+		return fmt.Errorf("buddyinfo: no zones")
+	}
+	return nil
+}

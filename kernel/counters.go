@@ -1,0 +1,160 @@
+package kernel
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Counters is an ordered set of named integer values as a kernel file prints them
+// (/proc/vmstat, /proc/meminfo, one protocol of /proc/net/netstat, ethtool -S). Order is the
+// file's; names are the kernel's own. Get reports presence, so a counter that this kernel
+// does not have is missing, not zero.
+type Counters struct {
+	names  []string
+	values []int64
+	index  map[string]int
+}
+
+// Set adds name or replaces its value.
+func (c *Counters) Set(name string, v int64) {
+	if c.index == nil {
+		c.index = make(map[string]int)
+	}
+	if i, ok := c.index[name]; ok {
+		c.values[i] = v
+		return
+	}
+	c.index[name] = len(c.names)
+	c.names = append(c.names, name)
+	c.values = append(c.values, v)
+}
+
+// Get returns the value of name and whether it is present.
+func (c Counters) Get(name string) (int64, bool) {
+	i, ok := c.index[name]
+	if !ok {
+		return 0, false
+	}
+	return c.values[i], true
+}
+
+// Has reports whether name is present.
+func (c Counters) Has(name string) bool { _, ok := c.index[name]; return ok }
+
+// Len is the number of counters.
+func (c Counters) Len() int { return len(c.names) }
+
+// Names returns the names in file order. The slice must not be modified.
+func (c Counters) Names() []string { return c.names }
+
+// At returns the i-th name and value in file order.
+func (c Counters) At(i int) (string, int64) { return c.names[i], c.values[i] }
+
+// Reset empties c, keeping its storage, so the sampler can re-parse into it without
+// allocating.
+func (c *Counters) Reset() {
+	c.names = c.names[:0]
+	c.values = c.values[:0]
+	clear(c.index)
+}
+
+// Clone returns a copy that shares nothing with c.
+func (c Counters) Clone() Counters {
+	var d Counters
+	d.names = append([]string(nil), c.names...)
+	d.values = append([]int64(nil), c.values...)
+	d.index = make(map[string]int, len(c.index))
+	for k, v := range c.index {
+		d.index[k] = v
+	}
+	return d
+}
+
+// MarshalJSON writes an object in file order.
+func (c Counters) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, n := range c.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		b.Write(k)
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(c.values[i], 10))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object, keeping its key order.
+func (c *Counters) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		return nil
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("counters: want a JSON object, got %v", t)
+	}
+	c.Reset()
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		k, _ := kt.(string)
+		vt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		n, ok := vt.(json.Number)
+		if !ok {
+			return fmt.Errorf("counters: %q: want a number, got %v", k, vt)
+		}
+		v, err := strconv.ParseInt(string(n), 10, 64)
+		if err != nil {
+			return fmt.Errorf("counters: %q: %w", k, err)
+		}
+		c.Set(k, v)
+	}
+	_, err = dec.Token()
+	return err
+}
+
+// Group is one named set of counters of a file that holds several: a protocol of
+// /proc/net/netstat or /proc/net/snmp ("TcpExt", "Udp"), a line of /proc/net/sockstat
+// ("TCP").
+type Group struct {
+	Name     string   `json:"name"`
+	Counters Counters `json:"counters"`
+}
+
+// Groups is an ordered list of Group with lookup by group and counter name.
+type Groups []Group
+
+// Get returns the value of counter name in group, and whether both exist.
+func (g Groups) Get(group, name string) (int64, bool) {
+	for i := range g {
+		if g[i].Name == group {
+			return g[i].Counters.Get(name)
+		}
+	}
+	return 0, false
+}
+
+// Group returns the named group, or nil.
+func (g Groups) Group(name string) *Group {
+	for i := range g {
+		if g[i].Name == name {
+			return &g[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,187 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// NetDev is one interface of /proc/net/dev (or of pasted ifconfig / ip -s link output). The
+// counters use the kernel's struct rtnl_link_stats64 names (include/uapi/linux/if_link.h):
+// rx_bytes, rx_packets, rx_errors, rx_dropped, rx_fifo_errors, rx_frame_errors,
+// rx_compressed, multicast, tx_bytes, tx_packets, tx_errors, tx_dropped, tx_fifo_errors,
+// collisions, tx_carrier_errors, tx_compressed, and, where a source prints them,
+// rx_missed_errors, rx_over_errors, rx_crc_errors, rx_length_errors, rx_nohandler.
+//
+// Three /proc/net/dev columns are sums, not the field their name says (net/core/net-procfs.c
+// dev_seq_printf_stats, net/core/dev.c before 3.9; unchanged since at least 2.6.3):
+//   - "drop"  = rx_dropped + rx_missed_errors, stored as rx_dropped. Many drivers (e1000,
+//     igb, ixgbe) count RX-ring overruns as rx_missed_errors, so ring overflow shows up here.
+//   - "frame" = rx_length_errors + rx_over_errors + rx_crc_errors + rx_frame_errors, stored as
+//     rx_frame_errors.
+//   - "carrier" = tx_carrier_errors + tx_aborted_errors + tx_window_errors +
+//     tx_heartbeat_errors, stored as tx_carrier_errors.
+//
+// "fifo" is rx_fifo_errors (and tx_fifo_errors) alone; net-tools ifconfig prints it as
+// "overruns". The parts of the sums are never split by guess: a source that prints them
+// (ip -s -s link, ethtool -S) fills the separate names.
+type NetDev struct {
+	Name     string   `json:"name"`
+	Counters Counters `json:"counters"`
+}
+
+// netDevColumns are the names of the 16 columns /proc/net/dev has printed since 2.2, used
+// when the text has no header.
+var netDevColumns = [...]string{
+	"rx_bytes", "rx_packets", "rx_errors", "rx_dropped", "rx_fifo_errors", "rx_frame_errors",
+	"rx_compressed", "multicast",
+	"tx_bytes", "tx_packets", "tx_errors", "tx_dropped", "tx_fifo_errors", "collisions",
+	"tx_carrier_errors", "tx_compressed",
+}
+
+// netDevHeaderWords maps the words of the header's receive and transmit halves to names.
+var netDevHeaderWords = [2]map[string]string{
+	{"bytes": "rx_bytes", "packets": "rx_packets", "errs": "rx_errors", "drop": "rx_dropped",
+		"fifo": "rx_fifo_errors", "frame": "rx_frame_errors", "compressed": "rx_compressed",
+		"multicast": "multicast"},
+	{"bytes": "tx_bytes", "packets": "tx_packets", "errs": "tx_errors", "drop": "tx_dropped",
+		"fifo": "tx_fifo_errors", "colls": "collisions", "carrier": "tx_carrier_errors",
+		"compressed": "tx_compressed"},
+}
+
+// ReadNetDev reads /proc/net/dev of root's network namespace (Root.NetPath).
+func ReadNetDev(root Root) ([]NetDev, error) {
+	return parseFile(root, root.NetPath("dev"), ParseNetDev)
+}
+
+// ParseNetDev parses /proc/net/dev text. The two header lines name the columns; text without
+// them is read with the 16-column layout.
+func ParseNetDev(r io.Reader) ([]NetDev, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var devs []NetDev
+	if err := ParseNetDevInto(&devs, data); err != nil {
+		return nil, err
+	}
+	return devs, nil
+}
+
+// ParseNetDevInto parses /proc/net/dev text into *dst, reusing the slice, names and Counters
+// of the previous parse (see ParseMemInfoInto). Text with the kernel's 16-column header (or
+// none) re-parses without allocating; an older header costs one column table per parse.
+func ParseNetDevInto(dst *[]NetDev, data []byte) (err error) {
+	devs := (*dst)[:0]
+	defer func() { *dst = devs }()
+	cols := netDevColumns[:]
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		if txtBlank(line) {
+			continue
+		}
+		if bytes.IndexByte(line, '|') >= 0 {
+			// "Inter-|   Receive ...|  Transmit" names nothing; " face |bytes ...|bytes ..."
+			// names the columns.
+			if c, ok, err := netDevHeader(line); err != nil {
+				return &LineError{Line: lines.num, Err: err}
+			} else if ok {
+				cols = c
+			}
+			continue
+		}
+		colon := bytes.IndexByte(line, ':')
+		if colon < 0 {
+			return lines.errorf("want \"iface: counters\", got %q", line)
+		}
+		name := txtTrim(line[:colon])
+		if len(name) == 0 || bytes.ContainsAny(name, " \t") {
+			return lines.errorf("bad interface name %q", name)
+		}
+		devs = txtGrow(devs)
+		d := &devs[len(devs)-1]
+		d.Name = txtString(d.Name, name)
+		var fill txtCountersFill
+		fill.start(&d.Counters)
+		rest := line[colon+1:]
+		if bytes.Equal(txtTrim(rest), []byte("No statistics available.")) {
+			// 2.4 and early 2.6 print this for devices without get_stats: absent, not zero.
+			fill.done()
+			continue
+		}
+		i := 0
+		for {
+			var tok []byte
+			tok, rest = txtField(rest)
+			if len(tok) == 0 {
+				break
+			}
+			if i >= len(cols) {
+				return lines.errorf("%s: more than the %d columns of the header", name, len(cols))
+			}
+			v, ok := txtInt(tok)
+			if !ok || v < 0 {
+				return lines.errorf("%s %s: %q is not a count", name, cols[i], tok)
+			}
+			fill.setString(cols[i], v)
+			i++
+		}
+		if i != len(cols) {
+			return lines.errorf("%s: %d columns, want %d", name, i, len(cols))
+		}
+		fill.done()
+	}
+	if len(devs) == 0 {
+		return fmt.Errorf("net/dev: no interfaces")
+	}
+	return nil
+}
+
+// netDevHeader reads the column-naming header line " face |bytes packets ...|bytes ...".
+// ok is false for the other header line. The usual 16-column header maps to netDevColumns
+// without allocating.
+func netDevHeader(line []byte) (cols []string, ok bool, err error) {
+	bar1 := bytes.IndexByte(line, '|')
+	bar2 := bytes.LastIndexByte(line, '|')
+	if bar1 < 0 || bar2 == bar1 || !bytes.Equal(txtTrim(line[:bar1]), []byte("face")) {
+		return nil, false, nil
+	}
+	halves := [2][]byte{line[bar1+1 : bar2], line[bar2+1:]}
+	standard := true
+	n := 0
+	for half, rest := range halves {
+		for {
+			var tok []byte
+			tok, rest = txtField(rest)
+			if len(tok) == 0 {
+				break
+			}
+			name, known := netDevHeaderWords[half][string(tok)]
+			if !known {
+				return nil, false, fmt.Errorf("unknown column %q in the header", tok)
+			}
+			if standard && (n >= len(netDevColumns) || netDevColumns[n] != name) {
+				standard = false
+				cols = append([]string(nil), netDevColumns[:n]...)
+			}
+			if !standard {
+				cols = append(cols, name)
+			}
+			n++
+		}
+	}
+	if standard && n == len(netDevColumns) {
+		return netDevColumns[:], true, nil
+	}
+	if standard { // a prefix of the usual header
+		cols = append([]string(nil), netDevColumns[:n]...)
+	}
+	if len(cols) == 0 {
+		return nil, false, fmt.Errorf("header names no columns")
+	}
+	return cols, true, nil
+}

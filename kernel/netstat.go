@@ -1,0 +1,197 @@
+package kernel
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// /proc/net/netstat and /proc/net/snmp share a layout: pairs of lines "Proto: Name1 Name2..."
+// then "Proto: v1 v2...". ParseNetStat reads either into Groups (TcpExt, IpExt, MPTcpExt,
+// Ip, Icmp, IcmpMsg, Tcp, Udp, UdpLite...), every counter kept under the kernel's own name.
+// Values are signed: Tcp MaxConn is -1 (net/ipv4/proc.c snmp_seq_show_tcp_udp prints it
+// with %ld).
+//
+// /proc/net/snmp6 has one "Name value" line per counter instead (net/ipv6/proc.c
+// snmp6_seq_show_item, "%-32s\t%lu"), with the protocol as a prefix of the name
+// ("Ip6InReceives", "Icmp6InMsgs", "Udp6RcvbufErrors", "UdpLite6InErrors"). ParseSNMP6
+// splits the prefix off at its "6" and returns it as the group, so that snmp6 reads like
+// snmp: Groups.Get("Udp6", "RcvbufErrors").
+
+// ReadNetStat reads /proc/net/netstat, /proc/net/snmp and, when present, /proc/net/snmp6
+// of root's network namespace, and returns their groups in that order. A file this kernel
+// does not have (snmp6 without IPv6) is left out; ErrNotSupported only when none exists.
+func ReadNetStat(root Root) (Groups, error) {
+	var out Groups
+	for _, f := range [...]struct {
+		name  string
+		parse func(io.Reader) (Groups, error)
+	}{{"netstat", ParseNetStat}, {"snmp", ParseNetStat}, {"snmp6", ParseSNMP6}} {
+		g, err := parseFile(root, root.NetPath(f.name), f.parse)
+		if errors.Is(err, ErrNotSupported) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, g...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("/%s, snmp, snmp6: %w", root.NetPath("netstat"), ErrNotSupported)
+	}
+	return out, nil
+}
+
+// ParseNetStat parses /proc/net/netstat or /proc/net/snmp text.
+func ParseNetStat(r io.Reader) (Groups, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var g Groups
+	if err := ParseNetStatInto(&g, data); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// ParseNetStatInto parses /proc/net/netstat or /proc/net/snmp text into *dst, reusing the
+// slice, group names and Counters of the previous parse (see ParseMemInfoInto). A sampler
+// keeps one Groups per file and concatenates them.
+func ParseNetStatInto(dst *Groups, data []byte) (err error) {
+	groups := (*dst)[:0]
+	defer func() { *dst = groups }()
+	lines := txtLines{data: data}
+	for {
+		head, ok := lines.nextNonBlank()
+		if !ok {
+			break
+		}
+		proto, names, err := netStatLine(head)
+		if err != nil {
+			return &LineError{Line: lines.num, Err: err}
+		}
+		vline, ok := lines.nextNonBlank()
+		if !ok {
+			return lines.errorf("%s: header line without a value line", proto)
+		}
+		vproto, vals, err := netStatLine(vline)
+		if err != nil {
+			return &LineError{Line: lines.num, Err: err}
+		}
+		if !bytes.Equal(proto, vproto) {
+			return lines.errorf("values for %q follow the names of %q", vproto, proto)
+		}
+		groups = txtGrow(groups)
+		g := &groups[len(groups)-1]
+		g.Name = txtString(g.Name, proto)
+		var fill txtCountersFill
+		fill.start(&g.Counters)
+		for i := 0; ; i++ {
+			var name, val []byte
+			name, names = txtField(names)
+			val, vals = txtField(vals)
+			if len(name) == 0 && len(val) == 0 {
+				break
+			}
+			if len(name) == 0 || len(val) == 0 {
+				return lines.errorf("%s: %d names but a different number of values", proto, i+len(name))
+			}
+			v, ok := txtInt(val)
+			if !ok {
+				return lines.errorf("%s %s: %q is not an integer", proto, name, val)
+			}
+			fill.set(name, v)
+		}
+		fill.done()
+	}
+	if len(groups) == 0 {
+		return fmt.Errorf("netstat: no groups")
+	}
+	return nil
+}
+
+// netStatLine splits "Proto: rest".
+func netStatLine(line []byte) (proto, rest []byte, err error) {
+	colon := bytes.IndexByte(line, ':')
+	if colon <= 0 {
+		return nil, nil, fmt.Errorf("want \"Proto: ...\", got %q", line)
+	}
+	proto = txtTrim(line[:colon])
+	if len(proto) == 0 || bytes.ContainsAny(proto, " \t") {
+		return nil, nil, fmt.Errorf("bad protocol name %q", proto)
+	}
+	return proto, line[colon+1:], nil
+}
+
+// ParseSNMP6 parses /proc/net/snmp6 text.
+func ParseSNMP6(r io.Reader) (Groups, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var g Groups
+	if err := ParseSNMP6Into(&g, data); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// ParseSNMP6Into parses /proc/net/snmp6 text into *dst, reusing its storage (see
+// ParseMemInfoInto).
+func ParseSNMP6Into(dst *Groups, data []byte) (err error) {
+	groups := (*dst)[:0]
+	defer func() { *dst = groups }()
+	var (
+		fill txtCountersFill
+		cur  []byte // prefix of the current group
+	)
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		if txtBlank(line) {
+			continue
+		}
+		name, rest := txtField(line)
+		val, rest := txtField(rest)
+		if len(val) == 0 || !txtBlank(rest) {
+			return lines.errorf("want \"Name value\", got %q", txtTrim(line))
+		}
+		six := bytes.IndexByte(name, '6')
+		if six <= 0 || six == len(name)-1 {
+			return lines.errorf("%q has no protocol prefix ending in 6", name)
+		}
+		prefix, counter := name[:six+1], name[six+1:]
+		if !bytes.Equal(prefix, cur) {
+			for i := range groups {
+				if groups[i].Name == string(prefix) {
+					return lines.errorf("%s counters are not contiguous", prefix)
+				}
+			}
+			if cur != nil {
+				fill.done()
+			}
+			groups = txtGrow(groups)
+			g := &groups[len(groups)-1]
+			g.Name = txtString(g.Name, prefix)
+			fill.start(&g.Counters)
+			cur = prefix
+		}
+		v, ok := txtInt(val)
+		if !ok {
+			return lines.errorf("%s: %q is not an integer", name, val)
+		}
+		fill.set(counter, v)
+	}
+	if cur != nil {
+		fill.done()
+	}
+	if len(groups) == 0 {
+		return fmt.Errorf("snmp6: no counters")
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// PageTypeInfo is /proc/pagetypeinfo. Read it only on demand: the kernel walks every free
+// list under the zone lock to print it (mm/vmstat.c, pagetypeinfo_showfree_print), which
+// costs 0.3-1.3 ms here and more on large machines, and it is root-only (mode 0400) since
+// 5.4 ("mm, vmstat: hide /proc/pagetypeinfo from normal users", also backported to the
+// 4.14, 4.19 and 5.3 stable series in November 2019).
+type PageTypeInfo struct {
+	PageBlockOrder int             `json:"page_block_order"`
+	PagesPerBlock  int             `json:"pages_per_block"`
+	Free           []PageTypeFree  `json:"free"`
+	Blocks         []PageTypeBlock `json:"blocks"`
+	// MixedBlocks is the "Number of mixed blocks" table that kernels built with
+	// CONFIG_PAGE_OWNER print (pagetypeinfo_showmixedcount): pageblocks of one migrate type
+	// that hold pages of another.
+	MixedBlocks []PageTypeBlock `json:"mixed_blocks,omitempty"`
+}
+
+// PageTypeFree is one "Node N, zone Z, type T  counts per order" row.
+type PageTypeFree struct {
+	Node int     `json:"node"`
+	Zone string  `json:"zone"`
+	Type string  `json:"type"` // Unmovable, Movable, Reclaimable, HighAtomic, CMA, Isolate
+	Free []int64 `json:"free"`
+	// Capped is set when some count was printed as ">100000": since 5.4 ("mm, vmstat: reduce
+	// zone->lock holding time by /proc/pagetypeinfo") the kernel stops counting a free list
+	// at 100000 entries. Such counts are stored as 100000 and are lower bounds.
+	Capped bool `json:"capped,omitempty"`
+}
+
+// PageTypeBlock is one row of the "Number of blocks type" table: pageblocks per migrate
+// type in one zone (column names as printed).
+type PageTypeBlock struct {
+	Node   int      `json:"node"`
+	Zone   string   `json:"zone"`
+	Counts Counters `json:"counts"`
+}
+
+// The file is printed once per node (pagetypeinfo_show): "Page block order: N", "Pages per
+// block:  N", the free table with its "Free pages count per migrate type at order 0 1 ..."
+// header, the "Number of blocks type  Unmovable Movable ..." table, and with
+// CONFIG_PAGE_OWNER the "Number of mixed blocks" table. Migrate type names and their number
+// changed over time (Reserve until 4.3, HighAtomic since 4.4, CMA with CONFIG_CMA, Isolate
+// with memory hotplug or CMA), so the block tables are keyed by the header's names.
+
+// ReadPageTypeInfo reads /proc/pagetypeinfo under root. It is expensive; see PageTypeInfo.
+func ReadPageTypeInfo(root Root) (PageTypeInfo, error) {
+	return parseFile(root, "proc/pagetypeinfo", ParsePageTypeInfo)
+}
+
+// ParsePageTypeInfo parses /proc/pagetypeinfo text.
+func ParsePageTypeInfo(r io.Reader) (PageTypeInfo, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return PageTypeInfo{}, err
+	}
+	var p PageTypeInfo
+	const (
+		none = iota
+		free
+		blocks
+		mixed
+	)
+	section := none
+	var columns [][]byte // block table column names, as slices of data
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		t := txtTrim(line)
+		if len(t) == 0 {
+			continue
+		}
+		switch {
+		case bytes.HasPrefix(t, []byte("Page block order:")):
+			v, err := pageTypeScalar(t[len("Page block order:"):])
+			if err != nil {
+				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+			}
+			p.PageBlockOrder = v
+			section = none
+		case bytes.HasPrefix(t, []byte("Pages per block:")):
+			v, err := pageTypeScalar(t[len("Pages per block:"):])
+			if err != nil {
+				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+			}
+			p.PagesPerBlock = v
+			section = none
+		case bytes.HasPrefix(t, []byte("Free pages count per migrate type at order")):
+			section = free
+		case bytes.HasPrefix(t, []byte("Number of blocks type")):
+			section = blocks
+			columns = pageTypeColumns(columns[:0], t[len("Number of blocks type"):])
+		case bytes.HasPrefix(t, []byte("Number of mixed blocks")):
+			section = mixed
+			columns = pageTypeColumns(columns[:0], t[len("Number of mixed blocks"):])
+		case bytes.HasPrefix(t, []byte("Node")):
+			node, zone, rest, err := txtNodeZone(t)
+			if err != nil {
+				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+			}
+			switch section {
+			case free:
+				row, err := pageTypeFreeRow(node, zone, rest)
+				if err != nil {
+					return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+				}
+				p.Free = append(p.Free, row)
+			case blocks, mixed:
+				if len(columns) == 0 {
+					return PageTypeInfo{}, lines.errorf("block table header has no migrate types")
+				}
+				row := PageTypeBlock{Node: node, Zone: string(zone)}
+				for _, col := range columns {
+					var tok []byte
+					tok, rest = txtField(rest)
+					v, ok := txtInt(tok)
+					if !ok || v < 0 {
+						return PageTypeInfo{}, lines.errorf("zone %s %s: %q is not a count", zone, col, tok)
+					}
+					row.Counts.Set(string(col), v)
+				}
+				if !txtBlank(rest) {
+					return PageTypeInfo{}, lines.errorf("zone %s: more counts than the %d migrate types of the header", zone, len(columns))
+				}
+				if section == blocks {
+					p.Blocks = append(p.Blocks, row)
+				} else {
+					p.MixedBlocks = append(p.MixedBlocks, row)
+				}
+			default:
+				return PageTypeInfo{}, lines.errorf("zone row before any table header")
+			}
+		default:
+			return PageTypeInfo{}, lines.errorf("unexpected line %q", t)
+		}
+	}
+	if len(p.Free) == 0 && len(p.Blocks) == 0 {
+		return PageTypeInfo{}, fmt.Errorf("pagetypeinfo: no tables")
+	}
+	return p, nil
+}
+
+func pageTypeScalar(b []byte) (int, error) {
+	v, ok := txtInt(txtTrim(b))
+	if !ok || v < 0 || v > 1<<30 {
+		return 0, fmt.Errorf("%q is not a count", txtTrim(b))
+	}
+	return int(v), nil
+}
+
+func pageTypeColumns(cols [][]byte, b []byte) [][]byte {
+	for {
+		tok, rest := txtField(b)
+		if len(tok) == 0 {
+			return cols
+		}
+		cols = append(cols, tok)
+		b = rest
+	}
+}
+
+// pageTypeFreeRow parses ", type    Unmovable      0      1 ..." after "Node N, zone Z".
+func pageTypeFreeRow(node int, zone, rest []byte) (PageTypeFree, error) {
+	row := PageTypeFree{Node: node, Zone: string(zone)}
+	tok, rest := txtField(rest)
+	if !bytes.Equal(tok, []byte("type")) {
+		return row, fmt.Errorf("zone %s: want \", type NAME\" after the zone", zone)
+	}
+	typ, rest := txtField(rest)
+	if len(typ) == 0 {
+		return row, fmt.Errorf("zone %s: no migrate type", zone)
+	}
+	row.Type = string(typ)
+	for {
+		tok, rest = txtField(rest)
+		if len(tok) == 0 {
+			break
+		}
+		if c, ok := bytes.CutPrefix(tok, []byte(">")); ok {
+			tok = c
+			row.Capped = true
+		}
+		v, ok := txtInt(tok)
+		if !ok || v < 0 {
+			return row, fmt.Errorf("zone %s type %s order %d: %q is not a count", zone, typ, len(row.Free), tok)
+		}
+		row.Free = append(row.Free, v)
+	}
+	if len(row.Free) == 0 {
+		return row, fmt.Errorf("zone %s type %s: no counts", zone, typ)
+	}
+	return row, nil
+}

@@ -1,0 +1,137 @@
+package kernel
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"testing/fstest"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// ErrNotSupported says that this kernel, this host or this capture does not offer an
+// interface (no PSI, no pagetypeinfo, ethtool on a veth). It is not a failure: reports say
+// "not available" and tests skip on it. Test with errors.Is.
+var ErrNotSupported = errors.New("not supported here")
+
+// Root is where kernel files are read from: the live filesystem, a captured directory, or a
+// txtar capture held in memory. Paths given to Root are relative and slash-separated
+// ("proc/meminfo"), never absolute.
+type Root struct {
+	fsys fs.FS
+	// dir is the OS directory behind fsys when there is one (live host or captured
+	// directory); empty for an in-memory capture. Readers that need a real file descriptor
+	// (pread in the sampler) use it.
+	dir string
+	// netDir is where the per-network-namespace files live: "proc/net" normally,
+	// "proc/thread-self/net" when reading from a thread that entered another namespace
+	// (proc/self names the thread group leader, whose namespace may differ).
+	netDir string
+	// Name says where the files come from, for evidence ("/", "host.txtar").
+	Name string
+}
+
+// HostRoot is the live filesystem of this host.
+func HostRoot() Root { return DirRoot("/") }
+
+// DirRoot reads from a directory laid out like / (a captured tree or a fixture).
+func DirRoot(dir string) Root {
+	return Root{fsys: os.DirFS(dir), dir: dir, netDir: "proc/net", Name: dir}
+}
+
+// FSRoot reads from any fs.FS laid out like /.
+func FSRoot(fsys fs.FS, name string) Root {
+	return Root{fsys: fsys, netDir: "proc/net", Name: name}
+}
+
+// TxtarRoot reads from a txtar archive whose file names are paths relative to /
+// ("proc/meminfo"), as written by `headroom capture`.
+func TxtarRoot(a *txtar.Archive, name string) Root {
+	// fstest.MapFS is a plain in-memory fs.FS (it imports nothing from package testing).
+	m := make(fstest.MapFS, len(a.Files))
+	for _, f := range a.Files {
+		m[strings.TrimPrefix(path.Clean(f.Name), "/")] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
+	}
+	return FSRoot(m, name)
+}
+
+// InThreadNetns returns a copy of r whose network files are read through
+// /proc/thread-self/net: use it from a locked OS thread that has entered another network
+// namespace.
+func (r Root) InThreadNetns() Root {
+	r.netDir = "proc/thread-self/net"
+	return r
+}
+
+// Dir is the OS directory behind the root, or "" for an in-memory capture.
+func (r Root) Dir() string { return r.dir }
+
+// IsHost reports whether r is the live filesystem.
+func (r Root) IsHost() bool { return r.dir == "/" }
+
+// NetPath joins name under this root's per-namespace network directory ("proc/net/dev").
+func (r Root) NetPath(name string) string { return r.netDir + "/" + name }
+
+// Open opens a file under the root. A missing file is reported as ErrNotSupported wrapped
+// with the path, since for kernel interfaces "absent" means "this kernel has no such file".
+func (r Root) Open(name string) (fs.File, error) {
+	if r.fsys == nil {
+		return nil, fmt.Errorf("kernel: zero Root used to open %s", name)
+	}
+	f, err := r.fsys.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("/%s: %w", name, ErrNotSupported)
+		}
+		return nil, fmt.Errorf("/%s: %w", name, err)
+	}
+	return f, nil
+}
+
+// ReadFile reads a whole file under the root.
+func (r Root) ReadFile(name string) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("/%s: %w", name, err)
+	}
+	return b, nil
+}
+
+// ReadDir lists a directory under the root.
+func (r Root) ReadDir(name string) ([]fs.DirEntry, error) {
+	if r.fsys == nil {
+		return nil, fmt.Errorf("kernel: zero Root used to list %s", name)
+	}
+	ents, err := fs.ReadDir(r.fsys, name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("/%s: %w", name, ErrNotSupported)
+		}
+		return nil, fmt.Errorf("/%s: %w", name, err)
+	}
+	return ents, nil
+}
+
+// parseFile opens name under r and hands it to parse, wrapping errors with the path.
+func parseFile[T any](r Root, name string, parse func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := r.Open(name)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	v, err := parse(f)
+	if err != nil {
+		return zero, fmt.Errorf("/%s: %w", name, err)
+	}
+	return v, nil
+}

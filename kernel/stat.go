@@ -1,0 +1,207 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// CPUTimes is one "cpu"/"cpuN" line of /proc/stat in USER_HZ ticks, columns in kernel order:
+// user nice system idle iowait(2.5.41) irq softirq(2.6.0) steal(2.6.11) guest(2.6.24)
+// guest_nice(2.6.33). Fields holds as many as were printed.
+type CPUTimes struct {
+	CPU    string  `json:"cpu"` // "cpu" for the total, "cpu0"...
+	Fields []int64 `json:"fields"`
+}
+
+// Stat is /proc/stat. Scalars holds ctxt, btime, processes, procs_running, procs_blocked,
+// and intr (the total, first number of the intr line); SoftIRQ holds the softirq line by
+// name (total, HI, TIMER, NET_TX, NET_RX, BLOCK, IRQ_POLL, TASKLET, SCHED, HRTIMER, RCU; the
+// line exists since 2.6.31).
+//
+// The per-IRQ numbers of the intr line are not kept (there can be thousands; /proc/interrupts
+// has them per CPU and named). On 2.4, whose /proc/stat also has "page in out" and "swap in
+// out", those become Scalars pgpgin, pgpgout, pswpin and pswpout (the kstat fields they
+// print, fs/proc/proc_misc.c kstat_read_proc); its disk lines (disk, disk_rio, disk_wio,
+// disk_rblk, disk_wblk, disk_io:) are about block devices and are skipped. Any other line
+// must be "name integer" and goes to Scalars under its own name. SoftIRQ is empty when the
+// file has no softirq line (before 2.6.31).
+type Stat struct {
+	Total   CPUTimes   `json:"total"`
+	PerCPU  []CPUTimes `json:"per_cpu"`
+	Scalars Counters   `json:"scalars"`
+	SoftIRQ Counters   `json:"softirq"`
+}
+
+// statSoftIRQNames name the softirq line's columns after the total, by how many there are
+// (kernel/softirq.c softirq_to_name): 2.6.31 had 9 softirqs; 2.6.32 added BLOCK_IOPOLL after
+// BLOCK, renamed IRQ_POLL in 4.5 (the slot is named IRQ_POLL here for every version).
+var statSoftIRQNames = [...][]string{
+	{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "TASKLET", "SCHED", "HRTIMER", "RCU"},
+	{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"},
+}
+
+// ReadStat reads /proc/stat under root.
+func ReadStat(root Root) (Stat, error) {
+	return parseFile(root, "proc/stat", ParseStat)
+}
+
+// ParseStat parses /proc/stat text.
+func ParseStat(r io.Reader) (Stat, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return Stat{}, err
+	}
+	var s Stat
+	if err := ParseStatInto(&s, data); err != nil {
+		return Stat{}, err
+	}
+	return s, nil
+}
+
+// ParseStatInto parses /proc/stat text into dst, reusing its storage (see ParseMemInfoInto).
+func ParseStatInto(dst *Stat, data []byte) (err error) {
+	perCPU := dst.PerCPU[:0]
+	defer func() {
+		if len(perCPU) == 0 {
+			perCPU = nil // absent, as in a fresh parse
+		}
+		dst.PerCPU = perCPU
+	}()
+	var scalars, softirq txtCountersFill
+	scalars.start(&dst.Scalars)
+	softirqSeen, totalSeen := false, false
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		if txtBlank(line) {
+			continue
+		}
+		name, rest := txtField(line)
+		switch {
+		case bytes.HasPrefix(name, []byte("cpu")):
+			var ct *CPUTimes
+			if len(name) == 3 {
+				if totalSeen {
+					return lines.errorf("second \"cpu\" line")
+				}
+				totalSeen = true
+				ct = &dst.Total
+			} else {
+				if _, ok := txtInt(name[3:]); !ok || name[3] == '-' || name[3] == '+' {
+					return lines.errorf("bad CPU name %q", name)
+				}
+				perCPU = txtGrow(perCPU)
+				ct = &perCPU[len(perCPU)-1]
+			}
+			ct.CPU = txtString(ct.CPU, name)
+			ct.Fields = ct.Fields[:0]
+			for {
+				var tok []byte
+				tok, rest = txtField(rest)
+				if len(tok) == 0 {
+					break
+				}
+				v, ok := txtInt(tok)
+				if !ok || v < 0 {
+					return lines.errorf("%s column %d: %q is not a tick count", name, len(ct.Fields)+1, tok)
+				}
+				ct.Fields = append(ct.Fields, v)
+			}
+			if len(ct.Fields) < 4 {
+				return lines.errorf("%s: %d columns, want at least 4 (user nice system idle)", name, len(ct.Fields))
+			}
+		case bytes.Equal(name, []byte("intr")):
+			tok, _ := txtField(rest)
+			v, ok := txtInt(tok)
+			if !ok || v < 0 {
+				return lines.errorf("intr: total %q is not a count", tok)
+			}
+			scalars.setString("intr", v)
+		case bytes.Equal(name, []byte("softirq")):
+			if softirqSeen {
+				return lines.errorf("second softirq line")
+			}
+			softirqSeen = true
+			if err := statSoftIRQ(&softirq, &dst.SoftIRQ, rest); err != nil {
+				return &LineError{Line: lines.num, Err: err}
+			}
+		case bytes.Equal(name, []byte("page")) || bytes.Equal(name, []byte("swap")):
+			in, r := txtField(rest)
+			out, r := txtField(r)
+			vin, ok1 := txtInt(in)
+			vout, ok2 := txtInt(out)
+			if !ok1 || !ok2 || !txtBlank(r) {
+				return lines.errorf("%s: want \"%s in out\", got %q", name, name, txtTrim(line))
+			}
+			if name[0] == 'p' {
+				scalars.setString("pgpgin", vin)
+				scalars.setString("pgpgout", vout)
+			} else {
+				scalars.setString("pswpin", vin)
+				scalars.setString("pswpout", vout)
+			}
+		case bytes.HasPrefix(name, []byte("disk")):
+			// 2.4 block device statistics; see Stat.
+		default:
+			val, r := txtField(rest)
+			if len(val) == 0 || !txtBlank(r) {
+				return lines.errorf("want \"name value\", got %q", txtTrim(line))
+			}
+			v, ok := txtInt(val)
+			if !ok {
+				return lines.errorf("%s: %q is not an integer", name, val)
+			}
+			scalars.set(name, v)
+		}
+	}
+	scalars.done()
+	if !softirqSeen {
+		dst.SoftIRQ.Reset()
+	}
+	if !totalSeen {
+		return fmt.Errorf("stat: no \"cpu\" line")
+	}
+	return nil
+}
+
+// statSoftIRQ parses "total HI TIMER ..." of the softirq line.
+func statSoftIRQ(fill *txtCountersFill, c *Counters, rest []byte) error {
+	var vals [16]int64
+	n := 0
+	for {
+		tok, r := txtField(rest)
+		rest = r
+		if len(tok) == 0 {
+			break
+		}
+		v, ok := txtInt(tok)
+		if !ok || v < 0 {
+			return fmt.Errorf("softirq column %d: %q is not a count", n+1, tok)
+		}
+		if n == len(vals) {
+			return fmt.Errorf("softirq: more than %d columns", len(vals)-1)
+		}
+		vals[n] = v
+		n++
+	}
+	var names []string
+	for _, ns := range statSoftIRQNames {
+		if len(ns) == n-1 {
+			names = ns
+		}
+	}
+	if names == nil {
+		return fmt.Errorf("softirq: %d counters after the total; known layouts have 9 (2.6.31) or 10 (2.6.32+)", max(n-1, 0))
+	}
+	fill.start(c)
+	fill.setString("total", vals[0])
+	for i, name := range names {
+		fill.setString(name, vals[i+1])
+	}
+	fill.done()
+	return nil
+}

@@ -1,0 +1,65 @@
+package kernel
+
+import (
+	"fmt"
+	"io"
+)
+
+// /proc/vmstat: "name value" lines, counters and gauges in pages or events. ParseVMStat
+// returns Counters in file order. Names changed across versions (pgscan_kswapd_normal before
+// 4.8's node-based reclaim, pgscan_kswapd after; allocstall split per zone in 4.8), so rules
+// ask for each name and cope with absence.
+//
+// The kernel prints every value as an unsigned long (mm/vmstat.c vmstat_show, "%s %lu"). A
+// value above 2^63-1 cannot be held in Counters and is reported as an error rather than
+// wrapped or clamped.
+
+// ReadVMStat reads /proc/vmstat under root.
+func ReadVMStat(root Root) (Counters, error) {
+	return parseFile(root, "proc/vmstat", ParseVMStat)
+}
+
+// ParseVMStat parses /proc/vmstat text.
+func ParseVMStat(r io.Reader) (Counters, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return Counters{}, err
+	}
+	var c Counters
+	if err := ParseVMStatInto(&c, data); err != nil {
+		return Counters{}, err
+	}
+	return c, nil
+}
+
+// ParseVMStatInto parses /proc/vmstat text into dst, reusing its storage (see
+// ParseMemInfoInto).
+func ParseVMStatInto(dst *Counters, data []byte) error {
+	var fill txtCountersFill
+	fill.start(dst)
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		if txtBlank(line) {
+			continue
+		}
+		name, rest := txtField(line)
+		val, rest := txtField(rest)
+		if len(val) == 0 || !txtBlank(rest) {
+			return lines.errorf("want \"name value\", got %q", line)
+		}
+		v, ok := txtInt(val)
+		if !ok {
+			return lines.errorf("%s: %q is not an integer", name, val)
+		}
+		fill.set(name, v)
+	}
+	fill.done()
+	if dst.Len() == 0 {
+		return fmt.Errorf("vmstat: no values")
+	}
+	return nil
+}

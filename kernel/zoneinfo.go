@@ -1,0 +1,252 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// Zone is one "Node N, zone NAME" block of /proc/zoneinfo. Fields holds every "key value"
+// line of the block under the key as printed, with the "pages " prefix of "pages free"
+// dropped: free, boost (4.19+, absent before), min, low, high, promo (recent 6.x: the NUMA
+// memory-tiering promotion watermark), spanned,
+// present, managed (3.8+), cma, nr_free_pages, nr_zone_*..., the "key: value" lines that
+// close the block (node_unreclaimable and start_pfn today; all_unreclaimable,
+// prev_priority, temp_priority and inactive_ratio on 2.6), and the per-node stats printed
+// before the first zone of a node (under the same zone block in which they appear). Values
+// are pages. Protection is the lowmem_reserve array from "protection: (a, b, c)".
+type Zone struct {
+	Node       int      `json:"node"`
+	Name       string   `json:"zone"`
+	Fields     Counters `json:"fields"`
+	Protection []int64  `json:"protection,omitempty"`
+}
+
+// Layout history of /proc/zoneinfo (mm/vmstat.c zoneinfo_show_print; mm/page_alloc.c before
+// 2.6.18), as far as the parser cares:
+//   - 2.6.13 added the file. Until 2.6.27 the watermark block has
+//     "scanned  N (a: X i: Y)" (zone->nr_scan_active, nr_scan_inactive); 2.6.28 to 2.6.31
+//     print "(aa: ia: af: if:)" for the split LRU; these become Fields nr_scan_active,
+//     nr_scan_inactive, nr_scan_active_anon, ... after the kernel's own field names.
+//   - The per-cpu "pagesets" block ("cpu: N", "count:", "high:", "batch:", "low:" on 2.6.13,
+//     "high_min:"/"high_max:" on 6.7+, "vm stats threshold:") describes the pcp lists, not
+//     the zone, and is skipped whole. The parser leaves it at the first line that is not one
+//     of those keys.
+//   - 3.8 added "managed", 4.8 moved the LRU and reclaim counters to the node and prints them
+//     under "per-node stats" before the node's first zone, 4.19 added "boost", and a 6.x
+//     release "promo".
+//   - Unpopulated zones (Movable, Device on 6.x) print the watermarks and protection only.
+
+// ReadZoneInfo reads /proc/zoneinfo under root.
+func ReadZoneInfo(root Root) ([]Zone, error) {
+	return parseFile(root, "proc/zoneinfo", ParseZoneInfo)
+}
+
+// ParseZoneInfo parses /proc/zoneinfo text.
+func ParseZoneInfo(r io.Reader) ([]Zone, error) {
+	data, err := txtReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var zones []Zone
+	if err := ParseZoneInfoInto(&zones, data); err != nil {
+		return nil, err
+	}
+	return zones, nil
+}
+
+// zoneinfoPagesetKeys are the "key:" lines of the per-cpu pagesets block.
+var zoneinfoPagesetKeys = [...]string{"cpu", "count", "high", "batch", "low", "high_min",
+	"high_max", "vm stats threshold"}
+
+// zoneinfoScanLabels maps the labels in "scanned N (a: X i: Y)" to the zone fields the
+// kernel printed there.
+var zoneinfoScanLabels = [...]struct{ label, field string }{
+	{"a", "nr_scan_active"}, {"i", "nr_scan_inactive"},
+	{"aa", "nr_scan_active_anon"}, {"ia", "nr_scan_inactive_anon"},
+	{"af", "nr_scan_active_file"}, {"if", "nr_scan_inactive_file"},
+}
+
+// ParseZoneInfoInto parses /proc/zoneinfo text into *dst, reusing the slice and each zone's
+// Fields and Protection storage (see ParseMemInfoInto).
+func ParseZoneInfoInto(dst *[]Zone, data []byte) (err error) {
+	zones := (*dst)[:0]
+	defer func() { *dst = zones }()
+	var (
+		cur        *Zone
+		fill       txtCountersFill
+		inPagesets bool
+	)
+	lines := txtLines{data: data}
+	for {
+		line, ok := lines.next()
+		if !ok {
+			break
+		}
+		t := txtTrim(line)
+		if len(t) == 0 {
+			continue
+		}
+		if bytes.HasPrefix(t, []byte("Node ")) {
+			node, zone, rest, err := txtNodeZone(t)
+			if err != nil {
+				return &LineError{Line: lines.num, Err: err}
+			}
+			if !txtBlank(rest) {
+				return lines.errorf("unexpected %q after the zone name", txtTrim(rest))
+			}
+			if cur != nil {
+				fill.done()
+			}
+			zones = txtGrow(zones)
+			cur = &zones[len(zones)-1]
+			cur.Node = node
+			cur.Name = txtString(cur.Name, zone)
+			cur.Protection = cur.Protection[:0]
+			fill.start(&cur.Fields)
+			inPagesets = false
+			continue
+		}
+		if cur == nil {
+			return lines.errorf("%q before the first \"Node N, zone NAME\" line", t)
+		}
+		switch {
+		case bytes.Equal(t, []byte("per-node stats")):
+			continue
+		case bytes.Equal(t, []byte("pagesets")):
+			inPagesets = true
+			continue
+		case bytes.HasPrefix(t, []byte("protection:")):
+			inPagesets = false
+			p, err := zoneinfoProtection(cur.Protection, t[len("protection:"):])
+			if err != nil {
+				return &LineError{Line: lines.num, Err: err}
+			}
+			cur.Protection = p
+			continue
+		}
+		if colon := bytes.IndexByte(t, ':'); colon >= 0 && bytes.IndexByte(t[:colon], '(') < 0 {
+			// "key: value": pageset lines, or the per-zone lines that close the block.
+			key := txtTrim(t[:colon])
+			if inPagesets && zoneinfoPagesetKey(key) {
+				continue
+			}
+			inPagesets = false
+			val, rest := txtField(t[colon+1:])
+			if len(key) == 0 || len(val) == 0 || !txtBlank(rest) {
+				return lines.errorf("want \"key: value\", got %q", t)
+			}
+			v, ok := txtInt(val)
+			if !ok {
+				return lines.errorf("%s: %q is not an integer", key, val)
+			}
+			fill.set(key, v)
+			continue
+		}
+		inPagesets = false
+		key, rest := txtField(t)
+		if bytes.Equal(key, []byte("pages")) { // "pages free     3840"
+			key, rest = txtField(rest)
+		}
+		val, rest := txtField(rest)
+		if len(val) == 0 {
+			return lines.errorf("want \"key value\", got %q", t)
+		}
+		v, ok := txtInt(val)
+		if !ok {
+			return lines.errorf("%s: %q is not an integer", key, val)
+		}
+		fill.set(key, v)
+		if rest = txtTrim(rest); len(rest) > 0 {
+			if !bytes.Equal(key, []byte("scanned")) {
+				return lines.errorf("%s: unexpected %q after the value", key, rest)
+			}
+			if err := zoneinfoScanned(&fill, rest); err != nil {
+				return &LineError{Line: lines.num, Err: err}
+			}
+		}
+	}
+	if cur != nil {
+		fill.done()
+	}
+	if len(zones) == 0 {
+		return fmt.Errorf("zoneinfo: no zones")
+	}
+	return nil
+}
+
+func zoneinfoPagesetKey(key []byte) bool {
+	for _, k := range zoneinfoPagesetKeys {
+		if string(key) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// zoneinfoProtection parses " (0, 3019, 4555)" into p[:0].
+func zoneinfoProtection(p []int64, b []byte) ([]int64, error) {
+	b = txtTrim(b)
+	inner, ok := bytes.CutPrefix(b, []byte("("))
+	if ok {
+		inner, ok = bytes.CutSuffix(inner, []byte(")"))
+	}
+	if !ok {
+		return p, fmt.Errorf("protection: want \"(a, b, ...)\", got %q", b)
+	}
+	p = p[:0]
+	for len(inner) > 0 {
+		var tok []byte
+		if i := bytes.IndexByte(inner, ','); i >= 0 {
+			tok, inner = inner[:i], inner[i+1:]
+		} else {
+			tok, inner = inner, nil
+		}
+		v, ok := txtInt(txtTrim(tok))
+		if !ok {
+			return p, fmt.Errorf("protection: %q is not an integer", txtTrim(tok))
+		}
+		p = append(p, v)
+	}
+	if len(p) == 0 {
+		return p, fmt.Errorf("protection: empty list")
+	}
+	return p, nil
+}
+
+// zoneinfoScanned parses the "(a: X i: Y)" that 2.6.13-2.6.31 print after "scanned N".
+func zoneinfoScanned(fill *txtCountersFill, b []byte) error {
+	inner, ok := bytes.CutPrefix(b, []byte("("))
+	if ok {
+		inner, ok = bytes.CutSuffix(inner, []byte(")"))
+	}
+	if !ok {
+		return fmt.Errorf("scanned: unexpected %q after the value", b)
+	}
+	for {
+		label, rest := txtField(inner)
+		if len(label) == 0 {
+			return nil
+		}
+		label, ok := bytes.CutSuffix(label, []byte(":"))
+		val, rest := txtField(rest)
+		inner = rest
+		if !ok || len(val) == 0 {
+			return fmt.Errorf("scanned: want \"(label: N ...)\", got %q", b)
+		}
+		field := ""
+		for _, l := range zoneinfoScanLabels {
+			if string(label) == l.label {
+				field = l.field
+			}
+		}
+		if field == "" {
+			return fmt.Errorf("scanned: unknown label %q", label)
+		}
+		v, ok := txtInt(val)
+		if !ok {
+			return fmt.Errorf("scanned %s: %q is not an integer", label, val)
+		}
+		fill.setString(field, v)
+	}
+}

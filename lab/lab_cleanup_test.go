@@ -1,0 +1,310 @@
+package lab
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"headroom/model"
+
+	"github.com/vishvananda/netlink"
+)
+
+// hostState is everything of the host a lab run must leave as it found it.
+type hostState struct {
+	netns   []string          // /run/netns entries
+	owners  []string          // /run/headroom-lab entries
+	links   []string          // links of the host's namespace
+	qdiscs  []string          // qdiscs of the host's namespace
+	sysctls map[string]string // net.core.*, net.ipv4.* (top level), vm.*
+	orphans int64             // TCP orphans (sockets closed but alive)
+}
+
+func readDirNames(dir string) []string {
+	es, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func snapshotHost(t *testing.T) hostState {
+	t.Helper()
+	st := hostState{netns: readDirNames(netnsDir), owners: readDirNames(ownerDir), sysctls: map[string]string{}}
+	links, err := netlink.LinkList()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range links {
+		st.links = append(st.links, fmt.Sprintf("%d:%s", l.Attrs().Index, l.Attrs().Name))
+	}
+	qs, err := netlink.QdiscList(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range qs {
+		a := q.Attrs()
+		st.qdiscs = append(st.qdiscs, fmt.Sprintf("dev %d %s %s parent %s", a.LinkIndex, q.Type(), netlink.HandleStr(a.Handle), netlink.HandleStr(a.Parent)))
+	}
+	sort.Strings(st.qdiscs)
+	for _, dir := range []string{"/proc/sys/net/core", "/proc/sys/net/ipv4", "/proc/sys/vm"} {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				if p != dir {
+					return fs.SkipDir // conf/, neigh/, route/: per-device, not ours to check
+				}
+				return nil
+			}
+			if b, err := os.ReadFile(p); err == nil {
+				st.sysctls[p] = normalizeSysctl(string(b))
+			}
+			return nil
+		})
+	}
+	// Counters and caches that move by themselves.
+	for _, k := range []string{"/proc/sys/vm/drop_caches", "/proc/sys/vm/stat_refresh", "/proc/sys/vm/compact_memory"} {
+		delete(st.sysctls, k)
+	}
+	b, err := os.ReadFile("/proc/net/sockstat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "TCP:"); ok {
+			f := strings.Fields(rest)
+			for i := 0; i+1 < len(f); i += 2 {
+				if f[i] == "orphan" {
+					st.orphans, _ = strconv.ParseInt(f[i+1], 10, 64)
+				}
+			}
+		}
+	}
+	return st
+}
+
+func (before hostState) compare(t *testing.T, after hostState) {
+	t.Helper()
+	eq := func(what string, a, b []string) {
+		if strings.Join(a, "\n") != strings.Join(b, "\n") {
+			t.Errorf("%s changed:\nbefore %q\nafter  %q", what, a, b)
+		}
+	}
+	eq("namespaces in /run/netns", before.netns, after.netns)
+	eq("owner files", before.owners, after.owners)
+	eq("host links", before.links, after.links)
+	eq("host qdiscs", before.qdiscs, after.qdiscs)
+	for k, v := range before.sysctls {
+		if after.sysctls[k] != v {
+			t.Errorf("sysctl %s changed from %q to %q", k, v, after.sysctls[k])
+		}
+	}
+	if after.orphans > before.orphans {
+		t.Errorf("TCP orphans grew from %d to %d: sockets of the run outlived it", before.orphans, after.orphans)
+	}
+	if out, err := exec.Command("ip", "netns", "list").Output(); err == nil && strings.Contains(string(out), NamePrefix) {
+		t.Errorf("ip netns list still shows lab namespaces:\n%s", out)
+	}
+}
+
+// backlogChange is a global sysctl a test run changes with AllowGlobal, to prove it is
+// restored: net.core.netdev_max_backlog, harmless to raise for a few seconds.
+func backlogChange(t *testing.T) (model.Change, string) {
+	t.Helper()
+	cur, err := readSysctl("net.core.netdev_max_backlog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sysctlChange("net.core.netdev_max_backlog", strconv.Itoa(n+7), "test"), cur
+}
+
+func TestRunLeavesNothingBehind(t *testing.T) {
+	needRoot(t)
+	sc, _ := LookupScenario("long-fat-pipe")
+	cases, err := sc.Cases(Overrides{RateBitsPerSec: 100e6, RTT: 20 * time.Millisecond, Streams: 2, Warmup: time.Second, Measure: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, _ := backlogChange(t)
+	set := &fileSettings{name: "test", changes: []model.Change{sysctlChange("net.ipv4.tcp_rmem", "4096 131072 8388608", "test"), ch}}
+	before := snapshotHost(t)
+	r, err := RunCase(context.Background(), sc, cases[0], set, RunOptions{AllowGlobal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	global := false
+	for _, a := range r.Applied {
+		if a.Key == ch.Key && a.Value == ch.Recommended && a.Scope == ScopeGlobal {
+			global = true
+		}
+	}
+	if !global {
+		t.Fatalf("global change not applied: %+v", r.Applied)
+	}
+	if r.Params.TCPRmem != "4096 131072 8388608" {
+		t.Errorf("tcp_rmem in the namespace %q, want the set's", r.Params.TCPRmem)
+	}
+	before.compare(t, snapshotHost(t))
+}
+
+// TestRunFailureLeavesNothingBehind: a run that fails half-way (a scenario whose Build
+// errors after creating a host and a link) and one that panics both tear down.
+func TestRunFailureLeavesNothingBehind(t *testing.T) {
+	needRoot(t)
+	before := snapshotHost(t)
+	for _, mode := range []string{"error", "panic"} {
+		sc := &Scenario{Name: "broken-" + mode, Build: func(l *Lab, p Params) (*Topology, error) {
+			a, _ := l.AddHost("a")
+			b, _ := l.AddHost("b")
+			if _, err := l.Connect(a, b, LinkSpec{RateBitsPerSec: 10e6, OneWayDelay: time.Millisecond, Delay: DelayUserspace}); err != nil {
+				return nil, err
+			}
+			if mode == "panic" {
+				panic("scenario bug")
+			}
+			return nil, fmt.Errorf("scenario failed on purpose")
+		}}
+		p := Params{RateBitsPerSec: 10e6, RTT: 2 * time.Millisecond, Streams: 1, Warmup: 0, Measure: time.Second}
+		func() {
+			defer func() {
+				if r := recover(); r != nil && mode != "panic" {
+					t.Errorf("unexpected panic: %v", r)
+				}
+			}()
+			_, err := RunCase(context.Background(), sc, p, settingsSets[0], RunOptions{})
+			if err == nil {
+				t.Errorf("%s: RunCase succeeded", mode)
+			}
+		}()
+	}
+	before.compare(t, snapshotHost(t))
+}
+
+// TestLabChildProcess is the run that TestKilledRunCleansUp starts in a subprocess and
+// interrupts. It does nothing unless HEADROOM_LAB_CHILD is set.
+func TestLabChildProcess(t *testing.T) {
+	if os.Getenv("HEADROOM_LAB_CHILD") == "" {
+		t.Skip("helper process for TestKilledRunCleansUp")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sc, _ := LookupScenario("long-fat-pipe")
+	cases, _ := sc.Cases(Overrides{RateBitsPerSec: 100e6, RTT: 20 * time.Millisecond, Streams: 2, Warmup: 30 * time.Second, Measure: 30 * time.Second})
+	ch, _ := backlogChange(t)
+	set := &fileSettings{name: "child", changes: []model.Change{ch}}
+	_, err := RunCase(ctx, sc, cases[0], set, RunOptions{AllowGlobal: true, Progress: func(m string) {
+		if strings.Contains(m, "sending for") {
+			fmt.Fprintf(os.Stderr, "READY %s\n", strings.Fields(m)[1])
+		}
+	}})
+	fmt.Fprintf(os.Stderr, "DONE %v\n", err)
+}
+
+func TestKilledRunCleansUp(t *testing.T) {
+	needRoot(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			_, origBacklog := backlogChange(t)
+			before := snapshotHost(t)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestLabChildProcess$", "-test.v")
+			cmd.Env = append(os.Environ(), "HEADROOM_LAB_CHILD=1")
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Whatever fails below, the child must not outlive the test.
+			t.Cleanup(func() {
+				if cmd.ProcessState == nil {
+					cmd.Process.Kill()
+					cmd.Wait()
+				}
+				Cleanup(NamePrefix)
+			})
+			lines := make(chan string, 100)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			var runID string
+			deadline := time.After(30 * time.Second)
+		wait:
+			for {
+				select {
+				case l, ok := <-lines:
+					if !ok {
+						t.Fatal("child exited before it was ready")
+					}
+					if id, ok := strings.CutPrefix(l, "READY "); ok {
+						runID = strings.TrimSuffix(id, ":")
+						break wait
+					}
+				case <-deadline:
+					cmd.Process.Kill()
+					t.Fatal("child not ready after 30s")
+				}
+			}
+			// Mid-run: the namespaces and the global change exist.
+			if _, err := os.Stat(filepath.Join(netnsDir, NamePrefix+runID+"-a")); err != nil {
+				t.Fatalf("run %s: namespace missing mid-run: %v", runID, err)
+			}
+			if v, _ := readSysctl("net.core.netdev_max_backlog"); v == origBacklog {
+				t.Fatalf("global sysctl not changed mid-run")
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				for range lines {
+				}
+				done <- cmd.Wait()
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("child did not exit within 30s of the signal")
+			}
+			if sig == syscall.SIGKILL {
+				// Nothing could run in the child: its namespaces and its change are still
+				// there until the sweeper sees that the owner is dead.
+				if _, err := os.Stat(filepath.Join(netnsDir, NamePrefix+runID+"-a")); err != nil {
+					t.Fatalf("after SIGKILL the namespace is already gone (%v): the test proves nothing", err)
+				}
+				removed, err := Cleanup(NamePrefix + runID + "-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(removed) != 2 {
+					t.Errorf("Cleanup removed %v, want the run's 2 namespaces", removed)
+				}
+			}
+			before.compare(t, snapshotHost(t))
+		})
+	}
+}

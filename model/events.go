@@ -1,0 +1,113 @@
+package model
+
+import (
+	"time"
+
+	"headroom/kernel"
+)
+
+// Event kinds.
+const (
+	EventAllocFailure = "alloc_failure"
+	EventOOMKill      = "oom_kill"
+	EventSlabFailure  = "slab_failure"
+)
+
+// Event is a structured kernel report found in the log: an allocation failure with its
+// show_mem dump, an OOM kill, a SLUB allocation failure.
+type Event struct {
+	Kind       string    `json:"kind"`
+	Time       time.Time `json:"time,omitzero"`
+	UptimeUsec int64     `json:"uptime_usec,omitempty"`
+	Source     string    `json:"source"` // "lines 12-80", "/dev/kmsg seq 100-140"
+	FirstLine  int       `json:"first_line,omitempty"`
+	LastLine   int       `json:"last_line,omitempty"`
+
+	AllocFailure *AllocFailure `json:"alloc_failure,omitempty"`
+	OOMKill      *OOMKill      `json:"oom_kill,omitempty"`
+	SlabFailure  *SlabFailure  `json:"slab_failure,omitempty"`
+}
+
+// AllocFailure is a "page allocation failure" report (mm/page_alloc.c warn_alloc, formerly
+// __alloc_pages' printk) with the show_mem dump that follows it. Field names follow the JSON
+// schema of DESIGN.md.
+type AllocFailure struct {
+	Process   string `json:"process"`
+	Order     int    `json:"order"`
+	Mode      string `json:"mode"`       // as printed: "0x20", "0x2080020(GFP_ATOMIC)"
+	ModeValue uint64 `json:"mode_value"` // the number
+	// GFPFlags are the decoded flag names for the kernel era in force; empty when the era is
+	// unknown, in which case GFPCandidates lists each era's decoding.
+	GFPFlags      []string         `json:"gfp_flags"`
+	GFPCandidates []GFPCandidate   `json:"gfp_candidates,omitempty"`
+	GFPNote       string           `json:"gfp_note,omitempty"`
+	Nodemask      string           `json:"nodemask,omitempty"`
+	Kernel        string           `json:"kernel,omitempty"` // as printed in the report or the text
+	KernelSource  string           `json:"kernel_source,omitempty"`
+	Atomic        *bool            `json:"atomic,omitempty"` // no direct reclaim allowed; nil when undecidable
+	Zones         []ZoneReport     `json:"zones"`
+	CallTrace     []string         `json:"call_trace"`
+	InInterrupt   bool             `json:"in_interrupt,omitempty"` // the trace passed through <IRQ> or a softirq
+	MemInfo       *kernel.Counters `json:"mem_info,omitempty"`     // the global "active:.. inactive:.. free:.." line, pages
+	FreeSwapKB    *int64           `json:"free_swap_kb,omitempty"`
+	PagesRAM      *int64           `json:"pages_ram,omitempty"`
+	Count         int              `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
+}
+
+// GFPCandidate is one era's decoding of a GFP mode.
+type GFPCandidate struct {
+	Kernels string   `json:"kernels"` // "2.6.0-4.9"
+	Flags   []string `json:"flags"`
+}
+
+// ZoneReport is one zone of a show_mem dump: "Normal free:12248kB min:32768kB low:40960kB
+// high:49152kB ... present:901120kB", its lowmem_reserve[] line and its buddy line.
+type ZoneReport struct {
+	Node          int              `json:"node"`
+	Zone          string           `json:"zone"`
+	FreeKB        int64            `json:"free_kb"`
+	MinKB         int64            `json:"min_kb"`
+	LowKB         int64            `json:"low_kb"`
+	HighKB        int64            `json:"high_kb"`
+	PresentKB     int64            `json:"present_kb"`
+	ManagedKB     *int64           `json:"managed_kb,omitempty"` // 3.8+
+	Fields        *kernel.Counters `json:"fields,omitempty"`     // every key:value of the zone line, kB where printed so
+	LowmemReserve []int64          `json:"lowmem_reserve,omitempty"`
+	// FreeBlocks is the count of free blocks per order from the buddy line, index = order;
+	// nil when the dump had no buddy line for the zone.
+	FreeBlocks []int64 `json:"free_blocks"`
+	// MigrateTypes are the letters printed after each order's count on 2.6.24+ kernels
+	// ("UME"), index = order; nil when not printed.
+	MigrateTypes     []string `json:"migrate_types,omitempty"`
+	AllUnreclaimable *bool    `json:"all_unreclaimable,omitempty"`
+}
+
+// OOMKill is an OOM-killer report (mm/oom_kill.c).
+type OOMKill struct {
+	Invoker     string   `json:"invoker"` // "java invoked oom-killer"
+	Order       int      `json:"order"`
+	Mode        string   `json:"mode"`
+	GFPFlags    []string `json:"gfp_flags,omitempty"`
+	Constraint  string   `json:"constraint,omitempty"` // CONSTRAINT_NONE, CONSTRAINT_MEMCG, ...
+	Memcg       string   `json:"memcg,omitempty"`      // the cgroup whose limit was hit, for memcg OOM
+	KilledPID   int      `json:"killed_pid,omitempty"`
+	KilledComm  string   `json:"killed_comm,omitempty"`
+	TotalVMKB   int64    `json:"total_vm_kb,omitempty"`
+	AnonRSSKB   int64    `json:"anon_rss_kb,omitempty"`
+	FileRSSKB   int64    `json:"file_rss_kb,omitempty"`
+	ShmemRSSKB  int64    `json:"shmem_rss_kb,omitempty"`
+	OOMScoreAdj int64    `json:"oom_score_adj,omitempty"`
+}
+
+// SlabFailure is a SLUB "Unable to allocate memory on node" report (mm/slub.c
+// slab_out_of_memory).
+type SlabFailure struct {
+	Node         int      `json:"node"`
+	Mode         string   `json:"mode"`
+	GFPFlags     []string `json:"gfp_flags,omitempty"`
+	Cache        string   `json:"cache"`
+	ObjectSize   int64    `json:"object_size"`
+	BufferSize   int64    `json:"buffer_size"`
+	DefaultOrder int      `json:"default_order"`
+	MinOrder     int      `json:"min_order"`
+}

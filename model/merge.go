@@ -1,0 +1,87 @@
+package model
+
+import "strings"
+
+// Merge joins timelines of several pasted texts into one, in order: samples and segments are
+// concatenated (segment indexes shifted), everything else appended. Host facts are taken
+// from the first timeline that has each one. Sources that carry line numbers keep them; the
+// artifact and evidence sources already name their file.
+func Merge(tls ...*Timeline) *Timeline {
+	out := &Timeline{}
+	var names []string
+	for _, t := range tls {
+		if t == nil {
+			continue
+		}
+		if out.Source.Kind == "" {
+			out.Source.Kind = t.Source.Kind
+		}
+		names = append(names, t.Source.Name)
+		mergeHost(&out.Host, &t.Host)
+		off := len(out.Samples)
+		out.Samples = append(out.Samples, t.Samples...)
+		for _, s := range t.Segments {
+			s.First += off
+			s.Last += off
+			out.Segments = append(out.Segments, s)
+		}
+		for _, m := range t.Markers {
+			m.Index += off
+			out.Markers = append(out.Markers, m)
+		}
+		out.Events = append(out.Events, t.Events...)
+		out.Log = append(out.Log, t.Log...)
+		out.Settings = append(out.Settings, t.Settings...)
+		out.Profiles = append(out.Profiles, t.Profiles...)
+		out.Artifacts = append(out.Artifacts, t.Artifacts...)
+		out.Unparsed = append(out.Unparsed, t.Unparsed...)
+		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)
+	}
+	out.Source.Name = strings.Join(names, ", ")
+	return out
+}
+
+func mergeHost(dst, src *Host) {
+	if dst.Hostname == "" {
+		dst.Hostname = src.Hostname
+	}
+	if dst.Kernel == "" {
+		dst.Kernel = src.Kernel
+	}
+	if dst.Arch == "" {
+		dst.Arch = src.Arch
+	}
+	if dst.WordBits == 0 {
+		dst.WordBits = src.WordBits
+	}
+	if dst.HighMem == nil {
+		dst.HighMem = src.HighMem
+	}
+	if dst.PageSize == 0 {
+		dst.SetPageSize(src.PageSize)
+	}
+	if dst.MemTotalKB == 0 {
+		dst.MemTotalKB = src.MemTotalKB
+	}
+	if dst.LowTotalKB == 0 {
+		dst.LowTotalKB = src.LowTotalKB
+	}
+	if dst.CPUs == 0 {
+		dst.CPUs = src.CPUs
+	}
+	dst.NICs = append(dst.NICs, src.NICs...)
+	for k, v := range src.Sysctls {
+		if dst.Sysctls == nil {
+			dst.Sysctls = map[string]string{}
+		}
+		if _, ok := dst.Sysctls[k]; !ok {
+			dst.Sysctls[k] = v
+			if s, ok := src.SysctlSource[k]; ok {
+				if dst.SysctlSource == nil {
+					dst.SysctlSource = map[string]string{}
+				}
+				dst.SysctlSource[k] = s
+			}
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package model
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"headroom/kernel"
+)
+
+// Rates are per-second values (and CPU shares in percent) for one interval, by key. A key is
+// present only when both ends of the interval had the counter; there are no fake zeros.
+type Rates map[string]float64
+
+// Get returns a rate and whether it is present.
+func (r Rates) Get(key string) (float64, bool) { v, ok := r[key]; return v, ok }
+
+// Rate keys. Names say the unit. Live and recorded timelines compute them from counters;
+// pasted vmstat and top rows fill the ones their tools print.
+const (
+	RateCtxtPerSec           = "ctxt_per_sec"
+	RateIntrPerSec           = "intr_per_sec"
+	RateCPUUserPct           = "cpu_user_pct" // user + nice
+	RateCPUSystemPct         = "cpu_system_pct"
+	RateCPUIdlePct           = "cpu_idle_pct"
+	RateCPUIOWaitPct         = "cpu_iowait_pct"
+	RateCPUIRQPct            = "cpu_irq_pct"
+	RateCPUSoftIRQPct        = "cpu_softirq_pct"
+	RateCPUStealPct          = "cpu_steal_pct"
+	RateRunnable             = "procs_runnable" // gauge: vmstat r, procs_running
+	RateBlocked              = "procs_blocked"  // gauge: vmstat b
+	RateSwapInKBPerSec       = "swap_in_kb_per_sec"
+	RateSwapOutKBPerSec      = "swap_out_kb_per_sec"
+	RateBlockInPerSec        = "block_in_per_sec" // vmstat bi (1 KiB blocks/s in procps)
+	RateBlockOutPerSec       = "block_out_per_sec"
+	RatePgscanKswapdPerSec   = "pgscan_kswapd_per_sec"
+	RatePgscanDirectPerSec   = "pgscan_direct_per_sec"
+	RatePgstealKswapdPerSec  = "pgsteal_kswapd_per_sec"
+	RatePgstealDirectPerSec  = "pgsteal_direct_per_sec"
+	RateAllocstallPerSec     = "allocstall_per_sec"
+	RateCompactStallPerSec   = "compact_stall_per_sec"
+	RateCompactFailPerSec    = "compact_fail_per_sec"
+	RateTLBShootdownPerSec   = "tlb_shootdown_per_sec"
+	RateKswapdCPUPct         = "kswapd_cpu_pct" // all kswapd threads, % of one CPU
+	RateKcompactdCPUPct      = "kcompactd_cpu_pct"
+	RateKsoftirqdCPUPct      = "ksoftirqd_cpu_pct"
+	RateSoftnetDropPerSec    = "softnet_dropped_per_sec"
+	RateSoftnetSqueezePerSec = "softnet_time_squeeze_per_sec"
+	RateTCPRetransPerSec     = "tcp_retrans_segs_per_sec"
+	RateTCPOutSegsPerSec     = "tcp_out_segs_per_sec"
+	RateRxBytesPerSec        = "rx_bytes_per_sec" // all non-loopback interfaces
+	RateTxBytesPerSec        = "tx_bytes_per_sec"
+	RateRxPacketsPerSec      = "rx_packets_per_sec"
+)
+
+// userHZ is USER_HZ, the unit of /proc/stat and /proc/PID/stat times. It has been 100 on
+// every architecture Linux exports to userspace (include/asm-generic/param.h); sysconf
+// (_SC_CLK_TCK) would say otherwise if it ever changed.
+const userHZ = 100
+
+// DeriveRates fills Rates of every sample from its predecessor's counters, leaving samples
+// that already carry rates (pasted rows) alone. pageSizeBytes converts page counters.
+func (t *Timeline) DeriveRates() {
+	pageKB := float64(t.Host.PageSizeBytes) / 1024
+	if pageKB <= 0 {
+		pageKB = 4
+	}
+	for i := 1; i < len(t.Samples); i++ {
+		cur, prev := &t.Samples[i], &t.Samples[i-1]
+		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() {
+			continue
+		}
+		dt := cur.Time.Sub(prev.Time).Seconds()
+		if dt <= 0 {
+			continue
+		}
+		cur.Rates = deriveRates(prev, cur, dt, pageKB)
+	}
+}
+
+func deriveRates(prev, cur *Sample, dt, pageKB float64) Rates {
+	r := Rates{}
+	per := func(key string, a, b int64, okA, okB bool, scale float64) {
+		if okA && okB && b >= a {
+			r[key] = float64(b-a) * scale / dt
+		}
+	}
+	vm := func(key, name string, scale float64) {
+		a, okA := prev.VM(name)
+		b, okB := cur.VM(name)
+		per(key, a, b, okA, okB, scale)
+	}
+	// Before 4.8 reclaim counters were per zone (pgscan_kswapd_normal, ...); summing the
+	// prefix covers both layouts (mm/vmstat.c vmstat_text).
+	vmSum := func(key, prefix string, scale float64) {
+		a, okA := sumPrefix(prev.VMStat, prefix)
+		b, okB := sumPrefix(cur.VMStat, prefix)
+		per(key, a, b, okA, okB, scale)
+	}
+	vm(RateSwapInKBPerSec, "pswpin", pageKB)
+	vm(RateSwapOutKBPerSec, "pswpout", pageKB)
+	vmSum(RatePgscanKswapdPerSec, "pgscan_kswapd", 1)
+	vmSum(RatePgscanDirectPerSec, "pgscan_direct", 1)
+	vmSum(RatePgstealKswapdPerSec, "pgsteal_kswapd", 1)
+	vmSum(RatePgstealDirectPerSec, "pgsteal_direct", 1)
+	vmSum(RateAllocstallPerSec, "allocstall", 1)
+	vm(RateCompactStallPerSec, "compact_stall", 1)
+	vm(RateCompactFailPerSec, "compact_fail", 1)
+
+	if prev.Stat != nil && cur.Stat != nil {
+		a, okA := prev.Stat.Scalars.Get("ctxt")
+		b, okB := cur.Stat.Scalars.Get("ctxt")
+		per(RateCtxtPerSec, a, b, okA, okB, 1)
+		a, okA = prev.Stat.Scalars.Get("intr")
+		b, okB = cur.Stat.Scalars.Get("intr")
+		per(RateIntrPerSec, a, b, okA, okB, 1)
+		cpuShares(r, prev.Stat.Total.Fields, cur.Stat.Total.Fields)
+		if v, ok := cur.Stat.Scalars.Get("procs_running"); ok {
+			r[RateRunnable] = float64(v)
+		}
+		if v, ok := cur.Stat.Scalars.Get("procs_blocked"); ok {
+			r[RateBlocked] = float64(v)
+		}
+	}
+	if prev.Interrupts != nil && cur.Interrupts != nil {
+		a, okA := prev.Interrupts.Total("TLB")
+		b, okB := cur.Interrupts.Total("TLB")
+		per(RateTLBShootdownPerSec, a, b, okA, okB, 1)
+	}
+	if len(prev.Threads) > 0 && len(cur.Threads) > 0 {
+		// Ticks of USER_HZ per second of wall time, as a percentage of one CPU.
+		for key, prefix := range map[string]string{RateKswapdCPUPct: "kswapd", RateKcompactdCPUPct: "kcompactd", RateKsoftirqdCPUPct: "ksoftirqd"} {
+			a, okA := threadTicks(prev.Threads, prefix)
+			b, okB := threadTicks(cur.Threads, prefix)
+			per(key, a, b, okA, okB, 100.0/userHZ)
+		}
+	}
+	if len(prev.Softnet) > 0 && len(cur.Softnet) > 0 && len(prev.Softnet) == len(cur.Softnet) {
+		var a, b, sa, sb int64
+		for i := range cur.Softnet {
+			a += prev.Softnet[i].Dropped
+			b += cur.Softnet[i].Dropped
+			sa += prev.Softnet[i].TimeSqueeze
+			sb += cur.Softnet[i].TimeSqueeze
+		}
+		per(RateSoftnetDropPerSec, a, b, true, true, 1)
+		per(RateSoftnetSqueezePerSec, sa, sb, true, true, 1)
+	}
+	{
+		a, okA := prev.NetStat.Get("Tcp", "RetransSegs")
+		b, okB := cur.NetStat.Get("Tcp", "RetransSegs")
+		per(RateTCPRetransPerSec, a, b, okA, okB, 1)
+		a, okA = prev.NetStat.Get("Tcp", "OutSegs")
+		b, okB = cur.NetStat.Get("Tcp", "OutSegs")
+		per(RateTCPOutSegsPerSec, a, b, okA, okB, 1)
+	}
+	if len(prev.NetDev) > 0 && len(cur.NetDev) > 0 {
+		for key, name := range map[string]string{RateRxBytesPerSec: "rx_bytes", RateTxBytesPerSec: "tx_bytes", RateRxPacketsPerSec: "rx_packets"} {
+			a, okA := sumNetDev(prev.NetDev, name)
+			b, okB := sumNetDev(cur.NetDev, name)
+			per(key, a, b, okA, okB, 1)
+		}
+	}
+	return r
+}
+
+// cpuShares sets the CPU split in percent of all CPU time over the interval.
+func cpuShares(r Rates, a, b []int64) {
+	if len(a) < 4 || len(b) < 4 {
+		return
+	}
+	n := min(len(a), len(b))
+	// guest and guest_nice (fields 8, 9) are already counted in user and nice
+	// (kernel/sched/cputime.c account_guest_time), so the total stops at steal.
+	n = min(n, 8)
+	d := make([]float64, n)
+	var total float64
+	for i := 0; i < n; i++ {
+		d[i] = float64(b[i] - a[i])
+		if d[i] < 0 {
+			return
+		}
+		total += d[i]
+	}
+	if total <= 0 {
+		return
+	}
+	pct := func(i int) float64 { return 100 * d[i] / total }
+	r[RateCPUUserPct] = pct(0) + pct(1)
+	r[RateCPUSystemPct] = pct(2)
+	r[RateCPUIdlePct] = pct(3)
+	if n > 4 {
+		r[RateCPUIOWaitPct] = pct(4)
+	}
+	if n > 5 {
+		r[RateCPUIRQPct] = pct(5)
+	}
+	if n > 6 {
+		r[RateCPUSoftIRQPct] = pct(6)
+	}
+	if n > 7 {
+		r[RateCPUStealPct] = pct(7)
+	}
+}
+
+func sumPrefix(c *kernel.Counters, prefix string) (int64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	var sum int64
+	found := false
+	for i := 0; i < c.Len(); i++ {
+		name, v := c.At(i)
+		if strings.HasPrefix(name, prefix) {
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}
+
+func threadTicks(ts []kernel.TaskStat, prefix string) (int64, bool) {
+	var sum int64
+	found := false
+	for _, t := range ts {
+		if strings.HasPrefix(t.Comm, prefix) {
+			sum += t.UTimeTicks + t.STimeTicks
+			found = true
+		}
+	}
+	return sum, found
+}
+
+func sumNetDev(devs []kernel.NetDev, name string) (int64, bool) {
+	var sum int64
+	found := false
+	for _, d := range devs {
+		if d.Name == "lo" {
+			continue
+		}
+		if v, ok := d.Counters.Get(name); ok {
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}
+
+// Series returns the values of one rate key across the timeline with their sample indexes,
+// skipping samples without it.
+func (t *Timeline) Series(key string) (idx []int, vals []float64) {
+	for i := range t.Samples {
+		if v, ok := t.Samples[i].Rates[key]; ok {
+			idx = append(idx, i)
+			vals = append(vals, v)
+		}
+	}
+	return idx, vals
+}
+
+// Span returns the wall time covered by the samples, zero when unknown.
+func (t *Timeline) Span() time.Duration {
+	if len(t.Samples) < 2 {
+		return 0
+	}
+	a, b := t.Samples[0].Time, t.Samples[len(t.Samples)-1].Time
+	if a.IsZero() || b.IsZero() {
+		return 0
+	}
+	return b.Sub(a)
+}
+
+// RateKeys lists the keys present anywhere in the timeline, sorted.
+func (t *Timeline) RateKeys() []string {
+	seen := map[string]bool{}
+	for i := range t.Samples {
+		for k := range t.Samples[i].Rates {
+			seen[k] = true
+		}
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

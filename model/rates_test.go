@@ -1,0 +1,132 @@
+package model
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"headroom/kernel"
+)
+
+func cnt(kv ...any) *kernel.Counters {
+	var c kernel.Counters
+	for i := 0; i+1 < len(kv); i += 2 {
+		c.Set(kv[i].(string), int64(kv[i+1].(int)))
+	}
+	return &c
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestDeriveRates(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tl := &Timeline{}
+	tl.Host.SetPageSize(4096)
+	s0 := Sample{Time: t0,
+		VMStat: cnt("pswpin", 0, "pswpout", 100, "pgscan_kswapd_normal", 10, "pgscan_kswapd_dma", 5, "allocstall", 1),
+		Stat: &kernel.Stat{Total: kernel.CPUTimes{CPU: "cpu", Fields: []int64{100, 0, 100, 800, 0, 0, 0, 0, 50, 0}},
+			Scalars: *cnt("ctxt", 1000, "intr", 500, "procs_running", 3)},
+		Interrupts: &kernel.Interrupts{Lines: []kernel.Interrupt{{Name: "TLB", Total: 10}}},
+		Threads:    []kernel.TaskStat{{PID: 50, Comm: "kswapd0", STimeTicks: 100}},
+		Softnet:    []kernel.SoftnetCPU{{CPU: 0, Dropped: 1}, {CPU: 1, Dropped: 2}},
+	}
+	s1 := Sample{Time: t0.Add(2 * time.Second),
+		VMStat: cnt("pswpin", 0, "pswpout", 612, "pgscan_kswapd_normal", 30, "pgscan_kswapd_dma", 5, "allocstall", 1),
+		Stat: &kernel.Stat{Total: kernel.CPUTimes{CPU: "cpu", Fields: []int64{200, 0, 400, 1300, 0, 0, 100, 0, 90, 0}},
+			Scalars: *cnt("ctxt", 5000, "intr", 700, "procs_running", 7)},
+		Interrupts: &kernel.Interrupts{Lines: []kernel.Interrupt{{Name: "TLB", Total: 2010}}},
+		Threads:    []kernel.TaskStat{{PID: 50, Comm: "kswapd0", STimeTicks: 300}},
+		Softnet:    []kernel.SoftnetCPU{{CPU: 0, Dropped: 11}, {CPU: 1, Dropped: 2}},
+	}
+	tl.Samples = []Sample{s0, s1}
+	tl.DeriveRates()
+	if len(tl.Samples[0].Rates) != 0 {
+		t.Fatalf("first sample has rates: %v", tl.Samples[0].Rates)
+	}
+	r := tl.Samples[1].Rates
+	want := map[string]float64{
+		RateSwapOutKBPerSec:    512 * 4 / 2.0, // 512 pages of 4 KiB in 2 s
+		RateSwapInKBPerSec:     0,
+		RatePgscanKswapdPerSec: 10, // per-zone names summed (pre-4.8 layout)
+		RateAllocstallPerSec:   0,
+		RateCtxtPerSec:         2000,
+		RateIntrPerSec:         100,
+		RateCPUUserPct:         10, // 100 of 1000 ticks; guest (field 8) is inside user
+		RateCPUSystemPct:       30,
+		RateCPUIdlePct:         50,
+		RateCPUSoftIRQPct:      10,
+		RateRunnable:           7,
+		RateTLBShootdownPerSec: 1000,
+		RateKswapdCPUPct:       100, // 200 ticks of 1/100 s in 2 s
+		RateSoftnetDropPerSec:  5,
+	}
+	for k, v := range want {
+		got, ok := r[k]
+		if !ok {
+			t.Errorf("%s missing", k)
+			continue
+		}
+		if !near(got, v) {
+			t.Errorf("%s = %v, want %v", k, got, v)
+		}
+	}
+	// Absent counters give absent rates, not zeros.
+	if _, ok := r[RateCompactStallPerSec]; ok {
+		t.Error("compact_stall rate present without the counter")
+	}
+}
+
+func TestDeriveRatesKeepsPastedRates(t *testing.T) {
+	tl := &Timeline{Samples: []Sample{{Rates: Rates{RateCPUSystemPct: 41}}, {Rates: Rates{RateCPUSystemPct: 93}}}}
+	tl.DeriveRates()
+	if tl.Samples[1].Rates[RateCPUSystemPct] != 93 {
+		t.Fatalf("pasted rate overwritten: %v", tl.Samples[1].Rates)
+	}
+}
+
+func TestParseKernelVersion(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want KernelVersion
+		ok   bool
+	}{
+		{"6.18.44-fc-v669", KernelVersion{6, 18, 44}, true},
+		{"2.6.30-1", KernelVersion{2, 6, 30}, true},
+		{"2.4.19-pre2", KernelVersion{2, 4, 19}, true},
+		{"4.0.0", KernelVersion{4, 0, 0}, true},
+		{"2.6.13-2smp", KernelVersion{2, 6, 13}, true},
+		{"linux", KernelVersion{}, false},
+		{"", KernelVersion{}, false},
+	} {
+		got, ok := ParseKernelVersion(tc.in)
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("ParseKernelVersion(%q) = %v %v, want %v %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+	v, _ := ParseKernelVersion("4.6.0")
+	if !v.AtLeast(4, 6) || v.AtLeast(4, 7) || !v.AtLeast(3, 99) {
+		t.Error("AtLeast")
+	}
+}
+
+func TestMerge(t *testing.T) {
+	a := &Timeline{Source: SourceInfo{Kind: SourceText, Name: "a.txt"}, Samples: []Sample{{}, {}},
+		Segments: []Segment{{Name: "x", First: 0, Last: 1}}}
+	a.Host.Kernel = "2.6.13"
+	b := &Timeline{Source: SourceInfo{Kind: SourceText, Name: "b.txt"}, Samples: []Sample{{}},
+		Segments: []Segment{{Name: "y", First: 0, Last: 0}}}
+	b.Host.Kernel = "4.0"
+	b.Host.Arch = "i686"
+	m := Merge(a, b)
+	if m.Source.Name != "a.txt, b.txt" || len(m.Samples) != 3 || m.Segments[1].First != 2 || m.Host.Kernel != "2.6.13" || m.Host.Arch != "i686" {
+		t.Fatalf("merge: %+v", m)
+	}
+}
+
+func TestArchWordBits(t *testing.T) {
+	for arch, bits := range map[string]int{"x86_64": 64, "i686": 32, "armv5tel": 32, "aarch64": 64, "": 0, "weird": 0} {
+		if got := ArchWordBits(arch); got != bits {
+			t.Errorf("%s: %d, want %d", arch, got, bits)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package model
+
+import (
+	"time"
+
+	"headroom/kernel"
+)
+
+// Source kinds.
+const (
+	SourceLive    = "live"
+	SourceArchive = "archive"
+	SourceText    = "text"
+	SourceCapture = "capture"
+	SourceLab     = "lab"
+)
+
+// SourceInfo says where a Timeline came from.
+type SourceInfo struct {
+	Kind string `json:"kind"` // SourceLive, SourceArchive, SourceText, SourceCapture, SourceLab
+	Name string `json:"name"` // host name, file name, scenario
+}
+
+// Timeline is what every input becomes and all that rules read: the samples in order (each
+// with its derived rates), the kernel log and the events parsed from it, phase markers, and
+// what a pasted text held that is not a sample (profiles, settings it names). A rule never
+// knows whether its numbers came from a live host, a recording, a forum post or the lab.
+type Timeline struct {
+	Source  SourceInfo `json:"source"`
+	Host    Host       `json:"host"`
+	Samples []Sample   `json:"samples,omitempty"`
+
+	// Segments group samples that belong together in a pasted text: the rows of one vmstat
+	// table, one buddyinfo series. Rules that compare phases (kernel-time-growth) compare
+	// segments. A live or recorded timeline has one segment per marker-delimited phase.
+	Segments []Segment `json:"segments,omitempty"`
+
+	Events  []Event     `json:"events,omitempty"`
+	Log     []LogRecord `json:"log,omitempty"`
+	Markers []Marker    `json:"markers,omitempty"`
+
+	Settings []SettingMention `json:"settings,omitempty"`
+	Profiles []Profile        `json:"profiles,omitempty"`
+
+	Artifacts []Artifact `json:"artifacts,omitempty"`
+	Unparsed  []Unparsed `json:"unparsed,omitempty"`
+
+	// NotAvailable lists the interfaces a live or captured source could not read and why
+	// ("/proc/pressure/memory: not supported here"), so reports say "not available"
+	// instead of implying zero.
+	NotAvailable []Unavailable `json:"not_available,omitempty"`
+}
+
+// Segment is a run of consecutive samples from one table or phase.
+type Segment struct {
+	Name  string `json:"name"`  // "vmstat table at lines 52-60", "flood 1"
+	Kind  string `json:"kind"`  // "vmstat", "buddyinfo", "phase", ...
+	First int    `json:"first"` // index of the first sample
+	Last  int    `json:"last"`  // index of the last sample (inclusive)
+	// Label is the text right before the table in a paste ("at the end of 4 runs"), which
+	// often names the phase.
+	Label string `json:"label,omitempty"`
+}
+
+// Marker is a phase marker: "flood start", set by record --mark or a lab scenario.
+type Marker struct {
+	Time  time.Time `json:"time,omitzero"`
+	Index int       `json:"index"` // the first sample at or after the marker
+	Text  string    `json:"text"`
+}
+
+// LogRecord is one kernel log message, from /dev/kmsg or a pasted dmesg/syslog.
+type LogRecord struct {
+	Time       time.Time `json:"time,omitzero"`         // wall clock when known (syslog prefix, or boot time + uptime)
+	UptimeUsec int64     `json:"uptime_usec,omitempty"` // monotonic timestamp; -1 when unknown
+	Priority   int       `json:"priority"`              // syslog level; -1 when unknown
+	Message    string    `json:"message"`
+	Source     string    `json:"source,omitempty"` // "/dev/kmsg seq 1234", "line 14"
+}
+
+// SettingMention is a setting a text names: a `sysctl -w` command, a sysctl.conf line, a
+// "tcp_rmem = 4096 87380 1048576" in prose. It is what the author had or tried, not
+// necessarily what the host runs; rules say so when they cite it.
+type SettingMention struct {
+	Key    string `json:"key"` // as written, normalised to dots ("vm.min_kbytes_free")
+	Value  string `json:"value"`
+	Form   string `json:"form"` // "sysctl-w", "sysctl.conf", "sysctl-a", "prose"
+	Line   int    `json:"line"`
+	Source string `json:"source,omitempty"`
+}
+
+// Profile is a kernel profile table from readprofile or perf report.
+type Profile struct {
+	Tool   string       `json:"tool"` // "readprofile", "perf"
+	Source string       `json:"source"`
+	Label  string       `json:"label,omitempty"` // text before the table that says what was run
+	Total  int64        `json:"total,omitempty"` // the "total" row when printed
+	Rows   []ProfileRow `json:"rows"`
+}
+
+// ProfileRow is one symbol of a profile.
+type ProfileRow struct {
+	Symbol  string  `json:"symbol"`
+	Ticks   int64   `json:"ticks"`     // samples or clock ticks
+	Share   float64 `json:"share"`     // percent as printed by perf, or readprofile's normalised load
+	SharePc float64 `json:"share_pct"` // ticks as a percent of the total
+	Module  string  `json:"module,omitempty"`
+}
+
+// Artifact is one parsed segment of a pasted text, for the report.
+type Artifact struct {
+	Kind      string `json:"kind"`
+	FirstLine int    `json:"first_line"`
+	LastLine  int    `json:"last_line"`
+	Data      any    `json:"data"`
+}
+
+// Unparsed is a segment that looked like kernel or command output but could not be read.
+type Unparsed struct {
+	FirstLine int    `json:"first_line"`
+	LastLine  int    `json:"last_line"`
+	Why       string `json:"why"`
+}
+
+// Unavailable is an interface that could not be read on a live or captured host.
+type Unavailable struct {
+	What string `json:"what"` // "/proc/pressure/memory", "ethtool eth0 ring"
+	Why  string `json:"why"`
+}
+
+// Last returns the newest sample, or nil.
+func (t *Timeline) Last() *Sample {
+	if len(t.Samples) == 0 {
+		return nil
+	}
+	return &t.Samples[len(t.Samples)-1]
+}
+
+// First returns the oldest sample, or nil.
+func (t *Timeline) First() *Sample {
+	if len(t.Samples) == 0 {
+		return nil
+	}
+	return &t.Samples[0]
+}
+
+// LastWith returns the newest sample for which has is true, or nil.
+func (t *Timeline) LastWith(has func(*Sample) bool) *Sample {
+	for i := len(t.Samples) - 1; i >= 0; i-- {
+		if has(&t.Samples[i]) {
+			return &t.Samples[i]
+		}
+	}
+	return nil
+}
+
+// FirstWith returns the oldest sample for which has is true, or nil.
+func (t *Timeline) FirstWith(has func(*Sample) bool) *Sample {
+	for i := range t.Samples {
+		if has(&t.Samples[i]) {
+			return &t.Samples[i]
+		}
+	}
+	return nil
+}
+
+// CounterDelta returns last-first of a counter over the samples that have it, the seconds
+// between them (0 when the times are unknown), and whether at least two samples had it.
+func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, seconds float64, ok bool) {
+	var first, last *Sample
+	var a, b int64
+	for i := range t.Samples {
+		if v, has := get(&t.Samples[i]); has {
+			if first == nil {
+				first, a = &t.Samples[i], v
+			}
+			last, b = &t.Samples[i], v
+		}
+	}
+	if first == nil || first == last {
+		return 0, 0, false
+	}
+	if !first.Time.IsZero() && !last.Time.IsZero() {
+		seconds = last.Time.Sub(first.Time).Seconds()
+	}
+	return b - a, seconds, true
+}
+
+// Sysctl returns a sysctl value of the host and where it came from.
+func (t *Timeline) Sysctl(key string) (value, source string, ok bool) {
+	v, ok := t.Host.Sysctls[key]
+	if !ok {
+		return "", "", false
+	}
+	src := t.Host.SysctlSource[key]
+	if src == "" {
+		src = "/proc/sys/" + dotsToSlashes(key)
+	}
+	return v, src, true
+}
+
+func dotsToSlashes(key string) string {
+	b := []byte(key)
+	for i, c := range b {
+		if c == '.' {
+			b[i] = '/'
+		}
+	}
+	return string(b)
+}
+
+// AllNICStats returns the ethtool stats of the newest sample that has any.
+func (t *Timeline) AllNICStats() []kernel.NICStats {
+	if s := t.LastWith(func(s *Sample) bool { return len(s.NICStats) > 0 }); s != nil {
+		return s.NICStats
+	}
+	return nil
+}

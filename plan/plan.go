@@ -1,0 +1,757 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"headroom/model"
+)
+
+// Roles: which direction the host's streams carry data.
+const (
+	RoleReceiver = "receiver"
+	RoleSender   = "sender"
+	RoleBoth     = "both"
+)
+
+// Input describes the link, the traffic and the host a plan is for. Zero values of MTUBytes,
+// PageSizeBytes and Role take the defaults 1500, 4096 and "both".
+type Input struct {
+	BandwidthBitsPerSec float64           `json:"bandwidth_bits_per_sec"` // link or share to fill
+	RTT                 time.Duration     `json:"rtt_ns"`
+	Streams             int               `json:"streams"`
+	Role                string            `json:"role"` // RoleReceiver, RoleSender, RoleBoth
+	MTUBytes            int               `json:"mtu_bytes"`
+	MemoryBytes         int64             `json:"memory_bytes"`            // MemTotal
+	LowmemBytes         int64             `json:"lowmem_bytes"`            // 0 when the kernel has no HighMem split (64-bit)
+	PageSizeBytes       int               `json:"page_size_bytes"`         // 4096 unless told
+	KernelVersion       string            `json:"kernel_version"`          // "6.18.44", "2.6.13"; "" = unknown
+	Arch                string            `json:"arch"`                    // "x86_64", "i686", "armv5tel", ...
+	RateLimitBitsPerSec float64           `json:"rate_limit_bits_per_sec"` // 0 = none
+	Current             map[string]string `json:"current,omitempty"`       // current sysctl values by key
+	NICs                []NIC             `json:"nics,omitempty"`          // for ring sizing / min_free; may be empty
+
+	// RateLimitDevice and RateLimitDestination place the HTB rate limit: the egress device
+	// ("" = the first NIC, else "DEV") and an optional destination (IPv4 address or CIDR) to
+	// limit; without one, all traffic on the device is limited.
+	RateLimitDevice      string `json:"rate_limit_device,omitempty"`
+	RateLimitDestination string `json:"rate_limit_destination,omitempty"`
+	// WindowRatio is a receive-window share of tcp_rmem measured on the target host
+	// (0 = derive it from the kernel version; see ReceiveWindowRatio).
+	WindowRatio float64 `json:"window_ratio,omitempty"`
+	// KswapdReaction overrides DefaultKswapdReaction.
+	KswapdReaction time.Duration `json:"kswapd_reaction_ns,omitempty"`
+}
+
+// NIC is one receiving interface. Zero ring sizes mean unknown.
+type NIC struct {
+	Name      string `json:"name"`
+	SpeedMbps int64  `json:"speed_mbps"`
+	RxRing    int64  `json:"rx_ring"`
+	RxRingMax int64  `json:"rx_ring_max"`
+	DropsSeen bool   `json:"drops_seen"`
+}
+
+// Plan is the computed result. Settings are ordered as a reader would apply them.
+type Plan struct {
+	Input    Input  `json:"input"`
+	Kernel   string `json:"kernel"`    // parsed version, or "unknown"
+	WordBits int    `json:"word_bits"` // 32 or 64
+
+	StreamBitsPerSec      float64 `json:"stream_bits_per_sec"`       // bandwidth ÷ streams
+	BDPBytesPerStream     int64   `json:"bdp_bytes_per_stream"`      // receive side
+	SendBDPBytesPerStream int64   `json:"send_bdp_bytes_per_stream"` // send side (lower with a rate limit)
+	WindowRatio           float64 `json:"window_ratio"`              // window share of tcp_rmem
+	WindowRatioWhy        string  `json:"window_ratio_why"`
+	SetsockoptRatio       float64 `json:"setsockopt_window_ratio"` // window share of an SO_RCVBUF buffer
+
+	RcvBufBytes           int64   `json:"rcvbuf_bytes"`              // planned tcp_rmem[2]
+	SndBufBytes           int64   `json:"sndbuf_bytes"`              // planned tcp_wmem[2]
+	CoreRmemMaxBytes      int64   `json:"core_rmem_max_bytes"`       // planned net.core.rmem_max
+	CoreWmemMaxBytes      int64   `json:"core_wmem_max_bytes"`       // planned net.core.wmem_max
+	StreamReachBitsPerSec float64 `json:"stream_reach_bits_per_sec"` // one stream with the planned limits
+
+	Budget   Budget         `json:"budget"`
+	Settings []model.Change `json:"settings"`
+	Notes    []string       `json:"notes"`
+	Guides   []Guide        `json:"guides"`
+}
+
+// Budget is the check of the worst case against memory.
+type Budget struct {
+	Basis            string  `json:"basis"`             // "lowmem" or "MemTotal"
+	BasisBytes       int64   `json:"basis_bytes"`       //
+	BasisWhy         string  `json:"basis_why"`         // where the basis comes from
+	ShareDenominator int64   `json:"share_denominator"` // budget = basis ÷ this
+	BudgetBytes      int64   `json:"budget_bytes"`
+	PerStreamBytes   int64   `json:"per_stream_bytes"` // worst case one stream may hold, as planned
+	WantedBytes      int64   `json:"wanted_bytes"`     // streams × what fills the link
+	WorstCaseBytes   int64   `json:"worst_case_bytes"` // streams × per-stream, as planned
+	Fits             bool    `json:"fits"`             // WantedBytes ≤ BudgetBytes
+	ReachBitsPerSec  float64 `json:"reach_bits_per_sec"`
+	Why              string  `json:"why"`
+}
+
+// Guide is what a published tuning guide would set, checked against the same budget.
+type Guide struct {
+	Name           string         `json:"name"`
+	Source         string         `json:"source"`
+	Settings       []model.Change `json:"settings"`
+	WorstCaseBytes int64          `json:"worst_case_bytes"`
+	FitsBudget     bool           `json:"fits_budget"`
+	Why            string         `json:"why"`
+}
+
+// Budget shares: socket buffers may take 1/4 of lowmem on a HighMem kernel and 1/8 of RAM
+// otherwise.
+//
+// Lowmem also holds every slab object (dentries, inodes and buffer heads for the page cache
+// that lives in HighMem: seed 004's dump shows slab:130154 pages, 508 MiB), page tables,
+// kernel stacks and the min_free reserve; seed 004 found under 600 MB of its 880 MB lowmem
+// usable. A quarter of lowmem (224 MiB of 896 MiB) is about 40% of that.
+//
+// Without HighMem the kernel's own tcp_mem default stops TCP at 9.4% of free buffer pages
+// (tcp_init_mem); 1/8 (12.5%) leaves a dedicated transfer host a little more while keeping
+// 7/8 for page cache, applications and the free reserve.
+const (
+	maxWindowBytes         = 65535 << 14
+	lowmemShareDenominator = 4
+	memoryShareDenominator = 8
+)
+
+func withDefaults(in Input) Input {
+	if in.MTUBytes == 0 {
+		in.MTUBytes = 1500
+	}
+	if in.PageSizeBytes == 0 {
+		in.PageSizeBytes = 4096
+	}
+	if in.Role == "" {
+		in.Role = RoleBoth
+	}
+	if in.Streams == 0 {
+		in.Streams = 1
+	}
+	return in
+}
+
+// budgetBasis is the memory buffers come from: lowmem when the kernel has a HighMem split,
+// else MemTotal. Input.LowmemBytes must already be resolved (see resolveLowmem).
+func budgetBasis(in Input) (bytes int64, name string) {
+	if in.LowmemBytes > 0 && in.LowmemBytes < in.MemoryBytes {
+		return in.LowmemBytes, "lowmem"
+	}
+	return in.MemoryBytes, "MemTotal"
+}
+
+// validate checks an Input after defaults.
+func validate(in Input) error {
+	var errs []error
+	if math.IsNaN(in.BandwidthBitsPerSec) || math.IsInf(in.BandwidthBitsPerSec, 0) || in.BandwidthBitsPerSec <= 0 {
+		errs = append(errs, fmt.Errorf("bandwidth must be a positive rate, got %v bit/s", in.BandwidthBitsPerSec))
+	}
+	if in.RTT <= 0 {
+		errs = append(errs, fmt.Errorf("rtt must be greater than zero, got %v", in.RTT))
+	}
+	if in.Streams < 1 {
+		errs = append(errs, fmt.Errorf("streams must be at least 1, got %d", in.Streams))
+	}
+	switch in.Role {
+	case RoleReceiver, RoleSender, RoleBoth:
+	default:
+		errs = append(errs, fmt.Errorf("role %q: want receiver, sender or both", in.Role))
+	}
+	if in.MTUBytes < 68 || in.MTUBytes > 65536 {
+		errs = append(errs, fmt.Errorf("mtu %d bytes: want 68..65536", in.MTUBytes))
+	}
+	if in.PageSizeBytes < 4096 || in.PageSizeBytes&(in.PageSizeBytes-1) != 0 {
+		errs = append(errs, fmt.Errorf("page size %d bytes: want a power of two, at least 4096", in.PageSizeBytes))
+	}
+	if in.MemoryBytes <= 0 {
+		errs = append(errs, fmt.Errorf("memory size unknown or not positive (%d bytes)", in.MemoryBytes))
+	}
+	if in.LowmemBytes < 0 || (in.MemoryBytes > 0 && in.LowmemBytes > in.MemoryBytes) {
+		errs = append(errs, fmt.Errorf("lowmem %d bytes must be between 0 and the memory size %d", in.LowmemBytes, in.MemoryBytes))
+	}
+	if math.IsNaN(in.RateLimitBitsPerSec) || math.IsInf(in.RateLimitBitsPerSec, 0) || in.RateLimitBitsPerSec < 0 {
+		errs = append(errs, fmt.Errorf("rate limit must be zero (none) or a positive rate, got %v", in.RateLimitBitsPerSec))
+	}
+	if in.WindowRatio < 0 || in.WindowRatio > 1 || math.IsNaN(in.WindowRatio) {
+		errs = append(errs, fmt.Errorf("window ratio %v: want 0 (derive) or 0 < ratio ≤ 1", in.WindowRatio))
+	}
+	if in.KswapdReaction < 0 {
+		errs = append(errs, fmt.Errorf("kswapd reaction %v must not be negative", in.KswapdReaction))
+	}
+	for _, n := range in.NICs {
+		if n.SpeedMbps < 0 || n.RxRing < 0 || n.RxRingMax < 0 {
+			errs = append(errs, fmt.Errorf("nic %q: negative speed or ring", n.Name))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// resolveLowmem fills Input.LowmemBytes for a 32-bit kernel whose memory exceeds what it can
+// map permanently, and says what it did.
+func resolveLowmem(in *Input, wordBits int) (note string, err error) {
+	if wordBits == 64 {
+		if in.LowmemBytes > 0 && in.LowmemBytes < in.MemoryBytes {
+			note = fmt.Sprintf("lowmem %s ignored: a 64-bit kernel has no HighMem split", FormatBytes(in.LowmemBytes))
+		}
+		in.LowmemBytes = 0
+		return note, nil
+	}
+	if in.LowmemBytes > 0 {
+		return "", nil
+	}
+	limit, why, err := LowmemLimitBytes(in.Arch)
+	if err != nil {
+		return "", err
+	}
+	if in.MemoryBytes <= limit {
+		return "", nil // all memory is lowmem
+	}
+	in.LowmemBytes = limit
+	return fmt.Sprintf("lowmem not given: %s RAM on a 32-bit %s kernel exceeds what it maps permanently, so it is split into lowmem %s (%s) and HighMem %s; socket buffers, slab and page tables come from lowmem only",
+		FormatBytes(in.MemoryBytes), in.Arch, FormatBytes(limit), why, FormatBytes(in.MemoryBytes-limit)), nil
+}
+
+func (in Input) receives() bool { return in.Role == RoleReceiver || in.Role == RoleBoth }
+func (in Input) sends() bool    { return in.Role == RoleSender || in.Role == RoleBoth }
+
+// Compute builds the plan for in. It returns an error naming every invalid field.
+func Compute(in Input) (Plan, error) {
+	in = withDefaults(in)
+	if err := validate(in); err != nil {
+		return Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	kver, err := ParseKernelVersion(in.KernelVersion)
+	if err != nil {
+		return Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	wordBits, err := WordBits(in.Arch)
+	if err != nil {
+		return Plan{}, fmt.Errorf("plan: %w", err)
+	}
+	lowNote, err := resolveLowmem(&in, wordBits)
+	if err != nil {
+		return Plan{}, fmt.Errorf("plan: %w", err)
+	}
+
+	p := Plan{Input: in, Kernel: kver.String(), WordBits: wordBits}
+	if lowNote != "" {
+		p.Notes = append(p.Notes, lowNote)
+	}
+	if !kver.Known {
+		p.Notes = append(p.Notes, "kernel version unknown: formulas assume a current (6.6+) kernel")
+	}
+	page := int64(in.PageSizeBytes)
+	cur := currentValues(in.Current)
+
+	// Per-stream rates. A sender behind an HTB limit never sends faster than the limit.
+	p.StreamBitsPerSec = in.BandwidthBitsPerSec / float64(in.Streams)
+	sendStreamBitsPerSec := p.StreamBitsPerSec
+	if in.RateLimitBitsPerSec > 0 && in.RateLimitBitsPerSec < in.BandwidthBitsPerSec {
+		sendStreamBitsPerSec = in.RateLimitBitsPerSec / float64(in.Streams)
+	}
+	p.BDPBytesPerStream = BDPBytes(p.StreamBitsPerSec, in.RTT)
+	p.SendBDPBytesPerStream = BDPBytes(sendStreamBitsPerSec, in.RTT)
+
+	adv, hasAdv := cur.int("net.ipv4.tcp_adv_win_scale")
+	p.WindowRatio, p.WindowRatioWhy = ReceiveWindowRatio(kver, int(adv), hasAdv, in.WindowRatio)
+	p.SetsockoptRatio = SetsockoptWindowRatio(kver, int(adv), hasAdv, in.WindowRatio)
+
+	// What fills the link. The send queue holds every unacknowledged byte for one RTT and is
+	// charged at skb truesize like the receive queue, so the same ratio bounds it (TSO-sized
+	// send skbs waste less; the kernel's own tcp_sndbuf_expand() asks for 2× cwnd).
+	// SO_RCVBUF/SO_SNDBUF values are doubled by the kernel ("we double it on the way in to
+	// account for struct sk_buff etc. overhead", sock_setsockopt(), net/core/sock.c), so an
+	// application that asks for BDP ÷ (2 × ratio) gets a full window.
+	rcvWant := BufferBytesFor(p.StreamBitsPerSec, in.RTT, p.WindowRatio, in.PageSizeBytes)
+	sndWant := BufferBytesFor(sendStreamBitsPerSec, in.RTT, p.WindowRatio, in.PageSizeBytes)
+	coreRWant := roundUpBytes(int64(math.Ceil(float64(p.BDPBytesPerStream)/(2*p.SetsockoptRatio))), page)
+	// One stream cannot use more: the largest window TCP can advertise is 65535 << 14 bytes
+	// (RFC 7323 window scale 14), and the sysctls are C ints.
+	if limit := min(int64(math.MaxInt32), int64(float64(maxWindowBytes)/p.WindowRatio)) / page * page; rcvWant > limit || sndWant > limit {
+		p.Notes = append(p.Notes, fmt.Sprintf("one stream needs %s of buffer, beyond what one TCP connection can use (a %s window, 65535 << 14, or the sysctls' int range): buffers capped at %s; use at least %d streams",
+			FormatBytes(max(rcvWant, sndWant)), FormatBytes(maxWindowBytes), FormatBytes(limit), int64(math.Ceil(float64(max(rcvWant, sndWant))/float64(limit)))*int64(in.Streams)))
+		rcvWant, sndWant = min(rcvWant, limit), min(sndWant, limit)
+	}
+	coreRWant = min(coreRWant, int64(math.MaxInt32)/2/page*page)
+	coreWWant := roundUpBytes(ceilDiv(sndWant, 2), page)
+
+	b := Budget{ShareDenominator: memoryShareDenominator}
+	b.BasisBytes, b.Basis = budgetBasis(in)
+	b.BasisWhy = "MemTotal"
+	if b.Basis == "lowmem" {
+		b.ShareDenominator = lowmemShareDenominator
+		b.BasisWhy = "lowmem of a 32-bit HighMem kernel: socket buffers cannot live in HighMem"
+	} else if wordBits == 32 {
+		b.BasisWhy = "MemTotal: all of this 32-bit host's memory is lowmem"
+	}
+	b.BudgetBytes = b.BasisBytes / b.ShareDenominator
+
+	perStream := func(r, w, cr, cw int64) int64 {
+		var s int64
+		if in.receives() {
+			s += max(r, 2*cr)
+		}
+		if in.sends() {
+			s += max(w, 2*cw)
+		}
+		return s
+	}
+	streams := int64(in.Streams)
+	b.WantedBytes = streams * perStream(rcvWant, sndWant, coreRWant, coreWWant)
+	b.Fits = b.WantedBytes <= b.BudgetBytes
+
+	r, w, cr, cw := rcvWant, sndWant, coreRWant, coreWWant
+	if !b.Fits {
+		// Scale every per-stream limit by the same factor so the worst case meets the budget.
+		scale := float64(b.BudgetBytes) / float64(b.WantedBytes)
+		r = roundDownBytes(int64(float64(rcvWant)*scale), page)
+		w = roundDownBytes(int64(float64(sndWant)*scale), page)
+		cr = roundDownBytes(int64(float64(coreRWant)*scale), page)
+		cw = roundDownBytes(int64(float64(coreWWant)*scale), page)
+	}
+	// Do no harm: a current limit at or above what is needed stays when the worst case with it
+	// still fits the budget; the plan only lowers a limit the budget cannot afford.
+	fitsWith := func(r, w, cr, cw int64) bool { return streams*perStream(r, w, cr, cw) <= b.BudgetBytes }
+	keptR, keptW, keptCR, keptCW := false, false, false, false
+	if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok && in.receives() && c[2] >= r && fitsWith(c[2], w, cr, cw) {
+		r, keptR = c[2], c[2] > r
+	}
+	if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok && in.sends() && c[2] >= w && fitsWith(r, c[2], cr, cw) {
+		w, keptW = c[2], c[2] > w
+	}
+	if c, ok := cur.int("net.core.rmem_max"); ok && c >= cr && (!in.receives() || fitsWith(r, w, c, cw)) {
+		cr, keptCR = c, c > cr
+	}
+	if c, ok := cur.int("net.core.wmem_max"); ok && c >= cw && (!in.sends() || fitsWith(r, w, cr, c)) {
+		cw, keptCW = c, c > cw
+	}
+	p.RcvBufBytes, p.SndBufBytes, p.CoreRmemMaxBytes, p.CoreWmemMaxBytes = r, w, cr, cw
+	b.PerStreamBytes = perStream(r, w, cr, cw)
+	b.WorstCaseBytes = streams * b.PerStreamBytes
+
+	rcvReach := streams2reach(streams, r, in.RTT, p.WindowRatio)
+	sndReach := streams2reach(streams, w, in.RTT, p.WindowRatio)
+	switch in.Role {
+	case RoleReceiver:
+		b.ReachBitsPerSec = rcvReach
+		p.StreamReachBitsPerSec = ThroughputBitsPerSec(r, in.RTT, p.WindowRatio)
+	case RoleSender:
+		b.ReachBitsPerSec = sndReach
+		p.StreamReachBitsPerSec = ThroughputBitsPerSec(w, in.RTT, p.WindowRatio)
+	default:
+		b.ReachBitsPerSec = math.Min(rcvReach, sndReach)
+		p.StreamReachBitsPerSec = math.Min(ThroughputBitsPerSec(r, in.RTT, p.WindowRatio), ThroughputBitsPerSec(w, in.RTT, p.WindowRatio))
+	}
+	shareText := fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, FormatBytes(b.BasisBytes))
+	dirs := map[string]string{RoleReceiver: "receive", RoleSender: "send", RoleBoth: "receive + send"}[in.Role]
+	if b.Fits {
+		b.Why = fmt.Sprintf("worst case %s × %s (%s buffers) = %s fits the budget %s (%s)",
+			plural(in.Streams, "stream"), FormatBytes(b.PerStreamBytes), dirs, FormatBytes(b.WorstCaseBytes), FormatBytes(b.BudgetBytes), shareText)
+	} else {
+		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s",
+			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
+			FormatBytes(b.BudgetBytes), shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec))
+	}
+	p.Budget = b
+	if !b.Fits {
+		p.Notes = append(p.Notes, streamsNote(in, p, r, w))
+	}
+
+	// --- Settings, in the order a reader applies them.
+	add := func(kind, key, recommended, why string) {
+		p.Settings = append(p.Settings, model.Change{Kind: kind, Key: key, Current: cur.raw(key), Recommended: recommended, Why: why, Rule: "plan"})
+	}
+	bdpText := fmt.Sprintf("BDP %s (%s × %v)", FormatBytes(p.BDPBytesPerStream), FormatBitsPerSec(p.StreamBitsPerSec), in.RTT)
+	sendBDPText := fmt.Sprintf("BDP %s (%s × %v)", FormatBytes(p.SendBDPBytesPerStream), FormatBitsPerSec(sendStreamBitsPerSec), in.RTT)
+	lowered := ""
+	if !b.Fits {
+		lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s", FormatBitsPerSec(p.StreamReachBitsPerSec))
+	}
+
+	if in.receives() {
+		tr := [3]int64{page, defaultTCPRmemDefaultBytes(kver), r}
+		if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok {
+			tr[0], tr[1] = c[0], c[1]
+		}
+		tr[1] = min(tr[1], r)
+		tr[0] = min(tr[0], tr[1])
+		why := fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share%s", bdpText, p.WindowRatio, FormatBytes(rcvWant), lowered)
+		if keptR {
+			why = fmt.Sprintf("keep max %s: ≥ the %s needed (%s ÷ %.3g) and the worst case still fits the budget", FormatBytes(r), FormatBytes(rcvWant), bdpText, p.WindowRatio)
+		}
+		add(model.ChangeSysctl, "net.ipv4.tcp_rmem", fmt.Sprintf("%d %d %d", tr[0], tr[1], tr[2]), why)
+	}
+	if in.sends() {
+		tw := [3]int64{page, 16384, w}
+		if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok {
+			tw[0], tw[1] = c[0], c[1]
+		}
+		tw[1] = min(tw[1], w)
+		tw[0] = min(tw[0], tw[1])
+		why := fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s%s", sendBDPText, p.WindowRatio, FormatBytes(sndWant), lowered)
+		if keptW {
+			why = fmt.Sprintf("keep max %s: ≥ the %s needed and the worst case still fits the budget", FormatBytes(w), FormatBytes(sndWant))
+		}
+		add(model.ChangeSysctl, "net.ipv4.tcp_wmem", fmt.Sprintf("%d %d %d", tw[0], tw[1], tw[2]), why)
+	}
+	if in.receives() {
+		why := fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s%s", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(coreRWant), lowered)
+		if keptCR {
+			why = fmt.Sprintf("keep %s: ≥ the %s SO_RCVBUF needs and 2× it still fits the budget", FormatBytes(cr), FormatBytes(coreRWant))
+		}
+		add(model.ChangeSysctl, "net.core.rmem_max", strconv.FormatInt(cr, 10), why)
+	}
+	if in.sends() {
+		why := fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s%s", FormatBytes(sndWant), FormatBytes(coreWWant), lowered)
+		if keptCW {
+			why = fmt.Sprintf("keep %s: ≥ the %s SO_SNDBUF needs and 2× it still fits the budget", FormatBytes(cw), FormatBytes(coreWWant))
+		}
+		add(model.ChangeSysctl, "net.core.wmem_max", strconv.FormatInt(cw, 10), why)
+	}
+
+	p.addTCPMem(in, kver, cur, add)
+	p.addMinFree(in, kver, cur, add)
+	p.addNetdev(in, kver, cur, add)
+	p.addSenderSettings(in, kver, cur, add, sendStreamBitsPerSec)
+	p.addRateLimit(in, add)
+	p.Guides = guides(in, p, cur)
+	if in.Role != RoleReceiver && in.Role != RoleBoth {
+		p.Notes = append(p.Notes, "role sender: tcp_rmem and net.core.rmem_max are left alone")
+	}
+	if in.Role == RoleReceiver {
+		p.Notes = append(p.Notes, "role receiver: tcp_wmem and net.core.wmem_max are left alone (a receiver sends only ACKs)")
+	}
+	return p, nil
+}
+
+func streams2reach(streams, bufBytes int64, rtt time.Duration, ratio float64) float64 {
+	return float64(streams) * ThroughputBitsPerSec(bufBytes, rtt, ratio)
+}
+
+// streamsNote answers "how many more streams keep the throughput" honestly: at the lowered
+// per-stream limit each stream carries less, so more streams are needed for the bandwidth,
+// but their worst case is the same total, because what must be buffered is the bytes in
+// flight (bandwidth × RTT ÷ ratio), however they are split.
+func streamsNote(in Input, p Plan, r, w int64) string {
+	var perStream float64
+	switch in.Role {
+	case RoleReceiver:
+		perStream = ThroughputBitsPerSec(r, in.RTT, p.WindowRatio)
+	case RoleSender:
+		perStream = ThroughputBitsPerSec(w, in.RTT, p.WindowRatio)
+	default:
+		perStream = math.Min(ThroughputBitsPerSec(r, in.RTT, p.WindowRatio), ThroughputBitsPerSec(w, in.RTT, p.WindowRatio))
+	}
+	need := int64(math.Ceil(in.BandwidthBitsPerSec / perStream))
+	return fmt.Sprintf("at the lowered limits one stream carries %s, so %s takes %d streams instead of %d (%d more); but those %d streams' worst case is %s, again over the budget %s: buffered bytes follow bandwidth × RTT ÷ ratio however the streams split them. To fill the link: more lowmem/RAM (a 64-bit kernel), a shorter RTT, or accept %s",
+		FormatBitsPerSec(perStream), FormatBitsPerSec(in.BandwidthBitsPerSec), need, in.Streams, need-int64(in.Streams),
+		need, FormatBytes(need*p.Budget.PerStreamBytes), FormatBytes(p.Budget.BudgetBytes), FormatBitsPerSec(p.Budget.ReachBitsPerSec))
+}
+
+type addFunc func(kind, key, recommended, why string)
+
+// addTCPMem plans net.ipv4.tcp_mem (pages, ip-sysctl.rst): max is the global ceiling for all
+// TCP buffers, pressure is where TCP starts to moderate (shrinking windows, collapsing
+// queues). max stays within the budget; pressure stays at or above the planned worst case,
+// so the planned streams never throttle each other; the proportions otherwise follow the
+// kernel's own (min = ½ max, pressure = ⅔ max).
+func (p *Plan) addTCPMem(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+	page := int64(in.PageSizeBytes)
+	needPages := ceilDiv(p.Budget.WorstCaseBytes, page)
+	budgetPages := p.Budget.BudgetBytes / page
+	share := fmt.Sprintf("1/%d of %s", p.Budget.ShareDenominator, p.Budget.Basis)
+	c, haveCur := cur.triplet("net.ipv4.tcp_mem")
+	var ref int64
+	var refText string
+	switch {
+	case haveCur:
+		ref, refText = c[2], fmt.Sprintf("the current max %d", c[2])
+	case kver.AtLeast(4, 0, 0) || !kver.Known:
+		ref = KernelDefaultTCPMemPages(p.Budget.BasisBytes / page)[2]
+		refText = fmt.Sprintf("the kernel default max ≈ %d (tcp_init_mem: 3/32 of free pages)", ref)
+	default:
+		ref, refText = budgetPages, ""
+	}
+	maxPages := min(max(ref, needPages), budgetPages)
+	pressure := min(max(needPages, maxPages*2/3), maxPages)
+	low := min(maxPages/2, pressure)
+	why := fmt.Sprintf("max %d pages (%s) = %s, within the budget %d pages; pressure ≥ worst case %d pages (%s), so the planned streams never meet memory pressure (%d B pages)",
+		maxPages, FormatBytes(maxPages*page), refText, budgetPages, needPages, FormatBytes(needPages*page), page)
+	if refText == "" {
+		why = fmt.Sprintf("max = the budget %d pages (%s = %s; %s's boot default is not modelled); pressure ≥ worst case %d pages (%s), so the planned streams never meet memory pressure (%d B pages)",
+			maxPages, FormatBytes(maxPages*page), share, kver, needPages, FormatBytes(needPages*page), page)
+	}
+	if ref > budgetPages {
+		why = fmt.Sprintf("max lowered from %s to the budget %d pages (%s = %s); pressure ≥ worst case %d pages (%d B pages)",
+			refText, budgetPages, FormatBytes(budgetPages*page), share, needPages, page)
+	}
+	if haveCur && c[2] == maxPages && c[1] >= needPages && c[0] <= c[1] && c[1] <= c[2] {
+		low, pressure = c[0], c[1]
+		why = fmt.Sprintf("keep: max %d pages (%s) is within the budget %d pages (%s) and pressure %d ≥ worst case %d pages (%s; %d B pages)",
+			c[2], FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, FormatBytes(needPages*page), page)
+	}
+	add(model.ChangeSysctl, "net.ipv4.tcp_mem", fmt.Sprintf("%d %d %d", low, pressure, maxPages), why)
+	if p.Budget.Basis == "lowmem" {
+		p.Notes = append(p.Notes, fmt.Sprintf("on this kernel every page tcp_mem counts is lowmem (skb data comes from kmalloc); seed 004 found 2.6.13's default ≈1.6 GB on an 8 GB 32-bit host with under 600 MB lowmem usable and cut it by 4; this plan caps it at %s (1/%d of lowmem)",
+			FormatBytes(budgetPages*page), p.Budget.ShareDenominator))
+	}
+}
+
+// addMinFree plans vm.min_free_kbytes and, where the kernel has it, vm.watermark_scale_factor.
+func (p *Plan) addMinFree(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+	kb, why := MinFreeKBytes(in)
+	basisBytes, basisName := budgetBasis(in)
+	capKB := basisBytes / 1024 / minFreeShareDenominator
+	if c, ok := cur.int("vm.min_free_kbytes"); ok && c > kb && c <= capKB {
+		why = fmt.Sprintf("keep %d kB: above the %d kB needed and within 1/%d of %s (%s)", c, kb, minFreeShareDenominator, basisName, why)
+		kb = c
+	}
+	add(model.ChangeSysctl, "vm.min_free_kbytes", strconv.FormatInt(kb, 10), why)
+	b := computeRxBurst(in)
+	if b.order > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (seed 000's order:2 failures)",
+			in.MTUBytes, b.bufferBytes, b.order, b.bufferBytes/1024))
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("vm.min_free_kbytes compared: kernel default %d kB for this %s; seed 000's expert used 20000 kB (1 Gbit/s, 512 MB NAS); seed 004's used 65536 kB (8 GB 32-bit servers); plan: %d kB",
+		KernelDefaultMinFreeKBytesForVersion(basisBytes/1024, kver), basisName, kb))
+
+	if f, fwhy, ok := WatermarkScaleFactor(in); ok {
+		if c, has := cur.int("vm.watermark_scale_factor"); has && c >= f {
+			fwhy = fmt.Sprintf("keep %d: ≥ the %d needed (%s)", c, f, fwhy)
+			f = c
+		} else if !has && f <= 10 {
+			fwhy += "; the default 10 already covers it"
+			f = 10
+		}
+		add(model.ChangeSysctl, "vm.watermark_scale_factor", strconv.FormatInt(f, 10), fwhy)
+	}
+}
+
+// addNetdev plans the input backlog, the softirq packet budget and RX rings from the packet
+// rate.
+func (p *Plan) addNetdev(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+	line := lineRateBitsPerSec(in)
+	pps := PacketsPerSec(line, in.MTUBytes)
+	backlog := NetdevMaxBacklogPackets(pps)
+	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets", FormatBitsPerSec(line), in.MTUBytes, pps, BacklogDrainInterval, backlog)
+	base := int64(1000)
+	if c, ok := cur.int("net.core.netdev_max_backlog"); ok {
+		base = c
+	}
+	if backlog <= base {
+		bwhy = fmt.Sprintf("keep %d: ≥ %s", base, bwhy)
+		backlog = base
+	}
+	add(model.ChangeSysctl, "net.core.netdev_max_backlog", strconv.FormatInt(backlog, 10), bwhy)
+
+	usecs := int64(DefaultNetdevBudgetUsecs)
+	usecsSrc := "default"
+	if kver.Known && !kver.AtLeast(4, 12, 0) {
+		usecsSrc = "before 4.12 the limit was 2 jiffies, 2 ms at HZ=1000"
+	}
+	if c, ok := cur.int("net.core.netdev_budget_usecs"); ok && c > 0 {
+		usecs, usecsSrc = c, "current"
+	}
+	budget := NetdevBudgetPackets(pps, usecs)
+	gwhy := fmt.Sprintf("%.0f packets/s × a %d µs softirq round (netdev_budget_usecs, %s) = %d packets per round", pps, usecs, usecsSrc, budget)
+	gbase := int64(300)
+	if c, ok := cur.int("net.core.netdev_budget"); ok {
+		gbase = c
+	}
+	if budget <= gbase {
+		gwhy = fmt.Sprintf("keep %d: ≥ %s", gbase, gwhy)
+		budget = gbase
+	}
+	add(model.ChangeSysctl, "net.core.netdev_budget", strconv.FormatInt(budget, 10), gwhy)
+
+	for _, n := range in.NICs {
+		if n.Name == "" || n.RxRing <= 0 {
+			continue
+		}
+		nicBits := float64(n.SpeedMbps) * 1e6
+		if nicBits <= 0 {
+			nicBits = in.BandwidthBitsPerSec
+		}
+		npps := PacketsPerSec(nicBits, in.MTUBytes)
+		key := n.Name + " rx"
+		if n.DropsSeen && n.RxRingMax > n.RxRing {
+			p.Settings = append(p.Settings, model.Change{Kind: model.ChangeEthtool, Key: key, Current: strconv.FormatInt(n.RxRing, 10),
+				Recommended: strconv.FormatInt(n.RxRingMax, 10), Rule: "plan",
+				Why: fmt.Sprintf("drops seen: ring %d lasts %.1f ms at %s, the preset maximum %d lasts %.1f ms (ethtool -G %s rx %d)",
+					n.RxRing, RingMillis(n.RxRing, npps), FormatBitsPerSec(nicBits), n.RxRingMax, RingMillis(n.RxRingMax, npps), n.Name, n.RxRingMax)})
+			continue
+		}
+		note := fmt.Sprintf("%s: RX ring %d lasts %.1f ms at %s", n.Name, n.RxRing, RingMillis(n.RxRing, npps), FormatBitsPerSec(nicBits))
+		if n.RxRingMax > n.RxRing {
+			note += fmt.Sprintf("; no drops seen, so it stays (the preset maximum %d would last %.1f ms)", n.RxRingMax, RingMillis(n.RxRingMax, npps))
+		}
+		p.Notes = append(p.Notes, note)
+	}
+}
+
+// addSenderSettings plans tcp_notsent_lowat, congestion control and pacing.
+func (p *Plan) addSenderSettings(in Input, kver KernelVersion, cur currentMap, add addFunc, sendStreamBitsPerSec float64) {
+	if in.sends() {
+		if !kver.Known || kver.AtLeast(3, 12, 0) {
+			// The writer is woken when unsent data drops below the mark; it must refill before
+			// the socket runs dry. Allow it NotsentRefill at the stream's rate.
+			lowat := NotsentLowatBytes(sendStreamBitsPerSec, in.PageSizeBytes)
+			add(model.ChangeSysctl, "net.ipv4.tcp_notsent_lowat", strconv.FormatInt(lowat, 10),
+				fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
+					FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat)))
+		} else {
+			p.Notes = append(p.Notes, "tcp_notsent_lowat exists from 3.12: on this kernel a stalled peer can pin a full tcp_wmem max per socket (seed 004's FIN_WAIT1 sockets with full send queues)")
+		}
+	}
+
+	avail := cur.raw("net.ipv4.tcp_available_congestion_control")
+	hasBBR := avail == "" || containsWord(avail, "bbr")
+	switch {
+	case (!kver.Known || kver.AtLeast(4, 9, 0)) && hasBBR:
+		why := "BBR (4.9+) paces at its bottleneck-bandwidth estimate and is not driven by loss, so one random loss on a long path does not halve the window"
+		if avail == "" {
+			why += "; check tcp_available_congestion_control (modprobe tcp_bbr)"
+		}
+		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "bbr", why)
+		if kver.Known && !kver.AtLeast(4, 13, 0) {
+			add(model.ChangeSysctl, "net.core.default_qdisc", "fq",
+				"BBR before 4.13 relies on the fq qdisc for pacing; 4.13 added TCP-internal pacing (commit 218af599fa63)")
+		} else {
+			p.Notes = append(p.Notes, "pacing: BBR paces inside TCP since 4.13, so the fq qdisc is not required (this lab kernel has none); with cubic, fq or SO_MAX_PACING_RATE smooths the bursts a long fat path otherwise sends into shallow switch buffers")
+		}
+	case !kver.Known || kver.AtLeast(2, 6, 19):
+		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "cubic",
+			"cubic (default since 2.6.19) regrows the window in time independent of RTT; bbr is absent here")
+	case kver.AtLeast(2, 6, 13):
+		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "bic",
+			"bic is this kernel's default (2.6.8–2.6.18) and built for long fat paths; ESnet advised htcp on 2.6.18 where bic/cubic had bugs")
+	default:
+		p.Notes = append(p.Notes, "congestion control is not pluggable before 2.6.13")
+	}
+}
+
+// NotsentRefill is the time plan allows a writer to refill a socket after it is woken by
+// tcp_notsent_lowat: one scheduling period of a busy host (see BacklogDrainInterval's
+// reasoning), halved because a writer blocked in send() is already runnable.
+const NotsentRefill = 10 * time.Millisecond
+
+// NotsentLowatBytes is ⌈rate × NotsentRefill⌉ rounded up to pages, at least 16 KiB (tcp_wmem's
+// default initial buffer). The kernel default is UINT_MAX (no limit); the sysctl exists from
+// 3.12 (commit c9bee3b7fdec, "tcp: TCP_NOTSENT_LOWAT socket option").
+func NotsentLowatBytes(streamBitsPerSec float64, pageSizeBytes int) int64 {
+	b := int64(math.Ceil(streamBitsPerSec / 8 * NotsentRefill.Seconds()))
+	return max(roundUpBytes(b, int64(pageSizeBytes)), 16384)
+}
+
+// addRateLimit emits the HTB lines that cap a sender (seed 004's 400 Mbit example).
+func (p *Plan) addRateLimit(in Input, add addFunc) {
+	if in.RateLimitBitsPerSec <= 0 {
+		return
+	}
+	dev := in.RateLimitDevice
+	if dev == "" {
+		for _, n := range in.NICs {
+			if n.Name != "" {
+				dev = n.Name
+				break
+			}
+		}
+	}
+	if dev == "" {
+		dev = "DEV"
+	}
+	rate := tcRate(in.RateLimitBitsPerSec)
+	undo := fmt.Sprintf("undo: tc qdisc del dev %s root", dev)
+	if in.RateLimitDestination == "" {
+		// The form package tune applies: key "DEV root htb", value the class parameters; it
+		// becomes a root htb qdisc whose default class 1:1 carries them.
+		add(model.ChangeTC, dev+" root htb", fmt.Sprintf("rate %s ceil %s", rate, rate),
+			fmt.Sprintf("caps everything %s sends at %s: root htb whose default class 1:1 has rate = ceil, so it never borrows (tc reads mbit as 10^6 bit/s; its mbps would be megabytes); %s",
+				dev, FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
+	} else {
+		// A destination filter is beyond tune's "DEV root htb" form: give the commands.
+		add(model.ChangeOther, dev+" htb dst "+in.RateLimitDestination, strings.Join(HTBCommands(dev, rate, in.RateLimitDestination), "; "),
+			fmt.Sprintf("caps traffic to %s at %s (seed 004's form); other traffic is not classified and passes unlimited; %s",
+				in.RateLimitDestination, FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
+	}
+	p.Notes = append(p.Notes, fmt.Sprintf("rate limit %s: the send buffers are sized for the limited rate (%s per stream); seed 004 limited a fast sender so a busy receiver kept up",
+		FormatBitsPerSec(in.RateLimitBitsPerSec), FormatBitsPerSec(in.RateLimitBitsPerSec/float64(in.Streams))))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// HTBCommands are the tc(8) lines for an HTB rate limit on dev: all traffic through default
+// class 1:1, or with dst only traffic to that address or prefix (a u32 filter, as in seed
+// 004's example).
+func HTBCommands(dev, rate, dst string) []string {
+	if dst == "" {
+		return []string{
+			fmt.Sprintf("tc qdisc replace dev %s root handle 1: htb default 1", dev),
+			fmt.Sprintf("tc class replace dev %s parent 1: classid 1:1 htb rate %s ceil %s", dev, rate, rate),
+		}
+	}
+	return []string{
+		fmt.Sprintf("tc qdisc replace dev %s root handle 1: htb", dev),
+		fmt.Sprintf("tc class replace dev %s parent 1: classid 1:1 htb rate %s ceil %s", dev, rate, rate),
+		fmt.Sprintf("tc filter add dev %s parent 1: protocol ip prio 1 u32 match ip dst %s flowid 1:1", dev, dst),
+	}
+}
+
+func containsWord(s, w string) bool {
+	for _, f := range strings.Fields(s) {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+// currentMap reads Input.Current: whitespace-normalised strings, with typed accessors that
+// report presence (absent is not zero).
+type currentMap map[string]string
+
+func currentValues(m map[string]string) currentMap {
+	c := currentMap{}
+	for k, v := range m {
+		if v = strings.Join(strings.Fields(v), " "); v != "" {
+			c[k] = v
+		}
+	}
+	return c
+}
+
+func (c currentMap) raw(key string) string { return c[key] }
+
+func (c currentMap) int(key string) (int64, bool) {
+	v, err := strconv.ParseInt(c[key], 10, 64)
+	return v, err == nil
+}
+
+func (c currentMap) triplet(key string) ([3]int64, bool) {
+	f := strings.Fields(c[key])
+	if len(f) != 3 {
+		return [3]int64{}, false
+	}
+	var t [3]int64
+	for i := range f {
+		v, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return [3]int64{}, false
+		}
+		t[i] = v
+	}
+	return t, true
+}

@@ -1,0 +1,248 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"headroom/diagnose"
+	"headroom/model"
+)
+
+// TextOptions tune the terminal report.
+type TextOptions struct {
+	Verbose bool // list every rule's status, not only findings and not-checked counts
+}
+
+// WriteText writes the terminal report: the host summary, then the findings with their
+// evidence and changes, then which rules could not check and what was not available.
+func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOptions) error {
+	p := &printer{w: w}
+	s := Summarize(tl)
+	h := tl.Host
+	src := tl.Source.Kind
+	if tl.Source.Name != "" {
+		src += " " + tl.Source.Name
+	}
+	when := fmt.Sprintf("%d sample", s.Samples)
+	if s.Samples != 1 {
+		when += "s"
+	}
+	if s.SpanSeconds > 0 {
+		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
+	}
+	p.f("headroom doctor: %s, %s\n", src, when)
+	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
+	if s.MemTotalKB != nil {
+		line := "Memory   " + kb(*s.MemTotalKB) + " total"
+		if s.MemAvailableKB != nil {
+			line += ", " + kb(*s.MemAvailableKB) + " available"
+		}
+		if s.MemFreeKB != nil {
+			line += ", " + kb(*s.MemFreeKB) + " free"
+		}
+		if s.SwapUsedKB != nil {
+			line += ", swap used " + kb(*s.SwapUsedKB)
+		}
+		if h.LowTotalKB > 0 {
+			line += ", lowmem " + kb(h.LowTotalKB)
+		}
+		p.f("%s\n", line)
+	}
+	if len(s.Zones) > 0 {
+		p.f("\nZones (free memory against watermarks)\n")
+		p.f("  %-4s %-8s %12s %12s %12s %12s  %s\n", "node", "zone", "free", "min", "low", "high", "largest free block")
+		for _, z := range s.Zones {
+			order := "n/a"
+			if z.HighestFreeOrder != nil {
+				if *z.HighestFreeOrder < 0 {
+					order = "none"
+				} else {
+					order = fmt.Sprintf("order %d (%s)", *z.HighestFreeOrder, kb(int64(h.PageSize/1024)<<*z.HighestFreeOrder))
+				}
+			}
+			p.f("  %-4d %-8s %12s %12s %12s %12s  %s\n", z.Node, z.Zone, kb(z.FreeKB), kb(z.MinKB), kb(z.LowKB), kb(z.HighKB), order)
+		}
+	}
+	if len(s.NICs) > 0 {
+		p.f("\nInterfaces\n")
+		p.f("  %-16s %-12s %10s %6s  %s\n", "name", "driver", "speed", "mtu", "rx ring")
+		for _, n := range s.NICs {
+			speed := "n/a"
+			if n.SpeedMbps > 0 {
+				speed = fmt.Sprintf("%d Mb/s", n.SpeedMbps)
+			}
+			drv := n.Driver
+			if drv == "" && n.Virtual {
+				drv = "(virtual)"
+			}
+			ring := "n/a"
+			switch {
+			case n.RxRing != nil:
+				ring = fmt.Sprintf("%d of %d", *n.RxRing, *n.RxRingMax)
+			case n.Ring != "":
+				ring = "n/a (" + n.Ring + ")"
+			}
+			p.f("  %-16s %-12s %10s %6d  %s\n", n.Name, orDash(drv), speed, n.MTU, ring)
+		}
+	}
+	if t := s.TCPMem; t != nil {
+		ps := int64(t.PageSize)
+		if ps == 0 {
+			ps = 4096
+		}
+		line := "\nTCP memory "
+		if t.Pages != nil {
+			line += fmt.Sprintf("%d pages (%s)", *t.Pages, bytesStr(*t.Pages*ps))
+		} else {
+			line += "n/a"
+		}
+		if len(t.Limits) == 3 {
+			line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], bytesStr(t.Limits[1]*ps), t.Limits[2], bytesStr(t.Limits[2]*ps))
+		}
+		p.f("%s\n", line)
+	}
+	if len(s.Sockets) > 0 {
+		var parts []string
+		for _, st := range sortedStates(s.Sockets) {
+			parts = append(parts, fmt.Sprintf("%s %d", st, s.Sockets[st]))
+		}
+		line := "Sockets    " + strings.Join(parts, ", ")
+		if s.Orphans != nil {
+			line += fmt.Sprintf("; orphans %d", *s.Orphans)
+		}
+		p.f("%s\n", line)
+	}
+	if len(tl.Artifacts) > 0 {
+		kinds := map[string]int{}
+		var order []string
+		for _, a := range tl.Artifacts {
+			if kinds[a.Kind] == 0 {
+				order = append(order, a.Kind)
+			}
+			kinds[a.Kind]++
+		}
+		var parts []string
+		for _, k := range order {
+			parts = append(parts, fmt.Sprintf("%s ×%d", k, kinds[k]))
+		}
+		p.f("\nRead from the text: %s\n", strings.Join(parts, ", "))
+	}
+	for _, u := range tl.Unparsed {
+		p.f("  could not read lines %d-%d: %s\n", u.FirstLine, u.LastLine, u.Why)
+	}
+
+	p.f("\nFindings\n")
+	if len(d.Findings) == 0 {
+		p.f("  none\n")
+	}
+	for _, f := range d.Findings {
+		p.f("  %-8s %s: %s\n", strings.ToUpper(f.Severity.String()), f.ID, f.Title)
+		if f.When != nil {
+			p.f("           from %s to %s\n", f.When.From.Format("15:04:05"), f.When.To.Format("15:04:05"))
+		}
+		for _, e := range f.Evidence {
+			p.f("           %s: %s  [%s]\n", e.What, e.Value, e.Source)
+		}
+		for _, c := range f.Changes {
+			cur := c.Current
+			if cur == "" {
+				cur = "?"
+			}
+			p.f("           change %s: %s → %s  (%s)\n", c.Key, cur, c.Recommended, c.Why)
+		}
+	}
+	var ok, notChecked []diagnose.Check
+	for _, c := range d.Checks {
+		switch c.Status {
+		case diagnose.StatusOK:
+			ok = append(ok, c)
+		case diagnose.StatusNotChecked:
+			notChecked = append(notChecked, c)
+		}
+	}
+	p.f("\nChecks: %d rules, %d with findings, %d healthy, %d not checked\n", len(d.Checks), len(d.Findings), len(ok), len(notChecked))
+	if opt.Verbose {
+		for _, c := range ok {
+			p.f("  ok           %s: %s\n", c.ID, c.Why)
+		}
+	}
+	for _, c := range notChecked {
+		p.f("  not checked  %s: %s\n", c.ID, c.Why)
+	}
+	if len(tl.NotAvailable) > 0 {
+		p.f("Not available:\n")
+		for _, u := range tl.NotAvailable {
+			p.f("  %s: %s\n", u.What, u.Why)
+		}
+	}
+	return p.err
+}
+
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+func hostLine(h model.Host) string {
+	var parts []string
+	if h.Kernel != "" {
+		parts = append(parts, h.Kernel)
+	}
+	if h.Arch != "" {
+		parts = append(parts, h.Arch)
+	}
+	if h.WordBits != 0 {
+		parts = append(parts, fmt.Sprintf("%d-bit", h.WordBits))
+	}
+	if h.HighMem != nil && *h.HighMem {
+		parts = append(parts, "HighMem")
+	}
+	if h.PageSize > 0 {
+		parts = append(parts, fmt.Sprintf("page %d B", h.PageSize))
+	}
+	if h.CPUs > 0 {
+		parts = append(parts, fmt.Sprintf("%d CPUs", h.CPUs))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// kb prints a kB amount with a binary unit.
+func kb(v int64) string { return bytesStr(v * 1024) }
+
+func bytesStr(b int64) string {
+	const unit = 1024
+	switch {
+	case b < 0:
+		return "-" + bytesStr(-b)
+	case b < unit:
+		return fmt.Sprintf("%d B", b)
+	case b < unit*unit:
+		return fmt.Sprintf("%.1f KiB", float64(b)/unit)
+	case b < unit*unit*unit:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(unit*unit))
+	default:
+		return fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
+	}
+}

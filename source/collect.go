@@ -1,0 +1,141 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"headroom/artifact"
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// CollectOptions say how long and how often to sample.
+type CollectOptions struct {
+	Options
+	Duration time.Duration // total sampling window; 0 takes one sample
+	Interval time.Duration // between samples; 0 means 1 s
+	// Progress, when set, is called after each sample with its index and the total.
+	Progress func(i, n int)
+	// Now is the clock; nil means time.Now. Tests inject a fake.
+	Now func() time.Time
+	// Kind overrides the timeline's source kind (live for the host, capture otherwise).
+	Kind string
+}
+
+// Collect samples root for the given window and returns the Timeline: host facts, samples
+// with derived rates, the kernel log and the events parsed from it, and what was not
+// available. A captured root (txtar or directory) has one instant, so it yields one sample.
+func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.Timeline, error) {
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	interval := opt.Interval
+	if interval <= 0 {
+		interval = time.Second
+	}
+	n := 1
+	if root.IsHost() && opt.Duration > 0 {
+		n = int(opt.Duration/interval) + 1
+	}
+	s := NewSampler(root, opt.Options)
+	defer s.Close()
+
+	tl := &model.Timeline{Source: model.SourceInfo{Kind: opt.Kind, Name: root.Name}}
+	if tl.Source.Kind == "" {
+		tl.Source.Kind = model.SourceCapture
+		if root.IsHost() {
+			tl.Source.Kind = model.SourceLive
+		}
+	}
+	var hostMissing []model.Unavailable
+	tl.Host, hostMissing = ReadHost(root, s.NICs())
+	if tl.Source.Kind == model.SourceLive && tl.Host.Hostname != "" {
+		tl.Source.Name = tl.Host.Hostname
+	}
+
+	var follower *kernel.KmsgFollower
+	var logErr error
+	var recs []kernel.KmsgRecord
+	follower, logErr = kernel.NewKmsgFollower(root, true)
+	if logErr == nil {
+		defer follower.Close()
+		recs, logErr = follower.ReadNew()
+	}
+
+	next := now()
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			next = next.Add(interval)
+			if err := sleepUntil(ctx, next, now); err != nil {
+				return nil, err
+			}
+		}
+		tl.Samples = append(tl.Samples, s.Sample(now()))
+		if opt.Progress != nil {
+			opt.Progress(i+1, n)
+		}
+	}
+	if follower != nil {
+		more, err := follower.ReadNew()
+		if err == nil {
+			recs = append(recs, more...)
+		}
+	}
+	if logErr != nil {
+		s.note("kernel log (/dev/kmsg)", logErr)
+	}
+
+	tl.Log = logRecords(recs, bootTime(tl), root)
+	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
+	tl.NotAvailable = append(hostMissing, s.Unavailable()...)
+	tl.DeriveRates()
+	return tl, nil
+}
+
+func sleepUntil(ctx context.Context, t time.Time, now func() time.Time) error {
+	d := t.Sub(now())
+	if d <= 0 {
+		return ctx.Err()
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// bootTime returns the wall time of boot from /proc/stat btime, zero when unknown.
+func bootTime(tl *model.Timeline) time.Time {
+	for i := range tl.Samples {
+		if st := tl.Samples[i].Stat; st != nil {
+			if bt, ok := st.Scalars.Get("btime"); ok {
+				return time.Unix(bt, 0)
+			}
+		}
+	}
+	return time.Time{}
+}
+
+// logRecords converts kmsg records. The wall time is boot time plus the monotonic
+// timestamp, which drifts from the wall clock by the time spent suspended (CLOCK_MONOTONIC
+// stops in suspend): good enough to place a message, and said so in the docs.
+func logRecords(recs []kernel.KmsgRecord, boot time.Time, root kernel.Root) []model.LogRecord {
+	out := make([]model.LogRecord, 0, len(recs))
+	src := "/dev/kmsg"
+	if !root.IsHost() {
+		src = root.Name + " dev/kmsg"
+	}
+	for _, r := range recs {
+		lr := model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message, Source: fmt.Sprintf("%s seq %d", src, r.Seq)}
+		if !boot.IsZero() {
+			lr.Time = boot.Add(time.Duration(r.TimestampUsec) * time.Microsecond)
+		}
+		out = append(out, lr)
+	}
+	return out
+}

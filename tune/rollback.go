@@ -1,0 +1,323 @@
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"headroom/model"
+)
+
+// Rollbacker undoes journal entries, newest first.
+type Rollbacker struct {
+	Journal *Journal
+	// OpenFS returns the sysctl file system of a namespace ("" is the host) and a function
+	// that releases it. An error wrapping ErrNoNetns means the namespace is gone.
+	OpenFS func(netns string) (SysctlFS, func(), error)
+	// Runner returns the command runner for a namespace; nil when NIC changes cannot be undone.
+	Runner func(netns string) Runner
+	Log    *slog.Logger
+	Now    func() time.Time
+}
+
+// ToUndo returns the entries a rollback would visit, newest first: every entry not yet
+// rolled back whose changes may still be in effect, down to and including entry `to` (all
+// of them when to is 0). An entry that failed and restored itself has nothing to undo and
+// is skipped, unless it is `to`.
+func ToUndo(jf *JournalFile, to int) ([]*Entry, error) {
+	if to > 0 {
+		e := jf.Find(to)
+		if e == nil {
+			return nil, fmt.Errorf("journal has no entry %d", to)
+		}
+		if e.State == StateRolledBack {
+			return nil, fmt.Errorf("journal entry %d was already rolled back at %s", to, e.RolledBack.Format(time.RFC3339))
+		}
+	}
+	sorted := append([]*Entry(nil), jf.Entries...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID > sorted[j].ID })
+	var out []*Entry
+	for _, e := range sorted {
+		if to > 0 && e.ID < to {
+			break
+		}
+		switch e.State {
+		case StatePending, StateApplied, StateFailedIncomplete:
+			out = append(out, e)
+		case StateFailedRestored:
+			if e.ID == to {
+				out = append(out, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ConflictError stops a rollback: a value is neither what headroom wrote nor what was there
+// before, so someone changed it since; headroom leaves it, and the older entries, alone.
+type ConflictError struct {
+	Entry     *Entry
+	Conflicts []string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("rollback stopped at journal entry %d: changed by someone else since headroom wrote it, left alone:\n  %s\n(set these by hand, then run --rollback again to continue with older entries)",
+		e.Entry.ID, strings.Join(e.Conflicts, "\n  "))
+}
+
+func (r *Rollbacker) now() time.Time {
+	if r.Now != nil {
+		return r.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (r *Rollbacker) log() *slog.Logger {
+	if r.Log != nil {
+		return r.Log
+	}
+	return slog.New(slog.NewTextHandler(io.Discard, nil))
+}
+
+// Rollback undoes entries newest first, down to entry `to` (0: all). For each change it
+// compares the current value with the old and the new: the new value is restored to the
+// old; an old value already there needs nothing (an apply interrupted before its first
+// write); anything else is a conflict that stops the rollback. The journal is saved after
+// every entry, so an interrupted rollback resumes where it stopped.
+func (r *Rollbacker) Rollback(ctx context.Context, to int) ([]*Entry, error) {
+	jf, err := r.Journal.Load()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ToUndo(jf, to)
+	if err != nil {
+		return nil, err
+	}
+	var done []*Entry
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		cerr := r.undoEntry(ctx, e)
+		e.Updated = r.now()
+		if serr := r.Journal.Save(jf); serr != nil {
+			return done, fmt.Errorf("journal entry %d: saving the journal: %w", e.ID, serr)
+		}
+		done = append(done, e)
+		if cerr != nil {
+			return done, cerr
+		}
+	}
+	return done, nil
+}
+
+func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
+	var conflicts []string
+	undone, unchanged := 0, 0
+
+	needFS := false
+	needRunner := false
+	for _, rec := range e.Changes {
+		if rec.Kind == model.ChangeSysctl {
+			needFS = true
+		} else {
+			needRunner = true
+		}
+	}
+	var fs SysctlFS
+	nsGone := false
+	if needFS {
+		f, release, err := r.OpenFS(e.Netns)
+		switch {
+		case errors.Is(err, ErrNoNetns):
+			nsGone = true
+		case err != nil:
+			return fmt.Errorf("journal entry %d: %w", e.ID, err)
+		default:
+			defer release()
+			fs = f
+		}
+	}
+	if e.Netns != "" && !nsGone && needRunner {
+		if _, err := os.Stat(NetnsDir + "/" + e.Netns); err != nil {
+			nsGone = true
+		}
+	}
+	var runner Runner
+	if needRunner && r.Runner != nil {
+		runner = r.Runner(e.Netns)
+	}
+
+	for i := len(e.Changes) - 1; i >= 0; i-- {
+		rec := &e.Changes[i]
+		switch rec.Status {
+		case StatusPlanned, StatusWritten, StatusRestoreFailed, StatusFailed, StatusConflict:
+		default:
+			continue // restored, rolled back or unchanged already
+		}
+		if nsGone {
+			rec.Status = StatusUnchanged
+			rec.Error = ""
+			unchanged++
+			continue
+		}
+		t, err := makeTarget(rec.Kind, rec.Key, fs, runner)
+		if err != nil {
+			conflicts = append(conflicts, fmt.Sprintf("%s: %v", rec.Key, err))
+			continue
+		}
+		cur, err := t.read(ctx)
+		if err != nil {
+			rec.Status, rec.Error = StatusConflict, err.Error()
+			conflicts = append(conflicts, fmt.Sprintf("%s: cannot read: %v", rec.Key, err))
+			continue
+		}
+		switch {
+		case t.isOld(cur, rec.Old):
+			rec.Status, rec.Error = StatusUnchanged, ""
+			unchanged++
+		case t.isNew(cur, rec.New):
+			err := t.restore(ctx, rec.Old)
+			if err == nil {
+				err = verify(ctx, t, func(c string) bool { return t.isOld(c, rec.Old) }, rec.Old)
+			}
+			if err != nil {
+				rec.Status, rec.Error = StatusConflict, "restore failed: "+err.Error()
+				conflicts = append(conflicts, fmt.Sprintf("%s: restoring %q failed: %v", rec.Key, rec.Old, err))
+				continue
+			}
+			rec.Status, rec.Error = StatusRolledBack, ""
+			undone++
+			r.log().Info(fmt.Sprintf("%s: %s → %s (rollback of entry %d)", rec.Key, NormalizeValue(cur), NormalizeValue(rec.Old), e.ID),
+				"why", rec.Why, "rule", rec.Rule, "netns", e.Netns, "entry", e.ID)
+		default:
+			rec.Status = StatusConflict
+			rec.Error = fmt.Sprintf("now %q, neither the old %q nor the new %q", NormalizeValue(cur), NormalizeValue(rec.Old), rec.New)
+			conflicts = append(conflicts, fmt.Sprintf("%s: %s", rec.Key, rec.Error))
+		}
+	}
+
+	if p := e.Persist; p != nil && p.Status != StatusRolledBack && p.Status != StatusUnchanged {
+		cur, exists, err := readOptional(p.Path)
+		switch {
+		case err != nil:
+			conflicts = append(conflicts, fmt.Sprintf("%s: %v", p.Path, err))
+		case exists && cur == p.NewContent:
+			if p.Existed {
+				err = WriteFileAtomic(p.Path, []byte(p.OldContent), 0o644)
+			} else {
+				err = RemoveFileDurable(p.Path)
+			}
+			if err != nil {
+				p.Status, p.Error = StatusConflict, err.Error()
+				conflicts = append(conflicts, fmt.Sprintf("%s: %v", p.Path, err))
+			} else {
+				p.Status, p.Error = StatusRolledBack, ""
+				undone++
+				what := "restored"
+				if !p.Existed {
+					what = "removed"
+				}
+				r.log().Info(fmt.Sprintf("drop-in %s %s (rollback of entry %d)", p.Path, what, e.ID), "entry", e.ID)
+			}
+		case (p.Existed && exists && cur == p.OldContent) || (!p.Existed && !exists):
+			p.Status, p.Error = StatusUnchanged, ""
+			unchanged++
+		default:
+			p.Status = StatusConflict
+			p.Error = "the file changed since headroom wrote it"
+			conflicts = append(conflicts, fmt.Sprintf("%s: %s", p.Path, p.Error))
+		}
+	}
+
+	if len(conflicts) > 0 {
+		return &ConflictError{Entry: e, Conflicts: conflicts}
+	}
+	now := r.now()
+	wasPending := e.State == StatePending
+	e.State = StateRolledBack
+	e.RolledBack = &now
+	switch {
+	case nsGone:
+		e.Notes = append(e.Notes, fmt.Sprintf("network namespace %q no longer exists: its settings went with it, nothing to undo", e.Netns))
+	case undone == 0 && wasPending:
+		e.Notes = append(e.Notes, "nothing to undo: the apply was interrupted before its first change (every value still equals its old value)")
+	case undone == 0:
+		e.Notes = append(e.Notes, "nothing to undo: every value already equals its old value")
+	default:
+		e.Notes = append(e.Notes, fmt.Sprintf("rolled back %d change(s); %d already had their old value", undone, unchanged))
+	}
+	return nil
+}
+
+// PrintRollback writes, without changing anything, the commands that undo the entries a
+// rollback to `to` would visit: `sysctl -w` lines (inside `ip netns exec` for a
+// namespace), ethtool and tc lines, and the drop-in's restore.
+func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
+	entries, err := ToUndo(jf, to)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		_, err := fmt.Fprintln(w, "# nothing to roll back")
+		return err
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n# Undo of headroom tune journal entries, newest first.\nset -e\n")
+	for _, e := range entries {
+		fmt.Fprintf(&b, "\n# entry %d, %s, %s", e.ID, e.Time.Format(time.RFC3339), e.State)
+		if e.Netns != "" {
+			fmt.Fprintf(&b, ", network namespace %s", e.Netns)
+		}
+		b.WriteString("\n")
+		prefix := ""
+		if e.Netns != "" {
+			prefix = "ip netns exec " + shellQuote(e.Netns) + " "
+		}
+		for i := len(e.Changes) - 1; i >= 0; i-- {
+			rec := e.Changes[i]
+			switch rec.Status {
+			case StatusRestored, StatusRolledBack, StatusUnchanged:
+				continue
+			}
+			fmt.Fprintf(&b, "# %s: %s → %s (undoing: %s)\n", rec.Key, rec.New, NormalizeValue(rec.Old), rec.Why)
+			switch rec.Kind {
+			case model.ChangeSysctl:
+				fmt.Fprintf(&b, "%ssysctl -w %s\n", prefix, shellQuote(rec.Key+"="+NormalizeValue(rec.Old)))
+			case model.ChangeEthtool:
+				if dev, p, err := ParseEthtoolKey(rec.Key); err == nil {
+					fmt.Fprintf(&b, "%sethtool -G %s %s %s\n", prefix, shellQuote(dev), p, shellQuote(NormalizeValue(rec.Old)))
+				}
+			case model.ChangeTC:
+				if dev, _, err := ParseTCKey(rec.Key); err == nil {
+					fmt.Fprintf(&b, "%stc qdisc del dev %s root\n", prefix, shellQuote(dev))
+				}
+			}
+		}
+		if p := e.Persist; p != nil && p.Status != StatusRolledBack && p.Status != StatusUnchanged {
+			if p.Existed {
+				fmt.Fprintf(&b, "cat > %s <<'HEADROOM_EOF'\n%sHEADROOM_EOF\n", shellQuote(p.Path), p.OldContent)
+			} else {
+				fmt.Fprintf(&b, "rm -f %s\n", shellQuote(p.Path))
+			}
+		}
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// shellQuote quotes s for sh when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/=:@+,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
