@@ -142,7 +142,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
-			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && strings.Contains(t, "Out of memory")) {
+			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory"))) {
 				break
 			}
 		}
@@ -150,7 +150,9 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		// the previous one (seed 004: zone lines wrapped after "active:0kB").
 		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
 		k := reportLineKind(t)
-		if k == "" && wrapped && isContinuation(t) {
+		if k == "" && isContinuation(t) && (wrapped || r.mem.pendKind != "") {
+			// hard-wrapped paste, or the unprefixed " active_file:..." lines that 3.x+
+			// print as continuations of the Mem-Info block
 			k = "mem"
 		}
 		if k == "" {
@@ -169,6 +171,9 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 				r.mem.pendBuf += " " + strings.TrimSpace(t)
 			}
 		case "trace":
+			if tk := traceLineKind(t); tk == "regs" {
+				continue // register and raw stack dumps name no function
+			}
 			if strings.TrimSpace(t) == "[" {
 				r.notes = append(r.notes, fmt.Sprintf("line %d: call trace cut off after \"[\"", l.No))
 				continue

@@ -35,7 +35,7 @@ var (
 	reOOMKV      = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj     = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
 	reTaskIn     = regexp.MustCompile(`^Task in (\S+) killed as a result of limit of (\S+)`)
-	reSlubHead   = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s)]+(?:\([^)]*\))?)`)
+	reSlubHead   = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
 	reSlubCache  = regexp.MustCompile(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
 )
 
@@ -61,7 +61,7 @@ func isOOMDetail(s string) bool {
 	}
 	// task table rows: "[ 1234]     0  1234   123456    65432 ..."
 	if strings.HasPrefix(s, "[") {
-		if e := strings.IndexByte(s, ']'); e > 1 && isDigits(strings.TrimSpace(s[1:e])) {
+		if e := strings.IndexByte(s, ']'); e > 1 && (isDigits(strings.TrimSpace(s[1:e])) || strings.TrimSpace(s[1:e]) == "pid") {
 			return true
 		}
 	}

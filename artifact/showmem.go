@@ -120,7 +120,7 @@ func isContinuation(t string) bool {
 		return false
 	}
 	f := firstField(s)
-	if strings.Contains(f, "*") && strings.HasSuffix(f, "kB") {
+	if strings.Contains(f, "*") && strings.HasSuffix(f, "kB") || f == "all_unreclaimable?" {
 		return true
 	}
 	c := strings.IndexAny(f, ":=")

@@ -317,8 +317,8 @@ func (d *doc) trySockets(i int) int {
 
 // SSSummary is `ss -s`.
 type SSSummary struct {
-	Total     int64            `json:"total"`
-	TCP       map[string]int64 `json:"tcp"`
+	Total     int64              `json:"total"`
+	TCP       map[string]int64   `json:"tcp"`
 	Transport map[string][]int64 `json:"transport,omitempty"`
 }
 

@@ -278,7 +278,7 @@ func memOrderPhrase(order int) string {
 // classifyWithoutDump decides from the rest of the timeline when no report shows zones.
 func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
-	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown; the cause below is inferred")
+	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
 		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
@@ -750,33 +750,48 @@ var allocatorFrames = []string{
 // when the trace printed one ("e1000_alloc_rx_buffers+0x1c/0x2f0 [e1000e]").
 func memCallerOf(trace []string) (fn, module string) {
 	for _, raw := range trace {
-		name := strings.TrimSpace(raw)
-		if i := strings.LastIndexByte(name, '['); i >= 0 && strings.HasSuffix(name, "]") {
-			module = strings.TrimSpace(name[i+1 : len(name)-1])
-			name = strings.TrimSpace(name[:i])
-		} else {
-			module = ""
-		}
-		name = strings.Trim(name, "()<> ")
-		if i := strings.IndexAny(name, "+ "); i >= 0 {
-			name = name[:i]
-		}
-		name = strings.TrimPrefix(name, "? ")
-		if name == "" || strings.HasPrefix(name, "0x") {
-			continue
-		}
-		alloc := false
-		for _, a := range allocatorFrames {
-			if name == a || strings.HasPrefix(name, a+".") || strings.HasPrefix(name, a+"_noprof") || strings.HasPrefix(name, "__"+a) {
-				alloc = true
-				break
+		name, mod := "", ""
+		// Frames print as "func+0x1c/0x2f0 [module]", "? func+0x..", or on ARM
+		// "[<c0021c7c>] (func+0x0/0x14) from [<...>] (caller+...)": the first word that is
+		// not an address, a marker or a module is the function.
+		for _, tok := range strings.FieldsFunc(raw, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == '\t' }) {
+			switch {
+			case strings.HasPrefix(tok, "[<") || strings.HasPrefix(tok, "0x") || tok == "?" || tok == "from":
+				continue
+			case strings.HasPrefix(tok, "[") && strings.HasSuffix(tok, "]"):
+				if name != "" && mod == "" {
+					mod = strings.Trim(tok, "[]")
+				}
+				continue
+			}
+			if name == "" {
+				name = tok
+				if i := strings.IndexByte(name, '+'); i >= 0 {
+					name = name[:i]
+				}
 			}
 		}
-		if !alloc {
-			return name, module
+		if name == "" {
+			continue
+		}
+		if !memIsAllocatorFrame(name) {
+			return name, mod
 		}
 	}
 	return "", ""
+}
+
+// memIsAllocatorFrame matches a frame against allocatorFrames, ignoring leading underscores
+// and suffixes (_noprof, _node, _current, .constprop.0).
+func memIsAllocatorFrame(name string) bool {
+	base := strings.TrimLeft(name, "_")
+	for _, a := range allocatorFrames {
+		a = strings.TrimLeft(a, "_")
+		if base == a || strings.HasPrefix(base, a+"_") || strings.HasPrefix(base, a+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // memOrderNeed says why a request was of its order: a NIC whose MTU needs whole-frame buffers
@@ -829,8 +844,10 @@ func memMTURange(order, psz int) (lo, hi int) {
 // reserveChanges: vm.min_free_kbytes from plan, and vm.watermark_scale_factor on 4.6+.
 func reserveChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 	var out []model.Change
+	// The host's own value first, then what the dump's watermarks prove, then a text's
+	// words (prose may state the old value or the recommended one).
 	cur, ok := memCurrent(tl, "vm.min_free_kbytes")
-	if !ok {
+	if !ok || cur.mention {
 		if s, ok2 := minFreeFromDump(tl, vs); ok2 {
 			cur, ok = s, true
 		}

@@ -141,8 +141,11 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	}
 	if need == 0 {
 		last := &tl.Samples[idxs[len(idxs)-1]]
-		return Healthy("%s need order-0 buffers, which fragmentation cannot starve: a single-page request splits any larger free block. %s%s",
-			needWhy, memLargestBlocks(memBuddyAt(last), psz), strings.Join(append([]string{""}, notes...), " "))
+		msg := fmt.Sprintf("order 0 is all the receive path needs (%s), and fragmentation cannot starve it: a single-page request splits any larger free block. %s.", needWhy, memLargestBlocks(memBuddyAt(last), psz))
+		if len(notes) > 0 {
+			msg += " " + strings.Join(notes, " ")
+		}
+		return Healthy("%s", msg)
 	}
 
 	// The worst sample: fewest buffers of the needed order obtainable.

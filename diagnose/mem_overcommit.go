@@ -34,7 +34,7 @@ func checkOvercommit(tl *model.Timeline) Result {
 	if s == nil {
 		why := "no Committed_AS and CommitLimit (/proc/meminfo) in the input"
 		if ms := memMentions(tl, "vm.overcommit_memory"); len(ms) > 0 {
-			why += "; the text names vm.overcommit_memory " + memDescribeMentions(ms) + " without the numbers that would show whether the host is exposed"
+			why += "; the text names vm.overcommit_memory " + memDescribeMentions(ms, "vm.overcommit_memory") + " without the numbers that would show whether the host is exposed"
 		}
 		return NotChecked("%s", why)
 	}

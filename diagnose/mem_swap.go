@@ -151,7 +151,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		ms := memMentions(tl, "vm.swappiness")
 		why := "lower it to reclaim page cache before application memory"
 		if len(ms) > 0 {
-			why += "; the text names " + memDescribeMentions(ms)
+			why += "; the text names " + memDescribeMentions(ms, "vm.swappiness")
 		}
 		f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "vm.swappiness", Recommended: "10 (the current value is not in the input)", Why: why})
 	}

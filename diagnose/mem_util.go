@@ -139,7 +139,7 @@ func memCurrent(tl *model.Timeline, key string) (memSetting, bool) {
 		return memSetting{value: strings.TrimSpace(v), source: src}, true
 	}
 	for _, m := range tl.Settings {
-		if !memSameKey(m.Key, key) || (m.Form != "prose" && m.Form != "sysctl-a") {
+		if !memSameKey(m.Key, key) || strings.TrimSpace(m.Value) == "" || (m.Form != "prose" && m.Form != "sysctl-a") {
 			continue
 		}
 		s := memSetting{value: strings.TrimSpace(m.Value), source: memMentionSource(m), mention: true, form: m.Form}
@@ -155,7 +155,7 @@ func memCurrent(tl *model.Timeline, key string) (memSetting, bool) {
 func memMentions(tl *model.Timeline, key string) []model.SettingMention {
 	var out []model.SettingMention
 	for _, m := range tl.Settings {
-		if memSameKey(m.Key, key) {
+		if memSameKey(m.Key, key) && strings.TrimSpace(m.Value) != "" {
 			out = append(out, m)
 		}
 	}
@@ -172,12 +172,13 @@ func memMentionSource(m model.SettingMention) string {
 	return "the text"
 }
 
-// memDescribeMentions prints the values a text names for a key: `"20248" (sysctl-w, line 3)`.
-func memDescribeMentions(ms []model.SettingMention) string {
+// memDescribeMentions prints the values a text names for a key: `20248 (sysctl-w, line 3,
+// written vm.min_kbytes_free)`; the key as written is shown when it is not the real one.
+func memDescribeMentions(ms []model.SettingMention, key string) string {
 	var parts []string
 	for _, m := range ms {
 		p := fmt.Sprintf("%s (%s, %s", m.Value, m.Form, memMentionSource(m))
-		if m.Key != "" {
+		if m.Key != key {
 			p += ", written " + m.Key
 		}
 		parts = append(parts, p+")")
@@ -363,7 +364,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	in, missing := memPlanInput(tl)
 	ctx := ""
 	if ms := memMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
-		ctx = "; the text names " + memDescribeMentions(ms)
+		ctx = "; the text names " + memDescribeMentions(ms, "vm.min_free_kbytes")
 	}
 	if len(missing) > 0 {
 		ch.Kind = model.ChangeOther

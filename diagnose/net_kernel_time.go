@@ -74,12 +74,11 @@ func checkKernelTimeGrowth(tl *model.Timeline) Result {
 		return NotChecked("needs two or more phases with system time (pasted vmstat tables, or a recording with phase markers); have %d", len(st))
 	}
 	type pair struct {
-		a, b           int
-		rise           float64
-		sameWorkload   bool
-		loadCompared   bool
-		runqCompared   bool
-		inFall, csFall float64
+		a, b         int
+		rise         float64
+		sameWorkload bool
+		loadCompared bool
+		runqCompared bool
 	}
 	var best *pair
 	for i := 0; i < len(st); i++ {
@@ -130,11 +129,11 @@ func checkKernelTimeGrowth(tl *model.Timeline) Result {
 		return Healthy("system time rose from %.0f%% (%s) to %.0f%% (%s) but recovered to %.0f%% (%s)", a.sy, a.p.title(), b.sy, b.p.title(), lastK.sy, lastK.p.title())
 	}
 	ev := []Evidence{
-		ktgEvidence("baseline", a),
-		ktgEvidence("later", b),
+		ktgEvidence("baseline phase", a),
+		ktgEvidence("later phase", b),
 	}
 	if best.b != len(st)-1 {
-		ev = append(ev, ktgEvidence("last phase (still up)", lastK))
+		ev = append(ev, ktgEvidence("last phase, still up", lastK))
 	}
 	switch {
 	case best.sameWorkload:
@@ -215,7 +214,8 @@ func ktgStats(tl *model.Timeline, p netPhase) (ktgPhase, bool) {
 			k.loadUnit = ktgUnit(last[2])
 		}
 	}
-	lines := strings.Split(label, "\n")
+	// Labels join the lines above a table with newlines or " / " (artifact's Segment.Label).
+	lines := strings.Split(strings.ReplaceAll(label, " / ", "\n"), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.Join(strings.Fields(ktgParenRE.ReplaceAllString(lines[i], " ")), " ")
 		if l != "" {
@@ -253,7 +253,7 @@ func ktgEvidence(role string, k ktgPhase) Evidence {
 	if k.load > 0 {
 		v += fmt.Sprintf("; stated load %g %s/s", k.load, k.loadUnit)
 	}
-	return Evidence{What: role + " phase " + k.p.title(), Value: v, Source: fmt.Sprintf("samples %d-%d", k.p.First, k.p.Last)}
+	return Evidence{What: role + ": " + k.p.title(), Value: v, Source: fmt.Sprintf("samples %d-%d", k.p.First, k.p.Last)}
 }
 
 // ktgNextLooks adds what the timeline itself shows about the usual suspects between the two

@@ -110,7 +110,11 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		}
 	}
 	// Live summaries count every socket of the dump, not only the top rows.
-	if s := tl.LastWith(func(s *model.Sample) bool { return s.Sockets != nil && len(s.Sockets.ByState) > 0 }); s != nil {
+	// (Only when the dump has more sockets than the rows listed: a pasted table's summary is
+	// the same rows again.)
+	if s := tl.LastWith(func(s *model.Sample) bool {
+		return s.Sockets != nil && len(s.Sockets.ByState) > 0 && s.Sockets.Total > int64(len(s.SocketList))
+	}); s != nil {
 		haveData = true
 		var n, q int64
 		for st, t := range s.Sockets.ByState {
@@ -160,11 +164,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	if sev < 0 {
 		return Healthy("no closing socket holds ≥ %s of send queue, orphans (where counted) below %s of tcp_max_orphans, no orphan-limit log line", humanBytes(orphanHoardBytes), netPct(orphansWarnShare))
 	}
-	if wm := netTriplets(tl, "net.ipv4.tcp_wmem"); len(wm) > 0 {
-		for _, v := range wm {
-			ev = append(ev, Evidence{What: "tcp_wmem (each closed socket may keep up to its max)", Value: v.String(), Source: v.Source})
-		}
-	}
+	ev = append(ev, netTripletEvidence("tcp_wmem (each closed socket may keep up to its max)", netTriplets(tl, "net.ipv4.tcp_wmem"))...)
 	kver, kOK := tl.Host.KernelVersion()
 	if kOK {
 		note := "3.18+: orphans probing a zero window are aborted once the probe backoff reaches the RTO cap and tcp_orphan_retries"

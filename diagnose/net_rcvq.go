@@ -131,11 +131,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 		}
 		return Healthy("%s", strings.Join(what, "; "))
 	}
-	if rm := netTriplets(tl, "net.ipv4.tcp_rmem"); len(rm) > 0 {
-		for _, v := range rm {
-			ev = append(ev, Evidence{What: "tcp_rmem (min default max)", Value: v.String(), Source: v.Source})
-		}
-	}
+	ev = append(ev, netTripletEvidence("tcp_rmem (min default max)", netTriplets(tl, "net.ipv4.tcp_rmem"))...)
 	f := Finding{
 		Severity: sev,
 		Title:    "receive queues outgrow their buffers: data is collapsed, pruned or dropped after arrival",

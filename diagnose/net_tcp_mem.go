@@ -52,7 +52,7 @@ const (
 )
 
 func checkTCPMemOversized(tl *model.Timeline) Result {
-	vals := netTriplets(tl, "net.ipv4.tcp_mem")
+	vals := tcpMemValues(tl)
 	if len(vals) == 0 {
 		return NotChecked("no net.ipv4.tcp_mem: needs /proc/sys, a sysctl -a paste, or a text that names tcp_mem")
 	}
@@ -81,7 +81,11 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		if !v.Host {
 			what = "tcp_mem named in the text"
 		}
-		ev = append(ev, Evidence{What: what, Value: fmt.Sprintf("%s; max %s = %s of %s", v, pagesStr(v.V[2], psz), netPct(share), basisName), Source: v.Source})
+		val := fmt.Sprintf("%s; max %s = %s of %s", v, pagesStr(v.V[2], psz), netPct(share), basisName)
+		if v.single {
+			val = fmt.Sprintf("%s = %s of %s", pagesStr(v.V[2], psz), netPct(share), basisName)
+		}
+		ev = append(ev, Evidence{What: what, Value: val, Source: v.Source})
 		s := Severity(-1)
 		switch {
 		case share >= 1:
@@ -101,7 +105,7 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 	}
 	ev = append(ev, Evidence{What: basisName, Value: humanBytes(basis), Source: basisSrc})
 	if m.LowmemBytes > 0 && m.TotalBytes > 0 {
-		ev = append(ev, Evidence{What: "MemTotal (HighMem cannot hold socket buffers)", Value: humanBytes(m.TotalBytes), Source: m.TotalSrc})
+		ev = append(ev, Evidence{What: "all memory (HighMem cannot hold socket buffers)", Value: humanBytes(m.TotalBytes), Source: m.TotalSrc})
 	}
 	if !pszKnown {
 		ev = append(ev, Evidence{What: "page size", Value: "4096 bytes assumed", Source: "not in the input"})
@@ -122,6 +126,9 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 	}
 	if p, c, ok := netBudgetPlan(tl); ok {
 		c.Current = worst.String()
+		if worst.single {
+			c.Current = fmt.Sprintf("max %d", worst.V[2])
+		}
 		c.Rule = ""
 		c.Why = fmt.Sprintf("plan's budget for socket buffers is 1/%d of %s %s = %s (%d pages); max at the budget, pressure at ⅔ and min at ½ of it as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to cover your streams' worst case.",
 			p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), p.Budget.BudgetBytes/psz)
@@ -134,6 +141,24 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		})
 	}
 	return Fired(f)
+}
+
+// tcpMemValues returns the tcp_mem triplets of the host and the text, and single numbers a
+// text gives for tcp_mem in prose ("tcp_mem at default value of 98304 pages"), read as the
+// maximum: the figure an author quotes for a limit.
+func tcpMemValues(tl *model.Timeline) []netTriplet {
+	var out []netTriplet
+	for _, sv := range netSettings(tl, "net.ipv4.tcp_mem") {
+		v, ok := netInts(sv.Value)
+		switch {
+		case ok && len(v) == 3:
+			out = append(out, netTriplet{netSetting: sv, V: [3]int64{v[0], v[1], v[2]}})
+		case ok && len(v) == 1 && !sv.Host && v[0] > 0:
+			sv.Source += "; a single number, read as the maximum"
+			out = append(out, netTriplet{netSetting: sv, V: [3]int64{0, 0, v[0]}, single: true})
+		}
+	}
+	return out
 }
 
 // netOpenStates are the TCP states whose sockets can hold receive or send buffers.
@@ -207,10 +232,10 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	per := rmem.V[2] + wmem.V[2]
 	var ev []Evidence
 	if okR {
-		ev = append(ev, Evidence{What: "tcp_rmem (min default max)", Value: rmem.String(), Source: rmem.Source})
+		ev = append(ev, Evidence{What: "tcp_rmem (min default max; the host's, else the largest the text names)", Value: rmem.String(), Source: rmem.Source})
 	}
 	if okW {
-		ev = append(ev, Evidence{What: "tcp_wmem (min default max)", Value: wmem.String(), Source: wmem.Source})
+		ev = append(ev, Evidence{What: "tcp_wmem (min default max; the host's, else the largest the text names)", Value: wmem.String(), Source: wmem.Source})
 	}
 	worst := n * per
 	ev = append(ev, Evidence{What: "connections that can hold buffers", Value: fmt.Sprint(n), Source: nSrc},

@@ -57,7 +57,7 @@ func netKeyMatches(full, mention string) bool {
 // netMentionSource describes where a text named a setting.
 func netMentionSource(m model.SettingMention) string {
 	where := "the text"
-	if m.Source != "" {
+	if m.Source != "" && !strings.HasPrefix(m.Source, "line") {
 		where = m.Source
 	}
 	if m.Line > 0 {
@@ -66,7 +66,31 @@ func netMentionSource(m model.SettingMention) string {
 	return fmt.Sprintf("named in %s (what the author had or tried, not necessarily the host's value)", where)
 }
 
-// ints parses a whitespace-separated list of integers ("4096 87380 4194304").
+// netTripletEvidence lists the values of a triplet sysctl, one line per distinct value with
+// every line of the text that names it.
+func netTripletEvidence(what string, vs []netTriplet) []Evidence {
+	var out []Evidence
+	idx := map[string]int{}
+	lines := map[string][]string{}
+	for _, v := range vs {
+		val := v.String()
+		if v.Host {
+			out = append(out, Evidence{What: what, Value: val, Source: v.Source})
+			continue
+		}
+		if _, ok := idx[val]; !ok {
+			idx[val] = len(out)
+			out = append(out, Evidence{What: what + " (named in the text)", Value: val})
+		}
+		lines[val] = append(lines[val], strconv.Itoa(v.Line))
+	}
+	for val, i := range idx {
+		out[i].Source = fmt.Sprintf("the text at line %s (what the author had or tried, not necessarily the host's value)", strings.Join(lines[val], ", "))
+	}
+	return out
+}
+
+// netInts parses a whitespace-separated list of integers ("4096 87380 4194304").
 func netInts(s string) ([]int64, bool) {
 	f := strings.Fields(s)
 	if len(f) == 0 {
@@ -97,7 +121,8 @@ func netTriplets(tl *model.Timeline, key string) []netTriplet {
 
 type netTriplet struct {
 	netSetting
-	V [3]int64
+	V      [3]int64
+	single bool // only the maximum is known (a single number in prose)
 }
 
 func (t netTriplet) String() string { return fmt.Sprintf("%d %d %d", t.V[0], t.V[1], t.V[2]) }
@@ -131,10 +156,10 @@ func netHostMemory(tl *model.Timeline) netMem {
 		pageKB = p / 1024
 	}
 	if tl.Host.MemTotalKB > 0 {
-		m.TotalBytes, m.TotalSrc = tl.Host.MemTotalKB*1024, "/proc/meminfo MemTotal"
+		m.TotalBytes, m.TotalSrc = tl.Host.MemTotalKB*1024, "host facts: MemTotal"
 	}
 	if tl.Host.LowTotalKB > 0 {
-		m.LowmemBytes, m.LowmemSrc = tl.Host.LowTotalKB*1024, "/proc/meminfo LowTotal"
+		m.LowmemBytes, m.LowmemSrc = tl.Host.LowTotalKB*1024, "host facts: LowTotal"
 	}
 	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
 		if m.TotalBytes == 0 {

@@ -197,8 +197,8 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 	if allocFail > 0 && sev < Warning {
 		sev = Warning
 	}
-	if note := busyNote(tl); note != "" {
-		ev = append(ev, Evidence{What: "CPU while sampled", Value: note, Source: "CPU split"})
+	if note, where := busyNote(tl, last); note != "" {
+		ev = append(ev, Evidence{What: "CPU around these counters", Value: note, Source: where})
 	}
 	f := Finding{
 		Severity: sev,
@@ -234,17 +234,20 @@ func isVirtualDriverQueue(tl *model.Timeline, name string) bool {
 	return false
 }
 
-// busyNote says when the CPU was saturated or waiting on I/O while sampled: seed 004's
-// overruns appeared when the box was busy (75.9% wa in top, idle 0 in its vmstat rows).
-// It counts the samples, so a paste of several tables is described row by row, not by an
-// average that one idle table would hide.
-func busyNote(tl *model.Timeline) string {
-	idleIdx, idle := tl.Series(model.RateCPUIdlePct)
+// busyNote says when the CPU was saturated or waiting on I/O around the interface counters:
+// seed 004's overruns appeared when the box was busy (75.9% wa in top, idle 0 in its vmstat
+// rows). It counts samples, so a paste of several tables is described row by row rather than
+// by an average one idle table would hide. In a paste only the tables near the counters'
+// (two segments either side) are used: the rest of a document may be another machine (seed
+// 004's last vmstat is a 64-bit box).
+func busyNote(tl *model.Timeline, near *model.Sample) (string, string) {
+	use, where := busySamples(tl, near)
+	idleIdx, idle := filterSeries(tl, model.RateCPUIdlePct, use)
 	if len(idle) == 0 {
-		return ""
+		return "", ""
 	}
 	wa := map[int]float64{}
-	waIdx, waVals := tl.Series(model.RateCPUIOWaitPct)
+	waIdx, waVals := filterSeries(tl, model.RateCPUIOWaitPct, use)
 	for i, ix := range waIdx {
 		wa[ix] = waVals[i]
 	}
@@ -264,13 +267,65 @@ func busyNote(tl *model.Timeline) string {
 		}
 	}
 	if saturated+waiting == 0 {
-		return ""
+		return "", ""
 	}
 	note := fmt.Sprintf("%d of %d CPU samples busy: %d with idle below %.0f%% (lowest %.0f%%)", saturated+waiting, len(idle), saturated, busyIdlePct, minIdle)
 	if len(waVals) > 0 {
 		note += fmt.Sprintf(", %d more with iowait ≥ %.0f%% (highest %.0f%%)", waiting, busyIOWaitPct, maxWa)
 	}
-	return note + ": RX processing competes with a busy box"
+	return note + ": RX processing competes with a busy box", where
+}
+
+// busySamples picks the samples whose CPU split belongs with the counters of near: all of a
+// live or recorded timeline, or the segments within two of near's segment in a paste.
+func busySamples(tl *model.Timeline, near *model.Sample) (map[int]bool, string) {
+	k := -1
+	for i := range tl.Samples {
+		if &tl.Samples[i] == near {
+			k = i
+		}
+	}
+	seg := -1
+	for j, sg := range tl.Segments {
+		if k >= sg.First && k <= sg.Last {
+			seg = j
+		}
+	}
+	use := map[int]bool{}
+	if seg < 0 || len(tl.Segments) < 2 {
+		for i := range tl.Samples {
+			use[i] = true
+		}
+		return use, "CPU split while sampled"
+	}
+	var names []string
+	for j := max(0, seg-2); j <= min(len(tl.Segments)-1, seg+2); j++ {
+		sg := tl.Segments[j]
+		hasCPU := false
+		for i := sg.First; i <= sg.Last && i < len(tl.Samples); i++ {
+			use[i] = true
+			if _, ok := tl.Samples[i].Rates.Get(model.RateCPUIdlePct); ok {
+				hasCPU = true
+			}
+		}
+		if j != seg && hasCPU {
+			names = append(names, sg.Name)
+		}
+	}
+	return use, "CPU tables next to the counters: " + strings.Join(names, ", ")
+}
+
+func filterSeries(tl *model.Timeline, key string, use map[int]bool) ([]int, []float64) {
+	idx, vals := tl.Series(key)
+	var oi []int
+	var ov []float64
+	for i, ix := range idx {
+		if use[ix] {
+			oi = append(oi, ix)
+			ov = append(ov, vals[i])
+		}
+	}
+	return oi, ov
 }
 
 // A sample is busy when idle is below busyIdlePct (the CPU is saturated: softirq and the

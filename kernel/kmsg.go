@@ -38,9 +38,9 @@ type KmsgRecord struct {
 // distinct from ErrNotSupported: running as root (or with the capability) would help.
 var ErrPermission = errors.New("permission denied by the kernel")
 
-// kmsgPath is where a capture stores the kernel log: the text of /dev/kmsg records, one
-// record after another, exactly as read(2) returns them (see FormatKmsg).
-const kmsgPath = "dev/kmsg"
+// KmsgCapturePath is where a capture stores the kernel log: /dev/kmsg records one after
+// another, as read(2) returns them (FormatKmsg writes it, ParseKmsg reads it).
+const KmsgCapturePath = "dev/kmsg"
 
 // ParseKmsg parses text in /dev/kmsg record format: a header line
 // "prio,seq,ts_usec,flag[,field...];message" per record, followed by any number of
@@ -318,7 +318,8 @@ type KmsgFollower struct {
 
 // NewKmsgFollower opens the kernel log of root. With fromBoot the first ReadNew returns
 // every record still in the ring buffer; otherwise only records logged after the open
-// (SEEK_END on /dev/kmsg). Close it when done.
+// (SEEK_END on /dev/kmsg). For a capture root fromBoot does not matter (see
+// KmsgFollower). Close it when done.
 func NewKmsgFollower(root Root, fromBoot bool) (*KmsgFollower, error) {
 	if !root.IsHost() {
 		return &KmsgFollower{fd: -1, root: root}, nil
@@ -343,7 +344,7 @@ func NewKmsgFollower(root Root, fromBoot bool) (*KmsgFollower, error) {
 const kmsgReadBuf = 16 << 10
 
 func openKmsg(root Root) (int, error) {
-	p := "/" + kmsgPath // only called for the live host, whose Root dir is "/"
+	const p = "/dev/kmsg" // only called for the live host
 	// Raw syscalls, not os.File: os would register the descriptor with the runtime poller
 	// and park the goroutine on EAGAIN, while we want EAGAIN to mean "no more records".
 	for {
@@ -386,7 +387,7 @@ func (f *KmsgFollower) ReadNew() ([]KmsgRecord, error) {
 			return nil, nil
 		}
 		f.done = true
-		recs, err := parseFile(f.root, kmsgPath, ParseKmsg)
+		recs, err := parseFile(f.root, KmsgCapturePath, ParseKmsg)
 		if err != nil {
 			return nil, err
 		}

@@ -38,9 +38,10 @@ type Socket struct {
 	Info *TCPInfo   `json:"info,omitempty"`
 }
 
-// SKMemInfo is SK_MEMINFO_* in bytes. Kernels append entries over time: BACKLOG arrived
-// in 3.x and DROPS in 4.x; entries the kernel did not send are zero, and Len says how
-// many it sent.
+// SKMemInfo is SK_MEMINFO_* in bytes (net/core/sock.c sk_get_meminfo). The array grew:
+// BACKLOG and DROPS were appended after the first seven (3.x-4.x kernels), which is why
+// iproute2's ss checks the attribute length before printing "bl" and "d". Entries the
+// kernel did not send are zero, and Len says how many it sent.
 type SKMemInfo struct {
 	RmemAlloc  int64 `json:"rmem_alloc"`
 	Rcvbuf     int64 `json:"rcvbuf"`
@@ -195,8 +196,8 @@ func Summarize(socks []Socket, topN int) SocketSummary {
 	return sum
 }
 
-// socketsPath is where a capture stores the socket dump: a JSON array of Socket.
-const socketsPath = "headroom/sockets.json"
+// SocketsCapturePath is where a capture stores the socket dump: a JSON array of Socket.
+const SocketsCapturePath = "headroom/sockets.json"
 
 // ReadSockets returns the TCP sockets of root: a sock_diag dump of the calling thread's
 // network namespace for the live host (call it from InNetns for another namespace), or
@@ -205,7 +206,7 @@ func ReadSockets(root Root) ([]Socket, error) {
 	if root.IsHost() {
 		return DumpTCP()
 	}
-	return parseFile(root, socketsPath, ParseSockets)
+	return parseFile(root, SocketsCapturePath, ParseSockets)
 }
 
 // ParseSockets reads a JSON array of Socket, the capture layout.

@@ -106,7 +106,7 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	if socks, err := kernel.ReadSockets(root); err == nil {
 		b, err := kernel.CaptureSockets(socks)
 		if err == nil {
-			add(socketsCaptureFile, b)
+			add(kernel.SocketsCapturePath, b)
 		} else {
 			miss("sockets", err)
 		}
@@ -141,7 +141,3 @@ func sortedKeys(m map[string][]byte) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-// socketsCaptureFile is where kernel.ReadSockets looks in a non-host root; the capture
-// round-trip test (capture_test.go) fails if the two drift apart.
-const socketsCaptureFile = "headroom/sockets.json"

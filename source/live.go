@@ -34,11 +34,11 @@ type Sampler struct {
 	opts Options
 
 	meminfo, vmstat, buddy, zoneinfo, pagetype *procFile
-	netdev, netstat, snmp, snmp6              *procFile
-	sockstat, sockstat6, protocols, softnet   *procFile
-	stat, interrupts, loadavg                 *procFile
-	psi                                       []*procFile
-	threads                                   []*procFile
+	netdev, netstat, snmp, snmp6               *procFile
+	sockstat, sockstat6, protocols, softnet    *procFile
+	stat, interrupts, loadavg                  *procFile
+	psi                                        []*procFile
+	threads                                    []*procFile
 
 	eth  kernel.Ethtool
 	nics []kernel.NIC

@@ -207,3 +207,24 @@ func isTerminal(w io.Writer) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
 }
+
+// `headroom tune` without --from diagnoses this host first and proposes the changes of its
+// findings: the same collection and rules as `headroom doctor`.
+func init() {
+	tuneDiagnose = func(ctx context.Context) ([]model.Change, error) {
+		tl, err := source.Collect(ctx, kernel.HostRoot(), source.CollectOptions{Options: source.DefaultOptions(), Duration: 3 * time.Second, Interval: time.Second})
+		if err != nil {
+			return nil, err
+		}
+		var changes []model.Change
+		for _, f := range diagnose.Run(tl, nil).Findings {
+			for _, c := range f.Changes {
+				if c.Rule == "" {
+					c.Rule = f.ID
+				}
+				changes = append(changes, c)
+			}
+		}
+		return changes, nil
+	}
+}

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"headroom/lab"
@@ -213,7 +211,10 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 				return exitFailure
 			}
 		} else {
-			writeLabTable(stdio.Stdout, rep)
+			if e := lab.WriteTable(stdio.Stdout, rep); e != nil {
+				fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, e)
+				return exitFailure
+			}
 		}
 	}
 	if err != nil {
@@ -224,64 +225,4 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		return exitFailure
 	}
 	return exitOK
-}
-
-// writeLabTable prints one block per case, one row per settings set.
-func writeLabTable(w io.Writer, rep *lab.Report) {
-	var lastCase string
-	var tw *tabwriter.Writer
-	flush := func() {
-		if tw != nil {
-			tw.Flush()
-		}
-	}
-	for _, r := range rep.Runs {
-		p := r.Params
-		key := fmt.Sprintf("%s: %s, RTT %gms, %d stream(s)", rep.Scenario, lab.FormatRate(uint64(p.RateMbps*1e6)), p.RTTMs, p.Streams)
-		if key != lastCase {
-			flush()
-			if lastCase != "" {
-				fmt.Fprintln(w)
-			}
-			lastCase = key
-			fmt.Fprintf(w, "%s\n", key)
-			fmt.Fprintf(w, "  link %s/%s, measured RTT %.1f ms, warm-up %gs excluded, measured %gs, budget %d pages (%s of %s)\n",
-				p.Link, p.Shaper, p.MeasuredRTTMs, p.WarmupS, p.MeasureS, r.BudgetPages, p.BudgetBasis, labFormatBytes(p.MemoryBytes))
-			tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "settings\tthroughput Mbit/s\tretransmits\tpeak TCP mem pages\tbudget\ttcp_rmem\ttcp_wmem\tcc\t")
-		}
-		held := "held"
-		if !r.BudgetOK {
-			held = "EXCEEDED"
-		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%s\t%s\t%s\t%s\t\n", r.Settings, r.ThroughputMbps, r.Retransmits, r.PeakTCPMemPages, held, p.TCPRmem, p.TCPWmem, p.CongestionControl)
-	}
-	flush()
-	var skipped []string
-	seen := map[string]bool{}
-	for _, r := range rep.Runs {
-		for _, s := range r.Skipped {
-			k := r.Settings + ": " + s.Key + "=" + s.Value + " (" + s.Why + ")"
-			if !seen[k] {
-				seen[k] = true
-				skipped = append(skipped, k)
-			}
-		}
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintln(w, "\nnot applied:")
-		for _, s := range skipped {
-			fmt.Fprintf(w, "  %s\n", s)
-		}
-	}
-}
-
-func labFormatBytes(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return strings.TrimSpace(fmt.Sprintf("%d B", b))
 }

@@ -1,0 +1,117 @@
+package artifact
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// addFixtures seeds a fuzz corpus with every fixture and seed report.
+func addFixtures(f *testing.F) {
+	f.Helper()
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	seedPaths, _ := filepath.Glob(filepath.Join("..", "testdata", "seeds", "*.txt"))
+	for _, p := range append(paths, seedPaths...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("")
+	f.Add("\n\n\r\n>")
+	f.Add("x: page allocation failure: order:9999999999999999999, mode:0x(")
+	f.Add("Node 0, zone Normal 1 2 3\nNode 0, zone Normal 4 5 6\n")
+	f.Add("DMA: 1*4kB (\nNormal free:kB min: present:-1kB\nlowmem_reserve[]: x\n")
+}
+
+// FuzzParse runs the whole segmenter: no input may panic, and every artifact and unparsed
+// range must point at lines that exist.
+func FuzzParse(f *testing.F) {
+	addFixtures(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		tl := ParseString(s, "fuzz", Options{})
+		n := len(SplitLines(s))
+		for _, a := range tl.Artifacts {
+			if a.FirstLine < 1 || a.LastLine < a.FirstLine || a.LastLine > n {
+				t.Fatalf("artifact %s spans lines %d-%d of %d", a.Kind, a.FirstLine, a.LastLine, n)
+			}
+		}
+		for _, u := range tl.Unparsed {
+			if u.FirstLine < 1 || u.LastLine < u.FirstLine || u.LastLine > n || u.Why == "" {
+				t.Fatalf("unparsed %+v of %d lines", u, n)
+			}
+		}
+		for _, sg := range tl.Segments {
+			if sg.First < 0 || sg.Last >= len(tl.Samples) || sg.Last < sg.First {
+				t.Fatalf("segment %+v of %d samples", sg, len(tl.Samples))
+			}
+		}
+	})
+}
+
+func FuzzKernelReports(f *testing.F) {
+	addFixtures(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseAllocFailure(s, "")
+		_, _ = ParseAllocFailure(s, "4.19")
+		_, _ = ParseOOM(s, "")
+		_, _ = ParseSlabFailure(s, "5.10")
+		_ = ParseShowMem(s)
+		_ = ParseCallTrace(s)
+	})
+}
+
+func FuzzTables(f *testing.F) {
+	addFixtures(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseVMStat(s)
+		_, _ = ParseTop(s)
+		_, _ = ParseReadprofile(s)
+		_, _ = ParsePerfReport(s)
+	})
+}
+
+func FuzzNetwork(f *testing.F) {
+	addFixtures(f)
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseSocketTable(s)
+		_, _ = ParseNetstatS(s)
+		_, _ = ParseNstat(s)
+		_, _ = ParseIfconfig(s)
+		_, _ = ParseIPLink(s)
+		_, _ = ParseEthtoolStats(s)
+		_, _ = ParseEthtoolRing(s)
+	})
+}
+
+func FuzzSettings(f *testing.F) {
+	addFixtures(f)
+	f.Add("sysctl -w vm.min_kbytes_free=20248.\necho 1 > /proc/sys/net/ipv4/tcp_tw_recycle")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range ParseSettings(s) {
+			if m.Key == "" || m.Line < 1 {
+				t.Fatalf("setting %+v", m)
+			}
+		}
+		_, _ = KnownSysctl(s)
+	})
+}
+
+func FuzzGFP(f *testing.F) {
+	for _, m := range []uint64{0, 0x20, 0x2080020, 0xcc0, 1 << 40, ^uint64(0)} {
+		f.Add(m, "")
+		f.Add(m, "2.6.30-1")
+		f.Add(m, "4.20.0")
+	}
+	f.Fuzz(func(t *testing.T, mode uint64, kernel string) {
+		flags, cands, note := DecodeGFP(mode, kernel)
+		if flags == nil && cands == nil && note == "" {
+			t.Fatalf("%#x on %q: no decoding and no reason", mode, kernel)
+		}
+		_, _, why := IsAtomicGFP(mode, "", kernel)
+		if why == "" {
+			t.Fatal("IsAtomicGFP gave no reason")
+		}
+	})
+}

@@ -1,0 +1,306 @@
+package diagnose
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"headroom/model"
+	"headroom/plan"
+)
+
+var allocClasses = []string{classReserve, classFragmented, classLowmem, classZoneRestricted, classCMA, classNotPhysical, classHighOrderAtomic}
+
+// onlyFires runs every alloc-fail rule and checks that exactly want fired.
+func onlyFires(t *testing.T, tl *model.Timeline, want string, sev Severity) Finding {
+	t.Helper()
+	var f Finding
+	for _, id := range allocClasses {
+		res := run(t, id, tl)
+		if id == want {
+			f = mustFire(t, res, sev)
+			continue
+		}
+		if len(res.Findings) > 0 {
+			t.Errorf("%s fired too: %s", id, res.Findings[0].Title)
+		}
+	}
+	return f
+}
+
+// Seed 004: order-0 GFP_ATOMIC failures on a 2.6.13 32-bit host whose lowmem zones sit at the
+// atomic floor while 8 GB of HighMem is out of reach. The second report has no dump of its
+// own and borrows the first's.
+func TestAllocFailLowmemSeed004(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Events = []model.Event{
+		memAllocEvent(40, "java", 0, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.13-2smp", memSeed004Zones()),
+		memAllocEvent(70, "swapper", 0, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.13-2smp", nil),
+	}
+	tl.Events[0].AllocFailure.ModeValue, tl.Events[1].AllocFailure.ModeValue = 0x20, 0x20
+	tl.Settings = []model.SettingMention{{Key: "vm.min_free_kbytes", Value: "65536", Form: "prose", Line: 300}}
+	f := onlyFires(t, tl, classLowmem, Critical)
+	// Normal: min 32768 kB = 8192 pages; GFP_ATOMIC floor 8192/2 = 4096, −1/4 = 3072 pages =
+	// 12288 kB; free 12248 kB is below it. DMA: min 1170 pages → 439 + lowmem_reserve 880 =
+	// 1319 pages = 5276 kB, exactly its free: the allocation's own check failed in both.
+	if !evidenceHas(f, "zone Normal", "free 12248 kB, min 32768 kB") || !evidenceHas(f, "zone Normal", "floor 12288 kB") {
+		t.Errorf("Normal evidence: %+v", f.Evidence)
+	}
+	if !evidenceHas(f, "zone DMA", "lowmem_reserve against Normal 880 pages") || !evidenceHas(f, "zone DMA", "floor 5276 kB") {
+		t.Errorf("DMA evidence: %+v", f.Evidence)
+	}
+	if !evidenceHas(f, "zone HighMem", "present 8257536 kB") {
+		t.Errorf("HighMem evidence: %+v", f.Evidence)
+	}
+	if !evidenceHas(f, "page allocation failures", "2 (java ×1, swapper ×1)") {
+		t.Errorf("reports evidence: %+v", f.Evidence)
+	}
+	if c, ok := changeFor(f, "kernel"); !ok || c.Recommended != "a 64-bit kernel" {
+		t.Errorf("changes: %+v", f.Changes)
+	}
+	if _, ok := changeFor(f, "net.ipv4.tcp_mem"); !ok {
+		t.Errorf("no tcp_mem change: %+v", f.Changes)
+	}
+	c, ok := changeFor(f, "vm.min_free_kbytes")
+	if !ok {
+		t.Fatalf("no min_free_kbytes change: %+v", f.Changes)
+	}
+	// The current value is inferred from the dump (DMA min + Normal min), and plan cannot
+	// compute without the NIC speed: the change says what is missing and cites the text.
+	if c.Current != "37448" || c.Kind != model.ChangeOther || !strings.Contains(c.Recommended, "NIC speed") || !strings.Contains(c.Why, "65536 (prose, line 300") {
+		t.Errorf("min_free change: %+v", c)
+	}
+}
+
+func TestAllocFailReserve64(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "6.1.0")
+	tl.Host.Sysctls["vm.min_free_kbytes"] = "16384"
+	tl.Host.Sysctls["vm.watermark_scale_factor"] = "10"
+	zones := []model.ZoneReport{
+		memZone("DMA", 15872, 132, 15992, []int64{0, 2966, 15946, 15946, 15946}, []int64{0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 3}),
+		memZone("DMA32", 36000, 48000, 3129216, []int64{0, 0, 12980, 12980, 12980}, []int64{10, 5, 3, 1, 0, 0, 0, 0, 0, 0, 0}),
+		memZone("Normal", 40000, 52000, 13631488, []int64{0, 0, 0, 0, 0}, []int64{12, 7, 2, 0, 0, 0, 0, 0, 0, 0, 0}),
+	}
+	tl.Events = []model.Event{memAllocEvent(3, "ksoftirqd/3", 0, "0x480020(GFP_ATOMIC)", []string{"GFP_ATOMIC"}, memBool(true), "", zones,
+		"dump_stack", "warn_alloc", "__alloc_pages_slowpath", "__alloc_pages_nodemask", "ixgbe_alloc_rx_buffers [ixgbe]", "ixgbe_poll [ixgbe]")}
+	f := onlyFires(t, tl, classReserve, Critical)
+	in, missing := memPlanInput(tl)
+	if len(missing) > 0 {
+		t.Fatalf("plan input incomplete: %v", missing)
+	}
+	want, _ := plan.MinFreeKBytes(in)
+	c, ok := changeFor(f, "vm.min_free_kbytes")
+	if !ok || c.Kind != model.ChangeSysctl || c.Recommended != strconv.FormatInt(want, 10) || c.Current != "16384" {
+		t.Errorf("min_free change %+v, want %d", c, want)
+	}
+	if want <= 16384 {
+		t.Errorf("plan wants %d kB for 10 Gbit/s, not above the current 16384", want)
+	}
+	if _, ok := changeFor(f, "vm.watermark_scale_factor"); !ok {
+		t.Errorf("no watermark_scale_factor change on 6.1: %+v", f.Changes)
+	}
+	if !evidenceHas(f, "zone DMA32", "lowmem_reserve against Normal 12980 pages") {
+		t.Errorf("DMA32 reserve evidence: %+v", f.Evidence)
+	}
+}
+
+func TestAllocFailFragmented(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "5.15.0")
+	tl.Host.NICs[0].MTU = 9000
+	tl.Host.Sysctls["vm.watermark_boost_factor"] = "0"
+	tl.Host.Sysctls["vm.min_free_kbytes"] = "90112"
+	zones := []model.ZoneReport{
+		memZone("DMA32", 300000, 20000, 3129216, []int64{0, 0, 12980, 12980, 12980}, []int64{40000, 17500, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
+		memZone("Normal", 400000, 50000, 13631488, []int64{0, 0, 0, 0, 0}, []int64{50000, 25000, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
+	}
+	tl.Events = []model.Event{memAllocEvent(9, "swapper/0", 2, "0x4020(GFP_ATOMIC|__GFP_COMP)", []string{"GFP_ATOMIC", "__GFP_COMP"}, memBool(true), "", zones,
+		"warn_alloc", "__alloc_pages", "__kmalloc_large_node", "__netdev_alloc_skb", "ixgbe_alloc_rx_buffers [ixgbe]")}
+	f := onlyFires(t, tl, classFragmented, Critical)
+	if !evidenceHas(f, "zone Normal", "no free block of order 2 or larger") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	if !strings.Contains(f.Explanation, "eth0's MTU 9000 needs 16384-byte whole-frame receive buffers") {
+		t.Errorf("explanation does not say why order 2: %s", f.Explanation)
+	}
+	if c, ok := changeFor(f, "vm.watermark_boost_factor"); !ok || c.Recommended != "15000" || c.Current != "0" {
+		t.Errorf("boost change: %+v", f.Changes)
+	}
+	if c, ok := changeFor(f, "eth0 mtu"); !ok || c.Current != "9000" {
+		t.Errorf("mtu change: %+v", f.Changes)
+	}
+	if _, ok := changeFor(f, "vm.min_free_kbytes"); !ok {
+		t.Errorf("no min_free_kbytes change: %+v", f.Changes)
+	}
+}
+
+// Seed 000: order-2 atomic failures on 2.6.30 with no dump; the text says min_free_kbytes
+// was "something like 2000" (under the misspelt key vm.min_kbytes_free).
+func TestAllocFailFragmentedNoDumpSeed000(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Host.Kernel = "2.6.30-1"
+	tl.Events = []model.Event{memAllocEvent(5, "afpd", 2, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", nil, "mv643xx_eth_poll", "rxq_refill")}
+	tl.Events[0].AllocFailure.Count = 12
+	tl.Settings = []model.SettingMention{
+		{Key: "vm.min_kbytes_free", Value: "2000", Form: "prose", Line: 9},
+		{Key: "vm.min_kbytes_free", Value: "20248", Form: "sysctl-w", Line: 11},
+	}
+	f := onlyFires(t, tl, classFragmented, Critical)
+	for _, want := range []string{"no zone dump", "none of order 0", "MIGRATE_RESERVE", "receive path"} {
+		if !strings.Contains(f.Explanation, want) {
+			t.Errorf("explanation lacks %q: %s", want, f.Explanation)
+		}
+	}
+	c, ok := changeFor(f, "vm.min_free_kbytes")
+	if !ok || c.Current != "2000 (the text's words)" || c.Kind != model.ChangeOther || !strings.Contains(c.Why, "20248 (sysctl-w") {
+		t.Errorf("min_free change: %+v", f.Changes)
+	}
+	// An order-0 failure in the same log makes it a reserve shortage instead.
+	tl.Events = append(tl.Events, memAllocEvent(20, "afpd", 0, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", nil))
+	mustFire(t, run(t, classReserve, tl), Critical)
+	if res := run(t, classFragmented, tl); len(res.Findings) > 0 {
+		t.Errorf("fragmented still fires with an order-0 failure present")
+	}
+}
+
+func TestAllocFailFragmentedLegacyCheck(t *testing.T) {
+	// 2.6.30: order-2 check after removing orders 0 and 1 (min halved per order). Normal has
+	// 4000 pages free, min 500 → atomic 188; after orders 0 (3000) and 1 (450×2) only 100
+	// pages remain in larger blocks, not above 188/4 = 47? 100 > 47 passes: make it fail
+	// with 3600 + 2×190 = 3980 → 20 pages left ≤ 47.
+	tl := memTextTimeline()
+	tl.Host.Kernel = "2.6.30-1"
+	zones := []model.ZoneReport{memZone("Normal", 16000, 2000, 524288, []int64{0, 0}, []int64{3600, 190, 5, 0, 0, 0, 0, 0, 0, 0, 0})}
+	tl.Events = []model.Event{memAllocEvent(5, "afpd", 2, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", zones)}
+	f := onlyFires(t, tl, classFragmented, Critical)
+	if !evidenceHas(f, "zone Normal", "pre-4.4 check") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
+
+func TestAllocFailZoneRestricted(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "5.10.0")
+	zones := []model.ZoneReport{
+		memZone("DMA", 120, 160, 15992, []int64{0, 2966, 15946, 15946, 15946}, []int64{0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0}),
+		memZone("DMA32", 900000, 48000, 3129216, []int64{0, 0, 12980, 12980, 12980}, []int64{100, 50, 30, 20, 10, 5, 5, 5, 5, 5, 200}),
+		memZone("Normal", 4000000, 52000, 13631488, []int64{0, 0, 0, 0, 0}, []int64{100, 50, 30, 20, 10, 5, 5, 5, 5, 5, 900}),
+	}
+	tl.Events = []model.Event{memAllocEvent(3, "insmod", 0, "0x21(GFP_DMA|__GFP_HIGH)", []string{"GFP_DMA", "__GFP_HIGH"}, memBool(true), "", zones)}
+	f := onlyFires(t, tl, classZoneRestricted, Critical)
+	if !evidenceHas(f, "zone Normal (node 0), not usable", "free 4000000 kB") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
+
+func TestAllocFailCMA(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Host.Kernel = "5.4.0"
+	tl.Host.Arch = "aarch64"
+	z := memZone("Normal", 100000, 20000, 1048576, []int64{0, 0}, []int64{100, 50, 30, 20, 10, 5, 5, 5, 5, 5, 20})
+	z.Fields = memCounters("free_cma", 95000)
+	tl.Events = []model.Event{memAllocEvent(3, "kworker/0:1", 0, "0xcc0(GFP_KERNEL)", []string{"GFP_KERNEL"}, memBool(false), "", []model.ZoneReport{z})}
+	f := onlyFires(t, tl, classCMA, Critical)
+	if !evidenceHas(f, "zone Normal", "free_cma 95000 kB") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
+
+func TestAllocFailNotPhysical(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Events = []model.Event{memAllocEvent(3, "modprobe", 11, "0xcc0(GFP_KERNEL)", []string{"GFP_KERNEL"}, memBool(false), "5.10.0", nil)}
+	f := onlyFires(t, tl, classNotPhysical, Critical)
+	if !strings.Contains(f.Explanation, "above the largest buddy order") {
+		t.Errorf("explanation: %s", f.Explanation)
+	}
+	t.Run("log only", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Log = []model.LogRecord{{Message: "vmap allocation for size 1052672 failed: use vmalloc=<size> to increase size", Source: "line 2"}}
+		f := mustFire(t, run(t, classNotPhysical, tl), Warning)
+		if !evidenceHas(f, "address-space failures", "vmap allocation") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+}
+
+func TestAllocFailHighOrderAtomic(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "4.15.0")
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/2", 4, "0x1080020(GFP_ATOMIC)", []string{"GFP_ATOMIC"}, memBool(true), "", nil,
+		"dump_stack+0x63/0x8b", "warn_alloc+0xff/0x1a0", "__alloc_pages_slowpath+0xdc5/0xe20", "__alloc_pages_nodemask+0x26d/0x2b0",
+		"alloc_pages_current+0x6a/0xe0", "mlx4_en_alloc_frags+0x4c/0x1b0 [mlx4_en]", "mlx4_en_process_rx_cq+0x5a8/0xd10 [mlx4_en]")}
+	f := onlyFires(t, tl, classHighOrderAtomic, Critical)
+	if !evidenceHas(f, "caller", "mlx4_en_alloc_frags [mlx4_en]") || !strings.Contains(f.Title, "64.0 KiB") {
+		t.Errorf("title %q evidence %+v", f.Title, f.Evidence)
+	}
+	if c, ok := changeFor(f, "caller mlx4_en_alloc_frags"); !ok || c.Kind != model.ChangeOther {
+		t.Errorf("changes: %+v", f.Changes)
+	}
+}
+
+func TestAllocFailUndecidedAtomic(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Events = []model.Event{memAllocEvent(3, "java", 0, "0x20", nil, nil, "", nil)}
+	tl.Events[0].AllocFailure.GFPCandidates = []model.GFPCandidate{{Kernels: "2.6.0-4.3", Flags: []string{"__GFP_HIGH"}}, {Kernels: "4.4-4.9", Flags: []string{"__GFP_HIGH"}}}
+	f := onlyFires(t, tl, classReserve, Critical)
+	if !strings.Contains(f.Explanation, "undecidable") || !evidenceHas(f, "GFP mode", "era unknown") {
+		t.Errorf("uncertainty not stated: %s %+v", f.Explanation, f.Evidence)
+	}
+}
+
+func TestAllocFailHealthyAndNotChecked(t *testing.T) {
+	for _, id := range allocClasses {
+		t.Run(id, func(t *testing.T) {
+			tl := memTextTimeline()
+			tl.Log = []model.LogRecord{{Message: "e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps Full Duplex", Source: "line 1"}}
+			mustBeHealthy(t, run(t, id, tl))
+			mustNotCheck(t, run(t, id, memTextTimeline()), "kernel log")
+			tl.Log = append(tl.Log, model.LogRecord{Message: "java: page allocation failure. order:0, mode:0x20", Source: "line 2"})
+			mustNotCheck(t, run(t, id, tl), "not parsed")
+		})
+	}
+	// A host whose failures are all of another cause reports healthy, naming them.
+	tl := memTextTimeline()
+	tl.Events = []model.Event{memAllocEvent(3, "modprobe", 12, "0xcc0", []string{"GFP_KERNEL"}, memBool(false), "", nil)}
+	res := run(t, classReserve, tl)
+	mustBeHealthy(t, res)
+	if !strings.Contains(res.Checked, classNotPhysical) {
+		t.Errorf("checked: %q", res.Checked)
+	}
+}
+
+func TestMemGFPNames(t *testing.T) {
+	f := memGFPNames([]string{"GFP_HIGHUSER_MOVABLE", "__GFP_NOWARN"})
+	if memClasszone(f) != "Movable" || !f["NOWARN"] {
+		t.Errorf("%v → %s", f, memClasszone(f))
+	}
+	if memClasszone(memGFPNames([]string{"GFP_DMA32"})) != "DMA32" || memClasszone(memGFPNames([]string{"GFP_ATOMIC"})) != "Normal" {
+		t.Error("classzone")
+	}
+	if !memGFPNames([]string{"GFP_ATOMIC"})["HIGH"] {
+		t.Error("GFP_ATOMIC implies __GFP_HIGH")
+	}
+}
+
+func TestMemSameKey(t *testing.T) {
+	for _, c := range []struct {
+		w    string
+		want bool
+	}{{"vm.min_free_kbytes", true}, {"vm.min_kbytes_free", true}, {"vm/min_free_kbytes", true}, {"vm.min_free", false}, {"net.min_free_kbytes", false}} {
+		if got := memSameKey(c.w, "vm.min_free_kbytes"); got != c.want {
+			t.Errorf("%s: %v", c.w, got)
+		}
+	}
+}
+
+func TestMemCallerOf(t *testing.T) {
+	fn, mod := memCallerOf([]string{"[<c0021c7c>] (dump_stack+0x0/0x14)", "__alloc_pages_internal+0x3e0/0x414", "rxq_refill+0x38/0x1a0 [mv643xx_eth]"})
+	if fn != "rxq_refill" || mod != "mv643xx_eth" {
+		t.Errorf("%q %q", fn, mod)
+	}
+	if fn, _ := memCallerOf([]string{"dump_stack", "warn_alloc"}); fn != "" {
+		t.Errorf("allocator-only trace named %q", fn)
+	}
+}
+

@@ -1,0 +1,387 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"headroom/artifact"
+	"headroom/model"
+)
+
+// sysctl-unknown-key: a text sets or names a sysctl the kernel does not have. `sysctl -w`
+// fails ("cannot stat /proc/sys/..."), `sysctl -p` and systemd-sysctl report it and go on
+// with the other lines, and the setting the author believes in is not there. Seed 000: "sudo
+// sysctl -w vm.min_kbytes_free=20248" for vm.min_free_kbytes. The key list is artifact's
+// (current keys of a 6.18 host plus historical keys with the kernels that had them).
+//
+// sysctl-out-of-range: a value the kernel refuses or only partly applies. Handlers check
+// bounds per key (proc_dointvec_minmax with extra1/extra2, kernel/sysctl.c): an out-of-range
+// or non-numeric value fails with EINVAL, and in a vector the values before the bad one are
+// already stored (__do_proc_dointvec writes element by element). int-typed keys refuse values
+// above INT_MAX. tcp_mem and udp_mem (proc_doulongvec_minmax) have no bounds but refuse
+// negative numbers since 5.17 (commit 1622ed7d0743; before, they were silently ignored).
+func init() {
+	Register(Rule{
+		ID:     "sysctl-unknown-key",
+		Title:  "settings in the text that the kernel does not have",
+		Family: "network",
+		Check:  checkSysctlUnknownKey,
+	})
+	Register(Rule{
+		ID:     "sysctl-out-of-range",
+		Title:  "sysctl values the kernel refuses or only partly applies",
+		Family: "network",
+		Check:  checkSysctlOutOfRange,
+	})
+}
+
+// sysctlChecked reports whether a mention is the author's setting (a `sysctl -w`, a
+// sysctl.conf line, prose) rather than a `sysctl -a` listing, which the kernel printed and so
+// has and accepts.
+func sysctlChecked(m model.SettingMention) bool { return m.Form != "sysctl-a" }
+
+// sysctlRemovedRE reads a removal version from artifact's notes on historical keys:
+// "removed in 4.12 (...)", "before 2.6.13 (...)", "2.6 before 2.6.22", "2.6.0-2.6.11, ...".
+var (
+	sysctlRemovedRE = regexp.MustCompile(`(?:removed in|before)\s+(\d+\.\d+(?:\.\d+)?)`)
+	sysctlRangeRE   = regexp.MustCompile(`^\d+\.\d+(?:\.\d+)?-(\d+\.\d+(?:\.\d+)?)\b`)
+)
+
+func checkSysctlUnknownKey(tl *model.Timeline) Result {
+	var ms []model.SettingMention
+	for _, m := range tl.Settings {
+		if sysctlChecked(m) && strings.Contains(m.Key, ".") {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		return NotChecked("no sysctl settings named in the input (sysctl -w, sysctl.conf lines, or keys in prose)")
+	}
+	kver, kOK := tl.Host.KernelVersion()
+	var ev []Evidence
+	sev := Severity(-1)
+	seen := map[string]bool{}
+	var unknown []string
+	// One evidence line per key, listing how and where the text names it.
+	type use struct {
+		forms, lines []string
+		first        model.SettingMention
+	}
+	uses := map[string]*use{}
+	var order []string
+	for _, m := range ms {
+		u := uses[m.Key]
+		if u == nil {
+			u = &use{first: m}
+			uses[m.Key] = u
+			order = append(order, m.Key)
+		}
+		if f := netFormName(m.Form); !slices.Contains(u.forms, f) {
+			u.forms = append(u.forms, f)
+		}
+		if l := strconv.Itoa(m.Line); m.Line > 0 && !slices.Contains(u.lines, l) {
+			u.lines = append(u.lines, l)
+		}
+	}
+	for _, key := range order {
+		u := uses[key]
+		what := fmt.Sprintf("%s (%s)", key, strings.Join(u.forms, ", "))
+		src := "the text (what the author had or tried, not necessarily the host's value)"
+		if len(u.lines) > 0 {
+			src = fmt.Sprintf("the text at line %s (what the author had or tried, not necessarily the host's value)", strings.Join(u.lines, ", "))
+		}
+		known, suggestion := artifact.KnownSysctl(key)
+		if !known {
+			v := "no kernel has this key"
+			if suggestion != "" {
+				v += "; did the author mean " + suggestion + "?"
+			}
+			ev = append(ev, Evidence{What: what, Value: v, Source: src})
+			sev = max(sev, Warning)
+			unknown = append(unknown, key)
+			continue
+		}
+		note, _ := artifact.SysctlNote(key)
+		if note == "" {
+			continue
+		}
+		// A historical key: absent from the host's kernel if that kernel is newer than the
+		// version the note names.
+		gone := ""
+		if mm := sysctlRemovedRE.FindStringSubmatch(note); mm != nil {
+			gone = mm[1]
+		} else if mm := sysctlRangeRE.FindStringSubmatch(note); mm != nil {
+			gone = netBumpVersion(mm[1])
+		}
+		if gv, ok := model.ParseKernelVersion(gone); ok && kOK && netVersionAtLeast(kver, gv) {
+			ev = append(ev, Evidence{What: what, Value: fmt.Sprintf("not in kernel %s: %s", tl.Host.Kernel, note), Source: src})
+			sev = max(sev, Warning)
+			unknown = append(unknown, key)
+			continue
+		}
+		ev = append(ev, Evidence{What: what, Value: "a historical key: " + note, Source: src})
+		sev = max(sev, Info)
+	}
+	if sev < 0 {
+		return Healthy("all %d settings named in the input are keys the kernel has", len(ms))
+	}
+	title := "settings in the text name keys that exist only in other kernels"
+	if len(unknown) > 0 {
+		title = fmt.Sprintf("%s: no such sysctl, so the setting never took effect", strings.Join(unknown, ", "))
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "A key the kernel does not have is not an error anyone sees for long: `sysctl -w` prints " +
+			"\"cannot stat /proc/sys/...\" once, `sysctl -p` and systemd-sysctl log it and apply the rest, and " +
+			"the host keeps its old value while the author believes the fix is in place. Seed 000's fix was " +
+			"described as vm.min_kbytes_free; the kernel's key is vm.min_free_kbytes. Keys also come and go " +
+			"with kernel versions (tcp_tw_recycle was removed in 4.12), so a tuning guide for one kernel can " +
+			"name keys another lacks.",
+	}
+	for _, m := range ms {
+		if known, sugg := artifact.KnownSysctl(m.Key); !known && sugg != "" && !seen["change "+m.Key] {
+			seen["change "+m.Key] = true
+			f.Changes = append(f.Changes, model.Change{
+				Kind: model.ChangeOther, Key: m.Key, Current: m.Value,
+				Recommended: "write the key as " + sugg,
+				Why:         fmt.Sprintf("%s does not exist; %s is the key the text most likely meant. Size its value with the rules for that key (headroom doctor on the host, headroom plan) rather than copying the text's", m.Key, sugg),
+			})
+		}
+	}
+	return Fired(f)
+}
+
+// netVersionAtLeast compares full versions, patch included.
+func netVersionAtLeast(v, w model.KernelVersion) bool {
+	if v.Major != w.Major {
+		return v.Major > w.Major
+	}
+	if v.Minor != w.Minor {
+		return v.Minor > w.Minor
+	}
+	return v.Patch >= w.Patch
+}
+
+func netFormName(form string) string {
+	switch form {
+	case "sysctl-w":
+		return "sysctl -w"
+	case "sysctl.conf":
+		return "sysctl.conf line"
+	case "prose":
+		return "named in prose"
+	case "":
+		return "named"
+	}
+	return form
+}
+
+// netBumpVersion returns the version after the last one a range names: "2.6.11" → "2.6.12".
+func netBumpVersion(v string) string {
+	p := strings.Split(v, ".")
+	n, err := strconv.Atoi(p[len(p)-1])
+	if err != nil {
+		return ""
+	}
+	p[len(p)-1] = strconv.Itoa(n + 1)
+	return strings.Join(p, ".")
+}
+
+// sysctlRange is what the kernel accepts for one key.
+type sysctlRange struct {
+	n        int    // number of values the key holds (1 or 3)
+	typ      string // "int" (INT_MAX), "uint", "long" (unsigned long, no upper bound here)
+	min      int64
+	max      int64 // 0: the type's maximum
+	ordered  bool  // a triplet meant as min ≤ default/pressure ≤ max (accepted either way)
+	why      string
+	minKver  [2]int // the bound applies from this kernel (0.0: all)
+	altMax   int64  // max before minKver, 0 when the key did not exist before
+	altWhy   string
+	negEINVA [2]int // for long vectors: negative values refused from this kernel (ignored before)
+}
+
+const (
+	sysctlIntMax  = math.MaxInt32
+	sysctlUintMax = math.MaxUint32
+)
+
+var sysctlRanges = map[string]sysctlRange{
+	"net.ipv4.tcp_rmem":              {n: 3, typ: "int", min: 1, ordered: true, why: "proc_dointvec_minmax, extra1 = 1 (net/ipv4/sysctl_net_ipv4.c)"},
+	"net.ipv4.tcp_wmem":              {n: 3, typ: "int", min: 1, ordered: true, why: "proc_dointvec_minmax, extra1 = 1 (net/ipv4/sysctl_net_ipv4.c)"},
+	"net.ipv4.tcp_mem":               {n: 3, typ: "long", ordered: true, why: "proc_doulongvec_minmax, pages", negEINVA: [2]int{5, 17}},
+	"net.ipv4.udp_mem":               {n: 3, typ: "long", ordered: true, why: "proc_doulongvec_minmax, pages", negEINVA: [2]int{5, 17}},
+	"net.core.rmem_max":              {n: 1, typ: "int", min: 2304, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_RCVBUF (2048 + sizeof(struct sk_buff) aligned: 2304 bytes on x86_64 6.x; the exact floor depends on the build) (net/core/sysctl_net_core.c)"},
+	"net.core.rmem_default":          {n: 1, typ: "int", min: 2304, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_RCVBUF (about 2304 bytes on x86_64 6.x)"},
+	"net.core.wmem_max":              {n: 1, typ: "int", min: 4608, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_SNDBUF = 2 × SOCK_MIN_RCVBUF (about 4608 bytes on x86_64 6.x)"},
+	"net.core.wmem_default":          {n: 1, typ: "int", min: 4608, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_SNDBUF (about 4608 bytes on x86_64 6.x)"},
+	"net.core.netdev_max_backlog":    {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
+	"net.core.netdev_budget":         {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
+	"net.core.netdev_budget_usecs":   {n: 1, typ: "int", min: 0, why: "proc_dointvec_minmax, extra1 = 0 (4.12+, net/core/sysctl_net_core.c)"},
+	"net.core.somaxconn":             {n: 1, typ: "int", min: 0, why: "int; negative values are refused on current kernels"},
+	"net.ipv4.tcp_adv_win_scale":     {n: 1, typ: "int", min: -31, max: 31, why: "proc_dointvec_minmax, -31..31 (net/ipv4/sysctl_net_ipv4.c)"},
+	"net.ipv4.tcp_rto_max_ms":        {n: 1, typ: "int", min: 1000, max: 120000, why: "proc_dointvec_minmax, 1000..120000 ms (6.15+, commit 1280c26228bd)"},
+	"net.ipv4.tcp_max_orphans":       {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
+	"net.ipv4.tcp_notsent_lowat":     {n: 1, typ: "uint", min: 0, why: "proc_douintvec (unsigned int)"},
+	"vm.min_free_kbytes":             {n: 1, typ: "int", min: 0, why: "min_free_kbytes_sysctl_handler → proc_dointvec_minmax, extra1 = 0 (mm/page_alloc.c)"},
+	"vm.overcommit_memory":           {n: 1, typ: "int", min: 0, max: 2, why: "proc_dointvec_minmax, 0..2"},
+	"vm.swappiness":                  {n: 1, typ: "int", min: 0, max: 200, minKver: [2]int{5, 8}, altMax: 100, why: "proc_dointvec_minmax, 0..200 since 5.8 (commit c843966c556d)", altWhy: "0..100 before 5.8"},
+	"net.netfilter.nf_conntrack_max": {n: 1, typ: "int", min: 0, why: "int; negative values are refused"},
+}
+
+func checkSysctlOutOfRange(tl *model.Timeline) Result {
+	var ms []model.SettingMention
+	for _, m := range tl.Settings {
+		if !sysctlChecked(m) {
+			continue
+		}
+		if _, ok := sysctlRangeFor(m.Key); ok {
+			ms = append(ms, m)
+		}
+	}
+	if len(ms) == 0 {
+		if len(tl.Settings) == 0 {
+			return NotChecked("no sysctl settings named in the input (sysctl -w, sysctl.conf lines, or keys in prose)")
+		}
+		return Healthy("none of the %d settings named in the input is a key with known bounds", len(tl.Settings))
+	}
+	kver, kOK := tl.Host.KernelVersion()
+	var ev []Evidence
+	sev := Severity(-1)
+	var bad []string
+	for _, m := range ms {
+		full, rg := sysctlRangeForKey(m.Key)
+		problems, s := sysctlProblems(m, rg, kver, kOK)
+		for _, p := range problems {
+			ev = append(ev, Evidence{What: fmt.Sprintf("%s = %q (%s)", full, m.Value, netFormName(m.Form)), Value: p, Source: netMentionSource(m)})
+		}
+		if s >= 0 {
+			sev = max(sev, s)
+			if s >= Warning {
+				bad = append(bad, full)
+			}
+		}
+	}
+	if sev < 0 {
+		return Healthy("%d settings named in the input are within what the kernel accepts", len(ms))
+	}
+	title := "settings in the text are accepted but inconsistent"
+	if len(bad) > 0 {
+		title = fmt.Sprintf("the kernel refuses the value given for %s", strings.Join(netDedup(bad), ", "))
+	}
+	f := Finding{
+		Severity: sev,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "Each sysctl's handler checks what is written: a non-number, a value outside the key's bounds " +
+			"or above its type's maximum fails with EINVAL, and for vectors such as tcp_rmem the values before the " +
+			"bad one are already applied, leaving a mix of old and new. `sysctl -p` reports the error and moves on, " +
+			"so a sysctl.conf can look applied when it is not. Triplets like tcp_mem and tcp_rmem are accepted in " +
+			"any order, but the kernel reads them as min, pressure/default, max: a maximum below the minimum makes " +
+			"the limits meaningless.",
+	}
+	return Fired(f)
+}
+
+func netDedup(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// sysctlRangeFor finds the bounds of a key as written (full or short: "tcp_rmem").
+func sysctlRangeFor(written string) (sysctlRange, bool) {
+	_, r := sysctlRangeForKey(written)
+	return r, r.n > 0
+}
+
+func sysctlRangeForKey(written string) (string, sysctlRange) {
+	for k, r := range sysctlRanges {
+		if netKeyMatches(k, written) {
+			return k, r
+		}
+	}
+	return written, sysctlRange{}
+}
+
+// sysctlProblems checks one value against its key's bounds. The severity is -1 when there is
+// nothing to say, Info for values accepted but inconsistent, Warning for values refused.
+func sysctlProblems(m model.SettingMention, rg sysctlRange, kver model.KernelVersion, kOK bool) ([]string, Severity) {
+	var out []string
+	sev := Severity(-1)
+	fields := strings.Fields(m.Value)
+	if len(fields) == 0 {
+		return nil, -1
+	}
+	typeMax := int64(sysctlIntMax)
+	switch rg.typ {
+	case "uint":
+		typeMax = sysctlUintMax
+	case "long":
+		typeMax = math.MaxInt64
+	}
+	maxV, why := rg.max, rg.why
+	if rg.minKver != [2]int{} && kOK && !kver.AtLeast(rg.minKver[0], rg.minKver[1]) {
+		maxV, why = rg.altMax, rg.altWhy
+	}
+	vals := make([]int64, 0, len(fields))
+	for i, f := range fields {
+		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			if _, ferr := strconv.ParseFloat(f, 64); ferr == nil {
+				out = append(out, fmt.Sprintf("value %d (%s) is not an integer: refused with EINVAL", i+1, f))
+			} else if len(f) > 0 && (f[0] >= '0' && f[0] <= '9' || f[0] == '-') {
+				out = append(out, fmt.Sprintf("value %d (%s) is out of the 64-bit range: refused with EINVAL", i+1, f))
+			} else {
+				out = append(out, fmt.Sprintf("value %d (%q) is not a number: refused with EINVAL", i+1, f))
+			}
+			sev = max(sev, Warning)
+			return out, sev
+		}
+		vals = append(vals, v)
+		switch {
+		case v < 0 && rg.typ == "long":
+			if rg.negEINVA != [2]int{} && kOK && !kver.AtLeast(rg.negEINVA[0], rg.negEINVA[1]) {
+				out = append(out, fmt.Sprintf("value %d (%d) is negative: kernels before %d.%d ignore it silently and keep the old value", i+1, v, rg.negEINVA[0], rg.negEINVA[1]))
+			} else {
+				out = append(out, fmt.Sprintf("value %d (%d) is negative: refused with EINVAL (kernels before 5.17 ignore it silently)", i+1, v))
+			}
+			sev = max(sev, Warning)
+		case v > typeMax:
+			out = append(out, fmt.Sprintf("value %d (%d) is above the %s maximum %d: refused with EINVAL", i+1, v, rg.typ, typeMax))
+			sev = max(sev, Warning)
+		case rg.typ != "long" && v < rg.min:
+			out = append(out, fmt.Sprintf("value %d (%d) is below the minimum %d: refused with EINVAL (%s)", i+1, v, rg.min, rg.why))
+			sev = max(sev, Warning)
+		case maxV != 0 && v > maxV:
+			out = append(out, fmt.Sprintf("value %d (%d) is above the maximum %d: refused with EINVAL (%s)", i+1, v, maxV, why))
+			sev = max(sev, Warning)
+		}
+	}
+	writes := m.Form == "sysctl-w" || m.Form == "sysctl.conf"
+	if writes && rg.n > 1 && len(vals) < rg.n {
+		out = append(out, fmt.Sprintf("%d of %d values: the kernel sets the first %d and keeps the rest as they were", len(vals), rg.n, len(vals)))
+		sev = max(sev, Info)
+	}
+	if writes && len(vals) > rg.n {
+		out = append(out, fmt.Sprintf("%d values for a key that holds %d", len(vals), rg.n))
+		sev = max(sev, Info)
+	}
+	if rg.ordered && len(vals) == 3 && sev < Warning && (vals[0] > vals[1] || vals[1] > vals[2]) {
+		out = append(out, "accepted, but not in order: the kernel reads min, pressure/default, max as given")
+		sev = max(sev, Info)
+	}
+	return out, sev
+}

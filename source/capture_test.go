@@ -1,0 +1,175 @@
+package source
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/report"
+)
+
+// staticSummary keeps the parts of a summary that do not move between two reads a second
+// apart: facts, watermarks, limits, interface properties.
+type staticSummary struct {
+	Host   model.Host
+	Zones  [][4]any
+	NICs   []report.NICSummary
+	TCPMem []int64
+}
+
+func static(tl *model.Timeline) staticSummary {
+	s := report.Summarize(tl)
+	h := tl.Host
+	h.Sysctls, h.SysctlSource = nil, nil
+	st := staticSummary{Host: h, NICs: s.NICs}
+	for _, z := range s.Zones {
+		st.Zones = append(st.Zones, [4]any{z.Node, z.Zone, z.MinKB, z.HighKB})
+	}
+	if s.TCPMem != nil {
+		st.TCPMem = s.TCPMem.Limits
+	}
+	return st
+}
+
+// A capture of this host read back gives the same host summary as the live host.
+func TestCaptureRoundTripMatchesLive(t *testing.T) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		t.Skip("no /proc/zoneinfo: not a Linux host")
+	}
+	ctx := context.Background()
+	var buf bytes.Buffer
+	if _, err := Capture(kernel.HostRoot(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	live, err := Collect(ctx, kernel.HostRoot(), CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := txtar.Parse(buf.Bytes())
+	captured, err := Collect(ctx, kernel.TxtarRoot(a, "h.txtar"), CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if captured.Source.Kind != model.SourceCapture || live.Source.Kind != model.SourceLive {
+		t.Errorf("source kinds %q %q", captured.Source.Kind, live.Source.Kind)
+	}
+	ls, cs := static(live), static(captured)
+	if !reflect.DeepEqual(ls, cs) {
+		t.Errorf("captured summary differs from live:\nlive     %+v\ncaptured %+v", ls, cs)
+	}
+	if cs.Host.Kernel == "" || cs.Host.PageSize == 0 || cs.Host.MemTotalKB == 0 || len(cs.Zones) == 0 {
+		t.Errorf("captured summary is missing basics: %+v", cs)
+	}
+	// The sysctls rules read come through, value for value.
+	for k, v := range live.Host.Sysctls {
+		if k == "net.netfilter.nf_conntrack_count" {
+			continue // moves by itself
+		}
+		if got := captured.Host.Sysctls[k]; got != v {
+			t.Errorf("sysctl %s: captured %q, live %q", k, got, v)
+		}
+	}
+	// The socket dump round-trips through the capture's own file.
+	if live.Last().Sockets != nil && captured.Last().Sockets == nil {
+		t.Error("live host had a socket dump, the capture has none")
+	}
+}
+
+// The committed capture of a 6.18 VM reads with every interface present.
+func TestCommittedCapture(t *testing.T) {
+	a, err := txtar.ParseFile("../testdata/captures/vm-6.18.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Collect(context.Background(), kernel.TxtarRoot(a, "vm-6.18.txtar"), CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Samples) != 1 {
+		t.Fatalf("a capture is one instant; got %d samples", len(tl.Samples))
+	}
+	s := tl.Samples[0]
+	if s.MemInfo == nil || s.VMStat == nil || len(s.Zones) == 0 || len(s.Buddy) == 0 || len(s.NetDev) == 0 ||
+		len(s.NetStat) == 0 || len(s.SockStat) == 0 || len(s.Softnet) == 0 || s.Stat == nil || s.Interrupts == nil ||
+		len(s.PSI) != 3 || len(s.Threads) == 0 || s.Sockets == nil {
+		t.Errorf("capture sample incomplete: %+v", s)
+	}
+	if tl.Host.Kernel != "6.18.44-fc-v669" || tl.Host.Arch != "x86_64" || tl.Host.PageSize != 4096 {
+		t.Errorf("host facts: %+v", tl.Host)
+	}
+	if len(tl.Log) == 0 {
+		t.Error("no kernel log in the capture")
+	}
+	for _, u := range tl.NotAvailable {
+		t.Logf("not available: %s: %s", u.What, u.Why)
+	}
+}
+
+// A capture without PSI and pagetypeinfo (an older kernel, or psi=0) reports them as not
+// available and gives no PSI values: absent is not zero.
+func TestCaptureWithoutPSI(t *testing.T) {
+	a, err := txtar.ParseFile("../testdata/captures/vm-6.18.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []txtar.File
+	for _, f := range a.Files {
+		if len(f.Name) >= 13 && f.Name[:13] == "proc/pressure" {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	a.Files = kept
+	tl, err := Collect(context.Background(), kernel.TxtarRoot(a, "nopsi.txtar"), CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Samples[0].PSI) != 0 {
+		t.Errorf("PSI values without PSI files: %+v", tl.Samples[0].PSI)
+	}
+	found := false
+	for _, u := range tl.NotAvailable {
+		if u.What == "/proc/pressure/memory" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("missing PSI not reported: %+v", tl.NotAvailable)
+	}
+}
+
+func TestProcFileMissing(t *testing.T) {
+	p := openProcFile(kernel.DirRoot(t.TempDir()), "proc/pressure/memory")
+	if _, err := p.read(); !errors.Is(err, kernel.ErrNotSupported) {
+		t.Fatalf("missing file: %v, want ErrNotSupported", err)
+	}
+}
+
+// A live sample reads every file once through the kept-open descriptors.
+func TestLiveSamplerRates(t *testing.T) {
+	if _, err := os.Stat("/proc/vmstat"); err != nil {
+		t.Skip("not a Linux host")
+	}
+	tl, err := Collect(context.Background(), kernel.HostRoot(), CollectOptions{Options: Options{}, Duration: 200e6, Interval: 100e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Samples) != 3 {
+		t.Fatalf("%d samples, want 3", len(tl.Samples))
+	}
+	if len(tl.Samples[0].Rates) != 0 {
+		t.Error("first sample has rates")
+	}
+	for _, k := range []string{model.RateCtxtPerSec, model.RateCPUIdlePct} {
+		if _, ok := tl.Samples[2].Rates[k]; !ok {
+			t.Errorf("rate %s missing from a live sample", k)
+		}
+	}
+}
