@@ -22,6 +22,9 @@ type CallTrace struct {
 	Functions   []string `json:"functions"`
 	InInterrupt bool     `json:"in_interrupt,omitempty"`
 	Unreliable  int      `json:"unreliable,omitempty"` // frames printed with "? "
+	// ARM is true when the frames had ARM's "(func) from [<addr>]" form, which only
+	// arch/arm prints (arch/arm/kernel/traps.c dump_backtrace_entry).
+	ARM bool `json:"-"`
 }
 
 // traceLineKind classifies one line that may belong to a call trace. It returns "" for lines
@@ -143,6 +146,7 @@ func (ct *CallTrace) addTraceLine(t string, pendingFrom *string) {
 			ct.Functions = append(ct.Functions, callee)
 		}
 		*pendingFrom = caller
+		ct.ARM = true
 		ct.noteInterrupt(callee)
 		return
 	}

@@ -1,12 +1,15 @@
 package artifact
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"headroom/model"
 )
@@ -56,11 +59,26 @@ const (
 // text (a file name, "-" for stdin). The error is only for a reader that fails: text that
 // cannot be understood ends up in Timeline.Unparsed, not in an error.
 func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
+	var buf bytes.Buffer
+	// Size the buffer once when the reader knows its size (files, in-memory readers), so
+	// a 100 MB syslog is not copied on every doubling.
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		buf.Grow(v.Len() + 1)
+	case *os.File:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			buf.Grow(int(st.Size()) + 1)
+		}
+	}
+	if _, err := buf.ReadFrom(r); err != nil {
 		return nil, fmt.Errorf("artifact: reading %s: %w", name, err)
 	}
-	return ParseString(string(data), name, opt), nil
+	data := buf.Bytes()
+	if len(data) == 0 {
+		return ParseString("", name, opt), nil
+	}
+	// The bytes are not touched again, so the text can share them instead of being copied.
+	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
 }
 
 // ParseString is Parse for text already in memory.
@@ -91,6 +109,7 @@ type doc struct {
 	logFirst int
 	logLast  int
 	logCount int
+	arena    []byte // backing store of LogRecord.Source strings
 }
 
 type allocRef struct {
@@ -153,7 +172,13 @@ func isBlank(s string) bool {
 // kernelReport handles the kernel reports that start at line i; it reports whether it did.
 func (d *doc) kernelReport(i int) bool {
 	t := d.ls[i].Text
+	// Every header names an allocation ("page allocation failure", "2-order allocation
+	// failed", "SLUB: Unable to allocate") or a kill ("oom-killer", "Kill process"): two
+	// searches rule out the ordinary log line before six specific ones run.
+	hasAlloc := strings.Contains(t, "alloc")
+	hasKill := !hasAlloc && (strings.Contains(t, "ill"))
 	switch {
+	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && !strings.Contains(t, "order") {
@@ -167,6 +192,10 @@ func (d *doc) kernelReport(i int) bool {
 		r := report{kind: "alloc", af: af}
 		collectReport(d.ls, i, d.used, &r)
 		d.markUsed(r.used)
+		d.host.pageKB(r.mem.pageKB, 0)
+		if r.trace.ARM {
+			d.host.armTraceSet = true
+		}
 		ev := r.finishAlloc(d.ls)
 		d.addAlloc(ev, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
@@ -204,6 +233,12 @@ func (d *doc) kernelReport(i int) bool {
 		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
 		return true
 	}
+	return d.showMemReport(i)
+}
+
+// showMemReport handles a show_mem dump that starts at line i without a report header.
+func (d *doc) showMemReport(i int) bool {
+	t := d.ls[i].Text
 	switch showMemKind(t) {
 	case "marker", "zone", "buddy", "freepages", "global":
 	default:
@@ -340,14 +375,20 @@ func (d *doc) logLines(idx []int) {
 }
 
 func (d *doc) appendLog(l *Line) {
-	rec := model.LogRecord{UptimeUsec: l.UptimeUsec, Priority: l.Priority, Message: l.Text, Source: "line " + strconv.Itoa(l.No)}
+	rec := model.LogRecord{UptimeUsec: l.UptimeUsec, Priority: l.Priority, Message: l.Text}
+	stamp := ""
 	if l.Stamp != "" {
-		if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
-			rec.Time = t
+		if l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {
+			if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
+				rec.Time = t
+			} else {
+				stamp = l.Stamp
+			}
 		} else {
-			rec.Source += " (" + l.Stamp + ")"
+			stamp = l.Stamp // BSD syslog stamps have no year: kept as text
 		}
 	}
+	rec.Source = d.source(l.No, stamp)
 	d.tl.Log = append(d.tl.Log, rec)
 	if d.logCount == 0 || l.No < d.logFirst {
 		d.logFirst = l.No
@@ -356,6 +397,24 @@ func (d *doc) appendLog(l *Line) {
 		d.logLast = l.No
 	}
 	d.logCount++
+}
+
+// source returns "line N" or "line N (stamp)", carved from a shared arena: a 100 MB syslog
+// has millions of kernel lines, and one allocation each would dominate the parse.
+func (d *doc) source(no int, stamp string) string {
+	need := 5 + 20 + len(stamp) + 3
+	if cap(d.arena)-len(d.arena) < need {
+		d.arena = make([]byte, 0, max(64<<10, need))
+	}
+	start := len(d.arena)
+	d.arena = append(d.arena, "line "...)
+	d.arena = strconv.AppendInt(d.arena, int64(no), 10)
+	if stamp != "" {
+		d.arena = append(d.arena, " ("...)
+		d.arena = append(d.arena, stamp...)
+		d.arena = append(d.arena, ')')
+	}
+	return unsafe.String(&d.arena[start], len(d.arena)-start)
 }
 
 func (d *doc) addArtifact(kind string, first, last int, data any) {
@@ -429,6 +488,16 @@ func (d *doc) finish() {
 			}
 			if sm.PageSizeKB > 0 {
 				d.host.pageKB(sm.PageSizeKB, a.FirstLine)
+			}
+		}
+	}
+	// "N pages RAM" of a dump gives the memory size when nothing better did (top's Mem:,
+	// meminfo's MemTotal), once the page size is known from the buddy lines.
+	if d.host.memScore == 0 && d.host.pageSizeKB > 0 {
+		for _, ev := range d.tl.Events {
+			if ev.AllocFailure != nil && ev.AllocFailure.PagesRAM != nil {
+				d.host.memTotal(*ev.AllocFailure.PagesRAM*d.host.pageSizeKB, 1)
+				break
 			}
 		}
 	}

@@ -303,4 +303,3 @@ func TestMemCallerOf(t *testing.T) {
 		t.Errorf("allocator-only trace named %q", fn)
 	}
 }
-

@@ -85,8 +85,8 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 	order = -1
 	var parts []string
 	for _, n := range tl.Host.NICs {
-		if n.Name == "lo" || n.MTU <= 0 {
-			continue
+		if n.Name == "lo" || n.Virtual || n.MTU <= 0 {
+			continue // virtual devices (veth, ifb, bridges) receive no frames from a ring
 		}
 		b, o := plan.RxBufferBytes(int(n.MTU), psz)
 		ring := int64(memDefaultRing)

@@ -176,7 +176,7 @@ func TestMemoryFragmented(t *testing.T) {
 		}
 		res := run(t, "memory-fragmented", tl)
 		mustBeHealthy(t, res)
-		for _, want := range []string{"order-0 buffers", "240→63→30→0", "4247 of order 3", "not a shortage"} {
+		for _, want := range []string{"order 0 is all the receive path needs", "240→63→30→0", "4247 of order 3", "not a shortage"} {
 			if !strings.Contains(res.Checked, want) {
 				t.Errorf("reasoning lacks %q: %s", want, res.Checked)
 			}

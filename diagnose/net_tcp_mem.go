@@ -226,6 +226,9 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	}
 	n, nSrc := netConnections(tl)
 	if n == 0 {
+		if d := tl.LastWith(func(s *model.Sample) bool { return s.Sockets != nil }); d != nil {
+			return Healthy("no connection holds buffers in the socket dump (%s)", sampleSource(d, "sock_diag dump"))
+		}
 		return NotChecked("no connection count: needs a socket dump (live) or a pasted netstat/ss table")
 	}
 	psz, _ := pageSize(tl)

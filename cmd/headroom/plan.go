@@ -1,21 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
-	"strconv"
-	"strings"
-	"syscall"
-	"unsafe"
 
+	"headroom/kernel"
+	"headroom/model"
 	"headroom/plan"
+	"headroom/source"
 )
 
 func init() {
@@ -30,19 +25,6 @@ var planSysctlKeys = []string{
 	"net.ipv4.tcp_notsent_lowat", "net.ipv4.tcp_congestion_control",
 	"net.ipv4.tcp_available_congestion_control", "net.core.default_qdisc",
 }
-
-// planHost is where plan reads this host's facts. The few reads are local to this file (not
-// package kernel) on purpose: they are small, and plan must not wait on the kernel readers.
-// Tests point the roots at a fixture tree.
-type planHost struct {
-	procRoot string                 // "/proc"
-	sysRoot  string                 // "/sys"
-	machine  func() (string, error) // uname -m
-	pageSize func() int
-	ring     func(dev string) (cur, max int64, err error) // ETHTOOL_GRINGPARAM
-}
-
-var planHostFacts = planHost{procRoot: "/proc", sysRoot: "/sys", machine: unameMachine, pageSize: os.Getpagesize, ring: ethtoolRing}
 
 func runPlan(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
@@ -133,38 +115,42 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	}
 	in.KernelVersion, in.Arch = *kernelVer, *arch
 
-	// Fill what the flags left open from this host.
-	h := planHostFacts
+	// Fill what the flags left open from this host, through the same readers as doctor.
 	thisHost := *memory == "" && *lowmem == "" && *kernelVer == "" && *arch == ""
+	host, nics, err := planHostFacts(planRoot)
+	if err != nil && (in.MemoryBytes == 0 || in.KernelVersion == "" || in.Arch == "") {
+		return fail("host facts not given by flags and %v", err)
+	}
 	if in.MemoryBytes == 0 {
-		mem, low, err := h.meminfo()
-		if err != nil {
-			return fail("--memory not given and %v", err)
-		}
-		in.MemoryBytes = mem
+		in.MemoryBytes = host.MemTotalKB * 1024
 		if in.LowmemBytes == 0 && *arch == "" {
-			in.LowmemBytes = low // LowTotal exists only with CONFIG_HIGHMEM
+			in.LowmemBytes = host.LowTotalKB * 1024 // LowTotal exists only with CONFIG_HIGHMEM
 		}
 	}
 	if in.KernelVersion == "" {
-		if in.KernelVersion, err = h.readTrim(filepath.Join(h.procRoot, "sys/kernel/osrelease")); err != nil {
-			return fail("--kernel not given and %v", err)
+		if in.KernelVersion = host.Kernel; in.KernelVersion == "" {
+			return fail("--kernel not given and kernel.osrelease is unreadable")
 		}
 	}
 	if in.Arch == "" {
-		if in.Arch, err = h.machine(); err != nil {
-			return fail("--arch not given and uname failed: %v", err)
+		if in.Arch = host.Arch; in.Arch == "" {
+			return fail("--arch not given and this host's machine type is unknown")
 		}
 	}
 	if in.PageSizeBytes == 0 {
 		in.PageSizeBytes = 4096
-		if *arch == "" {
-			in.PageSizeBytes = h.pageSize()
+		if *arch == "" && host.PageSize > 0 {
+			in.PageSizeBytes = host.PageSize
 		}
 	}
 	if thisHost {
-		in.Current = h.sysctls(planSysctlKeys)
-		in.NICs = h.nics()
+		in.Current = map[string]string{}
+		for _, k := range planSysctlKeys {
+			if v, ok := host.Sysctls[k]; ok && v != "" {
+				in.Current[k] = v
+			}
+		}
+		in.NICs = nics
 	}
 	if *nicSpeed != "" {
 		bps, err := plan.ParseBandwidth(*nicSpeed)
@@ -195,160 +181,55 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	return exitOK
 }
 
-// readTrim reads a small kernel file and trims it; the error names the file.
-func (h planHost) readTrim(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
-	}
-	return strings.TrimSpace(string(b)), nil
-}
+// planRoot is where plan reads this host's facts; tests point it at a fixture tree.
+var planRoot = kernel.HostRoot()
 
-// meminfo reads MemTotal and, on HighMem kernels, LowTotal from /proc/meminfo (kB = KiB).
-func (h planHost) meminfo() (memBytes, lowBytes int64, err error) {
-	path := filepath.Join(h.procRoot, "meminfo")
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, fmt.Errorf("reading %s: %w", path, err)
+// planHostFacts reads the host facts and receiving NICs of root with the readers doctor
+// uses: MemTotal and LowTotal, kernel release, machine and page size, the sysctls, and each
+// NIC that receives traffic (physical, or with a known speed; ifb, bridges and speedless veth
+// peers are skipped) with its ring sizes and whether it has lost frames
+// (rx_missed/fifo/over errors above zero).
+func planHostFacts(root kernel.Root) (model.Host, []plan.NIC, error) {
+	nicFacts, _ := kernel.ReadNICs(root)
+	host, _ := source.ReadHost(root, nicFacts)
+	if host.MemTotalKB == 0 {
+		return host, nil, fmt.Errorf("/proc/meminfo: no MemTotal")
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	line := 0
-	for sc.Scan() {
-		line++
-		name, rest, ok := strings.Cut(sc.Text(), ":")
-		if !ok || (name != "MemTotal" && name != "LowTotal") {
-			continue
-		}
-		fields := strings.Fields(rest)
-		if len(fields) == 0 {
-			return 0, 0, fmt.Errorf("%s:%d: %s has no value", path, line, name)
-		}
-		kb, err := strconv.ParseInt(fields[0], 10, 64)
-		if err != nil || kb < 0 {
-			return 0, 0, fmt.Errorf("%s:%d: %s value %q: not a count", path, line, name, fields[0])
-		}
-		if name == "MemTotal" {
-			memBytes = kb * 1024
-		} else {
-			lowBytes = kb * 1024
+	devs, _ := kernel.ReadNetDev(root)
+	var eth kernel.Ethtool
+	if root.IsHost() {
+		if e, err := kernel.NewEthtool(); err == nil {
+			eth = e
+			defer e.Close()
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return 0, 0, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if memBytes == 0 {
-		return 0, 0, fmt.Errorf("%s: no MemTotal", path)
-	}
-	return memBytes, lowBytes, nil
-}
-
-// sysctls reads each key from /proc/sys; a key this kernel lacks is left out (absent is
-// not zero).
-func (h planHost) sysctls(keys []string) map[string]string {
-	out := map[string]string{}
-	for _, k := range keys {
-		v, err := h.readTrim(filepath.Join(h.procRoot, "sys", strings.ReplaceAll(k, ".", "/")))
-		if err == nil && v != "" {
-			out[k] = strings.Join(strings.Fields(v), " ")
-		}
-	}
-	return out
-}
-
-// nics lists receiving interfaces from /sys/class/net: physical ones (with a device link)
-// and any other with a known speed. Speed is -1 or unreadable when the driver does not
-// report it; drops are rx_missed_errors, rx_fifo_errors or rx_over_errors above zero.
-func (h planHost) nics() []plan.NIC {
-	base := filepath.Join(h.sysRoot, "class/net")
-	entries, err := os.ReadDir(base)
-	if err != nil {
-		return nil
-	}
+	stats := kernel.ReadNICStats(root, eth, nicFacts)
 	var out []plan.NIC
-	for _, e := range entries {
-		name := e.Name()
-		if name == "lo" {
+	for _, f := range nicFacts {
+		if f.Name == "lo" || (f.Virtual && f.SpeedMbps <= 0) {
 			continue
 		}
-		dir := filepath.Join(base, name)
-		n := plan.NIC{Name: name}
-		if s, err := h.readTrim(filepath.Join(dir, "speed")); err == nil {
-			if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
-				n.SpeedMbps = v
+		n := plan.NIC{Name: f.Name}
+		if f.SpeedMbps > 0 {
+			n.SpeedMbps = f.SpeedMbps
+		}
+		for _, d := range devs {
+			if d.Name != f.Name {
+				continue
 			}
-		}
-		_, devErr := os.Stat(filepath.Join(dir, "device"))
-		if devErr != nil && n.SpeedMbps == 0 {
-			continue // virtual and speedless: ifb, bridges, veth peers
-		}
-		for _, c := range []string{"rx_missed_errors", "rx_fifo_errors", "rx_over_errors"} {
-			if s, err := h.readTrim(filepath.Join(dir, "statistics", c)); err == nil {
-				if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
+			for _, c := range []string{"rx_missed_errors", "rx_fifo_errors", "rx_over_errors"} {
+				if v, ok := d.Counters.Get(c); ok && v > 0 {
 					n.DropsSeen = true
 				}
 			}
 		}
-		if h.ring != nil {
-			if cur, max, err := h.ring(name); err == nil {
-				n.RxRing, n.RxRingMax = cur, max
+		for _, st := range stats {
+			if st.Name == f.Name && st.Ring != nil {
+				n.RxRing, n.RxRingMax = st.Ring.Rx, st.Ring.RxMax
 			}
 		}
 		out = append(out, n)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// unameMachine is uname -m from the uname(2) system call.
-func unameMachine() (string, error) {
-	var u syscall.Utsname
-	if err := syscall.Uname(&u); err != nil {
-		return "", err
-	}
-	var b []byte
-	for _, c := range u.Machine {
-		if c == 0 {
-			break
-		}
-		b = append(b, byte(c))
-	}
-	return string(b), nil
-}
-
-// ethtoolRing reads a NIC's RX ring size and preset maximum with the SIOCETHTOOL ioctl and
-// ETHTOOL_GRINGPARAM (include/uapi/linux/ethtool.h), what "ethtool -g" prints. Drivers
-// without ring parameters (veth, many virtual NICs) return EOPNOTSUPP.
-func ethtoolRing(dev string) (cur, max int64, err error) {
-	const (
-		siocEthtool       = 0x8946
-		ethtoolGRingparam = 0x10
-	)
-	type ringparam struct {
-		cmd, rxMaxPending, rxMiniMaxPending, rxJumboMaxPending, txMaxPending uint32
-		rxPending, rxMiniPending, rxJumboPending, txPending                  uint32
-	}
-	type ifreq struct {
-		name [16]byte
-		data unsafe.Pointer
-		_    [16]byte // struct ifreq is 40 bytes on 64-bit; the union is larger than a pointer
-	}
-	if len(dev) >= 16 {
-		return 0, 0, fmt.Errorf("ethtool %s: name too long", dev)
-	}
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return 0, 0, fmt.Errorf("ethtool %s: socket: %w", dev, err)
-	}
-	defer syscall.Close(fd)
-	rp := &ringparam{cmd: ethtoolGRingparam}
-	req := &ifreq{data: unsafe.Pointer(rp)}
-	copy(req.name[:], dev)
-	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), siocEthtool, uintptr(unsafe.Pointer(req)))
-	runtime.KeepAlive(req)
-	runtime.KeepAlive(rp)
-	if errno != 0 {
-		return 0, 0, fmt.Errorf("ethtool -g %s: %w", dev, errno)
-	}
-	return int64(rp.rxPending), int64(rp.rxMaxPending), nil
+	return host, out, nil
 }

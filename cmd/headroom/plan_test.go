@@ -4,17 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/plan"
 )
 
@@ -138,7 +135,8 @@ func TestPlanOneStreamCommand(t *testing.T) {
 	}
 }
 
-// Host facts come from /proc and /sys; here from a fixture tree shaped like seed 004's host.
+// Host facts come through the same readers as doctor; here from a captured tree (the layout
+// `headroom capture` writes) shaped like seed 004's host.
 func TestPlanReadsHostFacts(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel, content string) {
@@ -156,23 +154,31 @@ func TestPlanReadsHostFacts(t *testing.T) {
 	write("proc/sys/net/ipv4/tcp_rmem", "4096\t87380\t4194304\n")
 	write("proc/sys/net/ipv4/tcp_mem", "196608\t262144\t393216\n")
 	write("proc/sys/vm/min_free_kbytes", "3831\n")
-	write("sys/class/net/eth0/speed", "1000\n")
-	write("sys/class/net/eth0/statistics/rx_missed_errors", "1392055\n")
-	write("sys/class/net/eth0/device/vendor", "0x8086\n")
-	write("sys/class/net/eth1/speed", "1000\n")
-	write("sys/class/net/eth1/statistics/rx_missed_errors", "0\n")
-	write("sys/class/net/eth1/device/vendor", "0x8086\n")
-	write("sys/class/net/ifb0/speed", "") // virtual, speedless: skipped
-	write("sys/class/net/lo/speed", "")
-
-	saved := planHostFacts
-	t.Cleanup(func() { planHostFacts = saved })
-	planHostFacts = planHost{
-		procRoot: filepath.Join(dir, "proc"), sysRoot: filepath.Join(dir, "sys"),
-		machine:  func() (string, error) { return "i686", nil },
-		pageSize: func() int { return 4096 },
-		ring:     func(string) (int64, int64, error) { return 256, 4096, nil },
+	write("headroom/host.json", `{"arch":"i686","page_size":4096}`+"\n")
+	write("proc/net/dev", "Inter-|   Receive                                                |  Transmit\n"+
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"+
+		"  eth0: 1988145274 2050626316 1392055 2784110 1392055 0 0 0 2674276694 373778386 0 0 0 0 0 0\n"+
+		"  eth1: 3358216724 1385841762 0 0 0 0 0 0 2097933871 318043851 0 0 0 0 0 0\n"+
+		"    lo: 100 1 0 0 0 0 0 0 100 1 0 0 0 0 0 0\n")
+	for _, nic := range []string{"eth0", "eth1"} {
+		write("sys/class/net/"+nic+"/speed", "1000\n")
+		write("sys/class/net/"+nic+"/mtu", "1500\n")
+		write("sys/class/net/"+nic+"/tx_queue_len", "1000\n")
+		write("sys/class/net/"+nic+"/operstate", "up\n")
+		write("sys/class/net/"+nic+"/headroom_driver", "e1000\n")
+		write("sys/class/net/"+nic+"/headroom_virtual", "0\n")
+		write("headroom/ethtool/"+nic+".json", `{"name":"`+nic+`","ring":{"rx_max":4096,"tx_max":4096,"rx":256,"tx":256}}`)
 	}
+	for _, nic := range []string{"ifb0", "lo"} { // virtual, speedless: skipped
+		write("sys/class/net/"+nic+"/speed", "-1\n")
+		write("sys/class/net/"+nic+"/mtu", "1500\n")
+		write("sys/class/net/"+nic+"/tx_queue_len", "32\n")
+		write("sys/class/net/"+nic+"/headroom_virtual", "1\n")
+	}
+
+	saved := planRoot
+	t.Cleanup(func() { planRoot = saved })
+	planRoot = kernel.DirRoot(dir)
 	out, errOut, code := runPlanArgs(t, "--bandwidth", "1Gbit", "--rtt", "125ms", "--streams", "20", "--format", "json")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -227,42 +233,5 @@ func TestPlanReadsHostFacts(t *testing.T) {
 	_, errOut, code = runPlanArgs(t, "--bandwidth", "1Gbit", "--rtt", "125ms")
 	if code != exitFailure || !strings.Contains(errOut, "meminfo: no MemTotal") {
 		t.Errorf("broken meminfo: exit %d, %q", code, errOut)
-	}
-}
-
-// The real readers on this machine: meminfo, uname and the ethtool ioctl against ethtool(8).
-func TestPlanLiveHostReaders(t *testing.T) {
-	h := planHost{procRoot: "/proc", sysRoot: "/sys", machine: unameMachine, pageSize: os.Getpagesize, ring: ethtoolRing}
-	mem, _, err := h.meminfo()
-	if err != nil || mem <= 0 {
-		t.Fatalf("meminfo: %d, %v", mem, err)
-	}
-	m, err := h.machine()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := plan.WordBits(m); err != nil {
-		t.Errorf("uname machine %q: %v", m, err)
-	}
-	out, err := exec.Command("ethtool", "-g", "eth0").Output()
-	if err != nil {
-		t.Skipf("ethtool -g eth0 unavailable here: %v", err)
-	}
-	cur, max, err := ethtoolRing("eth0")
-	if errors.Is(err, syscall.EOPNOTSUPP) {
-		t.Skip("eth0 has no ring parameters")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	// ethtool prints the preset maximum first, then the current setting.
-	rx := regexp.MustCompile(`(?m)^RX:\s+(\d+)`).FindAllStringSubmatch(string(out), -1)
-	if len(rx) != 2 {
-		t.Fatalf("cannot read ethtool output:\n%s", out)
-	}
-	wantMax, _ := strconv.ParseInt(rx[0][1], 10, 64)
-	wantCur, _ := strconv.ParseInt(rx[1][1], 10, 64)
-	if cur != wantCur || max != wantMax {
-		t.Errorf("ioctl ring %d/%d, ethtool says %d/%d", cur, max, wantCur, wantMax)
 	}
 }
