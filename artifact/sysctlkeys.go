@@ -107,6 +107,9 @@ func KnownSysctl(key string) (known bool, suggestion string) {
 }
 
 func suggestSysctl(key string) string {
+	if len(key) > 128 {
+		return "" // no sysctl key is this long; and the distance is quadratic in it
+	}
 	k := knownKeys()
 	top, _, _ := strings.Cut(key, ".")
 	dir := key[:max(0, strings.LastIndexByte(key, '.'))]

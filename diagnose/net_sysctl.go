@@ -47,6 +47,7 @@ func sysctlChecked(m model.SettingMention) bool { return m.Form != "sysctl-a" }
 // sysctlRemovedRE reads a removal version from artifact's notes on historical keys:
 // "removed in 4.12 (...)", "before 2.6.13 (...)", "2.6 before 2.6.22", "2.6.0-2.6.11, ...".
 var (
+	sysctlDigitsRE  = regexp.MustCompile(`^-?[0-9]+$`)
 	sysctlRemovedRE = regexp.MustCompile(`(?:removed in|before)\s+(\d+\.\d+(?:\.\d+)?)`)
 	sysctlRangeRE   = regexp.MustCompile(`^\d+\.\d+(?:\.\d+)?-(\d+\.\d+(?:\.\d+)?)\b`)
 )
@@ -224,7 +225,7 @@ var sysctlRanges = map[string]sysctlRange{
 	"net.core.netdev_max_backlog":    {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
 	"net.core.netdev_budget":         {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
 	"net.core.netdev_budget_usecs":   {n: 1, typ: "int", min: 0, why: "proc_dointvec_minmax, extra1 = 0 (4.12+, net/core/sysctl_net_core.c)"},
-	"net.core.somaxconn":             {n: 1, typ: "int", min: 0, why: "int; negative values are refused on current kernels"},
+	"net.core.somaxconn":             {n: 1, typ: "int", min: math.MinInt32, why: "int (proc_dointvec_minmax with extra1 = 0 on recent kernels, proc_dointvec on old ones)"},
 	"net.ipv4.tcp_adv_win_scale":     {n: 1, typ: "int", min: -31, max: 31, why: "proc_dointvec_minmax, -31..31 (net/ipv4/sysctl_net_ipv4.c)"},
 	"net.ipv4.tcp_rto_max_ms":        {n: 1, typ: "int", min: 1000, max: 120000, why: "proc_dointvec_minmax, 1000..120000 ms (6.15+, commit 1280c26228bd)"},
 	"net.ipv4.tcp_max_orphans":       {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
@@ -232,7 +233,7 @@ var sysctlRanges = map[string]sysctlRange{
 	"vm.min_free_kbytes":             {n: 1, typ: "int", min: 0, why: "min_free_kbytes_sysctl_handler → proc_dointvec_minmax, extra1 = 0 (mm/page_alloc.c)"},
 	"vm.overcommit_memory":           {n: 1, typ: "int", min: 0, max: 2, why: "proc_dointvec_minmax, 0..2"},
 	"vm.swappiness":                  {n: 1, typ: "int", min: 0, max: 200, minKver: [2]int{5, 8}, altMax: 100, why: "proc_dointvec_minmax, 0..200 since 5.8 (commit c843966c556d)", altWhy: "0..100 before 5.8"},
-	"net.netfilter.nf_conntrack_max": {n: 1, typ: "int", min: 0, why: "int; negative values are refused"},
+	"net.netfilter.nf_conntrack_max": {n: 1, typ: "int", min: math.MinInt32, why: "int (its lower bound changed between versions: none, 0, then 1)"},
 }
 
 func checkSysctlOutOfRange(tl *model.Timeline) Result {
@@ -342,7 +343,7 @@ func sysctlProblems(m model.SettingMention, rg sysctlRange, kver model.KernelVer
 		if err != nil {
 			if _, ferr := strconv.ParseFloat(f, 64); ferr == nil {
 				out = append(out, fmt.Sprintf("value %d (%s) is not an integer: refused with EINVAL", i+1, f))
-			} else if len(f) > 0 && (f[0] >= '0' && f[0] <= '9' || f[0] == '-') {
+			} else if sysctlDigitsRE.MatchString(f) {
 				out = append(out, fmt.Sprintf("value %d (%s) is out of the 64-bit range: refused with EINVAL", i+1, f))
 			} else {
 				out = append(out, fmt.Sprintf("value %d (%q) is not a number: refused with EINVAL", i+1, f))

@@ -120,18 +120,15 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 			"kernel it must leave room for the page cache and the free reserve. A limit the host cannot back " +
 			"is no limit: the host runs out of (low) memory first, and the failures are page allocation " +
 			"failures in the receive path and the OOM killer instead of TCP's orderly pressure (seed 004: " +
-			"1.6 GB allowed on a box with 600 MB of kernel memory; the fix was tcp_mem ÷ 4). Kernels before " +
-			"2.6.2x set the default from the hash-table size, which scales with all RAM; current kernels from " +
+			"1.6 GB allowed on a box with 600 MB of kernel memory; the fix was tcp_mem ÷ 4). Kernels of seed 004's era " +
+			"(2.6.13) set the default from the hash-table size, which scales with all RAM; current kernels from " +
 			"lowmem pages (tcp_init_mem). The threshold here is " + warnWhy + ".",
 	}
-	if p, c, ok := netBudgetPlan(tl); ok {
+	if _, c, ok := netBudgetPlan(tl); ok {
 		c.Current = worst.String()
 		if worst.single {
 			c.Current = fmt.Sprintf("max %d", worst.V[2])
 		}
-		c.Rule = ""
-		c.Why = fmt.Sprintf("plan's budget for socket buffers is 1/%d of %s %s = %s (%d pages); max at the budget, pressure at ⅔ and min at ½ of it as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to cover your streams' worst case.",
-			p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), p.Budget.BudgetBytes/psz)
 		f.Changes = append(f.Changes, c)
 	} else {
 		f.Changes = append(f.Changes, model.Change{

@@ -44,13 +44,26 @@ func TestTCPMemOversized(t *testing.T) {
 	t.Run("32-bit default of the 2.6.13 era cannot be backed", func(t *testing.T) {
 		tl := timeline(1)
 		host32(tl)
+		tl.Host.Kernel = "2.6.13-2smp"
 		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "196608 262144 393216" // 1536 << 8 pages = 1.5 GiB
 		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Critical)
 		if !evidenceHas(f, "net.ipv4.tcp_mem", "171% of lowmem") {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
-		// 896 MiB ÷ 4 = 224 MiB = 57344 pages; ⅔ = 38229; ½ = 28672.
+		// plan does not model 2.6.13's default, so it sets the budget: 896 MiB ÷ 4 = 224 MiB
+		// = 57344 pages; ⅔ = 38229; ½ = 28672.
 		if len(f.Changes) != 1 || f.Changes[0].Key != "net.ipv4.tcp_mem" || f.Changes[0].Recommended != "28672 38229 57344" || f.Changes[0].Kind != model.ChangeSysctl {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("current kernel: back to its own default", func(t *testing.T) {
+		tl := timeline(1)
+		host32(tl)
+		tl.Host.Kernel = "6.1.0"
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "196608 262144 393216"
+		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Critical)
+		// tcp_init_mem: 229376 lowmem pages / 16 = 14336; {¾, 1, 1½} × 14336.
+		if len(f.Changes) != 1 || f.Changes[0].Recommended != "10752 14336 21504" || !strings.Contains(f.Changes[0].Why, "kernel's own default") {
 			t.Errorf("changes: %+v", f.Changes)
 		}
 	})

@@ -277,25 +277,51 @@ func netPlanInput(tl *model.Timeline, bandwidthBitsPerSec float64, rtt time.Dura
 	return in, true
 }
 
-// netBudgetPlan asks plan for the socket-buffer budget of this host and the tcp_mem that fits
-// it. plan sizes buffers from a link (bandwidth × RTT); the budget and tcp_mem's maximum do
+// netBudgetPlan asks plan for the socket-buffer budget of this host and the tcp_mem plan
+// would set on it. plan sizes buffers from a link (bandwidth × RTT); its tcp_mem maximum does
 // not depend on the link as long as the link's worst case fits the budget, so a nominal
-// 1 Mbit/s, 1 ms link (a worst case of a few pages) yields the budget-only answer:
-// tcp_mem = {max/2, ⅔ max, budget}. `headroom plan` with the real link raises pressure to
-// the streams' worst case.
+// 1 Mbit/s, 1 ms link (a worst case of a few pages) yields the link-independent answer: the
+// host's current maximum if within the budget, else the kernel's default for this memory
+// (tcp_init_mem) if within the budget, else the budget; pressure ⅔ and min ½ of the maximum.
+// The host's own tcp_mem is left out (plan would keep it), so the answer is what the host
+// should have. `headroom plan` with the real link raises pressure to the streams' worst case.
 func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 	in, ok := netPlanInput(tl, 1e6, time.Millisecond, 1)
 	if !ok {
 		return plan.Plan{}, model.Change{}, false
 	}
+	cur := map[string]string{}
+	for k, v := range in.Current {
+		if k != "net.ipv4.tcp_mem" {
+			cur[k] = v
+		}
+	}
+	in.Current = cur
 	p, err := plan.Compute(in)
 	if err != nil {
 		return plan.Plan{}, model.Change{}, false
 	}
 	for _, c := range p.Settings {
-		if c.Key == "net.ipv4.tcp_mem" {
-			return p, c, true
+		if c.Key != "net.ipv4.tcp_mem" {
+			continue
 		}
+		v, ok := netInts(c.Recommended)
+		if !ok || len(v) != 3 {
+			break
+		}
+		page := int64(in.PageSizeBytes)
+		if page == 0 {
+			page = 4096
+		}
+		budgetPages := p.Budget.BudgetBytes / page
+		what := "the kernel's own default for this memory (tcp_init_mem: 3/32 of the free buffer pages)"
+		if v[2] >= budgetPages {
+			what = "plan's budget"
+		}
+		c.Current, c.Rule = "", ""
+		c.Why = fmt.Sprintf("max %d pages (%s) is %s; the budget for socket buffers is 1/%d of %s %s = %s (%d pages); pressure ⅔ and min ½ of max as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to your streams' worst case",
+			v[2], humanBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), budgetPages)
+		return p, c, true
 	}
 	return p, model.Change{}, false
 }

@@ -24,6 +24,18 @@ func TestTCPMemoryPressure(t *testing.T) {
 		tl.Samples[0].SockStat = kernel.Groups{group("TCP", "mem", 60000)}
 		mustFire(t, run(t, "tcp-memory-pressure", tl), Warning)
 	})
+	t.Run("pressure below what the host can back: plan's tcp_mem", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Host.Arch, tl.Host.Kernel, tl.Host.MemTotalKB = "x86_64", "6.18.44", 24684084
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "40960 54613 81920"
+		tl.Samples[0].SockStat = kernel.Groups{group("TCP", "mem", 60000)}
+		f := mustFire(t, run(t, "tcp-memory-pressure", tl), Warning)
+		// plan sets tcp_init_mem's default from MemTotal pages: 6171021 / 16 = 385688, {¾, 1, 1½}
+		// (the running kernel counts free buffer pages instead: 287898 383867 575796 here).
+		if len(f.Changes) != 1 || f.Changes[0].Kind != model.ChangeSysctl || f.Changes[0].Recommended != "289266 385688 578532" {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
 	t.Run("aborts rising", func(t *testing.T) {
 		tl := timeline(2)
 		tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "TCPMemoryPressures", 3, "TCPAbortOnMemory", 0)}

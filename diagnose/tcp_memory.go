@@ -120,12 +120,32 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 			"fit: which one depends on RAM — see `headroom plan` and tcp-mem-oversized.",
 	}
 	if haveLimits && peak >= 0 {
-		f.Changes = append(f.Changes, model.Change{
-			Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem",
-			Current:     fmt.Sprintf("%d %d %d", tcpMem[0], tcpMem[1], tcpMem[2]),
-			Recommended: "run `headroom plan` for your link and stream count",
-			Why:         "size per-socket maxima from the bandwidth-delay product so streams × buffers fit under tcp_mem and the RAM",
-		})
+		f.Changes = append(f.Changes, tcpPressureChange(tl, tcpMem))
 	}
 	return Fired(f)
+}
+
+// tcpPressureChange: when tcp_mem is below what the host can back (plan's budget), raising it
+// to the budget gives the connections room at no risk to the host; when it is already at or
+// above the budget, the per-socket maxima must shrink instead, which needs the link (plan).
+func tcpPressureChange(tl *model.Timeline, cur []int64) model.Change {
+	curStr := fmt.Sprintf("%d %d %d", cur[0], cur[1], cur[2])
+	if p, c, ok := netBudgetPlan(tl); ok {
+		if v, ok := netInts(c.Recommended); ok && len(v) == 3 && v[2] > cur[2] {
+			c.Current = curStr
+			c.Why = fmt.Sprintf("the current max %d pages is below what plan sets for this host: %s", cur[2], c.Why)
+			return c
+		}
+		n, _ := netConnections(tl)
+		return model.Change{
+			Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem", Current: "tcp_mem " + curStr,
+			Recommended: fmt.Sprintf("keep tcp_mem; size per-socket maxima with `headroom plan --bandwidth B --rtt R --streams %d`", max(n, 1)),
+			Why:         fmt.Sprintf("tcp_mem is already at or above plan's budget (%s, 1/%d of %s): more connections × buffers than the host can back; smaller per-stream maxima let them fit", humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+		}
+	}
+	return model.Change{
+		Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Current: curStr,
+		Recommended: "run `headroom plan` for your link, stream count and memory",
+		Why:         "the host's memory or word size is not in the input, so the budget tcp_mem should fit is unknown",
+	}
 }

@@ -53,7 +53,7 @@ func ParseInterrupts(r io.Reader) (Interrupts, error) {
 
 // ParseInterruptsInto parses /proc/interrupts text into dst, reusing its storage (see
 // ParseMemInfoInto).
-func ParseInterruptsInto(dst *Interrupts, data []byte) (err error) {
+func ParseInterruptsInto(dst *Interrupts, data []byte) error {
 	cpus := dst.CPUs[:0]
 	out := dst.Lines[:0]
 	defer func() {

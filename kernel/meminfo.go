@@ -88,6 +88,32 @@ func meminfo24Table(name []byte) bool {
 }
 
 // ---------------------------------------------------------------------------------------
+// Re-parsing without allocating. The sampler pread()s the hot files into its own buffers
+// every second and parses them with these, keeping one destination per file:
+//
+//	ParseMemInfoInto(*Counters, []byte)        /proc/meminfo
+//	ParseVMStatInto(*Counters, []byte)         /proc/vmstat
+//	ParseBuddyInfoInto(*[]BuddyZone, []byte)   /proc/buddyinfo
+//	ParseZoneInfoInto(*[]Zone, []byte)         /proc/zoneinfo
+//	ParseNetDevInto(*[]NetDev, []byte)         /proc/net/dev
+//	ParseNetStatInto(*Groups, []byte)          /proc/net/netstat, /proc/net/snmp (one each)
+//	ParseSNMP6Into(*Groups, []byte)            /proc/net/snmp6
+//	ParseSockStatInto(*Groups, []byte)         /proc/net/sockstat, sockstat6 (one each)
+//	ParseSoftnetInto(*[]SoftnetCPU, []byte)    /proc/net/softnet_stat
+//	ParseStatInto(*Stat, []byte)               /proc/stat
+//	ParseInterruptsInto(*Interrupts, []byte)   /proc/interrupts
+//	ParseLoadAvgInto(*LoadAvg, []byte)         /proc/loadavg
+//	ParsePSIInto(*Pressure, string, []byte)    /proc/pressure/*
+//	ParseTaskStatInto(*TaskStat, []byte)       /proc/PID/stat (TaskStatPath)
+//
+// When the text has the same shape as the previous parse into the same destination (same
+// names in the same order, same number of rows), they allocate nothing; a change of shape
+// costs only what changed. The destination's slices, maps and strings are reused, so a
+// value handed to a Sample that outlives the next parse must be copied first (Counters.Clone,
+// or parse into alternating destinations). Protocols and pagetypeinfo are read on demand
+// and have only ParseX.
+
+// ---------------------------------------------------------------------------------------
 // Scanning helpers shared by the /proc text parsers of this package (meminfo, vmstat,
 // buddyinfo, zoneinfo, pagetypeinfo, net/dev, net/netstat, net/snmp, net/snmp6, sockstat,
 // protocols, softnet_stat, pressure, stat, interrupts, loadavg, PID/stat). They work on byte

@@ -71,7 +71,7 @@ func ParseNetDev(r io.Reader) ([]NetDev, error) {
 // ParseNetDevInto parses /proc/net/dev text into *dst, reusing the slice, names and Counters
 // of the previous parse (see ParseMemInfoInto). Text with the kernel's 16-column header (or
 // none) re-parses without allocating; an older header costs one column table per parse.
-func ParseNetDevInto(dst *[]NetDev, data []byte) (err error) {
+func ParseNetDevInto(dst *[]NetDev, data []byte) error {
 	devs := (*dst)[:0]
 	defer func() { *dst = devs }()
 	cols := netDevColumns[:]

@@ -59,7 +59,7 @@ func ParseNetStat(r io.Reader) (Groups, error) {
 // ParseNetStatInto parses /proc/net/netstat or /proc/net/snmp text into *dst, reusing the
 // slice, group names and Counters of the previous parse (see ParseMemInfoInto). A sampler
 // keeps one Groups per file and concatenates them.
-func ParseNetStatInto(dst *Groups, data []byte) (err error) {
+func ParseNetStatInto(dst *Groups, data []byte) error {
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	lines := txtLines{data: data}
@@ -140,7 +140,7 @@ func ParseSNMP6(r io.Reader) (Groups, error) {
 
 // ParseSNMP6Into parses /proc/net/snmp6 text into *dst, reusing its storage (see
 // ParseMemInfoInto).
-func ParseSNMP6Into(dst *Groups, data []byte) (err error) {
+func ParseSNMP6Into(dst *Groups, data []byte) error {
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	var (

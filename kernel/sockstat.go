@@ -46,7 +46,7 @@ func ParseSockStat(r io.Reader) (Groups, error) {
 
 // ParseSockStatInto parses sockstat or sockstat6 text into *dst, reusing its storage (see
 // ParseMemInfoInto).
-func ParseSockStatInto(dst *Groups, data []byte) (err error) {
+func ParseSockStatInto(dst *Groups, data []byte) error {
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	lines := txtLines{data: data}

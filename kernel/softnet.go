@@ -76,7 +76,7 @@ func ParseSoftnet(r io.Reader) ([]SoftnetCPU, error) {
 
 // ParseSoftnetInto parses /proc/net/softnet_stat text into *dst, reusing the slice (see
 // ParseMemInfoInto).
-func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) (err error) {
+func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) error {
 	cpus := (*dst)[:0]
 	defer func() { *dst = cpus }()
 	lines := txtLines{data: data}

@@ -60,7 +60,7 @@ func ParseStat(r io.Reader) (Stat, error) {
 }
 
 // ParseStatInto parses /proc/stat text into dst, reusing its storage (see ParseMemInfoInto).
-func ParseStatInto(dst *Stat, data []byte) (err error) {
+func ParseStatInto(dst *Stat, data []byte) error {
 	perCPU := dst.PerCPU[:0]
 	defer func() {
 		if len(perCPU) == 0 {

@@ -69,7 +69,7 @@ var zoneinfoScanLabels = [...]struct{ label, field string }{
 
 // ParseZoneInfoInto parses /proc/zoneinfo text into *dst, reusing the slice and each zone's
 // Fields and Protection storage (see ParseMemInfoInto).
-func ParseZoneInfoInto(dst *[]Zone, data []byte) (err error) {
+func ParseZoneInfoInto(dst *[]Zone, data []byte) error {
 	zones := (*dst)[:0]
 	defer func() { *dst = zones }()
 	var (

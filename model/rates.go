@@ -211,7 +211,9 @@ func sumPrefix(c *kernel.Counters, prefix string) (int64, bool) {
 	found := false
 	for i := 0; i < c.Len(); i++ {
 		name, v := c.At(i)
-		if strings.HasPrefix(name, prefix) {
+		// pgscan_direct_throttle counts throttle events, not pages: it shares the prefix
+		// (mm/vmstat.c) and must not be summed into the scan rate.
+		if strings.HasPrefix(name, prefix) && !strings.HasSuffix(name, "_throttle") {
 			sum += v
 			found = true
 		}

@@ -23,7 +23,7 @@ func TestDeriveRates(t *testing.T) {
 	tl := &Timeline{}
 	tl.Host.SetPageSize(4096)
 	s0 := Sample{Time: t0,
-		VMStat: cnt("pswpin", 0, "pswpout", 100, "pgscan_kswapd_normal", 10, "pgscan_kswapd_dma", 5, "allocstall", 1),
+		VMStat: cnt("pswpin", 0, "pswpout", 100, "pgscan_kswapd_normal", 10, "pgscan_kswapd_dma", 5, "allocstall", 1, "pgscan_direct", 0, "pgscan_direct_throttle", 0),
 		Stat: &kernel.Stat{Total: kernel.CPUTimes{CPU: "cpu", Fields: []int64{100, 0, 100, 800, 0, 0, 0, 0, 50, 0}},
 			Scalars: *cnt("ctxt", 1000, "intr", 500, "procs_running", 3)},
 		Interrupts: &kernel.Interrupts{Lines: []kernel.Interrupt{{Name: "TLB", Total: 10}}},
@@ -31,7 +31,7 @@ func TestDeriveRates(t *testing.T) {
 		Softnet:    []kernel.SoftnetCPU{{CPU: 0, Dropped: 1}, {CPU: 1, Dropped: 2}},
 	}
 	s1 := Sample{Time: t0.Add(2 * time.Second),
-		VMStat: cnt("pswpin", 0, "pswpout", 612, "pgscan_kswapd_normal", 30, "pgscan_kswapd_dma", 5, "allocstall", 1),
+		VMStat: cnt("pswpin", 0, "pswpout", 612, "pgscan_kswapd_normal", 30, "pgscan_kswapd_dma", 5, "allocstall", 1, "pgscan_direct", 8, "pgscan_direct_throttle", 1000),
 		Stat: &kernel.Stat{Total: kernel.CPUTimes{CPU: "cpu", Fields: []int64{200, 0, 400, 1300, 0, 0, 100, 0, 90, 0}},
 			Scalars: *cnt("ctxt", 5000, "intr", 700, "procs_running", 7)},
 		Interrupts: &kernel.Interrupts{Lines: []kernel.Interrupt{{Name: "TLB", Total: 2010}}},
@@ -49,6 +49,7 @@ func TestDeriveRates(t *testing.T) {
 		RateSwapInKBPerSec:     0,
 		RatePgscanKswapdPerSec: 10, // per-zone names summed (pre-4.8 layout)
 		RateAllocstallPerSec:   0,
+		RatePgscanDirectPerSec: 4, // pgscan_direct_throttle (events, not pages) excluded
 		RateCtxtPerSec:         2000,
 		RateIntrPerSec:         100,
 		RateCPUUserPct:         10, // 100 of 1000 ticks; guest (field 8) is inside user

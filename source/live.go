@@ -1,10 +1,11 @@
 package source
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"path/filepath"
 	"time"
 
 	"headroom/kernel"
@@ -30,8 +31,9 @@ func DefaultOptions() Options { return Options{Sockets: true, Ethtool: true, Top
 
 // Sampler reads samples from a Root. It is not safe for concurrent use.
 type Sampler struct {
-	root kernel.Root
-	opts Options
+	root   kernel.Root
+	opts   Options
+	source string // Sample.Source
 
 	meminfo, vmstat, buddy, zoneinfo, pagetype *procFile
 	netdev, netstat, snmp, snmp6               *procFile
@@ -39,9 +41,22 @@ type Sampler struct {
 	stat, interrupts, loadavg                  *procFile
 	psi                                        []*procFile
 	threads                                    []*procFile
+	files                                      []*procFile // all of the above, in the order a sample reads them
+
+	// rd hands a file's bytes to the parsers that take an io.Reader (protocols,
+	// pagetypeinfo: no ParseXInto yet) without allocating a bytes.Reader each time.
+	rd bytes.Reader
 
 	eth  kernel.Ethtool
 	nics []kernel.NIC
+
+	// diag is the sock_diag socket of a live root, opened with the files so that it dumps
+	// the network namespace the files were opened in; socks is its reused dump buffer.
+	diag    *kernel.SockDiag
+	diagErr error
+	socks   []kernel.Socket
+
+	tail kernel.Groups // appendGroups' scratch
 
 	// unavailable collects each interface that could not be read, once per run.
 	unavailable map[string]string
@@ -54,8 +69,15 @@ func NewSampler(root kernel.Root, opts Options) *Sampler {
 	if opts.TopSockets == 0 {
 		opts.TopSockets = 10
 	}
-	s := &Sampler{root: root, opts: opts, unavailable: map[string]string{}}
-	open := func(name string) *procFile { return openProcFile(root, name) }
+	s := &Sampler{root: root, opts: opts, source: "/proc", unavailable: map[string]string{}}
+	if root.Dir() == "" {
+		s.source = root.Name
+	}
+	open := func(name string) *procFile {
+		p := openProcFile(root, name)
+		s.files = append(s.files, p)
+		return p
+	}
 	s.meminfo = open("proc/meminfo")
 	s.vmstat = open("proc/vmstat")
 	s.buddy = open("proc/buddyinfo")
@@ -96,7 +118,29 @@ func NewSampler(root kernel.Root, opts Options) *Sampler {
 			s.note("ethtool", err)
 		}
 	}
+	if opts.Sockets && root.IsHost() {
+		s.diag, s.diagErr = kernel.OpenSockDiag()
+	}
 	return s
+}
+
+// Files lists the files each sample reads, in the order it reads them: OS paths for a
+// directory root ("/proc/meminfo"), names inside the capture otherwise. Files that could
+// not be opened are left out, and so are the sock_diag dump and the ethtool queries, which
+// are not files. `make bench` gives this list to its C floor program, so both read the same
+// files.
+func (s *Sampler) Files() []string {
+	out := make([]string, 0, len(s.files))
+	for _, f := range s.files {
+		switch {
+		case f.err != nil:
+		case f.fd >= 0:
+			out = append(out, filepath.Join(s.root.Dir(), f.name))
+		default:
+			out = append(out, f.name)
+		}
+	}
+	return out
 }
 
 // note records an interface that could not be read; the first reason wins.
@@ -127,85 +171,172 @@ func (s *Sampler) Unavailable() []model.Unavailable {
 // NICs returns the interfaces found when the sampler was opened.
 func (s *Sampler) NICs() []kernel.NIC { return s.nics }
 
-// Sample reads one sample, stamped with now.
+// Sample reads one sample, stamped with now. The sample shares no storage with the sampler
+// or with earlier samples, so a Timeline can keep it.
 func (s *Sampler) Sample(now time.Time) model.Sample {
-	sm := model.Sample{Time: now, Source: "/proc"}
-	if s.root.Dir() == "" {
-		sm.Source = s.root.Name
-	}
-	if c, err := parseProc(s.meminfo, kernel.ParseMemInfo); s.ok("/proc/meminfo", err) {
-		sm.MemInfo = &c
-	}
-	if c, err := parseProc(s.vmstat, kernel.ParseVMStat); s.ok("/proc/vmstat", err) {
-		sm.VMStat = &c
-	}
-	if v, err := parseProc(s.buddy, kernel.ParseBuddyInfo); s.ok("/proc/buddyinfo", err) {
-		sm.Buddy = v
-	}
-	if v, err := parseProc(s.zoneinfo, kernel.ParseZoneInfo); s.ok("/proc/zoneinfo", err) {
-		sm.Zones = v
-	}
+	var sm model.Sample
+	s.SampleInto(&sm, now)
+	return sm
+}
+
+// SampleInto reads one sample into dst, reusing the storage that dst holds from an earlier
+// SampleInto: counters, slices, and the strings of names that did not change. A loop that
+// keeps one Sample (serve, the benchmarks) therefore allocates nothing per sample once the
+// first has sized everything, apart from what docs/performance.md lists (protocols,
+// pagetypeinfo, sockets, ethtool). Whatever dst held is overwritten, rates included; a
+// caller that keeps samples uses Sample. What could not be read is left nil or empty.
+func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
+	dst.Time = now
+	dst.Source = s.source
+	clear(dst.Rates)
+
+	dst.MemInfo = ptrInto(s, s.meminfo, dst.MemInfo, kernel.ParseMemInfoInto)
+	dst.VMStat = ptrInto(s, s.vmstat, dst.VMStat, kernel.ParseVMStatInto)
+	sliceInto(s, s.buddy, &dst.Buddy, kernel.ParseBuddyInfoInto)
+	sliceInto(s, s.zoneinfo, &dst.Zones, kernel.ParseZoneInfoInto)
+	dst.PageTypes = nil
 	if s.pagetype != nil {
-		if v, err := parseProc(s.pagetype, kernel.ParsePageTypeInfo); s.ok("/proc/pagetypeinfo", err) {
-			sm.PageTypes = &v
+		if v, err := parseReader(s, s.pagetype, kernel.ParsePageTypeInfo); s.ok(s.pagetype.path, err) {
+			dst.PageTypes = &v
 		}
 	}
-	if v, err := parseProc(s.netdev, kernel.ParseNetDev); s.ok("/proc/net/dev", err) {
-		sm.NetDev = v
+	sliceInto(s, s.netdev, &dst.NetDev, kernel.ParseNetDevInto)
+	dst.NetStat = dst.NetStat[:0]
+	s.appendGroups(&dst.NetStat, s.netstat, kernel.ParseNetStatInto)
+	s.appendGroups(&dst.NetStat, s.snmp, kernel.ParseNetStatInto)
+	s.appendGroups(&dst.NetStat, s.snmp6, kernel.ParseSNMP6Into)
+	dst.SockStat = dst.SockStat[:0]
+	s.appendGroups(&dst.SockStat, s.sockstat, kernel.ParseSockStatInto)
+	s.appendGroups(&dst.SockStat, s.sockstat6, kernel.ParseSockStatInto)
+	dst.Protocols = nil
+	if v, err := parseReader(s, s.protocols, kernel.ParseProtocols); s.ok(s.protocols.path, err) {
+		dst.Protocols = v
 	}
-	for _, f := range []*procFile{s.netstat, s.snmp} {
-		if v, err := parseProc(f, kernel.ParseNetStat); s.ok("/"+f.name, err) {
-			sm.NetStat = append(sm.NetStat, v...)
-		}
-	}
-	if v, err := parseProc(s.snmp6, kernel.ParseSNMP6); s.ok("/proc/net/snmp6", err) {
-		sm.NetStat = append(sm.NetStat, v...)
-	}
-	for _, f := range []*procFile{s.sockstat, s.sockstat6} {
-		if v, err := parseProc(f, kernel.ParseSockStat); s.ok("/"+f.name, err) {
-			sm.SockStat = append(sm.SockStat, v...)
-		}
-	}
-	if v, err := parseProc(s.protocols, kernel.ParseProtocols); s.ok("/proc/net/protocols", err) {
-		sm.Protocols = v
-	}
-	if v, err := parseProc(s.softnet, kernel.ParseSoftnet); s.ok("/proc/net/softnet_stat", err) {
-		sm.Softnet = v
-	}
-	if v, err := parseProc(s.stat, kernel.ParseStat); s.ok("/proc/stat", err) {
-		sm.Stat = &v
-	}
-	if v, err := parseProc(s.interrupts, kernel.ParseInterrupts); s.ok("/proc/interrupts", err) {
-		sm.Interrupts = &v
-	}
-	if v, err := parseProc(s.loadavg, kernel.ParseLoadAvg); s.ok("/proc/loadavg", err) {
-		sm.LoadAvg = &v
-	}
+	sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
+	dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
+	dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
+	dst.LoadAvg = ptrInto(s, s.loadavg, dst.LoadAvg, kernel.ParseLoadAvgInto)
+
+	dst.PSI = dst.PSI[:0]
 	for _, f := range s.psi {
-		res := f.name[strings.LastIndexByte(f.name, '/')+1:]
-		v, err := parseProc(f, func(r io.Reader) (kernel.Pressure, error) { return kernel.ParsePSI(res, r) })
-		if s.ok("/"+f.name, err) {
-			sm.PSI = append(sm.PSI, v)
+		dst.PSI = grow(dst.PSI)
+		p := &dst.PSI[len(dst.PSI)-1]
+		b, err := f.read()
+		if err == nil {
+			if err = kernel.ParsePSIInto(p, f.res, b); err != nil {
+				err = fmt.Errorf("%s: %w", f.path, err)
+			}
+		}
+		if !s.ok(f.path, err) {
+			dst.PSI = dst.PSI[:len(dst.PSI)-1]
 		}
 	}
+	dst.Threads = dst.Threads[:0]
 	for _, f := range s.threads {
-		// A thread that exited (CPU hot-unplug removes ksoftirqd/N) is simply skipped.
-		if v, err := parseProc(f, kernel.ParseTaskStat); err == nil {
-			sm.Threads = append(sm.Threads, v)
+		// A thread that exited (CPU hot-unplug removes ksoftirqd/N) is simply skipped. Its
+		// descriptor keeps naming the exited task (the open file pins its struct pid), so
+		// reads fail rather than show a task that reused the PID.
+		dst.Threads = grow(dst.Threads)
+		if parseInto(f, &dst.Threads[len(dst.Threads)-1], kernel.ParseTaskStatInto) != nil {
+			dst.Threads = dst.Threads[:len(dst.Threads)-1]
 		}
 	}
+	dst.NICStats = nil
 	if s.opts.Ethtool {
-		sm.NICStats = kernel.ReadNICStats(s.root, s.eth, s.nics)
+		dst.NICStats = kernel.ReadNICStats(s.root, s.eth, s.nics)
 	}
+	dst.Sockets, dst.SocketList = nil, nil
 	if s.opts.Sockets {
-		socks, err := kernel.ReadSockets(s.root)
+		socks, err := s.readSockets()
 		if s.ok("sock_diag TCP dump", err) {
 			sum := kernel.Summarize(socks, s.opts.TopSockets)
-			sm.Sockets = &sum
-			sm.SocketList = sum.Top
+			dst.Sockets = &sum
+			dst.SocketList = sum.Top
 		}
 	}
-	return sm
+}
+
+// readSockets dumps the TCP sockets: through the kept sock_diag socket on a live root, from
+// the capture's file otherwise. The dump buffer is reused; Summarize copies what it keeps.
+func (s *Sampler) readSockets() ([]kernel.Socket, error) {
+	if !s.root.IsHost() {
+		return kernel.ReadSockets(s.root)
+	}
+	if s.diag == nil {
+		return nil, s.diagErr
+	}
+	var err error
+	s.socks, err = s.diag.DumpTCP(s.socks[:0])
+	return s.socks, err
+}
+
+// ptrInto parses p into *old (a new value when old is nil) and returns it, or nil when the
+// file could not be read or parsed.
+func ptrInto[T any](s *Sampler, p *procFile, old *T, parse func(*T, []byte) error) *T {
+	if p.err != nil {
+		s.note(p.path, p.err) // absent for the whole run: allocate nothing
+		return nil
+	}
+	v := old
+	if v == nil {
+		v = new(T)
+	}
+	if !s.ok(p.path, parseInto(p, v, parse)) {
+		return nil
+	}
+	return v
+}
+
+// sliceInto parses p into *v, reusing its storage, or leaves it empty (keeping the storage
+// for the next sample) when the file could not be read or parsed. v points into the
+// Sample so that passing it to parse allocates nothing.
+func sliceInto[T any](s *Sampler, p *procFile, v *[]T, parse func(*[]T, []byte) error) {
+	if !s.ok(p.path, parseInto(p, v, parse)) {
+		*v = (*v)[:0]
+	}
+}
+
+// appendGroups parses p into the capacity of *dst past its length and appends the groups:
+// netstat, snmp and snmp6 share one Groups in a sample, and each file's groups land on the
+// same elements as in the previous sample, so their Counters are reused.
+func (s *Sampler) appendGroups(dst *kernel.Groups, p *procFile, parse func(*kernel.Groups, []byte) error) {
+	n := len(*dst)
+	// The tail lives in the Sampler, not on the stack: its address goes to parse through a
+	// func value, which would make a local escape to the heap on every call.
+	s.tail = (*dst)[n:]
+	defer func() { s.tail = nil }()
+	if !s.ok(p.path, parseInto(p, &s.tail, parse)) || len(s.tail) == 0 {
+		return
+	}
+	if cap(*dst)-n >= len(s.tail) && &(*dst)[:n+1][n] == &s.tail[0] {
+		*dst = (*dst)[:n+len(s.tail)] // parsed in place
+		return
+	}
+	*dst = append(*dst, s.tail...) // the tail outgrew the capacity and moved
+}
+
+// parseReader parses p with a parser that takes an io.Reader (no ParseXInto exists for it).
+func parseReader[T any](s *Sampler, p *procFile, parse func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	b, err := p.read()
+	if err != nil {
+		return zero, err
+	}
+	s.rd.Reset(b)
+	v, err := parse(&s.rd)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", p.path, err)
+	}
+	return v, nil
+}
+
+// grow extends v by one element, reusing the one left in its capacity by an earlier sample.
+func grow[T any](v []T) []T {
+	if len(v) < cap(v) {
+		return v[:len(v)+1]
+	}
+	var zero T
+	return append(v, zero)
 }
 
 // ok records err (once) and reports whether the read succeeded.
@@ -217,20 +348,16 @@ func (s *Sampler) ok(what string, err error) bool {
 	return true
 }
 
-// Close releases the open files and the ethtool socket.
+// Close releases the open files, the sock_diag socket and the ethtool socket.
 func (s *Sampler) Close() {
-	for _, f := range []*procFile{s.meminfo, s.vmstat, s.buddy, s.zoneinfo, s.pagetype, s.netdev, s.netstat, s.snmp, s.snmp6, s.sockstat, s.sockstat6, s.protocols, s.softnet, s.stat, s.interrupts, s.loadavg} {
-		if f != nil {
-			f.close()
-		}
-	}
-	for _, f := range append(s.psi, s.threads...) {
+	for _, f := range s.files {
 		f.close()
+	}
+	if s.diag != nil {
+		s.diag.Close()
+		s.diag = nil
 	}
 	if s.eth != nil {
 		s.eth.Close()
 	}
 }
-
-// errString formats an error for the report without the Go wrapping noise.
-func errString(err error) string { return fmt.Sprint(err) }

@@ -1,93 +1,115 @@
 package source
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
-	"syscall"
+	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"headroom/kernel"
 )
 
 // procFile is one kernel file read every interval. On a directory root it keeps the file
-// open and re-reads it with pread at offset 0 (procfs seq files regenerate on a read at
-// offset 0), so a sample costs one syscall per file and no path lookup; on an in-memory
-// capture it reads through the Root.
+// open and re-reads it with pread from offset 0, so a sample costs no path lookup and no
+// open/close, only the reads; on an in-memory capture it reads through the Root.
+//
+// Why pread at 0 re-reads a fresh copy: a read at offset 0 of a seq_file resets its iterator
+// (fs/seq_file.c seq_read_iter: "if request is to read from zero offset, reset iterator to
+// first record"), and the sysfs/kernfs files regenerate on every read at 0.
 type procFile struct {
 	name string // relative to the root: "proc/meminfo"
-	f    *os.File
+	path string // as reports show it: "/proc/meminfo"
+	res  string // last path element: the PSI resource of proc/pressure/RES
+	fd   int    // open descriptor on a directory root, -1 otherwise
 	root kernel.Root
 	buf  []byte
 	err  error // the open error, reported once per sample
 }
 
+// procFileBuf is the starting read buffer. It does not change what the kernel does per
+// read for seq_file files (seq_read_iter fills its own page-sized buffer and copies out), so
+// a larger one would only cost memory; files that outgrow it make it grow once and stay grown.
+const procFileBuf = 16 << 10
+
 func openProcFile(root kernel.Root, name string) *procFile {
-	p := &procFile{name: name, root: root, buf: make([]byte, 16<<10)}
-	if dir := root.Dir(); dir != "" {
-		f, err := os.Open(filepath.Join(dir, name))
+	p := &procFile{name: name, path: "/" + name, res: name[strings.LastIndexByte(name, '/')+1:], fd: -1, root: root}
+	dir := root.Dir()
+	if dir == "" {
+		return p
+	}
+	full := filepath.Join(dir, name)
+	for {
+		fd, err := unix.Open(full, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				p.err = fmt.Errorf("/%s: %w", name, kernel.ErrNotSupported)
+			if errors.Is(err, unix.ENOENT) {
+				p.err = fmt.Errorf("%s: %w", p.path, kernel.ErrNotSupported)
 			} else {
-				p.err = fmt.Errorf("/%s: %w", name, err)
+				p.err = fmt.Errorf("%s: %w", p.path, err)
 			}
 			return p
 		}
-		p.f = f
+		p.fd = fd
+		break
 	}
+	p.buf = make([]byte, procFileBuf)
 	return p
 }
 
 // read returns the file's current contents in a buffer owned by p, valid until the next
-// read. The buffer grows (and stays grown) when a file outgrows it.
+// read. It reads until pread returns 0: a short read is not the end of a seq_file, whose
+// reads return at most one page-sized batch of records each (seq_read_iter stops when its
+// buffer overflows), so /proc/vmstat or /proc/zoneinfo of a large machine take several.
 func (p *procFile) read() ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if p.f == nil {
-		b, err := p.root.ReadFile(p.name)
-		return b, err
+	if p.fd < 0 {
+		return p.root.ReadFile(p.name)
 	}
 	n := 0
 	for {
-		m, err := p.f.ReadAt(p.buf[n:], int64(n))
-		n += m
-		if err == io.EOF || (err == nil && m == 0) {
-			return p.buf[:n], nil
-		}
-		if err != nil {
-			if errors.Is(err, syscall.EOPNOTSUPP) {
-				return nil, fmt.Errorf("/%s: %w", p.name, kernel.ErrNotSupported)
-			}
-			return nil, fmt.Errorf("/%s: %w", p.name, err)
-		}
 		if n == len(p.buf) {
-			// Full buffer: the file may be longer. Grow and read on; seq files return
-			// consistent records across reads at increasing offsets.
 			p.buf = append(p.buf, make([]byte, len(p.buf))...)
 		}
+		m, err := unix.Pread(p.fd, p.buf[n:], int64(n))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, unix.EOPNOTSUPP) {
+				// PSI booted with psi=0 keeps the files but refuses reads.
+				return nil, fmt.Errorf("%s: %w", p.path, kernel.ErrNotSupported)
+			}
+			return nil, fmt.Errorf("%s: %w", p.path, err)
+		}
+		if m == 0 {
+			return p.buf[:n], nil
+		}
+		n += m
 	}
 }
 
-// parse reads the file and hands its bytes to parse.
-func parseProc[T any](p *procFile, parse func(io.Reader) (T, error)) (T, error) {
-	var zero T
+// parseInto reads the file and parses it into dst with one of the kernel.ParseXInto
+// functions, which reuse dst's storage.
+func parseInto[T any](p *procFile, dst *T, parse func(*T, []byte) error) error {
 	b, err := p.read()
 	if err != nil {
-		return zero, err
+		return err
 	}
-	v, err := parse(bytes.NewReader(b))
-	if err != nil {
-		return zero, fmt.Errorf("/%s: %w", p.name, err)
+	if err := parse(dst, b); err != nil {
+		return fmt.Errorf("%s: %w", p.path, err)
 	}
-	return v, nil
+	return nil
 }
 
 func (p *procFile) close() {
-	if p.f != nil {
-		p.f.Close()
+	if p.fd >= 0 {
+		unix.Close(p.fd)
+		p.fd = -1
 	}
 }

@@ -1,0 +1,91 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"headroom/docs"
+)
+
+// Logger receives the HTTP layer's errors (a failed write to a scraper that went away).
+type Logger interface{ Println(v ...any) }
+
+// NewRegistry returns a registry holding only c: no Go runtime or process metrics, so the
+// exposition is kernel counters and finding ids and nothing else.
+func NewRegistry(c *Collector) *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	return reg
+}
+
+// NewHandler serves:
+//
+//	/metrics                 the Prometheus text format, or OpenMetrics when the scraper asks
+//	/                        the live status page
+//	/healthz                 200 "ok" once a sample has read /proc/meminfo, 503 before or when it failed
+//	/docs/rules/ID.md        the rule's page (the runbook the alert rules link to)
+//
+// Only GET and HEAD are answered.
+func NewHandler(c *Collector, log Logger) http.Handler {
+	reg := NewRegistry(c)
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		EnableOpenMetrics: true,
+		ErrorLog:          log,
+		ErrorHandling:     promhttp.ContinueOnError,
+		// Scrapers beyond this wait in line for the shared sample anyway; refusing them
+		// keeps a misconfigured fleet from piling up goroutines.
+		MaxRequestsInFlight: 16,
+	}))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", statusCSP)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if err := WriteStatus(w, c.Snapshot()); err != nil && log != nil {
+			log.Println("headroom serve: status page:", err)
+		}
+	})
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		s := c.Last()
+		switch {
+		case s == nil:
+			// Not sampled yet: healthy enough to be scraped, which samples.
+			io.WriteString(w, "ok (no sample yet)\n")
+		case !sourceOK(s.Sources, "/proc/meminfo"):
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, "cannot read /proc/meminfo\n")
+		default:
+			io.WriteString(w, "ok\n")
+		}
+	})
+	mux.HandleFunc("GET /docs/rules/{page}", func(w http.ResponseWriter, r *http.Request) {
+		m := rulePageRE.FindStringSubmatch(r.PathValue("page"))
+		if m == nil {
+			http.NotFound(w, r)
+			return
+		}
+		page, err := docs.Rule(m[1])
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Write(page)
+	})
+	return mux
+}
+
+var rulePageRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.md$`)
+
+// statusCSP allows the page's own inline style and script and nothing from elsewhere.
+const statusCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+// RunbookPath is the path below the serve address of a rule's page.
+func RunbookPath(id string) string { return fmt.Sprintf("/docs/rules/%s.md", id) }

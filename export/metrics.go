@@ -1,0 +1,497 @@
+package export
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"headroom/diagnose"
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// metricDef is one metric family: its descriptor and type.
+type metricDef struct {
+	desc *prometheus.Desc
+	typ  prometheus.ValueType
+	name string
+}
+
+var allDescs []*metricDef
+
+func def(name string, typ prometheus.ValueType, help string, labels ...string) *metricDef {
+	d := &metricDef{desc: prometheus.NewDesc(name, help, labels, nil), typ: typ, name: name}
+	allDescs = append(allDescs, d)
+	return d
+}
+
+const (
+	counter = prometheus.CounterValue
+	gauge   = prometheus.GaugeValue
+)
+
+// MetricNames lists the names of every metric family the collector can expose (the
+// _total suffix included), sorted. Tests check the alert rules and the dashboard against it.
+func MetricNames() []string {
+	out := make([]string, 0, len(allDescs))
+	for _, d := range allDescs {
+		out = append(out, d.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// The metrics. HELP says what the number is, where it comes from and, where it matters, the
+// kernel version that changed it. docs/serve.md has the same list with the root-only ones.
+var (
+	mSourceAvailable = def("headroom_source_available", gauge,
+		"1 when the newest sample could read this kernel interface, 0 when not (missing on this kernel, or needs root: /proc/pagetypeinfo since 5.4, /dev/kmsg with kernel.dmesg_restrict=1).",
+		"source")
+	mSamples = def("headroom_samples_total", counter,
+		"Samples taken. A scrape within --min-interval of the previous sample reuses it, so this grows slower than the scrape count when several scrapers share headroom.")
+	mSampleSeconds = def("headroom_sample_duration_seconds", gauge,
+		"Wall time of the newest sample: reading and parsing every source, ethtool and the kernel log.")
+	mDiagnosisSeconds = def("headroom_diagnosis_duration_seconds", gauge,
+		"Wall time of running the rules over the window of the newest sample.")
+	mWindowSamples = def("headroom_diagnosis_window_samples", gauge,
+		"Samples in the window the rules ran over (rates need two).")
+	mPageSize = def("headroom_page_size_bytes", gauge,
+		"Page size of the kernel: multiply the _pages metrics by it for bytes.")
+
+	mZoneFree = def("headroom_zone_free_pages", gauge,
+		"Free pages in the zone (/proc/zoneinfo \"pages free\").",
+		"node", "zone")
+	mZoneWatermark = def("headroom_zone_watermark_pages", gauge,
+		"Zone watermark in pages (/proc/zoneinfo min, low, high; since 5.0 the printed values include watermark_boost). Below low kswapd is woken; below min only allocations that may use the reserve (GFP_ATOMIC) succeed.",
+		"node", "zone", "watermark")
+	mZoneManaged = def("headroom_zone_managed_pages", gauge,
+		"Pages the buddy allocator manages in the zone (/proc/zoneinfo managed, 3.8+).",
+		"node", "zone")
+	mZoneFreeBlocks = def("headroom_zone_free_blocks", gauge,
+		"Free blocks of 2^order pages in the zone (/proc/buddyinfo). An allocation of that order needs one block of at least that order; atomic ones cannot compact to make one.",
+		"node", "zone", "order")
+	mZoneFreeBlocksType = def("headroom_zone_free_blocks_by_migratetype", gauge,
+		"Free blocks of 2^order pages per migrate type (/proc/pagetypeinfo: root only since 5.4; only with --pagetypeinfo). Counts above 100000 are printed as >100000 since 5.4 and exported as 100000.",
+		"node", "zone", "migratetype", "order")
+
+	mReclaimScanned = def("headroom_reclaim_scanned_pages_total", counter,
+		"Pages scanned by reclaim (/proc/vmstat pgscan_<reclaimer>; the per-zone pgscan_*_<zone> counters of older kernels are summed).",
+		"reclaimer")
+	mReclaimStolen = def("headroom_reclaim_reclaimed_pages_total", counter,
+		"Pages reclaimed (/proc/vmstat pgsteal_<reclaimer>; per-zone counters of older kernels summed). reclaimed/scanned is reclaim efficiency.",
+		"reclaimer")
+	mAllocstall = def("headroom_direct_reclaim_stalls_total", counter,
+		"Times an allocating task entered direct reclaim because the zones were at their min watermark (/proc/vmstat allocstall, or the sum of allocstall_<zone> on kernels that split it per zone).")
+	mCompactStall = def("headroom_compaction_stalls_total", counter,
+		"Times an allocating task compacted memory itself to make a high-order block (/proc/vmstat compact_stall, 2.6.35+).")
+	mCompactFail = def("headroom_compaction_failures_total", counter,
+		"Direct compactions that did not produce the block (/proc/vmstat compact_fail).")
+	mCompactSuccess = def("headroom_compaction_successes_total", counter,
+		"Direct compactions that produced the block (/proc/vmstat compact_success).")
+	mKcompactdWake = def("headroom_kcompactd_wakeups_total", counter,
+		"Wake-ups of the background compaction thread (/proc/vmstat compact_daemon_wake, 4.6+).")
+	mSwapIn = def("headroom_swap_in_pages_total", counter,
+		"Pages read in from swap (/proc/vmstat pswpin).")
+	mSwapOut = def("headroom_swap_out_pages_total", counter,
+		"Pages written out to swap (/proc/vmstat pswpout).")
+
+	mTCPMem = def("headroom_tcp_memory_pages", gauge,
+		"Memory charged to TCP sockets, in pages (/proc/net/sockstat TCP mem, sk_memory_allocated), the unit of net.ipv4.tcp_mem. Since 6.0 the kernel updates it in per-CPU batches.")
+	mTCPMemLimit = def("headroom_tcp_mem_limit_pages", gauge,
+		"net.ipv4.tcp_mem in pages: below min TCP does not regulate; above pressure it stops growing buffers and trims them; at max new allocations fail (net/ipv4/tcp.c, net/core/sock.c __sk_mem_raise_allocated).",
+		"threshold")
+	mTCPPressure = def("headroom_tcp_memory_pressure", gauge,
+		"1 while TCP is in memory pressure (/proc/net/protocols TCP \"press\" column, tcp_memory_pressure), else 0.")
+	mTCPPressures = def("headroom_tcp_memory_pressure_entered_total", counter,
+		"Times TCP entered memory pressure (/proc/net/netstat TcpExt TCPMemoryPressures).")
+	mTCPPressureSeconds = def("headroom_tcp_memory_pressure_seconds_total", counter,
+		"Time TCP spent in memory pressure (/proc/net/netstat TcpExt TCPMemoryPressuresChrono, counted in milliseconds by tcp_leave_memory_pressure; absent on kernels without it).")
+	mTCPAbortMem = def("headroom_tcp_aborts_on_memory_total", counter,
+		"Connections reset because TCP was out of memory or orphans were over the limit (/proc/net/netstat TcpExt TCPAbortOnMemory, tcp_check_oom).")
+	mTCPOrphans = def("headroom_tcp_orphan_sockets", gauge,
+		"TCP sockets closed by their application and not yet finished (/proc/net/sockstat TCP orphan).")
+	mTCPMaxOrphans = def("headroom_tcp_max_orphans", gauge,
+		"net.ipv4.tcp_max_orphans. An orphan is reset when orphans << shift exceed it, shift growing for peers that keep their window shut or send ICMP errors: the effective limit is 1/2 or 1/4 of it (net/ipv4/tcp_timer.c tcp_out_of_resources).")
+	mTCPTimeWait = def("headroom_tcp_time_wait_sockets", gauge,
+		"TCP sockets in TIME_WAIT (/proc/net/sockstat TCP tw).")
+	mTCPAlloc = def("headroom_tcp_allocated_sockets", gauge,
+		"TCP sockets allocated, in any state (/proc/net/sockstat TCP alloc).")
+	mSocketsInUse = def("headroom_sockets_in_use", gauge,
+		"Sockets in use per protocol (/proc/net/sockstat and sockstat6 inuse).",
+		"protocol")
+	mTCPSockets = def("headroom_tcp_sockets", gauge,
+		"TCP sockets per state from a sock_diag dump (only with --sockets).",
+		"state")
+	mTCPSocketMem = def("headroom_tcp_socket_memory_bytes", gauge,
+		"Memory held by the TCP sockets of a state, rmem_alloc + wmem_queued + fwd_alloc + backlog from a sock_diag dump (only with --sockets).",
+		"state")
+	mTCPSocketSendQ = def("headroom_tcp_socket_send_queue_bytes", gauge,
+		"Bytes in the send queues of the TCP sockets of a state from a sock_diag dump (only with --sockets). Large in FIN_WAIT1 means orphans hoarding memory.",
+		"state")
+
+	mSoftnetProcessed = def("headroom_softnet_processed_total", counter,
+		"Packets taken from the per-CPU backlog or a NAPI poll (/proc/net/softnet_stat column 1). The kernel counter is 32 bits and wraps; Prometheus sees a wrap as a reset.",
+		"cpu")
+	mSoftnetDropped = def("headroom_softnet_dropped_total", counter,
+		"Packets dropped because the per-CPU input backlog was full (net.core.netdev_max_backlog; /proc/net/softnet_stat column 2, 32 bits).",
+		"cpu")
+	mSoftnetSqueezed = def("headroom_softnet_times_squeezed_total", counter,
+		"Times net_rx_action stopped with work left because net.core.netdev_budget or netdev_budget_usecs ran out (/proc/net/softnet_stat column 3, 32 bits).",
+		"cpu")
+	mSoftnetFlowLimit = def("headroom_softnet_flow_limit_total", counter,
+		"Packets dropped by the per-flow backlog limit (/proc/net/softnet_stat column 11, 3.11+).",
+		"cpu")
+	mSoftnetBacklog = def("headroom_softnet_backlog_packets", gauge,
+		"Packets waiting in the CPU's input backlog (/proc/net/softnet_stat column 12, 5.10+).",
+		"cpu")
+
+	mNICLoss = def("headroom_nic_loss_total", counter,
+		"Frames lost or damaged on a physical NIC by where they were lost: link (wire, PHY/MAC), ring (no RX descriptor or FIFO room), refill (driver RX buffer allocation failures; counts allocations), stack (dropped by the kernel after the driver). source=netdev is /proc/net/dev, whose drop column adds rx_missed_errors and whose frame column adds rx_over_errors; source=ethtool is the driver's statistics. Do not sum across sources.",
+		"device", "source", "counter", "direction", "layer")
+	mNICRing = def("headroom_nic_ring_descriptors", gauge,
+		"Current ring size of a physical NIC in descriptors (ethtool -g).",
+		"device", "ring")
+	mNICRingMax = def("headroom_nic_ring_max_descriptors", gauge,
+		"Pre-set maximum ring size of a physical NIC in descriptors (ethtool -g).",
+		"device", "ring")
+
+	mPSI = def("headroom_psi_stalled_seconds_total", counter,
+		"Time some (at least one) or all non-idle tasks stalled on the resource (/proc/pressure/<resource> total, 4.20+ with CONFIG_PSI). System-wide cpu full is always 0 (defined for cgroups only).",
+		"resource", "scope")
+
+	mAllocFailures = def("headroom_page_allocation_failures_total", counter,
+		"\"page allocation failure\" reports in the kernel log (/dev/kmsg; needs root or CAP_SYSLOG when kernel.dmesg_restrict=1) since the oldest record the log buffer held when headroom started, by order and GFP class (atomic, nowait, kernel, user, unknown: see docs/serve.md). Series for atomic exist from the start for every order the buddy allocator has.",
+		"order", "gfp_class")
+	mLogLost = def("headroom_kernel_log_lost_records_total", counter,
+		"Kernel log records overwritten in the ring buffer before headroom read them: failures among them are not counted.")
+
+	mFinding = def("headroom_finding", gauge,
+		"1 for each rule with an active finding in the window, with the highest severity among its findings. The rule's page is docs/rules/<id>.md (also served at /docs/rules/<id>.md).",
+		"id", "severity")
+	mRuleChecked = def("headroom_rule_checked", gauge,
+		"1 when the rule had the data it needs in the window (healthy or firing), 0 when it could not check (not healthy: not known).",
+		"id")
+)
+
+// metricBuf collects const metrics.
+type metricBuf struct{ out []prometheus.Metric }
+
+func (b *metricBuf) add(d *metricDef, v float64, labels ...string) {
+	b.out = append(b.out, prometheus.MustNewConstMetric(d.desc, d.typ, v, labels...))
+}
+
+func (b *metricBuf) addInt(d *metricDef, v int64, labels ...string) { b.add(d, float64(v), labels...) }
+
+func boolGauge(ok bool) float64 {
+	if ok {
+		return 1
+	}
+	return 0
+}
+
+// buildMetrics turns a snapshot into metrics. Label sets are unique per family: the
+// registry sorts them for the exposition.
+func buildMetrics(s *Snapshot) []prometheus.Metric {
+	b := &metricBuf{}
+	sm := s.Sample
+	tl := s.Timeline
+
+	for _, src := range s.Sources {
+		b.add(mSourceAvailable, boolGauge(src.Available), src.Source)
+	}
+	b.add(mSamples, float64(s.SamplesTaken))
+	b.add(mSampleSeconds, s.SampleDuration.Seconds())
+	b.add(mDiagnosisSeconds, s.DiagnosisDuration.Seconds())
+	b.add(mWindowSamples, float64(len(tl.Samples)))
+	if tl.Host.PageSize > 0 {
+		b.add(mPageSize, float64(tl.Host.PageSize))
+	}
+
+	memoryMetrics(b, sm)
+	tcpMetrics(b, sm, tl)
+	softnetMetrics(b, sm)
+	nicMetrics(b, sm, s.nics)
+	for _, p := range sm.PSI {
+		for _, l := range []struct {
+			scope string
+			line  *kernel.PSILine
+		}{{"some", p.Some}, {"full", p.Full}} {
+			if l.line != nil {
+				b.add(mPSI, float64(l.line.TotalUsec)/1e6, p.Resource, l.scope)
+			}
+		}
+	}
+	allocMetrics(b, s)
+	if src := sourceOK(s.Sources, "/dev/kmsg"); src {
+		b.add(mLogLost, float64(s.LogLost))
+	}
+	findingMetrics(b, s.Diagnosis)
+	return b.out
+}
+
+func sourceOK(srcs []SourceStatus, name string) bool {
+	for _, s := range srcs {
+		if s.Source == name {
+			return s.Available
+		}
+	}
+	return false
+}
+
+func memoryMetrics(b *metricBuf, sm *model.Sample) {
+	for _, z := range sm.Zones {
+		node := strconv.Itoa(z.Node)
+		if v, ok := z.Fields.Get("free"); ok {
+			b.addInt(mZoneFree, v, node, z.Name)
+		}
+		for _, w := range []string{"min", "low", "high"} {
+			if v, ok := z.Fields.Get(w); ok {
+				b.addInt(mZoneWatermark, v, node, z.Name, w)
+			}
+		}
+		if v, ok := z.Fields.Get("managed"); ok {
+			b.addInt(mZoneManaged, v, node, z.Name)
+		}
+	}
+	for _, z := range sm.Buddy {
+		node := strconv.Itoa(z.Node)
+		for order, n := range z.Free {
+			b.addInt(mZoneFreeBlocks, n, node, z.Zone, strconv.Itoa(order))
+		}
+	}
+	if pt := sm.PageTypes; pt != nil {
+		for _, f := range pt.Free {
+			node := strconv.Itoa(f.Node)
+			for order, n := range f.Free {
+				b.addInt(mZoneFreeBlocksType, n, node, f.Zone, f.Type, strconv.Itoa(order))
+			}
+		}
+	}
+	if sm.VMStat == nil {
+		return
+	}
+	vm := sm.VMStat
+	for _, r := range []string{"kswapd", "direct", "khugepaged", "proactive"} {
+		if v, ok := sumZoned(vm, "pgscan_"+r); ok {
+			b.addInt(mReclaimScanned, v, r)
+		}
+		if v, ok := sumZoned(vm, "pgsteal_"+r); ok {
+			b.addInt(mReclaimStolen, v, r)
+		}
+	}
+	if v, ok := sumZoned(vm, "allocstall"); ok {
+		b.addInt(mAllocstall, v)
+	}
+	for _, c := range []struct {
+		d    *metricDef
+		name string
+	}{
+		{mCompactStall, "compact_stall"}, {mCompactFail, "compact_fail"}, {mCompactSuccess, "compact_success"},
+		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
+	} {
+		if v, ok := vm.Get(c.name); ok {
+			b.addInt(c.d, v)
+		}
+	}
+}
+
+// zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
+// counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
+// "_device" (6.x ZONE_DEVICE).
+var zoneSuffixes = []string{"_dma", "_dma32", "_normal", "_high", "_movable", "_device"}
+
+// sumZoned returns base, or the sum of base_<zone>: the reclaim counters were per zone
+// before the node-based LRU (4.8) and allocstall is per zone on later kernels. A prefix
+// match would be wrong: pgscan_direct_throttle is a different event.
+func sumZoned(c *kernel.Counters, base string) (int64, bool) {
+	if v, ok := c.Get(base); ok {
+		return v, true
+	}
+	var sum int64
+	found := false
+	for _, suf := range zoneSuffixes {
+		if v, ok := c.Get(base + suf); ok {
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}
+
+func tcpMetrics(b *metricBuf, sm *model.Sample, tl *model.Timeline) {
+	if v, ok := sm.SockStat.Get("TCP", "mem"); ok {
+		b.addInt(mTCPMem, v)
+	}
+	if lim := sysctlInts(tl, "net.ipv4.tcp_mem"); len(lim) == 3 {
+		for i, name := range []string{"min", "pressure", "max"} {
+			b.addInt(mTCPMemLimit, lim[i], name)
+		}
+	}
+	for _, p := range sm.Protocols {
+		if p.Name == "TCP" && (p.Pressure == "yes" || p.Pressure == "no") {
+			b.add(mTCPPressure, boolGauge(p.Pressure == "yes"))
+		}
+	}
+	if v, ok := sm.NetStat.Get("TcpExt", "TCPMemoryPressures"); ok {
+		b.addInt(mTCPPressures, v)
+	}
+	if v, ok := sm.NetStat.Get("TcpExt", "TCPMemoryPressuresChrono"); ok {
+		b.add(mTCPPressureSeconds, float64(v)/1000)
+	}
+	if v, ok := sm.NetStat.Get("TcpExt", "TCPAbortOnMemory"); ok {
+		b.addInt(mTCPAbortMem, v)
+	}
+	if v, ok := sm.SockStat.Get("TCP", "orphan"); ok {
+		b.addInt(mTCPOrphans, v)
+	}
+	if lim := sysctlInts(tl, "net.ipv4.tcp_max_orphans"); len(lim) == 1 {
+		b.addInt(mTCPMaxOrphans, lim[0])
+	}
+	if v, ok := sm.SockStat.Get("TCP", "tw"); ok {
+		b.addInt(mTCPTimeWait, v)
+	}
+	if v, ok := sm.SockStat.Get("TCP", "alloc"); ok {
+		b.addInt(mTCPAlloc, v)
+	}
+	for _, g := range sm.SockStat {
+		if strings.HasPrefix(g.Name, "FRAG") || g.Name == "sockets" {
+			continue // FRAG inuse counts reassembly queues, not sockets
+		}
+		if v, ok := g.Counters.Get("inuse"); ok {
+			b.addInt(mSocketsInUse, v, g.Name)
+		}
+	}
+	if sm.Sockets != nil {
+		states := make([]string, 0, len(sm.Sockets.ByState))
+		for st := range sm.Sockets.ByState {
+			states = append(states, st)
+		}
+		sort.Strings(states)
+		for _, st := range states {
+			t := sm.Sockets.ByState[st]
+			b.addInt(mTCPSockets, t.Count, st)
+			b.addInt(mTCPSocketMem, t.MemBytes, st)
+			b.addInt(mTCPSocketSendQ, t.SendQ, st)
+		}
+	}
+}
+
+func sysctlInts(tl *model.Timeline, key string) []int64 {
+	v, _, ok := tl.Sysctl(key)
+	if !ok {
+		return nil
+	}
+	var out []int64
+	for _, f := range strings.Fields(v) {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// softnet_stat column counts for each field (see kernel.SoftnetCPU).
+const (
+	softnetRPSColumns     = 10
+	softnetFlowColumns    = 11
+	softnetBacklogColumns = 13
+)
+
+func softnetMetrics(b *metricBuf, sm *model.Sample) {
+	seen := map[int]bool{}
+	for _, c := range sm.Softnet {
+		if seen[c.CPU] {
+			continue // a malformed file with a repeated index: keep the first
+		}
+		seen[c.CPU] = true
+		cpu := strconv.Itoa(c.CPU)
+		b.addInt(mSoftnetProcessed, c.Processed, cpu)
+		b.addInt(mSoftnetDropped, c.Dropped, cpu)
+		b.addInt(mSoftnetSqueezed, c.TimeSqueeze, cpu)
+		if c.Columns >= softnetFlowColumns {
+			b.addInt(mSoftnetFlowLimit, c.FlowLimitCount, cpu)
+		}
+		if c.Columns >= softnetBacklogColumns {
+			b.addInt(mSoftnetBacklog, c.BacklogLen, cpu)
+		}
+	}
+}
+
+func nicMetrics(b *metricBuf, sm *model.Sample, nics []kernel.NIC) {
+	phys := map[string]bool{}
+	for _, n := range physical(nics) {
+		phys[n.Name] = true
+	}
+	for _, d := range sm.NetDev {
+		if !phys[d.Name] {
+			continue
+		}
+		for i := 0; i < d.Counters.Len(); i++ {
+			name, v := d.Counters.At(i)
+			if c, ok := classifyNetDev(name); ok {
+				b.addInt(mNICLoss, v, d.Name, "netdev", name, c.direction, c.layer)
+			}
+		}
+	}
+	for _, st := range sm.NICStats {
+		if !phys[st.Name] {
+			continue
+		}
+		if st.Stats != nil {
+			for i := 0; i < st.Stats.Len(); i++ {
+				name, v := st.Stats.At(i)
+				if c, ok := classifyEthtool(name); ok {
+					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.direction, c.layer)
+				}
+			}
+		}
+		if r := st.Ring; r != nil {
+			b.addInt(mNICRing, r.Rx, st.Name, "rx")
+			b.addInt(mNICRing, r.Tx, st.Name, "tx")
+			b.addInt(mNICRingMax, r.RxMax, st.Name, "rx")
+			b.addInt(mNICRingMax, r.TxMax, st.Name, "tx")
+		}
+	}
+}
+
+// allocMetrics exports the failure counts. The atomic series of every order the buddy
+// allocator has exist from the start at 0, so that increase() sees the first failure
+// (a series that appears at 1 has no increase in Prometheus).
+func allocMetrics(b *metricBuf, s *Snapshot) {
+	if !sourceOK(s.Sources, "/dev/kmsg") && len(s.allocs) == 0 {
+		return // unknown, not zero
+	}
+	orders := 0
+	for _, z := range s.Sample.Buddy {
+		orders = max(orders, len(z.Free))
+	}
+	counts := map[allocKey]int64{}
+	for o := 0; o < orders; o++ {
+		counts[allocKey{Order: o, Class: GFPAtomic}] = 0
+	}
+	for _, a := range s.allocs {
+		counts[a.allocKey] = a.N
+	}
+	for k, n := range counts {
+		b.addInt(mAllocFailures, n, strconv.Itoa(k.Order), k.Class)
+	}
+}
+
+func findingMetrics(b *metricBuf, d diagnose.Diagnosis) {
+	worst := map[string]diagnose.Severity{}
+	for _, f := range d.Findings {
+		if w, ok := worst[f.ID]; !ok || f.Severity > w {
+			worst[f.ID] = f.Severity
+		}
+	}
+	for id, sev := range worst {
+		b.add(mFinding, 1, id, sev.String())
+	}
+	for _, c := range d.Checks {
+		b.add(mRuleChecked, boolGauge(c.Status != diagnose.StatusNotChecked), c.ID)
+	}
+}

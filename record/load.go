@@ -1,0 +1,138 @@
+package record
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"headroom/artifact"
+	"headroom/model"
+)
+
+// IsArchive reports whether path names a recording by its extension (.jsonl.gz).
+func IsArchive(path string) bool { return strings.HasSuffix(path, ".jsonl.gz") }
+
+// Load reads one archive file into a Timeline: host facts from its header, the samples
+// with rates derived within each session, the markers placed at the first sample at or
+// after their time, one phase segment per marker-delimited stretch, the kernel log and the
+// events parsed from it. A torn tail is reported in NotAvailable, not as an error.
+func Load(path string) (*model.Timeline, error) {
+	tl, _, err := LoadStats(path)
+	return tl, err
+}
+
+// LoadStats is Load that also returns what reading found.
+func LoadStats(path string) (*model.Timeline, ReadStats, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ReadStats{}, err
+	}
+	defer f.Close()
+	return FromReader(f, filepath.Base(path))
+}
+
+// FromReader reads an archive from r; name is the source name of the timeline.
+func FromReader(r io.Reader, name string) (*model.Timeline, ReadStats, error) {
+	b := newBuilder(name)
+	st, err := Read(r, b.add)
+	if err != nil {
+		return nil, st, fmt.Errorf("%s: %w", name, err)
+	}
+	tl := b.finish()
+	if st.Truncated {
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name + " (end of the recording)", Why: st.TruncatedWhy})
+	}
+	if st.Skipped > 0 {
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name, Why: fmt.Sprintf("%d lines skipped (not JSON, or written by a newer headroom)", st.Skipped)})
+	}
+	return tl, st, nil
+}
+
+type builder struct {
+	tl       *model.Timeline
+	sessions []int // index of the first sample of each session
+	unavail  map[string]bool
+}
+
+func newBuilder(name string) *builder {
+	return &builder{tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceArchive, Name: name}}, unavail: map[string]bool{}}
+}
+
+func (b *builder) add(e *Entry) error {
+	tl := b.tl
+	switch {
+	case e.Header != nil:
+		// The newest header's host facts win: a recorder restarted after a tune or an
+		// upgrade describes the host as it is now.
+		tl.Host = e.Header.Host
+		tl.Host.SetPageSize(e.Header.Host.PageSize)
+		b.sessions = append(b.sessions, len(tl.Samples))
+	case e.Sample != nil:
+		tl.Samples = append(tl.Samples, *e.Sample)
+	case e.Marker != nil:
+		tl.Markers = append(tl.Markers, *e.Marker)
+	case len(e.Log) > 0:
+		tl.Log = append(tl.Log, e.Log...)
+	case len(e.NotAvailable) > 0:
+		for _, u := range e.NotAvailable {
+			if !b.unavail[u.What] {
+				b.unavail[u.What] = true
+				tl.NotAvailable = append(tl.NotAvailable, u)
+			}
+		}
+	}
+	return nil
+}
+
+func (b *builder) finish() *model.Timeline {
+	tl := b.tl
+	// Rates within each session only: a restarted recorder may follow a reboot, after
+	// which every counter restarted from zero.
+	bounds := append(append([]int(nil), b.sessions...), len(tl.Samples))
+	for i := 0; i+1 < len(bounds); i++ {
+		part := model.Timeline{Host: tl.Host, Samples: tl.Samples[bounds[i]:bounds[i+1]]}
+		part.DeriveRates()
+	}
+	placeMarkers(tl)
+	tl.Segments = phaseSegments(tl)
+	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
+	return tl
+}
+
+// placeMarkers sorts the markers by time and sets each Index to the first sample at or
+// after it (len(Samples) when none is).
+func placeMarkers(tl *model.Timeline) {
+	sort.SliceStable(tl.Markers, func(i, j int) bool { return tl.Markers[i].Time.Before(tl.Markers[j].Time) })
+	for k := range tl.Markers {
+		m := &tl.Markers[k]
+		m.Index = sort.Search(len(tl.Samples), func(i int) bool { return !tl.Samples[i].Time.Before(m.Time) })
+	}
+}
+
+// phaseSegments cuts the samples at the markers: "before <first marker>" when samples
+// precede it, then one segment per marker up to the next. Rules that compare phases
+// (kernel-time-growth) compare these.
+func phaseSegments(tl *model.Timeline) []model.Segment {
+	var out []model.Segment
+	n := len(tl.Samples)
+	if len(tl.Markers) == 0 || n == 0 {
+		return nil
+	}
+	if first := tl.Markers[0].Index; first > 0 {
+		out = append(out, model.Segment{Name: "before " + tl.Markers[0].Text, Kind: "phase", First: 0, Last: min(first, n) - 1, Label: "before " + tl.Markers[0].Text})
+	}
+	for k, m := range tl.Markers {
+		end := n - 1
+		if k+1 < len(tl.Markers) {
+			end = tl.Markers[k+1].Index - 1
+		}
+		if m.Index >= n || m.Index > end {
+			continue
+		}
+		out = append(out, model.Segment{Name: "phase " + m.Text, Kind: "phase", First: m.Index, Last: end, Label: m.Text})
+	}
+	return out
+}

@@ -1,0 +1,294 @@
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// frozenRoot unpacks the committed capture of a 6.18 VM into a directory, so that the
+// sampler reads it through the same open-once/pread path as the live host but the contents
+// do not move between reads.
+func frozenRoot(t testing.TB) (kernel.Root, string) {
+	t.Helper()
+	a, err := txtar.ParseFile("../testdata/captures/vm-6.18.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range a.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return kernel.DirRoot(dir), dir
+}
+
+// The file-reading options of a sample: what the floor comparison measures.
+var filesOnly = Options{}
+
+// SampleInto into a reused Sample gives exactly what a fresh Sample gives, however many
+// times the storage is reused.
+func TestSampleIntoMatchesSample(t *testing.T) {
+	root, _ := frozenRoot(t)
+	s := NewSampler(root, Options{PageTypes: true, Sockets: true, Ethtool: true})
+	defer s.Close()
+	now := time.Unix(1700000000, 0)
+	want := s.Sample(now)
+	if want.MemInfo == nil || len(want.Zones) == 0 || len(want.NetStat) < 5 || len(want.SockStat) < 2 ||
+		len(want.PSI) != 3 || len(want.Threads) == 0 || want.Interrupts == nil || want.PageTypes == nil {
+		t.Fatalf("fixture sample incomplete: %+v", want)
+	}
+	var reused model.Sample
+	for i := range 3 {
+		s.SampleInto(&reused, now)
+		if !reflect.DeepEqual(reused, want) {
+			a, _ := json.Marshal(reused)
+			b, _ := json.Marshal(want)
+			t.Fatalf("SampleInto #%d differs from Sample:\n%s\n%s", i, a, b)
+		}
+	}
+	// Stale rates of a reused sample must not survive: DeriveRates skips samples with rates.
+	reused.Rates = model.Rates{"x": 1}
+	s.SampleInto(&reused, now)
+	if len(reused.Rates) != 0 {
+		t.Errorf("rates kept across SampleInto: %v", reused.Rates)
+	}
+}
+
+// A sample returned by Sample keeps its values when the files change and later samples are
+// taken, through Sample or SampleInto: it shares no storage with them.
+func TestSampleSharesNothing(t *testing.T) {
+	root, dir := frozenRoot(t)
+	s := NewSampler(root, filesOnly)
+	defer s.Close()
+	first := s.Sample(time.Time{})
+	before, err := json.Marshal(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reused model.Sample
+	s.SampleInto(&reused, time.Time{})
+	// Rewrite files in place (same inode: the sampler's descriptors see the new text).
+	for name, line := range map[string]string{
+		"proc/meminfo":   "MemFree:            4242 kB",
+		"proc/vmstat":    "nr_free_pages 4242",
+		"proc/net/snmp6": "Ip6InReceives                   4242",
+	} {
+		p := filepath.Join(dir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key, _, _ := strings.Cut(line, " ")
+		lines := strings.Split(string(b), "\n")
+		found := false
+		for i, l := range lines {
+			if strings.HasPrefix(l, key+" ") {
+				lines[i], found = line, true
+			}
+		}
+		if !found {
+			t.Fatalf("%s has no %s line", name, key)
+		}
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.SampleInto(&reused, time.Time{})
+	second := s.Sample(time.Time{})
+	after, _ := json.Marshal(first)
+	if !bytes.Equal(before, after) {
+		t.Error("a kept sample changed when later samples were read")
+	}
+	if v, _ := second.Mem("MemFree"); v != 4242 {
+		t.Errorf("MemFree after the rewrite: %d, want 4242", v)
+	}
+	if v, _ := reused.VM("nr_free_pages"); v != 4242 {
+		t.Errorf("nr_free_pages after the rewrite: %d, want 4242", v)
+	}
+	if v, _ := reused.NetStatValue("Ip6", "InReceives"); v != 4242 {
+		t.Errorf("Ip6 InReceives after the rewrite: %d, want 4242", v)
+	}
+	if a, _ := first.Mem("MemFree"); a == 4242 {
+		t.Error("the first sample sees the rewritten MemFree")
+	}
+	if a, b := first.VMStat, reused.VMStat; a == b {
+		t.Error("Sample and SampleInto share a Counters")
+	}
+}
+
+// Steady-state samples of the live host allocate nothing on the Go heap except the
+// /proc/net/protocols parse, which has no ParseProtocolsInto yet: the test allows exactly
+// what ParseProtocols allocates on the same text, and nothing more.
+func TestSampleIntoAllocs(t *testing.T) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		t.Skip("no /proc/zoneinfo: not a Linux host")
+	}
+	s := NewSampler(kernel.HostRoot(), filesOnly)
+	defer s.Close()
+	var dst model.Sample
+	now := time.Now()
+	for range 3 {
+		s.SampleInto(&dst, now)
+	}
+	protoAllocs := 0.0
+	if b, err := s.protocols.read(); err == nil {
+		protoAllocs = testing.AllocsPerRun(20, func() {
+			s.rd.Reset(b)
+			_, _ = kernel.ParseProtocols(&s.rd)
+		})
+	}
+	got := testing.AllocsPerRun(50, func() { s.SampleInto(&dst, now) })
+	t.Logf("allocations per steady-state sample: %.1f (protocols parse alone: %.1f)", got, protoAllocs)
+	// Counters that appear mid-run (a vmstat line that goes from absent to present) may
+	// rebuild one Counters: allow one spare allocation for the whole sample.
+	if got > protoAllocs+1 {
+		t.Errorf("a steady-state sample allocates %.1f times, want at most %.1f (the protocols parse)", got, protoAllocs+1)
+	}
+}
+
+// Files lists what a sample reads, and only what exists.
+func TestSamplerFiles(t *testing.T) {
+	root, dir := frozenRoot(t)
+	s := NewSampler(root, filesOnly)
+	defer s.Close()
+	files := s.Files()
+	if len(files) < 15 {
+		t.Fatalf("only %d files: %v", len(files), files)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("listed file %s: %v", f, err)
+		}
+		seen[f] = true
+	}
+	for _, name := range []string{"proc/meminfo", "proc/zoneinfo", "proc/net/netstat", "proc/pressure/memory"} {
+		if !seen[filepath.Join(dir, name)] {
+			t.Errorf("%s not listed: %v", name, files)
+		}
+	}
+	if seen[filepath.Join(dir, "proc/pagetypeinfo")] {
+		t.Error("pagetypeinfo listed though not asked for")
+	}
+}
+
+// hostSampler opens the live host's sampler for a benchmark, skipping off Linux.
+func hostSampler(b *testing.B, opts Options) *Sampler {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("no /proc/zoneinfo: not a Linux host")
+	}
+	s := NewSampler(kernel.HostRoot(), opts)
+	b.Cleanup(s.Close)
+	return s
+}
+
+// BenchmarkSampleInto is the steady state of a collector: one full sample of the host's files
+// (no sock_diag, no ethtool, no pagetypeinfo) into a reused Sample.
+func BenchmarkSampleInto(b *testing.B) {
+	s := hostSampler(b, filesOnly)
+	var dst model.Sample
+	now := time.Now()
+	s.SampleInto(&dst, now)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.SampleInto(&dst, now)
+	}
+}
+
+// BenchmarkSample is the same work into a fresh Sample each time (what doctor and record
+// keep in a Timeline).
+func BenchmarkSample(b *testing.B) {
+	s := hostSampler(b, filesOnly)
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = s.Sample(now)
+	}
+}
+
+// BenchmarkSampleIntoDefault is doctor's options: the files plus the sock_diag dump of every
+// TCP socket and ethtool on each physical NIC.
+func BenchmarkSampleIntoDefault(b *testing.B) {
+	s := hostSampler(b, DefaultOptions())
+	var dst model.Sample
+	now := time.Now()
+	s.SampleInto(&dst, now)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.SampleInto(&dst, now)
+	}
+}
+
+// BenchmarkSampleIntoPageTypes adds /proc/pagetypeinfo, which the kernel prints by walking
+// every free list under the zone lock.
+func BenchmarkSampleIntoPageTypes(b *testing.B) {
+	if os.Geteuid() != 0 {
+		b.Skip("/proc/pagetypeinfo is root-only since 5.4")
+	}
+	s := hostSampler(b, Options{PageTypes: true})
+	var dst model.Sample
+	now := time.Now()
+	s.SampleInto(&dst, now)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.SampleInto(&dst, now)
+	}
+}
+
+// BenchmarkReadOnly is the reads of a sample without parsing: the sampler's own floor.
+func BenchmarkReadOnly(b *testing.B) {
+	s := hostSampler(b, filesOnly)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range s.files {
+			if _, err := f.read(); err != nil && f.err == nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkOSReadFile reads the same files with os.ReadFile (open, fstat, read, close each
+// time): the naive way, for comparison.
+func BenchmarkOSReadFile(b *testing.B) {
+	s := hostSampler(b, filesOnly)
+	files := s.Files()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			if _, err := os.ReadFile(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkSampleIntoCapture parses the committed 6.18 capture unpacked into a directory:
+// the parse cost on fixed text, independent of what the host is doing.
+func BenchmarkSampleIntoCapture(b *testing.B) {
+	root, _ := frozenRoot(b)
+	s := NewSampler(root, filesOnly)
+	b.Cleanup(s.Close)
+	var dst model.Sample
+	s.SampleInto(&dst, time.Time{})
+	b.ReportAllocs()
+	for b.Loop() {
+		s.SampleInto(&dst, time.Time{})
+	}
+}
