@@ -15,8 +15,9 @@ import (
 // kmalloc/kfree of its data buffer (alloc_skb → kmalloc, net/core/skbuff.c) plus an skb head
 // from a per-CPU hot list of sysctl_hot_list_len (128) heads; seed 001 measured kmalloc/kfree
 // "during skb construct/destruct" and replaced them with a fixed-size frame pool. Later kernels
-// cut this cost with NAPI per-CPU skb caches (napi_alloc_skb, 4.5), page_pool recycling of RX
-// pages (4.18), build_skb around driver pages, and GRO, which turns many frames into one skb.
+// cut this cost with NAPI per-CPU caches (napi_alloc_skb, 3.19; the skb head cache, 5.12),
+// page_pool recycling of RX pages (4.18), build_skb around driver pages, and GRO, which turns
+// many frames into one skb.
 func init() {
 	Register(Rule{
 		ID:     "allocator-churn",

@@ -62,6 +62,9 @@ func checkBuffersBelowBDP(tl *model.Timeline) Result {
 		return false
 	})
 	if s == nil {
+		if tl.Source.Kind == model.SourceText {
+			return NotChecked("needs live sock_diag tcp_info (sender-limit chronographs, 4.10+); a pasted socket table does not carry them")
+		}
 		if d := tl.LastWith(func(s *model.Sample) bool { return s.Sockets != nil }); d != nil && d.Sockets.ByState["ESTABLISHED"].Count == 0 {
 			return Healthy("no established TCP flows in the socket dump (%s)", sampleSource(d, "sock_diag dump"))
 		}

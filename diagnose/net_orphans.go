@@ -188,7 +188,9 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			"and the application: TCP_USER_TIMEOUT, or SO_LINGER {on, 0} to reset instead of lingering, and a " +
 			"small tcp_notsent_lowat so little unsent data is queued at close.",
 	}
-	f.Changes = orphanChanges(tl)
+	if sev >= Warning {
+		f.Changes = orphanChanges(tl)
+	}
 	return Fired(f)
 }
 

@@ -145,7 +145,9 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 			"delays pruning for such a reader and holds more kernel memory; it helps when the buffer is below " +
 			"the bandwidth-delay product. Check the readers first, then size tcp_rmem from the BDP.",
 	}
-	f.Changes = rcvqChanges(tl)
+	if sev >= Warning {
+		f.Changes = rcvqChanges(tl)
+	}
 	return Fired(f)
 }
 

@@ -109,7 +109,7 @@ func checkSoftnetSqueeze(tl *model.Timeline) Result {
 			"(RSS queues, interrupt affinity, RPS) rather than raise budgets, which lengthen the time other " +
 			"work waits behind softirq.",
 	}
-	if c, ok := netdevBudgetChange(tl); ok {
+	if c, ok := netdevBudgetChange(tl); ok && sev >= Warning {
 		f.Changes = append(f.Changes, c)
 	}
 	return Fired(f)

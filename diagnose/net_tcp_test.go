@@ -207,7 +207,9 @@ func TestTCPBuffersBelowBDP(t *testing.T) {
 	})
 	t.Run("missing: a pasted table has no tcp_info", func(t *testing.T) {
 		tl := timeline(1)
-		tl.Samples[0].SocketList = sockets("ESTABLISHED", 5, 0, 1000)
+		tl.Source.Kind = model.SourceText
+		tl.Samples[0].SocketList = sockets("FIN_WAIT1", 5, 0, 1000)
+		tl.Samples[0].Sockets = &kernel.SocketSummary{Total: 5, ByState: map[string]kernel.SocketStateTotal{"FIN_WAIT1": {Count: 5}}}
 		mustNotCheck(t, run(t, "tcp-buffers-below-bdp", tl), "tcp_info")
 	})
 }

@@ -33,12 +33,13 @@ type netSetting struct {
 // components as written ("tcp_mem" names net.ipv4.tcp_mem).
 func netSettings(tl *model.Timeline, key string) []netSetting {
 	var out []netSetting
-	if v, src, ok := tl.Sysctl(key); ok {
+	v, src, hostHas := tl.Sysctl(key)
+	if hostHas {
 		out = append(out, netSetting{Key: key, Value: v, Source: src, Host: true})
 	}
 	for _, m := range tl.Settings {
-		if !netKeyMatches(key, m.Key) {
-			continue
+		if !netKeyMatches(key, m.Key) || (hostHas && m.Form == "sysctl-a") {
+			continue // a sysctl -a listing is the host's value, already taken
 		}
 		out = append(out, netSetting{Key: key, Value: m.Value, Line: m.Line, Source: netMentionSource(m)})
 	}

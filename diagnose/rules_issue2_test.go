@@ -94,6 +94,25 @@ func TestSoftnetBacklogDrops(t *testing.T) {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
 	})
+	t.Run("one sample: a small since-boot share is history", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].Softnet = softnet(7, 3) // 10 of 2010 packets: 0.5%
+		mustFire(t, run(t, "softnet-backlog-drops", tl), Info)
+	})
+	t.Run("one sample: a chronic share", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].Softnet = softnet(70, 30) // 100 of 2100: 4.8%
+		f := mustFire(t, run(t, "softnet-backlog-drops", tl), Warning)
+		if !evidenceHas(f, "share of the packets", "4.8% (100 of 2100") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("rising slowly", func(t *testing.T) {
+		tl := timeline(3)
+		tl.Samples[0].Softnet = softnet(7, 0)
+		tl.Samples[2].Softnet = softnet(8, 0)
+		mustFire(t, run(t, "softnet-backlog-drops", tl), Warning)
+	})
 	t.Run("since boot, none while sampled", func(t *testing.T) {
 		tl := timeline(2)
 		tl.Samples[0].Softnet = softnet(7, 3)

@@ -29,6 +29,11 @@ func init() {
 // netdata's 1hour_netdev_backlog_exceeded warns on any drop in the last hour.
 const softnetDropsCriticalPerSec = 1.0
 
+// softnetBootWarnShare: a since-boot total without a window is a warning when it is at least
+// 1% of the packets processed: a chronic loss rate, not one burst (at 1% loss a long-RTT TCP
+// stream is limited to about 1 Mbit/s, Mathis et al.).
+const softnetBootWarnShare = 0.01
+
 func checkSoftnetDrops(tl *model.Timeline) Result {
 	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
@@ -59,17 +64,30 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 		return Healthy("softnet dropped is 0 on all %d CPUs", len(last.Softnet))
 	}
 	ev := []Evidence{{What: "softnet_stat dropped since boot", Value: fmt.Sprintf("%d (%s)", total, strings.Join(perCPU, ", ")), Source: src}}
-	sev := Warning
+	// One sample (a capture, a paste): a since-boot count says drops happened, not that they
+	// still do; a burst in a lab test or a flood long ago looks the same. Only a share of the
+	// processed packets no single burst explains makes it a warning.
+	sev := Info
+	if processed := sumSoftnet(last.Softnet, func(c kernel.SoftnetCPU) int64 { return c.Processed }); processed > 0 {
+		share := float64(total) / float64(processed+total)
+		ev = append(ev, Evidence{What: "share of the packets the backlog saw", Value: fmt.Sprintf("%s (%d of %d since boot)", netPct(share), total, processed+total), Source: src})
+		if share >= softnetBootWarnShare {
+			sev = Warning
+		}
+	}
 	if hasWindow {
 		v := fmt.Sprintf("+%d", windowDrops)
 		if seconds > 0 {
 			v += fmt.Sprintf(" over %.1f s (%.1f/s)", seconds, float64(windowDrops)/seconds)
 		}
 		ev = append(ev, Evidence{What: "softnet_stat dropped while sampled", Value: v, Source: src})
-		if seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec {
+		switch {
+		case seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec:
 			sev = Critical
-		} else if windowDrops == 0 {
-			sev = Info
+		case windowDrops > 0:
+			sev = Warning
+		default:
+			sev = Info // none while we watched: the total is history
 		}
 	}
 	backlog, bsrc, ok := tl.Sysctl("net.core.netdev_max_backlog")
@@ -106,6 +124,10 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 				})
 			}
 		}
+	}
+	if sev < Warning {
+		// Drops that happened before, not while we watched: evidence, not a reason to change.
+		f.Changes = nil
 	}
 	if spread := singleCPUShare(last.Softnet); spread != "" {
 		f.Evidence = append(f.Evidence, Evidence{What: "drop distribution", Value: spread, Source: src})

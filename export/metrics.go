@@ -242,6 +242,11 @@ func sourceOK(srcs []SourceStatus, name string) bool {
 
 func memoryMetrics(b *metricBuf, sm *model.Sample) {
 	for _, z := range sm.Zones {
+		if !populated(&z) {
+			// Unpopulated zones (Movable, Device on most hosts) print watermarks over no
+			// memory: "free 0 < min 32" would look like exhaustion.
+			continue
+		}
 		node := strconv.Itoa(z.Node)
 		if v, ok := z.Fields.Get("free"); ok {
 			b.addInt(mZoneFree, v, node, z.Name)
@@ -295,6 +300,15 @@ func memoryMetrics(b *metricBuf, sm *model.Sample) {
 			b.addInt(c.d, v)
 		}
 	}
+}
+
+// populated reports whether a zone has memory: managed pages (3.8+), else present pages.
+func populated(z *kernel.Zone) bool {
+	if v, ok := z.Fields.Get("managed"); ok {
+		return v > 0
+	}
+	v, ok := z.Fields.Get("present")
+	return ok && v > 0
 }
 
 // zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event

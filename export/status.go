@@ -21,6 +21,7 @@ var statusHTML string
 var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
 	"runbook": RunbookPath,
 	"kb":      humanKB,
+	"order":   orderText,
 }).Parse(statusHTML))
 
 // statusPage is what the template renders. It holds kernel numbers, rule ids and titles,
@@ -78,6 +79,17 @@ func WriteStatus(w io.Writer, s *Snapshot) error {
 		}
 	}
 	return statusTmpl.Execute(w, p)
+}
+
+// orderText says the largest free block of a zone (report.ZoneSummary.HighestFreeOrder).
+func orderText(o *int) string {
+	switch {
+	case o == nil:
+		return "n/a"
+	case *o < 0:
+		return "none"
+	}
+	return "order " + strconv.Itoa(*o)
 }
 
 func humanKB(kb int64) string {

@@ -47,6 +47,7 @@ var RuleSysctls = []string{
 	// Orphans and closing sockets (seed 004's FIN_WAIT1 sockets holding send queues).
 	"net.ipv4.tcp_max_orphans",
 	"net.ipv4.tcp_orphan_retries",
+	"net.ipv4.tcp_retries2", // bounds how long an orphan probing a zero window lives on 3.18+ (tcp_timer.c tcp_probe_timer)
 	"net.ipv4.tcp_fin_timeout",
 	"net.ipv4.tcp_max_tw_buckets",
 	"net.ipv4.tcp_rto_max_ms", // 6.15+ (commit 1280c26228bd, "tcp: add tcp_rto_max_ms sysctl")

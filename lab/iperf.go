@@ -33,6 +33,8 @@ func Iperf3(ctx context.Context, sender, receiver *Host, dst netip.Addr, streams
 			return nil, fmt.Errorf("lab: %s not installed (Debian package %s): %w", bin, map[string]string{"iperf3": "iperf3", "ip": "iproute2"}[bin], kernel.ErrNotSupported)
 		}
 	}
+	// iperf3 inherits the nice value of the thread that forks it.
+	defer raisePriority()()
 	const port = "5201"
 	srv := exec.CommandContext(ctx, "ip", "netns", "exec", receiver.Netns(),
 		"iperf3", "--server", "--one-off", "--bind", dst.String(), "--port", port, "--forceflush")

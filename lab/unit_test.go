@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -377,3 +378,40 @@ func TestCleanupSweepsOnlyDeadRuns(t *testing.T) {
 }
 
 func fmtSscan(s string, v ...any) (int, error) { return fmt.Sscan(s, v...) }
+
+// niceOf reads field 19 (nice) of /proc/self/task/TID/stat.
+func niceOf(t *testing.T, tid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/stat", tid))
+	if err != nil {
+		return 999 // thread gone
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	n, err := strconv.Atoi(f[19-3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestRaisePriorityRestores(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("lab: lowering nice needs CAP_SYS_NICE")
+	}
+	before := map[int]int{}
+	for _, tid := range threadIDs() {
+		before[tid] = niceOf(t, tid)
+	}
+	restore := raisePriority()
+	for _, tid := range threadIDs() {
+		if n := niceOf(t, tid); n != runNice && n != 999 {
+			t.Errorf("thread %d nice %d while raised, want %d", tid, n, runNice)
+		}
+	}
+	restore()
+	for tid, n := range before {
+		if got := niceOf(t, tid); got != n && got != 999 {
+			t.Errorf("thread %d nice %d after restore, want %d", tid, got, n)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type LoopOptions struct {
 	Now func() time.Time
 	// Tool names the writer in the header.
 	Tool string
+	// KeepSamples hands the sink a fresh Sample each interval, which it may keep (watch's
+	// window); otherwise one Sample is reused (SampleInto) and the sink must not keep it.
+	KeepSamples bool
 }
 
 // Loop samples root every interval until the duration is over or ctx is done, and hands
@@ -101,7 +104,11 @@ func Loop(ctx context.Context, root kernel.Root, opt LoopOptions, sink Sink) err
 				return nil
 			}
 		}
-		s.SampleInto(&sm, now())
+		if opt.KeepSamples {
+			sm = s.Sample(now())
+		} else {
+			s.SampleInto(&sm, now())
+		}
 		if boot.IsZero() && sm.Stat != nil {
 			if bt, ok := sm.Stat.Scalars.Get("btime"); ok {
 				boot = time.Unix(bt, 0)

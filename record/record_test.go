@@ -417,3 +417,29 @@ func FuzzRead(f *testing.F) {
 		FromReader(&z, "fuzz")
 	})
 }
+
+// BenchmarkPlaceFindings places the findings of an hour at 1 s: the committed recording
+// tiled to 3600 samples, diagnosed with every registered rule.
+func BenchmarkPlaceFindings(b *testing.B) {
+	rec, err := Load("testdata/loopback-flood.jsonl.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tl := &model.Timeline{Source: rec.Source, Host: rec.Host}
+	start := rec.Samples[0].Time
+	for i := 0; i < 3600; i++ {
+		s := rec.Samples[i%len(rec.Samples)]
+		s.Time = start.Add(time.Duration(i) * time.Second)
+		tl.Samples = append(tl.Samples, s)
+	}
+	d := diagnose.Run(tl, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		dd := diagnose.Diagnosis{Findings: append([]diagnose.Finding(nil), d.Findings...)}
+		for k := range dd.Findings {
+			dd.Findings[k].When = nil
+		}
+		PlaceFindings(tl, &dd)
+	}
+	b.ReportMetric(float64(len(d.Findings)), "findings")
+}

@@ -113,7 +113,7 @@ func (c *Chart) SVG() string {
 	fmt.Fprintf(&b, "<title>%s</title>\n", esc(c.Title))
 	fmt.Fprintf(&b, `<text class="ct" x="%d" y="18">%s</text>`+"\n", marginLeft, esc(c.Title))
 	// Bands first, so lines draw over them.
-	for _, bd := range c.Bands {
+	for k, bd := range c.Bands {
 		x0, x1 := math.Max(sx(bd.From), float64(marginLeft)), math.Min(sx(bd.To), float64(marginLeft+PW))
 		if x1 < x0 {
 			continue
@@ -127,7 +127,7 @@ func (c *Chart) SVG() string {
 		}
 		fmt.Fprintf(&b, `<rect class="band %s" x="%s" y="%d" width="%s" height="%d" fill="%s" fill-opacity="0.13"><title>%s</title></rect>`+"\n",
 			esc(bd.Class), f1(x0), marginTop, f1(x1-x0), PH, fill, esc(bd.Label))
-		fmt.Fprintf(&b, `<text class="bl" x="%s" y="%d" fill="%s">%s</text>`+"\n", f1(x0+3), marginTop+PH-4, fill, esc(clip(bd.Label, int((x1-x0)/6.5))))
+		fmt.Fprintf(&b, `<text class="bl" x="%s" y="%d" fill="%s">%s</text>`+"\n", f1(x0+3), marginTop+PH-4-11*(k%8), fill, esc(clip(bd.Label, int((x1-x0)/6.5))))
 	}
 	// Grid and y ticks.
 	for _, t := range c.yTicks(ymin, ymax) {
@@ -316,8 +316,8 @@ func (c *Chart) xTicks(lo, hi float64) []tick {
 	var out []tick
 	if c.Start.IsZero() {
 		step := niceStep((hi - lo) / 8)
-		if step < 1 && c.XUnit == "row" {
-			step = 1
+		if step < 1 {
+			step = 1 // rows and whole seconds
 		}
 		for v := math.Ceil(lo/step) * step; v <= hi+step/1e6 && len(out) < 40; v += step {
 			out = append(out, tick{v, FormatValue(v)})

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"headroom/diagnose"
+	"headroom/model"
+	"headroom/report"
+)
+
+func init() {
+	register("report", "render a recording, capture or pasted text as one HTML file (or Markdown for a ticket)", runReport)
+}
+
+func runReport(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	out := fs.String("o", "-", "output file; - for standard output")
+	format := fs.String("format", "html", "html or markdown")
+	kernelRel := fs.String("kernel", "", "text: the kernel release the text came from, when it does not say")
+	skip := fs.String("skip", "", "comma-separated rule ids not to run")
+	title := fs.String("title", "", "title of the HTML page")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: headroom report ARCHIVE.jsonl.gz|CAPTURE.txtar|DIR|FILE... [-o report.html] [--format html|markdown]")
+		fmt.Fprintln(stdio.Stderr, "Pasted text (vmstat tables, buddyinfo series, dmesg, a forum post) is charted per table.")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitFailure
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return exitFailure
+	}
+	if *format != "html" && *format != "markdown" {
+		fmt.Fprintf(stdio.Stderr, "headroom report: unknown --format %q (html or markdown)\n", *format)
+		return exitFailure
+	}
+	tl, err := loadReportInput(ctx, files, *kernelRel, stdio)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
+		return exitFailure
+	}
+	d := diagnose.Run(tl, splitSet(*skip))
+	placeInTime(tl, &d)
+	var buf bytes.Buffer
+	if *format == "markdown" {
+		err = report.WriteMarkdown(&buf, tl, d)
+	} else {
+		err = report.WriteHTML(&buf, tl, d, report.HTMLOptions{Title: *title, Generator: "headroom report"})
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
+		return exitFailure
+	}
+	if *out == "-" {
+		stdio.Stdout.Write(buf.Bytes())
+		return exitOK
+	}
+	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdio.Stderr, "headroom report: wrote %s (%d bytes, %d findings)\n", *out, buf.Len(), len(d.Findings))
+	return exitOK
+}
+
+// loadReportInput reads a recording, a capture or a captured directory (one argument, as
+// doctor --from does), or pasted text files.
+func loadReportInput(ctx context.Context, args []string, kernelRel string, stdio IO) (*model.Timeline, error) {
+	if len(args) == 1 && args[0] != "-" {
+		p := args[0]
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if st.IsDir() || strings.HasSuffix(p, ".txtar") {
+			return loadFrom(ctx, p)
+		}
+		if _, ok := archiveLoader(p); ok {
+			return loadFrom(ctx, p)
+		}
+	}
+	return loadText(args, kernelRel, stdio.Stdin)
+}
+
+// parseInterspersed parses flags given before and after the positional arguments, as
+// `headroom report FILE -o r.html` is written ("--" ends the flags).
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}

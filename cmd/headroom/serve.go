@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"headroom/export"
+	"headroom/kernel"
+)
+
+func init() {
+	register("serve", "serve this host's kernel memory and network metrics and findings to Prometheus", runServe)
+}
+
+type serveFlags struct {
+	listen        string
+	minInterval   time.Duration
+	window        time.Duration
+	windowSamples int
+	sockets       bool
+	pagetype      bool
+	ethtool       bool
+	skip          string
+	root          string
+	from          string
+	once          bool
+}
+
+// newServeFlags declares serve's flags on a FlagSet; the deploy tests parse the systemd
+// unit's and the DaemonSet's arguments with it.
+func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	var f serveFlags
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:9781", "address to serve /metrics, the status page / and /healthz on")
+	fs.DurationVar(&f.minInterval, "min-interval", time.Second, "least time between two samples; scrapes sooner share the last one")
+	fs.DurationVar(&f.window, "window", 10*time.Minute, "how far back the rules look (samples and kernel-log events)")
+	fs.IntVar(&f.windowSamples, "window-samples", 60, "most samples kept in the window")
+	fs.BoolVar(&f.sockets, "sockets", false, "dump every TCP socket (sock_diag) each sample for per-state counts; costs more with many sockets")
+	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "read /proc/pagetypeinfo each sample (root only; takes the zone lock)")
+	fs.BoolVar(&f.ethtool, "ethtool", true, "read driver statistics and ring sizes of the physical NICs")
+	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
+	fs.StringVar(&f.root, "root", "", "read the kernel files under this directory instead of /")
+	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
+	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stdio.Stderr, "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
+		fmt.Fprintln(stdio.Stderr, "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")
+		fs.PrintDefaults()
+	}
+	return fs, &f
+}
+
+func runServe(ctx context.Context, args []string, stdio IO) int {
+	fs, f := newServeFlags(stdio)
+	if err := fs.Parse(args); err != nil {
+		return exitFailure
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: unexpected argument %q\n", fs.Arg(0))
+		return exitFailure
+	}
+	root, err := serveRoot(f)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+		return exitFailure
+	}
+	c := export.NewCollector(root, export.Options{
+		MinInterval:   f.minInterval,
+		Window:        f.window,
+		WindowSamples: f.windowSamples,
+		Sockets:       f.sockets,
+		PageTypes:     f.pagetype,
+		Ethtool:       f.ethtool,
+		Skip:          splitSet(f.skip),
+	})
+	defer c.Close()
+
+	if f.once {
+		return serveOnce(c, stdio)
+	}
+
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+		return exitFailure
+	}
+	addr := ln.Addr().(*net.TCPAddr)
+	fmt.Fprintf(stdio.Stderr, "headroom serve: listening on http://%s/ (metrics at /metrics)\n", addr)
+	if !addr.IP.IsLoopback() {
+		fmt.Fprintln(stdio.Stderr, "headroom serve: not a loopback address: whoever reaches it sees this host's kernel counters and finding ids")
+	}
+	srv := &http.Server{
+		Handler:           export.NewHandler(c, logTo{stdio}),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+		return exitFailure
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: shutdown: %v\n", err)
+	}
+	return exitOK
+}
+
+// serveRoot picks what to read: a capture, a directory, or this host.
+func serveRoot(f *serveFlags) (kernel.Root, error) {
+	switch {
+	case f.from != "" && f.root != "":
+		return kernel.Root{}, errors.New("give --from or --root, not both")
+	case f.from != "":
+		st, err := os.Stat(f.from)
+		if err != nil {
+			return kernel.Root{}, err
+		}
+		if st.IsDir() {
+			return kernel.DirRoot(f.from), nil
+		}
+		a, err := txtar.ParseFile(f.from)
+		if err != nil {
+			return kernel.Root{}, err
+		}
+		if len(a.Files) == 0 {
+			return kernel.Root{}, fmt.Errorf("%s: not a capture (no files in the txtar archive)", f.from)
+		}
+		return kernel.TxtarRoot(a, filepath.Base(f.from)), nil
+	case f.root != "":
+		return kernel.DirRoot(f.root), nil
+	}
+	return kernel.HostRoot(), nil
+}
+
+// serveOnce writes one exposition to stdout: for a node_exporter textfile directory, or to
+// look at what a scrape would see.
+func serveOnce(c *export.Collector, stdio IO) int {
+	mfs, err := export.NewRegistry(c).Gather()
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+		return exitFailure
+	}
+	enc := expfmt.NewEncoder(stdio.Stdout, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+			return exitFailure
+		}
+	}
+	return exitOK
+}
+
+// logTo adapts stdio.Stderr to the HTTP layer's logger.
+type logTo struct{ stdio IO }
+
+func (l logTo) Println(v ...any) { fmt.Fprintln(l.stdio.Stderr, v...) }

@@ -1,0 +1,201 @@
+package export
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"headroom/kernel"
+)
+
+// Concurrent scrapers within the minimum interval share one sample; the next interval
+// takes a new one.
+func TestConcurrentScrapesShareOneSample(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second})
+	defer c.Close()
+	var wg sync.WaitGroup
+	snaps := make([]*Snapshot, 16)
+	for i := range snaps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			snaps[i] = c.Snapshot()
+		}()
+	}
+	wg.Wait()
+	for i, s := range snaps {
+		if s != snaps[0] {
+			t.Fatalf("scraper %d got another snapshot", i)
+		}
+	}
+	if snaps[0].SamplesTaken != 1 {
+		t.Fatalf("samples taken = %d, want 1", snaps[0].SamplesTaken)
+	}
+	clk.Add(999 * time.Millisecond)
+	if c.Snapshot().SamplesTaken != 1 {
+		t.Error("resampled within the minimum interval")
+	}
+	clk.Add(time.Millisecond)
+	if n := c.Snapshot().SamplesTaken; n != 2 {
+		t.Errorf("samples taken = %d after the interval, want 2", n)
+	}
+	// Metrics of one snapshot are built once and shared.
+	s := c.Snapshot()
+	if a, b := s.Metrics(), s.Metrics(); len(a) == 0 || &a[0] != &b[0] {
+		t.Error("metrics rebuilt for the same snapshot")
+	}
+}
+
+// The window is bounded by count and by age, and the second sample has rates.
+func TestWindowBounds(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 5, Window: time.Hour})
+	defer c.Close()
+	for i := 0; i < 12; i++ {
+		c.Snapshot()
+		clk.Add(time.Second)
+	}
+	s := c.Snapshot()
+	if n := len(s.Timeline.Samples); n != 5 {
+		t.Errorf("%d samples in the window, want the bound 5", n)
+	}
+	if len(s.Sample.Rates) == 0 {
+		t.Error("the newest sample has no rates")
+	}
+
+	c2 := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 100, Window: 3 * time.Second})
+	defer c2.Close()
+	for i := 0; i < 10; i++ {
+		c2.Snapshot()
+		clk.Add(time.Second)
+	}
+	s = c2.Snapshot()
+	if n := len(s.Timeline.Samples); n != 4 { // t-3s .. t inclusive
+		t.Errorf("%d samples in a 3 s window at 1 s spacing, want 4", n)
+	}
+	// Older snapshots keep their own window: the ring is copied, not shared for writing.
+	first := c2.Snapshot()
+	before := first.Timeline.Samples[0].Time
+	clk.Add(time.Second)
+	c2.Snapshot()
+	if !first.Timeline.Samples[0].Time.Equal(before) {
+		t.Error("a later sample changed an earlier snapshot's window")
+	}
+}
+
+func TestHandler(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(withAllocFailure(t), "vm.txtar"), Options{Now: clk.Now})
+	defer c.Close()
+	srv := httptest.NewServer(NewHandler(c, nil))
+	defer srv.Close()
+	get := func(path string, hdr ...string) (int, string, http.Header) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	if code, body, _ := get("/healthz"); code != 200 || !strings.HasPrefix(body, "ok") {
+		t.Errorf("/healthz before a sample: %d %q", code, body)
+	}
+	code, body, hdr := get("/metrics")
+	if code != 200 || !strings.Contains(body, `headroom_zone_free_pages{node="0",zone="Normal"} 182047`) {
+		t.Errorf("/metrics: %d %.300s", code, body)
+	}
+	if ct := hdr.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain") {
+		t.Errorf("/metrics content type %q", ct)
+	}
+	code, body, hdr = get("/metrics", "Accept", "application/openmetrics-text;version=1.0.0")
+	if code != 200 || !strings.HasPrefix(hdr.Get("Content-Type"), "application/openmetrics-text") || !strings.HasSuffix(body, "# EOF\n") {
+		t.Errorf("OpenMetrics: %d %q ...%q", code, hdr.Get("Content-Type"), body[max(0, len(body)-40):])
+	}
+	if !strings.Contains(body, `headroom_page_allocation_failures_total{gfp_class="atomic",order="3"} 1`) {
+		t.Error("OpenMetrics exposition lacks the allocation failure counter")
+	}
+	if code, body, _ := get("/healthz"); code != 200 || body != "ok\n" {
+		t.Errorf("/healthz: %d %q", code, body)
+	}
+	clk.Add(time.Second) // a second sample: the charts need two
+	code, body, hdr = get("/")
+	if code != 200 || !strings.Contains(body, `href="/docs/rules/alloc-fail-fragmented.md"`) || !strings.Contains(body, "<svg") {
+		t.Errorf("status page: %d %.500s", code, body)
+	}
+	if hdr.Get("Content-Security-Policy") == "" {
+		t.Error("status page without a CSP")
+	}
+	if code, body, _ := get("/docs/rules/alloc-fail-fragmented.md"); code != 200 || !strings.HasPrefix(body, "# alloc-fail-fragmented") {
+		t.Errorf("rule page: %d %.80q", code, body)
+	}
+	for _, p := range []string{"/docs/rules/nope.md", "/docs/rules/..%2fdocs.go", "/docs/rules/alloc-fail-fragmented", "/nothing"} {
+		if code, _, _ := get(p); code != 404 {
+			t.Errorf("%s: %d, want 404", p, code)
+		}
+	}
+	resp, err := http.Post(srv.URL+"/metrics", "text/plain", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /metrics: %d", resp.StatusCode)
+	}
+}
+
+// The status page before any sample and with one sample (no rates) still renders.
+func TestStatusPageEmpty(t *testing.T) {
+	var b strings.Builder
+	if err := WriteStatus(&b, nil); err != nil || !strings.Contains(b.String(), "No sample yet") {
+		t.Errorf("empty page: %v %q", err, b.String())
+	}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: fixedClock(captureTime)})
+	defer c.Close()
+	b.Reset()
+	if err := WriteStatus(&b, c.Snapshot()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "needs two samples") {
+		t.Error("one-sample page does not say the charts need two samples")
+	}
+}
+
+// The live host: every metric family that this machine supports is there, and scraping
+// twice a second apart gives rates to the rules.
+func TestLiveHost(t *testing.T) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		t.Skip("no /proc/zoneinfo: not a Linux host")
+	}
+	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: 10 * time.Millisecond})
+	defer c.Close()
+	for _, name := range []string{"headroom_zone_free_pages", "headroom_zone_free_blocks", "headroom_softnet_processed_total", "headroom_tcp_memory_pages", "headroom_tcp_mem_limit_pages"} {
+		if n := testutil.CollectAndCount(c, name); n == 0 {
+			t.Errorf("live host: no %s", name)
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	s := c.Snapshot()
+	if s.SamplesTaken < 2 || len(s.Timeline.Samples) < 2 {
+		t.Fatalf("after two scrapes: %d samples taken, %d in the window", s.SamplesTaken, len(s.Timeline.Samples))
+	}
+	for _, src := range s.Sources {
+		if !src.Available {
+			t.Logf("not available here: %s (%s)", src.Source, src.Why)
+		}
+	}
+	t.Logf("sample %v, diagnosis %v", s.SampleDuration, s.DiagnosisDuration)
+}

@@ -1,0 +1,431 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// benchScale measures how a sample's cost grows with the work: TCP sockets dumped through
+// sock_diag (1 k and 10 k loopback connections), and CPUs and NUMA nodes, from copies of the
+// committed capture scaled up (see scaledTree).
+func benchScale(c *config) result {
+	var rows []row
+	rows = append(rows, scaleSockets(c)...)
+	rows = append(rows, scaleTopology(c)...)
+	return result{rows: rows}
+}
+
+// calibrate picks a sample count for about target ns of CPU per run from a short run.
+func calibrate(target float64, args ...string) (int, error) {
+	r, err := runSampler(5, args...)
+	if err != nil {
+		return 0, err
+	}
+	return min(max(int(target/max(r.ns, 1)), 10), 5000), nil
+}
+
+// scaleSockets opens n loopback TCP connections in this process (both ends live here, so a
+// dump sees 2n established sockets plus the listener) and measures the sampler with and
+// without the sock_diag dump. ss -tmi, which asks the kernel for the same attributes and
+// prints them, is the peer.
+func scaleSockets(c *config) []row {
+	const what = "  sampler + sock_diag dump, per sample"
+	var rows []row
+	ss, ssErr := exec.LookPath("ss")
+	var conns []net.Conn
+	var ln net.Listener
+	defer func() {
+		for _, cn := range conns {
+			cn.Close()
+		}
+		if ln != nil {
+			ln.Close()
+		}
+	}()
+	for _, level := range []int{0, 1000, 10000} {
+		if level > 0 {
+			more, l, err := openConns(ln, level-len(conns)/2)
+			ln = l
+			conns = append(conns, more...)
+			if err != nil {
+				rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
+				break
+			}
+		}
+		runs := 3
+		n, err := calibrate(4e8, "-sockets")
+		if err != nil {
+			rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
+			break
+		}
+		var with, without, ssNS dist
+		var allocs float64
+		var seen int
+		for range runs {
+			r, err := runSampler(n, "-sockets")
+			if err != nil {
+				rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
+				return rows
+			}
+			with, allocs, seen = append(with, r.ns), r.allocs, r.sockets
+			if r0, err := runSampler(n); err == nil {
+				without = append(without, r0.ns)
+			}
+			if ssErr == nil {
+				cmd := exec.Command(ss, "-tmiaH")
+				if _, err := runChild(cmd); err == nil {
+					ssNS = append(ssNS, float64(rusageCPU(cmd.ProcessState)))
+				}
+			}
+		}
+		peer := "ss -tmia: n/a"
+		ratio := ""
+		if len(ssNS) > 0 {
+			peer = "ss -tmia (whole process): " + fmtDist(ssNS)
+			ratio = fmtRatio((with.median() - without.median()) / ssNS.median())
+		}
+		label := "host as is"
+		if level > 0 {
+			label = fmt.Sprintf("+%d loopback connections", level)
+		}
+		rows = append(rows, row{
+			what:     fmt.Sprintf("%s, %s", what, label),
+			headroom: fmtDist(with),
+			peer:     peer,
+			ratio:    ratio,
+			note: fmt.Sprintf("%d TCP sockets dumped; files alone %s, so the dump and its summary add %s; %.0f heap allocs/sample; %d runs × %d samples; ratio is the dump's share against ss",
+				seen, fmtDur(without.median()), fmtDur(with.median()-without.median()), allocs, runs, n),
+		})
+	}
+	return rows
+}
+
+// openConns adds n connections to ln (a new loopback listener when nil).
+func openConns(ln net.Listener, n int) ([]net.Conn, net.Listener, error) {
+	need := uint64(2*n + 1024)
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err == nil && rl.Cur < need+uint64(rl.Cur/2) {
+		want := syscall.Rlimit{Cur: max(rl.Cur, 2*need), Max: max(rl.Max, 2*need)}
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &want); err != nil {
+			return nil, ln, fmt.Errorf("need about %d open files for %d connections, limit %d: %v", need, n, rl.Cur, err)
+		}
+	}
+	if ln == nil {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, nil, err
+		}
+		ln = l
+	}
+	accepted := make(chan net.Conn, n)
+	errc := make(chan error, 1)
+	go func() {
+		for range n {
+			cn, err := ln.Accept()
+			if err != nil {
+				errc <- err
+				return
+			}
+			accepted <- cn
+		}
+		errc <- nil
+	}()
+	var out []net.Conn
+	for range n {
+		cn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			return out, ln, fmt.Errorf("after %d connections: %w", len(out)/2, err)
+		}
+		out = append(out, cn)
+	}
+	if err := <-errc; err != nil {
+		return out, ln, err
+	}
+	for range n {
+		out = append(out, <-accepted)
+	}
+	return out, ln, nil
+}
+
+// scaleTopology measures the sampler on copies of the committed 6.18 capture scaled to more
+// CPUs and NUMA nodes. The files are regular files, which cost next to nothing to read, so
+// this shows the growth of headroom's own share (parsing); the kernel's cost of printing
+// them on such a machine grows too and is not measured here.
+func scaleTopology(c *config) []row {
+	const what = "  sampler on a scaled capture, per sample"
+	capture := filepath.Join(c.repo, "testdata", "captures", "vm-6.18.txtar")
+	a, err := txtar.ParseFile(capture)
+	if err != nil {
+		return []row{na(what, "", err.Error())}
+	}
+	var rows []row
+	var base float64
+	for _, t := range []struct{ cpus, nodes int }{{2, 1}, {16, 1}, {64, 2}, {256, 4}} {
+		dir := filepath.Join(c.tmp, fmt.Sprintf("scaled-%dcpu-%dnode", t.cpus, t.nodes))
+		label := fmt.Sprintf("%s, %d CPUs, %d node(s)", what, t.cpus, t.nodes)
+		bytes, err := scaledTree(dir, a, t.cpus, t.nodes)
+		if err != nil {
+			rows = append(rows, na(label, "", err.Error()))
+			continue
+		}
+		n, err := calibrate(3e8, "-root", dir)
+		if err != nil {
+			rows = append(rows, na(label, "", err.Error()))
+			continue
+		}
+		var d dist
+		var r samplerRun
+		for range 3 {
+			if r, err = runSampler(n, "-root", dir); err != nil {
+				break
+			}
+			d = append(d, r.ns)
+		}
+		if err != nil {
+			rows = append(rows, na(label, "", err.Error()))
+			continue
+		}
+		if base == 0 {
+			base = d.median()
+		}
+		rows = append(rows, row{
+			what:     label,
+			headroom: fmtDist(d),
+			peer:     "",
+			ratio:    fmtRatio(d.median()/base) + " of 2 CPUs",
+			note:     fmt.Sprintf("%d files, %.0f KB of text; %.1f heap allocs/sample; 3 runs × %d samples", r.files, float64(bytes)/1e3, r.allocs, n),
+		})
+	}
+	return rows
+}
+
+// scaledTree writes the capture under dir with its per-CPU and per-node parts repeated for
+// cpus CPUs and nodes NUMA nodes, and returns the bytes of the files a sample reads:
+//   - /proc/stat: one cpuN line per CPU;
+//   - /proc/interrupts: one column per CPU;
+//   - /proc/net/softnet_stat: one row per CPU, the CPU number in column 13;
+//   - /proc/zoneinfo: one pageset per CPU in every zone, and every zone once per node;
+//   - /proc/buddyinfo: every zone once per node;
+//   - /proc/PID/stat: a ksoftirqd/N per CPU and a kswapdN and kcompactdN per node.
+//
+// Counter values are copied from the captured CPUs and node; only the layout grows.
+func scaledTree(dir string, a *txtar.Archive, cpus, nodes int) (int64, error) {
+	threadRE := regexp.MustCompile(`^proc/[0-9]+/stat$`)
+	var threads []string
+	var total int64
+	for _, f := range a.Files {
+		data := f.Data
+		var err error
+		switch {
+		case threadRE.MatchString(f.Name):
+			threads = append(threads, string(f.Data))
+			continue
+		case f.Name == "proc/stat":
+			data = scaleStat(data, cpus)
+		case f.Name == "proc/interrupts":
+			data, err = scaleInterrupts(data, cpus)
+		case f.Name == "proc/net/softnet_stat":
+			data, err = scaleSoftnet(data, cpus)
+		case f.Name == "proc/zoneinfo":
+			data = scaleNodes(scalePagesets(data, cpus), nodes)
+		case f.Name == "proc/buddyinfo":
+			data = scaleNodes(data, nodes)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("scaling %s: %w", f.Name, err)
+		}
+		if strings.HasPrefix(f.Name, "proc/") && !strings.HasPrefix(f.Name, "proc/sys/") && f.Name != "proc/pagetypeinfo" {
+			total += int64(len(data))
+		}
+		if err := writeFile(filepath.Join(dir, f.Name), data); err != nil {
+			return 0, err
+		}
+	}
+	var tmpl = map[string]string{}
+	for _, t := range threads {
+		for _, p := range []string{"ksoftirqd", "kswapd", "kcompactd"} {
+			if strings.Contains(t, "("+p) {
+				tmpl[p] = t
+			}
+		}
+	}
+	if len(tmpl) != 3 {
+		return 0, fmt.Errorf("the capture lacks a ksoftirqd, kswapd or kcompactd stat file")
+	}
+	pid := 1000
+	add := func(kind, comm string) error {
+		t := tmpl[kind]
+		rest := t[strings.LastIndexByte(t, ')'):]
+		line := fmt.Sprintf("%d (%s%s", pid, comm, rest)
+		total += int64(len(line))
+		pid++
+		return writeFile(filepath.Join(dir, "proc", strconv.Itoa(pid-1), "stat"), []byte(line))
+	}
+	for i := range cpus {
+		if err := add("ksoftirqd", fmt.Sprintf("ksoftirqd/%d", i)); err != nil {
+			return 0, err
+		}
+	}
+	for i := range nodes {
+		if err := add("kswapd", fmt.Sprintf("kswapd%d", i)); err != nil {
+			return 0, err
+		}
+		if err := add("kcompactd", fmt.Sprintf("kcompactd%d", i)); err != nil {
+			return 0, err
+		}
+	}
+	return total, nil
+}
+
+func writeFile(p string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+func lines(b []byte) []string { return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") }
+
+func join(ls []string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
+
+// scaleStat repeats the captured cpuN lines for cpus CPUs.
+func scaleStat(b []byte, cpus int) []byte {
+	var out, per []string
+	at := -1
+	for _, l := range lines(b) {
+		if strings.HasPrefix(l, "cpu") && !strings.HasPrefix(l, "cpu ") {
+			if at < 0 {
+				at = len(out)
+			}
+			_, rest, _ := strings.Cut(l, " ")
+			per = append(per, rest)
+			continue
+		}
+		out = append(out, l)
+	}
+	if at < 0 || len(per) == 0 {
+		return b
+	}
+	var cpuLines []string
+	for i := range cpus {
+		cpuLines = append(cpuLines, fmt.Sprintf("cpu%d %s", i, per[i%len(per)]))
+	}
+	out = append(out[:at], append(cpuLines, out[at:]...)...)
+	return join(out)
+}
+
+// scaleInterrupts gives /proc/interrupts one column per CPU, in the kernel's layout
+// (kernel/irq/proc.c show_interrupts: "CPU%-8d" headers, "%10u " counts).
+func scaleInterrupts(b []byte, cpus int) ([]byte, error) {
+	ls := lines(b)
+	if len(ls) == 0 {
+		return b, nil
+	}
+	ncpu := len(strings.Fields(ls[0]))
+	if ncpu == 0 {
+		return nil, fmt.Errorf("no CPU header")
+	}
+	var out bytes.Buffer
+	out.WriteString("           ")
+	for i := range cpus {
+		fmt.Fprintf(&out, "CPU%-8d", i)
+	}
+	out.WriteString("\n")
+	for _, l := range ls[1:] {
+		label, rest, ok := strings.Cut(l, ":")
+		if !ok {
+			return nil, fmt.Errorf("line %q", l)
+		}
+		var counts []string
+		r := rest
+		for len(counts) < ncpu {
+			t := strings.TrimLeft(r, " ")
+			end := strings.IndexByte(t, ' ')
+			if end < 0 {
+				end = len(t)
+			}
+			if _, err := strconv.ParseUint(t[:end], 10, 64); err != nil || end == 0 {
+				break
+			}
+			counts = append(counts, t[:end])
+			r = t[end:]
+		}
+		if len(counts) < ncpu { // ERR:, MIS: have one system-wide count
+			out.WriteString(l + "\n")
+			continue
+		}
+		out.WriteString(label + ":")
+		for i := range cpus {
+			fmt.Fprintf(&out, " %10s", counts[i%ncpu])
+		}
+		out.WriteString(r + "\n")
+	}
+	return out.Bytes(), nil
+}
+
+// scaleSoftnet repeats the rows for cpus CPUs, with the CPU number in column 13 (added in
+// 5.10, net/core/net-procfs.c softnet_seq_show) when the rows have it.
+func scaleSoftnet(b []byte, cpus int) ([]byte, error) {
+	ls := lines(b)
+	var out []string
+	for i := range cpus {
+		f := strings.Fields(ls[i%len(ls)])
+		if len(f) >= 13 {
+			f[12] = fmt.Sprintf("%08x", i)
+		}
+		out = append(out, strings.Join(f, " "))
+	}
+	return join(out), nil
+}
+
+// scalePagesets repeats the per-CPU pageset of every zone for cpus CPUs (mm/vmstat.c
+// zoneinfo_show_print: "    cpu: N" then its fields, "  vm stats threshold: N").
+func scalePagesets(b []byte, cpus int) []byte {
+	ls := lines(b)
+	var out []string
+	for i := 0; i < len(ls); i++ {
+		if !strings.HasPrefix(ls[i], "    cpu: ") {
+			out = append(out, ls[i])
+			continue
+		}
+		// One CPU's block: from "    cpu: N" through "  vm stats threshold: N".
+		var block []string
+		j := i
+		for ; j < len(ls); j++ {
+			block = append(block, ls[j])
+			if strings.HasPrefix(ls[j], "  vm stats threshold:") {
+				break
+			}
+		}
+		// Skip the other captured CPUs' blocks.
+		for j+1 < len(ls) && strings.HasPrefix(ls[j+1], "    cpu: ") {
+			for j++; j < len(ls) && !strings.HasPrefix(ls[j], "  vm stats threshold:"); j++ {
+			}
+		}
+		for c := range cpus {
+			out = append(out, fmt.Sprintf("    cpu: %d", c))
+			out = append(out, block[1:]...)
+		}
+		i = j
+	}
+	return join(out)
+}
+
+// scaleNodes repeats node 0's text for nodes nodes.
+func scaleNodes(b []byte, nodes int) []byte {
+	var out bytes.Buffer
+	for n := range nodes {
+		out.Write(bytes.ReplaceAll(b, []byte("Node 0,"), []byte(fmt.Sprintf("Node %d,", n))))
+	}
+	return out.Bytes()
+}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// nodeExporterCollectors are node_exporter's collectors that read what headroom serve
+// exposes; everything else is disabled with --collector.disable-defaults.
+var nodeExporterCollectors = []string{"meminfo", "vmstat", "buddyinfo", "netdev", "netstat", "sockstat", "softnet", "pressure"}
+
+// A Prometheus server's scrape request (scrape/scrape.go, 2.x): it asks for OpenMetrics
+// first and for gzip, and both exporters honour both, so both pay for what a real scrape
+// costs them.
+const (
+	scrapeAccept   = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+	scrapeEncoding = "gzip"
+)
+
+// exporter is one HTTP exporter process started for the comparison.
+type exporter struct {
+	name string
+	cmd  *exec.Cmd
+	url  string
+	log  bytes.Buffer
+}
+
+func freeLoopbackAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr, nil
+}
+
+func startExporter(name, bin string, args func(addr string) []string) (*exporter, error) {
+	addr, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	e := &exporter{name: name, url: "http://" + addr + "/metrics"}
+	e.cmd = exec.Command(bin, args(addr)...)
+	e.cmd.Stdout, e.cmd.Stderr = &e.log, &e.log
+	e.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the bench
+	if err := e.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if _, err := e.scrape(); err == nil {
+			return e, nil
+		} else if time.Now().After(deadline) || e.exited() {
+			e.stop()
+			msg := strings.TrimSpace(e.log.String())
+			if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+				msg = msg[i+1:]
+			}
+			return nil, fmt.Errorf("%s did not answer on %s: %v %s", name, addr, err, msg)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (e *exporter) exited() bool {
+	return e.cmd.ProcessState != nil || syscall.Kill(e.cmd.Process.Pid, 0) != nil
+}
+
+var scrapeClient = &http.Client{
+	Timeout:   30 * time.Second,
+	Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 1},
+}
+
+// scrape fetches /metrics once as Prometheus does and returns the bytes on the wire.
+func (e *exporter) scrape() (int64, error) {
+	req, err := http.NewRequest("GET", e.url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", scrapeAccept)
+	req.Header.Set("Accept-Encoding", scrapeEncoding)
+	req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", "10")
+	resp, err := scrapeClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err != nil {
+		return n, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return n, fmt.Errorf("%s: HTTP %s", e.url, resp.Status)
+	}
+	return n, nil
+}
+
+func (e *exporter) stop() {
+	if e.cmd.Process != nil {
+		e.cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { e.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			e.cmd.Process.Kill()
+			<-done
+		}
+	}
+}
+
+// cpuNS is the CPU time the process has used so far, in ns: the sum of sum_exec_runtime
+// over its threads (/proc/PID/task/TID/schedstat, first field), which the kernel keeps in
+// ns. /proc/PID/stat's utime+stime come from the same accounting but in 10 ms ticks,
+// too coarse for a few hundred scrapes of a sub-millisecond handler; both exporters are Go
+// programs whose threads do not exit, so no thread's time is lost from the sum. ticks is
+// /proc/PID/stat utime+stime, kept as a cross-check.
+func cpuNS(pid int) (ns int64, ticks int64, err error) {
+	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(fmt.Sprintf("/proc/%d/task", pid), e.Name(), "schedstat"))
+		if err != nil {
+			continue // a thread that just exited
+		}
+		f := strings.Fields(string(b))
+		if len(f) == 0 {
+			continue
+		}
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("/proc/%d/task/%s/schedstat: %q", pid, e.Name(), b)
+		}
+		ns += v
+	}
+	ticks, err = procCPUTicks(pid)
+	return ns, ticks, err
+}
+
+// scrapeRun scrapes e n times, gap apart, and returns its CPU per scrape (ns, from
+// schedstat), the same from /proc/PID/stat ticks, and the bytes of the last response.
+func scrapeRun(e *exporter, n int, gap time.Duration) (perScrape, perScrapeTicks float64, body int64, err error) {
+	pid := e.cmd.Process.Pid
+	ns0, t0, err := cpuNS(pid)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	next := time.Now()
+	for range n {
+		if body, err = e.scrape(); err != nil {
+			return 0, 0, 0, err
+		}
+		next = next.Add(gap)
+		time.Sleep(time.Until(next))
+	}
+	ns1, t1, err := cpuNS(pid)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	tick := float64(time.Second) / float64(clockTicks())
+	return float64(ns1-ns0) / float64(n), float64(t1-t0) * tick / float64(n), body, nil
+}
+
+// benchServe compares `headroom serve` with node_exporter: both started here on free
+// loopback ports, warmed up, then scraped the same number of times at the same spacing,
+// runs alternating between them. headroom serve samples at most once per --min-interval; the
+// bench sets it below the scrape spacing so that every scrape reads and parses the host
+// afresh, as every node_exporter scrape does.
+func benchServe(c *config) result {
+	const what = "serve: CPU per scrape"
+	const whatRSS = "  serve: resident memory after the runs"
+	peerName := "node_exporter"
+	nePath := ""
+	for _, name := range []string{"prometheus-node-exporter", "node_exporter"} {
+		if p, err := exec.LookPath(name); err == nil {
+			nePath = p
+			break
+		}
+	}
+	bin, err := c.buildHeadroom()
+	if err != nil {
+		return result{rows: []row{na(what, peerName, err.Error())}}
+	}
+	help, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
+	if bytes.Contains(help, []byte(`unknown command "serve"`)) {
+		return result{rows: []row{na(what, peerName, "headroom serve does not exist in this tree yet")}}
+	}
+	gap := 25 * time.Millisecond
+	serveArgs := func(addr string) []string { return []string{"serve", "--listen", addr} }
+	note := ""
+	switch {
+	case bytes.Contains(help, []byte("-min-interval")):
+		serveArgs = func(addr string) []string {
+			return []string{"serve", "--listen", addr, "--min-interval", (gap / 2).String()}
+		}
+	default:
+		// No way to sample more often than the default 1 s: space the scrapes past it.
+		gap = 1100 * time.Millisecond
+		note = "headroom serve has no --min-interval: scrapes 1.1 s apart; "
+	}
+	scrapes := c.scrapes
+	if gap > 100*time.Millisecond {
+		scrapes = max(c.scrapes/10, 10)
+	}
+	if nePath == "" {
+		return result{rows: []row{na(what, peerName, "node_exporter is not installed (Debian: apt-get install prometheus-node-exporter)")}}
+	}
+	hr, err := startExporter("headroom serve", bin, serveArgs)
+	if err != nil {
+		return result{rows: []row{na(what, peerName, err.Error())}}
+	}
+	defer hr.stop()
+	ne, err := startExporter("node_exporter", nePath, func(addr string) []string {
+		a := []string{"--web.listen-address=" + addr, "--collector.disable-defaults"}
+		for _, col := range nodeExporterCollectors {
+			a = append(a, "--collector."+col)
+		}
+		return a
+	})
+	if err != nil {
+		return result{rows: []row{na(what, peerName, err.Error())}}
+	}
+	defer ne.stop()
+	for range 5 { // warm up: first samples, connection, buffers
+		hr.scrape()
+		ne.scrape()
+		time.Sleep(gap)
+	}
+	var hrNS, neNS, hrTicks, neTicks dist
+	var hrBody, neBody int64
+	runs := max(c.runs/2, 3)
+	for i := range runs {
+		c.logf("serve run %d/%d (%d scrapes each, %s apart)", i+1, runs, scrapes, gap)
+		pair := [2]*exporter{hr, ne}
+		if i%2 == 1 {
+			pair[0], pair[1] = ne, hr
+		}
+		for _, e := range pair {
+			ns, tk, body, err := scrapeRun(e, scrapes, gap)
+			if err != nil {
+				return result{rows: []row{na(what, peerName, err.Error())}}
+			}
+			if e == hr {
+				hrNS, hrTicks, hrBody = append(hrNS, ns), append(hrTicks, tk), body
+			} else {
+				neNS, neTicks, neBody = append(neNS, ns), append(neTicks, tk), body
+			}
+		}
+	}
+	hrRSS, _ := procStatusKB(hr.cmd.Process.Pid, "VmRSS")
+	neRSS, _ := procStatusKB(ne.cmd.Process.Pid, "VmRSS")
+	hrHWM, _ := procStatusKB(hr.cmd.Process.Pid, "VmHWM")
+	neHWM, _ := procStatusKB(ne.cmd.Process.Pid, "VmHWM")
+	ratio := pairedRatios(hrNS, neNS)
+	neVersion, _ := exec.Command(nePath, "--version").CombinedOutput()
+	nev := strings.TrimSpace(strings.SplitN(string(neVersion), "\n", 2)[0])
+	rows := []row{
+		{
+			what:     what,
+			headroom: fmtDist(hrNS),
+			peer:     peerName + ": " + fmtDist(neNS),
+			ratio:    fmtRatio(ratio.median()),
+			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; /proc/PID/stat ticks agree: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
+				note, runs, scrapes, gap, fmtDur(hrTicks.median()), fmtDur(neTicks.median()), hrBody, neBody, nev, strings.Join(nodeExporterCollectors, ",")),
+		},
+		{
+			what:     whatRSS,
+			headroom: fmt.Sprintf("%.1f MB (peak %.1f)", float64(hrRSS)/1024, float64(hrHWM)/1024),
+			peer:     fmt.Sprintf("%s: %.1f MB (peak %.1f)", peerName, float64(neRSS)/1024, float64(neHWM)/1024),
+			ratio:    fmtRatio(float64(hrRSS) / float64(neRSS)),
+			note:     "VmRSS and VmHWM from /proc/PID/status, MiB",
+		},
+	}
+	return result{rows: rows, summary: map[string]string{"serve/node_exporter": fmtRatio(ratio.median())}}
+}
