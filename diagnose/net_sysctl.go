@@ -70,6 +70,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 	// One evidence line per key, listing how and where the text names it.
 	type use struct {
 		forms, lines []string
+		files        []string // "/etc/sysctl.d/X.conf line N": settings read from the host's own files
 		first        model.SettingMention
 	}
 	uses := map[string]*use{}
@@ -84,7 +85,9 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		if f := netFormName(m.Form); !slices.Contains(u.forms, f) {
 			u.forms = append(u.forms, f)
 		}
-		if l := strconv.Itoa(m.Line); m.Line > 0 && !slices.Contains(u.lines, l) {
+		if strings.HasPrefix(m.Source, "/") {
+			u.files = append(u.files, m.Source)
+		} else if l := strconv.Itoa(m.Line); m.Line > 0 && !slices.Contains(u.lines, l) {
 			u.lines = append(u.lines, l)
 		}
 	}
@@ -94,6 +97,9 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		src := "the text (what the author had or tried, not necessarily the host's value)"
 		if len(u.lines) > 0 {
 			src = fmt.Sprintf("the text at line %s (what the author had or tried, not necessarily the host's value)", strings.Join(u.lines, ", "))
+		}
+		if len(u.files) > 0 {
+			src = strings.Join(u.files, ", ") + " (applied at boot by systemd-sysctl or sysctl --system)"
 		}
 		known, suggestion := artifact.KnownSysctl(key)
 		if !known {

@@ -57,6 +57,11 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	for _, k := range names {
 		add("proc/sys/"+strings.ReplaceAll(k, ".", "/"), []byte(vals[k]+"\n"))
 	}
+	for _, name := range sysctlConfFiles(root) {
+		if b, err := root.ReadFile(name); err == nil {
+			add(name, b)
+		}
+	}
 	if ts, err := kernel.ReadKernelThreads(root, "kswapd", "kcompactd", "ksoftirqd"); err == nil {
 		for _, t := range ts {
 			p := kernel.TaskStatPath(t.PID)

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"headroom/diagnose"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/report"
@@ -171,5 +174,46 @@ func TestLiveSamplerRates(t *testing.T) {
 		if _, ok := tl.Samples[2].Rates[k]; !ok {
 			t.Errorf("rate %s missing from a live sample", k)
 		}
+	}
+}
+
+// Persistent sysctl settings are read from /etc/sysctl.d and /etc/sysctl.conf, with their
+// file and line, so the sysctl rules check them on live hosts and captures alike.
+func TestSysctlConfSettings(t *testing.T) {
+	a, err := txtar.ParseFile("../testdata/captures/vm-6.18.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Files = append(a.Files,
+		txtar.File{Name: "etc/sysctl.d/90-nas.conf", Data: []byte("# from a blog\nvm.min_kbytes_free = 20248\nnet.core.rmem_max=16777216\n")},
+		txtar.File{Name: "etc/sysctl.conf", Data: []byte("net.ipv4.tcp_rmem = 4096 87380 1048576\n")})
+	tl, err := Collect(context.Background(), kernel.TxtarRoot(a, "conf.txtar"), CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, m := range tl.Settings {
+		got[m.Key] = m.Value + " @ " + m.Source
+	}
+	want := map[string]string{
+		"vm.min_kbytes_free": "20248 @ /etc/sysctl.d/90-nas.conf line 2",
+		"net.core.rmem_max":  "16777216 @ /etc/sysctl.d/90-nas.conf line 3",
+		"net.ipv4.tcp_rmem":  "4096 87380 1048576 @ /etc/sysctl.conf line 1",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("settings:\n got %v\nwant %v", got, want)
+	}
+	// And the rule sees them as it sees a paste.
+	fired := false
+	for _, f := range diagnose.Run(tl, nil).Findings {
+		if f.ID == "sysctl-unknown-key" {
+			fired = true
+			if !strings.Contains(fmt.Sprint(f.Evidence), "/etc/sysctl.d/90-nas.conf line 2") {
+				t.Errorf("evidence does not cite the file and line: %+v", f.Evidence)
+			}
+		}
+	}
+	if !fired {
+		t.Error("sysctl-unknown-key did not fire on vm.min_kbytes_free in /etc/sysctl.d")
 	}
 }

@@ -87,6 +87,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 		s.note("kernel log (/dev/kmsg)", logErr)
 	}
 
+	tl.Settings = readSysctlConf(root)
 	tl.Log = logRecords(recs, bootTime(tl), root)
 	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
 	tl.NotAvailable = append(hostMissing, s.Unavailable()...)
