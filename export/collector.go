@@ -188,12 +188,11 @@ func (c *Collector) refresh() *Snapshot {
 	log, events := c.log.window(from)
 	tl := &model.Timeline{
 		Source:  model.SourceInfo{Kind: c.kind, Name: c.root.Name},
-		Host:    c.host,
-		Samples: c.ring, // never appended to in place: the next refresh copies (above)
+		Host:    c.host, // its Sysctls map is replaced, never written, when refreshed
+		Samples: c.ring, // never written in place: each refresh builds a new ring (above)
 		Log:     log,
 		Events:  events,
 	}
-	tl.Host.Sysctls = maps.Clone(c.host.Sysctls)
 	tl.NotAvailable = append(append([]model.Unavailable(nil), c.hostMissing...), c.sampler.Unavailable()...)
 	if err := c.log.err(); err != nil {
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kernel log (/dev/kmsg)", Why: err.Error()})

@@ -160,6 +160,9 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	if !global {
 		t.Fatalf("global change not applied: %+v", r.Applied)
 	}
+	if r.PeakSocketMemPages <= 0 || r.PeakTCPMemPages <= 0 {
+		t.Errorf("memory not measured: socket %d pages, kernel %d pages", r.PeakSocketMemPages, r.PeakTCPMemPages)
+	}
 	if r.Params.TCPRmem != "4096 131072 8388608" {
 		t.Errorf("tcp_rmem in the namespace %q, want the set's", r.Params.TCPRmem)
 	}

@@ -268,3 +268,36 @@ func TestSysctlScopes(t *testing.T) {
 		t.Errorf("host tcp_rmem changed from %q to %q by a namespace write", before, after)
 	}
 }
+
+// TestBulkSocketOptions: fixed buffers and a per-socket congestion control reach the
+// sockets. cubic is available but not in tcp_allowed_congestion_control here, so only
+// TCP_CONGESTION with CAP_NET_ADMIN can set it in a namespace.
+func TestBulkSocketOptions(t *testing.T) {
+	needRoot(t)
+	_, a, b, lk := pair(t, LinkSpec{RateBitsPerSec: 100e6, OneWayDelay: 5 * time.Millisecond, Delay: DelayUserspace})
+	avail, _ := readSysctl("net.ipv4.tcp_available_congestion_control")
+	cc := "reno"
+	if strings.Contains(avail, "cubic") {
+		cc = "cubic"
+	}
+	res, err := RunBulk(context.Background(), a, b, lk.AddrB, BulkConfig{
+		Streams: 2, Warmup: 500 * time.Millisecond, Measure: time.Second,
+		SndBufBytes: 1 << 20, RcvBufBytes: 1 << 20, CongestionControl: cc,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range res.Streams {
+		// The kernel doubles the requested size to leave room for overhead
+		// (net/core/sock.c: sk_setsockopt, SO_SNDBUF).
+		if s.SndBufBytes != 2<<20 || s.RcvBufBytes != 2<<20 || s.CongestionControl != cc {
+			t.Errorf("stream %d: sndbuf %d rcvbuf %d cc %q; want %d, %d, %q", i, s.SndBufBytes, s.RcvBufBytes, s.CongestionControl, 2<<20, 2<<20, cc)
+		}
+		if s.GoodputBitsPerSec <= 0 {
+			t.Errorf("stream %d moved nothing", i)
+		}
+	}
+	if res.PeakSocketMemBytes <= 0 {
+		t.Errorf("socket memory not sampled")
+	}
+}

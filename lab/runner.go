@@ -41,18 +41,21 @@ type Report struct {
 
 // RunResult is one case under one settings set.
 type RunResult struct {
-	Settings            string          `json:"settings"`
-	Params              RunParams       `json:"params"`
-	ThroughputMbps      float64         `json:"throughput_mbps"`
-	PerStreamMbps       []float64       `json:"per_stream_mbps"`
-	Retransmits         uint64          `json:"retransmits"`
-	PeakTCPMemPages     int64           `json:"peak_tcp_mem_pages"`
-	BaselineTCPMemPages int64           `json:"baseline_tcp_mem_pages"`
-	BudgetPages         int64           `json:"budget_pages"`
-	BudgetOK            bool            `json:"budget_ok"`
-	Applied             []Applied       `json:"applied,omitempty"`
-	Skipped             []Skipped       `json:"skipped,omitempty"`
-	DelayLine           *DelayLineStats `json:"delay_line,omitempty"`
+	Settings            string    `json:"settings"`
+	Params              RunParams `json:"params"`
+	ThroughputMbps      float64   `json:"throughput_mbps"`
+	PerStreamMbps       []float64 `json:"per_stream_mbps"`
+	Retransmits         uint64    `json:"retransmits"`
+	PeakTCPMemPages     int64     `json:"peak_tcp_mem_pages"`
+	BaselineTCPMemPages int64     `json:"baseline_tcp_mem_pages"`
+	// PeakSocketMemPages is the run's own sockets' charged memory (SO_MEMINFO), rounded
+	// up to pages: the part of peak_tcp_mem_pages this run caused.
+	PeakSocketMemPages int64           `json:"peak_socket_mem_pages"`
+	BudgetPages        int64           `json:"budget_pages"`
+	BudgetOK           bool            `json:"budget_ok"`
+	Applied            []Applied       `json:"applied,omitempty"`
+	Skipped            []Skipped       `json:"skipped,omitempty"`
+	DelayLine          *DelayLineStats `json:"delay_line,omitempty"`
 }
 
 // RunParams is the case as it actually ran: the asked-for link and workload plus what was
@@ -203,6 +206,8 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	res.Retransmits = bulk.Retransmits
 	res.PeakTCPMemPages = bulk.PeakTCPMemPages
 	res.BaselineTCPMemPages = bulk.BaselineTCPMemPages
+	page := int64(os.Getpagesize())
+	res.PeakSocketMemPages = (bulk.PeakSocketMemBytes + page - 1) / page
 	res.BudgetPages = budgetPages
 	res.BudgetOK = bulk.PeakTCPMemPages <= budgetPages
 	if topo.Link.DelayLine != nil {

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,7 +63,11 @@ type BulkResult struct {
 	Warmup, Measured    time.Duration // Measured: the actual measurement window
 	PeakTCPMemPages     int64         // highest "TCP: ... mem" of /proc/net/sockstat while it ran
 	BaselineTCPMemPages int64         // the same before the first connection
-	Samples             []BulkSample
+	// PeakSocketMemBytes is the highest sum, over the run's own sockets at both ends, of
+	// what each socket has charged to TCP memory (SO_MEMINFO: rmem_alloc + wmem_queued +
+	// fwd_alloc). Unlike the sockstat figure it does not move with other TCP users.
+	PeakSocketMemBytes int64
+	Samples            []BulkSample
 }
 
 // BulkSample is one observation during the transfer.
@@ -255,6 +260,20 @@ loop:
 			if mem > res.PeakTCPMemPages {
 				res.PeakTCPMemPages = mem
 			}
+			var sockMem int64
+			for _, c := range conns {
+				sockMem += socketMemBytes(c)
+			}
+			amu.Lock()
+			for _, c := range accepted {
+				if tc, ok := c.(*net.TCPConn); ok {
+					sockMem += socketMemBytes(tc)
+				}
+			}
+			amu.Unlock()
+			if sockMem > res.PeakSocketMemBytes {
+				res.PeakSocketMemBytes = sockMem
+			}
 			total := sum()
 			res.Samples = append(res.Samples, BulkSample{At: now.Sub(start), BytesReceived: total, TCPMemPages: mem})
 			if cfg.Progress != nil && now.Sub(lastProgress) >= time.Second {
@@ -299,6 +318,34 @@ func setSockOpts(fd int, cfg BulkConfig) error {
 		}
 	}
 	return nil
+}
+
+// soMeminfo is SO_MEMINFO (include/uapi/asm-generic/socket.h, Linux 4.12), which x/sys/unix
+// does not export; alpha, mips, parisc and sparc number it differently and are not
+// supported by the lab.
+const soMeminfo = 55
+
+// socketMemBytes is what one socket has charged to its protocol's memory: the truesize of
+// its receive queue (SK_MEMINFO_RMEM_ALLOC), of its send and retransmit queues
+// (SK_MEMINFO_WMEM_QUEUED), and the forward allocation it holds in reserve
+// (SK_MEMINFO_FWD_ALLOC); the same quantities sk_mem_schedule charges to tcp_memory_allocated.
+// 0 when the socket is gone.
+func socketMemBytes(c *net.TCPConn) int64 {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	var v [unix.SK_MEMINFO_VARS]uint32
+	var got bool
+	rc.Control(func(fd uintptr) {
+		l := uint32(unsafe.Sizeof(v))
+		_, _, e := unix.Syscall6(unix.SYS_GETSOCKOPT, fd, unix.SOL_SOCKET, soMeminfo, uintptr(unsafe.Pointer(&v[0])), uintptr(unsafe.Pointer(&l)), 0)
+		got = e == 0
+	})
+	if !got {
+		return 0
+	}
+	return int64(v[unix.SK_MEMINFO_RMEM_ALLOC]) + int64(v[unix.SK_MEMINFO_WMEM_QUEUED]) + int64(v[unix.SK_MEMINFO_FWD_ALLOC])
 }
 
 func inspectSocket(c *net.TCPConn, sr *StreamResult) error {

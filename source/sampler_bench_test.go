@@ -292,3 +292,70 @@ func BenchmarkSampleIntoCapture(b *testing.B) {
 		s.SampleInto(&dst, time.Time{})
 	}
 }
+
+// BenchmarkParseHostFiles parses each file of a sample as this host prints it right now,
+// read once: which parser costs what in a sample (docs/performance.md lists the figures).
+func BenchmarkParseHostFiles(b *testing.B) {
+	s := hostSampler(b, filesOnly)
+	var (
+		mem, vm             kernel.Counters
+		buddy               []kernel.BuddyZone
+		zones               []kernel.Zone
+		devs                []kernel.NetDev
+		netstat, snmp, six  kernel.Groups
+		sockstat, sockstat6 kernel.Groups
+		softnet             []kernel.SoftnetCPU
+		st                  kernel.Stat
+		irq                 kernel.Interrupts
+		load                kernel.LoadAvg
+		psi                 kernel.Pressure
+		task                kernel.TaskStat
+		rd                  bytes.Reader
+	)
+	cases := []struct {
+		f     *procFile
+		parse func([]byte) error
+	}{
+		{s.meminfo, func(d []byte) error { return kernel.ParseMemInfoInto(&mem, d) }},
+		{s.vmstat, func(d []byte) error { return kernel.ParseVMStatInto(&vm, d) }},
+		{s.buddy, func(d []byte) error { return kernel.ParseBuddyInfoInto(&buddy, d) }},
+		{s.zoneinfo, func(d []byte) error { return kernel.ParseZoneInfoInto(&zones, d) }},
+		{s.netdev, func(d []byte) error { return kernel.ParseNetDevInto(&devs, d) }},
+		{s.netstat, func(d []byte) error { return kernel.ParseNetStatInto(&netstat, d) }},
+		{s.snmp, func(d []byte) error { return kernel.ParseNetStatInto(&snmp, d) }},
+		{s.snmp6, func(d []byte) error { return kernel.ParseSNMP6Into(&six, d) }},
+		{s.sockstat, func(d []byte) error { return kernel.ParseSockStatInto(&sockstat, d) }},
+		{s.sockstat6, func(d []byte) error { return kernel.ParseSockStatInto(&sockstat6, d) }},
+		{s.protocols, func(d []byte) error { rd.Reset(d); _, err := kernel.ParseProtocols(&rd); return err }},
+		{s.softnet, func(d []byte) error { return kernel.ParseSoftnetInto(&softnet, d) }},
+		{s.stat, func(d []byte) error { return kernel.ParseStatInto(&st, d) }},
+		{s.interrupts, func(d []byte) error { return kernel.ParseInterruptsInto(&irq, d) }},
+		{s.loadavg, func(d []byte) error { return kernel.ParseLoadAvgInto(&load, d) }},
+		{s.psi[1], func(d []byte) error { return kernel.ParsePSIInto(&psi, "memory", d) }},
+	}
+	if len(s.threads) > 0 {
+		cases = append(cases, struct {
+			f     *procFile
+			parse func([]byte) error
+		}{s.threads[0], func(d []byte) error { return kernel.ParseTaskStatInto(&task, d) }})
+	}
+	for _, c := range cases {
+		data, err := c.f.read()
+		if err != nil {
+			continue // not on this host
+		}
+		data = bytes.Clone(data)
+		b.Run(strings.ReplaceAll(c.f.name, "/", "_"), func(b *testing.B) {
+			if err := c.parse(data); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := c.parse(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"headroom/diagnose"
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/record"
 	"headroom/report"
 	"headroom/source"
 )
@@ -71,6 +72,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
+	record.PlaceFindings(tl, &d)
 	if f.format == "json" {
 		err = report.WriteJSON(stdio.Stdout, tl, d)
 	} else {

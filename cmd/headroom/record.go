@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"headroom/diagnose"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
@@ -26,9 +25,6 @@ func init() {
 		return nil, false
 	})
 }
-
-// placeInTime sets When on the findings of a timeline with clock times (record.PlaceFindings).
-func placeInTime(tl *model.Timeline, d *diagnose.Diagnosis) { record.PlaceFindings(tl, d) }
 
 func runRecord(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("record", flag.ContinueOnError)

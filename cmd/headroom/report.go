@@ -10,6 +10,7 @@ import (
 
 	"headroom/diagnose"
 	"headroom/model"
+	"headroom/record"
 	"headroom/report"
 )
 
@@ -48,7 +49,7 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(*skip))
-	placeInTime(tl, &d)
+	record.PlaceFindings(tl, &d)
 	var buf bytes.Buffer
 	if *format == "markdown" {
 		err = report.WriteMarkdown(&buf, tl, d)

@@ -64,6 +64,9 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 func runServe(ctx context.Context, args []string, stdio IO) int {
 	fs, f := newServeFlags(stdio)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitFailure
 	}
 	if fs.NArg() > 0 {

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"runtime"
 	"time"
@@ -30,6 +32,8 @@ func runChildMode(mode string, args []string) int {
 		err = childReadFile(args)
 	case "pread":
 		err = childPread(args)
+	case "accept":
+		err = childAccept()
 	case "parse":
 		err = childParse(args)
 	default:
@@ -194,4 +198,28 @@ func childPread(args []string) error {
 	used := selfCPU() - start
 	fmt.Printf("samples=%d files=%d cpu_ns_per_sample=%d\n", *n, len(fds), used.Nanoseconds()/int64(*n))
 	return nil
+}
+
+// childAccept listens on a free loopback port, prints its address, and accepts and holds
+// connections until its standard input closes. The scaling section dials from the parent,
+// so that each process holds only one end of every connection (RLIMIT_NOFILE may not be
+// raisable in a container).
+func childAccept() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("addr=%s\n", ln.Addr())
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	return ln.Close()
 }

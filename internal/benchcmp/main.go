@@ -27,7 +27,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,10 +59,21 @@ type row struct {
 	note     string
 }
 
-// result is what a section contributes: rows and the summary fields it owns.
+// result is what a section contributes: rows, the summary fields it owns, and how its
+// figures stand against the issue's targets.
 type result struct {
 	rows    []row
 	summary map[string]string
+	targets []string
+}
+
+// target is "met" or "NOT MET" with the figure and the bound.
+func target(ok bool, format string, args ...any) string {
+	verdict := "met    "
+	if !ok {
+		verdict = "NOT MET"
+	}
+	return verdict + " " + fmt.Sprintf(format, args...)
 }
 
 func main() {
@@ -138,6 +148,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		{"scale", benchScale},
 	}
 	var rows []row
+	var targets []string
 	summary := map[string]string{}
 	for _, s := range sections {
 		if cfg.only != nil && !cfg.only[s.name] {
@@ -151,6 +162,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		res := s.fn(&cfg)
 		cfg.logf("%s done in %s", s.name, time.Since(t0).Round(time.Millisecond))
 		rows = append(rows, res.rows...)
+		targets = append(targets, res.targets...)
 		for k, v := range res.summary {
 			summary[k] = v
 		}
@@ -160,11 +172,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "machine: %s\n", machine())
 	fmt.Fprintf(stdout, "load average at start %s, at end %s; %s in all\n\n", load0, loadAvg(), time.Since(started).Round(time.Second))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "measured\theadroom: median [min–max]\tcompared with: median [min–max]\tratio\tnotes")
+	fmt.Fprintln(tw, "measured (CPU time unless said)\theadroom: median [min–max]\tcompared with: median [min–max]\tratio\t")
+	var notes []string
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.what, r.headroom, r.peer, r.ratio, r.note)
+		ref := ""
+		if r.note != "" {
+			notes = append(notes, r.note)
+			ref = fmt.Sprintf("[%d]", len(notes))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.what, r.headroom, r.peer, r.ratio, ref)
 	}
 	tw.Flush()
+	fmt.Fprintln(stdout)
+	for i, n := range notes {
+		fmt.Fprintf(stdout, "[%d] %s\n", i+1, n)
+	}
+	if len(targets) > 0 {
+		fmt.Fprintln(stdout)
+		fmt.Fprintln(stdout, "targets (issue 12):")
+		for _, t := range targets {
+			fmt.Fprintf(stdout, "  %s\n", t)
+		}
+	}
 	fmt.Fprintln(stdout)
 	get := func(k string) string {
 		if v, ok := summary[k]; ok {
@@ -275,4 +304,11 @@ func na(what, peer, why string) row {
 	return row{what: what, headroom: "n/a", peer: peer, ratio: "n/a", note: why}
 }
 
-func nan() float64 { return math.NaN() }
+// naResult is a section that could not measure: its row says why, and so do its targets.
+func naResult(what, peer, why string, targets ...string) result {
+	r := result{rows: []row{na(what, peer, why)}}
+	for _, t := range targets {
+		r.targets = append(r.targets, "n/a     "+t+": "+why)
+	}
+	return r
+}

@@ -92,11 +92,11 @@ func benchSampler(c *config) result {
 	floorName := "C floor (bench/floor.c)"
 	files, err := samplerFiles()
 	if err != nil {
-		return result{rows: []row{na(what, floorName, err.Error())}}
+		return naResult(what, floorName, err.Error(), samplerTargets...)
 	}
 	floor, err := c.buildFloor()
 	if err != nil {
-		return result{rows: []row{na(what, floorName, err.Error())}}
+		return naResult(what, floorName, err.Error(), samplerTargets...)
 	}
 	var goNS, cNS, freshNS, onceNS, readNS, preadNS dist
 	var allocs, freshAllocs dist
@@ -121,7 +121,7 @@ func benchSampler(c *config) result {
 		}
 		for _, f := range pair {
 			if err := f(); err != nil {
-				return result{rows: []row{na(what, floorName, err.Error())}}
+				return naResult(what, floorName, err.Error(), samplerTargets...)
 			}
 		}
 		// Informational variants, fewer runs' worth of samples.
@@ -171,7 +171,7 @@ func benchSampler(c *config) result {
 	if len(onceNS) > 0 {
 		rows = append(rows, row{
 			what:     "  floor variant: one pread per file, no read to EOF",
-			headroom: "",
+			headroom: fmtDist(goNS),
 			peer:     "C: " + fmtDist(onceNS),
 			ratio:    fmtRatio(goNS.median() / onceNS.median()),
 			note:     "may stop short of the end of a multi-page seq_file; information only",
@@ -195,5 +195,12 @@ func benchSampler(c *config) result {
 			note:     "open+fstat+read+close each sample: why the sampler keeps files open",
 		})
 	}
-	return result{rows: rows, summary: map[string]string{"sampler/floor": fmtRatio(ratio.median())}}
+	return result{rows: rows, summary: map[string]string{"sampler/floor": fmtRatio(ratio.median())},
+		targets: []string{
+			target(ratio.median() <= 1.3, "sampler ≤ 1.3 × the C floor per sample: %s", fmtRatio(ratio.median())),
+			target(allocs.median() == 0, "steady-state sample allocates nothing on the Go heap: %.1f allocations per sample", allocs.median()),
+		}}
 }
+
+// samplerTargets are the targets this section checks, for when it cannot measure.
+var samplerTargets = []string{"sampler ≤ 1.3 × the C floor per sample", "steady-state sample allocates nothing on the Go heap"}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"net"
@@ -34,39 +35,54 @@ func calibrate(target float64, args ...string) (int, error) {
 	return min(max(int(target/max(r.ns, 1)), 10), 5000), nil
 }
 
-// scaleSockets opens n loopback TCP connections in this process (both ends live here, so a
+// scaleSockets holds n loopback TCP connections (this process dials, a child accepts, so a
 // dump sees 2n established sockets plus the listener) and measures the sampler with and
-// without the sock_diag dump. ss -tmi, which asks the kernel for the same attributes and
+// without the sock_diag dump. ss -tmia, which asks the kernel for the same attributes and
 // prints them, is the peer.
 func scaleSockets(c *config) []row {
 	const what = "  sampler + sock_diag dump, per sample"
 	var rows []row
 	ss, ssErr := exec.LookPath("ss")
 	var conns []net.Conn
-	var ln net.Listener
 	defer func() {
 		for _, cn := range conns {
 			cn.Close()
 		}
-		if ln != nil {
-			ln.Close()
-		}
 	}()
+	var acceptor *exec.Cmd
+	var addr string
 	for _, level := range []int{0, 1000, 10000} {
+		label := "host as is"
 		if level > 0 {
-			more, l, err := openConns(ln, level-len(conns)/2)
-			ln = l
-			conns = append(conns, more...)
-			if err != nil {
-				rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
-				break
+			label = fmt.Sprintf("+%d loopback connections", level)
+		}
+		fail := func(err error) []row {
+			return append(rows, na(fmt.Sprintf("%s, %s", what, label), "", err.Error()))
+		}
+		if level > 0 {
+			if acceptor == nil {
+				var err error
+				acceptor, addr, err = startAcceptor()
+				if err != nil {
+					return fail(err)
+				}
+				defer func() {
+					acceptor.Process.Kill()
+					acceptor.Wait()
+				}()
+			}
+			for len(conns) < level {
+				cn, err := net.Dial("tcp", addr)
+				if err != nil {
+					return fail(fmt.Errorf("after %d connections: %w", len(conns), err))
+				}
+				conns = append(conns, cn)
 			}
 		}
 		runs := 3
 		n, err := calibrate(4e8, "-sockets")
 		if err != nil {
-			rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
-			break
+			return fail(err)
 		}
 		var with, without, ssNS dist
 		var allocs float64
@@ -74,8 +90,7 @@ func scaleSockets(c *config) []row {
 		for range runs {
 			r, err := runSampler(n, "-sockets")
 			if err != nil {
-				rows = append(rows, na(fmt.Sprintf("%s, %d connections", what, level), "", err.Error()))
-				return rows
+				return fail(err)
 			}
 			with, allocs, seen = append(with, r.ns), r.allocs, r.sockets
 			if r0, err := runSampler(n); err == nil {
@@ -94,67 +109,49 @@ func scaleSockets(c *config) []row {
 			peer = "ss -tmia (whole process): " + fmtDist(ssNS)
 			ratio = fmtRatio((with.median() - without.median()) / ssNS.median())
 		}
-		label := "host as is"
-		if level > 0 {
-			label = fmt.Sprintf("+%d loopback connections", level)
-		}
 		rows = append(rows, row{
 			what:     fmt.Sprintf("%s, %s", what, label),
 			headroom: fmtDist(with),
 			peer:     peer,
 			ratio:    ratio,
-			note: fmt.Sprintf("%d TCP sockets dumped; files alone %s, so the dump and its summary add %s; %.0f heap allocs/sample; %d runs × %d samples; ratio is the dump's share against ss",
+			note: fmt.Sprintf("%d TCP sockets dumped; files alone %s, so the dump and its summary add %s; %.0f heap allocs/sample; %d runs × %d samples; ratio: the dump's share against ss",
 				seen, fmtDur(without.median()), fmtDur(with.median()-without.median()), allocs, runs, n),
 		})
 	}
 	return rows
 }
 
-// openConns adds n connections to ln (a new loopback listener when nil).
-func openConns(ln net.Listener, n int) ([]net.Conn, net.Listener, error) {
-	need := uint64(2*n + 1024)
-	var rl syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err == nil && rl.Cur < need+uint64(rl.Cur/2) {
-		want := syscall.Rlimit{Cur: max(rl.Cur, 2*need), Max: max(rl.Max, 2*need)}
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &want); err != nil {
-			return nil, ln, fmt.Errorf("need about %d open files for %d connections, limit %d: %v", need, n, rl.Cur, err)
-		}
+// startAcceptor starts this program's accept mode and returns the address it listens on.
+func startAcceptor() (*exec.Cmd, string, error) {
+	cmd, err := childCmd("accept")
+	if err != nil {
+		return nil, "", err
 	}
-	if ln == nil {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, nil, err
-		}
-		ln = l
+	cmd.Stderr = os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if _, err := cmd.StdinPipe(); err != nil {
+		return nil, "", err
 	}
-	accepted := make(chan net.Conn, n)
-	errc := make(chan error, 1)
-	go func() {
-		for range n {
-			cn, err := ln.Accept()
-			if err != nil {
-				errc <- err
-				return
-			}
-			accepted <- cn
-		}
-		errc <- nil
-	}()
-	var out []net.Conn
-	for range n {
-		cn, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			return out, ln, fmt.Errorf("after %d connections: %w", len(out)/2, err)
-		}
-		out = append(out, cn)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
 	}
-	if err := <-errc; err != nil {
-		return out, ln, err
+	if err := cmd.Start(); err != nil {
+		return nil, "", err
 	}
-	for range n {
-		out = append(out, <-accepted)
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, "", fmt.Errorf("accept helper: %w", err)
 	}
-	return out, ln, nil
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "addr=")
+	if !ok {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, "", fmt.Errorf("accept helper said %q", line)
+	}
+	return cmd, addr, nil
 }
 
 // scaleTopology measures the sampler on copies of the committed 6.18 capture scaled to more

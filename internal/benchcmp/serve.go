@@ -192,11 +192,11 @@ func benchServe(c *config) result {
 	}
 	bin, err := c.buildHeadroom()
 	if err != nil {
-		return result{rows: []row{na(what, peerName, err.Error())}}
+		return naResult(what, peerName, err.Error(), serveTargets...)
 	}
 	help, _ := exec.Command(bin, "serve", "-h").CombinedOutput()
 	if bytes.Contains(help, []byte(`unknown command "serve"`)) {
-		return result{rows: []row{na(what, peerName, "headroom serve does not exist in this tree yet")}}
+		return naResult(what, peerName, "headroom serve does not exist in this tree yet", serveTargets...)
 	}
 	gap := 25 * time.Millisecond
 	serveArgs := func(addr string) []string { return []string{"serve", "--listen", addr} }
@@ -216,11 +216,11 @@ func benchServe(c *config) result {
 		scrapes = max(c.scrapes/10, 10)
 	}
 	if nePath == "" {
-		return result{rows: []row{na(what, peerName, "node_exporter is not installed (Debian: apt-get install prometheus-node-exporter)")}}
+		return naResult(what, peerName, "node_exporter is not installed (Debian: apt-get install prometheus-node-exporter)", serveTargets...)
 	}
 	hr, err := startExporter("headroom serve", bin, serveArgs)
 	if err != nil {
-		return result{rows: []row{na(what, peerName, err.Error())}}
+		return naResult(what, peerName, err.Error(), serveTargets...)
 	}
 	defer hr.stop()
 	ne, err := startExporter("node_exporter", nePath, func(addr string) []string {
@@ -231,7 +231,7 @@ func benchServe(c *config) result {
 		return a
 	})
 	if err != nil {
-		return result{rows: []row{na(what, peerName, err.Error())}}
+		return naResult(what, peerName, err.Error(), serveTargets...)
 	}
 	defer ne.stop()
 	for range 5 { // warm up: first samples, connection, buffers
@@ -251,7 +251,7 @@ func benchServe(c *config) result {
 		for _, e := range pair {
 			ns, tk, body, err := scrapeRun(e, scrapes, gap)
 			if err != nil {
-				return result{rows: []row{na(what, peerName, err.Error())}}
+				return naResult(what, peerName, err.Error(), serveTargets...)
 			}
 			if e == hr {
 				hrNS, hrTicks, hrBody = append(hrNS, ns), append(hrTicks, tk), body
@@ -284,5 +284,12 @@ func benchServe(c *config) result {
 			note:     "VmRSS and VmHWM from /proc/PID/status, MiB",
 		},
 	}
-	return result{rows: rows, summary: map[string]string{"serve/node_exporter": fmtRatio(ratio.median())}}
+	return result{rows: rows, summary: map[string]string{"serve/node_exporter": fmtRatio(ratio.median())},
+		targets: []string{
+			target(ratio.median() <= 0.25, "headroom serve ≤ 0.25 × node_exporter's CPU per scrape: %s", fmtRatio(ratio.median())),
+			target(hrRSS < neRSS, "headroom serve uses less RSS than node_exporter: %.1f MB vs %.1f MB", float64(hrRSS)/1024, float64(neRSS)/1024),
+		}}
 }
+
+// serveTargets are the issue's targets this section checks, for when it cannot measure.
+var serveTargets = []string{"headroom serve ≤ 0.25 × node_exporter's CPU per scrape", "headroom serve uses less RSS than node_exporter"}

@@ -47,8 +47,10 @@ func fmtDur(ns float64) string {
 		return fmt.Sprintf("%.2f µs", ns/1e3)
 	case ns < 1e6:
 		return fmt.Sprintf("%.0f µs", ns/1e3)
-	case ns < 1e9:
+	case ns < 100e6:
 		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns < 1e9:
+		return fmt.Sprintf("%.0f ms", ns/1e6)
 	}
 	return fmt.Sprintf("%.2f s", ns/1e9)
 }

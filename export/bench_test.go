@@ -1,0 +1,70 @@
+package export
+
+import (
+	"io"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+
+	"headroom/kernel"
+)
+
+// cpuTime is the process's user+system CPU time so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchScrape measures one full scrape: a new sample (MinInterval is tiny), the diagnosis
+// of the window, and the text exposition. It reports CPU time per scrape, the figure the
+// benchmarks compare with node_exporter.
+func benchScrape(b *testing.B, root kernel.Root, opt Options) {
+	opt.MinInterval = time.Nanosecond
+	c := NewCollector(root, opt)
+	defer c.Close()
+	reg := NewRegistry(c)
+	scrape := func() {
+		mfs, err := reg.Gather()
+		if err != nil {
+			b.Fatal(err)
+		}
+		enc := expfmt.NewEncoder(io.Discard, expfmt.NewFormat(expfmt.TypeTextPlain))
+		for _, mf := range mfs {
+			if err := enc.Encode(mf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	// Fill the window as a long-running serve has it (diagnosis cost grows with it).
+	for i := 0; i < 60; i++ {
+		scrape()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for i := 0; i < b.N; i++ {
+		scrape()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/float64(b.N), "cpu-µs/scrape")
+}
+
+func BenchmarkScrapeLive(b *testing.B) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("not a Linux host")
+	}
+	benchScrape(b, kernel.HostRoot(), Options{Ethtool: true})
+}
+
+func BenchmarkScrapeLiveSockets(b *testing.B) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("not a Linux host")
+	}
+	benchScrape(b, kernel.HostRoot(), Options{Ethtool: true, Sockets: true})
+}
