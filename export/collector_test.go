@@ -169,7 +169,7 @@ func TestStatusPageEmpty(t *testing.T) {
 	if err := WriteStatus(&b, c.Snapshot()); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "needs two samples") {
+	if !strings.Contains(b.String(), "Charts need two samples") {
 		t.Error("one-sample page does not say the charts need two samples")
 	}
 }

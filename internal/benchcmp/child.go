@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -54,12 +55,13 @@ func childSampler(args []string) error {
 	n := fs.Int("n", 1000, "samples")
 	root := fs.String("root", "/", "root directory")
 	sockets := fs.Bool("sockets", false, "dump TCP sockets through sock_diag each sample")
+	ethtool := fs.Bool("ethtool", false, "query ethtool statistics and rings of every NIC each sample")
 	fresh := fs.Bool("fresh", false, "a fresh Sample each time (what doctor and record keep) instead of SampleInto")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	r := kernel.DirRoot(*root)
-	s := source.NewSampler(r, source.Options{Sockets: *sockets, TopSockets: 10})
+	s := source.NewSampler(r, source.Options{Sockets: *sockets, Ethtool: *ethtool, TopSockets: 10})
 	defer s.Close()
 	var dst model.Sample
 	for range 3 { // warm up: size every buffer and counter set
@@ -89,9 +91,16 @@ func childSampler(args []string) error {
 	if dst.Sockets != nil {
 		sockets0 = int(dst.Sockets.Total)
 	}
-	fmt.Printf("samples=%d files=%d cpu_ns_per_sample=%d allocs_per_sample=%.2f heap_bytes_per_sample=%.0f sockets=%d\n",
+	var nicStats []string // NICs whose driver answered ETHTOOL_GSTATS
+	for _, st := range dst.NICStats {
+		if st.Stats != nil {
+			nicStats = append(nicStats, st.Name)
+		}
+	}
+	fmt.Printf("samples=%d files=%d cpu_ns_per_sample=%d allocs_per_sample=%.2f heap_bytes_per_sample=%.0f sockets=%d nic_stats=%s\n",
 		*n, len(s.Files()), used.Nanoseconds()/int64(*n),
-		float64(ms1.Mallocs-ms0.Mallocs)/float64(*n), float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(*n), sockets0)
+		float64(ms1.Mallocs-ms0.Mallocs)/float64(*n), float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(*n), sockets0,
+		strings.Join(append(nicStats, "-")[:max(len(nicStats), 1)], ","))
 	return nil
 }
 

@@ -57,6 +57,7 @@ func runFloor(floor, mode string, n int, files []string) (float64, float64, erro
 type samplerRun struct {
 	ns, allocs, heapBytes float64
 	files, sockets        int
+	nicStats              string // NICs whose driver answered ETHTOOL_GSTATS, or "-"
 }
 
 func runSampler(n int, args ...string) (samplerRun, error) {
@@ -77,7 +78,7 @@ func runSampler(n int, args ...string) (samplerRun, error) {
 	r.heapBytes, _ = kvFloat(kv, "heap_bytes_per_sample")
 	f, _ := kvFloat(kv, "files")
 	s, _ := kvFloat(kv, "sockets")
-	r.files, r.sockets = int(f), int(s)
+	r.files, r.sockets, r.nicStats = int(f), int(s), kv["nic_stats"]
 	return r, nil
 }
 

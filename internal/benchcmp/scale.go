@@ -20,8 +20,9 @@ import (
 // sock_diag (1 k and 10 k loopback connections), and CPUs and NUMA nodes, from copies of the
 // committed capture scaled up (see scaledTree).
 func benchScale(c *config) result {
-	var rows []row
+	rows := []row{{what: "how a sample's cost grows (no peer unless named)"}}
 	rows = append(rows, scaleSockets(c)...)
+	rows = append(rows, scaleEthtool(c))
 	rows = append(rows, scaleTopology(c)...)
 	return result{rows: rows}
 }
@@ -165,45 +166,78 @@ func scaleTopology(c *config) []row {
 	if err != nil {
 		return []row{na(what, "", err.Error())}
 	}
-	var rows []row
-	var base float64
-	for _, t := range []struct{ cpus, nodes int }{{2, 1}, {16, 1}, {64, 2}, {256, 4}} {
-		dir := filepath.Join(c.tmp, fmt.Sprintf("scaled-%dcpu-%dnode", t.cpus, t.nodes))
-		label := fmt.Sprintf("%s, %d CPUs, %d node(s)", what, t.cpus, t.nodes)
-		bytes, err := scaledTree(dir, a, t.cpus, t.nodes)
-		if err != nil {
-			rows = append(rows, na(label, "", err.Error()))
-			continue
+	type level struct {
+		cpus, nodes int
+		dir         string
+		bytes       int64
+		n           int
+		d           dist
+		last        samplerRun
+		err         error
+	}
+	levels := []*level{{cpus: 2, nodes: 1}, {cpus: 16, nodes: 1}, {cpus: 64, nodes: 2}, {cpus: 256, nodes: 4}}
+	for _, l := range levels {
+		l.dir = filepath.Join(c.tmp, fmt.Sprintf("scaled-%dcpu-%dnode", l.cpus, l.nodes))
+		if l.bytes, l.err = scaledTree(l.dir, a, l.cpus, l.nodes); l.err == nil {
+			l.n, l.err = calibrate(2e8, "-root", l.dir)
 		}
-		n, err := calibrate(3e8, "-root", dir)
-		if err != nil {
-			rows = append(rows, na(label, "", err.Error()))
-			continue
-		}
-		var d dist
-		var r samplerRun
-		for range 3 {
-			if r, err = runSampler(n, "-root", dir); err != nil {
-				break
+	}
+	// Rounds over the levels, so that a change of load touches every level alike.
+	for range 5 {
+		for _, l := range levels {
+			if l.err != nil {
+				continue
 			}
-			d = append(d, r.ns)
+			var r samplerRun
+			if r, l.err = runSampler(l.n, "-root", l.dir); l.err == nil {
+				l.d, l.last = append(l.d, r.ns), r
+			}
 		}
-		if err != nil {
-			rows = append(rows, na(label, "", err.Error()))
+	}
+	var rows []row
+	base := levels[0].d.median()
+	for _, l := range levels {
+		label := fmt.Sprintf("%s, %d CPUs, %d node(s)", what, l.cpus, l.nodes)
+		if l.err != nil {
+			rows = append(rows, na(label, "", l.err.Error()))
 			continue
-		}
-		if base == 0 {
-			base = d.median()
 		}
 		rows = append(rows, row{
 			what:     label,
-			headroom: fmtDist(d),
-			peer:     "",
-			ratio:    fmtRatio(d.median()/base) + " of 2 CPUs",
-			note:     fmt.Sprintf("%d files, %.0f KB of text; %.1f heap allocs/sample; 3 runs × %d samples", r.files, float64(bytes)/1e3, r.allocs, n),
+			headroom: fmtDist(l.d),
+			ratio:    fmtRatio(l.d.median()/base) + " of 2 CPUs",
+			note:     fmt.Sprintf("%d files, %.0f KB of text; %.1f heap allocs/sample; 5 rounds × %d samples", l.last.files, float64(l.bytes)/1e3, l.last.allocs, l.n),
 		})
 	}
 	return rows
+}
+
+// scaleEthtool measures the ethtool queries (driver statistics and ring sizes of every NIC
+// the sampler found: ETHTOOL_GSSET_INFO, GSTRINGS, GSTATS, GRINGPARAM per NIC) on top of the
+// files, as the median of per-run differences.
+func scaleEthtool(c *config) row {
+	const what = "  sampler + ethtool on every NIC, per sample"
+	n, err := calibrate(2e8, "-ethtool")
+	if err != nil {
+		return na(what, "", err.Error())
+	}
+	var with, diff dist
+	var r, r0 samplerRun
+	for range 5 {
+		if r, err = runSampler(n, "-ethtool"); err != nil {
+			return na(what, "", err.Error())
+		}
+		if r0, err = runSampler(n); err != nil {
+			return na(what, "", err.Error())
+		}
+		with, diff = append(with, r.ns), append(diff, r.ns-r0.ns)
+	}
+	return row{
+		what:     what,
+		headroom: fmtDist(with),
+		note: fmt.Sprintf("ethtool statistics from %s; ethtool adds %s per sample (median of 5 paired differences, range %s to %s) and %.0f heap allocations; %d samples per run",
+			r.nicStats, fmtDur(diff.median()), fmtDur(diff.min()), fmtDur(diff.max()), r.allocs-r0.allocs, n),
+	}
 }
 
 // scaledTree writes the capture under dir with its per-CPU and per-node parts repeated for
