@@ -160,8 +160,10 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	if !global {
 		t.Fatalf("global change not applied: %+v", r.Applied)
 	}
-	if r.PeakSocketMemPages <= 0 || r.PeakTCPMemPages <= 0 {
-		t.Errorf("memory not measured: socket %d pages, kernel %d pages", r.PeakSocketMemPages, r.PeakTCPMemPages)
+	// Only the run's own sockets are sure to show: the kernel-wide counter batches up to
+	// net.core.mem_pcpu_rsv pages per CPU before it moves, and this run is small.
+	if r.PeakSocketMemPages <= 0 {
+		t.Errorf("socket memory not measured: %d pages", r.PeakSocketMemPages)
 	}
 	if r.Params.TCPRmem != "4096 131072 8388608" {
 		t.Errorf("tcp_rmem in the namespace %q, want the set's", r.Params.TCPRmem)

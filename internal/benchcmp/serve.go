@@ -273,7 +273,7 @@ func benchServe(c *config) result {
 			headroom: fmtDist(hrNS),
 			peer:     peerName + ": " + fmtDist(neNS),
 			ratio:    fmtRatio(ratio.median()),
-			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; /proc/PID/stat ticks agree: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
+			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; CPU from schedstat (ns); the same from /proc/PID/stat ticks: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
 				note, runs, scrapes, gap, fmtDur(hrTicks.median()), fmtDur(neTicks.median()), hrBody, neBody, nev, strings.Join(nodeExporterCollectors, ",")),
 		},
 		{
