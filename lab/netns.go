@@ -251,19 +251,33 @@ func liveRunHolding(key, self string) (string, bool) {
 	return "", false
 }
 
-// runIDOf extracts <runid> from "hr-<runid>-<host>".
+// runIDOf extracts <runid> from "hr-<runid>-<host>". A run id is exactly 8 lower-case hex
+// digits (New); other "hr-" names (kernel's tests use "hr-kt-<n>") are not the lab's and
+// the sweeper leaves them alone.
 func runIDOf(nsName string) (string, bool) {
 	rest, ok := strings.CutPrefix(nsName, NamePrefix)
 	if !ok {
 		return "", false
 	}
-	id, _, ok := strings.Cut(rest, "-")
-	return id, ok && id != ""
+	id, host, ok := strings.Cut(rest, "-")
+	return id, ok && host != "" && isRunID(id)
 }
 
-// Cleanup removes what dead lab runs left behind: namespaces whose name starts with prefix
-// (use NamePrefix for every run, or NamePrefix+runID+"-" for one) and whose owning process
-// is gone, and the global sysctls such a run changed (restored from its owner file). A run
+func isRunID(id string) bool {
+	if len(id) != 8 {
+		return false
+	}
+	for _, c := range id {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Cleanup removes what dead lab runs left behind: namespaces named like the lab's
+// ("hr-<8 hex digits>-<host>") whose name starts with prefix (NamePrefix for every run,
+// NamePrefix+runID+"-" for one) and whose owning process is gone, and the global sysctls such a run changed (restored from its owner file). A run
 // whose owner is still alive is left alone. It returns the namespaces it removed.
 func Cleanup(prefix string) ([]string, error) {
 	if !strings.HasPrefix(prefix, NamePrefix) {
@@ -310,7 +324,7 @@ func Cleanup(prefix string) ([]string, error) {
 	}
 	for _, e := range owners {
 		runID, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !strings.HasPrefix(NamePrefix+runID+"-", prefix) && !strings.HasPrefix(prefix, NamePrefix+runID+"-") {
+		if !ok || !isRunID(runID) || !strings.HasPrefix(NamePrefix+runID+"-", prefix) && !strings.HasPrefix(prefix, NamePrefix+runID+"-") {
 			continue
 		}
 		o, err := readOwner(runID)

@@ -297,7 +297,7 @@ func TestSmallHelpers(t *testing.T) {
 	if id, ok := runIDOf("hr-1a2b3c4d-a"); !ok || id != "1a2b3c4d" {
 		t.Errorf("runIDOf = %q, %v", id, ok)
 	}
-	for _, bad := range []string{"hr--a", "hx-1-a", "hr-abc"} {
+	for _, bad := range []string{"hr--a", "hx-1a2b3c4d-a", "hr-abc", "hr-kt-0a1b2c3d", "hr-1A2B3C4D-a", "hr-1a2b3c4d-"} {
 		if _, ok := runIDOf(bad); ok {
 			t.Errorf("runIDOf(%q) accepted", bad)
 		}
@@ -353,23 +353,23 @@ func TestCleanupSweepsOnlyDeadRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeOwner(&owner{RunID: "live0001", PID: os.Getpid(), StartTicks: st})
+	writeOwner(&owner{RunID: "11110001", PID: os.Getpid(), StartTicks: st})
 	writeOwner(&owner{RunID: "dead0001", PID: os.Getpid(), StartTicks: st + 1}) // pid reused
-	for _, n := range []string{"hr-live0001-a", "hr-dead0001-a", "hr-dead0001-b", "hr-nowner1-a", "other-ns"} {
+	for _, n := range []string{"hr-11110001-a", "hr-dead0001-a", "hr-dead0001-b", "hr-00000bad-a", "hr-kt-12345678", "other-ns"} {
 		touch(netnsDir, n)
 	}
 	removed, err := Cleanup(NamePrefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(removed, " ") != "hr-dead0001-a hr-dead0001-b hr-nowner1-a" {
+	if strings.Join(removed, " ") != "hr-00000bad-a hr-dead0001-a hr-dead0001-b" {
 		t.Errorf("removed %v", removed)
 	}
 	left := readDirNames(netnsDir)
-	if strings.Join(left, " ") != "hr-live0001-a other-ns" {
+	if strings.Join(left, " ") != "hr-11110001-a hr-kt-12345678 other-ns" {
 		t.Errorf("left %v", left)
 	}
-	if owners := readDirNames(ownerDir); strings.Join(owners, " ") != "live0001.json" {
+	if owners := readDirNames(ownerDir); strings.Join(owners, " ") != "11110001.json" {
 		t.Errorf("owner files left %v", owners)
 	}
 	if _, err := Cleanup("other-"); err == nil {
