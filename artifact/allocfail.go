@@ -100,7 +100,10 @@ func reportLineKind(t string) string {
 	if k := traceLineKind(s); k != "" {
 		return "trace"
 	}
-	if reCommLine.MatchString(s) || strings.HasPrefix(s, "Hardware name:") || strings.HasPrefix(s, "Workqueue:") ||
+	// reCommLine is anchored on "CPU: " or "Pid: ": the prefixes spare the regexp
+	// every other line.
+	if (strings.HasPrefix(s, "CPU: ") || strings.HasPrefix(s, "Pid: ")) && reCommLine.MatchString(s) ||
+		strings.HasPrefix(s, "Hardware name:") || strings.HasPrefix(s, "Workqueue:") ||
 		strings.HasPrefix(s, "task: ") || strings.HasPrefix(s, "Modules linked in:") {
 		return "task"
 	}

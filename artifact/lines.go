@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -62,55 +63,83 @@ func SplitLines(text string) []Line {
 }
 
 func appendLine(out []Line, no int, raw string) []Line {
+	l, esc, _ := parseLine(no, raw)
+	if !esc {
+		return append(out, l)
+	}
+	// rsyslog's default $EscapeControlCharactersOnReceive writes control characters as
+	// #ooo octal: a multi-line kernel record arrives as one line with #012.
+	s := strings.ReplaceAll(l.Text, "#011", "\t")
+	parts := strings.Split(s, "#012")
+	for k, p := range parts {
+		c := l
+		c.Text = p
+		c.Cont = k > 0
+		if k > 0 {
+			c.Text = stripKernelStamp(p, &c)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// parseLine undoes the paste's noise on one raw line (without its '\n'). esc is true when the
+// text holds rsyslog #012/#011 escapes: the line then stands for several Lines, which
+// appendLine makes. ascii is true when raw has no byte above 0x7f: l.Text is then a substring
+// of raw. Parse calls it on every line of a syslog without keeping the result for most of
+// them, so it does not allocate for an ASCII line.
+func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l := Line{No: no, UptimeUsec: -1, Priority: -1}
+	l = Line{No: no, UptimeUsec: -1, Priority: -1}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
-	if !isASCII(s) {
+	ascii = isASCII(s)
+	if !ascii {
 		s = fixLookalikes(s)
 	}
 	s, l.Quote = stripQuote(s)
 	s = stripFence(s)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
-	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
-		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
-		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
-		s = strings.ReplaceAll(s, "#011", "\t")
-		parts := strings.Split(s, "#012")
-		for k, p := range parts {
-			c := l
-			c.Text = p
-			c.Cont = k > 0
-			if k > 0 {
-				c.Text = stripKernelStamp(p, &c)
-			}
-			out = append(out, c)
-		}
-		return out
-	}
 	l.Text = s
-	return append(out, l)
+	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
+	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
+		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
+		return l, true, ascii
+	}
+	return l, false, ascii
 }
 
-// isASCII tests eight bytes at a time; it runs on every line of a 100 MB syslog.
+// isASCII tests eight bytes at a time, ORing the words together and testing the high bits
+// once: it runs on every line of a 100 MB syslog. The last word overlaps the one before it
+// instead of finishing byte by byte.
 func isASCII(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
-			return false
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if s[i] >= utf8.RuneSelf {
+				return false
+			}
 		}
+		return true
 	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
+	var acc uint64
+	for i := 0; i+8 <= n; i += 8 {
+		acc |= le64(s, i)
 	}
-	return true
+	acc |= le64(s, n-8)
+	return acc&0x8080808080808080 == 0
+}
+
+// le64 is the little-endian word at s[i:i+8], read byte by byte so that it is right on every
+// architecture (ARMv5 has no unaligned loads); the compiler merges the bytes into one load
+// where it can.
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // fixLookalikes rewrites the Unicode characters that word processors and blogs put in place
@@ -159,6 +188,11 @@ func stripQuote(s string) (string, int) {
 
 // stripFence blanks Markdown code fences, which only delimit.
 func stripFence(s string) string {
+	// A line that starts with a visible ASCII character other than '`' and '~' is no fence,
+	// without trimming it.
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[0] != '`' && s[0] != '~' {
+		return s
+	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return ""
@@ -166,8 +200,15 @@ func stripFence(s string) string {
 	return s
 }
 
-var months = map[string]bool{"Jan": true, "Feb": true, "Mar": true, "Apr": true, "May": true, "Jun": true,
-	"Jul": true, "Aug": true, "Sep": true, "Oct": true, "Nov": true, "Dec": true}
+// isMonth reports whether s is an English month abbreviation as syslog writes it ("Jan").
+// A switch, not a map: it runs on every line of a syslog file.
+func isMonth(s string) bool {
+	switch s {
+	case "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec":
+		return true
+	}
+	return false
+}
 
 // stripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
 // one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
@@ -178,7 +219,7 @@ func stripSyslog(s string, l *Line) string {
 	var rest, stamp string
 	switch c := s[0]; {
 	case c >= 'A' && c <= 'Z':
-		if s[3] != ' ' || !months[s[:3]] {
+		if s[3] != ' ' || !isMonth(s[:3]) {
 			return s
 		}
 		i := 4
@@ -225,9 +266,13 @@ func stripSyslog(s string, l *Line) string {
 	}
 	host, rest := rest[:sp], rest[sp+1:]
 	// tag: up to the first ": " (programs' tags hold no spaces)
-	colon := strings.IndexByte(rest, ':')
-	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
-		// "last message repeated 3 times" and other tag-less lines
+	colon := 0
+	for colon < len(rest) && rest[colon] != ':' && rest[colon] != ' ' {
+		colon++
+	}
+	if colon == len(rest) || rest[colon] == ' ' {
+		// "last message repeated 3 times" and other tag-less lines: no ':', or a space
+		// before the first one
 		l.Syslog, l.Stamp, l.Host = true, stamp, host
 		return rest
 	}
@@ -266,14 +311,18 @@ func stripKernelStamp(s string, l *Line) string {
 	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
 		return s
 	}
-	secs, err1 := strconv.ParseInt(inner[:dot], 10, 64)
-	frac := inner[dot+1:]
-	if len(frac) > 6 {
-		frac = frac[:6]
+	secs, ok := parseDigits(inner[:dot])
+	if !ok {
+		return s // more seconds than an int64 holds
 	}
-	us, err2 := strconv.ParseInt(frac+strings.Repeat("0", 6-len(frac)), 10, 64)
-	if err1 != nil || err2 != nil {
-		return s
+	// The fraction as microseconds: its first six digits, padded with zeros.
+	frac := inner[dot+1:]
+	var us int64
+	for k := 0; k < 6; k++ {
+		us *= 10
+		if k < len(frac) {
+			us += int64(frac[k] - '0')
+		}
 	}
 	l.UptimeUsec = secs*1_000_000 + us
 	l.Kernel = true
@@ -292,6 +341,20 @@ func stripKernelStamp(s string, l *Line) string {
 		s = s[1:]
 	}
 	return s
+}
+
+// parseDigits is strconv.ParseInt(s, 10, 64) for a string isDigits accepted, without the
+// error value: ok is false only when the number does not fit in an int64.
+func parseDigits(s string) (int64, bool) {
+	var v int64
+	for i := 0; i < len(s); i++ {
+		d := int64(s[i] - '0')
+		if v > (math.MaxInt64-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	return v, true
 }
 
 func isDigits(s string) bool {

@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -59,21 +58,10 @@ const (
 // text (a file name, "-" for stdin). The error is only for a reader that fails: text that
 // cannot be understood ends up in Timeline.Unparsed, not in an error.
 func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
-	var buf bytes.Buffer
-	// Size the buffer once when the reader knows its size (files, in-memory readers), so
-	// a 100 MB syslog is not copied on every doubling.
-	switch v := r.(type) {
-	case interface{ Len() int }:
-		buf.Grow(v.Len() + 1)
-	case *os.File:
-		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
-			buf.Grow(int(st.Size()) + 1)
-		}
-	}
-	if _, err := buf.ReadFrom(r); err != nil {
+	data, err := readAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("artifact: reading %s: %w", name, err)
 	}
-	data := buf.Bytes()
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
 	}
@@ -81,10 +69,41 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
 }
 
+// readAll reads r to its end into one buffer. When the reader knows its size (files,
+// in-memory readers) the buffer is sized once, with a spare byte so that the read that
+// reports EOF finds room: a 100 MB syslog is read once and never copied. (bytes.Buffer's
+// ReadFrom wants 512 free bytes before every read, and so doubled an exactly sized buffer
+// at the very end: a 200 MB allocation and a 100 MB copy.)
+func readAll(r io.Reader) ([]byte, error) {
+	size := 0
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = v.Len()
+	case *os.File:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			size = int(st.Size())
+		}
+	}
+	buf := make([]byte, 0, max(size+1, 512))
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
-	d := newDoc(text, name, opt)
-	d.run()
+	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
+	d.runText(text)
 	d.finish()
 	return d.tl
 }
@@ -109,7 +128,26 @@ type doc struct {
 	logFirst int
 	logLast  int
 	logCount int
+	logNo    int    // line number of the last log record appended
+	logOrder bool   // records were appended out of line order: finish sorts them
 	arena    []byte // backing store of LogRecord.Source strings
+
+	// The window of a streamed text (stream.go): ls and used hold the lines from a few
+	// before an interesting line to the first quiet stretch after it; text[pos:] is what
+	// has not been read into a window or the fast path yet, no the number of the last line
+	// read, tail the number of barrier lines that end ls.
+	text   string
+	lines  int // lines in text, for sizing
+	pos    int
+	no     int
+	tail   int
+	closed bool // the window may end after its last line
+	// windowLines counts the lines read into windows, for the test that keeps the fast
+	// path taking the ordinary lines of a syslog.
+	windowLines int
+	// banner is the offset of the first "Linux version " at or after the line scanHost
+	// last looked at (len(text) when there is none, -1 before the first search).
+	banner int
 }
 
 type allocRef struct {
@@ -120,19 +158,17 @@ type allocRef struct {
 	bare   bool // header only: no trace, no dump
 }
 
-func newDoc(text, name string, opt Options) *doc {
-	ls := SplitLines(text)
-	return &doc{ls: ls, used: make([]bool, len(ls)), opt: opt,
-		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-}
-
-func (d *doc) run() {
-	ls := d.ls
-	for i := 0; i < len(ls); i++ {
+// run is the segmenter's loop over the lines of the window from index from: a line already
+// consumed is skipped; a kernel report or show_mem dump is collected from its first line; a
+// kernel log line is logged; another program's syslog line is ignored; other lines are tried
+// as command output and then as prose. The window may grow while it runs (fitCommand), so
+// its length is read on every turn.
+func (d *doc) run(from int) {
+	for i := from; i < len(d.ls); i++ {
 		if d.used[i] {
 			continue
 		}
-		l := &ls[i]
+		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
 			continue
@@ -148,8 +184,9 @@ func (d *doc) run() {
 		if l.Syslog {
 			continue // another program's syslog line
 		}
+		d.fitCommand(i)
 		if n := d.command(i); n > 0 {
-			for k := i; k < i+n && k < len(ls); k++ {
+			for k := i; k < i+n && k < len(d.ls); k++ {
 				d.used[k] = true
 			}
 			d.lastEnd = i + n
@@ -175,8 +212,10 @@ func (d *doc) kernelReport(i int) bool {
 	// Every header names an allocation ("page allocation failure", "2-order allocation
 	// failed", "SLUB: Unable to allocate") or a kill ("oom-killer", "Kill process"): two
 	// searches rule out the ordinary log line before six specific ones run.
-	hasAlloc := strings.Contains(t, "alloc")
-	hasKill := !hasAlloc && (strings.Contains(t, "ill"))
+	// mayBeHeader rules out the ordinary line first, with one search instead of two.
+	maybe := mayBeHeader(t)
+	hasAlloc := maybe && strings.Contains(t, "alloc")
+	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
 	switch {
 	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
@@ -238,10 +277,7 @@ func (d *doc) kernelReport(i int) bool {
 
 // showMemReport handles a show_mem dump that starts at line i without a report header.
 func (d *doc) showMemReport(i int) bool {
-	t := d.ls[i].Text
-	switch showMemKind(t) {
-	case "marker", "zone", "buddy", "freepages", "global":
-	default:
+	if !startsShowMem(d.ls[i].Text) {
 		return false
 	}
 	var m showMem
@@ -390,6 +426,10 @@ func (d *doc) appendLog(l *Line) {
 	}
 	rec.Source = d.source(l.No, stamp)
 	d.tl.Log = append(d.tl.Log, rec)
+	if l.No < d.logNo {
+		d.logOrder = true
+	}
+	d.logNo = l.No
 	if d.logCount == 0 || l.No < d.logFirst {
 		d.logFirst = l.No
 	}
@@ -520,9 +560,34 @@ func (d *doc) finish() {
 	}
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
-		sort.SliceStable(d.tl.Log, func(a, b int) bool { return lineOf(d.tl.Log[a].Source) < lineOf(d.tl.Log[b].Source) })
+		// Reports log their lines when their header is read, so a line that a report
+		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
+		// Most texts have none, and a stable sort of a sorted log would change nothing.
+		if d.logOrder {
+			keys := make([]int, len(d.tl.Log))
+			for k := range d.tl.Log {
+				keys[k] = lineOf(d.tl.Log[k].Source)
+			}
+			sort.Stable(logByLine{d.tl.Log, keys})
+		}
+	}
+	if len(d.tl.Log) == 0 {
+		d.tl.Log = nil // the capacity runText reserved
 	}
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
+}
+
+// logByLine sorts log records by their line number, computed once per record.
+type logByLine struct {
+	recs []model.LogRecord
+	keys []int
+}
+
+func (s logByLine) Len() int           { return len(s.recs) }
+func (s logByLine) Less(a, b int) bool { return s.keys[a] < s.keys[b] }
+func (s logByLine) Swap(a, b int) {
+	s.recs[a], s.recs[b] = s.recs[b], s.recs[a]
+	s.keys[a], s.keys[b] = s.keys[b], s.keys[a]
 }
 
 func lineOf(src string) int {

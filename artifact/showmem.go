@@ -112,6 +112,31 @@ func showMemKind(t string) string {
 	return ""
 }
 
+// startsShowMem reports whether showMemReport starts a dump at the line: showMemKind is one
+// of the kinds a dump can begin with. "Mem-Info:", "Mem-info:", "Show-Memory:" and "DMA
+// per-cpu:" end with ':'; the others begin with "Free pages:", "Active:", "Active_anon:",
+// "active_anon:", "Node ", or a zone name (DMA, DMA32, Device, Normal, HighMem, Movable):
+// two bytes rule out most lines before showMemKind's map lookups. It runs on every line.
+func startsShowMem(t string) bool {
+	s := strings.TrimSpace(t)
+	if len(s) < 2 {
+		return false
+	}
+	c0, c1 := s[0], s[1]
+	switch {
+	case s[len(s)-1] == ':':
+	case (c0 == 'A' || c0 == 'a') && c1 == 'c', c0 == 'D' && (c1 == 'M' || c1 == 'e'), c0 == 'F' && c1 == 'r',
+		c0 == 'H' && c1 == 'i', c0 == 'M' && c1 == 'o', c0 == 'N' && c1 == 'o':
+	default:
+		return false
+	}
+	switch showMemKind(s) {
+	case "marker", "zone", "buddy", "freepages", "global":
+		return true
+	}
+	return false
+}
+
 // isContinuation reports whether a line continues the previous key:value line of a hard-wrapped
 // dump: it starts with "key:value" or "N*NkB" and is not itself the start of a dump line.
 func isContinuation(t string) bool {

@@ -2,6 +2,8 @@ package export
 
 import (
 	"maps"
+	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -25,6 +27,11 @@ type Options struct {
 	// WindowSamples bounds the samples kept in the window whatever the scrape rate.
 	// 0 means 60.
 	WindowSamples int
+	// RulesInterval is the least time between two runs of the rules over the window: a
+	// sample within it is exported at once but keeps the findings of the last run. A new
+	// kernel-log event (an allocation failure, an OOM kill) runs them at the next sample
+	// regardless. 0 means 15 s; negative runs them on every sample.
+	RulesInterval time.Duration
 	// Sockets dumps every TCP socket through sock_diag on each sample for the per-state
 	// counts (cost grows with the number of sockets). Without it, socket counts come from
 	// /proc/net/sockstat only.
@@ -35,11 +42,23 @@ type Options struct {
 	// Ethtool reads driver statistics and ring sizes of the physical NICs (never of
 	// virtual devices: a container host has hundreds of veths).
 	Ethtool bool
+	// ReleaseMemory returns the memory the rules used to the OS as soon as they have run
+	// (debug.FreeOSMemory: a garbage collection and a scavenge, a few ms per rules
+	// interval). The window is unpacked for them, some 100 KB a sample, and without it the
+	// runtime would keep those pages until its background scavenger got to them. For a
+	// daemon whose resident size matters (serve); tests leave it off.
+	ReleaseMemory bool
 	// Skip lists rule ids not to run.
 	Skip map[string]bool
 	// Now is the clock; nil means time.Now. Tests inject a fixed one.
 	Now func() time.Time
 }
+
+// DefaultRulesInterval is Options.RulesInterval's default. Findings change slowly (a
+// fragmented zone, a tcp_mem too small for the load) and the alert rules hold them for at
+// least a minute (for: 1m) before firing, so a finding 15 s late costs nothing; running the
+// 40 rules over a 60-sample window on every scrape cost more than the sample itself.
+const DefaultRulesInterval = 15 * time.Second
 
 func (o *Options) defaults() {
 	if o.MinInterval <= 0 {
@@ -50,6 +69,9 @@ func (o *Options) defaults() {
 	}
 	if o.WindowSamples <= 0 {
 		o.WindowSamples = 60
+	}
+	if o.RulesInterval == 0 {
+		o.RulesInterval = DefaultRulesInterval
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -62,6 +84,11 @@ const hostRefresh = time.Minute
 
 // Collector is a prometheus.Collector over one kernel.Root (the live host, a captured
 // directory or a txtar capture). It is safe for concurrent use.
+//
+// What it keeps between scrapes is bounded and mostly reused: the newest sample, whose
+// storage the sampler overwrites (source.Sampler.SampleInto), the window packed (window.go:
+// some 2.5 KB a sample instead of 100 KB), the last diagnosis, the label sets of the
+// exposition, and a bounded tail of the kernel log.
 type Collector struct {
 	root kernel.Root
 	opt  Options
@@ -75,12 +102,35 @@ type Collector struct {
 	hostMissing []model.Unavailable
 	hostRead    time.Time
 	nics        []kernel.NIC
+	phys        []kernel.NIC // the physical NICs of nics
 	log         *logWatch
-	ring        []model.Sample
-	taken       uint64
-	snap        *Snapshot
-	closed      bool
+	sysctls     [len(tcpSysctls)]sysctlFile
+
+	cur        model.Sample   // the newest sample; the sampler reuses its storage
+	packer     packer
+	window     []packedSample // oldest first
+	seed       packedSample   // the sample before the window, for the first one's rates
+	taken      uint64
+	diag       *diagState
+	snap       *Snapshot
+	labels     labelCache
+	points     pointBuf
+	lastSource []SourceStatus
+	closed     bool
 }
+
+// diagState is the outcome of the last run of the rules.
+type diagState struct {
+	d        diagnose.Diagnosis
+	at       time.Time // the sample time of the newest sample it saw
+	window   int       // samples it saw
+	duration time.Duration
+	events   uint64 // kernel-log events committed when it ran
+}
+
+// tcpSysctls are re-read on every sample: the TCP metrics are compared with them, and a
+// change (tune --apply) must show at once.
+var tcpSysctls = [...]string{"net.ipv4.tcp_mem", "net.ipv4.tcp_max_orphans"}
 
 // NewCollector opens the files of a sample under root. Nothing fails for a missing
 // interface: what cannot be read is reported by headroom_source_available.
@@ -94,12 +144,17 @@ func NewCollector(root kernel.Root, opt Options) *Collector {
 	// physical ones (see sampleNICs), so it is off here.
 	c.sampler = source.NewSampler(root, source.Options{PageTypes: opt.PageTypes, Sockets: opt.Sockets})
 	c.nics = c.sampler.NICs()
+	c.phys = physical(c.nics)
 	c.host, c.hostMissing = source.ReadHost(root, c.nics)
 	c.hostRead = opt.Now()
 	if opt.Ethtool && root.IsHost() {
 		c.eth, c.ethErr = kernel.NewEthtool()
 	}
+	for i, k := range tcpSysctls {
+		c.sysctls[i].open(root, k)
+	}
 	c.log = newLogWatch(root, c.host.Kernel)
+	c.points.labels = &c.labels
 	return c
 }
 
@@ -115,6 +170,9 @@ func (c *Collector) Close() error {
 	if c.eth != nil {
 		c.eth.Close()
 	}
+	for i := range c.sysctls {
+		c.sysctls[i].close()
+	}
 	c.log.close()
 	return nil
 }
@@ -129,18 +187,21 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 // Collect sends the metrics of the current snapshot (sampling first if the last sample is
 // older than MinInterval).
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	s := c.Snapshot()
-	for _, m := range s.Metrics() {
+	for _, m := range c.current().Metrics() {
 		ch <- m
 	}
 }
 
-// Snapshot returns the current state: the last sample when it is younger than MinInterval,
-// otherwise a new one. Callers that arrive while a sample is being taken wait for it and
-// share it (the mutex makes the sampling single-flight).
-func (c *Collector) Snapshot() *Snapshot {
+// current returns the last snapshot when it is younger than MinInterval, otherwise a new
+// one. Callers that arrive while a sample is being taken wait for it and share it (the
+// mutex makes the sampling single-flight).
+func (c *Collector) current() *Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.currentLocked()
+}
+
+func (c *Collector) currentLocked() *Snapshot {
 	if c.snap != nil && (c.closed || c.opt.Now().Sub(c.snap.done) < c.opt.MinInterval) {
 		return c.snap
 	}
@@ -151,6 +212,21 @@ func (c *Collector) Snapshot() *Snapshot {
 	return c.snap
 }
 
+// Snapshot is current with the window unpacked into the snapshot's Timeline and Sample (for
+// the status page; the /metrics path never needs them). The timeline is made once per
+// snapshot and is the caller's to read; it shares nothing with the collector.
+func (c *Collector) Snapshot() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.currentLocked()
+	if s.Timeline == nil && len(s.points) > 0 && len(c.window) > 0 {
+		// s is the newest snapshot, so the window is the one it closes.
+		s.Timeline = c.timeline(s.Time.Add(-c.opt.Window))
+		s.Sample = s.Timeline.Last()
+	}
+	return s
+}
+
 // Last returns the last snapshot without sampling, or nil before the first.
 func (c *Collector) Last() *Snapshot {
 	c.mu.Lock()
@@ -158,82 +234,127 @@ func (c *Collector) Last() *Snapshot {
 	return c.snap
 }
 
-// refresh takes a sample, updates the window and runs the diagnosis. c.mu is held.
+// refresh takes a sample, updates the window, runs the rules when they are due and makes
+// the snapshot's points. c.mu is held.
 func (c *Collector) refresh() *Snapshot {
 	start := c.opt.Now()
 	if start.Sub(c.hostRead) >= hostRefresh {
 		c.refreshHost(start)
 	}
-	s := c.sampler.Sample(start)
-	c.sampleNICs(&s)
+	// The previous sample is overwritten: it lives on packed in the window.
+	c.sampler.SampleInto(&c.cur, start)
+	c.sampleNICs(&c.cur)
 	tcpMemErr := c.refreshTCPSysctls()
-	c.log.poll(start, bootTime(&s))
+	c.log.poll(start, bootTime(&c.cur))
 	c.taken++
 
-	// Rates for the interval ending at this sample, from the previous one.
-	if n := len(c.ring); n > 0 {
-		pair := model.Timeline{Host: c.host, Samples: []model.Sample{c.ring[n-1], s}}
-		pair.DeriveRates()
-		s = pair.Samples[1]
-	}
-	c.ring = append(c.ring, s)
+	// The window is packed without rates: they are derived when it is unpacked, each
+	// sample's from the one before it (the first's from seed), so a scrape does not pay for
+	// them.
+	c.cur.Rates = nil
+	c.window = append(c.window, c.packer.pack(&c.cur))
 	from := start.Add(-c.opt.Window)
 	drop := 0
-	for drop < len(c.ring)-1 && (len(c.ring)-drop > c.opt.WindowSamples || c.ring[drop].Time.Before(from)) {
+	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
 		drop++
 	}
-	c.ring = append(c.ring[:0:0], c.ring[drop:]...)
+	if drop > 0 {
+		c.seed = c.window[drop-1]
+		// Copied down, not resliced, so that the array does not keep dropped samples
+		// reachable nor grow.
+		n := copy(c.window, c.window[drop:])
+		clear(c.window[n:])
+		c.window = c.window[:n]
+	}
 	sampled := c.opt.Now()
 
+	if c.rulesDue(start) {
+		c.runRules(from)
+	}
+
+	snap := &Snapshot{
+		Time:              start,
+		Diagnosis:         c.diag.d,
+		DiagnosedAt:       c.diag.at,
+		DiagnosisWindow:   c.diag.window,
+		SampleDuration:    sampled.Sub(start),
+		DiagnosisDuration: c.diag.duration,
+		SamplesTaken:      c.taken,
+		LogLost:           c.log.lost(),
+		allocs:            c.log.allocCounts(),
+	}
+	snap.Sources = c.sources(&c.cur, tcpMemErr)
+	c.points.reset()
+	buildPoints(&c.points, snap, &c.cur, &c.host, c.phys)
+	snap.points = slices.Clone(c.points.finish())
+	snap.done = c.opt.Now()
+	return snap
+}
+
+// rulesDue reports whether the rules run on the sample taken at now.
+func (c *Collector) rulesDue(now time.Time) bool {
+	return c.diag == nil || c.opt.RulesInterval < 0 || now.Sub(c.diag.at) >= c.opt.RulesInterval ||
+		c.log.committed != c.diag.events
+}
+
+// runRules runs the registry over the window. The unpacked samples are garbage once it
+// returns. c.mu is held.
+func (c *Collector) runRules(from time.Time) {
+	t0 := c.opt.Now()
+	tl := c.timeline(from)
+	d := diagnose.Run(tl, c.opt.Skip)
+	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0), events: c.log.committed}
+	if c.opt.ReleaseMemory {
+		tl = nil
+		debug.FreeOSMemory()
+	}
+}
+
+// timeline unpacks the window into the Timeline the rules read, with rates. c.mu is held.
+func (c *Collector) timeline(from time.Time) *model.Timeline {
 	log, events := c.log.window(from)
 	tl := &model.Timeline{
 		Source:  model.SourceInfo{Kind: c.kind, Name: c.root.Name},
 		Host:    c.host, // its Sysctls map is replaced, never written, when refreshed
-		Samples: c.ring, // never written in place: each refresh builds a new ring (above)
+		Samples: make([]model.Sample, 0, len(c.window)+1),
 		Log:     log,
 		Events:  events,
+	}
+	seeded := c.seed.data != nil
+	if seeded {
+		tl.Samples = append(tl.Samples, c.seed.unpack())
+	}
+	for i := range c.window {
+		tl.Samples = append(tl.Samples, c.window[i].unpack())
+	}
+	tl.DeriveRates()
+	if seeded {
+		tl.Samples = tl.Samples[1:]
 	}
 	tl.NotAvailable = append(append([]model.Unavailable(nil), c.hostMissing...), c.sampler.Unavailable()...)
 	if err := c.log.err(); err != nil {
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kernel log (/dev/kmsg)", Why: err.Error()})
 	}
-	d := diagnose.Run(tl, c.opt.Skip)
-	done := c.opt.Now()
-
-	snap := &Snapshot{
-		Time:              start,
-		Sample:            &c.ring[len(c.ring)-1],
-		Timeline:          tl,
-		Diagnosis:         d,
-		SampleDuration:    sampled.Sub(start),
-		DiagnosisDuration: done.Sub(sampled),
-		SamplesTaken:      c.taken,
-		LogLost:           c.log.lost(),
-		allocs:            c.log.allocCounts(),
-		nics:              c.nics,
-		done:              done,
-	}
-	snap.Sources = c.sources(&s, tcpMemErr)
-	return snap
+	return tl
 }
 
 // refreshHost re-reads the host facts (sysctls, NIC list). c.mu is held.
 func (c *Collector) refreshHost(now time.Time) {
 	if nics, err := kernel.ReadNICs(c.root); err == nil {
 		c.nics = nics
+		c.phys = physical(nics)
 	}
 	c.host, c.hostMissing = source.ReadHost(c.root, c.nics)
 	c.hostRead = now
 }
 
-// refreshTCPSysctls re-reads on every sample the two limits the TCP metrics are compared
-// with, so that a change (tune --apply) shows at once. The map is replaced, not written,
-// because earlier snapshots share it.
+// refreshTCPSysctls re-reads tcpSysctls. The map is replaced, not written, because the
+// timelines of earlier diagnoses share it.
 func (c *Collector) refreshTCPSysctls() error {
 	var firstErr error
 	var changed map[string]string
-	for _, k := range []string{"net.ipv4.tcp_mem", "net.ipv4.tcp_max_orphans"} {
-		v, err := kernel.ReadSysctl(c.root, k)
+	for i, k := range tcpSysctls {
+		v, err := c.sysctls[i].read(c.host.Sysctls[k])
 		if err != nil {
 			if firstErr == nil && k == "net.ipv4.tcp_mem" {
 				firstErr = err
@@ -263,11 +384,10 @@ func (c *Collector) sampleNICs(s *model.Sample) {
 	if !c.opt.Ethtool {
 		return
 	}
-	phys := physical(c.nics)
-	if len(phys) == 0 || (c.root.IsHost() && c.eth == nil) {
+	if len(c.phys) == 0 || (c.root.IsHost() && c.eth == nil) {
 		return
 	}
-	s.NICStats = kernel.ReadNICStats(c.root, c.eth, phys)
+	s.NICStats = kernel.ReadNICStats(c.root, c.eth, c.phys)
 }
 
 func physical(nics []kernel.NIC) []kernel.NIC {
@@ -298,19 +418,25 @@ type SourceStatus struct {
 }
 
 // sources lists what the newest sample read, judged by what it holds (absent is not zero:
-// a source that failed leaves its fields empty).
+// a source that failed leaves its fields empty). The list of the previous sample is
+// returned when nothing changed, as it almost always is.
 func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
-	why := map[string]string{}
-	for _, u := range c.sampler.Unavailable() {
-		why[u.What] = u.Why
-	}
-	var out []SourceStatus
-	add := func(name string, ok bool, reason string) {
-		if !ok && reason == "" {
-			reason = why[name]
+	var why map[string]string
+	reasonFor := func(name string) string {
+		if why == nil {
+			why = map[string]string{}
+			for _, u := range c.sampler.Unavailable() {
+				why[u.What] = u.Why
+			}
 		}
+		return why[name]
+	}
+	out := make([]SourceStatus, 0, len(c.lastSource))
+	add := func(name string, ok bool, reason string) {
 		if ok {
 			reason = ""
+		} else if reason == "" {
+			reason = reasonFor(name)
 		}
 		out = append(out, SourceStatus{Source: name, Available: ok, Why: reason})
 	}
@@ -327,8 +453,8 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 	add("/proc/net/sockstat", s.SockStat.Group("TCP") != nil, "")
 	add("/proc/net/protocols", len(s.Protocols) > 0, "")
 	add("/proc/net/softnet_stat", len(s.Softnet) > 0, "")
-	for _, res := range []string{"cpu", "memory", "io"} {
-		add("/proc/pressure/"+res, s.Pressure(res) != nil, "")
+	for _, res := range psiSources {
+		add(res.path, s.Pressure(res.resource) != nil, "")
 	}
 	if err := c.log.err(); err != nil {
 		add("/dev/kmsg", false, err.Error())
@@ -336,7 +462,7 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 		add("/dev/kmsg", true, "")
 	}
 	add("/proc/sys/net/ipv4/tcp_mem", tcpMemErr == nil, errText(tcpMemErr))
-	if c.opt.Ethtool && len(physical(c.nics)) > 0 {
+	if c.opt.Ethtool && len(c.phys) > 0 {
 		ok, reason := false, errText(c.ethErr)
 		for _, st := range s.NICStats {
 			if st.Stats != nil || st.Ring != nil {
@@ -348,9 +474,21 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 		add("ethtool", ok, reason)
 	}
 	if c.opt.Sockets {
-		add("sock_diag", s.Sockets != nil, why["sock_diag TCP dump"])
+		reason := ""
+		if s.Sockets == nil {
+			reason = reasonFor("sock_diag TCP dump")
+		}
+		add("sock_diag", s.Sockets != nil, reason)
 	}
+	if slices.Equal(out, c.lastSource) {
+		return c.lastSource
+	}
+	c.lastSource = out
 	return out
+}
+
+var psiSources = []struct{ resource, path string }{
+	{"cpu", "/proc/pressure/cpu"}, {"memory", "/proc/pressure/memory"}, {"io", "/proc/pressure/io"},
 }
 
 func errText(err error) string {
@@ -360,35 +498,37 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// Snapshot is one sample with the window it closes and the diagnosis of that window.
-// Everything in it is read-only once published.
+// Snapshot is one sample, its metrics, and the last diagnosis. Everything in it is
+// read-only once published.
 type Snapshot struct {
-	Time              time.Time // when the newest sample was taken
-	Sample            *model.Sample
-	Timeline          *model.Timeline // the diagnosed window
-	Diagnosis         diagnose.Diagnosis
+	Time time.Time // when the newest sample was taken
+	// Sample and Timeline are the newest sample and the window it closes, unpacked for
+	// Collector.Snapshot (nil in the snapshots the /metrics path uses).
+	Sample    *model.Sample
+	Timeline  *model.Timeline
+	Diagnosis diagnose.Diagnosis // the last run of the rules, at DiagnosedAt
+	// DiagnosedAt is the time of the newest sample the rules saw: Time, or up to the rules
+	// interval before it.
+	DiagnosedAt       time.Time
+	DiagnosisWindow   int // samples the rules saw
 	Sources           []SourceStatus
 	SampleDuration    time.Duration // reading and parsing every source, ethtool and the log
-	DiagnosisDuration time.Duration
+	DiagnosisDuration time.Duration // the last run of the rules
 	SamplesTaken      uint64
 	LogLost           uint64
 
 	allocs []allocCount
-	nics   []kernel.NIC
+	points []point
 	done   time.Time
 
 	once    sync.Once
 	metrics []prometheus.Metric
+	bodies  bodyCache
 }
 
 // Metrics returns the snapshot's metrics, built once and shared by every scrape that
 // reads this snapshot.
 func (s *Snapshot) Metrics() []prometheus.Metric {
-	s.once.Do(func() {
-		if s.Sample == nil {
-			return
-		}
-		s.metrics = buildMetrics(s)
-	})
+	s.once.Do(func() { s.metrics = constMetrics(s.points) })
 	return s.metrics
 }

@@ -32,16 +32,8 @@ func NewRegistry(c *Collector) *prometheus.Registry {
 //
 // Only GET and HEAD are answered.
 func NewHandler(c *Collector, log Logger) http.Handler {
-	reg := NewRegistry(c)
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
-		EnableOpenMetrics: true,
-		ErrorLog:          log,
-		ErrorHandling:     promhttp.ContinueOnError,
-		// Scrapers beyond this wait in line for the shared sample anyway; refusing them
-		// keeps a misconfigured fleet from piling up goroutines.
-		MaxRequestsInFlight: 16,
-	}))
+	mux.Handle("GET /metrics", newMetricsHandler(c, NewRegistry(c), log))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", statusCSP)
@@ -80,6 +72,17 @@ func NewHandler(c *Collector, log Logger) http.Handler {
 		w.Write(page)
 	})
 	return mux
+}
+
+// promhttpHandler serves what the exposition writer does not: the protobuf formats and
+// name[] filters.
+func promhttpHandler(reg prometheus.Gatherer, log Logger) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+		EnableOpenMetrics:   true,
+		ErrorLog:            log,
+		ErrorHandling:       promhttp.ContinueOnError,
+		MaxRequestsInFlight: maxInFlight,
+	})
 }
 
 var rulePageRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.md$`)

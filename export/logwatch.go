@@ -118,6 +118,9 @@ type logWatch struct {
 	pending []pendingRec
 
 	counts map[allocKey]int64
+	// committed counts the events committed so far: the collector runs the rules early
+	// when it grows.
+	committed uint64
 	// recent log records and events, bounded by count and pruned by the window.
 	log    []stamped[model.LogRecord]
 	events []stamped[model.Event]
@@ -133,10 +136,13 @@ type stamped[T any] struct {
 	at time.Time // the record's wall time, or its arrival when the log has no clock
 }
 
-// Bounds on what the window keeps of the log. A report is some 40 records; 4000 records
-// hold the last hundred reports even on a chatty log.
+// Bounds on what the window keeps of the log. The reports the rules read (allocation
+// failures, OOM kills) are kept as parsed events, up to maxRecentEvents; the raw records are
+// a tail for the rules that search log lines ("table full, dropping packet", "too many
+// orphaned sockets"), whose kernels print them ratelimited: 1000 records (some 200 KB) hold
+// the last minutes of even a chatty log.
 const (
-	maxRecentLog    = 4000
+	maxRecentLog    = 1000
 	maxRecentEvents = 500
 	// maxPending parses and settles the pending records anyway when a log floods faster
 	// than they settle.
@@ -249,6 +255,7 @@ func (w *logWatch) process(now time.Time) {
 }
 
 func (w *logWatch) commitEvent(e model.Event, arrived time.Time) {
+	w.committed++
 	if e.Kind == model.EventAllocFailure && e.AllocFailure != nil {
 		n := int64(max(e.AllocFailure.Count, 1))
 		w.counts[allocKey{Order: e.AllocFailure.Order, Class: GFPClass(e.AllocFailure)}] += n

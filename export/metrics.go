@@ -1,6 +1,7 @@
 package export
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,19 +13,42 @@ import (
 	"headroom/model"
 )
 
-// metricDef is one metric family: its descriptor and type.
+// metricDef is one metric family: its descriptor and type, and what the exposition writes
+// for it, rendered once.
 type metricDef struct {
-	desc *prometheus.Desc
-	typ  prometheus.ValueType
-	name string
+	desc   *prometheus.Desc
+	typ    prometheus.ValueType
+	name   string
+	help   string
+	labels []string // as declared: the order of label values in add
+	// byName lists the label indexes in label-name order, the order of the exposition
+	// (client_golang sorts label pairs by name, and a family's series by their values).
+	byName []int
+	rank   int // position in name order: families are written sorted by name
+
+	textHead, omHead string // # HELP and # TYPE lines of the text format and of OpenMetrics
 }
 
 var allDescs []*metricDef
 
 func def(name string, typ prometheus.ValueType, help string, labels ...string) *metricDef {
-	d := &metricDef{desc: prometheus.NewDesc(name, help, labels, nil), typ: typ, name: name}
+	d := &metricDef{desc: prometheus.NewDesc(name, help, labels, nil), typ: typ, name: name, help: help, labels: labels}
+	d.byName = make([]int, len(labels))
+	for i := range d.byName {
+		d.byName[i] = i
+	}
+	sort.SliceStable(d.byName, func(a, b int) bool { return labels[d.byName[a]] < labels[d.byName[b]] })
+	d.textHead, d.omHead = familyHeads(name, typ, help)
 	allDescs = append(allDescs, d)
 	return d
+}
+
+func init() {
+	byName := slices.Clone(allDescs)
+	slices.SortFunc(byName, func(a, b *metricDef) int { return strings.Compare(a.name, b.name) })
+	for i, d := range byName {
+		d.rank = i
+	}
 }
 
 const (
@@ -175,15 +199,6 @@ var (
 		"id")
 )
 
-// metricBuf collects const metrics.
-type metricBuf struct{ out []prometheus.Metric }
-
-func (b *metricBuf) add(d *metricDef, v float64, labels ...string) {
-	b.out = append(b.out, prometheus.MustNewConstMetric(d.desc, d.typ, v, labels...))
-}
-
-func (b *metricBuf) addInt(d *metricDef, v int64, labels ...string) { b.add(d, float64(v), labels...) }
-
 func boolGauge(ok bool) float64 {
 	if ok {
 		return 1
@@ -191,44 +206,41 @@ func boolGauge(ok bool) float64 {
 	return 0
 }
 
-// buildMetrics turns a snapshot into metrics. Label sets are unique per family: the
-// registry sorts them for the exposition.
-func buildMetrics(s *Snapshot) []prometheus.Metric {
-	b := &metricBuf{}
-	sm := s.Sample
-	tl := s.Timeline
-
+// buildPoints turns the newest sample (sm, owned by the collector: read it here only) and
+// the snapshot's other figures into the snapshot's points.
+func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, phys []kernel.NIC) {
 	for _, src := range s.Sources {
 		b.add(mSourceAvailable, boolGauge(src.Available), src.Source)
 	}
 	b.add(mSamples, float64(s.SamplesTaken))
 	b.add(mSampleSeconds, s.SampleDuration.Seconds())
-	b.add(mDiagnosisSeconds, s.DiagnosisDuration.Seconds())
-	b.add(mWindowSamples, float64(len(tl.Samples)))
-	if tl.Host.PageSize > 0 {
-		b.add(mPageSize, float64(tl.Host.PageSize))
+	if s.DiagnosedAt.IsZero() {
+		// not reachable today (the first sample runs the rules); absent rather than zero
+	} else {
+		b.add(mDiagnosisSeconds, s.DiagnosisDuration.Seconds())
+		b.add(mWindowSamples, float64(s.DiagnosisWindow))
+	}
+	if host.PageSize > 0 {
+		b.add(mPageSize, float64(host.PageSize))
 	}
 
 	memoryMetrics(b, sm)
-	tcpMetrics(b, sm, tl)
+	tcpMetrics(b, sm, host)
 	softnetMetrics(b, sm)
-	nicMetrics(b, sm, s.nics)
+	nicMetrics(b, sm, phys)
 	for _, p := range sm.PSI {
-		for _, l := range []struct {
-			scope string
-			line  *kernel.PSILine
-		}{{"some", p.Some}, {"full", p.Full}} {
-			if l.line != nil {
-				b.add(mPSI, float64(l.line.TotalUsec)/1e6, p.Resource, l.scope)
-			}
+		if p.Some != nil {
+			b.add(mPSI, float64(p.Some.TotalUsec)/1e6, p.Resource, "some")
+		}
+		if p.Full != nil {
+			b.add(mPSI, float64(p.Full.TotalUsec)/1e6, p.Resource, "full")
 		}
 	}
-	allocMetrics(b, s)
+	allocMetrics(b, s, sm)
 	if src := sourceOK(s.Sources, "/dev/kmsg"); src {
 		b.add(mLogLost, float64(s.LogLost))
 	}
 	findingMetrics(b, s.Diagnosis)
-	return b.out
 }
 
 func sourceOK(srcs []SourceStatus, name string) bool {
@@ -240,18 +252,19 @@ func sourceOK(srcs []SourceStatus, name string) bool {
 	return false
 }
 
-func memoryMetrics(b *metricBuf, sm *model.Sample) {
-	for _, z := range sm.Zones {
-		if !populated(&z) {
+func memoryMetrics(b *pointBuf, sm *model.Sample) {
+	for i := range sm.Zones {
+		z := &sm.Zones[i]
+		if !populated(z) {
 			// Unpopulated zones (Movable, Device on most hosts) print watermarks over no
 			// memory: "free 0 < min 32" would look like exhaustion.
 			continue
 		}
-		node := strconv.Itoa(z.Node)
+		node := itoa(z.Node)
 		if v, ok := z.Fields.Get("free"); ok {
 			b.addInt(mZoneFree, v, node, z.Name)
 		}
-		for _, w := range []string{"min", "low", "high"} {
+		for _, w := range watermarks {
 			if v, ok := z.Fields.Get(w); ok {
 				b.addInt(mZoneWatermark, v, node, z.Name, w)
 			}
@@ -261,16 +274,16 @@ func memoryMetrics(b *metricBuf, sm *model.Sample) {
 		}
 	}
 	for _, z := range sm.Buddy {
-		node := strconv.Itoa(z.Node)
+		node := itoa(z.Node)
 		for order, n := range z.Free {
-			b.addInt(mZoneFreeBlocks, n, node, z.Zone, strconv.Itoa(order))
+			b.addInt(mZoneFreeBlocks, n, node, z.Zone, itoa(order))
 		}
 	}
 	if pt := sm.PageTypes; pt != nil {
 		for _, f := range pt.Free {
-			node := strconv.Itoa(f.Node)
+			node := itoa(f.Node)
 			for order, n := range f.Free {
-				b.addInt(mZoneFreeBlocksType, n, node, f.Zone, f.Type, strconv.Itoa(order))
+				b.addInt(mZoneFreeBlocksType, n, node, f.Zone, f.Type, itoa(order))
 			}
 		}
 	}
@@ -278,29 +291,38 @@ func memoryMetrics(b *metricBuf, sm *model.Sample) {
 		return
 	}
 	vm := sm.VMStat
-	for _, r := range []string{"kswapd", "direct", "khugepaged", "proactive"} {
-		if v, ok := sumZoned(vm, "pgscan_"+r); ok {
-			b.addInt(mReclaimScanned, v, r)
+	for _, r := range reclaimers {
+		if v, ok := sumZoned(vm, r.scan); ok {
+			b.addInt(mReclaimScanned, v, r.name)
 		}
-		if v, ok := sumZoned(vm, "pgsteal_"+r); ok {
-			b.addInt(mReclaimStolen, v, r)
+		if v, ok := sumZoned(vm, r.steal); ok {
+			b.addInt(mReclaimStolen, v, r.name)
 		}
 	}
 	if v, ok := sumZoned(vm, "allocstall"); ok {
 		b.addInt(mAllocstall, v)
 	}
-	for _, c := range []struct {
-		d    *metricDef
-		name string
-	}{
-		{mCompactStall, "compact_stall"}, {mCompactFail, "compact_fail"}, {mCompactSuccess, "compact_success"},
-		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
-	} {
+	for _, c := range vmCounters {
 		if v, ok := vm.Get(c.name); ok {
 			b.addInt(c.d, v)
 		}
 	}
 }
+
+var (
+	watermarks = []string{"min", "low", "high"}
+	reclaimers = []struct{ name, scan, steal string }{
+		{"kswapd", "pgscan_kswapd", "pgsteal_kswapd"}, {"direct", "pgscan_direct", "pgsteal_direct"},
+		{"khugepaged", "pgscan_khugepaged", "pgsteal_khugepaged"}, {"proactive", "pgscan_proactive", "pgsteal_proactive"},
+	}
+	vmCounters = []struct {
+		d    *metricDef
+		name string
+	}{
+		{mCompactStall, "compact_stall"}, {mCompactFail, "compact_fail"}, {mCompactSuccess, "compact_success"},
+		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
+	}
+)
 
 // populated reports whether a zone has memory: managed pages (3.8+), else present pages.
 func populated(z *kernel.Zone) bool {
@@ -325,8 +347,10 @@ func sumZoned(c *kernel.Counters, base string) (int64, bool) {
 	}
 	var sum int64
 	found := false
+	var buf [64]byte
 	for _, suf := range zoneSuffixes {
-		if v, ok := c.Get(base + suf); ok {
+		key := append(append(buf[:0], base...), suf...)
+		if v, ok := c.Get(string(key)); ok { // a short conversion that does not escape stays on the stack
 			sum += v
 			found = true
 		}
@@ -334,14 +358,15 @@ func sumZoned(c *kernel.Counters, base string) (int64, bool) {
 	return sum, found
 }
 
-func tcpMetrics(b *metricBuf, sm *model.Sample, tl *model.Timeline) {
+func tcpMetrics(b *pointBuf, sm *model.Sample, host *model.Host) {
 	if v, ok := sm.SockStat.Get("TCP", "mem"); ok {
 		b.addInt(mTCPMem, v)
 	}
-	if lim := sysctlInts(tl, "net.ipv4.tcp_mem"); len(lim) == 3 {
-		for i, name := range []string{"min", "pressure", "max"} {
-			b.addInt(mTCPMemLimit, lim[i], name)
-		}
+	var lim [3]int64
+	if sysctlInts(host, "net.ipv4.tcp_mem", lim[:]) == 3 {
+		b.addInt(mTCPMemLimit, lim[0], "min")
+		b.addInt(mTCPMemLimit, lim[1], "pressure")
+		b.addInt(mTCPMemLimit, lim[2], "max")
 	}
 	for _, p := range sm.Protocols {
 		if p.Name == "TCP" && (p.Pressure == "yes" || p.Pressure == "no") {
@@ -360,7 +385,7 @@ func tcpMetrics(b *metricBuf, sm *model.Sample, tl *model.Timeline) {
 	if v, ok := sm.SockStat.Get("TCP", "orphan"); ok {
 		b.addInt(mTCPOrphans, v)
 	}
-	if lim := sysctlInts(tl, "net.ipv4.tcp_max_orphans"); len(lim) == 1 {
+	if sysctlInts(host, "net.ipv4.tcp_max_orphans", lim[:1]) == 1 {
 		b.addInt(mTCPMaxOrphans, lim[0])
 	}
 	if v, ok := sm.SockStat.Get("TCP", "tw"); ok {
@@ -378,13 +403,9 @@ func tcpMetrics(b *metricBuf, sm *model.Sample, tl *model.Timeline) {
 		}
 	}
 	if sm.Sockets != nil {
-		states := make([]string, 0, len(sm.Sockets.ByState))
-		for st := range sm.Sockets.ByState {
-			states = append(states, st)
-		}
-		sort.Strings(states)
-		for _, st := range states {
-			t := sm.Sockets.ByState[st]
+		// The per-state counts of a sock_diag dump (--sockets). Without it the states that
+		// matter here are the sockstat gauges above: orphans, TIME_WAIT and all allocated.
+		for st, t := range sm.Sockets.ByState {
 			b.addInt(mTCPSockets, t.Count, st)
 			b.addInt(mTCPSocketMem, t.MemBytes, st)
 			b.addInt(mTCPSocketSendQ, t.SendQ, st)
@@ -392,20 +413,23 @@ func tcpMetrics(b *metricBuf, sm *model.Sample, tl *model.Timeline) {
 	}
 }
 
-func sysctlInts(tl *model.Timeline, key string) []int64 {
-	v, _, ok := tl.Sysctl(key)
+// sysctlInts parses the integers of a sysctl's value into out and returns how many there
+// were, or -1 when the sysctl is unknown, not all integers, or more than out holds.
+func sysctlInts(host *model.Host, key string, out []int64) int {
+	v, ok := host.Sysctls[key]
 	if !ok {
-		return nil
+		return -1
 	}
-	var out []int64
-	for _, f := range strings.Fields(v) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil
+	n := 0
+	for f := range strings.FieldsSeq(v) {
+		x, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || n == len(out) {
+			return -1
 		}
-		out = append(out, n)
+		out[n] = x
+		n++
 	}
-	return out
+	return n
 }
 
 // softnet_stat column counts for each field (see kernel.SoftnetCPU).
@@ -415,14 +439,12 @@ const (
 	softnetBacklogColumns = 13
 )
 
-func softnetMetrics(b *metricBuf, sm *model.Sample) {
-	seen := map[int]bool{}
-	for _, c := range sm.Softnet {
-		if seen[c.CPU] {
+func softnetMetrics(b *pointBuf, sm *model.Sample) {
+	for i, c := range sm.Softnet {
+		if slices.ContainsFunc(sm.Softnet[:i], func(o kernel.SoftnetCPU) bool { return o.CPU == c.CPU }) {
 			continue // a malformed file with a repeated index: keep the first
 		}
-		seen[c.CPU] = true
-		cpu := strconv.Itoa(c.CPU)
+		cpu := itoa(c.CPU)
 		b.addInt(mSoftnetProcessed, c.Processed, cpu)
 		b.addInt(mSoftnetDropped, c.Dropped, cpu)
 		b.addInt(mSoftnetSqueezed, c.TimeSqueeze, cpu)
@@ -435,13 +457,13 @@ func softnetMetrics(b *metricBuf, sm *model.Sample) {
 	}
 }
 
-func nicMetrics(b *metricBuf, sm *model.Sample, nics []kernel.NIC) {
-	phys := map[string]bool{}
-	for _, n := range physical(nics) {
-		phys[n.Name] = true
-	}
+func isPhysical(phys []kernel.NIC, name string) bool {
+	return slices.ContainsFunc(phys, func(n kernel.NIC) bool { return n.Name == name })
+}
+
+func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 	for _, d := range sm.NetDev {
-		if !phys[d.Name] {
+		if !isPhysical(phys, d.Name) {
 			continue
 		}
 		for i := 0; i < d.Counters.Len(); i++ {
@@ -452,7 +474,7 @@ func nicMetrics(b *metricBuf, sm *model.Sample, nics []kernel.NIC) {
 		}
 	}
 	for _, st := range sm.NICStats {
-		if !phys[st.Name] {
+		if !isPhysical(phys, st.Name) {
 			continue
 		}
 		if st.Stats != nil {
@@ -475,35 +497,36 @@ func nicMetrics(b *metricBuf, sm *model.Sample, nics []kernel.NIC) {
 // allocMetrics exports the failure counts. The atomic series of every order the buddy
 // allocator has exist from the start at 0, so that increase() sees the first failure
 // (a series that appears at 1 has no increase in Prometheus).
-func allocMetrics(b *metricBuf, s *Snapshot) {
+func allocMetrics(b *pointBuf, s *Snapshot, sm *model.Sample) {
 	if !sourceOK(s.Sources, "/dev/kmsg") && len(s.allocs) == 0 {
 		return // unknown, not zero
 	}
 	orders := 0
-	for _, z := range s.Sample.Buddy {
+	for _, z := range sm.Buddy {
 		orders = max(orders, len(z.Free))
 	}
-	counts := map[allocKey]int64{}
-	for o := 0; o < orders; o++ {
-		counts[allocKey{Order: o, Class: GFPAtomic}] = 0
+	for o := range orders {
+		if !slices.ContainsFunc(s.allocs, func(a allocCount) bool { return a.Order == o && a.Class == GFPAtomic }) {
+			b.addInt(mAllocFailures, 0, itoa(o), GFPAtomic)
+		}
 	}
 	for _, a := range s.allocs {
-		counts[a.allocKey] = a.N
-	}
-	for k, n := range counts {
-		b.addInt(mAllocFailures, n, strconv.Itoa(k.Order), k.Class)
+		b.addInt(mAllocFailures, a.N, itoa(a.Order), a.Class)
 	}
 }
 
-func findingMetrics(b *metricBuf, d diagnose.Diagnosis) {
-	worst := map[string]diagnose.Severity{}
-	for _, f := range d.Findings {
-		if w, ok := worst[f.ID]; !ok || f.Severity > w {
-			worst[f.ID] = f.Severity
+func findingMetrics(b *pointBuf, d diagnose.Diagnosis) {
+	for i, f := range d.Findings {
+		if slices.ContainsFunc(d.Findings[:i], func(o diagnose.Finding) bool { return o.ID == f.ID }) {
+			continue // the first finding of an id is written with the worst severity of its id
 		}
-	}
-	for id, sev := range worst {
-		b.add(mFinding, 1, id, sev.String())
+		sev := f.Severity
+		for _, o := range d.Findings[i+1:] {
+			if o.ID == f.ID && o.Severity > sev {
+				sev = o.Severity
+			}
+		}
+		b.add(mFinding, 1, f.ID, sev.String())
 	}
 	for _, c := range d.Checks {
 		b.add(mRuleChecked, boolGauge(c.Status != diagnose.StatusNotChecked), c.ID)

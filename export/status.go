@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"sync"
 	"time"
 
 	"headroom/diagnose"
@@ -16,11 +17,15 @@ import (
 //go:embed status.html
 var statusHTML string
 
-var statusTmpl = template.Must(template.New("status").Funcs(template.FuncMap{
-	"runbook": RunbookPath,
-	"kb":      humanKB,
-	"order":   orderText,
-}).Parse(statusHTML))
+// statusTmpl is parsed at the first page view, not at start: a serve that is only scraped
+// never holds it.
+var statusTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("status").Funcs(template.FuncMap{
+		"runbook": RunbookPath,
+		"kb":      humanKB,
+		"order":   orderText,
+	}).Parse(statusHTML))
+})
 
 // statusPage is what the template renders. It holds kernel numbers, rule ids and titles,
 // and the names of sources that could not be read: the same things the metrics expose.
@@ -91,7 +96,7 @@ func WriteStatus(w io.Writer, s *Snapshot) error {
 			}
 		}
 	}
-	return statusTmpl.Execute(w, p)
+	return statusTmpl().Execute(w, p)
 }
 
 // orderText says the largest free block of a zone (report.ZoneSummary.HighestFreeOrder).

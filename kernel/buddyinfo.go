@@ -39,6 +39,10 @@ func ParseBuddyInfo(r io.Reader) ([]BuddyZone, error) {
 // ParseBuddyInfoInto parses /proc/buddyinfo text into *dst, reusing the slice, the Free
 // slices and the zone name strings of the previous parse (see ParseMemInfoInto).
 func ParseBuddyInfoInto(dst *[]BuddyZone, data []byte) error {
+	if k := buddyInfoSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	zones := (*dst)[:0]
 	lines := txtLines{data: data}
 	for {
@@ -82,4 +86,39 @@ func ParseBuddyInfoInto(dst *[]BuddyZone, data []byte) error {
 		return fmt.Errorf("buddyinfo: no zones")
 	}
 	return nil
+}
+
+// buddyInfoSameLayout is the fast path of ParseBuddyInfoInto (see txtIntAt): the zones of
+// zones in order (up to its capacity, as in netStatSameLayout), each "Node N, zone NAME"
+// with the same node and name and as many orders as before. It returns the number of zones
+// the text filled, 0 when it does not fit.
+func buddyInfoSameLayout(zones []BuddyZone, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(zones) {
+			return 0
+		}
+		z := &zones[k]
+		q, ok := txtNodeZoneAt(data, p, z.Node, z.Zone)
+		if !ok || len(z.Free) == 0 {
+			return 0
+		}
+		for i := range z.Free {
+			if !txtAt(data, q, " ") {
+				return 0
+			}
+			if q = txtSkip(data, q, ' '); txtAt(data, q, "-") { // "-0" is a count there
+				return 0
+			}
+			v, e, ok := txtIntAt(data, q)
+			if !ok {
+				return 0
+			}
+			z.Free[i], q = v, e
+		}
+		if p, ok = txtEOL(data, txtSkip(data, q, ' ')); !ok {
+			return 0
+		}
+	}
+	return k
 }

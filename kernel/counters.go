@@ -60,6 +60,20 @@ func (c *Counters) Reset() {
 	clear(c.index)
 }
 
+// truncate keeps the first n entries, without allocating: the names beyond n leave the
+// index, and the slices keep their capacity for the next parse.
+func (c *Counters) truncate(n int) {
+	if n >= len(c.names) {
+		return
+	}
+	for _, name := range c.names[n:] {
+		delete(c.index, name)
+	}
+	clear(c.names[n:]) // let the dropped strings go
+	c.names = c.names[:n]
+	c.values = c.values[:n]
+}
+
 // Clone returns a copy that shares nothing with c.
 func (c Counters) Clone() Counters {
 	var d Counters

@@ -54,6 +54,10 @@ func ParseInterrupts(r io.Reader) (Interrupts, error) {
 // ParseInterruptsInto parses /proc/interrupts text into dst, reusing its storage (see
 // ParseMemInfoInto).
 func ParseInterruptsInto(dst *Interrupts, data []byte) error {
+	if k := interruptsSameLayout(dst, data); k > 0 {
+		dst.Lines = dst.Lines[:k]
+		return nil
+	}
 	cpus := dst.CPUs[:0]
 	out := dst.Lines[:0]
 	defer func() {
@@ -140,4 +144,94 @@ func interruptsHeader(line []byte) bool {
 		tok, rest = txtField(rest)
 	}
 	return true
+}
+
+// interruptsSameLayout is the fast path of ParseInterruptsInto (see txtIntAt): the CPU
+// header of dst, then the lines of dst in order (up to the capacity of dst.Lines, as in
+// netStatSameLayout), each with the same name, as many counts as before and the same
+// description. It returns the number of lines the text filled, 0 when it does not fit.
+// The per-CPU columns are read once each, so the cost stays linear in CPUs × sources.
+func interruptsSameLayout(in *Interrupts, data []byte) int {
+	cpus := in.CPUs
+	if len(cpus) == 0 {
+		return 0 // no header: every leading integer is a count; the general parser decides
+	}
+	// "CPU%d" per online CPU, as the general parser's interruptsHeader accepts them.
+	p := 0
+	for _, c := range cpus {
+		q := txtSkip(data, p, ' ')
+		e := q + len(c)
+		if len(c) <= 3 || len(c) > 3+18 || !txtAt(data, q, c) || c[:3] != "CPU" ||
+			(e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			return 0
+		}
+		for i := 3; i < len(c); i++ {
+			if c[i] < '0' || c[i] > '9' {
+				return 0
+			}
+		}
+		p = e
+	}
+	p, ok := txtEOL(data, txtSkip(data, p, ' '))
+	if !ok {
+		return 0
+	}
+	lines := in.Lines[:cap(in.Lines)]
+	k := 0
+	for ; p < len(data); k++ {
+		if k == len(lines) {
+			return 0
+		}
+		l := &lines[k]
+		n := len(l.PerCPU)
+		if n == 0 || n > len(cpus) {
+			return 0
+		}
+		q, ok := txtNameAt(data, txtSkip(data, p, ' '), l.Name, ':')
+		if !ok {
+			return 0
+		}
+		q++
+		var total int64
+		for i := range l.PerCPU {
+			q = txtSkip(data, q, ' ')
+			if q < len(data) && data[q] == '-' { // "-0" is a count to the general parser
+				return 0
+			}
+			v, e, ok := txtIntAt(data, q)
+			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+				return 0
+			}
+			l.PerCPU[i] = v
+			total += v
+			q = e
+		}
+		l.Total = total
+		// The description runs to the end of the line, blanks around it trimmed. The first
+		// newline is found before comparing, so a description that holds one cannot match.
+		q = txtSkip(data, q, ' ')
+		nl := len(data)
+		if i := bytes.IndexByte(data[q:], '\n'); i >= 0 {
+			nl = q + i
+		}
+		end := nl
+		for end > q && data[end-1] == ' ' {
+			end--
+		}
+		d := l.Desc
+		if string(data[q:end]) != d || (d != "" && (txtSpace(d[0]) || txtSpace(d[len(d)-1]))) {
+			return 0
+		}
+		if n < len(cpus) {
+			// The general parser would take a leading integer of the description as one
+			// more count.
+			if tok, _ := txtField(data[q:end]); len(tok) > 0 {
+				if v, ok := txtInt(tok); ok && v >= 0 {
+					return 0
+				}
+			}
+		}
+		p = min(nl+1, len(data))
+	}
+	return k
 }

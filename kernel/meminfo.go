@@ -2,9 +2,11 @@ package kernel
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -41,6 +43,9 @@ func ParseMemInfo(r io.Reader) (Counters, error) {
 // Anything that kept the previous contents of dst sees them overwritten; on error dst holds a
 // partial result.
 func ParseMemInfoInto(dst *Counters, data []byte) error {
+	if memInfoSameLayout(dst, data) {
+		return nil
+	}
 	var fill txtCountersFill
 	fill.start(dst)
 	lines := txtLines{data: data}
@@ -79,6 +84,33 @@ func ParseMemInfoInto(dst *Counters, data []byte) error {
 		return fmt.Errorf("meminfo: no values")
 	}
 	return nil
+}
+
+// memInfoSameLayout is the fast path of ParseMemInfoInto (see txtIntAt): every line is
+// "Name:", spaces, a value and an optional " kB", with the names of c in c's order.
+func memInfoSameLayout(c *Counters, data []byte) bool {
+	if len(c.names) == 0 {
+		return false
+	}
+	p := 0
+	for i, name := range c.names {
+		e, ok := txtNameAt(data, p, name, ':')
+		if !ok {
+			return false
+		}
+		v, q, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
+		if !ok {
+			return false
+		}
+		if txtAt(data, q, " kB") {
+			q += 3
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return false
+		}
+		c.values[i] = v
+	}
+	return p == len(data)
 }
 
 // meminfo24Table reports whether name heads a row of the 2.4 byte table.
@@ -348,8 +380,9 @@ func txtGrow[T any](s []T) []T {
 
 // txtCountersFill writes name/value pairs into a Counters in file order. While the names
 // arrive in the same order as the Counters already holds (a re-parse of the same file) it
-// only updates values; at the first difference it keeps what matched and continues with
-// plain Set. done drops entries the new text no longer has.
+// only overwrites values in place: the position is known, so there is no map lookup. At the
+// first difference it keeps what matched and continues with plain Set. done drops entries
+// the new text no longer has, so a counter missing from this parse is absent, not stale.
 type txtCountersFill struct {
 	c       *Counters
 	n       int
@@ -360,12 +393,12 @@ func (f *txtCountersFill) start(c *Counters) { *f = txtCountersFill{c: c} }
 
 func (f *txtCountersFill) set(name []byte, v int64) {
 	if !f.rebuilt {
-		if f.n < f.c.Len() {
-			if old, _ := f.c.At(f.n); old == string(name) {
-				f.c.Set(old, v)
-				f.n++
-				return
-			}
+		// names[n] == name means index[name] == n: Counters keeps names unique and index
+		// in step with them, so the value can be written where it is.
+		if c := f.c; f.n < len(c.names) && c.names[f.n] == string(name) {
+			c.values[f.n] = v
+			f.n++
+			return
 		}
 		f.truncate()
 	}
@@ -375,12 +408,10 @@ func (f *txtCountersFill) set(name []byte, v int64) {
 // setString is set for a name that is already a string (a constant).
 func (f *txtCountersFill) setString(name string, v int64) {
 	if !f.rebuilt {
-		if f.n < f.c.Len() {
-			if old, _ := f.c.At(f.n); old == name {
-				f.c.Set(old, v)
-				f.n++
-				return
-			}
+		if c := f.c; f.n < len(c.names) && c.names[f.n] == name {
+			c.values[f.n] = v
+			f.n++
+			return
 		}
 		f.truncate()
 	}
@@ -390,25 +421,256 @@ func (f *txtCountersFill) setString(name string, v int64) {
 // truncate keeps the first n entries and switches to plain Set.
 func (f *txtCountersFill) truncate() {
 	f.rebuilt = true
-	c := f.c
-	if f.n == c.Len() {
-		return
-	}
-	names := c.Names()[:f.n]
-	vals := make([]int64, f.n)
-	for i := range vals {
-		_, vals[i] = c.At(i)
-	}
-	c.Reset()
-	for i, name := range names {
-		c.Set(name, vals[i]) // names[i] is read before Set rewrites slot i with the same string
-	}
+	f.c.truncate(f.n)
 }
 
 func (f *txtCountersFill) done() {
 	if !f.rebuilt {
 		f.truncate()
 	}
+}
+
+// ---------------------------------------------------------------------------------------
+// Same-layout fast paths. Between two samples a kernel file keeps its layout (the same
+// names in the same order, the same zones, the same protocols) and only the numbers move,
+// so the hot parsers first try to read the text against the layout that the destination
+// already holds: each stored name is compared in place with the bytes where it must
+// appear, and only the numbers are parsed, in one pass over the text, with no map lookup
+// and no tokenizing. At the first byte that does not fit (a counter appeared or vanished,
+// a zone was added, a blank line, CRLF, anything unusual) the fast path gives up and the
+// general parser runs from the start, so the fast path decides nothing on its own: it
+// accepts only text that the general parser reads to the same result. The fuzz targets
+// FuzzReparse* check exactly that, on pairs of texts.
+
+// txtIntAt parses an optional '-' and decimal digits at b[i:], returning the value and the
+// index after the last digit. It agrees with txtInt on the digits it consumed, including
+// its overflow rule. Up to 7 digits with 8 bytes readable take a branch-free path: the
+// digits are found and combined eight bytes at a time.
+func txtIntAt(b []byte, i int) (v int64, end int, ok bool) {
+	// A single digit (most counters of a quiet host are 0) is cheaper to see than to
+	// compute eight bytes at a time.
+	if i+1 < len(b) {
+		if d := b[i] - '0'; d <= 9 && b[i+1]-'0' > 9 {
+			return int64(d), i + 1, true
+		}
+	}
+	if i+8 <= len(b) {
+		x := txtWord(b, i)
+		// A byte is a digit when its high nibble is 3 and adding 6 does not carry out of its
+		// low nibble. A carry out of a byte (only from 0xFA-0xFF, not digits) can only spoil
+		// bytes after the first non-digit, so the count of leading digits is exact.
+		const nibbles, threes, sixes = 0xF0F0F0F0F0F0F0F0, '0' * swarOnes, 6 * swarOnes
+		nd := (x&nibbles ^ threes) | ((x+sixes)&nibbles ^ threes)
+		if n := bits.TrailingZeros64(nd) / 8; n > 0 && n < 8 {
+			// Shift the n digits to the top: the bytes below become leading zeros. Then
+			// pairs, quads and the two halves are combined (10a+b, 100a+b, 10000a+b).
+			x = (x & 0x0F0F0F0F0F0F0F0F) << (64 - 8*n)
+			x = (x * (10<<8 + 1)) >> 8 & 0x00FF00FF00FF00FF
+			x = (x * (100<<16 + 1)) >> 16 & 0x0000FFFF0000FFFF
+			x = (x * (10000<<32 + 1)) >> 32
+			return int64(x), i + n, true
+		}
+	}
+	start := i
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var n uint64
+	for i < len(b) {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + uint64(d)
+		i++
+	}
+	switch {
+	case i == first:
+		return 0, i, false
+	case i-first > 18: // may have wrapped: txtInt decides
+		v, ok = txtInt(b[start:i])
+		return v, i, ok
+	case neg:
+		return -int64(n), i, true
+	}
+	return int64(n), i, true
+}
+
+// txtEOL accepts the end of a line at b[i]: a newline, or the end of the text (the last line
+// of pasted text may lack its newline). It returns the start of the next line.
+func txtEOL(b []byte, i int) (int, bool) {
+	if i == len(b) {
+		return i, true
+	}
+	if b[i] == '\n' {
+		return i + 1, true
+	}
+	return i, false
+}
+
+// txtAt reports whether b holds s at i.
+func txtAt(b []byte, i int, s string) bool {
+	return i >= 0 && len(b)-i >= len(s) && string(b[i:i+len(s)]) == s
+}
+
+// txtSkip returns the index of the first byte at or after i that is not c, eight bytes at a
+// time (zoneinfo indents its lines by up to 14 spaces, meminfo pads its values).
+func txtSkip(b []byte, i int, c byte) int {
+	for i+8 <= len(b) {
+		if x := txtWord(b, i) ^ uint64(c)*swarOnes; x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+		i += 8
+	}
+	for i < len(b) && b[i] == c {
+		i++
+	}
+	return i
+}
+
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// txtWord returns the 8 bytes of b at i as a little-endian word (b[i] lowest); the caller
+// ensures i+8 <= len(b).
+func txtWord(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+
+// txtPlain reports whether b[i:e] is a name the fast paths may match in place: not empty,
+// and no byte that any of the general parsers would split or stop at (white space,
+// newline, control bytes, ':'). Names the kernel prints always are; a name that is not
+// (from a hand-made destination, or odd pasted text) sends the parse to the general path.
+// Eight bytes at a time, with the "hasless" and "haszero" tests of Bit Twiddling Hacks,
+// which are exact as to whether any such byte exists in a word.
+func txtPlain(b []byte, i, e int) bool {
+	if i >= e {
+		return false
+	}
+	for ; i+8 <= e; i += 8 {
+		if !txtPlainWord(txtWord(b, i)) {
+			return false
+		}
+	}
+	if i == e {
+		return true
+	}
+	if i+8 <= len(b) {
+		// Read past e, with the bytes beyond e replaced by 'A', which passes.
+		keep := uint64(1)<<(8*(e-i)) - 1
+		return txtPlainWord(txtWord(b, i)&keep | 'A'*swarOnes&^keep)
+	}
+	for ; i < e; i++ {
+		if b[i] <= ' ' || b[i] == ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// swarEq returns the high bit of each byte of x that equals c, and no other bit.
+func swarEq(x uint64, c byte) uint64 {
+	const lows = 0x7F7F7F7F7F7F7F7F
+	t := x ^ uint64(c)*swarOnes
+	return ^((t&lows + lows) | t | lows)
+}
+
+// txtPlainWord reports whether no byte of x is below 0x21 or equal to ':'.
+func txtPlainWord(x uint64) bool {
+	y := x ^ ':'*swarOnes
+	return ((x-0x21*swarOnes)&^x|(y-swarOnes)&^y)&swarHighs == 0
+}
+
+// txtNameAt reports whether b holds the plain (txtPlain) name at i, followed by the byte
+// sep, and returns the index of sep.
+func txtNameAt(b []byte, i int, name string, sep byte) (int, bool) {
+	e := i + len(name)
+	if e >= len(b) || b[e] != sep || !txtMatch(b, i, name) {
+		return i, false
+	}
+	return e, true
+}
+
+// txtNameAtOK is txtNameAt for a caller that needs only the answer.
+func txtNameAtOK(b []byte, i int, name string, sep byte) bool {
+	_, ok := txtNameAt(b, i, name, sep)
+	return ok
+}
+
+// txtMatch reports whether b holds s at i and s is plain (txtPlain). It compares and checks
+// eight bytes at a time, loading s's words as well, so the common name costs a few
+// instructions and no call.
+func txtMatch(b []byte, i int, s string) bool {
+	n := len(s)
+	if i < 0 || n == 0 || len(b)-i < n {
+		return false
+	}
+	if n >= 8 {
+		k := 0
+		for ; k+8 < n; k += 8 {
+			if x := txtWord(b, i+k); x != strWord(s, k) || !txtPlainWord(x) {
+				return false
+			}
+		}
+		x := txtWord(b, i+n-8) // overlaps the previous word when n is not a multiple of 8
+		return x == strWord(s, n-8) && txtPlainWord(x)
+	}
+	if len(b)-i >= 8 {
+		keep := uint64(1)<<(8*n) - 1
+		x := txtWord(b, i) & keep
+		// The bytes beyond s are replaced by 'A', which passes.
+		return x == strLow(s) && txtPlainWord(x|'A'*swarOnes&^keep)
+	}
+	return string(b[i:i+n]) == s && txtPlain(b, i, i+n)
+}
+
+// strWord returns the 8 bytes of s at k as a little-endian word, like txtWord (the compiler
+// makes it one load).
+func strWord(s string, k int) uint64 {
+	s = s[k : k+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// strLow returns the 1 to 7 bytes of s as the low bytes of a little-endian word, the rest 0:
+// two loads that overlap when len(s) is not a power of two.
+func strLow(s string) uint64 {
+	switch n := len(s); {
+	case n >= 4:
+		lo := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+		s = s[n-4:]
+		hi := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+		return lo | hi<<(8*(n-4))
+	case n >= 2:
+		lo := uint64(s[0]) | uint64(s[1])<<8
+		s = s[n-2:]
+		hi := uint64(s[0]) | uint64(s[1])<<8
+		return lo | hi<<(8*(n-2))
+	case n == 1:
+		return uint64(s[0])
+	}
+	return 0
+}
+
+// txtNodeZoneAt is the fast paths' txtNodeZone: it reports whether data holds
+// "Node NODE, zone ZONE" at p as mm/vmstat.c prints it ("Node %d, zone %8s"), and returns
+// the index after the zone name. zone must be what txtNodeZone would return for that text:
+// plain, and without the trailing comma that txtNodeZone strips.
+func txtNodeZoneAt(data []byte, p, node int, zone string) (int, bool) {
+	if node < 0 || node > math.MaxInt32 || !txtAt(data, p, "Node ") || txtAt(data, p+5, "-") {
+		return p, false
+	}
+	n, q, ok := txtIntAt(data, p+5)
+	if !ok || n != int64(node) || !txtAt(data, q, ", zone ") {
+		return p, false
+	}
+	q = txtSkip(data, q+len(", zone "), ' ')
+	if !txtMatch(data, q, zone) || zone[len(zone)-1] == ',' {
+		return p, false
+	}
+	return q + len(zone), true
 }
 
 // txtNodeZone parses the "Node N, zone NAME" that opens the lines of buddyinfo, zoneinfo and

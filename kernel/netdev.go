@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // NetDev is one interface of /proc/net/dev (or of pasted ifconfig / ip -s link output). The
@@ -72,6 +73,10 @@ func ParseNetDev(r io.Reader) ([]NetDev, error) {
 // of the previous parse (see ParseMemInfoInto). Text with the kernel's 16-column header (or
 // none) re-parses without allocating; an older header costs one column table per parse.
 func ParseNetDevInto(dst *[]NetDev, data []byte) error {
+	if k := netDevSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	devs := (*dst)[:0]
 	defer func() { *dst = devs }()
 	cols := netDevColumns[:]
@@ -184,4 +189,54 @@ func netDevHeader(line []byte) (cols []string, ok bool, err error) {
 		return nil, false, fmt.Errorf("header names no columns")
 	}
 	return cols, true, nil
+}
+
+// netDevHeaderText is the header net/core/net-procfs.c (dev_seq_show) has printed since
+// 2.6.x, which names netDevColumns.
+const netDevHeaderText = "Inter-|   Receive                                                |  Transmit\n" +
+	" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+
+// netDevSameLayout is the fast path of ParseNetDevInto (see txtIntAt): the kernel's header,
+// then the interfaces of devs in order (up to its capacity, as in netStatSameLayout), each
+// with its 16 counters. It returns the number of interfaces the text filled, 0 when it does
+// not fit.
+func netDevSameLayout(devs []NetDev, data []byte) int {
+	if !txtAt(data, 0, netDevHeaderText) {
+		return 0
+	}
+	p, k := len(netDevHeaderText), 0
+	for ; p < len(data); k++ {
+		if k == len(devs) {
+			return 0
+		}
+		d := &devs[k]
+		c := &d.Counters
+		if len(c.names) != len(netDevColumns) {
+			return 0
+		}
+		for i, name := range c.names {
+			if name != netDevColumns[i] {
+				return 0
+			}
+		}
+		q, ok := txtNameAt(data, txtSkip(data, p, ' '), d.Name, ':')
+		if !ok || strings.IndexByte(d.Name, '|') >= 0 { // a '|' makes a header line
+			return 0
+		}
+		q++
+		for i := range c.values {
+			if q = txtSkip(data, q, ' '); q < len(data) && data[q] == '-' {
+				return 0 // "-0" is a count to the general parser; let it decide
+			}
+			v, e, ok := txtIntAt(data, q)
+			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+				return 0
+			}
+			c.values[i], q = v, e
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return 0
+		}
+	}
+	return k
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // /proc/net/netstat and /proc/net/snmp share a layout: pairs of lines "Proto: Name1 Name2..."
@@ -60,6 +61,10 @@ func ParseNetStat(r io.Reader) (Groups, error) {
 // slice, group names and Counters of the previous parse (see ParseMemInfoInto). A sampler
 // keeps one Groups per file and concatenates them.
 func ParseNetStatInto(dst *Groups, data []byte) error {
+	if k := netStatSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	lines := txtLines{data: data}
@@ -141,6 +146,10 @@ func ParseSNMP6(r io.Reader) (Groups, error) {
 // ParseSNMP6Into parses /proc/net/snmp6 text into *dst, reusing its storage (see
 // ParseMemInfoInto).
 func ParseSNMP6Into(dst *Groups, data []byte) error {
+	if k := snmp6SameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	var (
@@ -194,4 +203,105 @@ func ParseSNMP6Into(dst *Groups, data []byte) error {
 		return fmt.Errorf("snmp6: no counters")
 	}
 	return nil
+}
+
+// netStatSameLayout is the fast path of ParseNetStatInto (see txtIntAt): the text is, group
+// after group of g, a header line "Proto: name name ..." with exactly the group's names,
+// single spaces, as net/ipv4/proc.c prints them, then "Proto: value value ...". g is the
+// destination up to its capacity, where the general parser leaves the groups it made (a
+// sampler that concatenates netstat, snmp and snmp6 hands each parse the tail of one
+// slice); the text may use fewer groups than g has. It returns the number of groups the
+// text filled, 0 when it does not fit.
+func netStatSameLayout(g Groups, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(g) {
+			return 0
+		}
+		proto, c := g[k].Name, &g[k].Counters
+		e, ok := txtNameAt(data, p, proto, ':')
+		if !ok {
+			return 0
+		}
+		q := e + 1
+		for _, name := range c.names {
+			if q >= len(data) || data[q] != ' ' {
+				return 0
+			}
+			if !txtMatch(data, q+1, name) {
+				return 0
+			}
+			q += 1 + len(name)
+		}
+		if q >= len(data) || data[q] != '\n' { // the value line must follow
+			return 0
+		}
+		q++
+		if !txtAt(data, q, proto) || !txtAt(data, q+len(proto), ":") {
+			return 0
+		}
+		q += len(proto) + 1
+		for i := range c.values {
+			if q >= len(data) || data[q] != ' ' {
+				return 0
+			}
+			v, e, ok := txtIntAt(data, q+1)
+			if !ok {
+				return 0
+			}
+			c.values[i], q = v, e
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return 0
+		}
+	}
+	return k
+}
+
+// snmp6SameLayout is the fast path of ParseSNMP6Into (see txtIntAt and netStatSameLayout):
+// every line is a group's prefix and a counter name, blanks, and a value, with the groups
+// and names of g in g's order.
+func snmp6SameLayout(g Groups, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(g) {
+			return 0
+		}
+		// The general parser splits a name at its first '6', so a prefix must have its only
+		// '6' at the end; it refuses a prefix met twice, and makes no empty group.
+		prefix, c := g[k].Name, &g[k].Counters
+		if len(prefix) < 2 || strings.IndexByte(prefix, '6') != len(prefix)-1 || len(c.names) == 0 {
+			return 0
+		}
+		for j := range k {
+			if g[j].Name == prefix {
+				return 0
+			}
+		}
+		for i, name := range c.names {
+			s := p + len(prefix)
+			e := s + len(name)
+			if e >= len(data) || (data[e] != ' ' && data[e] != '\t') || !txtMatch(data, p, prefix) ||
+				!txtMatch(data, s, name) {
+				return 0
+			}
+			q := e
+			for { // "%-32s\t%lu": spaces up to the column, then a tab
+				q = txtSkip(data, q, ' ')
+				if q == len(data) || data[q] != '\t' {
+					break
+				}
+				q++
+			}
+			v, q, ok := txtIntAt(data, q)
+			if !ok {
+				return 0
+			}
+			if p, ok = txtEOL(data, q); !ok {
+				return 0
+			}
+			c.values[i] = v
+		}
+	}
+	return k
 }

@@ -61,14 +61,40 @@ func ParsePageTypeInfo(r io.Reader) (PageTypeInfo, error) {
 		return PageTypeInfo{}, err
 	}
 	var p PageTypeInfo
+	if err := ParsePageTypeInfoInto(&p, data); err != nil {
+		return PageTypeInfo{}, err
+	}
+	return p, nil
+}
+
+// ParsePageTypeInfoInto parses /proc/pagetypeinfo text into dst, reusing its row slices,
+// each row's counts and the zone and type strings of the previous parse (see
+// ParseMemInfoInto): a sampler that reads the file every interval allocates nothing once
+// the rows are sized. A table the text does not have is nil in dst, as in a fresh parse.
+func ParsePageTypeInfoInto(dst *PageTypeInfo, data []byte) error {
+	free, blocks, mixed := dst.Free[:0], dst.Blocks[:0], dst.MixedBlocks[:0]
+	defer func() {
+		if len(free) == 0 {
+			free = nil
+		}
+		if len(blocks) == 0 {
+			blocks = nil
+		}
+		if len(mixed) == 0 {
+			mixed = nil
+		}
+		dst.Free, dst.Blocks, dst.MixedBlocks = free, blocks, mixed
+	}()
+	dst.PageBlockOrder, dst.PagesPerBlock = 0, 0
 	const (
 		none = iota
-		free
-		blocks
-		mixed
+		freeTable
+		blocksTable
+		mixedTable
 	)
 	section := none
-	var columns [][]byte // block table column names, as slices of data
+	var colBuf [8][]byte
+	columns := colBuf[:0] // block table column names, as slices of data
 	lines := txtLines{data: data}
 	for {
 		line, ok := lines.next()
@@ -83,70 +109,77 @@ func ParsePageTypeInfo(r io.Reader) (PageTypeInfo, error) {
 		case bytes.HasPrefix(t, []byte("Page block order:")):
 			v, err := pageTypeScalar(t[len("Page block order:"):])
 			if err != nil {
-				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+				return &LineError{Line: lines.num, Err: err}
 			}
-			p.PageBlockOrder = v
+			dst.PageBlockOrder = v
 			section = none
 		case bytes.HasPrefix(t, []byte("Pages per block:")):
 			v, err := pageTypeScalar(t[len("Pages per block:"):])
 			if err != nil {
-				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+				return &LineError{Line: lines.num, Err: err}
 			}
-			p.PagesPerBlock = v
+			dst.PagesPerBlock = v
 			section = none
 		case bytes.HasPrefix(t, []byte("Free pages count per migrate type at order")):
-			section = free
+			section = freeTable
 		case bytes.HasPrefix(t, []byte("Number of blocks type")):
-			section = blocks
+			section = blocksTable
 			columns = pageTypeColumns(columns[:0], t[len("Number of blocks type"):])
 		case bytes.HasPrefix(t, []byte("Number of mixed blocks")):
-			section = mixed
+			section = mixedTable
 			columns = pageTypeColumns(columns[:0], t[len("Number of mixed blocks"):])
 		case bytes.HasPrefix(t, []byte("Node")):
 			node, zone, rest, err := txtNodeZone(t)
 			if err != nil {
-				return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+				return &LineError{Line: lines.num, Err: err}
 			}
 			switch section {
-			case free:
-				row, err := pageTypeFreeRow(node, zone, rest)
-				if err != nil {
-					return PageTypeInfo{}, &LineError{Line: lines.num, Err: err}
+			case freeTable:
+				free = txtGrow(free)
+				if err := pageTypeFreeRow(&free[len(free)-1], node, zone, rest); err != nil {
+					free = free[:len(free)-1]
+					return &LineError{Line: lines.num, Err: err}
 				}
-				p.Free = append(p.Free, row)
-			case blocks, mixed:
+			case blocksTable, mixedTable:
 				if len(columns) == 0 {
-					return PageTypeInfo{}, lines.errorf("block table header has no migrate types")
+					return lines.errorf("block table header has no migrate types")
 				}
-				row := PageTypeBlock{Node: node, Zone: string(zone)}
+				rows := &blocks
+				if section == mixedTable {
+					rows = &mixed
+				}
+				*rows = txtGrow(*rows)
+				row := &(*rows)[len(*rows)-1]
+				row.Node = node
+				row.Zone = txtString(row.Zone, zone)
+				var fill txtCountersFill
+				fill.start(&row.Counts)
 				for _, col := range columns {
 					var tok []byte
 					tok, rest = txtField(rest)
 					v, ok := txtInt(tok)
 					if !ok || v < 0 {
-						return PageTypeInfo{}, lines.errorf("zone %s %s: %q is not a count", zone, col, tok)
+						*rows = (*rows)[:len(*rows)-1]
+						return lines.errorf("zone %s %s: %q is not a count", zone, col, tok)
 					}
-					row.Counts.Set(string(col), v)
+					fill.set(col, v)
 				}
+				fill.done()
 				if !txtBlank(rest) {
-					return PageTypeInfo{}, lines.errorf("zone %s: more counts than the %d migrate types of the header", zone, len(columns))
-				}
-				if section == blocks {
-					p.Blocks = append(p.Blocks, row)
-				} else {
-					p.MixedBlocks = append(p.MixedBlocks, row)
+					*rows = (*rows)[:len(*rows)-1]
+					return lines.errorf("zone %s: more counts than the %d migrate types of the header", zone, len(columns))
 				}
 			default:
-				return PageTypeInfo{}, lines.errorf("zone row before any table header")
+				return lines.errorf("zone row before any table header")
 			}
 		default:
-			return PageTypeInfo{}, lines.errorf("unexpected line %q", t)
+			return lines.errorf("unexpected line %q", t)
 		}
 	}
-	if len(p.Free) == 0 && len(p.Blocks) == 0 {
-		return PageTypeInfo{}, fmt.Errorf("pagetypeinfo: no tables")
+	if len(free) == 0 && len(blocks) == 0 {
+		return fmt.Errorf("pagetypeinfo: no tables")
 	}
-	return p, nil
+	return nil
 }
 
 func pageTypeScalar(b []byte) (int, error) {
@@ -168,18 +201,22 @@ func pageTypeColumns(cols [][]byte, b []byte) [][]byte {
 	}
 }
 
-// pageTypeFreeRow parses ", type    Unmovable      0      1 ..." after "Node N, zone Z".
-func pageTypeFreeRow(node int, zone, rest []byte) (PageTypeFree, error) {
-	row := PageTypeFree{Node: node, Zone: string(zone)}
+// pageTypeFreeRow parses ", type    Unmovable      0      1 ..." after "Node N, zone Z" into
+// row, reusing its strings and counts.
+func pageTypeFreeRow(row *PageTypeFree, node int, zone, rest []byte) error {
+	row.Node = node
+	row.Zone = txtString(row.Zone, zone)
+	row.Free = row.Free[:0]
+	row.Capped = false
 	tok, rest := txtField(rest)
 	if !bytes.Equal(tok, []byte("type")) {
-		return row, fmt.Errorf("zone %s: want \", type NAME\" after the zone", zone)
+		return fmt.Errorf("zone %s: want \", type NAME\" after the zone", zone)
 	}
 	typ, rest := txtField(rest)
 	if len(typ) == 0 {
-		return row, fmt.Errorf("zone %s: no migrate type", zone)
+		return fmt.Errorf("zone %s: no migrate type", zone)
 	}
-	row.Type = string(typ)
+	row.Type = txtString(row.Type, typ)
 	for {
 		tok, rest = txtField(rest)
 		if len(tok) == 0 {
@@ -191,12 +228,12 @@ func pageTypeFreeRow(node int, zone, rest []byte) (PageTypeFree, error) {
 		}
 		v, ok := txtInt(tok)
 		if !ok || v < 0 {
-			return row, fmt.Errorf("zone %s type %s order %d: %q is not a count", zone, typ, len(row.Free), tok)
+			return fmt.Errorf("zone %s type %s order %d: %q is not a count", zone, typ, len(row.Free), tok)
 		}
 		row.Free = append(row.Free, v)
 	}
 	if len(row.Free) == 0 {
-		return row, fmt.Errorf("zone %s type %s: no counts", zone, typ)
+		return fmt.Errorf("zone %s type %s: no counts", zone, typ)
 	}
-	return row, nil
+	return nil
 }

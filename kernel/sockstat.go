@@ -47,6 +47,10 @@ func ParseSockStat(r io.Reader) (Groups, error) {
 // ParseSockStatInto parses sockstat or sockstat6 text into *dst, reusing its storage (see
 // ParseMemInfoInto).
 func ParseSockStatInto(dst *Groups, data []byte) error {
+	if k := sockStatSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	groups := (*dst)[:0]
 	defer func() { *dst = groups }()
 	lines := txtLines{data: data}
@@ -94,4 +98,37 @@ func ParseSockStatInto(dst *Groups, data []byte) error {
 		return fmt.Errorf("sockstat: no lines")
 	}
 	return nil
+}
+
+// sockStatSameLayout is the fast path of ParseSockStatInto (see txtIntAt): the groups of g
+// in order (up to its capacity, as in netStatSameLayout), each a line "PROTO:" and its
+// " name value" pairs with the same names, single spaces, as sockstat_seq_show prints
+// them. It returns the number of groups the text filled, 0 when it does not fit.
+func sockStatSameLayout(g Groups, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(g) {
+			return 0
+		}
+		c := &g[k].Counters
+		q, ok := txtNameAt(data, p, g[k].Name, ':')
+		if !ok || len(c.names) == 0 {
+			return 0
+		}
+		q++
+		for i, name := range c.names {
+			if !txtAt(data, q, " ") || !txtNameAtOK(data, q+1, name, ' ') {
+				return 0
+			}
+			v, e, ok := txtIntAt(data, q+2+len(name))
+			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+				return 0
+			}
+			c.values[i], q = v, e
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return 0
+		}
+	}
+	return k
 }

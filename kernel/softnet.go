@@ -77,6 +77,10 @@ func ParseSoftnet(r io.Reader) ([]SoftnetCPU, error) {
 // ParseSoftnetInto parses /proc/net/softnet_stat text into *dst, reusing the slice (see
 // ParseMemInfoInto).
 func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) error {
+	if k := softnetSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	cpus := (*dst)[:0]
 	defer func() { *dst = cpus }()
 	lines := txtLines{data: data}
@@ -109,35 +113,9 @@ func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) error {
 		if n < softnetMinColumns {
 			return lines.errorf("%d columns, want at least %d", n, softnetMinColumns)
 		}
-		c := SoftnetCPU{
-			CPU:          len(cpus),
-			Columns:      n,
-			Processed:    col[0],
-			Dropped:      col[1],
-			TimeSqueeze:  col[2],
-			Throttled:    col[3],
-			CPUCollision: col[8],
-		}
-		if n > 9 {
-			c.ReceivedRPS = col[9]
-		}
-		if n > 10 {
-			c.FlowLimitCount = col[10]
-		}
-		if n > 11 {
-			c.BacklogLen = col[11]
-		}
-		if n > softnetIndexCol {
-			if col[softnetIndexCol] > 1<<22 { // far above any CONFIG_NR_CPUS
-				return lines.errorf("CPU index %#x out of range", col[softnetIndexCol])
-			}
-			c.CPU = int(col[softnetIndexCol])
-		}
-		if n > 13 {
-			c.InputQueueLen = col[13]
-		}
-		if n > 14 {
-			c.ProcessQueueLen = col[14]
+		c, ok := softnetRow(&col, n, len(cpus))
+		if !ok {
+			return lines.errorf("CPU index %#x out of range", col[softnetIndexCol])
 		}
 		cpus = append(cpus, c)
 	}
@@ -145,4 +123,87 @@ func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) error {
 		return fmt.Errorf("softnet_stat: no CPUs")
 	}
 	return nil
+}
+
+// softnetRow makes the row of line number i (from 0) out of its n columns. ok is false when
+// the CPU index column is out of range.
+func softnetRow(col *[15]int64, n, i int) (c SoftnetCPU, ok bool) {
+	c = SoftnetCPU{
+		CPU:          i,
+		Columns:      n,
+		Processed:    col[0],
+		Dropped:      col[1],
+		TimeSqueeze:  col[2],
+		Throttled:    col[3],
+		CPUCollision: col[8],
+	}
+	if n > 9 {
+		c.ReceivedRPS = col[9]
+	}
+	if n > 10 {
+		c.FlowLimitCount = col[10]
+	}
+	if n > 11 {
+		c.BacklogLen = col[11]
+	}
+	if n > softnetIndexCol {
+		if col[softnetIndexCol] > 1<<22 { // far above any CONFIG_NR_CPUS
+			return c, false
+		}
+		c.CPU = int(col[softnetIndexCol])
+	}
+	if n > 13 {
+		c.InputQueueLen = col[13]
+	}
+	if n > 14 {
+		c.ProcessQueueLen = col[14]
+	}
+	return c, true
+}
+
+// softnetSameLayout is the fast path of ParseSoftnetInto (see txtIntAt): as many lines as
+// cpus up to its capacity (as in netStatSameLayout), each with as many columns as before,
+// every column "%08x" and a space or the end of the line after it, as softnet_seq_show
+// prints them. It returns the number of lines, 0 when the text does not fit.
+func softnetSameLayout(cpus []SoftnetCPU, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(cpus) {
+			return 0
+		}
+		n := cpus[k].Columns
+		if n < softnetMinColumns {
+			return 0
+		}
+		var col [15]int64
+		q := p
+		for i := range n {
+			if i > 0 {
+				if !txtAt(data, q, " ") {
+					return 0
+				}
+				q++
+			}
+			if q+8 > len(data) || (q+8 < len(data) && data[q+8] != ' ' && data[q+8] != '\n') {
+				return 0
+			}
+			v, ok := txtHex(data[q : q+8])
+			if !ok {
+				return 0
+			}
+			if i < len(col) {
+				col[i] = v
+			}
+			q += 8
+		}
+		c, ok := softnetRow(&col, n, k)
+		if !ok {
+			return 0
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return 0
+		}
+		cpus[k] = c
+	}
+	return k
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // CPUTimes is one "cpu"/"cpuN" line of /proc/stat in USER_HZ ticks, columns in kernel order:
@@ -61,6 +63,9 @@ func ParseStat(r io.Reader) (Stat, error) {
 
 // ParseStatInto parses /proc/stat text into dst, reusing its storage (see ParseMemInfoInto).
 func ParseStatInto(dst *Stat, data []byte) error {
+	if statSameLayout(dst, data) {
+		return nil
+	}
 	perCPU := dst.PerCPU[:0]
 	defer func() {
 		if len(perCPU) == 0 {
@@ -204,4 +209,133 @@ func statSoftIRQ(fill *txtCountersFill, c *Counters, rest []byte) error {
 	}
 	fill.done()
 	return nil
+}
+
+// statSameLayout is the fast path of ParseStatInto (see txtIntAt): the lines are dispatched
+// on their first word as the general parser does them, and each must match dst: the same
+// CPUs with as many columns as before, the scalars in the same order, the softirq line with
+// its columns. The per-IRQ numbers of the intr line are skipped unread, as there.
+func statSameLayout(dst *Stat, data []byte) bool {
+	if dst.Total.CPU != "cpu" || len(dst.Total.Fields) < 4 || (dst.PerCPU != nil && len(dst.PerCPU) == 0) {
+		return false // (the general parser leaves PerCPU nil, not empty, without CPU lines)
+	}
+	scalars, softirq := &dst.Scalars, &dst.SoftIRQ
+	if n := len(softirq.names); n > 0 && !statSoftIRQLayout(softirq.names) {
+		return false
+	}
+	var p, cpus, nScalar int
+	var total, seenSoftIRQ bool
+	for p < len(data) {
+		var ok bool
+		switch {
+		case txtAt(data, p, "cpu"):
+			var ct *CPUTimes
+			if txtAt(data, p+3, " ") {
+				if total {
+					return false
+				}
+				total, ct = true, &dst.Total
+			} else {
+				if cpus == len(dst.PerCPU) {
+					return false
+				}
+				ct = &dst.PerCPU[cpus]
+				cpus++
+				if !statCPUName(ct.CPU) || !txtAt(data, p, ct.CPU) || !txtAt(data, p+len(ct.CPU), " ") {
+					return false
+				}
+			}
+			if p, ok = statColumns(ct.Fields, data, p+len(ct.CPU)); !ok || len(ct.Fields) < 4 {
+				return false
+			}
+		case txtAt(data, p, "softirq "):
+			if seenSoftIRQ || len(softirq.values) == 0 {
+				return false
+			}
+			seenSoftIRQ = true
+			if p, ok = statColumns(softirq.values, data, p+len("softirq")); !ok {
+				return false
+			}
+		default:
+			if nScalar == len(scalars.names) {
+				return false
+			}
+			name := scalars.names[nScalar]
+			e, ok := txtNameAt(data, p, name, ' ')
+			if !ok || strings.HasPrefix(name, "cpu") || strings.HasPrefix(name, "disk") ||
+				name == "softirq" || name == "page" || name == "swap" {
+				return false
+			}
+			v, q, ok := txtIntAt(data, txtSkip(data, e, ' '))
+			if !ok {
+				return false
+			}
+			if name == "intr" {
+				// The total; the per-IRQ numbers after it are not read.
+				if v < 0 || (q < len(data) && data[q] != ' ' && data[q] != '\n') {
+					return false
+				}
+				nl := bytes.IndexByte(data[q:], '\n')
+				if nl < 0 {
+					q = len(data)
+				} else {
+					q += nl
+				}
+			}
+			if p, ok = txtEOL(data, q); !ok {
+				return false
+			}
+			scalars.values[nScalar] = v
+			nScalar++
+		}
+	}
+	return total && cpus == len(dst.PerCPU) && nScalar == len(scalars.names) && seenSoftIRQ == (len(softirq.names) > 0)
+}
+
+// statColumns reads exactly len(cols) tick counts at data[q:], each after spaces, then the
+// end of the line, and returns the start of the next line.
+func statColumns(cols []int64, data []byte, q int) (int, bool) {
+	for i := range cols {
+		if !txtAt(data, q, " ") {
+			return q, false
+		}
+		q = txtSkip(data, q, ' ')
+		if txtAt(data, q, "-") { // "-0" is a count to the general parser
+			return q, false
+		}
+		v, e, ok := txtIntAt(data, q)
+		if !ok {
+			return q, false
+		}
+		cols[i], q = v, e
+	}
+	return txtEOL(data, q)
+}
+
+// statCPUName reports whether name is "cpu" and decimal digits, as the general parser
+// accepts it.
+func statCPUName(name string) bool {
+	if len(name) <= 3 || len(name) > 3+18 {
+		return false
+	}
+	for i := 3; i < len(name); i++ {
+		if name[i] < '0' || name[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// statSoftIRQLayout reports whether names is "total" and one of statSoftIRQNames, as
+// statSoftIRQ makes them.
+func statSoftIRQLayout(names []string) bool {
+	if names[0] != "total" {
+		return false
+	}
+	for _, layout := range statSoftIRQNames {
+		if len(layout) == len(names)-1 && slices.Equal(layout, names[1:]) {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,9 @@ func ParseVMStat(r io.Reader) (Counters, error) {
 // ParseVMStatInto parses /proc/vmstat text into dst, reusing its storage (see
 // ParseMemInfoInto).
 func ParseVMStatInto(dst *Counters, data []byte) error {
+	if vmStatSameLayout(dst, data) {
+		return nil
+	}
 	var fill txtCountersFill
 	fill.start(dst)
 	lines := txtLines{data: data}
@@ -62,4 +65,28 @@ func ParseVMStatInto(dst *Counters, data []byte) error {
 		return fmt.Errorf("vmstat: no values")
 	}
 	return nil
+}
+
+// vmStatSameLayout is the fast path of ParseVMStatInto (see txtIntAt): every line is
+// "name value" with the names of c in c's order.
+func vmStatSameLayout(c *Counters, data []byte) bool {
+	if len(c.names) == 0 {
+		return false
+	}
+	p := 0
+	for i, name := range c.names {
+		e, ok := txtNameAt(data, p, name, ' ')
+		if !ok {
+			return false
+		}
+		v, q, ok := txtIntAt(data, e+1)
+		if !ok {
+			return false
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return false
+		}
+		c.values[i] = v
+	}
+	return p == len(data)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Zone is one "Node N, zone NAME" block of /proc/zoneinfo. Fields holds every "key value"
@@ -70,6 +71,10 @@ var zoneinfoScanLabels = [...]struct{ label, field string }{
 // ParseZoneInfoInto parses /proc/zoneinfo text into *dst, reusing the slice and each zone's
 // Fields and Protection storage (see ParseMemInfoInto).
 func ParseZoneInfoInto(dst *[]Zone, data []byte) error {
+	if k := zoneInfoSameLayout((*dst)[:cap(*dst)], data); k > 0 {
+		*dst = (*dst)[:k]
+		return nil
+	}
 	zones := (*dst)[:0]
 	defer func() { *dst = zones }()
 	var (
@@ -249,4 +254,166 @@ func zoneinfoScanned(fill *txtCountersFill, b []byte) error {
 		}
 		fill.setString(field, v)
 	}
+}
+
+// zoneInfoSameLayout is the fast path of ParseZoneInfoInto (see txtIntAt): the zones of
+// zones in order (up to its capacity, as in netStatSameLayout), each "Node N, zone NAME"
+// with the same node and name, then its fields in the same order, each "[pages ]name value"
+// or "name: value" as mm/vmstat.c prints them, the protection line, and the per-cpu
+// pagesets, which are skipped line by line on their key alone, as the general parser does.
+// It returns the number of zones the text filled, 0 when it does not fit.
+func zoneInfoSameLayout(zones []Zone, data []byte) int {
+	p, k := 0, 0
+	for ; p < len(data); k++ {
+		if k == len(zones) {
+			return 0
+		}
+		z := &zones[k]
+		q, ok := txtNodeZoneAt(data, p, z.Node, z.Name) // zoneinfo_show_print
+		if !ok {
+			return 0
+		}
+		if p, ok = txtEOL(data, q); !ok {
+			return 0
+		}
+		if p, ok = zoneInfoBlock(z, data, p); !ok {
+			return 0
+		}
+	}
+	return k
+}
+
+// zoneInfoBlock reads the lines of z's block from data[p:] up to the next "Node" line or the
+// end, and returns where it stopped.
+func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
+	z.Protection = z.Protection[:0]
+	names, values := z.Fields.names, z.Fields.values
+	n := 0
+	inPagesets := false
+	for p < len(data) {
+		q := txtSkip(data, p, ' ')
+		if txtAt(data, q, "Node ") {
+			if q != p {
+				return p, false
+			}
+			break
+		}
+		if q == len(data) {
+			return p, false
+		}
+		switch data[q] {
+		case 'p':
+			if txtAt(data, q, "per-node stats\n") {
+				p = q + len("per-node stats\n")
+				continue
+			}
+			if txtAt(data, q, "pagesets\n") {
+				inPagesets = true
+				p = q + len("pagesets\n")
+				continue
+			}
+			if txtAt(data, q, "protection:") {
+				var ok bool
+				if p, ok = zoneInfoProtection(z, data, q+len("protection:")); !ok {
+					return p, false
+				}
+				inPagesets = false
+				continue
+			}
+		case 'c', 'h', 'b', 'l', 'v':
+			if inPagesets && zoneInfoPagesetLine(data[q:]) {
+				// The general parser skips these without reading the value, so the line
+				// only has to end.
+				nl := bytes.IndexByte(data[q:], '\n')
+				if nl < 0 {
+					return len(data), true
+				}
+				p = q + nl + 1
+				continue
+			}
+		}
+		if n == len(names) {
+			return p, false
+		}
+		name := names[n]
+		pages := txtAt(data, q, "pages ")
+		if pages {
+			q = txtSkip(data, q+len("pages "), ' ')
+		}
+		e := q + len(name)
+		if e >= len(data) || !txtMatch(data, q, name) {
+			return p, false
+		}
+		switch {
+		case data[e] == ' ': // "name value"
+		case data[e] == ':' && !pages && strings.IndexByte(name, '(') < 0: // "name: value"
+		default:
+			return p, false
+		}
+		v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
+		if !ok {
+			return p, false
+		}
+		if p, ok = txtEOL(data, e); !ok {
+			return p, false
+		}
+		values[n] = v
+		n++
+		inPagesets = false
+	}
+	return p, n == len(names)
+}
+
+// zoneInfoPagesetLine reports whether b starts with one of zoneinfoPagesetKeys and a colon.
+func zoneInfoPagesetLine(b []byte) bool {
+	var key string
+	switch b[0] {
+	case 'c':
+		if txtAt(b, 0, "cpu:") {
+			return true
+		}
+		key = "count"
+	case 'h':
+		if txtAt(b, 0, "high:") || txtAt(b, 0, "high_min:") {
+			return true
+		}
+		key = "high_max"
+	case 'b':
+		key = "batch"
+	case 'l':
+		key = "low"
+	case 'v':
+		key = "vm stats threshold"
+	default:
+		return false
+	}
+	return len(b) > len(key) && b[len(key)] == ':' && string(b[:len(key)]) == key
+}
+
+// zoneInfoProtection reads " (a, b, c)" and the end of the line at data[q:] into
+// z.Protection.
+func zoneInfoProtection(z *Zone, data []byte, q int) (int, bool) {
+	q = txtSkip(data, q, ' ')
+	if !txtAt(data, q, "(") {
+		return q, false
+	}
+	q++
+	prot := z.Protection[:0]
+	for {
+		v, e, ok := txtIntAt(data, q)
+		if !ok {
+			return q, false
+		}
+		prot = append(prot, v)
+		if txtAt(data, e, ")") {
+			q = e + 1
+			break
+		}
+		if !txtAt(data, e, ",") {
+			return q, false
+		}
+		q = txtSkip(data, e+1, ' ')
+	}
+	z.Protection = prot
+	return txtEOL(data, q)
 }

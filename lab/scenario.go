@@ -55,6 +55,10 @@ type Scenario struct {
 	Base    Params
 	// Build creates the hosts and links of one case in l.
 	Build func(l *Lab, p Params) (*Topology, error)
+	// Failure, when set, makes this a failure scenario (scenario_failure.go): it reproduces a
+	// failure, runs doctor live against it and measures a fix, instead of comparing settings
+	// sets over a matrix; Rates, RTTs, Streams, Base and Build are then unused.
+	Failure *Failure
 }
 
 // Topology is what a scenario's Build hands the runner.
@@ -100,6 +104,9 @@ func LookupScenario(name string) (*Scenario, error) {
 
 // Cases expands the scenario's matrix with the overrides applied, rates outermost.
 func (s *Scenario) Cases(o Overrides) ([]Params, error) {
+	if s.Failure != nil {
+		return nil, fmt.Errorf("lab: %s is a failure scenario: it has no matrix of cases (run it with `headroom lab run %s`)", s.Name, s.Name)
+	}
 	rates, rtts, streams := s.Rates, s.RTTs, s.Streams
 	if o.RateBitsPerSec > 0 {
 		rates = []uint64{o.RateBitsPerSec}

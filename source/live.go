@@ -1,10 +1,8 @@
 package source
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"time"
 
@@ -42,10 +40,7 @@ type Sampler struct {
 	psi                                        []*procFile
 	threads                                    []*procFile
 	files                                      []*procFile // all of the above, in the order a sample reads them
-
-	// rd hands a file's bytes to the parsers that take an io.Reader (protocols,
-	// pagetypeinfo: no ParseXInto yet) without allocating a bytes.Reader each time.
-	rd bytes.Reader
+	buf                                        []byte      // the read buffer all files share (procFile.buf)
 
 	eth  kernel.Ethtool
 	nics []kernel.NIC
@@ -75,6 +70,7 @@ func NewSampler(root kernel.Root, opts Options) *Sampler {
 	}
 	open := func(name string) *procFile {
 		p := openProcFile(root, name)
+		p.buf = &s.buf
 		s.files = append(s.files, p)
 		return p
 	}
@@ -182,8 +178,8 @@ func (s *Sampler) Sample(now time.Time) model.Sample {
 // SampleInto reads one sample into dst, reusing the storage that dst holds from an earlier
 // SampleInto: counters, slices, and the strings of names that did not change. A loop that
 // keeps one Sample (serve, the benchmarks) therefore allocates nothing per sample once the
-// first has sized everything, apart from what docs/performance.md lists (protocols,
-// pagetypeinfo, sockets, ethtool). Whatever dst held is overwritten, rates included; a
+// first has sized everything, pagetypeinfo included, apart from what docs/performance.md
+// lists (sockets, ethtool). Whatever dst held is overwritten, rates included; a
 // caller that keeps samples uses Sample. What could not be read is left nil or empty.
 func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 	dst.Time = now
@@ -194,11 +190,10 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 	dst.VMStat = ptrInto(s, s.vmstat, dst.VMStat, kernel.ParseVMStatInto)
 	sliceInto(s, s.buddy, &dst.Buddy, kernel.ParseBuddyInfoInto)
 	sliceInto(s, s.zoneinfo, &dst.Zones, kernel.ParseZoneInfoInto)
-	dst.PageTypes = nil
 	if s.pagetype != nil {
-		if v, err := parseReader(s, s.pagetype, kernel.ParsePageTypeInfo); s.ok(s.pagetype.path, err) {
-			dst.PageTypes = &v
-		}
+		dst.PageTypes = ptrInto(s, s.pagetype, dst.PageTypes, kernel.ParsePageTypeInfoInto)
+	} else {
+		dst.PageTypes = nil
 	}
 	sliceInto(s, s.netdev, &dst.NetDev, kernel.ParseNetDevInto)
 	dst.NetStat = dst.NetStat[:0]
@@ -208,10 +203,7 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 	dst.SockStat = dst.SockStat[:0]
 	s.appendGroups(&dst.SockStat, s.sockstat, kernel.ParseSockStatInto)
 	s.appendGroups(&dst.SockStat, s.sockstat6, kernel.ParseSockStatInto)
-	dst.Protocols = nil
-	if v, err := parseReader(s, s.protocols, kernel.ParseProtocols); s.ok(s.protocols.path, err) {
-		dst.Protocols = v
-	}
+	sliceInto(s, s.protocols, &dst.Protocols, kernel.ParseProtocolsInto)
 	sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
 	dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
 	dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
@@ -313,21 +305,6 @@ func (s *Sampler) appendGroups(dst *kernel.Groups, p *procFile, parse func(*kern
 		return
 	}
 	*dst = append(*dst, s.tail...) // the tail outgrew the capacity and moved
-}
-
-// parseReader parses p with a parser that takes an io.Reader (no ParseXInto exists for it).
-func parseReader[T any](s *Sampler, p *procFile, parse func(io.Reader) (T, error)) (T, error) {
-	var zero T
-	b, err := p.read()
-	if err != nil {
-		return zero, err
-	}
-	s.rd.Reset(b)
-	v, err := parse(&s.rd)
-	if err != nil {
-		return zero, fmt.Errorf("%s: %w", p.path, err)
-	}
-	return v, nil
 }
 
 // grow extends v by one element, reusing the one left in its capacity by an earlier sample.

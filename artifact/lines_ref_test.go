@@ -1,0 +1,349 @@
+package artifact
+
+import (
+	"fmt"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The line splitting as it was before Parse streamed (commit 68e8ff8), kept as the
+// reference that the faster splitting must equal: a month map, strconv.ParseInt for the
+// dmesg stamp, a byte-by-byte ASCII test, IndexByte for the syslog tag, no fence shortcut.
+
+func refSplitLines(text string) []Line {
+	var out []Line
+	no := 0
+	for len(text) > 0 {
+		no++
+		var raw string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			raw, text = text[:i], text[i+1:]
+		} else {
+			raw, text = text, ""
+		}
+		out = refAppendLine(out, no, raw)
+	}
+	return out
+}
+
+func refAppendLine(out []Line, no int, raw string) []Line {
+	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
+		raw = raw[:len(raw)-1]
+	}
+	l := Line{No: no, UptimeUsec: -1, Priority: -1}
+	s := raw
+	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
+	if !refIsASCII(s) {
+		s = fixLookalikes(s)
+	}
+	s, l.Quote = refStripQuote(s)
+	s = refStripFence(s)
+	s = refStripSyslog(s, &l)
+	s = refStripKernelStamp(s, &l)
+	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
+		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
+		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
+		s = strings.ReplaceAll(s, "#011", "\t")
+		parts := strings.Split(s, "#012")
+		for k, p := range parts {
+			c := l
+			c.Text = p
+			c.Cont = k > 0
+			if k > 0 {
+				c.Text = refStripKernelStamp(p, &c)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	l.Text = s
+	return append(out, l)
+}
+
+// refIsASCII tests eight bytes at a time; it runs on every line of a 100 MB syslog.
+func refIsASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// refStripQuote removes mail and Markdown quoting: "> ", ">> ", "> > ".
+func refStripQuote(s string) (string, int) {
+	depth := 0
+	i := 0
+	for i < len(s) && s[i] == '>' {
+		depth++
+		i++
+		if i < len(s) && s[i] == ' ' {
+			i++
+		}
+	}
+	if depth == 0 {
+		return s, 0
+	}
+	return s[i:], depth
+}
+
+// refStripFence blanks Markdown code fences, which only delimit.
+func refStripFence(s string) string {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return ""
+	}
+	return s
+}
+
+var refMonths = map[string]bool{"Jan": true, "Feb": true, "Mar": true, "Apr": true, "May": true, "Jun": true,
+	"Jul": true, "Aug": true, "Sep": true, "Oct": true, "Nov": true, "Dec": true}
+
+// refStripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
+// one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
+func refStripSyslog(s string, l *Line) string {
+	if len(s) < 16 {
+		return s
+	}
+	var rest, stamp string
+	switch c := s[0]; {
+	case c >= 'A' && c <= 'Z':
+		if s[3] != ' ' || !refMonths[s[:3]] {
+			return s
+		}
+		i := 4
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i || j-i > 2 || j+9 > len(s) || s[j] != ' ' {
+			return s
+		}
+		t := s[j+1:]
+		if len(t) < 8 || t[2] != ':' || t[5] != ':' || !isDigits(t[:2]) || !isDigits(t[3:5]) || !isDigits(t[6:8]) {
+			return s
+		}
+		k := 8
+		if k < len(t) && t[k] == '.' { // high-precision timestamps
+			k++
+			for k < len(t) && t[k] >= '0' && t[k] <= '9' {
+				k++
+			}
+		}
+		stamp = s[:j+1+k]
+		rest = t[k:]
+	case c >= '0' && c <= '9':
+		if s[4] != '-' || s[7] != '-' || s[10] != 'T' || !isDigits(s[:4]) {
+			return s
+		}
+		sp := strings.IndexByte(s, ' ')
+		if sp < 0 {
+			return s
+		}
+		stamp, rest = s[:sp], s[sp:]
+	default:
+		return s
+	}
+	// host
+	rest = strings.TrimLeft(rest, " ")
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return s
+	}
+	host, rest := rest[:sp], rest[sp+1:]
+	// tag: up to the first ": " (programs' tags hold no spaces)
+	colon := strings.IndexByte(rest, ':')
+	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
+		// "last message repeated 3 times" and other tag-less lines
+		l.Syslog, l.Stamp, l.Host = true, stamp, host
+		return rest
+	}
+	tag := rest[:colon]
+	if b := strings.IndexByte(tag, '['); b > 0 {
+		tag = tag[:b]
+	}
+	msg := rest[colon+1:]
+	if len(msg) > 0 && msg[0] == ' ' {
+		msg = msg[1:]
+	}
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	if tag == "kernel" {
+		l.Kernel = true
+	}
+	return msg
+}
+
+// refStripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
+// console output.
+func refStripKernelStamp(s string, l *Line) string {
+	if len(s) >= 3 && s[0] == '<' && s[2] == '>' && s[1] >= '0' && s[1] <= '7' {
+		l.Priority = int(s[1] - '0')
+		l.Kernel = true
+		s = s[3:]
+	}
+	if len(s) < 3 || s[0] != '[' {
+		return s
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 2 || end > 24 {
+		return s
+	}
+	inner := strings.TrimSpace(s[1:end])
+	dot := strings.IndexByte(inner, '.')
+	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
+		return s
+	}
+	secs, err1 := strconv.ParseInt(inner[:dot], 10, 64)
+	frac := inner[dot+1:]
+	if len(frac) > 6 {
+		frac = frac[:6]
+	}
+	us, err2 := strconv.ParseInt(frac+strings.Repeat("0", 6-len(frac)), 10, 64)
+	if err1 != nil || err2 != nil {
+		return s
+	}
+	l.UptimeUsec = secs*1_000_000 + us
+	l.Kernel = true
+	s = s[end+1:]
+	// CONFIG_PRINTK_CALLER: "[    T123]" or "[     C1]" right after the stamp.
+	if len(s) > 3 && s[0] == '[' {
+		if e := strings.IndexByte(s, ']'); e > 2 && e < 16 {
+			id := strings.TrimSpace(s[1:e])
+			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && isDigits(id[1:]) {
+				l.Caller = id
+				s = s[e+1:]
+			}
+		}
+	}
+	if len(s) > 0 && s[0] == ' ' {
+		s = s[1:]
+	}
+	return s
+}
+
+// lineSamples are lines the splitter must agree on: every fixture and seed line under each
+// prefix it strips, and edge cases of each prefix.
+func lineSamples(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	prefixes := []string{"", "Aug  4 17:42:34 web1 kernel: ", "Aug 14 17:42:34.123456 web1 kernel: [ 1234.567890] ",
+		"2024-01-02T03:04:05.123456+00:00 web1 kernel: ", "<4>[    1.000000] [    T123] ", "> > ", "Aug  4 17:42:34 web1 sshd[812]: "}
+	for _, text := range fixtureTexts(t) {
+		for _, l := range strings.Split(text, "\n") {
+			for _, p := range prefixes {
+				out = append(out, p+l)
+			}
+		}
+	}
+	return append(out,
+		"", "\r", "```", "  ~~~ ", "\u00a0```", "`x", "~x", "Jan", "Foo  4 17:42:34 h kernel: x", "Aug 123 17:42:34 h kernel: x",
+		"Aug  4 17:42:3x h kernel: x", "Aug  4 17:42:34", "Aug  4 17:42:34 ", "Aug  4 17:42:34 h", "Aug  4 17:42:34 h :x",
+		"Aug  4 17:42:34 h tag x: y", "Aug  4 17:42:34 h tag[1]: y", "Aug  4 17:42:34 h [1]: y", "Aug  4 17:42:34 h tag:",
+		"Aug  4 17:42:34 h last message repeated 3 times", "Aug  4 17:42:34.5 h kernel: x", "2024-01-02T03:04:05Z h kernel: x",
+		"2024-01-02T03:04:05+00:00", "2024-x1-02T03:04:05+00:00 h kernel: x", "[99999999999999999999.1] x", "[9223372036854775807.1] x",
+		"[9223372036854775808.000001] x", "[ 12.3] x", "[ 12.] x", "[.5] x", "[ 12.3456789] x", "[ 1.000000][    C1] x",
+		"[ 1.000000] [T] x", "[ 1.000000] [    T12x] x", "[12345678901234567890123.5] x", "<8>x", "<7>", "<0>[ 1.0] x",
+		"x #012 y", "#011#012", "a#01b", "0×20 \u2212 \u2011 \ufeffx", "\xff\xfe bad utf-8")
+}
+
+// SplitLines gives the Lines the previous splitter gave.
+func TestSplitLinesMatchesReference(t *testing.T) {
+	lines := lineSamples(t)
+	rng := rand.New(rand.NewSource(1))
+	// Random lines over the bytes the prefixes are made of.
+	const alphabet = "Aug 0123456789:.[]<>#T-+Zkernl ab\t\r\u00a0"
+	for range 20000 {
+		b := make([]byte, rng.Intn(48))
+		for k := range b {
+			b[k] = alphabet[rng.Intn(len(alphabet))]
+		}
+		lines = append(lines, string(b))
+	}
+	for _, l := range lines {
+		got, want := SplitLines(l), refSplitLines(l)
+		if len(got) == 0 && len(want) == 0 {
+			continue
+		}
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+			t.Fatalf("%q:\n got  %#v\n want %#v", l, got, want)
+		}
+	}
+	text := strings.Join(lines, "\n")
+	if fmt.Sprintf("%#v", SplitLines(text)) != fmt.Sprintf("%#v", refSplitLines(text)) {
+		t.Fatal("the joined samples split differently")
+	}
+}
+
+func FuzzSplitLines(f *testing.F) {
+	addFixtures(f)
+	f.Add("Aug  4 17:42:34 web1 kernel: [ 1234.567890] [    T123] x#012y")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, want := SplitLines(s), refSplitLines(s)
+		if (len(got) > 0 || len(want) > 0) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+			t.Fatalf("%q:\n got  %#v\n want %#v", s, got, want)
+		}
+	})
+}
+
+// The cheap tests in front of the report and dump detection say yes to every line the
+// tests they guard say yes to.
+func TestPrefilters(t *testing.T) {
+	lines := lineSamples(t)
+	for _, l := range []string{
+		"Out of memory: Kill process 1234 (java) score 900 or sacrifice child", "Out of Memory: Kill process 1 (init)",
+		"java invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0", "oom-killer: gfp_mask=0x0",
+		"SLUB: Unable to allocate memory on node -1 (gfp=0x20)", "__alloc_pages: 2-order allocation failed (gfp=0x20/0)",
+		"afpd: page allocation failure. order:2, mode:0x20", "Kill", "kill", "allocat", "ll", "lll", "alllocat",
+		"Node 0 DMA free:15908kB min:128kB", "Node 0 Normal: 1*4kB 2*8kB = 20kB", "Node 1 Movable: empty",
+		"Normal free:1kB min:2kB", "DMA32: 1*4kB = 4kB", "HighMem: empty", "Movable free:0kB", "Device free:0kB",
+		"Active:123 inactive:4", "active_anon:1 inactive_anon:2", "Active_anon:1", "Free pages:  1234kB (0kB HighMem)",
+		"Mem-Info:", "Mem-info:", "Show-Memory:", "DMA per-cpu:", "Normal per-cpu:", "  Node 0 Normal free:1kB  ", "\tDMA: empty",
+		"A", "N:", ":", "No", "DM", "Dev",
+	} {
+		lines = append(lines, l, " "+l, l+" ")
+	}
+	for _, l := range lines {
+		var want bool
+		switch showMemKind(l) {
+		case "marker", "zone", "buddy", "freepages", "global":
+			want = true
+		}
+		if got := startsShowMem(l); got != want {
+			t.Errorf("startsShowMem(%q) = %v, showMemKind says %q", l, got, showMemKind(l))
+		}
+		if (isAllocHeader(l) || isOOMHeader(l) || isSlabHeader(l)) && !mayBeHeader(l) {
+			t.Errorf("mayBeHeader(%q) is false for a header", l)
+		}
+		if isASCII(l) != refIsASCII(l) {
+			t.Errorf("isASCII(%q) = %v", l, isASCII(l))
+		}
+	}
+	for _, s := range []string{"0", "7", "0000000000000000000000001", "9223372036854775807", "9223372036854775808",
+		"9223372036854775810", "18446744073709551615", "99999999999999999999", "1234567890"} {
+		v, ok := parseDigits(s)
+		w, err := strconv.ParseInt(s, 10, 64)
+		if ok != (err == nil) || ok && v != w {
+			t.Errorf("parseDigits(%q) = %d, %v; ParseInt: %d, %v", s, v, ok, w, err)
+		}
+	}
+	for r := rune(0); r < 0x800; r++ {
+		s := strings.Repeat("a", int(r)%17) + string(r) + strings.Repeat("b", int(r)%9)
+		if isASCII(s) != refIsASCII(s) || isASCII(s) != (utf8.RuneLen(r) == 1) {
+			t.Fatalf("isASCII(%q) = %v", s, isASCII(s))
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/model"
+)
+
+// A syslog file is mostly lines that the segmenter only logs (the kernel's) or skips (other
+// programs'); a 100 MB file has about 900,000 of them and a few hundred reports. runText
+// therefore reads such lines without keeping a Line for each (the fast path), and gives the
+// segmenter's loop (run) a window of Lines only around an interesting line: one that can
+// start a kernel report, a show_mem dump, command output or prose. The output is the same as
+// running the loop over every line of the text, because:
+//
+//   - a boring line is one on which the loop does nothing but host.scan and log or skip it
+//     (boring), and the fast path does exactly that, in the same order;
+//   - nothing that starts outside a window reads inside it or the other way round. Looking
+//     back, only label reads lines before the one it labels, eight at most, stopping at a
+//     logged kernel line; the window starts eight lines early (ctxLines), and the line
+//     before a window is the last line of the previous one, a logged kernel line.
+//     Looking forward, a window ends only after tailLines quiet lines (quiet: boring
+//     kernel log lines, not blank, not comments) of which the last is one that the report
+//     collectors (collectReport, showMemReport) stop at rather than skip or take (stops),
+//     so every report ends inside its window. Command parsers take blocks of lines, and
+//     may take kernel lines too (ethtool -g reads "e1000: eth0: ..." as a setting), so
+//     before one runs for real, fitCommand runs it on a scratch copy of the state and
+//     grows the window until the block ends before the quiet lines. What a parser reads
+//     past its block then stays inside the window: the parsers look at most a line or two
+//     past it (more only over blank or '#' lines, which are not quiet), and those that
+//     want a few rows before they take any (three at most: readprofile, /proc/meminfo,
+//     /proc/vmstat) take the quiet lines too when they match, which fitCommand sees.
+//
+// A text without such a stretch (a pasted forum post, a single table) is one window: the
+// loop then runs over every line, as it always did.
+const (
+	ctxLines  = 8 // label reads at most eight lines back
+	tailLines = 8 // quiet lines that end a window; more than the three rows any parser wants
+)
+
+// ctxLine is a fast-path line kept for the context of the next window.
+type ctxLine struct {
+	start, end int // raw line text[start:end], without its '\n'
+	no         int
+	used       bool // logged: the loop marks a kernel line used when it logs it
+}
+
+// runText parses a whole text: boring lines on the fast path, the rest in windows.
+func (d *doc) runText(text string) {
+	d.text, d.pos, d.no, d.banner = text, 0, 0, -1
+	d.lines = strings.Count(text, "\n") + 1
+	if len(text) >= 1<<20 {
+		// Room for a record per line, reserved once: appending 700,000 records to a
+		// growing slice would copy them ~20 times and make the collector scan the
+		// copies. Pages that are never written are never touched.
+		d.tl.Log = make([]model.LogRecord, 0, d.lines)
+	}
+	var ctx [ctxLines]ctxLine
+	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
+	for d.pos < len(text) {
+		start := d.pos
+		end, next := d.lineEnd(start)
+		d.pos = next
+		d.no++
+		l, esc, ascii := parseLine(d.no, text[start:end])
+		if !esc && boring(&l) {
+			used := false
+			if !isBlank(l.Text) {
+				d.scanHost(&l, ascii, start, end)
+				if l.Kernel {
+					d.appendLog(&l)
+					used = true
+				}
+			}
+			ctx[nctx%ctxLines] = ctxLine{start: start, end: end, no: d.no, used: used}
+			nctx++
+			continue
+		}
+		// An interesting line: a window from up to ctxLines lines before it.
+		d.ls, d.used = d.ls[:0], d.used[:0]
+		for k := max(nctx-ctxLines, 0); k < nctx; k++ {
+			c := ctx[k%ctxLines]
+			cl, _, _ := parseLine(c.no, text[c.start:c.end])
+			d.ls = append(d.ls, cl)
+			d.used = append(d.used, c.used)
+		}
+		nctx = 0
+		first := len(d.ls)
+		d.pos, d.no = start, d.no-1 // read it again, into the window
+		d.tail, d.closed = 0, false
+		d.grow(first + 1)
+		d.lastEnd = 0 // every earlier segment ended before the window
+		d.run(first)
+	}
+	d.ls, d.used = nil, nil
+}
+
+// scanHost is host.scan for a boring line (a kernel or syslog line) at text[start:end]. For
+// such a line scan sets the host name and, while no boot banner has given the kernel
+// release, looks for "Linux version " and "ainted"; the first is searched for in the text,
+// not in every line (its 'L' is rare, so strings.Index runs at IndexByte's speed), and scan
+// itself runs only when a line may hold either.
+func (d *doc) scanHost(l *Line, ascii bool, start, end int) {
+	h := &d.host
+	if h.kernelScore < 5 {
+		if d.banner < start {
+			d.banner = len(d.text)
+			if i := strings.Index(d.text[start:], "Linux version "); i >= 0 {
+				d.banner = start + i
+			}
+		}
+		// An ASCII line's text is a substring of the raw line, which holds the banner
+		// when the first one at or after its start begins before its end.
+		if !ascii || d.banner < end || strings.Contains(l.Text, "ainted") {
+			h.scan(l)
+			return
+		}
+	}
+	if h.hostname == "" && l.Kernel && l.Host != "" {
+		h.hostname = l.Host
+	}
+}
+
+// lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
+// and where the next line starts.
+func (d *doc) lineEnd(pos int) (end, next int) {
+	if i := strings.IndexByte(d.text[pos:], '\n'); i >= 0 {
+		return pos + i, pos + i + 1
+	}
+	return len(d.text), len(d.text)
+}
+
+// grow reads lines into the window until it holds at least need lines and can end (closed),
+// or the text ends.
+func (d *doc) grow(need int) {
+	for d.pos < len(d.text) && (len(d.ls) < need || !d.closed) {
+		start := d.pos
+		end, next := d.lineEnd(start)
+		d.pos = next
+		d.no++
+		n := len(d.ls)
+		if n == cap(d.ls) && n >= 1024 {
+			// A long window is usually a paste that is all command output and prose,
+			// the whole rest of the text: room for every line left, as SplitLines
+			// reserves, rather than doubling 136-byte Lines that hold pointers.
+			ls := make([]Line, n, n+d.lines-d.no+16)
+			copy(ls, d.ls)
+			d.ls = ls
+			used := make([]bool, len(d.used), cap(ls))
+			copy(used, d.used)
+			d.used = used
+		}
+		d.ls = appendLine(d.ls, d.no, d.text[start:end])
+		d.windowLines++
+		for len(d.used) < len(d.ls) {
+			d.used = append(d.used, false)
+		}
+		if len(d.ls) == n+1 && quiet(&d.ls[n]) {
+			d.tail++
+		} else {
+			d.tail = 0
+		}
+		d.closed = d.tail >= tailLines && stops(&d.ls[len(d.ls)-1])
+	}
+}
+
+// fitCommand grows the window until the command output that line i may start ends before
+// the window's barrier lines. The parsers run on a scratch copy of the state (a fresh
+// Timeline, a copy of the host facts and counters), which is then dropped: only the number
+// of lines they take is wanted.
+func (d *doc) fitCommand(i int) {
+	for d.pos < len(d.text) {
+		scratch := *d
+		scratch.tl = &model.Timeline{}
+		n := scratch.command(i)
+		if i+n <= len(d.ls)-tailLines {
+			return
+		}
+		d.grow(i + n + tailLines)
+	}
+}
+
+// boring reports whether the loop would do nothing with the line but host.scan it and log it
+// (a kernel line) or skip it (another program's syslog line, a blank line): no report
+// header, no show_mem dump, no command output or prose. It may say false of a boring line
+// (the line then goes to a window, which costs time, not correctness), never true of
+// another.
+func boring(l *Line) bool {
+	t := l.Text
+	if isBlank(t) {
+		return true
+	}
+	if !l.Kernel && !l.Syslog {
+		return false // command output or prose
+	}
+	return !mayStartReport(t)
+}
+
+// mayStartReport is true when kernelReport might do more than return false for the line: a
+// report header or the first line of a show_mem dump.
+func mayStartReport(t string) bool {
+	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t)) {
+		return true
+	}
+	return startsShowMem(t)
+}
+
+// mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page
+// allocation failure", "-order allocation failed", "SLUB: Unable to allocate memory") or
+// "kill"/"Kill" ("oom-killer: gfp_mask=", "Out of memory: Kill process"), so each has an
+// "ll" that one of these surrounds. A quarter of syslog lines have "ll" ("callbacks",
+// "full"); this rules them out without the six substring searches of the header tests.
+func mayBeHeader(t string) bool {
+	for k := 1; k+2 <= len(t); {
+		i := strings.Index(t[k:], "ll")
+		if i < 0 {
+			return false
+		}
+		k += i // t[k:k+2] == "ll", k >= 1
+		switch t[k-1] {
+		case 'a':
+			if strings.HasPrefix(t[k+2:], "ocat") {
+				return true
+			}
+		case 'i':
+			if k >= 2 && (t[k-2] == 'k' || t[k-2] == 'K') {
+				return true
+			}
+		}
+		k++
+	}
+	return false
+}
+
+// quiet reports whether the line may be one of the tailLines that end a window: a boring
+// kernel log line that is not blank and not a comment (sysctl blocks read through '#' lines
+// before giving them back, and some parsers look past blank lines).
+func quiet(l *Line) bool {
+	if !l.Kernel || !boring(l) {
+		return false
+	}
+	s := strings.TrimSpace(l.Text)
+	return s != "" && s[0] != '#' && s[0] != ';'
+}
+
+// stops reports whether collectReport and showMemReport stop at the (quiet) line rather than
+// skip it (another CPU's line, under CONFIG_PRINTK_CALLER) or take it as part of a report:
+// the last line of a window.
+func stops(l *Line) bool {
+	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text)
+}

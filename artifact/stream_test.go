@@ -1,0 +1,264 @@
+package artifact
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"headroom/model"
+)
+
+// parseWhole is what Parse did before it streamed: the segmenter's loop over a Line for
+// every line of the text. ParseString must give the same Timeline (stream.go).
+func parseWhole(text, name string, opt Options) *model.Timeline {
+	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
+	d.ls = SplitLines(text)
+	d.used = make([]bool, len(d.ls))
+	d.run(0) // d.text is empty: the window is the whole text and never grows
+	d.finish()
+	return d.tl
+}
+
+// sameAsWhole fails the test when the streamed parse of text differs from parseWhole's,
+// naming the first line of their JSON that differs.
+func sameAsWhole(t testing.TB, name, text string) {
+	t.Helper()
+	got, err := json.MarshalIndent(ParseString(text, name, Options{}), "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.MarshalIndent(parseWhole(text, name, Options{}), "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(got, want) {
+		return
+	}
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for k := 0; k < len(g) && k < len(w); k++ {
+		if g[k] != w[k] {
+			t.Fatalf("%s: streamed parse differs from the whole-text loop at JSON line %d:\n got  %s\n want %s", name, k+1, g[k], w[k])
+		}
+	}
+	t.Fatalf("%s: streamed parse has %d JSON lines, the whole-text loop %d", name, len(g), len(w))
+}
+
+// fixtureTexts are the fixtures and seed reports, by file name.
+func fixtureTexts(t testing.TB) map[string]string {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
+	seedPaths, _ := filepath.Glob(filepath.Join("..", "testdata", "seeds", "*.txt"))
+	out := map[string]string{}
+	for _, p := range append(paths, seedPaths...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(p)] = string(b)
+	}
+	if len(out) < 30 {
+		t.Fatalf("found only %d fixtures and seeds", len(out))
+	}
+	return out
+}
+
+const (
+	sysPrefix  = "Aug  4 17:42:34 web1 kernel: "
+	dmesgStamp = "[ 1234.567890] "
+	daemonLine = "Aug  4 17:42:34 web1 sshd[812]: Accepted publickey for root from 10.1.2.3 port 52113 ssh2"
+)
+
+// quietLines are ordinary kernel log lines: the fast path's and the windows' ends.
+func quietLines(n int) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, "%s%se1000: eth0: NIC Link is Up 1000 Mbps Full Duplex (%d)\n", sysPrefix, dmesgStamp, k)
+	}
+	return b.String()
+}
+
+func prefixed(prefix, text string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		b.WriteString(prefix + l + "\n")
+	}
+	return b.String()
+}
+
+// The cases that each window rule is there for, between long runs of ordinary lines.
+func TestStreamWindowCases(t *testing.T) {
+	fx := fixtureTexts(t)
+	q := quietLines(40)
+	cases := map[string]string{
+		// A report in a syslog: header, trace and dump, another program's lines between.
+		"report": q + prefixed(sysPrefix+dmesgStamp, strings.Join(strings.Split(fx["alloc_4.4_x86_64.txt"], "\n")[:12], "\n")) +
+			daemonLine + "\n" + prefixed(sysPrefix+dmesgStamp, fx["alloc_4.4_x86_64.txt"]) + q,
+		// ethtool -g takes "name: value" lines, kernel ones too: the block runs into
+		// the quiet lines, and fitCommand must grow the window past it.
+		"ethtool into kernel lines": q + fx["ethtool_g_eth0.txt"] + q,
+		// /proc/vmstat rows with a dmesg prefix, then one without: the parser wants three
+		// rows before it takes any, which the window must hold.
+		"vmstat rows": q + prefixed("<4>", fx["proc_vmstat.txt"][:400]) + fx["proc_vmstat.txt"] + q,
+		// A table labelled by the prose above it, past a blank line and another program's
+		// line: label reads back into the lines the fast path took.
+		"label": q + daemonLine + "\nvmstat 1 during the flood:\n\n" + fx["vmstat_a.txt"] + q,
+		// sysctl blocks read through '#' lines and give them back.
+		"sysctl comments": q + fx["sysctl_conf.txt"] + prefixed(sysPrefix, "# not a comment\n# still not\n") + q,
+		// rsyslog #012 escapes: one raw line, several Lines.
+		"escapes": q + sysPrefix + "swapper/0: page allocation failure: order:1, mode:0x20#012CPU: 0 PID: 0 Comm: swapper/0 Not tainted 4.4.0 #1#012Call Trace:#012 [<ffffffff8113c8a5>] ? warn_alloc_failed+0xf5/0x150\n" + q,
+		// Two CPUs' reports interleaved (CONFIG_PRINTK_CALLER): a report skips the other
+		// CPU's lines, which are then logged late and the log is sorted.
+		"callers": q + "[  100.000001] [   T10] kworker/0:1: page allocation failure: order:0, mode:0x20\n" +
+			"[  100.000002] [   T11] java: page allocation failure: order:2, mode:0x20\n" +
+			"[  100.000003] [   T10] Call Trace:\n[  100.000004] [   T11] Call Trace:\n" +
+			"[  100.000005] [   T10]  __alloc_pages_nodemask+0x2b5/0x360\n[  100.000006] [   T11]  kmalloc_order+0x1a/0x40\n" + q,
+		// A show_mem dump on its own, and a boot banner and a tainted line for host facts.
+		"dump and banner": q + prefixed(sysPrefix, "Linux version 3.10.0-1160.el7.x86_64 (mockbuild@x86-vm-26)\nCPU: 1 PID: 2 Comm: x Not tainted 3.10.0 #1") +
+			q + prefixed(sysPrefix+dmesgStamp, fx["oom_global_3.10.txt"]) + q,
+		// A boot banner that is one only once the no-break space is undone.
+		"look-alike banner": q + sysPrefix + "Linux\u00a0version 4.19.0-6-amd64 (debian-kernel@lists.debian.org)\n" + q,
+		// Other programs' lines are not quiet: a report goes on past them, and a label
+		// reads them.
+		"report past daemon lines": q + prefixed(sysPrefix, "afpd: page allocation failure. order:2, mode:0x20\n [<c01403a2>] __alloc_pages+0x2d2/0x3f0") +
+			strings.Repeat(daemonLine+"\n", 12) + prefixed(sysPrefix, " [<c0143af1>] __get_free_pages+0x21/0x40\n [<c0158a73>] kmem_getpages+0x33/0xa0") + q,
+		"label past daemon lines": q + "see below\n" + strings.Repeat(daemonLine+"\n", 12) + "vmstat 1\n" + fx["vmstat_a.txt"] + q,
+		// Non-ASCII look-alikes and Markdown quoting on syslog lines.
+		"unicode and quotes": q + "> " + sysPrefix + "java: page allocation failure: order:2, mode:0×20\n" + q,
+		// Windows that meet: interesting lines fewer than tailLines apart.
+		"close windows": strings.Repeat(fx["netstat_i.txt"]+quietLines(3), 5),
+		// The text ends inside a window, and with no newline.
+		"ends in window": q + fx["top_33.txt"] + "Kernel Interface table",
+	}
+	for name, text := range cases {
+		sameAsWhole(t, name, text)
+	}
+}
+
+// Every fixture and seed, alone and between kernel log lines.
+func TestStreamFixtures(t *testing.T) {
+	q := quietLines(20)
+	for name, text := range fixtureTexts(t) {
+		sameAsWhole(t, name, text)
+		sameAsWhole(t, name+" in a log", q+text+q)
+		sameAsWhole(t, name+" prefixed", q+prefixed(sysPrefix, text)+q)
+	}
+}
+
+// Random pastes: runs of lines from the fixtures, each run with a prefix (syslog, dmesg,
+// quoting, none), now and then a cut line, a CR or an rsyslog #012.
+func TestStreamMixes(t *testing.T) {
+	fx := fixtureTexts(t)
+	var files [][]string
+	for _, text := range fx {
+		files = append(files, strings.Split(text, "\n"))
+	}
+	prefixes := []string{"", sysPrefix, sysPrefix + dmesgStamp, dmesgStamp, "> ", "<4>",
+		"Aug  4 17:42:34 web1 sshd[12]: ", "2024-01-02T03:04:05.123456+00:00 web1 kernel: ", "[    1.000000] [    T123] "}
+	rng := rand.New(rand.NewSource(1))
+	n := 1500
+	if testing.Short() {
+		n = 200
+	}
+	for k := range n {
+		var b strings.Builder
+		for range 1 + rng.Intn(6) {
+			ls := files[rng.Intn(len(files))]
+			start := rng.Intn(len(ls))
+			end := min(start+1+rng.Intn(60), len(ls))
+			p := prefixes[rng.Intn(len(prefixes))]
+			for _, l := range ls[start:end] {
+				if rng.Intn(50) == 0 {
+					b.WriteString(prefixes[rng.Intn(len(prefixes))])
+				} else {
+					b.WriteString(p)
+				}
+				if rng.Intn(80) == 0 && len(l) > 2 {
+					l = l[:rng.Intn(len(l))]
+				}
+				if rng.Intn(100) == 0 {
+					l += "#012" + ls[rng.Intn(len(ls))]
+				}
+				b.WriteString(l)
+				if rng.Intn(40) == 0 {
+					b.WriteString("\r")
+				}
+				b.WriteString("\n")
+			}
+			if rng.Intn(3) == 0 {
+				b.WriteString("\n")
+			}
+		}
+		sameAsWhole(t, fmt.Sprintf("mix %d", k), b.String())
+	}
+}
+
+// The generated syslog parses the same both ways, and the fast path takes nearly all of its
+// lines: windows hold the reports and a few lines around each, not the ordinary lines.
+func TestStreamSyslogFastPath(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GenerateSyslog(&buf, 4<<20, 1); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	sameAsWhole(t, "generated syslog", text)
+	d := &doc{tl: &model.Timeline{}}
+	d.runText(text)
+	lines := strings.Count(text, "\n")
+	reports := strings.Count(text, "page allocation failure")
+	// A report is 26 lines; its window adds up to ctxLines before and the quiet lines
+	// after, which another program's lines can push further out.
+	if limit := reports * 100; d.windowLines > limit {
+		t.Errorf("windows read %d of %d lines for %d reports, want at most %d", d.windowLines, lines, reports, limit)
+	}
+	if d.windowLines < reports*26 {
+		t.Errorf("windows read %d lines for %d reports of 26 lines", d.windowLines, reports)
+	}
+	t.Logf("%d of %d lines in windows (%d reports)", d.windowLines, lines, reports)
+}
+
+// FuzzStream: whatever the text, the streamed parse is the whole-text loop's.
+func FuzzStream(f *testing.F) {
+	addFixtures(f)
+	q := quietLines(10)
+	f.Add(q + "NIC statistics:\n" + q)
+	f.Add(q + "Ring parameters for eth0:\nPre-set maximums:\n" + q)
+	f.Fuzz(func(t *testing.T, s string) {
+		sameAsWhole(t, "fuzz", s)
+		sameAsWhole(t, "fuzz in a log", q+s+"\n"+q)
+	})
+}
+
+// Parse reads a file once into a buffer of its size and does not copy it again.
+func TestParseReadsOnce(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GenerateSyslog(&buf, 1<<20, 1); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "syslog")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	data, err := readAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(data, buf.Bytes()) || cap(data) != buf.Len()+1 {
+		t.Errorf("read %d bytes into a buffer of %d for a file of %d", len(data), cap(data), buf.Len())
+	}
+	// A reader of unknown size is read whole too.
+	data, err = readAll(io.MultiReader(bytes.NewReader(buf.Bytes())))
+	if err != nil || !bytes.Equal(data, buf.Bytes()) {
+		t.Errorf("unsized reader: %d bytes, %v", len(data), err)
+	}
+}

@@ -1,0 +1,168 @@
+package export
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/common/expfmt"
+
+	"headroom/kernel"
+)
+
+// prometheusAccept is what a Prometheus 2.x server sends (scrape/scrape.go).
+const prometheusAccept = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+
+// expfmtExposition is what promhttp's path writes for the collector's current metrics:
+// Gather, then expfmt's encoder.
+func expfmtExposition(t *testing.T, c *Collector, f expfmt.Format) []byte {
+	t.Helper()
+	mfs, err := NewRegistry(c).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := expfmt.NewEncoder(&b, f)
+	for _, mf := range mfs {
+		if err := enc.Encode(mf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if cl, ok := enc.(expfmt.Closer); ok {
+		cl.Close()
+	}
+	return b.Bytes()
+}
+
+func firstDiff(a, b []byte) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	lo := max(0, i-120)
+	return fmt.Sprintf("at byte %d: got …%s… want …%s…", i, a[lo:min(len(a), i+80)], b[lo:min(len(b), i+80)])
+}
+
+// The exposition written from points is byte for byte expfmt's, in both formats, on the
+// captured host with every option (sockets, pagetypeinfo, ethtool) and on this host.
+func TestExpositionMatchesExpfmt(t *testing.T) {
+	cases := map[string]*Collector{
+		"capture": NewCollector(kernel.TxtarRoot(withAllocFailure(t), "vm.txtar"), Options{Now: fixedClock(captureTime), PageTypes: true, Ethtool: true, Sockets: true}),
+	}
+	if _, err := os.Stat("/proc/zoneinfo"); err == nil {
+		cases["live"] = NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: time.Hour})
+	}
+	for name, c := range cases {
+		defer c.Close()
+		s := c.current()
+		for _, f := range []struct {
+			om  bool
+			fmt expfmt.Format
+		}{{false, expfmt.NewFormat(expfmt.TypeTextPlain)}, {true, expfmt.NewFormat(expfmt.TypeOpenMetrics)}} {
+			want := expfmtExposition(t, c, f.fmt)
+			if c.current() != s {
+				t.Fatalf("%s: the snapshot changed between the two expositions", name)
+			}
+			got := appendExposition(nil, s.points, f.om)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s, OpenMetrics %v: differs from expfmt %s", name, f.om, firstDiff(got, want))
+			}
+		}
+	}
+}
+
+// /metrics answers a Prometheus scrape (OpenMetrics, gzip) with the same body and headers as
+// promhttp, a plain scrape with the text format, and a protobuf scrape through promhttp.
+func TestMetricsHandlerMatchesPromhttp(t *testing.T) {
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: fixedClock(captureTime), Ethtool: true})
+	defer c.Close()
+	ours := NewHandler(c, nil)
+	theirs := promhttp.HandlerFor(NewRegistry(c), promhttp.HandlerOpts{EnableOpenMetrics: true})
+	get := func(h http.Handler, hdr ...string) (*http.Response, []byte) {
+		t.Helper()
+		req := httptest.NewRequest("GET", "/metrics", nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		resp := rec.Result()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.Header.Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return resp, body
+	}
+	for _, hdr := range [][]string{
+		{"Accept", prometheusAccept, "Accept-Encoding", "gzip"},
+		{"Accept", prometheusAccept},
+		{"Accept-Encoding", "gzip"},
+		{},
+		{"Accept", "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited"},
+		{"Accept", "text/plain;version=0.0.4", "Accept-Encoding", "gzip;q=0, identity"},
+	} {
+		r1, b1 := get(ours, hdr...)
+		r2, b2 := get(theirs, hdr...)
+		if r1.StatusCode != 200 || !bytes.Equal(b1, b2) {
+			t.Errorf("%q: status %d, body differs from promhttp's %s", hdr, r1.StatusCode, firstDiff(b1, b2))
+		}
+		for _, h := range []string{"Content-Type", "Content-Encoding"} {
+			if a, b := r1.Header.Get(h), r2.Header.Get(h); a != b {
+				t.Errorf("%q: %s %q, promhttp %q", hdr, h, a, b)
+			}
+		}
+		if a, b := strings.Join(r1.Header.Values("Vary"), ","), strings.Join(r2.Header.Values("Vary"), ","); a != b {
+			t.Errorf("%q: Vary %q, promhttp %q", hdr, a, b)
+		}
+	}
+}
+
+func TestAcceptsGzip(t *testing.T) {
+	for h, want := range map[string]bool{
+		"gzip": true, "": false, "identity": false, "br, gzip;q=0.5": true, "gzip;q=0": false,
+		"*": true, "*;q=0": false, "*;q=0, gzip": true, "gzip;q=0, *": false, "GZIP": true, "deflate, x-gzip": true,
+	} {
+		if got := acceptsGzip(h); got != want {
+			t.Errorf("Accept-Encoding %q: gzip %v, want %v", h, got, want)
+		}
+	}
+}
+
+// A scrape costs few allocations once the label sets exist: no prometheus.Metric per series.
+func TestScrapeAllocations(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, Ethtool: true})
+	defer c.Close()
+	h := NewHandler(c, nil)
+	req := httptest.NewRequest("GET", "/metrics", nil)
+	req.Header.Set("Accept", prometheusAccept)
+	req.Header.Set("Accept-Encoding", "gzip")
+	scrape := func() {
+		clk.Add(time.Second)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	for range 3 {
+		scrape()
+	}
+	n := testing.AllocsPerRun(20, scrape)
+	t.Logf("%.0f allocations per scrape of a capture (sample, window, points, exposition)", n)
+	// The capture's files are parsed afresh from the archive each sample (no pread reuse),
+	// which dominates; the budget catches a return of per-series metrics (some 1,700).
+	if n > 1500 {
+		t.Errorf("%.0f allocations per scrape", n)
+	}
+}

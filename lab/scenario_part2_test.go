@@ -1,0 +1,133 @@
+package lab
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Tests of the failure scenarios (issue 9). Each runs the scenario on the real kernel as
+// root, asserts that the failure appears (the kernel's own counters), that doctor's live
+// JSON contains the expected finding id, and that the fix moves the metric by the margin the
+// scenario file states; then that the host is left as it was (namespaces, cgroups, zram,
+// swap, scratch files, sysctls).
+
+// runFailureScenario runs one scenario and checks the common parts of its report.
+func runFailureScenario(t *testing.T, name string, opts FailureOptions) *FailureReport {
+	t.Helper()
+	needRoot(t)
+	sc, err := LookupScenario(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshotHost(t)
+	objsBefore := snapshotObjects(t)
+	opts.Progress = func(m string) { t.Log(m) }
+	start := time.Now()
+	rep, err := RunFailure(context.Background(), sc, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	t.Logf("%s took %v", name, time.Since(start).Round(100*time.Millisecond))
+	b, _ := json.MarshalIndent(rep, "", "  ")
+	t.Logf("report:\n%s", b)
+	for _, r := range rep.Runs {
+		if len(r.Expected) > 0 && !r.Diagnosed {
+			t.Errorf("%s (%s): doctor reported %v, none of the expected %v", name, r.Settings, r.Findings, r.Expected)
+		}
+		if !r.Metric.OK {
+			t.Errorf("%s (%s): %s before %g, after %g %s: margin %q not met", name, r.Settings, r.Metric.Name, r.Metric.Before, r.Metric.After, r.Metric.Unit, r.Metric.Margin)
+		}
+	}
+	before.compare(t, snapshotHost(t))
+	objsBefore.compare(t, snapshotObjects(t))
+	return rep
+}
+
+// objectsState is what the lab's non-namespace objects look like on the host.
+type objectsState struct {
+	cgroups []string // hr-* directories in the cgroup hierarchies
+	swaps   []string // /proc/swaps devices
+	zram    []string // /sys/block/zram*
+	scratch []string // entries of the scratch root
+	objects []string // *.objects.json journals
+}
+
+func snapshotObjects(t *testing.T) objectsState {
+	t.Helper()
+	var st objectsState
+	m, err := findCgroupMounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{m.V1Memory, m.V2} {
+		if root == "" {
+			continue
+		}
+		for _, n := range readDirNames(root) {
+			if _, ok := runIDOf(n); ok && !foreignLive(n) {
+				st.cgroups = append(st.cgroups, filepath.Join(root, n))
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/swaps"); err == nil {
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			if f := strings.Fields(line); len(f) > 0 {
+				st.swaps = append(st.swaps, f[0])
+			}
+		}
+	}
+	for _, n := range readDirNames("/sys/block") {
+		if strings.HasPrefix(n, "zram") {
+			st.zram = append(st.zram, n)
+		}
+	}
+	for _, n := range readDirNames(scratchRoot) {
+		if isRunID(n) && !foreignLive(n+".json") {
+			st.scratch = append(st.scratch, n)
+		}
+	}
+	for _, n := range readDirNames(ownerDir) {
+		if id, ok := strings.CutSuffix(n, objectsSuffix); ok && isRunID(id) && !foreignLive(id+".json") {
+			st.objects = append(st.objects, n)
+		}
+	}
+	return st
+}
+
+func (before objectsState) compare(t *testing.T, after objectsState) {
+	t.Helper()
+	eq := func(what string, a, b []string) {
+		if strings.Join(a, "\n") != strings.Join(b, "\n") {
+			t.Errorf("%s changed:\nbefore %q\nafter  %q", what, a, b)
+		}
+	}
+	eq("lab cgroups", before.cgroups, after.cgroups)
+	eq("swap areas", before.swaps, after.swaps)
+	eq("zram devices", before.zram, after.zram)
+	eq("scratch directories", before.scratch, after.scratch)
+	eq("object journals", before.objects, after.objects)
+}
+
+func TestFloodRecovery(t *testing.T) {
+	rep := runFailureScenario(t, "flood-recovery", FailureOptions{})
+	if len(rep.Runs) != 2 {
+		t.Fatalf("%d runs, want healthy and leaking", len(rep.Runs))
+	}
+	for _, r := range rep.Runs {
+		if r.Recovery == nil {
+			t.Fatalf("%s: no recovery report", r.Settings)
+		}
+		want := map[string]string{"healthy": "recovered", "leaking": "did not recover"}[r.Settings]
+		if r.Recovery.Verdict != want {
+			t.Errorf("%s proxy: verdict %q, want %q", r.Settings, r.Recovery.Verdict, want)
+		}
+		if r.Recovery.BaselinePerSec <= 0 {
+			t.Errorf("%s: baseline %g connections/s", r.Settings, r.Recovery.BaselinePerSec)
+		}
+	}
+}
