@@ -270,7 +270,7 @@ func stripSyslog(s string, l *Line) string {
 	for colon < len(rest) && rest[colon] != ':' && rest[colon] != ' ' {
 		colon++
 	}
-	if colon == len(rest) || rest[colon] == ' ' {
+	if colon == 0 || colon == len(rest) || rest[colon] == ' ' {
 		// "last message repeated 3 times" and other tag-less lines: no ':', or a space
 		// before the first one
 		l.Syslog, l.Stamp, l.Host = true, stamp, host

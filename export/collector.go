@@ -106,7 +106,7 @@ type Collector struct {
 	log         *logWatch
 	sysctls     [len(tcpSysctls)]sysctlFile
 
-	cur        model.Sample   // the newest sample; the sampler reuses its storage
+	cur        model.Sample // the newest sample; the sampler reuses its storage
 	packer     packer
 	window     []packedSample // oldest first
 	seed       packedSample   // the sample before the window, for the first one's rates

@@ -98,6 +98,9 @@ func ParsePSI(resource string, r io.Reader) (Pressure, error) {
 // (see ParseMemInfoInto).
 func ParsePSIInto(dst *Pressure, resource string, data []byte) error {
 	dst.Resource = resource
+	if psiSameLayout(dst, data) {
+		return nil
+	}
 	some, full := dst.Some, dst.Full
 	var seenSome, seenFull bool
 	lines := txtLines{data: data}
@@ -201,4 +204,50 @@ func psiLine(l *PSILine, rest []byte) error {
 		}
 	}
 	return nil
+}
+
+// psiSameLayout is the fast path of ParsePSIInto (see txtIntAt): the lines dst has, "some"
+// then "full", each "avg10=A avg60=B avg300=C total=T" in the kernel's order and spacing
+// (kernel/sched/psi.c psi_show).
+func psiSameLayout(dst *Pressure, data []byte) bool {
+	if dst.Some == nil && dst.Full == nil {
+		return false
+	}
+	p := 0
+	for _, l := range [2]struct {
+		kind string
+		line *PSILine
+	}{{"some avg10=", dst.Some}, {"full avg10=", dst.Full}} {
+		if l.line == nil {
+			continue
+		}
+		if !txtAt(data, p, l.kind) {
+			return false
+		}
+		q := p + len(l.kind)
+		var avg [3]float64
+		for i, next := range [3]string{" avg60=", " avg300=", " total="} {
+			e := q
+			for e < len(data) && (data[e] == '.' || data[e]-'0' <= 9) {
+				e++
+			}
+			f, ok := txtFloat(data[q:e])
+			if !ok || f < 0 || !txtAt(data, e, next) {
+				return false
+			}
+			avg[i], q = f, e+len(next)
+		}
+		if txtAt(data, q, "-") {
+			return false
+		}
+		total, e, ok := txtIntAt(data, q)
+		if !ok {
+			return false
+		}
+		if p, ok = txtEOL(data, e); !ok {
+			return false
+		}
+		*l.line = PSILine{Avg10: avg[0], Avg60: avg[1], Avg300: avg[2], TotalUsec: total}
+	}
+	return p == len(data)
 }

@@ -103,6 +103,9 @@ func ParseTaskStat(r io.Reader) (TaskStat, error) {
 // ParseTaskStatInto parses the text of /proc/PID/stat into dst, keeping dst's Comm and
 // State strings when they are unchanged.
 func ParseTaskStatInto(dst *TaskStat, data []byte) error {
+	if taskStatSameLayout(dst, data) {
+		return nil
+	}
 	lines := txtLines{data: data}
 	line, ok := lines.nextNonBlank()
 	if !ok {
@@ -152,4 +155,57 @@ func ParseTaskStatInto(dst *TaskStat, data []byte) error {
 	dst.STimeTicks = stime
 	dst.StartTicks = start
 	return nil
+}
+
+// taskStatSameLayout is the fast path of ParseTaskStatInto (see txtIntAt): "PID (COMM) S"
+// with the comm dst already holds, then fields separated by single spaces as
+// fs/proc/array.c do_task_stat prints them. The general parser takes the comm up to the
+// last ')' of the line, so the fast path makes sure no ')' follows the comm's.
+func taskStatSameLayout(dst *TaskStat, data []byte) bool {
+	if dst.Comm == "" || strings.IndexByte(dst.Comm, '\n') >= 0 {
+		return false
+	}
+	line := data
+	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+		line = data[:nl]
+	}
+	open := 0
+	for open < len(line) && line[open]-'0' <= 9 {
+		open++
+	}
+	pid, ok := txtInt(line[:open])
+	if !ok || pid <= 0 || pid > 1<<30 || !txtAt(line, open, " (") || !txtAt(line, open+2, dst.Comm) {
+		return false
+	}
+	closing := open + 2 + len(dst.Comm)
+	if !txtAt(line, closing, ") ") || bytes.IndexByte(line[closing+1:], ')') >= 0 {
+		return false
+	}
+	// Fields 3.. follow; f[i] is field i+3, as in the general parser.
+	var f [20][]byte
+	q := closing + 2
+	for i := range f {
+		e := q
+		for e < len(line) && !txtSpace(line[e]) {
+			e++
+		}
+		if e == q || (e < len(line) && line[e] != ' ') {
+			return false
+		}
+		f[i], q = line[q:e], e+1
+	}
+	ppid, ok1 := txtInt(f[1])
+	utime, ok2 := txtInt(f[11])
+	stime, ok3 := txtInt(f[12])
+	start, ok4 := txtInt(f[19])
+	if !ok1 || ppid < 0 || ppid > 1<<30 || !ok2 || utime < 0 || !ok3 || stime < 0 || !ok4 || start < 0 || len(f[0]) != 1 {
+		return false
+	}
+	dst.PID = int(pid)
+	dst.State = txtString(dst.State, f[0])
+	dst.PPID = int(ppid)
+	dst.UTimeTicks = utime
+	dst.STimeTicks = stime
+	dst.StartTicks = start
+	return true
 }

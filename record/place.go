@@ -24,6 +24,11 @@ import (
 // copy); on a 24 h recording at 1 s that is 1000 runs of each fired rule over 2 minutes
 // of samples (docs/record.md has the measured time).
 func PlaceFindings(tl *model.Timeline, d *diagnose.Diagnosis) {
+	// Only a recording spans enough time for "from ... to ..." to say something: a live
+	// doctor run covers its own few seconds, and pasted tables have no clock.
+	if tl.Source.Kind != model.SourceArchive {
+		return
+	}
 	n := len(tl.Samples)
 	if n < 3 || tl.Samples[0].Time.IsZero() || tl.Samples[n-1].Time.IsZero() || len(d.Findings) == 0 {
 		return

@@ -1,0 +1,140 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"headroom/kernel"
+)
+
+// Shared pieces of the failure scenarios.
+
+// nsNetStat reads /proc/net/netstat and snmp as host h sees them (per namespace counters:
+// net->mib, include/net/netns/mib.h).
+func nsNetStat(h *Host) (kernel.Groups, error) {
+	var g kernel.Groups
+	err := h.Do(func() (err error) {
+		g, err = kernel.ReadNetStat(kernel.HostRoot().InThreadNetns())
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lab: netstat in %s: %w", h.Netns(), err)
+	}
+	return g, nil
+}
+
+// counterObservations returns the growth of group's counters between two readings.
+func counterObservations(a, b kernel.Groups, group, phase, src string, names ...string) []Observation {
+	var out []Observation
+	for _, n := range names {
+		x, okA := a.Get(group, n)
+		y, okB := b.Get(group, n)
+		if !okA || !okB {
+			continue
+		}
+		out = append(out, Observation{What: group + " " + n, Phase: phase, Value: float64(y - x), Unit: "increase", Source: src})
+	}
+	return out
+}
+
+// counterDelta is one counter's growth between two readings, and whether both had it.
+func counterDelta(a, b kernel.Groups, group, name string) (int64, bool) {
+	x, okA := a.Get(group, name)
+	y, okB := b.Get(group, name)
+	return y - x, okA && okB
+}
+
+// bulkSender keeps streams TCP connections from h to addr writing as fast as the kernel
+// takes data until Stop. Connections are aborted (SO_LINGER 0) at the end, so none lingers
+// in FIN_WAIT1 behind an unread queue.
+type bulkSender struct {
+	conns []*net.TCPConn
+	wg    sync.WaitGroup
+	once  sync.Once
+}
+
+func startBulk(ctx context.Context, h *Host, addr string, streams int) (*bulkSender, error) {
+	b := &bulkSender{}
+	err := h.Do(func() error {
+		d := net.Dialer{Timeout: 5 * time.Second}
+		for i := 0; i < streams; i++ {
+			c, err := d.DialContext(ctx, "tcp4", addr)
+			if err != nil {
+				return fmt.Errorf("lab: stream %d to %s from %s: %w", i, addr, h.Netns(), err)
+			}
+			b.conns = append(b.conns, c.(*net.TCPConn))
+		}
+		return nil
+	})
+	if err != nil {
+		b.Stop()
+		return nil, err
+	}
+	defer raisePriority()()
+	for _, c := range b.conns {
+		b.wg.Add(1)
+		go func(c *net.TCPConn) {
+			defer b.wg.Done()
+			buf := make([]byte, 128<<10)
+			for {
+				if _, err := c.Write(buf); err != nil {
+					return
+				}
+			}
+		}(c)
+	}
+	return b, nil
+}
+
+// Stop aborts every connection and waits for the writers.
+func (b *bulkSender) Stop() {
+	b.once.Do(func() {
+		for _, c := range b.conns {
+			c.SetLinger(0)
+			c.Close()
+		}
+		b.wg.Wait()
+	})
+}
+
+// sinkRate waits warm, then measures the helper's received bytes over measure, from two of
+// its status lines (their own clock), in bits per second.
+func sinkRate(ctx context.Context, p *helperProc, warm, measure time.Duration) (float64, error) {
+	if err := sleepCtx(ctx, warm); err != nil {
+		return 0, err
+	}
+	if err := p.WaitStatus(1, 5*time.Second); err != nil {
+		return 0, err
+	}
+	rx0, _ := p.Int("rx_bytes")
+	ms0, _ := p.Int("ms")
+	if err := sleepCtx(ctx, measure); err != nil {
+		return 0, err
+	}
+	if err := p.WaitStatus(1, 5*time.Second); err != nil {
+		return 0, err
+	}
+	rx1, _ := p.Int("rx_bytes")
+	ms1, _ := p.Int("ms")
+	if ms1 <= ms0 {
+		return 0, fmt.Errorf("lab: helper clock did not advance (%d → %d ms)", ms0, ms1)
+	}
+	return float64(rx1-rx0) * 8 / (float64(ms1-ms0) / 1000), nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
