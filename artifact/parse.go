@@ -142,9 +142,11 @@ type doc struct {
 	no     int
 	tail   int
 	closed bool // the window may end after its last line
-	// windowLines counts the lines read into windows, for the test that keeps the fast
-	// path taking the ordinary lines of a syslog.
+	// windowLines counts the lines read into windows and fits the scratch runs of
+	// fitCommand, for the tests that keep the fast path taking the ordinary lines of a
+	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
+	fits        int
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int

@@ -51,8 +51,9 @@ func (d *doc) runText(text string) {
 	d.lines = strings.Count(text, "\n") + 1
 	if len(text) >= 1<<20 {
 		// Room for a record per line, reserved once: appending 700,000 records to a
-		// growing slice would copy them ~20 times and make the collector scan the
-		// copies. Pages that are never written are never touched.
+		// growing slice would copy them over and over and leave the old copies for
+		// the collector. The records of lines that are not the kernel's stay unused
+		// (in a fresh process their pages are never touched).
 		d.tl.Log = make([]model.LogRecord, 0, d.lines)
 	}
 	var ctx [ctxLines]ctxLine
@@ -139,11 +140,12 @@ func (d *doc) grow(need int) {
 		d.pos = next
 		d.no++
 		n := len(d.ls)
-		if n == cap(d.ls) && n >= 1024 {
-			// A long window is usually a paste that is all command output and prose,
-			// the whole rest of the text: room for every line left, as SplitLines
-			// reserves, rather than doubling 136-byte Lines that hold pointers.
-			ls := make([]Line, n, n+d.lines-d.no+16)
+		if n == cap(d.ls) {
+			// Grow four-fold, and not past the lines left: append grows a long slice
+			// by a quarter at a time, which for a window that is a whole paste of
+			// command output (100,000 Lines of 136 bytes, with pointers) means copying
+			// it several times over.
+			ls := make([]Line, n, min(max(4*n, 64), n+d.lines-d.no+16))
 			copy(ls, d.ls)
 			d.ls = ls
 			used := make([]bool, len(d.used), cap(ls))
@@ -165,18 +167,21 @@ func (d *doc) grow(need int) {
 }
 
 // fitCommand grows the window until the command output that line i may start ends before
-// the window's barrier lines. The parsers run on a scratch copy of the state (a fresh
+// the window's quiet lines. The parsers run on a scratch copy of the state (a fresh
 // Timeline, a copy of the host facts and counters), which is then dropped: only the number
-// of lines they take is wanted.
+// of lines they take is wanted. Each try at least doubles the window from line i, so a
+// block that takes line after line (ethtool -g takes every "name: number" line, kernel
+// ones too) costs a few parses of itself, not one per quiet stretch.
 func (d *doc) fitCommand(i int) {
 	for d.pos < len(d.text) {
 		scratch := *d
 		scratch.tl = &model.Timeline{}
 		n := scratch.command(i)
+		d.fits++
 		if i+n <= len(d.ls)-tailLines {
 			return
 		}
-		d.grow(i + n + tailLines)
+		d.grow(max(i+n+tailLines, 2*len(d.ls)-i))
 	}
 }
 

@@ -222,6 +222,29 @@ func TestStreamSyslogFastPath(t *testing.T) {
 	t.Logf("%d of %d lines in windows (%d reports)", d.windowLines, lines, reports)
 }
 
+// A command block that takes kernel lines one after another (ethtool -g takes every "name:
+// number" line) makes fitCommand grow the window again and again: each try must at least
+// double it, or the block is parsed once per quiet stretch, quadratic in its length.
+func TestStreamLongBlock(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Ring parameters for eth0:\nPre-set maximums:\nRX: 4096\n")
+	const n = 20000
+	for k := range n {
+		fmt.Fprintf(&b, "%s%seth%d: %d\n", sysPrefix, dmesgStamp, k%4, k)
+	}
+	b.WriteString("\n" + quietLines(20))
+	text := b.String()
+	sameAsWhole(t, "long ethtool block", text)
+	d := &doc{tl: &model.Timeline{}}
+	d.runText(text)
+	if d.fits > 20 {
+		t.Errorf("fitCommand ran the parsers %d times over a block of %d lines", d.fits, n)
+	}
+	if d.windowLines > n+100 {
+		t.Errorf("windows read %d lines of %d", d.windowLines, n+25)
+	}
+}
+
 // FuzzStream: whatever the text, the streamed parse is the whole-text loop's.
 func FuzzStream(f *testing.F) {
 	addFixtures(f)

@@ -116,6 +116,7 @@ type Collector struct {
 	labels     labelCache
 	points     pointBuf
 	lastSource []SourceStatus
+	srcBuf     []SourceStatus // sources' scratch
 	closed     bool
 }
 
@@ -234,6 +235,27 @@ func (c *Collector) Last() *Snapshot {
 	return c.snap
 }
 
+// viewSnapshot is Snapshot for one reader (the status page): a copy of the current snapshot
+// with the window unpacked into it, which nothing else keeps, so that its memory is free
+// once the reader is done (the snapshot Snapshot returns keeps its window until the next
+// sample replaces it).
+func (c *Collector) viewSnapshot() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.currentLocked()
+	v := &Snapshot{
+		Time: s.Time, Timeline: s.Timeline, Sample: s.Sample, Diagnosis: s.Diagnosis, DiagnosedAt: s.DiagnosedAt,
+		DiagnosisWindow: s.DiagnosisWindow, Sources: s.Sources, SampleDuration: s.SampleDuration,
+		DiagnosisDuration: s.DiagnosisDuration, SamplesTaken: s.SamplesTaken, LogLost: s.LogLost,
+		allocs: s.allocs, points: s.points, done: s.done,
+	}
+	if v.Timeline == nil && len(v.points) > 0 && len(c.window) > 0 {
+		v.Timeline = c.timeline(s.Time.Add(-c.opt.Window))
+		v.Sample = v.Timeline.Last()
+	}
+	return v
+}
+
 // refresh takes a sample, updates the window, runs the rules when they are due and makes
 // the snapshot's points. c.mu is held.
 func (c *Collector) refresh() *Snapshot {
@@ -304,8 +326,14 @@ func (c *Collector) runRules(from time.Time) {
 	tl := c.timeline(from)
 	d := diagnose.Run(tl, c.opt.Skip)
 	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0), events: c.log.committed}
+	tl = nil
+	c.releaseMemory()
+}
+
+// releaseMemory returns the heap's free pages to the OS when Options.ReleaseMemory says so:
+// after the window was unpacked (the rules, the status page).
+func (c *Collector) releaseMemory() {
 	if c.opt.ReleaseMemory {
-		tl = nil
 		debug.FreeOSMemory()
 	}
 }
@@ -421,6 +449,7 @@ type SourceStatus struct {
 // a source that failed leaves its fields empty). The list of the previous sample is
 // returned when nothing changed, as it almost always is.
 func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
+	out := c.srcBuf[:0]
 	var why map[string]string
 	reasonFor := func(name string) string {
 		if why == nil {
@@ -431,7 +460,6 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 		}
 		return why[name]
 	}
-	out := make([]SourceStatus, 0, len(c.lastSource))
 	add := func(name string, ok bool, reason string) {
 		if ok {
 			reason = ""
@@ -480,11 +508,11 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 		}
 		add("sock_diag", s.Sockets != nil, reason)
 	}
-	if slices.Equal(out, c.lastSource) {
-		return c.lastSource
+	c.srcBuf = out
+	if !slices.Equal(out, c.lastSource) {
+		c.lastSource = slices.Clone(out) // snapshots share it: never written after
 	}
-	c.lastSource = out
-	return out
+	return c.lastSource
 }
 
 var psiSources = []struct{ resource, path string }{

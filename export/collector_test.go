@@ -1,10 +1,12 @@
 package export
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"headroom/kernel"
+	"headroom/model"
 )
 
 // Concurrent scrapers within the minimum interval share one sample; the next interval
@@ -198,4 +201,149 @@ func TestLiveHost(t *testing.T) {
 		}
 	}
 	t.Logf("sample %v, diagnosis %v", s.SampleDuration, s.DiagnosisDuration)
+}
+
+// extractCapture writes the capture's files under a new directory, for a DirRoot whose
+// files a test can change between samples.
+func extractCapture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range loadCapture(t).Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// findingSeverity is the severity label of headroom_finding{id} in s, "" when absent.
+func findingSeverity(s *Snapshot, id string) string {
+	for _, p := range s.points {
+		if p.d == mFinding && p.ls.values[0] == id {
+			return p.ls.values[1]
+		}
+	}
+	return ""
+}
+
+func pointValue(s *Snapshot, d *metricDef) (float64, bool) {
+	for _, p := range s.points {
+		if p.d == d {
+			return p.v, true
+		}
+	}
+	return 0, false
+}
+
+// The rules run at most once per rules interval: a sample within it is exported at once
+// with the last findings, and a finding appears at the first sample one interval after the
+// last run. TCP memory above tcp_mem's max is the change here (tcp-memory-pressure).
+func TestFindingWithinRulesInterval(t *testing.T) {
+	dir := extractCapture(t)
+	clk := &fakeClock{t: captureTime}
+	const interval = 15 * time.Second
+	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: interval})
+	defer c.Close()
+	s := c.current()
+	if sev := findingSeverity(s, "tcp-memory-pressure"); sev != "" {
+		t.Fatalf("tcp-memory-pressure %s before the change", sev)
+	}
+	if !s.DiagnosedAt.Equal(captureTime) || s.DiagnosisWindow != 1 {
+		t.Fatalf("first sample: diagnosed at %v over %d samples, want the sample itself", s.DiagnosedAt, s.DiagnosisWindow)
+	}
+
+	// tcp_mem max is 575796 pages in the capture.
+	sockstat := filepath.Join(dir, "proc/net/sockstat")
+	b, err := os.ReadFile(sockstat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sockstat, bytes.Replace(b, []byte("mem 126\n"), []byte("mem 600000\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []time.Duration{4 * time.Second, 8 * time.Second, interval - time.Second} {
+		clk.t = captureTime.Add(at)
+		s = c.current()
+		if v, _ := pointValue(s, mTCPMem); v != 600000 {
+			t.Fatalf("headroom_tcp_memory_pages %v, want the new sample's 600000 at once", v)
+		}
+		if sev := findingSeverity(s, "tcp-memory-pressure"); sev != "" || !s.DiagnosedAt.Equal(captureTime) {
+			t.Fatalf("+%v: rules ran within the interval (diagnosed at %v, finding %q)", clk.Now().Sub(captureTime), s.DiagnosedAt, sev)
+		}
+	}
+	clk.t = captureTime.Add(interval)
+	s = c.current()
+	if sev := findingSeverity(s, "tcp-memory-pressure"); sev != "critical" {
+		t.Errorf("one interval after the last run: tcp-memory-pressure %q, want critical", sev)
+	}
+	if !s.DiagnosedAt.Equal(clk.Now()) || s.DiagnosisWindow != 5 {
+		t.Errorf("diagnosed at %v over %d samples, want now over the 5 samples", s.DiagnosedAt, s.DiagnosisWindow)
+	}
+	if v, _ := pointValue(s, mWindowSamples); v != 5 {
+		t.Errorf("headroom_diagnosis_window_samples %v, want 5", v)
+	}
+
+	// RulesInterval < 0: every sample.
+	c2 := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: -1})
+	defer c2.Close()
+	c2.current()
+	clk.Add(time.Second)
+	if s := c2.current(); !s.DiagnosedAt.Equal(clk.Now()) {
+		t.Errorf("RulesInterval -1: diagnosed at %v, want every sample", s.DiagnosedAt)
+	}
+}
+
+// A kernel-log event (an allocation failure report, once settled) runs the rules at the
+// next sample without waiting for the interval.
+func TestLogEventRunsRules(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, RulesInterval: time.Hour})
+	defer c.Close()
+	c.current()
+	c.mu.Lock()
+	for _, r := range kmsgFromDmesg(t, "testdata/alloc_6x_warn_alloc.txt", 999_000_000, 900) {
+		c.log.pending = append(c.log.pending, pendingRec{rec: model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message,
+			Time: time.Unix(1795292118, 0).Add(time.Duration(r.TimestampUsec) * time.Microsecond)}, at: clk.Now()})
+	}
+	c.mu.Unlock()
+	clk.Add(time.Second) // not settled yet (2 s)
+	if s := c.current(); !s.DiagnosedAt.Equal(captureTime) {
+		t.Fatalf("rules ran before the report settled (diagnosed at %v)", s.DiagnosedAt)
+	}
+	clk.Add(2 * time.Second)
+	s := c.current()
+	if !s.DiagnosedAt.Equal(clk.Now()) {
+		t.Fatalf("diagnosed at %v: the new report did not run the rules", s.DiagnosedAt)
+	}
+	if sev := findingSeverity(s, "alloc-fail-fragmented"); sev == "" {
+		var ids []string
+		for _, f := range s.Diagnosis.Findings {
+			ids = append(ids, f.ID)
+		}
+		t.Errorf("no alloc-fail finding after the report: %v", ids)
+	}
+}
+
+// Without --sockets a scrape does not dump sockets: no sock_diag source, no per-state series.
+func TestDefaultScrapeDumpsNoSockets(t *testing.T) {
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: fixedClock(captureTime)})
+	defer c.Close()
+	s := c.Snapshot()
+	if s.Sample.Sockets != nil || s.Sample.SocketList != nil {
+		t.Error("the default sample holds a socket dump")
+	}
+	for _, src := range s.Sources {
+		if src.Source == "sock_diag" {
+			t.Error("sock_diag listed as a source without Sockets")
+		}
+	}
+	for _, p := range s.points {
+		if p.d == mTCPSockets {
+			t.Fatal("headroom_tcp_sockets without Sockets")
+		}
+	}
 }

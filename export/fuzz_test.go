@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -51,5 +52,22 @@ func FuzzLogWatch(f *testing.F) {
 			t.Fatalf("%d records never settled", len(w.pending))
 		}
 		w.window(now.Add(-time.Hour))
+	})
+}
+
+// FuzzUnpack unpacks a window sample whose data is arbitrary (the codec's reader is the only
+// code here that trusts lengths it reads): no input may panic or allocate past what the
+// packing could describe.
+func FuzzUnpack(f *testing.F) {
+	samples := samplesOf(f, kernel.TxtarRoot(loadCapture(f), "vm.txtar"), 1)
+	var p packer
+	ps := p.pack(&samples[0])
+	f.Add(ps.data)
+	f.Add(ps.data[:len(ps.data)/2])
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		q := ps
+		q.data = data
+		q.unpack()
 	})
 }

@@ -38,9 +38,14 @@ func NewHandler(c *Collector, log Logger) http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Content-Security-Policy", statusCSP)
 		w.Header().Set("X-Content-Type-Options", "nosniff")
-		if err := WriteStatus(w, c.Snapshot()); err != nil && log != nil {
+		err := WriteStatus(w, c.viewSnapshot())
+		if err != nil && log != nil {
 			log.Println("headroom serve: status page:", err)
 		}
+		// The page unpacked the window and drew its charts: hand that memory back.
+		c.mu.Lock()
+		c.releaseMemory()
+		c.mu.Unlock()
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -78,9 +78,9 @@ var (
 	mSampleSeconds = def("headroom_sample_duration_seconds", gauge,
 		"Wall time of the newest sample: reading and parsing every source, ethtool and the kernel log.")
 	mDiagnosisSeconds = def("headroom_diagnosis_duration_seconds", gauge,
-		"Wall time of running the rules over the window of the newest sample.")
+		"Wall time of the last run of the rules over the window. They run at most once per --rules-interval (default 15 s), and at the first sample after a new kernel-log event.")
 	mWindowSamples = def("headroom_diagnosis_window_samples", gauge,
-		"Samples in the window the rules ran over (rates need two).")
+		"Samples in the window the last run of the rules saw (rates need two).")
 	mPageSize = def("headroom_page_size_bytes", gauge,
 		"Page size of the kernel: multiply the _pages metrics by it for bytes.")
 
@@ -192,7 +192,7 @@ var (
 		"Kernel log records overwritten in the ring buffer before headroom read them: failures among them are not counted.")
 
 	mFinding = def("headroom_finding", gauge,
-		"1 for each rule with an active finding in the window, with the highest severity among its findings. The rule's page is docs/rules/<id>.md (also served at /docs/rules/<id>.md).",
+		"1 for each rule with an active finding in the window at the last run of the rules (at most --rules-interval ago), with the highest severity among its findings. The rule's page is docs/rules/<id>.md (also served at /docs/rules/<id>.md).",
 		"id", "severity")
 	mRuleChecked = def("headroom_rule_checked", gauge,
 		"1 when the rule had the data it needs in the window (healthy or firing), 0 when it could not check (not healthy: not known).",
@@ -214,12 +214,8 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	}
 	b.add(mSamples, float64(s.SamplesTaken))
 	b.add(mSampleSeconds, s.SampleDuration.Seconds())
-	if s.DiagnosedAt.IsZero() {
-		// not reachable today (the first sample runs the rules); absent rather than zero
-	} else {
-		b.add(mDiagnosisSeconds, s.DiagnosisDuration.Seconds())
-		b.add(mWindowSamples, float64(s.DiagnosisWindow))
-	}
+	b.add(mDiagnosisSeconds, s.DiagnosisDuration.Seconds())
+	b.add(mWindowSamples, float64(s.DiagnosisWindow))
 	if host.PageSize > 0 {
 		b.add(mPageSize, float64(host.PageSize))
 	}

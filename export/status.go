@@ -39,13 +39,17 @@ type statusPage struct {
 	Window      int
 	Span        string
 	Findings    []statusFinding
-	NotChecked  []diagnose.Check
-	Healthy     int
-	Zones       []report.ZoneSummary
-	ChartStyle  template.CSS
-	Charts      []chartGroup
-	Unavailable []SourceStatus
-	Empty       bool
+	// Diagnosed is the newest sample the rules' last run saw (RFC 3339), DiagnosedWindow
+	// the samples it saw.
+	Diagnosed       string
+	DiagnosedWindow int
+	NotChecked      []diagnose.Check
+	Healthy         int
+	Zones           []report.ZoneSummary
+	ChartStyle      template.CSS
+	Charts          []chartGroup
+	Unavailable     []SourceStatus
+	Empty           bool
 }
 
 type statusFinding struct {
@@ -69,6 +73,8 @@ func WriteStatus(w io.Writer, s *Snapshot) error {
 		p.SampledUnix = s.Time.Unix()
 		p.Window = len(tl.Samples)
 		p.Span = tl.Span().Round(time.Second).String()
+		p.Diagnosed = s.DiagnosedAt.UTC().Format(time.RFC3339)
+		p.DiagnosedWindow = s.DiagnosisWindow
 		for _, f := range s.Diagnosis.Findings {
 			p.Findings = append(p.Findings, statusFinding{ID: f.ID, Severity: f.Severity.String(), Title: f.Title})
 		}

@@ -223,10 +223,11 @@ func (u *unpacker) float() float64 {
 // packing could not hold (a corrupt packing must not make it allocate without bound).
 func (u *unpacker) length() (int, bool) {
 	n := u.uint()
-	if n == 0 {
+	if n == 0 || u.overflowed {
 		return 0, false
 	}
-	if n-1 > uint64(len(u.ps.data)-u.n+len(u.ps.strs)+len(u.ps.lists)) {
+	// Every element reads at least one byte, string or list.
+	if n-1 > uint64(len(u.ps.data)-u.n+len(u.ps.strs)-u.s+len(u.ps.lists)-u.l) {
 		u.overflowed = true
 		return 0, false
 	}
@@ -304,6 +305,9 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 		p.dec = func(u *unpacker, v reflect.Value) {
 			c := v.Addr().Interface().(*kernel.Counters)
 			for _, name := range u.list() {
+				if u.overflowed {
+					break
+				}
 				c.Set(name, u.int())
 			}
 		}
@@ -343,7 +347,7 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 				return
 			}
 			s := make([]int64, n)
-			for i := range s {
+			for i := 0; i < n && !u.overflowed; i++ {
 				s[i] = u.int()
 			}
 			*v.Addr().Interface().(*[]int64) = s
@@ -446,7 +450,7 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 				return
 			}
 			s := reflect.MakeSlice(t, n, n)
-			for i := range n {
+			for i := 0; i < n && !u.overflowed; i++ {
 				ep.dec(u, s.Index(i))
 			}
 			v.Set(s)

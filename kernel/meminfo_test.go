@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -274,8 +277,9 @@ func checkInto[T any](t *testing.T, parse func(*T, []byte) error, texts ...[]byt
 }
 
 // fuzzInto is the body of the Fuzz targets of the ParseXInto functions: no input may panic,
-// an error must say something, and a successful parse must be the same into a fresh value
-// and into one that held another parse.
+// an error must say something, and a parse must give the same result or the same error into
+// a fresh value and into one that held another parse: other, and the same text with other
+// values (which takes the same-layout fast path when the text allows it).
 func fuzzInto[T any](t *testing.T, data, other []byte, parse func(*T, []byte) error) {
 	var fresh T
 	err := parse(&fresh, data)
@@ -287,14 +291,173 @@ func fuzzInto[T any](t *testing.T, data, other []byte, parse func(*T, []byte) er
 		if errors.As(err, &le) && (le.Line < 1 || le.Line > bytes.Count(data, []byte("\n"))+1) {
 			t.Fatalf("error %q names a line outside the input", err)
 		}
-		return
 	}
-	var reused T
-	_ = parse(&reused, other)
-	if err := parse(&reused, data); err != nil {
-		t.Fatalf("parse into a reused value failed (%v) where a fresh parse succeeded", err)
+	checkReparse(t, parse, other, data)
+	checkReparse(t, parse, perturbValues(data), data)
+	checkReparse(t, parse, data, perturbValues(data))
+}
+
+// checkReparse parses prev and then data into one value, and data into a fresh one: both
+// must fail with the same error or give the same result, and the reused value's Counters
+// must be consistent. This is what keeps the same-layout fast paths honest: whatever the
+// destination held, they may only take text that the general parser reads the same way.
+func checkReparse[T any](t testing.TB, parse func(*T, []byte) error, prev, data []byte) {
+	t.Helper()
+	var fresh, reused T
+	errF := parse(&fresh, data)
+	_ = parse(&reused, prev)
+	errR := parse(&reused, data)
+	switch {
+	case errF == nil && errR == nil:
+		sameJSON(t, fresh, reused)
+		countersOK(t, reused)
+	case errF == nil || errR == nil || errF.Error() != errR.Error():
+		t.Fatalf("fresh parse: %v; after a parse of %q: %v", errF, prev, errR)
 	}
-	sameJSON(t, fresh, reused)
+}
+
+// perturbValues returns a copy of data with its numbers changed and their lengths kept: the
+// same file at another instant, as the next sample reads it. A number is a run of digits
+// between a blank, '=', '(' or ',' and a blank, ',', ')' or the end of the line (so names
+// such as Ip6InReceives or cpu0, IRQ numbers before their ':', "5-edge" in a description or
+// a negative -1 keep theirs), and not the node of "Node N". Only its last digit changes, so
+// a zero-padded hex column stays small (softnet_stat's CPU index).
+func perturbValues(data []byte) []byte {
+	out := bytes.Clone(data)
+	for i := 0; i < len(out); {
+		if !isDigit(out[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(out) && isDigit(out[j]) {
+			j++
+		}
+		before := i == 0 || bytes.IndexByte([]byte(" \t=(,"), out[i-1]) >= 0
+		after := j == len(out) || bytes.IndexByte([]byte(" \t\r\n,)"), out[j]) >= 0
+		if before && after && !bytes.HasSuffix(out[:i], []byte("Node ")) {
+			out[j-1] = '0' + (out[j-1]-'0'+7)%10
+		}
+		i = j
+	}
+	return out
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// countersOK checks the invariants of every Counters reachable from v through exported
+// fields: as many values and index entries as names, and each name indexed at its place.
+// The fast paths write values in place, trusting them.
+func countersOK(t testing.TB, v any) {
+	t.Helper()
+	var walk func(r reflect.Value)
+	walk = func(r reflect.Value) {
+		switch r.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if !r.IsNil() {
+				walk(r.Elem())
+			}
+		case reflect.Slice, reflect.Array:
+			for i := range r.Len() {
+				walk(r.Index(i))
+			}
+		case reflect.Struct:
+			if c, ok := r.Interface().(Counters); ok {
+				if len(c.values) != len(c.names) || len(c.index) != len(c.names) {
+					t.Fatalf("counters with %d names, %d values, %d index entries", len(c.names), len(c.values), len(c.index))
+				}
+				for i, n := range c.names {
+					if j, ok := c.index[n]; !ok || j != i {
+						t.Fatalf("counter %q at %d indexed at %d, %v", n, i, j, ok)
+					}
+				}
+				return
+			}
+			for i := range r.NumField() {
+				if r.Type().Field(i).IsExported() {
+					walk(r.Field(i))
+				}
+			}
+		}
+	}
+	walk(reflect.ValueOf(v))
+}
+
+// sameLayoutParser is one parser with a same-layout fast path, for the tests below: check
+// runs checkReparse, and taken parses data into a fresh value and reports whether the fast
+// path then takes data, and the same with other values, giving what a fresh parse gives.
+type sameLayoutParser struct {
+	name  string
+	match func(rel string) bool
+	check func(t testing.TB, prev, data []byte)
+	taken func(t testing.TB, data []byte) bool
+}
+
+func layoutParser[T any](name string, match func(string) bool, parse func(*T, []byte) error, fast func(*T, []byte) bool) sameLayoutParser {
+	return sameLayoutParser{
+		name:  name,
+		match: match,
+		check: func(t testing.TB, prev, data []byte) { checkReparse(t, parse, prev, data) },
+		taken: func(t testing.TB, data []byte) bool {
+			t.Helper()
+			var v T
+			if err := parse(&v, data); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if fast == nil || !fast(&v, data) {
+				return false
+			}
+			next := perturbValues(data)
+			if !fast(&v, next) {
+				return false
+			}
+			var fresh T
+			if err := parse(&fresh, next); err != nil {
+				t.Fatalf("%s with other values: %v", name, err)
+			}
+			sameJSON(t, fresh, v)
+			return true
+		},
+	}
+}
+
+// sliceFast adapts a fast path over a slice's capacity.
+func sliceFast[S ~[]E, E any](fast func(S, []byte) int) func(*S, []byte) bool {
+	return func(v *S, data []byte) bool {
+		if k := fast((*v)[:cap(*v)], data); k > 0 {
+			*v = (*v)[:k]
+			return true
+		}
+		return false
+	}
+}
+
+var sameLayoutParsers = []sameLayoutParser{
+	layoutParser("meminfo", exact("proc/meminfo"), ParseMemInfoInto, memInfoSameLayout),
+	layoutParser("vmstat", exact("proc/vmstat"), ParseVMStatInto, vmStatSameLayout),
+	layoutParser("buddyinfo", exact("proc/buddyinfo"), ParseBuddyInfoInto, sliceFast(buddyInfoSameLayout)),
+	layoutParser("zoneinfo", exact("proc/zoneinfo"), ParseZoneInfoInto, sliceFast(zoneInfoSameLayout)),
+	layoutParser("pagetypeinfo", exact("proc/pagetypeinfo"), ParsePageTypeInfoInto, nil),
+	layoutParser("net/dev", exact("proc/net/dev"), ParseNetDevInto, sliceFast(netDevSameLayout)),
+	layoutParser("net/netstat", func(rel string) bool { return rel == "proc/net/netstat" || rel == "proc/net/snmp" },
+		ParseNetStatInto, sliceFast(netStatSameLayout)),
+	layoutParser("net/snmp6", exact("proc/net/snmp6"), ParseSNMP6Into, sliceFast(snmp6SameLayout)),
+	layoutParser("net/sockstat", func(rel string) bool { return rel == "proc/net/sockstat" || rel == "proc/net/sockstat6" },
+		ParseSockStatInto, sliceFast(sockStatSameLayout)),
+	layoutParser("net/protocols", exact("proc/net/protocols"), ParseProtocolsInto, sliceFast(protocolsSameLayout)),
+	layoutParser("net/softnet_stat", exact("proc/net/softnet_stat"), ParseSoftnetInto, sliceFast(softnetSameLayout)),
+	layoutParser("stat", exact("proc/stat"), ParseStatInto, statSameLayout),
+	layoutParser("interrupts", exact("proc/interrupts"), ParseInterruptsInto, func(in *Interrupts, data []byte) bool {
+		if k := interruptsSameLayout(in, data); k > 0 {
+			in.Lines = in.Lines[:k]
+			return true
+		}
+		return false
+	}),
+	layoutParser("pressure", func(rel string) bool { return strings.HasPrefix(rel, "proc/pressure/") },
+		func(p *Pressure, b []byte) error { return ParsePSIInto(p, "memory", b) }, psiSameLayout),
+	layoutParser("PID/stat", taskStatRE.MatchString, ParseTaskStatInto, taskStatSameLayout),
+	layoutParser("loadavg", exact("proc/loadavg"), ParseLoadAvgInto, nil),
 }
 
 // seedFuzz adds every fixture member matching match to the corpus, and returns one of them
@@ -610,4 +773,513 @@ func TestReadersLive(t *testing.T) {
 			t.Errorf("thread-self net/dev: %v %+v", err, devs)
 		}
 	}
+}
+
+// captureFixture is the committed capture of the same 6.18 VM that the source package
+// samples in its tests.
+const captureFixture = "../testdata/captures/vm-6.18.txtar"
+
+// TestSameLayoutFastPath: on the kernel the sampler runs on (the fixtures of this 6.18 VM,
+// and this host itself), a re-parse of the same file, and of the file with other values,
+// takes the fast path and gives what a fresh parse gives. Without this, a fast path that
+// silently stopped matching would only show as a slower benchmark.
+func TestSameLayoutFastPath(t *testing.T) {
+	type text struct {
+		where string
+		rel   string
+		data  []byte
+	}
+	var texts []text
+	for _, archive := range []string{hostFixture, captureFixture} {
+		if _, err := os.Stat(archive); err != nil {
+			t.Logf("%s: %v", archive, err)
+			continue
+		}
+		for _, f := range loadArchive(t, archive).Files {
+			texts = append(texts, text{filepath.Base(archive), procRel(f.Name), f.Data})
+		}
+	}
+	if _, err := os.Stat("/proc/zoneinfo"); err == nil {
+		for _, rel := range []string{"proc/meminfo", "proc/vmstat", "proc/buddyinfo", "proc/zoneinfo",
+			"proc/net/dev", "proc/net/netstat", "proc/net/snmp", "proc/net/snmp6", "proc/net/sockstat",
+			"proc/net/sockstat6", "proc/net/protocols", "proc/net/softnet_stat", "proc/stat",
+			"proc/interrupts", "proc/pressure/memory", "proc/self/stat"} {
+			b, err := os.ReadFile("/" + rel)
+			if err != nil {
+				t.Logf("live %s: %v", rel, err)
+				continue
+			}
+			if rel == "proc/self/stat" {
+				rel = "proc/1/stat" // for the matcher
+			}
+			texts = append(texts, text{"live", rel, b})
+		}
+	}
+	seen := map[string]bool{}
+	for _, x := range texts {
+		for _, p := range sameLayoutParsers {
+			if !p.match(x.rel) {
+				continue
+			}
+			seen[p.name] = true
+			taken := p.taken(t, x.data)
+			hasFast := p.name != "pagetypeinfo" && p.name != "loadavg"
+			if taken != hasFast {
+				t.Errorf("%s %s: fast path taken = %v", x.where, x.rel, taken)
+			}
+		}
+	}
+	for _, p := range sameLayoutParsers {
+		if !seen[p.name] {
+			t.Errorf("no text for %s", p.name)
+		}
+	}
+}
+
+// TestSameLayoutVariants re-parses every fixture member after each of its lines was dropped,
+// doubled or renamed, in both directions (a counter, zone, row or CPU that disappears, and
+// one that appears), and with other values: the result into the reused value must be what a
+// fresh parse gives, so nothing of the earlier layout survives (absent is not zero, and not
+// stale either).
+func TestSameLayoutVariants(t *testing.T) {
+	for _, path := range fixtureFiles(t) {
+		for _, f := range loadArchive(t, path).Files {
+			rel := procRel(f.Name)
+			for _, p := range sameLayoutParsers {
+				if !p.match(rel) {
+					continue
+				}
+				data := f.Data
+				p.check(t, data, perturbValues(data))
+				p.check(t, perturbValues(data), data)
+				lines := bytes.SplitAfter(data, []byte("\n"))
+				for i := range lines {
+					for _, v := range lineVariants(lines, i) {
+						p.check(t, data, v)
+						p.check(t, v, data)
+						p.check(t, perturbValues(data), v)
+					}
+				}
+			}
+		}
+	}
+}
+
+// lineVariants returns the text of lines with line i dropped, doubled, and renamed (its first
+// letter changed).
+func lineVariants(lines [][]byte, i int) [][]byte {
+	join := func(mid ...[]byte) []byte {
+		var b []byte
+		for _, l := range lines[:i] {
+			b = append(b, l...)
+		}
+		for _, l := range mid {
+			b = append(b, l...)
+		}
+		for _, l := range lines[i+1:] {
+			b = append(b, l...)
+		}
+		return b
+	}
+	renamed := bytes.Clone(lines[i])
+	if j := bytes.IndexFunc(renamed, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }); j >= 0 {
+		renamed[j] ^= 0x20 // the other case: another name
+	}
+	return [][]byte{join(), join(lines[i], lines[i]), join(renamed)}
+}
+
+// TestSameLayoutAbsentNotStale: explicit layout changes between two parses into the same
+// value, for each file with a fast path: a name that disappears is absent afterwards (not
+// its old value), a name that appears is present, and both agree with a fresh parse.
+func TestSameLayoutAbsentNotStale(t *testing.T) {
+	t.Run("vmstat", func(t *testing.T) {
+		var c Counters
+		for _, step := range []struct{ text, gone, added string }{
+			{"a 1\nb 2\nc 3\n", "", ""},
+			{"a 1\nc 3\n", "b", ""},
+			{"a 1\nc 3\nd 4\n", "", "d"},
+			{"a 5\nc 6\nd 7\n", "", ""},
+		} {
+			if err := ParseVMStatInto(&c, []byte(step.text)); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := ParseVMStat(strings.NewReader(step.text))
+			sameJSON(t, fresh, c)
+			if step.gone != "" && c.Has(step.gone) {
+				t.Errorf("%q kept after %q", step.gone, step.text)
+			}
+			if v, ok := c.Get(step.added); step.added != "" && (!ok || v != 4) {
+				t.Errorf("%q = %d, %v after %q", step.added, v, ok, step.text)
+			}
+		}
+	})
+	t.Run("netstat", func(t *testing.T) {
+		var g Groups
+		for _, step := range []struct{ text, group, gone string }{
+			{"TcpExt: A B C\nTcpExt: 1 2 3\nIpExt: X\nIpExt: 9\n", "", ""},
+			{"TcpExt: A C\nTcpExt: 1 3\nIpExt: X\nIpExt: 9\n", "TcpExt", "B"},
+			{"TcpExt: A C\nTcpExt: 1 3\n", "IpExt", ""},
+		} {
+			if err := ParseNetStatInto(&g, []byte(step.text)); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := ParseNetStat(strings.NewReader(step.text))
+			sameJSON(t, fresh, g)
+			if _, ok := g.Get(step.group, step.gone); step.group != "" && ok {
+				t.Errorf("%s %s kept after %q", step.group, step.gone, step.text)
+			}
+			if step.gone == "" && step.group != "" && g.Group(step.group) != nil {
+				t.Errorf("group %s kept after %q", step.group, step.text)
+			}
+		}
+	})
+	t.Run("zoneinfo", func(t *testing.T) {
+		host := member(t, hostFixture, "proc/zoneinfo")
+		var z []Zone
+		if err := ParseZoneInfoInto(&z, host); err != nil {
+			t.Fatal(err)
+		}
+		// The Device zone goes (memory hot-unplug), and Normal loses its "promo" line.
+		cut := host[:bytes.Index(host, []byte("Node 0, zone   Device"))]
+		cut = bytes.Replace(cut, []byte("        promo    "), []byte("        xpromo   "), 1)
+		if err := ParseZoneInfoInto(&z, cut); err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := ParseZoneInfo(bytes.NewReader(cut))
+		sameJSON(t, fresh, z)
+		if len(z) != 4 || z[0].Fields.Has("promo") || !z[0].Fields.Has("xpromo") {
+			t.Errorf("zones %d, DMA fields %v", len(z), z[0].Fields.Names())
+		}
+	})
+	t.Run("protocols", func(t *testing.T) {
+		const hdr = "protocol  size sockets  memory press maxhdr  slab module     cl co\n"
+		var ps []Protocol
+		for _, step := range []struct {
+			text string
+			want string
+		}{
+			{hdr + "SCTP      1000      1       5   no     192   yes  sctp        y  y\nTCP       2304      7     998   no     192   yes  kernel      y  y\n", "SCTP TCP"},
+			{hdr + "TCP       2304      8     999   yes    192   yes  kernel      y  y\n", "TCP"}, // sctp unloaded
+			{hdr + "TCP       2304      8     999   yes    192   yes  kernel      y  y\nDCCP      1000      0      -1   NI       0   yes  dccp        n  n\n", "TCP DCCP"},
+		} {
+			if err := ParseProtocolsInto(&ps, []byte(step.text)); err != nil {
+				t.Fatal(err)
+			}
+			fresh, _ := ParseProtocols(strings.NewReader(step.text))
+			sameJSON(t, fresh, ps)
+			var names []string
+			for _, p := range ps {
+				names = append(names, p.Name)
+			}
+			if strings.Join(names, " ") != step.want {
+				t.Errorf("rows %v, want %s", names, step.want)
+			}
+		}
+	})
+	t.Run("pagetypeinfo", func(t *testing.T) {
+		host := member(t, hostFixture, "proc/pagetypeinfo")
+		var p PageTypeInfo
+		if err := ParsePageTypeInfoInto(&p, host); err != nil {
+			t.Fatal(err)
+		}
+		// A kernel without the Isolate type: one column fewer in the block table.
+		lines := strings.Split(string(host), "\n")
+		for i, l := range lines {
+			if f := strings.Fields(l); len(f) > 0 && (strings.HasPrefix(l, "Number of blocks type") || strings.HasPrefix(l, "Node") && !strings.Contains(l, "type")) {
+				lines[i] = strings.Join(f[:len(f)-1], " ")
+			}
+		}
+		less := []byte(strings.Join(lines, "\n"))
+		if err := ParsePageTypeInfoInto(&p, less); err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := ParsePageTypeInfo(bytes.NewReader(less))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameJSON(t, fresh, p)
+		countersOK(t, p)
+		if len(p.Blocks) == 0 || p.Blocks[0].Counts.Has("Isolate") {
+			t.Errorf("blocks %+v", p.Blocks)
+		}
+		if err := ParsePageTypeInfoInto(&p, host); err != nil {
+			t.Fatal(err)
+		}
+		if !p.Blocks[0].Counts.Has("Isolate") {
+			t.Errorf("Isolate not back: %v", p.Blocks[0].Counts.Names())
+		}
+	})
+	t.Run("interrupts", func(t *testing.T) {
+		host := member(t, hostFixture, "proc/interrupts")
+		var in Interrupts
+		if err := ParseInterruptsInto(&in, host); err != nil {
+			t.Fatal(err)
+		}
+		// An IRQ freed (a device unbound): its line goes.
+		lines := bytes.SplitAfter(host, []byte("\n"))
+		fewer := bytes.Join(append(lines[:2:2], lines[3:]...), nil)
+		if err := ParseInterruptsInto(&in, fewer); err != nil {
+			t.Fatal(err)
+		}
+		fresh, _ := ParseInterrupts(bytes.NewReader(fewer))
+		sameJSON(t, fresh, in)
+		if len(in.Lines) != len(fresh.Lines) {
+			t.Errorf("%d lines, want %d", len(in.Lines), len(fresh.Lines))
+		}
+	})
+}
+
+// TestSameLayoutErrorLine: a file that keeps its layout but has a bad value still gets the
+// general parser's error, with its line, when it is parsed into a value that holds the good
+// text (the fast path gives up and the general parser reports).
+func TestSameLayoutErrorLine(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		good  string
+		bad   string
+		line  int
+		parse func(data []byte, reuse bool) error
+	}{
+		{"vmstat", "a 1\nb 2\nc 3\n", "a 1\nb 2x\nc 3\n", 2, nil},
+		{"netstat", "Ip: A B\nIp: 1 2\nTcp: C\nTcp: 3\n", "Ip: A B\nIp: 1 2\nTcp: C\nTcp: -\n", 4, nil},
+		{"zoneinfo", "Node 0, zone DMA\n  pages free 5\n  min 1\n", "Node 0, zone DMA\n  pages free 5\n  min x\n", 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			switch c.name {
+			case "vmstat":
+				var v Counters
+				if err := ParseVMStatInto(&v, []byte(c.good)); err != nil {
+					t.Fatal(err)
+				}
+				err = ParseVMStatInto(&v, []byte(c.bad))
+			case "netstat":
+				var g Groups
+				if err := ParseNetStatInto(&g, []byte(c.good)); err != nil {
+					t.Fatal(err)
+				}
+				err = ParseNetStatInto(&g, []byte(c.bad))
+			case "zoneinfo":
+				var z []Zone
+				if err := ParseZoneInfoInto(&z, []byte(c.good)); err != nil {
+					t.Fatal(err)
+				}
+				err = ParseZoneInfoInto(&z, []byte(c.bad))
+			}
+			wantLineError(t, err, c.line)
+		})
+	}
+}
+
+// TestTxtFastHelpers compares the word-at-a-time helpers of the fast paths with plain
+// byte-at-a-time versions on random text that is mostly digits, letters and blanks.
+func TestTxtFastHelpers(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	alphabet := []byte("0123456789-+ \t:\n\x00\x7f\x80\xffaZ(y n")
+	for range 300000 {
+		b := make([]byte, r.Intn(28))
+		for i := range b {
+			switch r.Intn(4) {
+			case 0, 1:
+				b[i] = byte('0' + r.Intn(10))
+			case 2:
+				b[i] = ' '
+			default:
+				b[i] = alphabet[r.Intn(len(alphabet))]
+			}
+		}
+		i := r.Intn(len(b) + 1)
+		// txtIntAt agrees with txtInt on the digits it takes.
+		j := i
+		if j < len(b) && b[j] == '-' {
+			j++
+		}
+		for j < len(b) && isDigit(b[j]) {
+			j++
+		}
+		want, wantOK := txtInt(b[i:j])
+		if j == i+1 && b[i] == '-' {
+			wantOK = false
+		}
+		v, end, ok := txtIntAt(b, i)
+		if ok != wantOK || ok && (v != want || end != j) {
+			t.Fatalf("txtIntAt(%q, %d) = %d, %d, %v; want %d, %d, %v", b, i, v, end, ok, want, j, wantOK)
+		}
+		// txtSkip
+		k := i
+		for k < len(b) && b[k] == ' ' {
+			k++
+		}
+		if got := txtSkip(b, i, ' '); got != k {
+			t.Fatalf("txtSkip(%q, %d) = %d, want %d", b, i, got, k)
+		}
+		// txtPlain and txtMatch
+		e := i + r.Intn(len(b)-i+1)
+		plain := e > i
+		for _, c := range b[i:e] {
+			if c <= ' ' || c == ':' {
+				plain = false
+			}
+		}
+		if got := txtPlain(b, i, e); got != plain {
+			t.Fatalf("txtPlain(%q, %d, %d) = %v", b, i, e, got)
+		}
+		name := string(b[i:e])
+		if r.Intn(3) == 0 && len(name) > 0 {
+			nb := []byte(name)
+			nb[r.Intn(len(nb))]++
+			name = string(nb)
+		}
+		match := plain && name == string(b[i:e])
+		if got := txtMatch(b, i, name); got != match {
+			t.Fatalf("txtMatch(%q, %d, %q) = %v", b, i, name, got)
+		}
+		// protocolsMethodsPlain: blanks and single y/n letters.
+		yn := true
+		for x, c := range b {
+			if c != ' ' && c != 'y' && c != 'n' || c != ' ' && x > 0 && b[x-1] != ' ' {
+				yn = false
+			}
+		}
+		if got := protocolsMethodsPlain(b); got != yn {
+			t.Fatalf("protocolsMethodsPlain(%q) = %v", b, got)
+		}
+	}
+	for n := range 8 {
+		s := "abcdefgh"[:n]
+		var want uint64
+		for k := n - 1; k >= 0; k-- {
+			want = want<<8 | uint64(s[k])
+		}
+		if got := strLow(s); got != want {
+			t.Errorf("strLow(%q) = %#x, want %#x", s, got, want)
+		}
+	}
+}
+
+// FuzzReparse is the fast paths' target: any text parsed into a value that held any other
+// text (prev) must give what a fresh parse gives, or the same error. which picks the parser.
+func FuzzReparse(f *testing.F) {
+	for i, p := range sameLayoutParsers {
+		for _, data := range fixtureMembers(f, p.match) {
+			f.Add(uint8(i), data, perturbValues(data))
+			f.Add(uint8(i), perturbValues(data), data)
+		}
+	}
+	for _, e := range sameLayoutEdges {
+		for i, p := range sameLayoutParsers {
+			if p.name == e.parser {
+				f.Add(uint8(i), []byte(e.prev), []byte(e.data))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, prev, data []byte) {
+		sameLayoutParsers[int(which)%len(sameLayoutParsers)].check(t, prev, data)
+	})
+}
+
+// sameLayoutEdges are pairs of texts where the second has the layout the first left in the
+// destination, byte for byte, but the general parser reads the second otherwise (a name it
+// treats as a keyword, a name with a separator in it, a name another parser made): the
+// fast paths must leave these to the general parser. The name is the parser's.
+var sameLayoutEdges = []struct{ parser, prev, data string }{
+	{"zoneinfo", "Node 0, zone Z\n  pages: 5\n", "Node 0, zone Z\n  pages 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  Node: 5\n", "Node 0, zone Z\n  Node 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  protection 5\n", "Node 0, zone Z\n  protection: 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  cpu: 5\n", "Node 0, zone Z\n  pagesets\n  cpu: 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  pagesets\n  x 1\n  cpu: 5\n", "Node 0, zone Z\n  pagesets\n  x 2\n  cpu: 6\n"},
+	{"zoneinfo", "Node 0, zone Z\n  a(b 5\n", "Node 0, zone Z\n  a(b: 5\n"},
+	{"zoneinfo", "Node 0, zone Z,,\n  a 5\n", "Node 0, zone Z,\n  a 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  per-node 5\n", "Node 0, zone Z\n  per-node stats\n"},
+	{"zoneinfo", "Node 0, zone Z\n  pages free 5\n", "Node 0, zone Z\n  free 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  free 5\n", "Node 0, zone Z\n  pages free 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  a: 5\n", "Node 0, zone Z\n  pages a: 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  a 5\n", "  Node 0, zone Z\n  a 5\n"},
+	{"vmstat", "Mem Total: 5\n", "Mem Total 5\n"},
+	{"meminfo", "Mem Total: 5\n", "Mem Total: 6\n"},
+	{"meminfo", "a: 1 kB\n", "a: 1 kB \n"},
+	{"net/netstat", "A: x:y\nA: 1\n", "A: x:y\nA: 2\n"},
+	{"net/netstat", "A: x\nA: 1\n", "A: x\nB: 1\n"},
+	{"net/snmp6", "Ip6A 1\nIcmp6B 2\n", "Ip6A 1\nIcmp6B 2\nIp6C 3\n"},
+	{"net/snmp6", "a66b 1\n", "a66b 2\n"},
+	{"net/sockstat", "TCP: a:b 1\n", "TCP: a:b 2\n"},
+	{"net/protocols", "protocol 1 2 3 no 5 yes kernel\n", "protocol size 2 3 no 5 yes kernel\n"},
+	{"net/protocols", "X 1 2 -1 NI 0 no kernel y n\n", "X 1 2 -1 NI 0 no kernel yn\n"},
+	{"net/dev", " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n  a|b: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
+		"Inter-|   Receive                                                |  Transmit\n face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n  a|b: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"},
+	{"interrupts", "CPU0 CPU1\n ERR: 1 29 Level\n", "CPU0 CPU1\n ERR: 1 29 Level\n"},
+	{"interrupts", "CPU0\n 0: 1 x\n", "CPU0\n 0: 1 x\ny\n"},
+	{"stat", "cpu 1 2 3 4\nintr 5\n", "cpu 1 2 3 4\nintr 5 x y\n"},
+	{"stat", "cpu 1 2 3 4\ncpu0 1 2 3 4\n", "cpu 1 2 3 4\n"},
+	{"PID/stat", "1 (a) b) S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", "1 (a) b) S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 )\n"},
+	{"pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\nsome avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"},
+	{"net/softnet_stat", "0 0 0 0 0 0 0 0 0 0 0 0 1\n", "00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 ffffffff\n"},
+	{"buddyinfo", "Node 0, zone Z 1 2\n", "Node 0, zone Z 1 -0\n"},
+}
+
+func TestSameLayoutEdges(t *testing.T) {
+	for _, e := range sameLayoutEdges {
+		found := false
+		for _, p := range sameLayoutParsers {
+			if p.name == e.parser {
+				found = true
+				p.check(t, []byte(e.prev), []byte(e.data))
+				p.check(t, []byte(e.data), []byte(e.prev))
+			}
+		}
+		if !found {
+			t.Fatalf("no parser %s", e.parser)
+		}
+	}
+	// A destination another parser of the same type filled: its names may hold what this
+	// parser would split at.
+	cross := []struct {
+		name        string
+		parse, into func(*Counters, []byte) error
+		prev, data  string
+	}{
+		{"vmstat into meminfo", ParseVMStatInto, ParseMemInfoInto, "a:b 5\n", "a:b: 5\n"},
+		{"meminfo into vmstat", ParseMemInfoInto, ParseVMStatInto, "a b: 5\n", "a b 5\n"},
+	}
+	for _, c := range cross {
+		var fresh, reused Counters
+		errF := c.into(&fresh, []byte(c.data))
+		if err := c.parse(&reused, []byte(c.prev)); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		errR := c.into(&reused, []byte(c.data))
+		if fmt.Sprint(errF) != fmt.Sprint(errR) || errF == nil && !bytes.Equal(mustJSON(t, fresh), mustJSON(t, reused)) {
+			t.Errorf("%s: fresh %v %s, reused %v %s", c.name, errF, mustJSON(t, fresh), errR, mustJSON(t, reused))
+		}
+	}
+	groupCross := []struct {
+		name        string
+		parse, into func(*Groups, []byte) error
+		prev, data  string
+	}{
+		{"netstat into snmp6", ParseNetStatInto, ParseSNMP6Into, "Ip6: A\nIp6: 1\n", "Ip6A 2\n"},
+		{"snmp6 into netstat", ParseSNMP6Into, ParseNetStatInto, "Ip6A 2\n", "Ip6: A\nIp6: 1\n"},
+		{"sockstat into netstat", ParseSockStatInto, ParseNetStatInto, "TCP: a 1\n", "TCP: a\nTCP: 1\n"},
+		{"netstat into sockstat", ParseNetStatInto, ParseSockStatInto, "TCP: a\nTCP: 1\n", "TCP: a 1\n"},
+	}
+	for _, c := range groupCross {
+		var fresh, reused Groups
+		errF := c.into(&fresh, []byte(c.data))
+		if err := c.parse(&reused, []byte(c.prev)); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		errR := c.into(&reused, []byte(c.data))
+		if fmt.Sprint(errF) != fmt.Sprint(errR) || errF == nil && !bytes.Equal(mustJSON(t, fresh), mustJSON(t, reused)) {
+			t.Errorf("%s: fresh %v %s, reused %v %s", c.name, errF, mustJSON(t, fresh), errR, mustJSON(t, reused))
+		}
+	}
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -292,14 +292,32 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 	inPagesets := false
 	for p < len(data) {
 		q := txtSkip(data, p, ' ')
-		if txtAt(data, q, "Node ") {
+		if q == len(data) {
+			return p, false
+		}
+		// Most lines are the next field, "name value" or "name: value"; the names that
+		// would make such a line one of the others below are left to them.
+		if n < len(names) {
+			name := names[n]
+			if e := q + len(name); e < len(data) && zoneInfoFieldSep(data[e], name, inPagesets) && txtMatch(data, q, name) {
+				v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
+				if !ok {
+					return p, false
+				}
+				if p, ok = txtEOL(data, e); !ok {
+					return p, false
+				}
+				values[n] = v
+				n++
+				inPagesets = false
+				continue
+			}
+		}
+		if data[q] == 'N' && txtAt(data, q, "Node ") {
 			if q != p {
 				return p, false
 			}
 			break
-		}
-		if q == len(data) {
-			return p, false
 		}
 		switch data[q] {
 		case 'p':
@@ -332,22 +350,15 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 				continue
 			}
 		}
-		if n == len(names) {
+		// "pages free     3840": the general parser drops the first word when it is
+		// "pages".
+		if n == len(names) || !txtAt(data, q, "pages ") {
 			return p, false
 		}
 		name := names[n]
-		pages := txtAt(data, q, "pages ")
-		if pages {
-			q = txtSkip(data, q+len("pages "), ' ')
-		}
+		q = txtSkip(data, q+len("pages "), ' ')
 		e := q + len(name)
-		if e >= len(data) || !txtMatch(data, q, name) {
-			return p, false
-		}
-		switch {
-		case data[e] == ' ': // "name value"
-		case data[e] == ':' && !pages && strings.IndexByte(name, '(') < 0: // "name: value"
-		default:
+		if e >= len(data) || data[e] != ' ' || !txtMatch(data, q, name) {
 			return p, false
 		}
 		v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
@@ -362,6 +373,30 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		inPagesets = false
 	}
 	return p, n == len(names)
+}
+
+// zoneInfoFieldSep reports whether a line that is name followed by sep, then a value, is
+// that field to the general parser: " " for "name value", ":" for "name: value", and not
+// one of the lines it treats otherwise ("Node ...", "pages NAME value", "protection: (...)",
+// a pageset key inside the pagesets).
+func zoneInfoFieldSep(sep byte, name string, inPagesets bool) bool {
+	switch sep {
+	case ' ':
+		return name != "Node" && name != "pages"
+	case ':':
+		if name == "protection" || strings.IndexByte(name, '(') >= 0 {
+			return false
+		}
+		if inPagesets {
+			for _, k := range zoneinfoPagesetKeys {
+				if name == k {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // zoneInfoPagesetLine reports whether b starts with one of zoneinfoPagesetKeys and a colon.

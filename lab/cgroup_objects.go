@@ -203,9 +203,9 @@ func writeSwapHeader(dev string, sizeBytes int64, label string) error {
 	}
 	hdr := make([]byte, page)
 	ne := binary.NativeEndian
-	ne.PutUint32(hdr[1024:], 1)                    // version
-	ne.PutUint32(hdr[1028:], uint32(pages-1))      // last_page
-	ne.PutUint32(hdr[1032:], 0)                    // nr_badpages
+	ne.PutUint32(hdr[1024:], 1)                     // version
+	ne.PutUint32(hdr[1028:], uint32(pages-1))       // last_page
+	ne.PutUint32(hdr[1032:], 0)                     // nr_badpages
 	copy(hdr[1024+12+16:1024+12+32], []byte(label)) // sws_volume, after sws_uuid[16]
 	copy(hdr[page-10:], "SWAPSPACE2")
 	f, err := os.OpenFile(dev, os.O_WRONLY, 0)

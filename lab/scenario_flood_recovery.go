@@ -40,8 +40,8 @@ const (
 	floodFloodRequests   = 600
 	floodConcurrency     = 64
 	floodProxyMaxFDs     = 512
-	floodProxySomaxconn = "128"
-	floodPort           = 8080
+	floodProxySomaxconn  = "128"
+	floodPort            = 8080
 )
 
 func init() {

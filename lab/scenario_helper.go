@@ -415,6 +415,9 @@ func runServiceHelper(raw []byte) error {
 	}
 }
 
+// touchSink keeps the mmap reader's loads alive.
+var touchSink atomic.Uint32
+
 // readFileLoop reads f from start to end forever.
 func readFileLoop(f *os.File, size int64, useMmap, dontNeed bool, total *atomic.Int64) {
 	const chunk = 1 << 20
@@ -433,13 +436,19 @@ func readFileLoop(f *os.File, size int64, useMmap, dontNeed bool, total *atomic.
 				for i := off; i < end; i += page {
 					sink += mem[i]
 				}
+				// Stored where the compiler must keep it, or the loads above are dead code
+				// and no page is ever faulted in.
+				touchSink.Store(uint32(sink))
 				total.Add(int64(end - off))
 				if dontNeed {
+					// Unmap the chunk, then drop it and the chunk before it from the page
+					// cache: pages still in a per-CPU LRU batch or under readahead when a
+					// chunk is first dropped are caught the next time.
 					unix.Madvise(mem[off:end], unix.MADV_DONTNEED)
-					unix.Fadvise(fd, int64(off), int64(end-off), unix.FADV_DONTNEED)
+					from := max(off-chunk, 0)
+					unix.Fadvise(fd, int64(from), int64(end-from), unix.FADV_DONTNEED)
 				}
 			}
-			_ = sink
 		}
 	}
 	buf := make([]byte, chunk)

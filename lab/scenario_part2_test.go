@@ -131,3 +131,96 @@ func TestFloodRecovery(t *testing.T) {
 		}
 	}
 }
+
+func TestTCPMemorySqueeze(t *testing.T) {
+	rep := runFailureScenario(t, "tcp-memory-squeeze", FailureOptions{})
+	r := rep.Runs[0]
+	// The failure itself, in the kernel's counters: the squeezed phase pruned or dropped.
+	var drops float64
+	for _, o := range r.Observed {
+		if o.Phase == "before" && (o.What == "TcpExt PruneCalled" || o.What == "TcpExt TCPRcvQDrop" || o.What == "TcpExt TCPOFODrop") {
+			drops += o.Value
+		}
+	}
+	if drops == 0 {
+		t.Errorf("no PruneCalled/TCPRcvQDrop/TCPOFODrop growth while squeezed: %+v", r.Observed)
+	}
+}
+
+func TestOrphanHoard(t *testing.T) {
+	rep := runFailureScenario(t, "orphan-hoard", FailureOptions{})
+	r := rep.Runs[0]
+	if !r.Metric.BeforeIsBound {
+		t.Errorf("without the fix the orphans cleared after %g s; want them still holding queues at the end of the window", r.Metric.Before)
+	}
+	var held float64
+	for _, o := range r.Observed {
+		if o.Phase == "before" && o.What == "send queues held" {
+			held = o.Value
+		}
+	}
+	// Each of the 8 orphans holds at least the 64 KiB the rule counts as a hoard.
+	if held < orphanConns*64<<10 {
+		t.Errorf("orphans held %g bytes of send queue, want ≥ %d", held, orphanConns*64<<10)
+	}
+}
+
+func TestUDPFlood(t *testing.T) {
+	rep := runFailureScenario(t, "udp-flood", FailureOptions{})
+	r := rep.Runs[0]
+	var errs float64
+	for _, o := range r.Observed {
+		if o.Phase == "before" && o.What == "Udp RcvbufErrors" {
+			errs = o.Value
+		}
+	}
+	if errs == 0 {
+		t.Errorf("no RcvbufErrors while flooding: %+v", r.Observed)
+	}
+}
+
+func TestRxUnknownProtocol(t *testing.T) {
+	rep := runFailureScenario(t, "rx-unknown-protocol", FailureOptions{})
+	r := rep.Runs[0]
+	if m := memoryBlamed(r); len(m) > 0 {
+		t.Errorf("doctor blamed memory for frames nobody handles: %v", m)
+	}
+	// The finding names the veth that dropped them.
+	found := false
+	for _, d := range r.Doctor {
+		for _, f := range d.Expected {
+			found = found || strings.HasPrefix(f.Title, "veth0 drops received packets")
+		}
+	}
+	if !found {
+		t.Errorf("rx-dropped-software does not name veth0: %+v", r.Doctor)
+	}
+}
+
+func TestPageCachePressure(t *testing.T) {
+	rep := runFailureScenario(t, "page-cache-pressure", FailureOptions{})
+	r := rep.Runs[0]
+	var stall float64
+	for _, o := range r.Observed {
+		if o.Phase == "before" && strings.HasPrefix(o.What, "cgroup memory stall share") {
+			stall = o.Value
+		}
+	}
+	if stall <= 0 {
+		t.Errorf("the cgroup did not stall on memory: %+v", r.Observed)
+	}
+}
+
+func TestSwapUnderLoad(t *testing.T) {
+	rep := runFailureScenario(t, "swap-under-load", FailureOptions{})
+	r := rep.Runs[0]
+	var out float64
+	for _, o := range r.Observed {
+		if o.Phase == "before" && o.What == "pswpout" {
+			out = o.Value
+		}
+	}
+	if out <= 0 {
+		t.Errorf("pswpout did not rise: %+v", r.Observed)
+	}
+}

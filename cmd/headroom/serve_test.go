@@ -22,6 +22,10 @@ import (
 	"time"
 )
 
+// serve runs inside the test process here: it must not set GOMAXPROCS and the GC target for
+// the other tests.
+func init() { tuneRuntime = false }
+
 // syncBuffer is a bytes.Buffer safe for the serve goroutine and the test to share.
 type syncBuffer struct {
 	mu sync.Mutex
