@@ -135,7 +135,7 @@ type doc struct {
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
 	// has not been read into a window or the fast path yet, no the number of the last line
-	// read, tail the number of barrier lines that end ls.
+	// read, tail the number of quiet lines that end ls.
 	text   string
 	lines  int // lines in text, for sizing
 	pos    int
@@ -212,9 +212,9 @@ func isBlank(s string) bool {
 func (d *doc) kernelReport(i int) bool {
 	t := d.ls[i].Text
 	// Every header names an allocation ("page allocation failure", "2-order allocation
-	// failed", "SLUB: Unable to allocate") or a kill ("oom-killer", "Kill process"): two
-	// searches rule out the ordinary log line before six specific ones run.
-	// mayBeHeader rules out the ordinary line first, with one search instead of two.
+	// failed", "SLUB: Unable to allocate") or a kill ("oom-killer", "Kill process"):
+	// mayBeHeader (one search, for their "ll") and two more rule out the ordinary log
+	// line before six specific ones run.
 	maybe := mayBeHeader(t)
 	hasAlloc := maybe && strings.Contains(t, "alloc")
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")

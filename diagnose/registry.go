@@ -71,7 +71,46 @@ func (d Diagnosis) Worst() (Severity, bool) {
 
 // Run runs every registered rule not in skip over tl. A rule that panics is reported as not
 // checked with the panic, so one broken rule never hides the others' findings.
+//
+// On a live host the kernel log holds everything since boot. Log records and events older
+// than tl.LogCurrentSince are history: the rules run on them separately, and what fires
+// only there is reported as info ("logged before this run"), the way rules report
+// since-boot counters that did not move while sampled. A rule that fires on current data
+// reports that finding alone.
 func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
+	cur, hist := tl.SplitHistory()
+	d := runRules(cur, skip)
+	if hist == nil {
+		return d
+	}
+	fired := map[string]bool{}
+	for _, f := range d.Findings {
+		fired[f.ID] = true
+	}
+	for _, f := range runRules(hist, skip).Findings {
+		if fired[f.ID] {
+			continue
+		}
+		f.Severity = Info
+		f.Title += " (logged before this run)"
+		f.Evidence = append(f.Evidence, Evidence{
+			What:   "when",
+			Value:  "logged before " + tl.LogCurrentSince.Format("2006-01-02 15:04:05") + ", not while sampled",
+			Source: "kernel log timestamps (doctor --log-since)",
+		})
+		f.Changes = nil // history alone does not justify changing the host
+		d.Findings = append(d.Findings, f)
+		for i := range d.Checks {
+			if d.Checks[i].ID == f.ID && d.Checks[i].Status != StatusFinding {
+				d.Checks[i] = Check{ID: f.ID, Status: StatusFinding, Why: "in the kernel log before this run only"}
+			}
+		}
+	}
+	sort.SliceStable(d.Findings, func(i, j int) bool { return d.Findings[i].Severity > d.Findings[j].Severity })
+	return d
+}
+
+func runRules(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	var d Diagnosis
 	for _, r := range Rules() {
 		if skip[r.ID] {

@@ -1,7 +1,9 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"headroom/docs"
 	"headroom/model"
@@ -55,4 +57,41 @@ func TestRunRecoversFromPanickingRule(t *testing.T) {
 		}
 	}
 	t.Fatal("panicking rule missing from checks")
+}
+
+// Kernel log lines from before the run are history: reported as info with when they were
+// logged, without changes; the same line during the run is current evidence.
+func TestLogHistoryIsInfo(t *testing.T) {
+	since := t0.Add(-time.Hour)
+	mk := func(logged time.Time) *model.Timeline {
+		tl := timeline(2)
+		tl.LogCurrentSince = since
+		tl.Log = []model.LogRecord{{Time: logged, Message: "TCP: out of memory -- consider tuning tcp_mem", Source: "/dev/kmsg seq 7"}}
+		return tl
+	}
+	find := func(d Diagnosis) *Finding {
+		for i := range d.Findings {
+			if d.Findings[i].ID == "tcp-memory-pressure" {
+				return &d.Findings[i]
+			}
+		}
+		return nil
+	}
+	old := find(Run(mk(since.Add(-time.Minute)), nil))
+	if old == nil || old.Severity != Info || !strings.Contains(old.Title, "before this run") || len(old.Changes) != 0 {
+		t.Fatalf("old log line: %+v", old)
+	}
+	if !evidenceHas(*old, "when", "logged before") {
+		t.Errorf("old finding does not say when: %+v", old.Evidence)
+	}
+	cur := find(Run(mk(since.Add(time.Minute)), nil))
+	if cur == nil || cur.Severity != Critical || strings.Contains(cur.Title, "before this run") {
+		t.Fatalf("current log line: %+v", cur)
+	}
+	// No division (pasted text, recordings): every line is current.
+	tl := mk(since.Add(-time.Minute))
+	tl.LogCurrentSince = time.Time{}
+	if f := find(Run(tl, nil)); f == nil || f.Severity != Critical {
+		t.Fatalf("undivided log: %+v", f)
+	}
 }

@@ -65,3 +65,27 @@ func BenchmarkScrapeLiveSockets(b *testing.B) {
 	}
 	benchScrape(b, kernel.HostRoot(), Options{Ethtool: true, Sockets: true})
 }
+
+// BenchmarkRulesLive measures one run of the rules over a full window of this host: the
+// window unpacked, rates derived, the registry run. serve pays it once per rules interval.
+func BenchmarkRulesLive(b *testing.B) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("not a Linux host")
+	}
+	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: time.Nanosecond})
+	defer c.Close()
+	for range 60 {
+		c.current()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	from := c.cur.Time.Add(-c.opt.Window)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := cpuTime(b)
+	for b.Loop() {
+		c.runRules(from)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/float64(b.N), "cpu-µs/run")
+}

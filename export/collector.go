@@ -110,6 +110,7 @@ type Collector struct {
 	packer     packer
 	window     []packedSample // oldest first
 	seed       packedSample   // the sample before the window, for the first one's rates
+	templates  counterTemplates
 	taken      uint64
 	diag       *diagState
 	snap       *Snapshot
@@ -269,6 +270,7 @@ func (c *Collector) refresh() *Snapshot {
 	tcpMemErr := c.refreshTCPSysctls()
 	c.log.poll(start, bootTime(&c.cur))
 	c.taken++
+	sampled := c.opt.Now()
 
 	// The window is packed without rates: they are derived when it is unpacked, each
 	// sample's from the one before it (the first's from seed), so a scrape does not pay for
@@ -288,7 +290,6 @@ func (c *Collector) refresh() *Snapshot {
 		clear(c.window[n:])
 		c.window = c.window[:n]
 	}
-	sampled := c.opt.Now()
 
 	if c.rulesDue(start) {
 		c.runRules(from)
@@ -350,10 +351,10 @@ func (c *Collector) timeline(from time.Time) *model.Timeline {
 	}
 	seeded := c.seed.data != nil
 	if seeded {
-		tl.Samples = append(tl.Samples, c.seed.unpack())
+		tl.Samples = append(tl.Samples, c.seed.unpack(&c.templates))
 	}
 	for i := range c.window {
-		tl.Samples = append(tl.Samples, c.window[i].unpack())
+		tl.Samples = append(tl.Samples, c.window[i].unpack(&c.templates))
 	}
 	tl.DeriveRates()
 	if seeded {

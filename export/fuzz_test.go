@@ -68,6 +68,7 @@ func FuzzUnpack(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		q := ps
 		q.data = data
-		q.unpack()
+		q.unpack(nil)
+		q.unpack(&counterTemplates{})
 	})
 }

@@ -137,13 +137,15 @@ func meminfo24Table(name []byte) bool {
 //	ParseLoadAvgInto(*LoadAvg, []byte)         /proc/loadavg
 //	ParsePSIInto(*Pressure, string, []byte)    /proc/pressure/*
 //	ParseTaskStatInto(*TaskStat, []byte)       /proc/PID/stat (TaskStatPath)
+//	ParseProtocolsInto(*[]Protocol, []byte)    /proc/net/protocols
+//	ParsePageTypeInfoInto(*PageTypeInfo, []byte) /proc/pagetypeinfo (opt-in: see PageTypeInfo)
 //
 // When the text has the same shape as the previous parse into the same destination (same
 // names in the same order, same number of rows), they allocate nothing; a change of shape
 // costs only what changed. The destination's slices, maps and strings are reused, so a
 // value handed to a Sample that outlives the next parse must be copied first (Counters.Clone,
-// or parse into alternating destinations). Protocols and pagetypeinfo are read on demand
-// and have only ParseX.
+// or parse into alternating destinations). All but pagetypeinfo and loadavg first try the
+// same-layout fast path described below, which reads only the numbers.
 
 // ---------------------------------------------------------------------------------------
 // Scanning helpers shared by the /proc text parsers of this package (meminfo, vmstat,
@@ -439,8 +441,11 @@ func (f *txtCountersFill) done() {
 // and no tokenizing. At the first byte that does not fit (a counter appeared or vanished,
 // a zone was added, a blank line, CRLF, anything unusual) the fast path gives up and the
 // general parser runs from the start, so the fast path decides nothing on its own: it
-// accepts only text that the general parser reads to the same result. The fuzz targets
-// FuzzReparse* check exactly that, on pairs of texts.
+// accepts only text that the general parser reads to the same result, and every error, with
+// its line, still comes from the general parser. FuzzReparse checks exactly that on pairs
+// of texts, the FuzzParseX targets on each input against itself with other values, and
+// TestSameLayoutEdges and TestSameLayoutHandMade hold the cases where a name would be read
+// differently (a keyword, a separator inside it, a destination no parser made).
 
 // txtIntAt parses an optional '-' and decimal digits at b[i:], returning the value and the
 // index after the last digit. It agrees with txtInt on the digits it consumed, including

@@ -1145,6 +1145,24 @@ func TestTxtFastHelpers(t *testing.T) {
 			t.Fatalf("protocolsMethodsPlain(%q) = %v", b, got)
 		}
 	}
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0 ", 0, true}, {"7\n", 7, true}, {"12345678 ", 12345678, true}, {"1234567 ", 1234567, true},
+		{"-0 ", 0, true}, {"-1 ", -1, true}, {"- ", 0, false}, {"+1 ", 0, false}, {"x ", 0, false},
+		{"999999999999999999 ", 999999999999999999, true},
+		{"9223372036854775807 ", math.MaxInt64, true}, {"9223372036854775808 ", 0, false},
+		{"-9223372036854775808 ", math.MinInt64, true}, {"-9223372036854775809 ", 0, false},
+		{"9999999999999999999 ", 0, false}, {"18446744073709551616 ", 0, false},
+		{"00000000000000000000001 ", 1, true},
+	} {
+		v, _, ok := txtIntAt([]byte(c.in), 0)
+		if v != c.want || ok != c.ok {
+			t.Errorf("txtIntAt(%q) = %d, %v; want %d, %v", c.in, v, ok, c.want, c.ok)
+		}
+	}
 	for n := range 8 {
 		s := "abcdefgh"[:n]
 		var want uint64
@@ -1198,6 +1216,8 @@ var sameLayoutEdges = []struct{ parser, prev, data string }{
 	{"vmstat", "Mem Total: 5\n", "Mem Total 5\n"},
 	{"meminfo", "Mem Total: 5\n", "Mem Total: 6\n"},
 	{"meminfo", "a: 1 kB\n", "a: 1 kB \n"},
+	{"meminfo", "a: 1 kB\n", "a: 1 MB\n"},
+	{"net/netstat", "A: x\nA: 1\n", "A: x\tA: 1\n"},
 	{"net/netstat", "A: x:y\nA: 1\n", "A: x:y\nA: 2\n"},
 	{"net/netstat", "A: x\nA: 1\n", "A: x\nB: 1\n"},
 	{"net/snmp6", "Ip6A 1\nIcmp6B 2\n", "Ip6A 1\nIcmp6B 2\nIp6C 3\n"},
@@ -1215,6 +1235,15 @@ var sameLayoutEdges = []struct{ parser, prev, data string }{
 	{"pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\nsome avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"},
 	{"net/softnet_stat", "0 0 0 0 0 0 0 0 0 0 0 0 1\n", "00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 ffffffff\n"},
 	{"buddyinfo", "Node 0, zone Z 1 2\n", "Node 0, zone Z 1 -0\n"},
+	{"buddyinfo", "Node 0, zone Z 1 2\n", "Node 0, zone Z 1 -5\n"},
+	{"stat", "cpu 1 2 3 4\n", "cpu 1 2 3 -4\n"},
+	{"stat", "cpu 1 2 3 4\n", "cpu 1 2 3 -0\n"},
+	{"net/protocols", "X 1 2 -1 NI 0 no kernel y n\n", "X 1 2 -2 NI 0 no kernel y n\n"},
+	{"net/protocols", "X 1 2 -1 NI 0 no kernel y n\n", "X -1 2 -1 NI 0 no kernel y n\n"},
+	{"net/protocols", "X 1 2 -1 NI 0 no kernel y n\n", "X 1 2 -1 NI -3 no kernel y n\n"},
+	{"net/dev", "a: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", "a: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 -16\n"},
+	{"interrupts", "CPU0 CPU1\n 0: 1 2 x\n", "CPU0 CPU1\n 0: 1 -2 x\n"},
+	{"pressure", "some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n", "some avg10=0.00 avg60=0.00 avg300=0.00 total=-1\n"},
 }
 
 func TestSameLayoutEdges(t *testing.T) {
@@ -1261,6 +1290,10 @@ func TestSameLayoutEdges(t *testing.T) {
 		{"snmp6 into netstat", ParseSNMP6Into, ParseNetStatInto, "Ip6A 2\n", "Ip6: A\nIp6: 1\n"},
 		{"sockstat into netstat", ParseSockStatInto, ParseNetStatInto, "TCP: a 1\n", "TCP: a\nTCP: 1\n"},
 		{"netstat into sockstat", ParseNetStatInto, ParseSockStatInto, "TCP: a\nTCP: 1\n", "TCP: a 1\n"},
+		// netstat allows a group twice and a name with two 6s; snmp6 does not.
+		{"netstat into snmp6, a group twice", ParseNetStatInto, ParseSNMP6Into,
+			"Ip6: A\nIp6: 1\nIcmp6: B\nIcmp6: 2\nIp6: C\nIp6: 3\n", "Ip6A 1\nIcmp6B 2\nIp6C 3\n"},
+		{"netstat into snmp6, two 6s", ParseNetStatInto, ParseSNMP6Into, "a66: b\na66: 1\n", "a66b 1\n"},
 	}
 	for _, c := range groupCross {
 		var fresh, reused Groups
@@ -1282,4 +1315,120 @@ func mustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestSameLayoutHandMade: destinations no parser makes (a caller's own values, a decoded
+// JSON sample) must not make a fast path take text the general parser reads otherwise.
+func TestSameLayoutHandMade(t *testing.T) {
+	counters := func(kv ...string) Counters {
+		var c Counters
+		for _, k := range kv {
+			c.Set(k, 1)
+		}
+		return c
+	}
+	check := func(name string, fresh, reused any, errF, errR error) {
+		t.Helper()
+		if fmt.Sprint(errF) != fmt.Sprint(errR) || errF == nil && !bytes.Equal(mustJSON(t, fresh), mustJSON(t, reused)) {
+			t.Errorf("%s: fresh %v %s, reused %v %s", name, errF, mustJSON(t, fresh), errR, mustJSON(t, reused))
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		names []string
+		into  func(*Counters, []byte) error
+		data  string
+	}{
+		{"vmstat, a name with a blank", []string{"a b"}, ParseVMStatInto, "a b 1\n"},
+		{"vmstat, a name with a tab", []string{"a\tb"}, ParseVMStatInto, "a\tb 1\n"},
+		{"vmstat, a name with a newline", []string{"a\nb"}, ParseVMStatInto, "a\nb 1\n"},
+		{"vmstat, an empty name", []string{""}, ParseVMStatInto, " 1\n"},
+		{"meminfo, a name with a colon", []string{"a:b"}, ParseMemInfoInto, "a:b: 1\n"},
+		{"meminfo, a name with a trailing blank", []string{"a "}, ParseMemInfoInto, "a : 1\n"},
+	} {
+		var fresh Counters
+		reused := counters(c.names...)
+		errF := c.into(&fresh, []byte(c.data))
+		errR := c.into(&reused, []byte(c.data))
+		check(c.name, fresh, reused, errF, errR)
+	}
+	zoneCases := []struct {
+		name string
+		zone Zone
+		data string
+	}{
+		{"zone name with a comma", Zone{Name: "Z,", Fields: counters("a")}, "Node 0, zone Z,\n  a 1\n"},
+		{"zone node beyond int32", Zone{Node: 1 << 32, Name: "Z", Fields: counters("a")}, "Node 4294967296, zone Z\n  a 1\n"},
+		{"empty zone name", Zone{Name: "", Fields: counters("a")}, "Node 0, zone \n  a 1\n"},
+	}
+	for _, c := range zoneCases {
+		var fresh []Zone
+		reused := []Zone{c.zone}
+		errF := ParseZoneInfoInto(&fresh, []byte(c.data))
+		errR := ParseZoneInfoInto(&reused, []byte(c.data))
+		check(c.name, fresh, reused, errF, errR)
+	}
+	{
+		// Fewer counts than CPUs, and a description that starts with a count.
+		const data = "CPU0 CPU1\nERR: 1 29 Level\n"
+		var fresh Interrupts
+		reused := Interrupts{CPUs: []string{"CPU0", "CPU1"}, Lines: []Interrupt{{Name: "ERR", PerCPU: []int64{1}, Desc: "29 Level"}}}
+		errF := ParseInterruptsInto(&fresh, []byte(data))
+		errR := ParseInterruptsInto(&reused, []byte(data))
+		check("interrupts, a description with a leading count", fresh, reused, errF, errR)
+		for _, desc := range []string{"\tx", "x\t", "x\r"} {
+			data := "CPU0\n0: 1 " + desc + "\n"
+			reused = Interrupts{CPUs: []string{"CPU0"}, Lines: []Interrupt{{Name: "0", PerCPU: []int64{1}, Desc: desc}}}
+			errF = ParseInterruptsInto(&fresh, []byte(data))
+			errR = ParseInterruptsInto(&reused, []byte(data))
+			check(fmt.Sprintf("interrupts, description %q", desc), fresh, reused, errF, errR)
+		}
+	}
+	{
+		hdr := netDevHeaderText
+		const cols = " 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
+		var fresh []NetDev
+		reused := []NetDev{{Name: "a|b", Counters: counters(netDevColumns[:]...)}}
+		errF := ParseNetDevInto(&fresh, []byte(hdr+"a|b:"+cols))
+		errR := ParseNetDevInto(&reused, []byte(hdr+"a|b:"+cols))
+		check("net/dev, an interface name with a bar", fresh, reused, errF, errR)
+	}
+	for _, scalar := range []string{"swap", "page", "softirq", "disk_io:", "cpux"} {
+		data := "cpu 1 2 3 4\n" + scalar + " 5\n"
+		var fresh Stat
+		reused := Stat{Total: CPUTimes{CPU: "cpu", Fields: []int64{1, 2, 3, 4}}, Scalars: counters(scalar)}
+		errF := ParseStatInto(&fresh, []byte(data))
+		errR := ParseStatInto(&reused, []byte(data))
+		check("stat, a scalar named "+scalar, fresh, reused, errF, errR)
+	}
+	{
+		var fresh Groups
+		reused := Groups{{Name: "TCP"}}
+		errF := ParseSockStatInto(&fresh, []byte("TCP:\n"))
+		errR := ParseSockStatInto(&reused, []byte("TCP:\n"))
+		check("sockstat, a group without counters", fresh, reused, errF, errR)
+	}
+	{
+		var fresh Interrupts
+		reused := Interrupts{CPUs: []string{"CPU0"}, Lines: []Interrupt{{Name: "0", PerCPU: []int64{1, 2}}}}
+		errF := ParseInterruptsInto(&fresh, []byte("CPU0\n0: 1 2\n"))
+		errR := ParseInterruptsInto(&reused, []byte("CPU0\n0: 1 2\n"))
+		check("interrupts, more counts than CPUs", fresh, reused, errF, errR)
+	}
+	{
+		var fresh []Protocol
+		reused := []Protocol{{Name: "X", Module: "a b"}}
+		const data = "X 1 2 -1 NI 0 no a b y\n"
+		errF := ParseProtocolsInto(&fresh, []byte(data))
+		errR := ParseProtocolsInto(&reused, []byte(data))
+		check("protocols, a module with a blank", fresh, reused, errF, errR)
+	}
+	{
+		var fresh TaskStat
+		reused := TaskStat{Comm: "a\nb"}
+		const data = "1 (a\nb) S 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+		errF := ParseTaskStatInto(&fresh, []byte(data))
+		errR := ParseTaskStatInto(&reused, []byte(data))
+		check("PID/stat, a comm with a newline", fresh, reused, errF, errR)
+	}
 }

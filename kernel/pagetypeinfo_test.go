@@ -48,7 +48,27 @@ func TestParsePageTypeInfo(t *testing.T) {
 func TestParsePageTypeInfoCapped(t *testing.T) {
 	// 5.4+ stops counting at 100000 (mm/vmstat.c pagetypeinfo_showfree_print), and
 	// CONFIG_PAGE_OWNER kernels add the mixed blocks table; two nodes repeat the headers.
-	text := `Page block order: 9
+	text := pageTypeTwoNodes
+	p, err := ParsePageTypeInfo(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Free) != 3 || !p.Free[0].Capped || p.Free[1].Capped || p.Free[0].Free[0] != 100000 || p.Free[0].Free[4] != 41019 {
+		t.Errorf("free rows %+v", p.Free)
+	}
+	if len(p.Blocks) != 2 || len(p.MixedBlocks) != 1 || p.Blocks[1].Node != 7 {
+		t.Fatalf("blocks %+v mixed %+v", p.Blocks, p.MixedBlocks)
+	}
+	if v, _ := p.Blocks[0].Counts.Get("Movable"); v != 32001 {
+		t.Errorf("Movable blocks %d", v)
+	}
+	if v, ok := p.MixedBlocks[0].Counts.Get("Unmovable"); !ok || v != 7 {
+		t.Errorf("mixed Unmovable %d %v", v, ok)
+	}
+}
+
+// pageTypeTwoNodes is a 5.4+ kernel with CONFIG_PAGE_OWNER on two nodes.
+const pageTypeTwoNodes = `Page block order: 9
 Pages per block:  512
 
 Free pages count per migrate type at order       0      1      2      3      4      5      6      7      8      9     10 
@@ -68,23 +88,6 @@ Node    7, zone   Normal, type      Movable      1      1      1      1      1  
 Number of blocks type     Unmovable      Movable  Reclaimable   HighAtomic          CMA      Isolate 
 Node 7, zone   Normal            1            2            3            0            0            0 
 `
-	p, err := ParsePageTypeInfo(strings.NewReader(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(p.Free) != 3 || !p.Free[0].Capped || p.Free[1].Capped || p.Free[0].Free[0] != 100000 || p.Free[0].Free[4] != 41019 {
-		t.Errorf("free rows %+v", p.Free)
-	}
-	if len(p.Blocks) != 2 || len(p.MixedBlocks) != 1 || p.Blocks[1].Node != 7 {
-		t.Fatalf("blocks %+v mixed %+v", p.Blocks, p.MixedBlocks)
-	}
-	if v, _ := p.Blocks[0].Counts.Get("Movable"); v != 32001 {
-		t.Errorf("Movable blocks %d", v)
-	}
-	if v, ok := p.MixedBlocks[0].Counts.Get("Unmovable"); !ok || v != 7 {
-		t.Errorf("mixed Unmovable %d %v", v, ok)
-	}
-}
 
 func TestParsePageTypeInfoMalformed(t *testing.T) {
 	const head = "Page block order: 9\nPages per block:  512\n"
@@ -103,19 +106,20 @@ func TestParsePageTypeInfoMalformed(t *testing.T) {
 	}, func(b []byte) error { _, err := ParsePageTypeInfo(bytes.NewReader(b)); return err })
 }
 
+// Re-parsing into the same value allocates nothing and gives what a fresh parse gives; a
+// value that held a two-node file with the mixed table takes the one-node file cleanly.
+func TestParsePageTypeInfoInto(t *testing.T) {
+	checkInto(t, ParsePageTypeInfoInto, member(t, hostFixture, "proc/pagetypeinfo"), []byte(pageTypeTwoNodes))
+}
+
 func FuzzParsePageTypeInfo(f *testing.F) {
-	seedFuzz(f, exact("proc/pagetypeinfo"), "Number of blocks type A\nNode 0, zone Z 1\n",
-		"Free pages count per migrate type at order 0\nNode 0, zone Z, type T >100000\n")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := ParsePageTypeInfo(bytes.NewReader(data))
-		if err != nil {
-			if err.Error() == "" {
-				t.Fatal("empty error")
-			}
-			return
-		}
-		sameJSON(t, p, p)
-	})
+	other := seedFuzz(f, exact("proc/pagetypeinfo"), "Number of blocks type A\nNode 0, zone Z 1\n",
+		"Free pages count per migrate type at order 0\nNode 0, zone Z, type T >100000\n", pageTypeTwoNodes)
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzInto(t, data, other, ParsePageTypeInfoInto) })
+}
+
+func BenchmarkParsePageTypeInfoInto(b *testing.B) {
+	benchInto(b, member(b, hostFixture, "proc/pagetypeinfo"), ParsePageTypeInfoInto)
 }
 
 func BenchmarkParsePageTypeInfo(b *testing.B) {

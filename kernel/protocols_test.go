@@ -40,13 +40,20 @@ func TestParseProtocolsMalformed(t *testing.T) {
 	}, func(b []byte) error { _, err := ParseProtocols(bytes.NewReader(b)); return err })
 }
 
+// Re-parsing into the same slice allocates nothing and gives what a fresh parse gives.
+func TestParseProtocolsInto(t *testing.T) {
+	const other = "protocol  size sockets  memory press maxhdr  slab module     cl co\n" +
+		"SCTP      1000      1       5   no     192   yes  sctp        y  y\n"
+	checkInto(t, ParseProtocolsInto, member(t, hostFixture, "proc/net/protocols"), []byte(other))
+}
+
 func FuzzParseProtocols(f *testing.F) {
-	seedFuzz(f, exact("proc/net/protocols"), "X 1 1 -1 NI 0 no kernel\n")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := ParseProtocols(bytes.NewReader(data)); err != nil && err.Error() == "" {
-			t.Fatal("empty error")
-		}
-	})
+	other := seedFuzz(f, exact("proc/net/protocols"), "X 1 1 -1 NI 0 no kernel\n")
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzInto(t, data, other, ParseProtocolsInto) })
+}
+
+func BenchmarkParseProtocolsInto(b *testing.B) {
+	benchInto(b, member(b, hostFixture, "proc/net/protocols"), ParseProtocolsInto)
 }
 
 func BenchmarkParseProtocols(b *testing.B) {

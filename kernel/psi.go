@@ -231,8 +231,8 @@ func psiSameLayout(dst *Pressure, data []byte) bool {
 			for e < len(data) && (data[e] == '.' || data[e]-'0' <= 9) {
 				e++
 			}
-			f, ok := txtFloat(data[q:e])
-			if !ok || f < 0 || !txtAt(data, e, next) {
+			f, ok := txtFloat(data[q:e]) // digits and '.': never negative
+			if !ok || !txtAt(data, e, next) {
 				return false
 			}
 			avg[i], q = f, e+len(next)

@@ -162,10 +162,10 @@ func ParseTaskStatInto(dst *TaskStat, data []byte) error {
 // fs/proc/array.c do_task_stat prints them. The general parser takes the comm up to the
 // last ')' of the line, so the fast path makes sure no ')' follows the comm's.
 func taskStatSameLayout(dst *TaskStat, data []byte) bool {
-	if dst.Comm == "" || strings.IndexByte(dst.Comm, '\n') >= 0 {
+	if dst.Comm == "" {
 		return false
 	}
-	line := data
+	line := data // the general parser reads the first line only
 	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
 		line = data[:nl]
 	}

@@ -314,10 +314,7 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 			}
 		}
 		if data[q] == 'N' && txtAt(data, q, "Node ") {
-			if q != p {
-				return p, false
-			}
-			break
+			break // the next zone (zoneInfoSameLayout refuses it when indented)
 		}
 		switch data[q] {
 		case 'p':
@@ -380,23 +377,25 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 // one of the lines it treats otherwise ("Node ...", "pages NAME value", "protection: (...)",
 // a pageset key inside the pagesets).
 func zoneInfoFieldSep(sep byte, name string, inPagesets bool) bool {
-	switch sep {
-	case ' ':
+	if sep == ' ' {
 		return name != "Node" && name != "pages"
-	case ':':
-		if name == "protection" || strings.IndexByte(name, '(') >= 0 {
-			return false
-		}
-		if inPagesets {
-			for _, k := range zoneinfoPagesetKeys {
-				if name == k {
-					return false
-				}
+	}
+	return sep == ':' && zoneInfoColonField(name, inPagesets)
+}
+
+// zoneInfoColonField is zoneInfoFieldSep for "name: value".
+func zoneInfoColonField(name string, inPagesets bool) bool {
+	if name == "protection" || strings.IndexByte(name, '(') >= 0 {
+		return false
+	}
+	if inPagesets {
+		for _, k := range zoneinfoPagesetKeys {
+			if name == k {
+				return false
 			}
 		}
-		return true
 	}
-	return false
+	return true
 }
 
 // zoneInfoPagesetLine reports whether b starts with one of zoneinfoPagesetKeys and a colon.

@@ -37,6 +37,7 @@ import (
 // (nothing is required of it for the healthy one).
 const (
 	floodMeasureRequests = 200
+	floodWarmupRequests  = 20
 	floodFloodRequests   = 600
 	floodConcurrency     = 64
 	floodProxyMaxFDs     = 512
@@ -138,9 +139,10 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 		Dial:             func(ctx context.Context) (net.Conn, error) { return dialer.Dial(ctx, proxyAddr) },
 		Request:          httpRequest(proxyAddr),
 		MeasureRequests:  floodMeasureRequests,
+		WarmupRequests:   floodWarmupRequests,
 		FloodRequests:    floodFloodRequests,
 		FloodConcurrency: floodConcurrency,
-		MaxPhase:         6 * time.Second,
+		MaxPhase:         4 * time.Second,
 		Idle:             2 * time.Second,
 		Repeat:           repeat,
 		RequestTimeout:   time.Second,

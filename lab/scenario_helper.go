@@ -39,6 +39,16 @@ const (
 )
 
 func init() {
+	// Keep the main thread out of namespace work. Namespaces are entered on throwaway locked
+	// threads (Netns.Do, kernel.InNetns); when such a goroutine ends, the runtime terminates
+	// its thread, except the main thread, which it cannot end and wedges instead
+	// (runtime.mexit) — in the namespace it was left in. /proc/self/net, and so every
+	// /proc/net read of kernel.HostRoot(), follows the main thread (the thread-group leader):
+	// measured, after a single lab run the leader was in the run's (deleted) namespace.
+	// Locking the main goroutine to the main thread here, before main runs, means no other
+	// goroutine is ever scheduled on it (runtime.LockOSThread: "called from an init
+	// function ... the main function is invoked on the main thread").
+	runtime.LockOSThread()
 	mode := os.Getenv(helperEnv)
 	if mode == "" {
 		return

@@ -224,3 +224,34 @@ func TestSwapUnderLoad(t *testing.T) {
 		t.Errorf("pswpout did not rise: %+v", r.Observed)
 	}
 }
+
+// The global scenarios change knobs of the whole machine for a few seconds each: they run
+// only where HEADROOM_LAB_GLOBAL=1 (CI's dedicated machine, .ci/run), and must restore every
+// value (runFailureScenario compares the host's sysctls before and after).
+func needGlobal(t *testing.T) {
+	t.Helper()
+	if os.Getenv("HEADROOM_LAB_GLOBAL") != "1" {
+		t.Skip("lab: global scenario: set HEADROOM_LAB_GLOBAL=1 on a dedicated machine (CI does)")
+	}
+}
+
+func TestGlobalScenarios(t *testing.T) {
+	needRoot(t)
+	needGlobal(t)
+	for _, name := range []string{"tcp-mem-low", "orphan-limit", "backlog-drops", "budget-squeeze"} {
+		t.Run(name, func(t *testing.T) {
+			runFailureScenario(t, name, FailureOptions{AllowGlobal: true})
+		})
+	}
+}
+
+func TestGlobalScenarioNeedsAllowGlobal(t *testing.T) {
+	sc, err := LookupScenario("tcp-mem-low")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = RunFailure(context.Background(), sc, FailureOptions{})
+	if err == nil || !strings.Contains(err.Error(), "--allow-global") {
+		t.Errorf("err = %v, want a refusal naming --allow-global", err)
+	}
+}

@@ -35,9 +35,15 @@ type Timeline struct {
 	// segments. A live or recorded timeline has one segment per marker-delimited phase.
 	Segments []Segment `json:"segments,omitempty"`
 
-	Events  []Event     `json:"events,omitempty"`
-	Log     []LogRecord `json:"log,omitempty"`
-	Markers []Marker    `json:"markers,omitempty"`
+	Events []Event     `json:"events,omitempty"`
+	Log    []LogRecord `json:"log,omitempty"`
+
+	// LogCurrentSince divides the kernel log of a live host into evidence of now and
+	// history: records and events with a clock time before it happened since boot but not
+	// recently (doctor's --log-since, default one hour before the first sample). Zero means
+	// no division: every record counts as current, as for pasted text and recordings.
+	LogCurrentSince time.Time `json:"log_current_since,omitzero"`
+	Markers         []Marker  `json:"markers,omitempty"`
 
 	Settings []SettingMention `json:"settings,omitempty"`
 	Profiles []Profile        `json:"profiles,omitempty"`
@@ -215,4 +221,36 @@ func (t *Timeline) AllNICStats() []kernel.NICStats {
 		return s.NICStats
 	}
 	return nil
+}
+
+// SplitHistory returns two views of t: current, with the log records and events logged at
+// or after LogCurrentSince (or without a clock time), and history, holding only the host
+// facts and the older records and events. With no LogCurrentSince, current is t and history
+// is nil. The views share t's samples and facts; they are for reading.
+func (t *Timeline) SplitHistory() (current, history *Timeline) {
+	if t.LogCurrentSince.IsZero() {
+		return t, nil
+	}
+	old := func(tm time.Time) bool { return !tm.IsZero() && tm.Before(t.LogCurrentSince) }
+	cur := *t
+	cur.Log, cur.Events = nil, nil
+	hist := &Timeline{Source: t.Source, Host: t.Host}
+	for _, r := range t.Log {
+		if old(r.Time) {
+			hist.Log = append(hist.Log, r)
+		} else {
+			cur.Log = append(cur.Log, r)
+		}
+	}
+	for _, e := range t.Events {
+		if old(e.Time) {
+			hist.Events = append(hist.Events, e)
+		} else {
+			cur.Events = append(cur.Events, e)
+		}
+	}
+	if len(hist.Log) == 0 && len(hist.Events) == 0 {
+		return t, nil
+	}
+	return &cur, hist
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -118,7 +119,9 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	} else {
 		miss("sock_diag", err)
 	}
-	extra, _ := json.Marshal(readHostExtra(root))
+	he := readHostExtra(root)
+	he.CapturedAt = time.Now().UTC().Truncate(time.Second)
+	extra, _ := json.Marshal(he)
 	add(hostFile, append(extra, '\n'))
 	if _, err := w.Write(txtar.Format(a)); err != nil {
 		return missing, err

@@ -21,6 +21,10 @@ type CollectOptions struct {
 	Now func() time.Time
 	// Kind overrides the timeline's source kind (live for the host, capture otherwise).
 	Kind string
+	// LogSince, when positive, makes kernel log records and events logged more than this
+	// before the first sample history (model.Timeline.LogCurrentSince): the rules report
+	// what they show as info. Zero keeps every record current.
+	LogSince time.Duration
 }
 
 // Collect samples root for the given window and returns the Timeline: host facts, samples
@@ -30,6 +34,12 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 	now := opt.Now
 	if now == nil {
 		now = time.Now
+	}
+	if !root.IsHost() {
+		// A capture is one instant: the time it was taken, when it says.
+		if at := readHostExtra(root).CapturedAt; !at.IsZero() {
+			now = func() time.Time { return at }
+		}
 	}
 	interval := opt.Interval
 	if interval <= 0 {
@@ -89,6 +99,9 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 
 	tl.Settings = readSysctlConf(root)
 	tl.Log = logRecords(recs, bootTime(tl), root)
+	if opt.LogSince > 0 && len(tl.Samples) > 0 && !tl.Samples[0].Time.IsZero() && (root.IsHost() || !readHostExtra(root).CapturedAt.IsZero()) {
+		tl.LogCurrentSince = tl.Samples[0].Time.Add(-opt.LogSince)
+	}
 	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
 	tl.NotAvailable = append(hostMissing, s.Unavailable()...)
 	tl.DeriveRates()

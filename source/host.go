@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -19,6 +20,9 @@ const hostFile = "headroom/host.json"
 type hostExtra struct {
 	Arch     string `json:"arch"`
 	PageSize int    `json:"page_size"`
+	// CapturedAt is when a capture was taken; its one sample carries this time, so the
+	// kernel log's clock times can be judged against it (doctor --log-since).
+	CapturedAt time.Time `json:"captured_at,omitzero"`
 }
 
 // ReadHost reads the static facts of the host under root: once per run.

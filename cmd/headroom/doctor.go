@@ -37,6 +37,7 @@ type doctorFlags struct {
 	skip     string
 	verbose  bool
 	pagetype bool
+	logSince time.Duration
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -52,6 +53,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
 	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
+	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
@@ -109,13 +111,13 @@ func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) 
 		}
 		return loadText(files, f.kernel, stdio.Stdin)
 	case f.from != "":
-		return loadFrom(ctx, f.from)
+		return loadFrom(ctx, f.from, f.logSince)
 	}
 	root := kernel.HostRoot()
 	if f.root != "" {
 		root = kernel.DirRoot(f.root)
 	}
-	opt := source.CollectOptions{Options: source.DefaultOptions(), Duration: f.duration, Interval: f.interval}
+	opt := source.CollectOptions{Options: source.DefaultOptions(), Duration: f.duration, Interval: f.interval, LogSince: f.logSince}
 	opt.PageTypes = f.pagetype
 	if isTerminal(stdio.Stderr) && root.IsHost() {
 		opt.Progress = func(i, n int) {
@@ -129,13 +131,14 @@ func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) 
 }
 
 // loadFrom opens a capture (txtar), a captured directory or a recording.
-func loadFrom(ctx context.Context, path string) (*model.Timeline, error) {
+func loadFrom(ctx context.Context, path string, logSince time.Duration) (*model.Timeline, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
+	opt := source.CollectOptions{Options: source.DefaultOptions(), LogSince: logSince}
 	if st.IsDir() {
-		return source.Collect(ctx, kernel.DirRoot(path), source.CollectOptions{Options: source.DefaultOptions()})
+		return source.Collect(ctx, kernel.DirRoot(path), opt)
 	}
 	if loader, ok := archiveLoader(path); ok {
 		return loader(path)
@@ -147,7 +150,7 @@ func loadFrom(ctx context.Context, path string) (*model.Timeline, error) {
 	if len(a.Files) == 0 {
 		return nil, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
 	}
-	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), source.CollectOptions{Options: source.DefaultOptions()})
+	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), opt)
 }
 
 // archiveLoader is set by the record subcommand's file for recordings (.jsonl.gz).
@@ -214,7 +217,7 @@ func isTerminal(w io.Writer) bool {
 // findings: the same collection and rules as `headroom doctor`.
 func init() {
 	tuneDiagnose = func(ctx context.Context) ([]model.Change, error) {
-		tl, err := source.Collect(ctx, kernel.HostRoot(), source.CollectOptions{Options: source.DefaultOptions(), Duration: 3 * time.Second, Interval: time.Second})
+		tl, err := source.Collect(ctx, kernel.HostRoot(), source.CollectOptions{Options: source.DefaultOptions(), Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
 		if err != nil {
 			return nil, err
 		}

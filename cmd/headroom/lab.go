@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"headroom/lab"
@@ -27,7 +28,13 @@ func labUsage(w io.Writer) {
 
 run applies one settings set (default: headroom); compare runs every set on every case and
 prints them side by side. Progress goes to stderr, results to stdout. cleanup removes what
-killed runs left behind (namespaces hr-*, global sysctls they changed).
+killed runs left behind (namespaces hr-*, cgroups, zram swap, scratch files, global sysctls
+they changed).
+
+Failure scenarios (lab list marks them) reproduce a failure, run doctor live against it and
+measure the fix: lab run SCENARIO [--format json] [--allow-global] [--timeout D]
+[--observe D] [--repeat N] [--variant NAME]. Their exit status is 0 when doctor reported an
+expected finding and the fix met its margin, 1 otherwise, 3 when the run failed.
 `)
 }
 
@@ -47,9 +54,12 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 	case "compare":
 		return labRun(ctx, args[1:], stdio, true)
 	case "cleanup":
-		removed, err := lab.Cleanup(lab.NamePrefix)
+		removed, err := lab.CleanupAll(lab.NamePrefix)
 		for _, n := range removed {
-			fmt.Fprintf(stdio.Stdout, "removed namespace %s\n", n)
+			if strings.HasPrefix(n, lab.NamePrefix) {
+				n = "namespace " + n
+			}
+			fmt.Fprintf(stdio.Stdout, "removed %s\n", n)
 		}
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)
@@ -70,7 +80,14 @@ func labList(args []string, stdio IO) int {
 	}
 	fmt.Fprintln(stdio.Stdout, "scenarios:")
 	for _, s := range lab.Scenarios() {
-		fmt.Fprintf(stdio.Stdout, "  %-26s %s\n", s.Name, s.Summary)
+		kind := "compare"
+		if s.Failure != nil {
+			kind = "failure"
+			if s.Failure.Global {
+				kind = "failure, --allow-global"
+			}
+		}
+		fmt.Fprintf(stdio.Stdout, "  %-26s [%s] %s\n", s.Name, kind, s.Summary)
 	}
 	fmt.Fprintln(stdio.Stdout, "settings sets:")
 	for _, s := range lab.SettingsSets() {
@@ -132,6 +149,9 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		shaper         = fs.String("shaper", "", "htb or tbf (default htb)")
 		delay          = fs.String("delay-backend", "", "auto, netem or delayline (default auto: netem if the kernel has it)")
 		allowGlobal    = fs.Bool("allow-global", false, "also apply sysctls that exist only in the initial namespace (restored at the end)")
+		observe        = fs.Duration("observe", 0, "failure scenarios: how long orphan-hoard watches the unfixed orphans (default 20s)")
+		repeat         = fs.Int("repeat", 0, "failure scenarios: flood/idle/re-measure rounds of flood-recovery (default 2)")
+		variant        = fs.String("variant", "", "failure scenarios: run one variant only (flood-recovery: healthy or leaking)")
 	)
 	fs.Var(rate, "rate", "link rate to model, e.g. 100Mbit, 1Gbit (default: the scenario's)")
 	fs.Var(memory, "memory", "host RAM the memory budget assumes, e.g. 1GiB (default: this machine's)")
@@ -172,6 +192,25 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
 		return exitFailure
+	}
+	if sc.Failure != nil {
+		if compare {
+			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s is a failure scenario: use headroom lab run %s\n", sc.Name, sc.Name)
+			return exitFailure
+		}
+		var matrixFlags []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "format", "allow-global", "timeout", "observe", "repeat", "variant":
+			default:
+				matrixFlags = append(matrixFlags, "--"+f.Name)
+			}
+		})
+		if len(matrixFlags) > 0 {
+			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s is a failure scenario: %s do not apply\n", sc.Name, strings.Join(matrixFlags, ", "))
+			return exitFailure
+		}
+		return labRunFailure(ctx, sc, lab.FailureOptions{AllowGlobal: *allowGlobal, Timeout: *timeout, Observe: *observe, Repeat: *repeat, Variant: *variant}, *format, stdio)
 	}
 	cases, err := sc.Cases(lab.Overrides{
 		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
@@ -223,6 +262,39 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 			fmt.Fprintf(stdio.Stderr, "headroom %s: the lab creates network namespaces: run it as root\n", name)
 		}
 		return exitFailure
+	}
+	return exitOK
+}
+
+// labRunFailure runs a failure scenario and prints its report.
+func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOptions, format string, stdio IO) int {
+	opts.Progress = func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) }
+	rep, err := lab.RunFailure(ctx, sc, opts)
+	if rep != nil && (len(rep.Runs) > 0 || err == nil) {
+		var werr error
+		if format == "json" {
+			enc := json.NewEncoder(stdio.Stdout)
+			enc.SetIndent("", "  ")
+			werr = enc.Encode(rep)
+		} else {
+			werr = lab.WriteFailureTable(stdio.Stdout, sc, rep)
+		}
+		if werr != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", werr)
+			return exitFailure
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
+		if errors.Is(err, lab.ErrNeedRoot) {
+			fmt.Fprintf(stdio.Stderr, "headroom lab run: the lab creates network namespaces and cgroups: run it as root\n")
+		}
+		return exitFailure
+	}
+	for _, r := range rep.Runs {
+		if !r.Metric.OK || (len(r.Expected) > 0 && !r.Diagnosed) {
+			return exitWarning
+		}
 	}
 	return exitOK
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"headroom/diagnose"
 	"headroom/model"
@@ -82,10 +83,10 @@ func loadReportInput(ctx context.Context, args []string, kernelRel string, stdio
 			return nil, err
 		}
 		if st.IsDir() || strings.HasSuffix(p, ".txtar") {
-			return loadFrom(ctx, p)
+			return loadFrom(ctx, p, time.Hour)
 		}
 		if _, ok := archiveLoader(p); ok {
-			return loadFrom(ctx, p)
+			return loadFrom(ctx, p, time.Hour)
 		}
 	}
 	return loadText(args, kernelRel, stdio.Stdin)
