@@ -128,6 +128,8 @@ type diagState struct {
 	window   int       // samples it saw
 	duration time.Duration
 	events   uint64 // kernel-log events committed when it ran
+	taken    uint64 // samples taken when it ran
+	unpacked int    // samples it had to unpack (the others were kept from the run before)
 }
 
 // tcpSysctls are re-read on every sample: the TCP metrics are compared with them, and a
@@ -284,6 +286,7 @@ func (c *Collector) refresh() *Snapshot {
 	}
 	if drop > 0 {
 		c.seed = c.window[drop-1]
+		c.seed.full = nil
 		// Copied down, not resliced, so that the array does not keep dropped samples
 		// reachable nor grow.
 		n := copy(c.window, c.window[drop:])
@@ -320,15 +323,28 @@ func (c *Collector) rulesDue(now time.Time) bool {
 		c.log.committed != c.diag.events
 }
 
-// runRules runs the registry over the window. The unpacked samples are garbage once it
-// returns. c.mu is held.
+// runRules runs the registry over the window. c.mu is held.
 func (c *Collector) runRules(from time.Time) {
 	t0 := c.opt.Now()
-	tl := c.timeline(from)
+	// Keep the window unpacked for the next run when that run will find most of it still
+	// there: when at most half a window of samples came since the last run (a Prometheus
+	// scraping every 15 s or more: then every scrape runs the rules, and unpacks only the
+	// newest sample). When the window turns over between runs (fast scrapers), keeping it
+	// would hold some 25 KB a sample for nothing.
+	keep := dropUnpacked
+	if c.diag != nil && 2*(c.taken-c.diag.taken) <= uint64(len(c.window)) {
+		keep = keepUnpacked
+	}
+	tl, unpacked := c.timelineKeep(from, keep)
 	d := diagnose.Run(tl, c.opt.Skip)
-	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0), events: c.log.committed}
+	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0),
+		events: c.log.committed, taken: c.taken, unpacked: unpacked}
 	tl = nil
-	c.releaseMemory()
+	if unpacked > len(c.window)/4 {
+		// Hand the memory of a large unpacking back at once (see Options.ReleaseMemory);
+		// one new sample's is left to the collector.
+		c.releaseMemory()
+	}
 }
 
 // releaseMemory returns the heap's free pages to the OS when Options.ReleaseMemory says so:
@@ -339,32 +355,65 @@ func (c *Collector) releaseMemory() {
 	}
 }
 
+// What timelineKeep does with the samples it unpacks.
+const (
+	leaveUnpacked = iota // keep those kept, keep no new ones (the status page)
+	dropUnpacked         // keep none
+	keepUnpacked         // keep them all for the next run
+)
+
 // timeline unpacks the window into the Timeline the rules read, with rates. c.mu is held.
 func (c *Collector) timeline(from time.Time) *model.Timeline {
+	tl, _ := c.timelineKeep(from, leaveUnpacked)
+	return tl
+}
+
+// timelineKeep is timeline; keep says what becomes of the unpacked samples (samples kept
+// from an earlier call are used either way). unpacked is how many samples it unpacked. The
+// samples are read-only: timelines share them. c.mu is held.
+func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, unpacked int) {
 	log, events := c.log.window(from)
-	tl := &model.Timeline{
+	tl = &model.Timeline{
 		Source:  model.SourceInfo{Kind: c.kind, Name: c.root.Name},
 		Host:    c.host, // its Sysctls map is replaced, never written, when refreshed
 		Samples: make([]model.Sample, 0, len(c.window)+1),
 		Log:     log,
 		Events:  events,
 	}
-	seeded := c.seed.data != nil
+	get := func(ps *packedSample) model.Sample {
+		if ps.full != nil {
+			return *ps.full
+		}
+		unpacked++
+		return ps.unpack(&c.templates)
+	}
+	// The sample before the window gives the first one its rates, unless that one has
+	// them already.
+	seeded := c.seed.data != nil && (len(c.window) == 0 || c.window[0].full == nil)
 	if seeded {
-		tl.Samples = append(tl.Samples, c.seed.unpack(&c.templates))
+		tl.Samples = append(tl.Samples, get(&c.seed))
 	}
 	for i := range c.window {
-		tl.Samples = append(tl.Samples, c.window[i].unpack(&c.templates))
+		tl.Samples = append(tl.Samples, get(&c.window[i]))
 	}
-	tl.DeriveRates()
+	tl.DeriveRates() // only where missing: kept samples have theirs
 	if seeded {
 		tl.Samples = tl.Samples[1:]
+	}
+	for i := range c.window {
+		switch {
+		case keep == dropUnpacked:
+			c.window[i].full = nil
+		case keep == keepUnpacked && c.window[i].full == nil:
+			s := tl.Samples[i]
+			c.window[i].full = &s
+		}
 	}
 	tl.NotAvailable = append(append([]model.Unavailable(nil), c.hostMissing...), c.sampler.Unavailable()...)
 	if err := c.log.err(); err != nil {
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kernel log (/dev/kmsg)", Why: err.Error()})
 	}
-	return tl
+	return tl, unpacked
 }
 
 // refreshHost re-reads the host facts (sysctls, NIC list). c.mu is held.

@@ -347,3 +347,50 @@ func TestDefaultScrapeDumpsNoSockets(t *testing.T) {
 		}
 	}
 }
+
+// When samples come slower than the window turns over (Prometheus every 15 s), the window
+// stays unpacked between runs of the rules and a run unpacks only the new sample; the
+// timeline it reads is the one a full unpacking gives. When they come fast, nothing is kept.
+func TestRulesKeepWindowWhenScrapesAreSlow(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, RulesInterval: 15 * time.Second})
+	defer c.Close()
+	for i := range 8 {
+		c.current()
+		c.mu.Lock()
+		unpacked, window := c.diag.unpacked, c.diag.window
+		c.mu.Unlock()
+		if i >= 2 && unpacked != 1 {
+			t.Errorf("run %d over %d samples unpacked %d, want only the new one", i, window, unpacked)
+		}
+		clk.Add(15 * time.Second)
+	}
+	c.mu.Lock()
+	from := clk.Now().Add(-c.opt.Window)
+	kept := c.timeline(from)
+	saved := make([]*model.Sample, len(c.window))
+	for i := range c.window {
+		saved[i], c.window[i].full = c.window[i].full, nil
+	}
+	fresh := c.timeline(from)
+	for i := range c.window {
+		c.window[i].full = saved[i]
+	}
+	c.mu.Unlock()
+	if a, b := jsonOf(t, kept.Samples), jsonOf(t, fresh.Samples); !bytes.Equal(a, b) {
+		t.Errorf("the kept window differs from the window unpacked afresh")
+	}
+
+	// Fast: 100 samples between runs, more than the window holds.
+	for range 100 {
+		clk.Add(200 * time.Millisecond)
+		c.current()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.window {
+		if c.window[i].full != nil {
+			t.Fatalf("window sample %d kept unpacked although the window turns over between runs", i)
+		}
+	}
+}

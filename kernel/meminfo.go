@@ -503,6 +503,17 @@ func txtIntAt(b []byte, i int) (v int64, end int, ok bool) {
 	return int64(n), i, true
 }
 
+// txtDigit is the first test of txtIntAt, small enough to inline into the hot loops: a
+// single digit that ends the number (most counters of a quiet host are 0).
+func txtDigit(b []byte, i int) (int64, bool) {
+	if i+1 < len(b) {
+		if d := b[i] - '0'; d <= 9 && b[i+1]-'0' > 9 {
+			return int64(d), true
+		}
+	}
+	return 0, false
+}
+
 // txtEOL accepts the end of a line at b[i]: a newline, or the end of the text (the last line
 // of pasted text may lack its newline). It returns the start of the next line.
 func txtEOL(b []byte, i int) (int, bool) {
@@ -583,19 +594,19 @@ func swarEq(x uint64, c byte) uint64 {
 }
 
 // txtPlainWord reports whether no byte of x is below 0x21 or equal to ':'.
-func txtPlainWord(x uint64) bool {
+func txtPlainWord(x uint64) bool { return txtBadBytes(x) == 0 }
+
+// txtBadBytes is not 0 when a byte of x is below 0x21 or equal to ':'.
+func txtBadBytes(x uint64) uint64 {
 	y := x ^ ':'*swarOnes
-	return ((x-0x21*swarOnes)&^x|(y-swarOnes)&^y)&swarHighs == 0
+	return ((x-0x21*swarOnes)&^x | (y-swarOnes)&^y) & swarHighs
 }
 
 // txtNameAt reports whether b holds the plain (txtPlain) name at i, followed by the byte
-// sep, and returns the index of sep.
-func txtNameAt(b []byte, i int, name string, sep byte) (int, bool) {
-	e := i + len(name)
-	if e >= len(b) || b[e] != sep || !txtMatch(b, i, name) {
-		return i, false
-	}
-	return e, true
+// sep, and returns the index of sep (meaningless when ok is false).
+func txtNameAt(b []byte, i int, name string, sep byte) (e int, ok bool) {
+	e = i + len(name)
+	return e, e < len(b) && b[e] == sep && txtMatch(b, i, name)
 }
 
 // txtNameAtOK is txtNameAt for a caller that needs only the answer.
@@ -609,26 +620,43 @@ func txtNameAtOK(b []byte, i int, name string, sep byte) bool {
 // instructions and no call.
 func txtMatch(b []byte, i int, s string) bool {
 	n := len(s)
-	if i < 0 || n == 0 || len(b)-i < n {
+	if n == 0 || len(b)-i < n {
 		return false
 	}
-	if n >= 8 {
-		k := 0
-		for ; k+8 < n; k += 8 {
-			if x := txtWord(b, i+k); x != strWord(s, k) || !txtPlainWord(x) {
-				return false
-			}
+	w := b[i:]
+	switch {
+	case n <= 16 && n >= 8:
+		// Most names: the first and the last eight bytes, which overlap below 16.
+		x, y := binary.LittleEndian.Uint64(w), binary.LittleEndian.Uint64(w[n-8:])
+		return x == strWord(s, 0) && y == strWord(s, n-8) && txtBadBytes(x)|txtBadBytes(y) == 0
+	case n > 16:
+		// The differences and the bad bytes of all words are gathered, and tested once.
+		var diff, bad uint64
+		for k := 0; k+8 < n; k += 8 {
+			x := binary.LittleEndian.Uint64(w[k:])
+			diff |= x ^ strWord(s, k)
+			bad |= txtBadBytes(x)
 		}
-		x := txtWord(b, i+n-8) // overlaps the previous word when n is not a multiple of 8
-		return x == strWord(s, n-8) && txtPlainWord(x)
-	}
-	if len(b)-i >= 8 {
+		x := binary.LittleEndian.Uint64(w[n-8:])
+		diff |= x ^ strWord(s, n-8)
+		bad |= txtBadBytes(x)
+		return diff == 0 && bad == 0
+	case n >= 4 && len(w) >= 8:
+		// 4 to 7 bytes: the data word cut to n bytes, against two loads of s that overlap.
 		keep := uint64(1)<<(8*n) - 1
-		x := txtWord(b, i) & keep
+		x := binary.LittleEndian.Uint64(w) & keep
+		y := uint64(strU32(s, 0)) | uint64(strU32(s, n-4))<<(8*(n-4))
 		// The bytes beyond s are replaced by 'A', which passes.
-		return x == strLow(s) && txtPlainWord(x|'A'*swarOnes&^keep)
+		return x == y && txtBadBytes(x|'A'*swarOnes&^keep) == 0
 	}
-	return string(b[i:i+n]) == s && txtPlain(b, i, i+n)
+	// Up to 3 bytes, or at the very end of the text: byte by byte, and no call, which keeps
+	// txtMatch a leaf function without a stack frame.
+	for k := range n {
+		if c := w[k]; c != s[k] || c <= ' ' || c == ':' {
+			return false
+		}
+	}
+	return true
 }
 
 // strWord returns the 8 bytes of s at k as a little-endian word, like txtWord (the compiler
@@ -639,24 +667,10 @@ func strWord(s string, k int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
-// strLow returns the 1 to 7 bytes of s as the low bytes of a little-endian word, the rest 0:
-// two loads that overlap when len(s) is not a power of two.
-func strLow(s string) uint64 {
-	switch n := len(s); {
-	case n >= 4:
-		lo := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
-		s = s[n-4:]
-		hi := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
-		return lo | hi<<(8*(n-4))
-	case n >= 2:
-		lo := uint64(s[0]) | uint64(s[1])<<8
-		s = s[n-2:]
-		hi := uint64(s[0]) | uint64(s[1])<<8
-		return lo | hi<<(8*(n-2))
-	case n == 1:
-		return uint64(s[0])
-	}
-	return 0
+// strU32 returns the 4 bytes of s at k as a little-endian word.
+func strU32(s string, k int) uint32 {
+	s = s[k : k+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // txtNodeZoneAt is the fast paths' txtNodeZone: it reports whether data holds

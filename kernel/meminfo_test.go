@@ -866,8 +866,9 @@ func TestSameLayoutVariants(t *testing.T) {
 }
 
 // lineVariants returns the text of lines with line i dropped, doubled, and renamed (its first
-// letter changed).
+// letter changed), and the text cut after line i, with and without its newline.
 func lineVariants(lines [][]byte, i int) [][]byte {
+	cut := bytes.Join(lines[:i+1], nil)
 	join := func(mid ...[]byte) []byte {
 		var b []byte
 		for _, l := range lines[:i] {
@@ -885,7 +886,7 @@ func lineVariants(lines [][]byte, i int) [][]byte {
 	if j := bytes.IndexFunc(renamed, func(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }); j >= 0 {
 		renamed[j] ^= 0x20 // the other case: another name
 	}
-	return [][]byte{join(), join(lines[i], lines[i]), join(renamed)}
+	return [][]byte{join(), join(lines[i], lines[i]), join(renamed), cut, bytes.TrimSuffix(cut, []byte("\n"))}
 }
 
 // TestSameLayoutAbsentNotStale: explicit layout changes between two parses into the same
@@ -1163,16 +1164,6 @@ func TestTxtFastHelpers(t *testing.T) {
 			t.Errorf("txtIntAt(%q) = %d, %v; want %d, %v", c.in, v, ok, c.want, c.ok)
 		}
 	}
-	for n := range 8 {
-		s := "abcdefgh"[:n]
-		var want uint64
-		for k := n - 1; k >= 0; k-- {
-			want = want<<8 | uint64(s[k])
-		}
-		if got := strLow(s); got != want {
-			t.Errorf("strLow(%q) = %#x, want %#x", s, got, want)
-		}
-	}
 }
 
 // FuzzReparse is the fast paths' target: any text parsed into a value that held any other
@@ -1213,6 +1204,7 @@ var sameLayoutEdges = []struct{ parser, prev, data string }{
 	{"zoneinfo", "Node 0, zone Z\n  free 5\n", "Node 0, zone Z\n  pages free 5\n"},
 	{"zoneinfo", "Node 0, zone Z\n  a: 5\n", "Node 0, zone Z\n  pages a: 5\n"},
 	{"zoneinfo", "Node 0, zone Z\n  a 5\n", "  Node 0, zone Z\n  a 5\n"},
+	{"zoneinfo", "Node 0, zone Z\n  a 5\n", "Node 0, zone Z\npagesets\ncpu:"}, // found by FuzzParseZoneInfo
 	{"vmstat", "Mem Total: 5\n", "Mem Total 5\n"},
 	{"meminfo", "Mem Total: 5\n", "Mem Total: 6\n"},
 	{"meminfo", "a: 1 kB\n", "a: 1 kB \n"},

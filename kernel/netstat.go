@@ -245,6 +245,10 @@ func netStatSameLayout(g Groups, data []byte) int {
 			if q >= len(data) || data[q] != ' ' {
 				return 0
 			}
+			if v, ok := txtDigit(data, q+1); ok {
+				c.values[i], q = v, q+2
+				continue
+			}
 			v, e, ok := txtIntAt(data, q+1)
 			if !ok {
 				return 0
@@ -293,11 +297,11 @@ func snmp6SameLayout(g Groups, data []byte) int {
 				}
 				q++
 			}
-			v, q, ok := txtIntAt(data, q)
+			v, e, ok := txtIntAt(data, q)
 			if !ok {
 				return 0
 			}
-			if p, ok = txtEOL(data, q); !ok {
+			if p, ok = txtEOL(data, e); !ok {
 				return 0
 			}
 			c.values[i] = v

@@ -79,9 +79,11 @@ func vmStatSameLayout(c *Counters, data []byte) bool {
 		if !ok {
 			return false
 		}
-		v, q, ok := txtIntAt(data, e+1)
-		if !ok {
-			return false
+		v, q := int64(0), e+2
+		if v, ok = txtDigit(data, e+1); !ok {
+			if v, q, ok = txtIntAt(data, e+1); !ok {
+				return false
+			}
 		}
 		if p, ok = txtEOL(data, q); !ok {
 			return false

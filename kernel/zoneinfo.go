@@ -299,10 +299,14 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		// would make such a line one of the others below are left to them.
 		if n < len(names) {
 			name := names[n]
-			if e := q + len(name); e < len(data) && zoneInfoFieldSep(data[e], name, inPagesets) && txtMatch(data, q, name) {
-				v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
-				if !ok {
-					return p, false
+			if e := q + len(name); e < len(data) && name != "" && data[q] == name[0] &&
+				zoneInfoFieldSep(data[e], name, inPagesets) && txtMatch(data, q, name) {
+				q = txtSkip(data, e+1, ' ')
+				v, e, ok := int64(0), q+1, false
+				if v, ok = txtDigit(data, q); !ok {
+					if v, e, ok = txtIntAt(data, q); !ok {
+						return p, false
+					}
 				}
 				if p, ok = txtEOL(data, e); !ok {
 					return p, false
@@ -339,11 +343,11 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 			if inPagesets && zoneInfoPagesetLine(data[q:]) {
 				// The general parser skips these without reading the value, so the line
 				// only has to end.
-				nl := bytes.IndexByte(data[q:], '\n')
-				if nl < 0 {
-					return len(data), true
+				if nl := bytes.IndexByte(data[q:], '\n'); nl >= 0 {
+					p = q + nl + 1
+				} else {
+					p = len(data)
 				}
-				p = q + nl + 1
 				continue
 			}
 		}

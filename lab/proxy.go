@@ -123,16 +123,17 @@ func runProxyHelper(raw []byte) error {
 			}()
 		}
 	}()
+	// The lab counts the proxy's open descriptors itself (/proc/PID/fd): the proxy cannot,
+	// once it is out of them.
 	start := time.Now()
 	for {
-		fds, _ := os.ReadDir("/proc/self/fd")
 		mu.Lock()
 		nleak := len(leaked)
 		mu.Unlock()
 		helperStatus(os.Stdout, map[string]int64{
 			"ms": time.Since(start).Milliseconds(), "accepted": accepted.Load(), "spawned": spawned.Load(),
 			"spawn_errors": spawnErrs.Load(), "accept_errors": acceptErrs.Load(), "children": running.Load(),
-			"open_fds": int64(len(fds)), "leaked_fds": int64(nleak),
+			"leaked_fds": int64(nleak),
 		})
 		time.Sleep(helperStatusEvery)
 	}

@@ -114,7 +114,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err != nil {
 		return nil, err
 	}
-	if removed, err := Cleanup(NamePrefix); err != nil {
+	if removed, err := CleanupAll(NamePrefix); err != nil {
 		progress(fmt.Sprintf("cleanup of earlier runs: %v", err))
 	} else if len(removed) > 0 {
 		progress(fmt.Sprintf("removed leftovers of dead runs: %s", strings.Join(removed, " ")))

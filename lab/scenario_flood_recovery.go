@@ -149,8 +149,8 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 		Sampler:          smp,
 		Extra: func() map[string]float64 {
 			m := map[string]float64{}
-			if v, ok := px.Int("open_fds"); ok {
-				m[RecOpenFDs] = float64(v)
+			if fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", px.PID)); err == nil {
+				m[RecOpenFDs] = float64(len(fds))
 			}
 			if conntrack != nil {
 				b := make([]byte, 32)
@@ -198,7 +198,10 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 		run.Metric.OK = rec.Recovered
 	}
 	run.Doctor, run.Findings = doctorSummaries(docRes, run.Expected)
-	for _, k := range []string{"accepted", "spawned", "spawn_errors", "accept_errors", "open_fds", "leaked_fds"} {
+	if fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", px.PID)); err == nil {
+		run.Observed = append(run.Observed, Observation{What: "proxy open descriptors", Phase: "end", Value: float64(len(fds)), Source: fmt.Sprintf("/proc/%d/fd", px.PID)})
+	}
+	for _, k := range []string{"accepted", "spawned", "spawn_errors", "accept_errors", "leaked_fds"} {
 		if v, ok := px.Int(k); ok {
 			run.Observed = append(run.Observed, Observation{What: "proxy " + k, Phase: "end", Value: float64(v), Source: "proxy helper"})
 		}

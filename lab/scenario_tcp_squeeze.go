@@ -33,7 +33,7 @@ import (
 //
 // Thresholds: doctor, run live in the service's namespace during the squeeze, must report
 // rcvq-pruning or tcp-memory-pressure; the throughput with the planned budget must be at
-// least 10 × the squeezed one (measured: 93 ×, see docs/lab-results.md).
+// least 10 × the squeezed one (measured figures in docs/lab-results.md).
 const (
 	squeezeStreams         = 4
 	squeezeTCPLimitBytes   = 1 << 20

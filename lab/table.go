@@ -82,6 +82,9 @@ func formatBytes(b int64) string {
 func WriteFailureTable(w io.Writer, sc *Scenario, rep *FailureReport) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n", rep.Scenario, sc.Summary)
+	if sc.Failure != nil && sc.Failure.Fix != "" {
+		fmt.Fprintf(bw, "fix: %s\n", sc.Failure.Fix)
+	}
 	for _, r := range rep.Runs {
 		m := r.Metric
 		fmt.Fprintf(bw, "\n%s\n", r.Settings)

@@ -16,9 +16,10 @@ import (
 // udp-flood: a UDP receiver (namespace b) that falls behind its sender (namespace a): it
 // reads in bursts and is away 40 ms between them (a descheduled or busy reader), while the
 // sender keeps up 25 000 datagrams of 1000 bytes a second (200 Mbit/s). Over a 40 ms pause
-// 1000 datagrams arrive; charged at skb truesize (over 2 KiB each here) they exceed the
-// default buffer (net.core.rmem_default, 208 KiB), and every datagram beyond it is dropped
-// and counted as Udp RcvbufErrors (__udp_enqueue_schedule_skb, net/ipv4/udp.c).
+// 1000 datagrams arrive; charged at skb truesize (data plus the sk_buff and its shared info)
+// they exceed the default buffer (net.core.rmem_default, 208 KiB), and every datagram beyond
+// it is dropped and counted as Udp RcvbufErrors (__udp_enqueue_schedule_skb,
+// net/ipv4/udp.c).
 //
 // The fix is the buffer doctor plans: udp-rcvbuf-errors recommends net.core.rmem_max for the
 // link (plan's backlog drain interval at line rate) or, where the link speed is unknown (a

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -124,6 +125,84 @@ func TestRecoveryUsageErrors(t *testing.T) {
 		code, out, errOut := runRecoveryCmd(tc.args...)
 		if code != exitFailure || !strings.Contains(errOut, tc.want) || out != "" {
 			t.Errorf("recovery %v: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, errOut, out, exitFailure, tc.want)
+		}
+	}
+}
+
+// TestLabRunFloodRecovery runs seed 002's procedure in the lab through the command line
+// (root only): the JSON report must tell the leaking proxy from the healthy one. A healthy
+// proxy that measured as not recovered on a busy machine is run once more, alone.
+func TestLabRunFloodRecovery(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("lab: needs root to create network namespaces")
+	}
+	type run struct {
+		Settings string `json:"settings"`
+		Metric   struct {
+			Name   string   `json:"name"`
+			Before *float64 `json:"before"`
+			After  *float64 `json:"after"`
+			OK     bool     `json:"ok"`
+		} `json:"metric"`
+		Findings []string `json:"findings"`
+		Recovery struct {
+			Verdict string `json:"verdict"`
+		} `json:"recovery"`
+	}
+	parse := func(out string) []run {
+		var doc struct {
+			Scenario string `json:"scenario"`
+			Runs     []run  `json:"runs"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatalf("stdout is not the JSON report: %v\n%s", err, out)
+		}
+		if doc.Scenario != "flood-recovery" {
+			t.Fatalf("scenario %q", doc.Scenario)
+		}
+		return doc.Runs
+	}
+	code, out, errOut := runLabCmd("run", "flood-recovery", "--format", "json")
+	runs := parse(out)
+	if len(runs) != 2 {
+		t.Fatalf("exit %d, %d runs; stderr:\n%s", code, len(runs), errOut)
+	}
+	if runs[0].Settings == "healthy" && runs[0].Recovery.Verdict != "recovered" {
+		t.Logf("healthy proxy measured %q on the first try; again, alone", runs[0].Recovery.Verdict)
+		code, out, errOut = runLabCmd("run", "flood-recovery", "--variant", "healthy", "--format", "json")
+		runs[0] = parse(out)[0]
+		if runs[1].Metric.OK && runs[0].Metric.OK && code != exitOK {
+			t.Errorf("exit %d with every margin met", code)
+		}
+	}
+	want := map[string]string{"healthy": "recovered", "leaking": "did not recover"}
+	for _, r := range runs {
+		if r.Recovery.Verdict != want[r.Settings] || !r.Metric.OK || r.Metric.Name != "connections_per_sec" || r.Metric.Before == nil || r.Metric.After == nil {
+			t.Errorf("%s proxy: %+v; stderr:\n%s", r.Settings, r, errOut)
+		}
+	}
+	leak := false
+	for _, id := range runs[1].Findings {
+		leak = leak || id == "listen-overflow"
+	}
+	if !leak {
+		t.Errorf("leaking proxy: doctor reported %v, want listen-overflow", runs[1].Findings)
+	}
+}
+
+func TestLabRunFailureUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "udp-flood", "--rate", "1Gbit"}, "--rate do not apply"},
+		{[]string{"compare", "udp-flood"}, "is a failure scenario"},
+		{[]string{"run", "tcp-mem-low"}, "--allow-global"},
+		{[]string{"run", "flood-recovery", "--variant", "sideways"}, "no variant"},
+	} {
+		code, out, errOut := runLabCmd(tc.args...)
+		if code != exitFailure || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("lab %v: exit %d, stderr %q, stdout %q; want exit %d and %q", tc.args, code, errOut, out, exitFailure, tc.want)
 		}
 	}
 }
