@@ -61,14 +61,15 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		return exitFailure
 	}
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
 		return exitFailure
 	}
-	tl, err := loadTimeline(ctx, f, fs.Args(), stdio)
+	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
 		return exitFailure
