@@ -195,21 +195,23 @@ func RunRecovery(ctx context.Context, cfg RecoveryConfig) (*RecoveryReport, erro
 	tl := &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLab, Name: "recovery " + cfg.Target}}
 
 	// The sampler runs through every phase; phase boundaries become markers and segments.
+	// smu serializes the ticker's samples and the end-of-phase ones (a Sampler is not safe
+	// for concurrent use).
 	var smu sync.Mutex
 	var extras []map[string]float64
 	sample := func() {
 		if cfg.Sampler == nil {
 			return
 		}
+		smu.Lock()
+		defer smu.Unlock()
 		s := cfg.Sampler.Sample(time.Now())
 		var ex map[string]float64
 		if cfg.Extra != nil {
 			ex = cfg.Extra()
 		}
-		smu.Lock()
 		tl.Samples = append(tl.Samples, s)
 		extras = append(extras, ex)
-		smu.Unlock()
 	}
 	stopSampling := make(chan struct{})
 	samplingDone := make(chan struct{})
