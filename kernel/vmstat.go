@@ -75,11 +75,11 @@ func vmStatSameLayout(c *Counters, data []byte) bool {
 	}
 	p := 0
 	for i, name := range c.names {
-		e, ok := txtNameAt(data, p, name, ' ')
-		if !ok {
+		e := p + len(name) // txtNameAt, by hand: it is one call too many per line here
+		if e >= len(data) || data[e] != ' ' || !txtMatch(data, p, name) {
 			return false
 		}
-		v, q := int64(0), e+2
+		v, q, ok := int64(0), e+2, false
 		if v, ok = txtDigit(data, e+1); !ok {
 			if v, q, ok = txtIntAt(data, e+1); !ok {
 				return false

@@ -293,7 +293,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 			}
 			run.Settings = "net.ipv4.tcp_max_orphans = " + got
 		}
-		h, err := startHoard(ctx, a, b, lk)
+		h, err := startHoard(ctx, a, b, lk, 0)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -336,8 +336,10 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 	return run, nil
 }
 
-// hoard is orphan-hoard's failure, reusable: orphanConns connections from a to a peer in b
-// that never reads, filled and closed.
+// hoard is orphan-hoard's failure: orphanConns connections from a to a peer in b that never
+// reads, each written to until the kernel takes no more data for 300 ms, then close()d, so
+// the FIN queues behind the unsent data. userTimeoutMs > 0 sets TCP_USER_TIMEOUT on each
+// sender socket first.
 type hoard struct {
 	diag     *kernel.SockDiag
 	closedAt time.Time
@@ -347,7 +349,7 @@ type hoard struct {
 	peers    []*net.TCPConn
 }
 
-func startHoard(ctx context.Context, a, b *Host, lk *Link) (*hoard, error) {
+func startHoard(ctx context.Context, a, b *Host, lk *Link, userTimeoutMs int) (*hoard, error) {
 	h := &hoard{}
 	addr := net.JoinHostPort(lk.AddrB.String(), strconv.Itoa(orphanPort))
 	if err := b.Do(func() (err error) { h.ln, err = net.Listen("tcp4", addr); return err }); err != nil {
@@ -381,10 +383,25 @@ func startHoard(ctx context.Context, a, b *Host, lk *Link) (*hoard, error) {
 			if err != nil {
 				return err
 			}
-			conns = append(conns, c.(*net.TCPConn))
+			tc := c.(*net.TCPConn)
+			conns = append(conns, tc)
+			if userTimeoutMs > 0 {
+				rc, _ := tc.SyscallConn()
+				var serr error
+				rc.Control(func(fd uintptr) {
+					serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, userTimeoutMs)
+				})
+				if serr != nil {
+					return fmt.Errorf("lab: TCP_USER_TIMEOUT: %w", serr)
+				}
+			}
 		}
 		return nil
 	}); err != nil {
+		for _, c := range conns {
+			c.SetLinger(0)
+			c.Close()
+		}
 		h.Close()
 		return nil, err
 	}

@@ -434,6 +434,10 @@ func readFileLoop(f *os.File, size int64, useMmap, dontNeed bool, total *atomic.
 	fd := int(f.Fd())
 	page := os.Getpagesize()
 	if useMmap {
+		if size != int64(int(size)) {
+			fmt.Fprintf(os.Stderr, "mmap %s: %d bytes do not fit this address space\n", f.Name(), size)
+			os.Exit(1)
+		}
 		mem, err := unix.Mmap(fd, 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mmap %s: %v\n", f.Name(), err)

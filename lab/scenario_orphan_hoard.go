@@ -4,15 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"headroom/kernel"
-
-	"golang.org/x/sys/unix"
 )
 
 // orphan-hoard: seed 004's FIN_WAIT1 rows. A peer (namespace b) accepts connections and
@@ -110,10 +107,10 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		observe = orphanObserveDefault
 	}
 
-	// hoard builds a fresh pair, fills and closes orphanConns connections, and watches the
+	// watch builds a fresh pair, fills and closes orphanConns connections, and watches the
 	// orphans for at most window. It returns how long they lived (the window when some were
 	// still there at its end) and whether they were all gone.
-	hoard := func(phase string, fix bool, window time.Duration, doctor bool) (lifetime float64, cleared bool, err error) {
+	watch := func(phase string, fix bool, window time.Duration, doctor bool) (lifetime float64, cleared bool, err error) {
 		a, err := l.AddHost("a-" + phase)
 		if err != nil {
 			return 0, false, err
@@ -145,90 +142,15 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 				run.Notes = append(run.Notes, "net.ipv4.tcp_rto_max_ms: "+string(scope)+" here (added in 6.15); used the application-side alternative")
 			}
 		}
-		// The peer: accepts and never reads, and stays alive until the end of the phase.
-		addr := net.JoinHostPort(lk.AddrB.String(), strconv.Itoa(orphanPort))
-		var ln net.Listener
-		if err := b.Do(func() (err error) { ln, err = net.Listen("tcp4", addr); return err }); err != nil {
+		// The peer stays alive, not reading, until the end of the phase; then it aborts and
+		// its RST ends any orphan still there, so nothing of the run outlives it (an orphan
+		// holds a reference on its namespace).
+		h, err := startHoard(ctx, a, b, lk, userTimeout)
+		if err != nil {
 			return 0, false, err
 		}
-		defer ln.Close()
-		var pmu sync.Mutex
-		var peers []*net.TCPConn
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				pmu.Lock()
-				peers = append(peers, c.(*net.TCPConn))
-				pmu.Unlock()
-			}
-		}()
-		// At the end the peer aborts: its RST ends any orphan still there, so nothing of
-		// the run outlives it (an orphan holds a reference on its namespace).
-		defer func() {
-			pmu.Lock()
-			for _, c := range peers {
-				c.SetLinger(0)
-				c.Close()
-			}
-			pmu.Unlock()
-		}()
-
-		var diag *kernel.SockDiag
-		if err := a.Do(func() (err error) { diag, err = kernel.OpenSockDiag(); return err }); err != nil {
-			return 0, false, fmt.Errorf("lab: sock_diag in %s: %w", a.Netns(), err)
-		}
-		defer diag.Close()
-
-		var conns []*net.TCPConn
-		if err := a.Do(func() error {
-			d := net.Dialer{Timeout: 5 * time.Second}
-			for i := 0; i < orphanConns; i++ {
-				c, err := d.DialContext(ctx, "tcp4", addr)
-				if err != nil {
-					return err
-				}
-				tc := c.(*net.TCPConn)
-				if userTimeout > 0 {
-					rc, _ := tc.SyscallConn()
-					var serr error
-					rc.Control(func(fd uintptr) {
-						serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, userTimeout)
-					})
-					if serr != nil {
-						return fmt.Errorf("lab: TCP_USER_TIMEOUT: %w", serr)
-					}
-				}
-				conns = append(conns, tc)
-			}
-			return nil
-		}); err != nil {
-			return 0, false, err
-		}
-		// Fill each send buffer: write until the kernel stops taking data for 300 ms.
-		var wg sync.WaitGroup
-		for _, c := range conns {
-			wg.Add(1)
-			go func(c *net.TCPConn) {
-				defer wg.Done()
-				buf := make([]byte, 64<<10)
-				for {
-					c.SetWriteDeadline(time.Now().Add(300 * time.Millisecond))
-					if _, err := c.Write(buf); err != nil {
-						return
-					}
-				}
-			}(c)
-		}
-		wg.Wait()
-		// Plain close(): the FIN queues behind the unsent data.
-		closedAt := time.Now()
-		for _, c := range conns {
-			c.Close()
-		}
-		time.Sleep(100 * time.Millisecond)
+		defer h.Close()
+		diag, closedAt := h.diag, h.closedAt
 		st, err := dumpOrphans(diag, orphanPort)
 		if err != nil {
 			return 0, false, err
@@ -287,11 +209,11 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		return lifetime, cleared, nil
 	}
 
-	before, beforeCleared, err := hoard("before", false, observe, true)
+	before, beforeCleared, err := watch("before", false, observe, true)
 	if err != nil {
 		return nil, err
 	}
-	after, afterCleared, err := hoard("after", true, 2*orphanClearWithin, false)
+	after, afterCleared, err := watch("after", true, 2*orphanClearWithin, false)
 	if err != nil {
 		return nil, err
 	}
