@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -184,10 +183,8 @@ func (ps *packedSample) unpack(tm *counterTemplates) (s model.Sample) {
 // read-only, as everything that reads a Timeline only reads it (the rules are pure
 // functions; reports render).
 //
-// kernel.Counters has no constructor that takes an index, so the copy's values are set
-// through the field's offset, found by reflection at start and used only when the layout
-// is the one this code knows ({names []string; values []int64; index map[string]int});
-// otherwise every counter is rebuilt with Set, as before. TestPackRoundTrip checks both.
+// The copies share the template's names and index through kernel.Counters.WithValues; the
+// unpacked window is only read (rules, reports), never changed with Set.
 type counterTemplates struct {
 	m map[*string]*kernel.Counters // by the list's first element: lists are shared, never copied
 }
@@ -196,22 +193,9 @@ type counterTemplates struct {
 // leave old ones behind; past the bound the cache starts afresh.
 const maxTemplates = 4096
 
-var countersValuesOffset = func() uintptr {
-	t := countersType
-	if t.NumField() != 3 {
-		return 0
-	}
-	names, values, index := t.Field(0), t.Field(1), t.Field(2)
-	if names.Name != "names" || names.Type != reflect.TypeFor[[]string]() ||
-		values.Name != "values" || values.Type != int64sType ||
-		index.Name != "index" || index.Type != reflect.TypeFor[map[string]int]() {
-		return 0
-	}
-	return values.Offset // never 0: names comes first
-}()
 
 func (tm *counterTemplates) get(list []string) *kernel.Counters {
-	if tm == nil || countersValuesOffset == 0 || len(list) == 0 {
+	if tm == nil || len(list) == 0 {
 		return nil
 	}
 	if t, ok := tm.m[&list[0]]; ok {
@@ -231,10 +215,18 @@ func (tm *counterTemplates) get(list []string) *kernel.Counters {
 	return t
 }
 
-// setValues makes c a copy of t with values vals (len(vals) == t.Len()).
+// setValues makes c a copy of t with values vals (len(vals) == t.Len()), sharing t's names
+// and index.
 func setValues(c, t *kernel.Counters, vals []int64) {
-	*c = *t
-	*(*[]int64)(unsafe.Add(unsafe.Pointer(c), countersValuesOffset)) = vals
+	if w, ok := t.WithValues(vals); ok {
+		*c = w
+		return
+	}
+	c.Reset()
+	for i := 0; i < t.Len() && i < len(vals); i++ {
+		name, _ := t.At(i)
+		c.Set(name, vals[i])
+	}
 }
 
 // size is the bytes ps holds of its own: the data, and the string and list slices unless

@@ -74,6 +74,17 @@ func (c *Counters) truncate(n int) {
 	c.values = c.values[:n]
 }
 
+// WithValues returns counters with c's names and values vals (len(vals) must equal
+// c.Len(); otherwise ok is false). The result shares c's name list and index, so building
+// many samples of one layout costs no index each (export's packed window); it must not be
+// changed with Set or Reset, which would change c too: Clone it first.
+func (c Counters) WithValues(vals []int64) (out Counters, ok bool) {
+	if len(vals) != len(c.names) {
+		return Counters{}, false
+	}
+	return Counters{names: c.names, values: vals, index: c.index}, true
+}
+
 // Clone returns a copy that shares nothing with c.
 func (c Counters) Clone() Counters {
 	var d Counters
