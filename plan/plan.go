@@ -480,7 +480,18 @@ func (p *Plan) addTCPMem(in Input, kver KernelVersion, cur currentMap, add addFu
 	default:
 		ref, refText = budgetPages, ""
 	}
-	maxPages := min(max(ref, needPages), budgetPages)
+	maxPages := ref
+	if up := needPages * 3 / 2; up > ref {
+		// The planned streams need more than the reference allows: raise max so that
+		// pressure, at the kernel's ⅔ of max, sits at the worst case and TCP keeps a
+		// moderation zone above it.
+		maxPages = up
+		refText = fmt.Sprintf("1.5 × the planned worst case %d pages (above %s)", needPages, strings.TrimPrefix(refText, "the "))
+		if refText == "" {
+			refText = fmt.Sprintf("1.5 × the planned worst case %d pages", needPages)
+		}
+	}
+	maxPages = min(maxPages, budgetPages)
 	pressure := min(max(needPages, maxPages*2/3), maxPages)
 	low := min(maxPages/2, pressure)
 	why := fmt.Sprintf("max %d pages (%s) = %s, within the budget %d pages; pressure ≥ worst case %d pages (%s), so the planned streams never meet memory pressure (%d B pages)",

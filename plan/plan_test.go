@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -338,5 +339,30 @@ func TestOneStreamWindowLimit(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no stream-count note: %v", p.Notes)
+	}
+}
+
+// A current tcp_mem far below what the planned streams need (the lab's tcp-mem-low
+// scenario: 128 256 512): max rises to 1.5 × the worst case so that pressure, at ⅔ of max,
+// sits at the worst case, and the text says where max came from.
+func TestTCPMemRaisedAboveTinyCurrent(t *testing.T) {
+	in := Input{BandwidthBitsPerSec: 1e9, RTT: 10 * time.Millisecond, Streams: 4, Role: RoleBoth, MTUBytes: 1500,
+		MemoryBytes: 8 << 30, PageSizeBytes: 4096, KernelVersion: "6.18.0", Arch: "x86_64",
+		Current: map[string]string{"net.ipv4.tcp_mem": "128 256 512"}}
+	p, err := Compute(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := setting(t, p, "net.ipv4.tcp_mem")
+	var low, pressure, maxPages int64
+	if _, err := fmt.Sscan(c.Recommended, &low, &pressure, &maxPages); err != nil {
+		t.Fatalf("recommended %q: %v", c.Recommended, err)
+	}
+	need := ceilDiv(p.Budget.WorstCaseBytes, 4096)
+	if maxPages != need*3/2 || pressure < need || pressure >= maxPages || low > pressure {
+		t.Errorf("tcp_mem %q for a worst case of %d pages", c.Recommended, need)
+	}
+	if !strings.Contains(c.Why, "1.5 × the planned worst case") || strings.Contains(c.Why, "= the current max 512") {
+		t.Errorf("why: %s", c.Why)
 	}
 }
