@@ -441,13 +441,3 @@ func doctorSummaries(rs []*DoctorResult, expect []string) ([]DoctorSummary, []st
 	}
 	return out, allIDs(rs)
 }
-
-// hasFinding reports whether id is among the runs' findings.
-func hasFinding(rs []*DoctorResult, id string) bool {
-	for _, x := range allIDs(rs) {
-		if x == id {
-			return true
-		}
-	}
-	return false
-}
