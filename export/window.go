@@ -193,7 +193,6 @@ type counterTemplates struct {
 // leave old ones behind; past the bound the cache starts afresh.
 const maxTemplates = 4096
 
-
 func (tm *counterTemplates) get(list []string) *kernel.Counters {
 	if tm == nil || len(list) == 0 {
 		return nil
