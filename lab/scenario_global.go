@@ -208,20 +208,9 @@ func runTCPMemLow(ctx context.Context, e *Env) (*FailureRun, error) {
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if sleepCtx(ctx, time.Second) == nil {
-					docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second})
-				}
-			}()
-		}
+		waitDoctor := e.doctorAfter(ctx, doctor, time.Second, b, DoctorOptions{Duration: 2 * time.Second})
 		bps, err := sinkRate(ctx, svc, time.Second, 3*time.Second)
-		wg.Wait()
+		docs, docErr := waitDoctor()
 		snd.Stop()
 		if err != nil {
 			return 0, nil, err

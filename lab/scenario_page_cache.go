@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"headroom/kernel"
@@ -132,20 +131,8 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				// Doctor's last sample lands at the end of the measurement window.
-				if sleepCtx(ctx, pcWarm+pcMeasure-2*time.Second) != nil {
-					return
-				}
-				docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-			}()
-		}
+		// Doctor's last sample lands at the end of the measurement window.
+		waitDoctor := e.doctorAfter(ctx, doctor, pcWarm+pcMeasure-2*time.Second, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
 		if err := sleepCtx(ctx, pcWarm); err != nil {
 			return 0, nil, err
 		}
@@ -176,7 +163,7 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		wg.Wait()
+		docs, docErr := waitDoctor()
 		if docErr != nil {
 			return 0, nil, docErr
 		}

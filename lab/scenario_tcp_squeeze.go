@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"sync"
 	"time"
 
 	"headroom/kernel"
@@ -113,21 +112,9 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if sleepCtx(ctx, squeezeWarm) != nil {
-					return
-				}
-				docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-			}()
-		}
+		waitDoctor := e.doctorAfter(ctx, doctor, squeezeWarm, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
 		bps, err := sinkRate(ctx, svc, squeezeWarm, squeezeMeasure)
-		wg.Wait()
+		docs, docErr := waitDoctor()
 		snd.Stop()
 		if err != nil {
 			return 0, nil, err

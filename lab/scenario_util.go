@@ -138,3 +138,27 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// doctorAfter starts doctor on h in the background after delay, while the caller runs its
+// workload, and returns a function that waits for doctor's results. With run false it
+// starts nothing and the results are empty. A context cancelled during the delay gives no
+// results and no error: the workload's own error reports the cancellation.
+func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h *Host, opt DoctorOptions) func() ([]*DoctorResult, error) {
+	if !run {
+		return func() ([]*DoctorResult, error) { return nil, nil }
+	}
+	var docs []*DoctorResult
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if sleepCtx(ctx, delay) != nil {
+			return
+		}
+		docs, err = e.Doctor(ctx, h, opt)
+	}()
+	return func() ([]*DoctorResult, error) {
+		<-done
+		return docs, err
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"sync"
 	"time"
 
 	"headroom/kernel"
@@ -111,19 +110,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if sleepCtx(ctx, swapWarm) != nil {
-					return
-				}
-				docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-			}()
-		}
+		waitDoctor := e.doctorAfter(ctx, doctor, swapWarm, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
 		if err := sleepCtx(ctx, swapWarm); err != nil {
 			return 0, nil, err
 		}
@@ -146,7 +133,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		svc.WaitStatus(1, 5*time.Second)
 		rx1, _ := svc.Int("rx_bytes")
 		hog1, _ := svc.Int("hog_pages")
-		wg.Wait()
+		docs, docErr := waitDoctor()
 		if docErr != nil {
 			return 0, nil, docErr
 		}
