@@ -179,15 +179,7 @@ func init() {
 
 func runTCPMemLow(ctx context.Context, e *Env) (*FailureRun, error) {
 	l := e.Lab
-	a, err := l.AddHost("a")
-	if err != nil {
-		return nil, err
-	}
-	b, err := l.AddHost("b")
-	if err != nil {
-		return nil, err
-	}
-	lk, err := l.Connect(a, b, LinkSpec{})
+	a, b, lk, err := pairOnVeth(l)
 	if err != nil {
 		return nil, err
 	}
@@ -478,15 +470,7 @@ func softnetTotals() (dropped, squeeze, processed int64, err error) {
 
 func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error) {
 	l := e.Lab
-	a, err := l.AddHost("a")
-	if err != nil {
-		return nil, err
-	}
-	b, err := l.AddHost("b")
-	if err != nil {
-		return nil, err
-	}
-	lk, err := l.Connect(a, b, LinkSpec{})
+	a, b, lk, err := pairOnVeth(l)
 	if err != nil {
 		return nil, err
 	}

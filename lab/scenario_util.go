@@ -162,3 +162,18 @@ func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h 
 		return docs, err
 	}
 }
+
+// pairOnVeth adds hosts "a" and "b" to l joined by a plain veth link (no shaping, no
+// delay): the topology of most failure scenarios.
+func pairOnVeth(l *Lab) (a, b *Host, lk *Link, err error) {
+	if a, err = l.AddHost("a"); err != nil {
+		return nil, nil, nil, err
+	}
+	if b, err = l.AddHost("b"); err != nil {
+		return nil, nil, nil, err
+	}
+	if lk, err = l.Connect(a, b, LinkSpec{}); err != nil {
+		return nil, nil, nil, err
+	}
+	return a, b, lk, nil
+}

@@ -65,15 +65,7 @@ func init() {
 
 func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 	l := e.Lab
-	a, err := l.AddHost("a")
-	if err != nil {
-		return nil, err
-	}
-	b, err := l.AddHost("b")
-	if err != nil {
-		return nil, err
-	}
-	lk, err := l.Connect(a, b, LinkSpec{})
+	a, b, lk, err := pairOnVeth(l)
 	if err != nil {
 		return nil, err
 	}

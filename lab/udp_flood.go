@@ -174,15 +174,7 @@ func udpSend(ctx context.Context, h *Host, addr string) (sent *atomic.Int64, sto
 
 func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 	l := e.Lab
-	a, err := l.AddHost("a")
-	if err != nil {
-		return nil, err
-	}
-	b, err := l.AddHost("b")
-	if err != nil {
-		return nil, err
-	}
-	lk, err := l.Connect(a, b, LinkSpec{})
+	a, b, lk, err := pairOnVeth(l)
 	if err != nil {
 		return nil, err
 	}
