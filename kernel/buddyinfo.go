@@ -110,7 +110,10 @@ func buddyInfoSameLayout(zones []BuddyZone, data []byte) int {
 			if q = txtSkip(data, q, ' '); txtAt(data, q, "-") { // "-0" is a count there
 				return 0
 			}
-			v, e, ok := txtIntAt(data, q)
+			v, e, ok := int64(0), q+1, false
+			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
+				v, e, ok = txtIntAt(data, q)
+			}
 			if !ok {
 				return 0
 			}

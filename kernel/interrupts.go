@@ -198,7 +198,10 @@ func interruptsSameLayout(in *Interrupts, data []byte) int {
 			if q < len(data) && data[q] == '-' { // "-0" is a count to the general parser
 				return 0
 			}
-			v, e, ok := txtIntAt(data, q)
+			v, e, ok := int64(0), q+1, false
+			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
+				v, e, ok = txtIntAt(data, q)
+			}
 			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
 				return 0
 			}

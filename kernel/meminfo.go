@@ -89,16 +89,21 @@ func ParseMemInfoInto(dst *Counters, data []byte) error {
 // memInfoSameLayout is the fast path of ParseMemInfoInto (see txtIntAt): every line is
 // "Name:", spaces, a value and an optional " kB", with the names of c in c's order.
 func memInfoSameLayout(c *Counters, data []byte) bool {
-	if len(c.names) == 0 {
+	keys := c.nameKeys()
+	if len(c.names) == 0 || !keys.ok {
 		return false
 	}
 	p := 0
-	for i, name := range c.names {
-		e, ok := txtNameAt(data, p, name, ':')
-		if !ok {
+	for i := range keys.keys {
+		e := p + int(keys.keys[i].n)
+		if e >= len(data) || data[e] != ':' || !(keys.fastAt(data, p, i) || keys.atSlow(data, p, i)) {
 			return false
 		}
-		v, q, ok := txtIntAt(data, txtSkip(data, e+1, ' '))
+		s := txtSkip(data, e+1, ' ')
+		v, q, ok := int64(0), s+1, false
+		if v, ok = txtDigit(data, s); !ok {
+			v, q, ok = txtIntAt(data, s)
+		}
 		if !ok {
 			return false
 		}

@@ -228,7 +228,10 @@ func netDevSameLayout(devs []NetDev, data []byte) int {
 			if q = txtSkip(data, q, ' '); q < len(data) && data[q] == '-' {
 				return 0 // "-0" is a count to the general parser; let it decide
 			}
-			v, e, ok := txtIntAt(data, q)
+			v, e, ok := int64(0), q+1, false
+			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
+				v, e, ok = txtIntAt(data, q)
+			}
 			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
 				return 0
 			}

@@ -116,11 +116,16 @@ func sockStatSameLayout(g Groups, data []byte) int {
 			return 0
 		}
 		q++
-		for i, name := range c.names {
-			if !txtAt(data, q, " ") || !txtNameAtOK(data, q+1, name, ' ') {
+		keys := c.nameKeys()
+		if !keys.ok {
+			return 0
+		}
+		for i := range keys.keys {
+			n := int(keys.keys[i].n)
+			if !txtAt(data, q, " ") || q+1+n >= len(data) || data[q+1+n] != ' ' || !(keys.fastAt(data, q+1, i) || keys.atSlow(data, q+1, i)) {
 				return 0
 			}
-			v, e, ok := txtIntAt(data, q+2+len(name))
+			v, e, ok := txtIntAt(data, q+2+n)
 			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
 				return 0
 			}

@@ -303,7 +303,10 @@ func statColumns(cols []int64, data []byte, q int) (int, bool) {
 		if txtAt(data, q, "-") { // "-0" is a count to the general parser
 			return q, false
 		}
-		v, e, ok := txtIntAt(data, q)
+		v, e, ok := int64(0), q+1, false
+		if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
+			v, e, ok = txtIntAt(data, q)
+		}
 		if !ok {
 			return q, false
 		}

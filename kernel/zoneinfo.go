@@ -288,6 +288,10 @@ func zoneInfoSameLayout(zones []Zone, data []byte) int {
 func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 	z.Protection = z.Protection[:0]
 	names, values := z.Fields.names, z.Fields.values
+	keys := z.Fields.nameKeys()
+	if !keys.ok {
+		return p, false
+	}
 	n := 0
 	inPagesets := false
 	for p < len(data) {
@@ -299,8 +303,8 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		// would make such a line one of the others below are left to them.
 		if n < len(names) {
 			name := names[n]
-			if e := q + len(name); e < len(data) && name != "" && data[q] == name[0] &&
-				zoneInfoFieldSep(data[e], name, inPagesets) && txtMatch(data, q, name) {
+			if e := q + len(name); e < len(data) && (keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) &&
+				zoneInfoFieldSep(data[e], name, inPagesets) {
 				q = txtSkip(data, e+1, ' ')
 				v, e, ok := int64(0), q+1, false
 				if v, ok = txtDigit(data, q); !ok {
@@ -359,7 +363,7 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		name := names[n]
 		q = txtSkip(data, q+len("pages "), ' ')
 		e := q + len(name)
-		if e >= len(data) || data[e] != ' ' || !txtMatch(data, q, name) {
+		if e >= len(data) || data[e] != ' ' || !(keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) {
 			return p, false
 		}
 		v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))

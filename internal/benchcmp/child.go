@@ -25,6 +25,10 @@ const childEnv = "HEADROOM_BENCHCMP_CHILD"
 // runChildMode runs the measured side of a comparison and prints one line of key=value
 // pairs. It returns the exit status.
 func runChildMode(mode string, args []string) int {
+	if err := pinSelf(); err != nil {
+		fmt.Fprintf(os.Stderr, "benchcmp %s: %v\n", mode, err)
+		return 1
+	}
 	var err error
 	switch mode {
 	case "sampler":

@@ -31,6 +31,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -48,6 +49,7 @@ type config struct {
 	only       map[string]bool
 	verbose    bool
 	stderr     io.Writer
+	cpu        int // the CPU the sampler comparison pins both sides to; -1 none
 }
 
 // row is one line of the table.
@@ -99,6 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&only, "only", "", "comma-separated sections to run: sampler,serve,parse,doctor,scale")
 	fs.BoolVar(&keep, "keep", false, "keep the temporary directory (built binaries, generated files)")
 	fs.BoolVar(&cfg.verbose, "v", false, "progress on stderr")
+	cpu := fs.String("cpu", "auto", "sampler: the CPU both sides run on, alternating (auto: the one with the fewest interrupts; none: not pinned)")
 	fs.StringVar(&cfg.repo, "repo", "", "module root (default: found from the working directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -108,6 +111,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.parseBytes = int64(parseMB) << 20
+	switch *cpu {
+	case "auto":
+		cfg.cpu = quietCPU()
+	case "none":
+		cfg.cpu = -1
+	default:
+		n, err := strconv.Atoi(*cpu)
+		if err != nil || n < 0 {
+			fmt.Fprintf(stderr, "benchcmp: -cpu %s: want a CPU number, auto or none\n", *cpu)
+			return 2
+		}
+		cfg.cpu = n
+	}
 	cfg.stderr = stderr
 	if only != "" {
 		cfg.only = map[string]bool{}

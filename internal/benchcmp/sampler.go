@@ -39,8 +39,8 @@ func (c *config) buildFloor() (string, error) {
 }
 
 // runFloor runs the C floor for n samples and returns its CPU per sample (ns) and its bytes.
-func runFloor(floor, mode string, n int, files []string) (float64, float64, error) {
-	out, err := runChild(exec.Command(floor, append([]string{mode, strconv.Itoa(n)}, files...)...))
+func runFloor(floor, mode string, n, cpu int, files []string) (float64, float64, error) {
+	out, err := runPinned(exec.Command(floor, append([]string{mode, strconv.Itoa(n)}, files...)...), cpu)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -60,12 +60,12 @@ type samplerRun struct {
 	nicStats              string // NICs whose driver answered ETHTOOL_GSTATS, or "-"
 }
 
-func runSampler(n int, args ...string) (samplerRun, error) {
+func runSampler(n, cpu int, args ...string) (samplerRun, error) {
 	cmd, err := childCmd("sampler", append([]string{"-n", strconv.Itoa(n)}, args...)...)
 	if err != nil {
 		return samplerRun{}, err
 	}
-	out, err := runChild(cmd)
+	out, err := runPinned(cmd, cpu)
 	if err != nil {
 		return samplerRun{}, err
 	}
@@ -87,7 +87,8 @@ func runSampler(n int, args ...string) (samplerRun, error) {
 // Both sides are whole processes measured the same way: each reports its own getrusage
 // RUSAGE_SELF (user+system, every thread) over its sample loop, after a warm-up, divided by
 // the number of samples; process start-up is outside the loop on both sides. The Go side's
-// figure includes its garbage collector and runtime threads. Runs alternate C, Go, C, Go.
+// figure includes its garbage collector and runtime threads. Runs alternate C, Go, C, Go,
+// all on one CPU (quietCPU, -cpu) unless -cpu none.
 func benchSampler(c *config) result {
 	const what = "sampler: CPU per full sample"
 	floorName := "C floor (bench/floor.c)"
@@ -107,12 +108,12 @@ func benchSampler(c *config) result {
 		c.logf("sampler run %d/%d", i+1, c.runs)
 		pair := [2]func() error{
 			func() error {
-				ns, b, err := runFloor(floor, "eof", c.samples, files)
+				ns, b, err := runFloor(floor, "eof", c.samples, c.cpu, files)
 				cNS, bytes = append(cNS, ns), b
 				return err
 			},
 			func() error {
-				r, err := runSampler(c.samples)
+				r, err := runSampler(c.samples, c.cpu)
 				goNS, allocs, nfiles = append(goNS, r.ns), append(allocs, r.allocs), r.files
 				return err
 			},
@@ -126,21 +127,21 @@ func benchSampler(c *config) result {
 			}
 		}
 		// Informational variants, fewer runs' worth of samples.
-		if ns, _, err := runFloor(floor, "once", c.samples, files); err == nil {
+		if ns, _, err := runFloor(floor, "once", c.samples, c.cpu, files); err == nil {
 			onceNS = append(onceNS, ns)
 		}
-		if r, err := runSampler(c.samples/4, "-fresh"); err == nil {
+		if r, err := runSampler(c.samples/4, c.cpu, "-fresh"); err == nil {
 			freshNS, freshAllocs = append(freshNS, r.ns), append(freshAllocs, r.allocs)
 		}
 		if cmd, err := childCmd("pread", append([]string{"-n", strconv.Itoa(c.samples)}, files...)...); err == nil {
-			if out, err := runChild(cmd); err == nil {
+			if out, err := runPinned(cmd, c.cpu); err == nil {
 				if ns, err := kvFloat(keyValues(out), "cpu_ns_per_sample"); err == nil {
 					preadNS = append(preadNS, ns)
 				}
 			}
 		}
 		if cmd, err := childCmd("readfile", append([]string{"-n", strconv.Itoa(max(c.samples/8, 1))}, files...)...); err == nil {
-			if out, err := runChild(cmd); err == nil {
+			if out, err := runPinned(cmd, c.cpu); err == nil {
 				if ns, err := kvFloat(keyValues(out), "cpu_ns_per_sample"); err == nil {
 					readNS = append(readNS, ns)
 				}
@@ -157,8 +158,8 @@ func benchSampler(c *config) result {
 		headroom: fmtDist(goNS),
 		peer:     floorName + ": " + fmtDist(cNS),
 		ratio:    fmtRatio(ratio.median()),
-		note: fmt.Sprintf("%s; %d runs × %d samples, paired ratio range %s–%s; %.1f heap allocs/sample; sysctls and host facts read once per run, not per sample; no sockets, ethtool or pagetypeinfo",
-			files0, c.runs, c.samples, fmtRatio(ratio.min()), fmtRatio(ratio.max()), allocs.median()),
+		note: fmt.Sprintf("%s; %d runs × %d samples, alternating, %s; paired ratio range %s–%s; %.1f heap allocs/sample; sysctls and host facts read once per run, not per sample; no sockets, ethtool or pagetypeinfo",
+			files0, c.runs, c.samples, pinNote(c.cpu), fmtRatio(ratio.min()), fmtRatio(ratio.max()), allocs.median()),
 	}}
 	if len(freshNS) > 0 {
 		rows = append(rows, row{
@@ -205,3 +206,11 @@ func benchSampler(c *config) result {
 
 // samplerTargets are the targets this section checks, for when it cannot measure.
 var samplerTargets = []string{"sampler ≤ 1.3 × the C floor per sample", "steady-state sample allocates nothing on the Go heap"}
+
+// pinNote says where the sampler comparison ran.
+func pinNote(cpu int) string {
+	if cpu < 0 {
+		return "not pinned"
+	}
+	return fmt.Sprintf("both pinned to CPU %d (the fewest interrupts)", cpu)
+}

@@ -29,7 +29,7 @@ func benchScale(c *config) result {
 
 // calibrate picks a sample count for about target ns of CPU per run from a short run.
 func calibrate(target float64, args ...string) (int, error) {
-	r, err := runSampler(5, args...)
+	r, err := runSampler(5, -1, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -89,12 +89,12 @@ func scaleSockets(c *config) []row {
 		var allocs float64
 		var seen int
 		for range runs {
-			r, err := runSampler(n, "-sockets")
+			r, err := runSampler(n, -1, "-sockets")
 			if err != nil {
 				return fail(err)
 			}
 			with, allocs, seen = append(with, r.ns), r.allocs, r.sockets
-			if r0, err := runSampler(n); err == nil {
+			if r0, err := runSampler(n, -1); err == nil {
 				without = append(without, r0.ns)
 			}
 			if ssErr == nil {
@@ -189,7 +189,7 @@ func scaleTopology(c *config) []row {
 				continue
 			}
 			var r samplerRun
-			if r, l.err = runSampler(l.n, "-root", l.dir); l.err == nil {
+			if r, l.err = runSampler(l.n, -1, "-root", l.dir); l.err == nil {
 				l.d, l.last = append(l.d, r.ns), r
 			}
 		}
@@ -224,10 +224,10 @@ func scaleEthtool(c *config) row {
 	var with, diff dist
 	var r, r0 samplerRun
 	for range 5 {
-		if r, err = runSampler(n, "-ethtool"); err != nil {
+		if r, err = runSampler(n, -1, "-ethtool"); err != nil {
 			return na(what, "", err.Error())
 		}
-		if r0, err = runSampler(n); err != nil {
+		if r0, err = runSampler(n, -1); err != nil {
 			return na(what, "", err.Error())
 		}
 		with, diff = append(with, r.ns), append(diff, r.ns-r0.ns)

@@ -200,10 +200,17 @@ func kvFloat(m map[string]string, k string) (float64, error) {
 }
 
 // runChild runs cmd and returns its stdout; a failure carries the first line of stderr.
-func runChild(cmd *exec.Cmd) ([]byte, error) {
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+func runChild(cmd *exec.Cmd) ([]byte, error) { return runStarted(cmd, cmd.Start) }
+
+// runStarted is runChild with start for cmd.Start (runPinned's).
+func runStarted(cmd *exec.Cmd, start func() error) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := start()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	out := stdout.Bytes()
 	if err != nil {
 		msg := strings.TrimSpace(stderr.String())
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
