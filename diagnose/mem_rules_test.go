@@ -363,6 +363,36 @@ func TestSwapUnderLoad(t *testing.T) {
 			t.Errorf("changes: %+v", f.Changes)
 		}
 	})
+	// With the page cache gone, swappiness has nothing to trade: the finding says so and
+	// recommends shrinking the working set instead; with cache left, it recommends 10.
+	starving := func(fileKB int) *model.Timeline {
+		tl := timeline(3)
+		memHost64(tl, "6.1.0")
+		tl.Host.Sysctls["vm.swappiness"] = "60"
+		for i := 1; i < 3; i++ {
+			tl.Samples[i].Rates = model.Rates{model.RateSwapOutKBPerSec: 20480, model.RateSwapInKBPerSec: 4096}
+			tl.Samples[i].MemInfo = memCounters("MemTotal", 8<<20, "Active(file)", fileKB/2, "Inactive(file)", fileKB/2, "AnonPages", 7<<20)
+		}
+		return tl
+	}
+	t.Run("page cache gone: swappiness cannot help", func(t *testing.T) {
+		f := mustFire(t, run(t, "swap-under-load", starving(200<<10)), Critical)
+		if !evidenceHas(f, "page cache at the peak", "Active(file)+Inactive(file) 204800 kB, 2.4% of 8388608 kB RAM") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+		if _, ok := changeFor(f, "vm.swappiness"); ok {
+			t.Errorf("swappiness recommended with no page cache to reclaim: %+v", f.Changes)
+		}
+		if _, ok := changeFor(f, "anonymous working set"); !ok || !strings.Contains(f.Explanation, "cannot help") {
+			t.Errorf("changes %+v, explanation %s", f.Changes, f.Explanation)
+		}
+	})
+	t.Run("page cache left: swappiness 10", func(t *testing.T) {
+		f := mustFire(t, run(t, "swap-under-load", starving(2<<20)), Critical)
+		if c, ok := changeFor(f, "vm.swappiness"); !ok || c.Recommended != "10" || evidenceHas(f, "page cache at the peak", "") {
+			t.Errorf("changes %+v, evidence %+v", f.Changes, f.Evidence)
+		}
+	})
 	t.Run("healthy", func(t *testing.T) {
 		tl := timeline(3)
 		for i := 1; i < 3; i++ {

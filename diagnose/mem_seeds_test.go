@@ -112,6 +112,14 @@ func TestMemSeed004(t *testing.T) {
 	if !evidenceHas(s, "swap in + out", "peak 111780 KiB/s") || !strings.Contains(s.Explanation, "HighMem") {
 		t.Errorf("swap finding: %+v %s", s.Evidence, s.Explanation)
 	}
+	// At the swap peak the vmstat row shows 153 MiB of buffers and cache on an 8 GiB host:
+	// nothing left to reclaim instead, so no swappiness change.
+	if !evidenceHas(s, "page cache at the peak", "Buffers+Cached 156524 kB, 1.9% of 8310800 kB RAM") {
+		t.Errorf("swap finding: %+v", s.Evidence)
+	}
+	if _, ok := changeFor(s, "vm.swappiness"); ok {
+		t.Errorf("swap finding recommends swappiness with no page cache left: %+v", s.Changes)
+	}
 
 	frag := memCheck(d, "memory-fragmented")
 	if frag.Status != StatusOK || !strings.Contains(frag.Why, "240→63→30→0") {

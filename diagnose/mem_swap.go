@@ -119,6 +119,10 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	if netKnown == 0 {
 		ev = append(ev, Evidence{What: "network rate in the same samples", Value: "not in the input (the swap samples carry no interface counters)", Source: src})
 	}
+	starved, starvedWhy := swapFileStarved(tl, peakIdx)
+	if starved {
+		ev = append(ev, Evidence{What: "page cache at the peak", Value: starvedWhy, Source: memSampleWhere(tl, peakIdx, "/proc/meminfo")})
+	}
 	highmem := (tl.Host.HighMem != nil && *tl.Host.HighMem) || func() bool {
 		for _, e := range tl.Events {
 			if e.AllocFailure != nil && memHasHighMem(e.AllocFailure.Zones) {
@@ -142,7 +146,18 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 			"mostly in HighMem, so swapping them out frees HighMem, while socket buffers need lowmem (seed 004). The fix is " +
 			"less lowmem demand (socket buffers sized to lowmem, tcp_mem) or a 64-bit kernel; see alloc-fail-lowmem."
 	}
-	if cur, ok := memCurrent(tl, "vm.swappiness"); ok {
+	if starved {
+		// vm.swappiness only chooses between file and anonymous pages when both can be
+		// reclaimed; with the page cache gone, the anonymous working set does not fit and no
+		// setting of it helps (the lab's swap-under-load scenario measured no gain from
+		// swappiness 10 in that state: docs/lab-results.md).
+		f.Explanation += " Here the page cache is nearly gone, so there is nothing else to reclaim: the anonymous " +
+			"working set does not fit in memory, and vm.swappiness, which only weighs file against anonymous pages, " +
+			"cannot help; lowering it would change nothing measurable."
+		f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "anonymous working set",
+			Recommended: "find what grew (per-process RSS, per-cgroup memory.current) and cap it (memory.max, or memory.limit_in_bytes on cgroup v1), run fewer workers, or add RAM",
+			Why:         "what reclaim cannot drop without swapping (application memory, and kernel memory such as socket buffers) needs more than the host has; swappiness cannot move that boundary"})
+	} else if cur, ok := memCurrent(tl, "vm.swappiness"); ok {
 		if c, ok := memSettingInt(cur); ok && c > 10 {
 			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.swappiness", Current: cur.value, Recommended: "10",
 				Why: "reclaim page cache well before anonymous memory on a host whose applications must stay resident to drain sockets; risk: a larger working set of file pages is evicted, and with no clean cache left the kernel swaps anyway"})
@@ -160,4 +175,51 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 			Why: "on a 32-bit HighMem kernel swap frees HighMem; the failing allocations need lowmem"})
 	}
 	return Fired(f)
+}
+
+// swapFileStarvedShare: below this share of RAM in file pages at the swap peak, reclaim had
+// next to no page cache left to take instead of anonymous memory. 5% is of the order of the
+// low watermarks plus the working file set of a small server (binaries, libraries).
+const swapFileStarvedShare = 0.05
+
+// swapFileStarved reports whether sample i shows file pages (Active(file)+Inactive(file), or
+// Buffers+Cached when a pasted table has only those) below swapFileStarvedShare of RAM, and
+// the figures that say so. Without both figures it reports false: not enough to judge.
+func swapFileStarved(tl *model.Timeline, i int) (bool, string) {
+	if i < 0 || i >= len(tl.Samples) {
+		return false, ""
+	}
+	s := &tl.Samples[i]
+	total, ok := s.Mem("MemTotal")
+	if !ok || total <= 0 {
+		total = tl.Host.MemTotalKB
+	}
+	if total <= 0 {
+		return false, ""
+	}
+	var file int64
+	what := "Active(file)+Inactive(file)"
+	if a, okA := s.Mem("Active(file)"); okA {
+		in, okI := s.Mem("Inactive(file)")
+		if !okI {
+			return false, ""
+		}
+		file = a + in
+	} else {
+		c, okC := s.Mem("Cached")
+		if !okC {
+			return false, ""
+		}
+		b, _ := s.Mem("Buffers")
+		file, what = c+b, "Buffers+Cached"
+	}
+	share := float64(file) / float64(total)
+	if share >= swapFileStarvedShare {
+		return false, ""
+	}
+	why := fmt.Sprintf("%s %d kB, %.1f%% of %d kB RAM (below %.0f%%)", what, file, 100*share, total, 100*swapFileStarvedShare)
+	if anon, ok := s.Mem("AnonPages"); ok {
+		why += fmt.Sprintf("; AnonPages %d kB", anon)
+	}
+	return true, why
 }
