@@ -298,13 +298,17 @@ func goTool() string {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// buildHeadroom builds cmd/headroom once per run into the temporary directory.
+// buildHeadroom builds cmd/headroom once per run into the temporary directory, the way the
+// release binaries are built (Makefile, cross and build): static, without cgo, so that serve
+// is measured as operators run it. A cgo build links libc, whose mapped pages alone added
+// 1.7 MB of RSS to serve here (20.3 MB against 18.5 MB, 300 scrapes each, 2026-11-22).
 func (c *config) buildHeadroom() (string, error) {
 	out := filepath.Join(c.tmp, "headroom")
 	if fileExists(out) {
 		return out, nil
 	}
-	cmd := exec.Command(goTool(), "build", "-o", out, "./cmd/headroom")
+	cmd := exec.Command(goTool(), append([]string{"build", "-o", out}, releaseBuildFlags...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Dir = c.repo
 	if b, err := cmd.CombinedOutput(); err != nil {
 		msg := strings.TrimSpace(string(b))
@@ -315,6 +319,9 @@ func (c *config) buildHeadroom() (string, error) {
 	}
 	return out, nil
 }
+
+// releaseBuildFlags are the Makefile's release flags (CROSS and build), with the package.
+var releaseBuildFlags = []string{"-trimpath", "-ldflags=-s -w", "./cmd/headroom"}
 
 func na(what, peer, why string) row {
 	return row{what: what, headroom: "n/a", peer: peer, ratio: "n/a", note: why}
