@@ -303,8 +303,10 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		// would make such a line one of the others below are left to them.
 		if n < len(names) {
 			name := names[n]
-			if e := q + len(name); e < len(data) && (keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) &&
-				zoneInfoFieldSep(data[e], name, inPagesets) {
+			// The first byte turns away the lines that are not the next field (pagesets,
+			// per-CPU lines) before a failed fastAt would fall back to atSlow.
+			if e := q + len(name); e < len(data) && data[q] == name[0] &&
+				(keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) && zoneInfoFieldSep(data[e], name, inPagesets) {
 				q = txtSkip(data, e+1, ' ')
 				v, e, ok := int64(0), q+1, false
 				if v, ok = txtDigit(data, q); !ok {
