@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"headroom/internal/contention"
 )
 
 // loopbackService is an HTTP/1.0 service on 127.0.0.1 for recovery tests. A leaking one keeps
@@ -101,6 +103,7 @@ func TestRecoveryLoopback(t *testing.T) {
 		recovered bool
 	}{{"healthy", false, true}, {"leaking", true, false}} {
 		t.Run(tc.name, func(t *testing.T) {
+			meter := contention.Start()
 			s := startLoopbackService(t, tc.leak, 200)
 			cfg := loopbackConfig(s.ln.Addr().String())
 			defer cfg.Sampler.Close()
@@ -115,7 +118,11 @@ func TestRecoveryLoopback(t *testing.T) {
 			if len(rep.Phases) != 2+3*cfg.Repeat {
 				t.Errorf("%d phases, want %d", len(rep.Phases), 2+3*cfg.Repeat)
 			}
-			if rep.Recovered != tc.recovered {
+			switch {
+			case rep.Recovered == tc.recovered:
+			case tc.recovered: // a busy host makes a healthy service look slow afterwards
+				meter.Fail(t, "recovered = %v (%s, ratio %.3f), want %v", rep.Recovered, rep.Verdict, rep.RecoveryRatio, tc.recovered)
+			default:
 				t.Errorf("recovered = %v (%s, ratio %.3f), want %v", rep.Recovered, rep.Verdict, rep.RecoveryRatio, tc.recovered)
 			}
 			if rep.Phases[1].Name != "baseline" || rep.Phases[1].Host[RecTCPInUse] == 0 || rep.Phases[1].Host[RecSlabKB] == 0 {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"headroom/internal/contention"
 )
 
 // Tests of the failure scenarios (issue 9). Each runs the scenario on the real kernel as
@@ -31,6 +33,7 @@ func runFailureScenario(t *testing.T, name string, opts FailureOptions) *Failure
 	}
 	var rep *FailureReport
 	var problems []string
+	meter := contention.Start()
 	for try := 1; try <= 2; try++ {
 		before := snapshotHost(t)
 		objsBefore := snapshotObjects(t)
@@ -61,8 +64,8 @@ func runFailureScenario(t *testing.T, name string, opts FailureOptions) *Failure
 			t.Logf("try 1 failed, retrying once (load average %s): %v", loadAvg(), problems)
 		}
 	}
-	for _, p := range problems {
-		t.Error(p)
+	if len(problems) > 0 {
+		meter.Fail(t, "%s", strings.Join(problems, "; "))
 	}
 	return rep
 }
@@ -138,6 +141,7 @@ func (before objectsState) compare(t *testing.T, after objectsState) {
 }
 
 func TestFloodRecovery(t *testing.T) {
+	meter := contention.Start()
 	rep := runFailureScenario(t, "flood-recovery", FailureOptions{})
 	if len(rep.Runs) != 2 {
 		t.Fatalf("%d runs, want healthy and leaking", len(rep.Runs))
@@ -147,7 +151,11 @@ func TestFloodRecovery(t *testing.T) {
 			t.Fatalf("%s: no recovery report", r.Settings)
 		}
 		want := map[string]string{"healthy": "recovered", "leaking": "did not recover"}[r.Settings]
-		if r.Recovery.Verdict != want {
+		switch {
+		case r.Recovery.Verdict == want:
+		case r.Settings == "healthy": // a busy host makes a healthy proxy look slow afterwards
+			meter.Fail(t, "%s proxy: verdict %q, want %q", r.Settings, r.Recovery.Verdict, want)
+		default:
 			t.Errorf("%s proxy: verdict %q, want %q", r.Settings, r.Recovery.Verdict, want)
 		}
 		if r.Recovery.BaselinePerSec <= 0 {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"headroom/internal/contention"
 )
 
 // serveLoopback runs an HTTP/1.0 service on 127.0.0.1 that takes 2 ms per request. After
@@ -75,9 +77,14 @@ func TestRecoveryCommand(t *testing.T) {
 		verdict   string
 	}{{"healthy", 0, exitOK, "recovered"}, {"leaking", 250, exitCritical, "did not recover"}} {
 		t.Run(tc.name, func(t *testing.T) {
+			meter := contention.Start()
 			addr := serveLoopback(t, tc.stopAfter)
 			code, out, errOut := runRecoveryCmd(append([]string{"--target", addr, "--format", "json"}, small...)...)
 			if code != tc.code {
+				if tc.code == exitOK && code == exitCritical { // a busy host makes a healthy service look slow afterwards
+					meter.Fail(t, "exit %d, want %d; stderr:\n%s", code, tc.code, errOut)
+					return
+				}
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, errOut)
 			}
 			var rep struct {
@@ -104,9 +111,13 @@ func TestRecoveryCommand(t *testing.T) {
 		})
 	}
 	// Text output of the healthy service.
+	meter := contention.Start()
 	addr := serveLoopback(t, 0)
 	code, out, _ := runRecoveryCmd(append([]string{"--target", addr}, small...)...)
-	if code != exitOK || !strings.Contains(out, "recovered: worst re-measure / baseline") || !strings.Contains(out, "re-measure 1") {
+	switch {
+	case code == exitCritical && strings.Contains(out, "did not recover: worst re-measure / baseline"):
+		meter.Fail(t, "text output (exit %d):\n%s", code, out)
+	case code != exitOK || !strings.Contains(out, "recovered: worst re-measure / baseline") || !strings.Contains(out, "re-measure 1"):
 		t.Errorf("text output (exit %d):\n%s", code, out)
 	}
 }
@@ -162,6 +173,7 @@ func TestLabRunFloodRecovery(t *testing.T) {
 		}
 		return doc.Runs
 	}
+	meter := contention.Start()
 	code, out, errOut := runLabCmd("run", "flood-recovery", "--format", "json")
 	runs := parse(out)
 	if len(runs) != 2 {
@@ -177,7 +189,13 @@ func TestLabRunFloodRecovery(t *testing.T) {
 	}
 	want := map[string]string{"healthy": "recovered", "leaking": "did not recover"}
 	for _, r := range runs {
-		if r.Recovery.Verdict != want[r.Settings] || !r.Metric.OK || r.Metric.Name != "connections_per_sec" || r.Metric.Before == nil || r.Metric.After == nil {
+		switch {
+		case r.Metric.Name != "connections_per_sec" || r.Metric.Before == nil || r.Metric.After == nil:
+			t.Errorf("%s proxy: %+v; stderr:\n%s", r.Settings, r, errOut)
+		case r.Recovery.Verdict == want[r.Settings] && r.Metric.OK:
+		case r.Settings == "healthy": // a busy host makes a healthy proxy look slow afterwards
+			meter.Fail(t, "%s proxy: %+v; stderr:\n%s", r.Settings, r, errOut)
+		default:
 			t.Errorf("%s proxy: %+v; stderr:\n%s", r.Settings, r, errOut)
 		}
 	}

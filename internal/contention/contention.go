@@ -1,0 +1,95 @@
+// Package contention tells a load-sensitive test whether the machine gave it the CPU it
+// asked for. headroom's lab and recovery tests assert throughput and recovery margins on the
+// real kernel; on a virtual machine whose host is overcommitted, the hypervisor runs other
+// guests on our CPUs (steal time, the eighth column of /proc/stat's cpu line) and every
+// such margin fails for reasons that are not in the code. Measured on the CI VM on
+// 2026-11-22: 19% and 39% steal during two benchmark runs, and a CI run in which the
+// long-fat-pipe transfer reached 76 of 100 Mbit/s and a healthy proxy measured as not
+// recovered, where the runs an hour before passed with room to spare.
+//
+// A test starts a Meter before its measurement and, when a margin fails after the test's own
+// retries, asks Disturbed: with steal at or above Threshold percent of CPU time the test
+// skips and says so; otherwise it fails as before. Only failures that contention can cause
+// (too slow, too little) are excused; results that are wrong in the other direction still
+// fail.
+package contention
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Threshold is the steal share, in percent of all CPU time, from which a run is disturbed.
+// An idle moment on the CI VM showed 1.4–6.7%; a loaded quiet one stays under it.
+const Threshold = 5.0
+
+// Meter remembers /proc/stat's cpu line at its start.
+type Meter struct{ start []int64 }
+
+// Start reads the cpu line now. A machine without /proc/stat gives a Meter that never
+// reports contention.
+func Start() Meter { return Meter{start: cpuLine()} }
+
+// Steal returns the steal share, in percent of all CPU time, since Start, and whether it
+// could be measured.
+func (m Meter) Steal() (float64, bool) {
+	now := cpuLine()
+	if len(m.start) < 8 || len(now) < 8 {
+		return 0, false
+	}
+	var total int64
+	for i := range 8 {
+		total += now[i] - m.start[i]
+	}
+	if total <= 0 {
+		return 0, false
+	}
+	return 100 * float64(now[7]-m.start[7]) / float64(total), true
+}
+
+// Disturbed reports whether steal since Start reached Threshold, with a sentence for a
+// skip message.
+func (m Meter) Disturbed() (bool, string) {
+	pct, ok := m.Steal()
+	if !ok || pct < Threshold {
+		return false, ""
+	}
+	return true, fmt.Sprintf("host contention: the hypervisor gave %.1f%% of this VM's CPU time to other guests during the test (steal ≥ %.0f%%), so its throughput and recovery margins measure the host, not the code", pct, Threshold)
+}
+
+// Fail records a failed load-sensitive margin: t.Error with the message, or, when the run was
+// disturbed, t.Skip with the reason and the message. A test that already failed otherwise
+// stays failed (Skip does not clear earlier errors).
+func (m Meter) Fail(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if d, why := m.Disturbed(); d {
+		t.Skipf("%s; it measured: %s", why, msg)
+	}
+	t.Error(msg)
+}
+
+// cpuLine returns the numbers of /proc/stat's first line, or nil.
+func cpuLine() []int64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return nil
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return nil
+	}
+	out := make([]int64, 0, len(f)-1)
+	for _, s := range f[1:] {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
