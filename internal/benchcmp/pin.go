@@ -13,8 +13,8 @@ import (
 	"headroom/kernel"
 )
 
-// quietCPU returns the online CPU that has taken the fewest interrupts since boot (from
-// /proc/interrupts), the one where a measured process is least often interrupted by device
+// quietCPU returns the online CPU, among those this process may run on, that has taken the
+// fewest interrupts since boot (from /proc/interrupts), the one where a measured process is least often interrupted by device
 // and timer work, or -1 when that cannot be told.
 //
 // Why the sampler comparison pins: on this 2-CPU VM the same C floor run costs 218-231 µs per
@@ -35,10 +35,14 @@ func quietCPU() int {
 			}
 		}
 	}
+	var allowed unix.CPUSet // a container's cpuset may exclude some CPUs
+	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
+		return -1
+	}
 	best, cpu := int64(-1), -1
 	for i, name := range in.CPUs {
 		n, err := strconv.Atoi(strings.TrimPrefix(name, "CPU"))
-		if err != nil {
+		if err != nil || !allowed.IsSet(n) {
 			continue
 		}
 		if best < 0 || sums[i] < best {
