@@ -104,6 +104,7 @@ func TestDelayLinePingRTT(t *testing.T) {
 	needRoot(t)
 	for _, d := range []time.Duration{25 * time.Millisecond, 62500 * time.Microsecond} {
 		t.Run(d.String(), func(t *testing.T) {
+			meter := contention.Start()
 			_, a, _, lk := pair(t, LinkSpec{OneWayDelay: d, Delay: DelayUserspace})
 			if lk.Kind != "tun+delayline" {
 				t.Fatalf("link kind %q, want tun+delayline", lk.Kind)
@@ -118,8 +119,8 @@ func TestDelayLinePingRTT(t *testing.T) {
 			if rtts[0] < lo {
 				t.Errorf("fastest RTT %v is below 2d = %v: the delay line released a packet early", rtts[0], lo)
 			}
-			if med := rtts[len(rtts)/2]; med > hi {
-				t.Errorf("median RTT %v is above 2d + 5 ms = %v", med, hi)
+			if med := rtts[len(rtts)/2]; med > hi { // late: the delay line's thread waited for a CPU
+				meter.Fail(t, "median RTT %v is above 2d + 5 ms = %v", med, hi)
 			}
 			// The system ping, when installed, must see the same path.
 			if _, err := exec.LookPath("ping"); err == nil {
