@@ -100,16 +100,13 @@ func TestProcCPU(t *testing.T) {
 }
 
 func TestStealNote(t *testing.T) {
-	a := []int64{100, 0, 50, 800, 0, 0, 0, 50, 0, 0}
-	quiet := []int64{200, 0, 100, 1600, 0, 0, 0, 60, 0, 0} // 10 of 960 ticks
-	busy := []int64{200, 0, 100, 1500, 0, 0, 0, 150, 0, 0} // 100 of 950 ticks
-	if got := stealNote(a, quiet); got != "steal 1.0% of CPU time during the run" {
+	if got := stealNote(1.0, true); got != "steal 1.0% of CPU time during the run" {
 		t.Errorf("quiet: %q", got)
 	}
-	if got := stealNote(a, busy); !strings.HasPrefix(got, "steal 10.5% of CPU time during the run (≥ 3%") {
+	if got := stealNote(10.5, true); !strings.HasPrefix(got, "steal 10.5% of CPU time during the run (≥ 5%") {
 		t.Errorf("busy: %q", got)
 	}
-	if got := stealNote(nil, busy); got != "steal time not available" {
+	if got := stealNote(10.5, false); got != "steal time not available" {
 		t.Errorf("missing: %q", got)
 	}
 }

@@ -35,6 +35,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"headroom/internal/contention"
 )
 
 type config struct {
@@ -152,7 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	started := time.Now()
-	load0, cpu0 := loadAvg(), cpuTimes()
+	load0, meter := loadAvg(), contention.Start()
 	sections := []struct {
 		name string
 		fn   func(*config) result
@@ -186,7 +188,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	fmt.Fprintf(stdout, "headroom make bench, %s\n", started.UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(stdout, "machine: %s\n", machine())
-	fmt.Fprintf(stdout, "load average at start %s, at end %s; %s; %s in all\n\n", load0, loadAvg(), stealNote(cpu0, cpuTimes()), time.Since(started).Round(time.Second))
+	fmt.Fprintf(stdout, "load average at start %s, at end %s; %s; %s in all\n\n", load0, loadAvg(), stealNote(meter.Steal()), time.Since(started).Round(time.Second))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "measured (CPU time unless said)\theadroom: median [min–max]\tcompared with: median [min–max]\tratio\t")
 	var notes []string

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"headroom/internal/contention"
 	"headroom/kernel"
 )
 
@@ -112,39 +113,19 @@ func runPinned(cmd *exec.Cmd, cpu int) ([]byte, error) {
 	return runStarted(cmd, start)
 }
 
-// cpuTimes returns the all-CPU line of /proc/stat (user nice system idle iowait irq softirq
-// steal ...), or nil.
-func cpuTimes() []int64 {
-	st, err := kernel.ReadStat(kernel.HostRoot())
-	if err != nil {
-		return nil
-	}
-	return st.Total.Fields
-}
-
-// stealNote says how much CPU time the hypervisor gave other guests between two cpuTimes
-// readings: the share of all CPU time that was steal (column 8). On this shared VM a run
-// with more than a few percent of steal is a disturbed run (the 00:28 UTC run of
+// stealNote says how much CPU time the hypervisor gave other guests during the run (pct,
+// from contention.Meter.Steal; ok false when it could not be measured). On this shared VM a
+// run with steal at contention.Threshold or more is a disturbed run (the 00:28 UTC run of
 // 2026-11-22 took 305 ms for doctor's 28 ms, with CPU pressure at 16% and nothing of ours
-// running), and the header says so rather than letting such figures pass for the code's.
-func stealNote(a, b []int64) string {
-	if len(a) < 8 || len(b) < 8 {
+// running), and the header says so rather than letting such figures pass for the code's. The
+// threshold is the one the load-sensitive tests use.
+func stealNote(pct float64, ok bool) string {
+	if !ok {
 		return "steal time not available"
 	}
-	var total int64
-	for i := range min(len(a), len(b), 8) {
-		total += b[i] - a[i]
-	}
-	if total <= 0 {
-		return "steal time not available"
-	}
-	share := 100 * float64(b[7]-a[7]) / float64(total)
-	note := fmt.Sprintf("steal %.1f%% of CPU time during the run", share)
-	if share >= stealDisturbed {
-		note += fmt.Sprintf(" (≥ %.0f%%: the hypervisor ran other guests on our CPUs; treat the figures as disturbed and run again)", stealDisturbed)
+	note := fmt.Sprintf("steal %.1f%% of CPU time during the run", pct)
+	if pct >= contention.Threshold {
+		note += fmt.Sprintf(" (≥ %.0f%%: the hypervisor ran other guests on our CPUs; treat the figures as disturbed and run again)", contention.Threshold)
 	}
 	return note
 }
-
-// stealDisturbed is the steal share from which a run is flagged.
-const stealDisturbed = 3.0
