@@ -147,6 +147,11 @@ type doc struct {
 	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
 	fits        int
+	// wrap is the width of the text's kernel lines (unwrap.go); rewind is the index of a
+	// logged line that a joined piece made a report header, which the loop must read
+	// again (-1 when none).
+	wrap   wrapInfo
+	rewind int
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -465,6 +470,7 @@ func (d *doc) addArtifact(kind string, first, last int, data any) {
 
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
 func (d *doc) unparsed(i, j int, why string) {
+	j = max(i, j) // a block whose header was read and none of its rows: the header's line
 	d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: d.ls[i].No, LastLine: d.ls[j].No, Why: why})
 }
 

@@ -216,11 +216,15 @@ func outputHeaders(arts []any) []header {
 	return hs
 }
 
-// normMode compares masks as numbers are compared: 0x020 is 0x20, and 0×20 (a look-alike
-// pasted by a blog) is what its writer meant.
+// normMode compares masks as numbers are compared: 0x020 is 0x20, 0×20 (a look-alike pasted
+// by a blog) is what its writer meant, and the names a 4.10+ kernel prints after the mask are
+// its decoding of the same number.
 func normMode(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
 	s = strings.ReplaceAll(s, "×", "x")
+	if i := strings.IndexByte(s, '('); i > 0 { // 0x2080020(GFP_ATOMIC): the kernel's own decoding
+		s = strings.TrimSpace(s[:i])
+	}
 	if strings.HasPrefix(s, "0x") {
 		h := strings.TrimLeft(s[2:], "0")
 		if h == "" {
