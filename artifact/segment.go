@@ -53,6 +53,9 @@ func (d *doc) command(i int) int {
 		}
 		return 0
 	}
+	if isSSState(ft) {
+		return d.trySockets(i)
+	}
 	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
 		return d.tryTop(i)
 	}

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,6 +82,7 @@ type allocVerdict struct {
 	ev       *model.Event
 	af       *model.AllocFailure
 	class    string
+	also     []string           // further causes the same dump proves (a restricted zone that is also fragmented)
 	zones    []model.ZoneReport // the dump used, own or borrowed
 	borrowed string             // source of a borrowed dump
 	checks   []zoneCheck        // eligible zones
@@ -114,7 +116,7 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 	counts := map[string]int{}
 	for _, v := range vs {
 		counts[v.class]++
-		if v.class == class {
+		if v.class == class || slices.Contains(v.also, class) {
 			mine = append(mine, v)
 		}
 	}
@@ -256,6 +258,16 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classReserve
 	case af.Order > 0 && allShort && orderOnly:
 		v.class = classFragmented
+	}
+	// A zone that had the pages but not the block (free above min, order check failed) is
+	// fragmented whatever else restricted the request: both are causes, and both have fixes.
+	if v.class != classFragmented && af.Order > 0 && orderOnly {
+		v.also = append(v.also, classFragmented)
+	}
+	if v.class != "" {
+		return
+	}
+	switch {
 	default:
 		// warn_alloc prints the dump after the attempt failed; memory freed in between
 		// (kswapd, a finished DMA) makes the dump look healthier than the moment of failure.
@@ -380,7 +392,12 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		c.belowMin = c.freePages <= c.minPages+c.reservePages
 		c.belowFloor = eff <= c.floorPages
 		if z.Fields != nil {
-			if cma, ok := z.Fields.Get("free_cma"); ok {
+			// The zone line's free_cma:143136kB is kept under its unit-suffixed name.
+			cma, ok := z.Fields.Get("free_cma_kb")
+			if !ok {
+				cma, ok = z.Fields.Get("free_cma")
+			}
+			if ok {
 				c.cmaKnown, c.freeCMAPages = true, cma*1024/psz
 			}
 		}
