@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"headroom/model"
@@ -64,6 +67,9 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	}
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
+	}
+	if looksBinary(data) {
+		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
@@ -664,4 +670,38 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 		}
 	}
 	return evs
+}
+
+// Reads is what a text reader reads, for the message that says a text held none of it.
+const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with page allocation failures, " +
+	"OOM and SLUB reports; /proc files pasted verbatim (meminfo, vmstat, zoneinfo, buddyinfo, pagetypeinfo, " +
+	"softnet_stat, net/dev, net/netstat, net/snmp, sockstat); and the output of vmstat, top, free, ifconfig, " +
+	"ip -s link, netstat -i/-s/-tn, nstat, ss, ethtool -S/-g, sysctl -a or sysctl.conf, readprofile and perf report"
+
+// NothingRead reports whether a parsed text gave no evidence at all: no sample, kernel log
+// record, report, setting, profile or artifact. A diagnosis of such a text would say
+// "healthy" about nothing, so callers treat it as input they could not use.
+func NothingRead(tl *model.Timeline) bool {
+	return len(tl.Samples) == 0 && len(tl.Log) == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
+}
+
+// ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
+var ErrBinary = errors.New("the input is binary, not text")
+
+// looksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func looksBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			bad++
+		}
+		head = head[n:]
+	}
+	return bad*10 > min(len(data), 8<<10)
 }
