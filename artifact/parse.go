@@ -32,6 +32,7 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"

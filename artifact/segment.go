@@ -28,6 +28,8 @@ func (d *doc) command(i int) int {
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)
+	case "total":
+		return d.tryFree(i)
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
