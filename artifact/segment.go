@@ -13,6 +13,11 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") {
+		if n := d.tryCommandValue(i); n > 0 {
+			return n
+		}
+	}
 	try := func(fs ...func(int) int) int {
 		for _, f := range fs {
 			if n := f(i); n > 0 {

@@ -103,7 +103,7 @@ func (d *doc) trySysctl(i int) int {
 	}
 	form := "sysctl.conf"
 	label := d.label(i)
-	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 {
+	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 || readsSysctl(label) {
 		form = "sysctl-a"
 	}
 	blk := SysctlBlock{Form: form, Count: len(sds), Settings: sds}
@@ -125,6 +125,24 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// readsSysctl: the line before a block is a command that prints the host's values
+// ("$ sysctl net.core.rmem_max net.core.wmem_max"), not one that sets them.
+func readsSysctl(label string) bool {
+	fs := fields(label)
+	for k, f := range fs {
+		if f != "sysctl" {
+			continue
+		}
+		for _, a := range fs[k+1:] {
+			if a == "-w" || a == "-p" || strings.Contains(a, "=") || strings.Contains(a, ".conf") || a == "--system" || a == "--load" {
+				return false
+			}
+		}
+		return k+1 < len(fs)
+	}
+	return false
 }
 
 // unescapeMarkdown undoes the escapes and emphasis Markdown adds around identifiers:
