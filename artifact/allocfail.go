@@ -150,7 +150,11 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
-			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory"))) {
+			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
+			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
+			// report only where its header was cut.
+			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
+			if strings.Contains(t, "invoked oom-killer") || !inOOM {
 				break
 			}
 		}

@@ -41,7 +41,18 @@ var (
 
 func isOOMHeader(t string) bool {
 	return strings.Contains(t, "oom-killer: gfp_mask=") || strings.Contains(t, "ut of memory: Kill") ||
-		strings.Contains(t, "ut of Memory: Kill")
+		strings.Contains(t, "ut of Memory: Kill") || isOOMExcerptHeader(t)
+}
+
+// isOOMExcerptHeader: lines that report a kill on their own when the header was cut (an
+// excerpt from grep, or the first line lost): the 2.4 kernel's "VM: killing process x"
+// (mm/oom_kill.c oom_kill_task), a memcg's "Task in /a killed as a result of limit of /b"
+// (3.x-4.x mem_cgroup_print_oom_info), 4.19+'s "oom-kill:constraint=..." line, and a bare
+// "Killed process 1234 (x)" line.
+func isOOMExcerptHeader(t string) bool {
+	s := strings.TrimSpace(t)
+	return strings.HasPrefix(s, "VM: killing process ") || strings.HasPrefix(s, "Task in ") && strings.Contains(s, " killed as a result of limit of ") ||
+		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s)
 }
 
 func isSlabHeader(t string) bool { return strings.Contains(t, "SLUB: Unable to allocate memory") }
@@ -166,6 +177,33 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt).
 		o := &model.OOMKill{Order: -1}
 		return o, 0, true
+	}
+	s := strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(s, "VM: killing process "):
+		o := &model.OOMKill{Order: -1, Constraint: "CONSTRAINT_NONE"}
+		o.KilledComm = strings.TrimSpace(strings.TrimPrefix(s, "VM: killing process "))
+		return o, 0, true
+	case strings.HasPrefix(s, "Task in "):
+		if m := reTaskIn.FindStringSubmatch(s); m != nil {
+			return &model.OOMKill{Order: -1, Constraint: "CONSTRAINT_MEMCG", Memcg: m[2]}, 0, true
+		}
+	case strings.HasPrefix(s, "oom-kill:constraint="):
+		o := &model.OOMKill{Order: -1}
+		for _, kv := range strings.Split(strings.TrimPrefix(s, "oom-kill:"), ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "constraint":
+				o.Constraint = v
+			case "oom_memcg":
+				if o.Constraint == "CONSTRAINT_MEMCG" {
+					o.Memcg = v
+				}
+			}
+		}
+		return o, 0, true
+	case strings.HasPrefix(s, "Killed process "):
+		return &model.OOMKill{Order: -1}, 0, true
 	}
 	return nil, 0, false
 }
