@@ -11,6 +11,7 @@ import (
 
 // OOM-killer reports (mm/oom_kill.c) across eras:
 //
+//	2.6.12   "oom-killer: gfp_mask=0xd2"
 //	2.6.1x   "oom-killer: gfp_mask=0xd0, order=0"
 //	2.6.2x-  "java invoked oom-killer: gfp_mask=0x201da, order=0, oomkilladj=0"
 //	2.6.36-  "... gfp_mask=0x280da, order=0, oom_adj=0, oom_score_adj=0"
@@ -30,7 +31,7 @@ import (
 //	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
-	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?),(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?`)
+	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
 	reOOMKilled  = regexp.MustCompile(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
 	reOOMKV      = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj     = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
@@ -166,7 +167,10 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		if i := strings.LastIndex(o.Invoker, ": "); i >= 0 {
 			o.Invoker = o.Invoker[i+2:]
 		}
-		o.Order, _ = strconv.Atoi(m[3])
+		o.Order = -1 // 2.6.12 printed no order: "oom-killer: gfp_mask=0xd2"
+		if m[3] != "" {
+			o.Order, _ = strconv.Atoi(m[3])
+		}
 		if m[4] != "" {
 			o.OOMScoreAdj, _ = strconv.ParseInt(m[4], 10, 64)
 		}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -198,6 +199,13 @@ func (d *doc) run(from int) {
 		if l.Syslog {
 			continue // another program's syslog line
 		}
+		if kernel.IsKnownMessage(t) {
+			// A kernel message quoted without its log prefix (in prose, a code block,
+			// a ticket) is still the message: the rules that search the log see it.
+			l.Kernel = true
+			d.logLine(i)
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.command(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
@@ -234,6 +242,17 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
+		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
+			// A header broken by a wrap in a text without prefixes to tell the pieces
+			// (unwrap.go needs them): "...: page allocation failure: order:0," / "mode:0xa20".
+			joined := strings.TrimRight(t, " ") + " " + strings.TrimLeft(d.ls[i+1].Text, " ")
+			if af2, ok2 := parseAllocHeader(joined); ok2 {
+				af, ok = af2, true
+				d.ls[i].Text, t = joined, joined
+				d.ls[i].Pieces++
+				d.used[i+1] = true
+			}
+		}
 		if !ok && !strings.Contains(t, "order") {
 			return false // prose that names the message ("page allocation failures, ...")
 		}

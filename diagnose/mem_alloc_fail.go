@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -75,7 +76,6 @@ const highOrderAtomicMin = 4
 // alloc_vmap_area "vmap allocation for size N failed: use vmalloc=<size> to increase size";
 // 5.x+ __vmalloc_node_range "vmalloc error: size N, vm_struct allocation failed";
 // mm/percpu.c pcpu_alloc "percpu: allocation failed").
-var notPhysicalNeedles = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
 
 // allocVerdict is the decision for one report.
 type allocVerdict struct {
@@ -122,7 +122,7 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 	}
 	var logOnly []model.LogRecord
 	if class == classNotPhysical {
-		logOnly = logMatches(tl, notPhysicalNeedles...)
+		logOnly = logMatches(tl, kernel.MsgNotPhysical...)
 	}
 	if len(mine) == 0 && len(logOnly) == 0 {
 		if len(vs) == 0 {
