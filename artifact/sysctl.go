@@ -54,7 +54,17 @@ func isSysctlLine(t string) bool {
 		return false
 	}
 	m := reSysctlLine.FindStringSubmatch(t)
-	return m != nil && strings.Count(m[1], ".") >= 1 && !strings.Contains(m[1], "..")
+	if m == nil || strings.Count(m[1], ".") < 1 || strings.Contains(m[1], "..") {
+		return false
+	}
+	// /proc/sys has ten top-level directories; "x.x.x.x = client" or "a.b = c" in prose
+	// names none of them.
+	top, _, _ := strings.Cut(m[1], ".")
+	switch top {
+	case "net", "vm", "kernel", "fs", "dev", "abi", "user", "sunrpc", "crypto", "debug":
+		return true
+	}
+	return false
 }
 
 func settingData(key, written, value, form string) SettingData {
