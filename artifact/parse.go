@@ -121,8 +121,12 @@ type doc struct {
 	ls   []Line
 	used []bool
 	opt  Options
-	tl   *model.Timeline
-	host hostFacts
+	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
+	// fallback for a report that prints none, never an override of one that does (the
+	// kernel that printed a GFP mode decides its bit layout).
+	hostKernel string
+	tl         *model.Timeline
+	host       hostFacts
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
@@ -586,11 +590,11 @@ func (d *doc) finish() {
 	}
 	for k, a := range d.oomArts {
 		rel := d.kernelFor("", nil)
-		a.OOMKill.GFPFlags = gfpNames(a.Mode, d.oomModes[k], rel)
+		a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, d.oomModes[k], rel)
 	}
 	for k, a := range d.slabArts {
 		rel := d.kernelFor("", nil)
-		a.SlabFailure.GFPFlags = gfpNames(a.Mode, d.slabVals[k], rel)
+		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
@@ -648,6 +652,10 @@ func (d *doc) kernelFor(printed string, src *string) string {
 	if printed != "" {
 		return printed
 	}
+	if d.hostKernel != "" {
+		set("the host's kernel")
+		return d.hostKernel
+	}
 	if d.host.kernel != "" {
 		set(fmt.Sprintf("line %d: %q", d.host.kernelLine, d.host.kernelText))
 		return d.host.kernel
@@ -657,7 +665,7 @@ func (d *doc) kernelFor(printed string, src *string) string {
 
 // ParseKernelLog finds allocation failures, OOM kills and SLUB failures in kernel log records
 // (from /dev/kmsg on a live host, or a recording) and returns them as events. kernelRelease
-// decodes the GFP modes. Line numbers in the events are indexes into recs, 1-based; Source
+// decodes the GFP modes of reports that do not print their own release. Line numbers in the events are indexes into recs, 1-based; Source
 // names the records' own sources.
 func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event {
 	ls := make([]Line, 0, len(recs))
@@ -666,7 +674,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			ls = append(ls, Line{No: i + 1, Text: part, Kernel: true, UptimeUsec: r.UptimeUsec, Priority: r.Priority, Cont: k > 0})
 		}
 	}
-	d := &doc{ls: ls, used: make([]bool, len(ls)), opt: Options{Kernel: kernelRelease},
+	d := &doc{ls: ls, used: make([]bool, len(ls)), hostKernel: kernelRelease,
 		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive}}}
 	for i := range ls {
 		if d.used[i] || isBlank(ls[i].Text) {
