@@ -33,6 +33,7 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
@@ -164,6 +165,8 @@ type doc struct {
 	// again (-1 when none).
 	wrap   wrapInfo
 	rewind int
+	// proseLines are the lines read as prose, for the numbers they state (stated.go).
+	proseLines []proseLine
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -612,6 +615,7 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.stated()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 

@@ -173,6 +173,7 @@ func trimValue(v string) string {
 
 // prose scans a line of prose for settings.
 func (d *doc) prose(i int) {
+	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&
 		!strings.Contains(t, "vm.") && !strings.Contains(t, "net.") && !strings.Contains(t, "kernel.") && !strings.Contains(t, "fs.") {
