@@ -160,6 +160,12 @@ func stripBracketDate(s string, l *Line) (string, bool) {
 	}
 	in := s[1:end]
 	n := len(in)
+	if isTerminalStamp(in) {
+		// "[2022/9/23 15:43:47] ": a terminal or serial logger's stamp on every line
+		// (minicom, SecureCRT): not the kernel's, so the line keeps its own kind.
+		l.Stamp = in
+		return strings.TrimPrefix(s[end+1:], " "), true
+	}
 	// "... HH:MM:SS YYYY"
 	if n < 13 || !isDigits(in[n-4:]) || in[n-5] != ' ' || in[n-8] != ':' || in[n-11] != ':' ||
 		!isDigits(in[n-7:n-5]) || !isDigits(in[n-10:n-8]) {
@@ -358,4 +364,14 @@ func stripUnisocSeq(s string, l *Line) (string, bool) {
 	}
 	l.Priority, l.Kernel = int(p[0]-'0'), true
 	return strings.TrimLeft(rest[close+1:], " "), true
+}
+
+// isTerminalStamp: "2022/9/23 15:43:47", "2024-01-02 03:04:05.123".
+func isTerminalStamp(in string) bool {
+	date, clock, ok := strings.Cut(strings.TrimSpace(in), " ")
+	if !ok || len(date) < 8 || len(date) > 10 || !isDigits(date[:4]) || (date[4] != '/' && date[4] != '-') {
+		return false
+	}
+	hms := strings.Split(strings.SplitN(clock, ".", 2)[0], ":")
+	return len(hms) == 3 && isDigits(hms[0]) && isDigits(hms[1]) && isDigits(hms[2])
 }
