@@ -241,12 +241,24 @@ func (d *doc) tryEthtool(i int) int {
 // them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
 func (d *doc) tryEthtoolBare(i int) int {
 	label := d.label(i)
-	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
-		return 0
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics")
+	if !underCommand {
+		// Without the command, only names that are NIC loss counters vouch for the block
+		// ("rx_missed_errors: 22637793" quoted alone in a reply).
+		if name, _, ok := ethtoolCounter(d.ls[i].Text); !ok || !isNICLossName(name) {
+			return 0
+		}
 	}
 	es, n, bad := ethtoolStatsAt(d.ls, i, true)
 	if n < 1 {
 		return 0
+	}
+	if !underCommand {
+		for _, name := range es.Stats.Names() {
+			if !isNICLossName(name) && name != "rx_packets" && name != "tx_packets" {
+				return 0
+			}
+		}
 	}
 	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
 		es.Interface = m[1]
@@ -261,4 +273,10 @@ func (d *doc) tryEthtoolBare(i int) int {
 		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
 	d.addArtifact(KindEthtoolS, first, last, es)
 	return n
+}
+
+// isNICLossName: a driver or link counter of the NIC loss table (kernel/nicloss.go).
+func isNICLossName(name string) bool {
+	_, ok := kernel.ClassifyNICCounter(name, false)
+	return ok
 }
