@@ -167,6 +167,8 @@ type doc struct {
 	rewind int
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
+	// acct counts the lines that are not read: blank, prose, other programs' log lines.
+	acct model.LineAccount
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -193,6 +195,7 @@ func (d *doc) run(from int) {
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
+			d.acct.Blank++
 			continue
 		}
 		d.host.scan(l)
@@ -204,6 +207,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			d.acct.Other++
 			continue // another program's syslog line
 		}
 		if kernel.IsKnownMessage(t) {
@@ -616,6 +620,7 @@ func (d *doc) finish() {
 		d.tl.Log = nil // the capacity runText reserved
 	}
 	d.stated()
+	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -736,4 +741,23 @@ func looksBinary(data []byte) bool {
 		head = head[n:]
 	}
 	return bad*10 > min(len(data), 8<<10)
+}
+
+// account fills the Timeline's line account: every line of the text is read, prose, blank,
+// another program's log line, or unparsed (issue 16: a line is never dropped silently).
+func (d *doc) account() {
+	a := d.acct
+	a.Total = strings.Count(d.text, "\n")
+	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+		a.Total++
+	}
+	seen := map[int]bool{}
+	for _, u := range d.tl.Unparsed {
+		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
+			seen[n] = true
+		}
+	}
+	a.Unparsed = len(seen)
+	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
+	d.tl.Lines = &a
 }

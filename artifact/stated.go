@@ -50,6 +50,7 @@ var (
 
 // keepProse remembers a prose line for stated.
 func (d *doc) keepProse(i int) {
+	d.acct.Prose++
 	if len(d.proseLines) < statedMaxLines {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text})
 	}
