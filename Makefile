@@ -9,7 +9,7 @@ DIST      := dist
 # Release targets: seed 000 is an ARMv5 NAS, seed 004 a 32-bit x86 server.
 CROSS     := linux/amd64 linux/386 linux/arm/5 linux/arm64
 
-.PHONY: all build check fmt-check vet test cross fuzz bench clean
+.PHONY: all build check fmt-check vet test accuracy cross fuzz bench clean
 
 all: build
 
@@ -17,7 +17,7 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(DIST)/headroom ./cmd/headroom
 
-check: fmt-check vet test cross
+check: fmt-check vet test accuracy cross
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -30,6 +30,14 @@ vet:
 # tests, which would make their throughput thresholds flaky.
 test:
 	$(GO) test -count=1 -p 1 -timeout 40m $(PKGS)
+
+# Scores doctor on the labelled corpus of real pastes (testdata/corpus) and fails when a
+# figure falls below testdata/corpus/accuracy-baseline.json; `make accuracy-update` raises it.
+accuracy: build
+	$(GO) run ./internal/accuracy -bin $(DIST)/headroom -q
+
+accuracy-update: build
+	$(GO) run ./internal/accuracy -bin $(DIST)/headroom -q -update
 
 cross:
 	@set -e; for t in $(CROSS); do \
