@@ -603,6 +603,7 @@ func (d *doc) finish() {
 		rel := d.kernelFor("", nil)
 		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
+	d.unstampedLog()
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
 		// Reports log their lines when their header is read, so a line that a report
