@@ -148,6 +148,10 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		}
 		t := l.Text
 		if strings.TrimSpace(t) == "" {
+			if k, ok := blankThenDump(ls, used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
@@ -284,4 +288,20 @@ func ParseAllocFailure(text, kernelRelease string) (*model.AllocFailure, error) 
 		return ev.AllocFailure, nil
 	}
 	return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
+}
+
+// blankThenDump: the blank line(s) at ls[j] (at most two) are followed by a line of a
+// show_mem dump, which then continues the report or dump: a mail client or a list archive put
+// blank lines between a dump's lines. It returns the index of that line.
+func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
+	for k := j + 1; k < len(ls) && k <= j+2; k++ {
+		if used != nil && used[k] {
+			return 0, false
+		}
+		if isBlank(ls[k].Text) {
+			continue
+		}
+		return k, showMemKind(ls[k].Text) != ""
+	}
+	return 0, false
 }

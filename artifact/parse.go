@@ -336,6 +336,10 @@ func (d *doc) showMemReport(i int) bool {
 		}
 		tt := l.Text
 		if isBlank(tt) {
+			if k, ok := blankThenDump(d.ls, d.used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if strings.TrimSpace(tt) == "..." {
