@@ -264,6 +264,18 @@ func (d *doc) kernelReport(i int) bool {
 				d.used[i+1] = true
 			}
 		}
+		if !ok {
+			if h, parts, found := reassembleHeader(d.ls, d.used, i); found {
+				if af2, ok2 := parseAllocHeader(h); ok2 {
+					af, ok = af2, true
+					d.ls[i].Text, t = h, h
+					d.ls[i].Pieces += len(parts)
+					for _, k := range parts {
+						d.used[k] = true
+					}
+				}
+			}
+		}
 		if !ok && !strings.Contains(t, "order") {
 			return false // prose that names the message ("page allocation failures, ...")
 		}
