@@ -82,7 +82,7 @@ func (d *doc) command(i int) int {
 		}
 	}
 	if strings.HasSuffix(ft, ":") {
-		if n := try(d.tryEthtoolBare, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
 			return n
 		}
 	}
