@@ -28,6 +28,16 @@ var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ri
 // '#' or '//', is the paster's). ok is false for a line that is not a counter.
 func ethtoolCounter(t string) (name string, v int64, ok bool) {
 	s := strings.TrimSpace(t)
+	// "DUT ens5:    bw_in_allowance_exceeded:  19 731 631": a label before the counter and
+	// digits grouped by spaces, in a paste someone annotated. The counter is the last
+	// "name: value" of the line, its digits joined when every group after the first has three.
+	if c := strings.LastIndex(s, ": "); c > 0 {
+		if joined, grouped := digitGroups(strings.TrimSpace(s[c+2:])); grouped {
+			if f := fields(s[:c]); len(f) > 0 {
+				s = f[len(f)-1] + ": " + joined
+			}
+		}
+	}
 	name, val, found := strings.Cut(s, ":")
 	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
 		return "", 0, false
@@ -279,4 +289,19 @@ func (d *doc) tryEthtoolBare(i int) int {
 func isNICLossName(name string) bool {
 	_, ok := kernel.ClassifyNICCounter(name, false)
 	return ok
+}
+
+// digitGroups joins "19 731 631" into "19731631": a first group of one to three digits and
+// then groups of exactly three.
+func digitGroups(v string) (string, bool) {
+	g := fields(v)
+	if len(g) < 2 || len(g[0]) > 3 || !isDigits(g[0]) {
+		return "", false
+	}
+	for _, x := range g[1:] {
+		if len(x) != 3 || !isDigits(x) {
+			return "", false
+		}
+	}
+	return strings.Join(g, ""), true
 }
