@@ -17,7 +17,13 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(DIST)/headroom ./cmd/headroom
 
-check: fmt-check vet test cross
+# kernel.tainted is read before and after: a test that makes the kernel WARN (or worse) fails
+# the check even when every test passed (.ci/taint-diff names the bits).
+check:
+	@t0=$$(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0); \
+	rc=0; $(MAKE) --no-print-directory fmt-check vet test cross || rc=$$?; \
+	.ci/taint-diff $$t0 || rc=1; \
+	exit $$rc
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
