@@ -30,6 +30,7 @@ func NewRegistry(c *Collector) *prometheus.Registry {
 //
 // /metrics and / each answer at most 16 requests at once (maxInFlight) and refuse more with
 // 503; / is drawn once per sample (statuspage.go).
+//
 //	/healthz                 200 "ok" once a sample has read /proc/meminfo, 503 before or when it failed
 //	/docs/rules/ID.md        the rule's page (the runbook the alert rules link to)
 //
