@@ -27,14 +27,11 @@ func NewRegistry(c *Collector) *prometheus.Registry {
 //
 //	/metrics                 the Prometheus text format, or OpenMetrics when the scraper asks
 //	/                        the live status page
-//
-// /metrics and / each answer at most 16 requests at once (maxInFlight) and refuse more with
-// 503; / is drawn once per sample (statuspage.go).
-//
 //	/healthz                 200 "ok" once a sample has read /proc/meminfo, 503 before or when it failed
 //	/docs/rules/ID.md        the rule's page (the runbook the alert rules link to)
 //
-// Only GET and HEAD are answered.
+// Only GET and HEAD are answered. /metrics and / each answer at most 16 requests at once
+// (maxInFlight) and refuse more with 503; / is drawn once per sample (statuspage.go).
 func NewHandler(c *Collector, log Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", newMetricsHandler(c, NewRegistry(c), log))
