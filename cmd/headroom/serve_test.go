@@ -24,7 +24,12 @@ import (
 
 // serve runs inside the test process here: it must not set GOMAXPROCS and the GC target for
 // the other tests.
-func init() { tuneRuntime = false }
+func init() {
+	tuneRuntime = false
+	// Nor re-execute itself with fewer capabilities, except in TestServeDropsCapabilities's
+	// child.
+	dropPrivileges = os.Getenv(dropCapsTestEnv) != ""
+}
 
 // syncBuffer is a bytes.Buffer safe for the serve goroutine and the test to share.
 type syncBuffer struct {
