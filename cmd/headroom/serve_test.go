@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // serve runs inside the test process here: it must not set GOMAXPROCS and the GC target for
@@ -364,6 +366,10 @@ func TestServeDeployFlags(t *testing.T) {
 			t.Errorf("headroom.service lacks %s", want)
 		}
 	}
+	// The unit grants what serve keeps when it drops capabilities as root, and no more.
+	if len(serveKeepCaps) != 1 || serveKeepCaps[0] != unix.CAP_SYSLOG {
+		t.Errorf("serve keeps capabilities %v, the unit's bounding set is CAP_SYSLOG", serveKeepCaps)
+	}
 
 	ds, err := os.ReadFile("../../deploy/kubernetes/daemonset.yaml")
 	if err != nil {
@@ -381,10 +387,13 @@ func TestServeDeployFlags(t *testing.T) {
 		args[i] = strings.ReplaceAll(args[i], "$(HOST_IP)", "10.0.0.1") // the kubelet expands it
 	}
 	checkServeArgs(t, "DaemonSet args", args[1:])
-	for _, want := range []string{"hostNetwork: true", "hostPID: true", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false"} {
+	for _, want := range []string{"hostNetwork: true", "hostPID: true", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false", `drop: ["ALL"]`} {
 		if !bytes.Contains(ds, []byte(want)) {
 			t.Errorf("daemonset.yaml lacks %s", want)
 		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s+add:.*$`).Find(ds); m != nil {
+		t.Errorf("daemonset.yaml adds capabilities (%s): serve needs none but CAP_SYSLOG, and the pod runs without", m)
 	}
 
 	df, err := os.ReadFile("../../deploy/kubernetes/Dockerfile")
