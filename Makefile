@@ -10,7 +10,7 @@ DIST      := dist
 # Release targets: seed 000 is an ARMv5 NAS, seed 004 a 32-bit x86 server.
 CROSS     := linux/amd64 linux/386 linux/arm/5 linux/arm64
 
-.PHONY: all build check fmt-check vet test cross fuzz fuzz-long bench clean
+.PHONY: all build check fmt-check vet test accuracy cross fuzz fuzz-long bench clean
 
 all: build
 
@@ -22,7 +22,7 @@ build:
 # the check even when every test passed (.ci/taint-diff names the bits).
 check:
 	@t0=$$(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0); \
-	rc=0; $(MAKE) --no-print-directory fmt-check vet test cross || rc=$$?; \
+	rc=0; $(MAKE) --no-print-directory fmt-check vet test accuracy cross || rc=$$?; \
 	.ci/taint-diff $$t0 || rc=1; \
 	exit $$rc
 
@@ -37,6 +37,14 @@ vet:
 # tests, which would make their throughput thresholds flaky.
 test:
 	$(GO) test -count=1 -p 1 -timeout 40m $(PKGS)
+
+# Scores doctor on the labelled corpus of real pastes (testdata/corpus) and fails when a
+# figure falls below testdata/corpus/accuracy-baseline.json; `make accuracy-update` raises it.
+accuracy: build
+	$(GO) run ./internal/accuracy -bin $(DIST)/headroom -q
+
+accuracy-update: build
+	$(GO) run ./internal/accuracy -bin $(DIST)/headroom -q -update
 
 cross:
 	@set -e; for t in $(CROSS); do \

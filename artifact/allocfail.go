@@ -45,6 +45,11 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
 		}
+		// A comm has no ']' (the kernel prints it bare; ps adds the brackets): what ends in
+		// one is a prefix the paste left, a console's status line or a vendor's caller block.
+		if i := strings.LastIndexByte(af.Process, ']'); i >= 0 && i < len(af.Process)-1 {
+			af.Process = af.Process[i+1:]
+		}
 		return af, true
 	}
 	if m := reAllocHeader24.FindStringSubmatch(t); m != nil {
@@ -145,7 +150,11 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
-			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory"))) {
+			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
+			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
+			// report only where its header was cut.
+			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
+			if strings.Contains(t, "invoked oom-killer") || !inOOM {
 				break
 			}
 		}

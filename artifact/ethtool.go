@@ -53,39 +53,86 @@ type EthtoolStats struct {
 
 var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
 
-func ethtoolStatsAt(ls []Line, i int) (*EthtoolStats, int) {
-	if strings.TrimSpace(ls[i].Text) != "NIC statistics:" {
-		return nil, 0
+// ethtoolCounter reads "     rx_missed_errors: 12   # a note" (a comment after the value,
+// '#' or '//', is the paster's). ok is false for a line that is not a counter.
+func ethtoolCounter(t string) (name string, v int64, ok bool) {
+	s := strings.TrimSpace(t)
+	name, val, found := strings.Cut(s, ":")
+	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
+		return "", 0, false
+	}
+	val = strings.TrimSpace(val)
+	// be2net prints per-queue counters as "rxq0: rx_drops_no_frags: 12": the queue, then
+	// the counter; kept as "rxq0_rx_drops_no_frags".
+	if sub, v2, two := strings.Cut(val, ":"); two && !strings.Contains(strings.TrimSpace(sub), " ") && strings.TrimSpace(sub) != "" {
+		name, val = name+"_"+strings.TrimSpace(sub), strings.TrimSpace(v2)
+	}
+	if c := strings.Index(val, "#"); c >= 0 {
+		val = strings.TrimSpace(val[:c])
+	}
+	if c := strings.Index(val, "//"); c >= 0 {
+		val = strings.TrimSpace(val[:c])
+	}
+	v, ok = atoi(val)
+	return strings.TrimSpace(name), v, ok
+}
+
+func isCommentLine(t string) bool {
+	s := strings.TrimSpace(t)
+	return strings.HasPrefix(s, "#") || strings.HasPrefix(s, "//")
+}
+
+// ethtoolStatsAt reads the counters after "NIC statistics:" at ls[i], or, when bare, the
+// counter lines starting at ls[i] (`ethtool -S eth0 | grep drop` keeps no header). A comment
+// line is skipped; a line that is neither, between counters, is returned as a problem rather
+// than ending the block, so no counter after it goes unseen.
+func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
+	k := i
+	if !bare {
+		s := strings.TrimSpace(ls[i].Text)
+		if s != "NIC statistics:" && !(strings.HasPrefix(s, "NIC statistics:") && isCommentLine(s[len("NIC statistics:"):])) {
+			return nil, 0, nil
+		}
+		k++
 	}
 	es := &EthtoolStats{Loss: map[string]string{}}
-	k := i + 1
+	var bad []int
+	end := k
 	for ; k < len(ls); k++ {
-		s := strings.TrimSpace(ls[k].Text)
-		name, val, ok := strings.Cut(s, ":")
-		if !ok || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
+		if isBlank(ls[k].Text) {
 			break
 		}
-		v, ok := atoi(strings.TrimSpace(val))
+		if isCommentLine(ls[k].Text) {
+			continue
+		}
+		name, v, ok := ethtoolCounter(ls[k].Text)
 		if !ok {
+			// Unreadable: a problem when counters follow it, else the block's end.
+			if k+1 < len(ls) {
+				if _, _, next := ethtoolCounter(ls[k+1].Text); next && es.Stats.Len() > 0 {
+					bad = append(bad, k)
+					continue
+				}
+			}
 			break
 		}
-		name = strings.TrimSpace(name)
 		es.Stats.Set(name, v)
 		if c := ClassifyNICCounter(name); c != "" {
 			es.Loss[name] = c
 		}
+		end = k + 1
 	}
 	if es.Stats.Len() == 0 {
-		return nil, 0
+		return nil, 0, nil
 	}
-	return es, k - i
+	return es, end - i, bad
 }
 
 // ParseEthtoolStats parses ethtool -S output.
 func ParseEthtoolStats(text string) (*EthtoolStats, error) {
 	ls := SplitLines(text)
 	for i := range ls {
-		if es, n := ethtoolStatsAt(ls, i); n > 0 {
+		if es, n, _ := ethtoolStatsAt(ls, i, false); n > 0 {
 			return es, nil
 		}
 	}
@@ -189,8 +236,11 @@ func (d *doc) tryEthtool(i int) int {
 	if m := reEthtoolCmd.FindStringSubmatch(d.label(i)); m != nil {
 		iface = m[1]
 	}
-	if es, n := ethtoolStatsAt(d.ls, i); n > 0 {
+	if es, n, bad := ethtoolStatsAt(d.ls, i, false); n > 0 {
 		es.Interface = iface
+		for _, b := range bad {
+			d.unparsed(b, b, "ethtool -S: a line between counters that is not \"name: number\"")
+		}
 		first, last := d.ls[i].No, d.ls[i+n-1].No
 		stats := es.Stats.Clone()
 		d.segSeq++
@@ -214,4 +264,30 @@ func (d *doc) tryEthtool(i int) int {
 		return n
 	}
 	return 0
+}
+
+// tryEthtoolBare reads counter lines without "NIC statistics:" when the command line before
+// them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
+func (d *doc) tryEthtoolBare(i int) int {
+	label := d.label(i)
+	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
+		return 0
+	}
+	es, n, bad := ethtoolStatsAt(d.ls, i, true)
+	if n < 1 {
+		return 0
+	}
+	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
+		es.Interface = m[1]
+	}
+	for _, b := range bad {
+		d.unparsed(b, b, "ethtool -S: a line between counters that is not \"name: number\"")
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	stats := es.Stats.Clone()
+	d.segSeq++
+	d.addSamples(KindEthtoolS, label, first, last, []model.Sample{{Source: spanSource(first, last),
+		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
+	d.addArtifact(KindEthtoolS, first, last, es)
+	return n
 }

@@ -38,6 +38,10 @@ type Line struct {
 	Quote int
 	// Cont is true for the second and later pieces of an rsyslog "#012"-escaped line.
 	Cont bool
+	// Pieces counts the wrapped pieces joined to the line (unwrap.go); lastRaw is the raw
+	// length of its last physical line, prefixes included.
+	Pieces  int
+	lastRaw int
 }
 
 // Blank reports whether the line holds nothing but white space.
@@ -92,7 +96,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l = Line{No: no, UptimeUsec: -1, Priority: -1}
+	l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
 	ascii = isASCII(s)
@@ -101,8 +105,10 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	}
 	s, l.Quote = stripQuote(s)
 	s = stripFence(s)
+	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
+	s = stripVendorBlocks(s, &l)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&

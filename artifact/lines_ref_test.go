@@ -33,7 +33,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l := Line{No: no, UptimeUsec: -1, Priority: -1}
+	l := Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
 	if !refIsASCII(s) {
@@ -41,8 +41,10 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	}
 	s, l.Quote = refStripQuote(s)
 	s = refStripFence(s)
+	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
+	s = stripVendorBlocks(s, &l)
 	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.

@@ -124,8 +124,9 @@ func sentenceKey(s string) (key string, v int64, ok bool) {
 
 // NetstatS is parsed `netstat -s` output.
 type NetstatS struct {
-	Groups   kernel.Groups `json:"groups"`
-	Unmapped []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	Groups     kernel.Groups `json:"groups"`
+	Unmapped   []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	unmappedAt []int         // their indexes in the lines
 }
 
 func isNetstatSGroup(t string) bool {
@@ -144,12 +145,24 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 	ns := &NetstatS{}
 	k := i
 	var g *kernel.Group
+	inHist := false
 	for ; k < len(ls); k++ {
 		t := ls[k].Text
 		if isBlank(t) {
+			// A blank line inside a group (pastes that double-space lines) does not
+			// end the output: the next line says whether it goes on.
+			n := k + 1
+			for n < len(ls) && isBlank(ls[n].Text) && n-k < 3 {
+				n++
+			}
+			if g != nil && n < len(ls) && n-k < 3 && (isNetstatSGroup(ls[n].Text) || ls[n].Text[0] == ' ' || ls[n].Text[0] == '\t') {
+				k = n - 1
+				continue
+			}
 			break
 		}
 		if isNetstatSGroup(t) {
+			inHist = false
 			ns.Groups = append(ns.Groups, kernel.Group{Name: strings.TrimSuffix(strings.TrimSpace(t), ":")})
 			g = &ns.Groups[len(ns.Groups)-1]
 			continue
@@ -164,15 +177,23 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 			g.Counters.Set(name, v)
 			continue
 		}
+		if strings.HasSuffix(s, "histogram:") {
+			inHist = true // "ICMP input histogram:", then "destination unreachable: 3" rows
+			continue
+		}
 		key, v, ok := sentenceKey(s)
 		if !ok {
-			continue // histogram titles such as "ICMP input histogram:"
+			continue
+		}
+		if inHist && strings.Contains(s, ": ") {
+			continue // a histogram row: ICMP message counts by type, read, not mapped
 		}
 		if name, found := netstatSentences[g.Name][key]; found {
 			g.Counters.Set(name, v)
 			continue
 		}
 		ns.Unmapped = append(ns.Unmapped, fmt.Sprintf("line %d: %s", ls[k].No, s))
+		ns.unmappedAt = append(ns.unmappedAt, k)
 	}
 	if len(ns.Groups) == 0 {
 		return nil, 0
@@ -205,6 +226,9 @@ func (d *doc) tryNetstatS(i int) int {
 		return 0
 	}
 	first, last := d.ls[i].No, d.ls[i+n-1].No
+	for _, at := range ns.unmappedAt {
+		d.unparsed(at, at, "netstat -s: a sentence headroom does not map to a kernel counter (the line is kept under the artifact's unmapped)")
+	}
 	d.segSeq++
 	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
 	d.addArtifact(KindNetstatS, first, last, ns)

@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -29,6 +33,7 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -64,6 +69,9 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	}
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
+	}
+	if looksBinary(data) {
+		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
@@ -147,6 +155,11 @@ type doc struct {
 	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
 	fits        int
+	// wrap is the width of the text's kernel lines (unwrap.go); rewind is the index of a
+	// logged line that a joined piece made a report header, which the loop must read
+	// again (-1 when none).
+	wrap   wrapInfo
+	rewind int
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -186,6 +199,13 @@ func (d *doc) run(from int) {
 		if l.Syslog {
 			continue // another program's syslog line
 		}
+		if kernel.IsKnownMessage(t) {
+			// A kernel message quoted without its log prefix (in prose, a code block,
+			// a ticket) is still the message: the rules that search the log see it.
+			l.Kernel = true
+			d.logLine(i)
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.command(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
@@ -222,6 +242,17 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
+		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
+			// A header broken by a wrap in a text without prefixes to tell the pieces
+			// (unwrap.go needs them): "...: page allocation failure: order:0," / "mode:0xa20".
+			joined := strings.TrimRight(t, " ") + " " + strings.TrimLeft(d.ls[i+1].Text, " ")
+			if af2, ok2 := parseAllocHeader(joined); ok2 {
+				af, ok = af2, true
+				d.ls[i].Text, t = joined, joined
+				d.ls[i].Pieces++
+				d.used[i+1] = true
+			}
+		}
 		if !ok && !strings.Contains(t, "order") {
 			return false // prose that names the message ("page allocation failures, ...")
 		}
@@ -465,6 +496,7 @@ func (d *doc) addArtifact(kind string, first, last int, data any) {
 
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
 func (d *doc) unparsed(i, j int, why string) {
+	j = max(i, j) // a block whose header was read and none of its rows: the header's line
 	d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: d.ls[i].No, LastLine: d.ls[j].No, Why: why})
 }
 
@@ -658,4 +690,38 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 		}
 	}
 	return evs
+}
+
+// Reads is what a text reader reads, for the message that says a text held none of it.
+const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with page allocation failures, " +
+	"OOM and SLUB reports; /proc files pasted verbatim (meminfo, vmstat, zoneinfo, buddyinfo, pagetypeinfo, " +
+	"softnet_stat, net/dev, net/netstat, net/snmp, sockstat); and the output of vmstat, top, free, ifconfig, " +
+	"ip -s link, netstat -i/-s/-tn, nstat, ss, ethtool -S/-g, sysctl -a or sysctl.conf, readprofile and perf report"
+
+// NothingRead reports whether a parsed text gave no evidence at all: no sample, kernel log
+// record, report, setting, profile or artifact. A diagnosis of such a text would say
+// "healthy" about nothing, so callers treat it as input they could not use.
+func NothingRead(tl *model.Timeline) bool {
+	return len(tl.Samples) == 0 && len(tl.Log) == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
+}
+
+// ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
+var ErrBinary = errors.New("the input is binary, not text")
+
+// looksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func looksBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			bad++
+		}
+		head = head[n:]
+	}
+	return bad*10 > min(len(data), 8<<10)
 }

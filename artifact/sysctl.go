@@ -54,7 +54,17 @@ func isSysctlLine(t string) bool {
 		return false
 	}
 	m := reSysctlLine.FindStringSubmatch(t)
-	return m != nil && strings.Count(m[1], ".") >= 1 && !strings.Contains(m[1], "..")
+	if m == nil || strings.Count(m[1], ".") < 1 || strings.Contains(m[1], "..") {
+		return false
+	}
+	// /proc/sys has ten top-level directories; "x.x.x.x = client" or "a.b = c" in prose
+	// names none of them.
+	top, _, _ := strings.Cut(m[1], ".")
+	switch top {
+	case "net", "vm", "kernel", "fs", "dev", "abi", "user", "sunrpc", "crypto", "debug":
+		return true
+	}
+	return false
 }
 
 func settingData(key, written, value, form string) SettingData {
@@ -103,7 +113,7 @@ func (d *doc) trySysctl(i int) int {
 	}
 	form := "sysctl.conf"
 	label := d.label(i)
-	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 {
+	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 || readsSysctl(label) {
 		form = "sysctl-a"
 	}
 	blk := SysctlBlock{Form: form, Count: len(sds), Settings: sds}
@@ -125,6 +135,24 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// readsSysctl: the line before a block is a command that prints the host's values
+// ("$ sysctl net.core.rmem_max net.core.wmem_max"), not one that sets them.
+func readsSysctl(label string) bool {
+	fs := fields(label)
+	for k, f := range fs {
+		if f != "sysctl" {
+			continue
+		}
+		for _, a := range fs[k+1:] {
+			if a == "-w" || a == "-p" || strings.Contains(a, "=") || strings.Contains(a, ".conf") || a == "--system" || a == "--load" {
+				return false
+			}
+		}
+		return k+1 < len(fs)
+	}
+	return false
 }
 
 // unescapeMarkdown undoes the escapes and emphasis Markdown adds around identifiers:

@@ -2,9 +2,11 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -74,13 +76,13 @@ const highOrderAtomicMin = 4
 // alloc_vmap_area "vmap allocation for size N failed: use vmalloc=<size> to increase size";
 // 5.x+ __vmalloc_node_range "vmalloc error: size N, vm_struct allocation failed";
 // mm/percpu.c pcpu_alloc "percpu: allocation failed").
-var notPhysicalNeedles = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
 
 // allocVerdict is the decision for one report.
 type allocVerdict struct {
 	ev       *model.Event
 	af       *model.AllocFailure
 	class    string
+	also     []string           // further causes the same dump proves (a restricted zone that is also fragmented)
 	zones    []model.ZoneReport // the dump used, own or borrowed
 	borrowed string             // source of a borrowed dump
 	checks   []zoneCheck        // eligible zones
@@ -114,13 +116,13 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 	counts := map[string]int{}
 	for _, v := range vs {
 		counts[v.class]++
-		if v.class == class {
+		if v.class == class || slices.Contains(v.also, class) {
 			mine = append(mine, v)
 		}
 	}
 	var logOnly []model.LogRecord
 	if class == classNotPhysical {
-		logOnly = logMatches(tl, notPhysicalNeedles...)
+		logOnly = logMatches(tl, kernel.MsgNotPhysical...)
 	}
 	if len(mine) == 0 && len(logOnly) == 0 {
 		if len(vs) == 0 {
@@ -256,6 +258,16 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classReserve
 	case af.Order > 0 && allShort && orderOnly:
 		v.class = classFragmented
+	}
+	// A zone that had the pages but not the block (free above min, order check failed) is
+	// fragmented whatever else restricted the request: both are causes, and both have fixes.
+	if v.class != classFragmented && af.Order > 0 && orderOnly {
+		v.also = append(v.also, classFragmented)
+	}
+	if v.class != "" {
+		return
+	}
+	switch {
 	default:
 		// warn_alloc prints the dump after the attempt failed; memory freed in between
 		// (kswapd, a finished DMA) makes the dump look healthier than the moment of failure.
@@ -380,7 +392,12 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		c.belowMin = c.freePages <= c.minPages+c.reservePages
 		c.belowFloor = eff <= c.floorPages
 		if z.Fields != nil {
-			if cma, ok := z.Fields.Get("free_cma"); ok {
+			// The zone line's free_cma:143136kB is kept under its unit-suffixed name.
+			cma, ok := z.Fields.Get("free_cma_kb")
+			if !ok {
+				cma, ok = z.Fields.Get("free_cma")
+			}
+			if ok {
 				c.cmaKnown, c.freeCMAPages = true, cma*1024/psz
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -150,7 +151,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 	}
-	if recs := logMatches(tl, "too many orphaned sockets", "too many of orphaned sockets"); len(recs) > 0 {
+	if recs := logMatches(tl, kernel.MsgTooManyOrphans...); len(recs) > 0 {
 		haveData = true
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))

@@ -32,15 +32,21 @@ var netdevOverrunCounters = []string{"rx_fifo_errors", "rx_missed_errors", "rx_o
 // rx_out_of_buffer, bnxt rx_discards, i40e rx_dropped? (not: software). Per-queue names
 // rx_queue_N_drops are counted by suffix when the driver documents them as ring drops.
 var ethtoolOverrunNames = map[string]bool{
-	"rx_no_buffer_count":   true,
-	"rx_missed_errors":     true,
-	"rx_fifo_errors":       true,
-	"rx_over_errors":       true,
-	"rx_no_dma_resources":  true,
-	"rx_out_of_buffer":     true,
-	"rx_discards":          true,
-	"rx_fw_discards":       true,
-	"rx_dropped_no_buffer": true,
+	"rx_no_buffer_count":  true,
+	"rx_missed_errors":    true,
+	"rx_fifo_errors":      true,
+	"rx_over_errors":      true,
+	"rx_no_dma_resources": true,
+	"rx_out_of_buffer":    true,
+	"rx_discards":         true,
+	"rx_fw_discards":      true,
+	// be2net (Emulex): no free receive fragment posted / no pbuf / FIFO overflow.
+	"rx_drops_no_frags":           true,
+	"rx_drops_no_pbuf":            true,
+	"rx_drops_no_erx_descr":       true,
+	"rxpp_fifo_overflow_drop":     true,
+	"rx_input_fifo_overflow_drop": true,
+	"rx_dropped_no_buffer":        true,
 }
 
 // Driver counters that say the RX refill's page allocation failed: the memory side of the
@@ -146,7 +152,8 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		sort.Strings(names)
 		for _, name := range names {
 			v, _ := st.Stats.Get(name)
-			isOverrun := ethtoolOverrunNames[name] || (strings.HasPrefix(name, "rx_queue_") && strings.HasSuffix(name, "_drops") && !isVirtualDriverQueue(tl, dev.Name))
+			isOverrun := ethtoolOverrunNames[name] || ethtoolOverrunNames[queueBase(name)] ||
+				(strings.HasPrefix(name, "rx_queue_") && strings.HasSuffix(name, "_drops") && !isVirtualDriverQueue(tl, dev.Name))
 			isAlloc := ethtoolAllocFailNames[name]
 			if v == 0 || !(isOverrun || isAlloc) {
 				continue
@@ -177,12 +184,16 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		return Finding{}, false
 	}
 	sev := Warning
-	if rx, ok := dev.Counters.Get("rx_packets"); ok && rx > 0 && lost > 0 {
+	if rx, rxSrc, ok := rxPacketsOf(tl, dev, st); ok && rx > 0 && lost > 0 {
 		ratio := float64(lost) / float64(rx+lost)
-		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: src})
+		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: rxSrc})
 		if ratio < overrunRatioWarn && !hasDelta {
 			sev = Info
 		}
+	} else if !hasDelta && lost > 0 {
+		// A since-boot total with nothing to divide it by cannot be called large.
+		sev = Info
+		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: "not known: the input has no received-packet count for this interface (since-boot totals alone are judged only against one)", Source: src})
 	}
 	if hasDelta {
 		switch {
@@ -336,3 +347,49 @@ const (
 	busyIdlePct   = 10.0
 	busyIOWaitPct = 20.0
 )
+
+// queueBase strips a per-queue prefix ("rxq0_rx_drops_no_frags" → "rx_drops_no_frags").
+func queueBase(name string) string {
+	if strings.HasPrefix(name, "rxq") {
+		if i := strings.IndexByte(name, '_'); i > 3 {
+			return name[i+1:]
+		}
+	}
+	return name
+}
+
+// rxPacketsOf finds the received-packet count for an interface: its own counters, else the
+// same name's in another table of the input (a pasted ifconfig beside ethtool -S), else the
+// driver's rx_packets in ethtool -S, else per-queue rx_pkts summed.
+func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats) (int64, string, bool) {
+	if v, ok := dev.Counters.Get("rx_packets"); ok && v > 0 {
+		return v, "/proc/net/dev", true
+	}
+	if dev.Name != "" {
+		for i := len(tl.Samples) - 1; i >= 0; i-- {
+			for _, d := range tl.Samples[i].NetDev {
+				if d.Name == dev.Name {
+					if v, ok := d.Counters.Get("rx_packets"); ok && v > 0 {
+						return v, sampleSource(&tl.Samples[i], "/proc/net/dev"), true
+					}
+				}
+			}
+		}
+	}
+	if st != nil && st.Stats != nil {
+		if v, ok := st.Stats.Get("rx_packets"); ok && v > 0 {
+			return v, "ethtool -S " + dev.Name, true
+		}
+		var sum int64
+		for _, n := range st.Stats.Names() {
+			if strings.HasPrefix(n, "rxq") && strings.HasSuffix(n, "_rx_pkts") || strings.HasPrefix(n, "rx_queue_") && strings.HasSuffix(n, "_packets") {
+				v, _ := st.Stats.Get(n)
+				sum += v
+			}
+		}
+		if sum > 0 {
+			return sum, "ethtool -S " + dev.Name + " (per-queue packets summed)", true
+		}
+	}
+	return 0, "", false
+}
