@@ -2,7 +2,6 @@ package export
 
 import (
 	"bytes"
-	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -26,7 +25,7 @@ import (
 type statusHandler struct {
 	c        *Collector
 	log      Logger
-	inFlight chan struct{}
+	inFlight inFlight
 
 	mu          sync.Mutex // held while rendering; guards the fields below
 	key         time.Time  // Snapshot.done of the cached page
@@ -43,17 +42,14 @@ const statusReleaseEvery = time.Minute
 var statusRenderHook func()
 
 func newStatusHandler(c *Collector, log Logger) *statusHandler {
-	return &statusHandler{c: c, log: log, inFlight: make(chan struct{}, maxInFlight)}
+	return &statusHandler{c: c, log: log, inFlight: newInFlight()}
 }
 
 func (h *statusHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	select {
-	case h.inFlight <- struct{}{}:
-		defer func() { <-h.inFlight }()
-	default:
-		http.Error(w, fmt.Sprintf("Limit of concurrent requests reached (%d), try again later.", maxInFlight), http.StatusServiceUnavailable)
+	if !h.inFlight.enter(w) {
 		return
 	}
+	defer h.inFlight.leave()
 	page, err := h.render()
 	if err != nil {
 		if h.log != nil {

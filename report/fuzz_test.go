@@ -92,14 +92,19 @@ func recordingSeeds(t testing.TB) [][]byte {
 	return seeds
 }
 
-// renderAll reads a recording (JSON lines, gzipped here as an archive is), runs every rule
-// over it and renders the result with every renderer, checking what each promises.
-func renderAll(t *testing.T, data []byte) {
+// gzipped returns data compressed, as an archive is.
+func gzipped(data []byte) *bytes.Buffer {
 	var z bytes.Buffer
 	zw := gzip.NewWriter(&z)
 	zw.Write(data)
 	zw.Close()
-	tl, _, err := record.FromReader(&z, "fuzz.jsonl.gz")
+	return &z
+}
+
+// renderAll reads a recording (JSON lines, gzipped here as an archive is), runs every rule
+// over it and renders the result with every renderer, checking what each promises.
+func renderAll(t *testing.T, data []byte) {
+	tl, _, err := record.FromReader(gzipped(data), "fuzz.jsonl.gz")
 	if err != nil {
 		if err.Error() == "" {
 			t.Fatal("empty error message")
@@ -141,11 +146,7 @@ func TestRecordingSeedsRender(t *testing.T) {
 	found := 0
 	for _, s := range seeds {
 		renderAll(t, s)
-		var z bytes.Buffer
-		zw := gzip.NewWriter(&z)
-		zw.Write(s)
-		zw.Close()
-		tl, _, err := record.FromReader(&z, "seed")
+		tl, _, err := record.FromReader(gzipped(s), "seed")
 		if err != nil {
 			t.Fatal(err)
 		}
