@@ -237,7 +237,7 @@ func collectGuardianReports() ([]string, error) {
 		} else {
 			at := rep.Time.Local().Format("2006-01-02 15:04:05")
 			for _, d := range rep.Did {
-				out = append(out, fmt.Sprintf("run %s was killed; its guardian at %s: %s", id, at, guardianLine(d)))
+				out = append(out, fmt.Sprintf("run %s was killed; its guardian at %s: %s", id, at, SweepLine(d)))
 			}
 			for _, e := range rep.Errors {
 				out = append(out, fmt.Sprintf("run %s was killed; its guardian at %s failed: %s", id, at, e))
@@ -251,9 +251,22 @@ func collectGuardianReports() ([]string, error) {
 	return out, errors.Join(errs...)
 }
 
-// guardianLine words one entry of a sweep's list the way `lab cleanup` prints it.
-func guardianLine(d string) string {
-	if IsSweepNote(d) {
+// sweepEarlierRuns is the sweep at the start of every run: what dead runs left, and what
+// their guardians did, one progress line each.
+func sweepEarlierRuns(progress func(string)) {
+	removed, err := CleanupAll(NamePrefix)
+	for _, r := range removed {
+		progress("earlier runs: " + SweepLine(r))
+	}
+	if err != nil {
+		progress(fmt.Sprintf("cleanup of earlier runs: %v", err))
+	}
+}
+
+// SweepLine words one entry of CleanupAll's list the way `lab cleanup` prints it: a
+// sentence as it is, a namespace or another object as "removed ...".
+func SweepLine(d string) string {
+	if isSweepNote(d) {
 		return d
 	}
 	if strings.HasPrefix(d, NamePrefix) {
@@ -262,9 +275,9 @@ func guardianLine(d string) string {
 	return "removed " + d
 }
 
-// IsSweepNote reports whether an entry of CleanupAll's list is a sentence of its own (a
+// isSweepNote reports whether an entry of CleanupAll's list is a sentence of its own (a
 // sysctl restored or left alone, a guardian's report) rather than the name of something
 // removed.
-func IsSweepNote(s string) bool {
+func isSweepNote(s string) bool {
 	return strings.HasPrefix(s, "sysctl ") || strings.HasPrefix(s, "run ")
 }

@@ -300,7 +300,7 @@ func isRunID(id string) bool {
 // NamePrefix+runID+"-" for one) and whose owning process is gone, and the global sysctls
 // such a run changed (restored from its owner file unless someone changed them since). A
 // run whose owner is still alive is left alone. It returns the namespaces it removed, then
-// one sentence per global sysctl (IsSweepNote).
+// one sentence per global sysctl (SweepLine words them all).
 func Cleanup(prefix string) ([]string, error) {
 	if !strings.HasPrefix(prefix, NamePrefix) {
 		return nil, fmt.Errorf("lab: cleanup prefix %q must start with %q", prefix, NamePrefix)

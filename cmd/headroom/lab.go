@@ -57,14 +57,7 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 	case "cleanup":
 		removed, err := lab.CleanupAll(lab.NamePrefix)
 		for _, n := range removed {
-			switch {
-			case lab.IsSweepNote(n):
-				fmt.Fprintln(stdio.Stdout, n)
-			case strings.HasPrefix(n, lab.NamePrefix):
-				fmt.Fprintf(stdio.Stdout, "removed namespace %s\n", n)
-			default:
-				fmt.Fprintf(stdio.Stdout, "removed %s\n", n)
-			}
+			fmt.Fprintln(stdio.Stdout, lab.SweepLine(n))
 		}
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)
