@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"headroom/kernel"
 )
 
 // A command and its output on separate lines, as operators paste them:
@@ -67,7 +69,7 @@ func (d *doc) tryCommandValue(i int) int {
 
 // hostValue records a value the host printed for a sysctl (by path or dotted name).
 func (d *doc) hostValue(written, value string, at int) {
-	key := normaliseSysctlKey(written)
+	key := kernel.NormaliseSysctlKey(written)
 	sd := settingData(key, written, value, "sysctl-a")
 	no := d.ls[at].No
 	d.addSetting(sd, no)

@@ -10,45 +10,16 @@ import (
 )
 
 // ethtool -S prints "NIC statistics:" and "     name: value" lines with the driver's own
-// names; ethtool -g prints the ring's pre-set maximums and current sizes.
-//
-// Loss counters are classified by what ran out, because that decides the fix:
-//
-//	"ring_full"    the NIC found no free RX descriptor and dropped in hardware: the host did
-//	               not refill the ring in time (rx_no_buffer_count = RNBC on e1000/igb,
-//	               rx_missed_errors = MPC, rx_fifo_errors, rx_over_errors, rx_discards_phy on mlx5)
-//	"alloc_failed" the driver could not allocate a fresh buffer to refill the ring — the page
-//	               allocator failed, often in atomic context (alloc_rx_buff_failed on e1000/igb/ixgbe,
-//	               rx_buff_alloc_err on mlx5, rx_alloc_fail, rx_page_alloc_fail)
-//	"queue_drop"   a per-queue software drop counter (rx_queue_N_drops, rxN_dropped)
-//	"dropped"      other drop counters the driver keeps (rx_dropped, rx_drops)
-var (
-	reQueueDrop = regexp.MustCompile(`^rx_?(queue_)?\d+_(drops|dropped|discards)$|^rx\d+_(drops|dropped)$`)
-)
-
-// ClassifyNICCounter returns the loss class of an ethtool -S counter name, "" when it is not
-// a loss counter.
-func ClassifyNICCounter(name string) string {
-	n := strings.ToLower(name)
-	switch {
-	case strings.Contains(n, "alloc") && (strings.Contains(n, "fail") || strings.Contains(n, "err")):
-		return "alloc_failed"
-	case n == "rx_no_buffer_count" || n == "rx_missed_errors" || n == "rx_fifo_errors" || n == "rx_over_errors" ||
-		n == "rx_discards_phy" || n == "rx_out_of_buffer" || strings.HasPrefix(n, "rx_no_buffer") || n == "rx_missed":
-		return "ring_full"
-	case reQueueDrop.MatchString(n):
-		return "queue_drop"
-	case n == "rx_dropped" || n == "rx_drops" || n == "rx_discards":
-		return "dropped"
-	}
-	return ""
-}
+// names; ethtool -g prints the ring's pre-set maximums and current sizes. Loss counters are
+// classified by kernel.ClassifyNICCounter (the table doctor and serve use too); Loss maps each
+// to its cause: ring, refill, link, queue, stack. A pasted ethtool -S does not say whether the
+// device is virtual; kernel.VirtualNICStats tells from the driver's own counter names.
 
 // EthtoolStats is parsed ethtool -S output.
 type EthtoolStats struct {
 	Interface string            `json:"interface,omitempty"`
 	Stats     kernel.Counters   `json:"stats"`
-	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → class
+	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → kernel.NICCause*
 }
 
 var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
@@ -117,13 +88,13 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 			break
 		}
 		es.Stats.Set(name, v)
-		if c := ClassifyNICCounter(name); c != "" {
-			es.Loss[name] = c
-		}
 		end = k + 1
 	}
 	if es.Stats.Len() == 0 {
 		return nil, 0, nil
+	}
+	for _, l := range kernel.ClassifyNICStats(&es.Stats, false) {
+		es.Loss[l.Name] = l.Cause
 	}
 	return es, end - i, bad
 }
@@ -270,12 +241,24 @@ func (d *doc) tryEthtool(i int) int {
 // them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
 func (d *doc) tryEthtoolBare(i int) int {
 	label := d.label(i)
-	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
-		return 0
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics")
+	if !underCommand {
+		// Without the command, only names that are NIC loss counters vouch for the block
+		// ("rx_missed_errors: 22637793" quoted alone in a reply).
+		if name, _, ok := ethtoolCounter(d.ls[i].Text); !ok || !isNICLossName(name) {
+			return 0
+		}
 	}
 	es, n, bad := ethtoolStatsAt(d.ls, i, true)
 	if n < 1 {
 		return 0
+	}
+	if !underCommand {
+		for _, name := range es.Stats.Names() {
+			if !isNICLossName(name) && name != "rx_packets" && name != "tx_packets" {
+				return 0
+			}
+		}
 	}
 	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
 		es.Interface = m[1]
@@ -290,4 +273,10 @@ func (d *doc) tryEthtoolBare(i int) int {
 		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
 	d.addArtifact(KindEthtoolS, first, last, es)
 	return n
+}
+
+// isNICLossName: a driver or link counter of the NIC loss table (kernel/nicloss.go).
+func isNICLossName(name string) bool {
+	_, ok := kernel.ClassifyNICCounter(name, false)
+	return ok
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -174,7 +175,7 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		if m[4] != "" {
 			o.OOMScoreAdj, _ = strconv.ParseInt(m[4], 10, 64)
 		}
-		v, _ := parseGFPNumber(m[2])
+		v, _ := kernel.ParseGFPNumber(m[2])
 		return o, v, true
 	}
 	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
@@ -232,7 +233,7 @@ func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
 	}
 	node, _ := strconv.Atoi(m[1])
 	s := &model.SlabFailure{Node: node, Mode: m[2]}
-	v, _ := parseGFPNumber(m[2])
+	v, _ := kernel.ParseGFPNumber(m[2])
 	return s, v, true
 }
 
@@ -240,16 +241,6 @@ func (r *report) finishSlab(ls []Line) model.Event {
 	first, last := lineSpan(ls, r.used)
 	return model.Event{Kind: model.EventSlabFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
 		UptimeUsec: max(r.first.UptimeUsec, 0), SlabFailure: r.slab}
-}
-
-// gfpNames returns the decoded names of a mode for the event's kernel: the kernel's own
-// symbolic decoding when printed, else the era decoding when the era is known, else nil.
-func gfpNames(mode string, v uint64, kernelRelease string) []string {
-	if n := symbolicGFP(mode); len(n) > 0 {
-		return n
-	}
-	flags, _, _ := DecodeGFP(v, kernelRelease)
-	return flags
 }
 
 // ParseOOM parses one pasted OOM-killer report.
@@ -263,7 +254,7 @@ func ParseOOM(text, kernelRelease string) (*model.OOMKill, error) {
 		r := report{kind: "oom", oom: o}
 		collectReport(ls, i, nil, &r)
 		ev, _ := r.finishOOM(ls)
-		ev.OOMKill.GFPFlags = gfpNames(o.Mode, v, kernelRelease)
+		ev.OOMKill.GFPFlags = kernel.GFPNames(o.Mode, v, kernelRelease)
 		return ev.OOMKill, nil
 	}
 	return nil, fmt.Errorf("artifact: no OOM-killer report in the text")
@@ -280,7 +271,7 @@ func ParseSlabFailure(text, kernelRelease string) (*model.SlabFailure, error) {
 		r := report{kind: "slab", slab: s}
 		collectReport(ls, i, nil, &r)
 		ev := r.finishSlab(ls)
-		ev.SlabFailure.GFPFlags = gfpNames(s.Mode, v, kernelRelease)
+		ev.SlabFailure.GFPFlags = kernel.GFPNames(s.Mode, v, kernelRelease)
 		return ev.SlabFailure, nil
 	}
 	return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")

@@ -33,6 +33,7 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
@@ -121,8 +122,12 @@ type doc struct {
 	ls   []Line
 	used []bool
 	opt  Options
-	tl   *model.Timeline
-	host hostFacts
+	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
+	// fallback for a report that prints none, never an override of one that does (the
+	// kernel that printed a GFP mode decides its bit layout).
+	hostKernel string
+	tl         *model.Timeline
+	host       hostFacts
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
@@ -160,6 +165,10 @@ type doc struct {
 	// again (-1 when none).
 	wrap   wrapInfo
 	rewind int
+	// proseLines are the lines read as prose, for the numbers they state (stated.go).
+	proseLines []proseLine
+	// acct counts the lines that are not read: blank, prose, other programs' log lines.
+	acct model.LineAccount
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -186,6 +195,7 @@ func (d *doc) run(from int) {
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
+			d.acct.Blank++
 			continue
 		}
 		d.host.scan(l)
@@ -197,6 +207,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			d.acct.Other++
 			continue // another program's syslog line
 		}
 		if kernel.IsKnownMessage(t) {
@@ -251,6 +262,18 @@ func (d *doc) kernelReport(i int) bool {
 				d.ls[i].Text, t = joined, joined
 				d.ls[i].Pieces++
 				d.used[i+1] = true
+			}
+		}
+		if !ok {
+			if h, parts, found := reassembleHeader(d.ls, d.used, i); found {
+				if af2, ok2 := parseAllocHeader(h); ok2 {
+					af, ok = af2, true
+					d.ls[i].Text, t = h, h
+					d.ls[i].Pieces += len(parts)
+					for _, k := range parts {
+						d.used[k] = true
+					}
+				}
 			}
 		}
 		if !ok && !strings.Contains(t, "order") {
@@ -325,6 +348,10 @@ func (d *doc) showMemReport(i int) bool {
 		}
 		tt := l.Text
 		if isBlank(tt) {
+			if k, ok := blankThenDump(d.ls, d.used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if strings.TrimSpace(tt) == "..." {
@@ -586,12 +613,13 @@ func (d *doc) finish() {
 	}
 	for k, a := range d.oomArts {
 		rel := d.kernelFor("", nil)
-		a.OOMKill.GFPFlags = gfpNames(a.Mode, d.oomModes[k], rel)
+		a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, d.oomModes[k], rel)
 	}
 	for k, a := range d.slabArts {
 		rel := d.kernelFor("", nil)
-		a.SlabFailure.GFPFlags = gfpNames(a.Mode, d.slabVals[k], rel)
+		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
+	d.unstampedLog()
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
 		// Reports log their lines when their header is read, so a line that a report
@@ -608,6 +636,8 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.stated()
+	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -648,6 +678,10 @@ func (d *doc) kernelFor(printed string, src *string) string {
 	if printed != "" {
 		return printed
 	}
+	if d.hostKernel != "" {
+		set("the host's kernel")
+		return d.hostKernel
+	}
 	if d.host.kernel != "" {
 		set(fmt.Sprintf("line %d: %q", d.host.kernelLine, d.host.kernelText))
 		return d.host.kernel
@@ -657,7 +691,7 @@ func (d *doc) kernelFor(printed string, src *string) string {
 
 // ParseKernelLog finds allocation failures, OOM kills and SLUB failures in kernel log records
 // (from /dev/kmsg on a live host, or a recording) and returns them as events. kernelRelease
-// decodes the GFP modes. Line numbers in the events are indexes into recs, 1-based; Source
+// decodes the GFP modes of reports that do not print their own release. Line numbers in the events are indexes into recs, 1-based; Source
 // names the records' own sources.
 func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event {
 	ls := make([]Line, 0, len(recs))
@@ -666,7 +700,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			ls = append(ls, Line{No: i + 1, Text: part, Kernel: true, UptimeUsec: r.UptimeUsec, Priority: r.Priority, Cont: k > 0})
 		}
 	}
-	d := &doc{ls: ls, used: make([]bool, len(ls)), opt: Options{Kernel: kernelRelease},
+	d := &doc{ls: ls, used: make([]bool, len(ls)), hostKernel: kernelRelease,
 		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive}}}
 	for i := range ls {
 		if d.used[i] || isBlank(ls[i].Text) {
@@ -724,4 +758,23 @@ func looksBinary(data []byte) bool {
 		head = head[n:]
 	}
 	return bad*10 > min(len(data), 8<<10)
+}
+
+// account fills the Timeline's line account: every line of the text is read, prose, blank,
+// another program's log line, or unparsed (issue 16: a line is never dropped silently).
+func (d *doc) account() {
+	a := d.acct
+	a.Total = strings.Count(d.text, "\n")
+	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+		a.Total++
+	}
+	seen := map[int]bool{}
+	for _, u := range d.tl.Unparsed {
+		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
+			seen[n] = true
+		}
+	}
+	a.Unparsed = len(seen)
+	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
+	d.tl.Lines = &a
 }

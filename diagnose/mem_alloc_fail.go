@@ -206,8 +206,8 @@ func nearestDump(evs []*model.Event, i int) *model.Event {
 
 func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
-	v.flags = memGFPNames(af.GFPFlags)
-	v.cz = memClasszone(v.flags)
+	v.flags = kernel.GFPFlagSet(af.GFPFlags)
+	v.cz = kernel.GFPClasszone(v.flags)
 	atomic := af.Atomic != nil && *af.Atomic
 
 	if af.Order > maxBuddyOrder {
@@ -309,7 +309,7 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	v.class = classFragmented
 	v.notes = append(v.notes, fmt.Sprintf("every allocation failure in the input is of order 1 or more and none of order 0: the zones still had pages for single-page requests but not %d contiguous ones; "+
 		"reserve exhaustion would have failed order-0 atomic requests too (the NIC's skb heads, slab refills)", 1<<af.Order))
-	if k, _, ok := memKernelOf(tl, af); ok && !k.AtLeast(4, 4) {
+	if k, _, ok := memKernelOf(tl, af); ok && !k.AtLeast(4, 4, 0) {
 		v.notes = append(v.notes, fmt.Sprintf("on %d.%d the order-%d check also scales min: after removing the free pages of orders below %d it needs more than min/%d free, so a small vm.min_free_kbytes leaves little at order %d, and kswapd, woken with the failing order, reclaims until that check passes; "+
 			"from 2.6.24 to 4.3 min_free_kbytes also sizes the MIGRATE_RESERVE pageblocks that keep free pages contiguous (commit 64c5e135bf5a: \"increasing the value of min_free_kbytes will free pages as contiguous blocks\")",
 			k.Major, k.Minor, af.Order, af.Order, 1<<af.Order, af.Order))
@@ -339,7 +339,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 	}
 	psz, _ := pageSize(tl)
 	kv, _, kvOK := memKernelOf(tl, v.af)
-	legacy := kvOK && !kv.AtLeast(4, 4)
+	legacy := kvOK && !kv.AtLeast(4, 4, 0)
 	atomic := v.af.Atomic != nil && *v.af.Atomic
 	czRank := memZoneRank(v.cz)
 	// The classzone actually present: the highest dumped zone at or below the mode's.
@@ -384,7 +384,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		if v.flags["HIGH"] {
 			adj -= adj / 2
 		}
-		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3)) {
+		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3, 0)) {
 			adj -= adj / 4
 		}
 		c.floorPages = adj + c.reservePages
@@ -910,7 +910,7 @@ func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (memSetting, bool) {
 func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Change {
 	var out []model.Change
 	k, _, ok := memKernelOf(tl, af)
-	if ok && k.AtLeast(5, 0) {
+	if ok && k.AtLeast(5, 0, 0) {
 		if cur, has := memCurrent(tl, "vm.watermark_boost_factor"); has {
 			if c, okc := memSettingInt(cur); okc && c == 0 {
 				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_boost_factor", Current: cur.value, Recommended: "15000",
@@ -918,7 +918,7 @@ func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Ch
 			}
 		}
 	}
-	if ok && k.AtLeast(5, 9) {
+	if ok && k.AtLeast(5, 9, 0) {
 		if cur, has := memCurrent(tl, "vm.compaction_proactiveness"); has {
 			if c, okc := memSettingInt(cur); okc && c < 20 {
 				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.compaction_proactiveness", Current: cur.value, Recommended: "20",
