@@ -299,6 +299,8 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		return
 	}
 	if af.Order == 0 {
+		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
+		v.inferred = false
 		v.class = classReserve
 		v.notes = append(v.notes, "an order-0 request fails only when a zone's free pages are at the request's floor: fragmentation cannot cause it")
 		return
