@@ -257,23 +257,23 @@ func sourceOK(srcs []SourceStatus, name string) bool {
 
 func memoryMetrics(b *pointBuf, sm *model.Sample) {
 	for i := range sm.Zones {
-		z := &sm.Zones[i]
-		if !populated(z) {
+		z := model.ZoneView(sm.Zones[i], nil)
+		if !z.Populated() {
 			// Unpopulated zones (Movable, Device on most hosts) print watermarks over no
 			// memory: "free 0 < min 32" would look like exhaustion.
 			continue
 		}
 		node := itoa(z.Node)
-		if v, ok := z.Fields.Get("free"); ok {
-			b.addInt(mZoneFree, v, node, z.Name)
+		if z.HasFree {
+			b.addInt(mZoneFree, z.Free, node, z.Zone)
 		}
-		for _, w := range watermarks {
-			if v, ok := z.Fields.Get(w); ok {
-				b.addInt(mZoneWatermark, v, node, z.Name, w)
-			}
+		if z.HasWatermarks {
+			b.addInt(mZoneWatermark, z.Min, node, z.Zone, "min")
+			b.addInt(mZoneWatermark, z.Low, node, z.Zone, "low")
+			b.addInt(mZoneWatermark, z.High, node, z.Zone, "high")
 		}
-		if v, ok := z.Fields.Get("managed"); ok {
-			b.addInt(mZoneManaged, v, node, z.Name)
+		if z.HasManaged {
+			b.addInt(mZoneManaged, z.Managed, node, z.Zone)
 		}
 	}
 	for _, z := range sm.Buddy {
@@ -313,7 +313,6 @@ func memoryMetrics(b *pointBuf, sm *model.Sample) {
 }
 
 var (
-	watermarks = []string{"min", "low", "high"}
 	reclaimers = []struct{ name, scan, steal string }{
 		{"kswapd", "pgscan_kswapd", "pgsteal_kswapd"}, {"direct", "pgscan_direct", "pgsteal_direct"},
 		{"khugepaged", "pgscan_khugepaged", "pgsteal_khugepaged"}, {"proactive", "pgscan_proactive", "pgsteal_proactive"},
@@ -326,15 +325,6 @@ var (
 		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
 	}
 )
-
-// populated reports whether a zone has memory: managed pages (3.8+), else present pages.
-func populated(z *kernel.Zone) bool {
-	if v, ok := z.Fields.Get("managed"); ok {
-		return v > 0
-	}
-	v, ok := z.Fields.Get("present")
-	return ok && v > 0
-}
 
 // zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
 // counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
