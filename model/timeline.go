@@ -29,6 +29,11 @@ type Timeline struct {
 	Source  SourceInfo `json:"source"`
 	Host    Host       `json:"host"`
 	Samples []Sample   `json:"samples,omitempty"`
+	// Breaks are the indexes of samples whose counters need not continue the previous
+	// sample's: the first sample of a recorder session after the first (a reboot may lie
+	// between), the first sample of each text merged into one timeline. DeriveRates gives
+	// no rate across a break.
+	Breaks []int `json:"breaks,omitempty"`
 
 	// Segments group samples that belong together in a pasted text: the rows of one vmstat
 	// table, one buddyinfo series. Rules that compare phases (kernel-time-growth) compare
