@@ -55,9 +55,11 @@ const (
 const (
 	DefaultMaxTextBytes    = 64 << 20
 	DefaultMaxCaptureBytes = 256 << 20
-	// A recording rotates at 100 MB compressed by default (record --max-size): its JSON is
-	// some 10 times that. Reading stops at 2 GiB of JSON, and keeps 64 MiB of kernel log.
-	DefaultMaxRecordingBytes = 2 << 30
+	// A recording rotates at 100 MB compressed by default (record --max-size), about 30
+	// hours at 1 s of 27 KB samples that compress to 0.9 KB (docs/record.md): some 3 GB of
+	// JSON. Reading stops at 4 GiB of JSON, and keeps 64 MiB of kernel log lines, the part a
+	// gzip bomb inflates.
+	DefaultMaxRecordingBytes = 4 << 30
 	DefaultMaxLogBytes       = 64 << 20
 )
 
@@ -201,6 +203,9 @@ func openSnapshot(ctx context.Context, path string, opt Options) (*model.Timelin
 	}
 	collect := source.CollectOptions{Options: source.DefaultOptions(), LogSince: opt.LogSince}
 	if st.IsDir() {
+		if err := boundedDir(path, opt.MaxCaptureBytes); err != nil {
+			return nil, err
+		}
 		return source.Collect(ctx, kernel.DirRoot(path), collect)
 	}
 	if !st.Mode().IsRegular() {
@@ -231,6 +236,26 @@ func openSnapshot(ctx context.Context, path string, opt Options) (*model.Timelin
 		return nil, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
 	}
 	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), collect)
+}
+
+// boundedDir refuses a captured directory whose files add up to more than limit bytes: the
+// readers hold a file's contents (a kernel log of gigabytes would be held whole), and a
+// capture is a few megabytes.
+func boundedDir(dir string, limit int64) error {
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			total += info.Size()
+		}
+		if total > limit {
+			return fmt.Errorf("%s: its files add up to more than %s, larger than a capture can be; is it a captured host?", dir, mib(limit))
+		}
+		return nil
+	})
+	return err
 }
 
 func fileType(m fs.FileMode) string {

@@ -125,6 +125,13 @@ func TestKinds(t *testing.T) {
 	if _, err := OpenAll(context.Background(), nil, Options{}); err == nil {
 		t.Error("no inputs accepted")
 	}
+	// A captured directory beyond the capture limit is refused before anything is read.
+	capDir := filepath.Join(dir, "cap")
+	os.MkdirAll(filepath.Join(capDir, "dev"), 0o755)
+	os.WriteFile(filepath.Join(capDir, "dev", "kmsg"), make([]byte, 2<<20), 0o644)
+	if _, err := Open(context.Background(), capDir, Options{MaxCaptureBytes: 1 << 20}); err == nil || !strings.Contains(err.Error(), "larger than a capture can be") {
+		t.Errorf("oversized capture directory: %v", err)
+	}
 }
 
 // Several texts are one timeline with a break between them: a vmstat in one file and
