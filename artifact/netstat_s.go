@@ -170,7 +170,7 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 		if g == nil || (t[0] != ' ' && t[0] != '\t') {
 			break
 		}
-		s := strings.TrimSpace(t)
+		s := stripAnnotation(strings.TrimSpace(t))
 		// "InOctets: 1234" and "TCPBacklogDrop: 3": the counter's own name.
 		if name, val, ok := strings.Cut(s, ": "); ok && !strings.Contains(name, " ") && isDigits(strings.TrimSpace(val)) {
 			v, _ := atoi(strings.TrimSpace(val))
@@ -324,4 +324,63 @@ func (d *doc) tryNstat(i int) int {
 	d.addSamples(KindNstat, label, first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
 	d.addArtifact(KindNstat, first, last, ns)
 	return n
+}
+
+// netstatSentenceIndex maps each known sentence to its group and counter, for lines of
+// `netstat -s | grep ...` that arrive without their group's header.
+var netstatSentenceIndex = func() map[string][2]string {
+	idx := map[string][2]string{}
+	for g, m := range netstatSentences {
+		for sentence, name := range m {
+			idx[sentence] = [2]string{g, name}
+		}
+	}
+	return idx
+}()
+
+// tryNetstatSGrep reads consecutive netstat -s sentences without a group header ("160 times
+// the listen queue of a socket overflowed" after `netstat -s | grep overflowed`).
+func (d *doc) tryNetstatSGrep(i int) int {
+	ns := &NetstatS{}
+	groups := map[string]int{}
+	k := i
+	for ; k < len(d.ls); k++ {
+		key, v, ok := sentenceKey(stripAnnotation(strings.TrimSpace(d.ls[k].Text)))
+		if !ok {
+			break
+		}
+		gn, found := netstatSentenceIndex[key]
+		if !found {
+			gn, found = netstatSentenceIndex[key+"."]
+		}
+		if !found {
+			break
+		}
+		j, seen := groups[gn[0]]
+		if !seen {
+			ns.Groups = append(ns.Groups, kernel.Group{Name: gn[0]})
+			j = len(ns.Groups) - 1
+			groups[gn[0]] = j
+		}
+		ns.Groups[j].Counters.Set(gn[1], v)
+	}
+	if k == i {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
+	d.addArtifact(KindNetstatS, first, last, ns)
+	return k - i
+}
+
+// stripAnnotation removes what a paster appended to a line to point at it: "<---- HERE",
+// "<-- this one", "← look", "# note".
+func stripAnnotation(s string) string {
+	for _, mark := range []string{"<-", "←", " #", "  //"} {
+		if i := strings.Index(s, mark); i > 0 {
+			s = strings.TrimSpace(s[:i])
+		}
+	}
+	return s
 }

@@ -33,6 +33,7 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
@@ -164,6 +165,10 @@ type doc struct {
 	// again (-1 when none).
 	wrap   wrapInfo
 	rewind int
+	// proseLines are the lines read as prose, for the numbers they state (stated.go).
+	proseLines []proseLine
+	// acct counts the lines that are not read: blank, prose, other programs' log lines.
+	acct model.LineAccount
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -190,6 +195,7 @@ func (d *doc) run(from int) {
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
+			d.acct.Blank++
 			continue
 		}
 		d.host.scan(l)
@@ -201,6 +207,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			d.acct.Other++
 			continue // another program's syslog line
 		}
 		if kernel.IsKnownMessage(t) {
@@ -255,6 +262,18 @@ func (d *doc) kernelReport(i int) bool {
 				d.ls[i].Text, t = joined, joined
 				d.ls[i].Pieces++
 				d.used[i+1] = true
+			}
+		}
+		if !ok {
+			if h, parts, found := reassembleHeader(d.ls, d.used, i); found {
+				if af2, ok2 := parseAllocHeader(h); ok2 {
+					af, ok = af2, true
+					d.ls[i].Text, t = h, h
+					d.ls[i].Pieces += len(parts)
+					for _, k := range parts {
+						d.used[k] = true
+					}
+				}
 			}
 		}
 		if !ok && !strings.Contains(t, "order") {
@@ -329,6 +348,10 @@ func (d *doc) showMemReport(i int) bool {
 		}
 		tt := l.Text
 		if isBlank(tt) {
+			if k, ok := blankThenDump(d.ls, d.used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if strings.TrimSpace(tt) == "..." {
@@ -596,6 +619,7 @@ func (d *doc) finish() {
 		rel := d.kernelFor("", nil)
 		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
+	d.unstampedLog()
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
 		// Reports log their lines when their header is read, so a line that a report
@@ -612,6 +636,8 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.stated()
+	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -732,4 +758,23 @@ func LooksBinary(data []byte) bool {
 		head = head[n:]
 	}
 	return bad*10 > min(len(data), 8<<10)
+}
+
+// account fills the Timeline's line account: every line of the text is read, prose, blank,
+// another program's log line, or unparsed (issue 16: a line is never dropped silently).
+func (d *doc) account() {
+	a := d.acct
+	a.Total = strings.Count(d.text, "\n")
+	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+		a.Total++
+	}
+	seen := map[int]bool{}
+	for _, u := range d.tl.Unparsed {
+		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
+			seen[n] = true
+		}
+	}
+	a.Unparsed = len(seen)
+	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
+	d.tl.Lines = &a
 }

@@ -75,14 +75,14 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryVMStatRows, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatRows, d.tryNetstatSGrep, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
 		}
 	}
 	if strings.HasSuffix(ft, ":") {
-		if n := try(d.tryEthtoolBare, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
 			return n
 		}
 	}

@@ -318,7 +318,10 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	if ms := memMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
 		ctx = "; the text names " + memDescribeMentions(ms, "vm.min_free_kbytes")
 	}
-	if len(missing) > 0 {
+	// The reserve is sized from the line rate; the memory size only caps it at a share of
+	// RAM. Without it the number is still plan's, uncapped, and the reason says so.
+	uncapped := len(missing) == 1 && in.MemoryBytes == 0 && len(in.NICs) > 0
+	if len(missing) > 0 && !uncapped {
 		ch.Kind = model.ChangeOther
 		ch.Recommended = "run `headroom plan --bandwidth LINK --memory RAM`: the input lacks " + strings.Join(missing, " and ")
 		ch.Why = "min_free_kbytes must cover the atomic receive allocations made at line rate before kswapd catches up (plan.MinFreeKBytes)" + ctx
@@ -331,6 +334,9 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	ch.Kind = model.ChangeSysctl
 	ch.Recommended = strconv.FormatInt(kb, 10)
 	ch.Why = why + ctx + "; risk: the reserve is memory the page cache and applications cannot use, and kswapd starts reclaiming (and swapping) earlier"
+	if uncapped {
+		ch.Why += "; the input does not give the memory size, so the value is not checked against a share of RAM: confirm with `headroom plan --memory RAM` on the host"
+	}
 	return ch, true
 }
 

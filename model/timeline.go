@@ -55,6 +55,9 @@ type Timeline struct {
 
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
+	// Lines accounts for every line of a pasted text: what was read, what was prose or
+	// noise, what could not be read (nil for live and recorded sources).
+	Lines *LineAccount `json:"lines,omitempty"`
 
 	// NotAvailable lists the interfaces a live or captured source could not read and why
 	// ("/proc/pressure/memory: not supported here"), so reports say "not available"
@@ -127,6 +130,18 @@ type Artifact struct {
 }
 
 // Unparsed is a segment that looked like kernel or command output but could not be read.
+// LineAccount says where each line of a pasted text went. Read is every line that is not
+// blank, prose, another program's log line or unparsed: kernel log records and reports,
+// command output, /proc files, settings.
+type LineAccount struct {
+	Total    int `json:"total"`
+	Read     int `json:"read"`
+	Prose    int `json:"prose"`     // sentences, prompts without output, headings
+	Blank    int `json:"blank"`     // empty lines and Markdown fences
+	Other    int `json:"other_log"` // syslog lines of programs other than the kernel
+	Unparsed int `json:"unparsed"`  // recognised as output but not readable: see Unparsed
+}
+
 type Unparsed struct {
 	FirstLine int    `json:"first_line"`
 	LastLine  int    `json:"last_line"`
