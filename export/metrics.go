@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -223,8 +224,8 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 		b.add(mPageSize, float64(host.PageSize))
 	}
 	if host.Kernel != "" {
-		kv, _ := host.KernelVersion()
-		b.add(mKernelInfo, 1, host.Kernel, kv.String(), itoa(kernel.ArchWordBits(host.Arch)))
+		l := kernelInfo(host)
+		b.add(mKernelInfo, 1, l.release, l.version, l.wordBits)
 	}
 
 	memoryMetrics(b, sm)
@@ -244,6 +245,22 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 		b.add(mLogLost, float64(s.LogLost))
 	}
 	findingMetrics(b, s.Diagnosis)
+}
+
+// kernelInfoLabels are the labels of headroom_kernel_info, kept between scrapes: the host's
+// release and machine do not change while serve runs, so they are parsed once.
+type kernelInfoLabels struct{ release, arch, version, wordBits string }
+
+var lastKernelInfo atomic.Pointer[kernelInfoLabels]
+
+func kernelInfo(host *model.Host) *kernelInfoLabels {
+	if l := lastKernelInfo.Load(); l != nil && l.release == host.Kernel && l.arch == host.Arch {
+		return l
+	}
+	kv, _ := host.KernelVersion()
+	l := &kernelInfoLabels{release: host.Kernel, arch: host.Arch, version: kv.String(), wordBits: itoa(kernel.ArchWordBits(host.Arch))}
+	lastKernelInfo.Store(l)
+	return l
 }
 
 func sourceOK(srcs []SourceStatus, name string) bool {
@@ -472,9 +489,14 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 		}
 		if st.Stats != nil {
 			// Only non-virtual devices get here; their drivers' own names may still say
-			// virtual (virtio_net), which ClassifyNICStats takes into account.
-			for _, c := range kernel.ClassifyNICStats(st.Stats, false) {
-				b.addInt(mNICLoss, c.Value, st.Name, "ethtool", c.Name, c.Direction, c.Cause)
+			// virtual (virtio_net), as kernel.ClassifyNICStats takes into account (without
+			// its slice: this runs on every scrape).
+			virtual := kernel.VirtualNICStats(*st.Stats)
+			for i := 0; i < st.Stats.Len(); i++ {
+				name, v := st.Stats.At(i)
+				if c, ok := kernel.ClassifyNICCounter(name, virtual); ok {
+					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.Direction, c.Cause)
+				}
 			}
 		}
 		if r := st.Ring; r != nil {
