@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
@@ -341,6 +342,7 @@ func (e *Env) Doctor(ctx context.Context, h *Host, opts DoctorOptions) ([]*Docto
 	if err != nil {
 		return nil, fmt.Errorf("lab: doctor in %s: %w", h.Netns(), err)
 	}
+	input.Finish(tl)
 	res := []*DoctorResult{diagnoseTimeline("netns "+h.Netns(), tl)}
 	if opts.Cgroup != nil {
 		if cgErr != nil && !errors.Is(cgErr, kernel.ErrNotSupported) {
@@ -412,7 +414,7 @@ func cgroupTimeline(cg *Cgroup, host *model.Timeline, samples []model.Sample) *m
 	tl.Host = model.Host{Hostname: host.Host.Hostname, Kernel: host.Host.Kernel, Arch: host.Host.Arch, WordBits: host.Host.WordBits}
 	tl.Host.SetPageSize(host.Host.PageSize)
 	tl.Samples = samples
-	tl.DeriveRates()
+	input.Finish(tl)
 	return tl
 }
 
