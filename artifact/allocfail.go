@@ -32,7 +32,7 @@ var (
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
 func isAllocHeader(t string) bool {
-	return strings.Contains(t, "page allocation failure") || strings.Contains(t, "-order allocation failed")
+	return strings.Contains(t, kernel.MsgPageAllocFailure[0]) || strings.Contains(t, kernel.MsgPageAllocFailure[1])
 }
 
 // parseAllocHeader reads a header line into a report; ok is false when the line is not one.

@@ -6,6 +6,11 @@ import "strings"
 // one home: the pasted-text reader uses it to recognise a message quoted without any log
 // prefix (in a post, a code block, a ticket), and the rules search the log with it.
 var (
+	// MsgPageAllocFailure: warn_alloc (mm/page_alloc.c; __alloc_pages_slowpath's printk before
+	// 4.x): "page allocation failure: order:0, mode:0x..." since 2.6 ("failure." on 2.6.x);
+	// 2.4's __alloc_pages printed "2-order allocation failed (gfp=0x20/0)". The header is
+	// followed by a stack and a zone dump; artifact reads the whole report.
+	MsgPageAllocFailure = []string{"page allocation failure", "-order allocation failed"}
 	// MsgTCPOutOfMemory: tcp_out_of_memory (net/ipv4/tcp.c, 3.x+: "TCP: out of memory --
 	// consider tuning tcp_mem"); 2.6's tcp_out_of_resources printed "Out of socket memory".
 	MsgTCPOutOfMemory = []string{"TCP: out of memory", "Out of socket memory", "out of socket memory"}
