@@ -80,6 +80,9 @@ type Options struct {
 	Duration, Interval time.Duration
 	PageTypes          bool
 	Progress           func(i, n int)
+	// MountedHost: the live path is a running host's / mounted in a container
+	// (kernel.MountedHostRoot): sampled live, network files through its proc/1/net.
+	MountedHost bool
 
 	// Limits; 0 takes the default.
 	MaxTextBytes      int64
@@ -169,6 +172,9 @@ func open(ctx context.Context, path string, opt Options) (*model.Timeline, error
 				return nil, fmt.Errorf("%s: not a directory", path)
 			}
 			root = kernel.DirRoot(path)
+			if opt.MountedHost {
+				root = kernel.MountedHostRoot(path)
+			}
 		}
 		so := source.DefaultOptions()
 		so.PageTypes = opt.PageTypes

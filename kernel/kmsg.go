@@ -320,8 +320,11 @@ type KmsgFollower struct {
 // every record still in the ring buffer; otherwise only records logged after the open
 // (SEEK_END on /dev/kmsg). For a capture root fromBoot does not matter (see
 // KmsgFollower). Close it when done.
+//
+// A mounted host (MountedHostRoot) has the same kernel, whose one log this process's
+// /dev/kmsg reads.
 func NewKmsgFollower(root Root, fromBoot bool) (*KmsgFollower, error) {
-	if !root.IsHost() {
+	if !root.IsLive() {
 		return &KmsgFollower{fd: -1, root: root}, nil
 	}
 	fd, err := openKmsg(root)

@@ -33,6 +33,9 @@ type Root struct {
 	netDir string
 	// Name says where the files come from, for evidence ("/", "host.txtar").
 	Name string
+	// live marks a directory that is a running host's / mounted elsewhere (MountedHostRoot):
+	// sampled over time like the live host, not read once like a capture.
+	live bool
 }
 
 // HostRoot is the live filesystem of this host.
@@ -42,6 +45,31 @@ func HostRoot() Root { return DirRoot("/") }
 func DirRoot(dir string) Root {
 	return Root{fsys: os.DirFS(dir), dir: dir, netDir: "proc/net", Name: dir}
 }
+
+// MountedHostRoot reads a running host's / mounted at dir, as a container sees the node
+// through a hostPath volume (dir "/host"). /proc/net there is a link to /proc/self/net,
+// which procfs resolves to the reading process, so it shows the container's network
+// namespace, not the host's; the network files are read through /proc/1/net instead, the
+// namespace of the host's init (fs/proc/proc_net.c get_proc_task_net: a pid directory's
+// net shows that task's namespace). That holds when dir/proc is the host's procfs, whose
+// PID 1 is the host's init; a container's own /proc would show its own PID 1.
+//
+// Files under proc/sys/net still show the namespace of the task that opens them, the
+// container's, unless it runs in the host's network namespace (hostNetwork).
+func MountedHostRoot(dir string) Root {
+	r := DirRoot(dir)
+	r.netDir = "proc/1/net"
+	r.live = true
+	return r
+}
+
+// IsLive reports whether the root is a running host, here or mounted (MountedHostRoot),
+// whose files change between reads.
+func (r Root) IsLive() bool { return r.IsHost() || r.live }
+
+// NetDir is where the root reads the per-namespace network files ("proc/net",
+// "proc/1/net", "proc/thread-self/net").
+func (r Root) NetDir() string { return r.netDir }
 
 // FSRoot reads from any fs.FS laid out like /.
 func FSRoot(fsys fs.FS, name string) Root {
@@ -134,4 +162,23 @@ func parseFile[T any](r Root, name string, parse func(io.Reader) (T, error)) (T,
 		return zero, fmt.Errorf("/%s: %w", name, err)
 	}
 	return v, nil
+}
+
+// NetView says, for a live root, whose network namespace its network files show.
+func NetView(r Root) string {
+	switch r.netDir {
+	case "proc/1/net":
+		return "the host's network namespace, through " + path.Join(r.dir, "proc/1/net") + " (PID 1 of the mounted /proc)"
+	case "proc/thread-self/net":
+		return "an entered network namespace (proc/thread-self/net)"
+	}
+	self, err1 := os.Readlink(path.Join(r.dir, "proc/self/ns/net"))
+	init1, err2 := os.Readlink(path.Join(r.dir, "proc/1/ns/net"))
+	switch {
+	case err1 != nil || err2 != nil:
+		return "this process's network namespace (whether it is PID 1's is unknown: proc/1/ns/net unreadable)"
+	case self == init1:
+		return "PID 1's network namespace " + self + ", the host's unless this runs in a container"
+	}
+	return "this process's network namespace " + self + ", not PID 1's " + init1 + ": in a container, use hostNetwork or --host-root with the host's /proc"
 }

@@ -19,6 +19,9 @@ const (
 type SourceInfo struct {
 	Kind string `json:"kind"` // SourceLive, SourceArchive, SourceText, SourceCapture, SourceLab
 	Name string `json:"name"` // host name, file name, scenario
+	// NetView says whose network namespace the per-namespace files (/proc/net, the net.*
+	// sysctls) were read in, for a live or captured host: "" when not known.
+	NetView string `json:"net_view,omitempty"`
 }
 
 // Timeline is what every input becomes and all that rules read: the samples in order (each
@@ -63,6 +66,21 @@ type Timeline struct {
 	// ("/proc/pressure/memory: not supported here"), so reports say "not available"
 	// instead of implying zero.
 	NotAvailable []Unavailable `json:"not_available,omitempty"`
+
+	// Netns is another network namespace read beside the host (doctor --netns, --pid):
+	// its own TCP settings and counters, which rules compare with the host's.
+	Netns *NetnsView `json:"netns,omitempty"`
+}
+
+// NetnsView is what one network namespace holds of its own: the per-namespace sysctls
+// (kernel.NetnsSysctls) and its TCP counters.
+type NetnsView struct {
+	Name     string            `json:"name"` // "netns blue", "pid 4242"
+	Sysctls  map[string]string `json:"sysctls"`
+	SockStat kernel.Groups     `json:"sockstat,omitempty"`
+	Netstat  kernel.Groups     `json:"netstat,omitempty"`
+	// Unavailable lists what could not be read in the namespace ("sysctl net.core.somaxconn: ...").
+	Unavailable []string `json:"unavailable,omitempty"`
 }
 
 // Segment is a run of consecutive samples from one table or phase.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"headroom/diagnose"
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -33,6 +34,12 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	}
 	p.f("headroom doctor: %s, %s\n", src, when)
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
+	if tl.Source.NetView != "" {
+		p.f("Network  read in %s\n", tl.Source.NetView)
+	}
+	if ns := tl.Netns; ns != nil {
+		p.f("Namespace %s:%s\n", ns.Name, netnsLine(ns))
+	}
 	if s.MemTotalKB != nil {
 		line := "Memory   " + kb(*s.MemTotalKB) + " total"
 		if s.MemAvailableKB != nil {
@@ -248,4 +255,24 @@ func bytesStr(b int64) string {
 	default:
 		return fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
 	}
+}
+
+// netnsLine lists a namespace's TCP settings and its TCP socket memory.
+func netnsLine(ns *model.NetnsView) string {
+	var b strings.Builder
+	for _, k := range kernel.NetnsSysctlKeys() {
+		if v, ok := ns.Sysctls[k]; ok {
+			fmt.Fprintf(&b, " %s=%q", k, v)
+		}
+	}
+	if n, ok := ns.SockStat.Get("TCP", "inuse"); ok {
+		fmt.Fprintf(&b, ", TCP sockets %d", n)
+	}
+	if n, ok := ns.Netstat.Get("TcpExt", "TCPRcvQDrop"); ok {
+		fmt.Fprintf(&b, ", TCPRcvQDrop %d", n)
+	}
+	for _, u := range ns.Unavailable {
+		fmt.Fprintf(&b, "; not read: %s", u)
+	}
+	return b.String()
 }

@@ -35,7 +35,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 	if now == nil {
 		now = time.Now
 	}
-	if !root.IsHost() {
+	if !root.IsLive() {
 		// A capture is one instant: the time it was taken, when it says.
 		if at := readHostExtra(root).CapturedAt; !at.IsZero() {
 			now = func() time.Time { return at }
@@ -46,7 +46,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 		interval = time.Second
 	}
 	n := 1
-	if root.IsHost() && opt.Duration > 0 {
+	if root.IsLive() && opt.Duration > 0 {
 		n = int(opt.Duration/interval) + 1
 	}
 	s := NewSampler(root, opt.Options)
@@ -55,9 +55,12 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 	tl := &model.Timeline{Source: model.SourceInfo{Kind: opt.Kind, Name: root.Name}}
 	if tl.Source.Kind == "" {
 		tl.Source.Kind = model.SourceCapture
-		if root.IsHost() {
+		if root.IsLive() {
 			tl.Source.Kind = model.SourceLive
 		}
+	}
+	if root.IsLive() {
+		tl.Source.NetView = kernel.NetView(root)
 	}
 	var hostMissing []model.Unavailable
 	tl.Host, hostMissing = ReadHost(root, s.NICs())
@@ -99,7 +102,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 
 	tl.Settings = readSysctlConf(root)
 	tl.Log = logRecords(recs, bootTime(tl), root)
-	if opt.LogSince > 0 && len(tl.Samples) > 0 && !tl.Samples[0].Time.IsZero() && (root.IsHost() || !readHostExtra(root).CapturedAt.IsZero()) {
+	if opt.LogSince > 0 && len(tl.Samples) > 0 && !tl.Samples[0].Time.IsZero() && (root.IsLive() || !readHostExtra(root).CapturedAt.IsZero()) {
 		tl.LogCurrentSince = tl.Samples[0].Time.Add(-opt.LogSince)
 	}
 	tl.NotAvailable = append(hostMissing, s.Unavailable()...)

@@ -88,7 +88,7 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 
 func readHostExtra(root kernel.Root) hostExtra {
 	var e hostExtra
-	if root.IsHost() {
+	if root.IsLive() { // a mounted host runs this kernel too
 		var u unix.Utsname
 		if unix.Uname(&u) == nil {
 			e.Arch = unix.ByteSliceToString(u.Machine[:])

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
+	"headroom/source"
 )
 
 func init() {
@@ -35,6 +37,9 @@ type doctorFlags struct {
 	verbose  bool
 	pagetype bool
 	logSince time.Duration
+	hostRoot string
+	netns    string
+	pid      int
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -50,6 +55,9 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
 	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
+	fs.StringVar(&f.hostRoot, "host-root", "", "live: the host's / is mounted here (a container with hostPath /): sample it, and read the host's network through its proc/1/net")
+	fs.StringVar(&f.netns, "netns", "", "live: also read this network namespace's TCP settings and counters (a name under /run/netns, or a path) and compare them with the host's")
+	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
@@ -76,6 +84,22 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
 			strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
 		return exitFailure
+	}
+	if f.netns != "" || f.pid != 0 {
+		if tl.Source.Kind != model.SourceLive {
+			fmt.Fprintln(stdio.Stderr, "headroom doctor: --netns and --pid read a live namespace: not with text, --from or --root")
+			return exitFailure
+		}
+		procDir := "/proc"
+		if f.hostRoot != "" {
+			procDir = filepath.Join(f.hostRoot, "proc")
+		}
+		ns, err := source.ReadNetns(source.NetnsTarget{Name: f.netns, PID: f.pid, ProcDir: procDir})
+		if err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
+			return exitFailure
+		}
+		tl.Netns = ns
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	record.PlaceFindings(tl, &d)
@@ -121,6 +145,12 @@ func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) 
 		return input.Open(ctx, f.from, opt)
 	}
 	opt.Kind = input.Live
+	if f.hostRoot != "" {
+		if f.root != "" {
+			return nil, errors.New("give --root or --host-root, not both")
+		}
+		f.root, opt.MountedHost = f.hostRoot, true
+	}
 	opt.Duration, opt.Interval, opt.PageTypes = f.duration, f.interval, f.pagetype
 	if isTerminal(stdio.Stderr) && (f.root == "" || f.root == "/") {
 		opt.Progress = func(i, n int) {
