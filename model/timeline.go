@@ -70,6 +70,10 @@ type Timeline struct {
 	// Netns is another network namespace read beside the host (doctor --netns, --pid):
 	// its own TCP settings and counters, which rules compare with the host's.
 	Netns *NetnsView `json:"netns,omitempty"`
+
+	// Cgroups is the socket memory charged to each memory cgroup at the end of a live
+	// run (kernel.ReadCgroupSockets), largest first.
+	Cgroups []kernel.CgroupSock `json:"cgroups,omitempty"`
 }
 
 // NetnsView is what one network namespace holds of its own: the per-namespace sysctls

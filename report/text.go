@@ -120,6 +120,24 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		}
 		p.f("%s\n", line)
 	}
+	if len(tl.Cgroups) > 0 {
+		p.f("Socket memory by cgroup (largest first; a v1 parent includes its children)\n")
+		for i, c := range tl.Cgroups {
+			if i == CgroupTop {
+				p.f("  ... %d more\n", len(tl.Cgroups)-i)
+				break
+			}
+			line := fmt.Sprintf("  %-10s v%d  %s", bytesStr(c.Bytes), c.Version, c.Path)
+			if c.LimitBytes > 0 {
+				line += fmt.Sprintf("  (limit %s", bytesStr(c.LimitBytes))
+				if c.HasFailcnt {
+					line += fmt.Sprintf(", failcnt %d", c.Failcnt)
+				}
+				line += ")"
+			}
+			p.f("%s\n", line)
+		}
+	}
 	if len(tl.Artifacts) > 0 {
 		kinds := map[string]int{}
 		var order []string
@@ -256,6 +274,9 @@ func bytesStr(b int64) string {
 		return fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
 	}
 }
+
+// CgroupTop is how many cgroups the report lists by socket memory.
+const CgroupTop = 5
 
 // netnsLine lists a namespace's TCP settings and its TCP socket memory.
 func netnsLine(ns *model.NetnsView) string {

@@ -106,6 +106,15 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 		tl.LogCurrentSince = tl.Samples[0].Time.Add(-opt.LogSince)
 	}
 	tl.NotAvailable = append(hostMissing, s.Unavailable()...)
+	if root.IsLive() {
+		// Once, at the end: the walk costs one read per cgroup and file, too much for every
+		// sample of a node with hundreds of pods.
+		cg, err := kernel.ReadCgroupSockets(root)
+		tl.Cgroups = cg
+		if err != nil {
+			tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "cgroup socket memory", Why: err.Error()})
+		}
+	}
 	return tl, nil
 }
 
