@@ -103,6 +103,9 @@ type Collector struct {
 	hostRead    time.Time
 	nics        []kernel.NIC
 	phys        []kernel.NIC // the physical NICs of nics
+	// cgroups is the socket memory per memory cgroup, re-read with the host facts (a walk
+	// of the cgroup tree is too costly for every scrape).
+	cgroups []kernel.CgroupSock
 	log         *logWatch
 	sysctls     [len(tcpSysctls)]sysctlFile
 
@@ -308,6 +311,7 @@ func (c *Collector) refresh() *Snapshot {
 		SamplesTaken:      c.taken,
 		LogLost:           c.log.lost(),
 		allocs:            c.log.allocCounts(),
+		cgroups:           c.cgroups,
 	}
 	snap.Sources = c.sources(&c.cur, tcpMemErr)
 	c.points.reset()
@@ -379,6 +383,7 @@ func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, 
 		Samples: make([]model.Sample, 0, len(c.window)+1),
 		Log:     log,
 		Events:  events,
+		Cgroups: c.cgroups,
 	}
 	get := func(ps *packedSample) model.Sample {
 		if ps.full != nil {
@@ -424,6 +429,13 @@ func (c *Collector) refreshHost(now time.Time) {
 	}
 	c.host, c.hostMissing = source.ReadHost(c.root, c.nics)
 	c.hostRead = now
+	if c.root.IsLive() {
+		cg, err := kernel.ReadCgroupSockets(c.root)
+		c.cgroups = cg
+		if err != nil {
+			c.hostMissing = append(c.hostMissing, model.Unavailable{What: "cgroup socket memory", Why: err.Error()})
+		}
+	}
 }
 
 // refreshTCPSysctls re-reads tcpSysctls. The map is replaced, not written, because the
@@ -595,8 +607,9 @@ type Snapshot struct {
 	SamplesTaken      uint64
 	LogLost           uint64
 
-	allocs []allocCount
-	points []point
+	allocs  []allocCount
+	cgroups []kernel.CgroupSock
+	points  []point
 	done   time.Time
 
 	once    sync.Once

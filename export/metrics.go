@@ -195,6 +195,16 @@ var (
 	mLogLost = def("headroom_kernel_log_lost_records_total", counter,
 		"Kernel log records overwritten in the ring buffer before headroom read them: failures among them are not counted.")
 
+	mCgroupSock = def("headroom_cgroup_socket_memory_bytes", gauge,
+		"Socket memory charged to a memory cgroup, for the 10 largest (cgroup v2 memory.stat sock; v1 memory.kmem.tcp.usage_in_bytes, counted only in cgroups with a TCP limit). A v1 parent includes its children. Re-read every minute.",
+		"cgroup", "version")
+	mCgroupTCPLimit = def("headroom_cgroup_tcp_memory_limit_bytes", gauge,
+		"cgroup v1 memory.kmem.tcp.limit_in_bytes of the cgroups in headroom_cgroup_socket_memory_bytes that have one.",
+		"cgroup")
+	mCgroupTCPFailures = def("headroom_cgroup_tcp_memory_failures_total", counter,
+		"cgroup v1 memory.kmem.tcp.failcnt: TCP memory charges refused at the cgroup's limit since it was created, for the cgroups in headroom_cgroup_socket_memory_bytes.",
+		"cgroup")
+
 	mFinding = def("headroom_finding", gauge,
 		"1 for each rule with an active finding in the window at the last run of the rules (at most --rules-interval ago), with the highest severity among its findings. The rule's page is docs/rules/<id>.md (also served at /docs/rules/<id>.md).",
 		"id", "severity")
@@ -244,7 +254,27 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	if src := sourceOK(s.Sources, "/dev/kmsg"); src {
 		b.add(mLogLost, float64(s.LogLost))
 	}
+	cgroupMetrics(b, s.cgroups)
 	findingMetrics(b, s.Diagnosis)
+}
+
+// cgroupTop bounds the cgroup series: a node runs hundreds of pods, and the largest
+// consumers are the ones worth a series.
+const cgroupTop = 10
+
+func cgroupMetrics(b *pointBuf, cgs []kernel.CgroupSock) {
+	for i, c := range cgs {
+		if i == cgroupTop {
+			break
+		}
+		b.addInt(mCgroupSock, c.Bytes, c.Path, itoa(c.Version))
+		if c.LimitBytes > 0 && c.Version == 1 {
+			b.addInt(mCgroupTCPLimit, c.LimitBytes, c.Path)
+		}
+		if c.HasFailcnt {
+			b.addInt(mCgroupTCPFailures, c.Failcnt, c.Path)
+		}
+	}
 }
 
 // kernelInfoLabels are the labels of headroom_kernel_info, kept between scrapes: the host's
