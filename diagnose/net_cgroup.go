@@ -44,8 +44,12 @@ func checkCgroupTCPLimit(tl *model.Timeline) Result {
 		if !near && c.Failcnt == 0 {
 			continue
 		}
+		// At or over the limit the cgroup's sockets are under memory pressure now
+		// (memcg1_charge_skmem sets tcpmem_pressure on a refused charge); charges that may
+		// not fail (__GFP_NOFAIL, the transmit path's sk_forced_mem_schedule) are forced
+		// past it, so usage above the limit with failcnt 0 is what the lab shows.
 		sev := Warning
-		if near && c.Failcnt > 0 {
+		if share >= 1 || (near && c.Failcnt > 0) {
 			sev = Critical
 		}
 		src := "/sys/fs/cgroup/memory" + c.Path

@@ -23,6 +23,10 @@ func TestCgroupTCPLimit(t *testing.T) {
 	if r = run(kernel.CgroupSock{Path: "/pod1", Version: 1, Bytes: 10 << 10, LimitBytes: 1 << 20, Failcnt: 3, HasFailcnt: true}); len(r.Findings) != 1 || r.Findings[0].Severity != Warning {
 		t.Errorf("past failures: %+v", r)
 	}
+	// Over the limit without refusals (charges forced past it): critical.
+	if r = run(kernel.CgroupSock{Path: "/pod1", Version: 1, Bytes: 296 << 10, LimitBytes: 256 << 10, HasFailcnt: true}); len(r.Findings) != 1 || r.Findings[0].Severity != Critical {
+		t.Errorf("over: %+v", r)
+	}
 	// Near the limit without failures: a warning.
 	if r = run(kernel.CgroupSock{Path: "/pod1", Version: 1, Bytes: 950 << 10, LimitBytes: 1 << 20, HasFailcnt: true}); len(r.Findings) != 1 || r.Findings[0].Severity != Warning {
 		t.Errorf("near: %+v", r)

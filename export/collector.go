@@ -154,6 +154,7 @@ func NewCollector(root kernel.Root, opt Options) *Collector {
 	c.phys = physical(c.nics)
 	c.host, c.hostMissing = source.ReadHost(root, c.nics)
 	c.hostRead = opt.Now()
+	c.readCgroups()
 	if opt.Ethtool && root.IsHost() {
 		c.eth, c.ethErr = kernel.NewEthtool()
 	}
@@ -429,12 +430,19 @@ func (c *Collector) refreshHost(now time.Time) {
 	}
 	c.host, c.hostMissing = source.ReadHost(c.root, c.nics)
 	c.hostRead = now
-	if c.root.IsLive() {
-		cg, err := kernel.ReadCgroupSockets(c.root)
-		c.cgroups = cg
-		if err != nil {
-			c.hostMissing = append(c.hostMissing, model.Unavailable{What: "cgroup socket memory", Why: err.Error()})
-		}
+	c.readCgroups()
+}
+
+// readCgroups re-reads the socket memory per cgroup, on a live root only. c.mu is held
+// (or c is not shared yet).
+func (c *Collector) readCgroups() {
+	if !c.root.IsLive() {
+		return
+	}
+	cg, err := kernel.ReadCgroupSockets(c.root)
+	c.cgroups = cg
+	if err != nil {
+		c.hostMissing = append(c.hostMissing, model.Unavailable{What: "cgroup socket memory", Why: err.Error()})
 	}
 }
 
