@@ -74,6 +74,20 @@ type Timeline struct {
 	// Cgroups is the socket memory charged to each memory cgroup at the end of a live
 	// run (kernel.ReadCgroupSockets), largest first.
 	Cgroups []kernel.CgroupSock `json:"cgroups,omitempty"`
+
+	// Kubelet is the kubelet's memory eviction threshold when a kubelet was found on a live
+	// host, or its configuration given (doctor --kubelet-config).
+	Kubelet *KubeletEviction `json:"kubelet,omitempty"`
+}
+
+// KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
+// evicts pods when the node's available memory falls below it.
+type KubeletEviction struct {
+	Threshold string `json:"threshold"` // as written: "100Mi", "5%"
+	Bytes     int64  `json:"bytes"`     // resolved; a percentage of MemTotal
+	// Source says where it was read: "/var/lib/kubelet/config.yaml evictionHard",
+	// "kubelet --eviction-hard (pid 812)", or "the kubelet's default (no evictionHard in ...)".
+	Source string `json:"source"`
 }
 
 // NetnsView is what one network namespace holds of its own: the per-namespace sysctls

@@ -16,6 +16,7 @@ import (
 	"headroom/artifact"
 	"headroom/diagnose"
 	"headroom/input"
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
@@ -40,6 +41,7 @@ type doctorFlags struct {
 	hostRoot string
 	netns    string
 	pid      int
+	kubelet  string
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -57,6 +59,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
 	fs.StringVar(&f.hostRoot, "host-root", "", "live: the host's / is mounted here (a container with hostPath /): sample it, and read the host's network through its proc/1/net")
 	fs.StringVar(&f.netns, "netns", "", "live: also read this network namespace's TCP settings and counters (a name under /run/netns, or a path) and compare them with the host's")
+	fs.StringVar(&f.kubelet, "kubelet-config", "", "the kubelet's configuration file (KubeletConfiguration), to check its memory eviction threshold against vm.min_free_kbytes; live hosts find a running kubelet's by themselves")
 	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
 	fs.Usage = func() {
@@ -101,6 +104,10 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		}
 		tl.Netns = ns
 	}
+	if err := addKubelet(tl, f); err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
+		return exitFailure
+	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	record.PlaceFindings(tl, &d)
 	if f.format == "json" {
@@ -113,6 +120,31 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	return exitCodeFor(d)
+}
+
+// addKubelet reads the kubelet's eviction threshold: from --kubelet-config, or on a live
+// host from the running kubelet or its usual file. Not finding one on a live host is not an
+// error (most hosts run no kubelet); an unreadable --kubelet-config is.
+func addKubelet(tl *model.Timeline, f doctorFlags) error {
+	if f.kubelet == "" && tl.Source.Kind != model.SourceLive {
+		return nil
+	}
+	root := kernel.HostRoot()
+	switch {
+	case f.hostRoot != "":
+		root = kernel.MountedHostRoot(f.hostRoot)
+	case f.root != "" && f.root != "/":
+		root = kernel.DirRoot(f.root)
+	}
+	ev, err := source.ReadKubeletEviction(root, f.kubelet, tl.Host.MemTotalKB)
+	if err != nil {
+		if f.kubelet != "" {
+			return fmt.Errorf("--kubelet-config: %w", err)
+		}
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kubelet eviction threshold", Why: err.Error()})
+	}
+	tl.Kubelet = ev
+	return nil
 }
 
 // exitCodeFor maps a diagnosis to doctor's exit status. Info findings do not change it.
