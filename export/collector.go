@@ -106,8 +106,8 @@ type Collector struct {
 	// cgroups is the socket memory per memory cgroup, re-read with the host facts (a walk
 	// of the cgroup tree is too costly for every scrape).
 	cgroups []kernel.CgroupSock
-	log         *logWatch
-	sysctls     [len(tcpSysctls)]sysctlFile
+	log     *logWatch
+	sysctls [len(tcpSysctls)]sysctlFile
 
 	cur        model.Sample // the newest sample; the sampler reuses its storage
 	packer     packer
@@ -144,7 +144,7 @@ var tcpSysctls = [...]string{"net.ipv4.tcp_mem", "net.ipv4.tcp_max_orphans"}
 func NewCollector(root kernel.Root, opt Options) *Collector {
 	opt.defaults()
 	c := &Collector{root: root, opt: opt, kind: model.SourceCapture}
-	if root.IsHost() {
+	if root.IsLive() {
 		c.kind = model.SourceLive
 	}
 	// The sampler's own ethtool pass queries every interface; Collector asks only the
@@ -155,7 +155,7 @@ func NewCollector(root kernel.Root, opt Options) *Collector {
 	c.host, c.hostMissing = source.ReadHost(root, c.nics)
 	c.hostRead = opt.Now()
 	c.readCgroups()
-	if opt.Ethtool && root.IsHost() {
+	if opt.Ethtool && root.IsLive() {
 		c.eth, c.ethErr = kernel.NewEthtool()
 	}
 	for i, k := range tcpSysctls {
@@ -482,7 +482,7 @@ func (c *Collector) sampleNICs(s *model.Sample) {
 	if !c.opt.Ethtool {
 		return
 	}
-	if len(c.phys) == 0 || (c.root.IsHost() && c.eth == nil) {
+	if len(c.phys) == 0 || (c.root.IsLive() && c.eth == nil) {
 		return
 	}
 	s.NICStats = kernel.ReadNICStats(c.root, c.eth, c.phys)
@@ -618,7 +618,7 @@ type Snapshot struct {
 	allocs  []allocCount
 	cgroups []kernel.CgroupSock
 	points  []point
-	done   time.Time
+	done    time.Time
 
 	once    sync.Once
 	metrics []prometheus.Metric

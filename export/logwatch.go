@@ -119,7 +119,7 @@ func (w *logWatch) poll(now, boot time.Time) {
 		w.first = false
 	}
 	src := "/dev/kmsg"
-	if !w.root.IsHost() {
+	if !w.root.IsLive() {
 		src = w.root.Name + " dev/kmsg"
 	}
 	for _, r := range recs {

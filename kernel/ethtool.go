@@ -339,7 +339,7 @@ const ethtoolDir = "headroom/ethtool"
 func ReadNICStats(root Root, e Ethtool, nics []NIC) []NICStats {
 	out := make([]NICStats, 0, len(nics))
 	for _, n := range nics {
-		if root.IsHost() {
+		if root.IsLive() {
 			out = append(out, queryNICStats(e, n.Name))
 			continue
 		}

@@ -35,6 +35,7 @@ type serveFlags struct {
 	ethtool       bool
 	skip          string
 	root          string
+	hostRoot      string
 	from          string
 	once          bool
 }
@@ -55,6 +56,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.BoolVar(&f.ethtool, "ethtool", true, "read driver statistics and ring sizes of the physical NICs")
 	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
 	fs.StringVar(&f.root, "root", "", "read the kernel files under this directory instead of /")
+	fs.StringVar(&f.hostRoot, "host-root", "", "the host's / (or its /proc and /sys) is mounted here, as in a container: sample it live, read the host's network through its proc/1/net and every cgroup's socket memory through its sys/fs/cgroup; ethtool and net.* sysctls still see this process's network namespace (run with hostNetwork)")
 	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
 	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
 	fs.Usage = func() {
@@ -220,6 +222,10 @@ func serveRoot(f *serveFlags) (kernel.Root, error) {
 			return kernel.Root{}, fmt.Errorf("%s: not a capture (no files in the txtar archive)", f.from)
 		}
 		return kernel.TxtarRoot(a, filepath.Base(f.from)), nil
+	case f.hostRoot != "" && (f.root != "" || f.from != ""):
+		return kernel.Root{}, errors.New("give --host-root alone, without --root or --from")
+	case f.hostRoot != "":
+		return kernel.MountedHostRoot(f.hostRoot), nil
 	case f.root != "":
 		return kernel.DirRoot(f.root), nil
 	}

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -387,7 +388,13 @@ func TestServeDeployFlags(t *testing.T) {
 		args[i] = strings.ReplaceAll(args[i], "$(HOST_IP)", "10.0.0.1") // the kubelet expands it
 	}
 	checkServeArgs(t, "DaemonSet args", args[1:])
-	for _, want := range []string{"hostNetwork: true", "hostPID: true", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false", `drop: ["ALL"]`} {
+	if bytes.Contains(ds, []byte("hostPID: true")) {
+		t.Error("daemonset.yaml shares the host's PID namespace: the host's /proc at /host/proc gives serve the kernel threads without it")
+	}
+	if !slices.Contains(args, "--host-root=/host") {
+		t.Errorf("DaemonSet args %q: the host's /proc and /sys are mounted at /host, serve needs --host-root=/host", args)
+	}
+	for _, want := range []string{"hostNetwork: true", "mountPath: /host/proc\n              readOnly: true", "mountPath: /host/sys\n              readOnly: true", "path: /proc\n", "path: /sys\n", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false", `drop: ["ALL"]`} {
 		if !bytes.Contains(ds, []byte(want)) {
 			t.Errorf("daemonset.yaml lacks %s", want)
 		}
