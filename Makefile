@@ -10,7 +10,7 @@ DIST      := dist
 # Release targets: seed 000 is an ARMv5 NAS, seed 004 a 32-bit x86 server.
 CROSS     := linux/amd64 linux/386 linux/arm/5 linux/arm64
 
-.PHONY: all build check fmt-check vet test accuracy cross fuzz fuzz-long bench clean
+.PHONY: all build check fmt-check vet test accuracy cross fuzz fuzz-long bench clean deploy-check
 
 all: build
 
@@ -37,6 +37,11 @@ vet:
 # tests, which would make their throughput thresholds flaky.
 test:
 	$(GO) test -count=1 -p 1 -timeout 40m $(PKGS)
+
+# The Kubernetes manifests in deploy/, decoded strictly with Kubernetes' own API types (a
+# module of its own, deploy/validate, so that headroom does not depend on k8s.io/api).
+deploy-check:
+	cd deploy/validate && $(GO) test -count=1 ./...
 
 # Scores doctor on the labelled corpus of real pastes (testdata/corpus) and fails when a
 # figure falls below testdata/corpus/accuracy-baseline.json; `make accuracy-update` raises it.
