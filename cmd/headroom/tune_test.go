@@ -160,10 +160,37 @@ func TestTuneApplyPersistRollback(t *testing.T) {
 
 func TestTuneRefusesOutOfBounds(t *testing.T) {
 	dir := fakeProcSys(t, tuneVals)
-	code, _, stderr := runTuneCmd(t, `[{"kind":"sysctl","key":"net.ipv4.tcp_rmem","recommended":"4096 131072 3000000000","why":"x"}]`,
-		"--from", "-", "--apply", "--proc-sys", dir, "--state-dir", t.TempDir())
-	if code != exitFailure || !strings.Contains(stderr, "field 3 = 3000000000 is above the maximum 2147483647") {
+	in := `[{"kind":"sysctl","key":"net.ipv4.tcp_rmem","recommended":"4096 131072 3000000000","why":"x"},{"kind":"sysctl","key":"net.core.somaxconn","recommended":"8192","why":"y"}]`
+	// By default the rest is applied and the refused change listed, exit 1.
+	code, stdout, stderr := runTuneCmd(t, in, "--from", "-", "--apply", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitWarning || !strings.Contains(stdout, "not applied:") || !strings.Contains(stdout, "field 3 = 3000000000 is above the maximum 2147483647") ||
+		readProcSys(t, dir, "net.core.somaxconn") != "8192" {
+		t.Fatalf("code %d stdout %q stderr %q", code, stdout, stderr)
+	}
+	// --all-or-nothing changes nothing.
+	dir = fakeProcSys(t, tuneVals)
+	code, _, stderr = runTuneCmd(t, in, "--from", "-", "--apply", "--all-or-nothing", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitFailure || !strings.Contains(stderr, "field 3 = 3000000000 is above the maximum 2147483647") || readProcSys(t, dir, "net.core.somaxconn") != "4096" {
 		t.Fatalf("code %d stderr %q", code, stderr)
+	}
+}
+
+// Raise only through the command: the dry run names the lowering, --apply holds it back
+// (exit 1), --allow-lower applies it.
+func TestTuneAllowLower(t *testing.T) {
+	dir := fakeProcSys(t, map[string]string{"net.core.rmem_max": "4194304", "net.core.somaxconn": "4096"})
+	in := `[{"kind":"sysctl","key":"net.core.rmem_max","recommended":"212992","why":"x"},{"kind":"sysctl","key":"net.core.somaxconn","recommended":"8192","why":"y"}]`
+	code, stdout, _ := runTuneCmd(t, in, "--from", "-", "--proc-sys", dir)
+	if code != exitOK || !strings.Contains(stdout, "lowers 4194304 → 212992") || !strings.Contains(stdout, "--allow-lower") {
+		t.Fatalf("dry run %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runTuneCmd(t, in, "--from", "-", "--apply", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitWarning || readProcSys(t, dir, "net.core.rmem_max") != "4194304" || readProcSys(t, dir, "net.core.somaxconn") != "8192" {
+		t.Fatalf("apply %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runTuneCmd(t, in, "--from", "-", "--apply", "--allow-lower", "--proc-sys", dir, "--state-dir", t.TempDir())
+	if code != exitOK || readProcSys(t, dir, "net.core.rmem_max") != "212992" {
+		t.Fatalf("--allow-lower %d:\n%s", code, stdout)
 	}
 }
 
@@ -228,20 +255,22 @@ func TestTuneNetnsLive(t *testing.T) {
 	orig, _ := fs.Read("net.core.somaxconn")
 	state := t.TempDir()
 
-	code, _, stderr := runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"777","why":"t"},{"kind":"sysctl","key":"net.core.netdev_max_backlog","recommended":"5000","why":"t"}]`,
+	// The per-namespace key is applied, the global one listed with the host's command.
+	code, stdout, stderr := runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"7777","why":"t"},{"kind":"sysctl","key":"net.core.netdev_max_backlog","recommended":"5000","why":"t"}]`,
 		"--from", "-", "--apply", "--netns", ns, "--state-dir", state)
-	if code != exitFailure || !strings.Contains(stderr, "net.core.netdev_max_backlog: global, not per network namespace") {
-		t.Fatalf("global key: %d %s", code, stderr)
+	if v, _ := fs.Read("net.core.somaxconn"); code != exitWarning || v != "7777" || !strings.Contains(stdout, "global, not per network namespace") ||
+		!strings.Contains(stdout, "sysctl -w net.core.netdev_max_backlog=5000") {
+		t.Fatalf("global key: %d %s %s", code, stdout, stderr)
 	}
-	code, _, stderr = runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"777","why":"t"}]`,
+	code, _, stderr = runTuneCmd(t, `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"7777","why":"t"}]`,
 		"--from", "-", "--apply", "--netns", ns, "--state-dir", state)
-	if v, _ := fs.Read("net.core.somaxconn"); code != exitOK || v != "777" {
+	if v, _ := fs.Read("net.core.somaxconn"); code != exitOK || v != "7777" {
 		t.Fatalf("apply: %d %s; somaxconn %s", code, stderr, v)
 	}
-	if host, _ := tune.HostProcSys().Read("net.core.somaxconn"); host == "777" {
+	if host, _ := tune.HostProcSys().Read("net.core.somaxconn"); host == "7777" {
 		t.Fatal("the host's somaxconn changed")
 	}
-	code, stdout, stderr := runTuneCmd(t, "", "--rollback", "--state-dir", state)
+	code, stdout, stderr = runTuneCmd(t, "", "--rollback", "--state-dir", state)
 	if v, _ := fs.Read("net.core.somaxconn"); code != exitOK || v != orig {
 		t.Fatalf("rollback: %d %s %s; somaxconn %s, want %s", code, stdout, stderr, v, orig)
 	}
