@@ -192,7 +192,10 @@ func (a *Applier) Preview(ctx context.Context, changes []model.Change) []Item {
 		if err := checkNetnsScope(a.Netns, a.FS, sysctlKeys); errors.As(err, &ge) {
 			for _, k := range ge.Keys {
 				for i := range items {
-					if c := items[i].Change; c.Kind == model.ChangeSysctl && c.Key == k.Key && items[i].Action != ActionRefused {
+					// A global value the namespace shows read-only and that already has the
+					// planned value needs nothing from anyone.
+					if c := items[i].Change; c.Kind == model.ChangeSysctl && c.Key == k.Key && items[i].Action != ActionRefused &&
+						(items[i].CurrentErr != nil || !SameValue(items[i].Current, c.Recommended)) {
 						items[i].Action = ActionGlobal
 						items[i].Reason = fmt.Sprintf("global, not per network namespace: %s; set it for the host with: sysctl -w %s=%s",
 							k.History, c.Key, shellQuote(NormalizeValue(c.Recommended)))

@@ -275,3 +275,91 @@ func TestTuneNetnsLive(t *testing.T) {
 		t.Fatalf("rollback: %d %s %s; somaxconn %s, want %s", code, stdout, stderr, v, orig)
 	}
 }
+
+// The lab check of issue 18 (root; skipped without): a plan piped into tune --apply --netns
+// applies the per-namespace keys in a throwaway namespace, lists the global ones with the
+// command for the host, leaves the host alone, and --rollback restores every value exactly.
+func TestPlanToTuneNetnsLive(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	ns := "headroom-plan-tune-" + hex.EncodeToString(b[:])
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		t.Skipf("ip netns add: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns).Run() })
+	fs, err := tune.OpenNetns(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+
+	// 10 Gbit/s over 100 ms in one stream on a 64 GiB host of this kernel family: buffers
+	// far above the defaults, so tune has per-namespace work to do.
+	planOut, planErr, code := runPlanArgs(t, "--bandwidth", "10Gbit", "--rtt", "100ms", "--streams", "1", "--memory", "64GiB",
+		"--arch", "x86_64", "--kernel", "6.18.44", "--format", "json")
+	if code != exitOK {
+		t.Fatalf("plan: %d %s", code, planErr)
+	}
+	changes, err := tune.ParseChanges(strings.NewReader(planOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]string{}
+	hostBefore := map[string]string{}
+	for _, c := range changes {
+		if c.Kind != model.ChangeSysctl {
+			continue
+		}
+		if v, err := fs.Read(c.Key); err == nil {
+			before[c.Key] = v
+		}
+		if v, err := tune.HostProcSys().Read(c.Key); err == nil {
+			hostBefore[c.Key] = v
+		}
+	}
+
+	state := t.TempDir()
+	code, stdout, stderr := runTuneCmd(t, planOut, "--from", "-", "--apply", "--netns", ns, "--state-dir", state)
+	if code != exitWarning && code != exitOK {
+		t.Fatalf("tune: %d\n%s\n%s", code, stdout, stderr)
+	}
+	applied := 0
+	for _, c := range changes {
+		if c.Kind != model.ChangeSysctl {
+			continue
+		}
+		switch tune.LookupScope(c.Key).Scope {
+		case tune.ScopePerNetns:
+			if v, _ := fs.Read(c.Key); !tune.SameValue(v, c.Recommended) {
+				t.Errorf("%s in the namespace = %q, planned %q", c.Key, v, c.Recommended)
+			}
+			if !tune.SameValue(before[c.Key], c.Recommended) {
+				applied++
+			}
+		case tune.ScopeGlobal:
+			if h, _ := tune.HostProcSys().Read(c.Key); h != hostBefore[c.Key] {
+				t.Errorf("the host's %s changed: %q → %q", c.Key, hostBefore[c.Key], h)
+			}
+			if !tune.SameValue(hostBefore[c.Key], c.Recommended) && !strings.Contains(stdout, "set it for the host with: sysctl -w "+c.Key+"=") {
+				t.Errorf("global %s not listed with the host's command:\n%s", c.Key, stdout)
+			}
+		}
+	}
+	if applied < 2 {
+		t.Fatalf("only %d per-namespace change(s) applied:\n%s", applied, stdout)
+	}
+	t.Logf("applied %d per-namespace changes; tune said:\n%s", applied, stdout)
+
+	code, stdout, stderr = runTuneCmd(t, "", "--rollback", "--state-dir", state)
+	if code != exitOK {
+		t.Fatalf("rollback: %d %s %s", code, stdout, stderr)
+	}
+	for k, v := range before {
+		if got, _ := fs.Read(k); got != v {
+			t.Errorf("after rollback %s = %q, was %q", k, got, v)
+		}
+	}
+}
