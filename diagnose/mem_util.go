@@ -368,7 +368,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	}
 	if len(missing) > 0 {
 		ch.Kind = model.ChangeOther
-		ch.Recommended = "run `headroom plan --bandwidth LINK --memory RAM`: the input lacks " + strings.Join(missing, " and ")
+		ch.Recommended = "run `headroom plan --bandwidth LINK --rtt RTT --memory RAM`: the input lacks " + strings.Join(missing, " and ")
 		ch.Why = "min_free_kbytes must cover the atomic receive allocations made at line rate before kswapd catches up (plan.MinFreeKBytes)" + ctx
 		return ch, true
 	}
