@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -40,7 +41,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		order, _ := strconv.Atoi(m[2])
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: m[3], Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
-		af.ModeValue, _ = parseGFPNumber(m[3])
+		af.ModeValue, _ = kernel.ParseGFPNumber(m[3])
 		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
@@ -59,7 +60,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 			mode = "0x" + mode
 		}
 		af = &model.AllocFailure{Order: order, Mode: mode, Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
-		af.ModeValue, _ = parseGFPNumber(mode)
+		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		return af, true
 	}
 	return nil, false
@@ -150,7 +151,11 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
-			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory"))) {
+			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
+			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
+			// report only where its header was cut.
+			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
+			if strings.Contains(t, "invoked oom-killer") || !inOOM {
 				break
 			}
 		}
@@ -249,21 +254,8 @@ func spanSource(first, last int) string {
 // GFPCandidates, GFPNote and Atomic. The printed symbolic decoding, when present, is the
 // kernel's own and is used as is.
 func ApplyGFP(af *model.AllocFailure, kernelRelease string) {
-	if names := symbolicGFP(af.Mode); len(names) > 0 {
-		af.GFPFlags = names
-		af.GFPNote = "as decoded by the kernel in the report"
-	} else {
-		flags, cands, note := DecodeGFP(af.ModeValue, kernelRelease)
-		if flags == nil {
-			flags = []string{}
-		}
-		af.GFPFlags, af.GFPCandidates, af.GFPNote = flags, cands, note
-	}
-	if a, ok, _ := IsAtomicGFP(af.ModeValue, af.Mode, kernelRelease); ok {
-		af.Atomic = &a
-	} else {
-		af.Atomic = nil
-	}
+	d := kernel.DecodeGFPMode(af.Mode, af.ModeValue, kernelRelease)
+	af.GFPFlags, af.GFPCandidates, af.GFPNote, af.Atomic = d.Flags, d.Candidates, d.Note, d.Atomic
 }
 
 // ParseAllocFailure parses one pasted allocation-failure report (header, trace, show_mem)

@@ -108,6 +108,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
+	s = stripVendorBlocks(s, &l)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&

@@ -44,6 +44,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
+	s = stripVendorBlocks(s, &l)
 	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.

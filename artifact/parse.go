@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -29,6 +33,8 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
+	KindFree         = "free"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -64,6 +70,9 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	}
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
+	}
+	if looksBinary(data) {
+		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
@@ -113,8 +122,12 @@ type doc struct {
 	ls   []Line
 	used []bool
 	opt  Options
-	tl   *model.Timeline
-	host hostFacts
+	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
+	// fallback for a report that prints none, never an override of one that does (the
+	// kernel that printed a GFP mode decides its bit layout).
+	hostKernel string
+	tl         *model.Timeline
+	host       hostFacts
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
@@ -152,6 +165,8 @@ type doc struct {
 	// again (-1 when none).
 	wrap   wrapInfo
 	rewind int
+	// proseLines are the lines read as prose, for the numbers they state (stated.go).
+	proseLines []proseLine
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -191,6 +206,13 @@ func (d *doc) run(from int) {
 		if l.Syslog {
 			continue // another program's syslog line
 		}
+		if kernel.IsKnownMessage(t) {
+			// A kernel message quoted without its log prefix (in prose, a code block,
+			// a ticket) is still the message: the rules that search the log see it.
+			l.Kernel = true
+			d.logLine(i)
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.command(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
@@ -227,6 +249,17 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
+		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
+			// A header broken by a wrap in a text without prefixes to tell the pieces
+			// (unwrap.go needs them): "...: page allocation failure: order:0," / "mode:0xa20".
+			joined := strings.TrimRight(t, " ") + " " + strings.TrimLeft(d.ls[i+1].Text, " ")
+			if af2, ok2 := parseAllocHeader(joined); ok2 {
+				af, ok = af2, true
+				d.ls[i].Text, t = joined, joined
+				d.ls[i].Pieces++
+				d.used[i+1] = true
+			}
+		}
 		if !ok && !strings.Contains(t, "order") {
 			return false // prose that names the message ("page allocation failures, ...")
 		}
@@ -560,11 +593,11 @@ func (d *doc) finish() {
 	}
 	for k, a := range d.oomArts {
 		rel := d.kernelFor("", nil)
-		a.OOMKill.GFPFlags = gfpNames(a.Mode, d.oomModes[k], rel)
+		a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, d.oomModes[k], rel)
 	}
 	for k, a := range d.slabArts {
 		rel := d.kernelFor("", nil)
-		a.SlabFailure.GFPFlags = gfpNames(a.Mode, d.slabVals[k], rel)
+		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
@@ -582,6 +615,7 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.stated()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -622,6 +656,10 @@ func (d *doc) kernelFor(printed string, src *string) string {
 	if printed != "" {
 		return printed
 	}
+	if d.hostKernel != "" {
+		set("the host's kernel")
+		return d.hostKernel
+	}
 	if d.host.kernel != "" {
 		set(fmt.Sprintf("line %d: %q", d.host.kernelLine, d.host.kernelText))
 		return d.host.kernel
@@ -631,7 +669,7 @@ func (d *doc) kernelFor(printed string, src *string) string {
 
 // ParseKernelLog finds allocation failures, OOM kills and SLUB failures in kernel log records
 // (from /dev/kmsg on a live host, or a recording) and returns them as events. kernelRelease
-// decodes the GFP modes. Line numbers in the events are indexes into recs, 1-based; Source
+// decodes the GFP modes of reports that do not print their own release. Line numbers in the events are indexes into recs, 1-based; Source
 // names the records' own sources.
 func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event {
 	ls := make([]Line, 0, len(recs))
@@ -640,7 +678,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			ls = append(ls, Line{No: i + 1, Text: part, Kernel: true, UptimeUsec: r.UptimeUsec, Priority: r.Priority, Cont: k > 0})
 		}
 	}
-	d := &doc{ls: ls, used: make([]bool, len(ls)), opt: Options{Kernel: kernelRelease},
+	d := &doc{ls: ls, used: make([]bool, len(ls)), hostKernel: kernelRelease,
 		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive}}}
 	for i := range ls {
 		if d.used[i] || isBlank(ls[i].Text) {
@@ -664,4 +702,38 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 		}
 	}
 	return evs
+}
+
+// Reads is what a text reader reads, for the message that says a text held none of it.
+const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with page allocation failures, " +
+	"OOM and SLUB reports; /proc files pasted verbatim (meminfo, vmstat, zoneinfo, buddyinfo, pagetypeinfo, " +
+	"softnet_stat, net/dev, net/netstat, net/snmp, sockstat); and the output of vmstat, top, free, ifconfig, " +
+	"ip -s link, netstat -i/-s/-tn, nstat, ss, ethtool -S/-g, sysctl -a or sysctl.conf, readprofile and perf report"
+
+// NothingRead reports whether a parsed text gave no evidence at all: no sample, kernel log
+// record, report, setting, profile or artifact. A diagnosis of such a text would say
+// "healthy" about nothing, so callers treat it as input they could not use.
+func NothingRead(tl *model.Timeline) bool {
+	return len(tl.Samples) == 0 && len(tl.Log) == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
+}
+
+// ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
+var ErrBinary = errors.New("the input is binary, not text")
+
+// looksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func looksBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			bad++
+		}
+		head = head[n:]
+	}
+	return bad*10 > min(len(data), 8<<10)
 }

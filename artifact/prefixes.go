@@ -6,7 +6,9 @@ import "strings"
 // know, leaving what they know in front for them (issue 16, "kernel-log prefixes"):
 //
 //	"    [  12.345678] ..."                               a log indented in a post or a mail
-//	"[Mon Jan  2 03:04:05 2024] ..."                      dmesg -T
+//	"[Mon Jan  2 03:04:05 2024] ..."                      dmesg -T (any locale)
+//	"6,30574067,3816544225424,-;..."                      a raw /dev/kmsg record
+//	"June 29 14:06:59 host kernel: ..."                   syslog with the month spelled out
 //	"Mon Jan  2 03:04:05 2024 kern.warn kernel: [ 1.2] ..."  OpenWrt logread
 //	"Tue 2024-01-02 03:04:05 UTC host kernel: ..."        journalctl -o short-full
 //	"2024-01-02 03:04:05 host kernel: ..."                syslog-ng/rsyslog with a space
@@ -37,6 +39,16 @@ func stripOtherPrefixes(s string, l *Line) string {
 		if len(s) > 4 && s[3] == ' ' && isWeekday(s[:3]) {
 			return stripWeekdayDate(s, l)
 		}
+		if sp := strings.IndexByte(s[:min(len(s), 10)], ' '); sp > 3 && isLongMonth(s[:sp]) {
+			// "June 29 14:06:59 host kernel: ": a syslog template with the month spelled out.
+			f := strings.Fields(s[:min(len(s), 40)])
+			if len(f) >= 4 && isDigits(f[1]) && strings.Count(f[2], ":") == 2 {
+				k := strings.Index(s, f[2]) + len(f[2])
+				if t, ok := syslogHostTag(s[k:], s[:k], l); ok {
+					return t
+				}
+			}
+		}
 		if len(s) > 20 && s[3] == ' ' && isMonth(s[:3]) {
 			// "Jan  2 03:04:05 kernel: ": syslog without a host name (a local file
 			// written with the host left out, or a paste that cut it).
@@ -48,7 +60,16 @@ func stripOtherPrefixes(s string, l *Line) string {
 				}
 			}
 		}
-	case c >= '0' && c <= '9':
+	case c >= '0' && c <= '9' || c >= 'A' && c <= 'F':
+		if t, ok := stripKmsgRecord(s, l); ok {
+			return t
+		}
+		if t, ok := stripUnisocSeq(s, l); ok {
+			return t
+		}
+		if c > '9' {
+			return s
+		}
 		if len(s) > 19 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && isDigits(s[:4]) && s[13] == ':' {
 			// "2024-01-02 03:04:05[.frac][tz] host tag: "
 			end := 19
@@ -72,6 +93,27 @@ func stripOtherPrefixes(s string, l *Line) string {
 	return s
 }
 
+// stripKmsgRecord removes the prefix of a record read raw from /dev/kmsg
+// ("6,30574067,3816544225424,-;message": level and facility, sequence, microseconds since
+// boot, flags; Documentation/ABI/testing/dev-kmsg).
+func stripKmsgRecord(s string, l *Line) (string, bool) {
+	semi := strings.IndexByte(s[:min(len(s), 64)], ';')
+	if semi < 7 {
+		return s, false
+	}
+	parts := strings.Split(s[:semi], ",")
+	if len(parts) < 4 || !isDigits(parts[0]) || !isDigits(parts[1]) || !isDigits(parts[2]) {
+		return s, false
+	}
+	pri, _ := parseDigits(parts[0])
+	us, ok := parseDigits(parts[2])
+	if !ok {
+		return s, false
+	}
+	l.Priority, l.UptimeUsec, l.Kernel = int(pri&7), us, true
+	return s[semi+1:], true
+}
+
 // startsLogPrefix: t begins like a dmesg stamp, a priority, a syslog or a journal date.
 func startsLogPrefix(t string) bool {
 	if len(t) < 4 {
@@ -90,6 +132,14 @@ func startsLogPrefix(t string) bool {
 	return false
 }
 
+func isLongMonth(s string) bool {
+	switch s {
+	case "January", "February", "March", "April", "June", "July", "August", "Sept", "September", "October", "November", "December":
+		return true
+	}
+	return false
+}
+
 func isWeekday(s string) bool {
 	switch s {
 	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun":
@@ -98,13 +148,27 @@ func isWeekday(s string) bool {
 	return false
 }
 
-// stripBracketDate removes dmesg -T's "[Mon Jan  2 03:04:05 2024] ".
+// stripBracketDate removes dmesg -T's "[Mon Jan  2 03:04:05 2024] ", in any locale ("[四 3月
+// 18 18:47:12 2021]"): a bracket that closes on a time and a four-digit year.
 func stripBracketDate(s string, l *Line) (string, bool) {
-	if len(s) < 26 || !isWeekday(s[1:4]) {
+	if len(s) < 16 {
 		return s, false
 	}
-	end := strings.IndexByte(s, ']')
-	if end < 20 || end > 32 {
+	end := strings.IndexByte(s[:min(len(s), 48)], ']')
+	if end < 14 {
+		return s, false
+	}
+	in := s[1:end]
+	n := len(in)
+	if isTerminalStamp(in) {
+		// "[2022/9/23 15:43:47] ": a terminal or serial logger's stamp on every line
+		// (minicom, SecureCRT): not the kernel's, so the line keeps its own kind.
+		l.Stamp = in
+		return strings.TrimPrefix(s[end+1:], " "), true
+	}
+	// "... HH:MM:SS YYYY"
+	if n < 13 || !isDigits(in[n-4:]) || in[n-5] != ' ' || in[n-8] != ':' || in[n-11] != ':' ||
+		!isDigits(in[n-7:n-5]) || !isDigits(in[n-10:n-8]) {
 		return s, false
 	}
 	l.Kernel = true
@@ -228,4 +292,86 @@ func syslogTag(rest, stamp, host string, l *Line) (string, bool) {
 		l.Kernel = true
 	}
 	return strings.TrimPrefix(rest[colon+1:], " "), true
+}
+
+// stripVendorBlocks removes the blocks that vendor kernels print after the timestamp (or at
+// the line's start when there is none):
+//
+//	"[3:  Binder:9343_3:22875] "    CPU, comm, pid (Qualcomm, Samsung, MediaTek Android kernels)
+//	"[pid:1361,cpu5,comm]"          Huawei
+//	"[03-19 10:05:52.172] "         a wall clock after the uptime (Unisoc)
+//
+// The CPU/comm/pid block names the printing task, as CONFIG_PRINTK_CALLER's does: it is kept
+// as the line's Caller so that interleaved reports stay apart.
+func stripVendorBlocks(s string, l *Line) string {
+	for k := 0; k < 3; k++ {
+		t := strings.TrimLeft(s, " ")
+		if len(t) < 5 || t[0] != '[' {
+			return s
+		}
+		end := strings.IndexByte(t[:min(len(t), 64)], ']')
+		if end < 3 {
+			return s
+		}
+		in := t[1:end]
+		switch {
+		case strings.HasPrefix(in, "pid:"):
+			l.Caller = in
+		case isCPUCommPID(in):
+			l.Caller = strings.Join(strings.Fields(in), "")
+		case len(in) >= 14 && in[2] == '-' && in[5] == ' ' && in[8] == ':' && in[11] == ':' && isDigits(in[:2]):
+		default:
+			return s
+		}
+		l.Kernel = true
+		s = strings.TrimPrefix(t[end+1:], " ")
+	}
+	return s
+}
+
+// isCPUCommPID: "3:  Binder:9343_3:22875", "4: binder:569_5:27109", "4:        kswapd0: 1209".
+func isCPUCommPID(in string) bool {
+	first := strings.IndexByte(in, ':')
+	last := strings.LastIndexByte(in, ':')
+	if first <= 0 || last <= first {
+		return false
+	}
+	return isDigits(strings.TrimSpace(in[:first])) && isDigits(strings.TrimSpace(in[last+1:])) &&
+		strings.TrimSpace(in[first+1:last]) != ""
+}
+
+// stripUnisocSeq removes "04166 < 4> ": a hex sequence number and a priority written with
+// a space (Unisoc's last-kmsg dumps), leaving the uptime stamp for stripKernelStamp.
+func stripUnisocSeq(s string, l *Line) (string, bool) {
+	sp := strings.IndexByte(s[:min(len(s), 12)], ' ')
+	if sp < 4 || len(s) < sp+6 || s[sp+1] != '<' {
+		return s, false
+	}
+	for i := 0; i < sp; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F' || c >= 'a' && c <= 'f') {
+			return s, false
+		}
+	}
+	rest := s[sp+1:]
+	close := strings.IndexByte(rest[:min(len(rest), 6)], '>')
+	if close < 2 {
+		return s, false
+	}
+	p := strings.TrimSpace(rest[1:close])
+	if len(p) != 1 || p[0] < '0' || p[0] > '7' {
+		return s, false
+	}
+	l.Priority, l.Kernel = int(p[0]-'0'), true
+	return strings.TrimLeft(rest[close+1:], " "), true
+}
+
+// isTerminalStamp: "2022/9/23 15:43:47", "2024-01-02 03:04:05.123".
+func isTerminalStamp(in string) bool {
+	date, clock, ok := strings.Cut(strings.TrimSpace(in), " ")
+	if !ok || len(date) < 8 || len(date) > 10 || !isDigits(date[:4]) || (date[4] != '/' && date[4] != '-') {
+		return false
+	}
+	hms := strings.Split(strings.SplitN(clock, ".", 2)[0], ":")
+	return len(hms) == 3 && isDigits(hms[0]) && isDigits(hms[1]) && isDigits(hms[2])
 }

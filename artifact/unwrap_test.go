@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,16 @@ func TestUnwrapJoinsWrappedKernelLines(t *testing.T) {
 	tl = ParseString(mixed, "mixed", Options{})
 	if len(tl.Log) != 1 || strings.Contains(tl.Log[0].Message, "free") {
 		t.Errorf("log = %+v, want the kernel line alone", tl.Log)
+	}
+}
+
+// Binary input is an error, not a text with nothing in it.
+func TestParseRefusesBinary(t *testing.T) {
+	_, err := Parse(strings.NewReader("ELF\x00\x01\x02 page allocation failure"), "bin", Options{})
+	if !errors.Is(err, ErrBinary) {
+		t.Fatalf("err = %v, want ErrBinary", err)
+	}
+	if tl, err := Parse(strings.NewReader("hello world\n"), "t", Options{}); err != nil || !NothingRead(tl) {
+		t.Fatalf("hello world: err %v, NothingRead false", err)
 	}
 }

@@ -176,7 +176,7 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 // batchedFlushChange advises a 4.3+ kernel on x86 hosts without batched reclaim TLB flushes.
 func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
 	v, ok := tl.Host.KernelVersion()
-	if !ok || v.AtLeast(4, 3) || !memIsX86(tl.Host.Arch) {
+	if !ok || v.AtLeast(4, 3, 0) || !memIsX86(tl.Host.Arch) {
 		return model.Change{}, false
 	}
 	return model.Change{Kind: model.ChangeOther, Key: "kernel", Current: tl.Host.Kernel, Recommended: "4.3 or later",

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -129,7 +130,7 @@ func netdevLost(s *model.Sample, name string) (sum int64, found bool) {
 		if d.Name != name {
 			continue
 		}
-		for _, c := range netdevOverrunCounters {
+		for _, c := range kernel.RxOverrunNetDevCounters {
 			if v, ok := d.Counters.Get(c); ok {
 				sum, found = sum+v, true
 			}
@@ -145,10 +146,9 @@ func ethtoolLost(tl *model.Timeline, s *model.Sample, name string) (int64, bool)
 		return 0, false
 	}
 	var sum int64
-	for _, n := range st.Stats.Names() {
-		if ethtoolOverrunNames[n] || (strings.HasPrefix(n, "rx_queue_") && strings.HasSuffix(n, "_drops") && !isVirtualDriverQueue(tl, name)) {
-			v, _ := st.Stats.Get(n)
-			sum += v
+	for _, l := range kernel.ClassifyNICStats(st.Stats, isVirtualNIC(tl, name)) {
+		if l.RxOverrun() {
+			sum += l.Value
 		}
 	}
 	return sum, true

@@ -129,7 +129,7 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 // netHWLost sums the counters that mean the NIC dropped a frame for lack of room.
 func netHWLost(d kernel.NetDev) int64 {
 	var t int64
-	for _, c := range netdevOverrunCounters {
+	for _, c := range kernel.RxOverrunNetDevCounters {
 		if v, ok := d.Counters.Get(c); ok {
 			t += v
 		}

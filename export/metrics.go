@@ -83,6 +83,9 @@ var (
 		"Samples in the window the last run of the rules saw (rates need two).")
 	mPageSize = def("headroom_page_size_bytes", gauge,
 		"Page size of the kernel: multiply the _pages metrics by it for bytes.")
+	mKernelInfo = def("headroom_kernel_info", gauge,
+		"1, with the kernel release as uname prints it, the version headroom compares (major.minor.patch, by which it picks GFP tables and per-kernel defaults; \"unknown\" when unreadable) and the word size from the machine name (0 when unknown).",
+		"release", "version", "word_bits")
 
 	mZoneFree = def("headroom_zone_free_pages", gauge,
 		"Free pages in the zone (/proc/zoneinfo \"pages free\").",
@@ -172,7 +175,7 @@ var (
 		"cpu")
 
 	mNICLoss = def("headroom_nic_loss_total", counter,
-		"Frames lost or damaged on a physical NIC by where they were lost: link (wire, PHY/MAC), ring (no RX descriptor or FIFO room), refill (driver RX buffer allocation failures; counts allocations), stack (dropped by the kernel after the driver). source=netdev is /proc/net/dev, whose drop column adds rx_missed_errors and whose frame column adds rx_over_errors; source=ethtool is the driver's statistics. Do not sum across sources.",
+		"Frames lost or damaged on a physical NIC by where they were lost: link (wire, PHY/MAC), ring (no RX descriptor or FIFO room), refill (driver RX buffer allocation failures; counts allocations), queue (a paravirtual driver's per-queue software drop), stack (dropped by the kernel after the driver). source=netdev is /proc/net/dev, whose drop column adds rx_missed_errors and whose frame column adds rx_over_errors; source=ethtool is the driver's statistics. Do not sum across sources.",
 		"device", "source", "counter", "direction", "layer")
 	mNICRing = def("headroom_nic_ring_descriptors", gauge,
 		"Current ring size of a physical NIC in descriptors (ethtool -g).",
@@ -218,6 +221,10 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	b.add(mWindowSamples, float64(s.DiagnosisWindow))
 	if host.PageSize > 0 {
 		b.add(mPageSize, float64(host.PageSize))
+	}
+	if host.Kernel != "" {
+		kv, _ := host.KernelVersion()
+		b.add(mKernelInfo, 1, host.Kernel, kv.String(), itoa(kernel.ArchWordBits(host.Arch)))
 	}
 
 	memoryMetrics(b, sm)
@@ -464,8 +471,8 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 		}
 		for i := 0; i < d.Counters.Len(); i++ {
 			name, v := d.Counters.At(i)
-			if c, ok := classifyNetDev(name); ok {
-				b.addInt(mNICLoss, v, d.Name, "netdev", name, c.direction, c.layer)
+			if c, ok := kernel.ClassifyNetDevCounter(name); ok {
+				b.addInt(mNICLoss, v, d.Name, "netdev", name, c.Direction, c.Cause)
 			}
 		}
 	}
@@ -474,11 +481,10 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 			continue
 		}
 		if st.Stats != nil {
-			for i := 0; i < st.Stats.Len(); i++ {
-				name, v := st.Stats.At(i)
-				if c, ok := classifyEthtool(name); ok {
-					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.direction, c.layer)
-				}
+			// Only non-virtual devices get here; their drivers' own names may still say
+			// virtual (virtio_net), which ClassifyNICStats takes into account.
+			for _, c := range kernel.ClassifyNICStats(st.Stats, false) {
+				b.addInt(mNICLoss, c.Value, st.Name, "ethtool", c.Name, c.Direction, c.Cause)
 			}
 		}
 		if r := st.Ring; r != nil {
@@ -502,8 +508,8 @@ func allocMetrics(b *pointBuf, s *Snapshot, sm *model.Sample) {
 		orders = max(orders, len(z.Free))
 	}
 	for o := range orders {
-		if !slices.ContainsFunc(s.allocs, func(a allocCount) bool { return a.Order == o && a.Class == GFPAtomic }) {
-			b.addInt(mAllocFailures, 0, itoa(o), GFPAtomic)
+		if !slices.ContainsFunc(s.allocs, func(a allocCount) bool { return a.Order == o && a.Class == kernel.GFPClassAtomic }) {
+			b.addInt(mAllocFailures, 0, itoa(o), kernel.GFPClassAtomic)
 		}
 	}
 	for _, a := range s.allocs {

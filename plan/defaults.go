@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"time"
+
+	"headroom/kernel"
 )
 
 // KernelDefaults are the buffer limits a kernel of a given version sets at boot for a given
@@ -45,7 +47,7 @@ const CoreMemMaxFloor = 212992
 // ("net: set net.core.rmem_max and net.core.wmem_max to 4 MB", 2025), which this 6.18 host
 // carries (4194304); plan assumes it from 6.17, the earlier of the two releases it can be
 // in, so that it never assumes a default lower than the real one.
-func KernelDefaultBuffers(k KernelVersion, freeBufferBytes int64) KernelDefaults {
+func KernelDefaultBuffers(k kernel.KernelVersion, freeBufferBytes int64) KernelDefaults {
 	known := k.Known
 	at := func(a, b, c int) bool { return !known || k.AtLeast(a, b, c) } // unknown = current
 	limit := freeBufferBytes / 128
@@ -111,7 +113,7 @@ func (v bufSet) each(f func(a, b, c int64) int64, o, p bufSet) bufSet {
 // bufferFloors are the values plan does not go below without a budget reason: the host's
 // current value where known, else the target kernel's default; rmem_max and wmem_max never
 // below CoreMemMaxFloor. src names each floor for the explanations.
-func bufferFloors(k KernelVersion, basisBytes int64, cur currentMap) (floor bufSet, src [4]string) {
+func bufferFloors(k kernel.KernelVersion, basisBytes int64, cur currentMap) (floor bufSet, src [4]string) {
 	d := KernelDefaultBuffers(k, basisBytes)
 	floor = bufSet{d.TCPRmem[2], d.TCPWmem[2], max(d.RmemMax, CoreMemMaxFloor), max(d.WmemMax, CoreMemMaxFloor)}
 	def := "the kernel default (" + k.String() + ")"

@@ -9,6 +9,8 @@ import (
 
 	"headroom/model"
 	"headroom/tune"
+
+	"headroom/kernel"
 )
 
 // Check verifies the invariants every plan keeps (docs/plan.md, "Invariants"); Compute
@@ -28,7 +30,7 @@ func (p Plan) Check() error {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	in := p.Input
-	kver, err := ParseKernelVersion(in.KernelVersion)
+	kver, err := kernel.ParseKernelVersion(in.KernelVersion)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 
 	"headroom/plan"
 	"headroom/tune"
+
+	"headroom/kernel"
 )
 
 // The grid of issue 18: RAM 128 MiB → 1 TiB, 32/64-bit, kernels 2.6 → 6.x, 10 Mbit/s →
@@ -86,7 +88,7 @@ func checkGridPlan(t *testing.T, in plan.Input) {
 		}
 		return false
 	}
-	kv, _ := plan.ParseKernelVersion(in.KernelVersion)
+	kv, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	def := plan.KernelDefaultBuffers(kv, p.Budget.BasisBytes)
 	floors := map[string]int64{"net.ipv4.tcp_rmem": def.TCPRmem[2], "net.ipv4.tcp_wmem": def.TCPWmem[2],
 		"net.core.rmem_max": max(def.RmemMax, 212992), "net.core.wmem_max": max(def.WmemMax, 212992)}
@@ -177,7 +179,7 @@ func TestIssueExamplesKeepKernelDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kv, _ := plan.ParseKernelVersion(in.KernelVersion)
+		kv, _ := kernel.ParseKernelVersion(in.KernelVersion)
 		d := plan.KernelDefaultBuffers(kv, in.MemoryBytes)
 		if p.RcvBufBytes < d.TCPRmem[2] || p.SndBufBytes < d.TCPWmem[2] || p.CoreRmemMaxBytes < d.RmemMax || p.CoreWmemMaxBytes < d.WmemMax {
 			t.Errorf("%v/%d streams on %s: planned %d/%d/%d/%d, kernel defaults %v/%v/%d/%d (warnings %q)", plan.FormatBitsPerSec(in.BandwidthBitsPerSec), in.Streams, in.KernelVersion,

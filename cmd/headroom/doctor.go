@@ -74,6 +74,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
 		return exitFailure
 	}
+	if tl.Source.Kind == model.SourceText && artifact.NothingRead(tl) {
+		// Nothing to diagnose is not "healthy": say what was read instead.
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
+			strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
+		return exitFailure
+	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	record.PlaceFindings(tl, &d)
 	if f.format == "json" {

@@ -1,4 +1,4 @@
-package artifact
+package kernel
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"headroom/model"
 )
 
 // GFP mode decoding by kernel era.
@@ -44,7 +42,7 @@ import (
 //	               GFP_ATOMIC = __GFP_HIGH|__GFP_KSWAPD_RECLAIM = 0x820.
 type gfpEra struct {
 	name     string // "4.4-4.9"
-	from, to model.KernelVersion
+	from, to KernelVersion
 	bits     map[uint64]string
 	// composites in the order include/trace/events/mmflags.h prints them (largest first),
 	// so that the decoding reads like the kernel's own "(GFP_ATOMIC|__GFP_COMP)".
@@ -60,20 +58,6 @@ type gfpComposite struct {
 	mask uint64
 }
 
-func kv(major, minor, patch int) model.KernelVersion {
-	return model.KernelVersion{Major: major, Minor: minor, Patch: patch}
-}
-
-func vless(a, b model.KernelVersion) bool {
-	if a.Major != b.Major {
-		return a.Major < b.Major
-	}
-	if a.Minor != b.Minor {
-		return a.Minor < b.Minor
-	}
-	return a.Patch < b.Patch
-}
-
 var gfpEras = buildGFPEras()
 
 func buildGFPEras() []gfpEra {
@@ -81,7 +65,7 @@ func buildGFPEras() []gfpEra {
 		wait, high, io, fs = 0x10, 0x20, 0x40, 0x80
 	)
 	era24 := gfpEra{
-		name: "2.4", from: kv(2, 4, 0), to: kv(2, 5, 999),
+		name: "2.4", from: KV(2, 4, 0), to: KV(2, 5, 999),
 		bits: map[uint64]string{0x01: "__GFP_DMA", 0x02: "__GFP_HIGHMEM", 0x10: "__GFP_WAIT", 0x20: "__GFP_HIGH",
 			0x40: "__GFP_IO", 0x80: "__GFP_HIGHIO", 0x100: "__GFP_FS", 0x200: "__GFP_WAITBUF"},
 		composites: []gfpComposite{
@@ -125,20 +109,20 @@ func buildGFPEras() []gfpEra {
 		}
 		return c
 	}
-	era26a := gfpEra{name: "2.6.0-2.6.22", from: kv(2, 6, 0), to: kv(2, 6, 22),
+	era26a := gfpEra{name: "2.6.0-2.6.22", from: KV(2, 6, 0), to: KV(2, 6, 22),
 		bits:       with(common26, map[uint64]string{0x2000: "__GFP_NO_GROW"}),
 		composites: comp26(0), reclaimBit: wait, zeroName: "GFP_NOWAIT"}
-	era26b := gfpEra{name: "2.6.23-2.6.30", from: kv(2, 6, 23), to: kv(2, 6, 30),
+	era26b := gfpEra{name: "2.6.23-2.6.30", from: KV(2, 6, 23), to: KV(2, 6, 30),
 		bits:       with(common26, map[uint64]string{0x80000: "__GFP_RECLAIMABLE", 0x100000: "__GFP_MOVABLE"}),
 		composites: comp26(0x100000), reclaimBit: wait, zeroName: "GFP_NOWAIT"}
-	era26c := gfpEra{name: "2.6.31-4.3", from: kv(2, 6, 31), to: kv(4, 3, 999),
+	era26c := gfpEra{name: "2.6.31-4.3", from: KV(2, 6, 31), to: KV(4, 3, 999),
 		bits: with(common26, map[uint64]string{0x08: "__GFP_MOVABLE", 0x2000: "__GFP_MEMALLOC",
 			0x80000: "__GFP_RECLAIMABLE", 0x100000: "__GFP_KMEMCG", 0x200000: "__GFP_NOTRACK",
 			0x400000: "__GFP_NO_KSWAPD", 0x800000: "__GFP_OTHER_NODE", 0x1000000: "__GFP_WRITE"}),
 		composites: comp26(0x08), reclaimBit: wait, zeroName: "GFP_NOWAIT"}
 
 	// 4.4 and later: composites are built from the era's bit values.
-	modern := func(name string, from, to model.KernelVersion, b map[string]uint64, hasAtomic bool) gfpEra {
+	modern := func(name string, from, to KernelVersion, b map[string]uint64, hasAtomic bool) gfpEra {
 		e := gfpEra{name: name, from: from, to: to, bits: map[uint64]string{}}
 		for n, v := range b {
 			e.bits[v] = n
@@ -176,7 +160,7 @@ func buildGFPEras() []gfpEra {
 		"__GFP_HARDWALL": 0x20000, "__GFP_THISNODE": 0x40000, "__GFP_ATOMIC": 0x80000, "__GFP_ACCOUNT": 0x100000,
 		"__GFP_NOTRACK": 0x200000, "__GFP_DIRECT_RECLAIM": 0x400000, "__GFP_OTHER_NODE": 0x800000,
 		"__GFP_WRITE": 0x1000000, "__GFP_KSWAPD_RECLAIM": 0x2000000}
-	era44 := modern("4.4-4.9", kv(4, 4, 0), kv(4, 9, 999), base44, true)
+	era44 := modern("4.4-4.9", KV(4, 4, 0), KV(4, 9, 999), base44, true)
 
 	b410 := map[string]uint64{}
 	for k, v := range base44 {
@@ -186,7 +170,7 @@ func buildGFPEras() []gfpEra {
 	b410["__GFP_WRITE"] = 0x800000
 	b410["__GFP_KSWAPD_RECLAIM"] = 0x1000000
 	b410["__GFP_NOLOCKDEP"] = 0x2000000 // 4.12+, CONFIG_LOCKDEP only
-	era410 := modern("4.10-4.14", kv(4, 10, 0), kv(4, 14, 999), b410, true)
+	era410 := modern("4.10-4.14", KV(4, 10, 0), KV(4, 14, 999), b410, true)
 
 	b415 := map[string]uint64{"__GFP_DMA": 0x01, "__GFP_HIGHMEM": 0x02, "__GFP_DMA32": 0x04, "__GFP_MOVABLE": 0x08,
 		"__GFP_RECLAIMABLE": 0x10, "__GFP_HIGH": 0x20, "__GFP_IO": 0x40, "__GFP_FS": 0x80, "__GFP_WRITE": 0x100,
@@ -194,7 +178,7 @@ func buildGFPEras() []gfpEra {
 		"__GFP_MEMALLOC": 0x2000, "__GFP_COMP": 0x4000, "__GFP_ZERO": 0x8000, "__GFP_NOMEMALLOC": 0x10000,
 		"__GFP_HARDWALL": 0x20000, "__GFP_THISNODE": 0x40000, "__GFP_ATOMIC": 0x80000, "__GFP_ACCOUNT": 0x100000,
 		"__GFP_DIRECT_RECLAIM": 0x200000, "__GFP_KSWAPD_RECLAIM": 0x400000, "__GFP_NOLOCKDEP": 0x800000}
-	era415 := modern("4.15-4.20", kv(4, 15, 0), kv(4, 20, 999), b415, true)
+	era415 := modern("4.15-4.20", KV(4, 15, 0), KV(4, 20, 999), b415, true)
 
 	b50 := map[string]uint64{"__GFP_DMA": 0x01, "__GFP_HIGHMEM": 0x02, "__GFP_DMA32": 0x04, "__GFP_MOVABLE": 0x08,
 		"__GFP_RECLAIMABLE": 0x10, "__GFP_HIGH": 0x20, "__GFP_IO": 0x40, "__GFP_FS": 0x80, "__GFP_ZERO": 0x100,
@@ -204,13 +188,13 @@ func buildGFPEras() []gfpEra {
 		"__GFP_THISNODE": 0x200000, "__GFP_ACCOUNT": 0x400000,
 		// 0x800000 is __GFP_NOLOCKDEP with CONFIG_LOCKDEP, __GFP_ZEROTAGS (5.12+) otherwise.
 		"__GFP_ZEROTAGS|__GFP_NOLOCKDEP": 0x800000}
-	era50 := modern("5.0-6.2", kv(5, 0, 0), kv(6, 2, 999), b50, true)
+	era50 := modern("5.0-6.2", KV(5, 0, 0), KV(6, 2, 999), b50, true)
 	b63 := map[string]uint64{}
 	for k, v := range b50 {
 		b63[k] = v
 	}
 	delete(b63, "__GFP_ATOMIC")
-	era63 := modern("6.3-", kv(6, 3, 0), kv(99, 0, 0), b63, false)
+	era63 := modern("6.3-", KV(6, 3, 0), KV(99, 0, 0), b63, false)
 
 	eras := []gfpEra{era24, era26a, era26b, era26c, era44, era410, era415, era50, era63}
 	for i := range eras {
@@ -256,8 +240,8 @@ func (e *gfpEra) decode(mode uint64) []string {
 // gfpErasFor returns the eras a kernel release may belong to: one when the release is known
 // and inside a verified era, two at the 4.20/5.0 boundary, all when unknown.
 func gfpErasFor(kernelRelease string) ([]*gfpEra, string) {
-	v, ok := model.ParseKernelVersion(kernelRelease)
-	if !ok {
+	v, err := ParseKernelVersion(kernelRelease)
+	if err != nil || !v.Known {
 		all := make([]*gfpEra, len(gfpEras))
 		for i := range gfpEras {
 			all[i] = &gfpEras[i]
@@ -267,7 +251,7 @@ func gfpErasFor(kernelRelease string) ([]*gfpEra, string) {
 	var found []*gfpEra
 	for i := range gfpEras {
 		e := &gfpEras[i]
-		if !vless(v, e.from) && !vless(e.to, v) {
+		if v.Within(e.from, e.to) {
 			found = append(found, e)
 		}
 	}
@@ -296,7 +280,7 @@ func eraByName(name string) *gfpEra {
 // (""), or at an era boundary that could not be verified, flags is nil and candidates lists
 // each distinct decoding with the kernels it applies to; note says why. It never guesses an
 // era silently.
-func DecodeGFP(mode uint64, kernelRelease string) (flags []string, candidates []model.GFPCandidate, note string) {
+func DecodeGFP(mode uint64, kernelRelease string) (flags []string, candidates []GFPCandidate, note string) {
 	eras, why := gfpErasFor(kernelRelease)
 	if len(eras) == 1 {
 		return eras[0].decode(mode), nil, fmt.Sprintf("decoded with the %s layout of include/linux/gfp.h for kernel %s", eras[0].name, kernelRelease)
@@ -309,13 +293,13 @@ func DecodeGFP(mode uint64, kernelRelease string) (flags []string, candidates []
 	}
 	// Group eras by identical decoding so that the list stays short.
 	var order []string
-	byKey := map[string]*model.GFPCandidate{}
+	byKey := map[string]*GFPCandidate{}
 	for _, e := range eras {
 		d := e.decode(mode)
 		key := strings.Join(d, "|")
 		c, ok := byKey[key]
 		if !ok {
-			c = &model.GFPCandidate{Flags: d}
+			c = &GFPCandidate{Flags: d}
 			byKey[key] = c
 			order = append(order, key)
 		}
@@ -353,7 +337,7 @@ var reclaimNames = map[string]bool{
 // when the release is unknown, the answer is decided only if every era agrees. ok is false
 // when it cannot be decided; why says how it was decided either way.
 func IsAtomicGFP(mode uint64, printed, kernelRelease string) (atomic, ok bool, why string) {
-	if names := symbolicGFP(printed); len(names) > 0 {
+	if names := SymbolicGFP(printed); len(names) > 0 {
 		for _, n := range names {
 			if reclaimNames[n] {
 				return false, true, fmt.Sprintf("the kernel printed %s, which allows direct reclaim", n)
@@ -387,9 +371,9 @@ func IsAtomicGFP(mode uint64, printed, kernelRelease string) (atomic, ok bool, w
 	return false, true, "every kernel era agrees: the mode allows direct reclaim"
 }
 
-// symbolicGFP returns the names inside the parentheses of a printed mode
+// SymbolicGFP returns the names inside the parentheses of a printed mode
 // ("0x2080020(GFP_ATOMIC|__GFP_COMP)" → [GFP_ATOMIC __GFP_COMP]), nil when there are none.
-func symbolicGFP(printed string) []string {
+func SymbolicGFP(printed string) []string {
 	i := strings.IndexByte(printed, '(')
 	j := strings.LastIndexByte(printed, ')')
 	if i < 0 || j <= i+1 {
@@ -410,9 +394,9 @@ func symbolicGFP(printed string) []string {
 	return out
 }
 
-// parseGFPNumber reads the number of a printed mode: "0x20", "0x2080020(GFP_ATOMIC)",
+// ParseGFPNumber reads the number of a printed mode: "0x20", "0x2080020(GFP_ATOMIC)",
 // "20" (2.4's "gfp=0x20/0" passes "0x20").
-func parseGFPNumber(printed string) (uint64, bool) {
+func ParseGFPNumber(printed string) (uint64, bool) {
 	s := printed
 	if i := strings.IndexAny(s, "(/,"); i >= 0 {
 		s = s[:i]
@@ -426,4 +410,189 @@ func parseGFPNumber(printed string) (uint64, bool) {
 	}
 	v, err := strconv.ParseUint(s, base, 64)
 	return v, err == nil
+}
+
+// GFPCandidate is one era's decoding of a GFP mode, listed when the era is not known.
+type GFPCandidate struct {
+	Kernels string   `json:"kernels"` // "2.6.0-4.9"
+	Flags   []string `json:"flags"`
+}
+
+// GFPDecoding is everything the decoder says of one printed mode.
+type GFPDecoding struct {
+	Flags      []string       // names for the era in force; empty when the era is unknown
+	Candidates []GFPCandidate // each era's decoding when it is unknown
+	Note       string         // how it was decoded
+	Atomic     *bool          // no direct reclaim allowed; nil when undecidable
+}
+
+// DecodeGFPMode decodes a mode as printed ("0x20", "0x2080020(GFP_ATOMIC)", "gfp=0x20/0")
+// for the kernel release in force ("" when unknown). The kernel's own symbolic decoding,
+// when printed, is used as is; otherwise the era's table decides.
+func DecodeGFPMode(printed string, value uint64, kernelRelease string) GFPDecoding {
+	var d GFPDecoding
+	if names := SymbolicGFP(printed); len(names) > 0 {
+		d.Flags, d.Note = names, "as decoded by the kernel in the report"
+	} else {
+		d.Flags, d.Candidates, d.Note = DecodeGFP(value, kernelRelease)
+		if d.Flags == nil {
+			d.Flags = []string{}
+		}
+	}
+	if a, ok, _ := IsAtomicGFP(value, printed, kernelRelease); ok {
+		d.Atomic = &a
+	}
+	return d
+}
+
+// GFPNames returns the names of a mode (the kernel's, or this package's decoding) when the
+// printed mode carries them or the era is known, nil otherwise.
+func GFPNames(printed string, value uint64, kernelRelease string) []string {
+	if n := SymbolicGFP(printed); len(n) > 0 {
+		return n
+	}
+	flags, _, _ := DecodeGFP(value, kernelRelease)
+	return flags
+}
+
+// Classes of an allocation by what its caller could do when memory ran short; the gfp_class
+// label of headroom_page_allocation_failures_total and the allocation-failure rule's wording.
+const (
+	// GFPClassAtomic: no direct reclaim, and access to the reserve below the min watermark
+	// (__GFP_HIGH, or __GFP_ATOMIC on 4.4-6.2): GFP_ATOMIC, the NIC RX refill in softirq.
+	GFPClassAtomic = "atomic"
+	// GFPClassNowait: no direct reclaim and no reserve access: GFP_NOWAIT,
+	// GFP_TRANSHUGE_LIGHT, mode 0 on old kernels. Expected to fail; callers fall back.
+	GFPClassNowait = "nowait"
+	// GFPClassKernel: direct reclaim allowed, no __GFP_HARDWALL: GFP_KERNEL, GFP_NOFS,
+	// GFP_NOIO, GFP_KERNEL_ACCOUNT. A failure means reclaim and compaction both gave up.
+	GFPClassKernel = "kernel"
+	// GFPClassUser: direct reclaim allowed and __GFP_HARDWALL set (GFP_USER, GFP_HIGHUSER,
+	// GFP_HIGHUSER_MOVABLE, GFP_TRANSHUGE): on behalf of user space, bounded by its cpuset.
+	GFPClassUser = "user"
+	// GFPClassUnknown: the era is unknown and the candidate decodings disagree, or no usable
+	// mode was printed.
+	GFPClassUnknown = "unknown"
+)
+
+// GFPClasses lists the classes in label order.
+var GFPClasses = []string{GFPClassAtomic, GFPClassNowait, GFPClassKernel, GFPClassUser, GFPClassUnknown}
+
+// ClassifyGFP sorts an allocation into one of the GFP classes. atomic is the answer of
+// IsAtomicGFP (nil when undecidable): __GFP_WAIT clear before 4.4, __GFP_DIRECT_RECLAIM clear
+// from 4.4 (commit d0164adc89f6). The rest comes from the decoded names; when the era is
+// unknown (flags empty) every candidate decoding must give the same class.
+func ClassifyGFP(atomic *bool, flags []string, candidates []GFPCandidate) string {
+	if atomic == nil {
+		return GFPClassUnknown
+	}
+	sets := [][]string{flags}
+	if len(flags) == 0 {
+		sets = sets[:0]
+		for _, c := range candidates {
+			sets = append(sets, c.Flags)
+		}
+	}
+	if len(sets) == 0 {
+		// Reclaim is known (every era agrees) but no names are: the reserve access is not.
+		if *atomic {
+			return GFPClassUnknown
+		}
+		return GFPClassKernel
+	}
+	class := ""
+	for _, f := range sets {
+		set := GFPFlagSet(f)
+		c := GFPClassKernel
+		switch {
+		case *atomic && (set["HIGH"] || set["ATOMIC"]):
+			c = GFPClassAtomic
+		case *atomic:
+			c = GFPClassNowait
+		case set["HARDWALL"]:
+			c = GFPClassUser
+		}
+		if class != "" && c != class {
+			return GFPClassUnknown
+		}
+		class = c
+	}
+	return class
+}
+
+// GFPFlagSet normalises decoded names to their bare form ("__GFP_DMA" → "DMA",
+// "GFP_ATOMIC" → "ATOMIC") and adds the single flags each composite includes, so that a
+// question about one flag has one answer whether the kernel printed the composite or the
+// bits (include/linux/gfp_types.h, and the same composites in every era this package
+// decodes):
+//
+//	GFP_ATOMIC                          __GFP_HIGH (2.4-4.3: alone; 4.4-6.2: |__GFP_ATOMIC)
+//	GFP_USER, GFP_HIGHUSER*, GFP_TRANSHUGE  __GFP_HARDWALL (2.6.x on; 2.4 had no cpusets)
+//	GFP_HIGHUSER*                       __GFP_HIGHMEM
+//	*_MOVABLE                           __GFP_MOVABLE
+//	GFP_KERNEL_ACCOUNT                  __GFP_ACCOUNT (4.5+: charged to the memory cgroup)
+func GFPFlagSet(flags []string) map[string]bool {
+	set := map[string]bool{}
+	for _, f := range flags {
+		n := strings.ToUpper(strings.TrimSpace(f))
+		n = strings.TrimLeft(n, "_")
+		n = strings.TrimPrefix(n, "GFP_")
+		if n == "" {
+			continue
+		}
+		set[n] = true
+		if strings.HasPrefix(n, "HIGHUSER") {
+			set["HIGHMEM"] = true
+		}
+		if strings.HasPrefix(n, "HIGHUSER") || n == "USER" || n == "TRANSHUGE" {
+			set["HARDWALL"] = true
+		}
+		if strings.HasSuffix(n, "MOVABLE") {
+			set["MOVABLE"] = true
+		}
+		if n == "ATOMIC" {
+			set["HIGH"] = true
+		}
+		if n == "KERNEL_ACCOUNT" {
+			set["ACCOUNT"] = true
+		}
+	}
+	return set
+}
+
+// GFPClasszone is the highest zone a mask may allocate from (gfp_zone(), include/linux/gfp.h,
+// the same zone modifiers since 2.6.15's __GFP_DMA32): __GFP_DMA → DMA, __GFP_DMA32 → DMA32,
+// __GFP_HIGHMEM|__GFP_MOVABLE → Movable, __GFP_HIGHMEM → HighMem, otherwise Normal. set is
+// from GFPFlagSet.
+func GFPClasszone(set map[string]bool) string {
+	switch {
+	case set["DMA"]:
+		return "DMA"
+	case set["DMA32"]:
+		return "DMA32"
+	case set["HIGHMEM"] && set["MOVABLE"]:
+		return "Movable"
+	case set["HIGHMEM"]:
+		return "HighMem"
+	}
+	return "Normal"
+}
+
+// GFPAccounted reports whether the allocation is charged to a memory cgroup (__GFP_ACCOUNT,
+// 4.5+): it can then fail at the cgroup's limit with free memory left in the zone.
+func GFPAccounted(set map[string]bool) bool { return set["ACCOUNT"] }
+
+// GFPMayUseHighAtomic reports whether an allocation of this order may take blocks from the
+// MIGRATE_HIGHATOMIC reserve (4.4+, commit 0aaa29a56e4f; mm/page_alloc.c rmqueue): only
+// high-order requests, and only those the allocator marks ALLOC_HARDER (4.4-6.2: __GFP_ATOMIC
+// without __GFP_NOMEMALLOC, gfp_to_alloc_flags) or ALLOC_HIGHATOMIC (6.3+, commit
+// eb2e2b425c69: any request that cannot direct-reclaim). An unknown kernel gives false.
+func GFPMayUseHighAtomic(set map[string]bool, atomic bool, order int, v KernelVersion) bool {
+	if order == 0 || !v.AtLeast(4, 4, 0) {
+		return false
+	}
+	if v.AtLeast(6, 3, 0) {
+		return atomic
+	}
+	return set["ATOMIC"] && !set["NOMEMALLOC"]
 }

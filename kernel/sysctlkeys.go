@@ -1,4 +1,4 @@
-package artifact
+package kernel
 
 import (
 	_ "embed"
@@ -57,7 +57,7 @@ func knownKeys() *sysctlKeys {
 // the era note for a historical one ("removed in 4.12 ..."). ok is false for an unknown key.
 func SysctlNote(key string) (note string, ok bool) {
 	k := knownKeys()
-	key = normaliseSysctlKey(key)
+	key = NormaliseSysctlKey(key)
 	if n, found := k.exact[key]; found {
 		return n, true
 	}
@@ -82,9 +82,9 @@ func matchKeyPattern(pat, parts []string) bool {
 	return true
 }
 
-// normaliseSysctlKey turns "/proc/sys/vm/min_free_kbytes", "vm/min_free_kbytes" and
+// NormaliseSysctlKey turns "/proc/sys/vm/min_free_kbytes", "vm/min_free_kbytes" and
 // "vm.min_free_kbytes" into the dotted form.
-func normaliseSysctlKey(key string) string {
+func NormaliseSysctlKey(key string) string {
 	key = strings.TrimSpace(key)
 	key = strings.TrimPrefix(key, "/proc/sys/")
 	if !strings.Contains(key, ".") || (strings.Contains(key, "/") && !strings.HasPrefix(key, "net.")) {
@@ -99,7 +99,7 @@ func normaliseSysctlKey(key string) string {
 // "vm.min_free_kbytes"), else the closest by edit distance within the same top-level
 // directory; "" when nothing is close.
 func KnownSysctl(key string) (known bool, suggestion string) {
-	key = normaliseSysctlKey(key)
+	key = NormaliseSysctlKey(key)
 	if _, ok := SysctlNote(key); ok {
 		return true, ""
 	}
@@ -176,9 +176,9 @@ func editDistance(a, b string) int {
 	return prev[lb]
 }
 
-// resolveSysctlName turns a bare name used in prose ("tcp_wmem") into its full key
+// ResolveSysctlName turns a bare name used in prose ("tcp_wmem") into its full key
 // ("net.ipv4.tcp_wmem") when exactly one known key ends with it.
-func resolveSysctlName(name string) (string, bool) {
+func ResolveSysctlName(name string) (string, bool) {
 	k := knownKeys()
 	c := k.byLast[name]
 	if len(c) == 1 && !strings.Contains(c[0], "*") {
