@@ -107,33 +107,29 @@ func ReadUsage(root kernel.Root) (Usage, error) {
 // change does not lower the current value).
 func belowUse(key, cur, next string, u Usage) string {
 	n := ints(next)
-	switch key {
-	case "net.ipv4.tcp_max_orphans":
-		if len(n) != 1 {
-			return ""
+	var field int // the field compared with the use: the limit itself, or tcp_mem's pressure
+	var use int64
+	var unknown, below string
+	switch {
+	case key == "net.ipv4.tcp_max_orphans" && len(n) == 1:
+		field, use = 0, u.TCPOrphans
+		unknown = "the host's orphan count is unknown (/proc/net/sockstat unreadable), so lowering tcp_max_orphans could reset closing connections now"
+		below = "tcp_max_orphans %d is below the %d orphaned sockets the host has now: the kernel would reset closing connections at once"
+	case key == "net.ipv4.tcp_mem" && len(n) == 3:
+		field, use = 1, u.TCPMemPages
+		unknown = "the host's TCP memory use is unknown (/proc/net/sockstat unreadable), so lowering tcp_mem could put every socket under memory pressure now"
+		below = "tcp_mem pressure %d pages is below the %d pages TCP uses now: every socket would be squeezed at once"
+	default:
+		return ""
+	}
+	if !u.Known {
+		if _, lowers := Lowers(model.ChangeSysctl, key, cur, next); lowers {
+			return unknown
 		}
-		if !u.Known {
-			if _, lowers := Lowers(model.ChangeSysctl, key, cur, next); lowers {
-				return "the host's orphan count is unknown (/proc/net/sockstat unreadable), so lowering tcp_max_orphans could reset closing connections now"
-			}
-			return ""
-		}
-		if n[0] < u.TCPOrphans {
-			return fmt.Sprintf("tcp_max_orphans %d is below the %d orphaned sockets the host has now: the kernel would reset closing connections at once", n[0], u.TCPOrphans)
-		}
-	case "net.ipv4.tcp_mem":
-		if len(n) != 3 {
-			return ""
-		}
-		if !u.Known {
-			if _, lowers := Lowers(model.ChangeSysctl, key, cur, next); lowers {
-				return "the host's TCP memory use is unknown (/proc/net/sockstat unreadable), so lowering tcp_mem could put every socket under memory pressure now"
-			}
-			return ""
-		}
-		if n[1] < u.TCPMemPages {
-			return fmt.Sprintf("tcp_mem pressure %d pages is below the %d pages TCP uses now: every socket would be squeezed at once", n[1], u.TCPMemPages)
-		}
+		return ""
+	}
+	if n[field] < use {
+		return fmt.Sprintf(below, n[field], use)
 	}
 	return ""
 }

@@ -237,21 +237,7 @@ func TestTuneListBounds(t *testing.T) {
 // As root: apply in a throwaway namespace through the command, refuse global keys there,
 // and roll back.
 func TestTuneNetnsLive(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
-	var b [4]byte
-	rand.Read(b[:])
-	ns := "headroom-tune-test-" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
-		t.Skipf("ip netns add: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns).Run() })
-	fs, err := tune.OpenNetns(ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fs.Close()
+	ns, fs := liveTestNetns(t, "headroom-tune-test-")
 	orig, _ := fs.Read("net.core.somaxconn")
 	state := t.TempDir()
 
@@ -280,21 +266,7 @@ func TestTuneNetnsLive(t *testing.T) {
 // applies the per-namespace keys in a throwaway namespace, lists the global ones with the
 // command for the host, leaves the host alone, and --rollback restores every value exactly.
 func TestPlanToTuneNetnsLive(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
-	var b [4]byte
-	rand.Read(b[:])
-	ns := "headroom-plan-tune-" + hex.EncodeToString(b[:])
-	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
-		t.Skipf("ip netns add: %v %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns).Run() })
-	fs, err := tune.OpenNetns(ns)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fs.Close()
+	ns, fs := liveTestNetns(t, "headroom-plan-tune-")
 
 	// 10 Gbit/s over 100 ms in one stream on a 64 GiB host of this kernel family: buffers
 	// far above the defaults, so tune has per-namespace work to do.
@@ -362,4 +334,26 @@ func TestPlanToTuneNetnsLive(t *testing.T) {
 			t.Errorf("after rollback %s = %q, was %q", k, got, v)
 		}
 	}
+}
+
+// liveTestNetns makes a throwaway network namespace named prefix + 8 random hex digits, and
+// opens its sysctls; both go away when the test ends. It skips the test without root.
+func liveTestNetns(t *testing.T, prefix string) (string, *tune.NetnsFS) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	ns := prefix + hex.EncodeToString(b[:])
+	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		t.Skipf("ip netns add: %v %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("ip", "netns", "del", ns).Run() })
+	fs, err := tune.OpenNetns(ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Close() })
+	return ns, fs
 }
