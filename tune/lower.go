@@ -102,9 +102,9 @@ func ReadUsage(root kernel.Root) (Usage, error) {
 	return Usage{Known: true, TCPOrphans: o, TCPMemPages: m}, nil
 }
 
-// belowUse refuses a tcp_max_orphans or tcp_mem value below what the host uses now, whatever
-// --allow-lower says. It returns "" when the value is fine (or the use is unknown and the
-// change does not lower the current value).
+// belowUse refuses to lower tcp_max_orphans or tcp_mem below what the host uses now, whatever
+// --allow-lower says, and to lower them at all when the use cannot be read. It returns ""
+// when the change is fine; a change that does not lower the current value always is.
 func belowUse(key, cur, next string, u Usage) string {
 	n := ints(next)
 	var field int // the field compared with the use: the limit itself, or tcp_mem's pressure
@@ -122,11 +122,12 @@ func belowUse(key, cur, next string, u Usage) string {
 	default:
 		return ""
 	}
-	if !u.Known {
-		if _, lowers := Lowers(model.ChangeSysctl, key, cur, next); lowers {
-			return unknown
-		}
+	// A raise is never refused, even one that stays below the use: it only helps.
+	if _, lowers := Lowers(model.ChangeSysctl, key, cur, next); !lowers {
 		return ""
+	}
+	if !u.Known {
+		return unknown
 	}
 	if n[field] < use {
 		return fmt.Sprintf(below, n[field], use)

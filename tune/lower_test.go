@@ -97,6 +97,13 @@ func TestApplyRaiseOnlyAndPartial(t *testing.T) {
 		t.Errorf("orphans above use: %v %s %s", err, items[0].Action, items[0].Reason)
 	}
 
+	// A raise that still stays below the use is not refused: it only helps.
+	fs = newFakeFS(map[string]string{"net.ipv4.tcp_mem": "10 20 30"})
+	a = &Applier{FS: fs, Journal: openTestJournal(t, t.TempDir()), Limits: testLimits, Usage: usage}
+	if _, items, err = a.Apply(context.Background(), []model.Change{sysctl("net.ipv4.tcp_mem", "100 200 300", "x")}); err != nil || items[0].Action != ActionApply {
+		t.Errorf("raise below use: %v %s %s", err, items[0].Action, items[0].Reason)
+	}
+
 	// --all-or-nothing: nothing is written.
 	fs = newFakeFS(maps.Clone(vals))
 	a = &Applier{FS: fs, Journal: openTestJournal(t, t.TempDir()), Limits: testLimits, Usage: usage, AllOrNothing: true}
