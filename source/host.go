@@ -44,6 +44,11 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 	if v, err := kernel.ReadSysctl(root, "kernel.hostname"); err == nil {
 		h.Hostname = v
 	}
+	// tune --from compares it with this host's: changes derived at another boot, or on
+	// another host, are refused unless the user says they are for this host.
+	if v, err := kernel.ReadSysctl(root, "kernel.random.boot_id"); err == nil {
+		h.BootID = v
+	}
 	extra := readHostExtra(root)
 	h.Arch = extra.Arch
 	h.SetPageSize(extra.PageSize)
