@@ -37,6 +37,7 @@ type Host struct {
 	LowTotalKB int64  `json:"low_total_kb,omitempty"`
 	CPUs       int    `json:"cpus,omitempty"`
 	Hostname   string `json:"hostname,omitempty"`
+	BootID     string `json:"boot_id,omitempty"`
 }
 
 // NewDocument assembles the JSON report. Empty lists are written as [] so consumers can
@@ -46,7 +47,8 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Schema: SchemaVersion,
 		Source: tl.Source,
 		Host: Host{Kernel: tl.Host.Kernel, Arch: tl.Host.Arch, WordBits: tl.Host.WordBits, HighMem: tl.Host.HighMem,
-			PageSize: tl.Host.PageSize, MemTotalKB: tl.Host.MemTotalKB, LowTotalKB: tl.Host.LowTotalKB, CPUs: tl.Host.CPUs, Hostname: tl.Host.Hostname},
+			PageSize: tl.Host.PageSize, MemTotalKB: tl.Host.MemTotalKB, LowTotalKB: tl.Host.LowTotalKB, CPUs: tl.Host.CPUs, Hostname: tl.Host.Hostname,
+			BootID: tl.Host.BootID},
 		Summary:      Summarize(tl),
 		Artifacts:    tl.Artifacts,
 		Unparsed:     tl.Unparsed,

@@ -117,6 +117,10 @@ func (p PersistOptions) Path() string {
 	if dir == "" {
 		dir = DefaultSysctlDir
 	}
+	// Absolute, so that the journal names the file whatever directory rollback runs from.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	return filepath.Join(dir, name)
 }
 
@@ -394,6 +398,9 @@ func (a *Applier) Apply(ctx context.Context, changes []model.Change) (*Entry, []
 		return nil, items, nil
 	}
 
+	if err := a.stampEntry(e); err != nil {
+		return nil, items, err
+	}
 	// The journal goes first: from here on, a crash leaves an entry that rollback understands.
 	jf.Entries = append(jf.Entries, e)
 	if err := a.Journal.Save(jf); err != nil {

@@ -28,6 +28,7 @@ type tuneFlags struct {
 	apply, persist, nic             bool
 	allowLower, allOrNothing        bool
 	rollback, print, listBounds     bool
+	forThisHost                     bool
 	to                              int
 	stateDir, sysctlDir, procSysDir string
 }
@@ -48,6 +49,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.rollback, "rollback", false, "restore from the journal, newest entry first")
 	fs.IntVar(&f.to, "to", 0, "with --rollback: stop after journal entry ID")
 	fs.BoolVar(&f.print, "print", false, "with --rollback: print the equivalent sysctl -w (and ethtool, tc) lines instead of running them")
+	fs.BoolVar(&f.forThisHost, "for-this-host", false, "with --from: accept changes derived from pasted text or from a report whose host facts (hostname, boot id, kernel, MemTotal) are not this host's")
 	fs.BoolVar(&f.listBounds, "list-bounds", false, "list the sysctls headroom will write, with their scope and safety bound")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "directory of the journal")
 	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
@@ -84,6 +86,8 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		return fail("--netns and --proc-sys exclude each other")
 	case set["o"] && f.format != "tuned":
 		return fail("-o goes with --format tuned")
+	case f.forThisHost && !set["from"]:
+		return fail("--for-this-host goes with --from")
 	case set["netns"] && !tune.ValidNetnsName(f.netns):
 		return fail("--netns %q is not a valid namespace name", f.netns)
 	}
@@ -91,34 +95,34 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		return tuneRollback(ctx, f, stdio)
 	}
 
-	changes, code := tuneChanges(ctx, f, stdio)
-	if changes == nil {
-		return code
-	}
 	switch f.format {
-	case "text":
-	case "shell":
-		return tuneRender(stdio, tune.RenderShell(stdio.Stdout, changes, f.netns))
-	case "sysctl":
-		path := filepath.Join(f.sysctlDir, tune.DropInName)
-		return tuneRender(stdio, tune.RenderSysctl(stdio.Stdout, changes, f.netns, path))
-	case "tuned":
-		if f.out != "" {
-			if err := tune.WriteTunedProfile(f.out, changes); err != nil {
-				return fail("%v", err)
-			}
-			fmt.Fprintf(stdio.Stderr, "headroom tune: wrote TuneD profile %s; install it as /etc/tuned/%s and run: tuned-adm profile %s\n",
-				filepath.Join(f.out, "tuned.conf"), tune.TunedProfileName, tune.TunedProfileName)
-			return exitOK
-		}
-		return tuneRender(stdio, tune.RenderTuned(stdio.Stdout, changes))
+	case "text", "shell", "sysctl", "tuned":
 	default:
 		return fail("--format %q: want text, shell, sysctl or tuned", f.format)
 	}
-
+	changes, origin, code := tuneChanges(ctx, f, stdio)
+	if changes == nil {
+		return code
+	}
 	limits, err := tune.ReadLimits(kernel.HostRoot())
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
+	}
+	if f.format != "text" {
+		return tuneRenderFormat(f, changes, limits, stdio)
+	}
+	// Changes derived elsewhere are refused before anything is read or written: their
+	// values were computed from another host's memory, NICs and settings.
+	var notHere []string
+	if origin != nil && !f.forThisHost {
+		facts, err := tune.ReadHostFacts(kernel.HostRoot())
+		if err != nil {
+			return fail("reading this host's facts to compare with the report's: %v", err)
+		}
+		notHere = origin.Mismatch(facts)
+	}
+	if len(notHere) > 0 && f.apply {
+		return fail("refusing to apply: the changes were not derived from this host, nothing was changed:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)", strings.Join(notHere, "\n  "))
 	}
 	var sysfs tune.SysctlFS = tune.ProcSys{Dir: f.procSysDir}
 	if f.netns != "" {
@@ -141,6 +145,19 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		items := a.Preview(ctx, changes)
 		if err := tune.WritePreview(stdio.Stdout, items); err != nil {
 			return fail("%v", err)
+		}
+		if len(notHere) > 0 {
+			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: not derived from this host:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", strings.Join(notHere, "\n  "))
+			return fail("dry run, nothing changed: --apply would refuse these changes")
+		}
+		refused := 0
+		for _, it := range items {
+			if it.Action == tune.ActionRefused {
+				refused++
+			}
+		}
+		if refused > 0 {
+			return fail("dry run, nothing changed: --apply would refuse %d change(s) (REFUSED above) and apply none", refused)
 		}
 		fmt.Fprintln(stdio.Stderr, "headroom tune: dry run, nothing changed; apply with --apply (undo with --rollback)")
 		return exitOK
@@ -196,48 +213,85 @@ func tuneKey(kind, key string) string {
 	return kind + " " + key
 }
 
-// tuneChanges reads the changes from --from, or from a doctor run. A nil slice means stop
-// with the returned code.
-func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, int) {
+// tuneChanges reads the changes from --from, or from a doctor run, with the origin a
+// doctor report names (nil for a plan, an array or this host's own diagnosis). A nil slice
+// means stop with the returned code.
+func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, *tune.Origin, int) {
 	var changes []model.Change
+	var origin *tune.Origin
 	switch {
 	case f.from == "-":
-		c, err := tune.ParseChanges(stdio.Stdin)
+		c, o, err := tune.ParseInput(stdio.Stdin)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: standard input: %v\n", err)
-			return nil, exitFailure
+			return nil, nil, exitFailure
 		}
-		changes = c
+		changes, origin = c, o
 	case f.from != "":
 		file, err := os.Open(f.from)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-			return nil, exitFailure
+			return nil, nil, exitFailure
 		}
-		c, err := tune.ParseChanges(file)
+		c, o, err := tune.ParseInput(file)
 		file.Close()
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", f.from, err)
-			return nil, exitFailure
+			return nil, nil, exitFailure
 		}
-		changes = c
+		changes, origin = c, o
 	case tuneDiagnose != nil:
 		c, err := tuneDiagnose(ctx)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: diagnosing this host: %v\n", err)
-			return nil, exitFailure
+			return nil, nil, exitFailure
 		}
 		changes = c
 	default:
 		fmt.Fprintln(stdio.Stderr, "headroom tune: no changes to work on: pass --from FILE or --from - with a plan, a doctor report or a JSON array of changes,")
 		fmt.Fprintln(stdio.Stderr, "  e.g.  headroom plan --bandwidth 1Gbit --rtt 125ms --streams 20 --format json | headroom tune --from -")
-		return nil, exitFailure
+		return nil, nil, exitFailure
 	}
 	if len(changes) == 0 {
 		fmt.Fprintln(stdio.Stdout, "nothing to change: no changes recommended")
-		return nil, exitOK
+		return nil, nil, exitOK
 	}
-	return changes, exitOK
+	return changes, origin, exitOK
+}
+
+// tuneRenderFormat renders --format shell, sysctl or tuned from the changes that pass the
+// bounds --apply checks; the others are listed on stderr and make the exit non-zero, so a
+// rendered file never carries a value headroom would refuse to write.
+func tuneRenderFormat(f tuneFlags, changes []model.Change, limits tune.Limits, stdio IO) int {
+	ok, refused := tune.Renderable(changes, limits)
+	var err error
+	switch f.format {
+	case "shell":
+		err = tune.RenderShell(stdio.Stdout, ok, f.netns)
+	case "sysctl":
+		err = tune.RenderSysctl(stdio.Stdout, ok, f.netns, filepath.Join(f.sysctlDir, tune.DropInName))
+	case "tuned":
+		if f.out == "" {
+			err = tune.RenderTuned(stdio.Stdout, ok)
+			break
+		}
+		if err = tune.WriteTunedProfile(f.out, ok); err == nil {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: wrote TuneD profile %s; install it as /etc/tuned/%s and run: tuned-adm profile %s\n",
+				filepath.Join(f.out, "tuned.conf"), tune.TunedProfileName, tune.TunedProfileName)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	if len(refused) > 0 {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: left out of the --format %s output, refused as --apply would refuse them:\n", f.format)
+		for _, it := range refused {
+			fmt.Fprintf(stdio.Stderr, "  %s %s: %s\n", it.Change.Kind, it.Change.Key, it.Reason)
+		}
+		return exitFailure
+	}
+	return exitOK
 }
 
 func tuneRender(stdio IO, err error) int {
@@ -250,7 +304,11 @@ func tuneRender(stdio IO, err error) int {
 
 func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 	if f.print {
-		jf, err := tune.ReadJournal(filepath.Join(f.stateDir, tune.JournalName))
+		err := tune.CheckStateDir(f.stateDir)
+		var jf *tune.JournalFile
+		if err == nil {
+			jf, err = tune.ReadJournal(filepath.Join(f.stateDir, tune.JournalName))
+		}
 		if err == nil {
 			err = tune.PrintRollback(stdio.Stdout, jf, f.to)
 		}
@@ -262,8 +320,13 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 		return exitFailure
 	}
 	defer j.Close()
+	limits, err := tune.ReadLimits(kernel.HostRoot())
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
+	}
 	rb := &tune.Rollbacker{
 		Journal: j,
+		Limits:  limits,
 		Log:     tuneLogger(stdio.Stderr),
 		OpenFS: func(ns string) (tune.SysctlFS, func(), error) {
 			if ns == "" {
