@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -44,9 +45,9 @@ func TestSuggestedCommandsParse(t *testing.T) {
 		var tl *model.Timeline
 		var err error
 		if strings.HasSuffix(in, ".txtar") {
-			tl, err = loadFrom(context.Background(), in, time.Hour)
+			tl, err = input.Open(context.Background(), in, input.Options{LogSince: time.Hour})
 		} else {
-			tl, err = loadText([]string{in}, "", nil)
+			tl, err = input.Open(context.Background(), in, input.Options{Kind: input.Text})
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
