@@ -98,6 +98,8 @@ type Entry struct {
 	Notes      []string       `json:"notes,omitempty"`
 	Updated    time.Time      `json:"updated"`
 	RolledBack *time.Time     `json:"rolled_back,omitempty"`
+	// Verify is the --verify comparison of the guards before and after the apply.
+	Verify *Verification `json:"verify,omitempty"`
 }
 
 // JournalFile is the whole journal.

@@ -18,6 +18,7 @@ import (
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
+	"headroom/tune"
 )
 
 func init() {
@@ -35,6 +36,7 @@ type doctorFlags struct {
 	verbose  bool
 	pagetype bool
 	logSince time.Duration
+	stateDir string
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -51,6 +53,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
+	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
@@ -78,6 +81,9 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
+	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] {
+		doctorSettingsDrifted(&d, f.stateDir, f.root)
+	}
 	record.PlaceFindings(tl, &d)
 	if f.format == "json" {
 		err = report.WriteJSON(stdio.Stdout, tl, d)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -31,6 +32,9 @@ type tuneFlags struct {
 	forThisHost                     bool
 	to                              int
 	stateDir, sysctlDir, procSysDir string
+	status                          bool
+	bootRoot, statusFormat          string
+	verify, verifyInterval          time.Duration
 }
 
 func runTune(ctx context.Context, args []string, stdio IO) int {
@@ -54,9 +58,16 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "directory of the journal")
 	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
 	fs.StringVar(&f.procSysDir, "proc-sys", "/proc/sys", "read and write sysctls under this directory (tests, captured trees)")
+	fs.BoolVar(&f.status, "status", false, "for each key the journal applied: the value now, who changed it when that can be known, and which files set it at the next boot (sysctl.d order, TuneD) and whether headroom's drop-in wins")
+	fs.StringVar(&f.bootRoot, "boot-root", "/", "with --status: read the boot configuration (/etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d, /etc/sysctl.conf, /etc/tuned) under this directory (tests, captured trees)")
+	fs.StringVar(&f.statusFormat, "status-format", "text", "with --status: text or json")
+	fs.DurationVar(&f.verify, "verify", 0, "with --apply: measure each change's guard figures for DURATION before and DURATION after, and roll the change back automatically when a guard is worse beyond noise")
+	fs.DurationVar(&f.verifyInterval, "verify-interval", time.Second, "with --verify: time between samples of the guard figures")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic] [--allow-lower] [--all-or-nothing]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
 		fmt.Fprintln(stdio.Stderr, "       headroom tune --rollback [--to ID] [--print]")
+		fmt.Fprintln(stdio.Stderr, "       headroom tune --apply --verify DURATION [--from FILE|-] [--netns NAME]")
+		fmt.Fprintln(stdio.Stderr, "       headroom tune --status [--status-format json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -74,6 +85,16 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	switch {
 	case f.listBounds:
 		return tuneListBounds(stdio)
+	case f.status && (f.apply || f.rollback || set["from"] || set["netns"] || set["format"]):
+		return fail("--status takes only --state-dir, --proc-sys, --sysctl-dir, --boot-root and --status-format")
+	case f.status:
+		return tuneStatus(f, stdio)
+	case (set["boot-root"] || set["status-format"]) && !f.status:
+		return fail("--boot-root and --status-format go with --status")
+	case set["verify"] && (!f.apply || f.verify <= 0):
+		return fail("--verify DURATION goes with --apply and needs a positive duration")
+	case set["verify-interval"] && !set["verify"]:
+		return fail("--verify-interval goes with --verify")
 	case f.rollback && (f.apply || set["from"] || set["format"] || f.persist || f.nic || set["netns"]):
 		return fail("--rollback takes only --to, --print, --state-dir and --proc-sys: each journal entry knows its namespace and drop-in")
 	case !f.rollback && (set["to"] || f.print):
@@ -171,7 +192,14 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	}
 	defer j.Close()
 	a.Journal = j
-	e, items, err := a.Apply(ctx, changes)
+	var e *tune.Entry
+	var items []tune.Item
+	var ver *tune.Verification
+	if f.verify > 0 {
+		e, items, ver, err = tuneVerified(ctx, f, a, changes)
+	} else {
+		e, items, err = a.Apply(ctx, changes)
+	}
 	var skipped []tune.Item
 	held := false
 	for _, it := range items {
@@ -193,7 +221,17 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		if e.Persist != nil {
 			fmt.Fprintf(stdio.Stdout, "persisted in %s\n", e.Persist.Path)
 		}
-		fmt.Fprintf(stdio.Stdout, "journal entry %d %s; undo with: headroom tune --rollback --to %d\n", e.ID, e.State, e.ID)
+		if e.State == tune.StateApplied {
+			fmt.Fprintf(stdio.Stdout, "journal entry %d %s; undo with: headroom tune --rollback --to %d\n", e.ID, e.State, e.ID)
+		} else {
+			fmt.Fprintf(stdio.Stdout, "journal entry %d %s\n", e.ID, e.State)
+		}
+	}
+	if ver != nil {
+		writeTuneVerification(stdio.Stdout, ver)
+		if ver.Decision != "kept" {
+			held = true
+		}
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(stdio.Stdout, "not applied:")
@@ -324,22 +362,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
 	}
-	rb := &tune.Rollbacker{
-		Journal: j,
-		Limits:  limits,
-		Log:     tuneLogger(stdio.Stderr),
-		OpenFS: func(ns string) (tune.SysctlFS, func(), error) {
-			if ns == "" {
-				return tune.ProcSys{Dir: f.procSysDir}, func() {}, nil
-			}
-			n, err := tune.OpenNetns(ns)
-			if err != nil {
-				return nil, nil, err
-			}
-			return n, func() { n.Close() }, nil
-		},
-		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} },
-	}
+	rb := tuneRollbacker(f, j, limits, stdio)
 	done, err := rb.Rollback(ctx, f.to)
 	for _, e := range done {
 		where := ""
