@@ -13,6 +13,11 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") {
+		if n := d.tryCommandValue(i); n > 0 {
+			return n
+		}
+	}
 	try := func(fs ...func(int) int) int {
 		for _, f := range fs {
 			if n := f(i); n > 0 {
@@ -28,6 +33,8 @@ func (d *doc) command(i int) int {
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)
+	case "total":
+		return d.tryFree(i)
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
@@ -53,6 +60,9 @@ func (d *doc) command(i int) int {
 		}
 		return 0
 	}
+	if isSSState(ft) {
+		return d.trySockets(i)
+	}
 	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
 		return d.tryTop(i)
 	}
@@ -65,14 +75,14 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
 		}
 	}
 	if strings.HasSuffix(ft, ":") {
-		if n := try(d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
 			return n
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -103,7 +104,7 @@ func nicLost(tl *model.Timeline, name string) (int64, string) {
 			if d.Name != name {
 				continue
 			}
-			for _, c := range netdevOverrunCounters {
+			for _, c := range kernel.RxOverrunNetDevCounters {
 				if v, ok := d.Counters.Get(c); ok {
 					lost += v
 				}
@@ -118,10 +119,9 @@ func nicLost(tl *model.Timeline, name string) (int64, string) {
 		return 0, ""
 	}
 	st := nicStats(s, name)
-	for _, n := range st.Stats.Names() {
-		if ethtoolOverrunNames[n] || (strings.HasPrefix(n, "rx_queue_") && strings.HasSuffix(n, "_drops") && !isVirtualDriverQueue(tl, name)) {
-			v, _ := st.Stats.Get(n)
-			lost += v
+	for _, l := range kernel.ClassifyNICStats(st.Stats, isVirtualNIC(tl, name)) {
+		if l.RxOverrun() {
+			lost += l.Value
 		}
 	}
 	if lost > 0 {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -150,7 +151,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 	}
-	if recs := logMatches(tl, "too many orphaned sockets", "too many of orphaned sockets"); len(recs) > 0 {
+	if recs := logMatches(tl, kernel.MsgTooManyOrphans...); len(recs) > 0 {
 		haveData = true
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))
@@ -168,7 +169,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	kver, kOK := tl.Host.KernelVersion()
 	if kOK {
 		note := "3.18+: orphans probing a zero window are aborted once the probe backoff reaches the RTO cap and tcp_orphan_retries"
-		if !kver.AtLeast(3, 18) {
+		if !kver.AtLeast(3, 18, 0) {
 			note = "before 3.18: an orphan probing a zero window that the peer keeps answering is never aborted by retries; only tcp_max_orphans and tcp_mem end it"
 		}
 		ev = append(ev, Evidence{What: "kernel " + tl.Host.Kernel, Value: note, Source: "net/ipv4/tcp_timer.c tcp_probe_timer"})
@@ -216,7 +217,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 			})
 		}
 	}
-	if kver, ok := tl.Host.KernelVersion(); ok && kver.AtLeast(3, 18) {
+	if kver, ok := tl.Host.KernelVersion(); ok && kver.AtLeast(3, 18, 0) {
 		if v, src, ok := tl.Sysctl("net.ipv4.tcp_retries2"); ok {
 			if r, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && r <= 8 {
 				out = append(out, model.Change{

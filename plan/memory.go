@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"time"
+
+	"headroom/kernel"
 )
 
 // DefaultKswapdReaction is how long plan assumes free memory must last on its own once kswapd
@@ -95,11 +97,11 @@ func KernelDefaultMinFreeKBytes(lowmemKB int64) int64 {
 //     min_free_kbytes bound", Feb 2020).
 //
 // An unknown version gets the current rule.
-func KernelDefaultMinFreeKBytesForVersion(lowmemKB int64, kernel KernelVersion) int64 {
+func KernelDefaultMinFreeKBytesForVersion(lowmemKB int64, kv kernel.KernelVersion) int64 {
 	switch {
-	case !kernel.Known || kernel.AtLeast(5, 7, 0):
+	case !kv.Known || kv.AtLeast(5, 7, 0):
 		return KernelDefaultMinFreeKBytes(lowmemKB)
-	case kernel.AtLeast(2, 6, 10):
+	case kv.AtLeast(2, 6, 10):
 		return clampInt64(intSqrt(lowmemKB*16), 128, 65536)
 	default:
 		return clampInt64(intSqrt(lowmemKB), 128, 16384)
@@ -184,7 +186,7 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 
 	basisBytes, basisName := budgetBasis(in)
 	basisKB := basisBytes / 1024
-	kver, _ := ParseKernelVersion(in.KernelVersion)
+	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	defKB := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
 	capKB := basisKB / minFreeShareDenominator
 
@@ -214,7 +216,7 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 // accepts. ok is false for kernels without the sysctl.
 func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 	in = resolvedMemory(in)
-	kver, _ := ParseKernelVersion(in.KernelVersion)
+	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	if kver.Known && !kver.AtLeast(4, 6, 0) {
 		return 0, "vm.watermark_scale_factor exists from 4.6", false
 	}
@@ -234,7 +236,7 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 // memory helpers can be called on a raw Input (as rules do).
 func resolvedMemory(in Input) Input {
 	in = withDefaults(in)
-	if wb, err := WordBits(in.Arch); err == nil {
+	if wb, err := wordBits(in.Arch); err == nil {
 		_, _ = resolveLowmem(&in, wb) // unknown lowmem limit: fall back to MemTotal
 	}
 	return in

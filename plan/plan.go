@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -228,11 +229,11 @@ func Compute(in Input) (Plan, error) {
 	if err := validate(in); err != nil {
 		return Plan{}, fmt.Errorf("plan: %w", err)
 	}
-	kver, err := ParseKernelVersion(in.KernelVersion)
+	kver, err := kernel.ParseKernelVersion(in.KernelVersion)
 	if err != nil {
 		return Plan{}, fmt.Errorf("plan: %w", err)
 	}
-	wordBits, err := WordBits(in.Arch)
+	wordBits, err := wordBits(in.Arch)
 	if err != nil {
 		return Plan{}, fmt.Errorf("plan: %w", err)
 	}
@@ -463,7 +464,7 @@ type addFunc func(kind, key, recommended, why string)
 // queues). max stays within the budget; pressure stays at or above the planned worst case,
 // so the planned streams never throttle each other; the proportions otherwise follow the
 // kernel's own (min = ½ max, pressure = ⅔ max).
-func (p *Plan) addTCPMem(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+func (p *Plan) addTCPMem(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
 	page := int64(in.PageSizeBytes)
 	needPages := ceilDiv(p.Budget.WorstCaseBytes, page)
 	budgetPages := p.Budget.BudgetBytes / page
@@ -517,7 +518,7 @@ func (p *Plan) addTCPMem(in Input, kver KernelVersion, cur currentMap, add addFu
 }
 
 // addMinFree plans vm.min_free_kbytes and, where the kernel has it, vm.watermark_scale_factor.
-func (p *Plan) addMinFree(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+func (p *Plan) addMinFree(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
 	kb, why := MinFreeKBytes(in)
 	basisBytes, basisName := budgetBasis(in)
 	capKB := basisBytes / 1024 / minFreeShareDenominator
@@ -548,7 +549,7 @@ func (p *Plan) addMinFree(in Input, kver KernelVersion, cur currentMap, add addF
 
 // addNetdev plans the input backlog, the softirq packet budget and RX rings from the packet
 // rate.
-func (p *Plan) addNetdev(in Input, kver KernelVersion, cur currentMap, add addFunc) {
+func (p *Plan) addNetdev(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
 	line := lineRateBitsPerSec(in)
 	pps := PacketsPerSec(line, in.MTUBytes)
 	backlog := NetdevMaxBacklogPackets(pps)
@@ -609,7 +610,7 @@ func (p *Plan) addNetdev(in Input, kver KernelVersion, cur currentMap, add addFu
 }
 
 // addSenderSettings plans tcp_notsent_lowat, congestion control and pacing.
-func (p *Plan) addSenderSettings(in Input, kver KernelVersion, cur currentMap, add addFunc, sendStreamBitsPerSec float64) {
+func (p *Plan) addSenderSettings(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc, sendStreamBitsPerSec float64) {
 	if in.sends() {
 		if !kver.Known || kver.AtLeast(3, 12, 0) {
 			// The writer is woken when unsent data drops below the mark; it must refill before

@@ -217,7 +217,7 @@ func planHostFacts(root kernel.Root) (model.Host, []plan.NIC, error) {
 			if d.Name != f.Name {
 				continue
 			}
-			for _, c := range []string{"rx_missed_errors", "rx_fifo_errors", "rx_over_errors"} {
+			for _, c := range kernel.RxOverrunNetDevCounters {
 				if v, ok := d.Counters.Get(c); ok && v > 0 {
 					n.DropsSeen = true
 				}
