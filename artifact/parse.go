@@ -194,6 +194,7 @@ func (d *doc) run(from int) {
 		if d.used[i] {
 			continue
 		}
+		d.uncommentBlock(i)
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
