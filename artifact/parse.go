@@ -37,6 +37,7 @@ const (
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"

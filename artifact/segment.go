@@ -80,7 +80,7 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
