@@ -298,6 +298,11 @@ func (d *doc) trySockStat(i int) int {
 		return 0
 	}
 	k := procBlock(d.ls, i, isSockStatLine)
+	if k == i {
+		// "sockets: used" without a count: prose, not the file (the fuzzer's "sockets:
+		// used" made the error path below index line i-1).
+		return 0
+	}
 	g, err := kernel.ParseSockStat(strings.NewReader(joinText(d.ls[i:k])))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))

@@ -199,11 +199,7 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("lab: %s exceeded its time bound of %v", sc.Name, timeout))
 	defer cancel()
-	if removed, err := CleanupAll(NamePrefix); err != nil {
-		progressTo(opts, fmt.Sprintf("cleanup of earlier runs: %v", err))
-	} else if len(removed) > 0 {
-		progressTo(opts, fmt.Sprintf("removed leftovers of dead runs: %s", strings.Join(removed, ", ")))
-	}
+	sweepEarlierRuns(func(msg string) { progressTo(opts, msg) })
 	l, err := New()
 	if err != nil {
 		return nil, err
