@@ -35,6 +35,7 @@ const (
 	KindTop          = "top"
 	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 
 	"headroom/model"
 )
@@ -123,6 +124,7 @@ func runRules(tl *model.Timeline, skip map[string]bool) Diagnosis {
 				if res.Findings[i].ID == "" {
 					res.Findings[i].ID = r.ID
 				}
+				weighStated(&res.Findings[i])
 				for j := range res.Findings[i].Changes {
 					if res.Findings[i].Changes[j].Rule == "" {
 						res.Findings[i].Changes[j].Rule = res.Findings[i].ID
@@ -148,4 +150,27 @@ func runOne(r Rule, tl *model.Timeline) (res Result) {
 		}
 	}()
 	return r.Check(tl)
+}
+
+// StatedMark is what a source says when its numbers come from a sentence of the input, not a
+// counter (artifact/stated.go).
+const StatedMark = "stated in the text"
+
+// weighStated keeps a finding that rests only on numbers a person wrote in prose below
+// critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
+// rule needs to know where its numbers came from.
+func weighStated(f *Finding) {
+	if len(f.Evidence) == 0 {
+		return
+	}
+	for _, e := range f.Evidence {
+		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
+			!strings.HasPrefix(e.Source, "/proc/vmstat") {
+			return
+		}
+	}
+	if f.Severity > Warning {
+		f.Severity = Warning
+	}
+	f.Title += " (" + StatedMark + ")"
 }
