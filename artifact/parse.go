@@ -36,6 +36,7 @@ const (
 	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"

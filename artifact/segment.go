@@ -65,6 +65,9 @@ func (d *doc) command(i int) int {
 	if isSSState(ft) {
 		return d.trySockets(i)
 	}
+	if (ft == "some" || ft == "full" || strings.Contains(ft, "pressure/")) && isPSILine(t) {
+		return d.tryPSI(i)
+	}
 	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
 		return d.tryTop(i)
 	}
@@ -72,7 +75,7 @@ func (d *doc) command(i int) int {
 	switch {
 	case c >= '0' && c <= '9':
 		if strings.HasSuffix(ft, "%") {
-			return d.tryProfile(i)
+			return try(d.tryCPUInfo, d.tryProfile)
 		}
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)

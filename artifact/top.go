@@ -394,3 +394,25 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last), Rates: rates})
 	}
 }
+
+// Android's CPU usage lines (dumpsys cpuinfo, ANR traces): "80% 84/kswapd0: 0% user + 80%
+// kernel", or trimmed to "80% 84/kswapd0". The share is of one CPU, as procps top's.
+var reCPUInfoLine = regexp.MustCompile(`^\s*\+?(\d+(?:\.\d+)?)% (\d+)/(\S+?)(?::.*|\s+\(.*\))?\s*$`)
+
+func (d *doc) tryCPUInfo(i int) int {
+	k := i
+	for k < len(d.ls) && reCPUInfoLine.MatchString(d.ls[k].Text) {
+		k++
+	}
+	if k-i < 2 {
+		return 0
+	}
+	tt := &TopTasks{Columns: []string{"%CPU", "PID", "COMMAND"}, Note: "Android CPU usage lines (dumpsys cpuinfo)"}
+	for j := i; j < k; j++ {
+		m := reCPUInfoLine.FindStringSubmatch(d.ls[j].Text)
+		tt.Rows = append(tt.Rows, []string{m[1], m[2], m[3]})
+	}
+	d.segSeq++
+	d.addTopTasks(tt, i, k)
+	return k - i
+}
