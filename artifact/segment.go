@@ -108,7 +108,7 @@ func (d *doc) command(i int) int {
 				return n
 			}
 		}
-		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") {
+		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {
 				return n
 			}
