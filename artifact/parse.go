@@ -38,6 +38,7 @@ const (
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
 	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"

@@ -37,6 +37,10 @@ func (d *doc) command(i int) int {
 		return d.tryFree(i)
 	case "Device", "Device:":
 		return d.trySysstat(i)
+	case "Active", "Minimum", "OBJS":
+		if n := d.trySlabtop(i); n > 0 {
+			return n
+		}
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
