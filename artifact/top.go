@@ -277,7 +277,8 @@ type TopTasks struct {
 func isTopTaskHeader(t string) bool {
 	fs := fields(t)
 	// procps: "PID USER PR NI ..."; BusyBox: "PID PPID USER STAT VSZ %VSZ [CPU] %CPU COMMAND".
-	return len(fs) >= 6 && fs[0] == "PID" && (fs[1] == "USER" || fs[1] == "PPID" && fs[2] == "USER") && strings.Contains(t, "COMMAND")
+	return len(fs) >= 4 && fs[0] == "PID" && strings.Contains(t, "COMMAND") &&
+		(len(fs) >= 6 && (fs[1] == "USER" || fs[1] == "PPID" && fs[2] == "USER") || strings.Contains(t, "%CPU") && strings.Contains(t, "VSZ"))
 }
 
 func (d *doc) tryTopTasks(i int) int {
@@ -356,7 +357,7 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 	if cpuCol < 0 || cmdCol < 0 {
 		return
 	}
-	scale, busybox := 1.0, col("VSZ") >= 0 && col("STAT") >= 0
+	scale, busybox := 1.0, col("VSZ") >= 0
 	if busybox {
 		if c := col("CPU"); c >= 0 {
 			ncpu := 0
@@ -393,4 +394,26 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 		first, last := d.ls[i].No, d.ls[k-1].No
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last), Rates: rates})
 	}
+}
+
+// Android's CPU usage lines (dumpsys cpuinfo, ANR traces): "80% 84/kswapd0: 0% user + 80%
+// kernel", or trimmed to "80% 84/kswapd0". The share is of one CPU, as procps top's.
+var reCPUInfoLine = regexp.MustCompile(`^\s*\+?(\d+(?:\.\d+)?)% (\d+)/(\S+?)(?::.*|\s+\(.*\))?\s*$`)
+
+func (d *doc) tryCPUInfo(i int) int {
+	k := i
+	for k < len(d.ls) && reCPUInfoLine.MatchString(d.ls[k].Text) {
+		k++
+	}
+	if k-i < 2 {
+		return 0
+	}
+	tt := &TopTasks{Columns: []string{"%CPU", "PID", "COMMAND"}, Note: "Android CPU usage lines (dumpsys cpuinfo)"}
+	for j := i; j < k; j++ {
+		m := reCPUInfoLine.FindStringSubmatch(d.ls[j].Text)
+		tt.Rows = append(tt.Rows, []string{m[1], m[2], m[3]})
+	}
+	d.segSeq++
+	d.addTopTasks(tt, i, k)
+	return k - i
 }

@@ -44,11 +44,7 @@ func TestSuggestedCommandsParse(t *testing.T) {
 	for _, in := range inputs {
 		var tl *model.Timeline
 		var err error
-		if strings.HasSuffix(in, ".txtar") {
-			tl, err = input.Open(context.Background(), in, input.Options{LogSince: time.Hour})
-		} else {
-			tl, err = input.Open(context.Background(), in, input.Options{Kind: input.Text})
-		}
+		tl, err = input.Open(context.Background(), in, input.Options{LogSince: time.Hour})
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/tune"
@@ -258,23 +259,21 @@ func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, *t
 	var changes []model.Change
 	var origin *tune.Origin
 	switch {
-	case f.from == "-":
-		c, o, err := tune.ParseInput(stdio.Stdin)
-		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: standard input: %v\n", err)
-			return nil, nil, exitFailure
-		}
-		changes, origin = c, o
 	case f.from != "":
-		file, err := os.Open(f.from)
+		// Through input: a FIFO or standard input that never delivers still ends on SIGINT
+		// or SIGTERM; tune.ParseChanges then applies its own size limit.
+		data, err := input.ReadFile(ctx, f.from, stdio.Stdin, input.DefaultMaxTextBytes)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
 			return nil, nil, exitFailure
 		}
-		c, o, err := tune.ParseInput(file)
-		file.Close()
+		c, o, err := tune.ParseInput(bytes.NewReader(data))
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", f.from, err)
+			name := f.from
+			if name == "-" {
+				name = "standard input"
+			}
+			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", name, err)
 			return nil, nil, exitFailure
 		}
 		changes, origin = c, o
