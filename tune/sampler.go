@@ -40,7 +40,7 @@ func sampleNet(root kernel.Root, s Sample) error {
 		return err
 	}
 	for _, gc := range [][2]string{{"TcpExt", "PruneCalled"}, {"TcpExt", "RcvPruned"}, {"TcpExt", "TCPRcvQDrop"},
-		{"Tcp", "RetransSegs"}, {"IpExt", "InOctets"}, {"IpExt", "OutOctets"}} {
+		{"Tcp", "RetransSegs"}, {"Tcp", "OutSegs"}, {"IpExt", "InOctets"}, {"IpExt", "OutOctets"}} {
 		if v, ok := groups.Get(gc[0], gc[1]); ok {
 			s[gc[0]+"."+gc[1]] = float64(v)
 		}

@@ -22,11 +22,13 @@ type Sample map[string]float64
 // Sampler reads the counters now. Tests inject one; HostSampler reads /proc.
 type Sampler func(ctx context.Context) (Sample, error)
 
-// Guard is a figure that judges a change: the rate per second of the sum of Counters.
+// Guard is a figure that judges a change: the rate per second of the sum of Counters, or,
+// with Per, their increase per increase of the sum of Per (a ratio).
 type Guard struct {
 	ID       string   `json:"id"`
 	What     string   `json:"what"`
 	Counters []string `json:"counters"`
+	Per      []string `json:"per,omitempty"`
 	// LowerIsWorse for delivery rates; the others (drops, pruning, stalls) are worse higher.
 	LowerIsWorse bool `json:"lower_is_worse,omitempty"`
 	// Floor is the smallest difference, per second, that is ever more than noise: one
@@ -41,8 +43,10 @@ type Guard struct {
 var (
 	guardTCPPrune = Guard{ID: "tcp-prune", What: "TCP receive-queue pruning and drops (TcpExt PruneCalled+RcvPruned+TCPRcvQDrop)",
 		Counters: []string{"TcpExt.PruneCalled", "TcpExt.RcvPruned", "TcpExt.TCPRcvQDrop"}, Floor: 1, Unit: "/s", Scale: 1}
-	guardTCPRetrans = Guard{ID: "tcp-retrans", What: "TCP retransmitted segments (Tcp RetransSegs)",
-		Counters: []string{"Tcp.RetransSegs"}, Floor: 5, Unit: "/s", Scale: 1}
+	// Retransmits as a share of the segments sent, not a rate: a change that lets a flow
+	// fill its path retransmits more segments per second while losing no larger share.
+	guardTCPRetrans = Guard{ID: "tcp-retrans", What: "TCP retransmitted share of segments sent (Tcp RetransSegs/OutSegs)",
+		Counters: []string{"Tcp.RetransSegs"}, Per: []string{"Tcp.OutSegs"}, Floor: 0.005, Unit: " %", Scale: 100}
 	guardDeliveredIn = Guard{ID: "delivered-in", What: "IP bytes delivered in (IpExt InOctets)",
 		Counters: []string{"IpExt.InOctets"}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
 	guardDeliveredOut = Guard{ID: "delivered-out", What: "IP bytes sent (IpExt OutOctets)",
@@ -98,12 +102,13 @@ const (
 	NoiseSigmas   = 3.0
 )
 
-// Figure is one guard's comparison.
+// Figure is one guard's comparison: Before, After and Margin are rates per second, or
+// ratios for a guard with Per.
 type Figure struct {
 	Guard  string   `json:"guard"`
 	What   string   `json:"what"`
 	For    []string `json:"for"`
-	Before float64  `json:"before"` // mean rate per second
+	Before float64  `json:"before"` // mean rate per second, or ratio
 	After  float64  `json:"after"`
 	Margin float64  `json:"margin"`
 	// Verdict is "worse", "better" or "same" (within the margin); "unknown" when a window
@@ -166,30 +171,42 @@ func writeVerification(b *strings.Builder, v *Verification, indent string) {
 // WriteVerification prints the comparison for people.
 func WriteVerification(b *strings.Builder, v *Verification) { writeVerification(b, v, "") }
 
-// rates turns successive samples into per-second rates of each guard's counter sum.
+// rates turns successive samples into per-second rates of each guard's counter sum (or,
+// with Per, into ratios; an interval in which Per did not move has no ratio).
 func rates(g Guard, samples []Sample, times []time.Time) []float64 {
 	var out []float64
 	for i := 1; i < len(samples); i++ {
-		dt := times[i].Sub(times[i-1]).Seconds()
-		if dt <= 0 {
+		num, ok := delta(g.Counters, samples[i-1], samples[i])
+		if !ok {
 			continue
 		}
-		var d float64
-		ok := true
-		for _, c := range g.Counters {
-			a, okA := samples[i-1][c]
-			b, okB := samples[i][c]
-			if !okA || !okB || b < a { // missing, or reset (an interface went down and up)
-				ok = false
-				break
+		if len(g.Per) > 0 {
+			den, ok := delta(g.Per, samples[i-1], samples[i])
+			if ok && den > 0 {
+				out = append(out, num/den)
 			}
-			d += b - a
+			continue
 		}
-		if ok {
-			out = append(out, d/dt)
+		if dt := times[i].Sub(times[i-1]).Seconds(); dt > 0 {
+			out = append(out, num/dt)
 		}
 	}
 	return out
+}
+
+// delta is the increase of the sum of counters between two samples; false when one is
+// missing or went backwards (a counter reset: an interface went down and up).
+func delta(counters []string, a, b Sample) (float64, bool) {
+	var d float64
+	for _, c := range counters {
+		x, okA := a[c]
+		y, okB := b[c]
+		if !okA || !okB || y < x {
+			return 0, false
+		}
+		d += y - x
+	}
+	return d, true
 }
 
 func meanVar(x []float64) (mean, variance float64) {

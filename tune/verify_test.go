@@ -65,7 +65,7 @@ func tcpHost(vals map[string]string) Sample {
 	if rate > 100e6 {
 		rate = 100e6
 	}
-	return Sample{"IpExt.InOctets": rate, "IpExt.OutOctets": rate / 50, "Tcp.RetransSegs": 20, "TcpExt.PruneCalled": 0,
+	return Sample{"IpExt.InOctets": rate, "IpExt.OutOctets": rate / 50, "Tcp.RetransSegs": 20, "Tcp.OutSegs": 2000, "TcpExt.PruneCalled": 0,
 		"TcpExt.RcvPruned": 0, "TcpExt.TCPRcvQDrop": 0, "vmstat.allocstall": 0.5, "psi.memory.some_usec": 1000}
 }
 
@@ -169,13 +169,13 @@ func TestVerifyGuardsArePerChange(t *testing.T) {
 
 // Differences inside the noise margin keep the change and call the figure "same".
 func TestCompareNoiseMargin(t *testing.T) {
-	g := guardTCPRetrans
+	g := Guard{ID: "drops", What: "drops", Counters: []string{"drops"}, Floor: 5, Unit: "/s", Scale: 1}
 	win := func(rates ...float64) Window {
-		w := Window{Samples: []Sample{{"Tcp.RetransSegs": 0}}, Times: []time.Time{fixedNow()}}
+		w := Window{Samples: []Sample{{"drops": 0}}, Times: []time.Time{fixedNow()}}
 		c := 0.0
 		for i, r := range rates {
 			c += r
-			w.Samples = append(w.Samples, Sample{"Tcp.RetransSegs": c})
+			w.Samples = append(w.Samples, Sample{"drops": c})
 			w.Times = append(w.Times, fixedNow().Add(time.Duration(i+1)*time.Second))
 		}
 		return w
@@ -200,6 +200,24 @@ func TestCompareNoiseMargin(t *testing.T) {
 	// A counter missing in a window is unknown, never "same".
 	if f := Compare([]Guard{g}, judges, win(1, 2), Window{Samples: []Sample{{}, {}}, Times: []time.Time{fixedNow(), fixedNow().Add(time.Second)}})[0]; f.Verdict != "unknown" {
 		t.Errorf("missing counter: %s", f.Verdict)
+	}
+
+	// Retransmits are judged as a share of the segments sent: ten times the traffic with the
+	// same share is "same", a five times larger share is "worse".
+	ratio := func(retrans, out float64) Window {
+		w := Window{}
+		for i := 0; i < 5; i++ {
+			w.Samples = append(w.Samples, Sample{"Tcp.RetransSegs": retrans * float64(i), "Tcp.OutSegs": out * float64(i)})
+			w.Times = append(w.Times, fixedNow().Add(time.Duration(i)*time.Second))
+		}
+		return w
+	}
+	rj := map[string][]string{guardTCPRetrans.ID: {"net.ipv4.tcp_rmem"}}
+	if f := Compare([]Guard{guardTCPRetrans}, rj, ratio(10, 1000), ratio(100, 10000))[0]; f.Verdict != "same" || f.Before != 0.01 {
+		t.Errorf("same share at 10× the traffic: %+v", f)
+	}
+	if f := Compare([]Guard{guardTCPRetrans}, rj, ratio(10, 1000), ratio(50, 1000))[0]; f.Verdict != "worse" || !strings.Contains(f.Describe(), "1 % → 5 %") {
+		t.Errorf("5× the share: %+v %s", f, f.Describe())
 	}
 }
 
