@@ -118,7 +118,8 @@ type Figure struct {
 	Scale   float64 `json:"scale"`
 }
 
-func (f Figure) show(v float64) string {
+// Show prints a rate (or ratio) of the figure in its unit.
+func (f Figure) Show(v float64) string {
 	return fmt.Sprintf("%.3g%s", v*f.Scale, f.Unit)
 }
 
@@ -128,7 +129,7 @@ func (f Figure) Describe() string {
 	if f.Before != 0 {
 		pct = fmt.Sprintf(" (%+.0f %%)", (f.After-f.Before)/math.Abs(f.Before)*100)
 	}
-	return fmt.Sprintf("%s: %s → %s%s, noise margin %s; judges %s", f.What, f.show(f.Before), f.show(f.After), pct, f.show(f.Margin), strings.Join(f.For, ", "))
+	return fmt.Sprintf("%s: %s → %s%s, noise margin %s; judges %s", f.What, f.Show(f.Before), f.Show(f.After), pct, f.Show(f.Margin), strings.Join(f.For, ", "))
 }
 
 // Verification is the comparison, stored in the journal entry.

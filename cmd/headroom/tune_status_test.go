@@ -98,3 +98,39 @@ func writeTestFile(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestTuneVerifyFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--verify", "10s"},                     // without --apply
+		{"--apply", "--verify", "0s"},           // not positive
+		{"--apply", "--verify-interval", "1s"},  // without --verify
+		{"--status", "--apply"},                 // --status reads only
+		{"--boot-root", "/", "--from", "x"},     // --boot-root goes with --status
+		{"--status", "--status-format", "yaml"}, // unknown format
+	} {
+		if code, _, stderr := runTuneCmd(t, "", args...); code != exitFailure || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	// The guards cannot be sampled under a tree without /proc/net: the baseline fails and
+	// nothing is journaled or changed.
+	root := t.TempDir()
+	procSys := filepath.Join(root, "proc/sys")
+	for k, v := range tuneVals {
+		p, _ := tune.KeyPath(k)
+		writeTestFile(t, filepath.Join(procSys, p), v+"\n")
+	}
+	state := t.TempDir()
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(plan, []byte(tunePlanJSON), 0o644)
+	code, _, stderr := runTuneCmd(t, "", "--from", plan, "--apply", "--verify", "2s", "--proc-sys", procSys, "--state-dir", state)
+	if code != exitFailure || !strings.Contains(stderr, "baseline window, nothing was changed") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if readProcSys(t, procSys, "net.core.somaxconn") != "4096" {
+		t.Error("changed without a baseline")
+	}
+	if _, err := os.Stat(filepath.Join(state, tune.JournalName)); err == nil {
+		t.Error("journaled without a baseline")
+	}
+}
