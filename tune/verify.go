@@ -125,6 +125,9 @@ func (f Figure) Show(v float64) string {
 
 // Describe is "tcp-retrans: 12/s → 40/s (+233 %, noise margin 6/s)".
 func (f Figure) Describe() string {
+	if f.Verdict == "unknown" {
+		return fmt.Sprintf("%s: not measured in both windows (a counter missing or reset, or nothing to divide by); judges %s", f.What, strings.Join(f.For, ", "))
+	}
 	pct := ""
 	if f.Before != 0 {
 		pct = fmt.Sprintf(" (%+.0f %%)", (f.After-f.Before)/math.Abs(f.Before)*100)
@@ -332,6 +335,11 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 		e, items, err := a.Apply(ctx, changes)
 		return e, items, nil, err
 	}
+	ids := make([]string, len(guards))
+	for i, g := range guards {
+		ids[i] = g.ID
+	}
+	a.log().Info(fmt.Sprintf("measuring the guards for %s before applying and %s after", v.Window, v.Window), "guards", strings.Join(ids, ","))
 	before, err := v.Measure(ctx)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("baseline window, nothing was changed: %w", err)

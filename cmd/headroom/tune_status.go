@@ -53,9 +53,6 @@ func tuneVerified(ctx context.Context, f tuneFlags, a *tune.Applier, changes []m
 	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, Sample: tune.HostSampler(root, f.netns)}
 	rb := &tune.Rollbacker{Journal: a.Journal, Limits: a.Limits, Log: a.Log, OpenFS: tuneOpenFS(f.procSysDir),
 		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }}
-	if a.Log != nil {
-		a.Log.Info(fmt.Sprintf("measuring the guards for %s before applying, then %s after", f.verify, f.verify))
-	}
 	return v.ApplyVerified(ctx, a, rb, changes)
 }
 
