@@ -51,6 +51,12 @@ func Rules() []Rule {
 // Lookup returns the rule with the given id.
 func Lookup(id string) (Rule, bool) { r, ok := registry[id]; return r, ok }
 
+// HostChecks are finding ids that doctor adds outside the registry, because they read the
+// host's own state rather than the Timeline: settings-drifted compares headroom tune's
+// journal with /proc/sys and the boot files (cmd/headroom/tune_status.go). They have rule
+// pages like the rules.
+var HostChecks = []string{"settings-drifted"}
+
 // Diagnosis is the outcome of running the registry over a Timeline.
 type Diagnosis struct {
 	Findings []Finding `json:"findings"`
