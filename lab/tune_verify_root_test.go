@@ -104,7 +104,9 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 		// AllowLower: the harmful change lowers tcp_rmem, which tune refuses without it.
 		ap := &tune.Applier{FS: fs, Netns: b.Netns(), Journal: j, Limits: limits, AllowLower: true}
 		rb := &tune.Rollbacker{Journal: j, Limits: limits, OpenFS: func(string) (tune.SysctlFS, func(), error) { return fs, func() {}, nil }}
-		v := &tune.Verifier{Window: 5 * time.Second, Interval: 500 * time.Millisecond, Sample: tune.HostSampler(kernel.HostRoot(), b.Netns())}
+		sampler := tune.NewHostSampler(kernel.HostRoot(), b.Netns())
+		defer sampler.Close()
+		v := &tune.Verifier{Window: 5 * time.Second, Interval: 500 * time.Millisecond, Sample: sampler.Sample}
 		e, _, ver, err := v.ApplyVerified(context.Background(), ap, rb, []model.Change{c})
 		if err != nil || e == nil || ver == nil {
 			t.Fatalf("apply --verify %s=%s: %v (entry %+v)", c.Key, c.Recommended, err, e)

@@ -55,6 +55,8 @@ var (
 		Counters: []string{"vmstat.allocstall"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 	guardPSIMemory = Guard{ID: "psi-memory", What: "memory pressure, some (PSI total, % of time)",
 		Counters: []string{"psi.memory.some_usec"}, Floor: 2000, Unit: " %", Scale: 1e-4}
+	guardAllocFail = Guard{ID: "alloc-fail", What: "page allocation failures logged (kernel log, warn_alloc)",
+		Counters: []string{"kmsg.alloc_failures"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 	guardCompactFail = Guard{ID: "compact-fail", What: "failed compactions (vmstat compact_fail)",
 		Counters: []string{"vmstat.compact_fail"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 )
@@ -66,7 +68,8 @@ func nicGuard(dev string) Guard {
 
 // GuardsFor chooses the guards of the changes: a NIC ring is judged by that NIC's drops, TCP
 // buffers and memory limits by pruning, retransmits and delivery, min_free_kbytes and the
-// other vm keys by allocation stalls, failed compactions and memory pressure.
+// other vm keys by allocation failures, allocation stalls, failed compactions and memory
+// pressure.
 func GuardsFor(changes []model.Change) (guards []Guard, judges map[string][]string) {
 	judges = map[string][]string{}
 	seen := map[string]bool{}
@@ -86,7 +89,7 @@ func GuardsFor(changes []model.Change) (guards []Guard, judges map[string][]stri
 			add(c.Key, nicGuard(dev))
 		case c.Kind != model.ChangeSysctl:
 		case strings.HasPrefix(c.Key, "vm."):
-			add(c.Key, guardAllocStall, guardCompactFail, guardPSIMemory)
+			add(c.Key, guardAllocFail, guardAllocStall, guardCompactFail, guardPSIMemory)
 		case strings.HasPrefix(c.Key, "net."):
 			add(c.Key, guardTCPPrune, guardTCPRetrans, guardDeliveredIn, guardDeliveredOut)
 		}

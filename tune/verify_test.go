@@ -2,10 +2,12 @@ package tune
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -137,12 +139,15 @@ func TestVerifyRollsBackAHarmfulChange(t *testing.T) {
 // falling during its window (the traffic's own doing) does not roll it back, and stalls
 // rising do.
 func TestVerifyGuardsArePerChange(t *testing.T) {
-	mem := func(stallsAfter float64) func(map[string]string) Sample {
+	mem := func(stallsAfter float64, failuresAfter ...float64) func(map[string]string) Sample {
 		return func(vals map[string]string) Sample {
-			s := Sample{"IpExt.InOctets": 50e6, "vmstat.allocstall": 2.0 / 60, "vmstat.compact_fail": 0, "psi.memory.some_usec": 1000}
+			s := Sample{"IpExt.InOctets": 50e6, "vmstat.allocstall": 2.0 / 60, "vmstat.compact_fail": 0, "psi.memory.some_usec": 1000, "kmsg.alloc_failures": 0}
 			if vals["vm.min_free_kbytes"] == "22528" {
 				s["IpExt.InOctets"] = 1e6
 				s["vmstat.allocstall"] = stallsAfter
+				if len(failuresAfter) > 0 {
+					s["kmsg.alloc_failures"] = failuresAfter[0]
+				}
 			}
 			return s
 		}
@@ -164,6 +169,12 @@ func TestVerifyGuardsArePerChange(t *testing.T) {
 	}
 	if got := h.fs.snapshot()["vm.min_free_kbytes"]; got != "16384" {
 		t.Errorf("min_free_kbytes = %q after rollback", got)
+	}
+	// Allocation failures in the kernel log trip it too.
+	h = newSim(map[string]string{"vm.min_free_kbytes": "16384"}, mem(2.0/60, 12.0/60))
+	_, ver, err = runVerified(t, h, []model.Change{sysctl("vm.min_free_kbytes", "22528", "reserve")})
+	if err != nil || ver.Decision != "rolled-back" || len(ver.Tripped) != 1 || !strings.Contains(ver.Tripped[0], "page allocation failures logged") {
+		t.Fatalf("%v %+v", err, ver)
 	}
 }
 
@@ -230,5 +241,27 @@ func TestVerifyWindowTooShortChangesNothing(t *testing.T) {
 	e, _, _, err := v.ApplyVerified(context.Background(), a, &Rollbacker{Journal: j}, []model.Change{sysctl("net.ipv4.tcp_rmem", "4096 131072 16777216", "BDP")})
 	if err == nil || e != nil || !strings.Contains(err.Error(), "nothing was changed") || h.fs.snapshot()["net.ipv4.tcp_rmem"] != "4096 131072 1048576" {
 		t.Fatalf("%v %+v", err, e)
+	}
+}
+
+// On the live host the sampler reads every guard's counters; as root the kernel log too.
+func TestHostSamplerLive(t *testing.T) {
+	if _, err := os.Stat("/proc/net/netstat"); err != nil {
+		t.Skip("no /proc/net/netstat")
+	}
+	h := NewHostSampler(kernel.HostRoot(), "")
+	defer h.Close()
+	s, err := h.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"TcpExt.PruneCalled", "Tcp.RetransSegs", "Tcp.OutSegs", "IpExt.InOctets", "netdev.lo.rx_drops"}
+	if os.Geteuid() == 0 {
+		want = append(want, "kmsg.alloc_failures")
+	}
+	for _, k := range want {
+		if _, ok := s[k]; !ok {
+			t.Errorf("no %s in %v", k, s)
+		}
 	}
 }

@@ -50,7 +50,9 @@ func tuneVerified(ctx context.Context, f tuneFlags, a *tune.Applier, changes []m
 		// A --proc-sys tree stands for a host laid out under its parent's parent (DIR/proc/sys).
 		root = kernel.DirRoot(filepath.Dir(filepath.Dir(f.procSysDir)))
 	}
-	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, Sample: tune.HostSampler(root, f.netns)}
+	sampler := tune.NewHostSampler(root, f.netns)
+	defer sampler.Close()
+	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, Sample: sampler.Sample}
 	rb := &tune.Rollbacker{Journal: a.Journal, Limits: a.Limits, Log: a.Log, OpenFS: tuneOpenFS(f.procSysDir),
 		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }}
 	return v.ApplyVerified(ctx, a, rb, changes)
