@@ -82,7 +82,7 @@ func LoadBootConfig(root string, ours []string) *BootConfig {
 	files := bootSysctlFiles(root, bc)
 	var reapply []BootSetting
 	for _, f := range files {
-		ss := bc.readSysctlFile(root, f.shown, f.real, "systemd-sysctl", isOurs(f.shown))
+		ss := bc.readSysctlFile(f.shown, f.real, "systemd-sysctl", isOurs(f.shown))
 		bc.Settings = append(bc.Settings, ss...)
 		for _, s := range ss {
 			for _, p := range tunedReapplied {
@@ -170,7 +170,7 @@ func resolveUnder(root, p string) string {
 
 // readSysctlFile parses one sysctl.d file: "key = value" lines, '#' and ';' comments, a
 // leading '-' that makes a failure to set the key not an error (sysctl.d(5)).
-func (bc *BootConfig) readSysctlFile(root, shown, real, by string, ours bool) []BootSetting {
+func (bc *BootConfig) readSysctlFile(shown, real, by string, ours bool) []BootSetting {
 	data, err := readBounded(real)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
