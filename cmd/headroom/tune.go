@@ -287,6 +287,10 @@ func tuneRender(stdio IO, err error) int {
 }
 
 func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
+	limits, err := tune.ReadLimits(kernel.HostRoot())
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
+	}
 	if f.print {
 		err := tune.CheckStateDir(f.stateDir)
 		var jf *tune.JournalFile
@@ -294,7 +298,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 			jf, err = tune.ReadJournal(filepath.Join(f.stateDir, tune.JournalName))
 		}
 		if err == nil {
-			err = tune.PrintRollback(stdio.Stdout, jf, f.to)
+			err = tune.PrintRollback(stdio.Stdout, jf, f.to, limits)
 		}
 		return tuneRender(stdio, err)
 	}
@@ -304,10 +308,6 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 		return exitFailure
 	}
 	defer j.Close()
-	limits, err := tune.ReadLimits(kernel.HostRoot())
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
-	}
 	rb := &tune.Rollbacker{
 		Journal: j,
 		Limits:  limits,

@@ -98,9 +98,11 @@ func TestTuneRollbackAppliesApplyBounds(t *testing.T) {
 			e := portEntry()
 			e["changes"] = []any{map[string]any{"kind": "sysctl", "key": tc.key, "old": tc.old, "new": tc.new, "why": "x", "status": "written"}}
 			plantJournal(t, state, e)
-			code, _, stderr := runTuneCmd(t, "", "--rollback", "--proc-sys", dir, "--state-dir", state)
-			if code == exitOK || !strings.Contains(stderr, tc.want) {
-				t.Errorf("code %d stderr %q", code, stderr)
+			for _, args := range [][]string{{"--rollback"}, {"--rollback", "--print"}} {
+				code, stdout, stderr := runTuneCmd(t, "", append(args, "--proc-sys", dir, "--state-dir", state)...)
+				if code == exitOK || !strings.Contains(stderr, tc.want) || strings.Contains(stdout, "sysctl -w") {
+					t.Errorf("%v: code %d stdout %q stderr %q", args, code, stdout, stderr)
+				}
 			}
 			if v := readProcSys(t, dir, tc.key); v != tc.new {
 				t.Fatalf("rollback wrote %s = %s", tc.key, v)
