@@ -48,6 +48,10 @@ func FromReader(r io.Reader, name string) (*model.Timeline, ReadStats, error) {
 	if st.Skipped > 0 {
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name, Why: fmt.Sprintf("%d lines skipped (not JSON, or written by a newer headroom)", st.Skipped)})
 	}
+	if st.Duplicates > 0 {
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name,
+			Why: fmt.Sprintf("%d duplicated lines read once (%s): the file was copied or replayed wrongly", st.Duplicates, st.FirstDuplicate)})
+	}
 	return tl, st, nil
 }
 

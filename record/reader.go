@@ -19,6 +19,10 @@ type ReadStats struct {
 	LogRecords int `json:"log_records"`
 	// Skipped counts complete lines that were not JSON or had no known key.
 	Skipped int `json:"skipped,omitempty"`
+	// Duplicates counts lines that repeat the line before them verbatim; they are read
+	// once. FirstDuplicate says where the first one is.
+	Duplicates     int    `json:"duplicates,omitempty"`
+	FirstDuplicate string `json:"first_duplicate,omitempty"`
 	// Truncated is set when the archive ends inside a gzip member or a line (a recorder
 	// killed between flushes, or a file copied while being written), or a member is
 	// damaged; TruncatedWhy says where and what was dropped. Everything before the damage
@@ -28,9 +32,16 @@ type ReadStats struct {
 }
 
 // Read decodes an archive line by line, calling fn for each entry in order. A torn or
-// damaged tail is not an error: reading stops at the last complete line and stats says so.
-// An error from fn stops the read and is returned. A file that is not gzip, or whose first
-// line is not a header of a known version, is an error.
+// damaged tail is not an error: reading stops at the last line that can be trusted and
+// stats says so. An error from fn stops the read and is returned. A file that is not gzip,
+// or whose first line is not a header of a known version, is an error.
+//
+// Trust goes by gzip member: a member's CRC-32 is checked only at its end (RFC 1952
+// §2.3.1), so the entries of a member are handed to fn once the member has ended intact. A
+// member that fails its check (a flipped bit, a corrupt deflate stream) is dropped whole:
+// a flipped digit can decode to a line that parses, with a wrong value. A member without
+// its end (a recorder killed between flushes, or still writing) has nothing to check; its
+// complete lines are read, as a live recording must be.
 func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 	var st ReadStats
 	cr := &countingReader{r: r}
@@ -40,7 +51,85 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 		return st, fmt.Errorf("not a headroom recording: %w", err)
 	}
 	lr := bufio.NewReaderSize(zr, 256<<10)
-	var partial int
+	var m memberReader
+	for member := 0; ; member++ {
+		start := cr.n - int64(br.Buffered())
+		if member > 0 {
+			if err := zr.Reset(br); err != nil {
+				if err == io.EOF {
+					return st, nil // ends exactly after a complete member
+				}
+				st.Truncated = true
+				if errors.Is(err, io.ErrUnexpectedEOF) {
+					st.TruncatedWhy = fmt.Sprintf("the archive ends inside a gzip member header after compressed byte %d; read the %d complete lines before it",
+						start, st.Lines)
+				} else {
+					st.TruncatedWhy = fmt.Sprintf("the bytes after compressed byte %d are not a gzip member (%s); read the %d complete lines before them",
+						start, describeGzipErr(err), st.Lines)
+				}
+				return st, nil
+			}
+			lr.Reset(zr)
+		}
+		zr.Multistream(false)
+		m.reset(st.Lines)
+		end, err := m.read(lr, &st)
+		if err != nil {
+			return st, err
+		}
+		switch {
+		case end == nil: // the member ended intact
+		case errors.Is(end, io.ErrUnexpectedEOF) && m.st.Skipped == 0:
+			// Torn: no end to check. Its complete lines are what a live reader sees. (A
+			// torn tail never holds a complete line that is not JSON: the writer writes
+			// whole lines. One that does was decoded from damaged bytes that ran into the
+			// end of the file, and is treated as damaged below.)
+		default:
+			if st.Lines == 0 {
+				return st, fmt.Errorf("damaged recording: its first gzip member fails its check (%s), so none of its lines can be trusted", describeGzipErr(end))
+			}
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("the gzip member at compressed byte %d is damaged (%s): dropped its %d lines, which cannot be trusted; read the %d lines of the intact members before it",
+				start, describeGzipErr(end), m.lines, st.Lines)
+			return st, nil
+		}
+		if err := m.deliver(&st, fn); err != nil {
+			return st, err
+		}
+		if end != nil {
+			if st.Lines == 0 {
+				return st, fmt.Errorf("not a headroom recording: %w", end)
+			}
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("the archive ends inside a gzip member after compressed byte %d (%v); read the %d complete lines before it",
+				cr.n-int64(br.Buffered()), describeGzipErr(end), st.Lines)
+			if m.partial > 0 {
+				st.TruncatedWhy += fmt.Sprintf(", dropped a partial line of %d bytes", m.partial)
+			}
+			return st, nil
+		}
+	}
+}
+
+// memberReader holds the entries of one gzip member until the member has ended.
+type memberReader struct {
+	first   int // lines read before this member
+	lines   int // complete lines of this member
+	partial int // bytes of a last line without its newline
+	entries []Entry
+	st      ReadStats // this member's counts, added to the archive's on delivery
+	prev    []byte    // the previous line, to report a repeated one
+	prevNo  int
+}
+
+func (m *memberReader) reset(first int) {
+	*m = memberReader{first: first, entries: m.entries[:0], prev: m.prev[:0], prevNo: m.prevNo}
+}
+
+// read reads the member's lines into m. It returns the error that ended the member (nil
+// when it ended intact, its CRC-32 and length checked by compress/gzip), and apart from
+// that an error that stops the whole read (not a recording, a newer format).
+func (m *memberReader) read(lr *bufio.Reader, st *ReadStats) (end error, fatal error) {
 	for {
 		line, err := lr.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -53,61 +142,85 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 			line = full
 		}
 		if err != nil {
-			if len(line) > 0 {
-				partial = len(line)
-			}
-			if err == io.EOF && partial == 0 {
-				return st, nil
-			}
+			m.partial = len(line)
 			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
+				if m.partial > 0 {
+					// The member ended intact with a line that has no newline: the writer
+					// never makes one, so it is not a line of the recording.
+					m.st.Skipped++
+					m.partial = 0
+				}
+				return nil, nil
 			}
-			if st.Lines == 0 {
-				return st, fmt.Errorf("not a headroom recording: %w", err)
-			}
-			st.Truncated = true
-			st.TruncatedWhy = fmt.Sprintf("the archive is damaged or ends inside a gzip member after compressed byte %d (%v); read the %d complete lines before it",
-				cr.n-int64(br.Buffered()), describeGzipErr(err), st.Lines)
-			if partial > 0 {
-				st.TruncatedWhy += fmt.Sprintf(", dropped a partial line of %d bytes", partial)
-			}
-			return st, nil
+			return err, nil
 		}
-		st.Lines++
-		var e Entry
-		if jerr := json.Unmarshal(bytes.TrimSuffix(line, []byte("\n")), &e); jerr != nil {
-			if st.Lines == 1 {
-				return st, fmt.Errorf("not a headroom recording: line 1: %w", jerr)
+		m.lines++
+		no := m.first + m.lines
+		body := bytes.TrimSuffix(line, []byte("\n"))
+		if m.prevNo == no-1 && len(m.prev) > 0 && bytes.Equal(body, m.prev) {
+			// A line repeated verbatim: a copy or a filesystem replaying a block. A sample
+			// twice would give a rate over zero seconds.
+			m.st.Duplicates++
+			if m.st.FirstDuplicate == "" {
+				m.st.FirstDuplicate = fmt.Sprintf("line %d repeats line %d", no, no-1)
 			}
-			st.Skipped++
+			m.prevNo = no
+			continue
+		}
+		m.prev, m.prevNo = append(m.prev[:0], body...), no
+		var e Entry
+		if jerr := json.Unmarshal(body, &e); jerr != nil {
+			if no == 1 {
+				return nil, fmt.Errorf("not a headroom recording: line 1: %w", jerr)
+			}
+			m.st.Skipped++
 			continue
 		}
 		switch {
 		case e.Header != nil:
 			if e.Header.Version > FormatVersion {
-				return st, fmt.Errorf("line %d: recorded in archive format %d by a newer headroom; this one reads format %d", st.Lines, e.Header.Version, FormatVersion)
+				return nil, fmt.Errorf("line %d: recorded in archive format %d by a newer headroom; this one reads format %d", no, e.Header.Version, FormatVersion)
 			}
 			if e.Header.Version < 1 {
-				return st, fmt.Errorf("line %d: header without a format version", st.Lines)
+				return nil, fmt.Errorf("line %d: header without a format version", no)
 			}
-			st.Sessions++
-		case st.Lines == 1:
-			return st, errors.New("not a headroom recording: line 1 is not a header")
+			m.st.Sessions++
+		case no == 1:
+			return nil, errors.New("not a headroom recording: line 1 is not a header")
 		case e.Sample != nil:
-			st.Samples++
+			m.st.Samples++
 		case e.Marker != nil:
-			st.Markers++
+			m.st.Markers++
 		case len(e.Log) > 0:
-			st.LogRecords += len(e.Log)
+			m.st.LogRecords += len(e.Log)
 		case len(e.NotAvailable) > 0:
 		default:
-			st.Skipped++
+			m.st.Skipped++
 			continue
 		}
-		if err := fn(&e); err != nil {
-			return st, err
+		m.entries = append(m.entries, e)
+	}
+}
+
+// deliver hands the member's entries to fn and adds its counts to st.
+func (m *memberReader) deliver(st *ReadStats, fn func(e *Entry) error) error {
+	st.Lines += m.lines
+	st.Sessions += m.st.Sessions
+	st.Samples += m.st.Samples
+	st.Markers += m.st.Markers
+	st.LogRecords += m.st.LogRecords
+	st.Skipped += m.st.Skipped
+	st.Duplicates += m.st.Duplicates
+	if st.FirstDuplicate == "" {
+		st.FirstDuplicate = m.st.FirstDuplicate
+	}
+	for i := range m.entries {
+		if err := fn(&m.entries[i]); err != nil {
+			return err
 		}
 	}
+	clear(m.entries) // drop the references: fn keeps what it needs
+	return nil
 }
 
 func describeGzipErr(err error) string {
