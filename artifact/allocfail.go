@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -23,7 +24,7 @@ import (
 // comm: x Not tainted 2.6.32 #1"), the call trace (calltrace.go) and the show_mem dump
 // (showmem.go).
 var (
-	reAllocHeader26 = regexp.MustCompile(`^(.*?): page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader26 = regexp.MustCompile(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = regexp.MustCompile(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	reTainted       = regexp.MustCompile(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
 	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ PID: \d+ Comm: |Pid: \d+, comm: )`)
@@ -40,10 +41,17 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		order, _ := strconv.Atoi(m[2])
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: m[3], Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
-		af.ModeValue, _ = parseGFPNumber(m[3])
+		af.ModeValue, _ = kernel.ParseGFPNumber(m[3])
 		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
+		}
+		// Markdown headings and list marks ("# dlad: page allocation failure ...").
+		af.Process = strings.TrimLeft(af.Process, "#*- ")
+		// A comm has no ']' (the kernel prints it bare; ps adds the brackets): what ends in
+		// one is a prefix the paste left, a console's status line or a vendor's caller block.
+		if i := strings.LastIndexByte(af.Process, ']'); i >= 0 && i < len(af.Process)-1 {
+			af.Process = af.Process[i+1:]
 		}
 		return af, true
 	}
@@ -54,7 +62,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 			mode = "0x" + mode
 		}
 		af = &model.AllocFailure{Order: order, Mode: mode, Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
-		af.ModeValue, _ = parseGFPNumber(mode)
+		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		return af, true
 	}
 	return nil, false
@@ -142,10 +150,18 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		}
 		t := l.Text
 		if strings.TrimSpace(t) == "" {
+			if k, ok := blankThenDump(ls, used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
-			if strings.Contains(t, "invoked oom-killer") || !(r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory"))) {
+			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
+			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
+			// report only where its header was cut.
+			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
+			if strings.Contains(t, "invoked oom-killer") || !inOOM {
 				break
 			}
 		}
@@ -244,21 +260,8 @@ func spanSource(first, last int) string {
 // GFPCandidates, GFPNote and Atomic. The printed symbolic decoding, when present, is the
 // kernel's own and is used as is.
 func ApplyGFP(af *model.AllocFailure, kernelRelease string) {
-	if names := symbolicGFP(af.Mode); len(names) > 0 {
-		af.GFPFlags = names
-		af.GFPNote = "as decoded by the kernel in the report"
-	} else {
-		flags, cands, note := DecodeGFP(af.ModeValue, kernelRelease)
-		if flags == nil {
-			flags = []string{}
-		}
-		af.GFPFlags, af.GFPCandidates, af.GFPNote = flags, cands, note
-	}
-	if a, ok, _ := IsAtomicGFP(af.ModeValue, af.Mode, kernelRelease); ok {
-		af.Atomic = &a
-	} else {
-		af.Atomic = nil
-	}
+	d := kernel.DecodeGFPMode(af.Mode, af.ModeValue, kernelRelease)
+	af.GFPFlags, af.GFPCandidates, af.GFPNote, af.Atomic = d.Flags, d.Candidates, d.Note, d.Atomic
 }
 
 // ParseAllocFailure parses one pasted allocation-failure report (header, trace, show_mem)
@@ -288,3 +291,65 @@ func ParseAllocFailure(text, kernelRelease string) (*model.AllocFailure, error) 
 	}
 	return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
 }
+
+// blankThenDump: the blank line(s) at ls[j] (at most two) are followed by a line of a
+// show_mem dump, which then continues the report or dump: a mail client or a list archive put
+// blank lines between a dump's lines. It returns the index of that line.
+func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
+	for k := j + 1; k < len(ls) && k <= j+2; k++ {
+		if used != nil && used[k] {
+			return 0, false
+		}
+		if isBlank(ls[k].Text) {
+			continue
+		}
+		return k, showMemKind(ls[k].Text) != ""
+	}
+	return 0, false
+}
+
+// reassembleHeader rebuilds a header that CPUs printing at once broke into fragments
+// ("swapper/12: " / "page allocation failure: order:0 0000000000000000" / ", mode:0x2080020")
+// from the fragment at ls[i]: the mode from the first of the next four lines that starts
+// with "mode:" or ", mode:", the task from a lone "comm:" line among the three before. It
+// returns the header text and the indexes of the fragments used.
+func reassembleHeader(ls []Line, used []bool, i int) (string, []int, bool) {
+	t := strings.TrimSpace(ls[i].Text)
+	at := strings.Index(t, "page allocation failure")
+	if at < 0 {
+		return "", nil, false
+	}
+	m := reOrderOnly.FindStringIndex(t[at:])
+	if m == nil {
+		return "", nil, false
+	}
+	head := t[:at+m[1]]
+	var parts []int
+	mode := ""
+	for k := i + 1; k < len(ls) && k <= i+4; k++ {
+		if used != nil && used[k] {
+			continue
+		}
+		s := strings.TrimLeft(strings.TrimSpace(ls[k].Text), ", ")
+		if strings.HasPrefix(s, "mode:") {
+			mode, parts = s, append(parts, k)
+			break
+		}
+	}
+	if mode == "" {
+		return "", nil, false
+	}
+	if at == 0 {
+		for k := i - 1; k >= 0 && k >= i-3; k-- {
+			s := strings.TrimSpace(ls[k].Text)
+			if strings.HasSuffix(s, ":") && !strings.Contains(s, " ") && len(s) > 1 && len(s) <= 17 {
+				head = s + " " + head
+				parts = append(parts, k)
+				break
+			}
+		}
+	}
+	return head + ", " + mode, parts, true
+}
+
+var reOrderOnly = regexp.MustCompile(`^page allocation failure[.:] order:\s*\d+`)

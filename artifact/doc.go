@@ -11,6 +11,6 @@
 // Nothing is dropped silently: a segment that looks like kernel or command output but cannot
 // be read is listed in Timeline.Unparsed with its lines and the reason. Nothing is guessed
 // either: a GFP mode whose kernel era is unknown is reported with every era's decoding
-// (gfp.go), and a sysctl key the kernel never had is flagged with the key the author probably
-// meant (sysctlkeys.go).
+// (kernel/gfp.go), and a sysctl key the kernel never had is flagged with the key the author probably
+// meant (kernel/sysctlkeys.go).
 package artifact

@@ -10,82 +10,110 @@ import (
 )
 
 // ethtool -S prints "NIC statistics:" and "     name: value" lines with the driver's own
-// names; ethtool -g prints the ring's pre-set maximums and current sizes.
-//
-// Loss counters are classified by what ran out, because that decides the fix:
-//
-//	"ring_full"    the NIC found no free RX descriptor and dropped in hardware: the host did
-//	               not refill the ring in time (rx_no_buffer_count = RNBC on e1000/igb,
-//	               rx_missed_errors = MPC, rx_fifo_errors, rx_over_errors, rx_discards_phy on mlx5)
-//	"alloc_failed" the driver could not allocate a fresh buffer to refill the ring — the page
-//	               allocator failed, often in atomic context (alloc_rx_buff_failed on e1000/igb/ixgbe,
-//	               rx_buff_alloc_err on mlx5, rx_alloc_fail, rx_page_alloc_fail)
-//	"queue_drop"   a per-queue software drop counter (rx_queue_N_drops, rxN_dropped)
-//	"dropped"      other drop counters the driver keeps (rx_dropped, rx_drops)
-var (
-	reQueueDrop = regexp.MustCompile(`^rx_?(queue_)?\d+_(drops|dropped|discards)$|^rx\d+_(drops|dropped)$`)
-)
-
-// ClassifyNICCounter returns the loss class of an ethtool -S counter name, "" when it is not
-// a loss counter.
-func ClassifyNICCounter(name string) string {
-	n := strings.ToLower(name)
-	switch {
-	case strings.Contains(n, "alloc") && (strings.Contains(n, "fail") || strings.Contains(n, "err")):
-		return "alloc_failed"
-	case n == "rx_no_buffer_count" || n == "rx_missed_errors" || n == "rx_fifo_errors" || n == "rx_over_errors" ||
-		n == "rx_discards_phy" || n == "rx_out_of_buffer" || strings.HasPrefix(n, "rx_no_buffer") || n == "rx_missed":
-		return "ring_full"
-	case reQueueDrop.MatchString(n):
-		return "queue_drop"
-	case n == "rx_dropped" || n == "rx_drops" || n == "rx_discards":
-		return "dropped"
-	}
-	return ""
-}
+// names; ethtool -g prints the ring's pre-set maximums and current sizes. Loss counters are
+// classified by kernel.ClassifyNICCounter (the table doctor and serve use too); Loss maps each
+// to its cause: ring, refill, link, queue, stack. A pasted ethtool -S does not say whether the
+// device is virtual; kernel.VirtualNICStats tells from the driver's own counter names.
 
 // EthtoolStats is parsed ethtool -S output.
 type EthtoolStats struct {
 	Interface string            `json:"interface,omitempty"`
 	Stats     kernel.Counters   `json:"stats"`
-	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → class
+	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → kernel.NICCause*
 }
 
 var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
 
-func ethtoolStatsAt(ls []Line, i int) (*EthtoolStats, int) {
-	if strings.TrimSpace(ls[i].Text) != "NIC statistics:" {
-		return nil, 0
+// ethtoolCounter reads "     rx_missed_errors: 12   # a note" (a comment after the value,
+// '#' or '//', is the paster's). ok is false for a line that is not a counter.
+func ethtoolCounter(t string) (name string, v int64, ok bool) {
+	s := strings.TrimSpace(t)
+	// "DUT ens5:    bw_in_allowance_exceeded:  19 731 631": a label before the counter and
+	// digits grouped by spaces, in a paste someone annotated. The counter is the last
+	// "name: value" of the line, its digits joined when every group after the first has three.
+	if c := strings.LastIndex(s, ": "); c > 0 {
+		if joined, grouped := digitGroups(strings.TrimSpace(s[c+2:])); grouped {
+			if f := fields(s[:c]); len(f) > 0 {
+				s = f[len(f)-1] + ": " + joined
+			}
+		}
+	}
+	name, val, found := strings.Cut(s, ":")
+	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
+		return "", 0, false
+	}
+	val = strings.TrimSpace(val)
+	// be2net prints per-queue counters as "rxq0: rx_drops_no_frags: 12": the queue, then
+	// the counter; kept as "rxq0_rx_drops_no_frags".
+	if sub, v2, two := strings.Cut(val, ":"); two && !strings.Contains(strings.TrimSpace(sub), " ") && strings.TrimSpace(sub) != "" {
+		name, val = name+"_"+strings.TrimSpace(sub), strings.TrimSpace(v2)
+	}
+	if c := strings.Index(val, "#"); c >= 0 {
+		val = strings.TrimSpace(val[:c])
+	}
+	if c := strings.Index(val, "//"); c >= 0 {
+		val = strings.TrimSpace(val[:c])
+	}
+	v, ok = atoi(val)
+	return strings.TrimSpace(name), v, ok
+}
+
+func isCommentLine(t string) bool {
+	s := strings.TrimSpace(t)
+	return strings.HasPrefix(s, "#") || strings.HasPrefix(s, "//")
+}
+
+// ethtoolStatsAt reads the counters after "NIC statistics:" at ls[i], or, when bare, the
+// counter lines starting at ls[i] (`ethtool -S eth0 | grep drop` keeps no header). A comment
+// line is skipped; a line that is neither, between counters, is returned as a problem rather
+// than ending the block, so no counter after it goes unseen.
+func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
+	k := i
+	if !bare {
+		s := strings.TrimSpace(ls[i].Text)
+		if s != "NIC statistics:" && !(strings.HasPrefix(s, "NIC statistics:") && isCommentLine(s[len("NIC statistics:"):])) {
+			return nil, 0, nil
+		}
+		k++
 	}
 	es := &EthtoolStats{Loss: map[string]string{}}
-	k := i + 1
+	var bad []int
+	end := k
 	for ; k < len(ls); k++ {
-		s := strings.TrimSpace(ls[k].Text)
-		name, val, ok := strings.Cut(s, ":")
-		if !ok || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
+		if isBlank(ls[k].Text) {
 			break
 		}
-		v, ok := atoi(strings.TrimSpace(val))
+		if isCommentLine(ls[k].Text) {
+			continue
+		}
+		name, v, ok := ethtoolCounter(ls[k].Text)
 		if !ok {
+			// Unreadable: a problem when counters follow it, else the block's end.
+			if k+1 < len(ls) {
+				if _, _, next := ethtoolCounter(ls[k+1].Text); next && es.Stats.Len() > 0 {
+					bad = append(bad, k)
+					continue
+				}
+			}
 			break
 		}
-		name = strings.TrimSpace(name)
 		es.Stats.Set(name, v)
-		if c := ClassifyNICCounter(name); c != "" {
-			es.Loss[name] = c
-		}
+		end = k + 1
 	}
 	if es.Stats.Len() == 0 {
-		return nil, 0
+		return nil, 0, nil
 	}
-	return es, k - i
+	for _, l := range kernel.ClassifyNICStats(&es.Stats, false) {
+		es.Loss[l.Name] = l.Cause
+	}
+	return es, end - i, bad
 }
 
 // ParseEthtoolStats parses ethtool -S output.
 func ParseEthtoolStats(text string) (*EthtoolStats, error) {
 	ls := SplitLines(text)
 	for i := range ls {
-		if es, n := ethtoolStatsAt(ls, i); n > 0 {
+		if es, n, _ := ethtoolStatsAt(ls, i, false); n > 0 {
 			return es, nil
 		}
 	}
@@ -189,8 +217,11 @@ func (d *doc) tryEthtool(i int) int {
 	if m := reEthtoolCmd.FindStringSubmatch(d.label(i)); m != nil {
 		iface = m[1]
 	}
-	if es, n := ethtoolStatsAt(d.ls, i); n > 0 {
+	if es, n, bad := ethtoolStatsAt(d.ls, i, false); n > 0 {
 		es.Interface = iface
+		for _, b := range bad {
+			d.unparsed(b, b, "ethtool -S: a line between counters that is not \"name: number\"")
+		}
 		first, last := d.ls[i].No, d.ls[i+n-1].No
 		stats := es.Stats.Clone()
 		d.segSeq++
@@ -214,4 +245,63 @@ func (d *doc) tryEthtool(i int) int {
 		return n
 	}
 	return 0
+}
+
+// tryEthtoolBare reads counter lines without "NIC statistics:" when the command line before
+// them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
+func (d *doc) tryEthtoolBare(i int) int {
+	label := d.label(i)
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics")
+	if !underCommand {
+		// Without the command, only names that are NIC loss counters vouch for the block
+		// ("rx_missed_errors: 22637793" quoted alone in a reply).
+		if name, _, ok := ethtoolCounter(d.ls[i].Text); !ok || !isNICLossName(name) {
+			return 0
+		}
+	}
+	es, n, bad := ethtoolStatsAt(d.ls, i, true)
+	if n < 1 {
+		return 0
+	}
+	if !underCommand {
+		for _, name := range es.Stats.Names() {
+			if !isNICLossName(name) && name != "rx_packets" && name != "tx_packets" {
+				return 0
+			}
+		}
+	}
+	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
+		es.Interface = m[1]
+	}
+	for _, b := range bad {
+		d.unparsed(b, b, "ethtool -S: a line between counters that is not \"name: number\"")
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	stats := es.Stats.Clone()
+	d.segSeq++
+	d.addSamples(KindEthtoolS, label, first, last, []model.Sample{{Source: spanSource(first, last),
+		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
+	d.addArtifact(KindEthtoolS, first, last, es)
+	return n
+}
+
+// isNICLossName: a driver or link counter of the NIC loss table (kernel/nicloss.go).
+func isNICLossName(name string) bool {
+	_, ok := kernel.ClassifyNICCounter(name, false)
+	return ok
+}
+
+// digitGroups joins "19 731 631" into "19731631": a first group of one to three digits and
+// then groups of exactly three.
+func digitGroups(v string) (string, bool) {
+	g := fields(v)
+	if len(g) < 2 || len(g[0]) > 3 || !isDigits(g[0]) {
+		return "", false
+	}
+	for _, x := range g[1:] {
+		if len(x) != 3 || !isDigits(x) {
+			return "", false
+		}
+	}
+	return strings.Join(g, ""), true
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"headroom/kernel"
 )
 
 // addFixtures seeds a fuzz corpus with every fixture and seed report.
@@ -94,24 +96,6 @@ func FuzzSettings(f *testing.F) {
 				t.Fatalf("setting %+v", m)
 			}
 		}
-		_, _ = KnownSysctl(s)
-	})
-}
-
-func FuzzGFP(f *testing.F) {
-	for _, m := range []uint64{0, 0x20, 0x2080020, 0xcc0, 1 << 40, ^uint64(0)} {
-		f.Add(m, "")
-		f.Add(m, "2.6.30-1")
-		f.Add(m, "4.20.0")
-	}
-	f.Fuzz(func(t *testing.T, mode uint64, kernel string) {
-		flags, cands, note := DecodeGFP(mode, kernel)
-		if flags == nil && cands == nil && note == "" {
-			t.Fatalf("%#x on %q: no decoding and no reason", mode, kernel)
-		}
-		_, _, why := IsAtomicGFP(mode, "", kernel)
-		if why == "" {
-			t.Fatal("IsAtomicGFP gave no reason")
-		}
+		_, _ = kernel.KnownSysctl(s)
 	})
 }

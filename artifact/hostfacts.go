@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -41,7 +42,6 @@ type hostFacts struct {
 var (
 	reVersion     = `([2-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[0-9A-Za-z_.+~]+)?)`
 	reLinuxVerBan = regexp.MustCompile(`Linux version ` + reVersion)
-	reUname       = regexp.MustCompile(`^Linux \S+ ` + reVersion + ` #\S+.*? (x86_64|i[3-6]86|aarch64|armv\w+|ppc64\w*|s390x|riscv64|mips\w*)`)
 	reLinuxVer    = regexp.MustCompile(`\bLinux ` + reVersion + `\b`)
 	reKernelVer   = regexp.MustCompile(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version)?\s+(?:v)?` + reVersion)
 	reBareVer     = regexp.MustCompile(`(?:^|[\s(])(2\.[0-6]\.\d{1,3}(?:-[0-9A-Za-z_.+~]+)?)`)
@@ -62,7 +62,7 @@ func cleanRelease(v string) string {
 
 func (h *hostFacts) setKernel(v string, score int, l *Line, text string) {
 	v = cleanRelease(v)
-	if _, ok := model.ParseKernelVersion(v); !ok {
+	if kv, err := kernel.ParseKernelVersion(v); err != nil || !kv.Known {
 		return
 	}
 	if score > h.kernelScore {
@@ -100,9 +100,10 @@ func (h *hostFacts) scan(l *Line) {
 		return
 	}
 	if h.kernelScore < 5 && strings.Contains(t, "inux") {
-		if m := reUname.FindStringSubmatch(t); m != nil {
-			h.setKernel(m[1], 5, l, t)
-			h.setArch(m[2], 5, l)
+		if rel, arch, ok := kernel.ReleaseInLine(t); ok && arch != "" && strings.HasPrefix(t, "Linux ") {
+			// uname -a (kernel.ReleaseInLine knows the machine names).
+			h.setKernel(rel, 5, l, t)
+			h.setArch(arch, 5, l)
 		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 			h.setKernel(m[1], 5, l, t)
 		} else if m := reLinuxVer.FindStringSubmatch(t); m != nil && h.kernelScore < 4 {
@@ -166,7 +167,7 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 		host.Arch = "arm"
 	}
 	host.Hostname = h.hostname
-	bitsFromArch := model.ArchWordBits(host.Arch)
+	bitsFromArch := kernel.ArchWordBits(host.Arch)
 	switch {
 	case h.highMem:
 		// ZONE_HIGHMEM exists only in 32-bit kernels (CONFIG_HIGHMEM).

@@ -39,15 +39,41 @@ var ipLinkWords = map[string]map[string]string{
 // isIPLinkHeader matches "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 ...".
 func isIPLinkHeader(t string) bool {
 	fs := fields(t)
-	return len(fs) >= 4 && strings.HasSuffix(fs[0], ":") && isDigits(strings.TrimSuffix(fs[0], ":")) &&
-		strings.HasSuffix(fs[1], ":") && strings.HasPrefix(fs[2], "<") && strings.Contains(t, "mtu")
+	if len(fs) >= 4 && strings.HasSuffix(fs[0], ":") && isDigits(strings.TrimSuffix(fs[0], ":")) &&
+		strings.HasSuffix(fs[1], ":") && strings.HasPrefix(fs[2], "<") && strings.Contains(t, "mtu") {
+		return true
+	}
+	// "can0: <NOARP,UP,LOWER_UP> mtu 16 ...": the index cut off by the paster.
+	return len(fs) >= 3 && strings.HasSuffix(fs[0], ":") && len(fs[0]) > 1 && !isDigits(strings.TrimSuffix(fs[0], ":")) &&
+		strings.HasPrefix(fs[1], "<") && strings.HasSuffix(fs[1], ">") && fs[2] == "mtu"
 }
 
-func ipLinkAt(ls []Line, i int) ([]Iface, int) {
+// ipProblem is a line of ip link output that was recognised and could not be read.
+type ipProblem struct {
+	at  int
+	why string
+}
+
+// isWrappedIPHeader: the rest of a header line that a terminal or mail client wrapped
+// ("state UP mode DEFAULT group default qlen 1000").
+func isWrappedIPHeader(t string) bool {
+	for _, w := range []string{"state ", "qlen ", "group ", "mode ", "qdisc ", "numtxqueues ", "gso_max_size "} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 	var out []Iface
+	var probs []ipProblem
 	k := i
 	for k < len(ls) && isIPLinkHeader(ls[k].Text) {
 		fs := fields(ls[k].Text)
+		if !isDigits(strings.TrimSuffix(fs[0], ":")) {
+			fs = append([]string{"?:"}, fs...) // no index: the name is the first field
+		}
 		ifc := Iface{Name: strings.TrimSuffix(fs[1], ":")}
 		if at := strings.IndexByte(ifc.Name, '@'); at > 0 { // "eth0.100@eth0"
 			ifc.Name = ifc.Name[:at]
@@ -85,10 +111,25 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int) {
 					k++ // other detail lines (alias, altname, vf ...)
 					continue
 				}
+				if label == "" && isWrappedIPHeader(t) {
+					k++
+					continue
+				}
+				if label != "" {
+					probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: %q has no row of values under it", label)})
+					k++
+				}
 				break
 			}
 			names := fields(strings.TrimPrefix(t, label))
 			vals := fields(ls[k+1].Text)
+			rows := 2
+			// A values row broken in two by a wrap: the pieces add up to the columns.
+			if len(vals) < len(names) && allNumeric(vals) && k+2 < len(ls) {
+				if more := fields(ls[k+2].Text); len(vals)+len(more) == len(names) && allNumeric(more) {
+					vals, rows = append(vals, more...), 3
+				}
+			}
 			if len(vals) == len(names) && allNumeric(vals) {
 				for c, n := range names {
 					if key, ok := ipLinkWords[label][n]; ok {
@@ -96,14 +137,18 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int) {
 						ifc.Counters.Set(key, v)
 					}
 				}
-				k += 2
+				k += rows
 				continue
 			}
+			// Never a silent skip: a column that is not read would be judged as absent
+			// while the paste had it (issue 16: "missed" lost on a wrapped line).
+			probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: the row under %q has %d values for %d columns (%s)",
+				label, len(vals), len(names), strings.Join(names, " "))})
 			k++
 		}
 		out = append(out, ifc)
 	}
-	return out, k - i
+	return out, k - i, probs
 }
 
 // ParseIPLink parses ip -s link or ip -s -s link output (old and new iproute2 layouts).
@@ -111,7 +156,10 @@ func ParseIPLink(text string) ([]Iface, error) {
 	ls := SplitLines(text)
 	for i := range ls {
 		if isIPLinkHeader(ls[i].Text) {
-			if ifs, n := ipLinkAt(ls, i); n > 0 {
+			if ifs, n, probs := ipLinkAt(ls, i); n > 0 {
+				if len(probs) > 0 {
+					return ifs, fmt.Errorf("artifact: line %d: %s", ls[probs[0].at].No, probs[0].why)
+				}
 				return ifs, nil
 			}
 		}
@@ -123,9 +171,12 @@ func (d *doc) tryIPLink(i int) int {
 	if !isIPLinkHeader(d.ls[i].Text) {
 		return 0
 	}
-	ifs, n := ipLinkAt(d.ls, i)
+	ifs, n, probs := ipLinkAt(d.ls, i)
 	if n == 0 {
 		return 0
+	}
+	for _, p := range probs {
+		d.unparsed(p.at, min(p.at+1, i+n-1), p.why)
 	}
 	d.addIfaces(KindIPLink, "ip", i, n, ifs)
 	return n

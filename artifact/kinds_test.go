@@ -245,9 +245,9 @@ func TestNetworkKinds(t *testing.T) {
 	if len(nt.Sockets) != 5 || nt.Summary.ByState["FIN_WAIT1"].SendQ != 370841+286161 || nt.Sockets[4].Family != "inet6" {
 		t.Errorf("netstat -tnpo %+v", nt.Summary)
 	}
-	es, _ := ParseEthtoolStats("NIC statistics:\n     rx_packets: 10\n     rx_missed_errors: 5\n     rx_no_buffer_count: 7\n     alloc_rx_buff_failed: 2\n     rx_queue_3_drops: 1\n     rx_fifo_errors: 5\n")
-	for n, c := range map[string]string{"rx_missed_errors": "ring_full", "rx_no_buffer_count": "ring_full", "alloc_rx_buff_failed": "alloc_failed",
-		"rx_queue_3_drops": "queue_drop", "rx_fifo_errors": "ring_full"} {
+	es, _ := ParseEthtoolStats("NIC statistics:\n     rx_packets: 10\n     rx_missed_errors: 5\n     rx_no_buffer_count: 7\n     alloc_rx_buff_failed: 2\n     rx_queue_3_drops: 1\n     rx_fifo_errors: 5\n     rx_discards: 3\n     rx_discards_phy: 4\n     rx_drops: 6\n")
+	for n, c := range map[string]string{"rx_missed_errors": "ring", "rx_no_buffer_count": "ring", "alloc_rx_buff_failed": "refill",
+		"rx_queue_3_drops": "ring", "rx_fifo_errors": "ring", "rx_discards": "ring", "rx_discards_phy": "ring", "rx_drops": "stack"} {
 		if es.Loss[n] != c {
 			t.Errorf("%s classified %q, want %q", n, es.Loss[n], c)
 		}

@@ -38,6 +38,12 @@ type Line struct {
 	Quote int
 	// Cont is true for the second and later pieces of an rsyslog "#012"-escaped line.
 	Cont bool
+	// Pieces counts the wrapped pieces joined to the line (unwrap.go); lastRaw is the raw
+	// length of its last physical line, prefixes included.
+	Pieces  int
+	lastRaw int
+	// uncommented is set once a comment block's marker was stripped (uncommentBlock).
+	uncommented bool
 }
 
 // Blank reports whether the line holds nothing but white space.
@@ -70,7 +76,7 @@ func appendLine(out []Line, no int, raw string) []Line {
 	// rsyslog's default $EscapeControlCharactersOnReceive writes control characters as
 	// #ooo octal: a multi-line kernel record arrives as one line with #012.
 	s := strings.ReplaceAll(l.Text, "#011", "\t")
-	parts := strings.Split(s, "#012")
+	parts := splitRecords(strings.Split(s, "#012"))
 	for k, p := range parts {
 		c := l
 		c.Text = p
@@ -83,6 +89,50 @@ func appendLine(out []Line, no int, raw string) []Line {
 	return out
 }
 
+// splitRecords splits pieces further at dmesg stamps inside them: records joined on one
+// line by a PDF-to-text conversion or a paste that lost its newlines ("lowmem_reserve[]: 0
+// 2959 7938 7938 [    5.168099] Node 0 DMA32 free:44940kB ...").
+func splitRecords(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		for {
+			i := embeddedStamp(p)
+			if i < 0 {
+				break
+			}
+			out = append(out, strings.TrimRight(p[:i], " "))
+			p = p[i+1:]
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// embeddedStamp is the index of the space before a "[   12.345678]" stamp inside s (not at
+// its start), or -1.
+func embeddedStamp(s string) int {
+	for from := 1; from < len(s); {
+		i := strings.Index(s[from:], " [")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		j := i + 2
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k > j && k+7 < len(s) && s[k] == '.' && isDigits(s[k+1:k+7]) && s[k+7] == ']' {
+			return i
+		}
+		from = i + 2
+	}
+	return -1
+}
+
 // parseLine undoes the paste's noise on one raw line (without its '\n'). esc is true when the
 // text holds rsyslog #012/#011 escapes: the line then stands for several Lines, which
 // appendLine makes. ascii is true when raw has no byte above 0x7f: l.Text is then a substring
@@ -92,7 +142,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l = Line{No: no, UptimeUsec: -1, Priority: -1}
+	l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
 	ascii = isASCII(s)
@@ -101,12 +151,18 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	}
 	s, l.Quote = stripQuote(s)
 	s = stripFence(s)
+	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
+	s = stripVendorBlocks(s, &l)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
 		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
+		return l, true, ascii
+	}
+	// A stamped line holding another stamp is several records joined (splitRecords).
+	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		return l, true, ascii
 	}
 	return l, false, ascii

@@ -33,7 +33,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l := Line{No: no, UptimeUsec: -1, Priority: -1}
+	l := Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
 	if !refIsASCII(s) {
@@ -41,13 +41,16 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	}
 	s, l.Quote = refStripQuote(s)
 	s = refStripFence(s)
+	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
-	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
+	s = stripVendorBlocks(s, &l)
+	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) ||
+		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
 		s = strings.ReplaceAll(s, "#011", "\t")
-		parts := strings.Split(s, "#012")
+		parts := splitRecords(strings.Split(s, "#012"))
 		for k, p := range parts {
 			c := l
 			c.Text = p

@@ -124,8 +124,9 @@ func sentenceKey(s string) (key string, v int64, ok bool) {
 
 // NetstatS is parsed `netstat -s` output.
 type NetstatS struct {
-	Groups   kernel.Groups `json:"groups"`
-	Unmapped []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	Groups     kernel.Groups `json:"groups"`
+	Unmapped   []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	unmappedAt []int         // their indexes in the lines
 }
 
 func isNetstatSGroup(t string) bool {
@@ -144,12 +145,24 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 	ns := &NetstatS{}
 	k := i
 	var g *kernel.Group
+	inHist := false
 	for ; k < len(ls); k++ {
 		t := ls[k].Text
 		if isBlank(t) {
+			// A blank line inside a group (pastes that double-space lines) does not
+			// end the output: the next line says whether it goes on.
+			n := k + 1
+			for n < len(ls) && isBlank(ls[n].Text) && n-k < 3 {
+				n++
+			}
+			if g != nil && n < len(ls) && n-k < 3 && (isNetstatSGroup(ls[n].Text) || ls[n].Text[0] == ' ' || ls[n].Text[0] == '\t') {
+				k = n - 1
+				continue
+			}
 			break
 		}
 		if isNetstatSGroup(t) {
+			inHist = false
 			ns.Groups = append(ns.Groups, kernel.Group{Name: strings.TrimSuffix(strings.TrimSpace(t), ":")})
 			g = &ns.Groups[len(ns.Groups)-1]
 			continue
@@ -157,22 +170,30 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 		if g == nil || (t[0] != ' ' && t[0] != '\t') {
 			break
 		}
-		s := strings.TrimSpace(t)
+		s := stripAnnotation(strings.TrimSpace(t))
 		// "InOctets: 1234" and "TCPBacklogDrop: 3": the counter's own name.
 		if name, val, ok := strings.Cut(s, ": "); ok && !strings.Contains(name, " ") && isDigits(strings.TrimSpace(val)) {
 			v, _ := atoi(strings.TrimSpace(val))
 			g.Counters.Set(name, v)
 			continue
 		}
+		if strings.HasSuffix(s, "histogram:") {
+			inHist = true // "ICMP input histogram:", then "destination unreachable: 3" rows
+			continue
+		}
 		key, v, ok := sentenceKey(s)
 		if !ok {
-			continue // histogram titles such as "ICMP input histogram:"
+			continue
+		}
+		if inHist && strings.Contains(s, ": ") {
+			continue // a histogram row: ICMP message counts by type, read, not mapped
 		}
 		if name, found := netstatSentences[g.Name][key]; found {
 			g.Counters.Set(name, v)
 			continue
 		}
 		ns.Unmapped = append(ns.Unmapped, fmt.Sprintf("line %d: %s", ls[k].No, s))
+		ns.unmappedAt = append(ns.unmappedAt, k)
 	}
 	if len(ns.Groups) == 0 {
 		return nil, 0
@@ -205,6 +226,9 @@ func (d *doc) tryNetstatS(i int) int {
 		return 0
 	}
 	first, last := d.ls[i].No, d.ls[i+n-1].No
+	for _, at := range ns.unmappedAt {
+		d.unparsed(at, at, "netstat -s: a sentence headroom does not map to a kernel counter (the line is kept under the artifact's unmapped)")
+	}
 	d.segSeq++
 	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
 	d.addArtifact(KindNetstatS, first, last, ns)
@@ -300,4 +324,63 @@ func (d *doc) tryNstat(i int) int {
 	d.addSamples(KindNstat, label, first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
 	d.addArtifact(KindNstat, first, last, ns)
 	return n
+}
+
+// netstatSentenceIndex maps each known sentence to its group and counter, for lines of
+// `netstat -s | grep ...` that arrive without their group's header.
+var netstatSentenceIndex = func() map[string][2]string {
+	idx := map[string][2]string{}
+	for g, m := range netstatSentences {
+		for sentence, name := range m {
+			idx[sentence] = [2]string{g, name}
+		}
+	}
+	return idx
+}()
+
+// tryNetstatSGrep reads consecutive netstat -s sentences without a group header ("160 times
+// the listen queue of a socket overflowed" after `netstat -s | grep overflowed`).
+func (d *doc) tryNetstatSGrep(i int) int {
+	ns := &NetstatS{}
+	groups := map[string]int{}
+	k := i
+	for ; k < len(d.ls); k++ {
+		key, v, ok := sentenceKey(stripAnnotation(strings.TrimSpace(d.ls[k].Text)))
+		if !ok {
+			break
+		}
+		gn, found := netstatSentenceIndex[key]
+		if !found {
+			gn, found = netstatSentenceIndex[key+"."]
+		}
+		if !found {
+			break
+		}
+		j, seen := groups[gn[0]]
+		if !seen {
+			ns.Groups = append(ns.Groups, kernel.Group{Name: gn[0]})
+			j = len(ns.Groups) - 1
+			groups[gn[0]] = j
+		}
+		ns.Groups[j].Counters.Set(gn[1], v)
+	}
+	if k == i {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
+	d.addArtifact(KindNetstatS, first, last, ns)
+	return k - i
+}
+
+// stripAnnotation removes what a paster appended to a line to point at it: "<---- HERE",
+// "<-- this one", "← look", "# note".
+func stripAnnotation(s string) string {
+	for _, mark := range []string{"<-", "←", " #", "  //"} {
+		if i := strings.Index(s, mark); i > 0 {
+			s = strings.TrimSpace(s[:i])
+		}
+	}
+	return s
 }

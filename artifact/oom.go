@@ -6,11 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
 // OOM-killer reports (mm/oom_kill.c) across eras:
 //
+//	2.6.12   "oom-killer: gfp_mask=0xd2"
 //	2.6.1x   "oom-killer: gfp_mask=0xd0, order=0"
 //	2.6.2x-  "java invoked oom-killer: gfp_mask=0x201da, order=0, oomkilladj=0"
 //	2.6.36-  "... gfp_mask=0x280da, order=0, oom_adj=0, oom_score_adj=0"
@@ -30,7 +32,7 @@ import (
 //	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
-	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?),(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?`)
+	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
 	reOOMKilled  = regexp.MustCompile(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
 	reOOMKV      = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj     = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
@@ -41,7 +43,18 @@ var (
 
 func isOOMHeader(t string) bool {
 	return strings.Contains(t, "oom-killer: gfp_mask=") || strings.Contains(t, "ut of memory: Kill") ||
-		strings.Contains(t, "ut of Memory: Kill")
+		strings.Contains(t, "ut of Memory: Kill") || isOOMExcerptHeader(t)
+}
+
+// isOOMExcerptHeader: lines that report a kill on their own when the header was cut (an
+// excerpt from grep, or the first line lost): the 2.4 kernel's "VM: killing process x"
+// (mm/oom_kill.c oom_kill_task), a memcg's "Task in /a killed as a result of limit of /b"
+// (3.x-4.x mem_cgroup_print_oom_info), 4.19+'s "oom-kill:constraint=..." line, and a bare
+// "Killed process 1234 (x)" line.
+func isOOMExcerptHeader(t string) bool {
+	s := strings.TrimSpace(t)
+	return strings.HasPrefix(s, "VM: killing process ") || strings.HasPrefix(s, "Task in ") && strings.Contains(s, " killed as a result of limit of ") ||
+		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s)
 }
 
 func isSlabHeader(t string) bool { return strings.Contains(t, "SLUB: Unable to allocate memory") }
@@ -155,17 +168,47 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		if i := strings.LastIndex(o.Invoker, ": "); i >= 0 {
 			o.Invoker = o.Invoker[i+2:]
 		}
-		o.Order, _ = strconv.Atoi(m[3])
+		o.Order = -1 // 2.6.12 printed no order: "oom-killer: gfp_mask=0xd2"
+		if m[3] != "" {
+			o.Order, _ = strconv.Atoi(m[3])
+		}
 		if m[4] != "" {
 			o.OOMScoreAdj, _ = strconv.ParseInt(m[4], 10, 64)
 		}
-		v, _ := parseGFPNumber(m[2])
+		v, _ := kernel.ParseGFPNumber(m[2])
 		return o, v, true
 	}
 	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
 		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt).
 		o := &model.OOMKill{Order: -1}
 		return o, 0, true
+	}
+	s := strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(s, "VM: killing process "):
+		o := &model.OOMKill{Order: -1, Constraint: "CONSTRAINT_NONE"}
+		o.KilledComm = strings.TrimSpace(strings.TrimPrefix(s, "VM: killing process "))
+		return o, 0, true
+	case strings.HasPrefix(s, "Task in "):
+		if m := reTaskIn.FindStringSubmatch(s); m != nil {
+			return &model.OOMKill{Order: -1, Constraint: "CONSTRAINT_MEMCG", Memcg: m[2]}, 0, true
+		}
+	case strings.HasPrefix(s, "oom-kill:constraint="):
+		o := &model.OOMKill{Order: -1}
+		for _, kv := range strings.Split(strings.TrimPrefix(s, "oom-kill:"), ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "constraint":
+				o.Constraint = v
+			case "oom_memcg":
+				if o.Constraint == "CONSTRAINT_MEMCG" {
+					o.Memcg = v
+				}
+			}
+		}
+		return o, 0, true
+	case strings.HasPrefix(s, "Killed process "):
+		return &model.OOMKill{Order: -1}, 0, true
 	}
 	return nil, 0, false
 }
@@ -190,7 +233,7 @@ func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
 	}
 	node, _ := strconv.Atoi(m[1])
 	s := &model.SlabFailure{Node: node, Mode: m[2]}
-	v, _ := parseGFPNumber(m[2])
+	v, _ := kernel.ParseGFPNumber(m[2])
 	return s, v, true
 }
 
@@ -198,16 +241,6 @@ func (r *report) finishSlab(ls []Line) model.Event {
 	first, last := lineSpan(ls, r.used)
 	return model.Event{Kind: model.EventSlabFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
 		UptimeUsec: max(r.first.UptimeUsec, 0), SlabFailure: r.slab}
-}
-
-// gfpNames returns the decoded names of a mode for the event's kernel: the kernel's own
-// symbolic decoding when printed, else the era decoding when the era is known, else nil.
-func gfpNames(mode string, v uint64, kernelRelease string) []string {
-	if n := symbolicGFP(mode); len(n) > 0 {
-		return n
-	}
-	flags, _, _ := DecodeGFP(v, kernelRelease)
-	return flags
 }
 
 // ParseOOM parses one pasted OOM-killer report.
@@ -221,7 +254,7 @@ func ParseOOM(text, kernelRelease string) (*model.OOMKill, error) {
 		r := report{kind: "oom", oom: o}
 		collectReport(ls, i, nil, &r)
 		ev, _ := r.finishOOM(ls)
-		ev.OOMKill.GFPFlags = gfpNames(o.Mode, v, kernelRelease)
+		ev.OOMKill.GFPFlags = kernel.GFPNames(o.Mode, v, kernelRelease)
 		return ev.OOMKill, nil
 	}
 	return nil, fmt.Errorf("artifact: no OOM-killer report in the text")
@@ -238,7 +271,7 @@ func ParseSlabFailure(text, kernelRelease string) (*model.SlabFailure, error) {
 		r := report{kind: "slab", slab: s}
 		collectReport(ls, i, nil, &r)
 		ev := r.finishSlab(ls)
-		ev.SlabFailure.GFPFlags = gfpNames(s.Mode, v, kernelRelease)
+		ev.SlabFailure.GFPFlags = kernel.GFPNames(s.Mode, v, kernelRelease)
 		return ev.SlabFailure, nil
 	}
 	return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")

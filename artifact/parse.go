@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -29,6 +33,12 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
+	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
+	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -64,6 +74,9 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	}
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
+	}
+	if LooksBinary(data) {
+		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
@@ -113,8 +126,12 @@ type doc struct {
 	ls   []Line
 	used []bool
 	opt  Options
-	tl   *model.Timeline
-	host hostFacts
+	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
+	// fallback for a report that prints none, never an override of one that does (the
+	// kernel that printed a GFP mode decides its bit layout).
+	hostKernel string
+	tl         *model.Timeline
+	host       hostFacts
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
@@ -147,6 +164,15 @@ type doc struct {
 	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
 	fits        int
+	// wrap is the width of the text's kernel lines (unwrap.go); rewind is the index of a
+	// logged line that a joined piece made a report header, which the loop must read
+	// again (-1 when none).
+	wrap   wrapInfo
+	rewind int
+	// proseLines are the lines read as prose, for the numbers they state (stated.go).
+	proseLines []proseLine
+	// acct counts the lines that are not read: blank, prose, other programs' log lines.
+	acct model.LineAccount
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -170,9 +196,11 @@ func (d *doc) run(from int) {
 		if d.used[i] {
 			continue
 		}
+		d.uncommentBlock(i)
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
+			d.acct.Blank++
 			continue
 		}
 		d.host.scan(l)
@@ -184,7 +212,15 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			d.acct.Other++
 			continue // another program's syslog line
+		}
+		if kernel.IsKnownMessage(t) {
+			// A kernel message quoted without its log prefix (in prose, a code block,
+			// a ticket) is still the message: the rules that search the log see it.
+			l.Kernel = true
+			d.logLine(i)
+			continue
 		}
 		d.fitCommand(i)
 		if n := d.command(i); n > 0 {
@@ -222,6 +258,29 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
+		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
+			// A header broken by a wrap in a text without prefixes to tell the pieces
+			// (unwrap.go needs them): "...: page allocation failure: order:0," / "mode:0xa20".
+			joined := strings.TrimRight(t, " ") + " " + strings.TrimLeft(d.ls[i+1].Text, " ")
+			if af2, ok2 := parseAllocHeader(joined); ok2 {
+				af, ok = af2, true
+				d.ls[i].Text, t = joined, joined
+				d.ls[i].Pieces++
+				d.used[i+1] = true
+			}
+		}
+		if !ok {
+			if h, parts, found := reassembleHeader(d.ls, d.used, i); found {
+				if af2, ok2 := parseAllocHeader(h); ok2 {
+					af, ok = af2, true
+					d.ls[i].Text, t = h, h
+					d.ls[i].Pieces += len(parts)
+					for _, k := range parts {
+						d.used[k] = true
+					}
+				}
+			}
+		}
 		if !ok && !strings.Contains(t, "order") {
 			return false // prose that names the message ("page allocation failures, ...")
 		}
@@ -294,6 +353,10 @@ func (d *doc) showMemReport(i int) bool {
 		}
 		tt := l.Text
 		if isBlank(tt) {
+			if k, ok := blankThenDump(d.ls, d.used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if strings.TrimSpace(tt) == "..." {
@@ -465,6 +528,7 @@ func (d *doc) addArtifact(kind string, first, last int, data any) {
 
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
 func (d *doc) unparsed(i, j int, why string) {
+	j = max(i, j) // a block whose header was read and none of its rows: the header's line
 	d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: d.ls[i].No, LastLine: d.ls[j].No, Why: why})
 }
 
@@ -554,12 +618,13 @@ func (d *doc) finish() {
 	}
 	for k, a := range d.oomArts {
 		rel := d.kernelFor("", nil)
-		a.OOMKill.GFPFlags = gfpNames(a.Mode, d.oomModes[k], rel)
+		a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, d.oomModes[k], rel)
 	}
 	for k, a := range d.slabArts {
 		rel := d.kernelFor("", nil)
-		a.SlabFailure.GFPFlags = gfpNames(a.Mode, d.slabVals[k], rel)
+		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
+	d.unstampedLog()
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
 		// Reports log their lines when their header is read, so a line that a report
@@ -576,6 +641,8 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.stated()
+	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -616,6 +683,10 @@ func (d *doc) kernelFor(printed string, src *string) string {
 	if printed != "" {
 		return printed
 	}
+	if d.hostKernel != "" {
+		set("the host's kernel")
+		return d.hostKernel
+	}
 	if d.host.kernel != "" {
 		set(fmt.Sprintf("line %d: %q", d.host.kernelLine, d.host.kernelText))
 		return d.host.kernel
@@ -625,7 +696,7 @@ func (d *doc) kernelFor(printed string, src *string) string {
 
 // ParseKernelLog finds allocation failures, OOM kills and SLUB failures in kernel log records
 // (from /dev/kmsg on a live host, or a recording) and returns them as events. kernelRelease
-// decodes the GFP modes. Line numbers in the events are indexes into recs, 1-based; Source
+// decodes the GFP modes of reports that do not print their own release. Line numbers in the events are indexes into recs, 1-based; Source
 // names the records' own sources.
 func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event {
 	ls := make([]Line, 0, len(recs))
@@ -634,7 +705,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			ls = append(ls, Line{No: i + 1, Text: part, Kernel: true, UptimeUsec: r.UptimeUsec, Priority: r.Priority, Cont: k > 0})
 		}
 	}
-	d := &doc{ls: ls, used: make([]bool, len(ls)), opt: Options{Kernel: kernelRelease},
+	d := &doc{ls: ls, used: make([]bool, len(ls)), hostKernel: kernelRelease,
 		tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive}}}
 	for i := range ls {
 		if d.used[i] || isBlank(ls[i].Text) {
@@ -658,4 +729,57 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 		}
 	}
 	return evs
+}
+
+// Reads is what a text reader reads, for the message that says a text held none of it.
+const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with page allocation failures, " +
+	"OOM and SLUB reports; /proc files pasted verbatim (meminfo, vmstat, zoneinfo, buddyinfo, pagetypeinfo, " +
+	"softnet_stat, net/dev, net/netstat, net/snmp, sockstat); and the output of vmstat, top, free, ifconfig, " +
+	"ip -s link, netstat -i/-s/-tn, nstat, ss, ethtool -S/-g, sysctl -a or sysctl.conf, readprofile and perf report"
+
+// NothingRead reports whether a parsed text gave no evidence at all: no sample, kernel log
+// record, report, setting, profile or artifact. A diagnosis of such a text would say
+// "healthy" about nothing, so callers treat it as input they could not use.
+func NothingRead(tl *model.Timeline) bool {
+	return len(tl.Samples) == 0 && len(tl.Log) == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
+}
+
+// ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
+var ErrBinary = errors.New("the input is binary, not text")
+
+// LooksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func LooksBinary(data []byte) bool {
+	head := data[:min(len(data), 8<<10)]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for len(head) > 0 {
+		r, n := utf8.DecodeRune(head)
+		if r == utf8.RuneError && n == 1 && len(head) >= utf8.UTFMax {
+			bad++
+		}
+		head = head[n:]
+	}
+	return bad*10 > min(len(data), 8<<10)
+}
+
+// account fills the Timeline's line account: every line of the text is read, prose, blank,
+// another program's log line, or unparsed (issue 16: a line is never dropped silently).
+func (d *doc) account() {
+	a := d.acct
+	a.Total = strings.Count(d.text, "\n")
+	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+		a.Total++
+	}
+	seen := map[int]bool{}
+	for _, u := range d.tl.Unparsed {
+		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
+			seen[n] = true
+		}
+	}
+	a.Unparsed = len(seen)
+	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
+	d.tl.Lines = &a
 }

@@ -13,6 +13,11 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") {
+		if n := d.tryCommandValue(i); n > 0 {
+			return n
+		}
+	}
 	try := func(fs ...func(int) int) int {
 		for _, f := range fs {
 			if n := f(i); n > 0 {
@@ -28,6 +33,14 @@ func (d *doc) command(i int) int {
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)
+	case "total":
+		return d.tryFree(i)
+	case "Device", "Device:":
+		return d.trySysstat(i)
+	case "Active", "Minimum", "OBJS":
+		if n := d.trySlabtop(i); n > 0 {
+			return n
+		}
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
@@ -53,6 +66,12 @@ func (d *doc) command(i int) int {
 		}
 		return 0
 	}
+	if isSSState(ft) {
+		return d.trySockets(i)
+	}
+	if (ft == "some" || ft == "full" || strings.Contains(ft, "pressure/")) && isPSILine(t) {
+		return d.tryPSI(i)
+	}
 	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
 		return d.tryTop(i)
 	}
@@ -60,19 +79,19 @@ func (d *doc) command(i int) int {
 	switch {
 	case c >= '0' && c <= '9':
 		if strings.HasSuffix(ft, "%") {
-			return d.tryProfile(i)
+			return try(d.tryCPUInfo, d.tryProfile)
 		}
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
 		}
 	}
 	if strings.HasSuffix(ft, ":") {
-		if n := try(d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo, d.trySysstat); n > 0 {
 			return n
 		}
 	}
@@ -93,7 +112,7 @@ func (d *doc) command(i int) int {
 				return n
 			}
 		}
-		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") {
+		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {
 				return n
 			}

@@ -31,6 +31,7 @@ type SocketTable struct {
 	Summary *kernel.SocketSummary `json:"summary"`
 	Elided  int                   `json:"elided_rows,omitempty"` // "..." rows in the paste
 	Label   string                `json:"label,omitempty"`
+	Note    string                `json:"note,omitempty"`
 }
 
 var ssStates = map[string]string{
@@ -123,14 +124,22 @@ func summarize(ss []kernel.Socket) *kernel.SocketSummary {
 
 var reSkmem = regexp.MustCompile(`skmem:\(([^)]*)\)`)
 
-// ssTableAt parses an ss table whose header is ls[i].
-func ssTableAt(ls []Line, i int) (*SocketTable, int, []model.Unparsed) {
-	hdr := fields(ls[i].Text)
+// ssTableAt parses an ss table whose header is ls[i], or, headerless, whose first row is
+// (`ss -tn | grep :8080` keeps the rows and drops the header).
+func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Unparsed) {
+	var hdr []string
+	k := i
+	if !headerless {
+		hdr = fields(ls[i].Text)
+		k = i + 1
+	}
 	netid := len(hdr) > 0 && hdr[0] == "Netid"
 	noState := len(hdr) > 0 && hdr[0] == "Recv-Q"
 	tb := &SocketTable{Tool: "ss", Sockets: []kernel.Socket{}}
+	if headerless {
+		tb.Note = "rows without ss's header (filtered by grep?): columns taken as State Recv-Q Send-Q Local Peer"
+	}
 	var bad []model.Unparsed
-	k := i + 1
 	for ; k < len(ls); k++ {
 		t := ls[k].Text
 		fs := fields(t)
@@ -194,6 +203,14 @@ func ssTableAt(ls []Line, i int) (*SocketTable, int, []model.Unparsed) {
 	}
 	tb.Summary = summarize(tb.Sockets)
 	return tb, k - i, bad
+}
+
+// isSSRow: "FIN-WAIT-1 0 966799 127.0.0.1:46394 127.0.0.1:8080 ...", a row of ss -tn
+// without its header.
+func isSSRow(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 5 && isSSState(fs[0]) && isDigits(fs[1]) && isDigits(fs[2]) &&
+		strings.Contains(fs[3], ":") && strings.Contains(fs[4], ":")
 }
 
 func isSSState(s string) bool { _, ok := ssStates[s]; return ok && strings.ToUpper(s) == s }
@@ -281,8 +298,8 @@ func ParseSocketTable(text string) (*SocketTable, error) {
 				return tb, nil
 			}
 		}
-		if isSSHeader(ls[i].Text) {
-			if tb, n, _ := ssTableAt(ls, i); n > 0 {
+		if isSSHeader(ls[i].Text) || isSSRow(ls[i].Text) {
+			if tb, n, _ := ssTableAt(ls, i, !isSSHeader(ls[i].Text)); n > 0 {
 				return tb, nil
 			}
 		}
@@ -299,7 +316,9 @@ func (d *doc) trySockets(i int) int {
 	case isNetstatHeader(t):
 		tb, n, bad = netstatTableAt(d.ls, i)
 	case isSSHeader(t):
-		tb, n, bad = ssTableAt(d.ls, i)
+		tb, n, bad = ssTableAt(d.ls, i, false)
+	case isSSRow(t):
+		tb, n, bad = ssTableAt(d.ls, i, true)
 	default:
 		return 0
 	}

@@ -66,7 +66,12 @@ func (d *doc) runText(text string) {
 		l, esc, ascii := parseLine(d.no, text[start:end])
 		if !esc && boring(&l) {
 			used := false
-			if !isBlank(l.Text) {
+			if isBlank(l.Text) {
+				d.acct.Blank++
+			} else {
+				if !l.Kernel {
+					d.acct.Other++
+				}
 				d.scanHost(&l, ascii, start, end)
 				if l.Kernel {
 					d.appendLog(&l)
@@ -84,13 +89,18 @@ func (d *doc) runText(text string) {
 			cl, _, _ := parseLine(c.no, text[c.start:c.end])
 			d.ls = append(d.ls, cl)
 			d.used = append(d.used, c.used)
+			d.unwrapLast()
 		}
 		nctx = 0
 		first := len(d.ls)
 		d.pos, d.no = start, d.no-1 // read it again, into the window
 		d.tail, d.closed = 0, false
-		d.grow(first + 1)
 		d.lastEnd = 0 // every earlier segment ended before the window
+		d.rewind = -1
+		d.grow(first + 1)
+		if d.rewind >= 0 && d.rewind < first {
+			first = d.rewind
+		}
 		d.run(first)
 	}
 	d.ls, d.used = nil, nil
@@ -157,12 +167,16 @@ func (d *doc) grow(need int) {
 		for len(d.used) < len(d.ls) {
 			d.used = append(d.used, false)
 		}
+		if len(d.ls) == n+1 && d.unwrapLast() {
+			d.tail = 0
+			continue
+		}
 		if len(d.ls) == n+1 && quiet(&d.ls[n]) {
 			d.tail++
 		} else {
 			d.tail = 0
 		}
-		d.closed = d.tail >= tailLines && stops(&d.ls[len(d.ls)-1])
+		d.closed = d.tail >= tailLines && stops(&d.ls[len(d.ls)-1]) && !d.nextMayJoin()
 	}
 }
 

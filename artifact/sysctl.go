@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -17,7 +18,7 @@ import (
 //	             "the vm.min_kbytes_free sysctl" (Markdown escapes undone; a key named without a
 //	             value has Value "")
 //
-// Every key is checked against the known keys (sysctlkeys.go): a key no kernel had is itself
+// Every key is checked against the known keys (kernel/sysctlkeys.go): a key no kernel had is itself
 // a finding, with the key the author probably meant.
 
 // SettingData is the data of a "setting" artifact.
@@ -54,7 +55,17 @@ func isSysctlLine(t string) bool {
 		return false
 	}
 	m := reSysctlLine.FindStringSubmatch(t)
-	return m != nil && strings.Count(m[1], ".") >= 1 && !strings.Contains(m[1], "..")
+	if m == nil || strings.Count(m[1], ".") < 1 || strings.Contains(m[1], "..") {
+		return false
+	}
+	// /proc/sys has ten top-level directories; "x.x.x.x = client" or "a.b = c" in prose
+	// names none of them.
+	top, _, _ := strings.Cut(m[1], ".")
+	switch top {
+	case "net", "vm", "kernel", "fs", "dev", "abi", "user", "sunrpc", "crypto", "debug":
+		return true
+	}
+	return false
 }
 
 func settingData(key, written, value, form string) SettingData {
@@ -62,9 +73,9 @@ func settingData(key, written, value, form string) SettingData {
 	if written != key {
 		sd.Written = written
 	}
-	sd.Known, sd.Suggest = KnownSysctl(key)
+	sd.Known, sd.Suggest = kernel.KnownSysctl(key)
 	if sd.Known {
-		sd.Note, _ = SysctlNote(key)
+		sd.Note, _ = kernel.SysctlNote(key)
 	}
 	return sd
 }
@@ -93,8 +104,12 @@ func (d *doc) trySysctl(i int) int {
 		if m == nil {
 			break
 		}
-		key := normaliseSysctlKey(m[1])
-		val := strings.Join(fields(strings.Trim(m[2], `"'`)), " ")
+		key := kernel.NormaliseSysctlKey(m[1])
+		// procps sysctl writes a sysctl.conf value as it stands, quotes included
+		// (sysctl.c parses no quoting): `tcp_rmem = "4096 87380 4194304"` reaches the
+		// kernel with its quotes and is refused. The quotes are kept; the range check
+		// says so. (On a shell command line the shell removes them: reSysctlW.)
+		val := strings.Join(fields(m[2]), " ")
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
 	}
@@ -103,7 +118,7 @@ func (d *doc) trySysctl(i int) int {
 	}
 	form := "sysctl.conf"
 	label := d.label(i)
-	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 {
+	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 || readsSysctl(label) {
 		form = "sysctl-a"
 	}
 	blk := SysctlBlock{Form: form, Count: len(sds), Settings: sds}
@@ -127,6 +142,24 @@ func (d *doc) trySysctl(i int) int {
 	return k - i
 }
 
+// readsSysctl: the line before a block is a command that prints the host's values
+// ("$ sysctl net.core.rmem_max net.core.wmem_max"), not one that sets them.
+func readsSysctl(label string) bool {
+	fs := fields(label)
+	for k, f := range fs {
+		if f != "sysctl" {
+			continue
+		}
+		for _, a := range fs[k+1:] {
+			if a == "-w" || a == "-p" || strings.Contains(a, "=") || strings.Contains(a, ".conf") || a == "--system" || a == "--load" {
+				return false
+			}
+		}
+		return k+1 < len(fs)
+	}
+	return false
+}
+
 // unescapeMarkdown undoes the escapes and emphasis Markdown adds around identifiers:
 // "*tcp\_wmem*" → "tcp_wmem".
 func unescapeMarkdown(s string) string {
@@ -144,6 +177,7 @@ func trimValue(v string) string {
 
 // prose scans a line of prose for settings.
 func (d *doc) prose(i int) {
+	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&
 		!strings.Contains(t, "vm.") && !strings.Contains(t, "net.") && !strings.Contains(t, "kernel.") && !strings.Contains(t, "fs.") {
@@ -165,12 +199,12 @@ func (d *doc) prose(i int) {
 	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
 		key := s[m[2]:m[3]]
 		val := trimValue(s[m[4]:m[5]])
-		add(settingData(normaliseSysctlKey(key), key, val, "sysctl-w"))
+		add(settingData(kernel.NormaliseSysctlKey(key), key, val, "sysctl-w"))
 		cover(m[0], m[1])
 	}
 	for _, m := range reEchoProc.FindAllStringSubmatchIndex(s, -1) {
 		path := strings.TrimRight(s[m[4]:m[5]], ".,;:)")
-		add(settingData(normaliseSysctlKey(path), path, trimValue(s[m[2]:m[3]]), "sysctl-w"))
+		add(settingData(kernel.NormaliseSysctlKey(path), path, trimValue(s[m[2]:m[3]]), "sysctl-w"))
 		cover(m[0], m[1])
 	}
 	for _, m := range reProcPath.FindAllStringSubmatchIndex(s, -1) {
@@ -178,7 +212,7 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		path := strings.TrimRight(s[m[0]:m[1]], ".,;:)")
-		add(settingData(normaliseSysctlKey(path), path, "", "prose"))
+		add(settingData(kernel.NormaliseSysctlKey(path), path, "", "prose"))
 		cover(m[0], m[1])
 	}
 	for _, m := range reDottedKey.FindAllStringSubmatchIndex(s, -1) {
@@ -189,7 +223,7 @@ func (d *doc) prose(i int) {
 			continue // "vger.kernel.org", "lwn.net"
 		}
 		key := strings.TrimRight(s[m[2]:m[3]], ".-")
-		if known, _ := KnownSysctl(key); !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {
+		if known, _ := kernel.KnownSysctl(key); !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {
 			continue // "kernel.org": not a key
 		}
 		val := ""
@@ -204,7 +238,7 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		name := s[m[2]:m[3]]
-		key, ok := resolveSysctlName(name)
+		key, ok := kernel.ResolveSysctlName(name)
 		if !ok {
 			continue
 		}

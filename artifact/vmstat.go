@@ -250,3 +250,75 @@ func (d *doc) tryVMStat(i int) int {
 	d.addArtifact(KindVMStat, tb.first, tb.last, tb)
 	return n
 }
+
+// vmstatDefaultColumns are procps 3.x's columns, for rows pasted without their header:
+// a table's rows with the header cut off above them, or rows before the header that vmstat
+// repeats every screenful.
+var vmstatDefaultColumns = map[int][]string{
+	16: {"r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa"},
+	17: {"r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa", "st"},
+	18: {"r", "b", "swpd", "free", "buff", "cache", "si", "so", "bi", "bo", "in", "cs", "us", "sy", "id", "wa", "st", "gu"},
+}
+
+// isVMStatRow: all numeric, with a known column count, and CPU shares that add up to 100
+// (±3 for rounding): the last check is what tells a vmstat row from another table of numbers.
+func isVMStatRow(t string) ([]string, bool) {
+	fs := fields(t)
+	cols, ok := vmstatDefaultColumns[len(fs)]
+	if !ok || !allNumeric(fs) {
+		return nil, false
+	}
+	var cpu int64
+	for c := 12; c < len(fs); c++ { // us sy id wa [st] [gu]
+		v, _ := atoi(fs[c])
+		cpu += v
+	}
+	return cols, cpu >= 97 && cpu <= 103
+}
+
+// tryVMStatRows reads at least two headerless vmstat rows in a row. Their columns are those of
+// the next vmstat header in the text when it has as many (the rows are the screenful before
+// it), else procps 3.x's, and the artifact says so.
+func (d *doc) tryVMStatRows(i int) int {
+	cols, ok := isVMStatRow(d.ls[i].Text)
+	if !ok {
+		return 0
+	}
+	k := i
+	for k < len(d.ls) {
+		if c, ok := isVMStatRow(d.ls[k].Text); !ok || len(c) != len(cols) {
+			break
+		}
+		k++
+	}
+	if k-i < 2 {
+		return 0
+	}
+	note := "rows without their header: columns taken as procps 3.x's (" + strings.Join(cols, " ") + ")"
+	for j := k; j < len(d.ls) && j < k+4; j++ {
+		t := d.ls[j].Text
+		if isVMStatHeader(t) {
+			if hc := fields(t); len(hc) == len(cols) {
+				cols = hc
+				note = fmt.Sprintf("rows without their header: columns taken from the header at line %d", d.ls[j].No)
+			}
+			break
+		}
+	}
+	tb := &VMStatTable{Columns: cols, Procps: "3.x", Note: note, first: d.ls[i].No, last: d.ls[k-1].No}
+	for j := i; j < k; j++ {
+		fs := fields(d.ls[j].Text)
+		row := make([]int64, len(cols))
+		for c := range cols {
+			row[c], _ = atoi(fs[c])
+		}
+		tb.Rows = append(tb.Rows, row)
+		tb.rowLines = append(tb.rowLines, d.ls[j].No)
+	}
+	label := d.label(i)
+	tb.Label = label
+	d.segSeq++
+	d.addSamples(KindVMStat, label, tb.first, tb.last, tb.samples())
+	d.addArtifact(KindVMStat, tb.first, tb.last, tb)
+	return k - i
+}

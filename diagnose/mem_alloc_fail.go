@@ -2,9 +2,11 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -74,15 +76,16 @@ const highOrderAtomicMin = 4
 // alloc_vmap_area "vmap allocation for size N failed: use vmalloc=<size> to increase size";
 // 5.x+ __vmalloc_node_range "vmalloc error: size N, vm_struct allocation failed";
 // mm/percpu.c pcpu_alloc "percpu: allocation failed").
-var notPhysicalNeedles = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
 
 // allocVerdict is the decision for one report.
 type allocVerdict struct {
 	ev       *model.Event
 	af       *model.AllocFailure
 	class    string
+	also     []string           // further causes the same dump proves (a restricted zone that is also fragmented)
 	zones    []model.ZoneReport // the dump used, own or borrowed
 	borrowed string             // source of a borrowed dump
+	inferred bool               // classified without a zone dump (classifyWithoutDump)
 	checks   []zoneCheck        // eligible zones
 	others   []zoneCheck        // zones the mode may not use
 	notes    []string           // reasoning specific to this report
@@ -114,13 +117,13 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 	counts := map[string]int{}
 	for _, v := range vs {
 		counts[v.class]++
-		if v.class == class {
+		if v.class == class || slices.Contains(v.also, class) {
 			mine = append(mine, v)
 		}
 	}
 	var logOnly []model.LogRecord
 	if class == classNotPhysical {
-		logOnly = logMatches(tl, notPhysicalNeedles...)
+		logOnly = logMatches(tl, kernel.MsgNotPhysical...)
 	}
 	if len(mine) == 0 && len(logOnly) == 0 {
 		if len(vs) == 0 {
@@ -204,8 +207,8 @@ func nearestDump(evs []*model.Event, i int) *model.Event {
 
 func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
-	v.flags = memGFPNames(af.GFPFlags)
-	v.cz = memClasszone(v.flags)
+	v.flags = kernel.GFPFlagSet(af.GFPFlags)
+	v.cz = kernel.GFPClasszone(v.flags)
 	atomic := af.Atomic != nil && *af.Atomic
 
 	if af.Order > maxBuddyOrder {
@@ -256,6 +259,16 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classReserve
 	case af.Order > 0 && allShort && orderOnly:
 		v.class = classFragmented
+	}
+	// A zone that had the pages but not the block (free above min, order check failed) is
+	// fragmented whatever else restricted the request: both are causes, and both have fixes.
+	if v.class != classFragmented && af.Order > 0 && orderOnly {
+		v.also = append(v.also, classFragmented)
+	}
+	if v.class != "" {
+		return
+	}
+	switch {
 	default:
 		// warn_alloc prints the dump after the attempt failed; memory freed in between
 		// (kswapd, a finished DMA) makes the dump look healthier than the moment of failure.
@@ -278,6 +291,7 @@ func memOrderPhrase(order int) string {
 // classifyWithoutDump decides from the rest of the timeline when no report shows zones.
 func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
+	v.inferred = true
 	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
@@ -285,6 +299,8 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		return
 	}
 	if af.Order == 0 {
+		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
+		v.inferred = false
 		v.class = classReserve
 		v.notes = append(v.notes, "an order-0 request fails only when a zone's free pages are at the request's floor: fragmentation cannot cause it")
 		return
@@ -297,7 +313,7 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	v.class = classFragmented
 	v.notes = append(v.notes, fmt.Sprintf("every allocation failure in the input is of order 1 or more and none of order 0: the zones still had pages for single-page requests but not %d contiguous ones; "+
 		"reserve exhaustion would have failed order-0 atomic requests too (the NIC's skb heads, slab refills)", 1<<af.Order))
-	if k, _, ok := memKernelOf(tl, af); ok && !k.AtLeast(4, 4) {
+	if k, _, ok := memKernelOf(tl, af); ok && !k.AtLeast(4, 4, 0) {
 		v.notes = append(v.notes, fmt.Sprintf("on %d.%d the order-%d check also scales min: after removing the free pages of orders below %d it needs more than min/%d free, so a small vm.min_free_kbytes leaves little at order %d, and kswapd, woken with the failing order, reclaims until that check passes; "+
 			"from 2.6.24 to 4.3 min_free_kbytes also sizes the MIGRATE_RESERVE pageblocks that keep free pages contiguous (commit 64c5e135bf5a: \"increasing the value of min_free_kbytes will free pages as contiguous blocks\")",
 			k.Major, k.Minor, af.Order, af.Order, 1<<af.Order, af.Order))
@@ -327,7 +343,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 	}
 	psz, _ := pageSize(tl)
 	kv, _, kvOK := memKernelOf(tl, v.af)
-	legacy := kvOK && !kv.AtLeast(4, 4)
+	legacy := kvOK && !kv.AtLeast(4, 4, 0)
 	atomic := v.af.Atomic != nil && *v.af.Atomic
 	czRank := memZoneRank(v.cz)
 	// The classzone actually present: the highest dumped zone at or below the mode's.
@@ -372,7 +388,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		if v.flags["HIGH"] {
 			adj -= adj / 2
 		}
-		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3)) {
+		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3, 0)) {
 			adj -= adj / 4
 		}
 		c.floorPages = adj + c.reservePages
@@ -380,7 +396,12 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		c.belowMin = c.freePages <= c.minPages+c.reservePages
 		c.belowFloor = eff <= c.floorPages
 		if z.Fields != nil {
-			if cma, ok := z.Fields.Get("free_cma"); ok {
+			// The zone line's free_cma:143136kB is kept under its unit-suffixed name.
+			cma, ok := z.Fields.Get("free_cma_kb")
+			if !ok {
+				cma, ok = z.Fields.Get("free_cma")
+			}
+			if ok {
 				c.cmaKnown, c.freeCMAPages = true, cma*1024/psz
 			}
 		}
@@ -554,6 +575,19 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	f.Explanation = explain
 	if len(notes) > 0 {
 		f.Explanation += " In this input: " + strings.Join(notes, "; ") + "."
+	}
+	// A cause read from the report's header and trace alone, with no zone dump to prove it,
+	// is inferred: it says so, stays below critical, and names what would decide it.
+	allInferred := len(vs) > 0
+	for _, v := range vs {
+		allInferred = allInferred && v.inferred
+	}
+	if allInferred && class != classNotPhysical && class != classHighOrderAtomic {
+		f.Title = "inferred: " + f.Title
+		if f.Severity > Warning {
+			f.Severity = Warning
+		}
+		f.Evidence = append(f.Evidence, Evidence{What: "to decide the cause", Value: "paste the Mem-Info dump the kernel printed after the failure (the lines from \"Mem-Info:\" to \"pages RAM\"), or /proc/buddyinfo and /proc/zoneinfo from the host while it fails", Source: "not in the input"})
 	}
 	return f
 }
@@ -893,7 +927,7 @@ func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (memSetting, bool) {
 func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Change {
 	var out []model.Change
 	k, _, ok := memKernelOf(tl, af)
-	if ok && k.AtLeast(5, 0) {
+	if ok && k.AtLeast(5, 0, 0) {
 		if cur, has := memCurrent(tl, "vm.watermark_boost_factor"); has {
 			if c, okc := memSettingInt(cur); okc && c == 0 {
 				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_boost_factor", Current: cur.value, Recommended: "15000",
@@ -901,7 +935,7 @@ func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Ch
 			}
 		}
 	}
-	if ok && k.AtLeast(5, 9) {
+	if ok && k.AtLeast(5, 9, 0) {
 		if cur, has := memCurrent(tl, "vm.compaction_proactiveness"); has {
 			if c, okc := memSettingInt(cur); okc && c < 20 {
 				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.compaction_proactiveness", Current: cur.value, Recommended: "20",

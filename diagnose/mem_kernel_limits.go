@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -46,7 +47,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 	if !ok {
 		for _, e := range tl.Events {
 			if e.AllocFailure != nil && e.AllocFailure.Kernel != "" {
-				if kv, ok2 := model.ParseKernelVersion(e.AllocFailure.Kernel); ok2 {
+				if kv, err := kernel.ParseKernelVersion(e.AllocFailure.Kernel); err == nil && kv.Known {
 					v, ok, rel = kv, true, e.AllocFailure.Kernel
 					src = e.AllocFailure.KernelSource
 					if src == "" {
@@ -70,10 +71,10 @@ func checkKernelLimits(tl *model.Timeline) Result {
 	if ok {
 		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src})
 		for _, f := range kernelFacts {
-			if memAtLeast(v, f.major, f.minor, f.patch) {
+			if v.AtLeast(f.major, f.minor, f.patch) {
 				continue
 			}
-			if f.x86Only && !memIsX86(tl.Host.Arch) && tl.Host.Arch != "" {
+			if f.x86Only && kernel.ArchFamily(tl.Host.Arch) != "x86" && tl.Host.Arch != "" {
 				continue
 			}
 			ev = append(ev, Evidence{What: "before " + f.what, Value: f.consequence, Source: "kernel " + rel})
@@ -109,15 +110,4 @@ func checkKernelLimits(tl *model.Timeline) Result {
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: rel, Recommended: "a current 64-bit long-term kernel",
 			Why: "each listed limit was lifted upstream in the version named"}},
 	})
-}
-
-// memAtLeast compares a kernel version with major.minor.patch (2.6.x releases differ by patch).
-func memAtLeast(v model.KernelVersion, major, minor, patch int) bool {
-	if v.Major != major {
-		return v.Major > major
-	}
-	if v.Minor != minor {
-		return v.Minor > minor
-	}
-	return v.Patch >= patch
 }

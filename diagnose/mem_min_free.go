@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -37,7 +38,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		return NotChecked("cannot compute the reserve the NICs need: the input lacks %s", strings.Join(missing, " and "))
 	}
 	need, why := plan.MinFreeKBytes(in)
-	kv, _ := plan.ParseKernelVersion(in.KernelVersion)
+	kv, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	basis := in.MemoryBytes
 	basisName := "MemTotal"
 	if in.LowmemBytes > 0 && in.LowmemBytes < in.MemoryBytes {

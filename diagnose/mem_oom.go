@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -196,7 +197,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 			evs = append(evs, &tl.Events[i])
 		}
 	}
-	recs := logMatches(tl, "SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory")
+	recs := logMatches(tl, kernel.MsgSlabFailure...)
 	if len(evs) == 0 && len(recs) == 0 {
 		if ok, why := memLogAvailable(tl); !ok {
 			return NotChecked("%s: slab failures are reported there", why)

@@ -33,6 +33,10 @@ const (
 	swapMinSamples         = 2
 	swapNetBusyShare       = 0.10
 	swapNetBusyBytesPerSec = 10e6
+	// Churn: pages written out and read back in the same samples, in at least half of
+	// at least swapChurnMinSamples samples, is the working set not fitting, whatever the
+	// rate (vmstat's si and so both non-zero row after row); it warns below 1 MiB/s too.
+	swapChurnMinSamples = 5
 )
 
 func checkSwapUnderLoad(tl *model.Timeline) Result {
@@ -41,6 +45,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		swapKBs float64
 		netBps  float64
 		hasNet  bool
+		churn   bool // both in and out moved
 	}
 	var pts []pt
 	for i := range tl.Samples {
@@ -50,7 +55,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		if !okIn && !okOut {
 			continue
 		}
-		p := pt{i: i, swapKBs: in + out}
+		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0}
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
 		tx, okTx := r.Get(model.RateTxBytesPerSec)
 		if okRx || okTx {
@@ -78,7 +83,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		busyAt = swapNetBusyShare * linkBps
 		busyWhy = fmt.Sprintf("≥ %.0f%% of the %.0f MB/s link", 100*swapNetBusyShare, linkBps/1e6)
 	}
-	var warnN, critN, busyN, netKnown int
+	var warnN, critN, busyN, netKnown, churnN int
 	peak, peakIdx := 0.0, -1
 	var sum float64
 	for _, p := range pts {
@@ -88,6 +93,9 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		}
 		if p.hasNet {
 			netKnown++
+		}
+		if p.churn {
+			churnN++
 		}
 		if p.swapKBs >= swapWarnKBPerSec {
 			warnN++
@@ -100,7 +108,8 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		}
 	}
 	mean := sum / float64(len(pts))
-	if warnN < swapMinSamples {
+	churning := len(pts) >= swapChurnMinSamples && 2*churnN >= len(pts)
+	if warnN < swapMinSamples && !churning {
 		return Healthy("swap traffic peaked at %.0f KiB/s over %d samples (fires at %.0f KiB/s in %d samples)", peak, len(pts), swapWarnKBPerSec, swapMinSamples)
 	}
 	src := memSampleWhere(tl, peakIdx, "/proc/vmstat")
@@ -108,6 +117,9 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		src = seg
 	}
 	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnN, len(pts), swapWarnKBPerSec), Source: src}}
+	if churning {
+		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in within the same sample in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})
+	}
 	sev := Warning
 	switch {
 	case busyN >= 1:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -35,60 +36,11 @@ func memZoneRank(name string) int {
 	return -1
 }
 
-// memGFPNames normalises decoded GFP flag names to their bare form: "__GFP_DMA" → "DMA",
-// "GFP_ATOMIC" → "ATOMIC", "GFP_HIGHUSER_MOVABLE" → "HIGHUSER_MOVABLE". Composite masks
-// that include a zone modifier add it: GFP_HIGHUSER* carries __GFP_HIGHMEM (include/linux/
-// gfp_types.h), GFP_*_MOVABLE __GFP_MOVABLE, GFP_ATOMIC __GFP_HIGH (every era: 2.6's
-// GFP_ATOMIC was __GFP_HIGH alone, 4.4+ adds __GFP_ATOMIC|__GFP_KSWAPD_RECLAIM).
-func memGFPNames(flags []string) map[string]bool {
-	set := map[string]bool{}
-	for _, f := range flags {
-		n := strings.ToUpper(strings.TrimSpace(f))
-		n = strings.TrimLeft(n, "_")
-		n = strings.TrimPrefix(n, "GFP_")
-		if n == "" {
-			continue
-		}
-		set[n] = true
-		switch {
-		case strings.HasPrefix(n, "HIGHUSER"):
-			set["HIGHMEM"] = true
-		}
-		if strings.HasSuffix(n, "MOVABLE") {
-			set["MOVABLE"] = true
-		}
-		if n == "ATOMIC" {
-			set["HIGH"] = true
-		}
-		if n == "DMA" || n == "DMA32" {
-			set[n] = true
-		}
-	}
-	return set
-}
-
-// memClasszone is the highest zone a GFP mask may use (gfp_zone(), include/linux/gfp.h):
-// __GFP_DMA → DMA, __GFP_DMA32 → DMA32, __GFP_HIGHMEM|__GFP_MOVABLE → Movable, __GFP_HIGHMEM
-// → HighMem, otherwise Normal.
-func memClasszone(flags map[string]bool) string {
-	switch {
-	case flags["DMA"]:
-		return "DMA"
-	case flags["DMA32"]:
-		return "DMA32"
-	case flags["HIGHMEM"] && flags["MOVABLE"]:
-		return "Movable"
-	case flags["HIGHMEM"]:
-		return "HighMem"
-	}
-	return "Normal"
-}
-
 // memKernelOf returns the kernel release that applies to an event: the one printed in or near
 // the report, else the host's.
-func memKernelOf(tl *model.Timeline, af *model.AllocFailure) (model.KernelVersion, string, bool) {
+func memKernelOf(tl *model.Timeline, af *model.AllocFailure) (kernel.KernelVersion, string, bool) {
 	if af != nil && af.Kernel != "" {
-		if v, ok := model.ParseKernelVersion(af.Kernel); ok {
+		if v, err := kernel.ParseKernelVersion(af.Kernel); err == nil && v.Known {
 			return v, af.Kernel, true
 		}
 	}
@@ -270,7 +222,7 @@ func memIs64Bit(tl *model.Timeline) bool {
 	if tl.Host.WordBits != 0 {
 		return tl.Host.WordBits == 64
 	}
-	return model.ArchWordBits(tl.Host.Arch) == 64
+	return kernel.ArchWordBits(tl.Host.Arch) == 64
 }
 
 func memHasHighMem(zs []model.ZoneReport) bool {
@@ -366,9 +318,12 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	if ms := memMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
 		ctx = "; the text names " + memDescribeMentions(ms, "vm.min_free_kbytes")
 	}
-	if len(missing) > 0 {
+	// The reserve is sized from the line rate; the memory size only caps it at a share of
+	// RAM. Without it the number is still plan's, uncapped, and the reason says so.
+	uncapped := len(missing) == 1 && in.MemoryBytes == 0 && len(in.NICs) > 0
+	if len(missing) > 0 && !uncapped {
 		ch.Kind = model.ChangeOther
-		ch.Recommended = "run `headroom plan --bandwidth LINK --memory RAM`: the input lacks " + strings.Join(missing, " and ")
+		ch.Recommended = "run `headroom plan --bandwidth LINK --rtt RTT --memory RAM`: the input lacks " + strings.Join(missing, " and ")
 		ch.Why = "min_free_kbytes must cover the atomic receive allocations made at line rate before kswapd catches up (plan.MinFreeKBytes)" + ctx
 		return ch, true
 	}
@@ -379,6 +334,9 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	ch.Kind = model.ChangeSysctl
 	ch.Recommended = strconv.FormatInt(kb, 10)
 	ch.Why = why + ctx + "; risk: the reserve is memory the page cache and applications cannot use, and kswapd starts reclaiming (and swapping) earlier"
+	if uncapped {
+		ch.Why += "; the input does not give the memory size, so the value is not checked against a share of RAM: confirm with `headroom plan --bandwidth LINK --rtt RTT --memory RAM` on the host"
+	}
 	return ch, true
 }
 
@@ -386,7 +344,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 // can compute it and the current value is below.
 func memWatermarkScaleChange(tl *model.Timeline) (model.Change, bool) {
 	v, ok := tl.Host.KernelVersion()
-	if ok && !v.AtLeast(4, 6) {
+	if ok && !v.AtLeast(4, 6, 0) {
 		return model.Change{}, false
 	}
 	in, missing := memPlanInput(tl)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -37,7 +38,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	count, countSrc, okC := netFirstIntSysctl(tl, conntrackCountKeys)
 	maxV, maxSrc, okM := netFirstIntSysctl(tl, conntrackMaxKeys)
-	recs := logMatches(tl, "table full, dropping packet")
+	recs := logMatches(tl, kernel.MsgConntrackFull...)
 	if !(okC && okM) && len(recs) == 0 {
 		if len(tl.Log) > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -150,7 +151,11 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 	}
-	if recs := logMatches(tl, "too many orphaned sockets", "too many of orphaned sockets"); len(recs) > 0 {
+	// What is measured now (socket tables, the orphan count): only this may change the host.
+	// A log line says the limit was hit at some point; lowering tcp_max_orphans on its word
+	// alone would reset closing connections of a busy server (issue 18: 131072 → 753).
+	measured := sev
+	if recs := logMatches(tl, kernel.MsgTooManyOrphans...); len(recs) > 0 {
 		haveData = true
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))
@@ -168,7 +173,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	kver, kOK := tl.Host.KernelVersion()
 	if kOK {
 		note := "3.18+: orphans probing a zero window are aborted once the probe backoff reaches the RTO cap and tcp_orphan_retries"
-		if !kver.AtLeast(3, 18) {
+		if !kver.AtLeast(3, 18, 0) {
 			note = "before 3.18: an orphan probing a zero window that the peer keeps answering is never aborted by retries; only tcp_max_orphans and tcp_mem end it"
 		}
 		ev = append(ev, Evidence{What: "kernel " + tl.Host.Kernel, Value: note, Source: "net/ipv4/tcp_timer.c tcp_probe_timer"})
@@ -188,7 +193,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			"and the application: TCP_USER_TIMEOUT, or SO_LINGER {on, 0} to reset instead of lingering, and a " +
 			"small tcp_notsent_lowat so little unsent data is queued at close.",
 	}
-	if sev >= Warning {
+	if measured >= Warning {
 		f.Changes = orphanChanges(tl)
 	}
 	return Fired(f)
@@ -216,7 +221,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 			})
 		}
 	}
-	if kver, ok := tl.Host.KernelVersion(); ok && kver.AtLeast(3, 18) {
+	if kver, ok := tl.Host.KernelVersion(); ok && kver.AtLeast(3, 18, 0) {
 		if v, src, ok := tl.Sysctl("net.ipv4.tcp_retries2"); ok {
 			if r, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && r <= 8 {
 				out = append(out, model.Change{

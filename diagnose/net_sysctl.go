@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"headroom/artifact"
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -101,7 +101,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		if len(u.files) > 0 {
 			src = strings.Join(u.files, ", ") + " (applied at boot by systemd-sysctl or sysctl --system)"
 		}
-		known, suggestion := artifact.KnownSysctl(key)
+		known, suggestion := kernel.KnownSysctl(key)
 		if !known {
 			v := "no kernel has this key"
 			if suggestion != "" {
@@ -112,19 +112,21 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			unknown = append(unknown, key)
 			continue
 		}
-		note, _ := artifact.SysctlNote(key)
+		note, _ := kernel.SysctlNote(key)
 		if note == "" {
 			continue
 		}
 		// A historical key: absent from the host's kernel if that kernel is newer than the
 		// version the note names.
-		gone := ""
+		var gone kernel.KernelVersion
 		if mm := sysctlRemovedRE.FindStringSubmatch(note); mm != nil {
-			gone = mm[1]
+			gone, _ = kernel.ParseKernelVersion(mm[1])
 		} else if mm := sysctlRangeRE.FindStringSubmatch(note); mm != nil {
-			gone = netBumpVersion(mm[1])
+			if last, err := kernel.ParseKernelVersion(mm[1]); err == nil && last.Known {
+				gone = last.Next()
+			}
 		}
-		if gv, ok := model.ParseKernelVersion(gone); ok && kOK && netVersionAtLeast(kver, gv) {
+		if gone.Known && kOK && kver.Compare(gone) >= 0 {
 			ev = append(ev, Evidence{What: what, Value: fmt.Sprintf("not in kernel %s: %s", tl.Host.Kernel, note), Source: src})
 			sev = max(sev, Warning)
 			unknown = append(unknown, key)
@@ -152,7 +154,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			"name keys another lacks.",
 	}
 	for _, m := range ms {
-		if known, sugg := artifact.KnownSysctl(m.Key); !known && sugg != "" && !seen["change "+m.Key] {
+		if known, sugg := kernel.KnownSysctl(m.Key); !known && sugg != "" && !seen["change "+m.Key] {
 			seen["change "+m.Key] = true
 			f.Changes = append(f.Changes, model.Change{
 				Kind: model.ChangeOther, Key: m.Key, Current: m.Value,
@@ -162,17 +164,6 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		}
 	}
 	return Fired(f)
-}
-
-// netVersionAtLeast compares full versions, patch included.
-func netVersionAtLeast(v, w model.KernelVersion) bool {
-	if v.Major != w.Major {
-		return v.Major > w.Major
-	}
-	if v.Minor != w.Minor {
-		return v.Minor > w.Minor
-	}
-	return v.Patch >= w.Patch
 }
 
 func netFormName(form string) string {
@@ -187,17 +178,6 @@ func netFormName(form string) string {
 		return "named"
 	}
 	return form
-}
-
-// netBumpVersion returns the version after the last one a range names: "2.6.11" → "2.6.12".
-func netBumpVersion(v string) string {
-	p := strings.Split(v, ".")
-	n, err := strconv.Atoi(p[len(p)-1])
-	if err != nil {
-		return ""
-	}
-	p[len(p)-1] = strconv.Itoa(n + 1)
-	return strings.Join(p, ".")
 }
 
 // sysctlRange is what the kernel accepts for one key.
@@ -325,7 +305,7 @@ func sysctlRangeForKey(written string) (string, sysctlRange) {
 
 // sysctlProblems checks one value against its key's bounds. The severity is -1 when there is
 // nothing to say, Info for values accepted but inconsistent, Warning for values refused.
-func sysctlProblems(m model.SettingMention, rg sysctlRange, kver model.KernelVersion, kOK bool) ([]string, Severity) {
+func sysctlProblems(m model.SettingMention, rg sysctlRange, kver kernel.KernelVersion, kOK bool) ([]string, Severity) {
 	var out []string
 	sev := Severity(-1)
 	fields := strings.Fields(m.Value)
@@ -340,7 +320,7 @@ func sysctlProblems(m model.SettingMention, rg sysctlRange, kver model.KernelVer
 		typeMax = math.MaxInt64
 	}
 	maxV, why := rg.max, rg.why
-	if rg.minKver != [2]int{} && kOK && !kver.AtLeast(rg.minKver[0], rg.minKver[1]) {
+	if rg.minKver != [2]int{} && kOK && !kver.AtLeast(rg.minKver[0], rg.minKver[1], 0) {
 		maxV, why = rg.altMax, rg.altWhy
 	}
 	vals := make([]int64, 0, len(fields))
@@ -360,7 +340,7 @@ func sysctlProblems(m model.SettingMention, rg sysctlRange, kver model.KernelVer
 		vals = append(vals, v)
 		switch {
 		case v < 0 && rg.typ == "long":
-			if rg.negEINVA != [2]int{} && kOK && !kver.AtLeast(rg.negEINVA[0], rg.negEINVA[1]) {
+			if rg.negEINVA != [2]int{} && kOK && !kver.AtLeast(rg.negEINVA[0], rg.negEINVA[1], 0) {
 				out = append(out, fmt.Sprintf("value %d (%d) is negative: kernels before %d.%d ignore it silently and keep the old value", i+1, v, rg.negEINVA[0], rg.negEINVA[1]))
 			} else {
 				out = append(out, fmt.Sprintf("value %d (%d) is negative: refused with EINVAL (kernels before 5.17 ignore it silently)", i+1, v))

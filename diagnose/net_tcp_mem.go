@@ -58,10 +58,10 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 	}
 	m := netHostMemory(tl)
 	basis, basisName, basisSrc := m.basis()
-	if basis <= 0 {
-		return NotChecked("memory size unknown: needs /proc/meminfo (MemTotal, LowTotal), /proc/zoneinfo or an allocation-failure dump")
-	}
 	psz, pszKnown := pageSize(tl)
+	if basis <= 0 {
+		return tcpMemWithoutRAM(vals, psz)
+	}
 	warnShare, warnWhy := tcpMemWarnShare64, "half of RAM on a 64-bit kernel"
 	if m.WordBits != 64 {
 		warnShare, warnWhy = tcpMemWarnShare32, "a quarter of lowmem on a 32-bit kernel"
@@ -340,4 +340,44 @@ func netMedianRTT(tl *model.Timeline) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(netMedian(rtts)) * time.Microsecond, true
+}
+
+// tcpMemUnknownRAMWarnBytes: with the memory size unknown, a tcp_mem max of at least this is
+// reported anyway. It is within half of RAM (the 64-bit threshold) only on a host of twice
+// that (512 GiB or more), and above the kernel's own default (about 9% of RAM, tcp_init_mem)
+// on any host up to 2.7 TiB; a tuning guide's tcp_mem written in bytes instead of pages lands
+// far above it.
+const tcpMemUnknownRAMWarnBytes = 256 << 30
+
+// tcpMemWithoutRAM judges tcp_mem by what memory it would need, when the input does not give
+// the memory size.
+func tcpMemWithoutRAM(vals []netTriplet, psz int64) Result {
+	var worst *netTriplet
+	for i := range vals {
+		if worst == nil || vals[i].V[2] > worst.V[2] {
+			worst = &vals[i]
+		}
+	}
+	maxBytes := worst.V[2] * psz
+	if maxBytes < tcpMemUnknownRAMWarnBytes {
+		return NotChecked("memory size unknown: needs /proc/meminfo (MemTotal, LowTotal), /proc/zoneinfo or an allocation-failure dump (tcp_mem max %s)", pagesStr(worst.V[2], psz))
+	}
+	what := "net.ipv4.tcp_mem (min pressure max, pages)"
+	if !worst.Host {
+		what = "tcp_mem named in the text"
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s: more than half of the memory of any host with less than %s", humanBytes(maxBytes), humanBytes(2*maxBytes)),
+		Evidence: []Evidence{
+			{What: what, Value: fmt.Sprintf("%s; max %s", worst, pagesStr(worst.V[2], psz)), Source: worst.Source},
+			{What: "memory size", Value: "not in the input: the limit is judged by the memory it would need (tcp_mem is in pages, not bytes)", Source: "not in the input"},
+		},
+		Explanation: "tcp_mem[2] is the most memory, in pages of " + fmt.Sprint(psz) + " bytes, that all TCP sockets together may hold. " +
+			"A value copied from a guide that meant bytes, or sized for another machine, is no limit on this one: the host runs out of " +
+			"memory before TCP's pressure mode ever starts. Compare it with the host's RAM (half of it on 64-bit, a quarter of lowmem on 32-bit).",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Current: worst.String(),
+			Recommended: "run `headroom plan --bandwidth LINK --rtt RTT --memory RAM` (or `headroom doctor` on the host) for values sized to its memory",
+			Why:         "the input does not give the memory size, so no number can be computed here"}},
+	})
 }

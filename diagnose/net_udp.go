@@ -46,7 +46,7 @@ const udpBurstDrain = plan.BacklogDrainInterval
 func checkUDPBufErrors(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/snmp", udpCounters)
 	if !present {
-		return NotChecked("no Udp RcvbufErrors/SndbufErrors: needs /proc/net/snmp, netstat -su or nstat")
+		return udpInErrorsOnly(tl)
 	}
 	in := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Udp", "InDatagrams") })
 	var ev []Evidence
@@ -129,4 +129,35 @@ func udpRmemChange(tl *model.Timeline) (model.Change, bool) {
 		return model.Change{}, false
 	}
 	return model.Change{Kind: model.ChangeSysctl, Key: "net.core.rmem_max", Current: curStr, Recommended: strconv.FormatInt(rec, 10), Why: why}, true
+}
+
+// udpInErrorsOnly judges an input that has Udp InErrors but not RcvbufErrors: netstat -su
+// before net-tools 1.60's 2012 releases printed only "packet receive errors", which counts
+// full receive buffers together with checksum and header errors (UDP_MIB_INERRORS is bumped
+// for each, net/ipv4/udp.c). It is reported as info: the share is an upper bound.
+func udpInErrorsOnly(tl *model.Timeline) Result {
+	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.NetStat.Get("Udp", "InErrors"); return ok })
+	if s == nil {
+		return NotChecked("no Udp RcvbufErrors/SndbufErrors: needs /proc/net/snmp, netstat -su or nstat")
+	}
+	inErr, _ := s.NetStat.Get("Udp", "InErrors")
+	if inErr == 0 {
+		return Healthy("Udp InErrors is 0 (the input has no RcvbufErrors; InErrors includes them)")
+	}
+	src := sampleSource(s, "/proc/net/snmp")
+	v := fmt.Sprintf("%d since boot", inErr)
+	if in, ok := s.NetStat.Get("Udp", "InDatagrams"); ok && in+inErr > 0 {
+		v += fmt.Sprintf(" = %s of datagrams arriving", netPct(float64(inErr)/float64(in+inErr)))
+	}
+	return Fired(Finding{
+		Severity: Info,
+		Title:    "UDP receive errors (full socket buffers among them; this output does not split them out)",
+		Evidence: []Evidence{
+			{What: "Udp InErrors (packet receive errors)", Value: v, Source: src},
+			{What: "Udp RcvbufErrors", Value: "not in the input: this netstat prints only the total; `nstat -az UdpRcvbufErrors` or /proc/net/snmp on the host tells how many were full buffers", Source: src},
+		},
+		Explanation: "InErrors counts every datagram UDP dropped on receive: full socket receive buffers (RcvbufErrors, " +
+			"the usual cause under load), bad checksums and malformed headers. A large share points to a reader " +
+			"that cannot keep up or a buffer too small for the bursts; the split needs RcvbufErrors.",
+	})
 }

@@ -220,7 +220,7 @@ func netHostMemory(tl *model.Timeline) netMem {
 	}
 	m.WordBits = tl.Host.WordBits
 	if m.WordBits == 0 {
-		m.WordBits = model.ArchWordBits(tl.Host.Arch)
+		m.WordBits = kernel.ArchWordBits(tl.Host.Arch)
 	}
 	if m.WordBits == 0 && (m.LowmemBytes > 0 || (tl.Host.HighMem != nil && *tl.Host.HighMem)) {
 		// Only 32-bit kernels have a HighMem zone (CONFIG_HIGHMEM exists on 32-bit
@@ -235,7 +235,7 @@ func netHostMemory(tl *model.Timeline) netMem {
 // word size and, without an explicit lowmem size, for the lowmem limit; callers pass the
 // lowmem size they know).
 func netPlanArch(tl *model.Timeline, m netMem) (string, bool) {
-	if _, err := plan.WordBits(tl.Host.Arch); err == nil {
+	if kernel.ArchWordBits(tl.Host.Arch) != 0 {
 		return tl.Host.Arch, true
 	}
 	switch m.WordBits {
@@ -272,7 +272,7 @@ func netPlanInput(tl *model.Timeline, bandwidthBitsPerSec float64, rtt time.Dura
 	if m.LowmemBytes > 0 && m.LowmemBytes < m.TotalBytes {
 		in.LowmemBytes = m.LowmemBytes
 	}
-	if _, err := plan.ParseKernelVersion(in.KernelVersion); err != nil {
+	if _, err := kernel.ParseKernelVersion(in.KernelVersion); err != nil {
 		in.KernelVersion = ""
 	}
 	return in, true

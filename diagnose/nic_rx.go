@@ -23,35 +23,10 @@ func init() {
 	})
 }
 
-// Standard link counters that mean "the NIC dropped a frame for lack of room"
-// (include/uapi/linux/if_link.h: rx_fifo_errors, rx_missed_errors, rx_over_errors).
-var netdevOverrunCounters = []string{"rx_fifo_errors", "rx_missed_errors", "rx_over_errors"}
-
-// Driver counters (ethtool -S) classified as ring/FIFO overruns, by name: e1000/e1000e/igb
-// rx_no_buffer_count and rx_missed_errors, ixgbe rx_no_dma_resources, mlx5
-// rx_out_of_buffer, bnxt rx_discards, i40e rx_dropped? (not: software). Per-queue names
-// rx_queue_N_drops are counted by suffix when the driver documents them as ring drops.
-var ethtoolOverrunNames = map[string]bool{
-	"rx_no_buffer_count":   true,
-	"rx_missed_errors":     true,
-	"rx_fifo_errors":       true,
-	"rx_over_errors":       true,
-	"rx_no_dma_resources":  true,
-	"rx_out_of_buffer":     true,
-	"rx_discards":          true,
-	"rx_fw_discards":       true,
-	"rx_dropped_no_buffer": true,
-}
-
-// Driver counters that say the RX refill's page allocation failed: the memory side of the
-// same loss (seed 000's rxq_refill).
-var ethtoolAllocFailNames = map[string]bool{
-	"alloc_rx_buff_failed": true,
-	"rx_alloc_fail":        true,
-	"rx_buff_alloc_err":    true,
-	"rx_page_alloc_fail":   true,
-	"rx_alloc_failed":      true,
-}
+// The counters are classified by kernel.ClassifyNetDevCounter and kernel.ClassifyNICCounter,
+// the table serve's headroom_nic_loss_total and the JSON of a pasted ethtool -S use too: a
+// counter is an overrun when it counts received frames lost for lack of ring or FIFO room
+// (NICLoss.RxOverrun), a refill failure when the driver's RX buffer allocation failed.
 
 // overrunRatioWarn is the share of received frames lost above which a since-boot total is
 // worth a warning: 0.01% loss already caps a single long-RTT TCP stream well below line rate
@@ -63,36 +38,70 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 	if last == nil {
 		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig or ip -s link")
 	}
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 || len(s.NICStats) > 0 })
+	// Each interface is judged on its own latest and earliest samples: a live sample holds
+	// every interface, but a pasted text may show one in ifconfig, another in ethtool -S.
+	var names []string
+	seen := map[string]bool{}
+	for i := range tl.Samples {
+		for _, d := range tl.Samples[i].NetDev {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				names = append(names, d.Name)
+			}
+		}
+	}
 	var findings []Finding
-	for _, dev := range last.NetDev {
-		if dev.Name == "lo" {
+	for _, name := range names {
+		if name == "lo" {
 			continue
 		}
+		has := func(s *model.Sample) bool { return hasNetDev(s, name) }
+		lastS, firstS := tl.LastWith(has), tl.FirstWith(has)
+		var dev kernel.NetDev
 		var prev *kernel.NetDev
-		if first != last {
-			for i := range first.NetDev {
-				if first.NetDev[i].Name == dev.Name {
-					prev = &first.NetDev[i]
+		for k := range lastS.NetDev {
+			if lastS.NetDev[k].Name == name {
+				dev = lastS.NetDev[k]
+			}
+		}
+		if firstS != lastS {
+			for k := range firstS.NetDev {
+				if firstS.NetDev[k].Name == name {
+					prev = &firstS.NetDev[k]
 				}
 			}
 		}
-		stats := nicStats(last, dev.Name)
-		if f, ok := overrunFinding(tl, last, first, dev, prev, stats); ok {
+		stats := nicStats(lastS, name)
+		if stats == nil {
+			if s := tl.LastWith(func(s *model.Sample) bool { return nicStats(s, name) != nil }); s != nil {
+				stats = nicStats(s, name)
+			}
+		}
+		if f, ok := overrunFinding(tl, lastS, firstS, dev, prev, stats); ok {
 			findings = append(findings, f)
 		}
 	}
-	// Interfaces seen only through ethtool (no netdev line).
-	for _, st := range last.NICStats {
-		if hasNetDev(last, st.Name) || st.Stats == nil {
-			continue
-		}
-		if f, ok := overrunFinding(tl, last, first, kernel.NetDev{Name: st.Name}, nil, &st); ok {
-			findings = append(findings, f)
+	// Interfaces seen only through ethtool (no netdev line anywhere).
+	done := map[string]bool{}
+	for i := len(tl.Samples) - 1; i >= 0; i-- {
+		s := &tl.Samples[i]
+		for k := range s.NICStats {
+			st := s.NICStats[k]
+			if seen[st.Name] || done[st.Name] || st.Stats == nil {
+				continue
+			}
+			done[st.Name] = true
+			var firstS *model.Sample = s
+			if fs := tl.FirstWith(func(x *model.Sample) bool { return nicStats(x, st.Name) != nil }); fs != nil {
+				firstS = fs
+			}
+			if f, ok := overrunFinding(tl, s, firstS, kernel.NetDev{Name: st.Name}, nil, &st); ok {
+				findings = append(findings, f)
+			}
 		}
 	}
 	if len(findings) == 0 {
-		return Healthy("no RX overrun, missed or FIFO errors on %d interfaces", len(last.NetDev))
+		return Healthy("no RX overrun, missed or FIFO errors on %d interfaces", len(names)+len(done))
 	}
 	return Fired(findings...)
 }
@@ -120,7 +129,7 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 	var ev []Evidence
 	var lost, lostDelta int64
 	hasDelta := false
-	for _, name := range netdevOverrunCounters {
+	for _, name := range kernel.RxOverrunNetDevCounters {
 		v, ok := dev.Counters.Get(name)
 		if !ok || v == 0 {
 			continue
@@ -129,9 +138,10 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		val := fmt.Sprintf("%d since boot", v)
 		if prev != nil {
 			if p, ok := prev.Counters.Get(name); ok {
+				d, kind := model.Delta(p, v, tl.Host.NetDevCounterWidth())
 				hasDelta = true
-				lostDelta += v - p
-				val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+				lostDelta += d
+				val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
 			}
 		}
 		ev = append(ev, Evidence{What: dev.Name + " " + name, Value: val, Source: src})
@@ -142,12 +152,12 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		if first != last {
 			prevStats = nicStats(first, dev.Name)
 		}
-		names := append([]string(nil), st.Stats.Names()...)
-		sort.Strings(names)
-		for _, name := range names {
-			v, _ := st.Stats.Get(name)
-			isOverrun := ethtoolOverrunNames[name] || (strings.HasPrefix(name, "rx_queue_") && strings.HasSuffix(name, "_drops") && !isVirtualDriverQueue(tl, dev.Name))
-			isAlloc := ethtoolAllocFailNames[name]
+		losses := kernel.ClassifyNICStats(st.Stats, isVirtualNIC(tl, dev.Name))
+		sort.Slice(losses, func(i, j int) bool { return losses[i].Name < losses[j].Name })
+		for _, loss := range losses {
+			name, v := loss.Name, loss.Value
+			isOverrun := loss.RxOverrun()
+			isAlloc := loss.Cause == kernel.NICCauseRefill
 			if v == 0 || !(isOverrun || isAlloc) {
 				continue
 			}
@@ -158,10 +168,12 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			val := fmt.Sprintf("%d since boot", v)
 			if prevStats != nil && prevStats.Stats != nil {
 				if p, ok := prevStats.Stats.Get(name); ok {
-					val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+					// ethtool statistics are u64 (struct ethtool_stats).
+					d, kind := model.Delta(p, v, model.Width64)
+					val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
 					if isOverrun {
 						hasDelta = true
-						lostDelta += v - p
+						lostDelta += d
 					}
 				}
 			}
@@ -177,12 +189,16 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		return Finding{}, false
 	}
 	sev := Warning
-	if rx, ok := dev.Counters.Get("rx_packets"); ok && rx > 0 && lost > 0 {
+	if rx, rxSrc, ok := rxPacketsOf(tl, dev, st); ok && rx > 0 && lost > 0 {
 		ratio := float64(lost) / float64(rx+lost)
-		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: src})
+		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: rxSrc})
 		if ratio < overrunRatioWarn && !hasDelta {
 			sev = Info
 		}
+	} else if !hasDelta && lost > 0 {
+		// A since-boot total with nothing to divide it by cannot be called large.
+		sev = Info
+		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: "not known: the input has no received-packet count for this interface (since-boot totals alone are judged only against one)", Source: src})
 	}
 	if hasDelta {
 		switch {
@@ -223,9 +239,20 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 	return f, true
 }
 
-// isVirtualDriverQueue reports whether a per-queue drop counter belongs to a virtual device,
-// where it counts software drops (veth XDP, virtio) rather than ring overruns.
-func isVirtualDriverQueue(tl *model.Timeline, name string) bool {
+// deltaNote says how a counter moved when it did not simply grow.
+func deltaNote(kind model.DeltaKind) string {
+	switch kind {
+	case model.DeltaWrapped:
+		return " (the counter wrapped)"
+	case model.DeltaReset:
+		return " (the counter was reset: the count since the reset)"
+	}
+	return ""
+}
+
+// isVirtualNIC reports whether an interface is a virtual device, whose per-queue drop
+// counters count software drops (veth XDP, virtio) rather than ring overruns.
+func isVirtualNIC(tl *model.Timeline, name string) bool {
 	for _, n := range tl.Host.NICs {
 		if n.Name == name {
 			return n.Virtual
@@ -336,3 +363,39 @@ const (
 	busyIdlePct   = 10.0
 	busyIOWaitPct = 20.0
 )
+
+// rxPacketsOf finds the received-packet count for an interface: its own counters, else the
+// same name's in another table of the input (a pasted ifconfig beside ethtool -S), else the
+// driver's rx_packets in ethtool -S, else per-queue rx_pkts summed.
+func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats) (int64, string, bool) {
+	if v, ok := dev.Counters.Get("rx_packets"); ok && v > 0 {
+		return v, "/proc/net/dev", true
+	}
+	if dev.Name != "" {
+		for i := len(tl.Samples) - 1; i >= 0; i-- {
+			for _, d := range tl.Samples[i].NetDev {
+				if d.Name == dev.Name {
+					if v, ok := d.Counters.Get("rx_packets"); ok && v > 0 {
+						return v, sampleSource(&tl.Samples[i], "/proc/net/dev"), true
+					}
+				}
+			}
+		}
+	}
+	if st != nil && st.Stats != nil {
+		if v, ok := st.Stats.Get("rx_packets"); ok && v > 0 {
+			return v, "ethtool -S " + dev.Name, true
+		}
+		var sum int64
+		for _, n := range st.Stats.Names() {
+			if strings.HasPrefix(n, "rxq") && strings.HasSuffix(n, "_rx_pkts") || strings.HasPrefix(n, "rx_queue_") && strings.HasSuffix(n, "_packets") {
+				v, _ := st.Stats.Get(n)
+				sum += v
+			}
+		}
+		if sum > 0 {
+			return sum, "ethtool -S " + dev.Name + " (per-queue packets summed)", true
+		}
+	}
+	return 0, "", false
+}

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -93,7 +94,7 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 		}
 	}
 
-	if recs := logMatches(tl, "TCP: out of memory", "Out of socket memory", "out of socket memory"); len(recs) > 0 {
+	if recs := logMatches(tl, kernel.MsgTCPOutOfMemory...); len(recs) > 0 {
 		haveData = true
 		raise(Critical)
 		ev = append(ev, logEvidence("kernel log", recs))

@@ -228,7 +228,7 @@ func TestAllocFailureExposition(t *testing.T) {
 	s := c.Snapshot()
 	var atomic3 int64
 	for _, a := range s.allocs {
-		if a.Order == 3 && a.Class == GFPAtomic {
+		if a.Order == 3 && a.Class == kernel.GFPClassAtomic {
 			atomic3 = a.N
 		}
 	}
@@ -270,27 +270,27 @@ func TestGFPClass(t *testing.T) {
 		af   model.AllocFailure
 		want string
 	}{
-		{"GFP_ATOMIC as printed", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_ATOMIC", "__GFP_COMP"}}, GFPAtomic},
-		{"2.6 mode 0x20 __GFP_HIGH", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"__GFP_HIGH"}}, GFPAtomic},
-		{"GFP_NOWAIT", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_NOWAIT", "__GFP_NOWARN"}}, GFPNowait},
-		{"mode 0", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_NOWAIT"}}, GFPNowait},
-		{"GFP_KERNEL", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_KERNEL", "__GFP_COMP"}}, GFPKernel},
-		{"GFP_NOFS", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_NOFS"}}, GFPKernel},
-		{"GFP_HIGHUSER_MOVABLE", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_HIGHUSER_MOVABLE"}}, GFPUser},
-		{"2.4 GFP_KERNEL has __GFP_HIGH but may wait", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_KERNEL"}}, GFPKernel},
-		{"undecidable era", model.AllocFailure{Atomic: nil, GFPFlags: []string{"GFP_ATOMIC"}}, GFPUnknown},
-		{"eras agree", model.AllocFailure{Atomic: &yes, GFPCandidates: []model.GFPCandidate{
-			{Kernels: "4.4-4.9", Flags: []string{"GFP_ATOMIC"}}, {Kernels: "5.0-6.2", Flags: []string{"__GFP_HIGH", "__GFP_ZERO"}}}}, GFPAtomic},
-		{"eras disagree", model.AllocFailure{Atomic: &yes, GFPCandidates: []model.GFPCandidate{
-			{Kernels: "4.4-4.9", Flags: []string{"GFP_ATOMIC"}}, {Kernels: "5.0-6.2", Flags: []string{"GFP_NOWAIT"}}}}, GFPUnknown},
-		{"no names, reclaim known", model.AllocFailure{Atomic: &no}, GFPKernel},
-		{"no names, no reclaim", model.AllocFailure{Atomic: &yes}, GFPUnknown},
+		{"GFP_ATOMIC as printed", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_ATOMIC", "__GFP_COMP"}}, kernel.GFPClassAtomic},
+		{"2.6 mode 0x20 __GFP_HIGH", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"__GFP_HIGH"}}, kernel.GFPClassAtomic},
+		{"GFP_NOWAIT", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_NOWAIT", "__GFP_NOWARN"}}, kernel.GFPClassNowait},
+		{"mode 0", model.AllocFailure{Atomic: &yes, GFPFlags: []string{"GFP_NOWAIT"}}, kernel.GFPClassNowait},
+		{"GFP_KERNEL", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_KERNEL", "__GFP_COMP"}}, kernel.GFPClassKernel},
+		{"GFP_NOFS", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_NOFS"}}, kernel.GFPClassKernel},
+		{"GFP_HIGHUSER_MOVABLE", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_HIGHUSER_MOVABLE"}}, kernel.GFPClassUser},
+		{"2.4 GFP_KERNEL has __GFP_HIGH but may wait", model.AllocFailure{Atomic: &no, GFPFlags: []string{"GFP_KERNEL"}}, kernel.GFPClassKernel},
+		{"undecidable era", model.AllocFailure{Atomic: nil, GFPFlags: []string{"GFP_ATOMIC"}}, kernel.GFPClassUnknown},
+		{"eras agree", model.AllocFailure{Atomic: &yes, GFPCandidates: []kernel.GFPCandidate{
+			{Kernels: "4.4-4.9", Flags: []string{"GFP_ATOMIC"}}, {Kernels: "5.0-6.2", Flags: []string{"__GFP_HIGH", "__GFP_ZERO"}}}}, kernel.GFPClassAtomic},
+		{"eras disagree", model.AllocFailure{Atomic: &yes, GFPCandidates: []kernel.GFPCandidate{
+			{Kernels: "4.4-4.9", Flags: []string{"GFP_ATOMIC"}}, {Kernels: "5.0-6.2", Flags: []string{"GFP_NOWAIT"}}}}, kernel.GFPClassUnknown},
+		{"no names, reclaim known", model.AllocFailure{Atomic: &no}, kernel.GFPClassKernel},
+		{"no names, no reclaim", model.AllocFailure{Atomic: &yes}, kernel.GFPClassUnknown},
 	} {
-		if got := GFPClass(&tc.af); got != tc.want {
+		if got := gfpClass(&tc.af); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
-	if GFPClass(nil) != GFPUnknown {
+	if gfpClass(nil) != kernel.GFPClassUnknown {
 		t.Error("nil report is not unknown")
 	}
 }
@@ -323,47 +323,19 @@ func TestLogReportSplitAcrossReads(t *testing.T) {
 		t.Fatalf("counted a report whose end has not settled: %+v", w.counts)
 	}
 	w.process(t0.Add(5 * time.Second))
-	if got := w.counts[allocKey{Order: 3, Class: GFPAtomic}]; got != 1 || len(w.counts) != 1 {
+	if got := w.counts[allocKey{Order: 3, Class: kernel.GFPClassAtomic}]; got != 1 || len(w.counts) != 1 {
 		t.Fatalf("counts %+v, want one order-3 atomic failure", w.counts)
 	}
 	if len(w.pending) != 0 {
 		t.Errorf("%d records left pending", len(w.pending))
 	}
 	w.process(t0.Add(10 * time.Second))
-	if got := w.counts[allocKey{Order: 3, Class: GFPAtomic}]; got != 1 {
+	if got := w.counts[allocKey{Order: 3, Class: kernel.GFPClassAtomic}]; got != 1 {
 		t.Errorf("counted again: %d", got)
 	}
 	log, evs := w.window(t0.Add(-time.Minute))
 	if len(log) != len(recs) || len(evs) != 1 {
 		t.Errorf("window holds %d records and %d events, want %d and 1", len(log), len(evs), len(recs))
-	}
-}
-
-func TestNICLossClasses(t *testing.T) {
-	for name, want := range map[string]lossClass{
-		"rx_fifo_errors":       {"rx", LayerRing},
-		"rx_dropped":           {"rx", LayerStack},
-		"rx_frame_errors":      {"rx", LayerLink},
-		"tx_carrier_errors":    {"tx", LayerLink},
-		"collisions":           {"tx", LayerLink},
-		"tx_fifo_errors":       {"tx", LayerRing},
-		"rx_missed_errors":     {"rx", LayerRing},
-		"rx_no_buffer_count":   {"rx", LayerRing},
-		"alloc_rx_buff_failed": {"rx", LayerRefill},
-		"rx_buff_alloc_err":    {"rx", LayerRefill},
-	} {
-		got, ok := classifyEthtool(name)
-		if !ok || got != want {
-			t.Errorf("ethtool %s: %+v %v, want %+v", name, got, ok, want)
-		}
-	}
-	for _, name := range []string{"rx_errors", "tx_errors", "rx_bytes", "rx_packets", "multicast", "rx_kicks"} {
-		if c, ok := classifyEthtool(name); ok {
-			t.Errorf("%s classified as %+v: it is not a loss counter (or a total that would double count)", name, c)
-		}
-		if c, ok := classifyNetDev(name); ok {
-			t.Errorf("netdev %s classified as %+v", name, c)
-		}
 	}
 }
 

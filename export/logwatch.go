@@ -11,87 +11,14 @@ import (
 	"headroom/model"
 )
 
-// GFP classes of allocation failures, the gfp_class label of
-// headroom_page_allocation_failures_total. See GFPClass.
-const (
-	GFPAtomic  = "atomic"
-	GFPNowait  = "nowait"
-	GFPKernel  = "kernel"
-	GFPUser    = "user"
-	GFPUnknown = "unknown"
-)
-
-// GFPClasses lists the classes in label order.
-var GFPClasses = []string{GFPAtomic, GFPNowait, GFPKernel, GFPUser, GFPUnknown}
-
-// GFPClass sorts an allocation failure into one of five classes by what the caller was
-// allowed to do, which is what decides the fix:
-//
-//   - atomic: no direct reclaim, and access to the reserve below the min watermark
-//     (__GFP_HIGH, or __GFP_ATOMIC on 4.4-6.2): GFP_ATOMIC, the NIC RX refill in softirq.
-//     Only the free pages above min (and the part of the reserve ALLOC_HIGH/ALLOC_HARDER may
-//     use, mm/page_alloc.c __zone_watermark_ok) can serve it; vm.min_free_kbytes is the fix.
-//   - nowait: no direct reclaim and no reserve access: GFP_NOWAIT, GFP_TRANSHUGE_LIGHT, mode
-//     0. Callers are expected to have a fallback; frequent ones still say memory is short.
-//   - user: direct reclaim allowed and __GFP_HARDWALL set (GFP_USER, GFP_HIGHUSER,
-//     GFP_HIGHUSER_MOVABLE, GFP_TRANSHUGE): an allocation on behalf of user space, bounded
-//     by its cpuset.
-//   - kernel: direct reclaim allowed, no __GFP_HARDWALL: GFP_KERNEL, GFP_NOFS, GFP_NOIO,
-//     GFP_KERNEL_ACCOUNT. A failure here means reclaim and compaction both gave up.
-//   - unknown: the kernel era of the mode is unknown and the candidate decodings disagree
-//     (af.Atomic is nil), or the report printed no usable mode.
-//
-// Whether reclaim was allowed comes from af.Atomic (artifact.IsAtomicGFP: __GFP_WAIT before
-// 4.4, __GFP_DIRECT_RECLAIM from 4.4, commit d0164adc89f6). The rest comes from the decoded
-// flag names; when the era is unknown the candidate decodings must agree.
-func GFPClass(af *model.AllocFailure) string {
-	if af == nil || af.Atomic == nil {
-		return GFPUnknown
+// gfpClass is the gfp_class label of headroom_page_allocation_failures_total: the class
+// kernel.ClassifyGFP gives the report's decoded mode, the same that doctor's allocation-failure
+// rule reads.
+func gfpClass(af *model.AllocFailure) string {
+	if af == nil {
+		return kernel.GFPClassUnknown
 	}
-	sets := [][]string{af.GFPFlags}
-	if len(af.GFPFlags) == 0 {
-		sets = sets[:0]
-		for _, c := range af.GFPCandidates {
-			sets = append(sets, c.Flags)
-		}
-	}
-	if len(sets) == 0 {
-		// Atomic was decided (every era agrees) but no names are known: reclaim is known,
-		// the reserve access is not.
-		if *af.Atomic {
-			return GFPUnknown
-		}
-		return GFPKernel
-	}
-	class := ""
-	for _, flags := range sets {
-		var c string
-		if *af.Atomic {
-			c = GFPNowait
-			if hasAny(flags, "GFP_ATOMIC", "__GFP_HIGH", "__GFP_ATOMIC") {
-				c = GFPAtomic
-			}
-		} else {
-			c = GFPKernel
-			if hasAny(flags, "GFP_USER", "GFP_HIGHUSER", "GFP_HIGHUSER_MOVABLE", "GFP_TRANSHUGE", "__GFP_HARDWALL") {
-				c = GFPUser
-			}
-		}
-		if class != "" && c != class {
-			return GFPUnknown
-		}
-		class = c
-	}
-	return class
-}
-
-func hasAny(flags []string, names ...string) bool {
-	for _, f := range flags {
-		if slices.Contains(names, f) {
-			return true
-		}
-	}
-	return false
+	return kernel.ClassifyGFP(af.Atomic, af.GFPFlags, af.GFPCandidates)
 }
 
 // allocKey is one label set of headroom_page_allocation_failures_total.
@@ -258,7 +185,7 @@ func (w *logWatch) commitEvent(e model.Event, arrived time.Time) {
 	w.committed++
 	if e.Kind == model.EventAllocFailure && e.AllocFailure != nil {
 		n := int64(max(e.AllocFailure.Count, 1))
-		w.counts[allocKey{Order: e.AllocFailure.Order, Class: GFPClass(e.AllocFailure)}] += n
+		w.counts[allocKey{Order: e.AllocFailure.Order, Class: gfpClass(e.AllocFailure)}] += n
 	}
 	at := e.Time
 	if at.IsZero() {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -83,6 +84,9 @@ var (
 		"Samples in the window the last run of the rules saw (rates need two).")
 	mPageSize = def("headroom_page_size_bytes", gauge,
 		"Page size of the kernel: multiply the _pages metrics by it for bytes.")
+	mKernelInfo = def("headroom_kernel_info", gauge,
+		"1, with the kernel release as uname prints it, the version headroom compares (major.minor.patch, by which it picks GFP tables and per-kernel defaults; \"unknown\" when unreadable) and the word size from the machine name (0 when unknown).",
+		"release", "version", "word_bits")
 
 	mZoneFree = def("headroom_zone_free_pages", gauge,
 		"Free pages in the zone (/proc/zoneinfo \"pages free\").",
@@ -172,7 +176,7 @@ var (
 		"cpu")
 
 	mNICLoss = def("headroom_nic_loss_total", counter,
-		"Frames lost or damaged on a physical NIC by where they were lost: link (wire, PHY/MAC), ring (no RX descriptor or FIFO room), refill (driver RX buffer allocation failures; counts allocations), stack (dropped by the kernel after the driver). source=netdev is /proc/net/dev, whose drop column adds rx_missed_errors and whose frame column adds rx_over_errors; source=ethtool is the driver's statistics. Do not sum across sources.",
+		"Frames lost or damaged on a physical NIC by where they were lost: link (wire, PHY/MAC), ring (no RX descriptor or FIFO room), refill (driver RX buffer allocation failures; counts allocations), queue (a paravirtual driver's per-queue software drop), stack (dropped by the kernel after the driver). source=netdev is /proc/net/dev, whose drop column adds rx_missed_errors and whose frame column adds rx_over_errors; source=ethtool is the driver's statistics. Do not sum across sources.",
 		"device", "source", "counter", "direction", "layer")
 	mNICRing = def("headroom_nic_ring_descriptors", gauge,
 		"Current ring size of a physical NIC in descriptors (ethtool -g).",
@@ -219,6 +223,10 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	if host.PageSize > 0 {
 		b.add(mPageSize, float64(host.PageSize))
 	}
+	if host.Kernel != "" {
+		l := kernelInfo(host)
+		b.add(mKernelInfo, 1, l.release, l.version, l.wordBits)
+	}
 
 	memoryMetrics(b, sm)
 	tcpMetrics(b, sm, host)
@@ -239,6 +247,22 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	findingMetrics(b, s.Diagnosis)
 }
 
+// kernelInfoLabels are the labels of headroom_kernel_info, kept between scrapes: the host's
+// release and machine do not change while serve runs, so they are parsed once.
+type kernelInfoLabels struct{ release, arch, version, wordBits string }
+
+var lastKernelInfo atomic.Pointer[kernelInfoLabels]
+
+func kernelInfo(host *model.Host) *kernelInfoLabels {
+	if l := lastKernelInfo.Load(); l != nil && l.release == host.Kernel && l.arch == host.Arch {
+		return l
+	}
+	kv, _ := host.KernelVersion()
+	l := &kernelInfoLabels{release: host.Kernel, arch: host.Arch, version: kv.String(), wordBits: itoa(kernel.ArchWordBits(host.Arch))}
+	lastKernelInfo.Store(l)
+	return l
+}
+
 func sourceOK(srcs []SourceStatus, name string) bool {
 	for _, s := range srcs {
 		if s.Source == name {
@@ -250,23 +274,23 @@ func sourceOK(srcs []SourceStatus, name string) bool {
 
 func memoryMetrics(b *pointBuf, sm *model.Sample) {
 	for i := range sm.Zones {
-		z := &sm.Zones[i]
-		if !populated(z) {
+		z := model.ZoneView(sm.Zones[i], nil)
+		if !z.Populated() {
 			// Unpopulated zones (Movable, Device on most hosts) print watermarks over no
 			// memory: "free 0 < min 32" would look like exhaustion.
 			continue
 		}
 		node := itoa(z.Node)
-		if v, ok := z.Fields.Get("free"); ok {
-			b.addInt(mZoneFree, v, node, z.Name)
+		if z.HasFree {
+			b.addInt(mZoneFree, z.Free, node, z.Zone)
 		}
-		for _, w := range watermarks {
-			if v, ok := z.Fields.Get(w); ok {
-				b.addInt(mZoneWatermark, v, node, z.Name, w)
-			}
+		if z.HasWatermarks {
+			b.addInt(mZoneWatermark, z.Min, node, z.Zone, "min")
+			b.addInt(mZoneWatermark, z.Low, node, z.Zone, "low")
+			b.addInt(mZoneWatermark, z.High, node, z.Zone, "high")
 		}
-		if v, ok := z.Fields.Get("managed"); ok {
-			b.addInt(mZoneManaged, v, node, z.Name)
+		if z.HasManaged {
+			b.addInt(mZoneManaged, z.Managed, node, z.Zone)
 		}
 	}
 	for _, z := range sm.Buddy {
@@ -306,7 +330,6 @@ func memoryMetrics(b *pointBuf, sm *model.Sample) {
 }
 
 var (
-	watermarks = []string{"min", "low", "high"}
 	reclaimers = []struct{ name, scan, steal string }{
 		{"kswapd", "pgscan_kswapd", "pgsteal_kswapd"}, {"direct", "pgscan_direct", "pgsteal_direct"},
 		{"khugepaged", "pgscan_khugepaged", "pgsteal_khugepaged"}, {"proactive", "pgscan_proactive", "pgsteal_proactive"},
@@ -319,15 +342,6 @@ var (
 		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
 	}
 )
-
-// populated reports whether a zone has memory: managed pages (3.8+), else present pages.
-func populated(z *kernel.Zone) bool {
-	if v, ok := z.Fields.Get("managed"); ok {
-		return v > 0
-	}
-	v, ok := z.Fields.Get("present")
-	return ok && v > 0
-}
 
 // zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
 // counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
@@ -464,8 +478,8 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 		}
 		for i := 0; i < d.Counters.Len(); i++ {
 			name, v := d.Counters.At(i)
-			if c, ok := classifyNetDev(name); ok {
-				b.addInt(mNICLoss, v, d.Name, "netdev", name, c.direction, c.layer)
+			if c, ok := kernel.ClassifyNetDevCounter(name); ok {
+				b.addInt(mNICLoss, v, d.Name, "netdev", name, c.Direction, c.Cause)
 			}
 		}
 	}
@@ -474,10 +488,14 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 			continue
 		}
 		if st.Stats != nil {
+			// Only non-virtual devices get here; their drivers' own names may still say
+			// virtual (virtio_net), as kernel.ClassifyNICStats takes into account (without
+			// its slice: this runs on every scrape).
+			virtual := kernel.VirtualNICStats(*st.Stats)
 			for i := 0; i < st.Stats.Len(); i++ {
 				name, v := st.Stats.At(i)
-				if c, ok := classifyEthtool(name); ok {
-					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.direction, c.layer)
+				if c, ok := kernel.ClassifyNICCounter(name, virtual); ok {
+					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.Direction, c.Cause)
 				}
 			}
 		}
@@ -502,8 +520,8 @@ func allocMetrics(b *pointBuf, s *Snapshot, sm *model.Sample) {
 		orders = max(orders, len(z.Free))
 	}
 	for o := range orders {
-		if !slices.ContainsFunc(s.allocs, func(a allocCount) bool { return a.Order == o && a.Class == GFPAtomic }) {
-			b.addInt(mAllocFailures, 0, itoa(o), GFPAtomic)
+		if !slices.ContainsFunc(s.allocs, func(a allocCount) bool { return a.Order == o && a.Class == kernel.GFPClassAtomic }) {
+			b.addInt(mAllocFailures, 0, itoa(o), kernel.GFPClassAtomic)
 		}
 	}
 	for _, a := range s.allocs {

@@ -38,26 +38,20 @@ type AllocFailure struct {
 	ModeValue uint64 `json:"mode_value"` // the number
 	// GFPFlags are the decoded flag names for the kernel era in force; empty when the era is
 	// unknown, in which case GFPCandidates lists each era's decoding.
-	GFPFlags      []string         `json:"gfp_flags"`
-	GFPCandidates []GFPCandidate   `json:"gfp_candidates,omitempty"`
-	GFPNote       string           `json:"gfp_note,omitempty"`
-	Nodemask      string           `json:"nodemask,omitempty"`
-	Kernel        string           `json:"kernel,omitempty"` // as printed in the report or the text
-	KernelSource  string           `json:"kernel_source,omitempty"`
-	Atomic        *bool            `json:"atomic,omitempty"` // no direct reclaim allowed; nil when undecidable
-	Zones         []ZoneReport     `json:"zones"`
-	CallTrace     []string         `json:"call_trace"`
-	InInterrupt   bool             `json:"in_interrupt,omitempty"` // the trace passed through <IRQ> or a softirq
-	MemInfo       *kernel.Counters `json:"mem_info,omitempty"`     // the global "active:.. inactive:.. free:.." line, pages
-	FreeSwapKB    *int64           `json:"free_swap_kb,omitempty"`
-	PagesRAM      *int64           `json:"pages_ram,omitempty"`
-	Count         int              `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
-}
-
-// GFPCandidate is one era's decoding of a GFP mode.
-type GFPCandidate struct {
-	Kernels string   `json:"kernels"` // "2.6.0-4.9"
-	Flags   []string `json:"flags"`
+	GFPFlags      []string              `json:"gfp_flags"`
+	GFPCandidates []kernel.GFPCandidate `json:"gfp_candidates,omitempty"`
+	GFPNote       string                `json:"gfp_note,omitempty"`
+	Nodemask      string                `json:"nodemask,omitempty"`
+	Kernel        string                `json:"kernel,omitempty"` // as printed in the report or the text
+	KernelSource  string                `json:"kernel_source,omitempty"`
+	Atomic        *bool                 `json:"atomic,omitempty"` // no direct reclaim allowed; nil when undecidable
+	Zones         []ZoneReport          `json:"zones"`
+	CallTrace     []string              `json:"call_trace"`
+	InInterrupt   bool                  `json:"in_interrupt,omitempty"` // the trace passed through <IRQ> or a softirq
+	MemInfo       *kernel.Counters      `json:"mem_info,omitempty"`     // the global "active:.. inactive:.. free:.." line, pages
+	FreeSwapKB    *int64                `json:"free_swap_kb,omitempty"`
+	PagesRAM      *int64                `json:"pages_ram,omitempty"`
+	Count         int                   `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
 }
 
 // ZoneReport is one zone of a show_mem dump: "Normal free:12248kB min:32768kB low:40960kB

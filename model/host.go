@@ -1,11 +1,6 @@
 package model
 
-import (
-	"strconv"
-	"strings"
-
-	"headroom/kernel"
-)
+import "headroom/kernel"
 
 // Host holds the facts of a host that do not change while it is sampled. Fields that the
 // source did not tell are zero values with their meaning documented: "" for unknown text,
@@ -39,64 +34,12 @@ func (h *Host) Is32Bit() bool {
 	if h.WordBits != 0 {
 		return h.WordBits == 32
 	}
-	return ArchWordBits(h.Arch) == 32
+	return kernel.ArchWordBits(h.Arch) == 32
 }
 
-// ArchWordBits returns 32 or 64 for a uname machine string, 0 when unknown.
-func ArchWordBits(arch string) int {
-	switch {
-	case arch == "":
-		return 0
-	case arch == "x86_64" || arch == "aarch64" || arch == "arm64" || arch == "ppc64" ||
-		arch == "ppc64le" || arch == "s390x" || arch == "riscv64" || arch == "mips64" ||
-		arch == "loongarch64" || arch == "sparc64":
-		return 64
-	case arch == "i386" || arch == "i486" || arch == "i586" || arch == "i686" ||
-		strings.HasPrefix(arch, "armv") || arch == "arm" || arch == "ppc" || arch == "mips" ||
-		arch == "riscv32":
-		return 32
-	}
-	return 0
+// KernelVersion returns the parsed kernel release of the host; ok is false when the release
+// is unknown or unreadable.
+func (h *Host) KernelVersion() (v kernel.KernelVersion, ok bool) {
+	v, err := kernel.ParseKernelVersion(h.Kernel)
+	return v, err == nil && v.Known
 }
-
-// KernelVersion is a parsed kernel release: 2.6.30-1 → {2, 6, 30}.
-type KernelVersion struct{ Major, Minor, Patch int }
-
-// ParseKernelVersion reads the leading numbers of a release string. ok is false when the
-// string does not start with "N.N".
-func ParseKernelVersion(release string) (v KernelVersion, ok bool) {
-	parts := strings.SplitN(release, ".", 4)
-	if len(parts) < 2 {
-		return v, false
-	}
-	num := func(s string) (int, bool) {
-		end := 0
-		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-			end++
-		}
-		if end == 0 {
-			return 0, false
-		}
-		n, err := strconv.Atoi(s[:end])
-		return n, err == nil
-	}
-	var ok1, ok2 bool
-	if v.Major, ok1 = num(parts[0]); !ok1 {
-		return v, false
-	}
-	if v.Minor, ok2 = num(parts[1]); !ok2 {
-		return v, false
-	}
-	if len(parts) > 2 {
-		v.Patch, _ = num(parts[2])
-	}
-	return v, true
-}
-
-// AtLeast reports whether v >= major.minor.
-func (v KernelVersion) AtLeast(major, minor int) bool {
-	return v.Major > major || (v.Major == major && v.Minor >= minor)
-}
-
-// Kernel returns the parsed kernel version of the host.
-func (h *Host) KernelVersion() (KernelVersion, bool) { return ParseKernelVersion(h.Kernel) }

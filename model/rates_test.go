@@ -85,31 +85,6 @@ func TestDeriveRatesKeepsPastedRates(t *testing.T) {
 	}
 }
 
-func TestParseKernelVersion(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want KernelVersion
-		ok   bool
-	}{
-		{"6.18.44-fc-v669", KernelVersion{6, 18, 44}, true},
-		{"2.6.30-1", KernelVersion{2, 6, 30}, true},
-		{"2.4.19-pre2", KernelVersion{2, 4, 19}, true},
-		{"4.0.0", KernelVersion{4, 0, 0}, true},
-		{"2.6.13-2smp", KernelVersion{2, 6, 13}, true},
-		{"linux", KernelVersion{}, false},
-		{"", KernelVersion{}, false},
-	} {
-		got, ok := ParseKernelVersion(tc.in)
-		if ok != tc.ok || (ok && got != tc.want) {
-			t.Errorf("ParseKernelVersion(%q) = %v %v, want %v %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-	v, _ := ParseKernelVersion("4.6.0")
-	if !v.AtLeast(4, 6) || v.AtLeast(4, 7) || !v.AtLeast(3, 99) {
-		t.Error("AtLeast")
-	}
-}
-
 func TestMerge(t *testing.T) {
 	a := &Timeline{Source: SourceInfo{Kind: SourceText, Name: "a.txt"}, Samples: []Sample{{}, {}},
 		Segments: []Segment{{Name: "x", First: 0, Last: 1}}}
@@ -121,13 +96,5 @@ func TestMerge(t *testing.T) {
 	m := Merge(a, b)
 	if m.Source.Name != "a.txt, b.txt" || len(m.Samples) != 3 || m.Segments[1].First != 2 || m.Host.Kernel != "2.6.13" || m.Host.Arch != "i686" {
 		t.Fatalf("merge: %+v", m)
-	}
-}
-
-func TestArchWordBits(t *testing.T) {
-	for arch, bits := range map[string]int{"x86_64": 64, "i686": 32, "armv5tel": 32, "aarch64": 64, "": 0, "weird": 0} {
-		if got := ArchWordBits(arch); got != bits {
-			t.Errorf("%s: %d, want %d", arch, got, bits)
-		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"time"
+
+	"headroom/kernel"
 )
 
 // DefaultKswapdReaction is how long plan assumes free memory must last on its own once kswapd
@@ -22,12 +24,14 @@ const DefaultKswapdReaction = 100 * time.Millisecond
 // preamble and start delimiter 8, MAC header 14, FCS 4, inter-frame gap 12 (IEEE 802.3).
 const EthernetOverheadBytes = 38
 
-// minFreeShareDenominator caps vm.min_free_kbytes at 1/16 of the memory it is taken from
+// minFreeShareDenominator caps vm.min_free_kbytes at 1/20 (5 %) of the memory it is taken from
 // (lowmem on a HighMem kernel, which spreads min_free_kbytes over the lowmem zones only:
 // __setup_per_zone_wmarks(), mm/page_alloc.c). Beyond that share the reserve starts to cost
 // the page cache, wakes kswapd (and swap) ever earlier, which seed 004 saw as "it causes swap
-// to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects.
-const minFreeShareDenominator = 16
+// to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects. 5 %
+// is also tune's bound (tune.MinFreeMaxPercentOfRAM of MemTotal, and lowmem ≤ MemTotal), so
+// every planned value is one tune will write.
+const minFreeShareDenominator = 20
 
 // RxBufferBytes estimates the memory one received frame occupies until the stack frees it:
 // the linear buffer MTU + 14 (Ethernet header) + NET_SKB_PAD (64) + the skb_shared_info tail
@@ -95,11 +99,11 @@ func KernelDefaultMinFreeKBytes(lowmemKB int64) int64 {
 //     min_free_kbytes bound", Feb 2020).
 //
 // An unknown version gets the current rule.
-func KernelDefaultMinFreeKBytesForVersion(lowmemKB int64, kernel KernelVersion) int64 {
+func KernelDefaultMinFreeKBytesForVersion(lowmemKB int64, kv kernel.KernelVersion) int64 {
 	switch {
-	case !kernel.Known || kernel.AtLeast(5, 7, 0):
+	case !kv.Known || kv.AtLeast(5, 7, 0):
 		return KernelDefaultMinFreeKBytes(lowmemKB)
-	case kernel.AtLeast(2, 6, 10):
+	case kv.AtLeast(2, 6, 10):
 		return clampInt64(intSqrt(lowmemKB*16), 128, 65536)
 	default:
 		return clampInt64(intSqrt(lowmemKB), 128, 16384)
@@ -171,7 +175,7 @@ func plannedRing(n NIC) int64 {
 //
 //	burst     = line rate ÷ 8 ÷ (MTU + 38) × reaction × RX buffer bytes
 //	rings     = Σ RX ring entries × RX buffer bytes
-//	min_free  = (burst + rings) × 8/7, at least the kernel default, at most 1/16 of lowmem
+//	min_free  = (burst + rings) × 8/7, at least the kernel default, at most 1/20 of lowmem
 //	            (of MemTotal without HighMem)
 //
 // The reaction time is DefaultKswapdReaction unless Input.KswapdReaction is set; RX
@@ -184,7 +188,7 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 
 	basisBytes, basisName := budgetBasis(in)
 	basisKB := basisBytes / 1024
-	kver, _ := ParseKernelVersion(in.KernelVersion)
+	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	defKB := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
 	capKB := basisKB / minFreeShareDenominator
 
@@ -214,7 +218,7 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 // accepts. ok is false for kernels without the sysctl.
 func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 	in = resolvedMemory(in)
-	kver, _ := ParseKernelVersion(in.KernelVersion)
+	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	if kver.Known && !kver.AtLeast(4, 6, 0) {
 		return 0, "vm.watermark_scale_factor exists from 4.6", false
 	}
@@ -234,7 +238,7 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 // memory helpers can be called on a raw Input (as rules do).
 func resolvedMemory(in Input) Input {
 	in = withDefaults(in)
-	if wb, err := WordBits(in.Arch); err == nil {
+	if wb, err := wordBits(in.Arch); err == nil {
 		_, _ = resolveLowmem(&in, wb) // unknown lowmem limit: fall back to MemTotal
 	}
 	return in

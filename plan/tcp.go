@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"headroom/kernel"
 )
 
 // BDPBytes is the bandwidth-delay product: the bytes in flight when a path of the given rate
@@ -39,20 +41,20 @@ const MeasuredScalingRatio = 0.68
 //
 // advWinScale is the current tcp_adv_win_scale when known (has=true). measured > 0 overrides
 // everything (a ratio the caller measured on the target host).
-func ReceiveWindowRatio(kernel KernelVersion, advWinScale int, has bool, measured float64) (ratio float64, why string) {
+func ReceiveWindowRatio(kv kernel.KernelVersion, advWinScale int, has bool, measured float64) (ratio float64, why string) {
 	if measured > 0 {
 		return measured, fmt.Sprintf("window ratio %.2f as given", measured)
 	}
-	if !kernel.Known || kernel.AtLeast(6, 6, 0) {
+	if !kv.Known || kv.AtLeast(6, 6, 0) {
 		w := fmt.Sprintf("window ratio %.2f: 6.6+ measures skb->len/truesize (tp->scaling_ratio); %.2f measured on Linux 6.18, MTU 1500", MeasuredScalingRatio, MeasuredScalingRatio)
-		if !kernel.Known {
+		if !kv.Known {
 			w += "; kernel unknown, assumed 6.6+"
 		}
 		return MeasuredScalingRatio, w
 	}
 	scale := 1
 	src := "default since 3.4"
-	if !kernel.AtLeast(3, 4, 0) {
+	if !kv.AtLeast(3, 4, 0) {
 		scale, src = 2, "default before 3.4"
 	}
 	if has {
@@ -88,15 +90,15 @@ func advWinScaleRatio(scale int) float64 {
 //
 // Stable trees backported both fixes (6.6.y and 6.9.y carry them), so for 6.6 to 6.10 this is
 // the conservative value.
-func SetsockoptWindowRatio(kernel KernelVersion, advWinScale int, has bool, measured float64) float64 {
+func SetsockoptWindowRatio(kv kernel.KernelVersion, advWinScale int, has bool, measured float64) float64 {
 	switch {
-	case !kernel.Known || kernel.AtLeast(6, 11, 0):
-	case kernel.AtLeast(6, 10, 0):
+	case !kv.Known || kv.AtLeast(6, 11, 0):
+	case kv.AtLeast(6, 10, 0):
 		return 0.5
-	case kernel.AtLeast(6, 6, 0):
+	case kv.AtLeast(6, 6, 0):
 		return 0.25
 	}
-	r, _ := ReceiveWindowRatio(kernel, advWinScale, has, measured)
+	r, _ := ReceiveWindowRatio(kv, advWinScale, has, measured)
 	return r
 }
 
@@ -139,7 +141,7 @@ func KernelDefaultTCPMemPages(freeBufferPages int64) [3]int64 {
 
 // defaultTCPRmemDefaultBytes is tcp_rmem[1] as the kernel sets it: 87380 until 4.19, 131072
 // from 4.20 (commit a337531b942b, "tcp: up initial rmem to 128KB and SYN rwin to around 64KB").
-func defaultTCPRmemDefaultBytes(k KernelVersion) int64 {
+func defaultTCPRmemDefaultBytes(k kernel.KernelVersion) int64 {
 	if k.Known && !k.AtLeast(4, 20, 0) {
 		return 87380
 	}

@@ -4,11 +4,13 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"headroom/kernel"
 )
 
-func kv(t *testing.T, s string) KernelVersion {
+func kv(t *testing.T, s string) kernel.KernelVersion {
 	t.Helper()
-	v, err := ParseKernelVersion(s)
+	v, err := kernel.ParseKernelVersion(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,12 +17,17 @@ type ReadStats struct {
 	Samples    int `json:"samples"`
 	Markers    int `json:"markers"`
 	LogRecords int `json:"log_records"`
-	// Skipped counts complete lines that were not JSON or had no known key.
-	Skipped int `json:"skipped,omitempty"`
+	// Skipped counts complete lines that were not JSON or had no known key, or were longer
+	// than Limits.MaxLineBytes (SkippedLong of them).
+	Skipped     int `json:"skipped,omitempty"`
+	SkippedLong int `json:"skipped_long,omitempty"`
 	// Duplicates counts lines that repeat the line before them verbatim; they are read
 	// once. FirstDuplicate says where the first one is.
 	Duplicates     int    `json:"duplicates,omitempty"`
 	FirstDuplicate string `json:"first_duplicate,omitempty"`
+	// LogSkipped counts kernel log lines (each one or more records) skipped past
+	// Limits.MaxLogBytes.
+	LogSkipped int `json:"log_skipped,omitempty"`
 	// Truncated is set when the archive ends inside a gzip member or a line (a recorder
 	// killed between flushes, or a file copied while being written), or a member is
 	// damaged; TruncatedWhy says where and what was dropped. Everything before the damage
@@ -30,6 +35,28 @@ type ReadStats struct {
 	Truncated    bool   `json:"truncated,omitempty"`
 	TruncatedWhy string `json:"truncated_why,omitempty"`
 }
+
+// Limits bound what reading an archive may hold in memory: a gzip stream inflates by a
+// factor of up to about 1000, so a small file can hold gigabytes.
+type Limits struct {
+	// MaxLineBytes is the longest line kept; a longer one is skipped without being held
+	// (0: DefaultMaxLineBytes).
+	MaxLineBytes int
+	// MaxBytes stops reading after this many decompressed bytes, as if the archive ended
+	// there (0: no limit).
+	MaxBytes int64
+	// MaxLogBytes keeps kernel log lines up to this many bytes in all; later log lines are
+	// counted (ReadStats.LogSkipped) and skipped without being decoded (0: no limit).
+	MaxLogBytes int64
+}
+
+// logLinePrefix starts every log line the writer writes (Entry{Log: ...} marshals only its
+// non-empty field).
+var logLinePrefix = []byte(`{"log":`)
+
+// DefaultMaxLineBytes is far above a sample's line (a few KiB; a socket dump of 100 000
+// sockets is about 20 MiB).
+const DefaultMaxLineBytes = 64 << 20
 
 // Read decodes an archive line by line, calling fn for each entry in order. A torn or
 // damaged tail is not an error: reading stops at the last line that can be trusted and
@@ -43,15 +70,25 @@ type ReadStats struct {
 // its end (a recorder killed between flushes, or still writing) has nothing to check; its
 // complete lines are read, as a live recording must be.
 func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
+	return ReadLimits(r, Limits{}, fn)
+}
+
+// ReadLimits is Read within lim.
+func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, error) {
 	var st ReadStats
+	if lim.MaxLineBytes <= 0 {
+		lim.MaxLineBytes = DefaultMaxLineBytes
+	}
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return st, fmt.Errorf("not a headroom recording: %w", err)
 	}
-	lr := bufio.NewReaderSize(zr, 256<<10)
-	var m memberReader
+	// The decompressed-bytes limit runs across members: dr reads the current one.
+	dr := &budgetReader{r: zr, left: lim.MaxBytes}
+	lr := bufio.NewReaderSize(dr, 256<<10)
+	m := memberReader{lim: lim}
 	for member := 0; ; member++ {
 		start := cr.n - int64(br.Buffered())
 		if member > 0 {
@@ -69,17 +106,17 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 				}
 				return st, nil
 			}
-			lr.Reset(zr)
+			lr.Reset(dr)
 		}
 		zr.Multistream(false)
 		m.reset(st.Lines)
-		end, err := m.read(lr, &st)
+		end, err := m.read(lr, dr)
 		if err != nil {
 			return st, err
 		}
 		switch {
-		case end == nil: // the member ended intact
-		case errors.Is(end, io.ErrUnexpectedEOF) && m.st.Skipped == 0:
+		case end == nil, dr.hit: // the member ended intact, or the limit ended the read
+		case errors.Is(end, io.ErrUnexpectedEOF) && m.st.Skipped == m.st.SkippedLong:
 			// Torn: no end to check. Its complete lines are what a live reader sees. (A
 			// torn tail never holds a complete line that is not JSON: the writer writes
 			// whole lines. One that does was decoded from damaged bytes that ran into the
@@ -96,6 +133,11 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 		if err := m.deliver(&st, fn); err != nil {
 			return st, err
 		}
+		if dr.hit {
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("reading stopped after %d MiB of decompressed data (the limit); read the %d complete lines before it", lim.MaxBytes>>20, st.Lines)
+			return st, nil
+		}
 		if end != nil {
 			if st.Lines == 0 {
 				return st, fmt.Errorf("not a headroom recording: %w", end)
@@ -111,8 +153,39 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 	}
 }
 
+// budgetReader ends reading, as io.EOF, after left bytes in all (0: never), across the
+// gzip members it is reset between; hit says that it did.
+type budgetReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left == 0 && b.hit {
+		return 0, io.EOF
+	}
+	if b.left > 0 && int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	if b.left > 0 {
+		b.left -= int64(n)
+		if b.left == 0 {
+			b.hit = true
+			if err == nil {
+				err = io.EOF
+			}
+		}
+	}
+	return n, err
+}
+
 // memberReader holds the entries of one gzip member until the member has ended.
 type memberReader struct {
+	lim      Limits
+	logBytes int64 // kernel log bytes kept so far, in all members
+
 	first   int // lines read before this member
 	lines   int // complete lines of this member
 	partial int // bytes of a last line without its newline
@@ -123,33 +196,48 @@ type memberReader struct {
 }
 
 func (m *memberReader) reset(first int) {
-	*m = memberReader{first: first, entries: m.entries[:0], prev: m.prev[:0], prevNo: m.prevNo}
+	clear(m.entries)
+	m.first, m.lines, m.partial, m.entries, m.st = first, 0, 0, m.entries[:0], ReadStats{}
 }
 
 // read reads the member's lines into m. It returns the error that ended the member (nil
-// when it ended intact, its CRC-32 and length checked by compress/gzip), and apart from
-// that an error that stops the whole read (not a recording, a newer format).
-func (m *memberReader) read(lr *bufio.Reader, st *ReadStats) (end error, fatal error) {
+// when it ended intact, its CRC-32 and length checked by compress/gzip, or the limit
+// ended it), and apart from that an error that stops the whole read (not a recording, a
+// newer format).
+func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fatal error) {
 	for {
 		line, err := lr.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			// A line longer than the buffer (a sample with a huge socket list): gather it.
+			// A line longer than the buffer (a sample with a huge socket list): gather it,
+			// up to the limit; beyond it the line is read through and skipped.
 			full := append([]byte(nil), line...)
+			tooLong := false
 			for err == bufio.ErrBufferFull {
 				line, err = lr.ReadSlice('\n')
-				full = append(full, line...)
+				if !tooLong && len(full)+len(line) > m.lim.MaxLineBytes {
+					tooLong, full = true, nil
+				}
+				if !tooLong {
+					full = append(full, line...)
+				}
+			}
+			if tooLong && err == nil {
+				m.lines++
+				m.st.Skipped++
+				m.st.SkippedLong++
+				continue
 			}
 			line = full
 		}
 		if err != nil {
 			m.partial = len(line)
 			if err == io.EOF {
-				if m.partial > 0 {
+				if m.partial > 0 && !dr.hit {
 					// The member ended intact with a line that has no newline: the writer
 					// never makes one, so it is not a line of the recording.
 					m.st.Skipped++
-					m.partial = 0
 				}
+				m.partial = 0
 				return nil, nil
 			}
 			return err, nil
@@ -168,6 +256,13 @@ func (m *memberReader) read(lr *bufio.Reader, st *ReadStats) (end error, fatal e
 			continue
 		}
 		m.prev, m.prevNo = append(m.prev[:0], body...), no
+		if m.lim.MaxLogBytes > 0 && bytes.HasPrefix(line, logLinePrefix) {
+			if m.logBytes+int64(len(line)) > m.lim.MaxLogBytes {
+				m.st.LogSkipped++
+				continue
+			}
+			m.logBytes += int64(len(line))
+		}
 		var e Entry
 		if jerr := json.Unmarshal(body, &e); jerr != nil {
 			if no == 1 {
@@ -210,6 +305,8 @@ func (m *memberReader) deliver(st *ReadStats, fn func(e *Entry) error) error {
 	st.Markers += m.st.Markers
 	st.LogRecords += m.st.LogRecords
 	st.Skipped += m.st.Skipped
+	st.SkippedLong += m.st.SkippedLong
+	st.LogSkipped += m.st.LogSkipped
 	st.Duplicates += m.st.Duplicates
 	if st.FirstDuplicate == "" {
 		st.FirstDuplicate = m.st.FirstDuplicate

@@ -57,7 +57,7 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 	}
 	h.Arch = extra.Arch
 	h.SetPageSize(extra.PageSize)
-	h.WordBits = model.ArchWordBits(h.Arch)
+	h.WordBits = kernel.ArchWordBits(h.Arch)
 
 	if mi, err := kernel.ReadMemInfo(root); err == nil {
 		h.MemTotalKB, _ = mi.Get("MemTotal")

@@ -1,0 +1,83 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"headroom/kernel"
+)
+
+// A command and its output on separate lines, as operators paste them:
+//
+//	# cat /proc/sys/net/ipv4/tcp_max_orphans
+//	65536
+//	$ sysctl -n net.ipv4.tcp_mem
+//	188124	250833	376248
+//	/proc/sys/net/ipv4/tcp_mem:188124	250833	376248      (grep . /proc/sys/...)
+//
+// The value is what the host ran with, as a `sysctl -a` line is: it is recorded under the
+// host's sysctls, not as a setting the author proposed.
+var (
+	reCatProcSys  = regexp.MustCompile(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
+	reSysctlN     = regexp.MustCompile(`(?:^|[\s$#>])sysctl\s+-n\s+([A-Za-z0-9_.-]+)\s*$`)
+	reGrepProcSys = regexp.MustCompile(`^/proc/sys/([A-Za-z0-9_./-]+):(.+)$`)
+)
+
+// isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that
+// opens something else.
+func isValueLine(t string) bool {
+	fs := fields(t)
+	if len(fs) == 0 || len(fs) > 4 {
+		return false
+	}
+	for _, f := range fs {
+		if strings.ContainsAny(f, "$#:=/<>[]()") {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *doc) tryCommandValue(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if m := reGrepProcSys.FindStringSubmatch(t); m != nil {
+		k := i
+		for ; k < len(d.ls); k++ {
+			m := reGrepProcSys.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
+			if m == nil {
+				break
+			}
+			d.hostValue("/proc/sys/"+m[1], strings.Join(fields(m[2]), " "), k)
+		}
+		return k - i
+	}
+	var path string
+	if m := reCatProcSys.FindStringSubmatch(t); m != nil {
+		path = "/proc/sys/" + m[1]
+	} else if m := reSysctlN.FindStringSubmatch(t); m != nil {
+		path = m[1]
+	} else {
+		return 0
+	}
+	if i+1 >= len(d.ls) || !isValueLine(d.ls[i+1].Text) || d.ls[i+1].Kernel {
+		return 0
+	}
+	d.hostValue(path, strings.Join(fields(d.ls[i+1].Text), " "), i+1)
+	return 2
+}
+
+// hostValue records a value the host printed for a sysctl (by path or dotted name).
+func (d *doc) hostValue(written, value string, at int) {
+	key := kernel.NormaliseSysctlKey(written)
+	sd := settingData(key, written, value, "sysctl-a")
+	no := d.ls[at].No
+	d.addSetting(sd, no)
+	d.addArtifact(KindSetting, no, no, sd)
+	if d.tl.Host.Sysctls == nil {
+		d.tl.Host.Sysctls = map[string]string{}
+		d.tl.Host.SysctlSource = map[string]string{}
+	}
+	d.tl.Host.Sysctls[key] = value
+	d.tl.Host.SysctlSource[key] = fmt.Sprintf("line %d", no)
+}

@@ -1,0 +1,274 @@
+package artifact
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// free (procps free.c, BusyBox free):
+//
+//	procps ≥ 3.3.10:  "total used free shared buff/cache available" / "Mem: ..." / "Swap: ..."
+//	procps < 3.3.10:  "total used free shared buffers cached" / "Mem: ..." /
+//	                  "-/+ buffers/cache: used free" / "Swap: ..."
+//	BusyBox:          "total used free shared buffers [cached]" (older) or the procps 3.3.10
+//	                  columns (1.25+), with "-/+ buffers:" in old ones
+//	-l:               "Low:" and "High:" rows (32-bit HighMem split); -t: a "Total:" row
+//
+// The unit is a flag (-b bytes, -k KiB, the default, -m MiB, -g GiB, -h human with a suffix
+// on every value), so it is read from the command line before the table or from the values'
+// suffixes. Without either, a Mem total of 2,000,000 or more is taken as KiB (a 2 GiB host,
+// rather than 2 TiB in MiB) and anything smaller leaves the unit unknown: the artifact keeps
+// the numbers and no memory figure reaches the rules.
+
+// FreeTable is one parsed free table.
+type FreeTable struct {
+	Columns []string           `json:"columns"`
+	Rows    map[string][]int64 `json:"rows"` // "Mem", "Swap", "Low", "High", "Total", "-/+ buffers/cache"; kB when the unit is known, as printed otherwise
+	Unit    string             `json:"unit"` // "KiB", "MiB", "GiB", "bytes", "human" or "unknown"
+	Note    string             `json:"note,omitempty"`
+	Label   string             `json:"label,omitempty"`
+}
+
+var freeColumns = map[string]bool{"total": true, "used": true, "free": true, "shared": true, "buffers": true,
+	"cached": true, "buff/cache": true, "available": true, "buff": true, "cache": true}
+
+func isFreeHeader(t string) bool {
+	fs := fields(t)
+	if len(fs) < 3 || fs[0] != "total" || fs[1] != "used" || fs[2] != "free" {
+		return false
+	}
+	for _, f := range fs {
+		if !freeColumns[f] {
+			return false
+		}
+	}
+	return true
+}
+
+// freeValue reads "7822", "7.6Gi", "512M", "1,5G" into KiB (unit "human") or as printed.
+func freeValue(s, unit string) (int64, bool) {
+	if unit != "human" {
+		return atoi(s)
+	}
+	mult := 1.0 / 1024 // bytes ("B") to KiB
+	num := s
+	if n := len(s); n > 0 {
+		suf := strings.TrimLeft(s, "0123456789.,")
+		num = s[:n-len(suf)]
+		switch strings.TrimSuffix(suf, "i") {
+		case "", "B":
+		case "K":
+			mult = 1
+		case "M":
+			mult = 1024
+		case "G":
+			mult = 1024 * 1024
+		case "T":
+			mult = 1024 * 1024 * 1024
+		default:
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(strings.Replace(num, ",", ".", 1), 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(math.Round(v * mult)), true
+}
+
+func (d *doc) tryFree(i int) int {
+	if !isFreeHeader(d.ls[i].Text) {
+		return 0
+	}
+	cols := fields(d.ls[i].Text)
+	k := i + 1
+	// A header wrapped by a mail client: "total used free shared buffers" / "cached".
+	for k < len(d.ls) {
+		more := fields(d.ls[k].Text)
+		if len(more) == 0 || len(more) > 3 || !freeColumns[more[0]] {
+			break
+		}
+		cols = append(cols, more...)
+		k++
+	}
+	tb := &FreeTable{Columns: cols, Rows: map[string][]int64{}, Label: d.label(i)}
+	unit := freeUnitFromLabel(tb.Label)
+	var raw [][]string
+	var names []string
+	for ; k < len(d.ls); k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		name, rest, ok := strings.Cut(t, ":")
+		if !ok || t == "" {
+			break
+		}
+		switch name {
+		case "Mem", "Swap", "Low", "High", "Total", "-/+ buffers/cache", "-/+ buffers":
+		default:
+			k-- // not a row of free's
+			goto done
+		}
+		vals := fields(rest)
+		// A row wrapped the same way: its last values alone on the next line.
+		if name == "Mem" && len(vals) < len(cols) && k+1 < len(d.ls) {
+			if more := fields(d.ls[k+1].Text); len(more) > 0 && len(vals)+len(more) <= len(cols) && allNumericish(more) {
+				vals = append(vals, more...)
+				k++
+			}
+		}
+		if len(vals) == 0 || len(vals) > len(cols) {
+			d.unparsed(k, k, fmt.Sprintf("free: the %s row has %d values for %d columns", name, len(vals), len(cols)))
+			continue
+		}
+		if unit == "" && strings.TrimLeft(vals[0], "0123456789.,") != "" {
+			unit = "human"
+		}
+		names = append(names, name)
+		raw = append(raw, vals)
+	}
+	k--
+done:
+	if len(raw) == 0 {
+		d.unparsed(i, i, "free: the header has no Mem row under it")
+		return 1
+	}
+	for r, vals := range raw {
+		row := make([]int64, 0, len(vals))
+		for _, v := range vals {
+			n, ok := freeValue(v, unit)
+			if !ok {
+				d.unparsed(i+1+r, i+1+r, fmt.Sprintf("free: %q is not a number", v))
+				n = -1
+			}
+			row = append(row, n)
+		}
+		tb.Rows[names[r]] = row
+	}
+	mult := int64(1)
+	switch unit {
+	case "human", "KiB":
+	case "MiB":
+		mult = 1024
+	case "GiB":
+		mult = 1024 * 1024
+	case "bytes":
+		mult = -1024 // divide
+	case "":
+		if m := tb.Rows["Mem"]; len(m) > 0 && m[0] >= 2_000_000 {
+			unit = "KiB"
+			tb.Note = "no command line or unit suffix: a Mem total this large is taken as KiB (free's default)"
+		} else {
+			unit = "unknown"
+			tb.Note = "no command line (free -m, -g, -h) or unit suffix says the unit: the numbers are kept as printed and not used as memory figures"
+		}
+	}
+	tb.Unit = unit
+	first, last := d.ls[i].No, d.ls[k].No
+	d.segSeq++
+	var ss []model.Sample
+	if unit != "unknown" {
+		for name, row := range tb.Rows {
+			for c := range row {
+				if row[c] < 0 {
+					continue
+				}
+				if mult > 0 {
+					row[c] *= mult
+				} else {
+					row[c] /= -mult
+				}
+			}
+			tb.Rows[name] = row
+		}
+		if mem := freeMemInfo(tb); mem.Len() > 0 {
+			ss = append(ss, model.Sample{Source: spanSource(first, last), MemInfo: mem})
+			if v, ok := mem.Get("MemTotal"); ok {
+				d.host.memTotal(v, 3) // as top's "Mem: total"
+			}
+		}
+	}
+	d.addSamples(KindFree, tb.Label, first, last, ss)
+	d.addArtifact(KindFree, first, last, tb)
+	return k - i + 1
+}
+
+// freeMemInfo gives the rows the /proc/meminfo names free read them from (free.c: total =
+// MemTotal, free = MemFree, buffers = Buffers, cached = Cached (+ SReclaimable in 3.3.10+),
+// available = MemAvailable; Swap total/free = SwapTotal/SwapFree). buff/cache is a sum and
+// maps to no one line.
+func freeMemInfo(tb *FreeTable) *kernel.Counters {
+	mem := &kernel.Counters{}
+	col := func(row []int64, name string) (int64, bool) {
+		for c, n := range tb.Columns {
+			if n == name && c < len(row) && row[c] >= 0 {
+				return row[c], true
+			}
+		}
+		return 0, false
+	}
+	if m, ok := tb.Rows["Mem"]; ok {
+		for name, key := range map[string]string{"total": "MemTotal", "free": "MemFree", "buffers": "Buffers", "available": "MemAvailable"} {
+			if v, ok := col(m, name); ok {
+				mem.Set(key, v)
+			}
+		}
+		if v, ok := col(m, "cached"); ok {
+			mem.Set("Cached", v)
+		}
+	}
+	if s, ok := tb.Rows["Swap"]; ok {
+		if v, ok := col(s, "total"); ok {
+			mem.Set("SwapTotal", v)
+		}
+		if v, ok := col(s, "free"); ok {
+			mem.Set("SwapFree", v)
+		}
+		if v, ok := col(s, "used"); ok {
+			mem.Set("SwapUsed", v)
+		}
+	}
+	return mem
+}
+
+// freeUnitFromLabel reads free's unit flag from the command line before the table.
+func freeUnitFromLabel(label string) string {
+	i := strings.Index(label, "free")
+	if i < 0 {
+		return ""
+	}
+	for _, f := range fields(label[i+4:]) {
+		if !strings.HasPrefix(f, "-") || strings.HasPrefix(f, "--") {
+			continue
+		}
+		switch {
+		case strings.Contains(f, "h"):
+			return "human"
+		case strings.Contains(f, "m"):
+			return "MiB"
+		case strings.Contains(f, "g"):
+			return "GiB"
+		case strings.Contains(f, "b"):
+			return "bytes"
+		case strings.Contains(f, "k"):
+			return "KiB"
+		}
+	}
+	if strings.HasPrefix(strings.TrimLeft(label[i+4:], " "), "|") || strings.TrimSpace(label[i+4:]) == "" {
+		return "KiB" // "free" alone: its default
+	}
+	return ""
+}
+
+// allNumericish: every field is a number, with or without a unit suffix ("7.6Gi").
+func allNumericish(fs []string) bool {
+	for _, f := range fs {
+		if f == "" || f[0] < '0' || f[0] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,473 @@
+package artifact
+
+import "strings"
+
+// stripOtherPrefixes removes the log prefixes that stripSyslog and stripKernelStamp do not
+// know, leaving what they know in front for them (issue 16, "kernel-log prefixes"):
+//
+//	"    [  12.345678] ..."                               a log indented in a post or a mail
+//	"[Mon Jan  2 03:04:05 2024] ..."                      dmesg -T (any locale)
+//	"6,30574067,3816544225424,-;..."                      a raw /dev/kmsg record
+//	"June 29 14:06:59 host kernel: ..."                   syslog with the month spelled out
+//	"Mon Jan  2 03:04:05 2024 kern.warn kernel: [ 1.2] ..."  OpenWrt logread
+//	"Tue 2024-01-02 03:04:05 UTC host kernel: ..."        journalctl -o short-full
+//	"2024-01-02 03:04:05 host kernel: ..."                syslog-ng/rsyslog with a space
+//	"Jan  2 03:04:05 kernel: ..."                         syslog without a host name
+//	"07-13 08:41:51.341 <4>[309805.658142s][pid:1361,cpu5,comm]..."  Android (logcat date,
+//	                                                      kernel stamp in seconds with an 's',
+//	                                                      Huawei's caller block)
+//
+// It runs on every line of a syslog, so each form is ruled out by its first bytes.
+func stripOtherPrefixes(s string, l *Line) string {
+	if len(s) == 0 {
+		return s
+	}
+	// "| " quoting (some mail clients and forums quote with a bar), but not a Markdown
+	// table row, which ends with one.
+	if s[0] == '|' && len(s) > 2 && s[1] == ' ' && !strings.HasSuffix(strings.TrimRight(s, " "), "|") {
+		s = s[2:]
+		l.Quote++
+	}
+	// Markdown's backslash escapes, left in text copied from a rendered page's source or a
+	// PDF converted to Markdown: "\[ 5.168093\] ... 0\*4kB".
+	if strings.IndexByte(s, '\\') >= 0 && (strings.Contains(s, "\\[") || strings.Contains(s, "\\*") || strings.Contains(s, "\\_")) {
+		s = unescapeMarkdownLine(s)
+	}
+	if s[0] == ' ' || s[0] == '\t' {
+		t := strings.TrimLeft(s, " \t")
+		if startsLogPrefix(t) {
+			s = t
+		} else {
+			return s
+		}
+	}
+	switch c := s[0]; {
+	case c == '[':
+		if t, ok := stripBracketDate(s, l); ok {
+			return t
+		}
+	case c >= 'A' && c <= 'Z':
+		if len(s) > 4 && s[3] == ' ' && isWeekday(s[:3]) {
+			return stripWeekdayDate(s, l)
+		}
+		if sp := strings.IndexByte(s[:min(len(s), 10)], ' '); sp > 3 && isLongMonth(s[:sp]) {
+			// "June 29 14:06:59 host kernel: ": a syslog template with the month spelled out.
+			f := strings.Fields(s[:min(len(s), 40)])
+			if len(f) >= 4 && isDigits(f[1]) && strings.Count(f[2], ":") == 2 {
+				k := strings.Index(s, f[2]) + len(f[2])
+				if t, ok := syslogHostTag(s[k:], s[:k], l); ok {
+					return t
+				}
+			}
+		}
+		if len(s) > 20 && s[3] == ' ' && isMonth(s[:3]) {
+			// "Jan  2 03:04:05 kernel: ": syslog without a host name (a local file
+			// written with the host left out, or a paste that cut it).
+			f := strings.Fields(s[:min(len(s), 40)])
+			if len(f) >= 4 && strings.Count(f[2], ":") == 2 && strings.HasSuffix(f[3], ":") && !strings.HasSuffix(f[3], "]:") && f[3] == "kernel:" {
+				k := strings.Index(s, " kernel:")
+				if t, ok := syslogTag(s[k+1:], s[:k], "", l); ok {
+					return t
+				}
+			}
+		}
+	case c >= '0' && c <= '9' || c >= 'A' && c <= 'F':
+		if t, ok := stripKmsgRecord(s, l); ok {
+			return t
+		}
+		if t, ok := stripUnisocSeq(s, l); ok {
+			return t
+		}
+		if t, ok := stripTAIStamp(s, l); ok {
+			return t
+		}
+		if c > '9' {
+			return s
+		}
+		if len(s) > 19 && s[4] == '-' && s[7] == '-' && s[10] == ' ' && isDigits(s[:4]) && s[13] == ':' {
+			// "2024-01-02 03:04:05[.frac][tz] host tag: "
+			end := 19
+			for end < len(s) && s[end] != ' ' {
+				end++
+			}
+			if t, ok := syslogHostTag(s[end:], s[:end], l); ok {
+				return t
+			}
+		}
+		if len(s) > 19 && s[2] == '-' && s[5] == ' ' && s[8] == ':' && s[11] == ':' && isDigits(s[:2]) {
+			return stripAndroid(s, l)
+		}
+	case c == '<':
+		if len(s) > 4 && s[2] == '>' && s[3] == '[' && strings.Contains(s[:min(len(s), 24)], "s]") {
+			if t, ok := androidStamp(s, l); ok {
+				return t
+			}
+		}
+	}
+	return s
+}
+
+// stripKmsgRecord removes the prefix of a record read raw from /dev/kmsg
+// ("6,30574067,3816544225424,-;message": level and facility, sequence, microseconds since
+// boot, flags; Documentation/ABI/testing/dev-kmsg).
+func stripKmsgRecord(s string, l *Line) (string, bool) {
+	semi := strings.IndexByte(s[:min(len(s), 64)], ';')
+	if semi < 7 {
+		return s, false
+	}
+	parts := strings.Split(s[:semi], ",")
+	if len(parts) < 4 || !isDigits(parts[0]) || !isDigits(parts[1]) || !isDigits(parts[2]) {
+		return s, false
+	}
+	pri, _ := parseDigits(parts[0])
+	us, ok := parseDigits(parts[2])
+	if !ok {
+		return s, false
+	}
+	l.Priority, l.UptimeUsec, l.Kernel = int(pri&7), us, true
+	return s[semi+1:], true
+}
+
+// startsLogPrefix: t begins like a dmesg stamp, a priority, a syslog or a journal date.
+func startsLogPrefix(t string) bool {
+	if len(t) < 4 {
+		return false
+	}
+	switch c := t[0]; {
+	case c == '[':
+		return t[1] == ' ' || t[1] >= '0' && t[1] <= '9' || isWeekday(t[1:4])
+	case c == '<':
+		return t[2] == '>' && t[1] >= '0' && t[1] <= '7'
+	case c >= 'A' && c <= 'Z':
+		return len(t) > 4 && t[3] == ' ' && (isMonth(t[:3]) || isWeekday(t[:3]))
+	case c >= '0' && c <= '9':
+		return len(t) > 10 && (t[4] == '-' && t[7] == '-' || t[2] == '-' && t[5] == ' ')
+	}
+	return false
+}
+
+func isLongMonth(s string) bool {
+	switch s {
+	case "January", "February", "March", "April", "June", "July", "August", "Sept", "September", "October", "November", "December":
+		return true
+	}
+	return false
+}
+
+func isWeekday(s string) bool {
+	switch s {
+	case "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun":
+		return true
+	}
+	return false
+}
+
+// stripBracketDate removes dmesg -T's "[Mon Jan  2 03:04:05 2024] ", in any locale ("[四 3月
+// 18 18:47:12 2021]"): a bracket that closes on a time and a four-digit year.
+func stripBracketDate(s string, l *Line) (string, bool) {
+	if len(s) < 16 {
+		return s, false
+	}
+	end := strings.IndexByte(s[:min(len(s), 48)], ']')
+	if end < 14 {
+		return s, false
+	}
+	in := s[1:end]
+	n := len(in)
+	if isTerminalStamp(in) {
+		// "[2022/9/23 15:43:47] ": a terminal or serial logger's stamp on every line
+		// (minicom, SecureCRT): not the kernel's, so the line keeps its own kind.
+		l.Stamp = in
+		return strings.TrimPrefix(s[end+1:], " "), true
+	}
+	// "... HH:MM:SS YYYY"
+	if n < 13 || !isDigits(in[n-4:]) || in[n-5] != ' ' || in[n-8] != ':' || in[n-11] != ':' ||
+		!isDigits(in[n-7:n-5]) || !isDigits(in[n-10:n-8]) {
+		return s, false
+	}
+	l.Kernel = true
+	l.Stamp = s[1:end]
+	return strings.TrimPrefix(s[end+1:], " "), true
+}
+
+// stripWeekdayDate removes OpenWrt logread's "Mon Jan  2 03:04:05 2024 kern.warn kernel: "
+// and journalctl short-full's "Tue 2024-01-02 03:04:05 UTC host kernel: ".
+func stripWeekdayDate(s string, l *Line) string {
+	f := strings.Fields(s[:min(len(s), 64)])
+	if len(f) < 5 {
+		return s
+	}
+	var stampWords int
+	switch {
+	case isMonth(f[1]) && len(f[4]) == 4 && isDigits(f[4]): // Mon Jan 2 03:04:05 2024
+		stampWords = 5
+	case len(f[1]) == 10 && f[1][4] == '-' && strings.Count(f[2], ":") == 2: // Tue 2024-01-02 03:04:05 UTC
+		stampWords = 4
+	default:
+		return s
+	}
+	rest := s
+	for k := 0; k < stampWords; k++ {
+		rest = strings.TrimLeft(rest, " ")
+		rest = rest[strings.IndexByte(rest, ' ')+1:]
+	}
+	stamp := strings.TrimRight(s[:len(s)-len(rest)], " ")
+	if stampWords == 5 {
+		// logread: "kern.warn kernel: " (facility.level, then the tag)
+		rest = strings.TrimLeft(rest, " ")
+		sp := strings.IndexByte(rest, ' ')
+		if sp <= 0 || strings.IndexByte(rest[:sp], '.') < 0 {
+			return s
+		}
+		fac := rest[:sp]
+		t, ok := syslogTag(rest[sp+1:], stamp, "", l)
+		if !ok {
+			return s
+		}
+		if strings.HasPrefix(fac, "kern.") {
+			l.Kernel = true
+		}
+		return t
+	}
+	if t, ok := syslogHostTag(rest, stamp, l); ok {
+		return t
+	}
+	return s
+}
+
+// stripAndroid removes "07-13 08:41:51.341 " and the kernel stamp and caller block that
+// follow it on Android ("<4>[309805.658142s][pid:1361,cpu5,comm]").
+func stripAndroid(s string, l *Line) string {
+	rest := strings.TrimLeft(s[18:], "0123456789") // the milliseconds
+	if t, ok := androidStamp(strings.TrimLeft(rest, " "), l); ok {
+		return t
+	}
+	return s
+}
+
+// androidStamp reads "<4>[309805.658142s][pid:1361,cpu5,comm]".
+func androidStamp(rest string, l *Line) (string, bool) {
+	if len(rest) >= 3 && rest[0] == '<' && rest[2] == '>' && rest[1] >= '0' && rest[1] <= '7' {
+		l.Priority = int(rest[1] - '0')
+		rest = rest[3:]
+	}
+	if len(rest) < 4 || rest[0] != '[' {
+		return "", false
+	}
+	end := strings.IndexByte(rest, ']')
+	inner := strings.TrimSuffix(strings.TrimSpace(rest[1:max(end, 1)]), "s")
+	dot := strings.IndexByte(inner, '.')
+	if end < 0 || dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) {
+		return "", false
+	}
+	secs, _ := parseDigits(inner[:dot])
+	frac := inner[dot+1:]
+	var us int64
+	for k := 0; k < 6; k++ {
+		us *= 10
+		if k < len(frac) {
+			us += int64(frac[k] - '0')
+		}
+	}
+	l.UptimeUsec = secs*1_000_000 + us
+	l.Kernel = true
+	rest = rest[end+1:]
+	if strings.HasPrefix(rest, "[pid:") {
+		if e := strings.IndexByte(rest, ']'); e > 0 {
+			l.Caller = rest[1:e]
+			rest = rest[e+1:]
+		}
+	}
+	return strings.TrimPrefix(rest, " "), true
+}
+
+// syslogHostTag reads "host tag[pid]: " after a stamp.
+func syslogHostTag(rest, stamp string, l *Line) (string, bool) {
+	rest = strings.TrimLeft(rest, " ")
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return "", false
+	}
+	return syslogTag(rest[sp+1:], stamp, rest[:sp], l)
+}
+
+// syslogTag reads "tag[pid]: " and sets the line's syslog facts.
+func syslogTag(rest, stamp, host string, l *Line) (string, bool) {
+	colon := strings.IndexByte(rest, ':')
+	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
+		return "", false
+	}
+	tag := rest[:colon]
+	if b := strings.IndexByte(tag, '['); b > 0 {
+		tag = tag[:b]
+	}
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	if tag == "kernel" {
+		l.Kernel = true
+	}
+	return strings.TrimPrefix(rest[colon+1:], " "), true
+}
+
+// stripVendorBlocks removes the blocks that vendor kernels print after the timestamp (or at
+// the line's start when there is none):
+//
+//	"[3:  Binder:9343_3:22875] "    CPU, comm, pid (Qualcomm, Samsung, MediaTek Android kernels)
+//	"[pid:1361,cpu5,comm]"          Huawei
+//	"[03-19 10:05:52.172] "         a wall clock after the uptime (Unisoc)
+//
+// The CPU/comm/pid block names the printing task, as CONFIG_PRINTK_CALLER's does: it is kept
+// as the line's Caller so that interleaved reports stay apart.
+func stripVendorBlocks(s string, l *Line) string {
+	for k := 0; k < 3; k++ {
+		t := strings.TrimLeft(s, " ")
+		if len(t) < 5 || t[0] != '[' {
+			return s
+		}
+		end := strings.IndexByte(t[:min(len(t), 64)], ']')
+		if end < 3 {
+			return s
+		}
+		in := t[1:end]
+		switch {
+		case strings.HasPrefix(in, "pid:"):
+			l.Caller = in
+		case isCPUCommPID(in):
+			l.Caller = strings.Join(strings.Fields(in), "")
+		case len(in) >= 14 && in[2] == '-' && in[5] == ' ' && in[8] == ':' && in[11] == ':' && isDigits(in[:2]):
+		default:
+			return s
+		}
+		l.Kernel = true
+		s = strings.TrimPrefix(t[end+1:], " ")
+	}
+	return s
+}
+
+// isCPUCommPID: "3:  Binder:9343_3:22875", "4: binder:569_5:27109", "4:        kswapd0: 1209".
+func isCPUCommPID(in string) bool {
+	first := strings.IndexByte(in, ':')
+	last := strings.LastIndexByte(in, ':')
+	if first <= 0 || last <= first {
+		return false
+	}
+	return isDigits(strings.TrimSpace(in[:first])) && isDigits(strings.TrimSpace(in[last+1:])) &&
+		strings.TrimSpace(in[first+1:last]) != ""
+}
+
+// stripUnisocSeq removes "04166 < 4> ": a hex sequence number and a priority written with
+// a space (Unisoc's last-kmsg dumps), leaving the uptime stamp for stripKernelStamp.
+func stripUnisocSeq(s string, l *Line) (string, bool) {
+	sp := strings.IndexByte(s[:min(len(s), 12)], ' ')
+	if sp < 4 || len(s) < sp+6 || s[sp+1] != '<' {
+		return s, false
+	}
+	for i := 0; i < sp; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'F' || c >= 'a' && c <= 'f') {
+			return s, false
+		}
+	}
+	rest := s[sp+1:]
+	close := strings.IndexByte(rest[:min(len(rest), 6)], '>')
+	if close < 2 {
+		return s, false
+	}
+	p := strings.TrimSpace(rest[1:close])
+	if len(p) != 1 || p[0] < '0' || p[0] > '7' {
+		return s, false
+	}
+	l.Priority, l.Kernel = int(p[0]-'0'), true
+	return strings.TrimLeft(rest[close+1:], " "), true
+}
+
+// isTerminalStamp: "2022/9/23 15:43:47", "2024-01-02 03:04:05.123".
+func isTerminalStamp(in string) bool {
+	date, clock, ok := strings.Cut(strings.TrimSpace(in), " ")
+	if !ok || len(date) < 8 || len(date) > 10 || !isDigits(date[:4]) || (date[4] != '/' && date[4] != '-') {
+		return false
+	}
+	hms := strings.Split(strings.SplitN(clock, ".", 2)[0], ":")
+	return len(hms) == 3 && isDigits(hms[0]) && isDigits(hms[1]) && isDigits(hms[2])
+}
+
+// unescapeMarkdownLine undoes Markdown's backslash escapes of punctuation.
+func unescapeMarkdownLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("[]*_()#.-!<>`|{}+", s[i+1]) >= 0 {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// stripTAIStamp removes svlogd's (runit) "2005-05-17_10:24:16.76726 kern.info: " prefix:
+// a date and time joined by '_', then the facility.level the logger wrote.
+func stripTAIStamp(s string, l *Line) (string, bool) {
+	if len(s) < 28 || s[4] != '-' || s[7] != '-' || s[10] != '_' || s[13] != ':' {
+		return s, false
+	}
+	sp := strings.IndexByte(s, ' ')
+	if sp < 19 {
+		return s, false
+	}
+	rest := s[sp+1:]
+	colon := strings.Index(rest, ": ")
+	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 || strings.IndexByte(rest[:colon], '.') < 0 {
+		return s, false
+	}
+	l.Stamp, l.Syslog, l.Tag = s[:sp], true, rest[:colon]
+	if strings.HasPrefix(rest, "kern.") {
+		l.Kernel = true
+	}
+	return rest[colon+2:], true
+}
+
+// commentMarker returns the comment marker a line starts with: "# " (shell, Ruby, Python)
+// or " * " / "* " (C block comments), "" for none.
+func commentMarker(t string) string {
+	switch {
+	case strings.HasPrefix(t, "# "), strings.HasPrefix(t, "#\t"):
+		return "#"
+	case strings.HasPrefix(strings.TrimLeft(t, " "), "* ") && len(t)-len(strings.TrimLeft(t, " ")) <= 2:
+		return "*"
+	}
+	return ""
+}
+
+// uncommentBlock strips the comment marker from a run of at least three consecutive lines
+// that carry the same one, starting at ls[i]: command output pasted inside a script's or a
+// source file's comments ("# procs ---memory---", " *    some avg10=0.00"). A root prompt
+// ("# cat /proc/...") is one line followed by its output, so it is left alone; so is a block
+// that holds sysctl assignments, since a commented-out setting is not a setting.
+func (d *doc) uncommentBlock(i int) {
+	mark := commentMarker(d.ls[i].Text)
+	if mark == "" || d.ls[i].uncommented {
+		return
+	}
+	k := i
+	for k < len(d.ls) && !d.used[k] && commentMarker(d.ls[k].Text) == mark {
+		k++
+	}
+	if k-i < 3 {
+		return
+	}
+	stripped := make([]string, 0, k-i)
+	for j := i; j < k; j++ {
+		t := strings.TrimLeft(d.ls[j].Text, " ")
+		t = strings.TrimPrefix(t, mark)
+		if len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+			t = t[1:]
+		}
+		if isSysctlLine(t) {
+			return
+		}
+		stripped = append(stripped, t)
+	}
+	for j := i; j < k; j++ {
+		d.ls[j].Text = stripped[j-i]
+		d.ls[j].uncommented = true
+	}
+}

@@ -1,0 +1,169 @@
+// Command accuracy scores `headroom doctor` against the labelled corpus of real pastes in
+// testdata/corpus (issue 16): it runs the real binary on every case, as a user would, and
+// compares the JSON it prints with the facts an expert read off the text by hand.
+//
+//	go run ./internal/accuracy -bin dist/headroom [-corpus testdata/corpus] [-update]
+//
+// It prints one row per case and a last line
+//
+//	accuracy: cases=… runs=…/… headers=…% zones=…% values=…% must=…% healthy=…/… root=…% maxcpu=…ms
+//
+// and exits non-zero when any figure is below the committed baseline (the ratchet: a figure
+// only moves up), when a case could not be scored, or when one case took more than -max-cpu
+// of CPU. -update rewrites the baseline with the figures of this run, refusing to lower one
+// unless -allow-lower is given too (for a corpus that grew harder cases; the diff shows it).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	bin := flag.String("bin", "dist/headroom", "the headroom binary to score")
+	dir := flag.String("corpus", "testdata/corpus", "the labelled corpus")
+	baselinePath := flag.String("baseline", "", "the committed figures (default CORPUS/accuracy-baseline.json)")
+	update := flag.Bool("update", false, "write this run's figures as the baseline")
+	allowLower := flag.Bool("allow-lower", false, "with -update: accept a baseline below the old one")
+	maxCPU := flag.Duration("max-cpu", 100*time.Millisecond, "the CPU time (user+system) one case may take")
+	only := flag.String("run", "", "score only the cases whose stem contains this text")
+	quiet := flag.Bool("q", false, "print only the cases that lose a point, and the last line")
+	flag.Parse()
+	if *baselinePath == "" {
+		*baselinePath = filepath.Join(*dir, "accuracy-baseline.json")
+	}
+	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, *maxCPU, *only, *quiet); err != nil {
+		fmt.Fprintln(os.Stderr, "accuracy:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Duration, only string, quiet bool) error {
+	cases, err := loadCorpus(dir)
+	if err != nil {
+		return err
+	}
+	var tot totals
+	var problems []string
+	for _, c := range cases {
+		if only != "" && !strings.Contains(c.Stem, only) {
+			continue
+		}
+		out, err := runDoctor(bin, c.TextPath)
+		if err != nil {
+			return err
+		}
+		s := score(c, out)
+		tot.add(c, s)
+		if s.CPU > maxCPU {
+			problems = append(problems, fmt.Sprintf("%s took %v of CPU (limit %v)", c.Stem, s.CPU.Round(time.Millisecond), maxCPU))
+		}
+		if !quiet || s.lost() {
+			fmt.Println(s.row(c))
+		}
+	}
+	fig := tot.figures()
+	fmt.Println(fig.line())
+	if only != "" {
+		return nil
+	}
+	base, err := readBaseline(baselinePath)
+	if err != nil && !(update && errors.Is(err, os.ErrNotExist)) {
+		return err
+	}
+	if update {
+		if lower := fig.below(base); len(lower) > 0 && !allowLower {
+			return fmt.Errorf("refusing to lower the baseline (%s); add -allow-lower if the corpus grew harder", strings.Join(lower, ", "))
+		}
+		return writeBaseline(baselinePath, fig)
+	}
+	if lower := fig.below(base); len(lower) > 0 {
+		problems = append(problems, "below the baseline "+baselinePath+": "+strings.Join(lower, ", "))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// doctorRun is what one `headroom doctor --format json FILE` gave.
+type doctorRun struct {
+	Exit   int
+	Report map[string]any // nil when the output was not JSON
+	Err    string         // why Report is nil, or stderr
+	CPU    time.Duration
+}
+
+func runDoctor(bin, path string) (doctorRun, error) {
+	cmd := exec.Command(bin, "doctor", "--format", "json", path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var r doctorRun
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return r, fmt.Errorf("running %s: %w", bin, err)
+		}
+	}
+	r.Exit = cmd.ProcessState.ExitCode()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &r.Report); err != nil {
+		r.Report = nil
+		r.Err = "output is not JSON: " + err.Error()
+		if s := strings.TrimSpace(stderr.String()); s != "" {
+			r.Err += " (stderr: " + firstLine(s) + ")"
+		}
+	}
+	return r, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// readBaseline and writeBaseline keep the figures as JSON so that a diff shows which moved.
+func readBaseline(path string) (figures, error) {
+	var f figures
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+func writeBaseline(path string, f figures) error {
+	b, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// sortedKeys is for stable output.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

@@ -1,0 +1,40 @@
+package kernel
+
+import "strings"
+
+// The kernel log messages the rules read, each with the code that prints it. This is their
+// one home: the pasted-text reader uses it to recognise a message quoted without any log
+// prefix (in a post, a code block, a ticket), and the rules search the log with it.
+var (
+	// MsgTCPOutOfMemory: tcp_out_of_memory (net/ipv4/tcp.c, 3.x+: "TCP: out of memory --
+	// consider tuning tcp_mem"); 2.6's tcp_out_of_resources printed "Out of socket memory".
+	MsgTCPOutOfMemory = []string{"TCP: out of memory", "Out of socket memory", "out of socket memory"}
+	// MsgTooManyOrphans: tcp_out_of_resources → tcp_too_many_orphans (net/ipv4/tcp_timer.c:
+	// "too many orphaned sockets"; 2.6.x printed "too many of orphaned sockets").
+	MsgTooManyOrphans = []string{"too many orphaned sockets", "too many of orphaned sockets"}
+	// MsgConntrackFull: nf_conntrack_alloc/early_drop (net/netfilter/nf_conntrack_core.c:
+	// "nf_conntrack: table full, dropping packet"; ip_conntrack before 2.6.15).
+	MsgConntrackFull = []string{"table full, dropping packet"}
+	// MsgNotPhysical: allocations that fail for address space, not pages (mm/vmalloc.c,
+	// mm/percpu.c).
+	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
+	// MsgSlabFailure: slab_out_of_memory (mm/slub.c), SLAB's equivalent.
+	MsgSlabFailure = []string{"SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory"}
+	// MsgRatelimited: printk_ratelimit's summary (lib/ratelimit.c, net/core/utils.c
+	// net_ratelimit): "net_ratelimit: 42 callbacks suppressed", "warn_alloc: 96 callbacks
+	// suppressed". The suppressed messages happened: they count toward the totals.
+	MsgRatelimited = []string{"callbacks suppressed"}
+)
+
+// IsKnownMessage reports whether a line holds one of the messages above, whatever came
+// before it.
+func IsKnownMessage(t string) bool {
+	for _, set := range [][]string{MsgTCPOutOfMemory, MsgTooManyOrphans, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited} {
+		for _, m := range set {
+			if strings.Contains(t, m) {
+				return true
+			}
+		}
+	}
+	return false
+}

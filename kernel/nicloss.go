@@ -1,0 +1,288 @@
+package kernel
+
+import (
+	"sort"
+	"strings"
+)
+
+// Where a NIC counter's losses happen. doctor's rules (nic-rx-overruns, nic-ring-below-max,
+// rx-dropped), serve's headroom_nic_loss_total and the JSON of a pasted `ethtool -S` all
+// classify a counter name through ClassifyNICCounter, so the same drop is counted the same
+// way everywhere.
+
+// Layers: who dropped the frame.
+const (
+	// NICLayerNIC: the adapter, before the host saw the frame (wire errors, ring or FIFO
+	// overruns, port buffer overflow).
+	NICLayerNIC = "nic"
+	// NICLayerDriver: the driver (failed RX buffer allocations, a virtual device's per-queue
+	// drops).
+	NICLayerDriver = "driver"
+	// NICLayerSoftware: the network stack after the driver handed the frame over
+	// (rx_dropped: no protocol handler, backlog full, rx_handler drop; tx_dropped: qdisc).
+	NICLayerSoftware = "software"
+)
+
+// Causes: what ran out, which decides the fix. These are the values of the layer label of
+// headroom_nic_loss_total (kept under that name so existing dashboards still match).
+const (
+	// NICCauseLink: damaged or refused on the wire, at the PHY/MAC (CRC, framing, length,
+	// carrier, collisions). Cabling, duplex or optics; memory does not fix it.
+	NICCauseLink = "link"
+	// NICCauseRing: the NIC had the frame and no free RX descriptor or FIFO/port buffer
+	// room. The host did not refill the ring in time: softirq starved, ring too small, or
+	// the refill's allocation failed.
+	NICCauseRing = "ring"
+	// NICCauseRefill: the driver's RX buffer allocation failed (the memory side of the same
+	// loss). Counts failed allocations, not frames.
+	NICCauseRefill = "refill"
+	// NICCauseQueue: a virtual device's per-queue software drop (veth XDP, virtio).
+	NICCauseQueue = "queue"
+	// NICCauseStack: the kernel dropped a frame the driver had delivered or accepted.
+	NICCauseStack = "stack"
+	// NICCauseShaped: the cloud provider's shaper queued or dropped packets above the
+	// instance's allowance (AWS ENA *_allowance_exceeded, ENA driver documentation
+	// "ENA Express / network performance metrics"): not a ring on this host, and no sysctl
+	// of this host changes it.
+	NICCauseShaped = "shaped"
+)
+
+// NICLoss is what one counter counts.
+type NICLoss struct {
+	Direction string `json:"direction"` // "rx" or "tx"
+	Layer     string `json:"layer"`     // NICLayer*
+	Cause     string `json:"cause"`     // NICCause*
+}
+
+// Frames reports whether the counter counts lost frames (a refill counter counts failed
+// allocations, which may or may not have cost a frame).
+func (l NICLoss) Frames() bool { return l.Cause != NICCauseRefill }
+
+// RxOverrun reports whether the counter counts received frames the NIC dropped for lack of
+// ring or FIFO room: the losses of nic-rx-overruns.
+func (l NICLoss) RxOverrun() bool { return l.Direction == "rx" && l.Cause == NICCauseRing }
+
+var (
+	rxRing   = NICLoss{"rx", NICLayerNIC, NICCauseRing}
+	rxLink   = NICLoss{"rx", NICLayerNIC, NICCauseLink}
+	rxStack  = NICLoss{"rx", NICLayerSoftware, NICCauseStack}
+	rxRefill = NICLoss{"rx", NICLayerDriver, NICCauseRefill}
+	txRing   = NICLoss{"tx", NICLayerNIC, NICCauseRing}
+	txLink   = NICLoss{"tx", NICLayerNIC, NICCauseLink}
+	txStack  = NICLoss{"tx", NICLayerSoftware, NICCauseStack}
+	rxShaped = NICLoss{"rx", NICLayerNIC, NICCauseShaped}
+	txShaped = NICLoss{"tx", NICLayerNIC, NICCauseShaped}
+)
+
+// netdevLoss classifies the generic link counters: the /proc/net/dev columns (NetDev names)
+// and the rtnl_link_stats64 names (include/uapi/linux/if_link.h) that drivers also print in
+// ethtool -S. Three /proc/net/dev columns are sums (net/core/net-procfs.c
+// dev_seq_printf_stats, unchanged since 2.6):
+//   - rx_dropped is "drop" = rx_dropped + rx_missed_errors, so on drivers that count ring
+//     overruns as missed (e1000, igb, ixgbe) ring losses show there too; rx_missed_errors
+//     separates them.
+//   - rx_frame_errors is "frame" = rx_length_errors + rx_over_errors + rx_crc_errors +
+//     rx_frame_errors.
+//   - tx_carrier_errors is "carrier" = carrier + aborted + window + heartbeat errors.
+//
+// rx_errors and tx_errors are totals of the others and are not listed (they would double
+// count); rx_compressed and multicast are not losses.
+var netdevLoss = map[string]NICLoss{
+	"rx_dropped":        rxStack,
+	"rx_fifo_errors":    rxRing,
+	"rx_missed_errors":  rxRing,
+	"rx_over_errors":    rxRing,
+	"rx_frame_errors":   rxLink,
+	"rx_crc_errors":     rxLink,
+	"rx_length_errors":  rxLink,
+	"tx_dropped":        txStack,
+	"tx_fifo_errors":    txRing,
+	"tx_carrier_errors": txLink,
+	"collisions":        txLink,
+}
+
+// driverLoss classifies driver-specific ethtool -S names.
+//
+// rx_discards and rx_discards_phy: the four lists this table replaced disagreed on them
+// (diagnose and export called rx_discards a ring loss and did not know rx_discards_phy;
+// artifact called rx_discards a software drop and rx_discards_phy a ring loss). Both are
+// frames the adapter dropped before the host saw them, so both are NIC-layer ring losses:
+//   - rx_discards_phy (mlx5): "The number of received packets dropped due to lack of buffers
+//     on a physical port. If this counter is increasing, it implies that the adapter is
+//     congested and cannot absorb the traffic coming from the network."
+//     (Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst). The
+//     port buffer fills when the adapter cannot move frames to host memory fast enough, the
+//     FIFO half of "ring or FIFO overrun"; distinct from rx_out_of_buffer (below), so the
+//     two do not double count.
+//   - rx_discards (bnxt_en's per-ring statistics, rx_discard_pkts in
+//     drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c: frames the chip discarded because
+//     the ring had no buffer posted; i40e and ice print a VSI-level rx_discards counted by
+//     the hardware too). Not a software drop: the stack's drops are rx_dropped, which the
+//     kernel counts itself (net/core/dev.c).
+//
+// The rest: e1000/e1000e/igb rx_no_buffer_count (RNBC), ixgbe rx_no_dma_resources, mlx5
+// rx_out_of_buffer ("receive queue had no software buffers allocated for the adapter's
+// incoming traffic", counters.rst), bnxt rx_fw_discards, ice rx_dropped_no_buffer: ring.
+// alloc_rx_buff_failed (e1000/igb/ixgbe), rx_buff_alloc_err (mlx5), rx_alloc_fail,
+// rx_page_alloc_fail, rx_alloc_failed: refill (any other rx name with "alloc" and "fail" or
+// "err" is too, see ClassifyNICCounter).
+var driverLoss = map[string]NICLoss{
+	"rx_no_buffer_count":   rxRing,
+	"rx_no_dma_resources":  rxRing,
+	"rx_out_of_buffer":     rxRing,
+	"rx_discards":          rxRing,
+	"rx_discards_phy":      rxRing,
+	"rx_fw_discards":       rxRing,
+	"rx_dropped_no_buffer": rxRing,
+	"rx_missed":            rxRing,
+	// be2net (Emulex, drivers/net/ethernet/emulex/benet/be_ethtool.c): no receive fragment
+	// posted, no packet buffer, no ERX descriptor, FIFO overflows: ring and FIFO losses.
+	"rx_drops_no_frags":           rxRing,
+	"rx_drops_no_pbuf":            rxRing,
+	"rx_drops_no_erx_descr":       rxRing,
+	"rxpp_fifo_overflow_drop":     rxRing,
+	"rx_input_fifo_overflow_drop": rxRing,
+	"alloc_rx_buff_failed":        rxRefill,
+	"rx_alloc_fail":               rxRefill,
+	"rx_buff_alloc_err":           rxRefill,
+	"rx_page_alloc_fail":          rxRefill,
+	"rx_alloc_failed":             rxRefill,
+	"rx_drops":                    rxStack,
+	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
+	"bw_in_allowance_exceeded":     rxShaped,
+	"bw_out_allowance_exceeded":    txShaped,
+	"pps_allowance_exceeded":       rxShaped,
+	"conntrack_allowance_exceeded": rxShaped,
+	"linklocal_allowance_exceeded": rxShaped,
+	"rx_align_errors":              rxLink,
+	"rx_symbol_errors":             rxLink,
+	"tx_aborted_errors":            txLink,
+	"tx_window_errors":             txLink,
+	"tx_heartbeat_errors":          txLink,
+}
+
+// ClassifyNetDevCounter classifies a /proc/net/dev column.
+func ClassifyNetDevCounter(name string) (NICLoss, bool) {
+	l, ok := netdevLoss[name]
+	return l, ok
+}
+
+// ClassifyNICCounter classifies an ethtool -S counter of a device. virtual says the device
+// is virtual (veth, virtio, tun): its per-queue drop counters count software drops, while a
+// physical NIC's (igb rx_queue_N_drops = RQDPC, frames dropped for lack of descriptors) are
+// ring losses. ok is false for a counter that is not a loss counter.
+func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
+	n := strings.ToLower(name)
+	if l, ok := driverLoss[n]; ok {
+		return l, true
+	}
+	// be2net's per-queue "rxq0: rx_drops_no_frags" (read as rxq0_rx_drops_no_frags).
+	if rest, ok := strings.CutPrefix(n, "rxq"); ok {
+		if i := strings.IndexByte(rest, '_'); i > 0 && isDigitsASCII(rest[:i]) {
+			if l, ok := driverLoss[rest[i+1:]]; ok {
+				return l, true
+			}
+		}
+	}
+	if l, ok := netdevLoss[n]; ok {
+		return l, true
+	}
+	if strings.HasPrefix(n, "rx") && strings.Contains(n, "alloc") && (strings.Contains(n, "fail") || strings.Contains(n, "err")) {
+		return rxRefill, true
+	}
+	if strings.HasPrefix(n, "rx_no_buffer") {
+		return rxRing, true
+	}
+	if isQueueDrop(n) {
+		if virtual {
+			return NICLoss{"rx", NICLayerDriver, NICCauseQueue}, true
+		}
+		return rxRing, true
+	}
+	return NICLoss{}, false
+}
+
+// isQueueDrop matches per-queue drop names: rx_queue_3_drops, rx3_dropped, rx_0_discards.
+func isQueueDrop(n string) bool {
+	rest, ok := strings.CutPrefix(n, "rx")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "_")
+	rest = strings.TrimPrefix(rest, "queue_")
+	i := 0
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	switch rest[i:] {
+	case "_drops", "_dropped", "_discards":
+		return true
+	}
+	return false
+}
+
+// RxOverrunNetDevCounters are the /proc/net/dev columns that count received frames the NIC
+// dropped for lack of ring or FIFO room, in name order.
+var RxOverrunNetDevCounters = func() []string {
+	var out []string
+	for n, l := range netdevLoss {
+		if l.RxOverrun() {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}()
+
+// VirtualNICStats reports whether a device's ethtool -S names are those of a virtual driver,
+// for a text that does not say which driver printed them: virtio_net counts "kicks" per queue
+// (drivers/net/virtio_net.c, virtnet_rq_stats_desc and virtnet_sq_stats_desc), veth prints
+// "peer_ifindex" (drivers/net/veth.c veth_get_ethtool_stats). No physical NIC driver prints
+// either.
+func VirtualNICStats(stats Counters) bool {
+	for i := 0; i < stats.Len(); i++ {
+		name, _ := stats.At(i)
+		if name == "peer_ifindex" || strings.HasSuffix(name, "_kicks") {
+			return true
+		}
+	}
+	return false
+}
+
+// NICLossCounter is one loss counter of a device's ethtool -S.
+type NICLossCounter struct {
+	Name  string
+	Value int64
+	NICLoss
+}
+
+// ClassifyNICStats returns the loss counters of one device's ethtool -S in the order the
+// driver printed them. virtual is what the host says of the device; a device whose driver
+// names show it is virtual (VirtualNICStats: virtio_net, veth) is taken as virtual too, so
+// the same statistics classify alike whether sampled live, read from a capture or pasted.
+func ClassifyNICStats(stats *Counters, virtual bool) []NICLossCounter {
+	if stats == nil {
+		return nil
+	}
+	virtual = virtual || VirtualNICStats(*stats)
+	var out []NICLossCounter
+	for i := 0; i < stats.Len(); i++ {
+		name, v := stats.At(i)
+		if l, ok := ClassifyNICCounter(name, virtual); ok {
+			out = append(out, NICLossCounter{Name: name, Value: v, NICLoss: l})
+		}
+	}
+	return out
+}
+
+func isDigitsASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}

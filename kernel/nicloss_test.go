@@ -1,0 +1,50 @@
+package kernel
+
+import "testing"
+
+func TestClassifyNICCounter(t *testing.T) {
+	for name, want := range map[string]NICLoss{
+		"rx_fifo_errors":       {"rx", NICLayerNIC, NICCauseRing},
+		"rx_dropped":           {"rx", NICLayerSoftware, NICCauseStack},
+		"rx_frame_errors":      {"rx", NICLayerNIC, NICCauseLink},
+		"tx_carrier_errors":    {"tx", NICLayerNIC, NICCauseLink},
+		"collisions":           {"tx", NICLayerNIC, NICCauseLink},
+		"tx_fifo_errors":       {"tx", NICLayerNIC, NICCauseRing},
+		"rx_missed_errors":     {"rx", NICLayerNIC, NICCauseRing},
+		"rx_no_buffer_count":   {"rx", NICLayerNIC, NICCauseRing},
+		"rx_discards":          {"rx", NICLayerNIC, NICCauseRing},
+		"rx_discards_phy":      {"rx", NICLayerNIC, NICCauseRing},
+		"rx_out_of_buffer":     {"rx", NICLayerNIC, NICCauseRing},
+		"alloc_rx_buff_failed": {"rx", NICLayerDriver, NICCauseRefill},
+		"rx_buff_alloc_err":    {"rx", NICLayerDriver, NICCauseRefill},
+		"rx_xsk_alloc_fail":    {"rx", NICLayerDriver, NICCauseRefill},
+		"rx_queue_3_drops":     {"rx", NICLayerNIC, NICCauseRing},
+		"rx3_dropped":          {"rx", NICLayerNIC, NICCauseRing},
+		"rx_drops":             {"rx", NICLayerSoftware, NICCauseStack},
+	} {
+		got, ok := ClassifyNICCounter(name, false)
+		if !ok || got != want {
+			t.Errorf("ethtool %s: %+v %v, want %+v", name, got, ok, want)
+		}
+	}
+	if l, ok := ClassifyNICCounter("rx_queue_0_drops", true); !ok || l.Layer != NICLayerDriver || l.RxOverrun() {
+		t.Errorf("a virtual device's queue drop: %+v %v", l, ok)
+	}
+	for _, name := range []string{"rx_errors", "tx_errors", "rx_bytes", "rx_packets", "multicast", "rx_kicks", "tx_alloc_fail", "rx_queue_x_drops", "rx_queue_1_packets"} {
+		if c, ok := ClassifyNICCounter(name, false); ok {
+			t.Errorf("%s classified as %+v: it is not a loss counter (or a total that would double count)", name, c)
+		}
+		if c, ok := ClassifyNetDevCounter(name); ok {
+			t.Errorf("netdev %s classified as %+v", name, c)
+		}
+	}
+	if got := RxOverrunNetDevCounters; len(got) != 3 || got[0] != "rx_fifo_errors" || got[1] != "rx_missed_errors" || got[2] != "rx_over_errors" {
+		t.Errorf("RxOverrunNetDevCounters = %v", got)
+	}
+	var virt, phys Counters
+	virt.Set("rx_queue_0_kicks", 1)
+	phys.Set("rx_queue_0_drops", 1)
+	if !VirtualNICStats(virt) || VirtualNICStats(phys) {
+		t.Error("VirtualNICStats")
+	}
+}

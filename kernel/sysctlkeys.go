@@ -1,0 +1,188 @@
+package kernel
+
+import (
+	_ "embed"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// sysctlKeysText is the list of known sysctl keys: this development host's `sysctl -a`
+// (per-interface keys generalised to '*') plus historical keys with the kernels that had
+// them. See the header of the file for how it was made.
+//
+//go:embed sysctlkeys.txt
+var sysctlKeysText string
+
+type sysctlKeys struct {
+	exact    map[string]string // key → note ("" for current keys)
+	patterns [][]string        // keys with '*' components, split on '.'
+	patNote  []string
+	byLast   map[string][]string // last component → full keys (for resolving "tcp_wmem")
+	all      []string
+}
+
+var (
+	keysOnce sync.Once
+	keys     *sysctlKeys
+)
+
+func knownKeys() *sysctlKeys {
+	keysOnce.Do(func() {
+		k := &sysctlKeys{exact: map[string]string{}, byLast: map[string][]string{}}
+		for _, ln := range strings.Split(sysctlKeysText, "\n") {
+			ln = strings.TrimSpace(ln)
+			if ln == "" || ln[0] == '#' {
+				continue
+			}
+			key, note, _ := strings.Cut(ln, "|")
+			key, note = strings.TrimSpace(key), strings.TrimSpace(note)
+			if strings.Contains(key, "*") {
+				k.patterns = append(k.patterns, strings.Split(key, "."))
+				k.patNote = append(k.patNote, note)
+			} else {
+				k.exact[key] = note
+			}
+			k.all = append(k.all, key)
+			last := key[strings.LastIndexByte(key, '.')+1:]
+			k.byLast[last] = append(k.byLast[last], key)
+		}
+		sort.Strings(k.all)
+		keys = k
+	})
+	return keys
+}
+
+// SysctlNote returns what the key list says of a known key: "" for a key of current kernels,
+// the era note for a historical one ("removed in 4.12 ..."). ok is false for an unknown key.
+func SysctlNote(key string) (note string, ok bool) {
+	k := knownKeys()
+	key = NormaliseSysctlKey(key)
+	if n, found := k.exact[key]; found {
+		return n, true
+	}
+	parts := strings.Split(key, ".")
+	for i, p := range k.patterns {
+		if matchKeyPattern(p, parts) {
+			return k.patNote[i], true
+		}
+	}
+	return "", false
+}
+
+func matchKeyPattern(pat, parts []string) bool {
+	if len(pat) != len(parts) {
+		return false
+	}
+	for i := range pat {
+		if pat[i] != "*" && pat[i] != parts[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// NormaliseSysctlKey turns "/proc/sys/vm/min_free_kbytes", "vm/min_free_kbytes" and
+// "vm.min_free_kbytes" into the dotted form.
+func NormaliseSysctlKey(key string) string {
+	key = strings.TrimSpace(key)
+	key = strings.TrimPrefix(key, "/proc/sys/")
+	if !strings.Contains(key, ".") || (strings.Contains(key, "/") && !strings.HasPrefix(key, "net.")) {
+		key = strings.ReplaceAll(key, "/", ".")
+	}
+	return key
+}
+
+// KnownSysctl reports whether key exists in some Linux kernel (current keys of this host's
+// kernel, or historical keys of older ones). For an unknown key, suggestion is the known key
+// the author most likely meant: the same words in another order ("vm.min_kbytes_free" →
+// "vm.min_free_kbytes"), else the closest by edit distance within the same top-level
+// directory; "" when nothing is close.
+func KnownSysctl(key string) (known bool, suggestion string) {
+	key = NormaliseSysctlKey(key)
+	if _, ok := SysctlNote(key); ok {
+		return true, ""
+	}
+	return false, suggestSysctl(key)
+}
+
+func suggestSysctl(key string) string {
+	if len(key) > 128 {
+		return "" // no sysctl key is this long; and the distance is quadratic in it
+	}
+	k := knownKeys()
+	top, _, _ := strings.Cut(key, ".")
+	dir := key[:max(0, strings.LastIndexByte(key, '.'))]
+	last := key[strings.LastIndexByte(key, '.')+1:]
+	sortedWords := func(s string) string {
+		w := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
+		sort.Strings(w)
+		return strings.Join(w, "_")
+	}
+	want := sortedWords(last)
+	best, bestD := "", 1<<30
+	for _, cand := range k.all {
+		if strings.Contains(cand, "*") {
+			continue
+		}
+		ctop, _, _ := strings.Cut(cand, ".")
+		if ctop != top {
+			continue
+		}
+		cdir := cand[:max(0, strings.LastIndexByte(cand, '.'))]
+		clast := cand[strings.LastIndexByte(cand, '.')+1:]
+		// Same directory, same words in another order: the typical slip.
+		if cdir == dir && sortedWords(clast) == want {
+			return cand
+		}
+		d := editDistance(key, cand)
+		if d < bestD || (d == bestD && cand < best) {
+			best, bestD = cand, d
+		}
+	}
+	limit := max(2, len(key)/6)
+	if bestD <= limit {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Damerau-Levenshtein (optimal string alignment) distance.
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	la, lb := len(a), len(b)
+	prev2 := make([]int, lb+1)
+	prev := make([]int, lb+1)
+	cur := make([]int, lb+1)
+	for j := 0; j <= lb; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= la; i++ {
+		cur[0] = i
+		for j := 1; j <= lb; j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[lb]
+}
+
+// ResolveSysctlName turns a bare name used in prose ("tcp_wmem") into its full key
+// ("net.ipv4.tcp_wmem") when exactly one known key ends with it.
+func ResolveSysctlName(name string) (string, bool) {
+	k := knownKeys()
+	c := k.byLast[name]
+	if len(c) == 1 && !strings.Contains(c[0], "*") {
+		return c[0], true
+	}
+	return "", false
+}
