@@ -245,6 +245,15 @@ func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fata
 		m.lines++
 		no := m.first + m.lines
 		body := bytes.TrimSuffix(line, []byte("\n"))
+		// The log budget counts every log line, repeated or not, so that a stream of one
+		// line repeated is bounded the same way.
+		if m.lim.MaxLogBytes > 0 && bytes.HasPrefix(line, logLinePrefix) {
+			if m.logBytes+int64(len(line)) > m.lim.MaxLogBytes {
+				m.st.LogSkipped++
+				continue
+			}
+			m.logBytes += int64(len(line))
+		}
 		if m.prevNo == no-1 && len(m.prev) > 0 && bytes.Equal(body, m.prev) {
 			// A line repeated verbatim: a copy or a filesystem replaying a block. A sample
 			// twice would give a rate over zero seconds.
@@ -256,13 +265,6 @@ func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fata
 			continue
 		}
 		m.prev, m.prevNo = append(m.prev[:0], body...), no
-		if m.lim.MaxLogBytes > 0 && bytes.HasPrefix(line, logLinePrefix) {
-			if m.logBytes+int64(len(line)) > m.lim.MaxLogBytes {
-				m.st.LogSkipped++
-				continue
-			}
-			m.logBytes += int64(len(line))
-		}
 		var e Entry
 		if jerr := json.Unmarshal(body, &e); jerr != nil {
 			if no == 1 {

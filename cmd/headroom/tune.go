@@ -151,16 +151,17 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: not derived from this host:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", strings.Join(notHere, "\n  "))
 			return fail("dry run, nothing changed: --apply would refuse these changes")
 		}
-		// The exit says what --apply would: a change asked for that it would not write is
-		// not a clean result (needs-nic is opt-in, like advice).
-		held := 0
+		// A change --apply would refuse (out of bounds, no bound, unreadable, below use) is
+		// not a clean result, as it is not on --apply (exit 1). Changes held back until a
+		// flag asks for them (--nic, --allow-lower) are the user's choice, like advice.
+		refused := 0
 		for _, it := range items {
-			if it.Action.Blocks() && it.Action != tune.ActionNeedsNIC {
-				held++
+			if it.Action == tune.ActionRefused {
+				refused++
 			}
 		}
-		if held > 0 {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: dry run, nothing changed: --apply would refuse %d change(s) (above) and apply the rest (none with --all-or-nothing)\n", held)
+		if refused > 0 {
+			fmt.Fprintf(stdio.Stderr, "headroom tune: dry run, nothing changed: --apply would refuse %d change(s) (REFUSED above) and apply the rest (none with --all-or-nothing)\n", refused)
 			return exitWarning
 		}
 		fmt.Fprintln(stdio.Stderr, "headroom tune: dry run, nothing changed; apply with --apply (undo with --rollback)")
