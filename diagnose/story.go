@@ -176,9 +176,17 @@ func buildGraph(findings []Finding) *graph {
 // roots are the findings nothing outside their own cycle explains. In a cycle (kswapd and
 // TLB shootdowns feed each other) the member declared first as a cause stands for it.
 func (g *graph) roots() []string {
+	aggravates := map[string]bool{}
+	for _, as := range g.agg {
+		for _, a := range as {
+			aggravates[a.e.Cause] = true
+		}
+	}
 	var out []string
 	for _, id := range g.ids {
-		root := true
+		// A finding that only made another worse is told beside it, not as a problem of
+		// its own.
+		root := !aggravates[id] || len(g.out[id]) > 0
 		for _, a := range g.in[id] {
 			if !g.reach[id][a.e.Cause] { // explained from outside its cycle
 				root = false

@@ -28,9 +28,11 @@ func TellDiagnosis(tl *model.Timeline, d Diagnosis) Story {
 	if tl == nil {
 		return s
 	}
-	size := func(st *Step) {
+	// size gives a min_free_kbytes step plan's value; false when that value is not above
+	// the current one (lowering a reserve is never a fix for a shortage).
+	size := func(st *Step) bool {
 		if st == nil || st.Key != "vm.min_free_kbytes" || digitValue(st.Value) {
-			return
+			return true
 		}
 		in, missing := memPlanInput(tl)
 		assumed := ""
@@ -48,13 +50,30 @@ func TellDiagnosis(tl *model.Timeline, d Diagnosis) Story {
 		if len(missing) > 0 && in.MemoryBytes == 0 {
 			st.Why += "; not capped by memory (MemTotal not in the input)"
 		}
+		cur, err := strconv.ParseInt(strings.Fields(st.Current + " x")[0], 10, 64)
+		return err != nil || kb > cur
 	}
-	size(s.FirstChange)
+	if !size(s.FirstChange) {
+		if len(s.Then) > 0 {
+			s.FirstChange, s.Then = &s.Then[0], s.Then[1:]
+		} else {
+			s.FirstChange = nil
+		}
+	}
+	then := s.Then[:0]
 	for i := range s.Then {
-		size(&s.Then[i])
+		if size(&s.Then[i]) {
+			then = append(then, s.Then[i])
+		}
 	}
+	s.Then = then
 	for i := range s.Chains {
-		size(s.Chains[i].Change)
+		if !size(s.Chains[i].Change) {
+			s.Chains[i].Change = nil
+		}
+	}
+	if len(s.Chains) > 0 && s.FirstChange != nil {
+		s.Chains[0].Change = s.FirstChange
 	}
 	return s
 }

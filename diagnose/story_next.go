@@ -115,15 +115,22 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		// The main chain alone: a root with no consequence in the input, whose predicted
 		// consequences could not be checked (does the slow allocator overrun the ring?).
 		if ci == 0 && len(c.Links) == 1 {
+			var effects []string
 			for _, e := range edges {
 				if e.Cause != root || e.Aggravates || g.nodes[e.Effect] != nil || !unknown(e.Effect) {
 					continue
 				}
 				if spec, ok := collectFor[e.Effect]; ok {
+					if !contains(effects, e.Effect) {
+						effects = append(effects, e.Effect)
+					}
 					for _, cmd := range spec.commands {
 						add(Collect{Command: cmd, Answers: spec.answers, For: []string{e.Effect}})
 					}
 				}
+			}
+			if len(effects) > 0 {
+				s.Undecided = append(s.Undecided, root+": what it leads to is not in the input ("+strings.Join(effects, ", ")+" could not be checked)")
 			}
 		}
 		if ci == 0 && len(s.NextEvidence) == 0 {

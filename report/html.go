@@ -36,13 +36,16 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		Title:      title,
 		Source:     sourceLine(tl),
 		Host:       orUnknown(hostLine(tl.Host)),
-		Style:      template.CSS(pageStyle + chart.Style),
+		Style:      template.CSS(pageStyle + verdictStyle + chart.Style),
 		Generator:  opt.Generator,
 		Summary:    s,
 		Samples:    summarySamples(s),
 		Unparsed:   tl.Unparsed,
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
+	}
+	if v, ok := makeVerdict(d.Story); ok {
+		data.Verdict = &v
 	}
 	if s.MemTotalKB != nil {
 		data.Memory = memoryLine(s, tl.Host)
@@ -90,6 +93,7 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 }
 
 type htmlData struct {
+	Verdict                                      *verdict
 	Title, Source, Host, Memory, TCPMem, Sockets string
 	Style                                        template.CSS
 	Generator                                    string
@@ -721,7 +725,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <div class="meta">{{.Samples}} · kernel {{.Host}}</div>
 {{if .Memory}}<div class="meta">Memory {{.Memory}}</div>{{end}}
 </header>
-
+{{template "verdict" .Verdict}}
 <h2 id="findings">Findings</h2>
 {{if not .Findings}}<p class="none">No findings: every rule that had its data found nothing wrong.</p>{{end}}
 {{range .Findings}}<section class="finding {{.Sev}}" id="{{.Anchor}}">
