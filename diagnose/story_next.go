@@ -104,9 +104,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		}
 		for _, id := range open {
 			spec := collectFor[id]
-			for _, cmd := range spec.commands {
-				add(Collect{Command: cmd, Answers: spec.answers, For: []string{root, id}})
-			}
+			add(Collect{Command: strings.Join(spec.commands, "; "), Answers: spec.answers, For: []string{root, id}})
 		}
 		for _, x := range extraCollect[root] {
 			x.For = []string{root}
@@ -124,9 +122,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 					if !contains(effects, e.Effect) {
 						effects = append(effects, e.Effect)
 					}
-					for _, cmd := range spec.commands {
-						add(Collect{Command: cmd, Answers: spec.answers, For: []string{e.Effect}})
-					}
+					add(Collect{Command: strings.Join(spec.commands, "; "), Answers: spec.answers, For: []string{e.Effect}})
 				}
 			}
 			if len(effects) > 0 {

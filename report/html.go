@@ -44,7 +44,7 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
 	}
-	if v, ok := makeVerdict(d.Story); ok {
+	if v, ok := makeVerdict(storyOf(d)); ok {
 		data.Verdict = &v
 	}
 	if s.MemTotalKB != nil {

@@ -57,7 +57,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Findings:     d.Findings,
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,
-		Diagnosis:    d.Story,
+		Diagnosis:    storyOf(d),
 	}
 	if doc.Artifacts == nil {
 		doc.Artifacts = []model.Artifact{}

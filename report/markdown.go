@@ -35,7 +35,7 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 	}
 	p.f("\n")
 	var vb strings.Builder
-	writeVerdictMarkdown(&vb, d.Story)
+	writeVerdictMarkdown(&vb, storyOf(d))
 	p.f("%s### Findings\n\n", vb.String())
 	if len(d.Findings) == 0 {
 		p.f("**No findings.** Every rule that had its data found nothing wrong.\n")

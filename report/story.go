@@ -250,3 +250,12 @@ func currentFirst(fs []diagnose.Finding) []diagnose.Finding {
 	}
 	return out
 }
+
+// storyOf is the diagnosis's story; a Diagnosis assembled without diagnose.Run (a test, a
+// caller that filtered the findings) gets it told from its findings.
+func storyOf(d diagnose.Diagnosis) diagnose.Story {
+	if len(d.Story.Chains) == 0 && len(d.Findings) > 0 {
+		return diagnose.Tell(d.Findings)
+	}
+	return d.Story
+}

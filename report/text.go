@@ -35,7 +35,7 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
 	}
 	p.f("headroom doctor: %s, %s\n\n", src, when)
-	writeVerdictText(p, d.Story)
+	writeVerdictText(p, storyOf(d))
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
 	if s.MemTotalKB != nil {
 		line := "Memory   " + kb(*s.MemTotalKB) + " total"
