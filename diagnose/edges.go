@@ -283,7 +283,7 @@ var limitBearings = map[[3]int]limitBearing{
 	// reclaim of mapped pages cost a flush on every CPU.
 	{4, 3, 0}:  {bears: []string{"tlb-shootdown-storm", "kswapd-saturated"}, fixes: true},
 	{4, 4, 0}:  {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-reserve", "min-free-too-low", "memory-fragmented"}},
-	{4, 6, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls", "tlb-shootdown-storm", "min-free-too-low", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic"}},
+	{4, 6, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls", "tlb-shootdown-storm", "min-free-too-low", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-lowmem", "swap-under-load"}},
 	{4, 8, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls"}},
 	{4, 20, 0}: {bears: []string{"direct-reclaim-stalls"}},
 	{5, 0, 0}:  {bears: []string{"memory-fragmented", "alloc-fail-fragmented"}},
@@ -339,6 +339,17 @@ func trimKernelLimits(findings []Finding) {
 			kept = append(kept, Evidence{What: "other limits", Value: fmt.Sprintf("%d more that bear on none of these findings (headroom explain kernel-known-limits)", dropped), Source: "kernel " + f.Evidence[0].Value})
 		}
 		f.Evidence = kept
+		// The explanation lists the limits in parentheses: keep it to those still shown.
+		const lead = "removes all of them ("
+		if i := strings.Index(f.Explanation, lead); i >= 0 && strings.HasSuffix(f.Explanation, ").") {
+			var whats []string
+			for _, e := range kept[1:] {
+				if e.What != "other limits" {
+					whats = append(whats, e.What)
+				}
+			}
+			f.Explanation = f.Explanation[:i] + lead + strings.Join(whats, "; ") + ")."
+		}
 	}
 }
 

@@ -159,7 +159,11 @@ func TestStorySeed002(t *testing.T) {
 // 003: kswapd saturated with a TLB-shootdown storm on 4.0: the fix is a kernel ≥ 4.3; meanwhile
 // start kswapd earlier (min_free_kbytes; watermark_scale_factor from 4.6).
 func TestStorySeed003(t *testing.T) {
-	s, _ := storyOfSeed(t, "003_ae303db310cf8152.txt")
+	s, d := storyOfSeed(t, "003_ae303db310cf8152.txt")
+	limits := strings.Join(kernelLimitLines(d), "\n")
+	if !strings.Contains(limits, "batched TLB flushes") || strings.Contains(limits, "skb drop reasons") {
+		t.Errorf("kernel limits should keep 4.3 and drop what bears on nothing here:\n%s", limits)
+	}
 	if s.Causes[0].ID != "kswapd-saturated" {
 		t.Errorf("root cause %s", s.Causes[0].ID)
 	}

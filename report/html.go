@@ -756,9 +756,10 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{end}}{{end}}{{else}}<h2 id="charts">Time series</h2><p class="meta">The input has no series to chart (a single instant, or no table of two or more rows).</p>{{end}}
 
 {{if .NotChecked}}<h2 id="not-checked">Not checked</h2>
+<details><summary>{{len .NotChecked}} rules could not check: the input lacks their data</summary>
 <table><tr><th>rule</th><th>what it lacked</th></tr>
 {{range .NotChecked}}<tr><td class="mono">{{.ID}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>{{end}}
+{{end}}</table></details>{{end}}
 {{if .Unparsed}}<h2 id="unparsed">Not read</h2>
 <table><tr><th>lines</th><th>why</th></tr>
 {{range .Unparsed}}<tr><td class="num">{{.FirstLine}}-{{.LastLine}}</td><td>{{.Why}}</td></tr>
