@@ -82,6 +82,9 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 	}
 	for ci, c := range s.Chains {
 		root := c.Root
+		if g.nodes[root].f.Severity == Info {
+			continue // since-boot notes raise no question worth a command
+		}
 		// Causes the edges allow for the root that the input could not check.
 		var open []string
 		for _, e := range edges {

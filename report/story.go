@@ -106,9 +106,13 @@ func writeVerdictText(p *printer, s diagnose.Story) {
 	}
 	if v.Quiet {
 		p.f("Verdict: no current problem; since-boot or informational findings only\n")
-	} else {
-		p.f("Verdict\n")
+		for _, l := range append(v.Chain[:1:1], firstLinks(v.Independent)...) {
+			p.f("  Noted        %s: %s  [%s]\n", l.ID, l.Title, l.Proof)
+		}
+		p.f("\n")
+		return
 	}
+	p.f("Verdict\n")
 	p.f("  What failed  %s\n", v.Failed)
 	p.f("  Why          ")
 	for i, l := range v.Chain {
@@ -172,7 +176,12 @@ func writeVerdictMarkdown(b *strings.Builder, s diagnose.Story) {
 		return
 	}
 	if v.Quiet {
-		b.WriteString("No current problem; since-boot or informational findings only.\n\n")
+		b.WriteString("No current problem; since-boot or informational findings only:\n\n")
+		for _, l := range append(v.Chain[:1:1], firstLinks(v.Independent)...) {
+			fmt.Fprintf(b, "- `%s` %s — %s\n", l.ID, mdEsc(l.Title), mdEsc(l.Proof))
+		}
+		b.WriteString("\n")
+		return
 	}
 	fmt.Fprintf(b, "**What failed:** %s\n\n**Why:**\n\n", mdEsc(v.Failed))
 	for i, l := range v.Chain {
@@ -258,4 +267,13 @@ func storyOf(d diagnose.Diagnosis) diagnose.Story {
 		return diagnose.Tell(d.Findings)
 	}
 	return d.Story
+}
+
+// firstLinks are the roots of the independent problems.
+func firstLinks(in []independent) []verdictLink {
+	var out []verdictLink
+	for _, c := range in {
+		out = append(out, c.Chain[0])
+	}
+	return out
 }

@@ -17,8 +17,9 @@ const verdictStyle = `.verdict{background:#fff;border:1px solid #ccc;border-left
 func init() {
 	template.Must(htmlTemplate.New("verdict").Parse(`{{if .}}<section class="verdict{{if .Quiet}} quiet{{end}}" id="verdict">
 <h2>Verdict</h2>
-{{if .Quiet}}<p>No current problem; since-boot or informational findings only.</p>{{end}}
-<dl>
+{{if .Quiet}}<p>No current problem; since-boot or informational findings only:</p>
+<ul>{{range .Chain}}<li><b>{{.Title}}</b> <span class="id">{{.ID}}</span> <span class="proof">{{.Proof}}</span></li>{{end}}{{range .Independent}}<li><b>{{(index .Chain 0).Title}}</b> <span class="id">{{(index .Chain 0).ID}}</span> <span class="proof">{{(index .Chain 0).Proof}}</span></li>{{end}}</ul>
+{{else}}<dl>
 <dt>What failed</dt><dd>{{.Failed}}</dd>
 <dt>Why</dt><dd><ol class="chain">{{range $i, $l := .Chain}}<li>{{if $i}}<span class="because">→ {{$l.Because}}</span><br>{{end}}<b>{{$l.Title}}</b> <span class="id">{{$l.ID}}</span><br><span class="proof">{{$l.Proof}}</span></li>
 {{end}}</ol>
@@ -29,6 +30,6 @@ func init() {
 {{if .Then}}<dt>Then</dt><dd><ol>{{range .Then}}<li><span class="mono">{{.Key}}{{if .Current}} {{.Current}} →{{else}}:{{end}} {{.Value}}</span>{{if .Command}} <code>{{.Command}}</code>{{end}}</li>{{end}}</ol></dd>{{end}}
 {{if .Independent}}<dt>Separately</dt><dd><ul>{{range .Independent}}<li>{{range $i, $l := .Chain}}{{if $i}} → {{end}}<span class="id">{{$l.ID}}</span>{{end}}: {{(index .Chain 0).Title}} <span class="proof">{{(index .Chain 0).Proof}}</span>{{with .Change}}; fix <span class="mono">{{.Key}}: {{.Value}}</span>{{end}}</li>{{end}}</ul></dd>{{end}}
 {{if .Next}}<dt>Collect next</dt><dd>{{range .Undecided}}<div class="meta">{{.}}</div>{{end}}<ul>{{range .Next}}<li><code>{{.Command}}</code> — {{.Answers}}</li>{{end}}</ul></dd>{{end}}
-</dl>
+</dl>{{end}}
 </section>{{end}}`))
 }
