@@ -101,3 +101,20 @@ func TestTextVerdictFirstAndChecksCollapsed(t *testing.T) {
 		t.Errorf("JSON diagnosis causes %+v", doc.Diagnosis.Causes)
 	}
 }
+
+// Since-boot notes alone make a quiet verdict: no "what failed", nothing to collect.
+func TestVerdictQuiet(t *testing.T) {
+	d := diagnose.Diagnosis{Findings: []diagnose.Finding{{ID: "softnet-squeeze", Severity: diagnose.Info,
+		Title: "receive processing ran out of its softirq budget", Evidence: []diagnose.Evidence{{What: "time_squeeze since boot", Value: "2"}}}}}
+	d.Story = diagnose.Tell(d.Findings)
+	if len(d.Story.NextEvidence) != 0 {
+		t.Errorf("a since-boot note asks for %+v", d.Story.NextEvidence)
+	}
+	var b bytes.Buffer
+	p := &printer{w: &b}
+	writeVerdictText(p, d.Story)
+	out := b.String()
+	if !strings.Contains(out, "no current problem") || !strings.Contains(out, "Noted        softnet-squeeze") || strings.Contains(out, "What failed") {
+		t.Errorf("quiet verdict:\n%s", out)
+	}
+}
