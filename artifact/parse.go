@@ -35,6 +35,10 @@ const (
 	KindTop          = "top"
 	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -71,7 +75,7 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
 	}
-	if looksBinary(data) {
+	if LooksBinary(data) {
 		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
@@ -192,6 +196,7 @@ func (d *doc) run(from int) {
 		if d.used[i] {
 			continue
 		}
+		d.uncommentBlock(i)
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
@@ -743,8 +748,8 @@ func NothingRead(tl *model.Timeline) bool {
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
 var ErrBinary = errors.New("the input is binary, not text")
 
-// looksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
-func looksBinary(data []byte) bool {
+// LooksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func LooksBinary(data []byte) bool {
 	head := data[:min(len(data), 8<<10)]
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true

@@ -15,7 +15,8 @@ import (
 //
 //	key: current → recommended  (why, rule id)
 //
-// followed, for a change apply would not write, by a line saying why.
+// followed, for a change apply would not write, by a line saying why, and for one that
+// lowers a raise-only limit with --allow-lower, by a line saying what it lowers.
 func WritePreview(w io.Writer, items []Item) error {
 	var b strings.Builder
 	for _, it := range items {
@@ -39,6 +40,9 @@ func WritePreview(w io.Writer, items []Item) error {
 				key = c.Kind + " " + c.Key
 			}
 			fmt.Fprintf(&b, "%s: %s → %s  (%s)\n", key, cur, NormalizeValue(c.Recommended), paren)
+		}
+		if it.Lowers != "" && it.Action == ActionApply {
+			fmt.Fprintf(&b, "    LOWERS %s (--allow-lower given)\n", it.Lowers)
 		}
 		switch it.Action {
 		case ActionApply:

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/tune"
@@ -26,6 +27,7 @@ var tuneDiagnose func(ctx context.Context) ([]model.Change, error)
 type tuneFlags struct {
 	from, netns, format, out        string
 	apply, persist, nic             bool
+	allowLower, allOrNothing        bool
 	rollback, print, listBounds     bool
 	to                              int
 	stateDir, sysctlDir, procSysDir string
@@ -39,7 +41,9 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.apply, "apply", false, "apply the changes (the default is a dry run that changes nothing)")
 	fs.BoolVar(&f.persist, "persist", false, "with --apply: also write a sysctl.d drop-in so the changes survive a reboot")
 	fs.BoolVar(&f.nic, "nic", false, "with --apply: also apply ethtool ring sizes and tc rate limits, which can briefly reset a link")
-	fs.StringVar(&f.netns, "netns", "", "apply inside the network namespace NAME (/run/netns/NAME); global keys are refused")
+	fs.StringVar(&f.netns, "netns", "", "apply inside the network namespace NAME (/run/netns/NAME); global keys are listed with the command for the host")
+	fs.BoolVar(&f.allowLower, "allow-lower", false, "with --apply: also apply changes that lower a buffer, queue, reserve or memory limit the host has raised (tcp_max_orphans and tcp_mem never go below what the host uses now)")
+	fs.BoolVar(&f.allOrNothing, "all-or-nothing", false, "with --apply: change nothing unless every change can be applied")
 	fs.StringVar(&f.format, "format", "text", "text (dry run), or render without touching the host: shell, sysctl, tuned")
 	fs.StringVar(&f.out, "o", "", "with --format tuned: write the TuneD profile directory DIR (DIR/tuned.conf); otherwise print tuned.conf")
 	fs.BoolVar(&f.rollback, "rollback", false, "restore from the journal, newest entry first")
@@ -50,7 +54,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
 	fs.StringVar(&f.procSysDir, "proc-sys", "/proc/sys", "read and write sysctls under this directory (tests, captured trees)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
+		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic] [--allow-lower] [--all-or-nothing]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
 		fmt.Fprintln(stdio.Stderr, "       headroom tune --rollback [--to ID] [--print]")
 		fs.PrintDefaults()
 	}
@@ -73,8 +77,8 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		return fail("--rollback takes only --to, --print, --state-dir and --proc-sys: each journal entry knows its namespace and drop-in")
 	case !f.rollback && (set["to"] || f.print):
 		return fail("--to and --print go with --rollback")
-	case (f.persist || f.nic) && !f.apply:
-		return fail("--persist and --nic go with --apply")
+	case (f.persist || f.nic || f.allOrNothing) && !f.apply:
+		return fail("--persist, --nic and --all-or-nothing go with --apply")
 	case f.apply && set["format"] && f.format != "text":
 		return fail("--format renders without applying; drop --apply, or drop --format")
 	case set["netns"] && set["proc-sys"]:
@@ -126,8 +130,14 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		defer n.Close()
 		sysfs = n
 	}
+	// What the host uses now of tcp_max_orphans and tcp_mem: both are host-wide, so the
+	// host's /proc/net/sockstat is the one to read, also for --netns.
+	usage, err := tune.ReadUsage(kernel.HostRoot())
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: lowering tcp_max_orphans or tcp_mem will be refused\n", err)
+	}
 	a := &tune.Applier{FS: sysfs, Runner: tune.ExecRunner{Netns: f.netns}, Netns: f.netns, NIC: f.nic,
-		Limits: limits, Log: tuneLogger(stdio.Stderr)}
+		Limits: limits, Log: tuneLogger(stdio.Stderr), AllowLower: f.allowLower, AllOrNothing: f.allOrNothing, Usage: usage}
 	if !f.apply {
 		items := a.Preview(ctx, changes)
 		if err := tune.WritePreview(stdio.Stdout, items); err != nil {
@@ -147,10 +157,13 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	a.Journal = j
 	e, items, err := a.Apply(ctx, changes)
 	var skipped []tune.Item
+	held := false
 	for _, it := range items {
-		if it.Action != tune.ActionApply && it.Action != tune.ActionRefused {
+		if it.Action != tune.ActionApply {
 			skipped = append(skipped, it)
 		}
+		// needs-nic is opt-in like advice; the others were asked for and are not in effect.
+		held = held || (it.Action.Blocks() && it.Action != tune.ActionNeedsNIC)
 	}
 	if err != nil {
 		return fail("%v", err)
@@ -170,6 +183,10 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stdout, "not applied:")
 		tune.WritePreview(stdio.Stdout, skipped)
 	}
+	if held {
+		// Some changes that were asked for are not in effect: say so in the exit code too.
+		return exitWarning
+	}
 	return exitOK
 }
 
@@ -185,23 +202,21 @@ func tuneKey(kind, key string) string {
 func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, int) {
 	var changes []model.Change
 	switch {
-	case f.from == "-":
-		c, err := tune.ParseChanges(stdio.Stdin)
-		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: standard input: %v\n", err)
-			return nil, exitFailure
-		}
-		changes = c
 	case f.from != "":
-		file, err := os.Open(f.from)
+		// Through input: a FIFO or standard input that never delivers still ends on SIGINT
+		// or SIGTERM; tune.ParseChanges then applies its own size limit.
+		data, err := input.ReadFile(ctx, f.from, stdio.Stdin, input.DefaultMaxTextBytes)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
 			return nil, exitFailure
 		}
-		c, err := tune.ParseChanges(file)
-		file.Close()
+		c, err := tune.ParseChanges(bytes.NewReader(data))
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", f.from, err)
+			name := f.from
+			if name == "-" {
+				name = "standard input"
+			}
+			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", name, err)
 			return nil, exitFailure
 		}
 		changes = c
