@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -43,11 +44,7 @@ func TestSuggestedCommandsParse(t *testing.T) {
 	for _, in := range inputs {
 		var tl *model.Timeline
 		var err error
-		if strings.HasSuffix(in, ".txtar") {
-			tl, err = loadFrom(context.Background(), in, time.Hour)
-		} else {
-			tl, err = loadText([]string{in}, "", nil)
-		}
+		tl, err = input.Open(context.Background(), in, input.Options{LogSince: time.Hour})
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
