@@ -63,13 +63,12 @@ func makeVerdict(s diagnose.Story) (verdict, bool) {
 	var v verdict
 	main := s.Chains[0]
 	v.Quiet = s.Causes[0].Severity == diagnose.Info
-	// What failed: the first critical link (the failure the rest follows from or shows),
-	// else the last link of the chain.
-	failed := main.Links[len(main.Links)-1]
-	for _, l := range main.Links {
-		if l.Severity == diagnose.Critical {
+	// What failed: the first of the most severe links (the failure the rest follows from
+	// or shows).
+	failed := main.Links[0]
+	for _, l := range main.Links[1:] {
+		if l.Severity > failed.Severity {
 			failed = l
-			break
 		}
 	}
 	v.Failed = failed.Title + " (" + proofText(failed.Proof) + ")"
