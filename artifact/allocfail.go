@@ -24,7 +24,7 @@ import (
 // comm: x Not tainted 2.6.32 #1"), the call trace (calltrace.go) and the show_mem dump
 // (showmem.go).
 var (
-	reAllocHeader26 = regexp.MustCompile(`^(.*?): page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader26 = regexp.MustCompile(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = regexp.MustCompile(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	reTainted       = regexp.MustCompile(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
 	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ PID: \d+ Comm: |Pid: \d+, comm: )`)
@@ -46,6 +46,8 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
 		}
+		// Markdown headings and list marks ("# dlad: page allocation failure ...").
+		af.Process = strings.TrimLeft(af.Process, "#*- ")
 		// A comm has no ']' (the kernel prints it bare; ps adds the brackets): what ends in
 		// one is a prefix the paste left, a console's status line or a vendor's caller block.
 		if i := strings.LastIndexByte(af.Process, ']'); i >= 0 && i < len(af.Process)-1 {
@@ -148,6 +150,10 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		}
 		t := l.Text
 		if strings.TrimSpace(t) == "" {
+			if k, ok := blankThenDump(ls, used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
@@ -285,3 +291,65 @@ func ParseAllocFailure(text, kernelRelease string) (*model.AllocFailure, error) 
 	}
 	return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
 }
+
+// blankThenDump: the blank line(s) at ls[j] (at most two) are followed by a line of a
+// show_mem dump, which then continues the report or dump: a mail client or a list archive put
+// blank lines between a dump's lines. It returns the index of that line.
+func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
+	for k := j + 1; k < len(ls) && k <= j+2; k++ {
+		if used != nil && used[k] {
+			return 0, false
+		}
+		if isBlank(ls[k].Text) {
+			continue
+		}
+		return k, showMemKind(ls[k].Text) != ""
+	}
+	return 0, false
+}
+
+// reassembleHeader rebuilds a header that CPUs printing at once broke into fragments
+// ("swapper/12: " / "page allocation failure: order:0 0000000000000000" / ", mode:0x2080020")
+// from the fragment at ls[i]: the mode from the first of the next four lines that starts
+// with "mode:" or ", mode:", the task from a lone "comm:" line among the three before. It
+// returns the header text and the indexes of the fragments used.
+func reassembleHeader(ls []Line, used []bool, i int) (string, []int, bool) {
+	t := strings.TrimSpace(ls[i].Text)
+	at := strings.Index(t, "page allocation failure")
+	if at < 0 {
+		return "", nil, false
+	}
+	m := reOrderOnly.FindStringIndex(t[at:])
+	if m == nil {
+		return "", nil, false
+	}
+	head := t[:at+m[1]]
+	var parts []int
+	mode := ""
+	for k := i + 1; k < len(ls) && k <= i+4; k++ {
+		if used != nil && used[k] {
+			continue
+		}
+		s := strings.TrimLeft(strings.TrimSpace(ls[k].Text), ", ")
+		if strings.HasPrefix(s, "mode:") {
+			mode, parts = s, append(parts, k)
+			break
+		}
+	}
+	if mode == "" {
+		return "", nil, false
+	}
+	if at == 0 {
+		for k := i - 1; k >= 0 && k >= i-3; k-- {
+			s := strings.TrimSpace(ls[k].Text)
+			if strings.HasSuffix(s, ":") && !strings.Contains(s, " ") && len(s) > 1 && len(s) <= 17 {
+				head = s + " " + head
+				parts = append(parts, k)
+				break
+			}
+		}
+	}
+	return head + ", " + mode, parts, true
+}
+
+var reOrderOnly = regexp.MustCompile(`^page allocation failure[.:] order:\s*\d+`)

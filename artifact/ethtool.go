@@ -28,6 +28,16 @@ var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ri
 // '#' or '//', is the paster's). ok is false for a line that is not a counter.
 func ethtoolCounter(t string) (name string, v int64, ok bool) {
 	s := strings.TrimSpace(t)
+	// "DUT ens5:    bw_in_allowance_exceeded:  19 731 631": a label before the counter and
+	// digits grouped by spaces, in a paste someone annotated. The counter is the last
+	// "name: value" of the line, its digits joined when every group after the first has three.
+	if c := strings.LastIndex(s, ": "); c > 0 {
+		if joined, grouped := digitGroups(strings.TrimSpace(s[c+2:])); grouped {
+			if f := fields(s[:c]); len(f) > 0 {
+				s = f[len(f)-1] + ": " + joined
+			}
+		}
+	}
 	name, val, found := strings.Cut(s, ":")
 	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
 		return "", 0, false
@@ -241,12 +251,24 @@ func (d *doc) tryEthtool(i int) int {
 // them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
 func (d *doc) tryEthtoolBare(i int) int {
 	label := d.label(i)
-	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
-		return 0
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics")
+	if !underCommand {
+		// Without the command, only names that are NIC loss counters vouch for the block
+		// ("rx_missed_errors: 22637793" quoted alone in a reply).
+		if name, _, ok := ethtoolCounter(d.ls[i].Text); !ok || !isNICLossName(name) {
+			return 0
+		}
 	}
 	es, n, bad := ethtoolStatsAt(d.ls, i, true)
 	if n < 1 {
 		return 0
+	}
+	if !underCommand {
+		for _, name := range es.Stats.Names() {
+			if !isNICLossName(name) && name != "rx_packets" && name != "tx_packets" {
+				return 0
+			}
+		}
 	}
 	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
 		es.Interface = m[1]
@@ -261,4 +283,25 @@ func (d *doc) tryEthtoolBare(i int) int {
 		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
 	d.addArtifact(KindEthtoolS, first, last, es)
 	return n
+}
+
+// isNICLossName: a driver or link counter of the NIC loss table (kernel/nicloss.go).
+func isNICLossName(name string) bool {
+	_, ok := kernel.ClassifyNICCounter(name, false)
+	return ok
+}
+
+// digitGroups joins "19 731 631" into "19731631": a first group of one to three digits and
+// then groups of exactly three.
+func digitGroups(v string) (string, bool) {
+	g := fields(v)
+	if len(g) < 2 || len(g[0]) > 3 || !isDigits(g[0]) {
+		return "", false
+	}
+	for _, x := range g[1:] {
+		if len(x) != 3 || !isDigits(x) {
+			return "", false
+		}
+	}
+	return strings.Join(g, ""), true
 }

@@ -39,8 +39,13 @@ var ipLinkWords = map[string]map[string]string{
 // isIPLinkHeader matches "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 ...".
 func isIPLinkHeader(t string) bool {
 	fs := fields(t)
-	return len(fs) >= 4 && strings.HasSuffix(fs[0], ":") && isDigits(strings.TrimSuffix(fs[0], ":")) &&
-		strings.HasSuffix(fs[1], ":") && strings.HasPrefix(fs[2], "<") && strings.Contains(t, "mtu")
+	if len(fs) >= 4 && strings.HasSuffix(fs[0], ":") && isDigits(strings.TrimSuffix(fs[0], ":")) &&
+		strings.HasSuffix(fs[1], ":") && strings.HasPrefix(fs[2], "<") && strings.Contains(t, "mtu") {
+		return true
+	}
+	// "can0: <NOARP,UP,LOWER_UP> mtu 16 ...": the index cut off by the paster.
+	return len(fs) >= 3 && strings.HasSuffix(fs[0], ":") && len(fs[0]) > 1 && !isDigits(strings.TrimSuffix(fs[0], ":")) &&
+		strings.HasPrefix(fs[1], "<") && strings.HasSuffix(fs[1], ">") && fs[2] == "mtu"
 }
 
 // ipProblem is a line of ip link output that was recognised and could not be read.
@@ -52,7 +57,7 @@ type ipProblem struct {
 // isWrappedIPHeader: the rest of a header line that a terminal or mail client wrapped
 // ("state UP mode DEFAULT group default qlen 1000").
 func isWrappedIPHeader(t string) bool {
-	for _, w := range []string{"state ", "qlen ", "group ", "mode ", "qdisc "} {
+	for _, w := range []string{"state ", "qlen ", "group ", "mode ", "qdisc ", "numtxqueues ", "gso_max_size "} {
 		if strings.Contains(t, w) {
 			return true
 		}
@@ -66,6 +71,9 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 	k := i
 	for k < len(ls) && isIPLinkHeader(ls[k].Text) {
 		fs := fields(ls[k].Text)
+		if !isDigits(strings.TrimSuffix(fs[0], ":")) {
+			fs = append([]string{"?:"}, fs...) // no index: the name is the first field
+		}
 		ifc := Iface{Name: strings.TrimSuffix(fs[1], ":")}
 		if at := strings.IndexByte(ifc.Name, '@'); at > 0 { // "eth0.100@eth0"
 			ifc.Name = ifc.Name[:at]

@@ -74,7 +74,7 @@ func appendLine(out []Line, no int, raw string) []Line {
 	// rsyslog's default $EscapeControlCharactersOnReceive writes control characters as
 	// #ooo octal: a multi-line kernel record arrives as one line with #012.
 	s := strings.ReplaceAll(l.Text, "#011", "\t")
-	parts := strings.Split(s, "#012")
+	parts := splitRecords(strings.Split(s, "#012"))
 	for k, p := range parts {
 		c := l
 		c.Text = p
@@ -85,6 +85,50 @@ func appendLine(out []Line, no int, raw string) []Line {
 		out = append(out, c)
 	}
 	return out
+}
+
+// splitRecords splits pieces further at dmesg stamps inside them: records joined on one
+// line by a PDF-to-text conversion or a paste that lost its newlines ("lowmem_reserve[]: 0
+// 2959 7938 7938 [    5.168099] Node 0 DMA32 free:44940kB ...").
+func splitRecords(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		for {
+			i := embeddedStamp(p)
+			if i < 0 {
+				break
+			}
+			out = append(out, strings.TrimRight(p[:i], " "))
+			p = p[i+1:]
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// embeddedStamp is the index of the space before a "[   12.345678]" stamp inside s (not at
+// its start), or -1.
+func embeddedStamp(s string) int {
+	for from := 1; from < len(s); {
+		i := strings.Index(s[from:], " [")
+		if i < 0 {
+			return -1
+		}
+		i += from
+		j := i + 2
+		for j < len(s) && s[j] == ' ' {
+			j++
+		}
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k > j && k+7 < len(s) && s[k] == '.' && isDigits(s[k+1:k+7]) && s[k+7] == ']' {
+			return i
+		}
+		from = i + 2
+	}
+	return -1
 }
 
 // parseLine undoes the paste's noise on one raw line (without its '\n'). esc is true when the
@@ -113,6 +157,10 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
 		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
+		return l, true, ascii
+	}
+	// A stamped line holding another stamp is several records joined (splitRecords).
+	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		return l, true, ascii
 	}
 	return l, false, ascii

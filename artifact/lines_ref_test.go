@@ -45,11 +45,12 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
-	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) {
+	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) ||
+		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
 		s = strings.ReplaceAll(s, "#011", "\t")
-		parts := strings.Split(s, "#012")
+		parts := splitRecords(strings.Split(s, "#012"))
 		for k, p := range parts {
 			c := l
 			c.Text = p

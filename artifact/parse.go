@@ -35,6 +35,8 @@ const (
 	KindTop          = "top"
 	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -71,7 +73,7 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
 	}
-	if looksBinary(data) {
+	if LooksBinary(data) {
 		return nil, fmt.Errorf("artifact: %s: %w", name, ErrBinary)
 	}
 	// The bytes are not touched again, so the text can share them instead of being copied.
@@ -167,6 +169,8 @@ type doc struct {
 	rewind int
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
+	// acct counts the lines that are not read: blank, prose, other programs' log lines.
+	acct model.LineAccount
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
@@ -193,6 +197,7 @@ func (d *doc) run(from int) {
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {
+			d.acct.Blank++
 			continue
 		}
 		d.host.scan(l)
@@ -204,6 +209,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			d.acct.Other++
 			continue // another program's syslog line
 		}
 		if kernel.IsKnownMessage(t) {
@@ -258,6 +264,18 @@ func (d *doc) kernelReport(i int) bool {
 				d.ls[i].Text, t = joined, joined
 				d.ls[i].Pieces++
 				d.used[i+1] = true
+			}
+		}
+		if !ok {
+			if h, parts, found := reassembleHeader(d.ls, d.used, i); found {
+				if af2, ok2 := parseAllocHeader(h); ok2 {
+					af, ok = af2, true
+					d.ls[i].Text, t = h, h
+					d.ls[i].Pieces += len(parts)
+					for _, k := range parts {
+						d.used[k] = true
+					}
+				}
 			}
 		}
 		if !ok && !strings.Contains(t, "order") {
@@ -332,6 +350,10 @@ func (d *doc) showMemReport(i int) bool {
 		}
 		tt := l.Text
 		if isBlank(tt) {
+			if k, ok := blankThenDump(d.ls, d.used, j); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if strings.TrimSpace(tt) == "..." {
@@ -599,6 +621,7 @@ func (d *doc) finish() {
 		rel := d.kernelFor("", nil)
 		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
 	}
+	d.unstampedLog()
 	if d.logCount > 0 {
 		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
 		// Reports log their lines when their header is read, so a line that a report
@@ -616,6 +639,7 @@ func (d *doc) finish() {
 		d.tl.Log = nil // the capacity runText reserved
 	}
 	d.stated()
+	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
 
@@ -721,8 +745,8 @@ func NothingRead(tl *model.Timeline) bool {
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).
 var ErrBinary = errors.New("the input is binary, not text")
 
-// looksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
-func looksBinary(data []byte) bool {
+// LooksBinary checks the first 8 KiB: a NUL byte, or more than a tenth of invalid UTF-8.
+func LooksBinary(data []byte) bool {
 	head := data[:min(len(data), 8<<10)]
 	if bytes.IndexByte(head, 0) >= 0 {
 		return true
@@ -736,4 +760,23 @@ func looksBinary(data []byte) bool {
 		head = head[n:]
 	}
 	return bad*10 > min(len(data), 8<<10)
+}
+
+// account fills the Timeline's line account: every line of the text is read, prose, blank,
+// another program's log line, or unparsed (issue 16: a line is never dropped silently).
+func (d *doc) account() {
+	a := d.acct
+	a.Total = strings.Count(d.text, "\n")
+	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+		a.Total++
+	}
+	seen := map[int]bool{}
+	for _, u := range d.tl.Unparsed {
+		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
+			seen[n] = true
+		}
+	}
+	a.Unparsed = len(seen)
+	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
+	d.tl.Lines = &a
 }

@@ -22,6 +22,17 @@ func stripOtherPrefixes(s string, l *Line) string {
 	if len(s) == 0 {
 		return s
 	}
+	// "| " quoting (some mail clients and forums quote with a bar), but not a Markdown
+	// table row, which ends with one.
+	if s[0] == '|' && len(s) > 2 && s[1] == ' ' && !strings.HasSuffix(strings.TrimRight(s, " "), "|") {
+		s = s[2:]
+		l.Quote++
+	}
+	// Markdown's backslash escapes, left in text copied from a rendered page's source or a
+	// PDF converted to Markdown: "\[ 5.168093\] ... 0\*4kB".
+	if strings.IndexByte(s, '\\') >= 0 && (strings.Contains(s, "\\[") || strings.Contains(s, "\\*") || strings.Contains(s, "\\_")) {
+		s = unescapeMarkdownLine(s)
+	}
 	if s[0] == ' ' || s[0] == '\t' {
 		t := strings.TrimLeft(s, " \t")
 		if startsLogPrefix(t) {
@@ -65,6 +76,9 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return t
 		}
 		if t, ok := stripUnisocSeq(s, l); ok {
+			return t
+		}
+		if t, ok := stripTAIStamp(s, l); ok {
 			return t
 		}
 		if c > '9' {
@@ -374,4 +388,39 @@ func isTerminalStamp(in string) bool {
 	}
 	hms := strings.Split(strings.SplitN(clock, ".", 2)[0], ":")
 	return len(hms) == 3 && isDigits(hms[0]) && isDigits(hms[1]) && isDigits(hms[2])
+}
+
+// unescapeMarkdownLine undoes Markdown's backslash escapes of punctuation.
+func unescapeMarkdownLine(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("[]*_()#.-!<>`|{}+", s[i+1]) >= 0 {
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// stripTAIStamp removes svlogd's (runit) "2005-05-17_10:24:16.76726 kern.info: " prefix:
+// a date and time joined by '_', then the facility.level the logger wrote.
+func stripTAIStamp(s string, l *Line) (string, bool) {
+	if len(s) < 28 || s[4] != '-' || s[7] != '-' || s[10] != '_' || s[13] != ':' {
+		return s, false
+	}
+	sp := strings.IndexByte(s, ' ')
+	if sp < 19 {
+		return s, false
+	}
+	rest := s[sp+1:]
+	colon := strings.Index(rest, ": ")
+	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 || strings.IndexByte(rest[:colon], '.') < 0 {
+		return s, false
+	}
+	l.Stamp, l.Syslog, l.Tag = s[:sp], true, rest[:colon]
+	if strings.HasPrefix(rest, "kern.") {
+		l.Kernel = true
+	}
+	return rest[colon+2:], true
 }

@@ -237,6 +237,18 @@ func (d *doc) tryPageTypeInfo(i int) int {
 	k = last + 1
 	pt, err := kernel.ParsePageTypeInfo(strings.NewReader(joinText(d.ls[i:k])))
 	if err != nil {
+		// A paste cut short leaves a broken last line or two: read what comes before them
+		// and report the rest.
+		for cut := 1; cut <= 3 && k-cut > i+3; cut++ {
+			if p2, err2 := kernel.ParsePageTypeInfo(strings.NewReader(joinText(d.ls[i : k-cut]))); err2 == nil {
+				d.unparsed(k-cut, k-1, fmt.Sprintf("/proc/pagetypeinfo: the paste ends inside the table (%v)", err))
+				pt, err = p2, nil
+				k -= cut
+				break
+			}
+		}
+	}
+	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/pagetypeinfo: %v", err))
 		return k - i
 	}
@@ -298,6 +310,11 @@ func (d *doc) trySockStat(i int) int {
 		return 0
 	}
 	k := procBlock(d.ls, i, isSockStatLine)
+	if k == i {
+		// "sockets: used" without a count: prose, not the file (the fuzzer's "sockets:
+		// used" made the error path below index line i-1).
+		return 0
+	}
 	g, err := kernel.ParseSockStat(strings.NewReader(joinText(d.ls[i:k])))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))

@@ -39,6 +39,9 @@ type showMem struct {
 	lastText string
 	pendBuf  string // a line waiting for its continuation
 	pendKind string
+	// anonBuddy counts 2.4's buddy lines, which name no zone: the n-th is the n-th zone's.
+	anonBuddy int
+	saw24     bool
 }
 
 // splitNodePrefix removes "Node N " and returns N (0 when absent).
@@ -83,6 +86,15 @@ func showMemKind(t string) string {
 		return "swap"
 	case strings.HasPrefix(s, "Swap cache"):
 		return "tail"
+	case strings.HasPrefix(s, "( Active:") || strings.HasPrefix(s, "(Active:"):
+		return "tail" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
+	case strings.HasPrefix(s, "Zone:") && strings.Contains(s, "freepages:"):
+		// 2.4: "Zone:DMA freepages: 13800kB min:   128kB low:   256kB high:   384kB"
+		return "zone24"
+	}
+	if f := firstField(s); strings.Contains(f, "*") && strings.HasSuffix(f, "kB") && isDigits(f[:strings.IndexByte(f, '*')]) {
+		// 2.4's buddy lines name no zone: one per zone, in the order of the Zone: lines.
+		return "buddy24"
 	}
 	node, rest := splitNodePrefix(s)
 	_ = node
@@ -141,7 +153,7 @@ func startsShowMem(t string) bool {
 // dump: it starts with "key:value" or "N*NkB" and is not itself the start of a dump line.
 func isContinuation(t string) bool {
 	s := strings.TrimSpace(t)
-	if s == "" || showMemKind(s) != "" {
+	if k := showMemKind(s); s == "" || k != "" && k != "buddy24" {
 		return false
 	}
 	f := firstField(s)
@@ -166,8 +178,13 @@ func isContinuation(t string) bool {
 func (m *showMem) add(t string) bool {
 	s := strings.TrimSpace(t)
 	k := showMemKind(s)
+	// A line of blocks is 2.4's zone-less buddy line only in a 2.4 dump, and only when the
+	// previous one has ended ("= 13800kB)"); otherwise it continues a wrapped buddy line.
+	if k == "buddy24" && (!m.saw24 || m.pendKind != "" && !strings.Contains(m.pendBuf, "=")) {
+		k = ""
+	}
 	if k == "" {
-		if (m.pendKind == "zone" || m.pendKind == "global" || m.pendKind == "buddy" || m.pendKind == "node") && isContinuation(s) {
+		if (m.pendKind == "zone" || m.pendKind == "global" || m.pendKind == "buddy" || m.pendKind == "node" || m.pendKind == "buddy24") && isContinuation(s) {
 			m.pendBuf += " " + s
 			m.lines++
 			return true
@@ -185,8 +202,17 @@ func (m *showMem) add(t string) bool {
 	m.lines++
 	m.last = k
 	switch k {
-	case "zone", "global", "buddy", "node":
+	case "zone", "global", "buddy", "node", "buddy24":
 		m.pendBuf, m.pendKind = s, k
+	case "zone24":
+		m.saw24 = true
+		name, rest, _ := strings.Cut(strings.TrimPrefix(s, "Zone:"), " ")
+		// "min:   128kB" → "min:128kB", freepages is the zone's free memory.
+		rest = strings.ReplaceAll(rest, "freepages:", "free:")
+		for strings.Contains(rest, ": ") {
+			rest = strings.ReplaceAll(rest, ": ", ":")
+		}
+		m.parseZone(name + " " + rest)
 	case "reserve":
 		if len(m.zones) > 0 {
 			z := &m.zones[len(m.zones)-1]
@@ -237,6 +263,11 @@ func (m *showMem) flush() {
 		}
 	case "buddy":
 		m.parseBuddy(s)
+	case "buddy24":
+		if m.anonBuddy < len(m.zones) {
+			m.parseBuddy("Node 0 " + m.zones[m.anonBuddy].Zone + ": " + strings.TrimSuffix(strings.TrimSpace(s), ")"))
+		}
+		m.anonBuddy++
 	}
 }
 

@@ -50,6 +50,7 @@ var (
 
 // keepProse remembers a prose line for stated.
 func (d *doc) keepProse(i int) {
+	d.acct.Prose++
 	if len(d.proseLines) < statedMaxLines {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text})
 	}
@@ -241,4 +242,50 @@ func (d *doc) lastKeyBefore(no, from int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// reKernelShaped: a line shaped like a kernel message without a timestamp: a subsystem or
+// device, a colon, the message ("EXT3-fs: mounted ...", "skge eth0: Link is up ...",
+// "saa7133[0]: gpio: ...", "NET: Registered protocol family 10").
+var reKernelShaped = regexp.MustCompile(`^[A-Za-z][\w./\[\]-]{1,30}(?: [\w./\[\]-]{1,30})?: \S`)
+
+// notKernelShaped are the words before a colon that start mail headers and prose labels.
+var notKernelShaped = map[string]bool{"From": true, "To": true, "Cc": true, "Subject": true, "Date": true, "Re": true,
+	"Note": true, "Update": true, "Edit": true, "Example": true, "Output": true, "Result": true, "Error": true, "Q": true, "A": true}
+
+// unstampedLog reads a kernel log printed without timestamps (kernels without
+// CONFIG_PRINTK_TIME, or dmesg -t): a run of at least five prose lines of which half are
+// shaped like kernel messages becomes log records, so a healthy boot log reads as one (half:
+// the rest are messages such as "kjournald starting.").
+func (d *doc) unstampedLog() {
+	for start := 0; start < len(d.proseLines); {
+		end := start + 1
+		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
+			end++
+		}
+		shaped := 0
+		for _, p := range d.proseLines[start:end] {
+			if kernelShaped(p.text) {
+				shaped++
+			}
+		}
+		if n := end - start; n >= 5 && shaped*2 >= n {
+			for _, p := range d.proseLines[start:end] {
+				l := Line{No: p.no, Text: p.text, UptimeUsec: -1, Priority: -1, Kernel: true}
+				d.appendLog(&l)
+				d.acct.Prose--
+			}
+			d.logOrder = true
+		}
+		start = end
+	}
+}
+
+func kernelShaped(t string) bool {
+	if !reKernelShaped.MatchString(t) {
+		return false
+	}
+	word, _, _ := strings.Cut(t, ":")
+	word, _, _ = strings.Cut(word, " ")
+	return !notKernelShaped[word]
 }

@@ -66,7 +66,12 @@ func (d *doc) runText(text string) {
 		l, esc, ascii := parseLine(d.no, text[start:end])
 		if !esc && boring(&l) {
 			used := false
-			if !isBlank(l.Text) {
+			if isBlank(l.Text) {
+				d.acct.Blank++
+			} else {
+				if !l.Kernel {
+					d.acct.Other++
+				}
 				d.scanHost(&l, ascii, start, end)
 				if l.Kernel {
 					d.appendLog(&l)

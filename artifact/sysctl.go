@@ -105,7 +105,11 @@ func (d *doc) trySysctl(i int) int {
 			break
 		}
 		key := kernel.NormaliseSysctlKey(m[1])
-		val := strings.Join(fields(strings.Trim(m[2], `"'`)), " ")
+		// procps sysctl writes a sysctl.conf value as it stands, quotes included
+		// (sysctl.c parses no quoting): `tcp_rmem = "4096 87380 4194304"` reaches the
+		// kernel with its quotes and is refused. The quotes are kept; the range check
+		// says so. (On a shell command line the shell removes them: reSysctlW.)
+		val := strings.Join(fields(m[2]), " ")
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
 	}

@@ -85,6 +85,7 @@ type allocVerdict struct {
 	also     []string           // further causes the same dump proves (a restricted zone that is also fragmented)
 	zones    []model.ZoneReport // the dump used, own or borrowed
 	borrowed string             // source of a borrowed dump
+	inferred bool               // classified without a zone dump (classifyWithoutDump)
 	checks   []zoneCheck        // eligible zones
 	others   []zoneCheck        // zones the mode may not use
 	notes    []string           // reasoning specific to this report
@@ -290,6 +291,7 @@ func memOrderPhrase(order int) string {
 // classifyWithoutDump decides from the rest of the timeline when no report shows zones.
 func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
+	v.inferred = true
 	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
@@ -297,6 +299,8 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		return
 	}
 	if af.Order == 0 {
+		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
+		v.inferred = false
 		v.class = classReserve
 		v.notes = append(v.notes, "an order-0 request fails only when a zone's free pages are at the request's floor: fragmentation cannot cause it")
 		return
@@ -571,6 +575,19 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	f.Explanation = explain
 	if len(notes) > 0 {
 		f.Explanation += " In this input: " + strings.Join(notes, "; ") + "."
+	}
+	// A cause read from the report's header and trace alone, with no zone dump to prove it,
+	// is inferred: it says so, stays below critical, and names what would decide it.
+	allInferred := len(vs) > 0
+	for _, v := range vs {
+		allInferred = allInferred && v.inferred
+	}
+	if allInferred && class != classNotPhysical && class != classHighOrderAtomic {
+		f.Title = "inferred: " + f.Title
+		if f.Severity > Warning {
+			f.Severity = Warning
+		}
+		f.Evidence = append(f.Evidence, Evidence{What: "to decide the cause", Value: "paste the Mem-Info dump the kernel printed after the failure (the lines from \"Mem-Info:\" to \"pages RAM\"), or /proc/buddyinfo and /proc/zoneinfo from the host while it fails", Source: "not in the input"})
 	}
 	return f
 }

@@ -147,7 +147,7 @@ func TestAllocFailFragmentedNoDumpSeed000(t *testing.T) {
 		{Key: "vm.min_kbytes_free", Value: "2000", Form: "prose", Line: 9},
 		{Key: "vm.min_kbytes_free", Value: "20248", Form: "sysctl-w", Line: 11},
 	}
-	f := onlyFires(t, tl, classFragmented, Critical)
+	f := onlyFires(t, tl, classFragmented, Warning) // inferred: no zone dump
 	for _, want := range []string{"no zone dump", "none of order 0", "MIGRATE_RESERVE", "receive path"} {
 		if !strings.Contains(f.Explanation, want) {
 			t.Errorf("explanation lacks %q: %s", want, f.Explanation)
@@ -244,7 +244,11 @@ func TestAllocFailUndecidedAtomic(t *testing.T) {
 	tl := memTextTimeline()
 	tl.Events = []model.Event{memAllocEvent(3, "java", 0, "0x20", nil, nil, "", nil)}
 	tl.Events[0].AllocFailure.GFPCandidates = []kernel.GFPCandidate{{Kernels: "2.6.0-4.3", Flags: []string{"__GFP_HIGH"}}, {Kernels: "4.4-4.9", Flags: []string{"__GFP_HIGH"}}}
+	// No zone dump, but an order-0 failure proves the reserve: not merely inferred.
 	f := onlyFires(t, tl, classReserve, Critical)
+	if strings.HasPrefix(f.Title, "inferred: ") {
+		t.Errorf("an order-0 failure's reserve shortage marked inferred: %q", f.Title)
+	}
 	if !strings.Contains(f.Explanation, "undecidable") || !evidenceHas(f, "GFP mode", "era unknown") {
 		t.Errorf("uncertainty not stated: %s %+v", f.Explanation, f.Evidence)
 	}

@@ -220,12 +220,12 @@ func memFreePlentiful(tl *model.Timeline, i int, freePages int64) (bool, string)
 	s := &tl.Samples[i]
 	var high int64
 	have := false
-	for _, z := range s.Zones {
-		if r := memZoneRank(z.Name); r < 0 || r > memZoneRank("Normal") {
+	for _, z := range s.ZoneWatermarks() {
+		if r := memZoneRank(z.Zone); r < 0 || r > memZoneRank("Normal") {
 			continue
 		}
-		if h, ok := z.Fields.Get("high"); ok {
-			high += h
+		if z.HasHigh {
+			high += z.High
 			have = true
 		}
 	}

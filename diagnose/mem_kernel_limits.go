@@ -74,7 +74,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 			if v.AtLeast(f.major, f.minor, f.patch) {
 				continue
 			}
-			if f.x86Only && !memIsX86(tl.Host.Arch) && tl.Host.Arch != "" {
+			if f.x86Only && kernel.ArchFamily(tl.Host.Arch) != "x86" && tl.Host.Arch != "" {
 				continue
 			}
 			ev = append(ev, Evidence{What: "before " + f.what, Value: f.consequence, Source: "kernel " + rel})

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -176,19 +177,11 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 // batchedFlushChange advises a 4.3+ kernel on x86 hosts without batched reclaim TLB flushes.
 func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
 	v, ok := tl.Host.KernelVersion()
-	if !ok || v.AtLeast(4, 3, 0) || !memIsX86(tl.Host.Arch) {
+	if !ok || v.AtLeast(4, 3, 0) || kernel.ArchFamily(tl.Host.Arch) != "x86" {
 		return model.Change{}, false
 	}
 	return model.Change{Kind: model.ChangeOther, Key: "kernel", Current: tl.Host.Kernel, Recommended: "4.3 or later",
 		Why: "4.3 batches the TLB flushes of pages unmapped during reclaim into one IPI per CPU (Mel Gorman's \"TLB flush multiple pages per IPI\", commit 72b252aed506): seed 003 went from 14 to 60 Gbit/s"}, true
-}
-
-func memIsX86(arch string) bool {
-	switch arch {
-	case "x86_64", "amd64", "i386", "i486", "i586", "i686", "x86":
-		return true
-	}
-	return false
 }
 
 func checkDirectReclaim(tl *model.Timeline) Result {

@@ -181,3 +181,27 @@ func TestConntrackFull(t *testing.T) {
 		mustNotCheck(t, run(t, "conntrack-full", timeline(1)), "nf_conntrack")
 	})
 }
+
+// The processed column is a u32 per CPU: once it wrapped, a since-boot share of drops over it
+// is inflated (here 5000 drops over a processed column that restarted at 400 would read as
+// 93%). The share then comes from the window only.
+func TestSoftnetDropShareAfterProcessedWrap(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].Softnet = []kernel.SoftnetCPU{{CPU: 0, Columns: 13, Processed: 1<<32 - 600, Dropped: 4990}}
+	tl.Samples[1].Softnet = []kernel.SoftnetCPU{{CPU: 0, Columns: 13, Processed: 400, Dropped: 5000}}
+	f := mustFire(t, run(t, "softnet-backlog-drops", tl), Critical)
+	if !evidenceHas(f, "since boot", "not computed") || !evidenceHas(f, "while sampled", "0.99% (10 of 1010)") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	for _, e := range f.Evidence {
+		if e.What == "share of the packets the backlog saw" {
+			t.Errorf("since-boot share over a wrapped column: %+v", e)
+		}
+	}
+	// Without the wrap the since-boot share stands.
+	tl.Samples[0].Softnet[0].Processed = 100
+	f = mustFire(t, run(t, "softnet-backlog-drops", tl), Critical)
+	if !evidenceHas(f, "share of the packets the backlog saw", "93% (5000 of 5400 since boot)") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}

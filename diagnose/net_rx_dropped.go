@@ -46,7 +46,10 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	if first != last && !first.Time.IsZero() && !last.Time.IsZero() {
 		seconds = last.Time.Sub(first.Time).Seconds()
 	}
-	softDrop := softnetDropDelta(first, last)
+	var softDrop int64
+	if per, _, ok := tl.SoftnetWindow(); ok && first != last {
+		softDrop = model.SoftnetTotals(per).Dropped
+	}
 	var findings []Finding
 	var notes []string
 	for _, dev := range last.NetDev {
@@ -135,18 +138,6 @@ func netHWLost(d kernel.NetDev) int64 {
 		}
 	}
 	return t
-}
-
-// softnetDropDelta is the growth of softnet_stat dropped between two samples, 0 without both.
-func softnetDropDelta(first, last *model.Sample) int64 {
-	if first == nil || last == nil || first == last || len(first.Softnet) == 0 || len(first.Softnet) != len(last.Softnet) {
-		return 0
-	}
-	var d int64
-	for i := range last.Softnet {
-		d += last.Softnet[i].Dropped - first.Softnet[i].Dropped
-	}
-	return d
 }
 
 func netCountNonLo(devs []kernel.NetDev) int {

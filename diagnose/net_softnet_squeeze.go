@@ -33,7 +33,6 @@ func init() {
 const squeezeWarnPerSec = 1.0
 
 func checkSoftnetSqueeze(tl *model.Timeline) Result {
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	if last == nil {
 		return NotChecked("no /proc/net/softnet_stat in the input")
@@ -43,19 +42,13 @@ func checkSoftnetSqueeze(tl *model.Timeline) Result {
 	for _, c := range last.Softnet {
 		total += c.TimeSqueeze
 	}
-	hasWindow := first != last && len(first.Softnet) == len(last.Softnet)
-	var delta, dropDelta int64
+	per, seconds, hasWindow := tl.SoftnetWindow()
+	win := model.SoftnetTotals(per)
+	delta, dropDelta := win.TimeSqueeze, win.Dropped
 	perCPU := map[int]int64{}
-	seconds := 0.0
 	if hasWindow {
-		for i := range last.Softnet {
-			d := last.Softnet[i].TimeSqueeze - first.Softnet[i].TimeSqueeze
-			delta += d
-			perCPU[last.Softnet[i].CPU] += d
-			dropDelta += last.Softnet[i].Dropped - first.Softnet[i].Dropped
-		}
-		if !first.Time.IsZero() && !last.Time.IsZero() {
-			seconds = last.Time.Sub(first.Time).Seconds()
+		for _, d := range per {
+			perCPU[d.CPU] += d.TimeSqueeze
 		}
 	} else {
 		for _, c := range last.Softnet {

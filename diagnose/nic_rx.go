@@ -38,36 +38,70 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 	if last == nil {
 		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig or ip -s link")
 	}
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 || len(s.NICStats) > 0 })
+	// Each interface is judged on its own latest and earliest samples: a live sample holds
+	// every interface, but a pasted text may show one in ifconfig, another in ethtool -S.
+	var names []string
+	seen := map[string]bool{}
+	for i := range tl.Samples {
+		for _, d := range tl.Samples[i].NetDev {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				names = append(names, d.Name)
+			}
+		}
+	}
 	var findings []Finding
-	for _, dev := range last.NetDev {
-		if dev.Name == "lo" {
+	for _, name := range names {
+		if name == "lo" {
 			continue
 		}
+		has := func(s *model.Sample) bool { return hasNetDev(s, name) }
+		lastS, firstS := tl.LastWith(has), tl.FirstWith(has)
+		var dev kernel.NetDev
 		var prev *kernel.NetDev
-		if first != last {
-			for i := range first.NetDev {
-				if first.NetDev[i].Name == dev.Name {
-					prev = &first.NetDev[i]
+		for k := range lastS.NetDev {
+			if lastS.NetDev[k].Name == name {
+				dev = lastS.NetDev[k]
+			}
+		}
+		if firstS != lastS {
+			for k := range firstS.NetDev {
+				if firstS.NetDev[k].Name == name {
+					prev = &firstS.NetDev[k]
 				}
 			}
 		}
-		stats := nicStats(last, dev.Name)
-		if f, ok := overrunFinding(tl, last, first, dev, prev, stats); ok {
+		stats := nicStats(lastS, name)
+		if stats == nil {
+			if s := tl.LastWith(func(s *model.Sample) bool { return nicStats(s, name) != nil }); s != nil {
+				stats = nicStats(s, name)
+			}
+		}
+		if f, ok := overrunFinding(tl, lastS, firstS, dev, prev, stats); ok {
 			findings = append(findings, f)
 		}
 	}
-	// Interfaces seen only through ethtool (no netdev line).
-	for _, st := range last.NICStats {
-		if hasNetDev(last, st.Name) || st.Stats == nil {
-			continue
-		}
-		if f, ok := overrunFinding(tl, last, first, kernel.NetDev{Name: st.Name}, nil, &st); ok {
-			findings = append(findings, f)
+	// Interfaces seen only through ethtool (no netdev line anywhere).
+	done := map[string]bool{}
+	for i := len(tl.Samples) - 1; i >= 0; i-- {
+		s := &tl.Samples[i]
+		for k := range s.NICStats {
+			st := s.NICStats[k]
+			if seen[st.Name] || done[st.Name] || st.Stats == nil {
+				continue
+			}
+			done[st.Name] = true
+			var firstS *model.Sample = s
+			if fs := tl.FirstWith(func(x *model.Sample) bool { return nicStats(x, st.Name) != nil }); fs != nil {
+				firstS = fs
+			}
+			if f, ok := overrunFinding(tl, s, firstS, kernel.NetDev{Name: st.Name}, nil, &st); ok {
+				findings = append(findings, f)
+			}
 		}
 	}
 	if len(findings) == 0 {
-		return Healthy("no RX overrun, missed or FIFO errors on %d interfaces", len(last.NetDev))
+		return Healthy("no RX overrun, missed or FIFO errors on %d interfaces", len(names)+len(done))
 	}
 	return Fired(findings...)
 }

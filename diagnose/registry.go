@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"headroom/model"
@@ -124,6 +125,7 @@ func runRules(tl *model.Timeline, skip map[string]bool) Diagnosis {
 				if res.Findings[i].ID == "" {
 					res.Findings[i].ID = r.ID
 				}
+				weighStated(&res.Findings[i])
 				for j := range res.Findings[i].Changes {
 					if res.Findings[i].Changes[j].Rule == "" {
 						res.Findings[i].Changes[j].Rule = res.Findings[i].ID
@@ -192,4 +194,27 @@ func humanAge(d time.Duration) string {
 		return fmt.Sprintf("%dh%dm", hours, mins)
 	}
 	return fmt.Sprintf("%dm", mins)
+}
+
+// StatedMark is what a source says when its numbers come from a sentence of the input, not a
+// counter (artifact/stated.go).
+const StatedMark = "stated in the text"
+
+// weighStated keeps a finding that rests only on numbers a person wrote in prose below
+// critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
+// rule needs to know where its numbers came from.
+func weighStated(f *Finding) {
+	if len(f.Evidence) == 0 {
+		return
+	}
+	for _, e := range f.Evidence {
+		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
+			!strings.HasPrefix(e.Source, "/proc/vmstat") {
+			return
+		}
+	}
+	if f.Severity > Warning {
+		f.Severity = Warning
+	}
+	f.Title += " (" + StatedMark + ")"
 }

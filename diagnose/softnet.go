@@ -35,7 +35,6 @@ const softnetDropsCriticalPerSec = 1.0
 const softnetBootWarnShare = 0.01
 
 func checkSoftnetDrops(tl *model.Timeline) Result {
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	if last == nil {
 		return NotChecked("no /proc/net/softnet_stat in the input")
@@ -49,17 +48,9 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 			perCPU = append(perCPU, fmt.Sprintf("cpu%d %d", c.CPU, c.Dropped))
 		}
 	}
-	var windowDrops int64
-	var seconds float64
-	hasWindow := first != last && len(first.Softnet) == len(last.Softnet)
-	if hasWindow {
-		for i := range last.Softnet {
-			windowDrops += last.Softnet[i].Dropped - first.Softnet[i].Dropped
-		}
-		if !first.Time.IsZero() && !last.Time.IsZero() {
-			seconds = last.Time.Sub(first.Time).Seconds()
-		}
-	}
+	per, seconds, hasWindow := tl.SoftnetWindow()
+	win := model.SoftnetTotals(per)
+	windowDrops := win.Dropped
 	if total == 0 {
 		return Healthy("softnet dropped is 0 on all %d CPUs", len(last.Softnet))
 	}
@@ -67,13 +58,25 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 	// One sample (a capture, a paste): a since-boot count says drops happened, not that they
 	// still do; a burst in a lab test or a flood long ago looks the same. Only a share of the
 	// processed packets no single burst explains makes it a warning.
+	//
+	// The processed column is a u32 per CPU: on a busy host it wraps (2^32 packets is 72
+	// minutes at 1 Mpps), and a share of the since-boot drops over it would be inflated.
+	// When the window shows it wrapped, the share comes from the window only.
 	sev := Info
-	if processed := sumSoftnet(last.Softnet, func(c kernel.SoftnetCPU) int64 { return c.Processed }); processed > 0 {
+	processed := sumSoftnet(last.Softnet, func(c kernel.SoftnetCPU) int64 { return c.Processed })
+	switch {
+	case hasWindow && model.SoftnetProcessedWrapped(last, per, seconds):
+		ev = append(ev, Evidence{What: "share of the packets the backlog saw since boot", Value: "not computed: the processed column (a u32 per CPU) has wrapped since boot, so it undercounts the packets", Source: src})
+	case processed > 0:
 		share := float64(total) / float64(processed+total)
 		ev = append(ev, Evidence{What: "share of the packets the backlog saw", Value: fmt.Sprintf("%s (%d of %d since boot)", netPct(share), total, processed+total), Source: src})
 		if share >= softnetBootWarnShare {
 			sev = Warning
 		}
+	}
+	if hasWindow && win.Processed+win.Dropped > 0 && win.Dropped > 0 {
+		share := float64(win.Dropped) / float64(win.Processed+win.Dropped)
+		ev = append(ev, Evidence{What: "share of the packets the backlog saw while sampled", Value: fmt.Sprintf("%s (%d of %d)", netPct(share), win.Dropped, win.Processed+win.Dropped), Source: src})
 	}
 	if hasWindow {
 		v := fmt.Sprintf("+%d", windowDrops)

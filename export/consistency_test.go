@@ -20,6 +20,7 @@ import (
 
 	"headroom/artifact"
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/report"
@@ -92,6 +93,7 @@ func TestDoctorServeArtifactAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	input.Finish(tl)
 	doctor := jsonReport(t, tl)
 
 	// serve on the same capture.

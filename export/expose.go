@@ -159,7 +159,7 @@ type metricsHandler struct {
 	c        *Collector
 	fallback http.Handler // promhttp over the registry
 	log      Logger
-	inFlight chan struct{}
+	inFlight inFlight
 	accept   atomic.Pointer[negotiated]
 }
 
@@ -175,12 +175,31 @@ type negotiated struct {
 // anyway, and a misconfigured fleet must not pile up goroutines.
 const maxInFlight = 16
 
+// inFlight admits at most maxInFlight requests to a handler at once.
+type inFlight chan struct{}
+
+func newInFlight() inFlight { return make(inFlight, maxInFlight) }
+
+// enter admits the request, or answers it with 503 and reports false.
+func (l inFlight) enter(w http.ResponseWriter) bool {
+	select {
+	case l <- struct{}{}:
+		return true
+	default:
+		http.Error(w, fmt.Sprintf("Limit of concurrent requests reached (%d), try again later.", maxInFlight), http.StatusServiceUnavailable)
+		return false
+	}
+}
+
+// leave ends an admitted request.
+func (l inFlight) leave() { <-l }
+
 func newMetricsHandler(c *Collector, reg prometheus.Gatherer, log Logger) *metricsHandler {
 	return &metricsHandler{
 		c:        c,
 		fallback: promhttpHandler(reg, log),
 		log:      log,
-		inFlight: make(chan struct{}, maxInFlight),
+		inFlight: newInFlight(),
 	}
 }
 
@@ -196,13 +215,10 @@ func (h *metricsHandler) negotiate(r *http.Request) *negotiated {
 }
 
 func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	select {
-	case h.inFlight <- struct{}{}:
-		defer func() { <-h.inFlight }()
-	default:
-		http.Error(w, fmt.Sprintf("Limit of concurrent requests reached (%d), try again later.", maxInFlight), http.StatusServiceUnavailable)
+	if !h.inFlight.enter(w) {
 		return
 	}
+	defer h.inFlight.leave()
 	n := h.negotiate(r)
 	if (n.typ != expfmt.TypeOpenMetrics && n.typ != expfmt.TypeTextPlain) || strings.Contains(r.URL.RawQuery, "name") {
 		h.fallback.ServeHTTP(w, r)

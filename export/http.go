@@ -30,23 +30,12 @@ func NewRegistry(c *Collector) *prometheus.Registry {
 //	/healthz                 200 "ok" once a sample has read /proc/meminfo, 503 before or when it failed
 //	/docs/rules/ID.md        the rule's page (the runbook the alert rules link to)
 //
-// Only GET and HEAD are answered.
+// Only GET and HEAD are answered. /metrics and / each answer at most 16 requests at once
+// (maxInFlight) and refuse more with 503; / is drawn once per sample (statuspage.go).
 func NewHandler(c *Collector, log Logger) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", newMetricsHandler(c, NewRegistry(c), log))
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", statusCSP)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		err := WriteStatus(w, c.viewSnapshot())
-		if err != nil && log != nil {
-			log.Println("headroom serve: status page:", err)
-		}
-		// The page unpacked the window and drew its charts: hand that memory back.
-		c.mu.Lock()
-		c.releaseMemory()
-		c.mu.Unlock()
-	})
+	mux.Handle("GET /{$}", newStatusHandler(c, log))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		s := c.Last()

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -223,8 +224,8 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 		b.add(mPageSize, float64(host.PageSize))
 	}
 	if host.Kernel != "" {
-		kv, _ := host.KernelVersion()
-		b.add(mKernelInfo, 1, host.Kernel, kv.String(), itoa(kernel.ArchWordBits(host.Arch)))
+		l := kernelInfo(host)
+		b.add(mKernelInfo, 1, l.release, l.version, l.wordBits)
 	}
 
 	memoryMetrics(b, sm)
@@ -246,6 +247,22 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	findingMetrics(b, s.Diagnosis)
 }
 
+// kernelInfoLabels are the labels of headroom_kernel_info, kept between scrapes: the host's
+// release and machine do not change while serve runs, so they are parsed once.
+type kernelInfoLabels struct{ release, arch, version, wordBits string }
+
+var lastKernelInfo atomic.Pointer[kernelInfoLabels]
+
+func kernelInfo(host *model.Host) *kernelInfoLabels {
+	if l := lastKernelInfo.Load(); l != nil && l.release == host.Kernel && l.arch == host.Arch {
+		return l
+	}
+	kv, _ := host.KernelVersion()
+	l := &kernelInfoLabels{release: host.Kernel, arch: host.Arch, version: kv.String(), wordBits: itoa(kernel.ArchWordBits(host.Arch))}
+	lastKernelInfo.Store(l)
+	return l
+}
+
 func sourceOK(srcs []SourceStatus, name string) bool {
 	for _, s := range srcs {
 		if s.Source == name {
@@ -257,23 +274,23 @@ func sourceOK(srcs []SourceStatus, name string) bool {
 
 func memoryMetrics(b *pointBuf, sm *model.Sample) {
 	for i := range sm.Zones {
-		z := &sm.Zones[i]
-		if !populated(z) {
+		z := model.ZoneView(sm.Zones[i], nil)
+		if !z.Populated() {
 			// Unpopulated zones (Movable, Device on most hosts) print watermarks over no
 			// memory: "free 0 < min 32" would look like exhaustion.
 			continue
 		}
 		node := itoa(z.Node)
-		if v, ok := z.Fields.Get("free"); ok {
-			b.addInt(mZoneFree, v, node, z.Name)
+		if z.HasFree {
+			b.addInt(mZoneFree, z.Free, node, z.Zone)
 		}
-		for _, w := range watermarks {
-			if v, ok := z.Fields.Get(w); ok {
-				b.addInt(mZoneWatermark, v, node, z.Name, w)
-			}
+		if z.HasWatermarks {
+			b.addInt(mZoneWatermark, z.Min, node, z.Zone, "min")
+			b.addInt(mZoneWatermark, z.Low, node, z.Zone, "low")
+			b.addInt(mZoneWatermark, z.High, node, z.Zone, "high")
 		}
-		if v, ok := z.Fields.Get("managed"); ok {
-			b.addInt(mZoneManaged, v, node, z.Name)
+		if z.HasManaged {
+			b.addInt(mZoneManaged, z.Managed, node, z.Zone)
 		}
 	}
 	for _, z := range sm.Buddy {
@@ -313,7 +330,6 @@ func memoryMetrics(b *pointBuf, sm *model.Sample) {
 }
 
 var (
-	watermarks = []string{"min", "low", "high"}
 	reclaimers = []struct{ name, scan, steal string }{
 		{"kswapd", "pgscan_kswapd", "pgsteal_kswapd"}, {"direct", "pgscan_direct", "pgsteal_direct"},
 		{"khugepaged", "pgscan_khugepaged", "pgsteal_khugepaged"}, {"proactive", "pgscan_proactive", "pgsteal_proactive"},
@@ -326,15 +342,6 @@ var (
 		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
 	}
 )
-
-// populated reports whether a zone has memory: managed pages (3.8+), else present pages.
-func populated(z *kernel.Zone) bool {
-	if v, ok := z.Fields.Get("managed"); ok {
-		return v > 0
-	}
-	v, ok := z.Fields.Get("present")
-	return ok && v > 0
-}
 
 // zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
 // counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
@@ -482,9 +489,14 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 		}
 		if st.Stats != nil {
 			// Only non-virtual devices get here; their drivers' own names may still say
-			// virtual (virtio_net), which ClassifyNICStats takes into account.
-			for _, c := range kernel.ClassifyNICStats(st.Stats, false) {
-				b.addInt(mNICLoss, c.Value, st.Name, "ethtool", c.Name, c.Direction, c.Cause)
+			// virtual (virtio_net), as kernel.ClassifyNICStats takes into account (without
+			// its slice: this runs on every scrape).
+			virtual := kernel.VirtualNICStats(*st.Stats)
+			for i := 0; i < st.Stats.Len(); i++ {
+				name, v := st.Stats.At(i)
+				if c, ok := kernel.ClassifyNICCounter(name, virtual); ok {
+					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.Direction, c.Cause)
+				}
 			}
 		}
 		if r := st.Ring; r != nil {

@@ -241,6 +241,31 @@ func TestReadNICsInNetnsVeth(t *testing.T) {
 	}
 }
 
+// TestVethPairSilent: a veth pair of the tests carries no packet it was not given, so no
+// test can have a packet in flight while it changes the pair's queues.
+func TestVethPairSilent(t *testing.T) {
+	ns := newTestNetns(t)
+	addVeth(t, ns, "hrv0", "hrv1", 4)
+	// IPv6 would send its first DAD probe and MLD report within rtr_solicit_delay (1 s,
+	// net/ipv6/addrconf.c addrconf_dad_begin) of the link coming up.
+	time.Sleep(1500 * time.Millisecond)
+	err := InNetns(ns, func(Root) error {
+		for _, name := range []string{"hrv0", "hrv1"} {
+			l, err := netlink.LinkByName(name)
+			if err != nil {
+				return err
+			}
+			if st := l.Attrs().Statistics; st == nil || st.RxPackets != 0 || st.TxPackets != 0 {
+				t.Errorf("%s carried traffic of its own: %+v", name, st)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func nicNames(nics []NIC) []string {
 	var s []string
 	for _, n := range nics {
@@ -249,10 +274,22 @@ func nicNames(nics []NIC) []string {
 	return s
 }
 
-// addVeth creates a veth pair a<->b with n queues each inside ns and sets both up.
+// addVeth creates a veth pair a<->b with n queues each inside ns and sets both up. IPv6 is
+// off in ns first, so the pair carries no traffic of its own (router solicitations, DAD,
+// MLD reports): the tests read counters and change queue counts, and a packet in flight on
+// a queue that a channel change removes is what made get_rps_cpu WARN (see
+// TestEthtoolVeth).
 func addVeth(t testing.TB, ns, a, b string, n int) {
 	t.Helper()
 	err := InNetns(ns, func(Root) error {
+		for _, k := range []string{"all", "default"} {
+			// net.ipv6.conf.* is per namespace (net/ipv6/addrconf.c, addrconf_init_net):
+			// this thread is in ns.
+			p := "/proc/sys/net/ipv6/conf/" + k + "/disable_ipv6"
+			if err := os.WriteFile(p, []byte("1\n"), 0); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
 		la := netlink.NewLinkAttrs()
 		la.Name, la.NumTxQueues, la.NumRxQueues = a, n, n
 		v := &netlink.Veth{LinkAttrs: la, PeerName: b}

@@ -40,6 +40,11 @@ const (
 	NICCauseQueue = "queue"
 	// NICCauseStack: the kernel dropped a frame the driver had delivered or accepted.
 	NICCauseStack = "stack"
+	// NICCauseShaped: the cloud provider's shaper queued or dropped packets above the
+	// instance's allowance (AWS ENA *_allowance_exceeded, ENA driver documentation
+	// "ENA Express / network performance metrics"): not a ring on this host, and no sysctl
+	// of this host changes it.
+	NICCauseShaped = "shaped"
 )
 
 // NICLoss is what one counter counts.
@@ -65,6 +70,8 @@ var (
 	txRing   = NICLoss{"tx", NICLayerNIC, NICCauseRing}
 	txLink   = NICLoss{"tx", NICLayerNIC, NICCauseLink}
 	txStack  = NICLoss{"tx", NICLayerSoftware, NICCauseStack}
+	rxShaped = NICLoss{"rx", NICLayerNIC, NICCauseShaped}
+	txShaped = NICLoss{"tx", NICLayerNIC, NICCauseShaped}
 )
 
 // netdevLoss classifies the generic link counters: the /proc/net/dev columns (NetDev names)
@@ -141,11 +148,17 @@ var driverLoss = map[string]NICLoss{
 	"rx_page_alloc_fail":          rxRefill,
 	"rx_alloc_failed":             rxRefill,
 	"rx_drops":                    rxStack,
-	"rx_align_errors":             rxLink,
-	"rx_symbol_errors":            rxLink,
-	"tx_aborted_errors":           txLink,
-	"tx_window_errors":            txLink,
-	"tx_heartbeat_errors":         txLink,
+	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
+	"bw_in_allowance_exceeded":     rxShaped,
+	"bw_out_allowance_exceeded":    txShaped,
+	"pps_allowance_exceeded":       rxShaped,
+	"conntrack_allowance_exceeded": rxShaped,
+	"linklocal_allowance_exceeded": rxShaped,
+	"rx_align_errors":              rxLink,
+	"rx_symbol_errors":             rxLink,
+	"tx_aborted_errors":            txLink,
+	"tx_window_errors":             txLink,
+	"tx_heartbeat_errors":          txLink,
 }
 
 // ClassifyNetDevCounter classifies a /proc/net/dev column.

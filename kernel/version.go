@@ -166,34 +166,57 @@ func (v KernelVersion) String() string {
 	return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch)
 }
 
-// archWordBits is the word size of every `uname -m` machine name headroom has met or may
-// meet, from the kernel's arch/*/Makefile UTS_MACHINE values and what distributions print.
-// The word size decides whether a HighMem split can exist (32-bit only) and the size of
-// struct page and of a socket buffer's overhead.
-var archWordBits = map[string]int{
-	// 64-bit
-	"x86_64": 64, "amd64": 64, "aarch64": 64, "aarch64_be": 64, "arm64": 64,
-	"ppc64": 64, "ppc64le": 64, "powerpc64": 64, "powerpc64le": 64, "s390x": 64,
-	"riscv64": 64, "mips64": 64, "mips64el": 64, "loongarch64": 64, "sparc64": 64,
-	"alpha": 64, "ia64": 64, "parisc64": 64, "sh64": 64,
-	// 32-bit
-	"i386": 32, "i486": 32, "i586": 32, "i686": 32, "x86": 32, "arm": 32, "armeb": 32,
-	"mips": 32, "mipsel": 32, "ppc": 32, "ppcle": 32, "powerpc": 32, "riscv32": 32,
-	"s390": 32, "sparc": 32, "parisc": 32, "m68k": 32, "sh": 32, "sh3": 32, "sh4": 32,
-	"sh4a": 32, "sh4eb": 32, "microblaze": 32, "nios2": 32, "arc": 32, "xtensa": 32,
-	"csky": 32, "openrisc": 32, "or1k": 32,
+// arch is what headroom needs of a `uname -m` machine: the kernel's word size (whether a
+// HighMem split can exist: 32-bit only; the size of struct page and of a socket buffer's
+// overhead) and the family, the arch/ directory of the kernel source whose memory layout and
+// mechanisms apply (the x86 TLB-flush batching of 4.3, the lowmem limits of 32-bit ARM,
+// PowerPC and MIPS). The names are the kernel's UTS_MACHINE values (arch/*/Makefile) and what
+// distributions print.
+type arch struct {
+	bits   int
+	family string
 }
 
-// ArchWordBits returns 32 or 64 for a `uname -m` machine name, 0 when unknown. ARM's 32-bit
-// names carry the core ("armv5tel", "armv7l", "armv8l" for a 32-bit userland on a 64-bit
-// core): every "armv*" name is 32-bit, "aarch64"/"arm64" are 64.
-func ArchWordBits(arch string) int {
-	a := strings.ToLower(strings.TrimSpace(arch))
-	if b, ok := archWordBits[a]; ok {
-		return b
+var arches = map[string]arch{
+	// 64-bit
+	"x86_64": {64, "x86"}, "amd64": {64, "x86"},
+	"aarch64": {64, "arm64"}, "aarch64_be": {64, "arm64"}, "arm64": {64, "arm64"},
+	"ppc64": {64, "powerpc"}, "ppc64le": {64, "powerpc"}, "powerpc64": {64, "powerpc"}, "powerpc64le": {64, "powerpc"},
+	"s390x": {64, "s390"}, "riscv64": {64, "riscv"}, "mips64": {64, "mips"}, "mips64el": {64, "mips"},
+	"loongarch64": {64, "loongarch"}, "sparc64": {64, "sparc"}, "alpha": {64, "alpha"}, "ia64": {64, "ia64"},
+	"parisc64": {64, "parisc"}, "sh64": {64, "sh"},
+	// 32-bit
+	"i386": {32, "x86"}, "i486": {32, "x86"}, "i586": {32, "x86"}, "i686": {32, "x86"}, "x86": {32, "x86"},
+	"arm": {32, "arm"}, "armeb": {32, "arm"},
+	"mips": {32, "mips"}, "mipsel": {32, "mips"}, "ppc": {32, "powerpc"}, "ppcle": {32, "powerpc"}, "powerpc": {32, "powerpc"},
+	"riscv32": {32, "riscv"}, "s390": {32, "s390"}, "sparc": {32, "sparc"}, "parisc": {32, "parisc"}, "m68k": {32, "m68k"},
+	"sh": {32, "sh"}, "sh3": {32, "sh"}, "sh4": {32, "sh"}, "sh4a": {32, "sh"}, "sh4eb": {32, "sh"},
+	"microblaze": {32, "microblaze"}, "nios2": {32, "nios2"}, "arc": {32, "arc"}, "xtensa": {32, "xtensa"},
+	"csky": {32, "csky"}, "openrisc": {32, "openrisc"}, "or1k": {32, "openrisc"},
+}
+
+func lookupArch(machine string) (arch, bool) {
+	a := strings.ToLower(strings.TrimSpace(machine))
+	if v, ok := arches[a]; ok {
+		return v, true
 	}
+	// ARM's 32-bit names carry the core: "armv5tel", "armv7l", "armv8l" (a 32-bit userland
+	// on a 64-bit core).
 	if strings.HasPrefix(a, "armv") {
-		return 32
+		return arch{32, "arm"}, true
 	}
-	return 0
+	return arch{}, false
+}
+
+// ArchWordBits returns 32 or 64 for a `uname -m` machine name, 0 when unknown.
+func ArchWordBits(machine string) int {
+	a, _ := lookupArch(machine)
+	return a.bits
+}
+
+// ArchFamily returns the kernel's arch/ directory for a machine name ("x86", "arm",
+// "arm64", "powerpc", "mips", ...), "" when unknown.
+func ArchFamily(machine string) string {
+	a, _ := lookupArch(machine)
+	return a.family
 }

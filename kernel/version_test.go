@@ -116,3 +116,12 @@ func TestArchWordBits(t *testing.T) {
 		}
 	}
 }
+
+func TestArchFamily(t *testing.T) {
+	for arch, fam := range map[string]string{"x86_64": "x86", "i686": "x86", "armv5tel": "arm", "aarch64": "arm64", "ppc": "powerpc",
+		"ppc64le": "powerpc", "mipsel": "mips", "sh4": "sh", "alpha": "alpha", "s390x": "s390", "": "", "vax": ""} {
+		if got := ArchFamily(arch); got != fam {
+			t.Errorf("ArchFamily(%q) = %q, want %q", arch, got, fam)
+		}
+	}
+}

@@ -464,8 +464,16 @@ func describeObjects(r *objectsRecord) []string {
 
 // CleanupAll is what `headroom lab cleanup` and every run's start do: the namespaces and
 // global sysctls of dead runs (Cleanup) and their other objects (CleanupObjects).
+// It also returns what the guardians of killed runs did (guardian.go) since the last sweep.
 func CleanupAll(prefix string) ([]string, error) {
 	removed, err := Cleanup(prefix)
 	more, err2 := CleanupObjects(prefix)
-	return append(removed, more...), errors.Join(err, err2)
+	removed = append(removed, more...)
+	var err3 error
+	if prefix == NamePrefix {
+		var reports []string
+		reports, err3 = collectGuardianReports()
+		removed = append(reports, removed...)
+	}
+	return removed, errors.Join(err, err2, err3)
 }

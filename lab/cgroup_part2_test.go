@@ -168,13 +168,14 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 				t.Fatal("child did not exit within 30s of the signal")
 			}
 			if sig == syscall.SIGKILL {
-				// The helper dies with the run (PR_SET_PDEATHSIG); the rest waits for the
-				// sweeper.
-				removed, err := CleanupAll(NamePrefix + runID + "-")
-				if err != nil {
-					t.Fatal(err)
+				// The helper dies with the run (PR_SET_PDEATHSIG); the run's guardian sweeps
+				// the rest (guardian.go) with nobody calling CleanupAll.
+				rep := waitGuardianReport(t, runID, 10*time.Second)
+				os.Remove(filepath.Join(ownerDir, runID+guardianSuffix))
+				t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
+				if len(rep.Errors) > 0 {
+					t.Errorf("guardian failed: %q", rep.Errors)
 				}
-				t.Logf("sweeper removed %v", removed)
 			}
 			deadline2 := time.Now().Add(5 * time.Second)
 			for syscall.Kill(helperPID, 0) == nil && time.Now().Before(deadline2) {

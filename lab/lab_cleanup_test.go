@@ -354,20 +354,15 @@ func TestKilledRunCleansUp(t *testing.T) {
 				t.Fatal("child did not exit within 30s of the signal")
 			}
 			if sig == syscall.SIGKILL {
-				// Nothing could run in the child: its namespaces and its change are still
-				// there until the sweeper sees that the owner is dead.
-				// (A lab run of another test process may sweep them first: its Cleanup
-				// sees the same dead owner. Then there is nothing left for ours.)
-				if _, err := os.Stat(filepath.Join(netnsDir, NamePrefix+runID+"-a")); err != nil {
-					t.Logf("after SIGKILL the namespace is already gone (%v): swept by a concurrent run", err)
-				} else {
-					removed, err := Cleanup(NamePrefix + runID + "-")
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(removed) != 2 {
-						t.Errorf("Cleanup removed %v, want the run's 2 namespaces", removed)
-					}
+				// Nothing could run in the child; its guardian sweeps the run (guardian.go)
+				// with nobody calling Cleanup. (A lab run of another test process may sweep
+				// first: its Cleanup sees the same dead owner. Then the guardian's report is
+				// empty.)
+				rep := waitGuardianReport(t, runID, 10*time.Second)
+				os.Remove(filepath.Join(ownerDir, runID+guardianSuffix))
+				t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
+				if len(rep.Errors) > 0 {
+					t.Errorf("guardian failed: %q", rep.Errors)
 				}
 			}
 			before.compare(t, snapshotHost(t))

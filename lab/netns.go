@@ -159,6 +159,9 @@ type owner struct {
 type journalEntry struct {
 	Key string `json:"key"`
 	Old string `json:"old"`
+	// Set is every value the run wrote to Key (normalized, as read back), journaled before
+	// each write: a restore writes Old only over one of them (restoreGlobalSysctls).
+	Set []string `json:"set,omitempty"`
 }
 
 func ownerPath(runID string) string { return filepath.Join(ownerDir, runID+".json") }
@@ -222,12 +225,29 @@ func parseStatStartTicks(b []byte) (uint64, error) {
 	return v, nil
 }
 
+// alive reports whether the run's process still exists. A zombie (state Z or X) does not
+// count: it holds no descriptors, sockets or namespaces any more and will run no cleanup,
+// and its parent may not reap it for a long time.
 func (o *owner) alive() bool {
 	if o.PID <= 0 {
 		return false
 	}
-	st, err := processStartTicks(o.PID)
-	return err == nil && st == o.StartTicks
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(o.PID) + "/stat")
+	if err != nil {
+		return false
+	}
+	st, err := parseStatStartTicks(b)
+	return err == nil && st == o.StartTicks && !statZombie(b)
+}
+
+// statZombie reads the state (field 3) of a /proc/PID/stat line.
+func statZombie(b []byte) bool {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	return len(f) > 0 && (f[0] == "Z" || f[0] == "X")
 }
 
 // liveRunHolding reports a live run other than self that journaled key.
@@ -277,8 +297,10 @@ func isRunID(id string) bool {
 
 // Cleanup removes what dead lab runs left behind: namespaces named like the lab's
 // ("hr-<8 hex digits>-<host>") whose name starts with prefix (NamePrefix for every run,
-// NamePrefix+runID+"-" for one) and whose owning process is gone, and the global sysctls such a run changed (restored from its owner file). A run
-// whose owner is still alive is left alone. It returns the namespaces it removed.
+// NamePrefix+runID+"-" for one) and whose owning process is gone, and the global sysctls
+// such a run changed (restored from its owner file unless someone changed them since). A
+// run whose owner is still alive is left alone. It returns the namespaces it removed, then
+// one sentence per global sysctl (SweepLine words them all).
 func Cleanup(prefix string) ([]string, error) {
 	if !strings.HasPrefix(prefix, NamePrefix) {
 		return nil, fmt.Errorf("lab: cleanup prefix %q must start with %q", prefix, NamePrefix)
@@ -335,7 +357,9 @@ func Cleanup(prefix string) ([]string, error) {
 		if o.alive() {
 			continue
 		}
-		if err := restoreGlobalSysctls(o.Sysctls); err != nil {
+		notes, err := restoreGlobalSysctls(runID, o.Sysctls)
+		removed = append(removed, notes...)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/source"
@@ -326,7 +327,7 @@ func RunRecovery(ctx context.Context, cfg RecoveryConfig) (*RecoveryReport, erro
 	}
 
 	// Host metrics per phase, and the drift of the last re-measure against the baseline.
-	tl.DeriveRates()
+	input.Finish(tl)
 	for i, sp := range spans {
 		if sp.first > sp.last || sp.last >= len(tl.Samples) {
 			continue

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"sort"
-	"strings"
 	"time"
 
 	"headroom/model"
@@ -114,11 +113,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err != nil {
 		return nil, err
 	}
-	if removed, err := CleanupAll(NamePrefix); err != nil {
-		progress(fmt.Sprintf("cleanup of earlier runs: %v", err))
-	} else if len(removed) > 0 {
-		progress(fmt.Sprintf("removed leftovers of dead runs: %s", strings.Join(removed, " ")))
-	}
+	sweepEarlierRuns(progress)
 
 	l, err := New()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
@@ -198,11 +199,7 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("lab: %s exceeded its time bound of %v", sc.Name, timeout))
 	defer cancel()
-	if removed, err := CleanupAll(NamePrefix); err != nil {
-		progressTo(opts, fmt.Sprintf("cleanup of earlier runs: %v", err))
-	} else if len(removed) > 0 {
-		progressTo(opts, fmt.Sprintf("removed leftovers of dead runs: %s", strings.Join(removed, ", ")))
-	}
+	sweepEarlierRuns(func(msg string) { progressTo(opts, msg) })
 	l, err := New()
 	if err != nil {
 		return nil, err
@@ -345,6 +342,7 @@ func (e *Env) Doctor(ctx context.Context, h *Host, opts DoctorOptions) ([]*Docto
 	if err != nil {
 		return nil, fmt.Errorf("lab: doctor in %s: %w", h.Netns(), err)
 	}
+	input.Finish(tl)
 	res := []*DoctorResult{diagnoseTimeline("netns "+h.Netns(), tl)}
 	if opts.Cgroup != nil {
 		if cgErr != nil && !errors.Is(cgErr, kernel.ErrNotSupported) {
@@ -416,7 +414,7 @@ func cgroupTimeline(cg *Cgroup, host *model.Timeline, samples []model.Sample) *m
 	tl.Host = model.Host{Hostname: host.Host.Hostname, Kernel: host.Host.Kernel, Arch: host.Host.Arch, WordBits: host.Host.WordBits}
 	tl.Host.SetPageSize(host.Host.PageSize)
 	tl.Samples = samples
-	tl.DeriveRates()
+	input.Finish(tl)
 	return tl
 }
 

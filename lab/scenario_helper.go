@@ -75,6 +75,8 @@ func helperMode(mode string) func([]byte) error {
 		return runProxyHelper
 	case "proxy-child":
 		return runProxyChildHelper
+	case guardianMode:
+		return runGuardianHelper
 	}
 	return nil
 }

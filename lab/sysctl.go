@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -110,14 +111,31 @@ func hostHasKey(key string) bool {
 	return err == nil
 }
 
-// restoreGlobalSysctls writes back journal entries in reverse order.
-func restoreGlobalSysctls(entries []journalEntry) error {
+// restoreGlobalSysctls writes back journal entries in reverse order, and says what it did
+// with each key, one sentence each. A key whose current value is neither one the run set
+// (e.Set) nor the old one was changed by someone else since: it is left as it is. An entry
+// of an older journal without Set is restored as before.
+func restoreGlobalSysctls(runID string, entries []journalEntry) (notes []string, err error) {
 	var errs []error
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
+		cur, rerr := readSysctl(e.Key)
+		switch {
+		case rerr != nil:
+			errs = append(errs, rerr)
+			continue
+		case cur == e.Old:
+			notes = append(notes, fmt.Sprintf("sysctl %s: already at its old value %q (run %s)", e.Key, e.Old, runID))
+			continue
+		case len(e.Set) > 0 && !slices.Contains(e.Set, cur):
+			notes = append(notes, fmt.Sprintf("sysctl %s: left at %q, changed by someone else since run %s set %q (its value before the run: %q)", e.Key, cur, runID, e.Set[len(e.Set)-1], e.Old))
+			continue
+		}
 		if err := writeSysctl(e.Key, e.Old); err != nil {
 			errs = append(errs, fmt.Errorf("lab: restore %s=%q: %w", e.Key, e.Old, err))
+			continue
 		}
+		notes = append(notes, fmt.Sprintf("sysctl %s: restored %q (run %s had set %q)", e.Key, e.Old, runID, cur))
 	}
-	return errors.Join(errs...)
+	return notes, errors.Join(errs...)
 }

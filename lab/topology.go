@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,6 +30,7 @@ type Lab struct {
 	hosts   []*Host
 	links   []*Link
 	owner   owner
+	guard   *guardian // started before the first global sysctl is written (guardian.go)
 	closed  bool
 	netemOK *bool
 }
@@ -372,23 +374,57 @@ func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	journaled := false
-	for _, e := range l.owner.Sysctls {
-		if e.Key == key {
-			journaled = true // keep the first (original) value
-		}
+	if l.closed {
+		return "", fmt.Errorf("lab: run %s already closed", l.RunID)
 	}
-	if !journaled {
-		l.owner.Sysctls = append(l.owner.Sysctls, journalEntry{Key: key, Old: old})
-		if err := writeOwner(&l.owner); err != nil {
-			l.owner.Sysctls = l.owner.Sysctls[:len(l.owner.Sysctls)-1]
-			return "", err
+	if l.guard == nil {
+		// Before the journal names a key: no global value changes without someone to put
+		// it back if this process is killed.
+		g, err := startGuardian(&l.owner)
+		if err != nil {
+			return "", fmt.Errorf("%w; not changing global sysctl %s", err, key)
 		}
+		l.guard = g
+	}
+	// Journal the value about to be written before writing it, so a kill between the two
+	// leaves a journal that still recognizes the host's value as the lab's.
+	saved := append([]journalEntry(nil), l.owner.Sysctls...)
+	i := slices.IndexFunc(l.owner.Sysctls, func(e journalEntry) bool { return e.Key == key })
+	if i < 0 {
+		// The first (original) value is the one to restore.
+		l.owner.Sysctls = append(l.owner.Sysctls, journalEntry{Key: key, Old: old})
+		i = len(l.owner.Sysctls) - 1
+	}
+	// A copy of the entry's Set: saved shares nothing with the new journal.
+	e := &l.owner.Sysctls[i]
+	e.Set = appendNew(slices.Clone(e.Set), value)
+	if err := writeOwner(&l.owner); err != nil {
+		l.owner.Sysctls = saved
+		return "", err
 	}
 	if err := writeSysctl(key, value); err != nil {
 		return "", err
 	}
-	return readSysctl(key)
+	rb, err := readSysctl(key)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(e.Set, rb) {
+		// The kernel shows the value in another form ("0010" reads back as "10").
+		e.Set = append(e.Set, rb)
+		if err := writeOwner(&l.owner); err != nil {
+			return "", err
+		}
+	}
+	return rb, nil
+}
+
+// appendNew appends v to s unless s has it.
+func appendNew(s []string, v string) []string {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
 }
 
 // ReadSysctl reads key as host h sees it.
@@ -424,13 +460,20 @@ func (l *Lab) Close() error {
 			errs = append(errs, err)
 		}
 	}
-	if err := restoreGlobalSysctls(l.owner.Sysctls); err != nil {
+	if _, err := restoreGlobalSysctls(l.RunID, l.owner.Sysctls); err != nil {
 		errs = append(errs, err)
-		// Keep the owner file: Cleanup retries the restore once this process is gone.
+		// Keep the owner file: the guardian (or Cleanup) retries the restore once this
+		// process is gone.
+		if l.guard != nil {
+			l.guard.release(false)
+		}
 		return errors.Join(errs...)
 	}
 	if err := os.Remove(ownerPath(l.RunID)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		errs = append(errs, err)
+	}
+	if l.guard != nil {
+		l.guard.release(true)
 	}
 	return errors.Join(errs...)
 }

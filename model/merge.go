@@ -3,7 +3,7 @@ package model
 import "strings"
 
 // Merge joins timelines of several pasted texts into one, in order: samples and segments are
-// concatenated (segment indexes shifted), everything else appended. Host facts are taken
+// concatenated (segment indexes shifted, a break between texts), everything else appended. Host facts are taken
 // from the first timeline that has each one. Sources that carry line numbers keep them; the
 // artifact and evidence sources already name their file.
 func Merge(tls ...*Timeline) *Timeline {
@@ -19,6 +19,12 @@ func Merge(tls ...*Timeline) *Timeline {
 		names = append(names, t.Source.Name)
 		mergeHost(&out.Host, &t.Host)
 		off := len(out.Samples)
+		if off > 0 && len(t.Samples) > 0 {
+			out.Breaks = append(out.Breaks, off) // another text: its counters do not continue these
+		}
+		for _, b := range t.Breaks {
+			out.Breaks = append(out.Breaks, b+off)
+		}
 		out.Samples = append(out.Samples, t.Samples...)
 		for _, s := range t.Segments {
 			s.First += off

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -65,24 +66,43 @@ func (t *Timeline) DeriveRates() {
 	if pageKB <= 0 {
 		pageKB = 4
 	}
+	netdevWidth := t.Host.netdevCounterWidth()
 	for i := 1; i < len(t.Samples); i++ {
 		cur, prev := &t.Samples[i], &t.Samples[i-1]
-		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() {
+		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() || slices.Contains(t.Breaks, i) {
 			continue
 		}
 		dt := cur.Time.Sub(prev.Time).Seconds()
 		if dt <= 0 {
 			continue
 		}
-		cur.Rates = deriveRates(prev, cur, dt, pageKB)
+		cur.Rates = deriveRates(prev, cur, dt, pageKB, netdevWidth)
 	}
 }
 
-func deriveRates(prev, cur *Sample, dt, pageKB float64) Rates {
+// netdevCounterWidth is the width of the /proc/net/dev counters: unsigned long until 2.6.36
+// (32 bits on a 32-bit kernel, so rx_bytes wrapped every 4 GiB), u64 since dev_get_stats
+// returns rtnl_link_stats64 (commit 28172739f0a2, 2.6.36).
+func (h *Host) netdevCounterWidth() int {
+	if v, ok := h.KernelVersion(); ok && h.Is32Bit() && !v.AtLeast(2, 6, 36) {
+		return Width32
+	}
+	return Width64
+}
+
+func deriveRates(prev, cur *Sample, dt, pageKB float64, netdevWidth int) Rates {
 	r := Rates{}
+	// rate sets a rate from a delta of Delta: a wrapped counter still gives its growth; a
+	// reset gives none (the count since the reset started at an unknown time).
+	rate := func(key string, d int64, kind DeltaKind, scale float64) {
+		if kind != DeltaReset {
+			r[key] = float64(d) * scale / dt
+		}
+	}
 	per := func(key string, a, b int64, okA, okB bool, scale float64) {
-		if okA && okB && b >= a {
-			r[key] = float64(b-a) * scale / dt
+		if okA && okB {
+			d, kind := Delta(a, b, Width64)
+			rate(key, d, kind, scale)
 		}
 	}
 	vm := func(key, name string, scale float64) {
@@ -135,16 +155,13 @@ func deriveRates(prev, cur *Sample, dt, pageKB float64) Rates {
 			per(key, a, b, okA, okB, 100.0/userHZ)
 		}
 	}
-	if len(prev.Softnet) > 0 && len(cur.Softnet) > 0 && len(prev.Softnet) == len(cur.Softnet) {
-		var a, b, sa, sb int64
-		for i := range cur.Softnet {
-			a += prev.Softnet[i].Dropped
-			b += cur.Softnet[i].Dropped
-			sa += prev.Softnet[i].TimeSqueeze
-			sb += cur.Softnet[i].TimeSqueeze
+	if len(prev.Softnet) > 0 && len(cur.Softnet) > 0 {
+		// Per CPU, each column a u32 that wraps (SoftnetDeltas); a CPU that went offline
+		// and back resets its row.
+		if t := SoftnetTotals(SoftnetDeltas(prev.Softnet, cur.Softnet)); !t.Reset {
+			rate(RateSoftnetDropPerSec, t.Dropped, DeltaGrew, 1)
+			rate(RateSoftnetSqueezePerSec, t.TimeSqueeze, DeltaGrew, 1)
 		}
-		per(RateSoftnetDropPerSec, a, b, true, true, 1)
-		per(RateSoftnetSqueezePerSec, sa, sb, true, true, 1)
 	}
 	{
 		a, okA := prev.NetStat.Get("Tcp", "RetransSegs")
@@ -156,9 +173,9 @@ func deriveRates(prev, cur *Sample, dt, pageKB float64) Rates {
 	}
 	if len(prev.NetDev) > 0 && len(cur.NetDev) > 0 {
 		for key, name := range map[string]string{RateRxBytesPerSec: "rx_bytes", RateTxBytesPerSec: "tx_bytes", RateRxPacketsPerSec: "rx_packets"} {
-			a, okA := sumNetDev(prev.NetDev, name)
-			b, okB := sumNetDev(cur.NetDev, name)
-			per(key, a, b, okA, okB, 1)
+			if d, kind, ok := netDevDelta(prev.NetDev, cur.NetDev, name, netdevWidth); ok {
+				rate(key, d, kind, 1)
+			}
 		}
 	}
 	return r
@@ -233,19 +250,31 @@ func threadTicks(ts []kernel.TaskStat, prefix string) (int64, bool) {
 	return sum, found
 }
 
-func sumNetDev(devs []kernel.NetDev, name string) (int64, bool) {
+// netDevDelta sums the growth of one counter over the non-loopback interfaces present in
+// both samples, each device's counter taken with its own wrap; a device whose counter reset
+// (re-created, driver reloaded) makes the sum a reset.
+func netDevDelta(prev, cur []kernel.NetDev, name string, width int) (int64, DeltaKind, bool) {
 	var sum int64
-	found := false
-	for _, d := range devs {
+	kind, found := DeltaGrew, false
+	for _, d := range cur {
 		if d.Name == "lo" {
 			continue
 		}
-		if v, ok := d.Counters.Get(name); ok {
-			sum += v
-			found = true
+		b, okB := d.Counters.Get(name)
+		i := slices.IndexFunc(prev, func(p kernel.NetDev) bool { return p.Name == d.Name })
+		if !okB || i < 0 {
+			continue
 		}
+		a, okA := prev[i].Counters.Get(name)
+		if !okA {
+			continue
+		}
+		v, k := Delta(a, b, width)
+		sum += v
+		kind = max(kind, k)
+		found = true
 	}
-	return sum, found
+	return sum, kind, found
 }
 
 // Series returns the values of one rate key across the timeline with their sample indexes,

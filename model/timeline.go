@@ -29,6 +29,11 @@ type Timeline struct {
 	Source  SourceInfo `json:"source"`
 	Host    Host       `json:"host"`
 	Samples []Sample   `json:"samples,omitempty"`
+	// Breaks are the indexes of samples whose counters need not continue the previous
+	// sample's: the first sample of a recorder session after the first (a reboot may lie
+	// between), the first sample of each text merged into one timeline. DeriveRates gives
+	// no rate across a break.
+	Breaks []int `json:"breaks,omitempty"`
 
 	// Segments group samples that belong together in a pasted text: the rows of one vmstat
 	// table, one buddyinfo series. Rules that compare phases (kernel-time-growth) compare
@@ -50,6 +55,9 @@ type Timeline struct {
 
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
+	// Lines accounts for every line of a pasted text: what was read, what was prose or
+	// noise, what could not be read (nil for live and recorded sources).
+	Lines *LineAccount `json:"lines,omitempty"`
 
 	// NotAvailable lists the interfaces a live or captured source could not read and why
 	// ("/proc/pressure/memory: not supported here"), so reports say "not available"
@@ -122,6 +130,18 @@ type Artifact struct {
 }
 
 // Unparsed is a segment that looked like kernel or command output but could not be read.
+// LineAccount says where each line of a pasted text went. Read is every line that is not
+// blank, prose, another program's log line or unparsed: kernel log records and reports,
+// command output, /proc files, settings.
+type LineAccount struct {
+	Total    int `json:"total"`
+	Read     int `json:"read"`
+	Prose    int `json:"prose"`     // sentences, prompts without output, headings
+	Blank    int `json:"blank"`     // empty lines and Markdown fences
+	Other    int `json:"other_log"` // syslog lines of programs other than the kernel
+	Unparsed int `json:"unparsed"`  // recognised as output but not readable: see Unparsed
+}
+
 type Unparsed struct {
 	FirstLine int    `json:"first_line"`
 	LastLine  int    `json:"last_line"`
@@ -170,18 +190,26 @@ func (t *Timeline) FirstWith(has func(*Sample) bool) *Sample {
 	return nil
 }
 
-// CounterDelta returns last-first of a counter over the samples that have it, the seconds
-// between them (0 when the times are unknown), and whether at least two samples had it.
+// CounterDelta returns the growth of a 64-bit counter over the samples that have it, the
+// seconds between the first and the last of them (0 when the times are unknown), and whether
+// at least two samples had it. The growth is summed sample to sample with Delta, so a counter
+// that was reset in between (a reboot inside a recording, a re-created interface) adds its
+// count since the reset instead of a negative last-first.
 func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, seconds float64, ok bool) {
 	var first, last *Sample
-	var a, b int64
+	var prev int64
 	for i := range t.Samples {
-		if v, has := get(&t.Samples[i]); has {
-			if first == nil {
-				first, a = &t.Samples[i], v
-			}
-			last, b = &t.Samples[i], v
+		v, has := get(&t.Samples[i])
+		if !has {
+			continue
 		}
+		if first == nil {
+			first = &t.Samples[i]
+		} else {
+			d, _ := Delta(prev, v, Width64)
+			delta += d
+		}
+		last, prev = &t.Samples[i], v
 	}
 	if first == nil || first == last {
 		return 0, 0, false
@@ -189,7 +217,7 @@ func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, s
 	if !first.Time.IsZero() && !last.Time.IsZero() {
 		seconds = last.Time.Sub(first.Time).Seconds()
 	}
-	return b - a, seconds, true
+	return delta, seconds, true
 }
 
 // Sysctl returns a sysctl value of the host and where it came from.

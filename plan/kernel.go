@@ -27,21 +27,24 @@ func wordBits(arch string) (int, error) {
 // with the default 3G/1G split; RAM above it is HighMem, which the kernel cannot use for
 // socket buffers, slab or page tables. The second result says where the number comes from.
 func LowmemLimitBytes(arch string) (int64, string, error) {
-	a := strings.ToLower(strings.TrimSpace(arch))
-	switch {
-	case a == "i386", a == "i486", a == "i586", a == "i686", a == "x86":
+	family := ""
+	if kernel.ArchWordBits(arch) == 32 {
+		family = kernel.ArchFamily(arch)
+	}
+	switch family {
+	case "x86":
 		// 1 GiB of kernel address space less __VMALLOC_RESERVE (128 MiB) gives MAXMEM =
 		// 896 MiB (arch/x86/include/asm/pgtable_32_types.h). Seed 004's zone dump matches:
 		// DMA present 16384 kB + Normal present 901120 kB = 917504 kB = 896 MiB.
 		return 896 << 20, "x86-32: 1 GiB kernel space − 128 MiB vmalloc reserve", nil
-	case strings.HasPrefix(a, "arm"):
+	case "arm":
 		// arch/arm/mm/mmu.c: vmalloc_min = VMALLOC_END − 240 MiB − VMALLOC_OFFSET, which
 		// leaves 760 MiB of lowmem with the default vmalloc size.
 		return 760 << 20, "ARM: 240 MiB default vmalloc area (arch/arm/mm/mmu.c vmalloc_min)", nil
-	case a == "ppc", a == "powerpc":
+	case "powerpc":
 		// CONFIG_LOWMEM_SIZE defaults to 0x30000000 (arch/powerpc/Kconfig).
 		return 768 << 20, "PowerPC-32: CONFIG_LOWMEM_SIZE default 768 MiB", nil
-	case a == "mips", a == "mipsel":
+	case "mips":
 		// KSEG0 maps the first 512 MiB of physical memory; above it is HighMem.
 		return 512 << 20, "MIPS-32: KSEG0 maps 512 MiB", nil
 	}

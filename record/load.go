@@ -5,20 +5,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
-	"headroom/artifact"
 	"headroom/model"
 )
 
 // IsArchive reports whether path names a recording by its extension (.jsonl.gz).
 func IsArchive(path string) bool { return strings.HasSuffix(path, ".jsonl.gz") }
 
-// Load reads one archive file into a Timeline: host facts from its header, the samples
-// with rates derived within each session, the markers placed at the first sample at or
-// after their time, one phase segment per marker-delimited stretch, the kernel log and the
-// events parsed from it. A torn tail is reported in NotAvailable, not as an error.
+// Load reads one archive file into a Timeline: host facts from its header, the samples, a
+// break (model.Timeline.Breaks) at each session after the first, the markers placed at the
+// first sample at or after their time, one phase segment per marker-delimited stretch, and
+// the kernel log. A torn tail is reported in NotAvailable, not as an error. Rates and the
+// events of the kernel log are derived by input.Finish, as for every input.
 func Load(path string) (*model.Timeline, error) {
 	tl, _, err := LoadStats(path)
 	return tl, err
@@ -36,8 +37,14 @@ func LoadStats(path string) (*model.Timeline, ReadStats, error) {
 
 // FromReader reads an archive from r; name is the source name of the timeline.
 func FromReader(r io.Reader, name string) (*model.Timeline, ReadStats, error) {
+	return FromReaderLimits(r, name, Limits{})
+}
+
+// FromReaderLimits is FromReader within lim; what the limits dropped is said in
+// NotAvailable.
+func FromReaderLimits(r io.Reader, name string, lim Limits) (*model.Timeline, ReadStats, error) {
 	b := newBuilder(name)
-	st, err := Read(r, b.add)
+	st, err := ReadLimits(r, lim, b.add)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", name, err)
 	}
@@ -46,7 +53,15 @@ func FromReader(r io.Reader, name string) (*model.Timeline, ReadStats, error) {
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name + " (end of the recording)", Why: st.TruncatedWhy})
 	}
 	if st.Skipped > 0 {
-		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name, Why: fmt.Sprintf("%d lines skipped (not JSON, or written by a newer headroom)", st.Skipped)})
+		why := fmt.Sprintf("%d lines skipped (not JSON, or written by a newer headroom)", st.Skipped)
+		if st.SkippedLong > 0 {
+			why = fmt.Sprintf("%d lines skipped (%d longer than %d MiB, the rest not JSON or written by a newer headroom)", st.Skipped, st.SkippedLong, max(lim.MaxLineBytes, DefaultMaxLineBytes)>>20)
+		}
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name, Why: why})
+	}
+	if st.LogSkipped > 0 {
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name + " (kernel log)",
+			Why: fmt.Sprintf("%d kernel log lines skipped after the first %d MiB of log (the most headroom keeps)", st.LogSkipped, lim.MaxLogBytes>>20)})
 	}
 	return tl, st, nil
 }
@@ -89,16 +104,15 @@ func (b *builder) add(e *Entry) error {
 
 func (b *builder) finish() *model.Timeline {
 	tl := b.tl
-	// Rates within each session only: a restarted recorder may follow a reboot, after
+	// No rates across a session boundary: a restarted recorder may follow a reboot, after
 	// which every counter restarted from zero.
-	bounds := append(append([]int(nil), b.sessions...), len(tl.Samples))
-	for i := 0; i+1 < len(bounds); i++ {
-		part := model.Timeline{Host: tl.Host, Samples: tl.Samples[bounds[i]:bounds[i+1]]}
-		part.DeriveRates()
+	for _, i := range b.sessions {
+		if i > 0 && i < len(tl.Samples) && !slices.Contains(tl.Breaks, i) {
+			tl.Breaks = append(tl.Breaks, i)
+		}
 	}
 	placeMarkers(tl)
 	tl.Segments = phaseSegments(tl)
-	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
 	return tl
 }
 

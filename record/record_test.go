@@ -110,12 +110,8 @@ func TestRoundTrip(t *testing.T) {
 	if len(tl.Samples) != 40 || len(tl.Samples[0].Rates) != 0 {
 		t.Fatalf("%d samples, first rates %v", len(tl.Samples), tl.Samples[0].Rates)
 	}
-	// 256 pages of 4 KiB a second between samples 20 and 30.
-	if v := tl.Samples[25].Rates[model.RateSwapOutKBPerSec]; v != 1024 {
-		t.Errorf("swap out at 25: %v kB/s, want 1024", v)
-	}
-	if v, ok := tl.Samples[35].Rates[model.RateSwapOutKBPerSec]; !ok || v != 0 {
-		t.Errorf("swap out at 35: %v %v", v, ok)
+	if len(tl.Breaks) != 0 {
+		t.Errorf("one session, breaks %v", tl.Breaks)
 	}
 	if len(tl.Markers) != 1 || tl.Markers[0].Index != 20 || tl.Markers[0].Text != "flood start" {
 		t.Errorf("markers %+v", tl.Markers)
@@ -123,9 +119,10 @@ func TestRoundTrip(t *testing.T) {
 	if len(tl.Segments) != 2 || tl.Segments[0].Last != 19 || tl.Segments[1].First != 20 || tl.Segments[1].Last != 39 {
 		t.Errorf("segments %+v", tl.Segments)
 	}
-	if len(tl.Events) != 1 || tl.Events[0].Kind != model.EventAllocFailure || tl.Events[0].AllocFailure.Order != 3 || !tl.Events[0].Time.Equal(tl.Samples[25].Time) {
-		t.Errorf("events %+v", tl.Events)
+	if len(tl.Log) == 0 || !strings.Contains(tl.Log[0].Message, "page allocation failure") {
+		t.Errorf("log %+v", tl.Log)
 	}
+	// The rates and the events of the log are input.Finish's (finish_test.go).
 }
 
 // Every cut of the file reads without error once the header is complete, and never yields
@@ -215,9 +212,9 @@ func TestAppendAfterCrash(t *testing.T) {
 	if st.Truncated || st.Sessions != 2 || len(tl.Samples) != 8 {
 		t.Fatalf("after repair: %+v, %d samples", st, len(tl.Samples))
 	}
-	// No rate across the session boundary (a reboot may lie between).
-	if len(tl.Samples[5].Rates) != 0 || len(tl.Samples[6].Rates) == 0 {
-		t.Errorf("rates at the boundary: %v / %v", tl.Samples[5].Rates, tl.Samples[6].Rates)
+	// A break at the new session: no rate across it (a reboot may lie between).
+	if len(tl.Breaks) != 1 || tl.Breaks[0] != 5 {
+		t.Errorf("breaks %v, want [5]", tl.Breaks)
 	}
 }
 
@@ -370,8 +367,8 @@ func TestLoopLive(t *testing.T) {
 	if len(tl.Samples) != 4 || tl.Host.Kernel == "" || tl.Host.PageSize == 0 {
 		t.Fatalf("%d samples, host %+v", len(tl.Samples), tl.Host)
 	}
-	if _, ok := tl.Samples[3].Rates[model.RateCtxtPerSec]; !ok {
-		t.Errorf("no rates in a recorded sample: %v", tl.Samples[3].Rates)
+	if tl.Samples[3].Stat == nil {
+		t.Errorf("no /proc/stat in a recorded sample: %+v", tl.Samples[3])
 	}
 	if len(tl.Markers) != 1 || tl.Markers[0].Index != 0 {
 		t.Errorf("markers %+v (a marker from before the first sample belongs to it)", tl.Markers)

@@ -187,30 +187,19 @@ func (w *Watch) columns(cur, prev *model.Sample) string {
 	zone, freeLow, ord := "-", "-", "-"
 	best := math.Inf(1)
 	below := false
-	for _, z := range cur.Zones {
-		free, ok1 := z.Fields.Get("free")
-		low, ok2 := z.Fields.Get("low")
-		present, _ := z.Fields.Get("present")
-		if !ok1 || !ok2 || present == 0 || low == 0 {
+	for _, zv := range cur.ZoneWatermarks() {
+		free, low := zv.Free, zv.Low
+		if !zv.HasFree || !zv.HasWatermarks || zv.Present == 0 || low == 0 {
 			continue
 		}
 		if r := float64(free) / float64(low); r < best {
 			best = r
-			zone = z.Name
+			zone = zv.Zone
 			freeLow = mib(float64(free)*pageKB) + "/" + mib(float64(low)*pageKB)
 			below = free < low
 			ord = "-"
-			for _, b := range cur.Buddy {
-				if b.Node == z.Node && b.Zone == z.Name {
-					o := -1
-					for i := len(b.Free) - 1; i >= 0; i-- {
-						if b.Free[i] > 0 {
-							o = i
-							break
-						}
-					}
-					ord = strconv.Itoa(o)
-				}
+			if zv.HasBuddy {
+				ord = strconv.Itoa(zv.LargestFreeOrder)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"headroom/artifact"
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/model"
 	"headroom/record"
 )
@@ -50,7 +51,7 @@ func fixedDiagnosis(tl *model.Timeline) diagnose.Diagnosis {
 
 func loadRecording(t *testing.T) *model.Timeline {
 	t.Helper()
-	tl, err := record.Load(recording)
+	tl, err := input.Open(context.Background(), recording, input.Options{Kind: input.Snapshot})
 	if err != nil {
 		t.Fatal(err)
 	}

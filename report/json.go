@@ -20,6 +20,7 @@ type Document struct {
 	Summary      Summary             `json:"summary"`
 	Artifacts    []model.Artifact    `json:"artifacts"`
 	Unparsed     []model.Unparsed    `json:"unparsed"`
+	Lines        *model.LineAccount  `json:"lines,omitempty"` // pasted text: where every line went
 	Findings     []diagnose.Finding  `json:"findings"`
 	Checks       []diagnose.Check    `json:"checks"`
 	NotAvailable []model.Unavailable `json:"not_available"`
@@ -49,6 +50,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Summary:      Summarize(tl),
 		Artifacts:    tl.Artifacts,
 		Unparsed:     tl.Unparsed,
+		Lines:        tl.Lines,
 		Findings:     d.Findings,
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,

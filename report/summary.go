@@ -85,24 +85,17 @@ func Summarize(tl *model.Timeline) Summary {
 		pageKB = 4
 	}
 	if last := tl.LastWith(func(x *model.Sample) bool { return len(x.Zones) > 0 }); last != nil {
-		for _, z := range last.Zones {
-			free, okF := z.Fields.Get("free")
-			mn, _ := z.Fields.Get("min")
-			lo, _ := z.Fields.Get("low")
-			hi, _ := z.Fields.Get("high")
-			present, _ := z.Fields.Get("present")
-			if !okF || present == 0 {
+		for _, z := range last.ZoneWatermarks() {
+			if !z.HasFree || z.Present == 0 {
 				continue // zones with no memory (Movable, Device on most hosts)
 			}
-			zs := ZoneSummary{Node: z.Node, Zone: z.Name, FreeKB: free * pageKB, MinKB: mn * pageKB, LowKB: lo * pageKB, HighKB: hi * pageKB}
-			if m, ok := z.Fields.Get("managed"); ok {
-				zs.ManagedKB = i64(m * pageKB)
+			zs := ZoneSummary{Node: z.Node, Zone: z.Zone, FreeKB: z.Free * pageKB, MinKB: z.Min * pageKB, LowKB: z.Low * pageKB, HighKB: z.High * pageKB}
+			if z.HasManaged {
+				zs.ManagedKB = i64(z.Managed * pageKB)
 			}
-			for _, b := range last.Buddy {
-				if b.Node == z.Node && b.Zone == z.Name {
-					o := highestOrder(b.Free)
-					zs.HighestFreeOrder = &o
-				}
+			if z.HasBuddy {
+				o := z.LargestFreeOrder
+				zs.HighestFreeOrder = &o
 			}
 			s.Zones = append(s.Zones, zs)
 		}
@@ -142,15 +135,6 @@ func Summarize(tl *model.Timeline) Summary {
 		}
 	}
 	return s
-}
-
-func highestOrder(free []int64) int {
-	for o := len(free) - 1; o >= 0; o-- {
-		if free[o] > 0 {
-			return o
-		}
-	}
-	return -1
 }
 
 func sysctlInts(tl *model.Timeline, key string) []int64 {

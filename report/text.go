@@ -128,6 +128,9 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		}
 		p.f("\nRead from the text: %s\n", strings.Join(parts, ", "))
 	}
+	if a := tl.Lines; a != nil {
+		p.f("Lines    %d of %d read; %d prose, %d blank, %d other programs' log, %d could not be read\n", a.Read, a.Total, a.Prose, a.Blank, a.Other, a.Unparsed)
+	}
 	for _, u := range tl.Unparsed {
 		p.f("  could not read lines %d-%d: %s\n", u.FirstLine, u.LastLine, u.Why)
 	}

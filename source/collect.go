@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"headroom/artifact"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -27,9 +26,10 @@ type CollectOptions struct {
 	LogSince time.Duration
 }
 
-// Collect samples root for the given window and returns the Timeline: host facts, samples
-// with derived rates, the kernel log and the events parsed from it, and what was not
-// available. A captured root (txtar or directory) has one instant, so it yields one sample.
+// Collect samples root for the given window and returns the Timeline: host facts, samples,
+// the kernel log, and what was not available. A captured root (txtar or directory) has one
+// instant, so it yields one sample. The rates and the events of the kernel log are derived by
+// input.Finish (input.Open calls Collect and then Finish).
 func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.Timeline, error) {
 	now := opt.Now
 	if now == nil {
@@ -102,9 +102,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 	if opt.LogSince > 0 && len(tl.Samples) > 0 && !tl.Samples[0].Time.IsZero() && (root.IsHost() || !readHostExtra(root).CapturedAt.IsZero()) {
 		tl.LogCurrentSince = tl.Samples[0].Time.Add(-opt.LogSince)
 	}
-	tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
 	tl.NotAvailable = append(hostMissing, s.Unavailable()...)
-	tl.DeriveRates()
 	return tl, nil
 }
 

@@ -7,20 +7,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"golang.org/x/sys/unix"
 
 	"headroom/artifact"
 	"headroom/diagnose"
-	"headroom/kernel"
+	"headroom/input"
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
-	"headroom/source"
 )
 
 func init() {
@@ -108,25 +105,24 @@ func exitCodeFor(d diagnose.Diagnosis) int {
 	return code
 }
 
-// loadTimeline turns doctor's input into a Timeline: pasted text when files are given, a
-// capture or recording with --from, the live host otherwise.
+// loadTimeline turns doctor's input into a Timeline through input: pasted text when files are
+// given, a capture or recording with --from, the live host (or --root) otherwise.
 func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) (*model.Timeline, error) {
+	opt := input.Options{Kernel: f.kernel, Stdin: stdio.Stdin, LogSince: f.logSince}
 	switch {
 	case len(files) > 0:
 		if f.from != "" || f.root != "" {
 			return nil, errors.New("give either text files or --from/--root, not both")
 		}
-		return loadText(files, f.kernel, stdio.Stdin)
+		opt.Kind = input.Text
+		return input.OpenAll(ctx, files, opt)
 	case f.from != "":
-		return loadFrom(ctx, f.from, f.logSince)
+		opt.Kind = input.Snapshot
+		return input.Open(ctx, f.from, opt)
 	}
-	root := kernel.HostRoot()
-	if f.root != "" {
-		root = kernel.DirRoot(f.root)
-	}
-	opt := source.CollectOptions{Options: source.DefaultOptions(), Duration: f.duration, Interval: f.interval, LogSince: f.logSince}
-	opt.PageTypes = f.pagetype
-	if isTerminal(stdio.Stderr) && root.IsHost() {
+	opt.Kind = input.Live
+	opt.Duration, opt.Interval, opt.PageTypes = f.duration, f.interval, f.pagetype
+	if isTerminal(stdio.Stderr) && (f.root == "" || f.root == "/") {
 		opt.Progress = func(i, n int) {
 			fmt.Fprintf(stdio.Stderr, "\rsampling %d/%d", i, n)
 			if i == n {
@@ -134,70 +130,7 @@ func loadTimeline(ctx context.Context, f doctorFlags, files []string, stdio IO) 
 			}
 		}
 	}
-	return source.Collect(ctx, root, opt)
-}
-
-// loadFrom opens a capture (txtar), a captured directory or a recording.
-func loadFrom(ctx context.Context, path string, logSince time.Duration) (*model.Timeline, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	opt := source.CollectOptions{Options: source.DefaultOptions(), LogSince: logSince}
-	if st.IsDir() {
-		return source.Collect(ctx, kernel.DirRoot(path), opt)
-	}
-	if loader, ok := archiveLoader(path); ok {
-		return loader(path)
-	}
-	a, err := txtar.ParseFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(a.Files) == 0 {
-		return nil, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
-	}
-	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), opt)
-}
-
-// archiveLoader is set by the record subcommand's file for recordings (.jsonl.gz).
-var archiveLoaders []func(path string) (func(string) (*model.Timeline, error), bool)
-
-func archiveLoader(path string) (func(string) (*model.Timeline, error), bool) {
-	for _, l := range archiveLoaders {
-		if fn, ok := l(path); ok {
-			return fn, true
-		}
-	}
-	return nil, false
-}
-
-// loadText parses pasted text files ("-" is stdin) into one Timeline.
-func loadText(files []string, kernelRelease string, stdin io.Reader) (*model.Timeline, error) {
-	var tls []*model.Timeline
-	for _, name := range files {
-		var r io.Reader
-		if name == "-" {
-			r = stdin
-			name = "stdin"
-		} else {
-			fh, err := os.Open(name)
-			if err != nil {
-				return nil, err
-			}
-			defer fh.Close()
-			r = fh
-		}
-		tl, err := artifact.Parse(r, filepath.Base(name), artifact.Options{Kernel: kernelRelease})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		tls = append(tls, tl)
-	}
-	if len(tls) == 1 {
-		return tls[0], nil
-	}
-	return model.Merge(tls...), nil
+	return input.Open(ctx, f.root, opt)
 }
 
 func splitSet(s string) map[string]bool {
@@ -224,7 +157,7 @@ func isTerminal(w io.Writer) bool {
 // findings: the same collection and rules as `headroom doctor`.
 func init() {
 	tuneDiagnose = func(ctx context.Context) ([]model.Change, error) {
-		tl, err := source.Collect(ctx, kernel.HostRoot(), source.CollectOptions{Options: source.DefaultOptions(), Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
+		tl, err := input.Open(ctx, "/", input.Options{Kind: input.Live, Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
 		if err != nil {
 			return nil, err
 		}

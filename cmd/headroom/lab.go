@@ -29,7 +29,8 @@ func labUsage(w io.Writer) {
 run applies one settings set (default: headroom); compare runs every set on every case and
 prints them side by side. Progress goes to stderr, results to stdout. cleanup removes what
 killed runs left behind (namespaces hr-*, cgroups, zram swap, scratch files, global sysctls
-they changed).
+they changed, unless someone changed them since) and prints what the guardians of runs
+killed with SIGKILL restored by themselves.
 
 Failure scenarios (lab list marks them) reproduce a failure, run doctor live against it and
 measure the fix: lab run SCENARIO [--format json] [--allow-global] [--timeout D]
@@ -56,10 +57,7 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 	case "cleanup":
 		removed, err := lab.CleanupAll(lab.NamePrefix)
 		for _, n := range removed {
-			if strings.HasPrefix(n, lab.NamePrefix) {
-				n = "namespace " + n
-			}
-			fmt.Fprintf(stdio.Stdout, "removed %s\n", n)
+			fmt.Fprintln(stdio.Stdout, lab.SweepLine(n))
 		}
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)

@@ -81,9 +81,22 @@ func run(args []string, stdio IO) int {
 		usage(stdio.Stderr)
 		return exitFailure
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	defer stop()
 	return cmd.run(ctx, args[1:], stdio)
+}
+
+// stopSignals are the signals that cancel a command's context, so that it ends as on ^C:
+// a lab run restores the global sysctls it changed, tune releases its lock, record closes
+// its archive. SIGHUP is among them (a dropped ssh session sends it to the foreground
+// process group) unless it was ignored when headroom started: signal.Notify would undo the
+// SIG_IGN of `nohup headroom record …`.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	return sigs
 }
 
 // parseInterspersed parses flags given before and after the positional arguments, as

@@ -17,13 +17,6 @@ import (
 
 func init() {
 	register("record", "record this host to a .jsonl.gz archive (leave running, attach to a ticket)", runRecord)
-	// doctor --from ARCHIVE (and report) read recordings through record.Load.
-	archiveLoaders = append(archiveLoaders, func(path string) (func(string) (*model.Timeline, error), bool) {
-		if record.IsArchive(path) {
-			return record.Load, true
-		}
-		return nil, false
-	})
 }
 
 func runRecord(ctx context.Context, args []string, stdio IO) int {

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
@@ -76,18 +76,10 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 // loadReportInput reads a recording, a capture or a captured directory (one argument, as
 // doctor --from does), or pasted text files.
 func loadReportInput(ctx context.Context, args []string, kernelRel string, stdio IO) (*model.Timeline, error) {
-	if len(args) == 1 && args[0] != "-" {
-		p := args[0]
-		st, err := os.Stat(p)
-		if err != nil {
-			return nil, err
-		}
-		if st.IsDir() || strings.HasSuffix(p, ".txtar") {
-			return loadFrom(ctx, p, time.Hour)
-		}
-		if _, ok := archiveLoader(p); ok {
-			return loadFrom(ctx, p, time.Hour)
-		}
+	opt := input.Options{Kernel: kernelRel, Stdin: stdio.Stdin, LogSince: time.Hour}
+	if len(args) == 1 {
+		return input.Open(ctx, args[0], opt) // input.Auto: by what the path is
 	}
-	return loadText(args, kernelRel, stdio.Stdin)
+	opt.Kind = input.Text
+	return input.OpenAll(ctx, args, opt)
 }

@@ -82,6 +82,16 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
 		return exitFailure
 	}
+	var ln net.Listener
+	if !f.once {
+		// Listen before dropping capabilities (a port below 1024 needs
+		// CAP_NET_BIND_SERVICE), and before the collector opens anything.
+		if ln, err = listenServe(f.listen, stdio); err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
+			return exitFailure
+		}
+		defer ln.Close()
+	}
 	rules := f.rulesInterval
 	if rules <= 0 {
 		rules = -1 // every sample
@@ -106,11 +116,6 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		daemonRuntime()
 	}
 
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-		return exitFailure
-	}
 	addr := ln.Addr().(*net.TCPAddr)
 	fmt.Fprintf(stdio.Stderr, "headroom serve: listening on http://%s/ (metrics at /metrics)\n", addr)
 	if !addr.IP.IsLoopback() {
@@ -138,6 +143,33 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom serve: shutdown: %v\n", err)
 	}
 	return exitOK
+}
+
+// listenServe listens on addr, or takes the socket a re-executed serve inherited; as root,
+// it then drops every capability but CAP_SYSLOG by re-executing serve (caps.go).
+func listenServe(addr string, stdio IO) (net.Listener, error) {
+	ln, err := inheritedListener()
+	if err != nil {
+		return nil, err
+	}
+	if ln != nil {
+		// The re-executed serve: check that the drop took.
+		if err := checkCapabilities(serveKeepCaps); err != nil {
+			ln.Close()
+			return nil, err
+		}
+		return ln, nil
+	}
+	if ln, err = net.Listen("tcp", addr); err != nil {
+		return nil, err
+	}
+	if dropPrivileges {
+		// Only returns when there was nothing to drop, or on failure.
+		if err := dropCapabilities(ln, serveKeepCaps); err != nil {
+			fmt.Fprintf(stdio.Stderr, "headroom serve: could not drop capabilities, running with all of them: %v\n", err)
+		}
+	}
+	return ln, nil
 }
 
 // serveGCPercent is the garbage collector's target for the daemon. What serve keeps is small

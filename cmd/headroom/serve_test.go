@@ -20,11 +20,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // serve runs inside the test process here: it must not set GOMAXPROCS and the GC target for
 // the other tests.
-func init() { tuneRuntime = false }
+func init() {
+	tuneRuntime = false
+	// Nor re-execute itself with fewer capabilities, except in TestServeDropsCapabilities's
+	// child.
+	dropPrivileges = os.Getenv(dropCapsTestEnv) != ""
+}
 
 // syncBuffer is a bytes.Buffer safe for the serve goroutine and the test to share.
 type syncBuffer struct {
@@ -359,6 +366,10 @@ func TestServeDeployFlags(t *testing.T) {
 			t.Errorf("headroom.service lacks %s", want)
 		}
 	}
+	// The unit grants what serve keeps when it drops capabilities as root, and no more.
+	if len(serveKeepCaps) != 1 || serveKeepCaps[0] != unix.CAP_SYSLOG {
+		t.Errorf("serve keeps capabilities %v, the unit's bounding set is CAP_SYSLOG", serveKeepCaps)
+	}
 
 	ds, err := os.ReadFile("../../deploy/kubernetes/daemonset.yaml")
 	if err != nil {
@@ -376,10 +387,13 @@ func TestServeDeployFlags(t *testing.T) {
 		args[i] = strings.ReplaceAll(args[i], "$(HOST_IP)", "10.0.0.1") // the kubelet expands it
 	}
 	checkServeArgs(t, "DaemonSet args", args[1:])
-	for _, want := range []string{"hostNetwork: true", "hostPID: true", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false"} {
+	for _, want := range []string{"hostNetwork: true", "hostPID: true", "runAsNonRoot: true", "readOnlyRootFilesystem: true", "allowPrivilegeEscalation: false", `drop: ["ALL"]`} {
 		if !bytes.Contains(ds, []byte(want)) {
 			t.Errorf("daemonset.yaml lacks %s", want)
 		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s+add:.*$`).Find(ds); m != nil {
+		t.Errorf("daemonset.yaml adds capabilities (%s): serve needs none but CAP_SYSLOG, and the pod runs without", m)
 	}
 
 	df, err := os.ReadFile("../../deploy/kubernetes/Dockerfile")

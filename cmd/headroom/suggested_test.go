@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/kernel"
-	"headroom/model"
 )
 
 // suggestedCommand finds a command line a finding suggests: `headroom SUBCOMMAND ...` in
@@ -41,13 +41,11 @@ func TestSuggestedCommandsParse(t *testing.T) {
 	}
 	cmds := map[string]string{} // command line → where it was suggested
 	for _, in := range inputs {
-		var tl *model.Timeline
-		var err error
+		opt := input.Options{Kind: input.Text, LogSince: time.Hour}
 		if strings.HasSuffix(in, ".txtar") {
-			tl, err = loadFrom(context.Background(), in, time.Hour)
-		} else {
-			tl, err = loadText([]string{in}, "", nil)
+			opt.Kind = input.Snapshot
 		}
+		tl, err := input.Open(context.Background(), in, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

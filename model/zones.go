@@ -1,0 +1,76 @@
+package model
+
+import "headroom/kernel"
+
+// ZoneWatermarks is one zone of a sample as the page allocator sees it: free pages against
+// the min, low and high watermarks (mm/page_alloc.c __zone_watermark_ok), the pages it
+// manages, and the largest order with a free block. Values are pages, from /proc/zoneinfo
+// ("pages free", "min", "low", "high", "present", "managed" since 3.8) and /proc/buddyinfo.
+// Since 5.0 the printed watermarks include watermark_boost.
+//
+// It is the one reading of those field names: rules, the report summary, the exposition and
+// the recorder's status line all take zones through Sample.ZoneWatermarks.
+type ZoneWatermarks struct {
+	Node             int
+	Zone             string
+	Free             int64
+	HasFree          bool
+	Min, Low, High   int64
+	HasWatermarks    bool // min, low and high were all printed
+	HasHigh          bool // high was printed (a pasted excerpt may have only some)
+	Present          int64
+	Managed          int64
+	HasManaged       bool // 3.8+
+	LargestFreeOrder int  // -1: no free block, or no buddyinfo for the zone (see HasBuddy)
+	HasBuddy         bool
+}
+
+// Populated reports whether the zone has memory: managed pages (3.8+), else present pages.
+// Unpopulated zones (Movable, Device on most hosts) print watermarks over no memory, and
+// "free 0 < min 32" there is not exhaustion.
+func (z ZoneWatermarks) Populated() bool {
+	if z.HasManaged {
+		return z.Managed > 0
+	}
+	return z.Present > 0
+}
+
+// ZoneView reads one zoneinfo block; buddy is the sample's buddyinfo (nil when absent).
+func ZoneView(z kernel.Zone, buddy []kernel.BuddyZone) ZoneWatermarks {
+	v := ZoneWatermarks{Node: z.Node, Zone: z.Name, LargestFreeOrder: -1}
+	v.Free, v.HasFree = z.Fields.Get("free")
+	var ok [3]bool
+	v.Min, ok[0] = z.Fields.Get("min")
+	v.Low, ok[1] = z.Fields.Get("low")
+	v.High, ok[2] = z.Fields.Get("high")
+	v.HasWatermarks = ok[0] && ok[1] && ok[2]
+	v.HasHigh = ok[2]
+	v.Present, _ = z.Fields.Get("present")
+	v.Managed, v.HasManaged = z.Fields.Get("managed")
+	for _, b := range buddy {
+		if b.Node == z.Node && b.Zone == z.Name {
+			v.HasBuddy = true
+			v.LargestFreeOrder = LargestFreeOrder(b.Free)
+		}
+	}
+	return v
+}
+
+// LargestFreeOrder is the highest order with a free block in a buddyinfo row, -1 when none.
+func LargestFreeOrder(free []int64) int {
+	for o := len(free) - 1; o >= 0; o-- {
+		if free[o] > 0 {
+			return o
+		}
+	}
+	return -1
+}
+
+// ZoneWatermarks returns the sample's zones, in zoneinfo order, with their buddyinfo.
+func (s *Sample) ZoneWatermarks() []ZoneWatermarks {
+	out := make([]ZoneWatermarks, 0, len(s.Zones))
+	for _, z := range s.Zones {
+		out = append(out, ZoneView(z, s.Buddy))
+	}
+	return out
+}
