@@ -37,6 +37,8 @@ const (
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -194,6 +196,7 @@ func (d *doc) run(from int) {
 		if d.used[i] {
 			continue
 		}
+		d.uncommentBlock(i)
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {

@@ -80,8 +80,13 @@ func isVMStatFileLine(t string) bool {
 			return false
 		}
 	}
-	return strings.Contains(name, "_") || strings.HasPrefix(name, "pg") || strings.HasPrefix(name, "ps")
+	return strings.Contains(name, "_") || strings.HasPrefix(name, "pg") || strings.HasPrefix(name, "ps") ||
+		vmstatBareNames[name]
 }
+
+// vmstatBareNames are /proc/vmstat counters without an underscore or a pg/ps prefix.
+var vmstatBareNames = map[string]bool{"pageoutrun": true, "allocstall": true, "slabs_scanned": true, "kswapd_steal": true,
+	"thp_split": true, "unevictable": true}
 
 func (d *doc) tryVMStatFile(i int) int {
 	if !isVMStatFileLine(d.ls[i].Text) {

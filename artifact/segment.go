@@ -37,6 +37,10 @@ func (d *doc) command(i int) int {
 		return d.tryFree(i)
 	case "Device", "Device:":
 		return d.trySysstat(i)
+	case "Active", "Minimum", "OBJS":
+		if n := d.trySlabtop(i); n > 0 {
+			return n
+		}
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
@@ -80,7 +84,7 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
@@ -108,7 +112,7 @@ func (d *doc) command(i int) int {
 				return n
 			}
 		}
-		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") {
+		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {
 				return n
 			}

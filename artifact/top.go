@@ -277,7 +277,8 @@ type TopTasks struct {
 func isTopTaskHeader(t string) bool {
 	fs := fields(t)
 	// procps: "PID USER PR NI ..."; BusyBox: "PID PPID USER STAT VSZ %VSZ [CPU] %CPU COMMAND".
-	return len(fs) >= 6 && fs[0] == "PID" && (fs[1] == "USER" || fs[1] == "PPID" && fs[2] == "USER") && strings.Contains(t, "COMMAND")
+	return len(fs) >= 4 && fs[0] == "PID" && strings.Contains(t, "COMMAND") &&
+		(len(fs) >= 6 && (fs[1] == "USER" || fs[1] == "PPID" && fs[2] == "USER") || strings.Contains(t, "%CPU") && strings.Contains(t, "VSZ"))
 }
 
 func (d *doc) tryTopTasks(i int) int {
@@ -356,7 +357,7 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 	if cpuCol < 0 || cmdCol < 0 {
 		return
 	}
-	scale, busybox := 1.0, col("VSZ") >= 0 && col("STAT") >= 0
+	scale, busybox := 1.0, col("VSZ") >= 0
 	if busybox {
 		if c := col("CPU"); c >= 0 {
 			ncpu := 0

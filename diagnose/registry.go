@@ -153,6 +153,29 @@ func runOne(r Rule, tl *model.Timeline) (res Result) {
 	return r.Check(tl)
 }
 
+// StatedMark is what a source says when its numbers come from a sentence of the input, not a
+// counter (artifact/stated.go).
+const StatedMark = "stated in the text"
+
+// weighStated keeps a finding that rests only on numbers a person wrote in prose below
+// critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
+// rule needs to know where its numbers came from.
+func weighStated(f *Finding) {
+	if len(f.Evidence) == 0 {
+		return
+	}
+	for _, e := range f.Evidence {
+		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
+			!strings.HasPrefix(e.Source, "/proc/vmstat") {
+			return
+		}
+	}
+	if f.Severity > Warning {
+		f.Severity = Warning
+	}
+	f.Title += " (" + StatedMark + ")"
+}
+
 // historyAge says how old the newest history record or event is, measured to the first
 // sample (else to LogCurrentSince): "; newest line 3d4h59m before the first sample".
 func historyAge(tl, hist *model.Timeline) string {
@@ -194,27 +217,4 @@ func humanAge(d time.Duration) string {
 		return fmt.Sprintf("%dh%dm", hours, mins)
 	}
 	return fmt.Sprintf("%dm", mins)
-}
-
-// StatedMark is what a source says when its numbers come from a sentence of the input, not a
-// counter (artifact/stated.go).
-const StatedMark = "stated in the text"
-
-// weighStated keeps a finding that rests only on numbers a person wrote in prose below
-// critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
-// rule needs to know where its numbers came from.
-func weighStated(f *Finding) {
-	if len(f.Evidence) == 0 {
-		return
-	}
-	for _, e := range f.Evidence {
-		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
-			!strings.HasPrefix(e.Source, "/proc/vmstat") {
-			return
-		}
-	}
-	if f.Severity > Warning {
-		f.Severity = Warning
-	}
-	f.Title += " (" + StatedMark + ")"
 }

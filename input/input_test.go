@@ -76,16 +76,16 @@ func TestTextBeyondTheLimitIsSkippedAndSaid(t *testing.T) {
 }
 
 func TestReadBoundedCutsAtALineEnd(t *testing.T) {
-	data, more, err := readBounded(strings.NewReader("aaaa\nbbbb\ncccc\n"), 12)
+	data, more, err := readBounded(strings.NewReader("aaaa\nbbbb\ncccc\n"), 12, true)
 	if err != nil || !more || string(data) != "aaaa\nbbbb\n" {
 		t.Errorf("%q %v %v", data, more, err)
 	}
 	// A reader that does not say its size grows its buffer by doubling, never past the limit.
-	data, more, err = readBounded(io.LimitReader(strings.NewReader(strings.Repeat("x\n", 3<<20)), 6<<20), 5<<20)
+	data, more, err = readBounded(io.LimitReader(strings.NewReader(strings.Repeat("x\n", 3<<20)), 6<<20), 5<<20, true)
 	if err != nil || !more || len(data) != 5<<20 || cap(data) > 5<<20+readChunk {
 		t.Errorf("%d bytes (cap %d) %v %v", len(data), cap(data), more, err)
 	}
-	data, more, err = readBounded(strings.NewReader("short\n"), 1<<20)
+	data, more, err = readBounded(strings.NewReader("short\n"), 1<<20, true)
 	if err != nil || more || string(data) != "short\n" {
 		t.Errorf("%q %v %v", data, more, err)
 	}
@@ -404,5 +404,28 @@ func TestSignalsCancelBlockedReads(t *testing.T) {
 			}
 			t.Logf("returned %v after the signal: %s", time.Since(start).Round(time.Millisecond), r.Error)
 		})
+	}
+}
+
+// tune --from reads through ReadFile: bounded, and cancellable like text.
+func TestReadFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "changes.json")
+	os.WriteFile(p, []byte(`[{"kind":"sysctl"}]`), 0o644)
+	if b, err := ReadFile(context.Background(), p, nil, 100); err != nil || string(b) != `[{"kind":"sysctl"}]` {
+		t.Errorf("%q %v", b, err)
+	}
+	if _, err := ReadFile(context.Background(), p, nil, 5); err == nil || !strings.Contains(err.Error(), "larger than 5 bytes") {
+		t.Errorf("over the limit: %v", err)
+	}
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := ReadFile(ctx, "-", r, 100); err == nil || !strings.Contains(err.Error(), "reading standard input: interrupted") {
+		t.Errorf("stdin never written: %v", err)
+	}
+	// A capture that is a device is refused by CaptureRoot too (serve --from).
+	if _, err := CaptureRoot("/dev/null", 0); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("serve --from /dev/null: %v", err)
 	}
 }

@@ -1,15 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/tune"
@@ -201,23 +202,21 @@ func tuneKey(kind, key string) string {
 func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, int) {
 	var changes []model.Change
 	switch {
-	case f.from == "-":
-		c, err := tune.ParseChanges(stdio.Stdin)
-		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: standard input: %v\n", err)
-			return nil, exitFailure
-		}
-		changes = c
 	case f.from != "":
-		file, err := os.Open(f.from)
+		// Through input: a FIFO or standard input that never delivers still ends on SIGINT
+		// or SIGTERM; tune.ParseChanges then applies its own size limit.
+		data, err := input.ReadFile(ctx, f.from, stdio.Stdin, input.DefaultMaxTextBytes)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
 			return nil, exitFailure
 		}
-		c, err := tune.ParseChanges(file)
-		file.Close()
+		c, err := tune.ParseChanges(bytes.NewReader(data))
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", f.from, err)
+			name := f.from
+			if name == "-" {
+				name = "standard input"
+			}
+			fmt.Fprintf(stdio.Stderr, "headroom tune: %s: %v\n", name, err)
 			return nil, exitFailure
 		}
 		changes = c
