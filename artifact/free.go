@@ -211,9 +211,9 @@ func freeMemInfo(tb *FreeTable) *kernel.Counters {
 		return 0, false
 	}
 	if m, ok := tb.Rows["Mem"]; ok {
-		for name, key := range map[string]string{"total": "MemTotal", "free": "MemFree", "buffers": "Buffers", "available": "MemAvailable"} {
-			if v, ok := col(m, name); ok {
-				mem.Set(key, v)
+		for _, nk := range [][2]string{{"total", "MemTotal"}, {"free", "MemFree"}, {"buffers", "Buffers"}, {"available", "MemAvailable"}} {
+			if v, ok := col(m, nk[0]); ok {
+				mem.Set(nk[1], v)
 			}
 		}
 		if v, ok := col(m, "cached"); ok {

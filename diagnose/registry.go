@@ -61,6 +61,8 @@ var HostChecks = []string{"settings-drifted"}
 type Diagnosis struct {
 	Findings []Finding `json:"findings"`
 	Checks   []Check   `json:"checks"`
+	// Story is the findings told as cause, chain and first change (story.go).
+	Story Story `json:"diagnosis"`
 }
 
 // Worst returns the highest severity among the findings, and false when there are none.
@@ -86,6 +88,17 @@ func (d Diagnosis) Worst() (Severity, bool) {
 // since-boot counters that did not move while sampled. A rule that fires on current data
 // reports that finding alone.
 func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
+	d := runCurrentAndHistory(tl, skip)
+	trimKernelLimits(d.Findings)
+	d.Story = TellDiagnosis(tl, d)
+	return d
+}
+
+// Retell recomputes the story after the findings changed (placed in time by
+// record.PlaceFindings: the edges' time condition reads their intervals).
+func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = TellDiagnosis(tl, *d) }
+
+func runCurrentAndHistory(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	cur, hist := tl.SplitHistory()
 	d := runRules(cur, skip)
 	if hist == nil {

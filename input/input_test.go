@@ -2,6 +2,7 @@ package input
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -212,8 +213,15 @@ func writeRecording(t testing.TB, path string, logBytes int64) {
 	}
 	line, _ := json.Marshal(record.Entry{Log: recs})
 	line = append(line, '\n')
-	for n := int64(0); n < logBytes; n += int64(len(line)) {
-		bw.Write(line)
+	// Each line starts with a record of its own uptime, as a recorder's lines differ: a
+	// line repeated verbatim is read once and reported (record.ReadStats.Duplicates).
+	rest := bytes.TrimPrefix(line, []byte(`{"log":[`))
+	var lead []byte
+	for n, i := int64(0), 0; n < logBytes; i++ {
+		lead = fmt.Appendf(lead[:0], `{"log":[{"uptime_usec":%d,"priority":6,"message":"tick"},`, i)
+		bw.Write(lead)
+		bw.Write(rest)
+		n += int64(len(lead) + len(rest))
 	}
 	if err := bw.Flush(); err != nil {
 		t.Fatal(err)

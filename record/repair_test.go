@@ -19,8 +19,7 @@ import (
 // check that the archive still holds every complete line.
 const repairChildEnv = "HEADROOM_RECORD_TEST_REPAIR_CHILD"
 
-// repairChildModes are the ways a child can be made to stop mid-repair; the kill test adds
-// its own.
+// repairChildModes are the ways a child can be made to stop mid-repair.
 var repairChildModes = map[string]func(arg string){
 	// fsize: a file size limit (setrlimit(2) RLIMIT_FSIZE) below the repaired member's end,
 	// as a full disk would: the write that would cross it fails with EFBIG.
@@ -31,9 +30,19 @@ var repairChildModes = map[string]func(arg string){
 			os.Exit(2)
 		}
 	},
+	// kill:STEP: SIGKILL right after that step of the repair.
+	"kill": func(at string) {
+		repairStep = func(s string) {
+			if s == at {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}
+	},
 }
 
-func TestMain(m *testing.M) {
+// The child is dispatched from init, before TestMain (fuzzmain_test.go) and before any
+// test: package variables, repairChildModes among them, are set before init runs.
+func init() {
 	if mode := os.Getenv(repairChildEnv); mode != "" {
 		kind, arg, _ := strings.Cut(mode, ":")
 		setup, ok := repairChildModes[kind]
@@ -50,7 +59,6 @@ func TestMain(m *testing.M) {
 		w.Close()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
 }
 
 // tornArchive writes a recording of five samples in one gzip member (as a recorder does
@@ -128,4 +136,19 @@ func TestRepairInterruptedByFileSizeLimit(t *testing.T) {
 		t.Fatalf("child: %v", ee)
 	}
 	checkRepairSurvived(t, path)
+}
+
+// SIGKILL after each step of a repair: before the rename the old archive is whole, after
+// it the repaired one is; either way every complete line is there.
+func TestRepairKilledAtEveryStep(t *testing.T) {
+	for _, at := range []string{"copied", "written", "synced", "renamed"} {
+		t.Run(at, func(t *testing.T) {
+			path := tornArchive(t)
+			ee := runRepairChild(t, path, "kill:"+at)
+			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+				t.Fatalf("child did not die by SIGKILL at %s: %v", at, ee)
+			}
+			checkRepairSurvived(t, path)
+		})
+	}
 }

@@ -24,6 +24,9 @@ type Document struct {
 	Findings     []diagnose.Finding  `json:"findings"`
 	Checks       []diagnose.Check    `json:"checks"`
 	NotAvailable []model.Unavailable `json:"not_available"`
+	// Diagnosis is the story (issue 19): causes, chains with finding ids and evidence,
+	// first change, next evidence. Added within schema 1 (docs/json-diagnosis.md).
+	Diagnosis diagnose.Story `json:"diagnosis"`
 }
 
 // Host is the host block of the JSON report.
@@ -56,6 +59,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Findings:     d.Findings,
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,
+		Diagnosis:    storyOf(d),
 	}
 	if doc.Artifacts == nil {
 		doc.Artifacts = []model.Artifact{}

@@ -44,15 +44,11 @@ func ReadHostFacts(root kernel.Root) (HostFacts, error) {
 		return h, err
 	}
 	h.BootID, _ = kernel.ReadSysctl(root, "kernel.random.boot_id") // absent in some containers
-	b, err := root.ReadFile("proc/meminfo")
+	l, err := ReadLimits(root)
 	if err != nil {
 		return h, err
 	}
-	kb, err := parseMemTotalKB(b)
-	if err != nil {
-		return h, fmt.Errorf("/proc/meminfo: %w", err)
-	}
-	h.MemTotalKB = int64(kb)
+	h.MemTotalKB = int64(l.MemTotalKB)
 	return h, nil
 }
 

@@ -276,11 +276,18 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 
 // PrintRollback writes, without changing anything, the commands that undo the entries a
 // rollback to `to` would visit: `sysctl -w` lines (inside `ip netns exec` for a
-// namespace), ethtool and tc lines, and the drop-in's restore.
-func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
+// namespace), ethtool and tc lines, and the drop-in's restore. An entry that --rollback
+// would refuse to write (checkRestorable, with limits as on apply) is refused here too,
+// since the script is run as root just the same.
+func PrintRollback(w io.Writer, jf *JournalFile, to int, limits Limits) error {
 	entries, err := ToUndo(jf, to)
 	if err != nil {
 		return err
+	}
+	for _, e := range entries {
+		if err := checkRestorable(e, limits); err != nil {
+			return err
+		}
 	}
 	if len(entries) == 0 {
 		_, err := fmt.Fprintln(w, "# nothing to roll back")

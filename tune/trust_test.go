@@ -41,13 +41,13 @@ func TestPrintRollbackHostileContentRunsUnderSh(t *testing.T) {
 	os.WriteFile(dropIn, []byte("new content\n"), 0o644)
 	jf := &JournalFile{Schema: JournalSchema, Entries: []*Entry{{
 		ID: 1, Time: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), State: StateApplied,
-		Netns: "",
+		SysctlDir: work,
 		Changes: []Record{{Kind: "sysctl", Key: "net.core.somaxconn", Old: "1024", New: "8192",
 			Why: "reason\ntouch pwned-why", Status: StatusWritten}},
 		Persist: &PersistRecord{Path: dropIn, Existed: true, OldContent: hostile, NewContent: "new content\n", Status: StatusWritten},
 	}}}
 	var b bytes.Buffer
-	if err := PrintRollback(&b, jf, 0); err != nil {
+	if err := PrintRollback(&b, jf, 0, testLimits); err != nil {
 		t.Fatal(err)
 	}
 	script := filepath.Join(work, "undo.sh")

@@ -34,6 +34,7 @@ type doctorFlags struct {
 	kernel   string
 	skip     string
 	verbose  bool
+	checks   bool
 	pagetype bool
 	logSince time.Duration
 	stateDir string
@@ -51,6 +52,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.kernel, "kernel", "", "text: the kernel release the text came from, when it does not say (decodes GFP flags)")
 	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
 	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
+	fs.BoolVar(&f.checks, "checks", false, "list each rule that could not check and what it needs (by default one line for all)")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
@@ -85,10 +87,11 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		doctorSettingsDrifted(&d, f.stateDir, f.root)
 	}
 	record.PlaceFindings(tl, &d)
+	d.Retell(tl)
 	if f.format == "json" {
 		err = report.WriteJSON(stdio.Stdout, tl, d)
 	} else {
-		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose})
+		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose, Checks: f.checks})
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: writing the report: %v\n", err)

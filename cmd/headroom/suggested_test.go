@@ -13,7 +13,6 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/kernel"
-	"headroom/model"
 )
 
 // suggestedCommand finds a command line a finding suggests: `headroom SUBCOMMAND ...` in
@@ -42,9 +41,11 @@ func TestSuggestedCommandsParse(t *testing.T) {
 	}
 	cmds := map[string]string{} // command line → where it was suggested
 	for _, in := range inputs {
-		var tl *model.Timeline
-		var err error
-		tl, err = input.Open(context.Background(), in, input.Options{LogSince: time.Hour})
+		opt := input.Options{Kind: input.Text, LogSince: time.Hour}
+		if strings.HasSuffix(in, ".txtar") {
+			opt.Kind = input.Snapshot
+		}
+		tl, err := input.Open(context.Background(), in, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}

@@ -172,6 +172,9 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: not derived from this host:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", strings.Join(notHere, "\n  "))
 			return fail("dry run, nothing changed: --apply would refuse these changes")
 		}
+		// A change --apply would refuse (out of bounds, no bound, unreadable, below use) is
+		// not a clean result, as it is not on --apply (exit 1). Changes held back until a
+		// flag asks for them (--nic, --allow-lower) are the user's choice, like advice.
 		refused := 0
 		for _, it := range items {
 			if it.Action == tune.ActionRefused {
@@ -179,7 +182,8 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			}
 		}
 		if refused > 0 {
-			return fail("dry run, nothing changed: --apply would refuse %d change(s) (REFUSED above) and apply none", refused)
+			fmt.Fprintf(stdio.Stderr, "headroom tune: dry run, nothing changed: --apply would refuse %d change(s) (REFUSED above) and apply the rest (none with --all-or-nothing)\n", refused)
+			return exitWarning
 		}
 		fmt.Fprintln(stdio.Stderr, "headroom tune: dry run, nothing changed; apply with --apply (undo with --rollback)")
 		return exitOK
@@ -340,6 +344,10 @@ func tuneRender(stdio IO, err error) int {
 }
 
 func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
+	limits, err := tune.ReadLimits(kernel.HostRoot())
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
+	}
 	if f.print {
 		err := tune.CheckStateDir(f.stateDir)
 		var jf *tune.JournalFile
@@ -347,7 +355,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 			jf, err = tune.ReadJournal(filepath.Join(f.stateDir, tune.JournalName))
 		}
 		if err == nil {
-			err = tune.PrintRollback(stdio.Stdout, jf, f.to)
+			err = tune.PrintRollback(stdio.Stdout, jf, f.to, limits)
 		}
 		return tuneRender(stdio, err)
 	}
@@ -357,10 +365,6 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 		return exitFailure
 	}
 	defer j.Close()
-	limits, err := tune.ReadLimits(kernel.HostRoot())
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v: bounds that depend on RAM will refuse their keys\n", err)
-	}
 	rb := tuneRollbacker(f, j, limits, stdio)
 	done, err := rb.Rollback(ctx, f.to)
 	for _, e := range done {

@@ -98,9 +98,11 @@ func TestTuneRollbackAppliesApplyBounds(t *testing.T) {
 			e := portEntry()
 			e["changes"] = []any{map[string]any{"kind": "sysctl", "key": tc.key, "old": tc.old, "new": tc.new, "why": "x", "status": "written"}}
 			plantJournal(t, state, e)
-			code, _, stderr := runTuneCmd(t, "", "--rollback", "--proc-sys", dir, "--state-dir", state)
-			if code == exitOK || !strings.Contains(stderr, tc.want) {
-				t.Errorf("code %d stderr %q", code, stderr)
+			for _, args := range [][]string{{"--rollback"}, {"--rollback", "--print"}} {
+				code, stdout, stderr := runTuneCmd(t, "", append(args, "--proc-sys", dir, "--state-dir", state)...)
+				if code == exitOK || !strings.Contains(stderr, tc.want) || strings.Contains(stdout, "sysctl -w") {
+					t.Errorf("%v: code %d stdout %q stderr %q", args, code, stdout, stderr)
+				}
 			}
 			if v := readProcSys(t, dir, tc.key); v != tc.new {
 				t.Fatalf("rollback wrote %s = %s", tc.key, v)
@@ -131,13 +133,20 @@ func TestTuneRollbackRefusesPersistOutsideSysctlDir(t *testing.T) {
 
 // Item 3: an entry applied to one sysctl tree, or in one network namespace, is not rolled
 // back into another.
-func TestTuneRollbackRefusesAnotherTree(t *testing.T) {
-	dir := fakeProcSys(t, tuneVals)
-	state := t.TempDir()
+// applySomaxconn applies net.core.somaxconn 4096 → 8192 to a fake /proc/sys and returns
+// the tree and the state directory.
+func applySomaxconn(t *testing.T) (dir, state string) {
+	t.Helper()
+	dir, state = fakeProcSys(t, tuneVals), t.TempDir()
 	changes := `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"8192","why":"x"}]`
 	if code, _, stderr := runTuneCmd(t, changes, "--from", "-", "--apply", "--proc-sys", dir, "--state-dir", state); code != exitOK {
 		t.Fatalf("apply: %d %s", code, stderr)
 	}
+	return dir, state
+}
+
+func TestTuneRollbackRefusesAnotherTree(t *testing.T) {
+	dir, state := applySomaxconn(t)
 	other := fakeProcSys(t, map[string]string{"net.core.somaxconn": "8192"})
 	code, _, stderr := runTuneCmd(t, "", "--rollback", "--proc-sys", other, "--state-dir", state)
 	if code == exitOK || !strings.Contains(stderr, "applied to the sysctl tree "+dir) {
@@ -152,12 +161,7 @@ func TestTuneRollbackRefusesAnotherTree(t *testing.T) {
 }
 
 func TestTuneRollbackRefusesAnotherNetns(t *testing.T) {
-	dir := fakeProcSys(t, tuneVals)
-	state := t.TempDir()
-	changes := `[{"kind":"sysctl","key":"net.core.somaxconn","recommended":"8192","why":"x"}]`
-	if code, _, stderr := runTuneCmd(t, changes, "--from", "-", "--apply", "--proc-sys", dir, "--state-dir", state); code != exitOK {
-		t.Fatalf("apply: %d %s", code, stderr)
-	}
+	dir, state := applySomaxconn(t)
 	// The journal says the entry was written in another namespace than this process's.
 	path := filepath.Join(state, tune.JournalName)
 	var jf map[string]any
