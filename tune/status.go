@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ import (
 // sets it to.
 type KeyStatus struct {
 	Key     string    `json:"key"`
+	Kind    string    `json:"kind"`
 	Netns   string    `json:"netns,omitempty"`
 	Entry   int       `json:"entry"`
 	Time    time.Time `json:"time"`
@@ -85,13 +87,16 @@ type StatusOptions struct {
 	OpenFS func(netns string) (SysctlFS, func(), error)
 	// BootRoot is the directory the boot configuration is read under ("/" on a host).
 	BootRoot string
+	// Runner runs ethtool and tc in a namespace ("" for the host), for the NIC changes; nil
+	// leaves their value now unknown.
+	Runner func(netns string) Runner
 	// SysctlDir is the --sysctl-dir: a drop-in named DropInName there is headroom's even when
 	// no journal entry persisted it (as host paths, relative to BootRoot).
 	SysctlDir string
 }
 
 // Status reads each key that the journal's applied entries wrote, newest entry per key.
-func Status(jf *JournalFile, opt StatusOptions) *StatusReport {
+func Status(ctx context.Context, jf *JournalFile, opt StatusOptions) *StatusReport {
 	rep := &StatusReport{}
 	type slot struct {
 		e *Entry
@@ -116,10 +121,10 @@ func Status(jf *JournalFile, opt StatusOptions) *StatusReport {
 			ours = append(ours, hostPath(opt.BootRoot, e.Persist.Path))
 		}
 		for _, r := range e.Changes {
-			if r.Kind != model.ChangeSysctl || r.Status != StatusWritten {
+			if r.Kind == model.ChangeOther || r.Status != StatusWritten {
 				continue
 			}
-			id := e.Netns + "\x00" + r.Key
+			id := e.Netns + "\x00" + r.Kind + "\x00" + r.Key
 			if _, ok := latest[id]; !ok {
 				order = append(order, id)
 			}
@@ -132,7 +137,12 @@ func Status(jf *JournalFile, opt StatusOptions) *StatusReport {
 	fsErr := map[string]error{}
 	for _, id := range order {
 		s := latest[id]
-		ks := KeyStatus{Key: s.r.Key, Netns: s.e.Netns, Entry: s.e.ID, Time: s.e.Time, Old: NormalizeValue(s.r.Old), Applied: NormalizeValue(s.r.New)}
+		ks := KeyStatus{Key: s.r.Key, Kind: s.r.Kind, Netns: s.e.Netns, Entry: s.e.ID, Time: s.e.Time, Old: NormalizeValue(s.r.Old), Applied: NormalizeValue(s.r.New)}
+		if s.r.Kind != model.ChangeSysctl {
+			nicStatus(ctx, &ks, opt.Runner)
+			rep.Keys = append(rep.Keys, ks)
+			continue
+		}
 		fs, seen := fsByNetns[s.e.Netns]
 		if !seen && fsErr[s.e.Netns] == nil && opt.OpenFS != nil {
 			f, release, err := opt.OpenFS(s.e.Netns)
@@ -171,6 +181,34 @@ func Status(jf *JournalFile, opt StatusOptions) *StatusReport {
 		rep.Keys = append(rep.Keys, ks)
 	}
 	return rep
+}
+
+// nicStatus reads a ring size or qdisc now. Neither is set by any boot file headroom knows:
+// a ring size returns to the driver's default when the driver reloads or the host boots,
+// and a qdisc to the kernel's default.
+func nicStatus(ctx context.Context, ks *KeyStatus, runner func(string) Runner) {
+	ks.AtBoot = "not persisted: the driver's default ring size returns at the next boot or driver reload (persist it with the distribution's network configuration or TuneD's [net] ring=)"
+	if ks.Kind == model.ChangeTC {
+		ks.AtBoot = "not persisted: the kernel's default qdisc returns at the next boot"
+	}
+	if runner == nil {
+		ks.NowErr = "no command runner to read it"
+		return
+	}
+	t, err := makeTarget(ks.Kind, ks.Key, nil, runner(ks.Netns))
+	if err == nil {
+		var cur string
+		if cur, err = t.read(ctx); err == nil {
+			ks.Now = NormalizeValue(cur)
+			ks.Drifted = !t.isNew(cur, ks.Applied)
+			if ks.Drifted {
+				ks.Cause = "unknown: a driver reload, a link reset that re-initialised the device, or another tool"
+			}
+		}
+	}
+	if err != nil {
+		ks.NowErr = err.Error()
+	}
 }
 
 // hostPath turns a path under the test root back into the host's path.
@@ -245,7 +283,11 @@ func WriteStatus(w io.Writer, rep *StatusReport) error {
 		if k.Netns != "" {
 			where = " (network namespace " + k.Netns + ")"
 		}
-		fmt.Fprintf(&b, "%s%s: entry %d set %s → %s\n", k.Key, where, k.Entry, orUnknown(k.Old), k.Applied)
+		name := k.Key
+		if k.Kind != "" && k.Kind != model.ChangeSysctl {
+			name = k.Kind + " " + k.Key
+		}
+		fmt.Fprintf(&b, "%s%s: entry %d set %s → %s\n", name, where, k.Entry, orUnknown(k.Old), k.Applied)
 		switch {
 		case k.NowErr != "":
 			fmt.Fprintf(&b, "  now: unknown (%s)\n", k.NowErr)

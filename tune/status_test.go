@@ -56,7 +56,7 @@ func TestStatusDriftAndOverride(t *testing.T) {
 	writeFile(t, filepath.Join(root, "etc/sysctl.d/99-local.conf"), "\n-net/ipv4/tcp_rmem = 4096 87380 212992\n")
 
 	jf := mustReadJournal(t, j.dir)
-	rep := Status(jf, StatusOptions{OpenFS: fsOpener(fs), BootRoot: root, SysctlDir: filepath.Join(root, "etc/sysctl.d")})
+	rep := Status(context.Background(), jf, StatusOptions{OpenFS: fsOpener(fs), BootRoot: root, SysctlDir: filepath.Join(root, "etc/sysctl.d")})
 	byKey := map[string]KeyStatus{}
 	for _, k := range rep.Keys {
 		byKey[k.Key] = k
@@ -110,7 +110,7 @@ func TestStatusDriftAndOverride(t *testing.T) {
 	if _, err := rb.Rollback(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
-	if rep := Status(mustReadJournal(t, j.dir), StatusOptions{OpenFS: fsOpener(fs), BootRoot: root}); len(rep.Keys) != 0 {
+	if rep := Status(context.Background(), mustReadJournal(t, j.dir), StatusOptions{OpenFS: fsOpener(fs), BootRoot: root}); len(rep.Keys) != 0 {
 		t.Errorf("after rollback: %+v", rep.Keys)
 	}
 }
@@ -137,5 +137,31 @@ func TestBootConfigTuned(t *testing.T) {
 	rm = LoadBootConfig(root, nil).For("net.ipv4.tcp_rmem")
 	if len(rm) != 2 || rm[1].By != "TuneD profile mine" {
 		t.Fatalf("tcp_rmem without reapply_sysctl: %v", rm)
+	}
+}
+
+// A ring size headroom set and a driver reload undid is drift too; nothing persists it.
+func TestStatusNICRing(t *testing.T) {
+	nic := &fakeNIC{rx: 256, tx: 256, maxRX: 4096, qdisc: "qdisc noqueue 0: root refcnt 2 "}
+	j := openTestJournal(t, t.TempDir())
+	a := &Applier{FS: newFakeFS(map[string]string{}), Runner: nic, NIC: true, Journal: j, Limits: testLimits, Now: fixedNow}
+	e, _, err := a.Apply(context.Background(), []model.Change{{Kind: model.ChangeEthtool, Key: "eth0 rx", Recommended: "4096", Why: "rx_missed_errors"}})
+	if err != nil || e.State != StateApplied {
+		t.Fatalf("%v %+v", err, e)
+	}
+	opt := StatusOptions{Runner: func(string) Runner { return nic }, BootRoot: t.TempDir()}
+	rep := Status(context.Background(), mustReadJournal(t, j.dir), opt)
+	if len(rep.Keys) != 1 || rep.Keys[0].Drifted || rep.Keys[0].Now != "4096" || !strings.Contains(rep.Keys[0].AtBoot, "not persisted") {
+		t.Fatalf("after apply: %+v", rep.Keys)
+	}
+	nic.rx = 256 // the driver was reloaded
+	rep = Status(context.Background(), mustReadJournal(t, j.dir), opt)
+	if k := rep.Keys[0]; !k.Drifted || k.Now != "256" || k.Kind != model.ChangeEthtool {
+		t.Fatalf("after a reload: %+v", k)
+	}
+	var b strings.Builder
+	WriteStatus(&b, rep)
+	if !strings.Contains(b.String(), "ethtool eth0 rx: entry 1 set 256 → 4096\n  now: 256  DRIFTED from 4096") {
+		t.Errorf("status:\n%s", b.String())
 	}
 }

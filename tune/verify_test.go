@@ -85,7 +85,7 @@ func runVerified(t *testing.T, h *simHost, changes []model.Change) (*Entry, *Ver
 		if saved.Verify == nil || saved.Verify.Decision != ver.Decision {
 			t.Errorf("journal entry %d: verification not saved: %+v", e.ID, saved.Verify)
 		}
-		rep := Status(mustReadJournal(t, dir), StatusOptions{OpenFS: fsOpener(h.fs), BootRoot: t.TempDir()})
+		rep := Status(context.Background(), mustReadJournal(t, dir), StatusOptions{OpenFS: fsOpener(h.fs), BootRoot: t.TempDir()})
 		var b strings.Builder
 		WriteStatus(&b, rep)
 		if !strings.Contains(b.String(), "entry 1 verification") || !strings.Contains(b.String(), ver.Decision) {

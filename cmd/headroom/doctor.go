@@ -84,7 +84,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] {
-		doctorSettingsDrifted(&d, f.stateDir, f.root)
+		doctorSettingsDrifted(ctx, &d, f.stateDir, f.root)
 	}
 	record.PlaceFindings(tl, &d)
 	d.Retell(tl)

@@ -89,7 +89,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	case f.status && (f.apply || f.rollback || set["from"] || set["netns"] || set["format"]):
 		return fail("--status takes only --state-dir, --proc-sys, --sysctl-dir, --boot-root and --status-format")
 	case f.status:
-		return tuneStatus(f, stdio)
+		return tuneStatus(ctx, f, stdio)
 	case (set["boot-root"] || set["status-format"]) && !f.status:
 		return fail("--boot-root and --status-format go with --status")
 	case set["verify"] && (!f.apply || f.verify <= 0):

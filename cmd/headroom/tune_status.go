@@ -75,7 +75,7 @@ func writeTuneVerification(w io.Writer, v *tune.Verification) {
 }
 
 // tuneStatusReport reads the journal and the boot configuration.
-func tuneStatusReport(stateDir, procSysDir, sysctlDir, bootRoot string) (*tune.StatusReport, error) {
+func tuneStatusReport(ctx context.Context, stateDir, procSysDir, sysctlDir, bootRoot string) (*tune.StatusReport, error) {
 	if _, err := os.Stat(stateDir); errors.Is(err, fs.ErrNotExist) {
 		return &tune.StatusReport{}, nil // headroom never applied anything here
 	}
@@ -86,11 +86,16 @@ func tuneStatusReport(stateDir, procSysDir, sysctlDir, bootRoot string) (*tune.S
 	if err != nil {
 		return nil, err
 	}
-	return tune.Status(jf, tune.StatusOptions{OpenFS: tuneOpenFS(procSysDir), BootRoot: bootRoot, SysctlDir: sysctlDir}), nil
+	opt := tune.StatusOptions{OpenFS: tuneOpenFS(procSysDir), BootRoot: bootRoot, SysctlDir: sysctlDir}
+	if filepath.Clean(procSysDir) == "/proc/sys" {
+		// ethtool and tc read this host's devices: not for a test or captured tree.
+		opt.Runner = func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }
+	}
+	return tune.Status(ctx, jf, opt), nil
 }
 
-func tuneStatus(f tuneFlags, stdio IO) int {
-	rep, err := tuneStatusReport(f.stateDir, f.procSysDir, f.sysctlDir, f.bootRoot)
+func tuneStatus(ctx context.Context, f tuneFlags, stdio IO) int {
+	rep, err := tuneStatusReport(ctx, f.stateDir, f.procSysDir, f.sysctlDir, f.bootRoot)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
 		return exitFailure
@@ -155,11 +160,11 @@ func settingsDrifted(rep *tune.StatusReport) *diagnose.Finding {
 
 // doctorSettingsDrifted adds settings-drifted to a live diagnosis: the journal's keys read
 // from the host (or --root), its boot configuration from the same root.
-func doctorSettingsDrifted(d *diagnose.Diagnosis, stateDir, root string) {
+func doctorSettingsDrifted(ctx context.Context, d *diagnose.Diagnosis, stateDir, root string) {
 	if root == "" {
 		root = "/"
 	}
-	rep, err := tuneStatusReport(stateDir, filepath.Join(root, "proc/sys"), filepath.Join(root, tune.DefaultSysctlDir), root)
+	rep, err := tuneStatusReport(ctx, stateDir, filepath.Join(root, "proc/sys"), filepath.Join(root, tune.DefaultSysctlDir), root)
 	switch {
 	case err != nil:
 		d.Checks = append(d.Checks, diagnose.Check{ID: "settings-drifted", Status: diagnose.StatusNotChecked, Why: "reading headroom's journal: " + err.Error()})
