@@ -83,7 +83,11 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
-	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] {
+	// The journal is this host's: under another --root only with a --state-dir of its own,
+	// so a captured tree is never compared with this host's journal.
+	stateDirSet := false
+	fs.Visit(func(fl *flag.Flag) { stateDirSet = stateDirSet || fl.Name == "state-dir" })
+	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] && (f.root == "" || f.root == "/" || stateDirSet) {
 		doctorSettingsDrifted(ctx, &d, f.stateDir, f.root)
 	}
 	record.PlaceFindings(tl, &d)
