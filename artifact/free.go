@@ -86,9 +86,18 @@ func (d *doc) tryFree(i int) int {
 		return 0
 	}
 	cols := fields(d.ls[i].Text)
+	k := i + 1
+	// A header wrapped by a mail client: "total used free shared buffers" / "cached".
+	for k < len(d.ls) {
+		more := fields(d.ls[k].Text)
+		if len(more) == 0 || len(more) > 3 || !freeColumns[more[0]] {
+			break
+		}
+		cols = append(cols, more...)
+		k++
+	}
 	tb := &FreeTable{Columns: cols, Rows: map[string][]int64{}, Label: d.label(i)}
 	unit := freeUnitFromLabel(tb.Label)
-	k := i + 1
 	var raw [][]string
 	var names []string
 	for ; k < len(d.ls); k++ {
@@ -104,6 +113,13 @@ func (d *doc) tryFree(i int) int {
 			goto done
 		}
 		vals := fields(rest)
+		// A row wrapped the same way: its last values alone on the next line.
+		if name == "Mem" && len(vals) < len(cols) && k+1 < len(d.ls) {
+			if more := fields(d.ls[k+1].Text); len(more) > 0 && len(vals)+len(more) <= len(cols) && allNumericish(more) {
+				vals = append(vals, more...)
+				k++
+			}
+		}
 		if len(vals) == 0 || len(vals) > len(cols) {
 			d.unparsed(k, k, fmt.Sprintf("free: the %s row has %d values for %d columns", name, len(vals), len(cols)))
 			continue
@@ -195,9 +211,9 @@ func freeMemInfo(tb *FreeTable) *kernel.Counters {
 		return 0, false
 	}
 	if m, ok := tb.Rows["Mem"]; ok {
-		for name, key := range map[string]string{"total": "MemTotal", "free": "MemFree", "buffers": "Buffers", "available": "MemAvailable"} {
-			if v, ok := col(m, name); ok {
-				mem.Set(key, v)
+		for _, nk := range [][2]string{{"total", "MemTotal"}, {"free", "MemFree"}, {"buffers", "Buffers"}, {"available", "MemAvailable"}} {
+			if v, ok := col(m, nk[0]); ok {
+				mem.Set(nk[1], v)
 			}
 		}
 		if v, ok := col(m, "cached"); ok {
@@ -245,4 +261,14 @@ func freeUnitFromLabel(label string) string {
 		return "KiB" // "free" alone: its default
 	}
 	return ""
+}
+
+// allNumericish: every field is a number, with or without a unit suffix ("7.6Gi").
+func allNumericish(fs []string) bool {
+	for _, f := range fs {
+		if f == "" || f[0] < '0' || f[0] > '9' {
+			return false
+		}
+	}
+	return true
 }

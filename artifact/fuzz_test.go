@@ -13,6 +13,10 @@ func addFixtures(f *testing.F) {
 	f.Helper()
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.txt"))
 	seedPaths, _ := filepath.Glob(filepath.Join("..", "testdata", "seeds", "*.txt"))
+	// The labelled corpus of real pastes: every parser meets the wraps, prefixes and
+	// mangling that people really paste (and FuzzStream checks the streamed parse of each).
+	corpus, _ := filepath.Glob(filepath.Join("..", "testdata", "corpus", "*.txt"))
+	seedPaths = append(seedPaths, corpus...)
 	for _, p := range append(paths, seedPaths...) {
 		b, err := os.ReadFile(p)
 		if err != nil {

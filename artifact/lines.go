@@ -42,6 +42,8 @@ type Line struct {
 	// length of its last physical line, prefixes included.
 	Pieces  int
 	lastRaw int
+	// uncommented is set once a comment block's marker was stripped (uncommentBlock).
+	uncommented bool
 }
 
 // Blank reports whether the line holds nothing but white space.

@@ -35,6 +35,10 @@ const (
 	KindTop          = "top"
 	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
 	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
@@ -192,6 +196,7 @@ func (d *doc) run(from int) {
 		if d.used[i] {
 			continue
 		}
+		d.uncommentBlock(i)
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {

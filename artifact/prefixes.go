@@ -424,3 +424,50 @@ func stripTAIStamp(s string, l *Line) (string, bool) {
 	}
 	return rest[colon+2:], true
 }
+
+// commentMarker returns the comment marker a line starts with: "# " (shell, Ruby, Python)
+// or " * " / "* " (C block comments), "" for none.
+func commentMarker(t string) string {
+	switch {
+	case strings.HasPrefix(t, "# "), strings.HasPrefix(t, "#\t"):
+		return "#"
+	case strings.HasPrefix(strings.TrimLeft(t, " "), "* ") && len(t)-len(strings.TrimLeft(t, " ")) <= 2:
+		return "*"
+	}
+	return ""
+}
+
+// uncommentBlock strips the comment marker from a run of at least three consecutive lines
+// that carry the same one, starting at ls[i]: command output pasted inside a script's or a
+// source file's comments ("# procs ---memory---", " *    some avg10=0.00"). A root prompt
+// ("# cat /proc/...") is one line followed by its output, so it is left alone; so is a block
+// that holds sysctl assignments, since a commented-out setting is not a setting.
+func (d *doc) uncommentBlock(i int) {
+	mark := commentMarker(d.ls[i].Text)
+	if mark == "" || d.ls[i].uncommented {
+		return
+	}
+	k := i
+	for k < len(d.ls) && !d.used[k] && commentMarker(d.ls[k].Text) == mark {
+		k++
+	}
+	if k-i < 3 {
+		return
+	}
+	stripped := make([]string, 0, k-i)
+	for j := i; j < k; j++ {
+		t := strings.TrimLeft(d.ls[j].Text, " ")
+		t = strings.TrimPrefix(t, mark)
+		if len(t) > 0 && (t[0] == ' ' || t[0] == '\t') {
+			t = t[1:]
+		}
+		if isSysctlLine(t) {
+			return
+		}
+		stripped = append(stripped, t)
+	}
+	for j := i; j < k; j++ {
+		d.ls[j].Text = stripped[j-i]
+		d.ls[j].uncommented = true
+	}
+}

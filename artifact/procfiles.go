@@ -80,8 +80,13 @@ func isVMStatFileLine(t string) bool {
 			return false
 		}
 	}
-	return strings.Contains(name, "_") || strings.HasPrefix(name, "pg") || strings.HasPrefix(name, "ps")
+	return strings.Contains(name, "_") || strings.HasPrefix(name, "pg") || strings.HasPrefix(name, "ps") ||
+		vmstatBareNames[name]
 }
+
+// vmstatBareNames are /proc/vmstat counters without an underscore or a pg/ps prefix.
+var vmstatBareNames = map[string]bool{"pageoutrun": true, "allocstall": true, "slabs_scanned": true, "kswapd_steal": true,
+	"thp_split": true, "unevictable": true}
 
 func (d *doc) tryVMStatFile(i int) int {
 	if !isVMStatFileLine(d.ls[i].Text) {
@@ -236,6 +241,18 @@ func (d *doc) tryPageTypeInfo(i int) int {
 	}
 	k = last + 1
 	pt, err := kernel.ParsePageTypeInfo(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		// A paste cut short leaves a broken last line or two: read what comes before them
+		// and report the rest.
+		for cut := 1; cut <= 3 && k-cut > i+3; cut++ {
+			if p2, err2 := kernel.ParsePageTypeInfo(strings.NewReader(joinText(d.ls[i : k-cut]))); err2 == nil {
+				d.unparsed(k-cut, k-1, fmt.Sprintf("/proc/pagetypeinfo: the paste ends inside the table (%v)", err))
+				pt, err = p2, nil
+				k -= cut
+				break
+			}
+		}
+	}
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/pagetypeinfo: %v", err))
 		return k - i

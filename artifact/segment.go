@@ -35,6 +35,12 @@ func (d *doc) command(i int) int {
 		return d.tryTopTasks(i)
 	case "total":
 		return d.tryFree(i)
+	case "Device", "Device:":
+		return d.trySysstat(i)
+	case "Active", "Minimum", "OBJS":
+		if n := d.trySlabtop(i); n > 0 {
+			return n
+		}
 	case "Proto", "State", "Netid":
 		return d.trySockets(i)
 	case "Total:":
@@ -63,6 +69,9 @@ func (d *doc) command(i int) int {
 	if isSSState(ft) {
 		return d.trySockets(i)
 	}
+	if (ft == "some" || ft == "full" || strings.Contains(ft, "pressure/")) && isPSILine(t) {
+		return d.tryPSI(i)
+	}
 	if strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") {
 		return d.tryTop(i)
 	}
@@ -70,19 +79,19 @@ func (d *doc) command(i int) int {
 	switch {
 	case c >= '0' && c <= '9':
 		if strings.HasSuffix(ft, "%") {
-			return d.tryProfile(i)
+			return try(d.tryCPUInfo, d.tryProfile)
 		}
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryVMStatRows, d.tryNetstatSGrep, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
 		}
 	}
 	if strings.HasSuffix(ft, ":") {
-		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo); n > 0 {
+		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo, d.trySysstat); n > 0 {
 			return n
 		}
 	}
@@ -103,7 +112,7 @@ func (d *doc) command(i int) int {
 				return n
 			}
 		}
-		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") {
+		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {
 				return n
 			}

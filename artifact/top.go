@@ -271,11 +271,14 @@ func (d *doc) tryTop(i int) int {
 type TopTasks struct {
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"`
+	Note    string     `json:"note,omitempty"`
 }
 
 func isTopTaskHeader(t string) bool {
 	fs := fields(t)
-	return len(fs) >= 6 && fs[0] == "PID" && fs[1] == "USER" && strings.Contains(t, "COMMAND")
+	// procps: "PID USER PR NI ..."; BusyBox: "PID PPID USER STAT VSZ %VSZ [CPU] %CPU COMMAND".
+	return len(fs) >= 4 && fs[0] == "PID" && strings.Contains(t, "COMMAND") &&
+		(len(fs) >= 6 && (fs[1] == "USER" || fs[1] == "PPID" && fs[2] == "USER") || strings.Contains(t, "%CPU") && strings.Contains(t, "VSZ"))
 }
 
 func (d *doc) tryTopTasks(i int) int {
@@ -298,6 +301,119 @@ func (d *doc) tryTopTasks(i int) int {
 		tt.Rows = append(tt.Rows, fs)
 	}
 	d.segSeq++
+	d.addTopTasks(tt, i, k)
+	return k - i
+}
+
+// procpsTaskColumns are procps top's default task columns, for rows pasted without the header.
+var procpsTaskColumns = []string{"PID", "USER", "PR", "NI", "VIRT", "RES", "SHR", "S", "%CPU", "%MEM", "TIME+", "COMMAND"}
+
+// isProcpsTaskRow: "38 root 20 0 0 0 0 S 18.8 0.0 3:17.73 kswapd0".
+func isProcpsTaskRow(t string) bool {
+	fs := fields(t)
+	if len(fs) < 12 || !isDigits(fs[0]) || len(fs[7]) != 1 || !strings.Contains("RSDZTIWX", fs[7]) {
+		return false
+	}
+	_, okCPU := atof(fs[8])
+	_, okMem := atof(fs[9])
+	return okCPU && okMem && strings.Contains(fs[10], ":")
+}
+
+// tryTopTaskRows reads procps top task rows without their header.
+func (d *doc) tryTopTaskRows(i int) int {
+	k := i
+	for k < len(d.ls) && isProcpsTaskRow(d.ls[k].Text) {
+		k++
+	}
+	if k == i {
+		return 0
+	}
+	tt := &TopTasks{Columns: procpsTaskColumns}
+	for j := i; j < k; j++ {
+		tt.Rows = append(tt.Rows, fields(d.ls[j].Text))
+	}
+	d.segSeq++
+	d.addTopTasks(tt, i, k)
+	return k - i
+}
+
+// addTopTasks records a task table and the CPU of the kernel threads the rules read
+// (kswapd, kcompactd, ksoftirqd) as the rates top computed. procps top shows %CPU of one CPU
+// (Irix mode, its default); BusyBox top shows the share of the whole machine, which is
+// scaled to one CPU with the CPU count the table shows (its CPU column's highest value + 1).
+func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 	d.addArtifact(KindTopTasks, d.ls[i].No, d.ls[k-1].No, tt)
+	col := func(names ...string) int {
+		for c, n := range tt.Columns {
+			for _, want := range names {
+				if n == want {
+					return c
+				}
+			}
+		}
+		return -1
+	}
+	cpuCol, cmdCol := col("%CPU", "CPU%"), col("COMMAND", "Command")
+	if cpuCol < 0 || cmdCol < 0 {
+		return
+	}
+	scale, busybox := 1.0, col("VSZ") >= 0
+	if busybox {
+		if c := col("CPU"); c >= 0 {
+			ncpu := 0
+			for _, r := range tt.Rows {
+				if c < len(r) {
+					if n, ok := atoi(r[c]); ok && int(n)+1 > ncpu {
+						ncpu = int(n) + 1
+					}
+				}
+			}
+			scale = float64(max(ncpu, 1))
+			tt.Note = fmt.Sprintf("BusyBox top: %%CPU is a share of all CPUs; scaled by %d (the highest CPU the table shows, plus one) to a share of one CPU", max(ncpu, 1))
+		} else {
+			tt.Note = "BusyBox top without a CPU column: %CPU is a share of all CPUs, taken as a share of one (a floor)"
+		}
+	}
+	rates := model.Rates{}
+	for _, r := range tt.Rows {
+		if cmdCol >= len(r) || cpuCol >= len(r) {
+			continue
+		}
+		comm := strings.Trim(r[cmdCol], "[]")
+		v, ok := atof(r[cpuCol])
+		if !ok {
+			continue
+		}
+		for prefix, key := range map[string]string{"kswapd": model.RateKswapdCPUPct, "kcompactd": model.RateKcompactdCPUPct, "ksoftirqd": model.RateKsoftirqdCPUPct} {
+			if strings.HasPrefix(comm, prefix) {
+				rates[key] += v * scale
+			}
+		}
+	}
+	if len(rates) > 0 {
+		first, last := d.ls[i].No, d.ls[k-1].No
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last), Rates: rates})
+	}
+}
+
+// Android's CPU usage lines (dumpsys cpuinfo, ANR traces): "80% 84/kswapd0: 0% user + 80%
+// kernel", or trimmed to "80% 84/kswapd0". The share is of one CPU, as procps top's.
+var reCPUInfoLine = regexp.MustCompile(`^\s*\+?(\d+(?:\.\d+)?)% (\d+)/(\S+?)(?::.*|\s+\(.*\))?\s*$`)
+
+func (d *doc) tryCPUInfo(i int) int {
+	k := i
+	for k < len(d.ls) && reCPUInfoLine.MatchString(d.ls[k].Text) {
+		k++
+	}
+	if k-i < 2 {
+		return 0
+	}
+	tt := &TopTasks{Columns: []string{"%CPU", "PID", "COMMAND"}, Note: "Android CPU usage lines (dumpsys cpuinfo)"}
+	for j := i; j < k; j++ {
+		m := reCPUInfoLine.FindStringSubmatch(d.ls[j].Text)
+		tt.Rows = append(tt.Rows, []string{m[1], m[2], m[3]})
+	}
+	d.segSeq++
+	d.addTopTasks(tt, i, k)
 	return k - i
 }

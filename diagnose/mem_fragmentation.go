@@ -356,6 +356,11 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 	} else if succ.hasLast && succ.last > hotsosCompactSuccess && fail.last*100 > int64(hotsosCompactFailPct)*succ.last {
 		sev, fired = Info, true
 		ev = append(ev, Evidence{What: "compact_fail per compact_success since boot", Value: fmt.Sprintf("%.0f%% (hotsos warns above %d%% with over %d successes)", 100*float64(fail.last)/float64(succ.last), hotsosCompactFailPct, hotsosCompactSuccess), Source: fail.source})
+	} else if !stall.hasDelta && stall.last >= hotsosCompactSuccess && float64(fail.last) >= compactFailShareWarn*float64(stall.last) {
+		// Since boot, with no window: most of many compaction stalls failed (a host
+		// whose successes stay under hotsos's floor because nearly every attempt fails).
+		sev, fired = Info, true
+		ev = append(ev, Evidence{What: "share of compaction stalls that failed since boot", Value: fmt.Sprintf("%.1f%% (%d of %d)", 100*float64(fail.last)/float64(stall.last), fail.last, stall.last), Source: fail.source})
 	}
 	if !fired {
 		if stall.rising() {

@@ -323,7 +323,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	uncapped := len(missing) == 1 && in.MemoryBytes == 0 && len(in.NICs) > 0
 	if len(missing) > 0 && !uncapped {
 		ch.Kind = model.ChangeOther
-		ch.Recommended = "run `headroom plan --bandwidth LINK --memory RAM`: the input lacks " + strings.Join(missing, " and ")
+		ch.Recommended = "run `headroom plan --bandwidth LINK --rtt RTT --memory RAM`: the input lacks " + strings.Join(missing, " and ")
 		ch.Why = "min_free_kbytes must cover the atomic receive allocations made at line rate before kswapd catches up (plan.MinFreeKBytes)" + ctx
 		return ch, true
 	}
@@ -335,7 +335,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 	ch.Recommended = strconv.FormatInt(kb, 10)
 	ch.Why = why + ctx + "; risk: the reserve is memory the page cache and applications cannot use, and kswapd starts reclaiming (and swapping) earlier"
 	if uncapped {
-		ch.Why += "; the input does not give the memory size, so the value is not checked against a share of RAM: confirm with `headroom plan --memory RAM` on the host"
+		ch.Why += "; the input does not give the memory size, so the value is not checked against a share of RAM: confirm with `headroom plan --bandwidth LINK --rtt RTT --memory RAM` on the host"
 	}
 	return ch, true
 }

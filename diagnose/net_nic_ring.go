@@ -51,9 +51,20 @@ func checkNICRingBelowMax(tl *model.Timeline) Result {
 		lost, src := nicLost(tl, st.Name)
 		sev := Info
 		ev := []Evidence{{What: st.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d", r.Rx, r.RxMax), Source: "ethtool -g " + st.Name}}
+		// Sampled over a window, the losses must have grown in it: a since-boot count that
+		// did not move while we watched is history, not a reason to reset the link.
+		grew, sampled := nicLostGrowth(tl, st.Name)
 		if lost > 0 {
 			sev = Warning
-			ev = append(ev, Evidence{What: st.Name + " frames lost for lack of ring or FIFO room", Value: fmt.Sprintf("%d since boot", lost), Source: src})
+			v := fmt.Sprintf("%d since boot", lost)
+			if sampled {
+				v += fmt.Sprintf(", +%d %s", grew, window(tl))
+				if grew == 0 {
+					sev = Info
+					v += ": none while sampled"
+				}
+			}
+			ev = append(ev, Evidence{What: st.Name + " frames lost for lack of ring or FIFO room", Value: v, Source: src})
 		}
 		speed := netNICSpeed(tl, st.Name)
 		mtu := netNICMTU(tl, st.Name)
@@ -75,7 +86,7 @@ func checkNICRingBelowMax(tl *model.Timeline) Result {
 				"buffers, 8 MiB per queue), a little more latency under overload, and on many drivers " +
 				"`ethtool -G` resets the link for a moment. Without losses there is nothing to gain yet.",
 		}
-		if lost > 0 {
+		if lost > 0 && sev >= Warning {
 			why := fmt.Sprintf("frames were lost on %s; the maximum ring rides out %.1f× longer stalls", st.Name, float64(r.RxMax)/float64(max(r.Rx, 1)))
 			if timing != "" {
 				why = fmt.Sprintf("frames were lost on %s; %s (ethtool -G %s rx %d)", st.Name, timing, st.Name, r.RxMax)
@@ -98,19 +109,8 @@ func checkNICRingBelowMax(tl *model.Timeline) Result {
 // standard overrun counters of its newest netdev line, else the driver's own names in its
 // newest ethtool -S.
 func nicLost(tl *model.Timeline, name string) (int64, string) {
-	var lost int64
 	if s := tl.LastWith(func(s *model.Sample) bool { return hasNetDev(s, name) }); s != nil {
-		for _, d := range s.NetDev {
-			if d.Name != name {
-				continue
-			}
-			for _, c := range kernel.RxOverrunNetDevCounters {
-				if v, ok := d.Counters.Get(c); ok {
-					lost += v
-				}
-			}
-		}
-		if lost > 0 {
+		if lost, _ := netdevLost(s, name); lost > 0 {
 			return lost, sampleSource(s, "/proc/net/dev")
 		}
 	}
@@ -118,14 +118,48 @@ func nicLost(tl *model.Timeline, name string) (int64, string) {
 	if s == nil {
 		return 0, ""
 	}
-	st := nicStats(s, name)
-	for _, l := range kernel.ClassifyNICStats(st.Stats, isVirtualNIC(tl, name)) {
-		if l.RxOverrun() {
-			lost += l.Value
-		}
-	}
-	if lost > 0 {
+	if lost, _ := ethtoolLost(tl, s, name); lost > 0 {
 		return lost, "ethtool -S " + name
 	}
 	return 0, ""
+}
+
+// netdevLost sums the standard overrun counters of name's netdev line in s.
+func netdevLost(s *model.Sample, name string) (sum int64, found bool) {
+	for _, d := range s.NetDev {
+		if d.Name != name {
+			continue
+		}
+		for _, c := range kernel.RxOverrunNetDevCounters {
+			if v, ok := d.Counters.Get(c); ok {
+				sum, found = sum+v, true
+			}
+		}
+	}
+	return sum, found
+}
+
+// ethtoolLost sums the driver's overrun counters of name's ethtool -S in s.
+func ethtoolLost(tl *model.Timeline, s *model.Sample, name string) (int64, bool) {
+	st := nicStats(s, name)
+	if st == nil || st.Stats == nil {
+		return 0, false
+	}
+	var sum int64
+	for _, l := range kernel.ClassifyNICStats(st.Stats, isVirtualNIC(tl, name)) {
+		if l.RxOverrun() {
+			sum += l.Value
+		}
+	}
+	return sum, true
+}
+
+// nicLostGrowth is how much nicLost's counters grew between the first and last samples that
+// have them; sampled is false for a single snapshot (a paste, one capture).
+func nicLostGrowth(tl *model.Timeline, name string) (grew int64, sampled bool) {
+	if d, _, ok := tl.CounterDelta(func(s *model.Sample) (int64, bool) { return netdevLost(s, name) }); ok {
+		return d, true
+	}
+	d, _, ok := tl.CounterDelta(func(s *model.Sample) (int64, bool) { return ethtoolLost(tl, s, name) })
+	return d, ok
 }

@@ -151,6 +151,10 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 	}
+	// What is measured now (socket tables, the orphan count): only this may change the host.
+	// A log line says the limit was hit at some point; lowering tcp_max_orphans on its word
+	// alone would reset closing connections of a busy server (issue 18: 131072 → 753).
+	measured := sev
 	if recs := logMatches(tl, kernel.MsgTooManyOrphans...); len(recs) > 0 {
 		haveData = true
 		sev = max(sev, Critical)
@@ -189,7 +193,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			"and the application: TCP_USER_TIMEOUT, or SO_LINGER {on, 0} to reset instead of lingering, and a " +
 			"small tcp_notsent_lowat so little unsent data is queued at close.",
 	}
-	if sev >= Warning {
+	if measured >= Warning {
 		f.Changes = orphanChanges(tl)
 	}
 	return Fired(f)

@@ -377,7 +377,7 @@ func tcpMemWithoutRAM(vals []netTriplet, psz int64) Result {
 			"A value copied from a guide that meant bytes, or sized for another machine, is no limit on this one: the host runs out of " +
 			"memory before TCP's pressure mode ever starts. Compare it with the host's RAM (half of it on 64-bit, a quarter of lowmem on 32-bit).",
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Current: worst.String(),
-			Recommended: "run `headroom plan --memory RAM` (or `headroom doctor` on the host) for values sized to its memory",
+			Recommended: "run `headroom plan --bandwidth LINK --rtt RTT --memory RAM` (or `headroom doctor` on the host) for values sized to its memory",
 			Why:         "the input does not give the memory size, so no number can be computed here"}},
 	})
 }

@@ -205,6 +205,38 @@ func TestTCPBuffersBelowBDP(t *testing.T) {
 		tl.Samples[1].Sockets = &kernel.SocketSummary{Total: 1, ByState: map[string]kernel.SocketStateTotal{"LISTEN": {Count: 1}}}
 		mustBeHealthy(t, run(t, "tcp-buffers-below-bdp", tl))
 	})
+	// Issue 18: loopback iperf3 at 15 Gbit/s is not judged against any link's BDP.
+	t.Run("healthy: loopback and host-local flows", func(t *testing.T) {
+		lo := bulkFlow(8_000_000, 0)
+		lo.Local, lo.Remote = "127.0.0.1:5201", "127.0.0.1:40000"
+		lo.Info.RTTUsec, lo.Info.DeliveryRateBps = 30, 1_875_000_000
+		lo6 := lo
+		lo6.Local, lo6.Remote = "[::1]:5201", "[::1]:40002"
+		self := lo
+		self.Local, self.Remote = "10.0.0.1:5201", "10.0.0.1:40004"
+		r := run(t, "tcp-buffers-below-bdp", live(lo, lo6, self))
+		mustBeHealthy(t, r)
+		if !strings.Contains(r.Checked, "3 flows") || !strings.Contains(r.Checked, "loopback or host-local") {
+			t.Errorf("why: %q", r.Checked)
+		}
+		// A real flow next to them is still judged.
+		mustFire(t, run(t, "tcp-buffers-below-bdp", live(lo, bulkFlow(8_000_000, 0))), Warning)
+	})
+	// A sub-millisecond RTT on a link of unknown speed: the suggested plan command must carry
+	// an RTT plan accepts, not "0s".
+	t.Run("suggested command keeps a sub-millisecond RTT", func(t *testing.T) {
+		tl := live()
+		tl.Host.NICs = nil
+		fl := bulkFlow(8_000_000, 0)
+		fl.Info.RTTUsec = 400
+		fl.Info.DeliveryRateBps = 100_000_000
+		fl.Mem.Sndbuf = 60000
+		tl.Samples[1].SocketList = []kernel.Socket{fl}
+		f := mustFire(t, run(t, "tcp-buffers-below-bdp", tl), Warning)
+		if len(f.Changes) != 1 || !strings.Contains(f.Changes[0].Recommended, "--rtt 400µs") {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
 	t.Run("missing: a pasted table has no tcp_info", func(t *testing.T) {
 		tl := timeline(1)
 		tl.Source.Kind = model.SourceText

@@ -138,9 +138,10 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		val := fmt.Sprintf("%d since boot", v)
 		if prev != nil {
 			if p, ok := prev.Counters.Get(name); ok {
+				d, kind := model.Delta(p, v, tl.Host.NetDevCounterWidth())
 				hasDelta = true
-				lostDelta += v - p
-				val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+				lostDelta += d
+				val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
 			}
 		}
 		ev = append(ev, Evidence{What: dev.Name + " " + name, Value: val, Source: src})
@@ -167,10 +168,12 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			val := fmt.Sprintf("%d since boot", v)
 			if prevStats != nil && prevStats.Stats != nil {
 				if p, ok := prevStats.Stats.Get(name); ok {
-					val = fmt.Sprintf("%d since boot, +%d %s", v, v-p, window(tl))
+					// ethtool statistics are u64 (struct ethtool_stats).
+					d, kind := model.Delta(p, v, model.Width64)
+					val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
 					if isOverrun {
 						hasDelta = true
-						lostDelta += v - p
+						lostDelta += d
 					}
 				}
 			}
@@ -234,6 +237,17 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		f.Evidence = append(f.Evidence, Evidence{What: dev.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d (see nic-ring-below-max)", st.Ring.Rx, st.Ring.RxMax), Source: "ethtool -g " + dev.Name})
 	}
 	return f, true
+}
+
+// deltaNote says how a counter moved when it did not simply grow.
+func deltaNote(kind model.DeltaKind) string {
+	switch kind {
+	case model.DeltaWrapped:
+		return " (the counter wrapped)"
+	case model.DeltaReset:
+		return " (the counter was reset: the count since the reset)"
+	}
+	return ""
 }
 
 // isVirtualNIC reports whether an interface is a virtual device, whose per-queue drop

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
+	"time"
 
 	"headroom/model"
 )
@@ -49,10 +51,18 @@ func Rules() []Rule {
 // Lookup returns the rule with the given id.
 func Lookup(id string) (Rule, bool) { r, ok := registry[id]; return r, ok }
 
+// HostChecks are finding ids that doctor adds outside the registry, because they read the
+// host's own state rather than the Timeline: settings-drifted compares headroom tune's
+// journal with /proc/sys and the boot files (cmd/headroom/tune_status.go). They have rule
+// pages like the rules.
+var HostChecks = []string{"settings-drifted"}
+
 // Diagnosis is the outcome of running the registry over a Timeline.
 type Diagnosis struct {
 	Findings []Finding `json:"findings"`
 	Checks   []Check   `json:"checks"`
+	// Story is the findings told as cause, chain and first change (story.go).
+	Story Story `json:"diagnosis"`
 }
 
 // Worst returns the highest severity among the findings, and false when there are none.
@@ -78,6 +88,17 @@ func (d Diagnosis) Worst() (Severity, bool) {
 // since-boot counters that did not move while sampled. A rule that fires on current data
 // reports that finding alone.
 func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
+	d := runCurrentAndHistory(tl, skip)
+	trimKernelLimits(d.Findings)
+	d.Story = TellDiagnosis(tl, d)
+	return d
+}
+
+// Retell recomputes the story after the findings changed (placed in time by
+// record.PlaceFindings: the edges' time condition reads their intervals).
+func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = TellDiagnosis(tl, *d) }
+
+func runCurrentAndHistory(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	cur, hist := tl.SplitHistory()
 	d := runRules(cur, skip)
 	if hist == nil {
@@ -95,7 +116,7 @@ func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
 		f.Title += " (logged before this run)"
 		f.Evidence = append(f.Evidence, Evidence{
 			What:   "when",
-			Value:  "logged before " + tl.LogCurrentSince.Format("2006-01-02 15:04:05") + ", not while sampled",
+			Value:  "logged before " + tl.LogCurrentSince.Format("2006-01-02 15:04:05") + ", not while sampled" + historyAge(tl, hist),
 			Source: "kernel log timestamps (doctor --log-since)",
 		})
 		f.Changes = nil // history alone does not justify changing the host
@@ -123,6 +144,7 @@ func runRules(tl *model.Timeline, skip map[string]bool) Diagnosis {
 				if res.Findings[i].ID == "" {
 					res.Findings[i].ID = r.ID
 				}
+				weighStated(&res.Findings[i])
 				for j := range res.Findings[i].Changes {
 					if res.Findings[i].Changes[j].Rule == "" {
 						res.Findings[i].Changes[j].Rule = res.Findings[i].ID
@@ -148,4 +170,70 @@ func runOne(r Rule, tl *model.Timeline) (res Result) {
 		}
 	}()
 	return r.Check(tl)
+}
+
+// StatedMark is what a source says when its numbers come from a sentence of the input, not a
+// counter (artifact/stated.go).
+const StatedMark = "stated in the text"
+
+// weighStated keeps a finding that rests only on numbers a person wrote in prose below
+// critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
+// rule needs to know where its numbers came from.
+func weighStated(f *Finding) {
+	if len(f.Evidence) == 0 {
+		return
+	}
+	for _, e := range f.Evidence {
+		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
+			!strings.HasPrefix(e.Source, "/proc/vmstat") {
+			return
+		}
+	}
+	if f.Severity > Warning {
+		f.Severity = Warning
+	}
+	f.Title += " (" + StatedMark + ")"
+}
+
+// historyAge says how old the newest history record or event is, measured to the first
+// sample (else to LogCurrentSince): "; newest line 3d4h59m before the first sample".
+func historyAge(tl, hist *model.Timeline) string {
+	var newest time.Time
+	for _, r := range hist.Log {
+		if r.Time.After(newest) {
+			newest = r.Time
+		}
+	}
+	for _, e := range hist.Events {
+		if e.Time.After(newest) {
+			newest = e.Time
+		}
+	}
+	if newest.IsZero() {
+		return ""
+	}
+	ref, what := tl.LogCurrentSince, "--log-since"
+	for _, s := range tl.Samples {
+		if !s.Time.IsZero() {
+			ref, what = s.Time, "the first sample"
+			break
+		}
+	}
+	return fmt.Sprintf("; newest line %s before %s", humanAge(ref.Sub(newest)), what)
+}
+
+// humanAge writes a duration in days, hours and minutes: "3d4h59m", "2h0m", "5m".
+func humanAge(d time.Duration) string {
+	m := int64(d.Round(time.Minute) / time.Minute)
+	if m < 0 {
+		return "0m"
+	}
+	days, hours, mins := m/(24*60), m/60%24, m%60
+	switch {
+	case days > 0:
+		return fmt.Sprintf("%dd%dh%dm", days, hours, mins)
+	case hours > 0:
+		return fmt.Sprintf("%dh%dm", hours, mins)
+	}
+	return fmt.Sprintf("%dm", mins)
 }

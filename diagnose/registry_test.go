@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ func TestEveryRuleHasDocs(t *testing.T) {
 	pages := map[string]bool{}
 	for _, id := range ids {
 		pages[id] = true
-		if _, ok := Lookup(id); !ok {
+		if _, ok := Lookup(id); !ok && !slices.Contains(HostChecks, id) {
 			t.Errorf("docs/rules/%s.md documents no registered rule", id)
 		}
 	}

@@ -168,6 +168,18 @@ func TestNICRxOverruns(t *testing.T) {
 			t.Errorf("ring changes: %+v", r.Changes)
 		}
 	})
+	// A 32-bit 2.6.32 kernel keeps /proc/net/dev counters in an unsigned long: rx_fifo_errors
+	// passing 2^32 between two samples read as a loss of -4294967271 frames, and no warning.
+	t.Run("32-bit counter wraps while sampled", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Host.Kernel, tl.Host.Arch = "2.6.32", "i686"
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1000000, "rx_fifo_errors", 1<<32-5)}
+		tl.Samples[1].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1100000, "rx_fifo_errors", 20)}
+		f := mustFire(t, run(t, "nic-rx-overruns", tl), Critical)
+		if !evidenceHas(f, "eth0 rx_fifo_errors", "+25") || !evidenceHas(f, "eth0 rx_fifo_errors", "wrapped") {
+			t.Errorf("evidence %+v", f.Evidence)
+		}
+	})
 	t.Run("driver alloc failures", func(t *testing.T) {
 		tl := timeline(1)
 		st := counters("alloc_rx_buff_failed", 12, "rx_packets", 10)

@@ -208,6 +208,14 @@ var (
 	mFinding = def("headroom_finding", gauge,
 		"1 for each rule with an active finding in the window at the last run of the rules (at most --rules-interval ago), with the highest severity among its findings. The rule's page is docs/rules/<id>.md (also served at /docs/rules/<id>.md).",
 		"id", "severity")
+	// Issue 19: one alert can name the root cause instead of four alerts firing on its
+	// consequences.
+	mRootCause = def("headroom_root_cause", gauge,
+		"1 for each root cause of the rules' last run (a finding no other finding present explains; docs/json-diagnosis.md); main=\"true\" for the one the diagnosis leads with.",
+		"id", "severity", "main")
+	mFindingRoot = def("headroom_finding_root_cause", gauge,
+		"1 for each finding (id) and the root cause (root_cause) whose chain explains it; a root cause is its own.",
+		"id", "root_cause")
 	mRuleChecked = def("headroom_rule_checked", gauge,
 		"1 when the rule had the data it needs in the window (healthy or firing), 0 when it could not check (not healthy: not known).",
 		"id")
@@ -574,5 +582,20 @@ func findingMetrics(b *pointBuf, d diagnose.Diagnosis) {
 	}
 	for _, c := range d.Checks {
 		b.add(mRuleChecked, boolGauge(c.Status != diagnose.StatusNotChecked), c.ID)
+	}
+	for i, c := range d.Story.Causes {
+		b.add(mRootCause, 1, c.ID, c.Severity.String(), strconv.FormatBool(i == 0))
+	}
+	seen := map[[2]string]bool{}
+	for _, ch := range d.Story.Chains {
+		for _, ls := range [][]diagnose.Link{ch.Links, ch.Also} {
+			for _, l := range ls {
+				k := [2]string{l.ID, ch.Root}
+				if !seen[k] {
+					seen[k] = true
+					b.add(mFindingRoot, 1, l.ID, ch.Root)
+				}
+			}
+		}
 	}
 }

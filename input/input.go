@@ -199,25 +199,12 @@ func guess(path string) Kind {
 	return Text
 }
 
-// openSnapshot reads a capture or a recording, after checking it is a directory or a regular
-// file of a bounded size: /dev/zero or a FIFO given as a capture would otherwise be read
-// for ever.
+// openSnapshot reads a capture or a recording.
 func openSnapshot(ctx context.Context, path string, opt Options) (*model.Timeline, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	collect := source.CollectOptions{Options: source.DefaultOptions(), LogSince: opt.LogSince}
-	if st.IsDir() {
-		if err := boundedDir(path, opt.MaxCaptureBytes); err != nil {
+	if record.IsArchive(path) {
+		if err := regularFile(path); err != nil {
 			return nil, err
 		}
-		return source.Collect(ctx, kernel.DirRoot(path), collect)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: a %s, not a capture or a recording (a directory, a .txtar or a .jsonl.gz file); for pasted text, give it as an argument without --from", path, fileType(st.Mode()))
-	}
-	if record.IsArchive(path) {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, err
@@ -230,18 +217,57 @@ func openSnapshot(ctx context.Context, path string, opt Options) (*model.Timelin
 		}
 		return tl, err
 	}
-	if st.Size() > opt.MaxCaptureBytes {
-		return nil, fmt.Errorf("%s: %d MiB, larger than a capture can be (%d MiB); is it a capture?", path, st.Size()>>20, opt.MaxCaptureBytes>>20)
-	}
-	data, err := os.ReadFile(path)
+	root, err := CaptureRoot(path, opt.MaxCaptureBytes)
 	if err != nil {
 		return nil, err
 	}
+	return source.Collect(ctx, root, source.CollectOptions{Options: source.DefaultOptions(), LogSince: opt.LogSince})
+}
+
+// CaptureRoot opens a captured host, a directory or a .txtar, as a kernel.Root, after
+// checking it is one and no larger than maxBytes (0: DefaultMaxCaptureBytes): /dev/zero or a
+// FIFO given as a capture would otherwise be read for ever. serve --from uses it too.
+func CaptureRoot(path string, maxBytes int64) (kernel.Root, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxCaptureBytes
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return kernel.Root{}, err
+	}
+	if st.IsDir() {
+		if err := boundedDir(path, maxBytes); err != nil {
+			return kernel.Root{}, err
+		}
+		return kernel.DirRoot(path), nil
+	}
+	if err := regularFile(path); err != nil {
+		return kernel.Root{}, err
+	}
+	if st.Size() > maxBytes {
+		return kernel.Root{}, fmt.Errorf("%s: %d MiB, larger than a capture can be (%s); is it a capture?", path, st.Size()>>20, mib(maxBytes))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return kernel.Root{}, err
+	}
 	a := txtar.Parse(data)
 	if len(a.Files) == 0 {
-		return nil, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
+		return kernel.Root{}, fmt.Errorf("%s: not a capture (no files in the txtar archive); for pasted text, give the file as an argument without --from", path)
 	}
-	return source.Collect(ctx, kernel.TxtarRoot(a, filepath.Base(path)), collect)
+	return kernel.TxtarRoot(a, filepath.Base(path)), nil
+}
+
+// regularFile says what path is when it is not a regular file.
+func regularFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return fmt.Errorf("%s: a %s, not a capture or a recording (a directory, a .txtar or a .jsonl.gz file); for pasted text, give it as an argument without --from", path, fileType(st.Mode()))
+	}
+	return nil
 }
 
 // boundedDir refuses a captured directory whose files add up to more than limit bytes: the
@@ -304,9 +330,35 @@ func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+1<<19)>>20) }
 
 // readText returns up to opt.MaxTextBytes of the text, cut at the last line end when there
 // is more (more is then true). Binary input is an error as soon as its first bytes are read.
-// The open (which blocks on a FIFO until a writer comes) and the reads run apart from the
-// caller, which returns when ctx is done.
 func readText(ctx context.Context, path string, opt Options) (data []byte, more bool, err error) {
+	return readCancellable(ctx, path, opt.Stdin, opt.MaxTextBytes, true)
+}
+
+// ReadFile reads a file, a FIFO or standard input ("-") whole, up to limit bytes (more is an
+// error), and returns when ctx is done even while the open or a read blocks. tune --from
+// reads its changes with it.
+func ReadFile(ctx context.Context, path string, stdin io.Reader, limit int64) ([]byte, error) {
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	data, more, err := readCancellable(ctx, path, stdin, limit, false)
+	if err == nil && more {
+		err = fmt.Errorf("%s: larger than %d bytes, more than this input can be", displayName(path), limit)
+	}
+	return data, err
+}
+
+func displayName(path string) string {
+	if path == "-" {
+		return "standard input"
+	}
+	return path
+}
+
+// readCancellable reads path (or stdin for "-") up to limit. The open (which blocks on a FIFO
+// until a writer comes) and the reads run apart from the caller, which returns when ctx is
+// done.
+func readCancellable(ctx context.Context, path string, stdin io.Reader, limit int64, text bool) (data []byte, more bool, err error) {
 	type result struct {
 		data []byte
 		more bool
@@ -314,10 +366,8 @@ func readText(ctx context.Context, path string, opt Options) (data []byte, more 
 	}
 	done := make(chan result, 1)
 	go func() {
-		var r io.Reader
-		if path == "-" {
-			r = opt.Stdin
-		} else {
+		r := stdin
+		if path != "-" {
 			f, err := os.Open(path)
 			if err != nil {
 				done <- result{err: err}
@@ -330,13 +380,9 @@ func readText(ctx context.Context, path string, opt Options) (data []byte, more 
 			}
 			r = f
 		}
-		d, m, err := readBounded(r, opt.MaxTextBytes)
+		d, m, err := readBounded(r, limit, text)
 		if err != nil {
-			name := path
-			if path == "-" {
-				name = "stdin"
-			}
-			err = fmt.Errorf("%s: %w", name, err)
+			err = fmt.Errorf("%s: %w", strings.Replace(displayName(path), "standard input", "stdin", 1), err)
 		}
 		done <- result{d, m, err}
 	}()
@@ -344,31 +390,28 @@ func readText(ctx context.Context, path string, opt Options) (data []byte, more 
 	case res := <-done:
 		return res.data, res.more, res.err
 	case <-ctx.Done():
-		// The reading goroutine stays blocked in read(2) until the process exits, which
-		// it is about to: the commands exit on a cancelled context.
-		what := path
-		if path == "-" {
-			what = "standard input"
-		}
-		return nil, false, fmt.Errorf("reading %s: interrupted (%w)", what, context.Cause(ctx))
+		// The reading goroutine stays blocked in open(2) or read(2) until the process
+		// exits, which it is about to: the commands exit on a cancelled context.
+		return nil, false, fmt.Errorf("reading %s: interrupted (%w)", displayName(path), context.Cause(ctx))
 	}
 }
 
 // readChunk is how much is read at a time, and how much is checked for binary content first.
 const readChunk = 1 << 20
 
-// readBounded reads r up to limit bytes. It stops there and, when there is more, cuts back to
-// the last newline so that no half line is parsed.
-func readBounded(r io.Reader, limit int64) ([]byte, bool, error) {
+// readBounded reads r up to limit bytes. It stops there and, when there is more, cuts text
+// back to the last newline so that no half line is parsed; text that looks binary is an error
+// after its first 8 KiB.
+func readBounded(r io.Reader, limit int64, text bool) ([]byte, bool, error) {
 	var buf []byte
 	if s, ok := sizeOf(r); ok {
 		buf = make([]byte, 0, min(s, limit)+1)
 	}
-	checked := false
+	checked := !text
 	for {
 		if int64(len(buf)) > limit {
 			cut := buf[:limit]
-			if i := bytes.LastIndexByte(cut, '\n'); i >= 0 {
+			if i := bytes.LastIndexByte(cut, '\n'); i >= 0 && text {
 				cut = cut[:i+1]
 			}
 			return cut, true, nil

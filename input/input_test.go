@@ -2,6 +2,7 @@ package input
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -76,16 +77,16 @@ func TestTextBeyondTheLimitIsSkippedAndSaid(t *testing.T) {
 }
 
 func TestReadBoundedCutsAtALineEnd(t *testing.T) {
-	data, more, err := readBounded(strings.NewReader("aaaa\nbbbb\ncccc\n"), 12)
+	data, more, err := readBounded(strings.NewReader("aaaa\nbbbb\ncccc\n"), 12, true)
 	if err != nil || !more || string(data) != "aaaa\nbbbb\n" {
 		t.Errorf("%q %v %v", data, more, err)
 	}
 	// A reader that does not say its size grows its buffer by doubling, never past the limit.
-	data, more, err = readBounded(io.LimitReader(strings.NewReader(strings.Repeat("x\n", 3<<20)), 6<<20), 5<<20)
+	data, more, err = readBounded(io.LimitReader(strings.NewReader(strings.Repeat("x\n", 3<<20)), 6<<20), 5<<20, true)
 	if err != nil || !more || len(data) != 5<<20 || cap(data) > 5<<20+readChunk {
 		t.Errorf("%d bytes (cap %d) %v %v", len(data), cap(data), more, err)
 	}
-	data, more, err = readBounded(strings.NewReader("short\n"), 1<<20)
+	data, more, err = readBounded(strings.NewReader("short\n"), 1<<20, true)
 	if err != nil || more || string(data) != "short\n" {
 		t.Errorf("%q %v %v", data, more, err)
 	}
@@ -212,8 +213,15 @@ func writeRecording(t testing.TB, path string, logBytes int64) {
 	}
 	line, _ := json.Marshal(record.Entry{Log: recs})
 	line = append(line, '\n')
-	for n := int64(0); n < logBytes; n += int64(len(line)) {
-		bw.Write(line)
+	// Each line starts with a record of its own uptime, as a recorder's lines differ: a
+	// line repeated verbatim is read once and reported (record.ReadStats.Duplicates).
+	rest := bytes.TrimPrefix(line, []byte(`{"log":[`))
+	var lead []byte
+	for n, i := int64(0), 0; n < logBytes; i++ {
+		lead = fmt.Appendf(lead[:0], `{"log":[{"uptime_usec":%d,"priority":6,"message":"tick"},`, i)
+		bw.Write(lead)
+		bw.Write(rest)
+		n += int64(len(lead) + len(rest))
 	}
 	if err := bw.Flush(); err != nil {
 		t.Fatal(err)
@@ -404,5 +412,28 @@ func TestSignalsCancelBlockedReads(t *testing.T) {
 			}
 			t.Logf("returned %v after the signal: %s", time.Since(start).Round(time.Millisecond), r.Error)
 		})
+	}
+}
+
+// tune --from reads through ReadFile: bounded, and cancellable like text.
+func TestReadFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "changes.json")
+	os.WriteFile(p, []byte(`[{"kind":"sysctl"}]`), 0o644)
+	if b, err := ReadFile(context.Background(), p, nil, 100); err != nil || string(b) != `[{"kind":"sysctl"}]` {
+		t.Errorf("%q %v", b, err)
+	}
+	if _, err := ReadFile(context.Background(), p, nil, 5); err == nil || !strings.Contains(err.Error(), "larger than 5 bytes") {
+		t.Errorf("over the limit: %v", err)
+	}
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := ReadFile(ctx, "-", r, 100); err == nil || !strings.Contains(err.Error(), "reading standard input: interrupted") {
+		t.Errorf("stdin never written: %v", err)
+	}
+	// A capture that is a device is refused by CaptureRoot too (serve --from).
+	if _, err := CaptureRoot("/dev/null", 0); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("serve --from /dev/null: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func ParseMemInfo(r io.Reader) (Counters, error) {
 // partial result.
 func ParseMemInfoInto(dst *Counters, data []byte) error {
 	if memInfoSameLayout(dst, data) {
-		return nil
+		return checkMemInfo(dst)
 	}
 	var fill txtCountersFill
 	fill.start(dst)
@@ -82,6 +82,23 @@ func ParseMemInfoInto(dst *Counters, data []byte) error {
 	fill.done()
 	if dst.Len() == 0 {
 		return fmt.Errorf("meminfo: no values")
+	}
+	return checkMemInfo(dst)
+}
+
+// checkMemInfo refuses sizes no kernel prints: a MemTotal of zero or less, and negative
+// free or swap sizes. The kernel fills them from unsigned page counts (si_meminfo,
+// si_swapinfo in mm/; printed by fs/proc/meminfo.c), so such a value is a damaged or
+// edited input, and every rule that divides by MemTotal would judge nonsense. Committed_AS
+// is left alone: it is a per-CPU counter sum that old kernels printed negative.
+func checkMemInfo(c *Counters) error {
+	if v, ok := c.Get("MemTotal"); ok && v <= 0 {
+		return fmt.Errorf("meminfo: MemTotal %d kB: a host has memory; the input is damaged or edited", v)
+	}
+	for _, name := range [...]string{"MemFree", "SwapTotal", "SwapFree"} {
+		if v, ok := c.Get(name); ok && v < 0 {
+			return fmt.Errorf("meminfo: %s %d kB is negative; the input is damaged or edited", name, v)
+		}
 	}
 	return nil
 }

@@ -7,8 +7,9 @@ import "headroom/kernel"
 // 0 for unknown sizes, nil for unknown tri-states.
 type Host struct {
 	Hostname      string `json:"hostname,omitempty"`
-	Kernel        string `json:"kernel"` // release as printed: "6.18.44-fc-v669", "2.6.30-1"
-	Arch          string `json:"arch"`   // uname machine: "x86_64", "i686", "armv5tel"
+	BootID        string `json:"boot_id,omitempty"` // kernel.random.boot_id: tells one boot from the next
+	Kernel        string `json:"kernel"`            // release as printed: "6.18.44-fc-v669", "2.6.30-1"
+	Arch          string `json:"arch"`              // uname machine: "x86_64", "i686", "armv5tel"
 	WordBits      int    `json:"word_bits,omitempty"`
 	HighMem       *bool  `json:"highmem,omitempty"` // a HighMem zone or LowTotal in meminfo
 	PageSize      int    `json:"page_size"`

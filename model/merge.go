@@ -51,6 +51,9 @@ func mergeHost(dst, src *Host) {
 	if dst.Hostname == "" {
 		dst.Hostname = src.Hostname
 	}
+	if dst.BootID == "" {
+		dst.BootID = src.BootID
+	}
 	if dst.Kernel == "" {
 		dst.Kernel = src.Kernel
 	}

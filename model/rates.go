@@ -66,7 +66,7 @@ func (t *Timeline) DeriveRates() {
 	if pageKB <= 0 {
 		pageKB = 4
 	}
-	netdevWidth := t.Host.netdevCounterWidth()
+	netdevWidth := t.Host.NetDevCounterWidth()
 	for i := 1; i < len(t.Samples); i++ {
 		cur, prev := &t.Samples[i], &t.Samples[i-1]
 		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() || slices.Contains(t.Breaks, i) {
@@ -80,10 +80,10 @@ func (t *Timeline) DeriveRates() {
 	}
 }
 
-// netdevCounterWidth is the width of the /proc/net/dev counters: unsigned long until 2.6.36
+// NetDevCounterWidth is the width of the /proc/net/dev counters: unsigned long until 2.6.36
 // (32 bits on a 32-bit kernel, so rx_bytes wrapped every 4 GiB), u64 since dev_get_stats
 // returns rtnl_link_stats64 (commit 28172739f0a2, 2.6.36).
-func (h *Host) netdevCounterWidth() int {
+func (h *Host) NetDevCounterWidth() int {
 	if v, ok := h.KernelVersion(); ok && h.Is32Bit() && !v.AtLeast(2, 6, 36) {
 		return Width32
 	}

@@ -24,12 +24,14 @@ const DefaultKswapdReaction = 100 * time.Millisecond
 // preamble and start delimiter 8, MAC header 14, FCS 4, inter-frame gap 12 (IEEE 802.3).
 const EthernetOverheadBytes = 38
 
-// minFreeShareDenominator caps vm.min_free_kbytes at 1/16 of the memory it is taken from
+// minFreeShareDenominator caps vm.min_free_kbytes at 1/20 (5 %) of the memory it is taken from
 // (lowmem on a HighMem kernel, which spreads min_free_kbytes over the lowmem zones only:
 // __setup_per_zone_wmarks(), mm/page_alloc.c). Beyond that share the reserve starts to cost
 // the page cache, wakes kswapd (and swap) ever earlier, which seed 004 saw as "it causes swap
-// to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects.
-const minFreeShareDenominator = 16
+// to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects. 5 %
+// is also tune's bound (tune.MinFreeMaxPercentOfRAM of MemTotal, and lowmem ≤ MemTotal), so
+// every planned value is one tune will write.
+const minFreeShareDenominator = 20
 
 // RxBufferBytes estimates the memory one received frame occupies until the stack frees it:
 // the linear buffer MTU + 14 (Ethernet header) + NET_SKB_PAD (64) + the skb_shared_info tail
@@ -173,7 +175,7 @@ func plannedRing(n NIC) int64 {
 //
 //	burst     = line rate ÷ 8 ÷ (MTU + 38) × reaction × RX buffer bytes
 //	rings     = Σ RX ring entries × RX buffer bytes
-//	min_free  = (burst + rings) × 8/7, at least the kernel default, at most 1/16 of lowmem
+//	min_free  = (burst + rings) × 8/7, at least the kernel default, at most 1/20 of lowmem
 //	            (of MemTotal without HighMem)
 //
 // The reaction time is DefaultKswapdReaction unless Input.KswapdReaction is set; RX

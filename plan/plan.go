@@ -22,8 +22,11 @@ const (
 // Input describes the link, the traffic and the host a plan is for. Zero values of MTUBytes,
 // PageSizeBytes and Role take the defaults 1500, 4096 and "both".
 type Input struct {
-	BandwidthBitsPerSec float64           `json:"bandwidth_bits_per_sec"` // link or share to fill
-	RTT                 time.Duration     `json:"rtt_ns"`
+	BandwidthBitsPerSec float64       `json:"bandwidth_bits_per_sec"` // link or share to fill
+	RTT                 time.Duration `json:"rtt_ns"`
+	// RTTMax is the upper end of an RTT range (--rtt 0.5ms-50ms): the buffers cover it.
+	// 0 = RTT × RTTMarginFactor.
+	RTTMax              time.Duration     `json:"rtt_max_ns,omitempty"`
 	Streams             int               `json:"streams"`
 	Role                string            `json:"role"` // RoleReceiver, RoleSender, RoleBoth
 	MTUBytes            int               `json:"mtu_bytes"`
@@ -63,12 +66,15 @@ type Plan struct {
 	Kernel   string `json:"kernel"`    // parsed version, or "unknown"
 	WordBits int    `json:"word_bits"` // 32 or 64
 
-	StreamBitsPerSec      float64 `json:"stream_bits_per_sec"`       // bandwidth ÷ streams
-	BDPBytesPerStream     int64   `json:"bdp_bytes_per_stream"`      // receive side
-	SendBDPBytesPerStream int64   `json:"send_bdp_bytes_per_stream"` // send side (lower with a rate limit)
-	WindowRatio           float64 `json:"window_ratio"`              // window share of tcp_rmem
-	WindowRatioWhy        string  `json:"window_ratio_why"`
-	SetsockoptRatio       float64 `json:"setsockopt_window_ratio"` // window share of an SO_RCVBUF buffer
+	StreamBitsPerSec      float64        `json:"stream_bits_per_sec"`       // bandwidth ÷ streams
+	BDPBytesPerStream     int64          `json:"bdp_bytes_per_stream"`      // receive side
+	SendBDPBytesPerStream int64          `json:"send_bdp_bytes_per_stream"` // send side (lower with a rate limit)
+	WindowRatio           float64        `json:"window_ratio"`              // window share of tcp_rmem
+	WindowRatioWhy        string         `json:"window_ratio_why"`
+	SetsockoptRatio       float64        `json:"setsockopt_window_ratio"` // window share of an SO_RCVBUF buffer
+	WorstRTT              time.Duration  `json:"worst_rtt_ns"`            // the RTT the buffer maxima cover
+	CoverBytesPerStream   int64          `json:"cover_bytes_per_stream"`  // window the receive maxima hold
+	Defaults              KernelDefaults `json:"kernel_defaults"`         // the target kernel's boot defaults
 
 	RcvBufBytes           int64   `json:"rcvbuf_bytes"`              // planned tcp_rmem[2]
 	SndBufBytes           int64   `json:"sndbuf_bytes"`              // planned tcp_wmem[2]
@@ -79,7 +85,10 @@ type Plan struct {
 	Budget   Budget         `json:"budget"`
 	Settings []model.Change `json:"settings"`
 	Notes    []string       `json:"notes"`
-	Guides   []Guide        `json:"guides"`
+	// Warnings: every value planned below the host's current value or the kernel default,
+	// with the budget numbers that force it.
+	Warnings []string `json:"warnings,omitempty"`
+	Guides   []Guide  `json:"guides"`
 }
 
 // Budget is the check of the worst case against memory.
@@ -157,6 +166,9 @@ func validate(in Input) error {
 	}
 	if in.RTT <= 0 {
 		errs = append(errs, fmt.Errorf("rtt must be greater than zero, got %v", in.RTT))
+	}
+	if in.RTTMax != 0 && in.RTTMax < in.RTT {
+		errs = append(errs, fmt.Errorf("rtt range %v-%v: the upper end must not be below the lower", in.RTT, in.RTTMax))
 	}
 	if in.Streams < 1 {
 		errs = append(errs, fmt.Errorf("streams must be at least 1, got %d", in.Streams))
@@ -271,9 +283,19 @@ func Compute(in Input) (Plan, error) {
 	// SO_RCVBUF/SO_SNDBUF values are doubled by the kernel ("we double it on the way in to
 	// account for struct sk_buff etc. overhead", sock_setsockopt(), net/core/sock.c), so an
 	// application that asks for BDP ÷ (2 × ratio) gets a full window.
-	rcvWant := BufferBytesFor(p.StreamBitsPerSec, in.RTT, p.WindowRatio, in.PageSizeBytes)
-	sndWant := BufferBytesFor(sendStreamBitsPerSec, in.RTT, p.WindowRatio, in.PageSizeBytes)
-	coreRWant := roundUpBytes(int64(math.Ceil(float64(p.BDPBytesPerStream)/(2*p.SetsockoptRatio))), page)
+	//
+	// The maxima cover more than one nominal BDP (docs/plan.md, "Invariants"): the worst RTT
+	// the flows see (the upper end of an --rtt range, else RTTMarginFactor × the RTT: a full
+	// bottleneck queue sized at one BDP doubles the RTT), and the 2× headroom autotuning asks
+	// for above what it measured (tcp_rcv_space_adjust(): rcvwin = 2 × copied per RTT;
+	// tcp_sndbuf_expand(): 2 × cwnd), whichever is larger.
+	p.WorstRTT = WorstRTT(in)
+	rcvCover := CoverBytes(p.StreamBitsPerSec, in.RTT, p.WorstRTT)
+	sndCover := CoverBytes(sendStreamBitsPerSec, in.RTT, p.WorstRTT)
+	p.CoverBytesPerStream = rcvCover
+	rcvWant := roundUpBytes(int64(math.Ceil(float64(rcvCover)/p.WindowRatio)), page)
+	sndWant := roundUpBytes(int64(math.Ceil(float64(sndCover)/p.WindowRatio)), page)
+	coreRWant := roundUpBytes(int64(math.Ceil(float64(rcvCover)/(2*p.SetsockoptRatio))), page)
 	// One stream cannot use more: the largest window TCP can advertise is 65535 << 14 bytes
 	// (RFC 7323 window scale 14), and the sysctls are C ints.
 	if limit := min(int64(math.MaxInt32), int64(float64(maxWindowBytes)/p.WindowRatio)) / page * page; rcvWant > limit || sndWant > limit {
@@ -295,61 +317,41 @@ func Compute(in Input) (Plan, error) {
 	}
 	b.BudgetBytes = b.BasisBytes / b.ShareDenominator
 
-	perStream := func(r, w, cr, cw int64) int64 {
+	perStream := func(v bufSet) int64 {
 		var s int64
 		if in.receives() {
-			s += max(r, 2*cr)
+			s += max(v.r, 2*v.cr)
 		}
 		if in.sends() {
-			s += max(w, 2*cw)
+			s += max(v.w, 2*v.cw)
 		}
 		return s
 	}
 	streams := int64(in.Streams)
-	b.WantedBytes = streams * perStream(rcvWant, sndWant, coreRWant, coreWWant)
+	fits := func(v bufSet) bool { return streams*perStream(v) <= b.BudgetBytes }
+	want := bufSet{rcvWant, sndWant, coreRWant, coreWWant}
+	floor, floorSrc := bufferFloors(kver, b.BasisBytes, cur)
+	p.Defaults = KernelDefaultBuffers(kver, b.BasisBytes)
+	b.WantedBytes = streams * perStream(want)
 	b.Fits = b.WantedBytes <= b.BudgetBytes
-
-	r, w, cr, cw := rcvWant, sndWant, coreRWant, coreWWant
-	if !b.Fits {
-		// Scale every per-stream limit by the same factor so the worst case meets the budget.
-		scale := float64(b.BudgetBytes) / float64(b.WantedBytes)
-		r = roundDownBytes(int64(float64(rcvWant)*scale), page)
-		w = roundDownBytes(int64(float64(sndWant)*scale), page)
-		cr = roundDownBytes(int64(float64(coreRWant)*scale), page)
-		cw = roundDownBytes(int64(float64(coreWWant)*scale), page)
-	}
-	// Do no harm: a current limit at or above what is needed stays when the worst case with it
-	// still fits the budget; the plan only lowers a limit the budget cannot afford.
-	fitsWith := func(r, w, cr, cw int64) bool { return streams*perStream(r, w, cr, cw) <= b.BudgetBytes }
-	keptR, keptW, keptCR, keptCW := false, false, false, false
-	if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok && in.receives() && c[2] >= r && fitsWith(c[2], w, cr, cw) {
-		r, keptR = c[2], c[2] > r
-	}
-	if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok && in.sends() && c[2] >= w && fitsWith(r, c[2], cr, cw) {
-		w, keptW = c[2], c[2] > w
-	}
-	if c, ok := cur.int("net.core.rmem_max"); ok && c >= cr && (!in.receives() || fitsWith(r, w, c, cw)) {
-		cr, keptCR = c, c > cr
-	}
-	if c, ok := cur.int("net.core.wmem_max"); ok && c >= cw && (!in.sends() || fitsWith(r, w, cr, c)) {
-		cw, keptCW = c, c > cw
-	}
+	v := fitBuffers(want, floor, bufSet{page, page, CoreMemMaxFloor, CoreMemMaxFloor}, page, fits)
+	r, w, cr, cw := v.r, v.w, v.cr, v.cw
 	p.RcvBufBytes, p.SndBufBytes, p.CoreRmemMaxBytes, p.CoreWmemMaxBytes = r, w, cr, cw
-	b.PerStreamBytes = perStream(r, w, cr, cw)
+	b.PerStreamBytes = perStream(v)
 	b.WorstCaseBytes = streams * b.PerStreamBytes
 
-	rcvReach := streams2reach(streams, r, in.RTT, p.WindowRatio)
-	sndReach := streams2reach(streams, w, in.RTT, p.WindowRatio)
+	rcvReach := streams2reach(streams, r, p.WorstRTT, p.WindowRatio)
+	sndReach := streams2reach(streams, w, p.WorstRTT, p.WindowRatio)
 	switch in.Role {
 	case RoleReceiver:
 		b.ReachBitsPerSec = rcvReach
-		p.StreamReachBitsPerSec = ThroughputBitsPerSec(r, in.RTT, p.WindowRatio)
+		p.StreamReachBitsPerSec = ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio)
 	case RoleSender:
 		b.ReachBitsPerSec = sndReach
-		p.StreamReachBitsPerSec = ThroughputBitsPerSec(w, in.RTT, p.WindowRatio)
+		p.StreamReachBitsPerSec = ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio)
 	default:
 		b.ReachBitsPerSec = math.Min(rcvReach, sndReach)
-		p.StreamReachBitsPerSec = math.Min(ThroughputBitsPerSec(r, in.RTT, p.WindowRatio), ThroughputBitsPerSec(w, in.RTT, p.WindowRatio))
+		p.StreamReachBitsPerSec = math.Min(ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio), ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio))
 	}
 	shareText := fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, FormatBytes(b.BasisBytes))
 	dirs := map[string]string{RoleReceiver: "receive", RoleSender: "send", RoleBoth: "receive + send"}[in.Role]
@@ -357,67 +359,94 @@ func Compute(in Input) (Plan, error) {
 		b.Why = fmt.Sprintf("worst case %s × %s (%s buffers) = %s fits the budget %s (%s)",
 			plural(in.Streams, "stream"), FormatBytes(b.PerStreamBytes), dirs, FormatBytes(b.WorstCaseBytes), FormatBytes(b.BudgetBytes), shareText)
 	} else {
-		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s",
+		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s at the worst RTT %v",
 			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
-			FormatBytes(b.BudgetBytes), shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec))
+			FormatBytes(b.BudgetBytes), shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec), p.WorstRTT)
+		if b.WorstCaseBytes > b.BudgetBytes {
+			b.Why += fmt.Sprintf("; even the smallest limits plan allows (one page per buffer, SO_RCVBUF/SO_SNDBUF caps %d) give %s, so tcp_mem's max is what holds the host to the budget",
+				CoreMemMaxFloor, FormatBytes(b.WorstCaseBytes))
+		}
 	}
 	p.Budget = b
 	if !b.Fits {
 		p.Notes = append(p.Notes, streamsNote(in, p, r, w))
+	}
+	// Every limit planned below what the host has now (or, without a current value, the
+	// target kernel's default) is lowered for the budget: say so, with the numbers.
+	for i, l := range []struct {
+		key        string
+		on         bool
+		got, floor int64
+		src        string
+	}{
+		{"net.ipv4.tcp_rmem max", in.receives(), r, floor.r, floorSrc[0]},
+		{"net.ipv4.tcp_wmem max", in.sends(), w, floor.w, floorSrc[1]},
+		{"net.core.rmem_max", in.receives(), cr, floor.cr, floorSrc[2]},
+		{"net.core.wmem_max", in.sends(), cw, floor.cw, floorSrc[3]},
+	} {
+		if !l.on || l.got >= l.floor {
+			continue
+		}
+		with := v
+		*[]*int64{&with.r, &with.w, &with.cr, &with.cw}[i] = l.floor
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s lowered below %s %d to %d: keeping %d, %s × %s would hold %s, over the budget %s (%s)",
+			l.key, l.src, l.floor, l.got, l.floor, plural(in.Streams, "stream"), FormatBytes(perStream(with)), FormatBytes(streams*perStream(with)),
+			FormatBytes(b.BudgetBytes), shareText))
 	}
 
 	// --- Settings, in the order a reader applies them.
 	add := func(kind, key, recommended, why string) {
 		p.Settings = append(p.Settings, model.Change{Kind: kind, Key: key, Current: cur.raw(key), Recommended: recommended, Why: why, Rule: "plan"})
 	}
-	bdpText := fmt.Sprintf("BDP %s (%s × %v)", FormatBytes(p.BDPBytesPerStream), FormatBitsPerSec(p.StreamBitsPerSec), in.RTT)
-	sendBDPText := fmt.Sprintf("BDP %s (%s × %v)", FormatBytes(p.SendBDPBytesPerStream), FormatBitsPerSec(sendStreamBitsPerSec), in.RTT)
+	bdpText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(rcvCover), in.RTT, p.WorstRTT, FormatBitsPerSec(p.StreamBitsPerSec))
+	sendBDPText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(sndCover), in.RTT, p.WorstRTT, FormatBitsPerSec(sendStreamBitsPerSec))
 	lowered := ""
 	if !b.Fits {
-		lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s", FormatBitsPerSec(p.StreamReachBitsPerSec))
+		lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s at %v", FormatBitsPerSec(p.StreamReachBitsPerSec), p.WorstRTT)
+	}
+	// limitWhy explains a limit that is not simply what the link needs: held up by its floor
+	// (the current value or the kernel default), or lowered from it for the budget.
+	limitWhy := func(need string, got, want, fl int64, src string) string {
+		switch {
+		case got == fl && got > want:
+			return fmt.Sprintf("keep %s: %s, ≥ the %s needed, and the worst case still fits the budget; %s", FormatBytes(got), src, FormatBytes(want), need)
+		case got > want:
+			return fmt.Sprintf("%s: lowered from %s %s only as far as the budget forces (see the warnings), still ≥ the %s needed; %s",
+				FormatBytes(got), src, FormatBytes(fl), FormatBytes(want), need)
+		case got < fl:
+			return fmt.Sprintf("%s%s; below %s %s only because the budget forces it (see the warnings)", need, lowered, src, FormatBytes(fl))
+		}
+		return need + lowered
 	}
 
 	if in.receives() {
-		tr := [3]int64{page, defaultTCPRmemDefaultBytes(kver), r}
+		tr := [3]int64{page, p.Defaults.TCPRmem[1], r}
 		if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok {
 			tr[0], tr[1] = c[0], c[1]
 		}
 		tr[1] = min(tr[1], r)
 		tr[0] = min(tr[0], tr[1])
-		why := fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share%s", bdpText, p.WindowRatio, FormatBytes(rcvWant), lowered)
-		if keptR {
-			why = fmt.Sprintf("keep max %s: ≥ the %s needed (%s ÷ %.3g) and the worst case still fits the budget", FormatBytes(r), FormatBytes(rcvWant), bdpText, p.WindowRatio)
-		}
+		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, FormatBytes(rcvWant)), r, rcvWant, floor.r, floorSrc[0])
 		add(model.ChangeSysctl, "net.ipv4.tcp_rmem", fmt.Sprintf("%d %d %d", tr[0], tr[1], tr[2]), why)
 	}
 	if in.sends() {
-		tw := [3]int64{page, 16384, w}
+		tw := [3]int64{page, p.Defaults.TCPWmem[1], w}
 		if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok {
 			tw[0], tw[1] = c[0], c[1]
 		}
 		tw[1] = min(tw[1], w)
 		tw[0] = min(tw[0], tw[1])
-		why := fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s%s", sendBDPText, p.WindowRatio, FormatBytes(sndWant), lowered)
-		if keptW {
-			why = fmt.Sprintf("keep max %s: ≥ the %s needed and the worst case still fits the budget", FormatBytes(w), FormatBytes(sndWant))
-		}
+		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, FormatBytes(sndWant)), w, sndWant, floor.w, floorSrc[1])
 		add(model.ChangeSysctl, "net.ipv4.tcp_wmem", fmt.Sprintf("%d %d %d", tw[0], tw[1], tw[2]), why)
 	}
 	if in.receives() {
-		why := fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s%s", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(coreRWant), lowered)
-		if keptCR {
-			why = fmt.Sprintf("keep %s: ≥ the %s SO_RCVBUF needs and 2× it still fits the budget", FormatBytes(cr), FormatBytes(coreRWant))
-		}
+		why := limitWhy(fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s; never below %d", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(coreRWant), CoreMemMaxFloor), cr, max(coreRWant, CoreMemMaxFloor), floor.cr, floorSrc[2])
 		add(model.ChangeSysctl, "net.core.rmem_max", strconv.FormatInt(cr, 10), why)
 	}
 	if in.sends() {
-		why := fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s%s", FormatBytes(sndWant), FormatBytes(coreWWant), lowered)
-		if keptCW {
-			why = fmt.Sprintf("keep %s: ≥ the %s SO_SNDBUF needs and 2× it still fits the budget", FormatBytes(cw), FormatBytes(coreWWant))
-		}
+		why := limitWhy(fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s; never below %d", FormatBytes(sndWant), FormatBytes(coreWWant), CoreMemMaxFloor), cw, max(coreWWant, CoreMemMaxFloor), floor.cw, floorSrc[3])
 		add(model.ChangeSysctl, "net.core.wmem_max", strconv.FormatInt(cw, 10), why)
 	}
-
 	p.addTCPMem(in, kver, cur, add)
 	p.addMinFree(in, kver, cur, add)
 	p.addNetdev(in, kver, cur, add)
@@ -429,6 +458,9 @@ func Compute(in Input) (Plan, error) {
 	}
 	if in.Role == RoleReceiver {
 		p.Notes = append(p.Notes, "role receiver: tcp_wmem and net.core.wmem_max are left alone (a receiver sends only ACKs)")
+	}
+	if err := p.Check(); err != nil {
+		return Plan{}, fmt.Errorf("plan: an invariant is broken (a bug in plan; please report it with the flags): %w", err)
 	}
 	return p, nil
 }
@@ -445,14 +477,14 @@ func streamsNote(in Input, p Plan, r, w int64) string {
 	var perStream float64
 	switch in.Role {
 	case RoleReceiver:
-		perStream = ThroughputBitsPerSec(r, in.RTT, p.WindowRatio)
+		perStream = ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio)
 	case RoleSender:
-		perStream = ThroughputBitsPerSec(w, in.RTT, p.WindowRatio)
+		perStream = ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio)
 	default:
-		perStream = math.Min(ThroughputBitsPerSec(r, in.RTT, p.WindowRatio), ThroughputBitsPerSec(w, in.RTT, p.WindowRatio))
+		perStream = math.Min(ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio), ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio))
 	}
 	need := int64(math.Ceil(in.BandwidthBitsPerSec / perStream))
-	return fmt.Sprintf("at the lowered limits one stream carries %s, so %s takes %d streams instead of %d (%d more); but those %d streams' worst case is %s, again over the budget %s: buffered bytes follow bandwidth × RTT ÷ ratio however the streams split them. To fill the link: more lowmem/RAM (a 64-bit kernel), a shorter RTT, or accept %s",
+	return fmt.Sprintf("at the lowered limits one stream carries %s at the worst RTT, so %s takes %d streams instead of %d (%d more); but those %d streams' worst case is %s, again over the budget %s: buffered bytes follow bandwidth × RTT ÷ ratio however the streams split them. To fill the link: more lowmem/RAM (a 64-bit kernel), a shorter RTT, or accept %s",
 		FormatBitsPerSec(perStream), FormatBitsPerSec(in.BandwidthBitsPerSec), need, in.Streams, need-int64(in.Streams),
 		need, FormatBytes(need*p.Budget.PerStreamBytes), FormatBytes(p.Budget.BudgetBytes), FormatBitsPerSec(p.Budget.ReachBitsPerSec))
 }
@@ -504,6 +536,8 @@ func (p *Plan) addTCPMem(in Input, kver kernel.KernelVersion, cur currentMap, ad
 	if ref > budgetPages {
 		why = fmt.Sprintf("max lowered from %s to the budget %d pages (%s = %s); pressure ≥ worst case %d pages (%d B pages)",
 			refText, budgetPages, FormatBytes(budgetPages*page), share, needPages, page)
+		p.Warnings = append(p.Warnings, fmt.Sprintf("net.ipv4.tcp_mem max lowered from %s (%s) to %d pages (%s): the budget is %s of %s",
+			refText, FormatBytes(ref*page), budgetPages, FormatBytes(budgetPages*page), share, FormatBytes(p.Budget.BasisBytes)))
 	}
 	if haveCur && c[2] == maxPages && c[1] >= needPages && c[0] <= c[1] && c[1] <= c[2] {
 		low, pressure = c[0], c[1]
@@ -522,9 +556,18 @@ func (p *Plan) addMinFree(in Input, kver kernel.KernelVersion, cur currentMap, a
 	kb, why := MinFreeKBytes(in)
 	basisBytes, basisName := budgetBasis(in)
 	capKB := basisBytes / 1024 / minFreeShareDenominator
-	if c, ok := cur.int("vm.min_free_kbytes"); ok && c > kb && c <= capKB {
-		why = fmt.Sprintf("keep %d kB: above the %d kB needed and within 1/%d of %s (%s)", c, kb, minFreeShareDenominator, basisName, why)
-		kb = c
+	if c, ok := cur.int("vm.min_free_kbytes"); ok && c > kb {
+		if c <= capKB {
+			why = fmt.Sprintf("keep %d kB: above the %d kB needed and within 1/%d of %s (%s)", c, kb, minFreeShareDenominator, basisName, why)
+			kb = c
+		} else {
+			// khugepaged raises min_free_kbytes with THP on (set_recommended_min_free_kbytes(),
+			// mm/khugepaged.c); plan lowers a current value only past its stated share.
+			kb = max(kb, capKB)
+			p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes lowered from the current %d kB to %d kB: the reserve is capped at 1/%d of %s %d kB, and every kB above it is taken from the page cache and applications",
+				c, kb, minFreeShareDenominator, basisName, basisBytes/1024))
+			why += fmt.Sprintf("; the current %d kB is above the cap 1/%d of %s (see the warnings)", c, minFreeShareDenominator, basisName)
+		}
 	}
 	add(model.ChangeSysctl, "vm.min_free_kbytes", strconv.FormatInt(kb, 10), why)
 	b := computeRxBurst(in)
@@ -616,9 +659,15 @@ func (p *Plan) addSenderSettings(in Input, kver kernel.KernelVersion, cur curren
 			// The writer is woken when unsent data drops below the mark; it must refill before
 			// the socket runs dry. Allow it NotsentRefill at the stream's rate.
 			lowat := NotsentLowatBytes(sendStreamBitsPerSec, in.PageSizeBytes)
-			add(model.ChangeSysctl, "net.ipv4.tcp_notsent_lowat", strconv.FormatInt(lowat, 10),
-				fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
-					FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat)))
+			why := fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
+				FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat))
+			// Unsent data lives in the send buffer: a mark above tcp_wmem's max could never
+			// be reached, and would only mislead a reader (invariant: lowat ≤ send maximum).
+			if lowat > p.SndBufBytes {
+				why += fmt.Sprintf("; capped at the tcp_wmem max %d", p.SndBufBytes)
+				lowat = p.SndBufBytes
+			}
+			add(model.ChangeSysctl, "net.ipv4.tcp_notsent_lowat", strconv.FormatInt(lowat, 10), why)
 		} else {
 			p.Notes = append(p.Notes, "tcp_notsent_lowat exists from 3.12: on this kernel a stalled peer can pin a full tcp_wmem max per socket (seed 004's FIN_WAIT1 sockets with full send queues)")
 		}

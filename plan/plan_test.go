@@ -48,8 +48,10 @@ func mustCompute(t *testing.T, in Input) Plan {
 func TestOneStreamFillsGigabit(t *testing.T) {
 	p := mustCompute(t, Input{BandwidthBitsPerSec: 1e9, RTT: 125 * time.Millisecond, Streams: 1,
 		MemoryBytes: 8 << 30, Arch: "x86_64", KernelVersion: "6.18.44"})
-	if got := setting(t, p, "net.ipv4.tcp_rmem").Recommended; got != "4096 131072 22978560" {
-		t.Errorf("tcp_rmem = %q, want 4096 131072 22978560", got)
+	// Cover max(2 × BDP at 125 ms, BDP at the 250 ms worst RTT) = 31250000 B; ÷ 0.68 =
+	// 45955883 → 11220 pages.
+	if got := setting(t, p, "net.ipv4.tcp_rmem").Recommended; got != "4096 131072 45957120" {
+		t.Errorf("tcp_rmem = %q, want 4096 131072 45957120", got)
 	}
 	if r := ThroughputBitsPerSec(p.RcvBufBytes, 125*time.Millisecond, p.WindowRatio); r < 0.9e9 {
 		t.Errorf("planned rcvbuf %d reaches %v bit/s", p.RcvBufBytes, r)
@@ -70,7 +72,8 @@ func TestOneStreamFillsGigabit(t *testing.T) {
 }
 
 // Done when: 20 streams on seed 004's host (8 GiB, 2.6.13, i686) stay inside lowmem's share
-// with per-stream buffers near 1 MB, and the plan says so.
+// with per-stream buffers near 2 MB (seed 004's 1 MB per BDP, with the RTT margin and
+// autotuning's headroom), and the plan says so.
 func TestSeed004(t *testing.T) {
 	p := mustCompute(t, Input{BandwidthBitsPerSec: 1e9, RTT: 125 * time.Millisecond, Streams: 20,
 		MemoryBytes: 8 << 30, Arch: "i686", KernelVersion: "2.6.13"})
@@ -78,20 +81,20 @@ func TestSeed004(t *testing.T) {
 	if b.Basis != "lowmem" || b.BasisBytes != 896<<20 || b.BudgetBytes != 224<<20 {
 		t.Fatalf("budget basis = %+v, want ¼ of 896 MiB lowmem", b)
 	}
-	// Per stream: max(1044480, 2 × 524288) receive + the same send = 2 MiB; × 20 = 40 MiB.
-	if !b.Fits || b.WorstCaseBytes != 20*2*1048576 || b.WorstCaseBytes > b.BudgetBytes {
+	// Per stream: max(2084864, 2 × 1044480) receive + the same send; × 20 = 79.7 MiB.
+	if !b.Fits || b.WorstCaseBytes != 20*2*2088960 || b.WorstCaseBytes > b.BudgetBytes {
 		t.Errorf("worst case = %d, fits %v", b.WorstCaseBytes, b.Fits)
 	}
 	if !strings.Contains(b.Why, "fits the budget 224 MiB") {
 		t.Errorf("budget does not say it fits: %q", b.Why)
 	}
-	if p.RcvBufBytes != 1044480 || p.SndBufBytes != 1044480 {
-		t.Errorf("per-stream buffers %d / %d, want 1044480 (≈ seed 004's 1 MB)", p.RcvBufBytes, p.SndBufBytes)
+	if p.RcvBufBytes != 2084864 || p.SndBufBytes != 2084864 {
+		t.Errorf("per-stream buffers %d / %d, want 2084864 (2 × seed 004's 1 MB)", p.RcvBufBytes, p.SndBufBytes)
 	}
-	if got := setting(t, p, "net.ipv4.tcp_rmem").Recommended; got != "4096 87380 1044480" {
+	if got := setting(t, p, "net.ipv4.tcp_rmem").Recommended; got != "4096 87380 2084864" {
 		t.Errorf("tcp_rmem = %q (2.6.13's tcp_rmem[1] is 87380)", got)
 	}
-	// tcp_mem: max = budget 57344 pages, pressure = ⅔ × 57344 = 38229 ≥ worst 10240 pages.
+	// tcp_mem: max = budget 57344 pages, pressure = ⅔ × 57344 = 38229 ≥ worst 20400 pages.
 	if got := setting(t, p, "net.ipv4.tcp_mem").Recommended; got != "28672 38229 57344" {
 		t.Errorf("tcp_mem = %q", got)
 	}
@@ -125,22 +128,28 @@ func TestSeed004(t *testing.T) {
 }
 
 func TestBudgetLowersBuffers(t *testing.T) {
-	// Seed 004's host with only 64 MiB of lowmem: budget 16 MiB, wanted 40 MiB, scale 0.4.
+	// Seed 004's host with only 64 MiB of lowmem: budget 16 MiB, wanted 79.7 MiB. The need
+	// is scaled down, but rmem_max/wmem_max never go below 212992, so each direction of a
+	// stream still costs 2 × 212992 and the worst case stays just above the budget:
+	// tcp_mem's max (the budget) is what holds the host.
 	p := mustCompute(t, Input{BandwidthBitsPerSec: 1e9, RTT: 125 * time.Millisecond, Streams: 20,
 		MemoryBytes: 8 << 30, LowmemBytes: 64 << 20, Arch: "i686", KernelVersion: "2.6.13"})
 	b := p.Budget
-	if b.Fits || b.WantedBytes != 41943040 || b.BudgetBytes != 16777216 {
+	if b.Fits || b.WantedBytes != 83558400 || b.BudgetBytes != 16777216 {
 		t.Fatalf("budget = %+v", b)
 	}
-	// 1044480 × 0.4 = 417792 (102 pages); 524288 × 0.4 = 209715 → 208896 (51 pages).
-	if p.RcvBufBytes != 417792 || p.CoreRmemMaxBytes != 208896 {
+	// tcp_rmem max may take what 2 × rmem_max costs anyway: 425984.
+	if p.RcvBufBytes != 425984 || p.CoreRmemMaxBytes != CoreMemMaxFloor {
 		t.Errorf("lowered buffers = %d / %d", p.RcvBufBytes, p.CoreRmemMaxBytes)
 	}
-	if b.WorstCaseBytes != 16711680 || b.WorstCaseBytes > b.BudgetBytes {
-		t.Errorf("worst case after lowering = %d", b.WorstCaseBytes)
+	if b.WorstCaseBytes != 20*4*212992 || !strings.Contains(b.Why, "tcp_mem's max is what holds the host") {
+		t.Errorf("worst case after lowering = %d (%s)", b.WorstCaseBytes, b.Why)
 	}
-	// 20 × 417792 B × 0.75 × 8 / 0.125 s = 401080320 bit/s.
-	if b.ReachBitsPerSec != 401080320 {
+	if got := setting(t, p, "net.ipv4.tcp_mem").Recommended; got != "2048 4096 4096" {
+		t.Errorf("tcp_mem = %q, want the 16 MiB budget as max", got)
+	}
+	// 20 × 425984 B × 0.75 × 8 / 0.25 s (the worst RTT) = 204472320 bit/s.
+	if b.ReachBitsPerSec != 204472320 {
 		t.Errorf("reach = %v", b.ReachBitsPerSec)
 	}
 	var note string
@@ -149,8 +158,8 @@ func TestBudgetLowersBuffers(t *testing.T) {
 			note = n
 		}
 	}
-	// 1 Gbit/s ÷ 20.05 Mbit/s per stream = 49.9 → 50 streams, 30 more.
-	if !strings.Contains(note, "takes 50 streams instead of 20 (30 more)") {
+	// 1 Gbit/s ÷ 10.2 Mbit/s per stream at 250 ms = 97.8 → 98 streams, 78 more.
+	if !strings.Contains(note, "takes 98 streams instead of 20 (78 more)") {
 		t.Errorf("no streams note, got %q", note)
 	}
 	if !strings.Contains(setting(t, p, "net.ipv4.tcp_rmem").Why, "lowered") {
@@ -166,9 +175,9 @@ func TestPageSizeOtherThan4096(t *testing.T) {
 	if got := setting(t, p, "net.ipv4.tcp_mem").Recommended; got != "6144 8192 12288" {
 		t.Errorf("tcp_mem = %q, want 6144 8192 12288 (64 KiB pages)", got)
 	}
-	// ⌈22977942 / 65536⌉ = 351 pages.
-	if p.RcvBufBytes != 351*65536 {
-		t.Errorf("rcvbuf = %d, want 351 × 65536", p.RcvBufBytes)
+	// ⌈31250000 / 0.68 / 65536⌉ = 702 pages.
+	if p.RcvBufBytes != 702*65536 {
+		t.Errorf("rcvbuf = %d, want 702 × 65536", p.RcvBufBytes)
 	}
 	if !strings.Contains(setting(t, p, "net.ipv4.tcp_mem").Why, "65536 B pages") {
 		t.Error("tcp_mem why does not name the page size")
@@ -186,8 +195,9 @@ func TestKeepsCurrentThatFits(t *testing.T) {
 	if c := setting(t, p, "net.ipv4.tcp_rmem"); c.Recommended != "4096 131072 33554432" || c.Current != "4096 131072 33554432" || !strings.HasPrefix(c.Why, "keep") {
 		t.Errorf("tcp_rmem = %+v, want the current 32 MiB kept", c)
 	}
-	// 250 Mbit/s per stream needs ⌈3906250 / 0.68⌉ → 5746688 > the current 4 MiB: raised.
-	if c := setting(t, p, "net.ipv4.tcp_wmem"); c.Recommended != "4096 16384 5746688" {
+	// 250 Mbit/s per stream covers 2 × 3906250 B: ⌈7812500 / 0.68⌉ → 11489280 > the current
+	// 4 MiB: raised.
+	if c := setting(t, p, "net.ipv4.tcp_wmem"); c.Recommended != "4096 16384 11489280" {
 		t.Errorf("tcp_wmem = %+v", c)
 	}
 	if c := setting(t, p, "net.ipv4.tcp_mem"); c.Recommended != "287898 383867 575796" || !strings.HasPrefix(c.Why, "keep") {
@@ -206,11 +216,17 @@ func TestLowersCurrentThatDoesNotFit(t *testing.T) {
 	cur := map[string]string{"net.ipv4.tcp_rmem": "4096 87380 16777216", "net.ipv4.tcp_mem": "196608 262144 393216"}
 	p := mustCompute(t, Input{BandwidthBitsPerSec: 1e9, RTT: 125 * time.Millisecond, Streams: 20,
 		MemoryBytes: 8 << 30, Arch: "i686", KernelVersion: "2.6.13", Current: cur})
-	if c := setting(t, p, "net.ipv4.tcp_rmem"); c.Recommended != "4096 87380 1044480" {
+	// The current 16 MiB is given up only as far as the 224 MiB budget needs: 9654272, still
+	// above the 2084864 the link needs, with a warning that gives the numbers.
+	if c := setting(t, p, "net.ipv4.tcp_rmem"); c.Recommended != "4096 87380 9654272" || !strings.Contains(c.Why, "lowered from the current value") {
 		t.Errorf("tcp_rmem = %+v", c)
 	}
-	if c := setting(t, p, "net.ipv4.tcp_mem"); c.Recommended != "28672 38229 57344" || !strings.Contains(c.Why, "lowered from the current max 393216") {
+	if c := setting(t, p, "net.ipv4.tcp_mem"); c.Recommended != "28672 57340 57344" || !strings.Contains(c.Why, "lowered from the current max 393216") {
 		t.Errorf("tcp_mem = %+v", c)
+	}
+	if len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "net.ipv4.tcp_rmem max lowered below the current value 16777216 to 9654272") ||
+		!strings.Contains(p.Warnings[0], "over the budget 224 MiB") || !strings.HasPrefix(p.Warnings[1], "net.ipv4.tcp_mem max lowered") {
+		t.Errorf("warnings = %q", p.Warnings)
 	}
 }
 
@@ -287,9 +303,9 @@ func TestOldKernelsAndPacing(t *testing.T) {
 	if got := setting(t, p, "net.ipv4.tcp_congestion_control").Recommended; got != "cubic" {
 		t.Errorf("3.10 congestion control = %q", got)
 	}
-	// adv_win_scale 1: half the buffer is window, so 2 × BDP = 31250000 → 7630 pages.
-	if p.RcvBufBytes != 7630*4096 {
-		t.Errorf("3.10 rcvbuf = %d, want %d", p.RcvBufBytes, 7630*4096)
+	// adv_win_scale 1: half the buffer is window, so 2 × 2 × BDP = 62500000 → 15259 pages.
+	if p.RcvBufBytes != 15259*4096 {
+		t.Errorf("3.10 rcvbuf = %d, want %d", p.RcvBufBytes, 15259*4096)
 	}
 	if hasSetting(p, "vm.watermark_scale_factor") {
 		t.Error("3.10 has no watermark_scale_factor")
@@ -327,7 +343,8 @@ func TestInvalidInput(t *testing.T) {
 func TestOneStreamWindowLimit(t *testing.T) {
 	// 100 Gbit/s over 1 s needs 12.5 GB in flight; one connection can advertise at most
 	// 65535 << 14 bytes, so with ratio 0.68 the useful buffer is 1073725440 ÷ 0.68 = 1579008000
-	// (385500 pages), and 12.5e9 ÷ 0.68 = 18382352942 bytes need ⌈11.64⌉ = 12 streams.
+	// (385500 pages), and the 25e9 bytes that cover the 2 s worst RTT ÷ 0.68 = 36764705883
+	// bytes need ⌈23.3⌉ = 24 streams.
 	p := mustCompute(t, Input{BandwidthBitsPerSec: 100e9, RTT: time.Second, Streams: 1, Role: RoleReceiver,
 		MemoryBytes: 1 << 40, Arch: "x86_64", KernelVersion: "6.18.44"})
 	if p.RcvBufBytes != 1579008000 {
@@ -335,7 +352,7 @@ func TestOneStreamWindowLimit(t *testing.T) {
 	}
 	found := false
 	for _, n := range p.Notes {
-		found = found || strings.Contains(n, "use at least 12 streams")
+		found = found || strings.Contains(n, "use at least 24 streams")
 	}
 	if !found {
 		t.Errorf("no stream-count note: %v", p.Notes)

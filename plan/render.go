@@ -30,6 +30,10 @@ func summary(p Plan) []string {
 	host += fmt.Sprintf(", %d B pages", in.PageSizeBytes)
 	link := fmt.Sprintf("link: %s over %v RTT in %s (%s each), role %s, MTU %d",
 		FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, plural(in.Streams, "stream"), FormatBitsPerSec(p.StreamBitsPerSec), in.Role, in.MTUBytes)
+	if in.RTTMax > 0 {
+		link += fmt.Sprintf(" (range up to %v)", p.WorstRTT)
+	}
+	link += fmt.Sprintf("; buffers cover max(2 × BDP, BDP at the worst RTT %v)", p.WorstRTT)
 	if in.RateLimitBitsPerSec > 0 {
 		link += fmt.Sprintf(", sender limited to %s", FormatBitsPerSec(in.RateLimitBitsPerSec))
 	}
@@ -65,6 +69,9 @@ func WriteText(w io.Writer, p Plan) error {
 	fmt.Fprintln(bw, "headroom plan")
 	for _, l := range summary(p) {
 		fmt.Fprintln(bw, "  "+l)
+	}
+	for _, wn := range p.Warnings {
+		fmt.Fprintln(bw, "  WARNING: "+wn)
 	}
 	fmt.Fprintln(bw)
 	fmt.Fprintf(bw, "%-34s %-26s %s\n", "SETTING", "CURRENT", "PLANNED")
@@ -111,6 +118,9 @@ func WriteSysctl(w io.Writer, p Plan) error {
 	fmt.Fprintln(bw, "# sysctl.d drop-in written by headroom plan")
 	for _, l := range summary(p) {
 		fmt.Fprintln(bw, "# "+l)
+	}
+	for _, wn := range p.Warnings {
+		fmt.Fprintln(bw, "# WARNING: "+wn)
 	}
 	var other []model.Change
 	for _, c := range p.Settings {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrUnit is wrapped by every unit-parsing error, so callers can tell a typo from other
@@ -231,4 +232,30 @@ func tcRate(bps float64) string {
 		return fmt.Sprintf("%dkbit", r/1e3)
 	}
 	return fmt.Sprintf("%dbit", r)
+}
+
+// ParseRTTRange reads an --rtt value: one duration ("125ms") or a range "LOW-HIGH"
+// ("0.5ms-50ms"), Go duration syntax on both sides. hi is 0 for a single value. Both must be
+// positive and low ≤ high.
+func ParseRTTRange(s string) (lo, hi time.Duration, err error) {
+	s = strings.TrimSpace(s)
+	a, b, isRange := strings.Cut(s, "-")
+	if s == "" || (isRange && a == "") {
+		return 0, 0, fmt.Errorf("rtt %q: want a duration such as 125ms or a range such as 0.5ms-50ms", s)
+	}
+	lo, err = time.ParseDuration(strings.TrimSpace(a))
+	if err != nil || lo <= 0 {
+		return 0, 0, fmt.Errorf("rtt %q: must be greater than zero, e.g. 125ms or 0.5ms-50ms", s)
+	}
+	if !isRange {
+		return lo, 0, nil
+	}
+	hi, err = time.ParseDuration(strings.TrimSpace(b))
+	if err != nil || hi <= 0 {
+		return 0, 0, fmt.Errorf("rtt %q: the upper end %q is not a positive duration", s, b)
+	}
+	if hi < lo {
+		return 0, 0, fmt.Errorf("rtt %q: the upper end is below the lower", s)
+	}
+	return lo, hi, nil
 }

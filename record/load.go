@@ -63,6 +63,10 @@ func FromReaderLimits(r io.Reader, name string, lim Limits) (*model.Timeline, Re
 		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name + " (kernel log)",
 			Why: fmt.Sprintf("%d kernel log lines skipped after the first %d MiB of log (the most headroom keeps)", st.LogSkipped, lim.MaxLogBytes>>20)})
 	}
+	if st.Duplicates > 0 {
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: name,
+			Why: fmt.Sprintf("%d duplicated lines read once (%s): the file was copied or replayed wrongly", st.Duplicates, st.FirstDuplicate)})
+	}
 	return tl, st, nil
 }
 

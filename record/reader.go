@@ -21,6 +21,10 @@ type ReadStats struct {
 	// than Limits.MaxLineBytes (SkippedLong of them).
 	Skipped     int `json:"skipped,omitempty"`
 	SkippedLong int `json:"skipped_long,omitempty"`
+	// Duplicates counts lines that repeat the line before them verbatim; they are read
+	// once. FirstDuplicate says where the first one is.
+	Duplicates     int    `json:"duplicates,omitempty"`
+	FirstDuplicate string `json:"first_duplicate,omitempty"`
 	// LogSkipped counts kernel log lines (each one or more records) skipped past
 	// Limits.MaxLogBytes.
 	LogSkipped int `json:"log_skipped,omitempty"`
@@ -55,9 +59,16 @@ var logLinePrefix = []byte(`{"log":`)
 const DefaultMaxLineBytes = 64 << 20
 
 // Read decodes an archive line by line, calling fn for each entry in order. A torn or
-// damaged tail is not an error: reading stops at the last complete line and stats says so.
-// An error from fn stops the read and is returned. A file that is not gzip, or whose first
-// line is not a header of a known version, is an error.
+// damaged tail is not an error: reading stops at the last line that can be trusted and
+// stats says so. An error from fn stops the read and is returned. A file that is not gzip,
+// or whose first line is not a header of a known version, is an error.
+//
+// Trust goes by gzip member: a member's CRC-32 is checked only at its end (RFC 1952
+// §2.3.1), so the entries of a member are handed to fn once the member has ended intact. A
+// member that fails its check (a flipped bit, a corrupt deflate stream) is dropped whole:
+// a flipped digit can decode to a line that parses, with a wrong value. A member without
+// its end (a recorder killed between flushes, or still writing) has nothing to check; its
+// complete lines are read, as a live recording must be.
 func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 	return ReadLimits(r, Limits{}, fn)
 }
@@ -74,14 +85,126 @@ func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, er
 	if err != nil {
 		return st, fmt.Errorf("not a headroom recording: %w", err)
 	}
-	var src io.Reader = zr
-	if lim.MaxBytes > 0 {
-		src = io.LimitReader(zr, lim.MaxBytes)
-	}
-	dr := &countingReader{r: src}
+	// The decompressed-bytes limit runs across members: dr reads the current one.
+	dr := &budgetReader{r: zr, left: lim.MaxBytes}
 	lr := bufio.NewReaderSize(dr, 256<<10)
-	var partial int
-	var logBytes int64
+	m := memberReader{lim: lim}
+	for member := 0; ; member++ {
+		start := cr.n - int64(br.Buffered())
+		if member > 0 {
+			if err := zr.Reset(br); err != nil {
+				if err == io.EOF {
+					return st, nil // ends exactly after a complete member
+				}
+				st.Truncated = true
+				if errors.Is(err, io.ErrUnexpectedEOF) {
+					st.TruncatedWhy = fmt.Sprintf("the archive ends inside a gzip member header after compressed byte %d; read the %d complete lines before it",
+						start, st.Lines)
+				} else {
+					st.TruncatedWhy = fmt.Sprintf("the bytes after compressed byte %d are not a gzip member (%s); read the %d complete lines before them",
+						start, describeGzipErr(err), st.Lines)
+				}
+				return st, nil
+			}
+			lr.Reset(dr)
+		}
+		zr.Multistream(false)
+		m.reset(st.Lines)
+		end, err := m.read(lr, dr)
+		if err != nil {
+			return st, err
+		}
+		switch {
+		case end == nil, dr.hit: // the member ended intact, or the limit ended the read
+		case errors.Is(end, io.ErrUnexpectedEOF) && m.st.Skipped == m.st.SkippedLong:
+			// Torn: no end to check. Its complete lines are what a live reader sees. (A
+			// torn tail never holds a complete line that is not JSON: the writer writes
+			// whole lines. One that does was decoded from damaged bytes that ran into the
+			// end of the file, and is treated as damaged below.)
+		default:
+			if st.Lines == 0 {
+				return st, fmt.Errorf("damaged recording: its first gzip member fails its check (%s), so none of its lines can be trusted", describeGzipErr(end))
+			}
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("the gzip member at compressed byte %d is damaged (%s): dropped its %d lines, which cannot be trusted; read the %d lines of the intact members before it",
+				start, describeGzipErr(end), m.lines, st.Lines)
+			return st, nil
+		}
+		if err := m.deliver(&st, fn); err != nil {
+			return st, err
+		}
+		if dr.hit {
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("reading stopped after %d MiB of decompressed data (the limit); read the %d complete lines before it", lim.MaxBytes>>20, st.Lines)
+			return st, nil
+		}
+		if end != nil {
+			if st.Lines == 0 {
+				return st, fmt.Errorf("not a headroom recording: %w", end)
+			}
+			st.Truncated = true
+			st.TruncatedWhy = fmt.Sprintf("the archive ends inside a gzip member after compressed byte %d (%v); read the %d complete lines before it",
+				cr.n-int64(br.Buffered()), describeGzipErr(end), st.Lines)
+			if m.partial > 0 {
+				st.TruncatedWhy += fmt.Sprintf(", dropped a partial line of %d bytes", m.partial)
+			}
+			return st, nil
+		}
+	}
+}
+
+// budgetReader ends reading, as io.EOF, after left bytes in all (0: never), across the
+// gzip members it is reset between; hit says that it did.
+type budgetReader struct {
+	r    io.Reader
+	left int64
+	hit  bool
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left == 0 && b.hit {
+		return 0, io.EOF
+	}
+	if b.left > 0 && int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	if b.left > 0 {
+		b.left -= int64(n)
+		if b.left == 0 {
+			b.hit = true
+			if err == nil {
+				err = io.EOF
+			}
+		}
+	}
+	return n, err
+}
+
+// memberReader holds the entries of one gzip member until the member has ended.
+type memberReader struct {
+	lim      Limits
+	logBytes int64 // kernel log bytes kept so far, in all members
+
+	first   int // lines read before this member
+	lines   int // complete lines of this member
+	partial int // bytes of a last line without its newline
+	entries []Entry
+	st      ReadStats // this member's counts, added to the archive's on delivery
+	prev    []byte    // the previous line, to report a repeated one
+	prevNo  int
+}
+
+func (m *memberReader) reset(first int) {
+	clear(m.entries)
+	m.first, m.lines, m.partial, m.entries, m.st = first, 0, 0, m.entries[:0], ReadStats{}
+}
+
+// read reads the member's lines into m. It returns the error that ended the member (nil
+// when it ended intact, its CRC-32 and length checked by compress/gzip, or the limit
+// ended it), and apart from that an error that stops the whole read (not a recording, a
+// newer format).
+func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fatal error) {
 	for {
 		line, err := lr.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
@@ -91,7 +214,7 @@ func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, er
 			tooLong := false
 			for err == bufio.ErrBufferFull {
 				line, err = lr.ReadSlice('\n')
-				if !tooLong && len(full)+len(line) > lim.MaxLineBytes {
+				if !tooLong && len(full)+len(line) > m.lim.MaxLineBytes {
 					tooLong, full = true, nil
 				}
 				if !tooLong {
@@ -99,81 +222,104 @@ func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, er
 				}
 			}
 			if tooLong && err == nil {
-				st.Lines++
-				st.Skipped++
-				st.SkippedLong++
+				m.lines++
+				m.st.Skipped++
+				m.st.SkippedLong++
 				continue
 			}
 			line = full
 		}
-		if err == io.EOF && lim.MaxBytes > 0 && dr.n >= lim.MaxBytes {
-			st.Truncated = true
-			st.TruncatedWhy = fmt.Sprintf("reading stopped after %d MiB of decompressed data (the limit); read the %d complete lines before it", lim.MaxBytes>>20, st.Lines)
-			return st, nil
-		}
 		if err != nil {
-			if len(line) > 0 {
-				partial = len(line)
-			}
-			if err == io.EOF && partial == 0 {
-				return st, nil
-			}
+			m.partial = len(line)
 			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
+				if m.partial > 0 && !dr.hit {
+					// The member ended intact with a line that has no newline: the writer
+					// never makes one, so it is not a line of the recording.
+					m.st.Skipped++
+				}
+				m.partial = 0
+				return nil, nil
 			}
-			if st.Lines == 0 {
-				return st, fmt.Errorf("not a headroom recording: %w", err)
-			}
-			st.Truncated = true
-			st.TruncatedWhy = fmt.Sprintf("the archive is damaged or ends inside a gzip member after compressed byte %d (%v); read the %d complete lines before it",
-				cr.n-int64(br.Buffered()), describeGzipErr(err), st.Lines)
-			if partial > 0 {
-				st.TruncatedWhy += fmt.Sprintf(", dropped a partial line of %d bytes", partial)
-			}
-			return st, nil
+			return err, nil
 		}
-		st.Lines++
-		if lim.MaxLogBytes > 0 && bytes.HasPrefix(line, logLinePrefix) {
-			if logBytes+int64(len(line)) > lim.MaxLogBytes {
-				st.LogSkipped++
+		m.lines++
+		no := m.first + m.lines
+		body := bytes.TrimSuffix(line, []byte("\n"))
+		// The log budget counts every log line, repeated or not, so that a stream of one
+		// line repeated is bounded the same way.
+		if m.lim.MaxLogBytes > 0 && bytes.HasPrefix(line, logLinePrefix) {
+			if m.logBytes+int64(len(line)) > m.lim.MaxLogBytes {
+				m.st.LogSkipped++
 				continue
 			}
-			logBytes += int64(len(line))
+			m.logBytes += int64(len(line))
 		}
-		var e Entry
-		if jerr := json.Unmarshal(bytes.TrimSuffix(line, []byte("\n")), &e); jerr != nil {
-			if st.Lines == 1 {
-				return st, fmt.Errorf("not a headroom recording: line 1: %w", jerr)
+		if m.prevNo == no-1 && len(m.prev) > 0 && bytes.Equal(body, m.prev) {
+			// A line repeated verbatim: a copy or a filesystem replaying a block. A sample
+			// twice would give a rate over zero seconds.
+			m.st.Duplicates++
+			if m.st.FirstDuplicate == "" {
+				m.st.FirstDuplicate = fmt.Sprintf("line %d repeats line %d", no, no-1)
 			}
-			st.Skipped++
+			m.prevNo = no
+			continue
+		}
+		m.prev, m.prevNo = append(m.prev[:0], body...), no
+		var e Entry
+		if jerr := json.Unmarshal(body, &e); jerr != nil {
+			if no == 1 {
+				return nil, fmt.Errorf("not a headroom recording: line 1: %w", jerr)
+			}
+			m.st.Skipped++
 			continue
 		}
 		switch {
 		case e.Header != nil:
 			if e.Header.Version > FormatVersion {
-				return st, fmt.Errorf("line %d: recorded in archive format %d by a newer headroom; this one reads format %d", st.Lines, e.Header.Version, FormatVersion)
+				return nil, fmt.Errorf("line %d: recorded in archive format %d by a newer headroom; this one reads format %d", no, e.Header.Version, FormatVersion)
 			}
 			if e.Header.Version < 1 {
-				return st, fmt.Errorf("line %d: header without a format version", st.Lines)
+				return nil, fmt.Errorf("line %d: header without a format version", no)
 			}
-			st.Sessions++
-		case st.Lines == 1:
-			return st, errors.New("not a headroom recording: line 1 is not a header")
+			m.st.Sessions++
+		case no == 1:
+			return nil, errors.New("not a headroom recording: line 1 is not a header")
 		case e.Sample != nil:
-			st.Samples++
+			m.st.Samples++
 		case e.Marker != nil:
-			st.Markers++
+			m.st.Markers++
 		case len(e.Log) > 0:
-			st.LogRecords += len(e.Log)
+			m.st.LogRecords += len(e.Log)
 		case len(e.NotAvailable) > 0:
 		default:
-			st.Skipped++
+			m.st.Skipped++
 			continue
 		}
-		if err := fn(&e); err != nil {
-			return st, err
+		m.entries = append(m.entries, e)
+	}
+}
+
+// deliver hands the member's entries to fn and adds its counts to st.
+func (m *memberReader) deliver(st *ReadStats, fn func(e *Entry) error) error {
+	st.Lines += m.lines
+	st.Sessions += m.st.Sessions
+	st.Samples += m.st.Samples
+	st.Markers += m.st.Markers
+	st.LogRecords += m.st.LogRecords
+	st.Skipped += m.st.Skipped
+	st.SkippedLong += m.st.SkippedLong
+	st.LogSkipped += m.st.LogSkipped
+	st.Duplicates += m.st.Duplicates
+	if st.FirstDuplicate == "" {
+		st.FirstDuplicate = m.st.FirstDuplicate
+	}
+	for i := range m.entries {
+		if err := fn(&m.entries[i]); err != nil {
+			return err
 		}
 	}
+	clear(m.entries) // drop the references: fn keeps what it needs
+	return nil
 }
 
 func describeGzipErr(err error) string {

@@ -169,29 +169,8 @@ func TestTruncatedArchiveReads(t *testing.T) {
 // A recorder killed between flushes leaves a member without its end; the next recorder
 // on the same file repairs it and appends a new session that reads after it.
 func TestAppendAfterCrash(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "host.jsonl.gz")
-	w, err := Create(path, testHeader(), WriterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 5; i++ {
-		s := synthSample(i)
-		w.WriteSample(&s)
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// Crash: a half-written flush reaches the file, the member is never closed.
-	s := synthSample(5)
-	w.WriteSample(&s)
-	w.zw.Flush()
-	half := w.buf.Bytes()[:w.buf.Len()/2]
-	w.f.Write(half)
-	w.f.Close()
-
-	if _, st, err := LoadStats(path); err != nil || !st.Truncated || st.Samples != 5 {
-		t.Fatalf("before repair: %+v %v", st, err)
-	}
+	path := tornArchive(t)
 	w2, err := Create(path, testHeader(), WriterOptions{})
 	if err != nil {
 		t.Fatal(err)

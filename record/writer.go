@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 
@@ -75,18 +76,15 @@ func Create(path string, h Header, opt WriterOptions) (*Writer, error) {
 }
 
 func (w *Writer) openFile() error {
-	f, err := os.OpenFile(w.path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openLocked(w.path)
 	if err != nil {
 		return err
 	}
-	if pid, err := lockArchive(f); err != nil {
-		f.Close()
-		if errors.Is(err, ErrLocked) {
-			return fmt.Errorf("%s: %w (pid %d)", w.path, ErrLocked, pid)
-		}
-		return fmt.Errorf("%s: lock: %w", w.path, err)
-	}
-	repaired, err := repairTail(f)
+	// Under the lock no other recorder writes this archive: a repair file left beside it
+	// is from a recorder killed while repairing, before its rename. The archive itself
+	// was never touched by that repair.
+	removeStaleRepairs(w.path)
+	f, repaired, err := repairTail(f, w.path)
 	if err != nil {
 		f.Close()
 		return fmt.Errorf("%s: %w", w.path, err)
@@ -105,6 +103,50 @@ func (w *Writer) openFile() error {
 		}
 	}
 	return nil
+}
+
+// openLocked opens (creating) the archive and takes its lock. A repair replaces the file
+// by rename while holding the old file's lock, so a recorder that opened the old file just
+// before may get its lock once the old one is closed; it then holds a lock on a file no
+// longer at path, and opens again.
+func openLocked(path string) (*os.File, error) {
+	for tries := 0; ; tries++ {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if pid, err := lockArchive(f); err != nil {
+			f.Close()
+			if errors.Is(err, ErrLocked) {
+				return nil, fmt.Errorf("%s: %w (pid %d)", path, ErrLocked, pid)
+			}
+			return nil, fmt.Errorf("%s: lock: %w", path, err)
+		}
+		if same, err := samePath(f, path); err != nil || same || tries >= 3 {
+			if err != nil {
+				f.Close()
+				return nil, err
+			}
+			return f, nil
+		}
+		f.Close()
+	}
+}
+
+// samePath reports whether the open file is the one at path now.
+func samePath(f *os.File, path string) (bool, error) {
+	a, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	b, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(a, b), nil
 }
 
 // lockArchive takes a POSIX write lock on the whole file, so that a second recorder
@@ -306,17 +348,20 @@ func (w *Writer) Close() error {
 // (a crash between flushes, or a member never closed), the lines of that member that
 // still decode are rewritten as one complete member and the torn bytes are cut. A new
 // member appended after a torn one would otherwise be unreachable: a gzip reader stops at
-// the first damaged member. It returns what it did, "" when nothing was needed.
-func repairTail(f *os.File) (string, error) {
+// the first damaged member. The repaired archive is written beside the old one and renamed
+// over it (repairInto), so a kill or a full disk at any moment leaves the old archive or
+// the repaired one, never less. It returns the file to append to (f itself, or the
+// repaired file, locked, with f closed) and what it did, "" when nothing was needed.
+func repairTail(f *os.File, path string) (*os.File, string, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return "", err
+		return f, "", err
 	}
 	if st.Size() == 0 {
-		return "", nil
+		return f, "", nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return "", err
+		return f, "", err
 	}
 	cr := &countingReader{r: f}
 	br := bufio.NewReader(cr)
@@ -326,18 +371,18 @@ func repairTail(f *os.File) (string, error) {
 		start = cr.n - int64(br.Buffered())
 		if err := zr.Reset(br); err != nil {
 			if err == io.EOF {
-				return "", nil // ends exactly after a complete member
+				return f, "", nil // ends exactly after a complete member
 			}
 			if member == 0 {
-				return "", fmt.Errorf("not a headroom recording (not gzip: %v); refusing to append", err)
+				return f, "", fmt.Errorf("not a headroom recording (not gzip: %v); refusing to append", err)
 			}
-			return cutTail(f, start, nil, st.Size(), err)
+			return repairInto(f, path, st, start, nil, err)
 		}
 		zr.Multistream(false)
 		data, err := io.ReadAll(zr)
 		if err == nil {
 			if member == 0 && !bytes.HasPrefix(data, []byte(`{"headroom_record":`)) {
-				return "", errors.New("not a headroom recording (no header line); refusing to append")
+				return f, "", errors.New("not a headroom recording (no header line); refusing to append")
 			}
 			continue
 		}
@@ -347,33 +392,99 @@ func repairTail(f *os.File) (string, error) {
 		} else {
 			data = nil
 		}
-		return cutTail(f, start, data, st.Size(), err)
+		return repairInto(f, path, st, start, data, err)
 	}
 }
 
-func cutTail(f *os.File, start int64, keep []byte, size int64, why error) (string, error) {
+// repairStep, when set by a test, runs after each step of a repair; the crash tests kill
+// the process there. Production code leaves it nil.
+var repairStep func(step string)
+
+func step(name string) {
+	if repairStep != nil {
+		repairStep(name)
+	}
+}
+
+// repairPattern names the file a repair writes beside the archive; removeStaleRepairs
+// finds the leftovers of a killed repair by it.
+func repairPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+
+func removeStaleRepairs(path string) {
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), repairPattern(path)))
+	for _, n := range names {
+		if fi, err := os.Lstat(n); err == nil && fi.Mode().IsRegular() {
+			os.Remove(n)
+		}
+	}
+}
+
+// repairInto writes a new file holding the archive's bytes before start and then keep as
+// one complete member, makes it durable, locks it, and renames it over path; the old
+// archive is never truncated or overwritten. Until the rename the archive at path is the
+// old one, whole; after it, the repaired one, already fsynced (rename(2) replaces the name
+// atomically; the directory is synced so that the rename survives a power loss).
+func repairInto(f *os.File, path string, st os.FileInfo, start int64, keep []byte, why error) (*os.File, string, error) {
 	var member bytes.Buffer
 	if len(keep) > 0 {
 		zw := gzip.NewWriter(&member)
 		zw.Write(keep)
 		if err := zw.Close(); err != nil {
-			return "", err
+			return f, "", err
 		}
 	}
-	if err := f.Truncate(start); err != nil {
-		return "", err
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, repairPattern(path))
+	if err != nil {
+		return f, "", fmt.Errorf("repair: %w", err)
 	}
-	if member.Len() > 0 {
-		if _, err := f.WriteAt(member.Bytes(), start); err != nil {
-			return "", err
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
 		}
+	}()
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		return f, "", fmt.Errorf("repair: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		return "", err
+	if sys, isStat := st.Sys().(*syscall.Stat_t); isStat && int(sys.Uid) != os.Geteuid() {
+		// Keep the archive its owner's (root repairing a user's recording); best effort,
+		// since only root may give a file away.
+		tmp.Chown(int(sys.Uid), int(sys.Gid))
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return f, "", err
+	}
+	// io.CopyN into an *os.File uses copy_file_range(2) where the file system has it.
+	if _, err := io.CopyN(tmp, f, start); err != nil {
+		return f, "", fmt.Errorf("repair: copying the archive's intact part: %w", err)
+	}
+	step("copied")
+	if _, err := tmp.Write(member.Bytes()); err != nil {
+		return f, "", fmt.Errorf("repair: %w", err)
+	}
+	step("written")
+	if err := tmp.Sync(); err != nil {
+		return f, "", fmt.Errorf("repair: %w", err)
+	}
+	step("synced")
+	if _, err := lockArchive(tmp); err != nil {
+		return f, "", fmt.Errorf("repair: lock: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return f, "", fmt.Errorf("repair: %w", err)
+	}
+	ok = true
+	step("renamed")
+	f.Close()
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
 	}
 	lines := bytes.Count(keep, []byte("\n"))
-	return fmt.Sprintf("the archive ended inside a gzip member at byte %d of %d (%v): kept its %d complete lines, cut %d torn bytes",
-		start, size, why, lines, size-start), nil
+	return tmp, fmt.Sprintf("the archive ended inside a gzip member at byte %d of %d (%v): kept its %d complete lines, cut %d torn bytes",
+		start, st.Size(), why, lines, st.Size()-start), nil
 }
 
 type countingReader struct {

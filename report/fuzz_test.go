@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"headroom/diagnose"
+	"headroom/input"
 	"headroom/model"
 	"headroom/record"
 )
@@ -111,6 +112,7 @@ func renderAll(t *testing.T, data []byte) {
 		}
 		return
 	}
+	input.Finish(tl) // as input.Open does for every recording the commands read
 	d := diagnose.Run(tl, nil)
 	record.PlaceFindings(tl, &d)
 	var text, md, js, html bytes.Buffer
@@ -150,6 +152,7 @@ func TestRecordingSeedsRender(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		input.Finish(tl)
 		var ids []string
 		for _, f := range diagnose.Run(tl, nil).Findings {
 			ids = append(ids, f.ID)

@@ -36,13 +36,16 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		Title:      title,
 		Source:     sourceLine(tl),
 		Host:       orUnknown(hostLine(tl.Host)),
-		Style:      template.CSS(pageStyle + chart.Style),
+		Style:      template.CSS(pageStyle + verdictStyle + chart.Style),
 		Generator:  opt.Generator,
 		Summary:    s,
 		Samples:    summarySamples(s),
 		Unparsed:   tl.Unparsed,
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
+	}
+	if v, ok := makeVerdict(storyOf(d)); ok {
+		data.Verdict = &v
 	}
 	if s.MemTotalKB != nil {
 		data.Memory = memoryLine(s, tl.Host)
@@ -90,6 +93,7 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 }
 
 type htmlData struct {
+	Verdict                                      *verdict
 	Title, Source, Host, Memory, TCPMem, Sockets string
 	Style                                        template.CSS
 	Generator                                    string
@@ -721,7 +725,7 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <div class="meta">{{.Samples}} · kernel {{.Host}}</div>
 {{if .Memory}}<div class="meta">Memory {{.Memory}}</div>{{end}}
 </header>
-
+{{template "verdict" .Verdict}}
 <h2 id="findings">Findings</h2>
 {{if not .Findings}}<p class="none">No findings: every rule that had its data found nothing wrong.</p>{{end}}
 {{range .Findings}}<section class="finding {{.Sev}}" id="{{.Anchor}}">
@@ -752,9 +756,10 @@ var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 {{end}}{{end}}{{else}}<h2 id="charts">Time series</h2><p class="meta">The input has no series to chart (a single instant, or no table of two or more rows).</p>{{end}}
 
 {{if .NotChecked}}<h2 id="not-checked">Not checked</h2>
+<details><summary>{{len .NotChecked}} rules could not check: the input lacks their data</summary>
 <table><tr><th>rule</th><th>what it lacked</th></tr>
 {{range .NotChecked}}<tr><td class="mono">{{.ID}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>{{end}}
+{{end}}</table></details>{{end}}
 {{if .Unparsed}}<h2 id="unparsed">Not read</h2>
 <table><tr><th>lines</th><th>why</th></tr>
 {{range .Unparsed}}<tr><td class="num">{{.FirstLine}}-{{.LastLine}}</td><td>{{.Why}}</td></tr>

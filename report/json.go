@@ -24,6 +24,9 @@ type Document struct {
 	Findings     []diagnose.Finding  `json:"findings"`
 	Checks       []diagnose.Check    `json:"checks"`
 	NotAvailable []model.Unavailable `json:"not_available"`
+	// Diagnosis is the story (issue 19): causes, chains with finding ids and evidence,
+	// first change, next evidence. Added within schema 1 (docs/json-diagnosis.md).
+	Diagnosis diagnose.Story `json:"diagnosis"`
 }
 
 // Host is the host block of the JSON report.
@@ -37,6 +40,7 @@ type Host struct {
 	LowTotalKB int64  `json:"low_total_kb,omitempty"`
 	CPUs       int    `json:"cpus,omitempty"`
 	Hostname   string `json:"hostname,omitempty"`
+	BootID     string `json:"boot_id,omitempty"`
 }
 
 // NewDocument assembles the JSON report. Empty lists are written as [] so consumers can
@@ -46,7 +50,8 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Schema: SchemaVersion,
 		Source: tl.Source,
 		Host: Host{Kernel: tl.Host.Kernel, Arch: tl.Host.Arch, WordBits: tl.Host.WordBits, HighMem: tl.Host.HighMem,
-			PageSize: tl.Host.PageSize, MemTotalKB: tl.Host.MemTotalKB, LowTotalKB: tl.Host.LowTotalKB, CPUs: tl.Host.CPUs, Hostname: tl.Host.Hostname},
+			PageSize: tl.Host.PageSize, MemTotalKB: tl.Host.MemTotalKB, LowTotalKB: tl.Host.LowTotalKB, CPUs: tl.Host.CPUs, Hostname: tl.Host.Hostname,
+			BootID: tl.Host.BootID},
 		Summary:      Summarize(tl),
 		Artifacts:    tl.Artifacts,
 		Unparsed:     tl.Unparsed,
@@ -54,6 +59,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Findings:     d.Findings,
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,
+		Diagnosis:    storyOf(d),
 	}
 	if doc.Artifacts == nil {
 		doc.Artifacts = []model.Artifact{}

@@ -34,6 +34,9 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 		p.f("- **TCP memory:** %s\n", tcpMemLine(t))
 	}
 	p.f("\n")
+	var vb strings.Builder
+	writeVerdictMarkdown(&vb, storyOf(d))
+	p.f("%s### Findings\n\n", vb.String())
 	if len(d.Findings) == 0 {
 		p.f("**No findings.** Every rule that had its data found nothing wrong.\n")
 	} else {

@@ -13,10 +13,13 @@ import (
 // TextOptions tune the terminal report.
 type TextOptions struct {
 	Verbose bool // list every rule's status, not only findings and not-checked counts
+	Checks  bool // list the rules that could not check, one line each (else one line for all)
 }
 
-// WriteText writes the terminal report: the host summary, then the findings with their
-// evidence and changes, then which rules could not check and what was not available.
+// WriteText writes the terminal report: the verdict (the story: what failed, why, the first
+// change, what to collect next), the host summary, then the findings with their evidence and
+// changes, current problems before since-boot history, then the checks in one line (every
+// rule that could not check with --checks) and what was not available.
 func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOptions) error {
 	p := &printer{w: w}
 	s := Summarize(tl)
@@ -32,7 +35,8 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	if s.SpanSeconds > 0 {
 		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
 	}
-	p.f("headroom doctor: %s, %s\n", src, when)
+	p.f("headroom doctor: %s, %s\n\n", src, when)
+	writeVerdictText(p, storyOf(d))
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
 	if tl.Source.NetView != "" {
 		p.f("Network  read in %s\n", tl.Source.NetView)
@@ -164,7 +168,7 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	if len(d.Findings) == 0 {
 		p.f("  none\n")
 	}
-	for _, f := range d.Findings {
+	for _, f := range currentFirst(d.Findings) {
 		p.f("  %-8s %s: %s\n", strings.ToUpper(f.Severity.String()), f.ID, f.Title)
 		if f.When != nil {
 			p.f("           from %s to %s\n", f.When.From.Format("15:04:05"), f.When.To.Format("15:04:05"))
@@ -195,8 +199,12 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 			p.f("  ok           %s: %s\n", c.ID, c.Why)
 		}
 	}
-	for _, c := range notChecked {
-		p.f("  not checked  %s: %s\n", c.ID, c.Why)
+	if opt.Checks || opt.Verbose {
+		for _, c := range notChecked {
+			p.f("  not checked  %s: %s\n", c.ID, c.Why)
+		}
+	} else if len(notChecked) > 0 {
+		p.f("  not checked: the input lacks their data (--checks lists each with what it needs)\n")
 	}
 	if len(tl.NotAvailable) > 0 {
 		p.f("Not available:\n")

@@ -48,7 +48,7 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 		}
 		add(name, b)
 	}
-	keys := append([]string{"kernel.osrelease", "kernel.hostname"}, kernel.RuleSysctls...)
+	keys := append([]string{"kernel.osrelease", "kernel.hostname", "kernel.random.boot_id"}, kernel.RuleSysctls...)
 	vals, _ := kernel.ReadSysctls(root, dedup(keys))
 	names := make([]string, 0, len(vals))
 	for k := range vals {
@@ -119,7 +119,10 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	} else {
 		miss("sock_diag", err)
 	}
-	he := readHostExtra(root)
+	he, err := readHostExtraChecked(root)
+	if err != nil {
+		miss(hostFile, err)
+	}
 	he.CapturedAt = time.Now().UTC().Truncate(time.Second)
 	extra, _ := json.Marshal(he)
 	add(hostFile, append(extra, '\n'))

@@ -3,7 +3,9 @@ package source
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,7 +46,15 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 	if v, err := kernel.ReadSysctl(root, "kernel.hostname"); err == nil {
 		h.Hostname = v
 	}
-	extra := readHostExtra(root)
+	// tune --from compares it with this host's: changes derived at another boot, or on
+	// another host, are refused unless the user says they are for this host.
+	if v, err := kernel.ReadSysctl(root, "kernel.random.boot_id"); err == nil {
+		h.BootID = v
+	}
+	extra, err := readHostExtraChecked(root)
+	if err != nil {
+		note(hostFile, err)
+	}
 	h.Arch = extra.Arch
 	h.SetPageSize(extra.PageSize)
 	h.WordBits = kernel.ArchWordBits(h.Arch)
@@ -75,6 +85,12 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 	}
 	h.NICs = nics
 	vals, unavail := kernel.ReadSysctls(root, kernel.RuleSysctls)
+	for k, v := range vals {
+		if err := checkVectorSysctl(k, v); err != nil {
+			delete(vals, k)
+			note("sysctl "+k, err)
+		}
+	}
 	h.Sysctls = vals
 	for _, k := range kernel.RuleSysctls {
 		if err, ok := unavail[k]; ok && !errors.Is(err, kernel.ErrNotSupported) {
@@ -86,7 +102,17 @@ func ReadHost(root kernel.Root, nics []kernel.NIC) (model.Host, []model.Unavaila
 	return h, missing
 }
 
+// readHostExtra reads the facts no /proc file holds; readHostExtraChecked says what was
+// wrong with them.
 func readHostExtra(root kernel.Root) hostExtra {
+	e, _ := readHostExtraChecked(root)
+	return e
+}
+
+// readHostExtraChecked reads the facts no /proc file holds. A damaged headroom/host.json
+// leaves them unknown, as if absent, and says so: the page size it carries scales every
+// count in pages.
+func readHostExtraChecked(root kernel.Root) (hostExtra, error) {
 	var e hostExtra
 	if root.IsLive() { // a mounted host runs this kernel too
 		var u unix.Utsname
@@ -94,10 +120,17 @@ func readHostExtra(root kernel.Root) hostExtra {
 			e.Arch = unix.ByteSliceToString(u.Machine[:])
 		}
 		e.PageSize = os.Getpagesize()
-		return e
+		return e, nil
 	}
+	var bad error
 	if b, err := root.ReadFile(hostFile); err == nil {
-		_ = json.Unmarshal(b, &e) // a damaged file leaves the facts unknown, as if absent
+		if err := json.Unmarshal(b, &e); err != nil {
+			e = hostExtra{}
+			bad = fmt.Errorf("malformed, its facts (architecture, page size, capture time) are left unknown: %v", err)
+		} else if e.PageSize < 0 || e.PageSize&(e.PageSize-1) != 0 {
+			bad = fmt.Errorf("page_size %d is not a power of two, left unknown", e.PageSize)
+			e.PageSize = 0
+		}
 	}
 	if e.Arch == "" {
 		// kernel.arch exists as a sysctl on some kernels; otherwise unknown.
@@ -105,5 +138,32 @@ func readHostExtra(root kernel.Root) hostExtra {
 			e.Arch = strings.TrimSpace(v)
 		}
 	}
-	return e
+	return e, bad
+}
+
+// vectorSysctls print a fixed number of integers (Documentation/networking/ip-sysctl.rst:
+// "vector of 3 INTEGERs: min, pressure, max" for tcp_mem and udp_mem; min, default, max
+// for tcp_rmem and tcp_wmem).
+var vectorSysctls = map[string]int{
+	"net.ipv4.tcp_mem": 3, "net.ipv4.udp_mem": 3, "net.ipv4.tcp_rmem": 3, "net.ipv4.tcp_wmem": 3,
+}
+
+// checkVectorSysctl refuses a vector sysctl that is not its integers, as a damaged capture
+// or an edited file has it: the rules would otherwise find it unparsable and report it
+// missing, with no word of why.
+func checkVectorSysctl(key, v string) error {
+	n, ok := vectorSysctls[key]
+	if !ok {
+		return nil
+	}
+	f := strings.Fields(v)
+	if len(f) != n {
+		return fmt.Errorf("malformed value %q: want %d integers, left out", v, n)
+	}
+	for _, x := range f {
+		if _, err := strconv.ParseInt(x, 10, 64); err != nil {
+			return fmt.Errorf("malformed value %q: %q is not an integer, left out", v, x)
+		}
+	}
+	return nil
 }

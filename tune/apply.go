@@ -75,8 +75,18 @@ const (
 	ActionAlreadySet Action = "already-set" // the current value is the recommended one
 	ActionAdvice     Action = "advice"      // kind "other": printed, never applied
 	ActionNeedsNIC   Action = "needs-nic"   // ethtool or tc without --nic
-	ActionRefused    Action = "refused"     // out of bounds, global in a namespace, unreadable
+	ActionRefused    Action = "refused"     // out of bounds, unknown bound, unreadable, below use
+	ActionGlobal     Action = "global"      // a host-wide key, asked for inside a namespace
+	// ActionNeedsAllowLower: the change lowers a raise-only limit (see Lowers) and
+	// Applier.AllowLower is off.
+	ActionNeedsAllowLower Action = "needs-allow-lower"
 )
+
+// Blocks says whether an item of this action stops an all-or-nothing apply: everything that
+// was asked for and will not be written.
+func (a Action) Blocks() bool {
+	return a == ActionRefused || a == ActionGlobal || a == ActionNeedsAllowLower || a == ActionNeedsNIC
+}
 
 // Item is a change with the current value read from the host and what apply will do.
 type Item struct {
@@ -85,7 +95,10 @@ type Item struct {
 	// CurrentErr says why the current value could not be read.
 	CurrentErr error
 	Action     Action
-	Reason     string // for refused, needs-nic and already-set: in words
+	Reason     string // for refused, global, needs-nic, needs-allow-lower and already-set: in words
+	// Lowers says which values the change lowers ("4194304 → 212992"); "" when it raises or
+	// has no direction. Shown in the dry run whatever the action.
+	Lowers string
 }
 
 // PersistOptions asks for a sysctl.d drop-in.
@@ -104,6 +117,10 @@ func (p PersistOptions) Path() string {
 	if dir == "" {
 		dir = DefaultSysctlDir
 	}
+	// Absolute, so that the journal names the file whatever directory rollback runs from.
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	return filepath.Join(dir, name)
 }
 
@@ -117,7 +134,14 @@ type Applier struct {
 	NIC     bool   // apply ethtool and tc changes (they can briefly reset a link)
 	Persist *PersistOptions
 	Limits  Limits
-	Now     func() time.Time
+	// AllowLower lets changes lower raise-only limits (--allow-lower). tcp_max_orphans and
+	// tcp_mem are never set below what the host uses now (Usage), whatever it says.
+	AllowLower bool
+	Usage      Usage
+	// AllOrNothing refuses the whole set when any change would not be written (--all-or-
+	// nothing); by default Apply writes what it can and reports the rest.
+	AllOrNothing bool
+	Now          func() time.Time
 	// AfterJournal runs once the pending entry is on disk and before the first change. Tests
 	// use it to kill the process at the worst moment; it is nil otherwise.
 	AfterJournal func()
@@ -172,9 +196,13 @@ func (a *Applier) Preview(ctx context.Context, changes []model.Change) []Item {
 		if err := checkNetnsScope(a.Netns, a.FS, sysctlKeys); errors.As(err, &ge) {
 			for _, k := range ge.Keys {
 				for i := range items {
-					if items[i].Change.Kind == model.ChangeSysctl && items[i].Change.Key == k.Key {
-						items[i].Action = ActionRefused
-						items[i].Reason = fmt.Sprintf("global, not per network namespace: %s", k.History)
+					// A global value the namespace shows read-only and that already has the
+					// planned value needs nothing from anyone.
+					if c := items[i].Change; c.Kind == model.ChangeSysctl && c.Key == k.Key && items[i].Action != ActionRefused &&
+						(items[i].CurrentErr != nil || !SameValue(items[i].Current, c.Recommended)) {
+						items[i].Action = ActionGlobal
+						items[i].Reason = fmt.Sprintf("global, not per network namespace: %s; set it for the host with: sysctl -w %s=%s",
+							k.History, c.Key, shellQuote(NormalizeValue(c.Recommended)))
 					}
 				}
 			}
@@ -194,6 +222,28 @@ func (a *Applier) Preview(ctx context.Context, changes []model.Change) []Item {
 			if err := a.checkNIC(ctx, it.Change); err != nil {
 				it.Action, it.Reason = ActionRefused, err.Error()
 			}
+		}
+	}
+	// Raise only: say what each change lowers; refuse tcp_max_orphans and tcp_mem below what
+	// the host uses now, and other lowerings unless allowed.
+	for i := range items {
+		it := &items[i]
+		if it.CurrentErr != nil || it.Action == ActionAlreadySet || it.Change.Kind == model.ChangeOther {
+			continue
+		}
+		it.Lowers, _ = Lowers(it.Change.Kind, it.Change.Key, it.Current, it.Change.Recommended)
+		if it.Action != ActionApply {
+			continue
+		}
+		if it.Change.Kind == model.ChangeSysctl {
+			if why := belowUse(it.Change.Key, it.Current, it.Change.Recommended, a.Usage); why != "" {
+				it.Action, it.Reason = ActionRefused, why
+				continue
+			}
+		}
+		if it.Lowers != "" && !a.AllowLower {
+			it.Action = ActionNeedsAllowLower
+			it.Reason = fmt.Sprintf("lowers %s: the host (an admin, a tool or the kernel) has more now; pass --allow-lower to lower it", it.Lowers)
 		}
 	}
 	return items
@@ -233,7 +283,8 @@ func (a *Applier) checkNIC(ctx context.Context, c model.Change) error {
 	return nil
 }
 
-// RefusedError is returned when any change is refused: nothing was journaled or changed.
+// RefusedError is returned by an all-or-nothing apply when any change would not be written:
+// nothing was journaled or changed.
 type RefusedError struct {
 	Items []Item // the refused ones
 }
@@ -298,11 +349,11 @@ func (a *Applier) Apply(ctx context.Context, changes []model.Change) (*Entry, []
 	items := a.Preview(ctx, changes)
 	var refused []Item
 	for _, it := range items {
-		if it.Action == ActionRefused {
+		if it.Action.Blocks() {
 			refused = append(refused, it)
 		}
 	}
-	if len(refused) > 0 {
+	if len(refused) > 0 && a.AllOrNothing {
 		return nil, items, &RefusedError{Items: refused}
 	}
 	if a.Persist != nil && a.Netns != "" && IsBootSysctlDir(a.Persist.Dir) {
@@ -347,6 +398,9 @@ func (a *Applier) Apply(ctx context.Context, changes []model.Change) (*Entry, []
 		return nil, items, nil
 	}
 
+	if err := a.stampEntry(e); err != nil {
+		return nil, items, err
+	}
 	// The journal goes first: from here on, a crash leaves an entry that rollback understands.
 	jf.Entries = append(jf.Entries, e)
 	if err := a.Journal.Save(jf); err != nil {

@@ -183,7 +183,7 @@ func TestApplyRefusesOutOfBoundsBeforeJournal(t *testing.T) {
 	vals["vm.min_free_kbytes"] = "2000"
 	fs := newFakeFS(vals)
 	dir := t.TempDir()
-	a := &Applier{FS: fs, Journal: openTestJournal(t, dir), Limits: testLimits, Now: fixedNow}
+	a := &Applier{FS: fs, Journal: openTestJournal(t, dir), Limits: testLimits, Now: fixedNow, AllOrNothing: true}
 	_, _, err := a.Apply(context.Background(), []model.Change{
 		sysctl("net.core.somaxconn", "8192", "ok"),
 		sysctl("net.ipv4.tcp_rmem", "4096 87380 4294967296", "too big"),
@@ -217,7 +217,7 @@ func TestApplyRefusesGlobalKeysInNetns(t *testing.T) {
 		"net.ipv4.tcp_mem":   "1 2 3",
 	})
 	fs.readonly["net.core.rmem_max"] = true
-	a := &Applier{FS: fs, Netns: "lab", Journal: openTestJournal(t, t.TempDir()), Limits: testLimits}
+	a := &Applier{FS: fs, Netns: "lab", Journal: openTestJournal(t, t.TempDir()), Limits: testLimits, AllOrNothing: true}
 	_, items, err := a.Apply(context.Background(), []model.Change{
 		sysctl("net.core.somaxconn", "8192", "ok"),
 		sysctl("net.core.rmem_max", "4194304", "x"),
@@ -229,7 +229,8 @@ func TestApplyRefusesGlobalKeysInNetns(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	for _, it := range items[1:] {
-		if it.Action != ActionRefused || !strings.Contains(it.Reason, "global, not per network namespace") {
+		if it.Action != ActionGlobal || !strings.Contains(it.Reason, "global, not per network namespace") ||
+			!strings.Contains(it.Reason, "set it for the host with: sysctl -w "+it.Change.Key+"=") {
 			t.Errorf("%s: %s %q", it.Change.Key, it.Action, it.Reason)
 		}
 	}
@@ -419,13 +420,13 @@ net.ipv4.tcp_wmem = 4096 16384 16777216
 	}
 	// A second apply merges: tcp_wmem replaced, somaxconn appended, tcp_rmem kept verbatim.
 	if _, _, err := a.Apply(context.Background(), []model.Change{
-		sysctl("net.ipv4.tcp_wmem", "4096 16384 8388608", "smaller"),
+		sysctl("net.ipv4.tcp_wmem", "4096 16384 33554432", "larger"),
 		sysctl("net.core.somaxconn", "8192", "accept queue"),
 	}); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := os.ReadFile(path)
-	for _, w := range []string{"net.ipv4.tcp_rmem = 4096 131072 16777216", "net.ipv4.tcp_wmem = 4096 16384 8388608", "# net.ipv4.tcp_wmem: smaller (rule plan; headroom entry 2", "net.core.somaxconn = 8192"} {
+	for _, w := range []string{"net.ipv4.tcp_rmem = 4096 131072 16777216", "net.ipv4.tcp_wmem = 4096 16384 33554432", "# net.ipv4.tcp_wmem: larger (rule plan; headroom entry 2", "net.core.somaxconn = 8192"} {
 		if !strings.Contains(string(second), w) {
 			t.Errorf("merged drop-in lacks %q:\n%s", w, second)
 		}

@@ -120,6 +120,13 @@ func init() {
 	// known before writing; the shape can.
 	bounds["net.ipv4.tcp_congestion_control"] = bound{tokenMax: 15,
 		source: "one name of at most 15 characters (TCP_CA_NAME_MAX 16 with the NUL)"}
+	bounds["net.core.default_qdisc"] = bound{tokenMax: 15,
+		source: "one qdisc name of at most 15 characters (Qdisc_ops.id is char[IFNAMSIZ]); the kernel checks the name on write"}
+	// tcp_notsent_lowat is an unsigned int (proc_douintvec in net/ipv4/sysctl_net_ipv4.c);
+	// the default UINT_MAX means no limit. headroom refuses values below one 4 KiB page,
+	// which would wake a writer for every segment.
+	bounds["net.ipv4.tcp_notsent_lowat"] = bound{fields: 1, min: 4096, max: math.MaxUint32,
+		source: "unsigned int 4096..4294967295 (proc_douintvec; default 4294967295 = no limit); headroom refuses less than a page"}
 }
 
 // BoundedKeys lists the sysctls headroom will write, sorted.

@@ -25,6 +25,14 @@ const maxInputBytes = 16 << 20
 // an earlier one is dropped; the same key asked twice with different values is an error,
 // since applying both would leave whichever came last.
 func ParseChanges(r io.Reader) ([]model.Change, error) {
+	data, err := readInput(r)
+	if err != nil {
+		return nil, err
+	}
+	return parseChangesData(data)
+}
+
+func readInput(r io.Reader) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading changes: %w", err)
@@ -32,6 +40,10 @@ func ParseChanges(r io.Reader) ([]model.Change, error) {
 	if len(data) > maxInputBytes {
 		return nil, fmt.Errorf("changes input is larger than %d bytes", maxInputBytes)
 	}
+	return data, nil
+}
+
+func parseChangesData(data []byte) ([]model.Change, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, errors.New("changes input is empty")

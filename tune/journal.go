@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,9 +79,18 @@ type PersistRecord struct {
 
 // Entry is one apply: what was asked, what was there before, and what happened.
 type Entry struct {
-	ID         int            `json:"id"`
-	Time       time.Time      `json:"time"`
-	Netns      string         `json:"netns,omitempty"`
+	ID    int       `json:"id"`
+	Time  time.Time `json:"time"`
+	Netns string    `json:"netns,omitempty"`
+	// ProcSys is the sysctl tree the entry wrote (the --proc-sys directory, /proc/sys on a
+	// live host) and NetnsIno the inode of the network namespace it wrote in (nsfs inode,
+	// as /proc/PID/ns/net shows it): rollback refuses to write anywhere else. Empty or 0
+	// in entries written before headroom recorded them (see trust.go).
+	ProcSys  string `json:"proc_sys,omitempty"`
+	NetnsIno uint64 `json:"netns_ino,omitempty"`
+	// SysctlDir is the --sysctl-dir of an apply with --persist: rollback writes or removes
+	// a drop-in only directly inside it.
+	SysctlDir  string         `json:"sysctl_dir,omitempty"`
 	State      State          `json:"state"`
 	Changes    []Record       `json:"changes"`
 	Persist    *PersistRecord `json:"persist,omitempty"`
@@ -88,6 +98,8 @@ type Entry struct {
 	Notes      []string       `json:"notes,omitempty"`
 	Updated    time.Time      `json:"updated"`
 	RolledBack *time.Time     `json:"rolled_back,omitempty"`
+	// Verify is the --verify comparison of the guards before and after the apply.
+	Verify *Verification `json:"verify,omitempty"`
 }
 
 // JournalFile is the whole journal.
@@ -128,8 +140,11 @@ func OpenJournal(dir string) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
+	if err := CheckStateDir(dir); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
 	lockPath := filepath.Join(dir, "journal.lock")
-	f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openTrusted(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -140,6 +155,9 @@ func OpenJournal(dir string) (*Journal, error) {
 		}
 		return nil, fmt.Errorf("journal: lock %s: %w", lockPath, err)
 	}
+	// Under the lock no other headroom is writing: a temporary file left here is from a
+	// run that was killed between writing it and renaming it.
+	removeStaleTemps(dir, JournalName)
 	return &Journal{dir: dir, lock: f}, nil
 }
 
@@ -162,11 +180,17 @@ func (j *Journal) Load() (*JournalFile, error) {
 }
 
 // ReadJournal reads a journal file without taking the lock (for --print and inspection).
+// A journal that another user could have written is refused (trust.go).
 func ReadJournal(path string) (*JournalFile, error) {
-	data, err := os.ReadFile(path)
+	f, err := openTrusted(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &JournalFile{Schema: JournalSchema}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
@@ -199,7 +223,7 @@ func (j *Journal) Save(jf *JournalFile) error {
 // (rename(2) is atomic, but durable only once the directory is synced).
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPattern(filepath.Base(path)))
 	if err != nil {
 		return err
 	}
@@ -228,6 +252,23 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	}
 	ok = true
 	return syncDir(dir)
+}
+
+// tempPattern is the name os.CreateTemp gives WriteFileAtomic's temporary file of base.
+func tempPattern(base string) string { return "." + base + ".tmp-*" }
+
+// removeStaleTemps removes the temporary files of base in dir that WriteFileAtomic left
+// behind when its process was killed before the rename. The caller must hold the lock
+// that serialises writers of base, so no live writer's file is removed.
+func removeStaleTemps(dir, base string) []string {
+	names, _ := filepath.Glob(filepath.Join(dir, tempPattern(base)))
+	var removed []string
+	for _, n := range names {
+		if fi, err := os.Lstat(n); err == nil && fi.Mode().IsRegular() && os.Remove(n) == nil {
+			removed = append(removed, n)
+		}
+	}
+	return removed
 }
 
 // RemoveFileDurable removes path and syncs its directory.

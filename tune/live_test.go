@@ -245,9 +245,9 @@ func TestLiveThirdOfFiveFailsInKernel(t *testing.T) {
 func TestLiveGlobalKeysRefusedInNetns(t *testing.T) {
 	ns := newTestNetns(t)
 	fs := openTestNetnsFS(t, ns)
-	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}}
+	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}, AllOrNothing: true}
 	_, items, err := a.Apply(context.Background(), []model.Change{
-		sysctl("net.core.rmem_max", "4194304", "x"),
+		sysctl("net.core.rmem_max", "1073741823", "x"),
 		sysctl("net.core.netdev_max_backlog", "4096", "x"),
 		sysctl("net.ipv4.tcp_mem", "100 200 300", "x"),
 		sysctl("vm.min_free_kbytes", "65536", "x"),

@@ -123,7 +123,7 @@ func TestNICApplyAndRollback(t *testing.T) {
 
 func TestNICBounds(t *testing.T) {
 	nic := &fakeNIC{rx: 256, tx: 256, maxRX: 1024, qdisc: "qdisc htb 1: root refcnt 2 r2q 10 default 0x1"}
-	a := &Applier{Runner: nic, NIC: true, Journal: openTestJournal(t, t.TempDir()), Limits: testLimits}
+	a := &Applier{Runner: nic, NIC: true, Journal: openTestJournal(t, t.TempDir()), Limits: testLimits, AllOrNothing: true}
 	_, _, err := a.Apply(context.Background(), []model.Change{
 		{Kind: model.ChangeEthtool, Key: "eth0 rx", Recommended: "4096", Why: "w"},
 		{Kind: model.ChangeTC, Key: "eth0 root tbf", Recommended: "rate 100mbit burst 32kb latency 50ms", Why: "w"},

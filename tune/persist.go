@@ -108,15 +108,17 @@ func (d *dropIn) set(key, value string, above []string, reason string) {
 	d.lines = append(d.lines, dropInLine{above: append(above, reason), key: key, line: line})
 }
 
-// dropInHeader opens a new drop-in.
-func dropInHeader(netns, path string) []string {
-	h := []string{
-		"# Written by headroom tune. Undo with: headroom tune --rollback",
-		"# Each setting follows the reason it was changed.",
+// dropInHeader opens a new drop-in. Only a drop-in that an apply journaled can be undone by
+// --rollback; a rendered one (--format sysctl) has no journal entry and says so.
+func dropInHeader(netns, path string, journaled bool) []string {
+	first := "# Written by headroom tune. Undo with: headroom tune --rollback"
+	if !journaled {
+		first = "# Rendered by headroom tune --format sysctl. No journal: to undo, remove this file and set the old values by hand."
 	}
+	h := []string{first, "# Each setting follows the reason it was changed."}
 	if netns != "" {
 		h = append(h,
-			fmt.Sprintf("# For network namespace %s only. Load with: ip netns exec %s sysctl -p %s", netns, netns, path),
+			fmt.Sprintf("# For network namespace %s only. Load with: ip netns exec %s sysctl -p %s", commentText(netns), commentText(netns), commentText(path)),
 			"# (systemd-sysctl applies sysctl.d at boot to the initial namespace only: keep this file out of /etc/sysctl.d.)")
 	}
 	return h
@@ -147,6 +149,11 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // mergeDropIn returns the drop-in content with the sysctl changes set, starting from the
 // current content (empty for a new file).
 func mergeDropIn(current string, changes []model.Change, netns, path, stamp string) string {
+	return mergeDropInHeader(current, changes, dropInHeader(netns, path, true), stamp)
+}
+
+// mergeDropInHeader is mergeDropIn with the header a new file starts with.
+func mergeDropInHeader(current string, changes []model.Change, header []string, stamp string) string {
 	d := parseDropIn(current)
 	n := 0
 	for _, c := range changes {
@@ -155,7 +162,7 @@ func mergeDropIn(current string, changes []model.Change, netns, path, stamp stri
 		}
 		above := []string{""}
 		if current == "" && n == 0 {
-			above = append(dropInHeader(netns, path), "")
+			above = append(append([]string(nil), header...), "")
 		}
 		d.set(c.Key, c.Recommended, above, reasonComment(c, stamp))
 		n++

@@ -15,7 +15,8 @@ import (
 //
 //	key: current → recommended  (why, rule id)
 //
-// followed, for a change apply would not write, by a line saying why.
+// followed, for a change apply would not write, by a line saying why, and for one that
+// lowers a raise-only limit with --allow-lower, by a line saying what it lowers.
 func WritePreview(w io.Writer, items []Item) error {
 	var b strings.Builder
 	for _, it := range items {
@@ -40,6 +41,9 @@ func WritePreview(w io.Writer, items []Item) error {
 			}
 			fmt.Fprintf(&b, "%s: %s → %s  (%s)\n", key, cur, NormalizeValue(c.Recommended), paren)
 		}
+		if it.Lowers != "" && it.Action == ActionApply {
+			fmt.Fprintf(&b, "    LOWERS %s (--allow-lower given)\n", it.Lowers)
+		}
 		switch it.Action {
 		case ActionApply:
 		case ActionRefused:
@@ -62,7 +66,7 @@ func RenderShell(w io.Writer, changes []model.Change, netns string) error {
 	prefix := ""
 	if netns != "" {
 		prefix = "ip netns exec " + shellQuote(netns) + " "
-		fmt.Fprintf(&b, "# Network namespace: %s\n", netns)
+		fmt.Fprintf(&b, "# Network namespace: %s\n", commentText(netns))
 	}
 	for _, c := range changes {
 		b.WriteString("\n" + reasonComment(c, "") + "\n")
@@ -108,7 +112,8 @@ func RenderShell(w io.Writer, changes []model.Change, netns string) error {
 // the value). Ring sizes, qdiscs and advice cannot live in sysctl.d and are listed as
 // comments at the end.
 func RenderSysctl(w io.Writer, changes []model.Change, netns, path string) error {
-	content := mergeDropIn("", changes, netns, path, "")
+	header := dropInHeader(netns, path, false)
+	content := mergeDropInHeader("", changes, header, "")
 	var rest []string
 	for _, c := range changes {
 		if c.Kind != model.ChangeSysctl {
@@ -116,7 +121,7 @@ func RenderSysctl(w io.Writer, changes []model.Change, netns, path string) error
 		}
 	}
 	if content == "" {
-		content = strings.Join(dropInHeader(netns, path), "\n") + "\n"
+		content = strings.Join(header, "\n") + "\n"
 	}
 	if len(rest) > 0 {
 		content += "\n# Not expressible in sysctl.d (use --format shell, or tune --apply --nic):\n" + strings.Join(rest, "\n") + "\n"

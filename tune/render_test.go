@@ -295,7 +295,7 @@ func TestPrintRollbackGolden(t *testing.T) {
 	}
 	jf := mustReadJournal(t, dir)
 	var b bytes.Buffer
-	if err := PrintRollback(&b, jf, 0); err != nil {
+	if err := PrintRollback(&b, jf, 0, testLimits); err != nil {
 		t.Fatal(err)
 	}
 	got := strings.ReplaceAll(b.String(), sysctlDir, "SYSCTLDIR")

@@ -22,6 +22,9 @@ type Rollbacker struct {
 	OpenFS func(netns string) (SysctlFS, func(), error)
 	// Runner returns the command runner for a namespace; nil when NIC changes cannot be undone.
 	Runner func(netns string) Runner
+	// Limits are the host facts of the bounds: a rollback writes only values an apply
+	// could have written (trust.go).
+	Limits Limits
 	Log    *slog.Logger
 	Now    func() time.Time
 }
@@ -46,6 +49,9 @@ func ToUndo(jf *JournalFile, to int) ([]*Entry, error) {
 	for _, e := range sorted {
 		if to > 0 && e.ID < to {
 			break
+		}
+		if err := checkKnown(e); err != nil {
+			return nil, err
 		}
 		switch e.State {
 		case StatePending, StateApplied, StateFailedIncomplete:
@@ -130,6 +136,9 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 			needRunner = true
 		}
 	}
+	if err := checkRestorable(e, r.Limits); err != nil {
+		return err
+	}
 	var fs SysctlFS
 	nsGone := false
 	if needFS {
@@ -149,6 +158,15 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 			nsGone = true
 		}
 	}
+	recreated := false
+	if !nsGone {
+		switch err := checkWhere(e, fs); {
+		case errors.Is(err, errNetnsRecreated):
+			nsGone, recreated = true, true
+		case err != nil:
+			return err
+		}
+	}
 	var runner Runner
 	if needRunner && r.Runner != nil {
 		runner = r.Runner(e.Netns)
@@ -156,9 +174,7 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 
 	for i := len(e.Changes) - 1; i >= 0; i-- {
 		rec := &e.Changes[i]
-		switch rec.Status {
-		case StatusPlanned, StatusWritten, StatusRestoreFailed, StatusFailed, StatusConflict:
-		default:
+		if !needsUndo(rec.Status) {
 			continue // restored, rolled back or unchanged already
 		}
 		if nsGone {
@@ -244,6 +260,8 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 	e.State = StateRolledBack
 	e.RolledBack = &now
 	switch {
+	case recreated:
+		e.Notes = append(e.Notes, fmt.Sprintf("network namespace %q was deleted and made again since: the one headroom wrote went with its settings, nothing to undo", e.Netns))
 	case nsGone:
 		e.Notes = append(e.Notes, fmt.Sprintf("network namespace %q no longer exists: its settings went with it, nothing to undo", e.Netns))
 	case undone == 0 && wasPending:
@@ -258,11 +276,18 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 
 // PrintRollback writes, without changing anything, the commands that undo the entries a
 // rollback to `to` would visit: `sysctl -w` lines (inside `ip netns exec` for a
-// namespace), ethtool and tc lines, and the drop-in's restore.
-func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
+// namespace), ethtool and tc lines, and the drop-in's restore. An entry that --rollback
+// would refuse to write (checkRestorable, with limits as on apply) is refused here too,
+// since the script is run as root just the same.
+func PrintRollback(w io.Writer, jf *JournalFile, to int, limits Limits) error {
 	entries, err := ToUndo(jf, to)
 	if err != nil {
 		return err
+	}
+	for _, e := range entries {
+		if err := checkRestorable(e, limits); err != nil {
+			return err
+		}
 	}
 	if len(entries) == 0 {
 		_, err := fmt.Fprintln(w, "# nothing to roll back")
@@ -271,9 +296,9 @@ func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n# Undo of headroom tune journal entries, newest first.\nset -e\n")
 	for _, e := range entries {
-		fmt.Fprintf(&b, "\n# entry %d, %s, %s", e.ID, e.Time.Format(time.RFC3339), e.State)
+		fmt.Fprintf(&b, "\n# entry %d, %s, %s", e.ID, e.Time.Format(time.RFC3339), commentText(string(e.State)))
 		if e.Netns != "" {
-			fmt.Fprintf(&b, ", network namespace %s", e.Netns)
+			fmt.Fprintf(&b, ", network namespace %s", commentText(e.Netns))
 		}
 		b.WriteString("\n")
 		prefix := ""
@@ -286,7 +311,7 @@ func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
 			case StatusRestored, StatusRolledBack, StatusUnchanged:
 				continue
 			}
-			fmt.Fprintf(&b, "# %s: %s → %s (undoing: %s)\n", rec.Key, rec.New, NormalizeValue(rec.Old), rec.Why)
+			fmt.Fprintf(&b, "# %s: %s → %s (undoing: %s)\n", commentText(rec.Key), commentText(rec.New), commentText(rec.Old), commentText(rec.Why))
 			switch rec.Kind {
 			case model.ChangeSysctl:
 				fmt.Fprintf(&b, "%ssysctl -w %s\n", prefix, shellQuote(rec.Key+"="+NormalizeValue(rec.Old)))
@@ -302,7 +327,14 @@ func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
 		}
 		if p := e.Persist; p != nil && p.Status != StatusRolledBack && p.Status != StatusUnchanged {
 			if p.Existed {
-				fmt.Fprintf(&b, "cat > %s <<'HEADROOM_EOF'\n%sHEADROOM_EOF\n", shellQuote(p.Path), p.OldContent)
+				// One single-quoted word, not a here-document: a line of the old content
+				// equal to a here-document's marker would end it and run the rest as
+				// shell. Inside single quotes nothing is special but the quote itself
+				// (POSIX.1-2017 XCU 2.2.2), which shellQuote closes, escapes and reopens.
+				if strings.ContainsRune(p.OldContent, 0) {
+					return fmt.Errorf("journal entry %d: the old content of %s holds a NUL byte, which a shell word cannot carry", e.ID, p.Path)
+				}
+				fmt.Fprintf(&b, "printf '%%s' %s > %s\n", quoteAlways(p.OldContent), shellQuote(p.Path))
 			} else {
 				fmt.Fprintf(&b, "rm -f %s\n", shellQuote(p.Path))
 			}
@@ -312,6 +344,22 @@ func PrintRollback(w io.Writer, jf *JournalFile, to int) error {
 	return err
 }
 
+// quoteAlways single-quotes s for sh, whatever it holds.
+func quoteAlways(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// commentText makes s safe inside a shell comment line: a newline (or any control
+// character) would end the comment and make the rest a command.
+func commentText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, NormalizeValue(s))
+}
+
 // shellQuote quotes s for sh when it needs it.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
@@ -319,5 +367,5 @@ func shellQuote(s string) string {
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return quoteAlways(s)
 }

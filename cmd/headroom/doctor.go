@@ -21,6 +21,7 @@ import (
 	"headroom/record"
 	"headroom/report"
 	"headroom/source"
+	"headroom/tune"
 )
 
 func init() {
@@ -36,12 +37,14 @@ type doctorFlags struct {
 	kernel   string
 	skip     string
 	verbose  bool
+	checks   bool
 	pagetype bool
 	logSince time.Duration
 	hostRoot string
 	netns    string
 	pid      int
 	kubelet  string
+	stateDir string
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -56,12 +59,14 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.kernel, "kernel", "", "text: the kernel release the text came from, when it does not say (decodes GFP flags)")
 	fs.StringVar(&f.skip, "skip", "", "comma-separated rule ids not to run")
 	fs.BoolVar(&f.verbose, "verbose", false, "list every rule's result")
+	fs.BoolVar(&f.checks, "checks", false, "list each rule that could not check and what it needs (by default one line for all)")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "live: also read /proc/pagetypeinfo (takes the zone lock)")
 	fs.StringVar(&f.hostRoot, "host-root", "", "live: the host's / is mounted here (a container with hostPath /): sample it, and read the host's network through its proc/1/net")
 	fs.StringVar(&f.netns, "netns", "", "live: also read this network namespace's TCP settings and counters (a name under /run/netns, or a path) and compare them with the host's")
 	fs.StringVar(&f.kubelet, "kubelet-config", "", "the kubelet's configuration file (KubeletConfiguration), to check its memory eviction threshold against vm.min_free_kbytes; live hosts find a running kubelet's by themselves")
 	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
+	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
@@ -109,11 +114,19 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
+	// The journal is this host's: under another --root only with a --state-dir of its own,
+	// so a captured tree is never compared with this host's journal.
+	stateDirSet := false
+	fs.Visit(func(fl *flag.Flag) { stateDirSet = stateDirSet || fl.Name == "state-dir" })
+	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] && (f.root == "" || f.root == "/" || stateDirSet) {
+		doctorSettingsDrifted(ctx, &d, f.stateDir, f.root)
+	}
 	record.PlaceFindings(tl, &d)
+	d.Retell(tl)
 	if f.format == "json" {
 		err = report.WriteJSON(stdio.Stdout, tl, d)
 	} else {
-		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose})
+		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose, Checks: f.checks})
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: writing the report: %v\n", err)

@@ -30,7 +30,7 @@ func runPlan(ctx context.Context, args []string, stdio IO) int {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	fs.SetOutput(stdio.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, `usage: headroom plan --bandwidth RATE --rtt DURATION [flags]
+		fmt.Fprintln(stdio.Stderr, `usage: headroom plan --bandwidth RATE --rtt DURATION[-DURATION] [flags]
 
 Computes TCP buffer limits from the bandwidth-delay product, budgets them against memory
 (lowmem on a 32-bit HighMem kernel), and sizes the free-page reserve and packet queues.
@@ -43,7 +43,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		fs.PrintDefaults()
 	}
 	bandwidth := fs.String("bandwidth", "", "rate to fill, e.g. 1Gbit (required)")
-	rtt := fs.Duration("rtt", 0, "round-trip time, e.g. 125ms (required)")
+	rtt := fs.String("rtt", "", "round-trip time, e.g. 125ms, or the range the flows see, e.g. 0.5ms-50ms: buffers cover the upper end (one value: twice it) (required)")
 	streams := fs.Int("streams", 1, "parallel TCP streams sharing the bandwidth")
 	memory := fs.String("memory", "", "RAM (MemTotal), e.g. 8GiB; default: this host")
 	lowmem := fs.String("lowmem", "", "lowmem of a 32-bit HighMem kernel; default: this host's LowTotal, or the arch's split")
@@ -81,13 +81,13 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	if *bandwidth == "" {
 		return fail("--bandwidth is required (e.g. --bandwidth 1Gbit)")
 	}
-	if *rtt <= 0 {
-		return fail("--rtt must be greater than zero (e.g. --rtt 125ms), got %v", *rtt)
+	rttLo, rttHi, err := plan.ParseRTTRange(*rtt)
+	if err != nil {
+		return fail("--rtt must be greater than zero (e.g. --rtt 125ms or --rtt 0.5ms-50ms): %v", err)
 	}
 
-	in := plan.Input{RTT: *rtt, Streams: *streams, Role: *role, MTUBytes: *mtu, WindowRatio: *windowRatio,
+	in := plan.Input{RTT: rttLo, RTTMax: rttHi, Streams: *streams, Role: *role, MTUBytes: *mtu, WindowRatio: *windowRatio,
 		KswapdReaction: *reaction, RateLimitDevice: *rateDev, RateLimitDestination: *rateDst}
-	var err error
 	if in.BandwidthBitsPerSec, err = plan.ParseBandwidth(*bandwidth); err != nil {
 		return fail("--bandwidth: %v", err)
 	}

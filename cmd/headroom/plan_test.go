@@ -61,7 +61,7 @@ func TestPlanJSONIsThePlan(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	if !p.Budget.Fits || p.Budget.Basis != "lowmem" || p.RcvBufBytes != 1044480 || len(p.Settings) == 0 || len(p.Guides) != 2 {
+	if !p.Budget.Fits || p.Budget.Basis != "lowmem" || p.RcvBufBytes != 2084864 || len(p.Settings) == 0 || len(p.Guides) != 2 {
 		t.Errorf("decoded plan: budget %+v, rcvbuf %d, %d settings, %d guides", p.Budget, p.RcvBufBytes, len(p.Settings), len(p.Guides))
 	}
 	for _, key := range []string{`"bdp_bytes_per_stream"`, `"worst_case_bytes"`, `"fits_budget"`, `"rtt_ns"`} {

@@ -51,6 +51,7 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 	}
 	d := diagnose.Run(tl, splitSet(*skip))
 	record.PlaceFindings(tl, &d)
+	d.Retell(tl)
 	var buf bytes.Buffer
 	if *format == "markdown" {
 		err = report.WriteMarkdown(&buf, tl, d)

@@ -8,15 +8,14 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"headroom/export"
+	"headroom/input"
 	"headroom/kernel"
 )
 
@@ -204,26 +203,12 @@ func daemonRuntime() {
 // serveRoot picks what to read: a capture, a directory, or this host.
 func serveRoot(f *serveFlags) (kernel.Root, error) {
 	switch {
+	case f.hostRoot != "" && (f.root != "" || f.from != ""):
+		return kernel.Root{}, errors.New("give --host-root alone, without --root or --from")
 	case f.from != "" && f.root != "":
 		return kernel.Root{}, errors.New("give --from or --root, not both")
 	case f.from != "":
-		st, err := os.Stat(f.from)
-		if err != nil {
-			return kernel.Root{}, err
-		}
-		if st.IsDir() {
-			return kernel.DirRoot(f.from), nil
-		}
-		a, err := txtar.ParseFile(f.from)
-		if err != nil {
-			return kernel.Root{}, err
-		}
-		if len(a.Files) == 0 {
-			return kernel.Root{}, fmt.Errorf("%s: not a capture (no files in the txtar archive)", f.from)
-		}
-		return kernel.TxtarRoot(a, filepath.Base(f.from)), nil
-	case f.hostRoot != "" && (f.root != "" || f.from != ""):
-		return kernel.Root{}, errors.New("give --host-root alone, without --root or --from")
+		return input.CaptureRoot(f.from, 0)
 	case f.hostRoot != "":
 		return kernel.MountedHostRoot(f.hostRoot), nil
 	case f.root != "":

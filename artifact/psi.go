@@ -1,0 +1,95 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// Pressure stall information pasted from /proc/pressure (4.20+): the file's own lines
+// ("some avg10=82.71 avg60=58.68 avg300=20.55 total=..."), under a line that names the
+// resource ("----- Output from /proc/pressure/memory -----", "/proc/pressure # cat memory"),
+// or with the path in front ("/proc/pressure/memory:  some avg10=0.00  full avg10=0.00").
+// The values go through kernel.ParsePSI, the live reader's parser.
+var (
+	rePSIPath     = regexp.MustCompile(`pressure/(cpu|memory|io|irq)\b`)
+	rePSICat      = regexp.MustCompile(`\bcat\s+(cpu|memory|io|irq)\s*$`)
+	rePSILineHead = regexp.MustCompile(`^(?:\S*pressure/(cpu|memory|io|irq):?\s+)?(some|full) avg10=`)
+)
+
+func isPSILine(t string) bool { return rePSILineHead.MatchString(strings.TrimSpace(t)) }
+
+// psiResourceBefore names the resource from the label lines before a block.
+func psiResourceBefore(label string) string {
+	if m := rePSIPath.FindStringSubmatch(label); m != nil {
+		return m[1]
+	}
+	if m := rePSICat.FindStringSubmatch(label); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+func (d *doc) tryPSI(i int) int {
+	k := i
+	byRes := map[string][]string{}
+	var order []string
+	label := d.label(i)
+	for k < len(d.ls) && isPSILine(d.ls[k].Text) {
+		s := strings.TrimSpace(d.ls[k].Text)
+		res := ""
+		if m := rePSILineHead.FindStringSubmatch(s); m[1] != "" {
+			res = m[1]
+			s = strings.TrimSpace(s[strings.Index(s, m[2]+" avg10="):])
+		} else {
+			res = psiResourceBefore(label)
+		}
+		if res == "" {
+			d.unparsed(k, k, "pressure line without the resource it belongs to (cpu, memory, io)")
+			k++
+			continue
+		}
+		if _, ok := byRes[res]; !ok {
+			order = append(order, res)
+		}
+		// "some avg10=0.00        full avg10=0.00" on one line.
+		if j := strings.Index(s, " full avg10="); j > 0 && strings.HasPrefix(s, "some") {
+			byRes[res] = append(byRes[res], s[:j], strings.TrimSpace(s[j:]))
+		} else {
+			byRes[res] = append(byRes[res], s)
+		}
+		k++
+	}
+	if k == i {
+		return 0
+	}
+	var ps []kernel.Pressure
+	for _, res := range order {
+		// A paste often keeps only the averages; the file always has total=, which the
+		// kernel parser wants. Only the averages are read from a paste (one sample has no
+		// rate to derive from total), so a missing total is given as 0.
+		lines := byRes[res]
+		for n, l := range lines {
+			if !strings.Contains(l, "total=") {
+				lines[n] = l + " total=0"
+			}
+		}
+		p, err := kernel.ParsePSI(res, strings.NewReader(strings.Join(lines, "\n")+"\n"))
+		if err != nil {
+			d.unparsed(i, k-1, fmt.Sprintf("/proc/pressure/%s: %v", res, err))
+			continue
+		}
+		ps = append(ps, p)
+	}
+	if len(ps) == 0 {
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindPSI, label, first, last, []model.Sample{{Source: spanSource(first, last), PSI: ps}})
+	d.addArtifact(KindPSI, first, last, ps)
+	return k - i
+}

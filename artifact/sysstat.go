@@ -1,0 +1,210 @@
+package artifact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"headroom/model"
+)
+
+// sysstat's tools (sar, mpstat, pidstat, iostat) print tables whose rows start with the
+// interval's time ("11:30:51 AM", "18:02:11") or "Average:", under a header row of the same
+// shape naming the columns ("CPU %usr %nice %sys ...", "IFACE rxpck/s txpck/s ...",
+// "pgpgin/s ... pgscank/s pgscand/s pgsteal/s %vmeff"). iostat prints "Device r/s w/s ..."
+// without a time. The values use the locale's decimal separator (RHEL 8 in a German locale
+// prints "0,00").
+//
+// The columns the rules read become rates under the model's keys, one sample per interval
+// (the "Average:" rows only when no interval was pasted); every other column is kept in the
+// artifact. sar's page counters are pages: swap pages are taken as 4 KiB, and the artifact
+// says so.
+
+// SysstatTable is one parsed sysstat table.
+type SysstatTable struct {
+	Tool    string     `json:"tool"` // "sar", "mpstat", "pidstat", "iostat"
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"` // each row: time (or "Average"), then the values
+	Note    string     `json:"note,omitempty"`
+	Label   string     `json:"label,omitempty"`
+}
+
+var reSysstatTime = regexp.MustCompile(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
+
+// sysstatKey maps a column to a rate key and the factor that brings it to the key's unit.
+var sysstatKey = map[string]struct {
+	key    string
+	factor float64
+	allRow bool // read only from the CPU "all" row
+}{
+	"%usr": {model.RateCPUUserPct, 1, true}, "%user": {model.RateCPUUserPct, 1, true},
+	"%sys": {model.RateCPUSystemPct, 1, true}, "%system": {model.RateCPUSystemPct, 1, true},
+	"%iowait": {model.RateCPUIOWaitPct, 1, true}, "%idle": {model.RateCPUIdlePct, 1, true},
+	"%irq": {model.RateCPUIRQPct, 1, true}, "%soft": {model.RateCPUSoftIRQPct, 1, true},
+	"%steal":    {model.RateCPUStealPct, 1, true},
+	"pgscank/s": {model.RatePgscanKswapdPerSec, 1, false}, "pgscand/s": {model.RatePgscanDirectPerSec, 1, false},
+	"pgsteal/s": {model.RatePgstealKswapdPerSec, 1, false},
+	"pswpin/s":  {model.RateSwapInKBPerSec, 4, false}, "pswpout/s": {model.RateSwapOutKBPerSec, 4, false},
+	"rxpck/s": {model.RateRxPacketsPerSec, 1, false}, "rxkB/s": {model.RateRxBytesPerSec, 1024, false},
+	"txkB/s":    {model.RateTxBytesPerSec, 1024, false},
+	"retrans/s": {model.RateTCPRetransPerSec, 1, false}, "oseg/s": {model.RateTCPOutSegsPerSec, 1, false},
+	"cswch/s": {model.RateCtxtPerSec, 1, false},
+}
+
+// sysstatHeader returns the header's columns when t is one: its fields after the time are
+// names, at least two of them rates or shares.
+func sysstatHeader(t string) ([]string, bool) {
+	s := strings.TrimSpace(t)
+	rest := s
+	if m := reSysstatTime.FindString(s); m != "" {
+		rest = s[len(m):]
+	} else if !strings.HasPrefix(s, "Device") {
+		return nil, false
+	}
+	fs := fields(rest)
+	if len(fs) < 2 {
+		return nil, false
+	}
+	rated := 0
+	for _, f := range fs {
+		if _, num := atof(f); num {
+			return nil, false
+		}
+		if strings.HasSuffix(f, "/s") || strings.HasPrefix(f, "%") {
+			rated++
+		}
+	}
+	return fs, rated >= 2
+}
+
+func (d *doc) trySysstat(i int) int {
+	cols, ok := sysstatHeader(d.ls[i].Text)
+	if !ok {
+		return 0
+	}
+	tb := &SysstatTable{Columns: cols, Label: d.label(i)}
+	switch {
+	case cols[0] == "Device" || cols[0] == "Device:":
+		tb.Tool = "iostat"
+	case cols[0] == "CPU" && containsStr(cols, "%soft"):
+		tb.Tool = "mpstat"
+	case containsStr(cols, "Command") || containsStr(cols, "PID"):
+		tb.Tool = "pidstat"
+	default:
+		tb.Tool = "sar"
+	}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		s := strings.TrimSpace(d.ls[k].Text)
+		if s == "" {
+			break
+		}
+		if _, again := sysstatHeader(s); again {
+			break
+		}
+		stamp := ""
+		if m := reSysstatTime.FindString(s); m != "" {
+			stamp, s = strings.TrimSpace(m), s[len(m):]
+		} else if tb.Tool != "iostat" {
+			break
+		}
+		fs := fields(s)
+		if len(fs) != len(cols) {
+			d.unparsed(k, k, fmt.Sprintf("%s row has %d values for %d columns", tb.Tool, len(fs), len(cols)))
+			continue
+		}
+		tb.Rows = append(tb.Rows, append([]string{stamp}, fs...))
+	}
+	if len(tb.Rows) == 0 {
+		d.unparsed(i, i, tb.Tool+" header without rows")
+		return 1
+	}
+	if containsStr(cols, "pswpin/s") {
+		tb.Note = "pswpin/s and pswpout/s are pages: taken as 4 KiB pages"
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSysstat, tb.Label, first, last, tb.samples(spanSource(first, last)))
+	d.addArtifact(KindSysstat, first, last, tb)
+	return k - i
+}
+
+// samples gives one sample per interval: rates summed over the interval's rows (interfaces),
+// CPU shares from the "all" row, kernel threads' %CPU from pidstat.
+func (tb *SysstatTable) samples(src string) []model.Sample {
+	timed := false
+	for _, r := range tb.Rows {
+		if !strings.HasPrefix(r[0], "Average") && r[0] != "" && !strings.HasSuffix(r[0], ":") {
+			timed = true
+		}
+	}
+	cpuCol, cmdCol, ifCol := -1, -1, -1
+	for c, n := range tb.Columns {
+		switch n {
+		case "CPU":
+			cpuCol = c
+		case "Command":
+			cmdCol = c
+		case "IFACE":
+			ifCol = c
+		}
+	}
+	var out []model.Sample
+	byStamp := map[string]int{}
+	for _, r := range tb.Rows {
+		stamp := r[0]
+		average := !strings.Contains(stamp, ":") || strings.HasSuffix(stamp, ":")
+		if timed && average {
+			continue
+		}
+		vals := r[1:]
+		j, seen := byStamp[stamp]
+		if !seen {
+			out = append(out, model.Sample{Source: src, Rates: model.Rates{}})
+			j = len(out) - 1
+			byStamp[stamp] = j
+		}
+		rates := out[j].Rates
+		if ifCol >= 0 && vals[ifCol] == "lo" {
+			continue
+		}
+		allRow := cpuCol < 0 || vals[cpuCol] == "all" || vals[cpuCol] == "-1"
+		for c, n := range tb.Columns {
+			if m, ok := sysstatKey[n]; ok && (!m.allRow || allRow) && cmdCol < 0 {
+				if v, ok := atof(vals[c]); ok {
+					rates[m.key] += v * m.factor
+				}
+			}
+		}
+		if cmdCol >= 0 {
+			for c, n := range tb.Columns {
+				if n != "%CPU" {
+					continue
+				}
+				if v, ok := atof(vals[c]); ok {
+					for prefix, key := range map[string]string{"kswapd": model.RateKswapdCPUPct, "kcompactd": model.RateKcompactdCPUPct, "ksoftirqd": model.RateKsoftirqdCPUPct} {
+						if strings.HasPrefix(vals[cmdCol], prefix) {
+							rates[key] += v
+						}
+					}
+				}
+			}
+		}
+	}
+	var kept []model.Sample
+	for _, s := range out {
+		if len(s.Rates) > 0 {
+			kept = append(kept, s)
+		}
+	}
+	return kept
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"headroom/diagnose"
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/tune"
+)
+
+// tuneOpenFS opens the sysctls of a journal entry's namespace: the --proc-sys tree for the
+// host, the namespace's /proc/sys otherwise.
+func tuneOpenFS(procSysDir string) func(ns string) (tune.SysctlFS, func(), error) {
+	return func(ns string) (tune.SysctlFS, func(), error) {
+		if ns == "" {
+			return tune.ProcSys{Dir: procSysDir}, func() {}, nil
+		}
+		n, err := tune.OpenNetns(ns)
+		if err != nil {
+			return nil, nil, err
+		}
+		return n, func() { n.Close() }, nil
+	}
+}
+
+func tuneRollbacker(f tuneFlags, j *tune.Journal, limits tune.Limits, stdio IO) *tune.Rollbacker {
+	return &tune.Rollbacker{
+		Journal: j,
+		Limits:  limits,
+		Log:     tuneLogger(stdio.Stderr),
+		OpenFS:  tuneOpenFS(f.procSysDir),
+		Runner:  func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} },
+	}
+}
+
+// tuneVerified is --apply --verify: the guard windows around the apply, on this host (or in
+// --netns), with an automatic rollback through the same journal.
+func tuneVerified(ctx context.Context, f tuneFlags, a *tune.Applier, changes []model.Change) (*tune.Entry, []tune.Item, *tune.Verification, error) {
+	root := kernel.HostRoot()
+	if f.procSysDir != "/proc/sys" {
+		// A --proc-sys tree stands for a host laid out under its parent's parent (DIR/proc/sys).
+		root = kernel.DirRoot(filepath.Dir(filepath.Dir(f.procSysDir)))
+	}
+	sampler := tune.NewHostSampler(root, f.netns)
+	defer sampler.Close()
+	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, Sample: sampler.Sample}
+	rb := &tune.Rollbacker{Journal: a.Journal, Limits: a.Limits, Log: a.Log, OpenFS: tuneOpenFS(f.procSysDir),
+		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }}
+	return v.ApplyVerified(ctx, a, rb, changes)
+}
+
+func writeTuneVerification(w io.Writer, v *tune.Verification) {
+	var b strings.Builder
+	tune.WriteVerification(&b, v)
+	switch v.Decision {
+	case "kept":
+		if len(v.Improved) == 0 {
+			b.WriteString("kept: no guard got worse beyond noise (and none improved beyond it)\n")
+		} else {
+			b.WriteString("kept; improved:\n  " + strings.Join(v.Improved, "\n  ") + "\n")
+		}
+	default:
+		b.WriteString(v.Decision + " automatically; tripped by:\n  " + strings.Join(v.Tripped, "\n  ") + "\n")
+	}
+	io.WriteString(w, b.String())
+}
+
+// tuneStatusReport reads the journal and the boot configuration.
+func tuneStatusReport(ctx context.Context, stateDir, procSysDir, sysctlDir, bootRoot string) (*tune.StatusReport, error) {
+	if _, err := os.Stat(stateDir); errors.Is(err, fs.ErrNotExist) {
+		return &tune.StatusReport{}, nil // headroom never applied anything here
+	}
+	if err := tune.CheckStateDir(stateDir); err != nil {
+		return nil, err
+	}
+	jf, err := tune.ReadJournal(filepath.Join(stateDir, tune.JournalName))
+	if err != nil {
+		return nil, err
+	}
+	opt := tune.StatusOptions{OpenFS: tuneOpenFS(procSysDir), BootRoot: bootRoot, SysctlDir: sysctlDir}
+	if filepath.Clean(procSysDir) == "/proc/sys" {
+		// ethtool and tc read this host's devices: not for a test or captured tree.
+		opt.Runner = func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }
+	}
+	return tune.Status(ctx, jf, opt), nil
+}
+
+func tuneStatus(ctx context.Context, f tuneFlags, stdio IO) int {
+	rep, err := tuneStatusReport(ctx, f.stateDir, f.procSysDir, f.sysctlDir, f.bootRoot)
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	switch f.statusFormat {
+	case "json":
+		enc := json.NewEncoder(stdio.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	case "text":
+		err = tune.WriteStatus(stdio.Stdout, rep)
+	default:
+		fmt.Fprintf(stdio.Stderr, "headroom tune: --status-format %q: want text or json\n", f.statusFormat)
+		return exitFailure
+	}
+	if err != nil {
+		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
+		return exitFailure
+	}
+	if len(rep.Drifted()) > 0 || len(rep.Overridden()) > 0 {
+		return exitWarning
+	}
+	return exitOK
+}
+
+// settingsDrifted is doctor's finding on the journal: a key headroom applied that holds
+// another value now, or whose drop-in a later boot file overrides. Nil when neither.
+func settingsDrifted(rep *tune.StatusReport) *diagnose.Finding {
+	drifted, over := rep.Drifted(), rep.Overridden()
+	if len(drifted) == 0 && len(over) == 0 {
+		return nil
+	}
+	f := &diagnose.Finding{ID: "settings-drifted", Severity: diagnose.Warning}
+	var what []string
+	for _, k := range drifted {
+		where := "/proc/sys"
+		if k.Netns != "" {
+			where = "network namespace " + k.Netns
+		}
+		f.Evidence = append(f.Evidence, diagnose.Evidence{What: k.Key + " (journal entry " + fmt.Sprint(k.Entry) + ")",
+			Value: fmt.Sprintf("%s now, headroom applied %s", k.Now, k.Applied), Source: where})
+		what = append(what, fmt.Sprintf("%s is %s, not the %s headroom applied (changed by: %s)", k.Key, k.Now, k.Applied, k.Cause))
+	}
+	for _, k := range over {
+		last := k.Boot[len(k.Boot)-1]
+		f.Evidence = append(f.Evidence, diagnose.Evidence{What: k.Key + " at the next boot",
+			Value: fmt.Sprintf("%s from %s:%d, after headroom's %s", last.Value, last.File, last.Line, k.DropIn), Source: last.By})
+		what = append(what, k.AtBoot)
+	}
+	switch {
+	case len(drifted) > 0 && len(over) > 0:
+		f.Title = fmt.Sprintf("%d setting(s) headroom applied changed since, and %d will be overridden at the next boot", len(drifted), len(over))
+	case len(drifted) > 0:
+		f.Title = fmt.Sprintf("%d setting(s) headroom applied changed since", len(drifted))
+	default:
+		f.Title = fmt.Sprintf("%d setting(s) headroom persisted will be overridden at the next boot", len(over))
+	}
+	f.Explanation = strings.Join(what, "; ") + ". The fixes the journal records are not what the host runs (or will run after a reboot): " +
+		"see `headroom tune --status`, and remove or renumber the file that wins, or re-apply."
+	return f
+}
+
+// doctorSettingsDrifted adds settings-drifted to a live diagnosis: the journal's keys read
+// from the host (or --root), its boot configuration from the same root.
+func doctorSettingsDrifted(ctx context.Context, d *diagnose.Diagnosis, stateDir, root string) {
+	if root == "" {
+		root = "/"
+	}
+	rep, err := tuneStatusReport(ctx, stateDir, filepath.Join(root, "proc/sys"), filepath.Join(root, tune.DefaultSysctlDir), root)
+	switch {
+	case err != nil:
+		d.Checks = append(d.Checks, diagnose.Check{ID: "settings-drifted", Status: diagnose.StatusNotChecked, Why: "reading headroom's journal: " + err.Error()})
+	case len(rep.Keys) == 0:
+		d.Checks = append(d.Checks, diagnose.Check{ID: "settings-drifted", Status: diagnose.StatusNotChecked, Why: "no settings applied by headroom tune in " + stateDir})
+	default:
+		if f := settingsDrifted(rep); f != nil {
+			d.Findings = append(d.Findings, *f)
+			d.Checks = append(d.Checks, diagnose.Check{ID: "settings-drifted", Status: diagnose.StatusFinding})
+		} else {
+			d.Checks = append(d.Checks, diagnose.Check{ID: "settings-drifted", Status: diagnose.StatusOK,
+				Why: fmt.Sprintf("%d setting(s) from headroom's journal hold their values and win at boot", len(rep.Keys))})
+		}
+	}
+}

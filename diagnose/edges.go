@@ -1,0 +1,363 @@
+package diagnose
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+)
+
+// Edges: which finding can explain which other (issue 19). A diagnosis is a story, not a
+// list: the cause, the chain of consequences each proved by a number, the first change. The
+// story is computed from these edges and from the evidence of the findings that fired; an
+// edge holds only when its condition, read from the two findings, holds (the same time, the
+// same memory zone, a share large enough to matter). Nothing here names a seed.
+
+// Edge says that finding Cause can explain finding Effect.
+type Edge struct {
+	Cause, Effect string
+	// Link is the mechanism, one clause, read as "Cause, so Effect": "socket buffers
+	// live in lowmem and may grow to tcp_mem before TCP backs off".
+	Link string
+	// Holds reads the condition from the two findings' evidence; nil means the mechanism
+	// needs no condition beyond the same time. It returns what made the edge hold.
+	Holds func(cause, effect *Finding) (string, bool)
+	// Aggravates marks a cause that made the effect worse or kept a fix from working
+	// without being where the effect comes from: it is told beside the effect, never as
+	// the root of its chain.
+	Aggravates bool
+}
+
+var edges []Edge
+
+// Explains declares edges; a rule family calls it from its init next to its registration.
+func Explains(e ...Edge) { edges = append(edges, e...) }
+
+// Edges returns the declared edges in declaration order.
+func Edges() []Edge { return append([]Edge(nil), edges...) }
+
+// The alloc-fail-* rules are the symptoms most chains end in on a pasted report.
+var allocFailIDs = []string{"alloc-fail-lowmem", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic"}
+
+func init() {
+	for _, id := range []string{"alloc-fail-lowmem", "alloc-fail-reserve"} {
+		Explains(
+			Edge{Cause: "tcp-mem-oversized", Effect: id, Holds: sameMemory,
+				Link: "socket buffers may grow to tcp_mem before TCP backs off, and they are kernel memory the failing allocation competes for"},
+			Edge{Cause: "tcp-buffers-exceed-budget", Effect: id, Holds: sameMemory,
+				Link: "per-socket buffer maxima × streams exceed the memory the kernel can spare, so busy sockets take it"},
+			Edge{Cause: "slab-unreclaimable-growth", Effect: id, Holds: slabMatters,
+				Link: "unreclaimable slab holds the memory reclaim could otherwise free for the allocation"},
+			Edge{Cause: "orphan-send-queues", Effect: id, Holds: orphansMatter,
+				Link: "closed sockets keep their send queues in kernel memory"},
+		)
+	}
+	// min_free_kbytes sizes the reserve atomic allocations may dig into (__zone_watermark_ok,
+	// mm/page_alloc.c); before 4.4 it also sizes the per-order reserve for high orders.
+	for _, id := range []string{"alloc-fail-reserve", "alloc-fail-high-order-atomic", "alloc-fail-fragmented", "alloc-fail-lowmem"} {
+		Explains(Edge{Cause: "min-free-too-low", Effect: id,
+			Link: "vm.min_free_kbytes keeps too small a reserve for atomic allocations at line rate: kswapd wakes too late"})
+	}
+	for _, id := range allocFailIDs {
+		Explains(
+			// SLUB prints "unable to allocate memory on node" after the page allocator's own
+			// failure report when a cache cannot get a new slab (mm/slub.c slab_out_of_memory):
+			// the cache's growth is the request that failed.
+			Edge{Cause: "slab-alloc-failure", Effect: id,
+				Link: "the failing page allocation is a slab cache growing by a new slab"},
+			// Memory exhausted: the OOM killer runs for allocations that may wait for it,
+			// those that may not (atomic) fail (mm/page_alloc.c __alloc_pages_slowpath).
+			Edge{Cause: "oom-kill", Effect: id, Holds: globalOOM,
+				Link: "memory ran out: allocations that can wait invoked the OOM killer, those that cannot failed"},
+		)
+	}
+	for _, id := range []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "slab-alloc-failure"} {
+		Explains(
+			Edge{Cause: "memory-fragmented", Effect: id,
+				Link: "free memory is split into blocks smaller than the order asked for"},
+			Edge{Cause: "compaction-failing", Effect: id,
+				Link: "compaction cannot rebuild the large free blocks the allocation needs"},
+		)
+	}
+	// A key the kernel does not have never took effect: it is why a fix did not work, told
+	// beside the failure it was meant to prevent.
+	for _, id := range append([]string{"min-free-too-low"}, allocFailIDs...) {
+		Explains(Edge{Cause: "sysctl-unknown-key", Effect: id, Holds: namesMinFree, Aggravates: true,
+			Link: "the setting meant to keep a reserve was written under a key the kernel does not have, so it never took effect"})
+	}
+	Explains(
+		// On a 32-bit HighMem kernel reclaim frees HighMem pages by swapping while the
+		// failing allocations need lowmem (mm/vmscan.c balances every zone).
+		Edge{Cause: "alloc-fail-lowmem", Effect: "swap-under-load",
+			Link: "the box swaps trying to free memory, but what it frees is HighMem the failing lowmem allocations cannot use"},
+		Edge{Cause: "swap-under-load", Effect: "nic-rx-overruns", Holds: busyCPU,
+			Link: "receivers wait on swap-in and reclaim takes the CPU, so the NIC's ring is serviced late"},
+		Edge{Cause: "swap-under-load", Effect: "rcvq-pruning",
+			Link: "receivers slowed by swap-in leave data unread, so receive queues outgrow their buffers"},
+		Edge{Cause: "kswapd-saturated", Effect: "tlb-shootdown-storm",
+			Link: "every mapped page kswapd unmaps costs a TLB flush on each CPU that used it"},
+		Edge{Cause: "tlb-shootdown-storm", Effect: "kswapd-saturated",
+			Link: "the flush IPIs make each reclaimed page expensive, so kswapd falls further behind"},
+		Edge{Cause: "kswapd-saturated", Effect: "direct-reclaim-stalls",
+			Link: "when kswapd cannot keep free memory above the low watermark, allocating tasks reclaim themselves"},
+		Edge{Cause: "allocator-churn", Effect: "nic-rx-overruns",
+			Link: "per-packet allocation and free slow the receive path, so the ring fills before it is refilled"},
+		Edge{Cause: "allocator-churn", Effect: "softnet-squeeze",
+			Link: "per-packet allocation and free make each poll slower, so NAPI runs out of budget or time"},
+		Edge{Cause: "nic-ring-below-max", Effect: "nic-rx-overruns",
+			Link: "a ring below its maximum absorbs a shorter burst"},
+		Edge{Cause: "softnet-squeeze", Effect: "nic-rx-overruns",
+			Link: "polls end on budget or time with frames still in the ring"},
+		Edge{Cause: "tcp-memory-pressure", Effect: "rcvq-pruning",
+			Link: "under memory pressure TCP collapses and prunes receive queues"},
+		Edge{Cause: "rcvq-pruning", Effect: "retransmit-rate",
+			Link: "pruned data must be sent again"},
+		Edge{Cause: "orphan-send-queues", Effect: "tcp-memory-pressure", Holds: orphansMatter,
+			Link: "closed sockets keep their send queues, counted against tcp_mem"},
+		Edge{Cause: "tcp-mem-oversized", Effect: "slab-unreclaimable-growth", Holds: sameMemory,
+			Link: "socket buffer data is allocated from the kmalloc slab caches"},
+		Edge{Cause: "slab-unreclaimable-growth", Effect: "kernel-time-growth",
+			Link: "growing kernel tables and caches make each operation walk more"},
+		Edge{Cause: "conntrack-full", Effect: "kernel-time-growth",
+			Link: "a full or oversized connection table makes every new flow cost more"},
+		// A memory cgroup at its limit fails the charge of its own slab copies (memcg slab
+		// caches are named "cache(id:cgroup)" before 5.9, mm/memcontrol.c).
+		Edge{Cause: "oom-kill", Effect: "slab-alloc-failure", Holds: memcgSlab,
+			Link: "the memory cgroup hit its limit, so its slab cache could not be charged for a new slab"},
+		// When the accept queue is full the final ACK is dropped and the server resends its
+		// SYN-ACK (tcp_check_req, net/ipv4/tcp_minisocks.c), counted in RetransSegs.
+		Edge{Cause: "listen-overflow", Effect: "retransmit-rate",
+			Link: "handshakes dropped at a full accept queue are retried with retransmitted SYN-ACKs"},
+		Edge{Cause: "overcommit-exposed", Effect: "oom-kill",
+			Link: "commitments beyond what memory and swap can back end in the OOM killer"},
+	)
+}
+
+// sameMemory holds when both findings are about the same memory: both about lowmem (a
+// 32-bit HighMem kernel) or neither.
+func sameMemory(cause, effect *Finding) (string, bool) {
+	c, e := mentionsLowmem(cause), mentionsLowmem(effect)
+	switch {
+	case c && e:
+		return "both in lowmem", true
+	case effect.ID == "alloc-fail-lowmem" && !c:
+		return "", false
+	}
+	return "the same memory", true
+}
+
+func mentionsLowmem(f *Finding) bool {
+	if strings.Contains(f.Title, "lowmem") {
+		return true
+	}
+	for _, e := range f.Evidence {
+		if strings.Contains(e.What, "lowmem") || strings.Contains(e.Value, "of lowmem") {
+			return true
+		}
+	}
+	return false
+}
+
+// slabMatters holds when unreclaimable slab is a large share of the memory the failing
+// allocation could use (at least 30%): a smaller share is context, not the cause.
+func slabMatters(cause, effect *Finding) (string, bool) {
+	if _, ok := sameMemory(cause, effect); !ok {
+		return "", false
+	}
+	for _, e := range cause.Evidence {
+		for _, m := range pctRE.FindAllStringSubmatch(e.What+" "+e.Value, -1) {
+			if v, err := strconv.ParseFloat(m[1], 64); err == nil && v >= 30 {
+				return "slab holds " + m[1] + "% of the memory", true
+			}
+		}
+	}
+	return "", false
+}
+
+var pctRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)% of`)
+
+// globalOOM holds for an OOM kill of the whole host, not one inside a memory cgroup: a
+// cgroup at its limit does not starve the kernel's atomic allocations.
+func globalOOM(cause, effect *Finding) (string, bool) {
+	if strings.Contains(cause.Title, "cgroup") {
+		return "", false
+	}
+	return "the same exhausted memory", true
+}
+
+// memcgSlab holds when the OOM kill was inside a memory cgroup and the slab cache that could
+// not grow is a cgroup's copy.
+func memcgSlab(cause, effect *Finding) (string, bool) {
+	if !strings.Contains(cause.Title, "cgroup") {
+		return "", false
+	}
+	if strings.Contains(effect.Title, ":") {
+		return "the cache is the cgroup's own copy", true
+	}
+	return "", false
+}
+
+// orphansMatter holds when the closed sockets' queues are a share of memory that can
+// explain a shortage: at least 5% of the memory named in the effect, or, without it,
+// at least 64 MiB.
+func orphansMatter(cause, effect *Finding) (string, bool) {
+	total, ok := evidenceBytes(cause, "in total")
+	if !ok {
+		return "", false
+	}
+	if total >= 64<<20 {
+		return "closing sockets hold " + memKB(total/1024), true
+	}
+	return "", false
+}
+
+var bytesRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?) (B|KiB|MiB|GiB)\b(?: in total)?`)
+
+// evidenceBytes finds an amount written as "6.1 MiB in total" in a finding's evidence.
+func evidenceBytes(f *Finding, near string) (int64, bool) {
+	for _, e := range f.Evidence {
+		i := strings.Index(e.Value, near)
+		if i < 0 {
+			continue
+		}
+		ms := bytesRE.FindAllStringSubmatchIndex(e.Value[:i+len(near)], -1)
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[len(ms)-1]
+		v, err := strconv.ParseFloat(e.Value[m[2]:m[3]], 64)
+		if err != nil {
+			continue
+		}
+		mult := map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[e.Value[m[4]:m[5]]]
+		return int64(v * mult), true
+	}
+	return 0, false
+}
+
+// busyCPU holds when the effect's evidence says the CPU was busy around it.
+func busyCPU(cause, effect *Finding) (string, bool) {
+	for _, e := range effect.Evidence {
+		if strings.HasPrefix(e.What, "CPU") && (strings.Contains(e.Value, "busy") || strings.Contains(e.Value, "iowait")) {
+			return "CPU busy around the counters", true
+		}
+	}
+	if effect.When != nil && cause.When != nil {
+		return "the same time", true
+	}
+	return "", false
+}
+
+// namesMinFree holds when the unknown key was meant as vm.min_free_kbytes.
+func namesMinFree(cause, effect *Finding) (string, bool) {
+	for _, e := range cause.Evidence {
+		if strings.Contains(e.Value, "vm.min_free_kbytes") {
+			return "the key was meant as vm.min_free_kbytes", true
+		}
+	}
+	return "", false
+}
+
+// overlap is the time condition every edge shares: findings placed in time must overlap.
+func overlap(a, b *Finding) bool {
+	if a.When == nil || b.When == nil {
+		return true
+	}
+	return !a.When.To.Before(b.When.From) && !b.When.To.Before(a.When.From)
+}
+
+// limitBearing says which findings a kernel limit (kernelFacts, mem_kernel_limits.go) bears
+// on, and whether the version that lifted it is the fix for them rather than context.
+type limitBearing struct {
+	bears []string
+	fixes bool
+}
+
+func (f kernelFact) key() [3]int { return [3]int{f.major, f.minor, f.patch} }
+
+var limitBearings = map[[3]int]limitBearing{
+	{2, 6, 35}: {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "memory-fragmented", "compaction-failing", "slab-alloc-failure"}},
+	// Batched TLB flushes (72b252aed506) remove the per-page IPI that makes kswapd's
+	// reclaim of mapped pages cost a flush on every CPU.
+	{4, 3, 0}:  {bears: []string{"tlb-shootdown-storm", "kswapd-saturated"}, fixes: true},
+	{4, 4, 0}:  {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-reserve", "min-free-too-low", "memory-fragmented"}},
+	{4, 6, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls", "tlb-shootdown-storm", "min-free-too-low", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-lowmem", "swap-under-load"}},
+	{4, 8, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls"}},
+	{4, 20, 0}: {bears: []string{"direct-reclaim-stalls"}},
+	{5, 0, 0}:  {bears: []string{"memory-fragmented", "alloc-fail-fragmented"}},
+	{5, 9, 0}:  {bears: []string{"memory-fragmented", "alloc-fail-fragmented", "compaction-failing"}},
+	{5, 17, 0}: {bears: []string{"rx-dropped-software", "softnet-backlog-drops"}},
+}
+
+// trimKernelLimits keeps, in the kernel-known-limits finding, only the limits that bear on
+// the problems found (issue 19: a 2.4 kernel's report does not list skb drop reasons from
+// 5.17). A kernel before 2.6 lacks every one of them: one line says so, and the ones that
+// matter here follow.
+func trimKernelLimits(findings []Finding) {
+	present := map[string]bool{}
+	for i := range findings {
+		if storyNode(&findings[i]) {
+			present[findings[i].ID] = true
+		}
+	}
+	for i := range findings {
+		f := &findings[i]
+		if f.ID != "kernel-known-limits" {
+			continue
+		}
+		var kept []Evidence
+		dropped := 0
+		pre26 := false
+		for _, e := range f.Evidence {
+			if e.What == "kernel" {
+				if v, err := kernel.ParseKernelVersion(e.Value); err == nil && v.Known && !v.AtLeast(2, 6, 0) {
+					pre26 = true
+				}
+			}
+		}
+		for _, e := range f.Evidence {
+			lf, isFact := factOf(e)
+			if !isFact {
+				kept = append(kept, e)
+				continue
+			}
+			bears := false
+			for _, id := range limitBearings[lf.key()].bears {
+				bears = bears || present[id]
+			}
+			if bears {
+				kept = append(kept, e)
+			} else {
+				dropped++
+			}
+		}
+		if pre26 {
+			kept = append(kept[:1:1], append([]Evidence{{What: "before 2.6", Value: "every memory fix since 2.6 is missing (compaction, per-order watermarks, watermark_scale_factor, PSI, batched TLB flushes, drop reasons)", Source: f.Evidence[0].Source}}, kept[1:]...)...)
+		} else if dropped > 0 {
+			kept = append(kept, Evidence{What: "other limits", Value: fmt.Sprintf("%d more that bear on none of these findings (headroom explain kernel-known-limits)", dropped), Source: "kernel " + f.Evidence[0].Value})
+		}
+		f.Evidence = kept
+		// The explanation lists the limits in parentheses: keep it to those still shown.
+		const lead = "removes all of them ("
+		if i := strings.Index(f.Explanation, lead); i >= 0 && strings.HasSuffix(f.Explanation, ").") {
+			var whats []string
+			for _, e := range kept[1:] {
+				if e.What != "other limits" {
+					whats = append(whats, e.What)
+				}
+			}
+			f.Explanation = f.Explanation[:i] + lead + strings.Join(whats, "; ") + ")."
+		}
+	}
+}
+
+func factOf(e Evidence) (kernelFact, bool) {
+	for _, lf := range kernelFacts {
+		if e.What == "before "+lf.what {
+			return lf, true
+		}
+	}
+	return kernelFact{}, false
+}
