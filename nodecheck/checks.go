@@ -190,8 +190,8 @@ func (m LogMessage) Matches(msg string) bool {
 
 // checkLog counts m's records stamped within the last o.Within. A record's stamp is
 // printk's local_clock at logging time (kernel/printk/printk.c), the same clock as
-// env.SinceBoot; a root other than the live host has no "now" of its own, so its newest
-// record stands for it.
+// env.SinceBoot; a captured root has no "now" of its own, so its newest record stands
+// for it.
 func checkLog(env Env, o Options, m LogMessage) Result {
 	if o.Matches < 1 || o.Within <= 0 {
 		return Result{Unknown, "--matches must be at least 1 and --within above 0"}
@@ -201,7 +201,7 @@ func checkLog(env Env, o Options, m LogMessage) Result {
 		return unknown(err)
 	}
 	var now time.Duration
-	if env.Root.IsHost() {
+	if env.Root.IsLive() {
 		if now, err = env.SinceBoot(); err != nil {
 			return unknown(err)
 		}

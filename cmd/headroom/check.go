@@ -25,7 +25,8 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 	o := nodecheck.DefaultOptions
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stdio.Stderr)
-	root := fs.String("root", "/", "read the kernel files under this directory (a host's / mounted in a container, or a captured directory)")
+	root := fs.String("root", "/", "read the kernel files under this directory once, as a capture (its kernel log is the text file dev/kmsg)")
+	hostRoot := fs.String("host-root", "", "the host's / is mounted here, as in a container: its /proc read live, its network through proc/1/net, the kernel log from /dev/kmsg")
 	fs.DurationVar(&o.Interval, "interval", o.Interval, "softnet-dropping: time between the two readings")
 	fs.IntVar(&o.Matches, "matches", o.Matches, "kernel-log checks: a problem at this many records")
 	fs.DurationVar(&o.Within, "within", o.Within, "kernel-log checks: ... logged within this long")
@@ -43,7 +44,7 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 		if name != "" {
 			fmt.Fprintf(stdio.Stderr, "headroom check: no check %q\n", name)
 		}
-		fmt.Fprintln(stdio.Stderr, "usage: headroom check NAME [--root DIR] [--interval D] [--matches N --within D]")
+		fmt.Fprintln(stdio.Stderr, "usage: headroom check NAME [--root DIR | --host-root DIR] [--interval D] [--matches N --within D]")
 		for _, c := range nodecheck.Checks() {
 			fmt.Fprintf(stdio.Stderr, "  %-24s %s\n", c.Name, c.Summary)
 		}
@@ -53,7 +54,15 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "headroom check: --interval must be above 0")
 		return exitFailure
 	}
-	r := c.Run(ctx, nodecheck.Env{Root: kernel.DirRoot(*root)}, o)
+	kr := kernel.DirRoot(*root)
+	if *hostRoot != "" {
+		if *root != "/" {
+			fmt.Fprintln(stdio.Stderr, "headroom check: give --root or --host-root, not both")
+			return exitFailure
+		}
+		kr = kernel.MountedHostRoot(*hostRoot)
+	}
+	r := c.Run(ctx, nodecheck.Env{Root: kr}, o)
 	fmt.Fprintln(stdio.Stdout, r.Line())
 	return int(r.Status)
 }

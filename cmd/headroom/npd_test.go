@@ -529,7 +529,7 @@ func TestCheckKernelLogWindow(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
-	for _, args := range [][]string{nil, {"no-such-check"}, {"tcp-memory-pressure", "extra"}, {"softnet-dropping", "--interval=0s"}, {"tcp-memory-pressure", "--bogus"}} {
+	for _, args := range [][]string{nil, {"no-such-check"}, {"tcp-memory-pressure", "extra"}, {"softnet-dropping", "--interval=0s"}, {"tcp-memory-pressure", "--bogus"}, {"tcp-memory-pressure", "--host-root=/", "--root=/tmp"}} {
 		var out, errb bytes.Buffer
 		if code := runCheck(context.Background(), args, IO{Stdout: &out, Stderr: &errb}); code != exitFailure || out.Len() > 0 || errb.Len() == 0 {
 			t.Errorf("check %q: exit %d stdout %q stderr %q, want 3, usage on stderr only", args, code, out.String(), errb.String())
