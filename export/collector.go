@@ -2,6 +2,7 @@ package export
 
 import (
 	"maps"
+	"path"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -313,6 +314,7 @@ func (c *Collector) refresh() *Snapshot {
 		LogLost:           c.log.lost(),
 		allocs:            c.log.allocCounts(),
 		cgroups:           c.cgroups,
+		netFiles:          c.netFiles(),
 	}
 	snap.Sources = c.sources(&c.cur, tcpMemErr)
 	c.points.reset()
@@ -431,6 +433,14 @@ func (c *Collector) refreshHost(now time.Time) {
 	c.host, c.hostMissing = source.ReadHost(c.root, c.nics)
 	c.hostRead = now
 	c.readCgroups()
+}
+
+// netFiles is the directory the live root reads the network files from; "" for a capture.
+func (c *Collector) netFiles() string {
+	if !c.root.IsLive() {
+		return ""
+	}
+	return path.Join("/", c.root.Dir(), c.root.NetDir())
 }
 
 // readCgroups re-reads the socket memory per cgroup, on a live root only. c.mu is held
@@ -617,8 +627,11 @@ type Snapshot struct {
 
 	allocs  []allocCount
 	cgroups []kernel.CgroupSock
-	points  []point
-	done    time.Time
+	// netFiles is where the network files were read (headroom_network_view_info), for a
+	// live root.
+	netFiles string
+	points   []point
+	done     time.Time
 
 	once    sync.Once
 	metrics []prometheus.Metric

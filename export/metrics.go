@@ -88,6 +88,10 @@ var (
 		"1, with the kernel release as uname prints it, the version headroom compares (major.minor.patch, by which it picks GFP tables and per-kernel defaults; \"unknown\" when unreadable) and the word size from the machine name (0 when unknown).",
 		"release", "version", "word_bits")
 
+	mNetworkView = def("headroom_network_view_info", gauge,
+		"1, with the directory the per-namespace network files (/proc/net/*) are read from: /proc/net is this process's network namespace (the host's with hostNetwork), <host-root>/proc/1/net the host's when serve runs with --host-root.",
+		"files")
+
 	mZoneFree = def("headroom_zone_free_pages", gauge,
 		"Free pages in the zone (/proc/zoneinfo \"pages free\").",
 		"node", "zone")
@@ -244,6 +248,9 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	if host.Kernel != "" {
 		l := kernelInfo(host)
 		b.add(mKernelInfo, 1, l.release, l.version, l.wordBits)
+	}
+	if s.netFiles != "" {
+		b.add(mNetworkView, 1, s.netFiles)
 	}
 
 	memoryMetrics(b, sm)
