@@ -85,6 +85,33 @@ func TestLabDoctorNetnsGap(t *testing.T) {
 	}
 	t.Logf("host tcp_rmem %q, %s %q: %s", hostV, name, nsV, fd.Title)
 
+	// The same namespace found through a process in it, as a pod's container is (--pid).
+	sleeper := exec.Command("ip", "netns", "exec", name, "sleep", "60")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { sleeper.Process.Kill(); sleeper.Wait() }()
+	// ip netns exec enters the namespace, then execs sleep in the same process: wait until
+	// the process has left ours.
+	mine, _ := os.Readlink("/proc/self/ns/net")
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if theirs, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/net", sleeper.Process.Pid)); theirs != "" && theirs != mine {
+			break
+		}
+	}
+	out.Reset()
+	code = runDoctor(context.Background(), []string{"--duration=0s", "--format=json", "--pid=" + strconv.Itoa(sleeper.Process.Pid)}, IO{Stdout: &out, Stderr: &errb})
+	rep = report.Document{}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("doctor --pid: exit %d %v: %s", code, err, errb.String())
+	}
+	i = slices.IndexFunc(rep.Findings, func(f diagnose.Finding) bool { return f.ID == "netns-tcp-gap" })
+	if i < 0 || !strings.Contains(rep.Findings[i].Title, fmt.Sprintf("pid %d", sleeper.Process.Pid)) {
+		t.Errorf("doctor --pid %d: findings %v", sleeper.Process.Pid, findingIDs(rep))
+	} else {
+		t.Logf("--pid: %s", rep.Findings[i].Title)
+	}
+
 	// Raised to the host's values, the namespace has no gap.
 	if out, err := exec.Command("ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv4.tcp_rmem="+hostV).CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
