@@ -44,7 +44,7 @@ func init() {
 		{ID: classHighOrderAtomic, Title: "atomic allocation of order 4 or more: expected to fail; the caller is the fix"},
 	} {
 		id := r.ID
-		r.Family = "memory"
+		r.Family = FamilyMemory
 		r.Check = func(tl *model.Timeline) Result { return checkAllocClass(tl, id) }
 		Register(r)
 	}

@@ -18,13 +18,13 @@ func init() {
 	Register(Rule{
 		ID:     "memory-fragmented",
 		Title:  "free memory plentiful but the block size the NICs need is scarce",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkMemoryFragmented,
 	})
 	Register(Rule{
 		ID:     "compaction-failing",
 		Title:  "direct compaction stalls allocations and mostly fails",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkCompactionFailing,
 	})
 }

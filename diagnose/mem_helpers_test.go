@@ -64,7 +64,7 @@ func memHost64(tl *model.Timeline, kernelRel string) {
 	}
 }
 
-func findingsBySeverity(d Diagnosis, family string, min Severity) []Finding {
+func findingsBySeverity(d Diagnosis, family Family, min Severity) []Finding {
 	var out []Finding
 	for _, f := range d.Findings {
 		if r, ok := Lookup(f.ID); ok && r.Family == family && f.Severity >= min {

@@ -15,7 +15,7 @@ func init() {
 	Register(Rule{
 		ID:     "kernel-known-limits",
 		Title:  "kernel version or word size limits what the memory fixes can use",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkKernelLimits,
 	})
 }

@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "kubelet-eviction-below-reserve",
 		Title:  "kubelet memory eviction threshold below the kernel's reserve",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkKubeletEviction,
 	})
 }

@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "min-free-too-low",
 		Title:  "vm.min_free_kbytes below the reserve the NICs' line rate needs",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkMinFreeTooLow,
 	})
 }

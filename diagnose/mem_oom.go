@@ -20,7 +20,7 @@ func init() {
 	Register(Rule{
 		ID:     "oom-kill",
 		Title:  "the OOM killer killed a process (global or memory cgroup)",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkOOMKill,
 	})
 }
@@ -181,7 +181,7 @@ func init() {
 	Register(Rule{
 		ID:     "slab-alloc-failure",
 		Title:  "a slab cache could not grow (SLUB \"Unable to allocate memory on node\")",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkSlabAllocFailure,
 	})
 }

@@ -20,7 +20,7 @@ func init() {
 	Register(Rule{
 		ID:     "overcommit-exposed",
 		Title:  "more memory promised (Committed_AS) than RAM and swap can back, with overcommit on",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkOvercommit,
 	})
 }

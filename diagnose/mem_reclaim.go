@@ -25,13 +25,13 @@ func init() {
 	Register(Rule{
 		ID:     "kswapd-saturated",
 		Title:  "kswapd near a full CPU, or scanning with low reclaim efficiency",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkKswapdSaturated,
 	})
 	Register(Rule{
 		ID:     "direct-reclaim-stalls",
 		Title:  "tasks stall in direct reclaim (allocstall, pgscan_direct, PSI memory)",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkDirectReclaim,
 	})
 }

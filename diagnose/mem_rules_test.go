@@ -536,14 +536,14 @@ func TestKernelKnownLimits(t *testing.T) {
 func TestMemRulesQuietOnIdleHost(t *testing.T) {
 	tl := memHostFixture(t)
 	d := Run(tl, nil)
-	if bad := findingsBySeverity(d, "memory", Warning); len(bad) > 0 {
+	if bad := findingsBySeverity(d, FamilyMemory, Warning); len(bad) > 0 {
 		for _, f := range bad {
 			t.Errorf("%s %v: %s %+v", f.ID, f.Severity, f.Title, f.Evidence)
 		}
 	}
 	for _, c := range d.Checks {
 		r, _ := Lookup(c.ID)
-		if r.Family != "memory" {
+		if r.Family != FamilyMemory {
 			continue
 		}
 		if c.Status == StatusNotChecked && strings.Contains(c.Why, "rule failed") {

@@ -16,7 +16,7 @@ func init() {
 	Register(Rule{
 		ID:     "slab-unreclaimable-growth",
 		Title:  "unreclaimable slab (kernel memory) large or growing",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkSlabUnreclaimable,
 	})
 }

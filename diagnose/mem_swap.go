@@ -16,7 +16,7 @@ func init() {
 	Register(Rule{
 		ID:     "swap-under-load",
 		Title:  "swapping while the network is busy",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkSwapUnderLoad,
 	})
 }

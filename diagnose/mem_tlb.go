@@ -17,7 +17,7 @@ func init() {
 	Register(Rule{
 		ID:     "tlb-shootdown-storm",
 		Title:  "TLB-shootdown IPIs far above normal, during reclaim",
-		Family: "memory",
+		Family: FamilyMemory,
 		Check:  checkTLBStorm,
 	})
 }

@@ -22,7 +22,7 @@ func init() {
 	Register(Rule{
 		ID:     "allocator-churn",
 		Title:  "a kernel profile spends a large share of its non-idle time allocating and freeing packet memory",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkAllocatorChurn,
 	})
 }

@@ -22,7 +22,7 @@ func init() {
 	Register(Rule{
 		ID:     "tcp-buffers-below-bdp",
 		Title:  "flows limited by the receive window or the send buffer below the bandwidth-delay product",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkBuffersBelowBDP,
 	})
 }

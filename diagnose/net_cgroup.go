@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "cgroup-tcp-limit",
 		Title:  "a memory cgroup's TCP memory at its limit",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkCgroupTCPLimit,
 	})
 }

@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "conntrack-full",
 		Title:  "netfilter connection tracking table full or nearly full",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkConntrackFull,
 	})
 }

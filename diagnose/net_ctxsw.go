@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "context-switch-storm",
 		Title:  "context switches far above normal with a long run queue and system time dominating",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkContextSwitchStorm,
 	})
 }

@@ -23,7 +23,7 @@ func init() {
 	Register(Rule{
 		ID:     "kernel-time-growth",
 		Title:  "system CPU per unit of work grows across phases and does not recover",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkKernelTimeGrowth,
 	})
 }

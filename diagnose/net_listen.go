@@ -21,7 +21,7 @@ func init() {
 	Register(Rule{
 		ID:     "listen-overflow",
 		Title:  "connections dropped at full listen (accept) queues",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkListenOverflow,
 	})
 }

@@ -20,7 +20,7 @@ func init() {
 	Register(Rule{
 		ID:     "netns-tcp-gap",
 		Title:  "a network namespace's TCP settings are below the host's",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkNetnsTCPGap,
 	})
 }

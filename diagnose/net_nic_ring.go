@@ -20,7 +20,7 @@ func init() {
 	Register(Rule{
 		ID:     "nic-ring-below-max",
 		Title:  "RX ring smaller than the NIC's pre-set maximum",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkNICRingBelowMax,
 	})
 }

@@ -39,7 +39,7 @@ func init() {
 	Register(Rule{
 		ID:     "orphan-send-queues",
 		Title:  "closed sockets (FIN_WAIT1, orphans) holding send queues",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkOrphanSendQueues,
 	})
 }

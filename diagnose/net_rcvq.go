@@ -28,7 +28,7 @@ func init() {
 	Register(Rule{
 		ID:     "rcvq-pruning",
 		Title:  "receive queues pruned or dropped: receivers do not drain, or buffers are too small",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkRcvqPruning,
 	})
 }

@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "retransmit-rate",
 		Title:  "TCP retransmits a large share of the segments it sends",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkRetransmitRate,
 	})
 }

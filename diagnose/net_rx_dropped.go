@@ -22,7 +22,7 @@ func init() {
 	Register(Rule{
 		ID:     "rx-dropped-software",
 		Title:  "receive drops without hardware errors (backlog, unknown protocol, filtering)",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkRxDroppedSoftware,
 	})
 }

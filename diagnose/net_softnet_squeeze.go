@@ -22,7 +22,7 @@ func init() {
 	Register(Rule{
 		ID:     "softnet-squeeze",
 		Title:  "receive softirq ran out of budget or time with packets left (softnet_stat time_squeeze)",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkSoftnetSqueeze,
 	})
 }

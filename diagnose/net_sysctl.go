@@ -28,13 +28,13 @@ func init() {
 	Register(Rule{
 		ID:     "sysctl-unknown-key",
 		Title:  "settings in the text that the kernel does not have",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkSysctlUnknownKey,
 	})
 	Register(Rule{
 		ID:     "sysctl-out-of-range",
 		Title:  "sysctl values the kernel refuses or only partly applies",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkSysctlOutOfRange,
 	})
 }

@@ -29,13 +29,13 @@ func init() {
 	Register(Rule{
 		ID:     "tcp-mem-oversized",
 		Title:  "tcp_mem allows TCP more memory than the host (lowmem on 32-bit) can back",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkTCPMemOversized,
 	})
 	Register(Rule{
 		ID:     "tcp-buffers-exceed-budget",
 		Title:  "connections × per-socket buffer maxima exceed tcp_mem or the host's memory budget",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkTCPBuffersBudget,
 	})
 }

@@ -21,7 +21,7 @@ func init() {
 	Register(Rule{
 		ID:     "udp-rcvbuf-errors",
 		Title:  "UDP datagrams dropped at full socket buffers (RcvbufErrors, SndbufErrors)",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkUDPBufErrors,
 	})
 }

@@ -10,11 +10,22 @@ import (
 	"headroom/model"
 )
 
+// Family is the domain a rule belongs to; a rule's file name carries the matching prefix
+// (mem_, net_). Its value is printed by `headroom explain` and in the alert descriptions.
+type Family string
+
+// The families. A rule file named mem_*.go registers FamilyMemory rules, net_*.go
+// FamilyNetwork rules.
+const (
+	FamilyMemory  Family = "memory"
+	FamilyNetwork Family = "network"
+)
+
 // Rule is one pathology. It registers itself from its file's init.
 type Rule struct {
 	ID     string // stable kebab-case id: "tcp-memory-pressure"
 	Title  string // one line: what it looks for
-	Family string // "memory" or "network"
+	Family Family
 	Check  func(tl *model.Timeline) Result
 }
 

@@ -60,7 +60,7 @@ func findingsGroup() string {
 		b.WriteString("        for: 1m\n")
 		b.WriteString("        annotations:\n")
 		fmt.Fprintf(&b, "          summary: %s\n", yamlString("{{ $labels.instance }}: "+r.Title))
-		fmt.Fprintf(&b, "          description: %s\n", yamlString("headroom's rule "+r.ID+" ("+r.Family+") has a critical finding in its window on {{ $labels.instance }}. The evidence and the changes that fix it: `headroom doctor` on the host; the live status: http://{{ $labels.instance }}/."))
+		fmt.Fprintf(&b, "          description: %s\n", yamlString("headroom's rule "+r.ID+" ("+string(r.Family)+") has a critical finding in its window on {{ $labels.instance }}. The evidence and the changes that fix it: `headroom doctor` on the host; the live status: http://{{ $labels.instance }}/."))
 		fmt.Fprintf(&b, "          runbook_url: %s\n", yamlString(fmt.Sprintf(runbookURLPattern, r.ID)))
 	}
 	b.WriteString("      - alert: HeadroomFindingOther\n")

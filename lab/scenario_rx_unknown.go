@@ -176,7 +176,7 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 	}
 	run.Doctor, run.Findings = doctorSummaries(docs, e.sc.Failure.Expect)
 	for _, id := range run.Findings {
-		if r, ok := diagnose.Lookup(id); ok && r.Family == "memory" && !quietIDs[id] {
+		if r, ok := diagnose.Lookup(id); ok && r.Family == diagnose.FamilyMemory && !quietIDs[id] {
 			run.Notes = append(run.Notes, "doctor blamed memory: "+id)
 		}
 	}

@@ -275,7 +275,7 @@ func TestParseSize(t *testing.T) {
 
 // A test rule that fires on a window with swap-out: PlaceFindings must find its stretch.
 func init() {
-	diagnose.Register(diagnose.Rule{ID: "test-record-swap-window", Title: "test", Family: "memory", Check: func(tl *model.Timeline) diagnose.Result {
+	diagnose.Register(diagnose.Rule{ID: "test-record-swap-window", Title: "test", Family: diagnose.FamilyMemory, Check: func(tl *model.Timeline) diagnose.Result {
 		for _, s := range tl.Samples {
 			if v, ok := s.Rates[model.RateSwapOutKBPerSec]; ok && v > 0 {
 				return diagnose.Fired(diagnose.Finding{Severity: diagnose.Warning, Title: "swapping"})

@@ -18,7 +18,7 @@ func init() {
 	Register(Rule{
 		ID:     "nic-rx-overruns",
 		Title:  "frames lost at the NIC: RX ring or FIFO overruns",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkNICRxOverruns,
 	})
 }

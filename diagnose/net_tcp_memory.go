@@ -18,7 +18,7 @@ func init() {
 	Register(Rule{
 		ID:     "tcp-memory-pressure",
 		Title:  "TCP memory at or above tcp_mem pressure or limit",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkTCPMemoryPressure,
 	})
 }

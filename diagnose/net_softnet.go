@@ -19,7 +19,7 @@ func init() {
 	Register(Rule{
 		ID:     "softnet-backlog-drops",
 		Title:  "packets dropped at the per-CPU input backlog (softnet_stat dropped)",
-		Family: "network",
+		Family: FamilyNetwork,
 		Check:  checkSoftnetDrops,
 	})
 }
