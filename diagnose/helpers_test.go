@@ -1,10 +1,14 @@
 package diagnose
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"headroom/artifact"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -89,4 +93,164 @@ func evidenceHas(f Finding, what, value string) bool {
 		}
 	}
 	return false
+}
+
+func softnet(dropped ...int64) []kernel.SoftnetCPU {
+	var out []kernel.SoftnetCPU
+	for i, d := range dropped {
+		out = append(out, kernel.SoftnetCPU{CPU: i, Columns: 13, Processed: 1000, Dropped: d})
+	}
+	return out
+}
+
+func netdev(name string, kv ...any) kernel.NetDev {
+	return kernel.NetDev{Name: name, Counters: counters(kv...)}
+}
+
+func buddy(zone string, free ...int64) kernel.BuddyZone {
+	return kernel.BuddyZone{Node: 0, Zone: zone, Free: free}
+}
+
+// mention is a setting a text names.
+func mention(key, value, form string, line int) model.SettingMention {
+	return model.SettingMention{Key: key, Value: value, Form: form, Line: line, Source: fmt.Sprintf("line %d", line)}
+}
+
+// host32 makes tl a 32-bit HighMem host: 8 GiB of RAM, 896 MiB of lowmem (seed 004's box).
+func host32(tl *model.Timeline) {
+	tl.Host.Arch = "i686"
+	tl.Host.WordBits = 32
+	tl.Host.MemTotalKB = 8 << 20
+	tl.Host.LowTotalKB = 896 << 10
+	hm := true
+	tl.Host.HighMem = &hm
+}
+
+// host64 makes tl this project's reference machine: x86_64, 24 GiB, 6.18.
+func host64(tl *model.Timeline) {
+	tl.Host.Arch = "x86_64"
+	tl.Host.WordBits = 64
+	tl.Host.Kernel = "6.18.44"
+	tl.Host.MemTotalKB = 24684084
+}
+
+func sockets(state string, n int, recvQ, sendQ int64) []kernel.Socket {
+	var out []kernel.Socket
+	for i := 0; i < n; i++ {
+		out = append(out, kernel.Socket{State: state, Local: fmt.Sprintf("10.0.0.1:%d", 40000+i), Remote: "10.0.0.2:20003", RecvQ: recvQ, SendQ: sendQ})
+	}
+	return out
+}
+
+// vmstatRow is one pasted vmstat row as artifact fills it: rates only, no clock.
+func vmstatRow(r, in, cs, us, sy, id float64) model.Sample {
+	return model.Sample{Source: "vmstat", Rates: model.Rates{
+		model.RateRunnable: r, model.RateIntrPerSec: in, model.RateCtxtPerSec: cs,
+		model.RateCPUUserPct: us, model.RateCPUSystemPct: sy, model.RateCPUIdlePct: id,
+	}}
+}
+
+// pasted builds a text timeline of vmstat tables, one segment each.
+func pasted(tables []string, rows ...[]model.Sample) *model.Timeline {
+	tl := &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: "test"}}
+	tl.Host.Sysctls = map[string]string{}
+	for i, rs := range rows {
+		first := len(tl.Samples)
+		tl.Samples = append(tl.Samples, rs...)
+		tl.Segments = append(tl.Segments, model.Segment{Name: "vmstat table", Kind: "vmstat", First: first, Last: len(tl.Samples) - 1, Label: tables[i]})
+	}
+	return tl
+}
+
+func repeat(n int, s model.Sample) []model.Sample {
+	out := make([]model.Sample, n)
+	for i := range out {
+		out[i] = s
+	}
+	return out
+}
+
+func parseSeed(t *testing.T, prefix string) *model.Timeline {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "seeds", prefix+"_*.txt"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("seed %s: %v %v", prefix, files, err)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := artifact.Parse(f, filepath.Base(files[0]), artifact.Options{})
+	if err != nil {
+		t.Fatalf("parse %s: %v", files[0], err)
+	}
+	return tl
+}
+
+// findings returns the findings of one rule over the whole registry run.
+func findings(d Diagnosis, id string) []Finding {
+	var out []Finding
+	for _, f := range d.Findings {
+		if f.ID == id {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func mustHave(t *testing.T, d Diagnosis, id string, min Severity) []Finding {
+	t.Helper()
+	fs := findings(d, id)
+	if len(fs) == 0 {
+		for _, c := range d.Checks {
+			if c.ID == id {
+				t.Fatalf("%s did not fire: %s %s", id, c.Status, c.Why)
+			}
+		}
+		t.Fatalf("%s did not run", id)
+	}
+	if fs[0].Severity < min {
+		t.Errorf("%s severity %v, want at least %v", id, fs[0].Severity, min)
+	}
+	return fs
+}
+
+func memSeed(t *testing.T, name string) (*model.Timeline, Diagnosis) {
+	t.Helper()
+	f, err := os.Open("../testdata/seeds/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := artifact.Parse(f, name, artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl, Run(tl, nil)
+}
+
+func memFinding(t *testing.T, d Diagnosis, id string) Finding {
+	t.Helper()
+	for _, f := range d.Findings {
+		if f.ID == id {
+			return f
+		}
+	}
+	for _, c := range d.Checks {
+		if c.ID == id {
+			t.Fatalf("%s did not fire: %s %s", id, c.Status, c.Why)
+		}
+	}
+	t.Fatalf("%s not run", id)
+	return Finding{}
+}
+
+func memCheck(d Diagnosis, id string) Check {
+	for _, c := range d.Checks {
+		if c.ID == id {
+			return c
+		}
+	}
+	return Check{}
 }

@@ -121,3 +121,11 @@ func FuzzPhaseLabel(f *testing.F) {
 		run(t, "kernel-time-growth", tl)
 	})
 }
+
+func TestSeed000SysctlUnknownKey(t *testing.T) {
+	d := Run(parseSeed(t, "000"), nil)
+	f := mustHave(t, d, "sysctl-unknown-key", Warning)[0]
+	if !evidenceHas(f, "vm.min_kbytes_free", "vm.min_free_kbytes") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}

@@ -1,0 +1,75 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+
+	"headroom/model"
+)
+
+func TestOOMKill(t *testing.T) {
+	t.Run("global", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "lines 10-40", OOMKill: &model.OOMKill{
+			Invoker: "java", Order: 0, Mode: "0x201da", Constraint: "CONSTRAINT_NONE", KilledPID: 4242, KilledComm: "java", AnonRSSKB: 7340032, TotalVMKB: 9437184}}}
+		f := mustFire(t, run(t, "oom-kill", tl), Critical)
+		if !evidenceHas(f, "global OOM kill", "killed java (pid 4242): anon-rss 7340032 kB") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("memcg", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "line 5", OOMKill: &model.OOMKill{
+			Constraint: "CONSTRAINT_MEMCG", Memcg: "/system.slice/app.service", KilledPID: 7, KilledComm: "app"}}}
+		f := mustFire(t, run(t, "oom-kill", tl), Warning)
+		if !strings.Contains(f.Title, "memory cgroup") || !strings.Contains(f.Changes[0].Recommended, "memory.max") {
+			t.Errorf("%s %+v", f.Title, f.Changes)
+		}
+	})
+	t.Run("counter rising", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].VMStat = memCounters("oom_kill", 3)
+		tl.Samples[1].VMStat = memCounters("oom_kill", 4)
+		mustFire(t, run(t, "oom-kill", tl), Critical)
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].VMStat = memCounters("oom_kill", 0)
+		tl.Samples[1].VMStat = memCounters("oom_kill", 0)
+		tl.Log = []model.LogRecord{{Message: "EXT4-fs (sda1): mounted filesystem", Source: "seq 1"}}
+		mustBeHealthy(t, run(t, "oom-kill", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "oom-kill", timeline(2)), "oom_kill counter")
+	})
+}
+
+func TestSlabAllocFailure(t *testing.T) {
+	t.Run("network cache", func(t *testing.T) {
+		tl := memTextTimeline()
+		memHost64(tl, "5.10.0")
+		tl.Host.Sysctls["vm.min_free_kbytes"] = "11264"
+		tl.Events = []model.Event{{Kind: model.EventSlabFailure, Source: "lines 3-6", SlabFailure: &model.SlabFailure{
+			Node: 0, Mode: "0x480020(GFP_ATOMIC)", Cache: "skbuff_head_cache", ObjectSize: 232, BufferSize: 256, DefaultOrder: 0, MinOrder: 0}}}
+		f := mustFire(t, run(t, "slab-alloc-failure", tl), Critical)
+		if !evidenceHas(f, "cache skbuff_head_cache", "a network cache") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+		if c, ok := changeFor(f, "vm.min_free_kbytes"); !ok || c.Kind != model.ChangeSysctl {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("log only", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Log = []model.LogRecord{{Message: "SLUB: Unable to allocate memory on node -1, gfp=0x20", Source: "line 4"}}
+		mustFire(t, run(t, "slab-alloc-failure", tl), Critical)
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Log = []model.LogRecord{{Message: "hello", Source: "line 1"}}
+		mustBeHealthy(t, run(t, "slab-alloc-failure", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "slab-alloc-failure", memTextTimeline()), "kernel log")
+	})
+}

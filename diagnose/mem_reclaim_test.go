@@ -1,0 +1,78 @@
+package diagnose
+
+import (
+	"strconv"
+	"testing"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+func TestKswapdSaturated(t *testing.T) {
+	kswapd := func(ticks ...int64) []kernel.TaskStat {
+		var out []kernel.TaskStat
+		for i, tk := range ticks {
+			out = append(out, kernel.TaskStat{PID: 100 + i, Comm: "kswapd" + strconv.Itoa(i), STimeTicks: tk})
+		}
+		return out
+	}
+	t.Run("seed 003: two kswapd at a full CPU", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].Threads = kswapd(1000, 2000)
+		tl.Samples[1].Threads = kswapd(1099, 2098)
+		f := mustFire(t, run(t, "kswapd-saturated", tl), Critical)
+		if !evidenceHas(f, "per thread", "kswapd0 99%, kswapd1 98%") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("scanning without reclaiming", func(t *testing.T) {
+		tl := timeline(3)
+		for i := 1; i < 3; i++ {
+			tl.Samples[i].Rates = model.Rates{model.RatePgscanKswapdPerSec: 50000, model.RatePgstealKswapdPerSec: 2000}
+		}
+		f := mustFire(t, run(t, "kswapd-saturated", tl), Warning)
+		if !evidenceHas(f, "scan rate", "efficiency 4%") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].Threads = kswapd(5)
+		tl.Samples[1].Threads = kswapd(5)
+		mustBeHealthy(t, run(t, "kswapd-saturated", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "kswapd-saturated", timeline(2)), "kswapd")
+	})
+}
+
+func TestDirectReclaimStalls(t *testing.T) {
+	t.Run("allocstall rising", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].VMStat = memCounters("allocstall_normal", 10, "allocstall_movable", 5, "pgscan_direct", 1000)
+		tl.Samples[1].VMStat = memCounters("allocstall_normal", 40, "allocstall_movable", 9, "pgscan_direct", 90000)
+		f := mustFire(t, run(t, "direct-reclaim-stalls", tl), Warning)
+		if !evidenceHas(f, "allocstall", "+34 over 1.0 s") || !evidenceHas(f, "pgscan_direct", "+89000") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("PSI full", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].PSI = []kernel.Pressure{{Resource: "memory", Some: &kernel.PSILine{Avg10: 40}, Full: &kernel.PSILine{Avg10: 12.5}}}
+		f := mustFire(t, run(t, "direct-reclaim-stalls", tl), Critical)
+		if !evidenceHas(f, "PSI memory full", "avg10 12.50%") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		for i := range tl.Samples {
+			tl.Samples[i].VMStat = memCounters("allocstall_normal", 0, "pgscan_direct", 0)
+			tl.Samples[i].PSI = []kernel.Pressure{{Resource: "memory", Some: &kernel.PSILine{}, Full: &kernel.PSILine{}}}
+		}
+		mustBeHealthy(t, run(t, "direct-reclaim-stalls", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "direct-reclaim-stalls", timeline(2)), "allocstall")
+	})
+}

@@ -1,0 +1,49 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/kernel"
+)
+
+func TestListenOverflow(t *testing.T) {
+	t.Run("rising fast", func(t *testing.T) {
+		tl := timeline(3)
+		tl.Host.Sysctls["net.core.somaxconn"] = "128"
+		for i := range tl.Samples {
+			tl.Samples[i].NetStat = kernel.Groups{group("TcpExt", "ListenOverflows", 10*i, "ListenDrops", 10*i)}
+		}
+		f := mustFire(t, run(t, "listen-overflow", tl), Critical)
+		if len(f.Changes) != 1 || f.Changes[0].Key != "net.core.somaxconn" || f.Changes[0].Recommended != "4096" {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("rising slowly", func(t *testing.T) {
+		tl := timeline(3)
+		tl.Host.Sysctls["net.core.somaxconn"] = "4096"
+		tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "ListenOverflows", 1, "ListenDrops", 1)}
+		tl.Samples[2].NetStat = kernel.Groups{group("TcpExt", "ListenOverflows", 2, "ListenDrops", 2)}
+		f := mustFire(t, run(t, "listen-overflow", tl), Warning)
+		if len(f.Changes) != 1 || f.Changes[0].Recommended != "8192" {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("since boot", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "ListenOverflows", 5, "ListenDrops", 5)}
+		f := mustFire(t, run(t, "listen-overflow", tl), Info)
+		if len(f.Changes) != 0 {
+			t.Errorf("an old count is no reason to change: %+v", f.Changes)
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		for i := range tl.Samples {
+			tl.Samples[i].NetStat = kernel.Groups{group("TcpExt", "ListenOverflows", 0, "ListenDrops", 0)}
+		}
+		mustBeHealthy(t, run(t, "listen-overflow", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "listen-overflow", timeline(2)), "ListenOverflows")
+	})
+}

@@ -1,0 +1,76 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+func TestNICRxOverruns(t *testing.T) {
+	t.Run("seed 004 ifconfig totals", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].Time = t0
+		tl.Samples[0].Source = "lines 300-320"
+		tl.Samples[0].NetDev = []kernel.NetDev{
+			netdev("bond0", "rx_packets", 3436468025, "rx_errors", 1491402, "rx_dropped", 2982804, "rx_fifo_errors", 1491402),
+			netdev("eth1", "rx_packets", 1385841762, "rx_errors", 99347, "rx_dropped", 198694, "rx_fifo_errors", 99347),
+		}
+		res := run(t, "nic-rx-overruns", tl)
+		if len(res.Findings) != 2 {
+			t.Fatalf("want a finding per interface, got %d", len(res.Findings))
+		}
+		f := res.Findings[0]
+		if f.Severity != Warning || !evidenceHas(f, "bond0 rx_fifo_errors", "1491402") || !evidenceHas(f, "share of frames lost", "0.0434%") {
+			t.Errorf("bond0 finding: %v %+v", f.Severity, f.Evidence)
+		}
+	})
+	t.Run("rising with ring below max", func(t *testing.T) {
+		tl := timeline(3)
+		for i := range tl.Samples {
+			tl.Samples[i].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1000000+i*100000, "rx_missed_errors", 100+i*50)}
+			tl.Samples[i].NICStats = []kernel.NICStats{{Name: "eth0", Ring: &kernel.Ring{Rx: 256, RxMax: 4096}}}
+		}
+		f := mustFire(t, run(t, "nic-rx-overruns", tl), Critical)
+		// The ring change belongs to nic-ring-below-max, so tune sees it once.
+		if len(f.Changes) != 0 || !evidenceHas(f, "eth0 RX ring", "256 of pre-set maximum 4096") {
+			t.Errorf("changes %+v, evidence %+v", f.Changes, f.Evidence)
+		}
+		r := mustFire(t, run(t, "nic-ring-below-max", tl), Warning)
+		if len(r.Changes) != 1 || r.Changes[0].Recommended != "4096" || r.Changes[0].Kind != model.ChangeEthtool {
+			t.Errorf("ring changes: %+v", r.Changes)
+		}
+	})
+	// A 32-bit 2.6.32 kernel keeps /proc/net/dev counters in an unsigned long: rx_fifo_errors
+	// passing 2^32 between two samples read as a loss of -4294967271 frames, and no warning.
+	t.Run("32-bit counter wraps while sampled", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Host.Kernel, tl.Host.Arch = "2.6.32", "i686"
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1000000, "rx_fifo_errors", 1<<32-5)}
+		tl.Samples[1].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1100000, "rx_fifo_errors", 20)}
+		f := mustFire(t, run(t, "nic-rx-overruns", tl), Critical)
+		if !evidenceHas(f, "eth0 rx_fifo_errors", "+25") || !evidenceHas(f, "eth0 rx_fifo_errors", "wrapped") {
+			t.Errorf("evidence %+v", f.Evidence)
+		}
+	})
+	t.Run("driver alloc failures", func(t *testing.T) {
+		tl := timeline(1)
+		st := counters("alloc_rx_buff_failed", 12, "rx_packets", 10)
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 10)}
+		tl.Samples[0].NICStats = []kernel.NICStats{{Name: "eth0", Stats: &st}}
+		f := mustFire(t, run(t, "nic-rx-overruns", tl), Warning)
+		if !evidenceHas(f, "alloc_rx_buff_failed", "12") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		for i := range tl.Samples {
+			tl.Samples[i].NetDev = []kernel.NetDev{netdev("lo", "rx_fifo_errors", 5), netdev("eth0", "rx_packets", 100, "rx_fifo_errors", 0)}
+		}
+		mustBeHealthy(t, run(t, "nic-rx-overruns", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "nic-rx-overruns", timeline(2)), "/proc/net/dev")
+	})
+}

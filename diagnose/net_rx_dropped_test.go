@@ -1,0 +1,49 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/kernel"
+)
+
+func TestRxDroppedSoftware(t *testing.T) {
+	t.Run("rising software drops", func(t *testing.T) {
+		tl := timeline(3)
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 100000, "rx_dropped", 0, "rx_fifo_errors", 0)}
+		tl.Samples[1].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 110000, "rx_dropped", 200, "rx_fifo_errors", 0)}
+		tl.Samples[2].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 120000, "rx_dropped", 400, "rx_fifo_errors", 0)}
+		tl.Samples[0].Softnet = softnet(0, 0)
+		tl.Samples[2].Softnet = softnet(300, 0)
+		f := mustFire(t, run(t, "rx-dropped-software", tl), Warning)
+		if !evidenceHas(f, "software drops while sampled", "+400") || !evidenceHas(f, "softnet_stat dropped", "+300") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("since boot only", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 100000, "rx_dropped", 12, "rx_nohandler", 12)}
+		f := mustFire(t, run(t, "rx-dropped-software", tl), Info)
+		if !evidenceHas(f, "rx_nohandler", "12") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+	})
+	t.Run("healthy: seed 004, dropped is the overruns counted twice", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].NetDev = []kernel.NetDev{netdev("bond0", "rx_packets", 3436468025, "rx_dropped", 2982804, "rx_fifo_errors", 1491402)}
+		res := run(t, "rx-dropped-software", tl)
+		mustBeHealthy(t, res)
+		if res.Checked == "" {
+			t.Error("healthy without saying why")
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(2)
+		for i := range tl.Samples {
+			tl.Samples[i].NetDev = []kernel.NetDev{netdev("lo", "rx_dropped", 9), netdev("eth0", "rx_packets", 100*i, "rx_dropped", 0)}
+		}
+		mustBeHealthy(t, run(t, "rx-dropped-software", tl))
+	})
+	t.Run("missing", func(t *testing.T) {
+		mustNotCheck(t, run(t, "rx-dropped-software", timeline(2)), "/proc/net/dev")
+	})
+}

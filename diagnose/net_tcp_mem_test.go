@@ -1,0 +1,128 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+func TestTCPMemOversized(t *testing.T) {
+	t.Run("32-bit default of the 2.6.13 era cannot be backed", func(t *testing.T) {
+		tl := timeline(1)
+		host32(tl)
+		tl.Host.Kernel = "2.6.13-2smp"
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "196608 262144 393216" // 1536 << 8 pages = 1.5 GiB
+		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Critical)
+		if !evidenceHas(f, "net.ipv4.tcp_mem", "171% of lowmem") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+		// plan does not model 2.6.13's default, so it sets the budget: 896 MiB ÷ 4 = 224 MiB
+		// = 57344 pages; ⅔ = 38229; ½ = 28672.
+		if len(f.Changes) != 1 || f.Changes[0].Key != "net.ipv4.tcp_mem" || f.Changes[0].Recommended != "28672 38229 57344" || f.Changes[0].Kind != model.ChangeSysctl {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("current kernel: back to its own default", func(t *testing.T) {
+		tl := timeline(1)
+		host32(tl)
+		tl.Host.Kernel = "6.1.0"
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "196608 262144 393216"
+		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Critical)
+		// tcp_init_mem: 229376 lowmem pages / 16 = 14336; {¾, 1, 1½} × 14336.
+		if len(f.Changes) != 1 || f.Changes[0].Recommended != "10752 14336 21504" || !strings.Contains(f.Changes[0].Why, "kernel's own default") {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("a single number in prose, lowmem from the allocation-failure dump", func(t *testing.T) {
+		tl := timeline(0)
+		tl.Source.Kind = model.SourceText
+		tl.Settings = []model.SettingMention{mention("net.ipv4.tcp_mem", "98304", "prose", 233), mention("net.ipv4.tcp_mem", "40960", "prose", 239)}
+		tl.Events = []model.Event{{Kind: model.EventAllocFailure, Source: "lines 74-108", AllocFailure: &model.AllocFailure{Zones: []model.ZoneReport{
+			{Zone: "DMA", PresentKB: 16384}, {Zone: "Normal", PresentKB: 901120}, {Zone: "HighMem", PresentKB: 8257536},
+		}}}}
+		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Warning)
+		if !evidenceHas(f, "tcp_mem named in the text", "98304 pages (384.0 MiB) = 43% of lowmem") || !evidenceHas(f, "lowmem", "896.0 MiB") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+		for _, e := range f.Evidence {
+			if strings.Contains(e.Value, "98304") && !strings.Contains(e.Source, "line 233") {
+				t.Errorf("a text's setting must say where the text named it: %+v", e)
+			}
+		}
+	})
+	t.Run("healthy: this host's kernel default", func(t *testing.T) {
+		tl := timeline(1)
+		host64(tl)
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+		mustBeHealthy(t, run(t, "tcp-mem-oversized", tl))
+	})
+	t.Run("missing tcp_mem", func(t *testing.T) {
+		tl := timeline(1)
+		host64(tl)
+		mustNotCheck(t, run(t, "tcp-mem-oversized", tl), "tcp_mem")
+	})
+	t.Run("missing memory size", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+		mustNotCheck(t, run(t, "tcp-mem-oversized", tl), "memory size")
+	})
+}
+
+func TestTCPBuffersExceedBudget(t *testing.T) {
+	seed := func(n int) *model.Timeline {
+		tl := timeline(1)
+		host32(tl)
+		tl.Settings = []model.SettingMention{
+			mention("net.ipv4.tcp_rmem", "4096 87380 16777216", "prose", 10),
+			mention("net.ipv4.tcp_wmem", "4096 65536 16777216", "prose", 11),
+		}
+		tl.Samples[0].SocketList = sockets("ESTABLISHED", n, 0, 0)
+		tl.Samples[0].Source = "lines 140-156"
+		return tl
+	}
+	t.Run("seed 004's example: 20 × 16 MB × 2 = 640 MB", func(t *testing.T) {
+		f := mustFire(t, run(t, "tcp-buffers-exceed-budget", seed(20)), Warning)
+		if !evidenceHas(f, "worst case", "20 × 32.0 MiB = 640.0 MiB") || !evidenceHas(f, "budget", "224.0 MiB = 1/4 of lowmem") {
+			t.Errorf("evidence: %+v", f.Evidence)
+		}
+		if len(f.Changes) != 1 || !strings.Contains(f.Changes[0].Recommended, "11.2 MiB per connection") {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	t.Run("more than all of lowmem", func(t *testing.T) {
+		mustFire(t, run(t, "tcp-buffers-exceed-budget", seed(30)), Critical)
+	})
+	t.Run("over tcp_mem only", func(t *testing.T) {
+		tl := timeline(1)
+		host64(tl)
+		tl.Host.Sysctls["net.ipv4.tcp_rmem"] = "4096 131072 33554432"
+		tl.Host.Sysctls["net.ipv4.tcp_wmem"] = "4096 16384 33554432"
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "1000 2000 4000" // 15.6 MiB
+		tl.Samples[0].Sockets = &kernel.SocketSummary{Total: 3, ByState: map[string]kernel.SocketStateTotal{"ESTABLISHED": {Count: 2}, "LISTEN": {Count: 1}}}
+		f := mustFire(t, run(t, "tcp-buffers-exceed-budget", tl), Warning)
+		if !evidenceHas(f, "connections that can hold buffers", "2") || !strings.Contains(f.Title, "over tcp_mem") {
+			t.Errorf("%s: %+v", f.Title, f.Evidence)
+		}
+	})
+	t.Run("healthy", func(t *testing.T) {
+		tl := timeline(1)
+		host64(tl)
+		tl.Host.Sysctls["net.ipv4.tcp_rmem"] = "4096 131072 6291456"
+		tl.Host.Sysctls["net.ipv4.tcp_wmem"] = "4096 16384 4194304"
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+		tl.Samples[0].SocketList = sockets("ESTABLISHED", 20, 0, 0)
+		mustBeHealthy(t, run(t, "tcp-buffers-exceed-budget", tl))
+	})
+	t.Run("missing buffer maxima", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Samples[0].SocketList = sockets("ESTABLISHED", 20, 0, 0)
+		mustNotCheck(t, run(t, "tcp-buffers-exceed-budget", tl), "tcp_rmem")
+	})
+	t.Run("missing connections", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Host.Sysctls["net.ipv4.tcp_rmem"] = "4096 131072 6291456"
+		mustNotCheck(t, run(t, "tcp-buffers-exceed-budget", tl), "connection count")
+	})
+}
