@@ -1,6 +1,7 @@
 package report
 
 import (
+	_ "embed"
 	"fmt"
 	"html/template"
 	"io"
@@ -692,83 +693,14 @@ func (v *view) cpuChart(prefix string) *chart.Chart {
 	return c
 }
 
-const pageStyle = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:960px;padding:16px 20px;color:#222;background:#fafafa}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
-.meta{color:#555}
-table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f0f0f0}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-.finding{background:#fff;border:1px solid #ddd;border-left:6px solid #999;border-radius:4px;padding:8px 12px;margin:10px 0}
-.finding.critical{border-left-color:#d62728}.finding.warning{border-left-color:#ff7f0e}.finding.info{border-left-color:#1f77b4}
-.sev{display:inline-block;font-size:11px;font-weight:700;text-transform:uppercase;color:#fff;border-radius:3px;padding:1px 6px;margin-right:6px;background:#999}
-.sev.critical{background:#d62728}.sev.warning{background:#e67300}.sev.info{background:#1f77b4}
-.id{font-family:ui-monospace,monospace;color:#555}.when{font-weight:600;color:#333}
-code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
-.below{color:#d62728;font-weight:600}
-figure{margin:10px 0;background:#fff;border:1px solid #e3e3e3;border-radius:4px;padding:6px}
-.none{color:#2ca02c;font-weight:600}
-footer{margin-top:30px;color:#888;font-size:12px}
-`
+// pageStyle is the report's own CSS; the verdict's and the charts' are appended to it.
+//
+//go:embed html.css
+var pageStyle string
 
-var htmlTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{.Title}}</title>
-<style>
-{{.Style}}</style>
-</head>
-<body>
-<header>
-<h1>{{.Title}}</h1>
-<div class="meta">{{.Samples}} · kernel {{.Host}}</div>
-{{if .Memory}}<div class="meta">Memory {{.Memory}}</div>{{end}}
-</header>
-{{template "verdict" .Verdict}}
-<h2 id="findings">Findings</h2>
-{{if not .Findings}}<p class="none">No findings: every rule that had its data found nothing wrong.</p>{{end}}
-{{range .Findings}}<section class="finding {{.Sev}}" id="{{.Anchor}}">
-<h3><span class="sev {{.Sev}}">{{.Sev}}</span>{{.Title}} <span class="id">{{.ID}}</span></h3>
-{{if .When}}<div class="when">{{.When}}</div>{{end}}
-{{if .Evidence}}<table><tr><th>evidence</th><th>value</th><th>source</th></tr>
-{{range .Evidence}}<tr><td>{{.What}}</td><td class="mono">{{.Value}}</td><td class="mono">{{.Source}}</td></tr>
-{{end}}</table>{{end}}
-<p>{{.Explanation}}</p>
-{{if .Changes}}<table><tr><th>change</th><th>current</th><th>recommended</th><th>why</th></tr>
-{{range .Changes}}<tr><td class="mono">{{.Key}}</td><td class="mono">{{if .Current}}{{.Current}}{{else}}?{{end}}</td><td class="mono">{{.Recommended}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>{{end}}
-</section>
-{{end}}
-<p class="meta">{{.Rules}} rules: {{len .Findings}} findings, {{.OK}} healthy, {{len .NotChecked}} not checked.</p>
+//go:embed html.tmpl
+var htmlTemplateText string
 
-<h2 id="host">Host</h2>
-{{if .Zones}}<table><tr><th>node</th><th>zone</th><th>free</th><th>min</th><th>low</th><th>high</th><th>largest free block</th></tr>
-{{range .Zones}}<tr><td class="num">{{.Node}}</td><td>{{.Zone}}</td><td class="num{{if .Below}} below{{end}}">{{.Free}}</td><td class="num">{{.Min}}</td><td class="num">{{.Low}}</td><td class="num">{{.High}}</td><td>{{.Best}}</td></tr>
-{{end}}</table>{{end}}
-{{if .TCPMem}}<p>TCP memory {{.TCPMem}}</p>{{end}}
-{{if .Sockets}}<p>Sockets {{.Sockets}}</p>{{end}}
-
-{{if .Groups}}<h2 id="charts">Time series</h2>
-{{range .Groups}}<h3>{{.Title}}</h3>
-<p class="meta">{{.Note}}</p>
-{{range .SVGs}}<figure>{{.}}</figure>
-{{end}}{{end}}{{else}}<h2 id="charts">Time series</h2><p class="meta">The input has no series to chart (a single instant, or no table of two or more rows).</p>{{end}}
-
-{{if .NotChecked}}<h2 id="not-checked">Not checked</h2>
-<details><summary>{{len .NotChecked}} rules could not check: the input lacks their data</summary>
-<table><tr><th>rule</th><th>what it lacked</th></tr>
-{{range .NotChecked}}<tr><td class="mono">{{.ID}}</td><td>{{.Why}}</td></tr>
-{{end}}</table></details>{{end}}
-{{if .Unparsed}}<h2 id="unparsed">Not read</h2>
-<table><tr><th>lines</th><th>why</th></tr>
-{{range .Unparsed}}<tr><td class="num">{{.FirstLine}}-{{.LastLine}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>{{end}}
-{{if .NotAvail}}<h2 id="not-available">Not available</h2>
-<table><tr><th>what</th><th>why</th></tr>
-{{range .NotAvail}}<tr><td class="mono">{{.What}}</td><td>{{.Why}}</td></tr>
-{{end}}</table>{{end}}
-<footer>Source: {{.Source}}.{{if .Generator}} Generated by {{.Generator}}.{{end}} Self-contained: no scripts, nothing loaded from the network.</footer>
-</body>
-</html>
-`))
+// htmlTemplate is parsed at init, as before the move to an embedded file: story_html.go
+// adds its "verdict" template to it from its own var initialiser.
+var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
