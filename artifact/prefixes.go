@@ -255,21 +255,14 @@ func androidStamp(rest string, l *Line) (string, bool) {
 		return "", false
 	}
 	end := strings.IndexByte(rest, ']')
-	inner := strings.TrimSuffix(strings.TrimSpace(rest[1:max(end, 1)]), "s")
-	dot := strings.IndexByte(inner, '.')
-	if end < 0 || dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) {
+	if end < 0 {
 		return "", false
 	}
-	secs, _ := parseDigits(inner[:dot])
-	frac := inner[dot+1:]
-	var us int64
-	for k := 0; k < 6; k++ {
-		us *= 10
-		if k < len(frac) {
-			us += int64(frac[k] - '0')
-		}
+	us, ok := uptimeMicros(strings.TrimSuffix(strings.TrimSpace(rest[1:max(end, 1)]), "s"))
+	if !ok {
+		return "", false
 	}
-	l.UptimeUsec = secs*1_000_000 + us
+	l.UptimeUsec = us
 	l.Kernel = true
 	rest = rest[end+1:]
 	if strings.HasPrefix(rest, "[pid:") {
