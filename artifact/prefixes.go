@@ -65,9 +65,14 @@ func stripOtherPrefixes(s string, l *Line) string {
 			// written with the host left out, or a paste that cut it).
 			f := strings.Fields(s[:min(len(s), 40)])
 			if len(f) >= 4 && strings.Count(f[2], ":") == 2 && strings.HasSuffix(f[3], ":") && !strings.HasSuffix(f[3], "]:") && f[3] == "kernel:" {
-				k := strings.Index(s, " kernel:")
-				if t, ok := syslogTag(s[k+1:], s[:k], "", l); ok {
-					return t
+				// The tag's position from the fields themselves: any white space (a tab,
+				// a vertical tab) may separate them.
+				if k := strings.Index(s, f[2]) + len(f[2]); k < len(s) {
+					if j := strings.Index(s[k:], "kernel:"); j >= 0 {
+						if t, ok := syslogTag(s[k+j:], strings.TrimSpace(s[:k]), "", l); ok {
+							return t
+						}
+					}
 				}
 			}
 		}
