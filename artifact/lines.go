@@ -362,25 +362,11 @@ func stripKernelStamp(s string, l *Line) string {
 	if end < 2 || end > 24 {
 		return s
 	}
-	inner := strings.TrimSpace(s[1:end])
-	dot := strings.IndexByte(inner, '.')
-	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
+	us, ok := uptimeMicros(strings.TrimSpace(s[1:end]))
+	if !ok {
 		return s
 	}
-	secs, ok := parseDigits(inner[:dot])
-	if !ok {
-		return s // more seconds than an int64 holds
-	}
-	// The fraction as microseconds: its first six digits, padded with zeros.
-	frac := inner[dot+1:]
-	var us int64
-	for k := 0; k < 6; k++ {
-		us *= 10
-		if k < len(frac) {
-			us += int64(frac[k] - '0')
-		}
-	}
-	l.UptimeUsec = secs*1_000_000 + us
+	l.UptimeUsec = us
 	l.Kernel = true
 	s = s[end+1:]
 	// CONFIG_PRINTK_CALLER: "[    T123]" or "[     C1]" right after the stamp.
@@ -463,3 +449,26 @@ func atof(s string) (float64, bool) {
 
 // isNumber reports whether s is an unsigned decimal integer.
 func isNumber(s string) bool { return isDigits(s) }
+
+// uptimeMicros reads a dmesg stamp's "12345.678901" as microseconds since boot: the fraction's
+// first six digits, padded with zeros. ok is false for anything else, or more seconds than
+// an int64 holds.
+func uptimeMicros(inner string) (int64, bool) {
+	dot := strings.IndexByte(inner, '.')
+	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
+		return 0, false
+	}
+	secs, ok := parseDigits(inner[:dot])
+	if !ok {
+		return 0, false
+	}
+	frac := inner[dot+1:]
+	var us int64
+	for k := 0; k < 6; k++ {
+		us *= 10
+		if k < len(frac) {
+			us += int64(frac[k] - '0')
+		}
+	}
+	return secs*1_000_000 + us, true
+}

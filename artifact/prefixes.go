@@ -65,9 +65,14 @@ func stripOtherPrefixes(s string, l *Line) string {
 			// written with the host left out, or a paste that cut it).
 			f := strings.Fields(s[:min(len(s), 40)])
 			if len(f) >= 4 && strings.Count(f[2], ":") == 2 && strings.HasSuffix(f[3], ":") && !strings.HasSuffix(f[3], "]:") && f[3] == "kernel:" {
-				k := strings.Index(s, " kernel:")
-				if t, ok := syslogTag(s[k+1:], s[:k], "", l); ok {
-					return t
+				// The tag's position from the fields themselves: any white space (a tab,
+				// a vertical tab) may separate them.
+				if k := strings.Index(s, f[2]) + len(f[2]); k < len(s) {
+					if j := strings.Index(s[k:], "kernel:"); j >= 0 {
+						if t, ok := syslogTag(s[k+j:], strings.TrimSpace(s[:k]), "", l); ok {
+							return t
+						}
+					}
 				}
 			}
 		}
@@ -255,21 +260,14 @@ func androidStamp(rest string, l *Line) (string, bool) {
 		return "", false
 	}
 	end := strings.IndexByte(rest, ']')
-	inner := strings.TrimSuffix(strings.TrimSpace(rest[1:max(end, 1)]), "s")
-	dot := strings.IndexByte(inner, '.')
-	if end < 0 || dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) {
+	if end < 0 {
 		return "", false
 	}
-	secs, _ := parseDigits(inner[:dot])
-	frac := inner[dot+1:]
-	var us int64
-	for k := 0; k < 6; k++ {
-		us *= 10
-		if k < len(frac) {
-			us += int64(frac[k] - '0')
-		}
+	us, ok := uptimeMicros(strings.TrimSuffix(strings.TrimSpace(rest[1:max(end, 1)]), "s"))
+	if !ok {
+		return "", false
 	}
-	l.UptimeUsec = secs*1_000_000 + us
+	l.UptimeUsec = us
 	l.Kernel = true
 	rest = rest[end+1:]
 	if strings.HasPrefix(rest, "[pid:") {

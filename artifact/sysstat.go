@@ -109,6 +109,9 @@ func (d *doc) trySysstat(i int) int {
 			break
 		}
 		fs := fields(s)
+		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
+			break // iostat's rows carry no time: a line of another shape ends the table
+		}
 		if len(fs) != len(cols) {
 			d.unparsed(k, k, fmt.Sprintf("%s row has %d values for %d columns", tb.Tool, len(fs), len(cols)))
 			continue

@@ -48,7 +48,8 @@ func (d *doc) wrapWidth() wrapInfo {
 	}
 	d.wrap.done = true
 	var hist [maxWrap + 2]int // count of kernel lines by raw length; the last slot is "longer"
-	total := 0
+	var cut [maxWrap + 1]int  // of those, how many an unprefixed line follows (a wrapped piece)
+	total, prevLen := 0, 0    // prevLen: the raw length of the line before when it was a kernel line
 	text := d.text
 	for no := 1; len(text) > 0; no++ {
 		raw := text
@@ -58,6 +59,12 @@ func (d *doc) wrapWidth() wrapInfo {
 			text = ""
 		}
 		raw = strings.TrimSuffix(raw, "\r")
+		if prevLen > 0 && strings.TrimSpace(raw) != "" && len(raw) <= 4*maxWrap {
+			if l, _, _ := parseLine(no, raw); !l.Kernel && !l.Syslog {
+				cut[prevLen]++
+			}
+		}
+		prevLen = 0
 		if len(raw) < 40 {
 			continue
 		}
@@ -66,6 +73,7 @@ func (d *doc) wrapWidth() wrapInfo {
 				continue
 			}
 			hist[len(raw)]++
+			prevLen = len(raw)
 		} else {
 			// Longer than any wrap: counted without the parse, as the text's evidence
 			// that it was not wrapped (a prose line counts too, which only makes the
@@ -76,6 +84,18 @@ func (d *doc) wrapWidth() wrapInfo {
 	}
 	if total == 0 {
 		return d.wrap
+	}
+	// A terminal's hard wrap cuts every line longer than its width at exactly the width:
+	// several kernel lines of one longest length, each followed by an unprefixed piece, are
+	// that width, however short the other lines are.
+	for n := maxWrap; n >= minWrap; n-- {
+		if hist[n] > 0 {
+			if hist[n] >= 3 && cut[n] >= 2 && hist[maxWrap+1] == 0 {
+				d.wrap.width, d.wrap.hard = n, true
+				return d.wrap
+			}
+			break
+		}
 	}
 	w, seen := 0, 0
 	for n := range hist {

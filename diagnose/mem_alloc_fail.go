@@ -106,6 +106,10 @@ type zoneCheck struct {
 	orderWhy              string
 	freeCMAPages          int64
 	cmaKnown              bool
+	// highAtomicPages: free pages in blocks the dump marks highatomic only ("(H)"). A request
+	// that is not ALLOC_HARDER (not atomic) cannot use them: __zone_watermark_ok subtracts
+	// nr_reserved_highatomic for it (mm/page_alloc.c, 4.4+).
+	highAtomicPages int64
 }
 
 func checkAllocClass(tl *model.Timeline, class string) Result {
@@ -405,6 +409,13 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 				c.cmaKnown, c.freeCMAPages = true, cma*1024/psz
 			}
 		}
+		if !atomic && len(z.MigrateTypes) == len(z.FreeBlocks) {
+			for o, typ := range z.MigrateTypes {
+				if typ == "H" {
+					c.highAtomicPages += z.FreeBlocks[o] << o
+				}
+			}
+		}
 		if v.af.Order > 0 && z.FreeBlocks != nil {
 			c.orderKnown = true
 			if legacy {
@@ -464,7 +475,7 @@ func cmaExplains(v *allocVerdict) bool {
 		if !c.cmaKnown {
 			return false
 		}
-		if c.freePages-c.freeCMAPages > c.minPages+c.reservePages {
+		if c.freePages-c.freeCMAPages-c.highAtomicPages > c.minPages+c.reservePages {
 			return false
 		}
 		if c.freeCMAPages*2 >= c.freePages && c.freeCMAPages > 0 {

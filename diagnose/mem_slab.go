@@ -193,5 +193,23 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile bound socket buffers and caches that live in lowmem",
 				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
 	}
+	// A kernel before 2.6.19 prints one "Slab:" line in /proc/meminfo. On a 32-bit HighMem
+	// kernel all of it is in lowmem, so its share of LowTotal bounds the unreclaimable part.
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("Slab"); return ok }); s != nil && highmem && low > 0 {
+		slabKB, _ := s.Mem("Slab")
+		share := float64(slabKB) / float64(low)
+		src := sampleSource(s, "/proc/meminfo")
+		if share < sunreclaimLowWarnShare {
+			return Healthy("Slab %s = %.0f%% of lowmem (%s; no SUnreclaim line on this kernel)", memKB(slabKB), 100*share, src)
+		}
+		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("slab holds %.0f%% of lowmem (reclaimable and unreclaimable together)", 100*share),
+			Evidence: []Evidence{
+				{What: "Slab (this kernel prints no SUnreclaim)", Value: memKB(slabKB), Source: src},
+				{What: "share of lowmem", Value: fmt.Sprintf("%.0f%% of %s", 100*share, memKB(low)), Source: lowSrc},
+			},
+			Explanation: "All slab lives in lowmem on a 32-bit HighMem kernel, beside socket buffers and page tables. Before 2.6.19 /proc/meminfo has one Slab figure; its reclaimable part (dentries and inodes) is in it, so the unreclaimable part is at most this. `slabtop` or /proc/slabinfo tells which caches hold it.",
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile find the caches in /proc/slabinfo and bound what fills them",
+				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
+	}
 	return NotChecked("no SUnreclaim in /proc/meminfo samples and no slab figure in an allocation-failure report")
 }
