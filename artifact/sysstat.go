@@ -185,10 +185,8 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 					continue
 				}
 				if v, ok := atof(vals[c]); ok {
-					for prefix, key := range map[string]string{"kswapd": model.RateKswapdCPUPct, "kcompactd": model.RateKcompactdCPUPct, "ksoftirqd": model.RateKsoftirqdCPUPct} {
-						if strings.HasPrefix(vals[cmdCol], prefix) {
-							rates[key] += v
-						}
+					if key, ok := model.KernelThreadRate(vals[cmdCol]); ok {
+						rates[key] += v
 					}
 				}
 			}

@@ -384,10 +384,8 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 		if !ok {
 			continue
 		}
-		for prefix, key := range map[string]string{"kswapd": model.RateKswapdCPUPct, "kcompactd": model.RateKcompactdCPUPct, "ksoftirqd": model.RateKsoftirqdCPUPct} {
-			if strings.HasPrefix(comm, prefix) {
-				rates[key] += v * scale
-			}
+		if key, ok := model.KernelThreadRate(comm); ok {
+			rates[key] += v * scale
 		}
 	}
 	if len(rates) > 0 {

@@ -149,10 +149,10 @@ func deriveRates(prev, cur *Sample, dt, pageKB float64, netdevWidth int) Rates {
 	}
 	if len(prev.Threads) > 0 && len(cur.Threads) > 0 {
 		// Ticks of USER_HZ per second of wall time, as a percentage of one CPU.
-		for key, prefix := range map[string]string{RateKswapdCPUPct: "kswapd", RateKcompactdCPUPct: "kcompactd", RateKsoftirqdCPUPct: "ksoftirqd"} {
-			a, okA := threadTicks(prev.Threads, prefix)
-			b, okB := threadTicks(cur.Threads, prefix)
-			per(key, a, b, okA, okB, 100.0/userHZ)
+		for _, t := range KernelThreadRates {
+			a, okA := threadTicks(prev.Threads, t.Prefix)
+			b, okB := threadTicks(cur.Threads, t.Prefix)
+			per(t.Rate, a, b, okA, okB, 100.0/userHZ)
 		}
 	}
 	if len(prev.Softnet) > 0 && len(cur.Softnet) > 0 {
@@ -315,4 +315,26 @@ func (t *Timeline) RateKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// KernelThreadRates maps the kernel threads whose CPU time shows memory and network pressure
+// (kernel.KernelThreadPrefixes, the comm prefixes the live reader samples) to the rate that
+// carries their summed share of one CPU. Live sampling, top, pidstat and Android's cpuinfo all
+// sum through this one table, so "kswapd" means the same threads whatever the input.
+var KernelThreadRates = []struct{ Prefix, Rate string }{
+	{"kswapd", RateKswapdCPUPct},
+	{"kcompactd", RateKcompactdCPUPct},
+	{"ksoftirqd", RateKsoftirqdCPUPct},
+}
+
+// KernelThreadRate is the rate a kernel thread's CPU share adds to, by its comm ("kswapd0",
+// "ksoftirqd/3", "[kswapd0]" as ps and top bracket kernel threads); ok is false for any other task.
+func KernelThreadRate(comm string) (rate string, ok bool) {
+	comm = strings.TrimPrefix(comm, "[")
+	for _, t := range KernelThreadRates {
+		if strings.HasPrefix(comm, t.Prefix) {
+			return t.Rate, true
+		}
+	}
+	return "", false
 }

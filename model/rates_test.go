@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -96,5 +97,26 @@ func TestMerge(t *testing.T) {
 	m := Merge(a, b)
 	if m.Source.Name != "a.txt, b.txt" || len(m.Samples) != 3 || m.Segments[1].First != 2 || m.Host.Kernel != "2.6.13" || m.Host.Arch != "i686" {
 		t.Fatalf("merge: %+v", m)
+	}
+}
+
+func TestKernelThreadRatesCoverTheLiveReader(t *testing.T) {
+	// The live reader samples kernel.KernelThreadPrefixes; each must have a rate, or a thread
+	// read live would add to no figure while the same thread in a top paste would.
+	var got []string
+	for _, r := range KernelThreadRates {
+		got = append(got, r.Prefix)
+	}
+	if !slices.Equal(got, kernel.KernelThreadPrefixes) {
+		t.Fatalf("KernelThreadRates prefixes %v, kernel.KernelThreadPrefixes %v", got, kernel.KernelThreadPrefixes)
+	}
+	for comm, want := range map[string]string{
+		"kswapd0": RateKswapdCPUPct, "[kswapd1]": RateKswapdCPUPct, "kcompactd0": RateKcompactdCPUPct,
+		"ksoftirqd/3": RateKsoftirqdCPUPct, "kworker/0:1": "", "swapper": "",
+	} {
+		r, ok := KernelThreadRate(comm)
+		if r != want || ok != (want != "") {
+			t.Errorf("KernelThreadRate(%q) = %q, %v; want %q", comm, r, ok, want)
+		}
 	}
 }
