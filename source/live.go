@@ -181,7 +181,19 @@ func (s *Sampler) Sample(now time.Time) model.Sample {
 // first has sized everything, pagetypeinfo included, apart from what docs/performance.md
 // lists (sockets, ethtool). Whatever dst held is overwritten, rates included; a
 // caller that keeps samples uses Sample. What could not be read is left nil or empty.
-func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
+func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) { s.sampleInto(dst, now, false) }
+
+// SampleCountersInto is SampleInto without the files whose numbers are only read as rates
+// or CPU shares between two samples, or by the rules over a window: /proc/stat,
+// /proc/interrupts, /proc/loadavg, /proc/net/snmp6 and the kernel threads' stat files.
+// Their fields (Stat, Interrupts, LoadAvg, Threads) keep what dst held, and NetStat has no
+// IPv6 groups. serve reads every scrape this way and a full sample only when its window
+// takes one (export.Options.WindowInterval): on this VM /proc/interrupts alone costs the
+// kernel more than /proc/zoneinfo to print (show_interrupts walks every IRQ descriptor per
+// CPU, kernel/irq/proc.c), and none of these files feeds a metric.
+func (s *Sampler) SampleCountersInto(dst *model.Sample, now time.Time) { s.sampleInto(dst, now, true) }
+
+func (s *Sampler) sampleInto(dst *model.Sample, now time.Time, countersOnly bool) {
 	dst.Time = now
 	dst.Source = s.source
 	clear(dst.Rates)
@@ -199,15 +211,19 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 	dst.NetStat = dst.NetStat[:0]
 	s.appendGroups(&dst.NetStat, s.netstat, kernel.ParseNetStatInto)
 	s.appendGroups(&dst.NetStat, s.snmp, kernel.ParseNetStatInto)
-	s.appendGroups(&dst.NetStat, s.snmp6, kernel.ParseSNMP6Into)
+	if !countersOnly {
+		s.appendGroups(&dst.NetStat, s.snmp6, kernel.ParseSNMP6Into)
+	}
 	dst.SockStat = dst.SockStat[:0]
 	s.appendGroups(&dst.SockStat, s.sockstat, kernel.ParseSockStatInto)
 	s.appendGroups(&dst.SockStat, s.sockstat6, kernel.ParseSockStatInto)
 	sliceInto(s, s.protocols, &dst.Protocols, kernel.ParseProtocolsInto)
 	sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
-	dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
-	dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
-	dst.LoadAvg = ptrInto(s, s.loadavg, dst.LoadAvg, kernel.ParseLoadAvgInto)
+	if !countersOnly {
+		dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
+		dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
+		dst.LoadAvg = ptrInto(s, s.loadavg, dst.LoadAvg, kernel.ParseLoadAvgInto)
+	}
 
 	dst.PSI = dst.PSI[:0]
 	for _, f := range s.psi {
@@ -223,15 +239,8 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 			dst.PSI = dst.PSI[:len(dst.PSI)-1]
 		}
 	}
-	dst.Threads = dst.Threads[:0]
-	for _, f := range s.threads {
-		// A thread that exited (CPU hot-unplug removes ksoftirqd/N) is simply skipped. Its
-		// descriptor keeps naming the exited task (the open file pins its struct pid), so
-		// reads fail rather than show a task that reused the PID.
-		dst.Threads = grow(dst.Threads)
-		if parseInto(f, &dst.Threads[len(dst.Threads)-1], kernel.ParseTaskStatInto) != nil {
-			dst.Threads = dst.Threads[:len(dst.Threads)-1]
-		}
+	if !countersOnly {
+		s.threadsInto(dst)
 	}
 	dst.NICStats = nil
 	if s.opts.Ethtool {
@@ -244,6 +253,20 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 			sum := kernel.Summarize(socks, s.opts.TopSockets)
 			dst.Sockets = &sum
 			dst.SocketList = sum.Top
+		}
+	}
+}
+
+// threadsInto reads the kernel threads' stat files into dst.Threads.
+func (s *Sampler) threadsInto(dst *model.Sample) {
+	dst.Threads = dst.Threads[:0]
+	for _, f := range s.threads {
+		// A thread that exited (CPU hot-unplug removes ksoftirqd/N) is simply skipped. Its
+		// descriptor keeps naming the exited task (the open file pins its struct pid), so
+		// reads fail rather than show a task that reused the PID.
+		dst.Threads = grow(dst.Threads)
+		if parseInto(f, &dst.Threads[len(dst.Threads)-1], kernel.ParseTaskStatInto) != nil {
+			dst.Threads = dst.Threads[:len(dst.Threads)-1]
 		}
 	}
 }
