@@ -28,6 +28,18 @@ type Options struct {
 	// WindowSamples bounds the samples kept in the window whatever the scrape rate.
 	// 0 means 60.
 	WindowSamples int
+	// WindowInterval is the least time between two samples of the window, the samples the
+	// rules and the status page read. A sample taken sooner (a scrape more frequent than
+	// this) reads only the files whose numbers the exposition carries
+	// (source.Sampler.SampleCountersInto: not /proc/stat, /proc/interrupts, /proc/loadavg,
+	// snmp6 nor the kernel threads, which only become rates and CPU shares) and stays out
+	// of the window. So the window spans Window whatever the scrape rate (at one sample per
+	// scrape a 1 s scraper filled its 60 samples in a minute, and the rules looked one
+	// minute back, not ten), and a frequent scrape costs what it exposes. A new kernel-log
+	// event makes the next sample a window sample regardless. 0 means Window/WindowSamples
+	// (10 s by default: Prometheus' usual 15 s makes every scrape a window sample); negative
+	// puts every sample in the window.
+	WindowInterval time.Duration
 	// RulesInterval is the least time between two runs of the rules over the window: a
 	// sample within it is exported at once but keeps the findings of the last run. A new
 	// kernel-log event (an allocation failure, an OOM kill) runs them at the next sample
@@ -70,6 +82,9 @@ func (o *Options) defaults() {
 	}
 	if o.WindowSamples <= 0 {
 		o.WindowSamples = 60
+	}
+	if o.WindowInterval == 0 {
+		o.WindowInterval = o.Window / time.Duration(o.WindowSamples)
 	}
 	if o.RulesInterval == 0 {
 		o.RulesInterval = DefaultRulesInterval
@@ -271,36 +286,36 @@ func (c *Collector) refresh() *Snapshot {
 	if start.Sub(c.hostRead) >= hostRefresh {
 		c.refreshHost(start)
 	}
-	// The previous sample is overwritten: it lives on packed in the window.
-	c.sampler.SampleInto(&c.cur, start)
+	// The kernel log is read first, so that a report it completes makes this sample a
+	// window sample and runs the rules on it. Its records are dated from the boot time of
+	// /proc/stat, which the first sample has to read first; later ones have it from the
+	// last window sample (btime does not change while the host runs).
+	polled := len(c.window) > 0
+	if polled {
+		c.log.poll(start, bootTime(&c.cur))
+	}
+	// The previous sample is overwritten: a window sample lives on packed in the window.
+	// A sample that is not one reads only what the exposition carries and keeps the other
+	// fields from the last window sample.
+	inWindow := c.windowDue(start)
+	if inWindow {
+		c.sampler.SampleInto(&c.cur, start)
+	} else {
+		c.sampler.SampleCountersInto(&c.cur, start)
+	}
 	c.sampleNICs(&c.cur)
 	tcpMemErr := c.refreshTCPSysctls()
-	c.log.poll(start, bootTime(&c.cur))
+	if !polled {
+		c.log.poll(start, bootTime(&c.cur))
+	}
 	c.taken++
 	sampled := c.opt.Now()
 
-	// The window is packed without rates: they are derived when it is unpacked, each
-	// sample's from the one before it (the first's from seed), so a scrape does not pay for
-	// them.
-	c.cur.Rates = nil
-	c.window = append(c.window, c.packer.pack(&c.cur))
-	from := start.Add(-c.opt.Window)
-	drop := 0
-	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
-		drop++
-	}
-	if drop > 0 {
-		c.seed = c.window[drop-1]
-		c.seed.full = nil
-		// Copied down, not resliced, so that the array does not keep dropped samples
-		// reachable nor grow.
-		n := copy(c.window, c.window[drop:])
-		clear(c.window[n:])
-		c.window = c.window[:n]
-	}
-
-	if c.rulesDue(start) {
-		c.runRules(from)
+	if inWindow {
+		c.addToWindow(start)
+		if c.rulesDue(start) {
+			c.runRules(start.Add(-c.opt.Window))
+		}
 	}
 
 	snap := &Snapshot{
@@ -322,6 +337,39 @@ func (c *Collector) refresh() *Snapshot {
 	snap.points = slices.Clone(c.points.finish())
 	snap.done = c.opt.Now()
 	return snap
+}
+
+// windowDue reports whether the sample taken at now enters the window: the first, one
+// WindowInterval after the newest window sample, or the first after a kernel-log event the
+// rules have not seen (they run on window samples only). c.mu is held.
+func (c *Collector) windowDue(now time.Time) bool {
+	n := len(c.window)
+	return n == 0 || c.opt.WindowInterval < 0 || now.Sub(c.window[n-1].time) >= c.opt.WindowInterval ||
+		(c.diag != nil && c.log.committed != c.diag.events)
+}
+
+// addToWindow packs the newest sample into the window and drops what leaves it. c.mu is
+// held.
+func (c *Collector) addToWindow(now time.Time) {
+	// The window is packed without rates: they are derived when it is unpacked, each
+	// sample's from the one before it (the first's from seed), so a scrape does not pay for
+	// them.
+	c.cur.Rates = nil
+	c.window = append(c.window, c.packer.pack(&c.cur))
+	from := now.Add(-c.opt.Window)
+	drop := 0
+	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
+		drop++
+	}
+	if drop > 0 {
+		c.seed = c.window[drop-1]
+		c.seed.full = nil
+		// Copied down, not resliced, so that the array does not keep dropped samples
+		// reachable nor grow.
+		n := copy(c.window, c.window[drop:])
+		clear(c.window[n:])
+		c.window = c.window[:n]
+	}
 }
 
 // rulesDue reports whether the rules run on the sample taken at now.
