@@ -31,9 +31,9 @@ type Options struct {
 	// WindowInterval is the least time between two samples of the window, the samples the
 	// rules and the status page read. A sample taken sooner (a scrape more frequent than
 	// this) reads only the files whose numbers the exposition carries
-	// (source.Sampler.SampleCountersInto: not /proc/stat, /proc/interrupts, /proc/loadavg,
-	// snmp6 nor the kernel threads, which only become rates and CPU shares) and stays out
-	// of the window. So the window spans Window whatever the scrape rate (at one sample per
+	// (exposedParts: not /proc/stat, /proc/interrupts, /proc/loadavg, snmp6 nor the kernel
+	// threads, which only become rates and CPU shares, nor /proc/meminfo and /proc/net/snmp,
+	// which feed no metric) and stays out of the window. So the window spans Window whatever the scrape rate (at one sample per
 	// scrape a 1 s scraper filled its 60 samples in a minute, and the rules looked one
 	// minute back, not ten), and a frequent scrape costs what it exposes. A new kernel-log
 	// event makes the next sample a window sample regardless. 0 means Window/WindowSamples
@@ -137,6 +137,7 @@ type Collector struct {
 	points     pointBuf
 	lastSource []SourceStatus
 	srcBuf     []SourceStatus // sources' scratch
+	snmpOK     bool           // the last window sample read /proc/net/snmp
 	closed     bool
 }
 
@@ -295,13 +296,14 @@ func (c *Collector) refresh() *Snapshot {
 		c.log.poll(start, bootTime(&c.cur))
 	}
 	// The previous sample is overwritten: a window sample lives on packed in the window.
-	// A sample that is not one reads only what the exposition carries and keeps the other
-	// fields from the last window sample.
+	// A sample that is not one reads only what the exposition carries (exposedParts) and
+	// keeps the other fields from the last window sample.
 	inWindow := c.windowDue(start)
 	if inWindow {
 		c.sampler.SampleInto(&c.cur, start)
+		c.snmpOK = c.cur.NetStat.Group("Tcp") != nil
 	} else {
-		c.sampler.SampleCountersInto(&c.cur, start)
+		c.sampler.SamplePartsInto(&c.cur, start, exposedParts)
 	}
 	c.sampleNICs(&c.cur)
 	tcpMemErr := c.refreshTCPSysctls()
@@ -338,6 +340,13 @@ func (c *Collector) refresh() *Snapshot {
 	snap.done = c.opt.Now()
 	return snap
 }
+
+// exposedParts are the files a sample outside the window reads: those the metrics carry.
+// /proc/meminfo and /proc/net/snmp feed no metric, only the availability of their source,
+// which is then that of the last window sample; /proc/stat, /proc/interrupts,
+// /proc/loadavg, snmp6 and the kernel threads only become rates and CPU shares.
+const exposedParts = source.AllParts &^ (source.PartMemInfo | source.PartSNMP | source.PartSNMP6 |
+	source.PartStat | source.PartInterrupts | source.PartLoadAvg | source.PartThreads)
 
 // windowDue reports whether the sample taken at now enters the window: the first, one
 // WindowInterval after the newest window sample, or the first after a kernel-log event the
@@ -605,7 +614,7 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 	}
 	add("/proc/net/dev", len(s.NetDev) > 0, "")
 	add("/proc/net/netstat", s.NetStat.Group("TcpExt") != nil, "")
-	add("/proc/net/snmp", s.NetStat.Group("Tcp") != nil, "")
+	add("/proc/net/snmp", c.snmpOK, "") // read by window samples only (exposedParts)
 	add("/proc/net/sockstat", s.SockStat.Group("TCP") != nil, "")
 	add("/proc/net/protocols", len(s.Protocols) > 0, "")
 	add("/proc/net/softnet_stat", len(s.Softnet) > 0, "")

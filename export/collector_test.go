@@ -437,6 +437,13 @@ func TestWindowInterval(t *testing.T) {
 	if len(s.Sample.Rates) == 0 || s.Sample.Stat == nil || len(s.Sample.Threads) == 0 {
 		t.Errorf("the newest window sample is not a full one: %d rates, stat %v, %d threads", len(s.Sample.Rates), s.Sample.Stat != nil, len(s.Sample.Threads))
 	}
+	// /proc/meminfo and /proc/net/snmp are read by window samples only: their availability
+	// is that of the last one.
+	for _, src := range []string{"/proc/meminfo", "/proc/net/snmp", "/proc/zoneinfo"} {
+		if !sourceOK(s.Sources, src) {
+			t.Errorf("%s not available after a scrape between window samples", src)
+		}
+	}
 	if v, _ := s.Sample.SockStat.Get("TCP", "mem"); v != 1020 {
 		t.Errorf("newest window sample has TCP mem %d, want the 1020 of the sample at +20s", v)
 	}
