@@ -15,6 +15,7 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/source"
 )
@@ -457,7 +458,7 @@ func NewRecoverySampler(root kernel.Root) *source.Sampler {
 // sockets open).
 func NewHostRecoverySampler() *source.Sampler {
 	var s *source.Sampler
-	lockedDo(func() error {
+	netlab.LockedDo(func() error {
 		s = NewRecoverySampler(kernel.HostRoot().InThreadNetns())
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,15 +26,15 @@ import (
 // machine only.
 
 // setGlobal writes a global sysctl through the lab's journal and records it.
-func setGlobal(e *Env, h *Host, key, value string, run *FailureRun) (string, error) {
+func setGlobal(e *Env, h *netlab.Host, key, value string, run *FailureRun) (string, error) {
 	scope, got, err := e.Lab.SetSysctl(h, key, value, e.Options.AllowGlobal)
 	if err != nil {
 		return "", err
 	}
-	if scope == ScopeMissing {
+	if scope == netlab.ScopeMissing {
 		return "", fmt.Errorf("lab: this kernel has no %s: %w", key, kernel.ErrNotSupported)
 	}
-	if scope == ScopeNetns {
+	if scope == netlab.ScopeNetns {
 		return "", fmt.Errorf("lab: %s is per namespace here; the scenario assumes a global key", key)
 	}
 	if got == "" {
@@ -184,7 +185,7 @@ func runTCPMemLow(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(lk.AddrB.String(), "5006")
-	svc, err := startHelper(b, "service", serviceConfig{Listen: addr}, nil, 10*time.Second)
+	svc, err := netlab.StartHelper(b, "service", serviceConfig{Listen: addr}, nil, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +264,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		lk, err := l.Connect(a, b, LinkSpec{})
+		lk, err := l.Connect(a, b, netlab.LinkSpec{})
 		if err != nil {
 			return 0, nil, err
 		}
@@ -330,7 +331,7 @@ type hoard struct {
 	peers    []*net.TCPConn
 }
 
-func startHoard(ctx context.Context, a, b *Host, lk *Link, userTimeoutMs int) (*hoard, error) {
+func startHoard(ctx context.Context, a, b *netlab.Host, lk *netlab.Link, userTimeoutMs int) (*hoard, error) {
 	h := &hoard{}
 	addr := net.JoinHostPort(lk.AddrB.String(), strconv.Itoa(orphanPort))
 	if err := b.Do(func() (err error) { h.ln, err = net.Listen("tcp4", addr); return err }); err != nil {
@@ -429,7 +430,7 @@ func (h *hoard) Close() {
 // network namespace of whoever mounted it (fs/sysfs/mount.c), so the write goes through a
 // sysfs mounted by a thread inside h, in a private mount namespace of that thread (which is
 // discarded with the thread).
-func setRPS(h *Host, dev, mask string) error {
+func setRPS(h *netlab.Host, dev, mask string) error {
 	return h.Do(func() error {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("lab: unshare mount namespace: %w", err)
@@ -487,7 +488,7 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 	}
 	pps := float64(rpsFloodDatagramsPerSec)
 	flood := func(phase string, doctor bool) (float64, []*DoctorResult, error) {
-		rx, err := b.listenUDP(addr)
+		rx, err := listenUDP(b, addr)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -567,7 +568,7 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 
 // listenUDP opens a UDP socket in h that is read as fast as possible (the drops under test
 // happen before the socket).
-func (h *Host) listenUDP(addr string) (*udpReceiver, error) {
+func listenUDP(h *netlab.Host, addr string) (*udpReceiver, error) {
 	r := &udpReceiver{stop: make(chan struct{})}
 	if err := h.Do(func() error {
 		ua, err := net.ResolveUDPAddr("udp4", addr)
@@ -602,7 +603,7 @@ func (h *Host) listenUDP(addr string) (*udpReceiver, error) {
 
 // pinnedUDPFlood sends pps datagrams a second from a thread of h pinned to CPU 0, so that RPS
 // to CPU 1 moves the receive work off the sender's CPU.
-func pinnedUDPFlood(ctx context.Context, h *Host, addr string, pps, size int) (stop func(), sent func() int64, err error) {
+func pinnedUDPFlood(ctx context.Context, h *netlab.Host, addr string, pps, size int) (stop func(), sent func() int64, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var n int64
 	var mu sync.Mutex

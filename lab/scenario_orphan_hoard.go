@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // orphan-hoard: seed 004's FIN_WAIT1 rows. A peer (namespace b) accepts connections and
@@ -119,11 +120,11 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, false, err
 		}
-		lk, err := l.Connect(a, b, LinkSpec{})
+		lk, err := l.Connect(a, b, netlab.LinkSpec{})
 		if err != nil {
 			return 0, false, err
 		}
-		if scope, _, err := l.SetSysctl(a, "net.ipv4.tcp_fin_timeout", strconv.Itoa(orphanFinTimeoutSecs), false); err != nil || scope != ScopeNetns {
+		if scope, _, err := l.SetSysctl(a, "net.ipv4.tcp_fin_timeout", strconv.Itoa(orphanFinTimeoutSecs), false); err != nil || scope != netlab.ScopeNetns {
 			return 0, false, fmt.Errorf("lab: tcp_fin_timeout in %s: scope %s, %v", a.Netns(), scope, err)
 		}
 		userTimeout := 0
@@ -132,12 +133,12 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 			switch {
 			case err != nil:
 				return 0, false, err
-			case scope == ScopeNetns:
+			case scope == netlab.ScopeNetns:
 				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "net.ipv4.tcp_rto_max_ms", Value: got, Scope: scope})
 				run.Settings = "net.ipv4.tcp_rto_max_ms = " + got + " in the sender's namespace"
 			default:
 				userTimeout = 1000
-				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "TCP_USER_TIMEOUT", Value: "1000 ms", Scope: ScopeSocket})
+				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "TCP_USER_TIMEOUT", Value: "1000 ms", Scope: netlab.ScopeSocket})
 				run.Settings = "TCP_USER_TIMEOUT = 1000 ms on each sender socket (this kernel has no net.ipv4.tcp_rto_max_ms)"
 				run.Notes = append(run.Notes, "net.ipv4.tcp_rto_max_ms: "+string(scope)+" here (added in 6.15); used the application-side alternative")
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // page-cache-pressure: seed 003's shape in a memory cgroup. A service (a helper process in a
@@ -66,7 +67,7 @@ func init() {
 }
 
 // psiSomeTotal reads the cgroup's memory.pressure "some total" in microseconds.
-func psiSomeTotal(cg *Cgroup) (int64, error) {
+func psiSomeTotal(cg *netlab.Cgroup) (int64, error) {
 	p, path, err := cg.Pressure()
 	if err != nil {
 		return 0, err
@@ -113,7 +114,7 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err := cg.SetMemoryLimit(pcMemoryBytes); err != nil {
 			return 0, nil, err
 		}
-		svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, File: file, Mmap: true, DontNeed: dropBehind}, nil, 10*time.Second)
+		svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, File: file, Mmap: true, DontNeed: dropBehind}, nil, 10*time.Second)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"headroom/diagnose"
 	"headroom/kernel"
+	"headroom/lab/netlab"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,11 +63,11 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	la, err := a.nl.LinkByName(lk.DevA)
+	la, err := a.Netlink().LinkByName(lk.DevA)
 	if err != nil {
 		return nil, err
 	}
-	lb, err := b.nl.LinkByName(lk.DevB)
+	lb, err := b.Netlink().LinkByName(lk.DevB)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +214,7 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 		case <-time.After(time.Second):
 		}
 	}()
-	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "AF_PACKET listener", Value: fmt.Sprintf("EtherType %#04x on %s", rxUnknownEtherType, lk.DevB), Scope: ScopeSocket})
+	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "AF_PACKET listener", Value: fmt.Sprintf("EtherType %#04x on %s", rxUnknownEtherType, lk.DevB), Scope: netlab.ScopeSocket})
 	run.Settings = fmt.Sprintf("a handler for EtherType %#04x in the receiving namespace", rxUnknownEtherType)
 	after, _, err := measure("after", false)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/plan"
 
 	"golang.org/x/sys/unix"
@@ -83,7 +84,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(lk.AddrB.String(), "5001")
-	svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr}, nil, 10*time.Second)
+	svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr}, nil, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +94,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	measure := func(phase string, doctor bool) (float64, []*DoctorResult, error) {
 		for _, f := range []string{"memory.kmem.tcp.max_usage_in_bytes", "memory.kmem.tcp.failcnt"} {
-			writeCgroupFile(cg.V1Memory, f, "0")
+			netlab.WriteCgroupFile(cg.V1Memory, f, "0")
 		}
 		ns0, err := nsNetStat(b)
 		if err != nil {
@@ -182,7 +183,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if scope != ScopeNetns {
+	if scope != netlab.ScopeNetns {
 		return nil, fmt.Errorf("lab: tcp_rmem is %s here, not per namespace: the scenario would need a global change", scope)
 	}
 	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "net.ipv4.tcp_rmem", Value: got, Scope: scope})

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // Shared pieces of the failure scenarios.
 
 // nsNetStat reads /proc/net/netstat and snmp as host h sees them (per namespace counters:
 // net->mib, include/net/netns/mib.h).
-func nsNetStat(h *Host) (kernel.Groups, error) {
+func nsNetStat(h *netlab.Host) (kernel.Groups, error) {
 	var g kernel.Groups
 	err := h.Do(func() (err error) {
 		g, err = kernel.ReadNetStat(kernel.HostRoot().InThreadNetns())
@@ -56,7 +57,7 @@ type bulkSender struct {
 	once  sync.Once
 }
 
-func startBulk(ctx context.Context, h *Host, addr string, streams int) (*bulkSender, error) {
+func startBulk(ctx context.Context, h *netlab.Host, addr string, streams int) (*bulkSender, error) {
 	b := &bulkSender{}
 	err := h.Do(func() error {
 		d := net.Dialer{Timeout: 5 * time.Second}
@@ -73,7 +74,7 @@ func startBulk(ctx context.Context, h *Host, addr string, streams int) (*bulkSen
 		b.Stop()
 		return nil, err
 	}
-	defer raisePriority()()
+	defer netlab.RaisePriority()()
 	for _, c := range b.conns {
 		b.wg.Add(1)
 		go func(c *net.TCPConn) {
@@ -102,7 +103,7 @@ func (b *bulkSender) Stop() {
 
 // sinkRate waits warm, then measures the helper's received bytes over measure, from two of
 // its status lines (their own clock), in bits per second.
-func sinkRate(ctx context.Context, p *helperProc, warm, measure time.Duration) (float64, error) {
+func sinkRate(ctx context.Context, p *netlab.Helper, warm, measure time.Duration) (float64, error) {
 	if err := sleepCtx(ctx, warm); err != nil {
 		return 0, err
 	}
@@ -143,7 +144,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // workload, and returns a function that waits for doctor's results. With run false it
 // starts nothing and the results are empty. A context cancelled during the delay gives no
 // results and no error: the workload's own error reports the cancellation.
-func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h *Host, opt DoctorOptions) func() ([]*DoctorResult, error) {
+func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h *netlab.Host, opt DoctorOptions) func() ([]*DoctorResult, error) {
 	if !run {
 		return func() ([]*DoctorResult, error) { return nil, nil }
 	}
@@ -165,14 +166,14 @@ func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h 
 
 // pairOnVeth adds hosts "a" and "b" to l joined by a plain veth link (no shaping, no
 // delay): the topology of most failure scenarios.
-func pairOnVeth(l *Lab) (a, b *Host, lk *Link, err error) {
+func pairOnVeth(l *netlab.Lab) (a, b *netlab.Host, lk *netlab.Link, err error) {
 	if a, err = l.AddHost("a"); err != nil {
 		return nil, nil, nil, err
 	}
 	if b, err = l.AddHost("b"); err != nil {
 		return nil, nil, nil, err
 	}
-	if lk, err = l.Connect(a, b, LinkSpec{}); err != nil {
+	if lk, err = l.Connect(a, b, netlab.LinkSpec{}); err != nil {
 		return nil, nil, nil, err
 	}
 	return a, b, lk, nil

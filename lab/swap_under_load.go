@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // swap-under-load: zram swap, and a service in a memory cgroup whose anonymous working set
@@ -92,7 +93,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 				return 0, nil, err
 			}
 		}
-		svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, HogBytes: swapHogBytes}, nil, 10*time.Second)
+		svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, HogBytes: swapHogBytes}, nil, 10*time.Second)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"headroom/internal/contention"
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/tune"
 )
@@ -32,12 +33,12 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 		t.Skip("lab: tune --verify on the long fat pipe takes about 40 s; skipped with -short")
 	}
 	meter := contention.Start()
-	_, a, b, lk := pair(t, LinkSpec{RateBitsPerSec: 100e6, Shaper: ShaperHTB, OneWayDelay: 125 * time.Millisecond / 2, Delay: DelayAuto, Seed: 1})
+	_, a, b, lk := pair(t, netlab.LinkSpec{RateBitsPerSec: 100e6, Shaper: netlab.ShaperHTB, OneWayDelay: 125 * time.Millisecond / 2, Delay: netlab.DelayAuto, Seed: 1})
 	// The sender's buffers are not what is judged: give it room for the BDP (1.56 MB).
-	if err := a.Do(func() error { return writeSysctl("net.ipv4.tcp_wmem", "4096 16384 16777216") }); err != nil {
+	if err := a.Do(func() error { return netlab.WriteSysctl("net.ipv4.tcp_wmem", "4096 16384 16777216") }); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Do(func() error { return writeSysctl("net.ipv4.tcp_rmem", "4096 65536 131072") }); err != nil {
+	if err := b.Do(func() error { return netlab.WriteSysctl("net.ipv4.tcp_rmem", "4096 65536 131072") }); err != nil {
 		t.Fatal(err)
 	}
 	settings, err := headroomSettings(100e6, 125*time.Millisecond, 1, 0)
@@ -71,7 +72,7 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 			case <-time.After(time.Duration(i) * 500 * time.Millisecond):
 			}
 			for ctx.Err() == nil {
-				_, err := RunBulk(ctx, a, b, lk.AddrB, BulkConfig{Streams: 1, Warmup: 100 * time.Millisecond, Measure: 1400 * time.Millisecond, Port: 5101 + i})
+				_, err := netlab.RunBulk(ctx, a, b, lk.AddrB, netlab.BulkConfig{Streams: 1, Warmup: 100 * time.Millisecond, Measure: 1400 * time.Millisecond, Port: 5101 + i})
 				if err != nil && ctx.Err() == nil {
 					mu.Lock()
 					loadErrs = append(loadErrs, err.Error())
@@ -149,7 +150,7 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 	if len(loadErrs) > 0 {
 		t.Logf("load errors: %s", strings.Join(loadErrs, "; "))
 	}
-	res, err := RunBulk(context.Background(), a, b, lk.AddrB, BulkConfig{Streams: 1, Warmup: 100 * time.Millisecond, Measure: 1400 * time.Millisecond})
+	res, err := netlab.RunBulk(context.Background(), a, b, lk.AddrB, netlab.BulkConfig{Streams: 1, Warmup: 100 * time.Millisecond, Measure: 1400 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"headroom/lab/netlab"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -66,7 +68,7 @@ type udpReceiver struct {
 	wg       sync.WaitGroup
 }
 
-func startUDPReceiver(h *Host, addr string, rcvbuf int) (*udpReceiver, error) {
+func startUDPReceiver(h *netlab.Host, addr string, rcvbuf int) (*udpReceiver, error) {
 	r := &udpReceiver{stop: make(chan struct{})}
 	err := h.Do(func() error {
 		ua, err := net.ResolveUDPAddr("udp4", addr)
@@ -133,7 +135,7 @@ func (r *udpReceiver) Close() {
 // udpSend sends udpDatagramsPerSec datagrams of udpDatagramBytes from h to addr until ctx
 // ends: udpDatagramsPerSec/1000 every millisecond. A tick the sender missed (the machine was
 // busy) is not made up with a burst: the scenario's sender is steady.
-func udpSend(ctx context.Context, h *Host, addr string) (sent *atomic.Int64, stop func(), err error) {
+func udpSend(ctx context.Context, h *netlab.Host, addr string) (sent *atomic.Int64, stop func(), err error) {
 	var c *net.UDPConn
 	if err := h.Do(func() error {
 		ua, err := net.ResolveUDPAddr("udp4", addr)
@@ -266,7 +268,7 @@ func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 	if want == 0 {
 		return nil, fmt.Errorf("lab: doctor recommended no net.core.rmem_max for udp-rcvbuf-errors (findings %v)", run.Findings)
 	}
-	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "SO_RCVBUFFORCE", Value: strconv.Itoa(want), Scope: ScopeSocket})
+	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "SO_RCVBUFFORCE", Value: strconv.Itoa(want), Scope: netlab.ScopeSocket})
 	run.Settings = fmt.Sprintf("receive buffer %d bytes (doctor's net.core.rmem_max, asked for with SO_RCVBUFFORCE)", want)
 	after, _, err := flood("after", want, false)
 	if err != nil {

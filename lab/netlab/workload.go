@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"context"
@@ -92,7 +92,7 @@ func RunBulk(ctx context.Context, sender, receiver *Host, dst netip.Addr, cfg Bu
 	if cfg.SampleEvery == 0 {
 		cfg.SampleEvery = 100 * time.Millisecond
 	}
-	defer raisePriority()()
+	defer RaisePriority()()
 	addr := net.JoinHostPort(dst.String(), strconv.Itoa(cfg.Port))
 	control := func(_, _ string, c syscall.RawConn) error {
 		var serr error
