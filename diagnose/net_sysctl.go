@@ -228,7 +228,7 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 		if !sysctlChecked(m) {
 			continue
 		}
-		if _, ok := sysctlRangeFor(m.Key); ok {
+		if _, ok := sysctlRangeFor(m); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -243,7 +243,7 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	var bad []string
 	for _, m := range ms {
-		full, rg := sysctlRangeForKey(m.Key)
+		full, rg := sysctlRangeForKey(m)
 		problems, s := sysctlProblems(m, rg, kver, kOK)
 		for _, p := range problems {
 			ev = append(ev, Evidence{What: fmt.Sprintf("%s = %q (%s)", full, m.Value, netFormName(m.Form)), Value: p, Source: netMentionSource(m)})
@@ -288,19 +288,20 @@ func netDedup(s []string) []string {
 	return out
 }
 
-// sysctlRangeFor finds the bounds of a key as written (full or short: "tcp_rmem").
-func sysctlRangeFor(written string) (sysctlRange, bool) {
-	_, r := sysctlRangeForKey(written)
+// sysctlRangeFor finds the bounds of the key a mention names. Only a key the kernel would
+// resolve as written counts (the full key or its unique tail, "tcp_rmem"): a reordered key
+// such as vm.min_kbytes_free is refused by name before any value is read (the unknown-key rule).
+func sysctlRangeFor(m model.SettingMention) (sysctlRange, bool) {
+	_, r := sysctlRangeForKey(m)
 	return r, r.n > 0
 }
 
-func sysctlRangeForKey(written string) (string, sysctlRange) {
-	for k, r := range sysctlRanges {
-		if netKeyMatches(k, written) {
-			return k, r
-		}
+func sysctlRangeForKey(m model.SettingMention) (string, sysctlRange) {
+	full := m.Names()
+	if full == "" || (full != m.Key && !strings.HasSuffix(full, "."+m.Key)) {
+		return m.Key, sysctlRange{}
 	}
-	return written, sysctlRange{}
+	return full, sysctlRanges[full]
 }
 
 // sysctlProblems checks one value against its key's bounds. The severity is -1 when there is

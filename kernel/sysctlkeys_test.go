@@ -30,3 +30,26 @@ func TestKnownSysctl(t *testing.T) {
 		t.Errorf("tcp_tw_recycle note %q", note)
 	}
 }
+
+func TestSysctlMeans(t *testing.T) {
+	for written, want := range map[string]string{
+		"vm.min_free_kbytes":           "vm.min_free_kbytes",
+		"vm.min_kbytes_free":           "vm.min_free_kbytes", // seed 000: the same words reordered
+		"vm/min_free_kbytes":           "vm.min_free_kbytes",
+		"/proc/sys/vm/min_free_kbytes": "vm.min_free_kbytes",
+		"VM.Min_Free_Kbytes":           "vm.min_free_kbytes",
+		"tcp_mem":                      "net.ipv4.tcp_mem", // a unique tail
+		"ipv4.tcp_mem":                 "net.ipv4.tcp_mem",
+		"ipv6.tcp_mem":                 "", // a tail of no key
+		"vm.min_free":                  "",
+		"net.min_free_kbytes":          "", // same words, another directory
+		"net.core.rmem_maxx":           "", // a near spelling is only a suggestion
+		"net.ipv4.tcp_tw_recycle":      "net.ipv4.tcp_tw_recycle",
+		"net.ipv4.conf.eth0.rp_filter": "net.ipv4.conf.eth0.rp_filter",
+		"":                             "",
+	} {
+		if got := SysctlMeans(written); got != want {
+			t.Errorf("SysctlMeans(%q) = %q, want %q", written, got, want)
+		}
+	}
+}
