@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,31 @@ func TestSysctlMeans(t *testing.T) {
 	} {
 		if got := SysctlMeans(written); got != want {
 			t.Errorf("SysctlMeans(%q) = %q, want %q", written, got, want)
+		}
+	}
+}
+
+func TestSysctlRangeAtVersion(t *testing.T) {
+	r, ok := LookupSysctlRange("vm.swappiness")
+	if !ok {
+		t.Fatal("vm.swappiness has no range")
+	}
+	for _, c := range []struct {
+		v     string
+		known bool
+		want  int64
+	}{{"4.19.0", true, 100}, {"5.8.0", true, 200}, {"6.18.0", true, 200}, {"", false, 200}} {
+		v, _ := ParseKernelVersion(c.v)
+		if got, _ := r.MaxAt(v, c.known); got != c.want {
+			t.Errorf("swappiness max on %q: %d, want %d", c.v, got, c.want)
+		}
+	}
+	if r, _ := LookupSysctlRange("net.ipv4.tcp_mem"); r.TypeMax() != math.MaxInt64 || r.Fields != 3 || !r.Ordered {
+		t.Errorf("tcp_mem range %+v", r)
+	}
+	for _, k := range SysctlRangeKeys() {
+		if known, _ := KnownSysctl(k); !known {
+			t.Errorf("%s has a range but is not a known key", k)
 		}
 	}
 }

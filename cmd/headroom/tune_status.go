@@ -14,6 +14,7 @@ import (
 	"headroom/diagnose"
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/plan"
 	"headroom/tune"
 )
 
@@ -32,7 +33,7 @@ func tuneOpenFS(procSysDir string) func(ns string) (tune.SysctlFS, func(), error
 	}
 }
 
-func tuneRollbacker(f tuneFlags, j *tune.Journal, limits tune.Limits, stdio IO) *tune.Rollbacker {
+func tuneRollbacker(f tuneFlags, j *tune.Journal, limits plan.Limits, stdio IO) *tune.Rollbacker {
 	return &tune.Rollbacker{
 		Journal: j,
 		Limits:  limits,
