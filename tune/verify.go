@@ -174,6 +174,9 @@ type Figure struct {
 
 // Show prints a rate (or ratio) of the figure in its unit.
 func (f Figure) Show(v float64) string {
+	if x := v * f.Scale; math.Abs(x) >= 1000 {
+		return fmt.Sprintf("%.0f%s", x, f.Unit) // 20100 pages/s, not 2.01e+04
+	}
 	return fmt.Sprintf("%.3g%s", v*f.Scale, f.Unit)
 }
 
