@@ -286,7 +286,8 @@ func TestSampleFlows(t *testing.T) {
 	// figure, no delivery rate (nothing acked).
 	h = &HostSampler{}
 	flows(0, flowSock("a:1", "b:1", 160, 0, 0, 0), flowSock("a:2", "b:2", 232, 0, 0, 0))
-	s = flows(time.Second, flowSock("a:1", "b:1", 160, 5e6, 0, 0), flowSock("a:2", "b:2", 232, 0, 3e6, 0))
+	// b:2 acked one byte: its FIN.
+	s = flows(time.Second, flowSock("a:1", "b:1", 160, 5e6, 0, 0), flowSock("a:2", "b:2", 232, 1, 3e6, 5e6))
 	if _, ok := s["sockdiag.delivery_rate"]; ok || s["sockdiag.busiest_received"] != 3e6 {
 		t.Errorf("4.6 sender and a receiver: %v", s)
 	}

@@ -226,7 +226,10 @@ func (h *HostSampler) sampleFlows(socks []kernel.Socket, now time.Time, s Sample
 	var rate float64
 	n := 0
 	for _, g := range gs {
-		if n == FlowTopN || g.acked == 0 {
+		// A flow that had less than a segment acknowledged sent nothing to speak of (a FIN
+		// advances snd_una, and so bytes_acked, by one: tcp_snd_una_update,
+		// net/ipv4/tcp_input.c); its delivery rate is not a sender's.
+		if n == FlowTopN || g.acked < max(g.info.SndMSS, 536) {
 			break
 		}
 		if r, ok := g.info.DeliveryRate(); ok {
