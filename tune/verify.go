@@ -500,6 +500,9 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 	for i, g := range guards {
 		ids[i] = g.ID
 	}
+	if v.Judge != nil {
+		ids = append(ids, guardCritical)
+	}
 	a.log().Info(fmt.Sprintf("measuring the guards for %s before applying and %s after", v.Window, v.Window), "guards", strings.Join(ids, ","))
 	before, err := v.Measure(ctx)
 	if err != nil {
