@@ -275,17 +275,6 @@ func TestAllocFailHealthyAndNotChecked(t *testing.T) {
 	}
 }
 
-func TestMemSameKey(t *testing.T) {
-	for _, c := range []struct {
-		w    string
-		want bool
-	}{{"vm.min_free_kbytes", true}, {"vm.min_kbytes_free", true}, {"vm/min_free_kbytes", true}, {"vm.min_free", false}, {"net.min_free_kbytes", false}} {
-		if got := memSameKey(c.w, "vm.min_free_kbytes"); got != c.want {
-			t.Errorf("%s: %v", c.w, got)
-		}
-	}
-}
-
 func TestMemCallerOf(t *testing.T) {
 	fn, mod := memCallerOf([]string{"[<c0021c7c>] (dump_stack+0x0/0x14)", "__alloc_pages_internal+0x3e0/0x414", "rxq_refill+0x38/0x1a0 [mv643xx_eth]"})
 	if fn != "rxq_refill" || mod != "mv643xx_eth" {

@@ -232,8 +232,8 @@ func memFreePlentiful(tl *model.Timeline, i int, freePages int64) (bool, string)
 	if have {
 		return freePages > 2*high, fmt.Sprintf("high watermarks sum to %s; plentiful above twice that", humanBytes(high*psz))
 	}
-	if cur, ok := memCurrent(tl, "vm.min_free_kbytes"); ok {
-		if c, ok := memSettingInt(cur); ok && c > 0 {
+	if cur, ok := currentSetting(tl, "vm.min_free_kbytes"); ok {
+		if c, ok := settingInt(cur); ok && c > 0 {
 			return freePages*psz/1024 > 4*c, fmt.Sprintf("vm.min_free_kbytes %d kB; plentiful above 4× that (the high watermark is about 1.5× min without zoneinfo to read)", c)
 		}
 	}

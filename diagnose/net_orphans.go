@@ -136,7 +136,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.SockStat.Get("TCP", "orphan"); return ok }); s != nil {
 		haveData = true
 		orphans, _ := s.SockStat.Get("TCP", "orphan")
-		if lim := netSettings(tl, "net.ipv4.tcp_max_orphans"); len(lim) > 0 && lim[0].Host {
+		if lim := settingValues(tl, "net.ipv4.tcp_max_orphans"); len(lim) > 0 && lim[0].Host {
 			if maxO, err := strconv.ParseInt(strings.TrimSpace(lim[0].Value), 10, 64); err == nil && maxO > 0 {
 				share := float64(orphans) / float64(maxO)
 				if orphans > 0 {
@@ -209,7 +209,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 	if okW && okP && wm.V[2] > 0 {
 		limit := p.Budget.BudgetBytes / wm.V[2]
 		cur := ""
-		if vs := netSettings(tl, "net.ipv4.tcp_max_orphans"); len(vs) > 0 {
+		if vs := settingValues(tl, "net.ipv4.tcp_max_orphans"); len(vs) > 0 {
 			cur = strings.TrimSpace(vs[0].Value)
 		}
 		if c, err := strconv.ParseInt(cur, 10, 64); cur == "" || (err == nil && c > limit) {

@@ -145,14 +145,14 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 // maximum: the figure an author quotes for a limit.
 func tcpMemValues(tl *model.Timeline) []netTriplet {
 	var out []netTriplet
-	for _, sv := range netSettings(tl, "net.ipv4.tcp_mem") {
+	for _, sv := range settingValues(tl, "net.ipv4.tcp_mem") {
 		v, ok := netInts(sv.Value)
 		switch {
 		case ok && len(v) == 3:
-			out = append(out, netTriplet{netSetting: sv, V: [3]int64{v[0], v[1], v[2]}})
+			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})
 		case ok && len(v) == 1 && !sv.Host && v[0] > 0:
 			sv.Source += "; a single number, read as the maximum"
-			out = append(out, netTriplet{netSetting: sv, V: [3]int64{0, 0, v[0]}, single: true})
+			out = append(out, netTriplet{setting: sv, V: [3]int64{0, 0, v[0]}, single: true})
 		}
 	}
 	return out

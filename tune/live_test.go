@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"headroom/plan"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,7 +246,7 @@ func TestLiveThirdOfFiveFailsInKernel(t *testing.T) {
 func TestLiveGlobalKeysRefusedInNetns(t *testing.T) {
 	ns := newTestNetns(t)
 	fs := openTestNetnsFS(t, ns)
-	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}, AllOrNothing: true}
+	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: plan.Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}, AllOrNothing: true}
 	_, items, err := a.Apply(context.Background(), []model.Change{
 		sysctl("net.core.rmem_max", "1073741823", "x"),
 		sysctl("net.core.netdev_max_backlog", "4096", "x"),

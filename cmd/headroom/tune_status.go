@@ -17,6 +17,7 @@ import (
 	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/plan"
 	"headroom/source"
 	"headroom/tune"
 )
@@ -36,7 +37,7 @@ func tuneOpenFS(procSysDir string) func(ns string) (tune.SysctlFS, func(), error
 	}
 }
 
-func tuneRollbacker(f tuneFlags, j *tune.Journal, limits tune.Limits, stdio IO) *tune.Rollbacker {
+func tuneRollbacker(f tuneFlags, j *tune.Journal, limits plan.Limits, stdio IO) *tune.Rollbacker {
 	return &tune.Rollbacker{
 		Journal: j,
 		Limits:  limits,
