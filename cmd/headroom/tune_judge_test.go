@@ -9,6 +9,7 @@ import (
 
 	"headroom/input"
 	"headroom/model"
+	"headroom/plan"
 	"headroom/tune"
 )
 
@@ -59,7 +60,7 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 	}
 	defer j.Close()
 	open := func(string) (tune.SysctlFS, func(), error) { return tune.ProcSys{Dir: dir}, func() {}, nil }
-	a := &tune.Applier{FS: tune.ProcSys{Dir: dir}, Journal: j, Limits: tune.Limits{MemTotalKB: 16 << 20, PageSizeBytes: 4096}}
+	a := &tune.Applier{FS: tune.ProcSys{Dir: dir}, Journal: j, Limits: plan.Limits{MemTotalKB: 16 << 20, PageSizeBytes: 4096}}
 	rb := &tune.Rollbacker{Journal: j, OpenFS: open, Limits: a.Limits}
 	change := model.Change{Kind: model.ChangeSysctl, Key: "net.core.somaxconn", Recommended: "8192", Why: "accept queue", Rule: "test"}
 	e, _, ver, err := v.ApplyVerified(context.Background(), a, rb, []model.Change{change})
