@@ -245,8 +245,9 @@ func flowSock(local, remote string, n int, acked, received, rate int64) kernel.S
 }
 
 // The flow figures: the delivery rate summed over the top flows by bytes acked since the
-// previous dump, the bytes per second of the top flows by bytes received; neither when no
-// flow is in both dumps or the kernel's tcp_info lacks the field.
+// previous dump, the bytes per second of the top flows by bytes received (a connection new
+// since the previous dump with all its bytes); neither when there is no flow or the
+// kernel's tcp_info lacks the field.
 func TestSampleFlows(t *testing.T) {
 	t0 := fixedNow()
 	h := &HostSampler{}
@@ -259,7 +260,8 @@ func TestSampleFlows(t *testing.T) {
 		t.Fatalf("first dump measured: %v", s)
 	}
 	// Ten sending flows with 1..10 MB acked in the second, each estimating 1..10 MB/s;
-	// one receiving flow; one listener; one new flow (not in the previous dump).
+	// one receiving flow; one listener; one new flow (not in the previous dump) that received
+	// 1 MB since it connected.
 	var first, second []kernel.Socket
 	for i := int64(1); i <= 10; i++ {
 		local := "10.0.0.1:" + string(rune('0'+i%10)) + "00"
@@ -268,7 +270,7 @@ func TestSampleFlows(t *testing.T) {
 	}
 	first = append(first, flowSock("10.0.0.1:22", "10.0.0.7:2", 232, 100, 1e6, 0))
 	second = append(second, flowSock("10.0.0.1:22", "10.0.0.7:2", 232, 200, 1e6+4e6, 9e9),
-		flowSock("10.0.0.1:23", "10.0.0.7:3", 232, 1e9, 1e9, 7e9),
+		flowSock("10.0.0.1:23", "10.0.0.7:3", 232, 1e6, 1e6, 7e9),
 		kernel.Socket{State: "LISTEN", Local: "0.0.0.0:5001", Remote: "0.0.0.0:0", Info: &kernel.TCPInfo{Len: 232, BytesReceived: 1e12}})
 	flows(time.Second, first...)
 	s := flows(3*time.Second, second...)
@@ -277,9 +279,9 @@ func TestSampleFlows(t *testing.T) {
 	if s["sockdiag.delivery_rate"] != 52e6 {
 		t.Errorf("delivery rate %v, want 52e6 (%v)", s["sockdiag.delivery_rate"], s)
 	}
-	// 4 MB received in 2 s.
-	if s["sockdiag.busiest_received"] != 2e6 {
-		t.Errorf("received %v, want 2e6", s["sockdiag.busiest_received"])
+	// 4 MB + the new flow's 1 MB received in 2 s; the listener's bytes are no flow's.
+	if s["sockdiag.busiest_received"] != 2.5e6 {
+		t.Errorf("received %v, want 2.5e6", s["sockdiag.busiest_received"])
 	}
 
 	// A 4.6 kernel: bytes counted, no delivery rate. A receive-only host: a received
@@ -300,10 +302,11 @@ func TestSampleFlows(t *testing.T) {
 	if s = flows(2 * time.Second); len(s) != 0 {
 		t.Errorf("no sockets: %v", s)
 	}
-	// Addresses reused by a new connection (the counts went back) are not a flow's growth.
+	// Addresses reused by a new connection (the counts went back): its own counts, not a
+	// negative growth; 10 bytes acked is no sender.
 	h = &HostSampler{}
 	flows(0, flowSock("a:1", "b:1", 232, 9e9, 9e9, 0))
-	if s = flows(time.Second, flowSock("a:1", "b:1", 232, 10, 10, 1e6)); len(s) != 0 {
+	if s = flows(time.Second, flowSock("a:1", "b:1", 232, 10, 10, 1e6)); len(s) != 1 || s["sockdiag.busiest_received"] != 10 {
 		t.Errorf("reused addresses: %v", s)
 	}
 }

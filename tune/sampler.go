@@ -172,8 +172,8 @@ func (h *HostSampler) dumpSockets(root kernel.Root) []kernel.Socket {
 	return socks
 }
 
-// sampleFlows sets the sock_diag figures of the busiest flows since the previous sample,
-// among the flows present in both dumps (by local and remote address):
+// sampleFlows sets the sock_diag figures of the busiest flows since the previous sample
+// (flows matched by local and remote address):
 //
 //   - sockdiag.delivery_rate: the sum of tcpi_delivery_rate over the FlowTopN flows that had
 //     the most bytes acknowledged, the sending side's own estimate of what its path
@@ -183,7 +183,7 @@ func (h *HostSampler) dumpSockets(root kernel.Root) []kernel.Socket {
 //     this).
 //
 // Either is left out when no flow qualifies (no sock_diag, a kernel whose tcp_info lacks
-// the field, no flow sending or no flow in both dumps): "not measured", not zero.
+// the field, no flow sending, no flow at all) or on the first dump: "not measured", not zero.
 func (h *HostSampler) sampleFlows(socks []kernel.Socket, now time.Time, s Sample) {
 	prev, prevTime := h.flows, h.flowsTime
 	h.flows, h.flowsTime = map[string]flowBytes{}, now
@@ -206,12 +206,15 @@ func (h *HostSampler) sampleFlows(socks []kernel.Socket, now time.Time, s Sample
 	}
 	var gs []grown
 	for k, c := range h.flows {
-		p, ok := prev[k]
-		// A count that went back is a new connection on the same addresses.
-		if !ok || c.acked < p.acked || c.received < p.received {
-			continue
+		// A flow not in the previous dump was connected since: its counts start at zero
+		// (tcp_info's bytes are per connection), so all of them are this interval's. A
+		// count that went back is a new connection on the same addresses, likewise. Only
+		// what a connection received after the last dump before it closed is missed.
+		if p, ok := prev[k]; ok && c.acked >= p.acked && c.received >= p.received {
+			c.acked -= p.acked
+			c.received -= p.received
 		}
-		gs = append(gs, grown{c.acked - p.acked, c.received - p.received, c.info})
+		gs = append(gs, grown{c.acked, c.received, c.info})
 	}
 	if len(gs) == 0 {
 		return
