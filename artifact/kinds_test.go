@@ -306,3 +306,28 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Two greps of ethtool -S, each under its own prompt: the second prompt ends the first block
+// (it is not "a line between counters" to report) and labels the second, so each interface
+// keeps its own counters (corpus 249).
+func TestEthtoolBlocksUnderPrompts(t *testing.T) {
+	text := "root@compute5:~# ethtool -S enp24s0f1 | egrep -E 'rx_dropped|rx_missed'\n" +
+		"     rx_dropped: 3322\n     port.rx_dropped: 0\n" +
+		"root@compute5:~# ethtool -S enp24s0f0 | egrep -E 'rx_dropped|rx_missed'\n" +
+		"     rx_dropped: 768\n     port.rx_dropped: 0\n"
+	tl := ParseString(text, "", Options{})
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	got := map[string]int64{}
+	for _, s := range tl.Samples {
+		for _, n := range s.NICStats {
+			if v, ok := n.Stats.Get("rx_dropped"); ok {
+				got[n.Name] = v
+			}
+		}
+	}
+	if got["enp24s0f1"] != 3322 || got["enp24s0f0"] != 768 || len(got) != 2 {
+		t.Errorf("rx_dropped by interface %v, want enp24s0f1 3322 and enp24s0f0 768", got)
+	}
+}

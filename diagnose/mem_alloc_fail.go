@@ -567,7 +567,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	case classHighOrderAtomic:
 		r := vs[rep]
 		caller, module := memCallerOf(r.af.CallTrace)
-		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, humanBytes(int64(1)<<r.af.Order*memPage(tl)))
+		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, plan.FormatBytes(int64(1)<<r.af.Order*memPage(tl)))
 		if caller != "" {
 			who := caller
 			if module != "" {
@@ -846,7 +846,7 @@ func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
 		return ""
 	}
 	psz := int(memPage(tl))
-	size := humanBytes(int64(psz) << af.Order)
+	size := plan.FormatBytes(int64(psz) << af.Order)
 	for _, n := range tl.Host.NICs {
 		if n.Virtual || n.MTU <= 0 {
 			continue

@@ -304,7 +304,7 @@ func memLogAvailable(tl *model.Timeline) (ok bool, why string) {
 }
 
 // memKB prints a kB figure with a binary unit.
-func memKB(v int64) string { return humanBytes(v * 1024) }
+func memKB(v int64) string { return plan.FormatBytes(v * 1024) }
 
 // memRateStats summarises one rate key over the timeline: samples that have it, the mean, the
 // peak and where the peak was.

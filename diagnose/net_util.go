@@ -283,7 +283,7 @@ func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 		}
 		c.Current, c.Rule = "", ""
 		c.Why = fmt.Sprintf("max %d pages (%s) is %s; the budget for socket buffers is 1/%d of %s %s = %s (%d pages); pressure ⅔ and min ½ of max as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to your streams' worst case",
-			v[2], humanBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), budgetPages)
+			v[2], plan.FormatBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes), plan.FormatBytes(p.Budget.BudgetBytes), budgetPages)
 		return p, c, true
 	}
 	return p, model.Change{}, false

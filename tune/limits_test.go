@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"headroom/kernel"
 	"strings"
 	"testing"
 
@@ -9,7 +10,7 @@ import (
 
 func TestBoundedKeysHaveScope(t *testing.T) {
 	for _, k := range plan.BoundedKeys() {
-		if LookupScope(k).Scope == ScopeUnknown {
+		if kernel.LookupSysctlScope(k).Scope == kernel.ScopeUnknown {
 			t.Errorf("%s has a bound but no scope entry", k)
 		}
 	}

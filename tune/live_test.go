@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"headroom/kernel"
 	"headroom/plan"
 	"os"
 	"os/exec"
@@ -269,18 +270,18 @@ func TestLiveGlobalKeysRefusedInNetns(t *testing.T) {
 func TestScopeTableMatchesKernel(t *testing.T) {
 	ns := newTestNetns(t)
 	fs := openTestNetnsFS(t, ns)
-	for key, info := range scopeTable {
+	for key, info := range kernel.SysctlScopeTable() {
 		if _, err := HostProcSys().Read(key); err != nil {
 			continue // not on this host (module not loaded, older kernel)
 		}
 		_, rerr := fs.Read(key)
 		w, werr := fs.Writable(key)
 		switch info.Scope {
-		case ScopePerNetns:
+		case kernel.ScopePerNetns:
 			if rerr != nil || werr != nil || !w {
 				t.Errorf("%s: table says per-netns, but in a namespace read: %v, writable: %v %v", key, rerr, w, werr)
 			}
-		case ScopeGlobal:
+		case kernel.ScopeGlobal:
 			if rerr == nil && werr == nil && w {
 				t.Errorf("%s: table says global, but a namespace can write it", key)
 			}

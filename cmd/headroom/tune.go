@@ -391,7 +391,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 
 func tuneListBounds(stdio IO) int {
 	for _, k := range plan.BoundedKeys() {
-		fmt.Fprintf(stdio.Stdout, "%-34s %-9s %s\n", k, tune.LookupScope(k).Scope, plan.BoundSource(k))
+		fmt.Fprintf(stdio.Stdout, "%-34s %-9s %s\n", k, kernel.LookupSysctlScope(k).Scope, plan.BoundSource(k))
 	}
 	return exitOK
 }
