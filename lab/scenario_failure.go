@@ -322,7 +322,7 @@ func (e *Env) Doctor(ctx context.Context, h *netlab.Host, opts DoctorOptions) ([
 	var cgSamples []model.Sample
 	var cgErr error
 	var tl *model.Timeline
-	err := kernel.InNetns(h.Netns(), func(root kernel.Root) error {
+	err := h.Read(func(root kernel.Root) error {
 		var err error
 		tl, err = source.Collect(ctx, root, source.CollectOptions{
 			Options:  source.DefaultOptions(),

@@ -113,8 +113,8 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	var smp *source.Sampler
 	var conntrack *os.File
-	if err := p.Do(func() error {
-		smp = NewRecoverySampler(kernel.HostRoot().InThreadNetns())
+	if err := p.Read(func(root kernel.Root) error {
+		smp = NewRecoverySampler(root)
 		// nf_conntrack_count is per namespace; absent when nf_conntrack is not loaded.
 		conntrack, _ = os.Open("/proc/sys/net/netfilter/nf_conntrack_count")
 		return nil

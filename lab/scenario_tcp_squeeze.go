@@ -96,30 +96,12 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		for _, f := range []string{"memory.kmem.tcp.max_usage_in_bytes", "memory.kmem.tcp.failcnt"} {
 			netlab.WriteCgroupFile(cg.V1Memory, f, "0")
 		}
-		ns0, err := nsNetStat(b)
+		ph, err := e.runSinkPhase(ctx, a, b, addr, svc, squeezeStreams, squeezeWarm, squeezeMeasure, doctor, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
 		if err != nil {
 			return 0, nil, err
 		}
-		snd, err := startBulk(ctx, a, addr, squeezeStreams)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer snd.Stop()
-		waitDoctor := e.doctorAfter(ctx, doctor, squeezeWarm, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-		bps, err := sinkRate(ctx, svc, squeezeWarm, squeezeMeasure)
-		docs, docErr := waitDoctor()
-		snd.Stop()
-		if err != nil {
-			return 0, nil, err
-		}
-		if docErr != nil {
-			return 0, nil, docErr
-		}
-		ns1, err := nsNetStat(b)
-		if err != nil {
-			return 0, nil, err
-		}
-		run.Observed = append(run.Observed, counterObservations(ns0, ns1, "TcpExt", phase, src,
+		bps := ph.bps
+		run.Observed = append(run.Observed, counterObservations(ph.ns0, ph.ns1, "TcpExt", phase, src,
 			"PruneCalled", "RcvPruned", "OfoPruned", "TCPRcvQDrop", "TCPOFODrop", "TCPRcvCollapsed", "TCPMemoryPressures")...)
 		for _, f := range []string{"memory.kmem.tcp.max_usage_in_bytes", "memory.kmem.tcp.failcnt", "memory.kmem.tcp.limit_in_bytes"} {
 			if v, err := cg.ReadInt(f); err == nil {
@@ -131,7 +113,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		// Let the aborted connections' RSTs reach the service so its sockets close and
 		// uncharge before the next phase.
 		sleepCtx(ctx, 300*time.Millisecond)
-		return bps / 1e6, docs, nil
+		return bps / 1e6, ph.docs, nil
 	}
 
 	// Reference: accounting on, no limit.
@@ -150,8 +132,8 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	// The fix: the plan for this service.
 	linkMbps := int64(squeezeDefaultLinkMbps)
-	b.Do(func() error {
-		if nics, err := kernel.ReadNICs(kernel.HostRoot().InThreadNetns()); err == nil {
+	b.Read(func(root kernel.Root) error {
+		if nics, err := kernel.ReadNICs(root); err == nil {
 			for _, n := range nics {
 				if n.Name == lk.DevB && n.SpeedMbps > 0 {
 					linkMbps = n.SpeedMbps

@@ -13,30 +13,13 @@ import (
 
 // Shared pieces of the failure scenarios.
 
-// nsNetStat reads /proc/net/netstat and snmp as host h sees them (per namespace counters:
-// net->mib, include/net/netns/mib.h).
-func nsNetStat(h *netlab.Host) (kernel.Groups, error) {
-	var g kernel.Groups
-	err := h.Do(func() (err error) {
-		g, err = kernel.ReadNetStat(kernel.HostRoot().InThreadNetns())
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lab: netstat in %s: %w", h.Netns(), err)
-	}
-	return g, nil
-}
-
 // counterObservations returns the growth of group's counters between two readings.
 func counterObservations(a, b kernel.Groups, group, phase, src string, names ...string) []Observation {
 	var out []Observation
 	for _, n := range names {
-		x, okA := a.Get(group, n)
-		y, okB := b.Get(group, n)
-		if !okA || !okB {
-			continue
+		if d, ok := counterDelta(a, b, group, n); ok {
+			out = append(out, Observation{What: group + " " + n, Phase: phase, Value: float64(d), Unit: "increase", Source: src})
 		}
-		out = append(out, Observation{What: group + " " + n, Phase: phase, Value: float64(y - x), Unit: "increase", Source: src})
 	}
 	return out
 }
@@ -99,6 +82,44 @@ func (b *bulkSender) Stop() {
 		}
 		b.wg.Wait()
 	})
+}
+
+// sinkPhase is one measured phase of a TCP scenario: streams TCP streams from a into the
+// sink helper svc on b (a "service" helper listening on addr), doctor on b after warm when
+// doctor is set, the sink's rate over measure, and b's netstat and snmp counters before and
+// after, so the phase's drops are the growth between the two.
+type sinkPhase struct {
+	bps      float64
+	docs     []*DoctorResult
+	ns0, ns1 kernel.Groups
+}
+
+func (e *Env) runSinkPhase(ctx context.Context, a, b *netlab.Host, addr string, svc *netlab.Helper, streams int, warm, measure time.Duration, doctor bool, opt DoctorOptions) (*sinkPhase, error) {
+	ph := &sinkPhase{}
+	var err error
+	if ph.ns0, err = b.NetStat(); err != nil {
+		return nil, err
+	}
+	snd, err := startBulk(ctx, a, addr, streams)
+	if err != nil {
+		return nil, err
+	}
+	defer snd.Stop()
+	waitDoctor := e.doctorAfter(ctx, doctor, warm, b, opt)
+	bps, err := sinkRate(ctx, svc, warm, measure)
+	docs, docErr := waitDoctor()
+	snd.Stop()
+	if err != nil {
+		return nil, err
+	}
+	if docErr != nil {
+		return nil, docErr
+	}
+	ph.bps, ph.docs = bps, docs
+	if ph.ns1, err = b.NetStat(); err != nil {
+		return nil, err
+	}
+	return ph, nil
 }
 
 // sinkRate waits warm, then measures the helper's received bytes over measure, from two of

@@ -200,12 +200,7 @@ func runGuardianHelper(cfgJSON []byte) error {
 	}
 	// Written even when empty (a concurrent sweep got there first): it says the guardian
 	// ran; the sweep prints nothing for it.
-	b, _ := json.Marshal(rep)
-	p := filepath.Join(ownerDir, cfg.RunID+guardianSuffix)
-	if err := os.WriteFile(p+".tmp", b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(p+".tmp", p)
+	return writeState(filepath.Join(ownerDir, cfg.RunID+guardianSuffix), rep)
 }
 
 // collectGuardianReports returns, and removes, what the guardians of killed runs did, one
