@@ -170,7 +170,7 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 			}
 			if sig == syscall.SIGKILL {
 				// The helper dies with the run (PR_SET_PDEATHSIG); the run's guardian sweeps
-				// the rest (guardian.go) with nobody calling CleanupAll.
+				// the rest (netlab/guardian.go) with nobody calling CleanupAll.
 				rep, err := netlab.WaitGuardianReport(runID, 10*time.Second)
 				if err != nil {
 					t.Fatal(err)

@@ -318,7 +318,7 @@ func TestKilledRunCleansUp(t *testing.T) {
 				t.Fatal("child did not exit within 30s of the signal")
 			}
 			if sig == syscall.SIGKILL {
-				// Nothing could run in the child; its guardian sweeps the run (guardian.go)
+				// Nothing could run in the child; its guardian sweeps the run (netlab/guardian.go)
 				// with nobody calling Cleanup. (A lab run of another test process may sweep
 				// first: its Cleanup sees the same dead owner. Then the guardian's report is
 				// empty.)
