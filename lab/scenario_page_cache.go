@@ -166,10 +166,8 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 			Observation{What: "file read by the service", Phase: name, Value: round1(float64(fb1-fb0) / secs / (1 << 20)), Unit: "MiB/s", Source: "service"},
 			Observation{What: "network received by the service", Phase: name, Value: round1(float64(rx1-rx0) * 8 / secs / 1e6), Unit: "Mbit/s", Source: "service"})
 		for _, k := range []string{"pgpgin", "pgpgout", "pgmajfault"} {
-			x, okA := stat0.Get(k)
-			y, okB := stat1.Get(k)
-			if okA && okB {
-				run.Observed = append(run.Observed, Observation{What: "cgroup memory.stat " + k, Phase: name, Value: float64(y - x), Unit: "increase", Source: statPath})
+			if d, ok := counterGrowth(stat0, stat1, k); ok {
+				run.Observed = append(run.Observed, Observation{What: "cgroup memory.stat " + k, Phase: name, Value: float64(d), Unit: "increase", Source: statPath})
 			}
 		}
 		for _, k := range []string{"cache", "mapped_file", "file"} {

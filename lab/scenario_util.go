@@ -24,10 +24,25 @@ func counterObservations(a, b kernel.Groups, group, phase, src string, names ...
 	return out
 }
 
-// counterDelta is one counter's growth between two readings, and whether both had it.
+// counterDelta is one counter's growth between two readings of grouped counters (netstat,
+// snmp), and whether both had it.
 func counterDelta(a, b kernel.Groups, group, name string) (int64, bool) {
-	x, okA := a.Get(group, name)
-	y, okB := b.Get(group, name)
+	var ca, cb kernel.Counters
+	if g := a.Group(group); g != nil {
+		ca = g.Counters
+	}
+	if g := b.Group(group); g != nil {
+		cb = g.Counters
+	}
+	return counterGrowth(ca, cb, name)
+}
+
+// counterGrowth is one counter's growth between two readings (vmstat, a cgroup's
+// memory.stat), and whether both had it: absent is not zero. The scenarios' counters are
+// 64-bit and their windows seconds long, so a plain difference is the growth.
+func counterGrowth(a, b kernel.Counters, name string) (int64, bool) {
+	x, okA := a.Get(name)
+	y, okB := b.Get(name)
 	return y - x, okA && okB
 }
 

@@ -133,12 +133,11 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		pageKB := float64(os.Getpagesize()) / 1024
 		var kbs float64
 		for _, k := range []string{"pswpin", "pswpout"} {
-			x, okA := v0.Get(k)
-			y, okB := v1.Get(k)
-			if !okA || !okB {
+			d, ok := counterGrowth(v0, v1, k)
+			if !ok {
 				return 0, nil, fmt.Errorf("lab: /proc/vmstat has no %s", k)
 			}
-			rate := float64(y-x) * pageKB / secs
+			rate := float64(d) * pageKB / secs
 			kbs += rate
 			run.Observed = append(run.Observed, Observation{What: k, Phase: name, Value: round1(rate), Unit: "KiB/s", Source: "/proc/vmstat"})
 		}

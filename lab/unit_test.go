@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/model"
 )
@@ -225,3 +226,30 @@ func TestFormatRate(t *testing.T) {
 }
 
 func fmtSscan(s string, v ...any) (int, error) { return fmt.Sscan(s, v...) }
+
+// TestCounterDelta: growth between two netstat readings, and no growth where a reading lacks
+// the group or the counter (absent is not zero).
+func TestCounterDelta(t *testing.T) {
+	parse := func(s string) kernel.Groups {
+		g, err := kernel.ParseNetStat(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	a := parse("TcpExt: PruneCalled TCPRcvQDrop\nTcpExt: 3 10\n")
+	b := parse("TcpExt: PruneCalled TCPRcvQDrop\nTcpExt: 5 17\nUdp: InDatagrams\nUdp: 4\n")
+	if d, ok := counterDelta(a, b, "TcpExt", "TCPRcvQDrop"); !ok || d != 7 {
+		t.Errorf("TCPRcvQDrop grew %d, %v; want 7", d, ok)
+	}
+	if d, ok := counterDelta(a, b, "Udp", "InDatagrams"); ok {
+		t.Errorf("Udp missing from the first reading, yet grew %d", d)
+	}
+	if d, ok := counterDelta(a, b, "TcpExt", "OfoPruned"); ok {
+		t.Errorf("absent counter grew %d", d)
+	}
+	obs := counterObservations(a, b, "TcpExt", "before", "test", "PruneCalled", "OfoPruned")
+	if len(obs) != 1 || obs[0].What != "TcpExt PruneCalled" || obs[0].Value != 2 {
+		t.Errorf("observations %+v, want one of TcpExt PruneCalled +2", obs)
+	}
+}
