@@ -1,11 +1,9 @@
 package lab
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -92,49 +90,8 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			_, origBacklog := backlogChange(t)
 			before := snapshotHost(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestFailureChildProcess$", "-test.v")
-			cmd.Env = append(os.Environ(), "HEADROOM_LAB_FAILURE_CHILD=1")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if cmd.ProcessState == nil {
-					cmd.Process.Kill()
-					cmd.Wait()
-				}
-				netlab.CleanupAll(netlab.NamePrefix)
-			})
-			lines := make(chan string, 100)
-			go func() {
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					lines <- sc.Text()
-				}
-				close(lines)
-			}()
-			var runID, ready string
-			deadline := time.After(60 * time.Second)
-		wait:
-			for {
-				select {
-				case l, ok := <-lines:
-					if !ok {
-						t.Fatal("child exited before it was ready")
-					}
-					if i := strings.Index(l, "READY "); i >= 0 {
-						ready = l[i:]
-						runID = strings.TrimSuffix(strings.Fields(l)[1], ":")
-						break wait
-					}
-				case <-deadline:
-					cmd.Process.Kill()
-					t.Fatal("child not ready after 60s")
-				}
-			}
+			// "READY helper <pid> zram <dev> dir <dir> cgroup <dirs>"
+			c, runID, ready := startRunChild(t, "TestFailureChildProcess", "HEADROOM_LAB_FAILURE_CHILD", 60*time.Second)
 			f := strings.Fields(ready)
 			helperPID, _ := strconv.Atoi(f[2])
 			zram, dir, cgDirs := f[4], f[6], strings.Split(f[8], ",")
@@ -153,33 +110,7 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 			if v, _ := netlab.ReadSysctl("net.core.netdev_max_backlog"); v == origBacklog {
 				t.Errorf("global sysctl not changed mid-run")
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() {
-				for range lines {
-				}
-				done <- cmd.Wait()
-			}()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("child did not exit within 30s of the signal")
-			}
-			if sig == syscall.SIGKILL {
-				// The helper dies with the run (PR_SET_PDEATHSIG); the run's guardian sweeps
-				// the rest (netlab/guardian.go) with nobody calling CleanupAll.
-				rep, err := netlab.WaitGuardianReport(runID, 10*time.Second)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
-				if len(rep.Errors) > 0 {
-					t.Errorf("guardian failed: %q", rep.Errors)
-				}
-			}
+			c.stop(t, sig, runID)
 			deadline2 := time.Now().Add(5 * time.Second)
 			for syscall.Kill(helperPID, 0) == nil && time.Now().Before(deadline2) {
 				time.Sleep(50 * time.Millisecond)

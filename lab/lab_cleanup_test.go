@@ -252,49 +252,7 @@ func TestKilledRunCleansUp(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			_, origBacklog := backlogChange(t)
 			before := snapshotHost(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestLabChildProcess$", "-test.v")
-			cmd.Env = append(os.Environ(), "HEADROOM_LAB_CHILD=1")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			// Whatever fails below, the child must not outlive the test.
-			t.Cleanup(func() {
-				if cmd.ProcessState == nil {
-					cmd.Process.Kill()
-					cmd.Wait()
-				}
-				netlab.Cleanup(netlab.NamePrefix)
-			})
-			lines := make(chan string, 100)
-			go func() {
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					lines <- sc.Text()
-				}
-				close(lines)
-			}()
-			var runID string
-			deadline := time.After(30 * time.Second)
-		wait:
-			for {
-				select {
-				case l, ok := <-lines:
-					if !ok {
-						t.Fatal("child exited before it was ready")
-					}
-					if id, ok := strings.CutPrefix(l, "READY "); ok {
-						runID = strings.TrimSuffix(id, ":")
-						break wait
-					}
-				case <-deadline:
-					cmd.Process.Kill()
-					t.Fatal("child not ready after 30s")
-				}
-			}
+			c, runID, _ := startRunChild(t, "TestLabChildProcess", "HEADROOM_LAB_CHILD", 30*time.Second)
 			// Mid-run: the namespaces and the global change exist.
 			if _, err := os.Stat(filepath.Join("/run/netns", netlab.NamePrefix+runID+"-a")); err != nil {
 				t.Fatalf("run %s: namespace missing mid-run: %v", runID, err)
@@ -302,36 +260,96 @@ func TestKilledRunCleansUp(t *testing.T) {
 			if v, _ := netlab.ReadSysctl("net.core.netdev_max_backlog"); v == origBacklog {
 				t.Fatalf("global sysctl not changed mid-run")
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() {
-				for range lines {
-				}
-				done <- cmd.Wait()
-			}()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("child did not exit within 30s of the signal")
-			}
-			if sig == syscall.SIGKILL {
-				// Nothing could run in the child; its guardian sweeps the run (netlab/guardian.go)
-				// with nobody calling Cleanup. (A lab run of another test process may sweep
-				// first: its Cleanup sees the same dead owner. Then the guardian's report is
-				// empty.)
-				rep, err := netlab.WaitGuardianReport(runID, 10*time.Second)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
-				if len(rep.Errors) > 0 {
-					t.Errorf("guardian failed: %q", rep.Errors)
-				}
-			}
+			c.stop(t, sig, runID)
 			before.compare(t, snapshotHost(t))
 		})
+	}
+}
+
+// runChild is a lab run in a child process: this test binary running one test, which prints
+// a line with "READY " once the run is in the middle of its work.
+type runChild struct {
+	cmd   *exec.Cmd
+	lines chan string
+}
+
+// startRunChild starts test with env=1 set and returns the child, its run id (the second
+// word of the READY line, "READY <runid>" or the progress line "run <runid>: READY ...") and
+// the READY line from "READY" on. Whatever fails later, the child does not outlive t and its
+// run is swept.
+func startRunChild(t *testing.T, test, env string, within time.Duration) (c *runChild, runID, ready string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		netlab.CleanupAll(netlab.NamePrefix)
+	})
+	c = &runChild{cmd: cmd, lines: make(chan string, 100)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	deadline := time.After(within)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				t.Fatal("child exited before it was ready")
+			}
+			if i := strings.Index(l, "READY "); i >= 0 && len(strings.Fields(l)) > 1 {
+				return c, strings.TrimSuffix(strings.Fields(l)[1], ":"), l[i:]
+			}
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("child not ready after %v", within)
+		}
+	}
+}
+
+// stop sends sig to the child and waits for it to exit. After a SIGKILL nothing could run in
+// the child: its guardian sweeps the run (netlab/guardian.go) with nobody calling Cleanup,
+// and stop waits for the guardian's report. (A lab run of another test process may sweep
+// first: its Cleanup sees the same dead owner. Then the guardian's report is empty.)
+func (c *runChild) stop(t *testing.T, sig syscall.Signal, runID string) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for range c.lines {
+		}
+		done <- c.cmd.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		c.cmd.Process.Kill()
+		t.Fatal("child did not exit within 30s of the signal")
+	}
+	if sig != syscall.SIGKILL {
+		return
+	}
+	rep, err := netlab.WaitGuardianReport(runID, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
+	if len(rep.Errors) > 0 {
+		t.Errorf("guardian failed: %q", rep.Errors)
 	}
 }
