@@ -162,6 +162,8 @@ func (c *Cgroup) Dirs() []string {
 	return out
 }
 
+// WriteCgroupFile writes value to the control file file of the cgroup directory dir (a
+// scenario resets a v1 counter such as memory.kmem.tcp.failcnt with it).
 func WriteCgroupFile(dir, file, value string) error {
 	p := filepath.Join(dir, file)
 	if err := os.WriteFile(p, []byte(value), 0); err != nil {
