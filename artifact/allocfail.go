@@ -72,6 +72,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 // parser had about it (elisions, truncated traces, interleaving).
 type allocArtifact struct {
 	*model.AllocFailure
+	reportExtras
 	Notes []string `json:"notes,omitempty"`
 }
 
@@ -91,6 +92,9 @@ type report struct {
 	notes  []string
 	caller string
 	first  *Line
+	x      reportExtras
+	// taskHeader names the columns of the OOM task table, from its "[ pid ]" line.
+	taskHeader []string
 }
 
 // reportLineKind says whether a line continues a report.
@@ -202,10 +206,14 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			if m := reTainted.FindStringSubmatch(t); m != nil && r.kernel == "" {
 				r.kernel, r.kLine = m[1], l.No
 			}
+			r.x.addTask(t)
+			r.x.addSuppressed(t)
 		case "oom":
 			r.addOOMDetail(t)
+			r.x.addOOMLine(t, &r.taskHeader)
 		case "slab":
 			r.addSlabDetail(t)
+			r.x.addSlabNode(t)
 		}
 	}
 	if elided {
@@ -222,6 +230,7 @@ func (r *report) finishAlloc(ls []Line) model.Event {
 	}
 	af.InInterrupt = r.trace.InInterrupt
 	r.mem.fill(af)
+	r.x.Totals = r.mem.totals
 	if r.kernel != "" {
 		af.Kernel, af.KernelSource = r.kernel, fmt.Sprintf("line %d", r.kLine)
 	}

@@ -149,14 +149,20 @@ func (r *report) addSlabDetail(t string) {
 // oomArtifact is the data of an "oom_kill" artifact.
 type oomArtifact struct {
 	*model.OOMKill
+	reportExtras
 	ModeValue uint64             `json:"mode_value"`
 	Zones     []model.ZoneReport `json:"zones,omitempty"`
-	CallTrace []string           `json:"call_trace,omitempty"`
-	Notes     []string           `json:"notes,omitempty"`
+	// The dump's global counters, as an allocation failure's (model.AllocFailure).
+	MemInfo    *kernel.Counters `json:"mem_info,omitempty"`
+	FreeSwapKB *int64           `json:"free_swap_kb,omitempty"`
+	PagesRAM   *int64           `json:"pages_ram,omitempty"`
+	CallTrace  []string         `json:"call_trace,omitempty"`
+	Notes      []string         `json:"notes,omitempty"`
 }
 
 type slabArtifact struct {
 	*model.SlabFailure
+	reportExtras
 	ModeValue uint64   `json:"mode_value"`
 	Notes     []string `json:"notes,omitempty"`
 }
@@ -223,7 +229,9 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 	if r.oom.Constraint == "" && r.oom.Memcg == "" && strings.Contains(r.first.Text, "invoked oom-killer") {
 		r.oom.Constraint = "CONSTRAINT_NONE"
 	}
-	return ev, oomArtifact{OOMKill: r.oom, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes}
+	r.x.Totals = r.mem.totals
+	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,
+		MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM}
 }
 
 func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {

@@ -297,7 +297,7 @@ func (d *doc) kernelReport(i int) bool {
 			d.host.armTraceSet = true
 		}
 		ev := r.finishAlloc(d.ls)
-		d.addAlloc(ev, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
 	case isOOMHeader(t):
 		o, v, ok := parseOOMHeader(t)
@@ -327,7 +327,7 @@ func (d *doc) kernelReport(i int) bool {
 		d.markUsed(r.used)
 		ev := r.finishSlab(d.ls)
 		d.tl.Events = append(d.tl.Events, ev)
-		a := &slabArtifact{SlabFailure: s, ModeValue: v, Notes: r.notes}
+		a := &slabArtifact{SlabFailure: s, reportExtras: r.x, ModeValue: v, Notes: r.notes}
 		d.slabArts = append(d.slabArts, a)
 		d.slabVals = append(d.slabVals, v)
 		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
@@ -387,6 +387,7 @@ func (d *doc) showMemReport(i int) bool {
 				afp.MemInfo = af.MemInfo
 			}
 			afp.FreeSwapKB, afp.PagesRAM = af.FreeSwapKB, af.PagesRAM
+			ar.art.Totals = m.totals
 			ev := &d.tl.Events[ar.ev]
 			ev.LastLine = last
 			ev.Source = spanSource(ev.FirstLine, last)
@@ -399,7 +400,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB})
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals})
 	return true
 }
 
@@ -412,7 +413,7 @@ func (d *doc) markUsed(idx []int) {
 // addAlloc records an allocation failure, folding a header-only report into the previous one
 // when it repeats it exactly and nothing else came between (kernels print the same failure
 // many times a second; pastes keep the headers and elide the rest).
-func (d *doc) addAlloc(ev model.Event, notes []string, bare bool, used []int) {
+func (d *doc) addAlloc(ev model.Event, x reportExtras, notes []string, bare bool, used []int) {
 	af := ev.AllocFailure
 	key := fmt.Sprintf("%s|%d|%s", af.Process, af.Order, af.Mode)
 	if n := len(d.allocs); n > 0 && bare {
@@ -429,7 +430,7 @@ func (d *doc) addAlloc(ev model.Event, notes []string, bare bool, used []int) {
 		}
 	}
 	d.tl.Events = append(d.tl.Events, ev)
-	art := &allocArtifact{AllocFailure: af, Notes: notes}
+	art := &allocArtifact{AllocFailure: af, reportExtras: x, Notes: notes}
 	d.allocs = append(d.allocs, allocRef{ev: len(d.tl.Events) - 1, art: art, seq: d.segSeq, hdrKey: key, bare: bare})
 	d.addArtifact(KindAllocFailure, ev.FirstLine, ev.LastLine, art)
 	d.logLines(used)

@@ -23,7 +23,11 @@ import (
 //	              "Free swap  = NkB" (older "Free swap:  NkB"), "N pages RAM" (older "N pages of RAM").
 //
 // Values printed per CPU and the hugepages line are recognised (so the dump is not cut short)
-// but not kept.
+// but not kept. The footer lines ("N total pagecache pages", "N pages reserved", "Total swap
+// = NkB", 2.6's "Free pages: NkB", 2.4's "( Active: N, inactive: N, free: N )" and "Buffer
+// memory: NkB") and each buddy line's "= NkB" sum are kept as they are printed (totals, and
+// the zone's buddy_total_kb field): an operator reads them off the dump, and a dump whose sum
+// disagrees with its zone's free:NkB was cut or mis-joined.
 
 var zoneNames = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "HighMem": true, "Movable": true, "Device": true}
 
@@ -33,6 +37,7 @@ type showMem struct {
 	memInfo  *kernel.Counters
 	freeSwap *int64
 	pagesRAM *int64
+	totals   *kernel.Counters // the footer lines, under the names totalKey gives them
 	pageKB   int64
 	lines    int
 	last     string // kind of the last accepted line, for continuations
@@ -87,7 +92,9 @@ func showMemKind(t string) string {
 	case strings.HasPrefix(s, "Swap cache"):
 		return "tail"
 	case strings.HasPrefix(s, "( Active:") || strings.HasPrefix(s, "(Active:"):
-		return "tail" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
+		return "active24" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
+	case strings.HasPrefix(s, "Buffer memory:"):
+		return "tail" // 2.4 show_buffers(): "Buffer memory:     2628kB"
 	case strings.HasPrefix(s, "Zone:") && strings.Contains(s, "freepages:"):
 		// 2.4: "Zone:DMA freepages: 13800kB min:   128kB low:   256kB high:   384kB"
 		return "zone24"
@@ -223,22 +230,89 @@ func (m *showMem) add(t string) bool {
 			}
 		}
 	case "swap":
-		if strings.HasPrefix(s, "Free swap") {
-			v := strings.TrimLeft(strings.TrimPrefix(s, "Free swap"), " =:")
-			if n, ok := atoi(strings.TrimSuffix(firstField(v), "kB")); ok {
+		// "Free swap  = 1048572kB", "Total swap = 2097148kB" (2.6.x-: show_swap_cache_info);
+		// older "Free swap:       1048572kB".
+		name, key := "Free swap", "free_swap_kb"
+		if strings.HasPrefix(s, "Total swap") {
+			name, key = "Total swap", "total_swap_kb"
+		}
+		v := strings.TrimLeft(strings.TrimPrefix(s, name), " =:")
+		if n, ok := atoi(strings.TrimSuffix(firstField(v), "kB")); ok {
+			if key == "free_swap_kb" {
 				m.freeSwap = &n
+			}
+			m.total(key, n)
+		}
+	case "freepages":
+		// 2.6 show_free_areas: "Free pages:       13436kB (0kB HighMem)".
+		fs := fields(strings.TrimPrefix(s, "Free pages:"))
+		if len(fs) > 0 {
+			if n, ok := atoi(strings.TrimSuffix(fs[0], "kB")); ok {
+				m.total("free_pages_kb", n)
+			}
+		}
+		if len(fs) > 1 {
+			if n, ok := atoi(strings.TrimSuffix(strings.TrimPrefix(fs[1], "("), "kB")); ok {
+				m.total("free_highmem_kb", n)
+			}
+		}
+	case "active24":
+		// 2.4 show_free_areas_core: "( Active: %d, inactive: %d, free: %d )", pages.
+		if m.memInfo == nil {
+			m.memInfo = &kernel.Counters{}
+		}
+		for _, kv := range strings.Split(strings.Trim(s, "() "), ",") {
+			key, val, ok := strings.Cut(kv, ":")
+			if n, ok2 := atoi(strings.TrimSpace(val)); ok && ok2 {
+				m.memInfo.Set(strings.ToLower(strings.TrimSpace(key)), n)
 			}
 		}
 	case "tail":
+		if strings.HasPrefix(s, "Buffer memory:") {
+			if n, ok := atoi(strings.TrimSuffix(firstField(strings.TrimPrefix(s, "Buffer memory:")), "kB")); ok {
+				m.total("buffer_memory_kb", n)
+			}
+			break
+		}
 		f := firstField(s)
 		rest := strings.TrimSpace(s[len(f):])
-		if rest == "pages RAM" || rest == "pages of RAM" {
-			if n, ok := atoi(f); ok {
-				m.pagesRAM = &n
-			}
+		n, ok := atoi(f)
+		if !ok {
+			break
 		}
+		if rest == "pages RAM" || rest == "pages of RAM" {
+			m.pagesRAM = &n
+		}
+		m.total(totalKey(rest), n)
 	}
 	return true
+}
+
+// total keeps one footer value.
+func (m *showMem) total(key string, v int64) {
+	if m.totals == nil {
+		m.totals = &kernel.Counters{}
+	}
+	m.totals.Set(key, v)
+}
+
+// totalKey names a footer line by its words as printed (lib/show_mem.c, 2.6's arch show_mem):
+// "total pagecache pages" → total_pagecache_pages, "pages HighMem/MovableOnly" →
+// pages_highmem_movableonly; the two spellings of one count ("pages reserved", "reserved
+// pages") keep their own names, as the kernel of the dump printed them.
+func totalKey(words string) string {
+	var b strings.Builder
+	us := false
+	for _, r := range strings.ToLower(strings.TrimSuffix(words, ".")) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			us = false
+		} else if !us && b.Len() > 0 {
+			b.WriteByte('_')
+			us = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
 }
 
 // flush parses the line waiting for continuations.
@@ -352,6 +426,13 @@ func (m *showMem) parseBuddy(s string) {
 		return
 	}
 	if eq := strings.LastIndex(after, "= "); eq >= 0 {
+		// The line's sum, "= 920kB" (mm/page_alloc.c show_free_areas: "= %lukB\n").
+		if n, ok := atoi(strings.TrimSuffix(firstField(after[eq+2:]), "kB")); ok {
+			if z.Fields == nil {
+				z.Fields = &kernel.Counters{}
+			}
+			z.Fields.Set("buddy_total_kb", n)
+		}
 		after = after[:eq]
 	}
 	fs := fields(after)
@@ -410,6 +491,7 @@ type ShowMem struct {
 	FreeSwapKB *int64             `json:"free_swap_kb,omitempty"`
 	PagesRAM   *int64             `json:"pages_ram,omitempty"`
 	PageSizeKB int64              `json:"page_size_kb,omitempty"`
+	Totals     *kernel.Counters   `json:"totals,omitempty"` // the footer lines (showMem.total)
 }
 
 // ParseShowMem parses a show_mem / Mem-Info dump, joining hard-wrapped lines.
@@ -420,5 +502,5 @@ func ParseShowMem(text string) ShowMem {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB}
+	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals}
 }

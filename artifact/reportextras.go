@@ -1,0 +1,191 @@
+package artifact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+)
+
+// reportExtras are the numbers of a kernel report (allocation failure, OOM kill, SLUB
+// failure) that no rule reads yet but that an operator reads off it and that a later rule may
+// need: which task and CPU printed it, the show_mem footer, how many reports were suppressed
+// before it, SLUB's per-node slab counts, a memcg's usage lines and the OOM task table. Kept
+// as printed, so that a paste's every number is in the artifact.
+type reportExtras struct {
+	Task       *TaskLine        `json:"task,omitempty"`
+	Suppressed int64            `json:"suppressed,omitempty"` // "warn_alloc: N callbacks suppressed" just before
+	Totals     *kernel.Counters `json:"totals,omitempty"`     // show_mem footer (showmem.go)
+	SlabNodes  []SlabNode       `json:"slab_nodes,omitempty"`
+	MemcgUsage []MemcgUsage     `json:"memcg_usage,omitempty"`
+	MemcgStats *kernel.Counters `json:"memcg_stats,omitempty"` // "Memory cgroup stats for /a: cache:NKB rss:NKB ..."
+	Score      int64            `json:"score,omitempty"`       // "Kill process N (x) score N or sacrifice child"
+	Tasks      []OOMTask        `json:"tasks,omitempty"`
+}
+
+// TaskLine is the line dump_stack prints before the trace (lib/dump_stack.c
+// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-), or
+// 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
+type TaskLine struct {
+	CPU  *int   `json:"cpu,omitempty"`
+	PID  int64  `json:"pid"`
+	Comm string `json:"comm"`
+}
+
+// SlabNode is one "node 0: slabs: 854, objs: 42320, free: 0" line of a SLUB failure
+// (mm/slub.c slab_out_of_memory, per node with slabs).
+type SlabNode struct {
+	Node  int   `json:"node"`
+	Slabs int64 `json:"slabs"`
+	Objs  int64 `json:"objs"`
+	Free  int64 `json:"free"`
+}
+
+// MemcgUsage is one of the memcg OOM report's counter lines (mm/memcontrol.c
+// mem_cgroup_print_oom_meminfo; 3.x-4.x mem_cgroup_print_oom_info): "memory: usage 122880kB,
+// limit 122880kB, failcnt 83", likewise "memory+swap:", "kmem:", "swap:".
+type MemcgUsage struct {
+	Counter string `json:"counter"`
+	UsageKB int64  `json:"usage_kb"`
+	LimitKB int64  `json:"limit_kb"`
+	Failcnt int64  `json:"failcnt"`
+}
+
+// OOMTask is one row of the OOM killer's task table (mm/oom_kill.c dump_task), its columns
+// named by the table's header as this kernel printed it: "[ pid ]   uid  tgid total_vm
+// rss nr_ptes swapents oom_score_adj name" (3.x), "pgtables_bytes" for nr_ptes (4.15+),
+// "rss_anon rss_file rss_shmem" (6.x).
+type OOMTask struct {
+	Name   string           `json:"name"`
+	Fields *kernel.Counters `json:"fields"`
+}
+
+var (
+	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reSuppressed = regexp.MustCompile(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
+	reSlabNode   = regexp.MustCompile(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
+	reMemcgUsage = regexp.MustCompile(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
+	reOOMScore   = regexp.MustCompile(`\) score (\d+) or sacrifice child`)
+)
+
+// taskTableDefault is the 2.6.3x-4.14 header, for rows whose header the paste cut.
+var taskTableDefault = []string{"pid", "uid", "tgid", "total_vm", "rss", "nr_ptes", "swapents", "oom_score_adj"}
+
+// addTask reads a task line.
+func (x *reportExtras) addTask(s string) {
+	m := reTaskLine.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || x.Task != nil {
+		return
+	}
+	t := &TaskLine{}
+	if m[2] != "" {
+		cpu, _ := strconv.Atoi(m[1])
+		t.CPU = &cpu
+		t.PID, _ = strconv.ParseInt(m[2], 10, 64)
+		t.Comm = m[3]
+	} else {
+		t.PID, _ = strconv.ParseInt(m[4], 10, 64)
+		t.Comm = m[5]
+	}
+	x.Task = t
+}
+
+// addSuppressed reads "warn_alloc: 59 callbacks suppressed" (lib/ratelimit.c ___ratelimit).
+func (x *reportExtras) addSuppressed(s string) {
+	if m := reSuppressed.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		x.Suppressed, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+}
+
+// addSlabNode reads a SLUB failure's per-node line.
+func (x *reportExtras) addSlabNode(s string) {
+	m := reSlabNode.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return
+	}
+	n := SlabNode{}
+	n.Node, _ = strconv.Atoi(m[1])
+	n.Slabs, _ = strconv.ParseInt(m[2], 10, 64)
+	n.Objs, _ = strconv.ParseInt(m[3], 10, 64)
+	n.Free, _ = strconv.ParseInt(m[4], 10, 64)
+	x.SlabNodes = append(x.SlabNodes, n)
+}
+
+// addOOMLine reads the OOM report's lines that carry numbers: the memcg counters and stats,
+// the kill line's score, the task table's header and rows.
+func (x *reportExtras) addOOMLine(s string, header *[]string) {
+	s = strings.TrimSpace(s)
+	if m := reMemcgUsage.FindStringSubmatch(s); m != nil {
+		u := MemcgUsage{Counter: m[1]}
+		u.UsageKB, _ = strconv.ParseInt(m[2], 10, 64)
+		u.LimitKB, _ = strconv.ParseInt(m[3], 10, 64)
+		u.Failcnt, _ = strconv.ParseInt(m[4], 10, 64)
+		x.MemcgUsage = append(x.MemcgUsage, u)
+		return
+	}
+	if m := reOOMScore.FindStringSubmatch(s); m != nil {
+		x.Score, _ = strconv.ParseInt(m[1], 10, 64)
+		return
+	}
+	if strings.HasPrefix(s, "Memory cgroup stats for ") {
+		// "Memory cgroup stats for /a: cache:28030012KB rss:3958288KB ..." (3.x-4.x)
+		_, rest, ok := strings.Cut(s, ": ")
+		if !ok {
+			return
+		}
+		for _, f := range fields(rest) {
+			k, v, ok := strings.Cut(f, ":")
+			if !ok {
+				continue
+			}
+			v = strings.TrimSuffix(strings.TrimSuffix(v, "KB"), "kB")
+			if n, ok := atoi(v); ok {
+				if x.MemcgStats == nil {
+					x.MemcgStats = &kernel.Counters{}
+				}
+				x.MemcgStats.Set(k+"_kb", n)
+			}
+		}
+		return
+	}
+	if !strings.HasPrefix(s, "[") {
+		return
+	}
+	e := strings.IndexByte(s, ']')
+	if e < 0 {
+		return
+	}
+	head := strings.TrimSpace(s[1:e])
+	cols := fields(s[e+1:])
+	if head == "pid" {
+		// "[ pid ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name"
+		h := []string{"pid"}
+		for _, c := range cols {
+			if c != "name" {
+				h = append(h, c)
+			}
+		}
+		*header = h
+		return
+	}
+	pid, ok := atoi(head)
+	if !ok || len(cols) < 2 {
+		return
+	}
+	h := *header
+	if h == nil {
+		h = taskTableDefault
+	}
+	t := OOMTask{Fields: &kernel.Counters{}, Name: cols[len(cols)-1]}
+	t.Fields.Set("pid", pid)
+	for i, c := range cols[:len(cols)-1] {
+		if i+1 >= len(h) {
+			break
+		}
+		if n, ok := atoi(c); ok {
+			t.Fields.Set(h[i+1], n)
+		}
+	}
+	x.Tasks = append(x.Tasks, t)
+}

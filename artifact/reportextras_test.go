@@ -1,0 +1,137 @@
+package artifact
+
+import (
+	"testing"
+
+	"headroom/kernel"
+)
+
+func get(t *testing.T, c *kernel.Counters, name string, want int64) {
+	t.Helper()
+	if c == nil {
+		t.Fatalf("%s: no counters", name)
+	}
+	if v, ok := c.Get(name); !ok || v != want {
+		t.Errorf("%s = %d (present %v), want %d", name, v, ok, want)
+	}
+}
+
+// The show_mem footer, the buddy line's sum and the task line of an allocation failure
+// (seed 008's shape: a 3.10 kernel, lib/show_mem.c and mm/page_alloc.c show_free_areas).
+func TestAllocFailureExtras(t *testing.T) {
+	text := `[111775.571176] kworker/17:1H: page allocation failure: order:1, mode:0x204020
+[111775.578315] CPU: 17 PID: 1652 Comm: kworker/17:1H Tainted: G           OE  ------------   3.10.0-957.el7.x86_64 #1
+[111775.578330] Call Trace:
+[111775.578340]  [<ffffffff8bd6d2f4>] dump_stack+0x19/0x1b
+[111775.578350] Mem-Info:
+[111775.578351] active_anon:9106553 inactive_anon:594546 isolated_anon:0
+[111775.578360] Node 0 Normal free:39112kB min:45092kB low:56364kB high:67636kB present:16777216kB
+[111775.578361] lowmem_reserve[]: 0 0 0 0
+[111775.578370] Node 0 Normal: 8702*4kB (UEM) 533*8kB (UEM) 0*16kB 0*32kB = 39112kB
+[111775.578380] 2950857 total pagecache pages
+[111775.578381] 5460 pages in swap cache
+[111775.578382] Free swap  = 4194300kB
+[111775.578383] Total swap = 2097148kB
+[111775.578384] 4138876 pages RAM
+[111775.578385] 77627 pages reserved
+`
+	tl := ParseString(text, "dmesg", Options{})
+	afs := artifactsOf(tl, KindAllocFailure)
+	if len(afs) != 1 {
+		t.Fatalf("%d alloc failures, want 1", len(afs))
+	}
+	a := afs[0].Data.(*allocArtifact)
+	if a.Task == nil || a.Task.PID != 1652 || a.Task.CPU == nil || *a.Task.CPU != 17 || a.Task.Comm != "kworker/17:1H" {
+		t.Errorf("task line: %+v", a.Task)
+	}
+	for name, want := range map[string]int64{"total_pagecache_pages": 2950857, "pages_in_swap_cache": 5460,
+		"free_swap_kb": 4194300, "total_swap_kb": 2097148, "pages_ram": 4138876, "pages_reserved": 77627} {
+		get(t, a.Totals, name, want)
+	}
+	if len(a.Zones) != 1 {
+		t.Fatalf("zones %+v", a.Zones)
+	}
+	get(t, a.Zones[0].Fields, "buddy_total_kb", 39112)
+}
+
+// 2.4 and 2.6 footers: "( Active: N, inactive: N, free: N )", "Free pages: NkB (NkB HighMem)",
+// "Buffer memory: NkB" (mm/page_alloc.c show_free_areas_core, fs/buffer.c show_buffers).
+func TestShowMemOldFooters(t *testing.T) {
+	m := ParseShowMem(`Free pages:       38308kB (     0kB HighMem)
+Zone:DMA freepages: 13800kB min:   128kB low:   256kB high:   384kB
+( Active: 4957, inactive: 5353, free: 9577 )
+Free swap:            0kB
+993 reserved pages
+Buffer memory:     2628kB
+`)
+	get(t, m.Totals, "free_pages_kb", 38308)
+	get(t, m.Totals, "reserved_pages", 993)
+	get(t, m.Totals, "buffer_memory_kb", 2628)
+	get(t, m.MemInfo, "active", 4957)
+	get(t, m.MemInfo, "inactive", 5353)
+	get(t, m.MemInfo, "free", 9577)
+}
+
+// A memcg OOM report's counters, score and task table (mm/memcontrol.c
+// mem_cgroup_print_oom_info, mm/oom_kill.c dump_tasks, 4.18 as seed 114 prints them), and
+// the global counters an OOM report's dump carries as an allocation failure's does.
+func TestOOMExtras(t *testing.T) {
+	text := `[20148497.768790] java invoked oom-killer: gfp_mask=0x6000c0(GFP_KERNEL), nodemask=(null), order=0, oom_score_adj=-998
+[20148497.768802] CPU: 18 PID: 7127 Comm: java Kdump: loaded Tainted: G        W  O  K  --------- -  - 4.18.0-193.el8.x86_64 #1
+[20148497.795200] memory: usage 32461120kB, limit 33554432kB, failcnt 0
+[20148497.795959] memory+swap: usage 35651584kB, limit 35651584kB, failcnt 24892068
+[20148497.796693] kmem: usage 471440kB, limit 9007199254740988kB, failcnt 0
+[20148497.797405] Memory cgroup stats for /kubepods.slice: cache:28030012KB rss:3958288KB shmem:28013264KB swap:3190836KB
+[20148497.797500] Tasks state (memory values in pages):
+[20148497.797501] [  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name
+[20148497.797502] [  27085]   112 27085 10766615  8033034 67526656        0             0 mysqld
+[20148497.797600] Memory cgroup out of memory: Kill process 27085 (mysqld) score 978 or sacrifice child
+[20148497.797700] active_anon:7316682 inactive_anon:737085 isolated_anon:0
+[20148497.797701] Total swap = 1952764kB
+[20148497.797702] 154844 pages reserved
+`
+	tl := ParseString(text, "dmesg", Options{})
+	ooms := artifactsOf(tl, KindOOMKill)
+	if len(ooms) != 1 {
+		t.Fatalf("%d OOM reports, want 1", len(ooms))
+	}
+	o := ooms[0].Data.(*oomArtifact)
+	if o.Task == nil || o.Task.PID != 7127 {
+		t.Errorf("task %+v", o.Task)
+	}
+	if len(o.MemcgUsage) != 3 || o.MemcgUsage[1].Counter != "memory+swap" || o.MemcgUsage[1].Failcnt != 24892068 || o.MemcgUsage[0].LimitKB != 33554432 {
+		t.Errorf("memcg usage %+v", o.MemcgUsage)
+	}
+	get(t, o.MemcgStats, "rss_kb", 3958288)
+	if o.Score != 978 {
+		t.Errorf("score %d", o.Score)
+	}
+	if len(o.Tasks) != 1 || o.Tasks[0].Name != "mysqld" {
+		t.Fatalf("tasks %+v", o.Tasks)
+	}
+	get(t, o.Tasks[0].Fields, "total_vm", 10766615)
+	get(t, o.Tasks[0].Fields, "rss", 8033034)
+	get(t, o.Tasks[0].Fields, "pgtables_bytes", 67526656)
+	get(t, o.MemInfo, "active_anon", 7316682)
+	get(t, o.Totals, "total_swap_kb", 1952764)
+	get(t, o.Totals, "pages_reserved", 154844)
+}
+
+// SLUB's per-node lines (mm/slub.c slab_out_of_memory), with the comma-space the kernel
+// prints and without it (a vendor log that dropped the space).
+func TestSlabNodes(t *testing.T) {
+	text := `[38535642.795972] SLUB: Unable to allocate memory on node -1, gfp=0x480020(GFP_ATOMIC)
+[38535642.795975]   cache: skbuff_head_cache, object size: 232, buffer size: 256, default order: 1, min order: 0
+[38535642.795977]   node 0: slabs: 854, objs: 42320, free: 0
+[38535642.823066]   node 1: slabs: 400,objs: 25360, free: 294
+`
+	tl := ParseString(text, "dmesg", Options{})
+	ss := artifactsOf(tl, KindSlabFailure)
+	if len(ss) != 1 {
+		t.Fatalf("%d slab failures", len(ss))
+	}
+	n := ss[0].Data.(*slabArtifact).SlabNodes
+	if len(n) != 2 || n[0] != (SlabNode{0, 854, 42320, 0}) || n[1] != (SlabNode{1, 400, 25360, 294}) {
+		t.Errorf("slab nodes %+v", n)
+	}
+}
