@@ -135,3 +135,50 @@ func TestSlabNodes(t *testing.T) {
 		t.Errorf("slab nodes %+v", n)
 	}
 }
+
+// BusyBox top's Mem line and task table (procps/top.c display_header, display_process_list:
+// "Mem: %luK used, %luK free, %luK shrd, %luK buff, %luK cached"), and a procps 3.3 MiB line
+// kept as printed (procps top/top.c: "MiB Mem : %9.1f total, ...").
+func TestTopBusyBoxAndPrinted(t *testing.T) {
+	text := `Mem: 418740K used, 81752K free, 1528K shrd, 0K buff, 146184K cached
+  PID  VSZ %VSZ %CPU COMMAND
+ 6562 1371m 281%   0% AdGuardHome
+ 3055 1287m 263%   0% Inf
+`
+	tl := ParseString(text, "paste", Options{})
+	tops := artifactsOf(tl, KindTop)
+	if len(tops) != 1 {
+		t.Fatalf("%d top summaries, want 1", len(tops))
+	}
+	ts := tops[0].Data.(*TopSummary)
+	if ts.MemKB["used"] != 418740 || ts.MemKB["shrd"] != 1528 || ts.MemKB["cached"] != 146184 {
+		t.Errorf("mem %v", ts.MemKB)
+	}
+	if smp := ts.sample(); smp.MemInfo == nil {
+		t.Error("no meminfo")
+	} else if v, ok := smp.MemInfo.Get("MemTotal"); !ok || v != 418740+81752 {
+		t.Errorf("MemTotal %d %v, want used+free", v, ok)
+	}
+	tasks := artifactsOf(tl, KindTopTasks)
+	if len(tasks) != 1 {
+		t.Fatalf("%d task tables", len(tasks))
+	}
+	tt := tasks[0].Data.(*TopTasks)
+	if len(tt.Values) != 2 || tt.Values[0]["PID"] != 6562 || tt.Values[0]["%VSZ"] != 281 || tt.Values[1]["PID"] != 3055 {
+		t.Errorf("values %v", tt.Values)
+	}
+	if _, ok := tt.Values[0]["VSZ"]; ok {
+		t.Errorf("1371m read as a number: %v", tt.Values[0])
+	}
+	if _, ok := tt.Values[1]["COMMAND"]; ok {
+		t.Errorf("a command named Inf read as a number: %v", tt.Values[1])
+	}
+
+	m, err := ParseTop("top - 10:00:00 up 1 day,  1 user,  load average: 0.10, 0.20, 0.30\n%Cpu(s):  1.0 us,  1.0 sy,  0.0 ni, 98.0 id\nMiB Mem :    974.1 total,    172.7 free,    261.1 used,    540.3 buff/cache\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.MemPrinted["total"] != 974.1 || m.MemPrinted["free"] != 172.7 || m.MemKB["total"] != 997478 {
+		t.Errorf("printed %v kB %v", m.MemPrinted, m.MemKB)
+	}
+}

@@ -27,23 +27,30 @@ import (
 //	            5541722 buff/cache"; "KiB Swap: ... total, ... free, ... used.  5300000 avail Mem";
 //	            "MiB Mem :   7822.9 total, ..." (MiB/GiB with decimals)
 //
+//	BusyBox:    "Mem: 418740K used, 81752K free, 1528K shrd, 0K buff, 146184K cached"
+//	            (procps/top.c display_header: used is total minus free, no total printed)
+//
 // The Swap line's "cached" (2.4, 3.2) is the page cache (meminfo Cached); "avail Mem"
-// (3.3.10+) is MemAvailable.
+// (3.3.10+) is MemAvailable. MiB/GiB lines are converted to kB and also kept as printed.
 
 // TopSummary is one parsed top summary area.
 type TopSummary struct {
-	Clock    string             `json:"clock,omitempty"` // "08:55:45"
-	Uptime   string             `json:"uptime,omitempty"`
-	Load     []float64          `json:"load,omitempty"`
-	Tasks    map[string]int64   `json:"tasks,omitempty"`
-	CPU      map[string]float64 `json:"cpu,omitempty"` // percent by top's label: us, sy, ni, id, wa, hi, si, st
-	MemKB    map[string]int64   `json:"mem_kb,omitempty"`
-	SwapKB   map[string]int64   `json:"swap_kb,omitempty"`
-	PerCPU   []string           `json:"per_cpu,omitempty"`
-	Label    string             `json:"label,omitempty"`
-	first    int
-	last     int
-	memLabel string
+	Clock  string             `json:"clock,omitempty"` // "08:55:45"
+	Uptime string             `json:"uptime,omitempty"`
+	Load   []float64          `json:"load,omitempty"`
+	Tasks  map[string]int64   `json:"tasks,omitempty"`
+	CPU    map[string]float64 `json:"cpu,omitempty"` // percent by top's label: us, sy, ni, id, wa, hi, si, st
+	MemKB  map[string]int64   `json:"mem_kb,omitempty"`
+	SwapKB map[string]int64   `json:"swap_kb,omitempty"`
+	// MemPrinted and SwapPrinted are the lines' numbers in the unit printed, when it is not
+	// kB ("MiB Mem :    974.1 total"): the kB figures above are rounded from them.
+	MemPrinted  map[string]float64 `json:"mem_printed,omitempty"`
+	SwapPrinted map[string]float64 `json:"swap_printed,omitempty"`
+	PerCPU      []string           `json:"per_cpu,omitempty"`
+	Label       string             `json:"label,omitempty"`
+	first       int
+	last        int
+	memLabel    string
 }
 
 var (
@@ -74,6 +81,9 @@ func topLineKind(t string) string {
 	if i := strings.Index(s, "Mem"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
 		return "mem"
 	}
+	if strings.HasPrefix(s, "Mem: ") && strings.Contains(s, " used, ") && strings.Contains(s, " free, ") && strings.Contains(s, " shrd") {
+		return "mem" // BusyBox
+	}
 	if i := strings.Index(s, "Swap"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
 		return "swap"
 	}
@@ -99,16 +109,26 @@ func topUnitKB(s string, suffix string) float64 {
 	return 1
 }
 
-func parseTopMem(s string) map[string]int64 {
+// parseTopMem reads a Mem or Swap line: kB by label, and the printed numbers when their
+// unit is not kB (nil otherwise).
+func parseTopMem(s string) (map[string]int64, map[string]float64) {
 	out := map[string]int64{}
+	var printed map[string]float64
 	for _, m := range reTopMem.FindAllStringSubmatch(s, -1) {
 		v, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			continue
 		}
-		out[m[3]] = int64(math.Round(v * topUnitKB(strings.TrimSpace(s), m[2])))
+		unit := topUnitKB(strings.TrimSpace(s), m[2])
+		out[m[3]] = int64(math.Round(v * unit))
+		if unit != 1 {
+			if printed == nil {
+				printed = map[string]float64{}
+			}
+			printed[m[3]] = v
+		}
 	}
-	return out
+	return out, printed
 }
 
 // topAt parses the summary area starting at ls[i].
@@ -152,9 +172,9 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 		case "percpu":
 			ts.PerCPU = append(ts.PerCPU, s)
 		case "mem":
-			ts.MemKB = parseTopMem(s)
+			ts.MemKB, ts.MemPrinted = parseTopMem(s)
 		case "swap":
-			ts.SwapKB = parseTopMem(s)
+			ts.SwapKB, ts.SwapPrinted = parseTopMem(s)
 		}
 	}
 	if !seen["cpu"] && !seen["mem"] {
@@ -224,6 +244,19 @@ func (ts *TopSummary) sample() model.Sample {
 	set(ts.SwapKB, "av", "SwapTotal")
 	set(ts.SwapKB, "free", "SwapFree")
 	set(ts.SwapKB, "cached", "Cached")
+	// BusyBox prints no total: used is total minus free (procps/top.c display_header). Its
+	// cached is meminfo Cached, believed only when it fits in what is used (a 64-bit
+	// BusyBox on some builds prints garbage there, corpus case 358).
+	if _, ok := ts.MemKB["shrd"]; ok && !mem.Has("MemTotal") {
+		used, okU := ts.MemKB["used"]
+		free, okF := ts.MemKB["free"]
+		if okU && okF {
+			mem.Set("MemTotal", used+free)
+			if c, ok := ts.MemKB["cached"]; ok && c <= used {
+				mem.Set("Cached", c)
+			}
+		}
+	}
 	set(ts.SwapKB, "avail", "MemAvailable")
 	if mem.Len() > 0 {
 		s.MemInfo = mem
@@ -267,11 +300,36 @@ func (d *doc) tryTop(i int) int {
 	return n
 }
 
-// TopTasks is top's task table.
+// TopTasks is top's task table. Values holds each row's numeric cells by column name (PID,
+// VIRT, RES, %CPU...), as printed: a cell with a unit ("574M", "1559m") or a time stays text.
 type TopTasks struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-	Note    string     `json:"note,omitempty"`
+	Columns []string             `json:"columns"`
+	Rows    [][]string           `json:"rows"`
+	Values  []map[string]float64 `json:"values,omitempty"`
+	Note    string               `json:"note,omitempty"`
+}
+
+// fillValues sets Values from Rows; a trailing "%" (BusyBox's "%VSZ", "%CPU" cells) is
+// dropped.
+func (tt *TopTasks) fillValues() {
+	tt.Values = make([]map[string]float64, len(tt.Rows))
+	for i, r := range tt.Rows {
+		m := map[string]float64{}
+		for c, cell := range r {
+			if c >= len(tt.Columns) {
+				break
+			}
+			cell = strings.TrimSuffix(cell, "%")
+			// Digits first: ParseFloat would take a command named "Inf" or "NaN".
+			if cell == "" || (cell[0] < '0' || cell[0] > '9') {
+				continue
+			}
+			if v, ok := atof(cell); ok {
+				m[tt.Columns[c]] = v
+			}
+		}
+		tt.Values[i] = m
+	}
 }
 
 func isTopTaskHeader(t string) bool {
@@ -342,6 +400,7 @@ func (d *doc) tryTopTaskRows(i int) int {
 // (Irix mode, its default); BusyBox top shows the share of the whole machine, which is
 // scaled to one CPU with the CPU count the table shows (its CPU column's highest value + 1).
 func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
+	tt.fillValues()
 	d.addArtifact(KindTopTasks, d.ls[i].No, d.ls[k-1].No, tt)
 	col := func(names ...string) int {
 		for c, n := range tt.Columns {
