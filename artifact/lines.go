@@ -472,3 +472,24 @@ func uptimeMicros(inner string) (int64, bool) {
 	}
 	return secs*1_000_000 + us, true
 }
+
+// cellValues maps a table row's numeric cells to their column names, as printed: "0,03" in a
+// comma locale is 0.03, a trailing "%" (BusyBox's "281%") is dropped, a cell with a unit
+// ("574M") or a time ("0:55") is not a number. Cells beyond the columns are ignored.
+func cellValues(columns, row []string) map[string]float64 {
+	m := map[string]float64{}
+	for c, cell := range row {
+		if c >= len(columns) {
+			break
+		}
+		cell = strings.TrimSuffix(cell, "%")
+		// A sign or digit first: ParseFloat would take a command named "Inf" or "NaN".
+		if cell == "" || !(cell[0] >= '0' && cell[0] <= '9' || cell[0] == '-' && len(cell) > 1 && cell[1] >= '0' && cell[1] <= '9') {
+			continue
+		}
+		if v, ok := atof(cell); ok {
+			m[columns[c]] = v
+		}
+	}
+	return m
+}

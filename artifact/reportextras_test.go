@@ -182,3 +182,76 @@ func TestTopBusyBoxAndPrinted(t *testing.T) {
 		t.Errorf("printed %v kB %v", m.MemPrinted, m.MemKB)
 	}
 }
+
+// slabtop's summary and rows as numbers (procps slabtop.c: "Active / Total Objects (% used)
+// : %d / %d (%.1f%%)", rows "%6u %6u %3.0f%% %7.2fK %6u %8u %9uK %-23s").
+func TestSlabtopNumbers(t *testing.T) {
+	text := ` Active / Total Objects (% used)    : 9824285 / 9902782 (99.2%)
+ Active / Total Size (% used)       : 2888893.34K / 2904551.59K (99.5%)
+
+  OBJS ACTIVE  USE OBJ SIZE  SLABS OBJ/SLAB CACHE SIZE NAME
+2124486 2124486 100%    0.19K 101166       21    404664K kmalloc-192
+1569945 1558847  99%    0.10K  40255       39    161020K buffer_head
+`
+	tl := ParseString(text, "paste", Options{})
+	sts := artifactsOf(tl, KindSlabtop)
+	if len(sts) != 1 {
+		t.Fatalf("%d slabtop artifacts", len(sts))
+	}
+	st := sts[0].Data.(*Slabtop)
+	if v := st.SummaryValues["Active / Total Size (% used)"]; len(v) != 3 || v[0] != 2888893.34 || v[2] != 99.5 {
+		t.Errorf("summary %v", st.SummaryValues)
+	}
+	want := SlabtopRow{Objs: 1569945, Active: 1558847, UsePct: 99, ObjSizeK: 0.10, Slabs: 40255, ObjPerSlab: 39, CacheSizeK: 161020, Name: "buffer_head"}
+	if len(st.Rows) != 2 || st.Rows[1] != want {
+		t.Errorf("rows %+v", st.Rows)
+	}
+}
+
+// free -m keeps its numbers as printed beside the kB rows; 2.4's /proc/meminfo table
+// (fs/proc/proc_misc.c: "        total:    used:    free:  shared: buffers:  cached:", bytes)
+// reads as a free table in bytes.
+func TestFreePrinted(t *testing.T) {
+	tl := ParseString("$ free -m\n             total       used       free     shared    buffers     cached\nMem:          3953       3661        291          0        435        874\n-/+ buffers/cache:       2351       1602\nSwap:         4093        505       3588\n", "paste", Options{})
+	fr := artifactsOf(tl, KindFree)
+	if len(fr) != 1 {
+		t.Fatalf("%d free tables", len(fr))
+	}
+	tb := fr[0].Data.(*FreeTable)
+	if p := tb.Printed["Mem"]; len(p) != 6 || p[4] != 435 || tb.Rows["Mem"][4] != 435*1024 {
+		t.Errorf("printed %v rows %v", tb.Printed, tb.Rows)
+	}
+	if p := tb.Printed["-/+ buffers/cache"]; len(p) != 2 || p[1] != 1602 {
+		t.Errorf("printed %v", tb.Printed)
+	}
+
+	tl = ParseString("        total:    used:    free:  shared: buffers:  cached:\nMem:  6341193728 6131351552 209842176        0 29294592 5348958208\nSwap: 12582862848 5425111040 7157751808\nMemTotal:      6192572 kB\n", "paste", Options{})
+	fr = artifactsOf(tl, KindFree)
+	if len(fr) != 1 {
+		t.Fatalf("2.4 meminfo table: %d free tables", len(fr))
+	}
+	tb = fr[0].Data.(*FreeTable)
+	if tb.Unit != "bytes" || tb.Printed["Swap"][1] != 5425111040 || tb.Rows["Mem"][0] != 6341193728/1024 {
+		t.Errorf("unit %s printed %v rows %v", tb.Unit, tb.Printed, tb.Rows)
+	}
+}
+
+// sar rows as numbers by column, in a comma locale and with sar's negative kbswpused
+// (sysstat sar -r on 2.4, corpus case 346).
+func TestSysstatValues(t *testing.T) {
+	text := `16:53:38    kbmemfree   kbavail kbmemused  %memused kbbuffers  kbcached  kbcommit   %commit  kbactive   kbinact   kbdirty
+16:53:38      2476012   3150664   1345300     35,21      1372    889064    594740     12,21    663432    448084        44
+`
+	tl := ParseString(text, "paste", Options{})
+	ss := artifactsOf(tl, KindSysstat)
+	if len(ss) != 1 {
+		t.Fatalf("%d sysstat tables", len(ss))
+	}
+	v := ss[0].Data.(*SysstatTable).Values
+	if len(v) != 1 || v[0]["%memused"] != 35.21 || v[0]["kbdirty"] != 44 || v[0]["kbmemfree"] != 2476012 {
+		t.Errorf("values %v", v)
+	}
+	if got := cellValues([]string{"a", "b", "c", "d"}, []string{"-10299677", "Inf", "1559m", "281%"}); len(got) != 2 || got["a"] != -10299677 || got["d"] != 281 {
+		t.Errorf("cellValues %v", got)
+	}
+}

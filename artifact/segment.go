@@ -33,7 +33,7 @@ func (d *doc) command(i int) int {
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)
-	case "total":
+	case "total", "total:":
 		return d.tryFree(i)
 	case "Device", "Device:":
 		return d.trySysstat(i)

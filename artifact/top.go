@@ -309,26 +309,11 @@ type TopTasks struct {
 	Note    string               `json:"note,omitempty"`
 }
 
-// fillValues sets Values from Rows; a trailing "%" (BusyBox's "%VSZ", "%CPU" cells) is
-// dropped.
+// fillValues sets Values from Rows.
 func (tt *TopTasks) fillValues() {
 	tt.Values = make([]map[string]float64, len(tt.Rows))
 	for i, r := range tt.Rows {
-		m := map[string]float64{}
-		for c, cell := range r {
-			if c >= len(tt.Columns) {
-				break
-			}
-			cell = strings.TrimSuffix(cell, "%")
-			// Digits first: ParseFloat would take a command named "Inf" or "NaN".
-			if cell == "" || (cell[0] < '0' || cell[0] > '9') {
-				continue
-			}
-			if v, ok := atof(cell); ok {
-				m[tt.Columns[c]] = v
-			}
-		}
-		tt.Values[i] = m
+		tt.Values[i] = cellValues(tt.Columns, r)
 	}
 }
 
