@@ -255,3 +255,21 @@ func TestSysstatValues(t *testing.T) {
 		t.Errorf("cellValues %v", got)
 	}
 }
+
+// A setting's value as integers: sysctl -a's tab-separated vectors (kernel/sysctl.c
+// proc_doulongvec_minmax), a quoted sysctl -w value, a Markdown-bolded line; a word value
+// has none.
+func TestSettingNumbers(t *testing.T) {
+	tl := ParseString("net.ipv4.tcp_mem = 94500000 915000000 927000000\nnet.core.wmem_max = 1048576**\nnet.ipv4.tcp_congestion_control = cubic\n", "paste", Options{})
+	bl := artifactsOf(tl, KindSysctl)
+	if len(bl) != 1 {
+		t.Fatalf("%d sysctl blocks", len(bl))
+	}
+	st := bl[0].Data.(SysctlBlock).Settings
+	if len(st) != 3 || len(st[0].Numbers) != 3 || st[0].Numbers[2] != 927000000 || len(st[1].Numbers) != 1 || st[1].Numbers[0] != 1048576 || st[2].Numbers != nil {
+		t.Errorf("settings %+v", st)
+	}
+	if n := valueNumbers(`"100000000 100000000 100000000"`); len(n) != 3 || n[0] != 100000000 {
+		t.Errorf("quoted: %v", n)
+	}
+}

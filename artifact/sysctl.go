@@ -30,6 +30,24 @@ type SettingData struct {
 	Known   bool   `json:"known"`
 	Suggest string `json:"suggest,omitempty"`
 	Note    string `json:"note,omitempty"` // era note of a historical key
+	// Numbers are the value's integers when it is one or more of them ("4096 87380 4194304",
+	// tcp_mem's three pages counts; proc_doulongvec_minmax and proc_dointvec print them
+	// tab-separated, kernel/sysctl.c), quotes and Markdown marks aside. Nil otherwise.
+	Numbers []int64 `json:"numbers,omitempty"`
+}
+
+// valueNumbers reads a setting's value as its integers; nil when any word is not one.
+func valueNumbers(v string) []int64 {
+	v = strings.Trim(v, "\"'`* ")
+	var out []int64
+	for _, f := range fields(v) {
+		n, ok := atoi(f)
+		if !ok {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // SysctlBlock is the data of a "sysctl" artifact (a sysctl -a listing or sysctl.conf lines).
@@ -69,7 +87,7 @@ func isSysctlLine(t string) bool {
 }
 
 func settingData(key, written, value, form string) SettingData {
-	sd := SettingData{Key: key, Value: value, Form: form}
+	sd := SettingData{Key: key, Value: value, Form: form, Numbers: valueNumbers(value)}
 	if written != key {
 		sd.Written = written
 	}
