@@ -173,7 +173,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		// the previous one (seed 004: zone lines wrapped after "active:0kB").
 		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
 		k := reportLineKind(t)
-		if k == "" && isContinuation(t) && (wrapped || r.mem.pendKind != "") {
+		if k == "" && (isContinuation(t) && (wrapped || r.mem.pendKind != "") || r.mem.continues(t)) {
 			// hard-wrapped paste, or the unprefixed " active_file:..." lines that 3.x+
 			// print as continuations of the Mem-Info block
 			k = "mem"
@@ -231,6 +231,7 @@ func (r *report) finishAlloc(ls []Line) model.Event {
 	af.InInterrupt = r.trace.InInterrupt
 	r.mem.fill(af)
 	r.x.Totals = r.mem.totals
+	r.x.setUptime(r.first)
 	if r.kernel != "" {
 		af.Kernel, af.KernelSource = r.kernel, fmt.Sprintf("line %d", r.kLine)
 	}

@@ -230,6 +230,7 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 		r.oom.Constraint = "CONSTRAINT_NONE"
 	}
 	r.x.Totals = r.mem.totals
+	r.x.setUptime(r.first)
 	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,
 		MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM}
 }
@@ -246,6 +247,7 @@ func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
 }
 
 func (r *report) finishSlab(ls []Line) model.Event {
+	r.x.setUptime(r.first)
 	first, last := lineSpan(ls, r.used)
 	return model.Event{Kind: model.EventSlabFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
 		UptimeUsec: max(r.first.UptimeUsec, 0), SlabFailure: r.slab}

@@ -145,9 +145,11 @@ type doc struct {
 	logFirst int
 	logLast  int
 	logCount int
-	logNo    int    // line number of the last log record appended
-	logOrder bool   // records were appended out of line order: finish sorts them
-	arena    []byte // backing store of LogRecord.Source strings
+	// suppressed are the log's "N callbacks suppressed" lines (KernelLogData).
+	suppressed []SuppressedLine
+	logNo      int    // line number of the last log record appended
+	logOrder   bool   // records were appended out of line order: finish sorts them
+	arena      []byte // backing store of LogRecord.Source strings
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -503,6 +505,11 @@ func (d *doc) appendLog(l *Line) {
 		d.logLast = l.No
 	}
 	d.logCount++
+	if strings.HasSuffix(l.Text, "callbacks suppressed") {
+		if sl, ok := suppressedLine(l.No, l.Text); ok {
+			d.suppressed = append(d.suppressed, sl)
+		}
+	}
 }
 
 // source returns "line N" or "line N (stamp)", carved from a shared arena: a 100 MB syslog
@@ -627,7 +634,7 @@ func (d *doc) finish() {
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {
-		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed})
 		// Reports log their lines when their header is read, so a line that a report
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.

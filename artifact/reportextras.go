@@ -14,6 +14,8 @@ import (
 // before it, SLUB's per-node slab counts, a memcg's usage lines and the OOM task table. Kept
 // as printed, so that a paste's every number is in the artifact.
 type reportExtras struct {
+	// UptimeS is the header's dmesg stamp, seconds since boot as printed ("[ 1146.798700]").
+	UptimeS    float64          `json:"uptime_s,omitempty"`
 	Task       *TaskLine        `json:"task,omitempty"`
 	Suppressed int64            `json:"suppressed,omitempty"` // "warn_alloc: N callbacks suppressed" just before
 	Totals     *kernel.Counters `json:"totals,omitempty"`     // show_mem footer (showmem.go)
@@ -71,6 +73,14 @@ var (
 
 // taskTableDefault is the 2.6.3x-4.14 header, for rows whose header the paste cut.
 var taskTableDefault = []string{"pid", "uid", "tgid", "total_vm", "rss", "nr_ptes", "swapents", "oom_score_adj"}
+
+// setUptime keeps the header line's dmesg stamp; an exact decimal in microseconds, so the
+// division gives the float nearest the printed seconds.
+func (x *reportExtras) setUptime(l *Line) {
+	if l != nil && l.UptimeUsec > 0 {
+		x.UptimeS = float64(l.UptimeUsec) / 1e6
+	}
+}
 
 // addTask reads a task line.
 func (x *reportExtras) addTask(s string) {
@@ -188,4 +198,38 @@ func (x *reportExtras) addOOMLine(s string, header *[]string) {
 		}
 	}
 	x.Tasks = append(x.Tasks, t)
+}
+
+// KernelLogData is the data of the "kernel_log" artifact: how many records the text's kernel
+// log holds, and the "N callbacks suppressed" lines among them, whose counts are messages the
+// kernel did not print (lib/ratelimit.c ___ratelimit: "%s: %d callbacks suppressed").
+type KernelLogData struct {
+	Records    int              `json:"records"`
+	Suppressed []SuppressedLine `json:"suppressed,omitempty"`
+}
+
+// SuppressedLine is one "net_ratelimit: 23807 callbacks suppressed" line.
+type SuppressedLine struct {
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+	Count    int64  `json:"count"`
+}
+
+// suppressedLine reads a "callbacks suppressed" line; the caller has checked the suffix,
+// since it runs on every kernel log line.
+func suppressedLine(no int, text string) (SuppressedLine, bool) {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), " callbacks suppressed"))
+	sp := strings.LastIndexByte(s, ' ')
+	if sp <= 0 || !strings.HasSuffix(s[:sp], ":") {
+		return SuppressedLine{}, false
+	}
+	n, ok := atoi(s[sp+1:])
+	if !ok {
+		return SuppressedLine{}, false
+	}
+	fn := s[:sp-1]
+	if i := strings.LastIndexAny(fn, " ]"); i >= 0 {
+		fn = fn[i+1:]
+	}
+	return SuppressedLine{Line: no, Function: fn, Count: n}, true
 }

@@ -273,3 +273,65 @@ func TestSettingNumbers(t *testing.T) {
 		t.Errorf("quoted: %v", n)
 	}
 }
+
+// A dump whose pr_cont pieces were printed as records of their own (4.19, corpus case 123:
+// mm/page_alloc.c show_free_areas prints lowmem_reserve[] and each buddy order with
+// printk(KERN_CONT), which that printk turned into stamped lines).
+func TestShowMemPrContSplit(t *testing.T) {
+	text := `[ 1146.798700] emerge: page allocation failure: order:4, mode:0x6040c0(GFP_KERNEL|__GFP_COMP), nodemask=(null)
+[ 1146.798780] DMA32 free:1111400kB min:12968kB low:16208kB high:19448kB present:3172224kB managed:3172224kB
+[ 1146.798782] lowmem_reserve[]:
+[ 1146.798783]  0
+[ 1146.798784]  0
+[ 1146.798786]  12746
+[ 1146.798787]  12746
+[ 1146.798828] DMA32:
+[ 1146.798829] 6346*4kB
+[ 1146.798831] (UME)
+[ 1146.798977] 2650*8kB
+[ 1146.798980] (UME)
+[ 1146.799293] = 1111512kB
+[ 1146.799300] 2950857 total pagecache pages
+`
+	tl := ParseString(text, "dmesg", Options{})
+	afs := artifactsOf(tl, KindAllocFailure)
+	if len(afs) != 1 {
+		t.Fatalf("%d alloc failures", len(afs))
+	}
+	a := afs[0].Data.(*allocArtifact)
+	if len(a.Zones) != 1 {
+		t.Fatalf("zones %+v", a.Zones)
+	}
+	z := a.Zones[0]
+	if len(z.LowmemReserve) != 4 || z.LowmemReserve[2] != 12746 {
+		t.Errorf("lowmem_reserve %v", z.LowmemReserve)
+	}
+	if len(z.FreeBlocks) != 2 || z.FreeBlocks[0] != 6346 || z.FreeBlocks[1] != 2650 || len(z.MigrateTypes) != 2 || z.MigrateTypes[1] != "UME" {
+		t.Errorf("buddy %v %v", z.FreeBlocks, z.MigrateTypes)
+	}
+	get(t, z.Fields, "buddy_total_kb", 1111512)
+	get(t, a.Totals, "total_pagecache_pages", 2950857)
+	if a.UptimeS != 1146.7987 {
+		t.Errorf("uptime %v", a.UptimeS)
+	}
+
+	// A bare number after a complete lowmem_reserve[] line is not one of its values.
+	m := ParseShowMem("Normal free:1000kB min:10kB low:20kB high:30kB present:4096kB\nlowmem_reserve[]: 0 0\n42\n")
+	if len(m.Zones) != 1 || len(m.Zones[0].LowmemReserve) != 2 {
+		t.Errorf("zones %+v", m.Zones)
+	}
+}
+
+// "N callbacks suppressed" (lib/ratelimit.c ___ratelimit: "%s: %d callbacks suppressed")
+// is kept with the kernel log, by the function that printed it.
+func TestLogSuppressed(t *testing.T) {
+	tl := ParseString("[ 1470.134845] net_ratelimit: 23807 callbacks suppressed\n[ 1470.134900] nf_conntrack: table full, dropping packet\n", "dmesg", Options{})
+	logs := artifactsOf(tl, KindKernelLog)
+	if len(logs) != 1 {
+		t.Fatalf("%d kernel logs", len(logs))
+	}
+	kl := logs[0].Data.(KernelLogData)
+	if kl.Records != 2 || len(kl.Suppressed) != 1 || kl.Suppressed[0].Count != 23807 || kl.Suppressed[0].Function != "net_ratelimit" || kl.Suppressed[0].Line != 1 {
+		t.Errorf("kernel log %+v", kl)
+	}
+}

@@ -47,6 +47,9 @@ type showMem struct {
 	// anonBuddy counts 2.4's buddy lines, which name no zone: the n-th is the n-th zone's.
 	anonBuddy int
 	saw24     bool
+	// splitReserve: the waiting lowmem_reserve[] line was printed bare, its values to follow
+	// one a line (isPendingContinuation).
+	splitReserve bool
 }
 
 // splitNodePrefix removes "Node N " and returns N (0 when absent).
@@ -110,6 +113,12 @@ func showMemKind(t string) string {
 		after := strings.TrimSpace(rest[len(name):])
 		if after == "empty" || strings.Contains(after, "*") {
 			return "buddy"
+		}
+		if after == "" {
+			// "DMA32:" alone: a buddy line whose pieces the kernel printed as records of
+			// their own (pr_cont lost its continuation, 4.19-era printk: "6346*4kB", "(UME)",
+			// "= 1111512kB" each on a stamped line). It continues a dump; it starts none.
+			return "buddyopen"
 		}
 	}
 	if zoneNames[name] && strings.Contains(rest, " free:") {
@@ -181,10 +190,47 @@ func isContinuation(t string) bool {
 	return true
 }
 
+// isPendingContinuation: the pieces of a dump line that pr_cont split into records of their
+// own (printk of 4.19-era kernels, corpus case 123) and that continue the line only when one
+// is open: a lowmem_reserve[] value alone ("3030") and a buddy order's migrate types alone
+// ("(UME)").
+func isPendingContinuation(t string) bool {
+	s := strings.TrimSpace(t)
+	if isDigits(s) {
+		return true
+	}
+	if len(s) < 3 || s[0] != '(' || s[len(s)-1] != ')' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// continues reports whether t continues the dump line waiting in m (see isContinuation and
+// isPendingContinuation).
+func (m *showMem) continues(t string) bool {
+	switch m.pendKind {
+	case "reserve":
+		return m.splitReserve && isDigits(strings.TrimSpace(t))
+	case "buddy":
+		return isContinuation(t) || isPendingContinuation(t) && !isDigits(strings.TrimSpace(t))
+	}
+	return false
+}
+
 // add offers a line to the dump; it returns false when the line does not belong.
 func (m *showMem) add(t string) bool {
 	s := strings.TrimSpace(t)
 	k := showMemKind(s)
+	if k == "" && m.continues(s) {
+		m.pendBuf += " " + s
+		m.lines++
+		return true
+	}
 	// A line of blocks is 2.4's zone-less buddy line only in a 2.4 dump, and only when the
 	// previous one has ended ("= 13800kB)"); otherwise it continues a wrapped buddy line.
 	if k == "buddy24" && (!m.saw24 || m.pendKind != "" && !strings.Contains(m.pendBuf, "=")) {
@@ -209,8 +255,11 @@ func (m *showMem) add(t string) bool {
 	m.lines++
 	m.last = k
 	switch k {
-	case "zone", "global", "buddy", "node", "buddy24":
+	case "zone", "global", "buddy", "node", "buddy24", "reserve":
 		m.pendBuf, m.pendKind = s, k
+		m.splitReserve = s == "lowmem_reserve[]:"
+	case "buddyopen":
+		m.pendBuf, m.pendKind = s, "buddy"
 	case "zone24":
 		m.saw24 = true
 		name, rest, _ := strings.Cut(strings.TrimPrefix(s, "Zone:"), " ")
@@ -220,15 +269,6 @@ func (m *showMem) add(t string) bool {
 			rest = strings.ReplaceAll(rest, ": ", ":")
 		}
 		m.parseZone(name + " " + rest)
-	case "reserve":
-		if len(m.zones) > 0 {
-			z := &m.zones[len(m.zones)-1]
-			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
-				if v, ok := atoi(f); ok {
-					z.LowmemReserve = append(z.LowmemReserve, v)
-				}
-			}
-		}
 	case "swap":
 		// "Free swap  = 1048572kB", "Total swap = 2097148kB" (2.6.x-: show_swap_cache_info);
 		// older "Free swap:       1048572kB".
@@ -337,6 +377,15 @@ func (m *showMem) flush() {
 		}
 	case "buddy":
 		m.parseBuddy(s)
+	case "reserve":
+		if len(m.zones) > 0 {
+			z := &m.zones[len(m.zones)-1]
+			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
+				if v, ok := atoi(f); ok {
+					z.LowmemReserve = append(z.LowmemReserve, v)
+				}
+			}
+		}
 	case "buddy24":
 		if m.anonBuddy < len(m.zones) {
 			m.parseBuddy("Node 0 " + m.zones[m.anonBuddy].Zone + ": " + strings.TrimSuffix(strings.TrimSpace(s), ")"))

@@ -266,5 +266,5 @@ func quiet(l *Line) bool {
 // skip it (another CPU's line, under CONFIG_PRINTK_CALLER) or take it as part of a report:
 // the last line of a window.
 func stops(l *Line) bool {
-	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text)
+	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
 }
