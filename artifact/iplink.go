@@ -238,6 +238,18 @@ func (d *doc) tryNetstatI(i int) int {
 	return n + start - i
 }
 
+// isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,
+// a colon, then counts), not a shell prompt ("root@host:~# ") that also has a colon.
+func isNetDevRow(t string) bool {
+	name, rest, ok := strings.Cut(t, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t@") {
+		return false
+	}
+	f := firstField(rest)
+	return isDigits(f) || strings.HasPrefix(strings.TrimSpace(rest), "No statistics")
+}
+
 // /proc/net/dev pasted verbatim goes through kernel.ParseNetDev.
 func (d *doc) tryProcNetDev(i int) int {
 	t := strings.TrimSpace(d.ls[i].Text)
@@ -246,8 +258,8 @@ func (d *doc) tryProcNetDev(i int) int {
 	}
 	k := i + 1
 	for ; k < len(d.ls); k++ {
-		if isBlank(d.ls[k].Text) || (k > i+1 && !strings.Contains(d.ls[k].Text, ":")) {
-			break
+		if isBlank(d.ls[k].Text) || (k > i+1 && !isNetDevRow(d.ls[k].Text)) {
+			break // the table ends at the next prompt or prose line
 		}
 	}
 	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))

@@ -335,3 +335,22 @@ func TestLogSuppressed(t *testing.T) {
 		t.Errorf("kernel log %+v", kl)
 	}
 }
+
+// /proc/net/dev through "column -t" and followed by the next prompt, which has a colon too
+// (corpus case 048): the table ends at the prompt instead of failing on it.
+func TestProcNetDevEndsAtPrompt(t *testing.T) {
+	text := `root@h:~# cat /proc/net/dev | column -t
+Inter-|  Receive     |         Transmit
+face     |bytes      packets   errs      drop  fifo  frame  compressed  multicast|bytes  packets     errs      drop  fifo  colls  carrier  compressed
+enp6s0:  283475674   1115688   0         630   7144  0      0           2304             179414036   646488    0     0     0      0        0           0
+root@h:~# 
+`
+	tl := ParseString(text, "paste", Options{})
+	nd := artifactsOf(tl, KindNetDevFile)
+	if len(nd) != 1 || len(tl.Unparsed) != 0 {
+		t.Fatalf("%d /proc/net/dev artifacts, unparsed %+v", len(nd), tl.Unparsed)
+	}
+	if !isNetDevRow("  eth0:1988145274 2050626316") || isNetDevRow("root@h:~# ") || isNetDevRow("Note: see below") {
+		t.Error("isNetDevRow")
+	}
+}
