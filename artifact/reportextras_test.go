@@ -354,3 +354,48 @@ root@h:~#
 		t.Error("isNetDevRow")
 	}
 }
+
+// ifconfig counter lines without their block, from a grep loop (corpus case 048), named by
+// the command line before them; net-tools' old layout (lib/interface.c ife_print_long).
+func TestIfconfigCounterLines(t *testing.T) {
+	text := `root@h:~# for i in ` + "`seq 1 1000`" + `; do ifconfig enp6s0 | grep RX | grep overruns; sleep 1; done
+          RX packets:994704 errors:0 dropped:570 overruns:5451 frame:0
+          RX packets:995667 errors:0 dropped:570 overruns:5571 frame:0
+`
+	tl := ParseString(text, "paste", Options{})
+	ifs := artifactsOf(tl, KindIfconfig)
+	if len(ifs) != 1 {
+		t.Fatalf("%d ifconfig artifacts", len(ifs))
+	}
+	got := ifs[0].Data.(ifaceArtifact).Interfaces
+	if len(got) != 2 || got[0].Name != "enp6s0" {
+		t.Fatalf("interfaces %+v", got)
+	}
+	if v, _ := got[1].Counters.Get("rx_fifo_errors"); v != 5571 {
+		t.Errorf("overruns %d", v)
+	}
+	if len(tl.Samples) != 0 {
+		t.Errorf("lines without time gave samples: %+v", tl.Samples)
+	}
+	if isIfconfigCounterLine("RX is the receive side") {
+		t.Error("prose read as a counter line")
+	}
+}
+
+// top's per-CPU lines pasted alone (procps 3.2 after pressing 1, corpus case 212), with an
+// elision between them; 2.4's "CPU0 states:" form.
+func TestTopPerCPUOnly(t *testing.T) {
+	text := "# top\nCpu0 : 15.3%us, 0.3%sy, 0.0%ni, 84.4%id, 0.0%wa, 0.0%hi, 0.0%si, 0.0%st\nCpu1 : 16.6%us, 2.0%sy, 0.0%ni, 47.1%id, 3.3%wa, 0.0%hi, 31.0%si, 0.0%st\n.....\nCpu15 : 10.3%us, 8.0%sy, 0.0%ni, 78.7%id, 1.7%wa, 0.3%hi, 1.0%si, 0.0%st\n"
+	tl := ParseString(text, "paste", Options{})
+	tops := artifactsOf(tl, KindTop)
+	if len(tops) != 1 {
+		t.Fatalf("%d top artifacts", len(tops))
+	}
+	v := tops[0].Data.(*TopSummary).PerCPUValues
+	if len(v) != 3 || v[1]["si"] != 31 || v[2]["cpu"] != 15 || v[2]["id"] != 78.7 {
+		t.Errorf("per-CPU %v", v)
+	}
+	if m := perCPUValues("CPU1 states: 99.3% user,  0.2% system,  0.0% nice,  0.0% idle"); m["cpu"] != 1 || m["us"] != 99.3 || m["sy"] != 0.2 {
+		t.Errorf("2.4 line %v", m)
+	}
+}

@@ -26,6 +26,12 @@ func (d *doc) command(i int) int {
 		}
 		return 0
 	}
+	if len(ft) > 3 && (strings.HasPrefix(ft, "Cpu") || strings.HasPrefix(ft, "CPU") || strings.HasPrefix(ft, "%Cpu")) && isDigits(strings.TrimRight(strings.TrimLeft(ft, "%CPUcpu"), ":")) {
+		// top's per-CPU lines on their own: "Cpu15 : 10.3%us, ...", "CPU0 states: ..."
+		if n := d.tryTop(i); n > 0 {
+			return n
+		}
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
@@ -35,6 +41,8 @@ func (d *doc) command(i int) int {
 		return d.tryTopTasks(i)
 	case "total", "total:":
 		return d.tryFree(i)
+	case "RX", "TX":
+		return d.tryIfconfigRows(i)
 	case "Device", "Device:":
 		return d.trySysstat(i)
 	case "Active", "Minimum", "OBJS":

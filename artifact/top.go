@@ -47,10 +47,13 @@ type TopSummary struct {
 	MemPrinted  map[string]float64 `json:"mem_printed,omitempty"`
 	SwapPrinted map[string]float64 `json:"swap_printed,omitempty"`
 	PerCPU      []string           `json:"per_cpu,omitempty"`
-	Label       string             `json:"label,omitempty"`
-	first       int
-	last        int
-	memLabel    string
+	// PerCPUValues are the per-CPU lines' shares by top's label, with the CPU's number
+	// under "cpu" ("Cpu15 : 10.3%us, ..." in procps 3.2 after '1'; 2.4's "CPU0 states:").
+	PerCPUValues []map[string]float64 `json:"per_cpu_values,omitempty"`
+	Label        string               `json:"label,omitempty"`
+	first        int
+	last         int
+	memLabel     string
 }
 
 var (
@@ -139,6 +142,9 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 	for ; k < len(ls); k++ {
 		s := strings.TrimSpace(ls[k].Text)
 		kind := topLineKind(s)
+		if kind == "" && seen["percpu"] && strings.Trim(s, ".…") == "" && s != "" {
+			continue // "....." between per-CPU lines: the paste left some CPUs out
+		}
 		if kind == "" || (kind != "percpu" && seen[kind]) {
 			break
 		}
@@ -171,17 +177,40 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			}
 		case "percpu":
 			ts.PerCPU = append(ts.PerCPU, s)
+			ts.PerCPUValues = append(ts.PerCPUValues, perCPUValues(s))
 		case "mem":
 			ts.MemKB, ts.MemPrinted = parseTopMem(s)
 		case "swap":
 			ts.SwapKB, ts.SwapPrinted = parseTopMem(s)
 		}
 	}
-	if !seen["cpu"] && !seen["mem"] {
+	if !seen["cpu"] && !seen["mem"] && len(ts.PerCPU) < 2 {
 		return nil, 0
 	}
 	ts.last = ls[k-1].No
 	return ts, k - i
+}
+
+// perCPUValues reads "Cpu15 : 10.3%us,  8.0%sy, ..." or "CPU0 states:  0.5% user, ...".
+func perCPUValues(s string) map[string]float64 {
+	m := map[string]float64{}
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 {
+		return m
+	}
+	head := strings.TrimLeft(s[:colon], "%")
+	head = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(head), "states"))
+	for _, p := range []string{"Cpu", "CPU", "cpu"} {
+		if n, ok := atoi(strings.TrimPrefix(head, p)); ok && strings.HasPrefix(head, p) {
+			m["cpu"] = float64(n)
+		}
+	}
+	for _, sm := range reTopCPU.FindAllStringSubmatch(s[colon+1:], -1) {
+		if v, err := strconv.ParseFloat(sm[1], 64); err == nil {
+			m[shortCPULabel(sm[2])] = v
+		}
+	}
+	return m
 }
 
 func shortCPULabel(l string) string {
@@ -295,7 +324,9 @@ func (d *doc) tryTop(i int) int {
 		d.host.memTotal(v, 3)
 	}
 	d.segSeq++
-	d.addSamples(KindTop, ts.Label, ts.first, ts.last, []model.Sample{s})
+	if s.Rates != nil || s.MemInfo != nil || s.LoadAvg != nil { // per-CPU lines alone give none
+		d.addSamples(KindTop, ts.Label, ts.first, ts.last, []model.Sample{s})
+	}
 	d.addArtifact(KindTop, ts.first, ts.last, ts)
 	return n
 }
