@@ -230,7 +230,7 @@ func (r *report) finishAlloc(ls []Line) model.Event {
 	}
 	af.InInterrupt = r.trace.InInterrupt
 	r.mem.fill(af)
-	r.x.Totals = r.mem.totals
+	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
 	r.x.setUptime(r.first)
 	if r.kernel != "" {
 		af.Kernel, af.KernelSource = r.kernel, fmt.Sprintf("line %d", r.kLine)

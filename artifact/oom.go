@@ -185,9 +185,11 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		return o, v, true
 	}
 	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
-		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt).
-		o := &model.OOMKill{Order: -1}
-		return o, 0, true
+		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt): it
+		// names the victim ("Out of Memory: Killed process 9308 (l804.exe).").
+		r := report{oom: &model.OOMKill{Order: -1}}
+		r.addOOMDetail(t)
+		return r.oom, 0, true
 	}
 	s := strings.TrimSpace(t)
 	switch {
@@ -214,7 +216,9 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		}
 		return o, 0, true
 	case strings.HasPrefix(s, "Killed process "):
-		return &model.OOMKill{Order: -1}, 0, true
+		r := report{oom: &model.OOMKill{Order: -1}}
+		r.addOOMDetail(s)
+		return r.oom, 0, true
 	}
 	return nil, 0, false
 }
@@ -229,7 +233,7 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 	if r.oom.Constraint == "" && r.oom.Memcg == "" && strings.Contains(r.first.Text, "invoked oom-killer") {
 		r.oom.Constraint = "CONSTRAINT_NONE"
 	}
-	r.x.Totals = r.mem.totals
+	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
 	r.x.setUptime(r.first)
 	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,
 		MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM}

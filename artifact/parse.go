@@ -389,7 +389,7 @@ func (d *doc) showMemReport(i int) bool {
 				afp.MemInfo = af.MemInfo
 			}
 			afp.FreeSwapKB, afp.PagesRAM = af.FreeSwapKB, af.PagesRAM
-			ar.art.Totals = m.totals
+			ar.art.Totals, ar.art.Nodes = m.totals, m.nodes
 			ev := &d.tl.Events[ar.ev]
 			ev.LastLine = last
 			ev.Source = spanSource(ev.FirstLine, last)
@@ -402,7 +402,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals})
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes})
 	return true
 }
 

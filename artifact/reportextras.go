@@ -19,6 +19,7 @@ type reportExtras struct {
 	Task       *TaskLine        `json:"task,omitempty"`
 	Suppressed int64            `json:"suppressed,omitempty"` // "warn_alloc: N callbacks suppressed" just before
 	Totals     *kernel.Counters `json:"totals,omitempty"`     // show_mem footer (showmem.go)
+	Nodes      []NodeCounters   `json:"nodes,omitempty"`      // show_mem's per-node lines
 	SlabNodes  []SlabNode       `json:"slab_nodes,omitempty"`
 	MemcgUsage []MemcgUsage     `json:"memcg_usage,omitempty"`
 	MemcgStats *kernel.Counters `json:"memcg_stats,omitempty"` // "Memory cgroup stats for /a: cache:NKB rss:NKB ..."

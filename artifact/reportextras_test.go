@@ -399,3 +399,72 @@ func TestTopPerCPUOnly(t *testing.T) {
 		t.Errorf("2.4 line %v", m)
 	}
 }
+
+// A 2.6.10 dump that syslogd wrote without the "kernel:" tag (corpus case 137): "DMA:" and
+// "Active:" are show_mem lines, not program tags; the 2.6 kill line names the victim.
+func TestShowMemWithoutKernelTag(t *testing.T) {
+	text := `Oct 29 15:25:19 sleepy oom-killer: gfp_mask=0xd0
+Oct 29 15:25:19 sleepy Free pages:         244kB (0kB HighMem)
+Oct 29 15:25:19 sleepy Active:12269 inactive:596 dirty:0 writeback:0 unstable:0 free:61 slab:1117 mapped:12368 pagetables:140
+Oct 29 15:25:19 sleepy DMA free:60kB min:60kB low:120kB high:180kB active:12304kB inactive:0kB present:16384kB pages_scanned:15252 all_unreclaimable? yes
+Oct 29 15:25:19 sleepy DMA: 4294567735*4kB 4294792863*8kB = 4289685332kB
+Oct 29 15:25:19 sleepy Out of Memory: Killed process 12157 (ld).
+`
+	ls := SplitLines(text)
+	if ls[2].Tag != "" || ls[2].Text[:7] != "Active:" || ls[4].Tag != "" {
+		t.Errorf("show_mem lines read as tagged: %+v / %+v", ls[2], ls[4])
+	}
+	tl := ParseString(text, "syslog", Options{})
+	ooms := artifactsOf(tl, KindOOMKill)
+	if len(ooms) != 1 {
+		t.Fatalf("%d OOM reports, want 1 (header, dump, kill line)", len(ooms))
+	}
+	o := ooms[0].Data.(*oomArtifact)
+	get(t, o.MemInfo, "Active", 12269)
+	get(t, o.MemInfo, "pagetables", 140)
+	get(t, o.Totals, "free_pages_kb", 244)
+	if len(o.Zones) != 1 || len(o.Zones[0].FreeBlocks) != 2 || o.Zones[0].FreeBlocks[0] != 4294567735 {
+		t.Errorf("zones %+v", o.Zones)
+	}
+	if o.KilledPID != 12157 || o.Mode != "0xd0" {
+		t.Errorf("victim %d mode %s", o.KilledPID, o.Mode)
+	}
+	if k := SplitLines("Out of Memory: Killed process 9308 (l804.exe).\n"); len(k) != 1 {
+		t.Fatal(k)
+	}
+	if o, _, ok := parseOOMHeader("Out of Memory: Killed process 9308 (l804.exe)."); !ok || o.KilledPID != 9308 || o.KilledComm != "l804.exe" {
+		t.Errorf("kill line as header: %+v", o)
+	}
+	if prog := SplitLines("Oct 29 15:25:19 sleepy Normal: program says hi\n")[0]; prog.Tag != "Normal" {
+		t.Errorf("a program's line with a zone-like tag: %+v", prog)
+	}
+}
+
+// rsyslog's #012 at the end of a hard-wrapped piece (corpus case 046) is no blank line, so
+// the Mem-Info block goes on; the per-node line reads "anon_thp: 1681408kB" with its space.
+func TestRsyslogEscapedMemInfo(t *testing.T) {
+	text := `Sep  8 16:40:44 knalp3 kernel: chrome: page allocation failure: order:7, mode:0x40a20(GFP_ATOMIC|__GFP_COMP), nodemask=(null)
+Sep  8 16:40:44 knalp3 kernel: Mem-Info:
+Sep  8 16:40:44 knalp3 kernel: active_anon:5244 inactive_anon:1494070 isolated_anon:0#012 unevictable:639 dirty:948 writeback:0#012 
+slab_reclaimable:74606 slab_unreclaimable:245109#012 mapped:347626
+Sep  8 16:40:44 knalp3 kernel: Node 0 active_anon:20976kB shmem_thp: 0kB anon_thp: 1681408kB pages_scanned:168352 all_unreclaimable? no
+Sep  8 16:40:44 knalp3 kernel: Normal free:262612kB min:64544kB low:94388kB high:124232kB present:30379008kB
+`
+	tl := ParseString(text, "syslog", Options{})
+	afs := artifactsOf(tl, KindAllocFailure)
+	if len(afs) != 1 {
+		t.Fatalf("%d alloc failures", len(afs))
+	}
+	a := afs[0].Data.(*allocArtifact)
+	get(t, a.MemInfo, "slab_reclaimable", 74606)
+	get(t, a.MemInfo, "mapped", 347626)
+	if len(a.Nodes) != 1 {
+		t.Fatalf("nodes %+v", a.Nodes)
+	}
+	get(t, a.Nodes[0].Fields, "anon_thp_kb", 1681408)
+	get(t, a.Nodes[0].Fields, "shmem_thp_kb", 0)
+	get(t, a.Nodes[0].Fields, "pages_scanned", 168352)
+	if a.Nodes[0].AllUnreclaimable == nil || *a.Nodes[0].AllUnreclaimable {
+		t.Errorf("all_unreclaimable %v", a.Nodes[0].AllUnreclaimable)
+	}
+}

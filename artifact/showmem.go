@@ -38,6 +38,7 @@ type showMem struct {
 	freeSwap *int64
 	pagesRAM *int64
 	totals   *kernel.Counters // the footer lines, under the names totalKey gives them
+	nodes    []NodeCounters   // the 4.8+ per-node lines
 	pageKB   int64
 	lines    int
 	last     string // kind of the last accepted line, for continuations
@@ -366,6 +367,9 @@ func (m *showMem) flush() {
 		if m.memInfo == nil {
 			m.memInfo = &kernel.Counters{}
 		}
+		// show_free_areas prints the block as one printk with embedded newlines, which
+		// rsyslog escapes as "#012" ("slab_unreclaimable:245109#012 mapped:347626").
+		s = strings.ReplaceAll(s, "#012", " ")
 		for _, f := range fields(s) {
 			key, val, ok := strings.Cut(f, ":")
 			if !ok {
@@ -377,6 +381,8 @@ func (m *showMem) flush() {
 		}
 	case "buddy":
 		m.parseBuddy(s)
+	case "node":
+		m.parseNode(s)
 	case "reserve":
 		if len(m.zones) > 0 {
 			z := &m.zones[len(m.zones)-1]
@@ -391,6 +397,63 @@ func (m *showMem) flush() {
 			m.parseBuddy("Node 0 " + m.zones[m.anonBuddy].Zone + ": " + strings.TrimSuffix(strings.TrimSpace(s), ")"))
 		}
 		m.anonBuddy++
+	}
+}
+
+// NodeCounters is a 4.8+ per-node line of show_free_areas (mm/page_alloc.c: "Node 0
+// active_anon:1755116kB inactive_anon:... shmem_thp: 0kB ... anon_thp: 598016kB ...
+// pages_scanned:168352 all_unreclaimable? yes"), kB where printed so, under the key with _kb;
+// and its "Node 0 hugepages_total=0 hugepages_free=0 hugepages_surp=0 hugepages_size=2048kB"
+// line (hugetlb_show_meminfo_node).
+type NodeCounters struct {
+	Node             int              `json:"node"`
+	Fields           *kernel.Counters `json:"fields"`
+	AllUnreclaimable *bool            `json:"all_unreclaimable,omitempty"`
+}
+
+// parseNode reads a per-node line; "key: value" (a space after the colon, as 4.8+ prints
+// shmem_thp and anon_thp) reads as "key:value".
+func (m *showMem) parseNode(s string) {
+	node, rest := splitNodePrefix(s)
+	fs := fields(rest)
+	var nc *NodeCounters
+	for i := range m.nodes {
+		if m.nodes[i].Node == node {
+			nc = &m.nodes[i]
+		}
+	}
+	if nc == nil {
+		m.nodes = append(m.nodes, NodeCounters{Node: node, Fields: &kernel.Counters{}})
+		nc = &m.nodes[len(m.nodes)-1]
+	}
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if f == "all_unreclaimable?" && i+1 < len(fs) {
+			b := fs[i+1] == "yes"
+			nc.AllUnreclaimable = &b
+			i++
+			continue
+		}
+		key, val, ok := strings.Cut(f, ":")
+		if !ok {
+			key, val, ok = strings.Cut(f, "=") // hugepages_total=0
+		}
+		if !ok {
+			continue
+		}
+		if val == "" && i+1 < len(fs) {
+			val = fs[i+1]
+			i++
+		}
+		name := key
+		for _, suf := range []string{"kB", "KB"} {
+			if strings.HasSuffix(val, suf) {
+				val, name = strings.TrimSuffix(val, suf), key+"_kb"
+			}
+		}
+		if v, ok := atoi(val); ok {
+			nc.Fields.Set(name, v)
+		}
 	}
 }
 
@@ -541,6 +604,7 @@ type ShowMem struct {
 	PagesRAM   *int64             `json:"pages_ram,omitempty"`
 	PageSizeKB int64              `json:"page_size_kb,omitempty"`
 	Totals     *kernel.Counters   `json:"totals,omitempty"` // the footer lines (showMem.total)
+	Nodes      []NodeCounters     `json:"nodes,omitempty"`
 }
 
 // ParseShowMem parses a show_mem / Mem-Info dump, joining hard-wrapped lines.
@@ -551,5 +615,5 @@ func ParseShowMem(text string) ShowMem {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals}
+	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes}
 }
