@@ -29,7 +29,8 @@ type SettingData struct {
 	Form    string `json:"form"`
 	Known   bool   `json:"known"`
 	Suggest string `json:"suggest,omitempty"`
-	Note    string `json:"note,omitempty"` // era note of a historical key
+	Means   string `json:"means,omitempty"` // the kernel key it names (model.SettingMention.Means)
+	Note    string `json:"note,omitempty"`  // era note of a historical key
 	// Numbers are the value's integers when it is one or more of them ("4096 87380 4194304",
 	// tcp_mem's three pages counts; proc_doulongvec_minmax and proc_dointvec print them
 	// tab-separated, kernel/sysctl.c), quotes and Markdown marks aside. Nil otherwise.
@@ -87,11 +88,11 @@ func isSysctlLine(t string) bool {
 }
 
 func settingData(key, written, value, form string) SettingData {
-	sd := SettingData{Key: key, Value: value, Form: form, Numbers: valueNumbers(value)}
-	if written != key {
+	m := model.NewSettingMention(key, value, form, 0, "")
+	sd := SettingData{Key: m.Key, Value: value, Form: form, Known: m.Known, Suggest: m.Suggest, Means: m.Means, Numbers: valueNumbers(value)}
+	if written != sd.Key {
 		sd.Written = written
 	}
-	sd.Known, sd.Suggest = kernel.KnownSysctl(key)
 	if sd.Known {
 		sd.Note, _ = kernel.SysctlNote(key)
 	}
@@ -100,7 +101,7 @@ func settingData(key, written, value, form string) SettingData {
 
 func (d *doc) addSetting(sd SettingData, line int) {
 	d.tl.Settings = append(d.tl.Settings, model.SettingMention{Key: sd.Key, Value: sd.Value, Form: sd.Form, Line: line,
-		Source: fmt.Sprintf("line %d", line)})
+		Source: fmt.Sprintf("line %d", line), Means: sd.Means, Known: sd.Known, Suggest: sd.Suggest})
 }
 
 func (d *doc) trySysctl(i int) int {

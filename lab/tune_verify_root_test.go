@@ -22,7 +22,9 @@ import (
 //   - headroom's tcp_rmem for the link, on a receiver that starts with a 128 KiB maximum, is
 //     kept, with the measured delivery rate up;
 //   - tcp_rmem max 64 KiB, a deliberately harmful change, is rolled back automatically, by
-//     the delivery figure, and the transfers recover.
+//     the delivery figure (and, when its noise allows, the sock_diag figure of the busiest
+//     receiving flows), and the transfers recover. b only receives, so the senders' tcpi_delivery_rate is not
+//     b's to measure: that figure must say "not measured", never "same".
 //
 // Each verify window is 5 s sampled every 500 ms: short, because the machine is shared; the
 // effects are ten-fold, far outside the noise margin.
@@ -128,6 +130,8 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 
 	e, ver := verify(rmem)
 	in := figure(ver, "delivered-in")
+	flows := figure(ver, "flow-receive")
+	t.Logf("headroom's tcp_rmem: busiest receiving flows %s → %s (%s)", flows.Show(flows.Before), flows.Show(flows.After), flows.Verdict)
 	switch {
 	case ver.Decision != "kept" || e.State != tune.StateApplied:
 		meter.Fail(t, "headroom's tcp_rmem %s was not kept: %s, tripped by %q", rmem.Recommended, ver.Decision, ver.Tripped)
@@ -142,6 +146,18 @@ func TestTuneVerifyOnLongFatPipe(t *testing.T) {
 		meter.Fail(t, "tcp_rmem max 64 KiB was %s (entry %s): delivery %s → %s", ver.Decision, e.State, in.Show(in.Before), in.Show(in.After))
 	} else if in.Verdict != "worse" || !strings.Contains(strings.Join(ver.Tripped, "\n"), "IP bytes delivered in") {
 		t.Errorf("rolled back, but not by the delivery figure: %q", ver.Tripped)
+	}
+	// The per-flow figure misses what each short connection receives after its last dump,
+	// which makes it noisy enough that its margin may hold even a 94 % fall (5.74 → 0.363
+	// MB/s against a margin of 11.5 MB/s in one run): it must not call the harm better, and
+	// the log says whether it tripped.
+	flows = figure(ver, "flow-receive")
+	t.Logf("tcp_rmem max 64 KiB: busiest receiving flows %s", flows.Describe())
+	if flows.Verdict == "better" {
+		t.Errorf("the busiest receiving flows call the harmful change better: %s", flows.Describe())
+	}
+	if d := figure(ver, "flow-delivery"); d.Verdict != "unknown" || !strings.Contains(d.Describe(), "not measured") {
+		t.Errorf("b only receives, yet its flows' delivery rate was judged: %s", d.Describe())
 	}
 	// After the rollback the new connections get headroom's buffers again: delivery is back.
 	stop()
