@@ -62,6 +62,7 @@ const (
 	KindEthtoolG     = "ethtool_ring"
 	KindSysctl       = "sysctl"
 	KindSetting      = "setting"
+	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the

@@ -468,3 +468,21 @@ Sep  8 16:40:44 knalp3 kernel: Normal free:262612kB min:64544kB low:94388kB high
 		t.Errorf("all_unreclaimable %v", a.Nodes[0].AllUnreclaimable)
 	}
 }
+
+// conntrack -S, one line a CPU (conntrack-tools src/conntrack.c; the kernel's
+// CTA_STATS_* counters), and a line that is not one.
+func TestConntrackStats(t *testing.T) {
+	text := "$ conntrack -S\ncpu=0   \tfound=770 invalid=3856 ignore=42570125 insert=0 insert_failed=0 drop=0 early_drop=0 error=0 search_restart=746284\ncpu=3   \tfound=25706 invalid=70168 ignore=242616824 insert=0 insert_failed=0 drop=0 early_drop=0 error=18 search_restart=2320376\n"
+	tl := ParseString(text, "paste", Options{})
+	cs := artifactsOf(tl, KindConntrackS)
+	if len(cs) != 1 {
+		t.Fatalf("%d conntrack artifacts", len(cs))
+	}
+	c := cs[0].Data.(*ConntrackStats).CPUs
+	if len(c) != 2 || c[1]["cpu"] != 3 || c[1]["error"] != 18 || c[0]["search_restart"] != 746284 {
+		t.Errorf("cpus %v", c)
+	}
+	if _, ok := conntrackStatLine("cpu=0 found=x"); ok {
+		t.Error("a value that is not a number was read")
+	}
+}

@@ -32,6 +32,9 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if strings.HasPrefix(ft, "cpu=") {
+		return d.tryConntrackStats(i)
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
