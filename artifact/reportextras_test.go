@@ -486,3 +486,37 @@ func TestConntrackStats(t *testing.T) {
 		t.Error("a value that is not a number was read")
 	}
 }
+
+// ss -temoi wrapped at 72 columns (corpus case 239): the detail lines that the wrap moved to
+// column 0 still belong to the socket above, and every key:number word is kept
+// (iproute2 misc/ss.c tcp_show_info).
+func TestSSWrappedDetails(t *testing.T) {
+	text := `State       Recv-Q Send-Q Local Address:Port                 Peer Address:Port
+ESTAB       0      0      192.0.0.2:42278                223.62.236.10:5215
+     ino:129232 sk:3218 fwmark:0xc0078 <->
+          skmem:(r0,rb8388608,t0,tb8388608,f0,w0,o0,bl0,d1) ts sack 
+cubic wscale:7,6 rto:236 rtt:34.249/16.545 ato:40 mss:1320 rcvmss:1320 
+bytes_received:211495680 segs_out:46198 segs_in:160290 data_segs_out:1 
+delivery_rate 452.4Kbps app_limited busy:24ms rcv_rtt:26.542 
+rcv_space:3058440 minrtt:23.34
+`
+	tl := ParseString(text, "paste", Options{})
+	ss := artifactsOf(tl, KindSockets)
+	if len(ss) != 1 {
+		t.Fatalf("%d socket tables", len(ss))
+	}
+	tb := ss[0].Data.(*SocketTable)
+	if len(tb.Sockets) != 1 || len(tb.Details) != 1 {
+		t.Fatalf("sockets %d details %v", len(tb.Sockets), tb.Details)
+	}
+	d := tb.Details[0]
+	for k, want := range map[string]float64{"ino": 129232, "skmem_rb": 8388608, "rtt": 34.249, "rtt_var": 16.545, "mss": 1320,
+		"bytes_received": 211495680, "busy": 24, "rcv_space": 3058440, "minrtt": 23.34} {
+		if d[k] != want {
+			t.Errorf("%s = %v, want %v", k, d[k], want)
+		}
+	}
+	if in := tb.Sockets[0].Info; in == nil || in.RcvSpace != 3058440 || in.BytesReceived != 211495680 {
+		t.Errorf("tcp_info %+v", in)
+	}
+}
