@@ -4,7 +4,18 @@ import (
 	"testing"
 
 	"headroom/kernel"
+	"headroom/model"
 )
+
+// one returns the data of the text's only artifact of kind.
+func one(t *testing.T, tl *model.Timeline, kind string) any {
+	t.Helper()
+	as := artifactsOf(tl, kind)
+	if len(as) != 1 {
+		t.Fatalf("%d %s artifacts, want 1; unparsed %+v", len(as), kind, tl.Unparsed)
+	}
+	return as[0].Data
+}
 
 func get(t *testing.T, c *kernel.Counters, name string, want int64) {
 	t.Helper()
@@ -36,11 +47,7 @@ func TestAllocFailureExtras(t *testing.T) {
 [111775.578385] 77627 pages reserved
 `
 	tl := ParseString(text, "dmesg", Options{})
-	afs := artifactsOf(tl, KindAllocFailure)
-	if len(afs) != 1 {
-		t.Fatalf("%d alloc failures, want 1", len(afs))
-	}
-	a := afs[0].Data.(*allocArtifact)
+	a := one(t, tl, KindAllocFailure).(*allocArtifact)
 	if a.Task == nil || a.Task.PID != 1652 || a.Task.CPU == nil || *a.Task.CPU != 17 || a.Task.Comm != "kworker/17:1H" {
 		t.Errorf("task line: %+v", a.Task)
 	}
@@ -91,11 +98,7 @@ func TestOOMExtras(t *testing.T) {
 [20148497.797702] 154844 pages reserved
 `
 	tl := ParseString(text, "dmesg", Options{})
-	ooms := artifactsOf(tl, KindOOMKill)
-	if len(ooms) != 1 {
-		t.Fatalf("%d OOM reports, want 1", len(ooms))
-	}
-	o := ooms[0].Data.(*oomArtifact)
+	o := one(t, tl, KindOOMKill).(*oomArtifact)
 	if o.Task == nil || o.Task.PID != 7127 {
 		t.Errorf("task %+v", o.Task)
 	}
@@ -126,11 +129,7 @@ func TestSlabNodes(t *testing.T) {
 [38535642.823066]   node 1: slabs: 400,objs: 25360, free: 294
 `
 	tl := ParseString(text, "dmesg", Options{})
-	ss := artifactsOf(tl, KindSlabFailure)
-	if len(ss) != 1 {
-		t.Fatalf("%d slab failures", len(ss))
-	}
-	n := ss[0].Data.(*slabArtifact).SlabNodes
+	n := one(t, tl, KindSlabFailure).(*slabArtifact).SlabNodes
 	if len(n) != 2 || n[0] != (SlabNode{0, 854, 42320, 0}) || n[1] != (SlabNode{1, 400, 25360, 294}) {
 		t.Errorf("slab nodes %+v", n)
 	}
@@ -146,11 +145,7 @@ func TestTopBusyBoxAndPrinted(t *testing.T) {
  3055 1287m 263%   0% Inf
 `
 	tl := ParseString(text, "paste", Options{})
-	tops := artifactsOf(tl, KindTop)
-	if len(tops) != 1 {
-		t.Fatalf("%d top summaries, want 1", len(tops))
-	}
-	ts := tops[0].Data.(*TopSummary)
+	ts := one(t, tl, KindTop).(*TopSummary)
 	if ts.MemKB["used"] != 418740 || ts.MemKB["shrd"] != 1528 || ts.MemKB["cached"] != 146184 {
 		t.Errorf("mem %v", ts.MemKB)
 	}
@@ -159,11 +154,7 @@ func TestTopBusyBoxAndPrinted(t *testing.T) {
 	} else if v, ok := smp.MemInfo.Get("MemTotal"); !ok || v != 418740+81752 {
 		t.Errorf("MemTotal %d %v, want used+free", v, ok)
 	}
-	tasks := artifactsOf(tl, KindTopTasks)
-	if len(tasks) != 1 {
-		t.Fatalf("%d task tables", len(tasks))
-	}
-	tt := tasks[0].Data.(*TopTasks)
+	tt := one(t, tl, KindTopTasks).(*TopTasks)
 	if len(tt.Values) != 2 || tt.Values[0]["PID"] != 6562 || tt.Values[0]["%VSZ"] != 281 || tt.Values[1]["PID"] != 3055 {
 		t.Errorf("values %v", tt.Values)
 	}
@@ -194,11 +185,7 @@ func TestSlabtopNumbers(t *testing.T) {
 1569945 1558847  99%    0.10K  40255       39    161020K buffer_head
 `
 	tl := ParseString(text, "paste", Options{})
-	sts := artifactsOf(tl, KindSlabtop)
-	if len(sts) != 1 {
-		t.Fatalf("%d slabtop artifacts", len(sts))
-	}
-	st := sts[0].Data.(*Slabtop)
+	st := one(t, tl, KindSlabtop).(*Slabtop)
 	if v := st.SummaryValues["Active / Total Size (% used)"]; len(v) != 3 || v[0] != 2888893.34 || v[2] != 99.5 {
 		t.Errorf("summary %v", st.SummaryValues)
 	}
@@ -213,11 +200,7 @@ func TestSlabtopNumbers(t *testing.T) {
 // reads as a free table in bytes.
 func TestFreePrinted(t *testing.T) {
 	tl := ParseString("$ free -m\n             total       used       free     shared    buffers     cached\nMem:          3953       3661        291          0        435        874\n-/+ buffers/cache:       2351       1602\nSwap:         4093        505       3588\n", "paste", Options{})
-	fr := artifactsOf(tl, KindFree)
-	if len(fr) != 1 {
-		t.Fatalf("%d free tables", len(fr))
-	}
-	tb := fr[0].Data.(*FreeTable)
+	tb := one(t, tl, KindFree).(*FreeTable)
 	if p := tb.Printed["Mem"]; len(p) != 6 || p[4] != 435 || tb.Rows["Mem"][4] != 435*1024 {
 		t.Errorf("printed %v rows %v", tb.Printed, tb.Rows)
 	}
@@ -226,11 +209,7 @@ func TestFreePrinted(t *testing.T) {
 	}
 
 	tl = ParseString("        total:    used:    free:  shared: buffers:  cached:\nMem:  6341193728 6131351552 209842176        0 29294592 5348958208\nSwap: 12582862848 5425111040 7157751808\nMemTotal:      6192572 kB\n", "paste", Options{})
-	fr = artifactsOf(tl, KindFree)
-	if len(fr) != 1 {
-		t.Fatalf("2.4 meminfo table: %d free tables", len(fr))
-	}
-	tb = fr[0].Data.(*FreeTable)
+	tb = one(t, tl, KindFree).(*FreeTable)
 	if tb.Unit != "bytes" || tb.Printed["Swap"][1] != 5425111040 || tb.Rows["Mem"][0] != 6341193728/1024 {
 		t.Errorf("unit %s printed %v rows %v", tb.Unit, tb.Printed, tb.Rows)
 	}
@@ -243,11 +222,7 @@ func TestSysstatValues(t *testing.T) {
 16:53:38      2476012   3150664   1345300     35,21      1372    889064    594740     12,21    663432    448084        44
 `
 	tl := ParseString(text, "paste", Options{})
-	ss := artifactsOf(tl, KindSysstat)
-	if len(ss) != 1 {
-		t.Fatalf("%d sysstat tables", len(ss))
-	}
-	v := ss[0].Data.(*SysstatTable).Values
+	v := one(t, tl, KindSysstat).(*SysstatTable).Values
 	if len(v) != 1 || v[0]["%memused"] != 35.21 || v[0]["kbdirty"] != 44 || v[0]["kbmemfree"] != 2476012 {
 		t.Errorf("values %v", v)
 	}
@@ -261,11 +236,7 @@ func TestSysstatValues(t *testing.T) {
 // has none.
 func TestSettingNumbers(t *testing.T) {
 	tl := ParseString("net.ipv4.tcp_mem = 94500000 915000000 927000000\nnet.core.wmem_max = 1048576**\nnet.ipv4.tcp_congestion_control = cubic\n", "paste", Options{})
-	bl := artifactsOf(tl, KindSysctl)
-	if len(bl) != 1 {
-		t.Fatalf("%d sysctl blocks", len(bl))
-	}
-	st := bl[0].Data.(SysctlBlock).Settings
+	st := one(t, tl, KindSysctl).(SysctlBlock).Settings
 	if len(st) != 3 || len(st[0].Numbers) != 3 || st[0].Numbers[2] != 927000000 || len(st[1].Numbers) != 1 || st[1].Numbers[0] != 1048576 || st[2].Numbers != nil {
 		t.Errorf("settings %+v", st)
 	}
@@ -294,11 +265,7 @@ func TestShowMemPrContSplit(t *testing.T) {
 [ 1146.799300] 2950857 total pagecache pages
 `
 	tl := ParseString(text, "dmesg", Options{})
-	afs := artifactsOf(tl, KindAllocFailure)
-	if len(afs) != 1 {
-		t.Fatalf("%d alloc failures", len(afs))
-	}
-	a := afs[0].Data.(*allocArtifact)
+	a := one(t, tl, KindAllocFailure).(*allocArtifact)
 	if len(a.Zones) != 1 {
 		t.Fatalf("zones %+v", a.Zones)
 	}
@@ -326,11 +293,7 @@ func TestShowMemPrContSplit(t *testing.T) {
 // is kept with the kernel log, by the function that printed it.
 func TestLogSuppressed(t *testing.T) {
 	tl := ParseString("[ 1470.134845] net_ratelimit: 23807 callbacks suppressed\n[ 1470.134900] nf_conntrack: table full, dropping packet\n", "dmesg", Options{})
-	logs := artifactsOf(tl, KindKernelLog)
-	if len(logs) != 1 {
-		t.Fatalf("%d kernel logs", len(logs))
-	}
-	kl := logs[0].Data.(KernelLogData)
+	kl := one(t, tl, KindKernelLog).(KernelLogData)
 	if kl.Records != 2 || len(kl.Suppressed) != 1 || kl.Suppressed[0].Count != 23807 || kl.Suppressed[0].Function != "net_ratelimit" || kl.Suppressed[0].Line != 1 {
 		t.Errorf("kernel log %+v", kl)
 	}
@@ -346,9 +309,9 @@ enp6s0:  283475674   1115688   0         630   7144  0      0           2304    
 root@h:~# 
 `
 	tl := ParseString(text, "paste", Options{})
-	nd := artifactsOf(tl, KindNetDevFile)
-	if len(nd) != 1 || len(tl.Unparsed) != 0 {
-		t.Fatalf("%d /proc/net/dev artifacts, unparsed %+v", len(nd), tl.Unparsed)
+	one(t, tl, KindNetDevFile)
+	if len(tl.Unparsed) != 0 {
+		t.Fatalf("unparsed %+v", tl.Unparsed)
 	}
 	if !isNetDevRow("  eth0:1988145274 2050626316") || isNetDevRow("root@h:~# ") || isNetDevRow("Note: see below") {
 		t.Error("isNetDevRow")
@@ -363,11 +326,7 @@ func TestIfconfigCounterLines(t *testing.T) {
           RX packets:995667 errors:0 dropped:570 overruns:5571 frame:0
 `
 	tl := ParseString(text, "paste", Options{})
-	ifs := artifactsOf(tl, KindIfconfig)
-	if len(ifs) != 1 {
-		t.Fatalf("%d ifconfig artifacts", len(ifs))
-	}
-	got := ifs[0].Data.(ifaceArtifact).Interfaces
+	got := one(t, tl, KindIfconfig).(ifaceArtifact).Interfaces
 	if len(got) != 2 || got[0].Name != "enp6s0" {
 		t.Fatalf("interfaces %+v", got)
 	}
@@ -387,11 +346,7 @@ func TestIfconfigCounterLines(t *testing.T) {
 func TestTopPerCPUOnly(t *testing.T) {
 	text := "# top\nCpu0 : 15.3%us, 0.3%sy, 0.0%ni, 84.4%id, 0.0%wa, 0.0%hi, 0.0%si, 0.0%st\nCpu1 : 16.6%us, 2.0%sy, 0.0%ni, 47.1%id, 3.3%wa, 0.0%hi, 31.0%si, 0.0%st\n.....\nCpu15 : 10.3%us, 8.0%sy, 0.0%ni, 78.7%id, 1.7%wa, 0.3%hi, 1.0%si, 0.0%st\n"
 	tl := ParseString(text, "paste", Options{})
-	tops := artifactsOf(tl, KindTop)
-	if len(tops) != 1 {
-		t.Fatalf("%d top artifacts", len(tops))
-	}
-	v := tops[0].Data.(*TopSummary).PerCPUValues
+	v := one(t, tl, KindTop).(*TopSummary).PerCPUValues
 	if len(v) != 3 || v[1]["si"] != 31 || v[2]["cpu"] != 15 || v[2]["id"] != 78.7 {
 		t.Errorf("per-CPU %v", v)
 	}
@@ -415,11 +370,7 @@ Oct 29 15:25:19 sleepy Out of Memory: Killed process 12157 (ld).
 		t.Errorf("show_mem lines read as tagged: %+v / %+v", ls[2], ls[4])
 	}
 	tl := ParseString(text, "syslog", Options{})
-	ooms := artifactsOf(tl, KindOOMKill)
-	if len(ooms) != 1 {
-		t.Fatalf("%d OOM reports, want 1 (header, dump, kill line)", len(ooms))
-	}
-	o := ooms[0].Data.(*oomArtifact)
+	o := one(t, tl, KindOOMKill).(*oomArtifact)
 	get(t, o.MemInfo, "Active", 12269)
 	get(t, o.MemInfo, "pagetables", 140)
 	get(t, o.Totals, "free_pages_kb", 244)
@@ -451,11 +402,7 @@ Sep  8 16:40:44 knalp3 kernel: Node 0 active_anon:20976kB shmem_thp: 0kB anon_th
 Sep  8 16:40:44 knalp3 kernel: Normal free:262612kB min:64544kB low:94388kB high:124232kB present:30379008kB
 `
 	tl := ParseString(text, "syslog", Options{})
-	afs := artifactsOf(tl, KindAllocFailure)
-	if len(afs) != 1 {
-		t.Fatalf("%d alloc failures", len(afs))
-	}
-	a := afs[0].Data.(*allocArtifact)
+	a := one(t, tl, KindAllocFailure).(*allocArtifact)
 	get(t, a.MemInfo, "slab_reclaimable", 74606)
 	get(t, a.MemInfo, "mapped", 347626)
 	if len(a.Nodes) != 1 {
@@ -474,11 +421,7 @@ Sep  8 16:40:44 knalp3 kernel: Normal free:262612kB min:64544kB low:94388kB high
 func TestConntrackStats(t *testing.T) {
 	text := "$ conntrack -S\ncpu=0   \tfound=770 invalid=3856 ignore=42570125 insert=0 insert_failed=0 drop=0 early_drop=0 error=0 search_restart=746284\ncpu=3   \tfound=25706 invalid=70168 ignore=242616824 insert=0 insert_failed=0 drop=0 early_drop=0 error=18 search_restart=2320376\n"
 	tl := ParseString(text, "paste", Options{})
-	cs := artifactsOf(tl, KindConntrackS)
-	if len(cs) != 1 {
-		t.Fatalf("%d conntrack artifacts", len(cs))
-	}
-	c := cs[0].Data.(*ConntrackStats).CPUs
+	c := one(t, tl, KindConntrackS).(*ConntrackStats).CPUs
 	if len(c) != 2 || c[1]["cpu"] != 3 || c[1]["error"] != 18 || c[0]["search_restart"] != 746284 {
 		t.Errorf("cpus %v", c)
 	}
@@ -501,11 +444,7 @@ delivery_rate 452.4Kbps app_limited busy:24ms rcv_rtt:26.542
 rcv_space:3058440 minrtt:23.34
 `
 	tl := ParseString(text, "paste", Options{})
-	ss := artifactsOf(tl, KindSockets)
-	if len(ss) != 1 {
-		t.Fatalf("%d socket tables", len(ss))
-	}
-	tb := ss[0].Data.(*SocketTable)
+	tb := one(t, tl, KindSockets).(*SocketTable)
 	if len(tb.Sockets) != 1 || len(tb.Details) != 1 {
 		t.Fatalf("sockets %d details %v", len(tb.Sockets), tb.Details)
 	}

@@ -426,33 +426,45 @@ func (m *showMem) parseNode(s string) {
 		m.nodes = append(m.nodes, NodeCounters{Node: node, Fields: &kernel.Counters{}})
 		nc = &m.nodes[len(m.nodes)-1]
 	}
+	dumpFields(fs, true, func(key string, v int64, kb bool) {
+		if kb {
+			key += "_kb"
+		}
+		nc.Fields.Set(key, v)
+	}, func(b bool) { nc.AllUnreclaimable = &b })
+}
+
+// dumpFields walks the "key:value" words of a dump line: set gets each number under its
+// key, kb when it was printed in kB; "all_unreclaimable? yes" goes to unreclaimable. spaced
+// also reads "key: value" (4.8+ prints "shmem_thp: 0kB" on the node line) and "key=value"
+// (the hugepages line).
+func dumpFields(fs []string, spaced bool, set func(key string, v int64, kb bool), unreclaimable func(bool)) {
 	for i := 0; i < len(fs); i++ {
 		f := fs[i]
 		if f == "all_unreclaimable?" && i+1 < len(fs) {
-			b := fs[i+1] == "yes"
-			nc.AllUnreclaimable = &b
+			unreclaimable(fs[i+1] == "yes")
 			i++
 			continue
 		}
 		key, val, ok := strings.Cut(f, ":")
-		if !ok {
-			key, val, ok = strings.Cut(f, "=") // hugepages_total=0
+		if !ok && spaced {
+			key, val, ok = strings.Cut(f, "=")
 		}
 		if !ok {
 			continue
 		}
-		if val == "" && i+1 < len(fs) {
+		if spaced && val == "" && i+1 < len(fs) {
 			val = fs[i+1]
 			i++
 		}
-		name := key
+		kb := false
 		for _, suf := range []string{"kB", "KB"} {
 			if strings.HasSuffix(val, suf) {
-				val, name = strings.TrimSuffix(val, suf), key+"_kb"
+				val, kb = strings.TrimSuffix(val, suf), true
 			}
 		}
 		if v, ok := atoi(val); ok {
-			nc.Fields.Set(name, v)
+			set(key, v, kb)
 		}
 	}
 }
@@ -477,36 +489,12 @@ func (m *showMem) parseZone(s string) {
 	if z.Fields == nil {
 		z.Fields = &kernel.Counters{}
 	}
-	for i := 1; i < len(fs); i++ {
-		f := fs[i]
-		if f == "all_unreclaimable?" && i+1 < len(fs) {
-			b := fs[i+1] == "yes"
-			z.AllUnreclaimable = &b
-			i++
-			continue
-		}
-		key, val, ok := strings.Cut(f, ":")
-		if !ok {
-			continue
-		}
-		kb := false
-		for _, suf := range []string{"kB", "KB"} {
-			if strings.HasSuffix(val, suf) {
-				val, kb = strings.TrimSuffix(val, suf), true
-			}
-		}
-		v, ok := atoi(val)
-		if !ok {
-			continue
-		}
-		name := key
-		if kb {
-			name = key + "_kb"
-		}
-		z.Fields.Set(name, v)
+	dumpFields(fs[1:], false, func(key string, v int64, kb bool) {
 		if !kb {
-			continue
+			z.Fields.Set(key, v)
+			return
 		}
+		z.Fields.Set(key+"_kb", v)
 		switch key {
 		case "free":
 			z.FreeKB = v
@@ -522,7 +510,7 @@ func (m *showMem) parseZone(s string) {
 			vv := v
 			z.ManagedKB = &vv
 		}
-	}
+	}, func(b bool) { z.AllUnreclaimable = &b })
 }
 
 func (m *showMem) parseBuddy(s string) {
