@@ -42,6 +42,7 @@ const (
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
+	KindOpreport     = "opreport"
 	KindBuddyInfo    = "buddyinfo"
 	KindMemInfo      = "meminfo"
 	KindVMStatFile   = "proc_vmstat"

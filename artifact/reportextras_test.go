@@ -459,3 +459,15 @@ rcv_space:3058440 minrtt:23.34
 		t.Errorf("tcp_info %+v", in)
 	}
 }
+
+// opreport -l (oprofile pp/opreport.cpp: samples, percent, symbol), corpus case 342.
+func TestOpreport(t *testing.T) {
+	tl := ParseString("Oprofile shows time being spent:\n\nsamples  %        symbol name\n303102   42.4732  zap_pte_range\n133702   18.7355  _spin_lock\n61145     8.5682  __bitmap_weight\n\nthat is all\n", "paste", Options{})
+	p := one(t, tl, KindOpreport).(*model.Profile)
+	if len(p.Rows) != 3 || p.Rows[0].Symbol != "zap_pte_range" || p.Rows[0].Ticks != 303102 || p.Rows[1].SharePc != 18.7355 {
+		t.Errorf("rows %+v", p.Rows)
+	}
+	if len(tl.Profiles) != 1 {
+		t.Errorf("%d profiles in the timeline", len(tl.Profiles))
+	}
+}

@@ -70,6 +70,8 @@ func (d *doc) command(i int) int {
 		return try(d.tryBuddyInfo, d.tryZoneInfo)
 	case "Page":
 		return d.tryPageTypeInfo(i)
+	case "samples":
+		return d.tryProfile(i)
 	case "#":
 		if strings.HasPrefix(strings.TrimSpace(t), "# Samples") || strings.HasPrefix(strings.TrimSpace(t), "# Overhead") ||
 			strings.HasPrefix(strings.TrimSpace(t), "# To display") {
