@@ -95,6 +95,8 @@ type report struct {
 	x      reportExtras
 	// taskHeader names the columns of the OOM task table, from its "[ pid ]" line.
 	taskHeader []string
+	// slabCacheBuf is a SLUB "cache:" line waiting for its wrapped tail.
+	slabCacheBuf string
 }
 
 // reportLineKind says whether a line continues a report.

@@ -81,8 +81,12 @@ func isOOMDetail(s string) bool {
 	return false
 }
 
+// reSlubCacheTail is the end of a cache line that a mail client wrapped after "default
+// order:" or "default" (corpus case 121): "0, min order: 0", "order: 0, min order: 0".
+var reSlubCacheTail = regexp.MustCompile(`^(?:order: )?\d+, min order: \d+$`)
+
 func isSlabDetail(s string) bool {
-	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") ||
+	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") || reSlubCacheTail.MatchString(s) ||
 		strings.HasPrefix(s, "node ") && strings.Contains(s, "slabs:") ||
 		strings.Contains(s, "debugging increased min order")
 }
@@ -136,6 +140,14 @@ func (r *report) addOOMDetail(t string) {
 func (r *report) addSlabDetail(t string) {
 	if r.slab == nil {
 		return
+	}
+	s := strings.TrimSpace(t)
+	if strings.HasPrefix(s, "cache: ") && !reSlubCache.MatchString(s) {
+		r.slabCacheBuf = s // wrapped: the tail follows
+		return
+	}
+	if reSlubCacheTail.MatchString(s) && r.slabCacheBuf != "" {
+		t, r.slabCacheBuf = r.slabCacheBuf+" "+s, ""
 	}
 	if m := reSlubCache.FindStringSubmatch(t); m != nil {
 		r.slab.Cache = strings.TrimSpace(m[1])

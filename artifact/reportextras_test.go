@@ -471,3 +471,15 @@ func TestOpreport(t *testing.T) {
 		t.Errorf("%d profiles in the timeline", len(tl.Profiles))
 	}
 }
+
+// A SLUB cache line wrapped after "default" (corpus case 121, mm/slub.c slab_out_of_memory:
+// "  cache: %s, object size: %u, buffer size: %u, default order: %u, min order: %u"): the
+// tail is joined and the node lines after it still belong to the report.
+func TestSlabCacheLineWrapped(t *testing.T) {
+	text := " SLUB: Unable to allocate memory on node -1, gfp=0xa20(GFP_ATOMIC)\n   cache: skbuff_head_cache, object size: 208, buffer size: 640, default\norder: 0, min order: 0\n   node 0: slabs: 697, objs: 4182, free: 0\n"
+	tl := ParseString(text, "paste", Options{})
+	s := one(t, tl, KindSlabFailure).(*slabArtifact)
+	if s.Cache != "skbuff_head_cache" || s.BufferSize != 640 || len(s.SlabNodes) != 1 || s.SlabNodes[0].Objs != 4182 {
+		t.Errorf("slab %+v nodes %+v", s.SlabFailure, s.SlabNodes)
+	}
+}
