@@ -65,6 +65,19 @@ func isWrappedIPHeader(t string) bool {
 	return false
 }
 
+// headerWords reads "mtu N" and "qlen N" of an ip link header (iproute2 ip/ipaddress.c
+// print_linkinfo), or of the piece of it that a wrap moved to the next line.
+func (ifc *Iface) headerWords(fs []string) {
+	for j := 0; j+1 < len(fs); j++ {
+		switch fs[j] {
+		case "mtu":
+			ifc.MTU, _ = atoi(fs[j+1])
+		case "qlen":
+			ifc.TxQueueLen, _ = atoi(fs[j+1])
+		}
+	}
+}
+
 func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 	var out []Iface
 	var probs []ipProblem
@@ -79,14 +92,7 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 			ifc.Name = ifc.Name[:at]
 		}
 		ifc.Flags = strings.Split(strings.Trim(fs[2], "<>"), ",")
-		for j := 3; j+1 < len(fs); j++ {
-			switch fs[j] {
-			case "mtu":
-				ifc.MTU, _ = atoi(fs[j+1])
-			case "qlen":
-				ifc.TxQueueLen, _ = atoi(fs[j+1])
-			}
-		}
+		ifc.headerWords(fs[3:])
 		k++
 		for k < len(ls) {
 			t := strings.TrimSpace(ls[k].Text)
@@ -107,12 +113,13 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 				}
 			}
 			if label == "" || k+1 >= len(ls) {
-				if ls[k].Text[0] == ' ' || ls[k].Text[0] == '\t' {
-					k++ // other detail lines (alias, altname, vf ...)
+				if label == "" && isWrappedIPHeader(t) {
+					ifc.headerWords(fields(t)) // "state UP qlen 1000": moved here by the wrap
+					k++
 					continue
 				}
-				if label == "" && isWrappedIPHeader(t) {
-					k++
+				if ls[k].Text[0] == ' ' || ls[k].Text[0] == '\t' {
+					k++ // other detail lines (alias, altname, vf ...)
 					continue
 				}
 				if label != "" {

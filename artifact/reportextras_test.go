@@ -483,3 +483,31 @@ func TestSlabCacheLineWrapped(t *testing.T) {
 		t.Errorf("slab %+v nodes %+v", s.SlabFailure, s.SlabNodes)
 	}
 }
+
+// Small formats of the -misses list: procps 3.2's vmstat -s "pages paged in" (vmstat.c
+// sum_format; pgpgin, kB), a wrapped ip link header's "qlen 1000", 2.4 top's Mem and Swap
+// lines whose last label a terminal or a quoted-printable soft break moved to the next line.
+func TestSmallFormats(t *testing.T) {
+	tl := ParseString("            0 stolen cpu ticks\n      1088044 pages paged in\n        49634 pages paged out\n            0 pages swapped in\n", "paste", Options{})
+	if all := one(t, tl, KindVMStatS).(map[string]int64); all["pages paged in"] != 1088044 {
+		t.Errorf("vmstat -s %v", all)
+	}
+	if len(tl.Samples) != 1 || tl.Samples[0].VMStat == nil {
+		t.Fatalf("samples %+v", tl.Samples)
+	} else if v, _ := tl.Samples[0].VMStat.Get("pgpgout"); v != 49634 {
+		t.Errorf("pgpgout %d", v)
+	}
+
+	tl = ParseString("2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq\n    state UP qlen 1000\n    link/ether 00:16:3e:00:00:01 brd ff:ff:ff:ff:ff:ff\n", "paste", Options{})
+	if ifs := one(t, tl, KindIPLink).(ifaceArtifact).Interfaces; len(ifs) != 1 || ifs[0].TxQueueLen != 1000 || ifs[0].MTU != 1500 {
+		t.Errorf("ip link %+v", ifs)
+	}
+
+	ts, err := ParseTop("CPU states: 36.9% user, 19.0% system,  0.0% nice, 44.0% idle\nMem:   509320K av,  508272K used,    1048K free,   28172K shrd,      76K bu=\nff\nSwap:  131064K av,  107388K used,   23676K free                    7048K ca=\nched\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.MemKB["buff"] != 76 || ts.SwapKB["cached"] != 7048 || ts.SwapKB["free"] != 23676 {
+		t.Errorf("mem %v swap %v", ts.MemKB, ts.SwapKB)
+	}
+}

@@ -179,8 +179,10 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			ts.PerCPU = append(ts.PerCPU, s)
 			ts.PerCPUValues = append(ts.PerCPUValues, perCPUValues(s))
 		case "mem":
+			s, k = joinTopLabel(ls, k, s)
 			ts.MemKB, ts.MemPrinted = parseTopMem(s)
 		case "swap":
+			s, k = joinTopLabel(ls, k, s)
 			ts.SwapKB, ts.SwapPrinted = parseTopMem(s)
 		}
 	}
@@ -211,6 +213,28 @@ func perCPUValues(s string) map[string]float64 {
 		}
 	}
 	return m
+}
+
+// joinTopLabel joins a Mem or Swap line whose last label a wrap moved to the next line:
+// "... 282336K" / "buff" (a terminal), or "... 76K bu=" / "ff" (a quoted-printable soft
+// break, 2.4 top in a mail, corpus cases 356 and 357). It returns the line and the index of
+// the last line it used.
+func joinTopLabel(ls []Line, k int, s string) (string, int) {
+	if k+1 >= len(ls) {
+		return s, k
+	}
+	next := strings.TrimSpace(ls[k+1].Text)
+	if next == "" || strings.ContainsAny(next, " \t:") || len(next) > 8 || topLineKind(next) != "" {
+		return s, k
+	}
+	joined := s + " " + next
+	if strings.HasSuffix(s, "=") {
+		joined = strings.TrimSuffix(s, "=") + next
+	}
+	if !strings.HasSuffix(joined, "buff") && !strings.HasSuffix(joined, "buffers") && !strings.HasSuffix(joined, "cached") && !strings.HasSuffix(joined, "buff/cache") {
+		return s, k
+	}
+	return joined, k + 1
 }
 
 func shortCPULabel(l string) string {
