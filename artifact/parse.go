@@ -149,6 +149,7 @@ type doc struct {
 	logCount int
 	// suppressed are the log's "N callbacks suppressed" lines (KernelLogData).
 	suppressed []SuppressedLine
+	logNumbers []LogNumbers
 	logNo      int    // line number of the last log record appended
 	logOrder   bool   // records were appended out of line order: finish sorts them
 	arena      []byte // backing store of LogRecord.Source strings
@@ -511,6 +512,8 @@ func (d *doc) appendLog(l *Line) {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(d.suppressed, sl)
 		}
+	} else if ln, ok := logNumbers(l.No, l.Text); ok {
+		d.logNumbers = append(d.logNumbers, ln)
 	}
 }
 
@@ -636,7 +639,7 @@ func (d *doc) finish() {
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {
-		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed})
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers})
 		// Reports log their lines when their header is read, so a line that a report
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.

@@ -207,6 +207,60 @@ func (x *reportExtras) addOOMLine(s string, header *[]string) {
 type KernelLogData struct {
 	Records    int              `json:"records"`
 	Suppressed []SuppressedLine `json:"suppressed,omitempty"`
+	// Numbers are the numbers of the log's messages that state a size or a limit
+	// (logNumbers): the conntrack table at boot, the vmalloc requests that failed.
+	Numbers []LogNumbers `json:"numbers,omitempty"`
+}
+
+// LogNumbers is one message's numbers by name.
+type LogNumbers struct {
+	Line    int              `json:"line"`
+	Message string           `json:"message"`
+	Values  map[string]int64 `json:"values"`
+}
+
+// logNumbers reads the numbers of the messages that state a size or a limit:
+//
+//	"nf_conntrack version 0.5.0 (16384 buckets, 65536 max)" (net/netfilter/nf_conntrack_core.c
+//	    nf_conntrack_init_start: the table's hash size and nf_conntrack_max at boot)
+//	"vmap allocation for size 20480 failed: use vmalloc=<size> ..." (mm/vmalloc.c
+//	    alloc_vmap_area: the vmalloc address space, not memory, ran out)
+//	"insmod: vmalloc error: size 16384, vm_struct allocation failed, ..." (mm/vmalloc.c
+//	    __vmalloc_node_range's warn_alloc, 5.x+)
+//
+// It runs on every kernel log line, so each test starts with a prefix or one Contains.
+func logNumbers(no int, t string) (LogNumbers, bool) {
+	switch {
+	case strings.HasPrefix(t, "nf_conntrack version "):
+		var b, m int64
+		if _, rest, ok := strings.Cut(t, "("); ok {
+			fs := fields(strings.NewReplacer(",", " ", ")", " ").Replace(rest))
+			for j := 0; j+1 < len(fs); j++ {
+				if n, ok := atoi(fs[j]); ok {
+					switch fs[j+1] {
+					case "buckets":
+						b = n
+					case "max":
+						m = n
+					}
+				}
+			}
+		}
+		if b == 0 && m == 0 {
+			return LogNumbers{}, false
+		}
+		return LogNumbers{Line: no, Message: "nf_conntrack version", Values: map[string]int64{"buckets": b, "max": m}}, true
+	case strings.HasPrefix(t, "vmap allocation for size "):
+		if n, ok := atoi(firstField(strings.TrimPrefix(t, "vmap allocation for size "))); ok {
+			return LogNumbers{Line: no, Message: "vmap allocation failed", Values: map[string]int64{"size": n}}, true
+		}
+	case strings.Contains(t, "vmalloc error: size "):
+		_, rest, _ := strings.Cut(t, "vmalloc error: size ")
+		if n, ok := atoi(strings.TrimSuffix(firstField(rest), ",")); ok {
+			return LogNumbers{Line: no, Message: "vmalloc error", Values: map[string]int64{"size": n}}, true
+		}
+	}
+	return LogNumbers{}, false
 }
 
 // SuppressedLine is one "net_ratelimit: 23807 callbacks suppressed" line.

@@ -511,3 +511,16 @@ func TestSmallFormats(t *testing.T) {
 		t.Errorf("mem %v swap %v", ts.MemKB, ts.SwapKB)
 	}
 }
+
+// Messages that state a size or a limit keep their numbers with the kernel log.
+func TestLogNumbers(t *testing.T) {
+	tl := ParseString("[   12.698805] nf_conntrack version 0.5.0 (16384 buckets, 65536 max)\n[    4.879899] vmap allocation for size 20480 failed: use vmalloc=<size> to increase size\n[    4.880643] insmod: vmalloc error: size 16384, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL)\n", "dmesg", Options{})
+	kl := one(t, tl, KindKernelLog).(KernelLogData)
+	if len(kl.Numbers) != 3 || kl.Numbers[0].Values["max"] != 65536 || kl.Numbers[0].Values["buckets"] != 16384 ||
+		kl.Numbers[1].Values["size"] != 20480 || kl.Numbers[2].Values["size"] != 16384 || kl.Numbers[2].Line != 3 {
+		t.Errorf("numbers %+v", kl.Numbers)
+	}
+	if _, ok := logNumbers(1, "nf_conntrack version 0.5.0"); ok {
+		t.Error("a version line without its table read as one")
+	}
+}
