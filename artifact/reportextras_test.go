@@ -524,3 +524,21 @@ func TestLogNumbers(t *testing.T) {
 		t.Error("a version line without its table read as one")
 	}
 }
+
+// /proc/zoneinfo with an elision between the zone line and its block (corpus case 351), and
+// a block pasted without its zone line (case 316), which is kept but gives no sample.
+func TestZoneInfoElisionAndHeaderless(t *testing.T) {
+	tl := ParseString("Node 3, zone      DMA\n[...]\n  pages free     2951\n        min      2821\n        low      3526\n        high     4231\n", "paste", Options{})
+	zs := one(t, tl, KindZoneInfo).([]kernel.Zone)
+	if len(zs) != 1 || zs[0].Node != 3 || zs[0].Name != "DMA" {
+		t.Fatalf("zones %+v", zs)
+	}
+	get(t, &zs[0].Fields, "low", 3526)
+
+	tl = ParseString("```\n  pages free     7226981\n        min      10136\n        low      17540\n        high     24944\n        managed  7404622\n```\n", "paste", Options{})
+	nh := one(t, tl, KindZoneInfo).(ZoneInfoNoHeader)
+	get(t, &nh.Zone.Fields, "managed", 7404622)
+	if nh.Zone.Name != "" || nh.Zone.Node != -1 || len(tl.Samples) != 0 {
+		t.Errorf("headerless zone %+v, samples %d", nh.Zone, len(tl.Samples))
+	}
+}

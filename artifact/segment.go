@@ -72,6 +72,8 @@ func (d *doc) command(i int) int {
 		return d.tryPageTypeInfo(i)
 	case "samples":
 		return d.tryProfile(i)
+	case "pages":
+		return d.tryZoneInfoHeaderless(i)
 	case "#":
 		if strings.HasPrefix(strings.TrimSpace(t), "# Samples") || strings.HasPrefix(strings.TrimSpace(t), "# Overhead") ||
 			strings.HasPrefix(strings.TrimSpace(t), "# To display") {
