@@ -542,3 +542,21 @@ func TestZoneInfoElisionAndHeaderless(t *testing.T) {
 		t.Errorf("headerless zone %+v, samples %d", nh.Zone, len(tl.Samples))
 	}
 }
+
+// uptime(1)'s line alone (procps w.c, with seconds in the clock) and Android's "Load:" line
+// give the load averages.
+func TestUptimeAndAndroidLoad(t *testing.T) {
+	for text, want := range map[string]float64{
+		" 23:51:26 up 21:31,  1 user,  load average: 30.02, 26.43, 19.02\n": 19.02,
+		"Load: 56.48 / 30.74 / 22.68\n":                                     22.68,
+	} {
+		tl := ParseString(text, "paste", Options{})
+		ts := one(t, tl, KindTop).(*TopSummary)
+		if len(ts.Load) != 3 || ts.Load[2] != want {
+			t.Errorf("%q: load %v", text, ts.Load)
+		}
+		if len(tl.Samples) != 1 || tl.Samples[0].LoadAvg == nil || tl.Samples[0].LoadAvg.Load15 != want {
+			t.Errorf("%q: samples %+v", text, tl.Samples)
+		}
+	}
+}

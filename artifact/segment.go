@@ -38,7 +38,7 @@ func (d *doc) command(i int) int {
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
-	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB":
+	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:":
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)

@@ -17,6 +17,8 @@ import (
 //	            "CPU states:  0.0% user, 32.8% system,  0.0% nice, 67.1% idle"
 //	            "Mem:   897904K av,  869248K used,   28656K free,       0K shrd,    3724K buff"
 //	            "Swap: 1052216K av,       0K used, 1052216K free                   46596K cached"
+//	uptime:     " 23:51:26 up 21:31,  1 user,  load average: 30.02, 26.43, 19.02" (alone, too),
+//	            Android's "Load: 56.48 / 30.74 / 22.68" (dumpsys cpuinfo)
 //	3.2:        "top - 08:55:45 up 11:07,  1 user,  load average: 19.21, 16.71,  9.73"
 //	            "Tasks: 111 total,   1 running, 110 sleeping,   0 stopped,   0 zombie"
 //	            "Cpu(s):  4.6% us, 10.1% sy,  0.0% ni,  0.0% id, 75.9% wa,  0.5% hi,  8.9% si"
@@ -58,10 +60,13 @@ type TopSummary struct {
 
 var (
 	reTopFirst = regexp.MustCompile(`^top - (\d+:\d+:\d+) up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
-	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
-	reTopCount = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
-	reTopCPU   = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
-	reTopMem   = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
+	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?::\d+)?(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	// reAndroidLoad is dumpsys cpuinfo's first line as ANR traces quote it
+	// (frameworks/base ProcessCpuTracker.printCurrentLoad: "Load: 56.48 / 30.74 / 22.68").
+	reAndroidLoad = regexp.MustCompile(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
+	reTopCount    = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
+	reTopCPU      = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
+	reTopMem      = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
 )
 
 // topLineKind classifies a summary line; "" when it is not one.
@@ -70,7 +75,7 @@ func topLineKind(t string) string {
 	switch {
 	case strings.HasPrefix(s, "top - "):
 		return "first"
-	case reTop24Up.MatchString(s):
+	case reTop24Up.MatchString(s), strings.HasPrefix(s, "Load: ") && reAndroidLoad.MatchString(s):
 		return "first"
 	case strings.HasPrefix(s, "Tasks:") || strings.HasPrefix(s, "Threads:"):
 		return "tasks"
@@ -157,6 +162,8 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			} else if m := reTop24Up.FindStringSubmatch(s); m != nil {
 				ts.Uptime = m[1]
 				ts.Load = parseFloats(m[2:5])
+			} else if m := reAndroidLoad.FindStringSubmatch(s); m != nil {
+				ts.Load = parseFloats(m[1:4])
 			}
 		case "tasks":
 			ts.Tasks = map[string]int64{}
@@ -186,7 +193,9 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			ts.SwapKB, ts.SwapPrinted = parseTopMem(s)
 		}
 	}
-	if !seen["cpu"] && !seen["mem"] && len(ts.PerCPU) < 2 {
+	// uptime(1)'s line alone ("23:51:26 up 21:31,  1 user,  load average: 30.02, 26.43,
+	// 19.02", procps w.c print_uptime) is its own artifact: the load averages.
+	if !seen["cpu"] && !seen["mem"] && len(ts.PerCPU) < 2 && len(ts.Load) != 3 {
 		return nil, 0
 	}
 	ts.last = ls[k-1].No
