@@ -64,6 +64,7 @@ const (
 	KindSysctl       = "sysctl"
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
+	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the

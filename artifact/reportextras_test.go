@@ -560,3 +560,20 @@ func TestUptimeAndAndroidLoad(t *testing.T) {
 		}
 	}
 }
+
+// /proc/slabinfo, whole (version line, header) or grep'd to one row (mm/slab_common.c).
+func TestSlabinfo(t *testing.T) {
+	text := "slabinfo - version: 2.1\n# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>\ndentry            2369308 2369325    192   21    1 : tunables    0    0    0 : slabdata 112825 112825      0\nkmalloc-1024        33418  33418   1024   32    8 : tunables    0    0    0 : slabdata   1045   1045      0\n"
+	rows := one(t, ParseString(text, "paste", Options{}), KindSlabinfo).([]SlabinfoRow)
+	want := SlabinfoRow{Name: "kmalloc-1024", ActiveObjs: 33418, NumObjs: 33418, ObjSize: 1024, ObjPerSlab: 32, PagesPerSlab: 8, ActiveSlabs: 1045, NumSlabs: 1045}
+	if len(rows) != 2 || rows[1] != want || rows[0].NumSlabs != 112825 {
+		t.Errorf("rows %+v", rows)
+	}
+	grepd := one(t, ParseString("$ grep ^dentry /proc/slabinfo\ndentry            2369308 2369325    192   21    1 : tunables    0    0    0 : slabdata 112825 112825      0\n", "paste", Options{}), KindSlabinfo).([]SlabinfoRow)
+	if len(grepd) != 1 || grepd[0].ObjSize != 192 {
+		t.Errorf("grep'd row %+v", grepd)
+	}
+	if _, ok := slabinfoRow("dentry 1 2 3 : tunables 0 0 0 : slabdata 1 1 0"); ok {
+		t.Error("a row with too few columns was read")
+	}
+}
