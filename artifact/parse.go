@@ -218,6 +218,9 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
+				continue
+			}
 			d.acct.Other++
 			continue // another program's syslog line
 		}

@@ -577,3 +577,17 @@ func TestSlabinfo(t *testing.T) {
 		t.Error("a row with too few columns was read")
 	}
 }
+
+// systemd-sysctl's "Couldn't write" (src/sysctl/sysctl.c): the setting is an artifact
+// marked not applied, and no setting of the timeline.
+func TestSysctlNotApplied(t *testing.T) {
+	text := "Sep 10 08:05:58 h systemd-sysctl[259]: Couldn't write '131072' to 'net/netfilter/nf_conntrack_buckets', ignoring: No such file or directory\nSep 10 08:05:58 h systemd-sysctl[259]: Applied settings\n"
+	tl := ParseString(text, "syslog", Options{})
+	sd := one(t, tl, KindSetting).(SettingData)
+	if sd.Key != "net.netfilter.nf_conntrack_buckets" || sd.Form != "not-applied" || len(sd.Numbers) != 1 || sd.Numbers[0] != 131072 {
+		t.Errorf("setting %+v", sd)
+	}
+	if len(tl.Settings) != 0 {
+		t.Errorf("a value the host does not run became a setting: %+v", tl.Settings)
+	}
+}

@@ -275,3 +275,27 @@ func ParseSettings(text string) []model.SettingMention {
 	tl := ParseString(text, "", Options{})
 	return tl.Settings
 }
+
+// reSysctlNotApplied is systemd-sysctl's message for a setting it could not write
+// (src/sysctl/sysctl.c apply_setting: "Couldn't write '%s' to '%s', ignoring: %m"; before
+// systemd 240 "Failed to write '%s' to '%s': %m"). The classic case: a net.netfilter key
+// in sysctl.conf, applied at boot before nf_conntrack was loaded ("No such file or
+// directory").
+var reSysctlNotApplied = regexp.MustCompile(`(?:Couldn't|Failed to) write '([^']*)' to '([^']+)'(?:, ignoring)?: (.*)$`)
+
+// sysctlNotApplied reads systemd-sysctl's line at i as a setting that the host does not
+// run: an artifact, and no setting of the timeline (the value is what the file asked for,
+// not what the kernel has).
+func (d *doc) sysctlNotApplied(i int) bool {
+	m := reSysctlNotApplied.FindStringSubmatch(d.ls[i].Text)
+	if m == nil {
+		return false
+	}
+	path := strings.TrimPrefix(m[2], "/proc/sys/")
+	sd := settingData(kernel.NormaliseSysctlKey(path), m[2], m[1], "not-applied")
+	sd.Note = "systemd-sysctl could not write it (" + m[3] + "): the host does not run this value"
+	d.used[i] = true
+	no := d.ls[i].No
+	d.addArtifact(KindSetting, no, no, sd)
+	return true
+}
