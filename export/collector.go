@@ -130,7 +130,8 @@ type Collector struct {
 	window     []packedSample // oldest first
 	seed       packedSample   // the sample before the window, for the first one's rates
 	templates  counterTemplates
-	taken      uint64
+	taken      uint64 // samples taken
+	windowed   uint64 // samples that entered the window
 	diag       *diagState
 	snap       *Snapshot
 	labels     labelCache
@@ -148,7 +149,7 @@ type diagState struct {
 	window   int       // samples it saw
 	duration time.Duration
 	events   uint64 // kernel-log events committed when it ran
-	taken    uint64 // samples taken when it ran
+	windowed uint64 // samples that had entered the window when it ran
 	unpacked int    // samples it had to unpack (the others were kept from the run before)
 }
 
@@ -365,6 +366,7 @@ func (c *Collector) addToWindow(now time.Time) {
 	// them.
 	c.cur.Rates = nil
 	c.window = append(c.window, c.packer.pack(&c.cur))
+	c.windowed++
 	from := now.Add(-c.opt.Window)
 	drop := 0
 	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
@@ -391,18 +393,18 @@ func (c *Collector) rulesDue(now time.Time) bool {
 func (c *Collector) runRules(from time.Time) {
 	t0 := c.opt.Now()
 	// Keep the window unpacked for the next run when that run will find most of it still
-	// there: when at most half a window of samples came since the last run (a Prometheus
-	// scraping every 15 s or more: then every scrape runs the rules, and unpacks only the
-	// newest sample). When the window turns over between runs (fast scrapers), keeping it
-	// would hold some 25 KB a sample for nothing.
+	// there: when at most half a window of window samples came since the last run (always
+	// at the default window interval, whatever the scrape rate: then a run unpacks only the
+	// newest window samples). When the window turns over between runs (every sample in the
+	// window and fast scrapers), keeping it would hold some 25 KB a sample for nothing.
 	keep := dropUnpacked
-	if c.diag != nil && 2*(c.taken-c.diag.taken) <= uint64(len(c.window)) {
+	if c.diag != nil && 2*(c.windowed-c.diag.windowed) <= uint64(len(c.window)) {
 		keep = keepUnpacked
 	}
 	tl, unpacked := c.timelineKeep(from, keep)
 	d := diagnose.Run(tl, c.opt.Skip)
 	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0),
-		events: c.log.committed, taken: c.taken, unpacked: unpacked}
+		events: c.log.committed, windowed: c.windowed, unpacked: unpacked}
 	tl = nil
 	if unpacked > len(c.window)/4 {
 		// Hand the memory of a large unpacking back at once (see Options.ReleaseMemory);

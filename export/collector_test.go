@@ -448,3 +448,31 @@ func TestWindowInterval(t *testing.T) {
 		t.Errorf("newest window sample has TCP mem %d, want the 1020 of the sample at +20s", v)
 	}
 }
+
+// At the default window interval the window does not turn over between runs of the rules
+// however fast the scrapes come, so a run unpacks only the window samples taken since the
+// one before (the scrapes between them are not window samples and do not count).
+func TestRulesKeepWindowBetweenWindowSamples(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now})
+	defer c.Close()
+	runs := 0
+	var last *diagState
+	for range 120 { // two minutes of scrapes 1 s apart
+		c.current()
+		c.mu.Lock()
+		d := c.diag
+		c.mu.Unlock()
+		if d != last {
+			runs++
+			if runs > 3 && d.unpacked > 2 { // the first runs find a short window, which they do not keep
+				t.Errorf("run %d over %d window samples unpacked %d, want only the new ones", runs, d.window, d.unpacked)
+			}
+			last = d
+		}
+		clk.Add(time.Second)
+	}
+	if runs < 5 {
+		t.Errorf("%d runs of the rules in two minutes, want one every 20 s or so", runs)
+	}
+}
