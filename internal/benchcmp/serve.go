@@ -307,7 +307,7 @@ func benchServe(c *config) result {
 			headroom: fmtDist(fullNS),
 			peer:     peerName + ": " + fmtDist(neNS),
 			ratio:    fmtRatio(pairedRatios(fullNS, neNS).median()),
-			note:     "--window-interval=-1s: every scrape reads every file (/proc/stat, interrupts, loadavg, meminfo, snmp, snmp6, kernel threads too) and packs the sample into the window, as a Prometheus scraping every 15 s makes each scrape do with the default 10 s; same runs, information only",
+			note:     "--window-interval=-1s: every scrape reads every file (/proc/stat, interrupts, loadavg, meminfo, snmp, snmp6, kernel threads too) and packs the sample into the window, as a Prometheus scraping every 15 s makes each scrape do with the default 10 s; such a scraper also pays the rules on each scrape and the host facts' refresh on every 4th, which run here only every 15 s and 1 min of the clock (go test ./export -bench ScrapeLiveEvery15s has them); same runs, information only",
 		})
 	}
 	rows = append(rows,
