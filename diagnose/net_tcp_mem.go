@@ -244,8 +244,11 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	var reasons []string
 	limitKnown := false
+	// fits names the limits actually compared, for a healthy result that claims no more.
+	var fits []string
 	if mem, ok := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_mem")); ok {
 		limitKnown = true
+		fits = append(fits, "tcp_mem")
 		lim := mem.V[2] * psz
 		ev = append(ev, Evidence{What: "tcp_mem max", Value: pagesStr(mem.V[2], psz), Source: mem.Source})
 		if worst > lim {
@@ -258,6 +261,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	p, _, havePlan := netBudgetPlan(tl)
 	if havePlan {
 		limitKnown = true
+		fits = append(fits, "the memory budget")
 		ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes)), Source: basisSrc})
 		if worst > p.Budget.BudgetBytes {
 			sev = max(sev, Warning)
@@ -273,7 +277,24 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		return NotChecked("no limit to compare with: needs net.ipv4.tcp_mem or the host's memory size and word size")
 	}
 	if sev < 0 {
-		return Healthy("%d connections × %s = %s fit tcp_mem and the memory budget", n, plan.FormatBytes(per), plan.FormatBytes(worst))
+		msg := fmt.Sprintf("%d connections × %s = %s fit %s", n, plan.FormatBytes(per), plan.FormatBytes(worst), strings.Join(fits, " and "))
+		var not []string
+		if !okR {
+			not = append(not, "tcp_rmem not in the input (counted as 0)")
+		}
+		if !okW {
+			not = append(not, "tcp_wmem not in the input (counted as 0)")
+		}
+		if !havePlan {
+			not = append(not, "no memory budget (needs the host's memory size and word size)")
+		}
+		if len(fits) == 1 && fits[0] == "the memory budget" {
+			not = append(not, "no net.ipv4.tcp_mem")
+		}
+		if len(not) > 0 {
+			msg += "; not checked: " + strings.Join(not, "; ")
+		}
+		return Healthy("%s", msg)
 	}
 	f := Finding{
 		Severity: sev,
