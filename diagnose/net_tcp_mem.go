@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -101,7 +102,13 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		}
 	}
 	if worst == nil {
-		return Healthy("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
+		msg := fmt.Sprintf("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
+		if !pszKnown && kernel.ArchFamily(tl.Host.Arch) != "x86" {
+			// tcp_mem counts pages; x86 has only 4 KiB base pages, arm64 and ppc64 may
+			// have 16 or 64 KiB (CONFIG_ARM64_64K_PAGES, CONFIG_PPC_64K_PAGES).
+			msg += "; page size not in the input: 4096 bytes assumed (a 64 KiB-page kernel makes the same limit 16 times larger)"
+		}
+		return Healthy("%s", msg)
 	}
 	ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
 	if m.LowmemBytes > 0 && m.TotalBytes > 0 {

@@ -136,3 +136,14 @@ func TestTCPBuffersBudgetPartialInput(t *testing.T) {
 	tl.Samples[0].SocketList = sockets("ESTABLISHED", 10, 0, 0)
 	mustBeHealthyNaming(t, run(t, "tcp-buffers-exceed-budget", tl), "tcp_wmem", "and the memory budget")
 }
+
+// tcp_mem is in pages. With the page size and the architecture unknown, "below half of RAM"
+// rests on an assumed 4 KiB page: on a 64 KiB-page kernel the same number is 16× as much.
+func TestTCPMemOversizedPageSizeAssumed(t *testing.T) {
+	tl := timeline(1)
+	host64(tl)
+	tl.Host.Arch = ""
+	tl.Host.PageSize, tl.Host.PageSizeBytes = 0, 0
+	tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+	mustBeHealthyNaming(t, run(t, "tcp-mem-oversized", tl), "page size")
+}
