@@ -382,6 +382,11 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 	}
 	if !fired {
 		if stall.rising() {
+			if !fail.hasDelta {
+				// compact_fail was not read at both ends of the window: the share of the
+				// window's stalls that failed is unknown.
+				return NotChecked("compaction stalled %d times while sampled, but compact_fail was not read at both ends of the window: how many of them failed is unknown", stall.delta)
+			}
 			return Healthy("compaction stalled %d times while sampled and mostly succeeded", stall.delta)
 		}
 		return Healthy("compact_stall %s, compact_fail %d since boot", stall.describe(), fail.last)

@@ -111,3 +111,12 @@ func TestMemoryFragmentedOnlyHighMemIsNotChecked(t *testing.T) {
 	delete(tl.Host.Sysctls, "vm.min_free_kbytes")
 	mustNotCheck(t, run(t, "memory-fragmented", tl), "Normal")
 }
+
+// compact_stall grew while sampled but compact_fail was read in one sample only: how many of
+// the stalls failed was not read, so "mostly succeeded" would be a guess.
+func TestCompactionFailingStallsWithoutFailDelta(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].VMStat = memCounters("compact_stall", 100)
+	tl.Samples[1].VMStat = memCounters("compact_stall", 400, "compact_fail", 50)
+	mustNotCheck(t, run(t, "compaction-failing", tl), "compact_fail was not read")
+}
