@@ -116,39 +116,3 @@ func TestWatchFlagsRules(t *testing.T) {
 	}
 }
 
-// The drop columns take each counter's growth by model.Delta, interface by interface: a
-// 32-bit kernel's rx_dropped that passes 2^32 still counts its growth (the old sum of totals
-// printed "-"), an interface that goes away does not make the total look reset, and a reset
-// counter gives no figure rather than a made-up one.
-func TestWatchDropColumns(t *testing.T) {
-	dev := func(name string, kv ...any) kernel.NetDev {
-		return kernel.NetDev{Name: name, Counters: *watchCounters(kv...)}
-	}
-	prev := model.Sample{Time: watchT0, NetDev: []kernel.NetDev{
-		dev("eth0", "rx_dropped", 1<<32-10, "rx_fifo_errors", 5),
-		dev("eth1", "rx_dropped", 7000, "rx_fifo_errors", 0),
-		dev("lo", "rx_dropped", 0, "rx_fifo_errors", 0),
-	}}
-	cur := model.Sample{Time: watchT0.Add(2 * time.Second), NetDev: []kernel.NetDev{
-		dev("eth0", "rx_dropped", 30, "rx_fifo_errors", 15),
-		dev("lo", "rx_dropped", 999, "rx_fifo_errors", 0),
-	}}
-	// eth0: 40 dropped across the wrap + 10 FIFO overruns in 2 s; eth1 is gone; lo is not a NIC.
-	if got := counterRate(&prev, &cur, func(a, b *model.Sample) (int64, bool) { return netDevDrops(a, b, model.Width32) }); got != "25" {
-		t.Errorf("nicdrop/s across a 32-bit wrap = %q, want 25", got)
-	}
-	// On a 64-bit counter the same fall is a reset: no figure.
-	if got := counterRate(&prev, &cur, func(a, b *model.Sample) (int64, bool) { return netDevDrops(a, b, model.Width64) }); got != "-" {
-		t.Errorf("nicdrop/s across a reset = %q, want -", got)
-	}
-	if got := counterRate(nil, &cur, socketDrops); got != "-" {
-		t.Errorf("without a previous sample: %q", got)
-	}
-	var a, b kernel.Groups
-	a = append(a, kernel.Group{Name: "TcpExt", Counters: *watchCounters("TCPRcvQDrop", 100, "ListenOverflows", 3)})
-	b = append(b, kernel.Group{Name: "TcpExt", Counters: *watchCounters("TCPRcvQDrop", 150, "ListenOverflows", 13)})
-	prev.NetStat, cur.NetStat = a, b
-	if got := counterRate(&prev, &cur, socketDrops); got != "30" {
-		t.Errorf("sockdrop/s = %q, want 30", got)
-	}
-}
