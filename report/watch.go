@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"headroom/diagnose"
-	"headroom/input"
 	"headroom/model"
 	"headroom/record"
 )
@@ -27,6 +26,10 @@ type WatchOptions struct {
 	// HeaderEvery reprints the column header every this many lines (0: only once), as
 	// vmstat does on a terminal.
 	HeaderEvery int
+	// Finish turns the window into a finished Timeline before the rules run: input.Finish,
+	// passed in by the CLI so that report (imported by the readers' tests) does not import
+	// the readers. Nil derives only the rates.
+	Finish func(*model.Timeline)
 }
 
 // Watch is the record.Sink of `headroom watch`: one line per interval with the columns of this
@@ -129,7 +132,11 @@ func (w *Watch) rules() string {
 	// The window's samples already carry their rates (Sample derives each pair as it
 	// arrives), so Finish only adds the events of the window's kernel log: the same
 	// derivation every other Timeline gets.
-	input.Finish(tl)
+	if w.opt.Finish != nil {
+		w.opt.Finish(tl)
+	} else {
+		tl.DeriveRates()
+	}
 	d := diagnose.Run(tl, w.opt.Skip)
 	now := map[string]diagnose.Severity{}
 	for _, f := range d.Findings {

@@ -115,4 +115,3 @@ func TestWatchFlagsRules(t *testing.T) {
 		t.Error("ANSI escapes without Color")
 	}
 }
-
