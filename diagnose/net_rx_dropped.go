@@ -40,7 +40,22 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	if last == nil {
 		return NotChecked("no interface counters: needs /proc/net/dev, ip -s link or ifconfig")
 	}
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 })
+	// Judge the latest samples whose counters hold rx_dropped: a later table without the
+	// column (another tool's output in the same paste) must not hide the one that has it.
+	hasDropped := func(s *model.Sample) bool {
+		for _, d := range s.NetDev {
+			if d.Name != "lo" && d.Counters.Has("rx_dropped") {
+				return true
+			}
+		}
+		return false
+	}
+	first := tl.FirstWith(hasDropped)
+	if l := tl.LastWith(hasDropped); l != nil {
+		last = l
+	} else {
+		first = last
+	}
 	src := sampleSource(last, "/proc/net/dev")
 	seconds := 0.0
 	if first != last && !first.Time.IsZero() && !last.Time.IsZero() {

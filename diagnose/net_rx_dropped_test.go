@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -57,4 +58,17 @@ func TestRxDroppedUnreadIsNotHealthy(t *testing.T) {
 
 	tl.Samples[0].NetDev = append(tl.Samples[0].NetDev, netdev("eth1", "rx_bytes", 1000, "rx_dropped", 0))
 	mustBeHealthyNaming(t, run(t, "rx-dropped-software", tl), "eth0", "on 2 interfaces")
+}
+
+// A later table without the dropped column (ethtool -S rx_missed, another tool) must not hide
+// the earlier /proc/net/dev that has it.
+func TestRxDroppedLaterTableWithoutColumn(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1000, "rx_dropped", 0)}
+	tl.Samples[1].NetDev = []kernel.NetDev{netdev("eth0", "rx_bytes", 5000)}
+	res := run(t, "rx-dropped-software", tl)
+	mustBeHealthy(t, res)
+	if !strings.Contains(res.Checked, "rx_dropped is 0 on 1 interface") {
+		t.Errorf("checked: %q", res.Checked)
+	}
 }
