@@ -656,7 +656,7 @@ func reportsEvidence(vs []allocVerdict) Evidence {
 	procs := map[string]int{}
 	orders := map[int]bool{}
 	for _, v := range vs {
-		c := max(v.af.Count, 1)
+		c := v.af.Reports()
 		total += c
 		procs[v.af.Process] += c
 		orders[v.af.Order] = true
