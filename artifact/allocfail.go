@@ -72,6 +72,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 // parser had about it (elisions, truncated traces, interleaving).
 type allocArtifact struct {
 	*model.AllocFailure
+	reportExtras
 	Notes []string `json:"notes,omitempty"`
 }
 
@@ -91,6 +92,11 @@ type report struct {
 	notes  []string
 	caller string
 	first  *Line
+	x      reportExtras
+	// taskHeader names the columns of the OOM task table, from its "[ pid ]" line.
+	taskHeader []string
+	// slabCacheBuf is a SLUB "cache:" line waiting for its wrapped tail.
+	slabCacheBuf string
 }
 
 // reportLineKind says whether a line continues a report.
@@ -169,7 +175,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		// the previous one (seed 004: zone lines wrapped after "active:0kB").
 		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
 		k := reportLineKind(t)
-		if k == "" && isContinuation(t) && (wrapped || r.mem.pendKind != "") {
+		if k == "" && (isContinuation(t) && (wrapped || r.mem.pendKind != "") || r.mem.continues(t)) {
 			// hard-wrapped paste, or the unprefixed " active_file:..." lines that 3.x+
 			// print as continuations of the Mem-Info block
 			k = "mem"
@@ -202,10 +208,14 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			if m := reTainted.FindStringSubmatch(t); m != nil && r.kernel == "" {
 				r.kernel, r.kLine = m[1], l.No
 			}
+			r.x.addTask(t)
+			r.x.addSuppressed(t)
 		case "oom":
 			r.addOOMDetail(t)
+			r.x.addOOMLine(t, &r.taskHeader)
 		case "slab":
 			r.addSlabDetail(t)
+			r.x.addSlabNode(t)
 		}
 	}
 	if elided {
@@ -222,6 +232,8 @@ func (r *report) finishAlloc(ls []Line) model.Event {
 	}
 	af.InInterrupt = r.trace.InInterrupt
 	r.mem.fill(af)
+	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
+	r.x.setUptime(r.first)
 	if r.kernel != "" {
 		af.Kernel, af.KernelSource = r.kernel, fmt.Sprintf("line %d", r.kLine)
 	}

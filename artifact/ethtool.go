@@ -88,6 +88,11 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 		}
 		name, v, ok := ethtoolCounter(ls[k].Text)
 		if !ok {
+			// A shell prompt ("root@host:~# ethtool -S eth1 | grep drop") starts the next
+			// command's output: the block ends there, whatever follows.
+			if f := strings.Fields(ls[k].Text); len(f) > 0 && opensSomething(ls[k].Text, f[0]) {
+				break
+			}
 			// Unreadable: a problem when counters follow it, else the block's end.
 			if k+1 < len(ls) {
 				if _, _, next := ethtoolCounter(ls[k+1].Text); next && es.Stats.Len() > 0 {

@@ -18,6 +18,10 @@ import (
 //	BusyBox:          "total used free shared buffers [cached]" (older) or the procps 3.3.10
 //	                  columns (1.25+), with "-/+ buffers:" in old ones
 //	-l:               "Low:" and "High:" rows (32-bit HighMem split); -t: a "Total:" row
+//	2.4 /proc/meminfo: "        total:    used:    free:  shared: buffers:  cached:" /
+//	                  "Mem:  6341193728 6131351552 ..." / "Swap: ..." in bytes, before the
+//	                  "MemTotal:" lines (fs/proc/proc_misc.c meminfo_read_proc, 2.4; free
+//	                  of that time read this table)
 //
 // The unit is a flag (-b bytes, -k KiB, the default, -m MiB, -g GiB, -h human with a suffix
 // on every value), so it is read from the command line before the table or from the values'
@@ -30,24 +34,43 @@ type FreeTable struct {
 	Columns []string           `json:"columns"`
 	Rows    map[string][]int64 `json:"rows"` // "Mem", "Swap", "Low", "High", "Total", "-/+ buffers/cache"; kB when the unit is known, as printed otherwise
 	Unit    string             `json:"unit"` // "KiB", "MiB", "GiB", "bytes", "human" or "unknown"
-	Note    string             `json:"note,omitempty"`
-	Label   string             `json:"label,omitempty"`
+	// Printed are the rows as printed when Rows converted them to kB (-m, -g, -b, -h, 2.4's
+	// bytes): what the operator reads, and what the conversion rounded.
+	Printed map[string][]float64 `json:"printed,omitempty"`
+	Note    string               `json:"note,omitempty"`
+	Label   string               `json:"label,omitempty"`
 }
 
 var freeColumns = map[string]bool{"total": true, "used": true, "free": true, "shared": true, "buffers": true,
 	"cached": true, "buff/cache": true, "available": true, "buff": true, "cache": true}
 
 func isFreeHeader(t string) bool {
+	fs, _ := freeHeader(t)
+	return fs != nil
+}
+
+// freeHeader returns the columns of a free header, and whether it is 2.4 /proc/meminfo's
+// ("total:    used:    free: ..."), whose rows are in bytes.
+func freeHeader(t string) ([]string, bool) {
 	fs := fields(t)
+	colons := len(fs) > 0 && strings.HasSuffix(fs[0], ":")
+	if colons {
+		for i, f := range fs {
+			if !strings.HasSuffix(f, ":") {
+				return nil, false
+			}
+			fs[i] = strings.TrimSuffix(f, ":")
+		}
+	}
 	if len(fs) < 3 || fs[0] != "total" || fs[1] != "used" || fs[2] != "free" {
-		return false
+		return nil, false
 	}
 	for _, f := range fs {
 		if !freeColumns[f] {
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return fs, colons
 }
 
 // freeValue reads "7822", "7.6Gi", "512M", "1,5G" into KiB (unit "human") or as printed.
@@ -82,10 +105,10 @@ func freeValue(s, unit string) (int64, bool) {
 }
 
 func (d *doc) tryFree(i int) int {
-	if !isFreeHeader(d.ls[i].Text) {
+	cols, meminfo24 := freeHeader(d.ls[i].Text)
+	if cols == nil {
 		return 0
 	}
-	cols := fields(d.ls[i].Text)
 	k := i + 1
 	// A header wrapped by a mail client: "total used free shared buffers" / "cached".
 	for k < len(d.ls) {
@@ -98,6 +121,9 @@ func (d *doc) tryFree(i int) int {
 	}
 	tb := &FreeTable{Columns: cols, Rows: map[string][]int64{}, Label: d.label(i)}
 	unit := freeUnitFromLabel(tb.Label)
+	if meminfo24 {
+		unit = "bytes"
+	}
 	var raw [][]string
 	var names []string
 	for ; k < len(d.ls); k++ {
@@ -171,6 +197,20 @@ done:
 	d.segSeq++
 	var ss []model.Sample
 	if unit != "unknown" {
+		if unit != "KiB" {
+			tb.Printed = map[string][]float64{}
+			for r, vals := range raw {
+				var p []float64
+				for _, v := range vals {
+					f, ok := atof(strings.TrimRight(v, "BKMGTi"))
+					if !ok {
+						f = -1 // as Rows marks a value that is not a number
+					}
+					p = append(p, f)
+				}
+				tb.Printed[names[r]] = p
+			}
+		}
 		for name, row := range tb.Rows {
 			for c := range row {
 				if row[c] < 0 {

@@ -202,3 +202,49 @@ func (d *doc) tryIfconfig(i int) int {
 	d.addIfaces(KindIfconfig, "ifconfig", i, n, ifs)
 	return n
 }
+
+// tryIfconfigRows reads a run of ifconfig counter lines without their interface block, as
+// "for i in ...; do ifconfig eth0 | grep RX; sleep 1; done" prints them (corpus case 048):
+// one Iface a line, named by the command line before the run when it names one. The lines
+// carry no time, so they are kept as an artifact and give no samples: a rate needs the
+// interval, which the loop's sleep only suggests.
+func (d *doc) tryIfconfigRows(i int) int {
+	k := i
+	for k < len(d.ls) && isIfconfigCounterLine(d.ls[k].Text) {
+		k++
+	}
+	if k-i < 2 {
+		return 0
+	}
+	label := d.label(i)
+	name := ""
+	if _, after, ok := strings.Cut(label, "ifconfig "); ok {
+		if f := firstField(after); f != "" && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "|;") {
+			name = f
+		}
+	}
+	ifs := make([]Iface, 0, k-i)
+	for j := i; j < k; j++ {
+		ifc := Iface{Name: name}
+		parseIfconfigLine(&ifc, d.ls[j].Text)
+		ifs = append(ifs, ifc)
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (counter lines only, one a line)", Interfaces: ifs, Label: label})
+	return k - i
+}
+
+// isIfconfigCounterLine: "RX packets:994704 errors:0 dropped:570 overruns:5451 frame:0"
+// (old layout) or "RX errors 0  dropped 0  overruns 0  frame 0" (new), indented or not.
+func isIfconfigCounterLine(t string) bool {
+	fs := fields(t)
+	if len(fs) < 3 || fs[0] != "RX" && fs[0] != "TX" {
+		return false
+	}
+	key, val, colon := strings.Cut(fs[1], ":")
+	if colon {
+		return ifconfigWords[fs[0]][key] != "" && isDigits(val)
+	}
+	return ifconfigWords[fs[0]][key] != "" && isDigits(fs[2])
+}

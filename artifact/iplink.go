@@ -65,6 +65,19 @@ func isWrappedIPHeader(t string) bool {
 	return false
 }
 
+// headerWords reads "mtu N" and "qlen N" of an ip link header (iproute2 ip/ipaddress.c
+// print_linkinfo), or of the piece of it that a wrap moved to the next line.
+func (ifc *Iface) headerWords(fs []string) {
+	for j := 0; j+1 < len(fs); j++ {
+		switch fs[j] {
+		case "mtu":
+			ifc.MTU, _ = atoi(fs[j+1])
+		case "qlen":
+			ifc.TxQueueLen, _ = atoi(fs[j+1])
+		}
+	}
+}
+
 func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 	var out []Iface
 	var probs []ipProblem
@@ -79,14 +92,7 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 			ifc.Name = ifc.Name[:at]
 		}
 		ifc.Flags = strings.Split(strings.Trim(fs[2], "<>"), ",")
-		for j := 3; j+1 < len(fs); j++ {
-			switch fs[j] {
-			case "mtu":
-				ifc.MTU, _ = atoi(fs[j+1])
-			case "qlen":
-				ifc.TxQueueLen, _ = atoi(fs[j+1])
-			}
-		}
+		ifc.headerWords(fs[3:])
 		k++
 		for k < len(ls) {
 			t := strings.TrimSpace(ls[k].Text)
@@ -107,12 +113,13 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 				}
 			}
 			if label == "" || k+1 >= len(ls) {
-				if ls[k].Text[0] == ' ' || ls[k].Text[0] == '\t' {
-					k++ // other detail lines (alias, altname, vf ...)
+				if label == "" && isWrappedIPHeader(t) {
+					ifc.headerWords(fields(t)) // "state UP qlen 1000": moved here by the wrap
+					k++
 					continue
 				}
-				if label == "" && isWrappedIPHeader(t) {
-					k++
+				if ls[k].Text[0] == ' ' || ls[k].Text[0] == '\t' {
+					k++ // other detail lines (alias, altname, vf ...)
 					continue
 				}
 				if label != "" {
@@ -238,6 +245,18 @@ func (d *doc) tryNetstatI(i int) int {
 	return n + start - i
 }
 
+// isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,
+// a colon, then counts), not a shell prompt ("root@host:~# ") that also has a colon.
+func isNetDevRow(t string) bool {
+	name, rest, ok := strings.Cut(t, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t@") {
+		return false
+	}
+	f := firstField(rest)
+	return isDigits(f) || strings.HasPrefix(strings.TrimSpace(rest), "No statistics")
+}
+
 // /proc/net/dev pasted verbatim goes through kernel.ParseNetDev.
 func (d *doc) tryProcNetDev(i int) int {
 	t := strings.TrimSpace(d.ls[i].Text)
@@ -246,8 +265,8 @@ func (d *doc) tryProcNetDev(i int) int {
 	}
 	k := i + 1
 	for ; k < len(d.ls); k++ {
-		if isBlank(d.ls[k].Text) || (k > i+1 && !strings.Contains(d.ls[k].Text, ":")) {
-			break
+		if isBlank(d.ls[k].Text) || (k > i+1 && !isNetDevRow(d.ls[k].Text)) {
+			break // the table ends at the next prompt or prose line
 		}
 	}
 	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))

@@ -275,12 +275,17 @@ func TestSettingsForms(t *testing.T) {
 		t.Error("sysctl.conf values must not be taken as the host's")
 	}
 	prose := "Then I ran `sysctl -w net.ipv4.tcp_rmem=\"4096 87380 4194304\"` and echo 65536 > /proc/sys/vm/min_free_kbytes;\n" +
-		"later *net.core.netdev\\_max\\_backlog* = 3000 helped, see vger.kernel.org.\n"
+		"later *net.core.netdev\\_max\\_backlog* = 3000 helped, see vger.kernel.org.\n" +
+		"sysctl -w vm.min_kbytes_free=20000\n" +
+		"sysctl -w net.core.rmem_maxx=8388608\n"
 	ss := ParseSettings(prose)
 	want := []model.SettingMention{
-		{Key: "net.ipv4.tcp_rmem", Value: "4096 87380 4194304", Form: "sysctl-w", Line: 1},
-		{Key: "vm.min_free_kbytes", Value: "65536", Form: "sysctl-w", Line: 1},
-		{Key: "net.core.netdev_max_backlog", Value: "3000", Form: "prose", Line: 2},
+		{Key: "net.ipv4.tcp_rmem", Value: "4096 87380 4194304", Form: "sysctl-w", Line: 1, Means: "net.ipv4.tcp_rmem", Known: true},
+		{Key: "vm.min_free_kbytes", Value: "65536", Form: "sysctl-w", Line: 1, Means: "vm.min_free_kbytes", Known: true},
+		{Key: "net.core.netdev_max_backlog", Value: "3000", Form: "prose", Line: 2, Means: "net.core.netdev_max_backlog", Known: true},
+		// The same words reordered name the key; a near spelling is only a suggestion.
+		{Key: "vm.min_kbytes_free", Value: "20000", Form: "sysctl-w", Line: 3, Means: "vm.min_free_kbytes", Suggest: "vm.min_free_kbytes"},
+		{Key: "net.core.rmem_maxx", Value: "8388608", Form: "sysctl-w", Line: 4, Suggest: "net.core.rmem_max"},
 	}
 	if len(ss) != len(want) {
 		t.Fatalf("settings %+v", ss)
@@ -300,4 +305,29 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Two greps of ethtool -S, each under its own prompt: the second prompt ends the first block
+// (it is not "a line between counters" to report) and labels the second, so each interface
+// keeps its own counters (corpus 249).
+func TestEthtoolBlocksUnderPrompts(t *testing.T) {
+	text := "root@compute5:~# ethtool -S enp24s0f1 | egrep -E 'rx_dropped|rx_missed'\n" +
+		"     rx_dropped: 3322\n     port.rx_dropped: 0\n" +
+		"root@compute5:~# ethtool -S enp24s0f0 | egrep -E 'rx_dropped|rx_missed'\n" +
+		"     rx_dropped: 768\n     port.rx_dropped: 0\n"
+	tl := ParseString(text, "", Options{})
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	got := map[string]int64{}
+	for _, s := range tl.Samples {
+		for _, n := range s.NICStats {
+			if v, ok := n.Stats.Get("rx_dropped"); ok {
+				got[n.Name] = v
+			}
+		}
+	}
+	if got["enp24s0f1"] != 3322 || got["enp24s0f0"] != 768 || len(got) != 2 {
+		t.Errorf("rx_dropped by interface %v, want enp24s0f1 3322 and enp24s0f0 768", got)
+	}
 }

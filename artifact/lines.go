@@ -77,6 +77,12 @@ func appendLine(out []Line, no int, raw string) []Line {
 	// #ooo octal: a multi-line kernel record arrives as one line with #012.
 	s := strings.ReplaceAll(l.Text, "#011", "\t")
 	parts := splitRecords(strings.Split(s, "#012"))
+	if n := len(parts); n > 1 && strings.TrimSpace(parts[n-1]) == "" {
+		// The record's last newline ("...writeback:0#012 "), or the point where a mail
+		// client wrapped the line: not a blank line of its own, which would end a dump
+		// (corpus case 046).
+		parts = parts[:n-1]
+	}
 	for k, p := range parts {
 		c := l
 		c.Text = p
@@ -333,6 +339,13 @@ func stripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
+	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+		// Not a program's tag: a show_mem line ("DMA: 4294567735*4kB ...", "Active:12269
+		// inactive:596") of a kernel that syslogd wrote without the "kernel:" tag (2.6.10
+		// klogd, corpus case 137), read as the other tag-less lines are.
+		l.Syslog, l.Stamp, l.Host = true, stamp, host
+		return rest
+	}
 	if b := strings.IndexByte(tag, '['); b > 0 {
 		tag = tag[:b]
 	}
@@ -346,6 +359,11 @@ func stripSyslog(s string, l *Line) string {
 	}
 	return msg
 }
+
+// showMemTags are the first words of show_mem lines that look like a syslog tag ("DMA:");
+// "oom-killer" is 2.6.1x's OOM header ("oom-killer: gfp_mask=0xd0") in the same logs.
+var showMemTags = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "HighMem": true, "Movable": true,
+	"Active": true, "active_anon": true, "oom-killer": true}
 
 // stripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
 // console output.
@@ -471,4 +489,25 @@ func uptimeMicros(inner string) (int64, bool) {
 		}
 	}
 	return secs*1_000_000 + us, true
+}
+
+// cellValues maps a table row's numeric cells to their column names, as printed: "0,03" in a
+// comma locale is 0.03, a trailing "%" (BusyBox's "281%") is dropped, a cell with a unit
+// ("574M") or a time ("0:55") is not a number. Cells beyond the columns are ignored.
+func cellValues(columns, row []string) map[string]float64 {
+	m := map[string]float64{}
+	for c, cell := range row {
+		if c >= len(columns) {
+			break
+		}
+		cell = strings.TrimSuffix(cell, "%")
+		// A sign or digit first: ParseFloat would take a command named "Inf" or "NaN".
+		if cell == "" || !(cell[0] >= '0' && cell[0] <= '9' || cell[0] == '-' && len(cell) > 1 && cell[1] >= '0' && cell[1] <= '9') {
+			continue
+		}
+		if v, ok := atof(cell); ok {
+			m[columns[c]] = v
+		}
+	}
+	return m
 }

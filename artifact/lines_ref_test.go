@@ -51,6 +51,9 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
 		s = strings.ReplaceAll(s, "#011", "\t")
 		parts := splitRecords(strings.Split(s, "#012"))
+		if n := len(parts); n > 1 && strings.TrimSpace(parts[n-1]) == "" {
+			parts = parts[:n-1] // the record's last newline is no blank line
+		}
 		for k, p := range parts {
 			c := l
 			c.Text = p
@@ -176,6 +179,11 @@ func refStripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
+	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+		// a show_mem line written without the kernel tag ("DMA: 1*4kB ...")
+		l.Syslog, l.Stamp, l.Host = true, stamp, host
+		return rest
+	}
 	if b := strings.IndexByte(tag, '['); b > 0 {
 		tag = tag[:b]
 	}

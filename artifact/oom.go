@@ -81,8 +81,12 @@ func isOOMDetail(s string) bool {
 	return false
 }
 
+// reSlubCacheTail is the end of a cache line that a mail client wrapped after "default
+// order:" or "default" (corpus case 121): "0, min order: 0", "order: 0, min order: 0".
+var reSlubCacheTail = regexp.MustCompile(`^(?:order: )?\d+, min order: \d+$`)
+
 func isSlabDetail(s string) bool {
-	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") ||
+	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") || reSlubCacheTail.MatchString(s) ||
 		strings.HasPrefix(s, "node ") && strings.Contains(s, "slabs:") ||
 		strings.Contains(s, "debugging increased min order")
 }
@@ -137,6 +141,14 @@ func (r *report) addSlabDetail(t string) {
 	if r.slab == nil {
 		return
 	}
+	s := strings.TrimSpace(t)
+	if strings.HasPrefix(s, "cache: ") && !reSlubCache.MatchString(s) {
+		r.slabCacheBuf = s // wrapped: the tail follows
+		return
+	}
+	if reSlubCacheTail.MatchString(s) && r.slabCacheBuf != "" {
+		t, r.slabCacheBuf = r.slabCacheBuf+" "+s, ""
+	}
 	if m := reSlubCache.FindStringSubmatch(t); m != nil {
 		r.slab.Cache = strings.TrimSpace(m[1])
 		r.slab.ObjectSize, _ = strconv.ParseInt(m[2], 10, 64)
@@ -149,14 +161,20 @@ func (r *report) addSlabDetail(t string) {
 // oomArtifact is the data of an "oom_kill" artifact.
 type oomArtifact struct {
 	*model.OOMKill
+	reportExtras
 	ModeValue uint64             `json:"mode_value"`
 	Zones     []model.ZoneReport `json:"zones,omitempty"`
-	CallTrace []string           `json:"call_trace,omitempty"`
-	Notes     []string           `json:"notes,omitempty"`
+	// The dump's global counters, as an allocation failure's (model.AllocFailure).
+	MemInfo    *kernel.Counters `json:"mem_info,omitempty"`
+	FreeSwapKB *int64           `json:"free_swap_kb,omitempty"`
+	PagesRAM   *int64           `json:"pages_ram,omitempty"`
+	CallTrace  []string         `json:"call_trace,omitempty"`
+	Notes      []string         `json:"notes,omitempty"`
 }
 
 type slabArtifact struct {
 	*model.SlabFailure
+	reportExtras
 	ModeValue uint64   `json:"mode_value"`
 	Notes     []string `json:"notes,omitempty"`
 }
@@ -179,9 +197,11 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		return o, v, true
 	}
 	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
-		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt).
-		o := &model.OOMKill{Order: -1}
-		return o, 0, true
+		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt): it
+		// names the victim ("Out of Memory: Killed process 9308 (l804.exe).").
+		r := report{oom: &model.OOMKill{Order: -1}}
+		r.addOOMDetail(t)
+		return r.oom, 0, true
 	}
 	s := strings.TrimSpace(t)
 	switch {
@@ -208,7 +228,9 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		}
 		return o, 0, true
 	case strings.HasPrefix(s, "Killed process "):
-		return &model.OOMKill{Order: -1}, 0, true
+		r := report{oom: &model.OOMKill{Order: -1}}
+		r.addOOMDetail(s)
+		return r.oom, 0, true
 	}
 	return nil, 0, false
 }
@@ -223,7 +245,10 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 	if r.oom.Constraint == "" && r.oom.Memcg == "" && strings.Contains(r.first.Text, "invoked oom-killer") {
 		r.oom.Constraint = "CONSTRAINT_NONE"
 	}
-	return ev, oomArtifact{OOMKill: r.oom, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes}
+	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
+	r.x.setUptime(r.first)
+	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,
+		MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM}
 }
 
 func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
@@ -238,6 +263,7 @@ func parseSlabHeader(t string) (*model.SlabFailure, uint64, bool) {
 }
 
 func (r *report) finishSlab(ls []Line) model.Event {
+	r.x.setUptime(r.first)
 	first, last := lineSpan(ls, r.used)
 	return model.Event{Kind: model.EventSlabFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
 		UptimeUsec: max(r.first.UptimeUsec, 0), SlabFailure: r.slab}

@@ -42,6 +42,7 @@ const (
 	KindTopTasks     = "top_tasks"
 	KindReadprofile  = "readprofile"
 	KindPerf         = "perf_report"
+	KindOpreport     = "opreport"
 	KindBuddyInfo    = "buddyinfo"
 	KindMemInfo      = "meminfo"
 	KindVMStatFile   = "proc_vmstat"
@@ -62,6 +63,8 @@ const (
 	KindEthtoolG     = "ethtool_ring"
 	KindSysctl       = "sysctl"
 	KindSetting      = "setting"
+	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
+	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -145,9 +148,12 @@ type doc struct {
 	logFirst int
 	logLast  int
 	logCount int
-	logNo    int    // line number of the last log record appended
-	logOrder bool   // records were appended out of line order: finish sorts them
-	arena    []byte // backing store of LogRecord.Source strings
+	// suppressed are the log's "N callbacks suppressed" lines (KernelLogData).
+	suppressed []SuppressedLine
+	logNumbers []LogNumbers
+	logNo      int    // line number of the last log record appended
+	logOrder   bool   // records were appended out of line order: finish sorts them
+	arena      []byte // backing store of LogRecord.Source strings
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -212,6 +218,9 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if l.Syslog {
+			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
+				continue
+			}
 			d.acct.Other++
 			continue // another program's syslog line
 		}
@@ -297,7 +306,7 @@ func (d *doc) kernelReport(i int) bool {
 			d.host.armTraceSet = true
 		}
 		ev := r.finishAlloc(d.ls)
-		d.addAlloc(ev, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
 	case isOOMHeader(t):
 		o, v, ok := parseOOMHeader(t)
@@ -327,7 +336,7 @@ func (d *doc) kernelReport(i int) bool {
 		d.markUsed(r.used)
 		ev := r.finishSlab(d.ls)
 		d.tl.Events = append(d.tl.Events, ev)
-		a := &slabArtifact{SlabFailure: s, ModeValue: v, Notes: r.notes}
+		a := &slabArtifact{SlabFailure: s, reportExtras: r.x, ModeValue: v, Notes: r.notes}
 		d.slabArts = append(d.slabArts, a)
 		d.slabVals = append(d.slabVals, v)
 		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
@@ -387,6 +396,7 @@ func (d *doc) showMemReport(i int) bool {
 				afp.MemInfo = af.MemInfo
 			}
 			afp.FreeSwapKB, afp.PagesRAM = af.FreeSwapKB, af.PagesRAM
+			ar.art.Totals, ar.art.Nodes = m.totals, m.nodes
 			ev := &d.tl.Events[ar.ev]
 			ev.LastLine = last
 			ev.Source = spanSource(ev.FirstLine, last)
@@ -399,7 +409,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB})
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes})
 	return true
 }
 
@@ -412,7 +422,7 @@ func (d *doc) markUsed(idx []int) {
 // addAlloc records an allocation failure, folding a header-only report into the previous one
 // when it repeats it exactly and nothing else came between (kernels print the same failure
 // many times a second; pastes keep the headers and elide the rest).
-func (d *doc) addAlloc(ev model.Event, notes []string, bare bool, used []int) {
+func (d *doc) addAlloc(ev model.Event, x reportExtras, notes []string, bare bool, used []int) {
 	af := ev.AllocFailure
 	key := fmt.Sprintf("%s|%d|%s", af.Process, af.Order, af.Mode)
 	if n := len(d.allocs); n > 0 && bare {
@@ -429,7 +439,7 @@ func (d *doc) addAlloc(ev model.Event, notes []string, bare bool, used []int) {
 		}
 	}
 	d.tl.Events = append(d.tl.Events, ev)
-	art := &allocArtifact{AllocFailure: af, Notes: notes}
+	art := &allocArtifact{AllocFailure: af, reportExtras: x, Notes: notes}
 	d.allocs = append(d.allocs, allocRef{ev: len(d.tl.Events) - 1, art: art, seq: d.segSeq, hdrKey: key, bare: bare})
 	d.addArtifact(KindAllocFailure, ev.FirstLine, ev.LastLine, art)
 	d.logLines(used)
@@ -502,6 +512,13 @@ func (d *doc) appendLog(l *Line) {
 		d.logLast = l.No
 	}
 	d.logCount++
+	if strings.HasSuffix(l.Text, "callbacks suppressed") {
+		if sl, ok := suppressedLine(l.No, l.Text); ok {
+			d.suppressed = append(d.suppressed, sl)
+		}
+	} else if ln, ok := logNumbers(l.No, l.Text); ok {
+		d.logNumbers = append(d.logNumbers, ln)
+	}
 }
 
 // source returns "line N" or "line N (stamp)", carved from a shared arena: a 100 MB syslog
@@ -626,7 +643,7 @@ func (d *doc) finish() {
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {
-		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, map[string]any{"records": d.logCount})
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers})
 		// Reports log their lines when their header is read, so a line that a report
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.

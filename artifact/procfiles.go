@@ -185,12 +185,40 @@ func (d *doc) tryBuddyInfo(i int) int {
 	return k - i
 }
 
+// isZoneInfoElision: "[...]" or "..." that a paste left inside a zone's block (corpus
+// case 351: "Node 3, zone DMA", "[...]", "pages free 2951").
+func isZoneInfoElision(t string) bool {
+	s := strings.TrimSpace(t)
+	return s == "[...]" || s == "..." || s == "[snip]"
+}
+
+// zoneInfoBlockLine: a line of a zone's block (mm/vmstat.c zoneinfo_show_print indents
+// every line after "Node N, zone X"), or an elision.
+func zoneInfoBlockLine(t string) bool {
+	return len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && !isBlank(t) || isZoneInfoElision(t)
+}
+
+// zoneInfoText joins the lines of a block without its elisions.
+func zoneInfoText(ls []Line) string {
+	kept := make([]Line, 0, len(ls))
+	for _, l := range ls {
+		if !isZoneInfoElision(l.Text) {
+			kept = append(kept, l)
+		}
+	}
+	return joinText(kept)
+}
+
 func (d *doc) tryZoneInfo(i int) int {
 	rest, ok := nodeZoneLine(d.ls[i].Text)
 	if !ok || len(rest) != 0 || i+1 >= len(d.ls) {
 		return 0
 	}
-	next := strings.TrimSpace(d.ls[i+1].Text)
+	j := i + 1
+	if isZoneInfoElision(d.ls[j].Text) && j+1 < len(d.ls) {
+		j++
+	}
+	next := strings.TrimSpace(d.ls[j].Text)
 	if !strings.HasPrefix(next, "pages free") && !strings.HasPrefix(next, "per-node stats") {
 		return 0
 	}
@@ -198,9 +226,9 @@ func (d *doc) tryZoneInfo(i int) int {
 		if _, ok := nodeZoneLine(t); ok {
 			return true
 		}
-		return len(t) > 0 && (t[0] == ' ' || t[0] == '\t') && !isBlank(t)
+		return zoneInfoBlockLine(t)
 	})
-	zs, err := kernel.ParseZoneInfo(strings.NewReader(joinText(d.ls[i:k])))
+	zs, err := kernel.ParseZoneInfo(strings.NewReader(zoneInfoText(d.ls[i:k])))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/zoneinfo: %v", err))
 		return k - i
@@ -216,6 +244,37 @@ func (d *doc) tryZoneInfo(i int) int {
 	d.segSeq++
 	d.addSamples(KindZoneInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Zones: zs}})
 	d.addArtifact(KindZoneInfo, first, last, zs)
+	return k - i
+}
+
+// ZoneInfoNoHeader is a zone's /proc/zoneinfo block pasted without its "Node N, zone X"
+// line (corpus case 316).
+type ZoneInfoNoHeader struct {
+	Zone kernel.Zone `json:"zone"`
+	Note string      `json:"note"`
+}
+
+// tryZoneInfoHeaderless reads a block that starts at "pages free" with no "Node N, zone X"
+// line above it. It is kept as an artifact and gives no sample: the rules judge a zone by
+// its name and node (a DMA zone's watermarks mean something else than Normal's), and the
+// paste does not say which zone this is.
+func (d *doc) tryZoneInfoHeaderless(i int) int {
+	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "pages free") {
+		return 0
+	}
+	k := procBlock(d.ls, i+1, zoneInfoBlockLine)
+	if k-i < 3 {
+		return 0
+	}
+	zs, err := kernel.ParseZoneInfo(strings.NewReader("Node 0, zone unknown\n" + zoneInfoText(d.ls[i:k])))
+	if err != nil || len(zs) != 1 {
+		return 0
+	}
+	z := zs[0]
+	z.Node, z.Name = -1, ""
+	d.segSeq++
+	d.addArtifact(KindZoneInfo, d.ls[i].No, d.ls[k-1].No, ZoneInfoNoHeader{Zone: z,
+		Note: "a zone's block without its \"Node N, zone X\" line: kept, not judged (which zone it is decides what its watermarks mean)"})
 	return k - i
 }
 

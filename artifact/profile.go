@@ -15,6 +15,8 @@ import (
 //	perf report --stdio: comment header ("# Samples: 10K of event 'cycles'", "# Overhead
 //	Command  Shared Object  Symbol") and rows "    12.34%  swapper  [kernel.kallsyms]  [k] intel_idle";
 //	with -n a Samples column follows the overhead.
+//	opreport -l (oprofile): a "samples  %  [image name  app name]  symbol name" header and
+//	rows "303102   42.4732  zap_pte_range" (pp/opreport.cpp: samples, percent, symbol last).
 
 // isReadprofileRow matches "ticks symbol load".
 func isReadprofileRow(t string) bool {
@@ -160,11 +162,42 @@ func ParsePerfReport(text string) (*model.Profile, error) {
 	return nil, fmt.Errorf("artifact: no perf report rows in the text")
 }
 
+// isOpreportHeader matches opreport's "samples  %  symbol name" header.
+func isOpreportHeader(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 3 && fs[0] == "samples" && fs[1] == "%" && strings.Contains(t, "symbol")
+}
+
+// opreportAt parses opreport -l rows under the header at ls[i].
+func opreportAt(ls []Line, i int) (*model.Profile, int) {
+	p := &model.Profile{Tool: "opreport", Rows: []model.ProfileRow{}}
+	k := i + 1
+	for ; k < len(ls); k++ {
+		fs := fields(ls[k].Text)
+		if len(fs) < 3 || !isDigits(fs[0]) {
+			break
+		}
+		pct, ok := atof(fs[1])
+		if !ok || !isSymbol(fs[len(fs)-1]) {
+			break
+		}
+		ticks, _ := atoi(fs[0])
+		p.Rows = append(p.Rows, model.ProfileRow{Symbol: fs[len(fs)-1], Ticks: ticks, Share: pct, SharePc: pct})
+	}
+	if len(p.Rows) == 0 {
+		return nil, 0
+	}
+	p.Source = spanSource(ls[i].No, ls[k-1].No)
+	return p, k - i
+}
+
 func (d *doc) tryProfile(i int) int {
 	t := d.ls[i].Text
 	var p *model.Profile
 	var n int
-	if isReadprofileRow(t) {
+	if isOpreportHeader(t) {
+		p, n = opreportAt(d.ls, i)
+	} else if isReadprofileRow(t) {
 		p, n = readprofileAt(d.ls, i)
 	} else if s := strings.TrimSpace(t); strings.HasPrefix(s, "# Samples:") || strings.HasPrefix(s, "# Overhead") || strings.HasPrefix(s, "# To display the perf.data") || isPerfRow(t) {
 		p, n = perfAt(d.ls, i)
@@ -176,8 +209,11 @@ func (d *doc) tryProfile(i int) int {
 	d.segSeq++
 	d.tl.Profiles = append(d.tl.Profiles, *p)
 	kind := KindReadprofile
-	if p.Tool == "perf" {
+	switch p.Tool {
+	case "perf":
 		kind = KindPerf
+	case "opreport":
+		kind = KindOpreport
 	}
 	d.addArtifact(kind, d.ls[i].No, d.ls[i+n-1].No, p)
 	return n

@@ -26,15 +26,31 @@ func (d *doc) command(i int) int {
 		}
 		return 0
 	}
+	if len(ft) > 3 && (strings.HasPrefix(ft, "Cpu") || strings.HasPrefix(ft, "CPU") || strings.HasPrefix(ft, "%Cpu")) && isDigits(strings.TrimRight(strings.TrimLeft(ft, "%CPUcpu"), ":")) {
+		// top's per-CPU lines on their own: "Cpu15 : 10.3%us, ...", "CPU0 states: ..."
+		if n := d.tryTop(i); n > 0 {
+			return n
+		}
+	}
+	if strings.HasPrefix(ft, "cpu=") {
+		return d.tryConntrackStats(i)
+	}
+	if strings.Contains(t, ": slabdata") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>") {
+		if n := d.trySlabinfo(i); n > 0 {
+			return n
+		}
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
-	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB":
+	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:":
 		return d.tryTop(i)
 	case "PID":
 		return d.tryTopTasks(i)
-	case "total":
+	case "total", "total:":
 		return d.tryFree(i)
+	case "RX", "TX":
+		return d.tryIfconfigRows(i)
 	case "Device", "Device:":
 		return d.trySysstat(i)
 	case "Active", "Minimum", "OBJS":
@@ -59,6 +75,10 @@ func (d *doc) command(i int) int {
 		return try(d.tryBuddyInfo, d.tryZoneInfo)
 	case "Page":
 		return d.tryPageTypeInfo(i)
+	case "samples":
+		return d.tryProfile(i)
+	case "pages":
+		return d.tryZoneInfoHeaderless(i)
 	case "#":
 		if strings.HasPrefix(strings.TrimSpace(t), "# Samples") || strings.HasPrefix(strings.TrimSpace(t), "# Overhead") ||
 			strings.HasPrefix(strings.TrimSpace(t), "# To display") {

@@ -23,7 +23,11 @@ import (
 //	              "Free swap  = NkB" (older "Free swap:  NkB"), "N pages RAM" (older "N pages of RAM").
 //
 // Values printed per CPU and the hugepages line are recognised (so the dump is not cut short)
-// but not kept.
+// but not kept. The footer lines ("N total pagecache pages", "N pages reserved", "Total swap
+// = NkB", 2.6's "Free pages: NkB", 2.4's "( Active: N, inactive: N, free: N )" and "Buffer
+// memory: NkB") and each buddy line's "= NkB" sum are kept as they are printed (totals, and
+// the zone's buddy_total_kb field): an operator reads them off the dump, and a dump whose sum
+// disagrees with its zone's free:NkB was cut or mis-joined.
 
 var zoneNames = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "HighMem": true, "Movable": true, "Device": true}
 
@@ -33,6 +37,8 @@ type showMem struct {
 	memInfo  *kernel.Counters
 	freeSwap *int64
 	pagesRAM *int64
+	totals   *kernel.Counters // the footer lines, under the names totalKey gives them
+	nodes    []NodeCounters   // the 4.8+ per-node lines
 	pageKB   int64
 	lines    int
 	last     string // kind of the last accepted line, for continuations
@@ -42,6 +48,9 @@ type showMem struct {
 	// anonBuddy counts 2.4's buddy lines, which name no zone: the n-th is the n-th zone's.
 	anonBuddy int
 	saw24     bool
+	// splitReserve: the waiting lowmem_reserve[] line was printed bare, its values to follow
+	// one a line (isPendingContinuation).
+	splitReserve bool
 }
 
 // splitNodePrefix removes "Node N " and returns N (0 when absent).
@@ -87,7 +96,9 @@ func showMemKind(t string) string {
 	case strings.HasPrefix(s, "Swap cache"):
 		return "tail"
 	case strings.HasPrefix(s, "( Active:") || strings.HasPrefix(s, "(Active:"):
-		return "tail" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
+		return "active24" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
+	case strings.HasPrefix(s, "Buffer memory:"):
+		return "tail" // 2.4 show_buffers(): "Buffer memory:     2628kB"
 	case strings.HasPrefix(s, "Zone:") && strings.Contains(s, "freepages:"):
 		// 2.4: "Zone:DMA freepages: 13800kB min:   128kB low:   256kB high:   384kB"
 		return "zone24"
@@ -103,6 +114,12 @@ func showMemKind(t string) string {
 		after := strings.TrimSpace(rest[len(name):])
 		if after == "empty" || strings.Contains(after, "*") {
 			return "buddy"
+		}
+		if after == "" {
+			// "DMA32:" alone: a buddy line whose pieces the kernel printed as records of
+			// their own (pr_cont lost its continuation, 4.19-era printk: "6346*4kB", "(UME)",
+			// "= 1111512kB" each on a stamped line). It continues a dump; it starts none.
+			return "buddyopen"
 		}
 	}
 	if zoneNames[name] && strings.Contains(rest, " free:") {
@@ -174,10 +191,47 @@ func isContinuation(t string) bool {
 	return true
 }
 
+// isPendingContinuation: the pieces of a dump line that pr_cont split into records of their
+// own (printk of 4.19-era kernels, corpus case 123) and that continue the line only when one
+// is open: a lowmem_reserve[] value alone ("3030") and a buddy order's migrate types alone
+// ("(UME)").
+func isPendingContinuation(t string) bool {
+	s := strings.TrimSpace(t)
+	if isDigits(s) {
+		return true
+	}
+	if len(s) < 3 || s[0] != '(' || s[len(s)-1] != ')' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// continues reports whether t continues the dump line waiting in m (see isContinuation and
+// isPendingContinuation).
+func (m *showMem) continues(t string) bool {
+	switch m.pendKind {
+	case "reserve":
+		return m.splitReserve && isDigits(strings.TrimSpace(t))
+	case "buddy":
+		return isContinuation(t) || isPendingContinuation(t) && !isDigits(strings.TrimSpace(t))
+	}
+	return false
+}
+
 // add offers a line to the dump; it returns false when the line does not belong.
 func (m *showMem) add(t string) bool {
 	s := strings.TrimSpace(t)
 	k := showMemKind(s)
+	if k == "" && m.continues(s) {
+		m.pendBuf += " " + s
+		m.lines++
+		return true
+	}
 	// A line of blocks is 2.4's zone-less buddy line only in a 2.4 dump, and only when the
 	// previous one has ended ("= 13800kB)"); otherwise it continues a wrapped buddy line.
 	if k == "buddy24" && (!m.saw24 || m.pendKind != "" && !strings.Contains(m.pendBuf, "=")) {
@@ -202,8 +256,11 @@ func (m *showMem) add(t string) bool {
 	m.lines++
 	m.last = k
 	switch k {
-	case "zone", "global", "buddy", "node", "buddy24":
+	case "zone", "global", "buddy", "node", "buddy24", "reserve":
 		m.pendBuf, m.pendKind = s, k
+		m.splitReserve = s == "lowmem_reserve[]:"
+	case "buddyopen":
+		m.pendBuf, m.pendKind = s, "buddy"
 	case "zone24":
 		m.saw24 = true
 		name, rest, _ := strings.Cut(strings.TrimPrefix(s, "Zone:"), " ")
@@ -213,32 +270,90 @@ func (m *showMem) add(t string) bool {
 			rest = strings.ReplaceAll(rest, ": ", ":")
 		}
 		m.parseZone(name + " " + rest)
-	case "reserve":
-		if len(m.zones) > 0 {
-			z := &m.zones[len(m.zones)-1]
-			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
-				if v, ok := atoi(f); ok {
-					z.LowmemReserve = append(z.LowmemReserve, v)
-				}
+	case "swap":
+		// "Free swap  = 1048572kB", "Total swap = 2097148kB" (2.6.x-: show_swap_cache_info);
+		// older "Free swap:       1048572kB".
+		name, key := "Free swap", "free_swap_kb"
+		if strings.HasPrefix(s, "Total swap") {
+			name, key = "Total swap", "total_swap_kb"
+		}
+		v := strings.TrimLeft(strings.TrimPrefix(s, name), " =:")
+		if n, ok := atoi(strings.TrimSuffix(firstField(v), "kB")); ok {
+			if key == "free_swap_kb" {
+				m.freeSwap = &n
+			}
+			m.total(key, n)
+		}
+	case "freepages":
+		// 2.6 show_free_areas: "Free pages:       13436kB (0kB HighMem)".
+		fs := fields(strings.TrimPrefix(s, "Free pages:"))
+		if len(fs) > 0 {
+			if n, ok := atoi(strings.TrimSuffix(fs[0], "kB")); ok {
+				m.total("free_pages_kb", n)
 			}
 		}
-	case "swap":
-		if strings.HasPrefix(s, "Free swap") {
-			v := strings.TrimLeft(strings.TrimPrefix(s, "Free swap"), " =:")
-			if n, ok := atoi(strings.TrimSuffix(firstField(v), "kB")); ok {
-				m.freeSwap = &n
+		if len(fs) > 1 {
+			if n, ok := atoi(strings.TrimSuffix(strings.TrimPrefix(fs[1], "("), "kB")); ok {
+				m.total("free_highmem_kb", n)
+			}
+		}
+	case "active24":
+		// 2.4 show_free_areas_core: "( Active: %d, inactive: %d, free: %d )", pages.
+		if m.memInfo == nil {
+			m.memInfo = &kernel.Counters{}
+		}
+		for _, kv := range strings.Split(strings.Trim(s, "() "), ",") {
+			key, val, ok := strings.Cut(kv, ":")
+			if n, ok2 := atoi(strings.TrimSpace(val)); ok && ok2 {
+				m.memInfo.Set(strings.ToLower(strings.TrimSpace(key)), n)
 			}
 		}
 	case "tail":
+		if strings.HasPrefix(s, "Buffer memory:") {
+			if n, ok := atoi(strings.TrimSuffix(firstField(strings.TrimPrefix(s, "Buffer memory:")), "kB")); ok {
+				m.total("buffer_memory_kb", n)
+			}
+			break
+		}
 		f := firstField(s)
 		rest := strings.TrimSpace(s[len(f):])
-		if rest == "pages RAM" || rest == "pages of RAM" {
-			if n, ok := atoi(f); ok {
-				m.pagesRAM = &n
-			}
+		n, ok := atoi(f)
+		if !ok {
+			break
 		}
+		if rest == "pages RAM" || rest == "pages of RAM" {
+			m.pagesRAM = &n
+		}
+		m.total(totalKey(rest), n)
 	}
 	return true
+}
+
+// total keeps one footer value.
+func (m *showMem) total(key string, v int64) {
+	if m.totals == nil {
+		m.totals = &kernel.Counters{}
+	}
+	m.totals.Set(key, v)
+}
+
+// totalKey names a footer line by its words as printed (lib/show_mem.c, 2.6's arch show_mem):
+// "total pagecache pages" → total_pagecache_pages, "pages HighMem/MovableOnly" →
+// pages_highmem_movableonly; the two spellings of one count ("pages reserved", "reserved
+// pages") keep their own names, as the kernel of the dump printed them.
+func totalKey(words string) string {
+	var b strings.Builder
+	us := false
+	for _, r := range strings.ToLower(strings.TrimSuffix(words, ".")) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			us = false
+		} else if !us && b.Len() > 0 {
+			b.WriteByte('_')
+			us = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "_")
 }
 
 // flush parses the line waiting for continuations.
@@ -252,6 +367,9 @@ func (m *showMem) flush() {
 		if m.memInfo == nil {
 			m.memInfo = &kernel.Counters{}
 		}
+		// show_free_areas prints the block as one printk with embedded newlines, which
+		// rsyslog escapes as "#012" ("slab_unreclaimable:245109#012 mapped:347626").
+		s = strings.ReplaceAll(s, "#012", " ")
 		for _, f := range fields(s) {
 			key, val, ok := strings.Cut(f, ":")
 			if !ok {
@@ -263,11 +381,91 @@ func (m *showMem) flush() {
 		}
 	case "buddy":
 		m.parseBuddy(s)
+	case "node":
+		m.parseNode(s)
+	case "reserve":
+		if len(m.zones) > 0 {
+			z := &m.zones[len(m.zones)-1]
+			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
+				if v, ok := atoi(f); ok {
+					z.LowmemReserve = append(z.LowmemReserve, v)
+				}
+			}
+		}
 	case "buddy24":
 		if m.anonBuddy < len(m.zones) {
 			m.parseBuddy("Node 0 " + m.zones[m.anonBuddy].Zone + ": " + strings.TrimSuffix(strings.TrimSpace(s), ")"))
 		}
 		m.anonBuddy++
+	}
+}
+
+// NodeCounters is a 4.8+ per-node line of show_free_areas (mm/page_alloc.c: "Node 0
+// active_anon:1755116kB inactive_anon:... shmem_thp: 0kB ... anon_thp: 598016kB ...
+// pages_scanned:168352 all_unreclaimable? yes"), kB where printed so, under the key with _kb;
+// and its "Node 0 hugepages_total=0 hugepages_free=0 hugepages_surp=0 hugepages_size=2048kB"
+// line (hugetlb_show_meminfo_node).
+type NodeCounters struct {
+	Node             int              `json:"node"`
+	Fields           *kernel.Counters `json:"fields"`
+	AllUnreclaimable *bool            `json:"all_unreclaimable,omitempty"`
+}
+
+// parseNode reads a per-node line; "key: value" (a space after the colon, as 4.8+ prints
+// shmem_thp and anon_thp) reads as "key:value".
+func (m *showMem) parseNode(s string) {
+	node, rest := splitNodePrefix(s)
+	fs := fields(rest)
+	var nc *NodeCounters
+	for i := range m.nodes {
+		if m.nodes[i].Node == node {
+			nc = &m.nodes[i]
+		}
+	}
+	if nc == nil {
+		m.nodes = append(m.nodes, NodeCounters{Node: node, Fields: &kernel.Counters{}})
+		nc = &m.nodes[len(m.nodes)-1]
+	}
+	dumpFields(fs, true, func(key string, v int64, kb bool) {
+		if kb {
+			key += "_kb"
+		}
+		nc.Fields.Set(key, v)
+	}, func(b bool) { nc.AllUnreclaimable = &b })
+}
+
+// dumpFields walks the "key:value" words of a dump line: set gets each number under its
+// key, kb when it was printed in kB; "all_unreclaimable? yes" goes to unreclaimable. spaced
+// also reads "key: value" (4.8+ prints "shmem_thp: 0kB" on the node line) and "key=value"
+// (the hugepages line).
+func dumpFields(fs []string, spaced bool, set func(key string, v int64, kb bool), unreclaimable func(bool)) {
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		if f == "all_unreclaimable?" && i+1 < len(fs) {
+			unreclaimable(fs[i+1] == "yes")
+			i++
+			continue
+		}
+		key, val, ok := strings.Cut(f, ":")
+		if !ok && spaced {
+			key, val, ok = strings.Cut(f, "=")
+		}
+		if !ok {
+			continue
+		}
+		if spaced && val == "" && i+1 < len(fs) {
+			val = fs[i+1]
+			i++
+		}
+		kb := false
+		for _, suf := range []string{"kB", "KB"} {
+			if strings.HasSuffix(val, suf) {
+				val, kb = strings.TrimSuffix(val, suf), true
+			}
+		}
+		if v, ok := atoi(val); ok {
+			set(key, v, kb)
+		}
 	}
 }
 
@@ -291,36 +489,12 @@ func (m *showMem) parseZone(s string) {
 	if z.Fields == nil {
 		z.Fields = &kernel.Counters{}
 	}
-	for i := 1; i < len(fs); i++ {
-		f := fs[i]
-		if f == "all_unreclaimable?" && i+1 < len(fs) {
-			b := fs[i+1] == "yes"
-			z.AllUnreclaimable = &b
-			i++
-			continue
-		}
-		key, val, ok := strings.Cut(f, ":")
-		if !ok {
-			continue
-		}
-		kb := false
-		for _, suf := range []string{"kB", "KB"} {
-			if strings.HasSuffix(val, suf) {
-				val, kb = strings.TrimSuffix(val, suf), true
-			}
-		}
-		v, ok := atoi(val)
-		if !ok {
-			continue
-		}
-		name := key
-		if kb {
-			name = key + "_kb"
-		}
-		z.Fields.Set(name, v)
+	dumpFields(fs[1:], false, func(key string, v int64, kb bool) {
 		if !kb {
-			continue
+			z.Fields.Set(key, v)
+			return
 		}
+		z.Fields.Set(key+"_kb", v)
 		switch key {
 		case "free":
 			z.FreeKB = v
@@ -336,7 +510,7 @@ func (m *showMem) parseZone(s string) {
 			vv := v
 			z.ManagedKB = &vv
 		}
-	}
+	}, func(b bool) { z.AllUnreclaimable = &b })
 }
 
 func (m *showMem) parseBuddy(s string) {
@@ -352,6 +526,13 @@ func (m *showMem) parseBuddy(s string) {
 		return
 	}
 	if eq := strings.LastIndex(after, "= "); eq >= 0 {
+		// The line's sum, "= 920kB" (mm/page_alloc.c show_free_areas: "= %lukB\n").
+		if n, ok := atoi(strings.TrimSuffix(firstField(after[eq+2:]), "kB")); ok {
+			if z.Fields == nil {
+				z.Fields = &kernel.Counters{}
+			}
+			z.Fields.Set("buddy_total_kb", n)
+		}
 		after = after[:eq]
 	}
 	fs := fields(after)
@@ -410,6 +591,8 @@ type ShowMem struct {
 	FreeSwapKB *int64             `json:"free_swap_kb,omitempty"`
 	PagesRAM   *int64             `json:"pages_ram,omitempty"`
 	PageSizeKB int64              `json:"page_size_kb,omitempty"`
+	Totals     *kernel.Counters   `json:"totals,omitempty"` // the footer lines (showMem.total)
+	Nodes      []NodeCounters     `json:"nodes,omitempty"`
 }
 
 // ParseShowMem parses a show_mem / Mem-Info dump, joining hard-wrapped lines.
@@ -420,5 +603,5 @@ func ParseShowMem(text string) ShowMem {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB}
+	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes}
 }

@@ -13,7 +13,62 @@ import (
 // Slabtop is parsed slabtop output.
 type Slabtop struct {
 	Summary map[string]string `json:"summary,omitempty"` // "Active / Total Size (% used)" → "2888893.34K / 2904551.59K (99.5%)"
-	Caches  [][]string        `json:"caches,omitempty"`  // the table's rows as printed
+	// SummaryValues are the numbers of each summary line in order: [2888893.34 2904551.59 99.5].
+	SummaryValues map[string][]float64 `json:"summary_values,omitempty"`
+	Caches        [][]string           `json:"caches,omitempty"` // the table's rows as printed
+	Rows          []SlabtopRow         `json:"rows,omitempty"`
+}
+
+// SlabtopRow is one cache row, as procps slabtop prints it (slabtop.c print_line:
+// "%6u %6u %3.0f%% %7.2fK %6u %8u %9uK %-23s"): sizes in KiB as printed.
+type SlabtopRow struct {
+	Objs       int64   `json:"objs"`
+	Active     int64   `json:"active"`
+	UsePct     float64 `json:"use_pct"`
+	ObjSizeK   float64 `json:"obj_size_k"`
+	Slabs      int64   `json:"slabs"`
+	ObjPerSlab int64   `json:"obj_per_slab"`
+	CacheSizeK int64   `json:"cache_size_k"`
+	Name       string  `json:"name"`
+}
+
+// slabtopRow reads a row of the table; ok is false when a column is not the number it
+// should be.
+func slabtopRow(fs []string) (SlabtopRow, bool) {
+	if len(fs) < 8 {
+		return SlabtopRow{}, false
+	}
+	var r SlabtopRow
+	var ok [7]bool
+	r.Objs, ok[0] = atoi(fs[0])
+	r.Active, ok[1] = atoi(fs[1])
+	r.UsePct, ok[2] = atof(strings.TrimSuffix(fs[2], "%"))
+	r.ObjSizeK, ok[3] = atof(strings.TrimSuffix(fs[3], "K"))
+	r.Slabs, ok[4] = atoi(fs[4])
+	r.ObjPerSlab, ok[5] = atoi(fs[5])
+	r.CacheSizeK, ok[6] = atoi(strings.TrimSuffix(fs[6], "K"))
+	for _, o := range ok {
+		if !o {
+			return SlabtopRow{}, false
+		}
+	}
+	r.Name = strings.Join(fs[7:], " ")
+	return r, true
+}
+
+// summaryNumbers reads "2888893.34K / 2904551.59K (99.5%)" as its numbers in order.
+func summaryNumbers(v string) []float64 {
+	var out []float64
+	for _, f := range fields(strings.NewReplacer("/", " ", "(", " ", ")", " ").Replace(v)) {
+		f = strings.TrimRight(f, "K%")
+		if f == "" || f[0] < '0' || f[0] > '9' {
+			continue
+		}
+		if n, ok := atof(f); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func isSlabtopSummary(t string) bool {
@@ -35,6 +90,12 @@ func (d *doc) trySlabtop(i int) int {
 	for k < len(d.ls) && isSlabtopSummary(d.ls[k].Text) {
 		key, val, _ := strings.Cut(strings.TrimSpace(d.ls[k].Text), ":")
 		st.Summary[strings.TrimSpace(key)] = strings.TrimSpace(val)
+		if ns := summaryNumbers(val); len(ns) > 0 {
+			if st.SummaryValues == nil {
+				st.SummaryValues = map[string][]float64{}
+			}
+			st.SummaryValues[strings.TrimSpace(key)] = ns
+		}
 		k++
 	}
 	for k < len(d.ls) && isBlank(d.ls[k].Text) && k+1 < len(d.ls) && isSlabtopHeader(d.ls[k+1].Text) {
@@ -48,6 +109,9 @@ func (d *doc) trySlabtop(i int) int {
 				break
 			}
 			st.Caches = append(st.Caches, fs)
+			if r, ok := slabtopRow(fs); ok {
+				st.Rows = append(st.Rows, r)
+			}
 			k++
 		}
 	}

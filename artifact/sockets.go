@@ -32,6 +32,82 @@ type SocketTable struct {
 	Elided  int                   `json:"elided_rows,omitempty"` // "..." rows in the paste
 	Label   string                `json:"label,omitempty"`
 	Note    string                `json:"note,omitempty"`
+	// Details are each ss socket's detail words as numbers, index-aligned with Sockets
+	// (nil for a socket without them): every "key:number" of ss -i/-m/-e ("mss:1320",
+	// "rcv_space:3058440", "busy:24ms", "rtt:34.249/16.545" as rtt and rtt_var, skmem's
+	// r/rb/t/tb/f/w/o/bl/d as skmem_rb...), as iproute2's misc/ss.c tcp_show_info prints them.
+	Details []map[string]float64 `json:"details,omitempty"`
+}
+
+// detail reads one detail line of socket idx: into its kernel.Socket (addSSDetail) and its
+// Details words.
+func (tb *SocketTable) detail(idx int, t string) {
+	addSSDetail(&tb.Sockets[idx], t)
+	w := ssDetailWords(t)
+	if len(w) == 0 {
+		return
+	}
+	for len(tb.Details) <= idx {
+		tb.Details = append(tb.Details, nil)
+	}
+	if tb.Details[idx] == nil {
+		tb.Details[idx] = map[string]float64{}
+	}
+	for k, v := range w {
+		tb.Details[idx][k] = v
+	}
+}
+
+// ssDetailWords reads the "key:number" words of an ss detail line.
+func ssDetailWords(t string) map[string]float64 {
+	out := map[string]float64{}
+	for _, f := range fields(t) {
+		k, v, ok := strings.Cut(f, ":")
+		if !ok || k == "" || v == "" {
+			continue
+		}
+		if k == "skmem" {
+			for _, kv := range strings.Split(strings.Trim(v, "()"), ",") {
+				i := 0
+				for i < len(kv) && (kv[i] < '0' || kv[i] > '9') {
+					i++
+				}
+				if n, ok := atoi(kv[i:]); ok && i > 0 {
+					out["skmem_"+kv[:i]] = float64(n)
+				}
+			}
+			continue
+		}
+		a, b, slash := strings.Cut(v, "/")
+		a = strings.TrimSuffix(a, "ms")
+		if a == "" || a[0] < '0' || a[0] > '9' {
+			continue
+		}
+		if n, err := strconv.ParseFloat(a, 64); err == nil {
+			out[k] = n
+		}
+		if slash && b != "" && b[0] >= '0' && b[0] <= '9' {
+			if n, err := strconv.ParseFloat(b, 64); err == nil {
+				out[k+"_var"] = n
+			}
+		}
+	}
+	return out
+}
+
+// isSSDetailLine: a detail line that a terminal or mail client wrapped to column 0 ("cubic
+// wscale:7,6 rto:236 ...", "bytes_received:211495680 segs_out:46198 ...", "rcv_space:3058440
+// minrtt:23.34"): its first word is one of ss's detail words or a key:value word.
+func isSSDetailLine(fs []string) bool {
+	if len(fs) == 0 || isSSState(fs[0]) {
+		return false
+	}
+	switch fs[0] {
+	case "cubic", "bbr", "reno", "dctcp", "ts", "sack", "ecn", "send", "pacing_rate", "delivery_rate", "app_limited", "lastsnd", "timer":
+		return true
+	}
+	k, v, ok := strings.Cut(fs[0], ":")
+	return ok && k != "" && v != "" && !strings.ContainsAny(k, "[.") && (v[0] >= '0' && v[0] <= '9' || v[0] == '(')
 }
 
 var ssStates = map[string]string{
@@ -154,7 +230,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 		if noState {
 			if indented && len(tb.Sockets) > 0 || !isDigits(fs[0]) {
 				if len(tb.Sockets) > 0 {
-					addSSDetail(&tb.Sockets[len(tb.Sockets)-1], strings.TrimSpace(t))
+					tb.detail(len(tb.Sockets)-1, strings.TrimSpace(t))
 					continue
 				}
 				break
@@ -168,8 +244,8 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			tb.Sockets = append(tb.Sockets, s)
 			continue
 		}
-		if indented && len(tb.Sockets) > 0 && !isSSState(fs[0]) && !(netid && len(fs) > 1 && isSSState(fs[1])) {
-			addSSDetail(&tb.Sockets[len(tb.Sockets)-1], strings.TrimSpace(t))
+		if len(tb.Sockets) > 0 && !isSSState(fs[0]) && !(netid && len(fs) > 1 && isSSState(fs[1])) && (indented || isSSDetailLine(fs)) {
+			tb.detail(len(tb.Sockets)-1, strings.TrimSpace(t))
 			continue
 		}
 		off := 0
@@ -196,10 +272,10 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 		if strings.HasPrefix(s.Local, "[") || strings.Count(s.Local, ":") > 1 {
 			s.Family = "inet6"
 		}
-		if rest := strings.Join(fs[off+5:], " "); rest != "" {
-			addSSDetail(&s, rest)
-		}
 		tb.Sockets = append(tb.Sockets, s)
+		if rest := strings.Join(fs[off+5:], " "); rest != "" {
+			tb.detail(len(tb.Sockets)-1, rest)
+		}
 	}
 	tb.Summary = summarize(tb.Sockets)
 	return tb, k - i, bad
@@ -248,7 +324,11 @@ func addSSDetail(s *kernel.Socket, t string) {
 		}
 		s.Mem = mem
 	}
-	if !strings.Contains(t, "rto:") && !strings.Contains(t, "cwnd:") && !strings.Contains(t, "rtt:") {
+	// tcp_info words, on any line: a wrapped paste puts bytes_received or rcv_space on a
+	// line with no rto, cwnd or rtt.
+	if !strings.Contains(t, "rto:") && !strings.Contains(t, "cwnd:") && !strings.Contains(t, "rtt:") &&
+		!strings.Contains(t, "bytes_") && !strings.Contains(t, "rcv_space:") && !strings.Contains(t, "notsent:") &&
+		!strings.Contains(t, "mss:") && !strings.Contains(t, "retrans:") {
 		return
 	}
 	if s.Info == nil {

@@ -149,8 +149,8 @@ func (d *doc) stated() {
 			no := lineAt(m[0])
 			if key, ok := d.lastKeyBefore(no, d.proseLines[start].no); ok {
 				v := para[m[2]:m[3]]
-				d.tl.Settings = append(d.tl.Settings, model.SettingMention{Key: key, Value: v, Form: "prose", Line: no,
-					Source: fmt.Sprintf("line %d (stated in the text: the value it had)", no)})
+				d.tl.Settings = append(d.tl.Settings, model.NewSettingMention(key, v, "prose", no,
+					fmt.Sprintf("line %d (stated in the text: the value it had)", no)))
 			}
 		}
 		start = end

@@ -209,8 +209,8 @@ func boring(l *Line) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog {
-		return false // command output or prose
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" {
+		return false // command output or prose; systemd-sysctl's lines are read (sysctlNotApplied)
 	}
 	return !mayStartReport(t)
 }
@@ -266,5 +266,5 @@ func quiet(l *Line) bool {
 // skip it (another CPU's line, under CONFIG_PRINTK_CALLER) or take it as part of a report:
 // the last line of a window.
 func stops(l *Line) bool {
-	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text)
+	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
 }

@@ -29,7 +29,26 @@ type SettingData struct {
 	Form    string `json:"form"`
 	Known   bool   `json:"known"`
 	Suggest string `json:"suggest,omitempty"`
-	Note    string `json:"note,omitempty"` // era note of a historical key
+	Means   string `json:"means,omitempty"` // the kernel key it names (model.SettingMention.Means)
+	Note    string `json:"note,omitempty"`  // era note of a historical key
+	// Numbers are the value's integers when it is one or more of them ("4096 87380 4194304",
+	// tcp_mem's three pages counts; proc_doulongvec_minmax and proc_dointvec print them
+	// tab-separated, kernel/sysctl.c), quotes and Markdown marks aside. Nil otherwise.
+	Numbers []int64 `json:"numbers,omitempty"`
+}
+
+// valueNumbers reads a setting's value as its integers; nil when any word is not one.
+func valueNumbers(v string) []int64 {
+	v = strings.Trim(v, "\"'`* ")
+	var out []int64
+	for _, f := range fields(v) {
+		n, ok := atoi(f)
+		if !ok {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // SysctlBlock is the data of a "sysctl" artifact (a sysctl -a listing or sysctl.conf lines).
@@ -69,11 +88,11 @@ func isSysctlLine(t string) bool {
 }
 
 func settingData(key, written, value, form string) SettingData {
-	sd := SettingData{Key: key, Value: value, Form: form}
-	if written != key {
+	m := model.NewSettingMention(key, value, form, 0, "")
+	sd := SettingData{Key: m.Key, Value: value, Form: form, Known: m.Known, Suggest: m.Suggest, Means: m.Means, Numbers: valueNumbers(value)}
+	if written != sd.Key {
 		sd.Written = written
 	}
-	sd.Known, sd.Suggest = kernel.KnownSysctl(key)
 	if sd.Known {
 		sd.Note, _ = kernel.SysctlNote(key)
 	}
@@ -82,7 +101,7 @@ func settingData(key, written, value, form string) SettingData {
 
 func (d *doc) addSetting(sd SettingData, line int) {
 	d.tl.Settings = append(d.tl.Settings, model.SettingMention{Key: sd.Key, Value: sd.Value, Form: sd.Form, Line: line,
-		Source: fmt.Sprintf("line %d", line)})
+		Source: fmt.Sprintf("line %d", line), Means: sd.Means, Known: sd.Known, Suggest: sd.Suggest})
 }
 
 func (d *doc) trySysctl(i int) int {
@@ -255,4 +274,28 @@ func (d *doc) prose(i int) {
 func ParseSettings(text string) []model.SettingMention {
 	tl := ParseString(text, "", Options{})
 	return tl.Settings
+}
+
+// reSysctlNotApplied is systemd-sysctl's message for a setting it could not write
+// (src/sysctl/sysctl.c apply_setting: "Couldn't write '%s' to '%s', ignoring: %m"; before
+// systemd 240 "Failed to write '%s' to '%s': %m"). The classic case: a net.netfilter key
+// in sysctl.conf, applied at boot before nf_conntrack was loaded ("No such file or
+// directory").
+var reSysctlNotApplied = regexp.MustCompile(`(?:Couldn't|Failed to) write '([^']*)' to '([^']+)'(?:, ignoring)?: (.*)$`)
+
+// sysctlNotApplied reads systemd-sysctl's line at i as a setting that the host does not
+// run: an artifact, and no setting of the timeline (the value is what the file asked for,
+// not what the kernel has).
+func (d *doc) sysctlNotApplied(i int) bool {
+	m := reSysctlNotApplied.FindStringSubmatch(d.ls[i].Text)
+	if m == nil {
+		return false
+	}
+	path := strings.TrimPrefix(m[2], "/proc/sys/")
+	sd := settingData(kernel.NormaliseSysctlKey(path), m[2], m[1], "not-applied")
+	sd.Note = "systemd-sysctl could not write it (" + m[3] + "): the host does not run this value"
+	d.used[i] = true
+	no := d.ls[i].No
+	d.addArtifact(KindSetting, no, no, sd)
+	return true
 }

@@ -25,8 +25,10 @@ type SysstatTable struct {
 	Tool    string     `json:"tool"` // "sar", "mpstat", "pidstat", "iostat"
 	Columns []string   `json:"columns"`
 	Rows    [][]string `json:"rows"` // each row: time (or "Average"), then the values
-	Note    string     `json:"note,omitempty"`
-	Label   string     `json:"label,omitempty"`
+	// Values are each row's numeric cells by column name (cellValues), in the order of Rows.
+	Values []map[string]float64 `json:"values,omitempty"`
+	Note   string               `json:"note,omitempty"`
+	Label  string               `json:"label,omitempty"`
 }
 
 var reSysstatTime = regexp.MustCompile(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
@@ -121,6 +123,10 @@ func (d *doc) trySysstat(i int) int {
 	if len(tb.Rows) == 0 {
 		d.unparsed(i, i, tb.Tool+" header without rows")
 		return 1
+	}
+	tb.Values = make([]map[string]float64, len(tb.Rows))
+	for r, row := range tb.Rows {
+		tb.Values[r] = cellValues(tb.Columns, row[1:])
 	}
 	if containsStr(cols, "pswpin/s") {
 		tb.Note = "pswpin/s and pswpout/s are pages: taken as 4 KiB pages"

@@ -17,6 +17,8 @@ import (
 //	            "CPU states:  0.0% user, 32.8% system,  0.0% nice, 67.1% idle"
 //	            "Mem:   897904K av,  869248K used,   28656K free,       0K shrd,    3724K buff"
 //	            "Swap: 1052216K av,       0K used, 1052216K free                   46596K cached"
+//	uptime:     " 23:51:26 up 21:31,  1 user,  load average: 30.02, 26.43, 19.02" (alone, too),
+//	            Android's "Load: 56.48 / 30.74 / 22.68" (dumpsys cpuinfo)
 //	3.2:        "top - 08:55:45 up 11:07,  1 user,  load average: 19.21, 16.71,  9.73"
 //	            "Tasks: 111 total,   1 running, 110 sleeping,   0 stopped,   0 zombie"
 //	            "Cpu(s):  4.6% us, 10.1% sy,  0.0% ni,  0.0% id, 75.9% wa,  0.5% hi,  8.9% si"
@@ -27,31 +29,44 @@ import (
 //	            5541722 buff/cache"; "KiB Swap: ... total, ... free, ... used.  5300000 avail Mem";
 //	            "MiB Mem :   7822.9 total, ..." (MiB/GiB with decimals)
 //
+//	BusyBox:    "Mem: 418740K used, 81752K free, 1528K shrd, 0K buff, 146184K cached"
+//	            (procps/top.c display_header: used is total minus free, no total printed)
+//
 // The Swap line's "cached" (2.4, 3.2) is the page cache (meminfo Cached); "avail Mem"
-// (3.3.10+) is MemAvailable.
+// (3.3.10+) is MemAvailable. MiB/GiB lines are converted to kB and also kept as printed.
 
 // TopSummary is one parsed top summary area.
 type TopSummary struct {
-	Clock    string             `json:"clock,omitempty"` // "08:55:45"
-	Uptime   string             `json:"uptime,omitempty"`
-	Load     []float64          `json:"load,omitempty"`
-	Tasks    map[string]int64   `json:"tasks,omitempty"`
-	CPU      map[string]float64 `json:"cpu,omitempty"` // percent by top's label: us, sy, ni, id, wa, hi, si, st
-	MemKB    map[string]int64   `json:"mem_kb,omitempty"`
-	SwapKB   map[string]int64   `json:"swap_kb,omitempty"`
-	PerCPU   []string           `json:"per_cpu,omitempty"`
-	Label    string             `json:"label,omitempty"`
-	first    int
-	last     int
-	memLabel string
+	Clock  string             `json:"clock,omitempty"` // "08:55:45"
+	Uptime string             `json:"uptime,omitempty"`
+	Load   []float64          `json:"load,omitempty"`
+	Tasks  map[string]int64   `json:"tasks,omitempty"`
+	CPU    map[string]float64 `json:"cpu,omitempty"` // percent by top's label: us, sy, ni, id, wa, hi, si, st
+	MemKB  map[string]int64   `json:"mem_kb,omitempty"`
+	SwapKB map[string]int64   `json:"swap_kb,omitempty"`
+	// MemPrinted and SwapPrinted are the lines' numbers in the unit printed, when it is not
+	// kB ("MiB Mem :    974.1 total"): the kB figures above are rounded from them.
+	MemPrinted  map[string]float64 `json:"mem_printed,omitempty"`
+	SwapPrinted map[string]float64 `json:"swap_printed,omitempty"`
+	PerCPU      []string           `json:"per_cpu,omitempty"`
+	// PerCPUValues are the per-CPU lines' shares by top's label, with the CPU's number
+	// under "cpu" ("Cpu15 : 10.3%us, ..." in procps 3.2 after '1'; 2.4's "CPU0 states:").
+	PerCPUValues []map[string]float64 `json:"per_cpu_values,omitempty"`
+	Label        string               `json:"label,omitempty"`
+	first        int
+	last         int
+	memLabel     string
 }
 
 var (
 	reTopFirst = regexp.MustCompile(`^top - (\d+:\d+:\d+) up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
-	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
-	reTopCount = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
-	reTopCPU   = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
-	reTopMem   = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
+	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?::\d+)?(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	// reAndroidLoad is dumpsys cpuinfo's first line as ANR traces quote it
+	// (frameworks/base ProcessCpuTracker.printCurrentLoad: "Load: 56.48 / 30.74 / 22.68").
+	reAndroidLoad = regexp.MustCompile(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
+	reTopCount    = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
+	reTopCPU      = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
+	reTopMem      = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
 )
 
 // topLineKind classifies a summary line; "" when it is not one.
@@ -60,7 +75,7 @@ func topLineKind(t string) string {
 	switch {
 	case strings.HasPrefix(s, "top - "):
 		return "first"
-	case reTop24Up.MatchString(s):
+	case reTop24Up.MatchString(s), strings.HasPrefix(s, "Load: ") && reAndroidLoad.MatchString(s):
 		return "first"
 	case strings.HasPrefix(s, "Tasks:") || strings.HasPrefix(s, "Threads:"):
 		return "tasks"
@@ -73,6 +88,9 @@ func topLineKind(t string) string {
 	}
 	if i := strings.Index(s, "Mem"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
 		return "mem"
+	}
+	if strings.HasPrefix(s, "Mem: ") && strings.Contains(s, " used, ") && strings.Contains(s, " free, ") && strings.Contains(s, " shrd") {
+		return "mem" // BusyBox
 	}
 	if i := strings.Index(s, "Swap"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
 		return "swap"
@@ -99,16 +117,26 @@ func topUnitKB(s string, suffix string) float64 {
 	return 1
 }
 
-func parseTopMem(s string) map[string]int64 {
+// parseTopMem reads a Mem or Swap line: kB by label, and the printed numbers when their
+// unit is not kB (nil otherwise).
+func parseTopMem(s string) (map[string]int64, map[string]float64) {
 	out := map[string]int64{}
+	var printed map[string]float64
 	for _, m := range reTopMem.FindAllStringSubmatch(s, -1) {
 		v, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			continue
 		}
-		out[m[3]] = int64(math.Round(v * topUnitKB(strings.TrimSpace(s), m[2])))
+		unit := topUnitKB(strings.TrimSpace(s), m[2])
+		out[m[3]] = int64(math.Round(v * unit))
+		if unit != 1 {
+			if printed == nil {
+				printed = map[string]float64{}
+			}
+			printed[m[3]] = v
+		}
 	}
-	return out
+	return out, printed
 }
 
 // topAt parses the summary area starting at ls[i].
@@ -119,6 +147,9 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 	for ; k < len(ls); k++ {
 		s := strings.TrimSpace(ls[k].Text)
 		kind := topLineKind(s)
+		if kind == "" && seen["percpu"] && strings.Trim(s, ".…") == "" && s != "" {
+			continue // "....." between per-CPU lines: the paste left some CPUs out
+		}
 		if kind == "" || (kind != "percpu" && seen[kind]) {
 			break
 		}
@@ -131,6 +162,8 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			} else if m := reTop24Up.FindStringSubmatch(s); m != nil {
 				ts.Uptime = m[1]
 				ts.Load = parseFloats(m[2:5])
+			} else if m := reAndroidLoad.FindStringSubmatch(s); m != nil {
+				ts.Load = parseFloats(m[1:4])
 			}
 		case "tasks":
 			ts.Tasks = map[string]int64{}
@@ -151,17 +184,66 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 			}
 		case "percpu":
 			ts.PerCPU = append(ts.PerCPU, s)
+			ts.PerCPUValues = append(ts.PerCPUValues, perCPUValues(s))
 		case "mem":
-			ts.MemKB = parseTopMem(s)
+			s, k = joinTopLabel(ls, k, s)
+			ts.MemKB, ts.MemPrinted = parseTopMem(s)
 		case "swap":
-			ts.SwapKB = parseTopMem(s)
+			s, k = joinTopLabel(ls, k, s)
+			ts.SwapKB, ts.SwapPrinted = parseTopMem(s)
 		}
 	}
-	if !seen["cpu"] && !seen["mem"] {
+	// uptime(1)'s line alone ("23:51:26 up 21:31,  1 user,  load average: 30.02, 26.43,
+	// 19.02", procps w.c print_uptime) is its own artifact: the load averages.
+	if !seen["cpu"] && !seen["mem"] && len(ts.PerCPU) < 2 && len(ts.Load) != 3 {
 		return nil, 0
 	}
 	ts.last = ls[k-1].No
 	return ts, k - i
+}
+
+// perCPUValues reads "Cpu15 : 10.3%us,  8.0%sy, ..." or "CPU0 states:  0.5% user, ...".
+func perCPUValues(s string) map[string]float64 {
+	m := map[string]float64{}
+	colon := strings.IndexByte(s, ':')
+	if colon < 0 {
+		return m
+	}
+	head := strings.TrimLeft(s[:colon], "%")
+	head = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(head), "states"))
+	for _, p := range []string{"Cpu", "CPU", "cpu"} {
+		if n, ok := atoi(strings.TrimPrefix(head, p)); ok && strings.HasPrefix(head, p) {
+			m["cpu"] = float64(n)
+		}
+	}
+	for _, sm := range reTopCPU.FindAllStringSubmatch(s[colon+1:], -1) {
+		if v, err := strconv.ParseFloat(sm[1], 64); err == nil {
+			m[shortCPULabel(sm[2])] = v
+		}
+	}
+	return m
+}
+
+// joinTopLabel joins a Mem or Swap line whose last label a wrap moved to the next line:
+// "... 282336K" / "buff" (a terminal), or "... 76K bu=" / "ff" (a quoted-printable soft
+// break, 2.4 top in a mail, corpus cases 356 and 357). It returns the line and the index of
+// the last line it used.
+func joinTopLabel(ls []Line, k int, s string) (string, int) {
+	if k+1 >= len(ls) {
+		return s, k
+	}
+	next := strings.TrimSpace(ls[k+1].Text)
+	if next == "" || strings.ContainsAny(next, " \t:") || len(next) > 8 || topLineKind(next) != "" {
+		return s, k
+	}
+	joined := s + " " + next
+	if strings.HasSuffix(s, "=") {
+		joined = strings.TrimSuffix(s, "=") + next
+	}
+	if !strings.HasSuffix(joined, "buff") && !strings.HasSuffix(joined, "buffers") && !strings.HasSuffix(joined, "cached") && !strings.HasSuffix(joined, "buff/cache") {
+		return s, k
+	}
+	return joined, k + 1
 }
 
 func shortCPULabel(l string) string {
@@ -224,6 +306,19 @@ func (ts *TopSummary) sample() model.Sample {
 	set(ts.SwapKB, "av", "SwapTotal")
 	set(ts.SwapKB, "free", "SwapFree")
 	set(ts.SwapKB, "cached", "Cached")
+	// BusyBox prints no total: used is total minus free (procps/top.c display_header). Its
+	// cached is meminfo Cached, believed only when it fits in what is used (a 64-bit
+	// BusyBox on some builds prints garbage there, corpus case 358).
+	if _, ok := ts.MemKB["shrd"]; ok && !mem.Has("MemTotal") {
+		used, okU := ts.MemKB["used"]
+		free, okF := ts.MemKB["free"]
+		if okU && okF {
+			mem.Set("MemTotal", used+free)
+			if c, ok := ts.MemKB["cached"]; ok && c <= used {
+				mem.Set("Cached", c)
+			}
+		}
+	}
 	set(ts.SwapKB, "avail", "MemAvailable")
 	if mem.Len() > 0 {
 		s.MemInfo = mem
@@ -262,16 +357,28 @@ func (d *doc) tryTop(i int) int {
 		d.host.memTotal(v, 3)
 	}
 	d.segSeq++
-	d.addSamples(KindTop, ts.Label, ts.first, ts.last, []model.Sample{s})
+	if s.Rates != nil || s.MemInfo != nil || s.LoadAvg != nil { // per-CPU lines alone give none
+		d.addSamples(KindTop, ts.Label, ts.first, ts.last, []model.Sample{s})
+	}
 	d.addArtifact(KindTop, ts.first, ts.last, ts)
 	return n
 }
 
-// TopTasks is top's task table.
+// TopTasks is top's task table. Values holds each row's numeric cells by column name (PID,
+// VIRT, RES, %CPU...), as printed: a cell with a unit ("574M", "1559m") or a time stays text.
 type TopTasks struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-	Note    string     `json:"note,omitempty"`
+	Columns []string             `json:"columns"`
+	Rows    [][]string           `json:"rows"`
+	Values  []map[string]float64 `json:"values,omitempty"`
+	Note    string               `json:"note,omitempty"`
+}
+
+// fillValues sets Values from Rows.
+func (tt *TopTasks) fillValues() {
+	tt.Values = make([]map[string]float64, len(tt.Rows))
+	for i, r := range tt.Rows {
+		tt.Values[i] = cellValues(tt.Columns, r)
+	}
 }
 
 func isTopTaskHeader(t string) bool {
@@ -342,6 +449,7 @@ func (d *doc) tryTopTaskRows(i int) int {
 // (Irix mode, its default); BusyBox top shows the share of the whole machine, which is
 // scaled to one CPU with the CPU count the table shows (its CPU column's highest value + 1).
 func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
+	tt.fillValues()
 	d.addArtifact(KindTopTasks, d.ls[i].No, d.ls[k-1].No, tt)
 	col := func(names ...string) int {
 		for c, n := range tt.Columns {

@@ -20,6 +20,9 @@ var vmstatSMem = map[string]string{
 var vmstatSCounters = map[string]string{
 	"pages swapped in": "pswpin", "pages swapped out": "pswpout", "K paged in": "pgpgin",
 	"K paged out": "pgpgout", "pages free": "pgfree",
+	// procps 3.2 (vmstat.c sum_format) printed /proc/vmstat's pgpgin and pgpgout, which
+	// count kB, as "pages paged in/out"; procps-ng renamed them "K paged in/out".
+	"pages paged in": "pgpgin", "pages paged out": "pgpgout",
 }
 
 // vmstatSLine splits "  30517772 K total memory" into the value and the text after it.

@@ -567,7 +567,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	case classHighOrderAtomic:
 		r := vs[rep]
 		caller, module := memCallerOf(r.af.CallTrace)
-		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, humanBytes(int64(1)<<r.af.Order*memPage(tl)))
+		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, plan.FormatBytes(int64(1)<<r.af.Order*memPage(tl)))
 		if caller != "" {
 			who := caller
 			if module != "" {
@@ -656,7 +656,7 @@ func reportsEvidence(vs []allocVerdict) Evidence {
 	procs := map[string]int{}
 	orders := map[int]bool{}
 	for _, v := range vs {
-		c := max(v.af.Count, 1)
+		c := v.af.Reports()
 		total += c
 		procs[v.af.Process] += c
 		orders[v.af.Order] = true
@@ -846,7 +846,7 @@ func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
 		return ""
 	}
 	psz := int(memPage(tl))
-	size := humanBytes(int64(psz) << af.Order)
+	size := plan.FormatBytes(int64(psz) << af.Order)
 	for _, n := range tl.Host.NICs {
 		if n.Virtual || n.MTU <= 0 {
 			continue
@@ -891,8 +891,8 @@ func reserveChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 	var out []model.Change
 	// The host's own value first, then what the dump's watermarks prove, then a text's
 	// words (prose may state the old value or the recommended one).
-	cur, ok := memCurrent(tl, "vm.min_free_kbytes")
-	if !ok || cur.mention {
+	cur, ok := currentSetting(tl, "vm.min_free_kbytes")
+	if !ok || !cur.Host {
 		if s, ok2 := minFreeFromDump(tl, vs); ok2 {
 			cur, ok = s, true
 		}
@@ -910,7 +910,7 @@ func reserveChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 // spreads min_free_kbytes over the zones below HighMem in proportion to their size
 // (__setup_per_zone_wmarks), so their min watermarks sum to it (HighMem gets a small fixed
 // min of its own).
-func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (memSetting, bool) {
+func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (setting, bool) {
 	for _, v := range vs {
 		if len(v.zones) == 0 {
 			continue
@@ -928,10 +928,10 @@ func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (memSetting, bool) {
 			if v.borrowed != "" {
 				src = v.borrowed
 			}
-			return memSetting{value: fmt.Sprint(sum), source: fmt.Sprintf("sum of the min watermarks of %s in the dump at %s", strings.Join(names, "+"), src)}, true
+			return setting{Value: fmt.Sprint(sum), Host: true, Source: fmt.Sprintf("sum of the min watermarks of %s in the dump at %s", strings.Join(names, "+"), src)}, true
 		}
 	}
-	return memSetting{}, false
+	return setting{}, false
 }
 
 // fragmentationChanges: the knobs that fight fragmentation, where the kernel has them.
@@ -939,17 +939,17 @@ func fragmentationChanges(tl *model.Timeline, af *model.AllocFailure) []model.Ch
 	var out []model.Change
 	k, _, ok := memKernelOf(tl, af)
 	if ok && k.AtLeast(5, 0, 0) {
-		if cur, has := memCurrent(tl, "vm.watermark_boost_factor"); has {
-			if c, okc := memSettingInt(cur); okc && c == 0 {
-				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_boost_factor", Current: cur.value, Recommended: "15000",
+		if cur, has := currentSetting(tl, "vm.watermark_boost_factor"); has {
+			if c, okc := settingInt(cur); okc && c == 0 {
+				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_boost_factor", Current: cur.Value, Recommended: "15000",
 					Why: "0 disables watermark boosting; 15000 (the 5.0 default) lets kswapd reclaim up to 150% of the high watermark after a fragmenting fallback, so compaction finds free blocks (commit 1c30844d2dfe)"})
 			}
 		}
 	}
 	if ok && k.AtLeast(5, 9, 0) {
-		if cur, has := memCurrent(tl, "vm.compaction_proactiveness"); has {
-			if c, okc := memSettingInt(cur); okc && c < 20 {
-				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.compaction_proactiveness", Current: cur.value, Recommended: "20",
+		if cur, has := currentSetting(tl, "vm.compaction_proactiveness"); has {
+			if c, okc := settingInt(cur); okc && c < 20 {
+				out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "vm.compaction_proactiveness", Current: cur.Value, Recommended: "20",
 					Why: "20 is the upstream default (5.9, commit facdaa917c4d): kcompactd compacts in the background until the fragmentation score is below 80; some distributions ship 0. Higher values cost CPU and latency spikes for everyone"})
 			}
 		}
@@ -980,8 +980,8 @@ func lowmemChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 		Why: "a 64-bit kernel maps all memory, so socket buffers, slab and page tables are no longer confined to " + lowText + "; seed 004: \"Switching to a 64 bit machine ... resolves many of the network and memory related problems\""}}
 	tcp := model.Change{Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Recommended: "`headroom plan --bandwidth B --rtt R --streams N` with the lowmem size: it budgets socket buffers against " + lowText,
 		Why: "tcp_mem's boot default is computed from all memory, HighMem included (seed 004: 1.6 GB on an 8 GB host with under 600 MB of lowmem usable), so TCP alone may exhaust lowmem; per-stream buffers follow the bandwidth-delay product, not the line rate"}
-	if cur, ok := memCurrent(tl, "net.ipv4.tcp_mem"); ok {
-		tcp.Current = cur.value
+	if cur, ok := currentSetting(tl, "net.ipv4.tcp_mem"); ok {
+		tcp.Current = cur.Value
 	}
 	out = append(out, tcp)
 	return append(out, reserveChanges(tl, vs)...)

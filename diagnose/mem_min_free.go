@@ -25,13 +25,13 @@ func init() {
 }
 
 func checkMinFreeTooLow(tl *model.Timeline) Result {
-	cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+	cur, ok := currentSetting(tl, "vm.min_free_kbytes")
 	if !ok {
 		return NotChecked("vm.min_free_kbytes is not in the input (live /proc/sys, sysctl -a, or the text)")
 	}
-	c, ok := memSettingInt(cur)
+	c, ok := settingInt(cur)
 	if !ok {
-		return NotChecked("vm.min_free_kbytes %q is not a number", cur.value)
+		return NotChecked("vm.min_free_kbytes %q is not a number", cur.Value)
 	}
 	in, missing := memPlanInput(tl)
 	if len(missing) > 0 {
@@ -49,7 +49,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		return Healthy("vm.min_free_kbytes %d kB ≥ the %d kB plan computes for %s (%s)", c, need, memNICList(in.NICs), why)
 	}
 	ev := []Evidence{
-		memSettingEvidence("vm.min_free_kbytes", cur),
+		settingEvidence("vm.min_free_kbytes", cur),
 		{What: "reserve plan computes", Value: fmt.Sprintf("%d kB: %s", need, why), Source: "plan.MinFreeKBytes"},
 		{What: "NICs", Value: memNICList(in.NICs), Source: "/sys/class/net"},
 		{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%s kB, calculate_min_free_kbytes)", def, fmt.Sprint(basis/1024)), Source: "plan.KernelDefaultMinFreeKBytesForVersion"},

@@ -251,7 +251,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 			"fragmentation; see the alloc-fail-* findings for the zones.",
 	}
 	if netCaches+maybeNet > 0 {
-		cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+		cur, ok := currentSetting(tl, "vm.min_free_kbytes")
 		if ch, need := memMinFreeChange(tl, cur, ok); need {
 			f.Changes = append(f.Changes, ch)
 		}

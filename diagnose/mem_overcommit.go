@@ -33,7 +33,7 @@ func checkOvercommit(tl *model.Timeline) Result {
 	})
 	if s == nil {
 		why := "no Committed_AS and CommitLimit (/proc/meminfo) in the input"
-		if ms := memMentions(tl, "vm.overcommit_memory"); len(ms) > 0 {
+		if ms := settingMentions(tl, "vm.overcommit_memory"); len(ms) > 0 {
 			why += "; the text names vm.overcommit_memory " + memDescribeMentions(ms, "vm.overcommit_memory") + " without the numbers that would show whether the host is exposed"
 		}
 		return NotChecked("%s", why)
@@ -46,8 +46,8 @@ func checkOvercommit(tl *model.Timeline) Result {
 		memTotal, _, okMem = memTotalKB(tl)
 	}
 	swapTotal, okSwap := s.Mem("SwapTotal")
-	mode, haveMode := memCurrent(tl, "vm.overcommit_memory")
-	m, _ := memSettingInt(mode)
+	mode, haveMode := currentSetting(tl, "vm.overcommit_memory")
+	m, _ := settingInt(mode)
 	if haveMode && m == 2 {
 		return Healthy("strict overcommit (mode 2): Committed_AS %s is held under CommitLimit %s", memKB(committed), memKB(limit))
 	}
@@ -61,7 +61,7 @@ func checkOvercommit(tl *model.Timeline) Result {
 		{What: "CommitLimit (what mode 2 would enforce)", Value: memKB(limit), Source: src},
 	}
 	if haveMode {
-		ev = append(ev, memSettingEvidence("vm.overcommit_memory", mode))
+		ev = append(ev, settingEvidence("vm.overcommit_memory", mode))
 	} else {
 		ev = append(ev, Evidence{What: "vm.overcommit_memory", Value: "not in the input (the kernel default is 0, heuristic)", Source: "-"})
 	}
@@ -110,6 +110,6 @@ func checkOvercommit(tl *model.Timeline) Result {
 		rec = fmt.Sprintf("2 with vm.overcommit_ratio ≥ %d (the current default is 50)", max(ratio, 0))
 		why += fmt.Sprintf("; (Committed_AS %s − swap %s) ÷ (RAM − huge pages %s) = %d%%: a lower ratio refuses allocations the running processes already rely on", memKB(committed), memKB(swapTotal), memKB(usable), ratio)
 	}
-	f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "vm.overcommit_memory", Current: mode.value, Recommended: rec, Why: why}}
+	f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "vm.overcommit_memory", Current: mode.Value, Recommended: rec, Why: why}}
 	return Fired(f)
 }

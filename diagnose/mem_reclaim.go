@@ -157,9 +157,9 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 			"per page (seed 003: 900 K IPIs/s, two kswapd at 100% for 1.5 M reclaims/s). Remedies: reclaim less (smaller " +
 			"page-cache churn, fewer mapped file pages), a kernel with batched flushes, and vm.zone_reclaim_mode=0 on NUMA.",
 	}
-	if cur, ok := memCurrent(tl, "vm.zone_reclaim_mode"); ok {
-		if c, ok := memSettingInt(cur); ok && c != 0 {
-			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.zone_reclaim_mode", Current: cur.value, Recommended: "0",
+	if cur, ok := currentSetting(tl, "vm.zone_reclaim_mode"); ok {
+		if c, ok := settingInt(cur); ok && c != 0 {
+			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.zone_reclaim_mode", Current: cur.Value, Recommended: "0",
 				Why: "non-zero makes each node reclaim its own memory before using a remote node's free pages: more reclaim for the same load (Documentation/admin-guide/sysctl/vm.rst)"})
 		}
 	}
@@ -252,7 +252,7 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		f.Changes = append(f.Changes, ch)
 	}
 	if len(f.Changes) == 0 {
-		cur, ok := memCurrent(tl, "vm.min_free_kbytes")
+		cur, ok := currentSetting(tl, "vm.min_free_kbytes")
 		if ch, need := memMinFreeChange(tl, cur, ok); need {
 			f.Changes = append(f.Changes, ch)
 		}

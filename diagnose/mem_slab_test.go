@@ -37,7 +37,7 @@ func TestSlabUnreclaimableGrowth(t *testing.T) {
 		tl.Events = []model.Event{ev}
 		f := mustFire(t, run(t, "slab-unreclaimable-growth", tl), Info)
 		// 130154 pages = 520616 kB of DMA + Normal present 917504 kB = 57%.
-		if !evidenceHas(f, "share of lowmem", "57% of 896.0 MiB") || !strings.Contains(f.Explanation, "2.6.19") {
+		if !evidenceHas(f, "share of lowmem", "57% of 896 MiB") || !strings.Contains(f.Explanation, "2.6.19") {
 			t.Errorf("%+v %s", f.Evidence, f.Explanation)
 		}
 	})

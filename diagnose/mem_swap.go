@@ -169,13 +169,13 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		f.Changes = append(f.Changes, model.Change{Kind: model.ChangeOther, Key: "anonymous working set",
 			Recommended: "find what grew (per-process RSS, per-cgroup memory.current) and cap it (memory.max, or memory.limit_in_bytes on cgroup v1), run fewer workers, or add RAM",
 			Why:         "what reclaim cannot drop without swapping (application memory, and kernel memory such as socket buffers) needs more than the host has; swappiness cannot move that boundary"})
-	} else if cur, ok := memCurrent(tl, "vm.swappiness"); ok {
-		if c, ok := memSettingInt(cur); ok && c > 10 {
-			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.swappiness", Current: cur.value, Recommended: "10",
+	} else if cur, ok := currentSetting(tl, "vm.swappiness"); ok {
+		if c, ok := settingInt(cur); ok && c > 10 {
+			f.Changes = append(f.Changes, model.Change{Kind: model.ChangeSysctl, Key: "vm.swappiness", Current: cur.Value, Recommended: "10",
 				Why: "reclaim page cache well before anonymous memory on a host whose applications must stay resident to drain sockets; risk: a larger working set of file pages is evicted, and with no clean cache left the kernel swaps anyway"})
 		}
 	} else {
-		ms := memMentions(tl, "vm.swappiness")
+		ms := settingMentions(tl, "vm.swappiness")
 		why := "lower it to reclaim page cache before application memory"
 		if len(ms) > 0 {
 			why += "; the text names " + memDescribeMentions(ms, "vm.swappiness")

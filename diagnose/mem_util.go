@@ -3,7 +3,6 @@ package diagnose
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -48,72 +47,6 @@ func memKernelOf(tl *model.Timeline, af *model.AllocFailure) (kernel.KernelVersi
 	return v, tl.Host.Kernel, ok
 }
 
-// memSameKey reports whether a key as written names the sysctl key: exact, or the same
-// words of the last component in another order (seed 000 writes "vm.min_kbytes_free" for
-// vm.min_free_kbytes — a key no kernel ever had, which sysctl -w rejects).
-func memSameKey(written, key string) bool {
-	w := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(written)), "/", ".")
-	if w == key {
-		return true
-	}
-	wi, ki := strings.LastIndexByte(w, '.'), strings.LastIndexByte(key, '.')
-	if wi < 0 || ki < 0 || w[:wi] != key[:ki] {
-		return false
-	}
-	a, b := strings.Split(w[wi+1:], "_"), strings.Split(key[ki+1:], "_")
-	if len(a) != len(b) {
-		return false
-	}
-	sort.Strings(a)
-	sort.Strings(b)
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// memSetting is a sysctl value and where it came from.
-type memSetting struct {
-	value   string
-	source  string
-	mention bool // from a text's mention rather than the host's own values
-	form    string
-	written string // the key as written when it differs from the real key
-}
-
-// memCurrent returns the value a host runs with: its sysctl (live, capture, sysctl -a),
-// else a text's prose or sysctl -a mention of it. sysctl -w and sysctl.conf mentions are
-// what an author changed it to, not what it was; see memMentions.
-func memCurrent(tl *model.Timeline, key string) (memSetting, bool) {
-	if v, src, ok := tl.Sysctl(key); ok {
-		return memSetting{value: strings.TrimSpace(v), source: src}, true
-	}
-	for _, m := range tl.Settings {
-		if !memSameKey(m.Key, key) || strings.TrimSpace(m.Value) == "" || (m.Form != "prose" && m.Form != "sysctl-a") {
-			continue
-		}
-		s := memSetting{value: strings.TrimSpace(m.Value), source: memMentionSource(m), mention: true, form: m.Form}
-		if m.Key != key {
-			s.written = m.Key
-		}
-		return s, true
-	}
-	return memSetting{}, false
-}
-
-// memMentions returns every value a text gives for key, in order.
-func memMentions(tl *model.Timeline, key string) []model.SettingMention {
-	var out []model.SettingMention
-	for _, m := range tl.Settings {
-		if memSameKey(m.Key, key) && strings.TrimSpace(m.Value) != "" {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 func memMentionSource(m model.SettingMention) string {
 	switch {
 	case m.Source != "":
@@ -136,27 +69,6 @@ func memDescribeMentions(ms []model.SettingMention, key string) string {
 		parts = append(parts, p+")")
 	}
 	return strings.Join(parts, "; ")
-}
-
-func memSettingInt(s memSetting) (int64, bool) {
-	f := strings.Fields(s.value)
-	if len(f) == 0 {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(f[0], 10, 64)
-	return n, err == nil
-}
-
-// memSettingEvidence cites a setting, saying when the value is a text's words.
-func memSettingEvidence(key string, s memSetting) Evidence {
-	what := key
-	if s.mention {
-		what += " (as the text states it, not read from the host)"
-		if s.written != "" {
-			what += "; written " + s.written
-		}
-	}
-	return Evidence{What: what, Value: s.value, Source: s.source}
 }
 
 // memTotalKB returns the host's memory from meminfo, else from what an allocation-failure
@@ -292,11 +204,11 @@ func memPlanInput(tl *model.Timeline) (in plan.Input, missing []string) {
 		}
 	}
 	for _, s := range []string{"vm.min_free_kbytes", "vm.watermark_scale_factor"} {
-		if v, ok := memCurrent(tl, s); ok && !v.mention {
+		if v, ok := currentSetting(tl, s); ok && v.Host {
 			if in.Current == nil {
 				in.Current = map[string]string{}
 			}
-			in.Current[s] = v.value
+			in.Current[s] = v.Value
 		}
 	}
 	return in, missing
@@ -305,17 +217,17 @@ func memPlanInput(tl *model.Timeline) (in plan.Input, missing []string) {
 // memMinFreeChange is the vm.min_free_kbytes change of a memory finding: plan's number when the
 // timeline has what plan needs, else advice naming what is missing. The text's own values
 // are cited as context, never used as the number.
-func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.Change, bool) {
+func memMinFreeChange(tl *model.Timeline, cur setting, haveCur bool) (model.Change, bool) {
 	ch := model.Change{Key: "vm.min_free_kbytes"}
 	if haveCur {
-		ch.Current = cur.value
-		if cur.mention {
+		ch.Current = cur.Value
+		if !cur.Host {
 			ch.Current += " (the text's words)"
 		}
 	}
 	in, missing := memPlanInput(tl)
 	ctx := ""
-	if ms := memMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
+	if ms := settingMentions(tl, "vm.min_free_kbytes"); len(ms) > 0 {
 		ctx = "; the text names " + memDescribeMentions(ms, "vm.min_free_kbytes")
 	}
 	// The reserve is sized from the line rate; the memory size only caps it at a share of
@@ -328,7 +240,7 @@ func memMinFreeChange(tl *model.Timeline, cur memSetting, haveCur bool) (model.C
 		return ch, true
 	}
 	kb, why := plan.MinFreeKBytes(in)
-	if c, ok := memSettingInt(cur); haveCur && ok && c >= kb {
+	if c, ok := settingInt(cur); haveCur && ok && c >= kb {
 		return ch, false
 	}
 	ch.Kind = model.ChangeSysctl
@@ -356,9 +268,9 @@ func memWatermarkScaleChange(tl *model.Timeline) (model.Change, bool) {
 		return model.Change{}, false
 	}
 	ch := model.Change{Kind: model.ChangeSysctl, Key: "vm.watermark_scale_factor", Recommended: strconv.FormatInt(f, 10), Why: why + "; wakes kswapd earlier so atomic allocations rarely reach the min reserve (4.6+, commit 795ae7a0de6b)"}
-	if cur, ok := memCurrent(tl, "vm.watermark_scale_factor"); ok {
-		ch.Current = cur.value
-		if c, ok := memSettingInt(cur); ok && c >= f {
+	if cur, ok := currentSetting(tl, "vm.watermark_scale_factor"); ok {
+		ch.Current = cur.Value
+		if c, ok := settingInt(cur); ok && c >= f {
 			return ch, false
 		}
 	}
@@ -392,7 +304,7 @@ func memLogAvailable(tl *model.Timeline) (ok bool, why string) {
 }
 
 // memKB prints a kB figure with a binary unit.
-func memKB(v int64) string { return humanBytes(v * 1024) }
+func memKB(v int64) string { return plan.FormatBytes(v * 1024) }
 
 // memRateStats summarises one rate key over the timeline: samples that have it, the mean, the
 // peak and where the peak was.

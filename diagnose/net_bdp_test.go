@@ -20,7 +20,7 @@ func TestTCPBuffersBelowBDP(t *testing.T) {
 	t.Run("send buffer limited", func(t *testing.T) {
 		f := mustFire(t, run(t, "tcp-buffers-below-bdp", live(bulkFlow(8_000_000, 0))), Warning)
 		// 1 MB/s × 125 ms = 125000 bytes in flight, ≥ half of the 200000-byte send buffer.
-		if !evidenceHas(f, "10.0.0.1:5001", "8 Mbit/s at RTT 125.0 ms = 122.1 KiB in flight; limited by the send buffer 80%") {
+		if !evidenceHas(f, "10.0.0.1:5001", "8 Mbit/s at RTT 125.0 ms = 122 KiB in flight; limited by the send buffer 80%") {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
 		var keys []string

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"headroom/plan"
 	"strconv"
 
 	"headroom/model"
@@ -57,14 +58,14 @@ func checkCgroupTCPLimit(tl *model.Timeline) Result {
 			src = "/sys/fs/cgroup/memory"
 		}
 		ev := []Evidence{
-			{What: "TCP memory charged to cgroup " + c.Path, Value: fmt.Sprintf("%s (%.0f%% of its limit)", humanBytes(c.Bytes), 100*share), Source: src + "/memory.kmem.tcp.usage_in_bytes"},
-			{What: "its TCP limit", Value: humanBytes(c.LimitBytes), Source: src + "/memory.kmem.tcp.limit_in_bytes"},
+			{What: "TCP memory charged to cgroup " + c.Path, Value: fmt.Sprintf("%s (%.0f%% of its limit)", plan.FormatBytes(c.Bytes), 100*share), Source: src + "/memory.kmem.tcp.usage_in_bytes"},
+			{What: "its TCP limit", Value: plan.FormatBytes(c.LimitBytes), Source: src + "/memory.kmem.tcp.limit_in_bytes"},
 		}
 		if c.HasFailcnt {
 			ev = append(ev, Evidence{What: "charges refused at the limit since the cgroup was created", Value: strconv.FormatInt(c.Failcnt, 10), Source: src + "/memory.kmem.tcp.failcnt"})
 		}
 		if c.MaxUsageBytes > 0 {
-			ev = append(ev, Evidence{What: "highest TCP memory it reached", Value: humanBytes(c.MaxUsageBytes), Source: src + "/memory.kmem.tcp.max_usage_in_bytes"})
+			ev = append(ev, Evidence{What: "highest TCP memory it reached", Value: plan.FormatBytes(c.MaxUsageBytes), Source: src + "/memory.kmem.tcp.max_usage_in_bytes"})
 		}
 		findings = append(findings, Finding{
 			ID:       "cgroup-tcp-limit",
@@ -85,5 +86,5 @@ func checkCgroupTCPLimit(tl *model.Timeline) Result {
 	}
 	top := tl.Cgroups[0]
 	return Healthy("%d cgroups with socket memory, %d with a TCP limit, none at it; largest %s (%s, cgroup v%d)",
-		len(tl.Cgroups), limited, top.Path, humanBytes(top.Bytes), top.Version)
+		len(tl.Cgroups), limited, top.Path, plan.FormatBytes(top.Bytes), top.Version)
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"headroom/plan"
 	"strconv"
 	"strings"
 
@@ -99,7 +100,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		}
 	}
 	if best.n > 0 {
-		v := fmt.Sprintf("%d of %d closing sockets hold ≥ %s each; largest %d bytes; %s in total", best.n, best.closing, humanBytes(orphanHoardBytes), best.largest, humanBytes(best.total))
+		v := fmt.Sprintf("%d of %d closing sockets hold ≥ %s each; largest %d bytes; %s in total", best.n, best.closing, plan.FormatBytes(orphanHoardBytes), best.largest, plan.FormatBytes(best.total))
 		if best.orphans > 0 {
 			v += fmt.Sprintf("; %d of them orphaned (no inode)", best.orphans)
 		}
@@ -125,7 +126,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 		if n > 0 && q > 0 {
-			ev = append(ev, Evidence{What: "closing sockets in the dump (all states FIN_WAIT1, CLOSING, LAST_ACK)", Value: fmt.Sprintf("%d sockets, %s of send queue", n, humanBytes(q)), Source: sampleSource(s, "sock_diag dump")})
+			ev = append(ev, Evidence{What: "closing sockets in the dump (all states FIN_WAIT1, CLOSING, LAST_ACK)", Value: fmt.Sprintf("%d sockets, %s of send queue", n, plan.FormatBytes(q)), Source: sampleSource(s, "sock_diag dump")})
 			if q >= orphanHoardTotalBytes {
 				sev = max(sev, Warning)
 			}
@@ -136,7 +137,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.SockStat.Get("TCP", "orphan"); return ok }); s != nil {
 		haveData = true
 		orphans, _ := s.SockStat.Get("TCP", "orphan")
-		if lim := netSettings(tl, "net.ipv4.tcp_max_orphans"); len(lim) > 0 && lim[0].Host {
+		if lim := settingValues(tl, "net.ipv4.tcp_max_orphans"); len(lim) > 0 && lim[0].Host {
 			if maxO, err := strconv.ParseInt(strings.TrimSpace(lim[0].Value), 10, 64); err == nil && maxO > 0 {
 				share := float64(orphans) / float64(maxO)
 				if orphans > 0 {
@@ -167,7 +168,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		return NotChecked("no socket table (ss, netstat -tn, sock_diag), /proc/net/sockstat orphan count, or kernel log")
 	}
 	if sev < 0 {
-		return Healthy("no closing socket holds ≥ %s of send queue, orphans (where counted) below %s of tcp_max_orphans, no orphan-limit log line", humanBytes(orphanHoardBytes), netPct(orphansWarnShare))
+		return Healthy("no closing socket holds ≥ %s of send queue, orphans (where counted) below %s of tcp_max_orphans, no orphan-limit log line", plan.FormatBytes(orphanHoardBytes), netPct(orphansWarnShare))
 	}
 	ev = append(ev, netTripletEvidence("tcp_wmem (each closed socket may keep up to its max)", netTriplets(tl, "net.ipv4.tcp_wmem"))...)
 	kver, kOK := tl.Host.KernelVersion()
@@ -209,7 +210,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 	if okW && okP && wm.V[2] > 0 {
 		limit := p.Budget.BudgetBytes / wm.V[2]
 		cur := ""
-		if vs := netSettings(tl, "net.ipv4.tcp_max_orphans"); len(vs) > 0 {
+		if vs := settingValues(tl, "net.ipv4.tcp_max_orphans"); len(vs) > 0 {
 			cur = strings.TrimSpace(vs[0].Value)
 		}
 		if c, err := strconv.ParseInt(cur, 10, 64); cur == "" || (err == nil && c > limit) {
@@ -217,7 +218,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 				Kind: model.ChangeSysctl, Key: "net.ipv4.tcp_max_orphans", Current: cur,
 				Recommended: strconv.FormatInt(max(limit, 128), 10),
 				Why: fmt.Sprintf("orphans × tcp_wmem max (%s) within plan's socket-buffer budget %s (1/%d of %s); excess orphans are reset at their next timer",
-					humanBytes(wm.V[2]), humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+					plan.FormatBytes(wm.V[2]), plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
 			})
 		}
 	}

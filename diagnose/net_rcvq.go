@@ -107,8 +107,8 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 	}
 	if best.n > 0 {
 		ev = append(ev, Evidence{
-			What:   fmt.Sprintf("sockets with ≥ %s unread (Recv-Q)", humanBytes(rcvqLargeBytes)),
-			Value:  fmt.Sprintf("%d of %d connections; largest %d bytes; %s in total", best.n, best.rows, best.largest, humanBytes(int64(best.total))),
+			What:   fmt.Sprintf("sockets with ≥ %s unread (Recv-Q)", plan.FormatBytes(rcvqLargeBytes)),
+			Value:  fmt.Sprintf("%d of %d connections; largest %d bytes; %s in total", best.n, best.rows, best.largest, plan.FormatBytes(int64(best.total))),
 			Source: best.src,
 		})
 		if best.n >= rcvqLargeMin {
@@ -127,7 +127,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 			what = append(what, "no pruning or receive-queue drops")
 		}
 		if len(tables) > 0 {
-			what = append(what, fmt.Sprintf("no socket with ≥ %s unread in %d socket table(s)", humanBytes(rcvqLargeBytes), len(tables)))
+			what = append(what, fmt.Sprintf("no socket with ≥ %s unread in %d socket table(s)", plan.FormatBytes(rcvqLargeBytes), len(tables)))
 		}
 		return Healthy("%s", strings.Join(what, "; "))
 	}

@@ -119,7 +119,7 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 					why = fmt.Sprintf("%s needs only %d packets for a %v drain interval, yet the queue overflowed: the CPU drains it late; doubling absorbs longer stalls", ppsWhy, want, plan.BacklogDrainInterval)
 				}
 			}
-			why += fmt.Sprintf(" (memory cost at most packets × ~2 KiB per CPU: %s per CPU)", humanBytes(rec*2048))
+			why += fmt.Sprintf(" (memory cost at most packets × ~2 KiB per CPU: %s per CPU)", plan.FormatBytes(rec*2048))
 			if rec > cur {
 				f.Changes = append(f.Changes, model.Change{
 					Kind: model.ChangeSysctl, Key: "net.core.netdev_max_backlog",

@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -180,55 +179,13 @@ func netFormName(form string) string {
 	return form
 }
 
-// sysctlRange is what the kernel accepts for one key.
-type sysctlRange struct {
-	n        int    // number of values the key holds (1 or 3)
-	typ      string // "int" (INT_MAX), "uint", "long" (unsigned long, no upper bound here)
-	min      int64
-	max      int64 // 0: the type's maximum
-	ordered  bool  // a triplet meant as min ≤ default/pressure ≤ max (accepted either way)
-	why      string
-	minKver  [2]int // the bound applies from this kernel (0.0: all)
-	altMax   int64  // max before minKver, 0 when the key did not exist before
-	altWhy   string
-	negEINVA [2]int // for long vectors: negative values refused from this kernel (ignored before)
-}
-
-const (
-	sysctlIntMax  = math.MaxInt32
-	sysctlUintMax = math.MaxUint32
-)
-
-var sysctlRanges = map[string]sysctlRange{
-	"net.ipv4.tcp_rmem":              {n: 3, typ: "int", min: 1, ordered: true, why: "proc_dointvec_minmax, extra1 = 1 (net/ipv4/sysctl_net_ipv4.c)"},
-	"net.ipv4.tcp_wmem":              {n: 3, typ: "int", min: 1, ordered: true, why: "proc_dointvec_minmax, extra1 = 1 (net/ipv4/sysctl_net_ipv4.c)"},
-	"net.ipv4.tcp_mem":               {n: 3, typ: "long", ordered: true, why: "proc_doulongvec_minmax, pages", negEINVA: [2]int{5, 17}},
-	"net.ipv4.udp_mem":               {n: 3, typ: "long", ordered: true, why: "proc_doulongvec_minmax, pages", negEINVA: [2]int{5, 17}},
-	"net.core.rmem_max":              {n: 1, typ: "int", min: 2304, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_RCVBUF (2048 + sizeof(struct sk_buff) aligned: 2304 bytes on x86_64 6.x; the exact floor depends on the build) (net/core/sysctl_net_core.c)"},
-	"net.core.rmem_default":          {n: 1, typ: "int", min: 2304, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_RCVBUF (about 2304 bytes on x86_64 6.x)"},
-	"net.core.wmem_max":              {n: 1, typ: "int", min: 4608, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_SNDBUF = 2 × SOCK_MIN_RCVBUF (about 4608 bytes on x86_64 6.x)"},
-	"net.core.wmem_default":          {n: 1, typ: "int", min: 4608, why: "proc_dointvec_minmax, extra1 = SOCK_MIN_SNDBUF (about 4608 bytes on x86_64 6.x)"},
-	"net.core.netdev_max_backlog":    {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
-	"net.core.netdev_budget":         {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
-	"net.core.netdev_budget_usecs":   {n: 1, typ: "int", min: 0, why: "proc_dointvec_minmax, extra1 = 0 (4.12+, net/core/sysctl_net_core.c)"},
-	"net.core.somaxconn":             {n: 1, typ: "int", min: math.MinInt32, why: "int (proc_dointvec_minmax with extra1 = 0 on recent kernels, proc_dointvec on old ones)"},
-	"net.ipv4.tcp_adv_win_scale":     {n: 1, typ: "int", min: -31, max: 31, why: "proc_dointvec_minmax, -31..31 (net/ipv4/sysctl_net_ipv4.c)"},
-	"net.ipv4.tcp_rto_max_ms":        {n: 1, typ: "int", min: 1000, max: 120000, why: "proc_dointvec_minmax, 1000..120000 ms (6.15+, commit 1280c26228bd)"},
-	"net.ipv4.tcp_max_orphans":       {n: 1, typ: "int", min: math.MinInt32, why: "proc_dointvec (int)"},
-	"net.ipv4.tcp_notsent_lowat":     {n: 1, typ: "uint", min: 0, why: "proc_douintvec (unsigned int)"},
-	"vm.min_free_kbytes":             {n: 1, typ: "int", min: 0, why: "min_free_kbytes_sysctl_handler → proc_dointvec_minmax, extra1 = 0 (mm/page_alloc.c)"},
-	"vm.overcommit_memory":           {n: 1, typ: "int", min: 0, max: 2, why: "proc_dointvec_minmax, 0..2"},
-	"vm.swappiness":                  {n: 1, typ: "int", min: 0, max: 200, minKver: [2]int{5, 8}, altMax: 100, why: "proc_dointvec_minmax, 0..200 since 5.8 (commit c843966c556d)", altWhy: "0..100 before 5.8"},
-	"net.netfilter.nf_conntrack_max": {n: 1, typ: "int", min: math.MinInt32, why: "int (its lower bound changed between versions: none, 0, then 1)"},
-}
-
 func checkSysctlOutOfRange(tl *model.Timeline) Result {
 	var ms []model.SettingMention
 	for _, m := range tl.Settings {
 		if !sysctlChecked(m) {
 			continue
 		}
-		if _, ok := sysctlRangeFor(m.Key); ok {
+		if _, ok := sysctlRangeFor(m); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -243,7 +200,7 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	var bad []string
 	for _, m := range ms {
-		full, rg := sysctlRangeForKey(m.Key)
+		full, rg := sysctlRangeForKey(m)
 		problems, s := sysctlProblems(m, rg, kver, kOK)
 		for _, p := range problems {
 			ev = append(ev, Evidence{What: fmt.Sprintf("%s = %q (%s)", full, m.Value, netFormName(m.Form)), Value: p, Source: netMentionSource(m)})
@@ -288,41 +245,34 @@ func netDedup(s []string) []string {
 	return out
 }
 
-// sysctlRangeFor finds the bounds of a key as written (full or short: "tcp_rmem").
-func sysctlRangeFor(written string) (sysctlRange, bool) {
-	_, r := sysctlRangeForKey(written)
-	return r, r.n > 0
+// sysctlRangeFor finds the bounds of the key a mention names. Only a key the kernel would
+// resolve as written counts (the full key or its unique tail, "tcp_rmem"): a reordered key
+// such as vm.min_kbytes_free is refused by name before any value is read (the unknown-key rule).
+func sysctlRangeFor(m model.SettingMention) (kernel.SysctlRange, bool) {
+	_, r := sysctlRangeForKey(m)
+	return r, r.Fields > 0
 }
 
-func sysctlRangeForKey(written string) (string, sysctlRange) {
-	for k, r := range sysctlRanges {
-		if netKeyMatches(k, written) {
-			return k, r
-		}
+func sysctlRangeForKey(m model.SettingMention) (string, kernel.SysctlRange) {
+	full := m.Names()
+	if full == "" || (full != m.Key && !strings.HasSuffix(full, "."+m.Key)) {
+		return m.Key, kernel.SysctlRange{}
 	}
-	return written, sysctlRange{}
+	r, _ := kernel.LookupSysctlRange(full)
+	return full, r
 }
 
 // sysctlProblems checks one value against its key's bounds. The severity is -1 when there is
 // nothing to say, Info for values accepted but inconsistent, Warning for values refused.
-func sysctlProblems(m model.SettingMention, rg sysctlRange, kver kernel.KernelVersion, kOK bool) ([]string, Severity) {
+func sysctlProblems(m model.SettingMention, rg kernel.SysctlRange, kver kernel.KernelVersion, kOK bool) ([]string, Severity) {
 	var out []string
 	sev := Severity(-1)
 	fields := strings.Fields(m.Value)
 	if len(fields) == 0 {
 		return nil, -1
 	}
-	typeMax := int64(sysctlIntMax)
-	switch rg.typ {
-	case "uint":
-		typeMax = sysctlUintMax
-	case "long":
-		typeMax = math.MaxInt64
-	}
-	maxV, why := rg.max, rg.why
-	if rg.minKver != [2]int{} && kOK && !kver.AtLeast(rg.minKver[0], rg.minKver[1], 0) {
-		maxV, why = rg.altMax, rg.altWhy
-	}
+	typeMax := rg.TypeMax()
+	maxV, why := rg.MaxAt(kver, kOK)
 	vals := make([]int64, 0, len(fields))
 	for i, f := range fields {
 		v, err := strconv.ParseInt(f, 10, 64)
@@ -339,34 +289,34 @@ func sysctlProblems(m model.SettingMention, rg sysctlRange, kver kernel.KernelVe
 		}
 		vals = append(vals, v)
 		switch {
-		case v < 0 && rg.typ == "long":
-			if rg.negEINVA != [2]int{} && kOK && !kver.AtLeast(rg.negEINVA[0], rg.negEINVA[1], 0) {
-				out = append(out, fmt.Sprintf("value %d (%d) is negative: kernels before %d.%d ignore it silently and keep the old value", i+1, v, rg.negEINVA[0], rg.negEINVA[1]))
+		case v < 0 && rg.Type == "long":
+			if n := rg.NegativeRefusedSince; n != [2]int{} && kOK && !kver.AtLeast(n[0], n[1], 0) {
+				out = append(out, fmt.Sprintf("value %d (%d) is negative: kernels before %d.%d ignore it silently and keep the old value", i+1, v, n[0], n[1]))
 			} else {
 				out = append(out, fmt.Sprintf("value %d (%d) is negative: refused with EINVAL (kernels before 5.17 ignore it silently)", i+1, v))
 			}
 			sev = max(sev, Warning)
 		case v > typeMax:
-			out = append(out, fmt.Sprintf("value %d (%d) is above the %s maximum %d: refused with EINVAL", i+1, v, rg.typ, typeMax))
+			out = append(out, fmt.Sprintf("value %d (%d) is above the %s maximum %d: refused with EINVAL", i+1, v, rg.Type, typeMax))
 			sev = max(sev, Warning)
-		case rg.typ != "long" && v < rg.min:
-			out = append(out, fmt.Sprintf("value %d (%d) is below the minimum %d: refused with EINVAL (%s)", i+1, v, rg.min, rg.why))
+		case rg.Type != "long" && v < rg.Min:
+			out = append(out, fmt.Sprintf("value %d (%d) is below the minimum %d: refused with EINVAL (%s)", i+1, v, rg.Min, rg.Source))
 			sev = max(sev, Warning)
-		case maxV != 0 && v > maxV:
+		case maxV < typeMax && v > maxV:
 			out = append(out, fmt.Sprintf("value %d (%d) is above the maximum %d: refused with EINVAL (%s)", i+1, v, maxV, why))
 			sev = max(sev, Warning)
 		}
 	}
 	writes := m.Form == "sysctl-w" || m.Form == "sysctl.conf"
-	if writes && rg.n > 1 && len(vals) < rg.n {
-		out = append(out, fmt.Sprintf("%d of %d values: the kernel sets the first %d and keeps the rest as they were", len(vals), rg.n, len(vals)))
+	if writes && rg.Fields > 1 && len(vals) < rg.Fields {
+		out = append(out, fmt.Sprintf("%d of %d values: the kernel sets the first %d and keeps the rest as they were", len(vals), rg.Fields, len(vals)))
 		sev = max(sev, Info)
 	}
-	if writes && len(vals) > rg.n {
-		out = append(out, fmt.Sprintf("%d values for a key that holds %d", len(vals), rg.n))
+	if writes && len(vals) > rg.Fields {
+		out = append(out, fmt.Sprintf("%d values for a key that holds %d", len(vals), rg.Fields))
 		sev = max(sev, Info)
 	}
-	if rg.ordered && len(vals) == 3 && sev < Warning && (vals[0] > vals[1] || vals[1] > vals[2]) {
+	if rg.Ordered && len(vals) == 3 && sev < Warning && (vals[0] > vals[1] || vals[1] > vals[2]) {
 		out = append(out, "accepted, but not in order: the kernel reads min, pressure/default, max as given")
 		sev = max(sev, Info)
 	}

@@ -101,18 +101,18 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		}
 	}
 	if worst == nil {
-		return Healthy("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, humanBytes(basis))
+		return Healthy("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
 	}
-	ev = append(ev, Evidence{What: basisName, Value: humanBytes(basis), Source: basisSrc})
+	ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
 	if m.LowmemBytes > 0 && m.TotalBytes > 0 {
-		ev = append(ev, Evidence{What: "all memory (HighMem cannot hold socket buffers)", Value: humanBytes(m.TotalBytes), Source: m.TotalSrc})
+		ev = append(ev, Evidence{What: "all memory (HighMem cannot hold socket buffers)", Value: plan.FormatBytes(m.TotalBytes), Source: m.TotalSrc})
 	}
 	if !pszKnown {
 		ev = append(ev, Evidence{What: "page size", Value: "4096 bytes assumed", Source: "not in the input"})
 	}
 	f := Finding{
 		Severity: sev,
-		Title:    fmt.Sprintf("tcp_mem lets TCP take %s, %s of %s", humanBytes(worst.V[2]*psz), netPct(worstShare), basisName),
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s, %s of %s", plan.FormatBytes(worst.V[2]*psz), netPct(worstShare), basisName),
 		Evidence: ev,
 		Explanation: "tcp_mem[2] is the most memory (in pages) all TCP sockets together may hold; only below it does " +
 			"TCP throttle itself (memory pressure, then refusing buffer growth). Socket buffers cannot live in " +
@@ -145,14 +145,14 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 // maximum: the figure an author quotes for a limit.
 func tcpMemValues(tl *model.Timeline) []netTriplet {
 	var out []netTriplet
-	for _, sv := range netSettings(tl, "net.ipv4.tcp_mem") {
+	for _, sv := range settingValues(tl, "net.ipv4.tcp_mem") {
 		v, ok := netInts(sv.Value)
 		switch {
 		case ok && len(v) == 3:
-			out = append(out, netTriplet{netSetting: sv, V: [3]int64{v[0], v[1], v[2]}})
+			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})
 		case ok && len(v) == 1 && !sv.Host && v[0] > 0:
 			sv.Source += "; a single number, read as the maximum"
-			out = append(out, netTriplet{netSetting: sv, V: [3]int64{0, 0, v[0]}, single: true})
+			out = append(out, netTriplet{setting: sv, V: [3]int64{0, 0, v[0]}, single: true})
 		}
 	}
 	return out
@@ -239,7 +239,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	}
 	worst := n * per
 	ev = append(ev, Evidence{What: "connections that can hold buffers", Value: fmt.Sprint(n), Source: nSrc},
-		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, humanBytes(per), humanBytes(worst)), Source: "computed"})
+		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, plan.FormatBytes(per), plan.FormatBytes(worst)), Source: "computed"})
 
 	sev := Severity(-1)
 	var reasons []string
@@ -250,7 +250,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		ev = append(ev, Evidence{What: "tcp_mem max", Value: pagesStr(mem.V[2], psz), Source: mem.Source})
 		if worst > lim {
 			sev = Warning
-			reasons = append(reasons, fmt.Sprintf("%s over tcp_mem's %s: the streams throttle each other under memory pressure before their buffers fill", humanBytes(worst-lim), humanBytes(lim)))
+			reasons = append(reasons, fmt.Sprintf("%s over tcp_mem's %s: the streams throttle each other under memory pressure before their buffers fill", plan.FormatBytes(worst-lim), plan.FormatBytes(lim)))
 		}
 	}
 	m := netHostMemory(tl)
@@ -258,26 +258,26 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	p, _, havePlan := netBudgetPlan(tl)
 	if havePlan {
 		limitKnown = true
-		ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes)), Source: basisSrc})
+		ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes)), Source: basisSrc})
 		if worst > p.Budget.BudgetBytes {
 			sev = max(sev, Warning)
-			reasons = append(reasons, fmt.Sprintf("%s over the budget for socket buffers", humanBytes(worst-p.Budget.BudgetBytes)))
+			reasons = append(reasons, fmt.Sprintf("%s over the budget for socket buffers", plan.FormatBytes(worst-p.Budget.BudgetBytes)))
 		}
 	}
 	if basis > 0 && worst >= basis {
 		limitKnown = true
 		sev = Critical
-		reasons = append(reasons, fmt.Sprintf("more than all of %s (%s): the host runs out before TCP's limits engage", basisName, humanBytes(basis)))
+		reasons = append(reasons, fmt.Sprintf("more than all of %s (%s): the host runs out before TCP's limits engage", basisName, plan.FormatBytes(basis)))
 	}
 	if !limitKnown {
 		return NotChecked("no limit to compare with: needs net.ipv4.tcp_mem or the host's memory size and word size")
 	}
 	if sev < 0 {
-		return Healthy("%d connections × %s = %s fit tcp_mem and the memory budget", n, humanBytes(per), humanBytes(worst))
+		return Healthy("%d connections × %s = %s fit tcp_mem and the memory budget", n, plan.FormatBytes(per), plan.FormatBytes(worst))
 	}
 	f := Finding{
 		Severity: sev,
-		Title:    fmt.Sprintf("%d connections × %s of buffer maxima = %s: %s", n, humanBytes(per), humanBytes(worst), reasons[0]),
+		Title:    fmt.Sprintf("%d connections × %s of buffer maxima = %s: %s", n, plan.FormatBytes(per), plan.FormatBytes(worst), reasons[0]),
 		Evidence: ev,
 		Explanation: "Each socket may grow its receive buffer to tcp_rmem[2] and its send buffer to tcp_wmem[2] " +
 			"(charged at skb truesize). Multiplied by the connections the host carries this is what TCP can " +
@@ -321,9 +321,9 @@ func netBudgetChanges(tl *model.Timeline, n int64, p plan.Plan, havePlan bool, w
 	}
 	ceiling := p.Budget.BudgetBytes / max(n, 1)
 	return []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem",
-		Current:     humanBytes(worst/max(n, 1)) + " per connection",
-		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", humanBytes(ceiling), n),
-		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
+		Current:     plan.FormatBytes(worst/max(n, 1)) + " per connection",
+		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", plan.FormatBytes(ceiling), n),
+		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
 }
 
 // netMedianRTT is the median smoothed RTT of the established sockets a live dump carries.
@@ -368,7 +368,7 @@ func tcpMemWithoutRAM(vals []netTriplet, psz int64) Result {
 	}
 	return Fired(Finding{
 		Severity: Warning,
-		Title:    fmt.Sprintf("tcp_mem lets TCP take %s: more than half of the memory of any host with less than %s", humanBytes(maxBytes), humanBytes(2*maxBytes)),
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s: more than half of the memory of any host with less than %s", plan.FormatBytes(maxBytes), plan.FormatBytes(2*maxBytes)),
 		Evidence: []Evidence{
 			{What: what, Value: fmt.Sprintf("%s; max %s", worst, pagesStr(worst.V[2], psz)), Source: worst.Source},
 			{What: "memory size", Value: "not in the input: the limit is judged by the memory it would need (tcp_mem is in pages, not bytes)", Source: "not in the input"},

@@ -43,7 +43,7 @@ func TestTCPMemOversized(t *testing.T) {
 			{Zone: "DMA", PresentKB: 16384}, {Zone: "Normal", PresentKB: 901120}, {Zone: "HighMem", PresentKB: 8257536},
 		}}}}
 		f := mustFire(t, run(t, "tcp-mem-oversized", tl), Warning)
-		if !evidenceHas(f, "tcp_mem named in the text", "98304 pages (384.0 MiB) = 43% of lowmem") || !evidenceHas(f, "lowmem", "896.0 MiB") {
+		if !evidenceHas(f, "tcp_mem named in the text", "98304 pages (384 MiB) = 43% of lowmem") || !evidenceHas(f, "lowmem", "896 MiB") {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
 		for _, e := range f.Evidence {
@@ -84,7 +84,7 @@ func TestTCPBuffersExceedBudget(t *testing.T) {
 	}
 	t.Run("seed 004's example: 20 × 16 MB × 2 = 640 MB", func(t *testing.T) {
 		f := mustFire(t, run(t, "tcp-buffers-exceed-budget", seed(20)), Warning)
-		if !evidenceHas(f, "worst case", "20 × 32.0 MiB = 640.0 MiB") || !evidenceHas(f, "budget", "224.0 MiB = 1/4 of lowmem") {
+		if !evidenceHas(f, "worst case", "20 × 32 MiB = 640 MiB") || !evidenceHas(f, "budget", "224 MiB = 1/4 of lowmem") {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
 		if len(f.Changes) != 1 || !strings.Contains(f.Changes[0].Recommended, "11.2 MiB per connection") {

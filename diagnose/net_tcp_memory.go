@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"headroom/plan"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -141,7 +142,7 @@ func tcpPressureChange(tl *model.Timeline, cur []int64) model.Change {
 		return model.Change{
 			Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem", Current: "tcp_mem " + curStr,
 			Recommended: fmt.Sprintf("keep tcp_mem; size per-socket maxima with `headroom plan --bandwidth B --rtt R --streams %d`", max(n, 1)),
-			Why:         fmt.Sprintf("tcp_mem is already at or above plan's budget (%s, 1/%d of %s): more connections × buffers than the host can back; smaller per-stream maxima let them fit", humanBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+			Why:         fmt.Sprintf("tcp_mem is already at or above plan's budget (%s, 1/%d of %s): more connections × buffers than the host can back; smaller per-stream maxima let them fit", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
 		}
 	}
 	return model.Change{

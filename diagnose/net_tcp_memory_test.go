@@ -14,7 +14,7 @@ func TestTCPMemoryPressure(t *testing.T) {
 		tl.Samples[0].SockStat = kernel.Groups{group("TCP", "inuse", 20, "mem", 60000)}
 		tl.Samples[1].SockStat = kernel.Groups{group("TCP", "inuse", 20, "mem", 81920)}
 		f := mustFire(t, run(t, "tcp-memory-pressure", tl), Critical)
-		if !evidenceHas(f, "sockstat mem", "81920 pages (320.0 MiB)") {
+		if !evidenceHas(f, "sockstat mem", "81920 pages (320 MiB)") {
 			t.Errorf("evidence lacks the peak: %+v", f.Evidence)
 		}
 	})

@@ -122,7 +122,7 @@ func udpRmemChange(tl *model.Timeline) (model.Change, bool) {
 		want = (want + 4095) / 4096 * 4096
 		if want > cur {
 			rec = want
-			why = fmt.Sprintf("%s (%s) for %v at %d bytes of truesize per datagram = %s; applications must ask for it with SO_RCVBUF", netBits(bw), bwSrc, udpBurstDrain, bufBytes, humanBytes(want))
+			why = fmt.Sprintf("%s (%s) for %v at %d bytes of truesize per datagram = %s; applications must ask for it with SO_RCVBUF", netBits(bw), bwSrc, udpBurstDrain, bufBytes, plan.FormatBytes(want))
 		}
 	}
 	if rec <= cur {

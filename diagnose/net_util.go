@@ -17,44 +17,6 @@ import (
 // in a text, host memory facts (with lowmem on 32-bit HighMem kernels), counter families,
 // phases of a timeline, socket tables, and the bridge to package plan.
 
-// netSetting is one value of a sysctl: the host's own (live, capture, recording or a pasted
-// `sysctl -a`) or one a text names. A value a text names is what its author had or tried, not
-// necessarily what the host runs, and its Source says so.
-type netSetting struct {
-	Key    string
-	Value  string
-	Source string
-	Host   bool // the host's current value
-	Line   int  // text line for a mention, 0 for a host value
-}
-
-// netSettings returns the host's value of key (first, when known) and then every value a
-// text names for it, in text order. A mention matches by its full dotted key or by the last
-// components as written ("tcp_mem" names net.ipv4.tcp_mem).
-func netSettings(tl *model.Timeline, key string) []netSetting {
-	var out []netSetting
-	v, src, hostHas := tl.Sysctl(key)
-	if hostHas {
-		out = append(out, netSetting{Key: key, Value: v, Source: src, Host: true})
-	}
-	for _, m := range tl.Settings {
-		if !netKeyMatches(key, m.Key) || (hostHas && m.Form == "sysctl-a") {
-			continue // a sysctl -a listing is the host's value, already taken
-		}
-		out = append(out, netSetting{Key: key, Value: m.Value, Line: m.Line, Source: netMentionSource(m)})
-	}
-	return out
-}
-
-// netKeyMatches reports whether a key as written in a text (mention) names full.
-func netKeyMatches(full, mention string) bool {
-	mention = strings.Trim(strings.ReplaceAll(mention, "/", "."), ". ")
-	if mention == "" {
-		return false
-	}
-	return full == mention || strings.HasSuffix(full, "."+mention)
-}
-
 // netMentionSource describes where a text named a setting.
 func netMentionSource(m model.SettingMention) string {
 	where := "the text"
@@ -112,16 +74,16 @@ func netInts(s string) ([]int64, bool) {
 // parse as three integers, host value first.
 func netTriplets(tl *model.Timeline, key string) []netTriplet {
 	var out []netTriplet
-	for _, sv := range netSettings(tl, key) {
+	for _, sv := range settingValues(tl, key) {
 		if v, ok := netInts(sv.Value); ok && len(v) == 3 {
-			out = append(out, netTriplet{netSetting: sv, V: [3]int64{v[0], v[1], v[2]}})
+			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})
 		}
 	}
 	return out
 }
 
 type netTriplet struct {
-	netSetting
+	setting
 	V      [3]int64
 	single bool // only the maximum is known (a single number in prose)
 }
@@ -321,7 +283,7 @@ func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 		}
 		c.Current, c.Rule = "", ""
 		c.Why = fmt.Sprintf("max %d pages (%s) is %s; the budget for socket buffers is 1/%d of %s %s = %s (%d pages); pressure ⅔ and min ½ of max as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to your streams' worst case",
-			v[2], humanBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, humanBytes(p.Budget.BasisBytes), humanBytes(p.Budget.BudgetBytes), budgetPages)
+			v[2], plan.FormatBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes), plan.FormatBytes(p.Budget.BudgetBytes), budgetPages)
 		return p, c, true
 	}
 	return p, model.Change{}, false

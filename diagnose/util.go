@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"headroom/plan"
 	"strconv"
 	"strings"
 
@@ -32,33 +33,9 @@ func pageSize(tl *model.Timeline) (bytes int64, known bool) {
 	return 4096, false
 }
 
-// humanBytes prints a byte count with a binary unit: "1.5 GiB".
-func humanBytes(b int64) string {
-	const unit = 1024
-	neg := b < 0
-	if neg {
-		b = -b
-	}
-	s := ""
-	switch {
-	case b < unit:
-		s = fmt.Sprintf("%d B", b)
-	case b < unit*unit:
-		s = fmt.Sprintf("%.1f KiB", float64(b)/unit)
-	case b < unit*unit*unit:
-		s = fmt.Sprintf("%.1f MiB", float64(b)/(unit*unit))
-	default:
-		s = fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
 // pagesStr prints a page count with its size: "98304 pages (384.0 MiB)".
 func pagesStr(pages, pageSize int64) string {
-	return fmt.Sprintf("%d pages (%s)", pages, humanBytes(pages*pageSize))
+	return fmt.Sprintf("%d pages (%s)", pages, plan.FormatBytes(pages*pageSize))
 }
 
 // window describes the time a timeline covers, for evidence: "over 3.0 s" or "since boot".

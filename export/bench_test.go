@@ -102,3 +102,23 @@ func BenchmarkRulesLive(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime(b)-start).Microseconds())/float64(b.N), "cpu-µs/run")
 }
+
+// BenchmarkPointsLive measures turning this host's newest sample into sorted points
+// (buildPoints and finish), which every scrape does.
+func BenchmarkPointsLive(b *testing.B) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("not a Linux host")
+	}
+	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: time.Nanosecond})
+	defer c.Close()
+	s := c.current()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b.ReportAllocs()
+	for b.Loop() {
+		c.points.reset()
+		buildPoints(&c.points, s, &c.cur, &c.host, c.phys)
+		c.points.finish()
+	}
+	b.ReportMetric(float64(len(c.points.out)), "points")
+}

@@ -28,6 +28,18 @@ type Options struct {
 	// WindowSamples bounds the samples kept in the window whatever the scrape rate.
 	// 0 means 60.
 	WindowSamples int
+	// WindowInterval is the least time between two samples of the window, the samples the
+	// rules and the status page read. A sample taken sooner (a scrape more frequent than
+	// this) reads only the files whose numbers the exposition carries
+	// (exposedParts: not /proc/stat, /proc/interrupts, /proc/loadavg, snmp6 nor the kernel
+	// threads, which only become rates and CPU shares, nor /proc/meminfo and /proc/net/snmp,
+	// which feed no metric) and stays out of the window. So the window spans Window whatever the scrape rate (at one sample per
+	// scrape a 1 s scraper filled its 60 samples in a minute, and the rules looked one
+	// minute back, not ten), and a frequent scrape costs what it exposes. A new kernel-log
+	// event makes the next sample a window sample regardless. 0 means Window/WindowSamples
+	// (10 s by default: Prometheus' usual 15 s makes every scrape a window sample); negative
+	// puts every sample in the window.
+	WindowInterval time.Duration
 	// RulesInterval is the least time between two runs of the rules over the window: a
 	// sample within it is exported at once but keeps the findings of the last run. A new
 	// kernel-log event (an allocation failure, an OOM kill) runs them at the next sample
@@ -70,6 +82,9 @@ func (o *Options) defaults() {
 	}
 	if o.WindowSamples <= 0 {
 		o.WindowSamples = 60
+	}
+	if o.WindowInterval == 0 {
+		o.WindowInterval = o.Window / time.Duration(o.WindowSamples)
 	}
 	if o.RulesInterval == 0 {
 		o.RulesInterval = DefaultRulesInterval
@@ -115,13 +130,15 @@ type Collector struct {
 	window     []packedSample // oldest first
 	seed       packedSample   // the sample before the window, for the first one's rates
 	templates  counterTemplates
-	taken      uint64
+	taken      uint64 // samples taken
+	windowed   uint64 // samples that entered the window
 	diag       *diagState
 	snap       *Snapshot
 	labels     labelCache
 	points     pointBuf
 	lastSource []SourceStatus
 	srcBuf     []SourceStatus // sources' scratch
+	snmpOK     bool           // the last window sample read /proc/net/snmp
 	closed     bool
 }
 
@@ -132,7 +149,7 @@ type diagState struct {
 	window   int       // samples it saw
 	duration time.Duration
 	events   uint64 // kernel-log events committed when it ran
-	taken    uint64 // samples taken when it ran
+	windowed uint64 // samples that had entered the window when it ran
 	unpacked int    // samples it had to unpack (the others were kept from the run before)
 }
 
@@ -271,36 +288,37 @@ func (c *Collector) refresh() *Snapshot {
 	if start.Sub(c.hostRead) >= hostRefresh {
 		c.refreshHost(start)
 	}
-	// The previous sample is overwritten: it lives on packed in the window.
-	c.sampler.SampleInto(&c.cur, start)
+	// The kernel log is read first, so that a report it completes makes this sample a
+	// window sample and runs the rules on it. Its records are dated from the boot time of
+	// /proc/stat, which the first sample has to read first; later ones have it from the
+	// last window sample (btime does not change while the host runs).
+	polled := len(c.window) > 0
+	if polled {
+		c.log.poll(start, bootTime(&c.cur))
+	}
+	// The previous sample is overwritten: a window sample lives on packed in the window.
+	// A sample that is not one reads only what the exposition carries (exposedParts) and
+	// keeps the other fields from the last window sample.
+	inWindow := c.windowDue(start)
+	if inWindow {
+		c.sampler.SampleInto(&c.cur, start)
+		c.snmpOK = c.cur.NetStat.Group("Tcp") != nil
+	} else {
+		c.sampler.SamplePartsInto(&c.cur, start, exposedParts)
+	}
 	c.sampleNICs(&c.cur)
 	tcpMemErr := c.refreshTCPSysctls()
-	c.log.poll(start, bootTime(&c.cur))
+	if !polled {
+		c.log.poll(start, bootTime(&c.cur))
+	}
 	c.taken++
 	sampled := c.opt.Now()
 
-	// The window is packed without rates: they are derived when it is unpacked, each
-	// sample's from the one before it (the first's from seed), so a scrape does not pay for
-	// them.
-	c.cur.Rates = nil
-	c.window = append(c.window, c.packer.pack(&c.cur))
-	from := start.Add(-c.opt.Window)
-	drop := 0
-	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
-		drop++
-	}
-	if drop > 0 {
-		c.seed = c.window[drop-1]
-		c.seed.full = nil
-		// Copied down, not resliced, so that the array does not keep dropped samples
-		// reachable nor grow.
-		n := copy(c.window, c.window[drop:])
-		clear(c.window[n:])
-		c.window = c.window[:n]
-	}
-
-	if c.rulesDue(start) {
-		c.runRules(from)
+	if inWindow {
+		c.addToWindow(start)
+		if c.rulesDue(start) {
+			c.runRules(start.Add(-c.opt.Window))
+		}
 	}
 
 	snap := &Snapshot{
@@ -324,6 +342,47 @@ func (c *Collector) refresh() *Snapshot {
 	return snap
 }
 
+// exposedParts are the files a sample outside the window reads: those the metrics carry.
+// /proc/meminfo and /proc/net/snmp feed no metric, only the availability of their source,
+// which is then that of the last window sample; /proc/stat, /proc/interrupts,
+// /proc/loadavg, snmp6 and the kernel threads only become rates and CPU shares.
+const exposedParts = source.AllParts &^ (source.PartMemInfo | source.PartSNMP | source.PartSNMP6 |
+	source.PartStat | source.PartInterrupts | source.PartLoadAvg | source.PartThreads)
+
+// windowDue reports whether the sample taken at now enters the window: the first, one
+// WindowInterval after the newest window sample, or the first after a kernel-log event the
+// rules have not seen (they run on window samples only). c.mu is held.
+func (c *Collector) windowDue(now time.Time) bool {
+	n := len(c.window)
+	return n == 0 || c.opt.WindowInterval < 0 || now.Sub(c.window[n-1].time) >= c.opt.WindowInterval ||
+		(c.diag != nil && c.log.committed != c.diag.events)
+}
+
+// addToWindow packs the newest sample into the window and drops what leaves it. c.mu is
+// held.
+func (c *Collector) addToWindow(now time.Time) {
+	// The window is packed without rates: they are derived when it is unpacked, each
+	// sample's from the one before it (the first's from seed), so a scrape does not pay for
+	// them.
+	c.cur.Rates = nil
+	c.window = append(c.window, c.packer.pack(&c.cur))
+	c.windowed++
+	from := now.Add(-c.opt.Window)
+	drop := 0
+	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
+		drop++
+	}
+	if drop > 0 {
+		c.seed = c.window[drop-1]
+		c.seed.full = nil
+		// Copied down, not resliced, so that the array does not keep dropped samples
+		// reachable nor grow.
+		n := copy(c.window, c.window[drop:])
+		clear(c.window[n:])
+		c.window = c.window[:n]
+	}
+}
+
 // rulesDue reports whether the rules run on the sample taken at now.
 func (c *Collector) rulesDue(now time.Time) bool {
 	return c.diag == nil || c.opt.RulesInterval < 0 || now.Sub(c.diag.at) >= c.opt.RulesInterval ||
@@ -334,18 +393,18 @@ func (c *Collector) rulesDue(now time.Time) bool {
 func (c *Collector) runRules(from time.Time) {
 	t0 := c.opt.Now()
 	// Keep the window unpacked for the next run when that run will find most of it still
-	// there: when at most half a window of samples came since the last run (a Prometheus
-	// scraping every 15 s or more: then every scrape runs the rules, and unpacks only the
-	// newest sample). When the window turns over between runs (fast scrapers), keeping it
-	// would hold some 25 KB a sample for nothing.
+	// there: when at most half a window of window samples came since the last run (always
+	// at the default window interval, whatever the scrape rate: then a run unpacks only the
+	// newest window samples). When the window turns over between runs (every sample in the
+	// window and fast scrapers), keeping it would hold some 25 KB a sample for nothing.
 	keep := dropUnpacked
-	if c.diag != nil && 2*(c.taken-c.diag.taken) <= uint64(len(c.window)) {
+	if c.diag != nil && 2*(c.windowed-c.diag.windowed) <= uint64(len(c.window)) {
 		keep = keepUnpacked
 	}
 	tl, unpacked := c.timelineKeep(from, keep)
 	d := diagnose.Run(tl, c.opt.Skip)
 	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0),
-		events: c.log.committed, taken: c.taken, unpacked: unpacked}
+		events: c.log.committed, windowed: c.windowed, unpacked: unpacked}
 	tl = nil
 	if unpacked > len(c.window)/4 {
 		// Hand the memory of a large unpacking back at once (see Options.ReleaseMemory);
@@ -557,7 +616,7 @@ func (c *Collector) sources(s *model.Sample, tcpMemErr error) []SourceStatus {
 	}
 	add("/proc/net/dev", len(s.NetDev) > 0, "")
 	add("/proc/net/netstat", s.NetStat.Group("TcpExt") != nil, "")
-	add("/proc/net/snmp", s.NetStat.Group("Tcp") != nil, "")
+	add("/proc/net/snmp", c.snmpOK, "") // read by window samples only (exposedParts)
 	add("/proc/net/sockstat", s.SockStat.Group("TCP") != nil, "")
 	add("/proc/net/protocols", len(s.Protocols) > 0, "")
 	add("/proc/net/softnet_stat", len(s.Softnet) > 0, "")

@@ -2,11 +2,13 @@ package export
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -60,7 +62,7 @@ func TestConcurrentScrapesShareOneSample(t *testing.T) {
 // The window is bounded by count and by age, and the second sample has rates.
 func TestWindowBounds(t *testing.T) {
 	clk := &fakeClock{t: captureTime}
-	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 5, Window: time.Hour})
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 5, Window: time.Hour, WindowInterval: -1})
 	defer c.Close()
 	for i := 0; i < 12; i++ {
 		c.Snapshot()
@@ -74,7 +76,7 @@ func TestWindowBounds(t *testing.T) {
 		t.Error("the newest sample has no rates")
 	}
 
-	c2 := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 100, Window: 3 * time.Second})
+	c2 := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 100, Window: 3 * time.Second, WindowInterval: -1})
 	defer c2.Close()
 	for i := 0; i < 10; i++ {
 		c2.Snapshot()
@@ -134,7 +136,7 @@ func TestHandler(t *testing.T) {
 	if code, body, _ := get("/healthz"); code != 200 || body != "ok\n" {
 		t.Errorf("/healthz: %d %q", code, body)
 	}
-	clk.Add(time.Second) // a second sample: the charts need two
+	clk.Add(10 * time.Second) // a second window sample (WindowInterval: 10 s by default): the charts need two
 	code, body, hdr = get("/")
 	if code != 200 || !strings.Contains(body, `href="/docs/rules/alloc-fail-fragmented.md"`) || !strings.Contains(body, "<svg") {
 		t.Errorf("status page: %d %.500s", code, body)
@@ -183,7 +185,7 @@ func TestLiveHost(t *testing.T) {
 	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
 		t.Skip("no /proc/zoneinfo: not a Linux host")
 	}
-	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: 10 * time.Millisecond})
+	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: 10 * time.Millisecond, WindowInterval: -1})
 	defer c.Close()
 	for _, name := range []string{"headroom_zone_free_pages", "headroom_zone_free_blocks", "headroom_softnet_processed_total", "headroom_tcp_memory_pages", "headroom_tcp_mem_limit_pages"} {
 		if n := testutil.CollectAndCount(c, name); n == 0 {
@@ -246,7 +248,7 @@ func TestFindingWithinRulesInterval(t *testing.T) {
 	dir := extractCapture(t)
 	clk := &fakeClock{t: captureTime}
 	const interval = 15 * time.Second
-	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: interval})
+	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: interval, WindowInterval: -1})
 	defer c.Close()
 	s := c.current()
 	if sev := findingSeverity(s, "tcp-memory-pressure"); sev != "" {
@@ -288,7 +290,7 @@ func TestFindingWithinRulesInterval(t *testing.T) {
 	}
 
 	// RulesInterval < 0: every sample.
-	c2 := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: -1})
+	c2 := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now, RulesInterval: -1, WindowInterval: -1})
 	defer c2.Close()
 	c2.current()
 	clk.Add(time.Second)
@@ -353,7 +355,7 @@ func TestDefaultScrapeDumpsNoSockets(t *testing.T) {
 // timeline it reads is the one a full unpacking gives. When they come fast, nothing is kept.
 func TestRulesKeepWindowWhenScrapesAreSlow(t *testing.T) {
 	clk := &fakeClock{t: captureTime}
-	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, RulesInterval: 15 * time.Second})
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, RulesInterval: 15 * time.Second, WindowInterval: -1})
 	defer c.Close()
 	for i := range 8 {
 		c.current()
@@ -392,5 +394,85 @@ func TestRulesKeepWindowWhenScrapesAreSlow(t *testing.T) {
 		if c.window[i].full != nil {
 			t.Fatalf("window sample %d kept unpacked although the window turns over between runs", i)
 		}
+	}
+}
+
+// Samples enter the window one WindowInterval apart (Window/WindowSamples, 10 s, by
+// default); the scrapes in between export the counters they read without entering it.
+func TestWindowInterval(t *testing.T) {
+	dir := extractCapture(t)
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now})
+	defer c.Close()
+	if c.opt.WindowInterval != 10*time.Second {
+		t.Fatalf("default window interval %v, want 10 min / 60 samples = 10s", c.opt.WindowInterval)
+	}
+	sockstat := filepath.Join(dir, "proc/net/sockstat")
+	orig, err := os.ReadFile(sockstat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 26 {
+		mem := fmt.Sprintf("mem %d\n", 1000+i)
+		if err := os.WriteFile(sockstat, bytes.Replace(orig, []byte("mem 126\n"), []byte(mem), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := c.current()
+		if v, _ := pointValue(s, mTCPMem); v != float64(1000+i) {
+			t.Fatalf("scrape %d: headroom_tcp_memory_pages %v, want this scrape's %d", i, v, 1000+i)
+		}
+		clk.Add(time.Second)
+	}
+	s := c.Snapshot()
+	if s.SamplesTaken != 27 {
+		t.Errorf("%d samples taken, want 27", s.SamplesTaken)
+	}
+	var times []time.Duration
+	for _, sm := range s.Timeline.Samples {
+		times = append(times, sm.Time.Sub(captureTime))
+	}
+	if want := []time.Duration{0, 10 * time.Second, 20 * time.Second}; !slices.Equal(times, want) {
+		t.Fatalf("window samples at %v, want %v", times, want)
+	}
+	if len(s.Sample.Rates) == 0 || s.Sample.Stat == nil || len(s.Sample.Threads) == 0 {
+		t.Errorf("the newest window sample is not a full one: %d rates, stat %v, %d threads", len(s.Sample.Rates), s.Sample.Stat != nil, len(s.Sample.Threads))
+	}
+	// /proc/meminfo and /proc/net/snmp are read by window samples only: their availability
+	// is that of the last one.
+	for _, src := range []string{"/proc/meminfo", "/proc/net/snmp", "/proc/zoneinfo"} {
+		if !sourceOK(s.Sources, src) {
+			t.Errorf("%s not available after a scrape between window samples", src)
+		}
+	}
+	if v, _ := s.Sample.SockStat.Get("TCP", "mem"); v != 1020 {
+		t.Errorf("newest window sample has TCP mem %d, want the 1020 of the sample at +20s", v)
+	}
+}
+
+// At the default window interval the window does not turn over between runs of the rules
+// however fast the scrapes come, so a run unpacks only the window samples taken since the
+// one before (the scrapes between them are not window samples and do not count).
+func TestRulesKeepWindowBetweenWindowSamples(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now})
+	defer c.Close()
+	runs := 0
+	var last *diagState
+	for range 120 { // two minutes of scrapes 1 s apart
+		c.current()
+		c.mu.Lock()
+		d := c.diag
+		c.mu.Unlock()
+		if d != last {
+			runs++
+			if runs > 3 && d.unpacked > 2 { // the first runs find a short window, which they do not keep
+				t.Errorf("run %d over %d window samples unpacked %d, want only the new ones", runs, d.window, d.unpacked)
+			}
+			last = d
+		}
+		clk.Add(time.Second)
+	}
+	if runs < 5 {
+		t.Errorf("%d runs of the rules in two minutes, want one every 20 s or so", runs)
 	}
 }

@@ -184,7 +184,7 @@ func (w *logWatch) process(now time.Time) {
 func (w *logWatch) commitEvent(e model.Event, arrived time.Time) {
 	w.committed++
 	if e.Kind == model.EventAllocFailure && e.AllocFailure != nil {
-		n := int64(max(e.AllocFailure.Count, 1))
+		n := int64(e.AllocFailure.Reports())
 		w.counts[allocKey{Order: e.AllocFailure.Order, Class: gfpClass(e.AllocFailure)}] += n
 	}
 	at := e.Time

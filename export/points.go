@@ -24,6 +24,7 @@ type point struct {
 
 // labelSet is one combination of label values of a family, immutable once made.
 type labelSet struct {
+	d      *metricDef
 	values []string // in the family's declared label order
 	sorted []string // in label-name order: the order of the exposition and of sorting
 	text   string   // `{a="x",b="y"}`, names in order, values escaped as both formats do
@@ -62,7 +63,7 @@ func (c *labelCache) get(d *metricDef, values []string) *labelSet {
 func newLabelSet(d *metricDef, values []string) *labelSet {
 	// The values are copied, strings included: they may come from the sample, whose
 	// storage the next sample reuses.
-	ls := &labelSet{values: make([]string, len(values)), sorted: make([]string, len(values))}
+	ls := &labelSet{d: d, values: make([]string, len(values)), sorted: make([]string, len(values))}
 	for i, v := range values {
 		ls.values[i] = strings.Clone(v)
 	}
@@ -91,6 +92,11 @@ var labelEscaper = strings.NewReplacer(`\`, `\\`, "\n", `\n`, `"`, `\"`)
 type pointBuf struct {
 	out    []point
 	labels *labelCache
+	// atPos is the label set of each position of the previous sample's points: a point
+	// whose family and values are those of the point at the same position last time (the
+	// same zones, CPUs and NICs in the same order: nearly always) takes its set without
+	// building a key and hashing it in labels.
+	atPos []*labelSet
 
 	// The points of a sample come in the same order as those of the one before nearly
 	// always (same families, same label sets): then the order finish found for it is
@@ -111,7 +117,26 @@ func (b *pointBuf) add(d *metricDef, v float64, labels ...string) {
 	if len(labels) != len(d.labels) {
 		panic("export: " + d.name + ": wrong number of label values") // a programming error
 	}
-	b.out = append(b.out, point{d: d, ls: b.labels.get(d, labels), v: v})
+	b.out = append(b.out, point{d: d, ls: b.labelSet(d, labels), v: v})
+}
+
+// labelSet returns the label set of the next point.
+func (b *pointBuf) labelSet(d *metricDef, values []string) *labelSet {
+	if len(values) == 0 {
+		return nil
+	}
+	i := len(b.out)
+	if i < len(b.atPos) {
+		if ls := b.atPos[i]; ls != nil && ls.d == d && slices.Equal(ls.values, values) {
+			return ls
+		}
+	}
+	ls := b.labels.get(d, values)
+	for len(b.atPos) <= i {
+		b.atPos = append(b.atPos, nil)
+	}
+	b.atPos[i] = ls
+	return ls
 }
 
 func (b *pointBuf) addInt(d *metricDef, v int64, labels ...string) { b.add(d, float64(v), labels...) }

@@ -2,7 +2,7 @@ package export
 
 import (
 	_ "embed"
-	"fmt"
+	"headroom/plan"
 	"html/template"
 	"io"
 	"strconv"
@@ -116,12 +116,5 @@ func orderText(o *int) string {
 	return "order " + strconv.Itoa(*o)
 }
 
-func humanKB(kb int64) string {
-	switch {
-	case kb >= 1<<20:
-		return fmt.Sprintf("%.2f GiB", float64(kb)/(1<<20))
-	case kb >= 1<<10:
-		return fmt.Sprintf("%.1f MiB", float64(kb)/(1<<10))
-	}
-	return fmt.Sprintf("%d KiB", kb)
-}
+// humanKB prints a kB figure with the one byte formatter (plan.FormatBytes).
+func humanKB(kb int64) string { return plan.FormatBytes(kb * 1024) }

@@ -152,10 +152,15 @@ func ParseNetDevInto(dst *[]NetDev, data []byte) error {
 func netDevHeader(line []byte) (cols []string, ok bool, err error) {
 	bar1 := bytes.IndexByte(line, '|')
 	bar2 := bytes.LastIndexByte(line, '|')
-	if bar1 < 0 || bar2 == bar1 || !bytes.Equal(txtTrim(line[:bar1]), []byte("face")) {
+	if bar1 < 0 || !bytes.Equal(txtTrim(line[:bar1]), []byte("face")) {
 		return nil, false, nil
 	}
-	halves := [2][]byte{line[bar1+1 : bar2], line[bar2+1:]}
+	// One bar: the receive half alone, the table cut by awk or cut ("face |bytes packets
+	// errs drop fifo frame"); its rows have as many values.
+	halves := [2][]byte{line[bar1+1:], nil}
+	if bar2 > bar1 {
+		halves = [2][]byte{line[bar1+1 : bar2], line[bar2+1:]}
+	}
 	standard := true
 	n := 0
 	for half, rest := range halves {

@@ -62,6 +62,16 @@ func TestParseNetDevLayouts(t *testing.T) {
 	if got := strings.Join(devs[0].Counters.Names(), " "); got != "rx_bytes rx_packets rx_errors rx_dropped tx_bytes tx_packets tx_errors tx_dropped" {
 		t.Errorf("columns %q", got)
 	}
+	// The receive half alone, as "awk '{print $1,...,$7}' | column -t" leaves it (corpus
+	// case 268): one bar in the header.
+	cut := "Inter-|           Receive         |            Transmit\nface              |bytes          packets      errs      drop  fifo     frame\nens4f1:           23277830485243  43072288786  1673119   11    1673109  10\n"
+	devs, err = ParseNetDev(strings.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := devs[0].Counters.Get("rx_packets"); v != 43072288786 || devs[0].Counters.Len() != 6 {
+		t.Errorf("cut table: %v", devs[0].Counters.Names())
+	}
 	headless := "  eth1: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n"
 	devs, err = ParseNetDev(strings.NewReader(headless))
 	if err != nil {

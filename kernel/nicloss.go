@@ -135,6 +135,17 @@ var driverLoss = map[string]NICLoss{
 	"rx_fw_discards":       rxRing,
 	"rx_dropped_no_buffer": rxRing,
 	"rx_missed":            rxRing,
+	// i40e and ice print the port's GLPRT_RDPC, frames discarded for lack of descriptors, as
+	// port.rx_dropped (I40E_PF_STAT("port.rx_dropped", stats.eth.rx_discards) in
+	// drivers/net/ethernet/intel/i40e/i40e_ethtool.c): a ring loss, unlike the netdev
+	// rx_dropped beside it.
+	"port.rx_dropped": rxRing,
+	// sfc (drivers/net/ethernet/sfc): the MAC's RX_NODESC_DROPS, frames dropped with no RX
+	// descriptor posted; rx_noskb_drops are frames the driver dropped when it could not
+	// allocate an skb for them.
+	"port_rx_nodesc_drops": rxRing,
+	"rx_nodesc_drops":      rxRing,
+	"rx_noskb_drops":       rxRefill,
 	// be2net (Emulex, drivers/net/ethernet/emulex/benet/be_ethtool.c): no receive fragment
 	// posted, no packet buffer, no ERX descriptor, FIFO overflows: ring and FIFO losses.
 	"rx_drops_no_frags":           rxRing,
@@ -175,6 +186,14 @@ func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
 	n := strings.ToLower(name)
 	if l, ok := driverLoss[n]; ok {
 		return l, true
+	}
+	// bnxt_en's per-ring "[0]: rx_discards" (read as [0]_rx_discards): the ring, then the name.
+	if strings.HasPrefix(n, "[") {
+		if i := strings.Index(n, "]_"); i > 1 && isDigitsASCII(n[1:i]) {
+			if l, ok := driverLoss[n[i+2:]]; ok {
+				return l, true
+			}
+		}
 	}
 	// be2net's per-queue "rxq0: rx_drops_no_frags" (read as rxq0_rx_drops_no_frags).
 	if rest, ok := strings.CutPrefix(n, "rxq"); ok {

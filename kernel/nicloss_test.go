@@ -21,6 +21,11 @@ func TestClassifyNICCounter(t *testing.T) {
 		"rx_queue_3_drops":     {"rx", NICLayerNIC, NICCauseRing},
 		"rx3_dropped":          {"rx", NICLayerNIC, NICCauseRing},
 		"rx_drops":             {"rx", NICLayerSoftware, NICCauseStack},
+		"port.rx_dropped":      {"rx", NICLayerNIC, NICCauseRing},
+		"port_rx_nodesc_drops": {"rx", NICLayerNIC, NICCauseRing},
+		"rx_noskb_drops":       {"rx", NICLayerDriver, NICCauseRefill},
+		"[0]_rx_discards":      {"rx", NICLayerNIC, NICCauseRing},
+		"[12]_rx_discards":     {"rx", NICLayerNIC, NICCauseRing},
 	} {
 		got, ok := ClassifyNICCounter(name, false)
 		if !ok || got != want {
@@ -30,7 +35,7 @@ func TestClassifyNICCounter(t *testing.T) {
 	if l, ok := ClassifyNICCounter("rx_queue_0_drops", true); !ok || l.Layer != NICLayerDriver || l.RxOverrun() {
 		t.Errorf("a virtual device's queue drop: %+v %v", l, ok)
 	}
-	for _, name := range []string{"rx_errors", "tx_errors", "rx_bytes", "rx_packets", "multicast", "rx_kicks", "tx_alloc_fail", "rx_queue_x_drops", "rx_queue_1_packets"} {
+	for _, name := range []string{"rx_errors", "tx_errors", "rx_bytes", "rx_packets", "multicast", "rx_kicks", "tx_alloc_fail", "rx_queue_x_drops", "rx_queue_1_packets", "[0]_rx_ucast_packets", "[x]_rx_discards", "port.tx_dropped_link_down"} {
 		if c, ok := ClassifyNICCounter(name, false); ok {
 			t.Errorf("%s classified as %+v: it is not a loss counter (or a total that would double count)", name, c)
 		}

@@ -93,6 +93,33 @@ type TCPInfo struct {
 	NotsentBytes      int64 `json:"notsent_bytes"`
 }
 
+// Where struct tcp_info's fields end (include/uapi/linux/tcp.h): a TCPInfo whose Len does
+// not reach the end of a field did not come with it, and its zero is "not sent".
+const (
+	tcpInfoBytesReceivedEnd = 136 // tcpi_bytes_received, __u64 at 128 (4.1)
+	tcpInfoDeliveryRateEnd  = 168 // tcpi_delivery_rate, __u64 at 160 (4.9)
+)
+
+// Delivered returns tcpi_bytes_acked and tcpi_bytes_received, cumulative over the
+// connection, and whether the kernel's tcp_info reached both (4.1 and later).
+func (t *TCPInfo) Delivered() (acked, received int64, ok bool) {
+	if t == nil || t.Len < tcpInfoBytesReceivedEnd {
+		return 0, 0, false
+	}
+	return t.BytesAcked, t.BytesReceived, true
+}
+
+// DeliveryRate returns tcpi_delivery_rate, the sender's latest estimate of the rate its
+// data is delivered at in bytes per second (net/ipv4/tcp_rate.c tcp_rate_gen, reported by
+// tcp_get_info, net/ipv4/tcp.c), and whether the kernel's tcp_info reached it (4.9 and
+// later). A receive-only socket delivers nothing of its own, so its rate says nothing.
+func (t *TCPInfo) DeliveryRate() (int64, bool) {
+	if t == nil || t.Len < tcpInfoDeliveryRateEnd {
+		return 0, false
+	}
+	return t.DeliveryRateBps, true
+}
+
 // SocketStateTotal is the sum over the sockets in one TCP state.
 type SocketStateTotal struct {
 	Count    int64 `json:"count"`

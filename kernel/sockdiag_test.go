@@ -566,3 +566,47 @@ func BenchmarkSockDiagReuse(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(socks)), "sockets")
 }
+
+// The guards of tune --verify ask whether tcp_info came with a field before they trust its
+// zero: the struct ends earlier on older kernels (delivery_rate at 160, 4.9; bytes_received
+// at 128, 4.1).
+func TestTCPInfoFieldsByLength(t *testing.T) {
+	v4 := func(a, b, c, d byte) []byte { return []byte{a, b, c, d} }
+	info := func(n int) *TCPInfo {
+		t.Helper()
+		socks, _, err := parseDiagDump(nil, diagMsg(1, unix.AF_INET, 1, v4(10, 0, 0, 1), v4(10, 0, 0, 2), 1, 2, 0, 0, 0,
+			nlAttr(inetDiagInfo, tcpInfoBytes(n))), 1, nil)
+		if err != nil || len(socks) != 1 || socks[0].Info == nil {
+			t.Fatalf("%d-byte tcp_info: %v %+v", n, err, socks)
+		}
+		return socks[0].Info
+	}
+	cases := []struct {
+		n              int
+		rate           int64
+		rateOK         bool
+		acked, recv    int64
+		deliveredKnown bool
+	}{
+		{104, 0, false, 0, 0, false},             // 3.14: neither
+		{128, 0, false, 0, 0, false},             // bytes_acked but not bytes_received
+		{136, 0, false, 370841, 99, true},        // 4.1
+		{160, 0, false, 370841, 99, true},        // 4.6: ends just before delivery_rate
+		{167, 0, false, 370841, 99, true},        // ends inside delivery_rate
+		{168, 125000000, true, 370841, 99, true}, // 4.9
+		{232, 125000000, true, 370841, 99, true},
+	}
+	for _, c := range cases {
+		ti := info(c.n)
+		if r, ok := ti.DeliveryRate(); r != c.rate || ok != c.rateOK {
+			t.Errorf("%d bytes: DeliveryRate() = %d, %v; want %d, %v", c.n, r, ok, c.rate, c.rateOK)
+		}
+		if a, r, ok := ti.Delivered(); a != c.acked || r != c.recv || ok != c.deliveredKnown {
+			t.Errorf("%d bytes: Delivered() = %d, %d, %v; want %d, %d, %v", c.n, a, r, ok, c.acked, c.recv, c.deliveredKnown)
+		}
+	}
+	var none *TCPInfo
+	if _, ok := none.DeliveryRate(); ok {
+		t.Error("a socket without tcp_info has a delivery rate")
+	}
+}

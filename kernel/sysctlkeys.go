@@ -19,6 +19,7 @@ type sysctlKeys struct {
 	patterns [][]string        // keys with '*' components, split on '.'
 	patNote  []string
 	byLast   map[string][]string // last component → full keys (for resolving "tcp_wmem")
+	byWords  map[string][]string // directory + the last component's words sorted → full keys
 	all      []string
 }
 
@@ -29,7 +30,7 @@ var (
 
 func knownKeys() *sysctlKeys {
 	keysOnce.Do(func() {
-		k := &sysctlKeys{exact: map[string]string{}, byLast: map[string][]string{}}
+		k := &sysctlKeys{exact: map[string]string{}, byLast: map[string][]string{}, byWords: map[string][]string{}}
 		for _, ln := range strings.Split(sysctlKeysText, "\n") {
 			ln = strings.TrimSpace(ln)
 			if ln == "" || ln[0] == '#' {
@@ -46,6 +47,10 @@ func knownKeys() *sysctlKeys {
 			k.all = append(k.all, key)
 			last := key[strings.LastIndexByte(key, '.')+1:]
 			k.byLast[last] = append(k.byLast[last], key)
+			if !strings.Contains(key, "*") {
+				w := wordsKey(key)
+				k.byWords[w] = append(k.byWords[w], key)
+			}
 		}
 		sort.Strings(k.all)
 		keys = k
@@ -112,14 +117,9 @@ func suggestSysctl(key string) string {
 	}
 	k := knownKeys()
 	top, _, _ := strings.Cut(key, ".")
-	dir := key[:max(0, strings.LastIndexByte(key, '.'))]
-	last := key[strings.LastIndexByte(key, '.')+1:]
-	sortedWords := func(s string) string {
-		w := strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' })
-		sort.Strings(w)
-		return strings.Join(w, "_")
+	if c := k.byWords[wordsKey(key)]; len(c) > 0 {
+		return c[0]
 	}
-	want := sortedWords(last)
 	best, bestD := "", 1<<30
 	for _, cand := range k.all {
 		if strings.Contains(cand, "*") {
@@ -128,12 +128,6 @@ func suggestSysctl(key string) string {
 		ctop, _, _ := strings.Cut(cand, ".")
 		if ctop != top {
 			continue
-		}
-		cdir := cand[:max(0, strings.LastIndexByte(cand, '.'))]
-		clast := cand[strings.LastIndexByte(cand, '.')+1:]
-		// Same directory, same words in another order: the typical slip.
-		if cdir == dir && sortedWords(clast) == want {
-			return cand
 		}
 		d := editDistance(key, cand)
 		if d < bestD || (d == bestD && cand < best) {
@@ -185,4 +179,46 @@ func ResolveSysctlName(name string) (string, bool) {
 		return c[0], true
 	}
 	return "", false
+}
+
+// wordsKey is a key's directory and the words of its last component in sorted order:
+// "vm.min_kbytes_free" and "vm.min_free_kbytes" give the same wordsKey.
+func wordsKey(key string) string {
+	i := strings.LastIndexByte(key, '.')
+	w := strings.FieldsFunc(key[i+1:], func(r rune) bool { return r == '_' || r == '-' })
+	sort.Strings(w)
+	return key[:i+1] + strings.Join(w, "_")
+}
+
+// SysctlMeans is the kernel key a key as written names, "" when it names none. A known key
+// names itself. An unknown one names the key the author evidently meant, when that is
+// beyond doubt: the same words in the same directory in another order, the typical slip
+// (seed 000's "vm.min_kbytes_free" for vm.min_free_kbytes, a key no kernel had, which sysctl
+// -w refuses), or the last components of exactly one known key ("tcp_mem", "ipv4.tcp_mem").
+// A near spelling (KnownSysctl's edit-distance suggestion) is a guess and names nothing:
+// a rule must not read a value under a key the text may not mean. Case is ignored, as
+// memory's "VM.Min_Free_Kbytes" in prose still names the key. The lookups are map reads,
+// so rules may call it per mention.
+func SysctlMeans(written string) string {
+	key := NormaliseSysctlKey(written)
+	if key == "" {
+		return ""
+	}
+	if _, ok := SysctlNote(key); ok {
+		return key
+	}
+	if l := strings.ToLower(key); l != key {
+		if _, ok := SysctlNote(l); ok {
+			return l
+		}
+		key = l
+	}
+	k := knownKeys()
+	if c := k.byWords[wordsKey(key)]; len(c) == 1 {
+		return c[0]
+	}
+	if full, ok := ResolveSysctlName(key[strings.LastIndexByte(key, '.')+1:]); ok && strings.HasSuffix(full, "."+strings.Trim(key, ".")) {
+		return full
+	}
+	return ""
 }

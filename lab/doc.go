@@ -1,20 +1,7 @@
-// Package lab is headroom's network-namespace lab: it builds throwaway hosts (network
-// namespaces) joined by veth links or by a userspace delay line on TUN, shapes them with
-// HTB/TBF (and IFB for ingress), applies a named settings set inside each namespace, runs our
-// own bulk-TCP workload across the link, and measures what the real kernel did: goodput per
-// stream, retransmits, and peak TCP memory.
-//
-// Everything the lab creates lives inside namespaces named "hr-<runid>-<host>" (bind-mounted
-// under /run/netns like `ip netns add`, so `ip netns list` and `ip netns exec` see them) and
-// uses addresses from 198.18.0.0/15 (RFC 2544's benchmarking range) that exist only inside
-// those namespaces. Nothing is sent to any other address. Teardown runs on success, failure,
-// panic and cancellation (SIGINT/SIGTERM through the caller's context); Cleanup sweeps the
-// leftovers of runs that were killed outright, identified by an owner file holding the pid
-// and process start time of the run.
-//
-// The kernel family this was built on (6.18, firecracker-style config) has neither netem nor
-// fq, so delay comes from DelayLine: goroutines that move packets between TUN devices in two
-// namespaces and hold each one for the configured one-way delay. The TUN devices use
-// IFF_VNET_HDR and TUNSETOFFLOAD so 64 KB GSO packets cross the line in one read and one
-// write, which is what lets a userspace delay line carry more than 1 Gbit/s.
+// Package lab is headroom's network-namespace lab: named scenarios (a topology, a workload,
+// settings sets, and the failure they provoke), the A/B runner that applies each settings set
+// and measures the real kernel, failure runs that check what `headroom doctor` says about
+// them, the recovery measurement, and the tables they print. The namespaces, links, shaping,
+// delay line, cgroups, sysctl journal and the measurements of the kernel are the substrate,
+// package netlab; this package holds what is about scenarios.
 package lab

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/plan"
 
@@ -29,7 +30,7 @@ func computePlan(rateBitsPerSec uint64, rtt time.Duration, streams int, memoryBy
 	}
 	current := map[string]string{}
 	for _, k := range []string{"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem", "net.core.rmem_max", "net.core.wmem_max", "net.ipv4.tcp_congestion_control", "net.ipv4.tcp_adv_win_scale"} {
-		if v, err := readSysctl(k); err == nil {
+		if v, err := netlab.ReadSysctl(k); err == nil {
 			current[k] = v
 		}
 	}

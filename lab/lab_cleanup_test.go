@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"headroom/lab/netlab"
 	"headroom/model"
 
 	"github.com/vishvananda/netlink"
@@ -23,58 +24,20 @@ import (
 
 // hostState is everything of the host a lab run must leave as it found it.
 type hostState struct {
-	netns   []string          // /run/netns entries
-	owners  []string          // /run/headroom-lab entries
+	owned   netlab.Owned      // namespaces, owner files, cgroups, swap, scratch, journals
 	links   []string          // links of the host's namespace
 	qdiscs  []string          // qdiscs of the host's namespace
 	sysctls map[string]string // net.core.*, net.ipv4.* (top level), vm.*
 	orphans int64             // TCP orphans (sockets closed but alive)
 }
 
-func readDirNames(dir string) []string {
-	es, _ := os.ReadDir(dir)
-	var out []string
-	for _, e := range es {
-		out = append(out, e.Name())
-	}
-	sort.Strings(out)
-	return out
-}
-
-// foreignLive reports whether a namespace or owner file belongs to a lab run of another
-// live process: `go test ./...` runs the cmd package's lab test at the same time as these.
-func foreignLive(name string) bool {
-	id, ok := runIDOf(name)
-	if !ok {
-		id, ok = strings.CutSuffix(name, ".json")
-	}
-	if !ok {
-		return false
-	}
-	o, err := readOwner(id)
-	return err == nil && o.PID != os.Getpid() && o.alive()
-}
-
-// withoutForeign keeps the lab's own names (hr-<8 hex>-<host>, <8 hex>.json) that no other
-// live process owns; other packages' test namespaces (kernel's "hr-kt-<n>") come and go on
-// their own while these tests run.
-func withoutForeign(names []string) []string {
-	var out []string
-	for _, n := range names {
-		_, lab := runIDOf(n)
-		if id, ok := strings.CutSuffix(n, ".json"); ok && isRunID(id) {
-			lab = true
-		}
-		if lab && !foreignLive(n) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 func snapshotHost(t *testing.T) hostState {
 	t.Helper()
-	st := hostState{netns: withoutForeign(readDirNames(netnsDir)), owners: withoutForeign(readDirNames(ownerDir)), sysctls: map[string]string{}}
+	owned, err := netlab.SnapshotOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := hostState{owned: owned, sysctls: map[string]string{}}
 	links, err := netlink.LinkList()
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +66,7 @@ func snapshotHost(t *testing.T) hostState {
 				return nil
 			}
 			if b, err := os.ReadFile(p); err == nil {
-				st.sysctls[p] = normalizeSysctl(string(b))
+				st.sysctls[p] = netlab.NormalizeSysctl(string(b))
 			}
 			return nil
 		})
@@ -148,8 +111,9 @@ func (before hostState) compare(t *testing.T, after hostState) {
 			t.Errorf("%s changed:\nbefore %q\nafter  %q", what, a, b)
 		}
 	}
-	eq("namespaces in /run/netns", before.netns, after.netns)
-	eq("owner files", before.owners, after.owners)
+	for _, c := range before.owned.Changes(after.owned) {
+		t.Error(c)
+	}
 	eq("host links", before.links, after.links)
 	eq("host qdiscs", before.qdiscs, after.qdiscs)
 	for k, v := range before.sysctls {
@@ -173,7 +137,7 @@ func (before hostState) compare(t *testing.T, after hostState) {
 	}
 	if out, err := exec.Command("ip", "netns", "list").Output(); err == nil {
 		for _, f := range strings.Fields(string(out)) {
-			if _, lab := runIDOf(f); lab && !foreignLive(f) {
+			if id, lab := netlab.RunOf(f); lab && !netlab.OtherLiveRun(id) {
 				t.Errorf("ip netns list still shows lab namespace %s:\n%s", f, out)
 			}
 		}
@@ -184,7 +148,7 @@ func (before hostState) compare(t *testing.T, after hostState) {
 // restored: net.core.netdev_max_backlog, harmless to raise for a few seconds.
 func backlogChange(t *testing.T) (model.Change, string) {
 	t.Helper()
-	cur, err := readSysctl("net.core.netdev_max_backlog")
+	cur, err := netlab.ReadSysctl("net.core.netdev_max_backlog")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +175,7 @@ func TestRunLeavesNothingBehind(t *testing.T) {
 	}
 	global := false
 	for _, a := range r.Applied {
-		if a.Key == ch.Key && a.Value == ch.Recommended && a.Scope == ScopeGlobal {
+		if a.Key == ch.Key && a.Value == ch.Recommended && a.Scope == netlab.ScopeGlobal {
 			global = true
 		}
 	}
@@ -235,10 +199,10 @@ func TestRunFailureLeavesNothingBehind(t *testing.T) {
 	needRoot(t)
 	before := snapshotHost(t)
 	for _, mode := range []string{"error", "panic"} {
-		sc := &Scenario{Name: "broken-" + mode, Build: func(l *Lab, p Params) (*Topology, error) {
+		sc := &Scenario{Name: "broken-" + mode, Build: func(l *netlab.Lab, p Params) (*Topology, error) {
 			a, _ := l.AddHost("a")
 			b, _ := l.AddHost("b")
-			if _, err := l.Connect(a, b, LinkSpec{RateBitsPerSec: 10e6, OneWayDelay: time.Millisecond, Delay: DelayUserspace}); err != nil {
+			if _, err := l.Connect(a, b, netlab.LinkSpec{RateBitsPerSec: 10e6, OneWayDelay: time.Millisecond, Delay: netlab.DelayUserspace}); err != nil {
 				return nil, err
 			}
 			if mode == "panic" {
@@ -288,84 +252,104 @@ func TestKilledRunCleansUp(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			_, origBacklog := backlogChange(t)
 			before := snapshotHost(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestLabChildProcess$", "-test.v")
-			cmd.Env = append(os.Environ(), "HEADROOM_LAB_CHILD=1")
-			stderr, err := cmd.StderrPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			// Whatever fails below, the child must not outlive the test.
-			t.Cleanup(func() {
-				if cmd.ProcessState == nil {
-					cmd.Process.Kill()
-					cmd.Wait()
-				}
-				Cleanup(NamePrefix)
-			})
-			lines := make(chan string, 100)
-			go func() {
-				sc := bufio.NewScanner(stderr)
-				for sc.Scan() {
-					lines <- sc.Text()
-				}
-				close(lines)
-			}()
-			var runID string
-			deadline := time.After(30 * time.Second)
-		wait:
-			for {
-				select {
-				case l, ok := <-lines:
-					if !ok {
-						t.Fatal("child exited before it was ready")
-					}
-					if id, ok := strings.CutPrefix(l, "READY "); ok {
-						runID = strings.TrimSuffix(id, ":")
-						break wait
-					}
-				case <-deadline:
-					cmd.Process.Kill()
-					t.Fatal("child not ready after 30s")
-				}
-			}
+			c, runID, _ := startRunChild(t, "TestLabChildProcess", "HEADROOM_LAB_CHILD", 30*time.Second)
 			// Mid-run: the namespaces and the global change exist.
-			if _, err := os.Stat(filepath.Join(netnsDir, NamePrefix+runID+"-a")); err != nil {
+			if _, err := os.Stat(filepath.Join("/run/netns", netlab.NamePrefix+runID+"-a")); err != nil {
 				t.Fatalf("run %s: namespace missing mid-run: %v", runID, err)
 			}
-			if v, _ := readSysctl("net.core.netdev_max_backlog"); v == origBacklog {
+			if v, _ := netlab.ReadSysctl("net.core.netdev_max_backlog"); v == origBacklog {
 				t.Fatalf("global sysctl not changed mid-run")
 			}
-			if err := cmd.Process.Signal(sig); err != nil {
-				t.Fatal(err)
-			}
-			done := make(chan error, 1)
-			go func() {
-				for range lines {
-				}
-				done <- cmd.Wait()
-			}()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				cmd.Process.Kill()
-				t.Fatal("child did not exit within 30s of the signal")
-			}
-			if sig == syscall.SIGKILL {
-				// Nothing could run in the child; its guardian sweeps the run (guardian.go)
-				// with nobody calling Cleanup. (A lab run of another test process may sweep
-				// first: its Cleanup sees the same dead owner. Then the guardian's report is
-				// empty.)
-				rep := waitGuardianReport(t, runID, 10*time.Second)
-				os.Remove(filepath.Join(ownerDir, runID+guardianSuffix))
-				t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
-				if len(rep.Errors) > 0 {
-					t.Errorf("guardian failed: %q", rep.Errors)
-				}
-			}
+			c.stop(t, sig, runID)
 			before.compare(t, snapshotHost(t))
 		})
+	}
+}
+
+// runChild is a lab run in a child process: this test binary running one test, which prints
+// a line with "READY " once the run is in the middle of its work.
+type runChild struct {
+	cmd   *exec.Cmd
+	lines chan string
+}
+
+// startRunChild starts test with env=1 set and returns the child, its run id (the second
+// word of the READY line, "READY <runid>" or the progress line "run <runid>: READY ...") and
+// the READY line from "READY" on. Whatever fails later, the child does not outlive t and its
+// run is swept.
+func startRunChild(t *testing.T, test, env string, within time.Duration) (c *runChild, runID, ready string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+		netlab.CleanupAll(netlab.NamePrefix)
+	})
+	c = &runChild{cmd: cmd, lines: make(chan string, 100)}
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	deadline := time.After(within)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				t.Fatal("child exited before it was ready")
+			}
+			if i := strings.Index(l, "READY "); i >= 0 && len(strings.Fields(l)) > 1 {
+				return c, strings.TrimSuffix(strings.Fields(l)[1], ":"), l[i:]
+			}
+		case <-deadline:
+			cmd.Process.Kill()
+			t.Fatalf("child not ready after %v", within)
+		}
+	}
+}
+
+// stop sends sig to the child and waits for it to exit. After a SIGKILL nothing could run in
+// the child: its guardian sweeps the run (netlab/guardian.go) with nobody calling Cleanup,
+// and stop waits for the guardian's report. (A lab run of another test process may sweep
+// first: its Cleanup sees the same dead owner. Then the guardian's report is empty.)
+func (c *runChild) stop(t *testing.T, sig syscall.Signal, runID string) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		for range c.lines {
+		}
+		done <- c.cmd.Wait()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		c.cmd.Process.Kill()
+		t.Fatal("child did not exit within 30s of the signal")
+	}
+	if sig != syscall.SIGKILL {
+		return
+	}
+	rep, err := netlab.WaitGuardianReport(runID, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("guardian of run %s: %q, errors %q", runID, rep.Did, rep.Errors)
+	if len(rep.Errors) > 0 {
+		t.Errorf("guardian failed: %q", rep.Errors)
 	}
 }

@@ -1,6 +1,10 @@
 package lab
 
-import "time"
+import (
+	"time"
+
+	"headroom/lab/netlab"
+)
 
 // long-fat-pipe is seed 004's Chicago–CERN path: 125 ms RTT at 100 Mbit/s and 1 Gbit/s,
 // one stream and eight. Its bandwidth-delay product is 1.56 MB at 100 Mbit/s and 15.6 MB at
@@ -24,10 +28,10 @@ func init() {
 			// receive-window growth behind it; 7 s of measurement is 56 round trips.
 			Warmup:  3 * time.Second,
 			Measure: 7 * time.Second,
-			Shaper:  ShaperHTB,
-			Delay:   DelayAuto,
+			Shaper:  netlab.ShaperHTB,
+			Delay:   netlab.DelayAuto,
 		},
-		Build: func(l *Lab, p Params) (*Topology, error) {
+		Build: func(l *netlab.Lab, p Params) (*Topology, error) {
 			a, err := l.AddHost("a")
 			if err != nil {
 				return nil, err
@@ -36,7 +40,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			lk, err := l.Connect(a, b, LinkSpec{
+			lk, err := l.Connect(a, b, netlab.LinkSpec{
 				RateBitsPerSec: p.RateBitsPerSec,
 				Shaper:         p.Shaper,
 				OneWayDelay:    p.OneWayDelay(),
@@ -47,7 +51,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &Topology{Sender: a, Receiver: b, Link: lk, Hosts: []*Host{a, b}}, nil
+			return &Topology{Sender: a, Receiver: b, Link: lk, Hosts: []*netlab.Host{a, b}}, nil
 		},
 	})
 }

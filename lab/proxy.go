@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"headroom/lab/netlab"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -51,10 +53,10 @@ func runProxyHelper(raw []byte) error {
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	if err := helperJoinCgroups(cfg.Cgroups); err != nil {
+	if err := netlab.JoinCgroups(cfg.Cgroups); err != nil {
 		return err
 	}
-	exitOnStdinClose()
+	netlab.ExitOnStdinClose()
 	if cfg.MaxFDs > 0 {
 		lim := unix.Rlimit{Cur: cfg.MaxFDs, Max: cfg.MaxFDs}
 		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
@@ -70,7 +72,7 @@ func runProxyHelper(raw []byte) error {
 		return err
 	}
 	childCfg, _ := json.Marshal(proxyChildConfig{Backend: cfg.Backend})
-	env := append(helperEnviron(), helperEnv+"=proxy-child", helperCfgEnv+"="+string(childCfg))
+	env := netlab.HelperEnv("proxy-child", childCfg)
 	var accepted, spawned, spawnErrs, acceptErrs, running atomic.Int64
 	var leaked []io.Closer // never closed: the leak
 	var mu sync.Mutex
@@ -130,12 +132,12 @@ func runProxyHelper(raw []byte) error {
 		mu.Lock()
 		nleak := len(leaked)
 		mu.Unlock()
-		helperStatus(os.Stdout, map[string]int64{
+		netlab.HelperStatus(os.Stdout, map[string]int64{
 			"ms": time.Since(start).Milliseconds(), "accepted": accepted.Load(), "spawned": spawned.Load(),
 			"spawn_errors": spawnErrs.Load(), "accept_errors": acceptErrs.Load(), "children": running.Load(),
 			"leaked_fds": int64(nleak),
 		})
-		time.Sleep(helperStatusEvery)
+		time.Sleep(netlab.HelperStatusEvery)
 	}
 }
 
@@ -188,7 +190,7 @@ type Backend struct {
 }
 
 // StartBackend listens on addr inside h.
-func StartBackend(h *Host, addr string, bodyBytes int) (*Backend, error) {
+func StartBackend(h *netlab.Host, addr string, bodyBytes int) (*Backend, error) {
 	b := &Backend{bodySize: bodyBytes}
 	if err := h.Do(func() (err error) { b.ln, err = net.Listen("tcp4", addr); return err }); err != nil {
 		return nil, fmt.Errorf("lab: backend listen %s in %s: %w", addr, h.Netns(), err)

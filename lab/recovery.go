@@ -15,6 +15,7 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/source"
 )
@@ -452,12 +453,12 @@ func NewRecoverySampler(root kernel.Root) *source.Sampler {
 // NewHostRecoverySampler opens the sampler for the network namespace the process's threads
 // run in, through /proc/thread-self/net on a fresh locked thread. Not through /proc/net:
 // that is /proc/self/net, the namespace of the thread-group leader, which namespace work on
-// the main thread can leave elsewhere (see this package's init; seen in `go test ./lab`
+// the main thread can leave elsewhere (see netlab's init in helper.go; seen in `go test ./lab`
 // before that fix: /proc/net/sockstat showed "inuse 0" while the test's namespace had 200
 // sockets open).
 func NewHostRecoverySampler() *source.Sampler {
 	var s *source.Sampler
-	lockedDo(func() error {
+	netlab.LockedDo(func() error {
 		s = NewRecoverySampler(kernel.HostRoot().InThreadNetns())
 		return nil
 	})

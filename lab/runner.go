@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"headroom/lab/netlab"
 	"headroom/model"
 
 	"golang.org/x/sys/unix"
@@ -49,42 +50,42 @@ type RunResult struct {
 	BaselineTCPMemPages int64     `json:"baseline_tcp_mem_pages"`
 	// PeakSocketMemPages is the run's own sockets' charged memory (SO_MEMINFO), rounded
 	// up to pages: the part of peak_tcp_mem_pages this run caused.
-	PeakSocketMemPages int64           `json:"peak_socket_mem_pages"`
-	BudgetPages        int64           `json:"budget_pages"`
-	BudgetOK           bool            `json:"budget_ok"`
-	Applied            []Applied       `json:"applied,omitempty"`
-	Skipped            []Skipped       `json:"skipped,omitempty"`
-	DelayLine          *DelayLineStats `json:"delay_line,omitempty"`
+	PeakSocketMemPages int64                  `json:"peak_socket_mem_pages"`
+	BudgetPages        int64                  `json:"budget_pages"`
+	BudgetOK           bool                   `json:"budget_ok"`
+	Applied            []Applied              `json:"applied,omitempty"`
+	Skipped            []Skipped              `json:"skipped,omitempty"`
+	DelayLine          *netlab.DelayLineStats `json:"delay_line,omitempty"`
 }
 
 // RunParams is the case as it actually ran: the asked-for link and workload plus what was
 // read back from the sender's namespace and measured before the transfer.
 type RunParams struct {
-	RateMbps          float64 `json:"rate_mbps"`
-	RTTMs             float64 `json:"rtt_ms"`
-	OneWayDelayMs     float64 `json:"one_way_delay_ms"`
-	MeasuredRTTMs     float64 `json:"measured_rtt_ms"` // median of 3 pings before the transfer
-	Streams           int     `json:"streams"`
-	WarmupS           float64 `json:"warmup_s"` // excluded from throughput
-	MeasureS          float64 `json:"measure_s"`
-	Link              string  `json:"link"`   // veth, veth+netem, tun+delayline
-	Shaper            Shaper  `json:"shaper"` // htb or tbf
-	LossFraction      float64 `json:"loss_fraction"`
-	CongestionControl string  `json:"congestion_control"` // as the sockets reported it
-	TCPRmem           string  `json:"tcp_rmem"`           // in force in the namespaces
-	TCPWmem           string  `json:"tcp_wmem"`
-	SndBufBytes       int     `json:"snd_buf_bytes,omitempty"` // asked for; 0 = autotuning
-	RcvBufBytes       int     `json:"rcv_buf_bytes,omitempty"`
-	MemoryBytes       int64   `json:"memory_bytes"` // RAM the budget assumes
-	BudgetBasis       string  `json:"budget_basis"`
+	RateMbps          float64       `json:"rate_mbps"`
+	RTTMs             float64       `json:"rtt_ms"`
+	OneWayDelayMs     float64       `json:"one_way_delay_ms"`
+	MeasuredRTTMs     float64       `json:"measured_rtt_ms"` // median of 3 pings before the transfer
+	Streams           int           `json:"streams"`
+	WarmupS           float64       `json:"warmup_s"` // excluded from throughput
+	MeasureS          float64       `json:"measure_s"`
+	Link              string        `json:"link"`   // veth, veth+netem, tun+delayline
+	Shaper            netlab.Shaper `json:"shaper"` // htb or tbf
+	LossFraction      float64       `json:"loss_fraction"`
+	CongestionControl string        `json:"congestion_control"` // as the sockets reported it
+	TCPRmem           string        `json:"tcp_rmem"`           // in force in the namespaces
+	TCPWmem           string        `json:"tcp_wmem"`
+	SndBufBytes       int           `json:"snd_buf_bytes,omitempty"` // asked for; 0 = autotuning
+	RcvBufBytes       int           `json:"rcv_buf_bytes,omitempty"`
+	MemoryBytes       int64         `json:"memory_bytes"` // RAM the budget assumes
+	BudgetBasis       string        `json:"budget_basis"`
 }
 
 // Applied is one sysctl the run set, per host, with the value read back.
 type Applied struct {
-	Host  string `json:"host"`
-	Key   string `json:"key"`
-	Value string `json:"value"`
-	Scope Scope  `json:"scope"`
+	Host  string       `json:"host"`
+	Key   string       `json:"key"`
+	Value string       `json:"value"`
+	Scope netlab.Scope `json:"scope"`
 }
 
 // Skipped is a change the run did not apply, and why.
@@ -113,9 +114,9 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err != nil {
 		return nil, err
 	}
-	sweepEarlierRuns(progress)
+	netlab.SweepEarlierRuns(progress)
 
-	l, err := New()
+	l, err := netlab.New()
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 		WarmupS:       p.Warmup.Seconds(),
 		MeasureS:      p.Measure.Seconds(),
 		Link:          topo.Link.Kind,
-		Shaper:        orDefault(p.Shaper, ShaperHTB),
+		Shaper:        orDefault(p.Shaper, netlab.ShaperHTB),
 		LossFraction:  p.LossFraction,
 		SndBufBytes:   p.SndBufBytes,
 		RcvBufBytes:   p.RcvBufBytes,
@@ -161,7 +162,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	}
 
 	pingTimeout := 2*p.RTT + time.Second
-	rtts, err := Ping(topo.Sender, topo.Link.AddrB, 3, 100*time.Millisecond, pingTimeout)
+	rtts, err := netlab.Ping(topo.Sender, topo.Link.AddrB, 3, 100*time.Millisecond, pingTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	rp.MeasuredRTTMs = ms(rtts[len(rtts)/2])
 	progress(fmt.Sprintf("run %s: path up, ping RTT %.1f ms; sending for %v (first %v excluded)", l.RunID, rp.MeasuredRTTMs, p.Warmup+p.Measure, p.Warmup))
 
-	bulk, err := RunBulk(ctx, topo.Sender, topo.Receiver, topo.Link.AddrB, BulkConfig{
+	bulk, err := netlab.RunBulk(ctx, topo.Sender, topo.Receiver, topo.Link.AddrB, netlab.BulkConfig{
 		Streams:           p.Streams,
 		Warmup:            p.Warmup,
 		Measure:           p.Measure,
@@ -219,7 +220,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 // tcp_allowed_congestion_control may become the default (net/ipv4/tcp_cong.c:
 // tcp_set_default_congestion_control returns EPERM for the others), while TCP_CONGESTION on
 // a socket accepts any available one with CAP_NET_ADMIN (tcp_set_congestion_control).
-func applySettings(l *Lab, h *Host, changes []model.Change, allowGlobal bool, res *RunResult) (socketCC string) {
+func applySettings(l *netlab.Lab, h *netlab.Host, changes []model.Change, allowGlobal bool, res *RunResult) (socketCC string) {
 	for _, c := range changes {
 		if c.Kind != model.ChangeSysctl {
 			res.Skipped = append(res.Skipped, Skipped{Key: c.Key, Value: c.Recommended, Why: fmt.Sprintf("kind %q: the lab applies sysctls only", c.Kind)})
@@ -229,7 +230,7 @@ func applySettings(l *Lab, h *Host, changes []model.Change, allowGlobal bool, re
 		if err != nil {
 			if c.Key == "net.ipv4.tcp_congestion_control" && errors.Is(err, unix.EPERM) {
 				socketCC = c.Recommended
-				res.Applied = append(res.Applied, Applied{Host: h.Name, Key: c.Key, Value: c.Recommended, Scope: ScopeSocket})
+				res.Applied = append(res.Applied, Applied{Host: h.Name, Key: c.Key, Value: c.Recommended, Scope: netlab.ScopeSocket})
 				continue
 			}
 			// A per-namespace key the kernel refuses (an unavailable congestion control,
@@ -237,18 +238,18 @@ func applySettings(l *Lab, h *Host, changes []model.Change, allowGlobal bool, re
 			// actually allowed.
 			why := "kernel refused: " + unwrapMsg(err)
 			if c.Key == "net.ipv4.tcp_congestion_control" && errors.Is(err, unix.ENOENT) {
-				avail, _ := readSysctl("net.ipv4.tcp_available_congestion_control")
+				avail, _ := netlab.ReadSysctl("net.ipv4.tcp_available_congestion_control")
 				why = fmt.Sprintf("not available on this kernel (tcp_available_congestion_control: %s)", avail)
 			}
 			res.Skipped = append(res.Skipped, Skipped{Key: c.Key, Value: c.Recommended, Why: why})
 			continue
 		}
 		switch {
-		case scope == ScopeMissing:
+		case scope == netlab.ScopeMissing:
 			res.Skipped = append(res.Skipped, Skipped{Key: c.Key, Value: c.Recommended, Why: "this kernel has no such sysctl"})
-		case scope != ScopeNetns && !allowGlobal:
+		case scope != netlab.ScopeNetns && !allowGlobal:
 			why := "global: exists only in the initial namespace"
-			if scope == ScopeReadOnly {
+			if scope == netlab.ScopeReadOnly {
 				why = "global: read-only inside a namespace, mirrors the initial namespace"
 			}
 			res.Skipped = append(res.Skipped, Skipped{Key: c.Key, Value: c.Recommended, Why: why + "; --allow-global applies and restores it"})

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+
+	"headroom/lab/netlab"
 )
 
 // Params is one case of a scenario: the link, the workload and the host the budget is for.
@@ -17,8 +19,8 @@ type Params struct {
 	RcvBufBytes       int    // 0 = autotuning
 	LossFraction      float64
 	MemoryBytes       int64 // RAM the plan and the budget assume; 0 = this machine's MemTotal
-	Shaper            Shaper
-	Delay             DelayBackend
+	Shaper            netlab.Shaper
+	Delay             netlab.DelayBackend
 }
 
 // OneWayDelay is the delay applied in each direction: half the RTT. The delay line adds
@@ -37,8 +39,8 @@ type Overrides struct {
 	RcvBufBytes       int
 	LossFraction      float64
 	MemoryBytes       int64
-	Shaper            Shaper
-	Delay             DelayBackend
+	Shaper            netlab.Shaper
+	Delay             netlab.DelayBackend
 }
 
 // Scenario is a topology plus a matrix of cases. The runner builds the topology fresh for
@@ -54,7 +56,7 @@ type Scenario struct {
 	Streams []int
 	Base    Params
 	// Build creates the hosts and links of one case in l.
-	Build func(l *Lab, p Params) (*Topology, error)
+	Build func(l *netlab.Lab, p Params) (*Topology, error)
 	// Failure, when set, makes this a failure scenario (scenario_failure.go): it reproduces a
 	// failure, runs doctor live against it and measures a fix, instead of comparing settings
 	// sets over a matrix; Rates, RTTs, Streams, Base and Build are then unused.
@@ -63,9 +65,9 @@ type Scenario struct {
 
 // Topology is what a scenario's Build hands the runner.
 type Topology struct {
-	Sender, Receiver *Host
-	Link             *Link // the path whose far end is Receiver
-	Hosts            []*Host
+	Sender, Receiver *netlab.Host
+	Link             *netlab.Link // the path whose far end is Receiver
+	Hosts            []*netlab.Host
 }
 
 var scenarios = map[string]*Scenario{}

@@ -14,6 +14,7 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/record"
 	"headroom/report"
@@ -132,8 +133,8 @@ type DoctorSummary struct {
 
 // Env is what a failure scenario's Run works with.
 type Env struct {
-	Lab     *Lab
-	Objects *Objects
+	Lab     *netlab.Lab
+	Objects *netlab.Objects
 	Options FailureOptions
 	Variant string
 	sc      *Scenario
@@ -199,12 +200,12 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("lab: %s exceeded its time bound of %v", sc.Name, timeout))
 	defer cancel()
-	sweepEarlierRuns(func(msg string) { progressTo(opts, msg) })
-	l, err := New()
+	netlab.SweepEarlierRuns(func(msg string) { progressTo(opts, msg) })
+	l, err := netlab.New()
 	if err != nil {
 		return nil, err
 	}
-	objs, err := NewObjects(l.RunID)
+	objs, err := netlab.NewObjects(l.RunID)
 	if err != nil {
 		l.Close()
 		return nil, err
@@ -303,7 +304,7 @@ type DoctorOptions struct {
 	Duration time.Duration // default 2 s (three samples at 1 s)
 	Interval time.Duration // default 1 s
 	// Cgroup, when set, is also diagnosed on its own: see doctorCgroup.
-	Cgroup *Cgroup
+	Cgroup *netlab.Cgroup
 }
 
 // Doctor runs doctor's live collection inside host h's network namespace — the per-namespace
@@ -311,7 +312,7 @@ type DoctorOptions struct {
 // (vmstat, meminfo, PSI, stat) the machine — and doctor's rules over it, as `headroom doctor
 // --format json` would on a host whose network namespace is h's. With opts.Cgroup it also
 // diagnoses the cgroup's own pressure (doctorCgroup).
-func (e *Env) Doctor(ctx context.Context, h *Host, opts DoctorOptions) ([]*DoctorResult, error) {
+func (e *Env) Doctor(ctx context.Context, h *netlab.Host, opts DoctorOptions) ([]*DoctorResult, error) {
 	if opts.Duration <= 0 {
 		opts.Duration = 2 * time.Second
 	}
@@ -321,7 +322,7 @@ func (e *Env) Doctor(ctx context.Context, h *Host, opts DoctorOptions) ([]*Docto
 	var cgSamples []model.Sample
 	var cgErr error
 	var tl *model.Timeline
-	err := kernel.InNetns(h.Netns(), func(root kernel.Root) error {
+	err := h.Read(func(root kernel.Root) error {
 		var err error
 		tl, err = source.Collect(ctx, root, source.CollectOptions{
 			Options:  source.DefaultOptions(),
@@ -389,7 +390,7 @@ func diagnoseTimeline(scope string, tl *model.Timeline) *DoctorResult {
 
 // cgroupSample reads the cgroup's PSI memory line at one instant. Sample.Source names the
 // cgroup file, so evidence built from it cites that file instead of /proc/pressure/memory.
-func cgroupSample(cg *Cgroup) (model.Sample, error) {
+func cgroupSample(cg *netlab.Cgroup) (model.Sample, error) {
 	p, path, err := cg.Pressure()
 	if err != nil {
 		return model.Sample{Time: time.Now()}, err
@@ -409,7 +410,7 @@ func cgroupSample(cg *Cgroup) (model.Sample, error) {
 // The v1 memory.stat counters have no equivalent in the Timeline (their pgpgin/pgpgout count
 // charge events, not the pages /proc/vmstat's do), so they are reported by the scenario as
 // observations, not fed to rules.
-func cgroupTimeline(cg *Cgroup, host *model.Timeline, samples []model.Sample) *model.Timeline {
+func cgroupTimeline(cg *netlab.Cgroup, host *model.Timeline, samples []model.Sample) *model.Timeline {
 	tl := &model.Timeline{Source: model.SourceInfo{Kind: model.SourceLive, Name: "memory cgroup " + cg.Name}}
 	tl.Host = model.Host{Hostname: host.Host.Hostname, Kernel: host.Host.Kernel, Arch: host.Host.Arch, WordBits: host.Host.WordBits}
 	tl.Host.SetPageSize(host.Host.PageSize)

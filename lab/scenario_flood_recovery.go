@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/source"
 )
 
@@ -75,11 +76,11 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	front, err := l.Connect(c, p, LinkSpec{})
+	front, err := l.Connect(c, p, netlab.LinkSpec{})
 	if err != nil {
 		return nil, err
 	}
-	back, err := l.Connect(p, s, LinkSpec{})
+	back, err := l.Connect(p, s, netlab.LinkSpec{})
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 	}
 	leak := e.Variant == "leaking"
 	proxyAddr := net.JoinHostPort(front.AddrB.String(), strconv.Itoa(floodPort))
-	px, err := startHelper(p, "proxy", proxyConfig{Cgroups: cg.Dirs(), Listen: proxyAddr, Backend: backendAddr, Leak: leak, MaxFDs: floodProxyMaxFDs}, nil, 10*time.Second)
+	px, err := netlab.StartHelper(p, "proxy", proxyConfig{Cgroups: cg.Dirs(), Listen: proxyAddr, Backend: backendAddr, Leak: leak, MaxFDs: floodProxyMaxFDs}, nil, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +113,8 @@ func runFloodRecovery(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	var smp *source.Sampler
 	var conntrack *os.File
-	if err := p.Do(func() error {
-		smp = NewRecoverySampler(kernel.HostRoot().InThreadNetns())
+	if err := p.Read(func(root kernel.Root) error {
+		smp = NewRecoverySampler(root)
 		// nf_conntrack_count is per namespace; absent when nf_conntrack is not loaded.
 		conntrack, _ = os.Open("/proc/sys/net/netfilter/nf_conntrack_count")
 		return nil
@@ -233,7 +234,7 @@ type dialReply struct {
 	err error
 }
 
-func newNSDialer(h *Host, workers int) (*nsDialer, error) {
+func newNSDialer(h *netlab.Host, workers int) (*nsDialer, error) {
 	d := &nsDialer{reqs: make(chan dialReq)}
 	ready := make(chan error, workers)
 	for i := 0; i < workers; i++ {

@@ -2,8 +2,8 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"headroom/plan"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
+	"headroom/model"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,15 +27,15 @@ import (
 // machine only.
 
 // setGlobal writes a global sysctl through the lab's journal and records it.
-func setGlobal(e *Env, h *Host, key, value string, run *FailureRun) (string, error) {
+func setGlobal(e *Env, h *netlab.Host, key, value string, run *FailureRun) (string, error) {
 	scope, got, err := e.Lab.SetSysctl(h, key, value, e.Options.AllowGlobal)
 	if err != nil {
 		return "", err
 	}
-	if scope == ScopeMissing {
+	if scope == netlab.ScopeMissing {
 		return "", fmt.Errorf("lab: this kernel has no %s: %w", key, kernel.ErrNotSupported)
 	}
-	if scope == ScopeNetns {
+	if scope == netlab.ScopeNetns {
 		return "", fmt.Errorf("lab: %s is per namespace here; the scenario assumes a global key", key)
 	}
 	if got == "" {
@@ -184,47 +186,27 @@ func runTCPMemLow(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(lk.AddrB.String(), "5006")
-	svc, err := startHelper(b, "service", serviceConfig{Listen: addr}, nil, 10*time.Second)
+	svc, err := netlab.StartHelper(b, "service", serviceConfig{Listen: addr}, nil, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	defer svc.Kill()
 	run := &FailureRun{}
 	measure := func(phase string, doctor bool) (float64, []*DoctorResult, error) {
-		ns0, err := nsNetStat(b)
+		ph, err := e.runSinkPhase(ctx, a, b, addr, svc, tcpMemLowStreams, time.Second, 3*time.Second, doctor, DoctorOptions{Duration: 2 * time.Second})
 		if err != nil {
 			return 0, nil, err
 		}
-		snd, err := startBulk(ctx, a, addr, tcpMemLowStreams)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer snd.Stop()
-		waitDoctor := e.doctorAfter(ctx, doctor, time.Second, b, DoctorOptions{Duration: 2 * time.Second})
-		bps, err := sinkRate(ctx, svc, time.Second, 3*time.Second)
-		docs, docErr := waitDoctor()
-		snd.Stop()
-		if err != nil {
-			return 0, nil, err
-		}
-		if docErr != nil {
-			return 0, nil, docErr
-		}
-		ns1, err := nsNetStat(b)
-		if err != nil {
-			return 0, nil, err
-		}
-		run.Observed = append(run.Observed, counterObservations(ns0, ns1, "TcpExt", phase, "/proc/net/netstat in "+b.Netns(),
+		bps := ph.bps
+		run.Observed = append(run.Observed, counterObservations(ph.ns0, ph.ns1, "TcpExt", phase, "/proc/net/netstat in "+b.Netns(),
 			"TCPMemoryPressures", "PruneCalled", "TCPRcvQDrop", "TCPOFODrop", "TCPAbortOnMemory")...)
-		if g, err := kernel.ReadSockStat(kernel.HostRoot()); err == nil {
-			if v, ok := g.Get("TCP", "mem"); ok {
-				run.Observed = append(run.Observed, Observation{What: "TCP mem (sockstat, after the transfer)", Phase: phase, Value: float64(v), Unit: "pages", Source: "/proc/net/sockstat"})
-			}
+		if v, err := netlab.TCPMemPages(); err == nil {
+			run.Observed = append(run.Observed, Observation{What: "TCP mem (sockstat, after the transfer)", Phase: phase, Value: float64(v), Unit: "pages", Source: "/proc/net/sockstat"})
 		}
 		run.Observed = append(run.Observed, Observation{What: "throughput", Phase: phase, Value: round1(bps / 1e6), Unit: "Mbit/s", Source: "bytes read by the receiver"})
 		e.Progressf("%s: %.1f Mbit/s", phase, bps/1e6)
 		sleepCtx(ctx, 300*time.Millisecond)
-		return bps / 1e6, docs, nil
+		return bps / 1e6, ph.docs, nil
 	}
 	if _, err := setGlobal(e, a, "net.ipv4.tcp_mem", tcpMemLowValue, run); err != nil {
 		return nil, err
@@ -263,7 +245,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		lk, err := l.Connect(a, b, LinkSpec{})
+		lk, err := l.Connect(a, b, netlab.LinkSpec{})
 		if err != nil {
 			return 0, nil, err
 		}
@@ -292,7 +274,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		ns, err := nsNetStat(a)
+		ns, err := a.NetStat()
 		if err != nil {
 			return 0, nil, err
 		}
@@ -301,7 +283,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 			Observation{What: "orphans holding send queues after " + orphanLimitHoldFor.String(), Phase: phase, Value: float64(st.n), Source: "sock_diag in " + a.Netns()},
 			Observation{What: "their send queues", Phase: phase, Value: float64(st.sendQ), Unit: "bytes", Source: "sock_diag in " + a.Netns()},
 			Observation{What: "TcpExt TCPAbortOnMemory (orphans reset at the limit)", Phase: phase, Value: float64(aborted), Unit: "increase", Source: "/proc/net/netstat in " + a.Netns()})
-		e.Progressf("%s: %d orphans hold %s after %v; %d reset at the limit", phase, st.n, formatBytes(st.sendQ), orphanLimitHoldFor, aborted)
+		e.Progressf("%s: %d orphans hold %s after %v; %d reset at the limit", phase, st.n, plan.FormatBytes(st.sendQ), orphanLimitHoldFor, aborted)
 		return float64(st.sendQ), docs, nil
 	}
 	before, docs, err := hold("before", false)
@@ -330,7 +312,7 @@ type hoard struct {
 	peers    []*net.TCPConn
 }
 
-func startHoard(ctx context.Context, a, b *Host, lk *Link, userTimeoutMs int) (*hoard, error) {
+func startHoard(ctx context.Context, a, b *netlab.Host, lk *netlab.Link, userTimeoutMs int) (*hoard, error) {
 	h := &hoard{}
 	addr := net.JoinHostPort(lk.AddrB.String(), strconv.Itoa(orphanPort))
 	if err := b.Do(func() (err error) { h.ln, err = net.Listen("tcp4", addr); return err }); err != nil {
@@ -352,7 +334,7 @@ func startHoard(ctx context.Context, a, b *Host, lk *Link, userTimeoutMs int) (*
 		return nil, err
 	}
 	var err error
-	if h.ns0, err = nsNetStat(a); err != nil {
+	if h.ns0, err = a.NetStat(); err != nil {
 		h.Close()
 		return nil, err
 	}
@@ -429,7 +411,7 @@ func (h *hoard) Close() {
 // network namespace of whoever mounted it (fs/sysfs/mount.c), so the write goes through a
 // sysfs mounted by a thread inside h, in a private mount namespace of that thread (which is
 // discarded with the thread).
-func setRPS(h *Host, dev, mask string) error {
+func setRPS(h *netlab.Host, dev, mask string) error {
 	return h.Do(func() error {
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("lab: unshare mount namespace: %w", err)
@@ -454,20 +436,6 @@ func setRPS(h *Host, dev, mask string) error {
 	})
 }
 
-// softnetTotals sums softnet_stat's dropped and time_squeeze over the CPUs (global).
-func softnetTotals() (dropped, squeeze, processed int64, err error) {
-	cpus, err := kernel.ReadSoftnet(kernel.HostRoot())
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	for _, c := range cpus {
-		dropped += c.Dropped
-		squeeze += c.TimeSqueeze
-		processed += c.Processed
-	}
-	return dropped, squeeze, processed, nil
-}
-
 func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error) {
 	l := e.Lab
 	a, b, lk, err := pairOnVeth(l)
@@ -487,24 +455,27 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 	}
 	pps := float64(rpsFloodDatagramsPerSec)
 	flood := func(phase string, doctor bool) (float64, []*DoctorResult, error) {
-		rx, err := b.listenUDP(addr)
+		// A receiver that keeps up, with a buffer that never fills: the drops under test
+		// happen before the socket, in the backlog of the CPU RPS steers to.
+		rx, err := netlab.ListenUDP(b, addr, netlab.UDPSink{RcvBuf: 32 << 20})
 		if err != nil {
 			return 0, nil, err
 		}
 		defer rx.Close()
-		stop, sent, err := pinnedUDPFlood(ctx, a, addr, rpsFloodDatagramsPerSec, rpsFloodDatagramBytes)
+		// The sender's thread on CPU 0, so RPS to CPU 1 moves the receive work off it.
+		snd, err := netlab.StartUDPFlood(ctx, a, addr, netlab.UDPFlood{PPS: rpsFloodDatagramsPerSec, Bytes: rpsFloodDatagramBytes, Pin: true, CPU: 0})
 		if err != nil {
 			return 0, nil, err
 		}
-		defer stop()
+		defer snd.Stop()
 		if err := sleepCtx(ctx, 500*time.Millisecond); err != nil {
 			return 0, nil, err
 		}
-		d0, s0, _, err := softnetTotals()
+		soft0, err := kernel.ReadSoftnet(kernel.HostRoot())
 		if err != nil {
 			return 0, nil, err
 		}
-		n0 := sent()
+		n0 := snd.Sent()
 		t0 := time.Now()
 		var docs []*DoctorResult
 		if doctor {
@@ -515,25 +486,28 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 		} else if err := sleepCtx(ctx, 2*time.Second); err != nil {
 			return 0, nil, err
 		}
-		d1, s1, _, err := softnetTotals()
+		soft1, err := kernel.ReadSoftnet(kernel.HostRoot())
 		if err != nil {
 			return 0, nil, err
 		}
 		secs := time.Since(t0).Seconds()
-		n := sent() - n0
+		n := snd.Sent() - n0
+		// softnet_stat is global, its columns u32 that wrap (model.SoftnetDeltas).
+		soft := model.SoftnetTotals(model.SoftnetDeltas(soft0, soft1))
+		dropped, squeezed := soft.Dropped, soft.TimeSqueeze
 		run.Observed = append(run.Observed,
 			Observation{What: "datagrams sent", Phase: phase, Value: float64(n), Source: "sender"},
-			Observation{What: "softnet_stat dropped (all CPUs)", Phase: phase, Value: float64(d1 - d0), Unit: "increase", Source: "/proc/net/softnet_stat"},
-			Observation{What: "softnet_stat time_squeeze (all CPUs)", Phase: phase, Value: float64(s1 - s0), Unit: "increase", Source: "/proc/net/softnet_stat"})
+			Observation{What: "softnet_stat dropped (all CPUs)", Phase: phase, Value: float64(dropped), Unit: "increase", Source: "/proc/net/softnet_stat"},
+			Observation{What: "softnet_stat time_squeeze (all CPUs)", Phase: phase, Value: float64(squeezed), Unit: "increase", Source: "/proc/net/softnet_stat"})
 		var v float64
 		if squeeze {
-			v = float64(s1-s0) / secs
-			e.Progressf("%s: %d datagrams, %d time_squeeze (%.0f/s)", phase, n, s1-s0, v)
+			v = float64(squeezed) / secs
+			e.Progressf("%s: %d datagrams, %d time_squeeze (%.0f/s)", phase, n, squeezed, v)
 		} else {
 			if n > 0 {
-				v = 100 * float64(d1-d0) / float64(n)
+				v = 100 * float64(dropped) / float64(n)
 			}
-			e.Progressf("%s: %d datagrams, %d dropped at the backlog (%.1f%%)", phase, n, d1-d0, v)
+			e.Progressf("%s: %d datagrams, %d dropped at the backlog (%.1f%%)", phase, n, dropped, v)
 		}
 		return v, docs, nil
 	}
@@ -563,96 +537,4 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 	}
 	run.Metric = Metric{Before: round3(before), After: round3(after)}
 	return run, nil
-}
-
-// listenUDP opens a UDP socket in h that is read as fast as possible (the drops under test
-// happen before the socket).
-func (h *Host) listenUDP(addr string) (*udpReceiver, error) {
-	r := &udpReceiver{stop: make(chan struct{})}
-	if err := h.Do(func() error {
-		ua, err := net.ResolveUDPAddr("udp4", addr)
-		if err != nil {
-			return err
-		}
-		r.conn, err = net.ListenUDP("udp4", ua)
-		if err != nil {
-			return err
-		}
-		rc, _ := r.conn.SyscallConn()
-		rc.Control(func(fd uintptr) { unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, 32<<20) })
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		buf := make([]byte, 2048)
-		for {
-			if _, _, err := r.conn.ReadFromUDP(buf); err != nil {
-				if errors.Is(err, net.ErrClosed) {
-					return
-				}
-			}
-			r.received.Add(1)
-		}
-	}()
-	return r, nil
-}
-
-// pinnedUDPFlood sends pps datagrams a second from a thread of h pinned to CPU 0, so that RPS
-// to CPU 1 moves the receive work off the sender's CPU.
-func pinnedUDPFlood(ctx context.Context, h *Host, addr string, pps, size int) (stop func(), sent func() int64, err error) {
-	ctx, cancel := context.WithCancel(ctx)
-	var n int64
-	var mu sync.Mutex
-	ready := make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		h.Do(func() error {
-			var set unix.CPUSet
-			set.Set(0)
-			if err := unix.SchedSetaffinity(0, &set); err != nil {
-				ready <- fmt.Errorf("lab: pin sender to CPU 0: %w", err)
-				return nil
-			}
-			ua, err := net.ResolveUDPAddr("udp4", addr)
-			if err != nil {
-				ready <- err
-				return nil
-			}
-			c, err := net.DialUDP("udp4", nil, ua)
-			if err != nil {
-				ready <- err
-				return nil
-			}
-			defer c.Close()
-			ready <- nil
-			buf := make([]byte, size)
-			start := time.Now()
-			var next, actual int64 // schedule position, datagrams sent
-			for ctx.Err() == nil {
-				due := int64(time.Since(start).Seconds() * float64(pps))
-				// A steady sender: time the thread did not get is not made up in a burst.
-				next = max(next, due-int64(pps)/200)
-				for next < due {
-					c.Write(buf)
-					next++
-					actual++
-				}
-				mu.Lock()
-				n = actual
-				mu.Unlock()
-				time.Sleep(200 * time.Microsecond)
-			}
-			return nil
-		})
-	}()
-	if err := <-ready; err != nil {
-		cancel()
-		<-done
-		return nil, nil, err
-	}
-	return func() { cancel(); <-done }, func() int64 { mu.Lock(); defer mu.Unlock(); return n }, nil
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"headroom/plan"
 	"os"
 	"strconv"
 	"sync"
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // orphan-hoard: seed 004's FIN_WAIT1 rows. A peer (namespace b) accepts connections and
@@ -119,11 +121,11 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, false, err
 		}
-		lk, err := l.Connect(a, b, LinkSpec{})
+		lk, err := l.Connect(a, b, netlab.LinkSpec{})
 		if err != nil {
 			return 0, false, err
 		}
-		if scope, _, err := l.SetSysctl(a, "net.ipv4.tcp_fin_timeout", strconv.Itoa(orphanFinTimeoutSecs), false); err != nil || scope != ScopeNetns {
+		if scope, _, err := l.SetSysctl(a, "net.ipv4.tcp_fin_timeout", strconv.Itoa(orphanFinTimeoutSecs), false); err != nil || scope != netlab.ScopeNetns {
 			return 0, false, fmt.Errorf("lab: tcp_fin_timeout in %s: scope %s, %v", a.Netns(), scope, err)
 		}
 		userTimeout := 0
@@ -132,12 +134,12 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 			switch {
 			case err != nil:
 				return 0, false, err
-			case scope == ScopeNetns:
+			case scope == netlab.ScopeNetns:
 				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "net.ipv4.tcp_rto_max_ms", Value: got, Scope: scope})
 				run.Settings = "net.ipv4.tcp_rto_max_ms = " + got + " in the sender's namespace"
 			default:
 				userTimeout = 1000
-				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "TCP_USER_TIMEOUT", Value: "1000 ms", Scope: ScopeSocket})
+				run.Applied = append(run.Applied, Applied{Host: a.Name, Key: "TCP_USER_TIMEOUT", Value: "1000 ms", Scope: netlab.ScopeSocket})
 				run.Settings = "TCP_USER_TIMEOUT = 1000 ms on each sender socket (this kernel has no net.ipv4.tcp_rto_max_ms)"
 				run.Notes = append(run.Notes, "net.ipv4.tcp_rto_max_ms: "+string(scope)+" here (added in 6.15); used the application-side alternative")
 			}
@@ -164,7 +166,7 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		if st.n < orphanConns {
 			return 0, false, fmt.Errorf("lab: only %d of %d closed sockets are in FIN_WAIT1 with data queued: the peer did not stop the senders", st.n, orphanConns)
 		}
-		e.Progressf("%s: %d sockets in FIN_WAIT1 (%d orphaned) hold %s of send queue", phase, st.n, st.orphans, formatBytes(st.sendQ))
+		e.Progressf("%s: %d sockets in FIN_WAIT1 (%d orphaned) hold %s of send queue", phase, st.n, st.orphans, plan.FormatBytes(st.sendQ))
 		var docErr error
 		var docWG sync.WaitGroup
 		if doctor {
@@ -201,7 +203,7 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 			lifetime = time.Since(closedAt).Seconds()
 			run.Observed = append(run.Observed, Observation{What: "FIN_WAIT1 sockets still holding send queues at the end of the window", Phase: phase, Value: float64(last.n), Source: "sock_diag in " + a.Netns()},
 				Observation{What: "send queues still held at the end of the window", Phase: phase, Value: float64(last.sendQ), Unit: "bytes", Source: "sock_diag in " + a.Netns()})
-			e.Progressf("%s: after %.1f s, %d orphans still hold %s", phase, lifetime, last.n, formatBytes(last.sendQ))
+			e.Progressf("%s: after %.1f s, %d orphans still hold %s", phase, lifetime, last.n, plan.FormatBytes(last.sendQ))
 		} else {
 			e.Progressf("%s: all orphans gone %.1f s after close()", phase, lifetime)
 		}

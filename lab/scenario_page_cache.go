@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // page-cache-pressure: seed 003's shape in a memory cgroup. A service (a helper process in a
@@ -66,7 +67,7 @@ func init() {
 }
 
 // psiSomeTotal reads the cgroup's memory.pressure "some total" in microseconds.
-func psiSomeTotal(cg *Cgroup) (int64, error) {
+func psiSomeTotal(cg *netlab.Cgroup) (int64, error) {
 	p, path, err := cg.Pressure()
 	if err != nil {
 		return 0, err
@@ -113,7 +114,7 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err := cg.SetMemoryLimit(pcMemoryBytes); err != nil {
 			return 0, nil, err
 		}
-		svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, File: file, Mmap: true, DontNeed: dropBehind}, nil, 10*time.Second)
+		svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, File: file, Mmap: true, DontNeed: dropBehind}, nil, 10*time.Second)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -165,10 +166,8 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 			Observation{What: "file read by the service", Phase: name, Value: round1(float64(fb1-fb0) / secs / (1 << 20)), Unit: "MiB/s", Source: "service"},
 			Observation{What: "network received by the service", Phase: name, Value: round1(float64(rx1-rx0) * 8 / secs / 1e6), Unit: "Mbit/s", Source: "service"})
 		for _, k := range []string{"pgpgin", "pgpgout", "pgmajfault"} {
-			x, okA := stat0.Get(k)
-			y, okB := stat1.Get(k)
-			if okA && okB {
-				run.Observed = append(run.Observed, Observation{What: "cgroup memory.stat " + k, Phase: name, Value: float64(y - x), Unit: "increase", Source: statPath})
+			if d, ok := counterGrowth(stat0, stat1, k); ok {
+				run.Observed = append(run.Observed, Observation{What: "cgroup memory.stat " + k, Phase: name, Value: float64(d), Unit: "increase", Source: statPath})
 			}
 		}
 		for _, k := range []string{"cache", "mapped_file", "file"} {

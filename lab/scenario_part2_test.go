@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +35,6 @@ func runFailureScenario(t *testing.T, name string, opts FailureOptions) *Failure
 	meter := contention.Start()
 	for try := 1; try <= 2; try++ {
 		before := snapshotHost(t)
-		objsBefore := snapshotObjects(t)
 		opts.Progress = func(m string) { t.Log(m) }
 		start := time.Now()
 		rep, err = RunFailure(context.Background(), sc, opts)
@@ -47,7 +45,6 @@ func runFailureScenario(t *testing.T, name string, opts FailureOptions) *Failure
 		b, _ := json.MarshalIndent(rep, "", "  ")
 		t.Logf("report:\n%s", b)
 		before.compare(t, snapshotHost(t))
-		objsBefore.compare(t, snapshotObjects(t))
 		problems = nil
 		for _, r := range rep.Runs {
 			if len(r.Expected) > 0 && !r.Diagnosed {
@@ -73,71 +70,6 @@ func runFailureScenario(t *testing.T, name string, opts FailureOptions) *Failure
 func loadAvg() string {
 	b, _ := os.ReadFile("/proc/loadavg")
 	return strings.TrimSpace(string(b))
-}
-
-// objectsState is what the lab's non-namespace objects look like on the host.
-type objectsState struct {
-	cgroups []string // hr-* directories in the cgroup hierarchies
-	swaps   []string // /proc/swaps devices
-	zram    []string // /sys/block/zram*
-	scratch []string // entries of the scratch root
-	objects []string // *.objects.json journals
-}
-
-func snapshotObjects(t *testing.T) objectsState {
-	t.Helper()
-	var st objectsState
-	m, err := findCgroupMounts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, root := range []string{m.V1Memory, m.V2} {
-		if root == "" {
-			continue
-		}
-		for _, n := range readDirNames(root) {
-			if _, ok := runIDOf(n); ok && !foreignLive(n) {
-				st.cgroups = append(st.cgroups, filepath.Join(root, n))
-			}
-		}
-	}
-	if b, err := os.ReadFile("/proc/swaps"); err == nil {
-		for _, line := range strings.Split(string(b), "\n")[1:] {
-			if f := strings.Fields(line); len(f) > 0 {
-				st.swaps = append(st.swaps, f[0])
-			}
-		}
-	}
-	for _, n := range readDirNames("/sys/block") {
-		if strings.HasPrefix(n, "zram") {
-			st.zram = append(st.zram, n)
-		}
-	}
-	for _, n := range readDirNames(scratchRoot) {
-		if isRunID(n) && !foreignLive(n+".json") {
-			st.scratch = append(st.scratch, n)
-		}
-	}
-	for _, n := range readDirNames(ownerDir) {
-		if id, ok := strings.CutSuffix(n, objectsSuffix); ok && isRunID(id) && !foreignLive(id+".json") {
-			st.objects = append(st.objects, n)
-		}
-	}
-	return st
-}
-
-func (before objectsState) compare(t *testing.T, after objectsState) {
-	t.Helper()
-	eq := func(what string, a, b []string) {
-		if strings.Join(a, "\n") != strings.Join(b, "\n") {
-			t.Errorf("%s changed:\nbefore %q\nafter  %q", what, a, b)
-		}
-	}
-	eq("lab cgroups", before.cgroups, after.cgroups)
-	eq("swap areas", before.swaps, after.swaps)
-	eq("zram devices", before.zram, after.zram)
-	eq("scratch directories", before.scratch, after.scratch)
-	eq("object journals", before.objects, after.objects)
 }
 
 func TestFloodRecovery(t *testing.T) {

@@ -5,12 +5,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"headroom/diagnose"
-	"headroom/kernel"
+	"headroom/lab/netlab"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,11 +61,11 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	la, err := a.nl.LinkByName(lk.DevA)
+	la, err := a.Netlink().LinkByName(lk.DevA)
 	if err != nil {
 		return nil, err
 	}
-	lb, err := b.nl.LinkByName(lk.DevB)
+	lb, err := b.Netlink().LinkByName(lk.DevB)
 	if err != nil {
 		return nil, err
 	}
@@ -88,24 +87,15 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 	copy(to.Addr[:], lb.Attrs().HardwareAddr)
 
 	rxDropped := func() (int64, error) {
-		var v int64
-		var found bool
-		err := b.Do(func() error {
-			devs, err := kernel.ReadNetDev(kernel.HostRoot().InThreadNetns())
-			if err != nil {
-				return err
-			}
-			for _, d := range devs {
-				if d.Name == lk.DevB {
-					v, found = d.Counters.Get("rx_dropped")
-				}
-			}
-			return nil
-		})
-		if err == nil && !found {
-			err = fmt.Errorf("lab: no rx_dropped for %s in /proc/net/dev of %s", lk.DevB, b.Netns())
+		c, err := b.DevCounters(lk.DevB)
+		if err != nil {
+			return 0, err
 		}
-		return v, err
+		v, ok := c.Get("rx_dropped")
+		if !ok {
+			return 0, fmt.Errorf("lab: no rx_dropped for %s in /proc/net/dev of %s", lk.DevB, b.Netns())
+		}
+		return v, nil
 	}
 	send := func(n int) error {
 		start := time.Now()
@@ -140,18 +130,9 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 		if err != nil {
 			return 0, nil, err
 		}
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second})
-			}()
-		}
+		waitDoctor := e.doctorAfter(ctx, doctor, 0, b, DoctorOptions{Duration: 2 * time.Second})
 		err = send(rxUnknownFrames)
-		wg.Wait()
+		docs, docErr := waitDoctor()
 		if err != nil {
 			return 0, nil, err
 		}
@@ -213,7 +194,7 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 		case <-time.After(time.Second):
 		}
 	}()
-	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "AF_PACKET listener", Value: fmt.Sprintf("EtherType %#04x on %s", rxUnknownEtherType, lk.DevB), Scope: ScopeSocket})
+	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "AF_PACKET listener", Value: fmt.Sprintf("EtherType %#04x on %s", rxUnknownEtherType, lk.DevB), Scope: netlab.ScopeSocket})
 	run.Settings = fmt.Sprintf("a handler for EtherType %#04x in the receiving namespace", rxUnknownEtherType)
 	after, _, err := measure("after", false)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/plan"
 
 	"golang.org/x/sys/unix"
@@ -83,7 +84,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort(lk.AddrB.String(), "5001")
-	svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr}, nil, 10*time.Second)
+	svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr}, nil, 10*time.Second)
 	if err != nil {
 		return nil, err
 	}
@@ -93,32 +94,14 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	measure := func(phase string, doctor bool) (float64, []*DoctorResult, error) {
 		for _, f := range []string{"memory.kmem.tcp.max_usage_in_bytes", "memory.kmem.tcp.failcnt"} {
-			writeCgroupFile(cg.V1Memory, f, "0")
+			netlab.WriteCgroupFile(cg.V1Memory, f, "0")
 		}
-		ns0, err := nsNetStat(b)
+		ph, err := e.runSinkPhase(ctx, a, b, addr, svc, squeezeStreams, squeezeWarm, squeezeMeasure, doctor, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
 		if err != nil {
 			return 0, nil, err
 		}
-		snd, err := startBulk(ctx, a, addr, squeezeStreams)
-		if err != nil {
-			return 0, nil, err
-		}
-		defer snd.Stop()
-		waitDoctor := e.doctorAfter(ctx, doctor, squeezeWarm, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-		bps, err := sinkRate(ctx, svc, squeezeWarm, squeezeMeasure)
-		docs, docErr := waitDoctor()
-		snd.Stop()
-		if err != nil {
-			return 0, nil, err
-		}
-		if docErr != nil {
-			return 0, nil, docErr
-		}
-		ns1, err := nsNetStat(b)
-		if err != nil {
-			return 0, nil, err
-		}
-		run.Observed = append(run.Observed, counterObservations(ns0, ns1, "TcpExt", phase, src,
+		bps := ph.bps
+		run.Observed = append(run.Observed, counterObservations(ph.ns0, ph.ns1, "TcpExt", phase, src,
 			"PruneCalled", "RcvPruned", "OfoPruned", "TCPRcvQDrop", "TCPOFODrop", "TCPRcvCollapsed", "TCPMemoryPressures")...)
 		for _, f := range []string{"memory.kmem.tcp.max_usage_in_bytes", "memory.kmem.tcp.failcnt", "memory.kmem.tcp.limit_in_bytes"} {
 			if v, err := cg.ReadInt(f); err == nil {
@@ -130,7 +113,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		// Let the aborted connections' RSTs reach the service so its sockets close and
 		// uncharge before the next phase.
 		sleepCtx(ctx, 300*time.Millisecond)
-		return bps / 1e6, docs, nil
+		return bps / 1e6, ph.docs, nil
 	}
 
 	// Reference: accounting on, no limit.
@@ -149,8 +132,8 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 
 	// The fix: the plan for this service.
 	linkMbps := int64(squeezeDefaultLinkMbps)
-	b.Do(func() error {
-		if nics, err := kernel.ReadNICs(kernel.HostRoot().InThreadNetns()); err == nil {
+	b.Read(func(root kernel.Root) error {
+		if nics, err := kernel.ReadNICs(root); err == nil {
 			for _, n := range nics {
 				if n.Name == lk.DevB && n.SpeedMbps > 0 {
 					linkMbps = n.SpeedMbps
@@ -182,7 +165,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if scope != ScopeNetns {
+	if scope != netlab.ScopeNetns {
 		return nil, fmt.Errorf("lab: tcp_rmem is %s here, not per namespace: the scenario would need a global change", scope)
 	}
 	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "net.ipv4.tcp_rmem", Value: got, Scope: scope})
@@ -191,7 +174,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	run.Applied = append(run.Applied, Applied{Host: cg.Name, Key: "memory.kmem.tcp.limit_in_bytes", Value: strconv.FormatInt(budget, 10), Scope: "cgroup"})
-	run.Settings = fmt.Sprintf("plan: %d Mbit/s, RTT %v, %d streams, %s container: tcp_rmem %s, TCP budget %s", linkMbps, squeezePlanRTT, squeezeStreams, formatBytes(squeezeMemoryBytes), got, formatBytes(budget))
+	run.Settings = fmt.Sprintf("plan: %d Mbit/s, RTT %v, %d streams, %s container: tcp_rmem %s, TCP budget %s", linkMbps, squeezePlanRTT, squeezeStreams, plan.FormatBytes(squeezeMemoryBytes), got, plan.FormatBytes(budget))
 	run.Notes = append(run.Notes, "plan budget: "+pl.Budget.Why)
 	after, _, err := measure("after", false)
 	if err != nil {

@@ -8,42 +8,41 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // Shared pieces of the failure scenarios.
-
-// nsNetStat reads /proc/net/netstat and snmp as host h sees them (per namespace counters:
-// net->mib, include/net/netns/mib.h).
-func nsNetStat(h *Host) (kernel.Groups, error) {
-	var g kernel.Groups
-	err := h.Do(func() (err error) {
-		g, err = kernel.ReadNetStat(kernel.HostRoot().InThreadNetns())
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lab: netstat in %s: %w", h.Netns(), err)
-	}
-	return g, nil
-}
 
 // counterObservations returns the growth of group's counters between two readings.
 func counterObservations(a, b kernel.Groups, group, phase, src string, names ...string) []Observation {
 	var out []Observation
 	for _, n := range names {
-		x, okA := a.Get(group, n)
-		y, okB := b.Get(group, n)
-		if !okA || !okB {
-			continue
+		if d, ok := counterDelta(a, b, group, n); ok {
+			out = append(out, Observation{What: group + " " + n, Phase: phase, Value: float64(d), Unit: "increase", Source: src})
 		}
-		out = append(out, Observation{What: group + " " + n, Phase: phase, Value: float64(y - x), Unit: "increase", Source: src})
 	}
 	return out
 }
 
-// counterDelta is one counter's growth between two readings, and whether both had it.
+// counterDelta is one counter's growth between two readings of grouped counters (netstat,
+// snmp), and whether both had it.
 func counterDelta(a, b kernel.Groups, group, name string) (int64, bool) {
-	x, okA := a.Get(group, name)
-	y, okB := b.Get(group, name)
+	var ca, cb kernel.Counters
+	if g := a.Group(group); g != nil {
+		ca = g.Counters
+	}
+	if g := b.Group(group); g != nil {
+		cb = g.Counters
+	}
+	return counterGrowth(ca, cb, name)
+}
+
+// counterGrowth is one counter's growth between two readings (vmstat, a cgroup's
+// memory.stat), and whether both had it: absent is not zero. The scenarios' counters are
+// 64-bit and their windows seconds long, so a plain difference is the growth.
+func counterGrowth(a, b kernel.Counters, name string) (int64, bool) {
+	x, okA := a.Get(name)
+	y, okB := b.Get(name)
 	return y - x, okA && okB
 }
 
@@ -56,7 +55,7 @@ type bulkSender struct {
 	once  sync.Once
 }
 
-func startBulk(ctx context.Context, h *Host, addr string, streams int) (*bulkSender, error) {
+func startBulk(ctx context.Context, h *netlab.Host, addr string, streams int) (*bulkSender, error) {
 	b := &bulkSender{}
 	err := h.Do(func() error {
 		d := net.Dialer{Timeout: 5 * time.Second}
@@ -73,7 +72,7 @@ func startBulk(ctx context.Context, h *Host, addr string, streams int) (*bulkSen
 		b.Stop()
 		return nil, err
 	}
-	defer raisePriority()()
+	defer netlab.RaisePriority()()
 	for _, c := range b.conns {
 		b.wg.Add(1)
 		go func(c *net.TCPConn) {
@@ -100,9 +99,47 @@ func (b *bulkSender) Stop() {
 	})
 }
 
+// sinkPhase is one measured phase of a TCP scenario: streams TCP streams from a into the
+// sink helper svc on b (a "service" helper listening on addr), doctor on b after warm when
+// doctor is set, the sink's rate over measure, and b's netstat and snmp counters before and
+// after, so the phase's drops are the growth between the two.
+type sinkPhase struct {
+	bps      float64
+	docs     []*DoctorResult
+	ns0, ns1 kernel.Groups
+}
+
+func (e *Env) runSinkPhase(ctx context.Context, a, b *netlab.Host, addr string, svc *netlab.Helper, streams int, warm, measure time.Duration, doctor bool, opt DoctorOptions) (*sinkPhase, error) {
+	ph := &sinkPhase{}
+	var err error
+	if ph.ns0, err = b.NetStat(); err != nil {
+		return nil, err
+	}
+	snd, err := startBulk(ctx, a, addr, streams)
+	if err != nil {
+		return nil, err
+	}
+	defer snd.Stop()
+	waitDoctor := e.doctorAfter(ctx, doctor, warm, b, opt)
+	bps, err := sinkRate(ctx, svc, warm, measure)
+	docs, docErr := waitDoctor()
+	snd.Stop()
+	if err != nil {
+		return nil, err
+	}
+	if docErr != nil {
+		return nil, docErr
+	}
+	ph.bps, ph.docs = bps, docs
+	if ph.ns1, err = b.NetStat(); err != nil {
+		return nil, err
+	}
+	return ph, nil
+}
+
 // sinkRate waits warm, then measures the helper's received bytes over measure, from two of
 // its status lines (their own clock), in bits per second.
-func sinkRate(ctx context.Context, p *helperProc, warm, measure time.Duration) (float64, error) {
+func sinkRate(ctx context.Context, p *netlab.Helper, warm, measure time.Duration) (float64, error) {
 	if err := sleepCtx(ctx, warm); err != nil {
 		return 0, err
 	}
@@ -143,7 +180,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // workload, and returns a function that waits for doctor's results. With run false it
 // starts nothing and the results are empty. A context cancelled during the delay gives no
 // results and no error: the workload's own error reports the cancellation.
-func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h *Host, opt DoctorOptions) func() ([]*DoctorResult, error) {
+func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h *netlab.Host, opt DoctorOptions) func() ([]*DoctorResult, error) {
 	if !run {
 		return func() ([]*DoctorResult, error) { return nil, nil }
 	}
@@ -165,14 +202,14 @@ func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h 
 
 // pairOnVeth adds hosts "a" and "b" to l joined by a plain veth link (no shaping, no
 // delay): the topology of most failure scenarios.
-func pairOnVeth(l *Lab) (a, b *Host, lk *Link, err error) {
+func pairOnVeth(l *netlab.Lab) (a, b *netlab.Host, lk *netlab.Link, err error) {
 	if a, err = l.AddHost("a"); err != nil {
 		return nil, nil, nil, err
 	}
 	if b, err = l.AddHost("b"); err != nil {
 		return nil, nil, nil, err
 	}
-	if lk, err = l.Connect(a, b, LinkSpec{}); err != nil {
+	if lk, err = l.Connect(a, b, netlab.LinkSpec{}); err != nil {
 		return nil, nil, nil, err
 	}
 	return a, b, lk, nil

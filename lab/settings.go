@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"headroom/lab/netlab"
 	"headroom/model"
 )
 
@@ -153,8 +154,8 @@ func ParseSettingsFile(r io.Reader, name string) ([]model.Change, error) {
 		}
 		k = strings.TrimPrefix(strings.TrimSpace(k), "-")
 		k = strings.ReplaceAll(k, "/", ".")
-		v = normalizeSysctl(strings.Trim(strings.TrimSpace(v), `"`))
-		if _, err := sysctlPath(k); err != nil {
+		v = netlab.NormalizeSysctl(strings.Trim(strings.TrimSpace(v), `"`))
+		if _, err := netlab.SysctlPath(k); err != nil {
 			return nil, fmt.Errorf("lab: %s:%d: %w", name, line, err)
 		}
 		if v == "" {
@@ -192,7 +193,7 @@ func parseSettingsJSON(b []byte, name string) ([]model.Change, error) {
 			list[i].Kind = model.ChangeSysctl
 		}
 		if list[i].Kind == model.ChangeSysctl {
-			if _, err := sysctlPath(c.Key); err != nil {
+			if _, err := netlab.SysctlPath(c.Key); err != nil {
 				return nil, fmt.Errorf("lab: %s: setting %d: %w", name, i, err)
 			}
 		}

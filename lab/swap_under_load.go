@@ -3,12 +3,14 @@ package lab
 import (
 	"context"
 	"fmt"
+	"headroom/plan"
 	"net"
 	"os"
 	"strconv"
 	"time"
 
 	"headroom/kernel"
+	"headroom/lab/netlab"
 )
 
 // swap-under-load: zram swap, and a service in a memory cgroup whose anonymous working set
@@ -74,7 +76,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	run := &FailureRun{}
-	run.Notes = append(run.Notes, fmt.Sprintf("swap: %s, %s of zram", dev, formatBytes(swapZramBytes)))
+	run.Notes = append(run.Notes, fmt.Sprintf("swap: %s, %s of zram", dev, plan.FormatBytes(swapZramBytes)))
 	addr := net.JoinHostPort(lk.AddrB.String(), "5005")
 	vmstat := func() (kernel.Counters, error) { return kernel.ReadVMStat(kernel.HostRoot()) }
 
@@ -92,7 +94,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 				return 0, nil, err
 			}
 		}
-		svc, err := startHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, HogBytes: swapHogBytes}, nil, 10*time.Second)
+		svc, err := netlab.StartHelper(b, "service", serviceConfig{Cgroups: cg.Dirs(), Listen: addr, HogBytes: swapHogBytes}, nil, 10*time.Second)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -132,12 +134,11 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		pageKB := float64(os.Getpagesize()) / 1024
 		var kbs float64
 		for _, k := range []string{"pswpin", "pswpout"} {
-			x, okA := v0.Get(k)
-			y, okB := v1.Get(k)
-			if !okA || !okB {
+			d, ok := counterGrowth(v0, v1, k)
+			if !ok {
 				return 0, nil, fmt.Errorf("lab: /proc/vmstat has no %s", k)
 			}
-			rate := float64(y-x) * pageKB / secs
+			rate := float64(d) * pageKB / secs
 			kbs += rate
 			run.Observed = append(run.Observed, Observation{What: k, Phase: name, Value: round1(rate), Unit: "KiB/s", Source: "/proc/vmstat"})
 		}
@@ -154,7 +155,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		sw, _ := cg.ReadInt("memory.swappiness")
 		run.Observed = append(run.Observed, Observation{What: "cgroup memory.swappiness", Phase: name, Value: float64(sw), Source: cg.V1Memory},
 			Observation{What: "cgroup memory limit", Phase: name, Value: float64(limit), Unit: "bytes", Source: cg.V1Memory})
-		e.Progressf("%s (limit %s, swappiness %d): swap %.0f KiB/s, network %.0f Mbit/s", name, formatBytes(limit), sw, kbs, float64(rx1-rx0)*8/secs/1e6)
+		e.Progressf("%s (limit %s, swappiness %d): swap %.0f KiB/s, network %.0f Mbit/s", name, plan.FormatBytes(limit), sw, kbs, float64(rx1-rx0)*8/secs/1e6)
 		return kbs, docs, nil
 	}
 	before, docs, err := phase("before", swapLimitBytes, -1, true)
@@ -169,7 +170,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 	}
 	run.Notes = append(run.Notes, fmt.Sprintf("swap-under-load's change (swappiness %d, here on the cgroup): swap %.0f → %.0f KiB/s; it cannot help when the anonymous working set itself does not fit", swapRuleValue, before, ruleSw))
 	run.Applied = append(run.Applied, Applied{Host: "cgroup svc-after", Key: "memory.limit_in_bytes", Value: strconv.FormatInt(swapFitBytes, 10), Scope: "cgroup"})
-	run.Settings = fmt.Sprintf("memory limit %s (the %s working set + 64 MiB) instead of %s", formatBytes(swapFitBytes), formatBytes(swapHogBytes), formatBytes(swapLimitBytes))
+	run.Settings = fmt.Sprintf("memory limit %s (the %s working set + 64 MiB) instead of %s", plan.FormatBytes(swapFitBytes), plan.FormatBytes(swapHogBytes), plan.FormatBytes(swapLimitBytes))
 	after, _, err := phase("after", swapFitBytes, -1, false)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package lab
 import (
 	"bufio"
 	"fmt"
+	"headroom/plan"
 	"io"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func WriteTable(w io.Writer, rep *Report) error {
 			lastCase = key
 			fmt.Fprintf(bw, "%s\n", key)
 			fmt.Fprintf(bw, "  link %s/%s, measured RTT %.1f ms, warm-up %gs excluded, measured %gs\n", p.Link, p.Shaper, p.MeasuredRTTMs, p.WarmupS, p.MeasureS)
-			fmt.Fprintf(bw, "  memory budget %d pages (%s of %s)\n", r.BudgetPages, p.BudgetBasis, formatBytes(p.MemoryBytes))
+			fmt.Fprintf(bw, "  memory budget %d pages (%s of %s)\n", r.BudgetPages, p.BudgetBasis, plan.FormatBytes(p.MemoryBytes))
 			tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  settings\tMbit/s\tretransmits\tpeak TCP mem pages\t(run's sockets)\tbudget\ttcp_rmem\ttcp_wmem\tcc")
 		}
@@ -64,16 +65,6 @@ func WriteTable(w io.Writer, rep *Report) error {
 		}
 	}
 	return bw.Flush()
-}
-
-func formatBytes(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d B", b)
 }
 
 // WriteFailureTable renders a failure scenario's report as text: per run the metric before

@@ -2,15 +2,12 @@ package lab
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"headroom/lab/netlab"
 )
 
 // udp-flood: a UDP receiver (namespace b) that falls behind its sender (namespace a): it
@@ -58,120 +55,6 @@ func init() {
 	})
 }
 
-// udpReceiver reads in bursts with pauses in between.
-type udpReceiver struct {
-	conn     *net.UDPConn
-	received atomic.Int64
-	stop     chan struct{}
-	wg       sync.WaitGroup
-}
-
-func startUDPReceiver(h *Host, addr string, rcvbuf int) (*udpReceiver, error) {
-	r := &udpReceiver{stop: make(chan struct{})}
-	err := h.Do(func() error {
-		ua, err := net.ResolveUDPAddr("udp4", addr)
-		if err != nil {
-			return err
-		}
-		r.conn, err = net.ListenUDP("udp4", ua)
-		if err != nil {
-			return err
-		}
-		if rcvbuf > 0 {
-			rc, _ := r.conn.SyscallConn()
-			var serr error
-			rc.Control(func(fd uintptr) { serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, rcvbuf) })
-			if serr != nil {
-				return fmt.Errorf("lab: SO_RCVBUFFORCE %d: %w", rcvbuf, serr)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("lab: UDP receiver on %s in %s: %w", addr, h.Netns(), err)
-	}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		buf := make([]byte, 2048)
-		for {
-			select {
-			case <-r.stop:
-				return
-			case <-time.After(udpReaderPause):
-			}
-			// Drain what is queued, then pause again.
-			for {
-				r.conn.SetReadDeadline(time.Now().Add(time.Millisecond))
-				if _, _, err := r.conn.ReadFromUDP(buf); err != nil {
-					break
-				}
-				r.received.Add(1)
-			}
-		}
-	}()
-	return r, nil
-}
-
-// RcvBuf is the socket's receive buffer as the kernel reports it (doubled, see SO_RCVBUF).
-func (r *udpReceiver) RcvBuf() int {
-	rc, err := r.conn.SyscallConn()
-	if err != nil {
-		return 0
-	}
-	var v int
-	rc.Control(func(fd uintptr) { v, _ = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUF) })
-	return v
-}
-
-func (r *udpReceiver) Close() {
-	close(r.stop)
-	r.conn.Close()
-	r.wg.Wait()
-}
-
-// udpSend sends udpDatagramsPerSec datagrams of udpDatagramBytes from h to addr until ctx
-// ends: udpDatagramsPerSec/1000 every millisecond. A tick the sender missed (the machine was
-// busy) is not made up with a burst: the scenario's sender is steady.
-func udpSend(ctx context.Context, h *Host, addr string) (sent *atomic.Int64, stop func(), err error) {
-	var c *net.UDPConn
-	if err := h.Do(func() error {
-		ua, err := net.ResolveUDPAddr("udp4", addr)
-		if err != nil {
-			return err
-		}
-		c, err = net.DialUDP("udp4", nil, ua)
-		return err
-	}); err != nil {
-		return nil, nil, fmt.Errorf("lab: UDP sender in %s: %w", h.Netns(), err)
-	}
-	sent = &atomic.Int64{}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer c.Close()
-		buf := make([]byte, udpDatagramBytes)
-		// time.Ticker drops the ticks a slow receiver misses.
-		t := time.NewTicker(time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			for i := 0; i < udpDatagramsPerSec/1000; i++ {
-				if _, err := c.Write(buf); err != nil && !errors.Is(err, unix.ENOBUFS) && !errors.Is(err, unix.ECONNREFUSED) {
-					return
-				}
-				sent.Add(1)
-			}
-		}
-	}()
-	return sent, func() { cancel(); <-done }, nil
-}
-
 func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 	l := e.Lab
 	a, b, lk, err := pairOnVeth(l)
@@ -183,46 +66,38 @@ func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 	src := "/proc/net/snmp in " + b.Netns()
 
 	flood := func(phase string, rcvbuf int, doctor bool) (float64, []*DoctorResult, error) {
-		rx, err := startUDPReceiver(b, addr, rcvbuf)
+		rx, err := netlab.ListenUDP(b, addr, netlab.UDPSink{RcvBuf: rcvbuf, Pause: udpReaderPause})
 		if err != nil {
 			return 0, nil, err
 		}
 		defer rx.Close()
-		sent, stop, err := udpSend(ctx, a, addr)
+		snd, err := netlab.StartUDPFlood(ctx, a, addr, netlab.UDPFlood{PPS: udpDatagramsPerSec, Bytes: udpDatagramBytes})
 		if err != nil {
 			return 0, nil, err
 		}
-		defer stop()
+		defer snd.Stop()
 		if err := sleepCtx(ctx, udpWarm); err != nil {
 			return 0, nil, err
 		}
-		ns0, err := nsNetStat(b)
+		ns0, err := b.NetStat()
 		if err != nil {
 			return 0, nil, err
 		}
-		s0 := sent.Load()
-		var docs []*DoctorResult
-		var docErr error
-		var wg sync.WaitGroup
-		if doctor {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				docs, docErr = e.Doctor(ctx, b, DoctorOptions{Duration: 2 * time.Second})
-			}()
-		}
-		if err := sleepCtx(ctx, udpMeasure); err != nil {
+		s0 := snd.Sent()
+		waitDoctor := e.doctorAfter(ctx, doctor, 0, b, DoctorOptions{Duration: 2 * time.Second})
+		err = sleepCtx(ctx, udpMeasure)
+		docs, docErr := waitDoctor()
+		if err != nil {
 			return 0, nil, err
 		}
-		wg.Wait()
 		if docErr != nil {
 			return 0, nil, docErr
 		}
-		ns1, err := nsNetStat(b)
+		ns1, err := b.NetStat()
 		if err != nil {
 			return 0, nil, err
 		}
-		s1 := sent.Load()
+		s1 := snd.Sent()
 		errs, ok1 := counterDelta(ns0, ns1, "Udp", "RcvbufErrors")
 		in, ok2 := counterDelta(ns0, ns1, "Udp", "InDatagrams")
 		if !ok1 || !ok2 {
@@ -266,7 +141,7 @@ func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 	if want == 0 {
 		return nil, fmt.Errorf("lab: doctor recommended no net.core.rmem_max for udp-rcvbuf-errors (findings %v)", run.Findings)
 	}
-	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "SO_RCVBUFFORCE", Value: strconv.Itoa(want), Scope: ScopeSocket})
+	run.Applied = append(run.Applied, Applied{Host: b.Name, Key: "SO_RCVBUFFORCE", Value: strconv.Itoa(want), Scope: netlab.ScopeSocket})
 	run.Settings = fmt.Sprintf("receive buffer %d bytes (doctor's net.core.rmem_max, asked for with SO_RCVBUFFORCE)", want)
 	after, _, err := flood("after", want, false)
 	if err != nil {

@@ -5,87 +5,18 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"headroom/kernel"
+	"headroom/lab/netlab"
 	"headroom/model"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-// chanEndpoint is a packet endpoint for DelayLine tests: reads come from in, writes go to
-// out with their arrival time.
-type chanEndpoint struct {
-	in     chan []byte
-	out    chan stamped
-	closed chan struct{}
-	once   sync.Once
-}
-
-type stamped struct {
-	p  []byte
-	at time.Time
-}
-
-func newChanEndpoint() *chanEndpoint {
-	return &chanEndpoint{in: make(chan []byte, 64), out: make(chan stamped, 64), closed: make(chan struct{})}
-}
-
-func (e *chanEndpoint) Read(b []byte) (int, error) {
-	select {
-	case p := <-e.in:
-		return copy(b, p), nil
-	case <-e.closed:
-		return 0, io.EOF
-	}
-}
-
-func (e *chanEndpoint) Write(b []byte) (int, error) {
-	e.out <- stamped{p: append([]byte(nil), b...), at: time.Now()}
-	return len(b), nil
-}
-
-func (e *chanEndpoint) Close() error { e.once.Do(func() { close(e.closed) }); return nil }
-
-func TestDelayLineMovesPacketsAfterDelay(t *testing.T) {
-	a, b := newChanEndpoint(), newChanEndpoint()
-	const d = 30 * time.Millisecond
-	dl := NewDelayLine(a, b, NewDelayQueue(DelayQueueConfig{Delay: d}, WallClock), NewDelayQueue(DelayQueueConfig{Delay: d}, WallClock))
-	defer dl.Close()
-	sent := time.Now()
-	a.in <- []byte("a→b 1")
-	a.in <- []byte("a→b 2")
-	b.in <- bytes.Repeat([]byte{7}, 3000) // a large packet takes the other buffer class
-	for i, want := range []string{"a→b 1", "a→b 2"} {
-		got := <-b.out
-		if string(got.p) != want {
-			t.Fatalf("packet %d at b = %q, want %q", i, got.p, want)
-		}
-		if el := got.at.Sub(sent); el < d || el > d+50*time.Millisecond {
-			t.Errorf("packet %d delivered after %v, want %v..%v", i, el, d, d+50*time.Millisecond)
-		}
-	}
-	got := <-a.out
-	if len(got.p) != 3000 || got.at.Sub(sent) < d {
-		t.Errorf("b→a packet: %d bytes after %v", len(got.p), got.at.Sub(sent))
-	}
-	st := dl.Stats()
-	if st.AB.Dequeued != 2 || st.BA.Dequeued != 1 {
-		t.Errorf("stats %+v", st)
-	}
-	if err := dl.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := dl.Err(); err != nil {
-		t.Errorf("Err after a clean close: %v", err)
-	}
-}
 
 func TestParseSettingsFile(t *testing.T) {
 	conf := `# seed 004
@@ -154,7 +85,7 @@ func FuzzParseSettingsFile(f *testing.F) {
 		}
 		for _, c := range ch {
 			if c.Kind == model.ChangeSysctl {
-				if p, err := sysctlPath(c.Key); err != nil || strings.Contains(p, "..") {
+				if p, err := netlab.SysctlPath(c.Key); err != nil || strings.Contains(p, "..") {
 					t.Fatalf("accepted bad key %q", c.Key)
 				}
 			}
@@ -237,13 +168,13 @@ func TestSettingsSetsFromPlan(t *testing.T) {
 func TestWriteTableGolden(t *testing.T) {
 	rep := &Report{Scenario: "long-fat-pipe", Runs: []*RunResult{
 		{Settings: "kernel-default", ThroughputMbps: 96.5, Retransmits: 0, PeakTCPMemPages: 2002, BudgetPages: 771377, BudgetOK: true,
-			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: ShaperHTB,
+			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: netlab.ShaperHTB,
 				CongestionControl: "bbr", TCPRmem: "4096 131072 33554432", TCPWmem: "4096 16384 4194304", MemoryBytes: 25276502016, BudgetBasis: "plan budget: MemTotal ÷ 8"}},
 		{Settings: "seed-004", ThroughputMbps: 3.3, Retransmits: 3, PeakTCPMemPages: 221, BudgetPages: 771377, BudgetOK: true,
-			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: ShaperHTB,
+			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: netlab.ShaperHTB,
 				CongestionControl: "bbr", TCPRmem: "4096 87380 1048576", TCPWmem: "4096 32768 131072", MemoryBytes: 25276502016, BudgetBasis: "plan budget: MemTotal ÷ 8"}},
 		{Settings: "esnet", ThroughputMbps: 111.1, Retransmits: 12, PeakTCPMemPages: 999999, BudgetPages: 771377, BudgetOK: false,
-			Params: RunParams{RateMbps: 1000, RTTMs: 125, MeasuredRTTMs: 126.2, Streams: 8, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: ShaperHTB,
+			Params: RunParams{RateMbps: 1000, RTTMs: 125, MeasuredRTTMs: 126.2, Streams: 8, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: netlab.ShaperHTB,
 				CongestionControl: "bbr", TCPRmem: "4096 87380 67108864", TCPWmem: "4096 65536 67108864", MemoryBytes: 25276502016, BudgetBasis: "plan budget: MemTotal ÷ 8"},
 			Skipped: []Skipped{{Key: "net.ipv4.tcp_congestion_control", Value: "htcp", Why: "not available on this kernel"}}},
 	}}
@@ -286,132 +217,39 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func TestSmallHelpers(t *testing.T) {
-	st, err := parseStatStartTicks([]byte("1234 (a (weird) name) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 987654 20"))
-	if err != nil || st != 987654 {
-		t.Errorf("parseStatStartTicks = %d, %v; want 987654", st, err)
-	}
-	if _, err := parseStatStartTicks([]byte("1 (x) S 1 2")); err == nil {
-		t.Error("short stat accepted")
-	}
-	if id, ok := runIDOf("hr-1a2b3c4d-a"); !ok || id != "1a2b3c4d" {
-		t.Errorf("runIDOf = %q, %v", id, ok)
-	}
-	for _, bad := range []string{"hr--a", "hx-1a2b3c4d-a", "hr-abc", "hr-kt-0a1b2c3d", "hr-1A2B3C4D-a", "hr-1a2b3c4d-"} {
-		if _, ok := runIDOf(bad); ok {
-			t.Errorf("runIDOf(%q) accepted", bad)
-		}
-	}
-	a, b, err := linkAddrs(300)
-	if err != nil || a.String() != "198.19.44.1" || b.String() != "198.19.44.2" {
-		t.Errorf("linkAddrs(300) = %v %v %v", a, b, err)
-	}
-	if _, _, err := linkAddrs(512); err == nil {
-		t.Error("link 512 is outside 198.18.0.0/15 but was accepted")
-	}
-	if got := burstBytes(100e6); got != 2*65536+1514 {
-		t.Errorf("burst at 100 Mbit/s = %d", got)
-	}
-	if got := burstBytes(1e9); got != 500000 {
-		t.Errorf("burst at 1 Gbit/s = %d, want 500000 (4 ms at HZ=250)", got)
-	}
+func TestFormatRate(t *testing.T) {
 	for in, want := range map[uint64]string{100e6: "100Mbit", 1e9: "1Gbit", 1500: "1500bit", 2500e3: "2500Kbit"} {
 		if got := FormatRate(in); got != want {
 			t.Errorf("FormatRate(%d) = %q, want %q", in, got, want)
 		}
 	}
-	if p, err := sysctlPath("net.ipv4.tcp_rmem"); err != nil || p != "/proc/sys/net/ipv4/tcp_rmem" {
-		t.Errorf("sysctlPath = %q, %v", p, err)
-	}
-	r, err := parseIperf3JSON([]byte(`{"end": {"sum_sent": {"retransmits": 4}, "sum_received": {"bits_per_second": 9.5e7}}}`))
-	if err != nil || r.ReceivedBitsPerSec != 9.5e7 || r.Retransmits != 4 {
-		t.Errorf("parseIperf3JSON = %+v, %v", r, err)
-	}
-	if _, err := parseIperf3JSON([]byte(`{"error": "unable to connect to server"}`)); err == nil {
-		t.Error("iperf3 error document accepted")
-	}
-	if _, err := parseIperf3JSON([]byte(`{"end": {}}`)); err == nil {
-		t.Error("iperf3 document without sums accepted")
-	}
-}
-
-// TestCleanupSweepsOnlyDeadRuns checks the sweeper's bookkeeping on a scratch directory:
-// pinned "namespaces" here are plain files (unmount reports EINVAL and is skipped).
-func TestCleanupSweepsOnlyDeadRuns(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("lab: umount(2) on the scratch files needs root")
-	}
-	oldNetns, oldOwner := netnsDir, ownerDir
-	netnsDir, ownerDir = t.TempDir(), t.TempDir()
-	defer func() { netnsDir, ownerDir = oldNetns, oldOwner }()
-	touch := func(dir, name string) {
-		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	st, err := processStartTicks(os.Getpid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeOwner(&owner{RunID: "11110001", PID: os.Getpid(), StartTicks: st})
-	writeOwner(&owner{RunID: "dead0001", PID: os.Getpid(), StartTicks: st + 1}) // pid reused
-	for _, n := range []string{"hr-11110001-a", "hr-dead0001-a", "hr-dead0001-b", "hr-00000bad-a", "hr-kt-12345678", "other-ns"} {
-		touch(netnsDir, n)
-	}
-	removed, err := Cleanup(NamePrefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(removed, " ") != "hr-00000bad-a hr-dead0001-a hr-dead0001-b" {
-		t.Errorf("removed %v", removed)
-	}
-	left := readDirNames(netnsDir)
-	if strings.Join(left, " ") != "hr-11110001-a hr-kt-12345678 other-ns" {
-		t.Errorf("left %v", left)
-	}
-	if owners := readDirNames(ownerDir); strings.Join(owners, " ") != "11110001.json" {
-		t.Errorf("owner files left %v", owners)
-	}
-	if _, err := Cleanup("other-"); err == nil {
-		t.Error("Cleanup accepted a prefix outside hr-")
-	}
 }
 
 func fmtSscan(s string, v ...any) (int, error) { return fmt.Sscan(s, v...) }
 
-// niceOf reads field 19 (nice) of /proc/self/task/TID/stat.
-func niceOf(t *testing.T, tid int) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/stat", tid))
-	if err != nil {
-		return 999 // thread gone
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	n, err := strconv.Atoi(f[19-3])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func TestRaisePriorityRestores(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("lab: lowering nice needs CAP_SYS_NICE")
-	}
-	before := map[int]int{}
-	for _, tid := range threadIDs() {
-		before[tid] = niceOf(t, tid)
-	}
-	restore := raisePriority()
-	for _, tid := range threadIDs() {
-		if n := niceOf(t, tid); n != runNice && n != 999 {
-			t.Errorf("thread %d nice %d while raised, want %d", tid, n, runNice)
+// TestCounterDelta: growth between two netstat readings, and no growth where a reading lacks
+// the group or the counter (absent is not zero).
+func TestCounterDelta(t *testing.T) {
+	parse := func(s string) kernel.Groups {
+		g, err := kernel.ParseNetStat(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
 		}
+		return g
 	}
-	restore()
-	for tid, n := range before {
-		if got := niceOf(t, tid); got != n && got != 999 {
-			t.Errorf("thread %d nice %d after restore, want %d", tid, got, n)
-		}
+	a := parse("TcpExt: PruneCalled TCPRcvQDrop\nTcpExt: 3 10\n")
+	b := parse("TcpExt: PruneCalled TCPRcvQDrop\nTcpExt: 5 17\nUdp: InDatagrams\nUdp: 4\n")
+	if d, ok := counterDelta(a, b, "TcpExt", "TCPRcvQDrop"); !ok || d != 7 {
+		t.Errorf("TCPRcvQDrop grew %d, %v; want 7", d, ok)
+	}
+	if d, ok := counterDelta(a, b, "Udp", "InDatagrams"); ok {
+		t.Errorf("Udp missing from the first reading, yet grew %d", d)
+	}
+	if d, ok := counterDelta(a, b, "TcpExt", "OfoPruned"); ok {
+		t.Errorf("absent counter grew %d", d)
+	}
+	obs := counterObservations(a, b, "TcpExt", "before", "test", "PruneCalled", "OfoPruned")
+	if len(obs) != 1 || obs[0].What != "TcpExt PruneCalled" || obs[0].Value != 2 {
+		t.Errorf("observations %+v, want one of TcpExt PruneCalled +2", obs)
 	}
 }

@@ -54,6 +54,11 @@ type AllocFailure struct {
 	Count         int                   `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
 }
 
+// Reports is the number of failure reports a stands for: Count when identical headers
+// were folded into it, else 1: what serve's headroom_page_allocation_failures_total adds
+// for a report and what doctor's allocation-failure evidence counts.
+func (a *AllocFailure) Reports() int { return max(a.Count, 1) }
+
 // ZoneReport is one zone of a show_mem dump: "Normal free:12248kB min:32768kB low:40960kB
 // high:49152kB ... present:901120kB", its lowmem_reserve[] line and its buddy line.
 type ZoneReport struct {

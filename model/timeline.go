@@ -137,6 +137,30 @@ type SettingMention struct {
 	Form   string `json:"form"` // "sysctl-w", "sysctl.conf", "sysctl-a", "prose"
 	Line   int    `json:"line"`
 	Source string `json:"source,omitempty"`
+	// What the reader resolved (NewSettingMention): the kernel key the mention names
+	// (kernel.SysctlMeans), whether some kernel has Key as written, and for a key none has,
+	// the known key the author most likely meant.
+	Means   string `json:"means,omitempty"`
+	Known   bool   `json:"known,omitempty"`
+	Suggest string `json:"suggest,omitempty"`
+}
+
+// NewSettingMention resolves a key as written once, where the text is read, so every rule
+// asks the same question of the same answer (Names).
+func NewSettingMention(written, value, form string, line int, source string) SettingMention {
+	m := SettingMention{Key: kernel.NormaliseSysctlKey(written), Value: value, Form: form, Line: line, Source: source}
+	m.Known, m.Suggest = kernel.KnownSysctl(m.Key)
+	m.Means = kernel.SysctlMeans(m.Key)
+	return m
+}
+
+// Names is the kernel key the mention is about, "" when it names none. A mention built
+// without NewSettingMention (an older recording) is resolved here, by the same function.
+func (m SettingMention) Names() string {
+	if m.Means != "" || m.Known {
+		return m.Means
+	}
+	return kernel.SysctlMeans(m.Key)
 }
 
 // Profile is a kernel profile table from readprofile or perf report.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"headroom/model"
-	"headroom/tune"
 
 	"headroom/kernel"
 )
@@ -175,10 +174,10 @@ func (p Plan) Check() error {
 	}
 
 	// tune's bounds, for the host the plan describes.
-	lim := tune.Limits{MemTotalKB: uint64(in.MemoryBytes / 1024), PageSizeBytes: uint64(in.PageSizeBytes)}
+	lim := Limits{MemTotalKB: uint64(in.MemoryBytes / 1024), PageSizeBytes: uint64(in.PageSizeBytes)}
 	for _, c := range p.Settings {
 		if c.Kind == model.ChangeSysctl {
-			if err := tune.CheckBound(c.Key, c.Recommended, lim); err != nil {
+			if err := CheckBound(c.Key, c.Recommended, lim); err != nil {
 				bad("%v", err)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"headroom/plan"
-	"headroom/tune"
 
 	"headroom/kernel"
 )
@@ -70,7 +69,7 @@ func checkGridPlan(t *testing.T, in plan.Input) {
 		if c.Kind != "sysctl" {
 			continue
 		}
-		if err := tune.CheckBound(c.Key, c.Recommended, tune.Limits{MemTotalKB: uint64(in.MemoryBytes / 1024), PageSizeBytes: 4096}); err != nil {
+		if err := plan.CheckBound(c.Key, c.Recommended, plan.Limits{MemTotalKB: uint64(in.MemoryBytes / 1024), PageSizeBytes: 4096}); err != nil {
 			t.Fatalf("%s: outside tune's bounds: %v", name, err)
 		}
 		for _, f := range strings.Fields(c.Recommended) {

@@ -29,9 +29,9 @@ const EthernetOverheadBytes = 38
 // __setup_per_zone_wmarks(), mm/page_alloc.c). Beyond that share the reserve starts to cost
 // the page cache, wakes kswapd (and swap) ever earlier, which seed 004 saw as "it causes swap
 // to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects. 5 %
-// is also tune's bound (tune.MinFreeMaxPercentOfRAM of MemTotal, and lowmem ≤ MemTotal), so
-// every planned value is one tune will write.
-const minFreeShareDenominator = 20
+// is also the bound tune applies (MinFreeMaxPercentOfRAM of MemTotal in bounds.go, and lowmem
+// ≤ MemTotal), so every planned value is one tune will write.
+const minFreeShareDenominator = 100 / MinFreeMaxPercentOfRAM
 
 // RxBufferBytes estimates the memory one received frame occupies until the stack frees it:
 // the linear buffer MTU + 14 (Ethernet header) + NET_SKB_PAD (64) + the skb_shared_info tail

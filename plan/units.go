@@ -198,7 +198,8 @@ func FormatBytes(b int64) string {
 	if neg {
 		sign = "-"
 	}
-	if i == 0 || v >= 100 || v == math.Trunc(v) {
+	// One decimal below 100, none when it would print ".0" ("23 GiB", not "23.0 GiB").
+	if i == 0 || v >= 100 || math.Round(v*10) == 10*math.Round(v) {
 		return fmt.Sprintf("%s%.0f %s", sign, v, units[i])
 	}
 	return fmt.Sprintf("%s%.1f %s", sign, v, units[i])

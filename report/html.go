@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"headroom/plan"
 	"html/template"
 	"io"
 	"math"
@@ -185,10 +186,10 @@ func tcpMemLine(t *TCPMemSummary) string {
 	}
 	line := "n/a"
 	if t.Pages != nil {
-		line = fmt.Sprintf("%d pages (%s)", *t.Pages, bytesStr(*t.Pages*ps))
+		line = fmt.Sprintf("%d pages (%s)", *t.Pages, plan.FormatBytes(*t.Pages*ps))
 	}
 	if len(t.Limits) == 3 {
-		line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], bytesStr(t.Limits[1]*ps), t.Limits[2], bytesStr(t.Limits[2]*ps))
+		line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], plan.FormatBytes(t.Limits[1]*ps), t.Limits[2], plan.FormatBytes(t.Limits[2]*ps))
 	}
 	return line
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"headroom/plan"
 	"io"
 	"strings"
 
@@ -104,12 +105,12 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		}
 		line := "\nTCP memory "
 		if t.Pages != nil {
-			line += fmt.Sprintf("%d pages (%s)", *t.Pages, bytesStr(*t.Pages*ps))
+			line += fmt.Sprintf("%d pages (%s)", *t.Pages, plan.FormatBytes(*t.Pages*ps))
 		} else {
 			line += "n/a"
 		}
 		if len(t.Limits) == 3 {
-			line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], bytesStr(t.Limits[1]*ps), t.Limits[2], bytesStr(t.Limits[2]*ps))
+			line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], plan.FormatBytes(t.Limits[1]*ps), t.Limits[2], plan.FormatBytes(t.Limits[2]*ps))
 		}
 		p.f("%s\n", line)
 	}
@@ -131,9 +132,9 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 				p.f("  ... %d more\n", len(tl.Cgroups)-i)
 				break
 			}
-			line := fmt.Sprintf("  %-10s v%d  %s", bytesStr(c.Bytes), c.Version, c.Path)
+			line := fmt.Sprintf("  %-10s v%d  %s", plan.FormatBytes(c.Bytes), c.Version, c.Path)
 			if c.LimitBytes > 0 {
-				line += fmt.Sprintf("  (limit %s", bytesStr(c.LimitBytes))
+				line += fmt.Sprintf("  (limit %s", plan.FormatBytes(c.LimitBytes))
 				if c.HasFailcnt {
 					line += fmt.Sprintf(", failcnt %d", c.Failcnt)
 				}
@@ -265,23 +266,7 @@ func orDash(s string) string {
 }
 
 // kb prints a kB amount with a binary unit.
-func kb(v int64) string { return bytesStr(v * 1024) }
-
-func bytesStr(b int64) string {
-	const unit = 1024
-	switch {
-	case b < 0:
-		return "-" + bytesStr(-b)
-	case b < unit:
-		return fmt.Sprintf("%d B", b)
-	case b < unit*unit:
-		return fmt.Sprintf("%.1f KiB", float64(b)/unit)
-	case b < unit*unit*unit:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(unit*unit))
-	default:
-		return fmt.Sprintf("%.2f GiB", float64(b)/(unit*unit*unit))
-	}
-}
+func kb(v int64) string { return plan.FormatBytes(v * 1024) }
 
 // CgroupTop is how many cgroups the report lists by socket memory.
 const CgroupTop = 5

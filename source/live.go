@@ -181,34 +181,126 @@ func (s *Sampler) Sample(now time.Time) model.Sample {
 // first has sized everything, pagetypeinfo included, apart from what docs/performance.md
 // lists (sockets, ethtool). Whatever dst held is overwritten, rates included; a
 // caller that keeps samples uses Sample. What could not be read is left nil or empty.
-func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
+func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) { s.SamplePartsInto(dst, now, AllParts) }
+
+// Parts are the files (and queries) of a sample, for SamplePartsInto.
+type Parts uint32
+
+const (
+	PartMemInfo    Parts = 1 << iota // /proc/meminfo
+	PartVMStat                       // /proc/vmstat
+	PartBuddyInfo                    // /proc/buddyinfo
+	PartZoneInfo                     // /proc/zoneinfo
+	PartPageTypes                    // /proc/pagetypeinfo (with Options.PageTypes)
+	PartNetDev                       // /proc/net/dev
+	PartNetStat                      // /proc/net/netstat
+	PartSNMP                         // /proc/net/snmp
+	PartSNMP6                        // /proc/net/snmp6
+	PartSockStat                     // /proc/net/sockstat and sockstat6
+	PartProtocols                    // /proc/net/protocols
+	PartSoftnet                      // /proc/net/softnet_stat
+	PartStat                         // /proc/stat
+	PartInterrupts                   // /proc/interrupts
+	PartLoadAvg                      // /proc/loadavg
+	PartPressure                     // /proc/pressure/{cpu,memory,io}
+	PartThreads                      // the kernel threads' stat files
+	PartEthtool                      // ethtool statistics and rings (with Options.Ethtool)
+	PartSockets                      // the sock_diag dump (with Options.Sockets)
+
+	AllParts = 1<<iota - 1
+)
+
+// SamplePartsInto is SampleInto reading only parts. The fields of the parts left out keep
+// what dst held, except NetStat, which holds the groups of those of netstat, snmp and snmp6
+// that were read. serve
+// reads each scrape the files its metrics carry and a full sample only when its window
+// takes one (export.Options.WindowInterval): on this VM /proc/interrupts alone costs the
+// kernel more than /proc/zoneinfo to print (show_interrupts walks every IRQ descriptor for
+// every CPU, kernel/irq/proc.c).
+func (s *Sampler) SamplePartsInto(dst *model.Sample, now time.Time, parts Parts) {
 	dst.Time = now
 	dst.Source = s.source
 	clear(dst.Rates)
 
-	dst.MemInfo = ptrInto(s, s.meminfo, dst.MemInfo, kernel.ParseMemInfoInto)
-	dst.VMStat = ptrInto(s, s.vmstat, dst.VMStat, kernel.ParseVMStatInto)
-	sliceInto(s, s.buddy, &dst.Buddy, kernel.ParseBuddyInfoInto)
-	sliceInto(s, s.zoneinfo, &dst.Zones, kernel.ParseZoneInfoInto)
-	if s.pagetype != nil {
-		dst.PageTypes = ptrInto(s, s.pagetype, dst.PageTypes, kernel.ParsePageTypeInfoInto)
-	} else {
-		dst.PageTypes = nil
+	if parts&PartMemInfo != 0 {
+		dst.MemInfo = ptrInto(s, s.meminfo, dst.MemInfo, kernel.ParseMemInfoInto)
 	}
-	sliceInto(s, s.netdev, &dst.NetDev, kernel.ParseNetDevInto)
+	if parts&PartVMStat != 0 {
+		dst.VMStat = ptrInto(s, s.vmstat, dst.VMStat, kernel.ParseVMStatInto)
+	}
+	if parts&PartBuddyInfo != 0 {
+		sliceInto(s, s.buddy, &dst.Buddy, kernel.ParseBuddyInfoInto)
+	}
+	if parts&PartZoneInfo != 0 {
+		sliceInto(s, s.zoneinfo, &dst.Zones, kernel.ParseZoneInfoInto)
+	}
+	if parts&PartPageTypes != 0 {
+		if s.pagetype != nil {
+			dst.PageTypes = ptrInto(s, s.pagetype, dst.PageTypes, kernel.ParsePageTypeInfoInto)
+		} else {
+			dst.PageTypes = nil
+		}
+	}
+	if parts&PartNetDev != 0 {
+		sliceInto(s, s.netdev, &dst.NetDev, kernel.ParseNetDevInto)
+	}
 	dst.NetStat = dst.NetStat[:0]
-	s.appendGroups(&dst.NetStat, s.netstat, kernel.ParseNetStatInto)
-	s.appendGroups(&dst.NetStat, s.snmp, kernel.ParseNetStatInto)
-	s.appendGroups(&dst.NetStat, s.snmp6, kernel.ParseSNMP6Into)
-	dst.SockStat = dst.SockStat[:0]
-	s.appendGroups(&dst.SockStat, s.sockstat, kernel.ParseSockStatInto)
-	s.appendGroups(&dst.SockStat, s.sockstat6, kernel.ParseSockStatInto)
-	sliceInto(s, s.protocols, &dst.Protocols, kernel.ParseProtocolsInto)
-	sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
-	dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
-	dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
-	dst.LoadAvg = ptrInto(s, s.loadavg, dst.LoadAvg, kernel.ParseLoadAvgInto)
+	if parts&PartNetStat != 0 {
+		s.appendGroups(&dst.NetStat, s.netstat, kernel.ParseNetStatInto)
+	}
+	if parts&PartSNMP != 0 {
+		s.appendGroups(&dst.NetStat, s.snmp, kernel.ParseNetStatInto)
+	}
+	if parts&PartSNMP6 != 0 {
+		s.appendGroups(&dst.NetStat, s.snmp6, kernel.ParseSNMP6Into)
+	}
+	if parts&PartSockStat != 0 {
+		dst.SockStat = dst.SockStat[:0]
+		s.appendGroups(&dst.SockStat, s.sockstat, kernel.ParseSockStatInto)
+		s.appendGroups(&dst.SockStat, s.sockstat6, kernel.ParseSockStatInto)
+	}
+	if parts&PartProtocols != 0 {
+		sliceInto(s, s.protocols, &dst.Protocols, kernel.ParseProtocolsInto)
+	}
+	if parts&PartSoftnet != 0 {
+		sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
+	}
+	if parts&PartStat != 0 {
+		dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
+	}
+	if parts&PartInterrupts != 0 {
+		dst.Interrupts = ptrInto(s, s.interrupts, dst.Interrupts, kernel.ParseInterruptsInto)
+	}
+	if parts&PartLoadAvg != 0 {
+		dst.LoadAvg = ptrInto(s, s.loadavg, dst.LoadAvg, kernel.ParseLoadAvgInto)
+	}
+	if parts&PartPressure != 0 {
+		s.pressureInto(dst)
+	}
+	if parts&PartThreads != 0 {
+		s.threadsInto(dst)
+	}
+	if parts&PartEthtool != 0 {
+		dst.NICStats = nil
+		if s.opts.Ethtool {
+			dst.NICStats = kernel.ReadNICStats(s.root, s.eth, s.nics)
+		}
+	}
+	if parts&PartSockets != 0 {
+		dst.Sockets, dst.SocketList = nil, nil
+		if s.opts.Sockets {
+			socks, err := s.readSockets()
+			if s.ok("sock_diag TCP dump", err) {
+				sum := kernel.Summarize(socks, s.opts.TopSockets)
+				dst.Sockets = &sum
+				dst.SocketList = sum.Top
+			}
+		}
+	}
+}
 
+// pressureInto reads the PSI files into dst.PSI.
+func (s *Sampler) pressureInto(dst *model.Sample) {
 	dst.PSI = dst.PSI[:0]
 	for _, f := range s.psi {
 		dst.PSI = grow(dst.PSI)
@@ -223,6 +315,10 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 			dst.PSI = dst.PSI[:len(dst.PSI)-1]
 		}
 	}
+}
+
+// threadsInto reads the kernel threads' stat files into dst.Threads.
+func (s *Sampler) threadsInto(dst *model.Sample) {
 	dst.Threads = dst.Threads[:0]
 	for _, f := range s.threads {
 		// A thread that exited (CPU hot-unplug removes ksoftirqd/N) is simply skipped. Its
@@ -231,19 +327,6 @@ func (s *Sampler) SampleInto(dst *model.Sample, now time.Time) {
 		dst.Threads = grow(dst.Threads)
 		if parseInto(f, &dst.Threads[len(dst.Threads)-1], kernel.ParseTaskStatInto) != nil {
 			dst.Threads = dst.Threads[:len(dst.Threads)-1]
-		}
-	}
-	dst.NICStats = nil
-	if s.opts.Ethtool {
-		dst.NICStats = kernel.ReadNICStats(s.root, s.eth, s.nics)
-	}
-	dst.Sockets, dst.SocketList = nil, nil
-	if s.opts.Sockets {
-		socks, err := s.readSockets()
-		if s.ok("sock_diag TCP dump", err) {
-			sum := kernel.Summarize(socks, s.opts.TopSockets)
-			dst.Sockets = &sum
-			dst.SocketList = sum.Top
 		}
 	}
 }

@@ -386,3 +386,73 @@ func BenchmarkParseHostFiles(b *testing.B) {
 		})
 	}
 }
+
+// SamplePartsInto reads the parts asked for, as SampleInto reads them, and leaves the
+// fields of the others as they were (NetStat: without the groups of the files not read).
+func TestSamplePartsInto(t *testing.T) {
+	root, dir := frozenRoot(t)
+	s := NewSampler(root, Options{PageTypes: true})
+	defer s.Close()
+	now := time.Unix(1700000000, 0)
+	full := s.Sample(now)
+	if a, b := jsonOf(t, full), jsonOf(t, func() model.Sample { var m model.Sample; s.SamplePartsInto(&m, now, AllParts); return m }()); !bytes.Equal(a, b) {
+		t.Fatal("SamplePartsInto(AllParts) differs from Sample")
+	}
+
+	// What serve reads between window samples: no meminfo, snmp, snmp6, stat, interrupts,
+	// loadavg nor threads.
+	parts := AllParts &^ (PartMemInfo | PartSNMP | PartSNMP6 | PartStat | PartInterrupts | PartLoadAvg | PartThreads)
+	var fresh model.Sample
+	s.SamplePartsInto(&fresh, now, parts)
+	if fresh.MemInfo != nil || fresh.Stat != nil || fresh.Interrupts != nil || fresh.LoadAvg != nil || len(fresh.Threads) != 0 {
+		t.Errorf("read a part left out: meminfo %v stat %v interrupts %v loadavg %v threads %d",
+			fresh.MemInfo != nil, fresh.Stat != nil, fresh.Interrupts != nil, fresh.LoadAvg != nil, len(fresh.Threads))
+	}
+	want := full
+	want.MemInfo, want.Stat, want.Interrupts, want.LoadAvg, want.Threads = nil, nil, nil, nil, nil
+	want.NetStat = nil
+	for _, g := range full.NetStat {
+		if strings.HasSuffix(g.Name, "Ext") { // TcpExt, IpExt, MPTcpExt: /proc/net/netstat
+			want.NetStat = append(want.NetStat, g)
+		}
+	}
+	if len(want.NetStat) == 0 || len(want.NetStat) == len(full.NetStat) {
+		t.Fatalf("fixture: %d of %d groups from /proc/net/netstat", len(want.NetStat), len(full.NetStat))
+	}
+	if a, b := jsonOf(t, fresh), jsonOf(t, want); !bytes.Equal(a, b) {
+		t.Errorf("the parts read differ from the full sample's:\n%s\n%s", a, b)
+	}
+
+	// A reused sample keeps the fields of the parts left out, and reads the others anew.
+	reused := s.Sample(now)
+	stat, mem, threads := reused.Stat, reused.MemInfo, len(reused.Threads)
+	p := filepath.Join(dir, "proc/vmstat")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(b, []byte("nr_free_pages "))
+	if i < 0 {
+		t.Fatal("no nr_free_pages in the capture's vmstat")
+	}
+	j := i + bytes.IndexByte(b[i:], '\n')
+	if err := os.WriteFile(p, append(append(append([]byte(nil), b[:i]...), "nr_free_pages 4242"...), b[j:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.SamplePartsInto(&reused, now.Add(time.Second), parts)
+	if reused.Stat != stat || reused.MemInfo != mem || len(reused.Threads) != threads {
+		t.Error("SamplePartsInto changed the fields of parts it left out")
+	}
+	if v, _ := reused.VM("nr_free_pages"); v != 4242 {
+		t.Errorf("nr_free_pages %d after the file changed, want 4242", v)
+	}
+}
+
+func jsonOf(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"headroom/plan"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -133,7 +134,7 @@ type Applier struct {
 	Netns   string // the namespace FS and Runner work in, for the journal and the scope check
 	NIC     bool   // apply ethtool and tc changes (they can briefly reset a link)
 	Persist *PersistOptions
-	Limits  Limits
+	Limits  plan.Limits
 	// AllowLower lets changes lower raise-only limits (--allow-lower). tcp_max_orphans and
 	// tcp_mem are never set below what the host uses now (Usage), whatever it says.
 	AllowLower bool
@@ -175,7 +176,7 @@ func (a *Applier) Preview(ctx context.Context, changes []model.Change) []Item {
 		case model.ChangeSysctl:
 			it.Action = ActionApply
 			sysctlKeys = append(sysctlKeys, c.Key)
-			if err := CheckBound(c.Key, c.Recommended, a.Limits); err != nil {
+			if err := plan.CheckBound(c.Key, c.Recommended, a.Limits); err != nil {
 				it.Action, it.Reason = ActionRefused, err.Error()
 			}
 		case model.ChangeEthtool, model.ChangeTC:

@@ -3,6 +3,7 @@ package tune
 import (
 	"bytes"
 	"fmt"
+	"headroom/plan"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -77,7 +78,7 @@ func (f *fakeFS) snapshot() map[string]string {
 }
 
 // testLimits is a 512 MiB host with 4 KiB pages, like seed 000's NAS.
-var testLimits = Limits{MemTotalKB: 512 * 1024, PageSizeBytes: 4096}
+var testLimits = plan.Limits{MemTotalKB: 512 * 1024, PageSizeBytes: 4096}
 
 // logBuffer collects slog output for assertions.
 type logBuffer struct {

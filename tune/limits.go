@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"headroom/plan"
 	"os"
 	"strconv"
 	"strings"
@@ -13,8 +14,8 @@ import (
 
 // ReadLimits reads the host facts the bounds need: MemTotal from proc/meminfo under root,
 // and this process's page size (tcp_mem and udp_mem count pages of the running kernel).
-func ReadLimits(root kernel.Root) (Limits, error) {
-	l := Limits{PageSizeBytes: uint64(os.Getpagesize())}
+func ReadLimits(root kernel.Root) (plan.Limits, error) {
+	l := plan.Limits{PageSizeBytes: uint64(os.Getpagesize())}
 	b, err := root.ReadFile("proc/meminfo")
 	if err != nil {
 		return l, err

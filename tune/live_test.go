@@ -5,6 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"headroom/kernel"
+	"headroom/plan"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,7 +247,7 @@ func TestLiveThirdOfFiveFailsInKernel(t *testing.T) {
 func TestLiveGlobalKeysRefusedInNetns(t *testing.T) {
 	ns := newTestNetns(t)
 	fs := openTestNetnsFS(t, ns)
-	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}, AllOrNothing: true}
+	a := &Applier{FS: fs, Netns: ns, Journal: openTestJournal(t, t.TempDir()), Limits: plan.Limits{MemTotalKB: 1 << 30, PageSizeBytes: 4096}, AllOrNothing: true}
 	_, items, err := a.Apply(context.Background(), []model.Change{
 		sysctl("net.core.rmem_max", "1073741823", "x"),
 		sysctl("net.core.netdev_max_backlog", "4096", "x"),
@@ -268,18 +270,18 @@ func TestLiveGlobalKeysRefusedInNetns(t *testing.T) {
 func TestScopeTableMatchesKernel(t *testing.T) {
 	ns := newTestNetns(t)
 	fs := openTestNetnsFS(t, ns)
-	for key, info := range scopeTable {
+	for key, info := range kernel.SysctlScopeTable() {
 		if _, err := HostProcSys().Read(key); err != nil {
 			continue // not on this host (module not loaded, older kernel)
 		}
 		_, rerr := fs.Read(key)
 		w, werr := fs.Writable(key)
 		switch info.Scope {
-		case ScopePerNetns:
+		case kernel.ScopePerNetns:
 			if rerr != nil || werr != nil || !w {
 				t.Errorf("%s: table says per-netns, but in a namespace read: %v, writable: %v %v", key, rerr, w, werr)
 			}
-		case ScopeGlobal:
+		case kernel.ScopeGlobal:
 			if rerr == nil && werr == nil && w {
 				t.Errorf("%s: table says global, but a namespace can write it", key)
 			}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"headroom/plan"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -140,7 +141,7 @@ func (t ethtoolTarget) read(ctx context.Context) (string, error) {
 func (t ethtoolTarget) check(ctx context.Context, value string) error {
 	n, err := strconv.Atoi(strings.TrimSpace(value))
 	if err != nil || n < 1 {
-		return &BoundError{Key: t.dev + " " + t.param, Value: value, Problem: "not a positive ring size"}
+		return &plan.BoundError{Key: t.dev + " " + t.param, Value: value, Problem: "not a positive ring size"}
 	}
 	r, err := t.rings(ctx)
 	if err != nil {
@@ -151,7 +152,7 @@ func (t ethtoolTarget) check(ctx context.Context, value string) error {
 		return fmt.Errorf("ethtool -g %s: the driver reports no %s maximum", t.dev, t.param)
 	}
 	if n > max {
-		return &BoundError{Key: t.dev + " " + t.param, Value: value,
+		return &plan.BoundError{Key: t.dev + " " + t.param, Value: value,
 			Problem: fmt.Sprintf("above the driver's pre-set maximum %d", max), Bound: "ethtool -g " + t.dev}
 	}
 	return nil
@@ -218,14 +219,14 @@ func isDefaultQdisc(shown string) bool {
 
 func (t tcTarget) check(ctx context.Context, value string) error {
 	if err := checkTCParams(value); err != nil {
-		return &BoundError{Key: t.dev + " root " + t.kind, Value: value, Problem: err.Error()}
+		return &plan.BoundError{Key: t.dev + " root " + t.kind, Value: value, Problem: err.Error()}
 	}
 	cur, err := t.read(ctx)
 	if err != nil {
 		return err
 	}
 	if !isDefaultQdisc(cur) {
-		return &BoundError{Key: t.dev + " root " + t.kind, Value: value,
+		return &plan.BoundError{Key: t.dev + " root " + t.kind, Value: value,
 			Problem: fmt.Sprintf("the root qdisc is %q, not the kernel's default; headroom can only restore a default root qdisc, so it leaves this one alone", cur)}
 	}
 	return nil

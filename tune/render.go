@@ -2,6 +2,7 @@ package tune
 
 import (
 	"fmt"
+	"headroom/kernel"
 	"io"
 	"os"
 	"path/filepath"
@@ -72,7 +73,7 @@ func RenderShell(w io.Writer, changes []model.Change, netns string) error {
 		b.WriteString("\n" + reasonComment(c, "") + "\n")
 		switch c.Kind {
 		case model.ChangeSysctl:
-			if info := LookupScope(c.Key); netns != "" && info.Scope == ScopeGlobal {
+			if info := kernel.LookupSysctlScope(c.Key); netns != "" && info.Scope == kernel.ScopeGlobal {
 				fmt.Fprintf(&b, "# skipped: %s is global, not per network namespace (%s)\n", c.Key, info.History)
 				continue
 			}

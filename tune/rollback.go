@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"headroom/plan"
 	"io"
 	"log/slog"
 	"os"
@@ -24,7 +25,7 @@ type Rollbacker struct {
 	Runner func(netns string) Runner
 	// Limits are the host facts of the bounds: a rollback writes only values an apply
 	// could have written (trust.go).
-	Limits Limits
+	Limits plan.Limits
 	Log    *slog.Logger
 	Now    func() time.Time
 }
@@ -279,7 +280,7 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 // namespace), ethtool and tc lines, and the drop-in's restore. An entry that --rollback
 // would refuse to write (checkRestorable, with limits as on apply) is refused here too,
 // since the script is run as root just the same.
-func PrintRollback(w io.Writer, jf *JournalFile, to int, limits Limits) error {
+func PrintRollback(w io.Writer, jf *JournalFile, to int, limits plan.Limits) error {
 	entries, err := ToUndo(jf, to)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ package tune
 import (
 	"errors"
 	"fmt"
+	"headroom/plan"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -229,7 +230,7 @@ func checkKnown(e *Entry) error {
 // would write what an apply could not have: a sysctl without a bound or an old value
 // outside it, a ring size that is not one, a namespace name that is not one, and a drop-in
 // outside the sysctl directory recorded at apply time.
-func checkRestorable(e *Entry, limits Limits) error {
+func checkRestorable(e *Entry, limits plan.Limits) error {
 	if e.Netns != "" && !ValidNetnsName(e.Netns) {
 		return fmt.Errorf("journal entry %d: network namespace name %q is not valid", e.ID, e.Netns)
 	}
@@ -239,7 +240,7 @@ func checkRestorable(e *Entry, limits Limits) error {
 		}
 		switch r.Kind {
 		case model.ChangeSysctl:
-			if err := CheckBound(r.Key, r.Old, limits); err != nil {
+			if err := plan.CheckBound(r.Key, r.Old, limits); err != nil {
 				return fmt.Errorf("journal entry %d: restoring %s is refused: %w (restore it by hand if the old value is right)", e.ID, r.Key, err)
 			}
 		case model.ChangeEthtool:
@@ -319,16 +320,16 @@ func orUnknown(s string) string {
 // headroom itself would not write: sysctls pass CheckBound as on apply; a ring size must
 // be a positive integer (the driver's maximum needs the device, which a renderer does not
 // read); tc parameters must be plain tokens with a rate.
-func Renderable(changes []model.Change, l Limits) (ok []model.Change, refused []Item) {
+func Renderable(changes []model.Change, l plan.Limits) (ok []model.Change, refused []Item) {
 	for _, c := range changes {
 		var err error
 		switch c.Kind {
 		case model.ChangeSysctl:
-			err = CheckBound(c.Key, c.Recommended, l)
+			err = plan.CheckBound(c.Key, c.Recommended, l)
 		case model.ChangeEthtool:
 			if _, _, err = ParseEthtoolKey(c.Key); err == nil {
 				if n, aerr := strconv.Atoi(NormalizeValue(c.Recommended)); aerr != nil || n < 1 {
-					err = &BoundError{Key: c.Key, Value: c.Recommended, Problem: "not a positive ring size"}
+					err = &plan.BoundError{Key: c.Key, Value: c.Recommended, Problem: "not a positive ring size"}
 				}
 			}
 		case model.ChangeTC:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/lab"
+	"headroom/lab/netlab"
 	"headroom/plan"
 )
 
@@ -55,9 +56,9 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 	case "compare":
 		return labRun(ctx, args[1:], stdio, true)
 	case "cleanup":
-		removed, err := lab.CleanupAll(lab.NamePrefix)
+		removed, err := netlab.CleanupAll(netlab.NamePrefix)
 		for _, n := range removed {
-			fmt.Fprintln(stdio.Stdout, lab.SweepLine(n))
+			fmt.Fprintln(stdio.Stdout, netlab.SweepLine(n))
 		}
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)
@@ -206,7 +207,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
 		CongestionControl: *cc, LossFraction: *loss, MemoryBytes: memory.bytes,
 		SndBufBytes: int(sndbuf.bytes), RcvBufBytes: int(rcvbuf.bytes),
-		Shaper: lab.Shaper(*shaper), Delay: lab.DelayBackend(*delay),
+		Shaper: netlab.Shaper(*shaper), Delay: netlab.DelayBackend(*delay),
 	})
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
@@ -248,7 +249,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
-		if errors.Is(err, lab.ErrNeedRoot) {
+		if errors.Is(err, netlab.ErrNeedRoot) {
 			fmt.Fprintf(stdio.Stderr, "headroom %s: the lab creates network namespaces: run it as root\n", name)
 		}
 		return exitFailure
@@ -276,7 +277,7 @@ func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOption
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
-		if errors.Is(err, lab.ErrNeedRoot) {
+		if errors.Is(err, netlab.ErrNeedRoot) {
 			fmt.Fprintf(stdio.Stderr, "headroom lab run: the lab creates network namespaces and cgroups: run it as root\n")
 		}
 		return exitFailure

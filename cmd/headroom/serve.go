@@ -28,6 +28,7 @@ type serveFlags struct {
 	minInterval   time.Duration
 	window        time.Duration
 	windowSamples int
+	windowEvery   time.Duration
 	rulesInterval time.Duration
 	sockets       bool
 	pagetype      bool
@@ -49,6 +50,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.DurationVar(&f.minInterval, "min-interval", time.Second, "least time between two samples; scrapes sooner share the last one")
 	fs.DurationVar(&f.window, "window", 10*time.Minute, "how far back the rules look (samples and kernel-log events)")
 	fs.IntVar(&f.windowSamples, "window-samples", 60, "most samples kept in the window")
+	fs.DurationVar(&f.windowEvery, "window-interval", 0, "least time between two samples of the window; scrapes in between read only the files the metrics carry (0: --window / --window-samples, 10s by default; negative, e.g. -1s: every sample)")
 	fs.DurationVar(&f.rulesInterval, "rules-interval", export.DefaultRulesInterval, "least time between two runs of the rules over the window (a new kernel-log event runs them sooner); 0 runs them on every sample")
 	fs.BoolVar(&f.sockets, "sockets", false, "dump every TCP socket (sock_diag) each sample for per-state counts; costs more with many sockets")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "read /proc/pagetypeinfo each sample (root only; takes the zone lock)")
@@ -98,15 +100,16 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		rules = -1 // every sample
 	}
 	c := export.NewCollector(root, export.Options{
-		MinInterval:   f.minInterval,
-		Window:        f.window,
-		WindowSamples: f.windowSamples,
-		RulesInterval: rules,
-		Sockets:       f.sockets,
-		PageTypes:     f.pagetype,
-		Ethtool:       f.ethtool,
-		Skip:          splitSet(f.skip),
-		ReleaseMemory: !f.once,
+		MinInterval:    f.minInterval,
+		Window:         f.window,
+		WindowSamples:  f.windowSamples,
+		WindowInterval: f.windowEvery,
+		RulesInterval:  rules,
+		Sockets:        f.sockets,
+		PageTypes:      f.pagetype,
+		Ethtool:        f.ethtool,
+		Skip:           splitSet(f.skip),
+		ReleaseMemory:  !f.once,
 	})
 	defer c.Close()
 

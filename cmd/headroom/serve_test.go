@@ -311,8 +311,8 @@ func TestServeStatusPageChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("chromium not installed: cannot check the status page in a browser")
 	}
-	base := startServe(t, "--min-interval", "100ms")
-	// Two samples, so that the charts have lines.
+	base := startServe(t, "--min-interval", "100ms", "--window-interval", "100ms")
+	// Two window samples, so that the charts have lines.
 	httpGet(t, base+"/metrics")
 	time.Sleep(250 * time.Millisecond)
 	httpGet(t, base+"/metrics")

@@ -14,6 +14,7 @@ import (
 	"headroom/input"
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/plan"
 	"headroom/tune"
 )
 
@@ -303,7 +304,7 @@ func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, *t
 // tuneRenderFormat renders --format shell, sysctl or tuned from the changes that pass the
 // bounds --apply checks; the others are listed on stderr and make the exit non-zero, so a
 // rendered file never carries a value headroom would refuse to write.
-func tuneRenderFormat(f tuneFlags, changes []model.Change, limits tune.Limits, stdio IO) int {
+func tuneRenderFormat(f tuneFlags, changes []model.Change, limits plan.Limits, stdio IO) int {
 	ok, refused := tune.Renderable(changes, limits)
 	var err error
 	switch f.format {
@@ -389,8 +390,8 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 }
 
 func tuneListBounds(stdio IO) int {
-	for _, k := range tune.BoundedKeys() {
-		fmt.Fprintf(stdio.Stdout, "%-34s %-9s %s\n", k, tune.LookupScope(k).Scope, tune.BoundSource(k))
+	for _, k := range plan.BoundedKeys() {
+		fmt.Fprintf(stdio.Stdout, "%-34s %-9s %s\n", k, kernel.LookupSysctlScope(k).Scope, plan.BoundSource(k))
 	}
 	return exitOK
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"headroom/kernel"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,15 +304,15 @@ func TestPlanToTuneNetnsLive(t *testing.T) {
 		if c.Kind != model.ChangeSysctl {
 			continue
 		}
-		switch tune.LookupScope(c.Key).Scope {
-		case tune.ScopePerNetns:
+		switch kernel.LookupSysctlScope(c.Key).Scope {
+		case kernel.ScopePerNetns:
 			if v, _ := fs.Read(c.Key); !tune.SameValue(v, c.Recommended) {
 				t.Errorf("%s in the namespace = %q, planned %q", c.Key, v, c.Recommended)
 			}
 			if !tune.SameValue(before[c.Key], c.Recommended) {
 				applied++
 			}
-		case tune.ScopeGlobal:
+		case kernel.ScopeGlobal:
 			if h, _ := tune.HostProcSys().Read(c.Key); h != hostBefore[c.Key] {
 				t.Errorf("the host's %s changed: %q → %q", c.Key, hostBefore[c.Key], h)
 			}

@@ -2,7 +2,7 @@
 // testdata/corpus (issue 16): it runs the real binary on every case, as a user would, and
 // compares the JSON it prints with the facts an expert read off the text by hand.
 //
-//	go run ./internal/accuracy -bin dist/headroom [-corpus testdata/corpus] [-update]
+//	go run ./internal/accuracy -bin dist/headroom [-corpus testdata/corpus] [-update] [-misses]
 //
 // It prints one row per case and a last line
 //
@@ -38,17 +38,18 @@ func main() {
 	maxCPU := flag.Duration("max-cpu", 100*time.Millisecond, "the CPU time (user+system) one case may take")
 	only := flag.String("run", "", "score only the cases whose stem contains this text")
 	quiet := flag.Bool("q", false, "print only the cases that lose a point, and the last line")
+	misses := flag.Bool("misses", false, "print each labelled number no artifact carries: MISS case value key line artifact-kinds text (tab-separated)")
 	flag.Parse()
 	if *baselinePath == "" {
 		*baselinePath = filepath.Join(*dir, "accuracy-baseline.json")
 	}
-	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, *maxCPU, *only, *quiet); err != nil {
+	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, *maxCPU, *only, *quiet, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "accuracy:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Duration, only string, quiet bool) error {
+func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Duration, only string, quiet, misses bool) error {
 	cases, err := loadCorpus(dir)
 	if err != nil {
 		return err
@@ -70,6 +71,11 @@ func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Dur
 		}
 		if !quiet || s.lost() {
 			fmt.Println(s.row(c))
+		}
+		if misses && s.Ran {
+			for _, m := range findMisses(c, out) {
+				fmt.Println(m.row(c.Stem))
+			}
 		}
 	}
 	fig := tot.figures()

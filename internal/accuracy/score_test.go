@@ -61,3 +61,43 @@ func TestCorpusLabelsNameRules(t *testing.T) {
 		}
 	}
 }
+
+// hasNumberToken finds a number where a person wrote it, not inside a longer one.
+func TestHasNumberToken(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		n    float64
+		want bool
+	}{
+		{"node 0: slabs: 854, objs: 42320, free: 0", 854, true},
+		{"free:98085 free_pcp:4475", 4475, true},
+		{"Mem:  1055760384 1041887232", 1055760384, true},
+		{"total 12,345 kB", 12345, true},
+		{"rtt:34.249/16.545", 34.249, true},
+		{"10554 pages", 554, false},
+		{"1.5", 15, false},
+		{"version 2.6.32", 6, false},
+	} {
+		if got := hasNumberToken(c.line, c.n); got != c.want {
+			t.Errorf("hasNumberToken(%q, %v) = %v, want %v", c.line, c.n, got, c.want)
+		}
+	}
+}
+
+// findMisses names the numbers no artifact carries, with their line and the artifact
+// covering it.
+func TestFindMisses(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.txt")
+	if err := os.WriteFile(p, []byte("head\nfree:98085 free_pcp:4475\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := corpusCase{Stem: "x", TextPath: p, Truth: map[string]any{"summary": map[string]any{"free": 98085.0, "free_pcp": 4475.0}}}
+	r := doctorRun{Report: map[string]any{"artifacts": []any{
+		map[string]any{"kind": "show_mem", "first_line": 2.0, "last_line": 2.0, "data": map[string]any{"free": 98085.0}},
+	}}}
+	ms := findMisses(c, r)
+	if len(ms) != 1 || ms[0].Value != 4475 || ms[0].Key != "summary.free_pcp" || ms[0].Line != 2 || ms[0].Kind != "show_mem" {
+		t.Fatalf("misses %+v", ms)
+	}
+}

@@ -156,7 +156,7 @@ func childParse(args []string) error {
 	failures := 0
 	for _, ev := range tl.Events {
 		if ev.AllocFailure != nil {
-			failures += max(ev.AllocFailure.Count, 1)
+			failures += ev.AllocFailure.Reports()
 		}
 	}
 	fmt.Printf("failures=%d events=%d unparsed=%d parse_cpu_ns=%d\n", failures, len(tl.Events), len(tl.Unparsed), used.Nanoseconds())

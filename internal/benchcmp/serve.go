@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -223,6 +224,21 @@ func benchServe(c *config) result {
 		return naResult(what, peerName, err.Error(), serveTargets...)
 	}
 	defer hr.stop()
+	// serve's window takes a sample at most every --window-interval (10 s by default); the
+	// scrapes in between read only the files the metrics carry. A second serve with
+	// --window-interval=-1s takes a full sample into the window on every scrape, as every
+	// scrape did before the option and as a Prometheus scraping every 15 s still makes
+	// each one do: its row is information, not a target.
+	var hrFull *exporter
+	if bytes.Contains(help, []byte("-window-interval")) {
+		hrFull, err = startExporter("headroom serve --window-interval=-1s", bin, func(addr string) []string {
+			return append(serveArgs(addr), "--window-interval=-1s")
+		})
+		if err != nil {
+			return naResult(what, peerName, err.Error(), serveTargets...)
+		}
+		defer hrFull.stop()
+	}
 	ne, err := startExporter("node_exporter", nePath, func(addr string) []string {
 		a := []string{"--web.listen-address=" + addr, "--collector.disable-defaults"}
 		for _, col := range nodeExporterCollectors {
@@ -234,29 +250,37 @@ func benchServe(c *config) result {
 		return naResult(what, peerName, err.Error(), serveTargets...)
 	}
 	defer ne.stop()
+	all := []*exporter{hr, ne}
+	if hrFull != nil {
+		all = append(all, hrFull)
+	}
 	for range 5 { // warm up: first samples, connection, buffers
-		hr.scrape()
-		ne.scrape()
+		for _, e := range all {
+			e.scrape()
+		}
 		time.Sleep(gap)
 	}
-	var hrNS, neNS, hrTicks, neTicks dist
+	var hrNS, neNS, fullNS, hrTicks, neTicks dist
 	var hrBody, neBody int64
 	runs := max(c.runs/2, 3)
 	for i := range runs {
 		c.logf("serve run %d/%d (%d scrapes each, %s apart)", i+1, runs, scrapes, gap)
-		pair := [2]*exporter{hr, ne}
-		if i%2 == 1 {
-			pair[0], pair[1] = ne, hr
-		}
-		for _, e := range pair {
+		// Each run visits every exporter once, in an order that rotates (with two: A B, B A,
+		// ...), so that no side is always first.
+		rot := i % len(all)
+		order := append(slices.Clone(all[rot:]), all[:rot]...)
+		for _, e := range order {
 			ns, tk, body, err := scrapeRun(e, scrapes, gap)
 			if err != nil {
 				return naResult(what, peerName, err.Error(), serveTargets...)
 			}
-			if e == hr {
+			switch e {
+			case hr:
 				hrNS, hrTicks, hrBody = append(hrNS, ns), append(hrTicks, tk), body
-			} else {
+			case ne:
 				neNS, neTicks, neBody = append(neNS, ns), append(neTicks, tk), body
+			default:
+				fullNS = append(fullNS, ns)
 			}
 		}
 	}
@@ -276,14 +300,24 @@ func benchServe(c *config) result {
 			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; CPU from schedstat (ns); the same from /proc/PID/stat ticks: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
 				note, runs, scrapes, gap, fmtDur(hrTicks.median()), fmtDur(neTicks.median()), hrBody, neBody, nev, strings.Join(nodeExporterCollectors, ",")),
 		},
-		{
+	}
+	if hrFull != nil {
+		rows = append(rows, row{
+			what:     "  serve, every scrape a full sample into the window",
+			headroom: fmtDist(fullNS),
+			peer:     peerName + ": " + fmtDist(neNS),
+			ratio:    fmtRatio(pairedRatios(fullNS, neNS).median()),
+			note:     "--window-interval=-1s: every scrape reads every file (/proc/stat, interrupts, loadavg, meminfo, snmp, snmp6, kernel threads too) and packs the sample into the window, as a Prometheus scraping every 15 s makes each scrape do with the default 10 s; same runs, information only",
+		})
+	}
+	rows = append(rows,
+		row{
 			what:     whatRSS,
 			headroom: fmt.Sprintf("%.1f MB (peak %.1f)", float64(hrRSS)/1024, float64(hrHWM)/1024),
 			peer:     fmt.Sprintf("%s: %.1f MB (peak %.1f)", peerName, float64(neRSS)/1024, float64(neHWM)/1024),
 			ratio:    fmtRatio(float64(hrRSS) / float64(neRSS)),
 			note:     "VmRSS and VmHWM from /proc/PID/status, MiB; headroom built as the release is (CGO_ENABLED=0 -trimpath -ldflags '-s -w', static), node_exporter as Debian ships it",
-		},
-	}
+		})
 	return result{rows: rows, summary: map[string]string{"serve/node_exporter": fmtRatio(ratio.median())},
 		targets: []string{
 			target(ratio.median() <= 0.25, "headroom serve ≤ 0.25 × node_exporter's CPU per scrape: %s", fmtRatio(ratio.median())),

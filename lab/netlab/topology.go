@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"crypto/rand"
@@ -44,6 +44,9 @@ type Host struct {
 
 // Netns is the host's full namespace name, "hr-<runid>-<name>", as `ip netns` shows it.
 func (h *Host) Netns() string { return h.ns.Name }
+
+// Netlink is the netlink handle of h's namespace (links, addresses, qdiscs).
+func (h *Host) Netlink() *netlink.Handle { return h.nl }
 
 // Do runs fn on a throwaway OS thread inside the host's namespace.
 func (h *Host) Do(fn func() error) error { return h.ns.Do(fn) }
@@ -94,7 +97,7 @@ func (l *Lab) AddHost(name string) (*Host, error) {
 		}
 		h.nl = nl
 		for _, k := range []string{"net.ipv6.conf.all.disable_ipv6", "net.ipv6.conf.default.disable_ipv6"} {
-			if err := writeSysctl(k, "1"); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := WriteSysctl(k, "1"); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 		}
@@ -333,7 +336,7 @@ func (l *Lab) connectTun(lk *Link, idx int) error {
 // journaled in the owner file first, written, and restored by Close (or by Cleanup after a
 // crash).
 func (l *Lab) SetSysctl(h *Host, key, value string, allowGlobal bool) (scope Scope, readBack string, err error) {
-	value = normalizeSysctl(value)
+	value = NormalizeSysctl(value)
 	err = h.Do(func() error {
 		s, err := keyScope(key)
 		if err != nil {
@@ -343,10 +346,10 @@ func (l *Lab) SetSysctl(h *Host, key, value string, allowGlobal bool) (scope Sco
 		if s != ScopeNetns {
 			return nil
 		}
-		if err := writeSysctl(key, value); err != nil {
+		if err := WriteSysctl(key, value); err != nil {
 			return err
 		}
-		readBack, err = readSysctl(key)
+		readBack, err = ReadSysctl(key)
 		return err
 	})
 	if err != nil || scope == ScopeNetns {
@@ -368,7 +371,7 @@ func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 	if other, ok := liveRunHolding(key, l.RunID); ok {
 		return "", fmt.Errorf("lab: global sysctl %s is changed by live run %s; not changing it again", key, other)
 	}
-	old, err := readSysctl(key)
+	old, err := ReadSysctl(key)
 	if err != nil {
 		return "", err
 	}
@@ -402,10 +405,10 @@ func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 		l.owner.Sysctls = saved
 		return "", err
 	}
-	if err := writeSysctl(key, value); err != nil {
+	if err := WriteSysctl(key, value); err != nil {
 		return "", err
 	}
-	rb, err := readSysctl(key)
+	rb, err := ReadSysctl(key)
 	if err != nil {
 		return "", err
 	}
@@ -430,7 +433,7 @@ func appendNew(s []string, v string) []string {
 // ReadSysctl reads key as host h sees it.
 func (h *Host) ReadSysctl(key string) (string, error) {
 	var v string
-	err := h.Do(func() (err error) { v, err = readSysctl(key); return err })
+	err := h.Do(func() (err error) { v, err = ReadSysctl(key); return err })
 	return v, err
 }
 

@@ -1,8 +1,10 @@
-package tune
+package plan
 
 import (
 	"strings"
 	"testing"
+
+	"headroom/kernel"
 )
 
 func TestCheckBound(t *testing.T) {
@@ -17,7 +19,7 @@ func TestCheckBound(t *testing.T) {
 		"net.ipv4.tcp_adv_win_scale":      "-2",
 	}
 	for k, v := range ok {
-		if err := CheckBound(k, v, testLimits); err != nil {
+		if err := CheckBound(k, v, boundTestLimits); err != nil {
 			t.Errorf("%s = %s: %v", k, v, err)
 		}
 	}
@@ -37,7 +39,7 @@ func TestCheckBound(t *testing.T) {
 		"net.core.somaxconn":              {"lots", "is not an integer"},
 	}
 	for k, c := range bad {
-		err := CheckBound(k, c[0], testLimits)
+		err := CheckBound(k, c[0], boundTestLimits)
 		if err == nil || !strings.Contains(err.Error(), c[1]) {
 			t.Errorf("%s = %s: got %v, want %q", k, c[0], err, c[1])
 		}
@@ -47,23 +49,14 @@ func TestCheckBound(t *testing.T) {
 	}
 }
 
-func TestBoundedKeysHaveScope(t *testing.T) {
-	for _, k := range BoundedKeys() {
-		if LookupScope(k).Scope == ScopeUnknown {
-			t.Errorf("%s has a bound but no scope entry", k)
-		}
-	}
-}
+var boundTestLimits = Limits{MemTotalKB: 512 * 1024, PageSizeBytes: 4096}
 
-func TestParseMemTotal(t *testing.T) {
-	kb, err := parseMemTotalKB([]byte("MemTotal:       24684084 kB\nMemFree: 1 kB\n"))
-	if err != nil || kb != 24684084 {
-		t.Fatal(kb, err)
-	}
-	if _, err := parseMemTotalKB([]byte("MemFree: 1 kB\n")); err == nil {
-		t.Error("no MemTotal accepted")
-	}
-	if _, err := parseMemTotalKB([]byte("MemTotal: x kB\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
-		t.Errorf("bad MemTotal: %v", err)
+func TestPolicyNeverWidensTheKernelRange(t *testing.T) {
+	for _, k := range BoundedKeys() {
+		r, ok := kernel.LookupSysctlRange(k)
+		b, _ := lookupBound(k)
+		if !ok || b.Min < r.Min || b.Max != r.Max || b.Fields != r.Fields {
+			t.Errorf("%s: headroom's bound %+v is not within the kernel's %+v", k, b.SysctlRange, r)
+		}
 	}
 }

@@ -1,8 +1,7 @@
-package lab
+package netlab
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -49,7 +48,7 @@ func guardedValues(t *testing.T) (old, lab, other string) {
 	if os.Geteuid() != 0 {
 		t.Skip("lab guardian: writing a global sysctl and sweeping a run need root; run as root to test the guardian")
 	}
-	old, err := readSysctl(guardianTestKey)
+	old, err := ReadSysctl(guardianTestKey)
 	if err != nil {
 		t.Skipf("lab guardian: %v", err)
 	}
@@ -58,9 +57,9 @@ func guardedValues(t *testing.T) (old, lab, other string) {
 		t.Fatalf("%s = %q", guardianTestKey, old)
 	}
 	t.Cleanup(func() {
-		if cur, _ := readSysctl(guardianTestKey); cur != old {
+		if cur, _ := ReadSysctl(guardianTestKey); cur != old {
 			t.Errorf("%s = %q at the end, putting back %q", guardianTestKey, cur, old)
-			writeSysctl(guardianTestKey, old)
+			WriteSysctl(guardianTestKey, old)
 		}
 	})
 	return old, strconv.Itoa(n + 1), strconv.Itoa(n + 2)
@@ -92,23 +91,15 @@ func startGuardedChild(t *testing.T, value string) (*exec.Cmd, string) {
 	return cmd, f[1]
 }
 
-// waitGuardianReport waits for the guardian of runID to write its report and returns it.
-func waitGuardianReport(t *testing.T, runID string, within time.Duration) guardianReport {
+// guardianReportOf waits for the guardian of runID to write its report and returns it; the
+// report stays for the sweep unless remove.
+func guardianReportOf(t *testing.T, runID string, remove bool) GuardianReport {
 	t.Helper()
-	p := filepath.Join(ownerDir, runID+guardianSuffix)
-	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
-		b, err := os.ReadFile(p)
-		if err == nil {
-			var rep guardianReport
-			if err := json.Unmarshal(b, &rep); err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			return rep
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no guardian report %s within %v", p, within)
-		}
+	rep, err := waitGuardianReport(runID, 5*time.Second, remove)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return rep
 }
 
 // TestGuardianRestoresAfterSIGKILL: a run killed with SIGKILL has its global put back by its
@@ -116,7 +107,7 @@ func waitGuardianReport(t *testing.T, runID string, within time.Duration) guardi
 func TestGuardianRestoresAfterSIGKILL(t *testing.T) {
 	old, set, _ := guardedValues(t)
 	cmd, runID := startGuardedChild(t, set)
-	if cur, _ := readSysctl(guardianTestKey); cur != set {
+	if cur, _ := ReadSysctl(guardianTestKey); cur != set {
 		t.Fatalf("%s = %q while the run holds it, want %q", guardianTestKey, cur, set)
 	}
 	killed := time.Now()
@@ -124,7 +115,7 @@ func TestGuardianRestoresAfterSIGKILL(t *testing.T) {
 	// Not reaped on purpose until the value is back: a zombie is a dead run.
 	var cur string
 	for deadline := killed.Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if cur, _ = readSysctl(guardianTestKey); cur == old {
+		if cur, _ = ReadSysctl(guardianTestKey); cur == old {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -133,7 +124,7 @@ func TestGuardianRestoresAfterSIGKILL(t *testing.T) {
 	}
 	t.Logf("restored %v after SIGKILL", time.Since(killed).Round(time.Millisecond))
 	cmd.Wait()
-	rep := waitGuardianReport(t, runID, 5*time.Second)
+	rep := guardianReportOf(t, runID, false)
 	want := fmt.Sprintf("sysctl %s: restored %q (run %s had set %q)", guardianTestKey, old, runID, set)
 	if strings.Join(rep.Did, "\n") != want || len(rep.Errors) > 0 {
 		t.Errorf("guardian report: did %q, errors %q; want did %q", rep.Did, rep.Errors, want)
@@ -165,21 +156,20 @@ func TestGuardianRestoresAfterSIGKILL(t *testing.T) {
 func TestGuardianLeavesValueChangedSince(t *testing.T) {
 	old, set, other := guardedValues(t)
 	cmd, runID := startGuardedChild(t, set)
-	if err := writeSysctl(guardianTestKey, other); err != nil {
+	if err := WriteSysctl(guardianTestKey, other); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	rep := waitGuardianReport(t, runID, 5*time.Second)
-	os.Remove(filepath.Join(ownerDir, runID+guardianSuffix))
-	if cur, _ := readSysctl(guardianTestKey); cur != other {
+	rep := guardianReportOf(t, runID, true)
+	if cur, _ := ReadSysctl(guardianTestKey); cur != other {
 		t.Errorf("%s = %q after the guardian, want %q left as someone else set it", guardianTestKey, cur, other)
 	}
 	want := fmt.Sprintf("sysctl %s: left at %q, changed by someone else since run %s set %q (its value before the run: %q)", guardianTestKey, other, runID, set, old)
 	if strings.Join(rep.Did, "\n") != want {
 		t.Errorf("guardian report: did %q, want %q", rep.Did, want)
 	}
-	writeSysctl(guardianTestKey, old)
+	WriteSysctl(guardianTestKey, old)
 }
 
 // TestGuardianQuietAfterClose: a run that closes cleanly restores by itself, and its guardian
@@ -206,7 +196,7 @@ func TestGuardianQuietAfterClose(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("guardian still running 5 s after a clean Close")
 	}
-	if cur, _ := readSysctl(guardianTestKey); cur != old {
+	if cur, _ := ReadSysctl(guardianTestKey); cur != old {
 		t.Errorf("%s = %q after Close, want %q", guardianTestKey, cur, old)
 	}
 	if _, err := os.Stat(filepath.Join(ownerDir, l.RunID+guardianSuffix)); !os.IsNotExist(err) {

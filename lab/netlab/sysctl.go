@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"errors"
@@ -23,19 +23,20 @@ import (
 // in a child namespace but read-only (mode 0444) and mirror the initial namespace's values
 // (tools/testing/selftests/net/netns-sysctl.sh checks exactly that).
 
-// sysctlPath turns "net.ipv4.tcp_rmem" into "/proc/sys/net/ipv4/tcp_rmem".
-func sysctlPath(key string) (string, error) {
+// SysctlPath turns "net.ipv4.tcp_rmem" into "/proc/sys/net/ipv4/tcp_rmem".
+func SysctlPath(key string) (string, error) {
 	if key == "" || strings.Contains(key, "..") || strings.ContainsAny(key, " \t\n") {
 		return "", fmt.Errorf("lab: bad sysctl key %q", key)
 	}
 	return "/proc/sys/" + strings.ReplaceAll(key, ".", "/"), nil
 }
 
-// normalizeSysctl makes "4096\t87380  1048576\n" and "4096 87380 1048576" compare equal.
-func normalizeSysctl(v string) string { return strings.Join(strings.Fields(v), " ") }
+// NormalizeSysctl makes "4096\t87380  1048576\n" and "4096 87380 1048576" compare equal.
+func NormalizeSysctl(v string) string { return strings.Join(strings.Fields(v), " ") }
 
-func readSysctl(key string) (string, error) {
-	p, err := sysctlPath(key)
+// ReadSysctl reads key in the namespace of the calling thread, normalized.
+func ReadSysctl(key string) (string, error) {
+	p, err := SysctlPath(key)
 	if err != nil {
 		return "", err
 	}
@@ -43,11 +44,12 @@ func readSysctl(key string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("lab: read %s: %w", p, err)
 	}
-	return normalizeSysctl(string(b)), nil
+	return NormalizeSysctl(string(b)), nil
 }
 
-func writeSysctl(key, value string) error {
-	p, err := sysctlPath(key)
+// WriteSysctl writes value to key in the namespace of the calling thread.
+func WriteSysctl(key, value string) error {
+	p, err := SysctlPath(key)
 	if err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ const (
 // A key absent from the namespace is reported as ScopeGlobal; the caller tells global from
 // missing by looking on the host (hostHasKey).
 func keyScope(key string) (Scope, error) {
-	p, err := sysctlPath(key)
+	p, err := SysctlPath(key)
 	if err != nil {
 		return "", err
 	}
@@ -103,7 +105,7 @@ func keyScope(key string) (Scope, error) {
 // hostHasKey reports whether the initial namespace has key. Call it from an ordinary
 // goroutine: threads not locked into a lab namespace are in the process's own namespace.
 func hostHasKey(key string) bool {
-	p, err := sysctlPath(key)
+	p, err := SysctlPath(key)
 	if err != nil {
 		return false
 	}
@@ -119,7 +121,7 @@ func restoreGlobalSysctls(runID string, entries []journalEntry) (notes []string,
 	var errs []error
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		cur, rerr := readSysctl(e.Key)
+		cur, rerr := ReadSysctl(e.Key)
 		switch {
 		case rerr != nil:
 			errs = append(errs, rerr)
@@ -131,7 +133,7 @@ func restoreGlobalSysctls(runID string, entries []journalEntry) (notes []string,
 			notes = append(notes, fmt.Sprintf("sysctl %s: left at %q, changed by someone else since run %s set %q (its value before the run: %q)", e.Key, cur, runID, e.Set[len(e.Set)-1], e.Old))
 			continue
 		}
-		if err := writeSysctl(e.Key, e.Old); err != nil {
+		if err := WriteSysctl(e.Key, e.Old); err != nil {
 			errs = append(errs, fmt.Errorf("lab: restore %s=%q: %w", e.Key, e.Old, err))
 			continue
 		}

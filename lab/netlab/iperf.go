@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ func Iperf3(ctx context.Context, sender, receiver *Host, dst netip.Addr, streams
 		}
 	}
 	// iperf3 inherits the nice value of the thread that forks it.
-	defer raisePriority()()
+	defer RaisePriority()()
 	const port = "5201"
 	srv := exec.CommandContext(ctx, "ip", "netns", "exec", receiver.Netns(),
 		"iperf3", "--server", "--one-off", "--bind", dst.String(), "--port", port, "--forceflush")

@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"encoding/json"
@@ -60,8 +60,8 @@ type guardianConfig struct {
 	NetnsDir   string `json:"netns_dir"`
 }
 
-// guardianReport is what a guardian leaves in <runid>.guardian.
-type guardianReport struct {
+// GuardianReport is what a guardian leaves in <runid>.guardian.
+type GuardianReport struct {
 	RunID  string    `json:"run_id"`
 	Time   time.Time `json:"time"`
 	Did    []string  `json:"did"`
@@ -94,7 +94,7 @@ func startGuardian(o *owner) (*guardian, error) {
 	// /proc/self/exe rather than os.Executable's path: a test binary or an upgraded
 	// headroom may have been replaced on disk since this process started.
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = append(helperEnviron(), helperEnv+"="+guardianMode, helperCfgEnv+"="+string(cfg))
+	cmd.Env = HelperEnv(guardianMode, cfg)
 	cmd.ExtraFiles = []*os.File{ctlR, readyW} // fds 3 and 4
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// Stdin, Stdout and Stderr stay nil (/dev/null): a guardian holding the terminal or an
@@ -194,18 +194,13 @@ func runGuardianHelper(cfgJSON []byte) error {
 		time.Sleep(guardianPoll)
 	}
 	did, err := CleanupAll(NamePrefix + cfg.RunID + "-")
-	rep := guardianReport{RunID: cfg.RunID, Time: time.Now().UTC(), Did: did}
+	rep := GuardianReport{RunID: cfg.RunID, Time: time.Now().UTC(), Did: did}
 	if err != nil {
 		rep.Errors = strings.Split(err.Error(), "\n")
 	}
 	// Written even when empty (a concurrent sweep got there first): it says the guardian
 	// ran; the sweep prints nothing for it.
-	b, _ := json.Marshal(rep)
-	p := filepath.Join(ownerDir, cfg.RunID+guardianSuffix)
-	if err := os.WriteFile(p+".tmp", b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(p+".tmp", p)
+	return writeState(filepath.Join(ownerDir, cfg.RunID+guardianSuffix), rep)
 }
 
 // collectGuardianReports returns, and removes, what the guardians of killed runs did, one
@@ -231,7 +226,7 @@ func collectGuardianReports() ([]string, error) {
 			errs = append(errs, err)
 			continue
 		}
-		var rep guardianReport
+		var rep GuardianReport
 		if err := json.Unmarshal(b, &rep); err != nil {
 			errs = append(errs, fmt.Errorf("lab: %s: %w", p, err))
 		} else {
@@ -251,9 +246,9 @@ func collectGuardianReports() ([]string, error) {
 	return out, errors.Join(errs...)
 }
 
-// sweepEarlierRuns is the sweep at the start of every run: what dead runs left, and what
+// SweepEarlierRuns is the sweep at the start of every run: what dead runs left, and what
 // their guardians did, one progress line each.
-func sweepEarlierRuns(progress func(string)) {
+func SweepEarlierRuns(progress func(string)) {
 	removed, err := CleanupAll(NamePrefix)
 	for _, r := range removed {
 		progress("earlier runs: " + SweepLine(r))

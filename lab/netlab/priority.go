@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"os"
@@ -15,13 +15,13 @@ import (
 // ordinary jobs without starving the system.
 const runNice = -10
 
-// raisePriority sets every thread of this process to runNice and returns a function that
+// RaisePriority sets every thread of this process to runNice and returns a function that
 // puts each thread back to the nice value it had. Linux keeps nice per thread
 // (setpriority(2), NOTES) and a new thread inherits its creator's, so threads the Go runtime
 // starts later inherit the raised value; the restore function resets those to the value of
-// the thread that was current when raisePriority ran. Failure (no CAP_SYS_NICE) leaves
+// the thread that was current when RaisePriority ran. Failure (no CAP_SYS_NICE) leaves
 // priorities alone.
-func raisePriority() (restore func()) {
+func RaisePriority() (restore func()) {
 	tids := threadIDs()
 	old := map[int]int{}
 	base, err := unix.Getpriority(unix.PRIO_PROCESS, unix.Gettid())

@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"bufio"
@@ -15,9 +15,9 @@ import (
 	"headroom/kernel"
 )
 
-// Memory cgroups for the failure scenarios. A scenario puts its "service" (a helper process,
-// see scenario_helper.go) into a cgroup of its own so that the kernel's per-cgroup limits
-// squeeze it and nothing else.
+// Memory cgroups, for the lab's helper processes. A failure scenario (package lab) puts its
+// "service" (a helper process, see helper.go) into a cgroup of its own so that the kernel's
+// per-cgroup limits squeeze it and nothing else.
 //
 // Which hierarchy holds what differs by host. Measured on this machine (6.18, see
 // docs/lab.md): the memory controller is bound to cgroup v1 (/sys/fs/cgroup/memory) and the
@@ -162,7 +162,9 @@ func (c *Cgroup) Dirs() []string {
 	return out
 }
 
-func writeCgroupFile(dir, file, value string) error {
+// WriteCgroupFile writes value to the control file file of the cgroup directory dir (a
+// scenario resets a v1 counter such as memory.kmem.tcp.failcnt with it).
+func WriteCgroupFile(dir, file, value string) error {
 	p := filepath.Join(dir, file)
 	if err := os.WriteFile(p, []byte(value), 0); err != nil {
 		return fmt.Errorf("lab: write %q to %s: %w", value, p, err)
@@ -174,10 +176,10 @@ func writeCgroupFile(dir, file, value string) error {
 // memory.max.
 func (c *Cgroup) SetMemoryLimit(bytes int64) error {
 	if c.V1Memory != "" {
-		return writeCgroupFile(c.V1Memory, "memory.limit_in_bytes", strconv.FormatInt(bytes, 10))
+		return WriteCgroupFile(c.V1Memory, "memory.limit_in_bytes", strconv.FormatInt(bytes, 10))
 	}
 	if c.V2 != "" {
-		return writeCgroupFile(c.V2, "memory.max", strconv.FormatInt(bytes, 10))
+		return WriteCgroupFile(c.V2, "memory.max", strconv.FormatInt(bytes, 10))
 	}
 	return fmt.Errorf("lab: cgroup %s has no memory controller: %w", c.Name, kernel.ErrNotSupported)
 }
@@ -193,7 +195,7 @@ func (c *Cgroup) SetTCPLimit(bytes int64) error {
 	if _, err := os.Stat(p); err != nil {
 		return fmt.Errorf("lab: %s: %w (removed from this kernel?)", p, kernel.ErrNotSupported)
 	}
-	return writeCgroupFile(c.V1Memory, "memory.kmem.tcp.limit_in_bytes", strconv.FormatInt(bytes, 10))
+	return WriteCgroupFile(c.V1Memory, "memory.kmem.tcp.limit_in_bytes", strconv.FormatInt(bytes, 10))
 }
 
 // SetSwappiness sets the cgroup's own vm.swappiness (v1 memory.swappiness; cgroup v2 has
@@ -202,7 +204,7 @@ func (c *Cgroup) SetSwappiness(v int) error {
 	if c.V1Memory == "" {
 		return fmt.Errorf("lab: per-cgroup swappiness needs cgroup v1 memory.swappiness: %w", kernel.ErrNotSupported)
 	}
-	return writeCgroupFile(c.V1Memory, "memory.swappiness", strconv.Itoa(v))
+	return WriteCgroupFile(c.V1Memory, "memory.swappiness", strconv.Itoa(v))
 }
 
 // ReadInt reads a one-number file of the v1 memory directory (memory.kmem.tcp.failcnt,
@@ -297,7 +299,7 @@ func (c *Cgroup) Pressure() (kernel.Pressure, string, error) {
 // Join moves process pid (all its threads) into every directory of the cgroup.
 func (c *Cgroup) Join(pid int) error {
 	for _, d := range c.Dirs() {
-		if err := writeCgroupFile(d, "cgroup.procs", strconv.Itoa(pid)); err != nil {
+		if err := WriteCgroupFile(d, "cgroup.procs", strconv.Itoa(pid)); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"bytes"
@@ -166,15 +166,18 @@ type journalEntry struct {
 
 func ownerPath(runID string) string { return filepath.Join(ownerDir, runID+".json") }
 
-func writeOwner(o *owner) error {
+func writeOwner(o *owner) error { return writeState(ownerPath(o.RunID), o) }
+
+// writeState writes v as JSON to p in the owner directory, through a temporary file and a
+// rename, so a sweeper (or a guardian) never reads half a file.
+func writeState(p string, v any) error {
 	if err := os.MkdirAll(ownerDir, 0o755); err != nil {
 		return fmt.Errorf("lab: create %s: %w", ownerDir, err)
 	}
-	b, err := json.Marshal(o)
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	p := ownerPath(o.RunID)
 	tmp := p + ".tmp"
 	if err := os.WriteFile(tmp, b, 0o644); err != nil {
 		return fmt.Errorf("lab: write %s: %w", tmp, err)

@@ -1,4 +1,4 @@
-package lab
+package netlab
 
 import (
 	"encoding/binary"
@@ -70,24 +70,7 @@ func NewObjects(runID string) (*Objects, error) {
 	return o, nil
 }
 
-func (o *Objects) save() error {
-	if err := os.MkdirAll(ownerDir, 0o755); err != nil {
-		return fmt.Errorf("lab: create %s: %w", ownerDir, err)
-	}
-	b, err := json.Marshal(&o.rec)
-	if err != nil {
-		return err
-	}
-	p := objectsPath(o.RunID)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("lab: write %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		return fmt.Errorf("lab: rename %s: %w", tmp, err)
-	}
-	return nil
-}
+func (o *Objects) save() error { return writeState(objectsPath(o.RunID), &o.rec) }
 
 func (o *Objects) journal(f func(r *objectsRecord)) error {
 	o.mu.Lock()

@@ -1,13 +1,10 @@
-package lab
+package netlab
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/netip"
-	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -92,7 +89,7 @@ func RunBulk(ctx context.Context, sender, receiver *Host, dst netip.Addr, cfg Bu
 	if cfg.SampleEvery == 0 {
 		cfg.SampleEvery = 100 * time.Millisecond
 	}
-	defer raisePriority()()
+	defer RaisePriority()()
 	addr := net.JoinHostPort(dst.String(), strconv.Itoa(cfg.Port))
 	control := func(_, _ string, c syscall.RawConn) error {
 		var serr error
@@ -103,7 +100,7 @@ func RunBulk(ctx context.Context, sender, receiver *Host, dst netip.Addr, cfg Bu
 		return serr
 	}
 
-	baseline, err := readTCPMemPages()
+	baseline, err := TCPMemPages()
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +250,7 @@ loop:
 			atEnd, tEnd = snapshot(), time.Now()
 			break loop
 		case now := <-ticker.C:
-			mem, err := readTCPMemPages()
+			mem, err := TCPMemPages()
 			if err != nil {
 				return nil, err
 			}
@@ -370,29 +367,4 @@ func inspectSocket(c *net.TCPConn, sr *StreamResult) error {
 		return err
 	}
 	return ierr
-}
-
-// readTCPMemPages reads the "mem" field of the TCP line of /proc/net/sockstat. That field is
-// proto_memory_allocated(&tcp_prot) (net/ipv4/proc.c: sockstat_seq_show): one counter for
-// the whole kernel, not per namespace, in pages, and the same number tcp_mem is compared
-// against. So it is read from the host's view; it includes TCP memory of everything else on
-// the machine (reported separately as the baseline).
-func readTCPMemPages() (int64, error) {
-	f, err := os.Open("/proc/net/sockstat")
-	if err != nil {
-		return 0, fmt.Errorf("lab: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return 0, fmt.Errorf("lab: read /proc/net/sockstat: %w", err)
-	}
-	v, ok, err := parseSockstatTCPMem(b)
-	if err != nil {
-		return 0, fmt.Errorf("lab: /proc/net/sockstat: %w", err)
-	}
-	if !ok {
-		return 0, errors.New("lab: /proc/net/sockstat: no TCP mem field")
-	}
-	return v, nil
 }

@@ -1,0 +1,290 @@
+package artifact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+)
+
+// reportExtras are the numbers of a kernel report (allocation failure, OOM kill, SLUB
+// failure) that no rule reads yet but that an operator reads off it and that a later rule may
+// need: which task and CPU printed it, the show_mem footer, how many reports were suppressed
+// before it, SLUB's per-node slab counts, a memcg's usage lines and the OOM task table. Kept
+// as printed, so that a paste's every number is in the artifact.
+type reportExtras struct {
+	// UptimeS is the header's dmesg stamp, seconds since boot as printed ("[ 1146.798700]").
+	UptimeS    float64          `json:"uptime_s,omitempty"`
+	Task       *TaskLine        `json:"task,omitempty"`
+	Suppressed int64            `json:"suppressed,omitempty"` // "warn_alloc: N callbacks suppressed" just before
+	Totals     *kernel.Counters `json:"totals,omitempty"`     // show_mem footer (showmem.go)
+	Nodes      []NodeCounters   `json:"nodes,omitempty"`      // show_mem's per-node lines
+	SlabNodes  []SlabNode       `json:"slab_nodes,omitempty"`
+	MemcgUsage []MemcgUsage     `json:"memcg_usage,omitempty"`
+	MemcgStats *kernel.Counters `json:"memcg_stats,omitempty"` // "Memory cgroup stats for /a: cache:NKB rss:NKB ..."
+	Score      int64            `json:"score,omitempty"`       // "Kill process N (x) score N or sacrifice child"
+	Tasks      []OOMTask        `json:"tasks,omitempty"`
+}
+
+// TaskLine is the line dump_stack prints before the trace (lib/dump_stack.c
+// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-), or
+// 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
+type TaskLine struct {
+	CPU  *int   `json:"cpu,omitempty"`
+	PID  int64  `json:"pid"`
+	Comm string `json:"comm"`
+}
+
+// SlabNode is one "node 0: slabs: 854, objs: 42320, free: 0" line of a SLUB failure
+// (mm/slub.c slab_out_of_memory, per node with slabs).
+type SlabNode struct {
+	Node  int   `json:"node"`
+	Slabs int64 `json:"slabs"`
+	Objs  int64 `json:"objs"`
+	Free  int64 `json:"free"`
+}
+
+// MemcgUsage is one of the memcg OOM report's counter lines (mm/memcontrol.c
+// mem_cgroup_print_oom_meminfo; 3.x-4.x mem_cgroup_print_oom_info): "memory: usage 122880kB,
+// limit 122880kB, failcnt 83", likewise "memory+swap:", "kmem:", "swap:".
+type MemcgUsage struct {
+	Counter string `json:"counter"`
+	UsageKB int64  `json:"usage_kb"`
+	LimitKB int64  `json:"limit_kb"`
+	Failcnt int64  `json:"failcnt"`
+}
+
+// OOMTask is one row of the OOM killer's task table (mm/oom_kill.c dump_task), its columns
+// named by the table's header as this kernel printed it: "[ pid ]   uid  tgid total_vm
+// rss nr_ptes swapents oom_score_adj name" (3.x), "pgtables_bytes" for nr_ptes (4.15+),
+// "rss_anon rss_file rss_shmem" (6.x).
+type OOMTask struct {
+	Name   string           `json:"name"`
+	Fields *kernel.Counters `json:"fields"`
+}
+
+var (
+	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reSuppressed = regexp.MustCompile(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
+	reSlabNode   = regexp.MustCompile(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
+	reMemcgUsage = regexp.MustCompile(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
+	reOOMScore   = regexp.MustCompile(`\) score (\d+) or sacrifice child`)
+)
+
+// taskTableDefault is the 2.6.3x-4.14 header, for rows whose header the paste cut.
+var taskTableDefault = []string{"pid", "uid", "tgid", "total_vm", "rss", "nr_ptes", "swapents", "oom_score_adj"}
+
+// setUptime keeps the header line's dmesg stamp; an exact decimal in microseconds, so the
+// division gives the float nearest the printed seconds.
+func (x *reportExtras) setUptime(l *Line) {
+	if l != nil && l.UptimeUsec > 0 {
+		x.UptimeS = float64(l.UptimeUsec) / 1e6
+	}
+}
+
+// addTask reads a task line.
+func (x *reportExtras) addTask(s string) {
+	m := reTaskLine.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil || x.Task != nil {
+		return
+	}
+	t := &TaskLine{}
+	if m[2] != "" {
+		cpu, _ := strconv.Atoi(m[1])
+		t.CPU = &cpu
+		t.PID, _ = strconv.ParseInt(m[2], 10, 64)
+		t.Comm = m[3]
+	} else {
+		t.PID, _ = strconv.ParseInt(m[4], 10, 64)
+		t.Comm = m[5]
+	}
+	x.Task = t
+}
+
+// addSuppressed reads "warn_alloc: 59 callbacks suppressed" (lib/ratelimit.c ___ratelimit).
+func (x *reportExtras) addSuppressed(s string) {
+	if m := reSuppressed.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		x.Suppressed, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+}
+
+// addSlabNode reads a SLUB failure's per-node line.
+func (x *reportExtras) addSlabNode(s string) {
+	m := reSlabNode.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return
+	}
+	n := SlabNode{}
+	n.Node, _ = strconv.Atoi(m[1])
+	n.Slabs, _ = strconv.ParseInt(m[2], 10, 64)
+	n.Objs, _ = strconv.ParseInt(m[3], 10, 64)
+	n.Free, _ = strconv.ParseInt(m[4], 10, 64)
+	x.SlabNodes = append(x.SlabNodes, n)
+}
+
+// addOOMLine reads the OOM report's lines that carry numbers: the memcg counters and stats,
+// the kill line's score, the task table's header and rows.
+func (x *reportExtras) addOOMLine(s string, header *[]string) {
+	s = strings.TrimSpace(s)
+	if m := reMemcgUsage.FindStringSubmatch(s); m != nil {
+		u := MemcgUsage{Counter: m[1]}
+		u.UsageKB, _ = strconv.ParseInt(m[2], 10, 64)
+		u.LimitKB, _ = strconv.ParseInt(m[3], 10, 64)
+		u.Failcnt, _ = strconv.ParseInt(m[4], 10, 64)
+		x.MemcgUsage = append(x.MemcgUsage, u)
+		return
+	}
+	if m := reOOMScore.FindStringSubmatch(s); m != nil {
+		x.Score, _ = strconv.ParseInt(m[1], 10, 64)
+		return
+	}
+	if strings.HasPrefix(s, "Memory cgroup stats for ") {
+		// "Memory cgroup stats for /a: cache:28030012KB rss:3958288KB ..." (3.x-4.x)
+		_, rest, ok := strings.Cut(s, ": ")
+		if !ok {
+			return
+		}
+		for _, f := range fields(rest) {
+			k, v, ok := strings.Cut(f, ":")
+			if !ok {
+				continue
+			}
+			v = strings.TrimSuffix(strings.TrimSuffix(v, "KB"), "kB")
+			if n, ok := atoi(v); ok {
+				if x.MemcgStats == nil {
+					x.MemcgStats = &kernel.Counters{}
+				}
+				x.MemcgStats.Set(k+"_kb", n)
+			}
+		}
+		return
+	}
+	if !strings.HasPrefix(s, "[") {
+		return
+	}
+	e := strings.IndexByte(s, ']')
+	if e < 0 {
+		return
+	}
+	head := strings.TrimSpace(s[1:e])
+	cols := fields(s[e+1:])
+	if head == "pid" {
+		// "[ pid ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name"
+		h := []string{"pid"}
+		for _, c := range cols {
+			if c != "name" {
+				h = append(h, c)
+			}
+		}
+		*header = h
+		return
+	}
+	pid, ok := atoi(head)
+	if !ok || len(cols) < 2 {
+		return
+	}
+	h := *header
+	if h == nil {
+		h = taskTableDefault
+	}
+	t := OOMTask{Fields: &kernel.Counters{}, Name: cols[len(cols)-1]}
+	t.Fields.Set("pid", pid)
+	for i, c := range cols[:len(cols)-1] {
+		if i+1 >= len(h) {
+			break
+		}
+		if n, ok := atoi(c); ok {
+			t.Fields.Set(h[i+1], n)
+		}
+	}
+	x.Tasks = append(x.Tasks, t)
+}
+
+// KernelLogData is the data of the "kernel_log" artifact: how many records the text's kernel
+// log holds, and the "N callbacks suppressed" lines among them, whose counts are messages the
+// kernel did not print (lib/ratelimit.c ___ratelimit: "%s: %d callbacks suppressed").
+type KernelLogData struct {
+	Records    int              `json:"records"`
+	Suppressed []SuppressedLine `json:"suppressed,omitempty"`
+	// Numbers are the numbers of the log's messages that state a size or a limit
+	// (logNumbers): the conntrack table at boot, the vmalloc requests that failed.
+	Numbers []LogNumbers `json:"numbers,omitempty"`
+}
+
+// LogNumbers is one message's numbers by name.
+type LogNumbers struct {
+	Line    int              `json:"line"`
+	Message string           `json:"message"`
+	Values  map[string]int64 `json:"values"`
+}
+
+// logNumbers reads the numbers of the messages that state a size or a limit:
+//
+//	"nf_conntrack version 0.5.0 (16384 buckets, 65536 max)" (net/netfilter/nf_conntrack_core.c
+//	    nf_conntrack_init_start: the table's hash size and nf_conntrack_max at boot)
+//	"vmap allocation for size 20480 failed: use vmalloc=<size> ..." (mm/vmalloc.c
+//	    alloc_vmap_area: the vmalloc address space, not memory, ran out)
+//	"insmod: vmalloc error: size 16384, vm_struct allocation failed, ..." (mm/vmalloc.c
+//	    __vmalloc_node_range's warn_alloc, 5.x+)
+//
+// It runs on every kernel log line, so each test starts with a prefix or one Contains.
+func logNumbers(no int, t string) (LogNumbers, bool) {
+	switch {
+	case strings.HasPrefix(t, "nf_conntrack version "):
+		var b, m int64
+		if _, rest, ok := strings.Cut(t, "("); ok {
+			fs := fields(strings.NewReplacer(",", " ", ")", " ").Replace(rest))
+			for j := 0; j+1 < len(fs); j++ {
+				if n, ok := atoi(fs[j]); ok {
+					switch fs[j+1] {
+					case "buckets":
+						b = n
+					case "max":
+						m = n
+					}
+				}
+			}
+		}
+		if b == 0 && m == 0 {
+			return LogNumbers{}, false
+		}
+		return LogNumbers{Line: no, Message: "nf_conntrack version", Values: map[string]int64{"buckets": b, "max": m}}, true
+	case strings.HasPrefix(t, "vmap allocation for size "):
+		if n, ok := atoi(firstField(strings.TrimPrefix(t, "vmap allocation for size "))); ok {
+			return LogNumbers{Line: no, Message: "vmap allocation failed", Values: map[string]int64{"size": n}}, true
+		}
+	case strings.Contains(t, "vmalloc error: size "):
+		_, rest, _ := strings.Cut(t, "vmalloc error: size ")
+		if n, ok := atoi(strings.TrimSuffix(firstField(rest), ",")); ok {
+			return LogNumbers{Line: no, Message: "vmalloc error", Values: map[string]int64{"size": n}}, true
+		}
+	}
+	return LogNumbers{}, false
+}
+
+// SuppressedLine is one "net_ratelimit: 23807 callbacks suppressed" line.
+type SuppressedLine struct {
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+	Count    int64  `json:"count"`
+}
+
+// suppressedLine reads a "callbacks suppressed" line; the caller has checked the suffix,
+// since it runs on every kernel log line.
+func suppressedLine(no int, text string) (SuppressedLine, bool) {
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), " callbacks suppressed"))
+	sp := strings.LastIndexByte(s, ' ')
+	if sp <= 0 || !strings.HasSuffix(s[:sp], ":") {
+		return SuppressedLine{}, false
+	}
+	n, ok := atoi(s[sp+1:])
+	if !ok {
+		return SuppressedLine{}, false
+	}
+	fn := s[:sp-1]
+	if i := strings.LastIndexAny(fn, " ]"); i >= 0 {
+		fn = fn[i+1:]
+	}
+	return SuppressedLine{Line: no, Function: fn, Count: n}, true
+}

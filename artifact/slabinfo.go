@@ -1,0 +1,93 @@
+package artifact
+
+import (
+	"strings"
+)
+
+// /proc/slabinfo (mm/slab_common.c slab_show and cache_show, format "slabinfo - version:
+// 2.1" since 2.6.10), whole or grep'd to a few caches:
+//
+//	slabinfo - version: 2.1
+//	# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>
+//	dentry            2369308 2369325    192   21    1 : tunables    0    0    0 : slabdata 112825 112825      0
+//
+// Kept as an artifact; it gives no sample: a cache's memory is num_slabs × pagesperslab
+// pages, but which caches are reclaimable the file does not say (SReclaimable in meminfo
+// does), so the rules read slab memory from meminfo.
+
+// SlabinfoRow is one cache.
+type SlabinfoRow struct {
+	Name         string `json:"name"`
+	ActiveObjs   int64  `json:"active_objs"`
+	NumObjs      int64  `json:"num_objs"`
+	ObjSize      int64  `json:"objsize"`
+	ObjPerSlab   int64  `json:"objperslab"`
+	PagesPerSlab int64  `json:"pagesperslab"`
+	Limit        int64  `json:"limit"`
+	BatchCount   int64  `json:"batchcount"`
+	SharedFactor int64  `json:"sharedfactor"`
+	ActiveSlabs  int64  `json:"active_slabs"`
+	NumSlabs     int64  `json:"num_slabs"`
+	SharedAvail  int64  `json:"sharedavail"`
+}
+
+// slabinfoRow reads a row; ok is false for anything else.
+func slabinfoRow(t string) (SlabinfoRow, bool) {
+	head, rest, ok := strings.Cut(t, ": tunables")
+	if !ok {
+		return SlabinfoRow{}, false
+	}
+	tun, slabdata, ok := strings.Cut(rest, ": slabdata")
+	if !ok {
+		return SlabinfoRow{}, false
+	}
+	h, tu, sd := fields(head), fields(tun), fields(slabdata)
+	if len(h) != 6 || len(tu) != 3 || len(sd) != 3 {
+		return SlabinfoRow{}, false
+	}
+	var n [11]int64
+	for j, f := range append(append(h[1:], tu...), sd...) {
+		v, ok := atoi(f)
+		if !ok {
+			return SlabinfoRow{}, false
+		}
+		n[j] = v
+	}
+	return SlabinfoRow{Name: h[0], ActiveObjs: n[0], NumObjs: n[1], ObjSize: n[2], ObjPerSlab: n[3], PagesPerSlab: n[4],
+		Limit: n[5], BatchCount: n[6], SharedFactor: n[7], ActiveSlabs: n[8], NumSlabs: n[9], SharedAvail: n[10]}, true
+}
+
+// isSlabinfoStart: the version line, the "# name" header, or a row.
+func isSlabinfoStart(t string) bool {
+	s := strings.TrimSpace(t)
+	if strings.HasPrefix(s, "slabinfo - version:") || strings.HasPrefix(s, "# name") && strings.Contains(s, "<active_objs>") {
+		return true
+	}
+	_, ok := slabinfoRow(s)
+	return ok
+}
+
+func (d *doc) trySlabinfo(i int) int {
+	if !isSlabinfoStart(d.ls[i].Text) {
+		return 0
+	}
+	var rows []SlabinfoRow
+	k := i
+	for ; k < len(d.ls); k++ {
+		s := strings.TrimSpace(d.ls[k].Text)
+		if r, ok := slabinfoRow(s); ok {
+			rows = append(rows, r)
+			continue
+		}
+		if k == i || k == i+1 && strings.HasPrefix(s, "# name") {
+			continue // the version line and the header
+		}
+		break
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindSlabinfo, d.ls[i].No, d.ls[k-1].No, rows)
+	return k - i
+}

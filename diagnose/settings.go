@@ -1,0 +1,96 @@
+package diagnose
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// This file is the one way rules read a sysctl: the host's own value (live, capture,
+// recording, a pasted `sysctl -a`) and the values a text names for it. A mention names a key
+// when the reader resolved it to that key (model.SettingMention.Names: the key itself, the
+// same words reordered, or the unique tail "tcp_mem"), so every rule agrees on which lines
+// are about vm.min_free_kbytes.
+
+// setting is one value of a sysctl and where it came from. A value a text names is what its
+// author had or tried, not necessarily what the host runs, and Source says so.
+type setting struct {
+	Key     string // the kernel key
+	Value   string
+	Source  string
+	Host    bool   // the host's current value, not a text's mention
+	Line    int    // text line of a mention, 0 for a host value
+	Form    string // a mention's form: "sysctl-w", "sysctl.conf", "sysctl-a", "prose"
+	Written string // a mention's key as written, when it is not Key
+}
+
+// settingMentions returns every value a text names for key, in text order.
+func settingMentions(tl *model.Timeline, key string) []model.SettingMention {
+	var out []model.SettingMention
+	for _, m := range tl.Settings {
+		if strings.TrimSpace(m.Value) != "" && m.Names() == key {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func fromMention(key string, m model.SettingMention) setting {
+	s := setting{Key: key, Value: strings.TrimSpace(m.Value), Source: netMentionSource(m), Line: m.Line, Form: m.Form}
+	if m.Key != key {
+		s.Written = m.Key
+	}
+	return s
+}
+
+// settingValues returns the host's value of key first, when known, then every value a text
+// names for it, in text order. A `sysctl -a` listing is the host's value, already taken.
+func settingValues(tl *model.Timeline, key string) []setting {
+	var out []setting
+	v, src, hostHas := tl.Sysctl(key)
+	if hostHas {
+		out = append(out, setting{Key: key, Value: strings.TrimSpace(v), Source: src, Host: true})
+	}
+	for _, m := range settingMentions(tl, key) {
+		if hostHas && m.Form == "sysctl-a" {
+			continue
+		}
+		out = append(out, fromMention(key, m))
+	}
+	return out
+}
+
+// currentSetting returns the value a host runs with: its own, else the value a text states it
+// had (prose or a sysctl -a listing). sysctl -w and sysctl.conf mentions are what an author
+// changed it to, not what it was; see settingMentions.
+func currentSetting(tl *model.Timeline, key string) (setting, bool) {
+	for _, s := range settingValues(tl, key) {
+		if s.Host || s.Form == "prose" || s.Form == "sysctl-a" {
+			return s, true
+		}
+	}
+	return setting{}, false
+}
+
+// settingInt is the first field of a setting as an integer.
+func settingInt(s setting) (int64, bool) {
+	f := strings.Fields(s.Value)
+	if len(f) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(f[0], 10, 64)
+	return n, err == nil
+}
+
+// settingEvidence cites a setting, saying when the value is a text's words.
+func settingEvidence(key string, s setting) Evidence {
+	what := key
+	if !s.Host {
+		what += " (as the text states it, not read from the host)"
+		if s.Written != "" {
+			what += "; written " + s.Written
+		}
+	}
+	return Evidence{What: what, Value: s.Value, Source: s.Source}
+}

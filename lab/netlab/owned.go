@@ -1,0 +1,158 @@
+package netlab
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// What lab runs leave on the host, for the leak checks of the tests of this package and of
+// the packages built on it: every run must leave the host as it found it, also when it was
+// interrupted or killed. Runs of other live processes (`go test ./...` runs the cmd
+// package's lab test beside the lab's) are left out, so a check sees only its own runs.
+
+// Owned is the lab's property on the host at one moment.
+type Owned struct {
+	Netns   []string // lab namespaces in /run/netns
+	Owners  []string // owner files (<runid>.json) in /run/headroom-lab
+	Cgroups []string // hr-<runid>-* directories in the cgroup hierarchies
+	Swaps   []string // devices in /proc/swaps (all of them: a run's zram swap has no run id)
+	Zram    []string // zram devices in /sys/block
+	Scratch []string // run directories under the scratch root
+	Objects []string // object journals (<runid>.objects.json)
+}
+
+// SnapshotOwned lists what the lab owns on the host now.
+func SnapshotOwned() (Owned, error) {
+	var o Owned
+	o.Netns = ownNames(dirNames(netnsDir), func(n string) (string, bool) { return runIDOf(n) })
+	o.Owners = ownNames(dirNames(ownerDir), func(n string) (string, bool) {
+		id, ok := strings.CutSuffix(n, ".json")
+		return id, ok && isRunID(id)
+	})
+	m, err := findCgroupMounts()
+	if err != nil {
+		return o, err
+	}
+	for _, root := range []string{m.V1Memory, m.V2} {
+		if root == "" {
+			continue
+		}
+		for _, n := range ownNames(dirNames(root), func(n string) (string, bool) { return runIDOf(n) }) {
+			o.Cgroups = append(o.Cgroups, filepath.Join(root, n))
+		}
+	}
+	if b, err := os.ReadFile("/proc/swaps"); err == nil {
+		for _, line := range strings.Split(string(b), "\n")[1:] {
+			if f := strings.Fields(line); len(f) > 0 {
+				o.Swaps = append(o.Swaps, f[0])
+			}
+		}
+	}
+	for _, n := range dirNames("/sys/block") {
+		if strings.HasPrefix(n, "zram") {
+			o.Zram = append(o.Zram, n)
+		}
+	}
+	o.Scratch = ownNames(dirNames(scratchRoot), func(n string) (string, bool) { return n, isRunID(n) })
+	o.Objects = ownNames(dirNames(ownerDir), func(n string) (string, bool) {
+		id, ok := strings.CutSuffix(n, objectsSuffix)
+		return id, ok && isRunID(id)
+	})
+	return o, nil
+}
+
+// Changes says, one line per kind, what differs between o (before) and after.
+func (o Owned) Changes(after Owned) []string {
+	var out []string
+	eq := func(what string, a, b []string) {
+		if strings.Join(a, "\n") != strings.Join(b, "\n") {
+			out = append(out, fmt.Sprintf("%s changed:\nbefore %q\nafter  %q", what, a, b))
+		}
+	}
+	eq("namespaces in "+netnsDir, o.Netns, after.Netns)
+	eq("owner files", o.Owners, after.Owners)
+	eq("lab cgroups", o.Cgroups, after.Cgroups)
+	eq("swap areas", o.Swaps, after.Swaps)
+	eq("zram devices", o.Zram, after.Zram)
+	eq("scratch directories", o.Scratch, after.Scratch)
+	eq("object journals", o.Objects, after.Objects)
+	return out
+}
+
+// RunOf extracts <runid> from a lab namespace or cgroup name, "hr-<runid>-<host>".
+func RunOf(name string) (runID string, ok bool) { return runIDOf(name) }
+
+// OtherLiveRun reports whether runID belongs to a lab run of another process that is still
+// alive.
+func OtherLiveRun(runID string) bool {
+	o, err := readOwner(runID)
+	return err == nil && o.PID != os.Getpid() && o.alive()
+}
+
+// ownNames keeps the names that id recognises as a run's and that no other live process
+// owns, sorted.
+func ownNames(names []string, id func(string) (string, bool)) []string {
+	var out []string
+	for _, n := range names {
+		if run, ok := id(n); ok && !OtherLiveRun(run) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func dirNames(dir string) []string {
+	es, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+// WaitGuardianReport waits up to within for the guardian of the killed run runID to write
+// its report (guardian.go), returns it and removes it.
+func WaitGuardianReport(runID string, within time.Duration) (GuardianReport, error) {
+	return waitGuardianReport(runID, within, true)
+}
+
+// waitGuardianReport is WaitGuardianReport that leaves the report for the next sweep to
+// print when remove is false.
+func waitGuardianReport(runID string, within time.Duration, remove bool) (GuardianReport, error) {
+	p := filepath.Join(ownerDir, runID+guardianSuffix)
+	for deadline := time.Now().Add(within); ; time.Sleep(50 * time.Millisecond) {
+		b, err := os.ReadFile(p)
+		if err == nil {
+			var rep GuardianReport
+			if err := json.Unmarshal(b, &rep); err != nil {
+				return rep, fmt.Errorf("lab: %s: %w", p, err)
+			}
+			if remove {
+				err = os.Remove(p)
+			}
+			return rep, err
+		}
+		if time.Now().After(deadline) {
+			return GuardianReport{}, fmt.Errorf("lab: no guardian report %s within %v", p, within)
+		}
+	}
+}
+
+// SwapActive reports whether dev is in use as swap.
+func SwapActive(dev string) bool { return swapActive(dev) }
+
+// CgroupProcs lists the processes in the cgroup directory dir.
+func CgroupProcs(dir string) []int { return cgroupProcs(dir) }
+
+// ZramAvailable says why NewZramSwap cannot work here (nil: it can).
+func ZramAvailable() error {
+	_, err := os.Stat(filepath.Join(zramControl, "hot_add"))
+	return err
+}
