@@ -9,8 +9,8 @@ import "testing"
 func TestPSIResourceFromProseBeforeQuote(t *testing.T) {
 	for _, c := range []struct {
 		name, text, res string
-		avg10          float64
-		full           bool
+		avg10           float64
+		full            bool
 	}{
 		{"memory pressure, quoted fence", "it could be useful to monitor the memory pressure.\n\n> ```\n> some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n> full avg10=1.50 avg60=0.00 avg300=0.00 total=0\n> ```\n", "memory", 1.50, true},
 		{"cpu file, tab indent", "> The cpu file contains one line:\n> \n> \tsome avg10=2.04 avg60=0.75 avg300=0.40 total=157656722\n> \n", "cpu", 2.04, false},
