@@ -40,6 +40,15 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if isKubeCondType(ft) || ft == "Type" {
+		// kubectl describe node's Conditions rows (kube.go)
+		if n := d.tryKubeNodeConditions(i); n > 0 {
+			return n
+		}
+	}
+	if isKlogHeader(ft) {
+		return d.tryKubeletEviction(i)
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
