@@ -119,6 +119,12 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft == "vm" || strings.HasSuffix(ft, ":") {
+		// zoneinfo pasted from inside a zone's pagesets (zoneinfo_tail.go)
+		if n := d.tryZoneInfoTail(i); n > 0 {
+			return n
+		}
+	}
 	if strings.HasSuffix(ft, ":") {
 		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo, d.trySysstat); n > 0 {
 			return n

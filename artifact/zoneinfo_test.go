@@ -32,3 +32,31 @@ func TestZoneInfoCutInsideLastLine(t *testing.T) {
 		t.Errorf("broken middle line: samples %+v unparsed %+v", tl.Samples, tl.Unparsed)
 	}
 }
+
+// A zoneinfo paste that starts inside a zone's pagesets keeps the closing lines
+// zoneinfo_show_print writes after them (mm/vmstat.c: "node_unreclaimable:", "start_pfn:")
+// as a zone without its header; pageset-like lines without them are not zoneinfo.
+func TestZoneInfoFromInsideThePagesets(t *testing.T) {
+	text := "              batch: 63\n  vm stats threshold: 120\n    cpu: 39\n              count: 1\n" +
+		"              high:  1349\n              batch: 63\n  vm stats threshold: 120\n" +
+		"  node_unreclaimable:  1\n  start_pfn:           1048576\nNode 0, zone  Movable\n  pages free     0\n        min      32\n        low      40\n"
+	tl := ParseString(text, "tail", Options{})
+	if len(tl.Artifacts) != 2 || len(tl.Unparsed) != 0 {
+		t.Fatalf("artifacts %+v unparsed %+v", tl.Artifacts, tl.Unparsed)
+	}
+	tail, ok := tl.Artifacts[0].Data.(ZoneInfoNoHeader)
+	if !ok || tl.Artifacts[0].FirstLine != 1 || tl.Artifacts[0].LastLine != 9 {
+		t.Fatalf("tail %+v", tl.Artifacts[0])
+	}
+	if v, ok := tail.Zone.Fields.Get("node_unreclaimable"); !ok || v != 1 || !strings.Contains(tail.Note, "kswapd") {
+		t.Errorf("tail zone %+v note %q", tail.Zone, tail.Note)
+	}
+	if len(tl.Samples) != 1 || len(tl.Samples[0].Zones) != 1 || tl.Samples[0].Zones[0].Name != "Movable" {
+		t.Errorf("samples %+v", tl.Samples)
+	}
+
+	tl = ParseString("  cpu: 3\n  count: 10\n  high: 20\n", "no tail keys", Options{})
+	if len(tl.Artifacts) != 0 {
+		t.Errorf("pageset-like lines alone were read: %+v", tl.Artifacts)
+	}
+}
