@@ -16,6 +16,7 @@ import (
 const (
 	KindKubeletEviction = "kubelet_eviction" // eviction manager log lines (klog)
 	KindKubeNodeCond    = "kube_node_conditions"
+	KindKubeAllocated   = "kube_allocated" // kubectl describe node's "Allocated resources"
 )
 
 // KubeletEvictionLog is a run of the kubelet eviction manager's log lines.
@@ -33,9 +34,9 @@ type KubeletObservation struct {
 	Signal    string `json:"signal"`
 	Threshold string `json:"threshold"`
 	Observed  string `json:"observed"`
-	// ObservedBytes is Observed resolved, for the memory signals; nil when it is not a
-	// byte quantity.
-	ObservedBytes *int64 `json:"observed_bytes,omitempty"`
+	// ObservedKiB is Observed resolved to KiB (the unit the kubelet prints memory in), for
+	// the memory signals; nil when it is not a byte quantity.
+	ObservedKiB *int64 `json:"observed_kib,omitempty"`
 }
 
 // The eviction manager's observation, as pkg/kubelet/eviction/helpers.go
@@ -85,7 +86,8 @@ func (d *doc) tryKubeletEviction(i int) int {
 			o := KubeletObservation{Line: d.ls[k].No, Signal: m[1], Threshold: m[2], Observed: m[3]}
 			if strings.HasPrefix(o.Signal, "memory.") || strings.HasPrefix(o.Signal, "allocatableMemory.") {
 				if b, ok := kubeQuantityBytes(o.Observed); ok {
-					o.ObservedBytes = &b
+					kib := b / 1024
+					o.ObservedKiB = &kib
 					negative = negative || b < 0
 				}
 				if o.Signal == "memory.available" && d.tl.Kubelet == nil && !strings.HasSuffix(o.Threshold, "%") {
@@ -216,4 +218,117 @@ func (d *doc) tryKubeNodeConditions(i int) int {
 	d.segSeq++
 	d.addArtifact(KindKubeNodeCond, d.ls[i].No, d.ls[k-1].No, conds)
 	return k - i
+}
+
+// KubeAllocated is `kubectl describe node`'s "Allocated resources" table: the sum of the
+// pods' requests and limits, with their share of the node's allocatable.
+type KubeAllocated struct {
+	CPURequestsM     float64 `json:"cpu_requests_m"`
+	CPULimitsM       float64 `json:"cpu_limits_m"`
+	MemoryRequestsMi float64 `json:"memory_requests_mi"`
+	MemoryLimitsMi   float64 `json:"memory_limits_mi"`
+	// Pct are the printed shares in the order above.
+	Pct [4]float64 `json:"pct"`
+}
+
+// reKubeAllocCell: "11590m (48%)", "72888Mi (56%)", "0 (0%)".
+var reKubeAllocCell = regexp.MustCompile(`^(\S+) \((\d+)%\)$`)
+
+// tryKubeAllocated reads the table in either layout describe.go has printed
+// (describeNodeResource): before 1.10 one row under "CPU Requests  CPU Limits  Memory
+// Requests  Memory Limits" and a dashed line; since, "Resource Requests Limits" with a row
+// per resource ("cpu  11590m (48%)  9500m (39%)").
+func (d *doc) tryKubeAllocated(i int) int {
+	head := kubeCells(d.ls[i].Text)
+	var a KubeAllocated
+	var k int
+	switch {
+	case len(head) == 4 && head[0] == "CPU Requests" && head[3] == "Memory Limits":
+		if i+2 >= len(d.ls) || strings.Trim(d.ls[i+1].Text, "- \t") != "" {
+			return 0
+		}
+		cells := kubeCells(d.ls[i+2].Text)
+		if len(cells) != 4 || !a.set(0, cells[0], cells[1]) || !a.set(1, cells[2], cells[3]) {
+			return 0
+		}
+		k = i + 3
+	case len(head) == 3 && head[0] == "Resource" && head[1] == "Requests" && head[2] == "Limits":
+		k = i + 1
+		if k < len(d.ls) && strings.Trim(d.ls[k].Text, "- \t") == "" && !isBlank(d.ls[k].Text) {
+			k++
+		}
+		got := 0
+		for ; k < len(d.ls); k++ {
+			cells := kubeCells(d.ls[k].Text)
+			if len(cells) != 3 {
+				break
+			}
+			switch cells[0] {
+			case "cpu":
+				if !a.set(0, cells[1], cells[2]) {
+					return 0
+				}
+				got++
+			case "memory":
+				if !a.set(1, cells[1], cells[2]) {
+					return 0
+				}
+				got++
+			}
+		}
+		if got == 0 {
+			return 0
+		}
+	default:
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeAllocated, d.ls[i].No, d.ls[k-1].No, a)
+	return k - i
+}
+
+// set fills the requests and limits of resource r (0 cpu, 1 memory) from two cells.
+func (a *KubeAllocated) set(r int, req, lim string) bool {
+	for n, cell := range [2]string{req, lim} {
+		m := reKubeAllocCell.FindStringSubmatch(cell)
+		if m == nil {
+			return false
+		}
+		pct, _ := strconv.ParseFloat(m[2], 64)
+		var v float64
+		if r == 0 {
+			// cpu: "11590m" millicores or "2" cores
+			if milli, ok := strings.CutSuffix(m[1], "m"); ok {
+				f, err := strconv.ParseFloat(milli, 64)
+				if err != nil {
+					return false
+				}
+				v = f
+			} else {
+				f, err := strconv.ParseFloat(m[1], 64)
+				if err != nil {
+					return false
+				}
+				v = f * 1000
+			}
+		} else {
+			b, ok := kubeQuantityBytes(m[1])
+			if !ok {
+				return false
+			}
+			v = float64(b) / (1 << 20)
+		}
+		switch r*2 + n {
+		case 0:
+			a.CPURequestsM = v
+		case 1:
+			a.CPULimitsM = v
+		case 2:
+			a.MemoryRequestsMi = v
+		case 3:
+			a.MemoryLimitsMi = v
+		}
+		a.Pct[r*2+n] = pct
+	}
+	return true
 }

@@ -29,7 +29,7 @@ func TestKubeNodeConditionsAndEvictionLog(t *testing.T) {
 		t.Fatalf("kubelet log: artifacts %+v unparsed %+v", tl.Artifacts, tl.Unparsed)
 	}
 	ev := tl.Artifacts[0].Data.(KubeletEvictionLog)
-	if len(ev.Observations) != 1 || ev.Observations[0].ObservedBytes == nil || *ev.Observations[0].ObservedBytes != -2097758044639028*1024 {
+	if len(ev.Observations) != 1 || ev.Observations[0].ObservedKiB == nil || *ev.Observations[0].ObservedKiB != -2097758044639028 {
 		t.Errorf("observations %+v", ev.Observations)
 	}
 	if len(ev.Conditions) != 1 || ev.Conditions[0] != "MemoryPressure" || ev.Note == "" {
@@ -43,5 +43,29 @@ func TestKubeNodeConditionsAndEvictionLog(t *testing.T) {
 	tl = ParseString("Ready  to go after the upgrade\nI0913 15:20:47.884880  104204 kubelet.go:1] Started kubelet\n", "prose", Options{})
 	if len(tl.Artifacts) != 0 || tl.Kubelet != nil {
 		t.Errorf("prose read as kubelet output: %+v", tl.Artifacts)
+	}
+}
+
+// "Allocated resources" in both layouts describe.go has printed (describeNodeResource).
+func TestKubeAllocatedResources(t *testing.T) {
+	for _, c := range []struct{ name, text string }{
+		{"before 1.10, tabs", "Allocated resources:\n  (Total limits may be over 100 percent, i.e., overcommitted.)\n  CPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\n" +
+			"  ------------\t----------\t---------------\t-------------\n  11590m (48%)\t9500m (39%)\t72888Mi (56%)\t72888Mi (56%)\n"},
+		{"resource rows", "Allocated resources:\n  Resource           Requests       Limits\n  --------           --------       ------\n" +
+			"  cpu                11590m (48%)   9500m (39%)\n  memory             72888Mi (56%)  72888Mi (56%)\n"},
+	} {
+		tl := ParseString(c.text, c.name, Options{})
+		var a *KubeAllocated
+		for _, art := range tl.Artifacts {
+			if x, ok := art.Data.(KubeAllocated); ok {
+				a = &x
+			}
+		}
+		if a == nil {
+			t.Fatalf("%s: artifacts %+v unparsed %+v", c.name, tl.Artifacts, tl.Unparsed)
+		}
+		if a.CPURequestsM != 11590 || a.CPULimitsM != 9500 || a.MemoryRequestsMi != 72888 || a.Pct != [4]float64{48, 39, 56, 56} {
+			t.Errorf("%s: %+v", c.name, *a)
+		}
 	}
 }

@@ -46,6 +46,11 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft == "CPU" || ft == "Resource" {
+		if n := d.tryKubeAllocated(i); n > 0 {
+			return n
+		}
+	}
 	if isKlogHeader(ft) {
 		return d.tryKubeletEviction(i)
 	}
