@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"headroom/kernel"
@@ -285,11 +286,19 @@ func nstatAt(ls []Line, i int) (*Nstat, int) {
 		v, _ := atoi(fs[1])
 		ns.Groups[j].Counters.Set(name, v)
 	}
-	if k == start || (k-start < 2 && start == i) {
+	if k == start || (k-start < 2 && start == i && !(i > 0 && isNstatCommand(ls[i-1].Text))) {
 		return nil, 0
 	}
 	return ns, k - i
 }
+
+// reNstatCommand: an nstat command line, bare or after a shell prompt or sudo ("# nstat -za
+// TcpExtTCPReqQFullDrop", "$ sudo nstat -az | grep Listen"). nstat prints one row per
+// counter named on its command line (iproute2 misc/nstat.c, dump_kern_db's pattern match),
+// so one row under such a line is the whole output, not a stray word pair in prose.
+var reNstatCommand = regexp.MustCompile(`^(?:\S*[#$>]\s*)?(?:sudo\s+)?nstat(?:\s|$)`)
+
+func isNstatCommand(t string) bool { return reNstatCommand.MatchString(strings.TrimSpace(t)) }
 
 // ParseNstat parses nstat / nstat -az output.
 func ParseNstat(text string) (*Nstat, error) {

@@ -40,6 +40,20 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if isKubeCondType(ft) || ft == "Type" {
+		// kubectl describe node's Conditions rows (kube.go)
+		if n := d.tryKubeNodeConditions(i); n > 0 {
+			return n
+		}
+	}
+	if ft == "CPU" || ft == "Resource" {
+		if n := d.tryKubeAllocated(i); n > 0 {
+			return n
+		}
+	}
+	if isKlogHeader(ft) {
+		return d.tryKubeletEviction(i)
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
@@ -107,6 +121,12 @@ func (d *doc) command(i int) int {
 		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
+			return n
+		}
+	}
+	if ft == "vm" || strings.HasSuffix(ft, ":") {
+		// zoneinfo pasted from inside a zone's pagesets (zoneinfo_tail.go)
+		if n := d.tryZoneInfoTail(i); n > 0 {
 			return n
 		}
 	}

@@ -180,14 +180,18 @@ func ParseZoneInfoInto(dst *[]Zone, data []byte) error {
 	return nil
 }
 
-func zoneinfoPagesetKey(key []byte) bool {
+// IsZoneInfoPagesetKey reports whether key names a line of the per-cpu pagesets block
+// ("cpu", "count", "vm stats threshold", ...), for readers of pasted fragments.
+func IsZoneInfoPagesetKey(key string) bool {
 	for _, k := range zoneinfoPagesetKeys {
-		if string(key) == k {
+		if key == k {
 			return true
 		}
 	}
 	return false
 }
+
+func zoneinfoPagesetKey(key []byte) bool { return IsZoneInfoPagesetKey(string(key)) }
 
 // zoneinfoProtection parses " (0, 3019, 4555)" into p[:0].
 func zoneinfoProtection(p []int64, b []byte) ([]int64, error) {
