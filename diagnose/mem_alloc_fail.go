@@ -137,7 +137,19 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 		if len(vs) == 0 {
 			return Healthy("no page allocation failure among %d kernel log records", n)
 		}
-		return Healthy("%d allocation-failure reports, none of this cause (%s)", len(vs), memCounts(counts))
+		msg := fmt.Sprintf("%d allocation-failure reports, none of this cause (%s)", len(vs), memCounts(counts))
+		// A report without a zone dump was classified by inference (classifyWithoutDump):
+		// the zones that would show this cause were not read, so say the exclusion is inferred.
+		inferred := 0
+		for _, v := range vs {
+			if v.inferred {
+				inferred++
+			}
+		}
+		if inferred > 0 {
+			msg += fmt.Sprintf("; %d of them without a zone dump in the input: their cause is inferred, this one is excluded by inference, not by the zones", inferred)
+		}
+		return Healthy("%s", msg)
 	}
 	return Fired(allocFinding(tl, class, mine, logOnly))
 }

@@ -304,3 +304,13 @@ func TestMemCallerOf(t *testing.T) {
 		t.Errorf("allocator-only trace named %q", fn)
 	}
 }
+
+// Seed 000's reports carry no zone dump and the host's HighMem is unknown: fragmentation is
+// inferred. Whether lowmem or the reserve ran short was not read, so a healthy result of
+// those rules must say their cause was excluded by inference, not by a dump.
+func TestAllocFailOtherCauseInferredSaysSo(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Host.Kernel = "2.6.30-1"
+	tl.Events = []model.Event{memAllocEvent(5, "afpd", 2, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", nil, "mv643xx_eth_poll", "rxq_refill")}
+	mustBeHealthyNaming(t, run(t, classLowmem, tl), "without a zone dump")
+}
