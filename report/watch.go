@@ -4,15 +4,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"headroom/diagnose"
-	"headroom/input"
-	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
 )
@@ -29,6 +26,10 @@ type WatchOptions struct {
 	// HeaderEvery reprints the column header every this many lines (0: only once), as
 	// vmstat does on a terminal.
 	HeaderEvery int
+	// Finish turns the window into a finished Timeline before the rules run: input.Finish,
+	// passed in by the CLI so that report (imported by the readers' tests) does not import
+	// the readers. Nil derives only the rates.
+	Finish func(*model.Timeline)
 }
 
 // Watch is the record.Sink of `headroom watch`: one line per interval with the columns of this
@@ -131,7 +132,11 @@ func (w *Watch) rules() string {
 	// The window's samples already carry their rates (Sample derives each pair as it
 	// arrives), so Finish only adds the events of the window's kernel log: the same
 	// derivation every other Timeline gets.
-	input.Finish(tl)
+	if w.opt.Finish != nil {
+		w.opt.Finish(tl)
+	} else {
+		tl.DeriveRates()
+	}
 	d := diagnose.Run(tl, w.opt.Skip)
 	now := map[string]diagnose.Severity{}
 	for _, f := range d.Findings {
@@ -232,11 +237,6 @@ func (w *Watch) columns(cur, prev *model.Sample) string {
 			}
 		}
 	}
-	width := w.host.NetDevCounterWidth()
-	nicDrops := counterRate(prev, cur, func(a, b *model.Sample) (int64, bool) {
-		return netDevDrops(a, b, width)
-	})
-	sockDrops := counterRate(prev, cur, socketDrops)
 	pct := func(key string) string {
 		if v, ok := r.Get(key); ok {
 			return strconv.Itoa(int(math.Round(v)))
@@ -247,85 +247,8 @@ func (w *Watch) columns(cur, prev *model.Sample) string {
 		cur.Time.Format("15:04:05"), zone, freeLow, ord,
 		rate(model.RatePgscanKswapdPerSec), rate(model.RatePgscanDirectPerSec), rate(model.RateCompactStallPerSec),
 		rate(model.RateSwapInKBPerSec), rate(model.RateSwapOutKBPerSec), tcp,
-		nicDrops, rate(model.RateSoftnetDropPerSec), sockDrops, rate(model.RateTCPRetransPerSec),
+		rate(model.RateNICRxDropPerSec), rate(model.RateSoftnetDropPerSec), rate(model.RateSocketDropPerSec), rate(model.RateTCPRetransPerSec),
 		pct(model.RateCPUUserPct), pct(model.RateCPUSystemPct), pct(model.RateCPUSoftIRQPct), pct(model.RateCPUIOWaitPct))
-}
-
-// counterRate prints the per-second growth that delta finds between prev and cur, or "-"
-// when there is no previous sample or delta has no figure.
-func counterRate(prev, cur *model.Sample, delta func(prev, cur *model.Sample) (int64, bool)) string {
-	if prev == nil || prev.Time.IsZero() {
-		return "-"
-	}
-	d, ok := delta(prev, cur)
-	dt := cur.Time.Sub(prev.Time).Seconds()
-	if !ok || dt <= 0 {
-		return "-"
-	}
-	return num(float64(d) / dt)
-}
-
-// nicLossCounters are the /proc/net/dev receive-loss columns the nicdrop column sums:
-// rx_dropped (the driver or core dropped the packet) and rx_fifo_errors (the NIC's RX FIFO
-// overran; "fifo" in /proc/net/dev, dev_seq_printf_stats() in net/core/net-procfs.c).
-var nicLossCounters = []string{"rx_dropped", "rx_fifo_errors"}
-
-// netDevDrops sums the growth of the NIC loss counters of every non-loopback interface
-// present in both samples, each by model.Delta at the kernel's /proc/net/dev width: a 32-bit
-// kernel's unsigned long counter that wraps still gives its growth. A counter that was reset
-// (driver reload, interface re-created) makes the figure unknown, as a count since the reset
-// started at an unknown time.
-func netDevDrops(prev, cur *model.Sample, width int) (int64, bool) {
-	var sum int64
-	found := false
-	for _, d := range cur.NetDev {
-		if d.Name == "lo" {
-			continue
-		}
-		i := slices.IndexFunc(prev.NetDev, func(p kernel.NetDev) bool { return p.Name == d.Name })
-		if i < 0 {
-			continue
-		}
-		for _, c := range nicLossCounters {
-			b, okB := d.Counters.Get(c)
-			a, okA := prev.NetDev[i].Counters.Get(c)
-			if !okA || !okB {
-				continue
-			}
-			v, kind := model.Delta(a, b, width)
-			if kind == model.DeltaReset {
-				return 0, false
-			}
-			sum += v
-			found = true
-		}
-	}
-	return sum, found
-}
-
-// sockLossCounters are the /proc/net/snmp and netstat counters of packets dropped at the
-// socket: receive queue or backlog full, queue pruned, accept queue full, UDP buffer full.
-var sockLossCounters = [][2]string{{"TcpExt", "TCPRcvQDrop"}, {"TcpExt", "TCPBacklogDrop"}, {"TcpExt", "RcvPruned"}, {"TcpExt", "ListenOverflows"}, {"Udp", "RcvbufErrors"}}
-
-// socketDrops sums the growth of the socket loss counters (unsigned long in the kernel's MIB
-// arrays, so model.Width64); a reset makes the figure unknown.
-func socketDrops(prev, cur *model.Sample) (int64, bool) {
-	var sum int64
-	found := false
-	for _, k := range sockLossCounters {
-		a, okA := prev.NetStat.Get(k[0], k[1])
-		b, okB := cur.NetStat.Get(k[0], k[1])
-		if !okA || !okB {
-			continue
-		}
-		v, kind := model.Delta(a, b, model.Width64)
-		if kind == model.DeltaReset {
-			return 0, false
-		}
-		sum += v
-		found = true
-	}
-	return sum, found
 }
 
 // num prints a rate compactly in at most 7 characters.
