@@ -152,6 +152,9 @@ func (d *doc) command(i int) int {
 				return n
 			}
 		}
+		if n := d.tryCgroupMemStat(i); n > 0 { // before /proc/vmstat: same shape, bytes not pages
+			return n
+		}
 		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {
 				return n
