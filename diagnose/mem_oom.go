@@ -61,8 +61,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 		switch {
 		case isMemcg:
 			memcg++
-		case o.Invoker == "" && o.KilledComm == "" && o.Constraint == "":
-			// Only the task table (dump_tasks) survived the paste: an OOM kill happened, but
+		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "":
+			// Only the task table (dump_tasks) survived the paste, no header ("oom-killer:
+			// gfp_mask=0xd2" on 2.6.12, before memory cgroups, is global): an OOM kill happened, but
 			// neither the invoking line nor the constraint says whether the host or a cgroup
 			// ran out, so it is not called a host-wide shortage.
 			unknown++
