@@ -51,7 +51,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		// A comm has no ']' (the kernel prints it bare; ps adds the brackets): what ends in
 		// one is a prefix the paste left, a console's status line or a vendor's caller block.
 		if i := strings.LastIndexByte(af.Process, ']'); i >= 0 && i < len(af.Process)-1 {
-			af.Process = af.Process[i+1:]
+			af.Process = strings.TrimSpace(af.Process[i+1:])
 		}
 		return af, true
 	}

@@ -29,6 +29,7 @@ type hostFacts struct {
 	memTotalKB  int64
 	memScore    int
 	pageSizeKB  int64
+	cpus        int
 	hostname    string
 	armTraceSet bool
 }
@@ -110,6 +111,11 @@ func (h *hostFacts) scan(l *Line) {
 			h.setKernel(m[1], 4, l, t)
 		}
 	}
+	if h.cpus == 0 && strings.HasSuffix(strings.TrimSpace(t), " CPU)") {
+		if b, ok := sysstatBanner(t); ok && b.CPUs > 0 {
+			h.cpus = b.CPUs // sysstat's banner: "(128 CPU)"
+		}
+	}
 	if h.kernelScore < 3 && strings.Contains(t, "ernel") {
 		if m := reKernelVer.FindStringSubmatch(t); m != nil {
 			v := m[1]
@@ -185,6 +191,9 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 		host.SetPageSize(int(h.pageSizeKB * 1024))
 	}
 	host.MemTotalKB = h.memTotalKB
+	if h.cpus > 0 {
+		host.CPUs = h.cpus
+	}
 }
 
 func (h *hostFacts) String() string {

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -147,6 +148,27 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 				k += rows
 				continue
 			}
+			// `ip -s -h link` rounds large counters to three digits and a unit ("6.04T",
+			// "67.7M": print_num in iproute2's lib/utils.c). A rounded figure is not the
+			// counter, so only the columns printed whole are read; the row says so.
+			if len(vals) == len(names) && allNumericOrHuman(vals) {
+				var rounded []string
+				for c, n := range names {
+					key, ok := ipLinkWords[label][n]
+					if !ok {
+						continue
+					}
+					if v, whole := atoi(vals[c]); whole {
+						ifc.Counters.Set(key, v)
+					} else {
+						rounded = append(rounded, n+" "+vals[c])
+					}
+				}
+				probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: %s under %q rounded by ip -h (human units), not read as counters; the columns printed whole are read",
+					strings.Join(rounded, ", "), label)})
+				k += rows
+				continue
+			}
 			// Never a silent skip: a column that is not read would be judged as absent
 			// while the paste had it (issue 16: "missed" lost on a wrapped line).
 			probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: the row under %q has %d values for %d columns (%s)",
@@ -289,4 +311,24 @@ func joinText(ls []Line) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// allNumericOrHuman: every value is a whole number or one `ip -h` rounded ("6.04T", "67.7M",
+// "512K"), and at least one is rounded.
+func allNumericOrHuman(vals []string) bool {
+	human := false
+	for _, v := range vals {
+		if _, ok := atoi(v); ok {
+			continue
+		}
+		n := len(v)
+		if n < 2 || !strings.ContainsRune("KMGTP", rune(v[n-1])) {
+			return false
+		}
+		if _, err := strconv.ParseFloat(v[:n-1], 64); err != nil {
+			return false
+		}
+		human = true
+	}
+	return human
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -329,5 +330,39 @@ func TestEthtoolBlocksUnderPrompts(t *testing.T) {
 	}
 	if got["enp24s0f1"] != 3322 || got["enp24s0f0"] != 768 || len(got) != 2 {
 		t.Errorf("rx_dropped by interface %v, want enp24s0f1 3322 and enp24s0f0 768", got)
+	}
+}
+
+// `ip -s -s -h link` rounds large counters ("6.04T"): the row is read for the columns printed
+// whole (dropped 0, missed 7), the rounded ones are named as not read, never dropped silently
+// and never taken as the counter (corpus 200).
+func TestIPLinkHumanUnits(t *testing.T) {
+	text := "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT group default qlen 1000\n" +
+		"    link/ether 00:11:22:33:44:55 brd ff:ff:ff:ff:ff:ff\n" +
+		"    RX:  bytes packets errors dropped  missed   mcast\n" +
+		"     6.04T      4.67G    0       0       7       67.7M\n" +
+		"    TX:  bytes packets errors dropped carrier collsns\n" +
+		"     3.13T      2.76G    0       0       0       0\n"
+	tl := ParseString(text, "", Options{})
+	var dev *kernel.NetDev
+	for i := range tl.Samples {
+		for j := range tl.Samples[i].NetDev {
+			dev = &tl.Samples[i].NetDev[j]
+		}
+	}
+	if dev == nil {
+		t.Fatal("no interface read")
+	}
+	if v, ok := dev.Counters.Get("rx_missed_errors"); !ok || v != 7 {
+		t.Errorf("rx_missed_errors %d %v, want 7", v, ok)
+	}
+	if v, ok := dev.Counters.Get("rx_dropped"); !ok || v != 0 {
+		t.Errorf("rx_dropped %d %v, want 0", v, ok)
+	}
+	if _, ok := dev.Counters.Get("rx_packets"); ok {
+		t.Error("a rounded 4.67G taken as rx_packets")
+	}
+	if len(tl.Unparsed) != 2 || !strings.Contains(tl.Unparsed[0].Why, "packets 4.67G") {
+		t.Errorf("unparsed %+v", tl.Unparsed)
 	}
 }

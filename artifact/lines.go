@@ -161,6 +161,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
+	s = fixBuddyStars(s)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
@@ -374,7 +375,7 @@ func stripKernelStamp(s string, l *Line) string {
 		s = s[3:]
 	}
 	if len(s) < 3 || s[0] != '[' {
-		return s
+		return stripLostBracketStamp(s, l)
 	}
 	end := strings.IndexByte(s, ']')
 	if end < 2 || end > 24 {
@@ -401,6 +402,80 @@ func stripKernelStamp(s string, l *Line) string {
 		s = s[1:]
 	}
 	return s
+}
+
+// fixBuddyStars restores the '*' of a show_mem buddy line that Markdown ate: show_free_areas
+// prints each order as "%lu*%lukB" (mm/page_alloc.c, mm/show_mem.c since 6.1), and a
+// renderer takes the '*' pairs of "486*4kB 46*8kB" for emphasis, so a copy of the rendered
+// page reads "486_4kB 46_8kB" (corpus case 364). Only a line with two such tokens is
+// rewritten: one "3_4kB" could be a name, a row of them is a buddy line.
+func fixBuddyStars(s string) string {
+	u := strings.IndexByte(s, '_')
+	if u < 0 {
+		return s
+	}
+	n := 0
+	for i := u; i >= 0 && n < 2; {
+		if buddyUnderscore(s, i) {
+			n++
+		}
+		k := strings.IndexByte(s[i+1:], '_')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
+	if n < 2 {
+		return s
+	}
+	b := []byte(s)
+	for i := u; i < len(b); i++ {
+		if b[i] == '_' && buddyUnderscore(s, i) {
+			b[i] = '*'
+		}
+	}
+	return string(b)
+}
+
+// buddyUnderscore: s[i] is the '_' of "<digits>_<digits>kB" (a block count, the block size).
+func buddyUnderscore(s string, i int) bool {
+	if i == 0 || s[i-1] < '0' || s[i-1] > '9' {
+		return false
+	}
+	j := i + 1
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	return j > i+1 && strings.HasPrefix(s[j:], "kB")
+}
+
+// stripLostBracketStamp removes a dmesg stamp whose '[' the paste lost ("    4.795291]
+// swapper/0: page allocation failure: ...", corpus case 365: a ticket's first log line, cut
+// at the bracket). printk prints the stamp as "[%5lu.%06lu] " (kernel/printk/printk.c
+// print_time), so what is left is blanks, digits, '.', exactly six digits and "] ": a shape
+// no other text has at the start of a line.
+func stripLostBracketStamp(s string, l *Line) string {
+	if s == "" || s[0] != ' ' && (s[0] < '0' || s[0] > '9') {
+		return s
+	}
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		j++
+	}
+	if j == i || j+9 > len(s) || s[j] != '.' || !isDigits(s[j+1:j+7]) || s[j+7] != ']' || s[j+8] != ' ' {
+		return s
+	}
+	us, ok := uptimeMicros(s[i : j+7])
+	if !ok {
+		return s
+	}
+	l.UptimeUsec = us
+	l.Kernel = true
+	return s[j+9:]
 }
 
 // parseDigits is strconv.ParseInt(s, 10, 64) for a string isDigits accepted, without the

@@ -3,6 +3,7 @@ package artifact
 import (
 	"fmt"
 	"math/rand"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,6 +46,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
+	s = fixBuddyStars(s)
 	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) ||
 		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
@@ -198,6 +200,8 @@ func refStripSyslog(s string, l *Line) string {
 	return msg
 }
 
+var refLostStamp = regexp.MustCompile(`^ *([0-9]+)\.([0-9]{6})\] `)
+
 // refStripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
 // console output.
 func refStripKernelStamp(s string, l *Line) string {
@@ -207,6 +211,16 @@ func refStripKernelStamp(s string, l *Line) string {
 		s = s[3:]
 	}
 	if len(s) < 3 || s[0] != '[' {
+		// a stamp that lost its '[' ("    4.795291] x")
+		if m := refLostStamp.FindStringSubmatch(s); m != nil {
+			secs, err1 := strconv.ParseInt(m[1], 10, 64)
+			us, err2 := strconv.ParseInt(m[2], 10, 64)
+			if err1 == nil && err2 == nil {
+				l.UptimeUsec = secs*1_000_000 + us
+				l.Kernel = true
+				return s[len(m[0]):]
+			}
+		}
 		return s
 	}
 	end := strings.IndexByte(s, ']')
@@ -268,7 +282,7 @@ func lineSamples(t testing.TB) []string {
 		"2024-01-02T03:04:05+00:00", "2024-x1-02T03:04:05+00:00 h kernel: x", "[99999999999999999999.1] x", "[9223372036854775807.1] x",
 		"[9223372036854775808.000001] x", "[ 12.3] x", "[ 12.] x", "[.5] x", "[ 12.3456789] x", "[ 1.000000][    C1] x",
 		"[ 1.000000] [T] x", "[ 1.000000] [    T12x] x", "[12345678901234567890123.5] x", "<8>x", "<7>", "<0>[ 1.0] x",
-		"x #012 y", "#011#012", "a#01b", "0×20 \u2212 \u2011 \ufeffx", "\xff\xfe bad utf-8")
+		"x #012 y", "#011#012", "    4.795291] swapper/0: x", "4.795291] x", " 4.79529] x", "4.7952910] x", "12.000000]x", "a#01b", "0×20 \u2212 \u2011 \ufeffx", "\xff\xfe bad utf-8")
 }
 
 // SplitLines gives the Lines the previous splitter gave.

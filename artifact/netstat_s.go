@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 
 	"headroom/kernel"
@@ -105,6 +107,28 @@ var netstatSentences = map[string]map[string]string{
 		"tcp ran low on memory % times":                                       "TCPMemoryPressures",
 		"% tcp sockets finished time wait in fast timer.":                     "TW",
 		"% packets rejected in established connections because of timestamp.": "PAWSEstab",
+
+		// net-tools 1.60 (the netstat of RHEL/CentOS 5-7 and old Debian) words several
+		// TcpExt counters differently from net-tools 2.x statistics.c; both are printed
+		// by hosts still in service, so both map to the same /proc/net/netstat name.
+		"% packets directly received from backlog":            "TCPDirectCopyFromBacklog",
+		"% packets directly received from prequeue":           "TCPDirectCopyFromPrequeue",
+		"% packets header predicted":                          "TCPHPHits",
+		"% acknowledgments not containing data received":      "TCPPureAcks",
+		"% times recovered from packet loss due to sack data": "TCPSackRecovery",
+		"% bad sacks received":                                "TCPSACKReneging",
+		"% congestion windows fully recovered":                "TCPFullUndo",
+		"% congestion windows recovered after partial ack":    "TCPLossUndo",
+		"% retransmits lost":                                  "TCPLostRetransmit",
+		// net-tools 2.x statistics.c Tcpexttab spellings not covered above (its
+		// "packetes" typo included: that is what the tool prints).
+		"% packets directly queued to recvmsg prequeue":                       "TCPPrequeued",
+		"% packet headers predicted and directly queued to user":              "TCPHPHitsToUser",
+		"% packetes rejected in established connections because of timestamp": "PAWSEstab",
+		"ran % times out of system memory during packet sending":              "SockMallocOOM",
+		"% congestion window recovered without slow start using dsack":        "TCPDSACKUndo",
+		"% reno fast retransmits failed":                                      "TCPRenoRecoveryFail",
+		"% classic reno fast retransmits failed":                              "TCPRenoRecoveryFail",
 	},
 	"IpExt": {},
 }
@@ -126,7 +150,44 @@ func sentenceKey(s string) (key string, v int64, ok bool) {
 type NetstatS struct {
 	Groups     kernel.Groups `json:"groups"`
 	Unmapped   []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	Cut        []NetstatCut  `json:"cut,omitempty"`
 	unmappedAt []int         // their indexes in the lines
+}
+
+// NetstatCut is the last line of a paste cut inside a sentence ("43361 TCP sockets finished
+// time wait"): its number is read, and the counters whose sentence it begins are named.
+// With one candidate the counter is also set in its group; with several (time wait "in fast
+// timer" is TW, "in slow timer" TWKilled) none is guessed.
+type NetstatCut struct {
+	Line       int      `json:"line"`
+	Text       string   `json:"text"`
+	Value      int64    `json:"value"`
+	Candidates []string `json:"candidates"`
+}
+
+// cutCandidates returns the counters of group whose sentence key starts with key and is
+// longer: the sentences a cut line may be the beginning of.
+func cutCandidates(group, key string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for sentence, name := range netstatSentences[group] {
+		if len(sentence) > len(key) && strings.HasPrefix(sentence, key) && sentence[len(key)] == ' ' && !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// lastTextLine says whether no line after k holds text: the paste ends at line k.
+func lastTextLine(ls []Line, k int) bool {
+	for _, l := range ls[k+1:] {
+		if !isBlank(l.Text) {
+			return false
+		}
+	}
+	return true
 }
 
 func isNetstatSGroup(t string) bool {
@@ -191,6 +252,17 @@ func netstatSAt(ls []Line, i int) (*NetstatS, int) {
 		if name, found := netstatSentences[g.Name][key]; found {
 			g.Counters.Set(name, v)
 			continue
+		}
+		if lastTextLine(ls, k) {
+			// The paste stops inside this sentence (a search index or a ticket cut it):
+			// keep its number with the counters it can be.
+			if cands := cutCandidates(g.Name, key); len(cands) > 0 {
+				ns.Cut = append(ns.Cut, NetstatCut{Line: ls[k].No, Text: s, Value: v, Candidates: cands})
+				if len(cands) == 1 {
+					g.Counters.Set(cands[0], v)
+				}
+				continue
+			}
 		}
 		ns.Unmapped = append(ns.Unmapped, fmt.Sprintf("line %d: %s", ls[k].No, s))
 		ns.unmappedAt = append(ns.unmappedAt, k)
@@ -285,11 +357,19 @@ func nstatAt(ls []Line, i int) (*Nstat, int) {
 		v, _ := atoi(fs[1])
 		ns.Groups[j].Counters.Set(name, v)
 	}
-	if k == start || (k-start < 2 && start == i) {
+	if k == start || (k-start < 2 && start == i && !(i > 0 && isNstatCommand(ls[i-1].Text))) {
 		return nil, 0
 	}
 	return ns, k - i
 }
+
+// reNstatCommand: an nstat command line, bare or after a shell prompt or sudo ("# nstat -za
+// TcpExtTCPReqQFullDrop", "$ sudo nstat -az | grep Listen"). nstat prints one row per
+// counter named on its command line (iproute2 misc/nstat.c, dump_kern_db's pattern match),
+// so one row under such a line is the whole output, not a stray word pair in prose.
+var reNstatCommand = regexp.MustCompile(`^(?:\S*[#$>]\s*)?(?:sudo\s+)?nstat(?:\s|$)`)
+
+func isNstatCommand(t string) bool { return reNstatCommand.MatchString(strings.TrimSpace(t)) }
 
 // ParseNstat parses nstat / nstat -az output.
 func ParseNstat(text string) (*Nstat, error) {

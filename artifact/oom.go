@@ -57,6 +57,95 @@ func isOOMExcerptHeader(t string) bool {
 		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s)
 }
 
+// The OOM killer's task table without the rest of its report (corpus case 380: an issue's
+// excerpt of "dmesg -T" holding only rows). dump_tasks (mm/oom_kill.c) prints it only from
+// dump_header, that is only while the OOM killer is choosing a victim, so the table alone
+// proves a kill: 4.19+ print "Tasks state (memory values in pages):" first, then the header
+// "[  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name" (the
+// columns changed across eras: nr_ptes, nr_pmds, rss_anon/rss_file/rss_shmem in 6.x), then one
+// "[%7d] %5d %5d %8lu %8lu ... %5hd %s" row per task.
+
+// isOOMTaskRow: "[ 1234]     0  1234   123456    65432 ... name": a bracketed pid, at least
+// six numbers (uid, tgid, total_vm, rss, a page-table count and oom_score_adj in the
+// shortest layout, 2.6.3x's "cpu oom_adj" instead), then the comm.
+func isOOMTaskRow(t string) bool {
+	s := strings.TrimLeft(t, " \t")
+	if len(s) < 4 || s[0] != '[' {
+		return false
+	}
+	e := strings.IndexByte(s, ']')
+	if e < 2 || !isDigits(strings.TrimSpace(s[1:e])) {
+		return false
+	}
+	cols := fields(s[e+1:])
+	nums := 0
+	for _, c := range cols {
+		if _, ok := atoi(c); !ok {
+			break
+		}
+		nums++
+	}
+	return nums >= 6 && nums < len(cols)
+}
+
+// isOOMTaskHeader: the table's header ("[ pid ]" with its column names) or 4.19+'s line before it.
+func isOOMTaskHeader(t string) bool {
+	s := strings.TrimSpace(t)
+	if strings.HasPrefix(s, "Tasks state (memory values in pages)") {
+		return true
+	}
+	if !strings.HasPrefix(s, "[") {
+		return false
+	}
+	e := strings.IndexByte(s, ']')
+	return e > 0 && strings.TrimSpace(s[1:e]) == "pid" && strings.Contains(s[e:], "total_vm")
+}
+
+// mayStartOOMTaskTable is the one-line test of startsOOMTaskTable, for the streaming reader's
+// filter (stream.go mayStartReport).
+func mayStartOOMTaskTable(t string) bool { return isOOMTaskHeader(t) || isOOMTaskRow(t) }
+
+// startsOOMTaskTable: ls[i] opens a task table whose report header is not in the text: the
+// table's header, or a row followed by another (one row alone is too little to tell).
+func startsOOMTaskTable(ls []Line, used []bool, i int) bool {
+	t := ls[i].Text
+	if isOOMTaskHeader(t) {
+		return true
+	}
+	if !isOOMTaskRow(t) {
+		return false
+	}
+	for j := i + 1; j < len(ls); j++ {
+		if used != nil && used[j] {
+			continue
+		}
+		return isOOMTaskRow(ls[j].Text)
+	}
+	return false
+}
+
+// oomReport collects the OOM report that starts at line i (its header read into o, its mode's
+// value v) and adds its event and artifact. A report that starts at a task table reads that
+// first line too (collectReport reads the lines after the first).
+func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
+	r := report{kind: "oom", oom: o}
+	if t := d.ls[i].Text; isOOMTaskHeader(t) || isOOMTaskRow(t) {
+		r.x.addOOMLine(t, &r.taskHeader)
+		r.notes = append(r.notes, "the OOM killer's task table without its report header: only dump_tasks (mm/oom_kill.c) prints it, "+
+			"during an OOM kill, so a kill happened; its trigger, constraint and victim are not in the text")
+	}
+	collectReport(d.ls, i, d.used, &r)
+	d.markUsed(r.used)
+	ev, art := r.finishOOM(d.ls)
+	art.ModeValue = v
+	d.tl.Events = append(d.tl.Events, ev)
+	a := &art
+	d.oomArts = append(d.oomArts, a)
+	d.oomModes = append(d.oomModes, v)
+	d.addArtifact(KindOOMKill, ev.FirstLine, ev.LastLine, a)
+	return true
+}
+
 func isSlabHeader(t string) bool { return strings.Contains(t, "SLUB: Unable to allocate memory") }
 
 // isOOMDetail matches the lines that follow an OOM header.

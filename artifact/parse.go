@@ -265,6 +265,9 @@ func (d *doc) kernelReport(i int) bool {
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
 	switch {
 	case !hasAlloc && !hasKill:
+		if startsOOMTaskTable(d.ls, d.used, i) {
+			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
+		}
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
@@ -313,17 +316,7 @@ func (d *doc) kernelReport(i int) bool {
 		if !ok {
 			return false
 		}
-		r := report{kind: "oom", oom: o}
-		collectReport(d.ls, i, d.used, &r)
-		d.markUsed(r.used)
-		ev, art := r.finishOOM(d.ls)
-		art.ModeValue = v
-		d.tl.Events = append(d.tl.Events, ev)
-		a := &art
-		d.oomArts = append(d.oomArts, a)
-		d.oomModes = append(d.oomModes, v)
-		d.addArtifact(KindOOMKill, ev.FirstLine, ev.LastLine, a)
-		return true
+		return d.oomReport(i, o, v)
 	case isSlabHeader(t):
 		s, v, ok := parseSlabHeader(t)
 		if !ok {

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -229,6 +230,15 @@ func (d *doc) tryZoneInfo(i int) int {
 		return zoneInfoBlockLine(t)
 	})
 	zs, err := kernel.ParseZoneInfo(strings.NewReader(zoneInfoText(d.ls[i:k])))
+	if err != nil && zoneInfoCutAtEnd(d.ls[i:k], err) && k-1 > i+1 {
+		// A paste cut inside its last line ("      nr_zon", "        low"): read the block
+		// without it and report the line.
+		if z2, err2 := kernel.ParseZoneInfo(strings.NewReader(zoneInfoText(d.ls[i : k-1]))); err2 == nil {
+			d.unparsed(k-1, k-1, fmt.Sprintf("/proc/zoneinfo: the paste ends inside this line (%v)", err))
+			zs, err = z2, nil
+			k--
+		}
+	}
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/zoneinfo: %v", err))
 		return k - i
@@ -245,6 +255,22 @@ func (d *doc) tryZoneInfo(i int) int {
 	d.addSamples(KindZoneInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Zones: zs}})
 	d.addArtifact(KindZoneInfo, first, last, zs)
 	return k - i
+}
+
+// zoneInfoCutAtEnd reports whether err is kernel.ParseZoneInfo's complaint about the last
+// line of the block ls (its lines are counted as zoneInfoText joins them, without elisions).
+func zoneInfoCutAtEnd(ls []Line, err error) bool {
+	var le *kernel.LineError
+	if !errors.As(err, &le) {
+		return false
+	}
+	n := 0
+	for _, l := range ls {
+		if !isZoneInfoElision(l.Text) {
+			n++
+		}
+	}
+	return le.Line == n
 }
 
 // ZoneInfoNoHeader is a zone's /proc/zoneinfo block pasted without its "Node N, zone X"

@@ -18,6 +18,10 @@ var (
 	rePSIPath     = regexp.MustCompile(`pressure/(cpu|memory|io|irq)\b`)
 	rePSICat      = regexp.MustCompile(`\bcat\s+(cpu|memory|io|irq)\s*$`)
 	rePSILineHead = regexp.MustCompile(`^(?:\S*pressure/(cpu|memory|io|irq):?\s+)?(some|full) avg10=`)
+	// Prose that names the resource: "monitor the memory pressure", "The cpu file contains
+	// one line:" (the PSI patch description and Documentation/accounting/psi.rst introduce
+	// their examples so; an issue quoting them keeps the sentence before the quote).
+	rePSIProse = regexp.MustCompile(`(?i)\b(cpu|memory|io|irq)(?:\s+stall)?\s+(?:pressure|file)\b`)
 )
 
 func isPSILine(t string) bool { return rePSILineHead.MatchString(strings.TrimSpace(t)) }
@@ -30,7 +34,17 @@ func psiResourceBefore(label string) string {
 	if m := rePSICat.FindStringSubmatch(label); m != nil {
 		return m[1]
 	}
-	return ""
+	// Prose names the resource only when it names one: "cpu and memory pressure" does not
+	// say which the lines are.
+	res := ""
+	for _, m := range rePSIProse.FindAllStringSubmatch(label, -1) {
+		r := strings.ToLower(m[1])
+		if res != "" && r != res {
+			return ""
+		}
+		res = r
+	}
+	return res
 }
 
 func (d *doc) tryPSI(i int) int {

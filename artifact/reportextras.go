@@ -72,8 +72,16 @@ var (
 	reOOMScore   = regexp.MustCompile(`\) score (\d+) or sacrifice child`)
 )
 
-// taskTableDefault is the 2.6.3x-4.14 header, for rows whose header the paste cut.
+// taskTableDefault is the 3.x header (and 4.15+'s, with pgtables_bytes for nr_ptes), for rows
+// whose header the paste cut; taskTableByWidth holds the layouts that a row's count of numbers
+// tells apart: 4.0-4.14 added nr_pmds (commit dc6c9a35b66b, "mm: account pmd page tables to
+// the process"), 6.x split rss into rss_anon, rss_file and rss_shmem (mm/oom_kill.c dump_task).
 var taskTableDefault = []string{"pid", "uid", "tgid", "total_vm", "rss", "nr_ptes", "swapents", "oom_score_adj"}
+
+var taskTableByWidth = map[int][]string{
+	8:  {"pid", "uid", "tgid", "total_vm", "rss", "nr_ptes", "nr_pmds", "swapents", "oom_score_adj"},
+	10: {"pid", "uid", "tgid", "total_vm", "rss", "rss_anon", "rss_file", "rss_shmem", "pgtables_bytes", "swapents", "oom_score_adj"},
+}
 
 // setUptime keeps the header line's dmesg stamp; an exact decimal in microseconds, so the
 // division gives the float nearest the printed seconds.
@@ -187,8 +195,19 @@ func (x *reportExtras) addOOMLine(s string, header *[]string) {
 	h := *header
 	if h == nil {
 		h = taskTableDefault
+		if w, ok := taskTableByWidth[len(cols)-1]; ok {
+			h = w
+		}
 	}
 	t := OOMTask{Fields: &kernel.Counters{}, Name: cols[len(cols)-1]}
+	if len(cols) < len(h) {
+		// A row cut short ("[29039]     0 29039  8457", corpus case 380): its last cell is
+		// a number the cut truncated, not the comm.
+		t.Name = ""
+		if _, ok := atoi(cols[len(cols)-1]); ok {
+			cols = append(cols, "")
+		}
+	}
 	t.Fields.Set("pid", pid)
 	for i, c := range cols[:len(cols)-1] {
 		if i+1 >= len(h) {

@@ -40,6 +40,20 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if isKubeCondType(ft) || ft == "Type" {
+		// kubectl describe node's Conditions rows (kube.go)
+		if n := d.tryKubeNodeConditions(i); n > 0 {
+			return n
+		}
+	}
+	if ft == "CPU" || ft == "Resource" {
+		if n := d.tryKubeAllocated(i); n > 0 {
+			return n
+		}
+	}
+	if isKlogHeader(ft) {
+		return d.tryKubeletEviction(i)
+	}
 	switch ft {
 	case "procs", "r", "--procs--":
 		return d.tryVMStat(i)
@@ -110,6 +124,12 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft == "vm" || strings.HasSuffix(ft, ":") {
+		// zoneinfo pasted from inside a zone's pagesets (zoneinfo_tail.go)
+		if n := d.tryZoneInfoTail(i); n > 0 {
+			return n
+		}
+	}
 	if strings.HasSuffix(ft, ":") {
 		if n := try(d.tryEthtoolBare, d.tryIPLink, d.tryNetstatS, d.tryProcNetStat, d.tryMemInfo, d.trySysstat); n > 0 {
 			return n
@@ -131,6 +151,9 @@ func (d *doc) command(i int) int {
 			if n := d.trySysctl(i); n > 0 {
 				return n
 			}
+		}
+		if n := d.tryCgroupMemStat(i); n > 0 { // before /proc/vmstat: same shape, bytes not pages
+			return n
 		}
 		if strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft] {
 			if n := d.tryVMStatFile(i); n > 0 {

@@ -221,7 +221,7 @@ func mayStartReport(t string) bool {
 	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t)) {
 		return true
 	}
-	return startsShowMem(t)
+	return startsShowMem(t) || mayStartOOMTaskTable(t)
 }
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page

@@ -29,6 +29,59 @@ type SysstatTable struct {
 	Values []map[string]float64 `json:"values,omitempty"`
 	Note   string               `json:"note,omitempty"`
 	Label  string               `json:"label,omitempty"`
+	// Banner is the tool's first line above the table, when the paste kept it.
+	Banner *SysstatBanner `json:"banner,omitempty"`
+	// CutAfter is the number of values the last row kept when the paste ends inside it.
+	CutAfter int `json:"cut_after,omitempty"`
+}
+
+// SysstatBanner is the line every sysstat tool prints first (common.c print_gal_header):
+// "Linux 4.17.11-1.el7.elrepo.x86_64 (master3) \t12/04/2023 \t_x86_64_\t(128 CPU)" — system
+// name, release, node name, date, machine and the number of CPUs. Versions before 9.x
+// print neither the machine nor the CPU count.
+type SysstatBanner struct {
+	Release string `json:"release"`
+	Host    string `json:"host,omitempty"`
+	Date    string `json:"date,omitempty"`
+	Machine string `json:"machine,omitempty"`
+	CPUs    int    `json:"cpus,omitempty"`
+}
+
+var reSysstatBanner = regexp.MustCompile(`^Linux\s+([2-9]\.\S+)\s+\(([^)\s]*)\)\s+(\S+)(?:\s+_([0-9A-Za-z_]+?)_)?(?:\s+\((\d+) CPU\))?\s*$`)
+
+// sysstatBanner reads a sysstat banner line; ok is false for any other line.
+func sysstatBanner(t string) (*SysstatBanner, bool) {
+	m := reSysstatBanner.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return nil, false
+	}
+	b := &SysstatBanner{Release: m[1], Host: m[2], Date: m[3], Machine: m[4]}
+	if m[5] != "" {
+		n, _ := atoi(m[5])
+		b.CPUs = int(n)
+	}
+	return b, true
+}
+
+// bannerAbove finds the banner a few lines above a table's header (sar prints it, a blank
+// line, then the header).
+func bannerAbove(ls []Line, i int) *SysstatBanner {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if isBlank(ls[j].Text) {
+			continue
+		}
+		b, _ := sysstatBanner(ls[j].Text)
+		return b
+	}
+	return nil
+}
+
+// decimals counts the digits after the decimal separator ("." or the locale's ",").
+func decimals(s string) int {
+	if i := strings.LastIndexAny(s, ".,"); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
 }
 
 var reSysstatTime = regexp.MustCompile(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
@@ -84,7 +137,7 @@ func (d *doc) trySysstat(i int) int {
 	if !ok {
 		return 0
 	}
-	tb := &SysstatTable{Columns: cols, Label: d.label(i)}
+	tb := &SysstatTable{Columns: cols, Label: d.label(i), Banner: bannerAbove(d.ls, i)}
 	switch {
 	case cols[0] == "Device" || cols[0] == "Device:":
 		tb.Tool = "iostat"
@@ -114,6 +167,17 @@ func (d *doc) trySysstat(i int) int {
 		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
 			break // iostat's rows carry no time: a line of another shape ends the table
 		}
+		if len(fs) < len(cols) && len(fs) >= 2 && lastTextLine(d.ls, k) {
+			// The paste ends inside this row: the cells it kept are in their columns.
+			// sysstat prints every rate of a row with the same precision (%9.2f), so a
+			// last cell with fewer decimals than the one before it was cut mid-number.
+			if n := len(fs); allNumericish(fs[n-2:n-1]) && decimals(fs[n-1]) != decimals(fs[n-2]) {
+				fs = fs[:n-1]
+			}
+			tb.CutAfter = len(fs)
+			tb.Note = fmt.Sprintf("the last row was cut by the paste after %d of %d columns", len(fs), len(cols))
+			fs = append(fs, make([]string, len(cols)-len(fs))...)
+		}
 		if len(fs) != len(cols) {
 			d.unparsed(k, k, fmt.Sprintf("%s row has %d values for %d columns", tb.Tool, len(fs), len(cols)))
 			continue
@@ -129,7 +193,7 @@ func (d *doc) trySysstat(i int) int {
 		tb.Values[r] = cellValues(tb.Columns, row[1:])
 	}
 	if containsStr(cols, "pswpin/s") {
-		tb.Note = "pswpin/s and pswpout/s are pages: taken as 4 KiB pages"
+		tb.Note = strings.TrimRight("pswpin/s and pswpout/s are pages: taken as 4 KiB pages; "+tb.Note, "; ")
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	d.segSeq++

@@ -254,3 +254,18 @@ func memCheck(d Diagnosis, id string) Check {
 	}
 	return Check{}
 }
+
+// mustBeHealthyNaming: healthy, and the text names what was not read (want) and makes none of
+// the claims in not (they rest on counters the input did not hold).
+func mustBeHealthyNaming(t *testing.T, res Result, want string, not ...string) {
+	t.Helper()
+	mustBeHealthy(t, res)
+	if !strings.Contains(res.Checked, want) {
+		t.Errorf("healthy text %q does not name %q", res.Checked, want)
+	}
+	for _, n := range not {
+		if strings.Contains(res.Checked, n) {
+			t.Errorf("healthy text %q claims %q, which was not read", res.Checked, n)
+		}
+	}
+}

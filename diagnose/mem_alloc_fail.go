@@ -72,6 +72,10 @@ const maxBuddyOrder = 10
 // can serve it.
 const highOrderAtomicMin = 4
 
+// pageAllocCostlyOrder is PAGE_ALLOC_COSTLY_ORDER (include/linux/mmzone.h): requests up to it
+// that may reclaim are retried and may call the OOM killer.
+const pageAllocCostlyOrder = 3
+
 // Needles for log-only failures of address space rather than pages (mm/vmalloc.c:
 // alloc_vmap_area "vmap allocation for size N failed: use vmalloc=<size> to increase size";
 // 5.x+ __vmalloc_node_range "vmalloc error: size N, vm_struct allocation failed";
@@ -133,7 +137,19 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 		if len(vs) == 0 {
 			return Healthy("no page allocation failure among %d kernel log records", n)
 		}
-		return Healthy("%d allocation-failure reports, none of this cause (%s)", len(vs), memCounts(counts))
+		msg := fmt.Sprintf("%d allocation-failure reports, none of this cause (%s)", len(vs), memCounts(counts))
+		// A report without a zone dump was classified by inference (classifyWithoutDump):
+		// the zones that would show this cause were not read, so say the exclusion is inferred.
+		inferred := 0
+		for _, v := range vs {
+			if v.inferred {
+				inferred++
+			}
+		}
+		if inferred > 0 {
+			msg += fmt.Sprintf("; %d of them without a zone dump in the input: their cause is inferred, this one is excluded by inference, not by the zones", inferred)
+		}
+		return Healthy("%s", msg)
 	}
 	return Fired(allocFinding(tl, class, mine, logOnly))
 }
@@ -300,6 +316,17 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
 		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
+		return
+	}
+	if (v.cz == "DMA" || v.cz == "DMA32") && af.Atomic != nil && !*af.Atomic && af.Order <= pageAllocCostlyOrder {
+		// A request that may reclaim, of order ≤ PAGE_ALLOC_COSTLY_ORDER, is retried and
+		// backed by the OOM killer, except when its highest zone is below ZONE_NORMAL:
+		// __alloc_pages_may_oom (mm/page_alloc.c) skips the killer ("The OOM killer does not
+		// needlessly kill tasks for lowmem") and the request fails. Such a failure says the
+		// low zone ran out, whatever the rest of memory held (corpus case 365).
+		v.class = classZoneRestricted
+		v.notes = append(v.notes, fmt.Sprintf("the mode may only use ZONE_%s and could reclaim: an order-%d request of that kind fails only when reclaim found nothing in that zone, since the OOM killer is not used for a zone below Normal (mm/page_alloc.c __alloc_pages_may_oom); "+
+			"without a dump the other zones' state is unknown", v.cz, af.Order))
 		return
 	}
 	if af.Order == 0 {

@@ -195,6 +195,26 @@ func TestAllocFailZoneRestricted(t *testing.T) {
 	}
 }
 
+// Corpus case 365: an order-0 GFP_KERNEL|GFP_DMA32 failure (ath10k's DMA ring at boot on
+// RISC-V 5.15) with no zone dump. A request that may reclaim is backed by the OOM killer
+// unless its highest zone is below ZONE_NORMAL (mm/page_alloc.c __alloc_pages_may_oom), so it
+// fails because ZONE_DMA32 ran out: zone-restricted, inferred (warning), not reserve. An atomic
+// request of the same zone, or one that may use Normal, stays a reserve shortage.
+func TestAllocFailZoneRestrictedNoDump(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "5.15.68")
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/0", 0, "0xcc4(GFP_KERNEL|GFP_DMA32)", []string{"GFP_KERNEL", "GFP_DMA32"}, memBool(false), "5.15.68", nil,
+		"dma_direct_alloc", "ath10k_ce_alloc_src_ring")}
+	f := onlyFires(t, tl, classZoneRestricted, Warning)
+	if !strings.HasPrefix(f.Title, "inferred: ") || !strings.Contains(f.Explanation, "__alloc_pages_may_oom") {
+		t.Errorf("title %q explanation %s", f.Title, f.Explanation)
+	}
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/0", 0, "0xa24(GFP_ATOMIC|GFP_DMA32)", []string{"GFP_ATOMIC", "GFP_DMA32"}, memBool(true), "5.15.68", nil)}
+	onlyFires(t, tl, classReserve, Critical)
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/0", 0, "0xcc0(GFP_KERNEL)", []string{"GFP_KERNEL"}, memBool(false), "5.15.68", nil)}
+	onlyFires(t, tl, classReserve, Critical)
+}
+
 func TestAllocFailCMA(t *testing.T) {
 	tl := memTextTimeline()
 	tl.Host.Kernel = "5.4.0"
@@ -283,4 +303,14 @@ func TestMemCallerOf(t *testing.T) {
 	if fn, _ := memCallerOf([]string{"dump_stack", "warn_alloc"}); fn != "" {
 		t.Errorf("allocator-only trace named %q", fn)
 	}
+}
+
+// Seed 000's reports carry no zone dump and the host's HighMem is unknown: fragmentation is
+// inferred. Whether lowmem or the reserve ran short was not read, so a healthy result of
+// those rules must say their cause was excluded by inference, not by a dump.
+func TestAllocFailOtherCauseInferredSaysSo(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Host.Kernel = "2.6.30-1"
+	tl.Events = []model.Event{memAllocEvent(5, "afpd", 2, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", nil, "mv643xx_eth_poll", "rxq_refill")}
+	mustBeHealthyNaming(t, run(t, classLowmem, tl), "without a zone dump")
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -121,13 +122,30 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 }
 
 func checkMemoryFragmented(tl *model.Timeline) Result {
+	// Only samples that show a zone backing kernel receive buffers (DMA, DMA32, Normal) are
+	// judged: a buddyinfo showing HighMem or Movable alone would read as "no blocks of the
+	// order needed" when the zones that matter were simply not in the input.
 	var idxs []int
+	var other []string
 	for i := range tl.Samples {
-		if len(memBuddyAt(&tl.Samples[i])) > 0 {
+		zs := memBuddyAt(&tl.Samples[i])
+		low := false
+		for _, z := range zs {
+			if r := memZoneRank(z.zone); r >= 0 && r <= memZoneRank("Normal") {
+				low = true
+			} else {
+				other = append(other, z.zone)
+			}
+		}
+		if low {
 			idxs = append(idxs, i)
 		}
 	}
 	if len(idxs) == 0 {
+		if len(other) > 0 {
+			slices.Sort(other)
+			return NotChecked("the buddyinfo/pagetypeinfo in the input shows only %s: no DMA, DMA32 or Normal zone, the ones that back receive buffers", strings.Join(slices.Compact(other), ", "))
+		}
 		return NotChecked("no /proc/buddyinfo or /proc/pagetypeinfo in the input")
 	}
 	need, needWhy, ringBuffers := memNeededOrder(tl)
@@ -364,6 +382,11 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 	}
 	if !fired {
 		if stall.rising() {
+			if !fail.hasDelta {
+				// compact_fail was not read at both ends of the window: the share of the
+				// window's stalls that failed is unknown.
+				return NotChecked("compaction stalled %d times while sampled, but compact_fail was not read at both ends of the window: how many of them failed is unknown", stall.delta)
+			}
 			return Healthy("compaction stalled %d times while sampled and mostly succeeded", stall.delta)
 		}
 		return Healthy("compact_stall %s, compact_fail %d since boot", stall.describe(), fail.last)

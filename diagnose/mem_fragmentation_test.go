@@ -98,3 +98,25 @@ func TestCompactionFailing(t *testing.T) {
 		mustNotCheck(t, run(t, "compaction-failing", tl), "compact_stall")
 	})
 }
+
+// A buddyinfo that shows only HighMem (a grep, a 32-bit box's last line): no zone that backs
+// receive buffers was read, so neither "a shortage" nor "fragmented" may be said.
+func TestMemoryFragmentedOnlyHighMemIsNotChecked(t *testing.T) {
+	tl := timeline(1)
+	memHost64(tl, "6.1.0")
+	tl.Host.NICs[0].MTU = 9000
+	tl.Host.Sysctls["vm.min_free_kbytes"] = "67584"
+	tl.Samples[0].Buddy = []kernel.BuddyZone{buddy("HighMem", 900, 200, 0, 0, 0, 0, 0, 0, 0, 0, 0)}
+	mustNotCheck(t, run(t, "memory-fragmented", tl), "Normal")
+	delete(tl.Host.Sysctls, "vm.min_free_kbytes")
+	mustNotCheck(t, run(t, "memory-fragmented", tl), "Normal")
+}
+
+// compact_stall grew while sampled but compact_fail was read in one sample only: how many of
+// the stalls failed was not read, so "mostly succeeded" would be a guess.
+func TestCompactionFailingStallsWithoutFailDelta(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].VMStat = memCounters("compact_stall", 100)
+	tl.Samples[1].VMStat = memCounters("compact_stall", 400, "compact_fail", 50)
+	mustNotCheck(t, run(t, "compaction-failing", tl), "compact_fail was not read")
+}

@@ -94,7 +94,12 @@ func checkKernelLimits(tl *model.Timeline) Result {
 		ev = append(ev, Evidence{What: "word size", Value: val, Source: memOr(tl.Host.Arch, "HighMem zone in a report")})
 	}
 	if len(ev) <= 1 {
-		return Healthy("kernel %s has every feature the memory rules rely on (watermark_scale_factor, watermark_boost_factor, compaction_proactiveness, PSI, drop reasons)", rel)
+		msg := fmt.Sprintf("kernel %s has every feature the memory rules rely on (watermark_scale_factor, watermark_boost_factor, compaction_proactiveness, PSI, drop reasons)", rel)
+		if tl.Host.WordBits == 0 && kernel.ArchWordBits(tl.Host.Arch) == 0 {
+			// Is32Bit is false when the word size is unknown, not only on 64-bit hosts.
+			msg += "; word size not in the input (a 32-bit kernel would confine kernel memory to lowmem)"
+		}
+		return Healthy("%s", msg)
 	}
 	var facts []string
 	for _, e := range ev[1:] {

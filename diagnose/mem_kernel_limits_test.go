@@ -89,3 +89,11 @@ func TestMemSeed000(t *testing.T) {
 		t.Errorf("kernel-known-limits: %+v", f.Evidence)
 	}
 }
+
+// A release string without the architecture or word size: the 32-bit lowmem limit was not
+// read, so the healthy text must say so instead of implying a 64-bit host.
+func TestKernelKnownLimitsWordSizeUnknown(t *testing.T) {
+	tl := timeline(0)
+	tl.Host.Kernel = "6.1.0"
+	mustBeHealthyNaming(t, run(t, "kernel-known-limits", tl), "word size")
+}

@@ -53,17 +53,26 @@ func checkOOMKill(tl *model.Timeline) Result {
 
 	var ev []Evidence
 	sev := Warning
-	global, memcg := 0, 0
+	global, memcg, unknown := 0, 0, 0
 	for _, e := range kills {
 		o := e.OOMKill
 		isMemcg := o.Constraint == "CONSTRAINT_MEMCG" || o.Memcg != ""
-		if isMemcg {
+		what := oomWhat(o, isMemcg)
+		switch {
+		case isMemcg:
 			memcg++
-		} else {
+		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "":
+			// Only the task table (dump_tasks) survived the paste, no header ("oom-killer:
+			// gfp_mask=0xd2" on 2.6.12, before memory cgroups, is global): an OOM kill happened, but
+			// neither the invoking line nor the constraint says whether the host or a cgroup
+			// ran out, so it is not called a host-wide shortage.
+			unknown++
+			what = "OOM kill (the task table only: host or memory cgroup not in the text)"
+		default:
 			global++
 			sev = Critical
 		}
-		ev = append(ev, Evidence{What: oomWhat(o, isMemcg), Value: oomValue(o), Source: memEventSource(e)})
+		ev = append(ev, Evidence{What: what, Value: oomValue(o), Source: memEventSource(e)})
 	}
 	if len(kills) == 0 && len(recs) > 0 {
 		// Log lines the artifact parser did not turn into reports: cite them, and read the
@@ -87,6 +96,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 		title = fmt.Sprintf("the host ran out of memory: the OOM killer ran %d×", global)
 	case memcg > 0:
 		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
+	case unknown > 0:
+		title = fmt.Sprintf("the OOM killer ran %d× (whether for the whole host or a memory cgroup is not in the text)", unknown)
 	}
 	f := Finding{
 		Severity: sev,

@@ -26,6 +26,16 @@ func TestOOMKill(t *testing.T) {
 			t.Errorf("%s %+v", f.Title, f.Changes)
 		}
 	})
+	// Corpus 380: only dump_tasks' rows were pasted. An OOM kill happened, but nothing says
+	// whether the host or a cgroup ran out: a warning that says so, not "the host ran out".
+	t.Run("task table only", func(t *testing.T) {
+		tl := memTextTimeline()
+		tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "lines 2-14", OOMKill: &model.OOMKill{Order: -1}}}
+		f := mustFire(t, run(t, "oom-kill", tl), Warning)
+		if strings.Contains(f.Title, "host ran out") || !strings.Contains(f.Title, "not in the text") {
+			t.Errorf("title %q", f.Title)
+		}
+	})
 	t.Run("counter rising", func(t *testing.T) {
 		tl := timeline(2)
 		tl.Samples[0].VMStat = memCounters("oom_kill", 3)

@@ -230,10 +230,21 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		if stall.hasLast {
 			parts = append(parts, "allocstall "+stall.describe())
 		}
+		if stallRate.n > 0 {
+			parts = append(parts, fmt.Sprintf("no allocation stall in %d samples", stallRate.n))
+		}
 		if psi != nil {
-			if p := psi.Pressure("memory"); p.Some != nil {
+			p := psi.Pressure("memory")
+			if p.Some != nil {
 				parts = append(parts, fmt.Sprintf("PSI memory some avg10 %.2f%%", p.Some.Avg10))
 			}
+			if p.Full != nil {
+				parts = append(parts, fmt.Sprintf("PSI memory full avg10 %.2f%%", p.Full.Avg10))
+			}
+		}
+		if len(parts) == 0 {
+			// A pressure entry whose some/full lines were not read judges nothing.
+			return NotChecked("no allocstall in /proc/vmstat and no some/full line of /proc/pressure/memory (PSI, 4.20+) read")
 		}
 		return Healthy("%s", strings.Join(parts, "; "))
 	}

@@ -76,3 +76,15 @@ func TestDirectReclaimStalls(t *testing.T) {
 		mustNotCheck(t, run(t, "direct-reclaim-stalls", timeline(2)), "allocstall")
 	})
 }
+
+// A memory pressure entry with neither line parsed, and no allocstall: nothing was read that
+// could show stalls, so the result must not be healthy (it was, with an empty text).
+func TestDirectReclaimEmptyPSIIsNotHealthy(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].PSI = []kernel.Pressure{{Resource: "memory"}}
+	mustNotCheck(t, run(t, "direct-reclaim-stalls", tl), "allocstall")
+
+	// Only the full line: it is what was checked, and the healthy text says so.
+	tl.Samples[0].PSI = []kernel.Pressure{{Resource: "memory", Full: &kernel.PSILine{Avg10: 0.5}}}
+	mustBeHealthyNaming(t, run(t, "direct-reclaim-stalls", tl), "PSI memory full")
+}

@@ -48,12 +48,21 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		churn   bool // both in and out moved
 	}
 	var pts []pt
+	// readIn/readOut: samples whose swap-in or swap-out rate was read; a missing direction
+	// counts as 0 in the sum, so a healthy result must say it was not read.
+	var readIn, readOut int
 	for i := range tl.Samples {
 		r := tl.Samples[i].Rates
 		in, okIn := r.Get(model.RateSwapInKBPerSec)
 		out, okOut := r.Get(model.RateSwapOutKBPerSec)
 		if !okIn && !okOut {
 			continue
+		}
+		if okIn {
+			readIn++
+		}
+		if okOut {
+			readOut++
 		}
 		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0}
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
@@ -110,7 +119,14 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	mean := sum / float64(len(pts))
 	churning := len(pts) >= swapChurnMinSamples && 2*churnN >= len(pts)
 	if warnN < swapMinSamples && !churning {
-		return Healthy("swap traffic peaked at %.0f KiB/s over %d samples (fires at %.0f KiB/s in %d samples)", peak, len(pts), swapWarnKBPerSec, swapMinSamples)
+		msg := fmt.Sprintf("swap traffic peaked at %.0f KiB/s over %d samples (fires at %.0f KiB/s in %d samples)", peak, len(pts), swapWarnKBPerSec, swapMinSamples)
+		switch {
+		case readOut == 0:
+			msg += "; swap-out (pswpout, so) not in the input: swap-in only"
+		case readIn == 0:
+			msg += "; swap-in (pswpin, si) not in the input: swap-out only"
+		}
+		return Healthy("%s", msg)
 	}
 	src := memSampleWhere(tl, peakIdx, "/proc/vmstat")
 	if seg := memSegmentOf(tl, peakIdx); seg != "" {

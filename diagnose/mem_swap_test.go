@@ -96,3 +96,13 @@ func TestSwapUnderLoad(t *testing.T) {
 		mustNotCheck(t, run(t, "swap-under-load", timeline(1)), "swap-in/out")
 	})
 }
+
+// Only swap-in rates (a vmstat that kept pswpin, not pswpout): the swap-out half of
+// "swap traffic" was not read, and the healthy text must say so.
+func TestSwapUnderLoadOneDirectionRead(t *testing.T) {
+	tl := timeline(3)
+	for i := range tl.Samples {
+		tl.Samples[i].Rates = model.Rates{model.RateSwapInKBPerSec: 0}
+	}
+	mustBeHealthyNaming(t, run(t, "swap-under-load", tl), "swap-out")
+}

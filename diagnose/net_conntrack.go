@@ -40,11 +40,16 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	count, countSrc, okC := netFirstIntSysctl(tl, conntrackCountKeys)
 	maxV, maxSrc, okM := netFirstIntSysctl(tl, conntrackMaxKeys)
 	recs := logMatches(tl, kernel.MsgConntrackFull...)
+	if okM && maxV <= 0 {
+		// No share can be computed against a maximum of 0 (a truncated or placeholder value):
+		// judge only the log, as when the maximum is absent.
+		okM = false
+	}
 	if !(okC && okM) && len(recs) == 0 {
 		if len(tl.Log) > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
 		}
-		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls and no kernel log")
+		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count) and no kernel log")
 	}
 	if okC && okM && maxV > 0 {
 		share := float64(count) / float64(maxV)

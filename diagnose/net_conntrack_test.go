@@ -36,3 +36,12 @@ func TestConntrackFull(t *testing.T) {
 		mustNotCheck(t, run(t, "conntrack-full", timeline(1)), "nf_conntrack")
 	})
 }
+
+// A maximum of 0 (an unreadable or truncated value) gives no share to judge: "5 of 0 entries"
+// must not be healthy.
+func TestConntrackZeroMaxIsNotHealthy(t *testing.T) {
+	tl := timeline(1)
+	tl.Host.Sysctls["net.netfilter.nf_conntrack_count"] = "5"
+	tl.Host.Sysctls["net.netfilter.nf_conntrack_max"] = "0"
+	mustNotCheck(t, run(t, "conntrack-full", tl), "nf_conntrack_max")
+}

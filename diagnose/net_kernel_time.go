@@ -81,11 +81,18 @@ func checkKernelTimeGrowth(tl *model.Timeline) Result {
 		runqCompared bool
 	}
 	var best *pair
+	// unread: pairs whose system time rose enough but whose interrupt and context-switch
+	// rates were not both in the input, so the fall that makes the finding was not checked.
+	unread := 0
 	for i := 0; i < len(st); i++ {
 		for j := i + 1; j < len(st); j++ {
 			a, b := st[i], st[j]
 			rise := b.sy - a.sy
 			if rise < ktgRisePts || b.sy < ktgSysHighPct {
+				continue
+			}
+			if !(a.hasIn && b.hasIn) && !(a.hasCS && b.hasCS) {
+				unread++
 				continue
 			}
 			fell := 0
@@ -120,6 +127,10 @@ func checkKernelTimeGrowth(tl *model.Timeline) Result {
 		}
 	}
 	if best == nil {
+		if unread > 0 {
+			// The rise is there; whether it is the same work costing more cannot be told.
+			return NotChecked("system time rose by %.0f points or more between %d pair(s) of phases, but their interrupt and context-switch rates are not in the input: needs vmstat in/cs or /proc/stat over time to tell more work from costlier work", ktgRisePts, unread)
+		}
 		return Healthy("system time does not rise across %d phases while interrupts and context switches fall", len(st))
 	}
 	a, b := st[best.a], st[best.b]

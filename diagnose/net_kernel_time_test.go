@@ -72,3 +72,19 @@ func seed002(lastSy float64) *model.Timeline {
 		append(repeat(9, vmstatRow(1, 1004, 429, 21, lastSy, 100-lastSy-21)), idle),
 	)
 }
+
+// System time rose from 10% to 85% between two phases whose samples carry no interrupt or
+// context-switch rate (a top or mpstat paste): "while interrupts and context switches fall"
+// was never read, so the rule cannot tell more work from costlier work: not checked.
+func TestKernelTimeGrowthWithoutInterruptRates(t *testing.T) {
+	tl := timeline(12)
+	for i := range tl.Samples {
+		sy := 10.0
+		if i >= 6 {
+			sy = 85
+		}
+		tl.Samples[i].Rates = model.Rates{model.RateCPUSystemPct: sy, model.RateCPUIdlePct: 5}
+	}
+	tl.Markers = []model.Marker{{Index: 0, Text: "baseline"}, {Index: 6, Text: "after flood"}}
+	mustNotCheck(t, run(t, "kernel-time-growth", tl), "context-switch rates are not in the input")
+}

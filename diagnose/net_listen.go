@@ -58,7 +58,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		}
 	}
 	if sev < 0 {
-		return Healthy("ListenOverflows and ListenDrops are 0")
+		return Healthy("%s", netZeroText(rs, listenCounters[:2]))
 	}
 	f := Finding{
 		Severity: sev,

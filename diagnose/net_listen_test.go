@@ -47,3 +47,11 @@ func TestListenOverflow(t *testing.T) {
 		mustNotCheck(t, run(t, "listen-overflow", timeline(2)), "ListenOverflows")
 	})
 }
+
+// A netstat -s grep that kept only the SYN-queue counter: ListenOverflows and ListenDrops were
+// not read, so "ListenOverflows and ListenDrops are 0" would be a guess.
+func TestListenOverflowPartialCounters(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "TCPReqQFullDrop", 0)}
+	mustBeHealthyNaming(t, run(t, "listen-overflow", tl), "ListenOverflows", "ListenOverflows and ListenDrops are 0")
+}

@@ -76,9 +76,13 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		src                 string
 	}
 	var best hoard
+	// What each part read, so a healthy result names only what was checked (a sockstat orphan
+	// count says nothing about send queues; a count without tcp_max_orphans is not judged).
+	var readQueues, readLimit bool
+	orphanCount := int64(-1)
 	tables := netSocketTables(tl)
 	for _, t := range tables {
-		haveData = true
+		haveData, readQueues = true, true
 		var h hoard
 		h.src = t.Source
 		for _, r := range t.Rows {
@@ -117,7 +121,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	if s := tl.LastWith(func(s *model.Sample) bool {
 		return s.Sockets != nil && len(s.Sockets.ByState) > 0 && s.Sockets.Total > int64(len(s.SocketList))
 	}); s != nil {
-		haveData = true
+		haveData, readQueues = true, true
 		var n, q int64
 		for st, t := range s.Sockets.ByState {
 			if closingStates[netState(st)] {
@@ -135,10 +139,11 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 
 	// Orphan count against tcp_max_orphans.
 	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.SockStat.Get("TCP", "orphan"); return ok }); s != nil {
-		haveData = true
 		orphans, _ := s.SockStat.Get("TCP", "orphan")
+		orphanCount = orphans
 		if lim := settingValues(tl, "net.ipv4.tcp_max_orphans"); len(lim) > 0 && lim[0].Host {
 			if maxO, err := strconv.ParseInt(strings.TrimSpace(lim[0].Value), 10, 64); err == nil && maxO > 0 {
+				haveData, readLimit = true, true
 				share := float64(orphans) / float64(maxO)
 				if orphans > 0 {
 					ev = append(ev, Evidence{What: "orphaned TCP sockets / tcp_max_orphans", Value: fmt.Sprintf("%d / %d = %s", orphans, maxO, netPct(share)), Source: sampleSource(s, "/proc/net/sockstat") + ", " + lim[0].Source})
@@ -161,14 +166,14 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))
 	}
-	if !haveData {
-		if len(tl.Log) > 0 {
-			return Healthy("no \"too many orphaned sockets\" in %d log lines (no socket table or sockstat to check for hoards)", len(tl.Log))
+	if !haveData && len(tl.Log) == 0 {
+		if orphanCount >= 0 {
+			return NotChecked("orphan count %d (/proc/net/sockstat) but no net.ipv4.tcp_max_orphans to compare it with, no socket table (ss, netstat -tn, sock_diag) for send queues, no kernel log", orphanCount)
 		}
 		return NotChecked("no socket table (ss, netstat -tn, sock_diag), /proc/net/sockstat orphan count, or kernel log")
 	}
 	if sev < 0 {
-		return Healthy("no closing socket holds ≥ %s of send queue, orphans (where counted) below %s of tcp_max_orphans, no orphan-limit log line", plan.FormatBytes(orphanHoardBytes), netPct(orphansWarnShare))
+		return Healthy("%s", orphanHealthyText(readQueues, readLimit, orphanCount, len(tl.Log)))
 	}
 	ev = append(ev, netTripletEvidence("tcp_wmem (each closed socket may keep up to its max)", netTriplets(tl, "net.ipv4.tcp_wmem"))...)
 	kver, kOK := tl.Host.KernelVersion()
@@ -198,6 +203,35 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		f.Changes = orphanChanges(tl)
 	}
 	return Fired(f)
+}
+
+// orphanHealthyText names the checks that were made and the ones that were not, so a
+// healthy result never rests on a table or limit that was not in the input.
+func orphanHealthyText(queues, limit bool, orphans int64, logLines int) string {
+	var done, not []string
+	if queues {
+		done = append(done, fmt.Sprintf("no closing socket holds ≥ %s of send queue", plan.FormatBytes(orphanHoardBytes)))
+	} else {
+		not = append(not, "no socket table (ss, netstat -tn, sock_diag) to check send queues")
+	}
+	switch {
+	case limit:
+		done = append(done, fmt.Sprintf("orphans below %s of tcp_max_orphans", netPct(orphansWarnShare)))
+	case orphans >= 0:
+		not = append(not, fmt.Sprintf("orphan count %d not judged (no net.ipv4.tcp_max_orphans)", orphans))
+	default:
+		not = append(not, "no /proc/net/sockstat orphan count")
+	}
+	if logLines > 0 {
+		done = append(done, fmt.Sprintf("no \"too many orphaned sockets\" in %d log lines", logLines))
+	} else {
+		not = append(not, "no kernel log")
+	}
+	out := strings.Join(done, ", ")
+	if len(not) > 0 {
+		out += "; not checked: " + strings.Join(not, "; ")
+	}
+	return out
 }
 
 // orphanChanges caps tcp_max_orphans so orphans alone cannot pin more than plan's socket-

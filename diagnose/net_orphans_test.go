@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +121,22 @@ func TestOrphanLogLineAloneProposesNoChange(t *testing.T) {
 	f := mustFire(t, run(t, "orphan-send-queues", tl), Critical)
 	if len(f.Changes) != 0 {
 		t.Errorf("changes from a log line alone: %+v", f.Changes)
+	}
+}
+
+// Only a sockstat orphan count, no socket table and no tcp_max_orphans: nothing said whether
+// closing sockets hold send queues, and the count has no limit to be compared with. A
+// healthy "no closing socket holds ≥ 64 KiB" would rest on a table that was never read.
+func TestOrphanSockstatAloneIsNotHealthy(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].SockStat = kernel.Groups{group("TCP", "inuse", 10, "orphan", 3)}
+	mustNotCheck(t, run(t, "orphan-send-queues", tl), "tcp_max_orphans")
+
+	// With the limit the count is judged, but the send queues still were not read.
+	tl.Host.Sysctls["net.ipv4.tcp_max_orphans"] = "131072"
+	res := run(t, "orphan-send-queues", tl)
+	mustBeHealthy(t, res)
+	if strings.Contains(res.Checked, "no closing socket holds") || !strings.Contains(res.Checked, "no socket table") {
+		t.Errorf("healthy text claims what was not read: %q", res.Checked)
 	}
 }

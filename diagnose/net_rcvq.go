@@ -124,7 +124,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 	if sev < 0 {
 		what := []string{}
 		if havePresent {
-			what = append(what, "no pruning or receive-queue drops")
+			what = append(what, netZeroText(readings, rcvqCounters))
 		}
 		if len(tables) > 0 {
 			what = append(what, fmt.Sprintf("no socket with ≥ %s unread in %d socket table(s)", plan.FormatBytes(rcvqLargeBytes), len(tables)))

@@ -49,3 +49,10 @@ func TestRcvqPruning(t *testing.T) {
 		mustNotCheck(t, run(t, "rcvq-pruning", timeline(2)), "TcpExt")
 	})
 }
+
+// Only PruneCalled: the drop counters (RcvPruned, TCPRcvQDrop, ...) were not read.
+func TestRcvqPartialCounters(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "PruneCalled", 0)}
+	mustBeHealthyNaming(t, run(t, "rcvq-pruning", tl), "RcvPruned", "no pruning or receive-queue drops")
+}

@@ -40,7 +40,22 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	if last == nil {
 		return NotChecked("no interface counters: needs /proc/net/dev, ip -s link or ifconfig")
 	}
-	first := tl.FirstWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 })
+	// Judge the latest samples whose counters hold rx_dropped: a later table without the
+	// column (another tool's output in the same paste) must not hide the one that has it.
+	hasDropped := func(s *model.Sample) bool {
+		for _, d := range s.NetDev {
+			if d.Name != "lo" && d.Counters.Has("rx_dropped") {
+				return true
+			}
+		}
+		return false
+	}
+	first := tl.FirstWith(hasDropped)
+	if l := tl.LastWith(hasDropped); l != nil {
+		last = l
+	} else {
+		first = last
+	}
 	src := sampleSource(last, "/proc/net/dev")
 	seconds := 0.0
 	if first != last && !first.Time.IsZero() && !last.Time.IsZero() {
@@ -52,12 +67,21 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	}
 	var findings []Finding
 	var notes []string
+	// Only an interface whose rx_dropped was read, zero or not, is checked: counters without
+	// it (a paste of other columns) say nothing about software drops.
+	checked := 0
+	var unread []string
 	for _, dev := range last.NetDev {
 		if dev.Name == "lo" {
 			continue
 		}
 		d, ok := dev.Counters.Get("rx_dropped")
-		if !ok || d == 0 {
+		if !ok {
+			unread = append(unread, dev.Name)
+			continue
+		}
+		checked++
+		if d == 0 {
 			continue
 		}
 		hw := netHWLost(dev)
@@ -121,10 +145,20 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		})
 	}
 	if len(findings) == 0 {
-		if len(notes) > 0 {
-			return Healthy("no unexplained receive drops; %s", strings.Join(notes, "; "))
+		if checked == 0 {
+			what := "no interface but loopback"
+			if len(unread) > 0 {
+				what = "no rx_dropped counter for " + strings.Join(unread, ", ")
+			}
+			return NotChecked("%s in %s: needs /proc/net/dev, ip -s link or ifconfig with the dropped column", what, src)
 		}
-		return Healthy("rx_dropped is 0 on %d interfaces (loopback excluded)", netCountNonLo(last.NetDev))
+		if len(unread) > 0 {
+			notes = append(notes, "rx_dropped not in the input for "+strings.Join(unread, ", "))
+		}
+		if len(notes) > 0 {
+			return Healthy("no unexplained receive drops on %s; %s", interfaces(checked), strings.Join(notes, "; "))
+		}
+		return Healthy("rx_dropped is 0 on %s (loopback excluded)", interfaces(checked))
 	}
 	return Fired(findings...)
 }
@@ -138,14 +172,4 @@ func netHWLost(d kernel.NetDev) int64 {
 		}
 	}
 	return t
-}
-
-func netCountNonLo(devs []kernel.NetDev) int {
-	n := 0
-	for _, d := range devs {
-		if d.Name != "lo" {
-			n++
-		}
-	}
-	return n
 }

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -46,4 +47,28 @@ func TestRxDroppedSoftware(t *testing.T) {
 	t.Run("missing", func(t *testing.T) {
 		mustNotCheck(t, run(t, "rx-dropped-software", timeline(2)), "/proc/net/dev")
 	})
+}
+
+// Interfaces whose counters hold no rx_dropped (only loopback, or a paste of other counters)
+// were not checked: "rx_dropped is 0 on N interfaces" must count only those read.
+func TestRxDroppedUnreadIsNotHealthy(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].NetDev = []kernel.NetDev{netdev("lo", "rx_dropped", 0), netdev("eth0", "rx_bytes", 1000)}
+	mustNotCheck(t, run(t, "rx-dropped-software", tl), "rx_dropped")
+
+	tl.Samples[0].NetDev = append(tl.Samples[0].NetDev, netdev("eth1", "rx_bytes", 1000, "rx_dropped", 0))
+	mustBeHealthyNaming(t, run(t, "rx-dropped-software", tl), "eth0", "on 2 interfaces")
+}
+
+// A later table without the dropped column (ethtool -S rx_missed, another tool) must not hide
+// the earlier /proc/net/dev that has it.
+func TestRxDroppedLaterTableWithoutColumn(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].NetDev = []kernel.NetDev{netdev("eth0", "rx_packets", 1000, "rx_dropped", 0)}
+	tl.Samples[1].NetDev = []kernel.NetDev{netdev("eth0", "rx_bytes", 5000)}
+	res := run(t, "rx-dropped-software", tl)
+	mustBeHealthy(t, res)
+	if !strings.Contains(res.Checked, "rx_dropped is 0 on 1 interface") {
+		t.Errorf("checked: %q", res.Checked)
+	}
 }

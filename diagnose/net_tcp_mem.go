@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
@@ -101,7 +102,13 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		}
 	}
 	if worst == nil {
-		return Healthy("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
+		msg := fmt.Sprintf("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
+		if !pszKnown && kernel.ArchFamily(tl.Host.Arch) != "x86" {
+			// tcp_mem counts pages; x86 has only 4 KiB base pages, arm64 and ppc64 may
+			// have 16 or 64 KiB (CONFIG_ARM64_64K_PAGES, CONFIG_PPC_64K_PAGES).
+			msg += "; page size not in the input: 4096 bytes assumed (a 64 KiB-page kernel makes the same limit 16 times larger)"
+		}
+		return Healthy("%s", msg)
 	}
 	ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
 	if m.LowmemBytes > 0 && m.TotalBytes > 0 {
@@ -244,8 +251,11 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	var reasons []string
 	limitKnown := false
+	// fits names the limits actually compared, for a healthy result that claims no more.
+	var fits []string
 	if mem, ok := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_mem")); ok {
 		limitKnown = true
+		fits = append(fits, "tcp_mem")
 		lim := mem.V[2] * psz
 		ev = append(ev, Evidence{What: "tcp_mem max", Value: pagesStr(mem.V[2], psz), Source: mem.Source})
 		if worst > lim {
@@ -258,6 +268,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	p, _, havePlan := netBudgetPlan(tl)
 	if havePlan {
 		limitKnown = true
+		fits = append(fits, "the memory budget")
 		ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes)), Source: basisSrc})
 		if worst > p.Budget.BudgetBytes {
 			sev = max(sev, Warning)
@@ -273,7 +284,24 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		return NotChecked("no limit to compare with: needs net.ipv4.tcp_mem or the host's memory size and word size")
 	}
 	if sev < 0 {
-		return Healthy("%d connections × %s = %s fit tcp_mem and the memory budget", n, plan.FormatBytes(per), plan.FormatBytes(worst))
+		msg := fmt.Sprintf("%d connections × %s = %s fit %s", n, plan.FormatBytes(per), plan.FormatBytes(worst), strings.Join(fits, " and "))
+		var not []string
+		if !okR {
+			not = append(not, "tcp_rmem not in the input (counted as 0)")
+		}
+		if !okW {
+			not = append(not, "tcp_wmem not in the input (counted as 0)")
+		}
+		if !havePlan {
+			not = append(not, "no memory budget (needs the host's memory size and word size)")
+		}
+		if len(fits) == 1 && fits[0] == "the memory budget" {
+			not = append(not, "no net.ipv4.tcp_mem")
+		}
+		if len(not) > 0 {
+			msg += "; not checked: " + strings.Join(not, "; ")
+		}
+		return Healthy("%s", msg)
 	}
 	f := Finding{
 		Severity: sev,

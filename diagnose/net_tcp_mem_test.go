@@ -126,3 +126,24 @@ func TestTCPBuffersExceedBudget(t *testing.T) {
 		mustNotCheck(t, run(t, "tcp-buffers-exceed-budget", tl), "connection count")
 	})
 }
+
+// tcp_rmem without tcp_wmem, tcp_mem without the host's memory: the worst case counts no send
+// buffers and no budget was compared, so "fit tcp_mem and the memory budget" would claim both.
+func TestTCPBuffersBudgetPartialInput(t *testing.T) {
+	tl := timeline(1)
+	tl.Host.Sysctls["net.ipv4.tcp_rmem"] = "4096 87380 1048576"
+	tl.Host.Sysctls["net.ipv4.tcp_mem"] = "191733 255646 383466"
+	tl.Samples[0].SocketList = sockets("ESTABLISHED", 10, 0, 0)
+	mustBeHealthyNaming(t, run(t, "tcp-buffers-exceed-budget", tl), "tcp_wmem", "and the memory budget")
+}
+
+// tcp_mem is in pages. With the page size and the architecture unknown, "below half of RAM"
+// rests on an assumed 4 KiB page: on a 64 KiB-page kernel the same number is 16× as much.
+func TestTCPMemOversizedPageSizeAssumed(t *testing.T) {
+	tl := timeline(1)
+	host64(tl)
+	tl.Host.Arch = ""
+	tl.Host.PageSize, tl.Host.PageSizeBytes = 0, 0
+	tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+	mustBeHealthyNaming(t, run(t, "tcp-mem-oversized", tl), "page size")
+}

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"headroom/plan"
+	"strings"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -54,6 +55,15 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 	if peak >= 0 {
 		haveData = true
 	}
+	// judged names each check actually made; a healthy result says only these (a sockstat
+	// figure without tcp_mem, or /proc/net/protocols without a TCP row, judges nothing).
+	var judged, unjudged []string
+	switch {
+	case peak >= 0 && !haveLimits:
+		unjudged = append(unjudged, fmt.Sprintf("sockstat TCP mem %s not compared (no net.ipv4.tcp_mem)", pagesStr(peak, psz)))
+	case peak < 0:
+		unjudged = append(unjudged, "no sockstat TCP mem")
+	}
 	if peak >= 0 && haveLimits {
 		ev = append(ev, Evidence{What: "TCP memory (sockstat mem, peak)", Value: pagesStr(peak, psz), Source: peakSrc},
 			Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: fmt.Sprintf("%d %d %d pages", tcpMem[0], tcpMem[1], tcpMem[2]), Source: memSrc})
@@ -74,6 +84,7 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 			continue
 		}
 		haveData = true
+		judged = append(judged, "TcpExt "+c.name+" is 0") // used only when nothing fired
 		switch {
 		case g.rising():
 			raise(c.sev)
@@ -87,12 +98,20 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 
 	if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Protocols) > 0 }); s != nil {
 		haveData = true
+		tcpRow := false
 		for _, p := range s.Protocols {
+			tcpRow = tcpRow || p.Name == "TCP" || p.Name == "TCPv6"
 			if (p.Name == "TCP" || p.Name == "TCPv6") && p.Pressure == "yes" {
 				raise(Warning)
 				ev = append(ev, Evidence{What: p.Name + " memory pressure flag", Value: "yes", Source: sampleSource(s, "/proc/net/protocols")})
 			}
 		}
+		if tcpRow {
+			judged = append(judged, "no pressure flag in /proc/net/protocols")
+		}
+	}
+	if len(tl.Log) > 0 {
+		judged = append(judged, fmt.Sprintf("no \"out of memory -- consider tuning tcp_mem\" in %d log lines", len(tl.Log)))
 	}
 
 	if recs := logMatches(tl, kernel.MsgTCPOutOfMemory...); len(recs) > 0 {
@@ -106,9 +125,15 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 	}
 	if !fired {
 		if peak >= 0 && haveLimits {
-			return Healthy("TCP memory peak %s, below tcp_mem pressure %d pages", pagesStr(peak, psz), tcpMem[1])
+			judged = append([]string{fmt.Sprintf("TCP memory peak %s, below tcp_mem pressure %d pages", pagesStr(peak, psz), tcpMem[1])}, judged...)
 		}
-		return Healthy("no memory-pressure counters or log lines")
+		if len(judged) == 0 {
+			return NotChecked("%s, and no TcpExt TCPMemoryPressures/TCPAbortOnMemory, TCP row of /proc/net/protocols or kernel log: needs net.ipv4.tcp_mem with /proc/net/sockstat, or those counters", strings.Join(unjudged, "; "))
+		}
+		if len(unjudged) > 0 && !(peak >= 0 && haveLimits) {
+			return Healthy("%s; not checked: %s", strings.Join(judged, ", "), strings.Join(unjudged, "; "))
+		}
+		return Healthy("%s", strings.Join(judged, ", "))
 	}
 	f := Finding{
 		Severity: sev,

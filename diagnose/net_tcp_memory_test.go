@@ -70,3 +70,17 @@ func TestTCPMemoryPressure(t *testing.T) {
 		mustNotCheck(t, run(t, "tcp-memory-pressure", timeline(2)), "sockstat")
 	})
 }
+
+// A sockstat TCP mem figure with no tcp_mem to compare it with, or a /proc/net/protocols
+// without a TCP row, judges nothing: "no memory-pressure counters or log lines" would rest on
+// counters that were never read.
+func TestTCPMemoryPressureUnjudgedIsNotHealthy(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].SockStat = kernel.Groups{group("TCP", "mem", 12)}
+	tl.Samples[0].Protocols = []kernel.Protocol{{Name: "UDP", Pressure: "NI"}}
+	mustNotCheck(t, run(t, "tcp-memory-pressure", tl), "tcp_mem")
+
+	// The counters read are named, the comparison not made is said.
+	tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "TCPMemoryPressures", 0)}
+	mustBeHealthyNaming(t, run(t, "tcp-memory-pressure", tl), "TCPMemoryPressures", "no memory-pressure counters or log lines")
+}

@@ -74,7 +74,9 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 		}
 	}
 	if sev < 0 {
-		return Healthy("UDP buffer errors are 0")
+		// The receive side is the claim that matters here; Udp6 and UDP-Lite are named only
+		// when read (an IPv4-only netstat -su has none).
+		return Healthy("%s", netZeroText(rs, udpCounters[:3]))
 	}
 	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
 		if v, s, ok := tl.Sysctl(k); ok {

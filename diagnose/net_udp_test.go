@@ -45,3 +45,10 @@ func TestUDPBufErrors(t *testing.T) {
 		mustNotCheck(t, run(t, "udp-rcvbuf-errors", timeline(2)), "RcvbufErrors")
 	})
 }
+
+// Only the send-side UDP counter: receive-buffer drops were not read.
+func TestUDPBufErrorsPartialCounters(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].NetStat = kernel.Groups{group("Udp", "InDatagrams", 100, "SndbufErrors", 0)}
+	mustBeHealthyNaming(t, run(t, "udp-rcvbuf-errors", tl), "RcvbufErrors", "UDP buffer errors are 0")
+}

@@ -493,3 +493,30 @@ func netRate(perSec float64) string {
 
 // bitsStr formats a bit rate.
 func netBits(bps float64) string { return plan.FormatBitsPerSec(bps) }
+
+// netZeroText says which counters were read and found quiet ("TcpExt A, B are 0") and which
+// of want the input did not hold ("not in the input: C"): a healthy result names only the
+// counters it rests on, since a grep of netstat -s or nstat may keep some and not others.
+func netZeroText(rs []netCounterReading, want []netCounter) string {
+	read := map[string]bool{}
+	var names []string
+	for _, r := range rs {
+		read[r.Group+" "+r.Name] = true
+		names = append(names, r.Group+" "+r.Name)
+	}
+	verb := " are 0"
+	if len(names) == 1 {
+		verb = " is 0"
+	}
+	out := strings.Join(names, ", ") + verb
+	var missing []string
+	for _, c := range want {
+		if !read[c.Group+" "+c.Name] {
+			missing = append(missing, c.Group+" "+c.Name)
+		}
+	}
+	if len(missing) > 0 {
+		out += "; not in the input: " + strings.Join(missing, ", ")
+	}
+	return out
+}

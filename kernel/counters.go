@@ -15,9 +15,6 @@ type Counters struct {
 	names  []string
 	values []int64
 	index  map[string]int
-	// keys holds the names as the same-layout fast paths compare them with text
-	// (namekeys.go), built on first use and dropped whenever a name is added or removed.
-	keys *nameKeys
 }
 
 // Set adds name or replaces its value.
@@ -31,7 +28,6 @@ func (c *Counters) Set(name string, v int64) {
 	}
 	c.index[name] = len(c.names)
 	c.names = append(c.names, name)
-	c.keys = nil
 	c.values = append(c.values, v)
 }
 
@@ -62,7 +58,6 @@ func (c *Counters) Reset() {
 	c.names = c.names[:0]
 	c.values = c.values[:0]
 	clear(c.index)
-	c.keys = nil
 }
 
 // truncate keeps the first n entries, without allocating: the names beyond n leave the
@@ -77,7 +72,6 @@ func (c *Counters) truncate(n int) {
 	clear(c.names[n:]) // let the dropped strings go
 	c.names = c.names[:n]
 	c.values = c.values[:n]
-	c.keys = nil
 }
 
 // WithValues returns counters with c's names and values vals (len(vals) must equal
@@ -88,7 +82,7 @@ func (c Counters) WithValues(vals []int64) (out Counters, ok bool) {
 	if len(vals) != len(c.names) {
 		return Counters{}, false
 	}
-	return Counters{names: c.names, values: vals, index: c.index, keys: c.keys}, true
+	return Counters{names: c.names, values: vals, index: c.index}, true
 }
 
 // Clone returns a copy that shares nothing with c.

@@ -102,14 +102,13 @@ func checkMemInfo(c *Counters) error {
 // memInfoSameLayout is the fast path of ParseMemInfoInto (see txtIntAt): every line is
 // "Name:", spaces, a value and an optional " kB", with the names of c in c's order.
 func memInfoSameLayout(c *Counters, data []byte) bool {
-	keys := c.nameKeys()
-	if len(c.names) == 0 || !keys.ok {
+	if len(c.names) == 0 {
 		return false
 	}
 	p := 0
-	for i := range keys.keys {
-		e := p + int(keys.keys[i].n)
-		if e >= len(data) || data[e] != ':' || !(keys.fastAt(data, p, i) || keys.atSlow(data, p, i)) {
+	for i, name := range c.names {
+		e := p + len(name)
+		if e >= len(data) || data[e] != ':' || !txtMatch(data, p, name) {
 			return false
 		}
 		s := txtSkip(data, e+1, ' ')

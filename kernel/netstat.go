@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -224,18 +223,15 @@ func netStatSameLayout(g Groups, data []byte) int {
 		if !ok {
 			return 0
 		}
-		// The header line after "Name:" is " name1 name2 ...": with every name plain (no
-		// blank in any), comparing it whole is comparing each name and its separator.
+		// The header line after "Name:" is " name1 name2 ...", each name plain (txtMatch:
+		// no blank in any, so the general parser splits the line at the same places).
 		q := e + 1
-		keys := c.nameKeys()
-		if !keys.ok {
-			return 0
+		for _, name := range c.names {
+			if q >= len(data) || data[q] != ' ' || !txtMatch(data, q+1, name) {
+				return 0
+			}
+			q += 1 + len(name)
 		}
-		h := keys.spacedNames()
-		if len(data)-q < len(h) || string(data[q:q+len(h)]) != h {
-			return 0
-		}
-		q += len(h)
 		if q >= len(data) || data[q] != '\n' { // the value line must follow
 			return 0
 		}
@@ -285,36 +281,12 @@ func snmp6SameLayout(g Groups, data []byte) int {
 				return 0
 			}
 		}
-		keys := c.nameKeys()
-		if !keys.ok || !txtPlain([]byte(prefix), 0, len(prefix)) {
-			return 0
-		}
-		// The prefix begins every line of the group: up to 8 bytes ("UdpLite6") it is one
-		// masked word, checked plain once above.
-		var pw, pm uint64
-		if len(prefix) <= 8 {
-			var b [8]byte
-			copy(b[:], prefix)
-			pm = uint64(1)<<(8*len(prefix)) - 1
-			if len(prefix) == 8 {
-				pm = ^uint64(0)
-			}
-			pw = binary.LittleEndian.Uint64(b[:]) & pm
-		}
-		for i := range keys.keys {
+		// The prefix begins every line of the group, then the name.
+		for i, name := range c.names {
 			s := p + len(prefix)
-			e := s + int(keys.keys[i].n)
-			if e >= len(data) || (data[e] != ' ' && data[e] != '\t') {
-				return 0
-			}
-			if pm != 0 && p+8 <= len(data) { // the word must not run past the text
-				if (ld64(data, p)^pw)&pm != 0 {
-					return 0
-				}
-			} else if !txtMatch(data, p, prefix) {
-				return 0
-			}
-			if !(keys.fastAt(data, s, i) || keys.atSlow(data, s, i)) {
+			e := s + len(name)
+			if e >= len(data) || (data[e] != ' ' && data[e] != '\t') ||
+				!txtMatch(data, p, prefix) || !txtMatch(data, s, name) {
 				return 0
 			}
 			q := e

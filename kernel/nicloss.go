@@ -256,6 +256,22 @@ var RxOverrunNetDevCounters = func() []string {
 	return out
 }()
 
+// RxDropNetDevCounters are the /proc/net/dev (and ip -s -s link) counters of received frames
+// dropped for lack of room, at the NIC (ring, FIFO, missed) or in the stack (dropped), in name
+// order: what a "frames dropped on receive" figure sums. Link errors (CRC, frame, length) are
+// damage on the wire, not a shortage, and are left out. /proc/net/dev prints rx_missed_errors
+// inside "drop" and has no missed column, so summing these never counts a frame twice.
+var RxDropNetDevCounters = func() []string {
+	var out []string
+	for n, l := range netdevLoss {
+		if l.Direction == "rx" && (l.Cause == NICCauseRing || l.Cause == NICCauseStack) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}()
+
 // VirtualNICStats reports whether a device's ethtool -S names are those of a virtual driver,
 // for a text that does not say which driver printed them: virtio_net counts "kicks" per queue
 // (drivers/net/virtio_net.c, virtnet_rq_stats_desc and virtnet_sq_stats_desc), veth prints

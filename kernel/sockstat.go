@@ -116,13 +116,9 @@ func sockStatSameLayout(g Groups, data []byte) int {
 			return 0
 		}
 		q++
-		keys := c.nameKeys()
-		if !keys.ok {
-			return 0
-		}
-		for i := range keys.keys {
-			n := int(keys.keys[i].n)
-			if !txtAt(data, q, " ") || q+1+n >= len(data) || data[q+1+n] != ' ' || !(keys.fastAt(data, q+1, i) || keys.atSlow(data, q+1, i)) {
+		for i, name := range c.names {
+			n := len(name)
+			if !txtAt(data, q, " ") || q+1+n >= len(data) || data[q+1+n] != ' ' || !txtMatch(data, q+1, name) {
 				return 0
 			}
 			v, e, ok := txtIntAt(data, q+2+n)

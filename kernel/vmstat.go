@@ -70,14 +70,13 @@ func ParseVMStatInto(dst *Counters, data []byte) error {
 // vmStatSameLayout is the fast path of ParseVMStatInto (see txtIntAt): every line is
 // "name value" with the names of c in c's order.
 func vmStatSameLayout(c *Counters, data []byte) bool {
-	keys := c.nameKeys()
-	if len(c.names) == 0 || !keys.ok {
+	if len(c.names) == 0 {
 		return false
 	}
 	p := 0
-	for i := range keys.keys {
-		e := p + int(keys.keys[i].n) // txtNameAt, by hand: it is one call too many per line here
-		if e >= len(data) || data[e] != ' ' || !(keys.fastAt(data, p, i) || keys.atSlow(data, p, i)) {
+	for i, name := range c.names {
+		e := p + len(name) // txtNameAt, by hand: it is one call too many per line here
+		if e >= len(data) || data[e] != ' ' || !txtMatch(data, p, name) {
 			return false
 		}
 		v, q, ok := int64(0), e+2, false

@@ -180,14 +180,18 @@ func ParseZoneInfoInto(dst *[]Zone, data []byte) error {
 	return nil
 }
 
-func zoneinfoPagesetKey(key []byte) bool {
+// IsZoneInfoPagesetKey reports whether key names a line of the per-cpu pagesets block
+// ("cpu", "count", "vm stats threshold", ...), for readers of pasted fragments.
+func IsZoneInfoPagesetKey(key string) bool {
 	for _, k := range zoneinfoPagesetKeys {
-		if string(key) == k {
+		if key == k {
 			return true
 		}
 	}
 	return false
 }
+
+func zoneinfoPagesetKey(key []byte) bool { return IsZoneInfoPagesetKey(string(key)) }
 
 // zoneinfoProtection parses " (0, 3019, 4555)" into p[:0].
 func zoneinfoProtection(p []int64, b []byte) ([]int64, error) {
@@ -288,10 +292,6 @@ func zoneInfoSameLayout(zones []Zone, data []byte) int {
 func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 	z.Protection = z.Protection[:0]
 	names, values := z.Fields.names, z.Fields.values
-	keys := z.Fields.nameKeys()
-	if !keys.ok {
-		return p, false
-	}
 	n := 0
 	inPagesets := false
 	for p < len(data) {
@@ -303,10 +303,10 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		// would make such a line one of the others below are left to them.
 		if n < len(names) {
 			name := names[n]
-			// The first byte turns away the lines that are not the next field (pagesets,
-			// per-CPU lines) before a failed fastAt would fall back to atSlow.
+			// The first byte turns away most of the lines that are not the next field
+			// (pagesets, per-CPU lines) without a call.
 			if e := q + len(name); e < len(data) && data[q] == name[0] &&
-				(keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) && zoneInfoFieldSep(data[e], name, inPagesets) {
+				txtMatch(data, q, name) && zoneInfoFieldSep(data[e], name, inPagesets) {
 				q = txtSkip(data, e+1, ' ')
 				v, e, ok := int64(0), q+1, false
 				if v, ok = txtDigit(data, q); !ok {
@@ -365,7 +365,7 @@ func zoneInfoBlock(z *Zone, data []byte, p int) (int, bool) {
 		name := names[n]
 		q = txtSkip(data, q+len("pages "), ' ')
 		e := q + len(name)
-		if e >= len(data) || data[e] != ' ' || !(keys.fastAt(data, q, n) || keys.atSlow(data, q, n)) {
+		if e >= len(data) || data[e] != ' ' || !txtMatch(data, q, name) {
 			return p, false
 		}
 		v, e, ok := txtIntAt(data, txtSkip(data, e+1, ' '))

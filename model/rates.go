@@ -52,7 +52,16 @@ const (
 	RateRxBytesPerSec        = "rx_bytes_per_sec" // all non-loopback interfaces
 	RateTxBytesPerSec        = "tx_bytes_per_sec"
 	RateRxPacketsPerSec      = "rx_packets_per_sec"
+	// RateNICRxDropPerSec: received frames dropped for lack of room, at the NIC or in the
+	// stack (kernel.RxDropNetDevCounters), all non-loopback interfaces.
+	RateNICRxDropPerSec = "nic_rx_dropped_per_sec"
+	// RateSocketDropPerSec: packets dropped at a socket (SocketDropCounters).
+	RateSocketDropPerSec = "socket_dropped_per_sec"
 )
+
+// SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a
+// socket: receive queue or backlog full, queue pruned, accept queue full, UDP buffer full.
+var SocketDropCounters = [][2]string{{"TcpExt", "TCPRcvQDrop"}, {"TcpExt", "TCPBacklogDrop"}, {"TcpExt", "RcvPruned"}, {"TcpExt", "ListenOverflows"}, {"Udp", "RcvbufErrors"}}
 
 // userHZ is USER_HZ, the unit of /proc/stat and /proc/PID/stat times. It has been 100 on
 // every architecture Linux exports to userspace (include/asm-generic/param.h); sysconf
@@ -170,12 +179,37 @@ func deriveRates(prev, cur *Sample, dt, pageKB float64, netdevWidth int) Rates {
 		a, okA = prev.NetStat.Get("Tcp", "OutSegs")
 		b, okB = cur.NetStat.Get("Tcp", "OutSegs")
 		per(RateTCPOutSegsPerSec, a, b, okA, okB, 1)
+		// Each counter's growth on its own (unsigned long MIB counters, Width64); a reset of
+		// any makes the sum unknown.
+		var sum int64
+		kind, found := DeltaGrew, false
+		for _, k := range SocketDropCounters {
+			a, okA := prev.NetStat.Get(k[0], k[1])
+			b, okB := cur.NetStat.Get(k[0], k[1])
+			if okA && okB {
+				d, dk := Delta(a, b, Width64)
+				sum, kind, found = sum+d, max(kind, dk), true
+			}
+		}
+		if found {
+			rate(RateSocketDropPerSec, sum, kind, 1)
+		}
 	}
 	if len(prev.NetDev) > 0 && len(cur.NetDev) > 0 {
 		for key, name := range map[string]string{RateRxBytesPerSec: "rx_bytes", RateTxBytesPerSec: "tx_bytes", RateRxPacketsPerSec: "rx_packets"} {
 			if d, kind, ok := netDevDelta(prev.NetDev, cur.NetDev, name, netdevWidth); ok {
 				rate(key, d, kind, 1)
 			}
+		}
+		var sum int64
+		kind, found := DeltaGrew, false
+		for _, name := range kernel.RxDropNetDevCounters {
+			if d, k, ok := netDevDelta(prev.NetDev, cur.NetDev, name, netdevWidth); ok {
+				sum, kind, found = sum+d, max(kind, k), true
+			}
+		}
+		if found {
+			rate(RateNICRxDropPerSec, sum, kind, 1)
 		}
 	}
 	return r

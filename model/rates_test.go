@@ -120,3 +120,41 @@ func TestKernelThreadRatesCoverTheLiveReader(t *testing.T) {
 		}
 	}
 }
+
+// The drop rates take each counter's growth by Delta, interface by interface: a 32-bit
+// kernel's rx_dropped that passes 2^32 still counts its growth, an interface that goes away
+// does not make the total look reset, loopback is not a NIC, and a reset counter gives no
+// figure rather than a made-up one. (report's watch printed "-" for the wrap and the
+// vanished interface when it summed totals itself.)
+func TestDropRates(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 14, 2, 0, 0, time.UTC)
+	dev := func(name string, kv ...any) kernel.NetDev { return kernel.NetDev{Name: name, Counters: *cnt(kv...)} }
+	pair := func(kernelRelease, arch string) *Timeline {
+		tl := &Timeline{Host: Host{Kernel: kernelRelease, Arch: arch}, Samples: []Sample{
+			{Time: t0, NetDev: []kernel.NetDev{
+				dev("eth0", "rx_dropped", 1<<32-10, "rx_fifo_errors", 5, "rx_crc_errors", 0),
+				dev("eth1", "rx_dropped", 7000, "rx_fifo_errors", 0),
+				dev("lo", "rx_dropped", 0, "rx_fifo_errors", 0)},
+				NetStat: kernel.Groups{{Name: "TcpExt", Counters: *cnt("TCPRcvQDrop", 100, "ListenOverflows", 3)}}},
+			{Time: t0.Add(2 * time.Second), NetDev: []kernel.NetDev{
+				dev("eth0", "rx_dropped", 30, "rx_fifo_errors", 15, "rx_crc_errors", 1000),
+				dev("lo", "rx_dropped", 999, "rx_fifo_errors", 0)},
+				NetStat: kernel.Groups{{Name: "TcpExt", Counters: *cnt("TCPRcvQDrop", 150, "ListenOverflows", 13)}}},
+		}}
+		tl.DeriveRates()
+		return tl
+	}
+	// 32-bit 2.6.32: eth0 dropped 40 across the wrap + 10 FIFO overruns in 2 s; CRC errors are
+	// damage, not a shortage.
+	r := pair("2.6.32", "i686").Samples[1].Rates
+	if v, ok := r[RateNICRxDropPerSec]; !ok || !near(v, 25) {
+		t.Errorf("nic drops/s across a 32-bit wrap = %v %v, want 25", v, ok)
+	}
+	if v, ok := r[RateSocketDropPerSec]; !ok || !near(v, 30) {
+		t.Errorf("socket drops/s = %v %v, want 30", v, ok)
+	}
+	// On a 64-bit kernel the same fall is a reset: no figure.
+	if v, ok := pair("6.1.0", "x86_64").Samples[1].Rates[RateNICRxDropPerSec]; ok {
+		t.Errorf("nic drops/s across a reset = %v, want none", v)
+	}
+}

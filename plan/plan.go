@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -82,7 +81,10 @@ type Plan struct {
 	CoreWmemMaxBytes      int64   `json:"core_wmem_max_bytes"`       // planned net.core.wmem_max
 	StreamReachBitsPerSec float64 `json:"stream_reach_bits_per_sec"` // one stream with the planned limits
 
-	Budget   Budget         `json:"budget"`
+	Budget Budget `json:"budget"`
+	// Numbers are the figures the settings are chosen from (step 1 of Compute), each with
+	// how it was derived; every setting's reason cites them.
+	Numbers  []Number       `json:"numbers,omitempty"`
 	Settings []model.Change `json:"settings"`
 	Notes    []string       `json:"notes"`
 	// Warnings: every value planned below the host's current value or the kernel default,
@@ -236,174 +238,33 @@ func (in Input) receives() bool { return in.Role == RoleReceiver || in.Role == R
 func (in Input) sends() bool    { return in.Role == RoleSender || in.Role == RoleBoth }
 
 // Compute builds the plan for in. It returns an error naming every invalid field.
+//
+// It works in two steps: computeNumbers derives every figure from the Input (rates, BDP,
+// cover, the budget, the limits that fit it, tcp_mem pages, the RX burst, packet rates, …)
+// and records them in Plan.Numbers; addSettings then compares them with the current values
+// and writes each setting with a reason that cites those numbers.
 func Compute(in Input) (Plan, error) {
-	in = withDefaults(in)
-	if err := validate(in); err != nil {
-		return Plan{}, fmt.Errorf("plan: %w", err)
-	}
-	kver, err := kernel.ParseKernelVersion(in.KernelVersion)
+	p, n, err := computeNumbers(in)
 	if err != nil {
-		return Plan{}, fmt.Errorf("plan: %w", err)
+		return Plan{}, err
 	}
-	wordBits, err := wordBits(in.Arch)
-	if err != nil {
-		return Plan{}, fmt.Errorf("plan: %w", err)
+	p.addSettings(n)
+	if err := p.Check(); err != nil {
+		return Plan{}, fmt.Errorf("plan: an invariant is broken (a bug in plan; please report it with the flags): %w", err)
 	}
-	lowNote, err := resolveLowmem(&in, wordBits)
-	if err != nil {
-		return Plan{}, fmt.Errorf("plan: %w", err)
-	}
+	return p, nil
+}
 
-	p := Plan{Input: in, Kernel: kver.String(), WordBits: wordBits}
-	if lowNote != "" {
-		p.Notes = append(p.Notes, lowNote)
-	}
-	if !kver.Known {
-		p.Notes = append(p.Notes, "kernel version unknown: formulas assume a current (6.6+) kernel")
-	}
-	page := int64(in.PageSizeBytes)
-	cur := currentValues(in.Current)
-
-	// Per-stream rates. A sender behind an HTB limit never sends faster than the limit.
-	p.StreamBitsPerSec = in.BandwidthBitsPerSec / float64(in.Streams)
-	sendStreamBitsPerSec := p.StreamBitsPerSec
-	if in.RateLimitBitsPerSec > 0 && in.RateLimitBitsPerSec < in.BandwidthBitsPerSec {
-		sendStreamBitsPerSec = in.RateLimitBitsPerSec / float64(in.Streams)
-	}
-	p.BDPBytesPerStream = BDPBytes(p.StreamBitsPerSec, in.RTT)
-	p.SendBDPBytesPerStream = BDPBytes(sendStreamBitsPerSec, in.RTT)
-
-	adv, hasAdv := cur.int("net.ipv4.tcp_adv_win_scale")
-	p.WindowRatio, p.WindowRatioWhy = ReceiveWindowRatio(kver, int(adv), hasAdv, in.WindowRatio)
-	p.SetsockoptRatio = SetsockoptWindowRatio(kver, int(adv), hasAdv, in.WindowRatio)
-
-	// What fills the link. The send queue holds every unacknowledged byte for one RTT and is
-	// charged at skb truesize like the receive queue, so the same ratio bounds it (TSO-sized
-	// send skbs waste less; the kernel's own tcp_sndbuf_expand() asks for 2× cwnd).
-	// SO_RCVBUF/SO_SNDBUF values are doubled by the kernel ("we double it on the way in to
-	// account for struct sk_buff etc. overhead", sock_setsockopt(), net/core/sock.c), so an
-	// application that asks for BDP ÷ (2 × ratio) gets a full window.
-	//
-	// The maxima cover more than one nominal BDP (docs/plan.md, "Invariants"): the worst RTT
-	// the flows see (the upper end of an --rtt range, else RTTMarginFactor × the RTT: a full
-	// bottleneck queue sized at one BDP doubles the RTT), and the 2× headroom autotuning asks
-	// for above what it measured (tcp_rcv_space_adjust(): rcvwin = 2 × copied per RTT;
-	// tcp_sndbuf_expand(): 2 × cwnd), whichever is larger.
-	p.WorstRTT = WorstRTT(in)
-	rcvCover := CoverBytes(p.StreamBitsPerSec, in.RTT, p.WorstRTT)
-	sndCover := CoverBytes(sendStreamBitsPerSec, in.RTT, p.WorstRTT)
-	p.CoverBytesPerStream = rcvCover
-	rcvWant := roundUpBytes(int64(math.Ceil(float64(rcvCover)/p.WindowRatio)), page)
-	sndWant := roundUpBytes(int64(math.Ceil(float64(sndCover)/p.WindowRatio)), page)
-	coreRWant := roundUpBytes(int64(math.Ceil(float64(rcvCover)/(2*p.SetsockoptRatio))), page)
-	// One stream cannot use more: the largest window TCP can advertise is 65535 << 14 bytes
-	// (RFC 7323 window scale 14), and the sysctls are C ints.
-	if limit := min(int64(math.MaxInt32), int64(float64(maxWindowBytes)/p.WindowRatio)) / page * page; rcvWant > limit || sndWant > limit {
-		p.Notes = append(p.Notes, fmt.Sprintf("one stream needs %s of buffer, beyond what one TCP connection can use (a %s window, 65535 << 14, or the sysctls' int range): buffers capped at %s; use at least %d streams",
-			FormatBytes(max(rcvWant, sndWant)), FormatBytes(maxWindowBytes), FormatBytes(limit), int64(math.Ceil(float64(max(rcvWant, sndWant))/float64(limit)))*int64(in.Streams)))
-		rcvWant, sndWant = min(rcvWant, limit), min(sndWant, limit)
-	}
-	coreRWant = min(coreRWant, int64(math.MaxInt32)/2/page*page)
-	coreWWant := roundUpBytes(ceilDiv(sndWant, 2), page)
-
-	b := Budget{ShareDenominator: memoryShareDenominator}
-	b.BasisBytes, b.Basis = budgetBasis(in)
-	b.BasisWhy = "MemTotal"
-	if b.Basis == "lowmem" {
-		b.ShareDenominator = lowmemShareDenominator
-		b.BasisWhy = "lowmem of a 32-bit HighMem kernel: socket buffers cannot live in HighMem"
-	} else if wordBits == 32 {
-		b.BasisWhy = "MemTotal: all of this 32-bit host's memory is lowmem"
-	}
-	b.BudgetBytes = b.BasisBytes / b.ShareDenominator
-
-	perStream := func(v bufSet) int64 {
-		var s int64
-		if in.receives() {
-			s += max(v.r, 2*v.cr)
-		}
-		if in.sends() {
-			s += max(v.w, 2*v.cw)
-		}
-		return s
-	}
-	streams := int64(in.Streams)
-	fits := func(v bufSet) bool { return streams*perStream(v) <= b.BudgetBytes }
-	want := bufSet{rcvWant, sndWant, coreRWant, coreWWant}
-	floor, floorSrc := bufferFloors(kver, b.BasisBytes, cur)
-	p.Defaults = KernelDefaultBuffers(kver, b.BasisBytes)
-	b.WantedBytes = streams * perStream(want)
-	b.Fits = b.WantedBytes <= b.BudgetBytes
-	v := fitBuffers(want, floor, bufSet{page, page, CoreMemMaxFloor, CoreMemMaxFloor}, page, fits)
-	r, w, cr, cw := v.r, v.w, v.cr, v.cw
-	p.RcvBufBytes, p.SndBufBytes, p.CoreRmemMaxBytes, p.CoreWmemMaxBytes = r, w, cr, cw
-	b.PerStreamBytes = perStream(v)
-	b.WorstCaseBytes = streams * b.PerStreamBytes
-
-	rcvReach := streams2reach(streams, r, p.WorstRTT, p.WindowRatio)
-	sndReach := streams2reach(streams, w, p.WorstRTT, p.WindowRatio)
-	switch in.Role {
-	case RoleReceiver:
-		b.ReachBitsPerSec = rcvReach
-		p.StreamReachBitsPerSec = ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio)
-	case RoleSender:
-		b.ReachBitsPerSec = sndReach
-		p.StreamReachBitsPerSec = ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio)
-	default:
-		b.ReachBitsPerSec = math.Min(rcvReach, sndReach)
-		p.StreamReachBitsPerSec = math.Min(ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio), ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio))
-	}
-	shareText := fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, FormatBytes(b.BasisBytes))
-	dirs := map[string]string{RoleReceiver: "receive", RoleSender: "send", RoleBoth: "receive + send"}[in.Role]
-	if b.Fits {
-		b.Why = fmt.Sprintf("worst case %s × %s (%s buffers) = %s fits the budget %s (%s)",
-			plural(in.Streams, "stream"), FormatBytes(b.PerStreamBytes), dirs, FormatBytes(b.WorstCaseBytes), FormatBytes(b.BudgetBytes), shareText)
-	} else {
-		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s at the worst RTT %v",
-			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
-			FormatBytes(b.BudgetBytes), shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec), p.WorstRTT)
-		if b.WorstCaseBytes > b.BudgetBytes {
-			b.Why += fmt.Sprintf("; even the smallest limits plan allows (one page per buffer, SO_RCVBUF/SO_SNDBUF caps %d) give %s, so tcp_mem's max is what holds the host to the budget",
-				CoreMemMaxFloor, FormatBytes(b.WorstCaseBytes))
-		}
-	}
-	p.Budget = b
-	if !b.Fits {
-		p.Notes = append(p.Notes, streamsNote(in, p, r, w))
-	}
-	// Every limit planned below what the host has now (or, without a current value, the
-	// target kernel's default) is lowered for the budget: say so, with the numbers.
-	for i, l := range []struct {
-		key        string
-		on         bool
-		got, floor int64
-		src        string
-	}{
-		{"net.ipv4.tcp_rmem max", in.receives(), r, floor.r, floorSrc[0]},
-		{"net.ipv4.tcp_wmem max", in.sends(), w, floor.w, floorSrc[1]},
-		{"net.core.rmem_max", in.receives(), cr, floor.cr, floorSrc[2]},
-		{"net.core.wmem_max", in.sends(), cw, floor.cw, floorSrc[3]},
-	} {
-		if !l.on || l.got >= l.floor {
-			continue
-		}
-		with := v
-		*[]*int64{&with.r, &with.w, &with.cr, &with.cw}[i] = l.floor
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s lowered below %s %d to %d: keeping %d, %s × %s would hold %s, over the budget %s (%s)",
-			l.key, l.src, l.floor, l.got, l.floor, plural(in.Streams, "stream"), FormatBytes(perStream(with)), FormatBytes(streams*perStream(with)),
-			FormatBytes(b.BudgetBytes), shareText))
-	}
-
-	// --- Settings, in the order a reader applies them.
+// addSettings is step 2 of Compute: the settings, in the order a reader applies them, each
+// chosen from the numbers and the current values, with its reason.
+func (p *Plan) addSettings(n *numbers) {
+	in, cur, page := n.in, n.cur, n.page
+	v, want, floor, floorSrc := n.limits, n.want, n.floor, n.floorSrc
 	add := func(kind, key, recommended, why string) {
 		p.Settings = append(p.Settings, model.Change{Kind: kind, Key: key, Current: cur.raw(key), Recommended: recommended, Why: why, Rule: "plan"})
 	}
-	bdpText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(rcvCover), in.RTT, p.WorstRTT, FormatBitsPerSec(p.StreamBitsPerSec))
-	sendBDPText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(sndCover), in.RTT, p.WorstRTT, FormatBitsPerSec(sendStreamBitsPerSec))
-	lowered := ""
-	if !b.Fits {
-		lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s at %v", FormatBitsPerSec(p.StreamReachBitsPerSec), p.WorstRTT)
-	}
+	bdpText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(n.rcvCover), in.RTT, p.WorstRTT, FormatBitsPerSec(p.StreamBitsPerSec))
+	sendBDPText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(n.sndCover), in.RTT, p.WorstRTT, FormatBitsPerSec(n.sendStreamBitsPerSec))
 	// limitWhy explains a limit that is not simply what the link needs: held up by its floor
 	// (the current value or the kernel default), or lowered from it for the budget.
 	limitWhy := func(need string, got, want, fl int64, src string) string {
@@ -414,55 +275,51 @@ func Compute(in Input) (Plan, error) {
 			return fmt.Sprintf("%s: lowered from %s %s only as far as the budget forces (see the warnings), still ≥ the %s needed; %s",
 				FormatBytes(got), src, FormatBytes(fl), FormatBytes(want), need)
 		case got < fl:
-			return fmt.Sprintf("%s%s; below %s %s only because the budget forces it (see the warnings)", need, lowered, src, FormatBytes(fl))
+			return fmt.Sprintf("%s%s; below %s %s only because the budget forces it (see the warnings)", need, n.lowered, src, FormatBytes(fl))
 		}
-		return need + lowered
+		return need + n.lowered
 	}
 
 	if in.receives() {
-		tr := [3]int64{page, p.Defaults.TCPRmem[1], r}
+		tr := [3]int64{page, p.Defaults.TCPRmem[1], v.r}
 		if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok {
 			tr[0], tr[1] = c[0], c[1]
 		}
-		tr[1] = min(tr[1], r)
+		tr[1] = min(tr[1], v.r)
 		tr[0] = min(tr[0], tr[1])
-		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, FormatBytes(rcvWant)), r, rcvWant, floor.r, floorSrc[0])
+		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, FormatBytes(want.r)), v.r, want.r, floor.r, floorSrc[0])
 		add(model.ChangeSysctl, "net.ipv4.tcp_rmem", fmt.Sprintf("%d %d %d", tr[0], tr[1], tr[2]), why)
 	}
 	if in.sends() {
-		tw := [3]int64{page, p.Defaults.TCPWmem[1], w}
+		tw := [3]int64{page, p.Defaults.TCPWmem[1], v.w}
 		if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok {
 			tw[0], tw[1] = c[0], c[1]
 		}
-		tw[1] = min(tw[1], w)
+		tw[1] = min(tw[1], v.w)
 		tw[0] = min(tw[0], tw[1])
-		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, FormatBytes(sndWant)), w, sndWant, floor.w, floorSrc[1])
+		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, FormatBytes(want.w)), v.w, want.w, floor.w, floorSrc[1])
 		add(model.ChangeSysctl, "net.ipv4.tcp_wmem", fmt.Sprintf("%d %d %d", tw[0], tw[1], tw[2]), why)
 	}
 	if in.receives() {
-		why := limitWhy(fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s; never below %d", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(coreRWant), CoreMemMaxFloor), cr, max(coreRWant, CoreMemMaxFloor), floor.cr, floorSrc[2])
-		add(model.ChangeSysctl, "net.core.rmem_max", strconv.FormatInt(cr, 10), why)
+		why := limitWhy(fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s; never below %d", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(want.cr), CoreMemMaxFloor), v.cr, max(want.cr, CoreMemMaxFloor), floor.cr, floorSrc[2])
+		add(model.ChangeSysctl, "net.core.rmem_max", strconv.FormatInt(v.cr, 10), why)
 	}
 	if in.sends() {
-		why := limitWhy(fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s; never below %d", FormatBytes(sndWant), FormatBytes(coreWWant), CoreMemMaxFloor), cw, max(coreWWant, CoreMemMaxFloor), floor.cw, floorSrc[3])
-		add(model.ChangeSysctl, "net.core.wmem_max", strconv.FormatInt(cw, 10), why)
+		why := limitWhy(fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s; never below %d", FormatBytes(want.w), FormatBytes(want.cw), CoreMemMaxFloor), v.cw, max(want.cw, CoreMemMaxFloor), floor.cw, floorSrc[3])
+		add(model.ChangeSysctl, "net.core.wmem_max", strconv.FormatInt(v.cw, 10), why)
 	}
-	p.addTCPMem(in, kver, cur, add)
-	p.addMinFree(in, kver, cur, add)
-	p.addNetdev(in, kver, cur, add)
-	p.addSenderSettings(in, kver, cur, add, sendStreamBitsPerSec)
+	p.addTCPMem(n, add)
+	p.addMinFree(n, add)
+	p.addNetdev(n, add)
+	p.addSenderSettings(n, add)
 	p.addRateLimit(in, add)
-	p.Guides = guides(in, p, cur)
+	p.Guides = guides(in, *p, cur)
 	if in.Role != RoleReceiver && in.Role != RoleBoth {
 		p.Notes = append(p.Notes, "role sender: tcp_rmem and net.core.rmem_max are left alone")
 	}
 	if in.Role == RoleReceiver {
 		p.Notes = append(p.Notes, "role receiver: tcp_wmem and net.core.wmem_max are left alone (a receiver sends only ACKs)")
 	}
-	if err := p.Check(); err != nil {
-		return Plan{}, fmt.Errorf("plan: an invariant is broken (a bug in plan; please report it with the flags): %w", err)
-	}
-	return p, nil
 }
 
 func streams2reach(streams, bufBytes int64, rtt time.Duration, ratio float64) float64 {
@@ -496,10 +353,9 @@ type addFunc func(kind, key, recommended, why string)
 // queues). max stays within the budget; pressure stays at or above the planned worst case,
 // so the planned streams never throttle each other; the proportions otherwise follow the
 // kernel's own (min = ½ max, pressure = ⅔ max).
-func (p *Plan) addTCPMem(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
-	page := int64(in.PageSizeBytes)
-	needPages := ceilDiv(p.Budget.WorstCaseBytes, page)
-	budgetPages := p.Budget.BudgetBytes / page
+func (p *Plan) addTCPMem(n *numbers, add addFunc) {
+	kver, cur, page := n.kver, n.cur, n.page
+	needPages, budgetPages := n.tcpNeedPages, n.tcpBudgetPages
 	share := fmt.Sprintf("1/%d of %s", p.Budget.ShareDenominator, p.Budget.Basis)
 	c, haveCur := cur.triplet("net.ipv4.tcp_mem")
 	var ref int64
@@ -508,7 +364,7 @@ func (p *Plan) addTCPMem(in Input, kver kernel.KernelVersion, cur currentMap, ad
 	case haveCur:
 		ref, refText = c[2], fmt.Sprintf("the current max %d", c[2])
 	case kver.AtLeast(4, 0, 0) || !kver.Known:
-		ref = KernelDefaultTCPMemPages(p.Budget.BasisBytes / page)[2]
+		ref = n.tcpDefaultMaxPages
 		refText = fmt.Sprintf("the kernel default max ≈ %d (tcp_init_mem: 3/32 of free pages)", ref)
 	default:
 		ref, refText = budgetPages, ""
@@ -552,10 +408,10 @@ func (p *Plan) addTCPMem(in Input, kver kernel.KernelVersion, cur currentMap, ad
 }
 
 // addMinFree plans vm.min_free_kbytes and, where the kernel has it, vm.watermark_scale_factor.
-func (p *Plan) addMinFree(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
-	kb, why := MinFreeKBytes(in)
-	basisBytes, basisName := budgetBasis(in)
-	capKB := basisBytes / 1024 / minFreeShareDenominator
+func (p *Plan) addMinFree(n *numbers, add addFunc) {
+	in, cur := n.in, n.cur
+	kb, why := n.minFreeKB, n.minFreeWhy
+	basisName, capKB := n.basisLbl, n.minFreeCapKB
 	if c, ok := cur.int("vm.min_free_kbytes"); ok && c > kb {
 		if c <= capKB {
 			why = fmt.Sprintf("keep %d kB: above the %d kB needed and within 1/%d of %s (%s)", c, kb, minFreeShareDenominator, basisName, why)
@@ -565,20 +421,20 @@ func (p *Plan) addMinFree(in Input, kver kernel.KernelVersion, cur currentMap, a
 			// mm/khugepaged.c); plan lowers a current value only past its stated share.
 			kb = max(kb, capKB)
 			p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes lowered from the current %d kB to %d kB: the reserve is capped at 1/%d of %s %d kB, and every kB above it is taken from the page cache and applications",
-				c, kb, minFreeShareDenominator, basisName, basisBytes/1024))
+				c, kb, minFreeShareDenominator, basisName, n.basisKB))
 			why += fmt.Sprintf("; the current %d kB is above the cap 1/%d of %s (see the warnings)", c, minFreeShareDenominator, basisName)
 		}
 	}
 	add(model.ChangeSysctl, "vm.min_free_kbytes", strconv.FormatInt(kb, 10), why)
-	b := computeRxBurst(in)
+	b := n.burst
 	if b.order > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (seed 000's order:2 failures)",
 			in.MTUBytes, b.bufferBytes, b.order, b.bufferBytes/1024))
 	}
 	p.Notes = append(p.Notes, fmt.Sprintf("vm.min_free_kbytes compared: kernel default %d kB for this %s; seed 000's expert used 20000 kB (1 Gbit/s, 512 MB NAS); seed 004's used 65536 kB (8 GB 32-bit servers); plan: %d kB",
-		KernelDefaultMinFreeKBytesForVersion(basisBytes/1024, kver), basisName, kb))
+		n.minFreeDefaultKB, basisName, kb))
 
-	if f, fwhy, ok := WatermarkScaleFactor(in); ok {
+	if f, fwhy, ok := n.wsf, n.wsfWhy, n.wsfOK; ok {
 		if c, has := cur.int("vm.watermark_scale_factor"); has && c >= f {
 			fwhy = fmt.Sprintf("keep %d: ≥ the %d needed (%s)", c, f, fwhy)
 			f = c
@@ -592,11 +448,9 @@ func (p *Plan) addMinFree(in Input, kver kernel.KernelVersion, cur currentMap, a
 
 // addNetdev plans the input backlog, the softirq packet budget and RX rings from the packet
 // rate.
-func (p *Plan) addNetdev(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc) {
-	line := lineRateBitsPerSec(in)
-	pps := PacketsPerSec(line, in.MTUBytes)
-	backlog := NetdevMaxBacklogPackets(pps)
-	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets", FormatBitsPerSec(line), in.MTUBytes, pps, BacklogDrainInterval, backlog)
+func (p *Plan) addNetdev(n *numbers, add addFunc) {
+	in, cur, pps, backlog := n.in, n.cur, n.pps, n.backlog
+	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets", FormatBitsPerSec(n.lineBitsPerSec), in.MTUBytes, pps, BacklogDrainInterval, backlog)
 	base := int64(1000)
 	if c, ok := cur.int("net.core.netdev_max_backlog"); ok {
 		base = c
@@ -607,15 +461,7 @@ func (p *Plan) addNetdev(in Input, kver kernel.KernelVersion, cur currentMap, ad
 	}
 	add(model.ChangeSysctl, "net.core.netdev_max_backlog", strconv.FormatInt(backlog, 10), bwhy)
 
-	usecs := int64(DefaultNetdevBudgetUsecs)
-	usecsSrc := "default"
-	if kver.Known && !kver.AtLeast(4, 12, 0) {
-		usecsSrc = "before 4.12 the limit was 2 jiffies, 2 ms at HZ=1000"
-	}
-	if c, ok := cur.int("net.core.netdev_budget_usecs"); ok && c > 0 {
-		usecs, usecsSrc = c, "current"
-	}
-	budget := NetdevBudgetPackets(pps, usecs)
+	usecs, usecsSrc, budget := n.budgetUsecs, n.budgetUsecsSrc, n.netdevBudget
 	gwhy := fmt.Sprintf("%.0f packets/s × a %d µs softirq round (netdev_budget_usecs, %s) = %d packets per round", pps, usecs, usecsSrc, budget)
 	gbase := int64(300)
 	if c, ok := cur.int("net.core.netdev_budget"); ok {
@@ -627,38 +473,37 @@ func (p *Plan) addNetdev(in Input, kver kernel.KernelVersion, cur currentMap, ad
 	}
 	add(model.ChangeSysctl, "net.core.netdev_budget", strconv.FormatInt(budget, 10), gwhy)
 
-	for _, n := range in.NICs {
-		if n.Name == "" || n.RxRing <= 0 {
+	for i, nic := range in.NICs {
+		if nic.Name == "" || nic.RxRing <= 0 {
 			continue
 		}
-		nicBits := float64(n.SpeedMbps) * 1e6
+		nicBits := float64(nic.SpeedMbps) * 1e6
 		if nicBits <= 0 {
 			nicBits = in.BandwidthBitsPerSec
 		}
-		npps := PacketsPerSec(nicBits, in.MTUBytes)
-		key := n.Name + " rx"
-		if n.DropsSeen && n.RxRingMax > n.RxRing {
-			p.Settings = append(p.Settings, model.Change{Kind: model.ChangeEthtool, Key: key, Current: strconv.FormatInt(n.RxRing, 10),
-				Recommended: strconv.FormatInt(n.RxRingMax, 10), Rule: "plan",
+		npps := n.nicPPS[i]
+		key := nic.Name + " rx"
+		if nic.DropsSeen && nic.RxRingMax > nic.RxRing {
+			p.Settings = append(p.Settings, model.Change{Kind: model.ChangeEthtool, Key: key, Current: strconv.FormatInt(nic.RxRing, 10),
+				Recommended: strconv.FormatInt(nic.RxRingMax, 10), Rule: "plan",
 				Why: fmt.Sprintf("drops seen: ring %d lasts %.1f ms at %s, the preset maximum %d lasts %.1f ms (ethtool -G %s rx %d)",
-					n.RxRing, RingMillis(n.RxRing, npps), FormatBitsPerSec(nicBits), n.RxRingMax, RingMillis(n.RxRingMax, npps), n.Name, n.RxRingMax)})
+					nic.RxRing, RingMillis(nic.RxRing, npps), FormatBitsPerSec(nicBits), nic.RxRingMax, RingMillis(nic.RxRingMax, npps), nic.Name, nic.RxRingMax)})
 			continue
 		}
-		note := fmt.Sprintf("%s: RX ring %d lasts %.1f ms at %s", n.Name, n.RxRing, RingMillis(n.RxRing, npps), FormatBitsPerSec(nicBits))
-		if n.RxRingMax > n.RxRing {
-			note += fmt.Sprintf("; no drops seen, so it stays (the preset maximum %d would last %.1f ms)", n.RxRingMax, RingMillis(n.RxRingMax, npps))
+		note := fmt.Sprintf("%s: RX ring %d lasts %.1f ms at %s", nic.Name, nic.RxRing, RingMillis(nic.RxRing, npps), FormatBitsPerSec(nicBits))
+		if nic.RxRingMax > nic.RxRing {
+			note += fmt.Sprintf("; no drops seen, so it stays (the preset maximum %d would last %.1f ms)", nic.RxRingMax, RingMillis(nic.RxRingMax, npps))
 		}
 		p.Notes = append(p.Notes, note)
 	}
 }
 
 // addSenderSettings plans tcp_notsent_lowat, congestion control and pacing.
-func (p *Plan) addSenderSettings(in Input, kver kernel.KernelVersion, cur currentMap, add addFunc, sendStreamBitsPerSec float64) {
+func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
+	in, kver, cur, sendStreamBitsPerSec := n.in, n.kver, n.cur, n.sendStreamBitsPerSec
 	if in.sends() {
 		if !kver.Known || kver.AtLeast(3, 12, 0) {
-			// The writer is woken when unsent data drops below the mark; it must refill before
-			// the socket runs dry. Allow it NotsentRefill at the stream's rate.
-			lowat := NotsentLowatBytes(sendStreamBitsPerSec, in.PageSizeBytes)
+			lowat := n.notsentLowat
 			why := fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
 				FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat))
 			// Unsent data lives in the send buffer: a mark above tcp_wmem's max could never

@@ -61,7 +61,7 @@ func dash(s string) string {
 	return s
 }
 
-// WriteText writes the plan for a terminal: a header, then each setting as "key current
+// WriteText writes the plan for a terminal: a header, the numbers, then each setting as "key current
 // planned" with its reasoning on the next line, the guides' values checked against the same
 // budget, and the notes.
 func WriteText(w io.Writer, p Plan) error {
@@ -72,6 +72,14 @@ func WriteText(w io.Writer, p Plan) error {
 	}
 	for _, wn := range p.Warnings {
 		fmt.Fprintln(bw, "  WARNING: "+wn)
+	}
+	if len(p.Numbers) > 0 {
+		// The figures the settings below are chosen from, as their reasons cite them.
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, "Numbers:")
+		for _, n := range p.Numbers {
+			fmt.Fprintf(bw, "  %-30s %-22s %s\n", n.Name, n.Text, n.How)
+		}
 	}
 	fmt.Fprintln(bw)
 	fmt.Fprintf(bw, "%-34s %-26s %s\n", "SETTING", "CURRENT", "PLANNED")

@@ -2,7 +2,8 @@
 // share (the same source.Sampler as doctor, plus the kernel log followed through
 // /dev/kmsg and phase markers), the archive format a recording is written in, reading it
 // back into a model.Timeline (Load), and placing findings in time on a recorded timeline
-// (PlaceFindings).
+// (PlaceFindings). It records and reads; the watch view that the loop feeds is rendered by
+// report.Watch.
 //
 // The archive is gzip-compressed JSON lines (docs/record.md): a header line, then one
 // object per sample, marker, batch of kernel log records or newly unavailable interface.

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"headroom/input"
 	"headroom/kernel"
 	"headroom/record"
+	"headroom/report"
 	"headroom/source"
 )
 
@@ -48,7 +50,7 @@ func runWatch(ctx context.Context, args []string, stdio IO) int {
 	if tty {
 		headerEvery = 40
 	}
-	w := record.NewWatch(record.WatchOptions{Out: stdio.Stdout, Color: tty, Window: *window, Skip: splitSet(*skip), HeaderEvery: headerEvery})
+	w := report.NewWatch(report.WatchOptions{Out: stdio.Stdout, Color: tty, Window: *window, Skip: splitSet(*skip), HeaderEvery: headerEvery, Finish: input.Finish})
 	opts := source.DefaultOptions()
 	opts.Sockets = *sockets
 	err := record.Loop(ctx, root, record.LoopOptions{Interval: *interval, Duration: *duration, Sampler: opts, KeepSamples: true, Tool: "headroom watch"}, w)

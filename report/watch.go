@@ -1,4 +1,4 @@
-package record
+package report
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"headroom/artifact"
 	"headroom/diagnose"
 	"headroom/model"
+	"headroom/record"
 )
 
 // WatchOptions tune the live view.
@@ -26,9 +26,13 @@ type WatchOptions struct {
 	// HeaderEvery reprints the column header every this many lines (0: only once), as
 	// vmstat does on a terminal.
 	HeaderEvery int
+	// Finish turns the window into a finished Timeline before the rules run: input.Finish,
+	// passed in by the CLI so that report (imported by the readers' tests) does not import
+	// the readers. Nil derives only the rates.
+	Finish func(*model.Timeline)
 }
 
-// Watch is the Sink of `headroom watch`: one line per interval with the columns of this
+// Watch is the record.Sink of `headroom watch`: one line per interval with the columns of this
 // domain, and the rules run over a sliding window of the last samples, printing the ids
 // that start firing (+id, with the severity) or stop (-id).
 type Watch struct {
@@ -52,7 +56,7 @@ func NewWatch(opt WatchOptions) *Watch {
 	return &Watch{opt: opt, firing: map[string]diagnose.Severity{}}
 }
 
-func (w *Watch) Begin(h Header) error {
+func (w *Watch) Begin(h record.Header) error {
 	w.host = h.Host
 	w.host.SetPageSize(h.Host.PageSize)
 	w.src = model.SourceInfo{Kind: model.SourceLive, Name: h.Source.Name}
@@ -125,7 +129,14 @@ func (w *Watch) rules() string {
 	}
 	w.log = keep
 	tl.Log = keep
-	tl.Events = artifact.ParseKernelLog(keep, w.host.Kernel)
+	// The window's samples already carry their rates (Sample derives each pair as it
+	// arrives), so Finish only adds the events of the window's kernel log: the same
+	// derivation every other Timeline gets.
+	if w.opt.Finish != nil {
+		w.opt.Finish(tl)
+	} else {
+		tl.DeriveRates()
+	}
 	d := diagnose.Run(tl, w.opt.Skip)
 	now := map[string]diagnose.Severity{}
 	for _, f := range d.Findings {
@@ -226,33 +237,6 @@ func (w *Watch) columns(cur, prev *model.Sample) string {
 			}
 		}
 	}
-	nicDrops := counterRate(prev, cur, func(s *model.Sample) (int64, bool) {
-		var sum int64
-		found := false
-		for _, d := range s.NetDev {
-			if d.Name == "lo" {
-				continue
-			}
-			for _, c := range []string{"rx_dropped", "rx_fifo_errors"} {
-				if v, ok := d.Counters.Get(c); ok {
-					sum += v
-					found = true
-				}
-			}
-		}
-		return sum, found
-	})
-	sockDrops := counterRate(prev, cur, func(s *model.Sample) (int64, bool) {
-		var sum int64
-		found := false
-		for _, k := range [][2]string{{"TcpExt", "TCPRcvQDrop"}, {"TcpExt", "TCPBacklogDrop"}, {"TcpExt", "RcvPruned"}, {"TcpExt", "ListenOverflows"}, {"Udp", "RcvbufErrors"}} {
-			if v, ok := s.NetStat.Get(k[0], k[1]); ok {
-				sum += v
-				found = true
-			}
-		}
-		return sum, found
-	})
 	pct := func(key string) string {
 		if v, ok := r.Get(key); ok {
 			return strconv.Itoa(int(math.Round(v)))
@@ -263,21 +247,8 @@ func (w *Watch) columns(cur, prev *model.Sample) string {
 		cur.Time.Format("15:04:05"), zone, freeLow, ord,
 		rate(model.RatePgscanKswapdPerSec), rate(model.RatePgscanDirectPerSec), rate(model.RateCompactStallPerSec),
 		rate(model.RateSwapInKBPerSec), rate(model.RateSwapOutKBPerSec), tcp,
-		nicDrops, rate(model.RateSoftnetDropPerSec), sockDrops, rate(model.RateTCPRetransPerSec),
+		rate(model.RateNICRxDropPerSec), rate(model.RateSoftnetDropPerSec), rate(model.RateSocketDropPerSec), rate(model.RateTCPRetransPerSec),
 		pct(model.RateCPUUserPct), pct(model.RateCPUSystemPct), pct(model.RateCPUSoftIRQPct), pct(model.RateCPUIOWaitPct))
-}
-
-func counterRate(prev, cur *model.Sample, get func(*model.Sample) (int64, bool)) string {
-	if prev == nil || prev.Time.IsZero() {
-		return "-"
-	}
-	a, okA := get(prev)
-	b, okB := get(cur)
-	dt := cur.Time.Sub(prev.Time).Seconds()
-	if !okA || !okB || b < a || dt <= 0 {
-		return "-"
-	}
-	return num(float64(b-a) / dt)
 }
 
 // num prints a rate compactly in at most 7 characters.

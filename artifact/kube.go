@@ -1,0 +1,334 @@
+package artifact
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// Kubernetes text pasted into node-pressure tickets: the kubelet's eviction manager log
+// lines and the Conditions rows of `kubectl describe node`. They say what the kubelet
+// measured and decided; the kernel's own numbers come from the other artifacts.
+const (
+	KindKubeletEviction = "kubelet_eviction" // eviction manager log lines (klog)
+	KindKubeNodeCond    = "kube_node_conditions"
+	KindKubeAllocated   = "kube_allocated" // kubectl describe node's "Allocated resources"
+)
+
+// KubeletEvictionLog is a run of the kubelet eviction manager's log lines.
+type KubeletEvictionLog struct {
+	Observations []KubeletObservation `json:"observations,omitempty"`
+	// Conditions are the node conditions the manager reported ("node conditions -
+	// observed: [MemoryPressure]").
+	Conditions []string `json:"conditions,omitempty"`
+	Note       string   `json:"note,omitempty"`
+}
+
+// KubeletObservation is one "threshold [signal=S, quantity=Q] observed V" line.
+type KubeletObservation struct {
+	Line      int    `json:"line"`
+	Signal    string `json:"signal"`
+	Threshold string `json:"threshold"`
+	Observed  string `json:"observed"`
+	// ObservedKiB is Observed resolved to KiB (the unit the kubelet prints memory in), for
+	// the memory signals; nil when it is not a byte quantity.
+	ObservedKiB *int64 `json:"observed_kib,omitempty"`
+}
+
+// The eviction manager's observation, as pkg/kubelet/eviction/helpers.go
+// (debugLogThresholdsWithObservation) prints it through klog:
+// "eviction manager: thresholds - updated stats: threshold [signal=memory.available,
+// quantity=100Mi] observed -2097758044639028Ki".
+var (
+	reKubeletObservation = regexp.MustCompile(`threshold \[signal=([\w.]+), quantity=([^\]\s]+)\] observed (\S+)`)
+	reKubeletConditions  = regexp.MustCompile(`node conditions - observed: \[([^\]]*)\]`)
+)
+
+// isKlogHeader: klog's "Lmmdd hh:mm:ss.uuuuuu threadid file:line] " (k8s.io/klog
+// formatHeader): a severity letter, then month and day.
+func isKlogHeader(ft string) bool {
+	return len(ft) == 5 && strings.IndexByte("IWEF", ft[0]) >= 0 && isDigits(ft[1:])
+}
+
+// klogMessage returns the message after klog's header, or false.
+func klogMessage(t string) (string, bool) {
+	t = strings.TrimSpace(t)
+	if !isKlogHeader(firstField(t)) {
+		return "", false
+	}
+	end := strings.Index(t, "] ")
+	if end < 0 {
+		return "", false
+	}
+	return t[end+2:], true
+}
+
+func isEvictionManagerLine(t string) bool {
+	m, ok := klogMessage(t)
+	return ok && strings.HasPrefix(strings.ToLower(m), "eviction manager:")
+}
+
+// tryKubeletEviction reads the eviction manager lines from line i on. The memory threshold
+// they print becomes the Timeline's kubelet threshold when nothing else gave one (a live
+// host's configuration wins): the kubelet-eviction-below-reserve rule compares it with
+// vm.min_free_kbytes.
+func (d *doc) tryKubeletEviction(i int) int {
+	k := i
+	var ev KubeletEvictionLog
+	negative := false
+	for k < len(d.ls) && isEvictionManagerLine(d.ls[k].Text) {
+		msg, _ := klogMessage(d.ls[k].Text)
+		if m := reKubeletObservation.FindStringSubmatch(msg); m != nil {
+			o := KubeletObservation{Line: d.ls[k].No, Signal: m[1], Threshold: m[2], Observed: m[3]}
+			if strings.HasPrefix(o.Signal, "memory.") || strings.HasPrefix(o.Signal, "allocatableMemory.") {
+				if b, ok := kubeQuantityBytes(o.Observed); ok {
+					kib := b / 1024
+					o.ObservedKiB = &kib
+					negative = negative || b < 0
+				}
+				if o.Signal == "memory.available" && d.tl.Kubelet == nil && !strings.HasSuffix(o.Threshold, "%") {
+					if b, ok := kubeQuantityBytes(o.Threshold); ok && b >= 0 {
+						d.tl.Kubelet = &model.KubeletEviction{Threshold: o.Threshold, Bytes: b,
+							Source: fmt.Sprintf("kubelet log line %d (eviction manager threshold; the log does not say hard or soft)", o.Line)}
+					}
+				}
+			}
+			ev.Observations = append(ev.Observations, o)
+		} else if m := reKubeletConditions.FindStringSubmatch(msg); m != nil {
+			ev.Conditions = append(ev.Conditions, strings.Fields(m[1])...)
+		}
+		k++
+	}
+	if k == i || len(ev.Observations) == 0 && len(ev.Conditions) == 0 {
+		return 0
+	}
+	if negative {
+		// memory.available is the node's capacity minus the working set of the root
+		// cgroup (pkg/kubelet/eviction/helpers.go makeSignalObservations, from the
+		// summary API's node memory stats): below zero, the working set read was larger
+		// than the machine, a broken statistics reading and not memory the kernel lacks.
+		ev.Note = "memory.available observed below zero: impossible for the node's memory; the kubelet's stats reading was wrong (working set above capacity), so its MemoryPressure and evictions are not evidence of a kernel memory shortage"
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeletEviction, d.ls[i].No, d.ls[k-1].No, ev)
+	return k - i
+}
+
+// kubeQuantityBytes resolves a Kubernetes resource quantity ("100Mi", "-2097758044639028Ki",
+// "1G", "512") to bytes; the sign is kept, since the kubelet prints what it computed.
+func kubeQuantityBytes(q string) (int64, bool) {
+	num, mult := q, 1.0
+	for _, u := range [...]struct {
+		s string
+		m float64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40}, {"Pi", 1 << 50}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}} {
+		if n, ok := strings.CutSuffix(q, u.s); ok {
+			num, mult = n, u.m
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(f) || math.Abs(f*mult) > math.MaxInt64/2 {
+		return 0, false
+	}
+	return int64(f * mult), true
+}
+
+// KubeNodeCondition is one row of `kubectl describe node`'s Conditions table.
+type KubeNodeCondition struct {
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// kubectl describe node prints the conditions through a tabwriter (k8s.io/kubectl
+// pkg/describe/describe.go describeNode, "  %v \t%v \t%s \t%s \t%v \t%v\n": Type, Status,
+// LastHeartbeatTime, LastTransitionTime, Reason, Message): tabs when copied raw, runs of
+// spaces when copied from a terminal.
+const kubeCondCells = 6
+
+var reKubeCells = regexp.MustCompile(`\s*\t\s*|\s{2,}`)
+
+func kubeCells(t string) []string {
+	cs := reKubeCells.Split(strings.TrimSpace(t), -1)
+	out := cs[:0]
+	for _, c := range cs {
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func isKubeCondType(s string) bool {
+	switch s {
+	case "MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable", "Ready", "OutOfDisk":
+		return true
+	}
+	return false
+}
+
+// kubeCondRow reads the row at ls[i], joining the next line when the row was wrapped inside
+// a cell (a ticket's width cut "KubeletHasInsufficientM" / "emory"): it returns the row and
+// the lines it took.
+func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
+	cs := kubeCells(ls[i].Text)
+	if len(cs) < 2 || !isKubeCondType(cs[0]) || (cs[1] != "True" && cs[1] != "False" && cs[1] != "Unknown") {
+		return KubeNodeCondition{}, 0, false
+	}
+	n := 1
+	if len(cs) < kubeCondCells && i+1 < len(ls) && !isBlank(ls[i+1].Text) {
+		next := kubeCells(ls[i+1].Text)
+		if len(next) > 0 && len(cs)+len(next)-1 == kubeCondCells && !isKubeCondType(next[0]) {
+			// Wrapped inside a word: the cell goes on at the next line's start.
+			cs = append(cs[:len(cs)-1], append([]string{cs[len(cs)-1] + next[0]}, next[1:]...)...)
+			n = 2
+		}
+	}
+	c := KubeNodeCondition{Type: cs[0], Status: cs[1]}
+	if len(cs) == kubeCondCells {
+		c.Reason, c.Message = cs[4], cs[5]
+	}
+	return c, n, true
+}
+
+// tryKubeNodeConditions reads Conditions rows (with their header line, when present).
+func (d *doc) tryKubeNodeConditions(i int) int {
+	k := i
+	if cs := kubeCells(d.ls[k].Text); len(cs) == kubeCondCells && cs[0] == "Type" && cs[1] == "Status" {
+		k++
+	}
+	var conds []KubeNodeCondition
+	for k < len(d.ls) {
+		c, n, ok := kubeCondRow(d.ls, k)
+		if !ok {
+			break
+		}
+		conds = append(conds, c)
+		k += n
+	}
+	if len(conds) == 0 {
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeNodeCond, d.ls[i].No, d.ls[k-1].No, conds)
+	return k - i
+}
+
+// KubeAllocated is `kubectl describe node`'s "Allocated resources" table: the sum of the
+// pods' requests and limits, with their share of the node's allocatable.
+type KubeAllocated struct {
+	CPURequestsM     float64 `json:"cpu_requests_m"`
+	CPULimitsM       float64 `json:"cpu_limits_m"`
+	MemoryRequestsMi float64 `json:"memory_requests_mi"`
+	MemoryLimitsMi   float64 `json:"memory_limits_mi"`
+	// Pct are the printed shares in the order above.
+	Pct [4]float64 `json:"pct"`
+}
+
+// reKubeAllocCell: "11590m (48%)", "72888Mi (56%)", "0 (0%)".
+var reKubeAllocCell = regexp.MustCompile(`^(\S+) \((\d+)%\)$`)
+
+// tryKubeAllocated reads the table in either layout describe.go has printed
+// (describeNodeResource): before 1.10 one row under "CPU Requests  CPU Limits  Memory
+// Requests  Memory Limits" and a dashed line; since, "Resource Requests Limits" with a row
+// per resource ("cpu  11590m (48%)  9500m (39%)").
+func (d *doc) tryKubeAllocated(i int) int {
+	head := kubeCells(d.ls[i].Text)
+	var a KubeAllocated
+	var k int
+	switch {
+	case len(head) == 4 && head[0] == "CPU Requests" && head[3] == "Memory Limits":
+		if i+2 >= len(d.ls) || strings.Trim(d.ls[i+1].Text, "- \t") != "" {
+			return 0
+		}
+		cells := kubeCells(d.ls[i+2].Text)
+		if len(cells) != 4 || !a.set(0, cells[0], cells[1]) || !a.set(1, cells[2], cells[3]) {
+			return 0
+		}
+		k = i + 3
+	case len(head) == 3 && head[0] == "Resource" && head[1] == "Requests" && head[2] == "Limits":
+		k = i + 1
+		if k < len(d.ls) && strings.Trim(d.ls[k].Text, "- \t") == "" && !isBlank(d.ls[k].Text) {
+			k++
+		}
+		got := 0
+		for ; k < len(d.ls); k++ {
+			cells := kubeCells(d.ls[k].Text)
+			if len(cells) != 3 {
+				break
+			}
+			switch cells[0] {
+			case "cpu":
+				if !a.set(0, cells[1], cells[2]) {
+					return 0
+				}
+				got++
+			case "memory":
+				if !a.set(1, cells[1], cells[2]) {
+					return 0
+				}
+				got++
+			}
+		}
+		if got == 0 {
+			return 0
+		}
+	default:
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeAllocated, d.ls[i].No, d.ls[k-1].No, a)
+	return k - i
+}
+
+// set fills the requests and limits of resource r (0 cpu, 1 memory) from two cells.
+func (a *KubeAllocated) set(r int, req, lim string) bool {
+	for n, cell := range [2]string{req, lim} {
+		m := reKubeAllocCell.FindStringSubmatch(cell)
+		if m == nil {
+			return false
+		}
+		pct, _ := strconv.ParseFloat(m[2], 64)
+		var v float64
+		if r == 0 {
+			// cpu: "11590m" millicores or "2" cores
+			if milli, ok := strings.CutSuffix(m[1], "m"); ok {
+				f, err := strconv.ParseFloat(milli, 64)
+				if err != nil {
+					return false
+				}
+				v = f
+			} else {
+				f, err := strconv.ParseFloat(m[1], 64)
+				if err != nil {
+					return false
+				}
+				v = f * 1000
+			}
+		} else {
+			b, ok := kubeQuantityBytes(m[1])
+			if !ok {
+				return false
+			}
+			v = float64(b) / (1 << 20)
+		}
+		switch r*2 + n {
+		case 0:
+			a.CPURequestsM = v
+		case 1:
+			a.CPULimitsM = v
+		case 2:
+			a.MemoryRequestsMi = v
+		case 3:
+			a.MemoryLimitsMi = v
+		}
+		a.Pct[r*2+n] = pct
+	}
+	return true
+}

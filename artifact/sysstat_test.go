@@ -1,0 +1,74 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+)
+
+// sar -n DEV as sysstat prints it (common.c print_gal_header, then the IFACE table of
+// sa_common/rndr_stats.c), with the paste cut inside its last row.
+func sarDEV(last string) string {
+	return "Linux 4.17.11-1.el7.elrepo.x86_64 (master3) \t12/04/2023 \t_x86_64_\t(128 CPU)\n\n" +
+		"11:40:03 AM     IFACE   rxpck/s   txpck/s    rxkB/s    txkB/s   rxcmp/s   txcmp/s  rxmcst/s\n" +
+		"11:40:05 AM veth85f04f1d      3.50      4.50      0.61      1.00      0.00      0.00      0.00\n" +
+		last + "\n"
+}
+
+func TestSysstatBannerCPUsAndCutRow(t *testing.T) {
+	for _, tc := range []struct {
+		last string
+		keep int
+		tx   float64
+	}{
+		{"11:40:05 AM veth3920cf6b    519.50    493.00     78.65    103.64      0.00      0.00", 7, 103.64},
+		// Cut inside a number: "103.6" has fewer decimals than "78.65", so it is dropped.
+		{"11:40:05 AM veth3920cf6b    519.50    493.00     78.65    103.6", 4, -1},
+	} {
+		tl, err := Parse(strings.NewReader(sarDEV(tc.last)), "paste", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.Host.CPUs != 128 {
+			t.Errorf("host CPUs = %d, want 128 from the banner", tl.Host.CPUs)
+		}
+		if len(tl.Unparsed) != 0 {
+			t.Errorf("unparsed: %+v", tl.Unparsed)
+		}
+		tb := one(t, tl, KindSysstat).(*SysstatTable)
+		if tb.Banner == nil || tb.Banner.CPUs != 128 || tb.Banner.Host != "master3" || tb.Banner.Machine != "x86_64" {
+			t.Fatalf("banner = %+v", tb.Banner)
+		}
+		if len(tb.Rows) != 2 || tb.CutAfter != tc.keep {
+			t.Fatalf("%d rows, cut after %d, want 2 and %d", len(tb.Rows), tb.CutAfter, tc.keep)
+		}
+		v := tb.Values[1]
+		if v["rxpck/s"] != 519.5 || v["rxkB/s"] != 78.65 {
+			t.Errorf("cut row values %v", v)
+		}
+		if got, ok := v["txkB/s"]; tc.tx < 0 && ok || tc.tx >= 0 && got != tc.tx {
+			t.Errorf("txkB/s = %v (%v), want %v", got, ok, tc.tx)
+		}
+	}
+	// A short row that is not the paste's last line stays unread.
+	tl, err := Parse(strings.NewReader(sarDEV("11:40:05 AM veth3920cf6b    519.50    493.00")+
+		"11:40:05 AM    dummy0      0.00      0.00      0.00      0.00      0.00      0.00      0.00\n"), "paste", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Unparsed) != 1 {
+		t.Errorf("a short row in the middle: unparsed %+v", tl.Unparsed)
+	}
+}
+
+// Before sysstat 9.x the banner has no machine and no CPU count.
+func TestSysstatBannerOld(t *testing.T) {
+	b, ok := sysstatBanner("Linux 2.6.9-42.ELsmp (db1)\t01/02/2009")
+	if !ok || b.Release != "2.6.9-42.ELsmp" || b.Host != "db1" || b.CPUs != 0 || b.Machine != "" {
+		t.Fatalf("%+v %v", b, ok)
+	}
+	for _, prose := range []string{"Linux is great (really) today", "Linux 4.17 (master3) 12/04/2023 and more words (128 CPU)"} {
+		if b, ok := sysstatBanner(prose); ok {
+			t.Errorf("%q read as a banner: %+v", prose, b)
+		}
+	}
+}
