@@ -9,18 +9,13 @@ import (
 	"time"
 
 	"headroom/artifact"
+	"headroom/internal/testkit"
 	"headroom/kernel"
 	"headroom/model"
 )
 
 // counters builds kernel.Counters from name/value pairs.
-func counters(kv ...any) kernel.Counters {
-	var c kernel.Counters
-	for i := 0; i+1 < len(kv); i += 2 {
-		c.Set(kv[i].(string), int64(kv[i+1].(int)))
-	}
-	return c
-}
+func counters(kv ...any) kernel.Counters { return *testkit.Counters(kv...) }
 
 func group(name string, kv ...any) kernel.Group {
 	return kernel.Group{Name: name, Counters: counters(kv...)}

@@ -11,35 +11,17 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/internal/testkit"
 	"headroom/kernel"
 	"headroom/model"
 )
 
 var t0 = time.Date(2026, 3, 1, 14, 2, 0, 0, time.UTC)
 
-func counters(kv ...any) *kernel.Counters {
-	var c kernel.Counters
-	for i := 0; i+1 < len(kv); i += 2 {
-		c.Set(kv[i].(string), int64(kv[i+1].(int)))
-	}
-	return &c
-}
+var counters = testkit.Counters
 
-// synthSample is sample i of a made-up recording: swap-out grows by 256 pages a second
-// from sample 20 to 30 and stays flat otherwise.
-func synthSample(i int) model.Sample {
-	out := 1000
-	for k := 1; k <= i; k++ {
-		if k > 20 && k <= 30 {
-			out += 256
-		}
-	}
-	return model.Sample{Time: t0.Add(time.Duration(i) * time.Second), Source: "/proc",
-		MemInfo: counters("MemTotal", 1<<20, "MemFree", 400000-i*100),
-		VMStat:  counters("pswpin", 5, "pswpout", out, "pgscan_kswapd", 10*i),
-		Buddy:   []kernel.BuddyZone{{Node: 0, Zone: "Normal", Free: []int64{int64(100 + i), 50, 20, 5, 1, 0, 0, 0, 0, 0, 0}}},
-	}
-}
+// synthSample is sample i of a made-up recording (testkit.SwapRampSample).
+func synthSample(i int) model.Sample { return testkit.SwapRampSample(t0, i) }
 
 func testHeader() Header {
 	h := Header{Source: model.SourceInfo{Kind: model.SourceLive, Name: "lab"}, Started: t0, Interval: Duration(time.Second), Tool: "test"}

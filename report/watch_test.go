@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/internal/testkit"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
@@ -14,29 +15,10 @@ import (
 
 var watchT0 = time.Date(2026, 3, 1, 14, 2, 0, 0, time.UTC)
 
-func watchCounters(kv ...any) *kernel.Counters {
-	var c kernel.Counters
-	for i := 0; i+1 < len(kv); i += 2 {
-		c.Set(kv[i].(string), int64(kv[i+1].(int)))
-	}
-	return &c
-}
+var watchCounters = testkit.Counters
 
-// watchSample is sample i of a made-up live run: swap-out grows by 256 pages a second from
-// sample 20 to 30 and stays flat otherwise.
-func watchSample(i int) model.Sample {
-	out := 1000
-	for k := 1; k <= i; k++ {
-		if k > 20 && k <= 30 {
-			out += 256
-		}
-	}
-	return model.Sample{Time: watchT0.Add(time.Duration(i) * time.Second), Source: "/proc",
-		MemInfo: watchCounters("MemTotal", 1<<20, "MemFree", 400000-i*100),
-		VMStat:  watchCounters("pswpin", 5, "pswpout", out, "pgscan_kswapd", 10*i),
-		Buddy:   []kernel.BuddyZone{{Node: 0, Zone: "Normal", Free: []int64{int64(100 + i), 50, 20, 5, 1, 0, 0, 0, 0, 0, 0}}},
-	}
-}
+// watchSample is sample i of a made-up live run (testkit.SwapRampSample).
+func watchSample(i int) model.Sample { return testkit.SwapRampSample(watchT0, i) }
 
 func watchHeaderFor() record.Header {
 	h := record.Header{Source: model.SourceInfo{Kind: model.SourceLive, Name: "watch-test"}, Started: watchT0, Interval: record.Duration(time.Second), Tool: "test"}
