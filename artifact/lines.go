@@ -411,7 +411,9 @@ func stripKernelStamp(s string, l *Line) string {
 // rewritten: one "3_4kB" could be a name, a row of them is a buddy line.
 func fixBuddyStars(s string) string {
 	u := strings.IndexByte(s, '_')
-	if u < 0 {
+	// Every line passes here: in a buddy line the first '_' is already one of the count's
+	// ("Normal: 486_4kB ..."), which rules out function names at once.
+	if u < 0 || !buddyUnderscore(s, u) {
 		return s
 	}
 	n := 0

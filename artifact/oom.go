@@ -77,15 +77,24 @@ func isOOMTaskRow(t string) bool {
 	if e < 2 || !isDigits(strings.TrimSpace(s[1:e])) {
 		return false
 	}
-	cols := fields(s[e+1:])
-	nums := 0
-	for _, c := range cols {
-		if _, ok := atoi(c); !ok {
-			break
+	// At least six numeric columns, then a name: counted without splitting the line, since
+	// every line of a log is asked (mayStartReport).
+	rest, nums := s[e+1:], 0
+	for {
+		rest = strings.TrimLeft(rest, " \t")
+		if rest == "" {
+			return false // no name after the numbers
+		}
+		end := strings.IndexAny(rest, " \t")
+		if end < 0 {
+			end = len(rest)
+		}
+		if _, ok := atoi(rest[:end]); !ok {
+			return nums >= 6
 		}
 		nums++
+		rest = rest[end:]
 	}
-	return nums >= 6 && nums < len(cols)
 }
 
 // isOOMTaskHeader: the table's header ("[ pid ]" with its column names) or 4.19+'s line before it.

@@ -52,8 +52,8 @@ func stripOtherPrefixes(s string, l *Line) string {
 		}
 		if sp := strings.IndexByte(s[:min(len(s), 10)], ' '); sp > 3 && isLongMonth(s[:sp]) {
 			// "June 29 14:06:59 host kernel: ": a syslog template with the month spelled out.
-			f := strings.Fields(s[:min(len(s), 40)])
-			if len(f) >= 4 && isDigits(f[1]) && strings.Count(f[2], ":") == 2 {
+			f, n := firstFields4(s[:min(len(s), 40)])
+			if n >= 4 && isDigits(f[1]) && strings.Count(f[2], ":") == 2 {
 				k := strings.Index(s, f[2]) + len(f[2])
 				if t, ok := syslogHostTag(s[k:], s[:k], l); ok {
 					return t
@@ -63,8 +63,8 @@ func stripOtherPrefixes(s string, l *Line) string {
 		if len(s) > 20 && s[3] == ' ' && isMonth(s[:3]) {
 			// "Jan  2 03:04:05 kernel: ": syslog without a host name (a local file
 			// written with the host left out, or a paste that cut it).
-			f := strings.Fields(s[:min(len(s), 40)])
-			if len(f) >= 4 && strings.Count(f[2], ":") == 2 && strings.HasSuffix(f[3], ":") && !strings.HasSuffix(f[3], "]:") && f[3] == "kernel:" {
+			f, n := firstFields4(s[:min(len(s), 40)])
+			if n >= 4 && strings.Count(f[2], ":") == 2 && strings.HasSuffix(f[3], ":") && !strings.HasSuffix(f[3], "]:") && f[3] == "kernel:" {
 				// The tag's position from the fields themselves: any white space (a tab,
 				// a vertical tab) may separate them.
 				if k := strings.Index(s, f[2]) + len(f[2]); k < len(s) {
@@ -468,4 +468,29 @@ func (d *doc) uncommentBlock(i int) {
 		d.ls[j].Text = stripped[j-i]
 		d.ls[j].uncommented = true
 	}
+}
+
+// firstFields4 is the first four white-space separated fields of s and how many there are
+// (at most 4): strings.Fields without the slice, for the syslog checks every line of a log
+// passes through.
+func firstFields4(s string) (f [4]string, n int) {
+	for i := 0; i < len(s) && n < 4; {
+		for i < len(s) && asciiSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !asciiSpace(s[j]) {
+			j++
+		}
+		if j > i {
+			f[n] = s[i:j]
+			n++
+		}
+		i = j
+	}
+	return f, n
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
