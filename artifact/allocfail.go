@@ -39,9 +39,11 @@ func isAllocHeader(t string) bool {
 func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 	if m := reAllocHeader26.FindStringSubmatch(t); m != nil {
 		order, _ := strconv.Atoi(m[2])
-		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: m[3], Nodemask: m[4],
+		// Markdown bold or emphasis closing the line ("...mode:0xc0d0**") is the paste's.
+		mode := strings.TrimRight(m[3], "*_`")
+		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: mode, Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
-		af.ModeValue, _ = kernel.ParseGFPNumber(m[3])
+		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]

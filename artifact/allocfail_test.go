@@ -71,3 +71,11 @@ func TestBuddyLineMarkdownUnderscores(t *testing.T) {
 		}
 	}
 }
+
+// Markdown bold around a header line: the closing '**' is not part of the mode.
+func TestAllocHeaderMarkdownBold(t *testing.T) {
+	af, ok := parseAllocHeader("**[2685596.666280] insmod: page allocation failure: order:8, mode:0xc0d0**")
+	if !ok || af.Mode != "0xc0d0" || af.ModeValue != 0xc0d0 || af.Order != 8 {
+		t.Fatalf("%v %+v", ok, af)
+	}
+}

@@ -431,6 +431,12 @@ type GFPDecoding struct {
 // when printed, is used as is; otherwise the era's table decides.
 func DecodeGFPMode(printed string, value uint64, kernelRelease string) GFPDecoding {
 	var d GFPDecoding
+	// A mode whose number could not be read is unknown, not 0: decoding 0 would call it
+	// GFP_NOWAIT, atomic, and a sleeping allocation a failed atomic one.
+	if _, ok := ParseGFPNumber(printed); !ok && len(SymbolicGFP(printed)) == 0 {
+		d.Flags, d.Note = []string{}, fmt.Sprintf("the mode %q could not be read as a number", printed)
+		return d
+	}
 	if names := SymbolicGFP(printed); len(names) > 0 {
 		d.Flags, d.Note = names, "as decoded by the kernel in the report"
 	} else {

@@ -170,3 +170,17 @@ func TestDecodeGFPMode(t *testing.T) {
 		t.Errorf("2.4 form gfp=0x20/0: %#x %v", got, ok)
 	}
 }
+
+// A mode the paste mangled is unknown, never 0: 0 decodes as GFP_NOWAIT, atomic, which would
+// turn a sleeping allocation into a failed atomic one (corpus 399 before its '**' was trimmed).
+func TestDecodeGFPModeUnreadable(t *testing.T) {
+	for _, printed := range []string{"0xc0d0**", "0xzz", "mode"} {
+		d := DecodeGFPMode(printed, 0, "3.10.0")
+		if d.Atomic != nil || len(d.Flags) != 0 || !strings.Contains(d.Note, "could not be read") {
+			t.Errorf("%q: atomic %v flags %v note %q", printed, d.Atomic, d.Flags, d.Note)
+		}
+	}
+	if d := DecodeGFPMode("0xc0d0", 0xc0d0, "3.10.0"); d.Atomic == nil || *d.Atomic {
+		t.Errorf("0xc0d0 on 3.10 is GFP_KERNEL-based and may sleep: %+v", d)
+	}
+}
