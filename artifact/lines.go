@@ -381,12 +381,22 @@ func stripKernelStamp(s string, l *Line) string {
 	if end < 2 || end > 24 {
 		return s
 	}
-	us, ok := uptimeMicros(strings.TrimSpace(s[1:end]))
-	if !ok {
-		return s
+	stamp := strings.TrimSpace(s[1:end])
+	if rel, isRel := strings.CutPrefix(stamp, "+"); isRel {
+		// dmesg -H/--reltime: "[  +0.000004]" is the time since the previous record
+		// (util-linux dmesg.c), not the uptime: a kernel record with no time of its own.
+		if _, ok := uptimeMicros(rel); !ok {
+			return s
+		}
+		l.Kernel = true
+	} else {
+		us, ok := uptimeMicros(stamp)
+		if !ok {
+			return s
+		}
+		l.UptimeUsec = us
+		l.Kernel = true
 	}
-	l.UptimeUsec = us
-	l.Kernel = true
 	s = s[end+1:]
 	// CONFIG_PRINTK_CALLER: "[    T123]" or "[     C1]" right after the stamp.
 	if len(s) > 3 && s[0] == '[' {

@@ -228,6 +228,8 @@ func refStripKernelStamp(s string, l *Line) string {
 		return s
 	}
 	inner := strings.TrimSpace(s[1:end])
+	rel := strings.HasPrefix(inner, "+") // dmesg -H: time since the previous record
+	inner = strings.TrimPrefix(inner, "+")
 	dot := strings.IndexByte(inner, '.')
 	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
 		return s
@@ -241,7 +243,9 @@ func refStripKernelStamp(s string, l *Line) string {
 	if err1 != nil || err2 != nil {
 		return s
 	}
-	l.UptimeUsec = secs*1_000_000 + us
+	if !rel {
+		l.UptimeUsec = secs*1_000_000 + us
+	}
 	l.Kernel = true
 	s = s[end+1:]
 	// CONFIG_PRINTK_CALLER: "[    T123]" or "[     C1]" right after the stamp.

@@ -18,3 +18,15 @@ func TestFirstFields4MatchesFields(t *testing.T) {
 		}
 	}
 }
+
+// dmesg -H (--reltime) prints the time since the previous record, "[  +0.000004]": the line is
+// a kernel record, with no uptime of its own (corpus 396).
+func TestRelativeStamp(t *testing.T) {
+	l, _, _ := parseLine(1, "[  +0.000005] Node 0 DMA free:13312kB boost:0kB min:60kB low:72kB high:84kB")
+	if !l.Kernel || l.UptimeUsec != -1 || !strings.HasPrefix(l.Text, "Node 0 DMA free:13312kB") {
+		t.Errorf("%+v", l)
+	}
+	if l, _, _ := parseLine(2, "[+x] not a stamp"); l.Kernel {
+		t.Errorf("%+v", l)
+	}
+}
