@@ -366,3 +366,19 @@ func TestIPLinkHumanUnits(t *testing.T) {
 		t.Errorf("unparsed %+v", tl.Unparsed)
 	}
 }
+
+// slabtop rows pasted without the header: two rows of slabtop's shape are the table; one
+// row alone, or rows without the '%' and 'K' columns, are not (corpus 408).
+func TestSlabtopHeaderless(t *testing.T) {
+	tl := ParseString("   730    730 100%    0.05K     10       73         39 ip_fib_alias\n   672    672 100%    0.25K     21       32        168 nf_conntrack\n", "", Options{})
+	arts := artifactsOf(tl, KindSlabtop)
+	if len(arts) != 1 || len(arts[0].Data.(*Slabtop).Rows) != 2 || arts[0].Data.(*Slabtop).Rows[1].Name != "nf_conntrack" {
+		t.Fatalf("%+v", arts)
+	}
+	if got := artifactsOf(ParseString("   730    730 100%    0.05K     10       73         39 ip_fib_alias\n", "", Options{}), KindSlabtop); len(got) != 0 {
+		t.Errorf("one row taken as a table: %+v", got)
+	}
+	if got := artifactsOf(ParseString("730 730 100 0.05 10 73 39 a\n672 672 100 0.25 21 32 168 b\n", "", Options{}), KindSlabtop); len(got) != 0 {
+		t.Errorf("rows without %% and K taken as slabtop: %+v", got)
+	}
+}

@@ -40,6 +40,12 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft != "" && ft[0] >= '0' && ft[0] <= '9' && strictSlabtopRow(t) {
+		// slabtop rows without their header (slabtop.go)
+		if n := d.trySlabtop(i); n > 0 {
+			return n
+		}
+	}
 	if isKubeCondType(ft) || ft == "Type" {
 		// kubectl describe node's Conditions rows (kube.go)
 		if n := d.tryKubeNodeConditions(i); n > 0 {

@@ -82,11 +82,26 @@ func isSlabtopHeader(t string) bool {
 }
 
 func (d *doc) trySlabtop(i int) int {
-	if !isSlabtopSummary(d.ls[i].Text) && !isSlabtopHeader(d.ls[i].Text) {
+	// Rows pasted without their header ("slabtop -o | head", a sorted excerpt): two rows
+	// in a row, each with its "%" and "K" columns where slabtop prints them, are the table.
+	headerless := !isSlabtopSummary(d.ls[i].Text) && !isSlabtopHeader(d.ls[i].Text)
+	if headerless && !(strictSlabtopRow(d.ls[i].Text) && i+1 < len(d.ls) && strictSlabtopRow(d.ls[i+1].Text)) {
 		return 0
 	}
 	st := &Slabtop{Summary: map[string]string{}}
 	k := i
+	if headerless {
+		for k < len(d.ls) && strictSlabtopRow(d.ls[k].Text) {
+			fs := fields(d.ls[k].Text)
+			st.Caches = append(st.Caches, fs)
+			r, _ := slabtopRow(fs)
+			st.Rows = append(st.Rows, r)
+			k++
+		}
+		d.segSeq++
+		d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
+		return k - i
+	}
 	for k < len(d.ls) && isSlabtopSummary(d.ls[k].Text) {
 		key, val, _ := strings.Cut(strings.TrimSpace(d.ls[k].Text), ":")
 		st.Summary[strings.TrimSpace(key)] = strings.TrimSpace(val)
@@ -118,4 +133,16 @@ func (d *doc) trySlabtop(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
 	return k - i
+}
+
+// strictSlabtopRow: a row slabtop prints (slabtop.c print_line: "%6u %6u %3.0f%% %7.2fK %6u
+// %8u %9uK %-23s"), its use column with "%" and its object size with "K": the shape that
+// vouches for a row without the header above it.
+func strictSlabtopRow(t string) bool {
+	fs := fields(t)
+	if len(fs) != 8 || !strings.HasSuffix(fs[2], "%") || !strings.HasSuffix(fs[3], "K") {
+		return false
+	}
+	_, ok := slabtopRow(fs)
+	return ok
 }
