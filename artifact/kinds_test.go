@@ -382,3 +382,21 @@ func TestSlabtopHeaderless(t *testing.T) {
 		t.Errorf("rows without %% and K taken as slabtop: %+v", got)
 	}
 }
+
+// Oracle ExaWatcher's vmstat: a "--time--" group and the time of day before each row, which
+// vmstat's own column header does not have (corpus 405).
+func TestVMStatLeadingClock(t *testing.T) {
+	text := "--time-- procs -----------memory---------- ---swap-- -----io---- --system-- -----cpu-----\n" +
+		"          r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n" +
+		"19:17:37 51  0   4528 12054348 192736 84229576    0    0   375 178506 294591 158210 36  4 59  1  0\t\n" +
+		"19:17:42 52  0   4528 11909044 192772 84288816    0    0   369 161530 287479 159937 48  4 47  1  0\t\n"
+	tl := ParseString(text, "", Options{})
+	arts := artifactsOf(tl, KindVMStat)
+	if len(arts) != 1 || len(tl.Unparsed) != 0 {
+		t.Fatalf("%+v unparsed %+v", arts, tl.Unparsed)
+	}
+	tb := arts[0].Data.(*VMStatTable)
+	if len(tb.Rows) != 2 || tb.Rows[1][3] != 11909044 {
+		t.Errorf("rows %v", tb.Rows)
+	}
+}

@@ -61,7 +61,7 @@ func (d *doc) command(i int) int {
 		return d.tryKubeletEviction(i)
 	}
 	switch ft {
-	case "procs", "r", "--procs--":
+	case "procs", "r", "--procs--", "--time--":
 		return d.tryVMStat(i)
 	case "top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:":
 		return d.tryTop(i)

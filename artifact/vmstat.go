@@ -59,13 +59,24 @@ func isVMStatHeader(t string) bool {
 
 func isVMStatGroupLine(t string) bool {
 	f := fields(t)
+	if len(f) >= 5 && f[0] == "--time--" {
+		f = f[1:] // a collector's time column before vmstat's own (Oracle ExaWatcher)
+	}
 	return len(f) >= 4 && strings.Trim(f[0], "-") == "procs" && (strings.Contains(t, "memory") || strings.Contains(t, "swap"))
+}
+
+// isClock: "19:17:37", a collector's time of day before a row.
+func isClock(s string) bool {
+	return len(s) == 8 && s[2] == ':' && s[5] == ':' && isDigits(s[:2]) && isDigits(s[3:5]) && isDigits(s[6:])
 }
 
 // vmstatAt parses a table whose group or column header is at ls[i]. It returns the table
 // and the number of lines consumed (0 when ls[i] is not a vmstat header).
 func vmstatAt(ls []Line, i int) (*VMStatTable, int, []model.Unparsed) {
 	j := i
+	// A collector that writes the time of day before each row says so with a "--time--"
+	// group before vmstat's own; the column header under it has no such column.
+	leadClock := strings.HasPrefix(strings.TrimSpace(ls[i].Text), "--time--")
 	if isVMStatGroupLine(ls[j].Text) {
 		j++
 		for j < len(ls) && isBlank(ls[j].Text) && j-i < 2 {
@@ -97,6 +108,9 @@ func vmstatAt(ls []Line, i int) (*VMStatTable, int, []model.Unparsed) {
 			break
 		}
 		fs := fields(t)
+		if leadClock && len(fs) > 0 && isClock(fs[0]) {
+			fs = fs[1:]
+		}
 		if len(fs) > 0 && strings.Trim(fs[0], ".") == "" && strings.HasPrefix(fs[0], "...") {
 			continue // "..." elision rows
 		}
