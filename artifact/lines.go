@@ -156,6 +156,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 		s = fixLookalikes(s)
 	}
 	s, l.Quote = stripQuote(s)
+	s = stripDiffAdd(s)
 	s = stripFence(s)
 	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
@@ -247,6 +248,16 @@ func stripQuote(s string) (string, int) {
 		return s, 0
 	}
 	return s[i:], depth
+}
+
+// stripDiffAdd removes the '+' of a line a unified diff adds ("+    00008e78 00000000 ...":
+// output quoted in a patch to documentation or a test). Only a '+' followed by white space or
+// nothing: "+0.000004", "+---+" and "+12" keep theirs; a Markdown "+ item" loses only its mark.
+func stripDiffAdd(s string) string {
+	if len(s) > 0 && s[0] == '+' && (len(s) == 1 || s[1] == ' ' || s[1] == '\t') {
+		return s[1:]
+	}
+	return s
 }
 
 // stripFence blanks Markdown code fences, which only delimit.

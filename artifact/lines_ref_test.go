@@ -41,6 +41,9 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		s = fixLookalikes(s)
 	}
 	s, l.Quote = refStripQuote(s)
+	if len(s) > 0 && s[0] == '+' && (len(s) == 1 || s[1] == ' ' || s[1] == '\t') {
+		s = s[1:] // a line a unified diff adds
+	}
 	s = refStripFence(s)
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)

@@ -30,3 +30,18 @@ func TestRelativeStamp(t *testing.T) {
 		t.Errorf("%+v", l)
 	}
 }
+
+// Output quoted in a unified diff ("+    00008e78 00000000 ..." in a patch to docs): the
+// added line's '+' is the diff's; "+0.000004" and "+---+" keep theirs (corpus 400).
+func TestDiffAddedLine(t *testing.T) {
+	for raw, want := range map[string]string{
+		"+        00008e78 00000000": "        00008e78 00000000",
+		"+":                          "",
+		"+---+---+":                  "+---+---+",
+		"+12 more":                   "+12 more",
+	} {
+		if l, _, _ := parseLine(1, raw); l.Text != want {
+			t.Errorf("%q -> %q, want %q", raw, l.Text, want)
+		}
+	}
+}
