@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"headroom/model"
 	"strings"
 )
 
@@ -89,5 +90,10 @@ func (d *doc) trySlabinfo(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindSlabinfo, d.ls[i].No, d.ls[k-1].No, rows)
+	caches := make([]model.SlabCache, 0, len(rows))
+	for _, r := range rows {
+		caches = append(caches, model.SlabCache{Name: r.Name, Objs: r.NumObjs, SizeKB: r.NumObjs * r.ObjSize / 1024})
+	}
+	d.addSlabTable("slabinfo", d.ls[i].No, d.ls[k-1].No, caches)
 	return k - i
 }

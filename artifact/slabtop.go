@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"headroom/model"
 	"strings"
 )
 
@@ -81,6 +82,21 @@ func isSlabtopHeader(t string) bool {
 	return len(fs) >= 8 && fs[0] == "OBJS" && fs[1] == "ACTIVE" && fs[len(fs)-1] == "NAME"
 }
 
+// addSlabTable gives the rules the caches of a slabtop or slabinfo table.
+func (d *doc) addSlabTable(tool string, first, last int, caches []model.SlabCache) {
+	if len(caches) > 0 {
+		d.tl.SlabTables = append(d.tl.SlabTables, model.SlabTable{Tool: tool, Source: spanSource(first, last), Caches: caches})
+	}
+}
+
+func slabtopCaches(rows []SlabtopRow) []model.SlabCache {
+	out := make([]model.SlabCache, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, model.SlabCache{Name: r.Name, Objs: r.Objs, SizeKB: r.CacheSizeK})
+	}
+	return out
+}
+
 func (d *doc) trySlabtop(i int) int {
 	// Rows pasted without their header ("slabtop -o | head", a sorted excerpt): two rows
 	// in a row, each with its "%" and "K" columns where slabtop prints them, are the table.
@@ -100,6 +116,7 @@ func (d *doc) trySlabtop(i int) int {
 		}
 		d.segSeq++
 		d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
+		d.addSlabTable("slabtop", d.ls[i].No, d.ls[k-1].No, slabtopCaches(st.Rows))
 		return k - i
 	}
 	for k < len(d.ls) && isSlabtopSummary(d.ls[k].Text) {
@@ -132,6 +149,7 @@ func (d *doc) trySlabtop(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
+	d.addSlabTable("slabtop", d.ls[i].No, d.ls[k-1].No, slabtopCaches(st.Rows))
 	return k - i
 }
 

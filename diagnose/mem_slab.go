@@ -1,7 +1,10 @@
 package diagnose
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 
 	"headroom/model"
 )
@@ -211,5 +214,82 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile find the caches in /proc/slabinfo and bound what fills them",
 				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
 	}
-	return NotChecked("no SUnreclaim in /proc/meminfo samples and no slab figure in an allocation-failure report")
+	if r, ok := slabFromTables(tl); ok {
+		return r
+	}
+	return NotChecked("no SUnreclaim in /proc/meminfo samples, no slab figure in an allocation-failure report, and no slabtop or /proc/slabinfo table")
+}
+
+// kmallocCache reports whether a cache is one of kmalloc's general caches that reclaim cannot
+// shrink: "kmalloc-512", "kmalloc-cg-256" (4.x+ memcg-accounted), "dma-kmalloc-1k", SLAB's
+// "size-1024". kmalloc-rcl-* (4.20+, __GFP_RECLAIMABLE) are left out: they are reclaimable.
+func kmallocCache(name string) bool {
+	for _, p := range []string{"kmalloc-cg-", "dma-kmalloc-", "kmalloc-", "size-"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			rest = strings.TrimSuffix(strings.TrimSuffix(rest, "(DMA)"), "k")
+			return rest != "" && isAllDigits(rest)
+		}
+	}
+	return false
+}
+
+func isAllDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// slabTableKmallocMinKB: with no memory size to judge a share against, kmalloc caches this
+// large are named (info) rather than left unchecked: 1 GiB of kmalloc objects is a leak on most
+// hosts that paste slabtop, and says nothing on a large server, so it is never more than info.
+const slabTableKmallocMinKB = 1 << 20
+
+// slabFromTables reads a slabtop or /proc/slabinfo table: the kmalloc caches are memory reclaim
+// cannot free (their sum is a lower bound of SUnreclaim: other caches may be unreclaimable
+// too, and neither tool says which).
+func slabFromTables(tl *model.Timeline) (Result, bool) {
+	if len(tl.SlabTables) == 0 {
+		return Result{}, false
+	}
+	t := tl.SlabTables[len(tl.SlabTables)-1]
+	var kmallocKB int64
+	var top []model.SlabCache
+	for _, c := range t.Caches {
+		if kmallocCache(c.Name) {
+			kmallocKB += c.SizeKB
+			top = append(top, c)
+		}
+	}
+	slices.SortFunc(top, func(a, b model.SlabCache) int { return cmp.Compare(b.SizeKB, a.SizeKB) })
+	var names []string
+	for _, c := range top[:min(len(top), 4)] {
+		names = append(names, fmt.Sprintf("%s %s (%d objects)", c.Name, memKB(c.SizeKB), c.Objs))
+	}
+	ev := []Evidence{{What: "kmalloc caches in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}
+	expl := "kmalloc's general caches hold objects the kernel allocated for itself (driver buffers, socket structures, " +
+		"per-connection state); reclaim cannot free them, only the code that allocated them. Several kmalloc caches with the " +
+		"same object count growing together are one structure set leaking per event. kmemleak, or the allocation sites in " +
+		"/sys/kernel/slab/<cache>/alloc_calls (slub_debug=U), name the caller."
+	total, totalSrc, haveTotal := memTotalKB(tl)
+	if !haveTotal || total <= 0 {
+		if kmallocKB < slabTableKmallocMinKB {
+			return NotChecked("kmalloc caches hold %s in the %s table (%s), but the memory size is unknown", memKB(kmallocKB), t.Tool, t.Source), true
+		}
+		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("kmalloc caches hold %s of unreclaimable kernel memory (memory size unknown)", memKB(kmallocKB)),
+			Evidence: ev, Explanation: expl + " The paste gives no memory size, so the share is not judged."}), true
+	}
+	share := float64(kmallocKB) / float64(total)
+	if share < sunreclaimWarnShare {
+		return Healthy("kmalloc caches hold %s, %.1f%% of memory (%s table)", memKB(kmallocKB), 100*share, t.Tool), true
+	}
+	sev := Warning
+	if share >= sunreclaimCritShare {
+		sev = Critical
+	}
+	ev = append(ev, Evidence{What: "share of memory", Value: fmt.Sprintf("at least %.0f%% of %s", 100*share, memKB(total)), Source: totalSrc})
+	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
+		Evidence: ev, Explanation: expl}), true
 }

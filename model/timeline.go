@@ -55,6 +55,9 @@ type Timeline struct {
 
 	Settings []SettingMention `json:"settings,omitempty"`
 	Profiles []Profile        `json:"profiles,omitempty"`
+	// SlabTables are slab cache tables a text holds (slabtop, /proc/slabinfo): which caches
+	// hold the kernel's memory, where meminfo's SUnreclaim only says how much.
+	SlabTables []SlabTable `json:"slab_tables,omitempty"`
 
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
@@ -161,6 +164,20 @@ func (m SettingMention) Names() string {
 		return m.Means
 	}
 	return kernel.SysctlMeans(m.Key)
+}
+
+// SlabTable is one slab cache table.
+type SlabTable struct {
+	Tool   string      `json:"tool"` // "slabtop", "slabinfo"
+	Source string      `json:"source"`
+	Caches []SlabCache `json:"caches"`
+}
+
+// SlabCache is one cache of a SlabTable: its name and the memory its objects take.
+type SlabCache struct {
+	Name   string `json:"name"`
+	Objs   int64  `json:"objs"`
+	SizeKB int64  `json:"size_kb"` // slabtop's CACHE SIZE; num_objs × objsize for slabinfo
 }
 
 // Profile is a kernel profile table from readprofile or perf report.
