@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"headroom/kernel"
 	"math"
 	"strconv"
 	"strings"
@@ -515,17 +516,7 @@ func parseDigits(s string) (int64, bool) {
 	return v, true
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isDigits(s string) bool { return kernel.IsDigits(s) }
 
 // fields splits on spaces and tabs; a thin wrapper so that call sites read as intent.
 func fields(s string) []string { return strings.Fields(s) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -227,19 +228,10 @@ func kmallocCache(name string) bool {
 	for _, p := range []string{"kmalloc-cg-", "dma-kmalloc-", "kmalloc-", "size-"} {
 		if rest, ok := strings.CutPrefix(name, p); ok {
 			rest = strings.TrimSuffix(strings.TrimSuffix(rest, "(DMA)"), "k")
-			return rest != "" && isAllDigits(rest)
+			return rest != "" && kernel.IsDigits(rest)
 		}
 	}
 	return false
-}
-
-func isAllDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // slabTableKmallocMinKB: with no memory size to judge a share against, kmalloc caches this

@@ -189,7 +189,7 @@ func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
 	}
 	// bnxt_en's per-ring "[0]: rx_discards" (read as [0]_rx_discards): the ring, then the name.
 	if strings.HasPrefix(n, "[") {
-		if i := strings.Index(n, "]_"); i > 1 && isDigitsASCII(n[1:i]) {
+		if i := strings.Index(n, "]_"); i > 1 && IsDigits(n[1:i]) {
 			if l, ok := driverLoss[n[i+2:]]; ok {
 				return l, true
 			}
@@ -197,7 +197,7 @@ func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
 	}
 	// be2net's per-queue "rxq0: rx_drops_no_frags" (read as rxq0_rx_drops_no_frags).
 	if rest, ok := strings.CutPrefix(n, "rxq"); ok {
-		if i := strings.IndexByte(rest, '_'); i > 0 && isDigitsASCII(rest[:i]) {
+		if i := strings.IndexByte(rest, '_'); i > 0 && IsDigits(rest[:i]) {
 			if l, ok := driverLoss[rest[i+1:]]; ok {
 				return l, true
 			}
@@ -311,13 +311,4 @@ func ClassifyNICStats(stats *Counters, virtual bool) []NICLossCounter {
 		}
 	}
 	return out
-}
-
-func isDigitsASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }

@@ -615,3 +615,14 @@ func txtNodeZone(line []byte) (node int, zone, rest []byte, err error) {
 	}
 	return int(n), zone, rest, nil
 }
+
+// IsDigits reports whether s is one or more ASCII digits: the test every reader of printed
+// counters, pids and versions makes.
+func IsDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
