@@ -28,7 +28,8 @@ type reportExtras struct {
 }
 
 // TaskLine is the line dump_stack prints before the trace (lib/dump_stack.c
-// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-), or
+// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-),
+// "CPU: 3 UID: 1000 PID: 4108 Comm: mprime ..." (6.11+, which prints the task's UID), or
 // 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
 type TaskLine struct {
 	CPU  *int   `json:"cpu,omitempty"`
@@ -65,7 +66,7 @@ type OOMTask struct {
 }
 
 var (
-	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) (?:UID: \d+ )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
 	reSuppressed = regexp.MustCompile(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
 	reSlabNode   = regexp.MustCompile(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
 	reMemcgUsage = regexp.MustCompile(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
