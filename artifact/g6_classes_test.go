@@ -34,3 +34,42 @@ func TestEthtoolBareSpacedNameNotCounter(t *testing.T) {
 		t.Error("'Total drops: 5' read as a counter outside a NIC statistics block")
 	}
 }
+
+// A show_mem dump whose head the excerpt cut: it starts at the footer (lib/show_mem.c
+// __show_mem: "N pages in swap cache", "Free swap  = NkB", "Total swap = NkB", "N pages RAM",
+// "N pages reserved"; 6.8+ adds "Memory cgroup min protection NkB -- low protection NkB",
+// mm/memcontrol.c mem_cgroup_show_protected_memory). Corpus 414, a 7.1 kernel: the footer
+// says 21 GB of swap in use, which the diagnosis needs.
+func TestShowMemFooterOnly(t *testing.T) {
+	text := `[   64.196157] 4227755 pages in swap cache
+[   64.196157] Free swap  = 46030652kB
+[   64.196158] Total swap = 67108860kB
+[   64.196158] 16676584 pages RAM
+[   64.196158] 0 pages HighMem/MovableOnly
+[   64.196159] 318942 pages reserved
+[   64.196159] 0 pages cma reserved
+[   64.196159] 0 pages hwpoisoned
+[   64.196160] Memory cgroup min protection 0kB -- low protection 0kB
+`
+	tl := ParseString(text, "dmesg", Options{})
+	sm := one(t, tl, KindShowMem).(ShowMem)
+	for name, want := range map[string]int64{"pages_in_swap_cache": 4227755, "free_swap_kb": 46030652,
+		"total_swap_kb": 67108860, "pages_ram": 16676584, "pages_reserved": 318942,
+		"memcg_min_protection_kb": 0, "memcg_low_protection_kb": 0} {
+		get(t, sm.Totals, name, want)
+	}
+	if sm.FreeSwapKB == nil || *sm.FreeSwapKB != 46030652 || sm.PagesRAM == nil || *sm.PagesRAM != 16676584 {
+		t.Errorf("free swap %v pages RAM %v", sm.FreeSwapKB, sm.PagesRAM)
+	}
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+}
+
+// One footer-like line alone is not a dump: "2 pages reserved" in prose starts nothing.
+func TestShowMemFooterLineAloneIsNoDump(t *testing.T) {
+	tl := ParseString("[   64.196159] 318942 pages reserved\n", "dmesg", Options{})
+	if n := len(artifactsOf(tl, KindShowMem)); n != 0 {
+		t.Errorf("%d show_mem artifacts from one footer line", n)
+	}
+}

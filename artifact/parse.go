@@ -372,7 +372,9 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	if len(af.Zones) == 0 && af.MemInfo == nil {
+	// A dump cut at its head may be the footer alone (swap, pages RAM, reserved): two of
+	// its lines at least, so that one "N pages reserved" in prose is not taken for a dump.
+	if len(af.Zones) == 0 && af.MemInfo == nil && (m.totals == nil || m.totals.Len() < 2) {
 		return false
 	}
 	d.markUsed(used)
