@@ -164,7 +164,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			}
 			break
 		}
-		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
+		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) {
 			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
 			// report only where its header was cut.

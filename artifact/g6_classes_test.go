@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"testing"
+
+	"headroom/model"
 )
 
 // ixgbe's SR-IOV counters are named with spaces and capitals ("VF 0 Tx Packets",
@@ -71,5 +73,52 @@ func TestShowMemFooterLineAloneIsNoDump(t *testing.T) {
 	tl := ParseString("[   64.196159] 318942 pages reserved\n", "dmesg", Options{})
 	if n := len(artifactsOf(tl, KindShowMem)); n != 0 {
 		t.Errorf("%d show_mem artifacts from one footer line", n)
+	}
+}
+
+// "page allocation stalls for Nms" (mm/page_alloc.c __alloc_pages_slowpath of 4.1x kernels:
+// warn_alloc once a request that may reclaim had spent stall_timeout, 10 s and every 10 s
+// after, in the slow path) is a report of its own: the request had not failed. Corpus 413,
+// quoted with '> ' and hard-wrapped by the reporter.
+func TestAllocStallReport(t *testing.T) {
+	text := `> Mar 26 12:32:15 monitoring-pi kernel: [126742.472373] python3: page allocation stalls for 10060ms, order:1,
+>  mode:0x15080c0(GFP_KERNEL_ACCOUNT|__GFP_ZERO), nodemask=(null)
+> Mar 26 12:32:15 monitoring-pi kernel: [126742.472401] python3 cpuset=/ mems_allowed=0
+> Mar 26 12:32:15 monitoring-pi kernel: [126742.472422] CPU: 0 PID: 530 Comm: python3 Tainted: G         C O
+>    4.14.79-v7+ #1159
+> Mar 26 12:32:15 monitoring-pi kernel: [126742.472425] Hardware name: BCM2835
+> Mar 26 12:32:15 monitoring-pi kernel: [126742.472448] [<8010ff30>] (unwind_backtrace) from [<8010c174>] (sh
+> ow_stack+0x20/0x24)
+`
+	tl := ParseString(text, "p", Options{})
+	if n := len(artifactsOf(tl, KindAllocFailure)); n != 0 {
+		t.Errorf("%d allocation failures: a stall is not a failure", n)
+	}
+	st := one(t, tl, KindAllocStall).(*allocStallArtifact)
+	if st.StallMS != 10060 || st.Process != "python3" || st.Order != 1 || st.ModeValue != 0x15080c0 {
+		t.Errorf("stall %+v", st)
+	}
+	if st.Task == nil || st.Task.PID != 530 {
+		t.Errorf("task %+v", st.Task)
+	}
+	var evs []*model.AllocStall
+	for _, e := range tl.Events {
+		if e.Kind == model.EventAllocStall && e.AllocStall != nil {
+			evs = append(evs, e.AllocStall)
+		}
+		if e.AllocFailure != nil {
+			t.Errorf("event %s carries an allocation failure", e.Kind)
+		}
+	}
+	if len(evs) != 1 || evs[0].StallMS != 10060 || evs[0].Request.Order != 1 {
+		t.Fatalf("stall events %+v", evs)
+	}
+}
+
+// A stall header whose numbers cannot be read is reported, not dropped.
+func TestAllocStallUnreadable(t *testing.T) {
+	tl := ParseString("[  12.000000] x: page allocation stalls for a while, order:\n", "p", Options{})
+	if len(tl.Unparsed) != 1 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
 	}
 }

@@ -65,6 +65,7 @@ const (
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
+	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -268,6 +269,8 @@ func (d *doc) kernelReport(i int) bool {
 		if startsOOMTaskTable(d.ls, d.used, i) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
 		}
+	case hasAlloc && isAllocStallHeader(t):
+		return d.allocStall(i)
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
