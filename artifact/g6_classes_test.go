@@ -122,3 +122,41 @@ func TestAllocStallUnreadable(t *testing.T) {
 		t.Errorf("unparsed %+v", tl.Unparsed)
 	}
 }
+
+// earlyoom's status line (earlyoom main.c print_mem_stats: "mem avail: %5lld of %5lld MiB
+// (%5.2f%%), swap free: %4lld of %4lld MiB (%5.2f%%)"), here from syslog before a 6.1
+// allocation failure (corpus 410): MemAvailable and MemTotal of the moment, which say whether
+// the machine as a whole was short when the failure came.
+func TestEarlyoomStatusLine(t *testing.T) {
+	text := `Mar 22 21:10:35 dill earlyoom[361]: mem avail:  3056 of  3836 MiB (79.66%), swap free: 16373 of 16383 MiB (99.94%)
+Mar 22 21:11:57 dill kernel: ksoftirqd/0: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC), nodemask=(null),cpuset=/,mems_allowed=0
+`
+	tl := ParseString(text, "p", Options{})
+	eo := one(t, tl, KindEarlyoom).(EarlyoomStatus)
+	if eo.MemAvailMiB != 3056 || eo.MemTotalMiB != 3836 || eo.SwapFreeMiB != 16373 || eo.SwapTotalMiB != 16383 {
+		t.Errorf("earlyoom %+v", eo)
+	}
+	var found bool
+	for _, s := range tl.Samples {
+		if v, ok := s.Mem("MemAvailable"); ok && v == 3056*1024 {
+			if tot, _ := s.Mem("MemTotal"); tot != 3836*1024 {
+				t.Errorf("MemTotal %d", tot)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no sample with MemAvailable from earlyoom: %+v", tl.Samples)
+	}
+	if len(artifactsOf(tl, KindAllocFailure)) != 1 {
+		t.Error("the allocation failure after it was not read")
+	}
+}
+
+// A line that starts like earlyoom's but does not carry its numbers stays another program's.
+func TestEarlyoomOtherLines(t *testing.T) {
+	tl := ParseString("Mar 22 21:10:35 dill earlyoom[361]: low memory! at or below SIGTERM limits: mem  4.00%, swap 10.00%\n", "p", Options{})
+	if n := len(artifactsOf(tl, KindEarlyoom)); n != 0 {
+		t.Errorf("%d earlyoom artifacts from a threshold line", n)
+	}
+}

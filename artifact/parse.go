@@ -66,6 +66,7 @@ const (
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
+	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -216,6 +217,9 @@ func (d *doc) run(from int) {
 		}
 		if l.Kernel {
 			d.logLine(i)
+			continue
+		}
+		if d.earlyoomLine(i) {
 			continue
 		}
 		if l.Syslog {

@@ -209,8 +209,8 @@ func boring(l *Line) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" {
-		return false // command output or prose; systemd-sysctl's lines are read (sysctlNotApplied)
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" {
+		return false // command output or prose; systemd-sysctl's and earlyoom's lines are read (sysctlNotApplied, earlyoomLine)
 	}
 	return !mayStartReport(t)
 }
