@@ -160,3 +160,43 @@ func TestEarlyoomOtherLines(t *testing.T) {
 		t.Errorf("%d earlyoom artifacts from a threshold line", n)
 	}
 }
+
+// Frames of warn_alloc (warn_alloc_failed before 4.9, mm/page_alloc.c) outside any report
+// are allocation failures whose header the text lacks: cut by an excerpt (corpus 416, tab-
+// indented hv_netvsc trace) or by a grep (corpus 415). The kernel log keeps where they are, so
+// that no check calls the log free of failures; a frame inside a report is not counted again.
+func TestHeaderlessAllocFailureFrames(t *testing.T) {
+	text := "\t\t[4238992.145728]  <IRQ>  [<ffffffffafb61e41>] dump_stack+0x19/0x1b\n" +
+		"\t\t[4238992.151057]  [<ffffffffaf5bcaa0>] warn_alloc_failed+0x110/0x180\n" +
+		"\t\t[4238992.172061]  [<ffffffffaf5c1478>] page_frag_alloc+0x158/0x170\n" +
+		"\t\t[4238992.181321]  [<ffffffffc00fe040>] netvsc_recv_callback+0x80/0x190 [hv_netvsc]\n"
+	tl := ParseString(text, "p", Options{})
+	kl := one(t, tl, KindKernelLog).(KernelLogData)
+	if len(kl.AllocFailureFrames) != 1 || kl.AllocFailureFrames[0].Line != 2 || kl.AllocFailureFrames[0].Function != "warn_alloc_failed" {
+		t.Errorf("frames %+v", kl.AllocFailureFrames)
+	}
+
+	grepped := `$ dmesg | grep warn_alloc_failed
+[181291.485024] warn_alloc_failed: 1 callbacks suppressed
+[181291.549768]  [<ffffffff81137b67>] warn_alloc_failed+0xd7/0x130
+[181297.608486] warn_alloc_failed: 80 callbacks suppressed
+[181297.672730]  [<ffffffff81137b67>] warn_alloc_failed+0xd7/0x130
+`
+	tl = ParseString(grepped, "p", Options{})
+	kl = one(t, tl, KindKernelLog).(KernelLogData)
+	if len(kl.AllocFailureFrames) != 2 || len(kl.Suppressed) != 2 {
+		t.Errorf("frames %+v suppressed %+v", kl.AllocFailureFrames, kl.Suppressed)
+	}
+
+	report := `[  74.189371] mprime: page allocation failure: order:0, mode:0xc0de0(GFP_KERNEL), nodemask=(null)
+[  74.189377] CPU: 3 PID: 4108 Comm: mprime Not tainted 6.1.0 #1
+[  74.189380] Call Trace:
+[  74.189386]  warn_alloc+0x131/0x1d0
+[  74.189389]  __alloc_pages_slowpath+0x11f9/0x1270
+`
+	tl = ParseString(report, "p", Options{})
+	kl = one(t, tl, KindKernelLog).(KernelLogData)
+	if len(kl.AllocFailureFrames) != 0 {
+		t.Errorf("a report's own frame counted as headerless: %+v", kl.AllocFailureFrames)
+	}
+}

@@ -152,10 +152,12 @@ type doc struct {
 	logCount int
 	// suppressed are the log's "N callbacks suppressed" lines (KernelLogData).
 	suppressed []SuppressedLine
-	logNumbers []LogNumbers
-	logNo      int    // line number of the last log record appended
-	logOrder   bool   // records were appended out of line order: finish sorts them
-	arena      []byte // backing store of LogRecord.Source strings
+	// allocFrames are the warn_alloc frames of log lines outside reports (KernelLogData).
+	allocFrames []LogFrame
+	logNumbers  []LogNumbers
+	logNo       int    // line number of the last log record appended
+	logOrder    bool   // records were appended out of line order: finish sorts them
+	arena       []byte // backing store of LogRecord.Source strings
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -478,7 +480,18 @@ func (d *doc) extendArtifact(data any, last int) {
 // logLine records a plain kernel log line.
 func (d *doc) logLine(i int) {
 	d.used[i] = true
-	d.appendLog(&d.ls[i])
+	d.appendPlainLog(&d.ls[i])
+}
+
+// appendPlainLog appends a kernel log line that no report took: a warn_alloc frame there is
+// a failure whose header is missing (KernelLogData.AllocFailureFrames).
+func (d *doc) appendPlainLog(l *Line) {
+	d.appendLog(l)
+	if strings.Contains(l.Text, "warn_alloc") {
+		if f, ok := allocFailureFrame(l.Text); ok {
+			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
+		}
+	}
 }
 
 func (d *doc) logLines(idx []int) {
@@ -645,7 +658,7 @@ func (d *doc) finish() {
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {
-		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers})
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers, AllocFailureFrames: d.allocFrames})
 		// Reports log their lines when their header is read, so a line that a report
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.

@@ -74,7 +74,7 @@ func (d *doc) runText(text string) {
 				}
 				d.scanHost(&l, ascii, start, end)
 				if l.Kernel {
-					d.appendLog(&l)
+					d.appendPlainLog(&l)
 					used = true
 				}
 			}
