@@ -200,3 +200,43 @@ func TestHeaderlessAllocFailureFrames(t *testing.T) {
 		t.Errorf("a report's own frame counted as headerless: %+v", kl.AllocFailureFrames)
 	}
 }
+
+// An ifconfig block's counter lines without its first line (net-tools 2.x "RX packets",
+// "RX errors", "TX packets", "TX errors", each once): one interface, not one a line, and not
+// named after a word of the prose above it ("ifconfig shows that ..."). Corpus 418.
+func TestIfconfigBodyWithoutNameLine(t *testing.T) {
+	text := "Next the when in native mode ifconfig shows that packets were received but dropped:\n" +
+		"```\n" +
+		"        RX packets 492  bytes 29520 (29.5 KB)\n" +
+		"        RX errors 0  dropped 48  overruns 0  frame 0              <-------\n" +
+		"        TX packets 435472628  bytes 62795068235 (62.7 GB)\n" +
+		"        TX errors 0  dropped 0 overruns 0  carrier 0  collisions 0\n" +
+		"```\n"
+	tl := ParseString(text, "p", Options{})
+	ia := one(t, tl, KindIfconfig).(ifaceArtifact)
+	if len(ia.Interfaces) != 1 {
+		t.Fatalf("%d interfaces, want 1: %+v", len(ia.Interfaces), ia.Interfaces)
+	}
+	f := ia.Interfaces[0]
+	if f.Name != "" {
+		t.Errorf("named %q from prose", f.Name)
+	}
+	get(t, &f.Counters, "rx_packets", 492)
+	get(t, &f.Counters, "rx_dropped", 48)
+	get(t, &f.Counters, "tx_packets", 435472628)
+	get(t, &f.Counters, "tx_bytes", 62795068235)
+}
+
+// The loop of corpus 048 ("for i in ...; do ifconfig enp6s0 | grep RX | grep overruns; sleep
+// 1; done") stays one reading a line, named by the command.
+func TestIfconfigLoopRowsStayReadings(t *testing.T) {
+	text := "root@h:~# for i in `seq 1 1000`; do ifconfig enp6s0 | grep RX | grep overruns; sleep 1; done\n" +
+		"          RX packets:994704 errors:0 dropped:570 overruns:5451 frame:0\n" +
+		"          RX packets:995667 errors:0 dropped:570 overruns:5451 frame:0\n" +
+		"          RX packets:995733 errors:0 dropped:570 overruns:5451 frame:0\n"
+	tl := ParseString(text, "p", Options{})
+	ia := one(t, tl, KindIfconfig).(ifaceArtifact)
+	if len(ia.Interfaces) != 3 || ia.Interfaces[0].Name != "enp6s0" {
+		t.Errorf("interfaces %+v", ia.Interfaces)
+	}
+}
