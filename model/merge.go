@@ -40,6 +40,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.Settings = append(out.Settings, t.Settings...)
 		out.Profiles = append(out.Profiles, t.Profiles...)
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)
+		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)

@@ -59,6 +59,13 @@ type Timeline struct {
 	// hold the kernel's memory, where meminfo's SUnreclaim only says how much.
 	SlabTables []SlabTable `json:"slab_tables,omitempty"`
 
+	// ZoneFragments are /proc/zoneinfo blocks a paste holds without their "Node N, zone
+	// NAME" line (a block cut at its top, or only its pagesets and closing lines). The
+	// numbers are the kernel's, but which zone they belong to is not printed, so they are kept
+	// out of the samples, where a rule would judge them as a whole named zone; a rule that
+	// needs no zone name (node-unreclaimable) reads them here.
+	ZoneFragments []ZoneFragment `json:"zone_fragments,omitempty"`
+
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
 	// Lines accounts for every line of a pasted text: what was read, what was prose or
@@ -196,6 +203,14 @@ type ProfileRow struct {
 	Share   float64 `json:"share"`     // percent as printed by perf, or readprofile's normalised load
 	SharePc float64 `json:"share_pct"` // ticks as a percent of the total
 	Module  string  `json:"module,omitempty"`
+}
+
+// ZoneFragment is a zoneinfo block without its header. Zone.Node is -1 and Zone.Name ""
+// unless the text around it decided them, which NodeWhy then says.
+type ZoneFragment struct {
+	Zone    kernel.Zone `json:"zone"`
+	Source  string      `json:"source"` // "lines 2-118"
+	NodeWhy string      `json:"node_why,omitempty"`
 }
 
 // Artifact is one parsed segment of a pasted text, for the report.
