@@ -1,7 +1,11 @@
 package artifact
 
 import (
+	"sort"
 	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
 )
 
 // conntrack -S (conntrack-tools, src/conntrack.c: the per-CPU statistics of
@@ -55,5 +59,30 @@ func (d *doc) tryConntrackStats(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindConntrackS, d.ls[i].No, d.ls[k-1].No, cs)
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.addSamples(KindConntrackS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Conntrack: cs.Sum()}})
 	return k - i
+}
+
+// Sum adds each counter over the CPUs (the kernel keeps them per CPU and conntrack -S prints
+// them so; a rule asks whether any CPU dropped), in name order; "cpu" is not a counter.
+func (cs *ConntrackStats) Sum() *kernel.Counters {
+	tot := map[string]int64{}
+	for _, m := range cs.CPUs {
+		for k, v := range m {
+			if k != "cpu" {
+				tot[k] += v
+			}
+		}
+	}
+	names := make([]string, 0, len(tot))
+	for k := range tot {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	c := &kernel.Counters{}
+	for _, k := range names {
+		c.Set(k, tot[k])
+	}
+	return c
 }
