@@ -41,6 +41,8 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.Profiles = append(out.Profiles, t.Profiles...)
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)
 		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
+		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
+		out.NodeConditions = append(out.NodeConditions, t.NodeConditions...)
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)

@@ -88,6 +88,32 @@ type Timeline struct {
 	// Kubelet is the kubelet's memory eviction threshold when a kubelet was found on a live
 	// host, or its configuration given (doctor --kubelet-config).
 	Kubelet *KubeletEviction `json:"kubelet,omitempty"`
+
+	// KubeletSignals are the kubelet eviction manager's observations a pasted log holds
+	// ("threshold [signal=memory.available, quantity=100Mi] observed -2097758044639028Ki"),
+	// and NodeConditions the node conditions pasted from `kubectl describe node` or that log:
+	// what the kubelet measured and decided, which rules weigh against the kernel's numbers.
+	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
+	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
+}
+
+// KubeletSignal is one eviction-manager observation: a signal, its threshold and the value
+// the kubelet observed, as printed, and in bytes when they are byte quantities.
+type KubeletSignal struct {
+	Signal         string `json:"signal"` // "memory.available", "allocatableMemory.available"
+	Threshold      string `json:"threshold"`
+	Observed       string `json:"observed"`
+	ThresholdBytes *int64 `json:"threshold_bytes,omitempty"` // nil for a percentage or a non-byte signal
+	ObservedBytes  *int64 `json:"observed_bytes,omitempty"`
+	Source         string `json:"source"` // "kubelet log line 21"
+}
+
+// NodeCondition is one Kubernetes node condition (MemoryPressure True ...).
+type NodeCondition struct {
+	Type   string `json:"type"`
+	Status string `json:"status"` // "True", "False", "Unknown"
+	Reason string `json:"reason,omitempty"`
+	Source string `json:"source"`
 }
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
