@@ -42,6 +42,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)
 		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
 		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
+		out.CgroupMemory = append(out.CgroupMemory, t.CgroupMemory...)
 		out.NodeConditions = append(out.NodeConditions, t.NodeConditions...)
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)

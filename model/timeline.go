@@ -89,12 +89,29 @@ type Timeline struct {
 	// host, or its configuration given (doctor --kubelet-config).
 	Kubelet *KubeletEviction `json:"kubelet,omitempty"`
 
+	// CgroupMemory are memory cgroups' own files pasted as text (memory.stat, memory.events,
+	// v1 memory.oom_control): where a container's memory, its TCP buffers among it, is
+	// charged, and how often it hit its limit. Live hosts' per-cgroup socket memory is Cgroups.
+	CgroupMemory []CgroupMemory `json:"cgroup_memory,omitempty"`
+
 	// KubeletSignals are the kubelet eviction manager's observations a pasted log holds
 	// ("threshold [signal=memory.available, quantity=100Mi] observed -2097758044639028Ki"),
 	// and NodeConditions the node conditions pasted from `kubectl describe node` or that log:
 	// what the kubelet measured and decided, which rules weigh against the kernel's numbers.
 	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
 	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
+}
+
+// CgroupMemory is one pasted memory-cgroup file. Stat holds memory.stat as printed (bytes
+// for sizes, counts for events; the v2 "sock" is the TCP and other socket buffers charged to
+// the cgroup); Events holds memory.events (v2: low, high, max, oom, oom_kill,
+// oom_group_kill) or v1 memory.oom_control (oom_kill_disable, under_oom, oom_kill).
+type CgroupMemory struct {
+	Version int              `json:"cgroup_version"`
+	Path    string           `json:"path,omitempty"` // the cgroup's directory when the text names it
+	Stat    *kernel.Counters `json:"stat,omitempty"`
+	Events  *kernel.Counters `json:"events,omitempty"`
+	Source  string           `json:"source"` // "lines 3-9"
 }
 
 // KubeletSignal is one eviction-manager observation: a signal, its threshold and the value
