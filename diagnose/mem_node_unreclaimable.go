@@ -26,6 +26,16 @@ func init() {
 		Family: FamilyMemory,
 		Check:  checkNodeUnreclaimable,
 	})
+	// With kswapd stopped on the node, nothing reclaims in the background: tasks reclaim for
+	// themselves, and atomic allocations meet zones that nobody refills above min.
+	Explains(
+		Edge{Cause: "node-unreclaimable", Effect: "direct-reclaim-stalls",
+			Link: "kswapd gave up on the node, so allocating tasks reclaim for themselves"},
+		Edge{Cause: "node-unreclaimable", Effect: "alloc-fail-reserve",
+			Link: "kswapd gave up on the node, so nothing refills the zones above min for allocations that cannot reclaim"},
+		Edge{Cause: "slab-unreclaimable-growth", Effect: "node-unreclaimable", Holds: slabMatters,
+			Link: "unreclaimable slab holds the memory, so every reclaim pass frees nothing"},
+	)
 }
 
 // zoneMarkMinShare: a zone-level mark (all_unreclaimable, before 4.8) on a zone holding less

@@ -76,3 +76,34 @@ func TestNodeUnreclaimableHealthyAndMissing(t *testing.T) {
 	tl.Samples = nil
 	mustNotCheck(t, run(t, "node-unreclaimable", tl), "no /proc/zoneinfo")
 }
+
+// The story: with kswapd stopped on the node, the direct-reclaim stalls that PSI shows
+// follow from it, so node-unreclaimable is the root cause and the stalls its consequence.
+func TestNodeUnreclaimableExplainsDirectReclaim(t *testing.T) {
+	tl := pasteTimeline(t, `    cpu: 39
+              count: 1
+              high:  1349
+              batch: 63
+  vm stats threshold: 120
+  node_unreclaimable:  1
+  start_pfn:           1048576
+
+$ cat /proc/pressure/memory
+some avg10=31.20 avg60=28.04 avg300=20.11 total=912345678
+full avg10=12.50 avg60=10.01 avg300=7.32 total=412345678
+`)
+	d := Run(tl, nil)
+	mustHave(t, d, "direct-reclaim-stalls", Warning)
+	if len(d.Story.Causes) == 0 || d.Story.Causes[0].ID != "node-unreclaimable" {
+		t.Fatalf("causes %+v", d.Story.Causes)
+	}
+	found := false
+	for _, c := range d.Story.Chains {
+		for _, l := range append(c.Links, c.Also...) {
+			found = found || c.Root == "node-unreclaimable" && l.ID == "direct-reclaim-stalls"
+		}
+	}
+	if !found {
+		t.Errorf("chains %+v", d.Story.Chains)
+	}
+}
