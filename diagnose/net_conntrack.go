@@ -147,6 +147,9 @@ func readConntrackStats(tl *model.Timeline) *conntrackStats {
 	if last == nil {
 		return nil
 	}
+	if !last.Conntrack.Has("drop") && !last.Conntrack.Has("early_drop") && !last.Conntrack.Has("insert_failed") {
+		return nil // none of the counters judged here: nothing to call healthy
+	}
 	st := &conntrackStats{last: last.Conntrack, src: sampleSource(last, "conntrack -S")}
 	if first := tl.FirstWith(has); first != last {
 		st.first = first.Conntrack

@@ -83,3 +83,10 @@ func TestConntrackStatsDrops(t *testing.T) {
 		t.Errorf("evidence: %+v", f.Evidence)
 	}
 }
+
+// conntrack -S whose lines hold none of drop, early_drop and insert_failed (a cut paste)
+// judges nothing: not checked, never healthy.
+func TestConntrackStatsWithoutDropCounters(t *testing.T) {
+	tl := pasteTimeline(t, "$ conntrack -S\ncpu=0   \tfound=770 invalid=3856 ignore=42570125 insert=0\n")
+	mustNotCheck(t, run(t, "conntrack-full", tl), "conntrack -S")
+}
