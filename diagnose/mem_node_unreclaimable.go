@@ -2,7 +2,8 @@ package diagnose
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"headroom/model"
@@ -159,13 +160,8 @@ func zoneName(z model.ZoneWatermarks) string {
 }
 
 func nodeList(nodes map[int]bool) string {
-	var ns []int
-	for n := range nodes {
-		ns = append(ns, n)
-	}
-	sort.Ints(ns)
 	var parts []string
-	for _, n := range ns {
+	for _, n := range slices.Sorted(maps.Keys(nodes)) {
 		if n < 0 {
 			parts = append(parts, "a zone block without its header")
 		} else {
