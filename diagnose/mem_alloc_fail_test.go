@@ -348,3 +348,22 @@ Normal: 231*4kB 49*8kB 14*16kB 13*32kB 8*64kB 2*128kB 0*256kB 1*512kB 0*1024kB 0
 		}
 	}
 }
+
+// Corpus 122 whole: the SLUB failure that follows (ext4_io_end, GFP_ATOMIC) grew an
+// unmovable slab, which CMA pageblocks may not serve either: the story's root is the CMA
+// shortage, the slab failure its consequence.
+func TestAllocFailCMAExplainsSlabFailure(t *testing.T) {
+	tl := pasteTimeline(t, `04166 < 4> [   36.172486] [03-19 10:05:52.172] ActivityManager: page allocation failure: order:0, mode:0xc00(GFP_NOIO), nodemask=(null),cpuset=foreground,mems_allowed=0
+0419C < 4> [   36.189447] [03-19 10:05:52.189] DMA32: 0*4kB 447*8kB (C) 217*16kB (C) 124*32kB (C) 136*64kB (C) 70*128kB (C) 22*256kB (C) 3*512kB (C) 0*1024kB 0*2048kB 0*4096kB = 35848kB
+0419D < 4> [   36.193125] [03-19 10:05:52.193] Normal: 231*4kB (UMEH) 49*8kB (MEH) 14*16kB (H) 13*32kB (H) 8*64kB (H) 2*128kB (H) 0*256kB 1*512kB (H) 0*1024kB 0*2048kB 0*4096kB = 3236kB
+	......
+041EA < 4> [   36.234447] [03-19 10:05:52.234] SLUB: Unable to allocate memory on node -1, gfp=0xa20(GFP_ATOMIC)
+041EB < 4> [   36.234455] [03-19 10:05:52.234] cache: ext4_io_end, object size: 64, buffer size: 64, default order: 0, min order: 0
+041EC < 4> [   36.234459] [03-19 10:05:52.234] node 0: slabs: 53,objs: 3392, free: 0
+`)
+	d := Run(tl, nil)
+	mustHave(t, d, "slab-alloc-failure", Warning)
+	if len(d.Story.Causes) == 0 || d.Story.Causes[0].ID != classCMA {
+		t.Fatalf("causes %+v", d.Story.Causes)
+	}
+}
