@@ -92,6 +92,11 @@ func checkOOMKill(tl *model.Timeline) Result {
 		n, _ := c.Events.Get("oom_kill")
 		memcg += int(n)
 		ev = append(ev, Evidence{What: "memory-cgroup OOM kills (" + cgroupFile(c) + " oom_kill)", Value: fmt.Sprintf("%d in %s", n, memOr(c.Path, "the cgroup pasted")), Source: c.Source})
+		if st := cgroupPair(tl, c, true); st != nil {
+			if what := cgroupCharged(*st); what != "" {
+				ev = append(ev, Evidence{What: "what the cgroup's memory held (memory.stat)", Value: what, Source: st.Source})
+			}
+		}
 	}
 	if counter.hasLast && counter.last > 0 {
 		ev = append(ev, Evidence{What: "vmstat oom_kill", Value: counter.describe(), Source: counter.source})

@@ -62,34 +62,20 @@ var cgroupV2PressureEvents = []string{"max", "high"}
 // with the memory.events of the same cgroup (same path, or the only two files of a paste
 // that names neither) and judges them. It returns findings, healthy and not-judged messages.
 func pastedCgroupSock(tl *model.Timeline) (findings []Finding, ok, missing []string) {
-	var stats, events []model.CgroupMemory
-	for _, c := range tl.CgroupMemory {
-		if c.Stat != nil {
-			stats = append(stats, c)
+	for _, st := range tl.CgroupMemory {
+		if st.Stat == nil {
+			continue
 		}
-		if c.Events != nil && c.Version == 2 {
-			events = append(events, c)
-		}
-	}
-	for _, st := range stats {
 		sock, has := st.Stat.Get("sock")
 		if !has {
 			continue
 		}
 		name := memOr(st.Path, "the pasted cgroup")
-		var evs *model.CgroupMemory
-		for i := range events {
-			e := &events[i]
-			if e.Path == st.Path && (e.Path != "" || len(stats) == 1 && len(events) == 1) {
-				evs = e
-			}
+		evs := cgroupPair(tl, st, false)
+		if evs != nil && evs.Version != 2 {
+			evs = nil
 		}
-		attrib := fmt.Sprintf("sock %s", plan.FormatBytes(sock))
-		for _, k := range []string{"anon", "file"} {
-			if v, ok := st.Stat.Get(k); ok {
-				attrib += fmt.Sprintf(", %s %s", k, plan.FormatBytes(v))
-			}
-		}
+		attrib := cgroupCharged(st)
 		if evs == nil {
 			missing = append(missing, fmt.Sprintf("memory.stat of %s read (%s, %s) but not its memory.events: whether it reached its limit is not in the input", name, attrib, st.Source))
 			continue
@@ -125,6 +111,41 @@ func pastedCgroupSock(tl *model.Timeline) (findings []Finding, ok, missing []str
 		})
 	}
 	return findings, ok, missing
+}
+
+// cgroupPair returns the other file of the same cgroup as c: its memory.events (or
+// oom_control) for a memory.stat, or its memory.stat when wantStat. Files pair when the
+// commands above them name the same directory, or when the paste holds one of each and names
+// neither.
+func cgroupPair(tl *model.Timeline, c model.CgroupMemory, wantStat bool) *model.CgroupMemory {
+	var cands []*model.CgroupMemory
+	for i := range tl.CgroupMemory {
+		o := &tl.CgroupMemory[i]
+		if wantStat && o.Stat != nil || !wantStat && o.Events != nil {
+			cands = append(cands, o)
+		}
+	}
+	for _, o := range cands {
+		if c.Path != "" && o.Path == c.Path {
+			return o
+		}
+	}
+	if c.Path == "" && len(cands) == 1 && cands[0].Path == "" && len(tl.CgroupMemory) == 2 {
+		return cands[0]
+	}
+	return nil
+}
+
+// cgroupCharged says what a memory.stat charges the cgroup: its socket buffers, anonymous
+// and file memory, as printed.
+func cgroupCharged(st model.CgroupMemory) string {
+	var parts []string
+	for _, k := range []string{"sock", "anon", "file"} {
+		if v, ok := st.Stat.Get(k); ok {
+			parts = append(parts, fmt.Sprintf("%s %s", k, plan.FormatBytes(v)))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cgroupEventsList prints memory.events' counters in the file's order.

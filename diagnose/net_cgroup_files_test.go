@@ -66,6 +66,11 @@ func TestCgroupMemEvents(t *testing.T) {
 	if !evidenceHas(f, "memory charged to /sys/fs/cgroup/kubepods.slice", "sock 40 MiB") || !evidenceHas(f, "times at its limits", "max 1523") {
 		t.Errorf("evidence: %+v", f.Evidence)
 	}
+	// oom-kill cites what the cgroup's memory held, from its memory.stat.
+	f = mustFire(t, run(t, "oom-kill", tl), Warning)
+	if !evidenceHas(f, "what the cgroup's memory held", "sock 40 MiB") {
+		t.Errorf("oom-kill evidence: %+v", f.Evidence)
+	}
 	// sock 0 with the same events: the limit was reached but no socket memory is charged.
 	tl = pasteTimeline(t, "$ cat /sys/fs/cgroup/kubepods.slice/memory.stat\n"+memStat379+"\n"+memEvents)
 	mustBeHealthyNaming(t, run(t, "cgroup-tcp-limit", tl), "max 1523")
