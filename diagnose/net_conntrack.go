@@ -50,7 +50,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		if len(tl.Log) > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
 		}
-		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count), no conntrack -S statistics and no kernel log")
+		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count), no conntrack statistics (conntrack -S, /proc/net/stat/nf_conntrack) and no kernel log")
 	}
 	if okC && okM && maxV > 0 {
 		share := float64(count) / float64(maxV)
@@ -84,9 +84,9 @@ func checkConntrackFull(tl *model.Timeline) Result {
 				}
 			}
 			sev = max(sev, s)
-			what := "conntrack -S drop: packets dropped for want of an entry"
+			what := "conntrack statistics drop: packets dropped for want of an entry"
 			if name == "early_drop" {
-				what = "conntrack -S early_drop: entries evicted to make room for new ones"
+				what = "conntrack statistics early_drop: entries evicted to make room for new ones"
 			}
 			ev = append(ev, Evidence{What: what, Value: st.value(name), Source: st.src})
 		}
@@ -126,7 +126,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		parts = append(parts, fmt.Sprintf("conntrack %d of %d entries (%s)", count, maxV, netPct(float64(count)/float64(maxV))))
 	}
 	if st != nil {
-		parts = append(parts, fmt.Sprintf("conntrack -S: drop %s, early_drop %s, insert_failed %s (summed over the CPUs)", st.value("drop"), st.value("early_drop"), st.value("insert_failed")))
+		parts = append(parts, fmt.Sprintf("conntrack statistics: drop %s, early_drop %s, insert_failed %s (summed over the CPUs)", st.value("drop"), st.value("early_drop"), st.value("insert_failed")))
 	}
 	if len(tl.Log) > 0 {
 		parts = append(parts, fmt.Sprintf("no \"table full, dropping packet\" in %d log lines", len(tl.Log)))
@@ -204,9 +204,9 @@ func conntrackInsertFailed(st *conntrackStats) (Finding, bool) {
 	if d, grew := st.grew("insert_failed"); grew && d == 0 {
 		sev = Info
 	}
-	ev := []Evidence{{What: "conntrack -S insert_failed: packets dropped when their entry could not be inserted", Value: st.value("insert_failed"), Source: st.src}}
+	ev := []Evidence{{What: "conntrack statistics insert_failed: packets dropped when their entry could not be inserted", Value: st.value("insert_failed"), Source: st.src}}
 	if c, ok := st.last.Get("clash_resolve"); ok {
-		ev = append(ev, Evidence{What: "conntrack -S clash_resolve: races the kernel resolved without a drop", Value: strconv.FormatInt(c, 10), Source: st.src})
+		ev = append(ev, Evidence{What: "conntrack statistics clash_resolve: races the kernel resolved without a drop", Value: strconv.FormatInt(c, 10), Source: st.src})
 	}
 	return Finding{
 		Severity: sev,
