@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/model"
@@ -47,13 +48,20 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 		}
 		return NotChecked("no kubelet eviction-manager observation of memory.available in the input (the kubelet's log)")
 	}
-	var negative, below []model.KubeletSignal
+	var negative, below, compared []model.KubeletSignal
+	var uncompared []string
 	for _, s := range mem {
+		thr, ok := kubeletThresholdBytes(tl, s)
 		switch {
 		case *s.ObservedBytes < 0:
 			negative = append(negative, s)
-		case s.ThresholdBytes != nil && *s.ObservedBytes < *s.ThresholdBytes:
+		case !ok:
+			uncompared = append(uncompared, s.Threshold)
+		case *s.ObservedBytes < thr:
+			s.ThresholdBytes = &thr
 			below = append(below, s)
+		default:
+			compared = append(compared, s)
 		}
 	}
 	condEv := func(ev []Evidence) []Evidence {
@@ -105,8 +113,30 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 				Why:         "the kubelet evicts to keep memory.available above its threshold"}},
 		})
 	}
-	s := mem[len(mem)-1]
+	if len(compared) == 0 {
+		return NotChecked("the kubelet's observations are not below zero, but their threshold %s is a share of the node's memory and MemTotal is not in the input", uncompared[0])
+	}
+	s := compared[len(compared)-1]
 	return Healthy("kubelet observed %s %s against its threshold %s (%s): neither below zero nor below the threshold", s.Signal, s.Observed, s.Threshold, s.Source)
+}
+
+// kubeletThresholdBytes is an observation's threshold in bytes: as printed, or a percentage
+// of the node's memory (the kubelet's "memory.available<5%" is of capacity,
+// pkg/kubelet/eviction/helpers.go GetThresholdQuantity) when MemTotal is known.
+func kubeletThresholdBytes(tl *model.Timeline, s model.KubeletSignal) (int64, bool) {
+	if s.ThresholdBytes != nil {
+		return *s.ThresholdBytes, true
+	}
+	pct, ok := strings.CutSuffix(s.Threshold, "%")
+	if !ok {
+		return 0, false
+	}
+	p, err := strconv.ParseFloat(pct, 64)
+	kb, _, okM := memTotalKB(tl)
+	if err != nil || !okM || p < 0 || p > 100 {
+		return 0, false
+	}
+	return int64(p / 100 * float64(kb) * 1024), true
 }
 
 // signedBytes formats a byte count that may be negative.

@@ -44,3 +44,15 @@ func TestKubeletEvictionSignalThreshold(t *testing.T) {
 	tl.NodeConditions = nil
 	mustNotCheck(t, run(t, "kubelet-eviction-signal", tl), "no kubelet eviction-manager observation")
 }
+
+// A threshold written as a share ("5%") is of the node's memory: compared only when MemTotal
+// is in the input, otherwise not checked (never healthy by default).
+func TestKubeletEvictionSignalPercent(t *testing.T) {
+	line := "I0913 15:20:47.884883  104204 helpers.go:826] eviction manager: thresholds - updated stats: threshold [signal=memory.available, quantity=5%] observed 1048576Ki\n"
+	mustNotCheck(t, run(t, "kubelet-eviction-signal", pasteTimeline(t, line)), "MemTotal")
+	tl := pasteTimeline(t, "MemTotal:       32768000 kB\nMemFree:         1048576 kB\nMemAvailable:    2097152 kB\n\n"+line)
+	f := mustFire(t, run(t, "kubelet-eviction-signal", tl), Warning) // 1 GiB < 5% of 31.25 GiB
+	if !evidenceHas(f, "kubelet observed memory.available", "below its threshold 5%") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
