@@ -272,6 +272,9 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	}
 	allMin, allShort, orderOnly := true, true, false
 	for _, c := range v.checks {
+		if c.wmUnknown {
+			continue // a zone known only by its buddy line proves nothing about its floor
+		}
 		if !c.belowMin {
 			allMin = false
 		}
@@ -584,6 +587,9 @@ func cmaExplains(v *allocVerdict) bool {
 	}
 	mostly := false
 	for _, c := range v.checks {
+		if c.wmUnknown {
+			continue // without its min, the zone can neither prove nor refute the cause
+		}
 		if !c.cmaKnown {
 			return false
 		}

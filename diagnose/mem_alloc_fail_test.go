@@ -367,3 +367,21 @@ func TestAllocFailCMAExplainsSlabFailure(t *testing.T) {
 		t.Fatalf("causes %+v", d.Story.Causes)
 	}
 }
+
+// A dump with one zone's lines and another zone's buddy line only: the buddy-only zone is
+// neutral (its floor is unknown), so the zone with its watermarks decides. Normal at its min
+// with DMA32 known only by blocks: a reserve shortage, as without DMA32.
+func TestAllocFailMixedBuddyOnlyZone(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "5.10.0")
+	normal := memZone("Normal", 8000, 10000, 4194304, []int64{0, 0}, []int64{100, 50, 0})
+	dma32 := model.ZoneReport{Node: 0, Zone: "DMA32", FreeBlocks: []int64{0, 447, 217}, MigrateTypes: []string{"", "UME", "UME"}}
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/0", 0, "0xa20(GFP_ATOMIC)", []string{"GFP_ATOMIC"}, memBool(true), "", []model.ZoneReport{dma32, normal})}
+	f := onlyFires(t, tl, classReserve, Critical)
+	if !evidenceHas(f, "zone DMA32", "the zone line with the watermarks is not in the input") || !evidenceHas(f, "zone Normal", "free 8000 kB, min 10000 kB") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	if strings.Contains(f.Explanation, "above its watermarks") {
+		t.Errorf("the buddy-only zone was taken for a zone above its watermarks: %s", f.Explanation)
+	}
+}
