@@ -372,7 +372,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	if len(af.Zones) == 0 && af.MemInfo == nil {
+	if len(af.Zones) == 0 && af.MemInfo == nil && len(m.fragments) == 0 {
 		return false
 	}
 	d.markUsed(used)
@@ -402,7 +402,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes})
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments})
 	return true
 }
 
