@@ -135,7 +135,7 @@ var (
 		"net.ipv4.tcp_mem in pages: below min TCP does not regulate; above pressure it stops growing buffers and trims them; at max new allocations fail (net/ipv4/tcp.c, net/core/sock.c __sk_mem_raise_allocated).",
 		"threshold")
 	mTCPPressure = def("headroom_tcp_memory_pressure", gauge,
-		"1 while TCP is in memory pressure (/proc/net/protocols TCP \"press\" column, tcp_memory_pressure), else 0.")
+		"1 while TCP is in memory pressure (/proc/net/protocols TCP \"press\" column, tcp_memory_pressure), else 0, as of the last window sample (at most --window-interval old; headroom_tcp_memory_pressure_entered_total counts every entry).")
 	mTCPPressures = def("headroom_tcp_memory_pressure_entered_total", counter,
 		"Times TCP entered memory pressure (/proc/net/netstat TcpExt TCPMemoryPressures).")
 	mTCPPressureSeconds = def("headroom_tcp_memory_pressure_seconds_total", counter,
