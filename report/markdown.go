@@ -60,6 +60,12 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 					cur = "?"
 				}
 				p.f("- **change** `%s`: %s → %s: %s\n", c.Key, mdCode(cur), mdCode(c.Recommended), mdEsc(c.Why))
+				if why, absent := diagnose.AbsentSysctl(tl, c.Key); absent {
+					// diagnose.Run already takes such changes out; a diagnosis made another
+					// way (an older recording) still gets no command that cannot run.
+					p.f("- no command: %s\n", mdEsc(why))
+					continue
+				}
 				if c.Kind == model.ChangeSysctl {
 					cmds = append(cmds, fmt.Sprintf("sysctl -w %s=%q", c.Key, c.Recommended))
 				}
