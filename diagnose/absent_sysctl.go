@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 
 	"headroom/kernel"
@@ -73,10 +74,11 @@ func dropAbsentSysctls(tl *model.Timeline, findings []Finding) {
 	}
 }
 
-// dropAbsentSteps removes from the story the commands whose sysctl the kernel lacks (the remedies
+// DropAbsentSteps removes from the story the commands whose sysctl the kernel lacks (the remedies
 // a mechanism calls for are not findings' changes, so dropAbsentSysctls does not see them); a
-// first change that goes is replaced by the next step.
-func dropAbsentSteps(tl *model.Timeline, s *Story) {
+// first change that goes is replaced by the next step. It never writes through s into the
+// slices it shares with another Story.
+func DropAbsentSteps(tl *model.Timeline, s *Story) {
 	if tl == nil {
 		return
 	}
@@ -105,6 +107,7 @@ func dropAbsentSteps(tl *model.Timeline, s *Story) {
 			s.FirstChange, s.Then = &first, s.Then[1:]
 		}
 	}
+	s.Chains = slices.Clone(s.Chains)
 	for i := range s.Chains {
 		if c := s.Chains[i].Change; c != nil && absent(c) {
 			s.Chains[i].Change = nil

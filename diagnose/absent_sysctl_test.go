@@ -73,7 +73,7 @@ func TestDropAbsentSteps(t *testing.T) {
 	advice := Step{Key: "vm.watermark_scale_factor", Value: "after the upgrade (it exists from 4.6)"}
 	minFree := Step{Key: "vm.min_free_kbytes", Value: "20000", Command: "sysctl -w vm.min_free_kbytes=20000"}
 	s := Story{Chains: []Chain{{Root: "swap-under-load", Change: &swap}}, FirstChange: &swap, Then: []Step{ring, advice, minFree}}
-	dropAbsentSteps(tl, &s)
+	DropAbsentSteps(tl, &s)
 	if s.FirstChange == nil || s.FirstChange.Key != "eth0 rx" || s.Chains[0].Change != s.FirstChange {
 		t.Fatalf("first change %+v (chain %+v), want the ring", s.FirstChange, s.Chains[0].Change)
 	}
@@ -82,7 +82,7 @@ func TestDropAbsentSteps(t *testing.T) {
 	}
 
 	s = Story{Chains: []Chain{{Root: "swap-under-load", Change: &swap}}, FirstChange: &swap}
-	dropAbsentSteps(&model.Timeline{Host: model.Host{Kernel: "6.18.44"}}, &s)
+	DropAbsentSteps(&model.Timeline{Host: model.Host{Kernel: "6.18.44"}}, &s)
 	if s.FirstChange == nil || s.FirstChange.Key != "vm.swappiness" {
 		t.Errorf("6.18 keeps vm.swappiness, got %+v", s.FirstChange)
 	}

@@ -114,7 +114,7 @@ func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = tellFinished(tl, *d) 
 // (absent_sysctl.go).
 func tellFinished(tl *model.Timeline, d Diagnosis) Story {
 	s := TellDiagnosis(tl, d)
-	dropAbsentSteps(tl, &s)
+	DropAbsentSteps(tl, &s)
 	return s
 }
 
