@@ -4,10 +4,15 @@ import (
 	"strings"
 
 	"headroom/kernel"
+	"headroom/model"
 )
 
-// KindCgroupMemStat is a cgroup's memory.stat (v2, or v1 in its own layout).
-const KindCgroupMemStat = "cgroup_memory_stat"
+// KindCgroupMemStat is a cgroup's memory.stat (v2, or v1 in its own layout);
+// KindCgroupMemEvents its memory.events (v2) or memory.oom_control (v1).
+const (
+	KindCgroupMemStat   = "cgroup_memory_stat"
+	KindCgroupMemEvents = "cgroup_memory_events"
+)
 
 // A cgroup's memory.stat is "name value" lines like /proc/vmstat, but its sizes are in
 // BYTES and carry no nr_ prefix: "anon 4096", "kernel_stack 81920", "sock 0"
@@ -61,6 +66,9 @@ func (d *doc) tryCgroupMemStat(i int) int {
 	if _, _, ok := memStatLine(d.ls[i].Text); !ok {
 		return 0
 	}
+	if n := d.tryCgroupMemEvents(i); n > 0 {
+		return n
+	}
 	k := procBlock(d.ls, i, func(t string) bool { _, _, ok := memStatLine(t); return ok })
 	ms := &CgroupMemStat{Version: 2}
 	sizes, v1, total := 0, 0, 0
@@ -86,5 +94,69 @@ func (d *doc) tryCgroupMemStat(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindCgroupMemStat, d.ls[i].No, d.ls[k-1].No, ms)
+	d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: ms.Version, Path: d.cgroupPathAbove(i),
+		Stat: &ms.Stat, Source: spanSource(d.ls[i].No, d.ls[k-1].No)})
 	return k - i
+}
+
+// memEventsV2 are the keys of a v2 memory.events (Documentation/admin-guide/cgroup-v2.rst
+// "memory.events"; mm/memcontrol.c memory_events_show): times the cgroup went under low,
+// over high (throttled), to max (allocation reclaimed at the limit), OOM, OOM kills, group
+// kills (5.17+). memEventsV1 are v1's memory.oom_control (mm/memcontrol-v1.c
+// mem_cgroup_oom_control_read; oom_kill since 4.13).
+var (
+	memEventsV2 = map[string]bool{"low": true, "high": true, "max": true, "oom": true, "oom_kill": true, "oom_group_kill": true}
+	memEventsV1 = map[string]bool{"oom_kill_disable": true, "under_oom": true, "oom_kill": true}
+)
+
+// CgroupMemEvents is a pasted memory.events or memory.oom_control.
+type CgroupMemEvents struct {
+	Version int             `json:"cgroup_version"`
+	Events  kernel.Counters `json:"events"`
+}
+
+// tryCgroupMemEvents reads memory.events (v2: "max" and "oom" or "oom_kill" among its keys)
+// or v1's memory.oom_control ("oom_kill_disable" and "under_oom"): every line must be one of
+// the file's keys, so a /proc/vmstat excerpt (whose oom_kill is the host's) is never taken.
+func (d *doc) tryCgroupMemEvents(i int) int {
+	k := procBlock(d.ls, i, func(t string) bool {
+		name, _, ok := memStatLine(t)
+		return ok && (memEventsV2[name] || memEventsV1[name])
+	})
+	if k-i < 3 {
+		return 0
+	}
+	ev := &CgroupMemEvents{}
+	for _, l := range d.ls[i:k] {
+		name, v, _ := memStatLine(l.Text)
+		ev.Events.Set(name, v)
+	}
+	has := func(n string) bool { return ev.Events.Has(n) }
+	switch {
+	case has("max") && (has("oom") || has("oom_kill")) && !has("under_oom"):
+		ev.Version = 2
+	case has("oom_kill_disable") && has("under_oom") && !has("max"):
+		ev.Version = 1
+	default:
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindCgroupMemEvents, d.ls[i].No, d.ls[k-1].No, ev)
+	d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: ev.Version, Path: d.cgroupPathAbove(i),
+		Events: &ev.Events, Source: spanSource(d.ls[i].No, d.ls[k-1].No)})
+	return k - i
+}
+
+// cgroupPathAbove returns the cgroup directory a command right above line i names
+// ("$ cat /sys/fs/cgroup/system.slice/memory.events"), or "".
+func (d *doc) cgroupPathAbove(i int) string {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		for _, f := range fields(d.ls[j].Text) {
+			f = strings.Trim(f, "`'\"")
+			if dir, _, ok := strings.Cut(f, "/memory."); ok && strings.HasPrefix(f, "/") {
+				return dir
+			}
+		}
+	}
+	return ""
 }

@@ -1,7 +1,12 @@
 package artifact
 
 import (
+	"sort"
+	"strconv"
 	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
 )
 
 // conntrack -S (conntrack-tools, src/conntrack.c: the per-CPU statistics of
@@ -55,5 +60,82 @@ func (d *doc) tryConntrackStats(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindConntrackS, d.ls[i].No, d.ls[k-1].No, cs)
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.addSamples(KindConntrackS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Conntrack: cs.Sum()}})
 	return k - i
+}
+
+// /proc/net/stat/nf_conntrack (net/netfilter/nf_conntrack_standalone.c ct_cpu_seq_show)
+// holds the same per-CPU counters in hex under a header line, one row a CPU:
+//
+//	entries  searched found new invalid ignore delete delete_list insert insert_failed drop  early_drop icmp_error  expect_new expect_create expect_delete search_restart
+//	000001a2  00000000 00000000 00000000 00000f10 0000a63d 00000000 00000000 00000000 00000000 00000000 00000000 00000000  00000000 00000000 00000000 000b6368
+//
+// Kernels renamed some columns (searched → clashres, delete_list → chainlength in 5.x); the
+// names are read from the header. entries is the table's count, the same on every row.
+
+// tryConntrackStatFile reads the file from its header line at i.
+func (d *doc) tryConntrackStatFile(i int) int {
+	head := fields(d.ls[i].Text)
+	if len(head) < 4 || head[0] != "entries" || !strings.Contains(d.ls[i].Text, "insert_failed") {
+		return 0
+	}
+	cs := &ConntrackStats{}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) != len(head) {
+			break
+		}
+		m := map[string]int64{"cpu": int64(len(cs.CPUs))}
+		ok := true
+		for j, f := range fs {
+			v, err := strconv.ParseInt(f, 16, 64)
+			if err != nil || v < 0 {
+				ok = false
+				break
+			}
+			m[head[j]] = v
+		}
+		if !ok {
+			break
+		}
+		cs.CPUs = append(cs.CPUs, m)
+	}
+	if len(cs.CPUs) == 0 {
+		d.unparsed(i, i, "/proc/net/stat/nf_conntrack: a header without rows of as many hex counters")
+		return 1
+	}
+	d.segSeq++
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.addArtifact(KindConntrackS, first, last, cs)
+	d.addSamples(KindConntrackS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Conntrack: cs.Sum()}})
+	return k - i
+}
+
+// Sum adds each counter over the CPUs (the kernel keeps them per CPU and conntrack -S prints
+// them so; a rule asks whether any CPU dropped), in name order; "cpu" is not a counter.
+func (cs *ConntrackStats) Sum() *kernel.Counters {
+	tot := map[string]int64{}
+	for _, m := range cs.CPUs {
+		for k, v := range m {
+			switch k {
+			case "cpu":
+			case "entries":
+				tot[k] = max(tot[k], v) // the table's count, printed on every row
+			default:
+				tot[k] += v
+			}
+		}
+	}
+	names := make([]string, 0, len(tot))
+	for k := range tot {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	c := &kernel.Counters{}
+	for _, k := range names {
+		c.Set(k, tot[k])
+	}
+	return c
 }

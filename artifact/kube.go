@@ -84,11 +84,16 @@ func (d *doc) tryKubeletEviction(i int) int {
 		msg, _ := klogMessage(d.ls[k].Text)
 		if m := reKubeletObservation.FindStringSubmatch(msg); m != nil {
 			o := KubeletObservation{Line: d.ls[k].No, Signal: m[1], Threshold: m[2], Observed: m[3]}
+			sig := model.KubeletSignal{Signal: o.Signal, Threshold: o.Threshold, Observed: o.Observed, Source: fmt.Sprintf("kubelet log line %d", o.Line)}
 			if strings.HasPrefix(o.Signal, "memory.") || strings.HasPrefix(o.Signal, "allocatableMemory.") {
 				if b, ok := kubeQuantityBytes(o.Observed); ok {
 					kib := b / 1024
 					o.ObservedKiB = &kib
 					negative = negative || b < 0
+					sig.ObservedBytes = &b
+				}
+				if b, ok := kubeQuantityBytes(o.Threshold); ok && !strings.HasSuffix(o.Threshold, "%") {
+					sig.ThresholdBytes = &b
 				}
 				if o.Signal == "memory.available" && d.tl.Kubelet == nil && !strings.HasSuffix(o.Threshold, "%") {
 					if b, ok := kubeQuantityBytes(o.Threshold); ok && b >= 0 {
@@ -98,8 +103,14 @@ func (d *doc) tryKubeletEviction(i int) int {
 				}
 			}
 			ev.Observations = append(ev.Observations, o)
+			d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
 		} else if m := reKubeletConditions.FindStringSubmatch(msg); m != nil {
-			ev.Conditions = append(ev.Conditions, strings.Fields(m[1])...)
+			// The eviction manager lists the conditions it observes as met: each is True.
+			for _, c := range strings.Fields(m[1]) {
+				ev.Conditions = append(ev.Conditions, c)
+				d.tl.NodeConditions = append(d.tl.NodeConditions, model.NodeCondition{Type: c, Status: "True",
+					Source: fmt.Sprintf("kubelet log line %d (eviction manager: node conditions - observed)", d.ls[k].No)})
+			}
 		}
 		k++
 	}
@@ -210,6 +221,8 @@ func (d *doc) tryKubeNodeConditions(i int) int {
 			break
 		}
 		conds = append(conds, c)
+		d.tl.NodeConditions = append(d.tl.NodeConditions, model.NodeCondition{Type: c.Type, Status: c.Status, Reason: c.Reason,
+			Source: fmt.Sprintf("kubectl describe node, line %d", d.ls[k].No)})
 		k += n
 	}
 	if len(conds) == 0 {

@@ -353,7 +353,7 @@ func TestPrefilters(t *testing.T) {
 	for _, l := range lines {
 		var want bool
 		switch showMemKind(l) {
-		case "marker", "zone", "buddy", "freepages", "global", "tail", "swap":
+		case "marker", "zone", "buddy", "freepages", "global", "nodeopen", "tail", "swap":
 			// tail and swap: a footer may open an excerpt whose dump head was cut.
 			want = true
 		}

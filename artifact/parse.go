@@ -383,7 +383,7 @@ func (d *doc) showMemReport(i int) bool {
 	m.fill(&af)
 	// A dump cut at its head may be the footer alone (swap, pages RAM, reserved): two of
 	// its lines at least, so that one "N pages reserved" in prose is not taken for a dump.
-	if len(af.Zones) == 0 && af.MemInfo == nil && (m.totals == nil || m.totals.Len() < 2) {
+	if len(af.Zones) == 0 && af.MemInfo == nil && len(m.fragments) == 0 && (m.totals == nil || m.totals.Len() < 2) {
 		return false
 	}
 	d.markUsed(used)
@@ -413,7 +413,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes})
+	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments})
 	return true
 }
 

@@ -298,6 +298,7 @@ func (d *doc) tryZoneInfoHeaderless(i int) int {
 	}
 	z := zs[0]
 	z.Node, z.Name = -1, ""
+	d.tl.ZoneFragments = append(d.tl.ZoneFragments, model.ZoneFragment{Zone: z, Source: spanSource(d.ls[i].No, d.ls[k-1].No)})
 	d.segSeq++
 	d.addArtifact(KindZoneInfo, d.ls[i].No, d.ls[k-1].No, ZoneInfoNoHeader{Zone: z,
 		Note: "a zone's block without its \"Node N, zone X\" line: kept, not judged (which zone it is decides what its watermarks mean)"})

@@ -35,6 +35,11 @@ func (d *doc) command(i int) int {
 	if strings.HasPrefix(ft, "cpu=") {
 		return d.tryConntrackStats(i)
 	}
+	if ft == "entries" {
+		if n := d.tryConntrackStatFile(i); n > 0 { // /proc/net/stat/nf_conntrack (conntrack.go)
+			return n
+		}
+	}
 	if strings.Contains(t, ": slabdata") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>") {
 		if n := d.trySlabinfo(i); n > 0 {
 			return n

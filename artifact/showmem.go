@@ -51,6 +51,78 @@ type showMem struct {
 	// splitReserve: the waiting lowmem_reserve[] line was printed bare, its values to follow
 	// one a line (isPendingContinuation).
 	splitReserve bool
+	// fragments are buddy lines whose zone name is not in the text (buddyFragment).
+	fragments []BuddyFragment
+}
+
+// BuddyFragment is the tail of a buddy line whose start, with the zone's name, is not in
+// the text: a paste that begins inside a dump whose KERN_CONT pieces syslog printed one a
+// line (corpus 403). Its blocks are kept by size, and its total; no zone is guessed.
+type BuddyFragment struct {
+	Blocks  []BuddyBlock `json:"blocks"`
+	TotalKB int64        `json:"total_kb,omitempty"`
+}
+
+// BuddyBlock is one "count*sizekB (types)" of a buddy line.
+type BuddyBlock struct {
+	Count  int64  `json:"count"`
+	SizeKB int64  `json:"size_kb"`
+	Types  string `json:"types,omitempty"`
+}
+
+// isLoneBuddyToken: one piece of a buddy line on a line of its own, as syslog prints the
+// KERN_CONT pieces of show_free_areas' buddy line when each reached it as a record
+// ("613*4kB", "(UME)", "= 15864kB").
+func isLoneBuddyToken(s string) bool {
+	if strings.HasPrefix(s, "= ") {
+		return strings.HasSuffix(s, "kB") && isDigits(strings.TrimSuffix(s[2:], "kB"))
+	}
+	if strings.IndexByte(s, ' ') >= 0 {
+		return false
+	}
+	if c, size, ok := strings.Cut(s, "*"); ok {
+		return isDigits(c) && strings.HasSuffix(size, "kB") && isDigits(strings.TrimSuffix(size, "kB"))
+	}
+	return isPendingContinuation(s) && !isDigits(s)
+}
+
+// isNodeOpen: "Node 0" alone, the start of a buddy line whose zone ("DMA32:") and blocks
+// follow as records of their own.
+func isNodeOpen(s string) bool {
+	n, ok := strings.CutPrefix(s, "Node ")
+	return ok && isDigits(n)
+}
+
+// parseFragment reads a buddy line's tail (isLoneBuddyToken pieces joined); it keeps it only
+// when it holds blocks and ends with the line's total.
+func (m *showMem) parseFragment(s string) {
+	var f BuddyFragment
+	fs := fields(s)
+	for i := 0; i < len(fs); i++ {
+		t := fs[i]
+		switch {
+		case t == "=" && i+1 < len(fs):
+			if n, ok := atoi(strings.TrimSuffix(fs[i+1], "kB")); ok {
+				f.TotalKB = n
+			}
+			i++
+		case strings.HasPrefix(t, "(") && len(f.Blocks) > 0:
+			f.Blocks[len(f.Blocks)-1].Types = strings.Trim(t, "()")
+		default:
+			c, size, ok := strings.Cut(t, "*")
+			if !ok {
+				continue
+			}
+			n, ok1 := atoi(c)
+			sz, ok2 := atoi(strings.TrimSuffix(size, "kB"))
+			if ok1 && ok2 {
+				f.Blocks = append(f.Blocks, BuddyBlock{Count: n, SizeKB: sz})
+			}
+		}
+	}
+	if len(f.Blocks) > 0 && f.TotalKB > 0 {
+		m.fragments = append(m.fragments, f)
+	}
 }
 
 // splitNodePrefix removes "Node N " and returns N (0 when absent).
@@ -79,6 +151,8 @@ func showMemKind(t string) string {
 	switch {
 	case s == "Mem-Info:" || s == "Mem-info:" || s == "Show-Memory:":
 		return "marker"
+	case isNodeOpen(s):
+		return "nodeopen"
 	case strings.HasSuffix(s, " per-cpu:"):
 		return "marker"
 	case strings.HasPrefix(s, "cpu ") && (strings.Contains(s, " hot:") || strings.Contains(s, " cold:")):
@@ -154,6 +228,11 @@ func startsShowMem(t string) bool {
 		return false
 	}
 	c0, c1 := s[0], s[1]
+	if (c0 == '(' || c0 >= '0' && c0 <= '9') && isLoneBuddyToken(s) {
+		// A buddy line's tail whose pieces syslog printed one a line (KERN_CONT), its start
+		// cut from the paste: kept as a fragment when it ends with its total.
+		return true
+	}
 	switch {
 	case s[len(s)-1] == ':':
 	case (c0 == 'A' || c0 == 'a') && c1 == 'c', c0 == 'D' && (c1 == 'M' || c1 == 'e'), c0 == 'F' && c1 == 'r',
@@ -167,7 +246,7 @@ func startsShowMem(t string) bool {
 		return false
 	}
 	switch showMemKind(s) {
-	case "marker", "zone", "buddy", "freepages", "global", "tail", "swap":
+	case "marker", "zone", "buddy", "freepages", "global", "nodeopen", "tail", "swap":
 		return true
 	}
 	return false
@@ -224,7 +303,7 @@ func (m *showMem) continues(t string) bool {
 	switch m.pendKind {
 	case "reserve":
 		return m.splitReserve && isDigits(strings.TrimSpace(t))
-	case "buddy":
+	case "buddy", "fragment":
 		return isContinuation(t) || isPendingContinuation(t) && !isDigits(strings.TrimSpace(t))
 	}
 	return false
@@ -234,6 +313,19 @@ func (m *showMem) continues(t string) bool {
 func (m *showMem) add(t string) bool {
 	s := strings.TrimSpace(t)
 	k := showMemKind(s)
+	if m.pendKind == "nodeopen" {
+		// "Node 0" alone, then its zone's "DMA32:" (KERN_CONT pieces): one buddy line.
+		node := m.pendBuf
+		m.pendBuf, m.pendKind = "", ""
+		if k == "buddyopen" || k == "buddy" {
+			s = node + " " + s
+		}
+	}
+	if m.lines == 0 && isLoneBuddyToken(s) {
+		m.pendBuf, m.pendKind = s, "fragment"
+		m.lines++
+		return true
+	}
 	if k == "" && m.continues(s) {
 		m.pendBuf += " " + s
 		m.lines++
@@ -245,7 +337,7 @@ func (m *showMem) add(t string) bool {
 		k = ""
 	}
 	if k == "" {
-		if (m.pendKind == "zone" || m.pendKind == "global" || m.pendKind == "buddy" || m.pendKind == "node" || m.pendKind == "buddy24") && isContinuation(s) {
+		if (m.pendKind == "zone" || m.pendKind == "global" || m.pendKind == "buddy" || m.pendKind == "fragment" || m.pendKind == "node" || m.pendKind == "buddy24") && isContinuation(s) {
 			m.pendBuf += " " + s
 			m.lines++
 			return true
@@ -268,6 +360,8 @@ func (m *showMem) add(t string) bool {
 		m.splitReserve = s == "lowmem_reserve[]:"
 	case "buddyopen":
 		m.pendBuf, m.pendKind = s, "buddy"
+	case "nodeopen":
+		m.pendBuf, m.pendKind = s, "nodeopen"
 	case "zone24":
 		m.saw24 = true
 		name, rest, _ := strings.Cut(strings.TrimPrefix(s, "Zone:"), " ")
@@ -400,6 +494,8 @@ func (m *showMem) flush() {
 		}
 	case "buddy":
 		m.parseBuddy(s)
+	case "fragment":
+		m.parseFragment(s)
 	case "node":
 		m.parseNode(s)
 	case "reserve":
@@ -611,6 +707,7 @@ type ShowMem struct {
 	PagesRAM   *int64             `json:"pages_ram,omitempty"`
 	PageSizeKB int64              `json:"page_size_kb,omitempty"`
 	Totals     *kernel.Counters   `json:"totals,omitempty"` // the footer lines (showMem.total)
+	Fragments  []BuddyFragment    `json:"buddy_fragments,omitempty"`
 	Nodes      []NodeCounters     `json:"nodes,omitempty"`
 }
 

@@ -1,9 +1,11 @@
 package artifact
 
 import (
+	"fmt"
 	"strings"
 
 	"headroom/kernel"
+	"headroom/model"
 )
 
 // A /proc/zoneinfo paste that starts inside a zone's per-cpu pagesets ("cpu: 30", "count:
@@ -73,7 +75,40 @@ func (d *doc) tryZoneInfoTail(i int) int {
 	if v, ok := z.Fields.Get("node_unreclaimable"); ok && v != 0 {
 		note += "; node_unreclaimable 1: kswapd failed to reclaim from this node MAX_RECLAIM_RETRIES (16) times in a row and stopped until reclaim succeeds again (mm/vmscan.c pgdat->kswapd_failures; MAX_RECLAIM_RETRIES in mm/internal.h)"
 	}
+	frag := model.ZoneFragment{Zone: z, Source: spanSource(d.ls[i].No, d.ls[end-1].No)}
+	if node, why, ok := zoneTailNode(d.ls, end); ok {
+		frag.Zone.Node, frag.NodeWhy = node, why
+	}
+	d.tl.ZoneFragments = append(d.tl.ZoneFragments, frag)
 	d.segSeq++
 	d.addArtifact(KindZoneInfo, d.ls[i].No, d.ls[end-1].No, ZoneInfoNoHeader{Zone: z, Note: note})
 	return end - i
+}
+
+// zoneTailNode decides the node of a zone tail from the block after it. /proc/zoneinfo
+// prints every node's zones in zone order, populated or not (mm/vmstat.c zoneinfo_show →
+// walk_zones_in_node without assert_populated), and ZONE_NORMAL always exists below
+// HighMem, Movable and Device: a tail followed by "Node N, zone Movable" (or HighMem,
+// Device) ends a lower zone of node N. A tail followed by a node's first zone, or by
+// nothing, may be the previous node's last zone, so its node stays unknown.
+func zoneTailNode(ls []Line, k int) (int, string, bool) {
+	for k < len(ls) && isBlank(ls[k].Text) {
+		k++
+	}
+	if k >= len(ls) {
+		return 0, "", false
+	}
+	fs := fields(ls[k].Text)
+	if len(fs) != 4 || fs[0] != "Node" || fs[2] != "zone" {
+		return 0, "", false
+	}
+	node, ok := atoi(strings.TrimSuffix(fs[1], ","))
+	if !ok || node < 0 {
+		return 0, "", false
+	}
+	switch fs[3] {
+	case "HighMem", "Movable", "Device":
+		return int(node), fmt.Sprintf("the next block is node %d's %s zone (line %d), which follows a lower zone of the same node in /proc/zoneinfo", node, fs[3], ls[k].No), true
+	}
+	return 0, "", false
 }

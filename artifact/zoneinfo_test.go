@@ -60,3 +60,26 @@ func TestZoneInfoFromInsideThePagesets(t *testing.T) {
 		t.Errorf("pageset-like lines alone were read: %+v", tl.Artifacts)
 	}
 }
+
+// The tail's node (corpus 384): decided only when the next block is a zone that always has a
+// lower zone of the same node before it (HighMem, Movable, Device); a node's first zone after
+// it may follow the previous node's last zone, so the node stays unknown. A block cut at its
+// top is kept as a fragment too, node and name unknown.
+func TestZoneInfoFragmentsNode(t *testing.T) {
+	tail := "    cpu: 39\n              count: 1\n              high:  1349\n              batch: 63\n  vm stats threshold: 120\n" +
+		"  node_unreclaimable:  1\n  start_pfn:           1048576\n"
+	for next, want := range map[string]int{
+		"Node 1, zone  Movable\n  pages free     0\n":  1,
+		"Node 1, zone    DMA32\n  pages free     10\n": -1,
+		"": -1,
+	} {
+		tl := ParseString(tail+next, "tail", Options{})
+		if len(tl.ZoneFragments) != 1 || tl.ZoneFragments[0].Zone.Node != want || (want >= 0) != (tl.ZoneFragments[0].NodeWhy != "") {
+			t.Errorf("next %q: fragments %+v", next, tl.ZoneFragments)
+		}
+	}
+	tl := ParseString("  pages free     7226981\n        min      10136\n        low      17540\n        high     24944\n", "cut", Options{})
+	if len(tl.ZoneFragments) != 1 || tl.ZoneFragments[0].Zone.Node != -1 || tl.ZoneFragments[0].Zone.Name != "" || len(tl.Samples) != 0 {
+		t.Errorf("headerless block: %+v samples %d", tl.ZoneFragments, len(tl.Samples))
+	}
+}

@@ -81,6 +81,11 @@ func init() {
 				Link: "compaction cannot rebuild the large free blocks the allocation needs"},
 		)
 	}
+	// A new slab is an unmovable allocation (mm/slub.c allocate_slab without __GFP_MOVABLE),
+	// which may not use MIGRATE_CMA pageblocks either: when the free memory was mostly CMA, the
+	// cache's growth failed for the same reason as the page allocation (corpus 122).
+	Explains(Edge{Cause: "alloc-fail-cma", Effect: "slab-alloc-failure",
+		Link: "the free memory was mostly CMA, which a slab cache's new (unmovable) slab may not use either"})
 	// A key the kernel does not have never took effect: it is why a fix did not work, told
 	// beside the failure it was meant to prevent.
 	for _, id := range append([]string{"min-free-too-low"}, allocFailIDs...) {

@@ -264,3 +264,14 @@ func mustBeHealthyNaming(t *testing.T, res Result, want string, not ...string) {
 		}
 	}
 }
+
+// pasteTimeline reads a pasted snippet (a few real lines of a corpus case) as the CLI does.
+func pasteTimeline(t *testing.T, text string) *model.Timeline {
+	t.Helper()
+	tl, err := artifact.Parse(strings.NewReader(text), "snippet", artifact.Options{})
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	tl.DeriveRates()
+	return tl
+}

@@ -114,6 +114,9 @@ type zoneCheck struct {
 	// that is not ALLOC_HARDER (not atomic) cannot use them: __zone_watermark_ok subtracts
 	// nr_reserved_highatomic for it (mm/page_alloc.c, 4.4+).
 	highAtomicPages int64
+	// wmUnknown: the dump holds the zone's buddy line but not its zone line (a paste elided
+	// it): free is the buddy line's blocks, min and the reserve are not known.
+	wmUnknown bool
 }
 
 func checkAllocClass(tl *model.Timeline, class string) Result {
@@ -255,8 +258,23 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		classifyWithoutDump(tl, v, order0Seen)
 		return
 	}
+	if allWatermarksUnknown(v.checks) {
+		// Buddy lines without zone lines: what is free is known, the floor it was measured
+		// against is not. Only the migrate letters can still prove a cause.
+		if cmaByLetters(v) {
+			v.class, v.inferred = classCMA, true
+			v.notes = append(v.notes, "the dump's zone lines (free, min, free_cma) are not in the input; its buddy lines' migrate letters put most of the free memory in CMA pageblocks (C) and highatomic ones (H), which this request may not use: "+
+				"an order-0 request fails only at its zone's floor, so the free memory it could use was at the floor while the rest looked plentiful")
+			return
+		}
+		classifyWithoutDump(tl, v, order0Seen)
+		return
+	}
 	allMin, allShort, orderOnly := true, true, false
 	for _, c := range v.checks {
+		if c.wmUnknown {
+			continue // a zone known only by its buddy line proves nothing about its floor
+		}
 		if !c.belowMin {
 			allMin = false
 		}
@@ -312,7 +330,11 @@ func memOrderPhrase(order int) string {
 func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
 	v.inferred = true
-	v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
+	if allWatermarksUnknown(v.checks) {
+		v.notes = append(v.notes, "the dump's buddy lines are in the input but not its zone lines (free, min, lowmem_reserve), so the zones' watermarks at the failure are unknown and the cause is inferred from the rest of the input")
+	} else {
+		v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
+	}
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
 		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
@@ -443,6 +465,9 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 				}
 			}
 		}
+		if !zoneLineRead(z) && z.FreeBlocks != nil {
+			measureBuddyOnly(&c, z)
+		}
 		if v.af.Order > 0 && z.FreeBlocks != nil {
 			c.orderKnown = true
 			if legacy {
@@ -479,6 +504,69 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 	}
 }
 
+// zoneLineRead: the dump's zone line ("Normal free:3236kB min:..."), which the reader keeps
+// under free_kb, was read; a zone known only from its buddy line has at most buddy_total_kb.
+func zoneLineRead(z model.ZoneReport) bool {
+	if z.Fields == nil {
+		return z.FreeKB != 0 || z.MinKB != 0
+	}
+	_, ok := z.Fields.Get("free_kb")
+	return ok || z.MinKB != 0
+}
+
+// measureBuddyOnly measures a zone from its buddy line alone: free is the sum of its blocks
+// (show_free_areas prints count*size per order, mm/show_mem.c), CMA and highatomic pages are
+// the blocks whose only migrate letter is C or H (show_migration_types: one letter per free
+// list that holds a block of that order). Watermarks are unknown, so no floor is judged.
+func measureBuddyOnly(c *zoneCheck, z model.ZoneReport) {
+	c.wmUnknown = true
+	c.freePages, c.highAtomicPages, c.freeCMAPages = 0, 0, 0
+	typed := len(z.MigrateTypes) == len(z.FreeBlocks)
+	for o, n := range z.FreeBlocks {
+		p := n << o
+		c.freePages += p
+		if !typed {
+			continue
+		}
+		switch z.MigrateTypes[o] {
+		case "C":
+			c.freeCMAPages += p
+		case "H":
+			c.highAtomicPages += p
+		}
+	}
+	c.cmaKnown = typed
+	c.belowMin, c.belowFloor = false, false
+}
+
+func allWatermarksUnknown(cs []zoneCheck) bool {
+	for _, c := range cs {
+		if !c.wmUnknown {
+			return false
+		}
+	}
+	return len(cs) > 0
+}
+
+// cmaByLetters: without watermarks, an order-0 request that may not use CMA failed while at
+// least three quarters of its zones' free pages were CMA (non-ALLOC_CMA requests subtract
+// NR_FREE_CMA_PAGES in the watermark check, mm/page_alloc.c __zone_watermark_unusable_free).
+// Order 0 only: a larger request could have failed for want of a block instead.
+func cmaByLetters(v *allocVerdict) bool {
+	if v.flags["MOVABLE"] || v.af.Order != 0 {
+		return false
+	}
+	var free, cma int64
+	for _, c := range v.checks {
+		if !c.cmaKnown {
+			return false
+		}
+		free += c.freePages
+		cma += c.freeCMAPages
+	}
+	return cma > 0 && cma*4 >= free*3
+}
+
 // otherLowZoneHasRoom: a zone the mode may not use (Normal, DMA32 above a GFP_DMA request)
 // was above its min: the restriction, not the host, ran out.
 func otherLowZoneHasRoom(v *allocVerdict) bool {
@@ -499,6 +587,9 @@ func cmaExplains(v *allocVerdict) bool {
 	}
 	mostly := false
 	for _, c := range v.checks {
+		if c.wmUnknown {
+			continue // without its min, the zone can neither prove nor refute the cause
+		}
 		if !c.cmaKnown {
 			return false
 		}
@@ -745,6 +836,15 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 	pk := func(p int64) int64 { return p * psz / 1024 }
 	var out []Evidence
 	for _, c := range v.checks {
+		if c.wmUnknown {
+			val := fmt.Sprintf("free %d kB (buddy lines; the zone line with the watermarks is not in the input)", pk(c.freePages))
+			if c.cmaKnown {
+				val += fmt.Sprintf("; CMA %d kB, highatomic %d kB by the migrate letters", pk(c.freeCMAPages), pk(c.highAtomicPages))
+			}
+			val += "; free blocks by order " + memBlocks(c.z.FreeBlocks)
+			out = append(out, Evidence{What: fmt.Sprintf("zone %s (node %d), eligible", c.z.Zone, c.z.Node), Value: val, Source: src})
+			continue
+		}
 		val := fmt.Sprintf("free %d kB, min %d kB", c.z.FreeKB, c.z.MinKB)
 		if c.reserveKnown && c.reservePages > 0 {
 			val += fmt.Sprintf(", lowmem_reserve against %s %d pages (%d kB)", v.cz, c.reservePages, pk(c.reservePages))
@@ -770,6 +870,9 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 	}
 	for _, c := range v.others {
 		val := fmt.Sprintf("free %d kB, min %d kB, present %d kB", c.z.FreeKB, c.z.MinKB, c.z.PresentKB)
+		if c.wmUnknown {
+			val = fmt.Sprintf("free %d kB (buddy line only)", pk(c.freePages))
+		}
 		out = append(out, Evidence{What: fmt.Sprintf("zone %s (node %d), not usable by this mode", c.z.Zone, c.z.Node), Value: val, Source: src})
 	}
 	return out

@@ -314,3 +314,74 @@ func TestAllocFailOtherCauseInferredSaysSo(t *testing.T) {
 	tl.Events = []model.Event{memAllocEvent(5, "afpd", 2, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.30-1", nil, "mv643xx_eth_poll", "rxq_refill")}
 	mustBeHealthyNaming(t, run(t, classLowmem, tl), "without a zone dump")
 }
+
+// Corpus 122: an order-0 GFP_NOIO failure whose dump kept only the buddy lines (the zone
+// lines with the watermarks were elided). DMA32's whole 35848 kB is in CMA pageblocks ("(C)")
+// and Normal's 3236 kB mostly highatomic ("(H)"): the request could use almost none of the
+// free memory. The buddy lines are read as what they are (free from their blocks, CMA from
+// the letters), not as zones with free 0 kB and min 0 kB.
+func TestAllocFailCMAFromMigrateLetters(t *testing.T) {
+	tl := pasteTimeline(t, `04166 < 4> [   36.172486] [03-19 10:05:52.172] ActivityManager: page allocation failure: order:0, mode:0xc00(GFP_NOIO), nodemask=(null),cpuset=foreground,mems_allowed=0
+0419C < 4> [   36.189447] [03-19 10:05:52.189] DMA32: 0*4kB 447*8kB (C) 217*16kB (C) 124*32kB (C) 136*64kB (C) 70*128kB (C) 22*256kB (C) 3*512kB (C) 0*1024kB 0*2048kB 0*4096kB = 35848kB
+0419D < 4> [   36.193125] [03-19 10:05:52.193] Normal: 231*4kB (UMEH) 49*8kB (MEH) 14*16kB (H) 13*32kB (H) 8*64kB (H) 2*128kB (H) 0*256kB 1*512kB (H) 0*1024kB 0*2048kB 0*4096kB = 3236kB
+`)
+	f := onlyFires(t, tl, classCMA, Warning)
+	if !strings.HasPrefix(f.Title, "inferred: ") {
+		t.Errorf("title %q: without the watermarks the cause is inferred", f.Title)
+	}
+	if !evidenceHas(f, "zone DMA32", "free 35848 kB (buddy lines; the zone line with the watermarks is not in the input)") || !evidenceHas(f, "zone DMA32", "CMA 35848 kB") {
+		t.Errorf("DMA32 evidence: %+v", f.Evidence)
+	}
+	if !evidenceHas(f, "zone Normal", "free 3236 kB") || !evidenceHas(f, "zone Normal", "highatomic 1920 kB") {
+		t.Errorf("Normal evidence: %+v", f.Evidence)
+	}
+	// The same buddy lines without the letters say nothing of CMA: a reserve shortage (an
+	// order-0 request fails only at its floor), never a zone with free 0 kB.
+	tl = pasteTimeline(t, `ActivityManager: page allocation failure: order:0, mode:0xc00(GFP_NOIO), nodemask=(null),cpuset=foreground,mems_allowed=0
+DMA32: 0*4kB 447*8kB 217*16kB 124*32kB 136*64kB 70*128kB 22*256kB 3*512kB 0*1024kB 0*2048kB 0*4096kB = 35848kB
+Normal: 231*4kB 49*8kB 14*16kB 13*32kB 8*64kB 2*128kB 0*256kB 1*512kB 0*1024kB 0*2048kB 0*4096kB = 3236kB
+`)
+	f = onlyFires(t, tl, classReserve, Critical)
+	for _, e := range f.Evidence {
+		if strings.Contains(e.Value, "free 0 kB") {
+			t.Errorf("a zone without its zone line read as free 0 kB: %+v", e)
+		}
+	}
+}
+
+// Corpus 122 whole: the SLUB failure that follows (ext4_io_end, GFP_ATOMIC) grew an
+// unmovable slab, which CMA pageblocks may not serve either: the story's root is the CMA
+// shortage, the slab failure its consequence.
+func TestAllocFailCMAExplainsSlabFailure(t *testing.T) {
+	tl := pasteTimeline(t, `04166 < 4> [   36.172486] [03-19 10:05:52.172] ActivityManager: page allocation failure: order:0, mode:0xc00(GFP_NOIO), nodemask=(null),cpuset=foreground,mems_allowed=0
+0419C < 4> [   36.189447] [03-19 10:05:52.189] DMA32: 0*4kB 447*8kB (C) 217*16kB (C) 124*32kB (C) 136*64kB (C) 70*128kB (C) 22*256kB (C) 3*512kB (C) 0*1024kB 0*2048kB 0*4096kB = 35848kB
+0419D < 4> [   36.193125] [03-19 10:05:52.193] Normal: 231*4kB (UMEH) 49*8kB (MEH) 14*16kB (H) 13*32kB (H) 8*64kB (H) 2*128kB (H) 0*256kB 1*512kB (H) 0*1024kB 0*2048kB 0*4096kB = 3236kB
+	......
+041EA < 4> [   36.234447] [03-19 10:05:52.234] SLUB: Unable to allocate memory on node -1, gfp=0xa20(GFP_ATOMIC)
+041EB < 4> [   36.234455] [03-19 10:05:52.234] cache: ext4_io_end, object size: 64, buffer size: 64, default order: 0, min order: 0
+041EC < 4> [   36.234459] [03-19 10:05:52.234] node 0: slabs: 53,objs: 3392, free: 0
+`)
+	d := Run(tl, nil)
+	mustHave(t, d, "slab-alloc-failure", Warning)
+	if len(d.Story.Causes) == 0 || d.Story.Causes[0].ID != classCMA {
+		t.Fatalf("causes %+v", d.Story.Causes)
+	}
+}
+
+// A dump with one zone's lines and another zone's buddy line only: the buddy-only zone is
+// neutral (its floor is unknown), so the zone with its watermarks decides. Normal at its min
+// with DMA32 known only by blocks: a reserve shortage, as without DMA32.
+func TestAllocFailMixedBuddyOnlyZone(t *testing.T) {
+	tl := memTextTimeline()
+	memHost64(tl, "5.10.0")
+	normal := memZone("Normal", 8000, 10000, 4194304, []int64{0, 0}, []int64{100, 50, 0})
+	dma32 := model.ZoneReport{Node: 0, Zone: "DMA32", FreeBlocks: []int64{0, 447, 217}, MigrateTypes: []string{"", "UME", "UME"}}
+	tl.Events = []model.Event{memAllocEvent(3, "swapper/0", 0, "0xa20(GFP_ATOMIC)", []string{"GFP_ATOMIC"}, memBool(true), "", []model.ZoneReport{dma32, normal})}
+	f := onlyFires(t, tl, classReserve, Critical)
+	if !evidenceHas(f, "zone DMA32", "the zone line with the watermarks is not in the input") || !evidenceHas(f, "zone Normal", "free 8000 kB, min 10000 kB") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	if strings.Contains(f.Explanation, "above its watermarks") {
+		t.Errorf("the buddy-only zone was taken for a zone above its watermarks: %s", f.Explanation)
+	}
+}

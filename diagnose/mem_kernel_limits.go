@@ -26,18 +26,22 @@ type kernelFact struct {
 	what                string
 	consequence         string
 	x86Only             bool
+	// needs is a sysctl the consequence names as the way out; without is said instead on
+	// a kernel that lacks it too (kernel.SysctlExists).
+	needs, without string
 }
 
 var kernelFacts = []kernelFact{
-	{2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false},
-	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (seed 003)", true},
-	{4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false},
-	{4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false},
-	{4, 8, 0, "node-based reclaim counters (4.8)", "reclaim counters are per zone (pgscan_kswapd_normal, ...): summed by headroom", false},
-	{4, 20, 0, "pressure stall information, /proc/pressure (4.20, commit eb414681d5a0)", "no PSI: stalls are inferred from allocstall and pgscan_direct only", false},
-	{5, 0, 0, "vm.watermark_boost_factor (5.0, commit 1c30844d2dfe)", "no watermark boost after fragmenting events", false},
-	{5, 9, 0, "vm.compaction_proactiveness (5.9, commit facdaa917c4d)", "no proactive background compaction", false},
-	{5, 17, 0, "skb drop reasons (5.17, kfree_skb_reason, commit c504e5c2f964)", "dropped packets cannot be attributed to a cause with the skb:kfree_skb tracepoint", false},
+	{2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false, "", ""},
+	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (seed 003)", true, "", ""},
+	{4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false, "", ""},
+	{4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false,
+		"vm.min_free_kbytes", "the low watermark is fixed at 5/4 of min, and this kernel has no vm.min_free_kbytes either: no sysctl moves kswapd's wake-up point (2.4's vm/freepages is read-only)"},
+	{4, 8, 0, "node-based reclaim counters (4.8)", "reclaim counters are per zone (pgscan_kswapd_normal, ...): summed by headroom", false, "", ""},
+	{4, 20, 0, "pressure stall information, /proc/pressure (4.20, commit eb414681d5a0)", "no PSI: stalls are inferred from allocstall and pgscan_direct only", false, "", ""},
+	{5, 0, 0, "vm.watermark_boost_factor (5.0, commit 1c30844d2dfe)", "no watermark boost after fragmenting events", false, "", ""},
+	{5, 9, 0, "vm.compaction_proactiveness (5.9, commit facdaa917c4d)", "no proactive background compaction", false, "", ""},
+	{5, 17, 0, "skb drop reasons (5.17, kfree_skb_reason, commit c504e5c2f964)", "dropped packets cannot be attributed to a cause with the skb:kfree_skb tracepoint", false, "", ""},
 }
 
 func checkKernelLimits(tl *model.Timeline) Result {
@@ -77,7 +81,13 @@ func checkKernelLimits(tl *model.Timeline) Result {
 			if f.x86Only && kernel.ArchFamily(tl.Host.Arch) != "x86" && tl.Host.Arch != "" {
 				continue
 			}
-			ev = append(ev, Evidence{What: "before " + f.what, Value: f.consequence, Source: "kernel " + rel})
+			consequence := f.consequence
+			if f.needs != "" {
+				if has, _ := kernel.SysctlExists(f.needs, v, true); !has {
+					consequence = f.without
+				}
+			}
+			ev = append(ev, Evidence{What: "before " + f.what, Value: consequence, Source: "kernel " + rel})
 		}
 	}
 	if highmem || tl.Host.Is32Bit() {

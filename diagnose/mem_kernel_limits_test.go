@@ -28,6 +28,22 @@ func TestKernelKnownLimits(t *testing.T) {
 			t.Errorf("x86-only fact on ARM: %+v", f.Evidence)
 		}
 	})
+	// Before 4.6 only min_free_kbytes moves the low watermark; 2.4 has not even that
+	// (kernel.SysctlExists), and the fact must not name it as the way out there.
+	for _, c := range []struct{ rel, want, not string }{
+		{"3.10.0", "only vm.min_free_kbytes moves", "no vm.min_free_kbytes either"},
+		{"2.4.20", "no vm.min_free_kbytes either", "only vm.min_free_kbytes moves"},
+	} {
+		t.Run("watermark fact on "+c.rel, func(t *testing.T) {
+			tl := memTextTimeline()
+			tl.Host.Kernel = c.rel
+			tl.Host.Arch = "x86_64"
+			f := mustFire(t, run(t, "kernel-known-limits", tl), Info)
+			if !evidenceHas(f, "watermark_scale_factor", c.want) || evidenceHas(f, "watermark_scale_factor", c.not) {
+				t.Errorf("kernel %s: want %q, not %q: %+v", c.rel, c.want, c.not, f.Evidence)
+			}
+		})
+	}
 	t.Run("seed 004 highmem", func(t *testing.T) {
 		tl := memTextTimeline()
 		tl.Events = []model.Event{memAllocEvent(40, "java", 0, "0x20", []string{"__GFP_HIGH"}, memBool(true), "2.6.13-2smp", memSeed004Zones())}

@@ -36,17 +36,21 @@ func checkOOMKill(tl *model.Timeline) Result {
 	}
 	counter := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return s.VM("oom_kill") })
 	logOK, logWhy := memLogAvailable(tl)
-	if len(kills) == 0 && !counter.hasLast && !logOK {
-		return NotChecked("%s and no oom_kill counter in /proc/vmstat (4.13+)", logWhy)
+	cgRead, cgKilled := cgroupOOMKills(tl)
+	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 {
+		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
-	if len(kills) == 0 && len(recs) == 0 && !(counter.hasLast && counter.last > 0) {
+	if len(kills) == 0 && len(recs) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
 		}
 		if counter.hasLast {
 			parts = append(parts, "vmstat oom_kill "+counter.describe())
+		}
+		for _, c := range cgRead {
+			parts = append(parts, fmt.Sprintf("%s oom_kill 0 (%s)", cgroupFile(c), c.Source))
 		}
 		return Healthy("%s", strings.Join(parts, "; "))
 	}
@@ -80,6 +84,18 @@ func checkOOMKill(tl *model.Timeline) Result {
 		ev = append(ev, logEvidence("OOM lines in the kernel log", recs))
 		if len(logMatches(tl, "Memory cgroup out of memory")) < len(logMatches(tl, "Killed process", "Out of memory: Kill")) {
 			sev = Critical
+		}
+	}
+	for _, c := range cgKilled {
+		// A cgroup's own count: kills inside it, at its limit (mem_cgroup_out_of_memory),
+		// never the host's; the host's vmstat oom_kill counts them too.
+		n, _ := c.Events.Get("oom_kill")
+		memcg += int(n)
+		ev = append(ev, Evidence{What: "memory-cgroup OOM kills (" + cgroupFile(c) + " oom_kill)", Value: fmt.Sprintf("%d in %s", n, memOr(c.Path, "the cgroup pasted")), Source: c.Source})
+		if st := cgroupPair(tl, c, true); st != nil {
+			if what := cgroupCharged(*st); what != "" {
+				ev = append(ev, Evidence{What: "what the cgroup's memory held (memory.stat)", Value: what, Source: st.Source})
+			}
 		}
 	}
 	if counter.hasLast && counter.last > 0 {
@@ -119,6 +135,33 @@ func checkOOMKill(tl *model.Timeline) Result {
 	}
 	f.When = memEventTimes(kills)
 	return Fired(f)
+}
+
+// cgroupOOMKills returns the pasted memory cgroup event files that count OOM kills (v2
+// memory.events, v1 memory.oom_control since 4.13), and those whose count is not zero.
+func cgroupOOMKills(tl *model.Timeline) (read, killed []model.CgroupMemory) {
+	for _, c := range tl.CgroupMemory {
+		if c.Events == nil {
+			continue
+		}
+		n, ok := c.Events.Get("oom_kill")
+		if !ok {
+			continue
+		}
+		read = append(read, c)
+		if n > 0 {
+			killed = append(killed, c)
+		}
+	}
+	return read, killed
+}
+
+// cgroupFile names a pasted cgroup events file by its version.
+func cgroupFile(c model.CgroupMemory) string {
+	if c.Version == 1 {
+		return "memory.oom_control"
+	}
+	return "memory.events"
 }
 
 func oomWhat(o *model.OOMKill, memcg bool) string {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"headroom/plan"
 	"strconv"
+	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -21,8 +23,139 @@ func init() {
 		ID:     "cgroup-tcp-limit",
 		Title:  "a memory cgroup's TCP memory at its limit",
 		Family: FamilyNetwork,
-		Check:  checkCgroupTCPLimit,
+		Check:  checkCgroupTCP,
 	})
+}
+
+// checkCgroupTCP judges the live v1 TCP limits (tl.Cgroups) and the pasted v2 files
+// (tl.CgroupMemory): a v2 cgroup whose memory.events say it reached memory.max or
+// memory.high while its memory.stat charges it socket memory.
+func checkCgroupTCP(tl *model.Timeline) Result {
+	pf, pOK, pMissing := pastedCgroupSock(tl)
+	if len(tl.Cgroups) == 0 {
+		switch {
+		case len(pf) > 0:
+			return Fired(pf...)
+		case len(pOK) > 0:
+			return Healthy("%s", strings.Join(pOK, "; "))
+		case len(pMissing) > 0:
+			return NotChecked("%s", strings.Join(pMissing, "; "))
+		}
+		return NotChecked("no cgroup with socket memory read (live hosts with the memory controller, or a pasted cgroup v2 memory.stat with its memory.events)")
+	}
+	res := checkCgroupTCPLimit(tl)
+	if len(pf) > 0 {
+		res.Findings = append(res.Findings, pf...)
+		res.Checked = ""
+	} else if res.Checked != "" && len(pOK) > 0 {
+		res.Checked += "; " + strings.Join(pOK, "; ")
+	}
+	return res
+}
+
+// cgroupV2PressureEvents are the memory.events keys that count the cgroup at its limits:
+// over memory.high (allocations throttled and reclaimed) and at memory.max (reclaim at the
+// limit; Documentation/admin-guide/cgroup-v2.rst "memory.events").
+var cgroupV2PressureEvents = []string{"max", "high"}
+
+// pastedCgroupSock pairs each pasted memory.stat that charges socket memory ("sock", v2)
+// with the memory.events of the same cgroup (same path, or the only two files of a paste
+// that names neither) and judges them. It returns findings, healthy and not-judged messages.
+func pastedCgroupSock(tl *model.Timeline) (findings []Finding, ok, missing []string) {
+	for _, st := range tl.CgroupMemory {
+		if st.Stat == nil {
+			continue
+		}
+		sock, has := st.Stat.Get("sock")
+		if !has {
+			continue
+		}
+		name := memOr(st.Path, "the pasted cgroup")
+		evs := cgroupPair(tl, st, false)
+		if evs != nil && evs.Version != 2 {
+			evs = nil
+		}
+		attrib := cgroupCharged(st)
+		if evs == nil {
+			missing = append(missing, fmt.Sprintf("memory.stat of %s read (%s, %s) but not its memory.events: whether it reached its limit is not in the input", name, attrib, st.Source))
+			continue
+		}
+		var hit []string
+		for _, k := range cgroupV2PressureEvents {
+			if v, ok := evs.Events.Get(k); ok && v > 0 {
+				hit = append(hit, fmt.Sprintf("%s %d", k, v))
+			}
+		}
+		if len(hit) == 0 || sock == 0 {
+			ok = append(ok, fmt.Sprintf("%s: %s; memory.events %s (%s)", name, attrib, cgroupEventsList(evs.Events), evs.Source))
+			continue
+		}
+		findings = append(findings, Finding{
+			ID:       "cgroup-tcp-limit",
+			Severity: Warning,
+			Title:    fmt.Sprintf("cgroup %s reached its memory limit while charged %s of socket memory: its TCP is throttled", name, plan.FormatBytes(sock)),
+			Evidence: []Evidence{
+				{What: "memory charged to " + name + " (memory.stat)", Value: attrib, Source: st.Source},
+				{What: "times at its limits since it was created (memory.events)", Value: strings.Join(hit, ", "), Source: evs.Source},
+			},
+			Explanation: "cgroup v2 charges a container's socket buffers to its memory (mm/memcontrol.c mem_cgroup_charge_skmem, " +
+				"\"sock\" in memory.stat). At memory.max the charge is forced but reported as failed, so the socket is under " +
+				"memory pressure, and reclaim struggling at the limit marks the cgroup's sockets as under pressure for a second " +
+				"at a time (vmpressure sets memcg->socket_pressure, mm/vmpressure.c; mem_cgroup_under_socket_pressure): TCP " +
+				"then stops growing its windows and buffers for this cgroup's connections only, while the host's tcp_mem and " +
+				"sockstat show nothing wrong.",
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "cgroup " + name + " memory.max",
+				Recommended: "raise memory.max (and memory.high) by what the workload's connections need in socket buffers, or bound the buffers (tcp_rmem/tcp_wmem maxima in its network namespace)",
+				Rule:        "cgroup-tcp-limit",
+				Why:         "the socket memory counts against the same limit as the workload's anon and file memory"}},
+		})
+	}
+	return findings, ok, missing
+}
+
+// cgroupPair returns the other file of the same cgroup as c: its memory.events (or
+// oom_control) for a memory.stat, or its memory.stat when wantStat. Files pair when the
+// commands above them name the same directory, or when the paste holds one of each and names
+// neither.
+func cgroupPair(tl *model.Timeline, c model.CgroupMemory, wantStat bool) *model.CgroupMemory {
+	var cands []*model.CgroupMemory
+	for i := range tl.CgroupMemory {
+		o := &tl.CgroupMemory[i]
+		if wantStat && o.Stat != nil || !wantStat && o.Events != nil {
+			cands = append(cands, o)
+		}
+	}
+	for _, o := range cands {
+		if c.Path != "" && o.Path == c.Path {
+			return o
+		}
+	}
+	if c.Path == "" && len(cands) == 1 && cands[0].Path == "" && len(tl.CgroupMemory) == 2 {
+		return cands[0]
+	}
+	return nil
+}
+
+// cgroupCharged says what a memory.stat charges the cgroup: its socket buffers, anonymous
+// and file memory, as printed.
+func cgroupCharged(st model.CgroupMemory) string {
+	var parts []string
+	for _, k := range []string{"sock", "anon", "file"} {
+		if v, ok := st.Stat.Get(k); ok {
+			parts = append(parts, fmt.Sprintf("%s %s", k, plan.FormatBytes(v)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cgroupEventsList prints memory.events' counters in the file's order.
+func cgroupEventsList(c *kernel.Counters) string {
+	var parts []string
+	for i := 0; i < c.Len(); i++ {
+		k, v := c.At(i)
+		parts = append(parts, fmt.Sprintf("%s %d", k, v))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cgroupTCPNearShare: at or above this share of its limit a cgroup is at the limit now;

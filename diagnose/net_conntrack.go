@@ -40,16 +40,17 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	count, countSrc, okC := netFirstIntSysctl(tl, conntrackCountKeys)
 	maxV, maxSrc, okM := netFirstIntSysctl(tl, conntrackMaxKeys)
 	recs := logMatches(tl, kernel.MsgConntrackFull...)
+	st := readConntrackStats(tl)
 	if okM && maxV <= 0 {
 		// No share can be computed against a maximum of 0 (a truncated or placeholder value):
 		// judge only the log, as when the maximum is absent.
 		okM = false
 	}
-	if !(okC && okM) && len(recs) == 0 {
+	if !(okC && okM) && len(recs) == 0 && st == nil {
 		if len(tl.Log) > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
 		}
-		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count) and no kernel log")
+		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count), no conntrack statistics (conntrack -S, /proc/net/stat/nf_conntrack) and no kernel log")
 	}
 	if okC && okM && maxV > 0 {
 		share := float64(count) / float64(maxV)
@@ -65,30 +66,162 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		sev = Critical
 		ev = append(ev, logEvidence("kernel log: new connections dropped", recs))
 	}
-	if sev < 0 {
-		return Healthy("conntrack %d of %d entries (%s)", count, maxV, netPct(float64(count)/float64(maxV)))
+	// The statistics: drop counts packets dropped because no entry could be had even after
+	// early_drop, which counts entries evicted to make room; both happen only at
+	// nf_conntrack_max (__nf_conntrack_alloc, net/netfilter/nf_conntrack_core.c).
+	if st != nil {
+		for _, name := range []string{"drop", "early_drop"} {
+			v, ok := st.last.Get(name)
+			if !ok || v == 0 {
+				continue
+			}
+			s := Warning // a since-boot total: the table was full at some time
+			if d, grew := st.grew(name); grew {
+				if d == 0 {
+					s = Info
+				} else if name == "drop" {
+					s = Critical
+				}
+			}
+			sev = max(sev, s)
+			what := "conntrack statistics drop: packets dropped for want of an entry"
+			if name == "early_drop" {
+				what = "conntrack statistics early_drop: entries evicted to make room for new ones"
+			}
+			ev = append(ev, Evidence{What: what, Value: st.value(name), Source: st.src})
+		}
 	}
-	f := Finding{
+	var findings []Finding
+	if sev >= 0 {
+		f := Finding{
+			Severity: sev,
+			Title:    "the connection tracking table is full: new connections are dropped",
+			Evidence: ev,
+			Explanation: "Every flow through netfilter's stateful rules or NAT takes a conntrack entry until it " +
+				"times out (established TCP: 5 days by default; TIME_WAIT 2 min). A full table drops the first " +
+				"packet of new flows, so clients time out connecting while existing flows continue. Raise " +
+				"nf_conntrack_max (each entry costs about 300 bytes of unswappable slab; also raise " +
+				"nf_conntrack_buckets so chains stay short), shorten the timeouts that hold dead flows " +
+				"(nf_conntrack_tcp_timeout_established, _time_wait), or exempt high-volume traffic from " +
+				"tracking (the raw table's NOTRACK / notrack). Seed 002's firewall, which degraded after floods " +
+				"and never recovered, is the kind of host to check.",
+		}
+		if okM {
+			rec := maxV * 2
+			f.Changes = append(f.Changes, model.Change{
+				Kind: model.ChangeSysctl, Key: "net.netfilter.nf_conntrack_max", Current: strconv.FormatInt(maxV, 10), Recommended: strconv.FormatInt(rec, 10),
+				Why: fmt.Sprintf("twice the entries; at about 300 bytes each the table may then hold %s of slab", plan.FormatBytes(rec*300)),
+			})
+		}
+		findings = append(findings, f)
+	}
+	if f, ok := conntrackInsertFailed(st); ok {
+		findings = append(findings, f)
+	}
+	if len(findings) > 0 {
+		return Fired(findings...)
+	}
+	var parts []string
+	if okC && okM {
+		parts = append(parts, fmt.Sprintf("conntrack %d of %d entries (%s)", count, maxV, netPct(float64(count)/float64(maxV))))
+	}
+	if st != nil {
+		parts = append(parts, fmt.Sprintf("conntrack statistics: drop %s, early_drop %s, insert_failed %s (summed over the CPUs)", st.value("drop"), st.value("early_drop"), st.value("insert_failed")))
+	}
+	if len(tl.Log) > 0 {
+		parts = append(parts, fmt.Sprintf("no \"table full, dropping packet\" in %d log lines", len(tl.Log)))
+	}
+	return Healthy("%s", strings.Join(parts, "; "))
+}
+
+// conntrackStats is the conntrack statistics of the input: the newest reading, and the
+// first when there are two to compare.
+type conntrackStats struct {
+	first, last *kernel.Counters
+	src         string
+}
+
+func readConntrackStats(tl *model.Timeline) *conntrackStats {
+	has := func(s *model.Sample) bool { return s.Conntrack != nil }
+	last := tl.LastWith(has)
+	if last == nil {
+		return nil
+	}
+	if !last.Conntrack.Has("drop") && !last.Conntrack.Has("early_drop") && !last.Conntrack.Has("insert_failed") {
+		return nil // none of the counters judged here: nothing to call healthy
+	}
+	st := &conntrackStats{last: last.Conntrack, src: sampleSource(last, "conntrack -S")}
+	if first := tl.FirstWith(has); first != last {
+		st.first = first.Conntrack
+	}
+	return st
+}
+
+// grew returns a counter's growth between the first and last readings, when there are two.
+func (st *conntrackStats) grew(name string) (int64, bool) {
+	if st.first == nil {
+		return 0, false
+	}
+	a, ok1 := st.first.Get(name)
+	b, ok2 := st.last.Get(name)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	// The per-CPU counters are unsigned int (struct ip_conntrack_stat), summed here: a
+	// decrease is a reset (module reload, reboot), never a wrap of the sum.
+	d, _ := model.Delta(a, b, model.Width64)
+	return d, true
+}
+
+// value is a counter as evidence: its total, and its growth when two readings exist.
+func (st *conntrackStats) value(name string) string {
+	v, ok := st.last.Get(name)
+	if !ok {
+		return "not printed"
+	}
+	out := fmt.Sprintf("%d since the module loaded", v)
+	if d, ok := st.grew(name); ok {
+		out += fmt.Sprintf(", +%d between the readings", d)
+	}
+	return out
+}
+
+// conntrackInsertFailed: insert_failed counts packets dropped when their new entry could
+// not be inserted at confirmation (__nf_conntrack_confirm, nf_conntrack_core.c), most often
+// because another CPU inserted the same tuple first: two packets of one new UDP flow sent at
+// once (a resolver's A and AAAA queries over one socket through DNAT) race, and the loser is
+// dropped, which clients see as 5-second DNS timeouts. Since 5.x most such clashes are
+// resolved (the clash_resolve counter); what is left in insert_failed is lost packets.
+func conntrackInsertFailed(st *conntrackStats) (Finding, bool) {
+	if st == nil {
+		return Finding{}, false
+	}
+	v, ok := st.last.Get("insert_failed")
+	if !ok || v == 0 {
+		return Finding{}, false
+	}
+	sev := Warning
+	if d, grew := st.grew("insert_failed"); grew && d == 0 {
+		sev = Info
+	}
+	ev := []Evidence{{What: "conntrack statistics insert_failed: packets dropped when their entry could not be inserted", Value: st.value("insert_failed"), Source: st.src}}
+	if c, ok := st.last.Get("clash_resolve"); ok {
+		ev = append(ev, Evidence{What: "conntrack statistics clash_resolve: races the kernel resolved without a drop", Value: strconv.FormatInt(c, 10), Source: st.src})
+	}
+	return Finding{
 		Severity: sev,
-		Title:    "the connection tracking table is full: new connections are dropped",
+		Title:    "conntrack insertions failed: packets of new flows were dropped",
 		Evidence: ev,
-		Explanation: "Every flow through netfilter's stateful rules or NAT takes a conntrack entry until it " +
-			"times out (established TCP: 5 days by default; TIME_WAIT 2 min). A full table drops the first " +
-			"packet of new flows, so clients time out connecting while existing flows continue. Raise " +
-			"nf_conntrack_max (each entry costs about 300 bytes of unswappable slab; also raise " +
-			"nf_conntrack_buckets so chains stay short), shorten the timeouts that hold dead flows " +
-			"(nf_conntrack_tcp_timeout_established, _time_wait), or exempt high-volume traffic from " +
-			"tracking (the raw table's NOTRACK / notrack). Seed 002's firewall, which degraded after floods " +
-			"and never recovered, is the kind of host to check.",
-	}
-	if okM {
-		rec := maxV * 2
-		f.Changes = append(f.Changes, model.Change{
-			Kind: model.ChangeSysctl, Key: "net.netfilter.nf_conntrack_max", Current: strconv.FormatInt(maxV, 10), Recommended: strconv.FormatInt(rec, 10),
-			Why: fmt.Sprintf("twice the entries; at about 300 bytes each the table may then hold %s of slab", plan.FormatBytes(rec*300)),
-		})
-	}
-	return Fired(f)
+		Explanation: "A new flow's entry is inserted into the table when its first packet leaves netfilter " +
+			"(__nf_conntrack_confirm, net/netfilter/nf_conntrack_core.c). When another CPU inserted the same tuple " +
+			"first, as when a resolver sends its A and AAAA queries at once over one UDP socket through DNAT " +
+			"(Kubernetes services), the loser is dropped and counted in insert_failed: the client waits for its " +
+			"timeout (5 s for DNS). Kernels from 5.x resolve most such clashes (clash_resolve); elsewhere the " +
+			"resolver option single-request-reopen, or a node-local DNS cache, avoids the race.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "resolver or kernel",
+			Recommended: "options single-request-reopen (or use-vc) in resolv.conf of the affected pods, a node-local DNS cache, or a kernel with conntrack clash resolution",
+			Why:         "the drop is a race between two packets of one flow, not a full table: raising nf_conntrack_max does not help"}},
+	}, true
 }
 
 // netFirstIntSysctl returns the first of keys the host has, as an integer.

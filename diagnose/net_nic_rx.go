@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -207,8 +208,9 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			if v == 0 || !(isOverrun || isAlloc) {
 				continue
 			}
-			// The standard counters already seen above would double count.
-			if isOverrun && dev.Counters.Has(name) {
+			// The standard counters already seen above would double count; a name that is
+			// an overrun only on this driver (i40e's VSI rx_dropped) was not among them.
+			if isOverrun && dev.Counters.Has(name) && slices.Contains(kernel.RxOverrunNetDevCounters, name) {
 				continue
 			}
 			val := fmt.Sprintf("%d since boot", v)

@@ -54,11 +54,12 @@ func TestNICRxOverruns(t *testing.T) {
 			t.Errorf("evidence %+v", f.Evidence)
 		}
 	})
-	// `ethtool -S X | egrep 'dropped'` keeps rx_dropped (the stack's) and a link-down
-	// counter: no overrun counter was read, so "no overruns" would be a guess.
+	// `ethtool -S X | egrep 'dropped'` keeps rx_dropped (the stack's, on a driver without
+	// i40e's port.* names, whose rx_dropped is a ring loss) and a link-down counter: no
+	// overrun counter was read, so "no overruns" would be a guess.
 	t.Run("a grep that kept no overrun counter is not checked", func(t *testing.T) {
 		tl := timeline(1)
-		a, b := counters("rx_dropped", 3322, "port.tx_dropped_link_down", 0), counters("rx_dropped", 768, "tx_dropped", 0)
+		a, b := counters("rx_dropped", 3322, "tx_dropped_link_down", 0), counters("rx_dropped", 768, "tx_dropped", 0)
 		tl.Samples[0].NICStats = []kernel.NICStats{{Name: "enp24s0f1", Stats: &a}, {Name: "enp24s0f0", Stats: &b}}
 		mustNotCheck(t, run(t, "nic-rx-overruns", tl), "no RX overrun, missed or FIFO counter")
 		// One interface with rx_missed_errors read (zero) is checked; the other is named as unread.
@@ -90,4 +91,37 @@ func TestNICRxOverruns(t *testing.T) {
 	t.Run("missing", func(t *testing.T) {
 		mustNotCheck(t, run(t, "nic-rx-overruns", timeline(2)), "/proc/net/dev")
 	})
+}
+
+// Corpus 249: a grep of i40e's ethtool -S for rx_dropped. Beside the port's
+// port.rx_dropped, the VSI's rx_dropped counts frames discarded for want of a descriptor
+// (kernel.ClassifyNICCounterIn): 3322 lost at the NIC, a since-boot total without a packet
+// count, so info; never "no RX overrun" on 2 interfaces.
+func TestNICRxOverrunsI40eVSIRxDropped(t *testing.T) {
+	tl := pasteTimeline(t, `root@compute5:~# ethtool -S enp24s0f1 | egrep -E 'rx_dropped|rx_missed'
+     rx_dropped: 3322
+     port.rx_dropped: 0
+root@compute5:~# ethtool -S enp24s0f0 | egrep -E 'rx_dropped|rx_missed'
+     rx_dropped: 768
+     port.rx_dropped: 0
+`)
+	res := run(t, "nic-rx-overruns", tl)
+	if len(res.Findings) != 2 {
+		t.Fatalf("want a finding per interface, got %+v (%s)", res.Findings, res.Checked+res.NotChecked)
+	}
+	f := res.Findings[0]
+	if !evidenceHas(f, "ethtool rx_dropped", "since boot") || f.Severity != Info {
+		t.Errorf("finding %v: %+v", f.Severity, f.Evidence)
+	}
+	// A netdev line beside it must not hide the VSI's count: /proc/net/dev has no overrun
+	// column of that name.
+	tl.Samples[len(tl.Samples)-1].NetDev = append(tl.Samples[len(tl.Samples)-1].NetDev, netdev("enp24s0f0", "rx_packets", 1000000, "rx_dropped", 768))
+	res = run(t, "nic-rx-overruns", tl)
+	found := false
+	for _, f := range res.Findings {
+		found = found || strings.HasPrefix(f.Title, "enp24s0f0") && evidenceHas(f, "enp24s0f0 ethtool rx_dropped", "768")
+	}
+	if !found {
+		t.Errorf("enp24s0f0 with a netdev line: %+v %s", res.Findings, res.Checked+res.NotChecked)
+	}
 }

@@ -84,6 +84,12 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		if d == 0 {
 			continue
 		}
+		if intelVSIDevice(tl, dev.Name) {
+			// i40e and ice fill rx_dropped with the VSI's descriptor discards
+			// (kernel.ClassifyNICCounterIn): ring losses, which nic-rx-overruns reports.
+			notes = append(notes, fmt.Sprintf("%s: dropped %d is the i40e/ice VSI's no-descriptor discards (its ethtool -S prints port.* counters): ring losses, judged by nic-rx-overruns", dev.Name, d))
+			continue
+		}
 		hw := netHWLost(dev)
 		if hw > 0 && d <= 2*hw {
 			notes = append(notes, fmt.Sprintf("%s: dropped %d with %d overruns/missed: the same ring losses counted again (nic-rx-overruns)", dev.Name, d, hw))
@@ -172,4 +178,10 @@ func netHWLost(d kernel.NetDev) int64 {
 		}
 	}
 	return t
+}
+
+// intelVSIDevice: the interface's ethtool -S, in any sample, has i40e's or ice's port.* names.
+func intelVSIDevice(tl *model.Timeline, name string) bool {
+	s := tl.LastWith(func(s *model.Sample) bool { st := nicStats(s, name); return st != nil && st.Stats != nil })
+	return s != nil && kernel.IntelVSIStats(*nicStats(s, name).Stats)
 }

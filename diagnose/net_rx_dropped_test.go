@@ -72,3 +72,15 @@ func TestRxDroppedLaterTableWithoutColumn(t *testing.T) {
 		t.Errorf("checked: %q", res.Checked)
 	}
 }
+
+// An i40e interface (its ethtool -S prints port.* counters, corpus 249): the netdev
+// rx_dropped is the VSI's no-descriptor discards, a ring loss that nic-rx-overruns reports,
+// not a software drop.
+func TestRxDroppedIntelVSI(t *testing.T) {
+	tl := timeline(1)
+	st := counters("rx_dropped", 3322, "port.rx_dropped", 0)
+	tl.Samples[0].NetDev = []kernel.NetDev{netdev("enp24s0f1", "rx_packets", 1000000, "rx_dropped", 3322)}
+	tl.Samples[0].NICStats = []kernel.NICStats{{Name: "enp24s0f1", Stats: &st}}
+	mustBeHealthyNaming(t, run(t, "rx-dropped-software", tl), "VSI")
+	mustFire(t, run(t, "nic-rx-overruns", tl), Warning) // 0.33% of the frames received
+}

@@ -101,13 +101,22 @@ func (d Diagnosis) Worst() (Severity, bool) {
 func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	d := runCurrentAndHistory(tl, skip)
 	trimKernelLimits(d.Findings)
-	d.Story = TellDiagnosis(tl, d)
+	dropAbsentSysctls(tl, d.Findings)
+	d.Story = tellFinished(tl, d)
 	return d
 }
 
 // Retell recomputes the story after the findings changed (placed in time by
 // record.PlaceFindings: the edges' time condition reads their intervals).
-func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = TellDiagnosis(tl, *d) }
+func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = tellFinished(tl, *d) }
+
+// tellFinished is the story without the steps whose sysctl the host's kernel lacks
+// (absent_sysctl.go).
+func tellFinished(tl *model.Timeline, d Diagnosis) Story {
+	s := TellDiagnosis(tl, d)
+	DropAbsentSteps(tl, &s)
+	return s
+}
 
 func runCurrentAndHistory(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	cur, hist := tl.SplitHistory()

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -447,6 +448,42 @@ func TestWindowInterval(t *testing.T) {
 	if v, _ := s.Sample.SockStat.Get("TCP", "mem"); v != 1020 {
 		t.Errorf("newest window sample has TCP mem %d, want the 1020 of the sample at +20s", v)
 	}
+}
+
+// /proc/net/protocols is read by window samples only (exposedParts): between them TCP's
+// pressure flag is that of the last window sample, and the next window sample reads it anew.
+func TestProtocolsReadByWindowSamples(t *testing.T) {
+	dir := extractCapture(t)
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now})
+	defer c.Close()
+	protocols := filepath.Join(dir, "proc/net/protocols")
+	orig, err := os.ReadFile(protocols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcpRow := regexp.MustCompile(`(?m)^(TCP +\d+ +\d+ +\d+ +)no `)
+	if !tcpRow.Match(orig) {
+		t.Fatal("the capture's /proc/net/protocols has no TCP row with press \"no\"")
+	}
+	pressure := func(when string, want float64) {
+		t.Helper()
+		s := c.current()
+		if v, ok := pointValue(s, mTCPPressure); !ok || v != want {
+			t.Errorf("%s: headroom_tcp_memory_pressure %v (present %v), want %v", when, v, ok, want)
+		}
+		if !sourceOK(s.Sources, "/proc/net/protocols") {
+			t.Errorf("%s: /proc/net/protocols not available", when)
+		}
+	}
+	pressure("first window sample", 0)
+	if err := os.WriteFile(protocols, tcpRow.ReplaceAll(orig, []byte("${1}yes")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clk.Add(time.Second)
+	pressure("scrape 1 s later, between window samples", 0)
+	clk.Add(9 * time.Second)
+	pressure("next window sample", 1)
 }
 
 // At the default window interval the window does not turn over between runs of the rules

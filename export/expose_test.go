@@ -5,9 +5,12 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,4 +168,52 @@ func TestScrapeAllocations(t *testing.T) {
 	if n > 1500 {
 		t.Errorf("%.0f allocations per scrape", n)
 	}
+}
+
+// appendValueSlow is appendValue without its integer path: 'g' as client_golang's expfmt
+// writes a value, with ".0" in OpenMetrics where 'g' printed neither a point nor an exponent.
+func appendValueSlow(f float64, om bool) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, +1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
+	}
+	if om && !strings.ContainsAny(s, "e.") {
+		s += ".0"
+	}
+	return s
+}
+
+func checkAppendValue(t *testing.T, f float64) {
+	t.Helper()
+	for _, om := range []bool{false, true} {
+		if got, want := string(appendValue([]byte("x "), f, om)), "x "+appendValueSlow(f, om); got != want {
+			t.Errorf("appendValue(%v, om=%v) = %q, want %q", f, om, got, want)
+		}
+	}
+}
+
+// The integer path writes the bytes 'g' writes.
+func TestAppendValueSameAsFloat(t *testing.T) {
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 7, 42, 999999, -999999, 1e6, -1e6, 1234567,
+		999999.5, 0.5, -0.25, 1e-7, 123456789012, 1 << 53, math.MaxInt64, math.NaN(), math.Inf(1), math.Inf(-1),
+		math.Nextafter(1e6, 0), math.Nextafter(-1e6, 0), 1e21, 3.0000000000000004} {
+		checkAppendValue(t, f)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 100000 {
+		checkAppendValue(t, float64(r.Int64N(4e6)-2e6))
+		checkAppendValue(t, r.NormFloat64()*1e6)
+	}
+}
+
+func FuzzAppendValue(f *testing.F) {
+	f.Add(0.0)
+	f.Add(999999.0)
+	f.Add(-0.5)
+	f.Fuzz(func(t *testing.T, v float64) { checkAppendValue(t, v) })
 }

@@ -135,7 +135,7 @@ var (
 		"net.ipv4.tcp_mem in pages: below min TCP does not regulate; above pressure it stops growing buffers and trims them; at max new allocations fail (net/ipv4/tcp.c, net/core/sock.c __sk_mem_raise_allocated).",
 		"threshold")
 	mTCPPressure = def("headroom_tcp_memory_pressure", gauge,
-		"1 while TCP is in memory pressure (/proc/net/protocols TCP \"press\" column, tcp_memory_pressure), else 0.")
+		"1 while TCP is in memory pressure (/proc/net/protocols TCP \"press\" column, tcp_memory_pressure), else 0, as of the last window sample (at most --window-interval old; headroom_tcp_memory_pressure_entered_total counts every entry).")
 	mTCPPressures = def("headroom_tcp_memory_pressure_entered_total", counter,
 		"Times TCP entered memory pressure (/proc/net/netstat TcpExt TCPMemoryPressures).")
 	mTCPPressureSeconds = def("headroom_tcp_memory_pressure_seconds_total", counter,
@@ -536,10 +536,10 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 			// Only non-virtual devices get here; their drivers' own names may still say
 			// virtual (virtio_net), as kernel.ClassifyNICStats takes into account (without
 			// its slice: this runs on every scrape).
-			virtual := kernel.VirtualNICStats(*st.Stats)
+			virtual, intel := kernel.VirtualNICStats(*st.Stats), kernel.IntelVSIStats(*st.Stats)
 			for i := 0; i < st.Stats.Len(); i++ {
 				name, v := st.Stats.At(i)
-				if c, ok := kernel.ClassifyNICCounter(name, virtual); ok {
+				if c, ok := kernel.ClassifyNICCounterIn(name, virtual, intel); ok {
 					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.Direction, c.Cause)
 				}
 			}

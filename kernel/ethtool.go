@@ -151,9 +151,33 @@ type ioctlEthtool struct {
 
 // statSet is the cached ETH_SS_STATS string set of one interface with the buffer GSTATS
 // fills. The names do not change while the count stays the same.
+// answer returns the counters of one ETHTOOL_GSTATS answer, whose values (u64, native
+// endian) data holds in the order of set.names. Each answer has values of its own (earlier
+// samples keep theirs) and shares the set's names and index: a NIC with many queues has
+// thousands of counters (mlx5, ice), and building their map on every sample cost more than
+// the ioctls.
+func (set *statSet) answer(data []byte) Counters {
+	vals := make([]int64, len(set.names))
+	for i := range vals {
+		// Values are u64; the drivers' counters stay far below 2^63.
+		vals[i] = int64(binary.NativeEndian.Uint64(data[8*i:]))
+	}
+	if c, ok := set.layout.WithValues(vals); ok {
+		return c
+	}
+	// A driver that repeats a name (the layout holds it once): the names as the driver
+	// gives them, the index pointing at the later one.
+	c := Counters{names: set.names, values: vals, index: make(map[string]int, len(vals))}
+	for i, name := range set.names {
+		c.index[name] = i
+	}
+	return c
+}
+
 type statSet struct {
-	names []string
-	buf   []byte
+	names  []string
+	layout Counters // names with their index, built once per name list and shared by every answer
+	buf    []byte
 }
 
 func (e *ioctlEthtool) Close() error {
@@ -256,6 +280,9 @@ func (e *ioctlEthtool) Stats(ifname string) (Counters, error) {
 				return Counters{}, err
 			}
 			set = &statSet{names: names, buf: make([]byte, statsHdr+8*(n+statsSlack))}
+			for _, name := range names {
+				set.layout.Set(name, 0)
+			}
 			e.sets[ifname] = set
 		}
 		ne := binary.NativeEndian
@@ -274,18 +301,7 @@ func (e *ioctlEthtool) Stats(ifname string) (Counters, error) {
 			}
 			return Counters{}, fmt.Errorf("ethtool -S %s: statistics count keeps changing (%d, then %d)", ifname, n, got)
 		}
-		c := Counters{
-			names:  make([]string, n),
-			values: make([]int64, n),
-			index:  make(map[string]int, n),
-		}
-		copy(c.names, set.names)
-		for i := range n {
-			// Values are u64; the drivers' counters stay far below 2^63.
-			c.values[i] = int64(ne.Uint64(b[statsHdr+8*i:]))
-			c.index[set.names[i]] = i
-		}
-		return c, nil
+		return set.answer(b[statsHdr:]), nil
 	}
 }
 

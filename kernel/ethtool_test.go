@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,6 +161,14 @@ func TestEthtoolVeth(t *testing.T) {
 	}
 	if ie.sets["hrv0"] != cached || again.Len() != stats.Len() {
 		t.Error("second Stats call did not reuse the cached string set")
+	}
+	// ... and its index, but not the values: an earlier answer kept in a sample must not
+	// change with the next one.
+	if again.Len() > 0 && (&again.values[0] == &stats.values[0] || &again.names[0] != &stats.names[0]) {
+		t.Error("the second answer shares the first one's values, or not its names")
+	}
+	if v, ok := again.Get("peer_ifindex"); !ok || v != int64(peerIndex) {
+		t.Errorf("second answer: peer_ifindex = %d (present %v), want %d", v, ok, peerIndex)
 	}
 
 	// Fewer channels, fewer per-queue statistics: the count change is noticed and the
@@ -339,5 +348,44 @@ func BenchmarkEthtoolStats(b *testing.B) {
 		if _, err := e.Stats("hrv0"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A driver that repeats a statistic's name still gets every value, the name pointing at the
+// later one, and answers never share values.
+func TestStatSetAnswer(t *testing.T) {
+	mk := func(names ...string) *statSet {
+		set := &statSet{names: names}
+		for _, n := range names {
+			set.layout.Set(n, 0)
+		}
+		return set
+	}
+	data := func(vals ...uint64) []byte {
+		b := make([]byte, 8*len(vals))
+		for i, v := range vals {
+			binary.NativeEndian.PutUint64(b[8*i:], v)
+		}
+		return b
+	}
+	set := mk("rx_packets", "rx_dropped", "tx_packets")
+	a := set.answer(data(10, 2, 30))
+	b := set.answer(data(11, 3, 31))
+	if v, _ := a.Get("rx_dropped"); v != 2 {
+		t.Errorf("first answer rx_dropped = %d after a second answer, want 2", v)
+	}
+	if v, _ := b.Get("tx_packets"); v != 31 || b.Len() != 3 {
+		t.Errorf("second answer tx_packets = %d, %d names", v, b.Len())
+	}
+	dup := mk("rx_errors", "rx_errors", "tx_errors")
+	d := dup.answer(data(1, 5, 7))
+	if d.Len() != 3 {
+		t.Errorf("repeated name: %d entries, want the driver's 3", d.Len())
+	}
+	if v, _ := d.Get("rx_errors"); v != 5 {
+		t.Errorf("repeated name: rx_errors = %d, want the later value 5", v)
+	}
+	if n, v := d.At(0); n != "rx_errors" || v != 1 {
+		t.Errorf("repeated name: At(0) = %s %d, want rx_errors 1", n, v)
 	}
 }

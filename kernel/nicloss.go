@@ -183,7 +183,32 @@ func ClassifyNetDevCounter(name string) (NICLoss, bool) {
 // physical NIC's (igb rx_queue_N_drops = RQDPC, frames dropped for lack of descriptors) are
 // ring losses. ok is false for a counter that is not a loss counter.
 func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
+	return ClassifyNICCounterIn(name, virtual, false)
+}
+
+// IntelVSIStats reports whether a device's ethtool -S names are i40e's or ice's: only they
+// print the port's statistics under "port." (I40E_PF_STAT in
+// drivers/net/ethernet/intel/i40e/i40e_ethtool.c, ICE_PF_STAT in ice_ethtool.c).
+func IntelVSIStats(stats Counters) bool {
+	for i := 0; i < stats.Len(); i++ {
+		if name, _ := stats.At(i); strings.HasPrefix(name, "port.") {
+			return true
+		}
+	}
+	return false
+}
+
+// ClassifyNICCounterIn is ClassifyNICCounter with what the device's other names say of its
+// driver. intelVSI (IntelVSIStats): the plain rx_dropped of i40e and ice is not the stack's
+// drop but the VSI's rx_discards, read from GLV_RDPC, frames the hardware discarded for want
+// of a free descriptor on the VSI's rings (i40e_update_vsi_stats copies es->rx_discards into
+// the netdev rx_dropped, drivers/net/ethernet/intel/i40e/i40e_main.c; ice_update_vsi_stats
+// likewise): a ring loss, which Intel's X710 tuning guide answers with a larger ring.
+func ClassifyNICCounterIn(name string, virtual, intelVSI bool) (NICLoss, bool) {
 	n := strings.ToLower(name)
+	if intelVSI && n == "rx_dropped" {
+		return rxRing, true
+	}
 	if l, ok := driverLoss[n]; ok {
 		return l, true
 	}
@@ -303,10 +328,11 @@ func ClassifyNICStats(stats *Counters, virtual bool) []NICLossCounter {
 		return nil
 	}
 	virtual = virtual || VirtualNICStats(*stats)
+	intel := IntelVSIStats(*stats)
 	var out []NICLossCounter
 	for i := 0; i < stats.Len(); i++ {
 		name, v := stats.At(i)
-		if l, ok := ClassifyNICCounter(name, virtual); ok {
+		if l, ok := ClassifyNICCounterIn(name, virtual, intel); ok {
 			out = append(out, NICLossCounter{Name: name, Value: v, NICLoss: l})
 		}
 	}

@@ -53,3 +53,24 @@ func TestClassifyNICCounter(t *testing.T) {
 		t.Error("VirtualNICStats")
 	}
 }
+
+// Corpus 249: i40e's ethtool -S prints the VSI's rx_dropped beside the port's
+// port.rx_dropped. The VSI's is its rx_discards (GLV_RDPC, frames dropped for want of a
+// descriptor on its rings), a ring loss; a device without the port counters keeps the
+// generic meaning, a drop in the stack.
+func TestClassifyNICStatsIntelVSI(t *testing.T) {
+	var i40e, other Counters
+	i40e.Set("rx_dropped", 3322)
+	i40e.Set("port.rx_dropped", 0)
+	other.Set("rx_dropped", 3322)
+	got := ClassifyNICStats(&i40e, false)
+	if len(got) != 2 || got[0].Name != "rx_dropped" || !got[0].RxOverrun() || !got[1].RxOverrun() {
+		t.Errorf("i40e: %+v", got)
+	}
+	if l, ok := ClassifyNICCounterIn("rx_dropped", false, IntelVSIStats(i40e)); !ok || !l.RxOverrun() {
+		t.Errorf("ClassifyNICCounterIn: %+v %v", l, ok)
+	}
+	if got := ClassifyNICStats(&other, false); len(got) != 1 || got[0].Cause != NICCauseStack {
+		t.Errorf("without port counters: %+v", got)
+	}
+}

@@ -29,6 +29,10 @@ type Sample struct {
 	LoadAvg    *kernel.LoadAvg      `json:"loadavg,omitempty"`
 	Threads    []kernel.TaskStat    `json:"threads,omitempty"` // kswapd*, kcompactd*, ksoftirqd/*
 	NICStats   []kernel.NICStats    `json:"nic_stats,omitempty"`
+	// Conntrack is netfilter's connection tracking statistics summed over the CPUs, under the
+	// kernel's names (insert_failed, drop, early_drop, search_restart ...: struct
+	// ip_conntrack_stat, as `conntrack -S` and /proc/net/stat/nf_conntrack print them per CPU).
+	Conntrack *kernel.Counters `json:"conntrack,omitempty"`
 
 	// Sockets is the per-state summary of a socket dump (live) or of a pasted socket table;
 	// SocketList holds the rows a text showed, or the top sockets of a live dump.

@@ -59,6 +59,13 @@ type Timeline struct {
 	// hold the kernel's memory, where meminfo's SUnreclaim only says how much.
 	SlabTables []SlabTable `json:"slab_tables,omitempty"`
 
+	// ZoneFragments are /proc/zoneinfo blocks a paste holds without their "Node N, zone
+	// NAME" line (a block cut at its top, or only its pagesets and closing lines). The
+	// numbers are the kernel's, but which zone they belong to is not printed, so they are kept
+	// out of the samples, where a rule would judge them as a whole named zone; a rule that
+	// needs no zone name (node-unreclaimable) reads them here.
+	ZoneFragments []ZoneFragment `json:"zone_fragments,omitempty"`
+
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
 	// Lines accounts for every line of a pasted text: what was read, what was prose or
@@ -81,6 +88,49 @@ type Timeline struct {
 	// Kubelet is the kubelet's memory eviction threshold when a kubelet was found on a live
 	// host, or its configuration given (doctor --kubelet-config).
 	Kubelet *KubeletEviction `json:"kubelet,omitempty"`
+
+	// CgroupMemory are memory cgroups' own files pasted as text (memory.stat, memory.events,
+	// v1 memory.oom_control): where a container's memory, its TCP buffers among it, is
+	// charged, and how often it hit its limit. Live hosts' per-cgroup socket memory is Cgroups.
+	CgroupMemory []CgroupMemory `json:"cgroup_memory,omitempty"`
+
+	// KubeletSignals are the kubelet eviction manager's observations a pasted log holds
+	// ("threshold [signal=memory.available, quantity=100Mi] observed -2097758044639028Ki"),
+	// and NodeConditions the node conditions pasted from `kubectl describe node` or that log:
+	// what the kubelet measured and decided, which rules weigh against the kernel's numbers.
+	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
+	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
+}
+
+// CgroupMemory is one pasted memory-cgroup file. Stat holds memory.stat as printed (bytes
+// for sizes, counts for events; the v2 "sock" is the TCP and other socket buffers charged to
+// the cgroup); Events holds memory.events (v2: low, high, max, oom, oom_kill,
+// oom_group_kill) or v1 memory.oom_control (oom_kill_disable, under_oom, oom_kill).
+type CgroupMemory struct {
+	Version int              `json:"cgroup_version"`
+	Path    string           `json:"path,omitempty"` // the cgroup's directory when the text names it
+	Stat    *kernel.Counters `json:"stat,omitempty"`
+	Events  *kernel.Counters `json:"events,omitempty"`
+	Source  string           `json:"source"` // "lines 3-9"
+}
+
+// KubeletSignal is one eviction-manager observation: a signal, its threshold and the value
+// the kubelet observed, as printed, and in bytes when they are byte quantities.
+type KubeletSignal struct {
+	Signal         string `json:"signal"` // "memory.available", "allocatableMemory.available"
+	Threshold      string `json:"threshold"`
+	Observed       string `json:"observed"`
+	ThresholdBytes *int64 `json:"threshold_bytes,omitempty"` // nil for a percentage or a non-byte signal
+	ObservedBytes  *int64 `json:"observed_bytes,omitempty"`
+	Source         string `json:"source"` // "kubelet log line 21"
+}
+
+// NodeCondition is one Kubernetes node condition (MemoryPressure True ...).
+type NodeCondition struct {
+	Type   string `json:"type"`
+	Status string `json:"status"` // "True", "False", "Unknown"
+	Reason string `json:"reason,omitempty"`
+	Source string `json:"source"`
 }
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
@@ -196,6 +246,14 @@ type ProfileRow struct {
 	Share   float64 `json:"share"`     // percent as printed by perf, or readprofile's normalised load
 	SharePc float64 `json:"share_pct"` // ticks as a percent of the total
 	Module  string  `json:"module,omitempty"`
+}
+
+// ZoneFragment is a zoneinfo block without its header. Zone.Node is -1 and Zone.Name ""
+// unless the text around it decided them, which NodeWhy then says.
+type ZoneFragment struct {
+	Zone    kernel.Zone `json:"zone"`
+	Source  string      `json:"source"` // "lines 2-118"
+	NodeWhy string      `json:"node_why,omitempty"`
 }
 
 // Artifact is one parsed segment of a pasted text, for the report.

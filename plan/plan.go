@@ -249,6 +249,7 @@ func Compute(in Input) (Plan, error) {
 		return Plan{}, err
 	}
 	p.addSettings(n)
+	p.dropAbsentSettings(n.kver)
 	if err := p.Check(); err != nil {
 		return Plan{}, fmt.Errorf("plan: an invariant is broken (a bug in plan; please report it with the flags): %w", err)
 	}

@@ -35,7 +35,9 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 	}
 	p.f("\n")
 	var vb strings.Builder
-	writeVerdictMarkdown(&vb, storyOf(d))
+	story := storyOf(d)
+	diagnose.DropAbsentSteps(tl, &story) // a story told here from the findings alone
+	writeVerdictMarkdown(&vb, story)
 	p.f("%s### Findings\n\n", vb.String())
 	if len(d.Findings) == 0 {
 		p.f("**No findings.** Every rule that had its data found nothing wrong.\n")
@@ -58,6 +60,12 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 				cur := c.Current
 				if cur == "" {
 					cur = "?"
+				}
+				if why, absent := diagnose.AbsentSysctl(tl, c.Key); absent {
+					// diagnose.Run already takes such changes out; a diagnosis made another
+					// way (an older recording) still gets no command that cannot run.
+					p.f("- **not offered** `%s`: %s\n", c.Key, mdEsc(why))
+					continue
 				}
 				p.f("- **change** `%s`: %s → %s: %s\n", c.Key, mdCode(cur), mdCode(c.Recommended), mdEsc(c.Why))
 				if c.Kind == model.ChangeSysctl {

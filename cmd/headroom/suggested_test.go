@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/kernel"
+	"headroom/model"
+	"headroom/report"
 )
 
 // suggestedCommand finds a command line a finding suggests: `headroom SUBCOMMAND ...` in
@@ -40,6 +43,7 @@ func TestSuggestedCommandsParse(t *testing.T) {
 		t.Fatalf("only %d testdata inputs found", len(inputs))
 	}
 	cmds := map[string]string{} // command line → where it was suggested
+	sysctlChecked := 0
 	for _, in := range inputs {
 		opt := input.Options{Kind: input.Text, LogSince: time.Hour}
 		if strings.HasSuffix(in, ".txtar") {
@@ -49,7 +53,9 @@ func TestSuggestedCommandsParse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)
 		}
-		for _, f := range diagnose.Run(tl, nil).Findings {
+		d := diagnose.Run(tl, nil)
+		sysctlChecked += checkSysctlCommandsExist(t, filepath.Base(in), tl, d)
+		for _, f := range d.Findings {
 			texts := []string{f.Explanation}
 			for _, c := range f.Changes {
 				texts = append(texts, c.Recommended, c.Why)
@@ -63,6 +69,9 @@ func TestSuggestedCommandsParse(t *testing.T) {
 	}
 	if len(cmds) == 0 {
 		t.Fatal("no finding suggested a command: the test checks nothing")
+	}
+	if sysctlChecked == 0 {
+		t.Fatal("no input's report suggested a sysctl -w: the kernel check saw nothing")
 	}
 
 	// A fixture host for plan's defaults (it reads host facts for flags not given).
@@ -114,4 +123,68 @@ func TestSuggestedCommandsParse(t *testing.T) {
 		}
 	}
 	t.Logf("%d suggested command lines checked: %q", len(lines), lines)
+}
+
+// sysctlWrite is a suggested `sysctl -w KEY=VALUE` as the renderers print it.
+var sysctlWrite = regexp.MustCompile(`sysctl -w ([A-Za-z0-9_./-]+)=`)
+
+// checkSysctlCommandsExist checks every `sysctl -w KEY` the text and markdown reports of d
+// print against the kernel of the input (kernel.SysctlExists, by way of diagnose.AbsentSysctl,
+// which also accepts a key the input shows on the host itself): a command for a key the
+// kernel lacks would fail with "cannot stat /proc/sys/…". It returns how many it checked.
+func checkSysctlCommandsExist(t *testing.T, name string, tl *model.Timeline, d diagnose.Diagnosis) int {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.WriteText(&b, tl, d, report.TextOptions{Verbose: true}); err != nil {
+		t.Fatalf("%s: text report: %v", name, err)
+	}
+	if err := report.WriteMarkdown(&b, tl, d); err != nil {
+		t.Fatalf("%s: markdown report: %v", name, err)
+	}
+	n := 0
+	for _, m := range sysctlWrite.FindAllStringSubmatch(b.String(), -1) {
+		n++
+		if why, absent := diagnose.AbsentSysctl(tl, m[1]); absent {
+			t.Errorf("%s (kernel %q) suggests sysctl -w %s: %s", name, tl.Host.Kernel, m[1], why)
+		}
+	}
+	return n
+}
+
+// Corpus 346 is a 2.4.20 host that swaps: vm.swappiness does not exist before 2.6, so the
+// report offers no `sysctl -w vm.swappiness` and says why in the finding.
+func TestNoSwappinessOn24(t *testing.T) {
+	m, _ := filepath.Glob("../../testdata/corpus/346-*.txt")
+	if len(m) != 1 {
+		t.Fatalf("corpus 346: %v", m)
+	}
+	tl, err := input.Open(context.Background(), m[0], input.Options{Kind: input.Text, LogSince: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := tl.Host.KernelVersion(); !ok || v.Major != 2 || v.Minor != 4 {
+		t.Fatalf("kernel %q: want 2.4", tl.Host.Kernel)
+	}
+	d := diagnose.Run(tl, nil)
+	var b bytes.Buffer
+	if err := report.WriteText(&b, tl, d, report.TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.WriteMarkdown(&b, tl, d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "sysctl -w vm.swappiness") {
+		t.Errorf("a 2.4.20 report suggests sysctl -w vm.swappiness:\n%s", out)
+	}
+	if !strings.Contains(out, "not offered: vm.swappiness: kernel 2.4.20 has no vm.swappiness") {
+		t.Errorf("the finding does not say why vm.swappiness is not offered:\n%s", out)
+	}
+	for _, f := range d.Findings {
+		for _, c := range f.Changes {
+			if c.Key == "vm.swappiness" {
+				t.Errorf("%s still carries a vm.swappiness change: %+v", f.ID, c)
+			}
+		}
+	}
 }

@@ -1,0 +1,92 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// tail384 is corpus 384's last lines of a zone block: its last pageset and the closing lines.
+const tail384 = `    cpu: 39
+              count: 1
+              high:  1349
+              batch: 63
+  vm stats threshold: 120
+  node_unreclaimable:  1
+  start_pfn:           1048576
+`
+
+// movable384 is corpus 384's next block: node 0's empty Movable zone (its last line, cut in
+// the paste, completed from the file's layout).
+const movable384 = `Node 0, zone  Movable
+  pages free     0
+        boost    0
+        min      32
+        low      32
+        high     32
+        spanned  0
+        present  0
+        managed  0
+        protection: (0, 0, 0, 0, 0)
+`
+
+// Corpus 384: the end of a zone's block (its last pagesets and closing lines) without the
+// zone's header, then node 0's empty Movable zone. node_unreclaimable 1 says kswapd gave up
+// on node 0: a reclaim-stalled host, read although the zone's name is not in the paste. The
+// empty Movable zone (free 0, min 32) is not "at min": it has no pages.
+func TestNodeUnreclaimableZoneTail384(t *testing.T) {
+	tl := pasteTimeline(t, tail384+movable384)
+	if len(tl.ZoneFragments) != 1 || tl.ZoneFragments[0].Zone.Node != 0 {
+		t.Fatalf("fragments: %+v", tl.ZoneFragments)
+	}
+	f := mustFire(t, run(t, "node-unreclaimable", tl), Warning)
+	if !evidenceHas(f, "reclaim gave up on node 0", "node_unreclaimable 1") || !evidenceHas(f, "reclaim gave up on node 0", "Movable zone (line 8)") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	for _, e := range f.Evidence {
+		if strings.Contains(e.What, "Movable") {
+			t.Errorf("the empty Movable zone judged: %+v", e)
+		}
+	}
+	// The tail with nothing after it: the node is not known, the mark is still read.
+	tl = pasteTimeline(t, tail384)
+	f = mustFire(t, run(t, "node-unreclaimable", tl), Warning)
+	if !evidenceHas(f, "its header is not in the input", "node_unreclaimable 1") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
+
+// A whole zoneinfo of this CI host (6.18): node_unreclaimable 0 in each zone is healthy and
+// says which node was read; zoneinfo cut before its closing lines is not checked, and no
+// zoneinfo at all is not checked either.
+func TestNodeUnreclaimableHealthyAndMissing(t *testing.T) {
+	tl := memHostFixture(t)
+	mustBeHealthyNaming(t, run(t, "node-unreclaimable", tl), "node 0")
+	tl = pasteTimeline(t, movable384)
+	mustNotCheck(t, run(t, "node-unreclaimable", tl), "closing lines")
+	tl.Samples = nil
+	mustNotCheck(t, run(t, "node-unreclaimable", tl), "no /proc/zoneinfo")
+}
+
+// The story: with kswapd stopped on the node, the direct-reclaim stalls that PSI shows
+// follow from it, so node-unreclaimable is the root cause and the stalls its consequence.
+func TestNodeUnreclaimableExplainsDirectReclaim(t *testing.T) {
+	tl := pasteTimeline(t, tail384+`
+$ cat /proc/pressure/memory
+some avg10=31.20 avg60=28.04 avg300=20.11 total=912345678
+full avg10=12.50 avg60=10.01 avg300=7.32 total=412345678
+`)
+	d := Run(tl, nil)
+	mustHave(t, d, "direct-reclaim-stalls", Warning)
+	if len(d.Story.Causes) == 0 || d.Story.Causes[0].ID != "node-unreclaimable" {
+		t.Fatalf("causes %+v", d.Story.Causes)
+	}
+	found := false
+	for _, c := range d.Story.Chains {
+		for _, l := range append(c.Links, c.Also...) {
+			found = found || c.Root == "node-unreclaimable" && l.ID == "direct-reclaim-stalls"
+		}
+	}
+	if !found {
+		t.Errorf("chains %+v", d.Story.Chains)
+	}
+}
