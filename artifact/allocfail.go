@@ -21,13 +21,13 @@ import (
 //	5.x-6.x    "... mode:0xa20(GFP_ATOMIC), nodemask=(null),cpuset=/,mems_allowed=0" (warn_alloc)
 //
 // followed by the task line ("CPU: 0 PID: 1 Comm: x Not tainted 4.4.0 #1", 2.6's "Pid: 1,
-// comm: x Not tainted 2.6.32 #1"), the call trace (calltrace.go) and the show_mem dump
+// comm: x Not tainted 2.6.32 #1", 6.11+'s "CPU: 3 UID: 1000 PID: 4108 Comm: x"), the call trace (calltrace.go) and the show_mem dump
 // (showmem.go).
 var (
 	reAllocHeader26 = regexp.MustCompile(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = regexp.MustCompile(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	reTainted       = regexp.MustCompile(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
-	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ PID: \d+ Comm: |Pid: \d+, comm: )`)
+	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
 )
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
@@ -164,7 +164,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			}
 			break
 		}
-		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) {
+		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) {
 			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
 			// report only where its header was cut.

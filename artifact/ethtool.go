@@ -27,6 +27,13 @@ var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ri
 // ethtoolCounter reads "     rx_missed_errors: 12   # a note" (a comment after the value,
 // '#' or '//', is the paster's). ok is false for a line that is not a counter.
 func ethtoolCounter(t string) (name string, v int64, ok bool) {
+	return ethtoolCounterIn(t, false)
+}
+
+// ethtoolCounterIn is ethtoolCounter; inBlock allows the names some drivers print with spaces
+// ("VF 0 Tx Packets: 1", the SR-IOV counters of Intel's out-of-tree ixgbe), which are read
+// only inside a "NIC statistics:" block: outside one, "Total drops: 5" is prose.
+func ethtoolCounterIn(t string, inBlock bool) (name string, v int64, ok bool) {
 	s := strings.TrimSpace(t)
 	// "DUT ens5:    bw_in_allowance_exceeded:  19 731 631": a label before the counter and
 	// digits grouped by spaces, in a paste someone annotated. The counter is the last
@@ -39,7 +46,7 @@ func ethtoolCounter(t string) (name string, v int64, ok bool) {
 		}
 	}
 	name, val, found := strings.Cut(s, ":")
-	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") {
+	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") && !(inBlock && spacedCounterName(name)) {
 		return "", 0, false
 	}
 	val = strings.TrimSpace(val)
@@ -56,6 +63,31 @@ func ethtoolCounter(t string) (name string, v int64, ok bool) {
 	}
 	v, ok = atoi(val)
 	return strings.TrimSpace(name), v, ok
+}
+
+// spacedCounterName: a driver's counter name of a few words separated by single spaces, each
+// of letters, digits, '_', '.' or '-' ("VF 0 Tx Packets"), the first starting with a letter.
+func spacedCounterName(name string) bool {
+	ws := strings.Split(name, " ")
+	if len(ws) > 6 {
+		return false
+	}
+	for i, w := range ws {
+		if w == "" {
+			return false
+		}
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			if i == 0 && j == 0 && !letter {
+				return false
+			}
+			if !letter && !(c >= '0' && c <= '9') && c != '_' && c != '.' && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func isCommentLine(t string) bool {
@@ -86,7 +118,7 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 		if isCommentLine(ls[k].Text) {
 			continue
 		}
-		name, v, ok := ethtoolCounter(ls[k].Text)
+		name, v, ok := ethtoolCounterIn(ls[k].Text, !bare)
 		if !ok {
 			// A shell prompt ("root@host:~# ethtool -S eth1 | grep drop") starts the next
 			// command's output: the block ends there, whatever follows.
@@ -95,7 +127,7 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 			}
 			// Unreadable: a problem when counters follow it, else the block's end.
 			if k+1 < len(ls) {
-				if _, _, next := ethtoolCounter(ls[k+1].Text); next && es.Stats.Len() > 0 {
+				if _, _, next := ethtoolCounterIn(ls[k+1].Text, !bare); next && es.Stats.Len() > 0 {
 					bad = append(bad, k)
 					continue
 				}

@@ -218,10 +218,22 @@ func (d *doc) tryIfconfigRows(i int) int {
 	}
 	label := d.label(i)
 	name := ""
-	if _, after, ok := strings.Cut(label, "ifconfig "); ok {
+	if before, after, ok := strings.Cut(label, "ifconfig "); ok && ifconfigInCommand(before) {
 		if f := firstField(after); f != "" && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "|;") {
 			name = f
 		}
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	if ifconfigBody(d.ls[i:k]) {
+		// Each kind of line once ("RX packets", "RX errors", "TX packets", "TX errors"):
+		// one interface's block whose name line the paste left out, not a loop's readings.
+		ifc := Iface{Name: name}
+		for j := i; j < k; j++ {
+			parseIfconfigLine(&ifc, d.ls[j].Text)
+		}
+		d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (block without its interface line)", Interfaces: []Iface{ifc}, Label: label})
+		return k - i
 	}
 	ifs := make([]Iface, 0, k-i)
 	for j := i; j < k; j++ {
@@ -229,10 +241,39 @@ func (d *doc) tryIfconfigRows(i int) int {
 		parseIfconfigLine(&ifc, d.ls[j].Text)
 		ifs = append(ifs, ifc)
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
 	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (counter lines only, one a line)", Interfaces: ifs, Label: label})
 	return k - i
+}
+
+// ifconfigInCommand: what comes before "ifconfig " in a label is a command's start (nothing,
+// a prompt, "do", a pipe or "sudo"), so the next word is the interface named to ifconfig;
+// in prose ("ifconfig shows that ...") it is just a word.
+func ifconfigInCommand(before string) bool {
+	b := strings.TrimSpace(before)
+	if b == "" {
+		return true
+	}
+	switch b[len(b)-1] {
+	case '$', '#', '>', ';', '|', '&', '`', '(':
+		return true
+	}
+	return strings.HasSuffix(b, " do") || b == "do" || strings.HasSuffix(b, "sudo") || strings.HasSuffix(b, "watch")
+}
+
+// ifconfigBody reports whether counter lines are one block's: no kind of line ("RX
+// packets", "TX errors" ...) comes twice.
+func ifconfigBody(ls []Line) bool {
+	seen := map[string]bool{}
+	for _, l := range ls {
+		fs := fields(l.Text)
+		key, _, _ := strings.Cut(fs[1], ":")
+		k := fs[0] + " " + key
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
 }
 
 // isIfconfigCounterLine: "RX packets:994704 errors:0 dropped:570 overruns:5451 frame:0"

@@ -65,6 +65,8 @@ const (
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
+	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
+	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -150,10 +152,12 @@ type doc struct {
 	logCount int
 	// suppressed are the log's "N callbacks suppressed" lines (KernelLogData).
 	suppressed []SuppressedLine
-	logNumbers []LogNumbers
-	logNo      int    // line number of the last log record appended
-	logOrder   bool   // records were appended out of line order: finish sorts them
-	arena      []byte // backing store of LogRecord.Source strings
+	// allocFrames are the warn_alloc frames of log lines outside reports (KernelLogData).
+	allocFrames []LogFrame
+	logNumbers  []LogNumbers
+	logNo       int    // line number of the last log record appended
+	logOrder    bool   // records were appended out of line order: finish sorts them
+	arena       []byte // backing store of LogRecord.Source strings
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -217,6 +221,9 @@ func (d *doc) run(from int) {
 			d.logLine(i)
 			continue
 		}
+		if d.earlyoomLine(i) {
+			continue
+		}
 		if l.Syslog {
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
@@ -268,6 +275,8 @@ func (d *doc) kernelReport(i int) bool {
 		if startsOOMTaskTable(d.ls, d.used, i) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
 		}
+	case hasAlloc && isAllocStallHeader(t):
+		return d.allocStall(i)
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
@@ -372,7 +381,9 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	var af model.AllocFailure
 	m.fill(&af)
-	if len(af.Zones) == 0 && af.MemInfo == nil && len(m.fragments) == 0 {
+	// A dump cut at its head may be the footer alone (swap, pages RAM, reserved): two of
+	// its lines at least, so that one "N pages reserved" in prose is not taken for a dump.
+	if len(af.Zones) == 0 && af.MemInfo == nil && len(m.fragments) == 0 && (m.totals == nil || m.totals.Len() < 2) {
 		return false
 	}
 	d.markUsed(used)
@@ -469,7 +480,18 @@ func (d *doc) extendArtifact(data any, last int) {
 // logLine records a plain kernel log line.
 func (d *doc) logLine(i int) {
 	d.used[i] = true
-	d.appendLog(&d.ls[i])
+	d.appendPlainLog(&d.ls[i])
+}
+
+// appendPlainLog appends a kernel log line that no report took: a warn_alloc frame there is
+// a failure whose header is missing (KernelLogData.AllocFailureFrames).
+func (d *doc) appendPlainLog(l *Line) {
+	d.appendLog(l)
+	if strings.Contains(l.Text, "warn_alloc") {
+		if f, ok := allocFailureFrame(l.Text); ok {
+			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
+		}
+	}
 }
 
 func (d *doc) logLines(idx []int) {
@@ -636,7 +658,7 @@ func (d *doc) finish() {
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {
-		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers})
+		d.addArtifact(KindKernelLog, d.logFirst, d.logLast, KernelLogData{Records: d.logCount, Suppressed: d.suppressed, Numbers: d.logNumbers, AllocFailureFrames: d.allocFrames})
 		// Reports log their lines when their header is read, so a line that a report
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.

@@ -28,7 +28,8 @@ type reportExtras struct {
 }
 
 // TaskLine is the line dump_stack prints before the trace (lib/dump_stack.c
-// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-), or
+// dump_stack_print_info): "CPU: 3 PID: 1652 Comm: kworker/17:1H Tainted: G ..." (3.x-),
+// "CPU: 3 UID: 1000 PID: 4108 Comm: mprime ..." (6.11+, which prints the task's UID), or
 // 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
 type TaskLine struct {
 	CPU  *int   `json:"cpu,omitempty"`
@@ -65,7 +66,7 @@ type OOMTask struct {
 }
 
 var (
-	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) (?:UID: \d+ )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
 	reSuppressed = regexp.MustCompile(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
 	reSlabNode   = regexp.MustCompile(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
 	reMemcgUsage = regexp.MustCompile(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
@@ -229,6 +230,35 @@ type KernelLogData struct {
 	// Numbers are the numbers of the log's messages that state a size or a limit
 	// (logNumbers): the conntrack table at boot, the vmalloc requests that failed.
 	Numbers []LogNumbers `json:"numbers,omitempty"`
+	// AllocFailureFrames are call-trace frames of warn_alloc (warn_alloc_failed before 4.9,
+	// mm/page_alloc.c) on log lines outside any report: allocation failures whose header
+	// the text does not have (an excerpt cut it, or "dmesg | grep warn_alloc" kept only the
+	// frame). Order and mode are unknown; that failures happened is not.
+	AllocFailureFrames []LogFrame `json:"alloc_failure_frames,omitempty"`
+}
+
+// LogFrame is one call-trace frame found on a log line.
+type LogFrame struct {
+	Line     int    `json:"line"`
+	Function string `json:"function"`
+}
+
+// allocFailureFrame reports the warn_alloc frame of a log line, if it has one; the
+// caller has checked that the line contains "warn_alloc".
+func allocFailureFrame(text string) (string, bool) {
+	if traceLineKind(text) != "frame" {
+		return "", false
+	}
+	var ct CallTrace
+	var from string
+	ct.addTraceLine(text, &from)
+	ct.finish(&from)
+	for _, f := range ct.Functions {
+		if f = strings.TrimPrefix(f, "? "); f == "warn_alloc" || f == "warn_alloc_failed" {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // LogNumbers is one message's numbers by name.

@@ -591,3 +591,28 @@ func TestSysctlNotApplied(t *testing.T) {
 		t.Errorf("a value the host does not run became a setting: %+v", tl.Settings)
 	}
 }
+
+// 6.11+ kernels print the task's UID between CPU and PID on the task line (lib/dump_stack.c
+// dump_stack_print_info: "CPU: %d UID: %u PID: %d Comm: %.20s ..."); corpus 414, a 7.1
+// kernel. The line must still be read as the task line, so that the report goes on through
+// the trace instead of ending at its header.
+func TestAllocFailureTaskLineWithUID(t *testing.T) {
+	text := `[   74.189371] mprime: page allocation failure: order:0, mode:0xc0de0(GFP_KERNEL|__GFP_HIGH|__GFP_ZERO|__GFP_COMP|__GFP_NOMEMALLOC), nodemask=(null),cpuset=user.slice,mems_allowed=0
+[   74.189377] CPU: 3 UID: 1000 PID: 4108 Comm: mprime Not tainted 7.1.5-273-linux-tkg #1 PREEMPT  b7db3962554a1b94e3b65d4260a837a7cb0857ac
+[   74.189380] Hardware name: SOYO SY-Eternal B850 ITX/SY-Eternal B850 ITX, BIOS SM5IB004 12/15/2025
+[   74.189380] Call Trace:
+[   74.189382]  <TASK>
+[   74.189383]  dump_stack_lvl+0x5e/0x90
+[   74.189386]  warn_alloc+0x131/0x1d0
+[   74.189389]  __alloc_pages_slowpath+0x11f9/0x1270
+[   74.189391]  isolate_lock_cluster+0x13d/0x200
+`
+	tl := ParseString(text, "dmesg", Options{})
+	a := one(t, tl, KindAllocFailure).(*allocArtifact)
+	if a.Task == nil || a.Task.PID != 4108 || a.Task.CPU == nil || *a.Task.CPU != 3 || a.Task.Comm != "mprime" {
+		t.Errorf("task line: %+v", a.Task)
+	}
+	if len(a.CallTrace) == 0 || a.CallTrace[len(a.CallTrace)-1] != "isolate_lock_cluster" {
+		t.Errorf("call trace %v, want it to end at isolate_lock_cluster", a.CallTrace)
+	}
+}

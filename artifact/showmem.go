@@ -169,6 +169,8 @@ func showMemKind(t string) string {
 		return "swap"
 	case strings.HasPrefix(s, "Swap cache"):
 		return "tail"
+	case strings.HasPrefix(s, "Memory cgroup min protection "):
+		return "tail" // 6.8+ __show_mem: "Memory cgroup min protection 0kB -- low protection 0kB"
 	case strings.HasPrefix(s, "( Active:") || strings.HasPrefix(s, "(Active:"):
 		return "active24" // 2.4: "( Active: 4957, inactive: 5353, free: 9577 )"
 	case strings.HasPrefix(s, "Buffer memory:"):
@@ -235,11 +237,16 @@ func startsShowMem(t string) bool {
 	case s[len(s)-1] == ':':
 	case (c0 == 'A' || c0 == 'a') && c1 == 'c', c0 == 'D' && (c1 == 'M' || c1 == 'e'), c0 == 'F' && c1 == 'r',
 		c0 == 'H' && c1 == 'i', c0 == 'M' && c1 == 'o', c0 == 'N' && c1 == 'o':
+	case c0 >= '0' && c0 <= '9' && strings.Contains(s, " pages"), c0 == 'T' && c1 == 'o', c0 == 'S' && c1 == 'w',
+		c0 == 'M' && c1 == 'e':
+		// The footer (lib/show_mem.c): an excerpt may begin there, the dump's head cut.
+		k := showMemKind(s)
+		return k == "tail" || k == "swap"
 	default:
 		return false
 	}
 	switch showMemKind(s) {
-	case "marker", "zone", "buddy", "freepages", "global", "nodeopen":
+	case "marker", "zone", "buddy", "freepages", "global", "nodeopen", "tail", "swap":
 		return true
 	}
 	return false
@@ -403,6 +410,18 @@ func (m *showMem) add(t string) bool {
 			}
 		}
 	case "tail":
+		if rest, ok := strings.CutPrefix(s, "Memory cgroup min protection "); ok {
+			// mm/memcontrol.c mem_cgroup_show_protected_memory: root's memory.min and
+			// memory.low protection in use, kB.
+			minKB, lowKB, _ := strings.Cut(rest, " -- low protection ")
+			if n, ok := atoi(strings.TrimSuffix(strings.TrimSpace(minKB), "kB")); ok {
+				m.total("memcg_min_protection_kb", n)
+			}
+			if n, ok := atoi(strings.TrimSuffix(strings.TrimSpace(lowKB), "kB")); ok {
+				m.total("memcg_low_protection_kb", n)
+			}
+			break
+		}
 		if strings.HasPrefix(s, "Buffer memory:") {
 			if n, ok := atoi(strings.TrimSuffix(firstField(strings.TrimPrefix(s, "Buffer memory:")), "kB")); ok {
 				m.total("buffer_memory_kb", n)

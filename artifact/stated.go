@@ -272,7 +272,7 @@ func (d *doc) unstampedLog() {
 		if n := end - start; n >= 5 && shaped*2 >= n {
 			for _, p := range d.proseLines[start:end] {
 				l := Line{No: p.no, Text: p.text, UptimeUsec: -1, Priority: -1, Kernel: true}
-				d.appendLog(&l)
+				d.appendPlainLog(&l)
 				d.acct.Prose--
 			}
 			d.logOrder = true

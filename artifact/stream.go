@@ -74,7 +74,7 @@ func (d *doc) runText(text string) {
 				}
 				d.scanHost(&l, ascii, start, end)
 				if l.Kernel {
-					d.appendLog(&l)
+					d.appendPlainLog(&l)
 					used = true
 				}
 			}
@@ -209,8 +209,8 @@ func boring(l *Line) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" {
-		return false // command output or prose; systemd-sysctl's lines are read (sysctlNotApplied)
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" {
+		return false // command output or prose; systemd-sysctl's and earlyoom's lines are read (sysctlNotApplied, earlyoomLine)
 	}
 	return !mayStartReport(t)
 }
@@ -218,7 +218,7 @@ func boring(l *Line) bool {
 // mayStartReport is true when kernelReport might do more than return false for the line: a
 // report header or the first line of a show_mem dump.
 func mayStartReport(t string) bool {
-	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t)) {
+	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t)) {
 		return true
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t)

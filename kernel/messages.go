@@ -11,6 +11,11 @@ var (
 	// 2.4's __alloc_pages printed "2-order allocation failed (gfp=0x20/0)". The header is
 	// followed by a stack and a zone dump; artifact reads the whole report.
 	MsgPageAllocFailure = []string{"page allocation failure", "-order allocation failed"}
+	// MsgPageAllocStall: warn_alloc from __alloc_pages_slowpath (mm/page_alloc.c, 4.1x
+	// kernels): "python3: page allocation stalls for 10060ms, order:1, mode:0x15080c0(...)",
+	// a request still retrying reclaim after 10 s; followed by the same stack and dump as a
+	// failure.
+	MsgPageAllocStall = "page allocation stalls for "
 	// MsgTCPOutOfMemory: tcp_out_of_memory (net/ipv4/tcp.c, 3.x+: "TCP: out of memory --
 	// consider tuning tcp_mem"); 2.6's tcp_out_of_resources printed "Out of socket memory".
 	MsgTCPOutOfMemory = []string{"TCP: out of memory", "Out of socket memory", "out of socket memory"}

@@ -11,6 +11,7 @@ const (
 	EventAllocFailure = "alloc_failure"
 	EventOOMKill      = "oom_kill"
 	EventSlabFailure  = "slab_failure"
+	EventAllocStall   = "alloc_stall"
 )
 
 // Event is a structured kernel report found in the log: an allocation failure with its
@@ -26,6 +27,19 @@ type Event struct {
 	AllocFailure *AllocFailure `json:"alloc_failure,omitempty"`
 	OOMKill      *OOMKill      `json:"oom_kill,omitempty"`
 	SlabFailure  *SlabFailure  `json:"slab_failure,omitempty"`
+	AllocStall   *AllocStall   `json:"alloc_stall,omitempty"`
+}
+
+// AllocStall is a "page allocation stalls for 10060ms, order:1, mode:0x15080c0(...)"
+// warning: mm/page_alloc.c __alloc_pages_slowpath of 4.1x kernels called warn_alloc once a
+// request that may reclaim had spent stall_timeout (10 s, then every further 10 s) in the
+// slow path, retrying direct reclaim and compaction; later kernels dropped the warning
+// ("mm: don't warn about allocations which stall for too long"). The request had not failed
+// when this was printed: StallMS is time the task lost to reclaim. Request holds the header,
+// task and trace in the form of a failure report.
+type AllocStall struct {
+	StallMS int64        `json:"stall_ms"`
+	Request AllocFailure `json:"request"`
 }
 
 // AllocFailure is a "page allocation failure" report (mm/page_alloc.c warn_alloc, formerly

@@ -1,0 +1,85 @@
+package artifact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// "python3: page allocation stalls for 10060ms, order:1, mode:0x15080c0(GFP_KERNEL_ACCOUNT|
+// __GFP_ZERO), nodemask=(null)": warn_alloc called from __alloc_pages_slowpath (mm/page_alloc.c,
+// 4.1x kernels) each time a request that may reclaim passed stall_timeout (10 s, then every
+// 10 s more) in the slow path. The same task line, stack and show_mem dump follow as after a
+// failure, so the report is collected by collectReport; but the request had not failed, and
+// it is kept apart from the failures (model.EventAllocStall) so that no failure rule reads it.
+
+var reAllocStallMS = regexp.MustCompile(`page allocation stalls for (\d+)ms, order:`)
+
+// allocStallArtifact is the artifact of a stall report.
+type allocStallArtifact struct {
+	StallMS int64 `json:"stall_ms"`
+	*model.AllocFailure
+	reportExtras
+	Notes []string `json:"notes,omitempty"`
+}
+
+func isAllocStallHeader(t string) bool { return strings.Contains(t, kernel.MsgPageAllocStall) }
+
+// parseAllocStall reads a stall header: the failure header's form with "page allocation
+// stalls for Nms, order:N" where a failure says "page allocation failure: order:N".
+func parseAllocStall(t string) (ms int64, af *model.AllocFailure, ok bool) {
+	m := reAllocStallMS.FindStringSubmatchIndex(t)
+	if m == nil {
+		return 0, nil, false
+	}
+	ms, err := strconv.ParseInt(t[m[2]:m[3]], 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	af, ok = parseAllocHeader(t[:m[0]] + "page allocation failure: order:" + t[m[1]:])
+	return ms, af, ok
+}
+
+// allocStall reads the stall report whose header is line i.
+func (d *doc) allocStall(i int) bool {
+	t := d.ls[i].Text
+	ms, af, ok := parseAllocStall(t)
+	if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
+		// The header broken by a wrap where no prefix tells the pieces: "..., order:1," /
+		// "mode:0x15080c0(...)" (as for failures, kernelReport).
+		joined := strings.TrimRight(t, " ") + " " + strings.TrimLeft(d.ls[i+1].Text, " ")
+		if ms2, af2, ok2 := parseAllocStall(joined); ok2 {
+			ms, af, ok = ms2, af2, true
+			d.ls[i].Text = joined
+			d.ls[i].Pieces++
+			d.used[i+1] = true
+		}
+	}
+	if !ok {
+		if !strings.Contains(t, "order") {
+			return false // prose that names the message
+		}
+		d.unparsed(i, i, "looks like a page allocation stall warning but its duration, order or mode could not be read")
+		d.used[i] = true
+		return true
+	}
+	r := report{kind: "alloc", af: af}
+	collectReport(d.ls, i, d.used, &r)
+	d.markUsed(r.used)
+	d.host.pageKB(r.mem.pageKB, 0)
+	if r.trace.ARM {
+		d.host.armTraceSet = true
+	}
+	ev := r.finishAlloc(d.ls)
+	ApplyGFP(af, af.Kernel)
+	af.Count = 0
+	ev.Kind, ev.AllocFailure = model.EventAllocStall, nil
+	ev.AllocStall = &model.AllocStall{StallMS: ms, Request: *af}
+	d.tl.Events = append(d.tl.Events, ev)
+	d.addArtifact(KindAllocStall, ev.FirstLine, ev.LastLine, &allocStallArtifact{StallMS: ms, AllocFailure: af, reportExtras: r.x, Notes: r.notes})
+	d.logLines(r.used)
+	return true
+}
