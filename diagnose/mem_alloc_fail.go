@@ -183,6 +183,14 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		if recs := logMatches(tl, "page allocation failure"); len(recs) > 0 {
 			return nil, len(tl.Log), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Source)
 		}
+		// A trace or a rate-limit summary of warn_alloc without its header: failures
+		// happened, and which cause is unknown, so no rule of the family may call the log
+		// clean (corpus 369, 415, 416). A vmalloc failure prints the same trace under its own
+		// header (mm/vmalloc.c warn_alloc, corpus 020): that trace is accounted for.
+		if recs := logMatches(tl, kernel.MsgWarnAllocFrame...); len(recs) > 0 && len(logMatches(tl, kernel.MsgNotPhysical...)) == 0 {
+			return nil, len(tl.Log), fmt.Sprintf("warn_alloc in %d kernel log line(s) (first: %s, %q) without a \"page allocation failure\" header: allocation failures happened, but their order, mode and zones are not in the input (paste the lines above the trace)",
+				len(recs), memOr(recs[0].Source, "kernel log"), strings.TrimSpace(recs[0].Message))
+		}
 		return nil, len(tl.Log), ""
 	}
 	order0 := false

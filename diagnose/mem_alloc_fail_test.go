@@ -385,3 +385,23 @@ func TestAllocFailMixedBuddyOnlyZone(t *testing.T) {
 		t.Errorf("the buddy-only zone was taken for a zone above its watermarks: %s", f.Explanation)
 	}
 }
+
+// A warn_alloc trace or rate-limit summary without its "page allocation failure" header
+// (corpus 416: an excerpt that starts at the stack; 415: dmesg | grep warn_alloc_failed) is
+// a failure of unknown order and mode: no rule of the family may call the log clean.
+func TestAllocFailHeaderlessTraceNotHealthy(t *testing.T) {
+	for name, text := range map[string]string{
+		"trace": "\t\t[4238992.145728]  <IRQ>  [<ffffffffafb61e41>] dump_stack+0x19/0x1b\n" +
+			"\t\t[4238992.151057]  [<ffffffffaf5bcaa0>] warn_alloc_failed+0x110/0x180\n" +
+			"\t\t[4238992.172061]  [<ffffffffaf5c1478>] page_frag_alloc+0x158/0x170\n",
+		"suppressed": "[2186354.426315] warn_alloc_failed: 1 callbacks suppressed\n",
+		"6.x cold":   "[  812.112233]  warn_alloc.cold+0x7b/0xdd\n[  812.112240]  __alloc_pages_slowpath.constprop.0+0xc52/0xcd0\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			tl := pasteTimeline(t, text)
+			for _, id := range []string{"alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic"} {
+				mustNotCheck(t, run(t, id, tl), "without a \"page allocation failure\" header")
+			}
+		})
+	}
+}

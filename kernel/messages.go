@@ -30,6 +30,12 @@ var (
 	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
 	// MsgSlabFailure: slab_out_of_memory (mm/slub.c), SLAB's equivalent.
 	MsgSlabFailure = []string{"SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory"}
+	// MsgWarnAllocFrame: warn_alloc's own frame in the call trace of an allocation-failure
+	// report ("warn_alloc+0x13b/0x160", "warn_alloc_failed+0x110/0x180" before 4.9,
+	// "warn_alloc.cold+0x7b/0xdd" with a split cold path; mm/page_alloc.c), and its rate
+	// limiter's summary ("warn_alloc: 96 callbacks suppressed"): a failure happened even when
+	// the text lost its "page allocation failure" header (an excerpt, a grep).
+	MsgWarnAllocFrame = []string{"warn_alloc+0x", "warn_alloc_failed+0x", "warn_alloc.cold+0x", "warn_alloc: ", "warn_alloc_failed: "}
 	// MsgRatelimited: printk_ratelimit's summary (lib/ratelimit.c, net/core/utils.c
 	// net_ratelimit): "net_ratelimit: 42 callbacks suppressed", "warn_alloc: 96 callbacks
 	// suppressed". The suppressed messages happened: they count toward the totals.
