@@ -189,12 +189,33 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 	scan := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "pgscan_direct") })
 	psi := tl.LastWith(func(s *model.Sample) bool { return s.Pressure("memory") != nil })
 	stallRate := memSeriesStats(tl, model.RateAllocstallPerSec, 0)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 {
-		return NotChecked("no allocstall in /proc/vmstat and no /proc/pressure/memory (PSI, 4.20+)")
+	var stalls []*model.Event // "page allocation stalls for Nms" reports (4.1x kernels)
+	for i := range tl.Events {
+		if e := &tl.Events[i]; e.Kind == model.EventAllocStall && e.AllocStall != nil {
+			stalls = append(stalls, e)
+		}
+	}
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && len(stalls) == 0 {
+		return NotChecked("no allocstall in /proc/vmstat, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
 	sev, fired := Info, false
 	raise := func(s Severity) { fired = true; sev = max(sev, s) }
+	if len(stalls) > 0 {
+		// The kernel printed these itself: a request that may reclaim had spent at least
+		// stall_timeout (10 s) in the slow path, reclaiming and compacting (mm/page_alloc.c
+		// __alloc_pages_slowpath, 4.1x). The time is measured, not inferred.
+		raise(Warning)
+		longest := stalls[0]
+		for _, e := range stalls {
+			if e.AllocStall.StallMS > longest.AllocStall.StallMS {
+				longest = e
+			}
+		}
+		r := longest.AllocStall.Request
+		v := fmt.Sprintf("%d report(s); longest %.1f s: %s, order %d, mode %s", len(stalls), float64(longest.AllocStall.StallMS)/1000, memOr(r.Process, "task not in the input"), r.Order, memOr(r.Mode, "unknown"))
+		ev = append(ev, Evidence{What: "page allocation stalls (the kernel's own warning after 10 s in direct reclaim)", Value: v, Source: memEventSource(longest)})
+	}
 	switch {
 	case stall.rising():
 		raise(Warning)

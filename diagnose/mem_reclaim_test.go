@@ -88,3 +88,18 @@ func TestDirectReclaimEmptyPSIIsNotHealthy(t *testing.T) {
 	tl.Samples[0].PSI = []kernel.Pressure{{Resource: "memory", Full: &kernel.PSILine{Avg10: 0.5}}}
 	mustBeHealthyNaming(t, run(t, "direct-reclaim-stalls", tl), "PSI memory full")
 }
+
+// The kernel's own "page allocation stalls for Nms" warning (4.1x: a request still in direct
+// reclaim after 10 s) is measured stall time: direct-reclaim-stalls fires on it without any
+// vmstat or PSI (corpus 413, quoted and hard-wrapped as pasted).
+func TestDirectReclaimReadsAllocStall(t *testing.T) {
+	text := "> Mar 26 12:32:15 monitoring-pi kernel: [126742.472373] python3: page allocation stalls for 10060ms, order:1,\n" +
+		">  mode:0x15080c0(GFP_KERNEL_ACCOUNT|__GFP_ZERO), nodemask=(null)\n" +
+		"> Mar 26 12:32:15 monitoring-pi kernel: [126742.472401] python3 cpuset=/ mems_allowed=0\n"
+	f := mustFire(t, run(t, "direct-reclaim-stalls", pasteTimeline(t, text)), Warning)
+	if !evidenceHas(f, "page allocation stalls", "10.1 s: python3, order 1") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	// Without any of its inputs the rule still says what it lacks.
+	mustNotCheck(t, run(t, "direct-reclaim-stalls", pasteTimeline(t, "hello\n")), "page allocation stalls")
+}
