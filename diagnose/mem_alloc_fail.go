@@ -122,6 +122,11 @@ type zoneCheck struct {
 func checkAllocClass(tl *model.Timeline, class string) Result {
 	vs, n, nc := allocVerdicts(tl)
 	if nc != "" {
+		if class == classReserve && len(vs) == 0 {
+			if f, ok := headerlessRxRefill(tl); ok {
+				return Fired(f)
+			}
+		}
 		return NotChecked("%s", nc)
 	}
 	var mine []allocVerdict
@@ -1123,4 +1128,82 @@ func lowmemChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 	}
 	out = append(out, tcp)
 	return append(out, reserveChanges(tl, vs)...)
+}
+
+// rxFragAllocators are the receive path's page-fragment allocators. Each first tries a
+// high-order page with __GFP_NOWARN and falls back to order 0 without it
+// (net/core/skbuff.c __netdev_alloc_frag from 3.7; mm/page_alloc.c __page_frag_cache_refill,
+// page_frag_alloc from 4.10, __alloc_page_frag 4.2–4.9), so a warn_alloc printed under one
+// of them is the order-0 fallback failing.
+var rxFragAllocators = []string{"page_frag_alloc", "__page_frag_alloc", "__page_frag_cache_refill", "__alloc_page_frag", "__netdev_alloc_frag"}
+
+// softirqFrames say the trace ran in the receive softirq (or an interrupt), where the
+// allocation is atomic.
+var softirqFrames = []string{"net_rx_action", "__do_softirq", "<IRQ>", "irq_exit"}
+
+// headerlessRxRefill reads a warn_alloc trace whose "page allocation failure" header the
+// input lost (an excerpt starting at the stack): when the frames after warn_alloc pass
+// through a receive fragment allocator in softirq, the failure was an atomic order-0
+// refill, which fails only at the zones' floor: the reserve, inferred (corpus 416; 369).
+func headerlessRxRefill(tl *model.Timeline) (Finding, bool) {
+	const traceSpan = 30 // frames a trace holds below warn_alloc, generously
+	for i := 0; i < len(tl.Log); i++ {
+		if !memContainsAny(tl.Log[i].Message, kernel.MsgWarnAllocFrame[:3]) {
+			continue
+		}
+		var alloc, ctx string
+		for j := i + 1; j < len(tl.Log) && j <= i+traceSpan; j++ {
+			m := tl.Log[j].Message
+			if memContainsAny(m, kernel.MsgWarnAllocFrame[:3]) {
+				break // the next report's trace
+			}
+			if alloc == "" {
+				for _, a := range rxFragAllocators {
+					if strings.Contains(m, " "+a+"+") || strings.Contains(m, "("+a+"+") {
+						alloc = a
+					}
+				}
+			}
+			if ctx == "" {
+				for _, c := range softirqFrames {
+					if strings.Contains(m, c) {
+						ctx = c
+					}
+				}
+			}
+		}
+		// <IRQ> may stand on warn_alloc's own line or the one before it (dump_stack).
+		for j := max(0, i-2); j <= i && ctx == ""; j++ {
+			if strings.Contains(tl.Log[j].Message, "<IRQ>") {
+				ctx = "<IRQ>"
+			}
+		}
+		if alloc == "" || ctx == "" {
+			continue
+		}
+		src := memOr(tl.Log[i].Source, "kernel log")
+		f := Finding{
+			Severity: Warning,
+			Title:    "inferred: an atomic receive-buffer refill failed at order 0 (the report's header is not in the input)",
+			Evidence: []Evidence{
+				{What: "warn_alloc trace without its header", Value: strings.TrimSpace(tl.Log[i].Message), Source: src},
+				{What: "allocator in the trace", Value: alloc + ": tries a high-order page with __GFP_NOWARN, then order 0; a printed failure is the order-0 attempt", Source: src},
+				{What: "context", Value: ctx + ": the receive softirq, where the allocation is atomic (GFP_ATOMIC, no reclaim)", Source: src},
+				{What: "to decide the cause", Value: "paste the report's header (\"page allocation failure: order:N, mode:...\") and the Mem-Info dump after the trace, or /proc/zoneinfo from the host while it fails", Source: "not in the input"},
+			},
+			Explanation: allocExplanations[classReserve] + " In this input only the call trace survived: an order-0 atomic failure in the receive path fails at the zones' floor, whatever their fragmentation.",
+			Changes:     reserveChanges(tl, nil),
+		}
+		return f, true
+	}
+	return Finding{}, false
+}
+
+func memContainsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
 }

@@ -399,9 +399,34 @@ func TestAllocFailHeaderlessTraceNotHealthy(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			tl := pasteTimeline(t, text)
-			for _, id := range []string{"alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic"} {
+			ids := []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic"}
+			if name != "trace" { // the trace is an RX refill: TestAllocFailHeaderlessRxRefill
+				ids = append(ids, "alloc-fail-reserve")
+			}
+			for _, id := range ids {
 				mustNotCheck(t, run(t, id, tl), "without a \"page allocation failure\" header")
 			}
 		})
 	}
+}
+
+// A headerless trace through a receive fragment allocator in softirq is an atomic order-0
+// refill (the high-order attempt is __GFP_NOWARN): alloc-fail-reserve, inferred, a warning
+// (corpus 416). Without the softirq context, or without such an allocator, it stays not
+// checked.
+func TestAllocFailHeaderlessRxRefill(t *testing.T) {
+	trace := "\t\t[4238992.145728]  <IRQ>  [<ffffffffafb61e41>] dump_stack+0x19/0x1b\n" +
+		"\t\t[4238992.151057]  [<ffffffffaf5bcaa0>] warn_alloc_failed+0x110/0x180\n" +
+		"\t\t[4238992.160988]  [<ffffffffafb5d44e>] __alloc_pages_slowpath+0x6b6/0x724\n" +
+		"\t\t[4238992.172061]  [<ffffffffaf5c1478>] page_frag_alloc+0x158/0x170\n" +
+		"\t\t[4238992.176908]  [<ffffffffafa27e1d>] __napi_alloc_skb+0x8d/0xe0\n" +
+		"\t\t[4238992.209454]  [<ffffffffafa39f1f>] net_rx_action+0x26f/0x390\n"
+	f := mustFire(t, run(t, "alloc-fail-reserve", pasteTimeline(t, trace)), Warning)
+	if !strings.HasPrefix(f.Title, "inferred: ") || !evidenceHas(f, "allocator in the trace", "page_frag_alloc") {
+		t.Errorf("title %q, evidence %+v", f.Title, f.Evidence)
+	}
+	noCtx := strings.ReplaceAll(strings.ReplaceAll(trace, "<IRQ>  ", ""), "net_rx_action", "process_one_work")
+	mustNotCheck(t, run(t, "alloc-fail-reserve", pasteTimeline(t, noCtx)), "without a \"page allocation failure\" header")
+	noAlloc := strings.ReplaceAll(trace, "page_frag_alloc", "kmalloc_order")
+	mustNotCheck(t, run(t, "alloc-fail-reserve", pasteTimeline(t, noAlloc)), "without a \"page allocation failure\" header")
 }

@@ -97,7 +97,12 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		}
 		rf := g.nodes[root].f
 		if strings.HasPrefix(root, "alloc-fail-") && !hasZoneEvidence(rf) {
-			s.Undecided = append(s.Undecided, root+": the input has no zone state after the failure, so a reserve too small and fragmentation fit alike")
+			why := "so a reserve too small and fragmentation fit alike"
+			if root == "alloc-fail-reserve" {
+				// Its reports are of order 0 (or inferred so), which fragmentation cannot fail.
+				why = "so how far the zones were below min, and what held their memory, is unknown"
+			}
+			s.Undecided = append(s.Undecided, root+": the input has no zone state after the failure, "+why)
 			mi := memInfoCollect
 			mi.For = []string{root}
 			add(mi)
