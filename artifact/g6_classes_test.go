@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -238,5 +239,40 @@ func TestIfconfigLoopRowsStayReadings(t *testing.T) {
 	ia := one(t, tl, KindIfconfig).(ifaceArtifact)
 	if len(ia.Interfaces) != 3 || ia.Interfaces[0].Name != "enp6s0" {
 		t.Errorf("interfaces %+v", ia.Interfaces)
+	}
+}
+
+// The last row of an output, cut by the paste, is reported as a line that could not be read,
+// not counted as prose (corpus 421: /proc/vmstat; 420: sysctl -a | grep; 377: ethtool -S);
+// a word of prose after the output, or a cut line in the middle, is not.
+func TestCutLastRowReported(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		cut        bool
+	}{
+		{"vmstat", "pgsteal_kswapd_dma 0\npgsteal_kswapd_dma32 0\npgscan_kswapd 12\npgsteal_kswapd\n", true},
+		{"sysctl", "~# sysctl -a | grep orph\nnet.ipv4.tcp_max_orphans = 1024\nnet\n\n", true},
+		{"ethtool", "NIC statistics:\n     tx_csum_partial_inner: 0\n     tx_queue_stopped: 0\n     tx\n", true},
+		{"prose after", "pgsteal_kswapd_dma 0\npgsteal_kswapd_dma32 0\npgscan_kswapd 12\nthanks\n", false},
+		{"not last", "pgsteal_kswapd_dma 0\npgsteal_kswapd_dma32 0\npgscan_kswapd 12\npgsteal_kswapd\n\nmore words here\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tl, err := Parse(strings.NewReader(c.text), "snippet", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, u := range tl.Unparsed {
+				if strings.Contains(u.Why, "cut short") {
+					found = true
+				}
+			}
+			if found != c.cut {
+				t.Errorf("cut row reported %v, want %v: unparsed %+v, lines %+v", found, c.cut, tl.Unparsed, tl.Lines)
+			}
+			if c.cut && tl.Lines != nil && tl.Lines.Unparsed != 1 {
+				t.Errorf("line account: %+v", *tl.Lines)
+			}
+		})
 	}
 }

@@ -196,6 +196,13 @@ func trimValue(v string) string {
 
 // prose scans a line of prose for settings.
 func (d *doc) prose(i int) {
+	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].FirstLine <= d.ls[i].No && d.ls[i].No <= d.tl.Unparsed[n-1].LastLine {
+		return // a reader already reported the line (a zoneinfo row the paste cut): not prose too
+	}
+	if d.cutLastRow(i) {
+		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
+		return
+	}
 	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&
@@ -298,4 +305,33 @@ func (d *doc) sysctlNotApplied(i int) bool {
 	no := d.ls[i].No
 	d.addArtifact(KindSetting, no, no, sd)
 	return true
+}
+
+// cutLastRow reports whether line i is the text's last non-blank line, follows output that a
+// reader took, and is one bare word: the first characters of one more row ("pgsteal_kswapd"
+// after /proc/vmstat, "net" after `sysctl -a | grep`), which a paste cut (corpus 420, 421).
+// Counting it as prose would hide that the output is incomplete.
+func (d *doc) cutLastRow(i int) bool {
+	if i == 0 || !d.used[i-1] || d.ls[i-1].Kernel {
+		return false
+	}
+	t := strings.TrimSpace(d.ls[i].Text)
+	if t == "" || len(t) > 64 {
+		return false
+	}
+	for j := 0; j < len(t); j++ {
+		c := t[j]
+		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	// It must look like the start of a row, not a word of prose ("thanks"): a name with an
+	// underscore, a number, or the start of the row above's first field.
+	prev := strings.TrimSpace(d.ls[i-1].Text)
+	if strings.IndexByte(t, '_') < 0 && !kernel.IsDigits(t) && !strings.HasPrefix(prev, t) {
+		return false
+	}
+	// Only white space may follow it in the text: it is on the text's last non-blank line.
+	last := len(strings.TrimRight(d.text, " \t\r\n"))
+	return last > 0 && d.ls[i].No == strings.Count(d.text[:last], "\n")+1
 }
