@@ -1,8 +1,6 @@
 package artifact
 
 import (
-	"sort"
-	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -74,31 +72,23 @@ func (d *doc) tryConntrackStats(i int) int {
 // Kernels renamed some columns (searched → clashres, delete_list → chainlength in 5.x); the
 // names are read from the header. entries is the table's count, the same on every row.
 
-// tryConntrackStatFile reads the file from its header line at i.
+// tryConntrackStatFile reads the file from its header line at i; the format's one home is
+// kernel (ConntrackStatHeader, ConntrackStatRow), which the live sampler reads it with too.
 func (d *doc) tryConntrackStatFile(i int) int {
-	head := fields(d.ls[i].Text)
-	if len(head) < 4 || head[0] != "entries" || !strings.Contains(d.ls[i].Text, "insert_failed") {
+	head, ok := kernel.ConntrackStatHeader(d.ls[i].Text)
+	if !ok {
 		return 0
 	}
 	cs := &ConntrackStats{}
+	var vals []int64
 	k := i + 1
 	for ; k < len(d.ls); k++ {
-		fs := fields(d.ls[k].Text)
-		if len(fs) != len(head) {
+		if vals, ok = kernel.ConntrackStatRow(d.ls[k].Text, len(head), vals); !ok {
 			break
 		}
 		m := map[string]int64{"cpu": int64(len(cs.CPUs))}
-		ok := true
-		for j, f := range fs {
-			v, err := strconv.ParseInt(f, 16, 64)
-			if err != nil || v < 0 {
-				ok = false
-				break
-			}
+		for j, v := range vals {
 			m[head[j]] = v
-		}
-		if !ok {
-			break
 		}
 		cs.CPUs = append(cs.CPUs, m)
 	}
@@ -114,28 +104,9 @@ func (d *doc) tryConntrackStatFile(i int) int {
 }
 
 // Sum adds each counter over the CPUs (the kernel keeps them per CPU and conntrack -S prints
-// them so; a rule asks whether any CPU dropped), in name order; "cpu" is not a counter.
+// them so; a rule asks whether any CPU dropped), in name order (kernel.SumConntrackStats).
 func (cs *ConntrackStats) Sum() *kernel.Counters {
-	tot := map[string]int64{}
-	for _, m := range cs.CPUs {
-		for k, v := range m {
-			switch k {
-			case "cpu":
-			case "entries":
-				tot[k] = max(tot[k], v) // the table's count, printed on every row
-			default:
-				tot[k] += v
-			}
-		}
-	}
-	names := make([]string, 0, len(tot))
-	for k := range tot {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	c := &kernel.Counters{}
-	for _, k := range names {
-		c.Set(k, tot[k])
-	}
+	kernel.SumConntrackStats(c, cs.CPUs)
 	return c
 }

@@ -502,6 +502,57 @@ func stripLostBracketStamp(s string, l *Line) string {
 	return s[j+9:]
 }
 
+// cutStamp reports whether t starts like a dmesg record whose stamp lost its ']': '[', blanks,
+// and the digits of the seconds with at most the '.' and six digits of printk's "[%5lu.%06lu] "
+// (kernel/printk/printk.c print_time), then anything but ']' within the stamp's width. A paste
+// cut inside the stamp leaves that shape on its last line; it is never the wrapped piece of the
+// line before it (a mail client moves words down, and the next record's stamp is not one).
+func cutStamp(t string) bool {
+	t = strings.TrimLeft(t, " ")
+	if len(t) < 2 || t[0] != '[' {
+		return false
+	}
+	i := 1
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+		j++
+	}
+	if j == i || j-i > 12 {
+		return false
+	}
+	if j == len(t) {
+		return true // "[21132": cut inside the seconds
+	}
+	if t[j] != '.' {
+		return false // "[1/3]", "[12 ...": not a stamp
+	}
+	j++
+	k := j
+	for j < len(t) && j-k < 6 && t[j] >= '0' && t[j] <= '9' {
+		j++
+	}
+	if j == len(t) {
+		return true // cut inside the microseconds
+	}
+	// All six digits of the microseconds, then not the ']' printk puts there: "[2.2 with
+	// AA VM" is prose in brackets (corpus 356), "[21132.799070ttt" a stamp without its ']'.
+	return j-k == 6 && t[j] != ']'
+}
+
+// cutStampReason is what the report says of a line that cutStamp matched and no reader took:
+// on the text's last line the paste ended inside the record's stamp, elsewhere the stamp is
+// damaged; either way a kernel record headroom did not read, never prose.
+func (d *doc) cutStampReason(i int) string {
+	last := len(strings.TrimRight(d.text, " \t\r\n"))
+	if last > 0 && d.ls[i].No == strings.Count(d.text[:last], "\n")+1 {
+		return "the paste ends inside this line: a kernel log record cut in its time stamp"
+	}
+	return "a kernel log record whose time stamp lost its ']': not read"
+}
+
 // parseDigits is strconv.ParseInt(s, 10, 64) for a string isDigits accepted, without the
 // error value: ok is false only when the number does not fit in an int64.
 func parseDigits(s string) (int64, bool) {

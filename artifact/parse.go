@@ -527,6 +527,12 @@ func (d *doc) appendLog(l *Line) {
 		d.logLast = l.No
 	}
 	d.logCount++
+	d.logExtras(l)
+}
+
+// logExtras reads what the kernel log artifact keeps of a record besides its count: a
+// "callbacks suppressed" line or the numbers of its message.
+func (d *doc) logExtras(l *Line) {
 	if strings.HasSuffix(l.Text, "callbacks suppressed") {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(d.suppressed, sl)
@@ -534,6 +540,19 @@ func (d *doc) appendLog(l *Line) {
 	} else if ln, ok := logNumbers(l.No, l.Text); ok {
 		d.logNumbers = append(d.logNumbers, ln)
 	}
+}
+
+// relogExtras reads a logged record's extras again once a wrapped piece was joined to it: what
+// its first piece alone gave ("net_ratelimit: 1 callbacks suppressed" before its piece) is
+// dropped, so a streamed window keeps what the whole-text loop, which joins first, keeps.
+func (d *doc) relogExtras(l *Line) {
+	if n := len(d.suppressed); n > 0 && d.suppressed[n-1].Line == l.No {
+		d.suppressed = d.suppressed[:n-1]
+	}
+	if n := len(d.logNumbers); n > 0 && d.logNumbers[n-1].Line == l.No {
+		d.logNumbers = d.logNumbers[:n-1]
+	}
+	d.logExtras(l)
 }
 
 // source returns "line N" or "line N (stamp)", carved from a shared arena: a 100 MB syslog

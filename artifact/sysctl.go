@@ -199,6 +199,10 @@ func (d *doc) prose(i int) {
 	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].FirstLine <= d.ls[i].No && d.ls[i].No <= d.tl.Unparsed[n-1].LastLine {
 		return // a reader already reported the line (a zoneinfo row the paste cut): not prose too
 	}
+	if cutStamp(d.ls[i].Text) {
+		d.unparsed(i, i, d.cutStampReason(i))
+		return
+	}
 	if d.cutLastRow(i) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return

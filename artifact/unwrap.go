@@ -177,6 +177,7 @@ func (d *doc) relog(i int) {
 		return
 	}
 	d.tl.Log[last].Message = l.Text
+	d.relogExtras(l)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")
 }
 
@@ -197,7 +198,8 @@ func opensSomething(t, word string) bool {
 	case "Re:", "From:", "To:", "Cc:", "Subject:", "Date:", "Message-ID:", "In-Reply-To:", "On":
 		return true // a mail's headers and its "On ... wrote:"
 	}
-	return strings.HasPrefix(s, "root@") || strings.HasPrefix(s, "```")
+	// A record's stamp that lost its ']' (a paste cut inside it) starts a record of its own.
+	return strings.HasPrefix(s, "root@") || strings.HasPrefix(s, "```") || cutStamp(s)
 }
 
 // unwrapAll joins the wrapped pieces of a whole text's Lines, as the streamed windows do line

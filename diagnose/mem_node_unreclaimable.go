@@ -74,6 +74,7 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 	sev := Severity(-1)
 	read, markedNodes := map[int]bool{}, map[int]bool{}
 	anyRead, small := false, []string{}
+	zoneMarked := false // a zone-level all_unreclaimable mark was judged
 	for _, u := range zones {
 		name := zoneName(u.z)
 		if v, ok := u.fields("node_unreclaimable"); ok {
@@ -111,6 +112,7 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 			}
 			ev = append(ev, Evidence{What: "reclaim gave up on zone " + name, Value: val, Source: u.src})
 			sev = max(sev, Warning)
+			zoneMarked = true
 		}
 	}
 	if !anyRead {
@@ -126,6 +128,19 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 		sev = Critical
 		ev = append(ev, Evidence{What: "zone " + zoneName(z) + " at its min watermark", Value: fmt.Sprintf("free %d pages, min %d", z.Free, z.Min), Source: u.src})
 	}
+	title := "reclaim gave up: the kernel marked memory as unreclaimable"
+	if sev == Warning && !zoneMarked {
+		if above := markedNodesAboveHigh(zones, markedNodes); above != nil {
+			// The mark is stale: kswapd_failures is reset only by a reclaim pass that frees
+			// pages (mm/vmscan.c shrink_node: "On reclaim progress, reset the failure
+			// counter"). Memory freed otherwise (a task's exit, a dropped cache) leaves it
+			// set, and kswapd is not woken again while every zone is above its low
+			// watermark, so a node that recovered keeps printing node_unreclaimable 1.
+			sev = Info
+			title = "reclaim gave up on a node earlier; its zones are now above their high watermark"
+			ev = append(ev, above...)
+		}
+	}
 	if sev < 0 {
 		msg := fmt.Sprintf("no node or zone marked unreclaimable (%s)", nodeList(read))
 		if len(small) > 0 {
@@ -135,7 +150,7 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 	}
 	return Fired(Finding{
 		Severity: sev,
-		Title:    "reclaim gave up: the kernel marked memory as unreclaimable",
+		Title:    title,
 		Evidence: ev,
 		Explanation: "kswapd, the background reclaimer, stops trying on a node after 16 passes in a row that freed nothing " +
 			"(pgdat->kswapd_failures, mm/vmscan.c); until some reclaim succeeds again, allocations that can sleep reclaim " +
@@ -147,6 +162,26 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 			Recommended: "find what holds the memory (meminfo: AnonPages, Unevictable, Mlocked, SUnreclaim; slabtop) and release or bound it; on a known kernel leak, update the kernel",
 			Why:         "no sysctl makes unreclaimable memory reclaimable; the mark clears by itself once reclaim frees pages again"}},
 	})
+}
+
+// markedNodesAboveHigh returns, when every populated zone of every marked node has its
+// watermarks and is above high, one evidence line per such zone; else nil (a zone without
+// watermarks, or one at or below high, keeps the warning).
+func markedNodesAboveHigh(zones []unreclaimableZone, marked map[int]bool) []Evidence {
+	var ev []Evidence
+	for _, u := range zones {
+		z := u.z
+		if !marked[z.Node] || !z.Populated() {
+			continue
+		}
+		if !z.HasFree || !z.HasWatermarks || z.Free <= z.High {
+			return nil
+		}
+		ev = append(ev, Evidence{What: "zone " + zoneName(z) + " above its high watermark",
+			Value:  fmt.Sprintf("free %d pages > high %d: the mark stays until a reclaim pass frees pages (shrink_node), which nothing needs now", z.Free, z.High),
+			Source: u.src})
+	}
+	return ev
 }
 
 func zoneName(z model.ZoneWatermarks) string {

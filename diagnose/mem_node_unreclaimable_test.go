@@ -3,6 +3,8 @@ package diagnose
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // tail384 is corpus 384's last lines of a zone block: its last pageset and the closing lines.
@@ -89,4 +91,41 @@ full avg10=12.50 avg60=10.01 avg300=7.32 total=412345678
 	if !found {
 		t.Errorf("chains %+v", d.Story.Chains)
 	}
+}
+
+// A node marked unreclaimable whose zones are all above their high watermark now: the mark is
+// stale (kswapd_failures is reset only by a reclaim pass that frees pages, mm/vmscan.c
+// shrink_node, and nothing wakes kswapd above low), so it is noted, not a warning. With one
+// zone at or below high the warning stays.
+func TestNodeUnreclaimableStaleMarkNoted(t *testing.T) {
+	tl := memHostFixture(t)
+	s := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 })
+	marked := 0
+	for i := range s.Zones {
+		if s.Zones[i].Fields.Has("node_unreclaimable") {
+			s.Zones[i].Fields.Set("node_unreclaimable", 1)
+			marked++
+		}
+	}
+	if marked == 0 {
+		t.Fatal("fixture has no node_unreclaimable line")
+	}
+	for _, z := range s.ZoneWatermarks() {
+		if z.Populated() && (!z.HasWatermarks || z.Free <= z.High) {
+			t.Fatalf("fixture zone %s not above high: the test needs a host with free memory", zoneName(z))
+		}
+	}
+	f := mustFire(t, run(t, "node-unreclaimable", tl), Info)
+	if !strings.Contains(f.Title, "earlier") || !evidenceHas(f, "above its high watermark", "shrink_node") {
+		t.Errorf("%s %+v", f.Title, f.Evidence)
+	}
+	// One populated zone at its high watermark: reclaim may be needed there, the mark counts.
+	for i, z := range s.ZoneWatermarks() {
+		if z.Populated() {
+			s.Zones[i].Fields.Set("free", z.High)
+			s.Zones[i].Fields.Set("nr_free_pages", z.High)
+			break
+		}
+	}
+	mustFire(t, run(t, "node-unreclaimable", tl), Warning)
 }

@@ -178,8 +178,7 @@ func oomWhat(o *model.OOMKill, memcg bool) string {
 func oomValue(o *model.OOMKill) string {
 	var parts []string
 	if o.KilledComm != "" || o.KilledPID != 0 {
-		parts = append(parts, fmt.Sprintf("killed %s (pid %d): anon-rss %d kB, file-rss %d kB, shmem-rss %d kB, total-vm %d kB, oom_score_adj %d",
-			memOr(o.KilledComm, "?"), o.KilledPID, o.AnonRSSKB, o.FileRSSKB, o.ShmemRSSKB, o.TotalVMKB, o.OOMScoreAdj))
+		parts = append(parts, oomKilled(o))
 	}
 	if o.Invoker != "" {
 		parts = append(parts, fmt.Sprintf("invoked by %s (order %d, mode %s)", o.Invoker, o.Order, o.Mode))
@@ -191,6 +190,34 @@ func oomValue(o *model.OOMKill) string {
 		return "OOM report"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// oomKilled says which task was killed with only what the kernel printed. "Killed process %d
+// (%s)" carried no sizes before 2.6.3x, total-vm/anon-rss/file-rss came with 3.x, shmem-rss
+// with 4.x and oom_score_adj with 5.x (mm/oom_kill.c __oom_kill_process); 2.4's "VM: killing
+// process watchdog" names no pid at all. A zero field is therefore most often one the text
+// lacks: no task is pid 0 or has a total-vm of 0 kB, so those mean "not printed", and a zero
+// shmem-rss or oom_score_adj is left out rather than asserted.
+func oomKilled(o *model.OOMKill) string {
+	out := "killed " + memOr(o.KilledComm, "?")
+	if o.KilledPID > 0 {
+		out += fmt.Sprintf(" (pid %d)", o.KilledPID)
+	}
+	var sizes []string
+	if o.TotalVMKB > 0 {
+		sizes = append(sizes, fmt.Sprintf("anon-rss %d kB", o.AnonRSSKB), fmt.Sprintf("file-rss %d kB", o.FileRSSKB))
+		if o.ShmemRSSKB > 0 {
+			sizes = append(sizes, fmt.Sprintf("shmem-rss %d kB", o.ShmemRSSKB))
+		}
+		sizes = append(sizes, fmt.Sprintf("total-vm %d kB", o.TotalVMKB))
+	}
+	if o.OOMScoreAdj != 0 {
+		sizes = append(sizes, fmt.Sprintf("oom_score_adj %d", o.OOMScoreAdj))
+	}
+	if len(sizes) > 0 {
+		out += ": " + strings.Join(sizes, ", ")
+	}
+	return out
 }
 
 func memEventTimes(es []*model.Event) *Interval {

@@ -17,6 +17,24 @@ func TestOOMKill(t *testing.T) {
 			t.Errorf("evidence: %+v", f.Evidence)
 		}
 	})
+	// Corpus 101/104: 2.4's "VM: killing process watchdog" and 2.6's "Out of Memory: Killed
+	// process 9308 (l804.exe)." print no sizes (and 2.4 no pid): the evidence says only what
+	// was printed, never "pid 0" or "anon-rss 0 kB".
+	t.Run("sizes not printed", func(t *testing.T) {
+		for _, o := range []*model.OOMKill{{KilledComm: "watchdog"}, {KilledComm: "l804.exe", KilledPID: 9308}} {
+			tl := memTextTimeline()
+			tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "line 3", OOMKill: o}}
+			f := mustFire(t, run(t, "oom-kill", tl), Critical)
+			for _, e := range f.Evidence {
+				if strings.Contains(e.Value, "pid 0") || strings.Contains(e.Value, "rss 0 kB") || strings.Contains(e.Value, "total-vm 0") || strings.Contains(e.Value, "oom_score_adj 0") {
+					t.Errorf("%s: evidence asserts what the kernel did not print: %q", o.KilledComm, e.Value)
+				}
+			}
+			if !evidenceHas(f, "global OOM kill", "killed "+o.KilledComm) {
+				t.Errorf("evidence: %+v", f.Evidence)
+			}
+		}
+	})
 	t.Run("memcg", func(t *testing.T) {
 		tl := memTextTimeline()
 		tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "line 5", OOMKill: &model.OOMKill{

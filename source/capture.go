@@ -21,6 +21,7 @@ var captureFiles = []string{
 	"proc/pressure/cpu", "proc/pressure/memory", "proc/pressure/io",
 	"proc/net/dev", "proc/net/netstat", "proc/net/snmp", "proc/net/snmp6",
 	"proc/net/sockstat", "proc/net/sockstat6", "proc/net/protocols", "proc/net/softnet_stat",
+	"proc/net/stat/nf_conntrack",
 }
 
 // Capture writes a txtar archive holding every file the readers use, so that

@@ -36,6 +36,7 @@ type Sampler struct {
 	meminfo, vmstat, buddy, zoneinfo, pagetype *procFile
 	netdev, netstat, snmp, snmp6               *procFile
 	sockstat, sockstat6, protocols, softnet    *procFile
+	conntrack                                  *procFile // /proc/net/stat/nf_conntrack
 	stat, interrupts, loadavg                  *procFile
 	psi                                        []*procFile
 	threads                                    []*procFile
@@ -89,6 +90,7 @@ func NewSampler(root kernel.Root, opts Options) *Sampler {
 	s.sockstat6 = open(root.NetPath("sockstat6"))
 	s.protocols = open(root.NetPath("protocols"))
 	s.softnet = open(root.NetPath("softnet_stat"))
+	s.conntrack = open(root.NetPath(kernel.ConntrackStatFile))
 	s.stat = open("proc/stat")
 	s.interrupts = open("proc/interrupts")
 	s.loadavg = open("proc/loadavg")
@@ -206,6 +208,7 @@ const (
 	PartThreads                      // the kernel threads' stat files
 	PartEthtool                      // ethtool statistics and rings (with Options.Ethtool)
 	PartSockets                      // the sock_diag dump (with Options.Sockets)
+	PartConntrack                    // /proc/net/stat/nf_conntrack (present with nf_conntrack)
 
 	AllParts = 1<<iota - 1
 )
@@ -265,6 +268,9 @@ func (s *Sampler) SamplePartsInto(dst *model.Sample, now time.Time, parts Parts)
 	if parts&PartSoftnet != 0 {
 		sliceInto(s, s.softnet, &dst.Softnet, kernel.ParseSoftnetInto)
 	}
+	if parts&PartConntrack != 0 {
+		s.conntrackInto(dst)
+	}
 	if parts&PartStat != 0 {
 		dst.Stat = ptrInto(s, s.stat, dst.Stat, kernel.ParseStatInto)
 	}
@@ -316,6 +322,32 @@ func (s *Sampler) pressureInto(dst *model.Sample) {
 		}
 	}
 }
+
+// conntrackInto reads netfilter's conntrack statistics into dst.Conntrack (summed over the
+// CPUs, kernel.ParseConntrackStatInto), for conntrack-full's drop, early_drop and
+// insert_failed and their growth between samples. The file exists only while nf_conntrack is
+// loaded (or built in), per network namespace (nf_conntrack_standalone.c registers it in each
+// netns's /proc/net/stat): its absence is noted with that reason, so the counters read "not
+// available", never zero.
+func (s *Sampler) conntrackInto(dst *model.Sample) {
+	err := s.conntrack.err
+	if err == nil {
+		if dst.Conntrack == nil {
+			dst.Conntrack = new(kernel.Counters)
+		}
+		if err = parseInto(s.conntrack, dst.Conntrack, kernel.ParseConntrackStatInto); err == nil {
+			return
+		}
+	}
+	dst.Conntrack = nil
+	if errors.Is(err, kernel.ErrNotSupported) {
+		err = errNoConntrack
+	}
+	s.note(s.conntrack.path, err)
+}
+
+// errNoConntrack is why a host without /proc/net/stat/nf_conntrack has no conntrack statistics.
+var errNoConntrack = errors.New("absent: nf_conntrack is not loaded in this network namespace, so conntrack drop, early_drop and insert_failed were not checked")
 
 // threadsInto reads the kernel threads' stat files into dst.Threads.
 func (s *Sampler) threadsInto(dst *model.Sample) {
