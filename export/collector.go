@@ -350,10 +350,11 @@ func (c *Collector) refresh() *Snapshot {
 // the last window sample (at most --window-interval old): the kernel prints some 30
 // protocols' rows to show it (26 µs of kernel time here, a fifth of what the files between
 // window samples cost), and every entry into pressure is counted by TcpExt
-// TCPMemoryPressures, which /proc/net/netstat gives on every scrape.
+// TCPMemoryPressures, which /proc/net/netstat gives on every scrape. The conntrack
+// statistics (/proc/net/stat/nf_conntrack) feed only the rules.
 const exposedParts = source.AllParts &^ (source.PartMemInfo | source.PartSNMP | source.PartSNMP6 |
 	source.PartStat | source.PartInterrupts | source.PartLoadAvg | source.PartThreads |
-	source.PartProtocols)
+	source.PartProtocols | source.PartConntrack)
 
 // windowDue reports whether the sample taken at now enters the window: the first, one
 // WindowInterval after the newest window sample, or the first after a kernel-log event the

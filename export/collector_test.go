@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"headroom/kernel"
+	"headroom/source"
 	"headroom/model"
 )
 
@@ -453,6 +454,12 @@ func TestWindowInterval(t *testing.T) {
 // /proc/net/protocols is read by window samples only (exposedParts): between them TCP's
 // pressure flag is that of the last window sample, and the next window sample reads it anew.
 func TestProtocolsReadByWindowSamples(t *testing.T) {
+	// The files that feed only the rules or a flag are left to window samples.
+	for _, p := range []source.Parts{source.PartProtocols, source.PartConntrack, source.PartInterrupts, source.PartSNMP6} {
+		if exposedParts&p != 0 {
+			t.Errorf("part %#x is read between window samples", p)
+		}
+	}
 	dir := extractCapture(t)
 	clk := &fakeClock{t: captureTime}
 	c := NewCollector(kernel.DirRoot(dir), Options{Now: clk.Now})
