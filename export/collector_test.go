@@ -18,8 +18,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"headroom/kernel"
-	"headroom/source"
 	"headroom/model"
+	"headroom/source"
 )
 
 // Concurrent scrapers within the minimum interval share one sample; the next interval
