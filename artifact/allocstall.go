@@ -66,14 +66,7 @@ func (d *doc) allocStall(i int) bool {
 		d.used[i] = true
 		return true
 	}
-	r := report{kind: "alloc", af: af}
-	collectReport(d.ls, i, d.used, &r)
-	d.markUsed(r.used)
-	d.host.pageKB(r.mem.pageKB, 0)
-	if r.trace.ARM {
-		d.host.armTraceSet = true
-	}
-	ev := r.finishAlloc(d.ls)
+	ev, r := d.readAllocReport(i, af)
 	ApplyGFP(af, af.Kernel)
 	af.Count = 0
 	ev.Kind, ev.AllocFailure = model.EventAllocStall, nil

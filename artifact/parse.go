@@ -310,14 +310,7 @@ func (d *doc) kernelReport(i int) bool {
 			d.used[i] = true
 			return true
 		}
-		r := report{kind: "alloc", af: af}
-		collectReport(d.ls, i, d.used, &r)
-		d.markUsed(r.used)
-		d.host.pageKB(r.mem.pageKB, 0)
-		if r.trace.ARM {
-			d.host.armTraceSet = true
-		}
-		ev := r.finishAlloc(d.ls)
+		ev, r := d.readAllocReport(i, af)
 		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
 	case isOOMHeader(t):
@@ -833,4 +826,18 @@ func (d *doc) account() {
 	a.Unparsed = len(seen)
 	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
 	d.tl.Lines = &a
+}
+
+// readAllocReport collects the report whose header af was read at line i (task line, trace,
+// show_mem dump) and returns its event: an allocation failure and a stall warning print the
+// same report after their headers (mm/page_alloc.c warn_alloc).
+func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *report) {
+	r := &report{kind: "alloc", af: af}
+	collectReport(d.ls, i, d.used, r)
+	d.markUsed(r.used)
+	d.host.pageKB(r.mem.pageKB, 0)
+	if r.trace.ARM {
+		d.host.armTraceSet = true
+	}
+	return r.finishAlloc(d.ls), r
 }
