@@ -91,6 +91,9 @@ type Plan struct {
 	// with the budget numbers that force it.
 	Warnings []string `json:"warnings,omitempty"`
 	Guides   []Guide  `json:"guides"`
+	// Target is the host shape the plan is for, with where each fact came from (set by the
+	// caller that knows: `headroom plan`); tune refuses a plan for another shape.
+	Target *TargetHost `json:"target_host,omitempty"`
 }
 
 // Budget is the check of the worst case against memory.

@@ -143,6 +143,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 			in.PageSizeBytes = host.PageSize
 		}
 	}
+	target := planTargetSources(in, host, *memory, *lowmem, *kernelVer, *arch, *pageSize, thisHost)
 	if thisHost {
 		in.Current = map[string]string{}
 		for _, k := range planSysctlKeys {
@@ -164,6 +165,8 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	if err != nil {
 		return fail("%v", err)
 	}
+	t := plan.NewTargetHost(p, target)
+	p.Target = &t
 	switch *format {
 	case "json":
 		err = plan.WriteJSON(stdio.Stdout, p)
@@ -179,6 +182,37 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		return exitWarning
 	}
 	return exitOK
+}
+
+// planTargetSources says where each of the plan's host facts came from: a flag, this host,
+// or plan's default. The CPUs are this host's only when the plan is for this host: plan has
+// no flag for them, and this host's count says nothing of another.
+func planTargetSources(in plan.Input, host model.Host, memory, lowmem, kernelVer, arch, pageSize string, thisHost bool) plan.TargetSources {
+	from := func(flag string) plan.FactSource {
+		if flag != "" {
+			return plan.FactGiven
+		}
+		return plan.FactRead
+	}
+	s := plan.TargetSources{Memory: from(memory), Kernel: from(kernelVer), Arch: from(arch), PageSize: from(pageSize)}
+	switch {
+	case lowmem != "":
+		s.Lowmem = plan.FactGiven
+	case memory == "" && arch == "" && in.LowmemBytes > 0:
+		s.Lowmem = plan.FactRead // LowTotal
+	default:
+		s.Lowmem = plan.FactAssumed // the arch's split (plan.LowmemLimitBytes)
+	}
+	if pageSize == "" && (arch != "" || host.PageSize <= 0) {
+		s.PageSize = plan.FactAssumed
+	}
+	if thisHost {
+		s.CPUs, s.CPUsFrom = host.CPUs, plan.FactRead
+	}
+	if memory == "" || kernelVer == "" || arch == "" || s.PageSize == plan.FactRead || s.CPUsFrom == plan.FactRead {
+		s.ReadFrom = host.Hostname
+	}
+	return s
 }
 
 // planRoot is where plan reads this host's facts; tests point it at a fixture tree.

@@ -55,7 +55,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.rollback, "rollback", false, "restore from the journal, newest entry first")
 	fs.IntVar(&f.to, "to", 0, "with --rollback: stop after journal entry ID")
 	fs.BoolVar(&f.print, "print", false, "with --rollback: print the equivalent sysctl -w (and ethtool, tc) lines instead of running them")
-	fs.BoolVar(&f.forThisHost, "for-this-host", false, "with --from: accept changes derived from pasted text or from a report whose host facts (hostname, boot id, kernel, MemTotal) are not this host's")
+	fs.BoolVar(&f.forThisHost, "for-this-host", false, "with --from: accept changes derived from pasted text, from a report whose host facts (hostname, boot id, kernel, MemTotal) are not this host's, or from a plan computed for another host shape (memory, kernel, arch, page size, CPUs)")
 	fs.BoolVar(&f.listBounds, "list-bounds", false, "list the sysctls headroom will write, with their scope and safety bound")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "directory of the journal")
 	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
@@ -145,7 +145,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		notHere = origin.Mismatch(facts)
 	}
 	if len(notHere) > 0 && f.apply {
-		return fail("refusing to apply: the changes were not derived from this host, nothing was changed:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)", strings.Join(notHere, "\n  "))
+		return fail("refusing to apply: %s, nothing was changed:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)", origin.NotFor(), strings.Join(notHere, "\n  "))
 	}
 	var sysfs tune.SysctlFS = tune.ProcSys{Dir: f.procSysDir}
 	if f.netns != "" {
@@ -170,7 +170,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			return fail("%v", err)
 		}
 		if len(notHere) > 0 {
-			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: not derived from this host:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", strings.Join(notHere, "\n  "))
+			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: %s:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", origin.NotFor(), strings.Join(notHere, "\n  "))
 			return fail("dry run, nothing changed: --apply would refuse these changes")
 		}
 		// A change --apply would refuse (out of bounds, no bound, unreadable, below use) is
