@@ -593,9 +593,29 @@ type Policy struct {
 // beyond noise or a new critical finding, a loss of LargeChange or more (undecided or
 // not), an undecided figure without KeepUndecided, or an unmeasured change without
 // KeepUnmeasured. applied are the changes the entry applied.
+//
+// An undecided gain is settled when every change it judges has another figure that
+// improved beyond noise and none that got worse or lost undecidedly: a noisy per-flow
+// figure (a handful of intervals) beside the host's delivery measured clearly up does not
+// hold the change back.
 func (p Policy) decide(ver *Verification, applied []model.Change) (rollback bool) {
 	ver.Tripped, ver.Improved, ver.Undecided, ver.Unmeasured, ver.KeptBy = nil, nil, nil, nil, ""
-	measured := map[string]bool{}
+	measured, better, bad := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, f := range ver.Figures {
+		for _, k := range f.For {
+			measured[k] = measured[k] || f.Measured()
+			better[k] = better[k] || f.Verdict == VerdictBetter
+			bad[k] = bad[k] || f.Verdict == VerdictWorse || (f.Verdict == VerdictUndecided && f.Loss)
+		}
+	}
+	settled := func(f Figure) bool {
+		for _, k := range f.For {
+			if !better[k] || bad[k] {
+				return false
+			}
+		}
+		return len(f.For) > 0
+	}
 	lossUndecided := false
 	for _, f := range ver.Figures {
 		switch f.Verdict {
@@ -605,16 +625,14 @@ func (p Policy) decide(ver *Verification, applied []model.Change) (rollback bool
 			ver.Improved = append(ver.Improved, f.Describe())
 		case VerdictUndecided:
 			d := f.Describe()
-			if f.Loss {
+			switch {
+			case f.Loss:
 				lossUndecided = true
 				d += fmt.Sprintf(": a loss of %.0f %% is never kept", math.Abs(f.change())*100)
+			case settled(f):
+				continue
 			}
 			ver.Undecided = append(ver.Undecided, d)
-		}
-		if f.Measured() {
-			for _, k := range f.For {
-				measured[k] = true
-			}
 		}
 	}
 	for _, c := range applied {

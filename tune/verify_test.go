@@ -475,3 +475,38 @@ func TestNoiseSigmas(t *testing.T) {
 		t.Errorf("welchDF(1, 1, 10, 10) = %g, want 18", df)
 	}
 }
+
+// The decision on built figures: what holds an entry back and what does not.
+func TestPolicyDecide(t *testing.T) {
+	rmem := []model.Change{sysctl("net.ipv4.tcp_rmem", rmemLarge, "")}
+	fig := func(guard, verdict string, loss bool) Figure {
+		return Figure{Guard: guard, What: guard, For: []string{"net.ipv4.tcp_rmem"}, Verdict: verdict, Loss: loss, Before: 4, After: 8, Margin: 5}
+	}
+	for _, c := range []struct {
+		name     string
+		figs     []Figure
+		policy   Policy
+		outcome  string
+		rollback bool
+	}{
+		{"better", []Figure{fig("delivered-in", VerdictBetter, false)}, Policy{}, OutcomeKept, false},
+		{"same", []Figure{fig("delivered-in", VerdictSame, false)}, Policy{}, OutcomeKept, false},
+		{"worse beside better", []Figure{fig("delivered-in", VerdictBetter, false), fig("tcp-prune", VerdictWorse, true)}, Policy{KeepUndecided: true, KeepUnmeasured: true}, OutcomeWorse, true},
+		// A noisy per-flow gain beside delivery clearly up: settled.
+		{"undecided gain beside better", []Figure{fig("delivered-in", VerdictBetter, false), fig("flow-receive", VerdictUndecided, false)}, Policy{}, OutcomeKept, false},
+		{"undecided gain alone", []Figure{fig("delivered-in", VerdictSame, false), fig("flow-receive", VerdictUndecided, false)}, Policy{}, OutcomeUndecided, true},
+		{"undecided gain kept", []Figure{fig("flow-receive", VerdictUndecided, false)}, Policy{KeepUndecided: true}, OutcomeUndecided, false},
+		// A loss inside the margin is never kept, beside a gain or with --keep-undecided.
+		{"undecided loss beside better", []Figure{fig("delivered-in", VerdictBetter, false), fig("flow-receive", VerdictUndecided, true)}, Policy{KeepUndecided: true}, OutcomeUndecided, true},
+		{"idle and unknown", []Figure{fig("delivered-in", VerdictIdle, false), fig("flow-receive", VerdictUnknown, false)}, Policy{KeepUndecided: true}, OutcomeNotMeasured, true},
+		{"idle kept", []Figure{fig("delivered-in", VerdictIdle, false)}, Policy{KeepUnmeasured: true}, OutcomeNotMeasured, false},
+		// The judge's figure measures no change's own effect.
+		{"judge only", []Figure{{Guard: guardCritical, For: []string{"net.ipv4.tcp_rmem"}, Verdict: VerdictSame}}, Policy{}, OutcomeNotMeasured, true},
+		{"no figures", nil, Policy{}, OutcomeNotMeasured, true},
+	} {
+		ver := &Verification{Figures: c.figs}
+		if rb := c.policy.decide(ver, rmem); rb != c.rollback || ver.Outcome != c.outcome {
+			t.Errorf("%s: rollback %v, outcome %s; want %v, %s (undecided %q, unmeasured %q)", c.name, rb, ver.Outcome, c.rollback, c.outcome, ver.Undecided, ver.Unmeasured)
+		}
+	}
+}
