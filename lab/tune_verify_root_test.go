@@ -263,8 +263,10 @@ func TestTuneVerifyUnderLoadNeverKeepsALoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lab: tune --verify under CPU load takes about 60 s; skipped with -short")
 	}
-	burners := burnCPUs(t, 2)
 	p := newLFPVerify(t)
+	// Started after the lab, so that they are stopped first (cleanups run last in, first
+	// out) and the teardown runs unloaded.
+	burners := burnCPUs(t, 2)
 	t.Logf("%d cpu-burn helpers spinning", burners)
 	setRmem := func(v string) {
 		if err := p.b.Do(func() error { return netlab.WriteSysctl("net.ipv4.tcp_rmem", v) }); err != nil {

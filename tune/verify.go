@@ -626,6 +626,9 @@ func (p Policy) decide(ver *Verification, applied []model.Change) (rollback bool
 		case VerdictUndecided:
 			d := f.Describe()
 			switch {
+			case f.Loss && f.Before == 0:
+				lossUndecided = true
+				d += ": worse than none before, which is never kept"
 			case f.Loss:
 				lossUndecided = true
 				d += fmt.Sprintf(": a loss of %.0f %% is never kept", math.Abs(f.change())*100)

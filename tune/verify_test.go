@@ -503,10 +503,16 @@ func TestPolicyDecide(t *testing.T) {
 		// The judge's figure measures no change's own effect.
 		{"judge only", []Figure{{Guard: guardCritical, For: []string{"net.ipv4.tcp_rmem"}, Verdict: VerdictSame}}, Policy{}, OutcomeNotMeasured, true},
 		{"no figures", nil, Policy{}, OutcomeNotMeasured, true},
+		{"drops from none, inside the margin", []Figure{{Guard: "tcp-prune", For: []string{"net.ipv4.tcp_rmem"}, Verdict: VerdictUndecided, Loss: true, After: 3, Margin: 5}}, Policy{KeepUndecided: true}, OutcomeUndecided, true},
 	} {
 		ver := &Verification{Figures: c.figs}
 		if rb := c.policy.decide(ver, rmem); rb != c.rollback || ver.Outcome != c.outcome {
 			t.Errorf("%s: rollback %v, outcome %s; want %v, %s (undecided %q, unmeasured %q)", c.name, rb, ver.Outcome, c.rollback, c.outcome, ver.Undecided, ver.Unmeasured)
+		}
+		for _, u := range ver.Undecided {
+			if strings.Contains(u, "Inf") || strings.Contains(u, "NaN") {
+				t.Errorf("%s: %q", c.name, u)
+			}
 		}
 	}
 }
