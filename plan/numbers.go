@@ -238,9 +238,9 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	// What the flows hold when each fills its share of the link (at most its planned
 	// maxima): the flow count sizes tcp_mem's pressure threshold from this, not from the
 	// maxima, which only the flows that need them reach. And what the flows are guaranteed
-	// even under pressure: one page each way (tcp_rmem[0], tcp_wmem[0]: sk_rmem_schedule and
-	// sk_wmem_schedule let a socket below them charge regardless, net/core/sock.c
-	// __sk_mem_raise_allocated), which tcp_mem's min should hold.
+	// even under pressure: one page each way (tcp_rmem[0], tcp_wmem[0]: between pressure and
+	// max, __sk_mem_raise_allocated, net/core/sock.c, still lets a socket below them charge,
+	// "guarantee minimum buffer size under pressure"), which tcp_mem's min should hold.
 	lo := func(a, b, _ int64) int64 { return min(a, b) }
 	p.Budget.FlowsBytes = streams * n.perStream(n.want.each(lo, v, bufSet{}))
 	n.tcpFlowPages = ceilDiv(p.Budget.FlowsBytes, page)
