@@ -232,6 +232,13 @@ func TestIssue27Plans(t *testing.T) {
 	if got := settingOf(node, "net.ipv4.tcp_mem"); got != "786432 1048576 1572864" {
 		t.Errorf("node: tcp_mem %q, want the kernel's own 786432 1048576 1572864 (10 000 flows need 40000 pages)", got)
 	}
+	// The guides' worst case is compared like plan's own: with 10 000 streams even the
+	// kernel's defaults exceed the budget, and the guides' text says tcp_mem holds it.
+	for _, g := range node.Guides {
+		if !g.FitsBudget && !strings.Contains(g.Why, "tcp_mem's max does") {
+			t.Errorf("guide %s: %s", g.Name, g.Why)
+		}
+	}
 	vm, err := plan.Compute(plan.Input{BandwidthBitsPerSec: 10e9, RTT: 2 * time.Millisecond, RTTMax: 200 * time.Millisecond, MemoryBytes: 1 << 30, KernelVersion: "6.8.0", Arch: "x86_64"})
 	if err != nil {
 		t.Fatal(err)
