@@ -70,42 +70,28 @@ func tcpMem(root kernel.Root) ([3]int64, error) {
 	return out, nil
 }
 
-// checkReserve: below a zone's low watermark kswapd is woken; below min only allocations
-// allowed into the reserve (GFP_ATOMIC, the NIC receive refill, down to 3/8 of min with
-// ALLOC_HARDER|ALLOC_HIGH) still succeed (mm/page_alloc.c __zone_watermark_ok). Free memory
-// dipping under low is kswapd's normal cue; free staying in the lower half of the
-// min..low band means kswapd is losing, and the next burst of atomic allocations eats the
-// reserve. A problem is a populated zone there or below min; the message names the zone
-// with the least of its band left.
+// checkReserve: a populated zone in the lower half of its min..low band or below min is a
+// problem; the message names the zone with the least of its band left. The judgement is
+// model.JudgeReserve, the one doctor's zone-reserve-low rule makes on the same files.
 func checkReserve(_ context.Context, env Env, _ Options) Result {
 	zones, err := kernel.ReadZoneInfo(env.Root)
 	if err != nil {
 		return unknown(err)
 	}
-	var (
-		worst     model.ZoneWatermarks
-		worstLeft float64 // fraction of the min..low band left above min
-		checked   int
-	)
+	views := make([]model.ZoneWatermarks, 0, len(zones))
 	for _, z := range zones {
-		v := model.ZoneView(z, nil)
-		if !v.Populated() || !v.HasFree || !v.HasWatermarks || v.Low <= v.Min {
-			continue
-		}
-		checked++
-		left := float64(v.Free-v.Min) / float64(v.Low-v.Min)
-		if checked == 1 || left < worstLeft {
-			worst, worstLeft = v, left
-		}
+		views = append(views, model.ZoneView(z, nil))
 	}
-	if checked == 0 {
+	r := model.JudgeReserve(views)
+	if r.Checked == 0 {
 		return Result{Unknown, "no populated zone with free pages and watermarks in /proc/zoneinfo"}
 	}
+	worst := r.Zone
 	where := fmt.Sprintf("node %d %s free %d pages, min %d low %d", worst.Node, worst.Zone, worst.Free, worst.Min, worst.Low)
-	switch {
-	case worst.Free < worst.Min:
+	switch r.Level {
+	case model.ReserveBelowMin:
 		return Result{Problem, "below min: " + where}
-	case worstLeft < 0.5:
+	case model.ReserveNearMin:
 		return Result{Problem, "near min: " + where}
 	}
 	return Result{OK, "reserve ok: " + where}
