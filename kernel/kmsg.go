@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -347,7 +348,17 @@ func NewKmsgFollower(root Root, fromBoot bool) (*KmsgFollower, error) {
 const kmsgReadBuf = 16 << 10
 
 func openKmsg(root Root) (int, error) {
-	const p = "/dev/kmsg" // only called for the live host
+	// Only called for live roots. A mounted host (--host-root) is read through its own
+	// dev/kmsg and never this process's: a directory that holds no kernel log device must
+	// not borrow the real host's log (issue 27: an empty --host-root judged 11 rules
+	// healthy from this host's /dev/kmsg).
+	p := "/dev/kmsg"
+	if !root.IsHost() {
+		if root.dir == "" {
+			return -1, fmt.Errorf("kernel log: %w: the root has no directory", ErrNotSupported)
+		}
+		p = filepath.Join(root.dir, "dev", "kmsg")
+	}
 	// Raw syscalls, not os.File: os would register the descriptor with the runtime poller
 	// and park the goroutine on EAGAIN, while we want EAGAIN to mean "no more records".
 	for {
@@ -357,6 +368,11 @@ func openKmsg(root Root) (int, error) {
 		}
 		if err != nil {
 			return -1, kmsgOpenError(root, p, err)
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFCHR {
+			unix.Close(fd)
+			return -1, fmt.Errorf("%s: %w: not the kernel's log device (a character device)", p, ErrNotSupported)
 		}
 		return fd, nil
 	}
