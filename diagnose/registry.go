@@ -154,6 +154,7 @@ func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = tellFinished(tl, *d) 
 func tellFinished(tl *model.Timeline, d Diagnosis) Story {
 	s := TellDiagnosis(tl, d)
 	DropAbsentSteps(tl, &s)
+	s.NotRead = notRead(tl, d.Checks)
 	return s
 }
 
