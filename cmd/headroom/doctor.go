@@ -70,6 +70,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
+		fmt.Fprintln(stdio.Stderr, "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
 		fmt.Fprintln(stdio.Stderr, "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
 		fs.PrintDefaults()
@@ -81,6 +82,15 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
 		return exitFailure
+	}
+	if len(files) == 0 && f.from == "" && f.root == "" && f.hostRoot == "" && f.netns == "" && f.pid == 0 {
+		// `doctor < file`, `cat file | headroom doctor`: the text on standard input.
+		r, isText, note := stdinText(stdio.Stdin, stdinWait)
+		if isText {
+			files, stdio.Stdin = []string{"-"}, r
+		} else if note != "" {
+			fmt.Fprintln(stdio.Stderr, note)
+		}
 	}
 	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {
