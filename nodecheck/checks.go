@@ -2,6 +2,7 @@ package nodecheck
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -176,8 +177,8 @@ func (m LogMessage) Matches(msg string) bool {
 
 // checkLog counts m's records stamped within the last o.Within. A record's stamp is
 // printk's local_clock at logging time (kernel/printk/printk.c), the same clock as
-// env.SinceBoot; a captured root has no "now" of its own, so its newest record stands
-// for it.
+// env.SinceBoot; a captured root's "now" is the time it was captured (headroom/host.json's
+// captured_at less proc/stat's btime), as doctor dates it, else its newest record.
 func checkLog(env Env, o Options, m LogMessage) Result {
 	if o.Matches < 1 || o.Within <= 0 {
 		return Result{Unknown, "--matches must be at least 1 and --within above 0"}
@@ -191,6 +192,8 @@ func checkLog(env Env, o Options, m LogMessage) Result {
 		if now, err = env.SinceBoot(); err != nil {
 			return unknown(err)
 		}
+	} else if at, ok := capturedSinceBoot(env.Root); ok {
+		now = at
 	} else {
 		for _, r := range recs {
 			now = max(now, time.Duration(r.TimestampUsec)*time.Microsecond)
@@ -223,4 +226,33 @@ func short(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// capturedSinceBoot is when a capture was taken, as time since boot: headroom/host.json's
+// captured_at (written by headroom capture) less the boot time of its proc/stat.
+func capturedSinceBoot(root kernel.Root) (time.Duration, bool) {
+	b, err := root.ReadFile("headroom/host.json")
+	if err != nil {
+		return 0, false
+	}
+	var h struct {
+		CapturedAt time.Time `json:"captured_at"`
+	}
+	if json.Unmarshal(b, &h) != nil || h.CapturedAt.IsZero() {
+		return 0, false
+	}
+	st, err := root.ReadFile("proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if v, ok := strings.CutPrefix(l, "btime "); ok {
+			bt, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil || h.CapturedAt.Unix() < bt {
+				return 0, false
+			}
+			return h.CapturedAt.Sub(time.Unix(bt, 0)), true
+		}
+	}
+	return 0, false
 }
