@@ -65,7 +65,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.netns, "netns", "", "live: also read this network namespace's TCP settings and counters (a name under /run/netns, or a path) and compare them with the host's")
 	fs.StringVar(&f.kubelet, "kubelet-config", "", "the kubelet's configuration file (KubeletConfiguration), to check its memory eviction threshold against vm.min_free_kbytes; live hosts find a running kubelet's by themselves")
 	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
-	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
+	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live, captures and recordings: kernel log records within 5 min before sampling or while sampled are the present; older ones back to this are the recent past (a warning at most, with their age), older still history (info)")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
