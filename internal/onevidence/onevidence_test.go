@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"headroom/model"
 	"headroom/nodecheck"
 	"headroom/record"
+	"headroom/report"
 )
 
 // busyCapture is the committed capture of this CI machine (testdata/captures/vm-6.18.txtar)
@@ -92,6 +94,9 @@ func busyCapture(t *testing.T) (data []byte, at time.Time) {
 	}
 	return txtar.Format(a), at
 }
+
+// watchFiring is one rule watch starts showing: "+zone-reserve-low(c)".
+var watchFiring = regexp.MustCompile(`\+([a-z0-9-]+)\(([iwc])\)`)
 
 // verdicts is a finding id → severity map; a rule that fired several findings keeps its
 // worst.
@@ -207,6 +212,43 @@ func TestOneEvidenceOneVerdict(t *testing.T) {
 	paths["serve, first scrape"] = verdictsOf(c.Snapshot().Diagnosis)
 	now = now.Add(30 * time.Second)
 	paths["serve, 30 s later"] = verdictsOf(c.Snapshot().Diagnosis)
+
+	// watch: the live view's sink fed the capture's sample twice, 1 s apart. It follows the
+	// kernel log from when it starts (record.Loop seeks to its end), so it judges what
+	// happens in its window only: the lines logged 21 minutes before are never its to show,
+	// and its verdict is compared on the other findings.
+	var out bytes.Buffer
+	wt := report.NewWatch(report.WatchOptions{Out: &out, Finish: input.Finish})
+	if err := wt.Begin(record.Header{Version: 1, Host: tl.Host, Source: tl.Source, Started: at, Interval: record.Duration(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range []time.Time{at.Add(-time.Second), at} {
+		smp := tl.Samples[0]
+		smp.Time, smp.Rates = ts, nil
+		if err := wt.Sample(&smp); err != nil {
+			t.Fatal(err)
+		}
+		if err := wt.EndInterval(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	watched := verdicts{}
+	for _, m := range watchFiring.FindAllStringSubmatch(out.String(), -1) {
+		for _, sev := range []diagnose.Severity{diagnose.Info, diagnose.Warning, diagnose.Critical} {
+			if sev.String()[:1] == m[2] {
+				watched[m[1]] = sev
+			}
+		}
+	}
+	wantNoLog := verdicts{}
+	for id, sev := range want {
+		if id != "orphan-send-queues" && id != "tcp-memory-pressure" {
+			wantNoLog[id] = sev
+		}
+	}
+	if watched.String() != wantNoLog.String() {
+		t.Errorf("watch:\n got  %v\n want %v (doctor --from busy.txtar, without the log's findings)\n%s", watched, wantNoLog, out.String())
+	}
 
 	for name, got := range paths {
 		if got.String() != want.String() {
