@@ -250,6 +250,30 @@ func TestOneEvidenceOneVerdict(t *testing.T) {
 		t.Errorf("watch:\n got  %v\n want %v (doctor --from busy.txtar, without the log's findings)\n%s", watched, wantNoLog, out.String())
 	}
 
+	// The same files pasted as text: `cat` of softnet_stat and zoneinfo. A paste has no
+	// clock to date kernel-log lines by, so the log is left out and the verdict compared
+	// on the rest.
+	var paste strings.Builder
+	for _, f := range txtar.Parse(data).Files {
+		if f.Name == "proc/net/softnet_stat" || f.Name == "proc/zoneinfo" {
+			fmt.Fprintf(&paste, "$ cat /%s\n%s\n", f.Name, f.Data)
+		}
+	}
+	pasteFile := filepath.Join(dir, "paste.txt")
+	if err := os.WriteFile(pasteFile, []byte(paste.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tlText, err := input.Open(ctx, pasteFile, input.Options{Kind: input.Text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pasted := verdictsOf(diagnose.Run(tlText, nil))
+	for id, sev := range wantNoLog {
+		if got, ok := pasted[id]; !ok || got != sev {
+			t.Errorf("doctor on the pasted files: %s = %v (fired %v), want %v; all: %v", id, got, ok, sev, pasted)
+		}
+	}
+
 	for name, got := range paths {
 		if got.String() != want.String() {
 			t.Errorf("%s:\n got  %v\n want %v (doctor --from busy.txtar)", name, got, want)
