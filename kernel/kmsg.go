@@ -362,7 +362,7 @@ func openKmsg(root Root) (int, error) {
 	// Raw syscalls, not os.File: os would register the descriptor with the runtime poller
 	// and park the goroutine on EAGAIN, while we want EAGAIN to mean "no more records".
 	for {
-		fd, err := unix.Open(p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		fd, err := openKmsgIn(root, p)
 		if err == unix.EINTR {
 			continue
 		}
@@ -376,6 +376,27 @@ func openKmsg(root Root) (int, error) {
 		}
 		return fd, nil
 	}
+}
+
+// openKmsgIn opens the kernel log device at p. Under a mounted host's directory every
+// symlink on the way resolves inside that directory (openat2 RESOLVE_IN_ROOT, 5.6+; older
+// kernels refuse a symlink as the last component), so a dev/kmsg planted as a link to
+// /dev/kmsg names the directory's own dev/kmsg, never this process's.
+func openKmsgIn(root Root, p string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
+	if root.IsHost() {
+		return unix.Open(p, flags, 0)
+	}
+	dfd, err := unix.Open(root.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(dfd)
+	fd, err := unix.Openat2(dfd, "dev/kmsg", &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS})
+	if errors.Is(err, unix.ENOSYS) {
+		return unix.Open(p, flags|unix.O_NOFOLLOW, 0)
+	}
+	return fd, err
 }
 
 // kmsgOpenError explains a failed open of /dev/kmsg. devkmsg_open refuses readers with

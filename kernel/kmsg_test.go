@@ -434,4 +434,13 @@ func TestKmsgMountedHostReadsOnlyItsOwnLog(t *testing.T) {
 	if _, err := NewKmsgFollower(MountedHostRoot(dir), true); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "character device") {
 		t.Fatalf("regular file as dev/kmsg: %v", err)
 	}
+	// A link to this process's /dev/kmsg resolves inside the directory: not this log.
+	link := t.TempDir()
+	if err := os.Symlink("/dev", filepath.Join(link, "dev")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := NewKmsgFollower(MountedHostRoot(link), true); err == nil {
+		f.Close()
+		t.Fatal("dev -> /dev in a mounted host's directory opened this process's /dev/kmsg")
+	}
 }
