@@ -47,7 +47,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		okM = false
 	}
 	if !(okC && okM) && len(recs) == 0 && st == nil {
-		if len(tl.Log) > 0 {
+		if len(tl.Log) > 0 || tl.LogElsewhere > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
 		}
 		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count), no conntrack statistics (conntrack -S, /proc/net/stat/nf_conntrack) and no kernel log")

@@ -166,7 +166,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))
 	}
-	if !haveData && len(tl.Log) == 0 {
+	if !haveData && len(tl.Log) == 0 && tl.LogElsewhere == 0 {
 		if orphanCount >= 0 {
 			return NotChecked("orphan count %d (/proc/net/sockstat) but no net.ipv4.tcp_max_orphans to compare it with, no socket table (ss, netstat -tn, sock_diag) for send queues, no kernel log", orphanCount)
 		}

@@ -29,10 +29,10 @@ func init() {
 // netdata's 1hour_netdev_backlog_exceeded warns on any drop in the last hour.
 const softnetDropsCriticalPerSec = 1.0
 
-// softnetBootWarnShare: a since-boot total without a window is a warning when it is at least
-// 1% of the packets processed: a chronic loss rate, not one burst (at 1% loss a long-RTT TCP
-// stream is limited to about 1 Mbit/s, Mathis et al.).
-const softnetBootWarnShare = 0.01
+// softnetBootNoteShare: a since-boot share of at least 1% of the packets is said as a
+// chronic loss rate, not one burst (at 1% loss a long-RTT TCP stream is limited to about
+// 1 Mbit/s, Mathis et al.). It stays info: without a window nobody saw it move.
+const softnetBootNoteShare = 0.01
 
 func checkSoftnetDrops(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
@@ -55,9 +55,11 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 		return Healthy("softnet dropped is 0 on all %d CPUs", len(last.Softnet))
 	}
 	ev := []Evidence{{What: "softnet_stat dropped since boot", Value: fmt.Sprintf("%d (%s)", total, strings.Join(perCPU, ", ")), Source: src}}
-	// One sample (a capture, a paste): a since-boot count says drops happened, not that they
-	// still do; a burst in a lab test or a flood long ago looks the same. Only a share of the
-	// processed packets no single burst explains makes it a warning.
+	// One sample (a capture, a paste, serve's first scrape): a since-boot count says drops
+	// happened, not that they still do; a burst in a lab test or a flood long ago looks the
+	// same. It is history, judged as a live window in which the counter did not move (info,
+	// no change): one evidence, one verdict (issue 27), whichever path read it. A chronic
+	// share is said, with how to see whether it still grows.
 	//
 	// The processed column is a u32 per CPU: on a busy host it wraps (2^32 packets is 72
 	// minutes at 1 Mpps), and a share of the since-boot drops over it would be inflated.
@@ -69,10 +71,14 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 		ev = append(ev, Evidence{What: "share of the packets the backlog saw since boot", Value: "not computed: the processed column (a u32 per CPU) has wrapped since boot, so it undercounts the packets", Source: src})
 	case processed > 0:
 		share := float64(total) / float64(processed+total)
-		ev = append(ev, Evidence{What: "share of the packets the backlog saw", Value: fmt.Sprintf("%s (%d of %d since boot)", netPct(share), total, processed+total), Source: src})
-		if share >= softnetBootWarnShare {
-			sev = Warning
+		v := fmt.Sprintf("%s (%d of %d since boot)", netPct(share), total, processed+total)
+		if share >= softnetBootNoteShare && !hasWindow {
+			v += ": a chronic share, not one burst; whether it still drops needs two readings (doctor live, or check softnet-dropping)"
 		}
+		ev = append(ev, Evidence{What: "share of the packets the backlog saw", Value: v, Source: src})
+	}
+	if !hasWindow {
+		ev = append(ev, Evidence{What: "softnet_stat dropped while sampled", Value: "not measured: one reading (since boot, not seen moving)", Source: src})
 	}
 	if hasWindow && win.Processed+win.Dropped > 0 && win.Dropped > 0 {
 		share := float64(win.Dropped) / float64(win.Processed+win.Dropped)

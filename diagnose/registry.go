@@ -93,17 +93,56 @@ func (d Diagnosis) Worst() (Severity, bool) {
 // Run runs every registered rule not in skip over tl. A rule that panics is reported as not
 // checked with the panic, so one broken rule never hides the others' findings.
 //
-// On a live host the kernel log holds everything since boot. Log records and events older
-// than tl.LogCurrentSince are history: the rules run on them separately, and what fires
-// only there is reported as info ("logged before this run"), the way rules report
-// since-boot counters that did not move while sampled. A rule that fires on current data
-// reports that finding alone.
+// The kernel log has a present and a past (docs/architecture.md), and this is the one
+// place that judges it, for every rule that reads it (logTiers):
+//   - records logged while sampled or within LogRecentHorizon before the first sample are
+//     the present: what fires on them keeps its severity;
+//   - older records back to tl.LogCurrentSince (doctor --log-since, 1 h) are the recent
+//     past: what fires only with them is a warning at most, with their age ("logged 21m
+//     before the first sample, none in the 5m before it nor while sampled");
+//   - records older than tl.LogCurrentSince are history: what fires only there is info,
+//     without changes, the way rules report since-boot counters that did not move while
+//     sampled.
 func Run(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	d := runCurrentAndHistory(tl, skip)
 	trimKernelLimits(d.Findings)
 	dropAbsentSysctls(tl, d.Findings)
 	d.Story = tellFinished(tl, d)
 	return d
+}
+
+// LogRecentHorizon is how long before the first sample a kernel-log record still counts as
+// the present: a failure logged a few minutes before doctor ran is most likely the one the
+// operator is looking at (a burst of allocation failures and the stall they cause last
+// minutes, and the kernel rate-limits the messages, net_ratelimit: 10 per 5 s). Older records
+// are the recent past (warning at most) or history (info).
+const LogRecentHorizon = 5 * time.Minute
+
+// logRecentSince returns the start of the log's present for tl: LogRecentHorizon before its
+// first timed sample, never earlier than LogCurrentSince; zero when the timeline has no
+// clock to divide by (pasted text) or no timed sample.
+func logRecentSince(tl *model.Timeline) time.Time {
+	if tl.Source.Kind == model.SourceText {
+		return time.Time{}
+	}
+	first := firstSampleTime(tl)
+	if first.IsZero() {
+		return time.Time{}
+	}
+	at := first.Add(-LogRecentHorizon)
+	if !tl.LogCurrentSince.IsZero() && at.Before(tl.LogCurrentSince) {
+		at = tl.LogCurrentSince
+	}
+	return at
+}
+
+func firstSampleTime(tl *model.Timeline) time.Time {
+	for _, s := range tl.Samples {
+		if !s.Time.IsZero() {
+			return s.Time
+		}
+	}
+	return time.Time{}
 }
 
 // Retell recomputes the story after the findings changed (placed in time by
@@ -115,18 +154,50 @@ func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = tellFinished(tl, *d) 
 func tellFinished(tl *model.Timeline, d Diagnosis) Story {
 	s := TellDiagnosis(tl, d)
 	DropAbsentSteps(tl, &s)
+	s.NotRead = notRead(tl, d.Checks)
 	return s
 }
 
 func runCurrentAndHistory(tl *model.Timeline, skip map[string]bool) Diagnosis {
 	cur, hist := tl.SplitHistory()
-	d := runRules(cur, skip)
-	if hist == nil {
-		return d
+	now, past := cur, (*model.Timeline)(nil)
+	if at := logRecentSince(tl); !at.IsZero() {
+		now, past = cur.SplitLogAt(at)
+		if past != nil {
+			past = cur // the recent past is judged with the present: rules that count records count them all
+		}
 	}
+	d := runRules(now, skip)
 	fired := map[string]bool{}
 	for _, f := range d.Findings {
 		fired[f.ID] = true
+	}
+	if past != nil {
+		var added []string
+		for _, f := range runRules(past, skip).Findings {
+			if fired[f.ID] {
+				continue
+			}
+			if f.Severity > Warning {
+				f.Severity = Warning
+			}
+			f.Title += " (logged before this run)"
+			f.Evidence = append(f.Evidence, Evidence{
+				What:   "when",
+				Value:  pastAge(tl, cur, logRecentSince(tl)),
+				Source: "kernel log timestamps (doctor --log-since; present: " + humanAge(LogRecentHorizon) + " before the first sample and while sampled)",
+			})
+			d.Findings = append(d.Findings, f)
+			added = append(added, f.ID)
+		}
+		for _, id := range added {
+			fired[id] = true
+			markFromLog(&d, id, "in the kernel log of the last "+humanAge(firstSampleTime(tl).Sub(tl.LogCurrentSince))+", not in its last "+humanAge(LogRecentHorizon))
+		}
+	}
+	if hist == nil {
+		sort.SliceStable(d.Findings, func(i, j int) bool { return d.Findings[i].Severity > d.Findings[j].Severity })
+		return d
 	}
 	for _, f := range runRules(hist, skip).Findings {
 		if fired[f.ID] {
@@ -141,14 +212,34 @@ func runCurrentAndHistory(tl *model.Timeline, skip map[string]bool) Diagnosis {
 		})
 		f.Changes = nil // history alone does not justify changing the host
 		d.Findings = append(d.Findings, f)
-		for i := range d.Checks {
-			if d.Checks[i].ID == f.ID && d.Checks[i].Status != StatusFinding {
-				d.Checks[i] = Check{ID: f.ID, Status: StatusFinding, Why: "in the kernel log before this run only"}
-			}
-		}
+		markFromLog(&d, f.ID, "in the kernel log before this run only")
 	}
 	sort.SliceStable(d.Findings, func(i, j int) bool { return d.Findings[i].Severity > d.Findings[j].Severity })
 	return d
+}
+
+// markFromLog records in the checks that a rule fired on older kernel-log records.
+func markFromLog(d *Diagnosis, id, why string) {
+	for i := range d.Checks {
+		if d.Checks[i].ID == id && d.Checks[i].Status != StatusFinding {
+			d.Checks[i] = Check{ID: id, Status: StatusFinding, Why: why}
+		}
+	}
+}
+
+// pastAge says when the recent past's records were logged: "logged 21m before the first
+// sample (newest line of that span); none in the 5m before it nor while sampled".
+func pastAge(tl, cur *model.Timeline, at time.Time) string {
+	var newest time.Time
+	if _, older := cur.SplitLogAt(at); older != nil {
+		newest = newestLogged(older)
+	}
+	first := firstSampleTime(tl)
+	v := "logged before the last " + humanAge(LogRecentHorizon) + " before the first sample"
+	if !newest.IsZero() && !first.IsZero() {
+		v = "last logged " + humanAge(first.Sub(newest)) + " before the first sample (the newest line older than " + humanAge(LogRecentHorizon) + ")"
+	}
+	return v + "; not within " + humanAge(LogRecentHorizon) + " before it nor while sampled: a warning at most"
 }
 
 func runRules(tl *model.Timeline, skip map[string]bool) Diagnosis {
@@ -218,17 +309,7 @@ func weighStated(f *Finding) {
 // historyAge says how old the newest history record or event is, measured to the first
 // sample (else to LogCurrentSince): "; newest line 3d4h59m before the first sample".
 func historyAge(tl, hist *model.Timeline) string {
-	var newest time.Time
-	for _, r := range hist.Log {
-		if r.Time.After(newest) {
-			newest = r.Time
-		}
-	}
-	for _, e := range hist.Events {
-		if e.Time.After(newest) {
-			newest = e.Time
-		}
-	}
+	newest := newestLogged(hist)
 	if newest.IsZero() {
 		return ""
 	}
@@ -240,6 +321,22 @@ func historyAge(tl, hist *model.Timeline) string {
 		}
 	}
 	return fmt.Sprintf("; newest line %s before %s", humanAge(ref.Sub(newest)), what)
+}
+
+// newestLogged is the clock time of tl's newest log record or event, zero when none has one.
+func newestLogged(tl *model.Timeline) time.Time {
+	var newest time.Time
+	for _, r := range tl.Log {
+		if r.Time.After(newest) {
+			newest = r.Time
+		}
+	}
+	for _, e := range tl.Events {
+		if e.Time.After(newest) {
+			newest = e.Time
+		}
+	}
+	return newest
 }
 
 // humanAge writes a duration in days, hours and minutes: "3d4h59m", "2h0m", "5m".

@@ -85,14 +85,41 @@ func TestLogHistoryIsInfo(t *testing.T) {
 	if !evidenceHas(*old, "when", "logged before") {
 		t.Errorf("old finding does not say when: %+v", old.Evidence)
 	}
-	cur := find(Run(mk(since.Add(time.Minute)), nil))
+	cur := find(Run(mk(t0.Add(-time.Minute)), nil))
 	if cur == nil || cur.Severity != Critical || strings.Contains(cur.Title, "before this run") {
 		t.Fatalf("current log line: %+v", cur)
 	}
-	// No division (pasted text, recordings): every line is current.
+	during := find(Run(mk(t0.Add(500*time.Millisecond)), nil))
+	if during == nil || during.Severity != Critical {
+		t.Fatalf("log line while sampled: %+v", during)
+	}
+	// Issue 27: lines of a lab run 20 minutes earlier made today's doctor critical while
+	// sockstat showed 0 pages. Older than LogRecentHorizon, within --log-since: a warning
+	// with its age.
+	past := find(Run(mk(t0.Add(-21*time.Minute)), nil))
+	if past == nil || past.Severity != Warning || !strings.Contains(past.Title, "before this run") {
+		t.Fatalf("log line of 21 min ago: %+v", past)
+	}
+	if !evidenceHas(*past, "when", "last logged 21m before the first sample") {
+		t.Errorf("past finding does not say its age: %+v", past.Evidence)
+	}
+	// No division for pasted text: it has no clock of its own to divide by, every line is
+	// current.
 	tl := mk(since.Add(-time.Minute))
 	tl.LogCurrentSince = time.Time{}
+	tl.Source.Kind = model.SourceText
 	if f := find(Run(tl, nil)); f == nil || f.Severity != Critical {
 		t.Fatalf("undivided log: %+v", f)
+	}
+	// A recording holds the lines logged while it recorded (current); a line logged before
+	// its first sample (a recording made from a capture) is the recent past, as it is when
+	// doctor reads the capture itself.
+	tl.Source.Kind = model.SourceArchive
+	if f := find(Run(tl, nil)); f == nil || f.Severity != Warning {
+		t.Fatalf("recording, line before its first sample: %+v", f)
+	}
+	tl.Log[0].Time = t0.Add(2 * time.Second)
+	if f := find(Run(tl, nil)); f == nil || f.Severity != Critical {
+		t.Fatalf("recording, line while recorded: %+v", f)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"headroom/model"
 )
 
 var factorRE = regexp.MustCompile(`→.*\([0-9]+(\.[0-9]+)?×\)`)
@@ -27,6 +29,18 @@ type Story struct {
 	// commands that would, each saying which question it answers.
 	Undecided    []string  `json:"undecided,omitempty"`
 	NextEvidence []Collect `json:"next_evidence,omitempty"`
+	// NotRead names each evidence source the input could not give that left rules
+	// unjudged, the kernel log first, with the rules: a verdict without them is "no problem
+	// in what was read", never "healthy" (issue 27: an unprivileged doctor said "no current
+	// problem" while 8 rules could not read /dev/kmsg).
+	NotRead []Unread `json:"not_read,omitempty"`
+}
+
+// Unread is one evidence source that could not be read and the rules it left unjudged.
+type Unread struct {
+	Source string   `json:"source"` // "kernel log (/dev/kmsg)", "/proc/zoneinfo"
+	Why    string   `json:"why"`
+	Rules  []string `json:"rules_not_checked"`
 }
 
 // Cause is one root cause.
@@ -360,4 +374,40 @@ func proof(f *Finding) Evidence {
 		return f.Evidence[0]
 	}
 	return Evidence{What: f.Title}
+}
+
+// notRead pairs the sources tl could not read with the rules that went unchecked for them: a
+// rule whose reason names the source (its path, or "kernel log" for /dev/kmsg). The kernel
+// log comes first, as the source most rules of the memory family need; a source that left
+// no rule unjudged is not named (it stays under "Not available").
+func notRead(tl *model.Timeline, checks []Check) []Unread {
+	var out []Unread
+	seen := map[string]bool{}
+	for _, u := range tl.NotAvailable {
+		if seen[u.What] {
+			continue
+		}
+		seen[u.What] = true
+		isLog := strings.Contains(u.What, "kmsg") || strings.Contains(u.What, "kernel log")
+		var rules []string
+		for _, c := range checks {
+			if c.Status != StatusNotChecked {
+				continue
+			}
+			if strings.Contains(c.Why, u.What) || (isLog && strings.Contains(c.Why, "kernel log")) {
+				rules = append(rules, c.ID)
+			}
+		}
+		if len(rules) == 0 {
+			continue
+		}
+		sort.Strings(rules)
+		r := Unread{Source: u.What, Why: u.Why, Rules: rules}
+		if isLog {
+			out = append([]Unread{r}, out...)
+		} else {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -61,6 +61,12 @@ type Options struct {
 	// runtime would keep those pages until its background scavenger got to them. For a
 	// daemon whose resident size matters (serve); tests leave it off.
 	ReleaseMemory bool
+	// LogSince is how far back the rules read the kernel log, from the newest sample, when
+	// it is longer than Window: doctor's --log-since. Records older than the window's
+	// first sample by more than diagnose.LogRecentHorizon are the recent past (a warning at
+	// most), as doctor judges them, so that one log gives one verdict whichever command
+	// reads it. 0 means one hour; negative reads the window's records only.
+	LogSince time.Duration
 	// Skip lists rule ids not to run.
 	Skip map[string]bool
 	// Now is the clock; nil means time.Now. Tests inject a fixed one.
@@ -88,6 +94,9 @@ func (o *Options) defaults() {
 	}
 	if o.RulesInterval == 0 {
 		o.RulesInterval = DefaultRulesInterval
+	}
+	if o.LogSince == 0 {
+		o.LogSince = time.Hour
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -445,7 +454,14 @@ func (c *Collector) timeline(from time.Time) *model.Timeline {
 // from an earlier call are used either way). unpacked is how many samples it unpacked. The
 // samples are read-only: timelines share them. c.mu is held.
 func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, unpacked int) {
-	log, events := c.log.window(from)
+	// from is the window's start, Window before the newest sample; the log reaches back
+	// LogSince from that sample when that is longer, and the registry divides it as doctor's
+	// --log-since does (diagnose.Run).
+	logFrom := from
+	if past := c.opt.LogSince - c.opt.Window; past > 0 {
+		logFrom = from.Add(-past)
+	}
+	log, events := c.log.window(logFrom)
 	tl = &model.Timeline{
 		Source:  model.SourceInfo{Kind: c.kind, Name: c.root.Name},
 		Host:    c.host, // its Sysctls map is replaced, never written, when refreshed
@@ -453,6 +469,9 @@ func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, 
 		Log:     log,
 		Events:  events,
 		Cgroups: c.cgroups,
+	}
+	if logFrom.Before(from) {
+		tl.LogCurrentSince = logFrom
 	}
 	get := func(ps *packedSample) model.Sample {
 		if ps.full != nil {

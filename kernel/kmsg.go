@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -347,19 +348,55 @@ func NewKmsgFollower(root Root, fromBoot bool) (*KmsgFollower, error) {
 const kmsgReadBuf = 16 << 10
 
 func openKmsg(root Root) (int, error) {
-	const p = "/dev/kmsg" // only called for the live host
+	// Only called for live roots. A mounted host (--host-root) is read through its own
+	// dev/kmsg and never this process's: a directory that holds no kernel log device must
+	// not borrow the real host's log (issue 27: an empty --host-root judged 11 rules
+	// healthy from this host's /dev/kmsg).
+	p := "/dev/kmsg"
+	if !root.IsHost() {
+		if root.dir == "" {
+			return -1, fmt.Errorf("kernel log: %w: the root has no directory", ErrNotSupported)
+		}
+		p = filepath.Join(root.dir, "dev", "kmsg")
+	}
 	// Raw syscalls, not os.File: os would register the descriptor with the runtime poller
 	// and park the goroutine on EAGAIN, while we want EAGAIN to mean "no more records".
 	for {
-		fd, err := unix.Open(p, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		fd, err := openKmsgIn(root, p)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
 			return -1, kmsgOpenError(root, p, err)
 		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFCHR {
+			unix.Close(fd)
+			return -1, fmt.Errorf("%s: %w: not the kernel's log device (a character device)", p, ErrNotSupported)
+		}
 		return fd, nil
 	}
+}
+
+// openKmsgIn opens the kernel log device at p. Under a mounted host's directory every
+// symlink on the way resolves inside that directory (openat2 RESOLVE_IN_ROOT, 5.6+; older
+// kernels refuse a symlink as the last component), so a dev/kmsg planted as a link to
+// /dev/kmsg names the directory's own dev/kmsg, never this process's.
+func openKmsgIn(root Root, p string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_CLOEXEC
+	if root.IsHost() {
+		return unix.Open(p, flags, 0)
+	}
+	dfd, err := unix.Open(root.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(dfd)
+	fd, err := unix.Openat2(dfd, "dev/kmsg", &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_IN_ROOT | unix.RESOLVE_NO_MAGICLINKS})
+	if errors.Is(err, unix.ENOSYS) {
+		return unix.Open(p, flags|unix.O_NOFOLLOW, 0)
+	}
+	return fd, err
 }
 
 // kmsgOpenError explains a failed open of /dev/kmsg. devkmsg_open refuses readers with

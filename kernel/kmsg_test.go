@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -413,4 +414,33 @@ func FuzzParseKmsg(f *testing.F) {
 			t.Fatalf("round trip changed records:\n%+v\n%+v", recs, again)
 		}
 	})
+}
+
+// Issue 27: --host-root on an empty directory judged 11 rules healthy from this process's
+// /dev/kmsg. A mounted host's kernel log is its own dev/kmsg, a character device, or not
+// available.
+func TestKmsgMountedHostReadsOnlyItsOwnLog(t *testing.T) {
+	dir := t.TempDir()
+	_, err := NewKmsgFollower(MountedHostRoot(dir), true)
+	if !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), filepath.Join(dir, "dev", "kmsg")) {
+		t.Fatalf("empty host root: %v, want not supported naming %s/dev/kmsg", err, dir)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "dev"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dev", "kmsg"), []byte("6,1,0,-;planted\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewKmsgFollower(MountedHostRoot(dir), true); !errors.Is(err, ErrNotSupported) || !strings.Contains(err.Error(), "character device") {
+		t.Fatalf("regular file as dev/kmsg: %v", err)
+	}
+	// A link to this process's /dev/kmsg resolves inside the directory: not this log.
+	link := t.TempDir()
+	if err := os.Symlink("/dev", filepath.Join(link, "dev")); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := NewKmsgFollower(MountedHostRoot(link), true); err == nil {
+		f.Close()
+		t.Fatal("dev -> /dev in a mounted host's directory opened this process's /dev/kmsg")
+	}
 }

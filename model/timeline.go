@@ -51,7 +51,11 @@ type Timeline struct {
 	// recently (doctor's --log-since, default one hour before the first sample). Zero means
 	// no division: every record counts as current, as for pasted text and recordings.
 	LogCurrentSince time.Time `json:"log_current_since,omitzero"`
-	Markers         []Marker  `json:"markers,omitempty"`
+	// LogElsewhere counts the kernel log records a view made by SplitLogAt left to the
+	// other view: the log was read, and an empty Log here means "nothing in this span",
+	// not "no kernel log" (absent is not zero).
+	LogElsewhere int      `json:"-"`
+	Markers      []Marker `json:"markers,omitempty"`
 
 	Settings []SettingMention `json:"settings,omitempty"`
 	Profiles []Profile        `json:"profiles,omitempty"`
@@ -394,7 +398,15 @@ func (t *Timeline) SplitHistory() (current, history *Timeline) {
 	if t.LogCurrentSince.IsZero() {
 		return t, nil
 	}
-	old := func(tm time.Time) bool { return !tm.IsZero() && tm.Before(t.LogCurrentSince) }
+	return t.SplitLogAt(t.LogCurrentSince)
+}
+
+// SplitLogAt returns two views of t: after, with the log records and events logged at or
+// after at (or without a clock time), and before, holding only the host facts and the older
+// records and events; before is nil (and after is t) when no record is older. The views
+// share t's samples and facts; they are for reading.
+func (t *Timeline) SplitLogAt(at time.Time) (after, before *Timeline) {
+	old := func(tm time.Time) bool { return !tm.IsZero() && tm.Before(at) }
 	cur := *t
 	cur.Log, cur.Events = nil, nil
 	hist := &Timeline{Source: t.Source, Host: t.Host}
@@ -415,5 +427,7 @@ func (t *Timeline) SplitHistory() (current, history *Timeline) {
 	if len(hist.Log) == 0 && len(hist.Events) == 0 {
 		return t, nil
 	}
+	cur.LogElsewhere = t.LogElsewhere + len(hist.Log)
+	hist.LogElsewhere = t.LogElsewhere + len(cur.Log)
 	return &cur, hist
 }

@@ -2,6 +2,7 @@ package nodecheck
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -70,42 +71,28 @@ func tcpMem(root kernel.Root) ([3]int64, error) {
 	return out, nil
 }
 
-// checkReserve: below a zone's low watermark kswapd is woken; below min only allocations
-// allowed into the reserve (GFP_ATOMIC, the NIC receive refill, down to 3/8 of min with
-// ALLOC_HARDER|ALLOC_HIGH) still succeed (mm/page_alloc.c __zone_watermark_ok). Free memory
-// dipping under low is kswapd's normal cue; free staying in the lower half of the
-// min..low band means kswapd is losing, and the next burst of atomic allocations eats the
-// reserve. A problem is a populated zone there or below min; the message names the zone
-// with the least of its band left.
+// checkReserve: a populated zone in the lower half of its min..low band or below min is a
+// problem; the message names the zone with the least of its band left. The judgement is
+// model.JudgeReserve, the one doctor's zone-reserve-low rule makes on the same files.
 func checkReserve(_ context.Context, env Env, _ Options) Result {
 	zones, err := kernel.ReadZoneInfo(env.Root)
 	if err != nil {
 		return unknown(err)
 	}
-	var (
-		worst     model.ZoneWatermarks
-		worstLeft float64 // fraction of the min..low band left above min
-		checked   int
-	)
+	views := make([]model.ZoneWatermarks, 0, len(zones))
 	for _, z := range zones {
-		v := model.ZoneView(z, nil)
-		if !v.Populated() || !v.HasFree || !v.HasWatermarks || v.Low <= v.Min {
-			continue
-		}
-		checked++
-		left := float64(v.Free-v.Min) / float64(v.Low-v.Min)
-		if checked == 1 || left < worstLeft {
-			worst, worstLeft = v, left
-		}
+		views = append(views, model.ZoneView(z, nil))
 	}
-	if checked == 0 {
+	r := model.JudgeReserve(views)
+	if r.Checked == 0 {
 		return Result{Unknown, "no populated zone with free pages and watermarks in /proc/zoneinfo"}
 	}
+	worst := r.Zone
 	where := fmt.Sprintf("node %d %s free %d pages, min %d low %d", worst.Node, worst.Zone, worst.Free, worst.Min, worst.Low)
-	switch {
-	case worst.Free < worst.Min:
+	switch r.Level {
+	case model.ReserveBelowMin:
 		return Result{Problem, "below min: " + where}
-	case worstLeft < 0.5:
+	case model.ReserveNearMin:
 		return Result{Problem, "near min: " + where}
 	}
 	return Result{OK, "reserve ok: " + where}
@@ -190,8 +177,8 @@ func (m LogMessage) Matches(msg string) bool {
 
 // checkLog counts m's records stamped within the last o.Within. A record's stamp is
 // printk's local_clock at logging time (kernel/printk/printk.c), the same clock as
-// env.SinceBoot; a captured root has no "now" of its own, so its newest record stands
-// for it.
+// env.SinceBoot; a captured root's "now" is the time it was captured (headroom/host.json's
+// captured_at less proc/stat's btime), as doctor dates it, else its newest record.
 func checkLog(env Env, o Options, m LogMessage) Result {
 	if o.Matches < 1 || o.Within <= 0 {
 		return Result{Unknown, "--matches must be at least 1 and --within above 0"}
@@ -205,6 +192,8 @@ func checkLog(env Env, o Options, m LogMessage) Result {
 		if now, err = env.SinceBoot(); err != nil {
 			return unknown(err)
 		}
+	} else if at, ok := capturedSinceBoot(env.Root); ok {
+		now = at
 	} else {
 		for _, r := range recs {
 			now = max(now, time.Duration(r.TimestampUsec)*time.Microsecond)
@@ -237,4 +226,33 @@ func short(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// capturedSinceBoot is when a capture was taken, as time since boot: headroom/host.json's
+// captured_at (written by headroom capture) less the boot time of its proc/stat.
+func capturedSinceBoot(root kernel.Root) (time.Duration, bool) {
+	b, err := root.ReadFile("headroom/host.json")
+	if err != nil {
+		return 0, false
+	}
+	var h struct {
+		CapturedAt time.Time `json:"captured_at"`
+	}
+	if json.Unmarshal(b, &h) != nil || h.CapturedAt.IsZero() {
+		return 0, false
+	}
+	st, err := root.ReadFile("proc/stat")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(st), "\n") {
+		if v, ok := strings.CutPrefix(l, "btime "); ok {
+			bt, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil || h.CapturedAt.Unix() < bt {
+				return 0, false
+			}
+			return h.CapturedAt.Sub(time.Unix(bt, 0)), true
+		}
+	}
+	return 0, false
 }

@@ -114,7 +114,7 @@ func Checks() []Check {
 			OKReason: "TCPMemoryNormal", OKMessage: "TCP memory below tcp_mem pressure",
 			Summary: "TCP in memory pressure now (/proc/net/protocols, else sockstat vs tcp_mem)",
 			run:     checkTCPPressure},
-		{Name: "reserve-near-min", Condition: "MemoryReserveNearMin", Reason: "alloc-fail-reserve",
+		{Name: "reserve-near-min", Condition: "MemoryReserveNearMin", Reason: "zone-reserve-low",
 			OKReason: "MemoryReserveAboveMin", OKMessage: "free memory above the zones' min watermarks",
 			Summary: "a zone's free pages in the lower half of its min..low band, or below min (/proc/zoneinfo)",
 			run:     checkReserve},

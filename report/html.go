@@ -47,7 +47,10 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		PageSizeKB: pageKBOf(tl),
 	}
 	if v, ok := makeVerdict(storyOf(d)); ok {
+		v.NotRead = notReadLines(storyOf(d))
 		data.Verdict = &v
+	} else if nr := notReadLines(storyOf(d)); len(nr) > 0 {
+		data.Verdict = &verdict{Quiet: true, NotRead: nr}
 	}
 	if s.MemTotalKB != nil {
 		data.Memory = memoryLine(s, tl.Host)

@@ -24,7 +24,36 @@ type verdict struct {
 	Undecided   []string
 	Next        []diagnose.Collect
 	Quiet       bool // no current problem: info findings only
+	NotRead     []string
 }
+
+// notReadLines are the sources that could not be read, each with the rules it left
+// unjudged: "kernel log (/dev/kmsg): permission denied … → 8 rules not checked: alloc-fail-cma, …".
+func notReadLines(s diagnose.Story) []string {
+	var out []string
+	for _, u := range s.NotRead {
+		rules := u.Rules
+		more := ""
+		if len(rules) > 10 {
+			more = fmt.Sprintf(" and %d more", len(rules)-10)
+			rules = rules[:10]
+		}
+		n := "rules"
+		if len(u.Rules) == 1 {
+			n = "rule"
+		}
+		out = append(out, fmt.Sprintf("%s (%s) → %d %s not checked: %s%s", u.Source, u.Why, len(u.Rules), n, strings.Join(rules, ", "), more))
+	}
+	return out
+}
+
+// Verdict headlines. With sources not read, no headline claims health: it says what was read.
+const (
+	headNone         = "no problem found"
+	headQuiet        = "no current problem; since-boot or informational findings only"
+	headNonePartial  = "no current problem in what was read; not read:"
+	headQuietPartial = "no current problem in what was read (since-boot or informational findings only); not read:"
+)
 
 type verdictLink struct {
 	ID, Title, Proof, Because string
@@ -99,14 +128,26 @@ func stepText(st diagnose.Step) string {
 // writeVerdictText writes the verdict for a terminal.
 func writeVerdictText(p *printer, s diagnose.Story) {
 	v, ok := makeVerdict(s)
-	if !ok {
-		p.f("Verdict: no problem found\n")
-		return
-	}
-	if v.Quiet {
-		p.f("Verdict: no current problem; since-boot or informational findings only\n")
-		for _, l := range append(v.Chain[:1:1], firstLinks(v.Independent)...) {
-			p.f("  Noted        %s: %s  [%s]\n", l.ID, l.Title, l.Proof)
+	nr := notReadLines(s)
+	if !ok || v.Quiet {
+		switch {
+		case !ok && len(nr) == 0:
+			p.f("Verdict: %s\n", headNone)
+			return
+		case !ok:
+			p.f("Verdict: %s\n", headNonePartial)
+		case len(nr) == 0:
+			p.f("Verdict: %s\n", headQuiet)
+		default:
+			p.f("Verdict: %s\n", headQuietPartial)
+		}
+		for _, l := range nr {
+			p.f("  Not read     %s\n", l)
+		}
+		if ok {
+			for _, l := range append(v.Chain[:1:1], firstLinks(v.Independent)...) {
+				p.f("  Noted        %s: %s  [%s]\n", l.ID, l.Title, l.Proof)
+			}
 		}
 		p.f("\n")
 		return
@@ -163,25 +204,49 @@ func writeVerdictText(p *printer, s diagnose.Story) {
 			p.f("    $ %-50s %s\n", c.Command, c.Answers)
 		}
 	}
+	for _, l := range nr {
+		p.f("  Not read     %s\n", l)
+	}
 	p.f("\n")
 }
 
 // writeVerdictMarkdown writes the verdict for a ticket.
 func writeVerdictMarkdown(b *strings.Builder, s diagnose.Story) {
 	v, ok := makeVerdict(s)
+	nr := notReadLines(s)
 	b.WriteString("## Verdict\n\n")
+	writeNotRead := func() {
+		for _, l := range nr {
+			fmt.Fprintf(b, "- **Not read:** %s\n", mdEsc(l))
+		}
+		if len(nr) > 0 {
+			b.WriteString("\n")
+		}
+	}
 	if !ok {
-		b.WriteString("No problem found.\n\n")
+		if len(nr) == 0 {
+			b.WriteString("No problem found.\n\n")
+			return
+		}
+		b.WriteString("No current problem in what was read; not read:\n\n")
+		writeNotRead()
 		return
 	}
 	if v.Quiet {
-		b.WriteString("No current problem; since-boot or informational findings only:\n\n")
+		if len(nr) > 0 {
+			b.WriteString("No current problem in what was read (since-boot or informational findings only); not read:\n\n")
+			writeNotRead()
+			b.WriteString("Noted:\n\n")
+		} else {
+			b.WriteString("No current problem; since-boot or informational findings only:\n\n")
+		}
 		for _, l := range append(v.Chain[:1:1], firstLinks(v.Independent)...) {
 			fmt.Fprintf(b, "- `%s` %s — %s\n", l.ID, mdEsc(l.Title), mdEsc(l.Proof))
 		}
 		b.WriteString("\n")
 		return
 	}
+	defer writeNotRead()
 	fmt.Fprintf(b, "**What failed:** %s\n\n**Why:**\n\n", mdEsc(v.Failed))
 	for i, l := range v.Chain {
 		if i > 0 {

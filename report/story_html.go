@@ -17,7 +17,8 @@ const verdictStyle = `.verdict{background:#fff;border:1px solid #ccc;border-left
 func init() {
 	template.Must(htmlTemplate.New("verdict").Parse(`{{if .}}<section class="verdict{{if .Quiet}} quiet{{end}}" id="verdict">
 <h2>Verdict</h2>
-{{if .Quiet}}<p>No current problem; since-boot or informational findings only:</p>
+{{if .Quiet}}{{if .NotRead}}<p>No current problem in what was read; not read:</p>
+<ul class="notread">{{range .NotRead}}<li>{{.}}</li>{{end}}</ul>{{if .Chain}}<p>Noted (since-boot or informational findings only):</p>{{end}}{{else}}<p>No current problem; since-boot or informational findings only:</p>{{end}}
 <ul>{{range .Chain}}<li><b>{{.Title}}</b> <span class="id">{{.ID}}</span> <span class="proof">{{.Proof}}</span></li>{{end}}{{range .Independent}}<li><b>{{(index .Chain 0).Title}}</b> <span class="id">{{(index .Chain 0).ID}}</span> <span class="proof">{{(index .Chain 0).Proof}}</span></li>{{end}}</ul>
 {{else}}<dl>
 <dt>What failed</dt><dd>{{.Failed}}</dd>
@@ -29,6 +30,7 @@ func init() {
 {{with .First}}<dt>First change</dt><dd><span class="mono">{{.Key}}{{if .Current}} {{.Current}} →{{else}}:{{end}} {{.Value}}</span>{{if .Command}}<pre>{{.Command}}</pre>{{end}}{{if .Why}}<div class="meta">{{.Why}}</div>{{end}}</dd>{{end}}
 {{if .Then}}<dt>Then</dt><dd><ol>{{range .Then}}<li><span class="mono">{{.Key}}{{if .Current}} {{.Current}} →{{else}}:{{end}} {{.Value}}</span>{{if .Command}} <code>{{.Command}}</code>{{end}}</li>{{end}}</ol></dd>{{end}}
 {{if .Independent}}<dt>Separately</dt><dd><ul>{{range .Independent}}<li>{{range $i, $l := .Chain}}{{if $i}} → {{end}}<span class="id">{{$l.ID}}</span>{{end}}: {{(index .Chain 0).Title}} <span class="proof">{{(index .Chain 0).Proof}}</span>{{with .Change}}; fix <span class="mono">{{.Key}}: {{.Value}}</span>{{end}}</li>{{end}}</ul></dd>{{end}}
+{{if .NotRead}}<dt>Not read</dt><dd><ul class="notread">{{range .NotRead}}<li>{{.}}</li>{{end}}</ul></dd>{{end}}
 {{if .Next}}<dt>Collect next</dt><dd>{{range .Undecided}}<div class="meta">{{.}}</div>{{end}}<ul>{{range .Next}}<li><code>{{.Command}}</code> — {{.Answers}}</li>{{end}}</ul></dd>{{end}}
 </dl>{{end}}
 </section>{{end}}`))

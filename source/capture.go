@@ -74,10 +74,12 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	} else {
 		miss("kernel threads", err)
 	}
+	kmsgErr := ""
 	if recs, err := kernel.ReadKmsg(root); err == nil {
 		add("dev/kmsg", kernel.FormatKmsg(recs))
 	} else {
 		miss("/dev/kmsg", err)
+		kmsgErr = err.Error()
 	}
 	nics, err := kernel.ReadNICs(root)
 	if err != nil {
@@ -125,6 +127,7 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 		miss(hostFile, err)
 	}
 	he.CapturedAt = time.Now().UTC().Truncate(time.Second)
+	he.KernelLogError = kmsgErr
 	extra, _ := json.Marshal(he)
 	add(hostFile, append(extra, '\n'))
 	if _, err := w.Write(txtar.Format(a)); err != nil {

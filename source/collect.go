@@ -97,6 +97,9 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 		}
 	}
 	if logErr != nil {
+		if why := readHostExtra(root).KernelLogError; !root.IsLive() && why != "" {
+			logErr = fmt.Errorf("not in the capture: when it was taken, %s", why)
+		}
 		s.note("kernel log (/dev/kmsg)", logErr)
 	}
 

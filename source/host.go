@@ -25,6 +25,9 @@ type hostExtra struct {
 	// CapturedAt is when a capture was taken; its one sample carries this time, so the
 	// kernel log's clock times can be judged against it (doctor --log-since).
 	CapturedAt time.Time `json:"captured_at,omitzero"`
+	// KernelLogError is why the kernel log could not be captured ("/dev/kmsg: permission
+	// denied ..."), so that a report of the capture names the reason, not "not available".
+	KernelLogError string `json:"kernel_log_error,omitempty"`
 }
 
 // ReadHost reads the static facts of the host under root: once per run.

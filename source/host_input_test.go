@@ -1,6 +1,7 @@
 package source
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -76,4 +77,24 @@ func TestCaptureMemTotalZeroIsAnInputError(t *testing.T) {
 			t.Errorf("%q: MemTotal taken as %d", mi, h.MemTotalKB)
 		}
 	}
+}
+
+// A capture taken without the kernel log (an unprivileged capture) says why when read: the
+// verdict names the source and its reason (issue 27), not "not available on this kernel".
+func TestCaptureKeepsWhyTheKernelLogIsMissing(t *testing.T) {
+	root := captureRoot(map[string]string{"proc/meminfo": testMemInfo,
+		hostFile: `{"arch":"x86_64","page_size":4096,"kernel_log_error":"/dev/kmsg: permission denied by the kernel"}`})
+	tl, err := Collect(context.Background(), root, CollectOptions{Options: DefaultOptions()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range tl.NotAvailable {
+		if u.What == "kernel log (/dev/kmsg)" {
+			if !strings.Contains(u.Why, "when it was taken, /dev/kmsg: permission denied") {
+				t.Errorf("why: %q", u.Why)
+			}
+			return
+		}
+	}
+	t.Fatalf("kernel log not said unavailable: %+v", tl.NotAvailable)
 }

@@ -65,11 +65,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.StringVar(&f.netns, "netns", "", "live: also read this network namespace's TCP settings and counters (a name under /run/netns, or a path) and compare them with the host's")
 	fs.StringVar(&f.kubelet, "kubelet-config", "", "the kubelet's configuration file (KubeletConfiguration), to check its memory eviction threshold against vm.min_free_kbytes; live hosts find a running kubelet's by themselves")
 	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
-	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live and captures: kernel log records older than this before sampling are history, reported as info")
+	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live, captures and recordings: kernel log records within 5 min before sampling or while sampled are the present; older ones back to this are the recent past (a warning at most, with their age), older still history (info)")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
+		fmt.Fprintln(stdio.Stderr, "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
 		fmt.Fprintln(stdio.Stderr, "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
 		fmt.Fprintln(stdio.Stderr, "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
 		fs.PrintDefaults()
@@ -81,6 +82,15 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
 		return exitFailure
+	}
+	if len(files) == 0 && f.from == "" && f.root == "" && f.hostRoot == "" && f.netns == "" && f.pid == 0 {
+		// `doctor < file`, `cat file | headroom doctor`: the text on standard input.
+		r, isText, note := stdinText(stdio.Stdin, stdinWait)
+		if isText {
+			files, stdio.Stdin = []string{"-"}, r
+		} else if note != "" {
+			fmt.Fprintln(stdio.Stderr, note)
+		}
 	}
 	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {

@@ -204,7 +204,9 @@ func TestLabRunFloodRecovery(t *testing.T) {
 		leak = leak || id == "listen-overflow"
 	}
 	if !leak {
-		t.Errorf("leaking proxy: doctor reported %v, want listen-overflow", runs[1].Findings)
+		// The accept queue overflows only when the flood comes faster than the proxy
+		// accepts: on a machine whose CPUs other jobs hold, the flood itself is too slow.
+		meter.Fail(t, "leaking proxy: doctor reported %v, want listen-overflow", runs[1].Findings)
 	}
 }
 

@@ -30,6 +30,7 @@ type serveFlags struct {
 	windowSamples int
 	windowEvery   time.Duration
 	rulesInterval time.Duration
+	logSince      time.Duration
 	sockets       bool
 	pagetype      bool
 	ethtool       bool
@@ -51,6 +52,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.DurationVar(&f.window, "window", 10*time.Minute, "how far back the rules look (samples and kernel-log events)")
 	fs.IntVar(&f.windowSamples, "window-samples", 60, "most samples kept in the window")
 	fs.DurationVar(&f.windowEvery, "window-interval", 0, "least time between two samples of the window; scrapes in between read only the files the metrics carry (0: --window / --window-samples, 10s by default; negative, e.g. -1s: every sample)")
+	fs.DurationVar(&f.logSince, "log-since", time.Hour, "how far back the rules read the kernel log when longer than --window: records older than 5 min before the window are a warning at most, as doctor's --log-since")
 	fs.DurationVar(&f.rulesInterval, "rules-interval", export.DefaultRulesInterval, "least time between two runs of the rules over the window (a new kernel-log event runs them sooner); 0 runs them on every sample")
 	fs.BoolVar(&f.sockets, "sockets", false, "dump every TCP socket (sock_diag) each sample for per-state counts; costs more with many sockets")
 	fs.BoolVar(&f.pagetype, "pagetypeinfo", false, "read /proc/pagetypeinfo each sample (root only; takes the zone lock)")
@@ -105,6 +107,7 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		WindowSamples:  f.windowSamples,
 		WindowInterval: f.windowEvery,
 		RulesInterval:  rules,
+		LogSince:       f.logSince,
 		Sockets:        f.sockets,
 		PageTypes:      f.pagetype,
 		Ethtool:        f.ethtool,

@@ -8,8 +8,9 @@
 // recovered, where the runs an hour before passed with room to spare.
 //
 // A test starts a Meter before its measurement and, when a margin fails after the test's own
-// retries, asks Disturbed: with steal at or above Threshold percent of CPU time the test
-// skips and says so; otherwise it fails as before. Only failures that contention can cause
+// retries, asks Disturbed: with steal at or above Threshold percent of CPU time, or other
+// processes of this machine using OthersThreshold percent of it, the test skips and says
+// so; otherwise it fails as before. Only failures that contention can cause
 // (too slow, too little) are excused; results that are wrong in the other direction still
 // fail.
 package contention
@@ -20,18 +21,65 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // Threshold is the steal share, in percent of all CPU time, from which a run is disturbed.
 // An idle moment on the CI VM showed 1.4–6.7%; a loaded quiet one stays under it.
 const Threshold = 5.0
 
-// Meter remembers /proc/stat's cpu line at its start.
-type Meter struct{ start []int64 }
+// OthersThreshold is the share of all CPU time, in percent, that processes other than the
+// test (and the children it waited for) spent in user and system mode, from which a run is
+// disturbed: other jobs on the same machine take the CPUs the test's workload needed, which
+// steal does not show (issue 27: with two busy loops on this 2-vCPU machine a healthy proxy
+// measured 35 connections/s after a flood against 51 before, 0.69 of its baseline, on 3 of
+// 4 runs). Two busy loops on 2 CPUs are 100%; a quiet CI run with the go tool and a
+// logger stays under 10%. Interrupt and softirq time is left out: the test's own traffic
+// is processed there.
+const OthersThreshold = 25.0
+
+// Meter remembers /proc/stat's cpu line and this process's CPU time at its start.
+type Meter struct {
+	start []int64
+	ours  int64 // ticks of user and system time of this process and its waited-for children
+}
 
 // Start reads the cpu line now. A machine without /proc/stat gives a Meter that never
 // reports contention.
-func Start() Meter { return Meter{start: cpuLine()} }
+func Start() Meter { return Meter{start: cpuLine(), ours: ownTicks()} }
+
+// ownTicks is this process's user and system time and that of the children it waited for,
+// in /proc/stat's unit (USER_HZ, 100 per second on Linux).
+func ownTicks() int64 {
+	var t int64
+	for _, who := range []int{unix.RUSAGE_SELF, unix.RUSAGE_CHILDREN} {
+		var ru unix.Rusage
+		if unix.Getrusage(who, &ru) == nil {
+			t += ru.Utime.Nano() + ru.Stime.Nano()
+		}
+	}
+	return t / 1e7
+}
+
+// Others returns the share of all CPU time, in percent, that other processes spent in user
+// and system mode since Start, and whether it could be measured.
+func (m Meter) Others() (float64, bool) {
+	now := cpuLine()
+	if len(m.start) < 8 || len(now) < 8 {
+		return 0, false
+	}
+	var total int64
+	for i := range 8 {
+		total += now[i] - m.start[i]
+	}
+	if total <= 0 {
+		return 0, false
+	}
+	busy := (now[0] - m.start[0]) + (now[1] - m.start[1]) + (now[2] - m.start[2])
+	others := max(busy-(ownTicks()-m.ours), 0)
+	return 100 * float64(others) / float64(total), true
+}
 
 // Steal returns the steal share, in percent of all CPU time, since Start, and whether it
 // could be measured.
@@ -50,9 +98,12 @@ func (m Meter) Steal() (float64, bool) {
 	return 100 * float64(now[7]-m.start[7]) / float64(total), true
 }
 
-// Disturbed reports whether steal since Start reached Threshold, with a sentence for a
-// skip message.
+// Disturbed reports whether other processes' CPU time since Start reached OthersThreshold
+// or steal reached Threshold, with a sentence for a skip message.
 func (m Meter) Disturbed() (bool, string) {
+	if pct, ok := m.Others(); ok && pct >= OthersThreshold {
+		return true, fmt.Sprintf("machine contention: other processes used %.0f%% of this machine's CPU time during the test (≥ %.0f%%), so its throughput and recovery margins measure their load, not the code", pct, OthersThreshold)
+	}
 	pct, ok := m.Steal()
 	if !ok || pct < Threshold {
 		return false, ""

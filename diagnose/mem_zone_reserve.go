@@ -1,0 +1,85 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"headroom/model"
+)
+
+// zone-reserve-low: a populated zone's free pages below its min watermark, or in the lower
+// half of its min..low band, now. Below low kswapd is woken; below min only allocations
+// allowed into the reserve (GFP_ATOMIC: the NIC receive refill, down to 3/8 of min) still
+// succeed, and they eat the last of it (mm/page_alloc.c __zone_watermark_ok). No failure
+// needs to be logged yet. The judgement is model.JudgeReserve, the one `headroom check
+// reserve-near-min` makes and serve exports under this id (issue 30: a capture with Normal
+// free 5000 pages against min 11387 was "no current problem" for doctor while check said
+// below min and serve's HeadroomZoneFreeBelowMin fired).
+func init() {
+	Register(Rule{
+		ID:     "zone-reserve-low",
+		Title:  "a zone's free memory is below its min watermark, or near it, now",
+		Family: FamilyMemory,
+		Check:  checkZoneReserve,
+	})
+}
+
+func checkZoneReserve(tl *model.Timeline) Result {
+	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 })
+	if last == nil {
+		return NotChecked("no /proc/zoneinfo in the input")
+	}
+	now := model.JudgeReserve(last.ZoneWatermarks())
+	if now.Checked == 0 {
+		return NotChecked("no populated zone with its free pages and min, low and high watermarks in /proc/zoneinfo")
+	}
+	// A dip below min earlier in the window, recovered by the last reading.
+	dipped, dips := model.ReserveJudged{}, 0
+	for i := range tl.Samples {
+		s := &tl.Samples[i]
+		if len(s.Zones) == 0 || s == last {
+			continue
+		}
+		if r := model.JudgeReserve(s.ZoneWatermarks()); r.Level == model.ReserveBelowMin {
+			dips++
+			if dips == 1 || r.Left < dipped.Left {
+				dipped = r
+			}
+		}
+	}
+	src := sampleSource(last, "/proc/zoneinfo")
+	z := now.Zone
+	ps, _ := pageSize(tl)
+	where := fmt.Sprintf("node %d %s: free %s, min %d, low %d pages", z.Node, z.Zone, pagesStr(z.Free, ps), z.Min, z.Low)
+	var sev Severity
+	var title string
+	switch {
+	case now.Level == model.ReserveBelowMin:
+		sev, title = Critical, fmt.Sprintf("zone %s is below its min watermark: only atomic allocations still succeed, from the reserve", z.Zone)
+	case now.Level == model.ReserveNearMin:
+		sev, title = Warning, fmt.Sprintf("zone %s is in the lower half of its min..low band: kswapd is not keeping up", z.Zone)
+	case dips > 0:
+		sev, title = Warning, fmt.Sprintf("zone %s fell below its min watermark while sampled", dipped.Zone.Zone)
+	default:
+		return Healthy("%d zones above the lower half of their min..low band; least left %s (%.0f%% of the band above min)", now.Checked, where, 100*now.Left)
+	}
+	ev := []Evidence{{What: "zone with the least of its reserve left (last reading)", Value: where, Source: src}}
+	if dips > 0 {
+		d := dipped.Zone
+		ev = append(ev, Evidence{What: "below min while sampled", Value: fmt.Sprintf("%d of %d readings; lowest node %d %s free %d pages against min %d", dips, len(tl.Samples), d.Node, d.Zone, d.Free, d.Min), Source: src})
+	}
+	if v, s, ok := tl.Sysctl("vm.min_free_kbytes"); ok {
+		ev = append(ev, Evidence{What: "vm.min_free_kbytes", Value: v, Source: s})
+	}
+	return Fired(Finding{
+		Severity: sev,
+		Title:    title,
+		Evidence: ev,
+		Explanation: "Below a zone's low watermark kswapd is woken to reclaim; below min only allocations allowed " +
+			"into the reserve (GFP_ATOMIC, such as the NIC receive refill, down to 3/8 of min) still succeed " +
+			"(mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails: page allocation failures " +
+			"in the receive path and dropped packets follow (alloc-fail-reserve). Free memory staying in the " +
+			"lower half of the min..low band means kswapd reclaims more slowly than the host allocates. " +
+			"Raise vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier (`headroom plan` " +
+			"computes them; see min-free-too-low), and find what holds the memory.",
+	})
+}
