@@ -13,6 +13,7 @@ import (
 
 	"headroom/lab"
 	"headroom/lab/netlab"
+	"headroom/lab/vm"
 	"headroom/plan"
 )
 
@@ -26,6 +27,7 @@ func labUsage(w io.Writer) {
   headroom lab run SCENARIO [--settings NAME|FILE] [flags]
   headroom lab compare SCENARIO [flags]
   headroom lab cleanup
+  headroom lab kernels [--fetch] [--format json]
 
 run applies one settings set (default: headroom); compare runs every set on every case and
 prints them side by side. Progress goes to stderr, results to stdout. cleanup removes what
@@ -55,6 +57,8 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 		return labRun(ctx, args[1:], stdio, false)
 	case "compare":
 		return labRun(ctx, args[1:], stdio, true)
+	case "kernels":
+		return labKernels(ctx, args[1:], stdio)
 	case "cleanup":
 		removed, err := netlab.CleanupAll(netlab.NamePrefix)
 		for _, n := range removed {
@@ -286,6 +290,49 @@ func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOption
 		if !r.Metric.OK || (len(r.Expected) > 0 && !r.Diagnosed) {
 			return exitWarning
 		}
+	}
+	return exitOK
+}
+
+// labKernels lists the kernels the QEMU lab boots, fetching them first with --fetch.
+func labKernels(ctx context.Context, args []string, stdio IO) int {
+	fs := flag.NewFlagSet("lab kernels", flag.ContinueOnError)
+	fs.SetOutput(stdio.Stderr)
+	fetch := fs.Bool("fetch", false, "download and unpack the absent kernels (apt-get download, dpkg-deb -x; never installed)")
+	format := fs.String("format", "text", "output: text or json")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || (*format != "text" && *format != "json") {
+		fmt.Fprintln(stdio.Stderr, "usage: headroom lab kernels [--fetch] [--format text|json]")
+		return exitFailure
+	}
+	cache := vm.CacheDir()
+	failed := false
+	if *fetch {
+		for _, k := range vm.Kernels() {
+			if _, err := vm.Fetch(ctx, k, cache, func(m string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), m) }); err != nil {
+				fmt.Fprintf(stdio.Stderr, "headroom lab kernels: %v\n", err)
+				failed = true
+			}
+		}
+	}
+	st := vm.StatAll(cache)
+	if *format == "json" {
+		enc := json.NewEncoder(stdio.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"cache": cache, "kernels": st}); err != nil {
+			return exitFailure
+		}
+	} else {
+		fmt.Fprintf(stdio.Stdout, "cache %s (%s)\n", cache, vm.CacheEnv)
+		for _, s := range st {
+			if s.Present {
+				fmt.Fprintf(stdio.Stdout, "  %-20s present  %s %s (%s) %s\n", s.Name, s.Package, s.Version, s.Release, s.Vmlinuz)
+			} else {
+				fmt.Fprintf(stdio.Stdout, "  %-20s absent   %s\n", s.Name, s.Missing)
+			}
+		}
+	}
+	if failed {
+		return exitFailure
 	}
 	return exitOK
 }

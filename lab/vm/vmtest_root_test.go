@@ -1,0 +1,128 @@
+package vm
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"headroom/lab/netlab"
+)
+
+// needGuest skips unless this test can boot kernel name: root (namespaces, taps), QEMU and
+// the kernel in the cache.
+func needGuest(t *testing.T, name string) Status {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("vm: booting a guest needs root (a network namespace and a tap); run as root")
+	}
+	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
+		t.Skip("vm: qemu-system-x86_64 not installed (apt-get install qemu-system-x86)")
+	}
+	k, err := LookupKernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := k.Stat(CacheDir())
+	if !st.Present {
+		t.Skipf("vm: kernel %s not in %s (%s): run make vmkernels", name, CacheDir(), st.Missing)
+	}
+	return st
+}
+
+// TestGuestScript boots each kernel with a script that prints, fails with a chosen status,
+// writes a result file and answers TCP from the host over the tap; it checks all of them
+// come back and that the run leaves nothing behind.
+func TestGuestScript(t *testing.T) {
+	for _, name := range []string{"debian-6.1-amd64", "debian-6.1-686-pae"} {
+		t.Run(name, func(t *testing.T) {
+			needGuest(t, name)
+			before, err := netlab.SnapshotOwned()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			g, err := Start(ctx, Spec{
+				Kernel: name, MemoryMiB: 256, Headroom: "-", Timeout: 3 * time.Minute,
+				Progress: func(s string) { t.Log(s) },
+				Script: `echo hello from $(uname -m)
+echo to stderr >&2
+cat /proc/meminfo > $OUT/meminfo
+mkdir -p $OUT/sub && echo nested > $OUT/sub/f
+echo "listening" > /dev/console
+echo pong | nc -l -p 7000
+exit 3
+`,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			if err := g.WaitConsole(ctx, "listening"); err != nil {
+				t.Fatalf("%v\nconsole:\n%s", err, g.Console())
+			}
+			var got string
+			err = g.Host().Do(func() error {
+				var c net.Conn
+				var err error
+				for i := 0; i < 50; i++ {
+					if c, err = net.DialTimeout("tcp", GuestAddr(0).String()+":7000", 2*time.Second); err == nil {
+						break
+					}
+					time.Sleep(200 * time.Millisecond)
+				}
+				if err != nil {
+					return err
+				}
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(10 * time.Second))
+				b := make([]byte, 64)
+				n, _ := c.Read(b)
+				got = string(b[:n])
+				return nil
+			})
+			if err != nil || strings.TrimSpace(got) != "pong" {
+				t.Fatalf("TCP from host to guest: %q, %v", got, err)
+			}
+			r, err := g.Wait(ctx)
+			if err != nil {
+				t.Fatalf("%v\nconsole:\n%s", err, r.Console)
+			}
+			t.Logf("%s: boot %v, whole run %v, accel %s (%s)", name, r.BootTime.Round(time.Millisecond), r.Elapsed.Round(time.Millisecond), r.Accel.Accel, r.Accel.Reason)
+			if r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, "hello from ") || r.Stderr != "to stderr\n" {
+				t.Errorf("exit %d stdout %q stderr %q", r.ExitCode, r.Stdout, r.Stderr)
+			}
+			if !strings.Contains(string(r.Files["meminfo"]), "MemTotal:") || string(r.Files["sub/f"]) != "nested\n" {
+				t.Errorf("files %v", keys(r.Files))
+			}
+			if !strings.Contains(r.Console, "Linux version "+r.Kernel.Release[:strings.Index(r.Kernel.Release, "-")]) || r.GuestRelease != r.Kernel.Release {
+				t.Errorf("guest release %q, console head %q", r.GuestRelease, r.Console[:min(400, len(r.Console))])
+			}
+			if !strings.Contains(r.Dmesg, "Linux version") || !strings.Contains(r.Dmesg, "9p") {
+				t.Errorf("dmesg lacks the boot banner or the 9p module:\n%s", r.Dmesg)
+			}
+			if err := g.Close(); err != nil {
+				t.Fatal(err)
+			}
+			after, err := netlab.SnapshotOwned()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch := before.Changes(after); len(ch) > 0 {
+				t.Errorf("left behind: %v", ch)
+			}
+		})
+	}
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
