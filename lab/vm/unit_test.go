@@ -307,3 +307,66 @@ func TestEnvFile(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestStatCache(t *testing.T) {
+	cache := t.TempDir()
+	for _, s := range StatAll(cache) {
+		if s.Present || s.Missing == "" {
+			t.Errorf("%s present in an empty cache: %+v", s.Name, s)
+		}
+	}
+	k, _ := LookupKernel("debian-6.1-686-pae")
+	dir := filepath.Join(cache, k.Name)
+	rel := "6.1.0-50-686-pae"
+	for _, p := range []string{"root/boot/vmlinuz-" + rel, "busybox/bin/busybox"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "meta.json"), []byte(`{"package":"linux-image-6.1.0-50-686-pae","version":"6.1.176-1","release":"`+rel+`"}`), 0o644)
+	if s := k.Stat(cache); s.Present || !strings.Contains(s.Missing, "lib/modules") {
+		t.Errorf("kernel without modules counted present: %+v", s)
+	}
+	os.MkdirAll(filepath.Join(dir, "root/lib/modules", rel), 0o755)
+	s := k.Stat(cache)
+	if !s.Present || s.Version != "6.1.176-1" || s.Release != rel || s.Vmlinuz != filepath.Join(dir, "root/boot/vmlinuz-"+rel) {
+		t.Errorf("%+v", s)
+	}
+	if _, err := LookupKernel("debian-0.1-vax"); err == nil || !strings.Contains(err.Error(), "debian-6.1-amd64") {
+		t.Errorf("unknown kernel: %v", err)
+	}
+}
+
+func TestModuleIndex(t *testing.T) {
+	cache := CacheDir()
+	k, _ := LookupKernel("debian-6.1-amd64")
+	st := k.Stat(cache)
+	if !st.Present {
+		t.Skipf("kernel %s not in %s: run make vmkernels", k.Name, cache)
+	}
+	ix, err := loadModuleIndex(st.ModulesDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, err := ix.resolve(append(baseModules, "sch_netem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, m := range mods {
+		pos[modName(m)] = i
+	}
+	// Dependencies first: virtio_net needs virtio and virtio_ring; 9p needs 9pnet and netfs.
+	for _, dep := range [][2]string{{"virtio", "virtio_net"}, {"virtio_ring", "virtio_net"}, {"9pnet", "9p"}, {"netfs", "9p"}, {"9pnet", "9pnet_virtio"}} {
+		a, okA := pos[dep[0]]
+		b, okB := pos[dep[1]]
+		if !okA || !okB || a > b {
+			t.Errorf("%s (at %d, %v) must load before %s (at %d, %v): %v", dep[0], a, okA, dep[1], b, okB, mods)
+		}
+	}
+	if _, ok := pos["sch_netem"]; !ok {
+		t.Errorf("sch_netem not resolved: %v", mods)
+	}
+	if _, err := ix.resolve([]string{"no_such_module"}); err == nil {
+		t.Error("unknown module accepted")
+	}
+}
