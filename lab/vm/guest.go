@@ -242,14 +242,19 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	cmd := exec.Command(qemu, g.args...)
 	cmd.SysProcAttr = pdeathsig()
 	cmd.ExtraFiles = g.taps
-	out, err := cmd.StdoutPipe()
+	// A pipe of our own rather than StdoutPipe: Wait (on the starting thread) would close
+	// StdoutPipe's read end as soon as QEMU exits, losing the console's last lines (the
+	// exit marker among them). This read end reaches EOF once QEMU, its only writer, exits.
+	out, w, err := os.Pipe()
 	if err != nil {
-		return g, err
+		return g, fmt.Errorf("vm: %w", err)
 	}
-	cmd.Stderr = cmd.Stdout
+	cmd.Stdout, cmd.Stderr = w, w
 	g.start = time.Now()
 	g.done, g.waitErr, err = startLocked(cmd)
+	w.Close()
 	if err != nil {
+		out.Close()
 		return g, fmt.Errorf("vm: start qemu: %w", err)
 	}
 	g.cmd = cmd
@@ -258,11 +263,11 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 		t.Close()
 	}
 	g.taps = nil
+	go g.readConsole(out)
+	g.deadline = time.AfterFunc(spec.Timeout, func() { cmd.Process.Kill() })
 	if err := g.objs.TrackProcess(cmd.Process.Pid); err != nil {
 		return g, err
 	}
-	go g.readConsole(out)
-	g.deadline = time.AfterFunc(spec.Timeout, func() { cmd.Process.Kill() })
 	spec.Progress(fmt.Sprintf("vm %s: %s (%s) booting under %s, %d MiB, %d CPU: %s", l.RunID, k.Name, st.Release, accel.Accel, spec.MemoryMiB, spec.CPUs, accel.Reason))
 	return g, nil
 }
@@ -342,8 +347,9 @@ func openTap(h *netlab.Host, name string, addr netip.Addr, mtu int) (*os.File, e
 	return f, nil
 }
 
-func (g *Guest) readConsole(r io.Reader) {
+func (g *Guest) readConsole(r *os.File) {
 	defer close(g.consDone)
+	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadString('\n')
@@ -416,9 +422,12 @@ func (g *Guest) Console() string {
 // script: the script's stdout goes to the share, so a script that wants to be waited for
 // echoes to /dev/console), the guest ends, or ctx is done.
 func (g *Guest) WaitConsole(ctx context.Context, text string) error {
+	from := 0 // the console before from has been searched (up to a match's length back)
 	for {
 		g.mu.Lock()
-		has := strings.Contains(g.console.String(), text)
+		b := g.console.Bytes()
+		has := bytes.Contains(b[max(0, from-len(text)):], []byte(text))
+		from = len(b)
 		ch := g.changed
 		g.mu.Unlock()
 		if has {
@@ -532,6 +541,8 @@ func (g *Guest) Close() error {
 	if g.cmd != nil && g.cmd.Process != nil {
 		g.cmd.Process.Kill()
 		<-g.done
+	}
+	if g.deadline != nil {
 		g.deadline.Stop()
 	}
 	for _, t := range g.taps {

@@ -96,6 +96,11 @@ exit 3
 			if r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, "hello from ") || r.Stderr != "to stderr\n" {
 				t.Errorf("exit %d stdout %q stderr %q", r.ExitCode, r.Stdout, r.Stderr)
 			}
+			// The console's last lines survive QEMU's exit (the exit marker is printed just
+			// before poweroff).
+			if !strings.Contains(r.Console, markerExit+" 3") {
+				t.Errorf("console lacks the exit marker; it ends: %s", lastLines(r.Console, 3))
+			}
 			if !strings.Contains(string(r.Files["meminfo"]), "MemTotal:") || string(r.Files["sub/f"]) != "nested\n" {
 				t.Errorf("files %v", keys(r.Files))
 			}
