@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/lab/netlab"
+	"headroom/lab/vm"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,6 +29,7 @@ func init() {
 		"service":     runServiceHelper,
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
+		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
 }
 

@@ -36,6 +36,11 @@
 //
 // vm.Run(ctx, spec) is Start, Wait and Close in one.
 //
+// The guest's own netem and fq (busybox's tc has neither): list "sch_netem"/"sch_fq" in
+// Spec.Modules and put the line of vm.Qdisc{Dev: "eth0", Kind: "netem", Delay: d, Loss: p}
+// .Command() (or Kind "fq", FlowMaxRateBytes) in the script; the guest's headroom applies it
+// over netlink (helper mode QdiscMode, registered by package lab).
+//
 // Inside the guest: busybox (every applet on PATH), /bin/headroom (a static headroom of
 // the guest's architecture, GuestHeadroom: $HEADROOM_VM_BIN/headroom-<goarch>, or built from
 // the source tree; Spec.Headroom "-" leaves it out), the modules, /scenario/run.sh (the

@@ -370,3 +370,22 @@ func TestModuleIndex(t *testing.T) {
 		t.Error("unknown module accepted")
 	}
 }
+
+func TestQdiscCommand(t *testing.T) {
+	c, err := Qdisc{Dev: "eth0", Kind: "netem", Delay: 50 * time.Millisecond, Loss: 0.01}.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `HEADROOM_LAB_HELPER=vm-qdisc HEADROOM_LAB_HELPER_CONFIG='{"dev":"eth0","kind":"netem","delay_ns":50000000,"loss":0.01}' /bin/headroom`
+	if c != want {
+		t.Errorf("got  %s\nwant %s", c, want)
+	}
+	for _, bad := range []Qdisc{{Kind: "netem"}, {Dev: "eth0", Kind: "htb"}, {Dev: "eth0", Kind: "netem", Loss: 2}, {Dev: "eth0", Kind: "fq", Delay: time.Second}} {
+		if _, err := bad.Command(); err == nil {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+	if err := RunQdiscHelper([]byte("{")); err == nil {
+		t.Error("bad JSON accepted")
+	}
+}
