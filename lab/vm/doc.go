@@ -22,6 +22,7 @@
 //		Cmdline:   []string{"vm.min_free_kbytes=1024"}, // extra kernel words, after the defaults
 //		Modules:   []string{"sch_netem", "sch_fq"},     // loaded (with their dependencies) before the script
 //		NICs:      []vm.NIC{{MTU: 9000}},               // nil: one NIC, MTU 1500
+//		Disks:     []vm.Disk{{SizeMiB: 1024, Mount: "/mnt/data"}}, // virtio-blk, ext2; /dev/vda
 //		Env:       map[string]string{"STREAMS": "20"},
 //		Files:     []vm.File{{Path: "/etc/x.conf", Data: b}},
 //		Script:    "headroom doctor --format json > $OUT/doctor.json\n",

@@ -30,6 +30,14 @@ type NIC struct {
 	MTU int // 0: 1500
 }
 
+// Disk is one virtio-blk disk of the guest.
+type Disk struct {
+	SizeMiB int
+	// Mount, when set, is where /init mounts the disk after formatting it ext2 (busybox
+	// mke2fs; Debian's ext4 module mounts ext2); empty leaves the raw device.
+	Mount string
+}
+
 func (n NIC) mtu() int {
 	if n.MTU == 0 {
 		return 1500
@@ -53,6 +61,10 @@ type Spec struct {
 	// NICs are the guest's network interfaces; nil means one with MTU 1500, an empty
 	// non-nil slice none.
 	NICs []NIC
+	// Disks are virtio-blk disks backed by sparse files in the run's scratch directory
+	// (removed with it): /dev/vda, /dev/vdb, ... in the guest. Page cache that is really
+	// file-backed (tmpfs pages are shmem) needs one.
+	Disks []Disk
 	// Headroom is a static headroom built for the guest's architecture; "" builds or finds
 	// one (GuestHeadroom); "-" leaves it out.
 	Headroom string
@@ -172,7 +184,11 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	if err != nil {
 		return nil, err
 	}
-	mods, err := ix.resolve(append(append([]string(nil), baseModules...), spec.Modules...))
+	want := append([]string(nil), baseModules...)
+	if len(spec.Disks) > 0 {
+		want = append(want, diskModules...)
+	}
+	mods, err := ix.resolve(append(want, spec.Modules...))
 	if err != nil {
 		return nil, err
 	}
@@ -218,11 +234,24 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	initrd := filepath.Join(g.dir, "initramfs.cpio")
 	t0 := time.Now()
 	if err := writeInitramfs(initrd, initramfsSpec{Busybox: st.Busybox, Headroom: headroom, ModDir: st.ModulesDir(), Release: st.Release,
-		Modules: mods, NICs: spec.NICs, Env: env, Script: spec.Script, Files: spec.Files}); err != nil {
+		Modules: mods, NICs: spec.NICs, Disks: spec.Disks, Env: env, Script: spec.Script, Files: spec.Files}); err != nil {
 		return g, err
 	}
 	if fi, err := os.Stat(initrd); err == nil {
 		spec.Progress(fmt.Sprintf("vm %s: initramfs %.1f MiB (%d modules) in %v", l.RunID, float64(fi.Size())/(1<<20), len(mods), time.Since(t0).Round(time.Millisecond)))
+	}
+	var disks []string
+	for i, d := range spec.Disks {
+		p := filepath.Join(g.dir, fmt.Sprintf("disk%d.img", i))
+		f, err := os.Create(p)
+		if err == nil {
+			err = f.Truncate(int64(d.SizeMiB) << 20)
+			f.Close()
+		}
+		if err != nil {
+			return g, fmt.Errorf("vm: disk %d: %w", i, err)
+		}
+		disks = append(disks, p)
 	}
 	if len(spec.NICs) > 0 {
 		if g.host, err = l.AddHost("vm"); err != nil {
@@ -238,7 +267,7 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	}
 	g.cmdline = kernelCmdline(spec.Cmdline)
 	g.args = qemuArgs(bootParams{Accel: accel.Accel, MemoryMiB: spec.MemoryMiB, CPUs: spec.CPUs, Vmlinuz: st.Vmlinuz,
-		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share})
+		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share, Disks: disks})
 	cmd := exec.Command(qemu, g.args...)
 	cmd.SysProcAttr = pdeathsig()
 	cmd.ExtraFiles = g.taps
@@ -281,6 +310,17 @@ func checkSpec(s Spec) error {
 	}
 	if len(s.NICs) > 8 {
 		return fmt.Errorf("vm: %d NICs: at most 8", len(s.NICs))
+	}
+	if len(s.Disks) > 8 {
+		return fmt.Errorf("vm: %d disks: at most 8", len(s.Disks))
+	}
+	for i, d := range s.Disks {
+		if d.SizeMiB < 1 || d.SizeMiB > 64<<10 {
+			return fmt.Errorf("vm: disk %d: %d MiB: want 1..65536", i, d.SizeMiB)
+		}
+		if d.Mount != "" && (!strings.HasPrefix(d.Mount, "/") || strings.ContainsAny(d.Mount, " \t\n'\"$`\\")) {
+			return fmt.Errorf("vm: disk %d: mount point %q: want an absolute path without blanks or quotes", i, d.Mount)
+		}
 	}
 	for _, n := range s.NICs {
 		if n.MTU != 0 && (n.MTU < 68 || n.MTU > 65521) {

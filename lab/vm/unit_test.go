@@ -199,7 +199,7 @@ func TestCPIOErrors(t *testing.T) {
 }
 
 func TestQEMUArgs(t *testing.T) {
-	p := bootParams{Accel: "tcg", MemoryMiB: 2048, CPUs: 2, Vmlinuz: "/k", Initrd: "/i", Append: kernelCmdline([]string{"vm.min_free_kbytes=1024"}), NICs: 2, Share: "/s"}
+	p := bootParams{Accel: "tcg", MemoryMiB: 2048, CPUs: 2, Vmlinuz: "/k", Initrd: "/i", Append: kernelCmdline([]string{"vm.min_free_kbytes=1024"}), NICs: 2, Share: "/s", Disks: []string{"/d0.img"}}
 	a := strings.Join(qemuArgs(p), " ")
 	for _, want := range []string{
 		"-m 2048 -smp 2 -kernel /k -initrd /i",
@@ -208,13 +208,14 @@ func TestQEMUArgs(t *testing.T) {
 		"-netdev tap,id=n0,fd=3,vhost=off -device virtio-net-pci,netdev=n0,mac=52:54:00:48:52:00",
 		"-netdev tap,id=n1,fd=4,vhost=off -device virtio-net-pci,netdev=n1,mac=52:54:00:48:52:01",
 		"-fsdev local,id=fs0,path=/s,security_model=none -device virtio-9p-pci,fsdev=fs0,mount_tag=hrshare",
+		"-drive file=/d0.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0",
 		"-no-reboot", "-serial stdio",
 	} {
 		if !strings.Contains(a, want) {
 			t.Errorf("qemu args lack %q:\n%s", want, a)
 		}
 	}
-	p.Accel, p.NICs, p.Share = "kvm", 0, ""
+	p.Accel, p.NICs, p.Share, p.Disks = "kvm", 0, "", nil
 	a = strings.Join(qemuArgs(p), " ")
 	if !strings.Contains(a, "-accel kvm -cpu host") || strings.Contains(a, "netdev") || strings.Contains(a, "fsdev") {
 		t.Errorf("kvm, no NIC, no share:\n%s", a)
@@ -294,6 +295,9 @@ func TestCheckSpec(t *testing.T) {
 		{MemoryMiB: 256, CPUs: 1, NICs: []NIC{{MTU: 70000}}},
 		{MemoryMiB: 256, CPUs: 1, Env: map[string]string{"A B": "x"}},
 		{MemoryMiB: 256, CPUs: 1, Cmdline: []string{"a b"}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 0}}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 8, Mount: "relative"}}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 8, Mount: "/a b"}}},
 	} {
 		if err := checkSpec(bad); err == nil {
 			t.Errorf("accepted %+v", bad)

@@ -49,11 +49,15 @@ func TestGuestScript(t *testing.T) {
 			defer cancel()
 			g, err := Start(ctx, Spec{
 				Kernel: name, MemoryMiB: 256, Headroom: "-", Timeout: 3 * time.Minute,
+				Disks:    []Disk{{SizeMiB: 64, Mount: "/mnt/data"}, {SizeMiB: 8}},
 				Progress: func(s string) { t.Log(s) },
 				Script: `echo hello from $(uname -m)
 echo to stderr >&2
 cat /proc/meminfo > $OUT/meminfo
 mkdir -p $OUT/sub && echo nested > $OUT/sub/f
+grep " /mnt/data " /proc/mounts > $OUT/mounts
+dd if=/dev/zero of=/mnt/data/file bs=1M count=8 2>/dev/null && sync && ls -l /mnt/data/file >> $OUT/mounts
+[ -b /dev/vdb ] && echo vdb $(cat /sys/block/vdb/size) >> $OUT/mounts
 echo "listening" > /dev/console
 echo pong | nc -l -p 7000
 exit 3
@@ -101,6 +105,9 @@ exit 3
 			// before poweroff).
 			if !strings.Contains(r.Console, markerExit+" 3") {
 				t.Errorf("console lacks the exit marker; it ends: %s", lastLines(r.Console, 3))
+			}
+			if m := string(r.Files["mounts"]); !strings.Contains(m, "/dev/vda /mnt/data ext") || !strings.Contains(m, " 8388608 ") || !strings.Contains(m, "vdb 16384") {
+				t.Errorf("disks: %q", m)
 			}
 			if !strings.Contains(string(r.Files["meminfo"]), "MemTotal:") || string(r.Files["sub/f"]) != "nested\n" {
 				t.Errorf("files %v", keys(r.Files))
