@@ -115,3 +115,22 @@ func TestLabRunJSON(t *testing.T) {
 		t.Errorf("text table:\n%s", out)
 	}
 }
+
+// TestLabKernels lists the QEMU lab's kernels from an empty cache: both named, both absent,
+// with how to fetch them; --format json says the same.
+func TestLabKernels(t *testing.T) {
+	t.Setenv("HEADROOM_VM_CACHE", t.TempDir())
+	code, out, errOut := runLabCmd("kernels")
+	if code != exitOK {
+		t.Fatalf("lab kernels exited %d: %s", code, errOut)
+	}
+	for _, want := range []string{"debian-6.1-amd64     absent", "debian-6.1-686-pae   absent", "make vmkernels"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lab kernels lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runLabCmd("kernels", "--format", "json")
+	if code != exitOK || !strings.Contains(out, `"name": "debian-6.1-686-pae"`) || !strings.Contains(out, `"present": false`) {
+		t.Errorf("lab kernels --format json exited %d:\n%s", code, out)
+	}
+}
