@@ -127,6 +127,10 @@ type SocketStateTotal struct {
 	SendQ    int64 `json:"send_q"`
 	MemBytes int64 `json:"mem_bytes"` // sum of Socket.MemBytes
 	Orphans  int64 `json:"orphans"`   // see Socket.Orphaned
+	// Holding counts the sockets that hold memory or queued data (Socket.Holds): the flows
+	// autotuning may grow towards their maxima. An idle socket holds none, since its
+	// sk_forward_alloc is given back (sk_mem_reclaim, include/net/sock.h).
+	Holding int64 `json:"holding,omitempty"`
 }
 
 // SocketSummary is a dump summarised per state, with the sockets holding most memory.
@@ -181,6 +185,16 @@ func (s *Socket) Orphaned() bool {
 	return false
 }
 
+// Holds reports whether the socket holds memory charged to TCP or data in its queues: a
+// socket with none is idle and costs TCP's accounting nothing, whatever its maxima. A
+// listener's Recv-Q and Send-Q are its accept queue and backlog limit (inet_diag), not data.
+func (s *Socket) Holds() bool {
+	if s.MemBytes() > 0 {
+		return true
+	}
+	return s.State != "LISTEN" && (s.RecvQ > 0 || s.SendQ > 0)
+}
+
 // Summarize sums socks per state and keeps the topN sockets by MemBytes (largest first;
 // ties ordered by state, local, remote address for a stable result).
 func Summarize(socks []Socket, topN int) SocketSummary {
@@ -192,6 +206,9 @@ func Summarize(socks []Socket, topN int) SocketSummary {
 		t.RecvQ += s.RecvQ
 		t.SendQ += s.SendQ
 		t.MemBytes += s.MemBytes()
+		if s.Holds() {
+			t.Holding++
+		}
 		if s.Orphaned() {
 			t.Orphans++
 		}

@@ -234,10 +234,10 @@ func TestSummarize(t *testing.T) {
 	}
 	sum := Summarize(socks, 3)
 	want := map[string]SocketStateTotal{
-		"ESTABLISHED": {Count: 2, RecvQ: 11, SendQ: 20, MemBytes: 1001},
-		"FIN_WAIT1":   {Count: 1, SendQ: 5000, MemBytes: 6100, Orphans: 1},
+		"ESTABLISHED": {Count: 2, RecvQ: 11, SendQ: 20, MemBytes: 1001, Holding: 2},
+		"FIN_WAIT1":   {Count: 1, SendQ: 5000, MemBytes: 6100, Orphans: 1, Holding: 1},
 		"FIN_WAIT2":   {Count: 2, Orphans: 1},
-		"LAST_ACK":    {Count: 1, MemBytes: 10, Orphans: 1},
+		"LAST_ACK":    {Count: 1, MemBytes: 10, Orphans: 1, Holding: 1},
 		"TIME_WAIT":   {Count: 1},
 		"LISTEN":      {Count: 1, RecvQ: 3, SendQ: 4096},
 		"SYN_RECV":    {Count: 1},

@@ -29,8 +29,55 @@ func init() {
 		"service":     runServiceHelper,
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
+		"cpu-burn":    runCPUBurnHelper,
 		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
+}
+
+// cpuBurnConfig is the "cpu-burn" helper: a process that spins on one CPU, the other job
+// of a shared machine that a load-sensitive measurement must survive.
+type cpuBurnConfig struct {
+	CPU int `json:"cpu"`
+}
+
+// runCPUBurnHelper pins every thread of this process to cfg.CPU (sched_setaffinity acts on
+// one thread, and threads made later inherit the mask of the thread that makes them:
+// sched_setaffinity(2)) and spins there at normal priority until its stdin closes or it is
+// killed, printing how many rounds it spun.
+func runCPUBurnHelper(raw []byte) error {
+	var cfg cpuBurnConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	var set unix.CPUSet
+	set.Set(cfg.CPU)
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return err
+	}
+	for _, task := range tasks {
+		var tid int
+		if _, err := fmt.Sscan(task.Name(), &tid); err != nil {
+			continue
+		}
+		if err := unix.SchedSetaffinity(tid, &set); err != nil {
+			return fmt.Errorf("pin thread %d to CPU %d: %w", tid, cfg.CPU, err)
+		}
+	}
+	netlab.ExitOnStdinClose()
+	var rounds atomic.Int64
+	go func() {
+		for {
+			for i := 0; i < 1<<20; i++ {
+				touchSink.Add(1)
+			}
+			rounds.Add(1)
+		}
+	}()
+	for {
+		netlab.HelperStatus(os.Stdout, map[string]int64{"cpu": int64(cfg.CPU), "rounds": rounds.Load()})
+		time.Sleep(netlab.HelperStatusEvery)
+	}
 }
 
 // serviceConfig is the "service" helper: a process in a memory cgroup that receives TCP

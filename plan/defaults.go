@@ -111,24 +111,31 @@ func (v bufSet) each(f func(a, b, c int64) int64, o, p bufSet) bufSet {
 }
 
 // bufferFloors are the values plan does not go below without a budget reason: the host's
-// current value where known, else the target kernel's default; rmem_max and wmem_max never
-// below CoreMemMaxFloor. src names each floor for the explanations.
+// current value where known and not below the target kernel's default, else that default;
+// rmem_max and wmem_max never below CoreMemMaxFloor. A current value below the kernel's
+// default is raised to it (issue 27: a maximum is a cap that only a flow that needs it
+// reaches, so a low one only slows that flow). src names each floor for the explanations.
 func bufferFloors(k kernel.KernelVersion, basisBytes int64, cur currentMap) (floor bufSet, src [4]string) {
 	d := KernelDefaultBuffers(k, basisBytes)
 	floor = bufSet{d.TCPRmem[2], d.TCPWmem[2], max(d.RmemMax, CoreMemMaxFloor), max(d.WmemMax, CoreMemMaxFloor)}
 	def := "the kernel default (" + k.String() + ")"
 	src = [4]string{def, def, def, def}
+	keep := func(i int, c int64, f *int64) {
+		if c > *f {
+			*f, src[i] = c, "the current value"
+		}
+	}
 	if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok {
-		floor.r, src[0] = c[2], "the current value"
+		keep(0, c[2], &floor.r)
 	}
 	if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok {
-		floor.w, src[1] = c[2], "the current value"
+		keep(1, c[2], &floor.w)
 	}
 	if c, ok := cur.int("net.core.rmem_max"); ok {
-		floor.cr, src[2] = max(c, CoreMemMaxFloor), "the current value"
+		keep(2, c, &floor.cr)
 	}
 	if c, ok := cur.int("net.core.wmem_max"); ok {
-		floor.cw, src[3] = max(c, CoreMemMaxFloor), "the current value"
+		keep(3, c, &floor.cw)
 	}
 	return floor, src
 }
@@ -165,9 +172,18 @@ func fitBuffers(want, floor, hard bufSet, page int64, fits func(bufSet) bool) bu
 		return best
 	}
 	var v bufSet
-	if fits(want.each(hi, hard, bufSet{})) {
+	switch {
+	case !fits(hard):
+		// Even the kernel's defaults (which the flow count never lowers) exceed the budget for
+		// this many streams: tcp_mem's max, not the per-socket caps, holds the host to it. The
+		// caps then cover what each stream needs when all of them together fit.
+		v = hard
+		if fits(want) {
+			v = want.each(hi, hard, bufSet{})
+		}
+	case fits(want.each(hi, hard, bufSet{})):
 		v = search(want.each(hi, hard, bufSet{}), target)
-	} else {
+	default:
 		v = search(hard, want.each(hi, hard, bufSet{}))
 	}
 	// The worst case charges a socket max(tcp_rmem max, 2 × rmem_max): an autotuned buffer

@@ -24,15 +24,6 @@ const DefaultKswapdReaction = 100 * time.Millisecond
 // preamble and start delimiter 8, MAC header 14, FCS 4, inter-frame gap 12 (IEEE 802.3).
 const EthernetOverheadBytes = 38
 
-// minFreeShareDenominator caps vm.min_free_kbytes at 1/20 (5 %) of the memory it is taken from
-// (lowmem on a HighMem kernel, which spreads min_free_kbytes over the lowmem zones only:
-// __setup_per_zone_wmarks(), mm/page_alloc.c). Beyond that share the reserve starts to cost
-// the page cache, wakes kswapd (and swap) ever earlier, which seed 004 saw as "it causes swap
-// to run earlier", and on 32-bit takes lowmem from the very socket buffers it protects. 5 %
-// is also the bound tune applies (MinFreeMaxPercentOfRAM of MemTotal in bounds.go, and lowmem
-// ≤ MemTotal), so every planned value is one tune will write.
-const minFreeShareDenominator = 100 / MinFreeMaxPercentOfRAM
-
 // RxBufferBytes estimates the memory one received frame occupies until the stack frees it:
 // the linear buffer MTU + 14 (Ethernet header) + NET_SKB_PAD (64) + the skb_shared_info tail
 // (320 bytes on 64-bit), rounded up to a power of two because kmalloc serves power-of-two
@@ -190,12 +181,12 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 	basisKB := basisBytes / 1024
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	defKB := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
-	capKB := basisKB / minFreeShareDenominator
+	capKB, capWhy := minFreeCapKB(basisKB, kver)
 
 	kb = needKB
 	bound := ""
 	if capKB > 0 && kb > capKB {
-		kb, bound = capKB, fmt.Sprintf(", capped at 1/%d of %s", minFreeShareDenominator, basisName)
+		kb, bound = capKB, fmt.Sprintf(", capped at %d kB (%s)", capKB, capWhy)
 	}
 	if kb < defKB {
 		kb, bound = defKB, ", raised to the kernel default"
@@ -213,9 +204,13 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 // WatermarkScaleFactor is the vm.watermark_scale_factor (4.6+, commit 795ae7a0de6b "mm: scale
 // kswapd watermarks in proportion to memory") that puts one receive burst between the low and
 // min watermarks, so kswapd starts a whole burst before atomic allocations reach the min
-// reserve. The kernel sets low = min + max(min/4, managed × factor / 10000); plan asks for
-// factor = ⌈(burst + rings) × 10000 ÷ memory⌉ within the 1..1000 range every 4.6+ kernel
-// accepts. ok is false for kernels without the sysctl.
+// reserve, as far as the reserve budget allows. The kernel sets, per zone,
+// gap = max(min/4, managed × factor / 10000), low = min + gap, high = low + gap
+// (__setup_per_zone_wmarks(), mm/page_alloc.c), and kswapd reclaims until high: the reserve
+// the host keeps free is min + 2 × gap. Plan asks for factor = ⌈gap × 10000 ÷ memory⌉ with the
+// gap the burst, at most what the reserve budget (ReserveShareDenominator) leaves after
+// MinFreeKBytes, within the 1..1000 range every 4.6+ kernel accepts. ok is false for kernels
+// without the sysctl.
 func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 	in = resolvedMemory(in)
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
@@ -227,11 +222,56 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 	if basisBytes <= 0 {
 		return 0, "memory unknown", false
 	}
-	gap := b.burstBytes + b.ringBytes
-	factor = clampInt64(ceilDiv(gap*10000, basisBytes), 1, 1000)
-	why = fmt.Sprintf("low−min gap ≥ one burst %s: ⌈%s × 10000 ÷ %s %s⌉ = %d (default 10)",
-		FormatBytes(gap), FormatBytes(gap), FormatBytes(basisBytes), basisName, factor)
+	basisKB := basisBytes / 1024
+	minKB, _ := MinFreeKBytes(in)
+	gapKB := ceilDiv(b.burstBytes+b.ringBytes, 1024)
+	leftKB := (basisKB/ReserveShareDenominator - minKB) / 2
+	bound := ""
+	if gapKB > leftKB {
+		gapKB = max(leftKB, 0)
+		bound = fmt.Sprintf("; capped: min_free_kbytes %d kB + 2 × gap must stay within 1/%d of %s (%d kB), which leaves a gap of %d kB",
+			minKB, ReserveShareDenominator, basisName, basisKB/ReserveShareDenominator, gapKB)
+	}
+	// Rounded up when the whole burst fits (the gap must hold it), down when the budget
+	// caps it (the reserve must stay within it).
+	factor, op := ceilDiv(gapKB*10000, max(basisKB, 1)), "⌈%d kB × 10000 ÷ %s %s⌉"
+	if bound != "" {
+		factor, op = gapKB*10000/max(basisKB, 1), "⌊%d kB × 10000 ÷ %s %s⌋"
+	}
+	factor = clampInt64(factor, 1, 1000)
+	why = fmt.Sprintf("low−min gap ≥ one burst %s: "+op+" = %d (default 10)%s",
+		FormatBytes(b.burstBytes+b.ringBytes), gapKB, FormatBytes(basisBytes), basisName, factor, bound)
 	return factor, why, true
+}
+
+// ReserveShareDenominator bounds the free-memory reserve plan asks the kernel to keep: the
+// high watermark, min_free_kbytes + 2 × the watermark gap, at most 1/20 (5 %) of the memory
+// it is taken from (lowmem on a HighMem kernel, where min_free_kbytes is spread over the
+// lowmem zones only, __setup_per_zone_wmarks(), mm/page_alloc.c). kswapd reclaims until every
+// zone is above high, so every kB of it is taken from the page cache and applications; beyond
+// 5 % it wakes kswapd (and swap) ever earlier (seed 004: "it causes swap to run earlier"),
+// and on 32-bit it takes lowmem from the very socket buffers it protects. tune's bound on
+// min_free_kbytes (MinFreeMaxPercentOfRAM of MemTotal, bounds.go) is the same share.
+const ReserveShareDenominator = 100 / MinFreeMaxPercentOfRAM
+
+// ReserveKB is the free memory the kernel keeps with min_free_kbytes minKB and
+// watermark_scale_factor factor on basisKB of memory: the high watermark summed over the
+// zones, min + 2 × max(min/4, basis × factor / 10000) (__setup_per_zone_wmarks(); before 4.6
+// the gap was min/4 alone: pass factor 0).
+func ReserveKB(minKB, factor, basisKB int64) int64 {
+	return minKB + 2*max(minKB/4, basisKB*factor/10000)
+}
+
+// minFreeCapKB is the most min_free_kbytes plan asks for: with the gap at min/4 the reserve
+// is 1.5 × min, so 2/3 of the budget; on kernels with watermark_scale_factor (4.6+) half of
+// the budget, which leaves the other half for a gap of up to a quarter of it, the head start
+// kswapd gets before atomic allocations reach min.
+func minFreeCapKB(basisKB int64, kver kernel.KernelVersion) (int64, string) {
+	budget := basisKB / ReserveShareDenominator
+	if !kver.Known || kver.AtLeast(4, 6, 0) {
+		return budget / 2, fmt.Sprintf("half of the reserve budget 1/%d of the memory, %d kB: the other half is the watermark gaps", ReserveShareDenominator, budget)
+	}
+	return budget * 2 / 3, fmt.Sprintf("2/3 of the reserve budget 1/%d of the memory, %d kB: the watermarks add min/4 twice", ReserveShareDenominator, budget)
 }
 
 // resolvedMemory applies defaults and, for a 32-bit kernel, the lowmem split, so that the

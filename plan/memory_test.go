@@ -70,18 +70,21 @@ func TestMinFreeKBytes(t *testing.T) {
 	if kb, _ := MinFreeKBytes(in); kb != ceilDiv((16644994+4096*2048)*8/7, 1024) {
 		t.Errorf("with the ring raised: %d kB", kb)
 	}
-	// Seed 004: bonded 2 × 1 Gbit/s, i686 with 8 GiB: (33289987 B) × 8/7 = 37155 kB, under
-	// the cap of 1/20 of 896 MiB lowmem (45875 kB); the expert chose 65536.
+	// Seed 004: bonded 2 × 1 Gbit/s, i686 with 8 GiB: (33289987 B) × 8/7 = 37155 kB needed;
+	// 2.6.13's watermarks sit min/4 and min/2 above min, so the reserve is 1.5 × min and the
+	// budget 1/20 of 896 MiB lowmem (45875 kB) holds min to 2/3 of it, 30583 kB (was 37155,
+	// a reserve of 55732 kB, 6 % of lowmem); the expert chose 65536.
 	in = Input{BandwidthBitsPerSec: 1e9, RTT: 125 * time.Millisecond, MemoryBytes: 8 << 30, Arch: "i686", KernelVersion: "2.6.13",
 		NICs: []NIC{{SpeedMbps: 2000}}}
-	if kb, _ := MinFreeKBytes(in); kb != 37155 {
-		t.Errorf("seed 004: %d kB, want 37155", kb)
+	if kb, why := MinFreeKBytes(in); kb != 30583 || ReserveKB(kb, 0, 896<<10) > 45875 {
+		t.Errorf("seed 004: %d kB (%s), want 30583", kb, why)
 	}
-	// A 64 MiB box at 1 Gbit/s is capped at 1/20 of its memory (tune's 5 %): 3276 kB.
+	// A 64 MiB box at 1 Gbit/s on a 4.6+ kernel: min_free_kbytes takes half of the reserve
+	// budget (1/20 of 64 MiB = 3276 kB), the watermark gaps the rest: 1638 kB.
 	in = base
 	in.MemoryBytes = 64 << 20
-	if kb, why := MinFreeKBytes(in); kb != 3276 || !strings.Contains(why, "capped") {
-		t.Errorf("64 MiB: %d kB (%s), want the 3276 kB cap", kb, why)
+	if kb, why := MinFreeKBytes(in); kb != 1638 || !strings.Contains(why, "capped") {
+		t.Errorf("64 MiB: %d kB (%s), want the 1638 kB cap", kb, why)
 	}
 	// A slow link on a big box gets the kernel default, never less: 10 Mbit/s on 16 GiB.
 	in = base
@@ -107,9 +110,12 @@ func TestWatermarkScaleFactor(t *testing.T) {
 	if _, _, ok := WatermarkScaleFactor(in); ok {
 		t.Error("4.5 has no watermark_scale_factor")
 	}
+	// 100 Gbit/s on 64 MiB asks for the 1000 maximum (a gap of 10 % of memory, a reserve of
+	// over 20 %); within the reserve budget the gap is what min_free_kbytes 1638 kB leaves:
+	// (3276 − 1638) ÷ 2 = 819 kB, ⌊819 × 10000 ÷ 65536⌋ = 124.
 	in.KernelVersion, in.MemoryBytes, in.BandwidthBitsPerSec = "6.18.44", 64<<20, 100e9
-	if f, _, _ := WatermarkScaleFactor(in); f != 1000 {
-		t.Errorf("capped factor = %d, want 1000", f)
+	if f, why, _ := WatermarkScaleFactor(in); f != 124 || ReserveKB(1638, f, 65536) > 3276 || !strings.Contains(why, "capped") {
+		t.Errorf("capped factor = %d (%s), want 124", f, why)
 	}
 }
 

@@ -42,8 +42,10 @@ type numbers struct {
 	lowered              string // the reach suffix when the budget lowered the limits
 
 	tcpNeedPages, tcpBudgetPages, tcpDefaultMaxPages int64
+	tcpFlowPages, tcpIdlePages                       int64
 
 	minFreeKB, minFreeCapKB, minFreeDefaultKB int64
+	reserveBudgetKB                           int64
 	minFreeWhy                                string
 	burst                                     rxBurst
 	wsf                                       int64
@@ -55,6 +57,9 @@ type numbers struct {
 	budgetUsecs         int64
 	budgetUsecsSrc      string
 	netdevBudget        int64
+	cpus                int64     // Input.CPUs, 1 when unknown
+	backlogCap          int64     // the per-CPU backlog whose buffers, on every CPU, fit the reserve share
+	plannedMinFreeKB    int64     // vm.min_free_kbytes as planned (addMinFree)
 	nicPPS              []float64 // per Input.NICs entry
 
 	notsentLowat int64
@@ -101,6 +106,15 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	}
 	if !kver.Known {
 		p.Notes = append(p.Notes, "kernel version unknown: formulas assume a current (6.6+) kernel")
+	}
+	if in.StreamsAssumed {
+		// The flow count sizes tcp_mem and divides the link among the buffers: a plan must
+		// say what it assumed, most of all for a host that talks to many peers.
+		note := fmt.Sprintf("flow count not given (--streams): plan assumed 1 flow carrying all of %s, and sized tcp_mem for it", FormatBitsPerSec(in.BandwidthBitsPerSec))
+		if in.RTTMax > in.RTT {
+			note += fmt.Sprintf("; an RTT range (%v-%v) usually means many peers, as on an internet-facing host, whose flows share the link: give --streams with the flows the host carries at once", in.RTT, in.RTTMax)
+		}
+		p.Notes = append([]string{note}, p.Notes...)
 	}
 	n := &numbers{in: in, kver: kver, cur: currentValues(in.Current), page: int64(in.PageSizeBytes), streams: int64(in.Streams)}
 	page, cur := n.page, n.cur
@@ -166,7 +180,13 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	p.Defaults = KernelDefaultBuffers(kver, b.BasisBytes)
 	b.WantedBytes = streams * n.perStream(n.want)
 	b.Fits = b.WantedBytes <= b.BudgetBytes
-	v := fitBuffers(n.want, n.floor, bufSet{page, page, CoreMemMaxFloor, CoreMemMaxFloor}, page, fits)
+	// The flow count may lower the maxima towards the budget, but never below the target
+	// kernel's own defaults: a maximum is a cap that autotuning reaches only for a flow that
+	// needs it, so many flows do not make a default cap dangerous (tcp_mem bounds their sum,
+	// and it is sized from the flow count below); a cap below the default only slows the one
+	// flow that needs it (issue 27: 10 000 flows gave tcp_rmem max 420 KiB).
+	hard := bufSet{p.Defaults.TCPRmem[2], p.Defaults.TCPWmem[2], max(p.Defaults.RmemMax, CoreMemMaxFloor), max(p.Defaults.WmemMax, CoreMemMaxFloor)}
+	v := fitBuffers(n.want, n.floor, hard, page, fits)
 	n.limits = v
 	r, w := v.r, v.w
 	p.RcvBufBytes, p.SndBufBytes, p.CoreRmemMaxBytes, p.CoreWmemMaxBytes = v.r, v.w, v.cr, v.cw
@@ -188,16 +208,21 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	}
 	n.shareText = fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, FormatBytes(b.BasisBytes))
 	n.dirs = map[string]string{RoleReceiver: "receive", RoleSender: "send", RoleBoth: "receive + send"}[in.Role]
-	if b.Fits {
+	switch {
+	case b.Fits && b.WorstCaseBytes > b.BudgetBytes:
+		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, within the budget %s (%s); at their maxima (the kernel's defaults or above, which plan never lowers for the flow count) %s would hold %s, which tcp_mem's max bounds: only flows that need their maxima reach them",
+			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
+			FormatBytes(b.BudgetBytes), n.shareText, plural(in.Streams, "stream"), FormatBytes(b.WorstCaseBytes))
+	case b.Fits:
 		b.Why = fmt.Sprintf("worst case %s × %s (%s buffers) = %s fits the budget %s (%s)",
 			plural(in.Streams, "stream"), FormatBytes(b.PerStreamBytes), n.dirs, FormatBytes(b.WorstCaseBytes), FormatBytes(b.BudgetBytes), n.shareText)
-	} else {
+	default:
 		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s at the worst RTT %v",
 			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
 			FormatBytes(b.BudgetBytes), n.shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec), p.WorstRTT)
 		if b.WorstCaseBytes > b.BudgetBytes {
-			b.Why += fmt.Sprintf("; even the smallest limits plan allows (one page per buffer, SO_RCVBUF/SO_SNDBUF caps %d) give %s, so tcp_mem's max is what holds the host to the budget",
-				CoreMemMaxFloor, FormatBytes(b.WorstCaseBytes))
+			b.Why += fmt.Sprintf("; at the kernel's default maxima (which plan never goes below for the flow count) the worst case is %s, so tcp_mem's max is what holds the host to the budget",
+				FormatBytes(b.WorstCaseBytes))
 		}
 		n.lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s at %v", FormatBitsPerSec(p.StreamReachBitsPerSec), p.WorstRTT)
 	}
@@ -210,12 +235,23 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	// tcp_mem counts pages (ip-sysctl.rst): the planned worst case and the budget in pages,
 	// and the kernel's own default max (tcp_init_mem(): 3/32 of the free buffer pages).
 	n.tcpNeedPages = ceilDiv(b.WorstCaseBytes, page)
+	// What the flows hold when each fills its share of the link (at most its planned
+	// maxima): the flow count sizes tcp_mem's pressure threshold from this, not from the
+	// maxima, which only the flows that need them reach. And what the flows are guaranteed
+	// even under pressure: one page each way (tcp_rmem[0], tcp_wmem[0]: between pressure and
+	// max, __sk_mem_raise_allocated, net/core/sock.c, still lets a socket below them charge,
+	// "guarantee minimum buffer size under pressure"), which tcp_mem's min should hold.
+	lo := func(a, b, _ int64) int64 { return min(a, b) }
+	p.Budget.FlowsBytes = streams * n.perStream(n.want.each(lo, v, bufSet{}))
+	n.tcpFlowPages = ceilDiv(p.Budget.FlowsBytes, page)
+	n.tcpIdlePages = streams * in.directions()
 	n.tcpBudgetPages = b.BudgetBytes / page
 	n.tcpDefaultMaxPages = KernelDefaultTCPMemPages(b.BasisBytes / page)[2]
 
 	// The free-memory reserve for atomic RX refills while kswapd catches up.
 	n.minFreeKB, n.minFreeWhy = MinFreeKBytes(in)
-	n.minFreeCapKB = n.basisKB / minFreeShareDenominator
+	n.minFreeCapKB, _ = minFreeCapKB(n.basisKB, kver)
+	n.reserveBudgetKB = n.basisKB / ReserveShareDenominator
 	n.minFreeDefaultKB = KernelDefaultMinFreeKBytesForVersion(n.basisKB, kver)
 	n.burst = computeRxBurst(in)
 	n.wsf, n.wsfWhy, n.wsfOK = WatermarkScaleFactor(in)
@@ -232,6 +268,8 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 		n.budgetUsecs, n.budgetUsecsSrc = c, "current"
 	}
 	n.netdevBudget = NetdevBudgetPackets(n.pps, n.budgetUsecs)
+	n.cpus = int64(max(in.CPUs, 1))
+	n.backlogCap = b.BasisBytes / ReserveShareDenominator / (n.cpus * n.burst.bufferBytes)
 	for _, nic := range in.NICs {
 		bits := float64(nic.SpeedMbps) * 1e6
 		if bits <= 0 {
@@ -330,6 +368,9 @@ func (n *numbers) listNumbers(p Plan) {
 		n.add(name, float64(v), "pages", fmt.Sprintf("%d pages", v), how)
 	}
 	pages("tcp_mem worst case", n.tcpNeedPages, "worst case ÷ page size, rounded up")
+	n.bytes("flows' need", b.FlowsBytes, "streams × what each holds filling its share of the link, at most its planned maxima")
+	pages("tcp_mem flows' need", n.tcpFlowPages, "flows' need ÷ page size, rounded up: tcp_mem pressure stays at or above it")
+	pages("tcp_mem idle floor", n.tcpIdlePages, "one page per stream and direction (tcp_rmem[0], tcp_wmem[0]): tcp_mem min stays at or above it")
 	pages("tcp_mem budget", n.tcpBudgetPages, "budget ÷ page size")
 	n.add("tcp_mem default max", float64(n.tcpDefaultMaxPages), "pages", strconv.FormatInt(n.tcpDefaultMaxPages, 10), "tcp_init_mem(): 3/32 of the basis' pages")
 	kb := func(name string, v int64, how string) {
@@ -337,15 +378,17 @@ func (n *numbers) listNumbers(p Plan) {
 	}
 	n.bytes("RX burst", n.burst.burstBytes, fmt.Sprintf("line rate × %v kswapd reaction, in %d B receive buffers", n.burst.reaction, n.burst.bufferBytes))
 	n.bytes("burst + rings", n.burst.burstBytes+n.burst.ringBytes, "RX burst + one refill of every known RX ring")
-	kb("min_free_kbytes needed", n.minFreeKB, "(burst + rings) × 8/7, within the kernel default and 1/20 of the basis")
+	kb("min_free_kbytes needed", n.minFreeKB, "(burst + rings) × 8/7, at least the kernel default, at most its share of the reserve budget")
 	kb("min_free_kbytes default", n.minFreeDefaultKB, "the kernel's default for the basis")
-	kb("min_free_kbytes cap", n.minFreeCapKB, fmt.Sprintf("1/%d of the basis", minFreeShareDenominator))
+	kb("reserve budget", n.reserveBudgetKB, fmt.Sprintf("1/%d of the basis: min_free_kbytes + 2 × the watermark gap (the high watermark kswapd keeps free) stays within it", ReserveShareDenominator))
+	kb("min_free_kbytes cap", n.minFreeCapKB, "the share of the reserve budget min_free_kbytes may take (half with watermark_scale_factor, else 2/3)")
 	if n.wsfOK {
-		n.add("watermark_scale_factor needed", float64(n.wsf), "ratio", strconv.FormatInt(n.wsf, 10), "⌈(burst + rings) × 10000 ÷ basis⌉")
+		n.add("watermark_scale_factor needed", float64(n.wsf), "ratio", strconv.FormatInt(n.wsf, 10), "⌊gap × 10000 ÷ basis⌋, the gap one burst + rings within what the reserve budget leaves")
 	}
 	n.rate("line rate", n.lineBitsPerSec, "the NICs' summed speed or the bandwidth, whichever is larger")
 	n.add("packet rate", n.pps, "packets/s", fmt.Sprintf("%.0f packets/s", n.pps), fmt.Sprintf("line rate ÷ 8 ÷ (MTU %d + %d B framing)", in.MTUBytes, EthernetOverheadBytes))
 	n.add("backlog needed", float64(n.backlog), "packets", fmt.Sprintf("%d packets", n.backlog), fmt.Sprintf("packet rate × %v drain interval", BacklogDrainInterval))
+	n.add("backlog cap", float64(n.backlogCap), "packets", fmt.Sprintf("%d packets", n.backlogCap), fmt.Sprintf("1/%d of the basis ÷ (%s × the receive buffer): every CPU's backlog full at once", ReserveShareDenominator, plural(int(n.cpus), "CPU")))
 	n.add("softirq round", float64(n.budgetUsecs), "µs", fmt.Sprintf("%d µs", n.budgetUsecs), "netdev_budget_usecs, "+n.budgetUsecsSrc)
 	n.add("netdev_budget needed", float64(n.netdevBudget), "packets", fmt.Sprintf("%d packets per round", n.netdevBudget), "packet rate × softirq round")
 	for i, nic := range in.NICs {

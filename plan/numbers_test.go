@@ -46,7 +46,7 @@ func numberCitedBy(c model.Change) (string, bool) {
 		"net.ipv4.tcp_wmem":           "tcp_wmem max needed",
 		"net.core.rmem_max":           "rmem_max needed",
 		"net.core.wmem_max":           "wmem_max needed",
-		"net.ipv4.tcp_mem":            "tcp_mem worst case",
+		"net.ipv4.tcp_mem":            "tcp_mem flows' need",
 		"vm.min_free_kbytes":          "min_free_kbytes default",
 		"vm.watermark_scale_factor":   "burst + rings",
 		"net.core.netdev_max_backlog": "packet rate",
@@ -97,7 +97,7 @@ func TestReasonsCiteNumbers(t *testing.T) {
 		}
 	}
 	// Every kind of setting was seen, so no mapping above goes untested.
-	for _, name := range []string{"tcp_rmem max needed", "tcp_wmem max needed", "rmem_max needed", "wmem_max needed", "tcp_mem worst case",
+	for _, name := range []string{"tcp_rmem max needed", "tcp_wmem max needed", "rmem_max needed", "wmem_max needed", "tcp_mem flows' need",
 		"min_free_kbytes default", "burst + rings", "packet rate", "softirq round", "notsent_lowat needed", "eth0 RX ring time", "rate limit"} {
 		if !cited[name] {
 			t.Errorf("no plan had a setting citing %q", name)

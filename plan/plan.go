@@ -25,8 +25,10 @@ type Input struct {
 	RTT                 time.Duration `json:"rtt_ns"`
 	// RTTMax is the upper end of an RTT range (--rtt 0.5ms-50ms): the buffers cover it.
 	// 0 = RTT × RTTMarginFactor.
-	RTTMax              time.Duration     `json:"rtt_max_ns,omitempty"`
-	Streams             int               `json:"streams"`
+	RTTMax  time.Duration `json:"rtt_max_ns,omitempty"`
+	Streams int           `json:"streams"` // 0 = not given: 1 is assumed, and the plan says so
+	// StreamsAssumed is set by Compute when Streams was not given (0) and 1 was assumed.
+	StreamsAssumed      bool              `json:"streams_assumed,omitempty"`
 	Role                string            `json:"role"` // RoleReceiver, RoleSender, RoleBoth
 	MTUBytes            int               `json:"mtu_bytes"`
 	MemoryBytes         int64             `json:"memory_bytes"`            // MemTotal
@@ -37,6 +39,9 @@ type Input struct {
 	RateLimitBitsPerSec float64           `json:"rate_limit_bits_per_sec"` // 0 = none
 	Current             map[string]string `json:"current,omitempty"`       // current sysctl values by key
 	NICs                []NIC             `json:"nics,omitempty"`          // for ring sizing / min_free; may be empty
+	// CPUs is the number of CPUs (0 = unknown, counted as 1): every CPU has its own input
+	// backlog and softirq round, so their memory is budgeted per CPU.
+	CPUs int `json:"cpus,omitempty"`
 
 	// RateLimitDevice and RateLimitDestination place the HTB rate limit: the egress device
 	// ("" = the first NIC, else "DEV") and an optional destination (IPv4 address or CIDR) to
@@ -91,21 +96,27 @@ type Plan struct {
 	// with the budget numbers that force it.
 	Warnings []string `json:"warnings,omitempty"`
 	Guides   []Guide  `json:"guides"`
+	// Target is the host shape the plan is for, with where each fact came from (set by the
+	// caller that knows: `headroom plan`); tune refuses a plan for another shape.
+	Target *TargetHost `json:"target_host,omitempty"`
 }
 
 // Budget is the check of the worst case against memory.
 type Budget struct {
-	Basis            string  `json:"basis"`             // "lowmem" or "MemTotal"
-	BasisBytes       int64   `json:"basis_bytes"`       //
-	BasisWhy         string  `json:"basis_why"`         // where the basis comes from
-	ShareDenominator int64   `json:"share_denominator"` // budget = basis ÷ this
-	BudgetBytes      int64   `json:"budget_bytes"`
-	PerStreamBytes   int64   `json:"per_stream_bytes"` // worst case one stream may hold, as planned
-	WantedBytes      int64   `json:"wanted_bytes"`     // streams × what fills the link
-	WorstCaseBytes   int64   `json:"worst_case_bytes"` // streams × per-stream, as planned
-	Fits             bool    `json:"fits"`             // WantedBytes ≤ BudgetBytes
-	ReachBitsPerSec  float64 `json:"reach_bits_per_sec"`
-	Why              string  `json:"why"`
+	Basis            string `json:"basis"`             // "lowmem" or "MemTotal"
+	BasisBytes       int64  `json:"basis_bytes"`       //
+	BasisWhy         string `json:"basis_why"`         // where the basis comes from
+	ShareDenominator int64  `json:"share_denominator"` // budget = basis ÷ this
+	BudgetBytes      int64  `json:"budget_bytes"`
+	PerStreamBytes   int64  `json:"per_stream_bytes"` // worst case one stream may hold, as planned
+	WantedBytes      int64  `json:"wanted_bytes"`     // streams × what fills the link
+	WorstCaseBytes   int64  `json:"worst_case_bytes"` // streams × per-stream, as planned
+	// FlowsBytes is what the streams hold when each fills its share of the link, at most its
+	// planned maxima: what tcp_mem's pressure threshold is sized from.
+	FlowsBytes      int64   `json:"flows_bytes"`
+	Fits            bool    `json:"fits"` // WantedBytes ≤ BudgetBytes
+	ReachBitsPerSec float64 `json:"reach_bits_per_sec"`
+	Why             string  `json:"why"`
 }
 
 // Guide is what a published tuning guide would set, checked against the same budget.
@@ -146,7 +157,7 @@ func withDefaults(in Input) Input {
 		in.Role = RoleBoth
 	}
 	if in.Streams == 0 {
-		in.Streams = 1
+		in.Streams, in.StreamsAssumed = 1, true
 	}
 	return in
 }
@@ -198,6 +209,9 @@ func validate(in Input) error {
 	if in.WindowRatio < 0 || in.WindowRatio > 1 || math.IsNaN(in.WindowRatio) {
 		errs = append(errs, fmt.Errorf("window ratio %v: want 0 (derive) or 0 < ratio ≤ 1", in.WindowRatio))
 	}
+	if in.CPUs < 0 {
+		errs = append(errs, fmt.Errorf("cpus %d must not be negative", in.CPUs))
+	}
 	if in.KswapdReaction < 0 {
 		errs = append(errs, fmt.Errorf("kswapd reaction %v must not be negative", in.KswapdReaction))
 	}
@@ -237,6 +251,14 @@ func resolveLowmem(in *Input, wordBits int) (note string, err error) {
 func (in Input) receives() bool { return in.Role == RoleReceiver || in.Role == RoleBoth }
 func (in Input) sends() bool    { return in.Role == RoleSender || in.Role == RoleBoth }
 
+// directions is how many buffers a stream has: 2 for both roles, else 1.
+func (in Input) directions() int64 {
+	if in.Role == RoleBoth {
+		return 2
+	}
+	return 1
+}
+
 // Compute builds the plan for in. It returns an error naming every invalid field.
 //
 // It works in two steps: computeNumbers derives every figure from the Input (rates, BDP,
@@ -270,6 +292,8 @@ func (p *Plan) addSettings(n *numbers) {
 	// (the current value or the kernel default), or lowered from it for the budget.
 	limitWhy := func(need string, got, want, fl int64, src string) string {
 		switch {
+		case got == fl && got > want && p.Budget.WorstCaseBytes > p.Budget.BudgetBytes:
+			return fmt.Sprintf("keep %s: %s, ≥ the %s needed; a maximum is a cap autotuning reaches only for a flow that needs it, so plan never lowers it for the flow count (tcp_mem bounds the streams' sum); %s", FormatBytes(got), src, FormatBytes(want), need)
 		case got == fl && got > want:
 			return fmt.Sprintf("keep %s: %s, ≥ the %s needed, and the worst case still fits the budget; %s", FormatBytes(got), src, FormatBytes(want), need)
 		case got > want:
@@ -349,57 +373,89 @@ func streamsNote(in Input, p Plan, r, w int64) string {
 
 type addFunc func(kind, key, recommended, why string)
 
+// TCPMemBandRatio is the least tcp_mem max ÷ pressure plan writes: TCP moderates buffers
+// between the two (tcp_enter_memory_pressure, net/ipv4/tcp.c; sk_under_memory_pressure), and
+// a max equal to pressure leaves no moderation zone, so the first flow over pressure meets
+// the hard limit and allocations fail. The kernel's own proportions (tcp_init_mem, net/ipv4/
+// tcp.c: min = ¾ limit, pressure = limit, max = 1½ limit, so pressure ÷ min = 4/3 and max ÷
+// min = 2) give 1.5; 1.25 is the least plan keeps when the budget is tight.
+const (
+	tcpMemBandNum = 5
+	tcpMemBandDen = 4
+)
+
 // addTCPMem plans net.ipv4.tcp_mem (pages, ip-sysctl.rst): max is the global ceiling for all
 // TCP buffers, pressure is where TCP starts to moderate (shrinking windows, collapsing
-// queues). max stays within the budget; pressure stays at or above the planned worst case,
-// so the planned streams never throttle each other; the proportions otherwise follow the
-// kernel's own (min = ½ max, pressure = ⅔ max).
+// queues), min is what TCP may hold before it regulates at all. The flow count sizes it:
+// pressure at or above what the planned streams hold when each fills its share of the link
+// (Budget.FlowsBytes), so they never meet pressure; max at least TCPMemBandRatio × pressure
+// and within the budget; min at least one page per stream and direction (what idle sockets
+// are guaranteed). Otherwise the proportions follow the kernel's own (min = ½ max,
+// pressure = ⅔ max), from the current max or the kernel's default.
 func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	kver, cur, page := n.kver, n.cur, n.page
-	needPages, budgetPages := n.tcpNeedPages, n.tcpBudgetPages
+	needPages, budgetPages, idlePages := n.tcpFlowPages, n.tcpBudgetPages, n.tcpIdlePages
 	share := fmt.Sprintf("1/%d of %s", p.Budget.ShareDenominator, p.Budget.Basis)
 	c, haveCur := cur.triplet("net.ipv4.tcp_mem")
 	var ref int64
 	var refText string
+	defKnown := kver.AtLeast(4, 0, 0) || !kver.Known
 	switch {
-	case haveCur:
+	case haveCur && (!defKnown || c[2] >= n.tcpDefaultMaxPages*9/10):
+		// The model counts MemTotal where the kernel counted nr_free_buffer_pages() at boot
+		// (this 24 GiB host: 0.5% fewer): a current max within 10% of the model is the
+		// kernel's own default, kept as it is.
 		ref, refText = c[2], fmt.Sprintf("the current max %d", c[2])
-	case kver.AtLeast(4, 0, 0) || !kver.Known:
+	case defKnown:
+		// Never below the kernel's own default: a current max under it is raised to it.
 		ref = n.tcpDefaultMaxPages
 		refText = fmt.Sprintf("the kernel default max ≈ %d (tcp_init_mem: 3/32 of free pages)", ref)
+		if haveCur {
+			refText += fmt.Sprintf(", raised from the current max %d", c[2])
+		}
 	default:
 		ref, refText = budgetPages, ""
 	}
 	maxPages := ref
-	if up := needPages * 3 / 2; up > ref {
+	if up := ceilDiv(needPages*tcpMemBandNum, tcpMemBandDen); up > ref {
 		// The planned streams need more than the reference allows: raise max so that
-		// pressure, at the kernel's ⅔ of max, sits at the worst case and TCP keeps a
-		// moderation zone above it.
+		// pressure sits at their need with a moderation band above it.
 		maxPages = up
-		refText = fmt.Sprintf("1.5 × the planned worst case %d pages (above %s)", needPages, strings.TrimPrefix(refText, "the "))
-		if refText == "" {
-			refText = fmt.Sprintf("1.5 × the planned worst case %d pages", needPages)
+		refText = fmt.Sprintf("%d/%d × the streams' need %d pages (above %s)", tcpMemBandNum, tcpMemBandDen, needPages, strings.TrimPrefix(refText, "the "))
+		if ref == budgetPages && !haveCur {
+			refText = fmt.Sprintf("%d/%d × the streams' need %d pages", tcpMemBandNum, tcpMemBandDen, needPages)
 		}
 	}
+	if maxPages > budgetPages && ref <= budgetPages {
+		refText = fmt.Sprintf("the budget (%s would be %d pages)", refText, maxPages)
+	}
 	maxPages = min(maxPages, budgetPages)
-	pressure := min(max(needPages, maxPages*2/3), maxPages)
-	low := min(maxPages/2, pressure)
-	why := fmt.Sprintf("max %d pages (%s) = %s, within the budget %d pages; pressure ≥ worst case %d pages (%s), so the planned streams never meet memory pressure (%d B pages)",
-		maxPages, FormatBytes(maxPages*page), refText, budgetPages, needPages, FormatBytes(needPages*page), page)
+	bandTop := maxPages * tcpMemBandDen / tcpMemBandNum
+	pressure := min(max(needPages, maxPages*2/3), bandTop)
+	low := min(max(maxPages/2, idlePages), pressure)
+	why := fmt.Sprintf("max %d pages (%s) = %s, within the budget %d pages; pressure ≥ the streams' need %d pages (%s: each filling its share of the link), so they never meet memory pressure; max ≥ %d/%d × pressure; min ≥ %d pages (a page per stream and direction) (%d B pages)",
+		maxPages, FormatBytes(maxPages*page), refText, budgetPages, needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, idlePages, page)
 	if refText == "" {
-		why = fmt.Sprintf("max = the budget %d pages (%s = %s; %s's boot default is not modelled); pressure ≥ worst case %d pages (%s), so the planned streams never meet memory pressure (%d B pages)",
-			maxPages, FormatBytes(maxPages*page), share, kver, needPages, FormatBytes(needPages*page), page)
+		why = fmt.Sprintf("max = the budget %d pages (%s = %s; %s's boot default is not modelled); pressure ≥ the streams' need %d pages (%s); max ≥ %d/%d × pressure (%d B pages)",
+			maxPages, FormatBytes(maxPages*page), share, kver, needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
 	}
 	if ref > budgetPages {
-		why = fmt.Sprintf("max lowered from %s to the budget %d pages (%s = %s); pressure ≥ worst case %d pages (%d B pages)",
-			refText, budgetPages, FormatBytes(budgetPages*page), share, needPages, page)
+		why = fmt.Sprintf("max lowered from %s to the budget %d pages (%s = %s); pressure ≥ the streams' need %d pages, max ≥ %d/%d × pressure (%d B pages)",
+			refText, budgetPages, FormatBytes(budgetPages*page), share, needPages, tcpMemBandNum, tcpMemBandDen, page)
 		p.Warnings = append(p.Warnings, fmt.Sprintf("net.ipv4.tcp_mem max lowered from %s (%s) to %d pages (%s): the budget is %s of %s",
 			refText, FormatBytes(ref*page), budgetPages, FormatBytes(budgetPages*page), share, FormatBytes(p.Budget.BasisBytes)))
 	}
-	if haveCur && c[2] == maxPages && c[1] >= needPages && c[0] <= c[1] && c[1] <= c[2] {
+	if needPages > pressure {
+		why = strings.Replace(why, "so they never meet memory pressure", fmt.Sprintf("except that the budget leaves pressure at most %d/%d of max %d, so at full rate they meet memory pressure", tcpMemBandDen, tcpMemBandNum, maxPages), 1)
+		why = strings.Replace(why, fmt.Sprintf("pressure ≥ the streams' need %d pages", needPages), fmt.Sprintf("pressure as near the streams' need %d pages as the band allows", needPages), 1)
+		p.Notes = append(p.Notes, fmt.Sprintf("tcp_mem: the streams filling the link would hold %s, more than %d/%d of the budget %s: TCP moderates their buffers under memory pressure before they fill it (the budget, not tcp_mem, is what limits them)",
+			FormatBytes(needPages*page), tcpMemBandDen, tcpMemBandNum, FormatBytes(budgetPages*page)))
+	}
+	if haveCur && c[2] == maxPages && c[1] >= needPages && c[0] <= c[1] && c[1] <= c[2] &&
+		c[2]*tcpMemBandDen >= c[1]*tcpMemBandNum && c[0] >= min(idlePages, c[1]) {
 		low, pressure = c[0], c[1]
-		why = fmt.Sprintf("keep: max %d pages (%s) is within the budget %d pages (%s) and pressure %d ≥ worst case %d pages (%s; %d B pages)",
-			c[2], FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, FormatBytes(needPages*page), page)
+		why = fmt.Sprintf("keep: max %d pages (%s) is within the budget %d pages (%s), pressure %d ≥ the streams' need %d pages (%s), max ≥ %d/%d × pressure (%d B pages)",
+			c[2], FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
 	}
 	add(model.ChangeSysctl, "net.ipv4.tcp_mem", fmt.Sprintf("%d %d %d", low, pressure, maxPages), why)
 	if p.Budget.Basis == "lowmem" {
@@ -408,53 +464,112 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	}
 }
 
-// addMinFree plans vm.min_free_kbytes and, where the kernel has it, vm.watermark_scale_factor.
+// addMinFree plans vm.min_free_kbytes and, where the kernel has it, vm.watermark_scale_factor,
+// together within the reserve budget: the high watermark they give, min + 2 × gap
+// (ReserveKB), stays within 1/ReserveShareDenominator of the basis. A current value above
+// what is needed is kept while the reserve fits; past it the gap is narrowed first, then
+// min_free_kbytes lowered, never below the kernel's default, each with a warning.
 func (p *Plan) addMinFree(n *numbers, add addFunc) {
 	in, cur := n.in, n.cur
 	kb, why := n.minFreeKB, n.minFreeWhy
-	basisName, capKB := n.basisLbl, n.minFreeCapKB
-	if c, ok := cur.int("vm.min_free_kbytes"); ok && c > kb {
-		if c <= capKB {
-			why = fmt.Sprintf("keep %d kB: above the %d kB needed and within 1/%d of %s (%s)", c, kb, minFreeShareDenominator, basisName, why)
-			kb = c
-		} else {
-			// khugepaged raises min_free_kbytes with THP on (set_recommended_min_free_kbytes(),
-			// mm/khugepaged.c); plan lowers a current value only past its stated share.
-			kb = max(kb, capKB)
-			p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes lowered from the current %d kB to %d kB: the reserve is capped at 1/%d of %s %d kB, and every kB above it is taken from the page cache and applications",
-				c, kb, minFreeShareDenominator, basisName, n.basisKB))
-			why += fmt.Sprintf("; the current %d kB is above the cap 1/%d of %s (see the warnings)", c, minFreeShareDenominator, basisName)
+	basisName, basisKB, budgetKB := n.basisLbl, n.basisKB, n.reserveBudgetKB
+	f, fwhy, hasWSF := n.wsf, n.wsfWhy, n.wsfOK
+	curKB, haveCurKB := cur.int("vm.min_free_kbytes")
+	if haveCurKB && curKB > kb {
+		why = fmt.Sprintf("keep %d kB: above the %d kB needed (%s)", curKB, kb, why)
+		kb = curKB
+	}
+	curF, haveCurF := cur.int("vm.watermark_scale_factor")
+	if hasWSF {
+		if haveCurF && curF >= f {
+			fwhy = fmt.Sprintf("keep %d: ≥ the %d needed (%s)", curF, f, fwhy)
+			f = curF
+		} else if f <= 10 {
+			fwhy += "; the default 10 already covers it"
+			f = 10
 		}
 	}
+	factor := func() int64 {
+		if hasWSF {
+			return f
+		}
+		return 0
+	}
+	budgetText := fmt.Sprintf("the reserve budget 1/%d of %s, %d kB (min_free_kbytes + 2 × the watermark gap: the high watermark kswapd keeps free)", ReserveShareDenominator, basisName, budgetKB)
+	if hasWSF && ReserveKB(kb, f, basisKB) > budgetKB {
+		// Narrow the gap first: it only moves kswapd's start, min_free_kbytes is the
+		// reserve atomic allocations live on.
+		fit := max((budgetKB-kb)/2*10000/max(basisKB, 1), 10)
+		if fit < f {
+			if haveCurF && fit < curF {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("vm.watermark_scale_factor lowered from the current %d to %d: min_free_kbytes %d kB + 2 × the gap must stay within %s", curF, fit, kb, budgetText))
+			}
+			fwhy += fmt.Sprintf("; %d would put the reserve at %d kB, over %s: %d", f, ReserveKB(kb, f, basisKB), budgetText, fit)
+			f = fit
+		}
+	}
+	if ReserveKB(kb, factor(), basisKB) > budgetKB {
+		gap := basisKB * factor() / 10000
+		fit := max(min(budgetKB*2/3, budgetKB-2*gap), n.minFreeDefaultKB)
+		if fit < kb {
+			if haveCurKB && fit < curKB {
+				p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes lowered from the current %d kB to %d kB: the reserve must stay within %s; every kB above it is taken from the page cache and applications",
+					curKB, fit, budgetText))
+			}
+			why += fmt.Sprintf("; lowered to %d kB to keep the reserve within %s", fit, budgetText)
+			kb = fit
+		}
+	}
+	reserve := ReserveKB(kb, factor(), basisKB)
+	if reserve > budgetKB {
+		p.Notes = append(p.Notes, fmt.Sprintf("reserve %d kB is above %s because the kernel's own default min_free_kbytes (%d kB) already takes that much: plan never goes below it",
+			reserve, budgetText, n.minFreeDefaultKB))
+	}
 	add(model.ChangeSysctl, "vm.min_free_kbytes", strconv.FormatInt(kb, 10), why)
+	n.plannedMinFreeKB = kb
 	b := n.burst
+	// What the reserve covers: atomic allocations may use low − 3/8 min after kswapd wakes
+	// (MinFreeKBytes), i.e. 5/8 min + gap. Say what the link asked for when it is less.
+	gapKB := max(kb/4, basisKB*factor()/10000)
+	coverKB := kb*5/8 + gapKB
+	burstKB := ceilDiv(b.burstBytes+b.ringBytes, 1024)
+	if coverKB < burstKB {
+		ms := float64(b.reaction.Milliseconds()) * float64(coverKB) / float64(max(burstKB, 1))
+		p.Notes = append(p.Notes, fmt.Sprintf("reserve budget: the link asks for %s of free memory ahead of its receive burst (%s × %v kswapd reaction + rings), but min_free_kbytes %d kB and the watermark gap %d kB cover %d kB: the reserve (%d kB) is held to %s, so kswapd's head start covers %.0f ms at line rate instead of %v; more memory or a lower line rate closes it",
+			FormatBytes(burstKB*1024), FormatBitsPerSec(b.lineBitsPerSec), b.reaction, kb, gapKB, coverKB, reserve, budgetText, ms, b.reaction))
+	}
 	if b.order > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (seed 000's order:2 failures)",
 			in.MTUBytes, b.bufferBytes, b.order, b.bufferBytes/1024))
 	}
 	p.Notes = append(p.Notes, fmt.Sprintf("vm.min_free_kbytes compared: kernel default %d kB for this %s; seed 000's expert used 20000 kB (1 Gbit/s, 512 MB NAS); seed 004's used 65536 kB (8 GB 32-bit servers); plan: %d kB",
 		n.minFreeDefaultKB, basisName, kb))
-
-	if f, fwhy, ok := n.wsf, n.wsfWhy, n.wsfOK; ok {
-		if c, has := cur.int("vm.watermark_scale_factor"); has && c >= f {
-			fwhy = fmt.Sprintf("keep %d: ≥ the %d needed (%s)", c, f, fwhy)
-			f = c
-		} else if !has && f <= 10 {
-			fwhy += "; the default 10 already covers it"
-			f = 10
-		}
+	if hasWSF {
 		add(model.ChangeSysctl, "vm.watermark_scale_factor", strconv.FormatInt(f, 10), fwhy)
 	}
 }
 
 // addNetdev plans the input backlog, the softirq packet budget and RX rings from the packet
-// rate.
+// rate, each budgeted per CPU and against memory: every CPU has its own backlog
+// (softnet_data.input_pkt_queue, net/core/dev.c enqueue_to_backlog) and its own
+// net_rx_action() round, and both hold receive buffers.
 func (p *Plan) addNetdev(n *numbers, add addFunc) {
 	in, cur, pps, backlog := n.in, n.cur, n.pps, n.backlog
-	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets", FormatBitsPerSec(n.lineBitsPerSec), in.MTUBytes, pps, BacklogDrainInterval, backlog)
+	buf := n.burst.bufferBytes
+	cpus := n.cpus
+	cpusText := plural(int(cpus), "CPU")
+	if in.CPUs == 0 {
+		cpusText = "1 CPU (CPUs unknown: give --cpus)"
+	}
+	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets per CPU (one flow, or one RX queue, lands on one CPU)", FormatBitsPerSec(n.lineBitsPerSec), in.MTUBytes, pps, BacklogDrainInterval, backlog)
 	base := int64(1000)
 	if c, ok := cur.int("net.core.netdev_max_backlog"); ok {
 		base = c
+	}
+	if backlog > n.backlogCap {
+		bwhy += fmt.Sprintf("; capped at %d packets: a full backlog on each of %s holds %d × %d B buffers, and all of them together stay within 1/%d of %s (%s), so it covers %.0f ms at line rate",
+			max(n.backlogCap, base), cpusText, max(n.backlogCap, base), buf, ReserveShareDenominator, n.basisLbl, FormatBytes(n.basisKB*1024/ReserveShareDenominator), float64(max(n.backlogCap, base))/pps*1000)
+		backlog = n.backlogCap
 	}
 	if backlog <= base {
 		bwhy = fmt.Sprintf("keep %d: ≥ %s", base, bwhy)
@@ -463,10 +578,17 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 	add(model.ChangeSysctl, "net.core.netdev_max_backlog", strconv.FormatInt(backlog, 10), bwhy)
 
 	usecs, usecsSrc, budget := n.budgetUsecs, n.budgetUsecsSrc, n.netdevBudget
-	gwhy := fmt.Sprintf("%.0f packets/s × a %d µs softirq round (netdev_budget_usecs, %s) = %d packets per round", pps, usecs, usecsSrc, budget)
+	gwhy := fmt.Sprintf("%.0f packets/s × a %d µs softirq round (netdev_budget_usecs, %s) = %d packets per round, per CPU", pps, usecs, usecsSrc, budget)
 	gbase := int64(300)
 	if c, ok := cur.int("net.core.netdev_budget"); ok {
 		gbase = c
+	}
+	// Each packet of a round is replaced by an atomic RX refill; one round on every CPU at
+	// once must be served from the atomic part of min_free_kbytes (7/8 of it, MinFreeKBytes).
+	if limit := n.plannedMinFreeKB * 1024 * 7 / 8 / max(cpus*buf, 1); budget > limit {
+		gwhy += fmt.Sprintf("; capped at %d: a round's refills on each of %s (%d × %d B) must fit the atomic reserve, 7/8 of min_free_kbytes %d kB",
+			max(limit, gbase), cpusText, max(limit, gbase), buf, n.plannedMinFreeKB)
+		budget = limit
 	}
 	if budget <= gbase {
 		gwhy = fmt.Sprintf("keep %d: ≥ %s", gbase, gwhy)

@@ -28,8 +28,12 @@ func summary(p Plan) []string {
 		host += fmt.Sprintf(", lowmem %s", FormatBytes(in.LowmemBytes))
 	}
 	host += fmt.Sprintf(", %d B pages", in.PageSizeBytes)
+	streams := plural(in.Streams, "stream")
+	if in.StreamsAssumed {
+		streams += " (assumed: --streams not given)"
+	}
 	link := fmt.Sprintf("link: %s over %v RTT in %s (%s each), role %s, MTU %d",
-		FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, plural(in.Streams, "stream"), FormatBitsPerSec(p.StreamBitsPerSec), in.Role, in.MTUBytes)
+		FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, streams, FormatBitsPerSec(p.StreamBitsPerSec), in.Role, in.MTUBytes)
 	if in.RTTMax > 0 {
 		link += fmt.Sprintf(" (range up to %v)", p.WorstRTT)
 	}

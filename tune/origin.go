@@ -9,11 +9,14 @@ import (
 
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/plan"
+	"headroom/source"
 )
 
 // Origin is what a doctor report (`headroom doctor --format json`) says about where its
-// changes were derived: the kind of source and the host facts it read. A plan or a bare
-// array of changes has no origin.
+// changes were derived: the kind of source and the host facts it read; or, for a plan
+// (`headroom plan --format json`), the host shape it was computed for. A bare array of
+// changes has no origin.
 type Origin struct {
 	SourceKind string
 	SourceName string
@@ -21,34 +24,41 @@ type Origin struct {
 	BootID     string
 	Kernel     string
 	MemTotalKB int64
+	// Plan is a plan's target host; nil for a doctor report. Its hostname and boot do not
+	// matter, only its shape: a plan computed elsewhere for this shape is for this host.
+	Plan *plan.TargetHost
 }
 
-// HostFacts are this host's facts that a report's are compared with.
+// HostFacts are this host's facts that a report's or a plan's are compared with.
 type HostFacts struct {
 	Hostname   string
 	BootID     string
 	Kernel     string
 	MemTotalKB int64
+	LowTotalKB int64 // 32-bit HighMem kernels only
+	Arch       string
+	WordBits   int
+	PageSize   int
+	CPUs       int
 }
 
-// ReadHostFacts reads hostname, boot id and kernel release from proc/sys under root
-// (kernel.random.boot_id changes at every boot: Documentation/admin-guide/sysctl/kernel.rst)
-// and MemTotal from proc/meminfo.
+// ReadHostFacts reads this host's facts under root with the reader doctor uses
+// (source.ReadHost): hostname, boot id (kernel.random.boot_id changes at every boot:
+// Documentation/admin-guide/sysctl/kernel.rst), kernel release, MemTotal and LowTotal,
+// machine, page size and CPUs. The kernel release and MemTotal are required.
 func ReadHostFacts(root kernel.Root) (HostFacts, error) {
-	var h HostFacts
-	var err error
-	if h.Hostname, err = kernel.ReadSysctl(root, "kernel.hostname"); err != nil {
-		return h, err
+	host, missing := source.ReadHost(root, nil)
+	h := HostFacts{Hostname: host.Hostname, BootID: host.BootID, Kernel: host.Kernel, MemTotalKB: host.MemTotalKB,
+		LowTotalKB: host.LowTotalKB, Arch: host.Arch, WordBits: host.WordBits, PageSize: host.PageSize, CPUs: host.CPUs}
+	if h.Kernel == "" || h.MemTotalKB == 0 {
+		why := "kernel.osrelease or MemTotal unreadable"
+		for _, m := range missing {
+			if m.What == "kernel.osrelease" || m.What == "/proc/meminfo" {
+				why = m.What + ": " + m.Why
+			}
+		}
+		return h, fmt.Errorf("this host's facts: %s", why)
 	}
-	if h.Kernel, err = kernel.ReadSysctl(root, "kernel.osrelease"); err != nil {
-		return h, err
-	}
-	h.BootID, _ = kernel.ReadSysctl(root, "kernel.random.boot_id") // absent in some containers
-	l, err := ReadLimits(root)
-	if err != nil {
-		return h, err
-	}
-	h.MemTotalKB = int64(l.MemTotalKB)
 	return h, nil
 }
 
@@ -72,7 +82,17 @@ func ParseInput(r io.Reader) ([]model.Change, *Origin, error) {
 			Kind string `json:"kind"`
 			Name string `json:"name"`
 		} `json:"source"`
-		Host *struct {
+		Settings   json.RawMessage  `json:"settings"`
+		TargetHost *plan.TargetHost `json:"target_host"`
+		Input      *struct {
+			MemoryBytes   int64  `json:"memory_bytes"`
+			LowmemBytes   int64  `json:"lowmem_bytes"`
+			PageSizeBytes int    `json:"page_size_bytes"`
+			KernelVersion string `json:"kernel_version"`
+			Arch          string `json:"arch"`
+		} `json:"input"`
+		WordBits int `json:"word_bits"`
+		Host     *struct {
 			Hostname   string `json:"hostname"`
 			BootID     string `json:"boot_id"`
 			Kernel     string `json:"kernel"`
@@ -83,7 +103,19 @@ func ParseInput(r io.Reader) ([]model.Change, *Origin, error) {
 		return nil, nil, fmt.Errorf("changes input: %w", err)
 	}
 	if doc.Findings == nil && doc.Source == nil && doc.Host == nil {
-		return changes, nil, nil // a plan
+		switch {
+		case doc.Settings == nil:
+			return changes, nil, nil // {"changes": [...]}: no host
+		case doc.TargetHost != nil:
+			return changes, &Origin{Plan: doc.TargetHost}, nil
+		case doc.Input != nil:
+			// A plan of a headroom before target_host: its input holds the shape, without
+			// where each fact came from.
+			in := doc.Input
+			return changes, &Origin{Plan: &plan.TargetHost{MemoryBytes: in.MemoryBytes, LowmemBytes: in.LowmemBytes,
+				Kernel: in.KernelVersion, Arch: in.Arch, WordBits: doc.WordBits, PageSizeBytes: in.PageSizeBytes}}, nil
+		}
+		return changes, nil, nil
 	}
 	o := &Origin{}
 	if doc.Source != nil {
@@ -103,6 +135,9 @@ const memSlackPercent = 1
 // its facts are this host's. Changes derived from pasted text never are: the text's
 // values describe whatever host it was copied from, at whatever time.
 func (o *Origin) Mismatch(h HostFacts) []string {
+	if o.Plan != nil {
+		return planMismatch(o.Plan, h)
+	}
 	var why []string
 	if o.SourceKind == model.SourceText {
 		name := o.SourceName
@@ -123,14 +158,16 @@ func (o *Origin) Mismatch(h HostFacts) []string {
 	if o.Kernel != "" && h.Kernel != "" && o.Kernel != h.Kernel {
 		why = append(why, fmt.Sprintf("the report's kernel is %s; this host runs %s", o.Kernel, h.Kernel))
 	}
-	if o.MemTotalKB > 0 && h.MemTotalKB > 0 {
-		d := o.MemTotalKB - h.MemTotalKB
-		if d < 0 {
-			d = -d
-		}
-		if d*100 > h.MemTotalKB*memSlackPercent {
-			why = append(why, fmt.Sprintf("the report's MemTotal is %d kB; this host has %d kB", o.MemTotalKB, h.MemTotalKB))
-		}
+	if o.MemTotalKB > 0 && h.MemTotalKB > 0 && !within(o.MemTotalKB, h.MemTotalKB, memSlackPercent) {
+		why = append(why, fmt.Sprintf("the report's MemTotal is %d kB; this host has %d kB", o.MemTotalKB, h.MemTotalKB))
 	}
 	return why
+}
+
+// NotFor says, for a refusal, what kind of input was not for this host.
+func (o *Origin) NotFor() string {
+	if o.Plan != nil {
+		return "the plan was computed for another host"
+	}
+	return "the changes were not derived from this host"
 }

@@ -143,12 +143,32 @@ func GuardsFor(changes []model.Change) (guards []Guard, judges map[string][]stri
 	return guards, judges
 }
 
-// Noise margin: a guard is worse only when the difference of the two windows' mean rates
-// exceeds the largest of its Floor, NoiseRelative of the baseline, and NoiseSigmas standard
-// errors of the difference (from the per-interval rates of both windows).
+// Noise margin: a guard is worse (or better) only when the difference of the two windows'
+// mean rates exceeds the largest of its Floor, NoiseRelative of the baseline, and the
+// critical value of the difference's standard error (from the per-interval rates of both
+// windows; see noiseSigmas).
 const (
 	NoiseRelative = 0.15
 	NoiseSigmas   = 3.0
+	// LargeChange is the share of the baseline from which a difference inside the margin is
+	// too large to call "same": the figure is undecided. A loss of more than this share is
+	// never kept, whatever the margin says (issue 27).
+	LargeChange = 0.25
+)
+
+// Figure verdicts.
+const (
+	VerdictWorse  = "worse"
+	VerdictBetter = "better"
+	VerdictSame   = "same"
+	// VerdictUndecided: a difference of at least LargeChange of the baseline (and at least
+	// the guard's floor) that the noise margin still holds.
+	VerdictUndecided = "undecided"
+	// VerdictUnknown: a window lacked the counter (or the judge could not run).
+	VerdictUnknown = "unknown"
+	// VerdictIdle: read in both windows, but below the guard's floor in both: nothing
+	// happened on the guarded path that a difference could be judged from.
+	VerdictIdle = "idle"
 )
 
 // Figure is one guard's comparison: Before, After and Margin are rates per second, or
@@ -160,16 +180,42 @@ type Figure struct {
 	Before float64  `json:"before"` // mean rate per second, or ratio
 	After  float64  `json:"after"`
 	Margin float64  `json:"margin"`
-	// Verdict is "worse", "better" or "same" (within the margin); "unknown" when a window
-	// lacked the counter.
-	Verdict string  `json:"verdict"`
-	Unit    string  `json:"unit"`
-	Scale   float64 `json:"scale"`
+	// Floor is the guard's floor, for an idle figure's description.
+	Floor float64 `json:"floor,omitempty"`
+	// Intervals are the per-interval rates behind Before and After.
+	IntervalsBefore int `json:"intervals_before,omitempty"`
+	IntervalsAfter  int `json:"intervals_after,omitempty"`
+	// Verdict is one of the Verdict constants: "worse", "better" or "same" (within the
+	// margin), "undecided" (large but within the margin), "unknown" when a window lacked the
+	// counter, "idle" when both windows were below the floor.
+	Verdict string `json:"verdict"`
+	// Loss says the difference is in the worse direction (for an undecided figure).
+	Loss  bool    `json:"loss,omitempty"`
+	Unit  string  `json:"unit"`
+	Scale float64 `json:"scale"`
 	// Needs is what an "unknown" figure lacked (Guard.Needs, or the judge's error).
 	Needs string `json:"needs,omitempty"`
 	// New lists, for the judge's figure, the critical findings present after the change
 	// and absent before; Before and After then count the critical findings.
 	New []string `json:"new,omitempty"`
+}
+
+// Measured says the figure measured something on the guarded path: it is neither unknown
+// nor idle. The judge's figure is not a measurement of a change's own effect.
+func (f Figure) Measured() bool {
+	return f.Guard != guardCritical && f.Verdict != VerdictUnknown && f.Verdict != VerdictIdle && f.Verdict != ""
+}
+
+// Change is the relative difference After vs Before in the worse direction's sign
+// convention as printed: (After−Before)/|Before|; ±Inf from a zero baseline.
+func (f Figure) change() float64 {
+	if f.Before == 0 {
+		if f.After == 0 {
+			return 0
+		}
+		return math.Copysign(math.Inf(1), f.After)
+	}
+	return (f.After - f.Before) / math.Abs(f.Before)
 }
 
 // Show prints a rate (or ratio) of the figure in its unit.
@@ -182,12 +228,16 @@ func (f Figure) Show(v float64) string {
 
 // Describe is "tcp-retrans: 12/s → 40/s (+233 %, noise margin 6/s)".
 func (f Figure) Describe() string {
-	if f.Verdict == "unknown" {
+	switch f.Verdict {
+	case VerdictUnknown:
 		needs := f.Needs
 		if needs == "" {
 			needs = "a counter missing or reset, or nothing to divide by"
 		}
 		return fmt.Sprintf("%s: not measured in both windows (%s); judges %s", f.What, needs, strings.Join(f.For, ", "))
+	case VerdictIdle:
+		return fmt.Sprintf("%s: not measured, idle: %s → %s, below the %s this guard can tell from noise; judges %s",
+			f.What, f.Show(f.Before), f.Show(f.After), f.Show(f.Floor), strings.Join(f.For, ", "))
 	}
 	if f.Guard == guardCritical {
 		if len(f.New) > 0 {
@@ -197,42 +247,108 @@ func (f Figure) Describe() string {
 	}
 	pct := ""
 	if f.Before != 0 {
-		pct = fmt.Sprintf(" (%+.0f %%)", (f.After-f.Before)/math.Abs(f.Before)*100)
+		pct = fmt.Sprintf(" (%+.0f %%)", f.change()*100)
 	}
-	return fmt.Sprintf("%s: %s → %s%s, noise margin %s; judges %s", f.What, f.Show(f.Before), f.Show(f.After), pct, f.Show(f.Margin), strings.Join(f.For, ", "))
+	margin := "noise margin"
+	if f.Verdict == VerdictUndecided {
+		margin = "inside the noise margin"
+	}
+	n := ""
+	if f.IntervalsBefore > 0 {
+		n = fmt.Sprintf(" (%d and %d intervals)", f.IntervalsBefore, f.IntervalsAfter)
+	}
+	return fmt.Sprintf("%s: %s → %s%s, %s %s%s; judges %s", f.What, f.Show(f.Before), f.Show(f.After), pct, margin, f.Show(f.Margin), n, strings.Join(f.For, ", "))
 }
+
+// Outcomes of a verification: what the figures showed about the entry.
+const (
+	// OutcomeKept: every change measured, nothing worse or undecided.
+	OutcomeKept = "kept"
+	// OutcomeWorse: a figure worse beyond noise, or a new critical finding.
+	OutcomeWorse = "worse"
+	// OutcomeUndecided: a figure changed by LargeChange or more inside the noise margin,
+	// still after the window was extended.
+	OutcomeUndecided = "undecided"
+	// OutcomeNotMeasured: a change none of whose guards measured anything (no traffic on
+	// its path, zero or below the floor in both windows, its source unreadable), or the
+	// after window could not be measured.
+	OutcomeNotMeasured = "not-measured"
+)
 
 // Verification is the comparison, stored in the journal entry.
 type Verification struct {
-	Window   string   `json:"window"`
-	Interval string   `json:"interval"`
-	Figures  []Figure `json:"figures"`
+	Window   string `json:"window"`
+	Interval string `json:"interval"`
+	// After is the after window as measured: Window, or longer when an undecided figure
+	// extended it (up to the Verifier's MaxAfter).
+	After   string   `json:"after,omitempty"`
+	Figures []Figure `json:"figures"`
+	// Outcome is one of the Outcome constants ("" in entries of a headroom before it).
+	Outcome string `json:"outcome,omitempty"`
 	// Decision is "kept" or "rolled-back" ("rollback-failed" when the rollback did not
 	// complete; Error says why).
 	Decision string   `json:"decision"`
 	Tripped  []string `json:"tripped,omitempty"`
 	Improved []string `json:"improved,omitempty"`
-	Error    string   `json:"error,omitempty"`
+	// Undecided describes the undecided figures; Unmeasured names each change no guard
+	// measured, with why.
+	Undecided  []string `json:"undecided,omitempty"`
+	Unmeasured []string `json:"unmeasured,omitempty"`
+	// Kept says which flag kept an undecided or unmeasured entry.
+	KeptBy string `json:"kept_by,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Worse lists the figures that tripped.
 func (v *Verification) Worse() []Figure {
 	var out []Figure
 	for _, f := range v.Figures {
-		if f.Verdict == "worse" {
+		if f.Verdict == VerdictWorse {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
+// Summary is the verification's verdict in words: "kept", "rolled back: worse beyond
+// noise", "undecided, rolled back", "not measured, kept (--keep-unmeasured)".
+func (v *Verification) Summary() string {
+	did := strings.ReplaceAll(v.Decision, "-", " ")
+	if v.Decision == "rollback-failed" {
+		did = "ROLLBACK FAILED"
+	}
+	switch v.Outcome {
+	case "":
+		return did // an entry of a headroom before outcomes
+	case OutcomeKept:
+		if v.Decision == "kept" {
+			return "kept"
+		}
+		return "kept by the figures, " + did
+	case OutcomeWorse:
+		return did + ": worse beyond noise"
+	}
+	what := strings.ReplaceAll(v.Outcome, "-", " ")
+	if v.Decision == "kept" && v.KeptBy != "" {
+		return what + ", kept (" + v.KeptBy + ")"
+	}
+	return what + ", " + did
+}
+
 func writeVerification(b *strings.Builder, v *Verification, indent string) {
 	if v == nil {
 		return
 	}
-	fmt.Fprintf(b, "%swindows of %s (every %s) before and after: %s\n", indent, v.Window, v.Interval, v.Decision)
+	after := ""
+	if v.After != "" && v.After != v.Window {
+		after = fmt.Sprintf(", the after window extended to %s", v.After)
+	}
+	fmt.Fprintf(b, "%swindows of %s (every %s) before and after%s: %s\n", indent, v.Window, v.Interval, after, v.Summary())
 	for _, f := range v.Figures {
-		fmt.Fprintf(b, "%s  %-7s %s\n", indent, f.Verdict, f.Describe())
+		fmt.Fprintf(b, "%s  %-9s %s\n", indent, f.Verdict, f.Describe())
+	}
+	for _, u := range v.Unmeasured {
+		fmt.Fprintf(b, "%s  not measured: %s\n", indent, u)
 	}
 	if v.Error != "" {
 		fmt.Fprintf(b, "%s  error: %s\n", indent, v.Error)
@@ -243,8 +359,17 @@ func writeVerification(b *strings.Builder, v *Verification, indent string) {
 func WriteVerification(b *strings.Builder, v *Verification) { writeVerification(b, v, "") }
 
 // rates turns successive samples into per-second rates of each guard's counter sum (or,
-// with Per, into ratios; an interval in which Per did not move has no ratio).
-func rates(g Guard, samples []Sample, times []time.Time) []float64 {
+// with Per, into ratios; an interval in which Per did not move has no ratio). Each window's
+// samples are consecutive; no rate spans two windows.
+func rates(g Guard, ws ...Window) []float64 {
+	var out []float64
+	for _, w := range ws {
+		out = append(out, windowRates(g, w.Samples, w.Times)...)
+	}
+	return out
+}
+
+func windowRates(g Guard, samples []Sample, times []time.Time) []float64 {
 	var out []float64
 	for i := 1; i < len(samples); i++ {
 		if g.Gauge {
@@ -368,44 +493,210 @@ func judgeFigure(changes []model.Change, before, after Window) Figure {
 	return f
 }
 
-// Compare judges each guard on the two windows.
-func Compare(guards []Guard, judges map[string][]string, before, after Window) []Figure {
+// Compare judges each guard on the baseline and the after window (one, or the after window
+// and its extensions).
+func Compare(guards []Guard, judges map[string][]string, before Window, after ...Window) []Figure {
 	var out []Figure
 	for _, g := range guards {
-		f := Figure{Guard: g.ID, What: g.What, For: judges[g.ID], Unit: g.Unit, Scale: g.Scale}
-		rb, ra := rates(g, before.Samples, before.Times), rates(g, after.Samples, after.Times)
-		if len(rb) == 0 || len(ra) == 0 {
-			f.Verdict, f.Needs = "unknown", g.Needs
-			out = append(out, f)
-			continue
-		}
-		mb, vb := meanVar(rb)
-		ma, va := meanVar(ra)
-		f.Before, f.After = mb, ma
-		se := math.Sqrt(vb/float64(len(rb)) + va/float64(len(ra)))
-		f.Margin = math.Max(g.Floor, math.Max(NoiseRelative*math.Abs(mb), NoiseSigmas*se))
-		d := ma - mb
-		if g.LowerIsWorse {
-			d = -d
-		}
-		switch {
-		case d > f.Margin:
-			f.Verdict = "worse"
-		case d < -f.Margin:
-			f.Verdict = "better"
-		default:
-			f.Verdict = "same"
-		}
-		out = append(out, f)
+		out = append(out, compareRates(g, judges[g.ID], rates(g, before), rates(g, after...)))
 	}
 	return out
+}
+
+// compareRates judges one guard from the per-interval rates of the two windows.
+//
+// The margin is the largest of the guard's floor, NoiseRelative of the baseline, and the
+// standard error of the difference of the means (Welch: each window's variance over its
+// count) times noiseSigmas of the Welch–Satterthwaite degrees of freedom, so a window of few
+// intervals, whose spread is itself a guess, gets the wider margin Student's t gives it.
+// Beyond the margin the figure is worse or better. Inside it, a difference of at least the
+// floor and LargeChange of the baseline is undecided: too large to call the same, too
+// noisy to call either way. Both windows below the floor are idle.
+func compareRates(g Guard, judged []string, rb, ra []float64) Figure {
+	f := Figure{Guard: g.ID, What: g.What, For: judged, Unit: g.Unit, Scale: g.Scale, Floor: g.Floor}
+	if len(rb) == 0 || len(ra) == 0 {
+		f.Verdict, f.Needs = VerdictUnknown, g.Needs
+		return f
+	}
+	mb, vb := meanVar(rb)
+	ma, va := meanVar(ra)
+	f.Before, f.After = mb, ma
+	f.IntervalsBefore, f.IntervalsAfter = len(rb), len(ra)
+	eb, ea := vb/float64(len(rb)), va/float64(len(ra))
+	se := math.Sqrt(eb + ea)
+	f.Margin = math.Max(g.Floor, math.Max(NoiseRelative*math.Abs(mb), noiseSigmas(welchDF(eb, ea, len(rb), len(ra)))*se))
+	if math.Max(math.Abs(mb), math.Abs(ma)) < g.Floor {
+		f.Verdict = VerdictIdle
+		return f
+	}
+	d := ma - mb
+	if g.LowerIsWorse {
+		d = -d
+	}
+	f.Loss = d > 0
+	switch {
+	case d > f.Margin:
+		f.Verdict = VerdictWorse
+	case d < -f.Margin:
+		f.Verdict = VerdictBetter
+	case math.Abs(d) >= g.Floor && math.Abs(d) >= LargeChange*math.Abs(mb):
+		f.Verdict = VerdictUndecided
+	default:
+		f.Verdict = VerdictSame
+	}
+	return f
+}
+
+// welchDF is the Welch–Satterthwaite degrees of freedom of a difference of two means whose
+// squared standard errors are eb and ea, from nb and na values; +Inf when neither varies.
+func welchDF(eb, ea float64, nb, na int) float64 {
+	den := 0.0
+	if nb > 1 {
+		den += eb * eb / float64(nb-1)
+	}
+	if na > 1 {
+		den += ea * ea / float64(na-1)
+	}
+	if den == 0 {
+		return math.Inf(1)
+	}
+	return (eb + ea) * (eb + ea) / den
+}
+
+// tCritical995 is Student's t at 0.995 (two-sided 99 %) for 1 to 13 degrees of freedom;
+// from 14 on it is under NoiseSigmas (2.977 at 14, 2.576 in the limit).
+var tCritical995 = [...]float64{63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169, 3.106, 3.055, 3.012}
+
+// noiseSigmas is how many standard errors of the difference the margin holds: NoiseSigmas,
+// or Student's t for the degrees of freedom when that is larger (few intervals). A
+// fractional df is rounded down, which widens the margin.
+func noiseSigmas(df float64) float64 {
+	if i := int(math.Floor(df)); i >= 1 && i <= len(tCritical995) {
+		return math.Max(NoiseSigmas, tCritical995[i-1])
+	}
+	if df < 1 {
+		return tCritical995[0]
+	}
+	return NoiseSigmas
+}
+
+// Policy is what the user lets --verify keep besides a measured improvement or no change.
+type Policy struct {
+	// KeepUndecided keeps an entry whose figures are undecided (a large gain inside the
+	// noise margin); a loss of LargeChange or more is rolled back even so.
+	KeepUndecided bool
+	// KeepUnmeasured keeps an entry with a change none of whose guards measured anything.
+	KeepUnmeasured bool
+}
+
+// decide sets the outcome of a comparison and whether the entry is rolled back: worse
+// beyond noise or a new critical finding, a loss of LargeChange or more (undecided or
+// not), an undecided figure without KeepUndecided, or an unmeasured change without
+// KeepUnmeasured. applied are the changes the entry applied.
+//
+// An undecided gain is settled when every change it judges has another figure that
+// improved beyond noise and none that got worse or lost undecidedly: a noisy per-flow
+// figure (a handful of intervals) beside the host's delivery measured clearly up does not
+// hold the change back.
+func (p Policy) decide(ver *Verification, applied []model.Change) (rollback bool) {
+	ver.Tripped, ver.Improved, ver.Undecided, ver.Unmeasured, ver.KeptBy = nil, nil, nil, nil, ""
+	measured, better, bad := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, f := range ver.Figures {
+		for _, k := range f.For {
+			measured[k] = measured[k] || f.Measured()
+			better[k] = better[k] || f.Verdict == VerdictBetter
+			bad[k] = bad[k] || f.Verdict == VerdictWorse || (f.Verdict == VerdictUndecided && f.Loss)
+		}
+	}
+	settled := func(f Figure) bool {
+		for _, k := range f.For {
+			if !better[k] || bad[k] {
+				return false
+			}
+		}
+		return len(f.For) > 0
+	}
+	lossUndecided := false
+	for _, f := range ver.Figures {
+		switch f.Verdict {
+		case VerdictWorse:
+			ver.Tripped = append(ver.Tripped, f.Describe())
+		case VerdictBetter:
+			ver.Improved = append(ver.Improved, f.Describe())
+		case VerdictUndecided:
+			d := f.Describe()
+			switch {
+			case f.Loss && f.Before == 0:
+				lossUndecided = true
+				d += ": worse than none before, which is never kept"
+			case f.Loss:
+				lossUndecided = true
+				d += fmt.Sprintf(": a loss of %.0f %% is never kept", math.Abs(f.change())*100)
+			case settled(f):
+				continue
+			}
+			ver.Undecided = append(ver.Undecided, d)
+		}
+	}
+	for _, c := range applied {
+		if measured[c.Key] {
+			continue
+		}
+		var why []string
+		for _, f := range ver.Figures {
+			if f.Guard != guardCritical && slices.Contains(f.For, c.Key) {
+				why = append(why, f.Guard+" "+f.Verdict)
+			}
+		}
+		if len(why) == 0 {
+			why = append(why, "it has no guard")
+		}
+		ver.Unmeasured = append(ver.Unmeasured, fmt.Sprintf("%s: no guard measured it (%s)", ChangeName(c.Kind, c.Key), strings.Join(why, ", ")))
+	}
+	switch {
+	case len(ver.Tripped) > 0:
+		ver.Outcome = OutcomeWorse
+		return true
+	case len(ver.Undecided) > 0:
+		ver.Outcome = OutcomeUndecided
+		if lossUndecided || !p.KeepUndecided || (len(ver.Unmeasured) > 0 && !p.KeepUnmeasured) {
+			return true
+		}
+		ver.KeptBy = "--keep-undecided"
+		if len(ver.Unmeasured) > 0 {
+			ver.KeptBy += " --keep-unmeasured"
+		}
+		return false
+	case len(ver.Unmeasured) > 0:
+		ver.Outcome = OutcomeNotMeasured
+		if !p.KeepUnmeasured {
+			return true
+		}
+		ver.KeptBy = "--keep-unmeasured"
+		return false
+	}
+	ver.Outcome = OutcomeKept
+	return false
+}
+
+// ChangeName is a change as the output names it: the sysctl key, or "ethtool eth0 rx".
+func ChangeName(kind, key string) string {
+	if kind == model.ChangeSysctl {
+		return key
+	}
+	return kind + " " + key
 }
 
 // Verifier measures the windows.
 type Verifier struct {
 	Window   time.Duration
 	Interval time.Duration
-	Sample   Sampler
+	// MaxAfter bounds the after window when a figure is undecided: it is extended by
+	// Window at a time while one is, up to MaxAfter in all (0: DefaultExtend × Window).
+	MaxAfter time.Duration
+	// Policy says what to keep besides a measured improvement or no change.
+	Policy Policy
+	Sample Sampler
 	// Judge, when set, judges each window by the rules' critical findings (see Judge); it
 	// runs alongside the sampling, over the same stretch of time.
 	Judge Judge
@@ -435,12 +726,28 @@ func (v *Verifier) sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// DefaultExtend is the default bound of the after window, in baseline windows: an
+// undecided figure gets up to twice as many after intervals again, which shrinks the
+// after window's share of the standard error by √3.
+const DefaultExtend = 3
+
+func (v *Verifier) maxAfter() time.Duration {
+	if v.MaxAfter > 0 {
+		return v.MaxAfter
+	}
+	return DefaultExtend * v.Window
+}
+
 // Measure samples every Interval for Window: Window/Interval rates.
 func (v *Verifier) Measure(ctx context.Context) (Window, error) {
-	if v.Interval <= 0 || v.Window < 2*v.Interval {
-		return Window{}, fmt.Errorf("--verify %s: the window must hold at least two intervals of %s (the noise margin needs more than one rate)", v.Window, v.Interval)
+	return v.measure(ctx, v.Window)
+}
+
+func (v *Verifier) measure(ctx context.Context, window time.Duration) (Window, error) {
+	if v.Interval <= 0 || window < 2*v.Interval {
+		return Window{}, fmt.Errorf("--verify %s: the window must hold at least two intervals of %s (the noise margin needs more than one rate)", window, v.Interval)
 	}
-	n := int(v.Window / v.Interval)
+	n := int(window / v.Interval)
 	var w Window
 	type verdict struct {
 		ids []string
@@ -452,7 +759,7 @@ func (v *Verifier) Measure(ctx context.Context) (Window, error) {
 	if v.Judge != nil {
 		judged = make(chan verdict, 1)
 		go func() {
-			ids, err := v.Judge(jctx, v.Window, v.Interval)
+			ids, err := v.Judge(jctx, window, v.Interval)
 			judged <- verdict{ids, err}
 		}()
 	}
@@ -481,9 +788,11 @@ func (v *Verifier) Measure(ctx context.Context) (Window, error) {
 	return w, err
 }
 
-// ApplyVerified applies with a baseline and an after window around the apply, and rolls
-// the entry back through rb when a guard is worse beyond noise. The comparison is saved
-// in the entry. rb must use a.Journal.
+// ApplyVerified applies with a baseline and an after window around the apply, extends the
+// after window while a figure is undecided (up to MaxAfter), and rolls the entry back
+// through rb as Policy.decide says: worse beyond noise, a large loss, undecided or not
+// measured (unless the policy keeps those). The comparison is saved in the entry. rb must
+// use a.Journal.
 func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker, changes []model.Change) (*Entry, []Item, *Verification, error) {
 	var applied []model.Change
 	for _, it := range a.Preview(ctx, changes) {
@@ -492,9 +801,13 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 		}
 	}
 	guards, judges := GuardsFor(applied)
-	if len(guards) == 0 && (v.Judge == nil || len(applied) == 0) {
+	if len(applied) == 0 {
 		e, items, err := a.Apply(ctx, changes)
 		return e, items, nil, err
+	}
+	if len(guards) == 0 && v.Judge == nil {
+		// Nothing could measure these changes: no window would tell anything.
+		return v.finish(ctx, a, rb, applied, changes, nil, nil)
 	}
 	ids := make([]string, len(guards))
 	for i, g := range guards {
@@ -508,33 +821,61 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("baseline window, nothing was changed: %w", err)
 	}
+	return v.finish(ctx, a, rb, applied, changes, guards, judges, before)
+}
+
+// finish applies, measures the after window (and its extensions), decides and saves the
+// verification in the entry; without a baseline (no guard, no judge) it decides at once.
+func (v *Verifier) finish(ctx context.Context, a *Applier, rb *Rollbacker, applied, changes []model.Change, guards []Guard, judges map[string][]string, baseline ...Window) (*Entry, []Item, *Verification, error) {
 	e, items, err := a.Apply(ctx, changes)
 	if err != nil || e == nil || e.State != StateApplied {
 		return e, items, nil, err
 	}
 	ver := &Verification{Window: v.Window.String(), Interval: v.Interval.String()}
+	if len(baseline) == 0 {
+		rollback := v.Policy.decide(ver, applied)
+		return v.conclude(ctx, a, rb, e, items, ver, rollback)
+	}
+	before := baseline[0]
+	rollback := true
+	var afters []Window
 	after, merr := v.Measure(ctx)
-	if merr != nil {
-		// Without the after window there is no evidence the change helps: undo it.
-		ver.Error = "after window: " + merr.Error()
-		ver.Tripped = []string{"the after window could not be measured: " + merr.Error()}
-	} else {
-		ver.Figures = Compare(guards, judges, before, after)
-		if before.Judged && after.Judged {
-			ver.Figures = append(ver.Figures, judgeFigure(applied, before, after))
+	total := v.Window
+	for merr == nil {
+		afters = append(afters, after)
+		ver.Figures = Compare(guards, judges, before, afters...)
+		if merged := mergeJudged(afters); before.Judged && merged.Judged {
+			ver.Figures = append(ver.Figures, judgeFigure(applied, before, merged))
 		}
-		for _, f := range ver.Figures {
-			switch f.Verdict {
-			case "worse":
-				ver.Tripped = append(ver.Tripped, f.Describe())
-			case "better":
-				ver.Improved = append(ver.Improved, f.Describe())
-			}
+		rollback = v.Policy.decide(ver, applied)
+		next := min(v.Window, v.maxAfter()-total)
+		if len(ver.Undecided) == 0 || len(ver.Tripped) > 0 || next < 2*v.Interval {
+			break
+		}
+		a.log().Info(fmt.Sprintf("undecided: extending the after window by %s", next), "undecided", len(ver.Undecided))
+		if after, merr = v.measure(ctx, next); merr == nil {
+			total += next
 		}
 	}
+	ver.After = total.String()
+	if merr != nil && len(afters) == 0 {
+		// Without the after window there is no evidence the change helps: undo it.
+		ver.Error = "after window: " + merr.Error()
+		ver.Outcome = OutcomeNotMeasured
+		ver.Unmeasured = []string{"the after window could not be measured: " + merr.Error()}
+		rollback = true
+	} else if merr != nil {
+		// An extension failed: decide on what was measured, and say so.
+		ver.Error = "extending the after window: " + merr.Error()
+	}
+	return v.conclude(ctx, a, rb, e, items, ver, rollback)
+}
+
+// conclude rolls the entry back when asked and saves the verification in it.
+func (v *Verifier) conclude(ctx context.Context, a *Applier, rb *Rollbacker, e *Entry, items []Item, ver *Verification, rollback bool) (*Entry, []Item, *Verification, error) {
 	ver.Decision = "kept"
 	var rerr error
-	if len(ver.Tripped) > 0 {
+	if rollback {
 		ver.Decision = "rolled-back"
 		// The rollback must run even when ctx was cancelled during the after window.
 		if _, rerr = rb.Rollback(context.WithoutCancel(ctx), e.ID); rerr != nil {
@@ -556,4 +897,23 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 		err = fmt.Errorf("saving the verification in journal entry %d: %w", e.ID, err)
 	}
 	return e, items, ver, errors.Join(rerr, err)
+}
+
+// mergeJudged is the judge's view of the after window and its extensions: every critical
+// finding any of them found; an error in any leaves the figure unknown.
+func mergeJudged(ws []Window) Window {
+	var m Window
+	m.Judged = true
+	for _, w := range ws {
+		if w.JudgeErr != nil && m.JudgeErr == nil {
+			m.JudgeErr = w.JudgeErr
+		}
+		for _, id := range w.Critical {
+			if !slices.Contains(m.Critical, id) {
+				m.Critical = append(m.Critical, id)
+			}
+		}
+		m.Judged = m.Judged && w.Judged
+	}
+	return m
 }

@@ -14,6 +14,9 @@ import (
 // The CLI is tested as a user runs it: testscript scripts in testdata/script run the real
 // binary (this test binary re-executed as "headroom").
 func TestMain(m *testing.M) {
+	if os.Getenv(idleHoldEnv) != "" {
+		os.Exit(holdIdleConnections(os.Getenv(idleHoldEnv)))
+	}
 	testscript.Main(m, map[string]func(){
 		"headroom": func() {
 			os.Exit(run(os.Args[1:], IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))

@@ -44,7 +44,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	}
 	bandwidth := fs.String("bandwidth", "", "rate to fill, e.g. 1Gbit (required)")
 	rtt := fs.String("rtt", "", "round-trip time, e.g. 125ms, or the range the flows see, e.g. 0.5ms-50ms: buffers cover the upper end (one value: twice it) (required)")
-	streams := fs.Int("streams", 1, "parallel TCP streams sharing the bandwidth")
+	streams := fs.Int("streams", 0, "parallel TCP streams sharing the bandwidth (not given: 1 is assumed, and the plan says so)")
 	memory := fs.String("memory", "", "RAM (MemTotal), e.g. 8GiB; default: this host")
 	lowmem := fs.String("lowmem", "", "lowmem of a 32-bit HighMem kernel; default: this host's LowTotal, or the arch's split")
 	role := fs.String("role", plan.RoleBoth, "receiver, sender or both")
@@ -58,6 +58,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	nicSpeed := fs.String("nic-speed", "", "receive line rate (all NICs, e.g. 2Gbit for a bonded pair); default: this host's NICs or --bandwidth")
 	windowRatio := fs.Float64("window-ratio", 0, "receive-window share of tcp_rmem measured on the target (0 = from the kernel version)")
 	reaction := fs.Duration("kswapd-reaction", 0, "time free memory must last before kswapd frees pages (default 100ms)")
+	cpus := fs.Int("cpus", 0, "CPUs of the host (each has its own input backlog and softirq round); default: this host's when the plan describes it")
 	format := fs.String("format", "text", "text, json or sysctl (a sysctl.d drop-in)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -143,6 +144,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 			in.PageSizeBytes = host.PageSize
 		}
 	}
+	target := planTargetSources(in, host, *memory, *lowmem, *kernelVer, *arch, *pageSize, thisHost)
 	if thisHost {
 		in.Current = map[string]string{}
 		for _, k := range planSysctlKeys {
@@ -151,6 +153,10 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 			}
 		}
 		in.NICs = nics
+		in.CPUs = host.CPUs
+	}
+	if *cpus != 0 {
+		in.CPUs = *cpus
 	}
 	if *nicSpeed != "" {
 		bps, err := plan.ParseBandwidth(*nicSpeed)
@@ -164,6 +170,8 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	if err != nil {
 		return fail("%v", err)
 	}
+	t := plan.NewTargetHost(p, target)
+	p.Target = &t
 	switch *format {
 	case "json":
 		err = plan.WriteJSON(stdio.Stdout, p)
@@ -179,6 +187,37 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		return exitWarning
 	}
 	return exitOK
+}
+
+// planTargetSources says where each of the plan's host facts came from: a flag, this host,
+// or plan's default. The CPUs are this host's only when the plan is for this host: plan has
+// no flag for them, and this host's count says nothing of another.
+func planTargetSources(in plan.Input, host model.Host, memory, lowmem, kernelVer, arch, pageSize string, thisHost bool) plan.TargetSources {
+	from := func(flag string) plan.FactSource {
+		if flag != "" {
+			return plan.FactGiven
+		}
+		return plan.FactRead
+	}
+	s := plan.TargetSources{Memory: from(memory), Kernel: from(kernelVer), Arch: from(arch), PageSize: from(pageSize)}
+	switch {
+	case lowmem != "":
+		s.Lowmem = plan.FactGiven
+	case memory == "" && arch == "" && in.LowmemBytes > 0:
+		s.Lowmem = plan.FactRead // LowTotal
+	default:
+		s.Lowmem = plan.FactAssumed // the arch's split (plan.LowmemLimitBytes)
+	}
+	if pageSize == "" && (arch != "" || host.PageSize <= 0) {
+		s.PageSize = plan.FactAssumed
+	}
+	if thisHost {
+		s.CPUs, s.CPUsFrom = host.CPUs, plan.FactRead
+	}
+	if memory == "" || kernelVer == "" || arch == "" || s.PageSize == plan.FactRead || s.CPUsFrom == plan.FactRead {
+		s.ReadFrom = host.Hostname
+	}
+	return s
 }
 
 // planRoot is where plan reads this host's facts; tests point it at a fixture tree.

@@ -37,6 +37,8 @@ type tuneFlags struct {
 	status                          bool
 	bootRoot, statusFormat          string
 	verify, verifyInterval          time.Duration
+	verifyMax                       time.Duration
+	keepUndecided, keepUnmeasured   bool
 }
 
 func runTune(ctx context.Context, args []string, stdio IO) int {
@@ -55,7 +57,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.rollback, "rollback", false, "restore from the journal, newest entry first")
 	fs.IntVar(&f.to, "to", 0, "with --rollback: stop after journal entry ID")
 	fs.BoolVar(&f.print, "print", false, "with --rollback: print the equivalent sysctl -w (and ethtool, tc) lines instead of running them")
-	fs.BoolVar(&f.forThisHost, "for-this-host", false, "with --from: accept changes derived from pasted text or from a report whose host facts (hostname, boot id, kernel, MemTotal) are not this host's")
+	fs.BoolVar(&f.forThisHost, "for-this-host", false, "with --from: accept changes derived from pasted text, from a report whose host facts (hostname, boot id, kernel, MemTotal) are not this host's, or from a plan computed for another host shape (memory, kernel, arch, page size, CPUs)")
 	fs.BoolVar(&f.listBounds, "list-bounds", false, "list the sysctls headroom will write, with their scope and safety bound")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "directory of the journal")
 	fs.StringVar(&f.sysctlDir, "sysctl-dir", tune.DefaultSysctlDir, "directory of the --persist drop-in ("+tune.DropInName+")")
@@ -63,12 +65,15 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.status, "status", false, "for each key the journal applied: the value now, who changed it when that can be known, and which files set it at the next boot (sysctl.d order, TuneD) and whether headroom's drop-in wins")
 	fs.StringVar(&f.bootRoot, "boot-root", "/", "with --status: read the boot configuration (/etc/sysctl.d, /run/sysctl.d, /usr/lib/sysctl.d, /etc/sysctl.conf, /etc/tuned) under this directory (tests, captured trees)")
 	fs.StringVar(&f.statusFormat, "status-format", "text", "with --status: text or json")
-	fs.DurationVar(&f.verify, "verify", 0, "with --apply: measure each change's guard figures for DURATION before and DURATION after, and roll the change back automatically when a guard is worse beyond noise")
+	fs.DurationVar(&f.verify, "verify", 0, "with --apply: measure each change's guard figures for DURATION before and DURATION after, and roll the change back automatically when a guard is worse beyond noise, a loss exceeds 25 %, a large change stays inside the noise (undecided), or nothing was measured")
 	fs.DurationVar(&f.verifyInterval, "verify-interval", time.Second, "with --verify: time between samples of the guard figures")
+	fs.DurationVar(&f.verifyMax, "verify-max", 0, "with --verify: the longest after window while a figure is undecided (default 3 × --verify)")
+	fs.BoolVar(&f.keepUndecided, "keep-undecided", false, "with --verify: keep a change whose large gain stays inside the noise margin (a loss over 25 % is rolled back even so)")
+	fs.BoolVar(&f.keepUnmeasured, "keep-unmeasured", false, "with --verify: keep a change none of whose guards measured anything (no traffic on its path, or its figures unreadable)")
 	fs.Usage = func() {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic] [--allow-lower] [--all-or-nothing]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
 		fmt.Fprintln(stdio.Stderr, "       headroom tune --rollback [--to ID] [--print]")
-		fmt.Fprintln(stdio.Stderr, "       headroom tune --apply --verify DURATION [--from FILE|-] [--netns NAME]")
+		fmt.Fprintln(stdio.Stderr, "       headroom tune --apply --verify DURATION [--verify-max D] [--keep-undecided] [--keep-unmeasured] [--from FILE|-] [--netns NAME]")
 		fmt.Fprintln(stdio.Stderr, "       headroom tune --status [--status-format json]")
 		fs.PrintDefaults()
 	}
@@ -95,8 +100,10 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		return fail("--boot-root and --status-format go with --status")
 	case set["verify"] && (!f.apply || f.verify <= 0):
 		return fail("--verify DURATION goes with --apply and needs a positive duration")
-	case set["verify-interval"] && !set["verify"]:
-		return fail("--verify-interval goes with --verify")
+	case (set["verify-interval"] || set["verify-max"] || f.keepUndecided || f.keepUnmeasured) && !set["verify"]:
+		return fail("--verify-interval, --verify-max, --keep-undecided and --keep-unmeasured go with --verify")
+	case set["verify-max"] && f.verifyMax < f.verify:
+		return fail("--verify-max %s is shorter than the --verify window %s", f.verifyMax, f.verify)
 	case f.rollback && (f.apply || set["from"] || set["format"] || f.persist || f.nic || set["netns"]):
 		return fail("--rollback takes only --to, --print, --state-dir and --proc-sys: each journal entry knows its namespace and drop-in")
 	case !f.rollback && (set["to"] || f.print):
@@ -145,7 +152,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		notHere = origin.Mismatch(facts)
 	}
 	if len(notHere) > 0 && f.apply {
-		return fail("refusing to apply: the changes were not derived from this host, nothing was changed:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)", strings.Join(notHere, "\n  "))
+		return fail("refusing to apply: %s, nothing was changed:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)", origin.NotFor(), strings.Join(notHere, "\n  "))
 	}
 	var sysfs tune.SysctlFS = tune.ProcSys{Dir: f.procSysDir}
 	if f.netns != "" {
@@ -170,7 +177,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			return fail("%v", err)
 		}
 		if len(notHere) > 0 {
-			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: not derived from this host:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", strings.Join(notHere, "\n  "))
+			fmt.Fprintf(stdio.Stdout, "REFUSED, every change: %s:\n  %s\n(if they are meant for this host anyway, pass --for-this-host)\n", origin.NotFor(), strings.Join(notHere, "\n  "))
 			return fail("dry run, nothing changed: --apply would refuse these changes")
 		}
 		// A change --apply would refuse (out of bounds, no bound, unreadable, below use) is
@@ -222,7 +229,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stdout, "nothing to change")
 	} else {
 		for _, r := range e.Changes {
-			fmt.Fprintf(stdio.Stdout, "%s: %s → %s  (%s)\n", tuneKey(r.Kind, r.Key), tune.NormalizeValue(r.Old), r.New, strings.TrimSuffix(r.Why+", "+r.Rule, ", "))
+			fmt.Fprintf(stdio.Stdout, "%s: %s → %s  (%s)\n", tune.ChangeName(r.Kind, r.Key), tune.NormalizeValue(r.Old), r.New, strings.TrimSuffix(r.Why+", "+r.Rule, ", "))
 		}
 		if e.Persist != nil {
 			fmt.Fprintf(stdio.Stdout, "persisted in %s\n", e.Persist.Path)
@@ -248,13 +255,6 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		return exitWarning
 	}
 	return exitOK
-}
-
-func tuneKey(kind, key string) string {
-	if kind == model.ChangeSysctl {
-		return key
-	}
-	return kind + " " + key
 }
 
 // tuneChanges reads the changes from --from, or from a doctor run, with the origin a

@@ -61,8 +61,9 @@ func tuneVerified(ctx context.Context, f tuneFlags, a *tune.Applier, changes []m
 	if !root.IsHost() {
 		dir = filepath.Dir(filepath.Dir(f.procSysDir))
 	}
-	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, Sample: sampler.Sample,
-		Judge: tuneJudge(tuneRecordWindow(dir, f.netns))}
+	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, MaxAfter: f.verifyMax, Sample: sampler.Sample,
+		Judge:  tuneJudge(tuneRecordWindow(dir, f.netns)),
+		Policy: tune.Policy{KeepUndecided: f.keepUndecided, KeepUnmeasured: f.keepUnmeasured}}
 	rb := &tune.Rollbacker{Journal: a.Journal, Limits: a.Limits, Log: a.Log, OpenFS: tuneOpenFS(f.procSysDir),
 		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }}
 	return v.ApplyVerified(ctx, a, rb, changes)
@@ -111,15 +112,24 @@ func tuneJudge(record func(ctx context.Context, window, interval time.Duration) 
 func writeTuneVerification(w io.Writer, v *tune.Verification) {
 	var b strings.Builder
 	tune.WriteVerification(&b, v)
-	switch v.Decision {
-	case "kept":
-		if len(v.Improved) == 0 {
-			b.WriteString("kept: no guard got worse beyond noise (and none improved beyond it)\n")
-		} else {
-			b.WriteString("kept; improved:\n  " + strings.Join(v.Improved, "\n  ") + "\n")
+	list := func(head string, l []string) {
+		if len(l) > 0 {
+			b.WriteString(head + ":\n  " + strings.Join(l, "\n  ") + "\n")
 		}
+	}
+	switch {
+	case v.Outcome == tune.OutcomeKept && len(v.Improved) == 0:
+		b.WriteString("kept: every change measured, no guard worse beyond noise (and none improved beyond it)\n")
+	case v.Outcome == tune.OutcomeKept:
+		list("kept; improved", v.Improved)
 	default:
-		b.WriteString(v.Decision + " automatically; tripped by:\n  " + strings.Join(v.Tripped, "\n  ") + "\n")
+		b.WriteString(v.Summary() + "\n")
+		list("tripped by", v.Tripped)
+		list("undecided, a large change inside the noise margin (kept only with --keep-undecided, and a loss over 25 % never)", v.Undecided)
+		if len(v.Unmeasured) > 0 && v.Decision != "kept" {
+			b.WriteString("not measured (above): keep changes no guard could measure with --keep-unmeasured\n")
+		}
+		list("improved", v.Improved)
 	}
 	io.WriteString(w, b.String())
 }

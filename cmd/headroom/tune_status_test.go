@@ -101,12 +101,16 @@ func writeTestFile(t *testing.T, p, content string) {
 
 func TestTuneVerifyFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--verify", "10s"},                     // without --apply
-		{"--apply", "--verify", "0s"},           // not positive
-		{"--apply", "--verify-interval", "1s"},  // without --verify
-		{"--status", "--apply"},                 // --status reads only
-		{"--boot-root", "/", "--from", "x"},     // --boot-root goes with --status
-		{"--status", "--status-format", "yaml"}, // unknown format
+		{"--verify", "10s"},                                  // without --apply
+		{"--apply", "--verify", "0s"},                        // not positive
+		{"--apply", "--verify-interval", "1s"},               // without --verify
+		{"--status", "--apply"},                              // --status reads only
+		{"--boot-root", "/", "--from", "x"},                  // --boot-root goes with --status
+		{"--status", "--status-format", "yaml"},              // unknown format
+		{"--apply", "--keep-undecided"},                      // without --verify
+		{"--apply", "--keep-unmeasured"},                     // without --verify
+		{"--apply", "--verify-max", "30s"},                   // without --verify
+		{"--apply", "--verify", "10s", "--verify-max", "5s"}, // shorter than the window
 	} {
 		if code, _, stderr := runTuneCmd(t, "", args...); code != exitFailure || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
@@ -132,5 +136,56 @@ func TestTuneVerifyFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(state, tune.JournalName)); err == nil {
 		t.Error("journaled without a baseline")
+	}
+}
+
+// Issue 27 item 4, through the command: on a host tree whose counters do not move (no
+// traffic at all), --verify says the changes were not measured and rolls them back; --status
+// shows it with the figures; --keep-unmeasured keeps them.
+func TestTuneVerifyNothingMeasured(t *testing.T) {
+	root := t.TempDir()
+	procSys := filepath.Join(root, "proc/sys")
+	for k, v := range tuneVals {
+		p, _ := tune.KeyPath(k)
+		writeTestFile(t, filepath.Join(procSys, p), v+"\n")
+	}
+	// Counters as the kernel prints them, frozen: every window reads the same.
+	writeTestFile(t, filepath.Join(root, "proc/net/netstat"), "TcpExt: PruneCalled RcvPruned TCPRcvQDrop\nTcpExt: 0 0 0\nIpExt: InOctets OutOctets\nIpExt: 123456789 98765432\n")
+	writeTestFile(t, filepath.Join(root, "proc/net/snmp"), "Tcp: RtoAlgorithm RetransSegs OutSegs\nTcp: 1 10 5000\n")
+	writeTestFile(t, filepath.Join(root, "proc/net/dev"), "Inter-|   Receive                                                |  Transmit\n"+
+		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"+
+		"    lo: 1000 10 0 0 0 0 0 0 1000 10 0 0 0 0 0 0\n")
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	os.WriteFile(plan, []byte(tunePlanJSON), 0o644)
+
+	state := t.TempDir()
+	code, stdout, stderr := runTuneCmd(t, "", "--from", plan, "--apply", "--verify", "2s", "--proc-sys", procSys, "--state-dir", state)
+	t.Logf("exit %d:\n%s", code, stdout)
+	for _, want := range []string{
+		"windows of 2s (every 1s) before and after: not measured, rolled back\n",
+		"idle      IP bytes delivered in (IpExt InOctets): not measured, idle: 0 MB/s → 0 MB/s, below the 0.131 MB/s this guard can tell from noise",
+		"  not measured: net.ipv4.tcp_rmem: no guard measured it (",
+		"  not measured: net.core.somaxconn: no guard measured it (",
+		"not measured, rolled back\nnot measured (above): keep changes no guard could measure with --keep-unmeasured\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("lacks %q", want)
+		}
+	}
+	if strings.Contains(stdout, "no guard got worse") || code != exitWarning {
+		t.Errorf("exit %d, stderr %s", code, stderr)
+	}
+	if v := readProcSys(t, procSys, "net.core.somaxconn"); v != "4096" {
+		t.Errorf("somaxconn %s after the rollback", v)
+	}
+	code, stdout, _ = runTuneCmd(t, "", "--status", "--proc-sys", procSys, "--state-dir", state, "--boot-root", root)
+	if !strings.Contains(stdout, "entry 1 verification (rolled-back):\n  windows of 2s (every 1s) before and after: not measured, rolled back\n") ||
+		!strings.Contains(stdout, "not measured, idle: 0 MB/s → 0 MB/s") || !strings.Contains(stdout, "  not measured: net.core.somaxconn: no guard measured it") {
+		t.Errorf("--status, exit %d:\n%s", code, stdout)
+	}
+
+	code, stdout, stderr = runTuneCmd(t, "", "--from", plan, "--apply", "--verify", "2s", "--keep-unmeasured", "--proc-sys", procSys, "--state-dir", state)
+	if code != exitOK || !strings.Contains(stdout, "not measured, kept (--keep-unmeasured)") || readProcSys(t, procSys, "net.core.somaxconn") != "8192" {
+		t.Errorf("--keep-unmeasured: exit %d\n%s%s", code, stdout, stderr)
 	}
 }

@@ -264,7 +264,8 @@ func TestTuneNetnsLive(t *testing.T) {
 }
 
 // The lab check of issue 18 (root; skipped without): a plan piped into tune --apply --netns
-// applies the per-namespace keys in a throwaway namespace, lists the global ones with the
+// (for a 64 GiB host: refused on this one, then --for-this-host) applies the per-namespace
+// keys in a throwaway namespace, lists the global ones with the
 // command for the host, leaves the host alone, and --rollback restores every value exactly.
 func TestPlanToTuneNetnsLive(t *testing.T) {
 	ns, fs := liveTestNetns(t, "headroom-plan-tune-")
@@ -294,8 +295,26 @@ func TestPlanToTuneNetnsLive(t *testing.T) {
 		}
 	}
 
+	// The plan is for a 64 GiB host: refused here, in a namespace as on the host (the
+	// namespace shares the host's memory, kernel and CPUs), and nothing is written.
 	state := t.TempDir()
 	code, stdout, stderr := runTuneCmd(t, planOut, "--from", "-", "--apply", "--netns", ns, "--state-dir", state)
+	if code != exitFailure || !strings.Contains(stderr, "the plan is for 64 GiB of memory (given with --memory)") {
+		t.Fatalf("a plan for 64 GiB in --netns on this host: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for k, v := range before {
+		if got, _ := fs.Read(k); got != v {
+			t.Fatalf("refused, yet %s in the namespace = %q, was %q", k, got, v)
+		}
+	}
+	// A plan for this host is taken in the namespace (dry run).
+	mine, _ := planFor(t)
+	if code, stdout, stderr := runTuneCmd(t, mine, "--from", "-", "--netns", ns); code == exitFailure || strings.Contains(stdout, "another host") {
+		t.Fatalf("a plan for this host in --netns: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	// Meant for this host anyway: --for-this-host.
+	code, stdout, stderr = runTuneCmd(t, planOut, "--from", "-", "--apply", "--for-this-host", "--netns", ns, "--state-dir", state)
 	if code != exitWarning && code != exitOK {
 		t.Fatalf("tune: %d\n%s\n%s", code, stdout, stderr)
 	}
