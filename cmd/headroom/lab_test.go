@@ -42,6 +42,12 @@ func TestLabUsageErrors(t *testing.T) {
 		{[]string{"run", "long-fat-pipe", "--settings", "/no/such/file"}, "neither a set"},
 		{[]string{"run", "long-fat-pipe", "--loss", "1.5"}, "loss fraction"},
 		{[]string{"compare", "long-fat-pipe", "--settings", "seed-004"}, "compare runs every set"},
+		{[]string{"run", "readers"}, "--kernel"},
+		{[]string{"run", "readers", "--kernel", "debian-0.1-vax"}, "does not run on kernel"},
+		{[]string{"run", "readers", "--kernel", "debian-6.1-amd64", "--rate", "1Gbit"}, "--rate do not apply"},
+		{[]string{"run", "long-fat-pipe", "--kernel", "debian-6.1-amd64"}, "not a guest scenario"},
+		{[]string{"compare", "readers"}, "guest scenarios run with"},
+		{[]string{"kernels", "extra"}, "usage: headroom lab kernels"},
 	} {
 		code, out, errOut := runLabCmd(tc.args...)
 		if code != exitFailure {
@@ -107,5 +113,24 @@ func TestLabRunJSON(t *testing.T) {
 	}
 	if !strings.Contains(out, "long-fat-pipe: 100Mbit, RTT 20ms, 2 streams") || !strings.Contains(out, "seed-004") || !strings.Contains(out, "peak TCP mem pages") {
 		t.Errorf("text table:\n%s", out)
+	}
+}
+
+// TestLabKernels lists the QEMU lab's kernels from an empty cache: both named, both absent,
+// with how to fetch them; --format json says the same.
+func TestLabKernels(t *testing.T) {
+	t.Setenv("HEADROOM_VM_CACHE", t.TempDir())
+	code, out, errOut := runLabCmd("kernels")
+	if code != exitOK {
+		t.Fatalf("lab kernels exited %d: %s", code, errOut)
+	}
+	for _, want := range []string{"debian-6.1-amd64     absent", "debian-6.1-686-pae   absent", "make vmkernels"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lab kernels lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runLabCmd("kernels", "--format", "json")
+	if code != exitOK || !strings.Contains(out, `"name": "debian-6.1-686-pae"`) || !strings.Contains(out, `"present": false`) {
+		t.Errorf("lab kernels --format json exited %d:\n%s", code, out)
 	}
 }

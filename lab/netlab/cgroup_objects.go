@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"headroom/kernel"
@@ -41,6 +42,17 @@ type objectsRecord struct {
 	Zram       []int    `json:"zram,omitempty"`    // /dev/zramN created with hot_add
 	Swaps      []string `json:"swaps,omitempty"`   // devices given to swapon
 	Dirs       []string `json:"dirs,omitempty"`    // scratch directories, removed with their contents
+	// Procs are processes the run started that must not outlive it (lab/vm's QEMU): killed
+	// first, before anything they hold is removed.
+	Procs []journaledProc `json:"procs,omitempty"`
+}
+
+// journaledProc identifies a process as an owner file does: pid and start time, so a sweep
+// never kills a process that reused the pid.
+type journaledProc struct {
+	PID        int    `json:"pid"`
+	StartTicks uint64 `json:"start_ticks"`
+	Comm       string `json:"comm,omitempty"`
 }
 
 // objectsSuffix is not ".json" alone, so part 1's owner-file sweeper (which wants
@@ -127,6 +139,36 @@ func (o *Objects) NewDir(name string) (string, error) {
 		return "", fmt.Errorf("lab: create %s: %w", d, err)
 	}
 	return d, nil
+}
+
+// TrackProcess journals process pid (started by this run, e.g. with Pdeathsig) so that Close
+// and the sweeper kill it if it is still running. Call it right after the process started.
+func (o *Objects) TrackProcess(pid int) error {
+	st, err := processStartTicks(pid)
+	if err != nil {
+		return fmt.Errorf("lab: process %d: %w", pid, err)
+	}
+	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	p := journaledProc{PID: pid, StartTicks: st, Comm: strings.TrimSpace(string(comm))}
+	return o.journal(func(r *objectsRecord) { r.Procs = append(r.Procs, p) })
+}
+
+// killJournaled kills p if it is still the process that was journaled, and waits up to 5 s
+// until it is gone (a zombie counts as gone: it holds no files, devices or memory).
+func killJournaled(p journaledProc) error {
+	ow := owner{PID: p.PID, StartTicks: p.StartTicks}
+	if !ow.alive() {
+		return nil
+	}
+	if err := unix.Kill(p.PID, unix.SIGKILL); err != nil && !errors.Is(err, unix.ESRCH) {
+		return fmt.Errorf("lab: kill process %d (%s): %w", p.PID, p.Comm, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ow.alive(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("lab: process %d (%s) still alive 5s after SIGKILL", p.PID, p.Comm)
+		}
+	}
+	return nil
 }
 
 // Zram device control (Documentation/admin-guide/blockdev/zram.rst): reading hot_add creates
@@ -294,6 +336,14 @@ func (o *Objects) Close() error {
 // attempt retries only what failed.
 func releaseObjects(r *objectsRecord) error {
 	var errs []error
+	var keepP []journaledProc
+	for _, p := range r.Procs {
+		if err := killJournaled(p); err != nil {
+			errs = append(errs, err)
+			keepP = append(keepP, p)
+		}
+	}
+	r.Procs = keepP
 	var keepCg []string
 	for i := len(r.Cgroups) - 1; i >= 0; i-- {
 		if err := removeCgroupDir(r.Cgroups[i]); err != nil {
@@ -430,6 +480,11 @@ func CleanupObjects(prefix string) ([]string, error) {
 
 func describeObjects(r *objectsRecord) []string {
 	var out []string
+	for _, p := range r.Procs {
+		if (&owner{PID: p.PID, StartTicks: p.StartTicks}).alive() {
+			out = append(out, fmt.Sprintf("process %d (%s)", p.PID, p.Comm))
+		}
+	}
 	for _, c := range r.Cgroups {
 		out = append(out, "cgroup "+c)
 	}

@@ -365,6 +365,32 @@ func (l *Lab) SetSysctl(h *Host, key, value string, allowGlobal bool) (scope Sco
 	return scope, readBack, err
 }
 
+// Guard starts the run's guardian now (guardian.go), if it does not run yet: after a
+// SIGKILL of this process it sweeps the run's namespaces and journaled objects (Objects of
+// this run id: scratch directories, cgroups, processes). A run that starts what must not
+// outlive it (lab/vm's QEMU, its scratch files) calls it before creating them; a run that
+// changes a global sysctl gets one anyway.
+func (l *Lab) Guard() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return fmt.Errorf("lab: run %s already closed", l.RunID)
+	}
+	return l.guardLocked()
+}
+
+func (l *Lab) guardLocked() error {
+	if l.guard != nil {
+		return nil
+	}
+	g, err := startGuardian(&l.owner)
+	if err != nil {
+		return err
+	}
+	l.guard = g
+	return nil
+}
+
 func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 	// Two live runs changing the same global key would restore each other's values in the
 	// wrong order; refuse the second.
@@ -380,14 +406,10 @@ func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 	if l.closed {
 		return "", fmt.Errorf("lab: run %s already closed", l.RunID)
 	}
-	if l.guard == nil {
-		// Before the journal names a key: no global value changes without someone to put
-		// it back if this process is killed.
-		g, err := startGuardian(&l.owner)
-		if err != nil {
-			return "", fmt.Errorf("%w; not changing global sysctl %s", err, key)
-		}
-		l.guard = g
+	// Before the journal names a key: no global value changes without someone to put it
+	// back if this process is killed.
+	if err := l.guardLocked(); err != nil {
+		return "", fmt.Errorf("%w; not changing global sysctl %s", err, key)
 	}
 	// Journal the value about to be written before writing it, so a kill between the two
 	// leaves a journal that still recognizes the host's value as the lab's.
