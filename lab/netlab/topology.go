@@ -73,6 +73,32 @@ func New() (*Lab, error) {
 	return l, nil
 }
 
+// Guard starts the run's guardian (guardian.go) unless it runs already, so that a SIGKILL
+// from here on is swept within seconds: namespaces, cgroups, zram swap, scratch directories
+// and global sysctls. A global sysctl write starts it by itself; a run that creates
+// anything else the host sees (swap-under-load's zram swap, issue 30 item 8: left as host
+// swap until `lab cleanup`) calls Guard before.
+func (l *Lab) Guard() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return fmt.Errorf("lab: run %s already closed", l.RunID)
+	}
+	return l.guardLocked()
+}
+
+func (l *Lab) guardLocked() error {
+	if l.guard != nil {
+		return nil
+	}
+	g, err := startGuardian(&l.owner)
+	if err != nil {
+		return err
+	}
+	l.guard = g
+	return nil
+}
+
 // Prefix is the name prefix of every namespace of this run, for Cleanup.
 func (l *Lab) Prefix() string { return NamePrefix + l.RunID + "-" }
 
@@ -380,14 +406,10 @@ func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
 	if l.closed {
 		return "", fmt.Errorf("lab: run %s already closed", l.RunID)
 	}
-	if l.guard == nil {
-		// Before the journal names a key: no global value changes without someone to put
-		// it back if this process is killed.
-		g, err := startGuardian(&l.owner)
-		if err != nil {
-			return "", fmt.Errorf("%w; not changing global sysctl %s", err, key)
-		}
-		l.guard = g
+	// Before the journal names a key: no global value changes without someone to put it
+	// back if this process is killed.
+	if err := l.guardLocked(); err != nil {
+		return "", fmt.Errorf("%w; not changing global sysctl %s", err, key)
 	}
 	// Journal the value about to be written before writing it, so a kill between the two
 	// leaves a journal that still recognizes the host's value as the lab's.
