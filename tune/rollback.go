@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -105,6 +106,14 @@ func (r *Rollbacker) Rollback(ctx context.Context, to int) ([]*Entry, error) {
 	entries, err := ToUndo(jf, to)
 	if err != nil {
 		return nil, err
+	}
+	// Under the journal's lock no other headroom writes a drop-in: a temporary file of one
+	// is left by a run killed inside WriteFileAtomic (an apply, or a rollback restoring the
+	// old content), which the rollback removes as it promises.
+	for _, e := range jf.Entries {
+		if e.Persist != nil {
+			removeStaleTemps(filepath.Dir(e.Persist.Path), filepath.Base(e.Persist.Path))
+		}
 	}
 	var done []*Entry
 	for _, e := range entries {
@@ -266,7 +275,11 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 	case nsGone:
 		e.Notes = append(e.Notes, fmt.Sprintf("network namespace %q no longer exists: its settings went with it, nothing to undo", e.Netns))
 	case undone == 0 && wasPending:
-		e.Notes = append(e.Notes, "nothing to undo: the apply was interrupted before its first change (every value still equals its old value)")
+		// The journal is saved before the first write and after the last, so a pending
+		// entry whose values are all old was either interrupted before its first write, or
+		// rolled back by a run that could not save the journal afterwards (ENOSPC): which,
+		// the journal cannot tell.
+		e.Notes = append(e.Notes, "nothing to undo: every value equals its old value (the apply was interrupted before its first change, or an earlier rollback restored them and could not save the journal)")
 	case undone == 0:
 		e.Notes = append(e.Notes, "nothing to undo: every value already equals its old value")
 	default:

@@ -160,8 +160,13 @@ func addKubelet(tl *model.Timeline, f doctorFlags) error {
 	return nil
 }
 
-// exitCodeFor maps a diagnosis to doctor's exit status. Info findings do not change it.
+// exitCodeFor maps a diagnosis to doctor's exit status. Info findings do not change it. A
+// diagnosis in which no rule could judge anything is not "healthy": exit 3, as for input
+// with nothing readable.
 func exitCodeFor(d diagnose.Diagnosis) int {
+	if d.NothingChecked() {
+		return exitFailure
+	}
 	code := exitOK
 	for _, f := range d.Findings {
 		switch f.Severity {

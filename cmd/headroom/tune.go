@@ -216,6 +216,8 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		held = held || (it.Action.Blocks() && it.Action != tune.ActionNeedsNIC)
 	}
 	if err != nil {
+		// What was not applied whatever the failure is still said.
+		writeNotApplied(stdio.Stdout, skipped)
 		return fail("%v", err)
 	}
 	if e == nil {
@@ -239,10 +241,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			held = true
 		}
 	}
-	if len(skipped) > 0 {
-		fmt.Fprintln(stdio.Stdout, "not applied:")
-		tune.WritePreview(stdio.Stdout, skipped)
-	}
+	writeNotApplied(stdio.Stdout, skipped)
 	if held {
 		// Some changes that were asked for are not in effect: say so in the exit code too.
 		return exitWarning
@@ -334,6 +333,14 @@ func tuneRenderFormat(f tuneFlags, changes []model.Change, limits plan.Limits, s
 		return exitFailure
 	}
 	return exitOK
+}
+
+// writeNotApplied lists the changes an apply left out, with why.
+func writeNotApplied(w io.Writer, skipped []tune.Item) {
+	if len(skipped) > 0 {
+		fmt.Fprintln(w, "not applied:")
+		tune.WritePreview(w, skipped)
+	}
 }
 
 func tuneRender(stdio IO, err error) int {
