@@ -133,6 +133,48 @@ func (r *Rollbacker) Rollback(ctx context.Context, to int) ([]*Entry, error) {
 	return done, nil
 }
 
+// VerifyPending is the decision of a --verify whose after window has not ended: what the
+// journal holds while it runs, and after the run was killed in it.
+const VerifyPending = "pending"
+
+// RollbackUnverified rolls back every applied entry whose --verify never decided: the run
+// that applied it was killed (SIGKILL, the OOM killer, a reboot) during its after window.
+// Nothing shows such a change helps, and --verify's promise is that a change without that
+// evidence does not stay (issue 30 item 9). It runs under the journal's lock, which the
+// verifying run held until it died, so a pending verification is never a live one. The
+// entries, and any newer, are rolled back; their verification says why.
+func (r *Rollbacker) RollbackUnverified(ctx context.Context) ([]*Entry, error) {
+	jf, err := r.Journal.Load()
+	if err != nil {
+		return nil, err
+	}
+	first := 0
+	for _, e := range jf.Entries {
+		if e.State == StateApplied && e.Verify != nil && e.Verify.Decision == VerifyPending && (first == 0 || e.ID < first) {
+			first = e.ID
+		}
+	}
+	if first == 0 {
+		return nil, nil
+	}
+	done, rerr := r.Rollback(context.WithoutCancel(ctx), first)
+	jf, err = r.Journal.Load()
+	if err != nil {
+		return done, errors.Join(rerr, err)
+	}
+	for _, e := range jf.Entries {
+		if v := e.Verify; v != nil && v.Decision == VerifyPending && e.ID >= first {
+			v.Decision = "rolled-back"
+			if e.State != StateRolledBack {
+				v.Decision = "rollback-failed"
+			}
+			v.Error = "the after window was never measured: the run that applied this ended during it (killed?); rolled back by the next tune --apply"
+			v.Tripped = append(v.Tripped, "the after window could not be measured")
+		}
+	}
+	return done, errors.Join(rerr, r.Journal.Save(jf))
+}
+
 func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 	var conflicts []string
 	undone, unchanged := 0, 0

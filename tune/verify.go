@@ -508,7 +508,9 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("baseline window, nothing was changed: %w", err)
 	}
+	a.VerifyWindow = v.Window.String()
 	e, items, err := a.Apply(ctx, changes)
+	a.VerifyWindow = ""
 	if err != nil || e == nil || e.State != StateApplied {
 		return e, items, nil, err
 	}

@@ -198,6 +198,15 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	}
 	defer j.Close()
 	a.Journal = j
+	// An earlier --apply --verify killed in its after window left a change that nothing
+	// showed to help: it does not stay.
+	unverified, err := tuneRollbacker(f, j, a.Limits, stdio).RollbackUnverified(ctx)
+	for _, u := range unverified {
+		fmt.Fprintf(stdio.Stdout, "journal entry %d %s: its --verify run ended before the after window was measured\n", u.ID, u.State)
+	}
+	if err != nil {
+		return fail("rolling back an unverified entry: %v", err)
+	}
 	var e *tune.Entry
 	var items []tune.Item
 	var ver *tune.Verification
