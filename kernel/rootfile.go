@@ -55,6 +55,11 @@ func (e *RefusedError) Error() string {
 	return e.Why + ", refused: only regular files inside the directory are read from a capture or a mounted host"
 }
 
+// OverCap is the refusal of a file that turned out longer than MaxRootFileBytes while read.
+func OverCap(name string) *RefusedError {
+	return &RefusedError{Name: name, Why: fmt.Sprintf("over the %d MiB cap of a kernel file", MaxRootFileBytes>>20)}
+}
+
 // ErrRefused matches every RefusedError with errors.Is.
 var ErrRefused = errors.New("refused")
 
@@ -136,7 +141,7 @@ func (c *confinedFS) openFD(name string, dirOK bool) (int, unix.Stat_t, error) {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
 		if st.Size > MaxRootFileBytes {
-			why = fmt.Sprintf("a file of %d MiB, more than the %d MiB headroom reads of one kernel file", st.Size>>20, MaxRootFileBytes>>20)
+			why = fmt.Sprintf("%d MiB, over the %d MiB cap of a kernel file", st.Size>>20, MaxRootFileBytes>>20)
 		}
 	case unix.S_IFDIR:
 		if !dirOK {
@@ -227,7 +232,7 @@ func (f *cappedFile) Read(p []byte) (int, error) {
 		if n, _ := f.f.Read(one[:]); n == 0 {
 			return 0, io.EOF
 		}
-		return 0, &RefusedError{Name: f.name, Why: fmt.Sprintf("longer than the %d MiB headroom reads of one kernel file", MaxRootFileBytes>>20)}
+		return 0, OverCap(f.name)
 	}
 	if int64(len(p)) > f.left {
 		p = p[:f.left]

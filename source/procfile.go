@@ -83,8 +83,7 @@ func (p *procFile) read() ([]byte, error) {
 			if n >= kernel.MaxRootFileBytes {
 				// A file that grew past the cap after its open (a capture written to
 				// while read): no kernel file is this long.
-				return nil, fmt.Errorf("%s: %w", p.path, &kernel.RefusedError{Name: p.name,
-					Why: fmt.Sprintf("longer than the %d MiB headroom reads of one kernel file", kernel.MaxRootFileBytes>>20)})
+				return nil, fmt.Errorf("%s: %w", p.path, kernel.OverCap(p.name))
 			}
 			buf = append(buf, make([]byte, len(buf))...)
 			*p.buf = buf
