@@ -186,6 +186,8 @@ type doc struct {
 	// banner is the offset of the first "Linux version " at or after the line scanHost
 	// last looked at (len(text) when there is none, -1 before the first search).
 	banner int
+	// longNoted is the number of the last line clipLong named (a line can be read twice).
+	longNoted int
 }
 
 type allocRef struct {

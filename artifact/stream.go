@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"strings"
 
 	"headroom/model"
@@ -63,6 +64,7 @@ func (d *doc) runText(text string) {
 		end, next := d.lineEnd(start)
 		d.pos = next
 		d.no++
+		end = d.clipLong(start, end)
 		l, esc, ascii := parseLine(d.no, text[start:end])
 		if !esc && boring(&l) {
 			used := false
@@ -141,6 +143,27 @@ func (d *doc) lineEnd(pos int) (end, next int) {
 	return len(d.text), len(d.text)
 }
 
+// maxLineBytes is the longest line the parsers read. No kernel or tool output headroom
+// reads has lines near it (/proc/interrupts of a 4096-CPU host: about 45 KB); a longer line
+// went through strings.Fields and the regexps of several parsers, each copying it: one
+// 8 MiB line of numbers took 23.7 s and 202 MiB here, 64 MiB took 199 s and 1.79 GB in the
+// issue 30 audit (item 6).
+const maxLineBytes = 1 << 20
+
+// clipLong returns end, or start for a line longer than maxLineBytes, which is then read
+// as an empty line and named in NotAvailable once.
+func (d *doc) clipLong(start, end int) int {
+	if end-start <= maxLineBytes {
+		return end
+	}
+	if d.no > d.longNoted {
+		d.longNoted = d.no
+		d.tl.NotAvailable = append(d.tl.NotAvailable, model.Unavailable{What: fmt.Sprintf("line %d", d.no),
+			Why: fmt.Sprintf("%d bytes, longer than any line headroom reads (%d MiB); skipped", end-start, maxLineBytes>>20)})
+	}
+	return start
+}
+
 // grow reads lines into the window until it holds at least need lines and can end (closed),
 // or the text ends.
 func (d *doc) grow(need int) {
@@ -149,6 +172,7 @@ func (d *doc) grow(need int) {
 		end, next := d.lineEnd(start)
 		d.pos = next
 		d.no++
+		end = d.clipLong(start, end)
 		n := len(d.ls)
 		if n == cap(d.ls) {
 			// Grow four-fold, and not past the lines left: append grows a long slice

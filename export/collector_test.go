@@ -17,6 +17,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"headroom/internal/testkit"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/source"
@@ -210,18 +211,7 @@ func TestLiveHost(t *testing.T) {
 // extractCapture writes the capture's files under a new directory, for a DirRoot whose
 // files a test can change between samples.
 func extractCapture(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range loadCapture(t).Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.CaptureDir(t, capturePath)
 }
 
 // findingSeverity is the severity label of headroom_finding{id} in s, "" when absent.

@@ -3,7 +3,6 @@ package export
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 
@@ -29,7 +28,7 @@ func (f *sysctlFile) open(root kernel.Root, key string) {
 	if f.err != nil || root.Dir() == "" {
 		return
 	}
-	fd, err := unix.Open(filepath.Join(root.Dir(), f.rel), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := root.OpenFD(f.rel) // open(2) on /, the confined opener elsewhere
 	if err != nil {
 		// Left to kernel.ReadSysctl, which words the error as the rest of headroom does.
 		return

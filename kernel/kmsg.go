@@ -105,7 +105,7 @@ func ParseKmsgRecord(b []byte) (KmsgRecord, error) {
 			continue
 		}
 		if l[0] != ' ' {
-			return KmsgRecord{}, fmt.Errorf("kmsg: seq %d: dictionary line %q does not start with a space", rec.Seq, l)
+			return KmsgRecord{}, excerptf("kmsg: seq %d: dictionary line %q does not start with a space", rec.Seq, l)
 		}
 		if err := addKmsgDict(&rec, l[1:]); err != nil {
 			return KmsgRecord{}, fmt.Errorf("kmsg: seq %d: %w", rec.Seq, err)

@@ -172,7 +172,7 @@ func netDevHeader(line []byte) (cols []string, ok bool, err error) {
 			}
 			name, known := netDevHeaderWords[half][string(tok)]
 			if !known {
-				return nil, false, fmt.Errorf("unknown column %q in the header", tok)
+				return nil, false, excerptf("unknown column %q in the header", tok)
 			}
 			if standard && (n >= len(netDevColumns) || netDevColumns[n] != name) {
 				standard = false

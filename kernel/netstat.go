@@ -121,11 +121,11 @@ func ParseNetStatInto(dst *Groups, data []byte) error {
 func netStatLine(line []byte) (proto, rest []byte, err error) {
 	colon := bytes.IndexByte(line, ':')
 	if colon <= 0 {
-		return nil, nil, fmt.Errorf("want \"Proto: ...\", got %q", line)
+		return nil, nil, excerptf("want \"Proto: ...\", got %q", line)
 	}
 	proto = txtTrim(line[:colon])
 	if len(proto) == 0 || bytes.ContainsAny(proto, " \t") {
-		return nil, nil, fmt.Errorf("bad protocol name %q", proto)
+		return nil, nil, excerptf("bad protocol name %q", proto)
 	}
 	return proto, line[colon+1:], nil
 }

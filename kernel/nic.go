@@ -167,11 +167,11 @@ func parseNICQueues(b []byte) (rx, tx int, err error) {
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(l), " ")
 		if !ok {
-			return 0, 0, fmt.Errorf("line %q is not \"rx N\" or \"tx N\"", l)
+			return 0, 0, excerptf("line %q is not \"rx N\" or \"tx N\"", l)
 		}
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
-			return 0, 0, fmt.Errorf("line %q: bad count", l)
+			return 0, 0, excerptf("line %q: bad count", l)
 		}
 		switch k {
 		case "rx":
@@ -179,7 +179,7 @@ func parseNICQueues(b []byte) (rx, tx int, err error) {
 		case "tx":
 			tx = n
 		default:
-			return 0, 0, fmt.Errorf("line %q is not \"rx N\" or \"tx N\"", l)
+			return 0, 0, excerptf("line %q is not \"rx N\" or \"tx N\"", l)
 		}
 	}
 	return rx, tx, nil

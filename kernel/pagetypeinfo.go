@@ -185,7 +185,7 @@ func ParsePageTypeInfoInto(dst *PageTypeInfo, data []byte) error {
 func pageTypeScalar(b []byte) (int, error) {
 	v, ok := txtInt(txtTrim(b))
 	if !ok || v < 0 || v > 1<<30 {
-		return 0, fmt.Errorf("%q is not a count", txtTrim(b))
+		return 0, excerptf("%q is not a count", txtTrim(b))
 	}
 	return int(v), nil
 }
@@ -228,7 +228,7 @@ func pageTypeFreeRow(row *PageTypeFree, node int, zone, rest []byte) error {
 		}
 		v, ok := txtInt(tok)
 		if !ok || v < 0 {
-			return fmt.Errorf("zone %s type %s order %d: %q is not a count", zone, typ, len(row.Free), tok)
+			return excerptf("zone %s type %s order %d: %q is not a count", zone, typ, len(row.Free), tok)
 		}
 		row.Free = append(row.Free, v)
 	}

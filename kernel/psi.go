@@ -158,7 +158,7 @@ func psiLine(l *PSILine, rest []byte) error {
 		}
 		key, val, ok := bytes.Cut(tok, []byte("="))
 		if !ok {
-			return fmt.Errorf("want key=value, got %q", tok)
+			return excerptf("want key=value, got %q", tok)
 		}
 		var i int
 		switch string(key) {
@@ -171,7 +171,7 @@ func psiLine(l *PSILine, rest []byte) error {
 		case "total":
 			i = 3
 		default:
-			return fmt.Errorf("unknown key %q", key)
+			return excerptf("unknown key %q", key)
 		}
 		if seen[i] {
 			return fmt.Errorf("%s given twice", key)
@@ -180,14 +180,14 @@ func psiLine(l *PSILine, rest []byte) error {
 		if i == 3 {
 			v, ok := txtInt(val)
 			if !ok || v < 0 {
-				return fmt.Errorf("total: %q is not a count of microseconds", val)
+				return excerptf("total: %q is not a count of microseconds", val)
 			}
 			l.TotalUsec = v
 			continue
 		}
 		f, ok := txtFloat(val)
 		if !ok || f < 0 {
-			return fmt.Errorf("%s: %q is not a percentage", key, val)
+			return excerptf("%s: %q is not a percentage", key, val)
 		}
 		switch i {
 		case 0:

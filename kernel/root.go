@@ -42,8 +42,14 @@ type Root struct {
 func HostRoot() Root { return DirRoot("/") }
 
 // DirRoot reads from a directory laid out like / (a captured tree or a fixture).
+//
+// Any directory other than / is read through the confined opener (rootfile.go): symlinks
+// only inside it, regular files only, each at most MaxRootFileBytes.
 func DirRoot(dir string) Root {
-	return Root{fsys: os.DirFS(dir), dir: dir, netDir: "proc/net", Name: dir}
+	if dir == "/" {
+		return Root{fsys: os.DirFS(dir), dir: dir, netDir: "proc/net", Name: dir}
+	}
+	return Root{fsys: newConfinedFS(dir), dir: dir, netDir: "proc/net", Name: dir}
 }
 
 // MountedHostRoot reads a running host's / mounted at dir, as a container sees the node

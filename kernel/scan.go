@@ -102,7 +102,40 @@ func (t *txtLines) nextNonBlank() ([]byte, bool) {
 
 // errorf returns a LineError for the line last returned.
 func (t *txtLines) errorf(format string, args ...any) error {
-	return &LineError{Line: t.num, Err: fmt.Errorf(format, args...)}
+	return &LineError{Line: t.num, Err: excerptf(format, args...)}
+}
+
+// excerptBytes bounds what a parse error quotes of the text it could not parse. The text may
+// be anything a capture directory held (issue 30 item 3: a link to /etc/shadow put its first
+// line into doctor's report, serve's status page and check's one-line message); the
+// opener refuses such links (rootfile.go), and an error still quotes no more than this.
+const excerptBytes = 48
+
+// excerpt is at most excerptBytes of s, cut at a UTF-8 boundary, with "…" when cut.
+func excerpt[T string | []byte](s T) string {
+	if len(s) <= excerptBytes {
+		return string(s)
+	}
+	n := excerptBytes
+	for n > 0 && s[n]&0xc0 == 0x80 {
+		n--
+	}
+	return string(s[:n]) + "…"
+}
+
+// excerptf is fmt.Errorf with every string and []byte argument cut to an excerpt: the
+// format of the parsers' errors, which quote their input with %q (escaping control
+// characters).
+func excerptf(format string, args ...any) error {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = excerpt(v)
+		case []byte:
+			args[i] = excerpt(v)
+		}
+	}
+	return fmt.Errorf(format, args...)
 }
 
 // txtSpaces marks the bytes that separate fields: space, tab, and the CR, VT, FF that pasted
@@ -588,7 +621,7 @@ func txtNodeZoneAt(data []byte, p, node int, zone string) (int, bool) {
 func txtNodeZone(line []byte) (node int, zone, rest []byte, err error) {
 	tok, rest := txtField(line)
 	if !bytes.Equal(tok, []byte("Node")) {
-		return 0, nil, nil, fmt.Errorf("want \"Node N, zone NAME\", got %q", line)
+		return 0, nil, nil, excerptf("want \"Node N, zone NAME\", got %q", line)
 	}
 	tok, rest = txtField(rest)
 	tok, hadComma := bytes.CutSuffix(tok, []byte(","))
@@ -597,21 +630,21 @@ func txtNodeZone(line []byte) (node int, zone, rest []byte, err error) {
 		var comma []byte
 		comma, rest = txtField(rest)
 		if !bytes.Equal(comma, []byte(",")) {
-			return 0, nil, nil, fmt.Errorf("want \"Node N, zone NAME\", got %q", line)
+			return 0, nil, nil, excerptf("want \"Node N, zone NAME\", got %q", line)
 		}
 	}
 	n, ok := txtInt(tok)
 	if !ok || n < 0 || n > math.MaxInt32 {
-		return 0, nil, nil, fmt.Errorf("node %q is not a number", tok)
+		return 0, nil, nil, excerptf("node %q is not a number", tok)
 	}
 	tok, rest = txtField(rest)
 	if !bytes.Equal(tok, []byte("zone")) {
-		return 0, nil, nil, fmt.Errorf("want \"Node N, zone NAME\", got %q", line)
+		return 0, nil, nil, excerptf("want \"Node N, zone NAME\", got %q", line)
 	}
 	zone, rest = txtField(rest)
 	zone, _ = bytes.CutSuffix(zone, []byte(","))
 	if len(zone) == 0 {
-		return 0, nil, nil, fmt.Errorf("no zone name in %q", line)
+		return 0, nil, nil, excerptf("no zone name in %q", line)
 	}
 	return int(n), zone, rest, nil
 }

@@ -185,7 +185,7 @@ func statSoftIRQ(fill *txtCountersFill, c *Counters, rest []byte) error {
 		}
 		v, ok := txtInt(tok)
 		if !ok || v < 0 {
-			return fmt.Errorf("softirq column %d: %q is not a count", n+1, tok)
+			return excerptf("softirq column %d: %q is not a count", n+1, tok)
 		}
 		if n == len(vals) {
 			return fmt.Errorf("softirq: more than %d columns", len(vals)-1)

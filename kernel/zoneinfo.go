@@ -201,7 +201,7 @@ func zoneinfoProtection(p []int64, b []byte) ([]int64, error) {
 		inner, ok = bytes.CutSuffix(inner, []byte(")"))
 	}
 	if !ok {
-		return p, fmt.Errorf("protection: want \"(a, b, ...)\", got %q", b)
+		return p, excerptf("protection: want \"(a, b, ...)\", got %q", b)
 	}
 	p = p[:0]
 	for len(inner) > 0 {
@@ -213,7 +213,7 @@ func zoneinfoProtection(p []int64, b []byte) ([]int64, error) {
 		}
 		v, ok := txtInt(txtTrim(tok))
 		if !ok {
-			return p, fmt.Errorf("protection: %q is not an integer", txtTrim(tok))
+			return p, excerptf("protection: %q is not an integer", txtTrim(tok))
 		}
 		p = append(p, v)
 	}
@@ -230,7 +230,7 @@ func zoneinfoScanned(fill *txtCountersFill, b []byte) error {
 		inner, ok = bytes.CutSuffix(inner, []byte(")"))
 	}
 	if !ok {
-		return fmt.Errorf("scanned: unexpected %q after the value", b)
+		return excerptf("scanned: unexpected %q after the value", b)
 	}
 	for {
 		label, rest := txtField(inner)
@@ -241,7 +241,7 @@ func zoneinfoScanned(fill *txtCountersFill, b []byte) error {
 		val, rest := txtField(rest)
 		inner = rest
 		if !ok || len(val) == 0 {
-			return fmt.Errorf("scanned: want \"(label: N ...)\", got %q", b)
+			return excerptf("scanned: want \"(label: N ...)\", got %q", b)
 		}
 		field := ""
 		for _, l := range zoneinfoScanLabels {
@@ -250,11 +250,11 @@ func zoneinfoScanned(fill *txtCountersFill, b []byte) error {
 			}
 		}
 		if field == "" {
-			return fmt.Errorf("scanned: unknown label %q", label)
+			return excerptf("scanned: unknown label %q", label)
 		}
 		v, ok := txtInt(val)
 		if !ok {
-			return fmt.Errorf("scanned %s: %q is not an integer", label, val)
+			return excerptf("scanned %s: %q is not an integer", label, val)
 		}
 		fill.setString(field, v)
 	}

@@ -125,6 +125,10 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 			err = errors.Join(err, fmt.Errorf("lab: teardown of run %s: %w", l.RunID, cerr))
 		}
 	}()
+	// The namespaces are the host's to see: swept by a guardian if this process is killed.
+	if err := l.Guard(); err != nil {
+		return nil, err
+	}
 	progress(fmt.Sprintf("run %s: %s, settings %s: building %s", l.RunID, describe(p), set.Name(), sc.Name))
 	topo, err := sc.Build(l, p)
 	if err != nil {

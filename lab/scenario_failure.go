@@ -205,6 +205,13 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	if err != nil {
 		return nil, err
 	}
+	// Every failure scenario creates namespaces, and most cgroups, zram swap or scratch
+	// files: a guardian sweeps them if this process is killed (SIGKILL, the OOM killer),
+	// where no deferred Close runs.
+	if err := l.Guard(); err != nil {
+		l.Close()
+		return nil, err
+	}
 	objs, err := netlab.NewObjects(l.RunID)
 	if err != nil {
 		l.Close()

@@ -75,6 +75,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.Progressf("swap on %s, %s of zram", dev, plan.FormatBytes(swapZramBytes))
 	run := &FailureRun{}
 	run.Notes = append(run.Notes, fmt.Sprintf("swap: %s, %s of zram", dev, plan.FormatBytes(swapZramBytes)))
 	addr := net.JoinHostPort(lk.AddrB.String(), "5005")

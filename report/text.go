@@ -37,7 +37,11 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
 	}
 	p.f("headroom doctor: %s, %s\n\n", src, when)
-	writeVerdictText(p, storyOf(d))
+	if d.NothingChecked() {
+		p.f("Verdict: nothing could be checked: none of the %d rules had the data it needs, so this is no clean bill of health\n\n", len(d.Checks))
+	} else {
+		writeVerdictText(p, storyOf(d))
+	}
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
 	if tl.Source.NetView != "" {
 		p.f("Network  read in %s\n", tl.Source.NetView)

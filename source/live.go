@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"headroom/kernel"
@@ -149,7 +150,8 @@ func (s *Sampler) note(what string, err error) {
 	if _, seen := s.unavailable[what]; seen {
 		return
 	}
-	why := err.Error()
+	// The readers' errors start with the file's path, which What already says.
+	why := strings.TrimPrefix(err.Error(), what+": ")
 	if errors.Is(err, kernel.ErrNotSupported) {
 		why = "not available on this kernel or host"
 	}

@@ -3,7 +3,6 @@ package source
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -47,23 +46,15 @@ func openProcFile(root kernel.Root, name string) *procFile {
 	if dir == "" {
 		return p
 	}
-	full := filepath.Join(dir, name)
-	for {
-		fd, err := unix.Open(full, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			if errors.Is(err, unix.ENOENT) {
-				p.err = fmt.Errorf("%s: %w", p.path, kernel.ErrNotSupported)
-			} else {
-				p.err = fmt.Errorf("%s: %w", p.path, err)
-			}
-			return p
-		}
-		p.fd = fd
-		break
+	// On / this is open(2); under any other directory the confined opener, which refuses
+	// FIFOs, devices, sockets, links out of the directory and oversized files
+	// (kernel/rootfile.go), at open time only.
+	fd, err := root.OpenFD(name)
+	if err != nil {
+		p.err = err
+		return p
 	}
+	p.fd = fd
 	return p
 }
 
@@ -89,6 +80,11 @@ func (p *procFile) read() ([]byte, error) {
 	for {
 		buf := *p.buf
 		if n == len(buf) {
+			if n >= kernel.MaxRootFileBytes {
+				// A file that grew past the cap after its open (a capture written to
+				// while read): no kernel file is this long.
+				return nil, fmt.Errorf("%s: %w", p.path, kernel.OverCap(p.name))
+			}
 			buf = append(buf, make([]byte, len(buf))...)
 			*p.buf = buf
 		}

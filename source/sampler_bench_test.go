@@ -10,8 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
-
+	"headroom/internal/testkit"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -21,20 +20,7 @@ import (
 // do not move between reads.
 func frozenRoot(t testing.TB) (kernel.Root, string) {
 	t.Helper()
-	a, err := txtar.ParseFile("../testdata/captures/vm-6.18.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, f := range a.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testkit.CaptureDir(t, "../testdata/captures/vm-6.18.txtar")
 	return kernel.DirRoot(dir), dir
 }
 

@@ -139,6 +139,10 @@ type Applier struct {
 	// tcp_mem are never set below what the host uses now (Usage), whatever it says.
 	AllowLower bool
 	Usage      Usage
+	// VerifyWindow is set by Verifier.ApplyVerified: the entry is marked applied with its
+	// verification pending (VerifyPending) in the same journal save, so a run killed in
+	// the after window leaves an entry the next apply rolls back (RollbackUnverified).
+	VerifyWindow string
 	// AllOrNothing refuses the whole set when any change would not be written (--all-or-
 	// nothing); by default Apply writes what it can and reports the rest.
 	AllOrNothing bool
@@ -468,6 +472,9 @@ func (a *Applier) Apply(ctx context.Context, changes []model.Change) (*Entry, []
 
 	e.State = StateApplied
 	e.Updated = a.now()
+	if a.VerifyWindow != "" {
+		e.Verify = &Verification{Window: a.VerifyWindow, Decision: VerifyPending}
+	}
 	if err := a.Journal.Save(jf); err != nil {
 		return e, items, fmt.Errorf("every change is in effect, but marking journal entry %d applied failed: %w (rollback still works: the entry is pending)", e.ID, err)
 	}

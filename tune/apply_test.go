@@ -292,7 +292,7 @@ func TestRollbackPendingEntryNothingToUndo(t *testing.T) {
 	if len(fs.writes) != 0 {
 		t.Errorf("rollback wrote %v", fs.writes)
 	}
-	if n := done[0].Notes; len(n) != 1 || !strings.HasPrefix(n[0], "nothing to undo: the apply was interrupted before its first change") {
+	if n := done[0].Notes; len(n) != 1 || !strings.HasPrefix(n[0], "nothing to undo: every value equals its old value (the apply was interrupted before its first change") {
 		t.Errorf("notes %q", n)
 	}
 }

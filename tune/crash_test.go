@@ -112,7 +112,7 @@ func checkCrashRollback(t *testing.T, stateDir string, opener func(string) (Sysc
 		t.Fatal(err)
 	}
 	if len(done) != 1 || done[0].State != StateRolledBack || len(done[0].Notes) != 1 ||
-		!strings.HasPrefix(done[0].Notes[0], "nothing to undo: the apply was interrupted before its first change") {
+		!strings.HasPrefix(done[0].Notes[0], "nothing to undo: every value equals its old value (the apply was interrupted before its first change") {
 		t.Fatalf("rollback: %+v", done)
 	}
 	for _, r := range done[0].Changes {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -106,6 +107,14 @@ func (r *Rollbacker) Rollback(ctx context.Context, to int) ([]*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Under the journal's lock no other headroom writes a drop-in: a temporary file of one
+	// is left by a run killed inside WriteFileAtomic (an apply, or a rollback restoring the
+	// old content), which the rollback removes as it promises.
+	for _, e := range jf.Entries {
+		if e.Persist != nil {
+			removeStaleTemps(filepath.Dir(e.Persist.Path), filepath.Base(e.Persist.Path))
+		}
+	}
 	var done []*Entry
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -122,6 +131,48 @@ func (r *Rollbacker) Rollback(ctx context.Context, to int) ([]*Entry, error) {
 		}
 	}
 	return done, nil
+}
+
+// VerifyPending is the decision of a --verify whose after window has not ended: what the
+// journal holds while it runs, and after the run was killed in it.
+const VerifyPending = "pending"
+
+// RollbackUnverified rolls back every applied entry whose --verify never decided: the run
+// that applied it was killed (SIGKILL, the OOM killer, a reboot) during its after window.
+// Nothing shows such a change helps, and --verify's promise is that a change without that
+// evidence does not stay (issue 30 item 9). It runs under the journal's lock, which the
+// verifying run held until it died, so a pending verification is never a live one. The
+// entries, and any newer, are rolled back; their verification says why.
+func (r *Rollbacker) RollbackUnverified(ctx context.Context) ([]*Entry, error) {
+	jf, err := r.Journal.Load()
+	if err != nil {
+		return nil, err
+	}
+	first := 0
+	for _, e := range jf.Entries {
+		if e.State == StateApplied && e.Verify != nil && e.Verify.Decision == VerifyPending && (first == 0 || e.ID < first) {
+			first = e.ID
+		}
+	}
+	if first == 0 {
+		return nil, nil
+	}
+	done, rerr := r.Rollback(context.WithoutCancel(ctx), first)
+	jf, err = r.Journal.Load()
+	if err != nil {
+		return done, errors.Join(rerr, err)
+	}
+	for _, e := range jf.Entries {
+		if v := e.Verify; v != nil && v.Decision == VerifyPending && e.ID >= first {
+			v.Decision = "rolled-back"
+			if e.State != StateRolledBack {
+				v.Decision = "rollback-failed"
+			}
+			v.Error = "the after window was never measured: the run that applied this ended during it (killed?); rolled back by the next tune --apply"
+			v.Tripped = append(v.Tripped, "the after window could not be measured")
+		}
+	}
+	return done, errors.Join(rerr, r.Journal.Save(jf))
 }
 
 func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
@@ -266,7 +317,11 @@ func (r *Rollbacker) undoEntry(ctx context.Context, e *Entry) error {
 	case nsGone:
 		e.Notes = append(e.Notes, fmt.Sprintf("network namespace %q no longer exists: its settings went with it, nothing to undo", e.Netns))
 	case undone == 0 && wasPending:
-		e.Notes = append(e.Notes, "nothing to undo: the apply was interrupted before its first change (every value still equals its old value)")
+		// The journal is saved before the first write and after the last, so a pending
+		// entry whose values are all old was either interrupted before its first write, or
+		// rolled back by a run that could not save the journal afterwards (ENOSPC): which,
+		// the journal cannot tell.
+		e.Notes = append(e.Notes, "nothing to undo: every value equals its old value (the apply was interrupted before its first change, or an earlier rollback restored them and could not save the journal)")
 	case undone == 0:
 		e.Notes = append(e.Notes, "nothing to undo: every value already equals its old value")
 	default:

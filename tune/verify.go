@@ -827,7 +827,9 @@ func (v *Verifier) ApplyVerified(ctx context.Context, a *Applier, rb *Rollbacker
 // finish applies, measures the after window (and its extensions), decides and saves the
 // verification in the entry; without a baseline (no guard, no judge) it decides at once.
 func (v *Verifier) finish(ctx context.Context, a *Applier, rb *Rollbacker, applied, changes []model.Change, guards []Guard, judges map[string][]string, baseline ...Window) (*Entry, []Item, *Verification, error) {
+	a.VerifyWindow = v.Window.String()
 	e, items, err := a.Apply(ctx, changes)
+	a.VerifyWindow = ""
 	if err != nil || e == nil || e.State != StateApplied {
 		return e, items, nil, err
 	}

@@ -205,6 +205,15 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	}
 	defer j.Close()
 	a.Journal = j
+	// An earlier --apply --verify killed in its after window left a change that nothing
+	// showed to help: it does not stay.
+	unverified, err := tuneRollbacker(f, j, a.Limits, stdio).RollbackUnverified(ctx)
+	for _, u := range unverified {
+		fmt.Fprintf(stdio.Stdout, "journal entry %d %s: its --verify run ended before the after window was measured\n", u.ID, u.State)
+	}
+	if err != nil {
+		return fail("rolling back an unverified entry: %v", err)
+	}
 	var e *tune.Entry
 	var items []tune.Item
 	var ver *tune.Verification
@@ -223,6 +232,8 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 		held = held || (it.Action.Blocks() && it.Action != tune.ActionNeedsNIC)
 	}
 	if err != nil {
+		// What was not applied whatever the failure is still said.
+		writeNotApplied(stdio.Stdout, skipped)
 		return fail("%v", err)
 	}
 	if e == nil {
@@ -246,10 +257,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 			held = true
 		}
 	}
-	if len(skipped) > 0 {
-		fmt.Fprintln(stdio.Stdout, "not applied:")
-		tune.WritePreview(stdio.Stdout, skipped)
-	}
+	writeNotApplied(stdio.Stdout, skipped)
 	if held {
 		// Some changes that were asked for are not in effect: say so in the exit code too.
 		return exitWarning
@@ -334,6 +342,14 @@ func tuneRenderFormat(f tuneFlags, changes []model.Change, limits plan.Limits, s
 		return exitFailure
 	}
 	return exitOK
+}
+
+// writeNotApplied lists the changes an apply left out, with why.
+func writeNotApplied(w io.Writer, skipped []tune.Item) {
+	if len(skipped) > 0 {
+		fmt.Fprintln(w, "not applied:")
+		tune.WritePreview(w, skipped)
+	}
 }
 
 func tuneRender(stdio IO, err error) int {

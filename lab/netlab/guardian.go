@@ -15,10 +15,12 @@ import (
 	"time"
 )
 
-// The guardian. A run that changes global sysctls (--allow-global) restores them in Close,
-// which runs on return, panic, SIGINT, SIGTERM and SIGHUP (cmd/headroom cancels the context
-// on all three). Nothing runs in a process killed with SIGKILL, or by the OOM killer, so
-// before the first global value is written the run starts a guardian: this same executable
+// The guardian. A run restores what it changed (global sysctls with --allow-global) and
+// removes what it created (namespaces, cgroups, zram swap) in Close, which runs on return,
+// panic, SIGINT, SIGTERM and SIGHUP (cmd/headroom cancels the context on all three).
+// Nothing runs in a process killed with SIGKILL, or by the OOM killer, so every lab run
+// (Lab.Guard, from RunCase and RunFailure before anything is created) and any run before
+// its first global value is written starts a guardian: this same executable
 // in the helper mode "guardian", in a session of its own (setsid, so the terminal's SIGHUP
 // and SIGINT of a dropped ssh session or a ^C do not reach it), holding the read end of a
 // pipe whose only write end is the run's. The kernel closes that write end when the run

@@ -73,6 +73,32 @@ func New() (*Lab, error) {
 	return l, nil
 }
 
+// Guard starts the run's guardian (guardian.go) unless it runs already, so that a SIGKILL
+// from here on is swept within seconds: namespaces, cgroups, zram swap, scratch directories
+// and global sysctls. A global sysctl write starts it by itself; a run that creates
+// anything else the host sees (swap-under-load's zram swap, issue 30 item 8: left as host
+// swap until `lab cleanup`; lab/vm's QEMU and its scratch files) calls Guard before.
+func (l *Lab) Guard() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return fmt.Errorf("lab: run %s already closed", l.RunID)
+	}
+	return l.guardLocked()
+}
+
+func (l *Lab) guardLocked() error {
+	if l.guard != nil {
+		return nil
+	}
+	g, err := startGuardian(&l.owner)
+	if err != nil {
+		return err
+	}
+	l.guard = g
+	return nil
+}
+
 // Prefix is the name prefix of every namespace of this run, for Cleanup.
 func (l *Lab) Prefix() string { return NamePrefix + l.RunID + "-" }
 
@@ -363,32 +389,6 @@ func (l *Lab) SetSysctl(h *Host, key, value string, allowGlobal bool) (scope Sco
 	}
 	readBack, err = l.setGlobalSysctl(key, value)
 	return scope, readBack, err
-}
-
-// Guard starts the run's guardian now (guardian.go), if it does not run yet: after a
-// SIGKILL of this process it sweeps the run's namespaces and journaled objects (Objects of
-// this run id: scratch directories, cgroups, processes). A run that starts what must not
-// outlive it (lab/vm's QEMU, its scratch files) calls it before creating them; a run that
-// changes a global sysctl gets one anyway.
-func (l *Lab) Guard() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		return fmt.Errorf("lab: run %s already closed", l.RunID)
-	}
-	return l.guardLocked()
-}
-
-func (l *Lab) guardLocked() error {
-	if l.guard != nil {
-		return nil
-	}
-	g, err := startGuardian(&l.owner)
-	if err != nil {
-		return err
-	}
-	l.guard = g
-	return nil
 }
 
 func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
