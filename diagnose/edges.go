@@ -258,6 +258,11 @@ func busyCPU(cause, effect *Finding) (string, bool) {
 // namesMinFree holds when the unknown key was meant as vm.min_free_kbytes.
 func namesMinFree(cause, effect *Finding) (string, bool) {
 	for _, e := range cause.Evidence {
+		if strings.Contains(e.Value, sysctlWorked) {
+			return "", false
+		}
+	}
+	for _, e := range cause.Evidence {
 		if strings.Contains(e.Value, "vm.min_free_kbytes") {
 			return "the key was meant as vm.min_free_kbytes", true
 		}

@@ -364,6 +364,15 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 			"without a dump the other zones' state is unknown", v.cz, af.Order))
 		return
 	}
+	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok {
+		// The author raised the reserve and the failures stopped (issue 29): the outcome
+		// decides between a reserve too small and fragmentation, which a larger reserve
+		// does not defragment.
+		v.inferred = false
+		v.class = classReserve
+		v.notes = append(v.notes, fmt.Sprintf("the text states the outcome: with vm.min_free_kbytes raised to %s the failures went away (%s), so the reserve was what fell short", strings.TrimSpace(o.Value), o.Source))
+		return
+	}
 	if af.Order == 0 {
 		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
 		v.inferred = false

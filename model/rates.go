@@ -57,6 +57,11 @@ const (
 	RateNICRxDropPerSec = "nic_rx_dropped_per_sec"
 	// RateSocketDropPerSec: packets dropped at a socket (SocketDropCounters).
 	RateSocketDropPerSec = "socket_dropped_per_sec"
+	// Only in a sample stated in the text (artifact/stated.go): the longest freeze the
+	// author states in seconds ("freeze for like 4-5 seconds"), and 1 when the text states
+	// that the NIC overruns ("resulting in packet overruns").
+	RateStatedStallSec  = "stated_stall_sec"
+	RateStatedRxOverrun = "stated_rx_overruns"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a
