@@ -182,6 +182,21 @@ func (d *doc) stated() {
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
+		for _, m := range reStatedDemand.FindAllStringSubmatchIndex(para, -1) {
+			n, err := strconv.Atoi(para[m[2]:m[3]])
+			kb, ok := statedKB(para[m[4]:m[5]], para[m[6]:m[7]])
+			if err != nil || !ok || n <= 0 || n > 1_000_000 {
+				continue
+			}
+			per := kb * 1024
+			if m[8] >= 0 {
+				f, _ := strconv.Atoi(para[m[8]:m[9]])
+				per *= float64(f)
+			}
+			sentence := sentenceAround(para, m[0], m[1])
+			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
+			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
+		}
 		for _, m := range reStatedLink.FindAllStringSubmatchIndex(para, -1) {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
 				continue
@@ -256,6 +271,9 @@ var (
 	// A sentence that names a kernel backtrace, and the function names it quotes.
 	reTraceSentence = regexp.MustCompile(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
 	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
+	// directions), the demand an author computes for socket buffers.
+	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
 	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.

@@ -250,6 +250,22 @@ func TestStorySeed004(t *testing.T) {
 	if !strings.Contains(s.Chains[0].Links[0].Proof.Value, "(1.6 GiB) = 183% of lowmem") {
 		t.Errorf("tcp_mem proof %q", s.Chains[0].Links[0].Proof.Value)
 	}
+	// "20 connections x 16MBytes x 2 = 640MBytes" against 896 MB of lowmem, with tcp_mem
+	// (1.6 GB) no bound: flagged, and linked behind tcp-mem-oversized.
+	if !inOrder(ids, []string{"tcp-mem-oversized", "tcp-buffers-exceed-budget", "alloc-fail-lowmem"}) {
+		t.Errorf("chain %v, want the 640 MB of buffers between tcp_mem and the failures", ids)
+	}
+	for _, f := range d.Findings {
+		if f.ID == "tcp-buffers-exceed-budget" && (f.Severity < Warning || !strings.Contains(f.Title, "640 MiB")) {
+			t.Errorf("buffers: %s %q", f.Severity, f.Title)
+		}
+		if f.Severity == Critical && strings.Contains(fmt.Sprint(f.Evidence), "64 bit machines") {
+			t.Errorf("the 64-bit slide's numbers judged critical for this host: %s", f.ID)
+		}
+	}
+	if !strings.Contains(fmt.Sprint(d.Checks), "1 Gbit/s") {
+		t.Errorf("\"2 × 1Gbps (bonded)\" should give the link speed: %+v", d.Checks)
+	}
 	fc := s.FirstChange
 	if fc == nil || fc.Key != "net.ipv4.tcp_mem" || !strings.Contains(fc.Command, "sysctl -w net.ipv4.tcp_mem=") {
 		t.Fatalf("first change %+v", fc)

@@ -62,6 +62,10 @@ const (
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec  = "stated_stall_sec"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
+	// 640MBytes"): the connections, and the bytes each may hold (both directions).
+	RateStatedFlows           = "stated_flows"
+	RateStatedFlowBufferBytes = "stated_flow_buffer_bytes"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a
