@@ -472,14 +472,30 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 	}
 }
 
-// sentenceAround returns the sentence holding text[a:b].
+// sentenceAround returns the sentence holding text[a:b]. A sentence ends at '.', '!' or '?'
+// followed by a space or the end: the dots of "vm.min_free_kbytes" or "2.6.30" end none.
 func sentenceAround(text string, a, b int) string {
-	s := strings.LastIndexAny(text[:a], ".!?") + 1
-	e := strings.IndexAny(text[b:], ".!?")
-	if e < 0 {
-		return text[s:]
+	s := 0
+	for i := a - 1; i >= 0; i-- {
+		if sentenceEnd(text, i) {
+			s = i + 1
+			break
+		}
 	}
-	return text[s : b+e]
+	for i := b; i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			return text[s:i]
+		}
+	}
+	return text[s:]
+}
+
+func sentenceEnd(text string, i int) bool {
+	switch text[i] {
+	case '.', '!', '?':
+		return i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == '\n'
+	}
+	return false
 }
 
 // lastKeyBefore is the sysctl key the text named last at or before line no, within the
