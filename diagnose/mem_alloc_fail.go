@@ -662,6 +662,10 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		}
 		f.When = memVerdictTimes(vs)
 	}
+	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok && class == classReserve {
+		// What decided the cause without a dump (classifyWithoutDump): the author's result.
+		f.Evidence = append(f.Evidence, Evidence{What: "the author's outcome", Value: fmt.Sprintf("vm.min_free_kbytes raised to %s: the failures went away", strings.TrimSpace(o.Value)), Source: o.Source})
+	}
 	if len(logOnly) > 0 {
 		f.Evidence = append(f.Evidence, logEvidence("address-space failures in the log", logOnly))
 	}

@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -74,7 +73,7 @@ func TestMemSeed000(t *testing.T) {
 	if strings.HasPrefix(f.Title, "inferred: ") {
 		t.Errorf("title %q: the stated outcome decides it", f.Title)
 	}
-	if !strings.Contains(f.Explanation+fmt.Sprint(f.Evidence), "went away") {
+	if !evidenceHas(f, "the author's outcome", "raised to 20000") {
 		t.Errorf("the outcome is not cited: %s %+v", f.Explanation, f.Evidence)
 	}
 	if !evidenceHas(f, "page allocation failures", "afpd") || !evidenceHas(f, "page allocation failures", "order 2, mode 0x20") {
