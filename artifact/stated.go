@@ -109,8 +109,8 @@ func (d *doc) stated() {
 				foreignWhy = why
 			}
 			return
-		case model.SubjectAdvice, model.SubjectOutcome:
-			return
+		case model.SubjectOutcome:
+			return // the state after the fix, not the problem's
 		}
 		if old, ok := rates[key]; !ok || v > old {
 			rates[key] = v
@@ -177,7 +177,8 @@ func (d *doc) stated() {
 		}
 		for _, m := range reStatedOverrun.FindAllStringIndex(para, -1) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
+			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
 				continue
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)

@@ -31,7 +31,8 @@ var (
 	// "(64 bit machines)", "32-bit boxes": machines named by their word size.
 	reMachineBits = regexp.MustCompile(`(?i)\b(32|64)[ -]?bit\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
 	// Advice: what someone should do, not what the host has.
-	reAdvice = regexp.MustCompile(`(?i)\b(?:run the command|you can|you could|you should|should be|could just set|we recommend|i recommend|recommended|try setting|set it to)\b`)
+	// "you can see ..." is an observation, so only the verbs of a change count.
+	reAdvice = regexp.MustCompile(`(?i)\b(?:run the command|you (?:can|could|should|may|might) (?:set|change|raise|lower|increase|decrease|add|use|try|run|make)|you should|should be (?:set|changed|raised|lowered|increased|reduced)|could just set|we recommend|i recommend|recommended|try setting|set it to)\b`)
 	// "after changing it to 20000 (~20MB), the problem went away": the value set and its
 	// result, in one sentence.
 	reStatedOutcome = regexp.MustCompile(`(?i)\b(?:after|by|when)\s+(?:changing|setting|raising|increasing|bumping|lowering|reducing|decreasing|putting)\s+(?:it|this|that|the\s+value|the\s+setting|([a-z][\w.]*[a-z]))\s+(?:up\s+|down\s+)?to\s+(\d+)\b`)

@@ -120,6 +120,16 @@ func TestSubjectClasses(t *testing.T) {
 	if len(foreignSamples(host)) != 0 || len(host.Samples) != 1 {
 		t.Errorf("the author's own numbers: %+v", host.Samples)
 	}
+	seen := parse("Looking at top, you can see kswapd0 at 99% CPU for minutes.\n")
+	if len(seen.Samples) != 1 || len(foreignSamples(seen)) != 0 {
+		t.Errorf("\"you can see\" is an observation, not advice: %+v", seen.Samples)
+	}
+	gloss := parse("RX overruns: the number of frames the NIC dropped because its FIFO was full.\n")
+	for _, s := range gloss.Samples {
+		if s.Rates[model.RateStatedRxOverrun] > 0 {
+			t.Errorf("a glossary line states no overrun: %+v", s)
+		}
+	}
 	box := parse("I wrote this up after a week of tests.\n\nOn my test box kswapd0 sat at 99% CPU.\n")
 	if fs := foreignSamples(box); len(fs) != 1 || !strings.Contains(fs[0], "test box") {
 		t.Errorf("a test box's numbers: %v", fs)
