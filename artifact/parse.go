@@ -33,7 +33,9 @@ const (
 	KindKernelLog    = "kernel_log"
 	KindVMStat       = "vmstat"
 	KindTop          = "top"
-	KindStated       = "stated" // numbers a person wrote in prose (stated.go)
+	KindStated       = "stated"        // numbers a person wrote in prose (stated.go)
+	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
+	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"

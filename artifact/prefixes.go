@@ -442,11 +442,14 @@ func commentMarker(t string) string {
 // that holds sysctl assignments, since a commented-out setting is not a setting.
 func (d *doc) uncommentBlock(i int) {
 	mark := commentMarker(d.ls[i].Text)
-	if mark == "" || d.ls[i].uncommented {
+	if mark == "" || d.ls[i].uncommented || d.ls[i].Kernel {
 		return
 	}
 	k := i
-	for k < len(d.ls) && !d.used[k] && commentMarker(d.ls[k].Text) == mark {
+	// A kernel log line is the kernel's message as printed ("# HELP ..." after a syslog
+	// prefix is what was logged), and the streamed parse logs such lines without reading
+	// them (stream.go): a comment block stops at one.
+	for k < len(d.ls) && !d.used[k] && !d.ls[k].Kernel && commentMarker(d.ls[k].Text) == mark {
 		k++
 	}
 	if k-i < 3 {

@@ -18,6 +18,16 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft[0] == '[' && strings.Contains(t, "sec") {
+		if n := d.tryIperf(i); n > 0 { // iperf, iperf3, bwctl (iperf.go)
+			return n
+		}
+	}
+	if strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_")) {
+		if n := d.tryNodeExporter(i); n > 0 { // node_exporter's exposition (nodeexporter.go)
+			return n
+		}
+	}
 	try := func(fs ...func(int) int) int {
 		for _, f := range fs {
 			if n := f(i); n > 0 {

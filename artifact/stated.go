@@ -29,8 +29,9 @@ import (
 const statedMaxLines = 20000
 
 type proseLine struct {
-	no   int
-	text string
+	no    int
+	text  string
+	quote int // mail quoting depth removed from the line (Line.Quote)
 }
 
 const numRe = `(\d+(?:[.,]\d+)?)\s*(k|K|m|M|[Mm]illions?|[Tt]housands?)?`
@@ -43,7 +44,8 @@ var (
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
 	reStatedIntr = regexp.MustCompile(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "GBit ethernet", "gigabit", "10GbE", "2*40G ethernet", "25 Gbps NIC"
-	reStatedLink = regexp.MustCompile(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:ethernet|nics?|links?|ports?|interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
+	// "2 × 1Gbps (bonded) network interface": a parenthesis between the speed and the noun.
+	reStatedLink = regexp.MustCompile(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:\([^)]{1,20}\)\s*)?(?:ethernet|nics?|links?|ports?|(?:network\s+)?interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
 	// "this value was something like 2000", "the current value is 65536"
 	reStatedValue = regexp.MustCompile(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
 )
@@ -52,7 +54,7 @@ var (
 func (d *doc) keepProse(i int) {
 	d.acct.Prose++
 	if len(d.proseLines) < statedMaxLines {
-		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text})
+		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text, quote: d.ls[i].Quote})
 	}
 }
 
@@ -72,22 +74,44 @@ func scale(num, unit string) (float64, bool) {
 }
 
 // stated reads the kept prose, paragraph by paragraph (a statement wraps across lines), into
-// one stated sample, stated NICs and stated setting values.
+// one stated sample, stated NICs and stated setting values. Each number is the host's only
+// when its subject is (subject.go): another machine's rates go to a sample of their own,
+// marked as such; a recommendation or an outcome is no rate at all.
 func (d *doc) stated() {
 	if len(d.proseLines) == 0 {
 		return
 	}
-	tlbText := false
+	sub := d.newSubjects()
+	tlbText, reclaimText := false, false
 	for _, p := range d.proseLines {
 		if strings.Contains(p.text, "TLB") || strings.Contains(strings.ToLower(p.text), "shootdown") {
 			tlbText = true
-			break
+		}
+		if strings.Contains(strings.ToLower(p.text), "reclaim") {
+			reclaimText = true
 		}
 	}
-	rates := model.Rates{}
-	var from []int
+	d.statedMemory(sub)
+	rates, foreign := model.Rates{}, model.Rates{}
+	var from, fromForeign []int
+	foreignWhy := ""
 	linkCount := map[int64]int{}
-	add := func(key string, v float64, no int) {
+	var frames []string
+	add := func(key string, v float64, no int, sentence string) {
+		subj, why := sub.subjectAt(no, sentence)
+		switch subj {
+		case model.SubjectOther:
+			if old, ok := foreign[key]; !ok || v > old {
+				foreign[key] = v
+			}
+			fromForeign = append(fromForeign, no)
+			if foreignWhy == "" {
+				foreignWhy = why
+			}
+			return
+		case model.SubjectOutcome:
+			return // the state after the fix, not the problem's
+		}
 		if old, ok := rates[key]; !ok || v > old {
 			rates[key] = v
 		}
@@ -112,34 +136,80 @@ func (d *doc) stated() {
 				}
 			}
 			if pct > 0 && pct <= 100 {
-				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]))
+				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range reStatedReclaim.FindAllStringSubmatch(para, -1) {
-			v, ok := scale(m[1], m[2])
+		for _, m := range reStatedReclaim.FindAllStringSubmatchIndex(para, -1) {
+			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			if !ok {
 				continue
 			}
-			idx := strings.Index(para, m[0])
-			if !strings.Contains(strings.ToLower(m[3]), "scan") {
-				add(model.RatePgstealKswapdPerSec, v, lineAt(idx))
+			sentence := sentenceAround(para, m[0], m[1])
+			// A reclaimed page was scanned first, but how many were scanned is not said:
+			// a stated reclaim rate is no scan rate (no efficiency can be computed).
+			if strings.Contains(strings.ToLower(para[m[6]:m[7]]), "scan") {
+				add(model.RatePgscanKswapdPerSec, v, lineAt(m[0]), sentence)
+			} else {
+				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
 			}
-			// A reclaimed page was scanned first: the scan rate is at least this.
-			add(model.RatePgscanKswapdPerSec, v, lineAt(idx))
 		}
-		for _, m := range reStatedIntr.FindAllStringSubmatch(para, -1) {
-			v, ok := scale(m[1], m[2])
-			word := strings.ToLower(m[3])
+		for _, m := range reStatedIntr.FindAllStringSubmatchIndex(para, -1) {
+			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
+			word := strings.ToLower(para[m[6]:m[7]])
 			if !ok || !(strings.HasPrefix(word, "tlb") || strings.HasPrefix(word, "ipi") || tlbText) {
 				continue
 			}
-			add(model.RateTLBShootdownPerSec, v, lineAt(strings.Index(para, m[0])))
+			add(model.RateTLBShootdownPerSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 		}
-		for _, m := range reStatedLink.FindAllStringSubmatch(para, -1) {
-			if n, ok := statedLinkMbps(m); ok {
+		for _, m := range reStatedStall.FindAllStringSubmatchIndex(para, -1) {
+			if !reclaimText {
+				continue
+			}
+			v, _ := strconv.ParseFloat(para[m[2]:m[3]], 64)
+			if m[4] >= 0 {
+				if hi, err := strconv.ParseFloat(para[m[4]:m[5]], 64); err == nil && hi > v {
+					v = hi
+				}
+			}
+			if v > 0 && v < 3600 {
+				add(model.RateStatedStallSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
+		}
+		for _, m := range reStatedOverrun.FindAllStringIndex(para, -1) {
+			sentence := sentenceAround(para, m[0], m[1])
+			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
+			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
+				continue
+			}
+			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range reStatedDemand.FindAllStringSubmatchIndex(para, -1) {
+			n, err := strconv.Atoi(para[m[2]:m[3]])
+			kb, ok := statedKB(para[m[4]:m[5]], para[m[6]:m[7]])
+			if err != nil || !ok || n <= 0 || n > 1_000_000 {
+				continue
+			}
+			per := kb * 1024
+			if m[8] >= 0 {
+				f, _ := strconv.Atoi(para[m[8]:m[9]])
+				per *= float64(f)
+			}
+			sentence := sentenceAround(para, m[0], m[1])
+			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
+			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
+		}
+		for _, m := range reStatedLink.FindAllStringSubmatchIndex(para, -1) {
+			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
+				continue
+			}
+			g := make([]string, len(m)/2)
+			for k := range g {
+				g[k] = subOr(para, m[2*k], m[2*k+1])
+			}
+			if n, ok := statedLinkMbps(g); ok {
 				count := 1
-				if m[1] != "" {
-					count, _ = strconv.Atoi(m[1])
+				if g[1] != "" {
+					count, _ = strconv.Atoi(g[1])
 				}
 				// A speed named again is the same link; "2*40G" names two.
 				linkCount[n] = max(linkCount[n], min(count, 8))
@@ -153,15 +223,28 @@ func (d *doc) stated() {
 					fmt.Sprintf("line %d (stated in the text: the value it had)", no)))
 			}
 		}
+		d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
+		for _, m := range reTraceSentence.FindAllStringIndex(para, -1) {
+			for _, f := range reFunctionName.FindAllString(sentenceAround(para, m[0], m[1]), -1) {
+				if !slices.Contains(frames, f) {
+					frames = append(frames, f)
+				}
+			}
+		}
 		start = end
 	}
+	d.statedSizes(sub)
+	d.statedFrames(frames)
 	if len(rates) > 0 {
-		first, last := from[0], from[0]
-		for _, n := range from {
-			first, last = min(first, n), max(last, n)
-		}
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (stated in the text)", Rates: rates})
+		first, last := spanOf(from)
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", Rates: rates})
 		d.addArtifact(KindStated, first, last, rates)
+	}
+	if len(foreign) > 0 {
+		first, last := spanOf(fromForeign)
+		src := statedForeignSource(spanSource(first, last)+" ("+StatedMark+")", foreignWhy)
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, Rates: foreign})
+		d.addArtifact(KindStated, first, last, map[string]any{"subject": model.SubjectOther, "why": foreignWhy, "rates": foreign})
 	}
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
@@ -169,10 +252,178 @@ func (d *doc) stated() {
 			nics = append(nics, kernel.NIC{Name: fmt.Sprintf("(stated %d)", len(nics)+1), SpeedMbps: speed})
 		}
 	}
-	if len(nics) > 0 && len(d.tl.Host.NICs) == 0 {
-		d.tl.Host.NICs = nics
-		d.addArtifact(KindStated, d.proseLines[0].no, d.proseLines[len(d.proseLines)-1].no, map[string]any{"nics": nics})
+	if len(nics) > 0 {
+		d.statedNICs(nics)
 	}
+	d.markSettings(sub)
+	d.markSegments(sub)
+}
+
+// StatedMark is what a source says when its numbers come from a sentence.
+const StatedMark = model.StatedMark
+
+var (
+	// "freeze for like 4-5 seconds", "stalls of 2 s": a stall the author timed, read only in a
+	// text that speaks of reclaim.
+	reStatedStall = regexp.MustCompile(`(?i)\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up)\b[^.;]{0,30}?\b(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:s|secs?|seconds?)\b`)
+	// "resulting in packet overruns", "RX overruns", "ring overruns".
+	reStatedOverrun = regexp.MustCompile(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
+	reNegated       = regexp.MustCompile(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	// A sentence that names a kernel backtrace, and the function names it quotes.
+	reTraceSentence = regexp.MustCompile(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
+	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
+	// directions), the demand an author computes for socket buffers.
+	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
+	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
+	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
+	reStatedSize = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
+)
+
+// statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the
+// binary units kernel texts mean by KB, MB, GB and TB.
+func statedKB(num, unit string) (float64, bool) {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	switch strings.ToUpper(unit) {
+	case "K":
+	case "M":
+		v *= 1024
+	case "G":
+		v *= 1024 * 1024
+	case "T":
+		v *= 1024 * 1024 * 1024
+	default:
+		return 0, false
+	}
+	return v, true
+}
+
+func subOr(s string, a, b int) string {
+	if a < 0 {
+		return ""
+	}
+	return s[a:b]
+}
+
+func spanOf(nos []int) (first, last int) {
+	first, last = nos[0], nos[0]
+	for _, n := range nos {
+		first, last = min(first, n), max(last, n)
+	}
+	return first, last
+}
+
+// statedMemory reads the host's memory size from prose ("256 Gb Ram") when nothing better
+// gave it: a machine's RAM said by its owner, not a quote or another machine's.
+func (d *doc) statedMemory(sub *subjects) {
+	if d.tl.Host.MemTotalKB > 0 {
+		return
+	}
+	for _, p := range d.proseLines {
+		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
+			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
+				continue
+			}
+			kb, ok := statedKB(p.text[m[2]:m[3]], p.text[m[4]:m[5]])
+			if !ok || kb < 16*1024 || kb > 1<<36 {
+				continue
+			}
+			d.tl.Host.MemTotalKB = int64(kb)
+			sub.memKB = int64(kb)
+			clear(sub.section)
+			d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+			return
+		}
+	}
+}
+
+// statedSizes reads a size stated for a setting counted in pages ("default setting for
+// tcp_mem ... is too high / - 1.6 GBytes on 32 bit highmem machine") as that setting's
+// value in pages: the first size within six lines after the key is named, in its section,
+// that is not a memory size ("600 MBytes of kernel memory").
+func (d *doc) statedSizes(sub *subjects) {
+	psz := int64(d.tl.Host.PageSize)
+	if psz <= 0 {
+		psz = 4096
+	}
+	n := len(d.tl.Settings)
+	done := map[int]bool{}
+	for k := 0; k < n; k++ {
+		m := d.tl.Settings[k]
+		if m.Form != "prose" || strings.TrimSpace(m.Value) != "" || !kernel.SysctlInPages(m.Names()) || done[m.Line] {
+			continue
+		}
+		_, end := sub.sectionStart(m.Line)
+		for _, p := range d.proseLines {
+			if p.no <= m.Line || p.no > m.Line+6 || p.no >= end {
+				continue
+			}
+			sm := reStatedSize.FindStringSubmatchIndex(p.text)
+			if sm == nil {
+				continue
+			}
+			after := strings.ToLower(strings.TrimSpace(p.text[sm[6]:sm[7]]))
+			if strings.HasPrefix(after, "of") || strings.HasPrefix(after, "ram") || strings.HasPrefix(after, "mem") || strings.HasPrefix(after, "(") {
+				continue
+			}
+			kb, ok := statedKB(p.text[sm[2]:sm[3]], p.text[sm[4]:sm[5]])
+			if !ok {
+				continue
+			}
+			pages := int64(kb*1024) / psz
+			size := strings.TrimSpace(p.text[sm[2]:sm[5]+1]) + p.text[sm[5]+1:sm[6]]
+			d.tl.Settings = append(d.tl.Settings, model.NewSettingMention(m.Key, strconv.FormatInt(pages, 10), "prose", p.no,
+				fmt.Sprintf("line %d (stated in the text: %s, as pages of %d B)", p.no, strings.TrimSpace(size), psz)))
+			done[m.Line] = true
+			break
+		}
+	}
+}
+
+// statedFrames gives an allocation failure whose backtrace is not in the input the functions
+// the prose says the backtrace holds ("always includes ... mv643xx_eth_poll ... and
+// rxq_refill"), so the receive path is recognised.
+func (d *doc) statedFrames(frames []string) {
+	if len(frames) == 0 {
+		return
+	}
+	for i := range d.tl.Events {
+		if af := d.tl.Events[i].AllocFailure; af != nil && len(af.CallTrace) == 0 {
+			af.CallTrace = append([]string(nil), frames...)
+		}
+	}
+}
+
+// statedNICs gives the stated link speeds to the physical NICs the input lists without a
+// speed ("2 × 1Gbps (bonded)" for eth0 and eth1 of an ifconfig), else lists them as stated
+// NICs when the input lists none.
+func (d *doc) statedNICs(nics []kernel.NIC) {
+	h := &d.tl.Host
+	if len(h.NICs) == 0 {
+		h.NICs = nics
+		d.addArtifact(KindStated, d.proseLines[0].no, d.proseLines[len(d.proseLines)-1].no, map[string]any{"nics": nics})
+		return
+	}
+	var bare []int
+	for i, n := range h.NICs {
+		if n.SpeedMbps > 0 {
+			return
+		}
+		if !n.Virtual && !kernel.VirtualNICName(n.Name) {
+			bare = append(bare, i)
+		}
+	}
+	if len(bare) != len(nics) {
+		return
+	}
+	for k, i := range bare {
+		h.NICs[i].SpeedMbps = nics[k].SpeedMbps
+	}
+	d.addArtifact(KindStated, d.proseLines[0].no, d.proseLines[len(d.proseLines)-1].no, map[string]any{"nic_speeds": h.NICs})
 }
 
 // statedLinkMbps reads a link-speed match in Mbit/s.
@@ -222,14 +473,30 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 	}
 }
 
-// sentenceAround returns the sentence holding text[a:b].
+// sentenceAround returns the sentence holding text[a:b]. A sentence ends at '.', '!' or '?'
+// followed by a space or the end: the dots of "vm.min_free_kbytes" or "2.6.30" end none.
 func sentenceAround(text string, a, b int) string {
-	s := strings.LastIndexAny(text[:a], ".!?") + 1
-	e := strings.IndexAny(text[b:], ".!?")
-	if e < 0 {
-		return text[s:]
+	s := 0
+	for i := a - 1; i >= 0; i-- {
+		if sentenceEnd(text, i) {
+			s = i + 1
+			break
+		}
 	}
-	return text[s : b+e]
+	for i := b; i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			return text[s:i]
+		}
+	}
+	return text[s:]
+}
+
+func sentenceEnd(text string, i int) bool {
+	switch text[i] {
+	case '.', '!', '?':
+		return i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == '\n'
+	}
+	return false
 }
 
 // lastKeyBefore is the sysctl key the text named last at or before line no, within the

@@ -54,6 +54,11 @@ func init() {
 				Link: "closed sockets keep their send queues in kernel memory"},
 		)
 	}
+	// tcp_mem[2] is the kernel's bound on all TCP buffers (__sk_mem_raise_allocated,
+	// net/core/sock.c): set above what the memory can back, it lets the busy flows' buffers
+	// grow past the budget (seed 004: 1.6 GB of tcp_mem, 20 × 16 MB × 2 against 896 MB lowmem).
+	Explains(Edge{Cause: "tcp-mem-oversized", Effect: "tcp-buffers-exceed-budget", Holds: sameMemory,
+		Link: "tcp_mem is above what the memory can back, so it does not stop the busy flows' buffers"})
 	// min_free_kbytes sizes the reserve atomic allocations may dig into (__zone_watermark_ok,
 	// mm/page_alloc.c); before 4.4 it also sizes the per-order reserve for high orders.
 	for _, id := range []string{"alloc-fail-reserve", "alloc-fail-high-order-atomic", "alloc-fail-fragmented", "alloc-fail-lowmem"} {
@@ -257,6 +262,11 @@ func busyCPU(cause, effect *Finding) (string, bool) {
 
 // namesMinFree holds when the unknown key was meant as vm.min_free_kbytes.
 func namesMinFree(cause, effect *Finding) (string, bool) {
+	for _, e := range cause.Evidence {
+		if strings.Contains(e.Value, sysctlWorked) {
+			return "", false
+		}
+	}
 	for _, e := range cause.Evidence {
 		if strings.Contains(e.Value, "vm.min_free_kbytes") {
 			return "the key was meant as vm.min_free_kbytes", true

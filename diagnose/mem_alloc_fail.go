@@ -364,6 +364,15 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 			"without a dump the other zones' state is unknown", v.cz, af.Order))
 		return
 	}
+	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok {
+		// The author raised the reserve and the failures stopped (issue 29): the outcome
+		// decides between a reserve too small and fragmentation, which a larger reserve
+		// does not defragment.
+		v.inferred = false
+		v.class = classReserve
+		v.notes = append(v.notes, fmt.Sprintf("the text states the outcome: with vm.min_free_kbytes raised to %s the failures went away (%s), so the reserve was what fell short", strings.TrimSpace(o.Value), o.Source))
+		return
+	}
 	if af.Order == 0 {
 		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
 		v.inferred = false
@@ -652,6 +661,10 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 			f.Evidence = append(f.Evidence, Evidence{What: "call trace", Value: strings.Join(memFirstN(r.af.CallTrace, 8), " ← "), Source: memEventSource(r.ev)})
 		}
 		f.When = memVerdictTimes(vs)
+	}
+	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok && class == classReserve {
+		// What decided the cause without a dump (classifyWithoutDump): the author's result.
+		f.Evidence = append(f.Evidence, Evidence{What: "the author's outcome", Value: fmt.Sprintf("vm.min_free_kbytes raised to %s: the failures went away", strings.TrimSpace(o.Value)), Source: o.Source})
 	}
 	if len(logOnly) > 0 {
 		f.Evidence = append(f.Evidence, logEvidence("address-space failures in the log", logOnly))

@@ -135,6 +135,10 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 			}
 		}
 		ev = append(ev, Evidence{What: "kswapd scan rate", Value: v, Source: memSampleWhere(tl, scan.peakIdx, "/proc/vmstat")})
+	} else if steal.n > 0 {
+		// Reclaimed pages without the scan count (a stated "1.5 Millions reclaims/s"): no
+		// efficiency can be computed.
+		ev = append(ev, Evidence{What: "kswapd reclaim rate", Value: fmt.Sprintf("mean %.0f pages/s, peak %.0f; pages scanned not in the input", steal.mean, steal.peak), Source: memSampleWhere(tl, steal.peakIdx, "/proc/vmstat")})
 	}
 	if !fired {
 		msg := []string{}
@@ -195,7 +199,8 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			stalls = append(stalls, e)
 		}
 	}
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && len(stalls) == 0 {
+	statedStall := memSeriesStats(tl, model.RateStatedStallSec, 0)
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 {
 		return NotChecked("no allocstall in /proc/vmstat, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
@@ -215,6 +220,11 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		r := longest.AllocStall.Request
 		v := fmt.Sprintf("%d report(s); longest %.1f s: %s, order %d, mode %s", len(stalls), float64(longest.AllocStall.StallMS)/1000, memOr(r.Process, "task not in the input"), r.Order, memOr(r.Mode, "unknown"))
 		ev = append(ev, Evidence{What: "page allocation stalls (the kernel's own warning after 10 s in direct reclaim)", Value: v, Source: memEventSource(longest)})
+	}
+	if statedStall.n > 0 && statedStall.peak > 0 {
+		// A freeze the author timed in a text about reclaim: the stall itself, in words.
+		raise(Warning)
+		ev = append(ev, Evidence{What: "freezes the author timed", Value: fmt.Sprintf("up to %.0f s", statedStall.peak), Source: memSampleWhere(tl, statedStall.peakIdx, "the text")})
 	}
 	switch {
 	case stall.rising():

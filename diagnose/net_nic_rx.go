@@ -37,6 +37,15 @@ const overrunRatioWarn = 1e-4
 func checkNICRxOverruns(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 || len(s.NICStats) > 0 })
 	if last == nil {
+		// No counter, but the author states that the NIC overran ("resulting in packet
+		// overruns"): a finding from the sentence, kept below critical by the registry.
+		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRxOverrun] > 0 }); st != nil {
+			return Fired(Finding{Severity: Warning, Title: "the NIC lost received frames (ring or FIFO overrun)",
+				Evidence: []Evidence{{What: "RX overruns", Value: "stated by the author; no interface counter in the input gives their number", Source: sampleSource(st, "the text")}},
+				Explanation: "An overrun is a frame the NIC could not place because no receive descriptor was free: the driver did not " +
+					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
+					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
+		}
 		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig or ip -s link")
 	}
 	// Each interface is judged on its own latest and earliest samples: a live sample holds

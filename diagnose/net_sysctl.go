@@ -65,7 +65,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 	var ev []Evidence
 	sev := Severity(-1)
 	seen := map[string]bool{}
-	var unknown []string
+	var unknown, misspelt []string
 	// One evidence line per key, listing how and where the text names it.
 	type use struct {
 		forms, lines []string
@@ -106,6 +106,14 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			if suggestion != "" {
 				v += "; did the author mean " + suggestion + "?"
 			}
+			if o, ok := statedOutcomeWritten(tl, key); ok {
+				// The author says the setting worked: the key is misspelt in the text, not
+				// on the host (seed 000: "After changing it to 20000 ... the problem went away").
+				ev = append(ev, Evidence{What: what, Value: v + "; " + sysctlWorked + ": " + o.Source + ", so the text misspells the key it ran", Source: src})
+				sev = max(sev, Info)
+				misspelt = append(misspelt, key)
+				continue
+			}
 			ev = append(ev, Evidence{What: what, Value: v, Source: src})
 			sev = max(sev, Warning)
 			unknown = append(unknown, key)
@@ -138,6 +146,9 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		return Healthy("all %d settings named in the input are keys the kernel has", len(ms))
 	}
 	title := "settings in the text name keys that exist only in other kernels"
+	if len(misspelt) > 0 {
+		title = fmt.Sprintf("%s: the text misspells the key; its stated outcome says the setting took effect", strings.Join(misspelt, ", "))
+	}
 	if len(unknown) > 0 {
 		title = fmt.Sprintf("%s: no such sysctl, so the setting never took effect", strings.Join(unknown, ", "))
 	}
@@ -163,6 +174,20 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		}
 	}
 	return Fired(f)
+}
+
+// sysctlWorked is what an unknown key's evidence says when the text states the setting
+// worked; the edge to the failures (namesMinFree) does not hold then.
+const sysctlWorked = "the text states the setting worked"
+
+// statedOutcomeWritten is the outcome a text states for a key as written.
+func statedOutcomeWritten(tl *model.Timeline, key string) (model.SettingMention, bool) {
+	for _, m := range tl.Settings {
+		if m.Subject == model.SubjectOutcome && m.Key == key {
+			return m, true
+		}
+	}
+	return model.SettingMention{}, false
 }
 
 func netFormName(form string) string {

@@ -124,8 +124,12 @@ func FuzzPhaseLabel(f *testing.F) {
 
 func TestSeed000SysctlUnknownKey(t *testing.T) {
 	d := Run(parseSeed(t, "000"), nil)
-	f := mustHave(t, d, "sysctl-unknown-key", Warning)[0]
-	if !evidenceHas(f, "vm.min_kbytes_free", "vm.min_free_kbytes") {
+	// The author says the setting worked: the misspelling is the blog's, not the host's.
+	f := mustHave(t, d, "sysctl-unknown-key", Info)[0]
+	if !evidenceHas(f, "vm.min_kbytes_free", "vm.min_free_kbytes") || !evidenceHas(f, "vm.min_kbytes_free", sysctlWorked) {
 		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	if f.Severity != Info || strings.Contains(f.Title, "never took effect") {
+		t.Errorf("%s %q", f.Severity, f.Title)
 	}
 }

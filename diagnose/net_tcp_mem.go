@@ -300,6 +300,16 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		return NotChecked("no net.ipv4.tcp_rmem or tcp_wmem: needs /proc/sys, a sysctl -a paste, or a text that names them")
 	}
 	fl := netFlowCount(tl)
+	per := rmem.V[2] + wmem.V[2]
+	// A demand the author computes ("20 connections x 16MBytes x 2 = 640MBytes") is what
+	// the busy flows may ask of the host when it exceeds what the socket table shows.
+	sd, haveSD := statedBufferDemand(tl)
+	if haveSD && sd.n*sd.per > fl.Holding*per {
+		fl = netFlows{N: sd.n, Holding: sd.n, HoldingKnown: true, Src: sd.src}
+		per = sd.per
+	} else {
+		haveSD = false
+	}
 	n, nSrc := fl.N, fl.Src
 	if n == 0 {
 		if d := tl.LastWith(func(s *model.Sample) bool { return s.Sockets != nil }); d != nil {
@@ -308,8 +318,10 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		return NotChecked("no connection count: needs a socket dump (live) or a pasted netstat/ss table")
 	}
 	psz, _ := pageSize(tl)
-	per := rmem.V[2] + wmem.V[2]
 	var ev []Evidence
+	if haveSD {
+		ev = append(ev, Evidence{What: "buffer demand the text computes (connections × bytes each)", Value: fmt.Sprintf("%d × %s = %s", sd.n, plan.FormatBytes(sd.per), plan.FormatBytes(sd.n*sd.per)), Source: sd.src})
+	}
 	if okR {
 		ev = append(ev, Evidence{What: "tcp_rmem (min default max; the host's, else the largest the text names)", Value: rmem.String(), Source: rmem.Source})
 	}
@@ -332,7 +344,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	}
 	m := netHostMemory(tl)
 	basis, basisName, basisSrc := m.basis()
-	mem, haveMem := netHostOrMax(netTriplets(tl, "net.ipv4.tcp_mem"))
+	mem, haveMem := netHostOrMax(tcpMemValues(tl))
 	p, _, havePlan := netBudgetPlan(tl)
 	// fire reports a finding with plan's buffer settings for the busy flows as its changes.
 	fire := func(sev Severity, title, explanation string) Result {
@@ -344,7 +356,11 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		lim, pressure := mem.V[2]*psz, mem.V[1]*psz
 		exposure := min(worst, lim)
 		busyExposure := min(atMax, lim)
-		ev = append(ev, Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: fmt.Sprintf("%d %d %d pages; pressure %s, max %s", mem.V[0], mem.V[1], mem.V[2], plan.FormatBytes(pressure), plan.FormatBytes(lim)), Source: mem.Source},
+		memV := fmt.Sprintf("%d %d %d pages; pressure %s, max %s", mem.V[0], mem.V[1], mem.V[2], plan.FormatBytes(pressure), plan.FormatBytes(lim))
+		if mem.single {
+			memV = fmt.Sprintf("max %d pages (%s); min and pressure not in the input", mem.V[2], plan.FormatBytes(lim))
+		}
+		ev = append(ev, Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: memV, Source: mem.Source},
 			Evidence{What: "exposure: min(connections × maxima, tcp_mem max)", Value: plan.FormatBytes(exposure), Source: "computed"})
 		if basis > 0 {
 			ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
@@ -363,7 +379,20 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 					"per-socket maxima. The host then runs out of (low) memory before TCP's memory pressure engages: page allocation "+
 					"failures in the receive path and the OOM killer instead of TCP throttling itself (seed 004). Lower tcp_mem to what the "+
 					"memory can back (tcp-mem-oversized), then size the per-socket maxima from each flow's bandwidth-delay product.")
-		case atMax > pressure:
+		case basis > 0 && m.LowmemBytes > 0 && havePlan && lim > p.Budget.BudgetBytes && busyExposure > p.Budget.BudgetBytes:
+			// A 32-bit HighMem kernel: tcp_mem's default is computed from all memory, so it
+			// does not keep TCP within lowmem, and the busy flows at their maxima would take
+			// more of lowmem than its budget for socket buffers (seed 004).
+			return fire(Warning,
+				fmt.Sprintf("%d busy connections × %s of buffer maxima = %s, %s of %s, and tcp_mem (%s) does not stop them",
+					busy, plan.FormatBytes(per), plan.FormatBytes(atMax), netPct(float64(busyExposure)/float64(basis)), basisName, plan.FormatBytes(lim)),
+				"Socket buffers live in lowmem on a 32-bit HighMem kernel, next to slab and page tables, and tcp_mem[2] bounds them only "+
+					"when it is below what lowmem can spare; here it is above plan's budget for socket buffers, and the connections that "+
+					"move data, at their per-socket maxima, would take more than that budget: the receive path's atomic refills then fail "+
+					"for want of lowmem before TCP's memory pressure engages (seed 004: \"20 connections x 16MBytes x 2 = 640MBytes\" against "+
+					"896 MB of lowmem). Lower tcp_mem to the budget (tcp-mem-oversized) and size the maxima from each stream's bandwidth-delay "+
+					"product: seed 004 found 1 MB enough for 20 parallel streams.")
+		case atMax > pressure && !mem.single:
 			return fire(Info,
 				fmt.Sprintf("%d busy connections at their buffer maxima would need %s, over tcp_mem pressure %s: they would throttle each other",
 					busy, plan.FormatBytes(atMax), plan.FormatBytes(pressure)),
@@ -424,6 +453,22 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 			"bounds the sum by tcp_mem, which the input does not give, so whether the host or TCP's memory pressure stops them first is "+
 			"not known. Size the maxima from the bandwidth-delay product of each stream's share of the link, not from the whole link: "+
 			"seed 004 found 1 MB buffers enough for 20 parallel GridFTP streams where 16 MB crashed the host.")
+}
+
+// statedDemand is a socket-buffer demand stated in the text.
+type statedDemand struct {
+	n, per int64
+	src    string
+}
+
+func statedBufferDemand(tl *model.Timeline) (statedDemand, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool {
+		return s.Rates[model.RateStatedFlows] > 0 && s.Rates[model.RateStatedFlowBufferBytes] > 0
+	})
+	if s == nil {
+		return statedDemand{}, false
+	}
+	return statedDemand{n: int64(s.Rates[model.RateStatedFlows]), per: int64(s.Rates[model.RateStatedFlowBufferBytes]), src: sampleSource(s, "the text")}, true
 }
 
 // netBudgetChanges returns plan's buffer settings for n streams when the link speed and RTT are

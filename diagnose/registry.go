@@ -285,13 +285,20 @@ func runOne(r Rule, tl *model.Timeline) (res Result) {
 
 // StatedMark is what a source says when its numbers come from a sentence of the input, not a
 // counter (artifact/stated.go).
-const StatedMark = "stated in the text"
+const StatedMark = model.StatedMark
 
 // weighStated keeps a finding that rests only on numbers a person wrote in prose below
 // critical and says so: a sentence is weaker evidence than a counter. Done here once, so no
 // rule needs to know where its numbers came from.
 func weighStated(f *Finding) {
 	if len(f.Evidence) == 0 {
+		return
+	}
+	if foreignOnly(f) {
+		// Another machine's numbers (a quote, a test box, a slide about other machines) are
+		// context: they say nothing of this host's state (issue 29).
+		f.Severity = Info
+		f.Title += " (" + model.ForeignMark + ", not this host's)"
 		return
 	}
 	for _, e := range f.Evidence {
@@ -304,6 +311,23 @@ func weighStated(f *Finding) {
 		f.Severity = Warning
 	}
 	f.Title += " (" + StatedMark + ")"
+}
+
+// foreignOnly: the finding rests on another machine's numbers and on nothing of this host's
+// (its other evidence is computed, a kernel fact or a threshold).
+func foreignOnly(f *Finding) bool {
+	foreign := false
+	for _, e := range f.Evidence {
+		switch {
+		case strings.Contains(e.Source, model.ForeignMark):
+			foreign = true
+		case e.Source == "not in the input", e.Source == "computed", strings.HasPrefix(e.Source, "kernel "),
+			strings.HasPrefix(e.Source, "thresholds"), strings.HasPrefix(e.Source, "/proc/vmstat"):
+		default:
+			return false
+		}
+	}
+	return foreign
 }
 
 // historyAge says how old the newest history record or event is, measured to the first

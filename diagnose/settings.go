@@ -23,21 +23,47 @@ type setting struct {
 	Line    int    // text line of a mention, 0 for a host value
 	Form    string // a mention's form: "sysctl-w", "sysctl.conf", "sysctl-a", "prose"
 	Written string // a mention's key as written, when it is not Key
+	subject string // a mention's model.SettingMention.Subject
 }
 
 // settingMentions returns every value a text names for key, in text order.
 func settingMentions(tl *model.Timeline, key string) []model.SettingMention {
 	var out []model.SettingMention
 	for _, m := range tl.Settings {
-		if strings.TrimSpace(m.Value) != "" && m.Names() == key {
+		if strings.TrimSpace(m.Value) != "" && m.Names() == key && m.Subject != model.SubjectOther {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
+// foreignMentions returns the values a text gives for key on another machine it describes
+// (a quote, a test box): context for a finding, never the host's value.
+func foreignMentions(tl *model.Timeline, key string) []model.SettingMention {
+	var out []model.SettingMention
+	for _, m := range tl.Settings {
+		if strings.TrimSpace(m.Value) != "" && m.Names() == key && m.Subject == model.SubjectOther {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// statedOutcome returns the value a text says its author set for key with a good result
+// ("after changing it to 20000 the problem went away"), the last one it gives.
+func statedOutcome(tl *model.Timeline, key string) (model.SettingMention, bool) {
+	var out model.SettingMention
+	found := false
+	for _, m := range tl.Settings {
+		if m.Subject == model.SubjectOutcome && m.Names() == key && strings.TrimSpace(m.Value) != "" {
+			out, found = m, true
+		}
+	}
+	return out, found
+}
+
 func fromMention(key string, m model.SettingMention) setting {
-	s := setting{Key: key, Value: strings.TrimSpace(m.Value), Source: netMentionSource(m), Line: m.Line, Form: m.Form}
+	s := setting{Key: key, Value: strings.TrimSpace(m.Value), Source: netMentionSource(m), Line: m.Line, Form: m.Form, subject: m.Subject}
 	if m.Key != key {
 		s.Written = m.Key
 	}
@@ -66,6 +92,9 @@ func settingValues(tl *model.Timeline, key string) []setting {
 // changed it to, not what it was; see settingMentions.
 func currentSetting(tl *model.Timeline, key string) (setting, bool) {
 	for _, s := range settingValues(tl, key) {
+		if s.subject == model.SubjectOutcome || s.subject == model.SubjectAdvice {
+			continue // what the author set, or was told to: not what the host had
+		}
 		if s.Host || s.Form == "prose" || s.Form == "sysctl-a" {
 			return s, true
 		}

@@ -128,7 +128,11 @@ type graph struct {
 // storyNode reports whether a finding takes part in the story. The kernel's known limits are
 // context for the changes, not a cause. Info findings (since-boot counters that did not
 // move, history logged before the run) take part but rank below current problems.
-func storyNode(f *Finding) bool { return f.ID != "kernel-known-limits" }
+// A finding that rests on another machine's numbers (weighStated: a quote, a test box) is
+// context too: it is no link in this host's story.
+func storyNode(f *Finding) bool {
+	return f.ID != "kernel-known-limits" && !strings.Contains(f.Title, model.ForeignMark)
+}
 
 func buildGraph(findings []Finding) *graph {
 	g := &graph{nodes: map[string]*node{}, out: map[string][]arc{}, in: map[string][]arc{}, agg: map[string][]arc{}}

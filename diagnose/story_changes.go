@@ -162,11 +162,13 @@ var remedies = map[string]remedy{
 			reuse.Value = "reuse receive buffers: a larger skb hot list (net/core/skbuff.c sysctl_hot_list_len) or a fixed receive pool"
 			reuse.Why = "on 2.4 the per-CPU hot list is the allocator's reuse; current kernels do this with page_pool / NAPI skb recycling"
 		}
-		return []Step{
-			{Finding: "allocator-churn", Key: "IFACE rx", Value: "the ring's maximum (ethtool -g IFACE shows it)", Command: "ethtool -G IFACE rx MAX",
-				Why: "a longer RX ring absorbs the bursts the slow allocate/free path cannot keep up with"},
-			reuse,
+		ring := Step{Finding: "allocator-churn", Key: "IFACE rx", Value: "the ring's maximum (ethtool -g IFACE shows it)", Command: "ethtool -G IFACE rx MAX",
+			Why: "a longer RX ring absorbs the bursts the slow allocate/free path cannot keep up with"}
+		if cmd, why := kernel.RingSetting(k, known); cmd != ring.Command {
+			ring.Value, ring.Command = "the driver's ring size at load (module parameter)", cmd
+			ring.Why += "; " + why
 		}
+		return []Step{ring, reuse}
 	}},
 }
 

@@ -1,20 +1,37 @@
 package diagnose
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // Each seed's story as issue 19 tells it, computed from the edges and the evidence.
 
 func storyOfSeed(t *testing.T, name string) (Story, Diagnosis) {
+	s, d, _ := storyOfSeedTL(t, name)
+	return s, d
+}
+
+func storyOfSeedTL(t *testing.T, name string) (Story, Diagnosis, *model.Timeline) {
 	t.Helper()
-	_, d := memSeed(t, name)
+	tl, d := memSeed(t, name)
 	if len(d.Story.Chains) == 0 {
 		t.Fatalf("%s: no story", name)
 	}
-	return d.Story, d
+	return d.Story, d, tl
+}
+
+func checkStatus(d Diagnosis, id string) Status {
+	for _, c := range d.Checks {
+		if c.ID == id {
+			return c.Status
+		}
+	}
+	return ""
 }
 
 func chainIDs(c Chain) []string {
@@ -66,24 +83,34 @@ func kernelLimitLines(d Diagnosis) []string {
 	return out
 }
 
-// 000: an order-2 GFP_ATOMIC refill failed on a 2.6.30 ARM NAS; the reserve is too small
-// for a gigabit NIC and the author's fix was written under a key that does not exist; first
-// vm.min_free_kbytes at plan's value for 1 Gbit/s; Mem-Info or buddyinfo tells reserve from
-// fragmentation.
+// 000: an order-2 GFP_ATOMIC refill (mv643xx_eth_poll, rxq_refill, named in the prose)
+// failed on a 2.6.30 ARM NAS; the author raised the reserve and the problem went away, so the
+// stated outcome decides the reserve over fragmentation (issue 29), and the misspelt key is
+// the blog's text, not a setting that never took effect; first vm.min_free_kbytes at plan's
+// value for 1 Gbit/s.
 func TestStorySeed000(t *testing.T) {
 	s, d := storyOfSeed(t, "000_f481d10e6cc28585.txt")
-	if s.Causes[0].ID != "alloc-fail-fragmented" {
-		t.Errorf("root cause %s", s.Causes[0].ID)
+	if s.Causes[0].ID != "alloc-fail-reserve" {
+		t.Errorf("root cause %s, want the reserve (the stated outcome decides it)", s.Causes[0].ID)
 	}
 	if p := s.Chains[0].Links[0].Proof.Value; !strings.Contains(p, "order 2") || !strings.Contains(p, "0x20") {
 		t.Errorf("proof of the failure: %q", p)
 	}
-	agg := s.Chains[0].Aggravating
-	if len(agg) != 1 || agg[0].ID != "sysctl-unknown-key" || agg[0].Of != "alloc-fail-fragmented" {
-		t.Errorf("the unknown key should be told beside the failure: %+v", agg)
+	if agg := s.Chains[0].Aggravating; len(agg) != 0 {
+		t.Errorf("the misspelt key worked for the author; nothing made it worse: %+v", agg)
 	}
-	if len(s.Chains) != 1 {
-		t.Errorf("one problem, got chains %v", s.Causes)
+	for _, f := range d.Findings {
+		if strings.Contains(f.Title, "never took effect") {
+			t.Errorf("finding %s: %q", f.ID, f.Title)
+		}
+		if f.ID == "alloc-fail-reserve" && !strings.Contains(fmt.Sprint(f.Evidence), "mv643xx_eth_poll") {
+			t.Errorf("the prose's backtrace should be read: %+v", f.Evidence)
+		}
+		for _, c := range f.Changes {
+			if strings.Contains(c.Why, "4·√MemTotal = ") {
+				t.Errorf("a kernel default computed from an unknown memory: %s", c.Why)
+			}
+		}
 	}
 	fc := s.FirstChange
 	if fc == nil || fc.Key != "vm.min_free_kbytes" {
@@ -99,11 +126,11 @@ func TestStorySeed000(t *testing.T) {
 	if !strings.Contains(fc.Current, "2000") {
 		t.Errorf("current %q, want the 2000 the text states", fc.Current)
 	}
-	if !nextHas(s, "/proc/buddyinfo") || !nextHas(s, "page allocation failure") {
-		t.Errorf("next evidence should ask for buddyinfo and the Mem-Info: %+v", s.NextEvidence)
+	if !nextHas(s, "page allocation failure") {
+		t.Errorf("next evidence should ask for the Mem-Info: %+v", s.NextEvidence)
 	}
-	if len(s.Undecided) == 0 || !strings.Contains(strings.Join(s.Undecided, " "), "fragmentation") {
-		t.Errorf("undecided %v", s.Undecided)
+	if u := strings.Join(s.Undecided, " "); strings.Contains(u, "fit alike") {
+		t.Errorf("the outcome decided between reserve and fragmentation: %v", s.Undecided)
 	}
 	for _, l := range kernelLimitLines(d) {
 		if strings.Contains(l, "skb drop reasons") || strings.Contains(l, "pressure stall") {
@@ -123,14 +150,16 @@ func TestStorySeed001(t *testing.T) {
 		t.Errorf("the symptom should carry the 34%%: %q", s.Chains[0].Links[0].Title)
 	}
 	fc := s.FirstChange
-	if fc == nil || !strings.HasSuffix(fc.Key, " rx") || !strings.Contains(fc.Command, "ethtool -G") {
-		t.Fatalf("first change %+v, want the RX ring", fc)
+	// A 2.4.19 e1000's ring is its RxDescriptors module parameter, not ethtool -G.
+	if fc == nil || !strings.HasSuffix(fc.Key, " rx") || !strings.Contains(fc.Command, "RxDescriptors=") || strings.Contains(fc.Command, "ethtool -G") {
+		t.Fatalf("first change %+v, want the RX ring by the module parameter", fc)
 	}
 	if !stepsHave(s.Then, "receive buffers", "hot list") {
 		t.Errorf("then %+v, want buffer reuse through the 2.4 hot list", s.Then)
 	}
-	if !nextHas(s, "ethtool -S") {
-		t.Errorf("next evidence should ask whether the ring overruns: %+v", s.NextEvidence)
+	// "resulting in packet overruns": the stated overruns decide nic-rx-overruns.
+	if st := checkStatus(d, "nic-rx-overruns"); st != StatusFinding {
+		t.Errorf("nic-rx-overruns %s, want the stated overruns read", st)
 	}
 	lines := kernelLimitLines(d)
 	joined := strings.Join(lines, "\n")
@@ -159,7 +188,7 @@ func TestStorySeed002(t *testing.T) {
 // 003: kswapd saturated with a TLB-shootdown storm on 4.0: the fix is a kernel ≥ 4.3; meanwhile
 // start kswapd earlier (min_free_kbytes; watermark_scale_factor from 4.6).
 func TestStorySeed003(t *testing.T) {
-	s, d := storyOfSeed(t, "003_ae303db310cf8152.txt")
+	s, d, tl := storyOfSeedTL(t, "003_ae303db310cf8152.txt")
 	limits := strings.Join(kernelLimitLines(d), "\n")
 	if !strings.Contains(limits, "batched TLB flushes") || strings.Contains(limits, "skb drop reasons") {
 		t.Errorf("kernel limits should keep 4.3 and drop what bears on nothing here:\n%s", limits)
@@ -168,21 +197,35 @@ func TestStorySeed003(t *testing.T) {
 		t.Errorf("root cause %s", s.Causes[0].ID)
 	}
 	ids := chainIDs(s.Chains[0])
-	if !inOrder(ids, []string{"kswapd-saturated", "tlb-shootdown-storm"}) {
-		t.Errorf("chain %v", ids)
+	if !inOrder(ids, []string{"kswapd-saturated", "direct-reclaim-stalls"}) {
+		t.Errorf("chain %v, want the stated freezes after kswapd", ids)
 	}
 	if p := s.Chains[0].Links[0].Proof.Value; !strings.Contains(p, "200%") {
 		t.Errorf("kswapd proof %q", p)
 	}
-	if p := s.Chains[0].Links[1].Proof.Value; !strings.Contains(p, "900000/s") {
-		t.Errorf("TLB proof %q", p)
+	// The 900K/s is Mel Gorman's 4-socket machine in a `>` quote: context, never this host's.
+	for _, f := range d.Findings {
+		if strings.Contains(fmt.Sprint(f.Evidence), "900000") && (f.Severity > Info || !strings.Contains(f.Title, model.ForeignMark)) {
+			t.Errorf("the quoted 900K/s judged as this host's: %s %s %q", f.ID, f.Severity, f.Title)
+		}
+		if strings.Contains(fmt.Sprint(f.Evidence), "efficiency") {
+			t.Errorf("no scan count is stated, so no efficiency: %+v", f.Evidence)
+		}
+		if strings.Contains(f.Title, "direct reclaim") && !strings.Contains(f.Title, model.StatedMark) {
+			t.Errorf("the freezes are stated: %q", f.Title)
+		}
 	}
-	fc := s.FirstChange
-	if fc == nil || fc.Key != "kernel" || !strings.HasPrefix(fc.Value, "4.3 or later") {
-		t.Fatalf("first change %+v, want a kernel ≥ 4.3", fc)
+	for _, l := range s.Chains[0].Links {
+		if l.ID == "tlb-shootdown-storm" {
+			t.Errorf("another machine's numbers in this host's chain: %+v", l)
+		}
 	}
-	if !stepsHave(s.Then, "vm.min_free_kbytes", "") || !stepsHave(s.Then, "vm.watermark_scale_factor", "4.6") {
-		t.Errorf("then %+v, want kswapd started earlier", s.Then)
+	if tl.Host.MemTotalKB != 256<<20 {
+		t.Errorf("\"256 Gb Ram\" should be the host's memory")
+	}
+	if s.FirstChange == nil || !stepsHave(append([]Step{*s.FirstChange}, s.Then...), "kernel", "4.3") ||
+		!stepsHave(append([]Step{*s.FirstChange}, s.Then...), "vm.min_free_kbytes", "") {
+		t.Errorf("first %+v then %+v, want a kernel ≥ 4.3 and kswapd started earlier", s.FirstChange, s.Then)
 	}
 }
 
@@ -203,8 +246,26 @@ func TestStorySeed004(t *testing.T) {
 			t.Errorf("link %s without its mechanism or number: %+v", l.ID, l)
 		}
 	}
-	if !strings.Contains(s.Chains[0].Links[0].Proof.Value, "43% of lowmem") {
+	// The host's tcp_mem is the "1.6 GBytes on 32 bit highmem machine"; the 98304 pages
+	// belong to the slides' separate 256 MB test box.
+	if !strings.Contains(s.Chains[0].Links[0].Proof.Value, "(1.6 GiB) = 183% of lowmem") {
 		t.Errorf("tcp_mem proof %q", s.Chains[0].Links[0].Proof.Value)
+	}
+	// "20 connections x 16MBytes x 2 = 640MBytes" against 896 MB of lowmem, with tcp_mem
+	// (1.6 GB) no bound: flagged, and linked behind tcp-mem-oversized.
+	if !inOrder(ids, []string{"tcp-mem-oversized", "tcp-buffers-exceed-budget", "alloc-fail-lowmem"}) {
+		t.Errorf("chain %v, want the 640 MB of buffers between tcp_mem and the failures", ids)
+	}
+	for _, f := range d.Findings {
+		if f.ID == "tcp-buffers-exceed-budget" && (f.Severity < Warning || !strings.Contains(f.Title, "640 MiB")) {
+			t.Errorf("buffers: %s %q", f.Severity, f.Title)
+		}
+		if f.Severity == Critical && strings.Contains(fmt.Sprint(f.Evidence), "64 bit machines") {
+			t.Errorf("the 64-bit slide's numbers judged critical for this host: %s", f.ID)
+		}
+	}
+	if !strings.Contains(fmt.Sprint(d.Checks), "1 Gbit/s") {
+		t.Errorf("\"2 × 1Gbps (bonded)\" should give the link speed: %+v", d.Checks)
 	}
 	fc := s.FirstChange
 	if fc == nil || fc.Key != "net.ipv4.tcp_mem" || !strings.Contains(fc.Command, "sysctl -w net.ipv4.tcp_mem=") {

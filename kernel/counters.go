@@ -183,3 +183,13 @@ func (g Groups) Group(name string) *Group {
 	}
 	return nil
 }
+
+// Set sets counter name of group, adding the group at the end when it is new.
+func (g *Groups) Set(group, name string, v int64) {
+	if p := g.Group(group); p != nil {
+		p.Counters.Set(name, v)
+		return
+	}
+	*g = append(*g, Group{Name: group})
+	(*g)[len(*g)-1].Counters.Set(name, v)
+}

@@ -322,3 +322,19 @@ func operstateName(v uint8) string {
 	}
 	return "unknown"
 }
+
+// VirtualNICName reports whether an interface name is one the kernel gives software devices
+// by default (loopback, bonding, bridges, VLANs, veth, tunnels), used when the input does not
+// say whether the device is virtual (ifconfig has no /sys/devices/virtual): such a device has
+// no link speed of its own (a bond's is its slaves', drivers/net/bonding bond_update_speed_duplex).
+func VirtualNICName(name string) bool {
+	if name == "lo" || strings.Contains(name, ".") || strings.Contains(name, "@") {
+		return true
+	}
+	for _, p := range []string{"bond", "br", "virbr", "veth", "docker", "tun", "tap", "vlan", "team", "dummy", "gre", "sit", "ip6tnl", "wg", "vxlan", "cni", "flannel", "cali"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

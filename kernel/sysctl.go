@@ -183,3 +183,14 @@ func ReadSysctls(root Root, keys []string) (values map[string]string, unavailabl
 	}
 	return values, unavailable
 }
+
+// SysctlInPages reports whether a sysctl's values count pages (net.ipv4.tcp_mem, udp_mem,
+// sctp_mem: sysctl_mem[] in pages, compared with memory_allocated in
+// __sk_mem_raise_allocated, net/core/sock.c), so a size stated in bytes converts to pages.
+func SysctlInPages(key string) bool {
+	switch key {
+	case "net.ipv4.tcp_mem", "net.ipv4.udp_mem", "net.sctp.sctp_mem":
+		return true
+	}
+	return false
+}

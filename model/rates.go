@@ -57,6 +57,15 @@ const (
 	RateNICRxDropPerSec = "nic_rx_dropped_per_sec"
 	// RateSocketDropPerSec: packets dropped at a socket (SocketDropCounters).
 	RateSocketDropPerSec = "socket_dropped_per_sec"
+	// Only in a sample stated in the text (artifact/stated.go): the longest freeze the
+	// author states in seconds ("freeze for like 4-5 seconds"), and 1 when the text states
+	// that the NIC overruns ("resulting in packet overruns").
+	RateStatedStallSec  = "stated_stall_sec"
+	RateStatedRxOverrun = "stated_rx_overruns"
+	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
+	// 640MBytes"): the connections, and the bytes each may hold (both directions).
+	RateStatedFlows           = "stated_flows"
+	RateStatedFlowBufferBytes = "stated_flow_buffer_bytes"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a

@@ -200,7 +200,27 @@ type SettingMention struct {
 	Means   string `json:"means,omitempty"`
 	Known   bool   `json:"known,omitempty"`
 	Suggest string `json:"suggest,omitempty"`
+	// Subject is whose value the text gives (artifact/stated.go): "" this host's (or what its
+	// author ran on it), SubjectOther another machine's, SubjectAdvice a recommendation,
+	// SubjectOutcome a value the author set with its stated result.
+	Subject string `json:"subject,omitempty"`
 }
+
+// Whose numbers a text states (issue 29): only the host's are evidence of its state; an
+// outcome ("after changing it to 20000 the problem went away") weighs between causes; the
+// rest is context.
+const (
+	SubjectOther   = "other"
+	SubjectAdvice  = "advice"
+	SubjectOutcome = "outcome"
+	// ForeignMark is what a source says when its numbers are another machine's that the
+	// text describes (a `>` quote of another message, a test box, a slide about other
+	// machines): shown as context, never as this host's state.
+	ForeignMark = "another machine's, in the text"
+	// StatedMark is what a source says when its numbers come from a sentence of the input,
+	// not a counter (artifact/stated.go); diagnose keeps such findings below critical.
+	StatedMark = "stated in the text"
+)
 
 // NewSettingMention resolves a key as written once, where the text is read, so every rule
 // asks the same question of the same answer (Names).

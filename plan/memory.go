@@ -195,9 +195,16 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 	if b.ringsKnown {
 		rings = "rings " + FormatBytes(b.ringBytes)
 	}
-	why = fmt.Sprintf("(%s × %v kswapd reaction = %.0f frames × %d B buffers = %s; + %s) × 8/7 = %d kB%s; kernel default 4·√%s = %d kB",
+	why = fmt.Sprintf("(%s × %v kswapd reaction = %.0f frames × %d B buffers = %s; + %s) × 8/7 = %d kB%s",
 		FormatBitsPerSec(b.lineBitsPerSec), b.reaction, b.pps*b.reaction.Seconds(), b.bufferBytes,
-		FormatBytes(b.burstBytes), rings, needKB, bound, basisName, defKB)
+		FormatBytes(b.burstBytes), rings, needKB, bound)
+	if basisKB > 0 {
+		// The kernel's default is a function of the memory: with the memory unknown it is
+		// unknown, and the floor above is only the function's minimum.
+		why += fmt.Sprintf("; kernel default 4·√%s = %d kB", basisName, defKB)
+	} else {
+		why += "; kernel default 4·√memory: the memory is not in the input"
+	}
 	return kb, why
 }
 

@@ -1,0 +1,138 @@
+package artifact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// iperf, iperf3 and bwctl (which runs either and prints its output) throughput tables
+// (issue 29): the throughput symptom itself, with iperf3's retransmits and congestion window
+// per interval, kept as an artifact with its values.
+//
+//	[ ID] Interval           Transfer     Bitrate         Retr  Cwnd
+//	[  5]   0.00-1.00   sec   123 MBytes  1.03 Gbits/sec   13    603 KBytes
+//	[  5]   0.00-10.00  sec  1.17 GBytes  1.00 Gbits/sec  120             sender
+//	[SUM]   0.00-10.00  sec  9.45 GBytes  8114 Mbits/sec                  receiver
+//	[  3]  0.0-10.0 sec  1.09 GBytes   938 Mbits/sec                      (iperf 2)
+
+var reIperfRow = regexp.MustCompile(`^\[\s*(\d+|SUM)\]\s+(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*sec\s+(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s+(\d+(?:\.\d+)?)\s*([KMGT]?)bits/sec\b(.*)$`)
+
+// IperfInterval is one row of an iperf table.
+type IperfInterval struct {
+	Stream     string  `json:"stream"` // "5", "SUM"
+	Start      float64 `json:"start_sec"`
+	End        float64 `json:"end_sec"`
+	Bytes      int64   `json:"bytes"`
+	BitsPerSec float64 `json:"bits_per_sec"`
+	// Retransmits and CwndBytes are iperf3's Retr and Cwnd columns (TCP_INFO on the
+	// sender), absent on the receiver's rows and in iperf 2.
+	Retransmits *int64 `json:"retransmits,omitempty"`
+	CwndBytes   *int64 `json:"cwnd_bytes,omitempty"`
+	Role        string `json:"role,omitempty"` // "sender", "receiver" on iperf3's summary rows
+}
+
+// IperfData is one iperf table.
+type IperfData struct {
+	Intervals []IperfInterval `json:"intervals"`
+	// Sender and Receiver are iperf3's summary rows (the [SUM] row with -P), when present.
+	Sender   *IperfInterval `json:"sender,omitempty"`
+	Receiver *IperfInterval `json:"receiver,omitempty"`
+}
+
+func iperfScale(unit string) float64 {
+	switch unit {
+	case "K":
+		return 1 << 10
+	case "M":
+		return 1 << 20
+	case "G":
+		return 1 << 30
+	case "T":
+		return 1 << 40
+	}
+	return 1
+}
+
+func iperfBitScale(unit string) float64 {
+	switch unit {
+	case "K":
+		return 1e3
+	case "M":
+		return 1e6
+	case "G":
+		return 1e9
+	case "T":
+		return 1e12
+	}
+	return 1
+}
+
+// reIperfTail reads what follows the bitrate: "13    603 KBytes", "120   sender", "receiver".
+var reIperfTail = regexp.MustCompile(`^\s*(?:(\d+)\s*)?(?:(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s*)?(sender|receiver)?\s*$`)
+
+func parseIperfRow(t string) (IperfInterval, bool) {
+	m := reIperfRow.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return IperfInterval{}, false
+	}
+	var r IperfInterval
+	r.Stream = m[1]
+	r.Start, _ = strconv.ParseFloat(m[2], 64)
+	r.End, _ = strconv.ParseFloat(m[3], 64)
+	b, _ := strconv.ParseFloat(m[4], 64)
+	r.Bytes = int64(b * iperfScale(m[5]))
+	bps, _ := strconv.ParseFloat(m[6], 64)
+	r.BitsPerSec = bps * iperfBitScale(m[7])
+	tail := reIperfTail.FindStringSubmatch(m[8])
+	if tail == nil {
+		return r, true // columns iperf adds elsewhere (jitter, lost/total for UDP)
+	}
+	if tail[1] != "" {
+		if v, err := strconv.ParseInt(tail[1], 10, 64); err == nil {
+			r.Retransmits = &v
+		}
+	}
+	if tail[2] != "" {
+		c, _ := strconv.ParseFloat(tail[2], 64)
+		v := int64(c * iperfScale(tail[3]))
+		r.CwndBytes = &v
+	}
+	r.Role = tail[4]
+	return r, true
+}
+
+// tryIperf reads a run of iperf rows, its "[ ID] Interval" headers and separators between them.
+func (d *doc) tryIperf(i int) int {
+	var data IperfData
+	k := i
+	for k < len(d.ls) {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if strings.HasPrefix(t, "[ ID]") || strings.HasPrefix(t, "- - -") {
+			k++
+			continue
+		}
+		r, ok := parseIperfRow(t)
+		if !ok {
+			break
+		}
+		switch r.Role {
+		case "sender":
+			if data.Sender == nil || r.Stream == "SUM" {
+				data.Sender = &r
+			}
+		case "receiver":
+			if data.Receiver == nil || r.Stream == "SUM" {
+				data.Receiver = &r
+			}
+		default:
+			data.Intervals = append(data.Intervals, r)
+		}
+		k++
+	}
+	if len(data.Intervals) == 0 && data.Sender == nil && data.Receiver == nil {
+		return 0
+	}
+	d.addArtifact(KindIperf, d.ls[i].No, d.ls[k-1].No, data)
+	return k - i
+}

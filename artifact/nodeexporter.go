@@ -1,0 +1,148 @@
+package artifact
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// Prometheus node_exporter's text exposition pasted into an issue (issue 29): "# HELP" and
+// "# TYPE" lines, samples with labels, values in scientific notation ("1.234e+06"). The
+// metrics with a kernel counter behind them (kernel.NodeExporterMetric, the one map) become
+// one sample of those counters, so the rules read them as they read /proc.
+//
+//	# HELP node_memory_MemFree_bytes Memory information field MemFree_bytes.
+//	# TYPE node_memory_MemFree_bytes gauge
+//	node_memory_MemFree_bytes 2.714308608e+09
+//	node_network_receive_fifo_total{device="eth0"} 7
+
+var (
+	reNodeSample = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)(?:\s+-?\d+)?\s*$`)
+	// "# HELP name ...": the line reader may have taken "# " for a root prompt.
+	reNodeComment = regexp.MustCompile(`^(?:#\s+)?(?:HELP|TYPE)\s+[a-zA-Z_:][a-zA-Z0-9_:]*\b`)
+	reNodeLabel   = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"`)
+)
+
+// NodeExporterData is what a pasted exposition held: how many samples, how many of them map
+// to kernel counters, and those counters by file ("meminfo MemFree" in kB, "vmstat
+// pgscan_kswapd", "netstat TcpExt PruneCalled", "netdev eth0 rx_fifo_errors", "softnet 0
+// dropped").
+type NodeExporterData struct {
+	Samples int              `json:"samples"`
+	Mapped  int              `json:"mapped"`
+	Values  map[string]int64 `json:"values"`
+}
+
+func isNodeExpositionLine(t string) bool {
+	t = strings.TrimSpace(t)
+	if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "HELP ") || strings.HasPrefix(t, "TYPE ") {
+		return reNodeComment.MatchString(t)
+	}
+	return reNodeSample.MatchString(t)
+}
+
+// tryNodeExporter reads a run of exposition lines that holds at least one node_ sample.
+func (d *doc) tryNodeExporter(i int) int {
+	k := i
+	for k < len(d.ls) && isNodeExpositionLine(d.ls[k].Text) {
+		k++
+	}
+	if k == i {
+		return 0
+	}
+	data := NodeExporterData{Values: map[string]int64{}}
+	var s model.Sample
+	var mem, vm kernel.Counters
+	netdev := map[string]*kernel.NetDev{}
+	var devOrder []string
+	softnet := map[int]*kernel.SoftnetCPU{}
+	var cpuOrder []int
+	node := false
+	for j := i; j < k; j++ {
+		m := reNodeSample.FindStringSubmatch(strings.TrimSpace(d.ls[j].Text))
+		if m == nil {
+			continue
+		}
+		data.Samples++
+		if strings.HasPrefix(m[1], "node_") {
+			node = true
+		}
+		v, err := strconv.ParseFloat(m[3], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 9e18 {
+			continue
+		}
+		labels := map[string]string{}
+		for _, l := range reNodeLabel.FindAllStringSubmatch(m[2], -1) {
+			labels[l[1]] = l[2]
+		}
+		nm, ok := kernel.NodeExporterMetric(m[1], labels)
+		if !ok {
+			continue
+		}
+		n := int64(math.Round(v)) / nm.Scale
+		data.Mapped++
+		switch nm.File {
+		case "meminfo":
+			mem.Set(nm.Name, n)
+			data.Values["meminfo "+nm.Name] = n
+		case "vmstat":
+			vm.Set(nm.Name, n)
+			data.Values["vmstat "+nm.Name] = n
+		case "netstat":
+			s.NetStat.Set(nm.Group, nm.Name, n)
+			data.Values["netstat "+nm.Group+" "+nm.Name] = n
+		case "netdev":
+			dev := netdev[nm.Group]
+			if dev == nil {
+				dev = &kernel.NetDev{Name: nm.Group}
+				netdev[nm.Group] = dev
+				devOrder = append(devOrder, nm.Group)
+			}
+			dev.Counters.Set(nm.Name, n)
+			data.Values["netdev "+nm.Group+" "+nm.Name] = n
+		case "softnet":
+			cpu, _ := strconv.Atoi(nm.Group)
+			c := softnet[cpu]
+			if c == nil {
+				c = &kernel.SoftnetCPU{CPU: cpu, Columns: 3}
+				softnet[cpu] = c
+				cpuOrder = append(cpuOrder, cpu)
+			}
+			switch nm.Name {
+			case "processed":
+				c.Processed = n
+			case "dropped":
+				c.Dropped = n
+			case "time_squeeze":
+				c.TimeSqueeze = n
+			}
+			data.Values["softnet "+nm.Group+" "+nm.Name] = n
+		}
+	}
+	if !node {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	if data.Mapped > 0 {
+		if mem.Len() > 0 {
+			s.MemInfo = &mem
+		}
+		if vm.Len() > 0 {
+			s.VMStat = &vm
+		}
+		for _, name := range devOrder {
+			s.NetDev = append(s.NetDev, *netdev[name])
+		}
+		for _, cpu := range cpuOrder {
+			s.Softnet = append(s.Softnet, *softnet[cpu])
+		}
+		s.Source = spanSource(first, last) + " (node_exporter)"
+		d.addSamples(KindNodeExporter, d.label(i), first, last, []model.Sample{s})
+	}
+	d.addArtifact(KindNodeExporter, first, last, data)
+	return k - i
+}

@@ -1,0 +1,277 @@
+package artifact
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// Whose numbers (issue 29). A number read from prose has a subject: this host, another
+// machine the text describes (a `>` quote of someone else's message, a test box, a slide about
+// machines this host is not), a recommendation, or an outcome ("after changing it to 20000
+// the problem went away"). Only the host's numbers become evidence of its state; an outcome
+// weighs between causes; the rest is kept as context, marked with model.ForeignMark so that
+// the registry never lets it raise a finding about this host.
+//
+// The subject is decided from the line (a quote), its sentence (a test box, advice, an
+// outcome), and its section (the prose from one markdown heading to the next): a section
+// that names a machine whose memory or word size contradicts the host's is about that
+// machine.
+
+var (
+	// "on my test box", "our test machine", "a test rig": a machine the author tested on.
+	// The author's own box called a rig in passing is still theirs, so only a sentence that
+	// puts the number on it counts (subjectAt's sentence), never its whole section.
+	reTestMachine = regexp.MustCompile(`(?i)\b(?:on|with|using)\s+(?:my|our|a|the|his|her|their)\s+(?:separate\s+)?test\s+(?:box|machine|rig|system|server|host)\b|\bbenchmark(?:ed)?\s+(?:on|from)\b|\bin\s+(?:my|our|his|her|their)\s+benchmarks?\b`)
+	// "256MByte machine", "8 GB box": a machine named by its memory size.
+	reMachineMem = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MG])\s*(?:B|Bytes?|iB)\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
+	// "(64 bit machines)", "32-bit boxes": machines named by their word size.
+	reMachineBits = regexp.MustCompile(`(?i)\b(32|64)[ -]?bit\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
+	// Advice: what someone should do, not what the host has.
+	// "you can see ..." is an observation, so only the verbs of a change count.
+	reAdvice = regexp.MustCompile(`(?i)\b(?:run the command|you (?:can|could|should|may|might) (?:set|change|raise|lower|increase|decrease|add|use|try|run|make)|you should|should be (?:set|changed|raised|lowered|increased|reduced)|could just set|we recommend|i recommend|recommended|try setting|set it to)\b`)
+	// "after changing it to 20000 (~20MB), the problem went away": the value set and its
+	// result, in one sentence.
+	reStatedOutcome = regexp.MustCompile(`(?i)\b(?:after|by|when)\s+(?:changing|setting|raising|increasing|bumping|lowering|reducing|decreasing|putting)\s+(?:it|this|that|the\s+value|the\s+setting|([a-z][\w.]*[a-z]))\s+(?:up\s+|down\s+)?to\s+(\d+)\b`)
+	reOutcomeGood   = regexp.MustCompile(`(?i)\b(?:went away|go(?:ne)? away|disappeared|solved|fixed|resolved|no more|no longer|stopped|works? (?:fine|now))\b`)
+)
+
+// subjects answers whose a prose line's numbers are. It holds the prose by line and the
+// section headings, and the host facts the sections are checked against.
+type subjects struct {
+	text    map[int]string
+	quoted  map[int]bool // lines quoted from another message, when the author speaks mostly unquoted
+	heads   []int        // line numbers of markdown headings, ascending
+	lines   []proseLine
+	memKB   int64
+	bits    int
+	section map[int]string // first line of a section → why it is another machine's ("" for the host's)
+}
+
+func (d *doc) newSubjects() *subjects {
+	s := &subjects{text: make(map[int]string, len(d.proseLines)), lines: d.proseLines, section: map[int]string{}, memKB: d.tl.Host.MemTotalKB}
+	nq := 0
+	for _, p := range d.proseLines {
+		if p.quote > 0 {
+			nq++
+		}
+	}
+	// A reply that quotes a little of someone else's message: the quoted lines are theirs.
+	// A text that is mostly quoted (a maintainer replying under a reporter's whole report)
+	// is the reporter's, and so is what it quotes.
+	if nq > 0 && 2*nq < len(d.proseLines) {
+		s.quoted = map[int]bool{}
+	}
+	for _, p := range d.proseLines {
+		s.text[p.no] = p.text
+		if s.quoted != nil && p.quote > 0 {
+			s.quoted[p.no] = true
+		}
+		if strings.HasPrefix(strings.TrimSpace(p.text), "#") {
+			s.heads = append(s.heads, p.no)
+		}
+	}
+	h := &d.tl.Host
+	switch {
+	case h.Is32Bit() || (h.HighMem != nil && *h.HighMem):
+		s.bits = 32
+	case h.WordBits == 64 || kernel.ArchWordBits(h.Arch) == 64:
+		s.bits = 64
+	}
+	return s
+}
+
+// sectionStart is the heading line at or before no (0: before the first heading).
+func (s *subjects) sectionStart(no int) (start, end int) {
+	end = int(^uint(0) >> 1)
+	for _, h := range s.heads {
+		if h <= no {
+			start = h
+		} else {
+			end = h
+			break
+		}
+	}
+	return start, end
+}
+
+// foreignSection says why the section holding line no is about another machine, or "".
+func (s *subjects) foreignSection(no int) string {
+	start, end := s.sectionStart(no)
+	if why, ok := s.section[start]; ok {
+		return why
+	}
+	var b strings.Builder
+	for _, p := range s.lines {
+		if p.no >= start && p.no < end {
+			b.WriteString(p.text)
+			b.WriteByte('\n')
+		}
+	}
+	why := s.contradicts(b.String())
+	s.section[start] = why
+	return why
+}
+
+// contradicts says which machine a text names that cannot be this host: one with a memory
+// size off by more than half from the host's, or another word size.
+func (s *subjects) contradicts(text string) string {
+	if s.memKB > 0 {
+		for _, m := range reMachineMem.FindAllStringSubmatch(text, -1) {
+			kb, ok := statedKB(m[1], m[2])
+			if !ok {
+				continue
+			}
+			if r := kb / float64(s.memKB); r < 0.5 || r > 2 {
+				return "the text describes a " + strings.TrimSpace(m[0]) + ", not this host"
+			}
+		}
+	}
+	if s.bits != 0 {
+		for _, m := range reMachineBits.FindAllStringSubmatch(text, -1) {
+			if b, _ := strconv.Atoi(m[1]); b != s.bits {
+				return "the text describes " + strings.TrimSpace(m[0]) + ", not this " + strconv.Itoa(s.bits) + "-bit host"
+			}
+		}
+	}
+	return ""
+}
+
+// subjectAt is whose the numbers of a sentence at line no are, and why when not the host's.
+func (s *subjects) subjectAt(no int, sentence string) (subject, why string) {
+	if s.quoted[no] || strings.HasPrefix(strings.TrimSpace(s.text[no]), ">") {
+		return model.SubjectOther, "quoted from another message"
+	}
+	if m := reTestMachine.FindString(sentence); m != "" {
+		return model.SubjectOther, "stated for a test machine (\"" + m + "\")"
+	}
+	if why := s.foreignSection(no); why != "" {
+		return model.SubjectOther, why
+	}
+	if reStatedOutcome.MatchString(sentence) && reOutcomeGood.MatchString(sentence) {
+		return model.SubjectOutcome, ""
+	}
+	if reAdvice.MatchString(sentence) {
+		return model.SubjectAdvice, ""
+	}
+	return "", ""
+}
+
+// sentenceAt is the sentence of line no that holds needle (the whole line when absent).
+func (s *subjects) sentenceAt(no int, needle string) string {
+	t := s.text[no]
+	if i := strings.Index(t, needle); needle != "" && i >= 0 {
+		return sentenceAround(t, i, i+len(needle))
+	}
+	return t
+}
+
+// markSettings gives each setting a text names its subject; another machine's keeps its
+// reason in its source, so whoever cites it says whose it is.
+func (d *doc) markSettings(s *subjects) {
+	for i := range d.tl.Settings {
+		m := &d.tl.Settings[i]
+		if m.Subject != "" || m.Line <= 0 || m.Form == "sysctl-a" {
+			continue
+		}
+		if _, isProse := s.text[m.Line]; !isProse {
+			continue
+		}
+		subj, why := s.subjectAt(m.Line, s.sentenceAt(m.Line, m.Value))
+		if subj == model.SubjectOutcome && m.Form != "prose" {
+			subj = "" // a command on an outcome's line is what was run
+		}
+		m.Subject = subj
+		if subj == model.SubjectOther {
+			m.Source = statedForeignSource(m.Source, why)
+		}
+	}
+}
+
+// statedForeignSource appends the foreign mark to a source.
+func statedForeignSource(src, why string) string {
+	if src == "" {
+		src = "the text"
+	}
+	return src + " (" + model.ForeignMark + ": " + why + ")"
+}
+
+// segmentLineRE reads the first line number of a segment's name ("vmstat at lines 662-684").
+var segmentLineRE = regexp.MustCompile(`\blines? (\d+)`)
+
+// markSegments marks the samples of a table that sits in a section about another machine.
+func (d *doc) markSegments(s *subjects) {
+	if len(s.heads) == 0 {
+		return
+	}
+	for i := range d.tl.Segments {
+		g := &d.tl.Segments[i]
+		m := segmentLineRE.FindStringSubmatch(g.Name)
+		if m == nil {
+			continue
+		}
+		no, _ := strconv.Atoi(m[1])
+		why := s.foreignSection(no)
+		if why == "" {
+			continue
+		}
+		for k := g.First; k <= g.Last && k < len(d.tl.Samples); k++ {
+			src := d.tl.Samples[k].Source
+			if src == "" {
+				src = g.Name
+			}
+			d.tl.Samples[k].Source = statedForeignSource(src, why)
+		}
+		g.Name = statedForeignSource(g.Name, why)
+	}
+}
+
+// statedOutcomes reads "after changing it to 20000 ..., the problem went away" as the value
+// the author set (the key the paragraph named last, or the one the sentence names) with its
+// result: a SubjectOutcome mention.
+func (d *doc) statedOutcomes(s *subjects, para string, lineAt func(int) int, from int) {
+	for _, m := range reStatedOutcome.FindAllStringSubmatchIndex(para, -1) {
+		sentence := sentenceAround(para, m[0], m[1])
+		// The result may be said in the next clause or sentence: "After changing it to
+		// 20000 (~20MB), the problem went away".
+		if !reOutcomeGood.MatchString(sentence) {
+			continue
+		}
+		no := lineAt(m[0])
+		if sub, _ := s.subjectAt(no, sentence); sub == model.SubjectOther {
+			continue
+		}
+		key := ""
+		if m[2] >= 0 {
+			if k := kernel.NormaliseSysctlKey(para[m[2]:m[3]]); kernel.SysctlMeans(k) != "" {
+				key = k
+			}
+		}
+		if key == "" {
+			k, ok := d.lastKeyBefore(no, from)
+			if !ok {
+				continue
+			}
+			key = k
+		}
+		mm := model.NewSettingMention(key, para[m[4]:m[5]], "prose", no,
+			"line "+strconv.Itoa(no)+" (stated in the text: the value the author set, with its result: \""+strings.TrimSpace(clip(sentence, 90))+"\")")
+		mm.Subject = model.SubjectOutcome
+		d.tl.Settings = append(d.tl.Settings, mm)
+	}
+}
+
+// clip shortens s to at most n bytes on a word boundary.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) <= n {
+		return s
+	}
+	if i := strings.LastIndexByte(s[:n], ' '); i > 0 {
+		return s[:i] + " …"
+	}
+	return s[:n] + " …"
+}
