@@ -207,6 +207,10 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if why, ok := unreadEvidence(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why)
+		return
+	}
 	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&

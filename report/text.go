@@ -37,7 +37,18 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
 	}
 	p.f("headroom doctor: %s, %s\n\n", src, when)
-	writeVerdictText(p, storyOf(d))
+	if nothingChecked(d) {
+		// Every rule lacked its data: "no problem found" would read as healthy. Say what
+		// was not read instead (issue 29 item 4: a paste of output headroom cannot read
+		// yet runs, and says so).
+		p.f("Verdict: nothing could be checked: no rule found the data it reads")
+		if tl.Lines != nil && tl.Lines.Unparsed > 0 {
+			p.f(" (%d lines hold output headroom could not read, listed below)", tl.Lines.Unparsed)
+		}
+		p.f("\n")
+	} else {
+		writeVerdictText(p, storyOf(d))
+	}
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
 	if tl.Source.NetView != "" {
 		p.f("Network  read in %s\n", tl.Source.NetView)
@@ -289,4 +300,17 @@ func netnsLine(ns *model.NetnsView) string {
 		fmt.Fprintf(&b, "; not read: %s", u)
 	}
 	return b.String()
+}
+
+// nothingChecked: no finding and no rule that could check (every one not checked).
+func nothingChecked(d diagnose.Diagnosis) bool {
+	if len(d.Findings) > 0 {
+		return false
+	}
+	for _, c := range d.Checks {
+		if c.Status != diagnose.StatusNotChecked {
+			return false
+		}
+	}
+	return len(d.Checks) > 0
 }
