@@ -46,3 +46,48 @@ func TestUnreadFlattenedPairs(t *testing.T) {
 		}
 	}
 }
+
+// A shell pattern in a command ("grep . /proc/sys/net/ipv4/tcp*mem", corpus 443) names no
+// setting: before, Markdown unescaping dropped the '*' and sysctl-unknown-key warned about
+// "net.ipv4.tcpmem". The output lines under it are the settings.
+func TestGlobbedProcPathIsNoSetting(t *testing.T) {
+	text := "$ grep . /proc/sys/net/ipv4/tcp*mem\n/proc/sys/net/ipv4/tcp_mem:140631   187510  281262\n"
+	for _, s := range ParseSettings(text) {
+		if s.Key == "net.ipv4.tcpmem" {
+			t.Errorf("setting from the pattern: %+v", s)
+		}
+	}
+	found := false
+	for _, s := range ParseSettings(text) {
+		found = found || s.Key == "net.ipv4.tcp_mem" && strings.Fields(s.Value)[2] == "281262"
+	}
+	if !found {
+		t.Errorf("tcp_mem not read: %+v", ParseSettings(text))
+	}
+}
+
+// The kubelet's eviction manager through journald (corpus 454: 'journalctl -u kubelet'):
+// its klog lines behind a syslog prefix are read as the bare ones are, and a signal it has
+// no observation of is kept as such. Before, they were other programs' lines and the paste
+// exited 3.
+func TestKubeletEvictionThroughSyslog(t *testing.T) {
+	text := `# journalctl -f -u kubelet
+-- Logs begin at Mon 2019-02-25 03:08:44 CST. --
+Feb 25 13:29:49 node-2 kubelet[18711]: W0225 13:29:49.659401   18711 helpers.go:808] eviction manager: no observation found for eviction signal allocatableMemory.available
+Feb 25 13:29:59 node-2 kubelet[18711]: W0225 13:29:59.672906   18711 helpers.go:808] eviction manager: no observation found for eviction signal allocatableMemory.available
+`
+	tl := ParseString(text, "p", Options{})
+	ev := one(t, tl, KindKubeletEviction).(KubeletEvictionLog)
+	if len(ev.Unobserved) != 1 || ev.Unobserved[0] != "allocatableMemory.available" {
+		t.Errorf("unobserved: %+v", ev.Unobserved)
+	}
+}
+
+// An 'ip -s link' session flattened onto one line by a web page (corpus 442): too many
+// numbers for a sentence, listed as unread rather than refused.
+func TestUnreadFlattenedIPLink(t *testing.T) {
+	line := "kuznet@alisa:~ $ ip -s link ls eth0 3: eth0: <BROADCAST,MULTICAST,UP> mtu 1500 qdisc cbq qlen 100 link/ether 00:a0:cc:66:18:78 brd ff:ff:ff:ff:ff:ff RX: bytes packets errors dropped overrun mcast 2449949362 2786187 0 0 0 0 TX: bytes packets errors dropped carrier collsns 178558497 1783945 332 0 332 35172 kuznet@alisa:~ $"
+	if _, ok := unreadEvidence(line); !ok {
+		t.Error("flattened ip -s link not listed as unread")
+	}
+}

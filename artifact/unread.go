@@ -11,8 +11,8 @@ import "strings"
 // them says "not checked". Exit 3 stays for empty, binary and evidence-free text.
 
 // unreadEvidence says why line t looks like unread output: at least three "name: number"
-// (or "name=number") pairs, or a row of at least four tokens of which at least three in
-// five are numbers. A sentence states a number or two among words; output lists them.
+// (or "name=number") pairs, eight numbers or more, or a row of at least four tokens of which
+// at least three in five are numbers. A sentence states a number or two among words; output lists them.
 func unreadEvidence(t string) (string, bool) {
 	fs := strings.Fields(t)
 	if len(fs) < 3 {
@@ -34,6 +34,8 @@ func unreadEvidence(t string) (string, bool) {
 	switch {
 	case pairs >= 3:
 		return "name: value counters in a form headroom does not read (output flattened onto one line, or an unknown tool's)", true
+	case nums >= 8:
+		return "more numbers than a sentence states (output flattened onto one line, or an unknown tool's)", true
 	case len(fs) >= 4 && nums >= 4 && nums*5 >= len(fs)*3:
 		return "rows of numbers headroom does not read (a table of an unknown tool, or a known one re-printed)", true
 	}
