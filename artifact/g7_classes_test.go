@@ -3,16 +3,18 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"headroom/kernel"
 )
 
-// Issue 29 item 4: a table no reader knows (corpus 445, majek's softnet_stat.sh re-printing
-// softnet_stat in decimal under watch(1)) is listed as unread output, one entry for its rows,
-// not counted as prose; the sentence around it stays prose.
+// Issue 29 item 4: a table no reader knows (as corpus 445's softnet table was before
+// softnet_table.go) is listed as unread output, one entry for its rows, not counted as
+// prose; the sentence around it stays prose.
 func TestUnreadRowsListedNotProse(t *testing.T) {
 	text := `Some numbers from our box:
-cpu      total    dropped   squeezed
-  0  620315792          0         11
-  1  692783857          0         22
+port      hits     misses   evicted
+  80  620315792          0         11
+ 443  692783857          0         22
 thanks for any help, we have 2 boxes
 `
 	tl := ParseString(text, "p", Options{})
@@ -89,5 +91,49 @@ func TestUnreadFlattenedIPLink(t *testing.T) {
 	line := "kuznet@alisa:~ $ ip -s link ls eth0 3: eth0: <BROADCAST,MULTICAST,UP> mtu 1500 qdisc cbq qlen 100 link/ether 00:a0:cc:66:18:78 brd ff:ff:ff:ff:ff:ff RX: bytes packets errors dropped overrun mcast 2449949362 2786187 0 0 0 0 TX: bytes packets errors dropped carrier collsns 178558497 1783945 332 0 332 35172 kuznet@alisa:~ $"
 	if _, ok := unreadEvidence(line); !ok {
 		t.Error("flattened ip -s link not listed as unread")
+	}
+}
+
+// softnet_stat re-printed as a decimal table with a legend (corpus 445, majek's
+// softnet_stat.sh): read as the file's per-CPU readings; the row the paste cut is reported.
+// Before, the rows were prose (then unread) and the softnet rules had no data.
+func TestSoftnetDecimalTableWithLegend(t *testing.T) {
+	text := `cpu      total    dropped   squeezed  collision        rps flow_limit
+  0  620315792          0         11          0          0          0
+  1  692783857          3         22          0          0          0
+ 15  720161
+`
+	tl := ParseString(text, "p", Options{})
+	cpus := one(t, tl, KindSoftnet).([]kernel.SoftnetCPU)
+	if len(cpus) != 2 || cpus[1].CPU != 1 || cpus[1].Processed != 692783857 || cpus[1].Dropped != 3 || cpus[1].TimeSqueeze != 22 {
+		t.Fatalf("cpus: %+v", cpus)
+	}
+	if len(tl.Samples) != 1 || len(tl.Samples[0].Softnet) != 2 {
+		t.Errorf("samples: %+v", tl.Samples)
+	}
+	if len(tl.Unparsed) != 1 || tl.Unparsed[0].FirstLine != 4 {
+		t.Errorf("unparsed: %+v", tl.Unparsed)
+	}
+	// /proc/stat's "cpu" line is not a softnet legend.
+	if _, ok := softnetTableHeader("cpu  2255 34 2290 22625563 6290 127 456"); ok {
+		t.Error("/proc/stat cpu line taken for a softnet legend")
+	}
+}
+
+// sar rows with a note appended after the last column (corpus 451: '# Normal', '#
+// Problematic'): the row is the cells before the note. Before: "sar row has 6 values for 4
+// columns" and the table was lost.
+func TestSarRowWithAppendedNote(t *testing.T) {
+	text := `01:40:02 AM  pgpgin/s pgpgout/s   fault/s  majflt/s
+01:40:02 AM     42.89    227.22   4319.88      0.02  # Normal
+01:50:06 AM    214.46    441.33   4760.78      5.00  # Problematic
+`
+	tl := ParseString(text, "p", Options{})
+	tb := one(t, tl, KindSysstat).(*SysstatTable)
+	if len(tb.Rows) != 2 || tb.Values[1]["majflt/s"] != 5 || tb.Values[0]["fault/s"] != 4319.88 {
+		t.Errorf("table: %+v", tb)
+	}
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed: %+v", tl.Unparsed)
 	}
 }

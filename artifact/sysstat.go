@@ -164,6 +164,13 @@ func (d *doc) trySysstat(i int) int {
 			break
 		}
 		fs := fields(s)
+		if len(fs) > len(cols) {
+			// A note the paster appended after the last column ("4760.78  5.00  #
+			// Problematic", corpus 451): the row is the cells before it.
+			if a := fields(stripAnnotation(s)); len(a) == len(cols) {
+				fs = a
+			}
+		}
 		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
 			break // iostat's rows carry no time: a line of another shape ends the table
 		}

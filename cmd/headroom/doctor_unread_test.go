@@ -20,7 +20,7 @@ func TestDoctorUnreadOutputRunsProseExits3(t *testing.T) {
 		}
 		return p
 	}
-	table := write("table.txt", "cpu      total    dropped   squeezed\n  0  620315792          0         11\n  1  692783857          0         22\n")
+	table := write("table.txt", "port      hits     misses   evicted\n  80  620315792          0         11\n 443  692783857          0         22\n")
 	prose := write("prose.txt", "My server is slow since Monday.\nAny idea what to look at?\n")
 
 	var out, errb bytes.Buffer
