@@ -137,3 +137,12 @@ func TestSarRowWithAppendedNote(t *testing.T) {
 		t.Errorf("unparsed: %+v", tl.Unparsed)
 	}
 }
+
+// A /proc/slabinfo row in Markdown bold (corpus 448: the leaking ndpi_ctinfo row between
+// '**'): still a row. Before, the table stopped being read there and the row was unread.
+func TestSlabinfoBoldRow(t *testing.T) {
+	r, ok := slabinfoRow("**ndpi_ctinfo       4147038 4147038    176   23    1 : tunables    0    0    0 : slabdata 180306 180306      0**")
+	if !ok || r.Name != "ndpi_ctinfo" || r.ActiveObjs != 4147038 || r.NumSlabs != 180306 {
+		t.Errorf("row %+v ok=%v", r, ok)
+	}
+}
