@@ -103,7 +103,8 @@ var sysstatKey = map[string]struct {
 	"rxpck/s": {model.RateRxPacketsPerSec, 1, false}, "rxkB/s": {model.RateRxBytesPerSec, 1024, false},
 	"txkB/s":    {model.RateTxBytesPerSec, 1024, false},
 	"retrans/s": {model.RateTCPRetransPerSec, 1, false}, "oseg/s": {model.RateTCPOutSegsPerSec, 1, false},
-	"cswch/s": {model.RateCtxtPerSec, 1, false},
+	"cswch/s":  {model.RateCtxtPerSec, 1, false},
+	"rxfifo/s": {model.RateNICRxFIFOPerSec, 1, false},
 }
 
 // sysstatHeader returns the header's columns when t is one: its fields after the time are
