@@ -208,6 +208,9 @@ func (d *doc) prose(i int) {
 		return
 	}
 	if why, ok := unreadEvidence(d.ls[i].Text); ok {
+		if d.tryFlattened(i) {
+			return
+		}
 		d.unparsedUnread(i, why)
 		return
 	}
