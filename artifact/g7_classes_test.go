@@ -172,3 +172,26 @@ func TestFlattenedOutputRead(t *testing.T) {
 		}
 	}
 }
+
+// The kubelet's /stats/summary through jq (corpus 437): the node's memory numbers are read
+// (availableBytes is the memory.available eviction signal). Before, the JSON lines were
+// prose.
+func TestKubeletSummaryJSON(t *testing.T) {
+	text := `$ curl --silent http://<NODE_IP>:10255/stats/summary | jq '.node.memory'
+{
+  "time": "2017-05-05T15:09:18Z",
+  "availableBytes": 4840476672,
+  "usageBytes": 8018968576,
+  "workingSetBytes": 4587937792,
+  "majorPageFaults": 91
+}
+`
+	ks := one(t, ParseString(text, "p", Options{}), KindKubeletSummary).(KubeletSummary)
+	if ks.Values["availableBytes"] != 4840476672 || ks.Values["workingSetBytes"] != 4587937792 || ks.Time != "2017-05-05T15:09:18Z" {
+		t.Errorf("%+v", ks)
+	}
+	// A JSON object without the kubelet's memory fields is not read as one.
+	if tl := ParseString("{\n  \"name\": 1\n}\n", "p", Options{}); len(artifactsOf(tl, KindKubeletSummary)) != 0 {
+		t.Error("any JSON taken for the kubelet summary")
+	}
+}

@@ -70,6 +70,11 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if ft == "{" {
+		if n := d.tryKubeletSummary(i); n > 0 {
+			return n
+		}
+	}
 	switch ft {
 	case "procs", "r", "--procs--", "--time--":
 		return d.tryVMStat(i)
