@@ -22,7 +22,7 @@ var (
 	// ethtool -S: "NIC statistics:" then "name: number" pairs.
 	reFlatEthtoolPair = regexp.MustCompile(`\s+([A-Za-z][\w\[\]-]*: -?\d+)`)
 	// ip -s link: the link line, then "RX:"/"TX:" headers whose values follow the words.
-	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) ((?:-?\d+ ?)+)`)
+	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
 	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
 	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
 )

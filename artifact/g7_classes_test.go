@@ -154,7 +154,7 @@ func TestFlattenedOutputRead(t *testing.T) {
 	ipl := "kuznet@alisa:~ $ ip -s link ls eth0 3: eth0: <BROADCAST,MULTICAST,UP> mtu 1500 qdisc cbq qlen 100 link/ether 00:a0:cc:66:18:78 brd ff:ff:ff:ff:ff:ff RX: bytes packets errors dropped overrun mcast 2449949362 2786187 0 0 0 0 TX: bytes packets errors dropped carrier collsns 178558497 1783945 332 0 332 35172 kuznet@alisa:~ $\n"
 	eth := "<pre> $ sudo ethtool -S eth0 NIC statistics: rx_packets: 597028087 tx_packets: 5924278060 rx_bytes: 112643393747 .... </pre>\n"
 	ifc := "[root@asia twilight]# ifconfig eth0 Link encap:Ethernet HWaddr 00:40:26:18:25:BE inet addr:192.168.2.20 Bcast:192.168.2.255 Mask:255.255.255.0 UP BROADCAST RUNNING MULTICAST MTU:1500 Metric:1 RX packets:24224374 errors:21 dropped:0 overruns:0 frame:32 TX packets:14314292 errors:0 dropped:0 overruns:0 carrier:0 collisions:0 txqueuelen:1000 RX bytes:2431925088 (2.2 GiB) TX bytes:3568469323 (3.3 GiB) Interrupt:9 Base address:0xd800lo Link encap:Local Loopback inet addr:127.0.0.1 Mask:255.0.0.0 UP LOOPBACK RUNNING MTU:16436 Metric:1 RX packets:201071 errors:0 dropped:0 overruns:0 frame:0 TX packets:201071 errors:0 dropped:0 overruns:0 carrier:0 collisions:0 txqueuelen:0 RX bytes:35411868 (33.7 MiB) TX bytes:35411868 (33.7 MiB)\n"
-	for _, tc := range []struct{ text, want string }{{ipl, "eth0"}, {eth, "597028087"}, {ifc, "24224374"}} {
+	for _, tc := range []struct{ text, want string }{{ipl, "eth0 2786187"}, {eth, "597028087"}, {ifc, "eth0 24224374"}} {
 		tl := ParseString(tc.text, "p", Options{})
 		if len(tl.Unparsed) != 0 || len(tl.Artifacts) == 0 {
 			t.Errorf("%.40q: artifacts %d, unparsed %+v", tc.text, len(tl.Artifacts), tl.Unparsed)
