@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,16 @@ type KubeletEvictionLog struct {
 	// Conditions are the node conditions the manager reported ("node conditions -
 	// observed: [MemoryPressure]").
 	Conditions []string `json:"conditions,omitempty"`
+	// Unobserved are the signals the manager has a threshold for but no observation of
+	// ("eviction manager: no observation found for eviction signal
+	// allocatableMemory.available", pkg/kubelet/eviction/helpers.go): it cannot evict on
+	// them, and they say nothing about the node's memory.
+	Unobserved []string `json:"unobserved,omitempty"`
 	Note       string   `json:"note,omitempty"`
 }
+
+// reKubeletUnobserved is the manager's line for a signal it could not observe.
+var reKubeletUnobserved = regexp.MustCompile(`no observation found for eviction signal ([\w.]+)`)
 
 // KubeletObservation is one "threshold [signal=S, quantity=Q] observed V" line.
 type KubeletObservation struct {
@@ -104,6 +113,10 @@ func (d *doc) tryKubeletEviction(i int) int {
 			}
 			ev.Observations = append(ev.Observations, o)
 			d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+		} else if m := reKubeletUnobserved.FindStringSubmatch(msg); m != nil {
+			if !slices.Contains(ev.Unobserved, m[1]) {
+				ev.Unobserved = append(ev.Unobserved, m[1])
+			}
 		} else if m := reKubeletConditions.FindStringSubmatch(msg); m != nil {
 			// The eviction manager lists the conditions it observes as met: each is True.
 			for _, c := range strings.Fields(m[1]) {
@@ -114,7 +127,7 @@ func (d *doc) tryKubeletEviction(i int) int {
 		}
 		k++
 	}
-	if k == i || len(ev.Observations) == 0 && len(ev.Conditions) == 0 {
+	if k == i || len(ev.Observations) == 0 && len(ev.Conditions) == 0 && len(ev.Unobserved) == 0 {
 		return 0
 	}
 	if negative {

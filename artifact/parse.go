@@ -232,6 +232,18 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
 			}
+			if l.Tag == "kubelet" && isEvictionManagerLine(t) {
+				// The kubelet's eviction manager through journald/syslog ("node-2
+				// kubelet[18711]: W0225 13:29:49.659401 ... eviction manager: ..."): read
+				// as the bare klog lines are (corpus 454).
+				if n := d.tryKubeletEviction(i); n > 0 {
+					for k := i; k < i+n; k++ {
+						d.used[k] = true
+					}
+					i += n - 1
+					continue
+				}
+			}
 			d.acct.Other++
 			continue // another program's syslog line
 		}

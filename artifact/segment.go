@@ -75,6 +75,16 @@ func (d *doc) command(i int) int {
 	if isKlogHeader(ft) {
 		return d.tryKubeletEviction(i)
 	}
+	if ft == "cpu" {
+		if n := d.trySoftnetTable(i); n > 0 {
+			return n
+		}
+	}
+	if ft == "{" {
+		if n := d.tryKubeletSummary(i); n > 0 {
+			return n
+		}
+	}
 	switch ft {
 	case "procs", "r", "--procs--", "--time--":
 		return d.tryVMStat(i)

@@ -34,6 +34,11 @@ type SlabinfoRow struct {
 
 // slabinfoRow reads a row; ok is false for anything else.
 func slabinfoRow(t string) (SlabinfoRow, bool) {
+	// A row the poster made Markdown bold to point at it ("**ndpi_ctinfo 4147038 ... 0**",
+	// corpus 448) is still the row.
+	if s := strings.TrimSpace(t); len(s) > 4 && strings.HasPrefix(s, "**") && strings.HasSuffix(s, "**") {
+		t = s[2 : len(s)-2]
+	}
 	head, rest, ok := strings.Cut(t, ": tunables")
 	if !ok {
 		return SlabinfoRow{}, false

@@ -233,8 +233,8 @@ func boring(l *Line) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" {
-		return false // command output or prose; systemd-sysctl's and earlyoom's lines are read (sysctlNotApplied, earlyoomLine)
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" {
+		return false // command output or prose; systemd-sysctl's, earlyoom's and the kubelet's lines are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction)
 	}
 	return !mayStartReport(t)
 }

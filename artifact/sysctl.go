@@ -207,6 +207,13 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if why, ok := unreadEvidence(d.ls[i].Text); ok {
+		if d.tryFlattened(i) {
+			return
+		}
+		d.unparsedUnread(i, why)
+		return
+	}
 	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&
@@ -242,8 +249,11 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		path := strings.TrimRight(s[m[0]:m[1]], ".,;:)")
-		add(settingData(kernel.NormaliseSysctlKey(path), path, "", "prose"))
 		cover(m[0], m[1])
+		if globbedPath(t, path) {
+			continue // "grep . /proc/sys/net/ipv4/tcp*mem": a shell pattern, no key (443)
+		}
+		add(settingData(kernel.NormaliseSysctlKey(path), path, "", "prose"))
 	}
 	for _, m := range reDottedKey.FindAllStringSubmatchIndex(s, -1) {
 		if isCovered(m[0]) {
@@ -279,6 +289,21 @@ func (d *doc) prose(i int) {
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}
+}
+
+// globbedPath reports whether path came from a word of t that is a shell pattern
+// ("/proc/sys/net/ipv4/tcp*mem", whose '*' unescapeMarkdown took for emphasis): such a word
+// names several files, not one setting.
+func globbedPath(t, path string) bool {
+	for _, f := range strings.Fields(t) {
+		if !strings.Contains(f, "/proc/sys") || !strings.ContainsAny(f, "*?[") {
+			continue
+		}
+		if strings.Contains(strings.NewReplacer("*", "", "?", "", "[", "", "]", "", "\\", "").Replace(f), path) {
+			return true
+		}
+	}
+	return false
 }
 
 // ParseSettings returns the settings a text names, in any of the forms above.

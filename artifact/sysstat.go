@@ -103,7 +103,8 @@ var sysstatKey = map[string]struct {
 	"rxpck/s": {model.RateRxPacketsPerSec, 1, false}, "rxkB/s": {model.RateRxBytesPerSec, 1024, false},
 	"txkB/s":    {model.RateTxBytesPerSec, 1024, false},
 	"retrans/s": {model.RateTCPRetransPerSec, 1, false}, "oseg/s": {model.RateTCPOutSegsPerSec, 1, false},
-	"cswch/s": {model.RateCtxtPerSec, 1, false},
+	"cswch/s":  {model.RateCtxtPerSec, 1, false},
+	"rxfifo/s": {model.RateNICRxFIFOPerSec, 1, false},
 }
 
 // sysstatHeader returns the header's columns when t is one: its fields after the time are
@@ -164,6 +165,13 @@ func (d *doc) trySysstat(i int) int {
 			break
 		}
 		fs := fields(s)
+		if len(fs) > len(cols) {
+			// A note the paster appended after the last column ("4760.78  5.00  #
+			// Problematic", corpus 451): the row is the cells before it.
+			if a := fields(stripAnnotation(s)); len(a) == len(cols) {
+				fs = a
+			}
+		}
 		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
 			break // iostat's rows carry no time: a line of another shape ends the table
 		}

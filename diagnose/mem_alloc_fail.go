@@ -2,8 +2,10 @@ package diagnose
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -644,6 +646,9 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	}
 	if len(vs) > 0 {
 		f.Evidence = append(f.Evidence, reportsEvidence(vs))
+		if e, ok := suppressedAllocEvidence(tl); ok {
+			f.Evidence = append(f.Evidence, e)
+		}
 		r := &vs[rep]
 		f.Evidence = append(f.Evidence, modeEvidence(r))
 		if k, src, ok := memKernelOf(tl, r.af); ok {
@@ -793,6 +798,40 @@ func memOr(s, d string) string {
 }
 
 func memPage(tl *model.Timeline) int64 { p, _ := pageSize(tl); return p }
+
+// reSuppressedAlloc is warn_alloc's rate limiter summary (lib/ratelimit.c ___ratelimit,
+// printed by warn_alloc's nopage_rs before its next report): "warn_alloc: 96 callbacks
+// suppressed", "warn_alloc_failed: 5676 callbacks suppressed" before 4.9.
+var reSuppressedAlloc = regexp.MustCompile(`\bwarn_alloc(?:_failed)?: (\d+) callbacks suppressed`)
+
+// suppressedAllocEvidence adds up the allocation-failure reports the rate limiter dropped:
+// each happened, only its printout was skipped, so "1 failure" with "5676 callbacks
+// suppressed" above it is at least 5677 failures (corpus 431).
+func suppressedAllocEvidence(tl *model.Timeline) (Evidence, bool) {
+	var n int64
+	lines := 0
+	src := ""
+	for _, r := range tl.Log {
+		m := reSuppressedAlloc.FindStringSubmatch(r.Message)
+		if m == nil {
+			continue
+		}
+		v, err := strconv.ParseInt(m[1], 10, 64)
+		if err != nil {
+			continue
+		}
+		n += v
+		lines++
+		if src == "" {
+			src = r.Source
+		}
+	}
+	if n == 0 {
+		return Evidence{}, false
+	}
+	return Evidence{What: "allocation failures the rate limiter did not print (warn_alloc callbacks suppressed)",
+		Value: fmt.Sprintf("%d more in %d summary line(s): the failures are at least that many more than the reports shown", n, lines), Source: memOr(src, "kernel log")}, true
+}
 
 // reportsEvidence summarises the reports of one cause: how many, by whom, at what order.
 func reportsEvidence(vs []allocVerdict) Evidence {

@@ -430,3 +430,19 @@ func TestAllocFailHeaderlessRxRefill(t *testing.T) {
 	noAlloc := strings.ReplaceAll(trace, "page_frag_alloc", "kmalloc_order")
 	mustNotCheck(t, run(t, "alloc-fail-reserve", pasteTimeline(t, noAlloc)), "without a \"page allocation failure\" header")
 }
+
+// The rate limiter's "warn_alloc_failed: 5676 callbacks suppressed" above the one report a
+// Raspberry Pi printed (corpus 431): the failures are at least 5677, and the evidence says
+// so. Before, the finding said "page allocation failures: 1".
+func TestAllocFailCountsSuppressedReports(t *testing.T) {
+	tl := pasteTimeline(t, `Nov  7 00:15:59 raspberrypi kernel: [264587.158502] warn_alloc_failed: 5676 callbacks suppressed
+Nov  7 00:15:59 raspberrypi kernel: [264587.158522] swapper: page allocation failure: order:3, mode:0x20
+Nov  7 00:15:59 raspberrypi kernel: [264587.158568] [<c0013e1c>] (unwind_backtrace+0x0/0xf0) from [<c008e01c>] (warn_alloc_failed+0xc4/0x11c)
+Nov  7 00:15:59 raspberrypi kernel: [264587.158596] [<c008e01c>] (warn_alloc_failed+0xc4/0x11c) from [<c00901f8>] (__alloc_pages_nodemask+0x410/0x630)
+Nov  7 00:15:59 raspberrypi kernel: [264587.158698] [<c02ca770>] (__alloc_skb+0x48/0xe8) from [<c0251c8c>] (rx_submit+0x24/0x1fc)
+`)
+	f := mustFire(t, run(t, "alloc-fail-fragmented", tl), Warning)
+	if !evidenceHas(f, "callbacks suppressed", "5676 more") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}

@@ -41,7 +41,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
-	if len(kills) == 0 && len(recs) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
+	noVictim := logMatches(tl, kernel.MsgOOMNoKillable...)
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
@@ -86,6 +87,13 @@ func checkOOMKill(tl *model.Timeline) Result {
 			sev = Critical
 		}
 	}
+	if len(noVictim) > 0 {
+		// out_of_memory chose no victim (every task unkillable, exiting, or none yet at
+		// boot) and panicked: the host itself ran out of memory, nothing was freed.
+		ev = append(ev, logEvidence("the OOM killer found no process to kill and the kernel panicked", noVictim))
+		sev = Critical
+		global = max(global, 1)
+	}
 	for _, c := range cgKilled {
 		// A cgroup's own count: kills inside it, at its limit (mem_cgroup_out_of_memory),
 		// never the host's; the host's vmstat oom_kill counts them too.
@@ -108,6 +116,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 	switch {
 	case global > 0 && memcg > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× for the whole host and %d× inside memory cgroups", global, memcg)
+	case global > 0 && len(noVictim) > 0 && len(kills) == 0:
+		title = "the host ran out of memory and the OOM killer found no process to kill: the kernel panicked"
 	case global > 0:
 		title = fmt.Sprintf("the host ran out of memory: the OOM killer ran %d×", global)
 	case memcg > 0:

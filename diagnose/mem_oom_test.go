@@ -8,6 +8,19 @@ import (
 )
 
 func TestOOMKill(t *testing.T) {
+	t.Run("no killable processes", func(t *testing.T) {
+		// Corpus 428 (tempesta #1789, 5.10): out_of_memory found no victim and panicked; the
+		// report above the panic was not pasted. Before, the rule found no OOM line.
+		tl := memTextTimeline()
+		tl.Log = []model.LogRecord{
+			{Message: "Out of memory and no killable processes...", Source: "line 2"},
+			{Message: "Kernel panic - not syncing: System is deadlocked on memory", Source: "line 3"},
+		}
+		f := mustFire(t, run(t, "oom-kill", tl), Critical)
+		if !strings.Contains(f.Title, "no process to kill") {
+			t.Errorf("title: %q", f.Title)
+		}
+	})
 	t.Run("global", func(t *testing.T) {
 		tl := memTextTimeline()
 		tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "lines 10-40", OOMKill: &model.OOMKill{

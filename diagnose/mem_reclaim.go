@@ -188,11 +188,19 @@ func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
 		Why: "4.3 batches the TLB flushes of pages unmapped during reclaim into one IPI per CPU (Mel Gorman's \"TLB flush multiple pages per IPI\", commit 72b252aed506): seed 003 went from 14 to 60 Gbit/s"}, true
 }
 
+// memDirectScanWarnPerSec: pages scanned directly per second (sar -B pgscand/s) from which
+// direct reclaim is a warning: 1000 pages/s is 4 MiB/s of LRU scanned by allocating tasks.
+const memDirectScanWarnPerSec = 1000
+
 func checkDirectReclaim(tl *model.Timeline) Result {
 	stall := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "allocstall") })
 	scan := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "pgscan_direct") })
 	psi := tl.LastWith(func(s *model.Sample) bool { return s.Pressure("memory") != nil })
 	stallRate := memSeriesStats(tl, model.RateAllocstallPerSec, 0)
+	// sar -B's pgscand/s: pages scanned by allocating tasks per second (sysstat reads
+	// pgscan_direct* from /proc/vmstat). Any page scanned that way is a task that stopped
+	// in direct reclaim; sar prints no allocstall.
+	scanRate := memSeriesStats(tl, model.RatePgscanDirectPerSec, 0.01)
 	var stalls []*model.Event // "page allocation stalls for Nms" reports (4.1x kernels)
 	for i := range tl.Events {
 		if e := &tl.Events[i]; e.Kind == model.EventAllocStall && e.AllocStall != nil {
@@ -200,8 +208,8 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		}
 	}
 	statedStall := memSeriesStats(tl, model.RateStatedStallSec, 0)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 {
-		return NotChecked("no allocstall in /proc/vmstat, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 {
+		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
 	sev, fired := Info, false
@@ -237,6 +245,18 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		raise(Warning)
 		ev = append(ev, Evidence{What: "allocation stalls", Value: fmt.Sprintf("peak %.0f/s", stallRate.peak), Source: memSampleWhere(tl, stallRate.peakIdx, "vmstat")})
 	}
+	if scanRate.n > 0 && scanRate.peak > 0 {
+		// A few hundred pages a second is a task or a memory cgroup reclaiming now and
+		// then (corpus 315: 141/s, kswapd idle); thousands (4 MiB/s and more) is
+		// allocation outrunning kswapd.
+		if scanRate.peak >= memDirectScanWarnPerSec {
+			raise(Warning)
+		} else {
+			raise(Info)
+		}
+		ev = append(ev, Evidence{What: "pages scanned by allocating tasks (sar -B pgscand/s)",
+			Value: fmt.Sprintf("peak %.0f/s, mean %.0f/s over %d intervals (%d with direct reclaim)", scanRate.peak, scanRate.mean, scanRate.n, scanRate.over), Source: memSampleWhere(tl, scanRate.peakIdx, "sar -B")})
+	}
 	if scan.hasLast && (scan.rising() || fired) {
 		ev = append(ev, Evidence{What: "pgscan_direct (pages scanned by allocating tasks)", Value: scan.describe(), Source: scan.source})
 	}
@@ -263,6 +283,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		}
 		if stallRate.n > 0 {
 			parts = append(parts, fmt.Sprintf("no allocation stall in %d samples", stallRate.n))
+		}
+		if scanRate.n > 0 {
+			parts = append(parts, fmt.Sprintf("pgscand/s 0 in %d intervals", scanRate.n))
 		}
 		if psi != nil {
 			p := psi.Pressure("memory")

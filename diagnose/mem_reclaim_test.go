@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -102,4 +103,25 @@ func TestDirectReclaimReadsAllocStall(t *testing.T) {
 	}
 	// Without any of its inputs the rule still says what it lacks.
 	mustNotCheck(t, run(t, "direct-reclaim-stalls", pasteTimeline(t, "hello\n")), "page allocation stalls")
+}
+
+// sar -B's pgscand/s (sysstat #343's rows: 141 and 65 pages/s scanned directly, pgscank/s
+// 0): allocating tasks reclaimed themselves. Before, the rule had no allocstall and said
+// "not checked" with the rate parsed.
+func TestDirectReclaimReadsSarPgscand(t *testing.T) {
+	tl := timeline(2)
+	for i, v := range []float64{141, 65} {
+		tl.Samples[i].Rates = model.Rates{model.RatePgscanDirectPerSec: v, model.RatePgscanKswapdPerSec: 0}
+	}
+	f := mustFire(t, run(t, "direct-reclaim-stalls", tl), Info)
+	if !strings.Contains(f.Evidence[0].Value, "peak 141/s") || !strings.Contains(f.Evidence[0].Value, "2 with direct reclaim") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	tl.Samples[1].Rates[model.RatePgscanDirectPerSec] = 5200
+	mustFire(t, run(t, "direct-reclaim-stalls", tl), Warning)
+	tl = timeline(2)
+	for i := range tl.Samples {
+		tl.Samples[i].Rates = model.Rates{model.RatePgscanDirectPerSec: 0}
+	}
+	mustBeHealthy(t, run(t, "direct-reclaim-stalls", tl))
 }

@@ -2,9 +2,12 @@ package diagnose
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -38,11 +41,21 @@ const listenCriticalPerSec = 1.0
 
 func checkListenOverflow(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
-	if !present {
-		return NotChecked("no TcpExt ListenOverflows/ListenDrops: needs /proc/net/netstat, netstat -s or nstat")
+	floods := logMatches(tl, kernel.MsgSynFlood...)
+	if !present && len(floods) == 0 {
+		return NotChecked("no TcpExt ListenOverflows/ListenDrops and no \"Possible SYN flooding\" in the kernel log: needs /proc/net/netstat, netstat -s, nstat or the kernel log")
 	}
 	var ev []Evidence
 	sev := Severity(-1)
+	if len(floods) > 0 {
+		// tcp_syn_flood_action warns once per listener (request_sock_queue.synflood_warned)
+		// when its SYN queue is full: the count is of listeners and restarts, not of SYNs,
+		// so it gives no rate; a full SYN queue is a warning either way (with cookies the
+		// handshake survives but, before 4.x timestamps-encoded options, loses window
+		// scaling and SACK; without them the SYN is dropped).
+		sev = Warning
+		ev = append(ev, Evidence{What: "SYN queues full: \"Possible SYN flooding\" in the kernel log (tcp_syn_flood_action)", Value: synFloodPorts(floods), Source: floods[0].Source})
+	}
 	for _, r := range rs {
 		switch {
 		case r.rising():
@@ -60,9 +73,13 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	if sev < 0 {
 		return Healthy("%s", netZeroText(rs, listenCounters[:2]))
 	}
+	title := "listening sockets dropped connections: accept queues were full"
+	if len(floods) > 0 && len(ev) == 1 {
+		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"
+	}
 	f := Finding{
 		Severity: sev,
-		Title:    "listening sockets dropped connections: accept queues were full",
+		Title:    title,
 		Evidence: ev,
 		Explanation: "A connection whose handshake completes while its listener's accept queue is full is dropped " +
 			"(the client retransmits and waits: 1 s, then 3 s, ...). The queue is min(the application's listen() " +
@@ -91,4 +108,48 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		}
 	}
 	return Fired(f)
+}
+
+// reSynFloodPort reads the port of tcp_syn_flood_action's message.
+var reSynFloodPort = regexp.MustCompile(`(?i)SYN flooding on port (\d+)`)
+
+// synFloodPorts says how often each port's listener reported a full SYN queue, and whether
+// the kernel sent cookies or dropped.
+func synFloodPorts(recs []model.LogRecord) string {
+	n := map[string]int{}
+	cookies, drops := 0, 0
+	for _, r := range recs {
+		p := "?"
+		if m := reSynFloodPort.FindStringSubmatch(r.Message); m != nil {
+			p = m[1]
+		}
+		n[p]++
+		switch {
+		case strings.Contains(r.Message, "Sending cookies"):
+			cookies++
+		case strings.Contains(r.Message, "Dropping request"):
+			drops++
+		}
+	}
+	ports := make([]string, 0, len(n))
+	for p := range n {
+		ports = append(ports, p)
+	}
+	sort.Slice(ports, func(a, b int) bool {
+		return n[ports[a]] > n[ports[b]] || n[ports[a]] == n[ports[b]] && ports[a] < ports[b]
+	})
+	parts := make([]string, 0, len(ports))
+	for _, p := range ports {
+		parts = append(parts, fmt.Sprintf("port %s %d×", p, n[p]))
+	}
+	s := strings.Join(parts, ", ")
+	switch {
+	case cookies > 0 && drops == 0:
+		s += "; SYN cookies sent"
+	case drops > 0 && cookies == 0:
+		s += "; requests dropped (no syncookies)"
+	case drops > 0:
+		s += fmt.Sprintf("; %d with cookies, %d dropped", cookies, drops)
+	}
+	return s
 }

@@ -1,9 +1,11 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
+	"headroom/model"
 )
 
 func TestListenOverflow(t *testing.T) {
@@ -45,6 +47,20 @@ func TestListenOverflow(t *testing.T) {
 	})
 	t.Run("missing", func(t *testing.T) {
 		mustNotCheck(t, run(t, "listen-overflow", timeline(2)), "ListenOverflows")
+	})
+	t.Run("SYN flooding in the log alone", func(t *testing.T) {
+		// Corpus 424 (cuberite #4596, 4.4 i386): tcp_syn_flood_action's warning is the only
+		// evidence; before, the rule said "not checked" with the lines in the log.
+		tl := timeline(0)
+		tl.Log = []model.LogRecord{
+			{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 8080. Sending cookies.  Check SNMP counters.", Source: "line 6"},
+			{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 25565. Sending cookies.  Check SNMP counters.", Source: "line 7"},
+			{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 25565. Sending cookies.  Check SNMP counters.", Source: "line 8"},
+		}
+		f := mustFire(t, run(t, "listen-overflow", tl), Warning)
+		if v := f.Evidence[0].Value; !strings.Contains(v, "port 25565 2×, port 8080 1×") || !strings.Contains(v, "cookies") {
+			t.Errorf("evidence: %q", v)
+		}
 	})
 }
 

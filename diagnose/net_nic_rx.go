@@ -46,7 +46,10 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
 					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
 		}
-		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig or ip -s link")
+		if r, ok := nicRxFIFORates(tl); ok {
+			return r
+		}
+		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig, ip -s link or sar -n EDEV")
 	}
 	// Each interface is judged on its own latest and earliest samples: a live sample holds
 	// every interface, but a pasted text may show one in ifconfig, another in ethtool -S.
@@ -455,4 +458,28 @@ func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats) (in
 		}
 	}
 	return 0, "", false
+}
+
+// nicRxFIFORates judges sar -n EDEV's rxfifo/s (rx_fifo_errors per second, summed over the
+// non-loopback interfaces) when no interface counters were read: any FIFO overrun in an
+// interval is frames the NIC dropped for want of room in its buffer or ring.
+func nicRxFIFORates(tl *model.Timeline) (Result, bool) {
+	r := memSeriesStats(tl, model.RateNICRxFIFOPerSec, 0.01)
+	if r.n == 0 {
+		return Result{}, false
+	}
+	if r.peak <= 0 {
+		return Healthy("rxfifo/s 0 in %d sar -n EDEV intervals", r.n), true
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "the NIC overran its receive FIFO: frames were dropped before the kernel saw them (sar -n EDEV rxfifo/s)",
+		Evidence: []Evidence{{What: "receive FIFO overruns (sar -n EDEV rxfifo/s, all interfaces but lo)",
+			Value:  fmt.Sprintf("peak %.2f/s, mean %.2f/s over %d intervals (%d with overruns)", r.peak, r.mean, r.n, r.over),
+			Source: memSampleWhere(tl, r.peakIdx, "sar -n EDEV")}},
+		Explanation: "rx_fifo_errors count frames the NIC could not place: its FIFO filled because the RX ring had no free " +
+			"descriptors (the driver refilled too slowly: receive softirq starved, or refill allocations failing) or the " +
+			"bus was too slow. Per-interface counters (ip -s -s link, ethtool -S) say which NIC and whether the ring or " +
+			"the refill is short.",
+	}), true
 }

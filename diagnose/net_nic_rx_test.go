@@ -125,3 +125,17 @@ root@compute5:~# ethtool -S enp24s0f0 | egrep -E 'rx_dropped|rx_missed'
 		t.Errorf("enp24s0f0 with a netdev line: %+v %s", res.Findings, res.Checked+res.NotChecked)
 	}
 }
+
+// sar -n EDEV's rxfifo/s (parsed since the sysstat reader, read by no rule before): FIFO
+// overruns in an interval are frames the NIC dropped; zero in every interval is healthy.
+func TestNICRxOverrunsReadsSarEDEV(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].Rates = model.Rates{model.RateNICRxFIFOPerSec: 0}
+	tl.Samples[1].Rates = model.Rates{model.RateNICRxFIFOPerSec: 12.5}
+	f := mustFire(t, run(t, "nic-rx-overruns", tl), Warning)
+	if !evidenceHas(f, "rxfifo/s", "peak 12.50/s") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	tl.Samples[1].Rates[model.RateNICRxFIFOPerSec] = 0
+	mustBeHealthy(t, run(t, "nic-rx-overruns", tl))
+}

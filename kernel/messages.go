@@ -22,6 +22,18 @@ var (
 	// MsgTooManyOrphans: tcp_out_of_resources → tcp_too_many_orphans (net/ipv4/tcp_timer.c:
 	// "too many orphaned sockets"; 2.6.x printed "too many of orphaned sockets").
 	MsgTooManyOrphans = []string{"too many orphaned sockets", "too many of orphaned sockets"}
+	// MsgSynFlood: tcp_syn_flood_action (net/ipv4/tcp_input.c): "TCP: request_sock_TCP:
+	// Possible SYN flooding on port 5000. Sending cookies.  Check SNMP counters." (3.x+; the
+	// proto names the listener's request_sock slab, "TCPv6" for IPv6; "Dropping request"
+	// without syncookies). tcp_conn_request prints it once per listener when the SYN queue
+	// (inet_csk_reqsk_queue_is_full, also bounded by the accept backlog) is full; 2.6 printed
+	// "possible SYN flooding on port N. Sending cookies." from tcp_v4_conn_request.
+	MsgSynFlood = []string{"Possible SYN flooding on port", "possible SYN flooding on port"}
+	// MsgOOMNoKillable: out_of_memory (mm/oom_kill.c) found no task to kill: "Out of memory
+	// and no killable processes..." then, since 4.19, panic("System is deadlocked on
+	// memory"); before, the first message was the panic itself ("Kernel panic - not syncing:
+	// Out of memory and no killable processes..."). A global OOM that ended in a panic.
+	MsgOOMNoKillable = []string{"Out of memory and no killable processes", "System is deadlocked on memory"}
 	// MsgConntrackFull: nf_conntrack_alloc/early_drop (net/netfilter/nf_conntrack_core.c:
 	// "nf_conntrack: table full, dropping packet"; ip_conntrack before 2.6.15).
 	MsgConntrackFull = []string{"table full, dropping packet"}
@@ -45,7 +57,7 @@ var (
 // IsKnownMessage reports whether a line holds one of the messages above, whatever came
 // before it.
 func IsKnownMessage(t string) bool {
-	for _, set := range [][]string{MsgTCPOutOfMemory, MsgTooManyOrphans, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited} {
+	for _, set := range [][]string{MsgTCPOutOfMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited} {
 		for _, m := range set {
 			if strings.Contains(t, m) {
 				return true

@@ -55,6 +55,9 @@ const (
 	// RateNICRxDropPerSec: received frames dropped for lack of room, at the NIC or in the
 	// stack (kernel.RxDropNetDevCounters), all non-loopback interfaces.
 	RateNICRxDropPerSec = "nic_rx_dropped_per_sec"
+	// RateNICRxFIFOPerSec: receive FIFO overruns (rx_fifo_errors: the NIC's buffer or
+	// ring had no room), all non-loopback interfaces; sar -n EDEV's rxfifo/s.
+	RateNICRxFIFOPerSec = "nic_rx_fifo_per_sec"
 	// RateSocketDropPerSec: packets dropped at a socket (SocketDropCounters).
 	RateSocketDropPerSec = "socket_dropped_per_sec"
 	// Only in a sample stated in the text (artifact/stated.go): the longest freeze the

@@ -38,7 +38,14 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	}
 	p.f("headroom doctor: %s, %s\n\n", src, when)
 	if d.NothingChecked() {
-		p.f("Verdict: nothing could be checked: none of the %d rules had the data it needs, so this is no clean bill of health\n\n", len(d.Checks))
+		// Every rule lacked its data: "no problem found" would read as healthy. Say what
+		// was not read instead (issue 29 item 4: a paste of output headroom cannot read
+		// yet runs, and says so).
+		p.f("Verdict: nothing could be checked: none of the %d rules had the data it needs, so this is no clean bill of health", len(d.Checks))
+		if tl.Lines != nil && tl.Lines.Unparsed > 0 {
+			p.f(" (%d lines hold output headroom could not read, listed below)", tl.Lines.Unparsed)
+		}
+		p.f("\n\n")
 	} else {
 		writeVerdictText(p, storyOf(d))
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -22,7 +23,30 @@ type corpusCase struct {
 	Stem     string
 	TextPath string
 	Label    label
-	Truth    any // the case file's "truth", as written
+	Truth    any    // the case file's "truth", as written
+	Batch    string // "g7" for labels-g7.json, "" for labels.json: the gathering batch
+}
+
+// batchOf names the gathering batch of a labels file: labels-g7.json is "g7", labels.json "".
+func batchOf(labelsFile string) string {
+	b := strings.TrimSuffix(filepath.Base(labelsFile), ".json")
+	return strings.TrimPrefix(strings.TrimPrefix(b, "labels"), "-")
+}
+
+// newestBatch is the gathering batch with the highest number (g7 after g6, g10 after g9), ""
+// when no batch file names one.
+func newestBatch(cases []corpusCase) string {
+	best, bestN := "", -1
+	for _, c := range cases {
+		if len(c.Batch) < 2 || c.Batch[0] != 'g' {
+			continue
+		}
+		n, err := strconv.Atoi(c.Batch[1:])
+		if err == nil && n > bestN {
+			best, bestN = c.Batch, n
+		}
+	}
+	return best
 }
 
 // loadCorpus reads labels.json and every labels-*.json in dir. Each stem must be labelled
@@ -58,7 +82,7 @@ func loadCorpus(dir string) ([]corpusCase, error) {
 	stems := sortedKeys(labels)
 	cases := make([]corpusCase, 0, len(stems))
 	for _, stem := range stems {
-		c := corpusCase{Stem: stem, Label: labels[stem], TextPath: filepath.Join(dir, stem+".txt")}
+		c := corpusCase{Stem: stem, Label: labels[stem], TextPath: filepath.Join(dir, stem+".txt"), Batch: batchOf(from[stem])}
 		if _, err := os.Stat(c.TextPath); err != nil {
 			return nil, fmt.Errorf("%s is labelled in %s but has no text: %w", stem, from[stem], err)
 		}

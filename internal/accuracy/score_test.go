@@ -101,3 +101,19 @@ func TestFindMisses(t *testing.T) {
 		t.Fatalf("misses %+v", ms)
 	}
 }
+
+func TestNewestBatchByNumber(t *testing.T) {
+	if got := batchOf("testdata/corpus/labels-g10.json"); got != "g10" {
+		t.Fatalf("batchOf = %q, want g10", got)
+	}
+	if got := batchOf("labels.json"); got != "" {
+		t.Fatalf("batchOf(labels.json) = %q, want empty", got)
+	}
+	cases := []corpusCase{{Batch: ""}, {Batch: "g9"}, {Batch: "g10"}, {Batch: "g2"}}
+	if got := newestBatch(cases); got != "g10" {
+		t.Fatalf("newestBatch = %q, want g10 (numbers, not strings: g10 > g9)", got)
+	}
+	if got := newestBatch([]corpusCase{{Batch: ""}}); got != "" {
+		t.Fatalf("newestBatch without batches = %q, want empty", got)
+	}
+}
