@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 
@@ -16,12 +15,11 @@ func init() {
 }
 
 func runCapture(_ context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("capture", stdio)
 	out := fs.String("o", "", "output file (.txtar); - for standard output")
 	rootDir := fs.String("root", "", "capture the files under this directory instead of /")
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if *out == "" || fs.NArg() != 0 {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom capture -o FILE.txtar [--root DIR]")
@@ -34,8 +32,7 @@ func runCapture(_ context.Context, args []string, stdio IO) int {
 	var buf bytes.Buffer
 	missing, err := source.Capture(root, &buf)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom capture: %v\n", err)
-		return exitFailure
+		return failed(stdio, "capture", err)
 	}
 	for _, m := range missing {
 		fmt.Fprintf(stdio.Stderr, "headroom capture: not captured: %s\n", m)
@@ -45,8 +42,7 @@ func runCapture(_ context.Context, args []string, stdio IO) int {
 		return exitOK
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom capture: %v\n", err)
-		return exitFailure
+		return failed(stdio, "capture", err)
 	}
 	fmt.Fprintf(stdio.Stderr, "headroom capture: wrote %s (%d bytes)\n", *out, buf.Len())
 	return exitOK

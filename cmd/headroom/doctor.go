@@ -48,11 +48,10 @@ type doctorFlags struct {
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("doctor", stdio)
 	var f doctorFlags
 	fs.StringVar(&f.format, "format", "text", "output format: text or json")
-	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples)")
+	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples; 0: one sample, no rates)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "live: time between samples")
 	fs.StringVar(&f.from, "from", "", "diagnose a capture (.txtar), a captured directory, or a recording (.jsonl.gz)")
 	fs.StringVar(&f.root, "root", "", "read the kernel files under this directory instead of /")
@@ -68,16 +67,16 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live, captures and recordings: kernel log records within 5 min before sampling or while sampled are the present; older ones back to this are the recent past (a warning at most, with their age), older still history (info)")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
-		fmt.Fprintln(stdio.Stderr, "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
+		fmt.Fprintln(fs.Output(), "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
+		fmt.Fprintln(fs.Output(), "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
+		fmt.Fprintln(fs.Output(), "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
+		fmt.Fprintln(fs.Output(), "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 healthy, 1 warnings, 2 critical findings, 3 could not run.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitFailure
+	files, code, ok := parseFlags(fs, stdio, args, true)
+	if !ok {
+		return code
 	}
 	if f.format != "text" && f.format != "json" {
 		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
@@ -94,8 +93,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-		return exitFailure
+		return failed(stdio, "doctor", err)
 	}
 	if tl.Source.Kind == model.SourceText && artifact.NothingRead(tl) {
 		// Nothing to diagnose is not "healthy": say what was read instead.
@@ -114,14 +112,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		}
 		ns, err := source.ReadNetns(source.NetnsTarget{Name: f.netns, PID: f.pid, ProcDir: procDir})
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-			return exitFailure
+			return failed(stdio, "doctor", err)
 		}
 		tl.Netns = ns
 	}
 	if err := addKubelet(tl, f); err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-		return exitFailure
+		return failed(stdio, "doctor", err)
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	// The journal is this host's: under another --root only with a --state-dir of its own,

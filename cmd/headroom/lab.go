@@ -42,10 +42,12 @@ expected finding and the fix met its margin, 1 otherwise, 3 when the run failed.
 
 func runLab(ctx context.Context, args []string, stdio IO) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		labUsage(stdio.Stderr)
 		if len(args) == 0 {
+			labUsage(stdio.Stderr)
 			return exitFailure
 		}
+		labUsage(stdio.Stdout)
+		printExamples(stdio.Stdout, "lab")
 		return exitOK
 	}
 	switch args[0] {
