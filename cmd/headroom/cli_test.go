@@ -151,3 +151,28 @@ func TestREADMEExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// doctor --format markdown is report's ticket format (one renderer), and an input with
+// nothing headroom reads is refused by both with 3 (report used to write an empty report,
+// exit 0).
+func TestDoctorMarkdownAndEmptyInput(t *testing.T) {
+	seed := "../../testdata/seeds/000_f481d10e6cc28585.txt"
+	var dmd, rmd, errb bytes.Buffer
+	if code := run([]string{"doctor", "--format", "markdown", seed}, IO{Stdin: strings.NewReader(""), Stdout: &dmd, Stderr: &errb}); code == exitFailure {
+		t.Fatalf("doctor --format markdown: exit 3: %s", errb.String())
+	}
+	if code := run([]string{"report", "--format", "markdown", seed}, IO{Stdin: strings.NewReader(""), Stdout: &rmd, Stderr: &errb}); code != exitOK {
+		t.Fatalf("report --format markdown: exit %d: %s", code, errb.String())
+	}
+	if !strings.HasPrefix(dmd.String(), "## headroom: ") || dmd.String() != rmd.String() {
+		t.Errorf("doctor's markdown differs from report's:\n%s\n---\n%s", dmd.String(), rmd.String())
+	}
+	empty := t.TempDir() + "/empty.txt"
+	os.WriteFile(empty, nil, 0o644)
+	for _, cmd := range []string{"doctor", "report"} {
+		errb.Reset()
+		if code := run([]string{cmd, empty}, IO{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb}); code != exitFailure || !strings.Contains(errb.String(), "nothing in") {
+			t.Errorf("%s on an empty file: exit %d, want 3: %s", cmd, code, errb.String())
+		}
+	}
+}

@@ -50,7 +50,7 @@ type doctorFlags struct {
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlagSet("doctor", stdio)
 	var f doctorFlags
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.StringVar(&f.format, "format", "text", "output format: text, json, or markdown (the ticket format of headroom report)")
 	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples; 0: one sample, no rates)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "live: time between samples")
 	fs.StringVar(&f.from, "from", "", "diagnose a capture (.txtar), a captured directory, or a recording (.jsonl.gz)")
@@ -78,8 +78,8 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if !ok {
 		return code
 	}
-	if f.format != "text" && f.format != "json" {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
+	if f.format != "text" && f.format != "json" && f.format != "markdown" {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text, json or markdown)\n", f.format)
 		return exitFailure
 	}
 	if len(files) == 0 && f.from == "" && f.root == "" && f.hostRoot == "" && f.netns == "" && f.pid == 0 {
@@ -95,10 +95,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return failed(stdio, "doctor", err)
 	}
-	if tl.Source.Kind == model.SourceText && artifact.NothingRead(tl) {
-		// Nothing to diagnose is not "healthy": say what was read instead.
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
-			strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
+	if refuseNothingRead(stdio, "doctor", tl, files) {
 		return exitFailure
 	}
 	if f.netns != "" || f.pid != 0 {
@@ -129,9 +126,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	record.PlaceFindings(tl, &d)
 	d.Retell(tl)
-	if f.format == "json" {
+	switch f.format {
+	case "json":
 		err = report.WriteJSON(stdio.Stdout, tl, d)
-	} else {
+	case "markdown":
+		err = report.WriteMarkdown(stdio.Stdout, tl, d)
+	default:
 		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose, Checks: f.checks})
 	}
 	if err != nil {
@@ -253,4 +253,16 @@ func init() {
 		}
 		return changes, nil
 	}
+}
+
+// refuseNothingRead refuses pasted text in which nothing is evidence headroom reads (an
+// empty file): nothing to diagnose is not "healthy", so doctor and report say what was read
+// instead and exit 3.
+func refuseNothingRead(stdio IO, cmd string, tl *model.Timeline, files []string) bool {
+	if tl.Source.Kind != model.SourceText || !artifact.NothingRead(tl) {
+		return false
+	}
+	fmt.Fprintf(stdio.Stderr, "headroom %s: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
+		cmd, strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
+	return true
 }

@@ -46,6 +46,9 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return failed(stdio, "report", err)
 	}
+	if refuseNothingRead(stdio, "report", tl, files) {
+		return exitFailure
+	}
 	d := diagnose.Run(tl, splitSet(*skip))
 	record.PlaceFindings(tl, &d)
 	d.Retell(tl)
