@@ -3,10 +3,10 @@
 //
 // The version is set by `make release` from `git describe` with
 //
-//	-ldflags "-X headroom/internal/buildinfo.version=v1.2.3"
+//	-ldflags "-X headroom/internal/buildinfo.version=v1.2.3 -X ...revision=SHA -X ...commitTime=RFC3339"
 //
 // The VCS revision and time come from what the go command stamps into every binary built in
-// a git work tree (runtime/debug.ReadBuildInfo, -buildvcs=auto).
+// a git work tree (runtime/debug.ReadBuildInfo, -buildvcs=auto), else from those -X values.
 package buildinfo
 
 import (
@@ -16,8 +16,10 @@ import (
 	"strings"
 )
 
-// version is set at link time; empty in a plain `go build`.
-var version string
+// version, revision and commitTime are set at link time by make release (-X); empty in a
+// plain `go build`. revision and commitTime are used only when the go command did not
+// stamp the VCS state (GOFLAGS=-buildvcs=false, or a git work tree it does not recognise).
+var version, revision, commitTime string
 
 // Info is the build of this binary.
 type Info struct {
@@ -40,7 +42,11 @@ type Info struct {
 // Get returns this binary's build.
 func Get() Info {
 	bi, ok := debug.ReadBuildInfo()
-	return from(version, bi, ok)
+	in := from(version, bi, ok)
+	if in.Revision == "" {
+		in.Revision, in.Time = revision, commitTime
+	}
+	return in
 }
 
 func from(ldVersion string, bi *debug.BuildInfo, ok bool) Info {
