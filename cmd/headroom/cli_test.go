@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"compress/gzip"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -174,5 +177,46 @@ func TestDoctorMarkdownAndEmptyInput(t *testing.T) {
 		if code := run([]string{cmd, empty}, IO{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb}); code != exitFailure || !strings.Contains(errb.String(), "nothing in") {
 			t.Errorf("%s on an empty file: exit %d, want 3: %s", cmd, code, errb.String())
 		}
+	}
+}
+
+// The build is in doctor's JSON, a capture's headroom/host.json and a recording's header.
+func TestBuildInfoEverywhere(t *testing.T) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		t.Skip("no /proc/zoneinfo: not a Linux host")
+	}
+	want := `"build":{"version":"`
+	var out, errb bytes.Buffer
+	run([]string{"doctor", "--format", "json", "../../testdata/seeds/000_f481d10e6cc28585.txt"}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	var doc struct {
+		Build struct{ Version, GoVersion string } `json:"build"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Build.Version == "" {
+		t.Errorf("doctor JSON: no build (%v): %.200s", err, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"capture", "-o", "-"}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}); code != exitOK {
+		t.Fatalf("capture: %d %s", code, errb.String())
+	}
+	_, host, _ := strings.Cut(out.String(), "-- headroom/host.json --\n")
+	if !strings.Contains(host, want) {
+		t.Errorf("capture host.json has no build: %.300s", host)
+	}
+	arch := t.TempDir() + "/r.jsonl.gz"
+	if code := run([]string{"record", "-o", arch, "--duration", "1s", "--interval", "1s"}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb}); code != exitOK {
+		t.Fatalf("record: %d %s", code, errb.String())
+	}
+	f, err := os.Open(arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := bufio.NewReader(zr).ReadString('\n')
+	if !strings.Contains(first, want) {
+		t.Errorf("recording header has no build: %.300s", first)
 	}
 }
