@@ -78,6 +78,18 @@ var examples = map[string][]string{
 		"headroom lab list",
 		"sudo headroom lab compare long-fat-pipe --streams 8",
 	},
+	"lab list": {
+		"headroom lab list",
+		"headroom lab list | grep failure",
+	},
+	"lab run": {
+		"sudo headroom lab run long-fat-pipe --settings seed-004",
+		"sudo headroom lab run flood-recovery --format json",
+	},
+	"lab compare": {
+		"sudo headroom lab compare long-fat-pipe",
+		"sudo headroom lab compare long-fat-pipe --rate 1Gbit --streams 8",
+	},
 	"serve": {
 		"headroom serve --listen :9109",
 		"headroom serve --once      # one exposition on stdout",
@@ -97,8 +109,11 @@ var synopsis = map[string]string{
 	"capture": "-o FILE.txtar|- [--root DIR] [--redact]",
 	"check": "[NAME] [--root DIR | --host-root DIR] [--interval D] [--matches N --within D]\n" +
 		"One present state for node-problem-detector: exit 0 ok, 1 problem, 2 unknown. Without NAME: the list of checks.",
-	"explain": "RULE-ID | list\nPrints the documentation page of a rule; 'list' lists the rules.",
-	"version": "[--format text|json]",
+	"explain":     "RULE-ID | list\nPrints the documentation page of a rule; 'list' lists the rules.",
+	"version":     "[--format text|json]",
+	"lab list":    "",
+	"lab run":     "SCENARIO [--settings NAME|FILE] [flags]   (root; see headroom lab -h)",
+	"lab compare": "SCENARIO [flags]   (root; see headroom lab -h)",
 }
 
 // flagSetHook, when set (manpage generation, tests), receives every flag set a command makes.
@@ -195,6 +210,7 @@ var (
 		// check answers node-problem-detector, whose contract is 0 ok, 1 problem, 2 unknown:
 		// nodecheck refuses --matches 0 itself, with 2.
 		"check.matches": true,
+		"lab run.loss":  true, "lab compare.loss": true, // 0: no loss
 	}
 	negativeOK = map[string]bool{"serve.window-interval": true} // negative: every sample
 )

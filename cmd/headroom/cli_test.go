@@ -19,10 +19,16 @@ import (
 // record, tune, report, watch, capture, check and explain exited 3; explain -h printed only
 // "Usage of explain:").
 func TestEveryCommandHelp(t *testing.T) {
-	for _, name := range commandNames() {
+	names := commandNames()
+	for cmd, subs := range subcommands {
+		for _, sub := range subs {
+			names = append(names, cmd+" "+sub)
+		}
+	}
+	for _, name := range names {
 		for _, h := range []string{"-h", "--help"} {
 			var out, errb bytes.Buffer
-			code := run([]string{name, h}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+			code := run(append(strings.Fields(name), h), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
 			if code != exitOK {
 				t.Errorf("headroom %s %s: exit %d, want 0; stderr: %s", name, h, code, errb.String())
 			}

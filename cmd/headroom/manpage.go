@@ -18,17 +18,27 @@ import (
 type commandHelp struct {
 	name, summary, help string
 	flags               []*flag.FlagSet
+	subHelp             []string // -h of each subcommand (lab run, ...)
 }
+
+// subcommands are the commands with subcommands of their own flags.
+var subcommands = map[string][]string{"lab": {"list", "run", "compare"}}
 
 func collectHelp() []commandHelp {
 	var out []commandHelp
 	for _, name := range commandNames() {
 		var sets []*flag.FlagSet
+		var subHelp []string
 		flagSetHook = func(fs *flag.FlagSet) { sets = append(sets, fs) }
 		var buf bytes.Buffer
 		run([]string{name, "-h"}, IO{Stdin: strings.NewReader(""), Stdout: &buf, Stderr: io.Discard})
+		for _, sub := range subcommands[name] {
+			var sb bytes.Buffer
+			run([]string{name, sub, "-h"}, IO{Stdin: strings.NewReader(""), Stdout: &sb, Stderr: io.Discard})
+			subHelp = append(subHelp, sb.String())
+		}
 		flagSetHook = nil
-		out = append(out, commandHelp{name: name, summary: commands[name].summary, help: buf.String(), flags: sets})
+		out = append(out, commandHelp{name: name, summary: commands[name].summary, help: buf.String(), flags: sets, subHelp: subHelp})
 	}
 	return out
 }
@@ -63,8 +73,14 @@ func manPage(c commandHelp, date time.Time) []byte {
 	}
 	fmt.Fprintf(&b, ".fi\n")
 	var opts []*flag.Flag
+	seen := map[string]bool{}
 	for _, fs := range c.flags {
-		fs.VisitAll(func(f *flag.Flag) { opts = append(opts, f) })
+		fs.VisitAll(func(f *flag.Flag) {
+			if !seen[f.Name] {
+				seen[f.Name] = true
+				opts = append(opts, f)
+			}
+		})
 	}
 	if len(opts) > 0 {
 		fmt.Fprintf(&b, ".SH OPTIONS\n")
@@ -126,6 +142,9 @@ func cliMarkdown(cs []commandHelp) []byte {
 	}
 	for _, c := range cs {
 		fmt.Fprintf(&b, "\n## headroom %s\n\n%s.\n\n```\n%s```\n", c.name, c.summary, c.help)
+		for i, h := range c.subHelp {
+			fmt.Fprintf(&b, "\n### headroom %s %s\n\n```\n%s```\n", c.name, subcommands[c.name][i], h)
+		}
 	}
 	return b.Bytes()
 }
