@@ -93,3 +93,10 @@ bench:
 
 clean:
 	rm -rf $(DIST)
+
+# Static binaries (amd64, 386, arm64, armv5, armv7), tar.gz archives, .deb packages and
+# SHA256SUMS in $(DIST)/release, versioned by git describe (.ci/release; lintian when
+# installed). internal/release's test installs the amd64 .deb into a scratch root.
+.PHONY: release
+release:
+	GO=$(GO) DIST=$(DIST) .ci/release

@@ -336,7 +336,8 @@ func TestDashboard(t *testing.T) {
 		switch n {
 		case "headroom_zone_free_blocks_by_migratetype", "headroom_diagnosis_duration_seconds", "headroom_diagnosis_window_samples",
 			"headroom_kernel_log_lost_records_total", "headroom_tcp_allocated_sockets", "headroom_kcompactd_wakeups_total",
-			"headroom_zone_managed_pages", "headroom_page_size_bytes", "headroom_kernel_info", "headroom_network_view_info":
+			"headroom_zone_managed_pages", "headroom_page_size_bytes", "headroom_kernel_info", "headroom_network_view_info",
+			"headroom_build_info":
 			continue // exposed for ad-hoc queries; not worth a panel
 		}
 		if !used[n] {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"headroom/diagnose"
+	"headroom/internal/buildinfo"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -82,9 +84,10 @@ func TestExpositionGolden(t *testing.T) {
 	defer c.Close()
 	// headroom_rule_checked lists every registered rule: it is checked against the
 	// registry below rather than frozen here, so that adding a rule does not churn this file.
+	// headroom_build_info names the binary under test (Go version, revision): checked below.
 	var names []string
 	for _, n := range MetricNames() {
-		if n != "headroom_rule_checked" {
+		if n != "headroom_rule_checked" && n != "headroom_build_info" {
 			names = append(names, n)
 		}
 	}
@@ -102,6 +105,14 @@ func TestExpositionGolden(t *testing.T) {
 	defer f.Close()
 	if err := testutil.CollectAndCompare(c, f, names...); err != nil {
 		t.Fatal(err)
+	}
+	b := buildinfo.Get()
+	wantBuild := fmt.Sprintf(`# HELP headroom_build_info %s
+# TYPE headroom_build_info gauge
+headroom_build_info{goarch=%q,goos=%q,goversion=%q,revision=%q,version=%q} 1
+`, mBuildInfo.help, b.Arch, b.OS, b.GoVersion, b.Revision, b.Version)
+	if err := testutil.CollectAndCompare(c, strings.NewReader(wantBuild), "headroom_build_info"); err != nil {
+		t.Error(err)
 	}
 	if n, want := testutil.CollectAndCount(c, "headroom_rule_checked"), len(diagnose.Rules()); n != want {
 		t.Errorf("%d headroom_rule_checked series, want one per registered rule (%d)", n, want)

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"headroom/diagnose"
+	"headroom/internal/buildinfo"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -52,6 +53,9 @@ func init() {
 	}
 }
 
+// build is this binary's build, read once (headroom_build_info).
+var build = buildinfo.Get()
+
 const (
 	counter = prometheus.CounterValue
 	gauge   = prometheus.GaugeValue
@@ -84,6 +88,9 @@ var (
 		"Samples in the window the last run of the rules saw (rates need two).")
 	mPageSize = def("headroom_page_size_bytes", gauge,
 		"Page size of the kernel: multiply the _pages metrics by it for bytes.")
+	mBuildInfo = def("headroom_build_info", gauge,
+		"1, with the headroom build in its labels: version (git describe of the release, \"devel\" otherwise), VCS revision, Go version, OS and architecture, as node_exporter's node_exporter_build_info.",
+		"version", "revision", "goversion", "goos", "goarch")
 	mKernelInfo = def("headroom_kernel_info", gauge,
 		"1, with the kernel release as uname prints it, the version headroom compares (major.minor.patch, by which it picks GFP tables and per-kernel defaults; \"unknown\" when unreadable) and the word size from the machine name (0 when unknown).",
 		"release", "version", "word_bits")
@@ -245,6 +252,7 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 	if host.PageSize > 0 {
 		b.add(mPageSize, float64(host.PageSize))
 	}
+	b.add(mBuildInfo, 1, build.Version, build.Revision, build.GoVersion, build.OS, build.Arch)
 	if host.Kernel != "" {
 		l := kernelInfo(host)
 		b.add(mKernelInfo, 1, l.release, l.version, l.wordBits)

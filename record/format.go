@@ -3,6 +3,7 @@ package record
 import (
 	"time"
 
+	"headroom/internal/buildinfo"
 	"headroom/model"
 	"headroom/source"
 )
@@ -25,6 +26,8 @@ type Header struct {
 	// ethtool), so a reader knows that an absent field was not asked for.
 	Sampler source.Options `json:"sampler"`
 	Tool    string         `json:"tool,omitempty"` // "headroom record"
+	// Build is the headroom that wrote the session (added within version 1).
+	Build *buildinfo.Info `json:"build,omitempty"`
 }
 
 // Entry is one line of an archive. Exactly one of its parts is set; a line with none of

@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"headroom/internal/buildinfo"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/source"
@@ -68,7 +69,7 @@ func Loop(ctx context.Context, root kernel.Root, opt LoopOptions, sink Sink) err
 	defer s.Close()
 	host, missing := source.ReadHost(root, s.NICs())
 	h := Header{Host: host, Source: model.SourceInfo{Kind: model.SourceLive, Name: host.Hostname}, Started: now(),
-		Interval: Duration(interval), Sampler: opt.Sampler, Tool: opt.Tool}
+		Interval: Duration(interval), Sampler: opt.Sampler, Tool: opt.Tool, Build: new(buildinfo.Get())}
 	if h.Source.Name == "" {
 		h.Source.Name = root.Name
 	}

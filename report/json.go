@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"headroom/diagnose"
+	"headroom/internal/buildinfo"
 	"headroom/model"
 )
 
@@ -27,6 +28,9 @@ type Document struct {
 	// Diagnosis is the story (issue 19): causes, chains with finding ids and evidence,
 	// first change, next evidence. Added within schema 1 (docs/json-diagnosis.md).
 	Diagnosis diagnose.Story `json:"diagnosis"`
+	// Build is the headroom that wrote the report (version, VCS revision and time, Go,
+	// OS/arch). Added within schema 1 (docs/json-schema.md).
+	Build buildinfo.Info `json:"build"`
 }
 
 // Host is the host block of the JSON report.
@@ -60,6 +64,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,
 		Diagnosis:    storyOf(d),
+		Build:        buildinfo.Get(),
 	}
 	if doc.Artifacts == nil {
 		doc.Artifacts = []model.Artifact{}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"headroom/internal/buildinfo"
 	"headroom/kernel"
 )
 
@@ -128,6 +129,7 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 	}
 	he.CapturedAt = time.Now().UTC().Truncate(time.Second)
 	he.KernelLogError = kmsgErr
+	he.Build = new(buildinfo.Get())
 	extra, _ := json.Marshal(he)
 	add(hostFile, append(extra, '\n'))
 	if _, err := w.Write(txtar.Format(a)); err != nil {

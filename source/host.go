@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"headroom/internal/buildinfo"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -28,6 +29,8 @@ type hostExtra struct {
 	// KernelLogError is why the kernel log could not be captured ("/dev/kmsg: permission
 	// denied ..."), so that a report of the capture names the reason, not "not available".
 	KernelLogError string `json:"kernel_log_error,omitempty"`
+	// Build is the headroom that took the capture.
+	Build *buildinfo.Info `json:"build,omitempty"`
 }
 
 // ReadHost reads the static facts of the host under root: once per run.

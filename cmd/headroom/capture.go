@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"headroom/kernel"
 	"headroom/source"
@@ -16,15 +18,15 @@ func init() {
 }
 
 func runCapture(_ context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("capture", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("capture", stdio)
 	out := fs.String("o", "", "output file (.txtar); - for standard output")
 	rootDir := fs.String("root", "", "capture the files under this directory instead of /")
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	redact := fs.Bool("redact", false, "replace addresses (IPv4, IPv6, MAC), the host name, interface names (eth0 → if1, the same in every file), user names and the kernel log's task names by pseudonyms, so the capture can go to a public ticket")
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if *out == "" || fs.NArg() != 0 {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom capture -o FILE.txtar [--root DIR]")
+		fmt.Fprintln(stdio.Stderr, "usage: headroom capture -o FILE.txtar [--root DIR] [--redact]")
 		return exitFailure
 	}
 	root := kernel.HostRoot()
@@ -34,20 +36,37 @@ func runCapture(_ context.Context, args []string, stdio IO) int {
 	var buf bytes.Buffer
 	missing, err := source.Capture(root, &buf)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom capture: %v\n", err)
-		return exitFailure
+		return failed(stdio, "capture", err)
 	}
 	for _, m := range missing {
 		fmt.Fprintf(stdio.Stderr, "headroom capture: not captured: %s\n", m)
+	}
+	if *redact {
+		a := txtar.Parse(buf.Bytes())
+		passwd, _ := os.ReadFile(filepath.Join(rootPath(*rootDir), "etc/passwd"))
+		red := source.Redact(a, source.RedactOptions{Users: source.PasswdUsers(passwd)})
+		buf.Reset()
+		buf.Write(txtar.Format(a))
+		fmt.Fprintf(stdio.Stderr, "headroom capture: redacted %d addresses, %d host names, %d interfaces, %d users, %d task names\n",
+			len(red.Addresses), len(red.Hosts), len(red.Interfaces), len(red.Users), len(red.Commands))
+	} else {
+		fmt.Fprintln(stdio.Stderr, "headroom capture: the capture holds this host's socket addresses, host and interface names and its kernel log; --redact replaces them")
 	}
 	if *out == "-" {
 		stdio.Stdout.Write(buf.Bytes())
 		return exitOK
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom capture: %v\n", err)
-		return exitFailure
+		return failed(stdio, "capture", err)
 	}
 	fmt.Fprintf(stdio.Stderr, "headroom capture: wrote %s (%d bytes)\n", *out, buf.Len())
 	return exitOK
+}
+
+// rootPath is the directory a capture reads: / or --root.
+func rootPath(dir string) string {
+	if dir == "" {
+		return "/"
+	}
+	return dir
 }

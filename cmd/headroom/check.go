@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"strings"
 
@@ -23,15 +22,14 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 		name, args = args[0], args[1:]
 	}
 	o := nodecheck.DefaultOptions
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("check", stdio)
 	root := fs.String("root", "/", "read the kernel files under this directory once, as a capture (its kernel log is the text file dev/kmsg)")
 	hostRoot := fs.String("host-root", "", "the host's / is mounted here, as in a container: its /proc read live, its network through proc/1/net, the kernel log from /dev/kmsg")
 	fs.DurationVar(&o.Interval, "interval", o.Interval, "softnet-dropping: time between the two readings")
 	fs.IntVar(&o.Matches, "matches", o.Matches, "kernel-log checks: a problem at this many records")
 	fs.DurationVar(&o.Within, "within", o.Within, "kernel-log checks: ... logged within this long")
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if name == "" && fs.NArg() == 1 {
 		name = fs.Arg(0)

@@ -48,11 +48,10 @@ type doctorFlags struct {
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("doctor", stdio)
 	var f doctorFlags
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
-	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples)")
+	fs.StringVar(&f.format, "format", "text", "output format: text, json, or markdown (the ticket format of headroom report)")
+	fs.DurationVar(&f.duration, "duration", 3*time.Second, "live: how long to sample (rates need two samples; 0: one sample, no rates)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "live: time between samples")
 	fs.StringVar(&f.from, "from", "", "diagnose a capture (.txtar), a captured directory, or a recording (.jsonl.gz)")
 	fs.StringVar(&f.root, "root", "", "read the kernel files under this directory instead of /")
@@ -68,19 +67,19 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live, captures and recordings: kernel log records within 5 min before sampling or while sampled are the present; older ones back to this are the recent past (a warning at most, with their age), older still history (info)")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
-		fmt.Fprintln(stdio.Stderr, "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
-		fmt.Fprintln(stdio.Stderr, "Exit status: 0 no finding (the verdict says whether anything could be checked), 1 warnings, 2 critical findings, 3 could not run.")
+		fmt.Fprintln(fs.Output(), "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
+		fmt.Fprintln(fs.Output(), "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
+		fmt.Fprintln(fs.Output(), "       headroom doctor < FILE, CMD | headroom doctor: the text on standard input (a terminal, /dev/null or an empty pipe: this host)")
+		fmt.Fprintln(fs.Output(), "       headroom doctor --from CAPTURE|DIR|ARCHIVE")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 no finding (the verdict says whether anything could be checked), 1 warnings, 2 critical findings, 3 could not run.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitFailure
+	files, code, ok := parseFlags(fs, stdio, args, true)
+	if !ok {
+		return code
 	}
-	if f.format != "text" && f.format != "json" {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text or json)\n", f.format)
+	if f.format != "text" && f.format != "json" && f.format != "markdown" {
+		fmt.Fprintf(stdio.Stderr, "headroom doctor: unknown --format %q (text, json or markdown)\n", f.format)
 		return exitFailure
 	}
 	if len(files) == 0 && f.from == "" && f.root == "" && f.hostRoot == "" && f.netns == "" && f.pid == 0 {
@@ -94,15 +93,9 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-		return exitFailure
+		return failed(stdio, "doctor", err)
 	}
-	if tl.Source.Kind == model.SourceText && artifact.NothingRead(tl) && len(tl.Unparsed) == 0 {
-		// Lines that hold output headroom cannot read yet are not "nothing": the report
-		// below lists them (issue 29 item 4). Exit 3 is for evidence-free text.
-		// Nothing to diagnose is not "healthy": say what was read instead.
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
-			strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
+	if refuseNothingRead(stdio, "doctor", tl, files) {
 		return exitFailure
 	}
 	if f.netns != "" || f.pid != 0 {
@@ -116,14 +109,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		}
 		ns, err := source.ReadNetns(source.NetnsTarget{Name: f.netns, PID: f.pid, ProcDir: procDir})
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-			return exitFailure
+			return failed(stdio, "doctor", err)
 		}
 		tl.Netns = ns
 	}
 	if err := addKubelet(tl, f); err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom doctor: %v\n", err)
-		return exitFailure
+		return failed(stdio, "doctor", err)
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
 	// The journal is this host's: under another --root only with a --state-dir of its own,
@@ -135,9 +126,12 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	record.PlaceFindings(tl, &d)
 	d.Retell(tl)
-	if f.format == "json" {
+	switch f.format {
+	case "json":
 		err = report.WriteJSON(stdio.Stdout, tl, d)
-	} else {
+	case "markdown":
+		err = report.WriteMarkdown(stdio.Stdout, tl, d)
+	default:
 		err = report.WriteText(stdio.Stdout, tl, d, report.TextOptions{Verbose: f.verbose, Checks: f.checks})
 	}
 	if err != nil {
@@ -262,4 +256,18 @@ func init() {
 		}
 		return changes, nil
 	}
+}
+
+// refuseNothingRead refuses pasted text in which nothing is evidence headroom reads (an
+// empty file): nothing to diagnose is not "healthy", so doctor and report say what was read
+// instead and exit 3.
+func refuseNothingRead(stdio IO, cmd string, tl *model.Timeline, files []string) bool {
+	// Lines that hold output headroom cannot read yet are not "nothing": the report lists
+	// them (issue 29 item 4). Exit 3 is for evidence-free text.
+	if tl.Source.Kind != model.SourceText || !artifact.NothingRead(tl) || len(tl.Unparsed) > 0 {
+		return false
+	}
+	fmt.Fprintf(stdio.Stderr, "headroom %s: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",
+		cmd, strings.Join(files, ", "), len(tl.Unparsed), artifact.Reads)
+	return true
 }

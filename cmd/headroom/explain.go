@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"headroom/diagnose"
@@ -14,10 +13,9 @@ func init() {
 }
 
 func runExplain(_ context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	fs := newFlagSet("explain", stdio)
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom explain RULE-ID | list")

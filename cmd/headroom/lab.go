@@ -45,10 +45,12 @@ expected finding and the fix met its margin, 1 otherwise, 3 when the run failed.
 
 func runLab(ctx context.Context, args []string, stdio IO) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		labUsage(stdio.Stderr)
 		if len(args) == 0 {
+			labUsage(stdio.Stderr)
 			return exitFailure
 		}
+		labUsage(stdio.Stdout)
+		printExamples(stdio.Stdout, "lab")
 		return exitOK
 	}
 	switch args[0] {
@@ -77,10 +79,9 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 }
 
 func labList(args []string, stdio IO) int {
-	fs := flag.NewFlagSet("lab list", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	fs := newFlagSet("lab list", stdio)
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	fmt.Fprintln(stdio.Stdout, "scenarios:")
 	for _, s := range lab.Scenarios() {
@@ -139,8 +140,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 	if compare {
 		name = "lab compare"
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet(name, stdio)
 	var (
 		rate, memory   = &rateFlag{}, &sizeFlag{}
 		sndbuf, rcvbuf = &sizeFlag{}, &sizeFlag{}
@@ -166,9 +166,9 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 	fs.Var(sndbuf, "sndbuf", "fixed SO_SNDBUF per socket, e.g. 4MiB (default: autotuning)")
 	fs.Var(rcvbuf, "rcvbuf", "fixed SO_RCVBUF per socket (default: autotuning)")
 	// Accept flags after the scenario name too: "lab run long-fat-pipe --rate 1Gbit".
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitFailure
+	positional, code, ok := parseFlags(fs, stdio, args, true)
+	if !ok {
+		return code
 	}
 	if len(positional) != 1 {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: want exactly one scenario, got %d (see headroom lab list)\n", name, len(positional))

@@ -13,11 +13,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sort"
 	"syscall"
 )
 
-// Exit codes shared by every subcommand; doctor uses all four.
+// Exit codes shared by every subcommand; doctor uses all four (and 130, exitInterrupted,
+// cli.go).
 const (
 	exitOK       = 0 // healthy, or the command did what was asked
 	exitWarning  = 1 // doctor: warnings only
@@ -50,13 +50,9 @@ func register(name, summary string, run func(ctx context.Context, args []string,
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: headroom COMMAND [flags] [args]")
+	fmt.Fprintln(w, "       headroom --version")
 	fmt.Fprintln(w)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range commandNames() {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
@@ -75,6 +71,9 @@ func run(args []string, stdio IO) int {
 		}
 		return exitOK
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stdio.Stderr, "headroom: unknown command %q\n\n", args[0])
@@ -83,7 +82,14 @@ func run(args []string, stdio IO) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	defer stop()
-	return cmd.run(ctx, args[1:], stdio)
+	code := cmd.run(ctx, args[1:], IO{Stdin: stdio.Stdin, Stdout: stdio.Stdout, Stderr: interruptFilter{ctx, stdio.Stderr}})
+	if ctx.Err() != nil && (code != exitOK || !untilInterrupted[cmd.name]) {
+		// The command returned through its cleanup (a lab restored its sysctls, tune
+		// released its lock); what it was doing did not finish.
+		fmt.Fprintf(stdio.Stderr, "headroom %s: interrupted\n", cmd.name)
+		return exitInterrupted
+	}
+	return code
 }
 
 // stopSignals are the signals that cancel a command's context, so that it ends as on ^C:

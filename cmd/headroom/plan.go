@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"sort"
 
@@ -27,10 +25,9 @@ var planSysctlKeys = []string{
 }
 
 func runPlan(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("plan", stdio)
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, `usage: headroom plan --bandwidth RATE --rtt DURATION[-DURATION] [flags]
+		fmt.Fprintln(fs.Output(), `usage: headroom plan --bandwidth RATE --rtt DURATION[-DURATION] [flags]
 
 Computes TCP buffer limits from the bandwidth-delay product, budgets them against memory
 (lowmem on a 32-bit HighMem kernel), and sizes the free-page reserve and packet queues.
@@ -60,11 +57,8 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	reaction := fs.Duration("kswapd-reaction", 0, "time free memory must last before kswapd frees pages (default 100ms)")
 	cpus := fs.Int("cpus", 0, "CPUs of the host (each has its own input backlog and softirq round); default: this host's when the plan describes it")
 	format := fs.String("format", "text", "text, json or sysctl (a sysctl.d drop-in)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stdio.Stderr, "headroom plan: unexpected argument %q\n", fs.Arg(0))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -20,8 +19,7 @@ func init() {
 }
 
 func runRecord(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("record", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("record", stdio)
 	out := fs.String("o", "", "archive to write (appended to when it exists): host.jsonl.gz")
 	interval := fs.Duration("interval", time.Second, "time between samples")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
@@ -32,13 +30,13 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 	sockets := fs.Bool("sockets", true, "dump TCP sockets through sock_diag each sample (socket states, orphans)")
 	rootDir := fs.String("root", "", "read the kernel files under this directory instead of / (tests)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom record -o host.jsonl.gz [--interval 1s] [--duration 24h] [--max-size 100MB] [--mark TEXT]")
-		fmt.Fprintln(stdio.Stderr, "       headroom record -o host.jsonl.gz --mark TEXT   (while a recorder runs: add a phase marker)")
-		fmt.Fprintln(stdio.Stderr, "A running recorder also adds a marker on SIGUSR1. See docs/record.md.")
+		fmt.Fprintln(fs.Output(), "usage: headroom record -o host.jsonl.gz [--interval 1s] [--duration 24h] [--max-size 100MB] [--mark TEXT]")
+		fmt.Fprintln(fs.Output(), "       headroom record -o host.jsonl.gz --mark TEXT   (while a recorder runs: add a phase marker)")
+		fmt.Fprintln(fs.Output(), "A running recorder also adds a marker on SIGUSR1. See docs/record.md.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if *out == "" || fs.NArg() != 0 {
 		fs.Usage()
@@ -56,13 +54,11 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 	if *mark != "" {
 		pid, err := record.RecorderPID(*out)
 		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom record: %v\n", err)
-			return exitFailure
+			return failed(stdio, "record", err)
 		}
 		if pid > 0 {
 			if err := record.AppendMark(*out, model.Marker{Time: time.Now(), Text: *mark}); err != nil {
-				fmt.Fprintf(stdio.Stderr, "headroom record: %v\n", err)
-				return exitFailure
+				return failed(stdio, "record", err)
 			}
 			fmt.Fprintf(stdio.Stderr, "headroom record: marked %q in %s (recorder pid %d)\n", *mark, *out, pid)
 			return exitOK
@@ -113,8 +109,7 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 		err = cerr
 	}
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom record: %v\n", err)
-		return exitFailure
+		return failed(stdio, "record", err)
 	}
 	fmt.Fprintf(stdio.Stderr, "headroom record: wrote %d samples to %s (%d bytes)\n", sink.Written, *out, sink.W.Size())
 	return exitOK

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"net"
 	"text/tabwriter"
@@ -20,8 +19,7 @@ func init() {
 // and reports whether it came back and which host metrics did not. It floods the target with
 // many concurrent connections: point it only at a service you own.
 func runRecovery(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("recovery", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("recovery", stdio)
 	var (
 		target      = fs.String("target", "", "HOST:PORT of your own service (required)")
 		requests    = fs.Int("requests", 400, "sequential requests of the baseline and of each re-measure (the seed's ab -n 400)")
@@ -36,13 +34,13 @@ func runRecovery(ctx context.Context, args []string, stdio IO) int {
 		format      = fs.String("format", "text", "output: text or json")
 	)
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom recovery --target HOST:PORT [flags]")
-		fmt.Fprintln(stdio.Stderr, "Floods the target: use it only on a service you own (loopback, a test host).")
-		fmt.Fprintln(stdio.Stderr, "Exit status: 0 recovered, 2 did not recover, 3 could not run.")
+		fmt.Fprintln(fs.Output(), "usage: headroom recovery --target HOST:PORT [flags]")
+		fmt.Fprintln(fs.Output(), "Floods the target: use it only on a service you own (loopback, a test host).")
+		fmt.Fprintln(fs.Output(), "Exit status: 0 recovered, 2 did not recover, 3 could not run.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stdio.Stderr, "headroom recovery: unexpected arguments %q\n", fs.Args())
@@ -84,15 +82,13 @@ func runRecovery(ctx context.Context, args []string, stdio IO) int {
 	cfg.Sampler = smp
 	rep, err := lab.RunRecovery(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom recovery: %v\n", err)
-		return exitFailure
+		return failed(stdio, "recovery", err)
 	}
 	if *format == "json" {
 		enc := json.NewEncoder(stdio.Stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom recovery: %v\n", err)
-			return exitFailure
+			return failed(stdio, "recovery", err)
 		}
 	} else {
 		writeRecoveryText(stdio, rep)

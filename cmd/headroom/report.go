@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"time"
@@ -20,21 +19,20 @@ func init() {
 }
 
 func runReport(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("report", stdio)
 	out := fs.String("o", "-", "output file; - for standard output")
 	format := fs.String("format", "html", "html or markdown")
 	kernelRel := fs.String("kernel", "", "text: the kernel release the text came from, when it does not say")
 	skip := fs.String("skip", "", "comma-separated rule ids not to run")
 	title := fs.String("title", "", "title of the HTML page")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom report ARCHIVE.jsonl.gz|CAPTURE.txtar|DIR|FILE... [-o report.html] [--format html|markdown]")
-		fmt.Fprintln(stdio.Stderr, "Pasted text (vmstat tables, buddyinfo series, dmesg, a forum post) is charted per table.")
+		fmt.Fprintln(fs.Output(), "usage: headroom report ARCHIVE.jsonl.gz|CAPTURE.txtar|DIR|FILE... [-o report.html] [--format html|markdown]")
+		fmt.Fprintln(fs.Output(), "Pasted text (vmstat tables, buddyinfo series, dmesg, a forum post) is charted per table.")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitFailure
+	files, code, ok := parseFlags(fs, stdio, args, true)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		fs.Usage()
@@ -46,7 +44,9 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 	}
 	tl, err := loadReportInput(ctx, files, *kernelRel, stdio)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
+		return failed(stdio, "report", err)
+	}
+	if refuseNothingRead(stdio, "report", tl, files) {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(*skip))
@@ -59,16 +59,14 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 		err = report.WriteHTML(&buf, tl, d, report.HTMLOptions{Title: *title, Generator: "headroom report"})
 	}
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
-		return exitFailure
+		return failed(stdio, "report", err)
 	}
 	if *out == "-" {
 		stdio.Stdout.Write(buf.Bytes())
 		return exitOK
 	}
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom report: %v\n", err)
-		return exitFailure
+		return failed(stdio, "report", err)
 	}
 	fmt.Fprintf(stdio.Stderr, "headroom report: wrote %s (%d bytes, %d findings)\n", *out, buf.Len(), len(d.Findings))
 	return exitOK

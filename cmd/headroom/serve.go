@@ -44,8 +44,7 @@ type serveFlags struct {
 // newServeFlags declares serve's flags on a FlagSet; the deploy tests parse the systemd
 // unit's and the DaemonSet's arguments with it.
 func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("serve", stdio)
 	var f serveFlags
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:9781", "address to serve /metrics, the status page / and /healthz on")
 	fs.DurationVar(&f.minInterval, "min-interval", time.Second, "least time between two samples; scrapes sooner share the last one")
@@ -63,8 +62,8 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
 	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
-		fmt.Fprintln(stdio.Stderr, "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")
+		fmt.Fprintln(fs.Output(), "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
+		fmt.Fprintln(fs.Output(), "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")
 		fs.PrintDefaults()
 	}
 	return fs, &f
@@ -72,11 +71,8 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 
 func runServe(ctx context.Context, args []string, stdio IO) int {
 	fs, f := newServeFlags(stdio)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stdio.Stderr, "headroom serve: unexpected argument %q\n", fs.Arg(0))
@@ -84,16 +80,14 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	}
 	root, err := serveRoot(f)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-		return exitFailure
+		return failed(stdio, "serve", err)
 	}
 	var ln net.Listener
 	if !f.once {
 		// Listen before dropping capabilities (a port below 1024 needs
 		// CAP_NET_BIND_SERVICE), and before the collector opens anything.
 		if ln, err = listenServe(f.listen, stdio); err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-			return exitFailure
+			return failed(stdio, "serve", err)
 		}
 		defer ln.Close()
 	}
@@ -140,8 +134,7 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-		return exitFailure
+		return failed(stdio, "serve", err)
 	case <-ctx.Done():
 	}
 	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -228,14 +221,12 @@ func serveRoot(f *serveFlags) (kernel.Root, error) {
 func serveOnce(c *export.Collector, stdio IO) int {
 	mfs, err := export.NewRegistry(c).Gather()
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-		return exitFailure
+		return failed(stdio, "serve", err)
 	}
 	enc := expfmt.NewEncoder(stdio.Stdout, expfmt.NewFormat(expfmt.TypeTextPlain))
 	for _, mf := range mfs {
 		if err := enc.Encode(mf); err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom serve: %v\n", err)
-			return exitFailure
+			return failed(stdio, "serve", err)
 		}
 	}
 	return exitOK

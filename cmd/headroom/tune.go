@@ -42,8 +42,7 @@ type tuneFlags struct {
 }
 
 func runTune(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("tune", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("tune", stdio)
 	var f tuneFlags
 	fs.StringVar(&f.from, "from", "", "read changes from FILE (- for standard input): a plan, a doctor report (--format json), or a JSON array of changes; without it, diagnose this host first")
 	fs.BoolVar(&f.apply, "apply", false, "apply the changes (the default is a dry run that changes nothing)")
@@ -71,14 +70,14 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs.BoolVar(&f.keepUndecided, "keep-undecided", false, "with --verify: keep a change whose large gain stays inside the noise margin (a loss over 25 % is rolled back even so)")
 	fs.BoolVar(&f.keepUnmeasured, "keep-unmeasured", false, "with --verify: keep a change none of whose guards measured anything (no traffic on its path, or its figures unreadable)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic] [--allow-lower] [--all-or-nothing]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
-		fmt.Fprintln(stdio.Stderr, "       headroom tune --rollback [--to ID] [--print]")
-		fmt.Fprintln(stdio.Stderr, "       headroom tune --apply --verify DURATION [--verify-max D] [--keep-undecided] [--keep-unmeasured] [--from FILE|-] [--netns NAME]")
-		fmt.Fprintln(stdio.Stderr, "       headroom tune --status [--status-format json]")
+		fmt.Fprintln(fs.Output(), "usage: headroom tune [--from FILE|-] [--apply [--persist] [--nic] [--allow-lower] [--all-or-nothing]] [--netns NAME] [--format text|shell|sysctl|tuned [-o DIR]]")
+		fmt.Fprintln(fs.Output(), "       headroom tune --rollback [--to ID] [--print]")
+		fmt.Fprintln(fs.Output(), "       headroom tune --apply --verify DURATION [--verify-max D] [--keep-undecided] [--keep-unmeasured] [--from FILE|-] [--netns NAME]")
+		fmt.Fprintln(fs.Output(), "       headroom tune --status [--status-format json]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stdio.Stderr, "headroom tune: "+format+"\n", a...)
@@ -331,8 +330,7 @@ func tuneRenderFormat(f tuneFlags, changes []model.Change, limits plan.Limits, s
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	if len(refused) > 0 {
 		fmt.Fprintf(stdio.Stderr, "headroom tune: left out of the --format %s output, refused as --apply would refuse them:\n", f.format)
@@ -354,8 +352,7 @@ func writeNotApplied(w io.Writer, skipped []tune.Item) {
 
 func tuneRender(stdio IO, err error) int {
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	return exitOK
 }
@@ -378,8 +375,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 	}
 	j, err := tune.OpenJournal(f.stateDir)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	defer j.Close()
 	rb := tuneRollbacker(f, j, limits, stdio)
@@ -396,8 +392,7 @@ func tuneRollback(ctx context.Context, f tuneFlags, stdio IO) int {
 		fmt.Fprintln(stdio.Stdout)
 	}
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	if len(done) == 0 {
 		fmt.Fprintln(stdio.Stdout, "nothing to roll back")

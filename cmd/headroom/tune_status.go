@@ -157,8 +157,7 @@ func tuneStatusReport(ctx context.Context, stateDir, procSysDir, sysctlDir, boot
 func tuneStatus(ctx context.Context, f tuneFlags, stdio IO) int {
 	rep, err := tuneStatusReport(ctx, f.stateDir, f.procSysDir, f.sysctlDir, f.bootRoot)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	switch f.statusFormat {
 	case "json":
@@ -172,8 +171,7 @@ func tuneStatus(ctx context.Context, f tuneFlags, stdio IO) int {
 		return exitFailure
 	}
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom tune: %v\n", err)
-		return exitFailure
+		return failed(stdio, "tune", err)
 	}
 	if len(rep.Drifted()) > 0 || len(rep.Overridden()) > 0 {
 		return exitWarning

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"time"
 
@@ -18,8 +17,7 @@ func init() {
 }
 
 func runWatch(ctx context.Context, args []string, stdio IO) int {
-	fs := flag.NewFlagSet("watch", flag.ContinueOnError)
-	fs.SetOutput(stdio.Stderr)
+	fs := newFlagSet("watch", stdio)
 	interval := fs.Duration("interval", time.Second, "time between lines")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until interrupted)")
 	window := fs.Int("window", 10, "samples the rules see each interval")
@@ -27,15 +25,15 @@ func runWatch(ctx context.Context, args []string, stdio IO) int {
 	sockets := fs.Bool("sockets", true, "dump TCP sockets through sock_diag each interval")
 	rootDir := fs.String("root", "", "read the kernel files under this directory instead of / (tests)")
 	fs.Usage = func() {
-		fmt.Fprintln(stdio.Stderr, "usage: headroom watch [--interval 1s] [--duration D] [--window 10]")
-		fmt.Fprintln(stdio.Stderr, "Columns: the zone nearest its low watermark (free/low, MiB), its highest free order, reclaim scans/s,")
-		fmt.Fprintln(stdio.Stderr, "compaction stalls/s, swap kB/s, TCP memory in % of tcp_mem pressure, receive drops/s per layer")
-		fmt.Fprintln(stdio.Stderr, "(NIC, softnet backlog, sockets), retransmits/s, CPU %; then +rule (severity) when a rule starts")
-		fmt.Fprintln(stdio.Stderr, "firing on the last --window samples, -rule when it stops.")
+		fmt.Fprintln(fs.Output(), "usage: headroom watch [--interval 1s] [--duration D] [--window 10]")
+		fmt.Fprintln(fs.Output(), "Columns: the zone nearest its low watermark (free/low, MiB), its highest free order, reclaim scans/s,")
+		fmt.Fprintln(fs.Output(), "compaction stalls/s, swap kB/s, TCP memory in % of tcp_mem pressure, receive drops/s per layer")
+		fmt.Fprintln(fs.Output(), "(NIC, softnet backlog, sockets), retransmits/s, CPU %; then +rule (severity) when a rule starts")
+		fmt.Fprintln(fs.Output(), "firing on the last --window samples, -rule when it stops.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitFailure
+	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
+		return code
 	}
 	if fs.NArg() != 0 || *interval <= 0 {
 		fs.Usage()
@@ -55,8 +53,7 @@ func runWatch(ctx context.Context, args []string, stdio IO) int {
 	opts.Sockets = *sockets
 	err := record.Loop(ctx, root, record.LoopOptions{Interval: *interval, Duration: *duration, Sampler: opts, KeepSamples: true, Tool: "headroom watch"}, w)
 	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom watch: %v\n", err)
-		return exitFailure
+		return failed(stdio, "watch", err)
 	}
 	return exitOK
 }
