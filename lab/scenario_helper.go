@@ -28,6 +28,7 @@ func init() {
 		"service":     runServiceHelper,
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
+		"guest-sink":  runGuestSink,
 	})
 }
 
