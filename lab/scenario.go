@@ -61,6 +61,10 @@ type Scenario struct {
 	// failure, runs doctor live against it and measures a fix, instead of comparing settings
 	// sets over a matrix; Rates, RTTs, Streams, Base and Build are then unused.
 	Failure *Failure
+	// Guest, when set, makes this a guest scenario (guest.go): it runs inside QEMU guests of
+	// the kernels lab/vm boots (`lab run NAME --kernel K`); every other field but Name and
+	// Summary is unused.
+	Guest *GuestScenario
 }
 
 // Topology is what a scenario's Build hands the runner.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,6 +91,9 @@ func labList(args []string, stdio IO) int {
 				kind = "failure, --allow-global"
 			}
 		}
+		if s.Guest != nil {
+			kind = "guest, --kernel"
+		}
 		fmt.Fprintf(stdio.Stdout, "  %-26s [%s] %s\n", s.Name, kind, s.Summary)
 	}
 	fmt.Fprintln(stdio.Stdout, "settings sets:")
@@ -155,6 +159,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		observe        = fs.Duration("observe", 0, "failure scenarios: how long orphan-hoard watches the unfixed orphans (default 20s)")
 		repeat         = fs.Int("repeat", 0, "failure scenarios: flood/idle/re-measure rounds of flood-recovery (default 2)")
 		variant        = fs.String("variant", "", "failure scenarios: run one variant only (flood-recovery: healthy or leaking)")
+		kernelName     = fs.String("kernel", "", "guest scenarios: the kernel to boot in QEMU (headroom lab kernels)")
 	)
 	fs.Var(rate, "rate", "link rate to model, e.g. 100Mbit, 1Gbit (default: the scenario's)")
 	fs.Var(memory, "memory", "host RAM the memory budget assumes, e.g. 1GiB (default: this machine's)")
@@ -188,20 +193,23 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
 		return exitFailure
 	}
+	if sc.Guest != nil || *kernelName != "" {
+		if compare {
+			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s: guest scenarios run with headroom lab run %s --kernel NAME\n", sc.Name, sc.Name)
+			return exitFailure
+		}
+		if other := flagsSetBesides(fs, "format", "timeout", "kernel"); len(other) > 0 {
+			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s runs in a QEMU guest: %s do not apply\n", sc.Name, strings.Join(other, ", "))
+			return exitFailure
+		}
+		return labRunGuest(ctx, sc, lab.GuestOptions{Kernel: *kernelName, Timeout: *timeout}, *format, stdio)
+	}
 	if sc.Failure != nil {
 		if compare {
 			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s is a failure scenario: use headroom lab run %s\n", sc.Name, sc.Name)
 			return exitFailure
 		}
-		var matrixFlags []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "format", "allow-global", "timeout", "observe", "repeat", "variant":
-			default:
-				matrixFlags = append(matrixFlags, "--"+f.Name)
-			}
-		})
-		if len(matrixFlags) > 0 {
+		if matrixFlags := flagsSetBesides(fs, "format", "allow-global", "timeout", "observe", "repeat", "variant"); len(matrixFlags) > 0 {
 			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s is a failure scenario: %s do not apply\n", sc.Name, strings.Join(matrixFlags, ", "))
 			return exitFailure
 		}
@@ -261,30 +269,75 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 	return exitOK
 }
 
-// labRunFailure runs a failure scenario and prints its report.
-func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOptions, format string, stdio IO) int {
-	opts.Progress = func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) }
-	rep, err := lab.RunFailure(ctx, sc, opts)
-	if rep != nil && (len(rep.Runs) > 0 || err == nil) {
-		var werr error
-		if format == "json" {
-			enc := json.NewEncoder(stdio.Stdout)
-			enc.SetIndent("", "  ")
-			werr = enc.Encode(rep)
-		} else {
-			werr = lab.WriteFailureTable(stdio.Stdout, sc, rep)
+// labRunGuest runs a guest scenario (lab/vm) and prints its report: exit 0 when every
+// judgement held, 1 when one did not, 3... as the failure scenarios: a run that could not
+// complete is a failure too.
+// flagsSetBesides lists the flags given on the command line other than allowed, as "--name".
+func flagsSetBesides(fs *flag.FlagSet, allowed ...string) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		if !slices.Contains(allowed, f.Name) {
+			out = append(out, "--"+f.Name)
 		}
-		if werr != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", werr)
-			return exitFailure
-		}
+	})
+	return out
+}
+
+func labRunGuest(ctx context.Context, sc *lab.Scenario, opts lab.GuestOptions, format string, stdio IO) int {
+	opts.Progress = labProgress(stdio)
+	rep, err := lab.RunGuest(ctx, sc, opts)
+	if rep != nil && !writeLabReport(stdio, format, rep, func(w io.Writer) error { return lab.WriteGuestReport(w, rep) }) {
+		return exitFailure
+	}
+	if err != nil {
+		return labRunError(stdio, err, "the QEMU lab creates a network namespace and a tap")
+	}
+	if !rep.OK {
+		return exitWarning
+	}
+	return exitOK
+}
+
+func labProgress(stdio IO) func(string) {
+	return func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) }
+}
+
+// writeLabReport prints a run's report as JSON or as text; false when it could not.
+func writeLabReport(stdio IO, format string, rep any, text func(io.Writer) error) bool {
+	var err error
+	if format == "json" {
+		enc := json.NewEncoder(stdio.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(rep)
+	} else {
+		err = text(stdio.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
-		if errors.Is(err, netlab.ErrNeedRoot) {
-			fmt.Fprintf(stdio.Stderr, "headroom lab run: the lab creates network namespaces and cgroups: run it as root\n")
-		}
+		return false
+	}
+	return true
+}
+
+// labRunError reports a run that could not complete; needs says what root is needed for.
+func labRunError(stdio IO, err error, needs string) int {
+	fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
+	if errors.Is(err, netlab.ErrNeedRoot) {
+		fmt.Fprintf(stdio.Stderr, "headroom lab run: %s: run it as root\n", needs)
+	}
+	return exitFailure
+}
+
+// labRunFailure runs a failure scenario and prints its report.
+func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOptions, format string, stdio IO) int {
+	opts.Progress = labProgress(stdio)
+	rep, err := lab.RunFailure(ctx, sc, opts)
+	if rep != nil && (len(rep.Runs) > 0 || err == nil) &&
+		!writeLabReport(stdio, format, rep, func(w io.Writer) error { return lab.WriteFailureTable(w, sc, rep) }) {
 		return exitFailure
+	}
+	if err != nil {
+		return labRunError(stdio, err, "the lab creates network namespaces and cgroups")
 	}
 	for _, r := range rep.Runs {
 		if !r.Metric.OK || (len(r.Expected) > 0 && !r.Diagnosed) {
@@ -308,7 +361,7 @@ func labKernels(ctx context.Context, args []string, stdio IO) int {
 	failed := false
 	if *fetch {
 		for _, k := range vm.Kernels() {
-			if _, err := vm.Fetch(ctx, k, cache, func(m string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), m) }); err != nil {
+			if _, err := vm.Fetch(ctx, k, cache, labProgress(stdio)); err != nil {
 				fmt.Fprintf(stdio.Stderr, "headroom lab kernels: %v\n", err)
 				failed = true
 			}

@@ -1,7 +1,9 @@
 package netlab
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +143,63 @@ func TestObjectsJournal(t *testing.T) {
 	}
 	if _, err := NewObjects("not-an-id"); err == nil {
 		t.Error("bad run id accepted")
+	}
+}
+
+// TestObjectsProcesses: a journaled process is killed by Close and by the sweep of a dead
+// run, but only while it is the process journaled (same start time): a reused pid is left.
+func TestObjectsProcesses(t *testing.T) {
+	dir := t.TempDir()
+	oldOwner, oldScratch := ownerDir, scratchRoot
+	ownerDir, scratchRoot = filepath.Join(dir, "owners"), filepath.Join(dir, "scratch")
+	t.Cleanup(func() { ownerDir, scratchRoot = oldOwner, oldScratch })
+	start := func() *exec.Cmd {
+		c := exec.Command("sleep", "60")
+		if err := c.Start(); err != nil {
+			t.Skipf("sleep: %v", err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c
+	}
+	gone := func(c *exec.Cmd) bool {
+		st, err := processStartTicks(c.Process.Pid)
+		return err != nil || !(&owner{PID: c.Process.Pid, StartTicks: st}).alive()
+	}
+
+	// Close of the live run.
+	o, err := NewObjects("0123abcd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := start()
+	if err := o.TrackProcess(c.Process.Pid); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !gone(c) {
+		t.Error("Close left the journaled process running")
+	}
+
+	// The sweep of a dead run (pid 1 with another start time is not alive as its owner).
+	killMe, keepMe := start(), start()
+	ticks, _ := processStartTicks(killMe.Process.Pid)
+	rec := fmt.Sprintf(`{"run_id":"89abcdef","pid":1,"start_ticks":1,"procs":[{"pid":%d,"start_ticks":%d,"comm":"sleep"},{"pid":%d,"start_ticks":%d,"comm":"sleep"}]}`,
+		killMe.Process.Pid, ticks, keepMe.Process.Pid, ticks+12345)
+	os.MkdirAll(ownerDir, 0o755)
+	os.WriteFile(objectsPath("89abcdef"), []byte(rec), 0o644)
+	removed, err := CleanupObjects(NamePrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gone(killMe) {
+		t.Error("the sweep left a dead run's process running")
+	}
+	if gone(keepMe) {
+		t.Error("the sweep killed a process whose start time differs from the journal's (a reused pid)")
+	}
+	if want := fmt.Sprintf("process %d (sleep)", killMe.Process.Pid); len(removed) != 1 || removed[0] != want {
+		t.Errorf("sweep said %q, want [%q]", removed, want)
 	}
 }

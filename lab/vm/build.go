@@ -49,7 +49,7 @@ func GuestHeadroom(ctx context.Context, goarch, cache string) (string, error) {
 
 // BuildHeadroom builds ./cmd/headroom of the module at root, statically, for goarch.
 func BuildHeadroom(ctx context.Context, root, goarch, out string) error {
-	tmp := out + ".tmp"
+	tmp := fmt.Sprintf("%s.tmp-%d", out, os.Getpid()) // concurrent runs each build their own
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./cmd/headroom")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+goarch)

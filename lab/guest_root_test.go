@@ -1,0 +1,79 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"headroom/lab/netlab"
+	"headroom/lab/vm"
+)
+
+// TestReadersOnKernels runs `lab run readers` on every kernel lab/vm boots: the live readers
+// on real kernels other than this host's (a 32-bit HighMem one among them), compared with
+// the guests' own files. It needs root, QEMU and the kernels (make vmkernels).
+func TestReadersOnKernels(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("readers: booting a guest needs root (a network namespace and a tap); run as root")
+	}
+	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
+		t.Skip("readers: qemu-system-x86_64 not installed (apt-get install qemu-system-x86)")
+	}
+	sc, err := LookupScenario("readers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range vm.Kernels() {
+		t.Run(k.Name, func(t *testing.T) {
+			if st := k.Stat(vm.CacheDir()); !st.Present {
+				t.Skipf("readers: kernel %s not in %s (%s): run make vmkernels", k.Name, vm.CacheDir(), st.Missing)
+			}
+			before, err := netlab.SnapshotOwned()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			rep, err := RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
+			if err != nil {
+				if rep != nil {
+					t.Logf("console:\n%s", rep.Console)
+				}
+				t.Fatal(err)
+			}
+			d := rep.Details.(*ReadersDetails)
+			t.Logf("%s: boot %.1f s, run %.1f s under %s; %d comparisons, %d failed; findings %v", k.Name, rep.BootSec, rep.RunSec, rep.Accel, len(d.Comparisons), d.Failed, d.Findings)
+			for _, c := range d.Comparisons {
+				if !c.OK {
+					t.Errorf("%s %s: reported %s, guest %s %s", c.Reader, c.Figure, c.Reported, c.Guest, c.Note)
+				}
+			}
+			if !rep.OK {
+				t.Errorf("not ok: %v", rep.Summary)
+			}
+			// Every reader compared, and the 32-bit kernel's lowmem with them.
+			seen := map[string]bool{}
+			for _, c := range d.Comparisons {
+				seen[c.Reader] = true
+				seen[c.Reader+" "+c.Figure] = true
+			}
+			for _, r := range []string{"doctor", "capture", "serve", "check"} {
+				if !seen[r] {
+					t.Errorf("no comparison of %s", r)
+				}
+			}
+			if k.GOARCH == "386" && (!seen["doctor host.low_total_kb"] || !seen["doctor zone 0 HighMem min_kb"]) {
+				t.Errorf("32-bit guest: lowmem or the HighMem zone not compared")
+			}
+			after, err := netlab.SnapshotOwned()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch := before.Changes(after); len(ch) > 0 {
+				t.Errorf("left behind: %v", ch)
+			}
+		})
+	}
+}
