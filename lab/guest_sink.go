@@ -68,8 +68,10 @@ type guestSinkResult struct {
 	FailureCount    int      `json:"failure_count"`
 	OOMKills        int      `json:"oom_kills"`
 	PeakTCPMemPages int64    `json:"peak_tcp_mem_pages"`
-	Done            bool     `json:"done"`
-	Error           string   `json:"error,omitempty"`
+	// Current is the phase under way (saved every second; EndedBy "running").
+	Current *guestSinkPhaseResult `json:"current,omitempty"`
+	Done    bool                  `json:"done"`
+	Error   string                `json:"error,omitempty"`
 }
 
 type guestSinkPhaseResult struct {
@@ -309,6 +311,7 @@ func runGuestSink(raw []byte) error {
 		start := time.Now()
 		pr := guestSinkPhaseResult{Name: ph.Name, EndedBy: "time"}
 		lastGrow, lastMem := start, int64(-1)
+		lastSave := start
 		tick := time.NewTicker(250 * time.Millisecond)
 		for {
 			el := time.Since(start)
@@ -330,7 +333,21 @@ func runGuestSink(raw []byte) error {
 			if m > res.PeakTCPMemPages {
 				res.PeakTCPMemPages = m
 			}
+			// The phase so far, so that a sink the OOM killer ends leaves its account.
+			cur := pr
+			cur.EndedBy = "running"
+			cur.Seconds = el.Seconds()
+			cur.BytesRead = rx.Load() - r0
+			if cur.Seconds > 0 {
+				cur.GoodputBits = float64(cur.BytesRead) * 8 / cur.Seconds
+			}
+			res.Current = &cur
+			res.FailureCount, res.OOMKills, res.Failures = kw.counts()
 			resMu.Unlock()
+			if time.Since(lastSave) >= time.Second {
+				save()
+				lastSave = time.Now()
+			}
 			if el >= ph.For {
 				break
 			}
@@ -355,6 +372,7 @@ func runGuestSink(raw []byte) error {
 		}
 		resMu.Lock()
 		res.Phases = append(res.Phases, pr)
+		res.Current = nil
 		res.FailureCount, res.OOMKills, res.Failures = kw.counts()
 		resMu.Unlock()
 		save()
