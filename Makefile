@@ -10,7 +10,7 @@ DIST      := dist
 # Release targets: seed 000 is an ARMv5 NAS, seed 004 a 32-bit x86 server.
 CROSS     := linux/amd64 linux/386 linux/arm/5 linux/arm64
 
-.PHONY: all build vmkernels check fmt-check vet test accuracy cross fuzz fuzz-long bench clean deploy-check
+.PHONY: all build vmkernels vmlab check fmt-check vet test accuracy cross fuzz fuzz-long bench clean deploy-check
 
 all: build
 
@@ -23,6 +23,16 @@ build:
 # never installed. Idempotent: a present kernel is not fetched again (about 1 s).
 vmkernels: build
 	$(DIST)/headroom lab kernels --fetch
+
+# The guest scenarios of the kernel lab, each on its kernel (scenario:kernel). Exit status: the
+# first scenario that did not hold.
+VMLAB ?= readers:debian-6.1-amd64 readers:debian-6.1-686-pae
+
+vmlab: vmkernels
+	@set -e; for r in $(VMLAB); do s=$${r%%:*}; k=$${r#*:}; \
+		echo "vmlab: headroom lab run $$s --kernel $$k"; \
+		$(DIST)/headroom lab run $$s --kernel $$k; \
+	done
 
 # kernel.tainted is read before and after: a test that makes the kernel WARN (or worse) fails
 # the check even when every test passed (.ci/taint-diff names the bits).

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"headroom/lab/netlab"
+	"headroom/lab/vm"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,6 +30,7 @@ func init() {
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
 		"guest-sink":  runGuestSink,
+		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
 }
 

@@ -42,6 +42,12 @@ func TestLabUsageErrors(t *testing.T) {
 		{[]string{"run", "long-fat-pipe", "--settings", "/no/such/file"}, "neither a set"},
 		{[]string{"run", "long-fat-pipe", "--loss", "1.5"}, "loss fraction"},
 		{[]string{"compare", "long-fat-pipe", "--settings", "seed-004"}, "compare runs every set"},
+		{[]string{"run", "readers"}, "--kernel"},
+		{[]string{"run", "readers", "--kernel", "debian-0.1-vax"}, "does not run on kernel"},
+		{[]string{"run", "readers", "--kernel", "debian-6.1-amd64", "--rate", "1Gbit"}, "--rate do not apply"},
+		{[]string{"run", "long-fat-pipe", "--kernel", "debian-6.1-amd64"}, "not a guest scenario"},
+		{[]string{"compare", "readers"}, "guest scenarios run with"},
+		{[]string{"kernels", "extra"}, "usage: headroom lab kernels"},
 	} {
 		code, out, errOut := runLabCmd(tc.args...)
 		if code != exitFailure {

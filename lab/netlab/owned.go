@@ -84,6 +84,14 @@ func (o Owned) Changes(after Owned) []string {
 	return out
 }
 
+// RunChanges is Changes without the swap areas and zram devices, which carry no run id: a
+// test of a run that creates neither uses it, so that another process's swap coming or
+// going while it runs does not count as its leak.
+func (o Owned) RunChanges(after Owned) []string {
+	o.Swaps, o.Zram, after.Swaps, after.Zram = nil, nil, nil, nil
+	return o.Changes(after)
+}
+
 // RunOf extracts <runid> from a lab namespace or cgroup name, "hr-<runid>-<host>".
 func RunOf(name string) (runID string, ok bool) { return runIDOf(name) }
 

@@ -22,6 +22,7 @@
 //		Cmdline:   []string{"vm.min_free_kbytes=1024"}, // extra kernel words, after the defaults
 //		Modules:   []string{"sch_netem", "sch_fq"},     // loaded (with their dependencies) before the script
 //		NICs:      []vm.NIC{{MTU: 9000}},               // nil: one NIC, MTU 1500
+//		Disks:     []vm.Disk{{SizeMiB: 1024, Mount: "/mnt/data"}}, // virtio-blk, ext2; /dev/vda
 //		Env:       map[string]string{"STREAMS": "20"},
 //		Files:     []vm.File{{Path: "/etc/x.conf", Data: b}},
 //		Script:    "headroom doctor --format json > $OUT/doctor.json\n",
@@ -35,6 +36,11 @@
 //	                         // r.Files ($OUT), r.Console, r.Dmesg, r.BootTime, r.Elapsed
 //
 // vm.Run(ctx, spec) is Start, Wait and Close in one.
+//
+// The guest's own netem and fq (busybox's tc has neither): list "sch_netem"/"sch_fq" in
+// Spec.Modules and put the line of vm.Qdisc{Dev: "eth0", Kind: "netem", Delay: d, Loss: p}
+// .Command() (or Kind "fq", FlowMaxRateBytes) in the script; the guest's headroom applies it
+// over netlink (helper mode QdiscMode, registered by package lab).
 //
 // Inside the guest: busybox (every applet on PATH), /bin/headroom (a static headroom of
 // the guest's architecture, GuestHeadroom: $HEADROOM_VM_BIN/headroom-<goarch>, or built from

@@ -30,6 +30,14 @@ type NIC struct {
 	MTU int // 0: 1500
 }
 
+// Disk is one virtio-blk disk of the guest.
+type Disk struct {
+	SizeMiB int
+	// Mount, when set, is where /init mounts the disk after formatting it ext2 (busybox
+	// mke2fs; Debian's ext4 module mounts ext2); empty leaves the raw device.
+	Mount string
+}
+
 func (n NIC) mtu() int {
 	if n.MTU == 0 {
 		return 1500
@@ -53,6 +61,10 @@ type Spec struct {
 	// NICs are the guest's network interfaces; nil means one with MTU 1500, an empty
 	// non-nil slice none.
 	NICs []NIC
+	// Disks are virtio-blk disks backed by sparse files in the run's scratch directory
+	// (removed with it): /dev/vda, /dev/vdb, ... in the guest. Page cache that is really
+	// file-backed (tmpfs pages are shmem) needs one.
+	Disks []Disk
 	// Headroom is a static headroom built for the guest's architecture; "" builds or finds
 	// one (GuestHeadroom); "-" leaves it out.
 	Headroom string
@@ -172,7 +184,11 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	if err != nil {
 		return nil, err
 	}
-	mods, err := ix.resolve(append(append([]string(nil), baseModules...), spec.Modules...))
+	want := append([]string(nil), baseModules...)
+	if len(spec.Disks) > 0 {
+		want = append(want, diskModules...)
+	}
+	mods, err := ix.resolve(append(want, spec.Modules...))
 	if err != nil {
 		return nil, err
 	}
@@ -218,11 +234,24 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	initrd := filepath.Join(g.dir, "initramfs.cpio")
 	t0 := time.Now()
 	if err := writeInitramfs(initrd, initramfsSpec{Busybox: st.Busybox, Headroom: headroom, ModDir: st.ModulesDir(), Release: st.Release,
-		Modules: mods, NICs: spec.NICs, Env: env, Script: spec.Script, Files: spec.Files}); err != nil {
+		Modules: mods, NICs: spec.NICs, Disks: spec.Disks, Env: env, Script: spec.Script, Files: spec.Files}); err != nil {
 		return g, err
 	}
 	if fi, err := os.Stat(initrd); err == nil {
 		spec.Progress(fmt.Sprintf("vm %s: initramfs %.1f MiB (%d modules) in %v", l.RunID, float64(fi.Size())/(1<<20), len(mods), time.Since(t0).Round(time.Millisecond)))
+	}
+	var disks []string
+	for i, d := range spec.Disks {
+		p := filepath.Join(g.dir, fmt.Sprintf("disk%d.img", i))
+		f, err := os.Create(p)
+		if err == nil {
+			err = f.Truncate(int64(d.SizeMiB) << 20)
+			f.Close()
+		}
+		if err != nil {
+			return g, fmt.Errorf("vm: disk %d: %w", i, err)
+		}
+		disks = append(disks, p)
 	}
 	if len(spec.NICs) > 0 {
 		if g.host, err = l.AddHost("vm"); err != nil {
@@ -238,18 +267,23 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	}
 	g.cmdline = kernelCmdline(spec.Cmdline)
 	g.args = qemuArgs(bootParams{Accel: accel.Accel, MemoryMiB: spec.MemoryMiB, CPUs: spec.CPUs, Vmlinuz: st.Vmlinuz,
-		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share})
+		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share, Disks: disks})
 	cmd := exec.Command(qemu, g.args...)
 	cmd.SysProcAttr = pdeathsig()
 	cmd.ExtraFiles = g.taps
-	out, err := cmd.StdoutPipe()
+	// A pipe of our own rather than StdoutPipe: Wait (on the starting thread) would close
+	// StdoutPipe's read end as soon as QEMU exits, losing the console's last lines (the
+	// exit marker among them). This read end reaches EOF once QEMU, its only writer, exits.
+	out, w, err := os.Pipe()
 	if err != nil {
-		return g, err
+		return g, fmt.Errorf("vm: %w", err)
 	}
-	cmd.Stderr = cmd.Stdout
+	cmd.Stdout, cmd.Stderr = w, w
 	g.start = time.Now()
 	g.done, g.waitErr, err = startLocked(cmd)
+	w.Close()
 	if err != nil {
+		out.Close()
 		return g, fmt.Errorf("vm: start qemu: %w", err)
 	}
 	g.cmd = cmd
@@ -258,11 +292,11 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 		t.Close()
 	}
 	g.taps = nil
+	go g.readConsole(out)
+	g.deadline = time.AfterFunc(spec.Timeout, func() { cmd.Process.Kill() })
 	if err := g.objs.TrackProcess(cmd.Process.Pid); err != nil {
 		return g, err
 	}
-	go g.readConsole(out)
-	g.deadline = time.AfterFunc(spec.Timeout, func() { cmd.Process.Kill() })
 	spec.Progress(fmt.Sprintf("vm %s: %s (%s) booting under %s, %d MiB, %d CPU: %s", l.RunID, k.Name, st.Release, accel.Accel, spec.MemoryMiB, spec.CPUs, accel.Reason))
 	return g, nil
 }
@@ -276,6 +310,17 @@ func checkSpec(s Spec) error {
 	}
 	if len(s.NICs) > 8 {
 		return fmt.Errorf("vm: %d NICs: at most 8", len(s.NICs))
+	}
+	if len(s.Disks) > 8 {
+		return fmt.Errorf("vm: %d disks: at most 8", len(s.Disks))
+	}
+	for i, d := range s.Disks {
+		if d.SizeMiB < 1 || d.SizeMiB > 64<<10 {
+			return fmt.Errorf("vm: disk %d: %d MiB: want 1..65536", i, d.SizeMiB)
+		}
+		if d.Mount != "" && (!strings.HasPrefix(d.Mount, "/") || strings.ContainsAny(d.Mount, " \t\n'\"$`\\")) {
+			return fmt.Errorf("vm: disk %d: mount point %q: want an absolute path without blanks or quotes", i, d.Mount)
+		}
 	}
 	for _, n := range s.NICs {
 		if n.MTU != 0 && (n.MTU < 68 || n.MTU > 65521) {
@@ -342,8 +387,9 @@ func openTap(h *netlab.Host, name string, addr netip.Addr, mtu int) (*os.File, e
 	return f, nil
 }
 
-func (g *Guest) readConsole(r io.Reader) {
+func (g *Guest) readConsole(r *os.File) {
 	defer close(g.consDone)
+	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadString('\n')
@@ -416,9 +462,12 @@ func (g *Guest) Console() string {
 // script: the script's stdout goes to the share, so a script that wants to be waited for
 // echoes to /dev/console), the guest ends, or ctx is done.
 func (g *Guest) WaitConsole(ctx context.Context, text string) error {
+	from := 0 // the console before from has been searched (up to a match's length back)
 	for {
 		g.mu.Lock()
-		has := strings.Contains(g.console.String(), text)
+		b := g.console.Bytes()
+		has := bytes.Contains(b[max(0, from-len(text)):], []byte(text))
+		from = len(b)
 		ch := g.changed
 		g.mu.Unlock()
 		if has {
@@ -532,6 +581,8 @@ func (g *Guest) Close() error {
 	if g.cmd != nil && g.cmd.Process != nil {
 		g.cmd.Process.Kill()
 		<-g.done
+	}
+	if g.deadline != nil {
 		g.deadline.Stop()
 	}
 	for _, t := range g.taps {

@@ -31,6 +31,7 @@ const (
 	guestBin    = "/bin/headroom"     // the guest's headroom
 	netConf     = "/etc/headroom/net" // one NIC a line: name address/len mtu
 	modList     = "/etc/headroom/modules"
+	diskConf    = "/etc/headroom/disks" // one disk a line: device [mount point]
 )
 
 // baseModules are loaded in every guest: Debian's 6.1 builds virtio, its PCI transport,
@@ -38,6 +39,12 @@ const (
 // boot/config-6.1.0-*); module dependencies (virtio_ring, netfs, 9pnet, ...) follow from
 // .modinfo.
 var baseModules = []string{"virtio_pci", "virtio_net", "9pnet_virtio", "9p"}
+
+// diskModules are loaded when the guest has disks (CONFIG_VIRTIO_BLK=m, CONFIG_EXT4_FS=m
+// with CONFIG_EXT4_USE_FOR_EXT2=y in Debian's 6.1 configs). ext4 asks the crypto API for
+// crc32c at mount (fs/ext4/super.c: "Cannot load crc32c driver"), which nothing in the
+// guest can autoload, so the generic one is loaded too (CONFIG_CRYPTO_CRC32C=m).
+var diskModules = []string{"virtio_blk", "ext4", "crc32c_generic"}
 
 // initScript is the guest's /init (busybox sh). It mounts the kernel's file systems, loads
 // the modules, mounts the share, configures the NICs, prints the ready marker, runs the
@@ -53,7 +60,7 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs -o size=64m tmpfs /tmp
 mkdir -p /dev/pts /root && mount -t devpts devpts /dev/pts
-die() { echo "` + markerError + ` $*"; sync; poweroff -f; sleep 60; echo o > /proc/sysrq-trigger; }
+die() { dmesg | tail -n 5; echo "` + markerError + ` $*"; sync; poweroff -f; sleep 60; echo o > /proc/sysrq-trigger; }
 while read -r m; do
 	[ -n "$m" ] || continue
 	insmod "/lib/modules/$(uname -r)/$m" || die "insmod $m"
@@ -67,6 +74,13 @@ while read -r dev addr mtu; do
 	ip addr add "$addr" dev "$dev" || die "address $addr on $dev"
 	ip link set "$dev" up || die "up $dev"
 done < ` + netConf + `
+while read -r dev mnt; do
+	[ -n "$dev" ] || continue
+	[ -b "$dev" ] || die "no disk $dev"
+	[ -n "$mnt" ] || continue
+	mke2fs -q "$dev" || die "mke2fs $dev"
+	mkdir -p "$mnt" && mount -t ext4 "$dev" "$mnt" || die "mount $dev on $mnt"
+done < ` + diskConf + `
 hostname guest
 export OUT=` + guestOut + ` SHARE=` + guestShare + `
 . /etc/headroom/env
@@ -92,6 +106,7 @@ type initramfsSpec struct {
 	Release  string   // <release>
 	Modules  []string // module files relative to ModDir, in load order
 	NICs     []NIC
+	Disks    []Disk
 	Env      map[string]string // exported to the script (/etc/headroom/env)
 	Script   string
 	Files    []File
@@ -129,6 +144,11 @@ func writeInitramfs(dst string, s initramfsSpec) error {
 		fmt.Fprintf(&nets, "eth%d %s/%d %d\n", i, GuestAddr(i), netPrefixLen, n.mtu())
 	}
 	c.File(netConf, 0o644, []byte(nets.String()))
+	var disks strings.Builder
+	for i, d := range s.Disks {
+		fmt.Fprintf(&disks, "/dev/vd%c %s\n", 'a'+i, d.Mount)
+	}
+	c.File(diskConf, 0o644, []byte(disks.String()))
 	c.File("/etc/headroom/env", 0o644, []byte(envFile(s.Env)))
 	c.File(guestScript, 0o755, []byte(s.Script))
 	for _, fl := range s.Files {

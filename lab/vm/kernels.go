@@ -147,12 +147,17 @@ func Fetch(ctx context.Context, k Kernel, cache string, progress func(string)) (
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return Status{}, fmt.Errorf("vm: cache %s: %w", cache, err)
 	}
-	// Leftovers of killed fetches of this kernel.
+	// Leftovers of killed fetches of this kernel: ".fetch-<name>-<pid>-<random>" whose
+	// process is gone (a concurrent fetch by a live process is left to finish).
 	old, _ := filepath.Glob(filepath.Join(cache, ".fetch-"+k.Name+"-*"))
 	for _, o := range old {
-		os.RemoveAll(o)
+		rest := strings.TrimPrefix(filepath.Base(o), ".fetch-"+k.Name+"-")
+		pid, _, _ := strings.Cut(rest, "-")
+		if _, err := os.Stat("/proc/" + pid); pid == "" || err != nil {
+			os.RemoveAll(o)
+		}
 	}
-	tmp, err := os.MkdirTemp(cache, ".fetch-"+k.Name+"-")
+	tmp, err := os.MkdirTemp(cache, fmt.Sprintf(".fetch-%s-%d-", k.Name, os.Getpid()))
 	if err != nil {
 		return Status{}, fmt.Errorf("vm: %w", err)
 	}

@@ -20,9 +20,10 @@ type bootParams struct {
 	CPUs      int
 	Vmlinuz   string
 	Initrd    string
-	Append    string // kernel command line
-	NICs      int    // tap file descriptors 3, 4, ... (ExtraFiles order)
-	Share     string // host directory shared over virtio-9p as mount tag shareTag
+	Append    string   // kernel command line
+	NICs      int      // tap file descriptors 3, 4, ... (ExtraFiles order)
+	Share     string   // host directory shared over virtio-9p as mount tag shareTag
+	Disks     []string // raw image files, virtio-blk /dev/vda, /dev/vdb, ...
 }
 
 // shareTag is the 9p mount tag of the run's share.
@@ -59,6 +60,13 @@ func qemuArgs(p bootParams) []string {
 		a = append(a,
 			"-netdev", fmt.Sprintf("tap,id=n%d,fd=%d,vhost=off", i, 3+i),
 			"-device", fmt.Sprintf("virtio-net-pci,netdev=n%d,mac=%s", i, guestMAC(i)))
+	}
+	for i, d := range p.Disks {
+		// cache=unsafe: the image is scratch, thrown away with the run; the guest's flushes
+		// need not reach the host's disk.
+		a = append(a,
+			"-drive", fmt.Sprintf("file=%s,if=none,id=d%d,format=raw,cache=unsafe", d, i),
+			"-device", fmt.Sprintf("virtio-blk-pci,drive=d%d", i))
 	}
 	if p.Share != "" {
 		a = append(a,

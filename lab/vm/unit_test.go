@@ -199,7 +199,7 @@ func TestCPIOErrors(t *testing.T) {
 }
 
 func TestQEMUArgs(t *testing.T) {
-	p := bootParams{Accel: "tcg", MemoryMiB: 2048, CPUs: 2, Vmlinuz: "/k", Initrd: "/i", Append: kernelCmdline([]string{"vm.min_free_kbytes=1024"}), NICs: 2, Share: "/s"}
+	p := bootParams{Accel: "tcg", MemoryMiB: 2048, CPUs: 2, Vmlinuz: "/k", Initrd: "/i", Append: kernelCmdline([]string{"vm.min_free_kbytes=1024"}), NICs: 2, Share: "/s", Disks: []string{"/d0.img"}}
 	a := strings.Join(qemuArgs(p), " ")
 	for _, want := range []string{
 		"-m 2048 -smp 2 -kernel /k -initrd /i",
@@ -208,13 +208,14 @@ func TestQEMUArgs(t *testing.T) {
 		"-netdev tap,id=n0,fd=3,vhost=off -device virtio-net-pci,netdev=n0,mac=52:54:00:48:52:00",
 		"-netdev tap,id=n1,fd=4,vhost=off -device virtio-net-pci,netdev=n1,mac=52:54:00:48:52:01",
 		"-fsdev local,id=fs0,path=/s,security_model=none -device virtio-9p-pci,fsdev=fs0,mount_tag=hrshare",
+		"-drive file=/d0.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0",
 		"-no-reboot", "-serial stdio",
 	} {
 		if !strings.Contains(a, want) {
 			t.Errorf("qemu args lack %q:\n%s", want, a)
 		}
 	}
-	p.Accel, p.NICs, p.Share = "kvm", 0, ""
+	p.Accel, p.NICs, p.Share, p.Disks = "kvm", 0, "", nil
 	a = strings.Join(qemuArgs(p), " ")
 	if !strings.Contains(a, "-accel kvm -cpu host") || strings.Contains(a, "netdev") || strings.Contains(a, "fsdev") {
 		t.Errorf("kvm, no NIC, no share:\n%s", a)
@@ -294,6 +295,9 @@ func TestCheckSpec(t *testing.T) {
 		{MemoryMiB: 256, CPUs: 1, NICs: []NIC{{MTU: 70000}}},
 		{MemoryMiB: 256, CPUs: 1, Env: map[string]string{"A B": "x"}},
 		{MemoryMiB: 256, CPUs: 1, Cmdline: []string{"a b"}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 0}}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 8, Mount: "relative"}}},
+		{MemoryMiB: 256, CPUs: 1, Disks: []Disk{{SizeMiB: 8, Mount: "/a b"}}},
 	} {
 		if err := checkSpec(bad); err == nil {
 			t.Errorf("accepted %+v", bad)
@@ -305,5 +309,87 @@ func TestEnvFile(t *testing.T) {
 	got := envFile(map[string]string{"B": "it's", "A": "1"})
 	if got != "export A='1'\nexport B='it'\\''s'\n" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestStatCache(t *testing.T) {
+	cache := t.TempDir()
+	for _, s := range StatAll(cache) {
+		if s.Present || s.Missing == "" {
+			t.Errorf("%s present in an empty cache: %+v", s.Name, s)
+		}
+	}
+	k, _ := LookupKernel("debian-6.1-686-pae")
+	dir := filepath.Join(cache, k.Name)
+	rel := "6.1.0-50-686-pae"
+	for _, p := range []string{"root/boot/vmlinuz-" + rel, "busybox/bin/busybox"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte("x"), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "meta.json"), []byte(`{"package":"linux-image-6.1.0-50-686-pae","version":"6.1.176-1","release":"`+rel+`"}`), 0o644)
+	if s := k.Stat(cache); s.Present || !strings.Contains(s.Missing, "lib/modules") {
+		t.Errorf("kernel without modules counted present: %+v", s)
+	}
+	os.MkdirAll(filepath.Join(dir, "root/lib/modules", rel), 0o755)
+	s := k.Stat(cache)
+	if !s.Present || s.Version != "6.1.176-1" || s.Release != rel || s.Vmlinuz != filepath.Join(dir, "root/boot/vmlinuz-"+rel) {
+		t.Errorf("%+v", s)
+	}
+	if _, err := LookupKernel("debian-0.1-vax"); err == nil || !strings.Contains(err.Error(), "debian-6.1-amd64") {
+		t.Errorf("unknown kernel: %v", err)
+	}
+}
+
+func TestModuleIndex(t *testing.T) {
+	cache := CacheDir()
+	k, _ := LookupKernel("debian-6.1-amd64")
+	st := k.Stat(cache)
+	if !st.Present {
+		t.Skipf("kernel %s not in %s: run make vmkernels", k.Name, cache)
+	}
+	ix, err := loadModuleIndex(st.ModulesDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods, err := ix.resolve(append(baseModules, "sch_netem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := map[string]int{}
+	for i, m := range mods {
+		pos[modName(m)] = i
+	}
+	// Dependencies first: virtio_net needs virtio and virtio_ring; 9p needs 9pnet and netfs.
+	for _, dep := range [][2]string{{"virtio", "virtio_net"}, {"virtio_ring", "virtio_net"}, {"9pnet", "9p"}, {"netfs", "9p"}, {"9pnet", "9pnet_virtio"}} {
+		a, okA := pos[dep[0]]
+		b, okB := pos[dep[1]]
+		if !okA || !okB || a > b {
+			t.Errorf("%s (at %d, %v) must load before %s (at %d, %v): %v", dep[0], a, okA, dep[1], b, okB, mods)
+		}
+	}
+	if _, ok := pos["sch_netem"]; !ok {
+		t.Errorf("sch_netem not resolved: %v", mods)
+	}
+	if _, err := ix.resolve([]string{"no_such_module"}); err == nil {
+		t.Error("unknown module accepted")
+	}
+}
+
+func TestQdiscCommand(t *testing.T) {
+	c, err := Qdisc{Dev: "eth0", Kind: "netem", Delay: 50 * time.Millisecond, Loss: 0.01}.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `HEADROOM_LAB_HELPER=vm-qdisc HEADROOM_LAB_HELPER_CONFIG='{"dev":"eth0","kind":"netem","delay_ns":50000000,"loss":0.01}' /bin/headroom`
+	if c != want {
+		t.Errorf("got  %s\nwant %s", c, want)
+	}
+	for _, bad := range []Qdisc{{Kind: "netem"}, {Dev: "eth0", Kind: "htb"}, {Dev: "eth0", Kind: "netem", Loss: 2}, {Dev: "eth0", Kind: "fq", Delay: time.Second}} {
+		if _, err := bad.Command(); err == nil {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+	if err := RunQdiscHelper([]byte("{")); err == nil {
+		t.Error("bad JSON accepted")
 	}
 }

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -48,11 +49,15 @@ func TestGuestScript(t *testing.T) {
 			defer cancel()
 			g, err := Start(ctx, Spec{
 				Kernel: name, MemoryMiB: 256, Headroom: "-", Timeout: 3 * time.Minute,
+				Disks:    []Disk{{SizeMiB: 64, Mount: "/mnt/data"}, {SizeMiB: 8}},
 				Progress: func(s string) { t.Log(s) },
 				Script: `echo hello from $(uname -m)
 echo to stderr >&2
 cat /proc/meminfo > $OUT/meminfo
 mkdir -p $OUT/sub && echo nested > $OUT/sub/f
+grep " /mnt/data " /proc/mounts > $OUT/mounts
+dd if=/dev/zero of=/mnt/data/file bs=1M count=8 2>/dev/null && sync && ls -l /mnt/data/file >> $OUT/mounts
+[ -b /dev/vdb ] && echo vdb $(cat /sys/block/vdb/size) >> $OUT/mounts
 echo "listening" > /dev/console
 echo pong | nc -l -p 7000
 exit 3
@@ -96,6 +101,14 @@ exit 3
 			if r.ExitCode != 3 || !strings.HasPrefix(r.Stdout, "hello from ") || r.Stderr != "to stderr\n" {
 				t.Errorf("exit %d stdout %q stderr %q", r.ExitCode, r.Stdout, r.Stderr)
 			}
+			// The console's last lines survive QEMU's exit (the exit marker is printed just
+			// before poweroff).
+			if !strings.Contains(r.Console, markerExit+" 3") {
+				t.Errorf("console lacks the exit marker; it ends: %s", lastLines(r.Console, 3))
+			}
+			if m := string(r.Files["mounts"]); !strings.Contains(m, "/dev/vda /mnt/data ext") || !strings.Contains(m, " 8388608 ") || !strings.Contains(m, "vdb 16384") {
+				t.Errorf("disks: %q", m)
+			}
 			if !strings.Contains(string(r.Files["meminfo"]), "MemTotal:") || string(r.Files["sub/f"]) != "nested\n" {
 				t.Errorf("files %v", keys(r.Files))
 			}
@@ -112,7 +125,7 @@ exit 3
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ch := before.Changes(after); len(ch) > 0 {
+			if ch := before.RunChanges(after); len(ch) > 0 {
 				t.Errorf("left behind: %v", ch)
 			}
 		})
@@ -125,4 +138,71 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// TestGuestQdisc applies the guest's own netem (200 ms on what eth0 sends) through the
+// guest headroom's QdiscMode, measures it from the host (a TCP connect waits for the
+// guest's SYN-ACK), then replaces it with fq.
+func TestGuestQdisc(t *testing.T) {
+	const name = "debian-6.1-amd64"
+	needGuest(t, name)
+	netem, err := Qdisc{Dev: "eth0", Kind: "netem", Delay: 200 * time.Millisecond}.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fq, err := Qdisc{Dev: "eth0", Kind: "fq", FlowMaxRateBytes: 1 << 20}.Command()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	g, err := Start(ctx, Spec{
+		Kernel: name, MemoryMiB: 384, Modules: []string{"sch_netem", "sch_fq"}, Timeout: 4 * time.Minute,
+		Progress: func(s string) { t.Log(s) },
+		Script: netem + ` || exit 10
+tc qdisc show dev eth0 > $OUT/netem
+echo listening > /dev/console
+echo pong | nc -l -p 7000
+` + fq + ` || exit 11
+tc qdisc show dev eth0 > $OUT/fq
+`,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if err := g.WaitConsole(ctx, "listening"); err != nil {
+		t.Fatalf("%v\nconsole:\n%s", err, g.Console())
+	}
+	var took time.Duration
+	err = g.Host().Do(func() error {
+		for i := 0; i < 50; i++ {
+			t0 := time.Now()
+			c, err := net.DialTimeout("tcp", GuestAddr(0).String()+":7000", 5*time.Second)
+			if err == nil {
+				took = time.Since(t0)
+				c.Close()
+				return nil
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		return fmt.Errorf("no connection")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := g.Wait(ctx)
+	if err != nil {
+		t.Fatalf("%v\nstderr %s\nconsole:\n%s", err, r.Stderr, r.Console)
+	}
+	t.Logf("connect through the guest's netem 200ms: %v; qdiscs: %q, %q", took, r.Files["netem"], r.Files["fq"])
+	if r.ExitCode != 0 {
+		t.Fatalf("exit %d: %s", r.ExitCode, r.Stderr)
+	}
+	if took < 200*time.Millisecond {
+		t.Errorf("connect took %v, less than the guest's netem delay of 200ms", took)
+	}
+	if !strings.Contains(string(r.Files["netem"]), "netem") || !strings.Contains(string(r.Files["fq"]), "fq") {
+		t.Errorf("tc shows %q then %q", r.Files["netem"], r.Files["fq"])
+	}
 }
