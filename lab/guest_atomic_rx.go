@@ -3,6 +3,8 @@ package lab
 import (
 	"context"
 	"time"
+
+	"headroom/lab/vm"
 )
 
 // atomic-rx-refill (issue 28 item 3, seed 000): a small box with no swap receives a
@@ -13,8 +15,7 @@ import (
 // 384 MiB guest (MemTotal ≈ 331 MiB) with its default min_free_kbytes (2241 kB for that
 // memory: init_per_zone_wmark_min, 4·√lowmem_kbytes), MTU 9000; a 200 MiB service touching
 // its anonymous memory; a writer filling the page cache of a file on an ext2 file system
-// (a loop device over a file in the share: real page cache with real writeback, slower than
-// RAM); and 8 streams from the host into a receiver that appends what it reads to a file
+// (a virtio disk whose writes QEMU caps at 20 MB/s, like a USB disk); and 8 streams from the host into a receiver that appends what it reads to a file
 // on that disk and alternates 3 s of reading with 3 s of stalling (a NAS whose disk falls
 // behind). virtio_net refills its RX ring from NAPI with GFP_ATOMIC (virtnet_poll →
 // try_fill_recv → skb_page_frag_refill, order 0 after the order-3 attempt that may not
@@ -40,17 +41,13 @@ func atomicRxSpec() *guestFailureSpec {
 	return &guestFailureSpec{
 		name:      "atomic-rx-refill",
 		memoryMiB: 384,
-		// ext4.ko serves ext2 and asks the crypto API for crc32c at mount; without modprobe
-		// in the guest it must already be loaded.
-		modules: []string{"loop", "crc32c_generic", "ext4"},
-		mtu:     9000,
+		mtu:       9000,
+		rxQueue:   1024,
+		// A disk whose writes the host caps at 20 MB/s (a USB disk): its dirty pages wait for
+		// writeback, so reclaim cannot keep up with a burst by dropping clean cache alone.
+		disks: []vm.Disk{{SizeMiB: 2048, Mount: "/mnt", WriteBytesPerSec: 20_000_000}},
 		setup: `sysctl -w net.core.rmem_max=16777216 net.ipv4.tcp_rmem="4096 131072 16777216" > $OUT/seed-sysctl.txt
 sysctl vm.min_free_kbytes vm.watermark_scale_factor net.ipv4.tcp_mem >> $OUT/seed-sysctl.txt
-truncate -s 2G $SHARE/disk.img
-losetup /dev/loop0 $SHARE/disk.img || { echo "losetup failed" >&2; exit 1; }
-mke2fs -q -i 1048576 /dev/loop0 || { echo "mke2fs failed" >&2; exit 1; }
-mkdir -p /mnt
-mount -t ext2 /dev/loop0 /mnt || { echo "mount failed" >&2; exit 1; }
 # the service: 200 MiB of anonymous memory, every page touched in a loop
 ( echo 0 > /proc/self/oom_score_adj; sleep 100000 | HEADROOM_LAB_HELPER=service HEADROOM_LAB_HELPER_CONFIG='{"hog_bytes":209715200}' headroom > /dev/null 2> $OUT/hog.err ) &
 # the page cache of a file being written, over and over
@@ -64,12 +61,12 @@ grep -E 'MemTotal|MemFree|^Cached|AnonPages|Dirty' /proc/meminfo > $OUT/meminfo-
 			WriteFile:   "/mnt/recv",
 			WrapBytes:   256 << 20,
 			Phases: []guestSinkPhase{
-				{Name: "receiving", CycleRead: 3 * time.Second, CycleStall: 3 * time.Second, For: 150 * time.Second, EndOnFailure: true},
+				{Name: "receiving", CycleRead: 3 * time.Second, CycleStall: 3 * time.Second, For: 240 * time.Second, EndOnFailure: true},
 			},
 		},
 		planArgs:    []string{"--bandwidth", "1Gbit", "--rtt", "1ms"},
 		planKeys:    []string{"vm.min_free_kbytes", "vm.watermark_scale_factor"},
 		expect:      []string{"alloc-fail-reserve", "alloc-fail-fragmented"},
-		loadTimeout: 6 * time.Minute,
+		loadTimeout: 8 * time.Minute,
 	}
 }

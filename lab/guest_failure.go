@@ -37,6 +37,8 @@ type guestFailureSpec struct {
 	memoryMiB int
 	modules   []string
 	mtu       int
+	rxQueue   int       // virtio-net RX ring (vm.NIC.RxQueueSize)
+	disks     []vm.Disk // the guest's disks
 	// setup is the guest's sh that applies the seed's configuration and starts the
 	// background load (it runs in both guests, before the plan is applied in "after").
 	setup   string
@@ -189,7 +191,7 @@ func (s *guestFailureSpec) runOne(ctx context.Context, o GuestOptions, phase str
 	run := &GuestFailureRun{Phase: phase, ExitCode: -1, Settings: settings}
 	spec := vm.Spec{
 		Kernel: o.Kernel, MemoryMiB: s.memoryMiB, CPUs: 1, Modules: s.modules,
-		NICs: []vm.NIC{{MTU: s.mtu}}, Script: s.script(phase), Headroom: o.Headroom,
+		NICs: []vm.NIC{{MTU: s.mtu, RxQueueSize: s.rxQueue}}, Disks: s.disks, Script: s.script(phase), Headroom: o.Headroom,
 		Progress: o.Progress, Timeout: s.loadTimeout + 4*time.Minute,
 	}
 	if phase == "after" {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"time"
+
+	"headroom/lab/vm"
 )
 
 // lowmem-tcp (issue 28 item 2, seed 004): a 32-bit kernel with HighMem whose TCP may take
@@ -51,7 +53,7 @@ func lowmemTCPSpec() *guestFailureSpec {
 		setup: `sysctl -w net.core.rmem_max=16777216 net.core.wmem_max=16777216 \
 	net.ipv4.tcp_rmem="4096 87380 16777216" net.ipv4.tcp_wmem="4096 65536 16777216" \
 	net.ipv4.tcp_mem="400000 500000 600000" > $OUT/seed-sysctl.txt
-tc qdisc add dev eth0 root netem delay 10ms limit 100000 || echo "netem: not applied" >&2
+` + lowmemNetem() + ` > $OUT/netem.txt 2>&1 || { echo "netem on eth0 failed" >&2; cat $OUT/netem.txt >&2; exit 1; }
 grep -E 'MemTotal|LowTotal|HighTotal' /proc/meminfo > $OUT/meminfo-start.txt
 `,
 		streams: lowmemStreams,
@@ -67,4 +69,14 @@ grep -E 'MemTotal|LowTotal|HighTotal' /proc/meminfo > $OUT/meminfo-start.txt
 		expect:      []string{"alloc-fail-lowmem", "tcp-mem-oversized"},
 		loadTimeout: 6 * time.Minute,
 	}
+}
+
+// lowmemNetem is the guest command that delays eth0's egress by 10 ms (busybox's tc has no
+// netem: vm.Qdisc runs the guest's headroom over netlink).
+func lowmemNetem() string {
+	cmd, err := vm.Qdisc{Dev: "eth0", Kind: "netem", Delay: 10 * time.Millisecond}.Command()
+	if err != nil {
+		return "echo " + shQuoteLab("netem: "+err.Error()) + " >&2; false"
+	}
+	return cmd
 }
