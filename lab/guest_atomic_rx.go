@@ -68,5 +68,6 @@ grep -E 'MemTotal|MemFree|^Cached|AnonPages|Dirty' /proc/meminfo > $OUT/meminfo-
 		planKeys:    []string{"vm.min_free_kbytes", "vm.watermark_scale_factor"},
 		expect:      []string{"alloc-fail-reserve", "alloc-fail-fragmented"},
 		loadTimeout: 8 * time.Minute,
+		attempts:    3,
 	}
 }

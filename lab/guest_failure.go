@@ -52,6 +52,8 @@ type guestFailureSpec struct {
 	expect []string
 	// loadTimeout bounds the load of one guest (connect, phases).
 	loadTimeout time.Duration
+	// attempts: how many "before" guests may be tried until one reproduces (default 1).
+	attempts int
 }
 
 // guestSinkPort is the sink's TCP port in the guest.
@@ -65,7 +67,8 @@ const (
 
 // GuestFailureRun is one guest of a failure scenario.
 type GuestFailureRun struct {
-	Phase    string  `json:"phase"` // before, after
+	Phase    string  `json:"phase"`             // before, after
+	Attempt  int     `json:"attempt,omitempty"` // which "before" guest this was (1, 2, ...)
 	BootSec  float64 `json:"boot_seconds"`
 	RunSec   float64 `json:"run_seconds"`
 	ExitCode int     `json:"exit_code"`
@@ -85,9 +88,11 @@ type GuestFailureRun struct {
 
 // GuestFailureDetails is a failure scenario's part of the guest report.
 type GuestFailureDetails struct {
-	Before     *GuestFailureRun `json:"before"`
-	After      *GuestFailureRun `json:"after,omitempty"`
-	Reproduced bool             `json:"reproduced"`
+	Before *GuestFailureRun `json:"before"`
+	// Attempts are every "before" guest booted (Before is the last of them).
+	Attempts   []*GuestFailureRun `json:"attempts"`
+	After      *GuestFailureRun   `json:"after,omitempty"`
+	Reproduced bool               `json:"reproduced"`
 	// Doctor's verdict inside the "before" guest.
 	FindingIDs []string         `json:"finding_ids"`
 	Findings   []readersFinding `json:"findings"`
@@ -155,11 +160,26 @@ func runGuestFailure(ctx context.Context, s *guestFailureSpec, o GuestOptions) (
 		rep.RunSec = time.Since(started).Seconds()
 		return rep, err
 	}
-	before, res, err := s.runOne(ctx, o, "before", nil)
-	d.Before = before
-	if res != nil {
-		rep.Accel, rep.BootSec = res.Accel.Accel, res.BootTime.Seconds()
+	// A failure that comes from timing (atomic-rx-refill) may not come in one guest: up to
+	// s.attempts "before" guests, each reported; the first that reproduces is the one doctor
+	// and the plan speak for.
+	var before *GuestFailureRun
+	var res *vm.Result
+	for i := 1; i <= max(s.attempts, 1); i++ {
+		before, res, err = s.runOne(ctx, o, "before", nil)
+		before.Attempt = i
+		d.Attempts = append(d.Attempts, before)
+		if res != nil && rep.Accel == "" {
+			rep.Accel, rep.BootSec = res.Accel.Accel, res.BootTime.Seconds()
+		}
+		if err != nil || before.AllocFailures > 0 || before.OOMKills > 0 {
+			break
+		}
+		if i < max(s.attempts, 1) {
+			o.Progress(fmt.Sprintf("%s: before guest %d of %d: no failure in its load; another guest", s.name, i, s.attempts))
+		}
 	}
+	d.Before = before
 	if err != nil {
 		return fail(before, res, err)
 	}
@@ -364,7 +384,7 @@ func guestFailureSummary(s *guestFailureSpec, d *GuestFailureDetails) []string {
 		}
 		return "NO"
 	}
-	out = append(out, fmt.Sprintf("reproduced: %s (%d allocation failures, %d OOM kills in the guest's kernel log)", verdict(d.Reproduced), b.AllocFailures, b.OOMKills))
+	out = append(out, fmt.Sprintf("reproduced: %s (%d allocation failures, %d OOM kills in the guest's kernel log; before guest %d of up to %d)", verdict(d.Reproduced), b.AllocFailures, b.OOMKills, len(d.Attempts), max(s.attempts, 1)))
 	for i, l := range b.Failures {
 		if i >= 4 {
 			break
