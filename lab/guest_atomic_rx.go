@@ -48,8 +48,8 @@ func atomicRxSpec() *guestFailureSpec {
 		disks: []vm.Disk{{SizeMiB: 2048, Mount: "/mnt", WriteBytesPerSec: 20_000_000}},
 		setup: `sysctl -w net.core.rmem_max=16777216 net.ipv4.tcp_rmem="4096 131072 16777216" > $OUT/seed-sysctl.txt
 sysctl vm.min_free_kbytes vm.watermark_scale_factor net.ipv4.tcp_mem >> $OUT/seed-sysctl.txt
-# the service: 200 MiB of anonymous memory, every page touched in a loop
-( echo 0 > /proc/self/oom_score_adj; sleep 100000 | HEADROOM_LAB_HELPER=service HEADROOM_LAB_HELPER_CONFIG='{"hog_bytes":209715200}' headroom > /dev/null 2> $OUT/hog.err ) &
+# the service: 200 MiB of anonymous memory, every page written once a second
+( echo 0 > /proc/self/oom_score_adj; HEADROOM_LAB_HELPER=guest-hog HEADROOM_LAB_HELPER_CONFIG='{"bytes":209715200}' exec headroom > /dev/null 2> $OUT/hog.err ) &
 # the page cache of a file being written, over and over
 ( echo 0 > /proc/self/oom_score_adj; while :; do dd if=/dev/zero of=/mnt/fill bs=1M count=1500 2>/dev/null; rm -f /mnt/fill; done ) &
 sleep 5

@@ -390,3 +390,37 @@ func runGuestSink(raw []byte) error {
 	save()
 	return nil
 }
+
+// guestHogConfig is the guest-hog helper: a service's anonymous memory, every page written
+// once per Every (default 1 s) so all of it stays in use, without keeping the guest's only
+// CPU busy (the "service" helper's hog touches pages without pause, which in a 1-CPU guest
+// takes the CPU from the receive path).
+type guestHogConfig struct {
+	Bytes int64         `json:"bytes"`
+	Every time.Duration `json:"every,omitempty"`
+}
+
+func runGuestHog(raw []byte) error {
+	var cfg guestHogConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if cfg.Bytes <= 0 || int64(int(cfg.Bytes)) != cfg.Bytes {
+		return fmt.Errorf("hog: %d bytes", cfg.Bytes)
+	}
+	if cfg.Every <= 0 {
+		cfg.Every = time.Second
+	}
+	mem, err := unix.Mmap(-1, 0, int(cfg.Bytes), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return fmt.Errorf("hog: mmap %d bytes: %w", cfg.Bytes, err)
+	}
+	page := os.Getpagesize()
+	for pass := byte(1); ; pass++ {
+		start := time.Now()
+		for i := 0; i < len(mem); i += page {
+			mem[i] = pass
+		}
+		time.Sleep(cfg.Every - min(time.Since(start), cfg.Every))
+	}
+}

@@ -30,6 +30,7 @@ func init() {
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
 		"guest-sink":  runGuestSink,
+		"guest-hog":   runGuestHog,
 		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
 }
