@@ -408,7 +408,7 @@ func (d *doc) showMemReport(i int) bool {
 			if af.MemInfo != nil {
 				afp.MemInfo = af.MemInfo
 			}
-			afp.FreeSwapKB, afp.PagesRAM = af.FreeSwapKB, af.PagesRAM
+			afp.FreeSwapKB, afp.PagesRAM, afp.HighMemPages = af.FreeSwapKB, af.PagesRAM, af.HighMemPages
 			ar.art.Totals, ar.art.Nodes = m.totals, m.nodes
 			ev := &d.tl.Events[ar.ev]
 			ev.LastLine = last
@@ -643,6 +643,11 @@ func (d *doc) finish() {
 			if z.Zone == "HighMem" {
 				d.host.highMem = true
 			}
+		}
+		// 6.x dumps leave out the zones the request could not use, HighMem among them for
+		// a lowmem request; the footer still counts its pages.
+		if hp := ev.AllocFailure.HighMemPages; hp != nil && *hp > 0 {
+			d.host.highMem = true
 		}
 	}
 	for _, a := range d.tl.Artifacts {

@@ -33,18 +33,19 @@ var zoneNames = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "Hig
 
 // showMem accumulates the lines of one dump.
 type showMem struct {
-	zones    []model.ZoneReport
-	memInfo  *kernel.Counters
-	freeSwap *int64
-	pagesRAM *int64
-	totals   *kernel.Counters // the footer lines, under the names totalKey gives them
-	nodes    []NodeCounters   // the 4.8+ per-node lines
-	pageKB   int64
-	lines    int
-	last     string // kind of the last accepted line, for continuations
-	lastText string
-	pendBuf  string // a line waiting for its continuation
-	pendKind string
+	zones        []model.ZoneReport
+	memInfo      *kernel.Counters
+	freeSwap     *int64
+	pagesRAM     *int64
+	highMemPages *int64           // "N pages HighMem/MovableOnly" (lib/show_mem.c __show_mem)
+	totals       *kernel.Counters // the footer lines, under the names totalKey gives them
+	nodes        []NodeCounters   // the 4.8+ per-node lines
+	pageKB       int64
+	lines        int
+	last         string // kind of the last accepted line, for continuations
+	lastText     string
+	pendBuf      string // a line waiting for its continuation
+	pendKind     string
 	// anonBuddy counts 2.4's buddy lines, which name no zone: the n-th is the n-th zone's.
 	anonBuddy int
 	saw24     bool
@@ -437,6 +438,9 @@ func (m *showMem) add(t string) bool {
 		if rest == "pages RAM" || rest == "pages of RAM" {
 			m.pagesRAM = &n
 		}
+		if rest == "pages HighMem/MovableOnly" {
+			m.highMemPages = &n
+		}
 		m.total(totalKey(rest), n)
 	}
 	return true
@@ -696,6 +700,9 @@ func (m *showMem) fill(af *model.AllocFailure) {
 	}
 	if m.pagesRAM != nil {
 		af.PagesRAM = m.pagesRAM
+	}
+	if m.highMemPages != nil {
+		af.HighMemPages = m.highMemPages
 	}
 }
 

@@ -213,16 +213,23 @@ func mustHave(t *testing.T, d Diagnosis, id string, min Severity) []Finding {
 
 func memSeed(t *testing.T, name string) (*model.Timeline, Diagnosis) {
 	t.Helper()
-	f, err := os.Open("../testdata/seeds/" + name)
+	tl := memParseFile(t, "../testdata/seeds/"+name)
+	return tl, Run(tl, nil)
+}
+
+// memParseFile reads a text file as `headroom doctor FILE` does.
+func memParseFile(t *testing.T, path string) *model.Timeline {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tl, err := artifact.Parse(f, name, artifact.Options{})
+	tl, err := artifact.Parse(f, filepath.Base(path), artifact.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tl, Run(tl, nil)
+	return tl
 }
 
 func memFinding(t *testing.T, d Diagnosis, id string) Finding {

@@ -97,6 +97,9 @@ type allocVerdict struct {
 	notes    []string           // reasoning specific to this report
 	cz       string             // classzone: highest zone the mode may use
 	flags    map[string]bool
+	// highMemProof/highMemSource: where HighMem was seen when the dump has no HighMem line
+	// (dumpHighMem).
+	highMemProof, highMemSource string
 }
 
 // zoneCheck is one zone of a dump measured against the failed request.
@@ -306,7 +309,7 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classZoneRestricted
 	case cmaExplains(v):
 		v.class = classCMA
-	case memHasHighMem(v.zones) && czRank < memZoneRank("HighMem") && allShort:
+	case czRank < memZoneRank("HighMem") && allShort && dumpHighMem(tl, v):
 		v.class = classLowmem
 	case allMin:
 		v.class = classReserve
@@ -339,6 +342,33 @@ func memOrderPhrase(order int) string {
 		return ""
 	}
 	return fmt.Sprintf(" with a block of order %d or larger", order)
+}
+
+// dumpHighMem reports whether the machine of v's report has HighMem the request could not
+// use: a HighMem zone in the dump, else (the dump lists only the zones the request may use
+// since __show_mem took max_zone_idx) the footer's HighMem pages or the host's own facts
+// (LowTotal in /proc/meminfo, the same boot when the report is from its live kernel log);
+// the last two add a note saying where HighMem was seen.
+func dumpHighMem(tl *model.Timeline, v *allocVerdict) bool {
+	if memHasHighMem(v.zones) {
+		return true
+	}
+	for _, z := range v.zones {
+		if strings.EqualFold(z.Zone, "HighMem") {
+			return false // listed, and empty
+		}
+	}
+	switch {
+	case v.af.HighMemPages != nil && *v.af.HighMemPages > 0:
+		v.highMemProof = fmt.Sprintf("the dump's footer counts %d pages HighMem/MovableOnly (%s) though it lists no HighMem zone (6.x prints only the zones the mode may use)", *v.af.HighMemPages, memKB(*v.af.HighMemPages*memPage(tl)/1024))
+		v.highMemSource = memEventSource(v.ev)
+		return true
+	case tl.Host.HighMem != nil && *tl.Host.HighMem:
+		v.highMemProof = "the host has HighMem though the dump lists no HighMem zone (6.x prints only the zones the mode may use)"
+		v.highMemSource = "host facts"
+		return true
+	}
+	return false
 }
 
 // classifyWithoutDump decides from the rest of the timeline when no report shows zones.
@@ -662,6 +692,9 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where})
 		}
 		f.Evidence = append(f.Evidence, zoneEvidence(tl, r)...)
+		if r.highMemProof != "" {
+			f.Evidence = append(f.Evidence, Evidence{What: "HighMem", Value: r.highMemProof, Source: r.highMemSource})
+		}
 		if len(r.af.CallTrace) > 0 {
 			f.Evidence = append(f.Evidence, Evidence{What: "call trace", Value: strings.Join(memFirstN(r.af.CallTrace, 8), " ← "), Source: memEventSource(r.ev)})
 		}
@@ -1110,11 +1143,16 @@ func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (setting, bool) {
 		if len(v.zones) == 0 {
 			continue
 		}
-		var sum int64
+		var sum, boosted int64
 		var names []string
 		for _, z := range v.zones {
 			if r := memZoneRank(z.Zone); r >= 0 && r <= memZoneRank("Normal") {
-				sum += z.MinKB
+				// Since 5.0 the printed min is min_wmark_pages(), which adds the zone's
+				// watermark_boost (include/linux/mmzone.h; boosting after a fragmenting
+				// fallback, commit 1c30844d2dfe); min_free_kbytes set only the unboosted part.
+				b := zoneBoostKB(z)
+				sum += z.MinKB - b
+				boosted += b
 				names = append(names, z.Zone)
 			}
 		}
@@ -1123,10 +1161,25 @@ func minFreeFromDump(tl *model.Timeline, vs []allocVerdict) (setting, bool) {
 			if v.borrowed != "" {
 				src = v.borrowed
 			}
+			if boosted > 0 {
+				src += fmt.Sprintf(", less their watermark boost of %d kB", boosted)
+			}
 			return setting{Value: fmt.Sprint(sum), Host: true, Source: fmt.Sprintf("sum of the min watermarks of %s in the dump at %s", strings.Join(names, "+"), src)}, true
 		}
 	}
 	return setting{}, false
+}
+
+// zoneBoostKB is a dump zone's "boost:" (5.0+), 0 when not printed or larger than its min.
+func zoneBoostKB(z model.ZoneReport) int64 {
+	if z.Fields == nil {
+		return 0
+	}
+	b, ok := z.Fields.Get("boost_kb")
+	if !ok || b < 0 || b >= z.MinKB {
+		return 0
+	}
+	return b
 }
 
 // fragmentationChanges: the knobs that fight fragmentation, where the kernel has them.

@@ -64,7 +64,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 	}
 	highmem := (tl.Host.HighMem != nil && *tl.Host.HighMem)
 	for _, e := range tl.Events {
-		if e.AllocFailure != nil && memHasHighMem(e.AllocFailure.Zones) {
+		if e.AllocFailure != nil && memAllocHighMem(e.AllocFailure) {
 			highmem = true
 		}
 	}

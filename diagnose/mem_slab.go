@@ -158,7 +158,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			continue
 		}
 		slabKB := pages * psz / 1024
-		if !highmem && !memHasHighMem(af.Zones) {
+		if !highmem && !memAllocHighMem(af) {
 			total, _, ok := memTotalKB(tl)
 			if !ok || total <= 0 {
 				return NotChecked("%s %s in the report at %s but the memory size is unknown", name, memKB(slabKB), memEventSource(e))

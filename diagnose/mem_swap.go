@@ -153,7 +153,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	}
 	highmem := (tl.Host.HighMem != nil && *tl.Host.HighMem) || func() bool {
 		for _, e := range tl.Events {
-			if e.AllocFailure != nil && memHasHighMem(e.AllocFailure.Zones) {
+			if e.AllocFailure != nil && memAllocHighMem(e.AllocFailure) {
 				return true
 			}
 		}

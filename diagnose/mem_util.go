@@ -113,7 +113,7 @@ func memLowmemKB(tl *model.Timeline) (kb int64, source string, ok bool) {
 	}
 	for _, e := range tl.Events {
 		af := e.AllocFailure
-		if af == nil || !memHasHighMem(af.Zones) {
+		if af == nil || !memAllocHighMem(af) {
 			continue
 		}
 		var sum int64
@@ -360,4 +360,14 @@ func memSegmentOf(tl *model.Timeline, i int) string {
 		}
 	}
 	return ""
+}
+
+// memAllocHighMem reports whether an allocation-failure report shows a HighMem zone: a zone
+// line of its dump, or the dump's footer "N pages HighMem/MovableOnly" above 0 (lib/show_mem.c
+// __show_mem counts the zones is_highmem() accepts, none without CONFIG_HIGHMEM). The footer
+// matters since the dump lists only the zones the failed request could use (__show_mem's
+// max_zone_idx, gfp_zone() of the mode, passed by warn_alloc_show_mem): a 6.x 32-bit
+// kernel's dump of a lowmem request has DMA and Normal and no HighMem line at all.
+func memAllocHighMem(af *model.AllocFailure) bool {
+	return memHasHighMem(af.Zones) || af.HighMemPages != nil && *af.HighMemPages > 0
 }

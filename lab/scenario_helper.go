@@ -30,6 +30,8 @@ func init() {
 		"proxy":       runProxyHelper,
 		"proxy-child": runProxyChildHelper,
 		"cpu-burn":    runCPUBurnHelper,
+		"guest-sink":  runGuestSink,
+		"guest-hog":   runGuestHog,
 		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
 }

@@ -65,7 +65,12 @@ type AllocFailure struct {
 	MemInfo       *kernel.Counters      `json:"mem_info,omitempty"`     // the global "active:.. inactive:.. free:.." line, pages
 	FreeSwapKB    *int64                `json:"free_swap_kb,omitempty"`
 	PagesRAM      *int64                `json:"pages_ram,omitempty"`
-	Count         int                   `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
+	// HighMemPages is the footer "N pages HighMem/MovableOnly" (lib/show_mem.c __show_mem): the
+	// present pages of zones for which is_highmem() holds, which is never true without
+	// CONFIG_HIGHMEM, so more than 0 proves a 32-bit kernel with HighMem even when the dump
+	// lists no HighMem zone (6.x prints only the zones the request could use).
+	HighMemPages *int64 `json:"highmem_pages,omitempty"`
+	Count        int    `json:"count,omitempty"` // identical headers folded into this one (repeated failures)
 }
 
 // Reports is the number of failure reports a stands for: Count when identical headers

@@ -28,6 +28,10 @@ import (
 // namespace.
 type NIC struct {
 	MTU int // 0: 1500
+	// RxQueueSize is virtio-net's RX ring (QEMU's rx_queue_size, a power of 2 from 256 to
+	// 1024; 0: QEMU's 256). virtio_net refills the ring from NAPI with GFP_ATOMIC
+	// (try_fill_recv), so the ring bounds one atomic burst.
+	RxQueueSize int
 }
 
 // Disk is one virtio-blk disk of the guest.
@@ -36,6 +40,10 @@ type Disk struct {
 	// Mount, when set, is where /init mounts the disk after formatting it ext2 (busybox
 	// mke2fs; Debian's ext4 module mounts ext2); empty leaves the raw device.
 	Mount string
+	// WriteBytesPerSec > 0 caps the disk's writes (QEMU's throttling.bps-write) and opens
+	// the image without the host's page cache (cache=none): a slow disk whose writeback
+	// lags, as a small box's USB disk does.
+	WriteBytesPerSec int64
 }
 
 func (n NIC) mtu() int {
@@ -241,6 +249,11 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 		spec.Progress(fmt.Sprintf("vm %s: initramfs %.1f MiB (%d modules) in %v", l.RunID, float64(fi.Size())/(1<<20), len(mods), time.Since(t0).Round(time.Millisecond)))
 	}
 	var disks []string
+	var diskBPS []int64
+	var rxQueues []int
+	for _, n := range spec.NICs {
+		rxQueues = append(rxQueues, n.RxQueueSize)
+	}
 	for i, d := range spec.Disks {
 		p := filepath.Join(g.dir, fmt.Sprintf("disk%d.img", i))
 		f, err := os.Create(p)
@@ -252,6 +265,7 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 			return g, fmt.Errorf("vm: disk %d: %w", i, err)
 		}
 		disks = append(disks, p)
+		diskBPS = append(diskBPS, d.WriteBytesPerSec)
 	}
 	if len(spec.NICs) > 0 {
 		if g.host, err = l.AddHost("vm"); err != nil {
@@ -267,7 +281,7 @@ func Start(ctx context.Context, spec Spec) (g *Guest, err error) {
 	}
 	g.cmdline = kernelCmdline(spec.Cmdline)
 	g.args = qemuArgs(bootParams{Accel: accel.Accel, MemoryMiB: spec.MemoryMiB, CPUs: spec.CPUs, Vmlinuz: st.Vmlinuz,
-		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share, Disks: disks})
+		Initrd: initrd, Append: g.cmdline, NICs: len(g.taps), Share: g.share, Disks: disks, DiskWriteBPS: diskBPS, RxQueueSizes: rxQueues})
 	cmd := exec.Command(qemu, g.args...)
 	cmd.SysProcAttr = pdeathsig()
 	cmd.ExtraFiles = g.taps

@@ -15,15 +15,17 @@ import (
 
 // bootParams is everything the QEMU command line depends on.
 type bootParams struct {
-	Accel     string // "kvm" or "tcg"
-	MemoryMiB int
-	CPUs      int
-	Vmlinuz   string
-	Initrd    string
-	Append    string   // kernel command line
-	NICs      int      // tap file descriptors 3, 4, ... (ExtraFiles order)
-	Share     string   // host directory shared over virtio-9p as mount tag shareTag
-	Disks     []string // raw image files, virtio-blk /dev/vda, /dev/vdb, ...
+	Accel        string // "kvm" or "tcg"
+	MemoryMiB    int
+	CPUs         int
+	Vmlinuz      string
+	Initrd       string
+	Append       string   // kernel command line
+	NICs         int      // tap file descriptors 3, 4, ... (ExtraFiles order)
+	Share        string   // host directory shared over virtio-9p as mount tag shareTag
+	Disks        []string // raw image files, virtio-blk /dev/vda, /dev/vdb, ...
+	DiskWriteBPS []int64  // per disk: Disk.WriteBytesPerSec
+	RxQueueSizes []int    // per NIC: NIC.RxQueueSize
 }
 
 // shareTag is the 9p mount tag of the run's share.
@@ -59,13 +61,17 @@ func qemuArgs(p bootParams) []string {
 	for i := 0; i < p.NICs; i++ {
 		a = append(a,
 			"-netdev", fmt.Sprintf("tap,id=n%d,fd=%d,vhost=off", i, 3+i),
-			"-device", fmt.Sprintf("virtio-net-pci,netdev=n%d,mac=%s", i, guestMAC(i)))
+			"-device", fmt.Sprintf("virtio-net-pci,netdev=n%d,mac=%s%s", i, guestMAC(i), rxQueueOpt(p.RxQueueSizes, i)))
 	}
 	for i, d := range p.Disks {
 		// cache=unsafe: the image is scratch, thrown away with the run; the guest's flushes
 		// need not reach the host's disk.
+		cache := "cache=unsafe"
+		if i < len(p.DiskWriteBPS) && p.DiskWriteBPS[i] > 0 {
+			cache = fmt.Sprintf("cache=none,throttling.bps-write=%d", p.DiskWriteBPS[i])
+		}
 		a = append(a,
-			"-drive", fmt.Sprintf("file=%s,if=none,id=d%d,format=raw,cache=unsafe", d, i),
+			"-drive", fmt.Sprintf("file=%s,if=none,id=d%d,format=raw,%s", d, i, cache),
 			"-device", fmt.Sprintf("virtio-blk-pci,drive=d%d", i))
 	}
 	if p.Share != "" {
@@ -126,4 +132,12 @@ func startLocked(cmd *exec.Cmd) (done chan struct{}, waitErr *error, err error) 
 		return nil, nil, err
 	}
 	return done, waitErr, nil
+}
+
+// rxQueueOpt is NIC i's rx_queue_size option ("" for QEMU's default).
+func rxQueueOpt(sizes []int, i int) string {
+	if i >= len(sizes) || sizes[i] <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(",rx_queue_size=%d", sizes[i])
 }

@@ -1,0 +1,76 @@
+package lab
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"headroom/lab/netlab"
+	"headroom/lab/vm"
+)
+
+// TestLowmemTCPReproducedNamedStopped runs the guest failure scenario lowmem-tcp (seed 004
+// on Debian's 6.1 686-pae in QEMU, about 2 minutes under TCG): the guest's own kernel must
+// print a page allocation failure or an OOM kill under the seed's settings, doctor inside
+// the guest must name it, and the guest running the plan's settings must not fail under
+// the same load. The other failure scenario, atomic-rx-refill, runs in make vmlab (it takes
+// about 10 minutes and its failure comes from timing, not arithmetic). Needs root, QEMU and
+// the kernel (make vmkernels).
+func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("lowmem-tcp: booting a guest needs root (a network namespace and a tap); run as root")
+	}
+	if _, err := exec.LookPath("qemu-system-i386"); err != nil {
+		t.Skip("lowmem-tcp: qemu-system-i386 not installed (apt-get install qemu-system-x86)")
+	}
+	k, err := vm.LookupKernel("debian-6.1-686-pae")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := k.Stat(vm.CacheDir()); !st.Present {
+		t.Skipf("lowmem-tcp: kernel %s not in %s (%s): run make vmkernels", k.Name, vm.CacheDir(), st.Missing)
+	}
+	sc, err := LookupScenario("lowmem-tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := netlab.SnapshotOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	rep, err := RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
+	if err != nil {
+		if rep != nil {
+			t.Logf("console:\n%s", rep.Console)
+		}
+		t.Fatal(err)
+	}
+	for _, s := range rep.Summary {
+		t.Log(s)
+	}
+	d := rep.Details.(*GuestFailureDetails)
+	if !d.Reproduced || !strings.Contains(strings.Join(d.Before.Failures, "\n"), kmsgFailure) && d.Before.OOMKills == 0 {
+		t.Errorf("not reproduced: the guest printed %v", d.Before.Failures)
+	}
+	if len(d.Named) == 0 {
+		t.Errorf("doctor in the guest named none of %v: %v", lowmemTCPSpec().expect, d.FindingIDs)
+	}
+	if !d.Stopped || d.After.AllocFailures != 0 || d.After.OOMKills != 0 {
+		t.Errorf("the plan did not stop it: %d failures, %d OOM kills with %v", d.After.AllocFailures, d.After.OOMKills, d.Applied)
+	}
+	if !rep.OK {
+		t.Errorf("report not ok: %v", rep.Summary)
+	}
+	after, err := netlab.SnapshotOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := before.RunChanges(after); len(ch) > 0 {
+		t.Errorf("left behind: %v", ch)
+	}
+}
