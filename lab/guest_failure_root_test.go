@@ -43,11 +43,24 @@ func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	rep, err := RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
-	if err != nil {
-		if rep != nil {
-			t.Logf("console:\n%s", rep.Console)
+	// Two tries, as the namespace lab's scenarios have: under TCG on a shared 2-CPU machine a
+	// guest can lose its load to the host's scheduler. The first try's account is logged;
+	// the second must hold every assertion below.
+	var rep *GuestReport
+	for try := 1; try <= 2; try++ {
+		rep, err = RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
+		if err == nil && rep.OK {
+			break
 		}
+		t.Logf("lowmem-tcp try %d did not hold (error %v)", try, err)
+		if rep != nil {
+			t.Logf("summary: %s", strings.Join(rep.Summary, "; "))
+			if err != nil {
+				t.Logf("console:\n%s", rep.Console)
+			}
+		}
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range rep.Summary {
