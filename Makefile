@@ -15,8 +15,15 @@ CROSS     := linux/amd64 linux/386 linux/arm/5 linux/arm64
 all: build
 
 # Static, as the release binaries below are (and as make bench measures serve).
+# The revision and its commit time are linked in from git when there is one (the go command
+# stamps no VCS data in a worktree or with -buildvcs=false), so `headroom --version` of a
+# plain build names the commit it was built from; make release sets the version too.
+REVISION    := $(shell git rev-parse HEAD 2>/dev/null)
+COMMIT_TIME := $(shell git show -s --format=%cI HEAD 2>/dev/null)
+BUILD_X     := $(if $(REVISION),-X headroom/internal/buildinfo.revision=$(REVISION) -X headroom/internal/buildinfo.commitTime=$(COMMIT_TIME))
+
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o $(DIST)/headroom ./cmd/headroom
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w $(BUILD_X)' -o $(DIST)/headroom ./cmd/headroom
 
 # The kernels the QEMU lab boots (lab/vm): Debian's image packages and busybox-static, fetched
 # with apt-get download and unpacked into $HEADROOM_VM_CACHE (default /var/cache/headroom/vm),
