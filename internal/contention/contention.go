@@ -65,15 +65,8 @@ func ownTicks() int64 {
 // Others returns the share of all CPU time, in percent, that other processes spent in user
 // and system mode since Start, and whether it could be measured.
 func (m Meter) Others() (float64, bool) {
-	now := cpuLine()
-	if len(m.start) < 8 || len(now) < 8 {
-		return 0, false
-	}
-	var total int64
-	for i := range 8 {
-		total += now[i] - m.start[i]
-	}
-	if total <= 0 {
+	now, total, ok := m.since()
+	if !ok {
 		return 0, false
 	}
 	busy := (now[0] - m.start[0]) + (now[1] - m.start[1]) + (now[2] - m.start[2])
@@ -84,15 +77,8 @@ func (m Meter) Others() (float64, bool) {
 // Steal returns the steal share, in percent of all CPU time, since Start, and whether it
 // could be measured.
 func (m Meter) Steal() (float64, bool) {
-	now := cpuLine()
-	if len(m.start) < 8 || len(now) < 8 {
-		return 0, false
-	}
-	var total int64
-	for i := range 8 {
-		total += now[i] - m.start[i]
-	}
-	if total <= 0 {
+	now, total, ok := m.since()
+	if !ok {
 		return 0, false
 	}
 	return 100 * float64(now[7]-m.start[7]) / float64(total), true
@@ -143,4 +129,17 @@ func cpuLine() []int64 {
 		out = append(out, v)
 	}
 	return out
+}
+
+// since reads the cpu line now and the CPU time of all kinds (user … steal) spent since
+// Start, false when either line lacks its first eight columns or no time passed.
+func (m Meter) since() (now []int64, total int64, ok bool) {
+	now = cpuLine()
+	if len(m.start) < 8 || len(now) < 8 {
+		return nil, 0, false
+	}
+	for i := range 8 {
+		total += now[i] - m.start[i]
+	}
+	return now, total, total > 0
 }
