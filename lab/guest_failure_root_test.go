@@ -2,8 +2,6 @@ package lab
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +18,7 @@ import (
 // about 10 minutes and its failure comes from timing, not arithmetic). Needs root, QEMU and
 // the kernel (make vmkernels).
 func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("lowmem-tcp: booting a guest needs root (a network namespace and a tap); run as root")
-	}
-	if _, err := exec.LookPath("qemu-system-i386"); err != nil {
-		t.Skip("lowmem-tcp: qemu-system-i386 not installed (apt-get install qemu-system-x86)")
-	}
+	needGuest(t, "lowmem-tcp", "qemu-system-i386")
 	k, err := vm.LookupKernel("debian-6.1-686-pae")
 	if err != nil {
 		t.Fatal(err)

@@ -15,12 +15,7 @@ import (
 // on real kernels other than this host's (a 32-bit HighMem one among them), compared with
 // the guests' own files. It needs root, QEMU and the kernels (make vmkernels).
 func TestReadersOnKernels(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("readers: booting a guest needs root (a network namespace and a tap); run as root")
-	}
-	if _, err := exec.LookPath("qemu-system-x86_64"); err != nil {
-		t.Skip("readers: qemu-system-x86_64 not installed (apt-get install qemu-system-x86)")
-	}
+	needGuest(t, "readers", "qemu-system-x86_64")
 	sc, err := LookupScenario("readers")
 	if err != nil {
 		t.Fatal(err)
@@ -75,5 +70,17 @@ func TestReadersOnKernels(t *testing.T) {
 				t.Errorf("left behind: %v", ch)
 			}
 		})
+	}
+}
+
+// needGuest skips a guest test that cannot boot here: it needs root (a network namespace and
+// a tap) and the QEMU binary of the guest's architecture.
+func needGuest(t *testing.T, scenario, qemu string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skipf("%s: booting a guest needs root (a network namespace and a tap); run as root", scenario)
+	}
+	if _, err := exec.LookPath(qemu); err != nil {
+		t.Skipf("%s: %s not installed (apt-get install qemu-system-x86)", scenario, qemu)
 	}
 }
