@@ -800,7 +800,7 @@ var allocExplanations = map[string]string{
 	classLowmem: "A 32-bit kernel maps only ~896 MiB (x86; 760 MiB on ARM) permanently: the DMA and Normal zones. Kernel allocations — " +
 		"socket buffers, slab, page tables — may use only those, while HighMem holds user pages and page cache. The lowmem zones were " +
 		"at their reserve although the machine has far more memory, so reclaim and swap, which mostly free HighMem, cannot help " +
-		"(seed 004: \"Bad things happen when you're out of lowmem\"). The fix is a 64-bit kernel; until then socket buffers and " +
+		"(Fermilab: \"Bad things happen when you're out of lowmem\"). The fix is a 64-bit kernel; until then socket buffers and " +
 		"tcp_mem must be sized against lowmem, not RAM.",
 	classZoneRestricted: "The mode asked for a specific low zone (__GFP_DMA: the first 16 MiB on x86; __GFP_DMA32: the first 4 GiB) " +
 		"for a device that cannot address more, and that zone was short while the others had memory. Only that zone can serve it; " +
@@ -1225,9 +1225,9 @@ func lowmemChanges(tl *model.Timeline, vs []allocVerdict) []model.Change {
 		lowText = fmt.Sprintf("lowmem (%s, %s)", memKB(low), lowSrc)
 	}
 	out := []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: memOr(tl.Host.Kernel, "32-bit"), Recommended: "a 64-bit kernel",
-		Why: "a 64-bit kernel maps all memory, so socket buffers, slab and page tables are no longer confined to " + lowText + "; seed 004: \"Switching to a 64 bit machine ... resolves many of the network and memory related problems\""}}
+		Why: "a 64-bit kernel maps all memory, so socket buffers, slab and page tables are no longer confined to " + lowText + "; Fermilab: \"Switching to a 64 bit machine ... resolves many of the network and memory related problems\""}}
 	tcp := model.Change{Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Recommended: "`headroom plan --bandwidth B --rtt R --streams N` with the lowmem size: it budgets socket buffers against " + lowText,
-		Why: "tcp_mem's boot default is computed from all memory, HighMem included (seed 004: 1.6 GB on an 8 GB host with under 600 MB of lowmem usable), so TCP alone may exhaust lowmem; per-stream buffers follow the bandwidth-delay product, not the line rate"}
+		Why: "tcp_mem's boot default is computed from all memory, HighMem included (Fermilab: 1.6 GB on an 8 GB host with under 600 MB of lowmem usable), so TCP alone may exhaust lowmem; per-stream buffers follow the bandwidth-delay product, not the line rate"}
 	if cur, ok := currentSetting(tl, "net.ipv4.tcp_mem"); ok {
 		tcp.Current = cur.Value
 	}

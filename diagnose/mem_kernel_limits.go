@@ -33,7 +33,7 @@ type kernelFact struct {
 
 var kernelFacts = []kernelFact{
 	{2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false, "", ""},
-	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (seed 003)", true, "", ""},
+	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (the LKML CDN-cache report)", true, "", ""},
 	{4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false, "", ""},
 	{4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false,
 		"vm.min_free_kbytes", "the low watermark is fixed at 5/4 of min, and this kernel has no vm.min_free_kbytes either: no sysctl moves kswapd's wake-up point (2.4's vm/freepages is read-only)"},

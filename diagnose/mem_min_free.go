@@ -61,8 +61,8 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		Explanation: "The reserve below the min watermark is what atomic allocations — the NIC's receive refill in softirq — may " +
 			"use while kswapd, woken at the low watermark, frees memory. At line rate the receive path allocates faster than " +
 			"a small reserve lasts, and refills fail (page allocation failure, then RX overruns). The kernel's default grows " +
-			"only with the square root of memory and knows nothing of the link. For context: seed 000's expert raised 2000 → " +
-			"20000 kB on a 512 MB NAS at 1 Gbit/s; seed 004's recommends 65536 kB on 8 GB 32-bit servers at 2 × 1 Gbit/s.",
+			"only with the square root of memory and knows nothing of the link. For context: the SheevaPlug NAS report's expert raised 2000 → " +
+			"20000 kB on a 512 MB NAS at 1 Gbit/s; Fermilab recommends 65536 kB on 8 GB 32-bit servers at 2 × 1 Gbit/s.",
 	}
 	if ch, need := memMinFreeChange(tl, cur, true); need {
 		f.Changes = append(f.Changes, ch)

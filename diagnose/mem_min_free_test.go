@@ -20,7 +20,7 @@ func TestMinFreeTooLow(t *testing.T) {
 		if c, ok := changeFor(f, "vm.min_free_kbytes"); !ok || c.Recommended != strconv.FormatInt(want, 10) || c.Current != "16384" {
 			t.Errorf("change %+v, plan %d", f.Changes, want)
 		}
-		if !strings.Contains(f.Explanation, "seed 000") || !strings.Contains(f.Explanation, "65536") {
+		if !strings.Contains(f.Explanation, "SheevaPlug NAS") || !strings.Contains(f.Explanation, "65536") {
 			t.Errorf("seeds' context missing: %s", f.Explanation)
 		}
 	})

@@ -133,7 +133,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 			"could use stayed below its watermarks after direct reclaim and compaction, and the kernel killed the task with the " +
 			"highest oom_badness (RSS + swap + page tables, adjusted by oom_score_adj) to free memory (mm/oom_kill.c). Socket " +
 			"buffers are kernel memory the killer cannot free: a host whose TCP buffers grew to tcp_mem kills applications while " +
-			"the network holds the memory (seed 004). A memory-cgroup kill means the group reached memory.max (v2) or " +
+			"the network holds the memory (Fermilab). A memory-cgroup kill means the group reached memory.max (v2) or " +
 			"memory.limit_in_bytes (v1); the host itself may have plenty free, and since 4.5 (v2) and 3.x kmem accounting the " +
 			"group's own socket buffers count against it.",
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",

@@ -95,7 +95,7 @@ func checkOvercommit(tl *model.Timeline) Result {
 			"promises add up in Committed_AS. When they exceed RAM + swap and are used, reclaim swaps until it cannot and the " +
 			"OOM killer picks a victim, while kernel memory such as socket buffers competes for the same pages. Mode 2 " +
 			"(strict) refuses allocations past CommitLimit instead: malloc, mmap and fork fail with ENOMEM up front. That is " +
-			"right for dedicated servers whose applications size their memory deliberately (seed 004's Java data servers with " +
+			"right for dedicated servers whose applications size their memory deliberately (Fermilab's Java data servers with " +
 			"fixed heaps); it breaks software that reserves much more than it touches — JVMs with large -Xmx, fork() of a big " +
 			"process (Redis BGSAVE, a forking proxy), browsers, sanitizers, anything mapping large sparse areas without " +
 			"MAP_NORESERVE — and a CommitLimit below today's Committed_AS makes new allocations fail at once.",

@@ -158,7 +158,7 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 			"scans many pages for each one it frees (mapped, dirty or active pages; anonymous memory with no swap), memory " +
 			"is allocated faster than it is freed: zones sink to min, atomic receive allocations fail and tasks stall in " +
 			"direct reclaim. Unmapping mapped pages costs a TLB-flush IPI to every CPU that may cache them; before 4.3 one " +
-			"per page (seed 003: 900 K IPIs/s, two kswapd at 100% for 1.5 M reclaims/s). Remedies: reclaim less (smaller " +
+			"per page (the LKML CDN-cache report: 900 K IPIs/s, two kswapd at 100% for 1.5 M reclaims/s). Remedies: reclaim less (smaller " +
 			"page-cache churn, fewer mapped file pages), a kernel with batched flushes, and vm.zone_reclaim_mode=0 on NUMA.",
 	}
 	if cur, ok := currentSetting(tl, "vm.zone_reclaim_mode"); ok {
@@ -185,7 +185,7 @@ func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
 		return model.Change{}, false
 	}
 	return model.Change{Kind: model.ChangeOther, Key: "kernel", Current: tl.Host.Kernel, Recommended: "4.3 or later",
-		Why: "4.3 batches the TLB flushes of pages unmapped during reclaim into one IPI per CPU (Mel Gorman's \"TLB flush multiple pages per IPI\", commit 72b252aed506): seed 003 went from 14 to 60 Gbit/s"}, true
+		Why: "4.3 batches the TLB flushes of pages unmapped during reclaim into one IPI per CPU (Mel Gorman's \"TLB flush multiple pages per IPI\", commit 72b252aed506): the LKML CDN-cache report went from 14 to 60 Gbit/s"}, true
 }
 
 // memDirectScanWarnPerSec: pages scanned directly per second (sar -B pgscand/s) from which

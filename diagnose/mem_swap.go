@@ -171,7 +171,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	}
 	if highmem {
 		f.Explanation += " On this 32-bit HighMem kernel swapping cannot relieve the allocations that fail: user pages sit " +
-			"mostly in HighMem, so swapping them out frees HighMem, while socket buffers need lowmem (seed 004). The fix is " +
+			"mostly in HighMem, so swapping them out frees HighMem, while socket buffers need lowmem (Fermilab). The fix is " +
 			"less lowmem demand (socket buffers sized to lowmem, tcp_mem) or a 64-bit kernel; see alloc-fail-lowmem."
 	}
 	if starved {

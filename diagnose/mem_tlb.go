@@ -91,7 +91,7 @@ func checkTLBStorm(tl *model.Timeline) Result {
 		Explanation: "Every IPI interrupts a CPU that may be processing packets; at tens of thousands per second per CPU the " +
 			"interrupts themselves eat the time. During reclaim they come from unmapping mapped pages (mmap'ed files, " +
 			"shared memory): each page's mapping must be flushed from every CPU that may cache it. Kernels from 4.3 batch " +
-			"these flushes into one IPI per CPU per reclaim batch (seed 003: 900 K → 60 K IPIs/s, 14 → 60 Gbit/s). " +
+			"these flushes into one IPI per CPU per reclaim batch (the LKML CDN-cache report: 900 K → 60 K IPIs/s, 14 → 60 Gbit/s). " +
 			"Fewer mapped pages in the reclaim path (read() instead of mmap for streaming data) removes them altogether.",
 	}
 	if ch, ok := batchedFlushChange(tl); ok {

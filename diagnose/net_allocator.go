@@ -249,7 +249,7 @@ func checkAllocatorChurn(tl *model.Timeline) Result {
 		Evidence: ev,
 		Explanation: "Packet handling that allocates and frees every buffer pays the allocator's locks, cache misses " +
 			"and (for page-sized buffers) the page allocator per packet; at gigabit rates that is a large share of " +
-			"the kernel's work and of the time a received frame waits for a free ring slot (seed 001: kmalloc/kfree " +
+			"the kernel's work and of the time a received frame waits for a free ring slot (the LKML e1000 report: kmalloc/kfree " +
 			"in skb construction at ~7% utilisation, with overruns, until a fixed-size frame pool took its place). " +
 			"Current kernels recycle instead: per-CPU NAPI skb caches, page_pool for RX pages, build_skb, and GRO " +
 			"merging frames before an skb is built; a driver and kernel that use them, GRO on (`ethtool -k`), " +

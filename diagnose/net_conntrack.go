@@ -103,7 +103,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 				"nf_conntrack_max (each entry costs about 300 bytes of unswappable slab; also raise " +
 				"nf_conntrack_buckets so chains stay short), shorten the timeouts that hold dead flows " +
 				"(nf_conntrack_tcp_timeout_established, _time_wait), or exempt high-volume traffic from " +
-				"tracking (the raw table's NOTRACK / notrack). Seed 002's firewall, which degraded after floods " +
+				"tracking (the raw table's NOTRACK / notrack). The firewall in the LKML firewall report, which degraded after floods " +
 				"and never recovered, is the kind of host to check.",
 		}
 		if okM {

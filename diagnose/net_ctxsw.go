@@ -154,7 +154,7 @@ func checkContextSwitchStorm(tl *model.Timeline) Result {
 			"their time in the scheduler, and everything else, receive processing included, waits. Find the " +
 			"callers: `perf top -g` or `perf record -a -g`, per-task switch counts with `pidstat -w 1` or " +
 			"voluntary/nonvoluntary_ctxt_switches in /proc/PID/status. No sysctl fixes it; the application's " +
-			"locking or spinning does (seed 004's two Java processes at 99.9% each, \"in infinite loop\").",
+			"locking or spinning does (Fermilab's two Java processes at 99.9% each, \"in infinite loop\").",
 	}
 	return Fired(f)
 }

@@ -86,7 +86,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 			"backlog, net.core.somaxconn) long. Raising somaxconn helps only if the application asks for a larger " +
 			"backlog (many pass SOMAXCONN or -1, some a fixed 128 or 511); otherwise the application must accept " +
 			"faster (more acceptor threads, SO_REUSEPORT) — a forking proxy that forks per connection accepts " +
-			"slowest exactly when the box is busiest (seed 002).",
+			"slowest exactly when the box is busiest (the LKML firewall report).",
 	}
 	cur := int64(0)
 	curStr := ""

@@ -287,7 +287,7 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			"ring absorbs longer stalls (nic-ring-below-max); the causes are CPU time for RX and free " +
 			"memory for refills. Note that /proc/net/dev and ifconfig print rx_dropped + rx_missed_errors " +
 			"as \"dropped\" (net/core/net-procfs.c), so a dropped count that tracks the overruns is the " +
-			"same loss counted again, not a second problem (seed 004: dropped = 2 × overruns).",
+			"same loss counted again, not a second problem (Fermilab: dropped = 2 × overruns).",
 	}
 	if allocFail > 0 {
 		f.Explanation += " The driver also counts failed RX buffer allocations: memory, not only CPU, is short."

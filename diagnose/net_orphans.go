@@ -191,7 +191,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		Explanation: "After close() the kernel still owes the peer the unsent and unacknowledged data; the FIN " +
 			"waits behind it. A peer that stops reading advertises a zero window and answers every window " +
 			"probe, so the socket, now owned by no process, keeps its send queue (up to tcp_wmem[2]) for as " +
-			"long as the peer stays alive (seed 004: hundreds of KB each, for days). tcp_fin_timeout does not " +
+			"long as the peer stays alive (Fermilab: hundreds of KB each, for days). tcp_fin_timeout does not " +
 			"help (it times FIN_WAIT2, after the FIN was acknowledged), nor does tcp_orphan_retries (it counts " +
 			"unanswered probes, and these are answered). What bounds them: tcp_max_orphans (excess orphans are " +
 			"reset; the kernel counts misbehaving ones 2× or 4×), tcp_mem (resets under memory shortage), " +

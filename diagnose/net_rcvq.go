@@ -140,7 +140,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 			"first copies the queue into tighter buffers (collapse), then throws away out-of-order data, and " +
 			"finally drops arriving segments, which the sender has to retransmit after a timeout or SACK round " +
 			"(net/ipv4/tcp_input.c tcp_prune_queue). The usual cause is a receiver that does not read fast " +
-			"enough: a busy CPU, a low-priority or blocked application (seed 004: \"receive buffers fill up " +
+			"enough: a busy CPU, a low-priority or blocked application (Fermilab: \"receive buffers fill up " +
 			"when processor is busy\"; raising the receiving process's priority helped). A bigger buffer only " +
 			"delays pruning for such a reader and holds more kernel memory; it helps when the buffer is below " +
 			"the bandwidth-delay product. Check the readers first, then size tcp_rmem from the BDP.",

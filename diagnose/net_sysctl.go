@@ -158,7 +158,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		Evidence: ev,
 		Explanation: "A key the kernel does not have is not an error anyone sees for long: `sysctl -w` prints " +
 			"\"cannot stat /proc/sys/...\" once, `sysctl -p` and systemd-sysctl log it and apply the rest, and " +
-			"the host keeps its old value while the author believes the fix is in place. Seed 000's fix was " +
+			"the host keeps its old value while the author believes the fix is in place. The SheevaPlug NAS report's fix was " +
 			"described as vm.min_kbytes_free; the kernel's key is vm.min_free_kbytes. Keys also come and go " +
 			"with kernel versions (tcp_tw_recycle was removed in 4.12), so a tuning guide for one kernel can " +
 			"name keys another lacks.",

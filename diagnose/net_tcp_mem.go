@@ -125,8 +125,8 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 			"HighMem, so on a 32-bit kernel the limit must fit in lowmem, next to slab and page tables; on any " +
 			"kernel it must leave room for the page cache and the free reserve. A limit the host cannot back " +
 			"is no limit: the host runs out of (low) memory first, and the failures are page allocation " +
-			"failures in the receive path and the OOM killer instead of TCP's orderly pressure (seed 004: " +
-			"1.6 GB allowed on a box with 600 MB of kernel memory; the fix was tcp_mem ÷ 4). Kernels of seed 004's era " +
+			"failures in the receive path and the OOM killer instead of TCP's orderly pressure (Fermilab: " +
+			"1.6 GB allowed on a box with 600 MB of kernel memory; the fix was tcp_mem ÷ 4). Kernels of the 2.6.13 era " +
 			"(2.6.13) set the default from the hash-table size, which scales with all RAM; current kernels from " +
 			"lowmem pages (tcp_init_mem). The threshold here is " + warnWhy + ".",
 	}
@@ -377,7 +377,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 				"tcp_mem[2] is the kernel's bound on all TCP buffers together; here it is larger than the memory that can back "+
 					"socket buffers (lowmem on a 32-bit HighMem kernel), and the connections that are moving data can reach it at their "+
 					"per-socket maxima. The host then runs out of (low) memory before TCP's memory pressure engages: page allocation "+
-					"failures in the receive path and the OOM killer instead of TCP throttling itself (seed 004). Lower tcp_mem to what the "+
+					"failures in the receive path and the OOM killer instead of TCP throttling itself (Fermilab). Lower tcp_mem to what the "+
 					"memory can back (tcp-mem-oversized), then size the per-socket maxima from each flow's bandwidth-delay product.")
 		case basis > 0 && m.LowmemBytes > 0 && havePlan && lim > p.Budget.BudgetBytes && busyExposure > p.Budget.BudgetBytes:
 			// A 32-bit HighMem kernel: tcp_mem's default is computed from all memory, so it
@@ -389,9 +389,9 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 				"Socket buffers live in lowmem on a 32-bit HighMem kernel, next to slab and page tables, and tcp_mem[2] bounds them only "+
 					"when it is below what lowmem can spare; here it is above plan's budget for socket buffers, and the connections that "+
 					"move data, at their per-socket maxima, would take more than that budget: the receive path's atomic refills then fail "+
-					"for want of lowmem before TCP's memory pressure engages (seed 004: \"20 connections x 16MBytes x 2 = 640MBytes\" against "+
+					"for want of lowmem before TCP's memory pressure engages (Fermilab: \"20 connections x 16MBytes x 2 = 640MBytes\" against "+
 					"896 MB of lowmem). Lower tcp_mem to the budget (tcp-mem-oversized) and size the maxima from each stream's bandwidth-delay "+
-					"product: seed 004 found 1 MB enough for 20 parallel streams.")
+					"product: Fermilab found 1 MB enough for 20 parallel streams.")
 		case atMax > pressure && !mem.single:
 			return fire(Info,
 				fmt.Sprintf("%d busy connections at their buffer maxima would need %s, over tcp_mem pressure %s: they would throttle each other",
@@ -452,7 +452,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 			"when its flow needs it; the connections that are moving data, at those maxima, are what TCP can be asked to hold. The kernel "+
 			"bounds the sum by tcp_mem, which the input does not give, so whether the host or TCP's memory pressure stops them first is "+
 			"not known. Size the maxima from the bandwidth-delay product of each stream's share of the link, not from the whole link: "+
-			"seed 004 found 1 MB buffers enough for 20 parallel GridFTP streams where 16 MB crashed the host.")
+			"Fermilab found 1 MB buffers enough for 20 parallel GridFTP streams where 16 MB crashed the host.")
 }
 
 // statedDemand is a socket-buffer demand stated in the text.

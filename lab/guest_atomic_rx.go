@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&Scenario{
 		Name:    "atomic-rx-refill",
-		Summary: "seed 000 on a real 64-bit kernel (QEMU): a small box's NIC RX refill fails GFP_ATOMIC under page cache and anonymous memory; doctor names it; the same load is run again with the plan's min_free_kbytes",
+		Summary: "the SheevaPlug NAS report's RX refill failure on a real 64-bit kernel (QEMU): a small box's NIC RX refill fails GFP_ATOMIC under page cache and anonymous memory; doctor names it; the same load is run again with the plan's min_free_kbytes",
 		Guest: &GuestScenario{
 			Kernels: []string{"debian-6.1-amd64"},
 			Timeout: 20 * time.Minute,

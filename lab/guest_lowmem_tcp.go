@@ -26,7 +26,7 @@ import (
 func init() {
 	register(&Scenario{
 		Name:    "lowmem-tcp",
-		Summary: "seed 004 on a real 32-bit HighMem kernel (QEMU): 16 MiB TCP buffers and tcp_mem above lowmem exhaust lowmem under stalled receivers; doctor names it, the plan stops it",
+		Summary: "Fermilab's lowmem exhaustion on a real 32-bit HighMem kernel (QEMU): 16 MiB TCP buffers and tcp_mem above lowmem exhaust lowmem under stalled receivers; doctor names it, the plan stops it",
 		Guest: &GuestScenario{
 			Kernels: []string{"debian-6.1-686-pae"},
 			Timeout: 20 * time.Minute,

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&Scenario{
 		Name:    "long-fat-pipe",
-		Summary: "seed 004's Chicago–CERN path: 125 ms RTT, 100 Mbit/s and 1 Gbit/s, 1 and 8 streams",
+		Summary: "Fermilab's Chicago–CERN path: 125 ms RTT, 100 Mbit/s and 1 Gbit/s, 1 and 8 streams",
 		Rates:   []uint64{100e6, 1e9},
 		RTTs:    []time.Duration{125 * time.Millisecond},
 		Streams: []int{1, 8},

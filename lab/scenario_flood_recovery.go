@@ -49,7 +49,7 @@ const (
 func init() {
 	register(&Scenario{
 		Name:    "flood-recovery",
-		Summary: "seed 002: baseline, flood, idle, re-measure through a forking proxy; a leaking proxy must not recover, a healthy one must",
+		Summary: "the LKML firewall report's procedure: baseline, flood, idle, re-measure through a forking proxy; a leaking proxy must not recover, a healthy one must",
 		Failure: &Failure{
 			Variants: []string{"healthy", "leaking"},
 			Metric: MetricSpec{

@@ -47,7 +47,7 @@ const (
 func init() {
 	register(&Scenario{
 		Name:    "orphan-hoard",
-		Summary: "seed 004: closed sockets in FIN_WAIT1 keep their send queues behind a peer that stops reading; tcp_rto_max_ms clears them in seconds",
+		Summary: "Fermilab: closed sockets in FIN_WAIT1 keep their send queues behind a peer that stops reading; tcp_rto_max_ms clears them in seconds",
 		Failure: &Failure{
 			Expect: []string{"orphan-send-queues"},
 			Metric: MetricSpec{

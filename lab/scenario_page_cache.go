@@ -51,7 +51,7 @@ const (
 func init() {
 	register(&Scenario{
 		Name:    "page-cache-pressure",
-		Summary: "seed 003's shape: a service in a memory cgroup streams a large mmap'd file while receiving; memcg reclaim stalls it (PSI); drop-behind stops it",
+		Summary: "the LKML CDN-cache report's shape: a service in a memory cgroup streams a large mmap'd file while receiving; memcg reclaim stalls it (PSI); drop-behind stops it",
 		Failure: &Failure{
 			Expect: []string{"direct-reclaim-stalls"},
 			Metric: MetricSpec{

@@ -15,7 +15,7 @@ import (
 
 // Settings is where a run's sysctl values come from: a named set or a file.
 type Settings interface {
-	// Name is how results show it ("seed-004", or the file name).
+	// Name is how results show it ("fermilab", or the file name).
 	Name() string
 	// Changes returns the changes for one case (the headroom set depends on the link).
 	Changes(p Params) ([]model.Change, error)
@@ -51,13 +51,13 @@ var settingsSets = []*SettingsSet{
 		changes: func(Params) ([]model.Change, error) { return nil, nil },
 	},
 	{
-		name:    "seed-004",
-		Summary: "the seed's stable configuration: 1 MiB receive, 128 KiB send maximum",
-		Source:  "seed 004 (Bowden, Wu, Crawford, FNAL): \"tcp_wmem = 4096 32768 131072, tcp_rmem = 4096 87380 1048576 => system up for 20+ days\"",
+		name:    "fermilab",
+		Summary: "Fermilab's stable configuration (2.6.13 servers, 2005): 1 MiB receive, 128 KiB send maximum",
+		Source:  "Fermilab (Bowden, Wu, Crawford, FNAL): \"tcp_wmem = 4096 32768 131072, tcp_rmem = 4096 87380 1048576 => system up for 20+ days\"",
 		changes: func(Params) ([]model.Change, error) {
 			return []model.Change{
-				sysctlChange("net.ipv4.tcp_rmem", "4096 87380 1048576", "seed 004 stable configuration"),
-				sysctlChange("net.ipv4.tcp_wmem", "4096 32768 131072", "seed 004 stable configuration"),
+				sysctlChange("net.ipv4.tcp_rmem", "4096 87380 1048576", "Fermilab's stable configuration"),
+				sysctlChange("net.ipv4.tcp_wmem", "4096 32768 131072", "Fermilab's stable configuration"),
 			}, nil
 		},
 	},

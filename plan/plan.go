@@ -459,7 +459,7 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	}
 	add(model.ChangeSysctl, "net.ipv4.tcp_mem", fmt.Sprintf("%d %d %d", low, pressure, maxPages), why)
 	if p.Budget.Basis == "lowmem" {
-		p.Notes = append(p.Notes, fmt.Sprintf("on this kernel every page tcp_mem counts is lowmem (skb data comes from kmalloc); seed 004 found 2.6.13's default ≈1.6 GB on an 8 GB 32-bit host with under 600 MB lowmem usable and cut it by 4; this plan caps it at %s (1/%d of lowmem)",
+		p.Notes = append(p.Notes, fmt.Sprintf("on this kernel every page tcp_mem counts is lowmem (skb data comes from kmalloc); Fermilab found 2.6.13's default ≈1.6 GB on an 8 GB 32-bit host with under 600 MB lowmem usable and cut it by 4; this plan caps it at %s (1/%d of lowmem)",
 			FormatBytes(budgetPages*page), p.Budget.ShareDenominator))
 	}
 }
@@ -539,10 +539,10 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 			FormatBytes(burstKB*1024), FormatBitsPerSec(b.lineBitsPerSec), b.reaction, kb, gapKB, coverKB, reserve, budgetText, ms, b.reaction))
 	}
 	if b.order > 0 {
-		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (seed 000's order:2 failures)",
+		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (the SheevaPlug NAS report's order:2 failures)",
 			in.MTUBytes, b.bufferBytes, b.order, b.bufferBytes/1024))
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("vm.min_free_kbytes compared: kernel default %d kB for this %s; seed 000's expert used 20000 kB (1 Gbit/s, 512 MB NAS); seed 004's used 65536 kB (8 GB 32-bit servers); plan: %d kB",
+	p.Notes = append(p.Notes, fmt.Sprintf("vm.min_free_kbytes compared: kernel default %d kB for this %s; the SheevaPlug NAS report's expert used 20000 kB (1 Gbit/s, 512 MB NAS); Fermilab's used 65536 kB (8 GB 32-bit servers); plan: %d kB",
 		n.minFreeDefaultKB, basisName, kb))
 	if hasWSF {
 		add(model.ChangeSysctl, "vm.watermark_scale_factor", strconv.FormatInt(f, 10), fwhy)
@@ -637,7 +637,7 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 			}
 			add(model.ChangeSysctl, "net.ipv4.tcp_notsent_lowat", strconv.FormatInt(lowat, 10), why)
 		} else {
-			p.Notes = append(p.Notes, "tcp_notsent_lowat exists from 3.12: on this kernel a stalled peer can pin a full tcp_wmem max per socket (seed 004's FIN_WAIT1 sockets with full send queues)")
+			p.Notes = append(p.Notes, "tcp_notsent_lowat exists from 3.12: on this kernel a stalled peer can pin a full tcp_wmem max per socket (Fermilab's FIN_WAIT1 sockets with full send queues)")
 		}
 	}
 
@@ -708,10 +708,10 @@ func (p *Plan) addRateLimit(in Input, add addFunc) {
 	} else {
 		// A destination filter is beyond tune's "DEV root htb" form: give the commands.
 		add(model.ChangeOther, dev+" htb dst "+in.RateLimitDestination, strings.Join(HTBCommands(dev, rate, in.RateLimitDestination), "; "),
-			fmt.Sprintf("caps traffic to %s at %s (seed 004's form); other traffic is not classified and passes unlimited; %s",
+			fmt.Sprintf("caps traffic to %s at %s (Fermilab's form); other traffic is not classified and passes unlimited; %s",
 				in.RateLimitDestination, FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
 	}
-	p.Notes = append(p.Notes, fmt.Sprintf("rate limit %s: the send buffers are sized for the limited rate (%s per stream); seed 004 limited a fast sender so a busy receiver kept up",
+	p.Notes = append(p.Notes, fmt.Sprintf("rate limit %s: the send buffers are sized for the limited rate (%s per stream); Fermilab limited a fast sender so a busy receiver kept up",
 		FormatBitsPerSec(in.RateLimitBitsPerSec), FormatBitsPerSec(in.RateLimitBitsPerSec/float64(in.Streams))))
 }
 

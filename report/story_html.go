@@ -6,8 +6,8 @@ import "html/template"
 // its proving numbers, the first change with its command, the independent problems and what
 // to collect next; the findings in full follow.
 
-const verdictStyle = `.verdict{background:#fff;border:1px solid #ccc;border-left:6px solid #d62728;border-radius:4px;padding:8px 14px;margin:12px 0}
-.verdict.quiet{border-left-color:#1f77b4}.verdict h2{margin:4px 0 8px;border:0}
+const verdictStyle = `.verdict{line-height:1.35;background:#fff;border:1px solid #ccc;border-left:6px solid #d62728;border-radius:4px;padding:8px 14px;margin:12px 0}
+.verdict.quiet{border-left-color:#1f77b4}.verdict h2{margin:2px 0 4px;border:0}
 .verdict dt{font-weight:700;margin-top:6px}.verdict dd{margin:2px 0 4px 0}
 .verdict ol.chain{margin:2px 0;padding-left:22px}.verdict ol.chain li{margin:2px 0}
 .verdict .because{color:#555;font-style:italic;font-size:13px}.verdict .proof{font-family:ui-monospace,monospace;font-size:12px;color:#333}

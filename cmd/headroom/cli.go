@@ -83,7 +83,7 @@ var examples = map[string][]string{
 		"headroom lab list | grep failure",
 	},
 	"lab run": {
-		"sudo headroom lab run long-fat-pipe --settings seed-004",
+		"sudo headroom lab run long-fat-pipe --settings fermilab",
 		"sudo headroom lab run flood-recovery --format json",
 	},
 	"lab compare": {

@@ -20,7 +20,7 @@ func TestLabList(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("lab list exited %d", code)
 	}
-	for _, want := range []string{"long-fat-pipe", "kernel-default", "seed-004", "headroom", "tuned-network-throughput", "esnet"} {
+	for _, want := range []string{"long-fat-pipe", "kernel-default", "fermilab", "headroom", "tuned-network-throughput", "esnet"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lab list output lacks %q:\n%s", want, out)
 		}
@@ -41,7 +41,7 @@ func TestLabUsageErrors(t *testing.T) {
 		{[]string{"run", "long-fat-pipe", "--rate", "100"}, "unit missing"},
 		{[]string{"run", "long-fat-pipe", "--settings", "/no/such/file"}, "neither a set"},
 		{[]string{"run", "long-fat-pipe", "--loss", "1.5"}, "loss fraction"},
-		{[]string{"compare", "long-fat-pipe", "--settings", "seed-004"}, "compare runs every set"},
+		{[]string{"compare", "long-fat-pipe", "--settings", "fermilab"}, "compare runs every set"},
 		{[]string{"run", "readers"}, "--kernel"},
 		{[]string{"run", "readers", "--kernel", "debian-0.1-vax"}, "does not run on kernel"},
 		{[]string{"run", "readers", "--kernel", "debian-6.1-amd64", "--rate", "1Gbit"}, "--rate do not apply"},
@@ -68,7 +68,7 @@ func TestLabRunJSON(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("lab: needs root to create network namespaces")
 	}
-	args := []string{"run", "long-fat-pipe", "--settings", "seed-004", "--rate", "100Mbit", "--rtt", "20ms", "--streams", "2",
+	args := []string{"run", "long-fat-pipe", "--settings", "fermilab", "--rate", "100Mbit", "--rtt", "20ms", "--streams", "2",
 		"--warmup", "1s", "--measure", "1s", "--timeout", "40s"}
 	code, out, errOut := runLabCmd(append(args, "--format", "json")...)
 	if code != exitOK {
@@ -96,7 +96,7 @@ func TestLabRunJSON(t *testing.T) {
 	// peak_tcp_mem_pages is the kernel-wide counter, which per-CPU batching
 	// (net.core.mem_pcpu_rsv) can leave at 0 for a small run; the run's own sockets are
 	// always measured.
-	if r.Settings != "seed-004" || r.Throughput == nil || *r.Throughput <= 0 || r.Retransmits == nil || r.PeakTCPMemPages == nil ||
+	if r.Settings != "fermilab" || r.Throughput == nil || *r.Throughput <= 0 || r.Retransmits == nil || r.PeakTCPMemPages == nil ||
 		r.PeakSocketPages == nil || *r.PeakSocketPages <= 0 || r.BudgetOK == nil {
 		t.Errorf("run %s", out)
 	}
@@ -111,7 +111,7 @@ func TestLabRunJSON(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("text: exit %d; stderr:\n%s", code, errOut)
 	}
-	if !strings.Contains(out, "long-fat-pipe: 100Mbit, RTT 20ms, 2 streams") || !strings.Contains(out, "seed-004") || !strings.Contains(out, "peak TCP mem pages") {
+	if !strings.Contains(out, "long-fat-pipe: 100Mbit, RTT 20ms, 2 streams") || !strings.Contains(out, "fermilab") || !strings.Contains(out, "peak TCP mem pages") {
 		t.Errorf("text table:\n%s", out)
 	}
 }

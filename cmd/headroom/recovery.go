@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	register("recovery", "seed 002's procedure: baseline, flood, idle, re-measure a service; did it recover?", runRecovery)
+	register("recovery", "the LKML firewall report's procedure: baseline, flood, idle, re-measure a service; did it recover?", runRecovery)
 }
 
 // runRecovery measures a service's connection rate before and after floods (lab.RunRecovery)
