@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"headroom/input"
 	"headroom/internal/contention"
 	"headroom/kernel"
 	"headroom/lab/netlab"
@@ -115,9 +116,8 @@ func (p *lfpVerify) verify(c model.Change) (*tune.Entry, *tune.Verification) {
 	// AllowLower: the harmful change lowers tcp_rmem, which tune refuses without it.
 	ap := &tune.Applier{FS: fs, Netns: p.b.Netns(), Journal: j, Limits: limits, AllowLower: true}
 	rb := &tune.Rollbacker{Journal: j, Limits: limits, OpenFS: func(string) (tune.SysctlFS, func(), error) { return fs, func() {}, nil }}
-	sampler := tune.NewHostSampler(kernel.HostRoot(), p.b.Netns())
-	defer sampler.Close()
-	v := &tune.Verifier{Window: 5 * time.Second, Interval: 500 * time.Millisecond, Sample: sampler.Sample}
+	rec := tune.HostRecorder{Dir: "/", Netns: p.b.Netns(), Finish: input.Finish}
+	v := &tune.Verifier{Window: 5 * time.Second, Interval: 500 * time.Millisecond, Record: rec.Record}
 	e, _, ver, err := v.ApplyVerified(context.Background(), ap, rb, []model.Change{c})
 	if err != nil || e == nil || ver == nil {
 		t.Fatalf("apply --verify %s=%s: %v (entry %+v)", c.Key, c.Recommended, err, e)

@@ -300,10 +300,22 @@ func threadTicks(ts []kernel.TaskStat, prefix string) (int64, bool) {
 // both samples, each device's counter taken with its own wrap; a device whose counter reset
 // (re-created, driver reloaded) makes the sum a reset.
 func netDevDelta(prev, cur []kernel.NetDev, name string, width int) (int64, DeltaKind, bool) {
+	return netDevGrowth(prev, cur, func(dev string) bool { return dev != "lo" }, name, width)
+}
+
+// NetDevDelta is the growth of one counter of one interface between two samples, taken with
+// the counter's width (Host.NetDevCounterWidth) and its wrap; ok is false when the interface
+// or the counter is missing from either. tune --verify judges a NIC change by its own
+// interface.
+func NetDevDelta(prev, cur []kernel.NetDev, dev, name string, width int) (int64, DeltaKind, bool) {
+	return netDevGrowth(prev, cur, func(d string) bool { return d == dev }, name, width)
+}
+
+func netDevGrowth(prev, cur []kernel.NetDev, want func(dev string) bool, name string, width int) (int64, DeltaKind, bool) {
 	var sum int64
 	kind, found := DeltaGrew, false
 	for _, d := range cur {
-		if d.Name == "lo" {
+		if !want(d.Name) {
 			continue
 		}
 		b, okB := d.Counters.Get(name)

@@ -23,6 +23,10 @@ type Options struct {
 	Ethtool bool
 	// TopSockets is how many sockets by memory each sample keeps (0: 10).
 	TopSockets int
+	// OnSockets, when set, is given each sample's whole TCP dump (with Sockets), stamped
+	// with the sample's time, before it is summarized: tune --verify follows the busiest
+	// flows' tcp_info from dump to dump. The slice is reused by the next sample.
+	OnSockets func(now time.Time, socks []kernel.Socket) `json:"-"`
 }
 
 // DefaultOptions are what doctor uses: everything but pagetypeinfo.
@@ -299,6 +303,9 @@ func (s *Sampler) SamplePartsInto(dst *model.Sample, now time.Time, parts Parts)
 		if s.opts.Sockets {
 			socks, err := s.readSockets()
 			if s.ok("sock_diag TCP dump", err) {
+				if s.opts.OnSockets != nil {
+					s.opts.OnSockets(now, socks)
+				}
 				sum := kernel.Summarize(socks, s.opts.TopSockets)
 				dst.Sockets = &sum
 				dst.SocketList = sum.Top

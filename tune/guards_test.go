@@ -3,8 +3,6 @@ package tune
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,9 +19,9 @@ func TestVerifyJudgeNewCriticalFinding(t *testing.T) {
 	// A host whose delivery the change raises (so the guards alone would keep it) and
 	// whose rules find a critical allocation failure only once tcp_rmem is large.
 	judgeOf := func(h *simHost, after []string, err error) Judge {
-		return func(ctx context.Context, window, interval time.Duration) ([]string, error) {
-			if window != 10*time.Second || interval != time.Second {
-				t.Errorf("judge asked for %s every %s", window, interval)
+		return func(tl *model.Timeline) ([]string, error) {
+			if tl == nil {
+				t.Error("the judge was given no recording")
 			}
 			if err != nil {
 				return nil, err
@@ -99,13 +97,13 @@ func figureOf(t *testing.T, ver *Verification, id string) Figure {
 
 // The backlog and NAPI budgets are judged by softnet drops and squeezes, and only they.
 func TestVerifySoftnetGuard(t *testing.T) {
-	backlog := func(vals map[string]string) Sample {
-		s := Sample{"IpExt.InOctets": 50e6, "IpExt.OutOctets": 1e6, "softnet.dropped": 200, "softnet.time_squeeze": 40}
+	backlog := func(vals map[string]string) model.Rates {
+		s := model.Rates{RateIPInOctets: 50e6, RateIPOutOctets: 1e6, model.RateSoftnetDropPerSec: 200, model.RateSoftnetSqueezePerSec: 40}
 		if vals["net.core.netdev_budget"] == "100" {
-			s["softnet.time_squeeze"] = 400 // a smaller budget cuts more rounds short
+			s[model.RateSoftnetSqueezePerSec] = 400 // a smaller budget cuts more rounds short
 		}
 		if vals["net.core.netdev_max_backlog"] == "8192" {
-			s["softnet.dropped"] = 2
+			s[model.RateSoftnetDropPerSec] = 2
 		}
 		return s
 	}
@@ -145,10 +143,10 @@ func guardIDs(gs []Guard) []string {
 // vm keys are judged by reclaim scanning besides stalls and pressure: swappiness that sends
 // kswapd scanning ten times as much is rolled back.
 func TestVerifyReclaimGuard(t *testing.T) {
-	vm := func(vals map[string]string) Sample {
-		s := Sample{"vmstat.pgscan_kswapd": 2000, "vmstat.pgscan_direct": 100, "vmstat.allocstall": 0, "psi.memory.some_usec": 1000}
+	vm := func(vals map[string]string) model.Rates {
+		s := model.Rates{model.RatePgscanKswapdPerSec: 2000, model.RatePgscanDirectPerSec: 100, model.RateAllocstallPerSec: 0, RatePSIMemorySome: 1000}
 		if vals["vm.swappiness"] == "200" {
-			s["vmstat.pgscan_kswapd"] = 20000
+			s[model.RatePgscanKswapdPerSec] = 20000
 		}
 		return s
 	}
@@ -164,80 +162,6 @@ func TestVerifyReclaimGuard(t *testing.T) {
 	}
 }
 
-// vmSum reads every /proc/vmstat layout: per zone before 4.8, per node after, and never
-// counts pgscan_direct_throttle (events, not pages).
-func TestVMSumLayouts(t *testing.T) {
-	parse := func(text string) kernel.Counters {
-		c, err := kernel.ParseVMStat(strings.NewReader(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	old := parse("pgscan_kswapd_dma 1\npgscan_kswapd_normal 100\npgscan_kswapd_movable 0\npgscan_direct_normal 7\npgscan_direct_throttle 99\nallocstall 5\n")
-	cur := parse("allocstall_dma 0\nallocstall_normal 3\nallocstall_movable 2\npgscan_kswapd 500\npgscan_direct 40\npgscan_khugepaged 9\npgscan_direct_throttle 99\npgscan_anon 300\n")
-	for _, c := range []struct {
-		vm     kernel.Counters
-		prefix string
-		want   int64
-	}{{old, "pgscan_kswapd", 101}, {old, "pgscan_direct", 7}, {old, "allocstall", 5},
-		{cur, "pgscan_kswapd", 500}, {cur, "pgscan_direct", 40}, {cur, "allocstall", 5}} {
-		if got, ok := vmSum(c.vm, c.prefix); !ok || got != c.want {
-			t.Errorf("%s: %d %v, want %d", c.prefix, got, ok, c.want)
-		}
-	}
-	if _, ok := vmSum(parse("nr_free_pages 5\n"), "pgscan_kswapd"); ok {
-		t.Error("a vmstat without pgscan has a scan count")
-	}
-}
-
-// The softnet totals grow by the wrap-aware growth of each CPU's u32 columns, and an
-// interval with a CPU reset is left out instead of counted as a huge or negative jump.
-func TestSampleSoftnetWraps(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proc/net"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// processed dropped time_squeeze and six more columns, per CPU, hex.
-	write := func(lines ...string) {
-		if err := os.WriteFile(filepath.Join(dir, "proc/net/softnet_stat"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	row := func(dropped, squeeze string) string {
-		return "00001000 " + dropped + " " + squeeze + " 00000000 00000000 00000000 00000000 00000000 00000000"
-	}
-	h := &HostSampler{Root: kernel.DirRoot(dir)}
-	sample := func() Sample {
-		s := Sample{}
-		h.sampleSoftnet(s)
-		return s
-	}
-	write(row("fffffff0", "00000010"), row("00000005", "00000000"))
-	if s := sample(); s["softnet.dropped"] != 0 || s["softnet.time_squeeze"] != 0 {
-		t.Fatalf("first sample: %v", s)
-	}
-	// CPU 0's dropped column passes 2^32: 0x20 more, plus 3 on CPU 1.
-	write(row("00000010", "00000018"), row("00000008", "00000002"))
-	if s := sample(); s["softnet.dropped"] != 0x20+3 || s["softnet.time_squeeze"] != 8+2 {
-		t.Fatalf("across the wrap: %v", s)
-	}
-	// CPU 1 went offline and back: its row restarted near zero. Not a measurement.
-	write(row("00000011", "00000018"), row("00000000", "00000000"))
-	if s := sample(); len(s) != 0 {
-		t.Fatalf("a reset interval was measured: %v", s)
-	}
-	write(row("00000013", "00000019"), row("00000001", "00000000"))
-	if s := sample(); s["softnet.dropped"] != 0x23+3 || s["softnet.time_squeeze"] != 11 {
-		t.Fatalf("after the reset: %v", s)
-	}
-	// No softnet_stat (a captured tree without it): nothing, not zero.
-	h = &HostSampler{Root: kernel.DirRoot(t.TempDir())}
-	if s := sample(); len(s) != 0 {
-		t.Errorf("missing file: %v", s)
-	}
-}
-
 // flowSock is a socket with a tcp_info of n bytes (168 reaches delivery_rate, 4.9; 136
 // reaches bytes_received, 4.1).
 func flowSock(local, remote string, n int, acked, received, rate int64) kernel.Socket {
@@ -249,13 +173,12 @@ func flowSock(local, remote string, n int, acked, received, rate int64) kernel.S
 // previous dump, the bytes per second of the top flows by bytes received (a connection new
 // since the previous dump with all its bytes); neither when there is no flow or the
 // kernel's tcp_info lacks the field.
-func TestSampleFlows(t *testing.T) {
+func TestFlowTracker(t *testing.T) {
 	t0 := fixedNow()
-	h := &HostSampler{}
-	flows := func(at time.Duration, socks ...kernel.Socket) Sample {
-		s := Sample{}
-		h.sampleFlows(socks, t0.Add(at), s)
-		return s
+	h := &flowTracker{}
+	flows := func(at time.Duration, socks ...kernel.Socket) model.Rates {
+		h.observe(t0.Add(at), socks)
+		return h.figures[t0.Add(at)]
 	}
 	if s := flows(0, flowSock("10.0.0.1:5001", "10.0.0.2:40000", 232, 0, 0, 0)); len(s) != 0 {
 		t.Fatalf("first dump measured: %v", s)
@@ -277,25 +200,25 @@ func TestSampleFlows(t *testing.T) {
 	s := flows(3*time.Second, second...)
 	// The top 8 by bytes acked are 3..10 MB: rates 3..10 MB/s, 52 MB/s in all. The receiving
 	// flow's acked 100 bytes rank it last.
-	if s["sockdiag.delivery_rate"] != 52e6 {
-		t.Errorf("delivery rate %v, want 52e6 (%v)", s["sockdiag.delivery_rate"], s)
+	if s[RateFlowDelivery] != 52e6 {
+		t.Errorf("delivery rate %v, want 52e6 (%v)", s[RateFlowDelivery], s)
 	}
 	// 4 MB + the new flow's 1 MB received in 2 s; the listener's bytes are no flow's.
-	if s["sockdiag.busiest_received"] != 2.5e6 {
-		t.Errorf("received %v, want 2.5e6", s["sockdiag.busiest_received"])
+	if s[RateFlowReceived] != 2.5e6 {
+		t.Errorf("received %v, want 2.5e6", s[RateFlowReceived])
 	}
 
 	// A 4.6 kernel: bytes counted, no delivery rate. A receive-only host: a received
 	// figure, no delivery rate (nothing acked).
-	h = &HostSampler{}
+	h = &flowTracker{}
 	flows(0, flowSock("a:1", "b:1", 160, 0, 0, 0), flowSock("a:2", "b:2", 232, 0, 0, 0))
 	// b:2 acked one byte: its FIN.
 	s = flows(time.Second, flowSock("a:1", "b:1", 160, 5e6, 0, 0), flowSock("a:2", "b:2", 232, 1, 3e6, 5e6))
-	if _, ok := s["sockdiag.delivery_rate"]; ok || s["sockdiag.busiest_received"] != 3e6 {
+	if _, ok := s[RateFlowDelivery]; ok || s[RateFlowReceived] != 3e6 {
 		t.Errorf("4.6 sender and a receiver: %v", s)
 	}
 	// A 3.14 kernel (no bytes_acked/bytes_received) and no sock_diag at all: neither figure.
-	h = &HostSampler{}
+	h = &flowTracker{}
 	flows(0, flowSock("a:1", "b:1", 104, 0, 0, 0))
 	if s = flows(time.Second, flowSock("a:1", "b:1", 104, 0, 0, 0)); len(s) != 0 {
 		t.Errorf("3.14: %v", s)
@@ -305,44 +228,43 @@ func TestSampleFlows(t *testing.T) {
 	}
 	// Addresses reused by a new connection (the counts went back): its own counts, not a
 	// negative growth; 10 bytes acked is no sender.
-	h = &HostSampler{}
+	h = &flowTracker{}
 	flows(0, flowSock("a:1", "b:1", 232, 9e9, 9e9, 0))
-	if s = flows(time.Second, flowSock("a:1", "b:1", 232, 10, 10, 1e6)); len(s) != 1 || s["sockdiag.busiest_received"] != 10 {
+	if s = flows(time.Second, flowSock("a:1", "b:1", 232, 10, 10, 1e6)); len(s) != 1 || s[RateFlowReceived] != 10 {
 		t.Errorf("reused addresses: %v", s)
 	}
 }
 
-// The flow delivery figure is a gauge: the mean of the samples after the first, lower is
-// worse; a window without it is "not measured" with what it needs, never "same".
+// The flow delivery figure is the mean of the intervals that have it (the first sample of a
+// window has none: its tracker starts with the window), lower is worse; a window without it
+// is "not measured" with what it needs, never "same".
 func TestCompareFlowDelivery(t *testing.T) {
 	win := func(vals ...float64) Window {
 		w := Window{}
-		for i, v := range vals {
-			s := Sample{}
+		for _, v := range vals {
+			r := model.Rates{}
 			if v >= 0 {
-				s["sockdiag.delivery_rate"] = v
+				r[RateFlowDelivery] = v
 			}
-			w.Samples = append(w.Samples, s)
-			w.Times = append(w.Times, fixedNow().Add(time.Duration(i)*time.Second))
+			w.Intervals = append(w.Intervals, r)
 		}
 		return w
 	}
 	j := map[string][]string{"flow-delivery": {"net.ipv4.tcp_rmem"}}
 	g := []Guard{guardFlowDelivery}
-	// The first sample of a window (1e9 here) spans the apply and is not counted.
-	f := Compare(g, j, win(-1, 12e6, 12.5e6, 11.5e6), win(1e9, 0.5e6, 0.6e6, 0.4e6))[0]
+	f := Compare(g, j, win(12e6, 12.5e6, 11.5e6), win(0.5e6, 0.6e6, 0.4e6))[0]
 	if f.Verdict != "worse" || f.Before != 12e6 || !strings.Contains(f.Describe(), "12 MB/s → 0.5 MB/s (-96 %)") {
 		t.Errorf("%+v %s", f, f.Describe())
 	}
-	if f := Compare(g, j, win(-1, 12e6, 12e6, 12e6, 12e6), win(-1, 40e6, 41e6, 40e6, 41e6))[0]; f.Verdict != "better" {
+	if f := Compare(g, j, win(12e6, 12e6, 12e6, 12e6), win(40e6, 41e6, 40e6, 41e6))[0]; f.Verdict != "better" {
 		t.Errorf("%+v", f)
 	}
 	// Two intervals a window: Student's t for one degree of freedom (63.7 standard errors)
 	// holds even a tripling, which is then undecided, not better.
-	if f := Compare(g, j, win(-1, 12e6, 12e6), win(-1, 40e6, 41e6))[0]; f.Verdict != VerdictUndecided || f.Loss {
+	if f := Compare(g, j, win(12e6, 12e6), win(40e6, 41e6))[0]; f.Verdict != VerdictUndecided || f.Loss {
 		t.Errorf("%+v", f)
 	}
-	f = Compare(g, j, win(-1, 12e6, 12e6), win(-1, -1, -1))[0]
+	f = Compare(g, j, win(12e6, 12e6), win(-1, -1))[0]
 	if f.Verdict != "unknown" || !strings.Contains(f.Describe(), "not measured in both windows (sock_diag with tcp_info's delivery_rate (kernel 4.9 or later)") {
 		t.Errorf("%+v %s", f, f.Describe())
 	}

@@ -29,27 +29,13 @@ type Origin struct {
 	Plan *plan.TargetHost
 }
 
-// HostFacts are this host's facts that a report's or a plan's are compared with.
-type HostFacts struct {
-	Hostname   string
-	BootID     string
-	Kernel     string
-	MemTotalKB int64
-	LowTotalKB int64 // 32-bit HighMem kernels only
-	Arch       string
-	WordBits   int
-	PageSize   int
-	CPUs       int
-}
-
-// ReadHostFacts reads this host's facts under root with the reader doctor uses
+// ReadThisHost reads this host's facts under root with the reader doctor uses
 // (source.ReadHost): hostname, boot id (kernel.random.boot_id changes at every boot:
 // Documentation/admin-guide/sysctl/kernel.rst), kernel release, MemTotal and LowTotal,
-// machine, page size and CPUs. The kernel release and MemTotal are required.
-func ReadHostFacts(root kernel.Root) (HostFacts, error) {
-	host, missing := source.ReadHost(root, nil)
-	h := HostFacts{Hostname: host.Hostname, BootID: host.BootID, Kernel: host.Kernel, MemTotalKB: host.MemTotalKB,
-		LowTotalKB: host.LowTotalKB, Arch: host.Arch, WordBits: host.WordBits, PageSize: host.PageSize, CPUs: host.CPUs}
+// machine, page size and CPUs, to compare with a report's or a plan's. The kernel release and
+// MemTotal are required.
+func ReadThisHost(root kernel.Root) (model.Host, error) {
+	h, missing := source.ReadHost(root, nil)
 	if h.Kernel == "" || h.MemTotalKB == 0 {
 		why := "kernel.osrelease or MemTotal unreadable"
 		for _, m := range missing {
@@ -134,7 +120,7 @@ const memSlackPercent = 1
 // Mismatch says, in words, why the report's changes may not be for this host; nil when
 // its facts are this host's. Changes derived from pasted text never are: the text's
 // values describe whatever host it was copied from, at whatever time.
-func (o *Origin) Mismatch(h HostFacts) []string {
+func (o *Origin) Mismatch(h model.Host) []string {
 	if o.Plan != nil {
 		return planMismatch(o.Plan, h)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"headroom/kernel"
+	"headroom/model"
 	"headroom/plan"
 )
 
@@ -26,7 +27,7 @@ const planMemSlackPercent = 10
 // defaults and keys follow mainline releases, not stable updates), the arch family and word
 // size, the page size, and the CPUs when the plan knows them. A fact this host's could not be
 // read for is a difference too: nothing shows the plan fits.
-func planMismatch(t *plan.TargetHost, h HostFacts) []string {
+func planMismatch(t *plan.TargetHost, h model.Host) []string {
 	var why []string
 	add := func(format string, a ...any) { why = append(why, fmt.Sprintf(format, a...)) }
 	// how says where the plan's fact came from, after what in parentheses: "i686 (32-bit,

@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"headroom/model"
 	"headroom/plan"
 )
 
 // This machine's shape as source.ReadHost reads it: 24 GiB installed, MemTotal 24684084 kB.
-var hereFacts = HostFacts{Hostname: "vm", Kernel: "6.18.44-fc-v669", MemTotalKB: 24684084, Arch: "x86_64", WordBits: 64, PageSize: 4096, CPUs: 2}
+var hereFacts = model.Host{Hostname: "vm", Kernel: "6.18.44-fc-v669", MemTotalKB: 24684084, Arch: "x86_64", WordBits: 64, PageSize: 4096, CPUs: 2}
 
 func hereTarget() plan.TargetHost {
 	return plan.TargetHost{MemoryBytes: 24684084 * 1024, MemoryFrom: plan.FactRead, Kernel: "6.18.44-fc-v669", KernelFrom: plan.FactRead,

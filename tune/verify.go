@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -16,20 +17,14 @@ import (
 // under its own traffic for a window before and the same window after, and roll the entry
 // back when a guard got worse beyond noise.
 
-// Sample is one reading of cumulative counters, by name ("TcpExt.PruneCalled",
-// "netdev.eth0.rx_drops"). A counter missing from a sample is unknown there.
-type Sample map[string]float64
-
-// Sampler reads the counters now. Tests inject one; HostSampler reads /proc.
-type Sampler func(ctx context.Context) (Sample, error)
-
-// Guard is a figure that judges a change: the rate per second of the sum of Counters, or,
-// with Per, their increase per increase of the sum of Per (a ratio).
+// Guard is a figure that judges a change: the sum of Rates in each interval of a window (the
+// per-interval figures of a Window, Intervals), or, with Per, that sum divided by the sum of
+// Per (a ratio: dt cancels).
 type Guard struct {
-	ID       string   `json:"id"`
-	What     string   `json:"what"`
-	Counters []string `json:"counters"`
-	Per      []string `json:"per,omitempty"`
+	ID    string   `json:"id"`
+	What  string   `json:"what"`
+	Rates []string `json:"rates"`
+	Per   []string `json:"per,omitempty"`
 	// LowerIsWorse for delivery rates; the others (drops, pruning, stalls) are worse higher.
 	LowerIsWorse bool `json:"lower_is_worse,omitempty"`
 	// Floor is the smallest difference, per second, that is ever more than noise: one
@@ -38,10 +33,6 @@ type Guard struct {
 	// Unit and Scale say how to print the rate: Scale 60 with "/min" for allocation stalls.
 	Unit  string  `json:"unit"`
 	Scale float64 `json:"scale"`
-	// Gauge: the sum of Counters is a level in each sample (bytes per second the busiest
-	// flows deliver), not a cumulative count; the figure is its mean over the window's
-	// samples after the first (the first closes the interval that spans the apply).
-	Gauge bool `json:"gauge,omitempty"`
 	// Needs says what the figure needs to be measured, printed when it was not.
 	Needs string `json:"needs,omitempty"`
 }
@@ -49,42 +40,42 @@ type Guard struct {
 // The guards. Each names the counters it sums; the reasons are in docs/tune.md.
 var (
 	guardTCPPrune = Guard{ID: "tcp-prune", What: "TCP receive-queue pruning and drops (TcpExt PruneCalled+RcvPruned+TCPRcvQDrop)",
-		Counters: []string{"TcpExt.PruneCalled", "TcpExt.RcvPruned", "TcpExt.TCPRcvQDrop"}, Floor: 1, Unit: "/s", Scale: 1}
+		Rates: []string{RateTCPPrune}, Floor: 1, Unit: "/s", Scale: 1}
 	// Retransmits as a share of the segments sent, not a rate: a change that lets a flow
 	// fill its path retransmits more segments per second while losing no larger share.
 	guardTCPRetrans = Guard{ID: "tcp-retrans", What: "TCP retransmitted share of segments sent (Tcp RetransSegs/OutSegs)",
-		Counters: []string{"Tcp.RetransSegs"}, Per: []string{"Tcp.OutSegs"}, Floor: 0.005, Unit: " %", Scale: 100}
+		Rates: []string{model.RateTCPRetransPerSec}, Per: []string{model.RateTCPOutSegsPerSec}, Floor: 0.005, Unit: " %", Scale: 100}
 	guardDeliveredIn = Guard{ID: "delivered-in", What: "IP bytes delivered in (IpExt InOctets)",
-		Counters: []string{"IpExt.InOctets"}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
+		Rates: []string{RateIPInOctets}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
 	guardDeliveredOut = Guard{ID: "delivered-out", What: "IP bytes sent (IpExt OutOctets)",
-		Counters: []string{"IpExt.OutOctets"}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
+		Rates: []string{RateIPOutOctets}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
 	guardAllocStall = Guard{ID: "allocstall", What: "direct-reclaim allocation stalls (vmstat allocstall_*)",
-		Counters: []string{"vmstat.allocstall"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
+		Rates: []string{model.RateAllocstallPerSec}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 	guardPSIMemory = Guard{ID: "psi-memory", What: "memory pressure, some (PSI total, % of time)",
-		Counters: []string{"psi.memory.some_usec"}, Floor: 2000, Unit: " %", Scale: 1e-4}
+		Rates: []string{RatePSIMemorySome}, Floor: 2000, Unit: " %", Scale: 1e-4}
 	guardAllocFail = Guard{ID: "alloc-fail", What: "page allocation failures logged (kernel log, warn_alloc)",
-		Counters: []string{"kmsg.alloc_failures"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
+		Rates: []string{RateAllocFailures}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 	guardCompactFail = Guard{ID: "compact-fail", What: "failed compactions (vmstat compact_fail)",
-		Counters: []string{"vmstat.compact_fail"}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
+		Rates: []string{model.RateCompactFailPerSec}, Floor: 1.0 / 60, Unit: "/min", Scale: 60}
 	// Pages scanned by kswapd and by direct reclaim: the work reclaim does, which a larger
 	// reserve or a different swappiness moves between the two and should not raise. 256
 	// pages/s (1 MiB/s of 4 KiB pages) is background on any host that caches files.
 	guardReclaimScan = Guard{ID: "reclaim-scan", What: "pages scanned by reclaim (vmstat pgscan_kswapd+pgscan_direct)",
-		Counters: []string{"vmstat.pgscan_kswapd", "vmstat.pgscan_direct"}, Floor: 256, Unit: " pages/s", Scale: 1}
+		Rates: []string{model.RatePgscanKswapdPerSec, model.RatePgscanDirectPerSec}, Floor: 256, Unit: " pages/s", Scale: 1}
 	// softnet_stat, summed over CPUs: packets dropped because a CPU's backlog
 	// (netdev_max_backlog) was full, and NAPI rounds cut short by netdev_budget or
 	// netdev_budget_usecs with work left (net/core/dev.c enqueue_to_backlog, net_rx_action).
 	guardSoftnetDrops = Guard{ID: "softnet-drops", What: "packets dropped at a full CPU backlog (softnet_stat dropped)",
-		Counters: []string{"softnet.dropped"}, Floor: 1, Unit: "/s", Scale: 1}
+		Rates: []string{model.RateSoftnetDropPerSec}, Floor: 1, Unit: "/s", Scale: 1}
 	guardSoftnetSqueeze = Guard{ID: "softnet-squeeze", What: "NAPI rounds out of budget or time (softnet_stat time_squeeze)",
-		Counters: []string{"softnet.time_squeeze"}, Floor: 1, Unit: "/s", Scale: 1}
-	// sock_diag figures of the busiest flows (HostSampler.sampleFlows): what the flows that
+		Rates: []string{model.RateSoftnetSqueezePerSec}, Floor: 1, Unit: "/s", Scale: 1}
+	// sock_diag figures of the busiest flows (flowTracker): what the flows that
 	// carry the traffic get, which the host-wide byte counters dilute with everything else.
 	guardFlowDelivery = Guard{ID: "flow-delivery", What: "delivery rate of the busiest sending flows (sock_diag tcpi_delivery_rate, sum over the top " + fmt.Sprint(FlowTopN) + " by bytes acked)",
-		Counters: []string{"sockdiag.delivery_rate"}, Gauge: true, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6,
+		Rates: []string{RateFlowDelivery}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6,
 		Needs: "sock_diag with tcp_info's delivery_rate (kernel 4.9 or later) and a flow sending data in both windows"}
 	guardFlowReceive = Guard{ID: "flow-receive", What: "bytes received by the busiest receiving flows (sock_diag tcpi_bytes_received, top " + fmt.Sprint(FlowTopN) + ")",
-		Counters: []string{"sockdiag.busiest_received"}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6,
+		Rates: []string{RateFlowReceived}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6,
 		Needs: "sock_diag with tcp_info's bytes_received (kernel 4.1 or later) and an established flow in successive samples"}
 )
 
@@ -100,8 +91,8 @@ var (
 )
 
 func nicGuard(dev string) Guard {
-	return Guard{ID: "nic-drops-" + dev, What: dev + " receive drops (/proc/net/dev drop+fifo)",
-		Counters: []string{"netdev." + dev + ".rx_drops"}, Floor: 1, Unit: "/s", Scale: 1}
+	return Guard{ID: "nic-drops-" + dev, What: dev + " receive drops for lack of room (" + strings.Join(kernel.RxDropNetDevCounters, "+") + ")",
+		Rates: []string{RateNICRxDrops(dev)}, Floor: 1, Unit: "/s", Scale: 1}
 }
 
 // GuardsFor chooses the guards of the changes: a NIC ring is judged by that NIC's drops;
@@ -358,64 +349,34 @@ func writeVerification(b *strings.Builder, v *Verification, indent string) {
 // WriteVerification prints the comparison for people.
 func WriteVerification(b *strings.Builder, v *Verification) { writeVerification(b, v, "") }
 
-// rates turns successive samples into per-second rates of each guard's counter sum (or,
-// with Per, into ratios; an interval in which Per did not move has no ratio). Each window's
-// samples are consecutive; no rate spans two windows.
+// rates is a guard's figure in each interval of the windows (with Per, its ratio; an
+// interval in which Per did not move has none). An interval that lacks one of the guard's
+// rates (unread, or a counter reset in it) has no figure.
 func rates(g Guard, ws ...Window) []float64 {
 	var out []float64
 	for _, w := range ws {
-		out = append(out, windowRates(g, w.Samples, w.Times)...)
-	}
-	return out
-}
-
-func windowRates(g Guard, samples []Sample, times []time.Time) []float64 {
-	var out []float64
-	for i := 1; i < len(samples); i++ {
-		if g.Gauge {
-			if v, ok := sum(g.Counters, samples[i]); ok {
-				out = append(out, v)
+		for _, r := range w.Intervals {
+			num, ok := sum(g.Rates, r)
+			if !ok {
+				continue
 			}
-			continue
-		}
-		num, ok := delta(g.Counters, samples[i-1], samples[i])
-		if !ok {
-			continue
-		}
-		if len(g.Per) > 0 {
-			den, ok := delta(g.Per, samples[i-1], samples[i])
-			if ok && den > 0 {
-				out = append(out, num/den)
+			if len(g.Per) > 0 {
+				if den, ok := sum(g.Per, r); ok && den > 0 {
+					out = append(out, num/den)
+				}
+				continue
 			}
-			continue
-		}
-		if dt := times[i].Sub(times[i-1]).Seconds(); dt > 0 {
-			out = append(out, num/dt)
+			out = append(out, num)
 		}
 	}
 	return out
 }
 
-// delta is the increase of the sum of counters between two samples; false when one is
-// missing or went backwards (a counter reset: an interface went down and up).
-func delta(counters []string, a, b Sample) (float64, bool) {
-	var d float64
-	for _, c := range counters {
-		x, okA := a[c]
-		y, okB := b[c]
-		if !okA || !okB || y < x {
-			return 0, false
-		}
-		d += y - x
-	}
-	return d, true
-}
-
-// sum is the sum of the counters in one sample; false when one is missing.
-func sum(counters []string, s Sample) (float64, bool) {
+// sum is the sum of the keys in one interval; false when one is missing.
+func sum(keys []string, r model.Rates) (float64, bool) {
 	var v float64
-	for _, c := range counters {
-		x, ok := s[c]
+	for _, k := range keys {
+		x, ok := r[k]
 		if !ok {
 			return 0, false
 		}
@@ -438,11 +399,12 @@ func meanVar(x []float64) (mean, variance float64) {
 	return mean, variance / float64(len(x)-1)
 }
 
-// Window is one measured window: samples and their times, and the judge's verdict on the
-// same stretch of time.
+// Window is one measured window: the Timeline the host was read into (for the judge; nil
+// from a test's recorder), the guards' figures of each of its intervals (Intervals), and the
+// judge's verdict on it.
 type Window struct {
-	Samples []Sample
-	Times   []time.Time
+	Timeline  *model.Timeline
+	Intervals []model.Rates
 	// Critical lists the ids of the critical findings the judge found in the window; Judged
 	// says the judge ran, JudgeErr why it could not.
 	Critical []string
@@ -450,10 +412,13 @@ type Window struct {
 	JudgeErr error
 }
 
-// Judge records the evidence of a window of the given length (sampled every interval) the
-// way doctor does and returns the ids of the critical findings the rules make of it. It is
+// Recorder reads the host for one window of the given length, sampled every interval.
+// HostRecorder.Record reads it through source, as doctor does; tests inject one.
+type Recorder func(ctx context.Context, window, interval time.Duration) (Window, error)
+
+// Judge returns the ids of the critical findings the rules make of a recorded window. It is
 // passed in from cmd/headroom so that tune does not depend on the rules.
-type Judge func(ctx context.Context, window, interval time.Duration) (criticalIDs []string, err error)
+type Judge func(tl *model.Timeline) (criticalIDs []string, err error)
 
 // judgeFigure compares the judge's findings of the two windows: a critical finding present
 // after and absent before is worse, whatever the guards of the change say.
@@ -696,34 +661,11 @@ type Verifier struct {
 	MaxAfter time.Duration
 	// Policy says what to keep besides a measured improvement or no change.
 	Policy Policy
-	Sample Sampler
-	// Judge, when set, judges each window by the rules' critical findings (see Judge); it
-	// runs alongside the sampling, over the same stretch of time.
+	// Record reads each window: the one reader of the host for the guards and the judge.
+	Record Recorder
+	// Judge, when set, judges each window by the rules' critical findings (see Judge), read
+	// from the same recording as the guards.
 	Judge Judge
-	// Now and Sleep are the clock; tests inject both so that no test waits.
-	Now   func() time.Time
-	Sleep func(ctx context.Context, d time.Duration) error
-}
-
-func (v *Verifier) now() time.Time {
-	if v.Now != nil {
-		return v.Now()
-	}
-	return time.Now()
-}
-
-func (v *Verifier) sleep(ctx context.Context, d time.Duration) error {
-	if v.Sleep != nil {
-		return v.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // DefaultExtend is the default bound of the after window, in baseline windows: an
@@ -738,7 +680,7 @@ func (v *Verifier) maxAfter() time.Duration {
 	return DefaultExtend * v.Window
 }
 
-// Measure samples every Interval for Window: Window/Interval rates.
+// Measure records Window, sampled every Interval: Window/Interval intervals.
 func (v *Verifier) Measure(ctx context.Context) (Window, error) {
 	return v.measure(ctx, v.Window)
 }
@@ -747,45 +689,19 @@ func (v *Verifier) measure(ctx context.Context, window time.Duration) (Window, e
 	if v.Interval <= 0 || window < 2*v.Interval {
 		return Window{}, fmt.Errorf("--verify %s: the window must hold at least two intervals of %s (the noise margin needs more than one rate)", window, v.Interval)
 	}
-	n := int(window / v.Interval)
-	var w Window
-	type verdict struct {
-		ids []string
-		err error
+	w, err := v.Record(ctx, window, v.Interval)
+	if err != nil {
+		return Window{}, fmt.Errorf("reading the host: %w", err)
 	}
-	var judged chan verdict
-	jctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if v.Judge != nil {
-		judged = make(chan verdict, 1)
-		go func() {
-			ids, err := v.Judge(jctx, window, v.Interval)
-			judged <- verdict{ids, err}
-		}()
-	}
-	var err error
-	for i := 0; i <= n && err == nil; i++ {
-		if i > 0 {
-			if err = v.sleep(ctx, v.Interval); err != nil {
-				break
-			}
+		w.Judged = true
+		if w.Timeline == nil {
+			w.JudgeErr = errors.New("the window was not recorded for the rules")
+		} else {
+			w.Critical, w.JudgeErr = v.Judge(w.Timeline)
 		}
-		var s Sample
-		if s, err = v.Sample(ctx); err != nil {
-			err = fmt.Errorf("sampling the guards: %w", err)
-			break
-		}
-		w.Samples = append(w.Samples, s)
-		w.Times = append(w.Times, v.now())
 	}
-	if judged != nil {
-		if err != nil {
-			cancel() // the window failed: the judge's recording is of no use
-		}
-		r := <-judged
-		w.Critical, w.JudgeErr, w.Judged = r.ids, r.err, true
-	}
-	return w, err
+	return w, nil
 }
 
 // ApplyVerified applies with a baseline and an after window around the apply, extends the

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"headroom/model"
 )
@@ -23,10 +22,9 @@ func TestVerifyKilledInAfterWindowIsRolledBackNext(t *testing.T) {
 	rb := &Rollbacker{Journal: j, OpenFS: fsOpener(h.fs), Limits: testLimits, Now: fixedNow}
 	v := h.verifier()
 	// The journal as a SIGKILL in the after window would leave it: copied at the first
-	// sleep after the value changed.
+	// interval after the value changed.
 	killedDir := t.TempDir()
-	sleep := v.Sleep
-	v.Sleep = func(ctx context.Context, d time.Duration) error {
+	h.beforeInterval = func() {
 		if h.fs.snapshot()["net.ipv4.tcp_rmem"] == newV && !fileExists(filepath.Join(killedDir, JournalName)) {
 			b, err := os.ReadFile(filepath.Join(dir, JournalName))
 			if err != nil {
@@ -34,7 +32,6 @@ func TestVerifyKilledInAfterWindowIsRolledBackNext(t *testing.T) {
 			}
 			os.WriteFile(filepath.Join(killedDir, JournalName), b, 0o644)
 		}
-		return sleep(ctx, d)
 	}
 	if _, _, _, err := v.ApplyVerified(context.Background(), a, rb, []model.Change{sysctl("net.ipv4.tcp_rmem", newV, "BDP")}); err != nil {
 		t.Fatal(err)

@@ -8,62 +8,68 @@ import (
 	"testing"
 	"time"
 
-	"headroom/kernel"
 	"headroom/model"
 )
 
-// simHost is a host whose counters grow at rates that depend on the sysctls in effect:
-// the injected sampler of the --verify tests. rate gives each counter's rate per second
-// from the current values; jitter alternates ± around it so the windows have a spread.
+// simHost is a host whose guard figures are rates that depend on the sysctls in effect: the
+// injected recorder of the --verify tests. rate gives each figure's rate per second from the
+// current values; jitter alternates ± around it so the windows have a spread.
 type simHost struct {
 	fs     *fakeFS
 	now    time.Time
-	counts Sample
-	rate   func(vals map[string]string) Sample
-	jitter float64 // fraction of the rate
+	rate   func(vals map[string]string) model.Rates
+	jitter float64
 	// jitterOf, when set, is the jitter of the n-th interval (1 to 10 the baseline, 11 on
 	// the after window and its extensions, with the default 10 s every 1 s).
 	jitterOf func(n int) float64
 	n        int
+	// beforeInterval, when set, runs as each interval starts (the kill test copies the
+	// journal there).
+	beforeInterval func()
 }
 
-func (h *simHost) sleep(_ context.Context, d time.Duration) error {
-	vals := h.fs.snapshot()
-	h.n++
-	sign := 1.0
-	if h.n%2 == 0 {
-		sign = -1
+// record is the Recorder: one interval after another, each with the rates of the values in
+// effect as it starts. The first interval of the first window has no figures, as a host read
+// for the first time has no previous sample of its counters.
+func (h *simHost) record(_ context.Context, window, interval time.Duration) (Window, error) {
+	w := Window{Timeline: &model.Timeline{}}
+	for i := 0; i < int(window/interval); i++ {
+		if h.beforeInterval != nil {
+			h.beforeInterval()
+		}
+		vals := h.fs.snapshot()
+		h.n++
+		sign := 1.0
+		if h.n%2 == 0 {
+			sign = -1
+		}
+		jitter := h.jitter
+		if h.jitterOf != nil {
+			jitter = h.jitterOf(h.n)
+		}
+		r := model.Rates{}
+		if h.n > 1 {
+			for k, v := range h.rate(vals) {
+				r[k] = v * (1 + sign*jitter)
+			}
+		}
+		w.Intervals = append(w.Intervals, r)
+		h.now = h.now.Add(interval)
 	}
-	jitter := h.jitter
-	if h.jitterOf != nil {
-		jitter = h.jitterOf(h.n)
-	}
-	for k, r := range h.rate(vals) {
-		h.counts[k] += r * d.Seconds() * (1 + sign*jitter)
-	}
-	h.now = h.now.Add(d)
-	return nil
+	return w, nil
 }
 
-func (h *simHost) sample(context.Context) (Sample, error) {
-	s := Sample{}
-	for k, v := range h.counts {
-		s[k] = v
-	}
-	return s, nil
-}
-
-func newSim(vals map[string]string, rate func(map[string]string) Sample) *simHost {
-	return &simHost{fs: newFakeFS(vals), now: fixedNow(), counts: Sample{}, rate: rate, jitter: 0.05}
+func newSim(vals map[string]string, rate func(map[string]string) model.Rates) *simHost {
+	return &simHost{fs: newFakeFS(vals), now: fixedNow(), rate: rate, jitter: 0.05}
 }
 
 func (h *simHost) verifier() *Verifier {
-	return &Verifier{Window: 10 * time.Second, Interval: time.Second, Sample: h.sample, Sleep: h.sleep, Now: func() time.Time { return h.now }}
+	return &Verifier{Window: 10 * time.Second, Interval: time.Second, Record: h.record}
 }
 
 // tcpHost delivers in proportion to tcp_rmem's maximum, up to a 100 MB/s link: a long fat
 // pipe whose window limits the rate.
-func tcpHost(vals map[string]string) Sample {
+func tcpHost(vals map[string]string) model.Rates {
 	f := strings.Fields(vals["net.ipv4.tcp_rmem"])
 	max := 0.0
 	if len(f) == 3 {
@@ -75,8 +81,8 @@ func tcpHost(vals map[string]string) Sample {
 	if rate > 100e6 {
 		rate = 100e6
 	}
-	return Sample{"IpExt.InOctets": rate, "IpExt.OutOctets": rate / 50, "Tcp.RetransSegs": 20, "Tcp.OutSegs": 2000, "TcpExt.PruneCalled": 0,
-		"TcpExt.RcvPruned": 0, "TcpExt.TCPRcvQDrop": 0, "vmstat.allocstall": 0.5, "psi.memory.some_usec": 1000}
+	return model.Rates{RateIPInOctets: rate, RateIPOutOctets: rate / 50, model.RateTCPRetransPerSec: 20, model.RateTCPOutSegsPerSec: 2000,
+		RateTCPPrune: 0, model.RateAllocstallPerSec: 0.5, RatePSIMemorySome: 1000}
 }
 
 func runVerified(t *testing.T, h *simHost, changes []model.Change) (*Entry, *Verification, error) {
@@ -154,14 +160,14 @@ func TestVerifyRollsBackAHarmfulChange(t *testing.T) {
 // falling during its window (the traffic's own doing) does not roll it back, and stalls
 // rising do.
 func TestVerifyGuardsArePerChange(t *testing.T) {
-	mem := func(stallsAfter float64, failuresAfter ...float64) func(map[string]string) Sample {
-		return func(vals map[string]string) Sample {
-			s := Sample{"IpExt.InOctets": 50e6, "vmstat.allocstall": 2.0 / 60, "vmstat.compact_fail": 0, "psi.memory.some_usec": 1000, "kmsg.alloc_failures": 0}
+	mem := func(stallsAfter float64, failuresAfter ...float64) func(map[string]string) model.Rates {
+		return func(vals map[string]string) model.Rates {
+			s := model.Rates{RateIPInOctets: 50e6, model.RateAllocstallPerSec: 2.0 / 60, model.RateCompactFailPerSec: 0, RatePSIMemorySome: 1000, RateAllocFailures: 0}
 			if vals["vm.min_free_kbytes"] == "22528" {
-				s["IpExt.InOctets"] = 1e6
-				s["vmstat.allocstall"] = stallsAfter
+				s[RateIPInOctets] = 1e6
+				s[model.RateAllocstallPerSec] = stallsAfter
 				if len(failuresAfter) > 0 {
-					s["kmsg.alloc_failures"] = failuresAfter[0]
+					s[RateAllocFailures] = failuresAfter[0]
 				}
 			}
 			return s
@@ -195,14 +201,11 @@ func TestVerifyGuardsArePerChange(t *testing.T) {
 
 // Differences inside the noise margin keep the change and call the figure "same".
 func TestCompareNoiseMargin(t *testing.T) {
-	g := Guard{ID: "drops", What: "drops", Counters: []string{"drops"}, Floor: 5, Unit: "/s", Scale: 1}
+	g := Guard{ID: "drops", What: "drops", Rates: []string{"drops"}, Floor: 5, Unit: "/s", Scale: 1}
 	win := func(rates ...float64) Window {
-		w := Window{Samples: []Sample{{"drops": 0}}, Times: []time.Time{fixedNow()}}
-		c := 0.0
-		for i, r := range rates {
-			c += r
-			w.Samples = append(w.Samples, Sample{"drops": c})
-			w.Times = append(w.Times, fixedNow().Add(time.Duration(i+1)*time.Second))
+		w := Window{}
+		for _, r := range rates {
+			w.Intervals = append(w.Intervals, model.Rates{"drops": r})
 		}
 		return w
 	}
@@ -227,7 +230,7 @@ func TestCompareNoiseMargin(t *testing.T) {
 		}
 	}
 	// A counter missing in a window is unknown, never "same".
-	if f := Compare([]Guard{g}, judges, win(1, 2), Window{Samples: []Sample{{}, {}}, Times: []time.Time{fixedNow(), fixedNow().Add(time.Second)}})[0]; f.Verdict != "unknown" {
+	if f := Compare([]Guard{g}, judges, win(1, 2), Window{Intervals: []model.Rates{{}, {}}})[0]; f.Verdict != "unknown" {
 		t.Errorf("missing counter: %s", f.Verdict)
 	}
 
@@ -235,9 +238,8 @@ func TestCompareNoiseMargin(t *testing.T) {
 	// same share is "same", a five times larger share is "worse".
 	ratio := func(retrans, out float64) Window {
 		w := Window{}
-		for i := 0; i < 5; i++ {
-			w.Samples = append(w.Samples, Sample{"Tcp.RetransSegs": retrans * float64(i), "Tcp.OutSegs": out * float64(i)})
-			w.Times = append(w.Times, fixedNow().Add(time.Duration(i)*time.Second))
+		for i := 0; i < 4; i++ {
+			w.Intervals = append(w.Intervals, model.Rates{model.RateTCPRetransPerSec: retrans, model.RateTCPOutSegsPerSec: out})
 		}
 		return w
 	}
@@ -262,24 +264,30 @@ func TestVerifyWindowTooShortChangesNothing(t *testing.T) {
 	}
 }
 
-// On the live host the sampler reads every guard's counters; as root the kernel log too.
-func TestHostSamplerLive(t *testing.T) {
+// On the live host one recording gives every guard's figures and the judge's Timeline; as
+// root the kernel log too.
+func TestHostRecorderLive(t *testing.T) {
 	if _, err := os.Stat("/proc/net/netstat"); err != nil {
 		t.Skip("no /proc/net/netstat")
 	}
-	h := NewHostSampler(kernel.HostRoot(), "")
-	defer h.Close()
-	s, err := h.Sample(context.Background())
+	finished := 0
+	h := HostRecorder{Dir: "/", Finish: func(tl *model.Timeline) { finished++; tl.DeriveRates() }}
+	w, err := h.Record(context.Background(), 200*time.Millisecond, 100*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"TcpExt.PruneCalled", "Tcp.RetransSegs", "Tcp.OutSegs", "IpExt.InOctets", "netdev.lo.rx_drops"}
-	if os.Geteuid() == 0 {
-		want = append(want, "kmsg.alloc_failures")
+	if finished != 1 || w.Timeline == nil || len(w.Timeline.Samples) != 3 || len(w.Intervals) != 2 {
+		t.Fatalf("finished %d, timeline %v, %d intervals", finished, w.Timeline != nil, len(w.Intervals))
 	}
-	for _, k := range want {
-		if _, ok := s[k]; !ok {
-			t.Errorf("no %s in %v", k, s)
+	want := []string{RateTCPPrune, model.RateTCPRetransPerSec, model.RateTCPOutSegsPerSec, RateIPInOctets, RateNICRxDrops("lo")}
+	if os.Geteuid() == 0 {
+		want = append(want, RateAllocFailures)
+	}
+	for _, r := range w.Intervals {
+		for _, k := range want {
+			if _, ok := r[k]; !ok {
+				t.Errorf("no %s in %v", k, r)
+			}
 		}
 	}
 }
@@ -288,14 +296,14 @@ func TestHostSamplerLive(t *testing.T) {
 
 // deliveryHost delivers before bytes per second until tcp_rmem is the change's value, then
 // after; nothing else moves but the retransmit counters of the same traffic.
-func deliveryHost(changed string, before, after float64) func(map[string]string) Sample {
-	return func(vals map[string]string) Sample {
+func deliveryHost(changed string, before, after float64) func(map[string]string) model.Rates {
+	return func(vals map[string]string) model.Rates {
 		r := before
 		if SameValue(vals["net.ipv4.tcp_rmem"], changed) {
 			r = after
 		}
-		return Sample{"IpExt.InOctets": r, "IpExt.OutOctets": r / 50, "Tcp.RetransSegs": 0, "Tcp.OutSegs": r / 1500,
-			"TcpExt.PruneCalled": 0, "TcpExt.RcvPruned": 0, "TcpExt.TCPRcvQDrop": 0}
+		return model.Rates{RateIPInOctets: r, RateIPOutOctets: r / 50, model.RateTCPRetransPerSec: 0, model.RateTCPOutSegsPerSec: r / 1500,
+			RateTCPPrune: 0}
 	}
 }
 
@@ -447,9 +455,9 @@ func TestVerifyNoTrafficIsNotMeasured(t *testing.T) {
 // buffer change with traffic): the entry is not measured as a whole, and the output names
 // the one.
 func TestVerifyOneChangeUnmeasured(t *testing.T) {
-	rate := func(vals map[string]string) Sample {
+	rate := func(vals map[string]string) model.Rates {
 		s := deliveryHost(rmemLarge, 2e6, 8e6)(vals)
-		s["vmstat.allocstall"], s["vmstat.compact_fail"], s["psi.memory.some_usec"], s["vmstat.pgscan_kswapd"], s["vmstat.pgscan_direct"] = 0, 0, 0, 0, 0
+		s[model.RateAllocstallPerSec], s[model.RateCompactFailPerSec], s[RatePSIMemorySome], s[model.RatePgscanKswapdPerSec], s[model.RatePgscanDirectPerSec] = 0, 0, 0, 0, 0
 		return s
 	}
 	h := newSim(map[string]string{"net.ipv4.tcp_rmem": rmemBefore, "vm.min_free_kbytes": "16384"}, rate)

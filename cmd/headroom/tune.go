@@ -144,7 +144,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	// values were computed from another host's memory, NICs and settings.
 	var notHere []string
 	if origin != nil && !f.forThisHost {
-		facts, err := tune.ReadHostFacts(kernel.HostRoot())
+		facts, err := tune.ReadThisHost(kernel.HostRoot())
 		if err != nil {
 			return fail("reading this host's facts to compare with the report's: %v", err)
 		}

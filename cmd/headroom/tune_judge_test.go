@@ -27,33 +27,28 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 		return tl
 	}
 	failing := text("../../testdata/corpus/042-slub-skbuff-head-cache-2node-gfp-atomic.txt")
+	if ids, err := tuneJudge(&model.Timeline{}); err != nil || len(ids) != 0 {
+		t.Fatalf("healthy window: %v %v", ids, err)
+	}
+	// One recording per window, for the guards and the judge alike: counters that grow at
+	// a constant rate, so no guard can trip; the rules' evidence from the window.
 	windows := 0
-	record := func(ctx context.Context, window, interval time.Duration) (*model.Timeline, error) {
+	record := func(ctx context.Context, window, interval time.Duration) (tune.Window, error) {
 		windows++
 		if window != 4*time.Second || interval != time.Second {
 			t.Errorf("recorded %s every %s", window, interval)
 		}
+		w := tune.Window{Timeline: &model.Timeline{}}
 		if v, _ := (tune.ProcSys{Dir: dir}).Read("net.core.somaxconn"); v == "8192" {
-			return failing, nil
+			w.Timeline = failing
 		}
-		return &model.Timeline{}, nil
+		for range 4 {
+			w.Intervals = append(w.Intervals, model.Rates{tune.RateTCPPrune: 0, model.RateTCPRetransPerSec: 1,
+				model.RateTCPOutSegsPerSec: 100, tune.RateIPInOctets: 1e6, tune.RateIPOutOctets: 1e6})
+		}
+		return w, nil
 	}
-	judge := tuneJudge(record)
-	ids, err := judge(context.Background(), 4*time.Second, time.Second)
-	if err != nil || len(ids) != 0 {
-		t.Fatalf("healthy window: %v %v", ids, err)
-	}
-
-	// Counters that grow at a constant rate: no guard can trip.
-	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	n := 0.0
-	v := &tune.Verifier{Window: 4 * time.Second, Interval: time.Second, Judge: judge,
-		Now:   func() time.Time { return now },
-		Sleep: func(_ context.Context, d time.Duration) error { now = now.Add(d); n++; return nil },
-		Sample: func(context.Context) (tune.Sample, error) {
-			return tune.Sample{"TcpExt.PruneCalled": 0, "TcpExt.RcvPruned": 0, "TcpExt.TCPRcvQDrop": 0, "Tcp.RetransSegs": n,
-				"Tcp.OutSegs": 100 * n, "IpExt.InOctets": 1e6 * n, "IpExt.OutOctets": 1e6 * n}, nil
-		}}
+	v := &tune.Verifier{Window: 4 * time.Second, Interval: time.Second, Judge: tuneJudge, Record: record}
 	j, err := tune.OpenJournal(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -67,8 +62,8 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 	if err != nil || e == nil || ver == nil {
 		t.Fatalf("%v %+v %+v", err, e, ver)
 	}
-	if windows != 3 {
-		t.Errorf("the judge recorded %d windows, want the baseline and the after window", windows-1)
+	if windows != 2 {
+		t.Errorf("%d windows recorded, want the baseline and the after window", windows)
 	}
 	if ver.Decision != "rolled-back" || e.State != tune.StateRolledBack || readProcSys(t, dir, "net.core.somaxconn") != "4096" {
 		t.Fatalf("decision %s, entry %s, somaxconn %s", ver.Decision, e.State, readProcSys(t, dir, "net.core.somaxconn"))
@@ -83,12 +78,12 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 		}
 	}
 
-	// A recording that fails is an error of the judge, which --verify reports as not measured.
-	bad := tuneJudge(func(context.Context, time.Duration, time.Duration) (*model.Timeline, error) {
-		return nil, errors.New("/proc/vmstat: permission denied")
-	})
-	if ids, err := bad(context.Background(), time.Second, time.Second); err == nil || ids != nil ||
-		!strings.Contains(err.Error(), "recording the window for the rules: /proc/vmstat") {
-		t.Errorf("%v %v", ids, err)
+	// A recording that fails is an error of the window: nothing is changed.
+	v.Record = func(context.Context, time.Duration, time.Duration) (tune.Window, error) {
+		return tune.Window{}, errors.New("/proc/vmstat: permission denied")
+	}
+	e, _, _, err = v.ApplyVerified(context.Background(), a, rb, []model.Change{change})
+	if err == nil || e != nil || !strings.Contains(err.Error(), "baseline window, nothing was changed: reading the host: /proc/vmstat") {
+		t.Errorf("%v %+v", err, e)
 	}
 }

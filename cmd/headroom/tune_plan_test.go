@@ -76,7 +76,7 @@ func TestPlanCarriesTargetHost(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatal(err)
 	}
-	facts, err := tune.ReadHostFacts(planRoot)
+	facts, err := tune.ReadThisHost(planRoot)
 	if err != nil {
 		t.Skip(err)
 	}
@@ -145,7 +145,7 @@ func TestTuneRefusesPlanForAnotherHost(t *testing.T) {
 // A plan for this host (every fact read here) is taken as before, as is one whose given
 // facts match this host.
 func TestTuneAcceptsPlanForThisHost(t *testing.T) {
-	facts, err := tune.ReadHostFacts(planRoot)
+	facts, err := tune.ReadThisHost(planRoot)
 	if err != nil {
 		t.Skip(err)
 	}

@@ -11,14 +11,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"headroom/diagnose"
 	"headroom/input"
-	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
-	"headroom/source"
 	"headroom/tune"
 )
 
@@ -48,65 +45,33 @@ func tuneRollbacker(f tuneFlags, j *tune.Journal, limits plan.Limits, stdio IO) 
 }
 
 // tuneVerified is --apply --verify: the guard windows around the apply, on this host (or in
-// --netns), with an automatic rollback through the same journal.
+// --netns), with an automatic rollback through the same journal. Each window is read once,
+// through source as doctor reads it, for the guards and the judge.
 func tuneVerified(ctx context.Context, f tuneFlags, a *tune.Applier, changes []model.Change) (*tune.Entry, []tune.Item, *tune.Verification, error) {
-	root := kernel.HostRoot()
+	dir := "/"
 	if f.procSysDir != "/proc/sys" {
 		// A --proc-sys tree stands for a host laid out under its parent's parent (DIR/proc/sys).
-		root = kernel.DirRoot(filepath.Dir(filepath.Dir(f.procSysDir)))
-	}
-	sampler := tune.NewHostSampler(root, f.netns)
-	defer sampler.Close()
-	dir := "/"
-	if !root.IsHost() {
 		dir = filepath.Dir(filepath.Dir(f.procSysDir))
 	}
-	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, MaxAfter: f.verifyMax, Sample: sampler.Sample,
-		Judge:  tuneJudge(tuneRecordWindow(dir, f.netns)),
+	rec := tune.HostRecorder{Dir: dir, Netns: f.netns, Finish: input.Finish}
+	v := &tune.Verifier{Window: f.verify, Interval: f.verifyInterval, MaxAfter: f.verifyMax, Record: rec.Record, Judge: tuneJudge,
 		Policy: tune.Policy{KeepUndecided: f.keepUndecided, KeepUnmeasured: f.keepUnmeasured}}
 	rb := &tune.Rollbacker{Journal: a.Journal, Limits: a.Limits, Log: a.Log, OpenFS: tuneOpenFS(f.procSysDir),
 		Runner: func(ns string) tune.Runner { return tune.ExecRunner{Netns: ns} }}
 	return v.ApplyVerified(ctx, a, rb, changes)
 }
 
-// tuneRecordWindow records a window of this host the way doctor does (input.Open, live),
-// with the namespace's view when --netns is given. Kernel log records from before the
-// window are history (LogSince of a nanosecond): a failure logged before the window is not
-// evidence of it.
-func tuneRecordWindow(dir, netns string) func(ctx context.Context, window, interval time.Duration) (*model.Timeline, error) {
-	return func(ctx context.Context, window, interval time.Duration) (*model.Timeline, error) {
-		tl, err := input.Open(ctx, dir, input.Options{Kind: input.Live, Duration: window, Interval: interval, LogSince: time.Nanosecond})
-		if err != nil {
-			return nil, err
-		}
-		if netns != "" {
-			ns, err := source.ReadNetns(source.NetnsTarget{Name: netns, ProcDir: "/proc"})
-			if err != nil {
-				return nil, err
-			}
-			tl.Netns = ns
-		}
-		return tl, nil
-	}
-}
-
 // tuneJudge is the judge of tune --verify (tune.Judge): the ids of the critical findings the
 // rules make of a recorded window, sorted. tune does not import the rules; this passes them.
-func tuneJudge(record func(ctx context.Context, window, interval time.Duration) (*model.Timeline, error)) tune.Judge {
-	return func(ctx context.Context, window, interval time.Duration) ([]string, error) {
-		tl, err := record(ctx, window, interval)
-		if err != nil {
-			return nil, fmt.Errorf("recording the window for the rules: %w", err)
+func tuneJudge(tl *model.Timeline) ([]string, error) {
+	var ids []string
+	for _, f := range diagnose.Run(tl, nil).Findings {
+		if f.Severity == diagnose.Critical && !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
 		}
-		var ids []string
-		for _, f := range diagnose.Run(tl, nil).Findings {
-			if f.Severity == diagnose.Critical && !slices.Contains(ids, f.ID) {
-				ids = append(ids, f.ID)
-			}
-		}
-		slices.Sort(ids)
-		return ids, nil
 	}
+	slices.Sort(ids)
+	return ids, nil
 }
 
 func writeTuneVerification(w io.Writer, v *tune.Verification) {

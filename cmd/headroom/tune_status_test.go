@@ -149,10 +149,11 @@ func TestTuneVerifyNothingMeasured(t *testing.T) {
 		p, _ := tune.KeyPath(k)
 		writeTestFile(t, filepath.Join(procSys, p), v+"\n")
 	}
-	// Counters as the kernel prints them, frozen: every window reads the same.
-	writeTestFile(t, filepath.Join(root, "proc/net/netstat"), "TcpExt: PruneCalled RcvPruned TCPRcvQDrop\nTcpExt: 0 0 0\nIpExt: InOctets OutOctets\nIpExt: 123456789 98765432\n")
-	writeTestFile(t, filepath.Join(root, "proc/net/snmp"), "Tcp: RtoAlgorithm RetransSegs OutSegs\nTcp: 1 10 5000\n")
-	writeTestFile(t, filepath.Join(root, "proc/net/dev"), "Inter-|   Receive                                                |  Transmit\n"+
+	// Counters as the kernel prints them, frozen: every window reads the same. The tree is
+	// read as a mounted host's / (the network files of its PID 1).
+	writeTestFile(t, filepath.Join(root, "proc/1/net/netstat"), "TcpExt: PruneCalled RcvPruned TCPRcvQDrop\nTcpExt: 0 0 0\nIpExt: InOctets OutOctets\nIpExt: 123456789 98765432\n")
+	writeTestFile(t, filepath.Join(root, "proc/1/net/snmp"), "Tcp: RtoAlgorithm RetransSegs OutSegs\nTcp: 1 10 5000\n")
+	writeTestFile(t, filepath.Join(root, "proc/1/net/dev"), "Inter-|   Receive                                                |  Transmit\n"+
 		" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"+
 		"    lo: 1000 10 0 0 0 0 0 0 1000 10 0 0 0 0 0 0\n")
 	plan := filepath.Join(t.TempDir(), "plan.json")
