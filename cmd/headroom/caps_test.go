@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"headroom/internal/privdrop"
 )
 
 const dropCapsTestEnv = "HEADROOM_TEST_DROP_CAPS"
@@ -86,7 +88,7 @@ func TestServeDropsCapabilities(t *testing.T) {
 		t.Fatalf("threads of serve: %v %v", tasks, err)
 	}
 	for _, p := range append([]string{"/proc/" + strconv.Itoa(cmd.Process.Pid) + "/status"}, tasks...) {
-		st, err := procCaps(p)
+		st, err := privdrop.ProcCaps(p)
 		if err != nil {
 			t.Fatal(err)
 		}

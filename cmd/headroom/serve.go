@@ -16,6 +16,7 @@ import (
 
 	"headroom/export"
 	"headroom/input"
+	"headroom/internal/privdrop"
 	"headroom/kernel"
 )
 
@@ -146,15 +147,15 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 }
 
 // listenServe listens on addr, or takes the socket a re-executed serve inherited; as root,
-// it then drops every capability but CAP_SYSLOG by re-executing serve (caps.go).
+// it then drops every capability but CAP_SYSLOG by re-executing serve (internal/privdrop).
 func listenServe(addr string, stdio IO) (net.Listener, error) {
-	ln, err := inheritedListener()
+	ln, err := privdrop.InheritedListener()
 	if err != nil {
 		return nil, err
 	}
 	if ln != nil {
 		// The re-executed serve: check that the drop took.
-		if err := checkCapabilities(serveKeepCaps); err != nil {
+		if err := privdrop.Check(serveKeepCaps); err != nil {
 			ln.Close()
 			return nil, err
 		}
@@ -165,7 +166,7 @@ func listenServe(addr string, stdio IO) (net.Listener, error) {
 	}
 	if dropPrivileges {
 		// Only returns when there was nothing to drop, or on failure.
-		if err := dropCapabilities(ln, serveKeepCaps); err != nil {
+		if err := privdrop.Drop(ln, serveKeepCaps); err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom serve: could not drop capabilities, running with all of them: %v\n", err)
 		}
 	}
