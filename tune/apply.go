@@ -152,16 +152,21 @@ type Applier struct {
 	AfterJournal func()
 }
 
-func (a *Applier) now() time.Time {
-	if a.Now != nil {
-		return a.Now().UTC()
+func (a *Applier) now() time.Time    { return nowUTC(a.Now) }
+func (a *Applier) log() *slog.Logger { return orDiscard(a.Log) }
+
+// nowUTC is the clock's time (time.Now when nil) in UTC, as the journal records it.
+func nowUTC(clock func() time.Time) time.Time {
+	if clock != nil {
+		return clock().UTC()
 	}
 	return time.Now().UTC()
 }
 
-func (a *Applier) log() *slog.Logger {
-	if a.Log != nil {
-		return a.Log
+// orDiscard is l, or a logger that writes nowhere.
+func orDiscard(l *slog.Logger) *slog.Logger {
+	if l != nil {
+		return l
 	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }

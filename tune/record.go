@@ -251,12 +251,16 @@ func (f *flowTracker) observe(now time.Time, socks []kernel.Socket) {
 		k := so.Local + " " + so.Remote
 		f.prev[k] = flowBytes{a, r}
 		// A flow not in the previous dump was connected since: its counts start at zero
-		// (tcp_info's bytes are per connection), so all of them are this interval's. A
-		// count that went back is a new connection on the same addresses, likewise. Only
-		// what a connection received after the last dump before it closed is missed.
-		if p, ok := prev[k]; ok && a >= p.acked && r >= p.received {
-			a -= p.acked
-			r -= p.received
+		// (tcp_info's bytes are per connection, u64), so all of them are this interval's. A
+		// count that went back (model.Delta: a reset) is a new connection on the same
+		// addresses, likewise. Only what a connection received after the last dump before
+		// it closed is missed.
+		if p, ok := prev[k]; ok {
+			da, ka := model.Delta(p.acked, a, model.Width64)
+			dr, kr := model.Delta(p.received, r, model.Width64)
+			if ka != model.DeltaReset && kr != model.DeltaReset {
+				a, r = da, dr
+			}
 		}
 		rate, hasRate := so.Info.DeliveryRate()
 		gs = append(gs, grown{a, r, so.Info.SndMSS, rate, hasRate})

@@ -79,19 +79,8 @@ func (e *ConflictError) Error() string {
 		e.Entry.ID, strings.Join(e.Conflicts, "\n  "))
 }
 
-func (r *Rollbacker) now() time.Time {
-	if r.Now != nil {
-		return r.Now().UTC()
-	}
-	return time.Now().UTC()
-}
-
-func (r *Rollbacker) log() *slog.Logger {
-	if r.Log != nil {
-		return r.Log
-	}
-	return slog.New(slog.NewTextHandler(io.Discard, nil))
-}
+func (r *Rollbacker) now() time.Time    { return nowUTC(r.Now) }
+func (r *Rollbacker) log() *slog.Logger { return orDiscard(r.Log) }
 
 // Rollback undoes entries newest first, down to entry `to` (0: all). For each change it
 // compares the current value with the old and the new: the new value is restored to the
