@@ -10,9 +10,10 @@ import (
 
 // DefaultMaxSampleBytes is the memory the samples of one recording may keep, by sampleCost's
 // estimate of the decoded and compacted samples. A sample of the development VM (27 KB of
-// JSON, 2 CPUs, 4 interfaces) costs about 14 KB, so 48 MiB keeps about 3 500 samples: an
-// hour at 1 s is read whole, and a day at 1 s is kept as every 32nd sample (2 700 of 86 400)
-// and the last. docs/performance.md has the measured peaks.
+// JSON, 2 CPUs, 4 interfaces) is estimated at 19.5 KB (303 KB with 600 veths), so 48 MiB
+// keeps up to about 2 580 samples: 43 minutes at 1 s are read whole, and a day at 1 s is kept
+// as one sample in 64 (1 351 of 86 400) and the last. docs/performance.md has the measured
+// peaks (179 MB for that day).
 const DefaultMaxSampleBytes = 48 << 20
 
 // builder streams an archive's entries into a Timeline whose samples stay within a memory
@@ -192,7 +193,9 @@ func (b *builder) finish() *model.Timeline {
 		all = append(all, *b.last)
 	}
 	b.ck = checkpoint{}
-	tl.Samples = make([]model.Sample, len(all))
+	if len(all) > 0 {
+		tl.Samples = make([]model.Sample, len(all))
+	}
 	for i := range all {
 		tl.Samples[i] = all[i].s
 		// No rates across a session boundary: a restarted recorder may follow a reboot,

@@ -104,6 +104,7 @@ func TestThinnedRecordingSameFindings(t *testing.T) {
 	if len(tl.Samples) > 200 {
 		t.Fatalf("kept %d samples: not thinned", len(tl.Samples))
 	}
+	t.Logf("1 500 samples thinned to %d", len(tl.Samples))
 	d := diagnose.Run(tl, nil)
 	record.PlaceFindings(tl, &d)
 	var got, want []string
