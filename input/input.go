@@ -89,6 +89,9 @@ type Options struct {
 	MaxCaptureBytes   int64
 	MaxRecordingBytes int64
 	MaxLogBytes       int64
+	// MaxSampleBytes bounds what a recording's samples keep in memory
+	// (record.Limits.MaxSampleBytes; 0: record.DefaultMaxSampleBytes).
+	MaxSampleBytes int64
 }
 
 func (o *Options) defaults() {
@@ -211,7 +214,7 @@ func openSnapshot(ctx context.Context, path string, opt Options) (*model.Timelin
 		}
 		defer f.Close()
 		tl, _, err := record.FromReaderLimits(readerWithContext(ctx, f), filepath.Base(path),
-			record.Limits{MaxBytes: opt.MaxRecordingBytes, MaxLogBytes: opt.MaxLogBytes})
+			record.Limits{MaxBytes: opt.MaxRecordingBytes, MaxLogBytes: opt.MaxLogBytes, MaxSampleBytes: opt.MaxSampleBytes})
 		if err != nil && ctx.Err() != nil {
 			return nil, fmt.Errorf("%s: %w", path, ctx.Err())
 		}

@@ -85,6 +85,31 @@ func (c Counters) WithValues(vals []int64) (out Counters, ok bool) {
 	return Counters{names: c.names, values: vals, index: c.index}, true
 }
 
+// ShareLayout makes c share like's name list and index when both hold the same names in
+// the same order (the same kernel file read again), and keeps its values in a slice of
+// their own length. A recording decodes every sample's counters with a fresh index map of
+// their names, about ten times the values' own size (/proc/vmstat: 180 names); sharing the
+// previous sample's makes a long recording cost its values. It returns whether the names
+// were shared. As with WithValues, c must then not be changed with Set or Reset.
+func (c *Counters) ShareLayout(like *Counters) bool {
+	if len(c.values) != cap(c.values) {
+		c.values = append([]int64(nil), c.values...)
+	}
+	if like == nil || len(like.names) != len(c.names) || len(c.names) == 0 {
+		return false
+	}
+	if &like.names[0] == &c.names[0] {
+		return true
+	}
+	for i, n := range c.names {
+		if like.names[i] != n {
+			return false
+		}
+	}
+	c.names, c.index = like.names, like.index
+	return true
+}
+
 // Clone returns a copy that shares nothing with c.
 func (c Counters) Clone() Counters {
 	var d Counters
@@ -116,6 +141,13 @@ func (c Counters) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads an object, keeping its key order.
 func (c *Counters) UnmarshalJSON(data []byte) error {
+	if c.unmarshalPlain(data) {
+		return nil
+	}
+	return c.unmarshalTokens(data)
+}
+
+func (c *Counters) unmarshalTokens(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	t, err := dec.Token()
@@ -192,4 +224,81 @@ func (g *Groups) Set(group, name string, v int64) {
 	}
 	*g = append(*g, Group{Name: group})
 	(*g)[len(*g)-1].Counters.Set(name, v)
+}
+
+// unmarshalPlain reads the object as the recorder writes it (MarshalJSON: keys without
+// escapes, integer values) in one pass over the bytes, and reports whether it could; any
+// other text (escapes, a number that is not an integer, null, an error) is left to the
+// token decoder of UnmarshalJSON, which says what is wrong. A recording is mostly counters,
+// and a json.Decoder per object spent most of the time of reading one.
+func (c *Counters) unmarshalPlain(data []byte) bool {
+	i := 0
+	ws := func() {
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i++
+		}
+	}
+	ws()
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	i++
+	c.Reset()
+	ws()
+	if i < len(data) && data[i] == '}' {
+		i++
+		ws()
+		return i == len(data)
+	}
+	for {
+		ws()
+		if i >= len(data) || data[i] != '"' {
+			return false
+		}
+		i++
+		start := i
+		for i < len(data) && data[i] != '"' {
+			if data[i] == '\\' || data[i] < 0x20 || data[i] >= 0x80 {
+				return false
+			}
+			i++
+		}
+		if i >= len(data) {
+			return false
+		}
+		key := data[start:i]
+		i++
+		ws()
+		if i >= len(data) || data[i] != ':' {
+			return false
+		}
+		i++
+		ws()
+		start = i
+		if i < len(data) && data[i] == '-' {
+			i++
+		}
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		v, err := strconv.ParseInt(string(data[start:i]), 10, 64)
+		if err != nil || (i-start > 1 && data[start] == '0') || (i-start > 2 && data[start] == '-' && data[start+1] == '0') {
+			return false // not an integer, out of range, or a leading zero JSON refuses
+		}
+		c.Set(string(key), v)
+		ws()
+		if i >= len(data) {
+			return false
+		}
+		switch data[i] {
+		case ',':
+			i++
+		case '}':
+			i++
+			ws()
+			return i == len(data)
+		default:
+			return false
+		}
+	}
 }

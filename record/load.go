@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
@@ -43,8 +42,8 @@ func FromReader(r io.Reader, name string) (*model.Timeline, ReadStats, error) {
 // FromReaderLimits is FromReader within lim; what the limits dropped is said in
 // NotAvailable.
 func FromReaderLimits(r io.Reader, name string, lim Limits) (*model.Timeline, ReadStats, error) {
-	b := newBuilder(name)
-	st, err := ReadLimits(r, lim, b.add)
+	b := newBuilder(name, lim.MaxSampleBytes)
+	st, err := ReadStream(r, lim, b)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", name, err)
 	}
@@ -68,56 +67,6 @@ func FromReaderLimits(r io.Reader, name string, lim Limits) (*model.Timeline, Re
 			Why: fmt.Sprintf("%d duplicated lines read once (%s): the file was copied or replayed wrongly", st.Duplicates, st.FirstDuplicate)})
 	}
 	return tl, st, nil
-}
-
-type builder struct {
-	tl       *model.Timeline
-	sessions []int // index of the first sample of each session
-	unavail  map[string]bool
-}
-
-func newBuilder(name string) *builder {
-	return &builder{tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceArchive, Name: name}}, unavail: map[string]bool{}}
-}
-
-func (b *builder) add(e *Entry) error {
-	tl := b.tl
-	switch {
-	case e.Header != nil:
-		// The newest header's host facts win: a recorder restarted after a tune or an
-		// upgrade describes the host as it is now.
-		tl.Host = e.Header.Host
-		tl.Host.SetPageSize(e.Header.Host.PageSize)
-		b.sessions = append(b.sessions, len(tl.Samples))
-	case e.Sample != nil:
-		tl.Samples = append(tl.Samples, *e.Sample)
-	case e.Marker != nil:
-		tl.Markers = append(tl.Markers, *e.Marker)
-	case len(e.Log) > 0:
-		tl.Log = append(tl.Log, e.Log...)
-	case len(e.NotAvailable) > 0:
-		for _, u := range e.NotAvailable {
-			if !b.unavail[u.What] {
-				b.unavail[u.What] = true
-				tl.NotAvailable = append(tl.NotAvailable, u)
-			}
-		}
-	}
-	return nil
-}
-
-func (b *builder) finish() *model.Timeline {
-	tl := b.tl
-	// No rates across a session boundary: a restarted recorder may follow a reboot, after
-	// which every counter restarted from zero.
-	for _, i := range b.sessions {
-		if i > 0 && i < len(tl.Samples) && !slices.Contains(tl.Breaks, i) {
-			tl.Breaks = append(tl.Breaks, i)
-		}
-	}
-	placeMarkers(tl)
-	tl.Segments = phaseSegments(tl)
-	return tl
 }
 
 // placeMarkers sorts the markers by time and sets each Index to the first sample at or

@@ -48,6 +48,10 @@ type Limits struct {
 	// MaxLogBytes keeps kernel log lines up to this many bytes in all; later log lines are
 	// counted (ReadStats.LogSkipped) and skipped without being decoded (0: no limit).
 	MaxLogBytes int64
+	// MaxSampleBytes bounds the memory the samples of the Timeline that FromReaderLimits
+	// builds may hold (0: DefaultMaxSampleBytes; negative: no bound): beyond it the samples
+	// are thinned to one in 2, 4, 8 ... and the last (builder).
+	MaxSampleBytes int64
 }
 
 // logLinePrefix starts every log line the writer writes (Entry{Log: ...} marshals only its
@@ -75,6 +79,51 @@ func Read(r io.Reader, fn func(e *Entry) error) (ReadStats, error) {
 
 // ReadLimits is Read within lim.
 func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, error) {
+	return read(r, lim, &held{fn: fn})
+}
+
+// Stream receives an archive's entries as they are decoded, without waiting for the end of
+// their gzip member: Entry for each, then Commit when the member has ended intact (or torn,
+// whose complete lines are read as Read reads them), or Rollback when it failed its check and
+// every entry since the last Commit must be forgotten. A reader that keeps only a bounded
+// summary of what it was handed (the Timeline builder of FromReaderLimits) then holds no
+// member's worth of decoded lines: a member is an hour of samples at 1 s (3600 lines, 100 MB
+// of JSON, 1.5 GB with 600 interfaces).
+type Stream interface {
+	Entry(e *Entry) error
+	Commit()
+	Rollback()
+}
+
+// ReadStream is ReadLimits for a Stream: the same lines, statistics, limits and trust, but
+// each entry is handed over as soon as it is decoded, and its member's verdict after.
+func ReadStream(r io.Reader, lim Limits, s Stream) (ReadStats, error) {
+	return read(r, lim, s)
+}
+
+// held is the Stream of ReadLimits: it holds a member's entries until the member ended
+// intact.
+type held struct {
+	fn      func(e *Entry) error
+	entries []Entry
+}
+
+func (h *held) Entry(e *Entry) error { h.entries = append(h.entries, *e); return nil }
+func (h *held) Rollback()            { clear(h.entries); h.entries = h.entries[:0] }
+func (h *held) Commit()              {}
+
+// deliver hands the held entries to fn, after Commit.
+func (h *held) deliver() error {
+	defer h.Rollback() // drop the references: fn keeps what it needs
+	for i := range h.entries {
+		if err := h.fn(&h.entries[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func read(r io.Reader, lim Limits, out Stream) (ReadStats, error) {
 	var st ReadStats
 	if lim.MaxLineBytes <= 0 {
 		lim.MaxLineBytes = DefaultMaxLineBytes
@@ -88,7 +137,7 @@ func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, er
 	// The decompressed-bytes limit runs across members: dr reads the current one.
 	dr := &budgetReader{r: zr, left: lim.MaxBytes}
 	lr := bufio.NewReaderSize(dr, 256<<10)
-	m := memberReader{lim: lim}
+	m := memberReader{lim: lim, out: out}
 	for member := 0; ; member++ {
 		start := cr.n - int64(br.Buffered())
 		if member > 0 {
@@ -125,12 +174,14 @@ func ReadLimits(r io.Reader, lim Limits, fn func(e *Entry) error) (ReadStats, er
 			if st.Lines == 0 {
 				return st, fmt.Errorf("damaged recording: its first gzip member fails its check (%s), so none of its lines can be trusted", describeGzipErr(end))
 			}
+			m.out.Rollback()
 			st.Truncated = true
 			st.TruncatedWhy = fmt.Sprintf("the gzip member at compressed byte %d is damaged (%s): dropped its %d lines, which cannot be trusted; read the %d lines of the intact members before it",
 				start, describeGzipErr(end), m.lines, st.Lines)
 			return st, nil
 		}
-		if err := m.deliver(&st, fn); err != nil {
+		m.out.Commit()
+		if err := m.deliver(&st); err != nil {
 			return st, err
 		}
 		if dr.hit {
@@ -186,18 +237,17 @@ type memberReader struct {
 	lim      Limits
 	logBytes int64 // kernel log bytes kept so far, in all members
 
-	first   int // lines read before this member
-	lines   int // complete lines of this member
-	partial int // bytes of a last line without its newline
-	entries []Entry
+	first   int       // lines read before this member
+	lines   int       // complete lines of this member
+	partial int       // bytes of a last line without its newline
 	st      ReadStats // this member's counts, added to the archive's on delivery
+	out     Stream    // receives the entries as they are decoded
 	prev    []byte    // the previous line, to report a repeated one
 	prevNo  int
 }
 
 func (m *memberReader) reset(first int) {
-	clear(m.entries)
-	m.first, m.lines, m.partial, m.entries, m.st = first, 0, 0, m.entries[:0], ReadStats{}
+	m.first, m.lines, m.partial, m.st = first, 0, 0, ReadStats{}
 }
 
 // read reads the member's lines into m. It returns the error that ended the member (nil
@@ -298,7 +348,9 @@ func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fata
 			m.st.Skipped++
 			continue
 		}
-		m.entries = append(m.entries, e)
+		if err := m.out.Entry(&e); err != nil {
+			return nil, err
+		}
 	}
 }
 
@@ -334,8 +386,8 @@ func (m *memberReader) skipBlank(lr *bufio.Reader) {
 	}
 }
 
-// deliver hands the member's entries to fn and adds its counts to st.
-func (m *memberReader) deliver(st *ReadStats, fn func(e *Entry) error) error {
+// deliver adds the member's counts to st and, for ReadLimits, hands its entries to fn.
+func (m *memberReader) deliver(st *ReadStats) error {
 	st.Lines += m.lines
 	st.Sessions += m.st.Sessions
 	st.Samples += m.st.Samples
@@ -348,12 +400,9 @@ func (m *memberReader) deliver(st *ReadStats, fn func(e *Entry) error) error {
 	if st.FirstDuplicate == "" {
 		st.FirstDuplicate = m.st.FirstDuplicate
 	}
-	for i := range m.entries {
-		if err := fn(&m.entries[i]); err != nil {
-			return err
-		}
+	if h, ok := m.out.(*held); ok {
+		return h.deliver()
 	}
-	clear(m.entries) // drop the references: fn keeps what it needs
 	return nil
 }
 
