@@ -104,6 +104,11 @@ type Timeline struct {
 	// what the kubelet measured and decided, which rules weigh against the kernel's numbers.
 	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
 	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
+
+	// Trace is what the kernel's tracepoints said during a live window (doctor --trace):
+	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
+	// traced.
+	Trace *TraceWindow `json:"trace,omitempty"`
 }
 
 // CgroupMemory is one pasted memory-cgroup file. Stat holds memory.stat as printed (bytes

@@ -1,0 +1,101 @@
+package model
+
+import (
+	"sort"
+	"time"
+)
+
+// TraceWindow is what the kernel's tracepoints said during a live window (doctor --trace):
+// the packets the kernel freed as drops, by the kernel's own reason (skb:kfree_skb, 5.17+)
+// and by the code that dropped them, and the allocation stalls the vmscan and compaction
+// tracepoints time. It is evidence like a sample, read by the rules through the Timeline.
+// Counts are what the tracer read; Lost says how many events the buffers lost, so a count
+// is a lower bound when Lost is not zero.
+type TraceWindow struct {
+	// Mechanism says how the events were read ("tracefs instance, per-CPU binary buffers").
+	Mechanism string        `json:"mechanism"`
+	Start     time.Time     `json:"start"`
+	Duration  time.Duration `json:"duration_ns"`
+	// Events are the tracepoints enabled for the window ("skb:kfree_skb", ...).
+	Events []string `json:"events"`
+
+	// Reasons is true when skb:kfree_skb has its reason field (5.17+): Drops are then by
+	// reason; without it DropsTotal alone is known.
+	Reasons    bool         `json:"reasons"`
+	DropsTotal uint64       `json:"drops_total"`
+	Drops      []TraceCount `json:"drops,omitempty"`          // by reason name, largest first
+	Locations  []TraceCount `json:"drop_locations,omitempty"` // by kernel symbol+offset, largest first
+	// LocationsNamed is false when /proc/kallsyms hid its addresses (kptr_restrict, not
+	// root): Locations then hold bare addresses.
+	LocationsNamed bool `json:"locations_named"`
+
+	Reclaim    *TraceStalls `json:"direct_reclaim,omitempty"` // vmscan:mm_vmscan_direct_reclaim_begin/end
+	Compaction *TraceStalls `json:"compaction,omitempty"`     // compaction:mm_compaction_begin/end
+	// Extfrag counts kmem:mm_page_alloc_extfrag: allocations that took a page block of
+	// another migrate type (nil: not traced).
+	Extfrag *uint64 `json:"extfrag,omitempty"`
+
+	Lost uint64 `json:"lost_events"`
+	// NotTraced are the tracepoints this kernel lacks, each with what it needs.
+	NotTraced []Unavailable `json:"not_traced,omitempty"`
+}
+
+// TraceCount is one name and how many events had it.
+type TraceCount struct {
+	Name  string `json:"name"`
+	Count uint64 `json:"count"`
+}
+
+// TraceStalls times a begin/end tracepoint pair per task: the time between a task's begin
+// and its end is time that task spent stalled in the kernel.
+type TraceStalls struct {
+	Count int           `json:"count"`
+	Total time.Duration `json:"total_ns"`
+	Max   time.Duration `json:"max_ns"`
+	// Open counts begins without their end in the window (a stall still running at its end).
+	Open  int         `json:"open,omitempty"`
+	Tasks []TraceTask `json:"tasks,omitempty"` // longest total first
+}
+
+// TraceTask is one task's share of TraceStalls.
+type TraceTask struct {
+	PID   int           `json:"pid"`
+	Comm  string        `json:"comm,omitempty"`
+	Count int           `json:"count"`
+	Total time.Duration `json:"total_ns"`
+	Max   time.Duration `json:"max_ns"`
+}
+
+// DropsFor is how many drops had one of reasons; false when reasons were not read.
+func (w *TraceWindow) DropsFor(reasons ...string) (uint64, bool) {
+	if w == nil || !w.Reasons {
+		return 0, false
+	}
+	var n uint64
+	for _, d := range w.Drops {
+		for _, r := range reasons {
+			if d.Name == r {
+				n += d.Count
+			}
+		}
+	}
+	return n, true
+}
+
+// SortCounts orders counts largest first, then by name, and keeps at most n (n ≤ 0: all).
+func SortCounts(m map[string]uint64, n int) []TraceCount {
+	out := make([]TraceCount, 0, len(m))
+	for k, v := range m {
+		out = append(out, TraceCount{Name: k, Count: v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Name < out[j].Name
+	})
+	if n > 0 && len(out) > n {
+		out = out[:n]
+	}
+	return out
+}

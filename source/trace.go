@@ -1,0 +1,775 @@
+package source
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"headroom/internal/guard"
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// A traced window (doctor --trace). The tracepoints are enabled in a tracefs instance of our
+// own, instances/headroom-<pid> (kernel/trace/trace.c instance_mkdir, 3.13+): an instance has
+// its own buffers, event switches, filters and tracing_on, so the global trace buffer and
+// whatever another tool set there are never touched, and removing the instance takes all of
+// ours away at once. When tracefs is mounted nowhere, it is mounted at a directory of our own
+// (not /sys/kernel/tracing, where another tool that mounts or uses it meanwhile would keep us
+// from unmounting) and unmounted at the end.
+//
+// The events are read in binary from each CPU's trace_pipe_raw: whole ring-buffer pages,
+// decoded with the offsets of the events' format files (kernel/tracefs.go). Reading the
+// text of trace_pipe instead makes the kernel print every event (%pS looks up the location
+// symbol for each) and us parse the line; docs/performance.md has both measured at a flood
+// of dropped datagrams (TraceMechanismText keeps the text reader for that measurement).
+
+// Trace mechanisms.
+const (
+	TraceMechanismRaw  = "raw"
+	TraceMechanismText = "text"
+)
+
+const (
+	traceInstancePrefix = "headroom-"
+	// traceBufferKB is each CPU's buffer in our instance: 100k events/s of 40-56 bytes are
+	// 5.6 MB/s over all CPUs; the reader empties the buffers every tracePoll, so 4 MiB per
+	// CPU holds more than half a second of that on one CPU.
+	traceBufferKB = 4096
+	tracePoll     = 50 * time.Millisecond
+	// traceMountDir holds a tracefs mount of our own when none existed.
+	traceMountDir = "/run/headroom"
+	// traceTopLocations is how many drop locations a window keeps.
+	traceTopLocations = 20
+)
+
+// The tracepoints of a window. Each is optional: a kernel without one says so in NotTraced.
+var traceEvents = []struct {
+	system, name string
+	needs        string
+}{
+	{"skb", "kfree_skb", "Linux 2.6.31+ with CONFIG_TRACEPOINTS"},
+	{"vmscan", "mm_vmscan_direct_reclaim_begin", "Linux 2.6.36+"},
+	{"vmscan", "mm_vmscan_direct_reclaim_end", "Linux 2.6.36+"},
+	{"compaction", "mm_compaction_begin", "Linux 3.15+ with CONFIG_COMPACTION"},
+	{"compaction", "mm_compaction_end", "Linux 3.15+ with CONFIG_COMPACTION"},
+	{"kmem", "mm_page_alloc_extfrag", "Linux 2.6.34+"},
+}
+
+// TraceOptions says how to trace.
+type TraceOptions struct {
+	Mechanism string // TraceMechanismRaw (default) or TraceMechanismText
+	// Mount is where tracefs is looked for first; empty: /sys/kernel/tracing.
+	Mount string
+}
+
+// Tracer is a running traced window.
+type Tracer struct {
+	opt      TraceOptions
+	mount    string // tracefs in use
+	mounted  string // our own mount, removed at the end ("" when tracefs was mounted)
+	instance string
+	guard    *guard.Guard
+	start    time.Time
+	events   []string
+	notTrace []model.Unavailable
+	page     kernel.TracePageHeader
+
+	// decoders by event ID
+	kfree      *traceKfree
+	reclaimB   uint16
+	reclaimE   uint16
+	compactB   uint16
+	compactE   uint16
+	extfrag    uint16
+	haveExtfrg bool
+
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	agg     traceAgg
+	readErr error
+	stopped bool
+}
+
+type traceKfree struct {
+	id       uint16
+	location kernel.TraceField
+	reason   kernel.TraceField
+	reasons  map[uint64]string // nil: no reason field (before 5.17)
+}
+
+// traceAgg is what the readers count.
+type traceAgg struct {
+	drops     uint64
+	byReason  map[uint64]uint64
+	byLoc     map[uint64]uint64
+	byName    map[string]uint64 // text reader: reasons by name
+	byLocName map[string]uint64 // text reader: locations as the kernel printed them
+	stalls    []traceStallEvent
+	extfrag   uint64
+	missed    uint64
+	events    uint64
+}
+
+type traceStallEvent struct {
+	ts    uint64
+	pid   int
+	kind  byte // 'r' reclaim, 'c' compaction
+	begin bool
+}
+
+// TraceUnavailable is the reason a window cannot be traced on this host: not an error of
+// the run, a "not available (needs …)" line in the report.
+type TraceUnavailable struct{ Why string }
+
+func (e *TraceUnavailable) Error() string { return e.Why }
+
+// StartTrace enables the window's tracepoints in an instance of our own. It returns a
+// *TraceUnavailable when this host cannot be traced (no tracefs, not root, no instances).
+func StartTrace(opt TraceOptions) (*Tracer, error) {
+	if opt.Mechanism == "" {
+		opt.Mechanism = TraceMechanismRaw
+	}
+	if opt.Mechanism != TraceMechanismRaw && opt.Mechanism != TraceMechanismText {
+		return nil, fmt.Errorf("trace mechanism %q: raw or text", opt.Mechanism)
+	}
+	t := &Tracer{opt: opt, stop: make(chan struct{})}
+	t.agg.byReason, t.agg.byLoc = map[uint64]uint64{}, map[uint64]uint64{}
+	t.agg.byName, t.agg.byLocName = map[string]uint64{}, map[string]uint64{}
+	if err := t.findMount(); err != nil {
+		return nil, err
+	}
+	sweepDeadTraceInstances(t.mount)
+	if _, err := os.Stat(filepath.Join(t.mount, "instances")); err != nil {
+		t.unmountOwn()
+		return nil, &TraceUnavailable{"tracefs has no instances directory (needs Linux 3.13+)"}
+	}
+	if err := t.readFormats(); err != nil {
+		t.unmountOwn()
+		return nil, err
+	}
+	t.instance = filepath.Join(t.mount, "instances", fmt.Sprintf("%s%d", traceInstancePrefix, os.Getpid()))
+	g, err := startTraceGuard(traceGuardConfig{PID: os.Getpid(), Instance: t.instance, Mount: t.mounted})
+	if err != nil {
+		t.unmountOwn()
+		return nil, err
+	}
+	t.guard = g
+	if err := os.Mkdir(t.instance, 0o700); err != nil {
+		t.abort()
+		if errors.Is(err, os.ErrPermission) {
+			return nil, &TraceUnavailable{"cannot create a tracefs instance (needs root)"}
+		}
+		return nil, fmt.Errorf("create tracefs instance: %w", err)
+	}
+	if err := t.configure(); err != nil {
+		t.abort()
+		return nil, err
+	}
+	t.start = time.Now()
+	if err := t.startReaders(); err != nil {
+		t.abort()
+		return nil, err
+	}
+	return t, nil
+}
+
+// findMount finds tracefs in this mount namespace, or mounts it.
+func (t *Tracer) findMount() error {
+	want := t.opt.Mount
+	if want == "" {
+		want = "/sys/kernel/tracing"
+	}
+	mounts, err := tracefsMounts()
+	if err == nil {
+		for _, m := range mounts {
+			if m == want {
+				t.mount = m
+				return nil
+			}
+		}
+		if len(mounts) > 0 {
+			t.mount = mounts[0]
+			return nil
+		}
+	}
+	if os.Geteuid() != 0 {
+		return &TraceUnavailable{"tracefs is not mounted, and mounting it needs root"}
+	}
+	if err := os.MkdirAll(traceMountDir, 0o755); err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	dir := filepath.Join(traceMountDir, fmt.Sprintf("tracefs-%d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("trace: %w", err)
+	}
+	if err := unix.Mount("nodev", dir, "tracefs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		os.Remove(dir)
+		if errors.Is(err, unix.ENODEV) {
+			return &TraceUnavailable{"the kernel has no tracefs (needs Linux 4.1+ with CONFIG_TRACING)"}
+		}
+		return &TraceUnavailable{fmt.Sprintf("cannot mount tracefs: %v (needs CAP_SYS_ADMIN)", err)}
+	}
+	t.mount, t.mounted = dir, dir
+	return nil
+}
+
+func (t *Tracer) unmountOwn() {
+	if t.mounted != "" {
+		restoreTrace("", t.mounted, 0)
+		t.mounted = ""
+	}
+}
+
+// tracefsMounts lists this mount namespace's tracefs mount points.
+func tracefsMounts() ([]string, error) {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		// "36 35 0:12 / /sys/kernel/tracing rw,... - tracefs nodev rw"
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok || !strings.HasPrefix(post, "tracefs ") {
+			continue
+		}
+		f := strings.Fields(pre)
+		if len(f) >= 5 {
+			out = append(out, unescapeMount(f[4]))
+		}
+	}
+	return out, nil
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// sweepDeadTraceInstances removes the instances of tracers whose process is gone and whose
+// guard could not remove them (both killed at once), and their own tracefs mounts.
+func sweepDeadTraceInstances(mount string) {
+	if ms, err := tracefsMounts(); err == nil {
+		for _, m := range ms {
+			rest, ok := strings.CutPrefix(m, filepath.Join(traceMountDir, "tracefs-"))
+			pid, err := strconv.Atoi(rest)
+			if !ok || err != nil || pid <= 0 || pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
+				continue
+			}
+			restoreTrace(filepath.Join(m, "instances", fmt.Sprintf("%s%d", traceInstancePrefix, pid)), m, time.Second)
+		}
+	}
+	es, err := os.ReadDir(filepath.Join(mount, "instances"))
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), traceInstancePrefix))
+		if !strings.HasPrefix(e.Name(), traceInstancePrefix) || err != nil || pid <= 0 {
+			continue
+		}
+		if unix.Kill(pid, 0) == unix.ESRCH {
+			restoreTrace(filepath.Join(mount, "instances", e.Name()), "", time.Second)
+		}
+	}
+}
+
+// readFormats reads the format files of the window's events and the page header.
+func (t *Tracer) readFormats() error {
+	hp, err := os.Open(filepath.Join(t.mount, "events", "header_page"))
+	if err != nil {
+		return &TraceUnavailable{fmt.Sprintf("tracefs events/header_page: %v (needs root)", err)}
+	}
+	t.page, err = kernel.ParseTracePageHeader(hp)
+	hp.Close()
+	if err != nil {
+		return fmt.Errorf("trace: %w", err)
+	}
+	for _, ev := range traceEvents {
+		p := filepath.Join(t.mount, "events", ev.system, ev.name, "format")
+		f, err := os.Open(p)
+		if err != nil {
+			t.notTrace = append(t.notTrace, model.Unavailable{What: ev.system + ":" + ev.name, Why: "not in this kernel (needs " + ev.needs + ")"})
+			continue
+		}
+		fm, err := kernel.ParseTraceFormat(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("trace: %s: %w", p, err)
+		}
+		switch ev.name {
+		case "kfree_skb":
+			k := &traceKfree{id: fm.ID}
+			var ok bool
+			if k.location, ok = fm.Field("location"); !ok {
+				return fmt.Errorf("trace: %s: no location field", p)
+			}
+			if k.reason, ok = fm.Field("reason"); ok {
+				k.reasons = fm.Symbolic["reason"]
+				if k.reasons == nil {
+					k.reasons = map[uint64]string{}
+				}
+			} else {
+				t.notTrace = append(t.notTrace, model.Unavailable{What: "skb drop reasons", Why: "skb:kfree_skb has no reason field (needs Linux 5.17+)"})
+			}
+			t.kfree = k
+		case "mm_vmscan_direct_reclaim_begin":
+			t.reclaimB = fm.ID
+		case "mm_vmscan_direct_reclaim_end":
+			t.reclaimE = fm.ID
+		case "mm_compaction_begin":
+			t.compactB = fm.ID
+		case "mm_compaction_end":
+			t.compactE = fm.ID
+		case "mm_page_alloc_extfrag":
+			t.extfrag, t.haveExtfrg = fm.ID, true
+		}
+		t.events = append(t.events, ev.system+":"+ev.name)
+	}
+	if len(t.events) == 0 {
+		return &TraceUnavailable{"none of the tracepoints is in this kernel (needs CONFIG_TRACEPOINTS)"}
+	}
+	return nil
+}
+
+// configure sizes our instance's buffers, sets its clock and enables the events.
+func (t *Tracer) configure() error {
+	w := func(name, v string) error {
+		return os.WriteFile(filepath.Join(t.instance, name), []byte(v), 0)
+	}
+	if err := w("buffer_size_kb", strconv.Itoa(traceBufferKB)); err != nil {
+		return fmt.Errorf("trace: instance buffer_size_kb: %w", err)
+	}
+	// mono: one clock for every CPU, so a stall that began on one CPU and ended on another
+	// is timed right (the default "local" clock is per CPU). Absent before 3.10: keep local.
+	if err := w("trace_clock", "mono"); err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("trace: instance trace_clock: %w", err)
+	}
+	for _, e := range t.events {
+		sys, name, _ := strings.Cut(e, ":")
+		if err := w(filepath.Join("events", sys, name, "enable"), "1"); err != nil {
+			return fmt.Errorf("trace: enable %s: %w", e, err)
+		}
+	}
+	return nil
+}
+
+// abort removes what StartTrace made after a failure.
+func (t *Tracer) abort() {
+	err := restoreTrace(t.instance, t.mounted, traceGuardBusyWait)
+	if t.guard != nil {
+		t.guard.Release(err == nil, traceGuardBusyWait)
+	}
+}
+
+// startReaders starts one reader per CPU (raw) or one for trace_pipe (text).
+func (t *Tracer) startReaders() error {
+	if t.opt.Mechanism == TraceMechanismText {
+		fd, err := unix.Open(filepath.Join(t.instance, "trace_pipe"), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("trace: %w", err)
+		}
+		t.wg.Add(1)
+		go t.readText(fd)
+		return nil
+	}
+	cpus, err := filepath.Glob(filepath.Join(t.instance, "per_cpu", "cpu*"))
+	if err != nil || len(cpus) == 0 {
+		return fmt.Errorf("trace: no per_cpu buffers in %s", t.instance)
+	}
+	pageSize := os.Getpagesize()
+	if b, err := os.ReadFile(filepath.Join(t.instance, "buffer_subbuf_size_kb")); err == nil {
+		// 6.8+: the sub-buffer ("page") may be larger than a page.
+		if kb, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && kb > 0 {
+			pageSize = kb << 10
+		}
+	}
+	var fds []int
+	for _, c := range cpus {
+		fd, err := unix.Open(filepath.Join(c, "trace_pipe_raw"), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			for _, f := range fds {
+				unix.Close(f)
+			}
+			return fmt.Errorf("trace: %w", err)
+		}
+		fds = append(fds, fd)
+	}
+	for _, fd := range fds {
+		t.wg.Add(1)
+		go t.readRaw(fd, pageSize)
+	}
+	return nil
+}
+
+// drain reads fd until it has nothing (EAGAIN), handing each read to use; false when the
+// window ended and the last drain after it was done.
+func (t *Tracer) pump(fd int, buf []byte, use func([]byte)) {
+	defer t.wg.Done()
+	defer unix.Close(fd)
+	final := false
+	for {
+		for {
+			n, err := unix.Read(fd, buf)
+			if n > 0 {
+				use(buf[:n])
+				continue
+			}
+			if err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR) {
+				t.mu.Lock()
+				t.readErr = err
+				t.mu.Unlock()
+				return
+			}
+			if err == nil || errors.Is(err, unix.EAGAIN) {
+				break
+			}
+		}
+		if final {
+			return
+		}
+		select {
+		case <-t.stop:
+			final = true // tracing is off: one more drain reads what is left
+		case <-time.After(tracePoll):
+		}
+	}
+}
+
+func (t *Tracer) readRaw(fd, pageSize int) {
+	local := traceAgg{byReason: map[uint64]uint64{}, byLoc: map[uint64]uint64{}}
+	t.pump(fd, make([]byte, pageSize), func(b []byte) {
+		p, err := kernel.ParseTracePage(t.page, b, func(ts uint64, rec []byte) { t.decode(&local, ts, rec) })
+		if err != nil {
+			t.mu.Lock()
+			t.readErr = err
+			t.mu.Unlock()
+		}
+		if p.Missed {
+			local.missed += max(p.MissedCount, 1)
+		}
+	})
+	t.merge(&local)
+}
+
+// decode counts one binary record.
+func (t *Tracer) decode(a *traceAgg, ts uint64, rec []byte) {
+	if len(rec) < 8 {
+		return
+	}
+	a.events++
+	id := binary.NativeEndian.Uint16(rec) // common_type
+	switch {
+	case t.kfree != nil && id == t.kfree.id:
+		a.drops++
+		if loc, ok := t.kfree.location.Uint(rec); ok {
+			a.byLoc[loc]++
+		}
+		if t.kfree.reasons != nil {
+			if r, ok := t.kfree.reason.Uint(rec); ok {
+				a.byReason[r]++
+			}
+		}
+	case t.haveExtfrg && id == t.extfrag:
+		a.extfrag++
+	case id == t.reclaimB || id == t.reclaimE || id == t.compactB || id == t.compactE:
+		// common_pid at offset 4 in every era (struct trace_entry, include/linux/trace_events.h)
+		pid := int(int32(binary.NativeEndian.Uint32(rec[4:8])))
+		kind := byte('r')
+		if id == t.compactB || id == t.compactE {
+			kind = 'c'
+		}
+		a.stalls = append(a.stalls, traceStallEvent{ts: ts, pid: pid, kind: kind, begin: id == t.reclaimB || id == t.compactB})
+	}
+}
+
+func (t *Tracer) merge(l *traceAgg) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.agg.drops += l.drops
+	t.agg.extfrag += l.extfrag
+	t.agg.missed += l.missed
+	t.agg.events += l.events
+	for k, v := range l.byReason {
+		t.agg.byReason[k] += v
+	}
+	for k, v := range l.byLoc {
+		t.agg.byLoc[k] += v
+	}
+	for k, v := range l.byName {
+		t.agg.byName[k] += v
+	}
+	for k, v := range l.byLocName {
+		t.agg.byLocName[k] += v
+	}
+	t.agg.stalls = append(t.agg.stalls, l.stalls...)
+}
+
+// readText reads trace_pipe's text (the mechanism kept for the measurement).
+func (t *Tracer) readText(fd int) {
+	local := traceAgg{byName: map[string]uint64{}, byLocName: map[string]uint64{}}
+	var rest []byte
+	t.pump(fd, make([]byte, 64<<10), func(b []byte) {
+		rest = append(rest, b...)
+		for {
+			i := bytes.IndexByte(rest, '\n')
+			if i < 0 {
+				break
+			}
+			t.decodeText(&local, rest[:i])
+			rest = rest[i+1:]
+		}
+		rest = append([]byte(nil), rest...)
+	})
+	t.merge(&local)
+}
+
+// decodeText counts one trace_pipe line:
+// "  <idle>-0  [001] ..s1.  1234.567890: kfree_skb: skbaddr=... location=udp_queue_rcv_one_skb+0x1a5/0x4c0 reason: SOCKET_RCVBUFF"
+func (t *Tracer) decodeText(a *traceAgg, line []byte) {
+	colon := bytes.Index(line, []byte(": "))
+	if colon < 0 {
+		return
+	}
+	head, body := line[:colon], line[colon+2:]
+	ev, args, ok := bytes.Cut(body, []byte(": "))
+	if !ok {
+		return
+	}
+	a.events++
+	switch string(ev) {
+	case "kfree_skb":
+		a.drops++
+		if _, r, ok := bytes.Cut(args, []byte("reason: ")); ok {
+			a.byName[string(r)]++
+		}
+		if _, l, ok := bytes.Cut(args, []byte("location=")); ok {
+			if sp := bytes.IndexByte(l, ' '); sp >= 0 {
+				l = l[:sp]
+			}
+			if sl := bytes.IndexByte(l, '/'); sl >= 0 {
+				l = l[:sl]
+			}
+			a.byLocName[string(l)]++
+		}
+	case "mm_page_alloc_extfrag":
+		a.extfrag++
+	case "mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end", "mm_compaction_begin", "mm_compaction_end":
+		f := bytes.Fields(head)
+		if len(f) < 2 {
+			return
+		}
+		task := f[0]
+		dash := bytes.LastIndexByte(task, '-')
+		pid, _ := strconv.Atoi(string(task[dash+1:]))
+		sec, err := strconv.ParseFloat(string(f[len(f)-1]), 64)
+		if err != nil {
+			return
+		}
+		kind := byte('r')
+		if bytes.HasPrefix(ev, []byte("mm_compaction")) {
+			kind = 'c'
+		}
+		a.stalls = append(a.stalls, traceStallEvent{ts: uint64(sec * 1e9), pid: pid, kind: kind, begin: bytes.HasSuffix(ev, []byte("_begin"))})
+	}
+}
+
+// Stop ends the window: tracing off, the buffers drained, the instance removed (and tracefs
+// unmounted when it was mounted here), the guard released. It is safe to call twice.
+func (t *Tracer) Stop() (*model.TraceWindow, error) {
+	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		return nil, errors.New("trace: stopped already")
+	}
+	t.stopped = true
+	t.mu.Unlock()
+	dur := time.Since(t.start)
+	offErr := os.WriteFile(filepath.Join(t.instance, "tracing_on"), []byte("0"), 0)
+	close(t.stop)
+	t.wg.Wait()
+	lost := t.lostFromStats()
+	restoreErr := restoreTrace(t.instance, t.mounted, traceGuardBusyWait)
+	t.guard.Release(restoreErr == nil, traceGuardBusyWait)
+	if restoreErr != nil {
+		return nil, fmt.Errorf("trace: restoring: %w", restoreErr)
+	}
+	if offErr != nil {
+		return nil, fmt.Errorf("trace: %w", offErr)
+	}
+	w := t.window(dur, lost)
+	return w, t.readErr
+}
+
+// lostFromStats reads each CPU's "overrun" and "dropped events" of our instance (events
+// overwritten or refused because the buffer was full, kernel/trace/trace.c
+// tracing_stats_read).
+func (t *Tracer) lostFromStats() uint64 {
+	var lost uint64
+	stats, _ := filepath.Glob(filepath.Join(t.instance, "per_cpu", "cpu*", "stats"))
+	for _, p := range stats {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			k, v, ok := strings.Cut(sc.Text(), ":")
+			if !ok || (k != "overrun" && k != "dropped events") {
+				continue
+			}
+			if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil {
+				lost += n
+			}
+		}
+	}
+	return lost
+}
+
+// window turns the counts into the Timeline's evidence.
+func (t *Tracer) window(dur time.Duration, lost uint64) *model.TraceWindow {
+	a := &t.agg
+	w := &model.TraceWindow{Start: t.start, Duration: dur, Events: t.events, DropsTotal: a.drops, Lost: max(lost, a.missed), NotTraced: t.notTrace}
+	if t.opt.Mechanism == TraceMechanismText {
+		w.Mechanism = "tracefs instance, text of trace_pipe"
+		w.Reasons = t.kfree != nil && t.kfree.reasons != nil
+		if w.Reasons {
+			w.Drops = model.SortCounts(a.byName, 0)
+		}
+		w.Locations, w.LocationsNamed = model.SortCounts(a.byLocName, traceTopLocations), true
+	} else {
+		w.Mechanism = "tracefs instance, per-CPU binary buffers (trace_pipe_raw)"
+		if t.kfree != nil && t.kfree.reasons != nil {
+			w.Reasons = true
+			names := map[string]uint64{}
+			for r, n := range a.byReason {
+				name, ok := t.kfree.reasons[r]
+				if !ok {
+					name = fmt.Sprintf("reason %d", r)
+				}
+				names[name] += n
+			}
+			w.Drops = model.SortCounts(names, 0)
+		}
+		w.Locations, w.LocationsNamed = t.locations()
+	}
+	if t.reclaimB != 0 && t.reclaimE != 0 {
+		w.Reclaim = pairStalls(a.stalls, 'r')
+	}
+	if t.compactB != 0 && t.compactE != 0 {
+		w.Compaction = pairStalls(a.stalls, 'c')
+	}
+	if t.haveExtfrg {
+		n := a.extfrag
+		w.Extfrag = &n
+	}
+	return w
+}
+
+// locations names the top drop locations through /proc/kallsyms.
+func (t *Tracer) locations() ([]model.TraceCount, bool) {
+	if len(t.agg.byLoc) == 0 {
+		return nil, true
+	}
+	var syms *kernel.Kallsyms
+	if f, err := os.Open("/proc/kallsyms"); err == nil {
+		syms, _ = kernel.ParseKallsyms(bufio.NewReaderSize(f, 256<<10))
+		f.Close()
+	}
+	named := syms.Len() > 0
+	m := map[string]uint64{}
+	for addr, n := range t.agg.byLoc {
+		name := syms.Name(addr)
+		if name == "" {
+			name = fmt.Sprintf("0x%x", addr)
+		}
+		m[name] += n
+	}
+	return model.SortCounts(m, traceTopLocations), named
+}
+
+// pairStalls times each task's begin→end pairs of one kind, in time order.
+func pairStalls(evs []traceStallEvent, kind byte) *model.TraceStalls {
+	var mine []traceStallEvent
+	for _, e := range evs {
+		if e.kind == kind {
+			mine = append(mine, e)
+		}
+	}
+	sort.SliceStable(mine, func(i, j int) bool { return mine[i].ts < mine[j].ts })
+	s := &model.TraceStalls{}
+	open := map[int]uint64{}
+	tasks := map[int]*model.TraceTask{}
+	for _, e := range mine {
+		if e.begin {
+			open[e.pid] = e.ts
+			continue
+		}
+		b, ok := open[e.pid]
+		if !ok || e.ts < b {
+			continue // its begin was before the window
+		}
+		delete(open, e.pid)
+		d := time.Duration(e.ts - b)
+		s.Count++
+		s.Total += d
+		s.Max = max(s.Max, d)
+		tk := tasks[e.pid]
+		if tk == nil {
+			tk = &model.TraceTask{PID: e.pid, Comm: taskComm(e.pid)}
+			tasks[e.pid] = tk
+		}
+		tk.Count++
+		tk.Total += d
+		tk.Max = max(tk.Max, d)
+	}
+	s.Open = len(open)
+	for _, tk := range tasks {
+		s.Tasks = append(s.Tasks, *tk)
+	}
+	sort.Slice(s.Tasks, func(i, j int) bool {
+		if s.Tasks[i].Total != s.Tasks[j].Total {
+			return s.Tasks[i].Total > s.Tasks[j].Total
+		}
+		return s.Tasks[i].PID < s.Tasks[j].PID
+	})
+	if len(s.Tasks) > 10 {
+		s.Tasks = s.Tasks[:10]
+	}
+	return s
+}
+
+func taskComm(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
