@@ -42,8 +42,10 @@ type TraceWindow struct {
 
 // TraceCount is one name and how many events had it.
 type TraceCount struct {
-	Name  string `json:"name"`
-	Count uint64 `json:"count"`
+	Name string `json:"name"`
+	// Reason is the drop reason of a location's count (drop_locations only).
+	Reason string `json:"reason,omitempty"`
+	Count  uint64 `json:"count"`
 }
 
 // TraceStalls times a begin/end tracepoint pair per task: the time between a task's begin
@@ -82,17 +84,17 @@ func (w *TraceWindow) DropsFor(reasons ...string) (uint64, bool) {
 	return n, true
 }
 
-// SortCounts orders counts largest first, then by name, and keeps at most n (n ≤ 0: all).
-func SortCounts(m map[string]uint64, n int) []TraceCount {
-	out := make([]TraceCount, 0, len(m))
-	for k, v := range m {
-		out = append(out, TraceCount{Name: k, Count: v})
-	}
+// SortCounts orders counts largest first, then by name and reason, and keeps at most n
+// (n ≤ 0: all).
+func SortCounts(out []TraceCount, n int) []TraceCount {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {
 			return out[i].Count > out[j].Count
 		}
-		return out[i].Name < out[j].Name
+		if out[i].Name != out[j].Name {
+			return out[i].Name < out[j].Name
+		}
+		return out[i].Reason < out[j].Reason
 	})
 	if n > 0 && len(out) > n {
 		out = out[:n]

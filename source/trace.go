@@ -114,9 +114,9 @@ type traceKfree struct {
 type traceAgg struct {
 	drops     uint64
 	byReason  map[uint64]uint64
-	byLoc     map[uint64]uint64
-	byName    map[string]uint64 // text reader: reasons by name
-	byLocName map[string]uint64 // text reader: locations as the kernel printed them
+	byLoc     map[[2]uint64]uint64 // by reason and location address
+	byName    map[string]uint64    // text reader: reasons by name
+	byLocName map[[2]string]uint64 // text reader: by reason and location as the kernel printed it
 	stalls    []traceStallEvent
 	extfrag   uint64
 	missed    uint64
@@ -146,8 +146,8 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 		return nil, fmt.Errorf("trace mechanism %q: raw or text", opt.Mechanism)
 	}
 	t := &Tracer{opt: opt, stop: make(chan struct{})}
-	t.agg.byReason, t.agg.byLoc = map[uint64]uint64{}, map[uint64]uint64{}
-	t.agg.byName, t.agg.byLocName = map[string]uint64{}, map[string]uint64{}
+	t.agg.byReason, t.agg.byLoc = map[uint64]uint64{}, map[[2]uint64]uint64{}
+	t.agg.byName, t.agg.byLocName = map[string]uint64{}, map[[2]string]uint64{}
 	if err := t.findMount(); err != nil {
 		return nil, err
 	}
@@ -464,7 +464,7 @@ func (t *Tracer) pump(fd int, buf []byte, use func([]byte)) {
 }
 
 func (t *Tracer) readRaw(fd, pageSize int) {
-	local := traceAgg{byReason: map[uint64]uint64{}, byLoc: map[uint64]uint64{}}
+	local := traceAgg{byReason: map[uint64]uint64{}, byLoc: map[[2]uint64]uint64{}}
 	t.pump(fd, make([]byte, pageSize), func(b []byte) {
 		p, err := kernel.ParseTracePage(t.page, b, func(ts uint64, rec []byte) { t.decode(&local, ts, rec) })
 		if err != nil {
@@ -489,13 +489,13 @@ func (t *Tracer) decode(a *traceAgg, ts uint64, rec []byte) {
 	switch {
 	case t.kfree != nil && id == t.kfree.id:
 		a.drops++
-		if loc, ok := t.kfree.location.Uint(rec); ok {
-			a.byLoc[loc]++
-		}
+		var r uint64
 		if t.kfree.reasons != nil {
-			if r, ok := t.kfree.reason.Uint(rec); ok {
-				a.byReason[r]++
-			}
+			r, _ = t.kfree.reason.Uint(rec)
+			a.byReason[r]++
+		}
+		if loc, ok := t.kfree.location.Uint(rec); ok {
+			a.byLoc[[2]uint64{r, loc}]++
 		}
 	case t.haveExtfrg && id == t.extfrag:
 		a.extfrag++
@@ -534,7 +534,7 @@ func (t *Tracer) merge(l *traceAgg) {
 
 // readText reads trace_pipe's text (the mechanism kept for the measurement).
 func (t *Tracer) readText(fd int) {
-	local := traceAgg{byName: map[string]uint64{}, byLocName: map[string]uint64{}}
+	local := traceAgg{byName: map[string]uint64{}, byLocName: map[[2]string]uint64{}}
 	var rest []byte
 	t.pump(fd, make([]byte, 64<<10), func(b []byte) {
 		rest = append(rest, b...)
@@ -567,8 +567,10 @@ func (t *Tracer) decodeText(a *traceAgg, line []byte) {
 	switch string(ev) {
 	case "kfree_skb":
 		a.drops++
+		var reason string
 		if _, r, ok := bytes.Cut(args, []byte("reason: ")); ok {
-			a.byName[string(r)]++
+			reason = string(r)
+			a.byName[reason]++
 		}
 		if _, l, ok := bytes.Cut(args, []byte("location=")); ok {
 			if sp := bytes.IndexByte(l, ' '); sp >= 0 {
@@ -577,7 +579,7 @@ func (t *Tracer) decodeText(a *traceAgg, line []byte) {
 			if sl := bytes.IndexByte(l, '/'); sl >= 0 {
 				l = l[:sl]
 			}
-			a.byLocName[string(l)]++
+			a.byLocName[[2]string{reason, string(l)}]++
 		}
 	case "mm_page_alloc_extfrag":
 		a.extfrag++
@@ -661,22 +663,23 @@ func (t *Tracer) window(dur time.Duration, lost uint64) *model.TraceWindow {
 		w.Mechanism = "tracefs instance, text of trace_pipe"
 		w.Reasons = t.kfree != nil && t.kfree.reasons != nil
 		if w.Reasons {
-			w.Drops = model.SortCounts(a.byName, 0)
+			for r, n := range a.byName {
+				w.Drops = append(w.Drops, model.TraceCount{Name: r, Count: n})
+			}
+			w.Drops = model.SortCounts(w.Drops, 0)
 		}
-		w.Locations, w.LocationsNamed = model.SortCounts(a.byLocName, traceTopLocations), true
+		for k, n := range a.byLocName {
+			w.Locations = append(w.Locations, model.TraceCount{Name: k[1], Reason: k[0], Count: n})
+		}
+		w.Locations, w.LocationsNamed = model.SortCounts(w.Locations, traceTopLocations), true
 	} else {
 		w.Mechanism = "tracefs instance, per-CPU binary buffers (trace_pipe_raw)"
 		if t.kfree != nil && t.kfree.reasons != nil {
 			w.Reasons = true
-			names := map[string]uint64{}
 			for r, n := range a.byReason {
-				name, ok := t.kfree.reasons[r]
-				if !ok {
-					name = fmt.Sprintf("reason %d", r)
-				}
-				names[name] += n
+				w.Drops = append(w.Drops, model.TraceCount{Name: t.reasonName(r), Count: n})
 			}
-			w.Drops = model.SortCounts(names, 0)
+			w.Drops = model.SortCounts(w.Drops, 0)
 		}
 		w.Locations, w.LocationsNamed = t.locations()
 	}
@@ -704,15 +707,28 @@ func (t *Tracer) locations() ([]model.TraceCount, bool) {
 		f.Close()
 	}
 	named := syms.Len() > 0
-	m := map[string]uint64{}
-	for addr, n := range t.agg.byLoc {
-		name := syms.Name(addr)
+	var out []model.TraceCount
+	for k, n := range t.agg.byLoc {
+		name := syms.Name(k[1])
 		if name == "" {
-			name = fmt.Sprintf("0x%x", addr)
+			name = fmt.Sprintf("0x%x", k[1])
 		}
-		m[name] += n
+		c := model.TraceCount{Name: name, Count: n}
+		if t.kfree.reasons != nil {
+			c.Reason = t.reasonName(k[0])
+		}
+		out = append(out, c)
 	}
-	return model.SortCounts(m, traceTopLocations), named
+	return model.SortCounts(out, traceTopLocations), named
+}
+
+// reasonName names a drop reason by the kernel's own table; a value the table lacks is
+// kept as a number.
+func (t *Tracer) reasonName(r uint64) string {
+	if name, ok := t.kfree.reasons[r]; ok {
+		return name
+	}
+	return fmt.Sprintf("reason %d", r)
 }
 
 // pairStalls times each task's begin→end pairs of one kind, in time order.

@@ -1,7 +1,6 @@
 package source_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,9 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"headroom/lab/netlab"
-	"headroom/lab/netlab/netlabtest"
 	"headroom/source"
+	"headroom/source/tracetest"
 )
 
 // Root tests of the traced window: a UDP flood into a 4 KiB receive buffer inside a lab
@@ -24,119 +22,9 @@ import (
 // every tracing setting, the global ones and its own instance, as it found them: after a
 // normal stop, and after a SIGKILL of the traced process (its guard restores).
 
-// needTrace skips unless this process can trace: root, namespaces, and tracefs with the
-// skb:kfree_skb reason field.
-func needTrace(t *testing.T) {
-	t.Helper()
-	netlabtest.NeedRoot(t)
-	tr, err := source.StartTrace(source.TraceOptions{})
-	var na *source.TraceUnavailable
-	if errors.As(err, &na) {
-		t.Skipf("trace: not available here: %s", na.Why)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := tr.Stop()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !w.Reasons {
-		t.Skip("trace: skb:kfree_skb has no reason field here (needs Linux 5.17+)")
-	}
-}
-
-// udpFlood floods a 4 KiB receive buffer that is never read, inside a lab namespace, at pps.
-// rcvbuf reads the namespace's Udp RcvbufErrors.
-func udpFlood(t *testing.T, pps int) (stop func() (sent int64), rcvbuf func() int64) {
-	t.Helper()
-	h, err := netlabtest.Lab(t).AddHost("t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := netlab.ListenUDP(h, "127.0.0.1:9", netlab.UDPSink{RcvBuf: 4096, Pause: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := netlab.StartUDPFlood(context.Background(), h, "127.0.0.1:9", netlab.UDPFlood{PPS: pps, Bytes: 64})
-	if err != nil {
-		r.Close()
-		t.Fatal(err)
-	}
-	rcvbuf = func() int64 {
-		g, err := h.NetStat()
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, ok := g.Get("Udp", "RcvbufErrors")
-		if !ok {
-			t.Fatal("no Udp RcvbufErrors in the namespace's /proc/net/snmp")
-		}
-		return v
-	}
-	return func() int64 { s.Stop(); r.Close(); return s.Sent() }, rcvbuf
-}
-
-// tracingState is every tracing setting outside our instances: each event's enable, filter
-// and trigger, and the top files, read from a tracefs mount.
-func tracingState(t *testing.T, mount string) map[string]string {
-	t.Helper()
-	st := map[string]string{}
-	for _, f := range []string{"tracing_on", "buffer_size_kb", "current_tracer", "trace_clock", "set_event", "tracing_cpumask", "trace_options"} {
-		b, err := os.ReadFile(filepath.Join(mount, f))
-		if err == nil {
-			st[f] = string(b)
-		}
-	}
-	for _, pat := range []string{"events/*/*/enable", "events/*/*/filter", "events/*/*/trigger", "events/*/enable", "events/*/filter"} {
-		ps, _ := filepath.Glob(filepath.Join(mount, pat))
-		for _, p := range ps {
-			b, err := os.ReadFile(p)
-			if err == nil {
-				st[strings.TrimPrefix(p, mount)] = string(b)
-			}
-		}
-	}
-	if len(st) < 100 {
-		t.Fatalf("read only %d tracing settings under %s", len(st), mount)
-	}
-	return st
-}
-
-func tracefsMountsNow(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range strings.Split(string(b), "\n") {
-		if _, post, ok := strings.Cut(l, " - "); ok && strings.HasPrefix(post, "tracefs ") {
-			out = append(out, strings.Fields(l)[4])
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// viewMount returns a tracefs mount to look through: an existing one, or one of the test's
-// own (removed at the end).
-func viewMount(t *testing.T) string {
-	t.Helper()
-	if m := tracefsMountsNow(t); len(m) > 0 {
-		return m[0]
-	}
-	dir := t.TempDir()
-	if err := unix.Mount("nodev", dir, "tracefs", 0, ""); err != nil {
-		t.Fatalf("mount tracefs: %v", err)
-	}
-	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
-	return dir
-}
-
 func TestTraceCountsRcvbuffDropsAndRestores(t *testing.T) {
-	needTrace(t)
-	mounts0 := tracefsMountsNow(t)
+	tracetest.Need(t)
+	mounts0 := tracetest.Mounts(t)
 	// A window with nothing mounted first (the usual case here): it mounts and unmounts.
 	if len(mounts0) == 0 {
 		tr, err := source.StartTrace(source.TraceOptions{})
@@ -146,13 +34,13 @@ func TestTraceCountsRcvbuffDropsAndRestores(t *testing.T) {
 		if _, err := tr.Stop(); err != nil {
 			t.Fatal(err)
 		}
-		if m := tracefsMountsNow(t); !slices.Equal(m, mounts0) {
+		if m := tracetest.Mounts(t); !slices.Equal(m, mounts0) {
 			t.Fatalf("tracefs mounts after the window: %v, before: %v", m, mounts0)
 		}
 	}
-	view := viewMount(t)
-	before := tracingState(t, view)
-	stop, rcvbuf := udpFlood(t, 20000)
+	view := tracetest.View(t)
+	before := tracetest.State(t, view)
+	stop, rcvbuf := tracetest.Flood(t, 20000)
 	tr, err := source.StartTrace(source.TraceOptions{})
 	if err != nil {
 		stop()
@@ -180,15 +68,7 @@ func TestTraceCountsRcvbuffDropsAndRestores(t *testing.T) {
 	if _, err := os.Stat(inst); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("instance %s left behind: %v", inst, err)
 	}
-	after := tracingState(t, view)
-	for k, v := range before {
-		if after[k] != v {
-			t.Errorf("%s changed: %q, was %q", k, after[k], v)
-		}
-	}
-	if len(after) != len(before) {
-		t.Errorf("%d tracing settings after, %d before", len(after), len(before))
-	}
+	tracetest.SameState(t, before, tracetest.State(t, view))
 }
 
 // TestTraceChild is the traced process of TestTraceGuardRestoresAfterSIGKILL (it runs only
@@ -207,11 +87,11 @@ func TestTraceChild(t *testing.T) {
 }
 
 func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
-	needTrace(t)
-	mounts0 := tracefsMountsNow(t)
+	tracetest.Need(t)
+	mounts0 := tracetest.Mounts(t)
 	var before map[string]string
 	if len(mounts0) > 0 {
-		before = tracingState(t, mounts0[0])
+		before = tracetest.State(t, mounts0[0])
 	}
 	cmd := exec.Command("/proc/self/exe", "-test.run=^TestTraceChild$", "-test.v")
 	cmd.Env = append(os.Environ(), "HEADROOM_TRACE_TEST_CHILD=1")
@@ -260,8 +140,8 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 			t.Fatal("the child did not start tracing in 20 s")
 		}
 	}
-	if len(mounts0) == 0 && len(tracefsMountsNow(t)) != 1 {
-		t.Errorf("the child did not mount tracefs: %v", tracefsMountsNow(t))
+	if len(mounts0) == 0 && len(tracetest.Mounts(t)) != 1 {
+		t.Errorf("the child did not mount tracefs: %v", tracetest.Mounts(t))
 	}
 	if err := cmd.Process.Signal(unix.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -271,7 +151,7 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 	inst := fmt.Sprintf("instances/headroom-%d", pid)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		m := tracefsMountsNow(t)
+		m := tracetest.Mounts(t)
 		gone := slices.Equal(m, mounts0)
 		if gone && len(m) > 0 {
 			_, err := os.Stat(filepath.Join(m[0], inst))
@@ -285,16 +165,11 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	view := viewMount(t)
+	view := tracetest.View(t)
 	if _, err := os.Stat(filepath.Join(view, inst)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("instance %s left after SIGKILL: %v", inst, err)
 	}
 	if before != nil {
-		after := tracingState(t, view)
-		for k, v := range before {
-			if after[k] != v {
-				t.Errorf("%s changed: %q, was %q", k, after[k], v)
-			}
-		}
+		tracetest.SameState(t, before, tracetest.State(t, view))
 	}
 }
