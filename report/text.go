@@ -337,6 +337,12 @@ func writeTrace(p *printer, w *model.TraceWindow) {
 	}{{"direct reclaim", w.Reclaim}, {"compaction", w.Compaction}} {
 		if s.st != nil {
 			p.f("  %s: %d stalls, %v in all, longest %v\n", s.what, s.st.Count, s.st.Total.Round(time.Microsecond), s.st.Max.Round(time.Microsecond))
+			for i, tk := range s.st.Tasks {
+				if i == 3 {
+					break
+				}
+				p.f("    %s[%d]: %d, %v in all, longest %v\n", tk.Comm, tk.PID, tk.Count, tk.Total.Round(time.Microsecond), tk.Max.Round(time.Microsecond))
+			}
 		}
 	}
 	if w.Extfrag != nil {

@@ -118,6 +118,7 @@ type traceAgg struct {
 	byName    map[string]uint64    // text reader: reasons by name
 	byLocName map[[2]string]uint64 // text reader: by reason and location as the kernel printed it
 	stalls    []traceStallEvent
+	comms     map[int]string // stalled tasks' names, read when their stall began
 	extfrag   uint64
 	missed    uint64
 	events    uint64
@@ -506,7 +507,24 @@ func (t *Tracer) decode(a *traceAgg, ts uint64, rec []byte) {
 		if id == t.compactB || id == t.compactE {
 			kind = 'c'
 		}
-		a.stalls = append(a.stalls, traceStallEvent{ts: ts, pid: pid, kind: kind, begin: id == t.reclaimB || id == t.compactB})
+		begin := id == t.reclaimB || id == t.compactB
+		a.stalls = append(a.stalls, traceStallEvent{ts: ts, pid: pid, kind: kind, begin: begin})
+		a.nameTask(pid, begin)
+	}
+}
+
+// nameTask reads a stalled task's name while it is still stalled (the reader runs every
+// tracePoll; a short-lived task is gone by the end of the window). Stalls are rare next to
+// drops, so the read costs nothing at a flood.
+func (a *traceAgg) nameTask(pid int, begin bool) {
+	if !begin {
+		return
+	}
+	if a.comms == nil {
+		a.comms = map[int]string{}
+	}
+	if _, ok := a.comms[pid]; !ok {
+		a.comms[pid] = taskComm(pid)
 	}
 }
 
@@ -530,6 +548,14 @@ func (t *Tracer) merge(l *traceAgg) {
 		t.agg.byLocName[k] += v
 	}
 	t.agg.stalls = append(t.agg.stalls, l.stalls...)
+	for p, c := range l.comms {
+		if c != "" || t.agg.comms == nil || t.agg.comms[p] == "" {
+			if t.agg.comms == nil {
+				t.agg.comms = map[int]string{}
+			}
+			t.agg.comms[p] = c
+		}
+	}
 }
 
 // readText reads trace_pipe's text (the mechanism kept for the measurement).
@@ -599,7 +625,9 @@ func (t *Tracer) decodeText(a *traceAgg, line []byte) {
 		if bytes.HasPrefix(ev, []byte("mm_compaction")) {
 			kind = 'c'
 		}
-		a.stalls = append(a.stalls, traceStallEvent{ts: uint64(sec * 1e9), pid: pid, kind: kind, begin: bytes.HasSuffix(ev, []byte("_begin"))})
+		begin := bytes.HasSuffix(ev, []byte("_begin"))
+		a.stalls = append(a.stalls, traceStallEvent{ts: uint64(sec * 1e9), pid: pid, kind: kind, begin: begin})
+		a.nameTask(pid, begin)
 	}
 }
 
@@ -617,7 +645,9 @@ func (t *Tracer) Stop() (*model.TraceWindow, error) {
 	offErr := os.WriteFile(filepath.Join(t.instance, "tracing_on"), []byte("0"), 0)
 	close(t.stop)
 	t.wg.Wait()
-	lost := t.lostFromStats()
+	// The window is counted before the instance goes: it reads the instance's stats, and
+	// saved_cmdlines through our mount.
+	w := t.window(dur, t.lostFromStats())
 	restoreErr := restoreTrace(t.instance, t.mounted, traceGuardBusyWait)
 	t.guard.Release(restoreErr == nil, traceGuardBusyWait)
 	if restoreErr != nil {
@@ -626,7 +656,6 @@ func (t *Tracer) Stop() (*model.TraceWindow, error) {
 	if offErr != nil {
 		return nil, fmt.Errorf("trace: %w", offErr)
 	}
-	w := t.window(dur, lost)
 	return w, t.readErr
 }
 
@@ -683,11 +712,12 @@ func (t *Tracer) window(dur time.Duration, lost uint64) *model.TraceWindow {
 		}
 		w.Locations, w.LocationsNamed = t.locations()
 	}
+	comm := t.comms()
 	if t.reclaimB != 0 && t.reclaimE != 0 {
-		w.Reclaim = pairStalls(a.stalls, 'r')
+		w.Reclaim = pairStalls(a.stalls, 'r', comm)
 	}
 	if t.compactB != 0 && t.compactE != 0 {
-		w.Compaction = pairStalls(a.stalls, 'c')
+		w.Compaction = pairStalls(a.stalls, 'c', comm)
 	}
 	if t.haveExtfrg {
 		n := a.extfrag
@@ -731,8 +761,37 @@ func (t *Tracer) reasonName(r uint64) string {
 	return fmt.Sprintf("reason %d", r)
 }
 
+// comms names the tasks of the stalls: what the reader read when the stall began, then
+// /proc/PID/comm, else the
+// kernel's saved_cmdlines (read only; kept by every instance's events,
+// kernel/trace/trace_sched_switch.c tracing_record_cmdline), read at the end of the window
+// and only when a task is already gone.
+func (t *Tracer) comms() func(pid int) string {
+	var saved map[int]string
+	return func(pid int) string {
+		if c := t.agg.comms[pid]; c != "" {
+			return c
+		}
+		if c := taskComm(pid); c != "" {
+			return c
+		}
+		if saved == nil {
+			saved = map[int]string{}
+			if b, err := os.ReadFile(filepath.Join(t.mount, "saved_cmdlines")); err == nil {
+				for _, l := range strings.Split(string(b), "\n") {
+					p, c, ok := strings.Cut(l, " ")
+					if n, err := strconv.Atoi(p); ok && err == nil {
+						saved[n] = c
+					}
+				}
+			}
+		}
+		return saved[pid]
+	}
+}
+
 // pairStalls times each task's begin→end pairs of one kind, in time order.
-func pairStalls(evs []traceStallEvent, kind byte) *model.TraceStalls {
+func pairStalls(evs []traceStallEvent, kind byte, comm func(int) string) *model.TraceStalls {
 	var mine []traceStallEvent
 	for _, e := range evs {
 		if e.kind == kind {
@@ -759,7 +818,7 @@ func pairStalls(evs []traceStallEvent, kind byte) *model.TraceStalls {
 		s.Max = max(s.Max, d)
 		tk := tasks[e.pid]
 		if tk == nil {
-			tk = &model.TraceTask{PID: e.pid, Comm: taskComm(e.pid)}
+			tk = &model.TraceTask{PID: e.pid, Comm: comm(e.pid)}
 			tasks[e.pid] = tk
 		}
 		tk.Count++

@@ -1,0 +1,59 @@
+package source
+
+import (
+	"testing"
+	"time"
+)
+
+// Stalls pair per task in time order, whatever CPU each event was read from; an end
+// without its begin (begun before the window) is not a stall, a begin without its end is
+// open.
+func TestPairStalls(t *testing.T) {
+	ms := uint64(time.Millisecond)
+	evs := []traceStallEvent{
+		{ts: 50 * ms, pid: 7, kind: 'r', begin: true},
+		{ts: 10 * ms, pid: 9, kind: 'r', begin: false}, // began before the window
+		{ts: 20 * ms, pid: 7, kind: 'r', begin: true},
+		{ts: 30 * ms, pid: 7, kind: 'r', begin: false}, // read from another CPU, later
+		{ts: 90 * ms, pid: 7, kind: 'r', begin: false},
+		{ts: 40 * ms, pid: 8, kind: 'r', begin: true},
+		{ts: 45 * ms, pid: 8, kind: 'c', begin: true},
+		{ts: 46 * ms, pid: 8, kind: 'c', begin: false},
+		{ts: 95 * ms, pid: 11, kind: 'r', begin: true}, // still stalled at the end
+	}
+	names := map[int]string{7: "java", 8: "nginx"}
+	s := pairStalls(evs, 'r', func(p int) string { return names[p] })
+	if s.Count != 2 || s.Total != 50*time.Millisecond || s.Max != 40*time.Millisecond || s.Open != 2 {
+		t.Errorf("reclaim %+v", s)
+	}
+	if len(s.Tasks) != 1 || s.Tasks[0].Comm != "java" || s.Tasks[0].Count != 2 {
+		t.Errorf("tasks %+v", s.Tasks)
+	}
+	c := pairStalls(evs, 'c', func(p int) string { return names[p] })
+	if c.Count != 1 || c.Total != time.Millisecond || c.Tasks[0].Comm != "nginx" {
+		t.Errorf("compaction %+v", c)
+	}
+}
+
+// The text mechanism reads trace_pipe's lines as the kernel prints them.
+func TestDecodeText(t *testing.T) {
+	tr := &Tracer{}
+	a := &traceAgg{byName: map[string]uint64{}, byLocName: map[[2]string]uint64{}}
+	for _, l := range []string{
+		"          <idle>-0       [001] ..s2.  9504.277436: kfree_skb: skbaddr=00000000a5b1c1d4 rx_sk=0000000000000000 protocol=2048 location=udp_queue_rcv_one_skb+0x437/0x4f0 reason: SOCKET_RCVBUFF",
+		"   hr-flood-1234    [000] b..1.  9504.277500: kfree_skb: skbaddr=00000000a5b1c1d5 rx_sk=0000000000000000 protocol=2048 location=udp_queue_rcv_one_skb+0x437/0x4f0 reason: SOCKET_RCVBUFF",
+		"            java-4242    [000] .....  9504.300000: mm_vmscan_direct_reclaim_begin: order=0 gfp_flags=GFP_HIGHUSER_MOVABLE",
+		"            java-4242    [001] .....  9504.312500: mm_vmscan_direct_reclaim_end: nr_reclaimed=32",
+		"            java-4242    [001] .....  9504.312600: mm_page_alloc_extfrag: page=000000003a7d4a1b pfn=0x12345 alloc_order=0 fallback_order=9",
+		"garbage",
+	} {
+		tr.decodeText(a, []byte(l))
+	}
+	if a.drops != 2 || a.byName["SOCKET_RCVBUFF"] != 2 || a.byLocName[[2]string{"SOCKET_RCVBUFF", "udp_queue_rcv_one_skb+0x437"}] != 2 || a.extfrag != 1 {
+		t.Errorf("drops %d by reason %v by location %v extfrag %d", a.drops, a.byName, a.byLocName, a.extfrag)
+	}
+	s := pairStalls(a.stalls, 'r', func(int) string { return "" })
+	if s.Count != 1 || s.Max.Round(time.Microsecond) != 12500*time.Microsecond || s.Tasks[0].PID != 4242 {
+		t.Errorf("stalls %+v", s)
+	}
+}
