@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // tracefs: the event format files (events/SYSTEM/NAME/format), the ring buffer's page and
@@ -289,7 +288,7 @@ type TracePage struct {
 
 // hostBigEndian: the event header's bit fields (type_len:5, time_delta:27) are laid out by
 // the compiler, low bits first on a little-endian host.
-var hostBigEndian = func() bool { x := uint16(1); return (*[2]byte)(unsafe.Pointer(&x))[0] == 0 }()
+var hostBigEndian = binary.NativeEndian.Uint16([]byte{0, 1}) == 1
 
 // ParseTracePage walks one page read from trace_pipe_raw and calls each with the time stamp
 // (in the buffer's trace_clock) and the record of every data event. A page shorter than its
