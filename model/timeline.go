@@ -109,6 +109,10 @@ type Timeline struct {
 	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
 	// traced.
 	Trace *TraceWindow `json:"trace,omitempty"`
+	// TraceParts are a recording's traced windows as written (record --trace writes one
+	// every --trace-every); Trace is their sum, and a window of the recording (findings
+	// placed in time) sums the parts that overlap it.
+	TraceParts []TraceWindow `json:"-"`
 }
 
 // CgroupMemory is one pasted memory-cgroup file. Stat holds memory.stat as printed (bytes

@@ -101,3 +101,101 @@ func SortCounts(out []TraceCount, n int) []TraceCount {
 	}
 	return out
 }
+
+// MergeTraces sums traced windows into one (a recording's, written a part at a time):
+// counts and stall times add up, the longest stall is the longest of all, and the span runs
+// from the first part's start over the parts' durations. Nil when there are none.
+func MergeTraces(parts []TraceWindow) *TraceWindow {
+	if len(parts) == 0 {
+		return nil
+	}
+	first := parts[0]
+	w := &TraceWindow{Mechanism: first.Mechanism, Start: first.Start, Events: first.Events, Reasons: true,
+		LocationsNamed: true, NotTraced: first.NotTraced}
+	drops := map[string]uint64{}
+	locs := map[[2]string]uint64{}
+	var ext uint64
+	haveExt := false
+	for _, p := range parts {
+		w.Duration += p.Duration
+		w.DropsTotal += p.DropsTotal
+		w.Lost += p.Lost
+		w.Reasons = w.Reasons && p.Reasons
+		w.LocationsNamed = w.LocationsNamed && p.LocationsNamed
+		for _, d := range p.Drops {
+			drops[d.Name] += d.Count
+		}
+		for _, l := range p.Locations {
+			locs[[2]string{l.Name, l.Reason}] += l.Count
+		}
+		if p.Extfrag != nil {
+			ext += *p.Extfrag
+			haveExt = true
+		}
+		w.Reclaim = mergeStalls(w.Reclaim, p.Reclaim)
+		w.Compaction = mergeStalls(w.Compaction, p.Compaction)
+	}
+	if w.Reasons {
+		for n, c := range drops {
+			w.Drops = append(w.Drops, TraceCount{Name: n, Count: c})
+		}
+		w.Drops = SortCounts(w.Drops, 0)
+	}
+	for k, c := range locs {
+		w.Locations = append(w.Locations, TraceCount{Name: k[0], Reason: k[1], Count: c})
+	}
+	w.Locations = SortCounts(w.Locations, 20)
+	if haveExt {
+		w.Extfrag = &ext
+	}
+	return w
+}
+
+func mergeStalls(a, b *TraceStalls) *TraceStalls {
+	if b == nil {
+		return a
+	}
+	if a == nil {
+		a = &TraceStalls{}
+	}
+	out := &TraceStalls{Count: a.Count + b.Count, Total: a.Total + b.Total, Max: max(a.Max, b.Max), Open: b.Open}
+	tasks := map[int]TraceTask{}
+	for _, t := range append(append([]TraceTask{}, a.Tasks...), b.Tasks...) {
+		x := tasks[t.PID]
+		x.PID, x.Count, x.Total, x.Max = t.PID, x.Count+t.Count, x.Total+t.Total, max(x.Max, t.Max)
+		if t.Comm != "" {
+			x.Comm = t.Comm
+		}
+		tasks[t.PID] = x
+	}
+	for _, t := range tasks {
+		out.Tasks = append(out.Tasks, t)
+	}
+	out.Tasks = TopTasks(out.Tasks)
+	return out
+}
+
+// TopTasks orders tasks by their total stall, longest first, and keeps ten.
+func TopTasks(tasks []TraceTask) []TraceTask {
+	sort.Slice(tasks, func(i, j int) bool {
+		if tasks[i].Total != tasks[j].Total {
+			return tasks[i].Total > tasks[j].Total
+		}
+		return tasks[i].PID < tasks[j].PID
+	})
+	if len(tasks) > 10 {
+		tasks = tasks[:10]
+	}
+	return tasks
+}
+
+// TracesBetween merges the parts that overlap [from, to].
+func TracesBetween(parts []TraceWindow, from, to time.Time) *TraceWindow {
+	var in []TraceWindow
+	for _, p := range parts {
+		if !p.Start.After(to) && !p.Start.Add(p.Duration).Before(from) {
+			in = append(in, p)
+		}
+	}
+	return MergeTraces(in)
+}

@@ -95,6 +95,8 @@ func (b *builder) add(e *Entry) error {
 		tl.Markers = append(tl.Markers, *e.Marker)
 	case len(e.Log) > 0:
 		tl.Log = append(tl.Log, e.Log...)
+	case e.Trace != nil:
+		tl.TraceParts = append(tl.TraceParts, *e.Trace)
 	case len(e.NotAvailable) > 0:
 		for _, u := range e.NotAvailable {
 			if !b.unavail[u.What] {
@@ -117,6 +119,7 @@ func (b *builder) finish() *model.Timeline {
 	}
 	placeMarkers(tl)
 	tl.Segments = phaseSegments(tl)
+	tl.Trace = model.MergeTraces(tl.TraceParts)
 	return tl
 }
 

@@ -95,12 +95,13 @@ type Tracer struct {
 	extfrag    uint16
 	haveExtfrg bool
 
-	stop    chan struct{}
-	wg      sync.WaitGroup
-	mu      sync.Mutex
-	agg     traceAgg
-	readErr error
-	stopped bool
+	stop     chan struct{}
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	agg      traceAgg
+	readErr  error
+	stopped  bool
+	lostSeen uint64 // lost events counted in parts already cut
 }
 
 type traceKfree struct {
@@ -146,9 +147,7 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 	if opt.Mechanism != TraceMechanismRaw && opt.Mechanism != TraceMechanismText {
 		return nil, fmt.Errorf("trace mechanism %q: raw or text", opt.Mechanism)
 	}
-	t := &Tracer{opt: opt, stop: make(chan struct{})}
-	t.agg.byReason, t.agg.byLoc = map[uint64]uint64{}, map[[2]uint64]uint64{}
-	t.agg.byName, t.agg.byLocName = map[string]uint64{}, map[[2]string]uint64{}
+	t := &Tracer{opt: opt, stop: make(chan struct{}), agg: newTraceAgg()}
 	if err := t.findMount(); err != nil {
 		return nil, err
 	}
@@ -430,9 +429,10 @@ func (t *Tracer) startReaders() error {
 	return nil
 }
 
-// drain reads fd until it has nothing (EAGAIN), handing each read to use; false when the
-// window ended and the last drain after it was done.
-func (t *Tracer) pump(fd int, buf []byte, use func([]byte)) {
+// pump reads fd until it has nothing (EAGAIN), handing each read to use, then flushes what
+// it counted into the tracer's counts (so Cut sees it), every tracePoll until the window
+// ends, and drains once more after that.
+func (t *Tracer) pump(fd int, buf []byte, use func([]byte), flush func()) {
 	defer t.wg.Done()
 	defer unix.Close(fd)
 	final := false
@@ -453,6 +453,7 @@ func (t *Tracer) pump(fd int, buf []byte, use func([]byte)) {
 				break
 			}
 		}
+		flush()
 		if final {
 			return
 		}
@@ -464,8 +465,18 @@ func (t *Tracer) pump(fd int, buf []byte, use func([]byte)) {
 	}
 }
 
+func newTraceAgg() traceAgg {
+	return traceAgg{byReason: map[uint64]uint64{}, byLoc: map[[2]uint64]uint64{}, byName: map[string]uint64{}, byLocName: map[[2]string]uint64{}}
+}
+
 func (t *Tracer) readRaw(fd, pageSize int) {
-	local := traceAgg{byReason: map[uint64]uint64{}, byLoc: map[[2]uint64]uint64{}}
+	local := newTraceAgg()
+	flush := func() {
+		if local.events > 0 || local.missed > 0 {
+			t.merge(&local)
+			local = newTraceAgg()
+		}
+	}
 	t.pump(fd, make([]byte, pageSize), func(b []byte) {
 		p, err := kernel.ParseTracePage(t.page, b, func(ts uint64, rec []byte) { t.decode(&local, ts, rec) })
 		if err != nil {
@@ -476,8 +487,7 @@ func (t *Tracer) readRaw(fd, pageSize int) {
 		if p.Missed {
 			local.missed += max(p.MissedCount, 1)
 		}
-	})
-	t.merge(&local)
+	}, flush)
 }
 
 // decode counts one binary record.
@@ -560,7 +570,13 @@ func (t *Tracer) merge(l *traceAgg) {
 
 // readText reads trace_pipe's text (the mechanism kept for the measurement).
 func (t *Tracer) readText(fd int) {
-	local := traceAgg{byName: map[string]uint64{}, byLocName: map[[2]string]uint64{}}
+	local := newTraceAgg()
+	flush := func() {
+		if local.events > 0 {
+			t.merge(&local)
+			local = newTraceAgg()
+		}
+	}
 	var rest []byte
 	t.pump(fd, make([]byte, 64<<10), func(b []byte) {
 		rest = append(rest, b...)
@@ -573,8 +589,7 @@ func (t *Tracer) readText(fd int) {
 			rest = rest[i+1:]
 		}
 		rest = append([]byte(nil), rest...)
-	})
-	t.merge(&local)
+	}, flush)
 }
 
 // decodeText counts one trace_pipe line:
@@ -641,13 +656,14 @@ func (t *Tracer) Stop() (*model.TraceWindow, error) {
 	}
 	t.stopped = true
 	t.mu.Unlock()
-	dur := time.Since(t.start)
 	offErr := os.WriteFile(filepath.Join(t.instance, "tracing_on"), []byte("0"), 0)
 	close(t.stop)
 	t.wg.Wait()
 	// The window is counted before the instance goes: it reads the instance's stats, and
 	// saved_cmdlines through our mount.
-	w := t.window(dur, t.lostFromStats())
+	t.mu.Lock()
+	w := t.cutLocked()
+	t.mu.Unlock()
 	restoreErr := restoreTrace(t.instance, t.mounted, traceGuardBusyWait)
 	t.guard.Release(restoreErr == nil, traceGuardBusyWait)
 	if restoreErr != nil {
@@ -657,6 +673,31 @@ func (t *Tracer) Stop() (*model.TraceWindow, error) {
 		return nil, fmt.Errorf("trace: %w", offErr)
 	}
 	return w, t.readErr
+}
+
+// Cut returns the window since the start or the last Cut and starts the next one, without
+// stopping: a recorder writes a part every --trace-every. Events still in the buffers (at
+// most tracePoll's worth) go to the next part; a stall that began in this part and ends in
+// the next is timed in the next.
+func (t *Tracer) Cut() *model.TraceWindow {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped {
+		return nil
+	}
+	return t.cutLocked()
+}
+
+func (t *Tracer) cutLocked() *model.TraceWindow {
+	now := time.Now()
+	lost := t.lostFromStats()
+	w, open := t.window(now.Sub(t.start), lost-min(lost, t.lostSeen))
+	t.lostSeen = lost
+	comms := t.agg.comms
+	t.agg = newTraceAgg()
+	t.agg.stalls, t.agg.comms = open, comms
+	t.start = now
+	return w
 }
 
 // lostFromStats reads each CPU's "overrun" and "dropped events" of our instance (events
@@ -685,7 +726,7 @@ func (t *Tracer) lostFromStats() uint64 {
 }
 
 // window turns the counts into the Timeline's evidence.
-func (t *Tracer) window(dur time.Duration, lost uint64) *model.TraceWindow {
+func (t *Tracer) window(dur time.Duration, lost uint64) (*model.TraceWindow, []traceStallEvent) {
 	a := &t.agg
 	w := &model.TraceWindow{Start: t.start, Duration: dur, Events: t.events, DropsTotal: a.drops, Lost: max(lost, a.missed), NotTraced: t.notTrace}
 	if t.opt.Mechanism == TraceMechanismText {
@@ -713,17 +754,19 @@ func (t *Tracer) window(dur time.Duration, lost uint64) *model.TraceWindow {
 		w.Locations, w.LocationsNamed = t.locations()
 	}
 	comm := t.comms()
+	var open, o []traceStallEvent
 	if t.reclaimB != 0 && t.reclaimE != 0 {
-		w.Reclaim = pairStalls(a.stalls, 'r', comm)
+		w.Reclaim, open = pairStalls(a.stalls, 'r', comm)
 	}
 	if t.compactB != 0 && t.compactE != 0 {
-		w.Compaction = pairStalls(a.stalls, 'c', comm)
+		w.Compaction, o = pairStalls(a.stalls, 'c', comm)
+		open = append(open, o...)
 	}
 	if t.haveExtfrg {
 		n := a.extfrag
 		w.Extfrag = &n
 	}
-	return w
+	return w, open
 }
 
 // locations names the top drop locations through /proc/kallsyms.
@@ -790,8 +833,9 @@ func (t *Tracer) comms() func(pid int) string {
 	}
 }
 
-// pairStalls times each task's begin→end pairs of one kind, in time order.
-func pairStalls(evs []traceStallEvent, kind byte, comm func(int) string) *model.TraceStalls {
+// pairStalls times each task's begin→end pairs of one kind, in time order, and returns the
+// begins still open at the end.
+func pairStalls(evs []traceStallEvent, kind byte, comm func(int) string) (*model.TraceStalls, []traceStallEvent) {
 	var mine []traceStallEvent
 	for _, e := range evs {
 		if e.kind == kind {
@@ -826,19 +870,15 @@ func pairStalls(evs []traceStallEvent, kind byte, comm func(int) string) *model.
 		tk.Max = max(tk.Max, d)
 	}
 	s.Open = len(open)
+	var still []traceStallEvent
+	for pid, ts := range open {
+		still = append(still, traceStallEvent{ts: ts, pid: pid, kind: kind, begin: true})
+	}
 	for _, tk := range tasks {
 		s.Tasks = append(s.Tasks, *tk)
 	}
-	sort.Slice(s.Tasks, func(i, j int) bool {
-		if s.Tasks[i].Total != s.Tasks[j].Total {
-			return s.Tasks[i].Total > s.Tasks[j].Total
-		}
-		return s.Tasks[i].PID < s.Tasks[j].PID
-	})
-	if len(s.Tasks) > 10 {
-		s.Tasks = s.Tasks[:10]
-	}
-	return s
+	s.Tasks = model.TopTasks(s.Tasks)
+	return s, still
 }
 
 func taskComm(pid int) string {

@@ -22,14 +22,19 @@ func TestPairStalls(t *testing.T) {
 		{ts: 95 * ms, pid: 11, kind: 'r', begin: true}, // still stalled at the end
 	}
 	names := map[int]string{7: "java", 8: "nginx"}
-	s := pairStalls(evs, 'r', func(p int) string { return names[p] })
+	s, open := pairStalls(evs, 'r', func(p int) string { return names[p] })
 	if s.Count != 2 || s.Total != 50*time.Millisecond || s.Max != 40*time.Millisecond || s.Open != 2 {
 		t.Errorf("reclaim %+v", s)
 	}
 	if len(s.Tasks) != 1 || s.Tasks[0].Comm != "java" || s.Tasks[0].Count != 2 {
 		t.Errorf("tasks %+v", s.Tasks)
 	}
-	c := pairStalls(evs, 'c', func(p int) string { return names[p] })
+	// The open begins carry to the next part of a recording, where their ends are.
+	next, _ := pairStalls(append(open, traceStallEvent{ts: 120 * ms, pid: 11, kind: 'r'}), 'r', func(int) string { return "" })
+	if next.Count != 1 || next.Total != 25*time.Millisecond || next.Open != 1 {
+		t.Errorf("next part %+v (open %+v)", next, open)
+	}
+	c, _ := pairStalls(evs, 'c', func(p int) string { return names[p] })
 	if c.Count != 1 || c.Total != time.Millisecond || c.Tasks[0].Comm != "nginx" {
 		t.Errorf("compaction %+v", c)
 	}
@@ -52,7 +57,7 @@ func TestDecodeText(t *testing.T) {
 	if a.drops != 2 || a.byName["SOCKET_RCVBUFF"] != 2 || a.byLocName[[2]string{"SOCKET_RCVBUFF", "udp_queue_rcv_one_skb+0x437"}] != 2 || a.extfrag != 1 {
 		t.Errorf("drops %d by reason %v by location %v extfrag %d", a.drops, a.byName, a.byLocName, a.extfrag)
 	}
-	s := pairStalls(a.stalls, 'r', func(int) string { return "" })
+	s, _ := pairStalls(a.stalls, 'r', func(int) string { return "" })
 	if s.Count != 1 || s.Max.Round(time.Microsecond) != 12500*time.Microsecond || s.Tasks[0].PID != 4242 {
 		t.Errorf("stalls %+v", s)
 	}

@@ -47,12 +47,7 @@ func TestLabDoctorTraceRcvbuff(t *testing.T) {
 	if doc.Trace == nil {
 		t.Fatalf("no trace in the report; not available: %+v", doc.NotAvailable)
 	}
-	var n uint64
-	for _, d := range doc.Trace.Drops {
-		if d.Name == "SOCKET_RCVBUFF" {
-			n = d.Count
-		}
-	}
+	n, _ := doc.Trace.DropsFor("SOCKET_RCVBUFF")
 	t.Logf("sent %d datagrams; traced %s: %d drops, SOCKET_RCVBUFF %d, lost %d", sent, doc.Trace.Duration, doc.Trace.DropsTotal, n, doc.Trace.Lost)
 	if n < 1000 {
 		t.Errorf("SOCKET_RCVBUFF %d in 3 s of a %d-datagram flood into a full buffer", n, sent)
@@ -137,5 +132,43 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 	}
 	if before != nil {
 		tracetest.SameState(t, before, tracetest.State(t, view))
+	}
+}
+
+// record --trace during the flood writes the kernel's counts in parts; doctor --from the
+// recording cites them as a live doctor --trace does.
+func TestLabRecordTraceRcvbuff(t *testing.T) {
+	tracetest.Need(t)
+	view := tracetest.View(t)
+	before := tracetest.State(t, view)
+	stop, _ := tracetest.Flood(t, 20000)
+	path := filepath.Join(t.TempDir(), "host.jsonl.gz")
+	var errb bytes.Buffer
+	code := run([]string{"record", "-o", path, "--duration", "3s", "--trace", "--trace-every", "1s", "--sockets=false"}, IO{Stdin: strings.NewReader(""), Stdout: &errb, Stderr: &errb})
+	stop()
+	if code != exitOK {
+		t.Fatalf("record exit %d: %s", code, errb.String())
+	}
+	var out bytes.Buffer
+	run([]string{"doctor", "--from", path, "--format", "json"}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	var doc report.Document
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if doc.Trace == nil {
+		t.Fatalf("no trace from the recording; not available %+v", doc.NotAvailable)
+	}
+	n, _ := doc.Trace.DropsFor("SOCKET_RCVBUFF")
+	t.Logf("recording traced %s: SOCKET_RCVBUFF %d, lost %d", doc.Trace.Duration, n, doc.Trace.Lost)
+	cited := false
+	for _, f := range doc.Findings {
+		cited = cited || (f.ID == "udp-rcvbuf-errors" && strings.Contains(f.Evidence[0].What, "SOCKET_RCVBUFF"))
+	}
+	if n < 1000 || !cited {
+		t.Errorf("SOCKET_RCVBUFF %d; cited by udp-rcvbuf-errors: %v", n, cited)
+	}
+	tracetest.SameState(t, before, tracetest.State(t, view))
+	if _, err := os.Stat(filepath.Join(view, "instances", fmt.Sprintf("headroom-%d", os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("record's instance left behind: %v", err)
 	}
 }
