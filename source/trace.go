@@ -208,12 +208,9 @@ func (t *Tracer) findMount() error {
 	if os.Geteuid() != 0 {
 		return &TraceUnavailable{"tracefs is not mounted, and mounting it needs root"}
 	}
-	if err := os.MkdirAll(traceMountDir, 0o755); err != nil {
-		return fmt.Errorf("trace: %w", err)
-	}
 	dir := filepath.Join(traceMountDir, fmt.Sprintf("tracefs-%d", os.Getpid()))
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("trace: %w", err)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return &TraceUnavailable{fmt.Sprintf("tracefs is not mounted, and no directory to mount it at: %v", err)}
 	}
 	if err := unix.Mount("nodev", dir, "tracefs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		os.Remove(dir)

@@ -1,6 +1,11 @@
 package source
 
 import (
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -60,5 +65,58 @@ func TestDecodeText(t *testing.T) {
 	s, _ := pairStalls(a.stalls, 'r', func(int) string { return "" })
 	if s.Count != 1 || s.Max.Round(time.Microsecond) != 12500*time.Microsecond || s.Tasks[0].PID != 4242 {
 		t.Errorf("stalls %+v", s)
+	}
+}
+
+// A kernel before 5.17: skb:kfree_skb without its reason, and no vmscan or compaction
+// events here. The window is still traced (drops by location), and what is missing is
+// named with what it needs, never an error.
+func TestReadFormatsBeforeReasons(t *testing.T) {
+	dir := t.TempDir()
+	copyFile := func(from, to string) {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("../kernel/testdata/tracefs/header_page", filepath.Join(dir, "events/header_page"))
+	copyFile("../kernel/testdata/tracefs/kfree_skb-5.10.format", filepath.Join(dir, "events/skb/kfree_skb/format"))
+	tr := &Tracer{mount: dir, agg: newTraceAgg()}
+	if err := tr.readFormats(); err != nil {
+		t.Fatal(err)
+	}
+	if tr.kfree == nil || tr.kfree.reasons != nil || tr.kfree.id != 1310 {
+		t.Fatalf("kfree_skb %+v", tr.kfree)
+	}
+	var why []string
+	for _, u := range tr.notTrace {
+		why = append(why, u.What+": "+u.Why)
+	}
+	got := strings.Join(why, "\n")
+	for _, want := range []string{"skb drop reasons: skb:kfree_skb has no reason field (needs Linux 5.17+)", "vmscan:mm_vmscan_direct_reclaim_begin: not in this kernel (needs", "compaction:mm_compaction_end: not in this kernel"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("not traced:\n%s\nwant %q", got, want)
+		}
+	}
+	// A drop decoded with the 5.10 layout counts by location only.
+	rec := make([]byte, 32)
+	binary.NativeEndian.PutUint16(rec, 1310)
+	binary.NativeEndian.PutUint64(rec[16:], 0xffffffff81a00137)
+	tr.decode(&tr.agg, 1, rec)
+	w, _ := tr.window(time.Second, 0)
+	if w.Reasons || w.DropsTotal != 1 || len(w.Drops) != 0 || len(w.Locations) != 1 || w.Reclaim != nil || w.Extfrag != nil {
+		t.Errorf("window %+v", w)
+	}
+	// Nothing at all: not available, with what it needs.
+	tr = &Tracer{mount: t.TempDir()}
+	var na *TraceUnavailable
+	if err := tr.readFormats(); !errors.As(err, &na) || !strings.Contains(na.Why, "needs root") {
+		t.Errorf("no header_page: %v", err)
 	}
 }
