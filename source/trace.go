@@ -80,6 +80,7 @@ type Tracer struct {
 	mount    string // tracefs in use
 	mounted  string // our own mount, removed at the end ("" when tracefs was mounted)
 	instance string
+	owner    string // "<pid>-<start ticks>", in the instance's and our mount's names
 	guard    *guard.Guard
 	start    time.Time
 	events   []string
@@ -147,7 +148,7 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 	if opt.Mechanism != TraceMechanismRaw && opt.Mechanism != TraceMechanismText {
 		return nil, fmt.Errorf("trace mechanism %q: raw or text", opt.Mechanism)
 	}
-	t := &Tracer{opt: opt, stop: make(chan struct{}), agg: newTraceAgg()}
+	t := &Tracer{opt: opt, stop: make(chan struct{}), agg: newTraceAgg(), owner: traceOwnerName()}
 	if err := t.findMount(); err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 		t.unmountOwn()
 		return nil, err
 	}
-	t.instance = filepath.Join(t.mount, "instances", fmt.Sprintf("%s%d", traceInstancePrefix, os.Getpid()))
+	t.instance = filepath.Join(t.mount, "instances", traceInstancePrefix+t.owner)
 	g, err := startTraceGuard(traceGuardConfig{PID: os.Getpid(), Instance: t.instance, Mount: t.mounted})
 	if err != nil {
 		t.unmountOwn()
@@ -208,7 +209,7 @@ func (t *Tracer) findMount() error {
 	if os.Geteuid() != 0 {
 		return &TraceUnavailable{"tracefs is not mounted, and mounting it needs root"}
 	}
-	dir := filepath.Join(traceMountDir, fmt.Sprintf("tracefs-%d", os.Getpid()))
+	dir := filepath.Join(traceMountDir, "tracefs-"+t.owner)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return &TraceUnavailable{fmt.Sprintf("tracefs is not mounted, and no directory to mount it at: %v", err)}
 	}
@@ -270,17 +271,51 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
+// A tracer's instance and mount are named by its process: "headroom-<pid>-<start ticks>"
+// and "tracefs-<pid>-<start ticks>". Tracefs instances are global (one tracefs for the
+// whole machine) while pids are per pid namespace, so the start time after boot (field 22
+// of /proc/PID/stat, the same clock in every namespace) keeps two containers' pid 1 apart.
+func traceOwnerName() string {
+	st, err := kernel.ReadTaskStat(kernel.HostRoot(), os.Getpid())
+	if err != nil {
+		return strconv.Itoa(os.Getpid())
+	}
+	return fmt.Sprintf("%d-%d", os.Getpid(), st.StartTicks)
+}
+
+// traceOwnerGone reports whether the process that named name ("<pid>-<ticks>") is surely
+// gone: its pid is free, or taken by a later process. Only in the initial pid namespace
+// (PROC_PID_INIT_INO, include/linux/proc_ns.h) is every tracer's pid visible; elsewhere
+// nothing is judged gone.
+func traceOwnerGone(name string) bool {
+	if ns, err := os.Readlink("/proc/self/ns/pid"); err != nil || ns != "pid:[4026531836]" {
+		return false
+	}
+	p, t, ok := strings.Cut(name, "-")
+	pid, err1 := strconv.Atoi(p)
+	ticks, err2 := strconv.ParseInt(t, 10, 64)
+	if !ok || err1 != nil || err2 != nil || pid <= 0 || pid == os.Getpid() {
+		return false
+	}
+	if _, err := os.Stat("/proc/" + p); errors.Is(err, os.ErrNotExist) {
+		return true
+	}
+	st, err := kernel.ReadTaskStat(kernel.HostRoot(), pid)
+	if err != nil {
+		return false
+	}
+	return st.StartTicks != ticks || st.State == "Z"
+}
+
 // sweepDeadTraceInstances removes the instances of tracers whose process is gone and whose
 // guard could not remove them (both killed at once), and their own tracefs mounts.
 func sweepDeadTraceInstances(mount string) {
 	if ms, err := tracefsMounts(); err == nil {
 		for _, m := range ms {
-			rest, ok := strings.CutPrefix(m, filepath.Join(traceMountDir, "tracefs-"))
-			pid, err := strconv.Atoi(rest)
-			if !ok || err != nil || pid <= 0 || pid == os.Getpid() || unix.Kill(pid, 0) != unix.ESRCH {
-				continue
+			owner, ok := strings.CutPrefix(m, filepath.Join(traceMountDir, "tracefs-"))
+			if ok && traceOwnerGone(owner) {
+				restoreTrace(filepath.Join(m, "instances", traceInstancePrefix+owner), m, time.Second)
 			}
-			restoreTrace(filepath.Join(m, "instances", fmt.Sprintf("%s%d", traceInstancePrefix, pid)), m, time.Second)
 		}
 	}
 	es, err := os.ReadDir(filepath.Join(mount, "instances"))
@@ -288,11 +323,8 @@ func sweepDeadTraceInstances(mount string) {
 		return
 	}
 	for _, e := range es {
-		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), traceInstancePrefix))
-		if !strings.HasPrefix(e.Name(), traceInstancePrefix) || err != nil || pid <= 0 {
-			continue
-		}
-		if unix.Kill(pid, 0) == unix.ESRCH {
+		owner, ok := strings.CutPrefix(e.Name(), traceInstancePrefix)
+		if ok && traceOwnerGone(owner) {
 			restoreTrace(filepath.Join(mount, "instances", e.Name()), "", time.Second)
 		}
 	}

@@ -49,7 +49,7 @@ func TestTraceCountsRcvbuffDropsAndRestores(t *testing.T) {
 	// Drops the namespace counted while the tracepoint was surely on: the trace must hold
 	// at least these (other processes' drops can only add).
 	first := rcvbuf()
-	inst := filepath.Join(view, "instances", fmt.Sprintf("headroom-%d", os.Getpid()))
+	inst := filepath.Join(view, "instances", tracetest.Instance(t, os.Getpid()))
 	if _, err := os.Stat(inst); err != nil {
 		t.Errorf("our instance is not there while tracing: %v", err)
 	}
@@ -103,6 +103,7 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
+	inst := "instances/" + tracetest.Instance(t, pid)
 	lines := make(chan string, 16)
 	go func() {
 		b := make([]byte, 4096)
@@ -148,7 +149,6 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 	}
 	cmd.Wait()
 	// The guard restores once the child is gone: the mount it made goes last.
-	inst := fmt.Sprintf("instances/headroom-%d", pid)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		m := tracetest.Mounts(t)
@@ -171,5 +171,39 @@ func TestTraceGuardRestoresAfterSIGKILL(t *testing.T) {
 	}
 	if before != nil {
 		tracetest.SameState(t, before, tracetest.State(t, view))
+	}
+}
+
+// A window sweeps the instances of tracers that died with their guard (both killed at once),
+// and leaves a live tracer's alone: owners are told apart by pid and start time.
+func TestTraceSweepsDeadTracersOnly(t *testing.T) {
+	tracetest.Need(t)
+	view := tracetest.View(t)
+	child := exec.Command("/bin/true")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	dead := tracetest.Instance(t, child.Process.Pid)
+	child.Wait()
+	live := tracetest.Instance(t, 1)
+	for _, n := range []string{dead, live} {
+		if err := os.Mkdir(filepath.Join(view, "instances", n), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer unix.Rmdir(filepath.Join(view, "instances", live))
+	defer unix.Rmdir(filepath.Join(view, "instances", dead))
+	tr, err := source.StartTrace(source.TraceOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(view, "instances", dead)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dead tracer's instance %s was not swept: %v", dead, err)
+	}
+	if _, err := os.Stat(filepath.Join(view, "instances", live)); err != nil {
+		t.Errorf("the live owner's instance %s was swept: %v", live, err)
 	}
 }

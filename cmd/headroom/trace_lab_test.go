@@ -74,7 +74,7 @@ func TestLabDoctorTraceRcvbuff(t *testing.T) {
 		t.Errorf("tracefs mounts left: %v", m)
 	}
 	after := tracetest.View(t)
-	if _, err := os.Stat(filepath.Join(after, "instances", fmt.Sprintf("headroom-%d", os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(after, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("doctor's instance left behind: %v", err)
 	}
 	tracetest.SameState(t, before, tracetest.State(t, after))
@@ -95,13 +95,14 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
-	inst := fmt.Sprintf("instances/headroom-%d", pid)
+	name := tracetest.Instance(t, pid)
+	inst := "instances/" + name
 	// Tracing: the instance is there (in doctor's own mount when nothing was mounted).
 	where := func() string {
 		if len(mounts) > 0 {
 			return filepath.Join(mounts[0], inst)
 		}
-		return filepath.Join("/run/headroom", fmt.Sprintf("tracefs-%d", pid), inst)
+		return filepath.Join("/run/headroom", "tracefs-"+strings.TrimPrefix(name, "headroom-"), inst)
 	}()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if _, err := os.Stat(filepath.Join(where, "events", "skb", "kfree_skb", "enable")); err == nil {
@@ -168,7 +169,7 @@ func TestLabRecordTraceRcvbuff(t *testing.T) {
 		t.Errorf("SOCKET_RCVBUFF %d; cited by udp-rcvbuf-errors: %v", n, cited)
 	}
 	tracetest.SameState(t, before, tracetest.State(t, view))
-	if _, err := os.Stat(filepath.Join(view, "instances", fmt.Sprintf("headroom-%d", os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(view, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("record's instance left behind: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ package tracetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/lab/netlab/netlabtest"
 	"headroom/source"
@@ -152,4 +154,16 @@ func View(t *testing.T) string {
 	}
 	t.Cleanup(func() { unix.Unmount(dir, unix.MNT_DETACH) })
 	return dir
+}
+
+// Instance is the name of the tracefs instance of process pid ("headroom-<pid>-<start
+// ticks>"), read while it lives; tracefs-<the same> names the mount it makes when tracefs
+// was mounted nowhere.
+func Instance(t *testing.T, pid int) string {
+	t.Helper()
+	st, err := kernel.ReadTaskStat(kernel.HostRoot(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("headroom-%d-%d", pid, st.StartTicks)
 }
