@@ -22,7 +22,7 @@ import (
 )
 
 // A traced window (doctor --trace). The tracepoints are enabled in a tracefs instance of our
-// own, instances/headroom-<pid> (kernel/trace/trace.c instance_mkdir, 3.13+): an instance has
+// own, instances/headroom-<pid>-<start ticks> (kernel/trace/trace.c instance_mkdir, 3.13+): an instance has
 // its own buffers, event switches, filters and tracing_on, so the global trace buffer and
 // whatever another tool set there are never touched, and removing the instance takes all of
 // ours away at once. When tracefs is mounted nowhere, it is mounted at a directory of our own

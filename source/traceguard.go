@@ -38,7 +38,7 @@ const (
 // traceGuardConfig is what the guard restores.
 type traceGuardConfig struct {
 	PID      int    `json:"pid"`
-	Instance string `json:"instance"`        // instances/headroom-<pid> under the mount
+	Instance string `json:"instance"`        // instances/headroom-<pid>-<start ticks> under the mount
 	Mount    string `json:"mount,omitempty"` // set when the tracer mounted tracefs there
 }
 
