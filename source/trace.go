@@ -22,10 +22,10 @@ import (
 )
 
 // A traced window (doctor --trace). The tracepoints are enabled in a tracefs instance of our
-// own, instances/headroom-<pid>-<start ticks> (kernel/trace/trace.c instance_mkdir, 3.13+): an instance has
-// its own buffers, event switches, filters and tracing_on, so the global trace buffer and
-// whatever another tool set there are never touched, and removing the instance takes all of
-// ours away at once. When tracefs is mounted nowhere, it is mounted at a directory of our own
+// own, instances/headroom-<pid>-<start ticks> (kernel/trace/trace.c instance_mkdir, 3.13+):
+// an instance has its own buffers, event switches, filters and tracing_on, so the global
+// trace buffer and whatever another tool set there are never touched, and removing the
+// instance takes all of ours away at once. When tracefs is mounted nowhere, it is mounted at a directory of our own
 // (not /sys/kernel/tracing, where another tool that mounts or uses it meanwhile would keep us
 // from unmounting) and unmounted at the end.
 //
