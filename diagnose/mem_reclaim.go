@@ -32,7 +32,7 @@ func init() {
 		ID:     "direct-reclaim-stalls",
 		Title:  "tasks stall in direct reclaim (allocstall, pgscan_direct, PSI memory)",
 		Family: FamilyMemory,
-		Check:  checkDirectReclaim,
+		Check:  withTraceStalls(checkDirectReclaim),
 	})
 }
 

@@ -20,7 +20,13 @@ func init() {
 		ID:     "nic-rx-overruns",
 		Title:  "frames lost at the NIC: RX ring or FIFO overruns",
 		Family: FamilyNetwork,
-		Check:  checkNICRxOverruns,
+		Check: withTraceDrops(checkNICRxOverruns, traceDrops{
+			reasons: []string{"FULL_RING"}, what: "a receive ring was full",
+			sev:   Warning,
+			title: "packets dropped at full rings (the kernel's reason FULL_RING)",
+			explanation: "A driver or a ring in software (tun, veth's ptr_ring, xdp) had no room for the packet and " +
+				"dropped it with SKB_DROP_REASON_FULL_RING.",
+		}),
 	})
 }
 

@@ -20,7 +20,14 @@ func init() {
 		ID:     "softnet-backlog-drops",
 		Title:  "packets dropped at the per-CPU input backlog (softnet_stat dropped)",
 		Family: FamilyNetwork,
-		Check:  checkSoftnetDrops,
+		Check: withTraceDrops(checkSoftnetDrops, traceDrops{
+			reasons: []string{"CPU_BACKLOG"}, what: "the per-CPU input backlog was full",
+			sev:   Warning,
+			title: "packets dropped at the per-CPU input backlog (the kernel's reason CPU_BACKLOG)",
+			explanation: "Packets handed to the stack by RPS, veth or loopback wait in a per-CPU backlog of at most " +
+				"net.core.netdev_max_backlog packets; when it is full enqueue_to_backlog (net/core/dev.c) drops them " +
+				"with SKB_DROP_REASON_CPU_BACKLOG.",
+		}),
 	})
 }
 

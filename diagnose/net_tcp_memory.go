@@ -21,7 +21,14 @@ func init() {
 		ID:     "tcp-memory-pressure",
 		Title:  "TCP memory at or above tcp_mem pressure or limit",
 		Family: FamilyNetwork,
-		Check:  checkTCPMemoryPressure,
+		Check: withTraceDrops(checkTCPMemoryPressure, traceDrops{
+			reasons: []string{"PROTO_MEM"}, what: "the protocol's memory limit (tcp_mem, udp_mem) was reached",
+			sev:   Warning,
+			title: "packets dropped at the protocol memory limit (the kernel's reason PROTO_MEM)",
+			explanation: "The kernel charges every TCP (and UDP) socket buffer to one counter per protocol and refuses " +
+				"to queue more above the limit (tcp_mem[2], udp_mem[2]; __sk_mem_raise_allocated, net/core/sock.c): " +
+				"each refused packet is dropped with SKB_DROP_REASON_PROTO_MEM.",
+		}),
 	})
 }
 

@@ -22,7 +22,15 @@ func init() {
 		ID:     "udp-rcvbuf-errors",
 		Title:  "UDP datagrams dropped at full socket buffers (RcvbufErrors, SndbufErrors)",
 		Family: FamilyNetwork,
-		Check:  checkUDPBufErrors,
+		Check: withTraceDrops(checkUDPBufErrors, traceDrops{
+			reasons: []string{"SOCKET_RCVBUFF"}, what: "the socket's receive buffer was full",
+			sev:   Warning,
+			title: "packets dropped at full socket receive buffers (the kernel's reason SOCKET_RCVBUFF)",
+			explanation: "A socket's receive queue holds at most its receive buffer (SO_RCVBUF, or net.core.rmem_default), " +
+				"charged at skb truesize; when the reader falls behind, each further datagram is dropped " +
+				"(__udp_enqueue_schedule_skb, sock_queue_rcv_skb: SKB_DROP_REASON_SOCKET_RCVBUFF) and nothing retransmits it. " +
+				"The reader is too slow or the buffer too small for the bursts.",
+		}),
 	})
 }
 

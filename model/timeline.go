@@ -104,6 +104,15 @@ type Timeline struct {
 	// what the kubelet measured and decided, which rules weigh against the kernel's numbers.
 	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
 	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
+
+	// Trace is what the kernel's tracepoints said during a live window (doctor --trace):
+	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
+	// traced.
+	Trace *TraceWindow `json:"trace,omitempty"`
+	// TraceParts are a recording's traced windows as written (record --trace writes one
+	// every --trace-every); Trace is their sum, and a window of the recording (findings
+	// placed in time) sums the parts that overlap it.
+	TraceParts []TraceWindow `json:"-"`
 }
 
 // CgroupMemory is one pasted memory-cgroup file. Stat holds memory.stat as printed (bytes

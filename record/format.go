@@ -38,6 +38,9 @@ type Entry struct {
 	Marker       *model.Marker       `json:"marker,omitempty"`
 	Log          []model.LogRecord   `json:"log,omitempty"`
 	NotAvailable []model.Unavailable `json:"not_available,omitempty"`
+	// Trace is one part of a traced recording (record --trace): what the tracepoints said
+	// since the previous part (added within version 1).
+	Trace *model.TraceWindow `json:"trace,omitempty"`
 }
 
 // Duration is a time.Duration written as a Go duration string ("1s").

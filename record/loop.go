@@ -45,6 +45,19 @@ type LoopOptions struct {
 	// KeepSamples hands the sink a fresh Sample each interval, which it may keep (watch's
 	// window); otherwise one Sample is reused (SampleInto) and the sink must not keep it.
 	KeepSamples bool
+	// Trace, when set, is cut every TraceEvery (record --trace) and each part handed to a
+	// sink that takes them (TraceSink); the caller stops it and writes the last part.
+	Trace      *source.Tracer
+	TraceEvery time.Duration
+	// Unavailable is written after the header with what the loop itself finds missing
+	// (record --trace on a host that cannot be traced).
+	Unavailable []model.Unavailable
+}
+
+// TraceSink is a Sink that keeps the parts of a traced recording (the archive does; the
+// live watch view does not trace).
+type TraceSink interface {
+	Trace(w *model.TraceWindow) error
 }
 
 // Loop samples root every interval until the duration is over or ctx is done, and hands
@@ -77,7 +90,7 @@ func Loop(ctx context.Context, root kernel.Root, opt LoopOptions, sink Sink) err
 		return err
 	}
 	reported := map[string]bool{}
-	if err := sink.NotAvailable(newUnavailable(missing, reported)); err != nil {
+	if err := sink.NotAvailable(newUnavailable(append(missing, opt.Unavailable...), reported)); err != nil {
 		return err
 	}
 	follower, logErr := kernel.NewKmsgFollower(root, false)
@@ -98,6 +111,7 @@ func Loop(ctx context.Context, root kernel.Root, opt LoopOptions, sink Sink) err
 	var boot time.Time
 	var sm model.Sample
 	next := now()
+	lastCut := next
 	for i := 0; n < 0 || i < n; i++ {
 		if i > 0 {
 			next = next.Add(interval)
@@ -134,6 +148,12 @@ func Loop(ctx context.Context, root kernel.Root, opt LoopOptions, sink Sink) err
 		}
 		if err := drainMarks(opt.Marks, marks, sink); err != nil {
 			return err
+		}
+		if ts, ok := sink.(TraceSink); ok && opt.Trace != nil && opt.TraceEvery > 0 && now().Sub(lastCut) >= opt.TraceEvery {
+			lastCut = now()
+			if err := ts.Trace(opt.Trace.Cut()); err != nil {
+				return err
+			}
 		}
 		if err := sink.EndInterval(); err != nil {
 			return err
@@ -318,6 +338,7 @@ func (a *ArchiveSink) Marker(m model.Marker) error              { return a.W.Wri
 func (a *ArchiveSink) Log(recs []model.LogRecord) error         { return a.W.WriteLog(recs) }
 func (a *ArchiveSink) NotAvailable(u []model.Unavailable) error { return a.W.WriteNotAvailable(u) }
 func (a *ArchiveSink) EndInterval() error                       { return a.W.Flush() }
+func (a *ArchiveSink) Trace(t *model.TraceWindow) error         { return a.W.WriteTrace(t) }
 
 // Close closes the archive.
 func (a *ArchiveSink) Close() error {

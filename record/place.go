@@ -126,6 +126,7 @@ func window(tl *model.Timeline, a, b int) *model.Timeline {
 	}
 	from := tl.Samples[max(a-1, 0)].Time
 	to := tl.Samples[b].Time
+	sub.Trace = model.TracesBetween(tl.TraceParts, from, to)
 	in := func(t time.Time) bool { return !t.IsZero() && !t.Before(from) && !t.After(to) }
 	for _, e := range tl.Events {
 		if in(e.Time) {

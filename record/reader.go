@@ -344,6 +344,7 @@ func (m *memberReader) read(lr *bufio.Reader, dr *budgetReader) (end error, fata
 		case len(e.Log) > 0:
 			m.st.LogRecords += len(e.Log)
 		case len(e.NotAvailable) > 0:
+		case e.Trace != nil:
 		default:
 			m.st.Skipped++
 			continue

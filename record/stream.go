@@ -66,6 +66,7 @@ type checkpoint struct {
 	brk                       bool
 	host                      model.Host
 	markers, log, unavailable int
+	traces                    int
 }
 
 func newBuilder(name string, budget int64) *builder {
@@ -94,6 +95,8 @@ func (b *builder) Entry(e *Entry) error {
 		tl.Markers = append(tl.Markers, *e.Marker)
 	case len(e.Log) > 0:
 		tl.Log = append(tl.Log, e.Log...)
+	case e.Trace != nil:
+		tl.TraceParts = append(tl.TraceParts, *e.Trace)
 	case len(e.NotAvailable) > 0:
 		for _, u := range e.NotAvailable {
 			if !b.unavail[u.What] {
@@ -167,6 +170,7 @@ func (b *builder) Commit() {
 	b.ck.bytes, b.ck.stride, b.ck.seen, b.ck.last, b.ck.brk = b.bytes, b.stride, b.seen, b.last, b.brk
 	b.ck.host = b.tl.Host
 	b.ck.markers, b.ck.log, b.ck.unavailable = len(b.tl.Markers), len(b.tl.Log), len(b.tl.NotAvailable)
+	b.ck.traces = len(b.tl.TraceParts)
 }
 
 // Rollback forgets every entry since the last Commit: their member failed its check.
@@ -177,6 +181,7 @@ func (b *builder) Rollback() {
 	b.tl.Host = b.ck.host
 	b.tl.Markers = b.tl.Markers[:b.ck.markers]
 	b.tl.Log = b.tl.Log[:b.ck.log]
+	b.tl.TraceParts = b.tl.TraceParts[:b.ck.traces]
 	for _, u := range b.tl.NotAvailable[b.ck.unavailable:] {
 		delete(b.unavail, u.What)
 	}
@@ -211,6 +216,7 @@ func (b *builder) finish() *model.Timeline {
 	b.kept, b.last = nil, nil
 	placeMarkers(tl)
 	tl.Segments = phaseSegments(tl)
+	tl.Trace = model.MergeTraces(tl.TraceParts)
 	return tl
 }
 

@@ -213,6 +213,14 @@ func (w *Writer) WriteNotAvailable(u []model.Unavailable) error {
 	return w.writeEntry(Entry{NotAvailable: u})
 }
 
+// WriteTrace writes one part of a traced recording.
+func (w *Writer) WriteTrace(t *model.TraceWindow) error {
+	if t == nil {
+		return nil
+	}
+	return w.writeEntry(Entry{Trace: t})
+}
+
 func (w *Writer) writeEntry(e Entry) error {
 	var err error
 	w.line, err = appendJSONLine(w.line[:0], e)

@@ -25,6 +25,10 @@ type Document struct {
 	Findings     []diagnose.Finding  `json:"findings"`
 	Checks       []diagnose.Check    `json:"checks"`
 	NotAvailable []model.Unavailable `json:"not_available"`
+	// Trace is what the kernel's tracepoints said during a traced live window (doctor
+	// --trace): drops by the kernel's reason and location, reclaim and compaction stalls.
+	// Added within schema 1.
+	Trace *model.TraceWindow `json:"trace,omitempty"`
 	// Diagnosis is the story (issue 19): causes, chains with finding ids and evidence,
 	// first change, next evidence. Added within schema 1 (docs/json-diagnosis.md).
 	Diagnosis diagnose.Story `json:"diagnosis"`
@@ -63,6 +67,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Findings:     d.Findings,
 		Checks:       d.Checks,
 		NotAvailable: tl.NotAvailable,
+		Trace:        tl.Trace,
 		Diagnosis:    storyOf(d),
 		Build:        buildinfo.Get(),
 	}

@@ -5,6 +5,7 @@ import (
 	"headroom/plan"
 	"io"
 	"strings"
+	"time"
 
 	"headroom/diagnose"
 	"headroom/kernel"
@@ -218,6 +219,9 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	} else if len(notChecked) > 0 {
 		p.f("  not checked: the input lacks their data (--checks lists each with what it needs)\n")
 	}
+	if w := tl.Trace; w != nil {
+		writeTrace(p, w)
+	}
 	if len(tl.NotAvailable) > 0 {
 		p.f("Not available:\n")
 		for _, u := range tl.NotAvailable {
@@ -300,4 +304,51 @@ func netnsLine(ns *model.NetnsView) string {
 		fmt.Fprintf(&b, "; not read: %s", u)
 	}
 	return b.String()
+}
+
+// writeTrace prints a traced window's counts: what the kernel itself said during it.
+func writeTrace(p *printer, w *model.TraceWindow) {
+	p.f("Traced %s (%s):\n", w.Duration.Round(100*time.Millisecond), w.Mechanism)
+	switch {
+	case !w.Reasons:
+		p.f("  packets dropped: %d (this kernel gives no reasons)\n", w.DropsTotal)
+	case w.DropsTotal == 0:
+		p.f("  packets dropped: none\n")
+	default:
+		var rs []string
+		for i, d := range w.Drops {
+			if i == 8 {
+				rs = append(rs, "...")
+				break
+			}
+			rs = append(rs, fmt.Sprintf("%s %d", d.Name, d.Count))
+		}
+		p.f("  packets dropped: %d by reason: %s\n", w.DropsTotal, strings.Join(rs, ", "))
+		for i, l := range w.Locations {
+			if i == 5 {
+				break
+			}
+			p.f("    %-9d %s at %s\n", l.Count, l.Reason, l.Name)
+		}
+	}
+	for _, s := range []struct {
+		what string
+		st   *model.TraceStalls
+	}{{"direct reclaim", w.Reclaim}, {"compaction", w.Compaction}} {
+		if s.st != nil {
+			p.f("  %s: %d stalls, %v in all, longest %v\n", s.what, s.st.Count, s.st.Total.Round(time.Microsecond), s.st.Max.Round(time.Microsecond))
+			for i, tk := range s.st.Tasks {
+				if i == 3 {
+					break
+				}
+				p.f("    %s[%d]: %d, %v in all, longest %v\n", tk.Comm, tk.PID, tk.Count, tk.Total.Round(time.Microsecond), tk.Max.Round(time.Microsecond))
+			}
+		}
+	}
+	if w.Extfrag != nil {
+		p.f("  extfrag events: %d\n", *w.Extfrag)
+	}
+	if w.Lost > 0 {
+		p.f("  lost events: %d (the counts are lower bounds)\n", w.Lost)
+	}
 }

@@ -45,6 +45,8 @@ type doctorFlags struct {
 	pid      int
 	kubelet  string
 	stateDir string
+	trace    time.Duration
+	traceHow string
 }
 
 func runDoctor(ctx context.Context, args []string, stdio IO) int {
@@ -66,6 +68,8 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	fs.IntVar(&f.pid, "pid", 0, "live: as --netns, for the network namespace of this process (a pod's container)")
 	fs.DurationVar(&f.logSince, "log-since", time.Hour, "live, captures and recordings: kernel log records within 5 min before sampling or while sampled are the present; older ones back to this are the recent past (a warning at most, with their age), older still history (info)")
 	fs.StringVar(&f.stateDir, "state-dir", tune.DefaultStateDir, "live: the journal of headroom tune, checked for settings that drifted (settings-drifted)")
+	fs.DurationVar(&f.trace, "trace", 0, "live: also trace the kernel for this long (sampling as long): packet drops by the kernel's reason and location, direct reclaim and compaction stalls; needs root and tracefs, restores every tracing setting after (0: off)")
+	fs.StringVar(&f.traceHow, "trace-mechanism", source.TraceMechanismRaw, "live, with --trace: read the events as raw (per-CPU binary buffers) or text (trace_pipe; slower, kept for measurement)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: headroom doctor [flags]              diagnose this host (samples --duration at --interval)")
 		fmt.Fprintln(fs.Output(), "       headroom doctor [flags] FILE... | -  diagnose pasted text: dmesg, vmstat, a forum post")
@@ -91,9 +95,61 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 			fmt.Fprintln(stdio.Stderr, note)
 		}
 	}
+	var tracer *source.Tracer
+	var traceNA *model.Unavailable
+	if f.trace > 0 {
+		if len(files) > 0 || f.from != "" || (f.root != "" && f.root != "/") || f.hostRoot != "" {
+			fmt.Fprintln(stdio.Stderr, "headroom doctor: --trace traces this host's kernel: not with text, --from, --root or --host-root")
+			return exitFailure
+		}
+		durSet := false
+		fs.Visit(func(fl *flag.Flag) { durSet = durSet || fl.Name == "duration" })
+		if !durSet {
+			f.duration = f.trace // the counters cover the traced window
+		}
+		var err error
+		tracer, err = source.StartTrace(source.TraceOptions{Mechanism: f.traceHow})
+		var na *source.TraceUnavailable
+		switch {
+		case errors.As(err, &na):
+			traceNA = &model.Unavailable{What: "kernel tracepoints (--trace)", Why: "not available: " + na.Why}
+		case err != nil:
+			return failed(stdio, "doctor", err)
+		}
+		// Every exit path restores: a return (a signal cancels ctx, and the sampling returns)
+		// and a panic run this; a SIGKILL leaves it to the trace guard.
+		defer func() {
+			if tracer != nil {
+				tracer.Stop()
+			}
+		}()
+	}
 	tl, err := loadTimeline(ctx, f, files, stdio)
 	if err != nil {
 		return failed(stdio, "doctor", err)
+	}
+	if tracer != nil {
+		if f.trace > f.duration {
+			select {
+			case <-time.After(f.trace - f.duration):
+			case <-ctx.Done():
+			}
+		}
+		w, err := tracer.Stop()
+		tracer = nil
+		if err != nil {
+			return failed(stdio, "doctor", err)
+		}
+		if ctx.Err() != nil {
+			return failed(stdio, "doctor", ctx.Err())
+		}
+		tl.Trace = w
+		for _, u := range w.NotTraced {
+			tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: u.What, Why: "not available: " + u.Why})
+		}
+	}
+	if traceNA != nil {
+		tl.NotAvailable = append(tl.NotAvailable, *traceNA)
 	}
 	if refuseNothingRead(stdio, "doctor", tl, files) {
 		return exitFailure

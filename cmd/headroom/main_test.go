@@ -19,6 +19,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(idleHoldEnv) != "" {
 		os.Exit(holdIdleConnections(os.Getenv(idleHoldEnv)))
 	}
+	if args := os.Getenv(runArgsEnv); args != "" {
+		// A test that must kill a real headroom process (trace_lab_test.go) runs it so.
+		os.Exit(run(strings.Fields(args), IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	}
 	testscript.Main(m, map[string]func(){
 		"headroom": func() {
 			os.Exit(run(os.Args[1:], IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -29,6 +30,8 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 	pagetype := fs.Bool("pagetypeinfo", false, "also read /proc/pagetypeinfo each sample (takes the zone lock)")
 	sockets := fs.Bool("sockets", true, "dump TCP sockets through sock_diag each sample (socket states, orphans)")
 	rootDir := fs.String("root", "", "read the kernel files under this directory instead of / (tests)")
+	trace := fs.Bool("trace", false, "also trace the kernel while recording (as doctor --trace): drops by the kernel's reason and location, reclaim and compaction stalls; needs root and tracefs, restores every tracing setting after")
+	traceEvery := fs.Duration("trace-every", time.Minute, "with --trace: write the counts of the tracepoints this often")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: headroom record -o host.jsonl.gz [--interval 1s] [--duration 24h] [--max-size 100MB] [--mark TEXT]")
 		fmt.Fprintln(fs.Output(), "       headroom record -o host.jsonl.gz --mark TEXT   (while a recorder runs: add a phase marker)")
@@ -88,6 +91,34 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 			}
 		}
 	}()
+	var tracer *source.Tracer
+	var unavailable []model.Unavailable
+	if *trace {
+		if *rootDir != "" {
+			fmt.Fprintln(stdio.Stderr, "headroom record: --trace traces this host's kernel: not with --root")
+			return exitFailure
+		}
+		if *traceEvery <= 0 {
+			fmt.Fprintln(stdio.Stderr, "headroom record: --trace-every must be positive")
+			return exitFailure
+		}
+		var err error
+		tracer, err = source.StartTrace(source.TraceOptions{})
+		var na *source.TraceUnavailable
+		switch {
+		case errors.As(err, &na):
+			unavailable = append(unavailable, model.Unavailable{What: "kernel tracepoints (--trace)", Why: "not available: " + na.Why})
+		case err != nil:
+			return failed(stdio, "record", err)
+		}
+		// Every exit path restores (a signal cancels ctx and the loop returns); a SIGKILL
+		// leaves it to the trace guard.
+		defer func() {
+			if tracer != nil {
+				tracer.Stop()
+			}
+		}()
+	}
 	opts := source.DefaultOptions()
 	opts.PageTypes, opts.Sockets = *pagetype, *sockets
 	sink := &record.ArchiveSink{Path: *out, Opt: record.WriterOptions{MaxSizeBytes: size, MaxFiles: *maxFiles},
@@ -103,7 +134,18 @@ func runRecord(ctx context.Context, args []string, stdio IO) int {
 				*out, *interval, until, os.Getpid(), *out)
 		}}
 	err = record.Loop(ctx, root, record.LoopOptions{Interval: *interval, Duration: *duration, Sampler: opts,
-		Marks: marks, MarksFile: record.MarksPath(*out), Tool: "headroom record"}, sink)
+		Marks: marks, MarksFile: record.MarksPath(*out), Tool: "headroom record",
+		Trace: tracer, TraceEvery: *traceEvery, Unavailable: unavailable}, sink)
+	if tracer != nil {
+		w, terr := tracer.Stop()
+		tracer = nil
+		if err == nil && sink.W != nil {
+			if terr == nil {
+				terr = sink.Trace(w)
+			}
+			err = terr
+		}
+	}
 	cerr := sink.Close()
 	if err == nil {
 		err = cerr

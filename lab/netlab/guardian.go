@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
+
+	"headroom/internal/guard"
 )
 
 // The guardian. A run restores what it changed (global sysctls with --allow-global) and
@@ -49,8 +47,6 @@ const (
 	// guardianPoll is how often the guardian looks whether the run's process is gone after
 	// the pipe closed (it is gone already after a SIGKILL; a zombie is reaped by its parent).
 	guardianPoll = 100 * time.Millisecond
-	// guardianReadyWait bounds the wait for a guardian to report that it runs.
-	guardianReadyWait = 10 * time.Second
 )
 
 // guardianConfig is the guardian's HEADROOM_LAB_HELPER_CONFIG.
@@ -70,12 +66,8 @@ type GuardianReport struct {
 	Errors []string  `json:"errors,omitempty"`
 }
 
-// guardian is the run's handle on its guardian process.
-type guardian struct {
-	cmd  *exec.Cmd
-	ctl  *os.File // write end of the pipe; its closing is the signal
-	done chan struct{}
-}
+// guardian is the run's handle on its guardian process (internal/guard).
+type guardian struct{ g *guard.Guard }
 
 // startGuardian starts the guardian of run o and waits until it runs.
 func startGuardian(o *owner) (*guardian, error) {
@@ -83,69 +75,16 @@ func startGuardian(o *owner) (*guardian, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctlR, ctlW, err := os.Pipe()
+	g, err := guard.Start(HelperEnv(guardianMode, cfg))
 	if err != nil {
-		return nil, fmt.Errorf("lab: guardian pipe: %w", err)
+		return nil, fmt.Errorf("lab: %w", err)
 	}
-	readyR, readyW, err := os.Pipe()
-	if err != nil {
-		ctlR.Close()
-		ctlW.Close()
-		return nil, fmt.Errorf("lab: guardian pipe: %w", err)
-	}
-	// /proc/self/exe rather than os.Executable's path: a test binary or an upgraded
-	// headroom may have been replaced on disk since this process started.
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = HelperEnv(guardianMode, cfg)
-	cmd.ExtraFiles = []*os.File{ctlR, readyW} // fds 3 and 4
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	// Stdin, Stdout and Stderr stay nil (/dev/null): a guardian holding the terminal or an
-	// ssh channel open would keep a dropped session from closing.
-	err = cmd.Start()
-	ctlR.Close()
-	readyW.Close()
-	if err != nil {
-		ctlW.Close()
-		readyR.Close()
-		return nil, fmt.Errorf("lab: start guardian: %w", err)
-	}
-	g := &guardian{cmd: cmd, ctl: ctlW, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(g.done) }()
-	ready := make(chan error, 1)
-	go func() {
-		var b [1]byte
-		_, err := io.ReadFull(readyR, b[:])
-		readyR.Close()
-		ready <- err
-	}()
-	select {
-	case err = <-ready:
-	case <-time.After(guardianReadyWait):
-		err = errors.New("no answer")
-	}
-	if err != nil {
-		ctlW.Close()
-		cmd.Process.Kill()
-		<-g.done
-		return nil, fmt.Errorf("lab: guardian did not start: %v", err)
-	}
-	return g, nil
+	return &guardian{g}, nil
 }
 
 // release tells the guardian that the run cleaned up after itself (clean is true) or that
 // it could not (its owner file stays): then the guardian sweeps once this process is gone.
-func (g *guardian) release(clean bool) {
-	if clean {
-		g.ctl.Write([]byte{1})
-	}
-	g.ctl.Close()
-	if clean {
-		select {
-		case <-g.done:
-		case <-time.After(5 * time.Second):
-		}
-	}
-}
+func (g *guardian) release(clean bool) { g.g.Release(clean, 5*time.Second) }
 
 // runGuardianHelper is the guardian process (helper mode "guardian").
 func runGuardianHelper(cfgJSON []byte) error {
@@ -157,36 +96,12 @@ func runGuardianHelper(cfgJSON []byte) error {
 		return fmt.Errorf("config: bad run %q, pid %d or directories %q, %q", cfg.RunID, cfg.PID, cfg.OwnerDir, cfg.NetnsDir)
 	}
 	ownerDir, netnsDir = cfg.OwnerDir, cfg.NetnsDir
-	// Terminal signals reach the run's process group, not this session; ignore them anyway
-	// in case someone signals the group by hand.
-	signal.Ignore(syscall.SIGHUP, syscall.SIGINT, syscall.SIGPIPE)
-	term := make(chan os.Signal, 1)
-	signal.Notify(term, syscall.SIGTERM)
-	ctl := os.NewFile(3, "guardian-ctl")
-	ready := os.NewFile(4, "guardian-ready")
-	if ctl == nil || ready == nil {
-		return errors.New("fds 3 and 4 not passed")
+	clean, ok, err := guard.Serve(guardianTermWait)
+	if err != nil {
+		return err
 	}
-	if _, err := ready.Write([]byte{1}); err != nil {
-		return fmt.Errorf("ready: %w", err)
-	}
-	ready.Close()
-	got := make(chan bool, 1) // true: the run said it is done
-	go func() {
-		var b [1]byte
-		n, _ := ctl.Read(b[:])
-		got <- n > 0
-	}()
-	var clean bool
-	select {
-	case clean = <-got:
-	case <-term:
-		// A systemd stop: the run got SIGTERM too and restores by itself.
-		select {
-		case clean = <-got:
-		case <-time.After(guardianTermWait):
-			return nil
-		}
+	if !ok {
+		return nil // a systemd stop whose run did not finish its own restore in time
 	}
 	if clean {
 		return nil

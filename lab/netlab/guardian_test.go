@@ -192,7 +192,7 @@ func TestGuardianQuietAfterClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-g.done:
+	case <-g.g.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("guardian still running 5 s after a clean Close")
 	}

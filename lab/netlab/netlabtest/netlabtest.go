@@ -23,8 +23,8 @@ func NeedRoot(t testing.TB) {
 	}
 }
 
-// Pair builds two hosts, "a" and "b", joined by one link, and tears them down when t ends.
-func Pair(t testing.TB, spec netlab.LinkSpec) (*netlab.Lab, *netlab.Host, *netlab.Host, *netlab.Link) {
+// Lab starts a lab run and tears it down when t ends.
+func Lab(t testing.TB) *netlab.Lab {
 	t.Helper()
 	l, err := netlab.New()
 	if err != nil {
@@ -35,6 +35,13 @@ func Pair(t testing.TB, spec netlab.LinkSpec) (*netlab.Lab, *netlab.Host, *netla
 			t.Errorf("teardown: %v", err)
 		}
 	})
+	return l
+}
+
+// Pair builds two hosts, "a" and "b", joined by one link, and tears them down when t ends.
+func Pair(t testing.TB, spec netlab.LinkSpec) (*netlab.Lab, *netlab.Host, *netlab.Host, *netlab.Link) {
+	t.Helper()
+	l := Lab(t)
 	a, err := l.AddHost("a")
 	if err != nil {
 		t.Fatal(err)
