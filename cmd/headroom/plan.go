@@ -18,7 +18,7 @@ func init() {
 // planSysctlKeys are the sysctls plan reads as "current" values.
 var planSysctlKeys = []string{
 	"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem", "net.ipv4.tcp_adv_win_scale",
-	"net.core.rmem_max", "net.core.wmem_max", "vm.min_free_kbytes", "vm.watermark_scale_factor",
+	"net.core.rmem_max", "net.core.wmem_max", "vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.dirty_ratio",
 	"net.core.netdev_max_backlog", "net.core.netdev_budget", "net.core.netdev_budget_usecs",
 	"net.ipv4.tcp_notsent_lowat", "net.ipv4.tcp_congestion_control",
 	"net.ipv4.tcp_available_congestion_control", "net.core.default_qdisc",
@@ -148,6 +148,14 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		}
 		in.NICs = nics
 		in.CPUs = host.CPUs
+		// What this host's memory holds: the reserve must fit beside what reclaim cannot free.
+		if mi, err := kernel.ReadMemInfo(planRoot); err == nil {
+			in.MemInfoKB = map[string]int64{}
+			for i := 0; i < mi.Len(); i++ {
+				k, v := mi.At(i)
+				in.MemInfoKB[k] = v
+			}
+		}
 	}
 	if *cpus != 0 {
 		in.CPUs = *cpus
