@@ -414,8 +414,8 @@ func (d dirtyShare) String() string {
 // Beyond it kswapd cannot reach its high watermark from clean cache: it and every
 // allocator's direct reclaim scan a cache of dirty pages and what the programs run from, and
 // the allocation that finds nothing to free invokes the OOM killer (the lab's
-// atomic-rx-refill guest: a 54 MB reserve beside 277 MB of unreclaimable memory and TCP's
-// cap on 331 MiB killed its 200 MiB service, docs/plan.md).
+// atomic-rx-refill guest, MemTotal 337360 kB: a 53504 kB reserve beside 242540 kB that
+// reclaim could not free and TCP's 28344 kB cap killed its 200 MiB service, docs/plan.md).
 func ReserveFitKB(reclaimKB int64, d dirtyShare) int64 {
 	if reclaimKB <= 0 {
 		return 0
