@@ -32,9 +32,11 @@ func runPlan(ctx context.Context, args []string, stdio IO) int {
 Computes TCP buffer limits from the bandwidth-delay product, budgets them against memory
 (lowmem on a 32-bit HighMem kernel), and sizes the free-page reserve and packet queues.
 Host facts not given by flags (memory, kernel, arch, page size) are read from this host;
-current sysctl values and NICs are read only when the plan describes this host (none of
---memory, --lowmem, --kernel, --arch given). Exit 0: the plan fills the link within the
-budget; 1: the budget forced lower buffers; 3: bad input.
+current sysctl values, NICs and /proc/meminfo are read only when the plan describes this
+host (none of --memory, --lowmem, --kernel, --arch given): the free-page reserve is then
+kept within what fits beside the memory reclaim cannot free, and tcp_mem lowered to make
+room when it must. Exit 0: the plan fills the link within the budget; 1: the budget forced
+lower buffers; 3: bad input.
 
 Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512MB (10^6).`)
 		fs.PrintDefaults()
