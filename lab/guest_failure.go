@@ -84,6 +84,36 @@ type GuestFailureRun struct {
 	SendSec        float64          `json:"send_seconds"`
 	SendBitsPerSec float64          `json:"send_bits_per_sec"`
 	Error          string           `json:"error,omitempty"`
+	// Evidence is what the guest recorded of its memory while the load ran and after it
+	// (guestEvidenceFiles: meminfo and zoneinfo at the end, samples every 2 s) and its
+	// whole kernel log: the figures plan's reserve is judged on (docs/plan.md), kept with
+	// the run so they can become test data.
+	Evidence map[string]string `json:"evidence,omitempty"`
+}
+
+// guestEvidenceFiles are the files of $OUT a failure guest's run keeps as evidence.
+var guestEvidenceFiles = []string{"meminfo-end.txt", "zoneinfo-end.txt", "sysctl-end.txt", "samples.txt", "plan.json"}
+
+// guestEvidence collects a run's evidence, each file at most maxEvidence bytes (the tail:
+// the end of a kernel log or of the samples is what matters).
+func guestEvidence(res *vm.Result) map[string]string {
+	const maxEvidence = 512 << 10
+	tail := func(b []byte) string {
+		if len(b) > maxEvidence {
+			b = b[len(b)-maxEvidence:]
+		}
+		return string(b)
+	}
+	ev := map[string]string{}
+	for _, f := range guestEvidenceFiles {
+		if b := res.Files[f]; len(b) > 0 {
+			ev[f] = tail(b)
+		}
+	}
+	if res.Dmesg != "" {
+		ev["dmesg"] = tail([]byte(res.Dmesg))
+	}
+	return ev
 }
 
 // GuestFailureDetails is a failure scenario's part of the guest report.
@@ -110,6 +140,11 @@ func (s *guestFailureSpec) script(phase string) string {
 	var b strings.Builder
 	b.WriteString("set -u\n# the shell and its later children (doctor, plan) stay out of the OOM killer's way\necho -1000 > /proc/self/oom_score_adj\n")
 	b.WriteString(s.setup)
+	// Evidence: the memory's make-up every 2 s while the load runs (what reclaim can and
+	// cannot free, the zone's free pages against its watermarks, TCP's pages).
+	b.WriteString(`( while :; do { echo "t $(cut -d' ' -f1 /proc/uptime)"; grep -E '^(MemFree|Cached|Dirty|Writeback|AnonPages|Shmem|Unevictable|Mlocked|SUnreclaim|KernelStack|PageTables|Active\(file\)|Inactive\(file\)):' /proc/meminfo; grep -A5 'zone *DMA32' /proc/zoneinfo | grep -E 'free|min|low|high'; grep TCP: /proc/net/sockstat; } >> $OUT/samples.txt; sleep 2; done ) &
+sampler=$!
+`)
 	if phase == "after" {
 		b.WriteString("sysctl -p /etc/headroom/plan.conf > $OUT/applied.txt 2>&1 || { echo 'applying the plan failed' >&2; cat $OUT/applied.txt >&2; exit 1; }\n")
 	}
@@ -130,11 +165,15 @@ done
 echo %s > /dev/console
 wait $sink
 echo "sink exit $?" > $OUT/sink.rc
+kill $sampler 2>/dev/null
+cat /proc/meminfo > $OUT/meminfo-end.txt; cat /proc/zoneinfo > $OUT/zoneinfo-end.txt
+sysctl vm.min_free_kbytes vm.watermark_scale_factor vm.watermark_boost_factor vm.dirty_ratio vm.dirty_background_ratio net.ipv4.tcp_mem net.ipv4.tcp_rmem net.core.rmem_max > $OUT/sysctl-end.txt 2>&1
 echo %s > /dev/console
 `, shQuoteLab(string(cj)), guestSinkPort, markLoadReady, markLoadDone)
 	if phase == "before" {
 		b.WriteString("headroom doctor --format json > $OUT/doctor.json 2> $OUT/doctor.err\necho $? > $OUT/doctor.rc\n")
 		fmt.Fprintf(&b, "headroom plan %s --format sysctl > $OUT/plan.conf 2> $OUT/plan.err\necho $? > $OUT/plan.rc\n", strings.Join(s.planArgs, " "))
+		fmt.Fprintf(&b, "headroom plan %s --format json > $OUT/plan.json 2>/dev/null\n", strings.Join(s.planArgs, " "))
 	}
 	return b.String()
 }
@@ -256,6 +295,7 @@ func (s *guestFailureSpec) runOne(ctx context.Context, o GuestOptions, phase str
 	}
 	run.BootSec, run.RunSec, run.ExitCode = res.BootTime.Seconds(), res.Elapsed.Seconds(), res.ExitCode
 	run.Failures, run.AllocFailures, run.OOMKills = guestFailureLines(res.Dmesg)
+	run.Evidence = guestEvidence(res)
 	if b := res.Files["sink.json"]; len(b) > 0 {
 		var sr guestSinkResult
 		if err := json.Unmarshal(b, &sr); err == nil {

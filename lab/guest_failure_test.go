@@ -81,6 +81,27 @@ func TestGuestFailureScripts(t *testing.T) {
 		if strings.Contains(b, "sysctl -p /etc/headroom/plan.conf") {
 			t.Errorf("%s: the before script applies a plan", s.name)
 		}
+		for _, f := range []string{"$OUT/samples.txt", "$OUT/meminfo-end.txt", "$OUT/zoneinfo-end.txt"} {
+			if !strings.Contains(b, f) || !strings.Contains(a, f) {
+				t.Errorf("%s: a script does not record %s", s.name, f)
+			}
+		}
+	}
+}
+
+// A run keeps the guest's memory evidence and kernel log, each bounded to its tail.
+func TestGuestEvidence(t *testing.T) {
+	big := strings.Repeat("x", 600<<10) + "END"
+	ev := guestEvidence(&vm.Result{Dmesg: big, Files: map[string][]byte{
+		"meminfo-end.txt": []byte("MemTotal: 1 kB\n"), "sink.json": []byte("{}"), "samples.txt": []byte("t 1\n")}})
+	if ev["meminfo-end.txt"] == "" || ev["samples.txt"] == "" {
+		t.Errorf("evidence %v lacks the memory files", ev)
+	}
+	if _, ok := ev["sink.json"]; ok {
+		t.Error("evidence keeps a file it does not list")
+	}
+	if d := ev["dmesg"]; len(d) > 512<<10 || !strings.HasSuffix(d, "END") {
+		t.Errorf("kernel log kept as %d bytes ending %q: want its last 512 KiB", len(d), d[max(len(d)-3, 0):])
 	}
 }
 

@@ -26,8 +26,9 @@ import (
 //     hold filling their shares when that band fits the budget, min ≥ a page per stream and
 //     direction;
 //   - the reserve, min_free_kbytes + 2 × the watermark gap, within 1/ReserveShareDenominator of
-//     lowmem (MemTotal) unless the kernel's default is already more; min_free_kbytes never
-//     below the kernel's default;
+//     lowmem (MemTotal), or, when the host's meminfo is known, within what fits beside the
+//     memory reclaim cannot free and the planned tcp_mem max (ReserveFitKB), unless the
+//     kernel's default is already more; min_free_kbytes never below the kernel's default;
 //   - no queue or watermark setting below the current value or the kernel default;
 //   - netdev_max_backlog on every CPU within 1/ReserveShareDenominator of the basis, and one
 //     netdev_budget round's refills on every CPU within 7/8 of min_free_kbytes, unless the
@@ -174,8 +175,20 @@ func (p Plan) Check() error {
 		basisKB := basis / 1024
 		f, _ := last("vm.watermark_scale_factor")
 		def := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
-		if r := ReserveKB(v, f, basisKB); r > basisKB/ReserveShareDenominator && r > ReserveKB(def, 0, basisKB) {
-			bad("reserve %d kB (min_free_kbytes %d + 2 × gap at watermark_scale_factor %d) above 1/%d of %d kB", r, v, f, ReserveShareDenominator, basisKB)
+		budgetKB, budgetWhy := basisKB/ReserveShareDenominator, fmt.Sprintf("1/%d of %d kB", ReserveShareDenominator, basisKB)
+		_, basisName := budgetBasis(in)
+		if u, _, ok := UnreclaimableKB(in.MemInfoKB, basisName == "lowmem"); ok {
+			// With the host's memory known: the reserve beside what reclaim cannot free and
+			// TCP's planned cap (ReserveFitKB).
+			var tcpKB int64
+			if t := fields("net.ipv4.tcp_mem"); len(t) == 3 {
+				tcpKB = t[2] * page / 1024
+			}
+			budgetKB = ReserveFitKB(basisKB-u-tcpKB, dirtyShareOf(cur))
+			budgetWhy = fmt.Sprintf("what fits beside %d kB unreclaimable and TCP's %d kB", u, tcpKB)
+		}
+		if r := ReserveKB(v, f, basisKB); r > budgetKB && r > ReserveKB(def, 0, basisKB) {
+			bad("reserve %d kB (min_free_kbytes %d + 2 × gap at watermark_scale_factor %d) above %d kB (%s)", r, v, f, budgetKB, budgetWhy)
 		}
 		if v < def {
 			bad("min_free_kbytes %d below the kernel default %d", v, def)

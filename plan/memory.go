@@ -173,6 +173,29 @@ func plannedRing(n NIC) int64 {
 // allocation is assumed to be the allocator that drains the zone meanwhile.
 func MinFreeKBytes(in Input) (kb int64, why string) {
 	in = resolvedMemory(in)
+	return minFreeKBytesWithin(in, shareReserveBudget(in))
+}
+
+// reserveBudget is the most free memory plan lets the kernel keep (ReserveKB, the high
+// watermark) and where that bound comes from.
+type reserveBudget struct {
+	kb  int64
+	why string // "1/20 of MemTotal 331392 kB", or the fit beside the unreclaimable memory
+}
+
+// shareReserveBudget is the reserve budget when plan does not know what the host's memory
+// holds: 1/ReserveShareDenominator of the basis.
+func shareReserveBudget(in Input) reserveBudget {
+	basisBytes, basisName := budgetBasis(in)
+	basisKB := basisBytes / 1024
+	return reserveBudget{kb: basisKB / ReserveShareDenominator, why: fmt.Sprintf("1/%d of %s %d kB", ReserveShareDenominator, basisName, basisKB)}
+}
+
+// unboundedReserve is a budget that bounds nothing: what the link asks for.
+var unboundedReserve = reserveBudget{kb: math.MaxInt64 / 4, why: "unbounded"}
+
+// minFreeKBytesWithin is MinFreeKBytes within the reserve budget rb.
+func minFreeKBytesWithin(in Input, rb reserveBudget) (kb int64, why string) {
 	b := computeRxBurst(in)
 	needBytes := (b.burstBytes + b.ringBytes) * 8 / 7
 	needKB := ceilDiv(needBytes, 1024)
@@ -181,7 +204,7 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 	basisKB := basisBytes / 1024
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	defKB := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
-	capKB, capWhy := minFreeCapKB(basisKB, kver)
+	capKB, capWhy := minFreeCapKB(rb, kver, in.MemoryBytes/1024)
 
 	kb = needKB
 	bound := ""
@@ -220,6 +243,14 @@ func MinFreeKBytes(in Input) (kb int64, why string) {
 // without the sysctl.
 func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 	in = resolvedMemory(in)
+	rb := shareReserveBudget(in)
+	minKB, _ := minFreeKBytesWithin(in, rb)
+	return watermarkScaleFactorWithin(in, rb, minKB)
+}
+
+// watermarkScaleFactorWithin is WatermarkScaleFactor within the reserve budget rb beside a
+// min_free_kbytes of minKB.
+func watermarkScaleFactorWithin(in Input, rb reserveBudget, minKB int64) (factor int64, why string, ok bool) {
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	if kver.Known && !kver.AtLeast(4, 6, 0) {
 		return 0, "vm.watermark_scale_factor exists from 4.6", false
@@ -230,14 +261,13 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 		return 0, "memory unknown", false
 	}
 	basisKB := basisBytes / 1024
-	minKB, _ := MinFreeKBytes(in)
 	gapKB := ceilDiv(b.burstBytes+b.ringBytes, 1024)
-	leftKB := (basisKB/ReserveShareDenominator - minKB) / 2
+	leftKB := (rb.kb - minKB) / 2
 	bound := ""
 	if gapKB > leftKB {
 		gapKB = max(leftKB, 0)
-		bound = fmt.Sprintf("; capped: min_free_kbytes %d kB + 2 × gap must stay within 1/%d of %s (%d kB), which leaves a gap of %d kB",
-			minKB, ReserveShareDenominator, basisName, basisKB/ReserveShareDenominator, gapKB)
+		bound = fmt.Sprintf("; capped: min_free_kbytes %d kB + 2 × gap must stay within the reserve budget %d kB (%s), which leaves a gap of %d kB",
+			minKB, rb.kb, rb.why, gapKB)
 	}
 	// Rounded up when the whole burst fits (the gap must hold it), down when the budget
 	// caps it (the reserve must stay within it).
@@ -273,12 +303,16 @@ func ReserveKB(minKB, factor, basisKB int64) int64 {
 // is 1.5 × min, so 2/3 of the budget; on kernels with watermark_scale_factor (4.6+) half of
 // the budget, which leaves the other half for a gap of up to a quarter of it, the head start
 // kswapd gets before atomic allocations reach min.
-func minFreeCapKB(basisKB int64, kver kernel.KernelVersion) (int64, string) {
-	budget := basisKB / ReserveShareDenominator
+// It never exceeds tune's bound, MinFreeMaxPercentOfRAM of MemTotal (memTotalKB).
+func minFreeCapKB(rb reserveBudget, kver kernel.KernelVersion, memTotalKB int64) (int64, string) {
+	kb, why := rb.kb*2/3, fmt.Sprintf("2/3 of the reserve budget %d kB (%s): the watermarks add min/4 twice", rb.kb, rb.why)
 	if !kver.Known || kver.AtLeast(4, 6, 0) {
-		return budget / 2, fmt.Sprintf("half of the reserve budget 1/%d of the memory, %d kB: the other half is the watermark gaps", ReserveShareDenominator, budget)
+		kb, why = rb.kb/2, fmt.Sprintf("half of the reserve budget %d kB (%s): the other half is the watermark gaps", rb.kb, rb.why)
 	}
-	return budget * 2 / 3, fmt.Sprintf("2/3 of the reserve budget 1/%d of the memory, %d kB: the watermarks add min/4 twice", ReserveShareDenominator, budget)
+	if bound := memTotalKB * MinFreeMaxPercentOfRAM / 100; memTotalKB > 0 && kb > bound {
+		kb, why = bound, fmt.Sprintf("tune's bound, %d %% of MemTotal %d kB", MinFreeMaxPercentOfRAM, memTotalKB)
+	}
+	return kb, why
 }
 
 // resolvedMemory applies defaults and, for a 32-bit kernel, the lowmem split, so that the
@@ -306,4 +340,155 @@ func ceilDiv(a, b int64) int64 {
 		return 0
 	}
 	return (a + b - 1) / b
+}
+
+// DefaultDirtyRatio is vm.dirty_ratio's default (mm/page-writeback.c), the share of the
+// dirtyable memory a writer may dirty before it is throttled.
+const DefaultDirtyRatio = 20
+
+// UnreclaimableKB is the memory reclaim cannot free on the host whose /proc/meminfo is mi (kB,
+// as the file reads), from the zones the reserve is kept in: without swap (or beyond the free
+// swap) the swap-backed pages, AnonPages + Shmem (tmpfs, and the initramfs' rootfs), which
+// reclaim does not even scan when it cannot swap (can_reclaim_anon_pages(), mm/vmscan.c);
+// Unevictable (ramfs, mlock: never on a reclaimable LRU; Mlocked is subtracted once, since
+// mlocked anonymous pages are counted in AnonPages too); the unreclaimable slab (SUnreclaim),
+// kernel stacks and page tables. TCP's buffers are in none of these (skb pages are counted
+// nowhere in meminfo): tcp_mem's max is added by the caller. On a HighMem kernel (lowmem
+// basis) only the kernel's own objects count: user pages may live in HighMem. ok is false
+// without MemTotal and AnonPages (unknown is not zero).
+func UnreclaimableKB(mi map[string]int64, lowmemBasis bool) (kb int64, why string, ok bool) {
+	get := func(k string) int64 { return max(mi[k], 0) }
+	if _, have := mi["MemTotal"]; !have {
+		return 0, "", false
+	}
+	if _, have := mi["AnonPages"]; !have {
+		return 0, "", false
+	}
+	kernelKB := get("SUnreclaim") + get("KernelStack") + get("PageTables")
+	if lowmemBasis {
+		return kernelKB, fmt.Sprintf("SUnreclaim %d + KernelStack %d + PageTables %d kB (lowmem: user pages may be in HighMem)",
+			get("SUnreclaim"), get("KernelStack"), get("PageTables")), true
+	}
+	swapBacked := get("AnonPages") + get("Shmem")
+	pinnedSwap := max(swapBacked-get("SwapFree"), 0)
+	unevictable := max(get("Unevictable")-get("Mlocked"), 0)
+	kb = pinnedSwap + unevictable + kernelKB
+	why = fmt.Sprintf("AnonPages %d + Shmem %d kB with %d kB of free swap: %d kB; Unevictable − Mlocked %d kB; SUnreclaim %d + KernelStack %d + PageTables %d kB",
+		get("AnonPages"), get("Shmem"), get("SwapFree"), pinnedSwap, unevictable, get("SUnreclaim"), get("KernelStack"), get("PageTables"))
+	return kb, why, true
+}
+
+// dirtyShare is how much of the reclaimable memory the kernel lets writers keep dirty, which
+// reclaim cannot free until the disk has written it: vm.dirty_bytes when set, else
+// vm.dirty_ratio (default 20 %) of the dirtyable memory (global_dirtyable_memory(),
+// mm/page-writeback.c: free + file pages − totalreserve_pages, the high watermarks).
+type dirtyShare struct {
+	ratio int64 // percent, when bytesKB is 0
+	kb    int64 // vm.dirty_bytes in kB, 0 = the ratio applies
+}
+
+func dirtyShareOf(cur currentMap) dirtyShare {
+	if b, ok := cur.int("vm.dirty_bytes"); ok && b > 0 {
+		return dirtyShare{kb: ceilDiv(b, 1024)}
+	}
+	if r, ok := cur.int("vm.dirty_ratio"); ok && r > 0 && r <= 100 {
+		return dirtyShare{ratio: r}
+	}
+	return dirtyShare{ratio: DefaultDirtyRatio}
+}
+
+func (d dirtyShare) String() string {
+	if d.kb > 0 {
+		return fmt.Sprintf("vm.dirty_bytes %d kB", d.kb)
+	}
+	return fmt.Sprintf("vm.dirty_ratio %d %%", d.ratio)
+}
+
+// ReserveFitKB is the largest reserve (the high watermark, ReserveKB) a host can keep free
+// when reclaimKB is what reclaim can free at all (the basis less UnreclaimableKB and TCP's cap
+// tcp_mem max). kswapd keeps the reserve free by reclaiming the page cache, so the page
+// cache that is left must itself hold at least the reserve in clean pages, beside the dirty
+// pages writers may keep (dirtyShare, which waits for the disk): reserve + dirty + reserve ≤
+// reclaimable. With a ratio the dirty part is ratio × (reclaimable − reserve), the dirtyable
+// memory less totalreserve_pages, so reserve ≤ (1 − ratio) × reclaimable ÷ (2 − ratio).
+// Beyond it kswapd cannot reach its high watermark from clean cache: it and every
+// allocator's direct reclaim scan a cache of dirty pages and what the programs run from, and
+// the allocation that finds nothing to free invokes the OOM killer (the lab's
+// atomic-rx-refill guest, MemTotal 337360 kB: a 53504 kB reserve beside 242540 kB that
+// reclaim could not free and TCP's 28344 kB cap killed its 200 MiB service, docs/plan.md).
+func ReserveFitKB(reclaimKB int64, d dirtyShare) int64 {
+	if reclaimKB <= 0 {
+		return 0
+	}
+	if d.kb > 0 {
+		return max((reclaimKB-d.kb)/2, 0)
+	}
+	return reclaimKB * (100 - d.ratio) / (200 - d.ratio)
+}
+
+// reclaimNeededKB inverts ReserveFitKB: the reclaimable memory a reserve of reserveKB needs.
+func reclaimNeededKB(reserveKB int64, d dirtyShare) int64 {
+	if d.kb > 0 {
+		return 2*reserveKB + d.kb
+	}
+	return ceilDiv(reserveKB*(200-d.ratio), 100-d.ratio)
+}
+
+// reserveFit is what plan knows of a host's memory for its reserve (the input's meminfo):
+// what reclaim cannot free, TCP's cap beside the reserve, and the largest reserve that fits.
+type reserveFit struct {
+	known         bool
+	unreclaimKB   int64
+	unreclaimWhy  string
+	dirty         dirtyShare
+	wantKB        int64 // the reserve the link asks for: min_free_kbytes + 2 × the burst gap
+	coverKB       int64 // what atomic allocations need after kswapd wakes: burst + rings
+	tcpRefPages   int64 // TCP's cap as plan would otherwise keep it
+	tcpFloorPages int64 // the least TCP's cap goes to: 5/4 × what the streams hold
+	tcpCapPages   int64 // TCP's cap beside the reserve (≤ tcpRefPages)
+	reclaimKB     int64 // basis − unreclaimable − TCP's cap: what reclaim can free
+	fitKB         int64 // ReserveFitKB(reclaimKB)
+	minReserveKB  int64 // the least reserve that covers coverKB (gap at min/4: 12/7 × cover)
+	defaultKB     int64 // the kernel's own reserve: default min_free_kbytes, gap min/4
+}
+
+// fitReserve weighs the reserve the link asks for against the host's memory (in.MemInfoKB):
+// reclaim can free the basis less UnreclaimableKB and TCP's cap; the reserve must fit in it
+// (ReserveFitKB). TCP's cap is memory plan can take back: it is lowered, from tcpRefPages
+// (what plan would keep) down to at most tcpFloorPages (5/4 × what the streams hold filling
+// the link, so they never meet pressure), as far as the wanted reserve needs. known is false
+// when the meminfo lacks what the fit needs: the reserve then keeps the 1/20 share.
+func fitReserve(in Input, cur currentMap, page, tcpRefPages, tcpFloorPages int64) reserveFit {
+	basisBytes, basisName := budgetBasis(in)
+	basisKB := basisBytes / 1024
+	u, uwhy, ok := UnreclaimableKB(in.MemInfoKB, basisName == "lowmem")
+	if !ok || basisKB <= 0 {
+		return reserveFit{}
+	}
+	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
+	f := reserveFit{known: true, unreclaimKB: u, unreclaimWhy: uwhy, dirty: dirtyShareOf(cur)}
+	wantMin, _ := minFreeKBytesWithin(in, unboundedReserve)
+	b := computeRxBurst(in)
+	f.coverKB = ceilDiv(b.burstBytes+b.ringBytes, 1024)
+	gap := wantMin / 4
+	if !kver.Known || kver.AtLeast(4, 6, 0) {
+		gap = max(gap, f.coverKB)
+	}
+	f.wantKB = wantMin + 2*gap
+	f.minReserveKB = ceilDiv(f.coverKB*12, 7)
+	def := KernelDefaultMinFreeKBytesForVersion(basisKB, kver)
+	f.defaultKB = ReserveKB(def, 0, basisKB)
+	f.tcpRefPages, f.tcpFloorPages = tcpRefPages, min(tcpFloorPages, tcpRefPages)
+	room := basisKB - u
+	tcpFitPages := (room - reclaimNeededKB(f.wantKB, f.dirty)) * 1024 / max(page, 1)
+	f.tcpCapPages = clampInt64(tcpFitPages, f.tcpFloorPages, f.tcpRefPages)
+	f.reclaimKB = room - f.tcpCapPages*page/1024
+	f.fitKB = ReserveFitKB(f.reclaimKB, f.dirty)
+	return f
+}
+
+// budget is the reserve budget the fit gives.
+func (f reserveFit) budget(basisName string, basisKB, page int64) reserveBudget {
+	return reserveBudget{kb: f.fitKB, why: fmt.Sprintf("what fits on %s %d kB beside %d kB reclaim cannot free and TCP's cap %d pages (%d kB), with %s of the rest dirty: reserve ≤ the clean cache left",
+		basisName, basisKB, f.unreclaimKB, f.tcpCapPages, f.tcpCapPages*page/1024, f.dirty)}
 }

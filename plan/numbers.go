@@ -46,6 +46,8 @@ type numbers struct {
 
 	minFreeKB, minFreeCapKB, minFreeDefaultKB int64
 	reserveBudgetKB                           int64
+	reserve                                   reserveBudget
+	fit                                       reserveFit // known only with the host's meminfo
 	minFreeWhy                                string
 	burst                                     rxBurst
 	wsf                                       int64
@@ -249,12 +251,25 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	n.tcpDefaultMaxPages = KernelDefaultTCPMemPages(b.BasisBytes / page)[2]
 
 	// The free-memory reserve for atomic RX refills while kswapd catches up.
-	n.minFreeKB, n.minFreeWhy = MinFreeKBytes(in)
-	n.minFreeCapKB, _ = minFreeCapKB(n.basisKB, kver)
-	n.reserveBudgetKB = n.basisKB / ReserveShareDenominator
+	// Its budget: 1/20 of the basis, or, when the host's meminfo says what its memory holds,
+	// what fits beside the memory reclaim cannot free and TCP's cap, which is lowered as far
+	// as the reserve needs (fitReserve, addTCPMem).
+	n.reserve = shareReserveBudget(in)
+	tcpRef := max(n.tcpDefaultMaxPages, ceilDiv(n.tcpFlowPages*tcpMemBandNum, tcpMemBandDen))
+	if c, ok := cur.triplet("net.ipv4.tcp_mem"); ok {
+		tcpRef = max(tcpRef, c[2])
+	}
+	tcpRef = min(tcpRef, n.tcpBudgetPages)
+	tcpFloor := max(ceilDiv(n.tcpFlowPages*tcpMemBandNum, tcpMemBandDen), n.tcpIdlePages)
+	if n.fit = fitReserve(in, cur, page, tcpRef, tcpFloor); n.fit.known {
+		n.reserve = n.fit.budget(n.basisLbl, n.basisKB, page)
+	}
+	n.minFreeKB, n.minFreeWhy = minFreeKBytesWithin(in, n.reserve)
+	n.minFreeCapKB, _ = minFreeCapKB(n.reserve, kver, in.MemoryBytes/1024)
+	n.reserveBudgetKB = n.reserve.kb
 	n.minFreeDefaultKB = KernelDefaultMinFreeKBytesForVersion(n.basisKB, kver)
 	n.burst = computeRxBurst(in)
-	n.wsf, n.wsfWhy, n.wsfOK = WatermarkScaleFactor(in)
+	n.wsf, n.wsfWhy, n.wsfOK = watermarkScaleFactorWithin(in, n.reserve, n.minFreeKB)
 
 	// The packet rate the input path must absorb, and the softirq round it drains in.
 	n.lineBitsPerSec = lineRateBitsPerSec(in)
@@ -380,7 +395,18 @@ func (n *numbers) listNumbers(p Plan) {
 	n.bytes("burst + rings", n.burst.burstBytes+n.burst.ringBytes, "RX burst + one refill of every known RX ring")
 	kb("min_free_kbytes needed", n.minFreeKB, "(burst + rings) × 8/7, at least the kernel default, at most its share of the reserve budget")
 	kb("min_free_kbytes default", n.minFreeDefaultKB, "the kernel's default for the basis")
-	kb("reserve budget", n.reserveBudgetKB, fmt.Sprintf("1/%d of the basis: min_free_kbytes + 2 × the watermark gap (the high watermark kswapd keeps free) stays within it", ReserveShareDenominator))
+	if f := n.fit; f.known {
+		kb("unreclaimable", f.unreclaimKB, "what reclaim cannot free (meminfo): "+f.unreclaimWhy)
+		how := fmt.Sprintf("TCP's cap as planned: the wanted reserve %d kB fits beside it", f.wantKB)
+		if f.tcpCapPages < f.tcpRefPages {
+			how = fmt.Sprintf("TCP's cap lowered from %d pages, not below %d (5/4 × the flows' need), as far as the wanted reserve %d kB needs", f.tcpRefPages, f.tcpFloorPages, f.wantKB)
+		}
+		pages("tcp_mem cap beside the reserve", f.tcpCapPages, how)
+		kb("reclaimable", f.reclaimKB, "the basis − unreclaimable − TCP's cap")
+		kb("reserve budget", n.reserveBudgetKB, fmt.Sprintf("reclaimable × (1 − dirty) ÷ (2 − dirty) with %s: min_free_kbytes + 2 × the watermark gap (the high watermark kswapd keeps free) ≤ the clean page cache left to reclaim it from", f.dirty))
+	} else {
+		kb("reserve budget", n.reserveBudgetKB, fmt.Sprintf("1/%d of the basis: min_free_kbytes + 2 × the watermark gap (the high watermark kswapd keeps free) stays within it", ReserveShareDenominator))
+	}
 	kb("min_free_kbytes cap", n.minFreeCapKB, "the share of the reserve budget min_free_kbytes may take (half with watermark_scale_factor, else 2/3)")
 	if n.wsfOK {
 		n.add("watermark_scale_factor needed", float64(n.wsf), "ratio", strconv.FormatInt(n.wsf, 10), "⌊gap × 10000 ÷ basis⌋, the gap one burst + rings within what the reserve budget leaves")

@@ -53,6 +53,10 @@ type Input struct {
 	WindowRatio float64 `json:"window_ratio,omitempty"`
 	// KswapdReaction overrides DefaultKswapdReaction.
 	KswapdReaction time.Duration `json:"kswapd_reaction_ns,omitempty"`
+	// MemInfoKB is the target host's /proc/meminfo (kB, by field), when known: what its
+	// memory holds that reclaim cannot free, which the free-memory reserve must fit beside
+	// (fitReserve). nil: unknown, and the reserve keeps 1/ReserveShareDenominator of the basis.
+	MemInfoKB map[string]int64 `json:"meminfo_kb,omitempty"`
 }
 
 // NIC is one receiving interface. Zero ring sizes mean unknown.
@@ -430,6 +434,16 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 		refText = fmt.Sprintf("the budget (%s would be %d pages)", refText, maxPages)
 	}
 	maxPages = min(maxPages, budgetPages)
+	// The free-memory reserve comes first on a host whose memory is mostly unreclaimable:
+	// TCP's cap is memory plan can take back for it (fitReserve), down to 5/4 × what the
+	// streams hold filling the link, so they still never meet pressure.
+	var reserveWarn string
+	if f := n.fit; f.known && f.tcpCapPages < maxPages {
+		reserveWarn = fmt.Sprintf("net.ipv4.tcp_mem max lowered from %d to %d pages (%s): the free-memory reserve the receive path needs (%d kB) must fit beside the %d kB reclaim cannot free on %s %d kB; TCP could otherwise hold %s more that reclaim cannot free either (docs/plan.md, \"The reserve on a small host\")",
+			maxPages, f.tcpCapPages, FormatBytes(f.tcpCapPages*page), f.wantKB, f.unreclaimKB, n.basisLbl, n.basisKB, FormatBytes((maxPages-f.tcpCapPages)*page))
+		refText = fmt.Sprintf("lowered from %d pages for the free-memory reserve: what reclaim cannot free (%d kB) + TCP's cap + the reserve must fit in %s", maxPages, f.unreclaimKB, n.basisLbl)
+		maxPages = f.tcpCapPages
+	}
 	bandTop := maxPages * tcpMemBandDen / tcpMemBandNum
 	pressure := min(max(needPages, maxPages*2/3), bandTop)
 	low := min(max(maxPages/2, idlePages), pressure)
@@ -456,6 +470,9 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 		low, pressure = c[0], c[1]
 		why = fmt.Sprintf("keep: max %d pages (%s) is within the budget %d pages (%s), pressure %d ≥ the streams' need %d pages (%s), max ≥ %d/%d × pressure (%d B pages)",
 			c[2], FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
+	}
+	if reserveWarn != "" {
+		p.Warnings = append(p.Warnings, reserveWarn)
 	}
 	add(model.ChangeSysctl, "net.ipv4.tcp_mem", fmt.Sprintf("%d %d %d", low, pressure, maxPages), why)
 	if p.Budget.Basis == "lowmem" {
@@ -495,7 +512,7 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 		}
 		return 0
 	}
-	budgetText := fmt.Sprintf("the reserve budget 1/%d of %s, %d kB (min_free_kbytes + 2 × the watermark gap: the high watermark kswapd keeps free)", ReserveShareDenominator, basisName, budgetKB)
+	budgetText := fmt.Sprintf("the reserve budget %d kB, %s (min_free_kbytes + 2 × the watermark gap: the high watermark kswapd keeps free)", budgetKB, n.reserve.why)
 	if hasWSF && ReserveKB(kb, f, basisKB) > budgetKB {
 		// Narrow the gap first: it only moves kswapd's start, min_free_kbytes is the
 		// reserve atomic allocations live on.
@@ -521,7 +538,14 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 		}
 	}
 	reserve := ReserveKB(kb, factor(), basisKB)
-	if reserve > budgetKB {
+	if fit := n.fit; fit.known && reserve > budgetKB {
+		// Not even the kernel's own reserve fits beside what this host cannot reclaim: no
+		// setting of plan's does, and a larger reserve would only hand the OOM killer the
+		// service. Plan keeps the kernel's default and says what the host needs.
+		short := reclaimNeededKB(max(fit.minReserveKB, reserve), fit.dirty) - fit.reclaimKB
+		p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes: no reserve fits this host: %d kB of %s %d kB cannot be reclaimed (%s) and TCP's cap takes %d kB, which leaves %d kB for the page cache and the reserve; the kernel's own reserve (%d kB) already takes more than the clean cache can give back. Add %s of memory, or cap the service's memory (a cgroup's memory.max) by as much; a larger reserve would only make the OOM killer end the service",
+			fit.unreclaimKB, basisName, basisKB, fit.unreclaimWhy, fit.tcpCapPages*n.page/1024, fit.reclaimKB, reserve, FormatBytes(short*1024)))
+	} else if reserve > budgetKB {
 		p.Notes = append(p.Notes, fmt.Sprintf("reserve %d kB is above %s because the kernel's own default min_free_kbytes (%d kB) already takes that much: plan never goes below it",
 			reserve, budgetText, n.minFreeDefaultKB))
 	}
@@ -533,6 +557,11 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 	gapKB := max(kb/4, basisKB*factor()/10000)
 	coverKB := kb*5/8 + gapKB
 	burstKB := ceilDiv(b.burstBytes+b.ringBytes, 1024)
+	if fit := n.fit; fit.known && coverKB < burstKB && reserve <= budgetKB {
+		short := reclaimNeededKB(fit.minReserveKB, fit.dirty) - fit.reclaimKB
+		p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes: the reserve that fits this host does not cover the receive burst: atomic allocations need %d kB after kswapd wakes (%s × %v + rings), the reserve that fits beside the %d kB reclaim cannot free (%s) gives %d kB (5/8 × min_free_kbytes %d kB + the gap %d kB). Add %s of memory, or cap the service's memory (a cgroup's memory.max) by as much, or receive at a lower rate; a larger reserve here would make the OOM killer end the service",
+			burstKB, FormatBitsPerSec(b.lineBitsPerSec), b.reaction, fit.unreclaimKB, fit.unreclaimWhy, coverKB, kb, gapKB, FormatBytes(max(short, 0)*1024)))
+	}
 	if coverKB < burstKB {
 		ms := float64(b.reaction.Milliseconds()) * float64(coverKB) / float64(max(burstKB, 1))
 		p.Notes = append(p.Notes, fmt.Sprintf("reserve budget: the link asks for %s of free memory ahead of its receive burst (%s × %v kswapd reaction + rings), but min_free_kbytes %d kB and the watermark gap %d kB cover %d kB: the reserve (%d kB) is held to %s, so kswapd's head start covers %.0f ms at line rate instead of %v; more memory or a lower line rate closes it",

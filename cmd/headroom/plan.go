@@ -18,7 +18,7 @@ func init() {
 // planSysctlKeys are the sysctls plan reads as "current" values.
 var planSysctlKeys = []string{
 	"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem", "net.ipv4.tcp_adv_win_scale",
-	"net.core.rmem_max", "net.core.wmem_max", "vm.min_free_kbytes", "vm.watermark_scale_factor",
+	"net.core.rmem_max", "net.core.wmem_max", "vm.min_free_kbytes", "vm.watermark_scale_factor", "vm.dirty_ratio",
 	"net.core.netdev_max_backlog", "net.core.netdev_budget", "net.core.netdev_budget_usecs",
 	"net.ipv4.tcp_notsent_lowat", "net.ipv4.tcp_congestion_control",
 	"net.ipv4.tcp_available_congestion_control", "net.core.default_qdisc",
@@ -32,9 +32,11 @@ func runPlan(ctx context.Context, args []string, stdio IO) int {
 Computes TCP buffer limits from the bandwidth-delay product, budgets them against memory
 (lowmem on a 32-bit HighMem kernel), and sizes the free-page reserve and packet queues.
 Host facts not given by flags (memory, kernel, arch, page size) are read from this host;
-current sysctl values and NICs are read only when the plan describes this host (none of
---memory, --lowmem, --kernel, --arch given). Exit 0: the plan fills the link within the
-budget; 1: the budget forced lower buffers; 3: bad input.
+current sysctl values, NICs and /proc/meminfo are read only when the plan describes this
+host (none of --memory, --lowmem, --kernel, --arch given): the free-page reserve is then
+kept within what fits beside the memory reclaim cannot free, and tcp_mem lowered to make
+room when it must. Exit 0: the plan fills the link within the budget; 1: the budget forced
+lower buffers; 3: bad input.
 
 Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512MB (10^6).`)
 		fs.PrintDefaults()
@@ -148,6 +150,14 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		}
 		in.NICs = nics
 		in.CPUs = host.CPUs
+		// What this host's memory holds: the reserve must fit beside what reclaim cannot free.
+		if mi, err := kernel.ReadMemInfo(planRoot); err == nil {
+			in.MemInfoKB = map[string]int64{}
+			for i := 0; i < mi.Len(); i++ {
+				k, v := mi.At(i)
+				in.MemInfoKB[k] = v
+			}
+		}
 	}
 	if *cpus != 0 {
 		in.CPUs = *cpus
