@@ -8,7 +8,8 @@ import (
 )
 
 // Command output that a web page or a chat flattened onto one line (issue 29; corpus 442,
-// 452, 455): 'ip -s link' with its RX/TX tables, 'ifconfig' blocks, 'ethtool -S' counters,
+// 452, 455, 479): 'ip -s link' with its RX/TX tables, 'ifconfig' blocks, 'ethtool -S' counters,
+// /proc/net/sockstat,
 // each separated by single spaces where the terminal had line breaks. The line is cut back
 // into the lines the command printed, at the words each format starts its lines with, and
 // read by the format's own reader; what it gives is attributed to the one line of the paste.
@@ -25,6 +26,8 @@ var (
 	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
 	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
 	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
+	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
+	reFlatSockStat = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
 
 // unflatten returns the lines the command printed, or nil when line t is not one of the
@@ -60,6 +63,16 @@ func unflatten(t string) []string {
 			return nil
 		}
 		return out
+	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
+		// "sockets: used 137 TCP: inuse 49 orphan 0 tw 3272 alloc 52 mem 46 UDP: inuse 1 mem 0
+		// RAW: inuse 0 FRAG: inuse 0 memory 0" (corpus 479)
+		i := strings.Index(s, "sockets: used ")
+		head, body := strings.TrimSpace(s[:i]), s[i:]
+		out := []string{}
+		if head != "" {
+			out = append(out, head)
+		}
+		return append(out, strings.Split(reFlatSockStat.ReplaceAllString(body, "\n$1"), "\n")...)
 	case strings.Contains(s, " RX: ") && strings.Contains(s, " TX: ") && strings.Contains(s, " mtu "):
 		s = reFlatIPLink.ReplaceAllString(s, "\n    $1")
 		s = reFlatIPStats.ReplaceAllString(s, "\n    $1\n    $2")

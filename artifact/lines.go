@@ -159,6 +159,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	s, l.Quote = stripQuote(s)
 	s = stripDiffAdd(s)
 	s = stripFence(s)
+	s = stripCellBorders(s)
 	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
@@ -259,6 +260,32 @@ func stripDiffAdd(s string) string {
 		return s[1:]
 	}
 	return s
+}
+
+// stripCellBorders removes the " |" borders a rendered table leaves at the end of each
+// line: an embedded GitHub gist in a blog page's text ("sockets: used 48476 | |",
+// "3480768 4641024 6961536 |", corpus 478). A Markdown table row starts with its bar and
+// keeps it; a bar glued to a word ("a||") is no border.
+func stripCellBorders(s string) string {
+	n := len(s)
+	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
+		n--
+	}
+	if n < 3 || s[n-1] != '|' {
+		return s
+	}
+	if t := strings.TrimLeft(s, " \t"); t[0] == '|' {
+		return s
+	}
+	end := n
+	for n >= 2 && s[n-1] == '|' && (s[n-2] == ' ' || s[n-2] == '\t') {
+		n -= 2
+		for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
+			n--
+		}
+		end = n
+	}
+	return s[:end]
 }
 
 // stripFence blanks Markdown code fences, which only delimit.

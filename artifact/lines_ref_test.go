@@ -45,6 +45,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		s = s[1:] // a line a unified diff adds
 	}
 	s = refStripFence(s)
+	s = stripCellBorders(s)
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)

@@ -247,9 +247,10 @@ func (d *doc) run(from int) {
 			d.acct.Other++
 			continue // another program's syslog line
 		}
-		if kernel.IsKnownMessage(t) {
-			// A kernel message quoted without its log prefix (in prose, a code block,
-			// a ticket) is still the message: the rules that search the log see it.
+		if kernel.IsQuotedMessage(t) {
+			// A kernel message quoted without its log prefix (in a post, a code block,
+			// a ticket) is still the message: the rules that search the log see it. A
+			// sentence that only names it is prose.
 			l.Kernel = true
 			d.logLine(i)
 			continue

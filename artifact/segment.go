@@ -13,7 +13,7 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
-	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") {
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") {
 		if n := d.tryCommandValue(i); n > 0 {
 			return n
 		}
@@ -117,7 +117,7 @@ func (d *doc) command(i int) int {
 	case "sockets:":
 		return d.trySockStat(i)
 	case "Node":
-		return try(d.tryBuddyInfo, d.tryZoneInfo)
+		return try(d.tryBuddyInfo, d.tryZoneInfo, d.tryBuddyTable)
 	case "Page":
 		return d.tryPageTypeInfo(i)
 	case "samples":
@@ -152,6 +152,11 @@ func (d *doc) command(i int) int {
 		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
+			return n
+		}
+	}
+	if buddyZoneName(ft) {
+		if n := d.tryBuddyYAML(i); n > 0 { // free-list counts as YAML keys (buddy_tables.go)
 			return n
 		}
 	}
