@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -312,6 +313,32 @@ func isMonth(s string) bool {
 	return false
 }
 
+// localMonthLen returns the length in bytes of a month abbreviation in another locale at
+// the start of s, as syslog and journalctl print %b under LC_TIME ("апр 04 21:53:13 PC
+// earlyoom[1579]: ...", corpus 487; "Mär", "févr."): two to five letters, an optional '.',
+// then a space; 0 otherwise. The day and the time after it are checked by the caller.
+func localMonthLen(s string) int {
+	n, runes := 0, 0
+	for n < len(s) && runes <= 5 {
+		r, w := utf8.DecodeRuneInString(s[n:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		n += w
+		runes++
+	}
+	if runes < 2 || runes > 5 {
+		return 0
+	}
+	if n < len(s) && s[n] == '.' {
+		n++
+	}
+	if n >= len(s) || s[n] != ' ' {
+		return 0
+	}
+	return n
+}
+
 // stripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
 // one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
 func stripSyslog(s string, l *Line) string {
@@ -320,11 +347,14 @@ func stripSyslog(s string, l *Line) string {
 	}
 	var rest, stamp string
 	switch c := s[0]; {
-	case c >= 'A' && c <= 'Z':
+	case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80:
+		m := 3
 		if s[3] != ' ' || !isMonth(s[:3]) {
-			return s
+			if m = localMonthLen(s); m == 0 {
+				return s
+			}
 		}
-		i := 4
+		i := m + 1
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}

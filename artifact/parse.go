@@ -69,6 +69,7 @@ const (
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
+	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -247,7 +248,7 @@ func (d *doc) run(from int) {
 			d.acct.Other++
 			continue // another program's syslog line
 		}
-		if kernel.IsQuotedMessage(t) {
+		if kernel.IsQuotedMessage(t) && !searchCommand(t) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.
@@ -862,4 +863,21 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 		d.host.armTraceSet = true
 	}
 	return r.finishAlloc(d.ls), r
+}
+
+// searchCommand reports whether t is a command that searches for a message ("# grep
+// 'kernel: TCP: out of memory -- consider tuning tcp_mem' /var/log/messages|tail -2",
+// corpus 492): the message in it is the pattern, not a logged event.
+func searchCommand(t string) bool {
+	fs := strings.Fields(t)
+	for k, f := range fs {
+		if k > 1 {
+			break
+		}
+		switch f {
+		case "grep", "egrep", "zgrep", "fgrep", "journalctl", "dmesg", "awk", "sed":
+			return true
+		}
+	}
+	return false
 }

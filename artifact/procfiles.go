@@ -411,7 +411,7 @@ func (d *doc) trySoftnet(i int) int {
 
 // isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
 func isSockStatLine(t string) bool {
-	fs := fields(t)
+	fs := fields(stripAnnotation(t)) // "TCP: inuse 4823 ... mem 57350 <--" (corpus 492)
 	if len(fs) < 3 || !strings.HasSuffix(fs[0], ":") || len(fs)%2 != 1 {
 		return false
 	}
@@ -433,7 +433,12 @@ func (d *doc) trySockStat(i int) int {
 		// used" made the error path below index line i-1).
 		return 0
 	}
-	g, err := kernel.ParseSockStat(strings.NewReader(joinText(d.ls[i:k])))
+	var b strings.Builder
+	for _, l := range d.ls[i:k] {
+		b.WriteString(stripAnnotation(l.Text))
+		b.WriteByte('\n')
+	}
+	g, err := kernel.ParseSockStat(strings.NewReader(b.String()))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
 		return k - i

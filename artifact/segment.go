@@ -28,6 +28,11 @@ func (d *doc) command(i int) int {
 			return n
 		}
 	}
+	if mentionsDropCounter(t) {
+		if n := d.tryCounterTable(i); n > 0 { // a tool's table naming TcpExt counters (countertable.go)
+			return n
+		}
+	}
 	try := func(fs ...func(int) int) int {
 		for _, f := range fs {
 			if n := f(i); n > 0 {
@@ -149,7 +154,7 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.trySoftnetDecimal, d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
 			return n
