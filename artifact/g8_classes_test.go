@@ -207,3 +207,22 @@ the kernel will start throwing the "Out of socket memory" error in the logs.
 		t.Errorf("quoted messages: %d log records, want 2", len(tl.Log))
 	}
 }
+
+// netstat -s run onto one line by a PDF's conversion (corpus 474): the group words and the
+// sentences netstat prints are cut back into lines. Before: unread, 14 counters lost.
+func TestFlattenedNetstatS(t *testing.T) {
+	text := "Runtime Analyze of Linux Network Stack 4 | 56 Netstat I netstat -s IP: 3229907 total packets received [...] 108 dropped because of missing route Icmp: ICMP input histogram: destination unreachable: 57 Tcp: 117181 active connections openings 105765 passive connection openings 2775 segments retransmited TcpExt: 70382 delayed acks sent Quick ack mode was activated 772 times 450 packets collapsed in receive queue due to low socket buffer [...]\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v unparsed %+v", tl.Samples, tl.Unparsed)
+	}
+	s := tl.Samples[0]
+	for _, c := range []struct {
+		group, name string
+		want        int64
+	}{{"Ip", "InReceives", 3229907}, {"Tcp", "RetransSegs", 2775}, {"TcpExt", "DelayedACKLost", 772}, {"TcpExt", "TCPRcvCollapsed", 450}} {
+		if v, ok := s.NetStat.Get(c.group, c.name); !ok || v != c.want {
+			t.Errorf("%s %s = %d, %v; want %d", c.group, c.name, v, ok, c.want)
+		}
+	}
+}
