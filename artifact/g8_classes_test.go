@@ -226,3 +226,29 @@ func TestFlattenedNetstatS(t *testing.T) {
 		}
 	}
 }
+
+// A driver's "NIC Link is Up N Mbps" gives the host's NIC and its speed; a device renamed
+// after the first message is one NIC (corpus 472). Before: the speed was unread, and the
+// plan had no link to size the reserve for.
+func TestLinkUpGivesNICSpeed(t *testing.T) {
+	text := `[    5.738367] vmxnet3 0000:0b:00.0 eth0: NIC Link is Up 10000 Mbps
+[    8.186233] vmxnet3 0000:0b:00.0 eno16780032: intr type 3, mode 0, 5 vectors allocated
+[    8.187854] vmxnet3 0000:0b:00.0 eno16780032: NIC Link is Up 10000 Mbps
+[   12.100000] e1000e: eth1 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None
+[   13.100000] ixgbe 0000:03:00.0 eth2: NIC Link is Up 10 Gbps, Flow Control: RX/TX
+`
+	tl := ParseString(text, "p", Options{})
+	got := map[string]int64{}
+	for _, n := range tl.Host.NICs {
+		got[n.Name] = n.SpeedMbps
+	}
+	want := map[string]int64{"eno16780032": 10000, "eth1": 1000, "eth2": 10000}
+	if len(got) != len(want) {
+		t.Fatalf("NICs %+v", tl.Host.NICs)
+	}
+	for name, v := range want {
+		if got[name] != v {
+			t.Errorf("%s: %d Mbps, want %d", name, got[name], v)
+		}
+	}
+}

@@ -70,6 +70,7 @@ const (
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
+	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -708,6 +709,7 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.logNICs()
 	d.stated()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
