@@ -100,3 +100,28 @@ UDP: inu
 		t.Errorf("sockstat TCP mem %d", mem)
 	}
 }
+
+// RX ring sizes given only in a sentence, the maximum after the change (corpus 495).
+// Before: exit 3, nothing read.
+func TestStatedRingSizes(t *testing.T) {
+	text := "I was stuck at ~4-5Gbit/s.\n\nChanging buffer rings (from default 512) to maximum supported by card (4096) removes issue.\n"
+	tl := ParseString(text, "p", Options{})
+	var rx, rxMax int64
+	for _, s := range tl.Samples {
+		for _, st := range s.NICStats {
+			if st.Ring != nil {
+				rx, rxMax = st.Ring.Rx, st.Ring.RxMax
+			}
+		}
+	}
+	if rx != 512 || rxMax != 4096 {
+		t.Errorf("ring %d of %d; samples %+v", rx, rxMax, tl.Samples)
+	}
+	// A ring without its maximum is no reading.
+	tl = ParseString("We changed the ring from 512 to 1024 and it helped.\n", "p", Options{})
+	for _, s := range tl.Samples {
+		if len(s.NICStats) > 0 {
+			t.Errorf("ring without a maximum: %+v", s.NICStats)
+		}
+	}
+}

@@ -50,3 +50,14 @@ func TestSlabUnreclaimableWithoutMemorySize(t *testing.T) {
 	tl.Samples[0].MemInfo = memCounters("SUnreclaim", 2<<20)
 	mustNotCheck(t, run(t, "slab-unreclaimable-growth", tl), "memory size")
 }
+
+// Ring sizes a sentence gives (corpus 495) are cited as the text's, not as ethtool -g's.
+func TestStatedRingCitesTheText(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].Source = "line 4 (stated in the text)"
+	tl.Samples[0].NICStats = []kernel.NICStats{{Name: "(stated)", Ring: &kernel.Ring{Rx: 512, RxMax: 4096}}}
+	f := mustFire(t, run(t, "nic-ring-below-max", tl), Info)
+	if f.Evidence[0].Source != "line 4 (stated in the text)" {
+		t.Errorf("source %q", f.Evidence[0].Source)
+	}
+}
