@@ -3,9 +3,11 @@ package artifact
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"headroom/kernel"
+	"headroom/model"
 )
 
 // A command and its output on separate lines, as operators paste them:
@@ -22,6 +24,10 @@ var (
 	reCatProcSys  = regexp.MustCompile(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
 	reSysctlN     = regexp.MustCompile(`(?:^|[\s$#>])sysctl\s+-n\s+([A-Za-z0-9_.-]+)\s*$`)
 	reGrepProcSys = regexp.MustCompile(`^/proc/sys/([A-Za-z0-9_./-]+):(.+)$`)
+	// An interface counter read from sysfs ("$ cat /sys/class/net/eth2/statistics/rx_missed_errors"
+	// then "7142467", corpus 471): the same rtnl_link_stats64 field /proc/net/dev and ip -s
+	// link print.
+	reCatSysStat = regexp.MustCompile(`(?:^|[\s$#>])cat\s+/sys/class/net/([A-Za-z0-9_.:@-]+)/statistics/([a-z_]+)\s*$`)
 )
 
 // isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that
@@ -41,6 +47,9 @@ func isValueLine(t string) bool {
 
 func (d *doc) tryCommandValue(i int) int {
 	t := strings.TrimSpace(d.ls[i].Text)
+	if n := d.trySysfsCounters(i); n > 0 {
+		return n
+	}
 	if m := reGrepProcSys.FindStringSubmatch(t); m != nil {
 		k := i
 		for ; k < len(d.ls); k++ {
@@ -80,4 +89,46 @@ func (d *doc) hostValue(written, value string, at int) {
 	}
 	d.tl.Host.Sysctls[key] = value
 	d.tl.Host.SysctlSource[key] = fmt.Sprintf("line %d", no)
+}
+
+// trySysfsCounters reads consecutive "cat /sys/class/net/IF/statistics/NAME" commands, each
+// with its number on the next line, as one reading of those interfaces' counters.
+func (d *doc) trySysfsCounters(i int) int {
+	devs := map[string]*kernel.NetDev{}
+	var order []string
+	k := i
+	for k+1 < len(d.ls) {
+		m := reCatSysStat.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
+		v := strings.TrimSpace(d.ls[k+1].Text)
+		if m == nil || !isDigits(v) || d.ls[k+1].Kernel {
+			break
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			break
+		}
+		dev := devs[m[1]]
+		if dev == nil {
+			dev = &kernel.NetDev{Name: m[1]}
+			devs[m[1]] = dev
+			order = append(order, m[1])
+		}
+		dev.Counters.Set(m[2], n)
+		k += 2
+	}
+	if k == i {
+		return 0
+	}
+	var nd []kernel.NetDev
+	ifs := make([]Iface, 0, len(order))
+	for _, name := range order {
+		nd = append(nd, *devs[name])
+		ifs = append(ifs, Iface{Name: name, Counters: devs[name].Counters.Clone()})
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	label := d.label(i)
+	d.segSeq++
+	d.addSamples(KindIfconfig, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: nd}})
+	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)", Interfaces: ifs, Label: label})
+	return k - i
 }

@@ -48,6 +48,28 @@ func parseEarlyoomStatus(t string) (EarlyoomStatus, bool) {
 	return EarlyoomStatus{MemAvailMiB: v[0], MemTotalMiB: v[1], SwapFreeMiB: v[2], SwapTotalMiB: v[3]}, true
 }
 
+// EarlyoomTotals is the line earlyoom prints when it starts (main.c: "mem total: %4lld MiB,
+// swap total: %4lld MiB"): the machine's MemTotal and SwapTotal, in MiB (corpus 487).
+type EarlyoomTotals struct {
+	MemTotalMiB  int64 `json:"mem_total_mib"`
+	SwapTotalMiB int64 `json:"swap_total_mib"`
+}
+
+var reEarlyoomTotals = regexp.MustCompile(`^mem total:\s*(\d+) MiB, swap total:\s*(\d+) MiB`)
+
+func parseEarlyoomTotals(t string) (EarlyoomTotals, bool) {
+	m := reEarlyoomTotals.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return EarlyoomTotals{}, false
+	}
+	mem, err1 := strconv.ParseInt(m[1], 10, 64)
+	swap, err2 := strconv.ParseInt(m[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return EarlyoomTotals{}, false
+	}
+	return EarlyoomTotals{MemTotalMiB: mem, SwapTotalMiB: swap}, true
+}
+
 // earlyoomLine reads line i when it is earlyoom's status line (with earlyoom's syslog tag,
 // or bare as earlyoom prints it on a terminal); it reports whether it did.
 func (d *doc) earlyoomLine(i int) bool {
@@ -55,20 +77,28 @@ func (d *doc) earlyoomLine(i int) bool {
 	if l.Tag != "earlyoom" && (l.Syslog || l.Kernel) {
 		return false
 	}
-	st, ok := parseEarlyoomStatus(l.Text)
-	if !ok {
+	var data any
+	mib := map[string]int64{}
+	if st, ok := parseEarlyoomStatus(l.Text); ok {
+		data = st
+		mib["MemTotal"], mib["MemAvailable"], mib["SwapTotal"], mib["SwapFree"] = st.MemTotalMiB, st.MemAvailMiB, st.SwapTotalMiB, st.SwapFreeMiB
+	} else if tot, ok := parseEarlyoomTotals(l.Text); ok {
+		data = tot
+		mib["MemTotal"], mib["SwapTotal"] = tot.MemTotalMiB, tot.SwapTotalMiB
+	} else {
 		return false
 	}
 	d.used[i] = true
 	mem := &kernel.Counters{}
-	mem.Set("MemTotal", st.MemTotalMiB*1024)
-	mem.Set("MemAvailable", st.MemAvailMiB*1024)
-	mem.Set("SwapTotal", st.SwapTotalMiB*1024)
-	mem.Set("SwapFree", st.SwapFreeMiB*1024)
+	for _, name := range []string{"MemTotal", "MemAvailable", "SwapTotal", "SwapFree"} {
+		if v, ok := mib[name]; ok {
+			mem.Set(name, v*1024)
+		}
+	}
 	// MiB-rounded: above a report's "pages RAM" (1), below free's and top's kB totals (3).
-	d.host.memTotal(st.MemTotalMiB*1024, 2)
+	d.host.memTotal(mib["MemTotal"]*1024, 2)
 	d.segSeq++
 	d.addSamples(KindEarlyoom, "", l.No, l.No, []model.Sample{{Source: spanSource(l.No, l.No), MemInfo: mem}})
-	d.addArtifact(KindEarlyoom, l.No, l.No, st)
+	d.addArtifact(KindEarlyoom, l.No, l.No, data)
 	return true
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Command output that a web page or a chat flattened onto one line (issue 29; corpus 442,
-// 452, 455): 'ip -s link' with its RX/TX tables, 'ifconfig' blocks, 'ethtool -S' counters,
+// 452, 455, 479): 'ip -s link' with its RX/TX tables, 'ifconfig' blocks, 'ethtool -S' counters,
+// /proc/net/sockstat,
 // each separated by single spaces where the terminal had line breaks. The line is cut back
 // into the lines the command printed, at the words each format starts its lines with, and
 // read by the format's own reader; what it gives is attributed to the one line of the paste.
@@ -25,6 +26,8 @@ var (
 	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
 	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
 	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
+	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
+	reFlatSockStat = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
 
 // unflatten returns the lines the command printed, or nil when line t is not one of the
@@ -60,6 +63,18 @@ func unflatten(t string) []string {
 			return nil
 		}
 		return out
+	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
+		return unflattenNetstatS(s)
+	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
+		// "sockets: used 137 TCP: inuse 49 orphan 0 tw 3272 alloc 52 mem 46 UDP: inuse 1 mem 0
+		// RAW: inuse 0 FRAG: inuse 0 memory 0" (corpus 479)
+		i := strings.Index(s, "sockets: used ")
+		head, body := strings.TrimSpace(s[:i]), s[i:]
+		out := []string{}
+		if head != "" {
+			out = append(out, head)
+		}
+		return append(out, strings.Split(reFlatSockStat.ReplaceAllString(body, "\n$1"), "\n")...)
 	case strings.Contains(s, " RX: ") && strings.Contains(s, " TX: ") && strings.Contains(s, " mtu "):
 		s = reFlatIPLink.ReplaceAllString(s, "\n    $1")
 		s = reFlatIPStats.ReplaceAllString(s, "\n    $1\n    $2")
@@ -95,4 +110,89 @@ func (d *doc) tryFlattened(i int) bool {
 		d.addArtifact(a.Kind, no, no, a.Data)
 	}
 	return true
+}
+
+// unflattenNetstatS cuts `netstat -s` output that a PDF or a page ran onto one line
+// ("... netstat -s IP: 3229907 total packets received [...] 108 dropped because of missing
+// route Icmp: ... Tcp: 117181 active connections openings ...", corpus 474) back into its
+// group lines and sentences: at each word, the longest sentence of the group netstat -s
+// prints (netstatSentences, a number in place of its '%') is taken; words no sentence
+// starts with ("[...]") are skipped.
+func unflattenNetstatS(s string) []string {
+	words := strings.Fields(s)
+	var out []string
+	group := ""
+	start := -1
+	for p := 0; p < len(words); {
+		if g, ok := netstatFlatGroup(words[p]); ok {
+			if start < 0 {
+				start = p
+				if p > 0 {
+					out = append(out, strings.Join(words[:p], " "))
+				}
+			}
+			group = g
+			out = append(out, g+":")
+			p++
+			continue
+		}
+		if group == "" {
+			p++
+			continue
+		}
+		n := 0
+		for key := range netstatSentences[group] {
+			if m := matchSentence(words[p:], strings.Fields(key)); m > n {
+				n = m
+			}
+		}
+		if n == 0 {
+			p++
+			continue
+		}
+		out = append(out, "    "+strings.Join(words[p:p+n], " "))
+		p += n
+	}
+	if start < 0 {
+		return nil
+	}
+	return out
+}
+
+// netstatFlatGroup maps a group word of netstat -s ("IP:", "Tcp:", "TcpExt:") to its group.
+func netstatFlatGroup(w string) (string, bool) {
+	switch strings.ToLower(w) {
+	case "ip:":
+		return "Ip", true
+	case "icmp:":
+		return "Icmp", true
+	case "tcp:":
+		return "Tcp", true
+	case "udp:":
+		return "Udp", true
+	case "tcpext:":
+		return "TcpExt", true
+	case "ipext:":
+		return "IpExt", true
+	}
+	return "", false
+}
+
+// matchSentence returns how many words of ws the sentence key (lower case, '%' for its
+// number) covers, 0 when ws does not start with it.
+func matchSentence(ws, key []string) int {
+	if len(ws) < len(key) {
+		return 0
+	}
+	for k, kw := range key {
+		w := strings.ToLower(ws[k])
+		if kw == "%" {
+			if !isDigits(w) {
+				return 0
+			}
+		} else if w != kw {
+			return 0
+		}
+	}
+	return len(key)
 }

@@ -213,7 +213,7 @@ func (d *doc) tryIfconfigRows(i int) int {
 	for k < len(d.ls) && isIfconfigCounterLine(d.ls[k].Text) {
 		k++
 	}
-	if k-i < 2 {
+	if k == i {
 		return 0
 	}
 	label := d.label(i)
@@ -222,6 +222,11 @@ func (d *doc) tryIfconfigRows(i int) int {
 		if f := firstField(after); f != "" && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "|;") {
 			name = f
 		}
+	}
+	if k-i < 2 && name == "" {
+		// One counter line is the interface's only under its own command ("$ ifconfig eth2
+		// | grep 'RX.*drop'", corpus 471); alone it could be any tool's.
+		return 0
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	d.segSeq++

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -159,6 +160,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	s, l.Quote = stripQuote(s)
 	s = stripDiffAdd(s)
 	s = stripFence(s)
+	s = stripCellBorders(s)
 	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)
@@ -261,6 +263,32 @@ func stripDiffAdd(s string) string {
 	return s
 }
 
+// stripCellBorders removes the " |" borders a rendered table leaves at the end of each
+// line: an embedded GitHub gist in a blog page's text ("sockets: used 48476 | |",
+// "3480768 4641024 6961536 |", corpus 478). A Markdown table row starts with its bar and
+// keeps it; a bar glued to a word ("a||") is no border.
+func stripCellBorders(s string) string {
+	n := len(s)
+	for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
+		n--
+	}
+	if n < 3 || s[n-1] != '|' {
+		return s
+	}
+	if t := strings.TrimLeft(s, " \t"); t[0] == '|' {
+		return s
+	}
+	end := n
+	for n >= 2 && s[n-1] == '|' && (s[n-2] == ' ' || s[n-2] == '\t') {
+		n -= 2
+		for n > 0 && (s[n-1] == ' ' || s[n-1] == '\t') {
+			n--
+		}
+		end = n
+	}
+	return s[:end]
+}
+
 // stripFence blanks Markdown code fences, which only delimit.
 func stripFence(s string) string {
 	// A line that starts with a visible ASCII character other than '`' and '~' is no fence,
@@ -285,6 +313,32 @@ func isMonth(s string) bool {
 	return false
 }
 
+// localMonthLen returns the length in bytes of a month abbreviation in another locale at
+// the start of s, as syslog and journalctl print %b under LC_TIME ("апр 04 21:53:13 PC
+// earlyoom[1579]: ...", corpus 487; "Mär", "févr."): two to five letters, an optional '.',
+// then a space; 0 otherwise. The day and the time after it are checked by the caller.
+func localMonthLen(s string) int {
+	n, runes := 0, 0
+	for n < len(s) && runes <= 5 {
+		r, w := utf8.DecodeRuneInString(s[n:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		n += w
+		runes++
+	}
+	if runes < 2 || runes > 5 {
+		return 0
+	}
+	if n < len(s) && s[n] == '.' {
+		n++
+	}
+	if n >= len(s) || s[n] != ' ' {
+		return 0
+	}
+	return n
+}
+
 // stripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
 // one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
 func stripSyslog(s string, l *Line) string {
@@ -293,11 +347,14 @@ func stripSyslog(s string, l *Line) string {
 	}
 	var rest, stamp string
 	switch c := s[0]; {
-	case c >= 'A' && c <= 'Z':
+	case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80:
+		m := 3
 		if s[3] != ' ' || !isMonth(s[:3]) {
-			return s
+			if m = localMonthLen(s); m == 0 {
+				return s
+			}
 		}
-		i := 4
+		i := m + 1
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}

@@ -45,6 +45,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		s = s[1:] // a line a unified diff adds
 	}
 	s = refStripFence(s)
+	s = stripCellBorders(s)
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
@@ -129,11 +130,14 @@ func refStripSyslog(s string, l *Line) string {
 	}
 	var rest, stamp string
 	switch c := s[0]; {
-	case c >= 'A' && c <= 'Z':
+	case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80:
+		m := 3
 		if s[3] != ' ' || !refMonths[s[:3]] {
-			return s
+			if m = localMonthLen(s); m == 0 {
+				return s
+			}
 		}
-		i := 4
+		i := m + 1
 		for i < len(s) && s[i] == ' ' {
 			i++
 		}

@@ -69,6 +69,8 @@ const (
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
+	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
+	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -247,9 +249,10 @@ func (d *doc) run(from int) {
 			d.acct.Other++
 			continue // another program's syslog line
 		}
-		if kernel.IsKnownMessage(t) {
-			// A kernel message quoted without its log prefix (in prose, a code block,
-			// a ticket) is still the message: the rules that search the log see it.
+		if kernel.IsQuotedMessage(t) && !searchCommand(t) {
+			// A kernel message quoted without its log prefix (in a post, a code block,
+			// a ticket) is still the message: the rules that search the log see it. A
+			// sentence that only names it is prose.
 			l.Kernel = true
 			d.logLine(i)
 			continue
@@ -706,6 +709,7 @@ func (d *doc) finish() {
 	if len(d.tl.Log) == 0 {
 		d.tl.Log = nil // the capacity runText reserved
 	}
+	d.logNICs()
 	d.stated()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
@@ -861,4 +865,21 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 		d.host.armTraceSet = true
 	}
 	return r.finishAlloc(d.ls), r
+}
+
+// searchCommand reports whether t is a command that searches for a message ("# grep
+// 'kernel: TCP: out of memory -- consider tuning tcp_mem' /var/log/messages|tail -2",
+// corpus 492): the message in it is the pattern, not a logged event.
+func searchCommand(t string) bool {
+	fs := strings.Fields(t)
+	for k, f := range fs {
+		if k > 1 {
+			break
+		}
+		switch f {
+		case "grep", "egrep", "zgrep", "fgrep", "journalctl", "dmesg", "awk", "sed":
+			return true
+		}
+	}
+	return false
 }

@@ -47,7 +47,7 @@ func (d *doc) tryMemInfo(i int) int {
 		return 0
 	}
 	k := procBlock(d.ls, i, isMemInfoLine)
-	if k-i < 3 {
+	if k-i < 3 && !quotedMemInfo(d.ls[i:k]) {
 		return 0
 	}
 	c, err := kernel.ParseMemInfo(strings.NewReader(joinText(d.ls[i:k])))
@@ -66,6 +66,20 @@ func (d *doc) tryMemInfo(i int) int {
 	d.addSamples(KindMemInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), MemInfo: &c}})
 	d.addArtifact(KindMemInfo, first, last, &c)
 	return k - i
+}
+
+// quotedMemInfo: one or two lines of /proc/meminfo quoted alone ("SUnreclaim:     42964948
+// kB" in a sentence's paragraph, corpus 470) are the file's when each names a field the
+// file prints, with its kB unit (HugePages_ counts have none).
+func quotedMemInfo(ls []Line) bool {
+	for _, l := range ls {
+		fs := fields(l.Text)
+		name := strings.TrimSuffix(fs[0], ":")
+		if !kernel.MemInfoField(name) || len(fs) != 3 && !strings.HasPrefix(name, "HugePages_") {
+			return false
+		}
+	}
+	return len(ls) > 0
 }
 
 // isVMStatFileLine matches "nr_free_pages 12345" of /proc/vmstat.
@@ -139,24 +153,38 @@ func (d *doc) tryBuddyInfo(i int) int {
 		return 0
 	}
 	k := procBlock(d.ls, i, isBuddyInfoLine)
-	// A new snapshot starts where a (node, zone) pair repeats.
+	rows := make([]string, 0, k-i)
+	for j := i; j < k; j++ {
+		rows = append(rows, d.ls[j].Text)
+	}
+	d.addBuddyRows(i, k, rows)
+	return k - i
+}
+
+// addBuddyRows reads rows in /proc/buddyinfo's own form ("Node 0, zone   Normal  3 1 ...")
+// that lines i..k-1 of the text hold, as they are or rewritten from another tool's table
+// (buddy_tables.go). A new snapshot starts where a (node, zone) pair repeats.
+func (d *doc) addBuddyRows(i, k int, rows []string) {
 	var series BuddySeries
-	start := i
+	start := 0
 	seen := map[string]bool{}
-	flush := func(end int) bool {
+	flush := func(end int) {
 		if end <= start {
-			return true
+			return
 		}
-		zs, err := kernel.ParseBuddyInfo(strings.NewReader(joinText(d.ls[start:end])))
+		zs, err := kernel.ParseBuddyInfo(strings.NewReader(strings.Join(rows[start:end], "\n") + "\n"))
 		if err != nil {
-			d.unparsed(start, end-1, fmt.Sprintf("/proc/buddyinfo: %v", err))
-			return false
+			a, b := i, k-1 // rows rewritten from another table: the whole table
+			if len(rows) == k-i {
+				a, b = i+start, i+end-1
+			}
+			d.unparsed(a, b, fmt.Sprintf("/proc/buddyinfo: %v", err))
+			return
 		}
 		series.Snapshots = append(series.Snapshots, zs)
-		return true
 	}
-	for j := i; j < k; j++ {
-		fs := fields(d.ls[j].Text)
+	for j, r := range rows {
+		fs := fields(r)
 		key := fs[1] + fs[3]
 		if seen[key] {
 			flush(j)
@@ -165,9 +193,9 @@ func (d *doc) tryBuddyInfo(i int) int {
 		}
 		seen[key] = true
 	}
-	flush(k)
+	flush(len(rows))
 	if len(series.Snapshots) == 0 {
-		return k - i
+		return
 	}
 	series.Label = d.label(i)
 	first, last := d.ls[i].No, d.ls[k-1].No
@@ -183,7 +211,6 @@ func (d *doc) tryBuddyInfo(i int) int {
 	d.segSeq++
 	d.addSamples(KindBuddyInfo, series.Label, first, last, ss)
 	d.addArtifact(KindBuddyInfo, first, last, series)
-	return k - i
 }
 
 // isZoneInfoElision: "[...]" or "..." that a paste left inside a zone's block (corpus
@@ -384,7 +411,7 @@ func (d *doc) trySoftnet(i int) int {
 
 // isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
 func isSockStatLine(t string) bool {
-	fs := fields(t)
+	fs := fields(stripAnnotation(t)) // "TCP: inuse 4823 ... mem 57350 <--" (corpus 492)
 	if len(fs) < 3 || !strings.HasSuffix(fs[0], ":") || len(fs)%2 != 1 {
 		return false
 	}
@@ -406,7 +433,12 @@ func (d *doc) trySockStat(i int) int {
 		// used" made the error path below index line i-1).
 		return 0
 	}
-	g, err := kernel.ParseSockStat(strings.NewReader(joinText(d.ls[i:k])))
+	var b strings.Builder
+	for _, l := range d.ls[i:k] {
+		b.WriteString(stripAnnotation(l.Text))
+		b.WriteByte('\n')
+	}
+	g, err := kernel.ParseSockStat(strings.NewReader(b.String()))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
 		return k - i

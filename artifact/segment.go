@@ -13,7 +13,7 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
-	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") {
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") {
 		if n := d.tryCommandValue(i); n > 0 {
 			return n
 		}
@@ -25,6 +25,11 @@ func (d *doc) command(i int) int {
 	}
 	if strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_")) {
 		if n := d.tryNodeExporter(i); n > 0 { // node_exporter's exposition (nodeexporter.go)
+			return n
+		}
+	}
+	if mentionsDropCounter(t) {
+		if n := d.tryCounterTable(i); n > 0 { // a tool's table naming TcpExt counters (countertable.go)
 			return n
 		}
 	}
@@ -117,7 +122,7 @@ func (d *doc) command(i int) int {
 	case "sockets:":
 		return d.trySockStat(i)
 	case "Node":
-		return try(d.tryBuddyInfo, d.tryZoneInfo)
+		return try(d.tryBuddyInfo, d.tryZoneInfo, d.tryBuddyTable)
 	case "Page":
 		return d.tryPageTypeInfo(i)
 	case "samples":
@@ -149,9 +154,14 @@ func (d *doc) command(i int) int {
 		if strings.HasSuffix(ft, ":") {
 			return d.tryIPLink(i)
 		}
-		return try(d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
+		return try(d.trySoftnetDecimal, d.tryVMStatS, d.trySysstat, d.tryVMStatRows, d.tryNetstatSGrep, d.tryTopTaskRows, d.tryProfile, d.trySoftnet, d.tryTop)
 	case c >= 'a' && c <= 'f' && len(ft) == 8:
 		if n := d.trySoftnet(i); n > 0 {
+			return n
+		}
+	}
+	if buddyZoneName(ft) {
+		if n := d.tryBuddyYAML(i); n > 0 { // free-list counts as YAML keys (buddy_tables.go)
 			return n
 		}
 	}

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -128,4 +129,55 @@ func (d *doc) cutSoftnetRow(k, ncols int) bool {
 	}
 	end := len(strings.TrimRight(d.text, " \t\r\n"))
 	return end > 0 && d.ls[k].No == strings.Count(d.text[:end], "\n")+1
+}
+
+// softnet_stat converted to decimal without a legend, under the command that converted it
+// (corpus 485, the RHEL 10 networking guide):
+//
+//	# awk '{for (i=1; i<=NF; i++) printf strtonum("0x" $i) ...}' /proc/net/softnet_stat | column -t
+//	221951548  0      0  0  0  0  0  0  0  0  0  0  0
+//	192058677  18862  0  0  0  0  0  0  0  0  0  0  1
+//
+// The columns are the file's own, in its order: each row is written back in the file's hex
+// and read by the file's parser (kernel.ParseSoftnet), so the CPU index in a 13-column row
+// counts as it does in the file. Only under a line that names softnet_stat: rows of plain
+// decimal numbers are otherwise any tool's.
+func (d *doc) trySoftnetDecimal(i int) int {
+	if fs := fields(d.ls[i].Text); len(fs) < 9 || len(fs) > 13 || !allNumeric(fs) || !strings.Contains(d.label(i), "softnet_stat") {
+		return 0
+	}
+	var rows []string
+	k := i
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) < 9 || len(fs) > 13 {
+			break
+		}
+		hex := make([]string, len(fs))
+		ok := true
+		for c, f := range fs {
+			v, err := strconv.ParseUint(f, 10, 32)
+			if err != nil {
+				ok = false
+				break
+			}
+			hex[c] = fmt.Sprintf("%08x", v)
+		}
+		if !ok {
+			break
+		}
+		rows = append(rows, strings.Join(hex, " "))
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	cpus, err := kernel.ParseSoftnet(strings.NewReader(strings.Join(rows, "\n") + "\n"))
+	if err != nil {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
+	d.addArtifact(KindSoftnet, first, last, cpus)
+	return k - i
 }

@@ -97,6 +97,7 @@ func (d *doc) stated() {
 	foreignWhy := ""
 	linkCount := map[int64]int{}
 	var frames []string
+	var rings []statedRing
 	add := func(key string, v float64, no int, sentence string) {
 		subj, why := sub.subjectAt(no, sentence)
 		switch subj {
@@ -175,6 +176,20 @@ func (d *doc) stated() {
 				add(model.RateStatedStallSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			}
 		}
+		for _, m := range reStatedRing.FindAllStringSubmatchIndex(para, -1) {
+			// The ring before the change is the host's even in a sentence that states the
+			// change's outcome ("Changing buffer rings (from default 512) to maximum
+			// supported by card (4096) removes issue", corpus 495).
+			cur, err1 := strconv.ParseInt(para[m[2]:m[3]], 10, 64)
+			top, err2 := strconv.ParseInt(para[m[4]:m[5]], 10, 64)
+			if err1 != nil || err2 != nil || cur <= 0 || top <= cur || top > 65536 {
+				continue
+			}
+			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj == model.SubjectOther {
+				continue
+			}
+			rings = append(rings, statedRing{Rx: cur, RxMax: top, line: lineAt(m[0])})
+		}
 		for _, m := range reStatedOverrun.FindAllStringIndex(para, -1) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
@@ -246,6 +261,12 @@ func (d *doc) stated() {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, Rates: foreign})
 		d.addArtifact(KindStated, first, last, map[string]any{"subject": model.SubjectOther, "why": foreignWhy, "rates": foreign})
 	}
+	if len(rings) > 0 {
+		r := rings[len(rings)-1]
+		st := kernel.NICStats{Name: "(stated)", Ring: &kernel.Ring{Rx: r.Rx, RxMax: r.RxMax}}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(r.line, r.line) + " (" + StatedMark + ")", NICStats: []kernel.NICStats{st}})
+		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
+	}
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
 		for k := 0; k < linkCount[speed]; k++ {
@@ -267,6 +288,9 @@ var (
 	// text that speaks of reclaim.
 	reStatedStall = regexp.MustCompile(`(?i)\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up)\b[^.;]{0,30}?\b(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:s|secs?|seconds?)\b`)
 	// "resulting in packet overruns", "RX overruns", "ring overruns".
+	// A ring size and its maximum in a sentence: "rings (from default 512) to maximum
+	// supported by card (4096)", "the RX ring from 256 to the maximum of 4096".
+	reStatedRing    = regexp.MustCompile(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
 	reStatedOverrun = regexp.MustCompile(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated       = regexp.MustCompile(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// A sentence that names a kernel backtrace, and the function names it quotes.
@@ -555,4 +579,10 @@ func kernelShaped(t string) bool {
 	word, _, _ := strings.Cut(t, ":")
 	word, _, _ = strings.Cut(word, " ")
 	return !notKernelShaped[word]
+}
+
+// statedRing is an RX ring size and its maximum stated in a sentence.
+type statedRing struct {
+	Rx, RxMax int64
+	line      int
 }

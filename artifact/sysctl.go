@@ -259,8 +259,10 @@ func (d *doc) prose(i int) {
 		if isCovered(m[0]) {
 			continue
 		}
-		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] == '@' || s[m[0]-1] == '/') {
-			continue // "vger.kernel.org", "lwn.net"
+		if m[0] > 0 && (s[m[0]-1] == '.' || s[m[0]-1] == '@' || s[m[0]-1] == '/' || s[m[0]-1] == '=') {
+			// "vger.kernel.org", "lwn.net"; "(origin=kernel.auto_scenario_check)": a
+			// dotted name after '=' is an attribute's value, not a key being set (467).
+			continue
 		}
 		key := strings.TrimRight(s[m[2]:m[3]], ".-")
 		if known, _ := kernel.KnownSysctl(key); !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {

@@ -50,7 +50,11 @@ func checkNICRingBelowMax(tl *model.Timeline) Result {
 		}
 		lost, src := nicLost(tl, st.Name)
 		sev := Info
-		ev := []Evidence{{What: st.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d", r.Rx, r.RxMax), Source: "ethtool -g " + st.Name}}
+		ringSrc := "ethtool -g " + st.Name
+		if strings.HasPrefix(st.Name, "(stated") {
+			ringSrc = last.Source // sizes a sentence gives (artifact/stated.go), not ethtool's table
+		}
+		ev := []Evidence{{What: st.Name + " RX ring", Value: fmt.Sprintf("%d of pre-set maximum %d", r.Rx, r.RxMax), Source: ringSrc}}
 		// Sampled over a window, the losses must have grown in it: a since-boot count that
 		// did not move while we watched is history, not a reason to reset the link.
 		grew, sampled := nicLostGrowth(tl, st.Name)

@@ -166,6 +166,11 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: orphans reset at the limit", recs))
 	}
+	if recs, cause, why := outOfSocketMemory(tl); cause == socketLimitOrphans {
+		haveData = true
+		sev = max(sev, Critical)
+		ev = append(ev, logEvidence("kernel log: \"Out of socket memory\" at the orphan limit ("+why+")", recs))
+	}
 	if !haveData && len(tl.Log) == 0 && tl.LogElsewhere == 0 {
 		if orphanCount >= 0 {
 			return NotChecked("orphan count %d (/proc/net/sockstat) but no net.ipv4.tcp_max_orphans to compare it with, no socket table (ss, netstat -tn, sock_diag) for send queues, no kernel log", orphanCount)

@@ -126,6 +126,16 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 		raise(Critical)
 		ev = append(ev, logEvidence("kernel log", recs))
 	}
+	if recs, cause, why := outOfSocketMemory(tl); len(recs) > 0 {
+		haveData = true
+		switch cause {
+		case socketLimitOrphans:
+			judged = append(judged, fmt.Sprintf("%d× \"Out of socket memory\" was the orphan limit: %s", len(recs), why))
+		default:
+			raise(Critical)
+			ev = append(ev, logEvidence("kernel log (2.6's message for either limit"+map[bool]string{true: ": " + why, false: ""}[why != ""]+")", recs))
+		}
+	}
 
 	if !haveData {
 		return NotChecked("no TCP memory data: needs /proc/net/sockstat with net.ipv4.tcp_mem, TcpExt counters, /proc/net/protocols or a kernel log")
@@ -182,4 +192,38 @@ func tcpPressureChange(tl *model.Timeline, cur []int64) model.Change {
 		Recommended: "run `headroom plan` for your link, stream count and memory",
 		Why:         "the host's memory or word size is not in the input, so the budget tcp_mem should fit is unknown",
 	}
+}
+
+// The two limits 2.6's "Out of socket memory" stands for (kernel.MsgOutOfSocketMemory).
+const (
+	socketLimitUnknown = iota
+	socketLimitMemory
+	socketLimitOrphans
+)
+
+// outOfSocketMemory finds 2.6's "Out of socket memory" lines and says which limit the
+// input's numbers point at. tcp_too_many_orphans (net/ipv4/tcp_timer.c, 2.6) printed it when
+// the orphans reached tcp_max_orphans or TCP's memory (sockstat mem) was above tcp_mem[2]:
+// with TCP's memory read beside tcp_mem and below tcp_mem[2] it was the orphans (corpus 478:
+// 102910 pages against 6961536, 126800 orphans); at or above, the memory; without the
+// numbers, undecided (counted as the memory limit, the message's wording).
+func outOfSocketMemory(tl *model.Timeline) (recs []model.LogRecord, cause int, why string) {
+	recs = logMatches(tl, kernel.MsgOutOfSocketMemory...)
+	if len(recs) == 0 {
+		return nil, socketLimitUnknown, ""
+	}
+	tcpMem, _, ok := sysctlInts(tl, "net.ipv4.tcp_mem")
+	var peak int64 = -1
+	for i := range tl.Samples {
+		if v, have := tl.Samples[i].SockStat.Get("TCP", "mem"); have && v > peak {
+			peak = v
+		}
+	}
+	if !ok || len(tcpMem) != 3 || peak < 0 {
+		return recs, socketLimitUnknown, ""
+	}
+	if peak >= tcpMem[2] {
+		return recs, socketLimitMemory, fmt.Sprintf("sockstat TCP mem %d pages at or above tcp_mem[2] %d", peak, tcpMem[2])
+	}
+	return recs, socketLimitOrphans, fmt.Sprintf("sockstat TCP mem %d pages is below tcp_mem[2] %d, which leaves tcp_max_orphans", peak, tcpMem[2])
 }

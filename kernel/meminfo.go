@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // /proc/meminfo: "Name:   value kB" lines. ParseMemInfo returns Counters whose values are
@@ -135,3 +136,23 @@ func meminfo24Table(name []byte) bool {
 	return bytes.Equal(name, []byte("Mem")) || bytes.Equal(name, []byte("Swap")) ||
 		bytes.Equal(name, []byte("total"))
 }
+
+// MemInfoField reports whether name is a field /proc/meminfo prints (fs/proc/meminfo.c
+// meminfo_proc_show, arch_report_meminfo and hugetlb_report_meminfo; 2.6 to 6.x), so that
+// one or two lines quoted alone ("SUnreclaim:     42964948 kB") can be read as the file's.
+func MemInfoField(name string) bool { return memInfoFields[name] }
+
+var memInfoFields = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(`MemTotal MemFree MemAvailable Buffers Cached SwapCached Active Inactive
+		Active(anon) Inactive(anon) Active(file) Inactive(file) Unevictable Mlocked HighTotal HighFree
+		LowTotal LowFree MmapCopy SwapTotal SwapFree Zswap Zswapped Dirty Writeback AnonPages Mapped Shmem
+		KReclaimable Slab SReclaimable SUnreclaim KernelStack ShadowCallStack PageTables SecPageTables
+		NFS_Unstable Bounce WritebackTmp CommitLimit Committed_AS VmallocTotal VmallocUsed VmallocChunk
+		Percpu HardwareCorrupted AnonHugePages ShmemHugePages ShmemPmdMapped FileHugePages FilePmdMapped
+		CmaTotal CmaFree Unaccepted HugePages_Total HugePages_Free HugePages_Rsvd HugePages_Surp
+		Hugepagesize Hugetlb DirectMap4k DirectMap2M DirectMap4M DirectMap1G Quicklists`) {
+		m[f] = true
+	}
+	return m
+}()

@@ -17,8 +17,13 @@ var (
 	// failure.
 	MsgPageAllocStall = "page allocation stalls for "
 	// MsgTCPOutOfMemory: tcp_out_of_memory (net/ipv4/tcp.c, 3.x+: "TCP: out of memory --
-	// consider tuning tcp_mem"); 2.6's tcp_out_of_resources printed "Out of socket memory".
-	MsgTCPOutOfMemory = []string{"TCP: out of memory", "Out of socket memory", "out of socket memory"}
+	// consider tuning tcp_mem"): TCP's memory passed tcp_mem[2].
+	MsgTCPOutOfMemory = []string{"TCP: out of memory"}
+	// MsgOutOfSocketMemory: 2.6's tcp_out_of_resources (net/ipv4/tcp_timer.c) printed "Out of
+	// socket memory" for either limit: orphans at tcp_max_orphans, or an orphan with queued
+	// data while TCP's memory was above tcp_mem[2] (tcp_too_many_orphans). 3.x split it into
+	// the two messages above and below. Which limit it was, only the numbers beside it say.
+	MsgOutOfSocketMemory = []string{"Out of socket memory", "out of socket memory"}
 	// MsgTooManyOrphans: tcp_out_of_resources → tcp_too_many_orphans (net/ipv4/tcp_timer.c:
 	// "too many orphaned sockets"; 2.6.x printed "too many of orphaned sockets").
 	MsgTooManyOrphans = []string{"too many orphaned sockets", "too many of orphaned sockets"}
@@ -54,15 +59,53 @@ var (
 	MsgRatelimited = []string{"callbacks suppressed"}
 )
 
-// IsKnownMessage reports whether a line holds one of the messages above, whatever came
-// before it.
-func IsKnownMessage(t string) bool {
-	for _, set := range [][]string{MsgTCPOutOfMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited} {
+// knownMessages are the messages a text may quote without a log prefix.
+var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
+
+// IsQuotedMessage reports whether a line without a log prefix quotes one of the messages
+// above as the kernel printed it: right before the message stands what the kernel or a log
+// puts there ("TCP: ", "nf_conntrack: ", "not syncing: ", "net_ratelimit: 280 ", a stamp)
+// or nothing but quoting marks. A sentence that names a message ("- There are too many
+// orphaned sockets on the system", 'throwing the "Out of socket memory" error', "如果超出这个值，
+// 系统就会记录错误信息：Out of socket memory") is prose about it (corpus 478, 216).
+func IsQuotedMessage(t string) bool {
+	for _, set := range knownMessages {
 		for _, m := range set {
-			if strings.Contains(t, m) {
+			if i := strings.Index(t, m); i >= 0 && quotedAfter(t[:i]) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// quotedAfter: the text before a message ends where a message can start: at the line's
+// start, after a dmesg stamp's ']', after a prefix "name:" whose name is two or more ASCII
+// name characters, or after such a prefix and a count.
+func quotedAfter(before string) bool {
+	b := strings.TrimRight(before, " \t\"'`>*_|(")
+	if b == "" || b[len(b)-1] == ']' {
+		return true
+	}
+	j := len(b)
+	for j > 0 && b[j-1] >= '0' && b[j-1] <= '9' {
+		j--
+	}
+	if j < len(b) {
+		if b = strings.TrimRight(b[:j], " \t"); b == "" {
+			return true
+		}
+	}
+	if b[len(b)-1] != ':' {
+		return false
+	}
+	n := 0
+	for k := len(b) - 2; k >= 0 && nameChar(b[k]); k-- {
+		n++
+	}
+	return n >= 2
+}
+
+func nameChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }

@@ -312,3 +312,11 @@ func snmp6SameLayout(g Groups, data []byte) int {
 	}
 	return k
 }
+
+// TcpExtDropCounters are the /proc/net/netstat TcpExt counters that count segments or
+// connections the stack dropped or trimmed for lack of room (include/uapi/linux/snmp.h:
+// LINUX_MIB_LISTENOVERFLOWS, _LISTENDROPS, _TCPBACKLOGDROP, _TCPREQQFULLDROP, _PRUNECALLED,
+// _RCVPRUNED, _TCPRCVQDROP, _TCPMEMORYPRESSURES, _TCPABORTONMEMORY). An application's own
+// table that names one in its header carries the kernel's counter (corpus 493).
+var TcpExtDropCounters = []string{"ListenOverflows", "ListenDrops", "TCPBacklogDrop", "TCPReqQFullDrop",
+	"PruneCalled", "RcvPruned", "TCPRcvQDrop", "TCPMemoryPressures", "TCPAbortOnMemory"}

@@ -155,7 +155,7 @@ func LogMessages() []LogMessage {
 			Texts: kernel.MsgPageAllocFailure},
 		{Name: "tcp-out-of-memory", Condition: "TCPOutOfMemory", Reason: "tcp-memory-pressure",
 			OKReason: "TCPNotOutOfMemory", OKMessage: "no TCP out of memory messages in the window",
-			Texts: kernel.MsgTCPOutOfMemory},
+			Texts: append(append([]string(nil), kernel.MsgTCPOutOfMemory...), kernel.MsgOutOfSocketMemory...)},
 		{Name: "too-many-orphans", Condition: "TCPTooManyOrphans", Reason: "orphan-send-queues",
 			OKReason: "TCPOrphansWithinLimit", OKMessage: "no too many orphaned sockets messages in the window",
 			Texts: kernel.MsgTooManyOrphans},
