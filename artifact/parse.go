@@ -171,11 +171,14 @@ type doc struct {
 	no     int
 	tail   int
 	closed bool // the window may end after its last line
+	// chunk is windowChunk in a streamed parse, 0 in the whole-text loop of the tests.
+	chunk int
 	// windowLines counts the lines read into windows and fits the scratch runs of
 	// fitCommand, for the tests that keep the fast path taking the ordinary lines of a
 	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
 	fits        int
+	peakWindow  int // the most Lines a window held at once (retain_test.go)
 	// wrap is the width of the text's kernel lines (unwrap.go); rewind is the index of a
 	// logged line that a joined piece made a report header, which the loop must read
 	// again (-1 when none).
@@ -190,6 +193,8 @@ type doc struct {
 	banner int
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int
+	// keep bounds the samples and artifacts kept of each kind (retain.go).
+	keep retention
 }
 
 type allocRef struct {
@@ -207,6 +212,7 @@ type allocRef struct {
 // its length is read on every turn.
 func (d *doc) run(from int) {
 	for i := from; i < len(d.ls); i++ {
+		i = d.more(i)
 		if d.used[i] {
 			continue
 		}
@@ -255,7 +261,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		d.fitCommand(i)
-		if n := d.command(i); n > 0 {
+		if n := d.blockCommand(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
 				d.used[k] = true
 			}
@@ -582,10 +588,6 @@ func (d *doc) source(no int, stamp string) string {
 	return unsafe.String(&d.arena[start], len(d.arena)-start)
 }
 
-func (d *doc) addArtifact(kind string, first, last int, data any) {
-	d.tl.Artifacts = append(d.tl.Artifacts, model.Artifact{Kind: kind, FirstLine: first, LastLine: last, Data: data})
-}
-
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
 func (d *doc) unparsed(i, j int, why string) {
 	j = max(i, j) // a block whose header was read and none of its rows: the header's line
@@ -620,21 +622,10 @@ func (d *doc) label(i int) string {
 	return strings.Join(got, " / ")
 }
 
-// addSamples appends the samples of one table as a segment.
-func (d *doc) addSamples(kind, label string, first, last int, ss []model.Sample) {
-	if len(ss) == 0 {
-		return
-	}
-	start := len(d.tl.Samples)
-	d.tl.Samples = append(d.tl.Samples, ss...)
-	d.tl.Segments = append(d.tl.Segments, model.Segment{
-		Name: fmt.Sprintf("%s at %s", kind, spanSource(first, last)), Kind: kind,
-		First: start, Last: len(d.tl.Samples) - 1, Label: label})
-}
-
 // finish fills what needs the whole text: the host facts, GFP decoding with the kernel the
 // text names, the log summary, and the order of artifacts.
 func (d *doc) finish() {
+	d.placeHeld()
 	for _, ev := range d.tl.Events {
 		if ev.AllocFailure == nil {
 			continue

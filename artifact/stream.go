@@ -39,6 +39,22 @@ const (
 	tailLines = 8 // quiet lines that end a window; more than the three rows any parser wants
 )
 
+// A window that does not close (a paste of command output or prose without eight quiet
+// kernel lines in a row: a forum post, a repeated table, 50 MB of one report pasted over and
+// over) used to be read whole into Lines before the loop ran: 136 bytes and more a line, so
+// the Lines of a 50 MB paste took 380 MB. The window is now read windowChunk lines at a time:
+// the loop keeps at least windowChunk lines ahead of the line it is at (a report or a dump
+// is read to its end inside them: the longest the corpus has is a few hundred lines), and
+// drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
+// back; the other parsers three at most). Command output is the exception: a block is read
+// whole before it is parsed (fitCommand), up to maxBlockLines lines; a longer one (a
+// million lines of buddyinfo) is parsed as several blocks of that many lines, in the
+// streamed and the whole-text loop alike. Variables so that the tests can make them small.
+var (
+	windowChunk   = 1 << 13
+	maxBlockLines = 1 << 16
+)
+
 // ctxLine is a fast-path line kept for the context of the next window.
 type ctxLine struct {
 	start, end int // raw line text[start:end], without its '\n'
@@ -49,6 +65,7 @@ type ctxLine struct {
 // runText parses a whole text: boring lines on the fast path, the rest in windows.
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no, d.banner = text, 0, 0, -1
+	d.chunk = windowChunk
 	d.lines = strings.Count(text, "\n") + 1
 	if len(text) >= 1<<20 {
 		// Room for a record per line, reserved once: appending 700,000 records to a
@@ -166,8 +183,11 @@ func (d *doc) clipLong(start, end int) int {
 
 // grow reads lines into the window until it holds at least need lines and can end (closed),
 // or the text ends.
+//
+// In a streamed parse (chunk > 0) a window that does not close stops growing chunk lines
+// past need; the loop reads more as it goes (more).
 func (d *doc) grow(need int) {
-	for d.pos < len(d.text) && (len(d.ls) < need || !d.closed) {
+	for d.pos < len(d.text) && (len(d.ls) < need || !d.closed && (d.chunk == 0 || len(d.ls) < need+d.chunk)) {
 		start := d.pos
 		end, next := d.lineEnd(start)
 		d.pos = next
@@ -188,6 +208,7 @@ func (d *doc) grow(need int) {
 		}
 		d.ls = appendLine(d.ls, d.no, d.text[start:end])
 		d.windowLines++
+		d.peakWindow = max(d.peakWindow, len(d.ls))
 		for len(d.used) < len(d.ls) {
 			d.used = append(d.used, false)
 		}
@@ -210,17 +231,67 @@ func (d *doc) grow(need int) {
 // of lines they take is wanted. Each try at least doubles the window from line i, so a
 // block that takes line after line (ethtool -g takes every "name: number" line, kernel
 // ones too) costs a few parses of itself, not one per quiet stretch.
+//
+// A window that is not closed (a paste of tables and prose) is read to maxBlockLines past
+// line i at once instead: blockCommand then sees what the whole-text loop sees, the block
+// cut at i+maxBlockLines or the text's end, and no scratch run is needed. The scratch runs
+// were most of the parse of such a text: 56% of a million buddyinfo lines.
 func (d *doc) fitCommand(i int) {
-	for d.pos < len(d.text) {
+	if d.chunk > 0 && !d.closed {
+		d.grow(i + maxBlockLines)
+	}
+	for d.pos < len(d.text) && len(d.ls) < i+maxBlockLines {
 		scratch := *d
 		scratch.tl = &model.Timeline{}
-		n := scratch.command(i)
+		scratch.keep = retention{} // its maps are the doc's: the scratch run must not count
+		n := scratch.blockCommand(i)
 		d.fits++
-		if i+n <= len(d.ls)-tailLines {
+		if i+n <= len(d.ls)-tailLines || len(d.ls) >= i+maxBlockLines+tailLines {
 			return
 		}
-		d.grow(max(i+n+tailLines, 2*len(d.ls)-i))
+		d.grow(min(max(i+n+tailLines, 2*len(d.ls)-i), i+maxBlockLines+tailLines))
 	}
+}
+
+// blockCommand is command on a window cut maxBlockLines after line i: what a parser takes
+// of a longer block is parsed now, and the rest as a block of its own.
+func (d *doc) blockCommand(i int) int {
+	end := i + maxBlockLines
+	if end >= len(d.ls) {
+		return d.command(i)
+	}
+	ls, used := d.ls, d.used
+	d.ls, d.used = ls[:end:end], used[:end:end]
+	n := d.command(i)
+	d.ls, d.used = ls, used
+	return n
+}
+
+// more keeps windowChunk lines ahead of line i in a streamed window that is not closed: it
+// drops the lines more than ctxLines behind i and reads more. It returns i's index after the
+// drop.
+//
+// The lines behind are dropped once they are at least windowChunk and half the window, so
+// that a line is copied down about once however far the window reaches ahead (fitCommand
+// reads maxBlockLines ahead).
+func (d *doc) more(i int) int {
+	if d.chunk == 0 {
+		return i
+	}
+	if s := i - ctxLines; s >= d.chunk && s >= len(d.ls)/2 {
+		n := copy(d.ls, d.ls[s:])
+		clear(d.ls[n:])
+		d.ls = d.ls[:n]
+		copy(d.used, d.used[s:])
+		d.used = d.used[:n]
+		// label stops at lastEnd and eight lines back; both now at or before index 0.
+		d.lastEnd = max(d.lastEnd-s, 0)
+		i -= s
+	}
+	if !d.closed && d.pos < len(d.text) && len(d.ls)-i < d.chunk {
+		d.grow(i + 2*d.chunk)
+	}
+	return i
 }
 
 // boring reports whether the loop would do nothing with the line but host.scan it and log it
