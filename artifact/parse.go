@@ -530,6 +530,9 @@ func (d *doc) appendLog(l *Line) {
 		}
 	}
 	rec.Source = d.source(l.No, stamp)
+	if len(d.tl.Log) == cap(d.tl.Log) && d.text != "" {
+		d.growLog()
+	}
 	d.tl.Log = append(d.tl.Log, rec)
 	if l.No < d.logNo {
 		d.logOrder = true

@@ -123,7 +123,19 @@ func (d *doc) stated() {
 			end++
 		}
 		para, lineAt := joinParagraph(d.proseLines[start:end])
-		for _, m := range reStatedKswapd.FindAllStringSubmatchIndex(para, -1) {
+		// Each regexp below needs a word of its own: the paragraph's lower case is
+		// searched for it first (a substring search runs at memchr speed; the
+		// regexps backtrack through every position), 16% of a 50 MB paste's parse.
+		lower := strings.ToLower(para)
+		has := func(words ...string) bool {
+			for _, w := range words {
+				if strings.Contains(lower, w) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, m := range submatches(has("kswapd"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
@@ -139,7 +151,7 @@ func (d *doc) stated() {
 				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range reStatedReclaim.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			if !ok {
 				continue
@@ -153,7 +165,7 @@ func (d *doc) stated() {
 				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range reStatedIntr.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			word := strings.ToLower(para[m[6]:m[7]])
 			if !ok || !(strings.HasPrefix(word, "tlb") || strings.HasPrefix(word, "ipi") || tlbText) {
@@ -161,7 +173,7 @@ func (d *doc) stated() {
 			}
 			add(model.RateTLBShootdownPerSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 		}
-		for _, m := range reStatedStall.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("freez", "stall", "hang", "hung", "lock"), reStatedStall, para) {
 			if !reclaimText {
 				continue
 			}
@@ -175,7 +187,7 @@ func (d *doc) stated() {
 				add(model.RateStatedStallSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			}
 		}
-		for _, m := range reStatedOverrun.FindAllStringIndex(para, -1) {
+		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
@@ -183,7 +195,7 @@ func (d *doc) stated() {
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
-		for _, m := range reStatedDemand.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("connections", "streams", "flows", "sockets"), reStatedDemand, para) {
 			n, err := strconv.Atoi(para[m[2]:m[3]])
 			kb, ok := statedKB(para[m[4]:m[5]], para[m[6]:m[7]])
 			if err != nil || !ok || n <= 0 || n > 1_000_000 {
@@ -198,7 +210,7 @@ func (d *doc) stated() {
 			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
 			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
 		}
-		for _, m := range reStatedLink.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("ether", "nic", "link", "port", "interface", "card", "gigabit", "gbe"), reStatedLink, para) {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
 				continue
 			}
@@ -215,7 +227,7 @@ func (d *doc) stated() {
 				linkCount[n] = max(linkCount[n], min(count, 8))
 			}
 		}
-		for _, m := range reStatedValue.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("value"), reStatedValue, para) {
 			no := lineAt(m[0])
 			if key, ok := d.lastKeyBefore(no, d.proseLines[start].no); ok {
 				v := para[m[2]:m[3]]
@@ -223,8 +235,10 @@ func (d *doc) stated() {
 					fmt.Sprintf("line %d (stated in the text: the value it had)", no)))
 			}
 		}
-		d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
-		for _, m := range reTraceSentence.FindAllStringIndex(para, -1) {
+		if has("chang", "setting", "rais", "increas", "bump", "lower", "reduc", "decreas", "putting") {
+			d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
+		}
+		for _, m := range matches(has("trace"), reTraceSentence, para) {
 			for _, f := range reFunctionName.FindAllString(sentenceAround(para, m[0], m[1]), -1) {
 				if !slices.Contains(frames, f) {
 					frames = append(frames, f)
@@ -555,4 +569,21 @@ func kernelShaped(t string) bool {
 	word, _, _ := strings.Cut(t, ":")
 	word, _, _ = strings.Cut(word, " ")
 	return !notKernelShaped[word]
+}
+
+// submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
+// matches need (a word each must hold), and nil without running the regexp otherwise.
+func submatches(ok bool, re *regexp.Regexp, s string) [][]int {
+	if !ok {
+		return nil
+	}
+	return re.FindAllStringSubmatchIndex(s, -1)
+}
+
+// matches is re.FindAllStringIndex(s, -1) when ok (see submatches).
+func matches(ok bool, re *regexp.Regexp, s string) [][]int {
+	if !ok {
+		return nil
+	}
+	return re.FindAllStringIndex(s, -1)
 }

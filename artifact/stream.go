@@ -68,11 +68,12 @@ func (d *doc) runText(text string) {
 	d.chunk = windowChunk
 	d.lines = strings.Count(text, "\n") + 1
 	if len(text) >= 1<<20 {
-		// Room for a record per line, reserved once: appending 700,000 records to a
-		// growing slice would copy them over and over and leave the old copies for
-		// the collector. The records of lines that are not the kernel's stay unused
-		// (in a fresh process their pages are never touched).
-		d.tl.Log = make([]model.LogRecord, 0, d.lines)
+		// Appending 700,000 records to a slice grown a quarter at a time would copy
+		// them over and over and leave the old copies for the collector; room for a
+		// record per line, which this reserved once before, is 84 MB for a 50 MB
+		// paste that logs 58,000 (and the collector paces itself by it). growLog
+		// sizes the slice by the records logged so far against the text read.
+		d.tl.Log = make([]model.LogRecord, 0, min(d.lines, 4096))
 	}
 	var ctx [ctxLines]ctxLine
 	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
@@ -362,4 +363,22 @@ func quiet(l *Line) bool {
 // the last line of a window.
 func stops(l *Line) bool {
 	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
+}
+
+// growLog makes room in the log for the records still to come, estimated from the records
+// so far against the share of the text read (ten percent more, at least a quarter more
+// than now, at most a record per line): a syslog's records are spread through it, so the
+// slice is copied once or twice, not once per quarter of growth.
+func (d *doc) growLog() {
+	n := len(d.tl.Log)
+	est := n + n/4
+	if d.pos > 0 && d.pos < len(d.text) {
+		est = max(est, int(float64(n)*float64(len(d.text))/float64(d.pos)*1.1)+1024)
+	}
+	if d.lines > 0 {
+		est = min(est, max(d.lines, n+1))
+	}
+	log := make([]model.LogRecord, n, max(est, n+1))
+	copy(log, d.tl.Log)
+	d.tl.Log = log
 }
