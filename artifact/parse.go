@@ -195,6 +195,12 @@ type doc struct {
 	longNoted int
 	// keep bounds the samples and artifacts kept of each kind (retain.go).
 	keep retention
+	// The fast path's current kernel line, text[curStart:curEnd] (curValid: an ASCII
+	// line, whose Text is a substring of it), and the needles every such line is asked
+	// for, searched in the text rather than in each line (nextIndex).
+	curStart, curEnd               int
+	curValid                       bool
+	tainted, warnAlloc, vmallocErr nextIndex
 }
 
 type allocRef struct {
@@ -502,7 +508,7 @@ func (d *doc) logLine(i int) {
 // a failure whose header is missing (KernelLogData.AllocFailureFrames).
 func (d *doc) appendPlainLog(l *Line) {
 	d.appendLog(l)
-	if strings.Contains(l.Text, "warn_alloc") {
+	if d.rawHas(&d.warnAlloc, l, "warn_alloc") {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
 		}
@@ -555,7 +561,7 @@ func (d *doc) logExtras(l *Line) {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(d.suppressed, sl)
 		}
-	} else if ln, ok := logNumbers(l.No, l.Text); ok {
+	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(&d.vmallocErr, l, "vmalloc error: size ")); ok {
 		d.logNumbers = append(d.logNumbers, ln)
 	}
 }
@@ -828,9 +834,13 @@ func LooksBinary(data []byte) bool {
 // another program's log line, or unparsed (issue 16: a line is never dropped silently).
 func (d *doc) account() {
 	a := d.acct
-	a.Total = strings.Count(d.text, "\n")
-	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
-		a.Total++
+	if d.chunk > 0 {
+		a.Total = d.no // the streamed parse numbered every line: no second pass over the text
+	} else {
+		a.Total = strings.Count(d.text, "\n")
+		if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+			a.Total++
+		}
 	}
 	seen := map[int]bool{}
 	for _, u := range d.tl.Unparsed {
