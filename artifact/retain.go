@@ -25,9 +25,9 @@ import (
 // worst row of a table: the first thousands and the last keep both for a paste of any
 // sensible size, and a table of more rows than that is thinned, never cut off at its end.
 const (
-	maxKindSamples   = 4096
+	maxKindSamples   = 2048
 	maxHeldSamples   = 512
-	maxKindArtifacts = 1024
+	maxKindArtifacts = 256
 	minThinSamples   = 64 // a table thinned to fewer rows than this is held instead
 )
 
