@@ -359,7 +359,7 @@ func stripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
-	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+	if tag != "kernel" && showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
 		// Not a program's tag: a show_mem line ("DMA: 4294567735*4kB ...", "Active:12269
 		// inactive:596") of a kernel that syslogd wrote without the "kernel:" tag (2.6.10
 		// klogd, corpus case 137), read as the other tag-less lines are.
