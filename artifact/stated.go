@@ -28,6 +28,11 @@ import (
 // twice.
 const statedMaxLines = 20000
 
+// statedMaxLineBytes: a longer line is no sentence that states a number (the longest line of
+// the corpus, seeds and fixtures has 2195 bytes); sixty lines of 1 MiB of numbers were read
+// as one paragraph by every stated regexp (issue 30 item 6).
+const statedMaxLineBytes = 16 << 10
+
 type proseLine struct {
 	no    int
 	text  string
@@ -53,7 +58,7 @@ var (
 // keepProse remembers a prose line for stated.
 func (d *doc) keepProse(i int) {
 	d.acct.Prose++
-	if len(d.proseLines) < statedMaxLines {
+	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text, quote: d.ls[i].Quote})
 	}
 }
@@ -123,13 +128,18 @@ func (d *doc) stated() {
 			end++
 		}
 		para, lineAt := joinParagraph(d.proseLines[start:end])
-		// Each regexp below needs a word of its own: the paragraph's lower case is
-		// searched for it first (a substring search runs at memchr speed; the
+		// Each regexp below needs a word of its own: the paragraph is searched for it
+		// first, in any case (a substring search runs at memchr speed; the
 		// regexps backtrack through every position), 16% of a 50 MB paste's parse.
-		lower := strings.ToLower(para)
+		// (An ASCII paragraph is searched in place: a lower-case copy of a paragraph of
+		// 1 MiB lines was another copy of the text.)
+		ascii, lower := isASCII(para), ""
+		if !ascii {
+			lower = strings.ToLower(para)
+		}
 		has := func(words ...string) bool {
 			for _, w := range words {
-				if strings.Contains(lower, w) {
+				if ascii && containsFoldASCII(para, w) || !ascii && strings.Contains(lower, w) {
 					return true
 				}
 			}
@@ -338,6 +348,9 @@ func (d *doc) statedMemory(sub *subjects) {
 		return
 	}
 	for _, p := range d.proseLines {
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") {
+			continue // reStatedRAM names one or the other
+		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
@@ -586,4 +599,28 @@ func matches(ok bool, re *regexp.Regexp, s string) [][]int {
 		return nil
 	}
 	return re.FindAllStringIndex(s, -1)
+}
+
+// containsFoldASCII reports whether s holds word (lower case ASCII letters, none of which
+// has a Unicode case fold outside ASCII) in any case, as a (?i) regexp would match it. It
+// hops between the first letter's two cases with IndexByte, as strings.Index hops.
+func containsFoldASCII(s, word string) bool {
+	for _, c := range [2]byte{word[0], word[0] - 'a' + 'A'} {
+		for from := 0; from+len(word) <= len(s); {
+			i := strings.IndexByte(s[from:len(s)-len(word)+1], c)
+			if i < 0 {
+				break
+			}
+			i += from
+			k := 1
+			for k < len(word) && s[i+k]|0x20 == word[k] {
+				k++
+			}
+			if k == len(word) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
