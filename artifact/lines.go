@@ -118,13 +118,21 @@ func splitRecords(parts []string) []string {
 
 // embeddedStamp is the index of the space before a "[   12.345678]" stamp inside s (not at
 // its start), or -1.
+//
+// It looks for the '[' (a space, which every line is full of, made strings.Index(" [")
+// stop at each word), and then for the space before it.
 func embeddedStamp(s string) int {
-	for from := 1; from < len(s); {
-		i := strings.Index(s[from:], " [")
-		if i < 0 {
+	for from := 2; from < len(s); {
+		p := strings.IndexByte(s[from:], '[')
+		if p < 0 {
 			return -1
 		}
-		i += from
+		p += from
+		from = p + 1
+		if s[p-1] != ' ' {
+			continue
+		}
+		i := p - 1
 		j := i + 2
 		for j < len(s) && s[j] == ' ' {
 			j++
@@ -136,7 +144,6 @@ func embeddedStamp(s string) int {
 		if k > j && k+7 < len(s) && s[k] == '.' && isDigits(s[k+1:k+7]) && s[k+7] == ']' {
 			return i
 		}
-		from = i + 2
 	}
 	return -1
 }
@@ -409,7 +416,7 @@ func stripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
-	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+	if tag != "kernel" && showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
 		// Not a program's tag: a show_mem line ("DMA: 4294567735*4kB ...", "Active:12269
 		// inactive:596") of a kernel that syslogd wrote without the "kernel:" tag (2.6.10
 		// klogd, corpus case 137), read as the other tag-less lines are.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -69,7 +70,7 @@ func isOOMExcerptHeader(t string) bool {
 // six numbers (uid, tgid, total_vm, rss, a page-table count and oom_score_adj in the
 // shortest layout, 2.6.3x's "cpu oom_adj" instead), then the comm.
 func isOOMTaskRow(t string) bool {
-	s := strings.TrimLeft(t, " \t")
+	s := trimBlankLeft(t)
 	if len(s) < 4 || s[0] != '[' {
 		return false
 	}
@@ -99,6 +100,11 @@ func isOOMTaskRow(t string) bool {
 
 // isOOMTaskHeader: the table's header ("[ pid ]" with its column names) or 4.19+'s line before it.
 func isOOMTaskHeader(t string) bool {
+	// Every line of a log is asked (mayStartReport): one whose first byte after blanks
+	// is neither of the two the header starts with is settled before any trimming.
+	if b := trimBlankLeft(t); b != "" && b[0] != 'T' && b[0] != '[' && b[0] < utf8.RuneSelf && !asciiSpace(b[0]) {
+		return false
+	}
 	s := strings.TrimSpace(t)
 	if strings.HasPrefix(s, "Tasks state (memory values in pages)") {
 		return true
@@ -399,4 +405,13 @@ func ParseSlabFailure(text, kernelRelease string) (*model.SlabFailure, error) {
 		return ev.SlabFailure, nil
 	}
 	return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")
+}
+
+// trimBlankLeft is strings.TrimLeft(s, " \t") without building its cut set on every call.
+func trimBlankLeft(s string) string {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }

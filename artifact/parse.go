@@ -81,6 +81,13 @@ func Parse(r io.Reader, name string, opt Options) (*model.Timeline, error) {
 	if err != nil {
 		return nil, fmt.Errorf("artifact: reading %s: %w", name, err)
 	}
+	return ParseBytes(data, name, opt)
+}
+
+// ParseBytes is Parse for a text already read: the Timeline's strings share data, which the
+// caller must not change afterwards. (input reads a text once, bounded and cancellable, and
+// Parse on a reader of it copied all of it a second time: 64 MiB more at the peak.)
+func ParseBytes(data []byte, name string, opt Options) (*model.Timeline, error) {
 	if len(data) == 0 {
 		return ParseString("", name, opt), nil
 	}
@@ -173,11 +180,14 @@ type doc struct {
 	no     int
 	tail   int
 	closed bool // the window may end after its last line
+	// chunk is windowChunk in a streamed parse, 0 in the whole-text loop of the tests.
+	chunk int
 	// windowLines counts the lines read into windows and fits the scratch runs of
 	// fitCommand, for the tests that keep the fast path taking the ordinary lines of a
 	// syslog and a long command block from being parsed once per quiet stretch.
 	windowLines int
 	fits        int
+	peakWindow  int // the most Lines a window held at once (retain_test.go)
 	// wrap is the width of the text's kernel lines (unwrap.go); rewind is the index of a
 	// logged line that a joined piece made a report header, which the loop must read
 	// again (-1 when none).
@@ -192,6 +202,14 @@ type doc struct {
 	banner int
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int
+	// keep bounds the samples and artifacts kept of each kind (retain.go).
+	keep retention
+	// The fast path's current kernel line, text[curStart:curEnd] (curValid: an ASCII
+	// line, whose Text is a substring of it), and the needles every such line is asked
+	// for, searched in the text rather than in each line (nextIndex).
+	curStart, curEnd               int
+	curValid                       bool
+	tainted, warnAlloc, vmallocErr nextIndex
 }
 
 type allocRef struct {
@@ -209,6 +227,7 @@ type allocRef struct {
 // its length is read on every turn.
 func (d *doc) run(from int) {
 	for i := from; i < len(d.ls); i++ {
+		i = d.more(i)
 		if d.used[i] {
 			continue
 		}
@@ -258,7 +277,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		d.fitCommand(i)
-		if n := d.command(i); n > 0 {
+		if n := d.blockCommand(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
 				d.used[k] = true
 			}
@@ -499,7 +518,7 @@ func (d *doc) logLine(i int) {
 // a failure whose header is missing (KernelLogData.AllocFailureFrames).
 func (d *doc) appendPlainLog(l *Line) {
 	d.appendLog(l)
-	if strings.Contains(l.Text, "warn_alloc") {
+	if d.rawHas(&d.warnAlloc, l, "warn_alloc") {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
 		}
@@ -527,6 +546,9 @@ func (d *doc) appendLog(l *Line) {
 		}
 	}
 	rec.Source = d.source(l.No, stamp)
+	if len(d.tl.Log) == cap(d.tl.Log) && d.text != "" {
+		d.growLog()
+	}
 	d.tl.Log = append(d.tl.Log, rec)
 	if l.No < d.logNo {
 		d.logOrder = true
@@ -549,7 +571,7 @@ func (d *doc) logExtras(l *Line) {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(d.suppressed, sl)
 		}
-	} else if ln, ok := logNumbers(l.No, l.Text); ok {
+	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(&d.vmallocErr, l, "vmalloc error: size ")); ok {
 		d.logNumbers = append(d.logNumbers, ln)
 	}
 }
@@ -583,10 +605,6 @@ func (d *doc) source(no int, stamp string) string {
 		d.arena = append(d.arena, ')')
 	}
 	return unsafe.String(&d.arena[start], len(d.arena)-start)
-}
-
-func (d *doc) addArtifact(kind string, first, last int, data any) {
-	d.tl.Artifacts = append(d.tl.Artifacts, model.Artifact{Kind: kind, FirstLine: first, LastLine: last, Data: data})
 }
 
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
@@ -623,21 +641,10 @@ func (d *doc) label(i int) string {
 	return strings.Join(got, " / ")
 }
 
-// addSamples appends the samples of one table as a segment.
-func (d *doc) addSamples(kind, label string, first, last int, ss []model.Sample) {
-	if len(ss) == 0 {
-		return
-	}
-	start := len(d.tl.Samples)
-	d.tl.Samples = append(d.tl.Samples, ss...)
-	d.tl.Segments = append(d.tl.Segments, model.Segment{
-		Name: fmt.Sprintf("%s at %s", kind, spanSource(first, last)), Kind: kind,
-		First: start, Last: len(d.tl.Samples) - 1, Label: label})
-}
-
 // finish fills what needs the whole text: the host facts, GFP decoding with the kernel the
 // text names, the log summary, and the order of artifacts.
 func (d *doc) finish() {
+	d.placeHeld()
 	for _, ev := range d.tl.Events {
 		if ev.AllocFailure == nil {
 			continue
@@ -838,9 +845,13 @@ func LooksBinary(data []byte) bool {
 // another program's log line, or unparsed (issue 16: a line is never dropped silently).
 func (d *doc) account() {
 	a := d.acct
-	a.Total = strings.Count(d.text, "\n")
-	if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
-		a.Total++
+	if d.chunk > 0 {
+		a.Total = d.no // the streamed parse numbered every line: no second pass over the text
+	} else {
+		a.Total = strings.Count(d.text, "\n")
+		if len(d.text) > 0 && d.text[len(d.text)-1] != '\n' {
+			a.Total++
+		}
 	}
 	seen := map[int]bool{}
 	for _, u := range d.tl.Unparsed {

@@ -145,7 +145,10 @@ func isBuddyInfoLine(t string) bool {
 // BuddySeries is repeated /proc/buddyinfo snapshots ("@ 1 second intervals").
 type BuddySeries struct {
 	Snapshots [][]kernel.BuddyZone `json:"snapshots"`
-	Label     string               `json:"label,omitempty"`
+	// Read is the number of snapshots read when Snapshots keeps fewer (evenly spaced, the
+	// first and last among them); 0 when it keeps them all.
+	Read  int    `json:"read,omitempty"`
+	Label string `json:"label,omitempty"`
 }
 
 func (d *doc) tryBuddyInfo(i int) int {
@@ -200,6 +203,18 @@ func (d *doc) addBuddyRows(i, k int, rows []string) {
 	series.Label = d.label(i)
 	first, last := d.ls[i].No, d.ls[k-1].No
 	var ss []model.Sample
+	defer func() {
+		// The artifact keeps what a report shows of the series, not every snapshot
+		// (addSamples bounds the samples the same way, retain.go).
+		if n := len(series.Snapshots); n > maxHeldSamples {
+			kept := make([][]kernel.BuddyZone, maxHeldSamples)
+			for k := range kept {
+				kept[k] = series.Snapshots[k*(n-1)/(maxHeldSamples-1)]
+			}
+			series.Snapshots, series.Read = kept, n
+		}
+		d.addArtifact(KindBuddyInfo, first, last, series)
+	}()
 	for n, snap := range series.Snapshots {
 		for _, z := range snap {
 			if z.Zone == "HighMem" {
@@ -210,7 +225,6 @@ func (d *doc) addBuddyRows(i, k int, rows []string) {
 	}
 	d.segSeq++
 	d.addSamples(KindBuddyInfo, series.Label, first, last, ss)
-	d.addArtifact(KindBuddyInfo, first, last, series)
 }
 
 // isZoneInfoElision: "[...]" or "..." that a paste left inside a zone's block (corpus
@@ -250,8 +264,17 @@ func (d *doc) tryZoneInfo(i int) int {
 	if !strings.HasPrefix(next, "pages free") && !strings.HasPrefix(next, "per-node stats") {
 		return 0
 	}
+	// A block ends where one of its zones starts again: a zoneinfo pasted twice (before and
+	// after), or 200,000 times, is that many snapshots, each a sample of its own, not one
+	// sample of every zone over and over.
+	seen := map[string]bool{}
 	k := procBlock(d.ls, i, func(t string) bool {
 		if _, ok := nodeZoneLine(t); ok {
+			key := strings.Join(fields(t), " ")
+			if seen[key] {
+				return false
+			}
+			seen[key] = true
 			return true
 		}
 		return zoneInfoBlockLine(t)

@@ -278,7 +278,9 @@ type LogNumbers struct {
 //	    __vmalloc_node_range's warn_alloc, 5.x+)
 //
 // It runs on every kernel log line, so each test starts with a prefix or one Contains.
-func logNumbers(no int, t string) (LogNumbers, bool) {
+//
+// vmallocErr says whether t holds "vmalloc error: size " (the caller knows it cheaply).
+func logNumbers(no int, t string, vmallocErr bool) (LogNumbers, bool) {
 	switch {
 	case strings.HasPrefix(t, "nf_conntrack version "):
 		var b, m int64
@@ -303,7 +305,7 @@ func logNumbers(no int, t string) (LogNumbers, bool) {
 		if n, ok := atoi(firstField(strings.TrimPrefix(t, "vmap allocation for size "))); ok {
 			return LogNumbers{Line: no, Message: "vmap allocation failed", Values: map[string]int64{"size": n}}, true
 		}
-	case strings.Contains(t, "vmalloc error: size "):
+	case vmallocErr:
 		_, rest, _ := strings.Cut(t, "vmalloc error: size ")
 		if n, ok := atoi(strings.TrimSuffix(firstField(rest), ",")); ok {
 			return LogNumbers{Line: no, Message: "vmalloc error", Values: map[string]int64{"size": n}}, true

@@ -520,7 +520,7 @@ func TestLogNumbers(t *testing.T) {
 		kl.Numbers[1].Values["size"] != 20480 || kl.Numbers[2].Values["size"] != 16384 || kl.Numbers[2].Line != 3 {
 		t.Errorf("numbers %+v", kl.Numbers)
 	}
-	if _, ok := logNumbers(1, "nf_conntrack version 0.5.0"); ok {
+	if _, ok := logNumbers(1, "nf_conntrack version 0.5.0", false); ok {
 		t.Error("a version line without its table read as one")
 	}
 }

@@ -28,6 +28,11 @@ import (
 // twice.
 const statedMaxLines = 20000
 
+// statedMaxLineBytes: a longer line is no sentence that states a number (the longest line of
+// the corpus, seeds and fixtures has 2195 bytes); sixty lines of 1 MiB of numbers were read
+// as one paragraph by every stated regexp (issue 30 item 6).
+const statedMaxLineBytes = 16 << 10
+
 type proseLine struct {
 	no    int
 	text  string
@@ -53,7 +58,7 @@ var (
 // keepProse remembers a prose line for stated.
 func (d *doc) keepProse(i int) {
 	d.acct.Prose++
-	if len(d.proseLines) < statedMaxLines {
+	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text, quote: d.ls[i].Quote})
 	}
 }
@@ -124,7 +129,24 @@ func (d *doc) stated() {
 			end++
 		}
 		para, lineAt := joinParagraph(d.proseLines[start:end])
-		for _, m := range reStatedKswapd.FindAllStringSubmatchIndex(para, -1) {
+		// Each regexp below needs a word of its own: the paragraph is searched for it
+		// first, in any case (a substring search runs at memchr speed; the
+		// regexps backtrack through every position), 16% of a 50 MB paste's parse.
+		// (An ASCII paragraph is searched in place: a lower-case copy of a paragraph of
+		// 1 MiB lines was another copy of the text.)
+		ascii, lower := isASCII(para), ""
+		if !ascii {
+			lower = strings.ToLower(para)
+		}
+		has := func(words ...string) bool {
+			for _, w := range words {
+				if ascii && containsFoldASCII(para, w) || !ascii && strings.Contains(lower, w) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, m := range submatches(has("kswapd"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
@@ -140,7 +162,7 @@ func (d *doc) stated() {
 				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range reStatedReclaim.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			if !ok {
 				continue
@@ -154,7 +176,7 @@ func (d *doc) stated() {
 				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range reStatedIntr.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			word := strings.ToLower(para[m[6]:m[7]])
 			if !ok || !(strings.HasPrefix(word, "tlb") || strings.HasPrefix(word, "ipi") || tlbText) {
@@ -162,7 +184,7 @@ func (d *doc) stated() {
 			}
 			add(model.RateTLBShootdownPerSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 		}
-		for _, m := range reStatedStall.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("freez", "stall", "hang", "hung", "lock"), reStatedStall, para) {
 			if !reclaimText {
 				continue
 			}
@@ -176,7 +198,7 @@ func (d *doc) stated() {
 				add(model.RateStatedStallSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			}
 		}
-		for _, m := range reStatedRing.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("ring"), reStatedRing, para) {
 			// The ring before the change is the host's even in a sentence that states the
 			// change's outcome ("Changing buffer rings (from default 512) to maximum
 			// supported by card (4096) removes issue", corpus 495).
@@ -190,7 +212,7 @@ func (d *doc) stated() {
 			}
 			rings = append(rings, statedRing{Rx: cur, RxMax: top, line: lineAt(m[0])})
 		}
-		for _, m := range reStatedOverrun.FindAllStringIndex(para, -1) {
+		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
@@ -198,7 +220,7 @@ func (d *doc) stated() {
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
-		for _, m := range reStatedDemand.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("connections", "streams", "flows", "sockets"), reStatedDemand, para) {
 			n, err := strconv.Atoi(para[m[2]:m[3]])
 			kb, ok := statedKB(para[m[4]:m[5]], para[m[6]:m[7]])
 			if err != nil || !ok || n <= 0 || n > 1_000_000 {
@@ -213,7 +235,7 @@ func (d *doc) stated() {
 			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
 			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
 		}
-		for _, m := range reStatedLink.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("ether", "nic", "link", "port", "interface", "card", "gigabit", "gbe"), reStatedLink, para) {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
 				continue
 			}
@@ -230,7 +252,7 @@ func (d *doc) stated() {
 				linkCount[n] = max(linkCount[n], min(count, 8))
 			}
 		}
-		for _, m := range reStatedValue.FindAllStringSubmatchIndex(para, -1) {
+		for _, m := range submatches(has("value"), reStatedValue, para) {
 			no := lineAt(m[0])
 			if key, ok := d.lastKeyBefore(no, d.proseLines[start].no); ok {
 				v := para[m[2]:m[3]]
@@ -238,8 +260,10 @@ func (d *doc) stated() {
 					fmt.Sprintf("line %d (stated in the text: the value it had)", no)))
 			}
 		}
-		d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
-		for _, m := range reTraceSentence.FindAllStringIndex(para, -1) {
+		if has("chang", "setting", "rais", "increas", "bump", "lower", "reduc", "decreas", "putting") {
+			d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
+		}
+		for _, m := range matches(has("trace"), reTraceSentence, para) {
 			for _, f := range reFunctionName.FindAllString(sentenceAround(para, m[0], m[1]), -1) {
 				if !slices.Contains(frames, f) {
 					frames = append(frames, f)
@@ -348,6 +372,9 @@ func (d *doc) statedMemory(sub *subjects) {
 		return
 	}
 	for _, p := range d.proseLines {
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") {
+			continue // reStatedRAM names one or the other
+		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
@@ -585,4 +612,45 @@ func kernelShaped(t string) bool {
 type statedRing struct {
 	Rx, RxMax int64
 	line      int
+}
+
+// submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
+// matches need (a word each must hold), and nil without running the regexp otherwise.
+func submatches(ok bool, re *regexp.Regexp, s string) [][]int {
+	if !ok {
+		return nil
+	}
+	return re.FindAllStringSubmatchIndex(s, -1)
+}
+
+// matches is re.FindAllStringIndex(s, -1) when ok (see submatches).
+func matches(ok bool, re *regexp.Regexp, s string) [][]int {
+	if !ok {
+		return nil
+	}
+	return re.FindAllStringIndex(s, -1)
+}
+
+// containsFoldASCII reports whether s holds word (lower case ASCII letters, none of which
+// has a Unicode case fold outside ASCII) in any case, as a (?i) regexp would match it. It
+// hops between the first letter's two cases with IndexByte, as strings.Index hops.
+func containsFoldASCII(s, word string) bool {
+	for _, c := range [2]byte{word[0], word[0] - 'a' + 'A'} {
+		for from := 0; from+len(word) <= len(s); {
+			i := strings.IndexByte(s[from:len(s)-len(word)+1], c)
+			if i < 0 {
+				break
+			}
+			i += from
+			k := 1
+			for k < len(word) && s[i+k]|0x20 == word[k] {
+				k++
+			}
+			if k == len(word) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }

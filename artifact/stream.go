@@ -39,6 +39,22 @@ const (
 	tailLines = 8 // quiet lines that end a window; more than the three rows any parser wants
 )
 
+// A window that does not close (a paste of command output or prose without eight quiet
+// kernel lines in a row: a forum post, a repeated table, 50 MB of one report pasted over and
+// over) used to be read whole into Lines before the loop ran: 136 bytes and more a line, so
+// the Lines of a 50 MB paste took 380 MB. The window is now read windowChunk lines at a time:
+// the loop keeps at least windowChunk lines ahead of the line it is at (a report or a dump
+// is read to its end inside them: the longest the corpus has is a few hundred lines), and
+// drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
+// back; the other parsers three at most). Command output is the exception: a block is read
+// whole before it is parsed (fitCommand), up to maxBlockLines lines; a longer one (a
+// million lines of buddyinfo) is parsed as several blocks of that many lines, in the
+// streamed and the whole-text loop alike. Variables so that the tests can make them small.
+var (
+	windowChunk   = 1 << 13
+	maxBlockLines = 1 << 16
+)
+
 // ctxLine is a fast-path line kept for the context of the next window.
 type ctxLine struct {
 	start, end int // raw line text[start:end], without its '\n'
@@ -49,13 +65,18 @@ type ctxLine struct {
 // runText parses a whole text: boring lines on the fast path, the rest in windows.
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no, d.banner = text, 0, 0, -1
+	d.tainted = nextIndex{needle: "ainted", at: -1}
+	d.warnAlloc = nextIndex{needle: "warn_alloc", at: -1}
+	d.vmallocErr = nextIndex{needle: "vmalloc error: size ", at: -1}
+	d.chunk = windowChunk
 	d.lines = strings.Count(text, "\n") + 1
 	if len(text) >= 1<<20 {
-		// Room for a record per line, reserved once: appending 700,000 records to a
-		// growing slice would copy them over and over and leave the old copies for
-		// the collector. The records of lines that are not the kernel's stay unused
-		// (in a fresh process their pages are never touched).
-		d.tl.Log = make([]model.LogRecord, 0, d.lines)
+		// Appending 700,000 records to a slice grown a quarter at a time would copy
+		// them over and over and leave the old copies for the collector; room for a
+		// record per line, which this reserved once before, is 84 MB for a 50 MB
+		// paste that logs 58,000 (and the collector paces itself by it). growLog
+		// sizes the slice by the records logged so far against the text read.
+		d.tl.Log = make([]model.LogRecord, 0, min(d.lines, 4096))
 	}
 	var ctx [ctxLines]ctxLine
 	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
@@ -76,7 +97,9 @@ func (d *doc) runText(text string) {
 				}
 				d.scanHost(&l, ascii, start, end)
 				if l.Kernel {
+					d.curStart, d.curEnd, d.curValid = start, end, ascii
 					d.appendPlainLog(&l)
+					d.curValid = false
 					used = true
 				}
 			}
@@ -123,8 +146,9 @@ func (d *doc) scanHost(l *Line, ascii bool, start, end int) {
 			}
 		}
 		// An ASCII line's text is a substring of the raw line, which holds the banner
-		// when the first one at or after its start begins before its end.
-		if !ascii || d.banner < end || strings.Contains(l.Text, "ainted") {
+		// when the first one at or after its start begins before its end; "ainted" the
+		// same way (its 'a' made a search in every line cost a tenth of the parse).
+		if !ascii || d.banner < end || d.tainted.in(d.text, start, end) {
 			h.scan(l)
 			return
 		}
@@ -132,6 +156,34 @@ func (d *doc) scanHost(l *Line, ascii bool, start, end int) {
 	if h.hostname == "" && l.Kernel && l.Host != "" {
 		h.hostname = l.Host
 	}
+}
+
+// nextIndex finds a needle in a text's lines by searching the text once, not every line:
+// in reports whether text[start:end] holds it, for lines asked in order. It runs on every
+// line of a log for needles that few lines hold ("warn_alloc", "ainted"), where a search in
+// each line costs its call and its first byte's every hit.
+type nextIndex struct {
+	needle string
+	at     int // the first occurrence at or after the last start asked; -1 before the first search
+}
+
+func (x *nextIndex) in(text string, start, end int) bool {
+	if x.at < start {
+		x.at = len(text)
+		if i := strings.Index(text[start:], x.needle); i >= 0 {
+			x.at = start + i
+		}
+	}
+	return x.at+len(x.needle) <= end
+}
+
+// rawHas reports whether the kernel line l holds needle, through x when l is the fast
+// path's current line (its text a substring of the raw line d.cur), else by a search.
+func (d *doc) rawHas(x *nextIndex, l *Line, needle string) bool {
+	if d.curValid && !x.in(d.text, d.curStart, d.curEnd) {
+		return false
+	}
+	return strings.Contains(l.Text, needle)
 }
 
 // lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
@@ -166,8 +218,11 @@ func (d *doc) clipLong(start, end int) int {
 
 // grow reads lines into the window until it holds at least need lines and can end (closed),
 // or the text ends.
+//
+// In a streamed parse (chunk > 0) a window that does not close stops growing chunk lines
+// past need; the loop reads more as it goes (more).
 func (d *doc) grow(need int) {
-	for d.pos < len(d.text) && (len(d.ls) < need || !d.closed) {
+	for d.pos < len(d.text) && (len(d.ls) < need || !d.closed && (d.chunk == 0 || len(d.ls) < need+d.chunk)) {
 		start := d.pos
 		end, next := d.lineEnd(start)
 		d.pos = next
@@ -188,6 +243,7 @@ func (d *doc) grow(need int) {
 		}
 		d.ls = appendLine(d.ls, d.no, d.text[start:end])
 		d.windowLines++
+		d.peakWindow = max(d.peakWindow, len(d.ls))
 		for len(d.used) < len(d.ls) {
 			d.used = append(d.used, false)
 		}
@@ -210,17 +266,67 @@ func (d *doc) grow(need int) {
 // of lines they take is wanted. Each try at least doubles the window from line i, so a
 // block that takes line after line (ethtool -g takes every "name: number" line, kernel
 // ones too) costs a few parses of itself, not one per quiet stretch.
+//
+// A window that is not closed (a paste of tables and prose) is read to maxBlockLines past
+// line i at once instead: blockCommand then sees what the whole-text loop sees, the block
+// cut at i+maxBlockLines or the text's end, and no scratch run is needed. The scratch runs
+// were most of the parse of such a text: 56% of a million buddyinfo lines.
 func (d *doc) fitCommand(i int) {
-	for d.pos < len(d.text) {
+	if d.chunk > 0 && !d.closed {
+		d.grow(i + maxBlockLines)
+	}
+	for d.pos < len(d.text) && len(d.ls) < i+maxBlockLines {
 		scratch := *d
 		scratch.tl = &model.Timeline{}
-		n := scratch.command(i)
+		scratch.keep = retention{} // its maps are the doc's: the scratch run must not count
+		n := scratch.blockCommand(i)
 		d.fits++
-		if i+n <= len(d.ls)-tailLines {
+		if i+n <= len(d.ls)-tailLines || len(d.ls) >= i+maxBlockLines+tailLines {
 			return
 		}
-		d.grow(max(i+n+tailLines, 2*len(d.ls)-i))
+		d.grow(min(max(i+n+tailLines, 2*len(d.ls)-i), i+maxBlockLines+tailLines))
 	}
+}
+
+// blockCommand is command on a window cut maxBlockLines after line i: what a parser takes
+// of a longer block is parsed now, and the rest as a block of its own.
+func (d *doc) blockCommand(i int) int {
+	end := i + maxBlockLines
+	if end >= len(d.ls) {
+		return d.command(i)
+	}
+	ls, used := d.ls, d.used
+	d.ls, d.used = ls[:end:end], used[:end:end]
+	n := d.command(i)
+	d.ls, d.used = ls, used
+	return n
+}
+
+// more keeps windowChunk lines ahead of line i in a streamed window that is not closed: it
+// drops the lines more than ctxLines behind i and reads more. It returns i's index after the
+// drop.
+//
+// The lines behind are dropped once they are at least windowChunk and half the window, so
+// that a line is copied down about once however far the window reaches ahead (fitCommand
+// reads maxBlockLines ahead).
+func (d *doc) more(i int) int {
+	if d.chunk == 0 {
+		return i
+	}
+	if s := i - ctxLines; s >= d.chunk && s >= len(d.ls)/2 {
+		n := copy(d.ls, d.ls[s:])
+		clear(d.ls[n:])
+		d.ls = d.ls[:n]
+		copy(d.used, d.used[s:])
+		d.used = d.used[:n]
+		// label stops at lastEnd and eight lines back; both now at or before index 0.
+		d.lastEnd = max(d.lastEnd-s, 0)
+		i -= s
+	}
+	if !d.closed && d.pos < len(d.text) && len(d.ls)-i < d.chunk {
+		d.grow(i + 2*d.chunk)
+	}
+	return i
 }
 
 // boring reports whether the loop would do nothing with the line but host.scan it and log it
@@ -291,4 +397,22 @@ func quiet(l *Line) bool {
 // the last line of a window.
 func stops(l *Line) bool {
 	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
+}
+
+// growLog makes room in the log for the records still to come, estimated from the records
+// so far against the share of the text read (ten percent more, at least a quarter more
+// than now, at most a record per line): a syslog's records are spread through it, so the
+// slice is copied once or twice, not once per quarter of growth.
+func (d *doc) growLog() {
+	n := len(d.tl.Log)
+	est := n + n/4
+	if d.pos > 0 && d.pos < len(d.text) {
+		est = max(est, int(float64(n)*float64(len(d.text))/float64(d.pos)*1.1)+1024)
+	}
+	if d.lines > 0 {
+		est = min(est, max(d.lines, n+1))
+	}
+	log := make([]model.LogRecord, n, max(est, n+1))
+	copy(log, d.tl.Log)
+	d.tl.Log = log
 }

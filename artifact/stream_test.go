@@ -29,8 +29,27 @@ func parseWhole(text, name string, opt Options) *model.Timeline {
 }
 
 // sameAsWhole fails the test when the streamed parse of text differs from parseWhole's,
-// naming the first line of their JSON that differs.
+// naming the first line of their JSON that differs. It compares them three times: as
+// parsed, with windows read 256 lines at a time (windowChunk), so that every text longer
+// than a few lines slides its window as a 50 MB paste does, and with blocks cut after a few
+// lines (maxBlockLines) as well.
 func sameAsWhole(t testing.TB, name, text string) {
+	t.Helper()
+	sameAsWholeOnce(t, name, text)
+	defer func(c, b int) { windowChunk, maxBlockLines = c, b }(windowChunk, maxBlockLines)
+	// A text shorter than a variant's sizes parses as it did above: not run again.
+	lines := strings.Count(text, "\n")
+	windowChunk = 256
+	if lines > windowChunk {
+		sameAsWholeOnce(t, name+" (windows of 256 lines)", text)
+	}
+	maxBlockLines = 24
+	if lines > maxBlockLines {
+		sameAsWholeOnce(t, name+" (windows of 256 lines, blocks of 24)", text)
+	}
+}
+
+func sameAsWholeOnce(t testing.TB, name, text string) {
 	t.Helper()
 	got, err := json.MarshalIndent(ParseString(text, name, Options{}), "", " ")
 	if err != nil {

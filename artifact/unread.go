@@ -1,6 +1,10 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Lines that hold numbers of the kind headroom reads, in a format no reader knows yet
 // (issue 29 item 4): a row of a table another tool printed, counters flattened onto one
@@ -13,30 +17,42 @@ import "strings"
 // unreadEvidence says why line t looks like unread output: at least three "name: number"
 // (or "name=number") pairs, eight numbers or more, or a row of at least four tokens of which
 // at least three in five are numbers. A sentence states a number or two among words; output lists them.
+//
+// It runs on every line that no parser took, so it walks the fields in place: a line
+// without a digit is settled by one scan, and no field slice is allocated (strings.Fields
+// here was most of the parse of a 50 MB paste of prose, issue 30 item 6).
 func unreadEvidence(t string) (string, bool) {
-	fs := strings.Fields(t)
-	if len(fs) < 3 {
+	if !hasDigit(t) {
 		return "", false
 	}
-	nums, pairs := 0, 0
-	for k, f := range fs {
+	nums, pairs, n := 0, 0, 0
+	prev := ""
+	for rest := t; ; {
+		f, r, ok := nextField(rest)
+		if !ok {
+			break
+		}
+		rest = r
+		n++
 		if isNumberToken(f) {
 			nums++
-			if k > 0 && isPairName(fs[k-1]) {
+			if n > 1 && isPairName(prev) {
 				pairs++ // "errors: 21"
 			}
-			continue
-		}
-		if i := strings.IndexAny(f, ":="); i > 0 && i < len(f)-1 && isNumberToken(f[i+1:]) && isPairName(f[:i+1]) {
+		} else if i := strings.IndexAny(f, ":="); i > 0 && i < len(f)-1 && isNumberToken(f[i+1:]) && isPairName(f[:i+1]) {
 			pairs++ // "errors:21", "rx_fifo=3"
 		}
+		prev = f
+	}
+	if n < 3 {
+		return "", false
 	}
 	switch {
 	case pairs >= 3:
 		return "name: value counters in a form headroom does not read (output flattened onto one line, or an unknown tool's)", true
 	case nums >= 8:
 		return "more numbers than a sentence states (output flattened onto one line, or an unknown tool's)", true
-	case len(fs) >= 4 && nums >= 4 && nums*5 >= len(fs)*3:
+	case n >= 4 && nums >= 4 && nums*5 >= n*3:
 		return "rows of numbers headroom does not read (a table of an unknown tool, or a known one re-printed)", true
 	}
 	return "", false
@@ -65,9 +81,17 @@ func isPairName(f string) bool {
 // isNumberToken: a decimal number, possibly signed, with a decimal point, digit grouping
 // commas, a unit (kB, K, M, G, %, B) or surrounding punctuation ("(2.2", "21,", "3.4)").
 func isNumberToken(f string) bool {
-	f = strings.Trim(f, "()[],;")
+	for len(f) > 0 && isNumberPunct(f[0]) {
+		f = f[1:]
+	}
+	for len(f) > 0 && isNumberPunct(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
 	f = strings.TrimPrefix(f, "-")
-	for _, u := range []string{"kB", "KB", "KiB", "MiB", "GiB", "K", "M", "G", "B", "%"} {
+	if f == "" || f[0] < '0' || f[0] > '9' {
+		return false // before the units: most tokens of a line are words
+	}
+	for _, u := range numberUnits {
 		if strings.HasSuffix(f, u) && len(f) > len(u) {
 			f = f[:len(f)-len(u)]
 			break
@@ -96,7 +120,7 @@ func isNumberToken(f string) bool {
 // 004's MRTG summary), without being counted as prose.
 func (d *doc) unparsedUnread(i int, why string) {
 	no := d.ls[i].No
-	if len(d.proseLines) < statedMaxLines {
+	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
 		d.proseLines = append(d.proseLines, proseLine{no: no, text: d.ls[i].Text})
 	}
 	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].Why == why && d.tl.Unparsed[n-1].LastLine == no-1 {
@@ -104,4 +128,61 @@ func (d *doc) unparsedUnread(i int, why string) {
 		return
 	}
 	d.unparsed(i, i, why)
+}
+
+var numberUnits = [...]string{"kB", "KB", "KiB", "MiB", "GiB", "K", "M", "G", "B", "%"}
+
+// isNumberPunct: what isNumberToken trims around a number ("(2.2", "21,", "3.4)").
+func isNumberPunct(c byte) bool {
+	return c == '(' || c == ')' || c == '[' || c == ']' || c == ',' || c == ';'
+}
+
+func hasDigit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// nextField returns the first field of s as strings.Fields splits it (on ASCII white space
+// and Unicode spaces) and the rest after it, without allocating.
+func nextField(s string) (field, rest string, ok bool) {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if !asciiSpace(c) {
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return "", "", false
+	}
+	j := i
+	for j < len(s) {
+		c := s[j]
+		if c < utf8.RuneSelf {
+			if asciiSpace(c) {
+				break
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		j += n
+	}
+	return s[i:j], s[j:], true
 }

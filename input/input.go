@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -320,7 +321,8 @@ func openText(ctx context.Context, path string, opt Options) (*model.Timeline, e
 	if err != nil {
 		return nil, err
 	}
-	tl, err := artifact.Parse(bytes.NewReader(data), name, artifact.Options{Kernel: opt.Kernel})
+	limitTextMemory(len(data))
+	tl, err := artifact.ParseBytes(data, name, artifact.Options{Kernel: opt.Kernel})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -329,6 +331,23 @@ func openText(ctx context.Context, path string, opt Options) (*model.Timeline, e
 			Why: fmt.Sprintf("the text is longer than %s, the most headroom reads; the rest was skipped (give the part around the problem)", mib(opt.MaxTextBytes))})
 	}
 	return tl, nil
+}
+
+// limitTextMemory sets a soft memory limit for a process that reads a big text: 48 MiB
+// and two and a half times the text, unless GOMEMLIMIT (or an earlier, lower limit) says
+// otherwise. What the parser keeps of a text is bounded (artifact/retain.go) and, with the
+// text itself, stays under about twice its size; the garbage collector's default pacing
+// (GOGC=100) lets the heap grow to twice what is live before it collects, which put the
+// peak of a 50 MB paste at 350 MB. Near the limit it collects sooner instead (a soft limit:
+// it never fails an allocation, and gives the collector at most half the CPU).
+func limitTextMemory(textBytes int) {
+	if textBytes < 8<<20 || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := int64(48<<20) + int64(textBytes)*5/2
+	if cur := debug.SetMemoryLimit(-1); cur > limit {
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+1<<19)>>20) }

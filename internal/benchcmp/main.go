@@ -7,7 +7,8 @@
 // Every figure is CPU time from the kernel's accounting (getrusage, wait4, /proc/PID/stat),
 // the median of repeated runs with their min and max; the runs of the two sides of a
 // comparison are interleaved so that both see the same load. docs/performance.md describes
-// the method and keeps the latest table.
+// the method and keeps the latest table, and the summary line of every run (history.go):
+// each run prints the lines before its own and names a figure that regressed.
 //
 // The comparisons:
 //   - sampler: source.Sampler (the code doctor, record and serve sample with) against
@@ -105,6 +106,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.verbose, "v", false, "progress on stderr")
 	cpu := fs.String("cpu", "auto", "sampler: the CPU both sides run on, alternating (auto: the one with the fewest interrupts; none: not pinned)")
 	fs.StringVar(&cfg.repo, "repo", "", "module root (default: found from the working directory)")
+	history := fs.String("history", "", "file whose bench-history block keeps the summary line of every run (default: docs/performance.md of the module)")
+	record := fs.Bool("record", true, "append this run's summary line to the history")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -188,7 +191,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	fmt.Fprintf(stdout, "headroom make bench, %s\n", started.UTC().Format("2006-01-02 15:04 MST"))
 	fmt.Fprintf(stdout, "machine: %s\n", machine())
-	fmt.Fprintf(stdout, "load average at start %s, at end %s; %s; %s in all\n\n", load0, loadAvg(), stealNote(meter.Steal()), time.Since(started).Round(time.Second))
+	load1 := loadAvg()
+	steal, stealOK := meter.Steal()
+	fmt.Fprintf(stdout, "load average at start %s, at end %s; %s; %s in all\n\n", load0, load1, stealNote(steal, stealOK), time.Since(started).Round(time.Second))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "measured (CPU time unless said)\theadroom: median [min–max]\tcompared with: median [min–max]\tratio\t")
 	var notes []string
@@ -219,9 +224,37 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return "n/a"
 	}
-	fmt.Fprintf(stdout, "summary: sampler/floor=%s serve/node_exporter=%s parse=%s parse/grep=%s\n",
+	line := fmt.Sprintf("sampler/floor=%s serve/node_exporter=%s parse=%s parse/grep=%s",
 		get("sampler/floor"), get("serve/node_exporter"), get("parse"), get("parse/grep"))
+	fmt.Fprintf(stdout, "summary: %s\n", line)
+	if *history == "" {
+		*history = filepath.Join(cfg.repo, "docs", "performance.md")
+	}
+	showHistory(stdout, stderr, *history, *record, historyLine(started, load0, load1, steal, stealOK, gitRevision(cfg.repo), line))
 	return 0
+}
+
+// showHistory prints the summary lines of the runs before this one, this run's, and the
+// figures that regressed, and appends this run's line to the file when record is set.
+func showHistory(stdout, stderr io.Writer, path string, record bool, line string) {
+	hist, err := readHistory(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "benchcmp: history: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stdout, "\nhistory of the summary line (%s):\n", path)
+	for _, l := range hist[max(0, len(hist)-12):] {
+		fmt.Fprintf(stdout, "  %s\n", l)
+	}
+	fmt.Fprintf(stdout, "  %s   <- this run\n", line)
+	for _, r := range regressions(hist, summaryFigures(line)) {
+		fmt.Fprintf(stdout, "REGRESSION? %s\n", r)
+	}
+	if record {
+		if err := appendHistory(path, line); err != nil {
+			fmt.Fprintf(stderr, "benchcmp: history: %v\n", err)
+		}
+	}
 }
 
 func (c *config) logf(format string, args ...any) {
