@@ -39,7 +39,8 @@ func unflatten(t string) []string {
 	// Each form below names its command's words; a line without any (every unread line
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
-	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, " RX: ") {
+	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, " RX: ") &&
+		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
