@@ -55,6 +55,10 @@ type Options struct {
 	// Ethtool reads driver statistics and ring sizes of the physical NICs (never of
 	// virtual devices: a container host has hundreds of veths).
 	Ethtool bool
+	// Trace, when set, is called at each window sample for the traced window since its
+	// last call (source.Tracer.Cut, serve --trace); the windows are summed into the
+	// headroom_trace_* counters (export/trace.go). nil: nothing is traced.
+	Trace func() *model.TraceWindow
 	// ReleaseMemory returns the memory the rules used to the OS as soon as they have run
 	// (debug.FreeOSMemory: a garbage collection and a scavenge, a few ms per rules
 	// interval). The window is unpacked for them, some 100 KB a sample, and without it the
@@ -118,6 +122,7 @@ type Collector struct {
 	root kernel.Root
 	opt  Options
 	kind string // model.SourceLive or model.SourceCapture
+	trace traceTotals
 
 	mu          sync.Mutex
 	sampler     *source.Sampler
@@ -324,6 +329,9 @@ func (c *Collector) refresh() *Snapshot {
 	sampled := c.opt.Now()
 
 	if inWindow {
+		if c.opt.Trace != nil {
+			c.trace.add(c.opt.Trace())
+		}
 		c.addToWindow(start)
 		if c.rulesDue(start) {
 			c.runRules(start.Add(-c.opt.Window))
@@ -342,6 +350,7 @@ func (c *Collector) refresh() *Snapshot {
 		allocs:            c.log.allocCounts(),
 		cgroups:           c.cgroups,
 		netFiles:          c.netFiles(),
+		trace:             c.trace.clone(),
 	}
 	snap.Sources = c.sources(&c.cur, tcpMemErr)
 	c.points.reset()
@@ -715,6 +724,8 @@ type Snapshot struct {
 	// netFiles is where the network files were read (headroom_network_view_info), for a
 	// live root.
 	netFiles string
+	// trace are the traced windows' totals (serve --trace).
+	trace traceTotals
 	points   []point
 	done     time.Time
 
