@@ -119,9 +119,9 @@ const hostRefresh = time.Minute
 // some 2.5 KB a sample instead of 100 KB), the last diagnosis, the label sets of the
 // exposition, and a bounded tail of the kernel log.
 type Collector struct {
-	root kernel.Root
-	opt  Options
-	kind string // model.SourceLive or model.SourceCapture
+	root  kernel.Root
+	opt   Options
+	kind  string // model.SourceLive or model.SourceCapture
 	trace traceTotals
 
 	mu          sync.Mutex
@@ -725,9 +725,9 @@ type Snapshot struct {
 	// live root.
 	netFiles string
 	// trace are the traced windows' totals (serve --trace).
-	trace traceTotals
-	points   []point
-	done     time.Time
+	trace  traceTotals
+	points []point
+	done   time.Time
 
 	once    sync.Once
 	metrics []prometheus.Metric
