@@ -73,11 +73,7 @@ func TestLabDoctorTraceRcvbuff(t *testing.T) {
 	if m := tracetest.Mounts(t); len(mounts) == 0 && len(m) != 0 {
 		t.Errorf("tracefs mounts left: %v", m)
 	}
-	after := tracetest.View(t)
-	if _, err := os.Stat(filepath.Join(after, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("doctor's instance left behind: %v", err)
-	}
-	tracetest.SameState(t, before, tracetest.State(t, after))
+	tracetest.Restored(t, tracetest.View(t), os.Getpid(), before)
 }
 
 // A doctor --trace killed with SIGKILL mid-window: its guard removes the instance (and the
@@ -168,8 +164,5 @@ func TestLabRecordTraceRcvbuff(t *testing.T) {
 	if n < 1000 || !cited {
 		t.Errorf("SOCKET_RCVBUFF %d; cited by udp-rcvbuf-errors: %v", n, cited)
 	}
-	tracetest.SameState(t, before, tracetest.State(t, view))
-	if _, err := os.Stat(filepath.Join(view, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("record's instance left behind: %v", err)
-	}
+	tracetest.Restored(t, view, os.Getpid(), before)
 }
