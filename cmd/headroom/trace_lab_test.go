@@ -79,6 +79,15 @@ func TestLabDoctorTraceRcvbuff(t *testing.T) {
 // A doctor --trace killed with SIGKILL mid-window: its guard removes the instance (and the
 // mount doctor made), and every tracing setting is as it was.
 func TestLabDoctorTraceSIGKILL(t *testing.T) {
+	testTraceSIGKILL(t, "doctor --trace 60s --format json")
+}
+
+// The same for serve --trace, which traces for as long as it runs.
+func TestLabServeTraceSIGKILL(t *testing.T) {
+	testTraceSIGKILL(t, "serve --trace --listen 127.0.0.1:0")
+}
+
+func testTraceSIGKILL(t *testing.T, args string) {
 	tracetest.Need(t)
 	mounts := tracetest.Mounts(t)
 	var before map[string]string
@@ -86,7 +95,7 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 		before = tracetest.State(t, mounts[0])
 	}
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = append(os.Environ(), runArgsEnv+"=doctor --trace 60s --format json")
+	cmd.Env = append(os.Environ(), runArgsEnv+"="+args)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +116,7 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("doctor --trace made no instance %s in 20 s", where)
+			t.Fatalf("%s made no instance %s in 20 s", args, where)
 		}
 	}
 	time.Sleep(300 * time.Millisecond) // inside the window, readers running
