@@ -119,10 +119,13 @@ const hostRefresh = time.Minute
 // some 2.5 KB a sample instead of 100 KB), the last diagnosis, the label sets of the
 // exposition, and a bounded tail of the kernel log.
 type Collector struct {
-	root  kernel.Root
-	opt   Options
-	kind  string // model.SourceLive or model.SourceCapture
-	trace traceTotals
+	root kernel.Root
+	opt  Options
+	kind string // model.SourceLive or model.SourceCapture
+	// trace sums every traced window since the start (the counters); traceParts are the
+	// windows cut at the window samples still in the window (the rules read them merged).
+	trace      traceTotals
+	traceParts []model.TraceWindow
 
 	mu          sync.Mutex
 	sampler     *source.Sampler
@@ -330,9 +333,19 @@ func (c *Collector) refresh() *Snapshot {
 
 	if inWindow {
 		if c.opt.Trace != nil {
-			c.trace.add(c.opt.Trace())
+			if w := c.opt.Trace(); w != nil {
+				c.trace.add(w)
+				c.traceParts = append(c.traceParts, *w)
+			}
 		}
 		c.addToWindow(start)
+		// One part is cut per window sample: the window keeps as many as it keeps samples
+		// (the oldest covers the time just before the window's first sample).
+		if n := len(c.traceParts) - len(c.window); n > 0 {
+			k := copy(c.traceParts, c.traceParts[n:])
+			clear(c.traceParts[k:])
+			c.traceParts = c.traceParts[:k]
+		}
 		if c.rulesDue(start) {
 			c.runRules(start.Add(-c.opt.Window))
 		}
@@ -478,6 +491,9 @@ func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, 
 		Log:     log,
 		Events:  events,
 		Cgroups: c.cgroups,
+		// The rules cite the kernel's drop reasons and stall times (serve --trace) as
+		// doctor --trace's do.
+		Trace: model.MergeTraces(c.traceParts),
 	}
 	if logFrom.Before(from) {
 		tl.LogCurrentSince = logFrom

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"headroom/diagnose"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -23,7 +24,7 @@ func TestTraceCounters(t *testing.T) {
 	}
 	calls := 0
 	clk := &fakeClock{t: captureTime}
-	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second, WindowInterval: 2 * time.Second,
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second, WindowInterval: 2 * time.Second, RulesInterval: -1,
 		Trace: func() *model.TraceWindow { w := cuts[calls]; calls++; return w }})
 	defer c.Close()
 	c.Snapshot() // window sample: cut 1
@@ -33,9 +34,14 @@ func TestTraceCounters(t *testing.T) {
 		t.Fatalf("%d cuts after one window sample and one other", calls)
 	}
 	clk.Add(time.Second)
-	c.Snapshot() // window sample: cut 2
+	snap := c.Snapshot() // window sample: cut 2
 	if calls != 2 {
 		t.Fatalf("%d cuts after two window samples", calls)
+	}
+	// The rules read the window's cuts merged: the PROTO_MEM drops of both, cited first by
+	// tcp-memory-pressure.
+	if ev := firstEvidence(snap, "tcp-memory-pressure"); !strings.Contains(ev.What, "PROTO_MEM") || !strings.HasPrefix(ev.Value, "15 in 3s") {
+		t.Errorf("tcp-memory-pressure's first evidence %+v, want the 15 PROTO_MEM drops in 3s", ev)
 	}
 	want := `
 # HELP headroom_trace_drops_total Packets the kernel freed as dropped, by its own reason (tracepoint skb:kfree_skb, serve --trace). reason is SKB_DROP_REASON_* without the prefix; "unknown" on kernels before 5.17, whose tracepoint has no reason field.
@@ -66,6 +72,20 @@ headroom_trace_stalls_total{kind="direct_reclaim"} 3
 		t.Error(err)
 	}
 
+	// A window of one sample keeps one cut for the rules; the counters keep them all.
+	calls = 0
+	one := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, WindowSamples: 1, WindowInterval: -1, RulesInterval: -1,
+		Trace: func() *model.TraceWindow { w := cuts[calls]; calls++; return w }})
+	defer one.Close()
+	one.Snapshot()
+	clk.Add(time.Second)
+	if ev := firstEvidence(one.Snapshot(), "tcp-memory-pressure"); !strings.HasPrefix(ev.Value, "5 in 2s") {
+		t.Errorf("one-sample window: tcp-memory-pressure's first evidence %+v, want the last cut's 5 drops in 2s", ev)
+	}
+	if one.trace.drops["PROTO_MEM"] != 15 {
+		t.Errorf("counters after two cuts: %v", one.trace.drops)
+	}
+
 	// A kernel before 5.17: the drops are known only in total.
 	old := traceTotals{}
 	old.add(&model.TraceWindow{Duration: time.Second, DropsTotal: 7})
@@ -78,4 +98,13 @@ headroom_trace_stalls_total{kind="direct_reclaim"} 3
 	if n, err := testutil.GatherAndCount(NewRegistry(plain), names...); err != nil || n != 0 {
 		t.Errorf("without --trace: %d trace series (err %v), want none", n, err)
 	}
+}
+
+func firstEvidence(s *Snapshot, id string) diagnose.Evidence {
+	for _, f := range s.Diagnosis.Findings {
+		if f.ID == id && len(f.Evidence) > 0 {
+			return f.Evidence[0]
+		}
+	}
+	return diagnose.Evidence{}
 }

@@ -24,7 +24,7 @@ func TestServeTraceRcvbuff(t *testing.T) {
 	t.Cleanup(func() { tracetest.Restored(t, view, os.Getpid(), before) })
 	stop, _ := tracetest.Flood(t, 20000)
 	defer stop()
-	base := startServe(t, "--trace", "--window-interval", "-1s", "--min-interval", "100ms")
+	base := startServe(t, "--trace", "--window-interval", "-1s", "--min-interval", "100ms", "--rules-interval", "0")
 	re := regexp.MustCompile(`(?m)^headroom_trace_drops_total\{reason="SOCKET_RCVBUFF"\} (\S+)$`)
 	scrape := func() (float64, string) {
 		code, body := httpGet(t, base+"/metrics")
@@ -44,6 +44,12 @@ func TestServeTraceRcvbuff(t *testing.T) {
 	t.Logf("SOCKET_RCVBUFF drops: %g at the first scrape, %g 1.5 s later", first, second)
 	if second < 1000 || second <= first {
 		t.Errorf("headroom_trace_drops_total{reason=\"SOCKET_RCVBUFF\"} %g then %g during a 20k/s flood into a full buffer:\n%s", first, second, grepLines(body, "headroom_trace_"))
+	}
+	// The rules read the traced drops too: serve runs in the host's namespace, whose own
+	// Udp RcvbufErrors the flood (in a lab namespace) does not raise, so only the kernel's
+	// reason count can make udp-rcvbuf-errors fire.
+	if !regexp.MustCompile(`(?m)^headroom_finding\{[^}]*id="udp-rcvbuf-errors"[^}]*\} 1$`).MatchString(body) {
+		t.Errorf("no udp-rcvbuf-errors finding from the traced drops:\n%s", grepLines(body, "headroom_finding{"))
 	}
 	for _, name := range []string{"headroom_trace_seconds_total", "headroom_trace_lost_events_total", `headroom_trace_stall_seconds_total{kind="direct_reclaim"}`} {
 		if !strings.Contains(body, "\n"+name+" ") {
