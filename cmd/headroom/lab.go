@@ -216,6 +216,10 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		}
 		return labRunFailure(ctx, sc, lab.FailureOptions{AllowGlobal: *allowGlobal, Timeout: *timeout, Observe: *observe, Repeat: *repeat, Variant: *variant, Trace: *traceWin}, *format, stdio)
 	}
+	if *traceWin {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: --trace traces the doctor windows of failure scenarios; %s runs no doctor\n", name, sc.Name)
+		return exitFailure
+	}
 	cases, err := sc.Cases(lab.Overrides{
 		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
 		CongestionControl: *cc, LossFraction: *loss, MemoryBytes: memory.bytes,
