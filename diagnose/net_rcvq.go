@@ -29,7 +29,14 @@ func init() {
 		ID:     "rcvq-pruning",
 		Title:  "receive queues pruned or dropped: receivers do not drain, or buffers are too small",
 		Family: FamilyNetwork,
-		Check:  checkRcvqPruning,
+		Check: withTraceDrops(checkRcvqPruning, traceDrops{
+			reasons: []string{"TCP_OFO_QUEUE_PRUNE"}, what: "pruned from a TCP out-of-order queue",
+			sev:   Warning,
+			title: "out-of-order queues pruned (the kernel's reason TCP_OFO_QUEUE_PRUNE)",
+			explanation: "When a TCP socket's receive memory is over its budget, tcp_prune_queue first drops the " +
+				"out-of-order queue (tcp_prune_ofo_queue, net/ipv4/tcp_input.c, TcpExt OfoPruned): each segment freed " +
+				"there is dropped with SKB_DROP_REASON_TCP_OFO_QUEUE_PRUNE and must be sent again.",
+		}),
 	})
 }
 

@@ -31,6 +31,7 @@ func TestTraceReasonsReachTheirRules(t *testing.T) {
 		{"FULL_RING", "nic-rx-overruns"},
 		{"NOMEM", "alloc-fail-skb-drops"},
 		{"PFMEMALLOC", "alloc-fail-skb-drops"},
+		{"TCP_OFO_QUEUE_PRUNE", "rcvq-pruning"},
 	} {
 		t.Run(c.reason, func(t *testing.T) {
 			tl := tracedTimeline(model.TraceCount{Name: c.reason, Count: 30000}, model.TraceCount{Name: "NO_SOCKET", Count: 7})

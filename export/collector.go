@@ -55,6 +55,10 @@ type Options struct {
 	// Ethtool reads driver statistics and ring sizes of the physical NICs (never of
 	// virtual devices: a container host has hundreds of veths).
 	Ethtool bool
+	// Trace, when set, is called at each window sample for the traced window since its
+	// last call (source.Tracer.Cut, serve --trace); the windows are summed into the
+	// headroom_trace_* counters (export/trace.go). nil: nothing is traced.
+	Trace func() *model.TraceWindow
 	// ReleaseMemory returns the memory the rules used to the OS as soon as they have run
 	// (debug.FreeOSMemory: a garbage collection and a scavenge, a few ms per rules
 	// interval). The window is unpacked for them, some 100 KB a sample, and without it the
@@ -118,6 +122,10 @@ type Collector struct {
 	root kernel.Root
 	opt  Options
 	kind string // model.SourceLive or model.SourceCapture
+	// trace sums every traced window since the start (the counters); traceParts are the
+	// windows cut at the window samples still in the window (the rules read them merged).
+	trace      traceTotals
+	traceParts []model.TraceWindow
 
 	mu          sync.Mutex
 	sampler     *source.Sampler
@@ -324,7 +332,20 @@ func (c *Collector) refresh() *Snapshot {
 	sampled := c.opt.Now()
 
 	if inWindow {
+		if c.opt.Trace != nil {
+			if w := c.opt.Trace(); w != nil {
+				c.trace.add(w)
+				c.traceParts = append(c.traceParts, *w)
+			}
+		}
 		c.addToWindow(start)
+		// One part is cut per window sample: the window keeps as many as it keeps samples
+		// (the oldest covers the time just before the window's first sample).
+		if n := len(c.traceParts) - len(c.window); n > 0 {
+			k := copy(c.traceParts, c.traceParts[n:])
+			clear(c.traceParts[k:])
+			c.traceParts = c.traceParts[:k]
+		}
 		if c.rulesDue(start) {
 			c.runRules(start.Add(-c.opt.Window))
 		}
@@ -342,6 +363,7 @@ func (c *Collector) refresh() *Snapshot {
 		allocs:            c.log.allocCounts(),
 		cgroups:           c.cgroups,
 		netFiles:          c.netFiles(),
+		trace:             c.trace.clone(),
 	}
 	snap.Sources = c.sources(&c.cur, tcpMemErr)
 	c.points.reset()
@@ -469,6 +491,9 @@ func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, 
 		Log:     log,
 		Events:  events,
 		Cgroups: c.cgroups,
+		// The rules cite the kernel's drop reasons and stall times (serve --trace) as
+		// doctor --trace's do.
+		Trace: model.MergeTraces(c.traceParts),
 	}
 	if logFrom.Before(from) {
 		tl.LogCurrentSince = logFrom
@@ -715,8 +740,10 @@ type Snapshot struct {
 	// netFiles is where the network files were read (headroom_network_view_info), for a
 	// live root.
 	netFiles string
-	points   []point
-	done     time.Time
+	// trace are the traced windows' totals (serve --trace).
+	trace  traceTotals
+	points []point
+	done   time.Time
 
 	once    sync.Once
 	metrics []prometheus.Metric

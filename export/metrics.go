@@ -278,6 +278,7 @@ func buildPoints(b *pointBuf, s *Snapshot, sm *model.Sample, host *model.Host, p
 		b.add(mLogLost, float64(s.LogLost))
 	}
 	cgroupMetrics(b, s.cgroups)
+	traceMetrics(b, &s.trace)
 	findingMetrics(b, s.Diagnosis)
 }
 

@@ -69,6 +69,10 @@ type FailureOptions struct {
 	Repeat int
 	// Variant runs only this variant of a scenario with variants ("" = all).
 	Variant string
+	// Trace traces the kernel's tracepoints during each doctor window (doctor --trace):
+	// drops by the kernel's reason, reclaim and compaction stalls. The tracepoints are the
+	// host's, so the counts cover every namespace, the lab's and any other.
+	Trace bool
 }
 
 // FailureReport is the JSON document of `headroom lab run SCENARIO --format json` for a
@@ -129,6 +133,8 @@ type DoctorSummary struct {
 	Scope    string             `json:"scope"` // "netns hr-…-b", "cgroup hr-…-svc"
 	Findings []string           `json:"findings"`
 	Expected []diagnose.Finding `json:"expected_findings,omitempty"`
+	// Trace is the traced window doctor read (FailureOptions.Trace).
+	Trace *model.TraceWindow `json:"trace,omitempty"`
 }
 
 // Env is what a failure scenario's Run works with.
@@ -329,6 +335,24 @@ func (e *Env) Doctor(ctx context.Context, h *netlab.Host, opts DoctorOptions) ([
 	var cgSamples []model.Sample
 	var cgErr error
 	var tl *model.Timeline
+	var tracer *source.Tracer
+	if e.Options.Trace {
+		// Started here, in the host's mount namespace (tracefs is the host's), before the
+		// samples so the window covers them; the tracer's guard restores it if we are killed.
+		var err error
+		if tracer, err = source.StartTrace(source.TraceOptions{}); err != nil {
+			var na *source.TraceUnavailable
+			if errors.As(err, &na) {
+				return nil, fmt.Errorf("lab: --trace: %s: %w", na.Why, kernel.ErrNotSupported)
+			}
+			return nil, fmt.Errorf("lab: --trace: %w", err)
+		}
+		defer func() {
+			if tracer != nil {
+				tracer.Stop()
+			}
+		}()
+	}
 	err := h.Read(func(root kernel.Root) error {
 		var err error
 		tl, err = source.Collect(ctx, root, source.CollectOptions{
@@ -349,6 +373,18 @@ func (e *Env) Doctor(ctx context.Context, h *netlab.Host, opts DoctorOptions) ([
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lab: doctor in %s: %w", h.Netns(), err)
+	}
+	if tracer != nil {
+		w, err := tracer.Stop()
+		tracer = nil
+		if err != nil {
+			return nil, fmt.Errorf("lab: --trace: %w", err)
+		}
+		tl.Trace = w
+		for _, u := range w.NotTraced {
+			tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: u.What, Why: "not available: " + u.Why})
+		}
+		e.Progressf("traced %s: %d drops %v, lost %d", w.Duration.Round(time.Millisecond), w.DropsTotal, w.Drops, w.Lost)
 	}
 	input.Finish(tl)
 	res := []*DoctorResult{diagnoseTimeline("netns "+h.Netns(), tl)}
@@ -434,7 +470,7 @@ func doctorSummaries(rs []*DoctorResult, expect []string) ([]DoctorSummary, []st
 	}
 	var out []DoctorSummary
 	for _, r := range rs {
-		s := DoctorSummary{Scope: r.Scope, Findings: r.IDs()}
+		s := DoctorSummary{Scope: r.Scope, Findings: r.IDs(), Trace: r.Timeline.Trace}
 		if s.Findings == nil {
 			s.Findings = []string{}
 		}

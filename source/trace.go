@@ -102,7 +102,9 @@ type Tracer struct {
 	agg      traceAgg
 	readErr  error
 	stopped  bool
-	lostSeen uint64 // lost events counted in parts already cut
+	lostSeen uint64            // lost events counted in parts already cut
+	locNames map[uint64]string // drop locations named so far ("": not in kallsyms)
+	locNamed bool              // kallsyms had names when last read
 }
 
 type traceKfree struct {
@@ -803,15 +805,33 @@ func (t *Tracer) locations() ([]model.TraceCount, bool) {
 	if len(t.agg.byLoc) == 0 {
 		return nil, true
 	}
-	var syms *kernel.Kallsyms
-	if f, err := os.Open("/proc/kallsyms"); err == nil {
-		syms, _ = kernel.ParseKallsyms(bufio.NewReaderSize(f, 256<<10))
-		f.Close()
+	// The names are kept across cuts: /proc/kallsyms is parsed only when an address is new
+	// (serve --trace cuts every window sample, and a parse took 50-135 ms of wall time here;
+	// a handful of drop sites recur). An address named before a module loaded keeps its name.
+	if t.locNames == nil {
+		t.locNames = map[uint64]string{}
 	}
-	named := syms.Len() > 0
+	var fresh []uint64
+	for k := range t.agg.byLoc {
+		if _, ok := t.locNames[k[1]]; !ok {
+			fresh = append(fresh, k[1])
+		}
+	}
+	if len(fresh) > 0 {
+		var syms *kernel.Kallsyms
+		if f, err := os.Open("/proc/kallsyms"); err == nil {
+			syms, _ = kernel.ParseKallsyms(bufio.NewReaderSize(f, 256<<10))
+			f.Close()
+		}
+		t.locNamed = syms.Len() > 0
+		for _, a := range fresh {
+			t.locNames[a] = syms.Name(a)
+		}
+	}
+	named := t.locNamed
 	var out []model.TraceCount
 	for k, n := range t.agg.byLoc {
-		name := syms.Name(k[1])
+		name := t.locNames[k[1]]
 		if name == "" {
 			name = fmt.Sprintf("0x%x", k[1])
 		}

@@ -159,6 +159,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		observe        = fs.Duration("observe", 0, "failure scenarios: how long orphan-hoard watches the unfixed orphans (default 20s)")
 		repeat         = fs.Int("repeat", 0, "failure scenarios: flood/idle/re-measure rounds of flood-recovery (default 2)")
 		variant        = fs.String("variant", "", "failure scenarios: run one variant only (flood-recovery: healthy or leaking)")
+		traceWin       = fs.Bool("trace", false, "failure scenarios: trace the kernel's drop reasons and reclaim stalls during each doctor window (as doctor --trace)")
 		kernelName     = fs.String("kernel", "", "guest scenarios: the kernel to boot in QEMU (headroom lab kernels)")
 	)
 	fs.Var(rate, "rate", "link rate to model, e.g. 100Mbit, 1Gbit (default: the scenario's)")
@@ -209,11 +210,15 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s is a failure scenario: use headroom lab run %s\n", sc.Name, sc.Name)
 			return exitFailure
 		}
-		if matrixFlags := flagsSetBesides(fs, "format", "allow-global", "timeout", "observe", "repeat", "variant"); len(matrixFlags) > 0 {
+		if matrixFlags := flagsSetBesides(fs, "format", "allow-global", "timeout", "observe", "repeat", "variant", "trace"); len(matrixFlags) > 0 {
 			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s is a failure scenario: %s do not apply\n", sc.Name, strings.Join(matrixFlags, ", "))
 			return exitFailure
 		}
-		return labRunFailure(ctx, sc, lab.FailureOptions{AllowGlobal: *allowGlobal, Timeout: *timeout, Observe: *observe, Repeat: *repeat, Variant: *variant}, *format, stdio)
+		return labRunFailure(ctx, sc, lab.FailureOptions{AllowGlobal: *allowGlobal, Timeout: *timeout, Observe: *observe, Repeat: *repeat, Variant: *variant, Trace: *traceWin}, *format, stdio)
+	}
+	if *traceWin {
+		fmt.Fprintf(stdio.Stderr, "headroom %s: --trace traces the doctor windows of failure scenarios; %s runs no doctor\n", name, sc.Name)
+		return exitFailure
 	}
 	cases, err := sc.Cases(lab.Overrides{
 		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,

@@ -47,6 +47,8 @@ func TestLabUsageErrors(t *testing.T) {
 		{[]string{"run", "readers", "--kernel", "debian-6.1-amd64", "--rate", "1Gbit"}, "--rate do not apply"},
 		{[]string{"run", "long-fat-pipe", "--kernel", "debian-6.1-amd64"}, "not a guest scenario"},
 		{[]string{"compare", "readers"}, "guest scenarios run with"},
+		{[]string{"run", "long-fat-pipe", "--trace"}, "runs no doctor"},
+		{[]string{"compare", "long-fat-pipe", "--trace"}, "runs no doctor"},
 		{[]string{"kernels", "extra"}, "usage: headroom lab kernels"},
 	} {
 		code, out, errOut := runLabCmd(tc.args...)

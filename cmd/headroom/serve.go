@@ -18,6 +18,8 @@ import (
 	"headroom/input"
 	"headroom/internal/privdrop"
 	"headroom/kernel"
+	"headroom/model"
+	"headroom/source"
 )
 
 func init() {
@@ -40,6 +42,7 @@ type serveFlags struct {
 	hostRoot      string
 	from          string
 	once          bool
+	trace         bool
 }
 
 // newServeFlags declares serve's flags on a FlagSet; the deploy tests parse the systemd
@@ -62,6 +65,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.StringVar(&f.hostRoot, "host-root", "", "the host's / (or its /proc and /sys) is mounted here, as in a container: sample it live, read the host's network through its proc/1/net and every cgroup's socket memory through its sys/fs/cgroup; ethtool and net.* sysctls still see this process's network namespace (run with hostNetwork)")
 	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
 	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
+	fs.BoolVar(&f.trace, "trace", false, "trace the kernel's drop reasons (skb:kfree_skb) and its direct-reclaim and compaction stalls into the headroom_trace_* counters, in a tracefs instance of serve's own, removed on exit (by a guard process after SIGKILL); needs root, and keeps every capability instead of CAP_SYSLOG alone")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
 		fmt.Fprintln(fs.Output(), "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")
@@ -83,11 +87,19 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	if err != nil {
 		return failed(stdio, "serve", err)
 	}
+	if f.trace && (f.once || f.from != "" || f.root != "") {
+		fmt.Fprintln(stdio.Stderr, "headroom serve: --trace counts this host's kernel events over time: not with --once, --from or --root")
+		return exitFailure
+	}
 	var ln net.Listener
 	if !f.once {
 		// Listen before dropping capabilities (a port below 1024 needs
 		// CAP_NET_BIND_SERVICE), and before the collector opens anything.
-		if ln, err = listenServe(f.listen, stdio); err != nil {
+		// --trace keeps serve's capabilities: its tracer mounts tracefs when nobody has, and
+		// creates and removes its instance (as does its guard after a SIGKILL), which needs
+		// CAP_SYS_ADMIN; measured without them: "cannot mount tracefs: operation not
+		// permitted".
+		if ln, err = listenServe(f.listen, !f.trace, stdio); err != nil {
 			return failed(stdio, "serve", err)
 		}
 		defer ln.Close()
@@ -95,6 +107,29 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	rules := f.rulesInterval
 	if rules <= 0 {
 		rules = -1 // every sample
+	}
+	// The tracer starts after listenServe, which may re-execute serve (to drop
+	// capabilities, not with --trace): the new image is the one that traces.
+	var cut func() *model.TraceWindow
+	if f.trace {
+		tracer, err := source.StartTrace(source.TraceOptions{})
+		var na *source.TraceUnavailable
+		switch {
+		case errors.As(err, &na):
+			fmt.Fprintf(stdio.Stderr, "headroom serve: --trace: not available: %s; serving without it\n", na.Why)
+		case err != nil:
+			return failed(stdio, "serve", fmt.Errorf("--trace: %w", err))
+		default:
+			// Every return restores (a signal ends ctx, and serve returns); a SIGKILL leaves it
+			// to the trace guard.
+			defer func() {
+				if _, err := tracer.Stop(); err != nil {
+					fmt.Fprintf(stdio.Stderr, "headroom serve: --trace: %v\n", err)
+				}
+			}()
+			cut = tracer.Cut
+			fmt.Fprintln(stdio.Stderr, "headroom serve: tracing the kernel's drop reasons and reclaim/compaction stalls (headroom_trace_*)")
+		}
 	}
 	c := export.NewCollector(root, export.Options{
 		MinInterval:    f.minInterval,
@@ -108,6 +143,7 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		Ethtool:        f.ethtool,
 		Skip:           splitSet(f.skip),
 		ReleaseMemory:  !f.once,
+		Trace:          cut,
 	})
 	defer c.Close()
 
@@ -148,7 +184,7 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 
 // listenServe listens on addr, or takes the socket a re-executed serve inherited; as root,
 // it then drops every capability but CAP_SYSLOG by re-executing serve (internal/privdrop).
-func listenServe(addr string, stdio IO) (net.Listener, error) {
+func listenServe(addr string, drop bool, stdio IO) (net.Listener, error) {
 	ln, err := privdrop.InheritedListener()
 	if err != nil {
 		return nil, err
@@ -164,7 +200,10 @@ func listenServe(addr string, stdio IO) (net.Listener, error) {
 	if ln, err = net.Listen("tcp", addr); err != nil {
 		return nil, err
 	}
-	if dropPrivileges {
+	if !drop {
+		fmt.Fprintln(stdio.Stderr, "headroom serve: --trace: keeping every capability (tracefs needs CAP_SYS_ADMIN)")
+	}
+	if dropPrivileges && drop {
 		// Only returns when there was nothing to drop, or on failure.
 		if err := privdrop.Drop(ln, serveKeepCaps); err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom serve: could not drop capabilities, running with all of them: %v\n", err)

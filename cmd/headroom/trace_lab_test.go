@@ -73,16 +73,21 @@ func TestLabDoctorTraceRcvbuff(t *testing.T) {
 	if m := tracetest.Mounts(t); len(mounts) == 0 && len(m) != 0 {
 		t.Errorf("tracefs mounts left: %v", m)
 	}
-	after := tracetest.View(t)
-	if _, err := os.Stat(filepath.Join(after, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("doctor's instance left behind: %v", err)
-	}
-	tracetest.SameState(t, before, tracetest.State(t, after))
+	tracetest.Restored(t, tracetest.View(t), os.Getpid(), before)
 }
 
 // A doctor --trace killed with SIGKILL mid-window: its guard removes the instance (and the
 // mount doctor made), and every tracing setting is as it was.
 func TestLabDoctorTraceSIGKILL(t *testing.T) {
+	testTraceSIGKILL(t, "doctor --trace 60s --format json")
+}
+
+// The same for serve --trace, which traces for as long as it runs.
+func TestLabServeTraceSIGKILL(t *testing.T) {
+	testTraceSIGKILL(t, "serve --trace --listen 127.0.0.1:0")
+}
+
+func testTraceSIGKILL(t *testing.T, args string) {
 	tracetest.Need(t)
 	mounts := tracetest.Mounts(t)
 	var before map[string]string
@@ -90,7 +95,7 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 		before = tracetest.State(t, mounts[0])
 	}
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = append(os.Environ(), runArgsEnv+"=doctor --trace 60s --format json")
+	cmd.Env = append(os.Environ(), runArgsEnv+"="+args)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +116,7 @@ func TestLabDoctorTraceSIGKILL(t *testing.T) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("doctor --trace made no instance %s in 20 s", where)
+			t.Fatalf("%s made no instance %s in 20 s", args, where)
 		}
 	}
 	time.Sleep(300 * time.Millisecond) // inside the window, readers running
@@ -168,8 +173,5 @@ func TestLabRecordTraceRcvbuff(t *testing.T) {
 	if n < 1000 || !cited {
 		t.Errorf("SOCKET_RCVBUFF %d; cited by udp-rcvbuf-errors: %v", n, cited)
 	}
-	tracetest.SameState(t, before, tracetest.State(t, view))
-	if _, err := os.Stat(filepath.Join(view, "instances", tracetest.Instance(t, os.Getpid()))); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("record's instance left behind: %v", err)
-	}
+	tracetest.Restored(t, view, os.Getpid(), before)
 }

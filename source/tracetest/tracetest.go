@@ -167,3 +167,14 @@ func Instance(t *testing.T, pid int) string {
 	}
 	return fmt.Sprintf("headroom-%d-%d", pid, st.StartTicks)
 }
+
+// Restored reports what a traced process (pid, alive when this is called: its instance's
+// name has its start time) left behind after its window ended: its instance in the tracefs
+// at view, and any tracing setting that differs from before.
+func Restored(t *testing.T, view string, pid int, before map[string]string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(view, "instances", Instance(t, pid))); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the instance of pid %d left behind: %v", pid, err)
+	}
+	SameState(t, before, State(t, view))
+}
