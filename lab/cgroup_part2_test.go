@@ -121,7 +121,7 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 			if netlab.SwapActive(zram) {
 				t.Errorf("%s is still swap", zram)
 			}
-			before.compare(t, snapshotHost(t))
+			before.compare(t, snapshotHost(t), runID)
 		})
 	}
 }
@@ -166,5 +166,5 @@ func TestKilledSwapUnderLoadCleansUp(t *testing.T) {
 		t.Errorf("%s is still host swap after SIGKILL", zram)
 	}
 	t.Logf("swept %v after SIGKILL", time.Since(killed).Round(time.Millisecond))
-	before.compare(t, snapshotHost(t))
+	before.compare(t, snapshotHost(t), runID)
 }

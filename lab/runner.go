@@ -120,6 +120,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err != nil {
 		return nil, err
 	}
+	l.Progress = progress
 	defer func() {
 		if cerr := l.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("lab: teardown of run %s: %w", l.RunID, cerr))

@@ -205,6 +205,7 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	if err != nil {
 		return nil, err
 	}
+	l.Progress = func(msg string) { progressTo(opts, msg) }
 	// Every failure scenario creates namespaces, and most cgroups, zram swap or scratch
 	// files: a guardian sweeps them if this process is killed (SIGKILL, the OOM killer),
 	// where no deferred Close runs.
