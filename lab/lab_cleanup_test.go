@@ -364,7 +364,10 @@ func TestKilledRunCleansUp(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			_, origBacklog := backlogChange(t)
 			before := snapshotHost(t)
-			c, runID, _ := startRunChild(t, "TestLabChildProcess", "HEADROOM_LAB_CHILD", 30*time.Second)
+			// The child's global write waits while another process's run holds the
+			// global-sysctl lock (netlab/globallock.go; a global scenario holds it for up to
+			// 20 s, a run like this child's for a minute): READY can take that long.
+			c, runID, _ := startRunChild(t, "TestLabChildProcess", "HEADROOM_LAB_CHILD", 3*time.Minute)
 			// Mid-run: the namespaces and the global change exist.
 			if _, err := os.Stat(filepath.Join("/run/netns", netlab.NamePrefix+runID+"-a")); err != nil {
 				t.Fatalf("run %s: namespace missing mid-run: %v", runID, err)
