@@ -130,6 +130,11 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err := l.Guard(); err != nil {
 		return nil, err
 	}
+	// The run measures on the host's kernel: not while another run changes its global
+	// sysctls (netlab/globallock.go).
+	if err := l.ShareHost(); err != nil {
+		return nil, err
+	}
 	progress(fmt.Sprintf("run %s: %s, settings %s: building %s", l.RunID, describe(p), set.Name(), sc.Name))
 	topo, err := sc.Build(l, p)
 	if err != nil {

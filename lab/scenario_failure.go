@@ -213,6 +213,12 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 		l.Close()
 		return nil, err
 	}
+	// The scenario measures on the host's kernel: not while another run changes its global
+	// sysctls (netlab/globallock.go).
+	if err := l.ShareHost(); err != nil {
+		l.Close()
+		return nil, err
+	}
 	objs, err := netlab.NewObjects(l.RunID)
 	if err != nil {
 		l.Close()

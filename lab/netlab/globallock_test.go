@@ -119,3 +119,67 @@ func TestGlobalLockWaitsForKilledRunsSweep(t *testing.T) {
 		t.Errorf("a journal that is never swept was not named: %q", notes)
 	}
 }
+
+// TestShareHost: runs that measure with the host's global values share the lock and run
+// side by side; one waits while another run changes global sysctls, and while a run waits
+// to change them (so that it is not starved); a sharing run's own global write trades its
+// shared lock for the exclusive one.
+func TestShareHost(t *testing.T) {
+	oldOwner := ownerDir
+	ownerDir = t.TempDir()
+	defer func() { ownerDir = oldOwner }()
+	release := func(l *Lab) { l.mu.Lock(); l.unlockGlobal(); l.mu.Unlock() }
+	a, b := &Lab{RunID: "1a1a1a1a"}, &Lab{RunID: "1b1b1b1b"}
+	if err := a.ShareHost(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ShareHost(); err != nil {
+		t.Fatalf("two measuring runs must share the lock: %v", err)
+	}
+	// Another process changing global sysctls: an exclusive flock on its own open file.
+	other, err := os.OpenFile(filepath.Join(ownerDir, globalLockName), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil {
+		t.Fatal("exclusive lock taken while two runs share it")
+	}
+	// a changes a global: it gives up its share and waits for b's.
+	done := make(chan error, 1)
+	go func() { done <- a.lockGlobal() }()
+	time.Sleep(300 * time.Millisecond)
+	// A new measuring run now waits behind the waiting writer.
+	c := &Lab{RunID: "1c1c1c1c", Progress: func(string) {}}
+	cdone := make(chan error, 1)
+	go func() { cdone <- c.ShareHost() }()
+	select {
+	case err := <-done:
+		t.Fatalf("lockGlobal returned %v while run b shared the lock", err)
+	case err := <-cdone:
+		t.Fatalf("a new run took the shared lock (%v) while run a waited for the exclusive one", err)
+	case <-time.After(500 * time.Millisecond):
+	}
+	release(b)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-cdone:
+		t.Fatalf("run c shared the lock (%v) while run a changed global sysctls", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	release(a)
+	select {
+	case err := <-cdone:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("run c still waiting 5 s after run a released the lock")
+	}
+	release(c)
+	if err := unix.Flock(int(other.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		t.Fatalf("lock not free after every run released it: %v", err)
+	}
+}

@@ -32,6 +32,7 @@ type Lab struct {
 	owner  owner
 	guard  *guardian // started before the first global sysctl is written (guardian.go)
 	global *os.File  // the host-wide lock of runs that change global sysctls (globallock.go)
+	shared *os.File  // the same lock, shared: the run measures with the host\'s global values
 
 	// Progress receives the run's one-line notes (a wait for another run's global sysctls);
 	// nil writes them on stderr.
