@@ -91,7 +91,7 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 			_, origBacklog := backlogChange(t)
 			before := snapshotHost(t)
 			// "READY helper <pid> zram <dev> dir <dir> cgroup <dirs>"
-			c, runID, ready := startRunChild(t, "TestFailureChildProcess", "HEADROOM_LAB_FAILURE_CHILD", 60*time.Second)
+			c, runID, ready := startRunChild(t, "TestFailureChildProcess", "HEADROOM_LAB_FAILURE_CHILD", 3*time.Minute) // its run may wait for the global-sysctl lock first
 			f := strings.Fields(ready)
 			helperPID, _ := strconv.Atoi(f[2])
 			zram, dir, cgDirs := f[4], f[6], strings.Split(f[8], ",")
@@ -121,7 +121,7 @@ func TestKilledFailureRunCleansUp(t *testing.T) {
 			if netlab.SwapActive(zram) {
 				t.Errorf("%s is still swap", zram)
 			}
-			before.compare(t, snapshotHost(t))
+			before.compare(t, snapshotHost(t), runID)
 		})
 	}
 }
@@ -155,7 +155,7 @@ func TestKilledSwapUnderLoadCleansUp(t *testing.T) {
 		t.Skipf("no zram: %v", err)
 	}
 	before := snapshotHost(t)
-	c, runID, ready := startRunChild(t, "TestSwapUnderLoadChildProcess", "HEADROOM_LAB_SWAP_CHILD", 60*time.Second)
+	c, runID, ready := startRunChild(t, "TestSwapUnderLoadChildProcess", "HEADROOM_LAB_SWAP_CHILD", 3*time.Minute) // its run may wait for the global-sysctl lock first
 	zram := strings.Fields(ready)[2]
 	if !netlab.SwapActive(zram) {
 		t.Fatalf("run %s: %s is not swap mid-run", runID, zram)
@@ -166,5 +166,5 @@ func TestKilledSwapUnderLoadCleansUp(t *testing.T) {
 		t.Errorf("%s is still host swap after SIGKILL", zram)
 	}
 	t.Logf("swept %v after SIGKILL", time.Since(killed).Round(time.Millisecond))
-	before.compare(t, snapshotHost(t))
+	before.compare(t, snapshotHost(t), runID)
 }

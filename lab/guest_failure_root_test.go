@@ -76,7 +76,7 @@ func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ch := before.RunChanges(after); len(ch) > 0 {
+	if ch := before.RunChanges(after, netlab.Mine()); len(ch) > 0 {
 		t.Errorf("left behind: %v", ch)
 	}
 }

@@ -120,6 +120,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	if err != nil {
 		return nil, err
 	}
+	l.Progress = progress
 	defer func() {
 		if cerr := l.Close(); cerr != nil {
 			err = errors.Join(err, fmt.Errorf("lab: teardown of run %s: %w", l.RunID, cerr))
@@ -127,6 +128,11 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 	}()
 	// The namespaces are the host's to see: swept by a guardian if this process is killed.
 	if err := l.Guard(); err != nil {
+		return nil, err
+	}
+	// The run measures on the host's kernel: not while another run changes its global
+	// sysctls (netlab/globallock.go).
+	if err := l.ShareHost(); err != nil {
 		return nil, err
 	}
 	progress(fmt.Sprintf("run %s: %s, settings %s: building %s", l.RunID, describe(p), set.Name(), sc.Name))

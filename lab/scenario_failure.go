@@ -211,10 +211,17 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	if err != nil {
 		return nil, err
 	}
+	l.Progress = func(msg string) { progressTo(opts, msg) }
 	// Every failure scenario creates namespaces, and most cgroups, zram swap or scratch
 	// files: a guardian sweeps them if this process is killed (SIGKILL, the OOM killer),
 	// where no deferred Close runs.
 	if err := l.Guard(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	// The scenario measures on the host's kernel: not while another run changes its global
+	// sysctls (netlab/globallock.go).
+	if err := l.ShareHost(); err != nil {
 		l.Close()
 		return nil, err
 	}

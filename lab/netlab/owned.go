@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -84,12 +86,77 @@ func (o Owned) Changes(after Owned) []string {
 	return out
 }
 
-// RunChanges is Changes without the swap areas and zram devices, which carry no run id: a
-// test of a run that creates neither uses it, so that another process's swap coming or
-// going while it runs does not count as its leak.
-func (o Owned) RunChanges(after Owned) []string {
+// RunChanges is Changes of the runs mine accepts (Only), without the swap areas and zram
+// devices, which carry no run id: a test of a run that creates neither uses it, so that
+// another process's swap coming or going while it runs does not count as its leak.
+func (o Owned) RunChanges(after Owned, mine func(runID string) bool) []string {
+	o, after = o.Only(mine), after.Only(mine)
 	o.Swaps, o.Zram, after.Swaps, after.Zram = nil, nil, nil, nil
 	return o.Changes(after)
+}
+
+// Only keeps the objects of the runs that mine accepts (Mine). Swap areas and zram devices
+// carry no run id and are kept as they are: a check compares them only when no other run
+// was live (Others).
+func (o Owned) Only(mine func(runID string) bool) Owned {
+	keep := func(names []string, id func(string) (string, bool)) []string {
+		var out []string
+		for _, n := range names {
+			if run, ok := id(n); ok && mine(run) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	suffixed := func(suffix string) func(string) (string, bool) {
+		return func(n string) (string, bool) { return strings.CutSuffix(filepath.Base(n), suffix) }
+	}
+	o.Netns = keep(o.Netns, runIDOf)
+	o.Owners = keep(o.Owners, suffixed(".json"))
+	o.Cgroups = keep(o.Cgroups, func(p string) (string, bool) { return runIDOf(filepath.Base(p)) })
+	o.Scratch = keep(o.Scratch, func(n string) (string, bool) { return n, true })
+	o.Objects = keep(o.Objects, suffixed(objectsSuffix))
+	return o
+}
+
+// startedHere holds the run ids New picked in this process.
+var startedHere sync.Map
+
+// Mine is the filter of a leak check: a run is the check's own when New started it in this
+// process or when it is one of children, the run ids of the child processes the test
+// started. Another process's run (another `go test` beside this one, a helper's `lab run`)
+// is not, also after it was killed and before its guardian swept it: its leftovers are
+// that run's business, not a leak of this test.
+func Mine(children ...string) func(runID string) bool {
+	return func(id string) bool {
+		if _, ok := startedHere.Load(id); ok {
+			return true
+		}
+		return slices.Contains(children, id)
+	}
+}
+
+// RunsOnHost lists the run ids that have an owner file now (live runs, and killed runs
+// that no sweep has removed yet), each with the global sysctls its journal names, as
+// /proc/sys paths. A leak check polls it while it watches (Others).
+func RunsOnHost() map[string][]string {
+	out := map[string][]string{}
+	for _, n := range dirNames(ownerDir) {
+		id, ok := strings.CutSuffix(n, ".json")
+		if !ok || !isRunID(id) {
+			continue
+		}
+		var keys []string
+		if o, err := readOwner(id); err == nil {
+			for _, j := range o.Sysctls {
+				if p, err := SysctlPath(j.Key); err == nil {
+					keys = append(keys, p)
+				}
+			}
+		}
+		out[id] = keys
+	}
+	return out
 }
 
 // RunOf extracts <runid> from a lab namespace or cgroup name, "hr-<runid>-<host>".

@@ -26,13 +26,19 @@ var ErrNeedRoot = errors.New("lab: building namespaces needs root")
 type Lab struct {
 	RunID string
 
-	mu      sync.Mutex
-	hosts   []*Host
-	links   []*Link
-	owner   owner
-	guard   *guardian // started before the first global sysctl is written (guardian.go)
-	closed  bool
-	netemOK *bool
+	mu     sync.Mutex
+	hosts  []*Host
+	links  []*Link
+	owner  owner
+	guard  *guardian // started before the first global sysctl is written (guardian.go)
+	global *os.File  // the host-wide lock of runs that change global sysctls (globallock.go)
+	shared *os.File  // the same lock, shared: the run measures with the host\'s global values
+
+	// Progress receives the run's one-line notes (a wait for another run's global sysctls);
+	// nil writes them on stderr.
+	Progress func(msg string)
+	closed   bool
+	netemOK  *bool
 }
 
 // Host is one network namespace of the lab.
@@ -62,6 +68,7 @@ func New() (*Lab, error) {
 		return nil, fmt.Errorf("lab: run id: %w", err)
 	}
 	l := &Lab{RunID: hex.EncodeToString(b[:])}
+	startedHere.Store(l.RunID, true) // before anything of the run exists (Mine)
 	st, err := processStartTicks(os.Getpid())
 	if err != nil {
 		return nil, fmt.Errorf("lab: own start time: %w", err)
@@ -392,10 +399,16 @@ func (l *Lab) SetSysctl(h *Host, key, value string, allowGlobal bool) (scope Sco
 }
 
 func (l *Lab) setGlobalSysctl(key, value string) (string, error) {
+	// One run at a time changes global sysctls on this host (globallock.go): a second one
+	// waits here, before it reads the value it will restore.
+	if err := l.lockGlobal(); err != nil {
+		return "", err
+	}
 	// Two live runs changing the same global key would restore each other's values in the
-	// wrong order; refuse the second.
-	if other, ok := liveRunHolding(key, l.RunID); ok {
-		return "", fmt.Errorf("lab: global sysctl %s is changed by live run %s; not changing it again", key, other)
+	// wrong order. A run of a headroom without the lock (an older build) can still hold the
+	// key: wait for it as for the lock, then refuse.
+	if err := l.waitKeyFree(key); err != nil {
+		return "", err
 	}
 	old, err := ReadSysctl(key)
 	if err != nil {
@@ -488,10 +501,12 @@ func (l *Lab) Close() error {
 	if _, err := restoreGlobalSysctls(l.RunID, l.owner.Sysctls); err != nil {
 		errs = append(errs, err)
 		// Keep the owner file: the guardian (or Cleanup) retries the restore once this
-		// process is gone.
+		// process is gone. The next run that waits for the global lock waits for that
+		// sweep too (lockGlobal).
 		if l.guard != nil {
 			l.guard.release(false)
 		}
+		l.unlockGlobal()
 		return errors.Join(errs...)
 	}
 	if err := os.Remove(ownerPath(l.RunID)); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -500,5 +515,6 @@ func (l *Lab) Close() error {
 	if l.guard != nil {
 		l.guard.release(true)
 	}
+	l.unlockGlobal()
 	return errors.Join(errs...)
 }

@@ -203,3 +203,46 @@ func TestRaisePriorityRestores(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnedOnly: a leak check keeps the objects of its own runs (New's in this process and
+// the children it names) and leaves out another process's, which carry their run id;
+// swap and zram carry none and stay.
+func TestOwnedOnly(t *testing.T) {
+	startedHere.Store("aaaa0001", true)
+	defer startedHere.Delete("aaaa0001")
+	o := Owned{
+		Netns:   []string{"hr-aaaa0001-a", "hr-bbbb0002-a", "hr-cccc0003-vm"},
+		Owners:  []string{"aaaa0001.json", "bbbb0002.json", "cccc0003.json"},
+		Cgroups: []string{"/sys/fs/cgroup/hr-aaaa0001-svc", "/sys/fs/cgroup/hr-bbbb0002-svc"},
+		Swaps:   []string{"/dev/zram1"},
+		Zram:    []string{"zram0", "zram1"},
+		Scratch: []string{"aaaa0001", "bbbb0002", "cccc0003"},
+		Objects: []string{"bbbb0002.objects.json", "cccc0003.objects.json"},
+	}
+	got := o.Only(Mine("cccc0003"))
+	want := Owned{
+		Netns:   []string{"hr-aaaa0001-a", "hr-cccc0003-vm"},
+		Owners:  []string{"aaaa0001.json", "cccc0003.json"},
+		Cgroups: []string{"/sys/fs/cgroup/hr-aaaa0001-svc"},
+		Swaps:   []string{"/dev/zram1"},
+		Zram:    []string{"zram0", "zram1"},
+		Scratch: []string{"aaaa0001", "cccc0003"},
+		Objects: []string{"cccc0003.objects.json"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Only:\n got %v\nwant %v", got, want)
+	}
+	// Another process's killed run appearing is not this check's change; its own is.
+	after := o
+	after.Netns = append(after.Netns, "hr-dddd0004-vm")
+	if ch := o.RunChanges(after, Mine("cccc0003")); len(ch) != 0 {
+		t.Errorf("another run's namespace counted: %q", ch)
+	}
+	after.Netns = append(after.Netns, "hr-cccc0003-b")
+	if ch := o.RunChanges(after, Mine("cccc0003")); len(ch) != 1 {
+		t.Errorf("the child's leaked namespace not counted: %q", ch)
+	}
+	if Mine()("bbbb0002") || !Mine()("aaaa0001") {
+		t.Error("Mine() accepts only this process's runs")
+	}
+}

@@ -134,7 +134,7 @@ func TestSignals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ch := before.RunChanges(after); len(ch) > 0 {
+			if ch := before.RunChanges(after, netlab.Mine(runID)); len(ch) > 0 {
 				t.Errorf("left behind after %v: %v", sig, ch)
 			}
 			if _, err := os.Stat("/run/netns/hr-" + runID + "-vm"); err == nil {

@@ -125,7 +125,7 @@ exit 3
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ch := before.RunChanges(after); len(ch) > 0 {
+			if ch := before.RunChanges(after, netlab.Mine()); len(ch) > 0 {
 				t.Errorf("left behind: %v", ch)
 			}
 		})
