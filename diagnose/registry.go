@@ -301,11 +301,19 @@ func weighStated(f *Finding) {
 		f.Title += " (" + model.ForeignMark + ", not this host's)"
 		return
 	}
+	// At least one number must be stated: a finding resting on a live counter alone
+	// (/proc/vmstat's oom_kill since boot) is no sentence's.
+	stated := false
 	for _, e := range f.Evidence {
-		if !strings.Contains(e.Source, StatedMark) && e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") &&
-			!strings.HasPrefix(e.Source, "/proc/vmstat") {
+		switch {
+		case strings.Contains(e.Source, StatedMark):
+			stated = true
+		case e.Source != "not in the input" && !strings.HasPrefix(e.Source, "kernel ") && !strings.HasPrefix(e.Source, "/proc/vmstat"):
 			return
 		}
+	}
+	if !stated {
+		return
 	}
 	if f.Severity > Warning {
 		f.Severity = Warning
