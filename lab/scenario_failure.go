@@ -35,6 +35,12 @@ type Failure struct {
 	// Global scenarios change sysctls of the initial namespace (journaled and restored,
 	// see docs/lab.md) and run only with AllowGlobal.
 	Global bool
+	// HostMemory scenarios press on the host's memory where every other run's doctor sees
+	// it (swap traffic and reclaim are counted host-wide in /proc/vmstat): they run alone,
+	// as a global one does (netlab/globallock.go). Beside another make check, the doctor of
+	// rx-unknown-protocol blamed [direct-reclaim-stalls swap-under-load] while the other
+	// run's swap-under-load swapped.
+	HostMemory bool
 	// Variants, when set, run the scenario once per variant, each in fresh namespaces
 	// (flood-recovery: a healthy and a leaking proxy). Env.Variant names the current one.
 	Variants []string
@@ -224,6 +230,12 @@ func runFailureOnce(ctx context.Context, sc *Scenario, opts FailureOptions, vari
 	if err := l.ShareHost(); err != nil {
 		l.Close()
 		return nil, err
+	}
+	if f.HostMemory {
+		if err := l.LockHost(); err != nil {
+			l.Close()
+			return nil, err
+		}
 	}
 	objs, err := netlab.NewObjects(l.RunID)
 	if err != nil {

@@ -99,6 +99,10 @@ func (l *Lab) lockGlobal() error {
 	return nil
 }
 
+// LockHost takes the lock exclusively for a run that changes no global sysctl but disturbs
+// what every other run measures on the host (swap-under-load's swap traffic): it runs alone.
+func (l *Lab) LockHost() error { return l.lockGlobal() }
+
 // ShareHost takes the global-sysctl lock shared for a run that measures on the host's
 // kernel (RunCase, RunFailure): it waits while another run changes global sysctls, whose
 // values (tcp_mem of 2 MiB, tcp_max_orphans 4) would be in this run's measurement too —

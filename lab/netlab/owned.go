@@ -231,3 +231,20 @@ func ZramAvailable() error {
 	_, err := os.Stat(filepath.Join(zramControl, "hot_add"))
 	return err
 }
+
+// JournaledSysctl is what run runID's journal says of the global sysctl key: its value before
+// the run and the values the run wrote (ok false: no live journal of the run names key). A
+// test that changes a global in a child process checks the change against it, not against
+// a value it read itself, which another process's run may have changed in the meantime.
+func JournaledSysctl(runID, key string) (old string, set []string, ok bool) {
+	o, err := readOwner(runID)
+	if err != nil {
+		return "", nil, false
+	}
+	for _, j := range o.Sysctls {
+		if j.Key == key {
+			return j.Old, j.Set, true
+		}
+	}
+	return "", nil, false
+}
