@@ -70,21 +70,9 @@ func (l *Lab) lockGlobal() error {
 	if other != "" {
 		return fmt.Errorf("lab: run %s: run %s of this process changes global sysctls; one run at a time", l.RunID, other)
 	}
-	start := time.Now()
-	// The intent lock first: while this run waits, no new run takes the lock shared, so the
-	// runs that share it now end and this one is not starved by the next ones.
-	intent, err := l.flockWait(globalIntentName, unix.LOCK_EX, start)
+	f, err := l.takeLock(unix.LOCK_EX, "run %s: global-sysctl lock taken after %v")
 	if err != nil {
 		return err
-	}
-	f, err := l.flockWait(globalLockName, unix.LOCK_EX, start)
-	intent.Close() // closing the last descriptor of the open file releases its flock
-	if err != nil {
-		return err
-	}
-	l.waitKilledJournals()
-	if waited := time.Since(start); waited >= time.Second {
-		l.note(fmt.Sprintf("run %s: global-sysctl lock taken after %v", l.RunID, waited.Round(time.Second)))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -123,19 +111,9 @@ func (l *Lab) ShareHost() error {
 	if other != "" {
 		return nil // this process's own global run: its values are the caller's to know
 	}
-	start := time.Now()
-	intent, err := l.flockWait(globalIntentName, unix.LOCK_SH, start)
+	f, err := l.takeLock(unix.LOCK_SH, "run %s: no other run changes global sysctls now; going on after %v")
 	if err != nil {
 		return err
-	}
-	f, err := l.flockWait(globalLockName, unix.LOCK_SH, start)
-	intent.Close()
-	if err != nil {
-		return err
-	}
-	l.waitKilledJournals()
-	if waited := time.Since(start); waited >= time.Second {
-		l.note(fmt.Sprintf("run %s: no other run changes global sysctls now; going on after %v", l.RunID, waited.Round(time.Second)))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -145,6 +123,29 @@ func (l *Lab) ShareHost() error {
 	}
 	l.shared = f
 	return nil
+}
+
+// takeLock takes the global-sysctl lock how (LOCK_EX or LOCK_SH) behind the intent lock,
+// then waits for a killed run's guardian to restore its values; a wait of a second or more
+// is noted with waitedFmt (the run id, the time waited).
+func (l *Lab) takeLock(how int, waitedFmt string) (*os.File, error) {
+	start := time.Now()
+	// The intent lock first: while an exclusive taker waits, no new run takes the lock
+	// shared, so the runs that share it now end and the taker is not starved by the next.
+	intent, err := l.flockWait(globalIntentName, how, start)
+	if err != nil {
+		return nil, err
+	}
+	f, err := l.flockWait(globalLockName, how, start)
+	intent.Close() // closing the last descriptor of the open file releases its flock
+	if err != nil {
+		return nil, err
+	}
+	l.waitKilledJournals()
+	if waited := time.Since(start); waited >= time.Second {
+		l.note(fmt.Sprintf(waitedFmt, l.RunID, waited.Round(time.Second)))
+	}
+	return f, nil
 }
 
 // flockWait opens name in the owner directory and takes how (LOCK_SH or LOCK_EX) on it,
