@@ -64,27 +64,23 @@ func (l *Lab) lockGlobal() error {
 		return nil
 	}
 	// Another run of this process holding the lock would wait for itself.
-	heldHere.Lock()
-	other := heldHere.by
-	heldHere.Unlock()
-	if other != "" {
+	if other := heldHereBy(); other != "" {
 		return fmt.Errorf("lab: run %s: run %s of this process changes global sysctls; one run at a time", l.RunID, other)
 	}
-	f, err := l.takeLock(unix.LOCK_EX, "run %s: global-sysctl lock taken after %v")
-	if err != nil {
+	if err := l.takeLock(unix.LOCK_EX, &l.global, "run %s: global-sysctl lock taken after %v"); err != nil {
 		return err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closed {
-		f.Close()
-		return fmt.Errorf("lab: run %s already closed", l.RunID)
-	}
-	l.global = f
 	heldHere.Lock()
 	heldHere.by = l.RunID
 	heldHere.Unlock()
 	return nil
+}
+
+// heldHereBy is the run of this process that holds the lock exclusively, "" when none does.
+func heldHereBy() string {
+	heldHere.Lock()
+	defer heldHere.Unlock()
+	return heldHere.by
 }
 
 // LockHost takes the lock exclusively for a run that changes no global sysctl but disturbs
@@ -105,15 +101,32 @@ func (l *Lab) ShareHost() error {
 	if held {
 		return nil
 	}
-	heldHere.Lock()
-	other := heldHere.by
-	heldHere.Unlock()
-	if other != "" {
+	if heldHereBy() != "" {
 		return nil // this process's own global run: its values are the caller's to know
 	}
-	f, err := l.takeLock(unix.LOCK_SH, "run %s: no other run changes global sysctls now; going on after %v")
+	return l.takeLock(unix.LOCK_SH, &l.shared, "run %s: no other run changes global sysctls now; going on after %v")
+}
+
+// takeLock takes the global-sysctl lock how (LOCK_EX or LOCK_SH) behind the intent lock,
+// waits for a killed run's guardian to restore its values, and keeps the lock in *into
+// (under l.mu; refused when the run closed meanwhile); a wait of a second or more is noted
+// with waitedFmt (the run id, the time waited).
+func (l *Lab) takeLock(how int, into **os.File, waitedFmt string) error {
+	start := time.Now()
+	// The intent lock first: while an exclusive taker waits, no new run takes the lock
+	// shared, so the runs that share it now end and the taker is not starved by the next.
+	intent, err := l.flockWait(globalIntentName, how, start)
 	if err != nil {
 		return err
+	}
+	f, err := l.flockWait(globalLockName, how, start)
+	intent.Close() // closing the last descriptor of the open file releases its flock
+	if err != nil {
+		return err
+	}
+	l.waitKilledJournals()
+	if waited := time.Since(start); waited >= time.Second {
+		l.note(fmt.Sprintf(waitedFmt, l.RunID, waited.Round(time.Second)))
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -121,31 +134,8 @@ func (l *Lab) ShareHost() error {
 		f.Close()
 		return fmt.Errorf("lab: run %s already closed", l.RunID)
 	}
-	l.shared = f
+	*into = f
 	return nil
-}
-
-// takeLock takes the global-sysctl lock how (LOCK_EX or LOCK_SH) behind the intent lock,
-// then waits for a killed run's guardian to restore its values; a wait of a second or more
-// is noted with waitedFmt (the run id, the time waited).
-func (l *Lab) takeLock(how int, waitedFmt string) (*os.File, error) {
-	start := time.Now()
-	// The intent lock first: while an exclusive taker waits, no new run takes the lock
-	// shared, so the runs that share it now end and the taker is not starved by the next.
-	intent, err := l.flockWait(globalIntentName, how, start)
-	if err != nil {
-		return nil, err
-	}
-	f, err := l.flockWait(globalLockName, how, start)
-	intent.Close() // closing the last descriptor of the open file releases its flock
-	if err != nil {
-		return nil, err
-	}
-	l.waitKilledJournals()
-	if waited := time.Since(start); waited >= time.Second {
-		l.note(fmt.Sprintf(waitedFmt, l.RunID, waited.Round(time.Second)))
-	}
-	return f, nil
 }
 
 // flockWait opens name in the owner directory and takes how (LOCK_SH or LOCK_EX) on it,
