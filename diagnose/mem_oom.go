@@ -124,6 +124,13 @@ func checkOOMKill(tl *model.Timeline) Result {
 		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
 	case unknown > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× (whether for the whole host or a memory cgroup is not in the text)", unknown)
+	case len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && counter.hasLast && !counter.rising():
+		// Only the since-boot count: when, and whether for the host or a cgroup, is not in
+		// the input; the title must not read as a kill seen now.
+		title = fmt.Sprintf("the OOM killer killed %d× since boot (when, and whether in a memory cgroup, is not in the input)", counter.last)
+		if counter.hasDelta {
+			title = fmt.Sprintf("the OOM killer killed %d× since boot, none while sampled (when, and whether in a memory cgroup, is not in the input)", counter.last)
+		}
 	}
 	f := Finding{
 		Severity: sev,
