@@ -43,10 +43,6 @@ type Command struct {
 	// Verify, when positive, is --verify's window (Verifier).
 	Verify, VerifyInterval, VerifyMax time.Duration
 	Policy                            Policy
-	// Judge and Finish are passed in by cmd/headroom: tune does not import the rules, nor
-	// input (which imports record, which runs them).
-	Judge  Judge
-	Finish func(*model.Timeline)
 
 	Stdout, Stderr io.Writer
 }
@@ -206,8 +202,8 @@ func (c *Command) verifier() *Verifier {
 	if c.ProcSysDir != "/proc/sys" {
 		dir = filepath.Dir(filepath.Dir(c.ProcSysDir))
 	}
-	rec := HostRecorder{Dir: dir, Netns: c.Netns, Finish: c.Finish}
-	return &Verifier{Window: c.Verify, Interval: c.VerifyInterval, MaxAfter: c.VerifyMax, Record: rec.Record, Judge: c.Judge, Policy: c.Policy}
+	rec := HostRecorder{Dir: dir, Netns: c.Netns}
+	return &Verifier{Window: c.Verify, Interval: c.VerifyInterval, MaxAfter: c.VerifyMax, Record: rec.Record, Judge: Critical, Policy: c.Policy}
 }
 
 func (c *Command) rollbacker(j *Journal, limits plan.Limits, log *slog.Logger) *Rollbacker {

@@ -16,9 +16,9 @@ import (
 	"headroom/artifact"
 	"headroom/diagnose"
 	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
-	"headroom/record"
 	"headroom/report"
 	"headroom/source"
 	"headroom/tune"
@@ -180,7 +180,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] && (f.root == "" || f.root == "/" || stateDirSet) {
 		doctorSettingsDrifted(ctx, &d, f.stateDir, f.root)
 	}
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	d.Retell(tl)
 	switch f.format {
 	case "json":

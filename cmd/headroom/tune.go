@@ -32,7 +32,7 @@ type tuneFlags struct {
 func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlagSet("tune", stdio)
 	var f tuneFlags
-	c := &tune.Command{Stdout: stdio.Stdout, Stderr: stdio.Stderr, Judge: tuneJudge, Finish: input.Finish}
+	c := &tune.Command{Stdout: stdio.Stdout, Stderr: stdio.Stderr}
 	fs.StringVar(&f.from, "from", "", "read changes from FILE (- for standard input): a plan, a doctor report (--format json), or a JSON array of changes; without it, diagnose this host first")
 	fs.BoolVar(&c.Apply, "apply", false, "apply the changes (the default is a dry run that changes nothing)")
 	fs.BoolVar(&c.Persist, "persist", false, "with --apply: also write a sysctl.d drop-in so the changes survive a reboot")
