@@ -293,27 +293,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil
 }
 
-// `headroom tune` without --from diagnoses this host first and proposes the changes of its
-// findings: the same collection and rules as `headroom doctor`.
-func init() {
-	tuneDiagnose = func(ctx context.Context) ([]model.Change, error) {
-		tl, err := input.Open(ctx, "/", input.Options{Kind: input.Live, Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
-		if err != nil {
-			return nil, err
-		}
-		var changes []model.Change
-		for _, f := range diagnose.Run(tl, nil).Findings {
-			for _, c := range f.Changes {
-				if c.Rule == "" {
-					c.Rule = f.ID
-				}
-				changes = append(changes, c)
-			}
-		}
-		return changes, nil
-	}
-}
-
 // refuseNothingRead refuses pasted text in which nothing is evidence headroom reads (an
 // empty file): nothing to diagnose is not "healthy", so doctor and report say what was read
 // instead and exit 3.
