@@ -131,7 +131,7 @@ type graph struct {
 // A finding that rests on another machine's numbers (weighStated: a quote, a test box) is
 // context too: it is no link in this host's story.
 func storyNode(f *Finding) bool {
-	return f.ID != "kernel-known-limits" && !strings.Contains(f.Title, model.ForeignMark)
+	return f.ID != "kernel-known-limits" && !f.Facts.Foreign
 }
 
 func buildGraph(findings []Finding) *graph {
