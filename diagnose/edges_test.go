@@ -156,3 +156,23 @@ func TestKernelLimitsAreTyped(t *testing.T) {
 		t.Errorf("steps %+v %+v, want watermark_scale_factor for a 4.9 kernel", s.FirstChange, s.Then)
 	}
 }
+
+// A link's proof is chosen by the evidence lines' roles, not their names or wording.
+func TestProofIsTyped(t *testing.T) {
+	f := Finding{ID: "kernel-time-growth", Evidence: []Evidence{
+		{What: "kernel", Value: "2.6.32 (2.6)"}, // named like background, but measured
+		{What: "growth", Value: "0.24% → 2.32% (9.7×)"},
+		{What: "release", Value: "4.9.0", Role: Background},
+	}}
+	if p := proof(&f); p.What != "kernel" {
+		t.Errorf("proof %+v: a line named kernel was skipped, or a factor read from its text", p)
+	}
+	f.Evidence[0].Role = Background
+	if p := proof(&f); p.What != "growth" {
+		t.Errorf("proof %+v, want the first measured line with a number", p)
+	}
+	f.Evidence = append(f.Evidence, Evidence{What: "factor", Value: "9.7 times", Role: Factor})
+	if p := proof(&f); p.What != "factor" {
+		t.Errorf("proof %+v, want the typed factor line", p)
+	}
+}

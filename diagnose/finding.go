@@ -62,7 +62,24 @@ type Evidence struct {
 	// Fact is the id of the kernel fact (kernelFacts, mem_kernel_limits.go) this line
 	// states, "" for any other line: the story keeps or drops a kernel limit by it.
 	Fact string `json:"-"`
+	// Role says what the line does for the story's choice of a link's proof (story.go).
+	Role EvidenceRole `json:"-"`
 }
+
+// EvidenceRole says what an evidence line does for the story: the proof of a link is its
+// finding's first Factor line, else its first line with a number that is not Background.
+type EvidenceRole uint8
+
+const (
+	// Measured: a number read or computed, or a note (the default).
+	Measured EvidenceRole = iota
+	// Background: context no link is proved by: the kernel release, the decoding of a
+	// request's mode, a count that was not in the input.
+	Background
+	// Factor: the factor of a change ("0.24% → 2.32% (9.7×)"), which proves a growth better
+	// than either end of it.
+	Factor
+)
 
 // Interval places a finding in time (recordings and live runs).
 type Interval struct {

@@ -689,7 +689,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 					where = memEventSource(r.ev)
 				}
 			}
-			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where})
+			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where, Role: Background})
 		}
 		zones := zoneEvidence(tl, r)
 		f.Evidence = append(f.Evidence, zones...)
@@ -921,7 +921,7 @@ func modeEvidence(v *allocVerdict) Evidence {
 	if af.GFPNote != "" {
 		val += "; " + af.GFPNote
 	}
-	return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev)}
+	return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev), Role: Background}
 }
 
 // zoneEvidence cites the dump's zones against the request.

@@ -85,7 +85,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 	}
 	var ev []Evidence
 	if ok {
-		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src})
+		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src, Role: Background})
 		for _, f := range kernelFacts {
 			if v.AtLeast(f.major, f.minor, f.patch) {
 				continue

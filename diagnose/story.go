@@ -1,14 +1,11 @@
 package diagnose
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"headroom/model"
 )
-
-var factorRE = regexp.MustCompile(`→.*\([0-9]+(\.[0-9]+)?×\)`)
 
 // Story is the diagnosis told as an expert tells it (issue 19): what failed, why (the chain
 // from the root cause, each link with the number that proves it), the one change to make
@@ -358,19 +355,13 @@ func (g *graph) chain(root string) Chain {
 // proof picks the evidence line that proves a finding: the first that carries a number and
 // is not background (the kernel release, a decoding note).
 func proof(f *Finding) Evidence {
-	// A line that states the factor of a change ("0.24% → 2.32% (9.7×)") proves a growth
-	// better than either end of it.
 	for _, e := range f.Evidence {
-		if factorRE.MatchString(e.Value) {
+		if e.Role == Factor {
 			return e
 		}
 	}
 	for _, e := range f.Evidence {
-		w := strings.ToLower(e.What)
-		if w == "kernel" || strings.HasPrefix(w, "gfp mode") || strings.HasPrefix(w, "cpu count") {
-			continue
-		}
-		if strings.ContainsAny(e.Value, "0123456789") {
+		if e.Role != Background && strings.ContainsAny(e.Value, "0123456789") {
 			return e
 		}
 	}
