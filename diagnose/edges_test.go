@@ -1,6 +1,10 @@
 package diagnose
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,4 +179,70 @@ func TestProofIsTyped(t *testing.T) {
 	if p := proof(&f); p.What != "factor" {
 		t.Errorf("proof %+v, want the typed factor line", p)
 	}
+}
+
+// No code of the package decides from a finding's title or explanation, and the story's
+// files decide from no evidence line's name: a strings or regexp call, or a comparison, that
+// reads .Title or .Explanation (anywhere in diagnose), or .What (edges.go, story*.go), fails
+// this.
+func TestNoProseReads(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		banned := map[string]bool{"Title": true, "Explanation": true}
+		if name == "edges.go" || strings.HasPrefix(name, "story") {
+			banned["What"] = true
+		}
+		flag := func(e ast.Expr) {
+			ast.Inspect(e, func(m ast.Node) bool {
+				if sel, ok := m.(*ast.SelectorExpr); ok && banned[sel.Sel.Name] {
+					t.Errorf("%s: a decision read from .%s", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+				return true
+			})
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.CallExpr:
+				if proseMatcher(x.Fun) {
+					for _, arg := range x.Args {
+						flag(arg)
+					}
+				}
+			case *ast.BinaryExpr:
+				if x.Op == token.EQL || x.Op == token.NEQ {
+					flag(x.X)
+					flag(x.Y)
+				}
+			}
+			return true
+		})
+	}
+	if checked < 40 {
+		t.Fatalf("read %d files", checked)
+	}
+}
+
+// proseMatcher: a call into package strings, or a regexp's matching method.
+func proseMatcher(fun ast.Expr) bool {
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	if id, ok := sel.X.(*ast.Ident); ok && id.Name == "strings" {
+		return true
+	}
+	return strings.HasPrefix(sel.Sel.Name, "Match") || strings.HasPrefix(sel.Sel.Name, "Find")
 }
