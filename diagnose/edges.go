@@ -268,7 +268,7 @@ func trimKernelLimits(findings []Finding) {
 	}
 	for i := range findings {
 		f := &findings[i]
-		if f.ID != "kernel-known-limits" {
+		if f.ID != "kernel-known-limits" || len(f.Evidence) == 0 {
 			continue
 		}
 		var kept []Evidence

@@ -105,8 +105,9 @@ type Finding struct {
 // Facts are what the story (the edges' conditions, edges.go; the changes and the questions,
 // story_*.go) needs to know of a finding, each set by the rule that knows it. The story reads
 // these and never a finding's title, explanation or evidence text: a rule may reword its
-// prose without changing which edge holds. The zero value states nothing, and a condition
-// that needs a fact does not hold on a finding that does not state it.
+// prose without changing which edge holds. The zero value states nothing: a condition that
+// needs a fact does not hold on a finding that does not state it, and one that excludes a
+// fact (globalOOM: not a cgroup's kill) holds unless the finding states it.
 type Facts struct {
 	// Memory is the memory the finding is about or measured against.
 	Memory MemoryDomain
