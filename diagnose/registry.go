@@ -299,6 +299,7 @@ func weighStated(f *Finding) {
 		// context: they say nothing of this host's state (issue 29).
 		f.Severity = Info
 		f.Title += " (" + model.ForeignMark + ", not this host's)"
+		f.Facts.Foreign = true
 		return
 	}
 	// At least one number must be stated: a finding resting on a live counter alone
