@@ -171,10 +171,11 @@ const slabMattersShare = 0.30
 // globalOOM holds for an OOM kill of the whole host, not one inside a memory cgroup: a
 // cgroup at its limit does not starve the kernel's atomic allocations. A kill known only
 // from a counter or unparsed log lines counts as the host's, as its severity does
-// (mem_oom.go); one whose report leaves host or cgroup open does not.
+// (mem_oom.go); one whose report leaves host or cgroup open does not. When the killer ran
+// both for the host and inside cgroups, the host's own kills are the exhausted memory.
 func globalOOM(cause, effect *Finding) (string, bool) {
 	switch cause.Facts.OOM {
-	case OOMCgroup, OOMHostAndCgroup, OOMUndecided:
+	case OOMCgroup, OOMUndecided:
 		return "", false
 	}
 	return "the same exhausted memory", true

@@ -60,6 +60,7 @@ func TestEdgesAreTyped(t *testing.T) {
 		{"a slab share in the facts", Finding{ID: "slab-unreclaimable-growth", Severity: Warning, Title: "slab is large", Facts: Facts{Memory: MemoryAll, Share: 0.45}}, fail, "slab holds 45% of the memory"},
 		// Where the OOM killer ran, and the cgroup's slab copy.
 		{"host in the title, cgroup in the facts", Finding{ID: "oom-kill", Severity: Critical, Title: "the host ran out of memory: the OOM killer ran 3×", Facts: Facts{OOM: OOMCgroup}}, fail, ""},
+		{"host and cgroup kills: the host's kills are the exhausted memory", Finding{ID: "oom-kill", Severity: Critical, Title: "the OOM killer ran 2× for the whole host and 3× inside memory cgroups", Facts: Facts{OOM: OOMHostAndCgroup}}, fail, "the same exhausted memory"},
 		{"cgroup in the title, host in the facts", Finding{ID: "oom-kill", Severity: Critical, Title: "a memory cgroup hit its limit", Facts: Facts{OOM: OOMHost}}, fail, "the same exhausted memory"},
 		{"a cgroup's cache by its name in the title only", cgOOM, Finding{ID: "slab-alloc-failure", Severity: Critical, Title: "slab cache dentry(100:12G) could not grow"}, ""},
 		{"a cgroup's cache in the facts", cgOOM, Finding{ID: "slab-alloc-failure", Severity: Critical, Title: "slab cache dentry could not grow", Facts: Facts{CgroupCache: true}}, "the cache is the cgroup's own copy"},
