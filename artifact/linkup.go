@@ -58,47 +58,35 @@ func readLinkUp(m string, seen map[string]linkUp) linkUp {
 	return r
 }
 
-// linkUpNICs lists the NICs the kernel log says came up, with their speeds (the last
-// message of each device wins) from what readLinkUp read; nil when there are none.
-func linkUpNICs(ups []linkUp) []kernel.NIC {
-	var order []string
-	byKey := map[string]kernel.NIC{}
-	for _, r := range ups {
-		if _, dup := byKey[r.key]; !dup {
-			order = append(order, r.key)
-		}
-		byKey[r.key] = r.nic
-	}
-	var out []kernel.NIC
-	for _, k := range order {
-		out = append(out, byKey[k])
-	}
-	return out
-}
-
-// logNICs gives the host the NICs its log says came up, when nothing else listed them.
+// logNICs gives the host the NICs its log says came up, with their speeds (the last message
+// of each device wins), when nothing else listed them.
 func (d *doc) logNICs() {
 	if len(d.tl.Host.NICs) > 0 || len(d.tl.Log) == 0 {
 		return
 	}
-	var ups []linkUp
-	first, last := 0, 0
+	var nics []kernel.NIC
+	at := map[string]int{} // a NIC's key: its index in nics
+	first, last := -1, -1  // the first and last records that said one
 	seen := map[string]linkUp{}
-	for _, r := range d.tl.Log {
-		if u := readLinkUp(r.Message, seen); u.ok {
-			ups = append(ups, u)
-			if n := lineOf(r.Source); n > 0 {
-				if first == 0 {
-					first = n
-				}
-				last = n
-			}
+	for i := range d.tl.Log {
+		u := readLinkUp(d.tl.Log[i].Message, seen)
+		if !u.ok {
+			continue
 		}
+		if k, ok := at[u.key]; ok {
+			nics[k] = u.nic
+		} else {
+			at[u.key] = len(nics)
+			nics = append(nics, u.nic)
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
 	}
-	nics := linkUpNICs(ups)
 	if len(nics) == 0 {
 		return
 	}
 	d.tl.Host.NICs = nics
-	d.addArtifact(KindNICLink, first, last, nics)
+	d.addArtifact(KindNICLink, lineOf(d.tl.Log[first].Source), lineOf(d.tl.Log[last].Source), nics)
 }
