@@ -58,17 +58,30 @@ func readLinkUp(m string, seen map[string]linkUp) linkUp {
 	return r
 }
 
+// logNICsListed: logNICs reads the records appendLog listed, not the whole log (a variable
+// so that a test can compare the two).
+var logNICsListed = true
+
 // logNICs gives the host the NICs its log says came up, with their speeds (the last message
 // of each device wins), when nothing else listed them.
 func (d *doc) logNICs() {
 	if len(d.tl.Host.NICs) > 0 || len(d.tl.Log) == 0 {
 		return
 	}
+	// appendLog and relog listed the records that hold the words, in the order logged;
+	// when finish sorted the log by line, that order and those indexes are gone.
+	recs := d.linkUps
+	if d.logOrder || !logNICsListed {
+		recs = make([]int, len(d.tl.Log))
+		for i := range recs {
+			recs[i] = i
+		}
+	}
 	var nics []kernel.NIC
 	at := map[string]int{} // a NIC's key: its index in nics
 	first, last := -1, -1  // the first and last records that said one
 	seen := map[string]linkUp{}
-	for i := range d.tl.Log {
+	for _, i := range recs {
 		u := readLinkUp(d.tl.Log[i].Message, seen)
 		if !u.ok {
 			continue

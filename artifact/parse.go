@@ -209,6 +209,10 @@ type doc struct {
 	curStart, curEnd                           int
 	curValid                                   bool
 	tainted, notTainted, warnAlloc, vmallocErr nextIndex
+	// linkUp finds linkUpWords for linkUps: the indexes in tl.Log of the records whose
+	// message holds them, in the order logged (logNICs reads only those).
+	linkUp  nextIndex
+	linkUps []int
 }
 
 type allocRef struct {
@@ -549,6 +553,9 @@ func (d *doc) appendLog(l *Line) {
 		d.growLog()
 	}
 	d.tl.Log = append(d.tl.Log, rec)
+	if d.rawHas(&d.linkUp, l, linkUpWords) {
+		d.linkUps = append(d.linkUps, len(d.tl.Log)-1)
+	}
 	if l.No < d.logNo {
 		d.logOrder = true
 	}
