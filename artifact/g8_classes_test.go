@@ -236,13 +236,14 @@ func TestLinkUpGivesNICSpeed(t *testing.T) {
 [    8.187854] vmxnet3 0000:0b:00.0 eno16780032: NIC Link is Up 10000 Mbps
 [   12.100000] e1000e: eth1 NIC Link is Up 1000 Mbps Full Duplex, Flow Control: None
 [   13.100000] ixgbe 0000:03:00.0 eth2: NIC Link is Up 10 Gbps, Flow Control: RX/TX
+[   14.100000] e1000: eth3: e1000_watchdog: NIC Link is Up 100 Mbps Full Duplex
 `
 	tl := ParseString(text, "p", Options{})
 	got := map[string]int64{}
 	for _, n := range tl.Host.NICs {
 		got[n.Name] = n.SpeedMbps
 	}
-	want := map[string]int64{"eno16780032": 10000, "eth1": 1000, "eth2": 10000}
+	want := map[string]int64{"eno16780032": 10000, "eth1": 1000, "eth2": 10000, "eth3": 100}
 	if len(got) != len(want) {
 		t.Fatalf("NICs %+v", tl.Host.NICs)
 	}

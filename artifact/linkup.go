@@ -14,8 +14,10 @@ import (
 // e1000_print_link_info, drivers/net/vmxnet3/vmxnet3_drv.c vmxnet3_check_link). The
 // speed is the host's, read from its own log (corpus 472: "vmxnet3 0000:0b:00.0 eth0: NIC
 // Link is Up 10000 Mbps"). A device renamed after the message (eth0 -> eno16780032) logs
-// again under the new name; the PCI address before the name ties the two to one NIC.
-var reLinkUp = regexp.MustCompile(`(?:(\d{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?([A-Za-z][\w.-]*):?\s+NIC Link is Up (\d+) ([MG])bps`)
+// again under the new name; the PCI address before the name ties the two to one NIC. 2.6's
+// e1000 printed the function between the name and the words (DPRINTK with __FUNCTION__:
+// "e1000: eth0: e1000_watchdog: NIC Link is Up 1000 Mbps"): the name is the one before it.
+var reLinkUp = regexp.MustCompile(`(?:(\d{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?([A-Za-z][\w.-]*):?\s+(?:\w+_watchdog\w*:\s+)?NIC Link is Up (\d+) ([MG])bps`)
 
 // linkUpWords is what every match of reLinkUp holds.
 const linkUpWords = "NIC Link is Up "
