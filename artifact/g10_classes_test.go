@@ -114,3 +114,21 @@ func TestSyslogRecordsJoinedOnOneLine(t *testing.T) {
 		t.Errorf("split %q", p)
 	}
 }
+
+// A throughput summary a reporter retyped in a fence is unread output, not prose (corpus
+// 519, an iperf3 UDP result). Before: the post exited 3. A sentence naming a rate stays prose.
+func TestThroughputSummaryRowUnread(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`   receiver: 102 Mbit/s, 137290 received, 130585 "lost"`, true},
+		{`   sender:   200 Mbit/s, 267876 datagrams`, true},
+		{`TCP iperf3 collapses to ~3 Mbit/s with cwnd stuck at 1-3 MSS.`, false},
+		{`Note: we reach 940 Mbit/s on the 1000 Mbit/s link most days, as expected by everyone here`, false},
+	} {
+		if _, got := unreadEvidence(tc.line); got != tc.want {
+			t.Errorf("unreadEvidence(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
