@@ -132,3 +132,26 @@ func TestThroughputSummaryRowUnread(t *testing.T) {
 		}
 	}
 }
+
+// A memory-cgroup OOM's counters reach the rules (corpus 506: usage at the 1 GiB limit,
+// failcnt 189). Before: only the artifact held them.
+func TestMemcgOOMCountersReachTheEvent(t *testing.T) {
+	text := `Jan  5 02:12:02 host kernel: Task in /kubepods.slice/a.scope killed as a result of limit of /kubepods.slice/a.scope
+Jan  5 02:12:02 host kernel: memory: usage 1048576kB, limit 1048576kB, failcnt 189
+Jan  5 02:12:02 host kernel: memory+swap: usage 1048576kB, limit 1048576kB, failcnt 0
+Jan  5 02:12:02 host kernel: kmem: usage 0kB, limit 9007199254740988kB, failcnt 0
+`
+	tl := ParseString(text, "p", Options{})
+	var o *model.OOMKill
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			o = e.OOMKill
+		}
+	}
+	if o == nil || len(o.MemcgCounters) != 3 {
+		t.Fatalf("oom %+v", o)
+	}
+	if c := o.MemcgCounters[0]; c.Name != "memory" || c.UsageKB != 1048576 || c.LimitKB != 1048576 || c.Failcnt != 189 {
+		t.Errorf("memory counter %+v", c)
+	}
+}

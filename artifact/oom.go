@@ -165,6 +165,9 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)
+	for _, u := range r.x.MemcgUsage {
+		o.MemcgCounters = append(o.MemcgCounters, model.MemcgCounter{Name: u.Counter, UsageKB: u.UsageKB, LimitKB: u.LimitKB, Failcnt: u.Failcnt})
+	}
 	ev, art := r.finishOOM(d.ls)
 	art.ModeValue = v
 	d.tl.Events = append(d.tl.Events, ev)

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -30,5 +31,21 @@ func TestOOMKillCgroupAtItsLimit(t *testing.T) {
 	}
 	if r := run(t, "oom-kill", cg(524292096, 9223372036854771712)); len(r.Findings) > 0 {
 		t.Errorf("fired without a limit: %+v", r)
+	}
+}
+
+// The memcg OOM's own counter is cited: usage at the limit and the failed charges (corpus 506).
+func TestOOMKillCitesMemcgCounter(t *testing.T) {
+	tl := timeline(0)
+	tl.Events = []model.Event{{Kind: model.EventOOMKill, Source: "lines 3-9", OOMKill: &model.OOMKill{Constraint: "CONSTRAINT_MEMCG", Memcg: "/a",
+		MemcgCounters: []model.MemcgCounter{{Name: "memory", UsageKB: 1048576, LimitKB: 1048576, Failcnt: 189}, {Name: "kmem", LimitKB: 9007199254740988}}}}}
+	f := mustFire(t, run(t, "oom-kill", tl), Warning)
+	if !evidenceHas(f, "memory counter at the kill", "usage 1 GiB of limit 1 GiB (100%), 189 charges failed") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	for _, e := range f.Evidence {
+		if strings.Contains(e.Value, "8 EiB") || strings.Contains(e.Value, "9007199254740988") {
+			t.Errorf("kmem's no-limit cited: %+v", e)
+		}
 	}
 }

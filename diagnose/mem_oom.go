@@ -83,6 +83,14 @@ func checkOOMKill(tl *model.Timeline) Result {
 			sev = Critical
 		}
 		ev = append(ev, Evidence{What: what, Value: oomValue(o), Source: memEventSource(e)})
+		for _, c := range o.MemcgCounters {
+			if c.Name != "memory" || c.LimitKB <= 0 || c.LimitKB >= cgroupNoLimit>>10 {
+				continue // kmem's and memory+swap's "no limit" say nothing
+			}
+			ev = append(ev, Evidence{What: "the cgroup's memory counter at the kill",
+				Value:  fmt.Sprintf("usage %s of limit %s (%.0f%%), %d charges failed at the limit", memKB(c.UsageKB), memKB(c.LimitKB), 100*float64(c.UsageKB)/float64(c.LimitKB), c.Failcnt),
+				Source: memEventSource(e)})
+		}
 	}
 	if len(kills) == 0 && len(recs) > 0 {
 		// Log lines the artifact parser did not turn into reports: cite them, and read the
