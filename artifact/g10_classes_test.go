@@ -155,3 +155,19 @@ Jan  5 02:12:02 host kernel: kmem: usage 0kB, limit 9007199254740988kB, failcnt 
 		t.Errorf("memory counter %+v", c)
 	}
 }
+
+// An allocation-failure header quoted inside a sentence (corpus 539, g12): the comm starts
+// after the opening quotation mark and the closing one is no part of the mode. Before: the
+// whole sentence was the process and the mode "0x20\"" was unreadable.
+func TestAllocHeaderQuotedInASentence(t *testing.T) {
+	for _, tc := range []struct{ line, proc, mode string }{
+		{`resolves the problem I have with "kworker/u:0: page allocation failure: order:1, mode:0x20" (with 512MB ram free)`, "kworker/u:0", "0x20"},
+		{"we see \u201cjava: page allocation failure. order:0, mode:0x20\u201d every night", "java", "0x20"},
+		{"swapper/0: page allocation failure: order:0, mode:0x20", "swapper/0", "0x20"},
+	} {
+		af, ok := parseAllocHeader(tc.line)
+		if !ok || af.Process != tc.proc || af.Mode != tc.mode {
+			t.Errorf("parseAllocHeader(%q) = %+v", tc.line, af)
+		}
+	}
+}
