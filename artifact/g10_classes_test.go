@@ -171,3 +171,16 @@ func TestAllocHeaderQuotedInASentence(t *testing.T) {
 		}
 	}
 }
+
+// A range's upper end is no stated memory size (corpus 521: "加上 10-20 GB RAM 的緩衝區",
+// plus 10-20 GB of RAM in buffers, was read as the host's 20 GB).
+func TestStatedRAMNotARangeEnd(t *testing.T) {
+	tl := ParseString("加上 10-20 GB RAM 的緩衝區。\n", "p", Options{})
+	if tl.Host.MemTotalKB != 0 {
+		t.Errorf("memory %d kB from a range", tl.Host.MemTotalKB)
+	}
+	tl = ParseString("The server has 256 Gb Ram and 40 cores.\n", "p", Options{})
+	if tl.Host.MemTotalKB != 256*1024*1024 {
+		t.Errorf("memory %d kB, want 256 GiB", tl.Host.MemTotalKB)
+	}
+}
