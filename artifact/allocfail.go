@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/kernel"
 	"headroom/model"
@@ -40,13 +41,22 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 	if m := reAllocHeader26.FindStringSubmatch(t); m != nil {
 		order, _ := strconv.Atoi(m[2])
 		// Markdown bold or emphasis closing the line ("...mode:0xc0d0**") is the paste's.
-		mode := strings.TrimRight(m[3], "*_`")
+		// A header quoted in a sentence closes its quotation after the mode ("...mode:0x20\"
+		// (with 512MB ram free", corpus 539).
+		mode := strings.TrimRight(m[3], "*_`\"\u201d.,;")
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: mode, Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
 		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
+		}
+		// A header quoted in a sentence: the comm starts after the opening quotation mark
+		// ('... the problem I have with "kworker/u:0: page allocation failure: ...', corpus
+		// 539). A comm is at most 15 bytes (TASK_COMM_LEN) and the kernel prints it bare.
+		if i := strings.LastIndexFunc(af.Process, func(r rune) bool { return r == '"' || r == '\u201c' || r == '`' }); i >= 0 {
+			_, w := utf8.DecodeRuneInString(af.Process[i:])
+			af.Process = af.Process[i+w:]
 		}
 		// Markdown headings and list marks ("# dlad: page allocation failure ...").
 		af.Process = strings.TrimLeft(af.Process, "#*- ")

@@ -50,6 +50,9 @@ func (d *doc) tryCommandValue(i int) int {
 	if n := d.trySysfsCounters(i); n > 0 {
 		return n
 	}
+	if n := d.tryCgroupMemFile(i); n > 0 {
+		return n
+	}
 	if m := reGrepProcSys.FindStringSubmatch(t); m != nil {
 		k := i
 		for ; k < len(d.ls); k++ {

@@ -29,7 +29,9 @@ type IperfInterval struct {
 	// sender), absent on the receiver's rows and in iperf 2.
 	Retransmits *int64 `json:"retransmits,omitempty"`
 	CwndBytes   *int64 `json:"cwnd_bytes,omitempty"`
-	Role        string `json:"role,omitempty"` // "sender", "receiver" on iperf3's summary rows
+	// RTTUsec is iperf3 -J's "rtt" (tcpi_rtt, microseconds), absent from the text table.
+	RTTUsec *int64 `json:"rtt_usec,omitempty"`
+	Role    string `json:"role,omitempty"` // "sender", "receiver" on iperf3's summary rows
 }
 
 // IperfData is one iperf table.
@@ -131,6 +133,91 @@ func (d *doc) tryIperf(i int) int {
 		k++
 	}
 	if len(data.Intervals) == 0 && data.Sender == nil && data.Receiver == nil {
+		return 0
+	}
+	d.addArtifact(KindIperf, d.ls[i].No, d.ls[k-1].No, data)
+	return k - i
+}
+
+// iperf3 -J output (corpus 509: a fragment of the intervals array pasted into an issue): one
+// "key": value a line, the stream objects and each interval's "sum". Each object holding
+// bits_per_second is one row: its bytes, its retransmits and snd_cwnd (sender side, bytes)
+// are the table's Transfer, Retr and Cwnd columns.
+//
+//	"bytes":        328990720,
+//	"bits_per_second":      2631880894.5148187,
+//	"retransmits":  173,
+//	"snd_cwnd":     590784,
+var reIperfJSONKey = regexp.MustCompile(`^"([a-z_]+)":\s*(-?[0-9][0-9.eE+-]*|true|false|"[^"]*"|\[\{?|\{)\s*,?\s*$`)
+
+// iperfJSONKeys are the keys of iperf3's interval and stream objects (iperf_api.c
+// iperf_json_printf "start", "end", "seconds", "bytes", "bits_per_second", "retransmits",
+// "snd_cwnd", "rtt", "rttvar", "pmtu", "omitted", "sender").
+var iperfJSONKeys = map[string]bool{"socket": true, "start": true, "end": true, "seconds": true, "bytes": true,
+	"bits_per_second": true, "retransmits": true, "snd_cwnd": true, "snd_wnd": true, "rtt": true, "rttvar": true,
+	"pmtu": true, "omitted": true, "sender": true, "streams": true, "sum": true, "jitter_ms": true,
+	"lost_packets": true, "packets": true, "lost_percent": true}
+
+func iperfJSONLine(t string) (key, val string, ok bool) {
+	m := reIperfJSONKey.FindStringSubmatch(t)
+	if m == nil || !iperfJSONKeys[m[1]] {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+func (d *doc) tryIperfJSON(i int) int {
+	var data IperfData
+	var cur IperfInterval
+	have := false
+	flush := func() {
+		if have {
+			data.Intervals = append(data.Intervals, cur)
+		}
+		cur, have = IperfInterval{}, false
+	}
+	k := i
+	for ; k < len(d.ls); k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if strings.Trim(t, "{}[], ") == "" && t != "" {
+			if strings.Contains(t, "}") {
+				flush()
+			}
+			continue
+		}
+		key, val, ok := iperfJSONLine(t)
+		if !ok {
+			break
+		}
+		f, err := strconv.ParseFloat(val, 64)
+		switch {
+		case key == "streams" || key == "sum":
+			flush()
+			if key == "sum" {
+				cur.Stream = "SUM"
+			}
+		case err != nil:
+		case key == "start":
+			cur.Start = f
+		case key == "end":
+			cur.End = f
+		case key == "bytes":
+			cur.Bytes = int64(f)
+		case key == "bits_per_second":
+			cur.BitsPerSec, have = f, true
+		case key == "retransmits":
+			n := int64(f)
+			cur.Retransmits = &n
+		case key == "snd_cwnd":
+			n := int64(f)
+			cur.CwndBytes = &n
+		case key == "rtt":
+			n := int64(f)
+			cur.RTTUsec = &n
+		}
+	}
+	flush()
+	if len(data.Intervals) == 0 {
 		return 0
 	}
 	d.addArtifact(KindIperf, d.ls[i].No, d.ls[k-1].No, data)

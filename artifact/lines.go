@@ -3,6 +3,7 @@ package artifact
 import (
 	"headroom/kernel"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -71,6 +72,12 @@ func SplitLines(text string) []Line {
 }
 
 func appendLine(out []Line, no int, raw string) []Line {
+	if pieces := splitJoinedSyslog(raw); pieces != nil {
+		for _, p := range pieces {
+			out = appendLine(out, no, p)
+		}
+		return out
+	}
 	l, esc, _ := parseLine(no, raw)
 	if !esc {
 		return append(out, l)
@@ -714,4 +721,32 @@ func cellValues(columns, row []string) map[string]float64 {
 		}
 	}
 	return m
+}
+
+// reJoinedSyslog finds a syslog prefix ("Nov 20 12:42:42 wv2-f302 kernel: ") inside a line:
+// records run onto one line when a page or a translation lost the newlines (corpus 521: a
+// Mem-Info dump on one line, each record keeping its own prefix).
+var reJoinedSyslog = regexp.MustCompile(` (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d \S+ kernel: `)
+
+// splitJoinedSyslog cuts a line that starts with a syslog prefix at every later prefix of
+// the same host's kernel, or returns nil. The cheap test first: two " kernel: " in the line.
+func splitJoinedSyslog(raw string) []string {
+	if len(raw) < 60 || strings.Count(raw, " kernel: ") < 2 {
+		return nil
+	}
+	first := reJoinedSyslog.FindStringIndex(" " + raw)
+	if first == nil || first[0] != 0 {
+		return nil // the line itself does not start with the prefix
+	}
+	idx := reJoinedSyslog.FindAllStringIndex(raw, -1)
+	if len(idx) == 0 {
+		return nil
+	}
+	var out []string
+	from := 0
+	for _, m := range idx {
+		out = append(out, strings.TrimRight(raw[from:m[0]], " "))
+		from = m[0] + 1
+	}
+	return append(out, raw[from:])
 }

@@ -31,6 +31,12 @@ func refSplitLines(text string) []Line {
 }
 
 func refAppendLine(out []Line, no int, raw string) []Line {
+	if pieces := splitJoinedSyslog(raw); pieces != nil {
+		for _, p := range pieces {
+			out = refAppendLine(out, no, p)
+		}
+		return out
+	}
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}

@@ -35,11 +35,16 @@ import (
 var (
 	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
 	reOOMKilled  = regexp.MustCompile(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
-	reOOMKV      = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
-	reOOMAdj     = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
-	reTaskIn     = regexp.MustCompile(`^Task in (\S+) killed as a result of limit of (\S+)`)
-	reSlubHead   = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
-	reSlubCache  = regexp.MustCompile(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
+	// The kill line by its fields alone, whatever words precede the pid: a page translated
+	// by a browser prints "Out of memory: Process stopped 2953 (python) total-vm:8142876kB,
+	// anon-rss:..." (corpus 505). "pid (comm) total-vm:NkB" is printed only by the kill
+	// (mm/oom_kill.c __oom_kill_process); oom_reaper's line has no total-vm.
+	reOOMKilledShape = regexp.MustCompile(`\b(\d+) \(([^)]*)\),? (total-vm:\d+kB.*)`)
+	reOOMKV          = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
+	reOOMAdj         = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
+	reTaskIn         = regexp.MustCompile(`^Task in (\S+) killed as a result of limit of (\S+)`)
+	reSlubHead       = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
+	reSlubCache      = regexp.MustCompile(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
 )
 
 func isOOMHeader(t string) bool {
@@ -55,7 +60,16 @@ func isOOMHeader(t string) bool {
 func isOOMExcerptHeader(t string) bool {
 	s := strings.TrimSpace(t)
 	return strings.HasPrefix(s, "VM: killing process ") || strings.HasPrefix(s, "Task in ") && strings.Contains(s, " killed as a result of limit of ") ||
-		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s)
+		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s) ||
+		strings.HasPrefix(s, "Out of memory: ") && reOOMKilledShape.MatchString(s)
+}
+
+// killedProcess reads a kill line: pid, comm and what follows them.
+func killedProcess(s string) []string {
+	if m := reOOMKilled.FindStringSubmatch(s); m != nil {
+		return m
+	}
+	return reOOMKilledShape.FindStringSubmatch(s)
 }
 
 // The OOM killer's task table without the rest of its report (corpus case 380: an issue's
@@ -151,6 +165,9 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)
+	for _, u := range r.x.MemcgUsage {
+		o.MemcgCounters = append(o.MemcgCounters, model.MemcgCounter{Name: u.Counter, UsageKB: u.UsageKB, LimitKB: u.LimitKB, Failcnt: u.Failcnt})
+	}
 	ev, art := r.finishOOM(d.ls)
 	art.ModeValue = v
 	d.tl.Events = append(d.tl.Events, ev)
@@ -173,7 +190,8 @@ func isOOMDetail(s string) bool {
 		strings.HasPrefix(s, "oom-kill:"), strings.HasPrefix(s, "oom_reaper:"),
 		strings.HasPrefix(s, "Tasks state"), strings.HasPrefix(s, "[ pid ]"),
 		strings.HasPrefix(s, "mems_allowed="), strings.Contains(s, "cpuset=") && strings.Contains(s, "mems_allowed="),
-		strings.HasPrefix(s, "Memory cgroup out of memory"):
+		strings.HasPrefix(s, "Memory cgroup out of memory"),
+		strings.HasPrefix(s, "Out of memory: ") && reOOMKilledShape.MatchString(s):
 		return true
 	}
 	// task table rows: "[ 1234]     0  1234   123456    65432 ..."
@@ -204,7 +222,7 @@ func (r *report) addOOMDetail(t string) {
 	if strings.Contains(s, "Memory cgroup out of memory") && o.Constraint == "" {
 		o.Constraint = "CONSTRAINT_MEMCG"
 	}
-	if m := reOOMKilled.FindStringSubmatch(s); m != nil {
+	if m := killedProcess(s); m != nil {
 		o.KilledPID, _ = strconv.Atoi(m[1])
 		o.KilledComm = m[2]
 		for _, kv := range reOOMKV.FindAllStringSubmatch(m[3], -1) {

@@ -13,7 +13,7 @@ func (d *doc) command(i int) int {
 	if ft == "" {
 		return 0
 	}
-	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") {
+	if strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.") {
 		if n := d.tryCommandValue(i); n > 0 {
 			return n
 		}
@@ -21,6 +21,13 @@ func (d *doc) command(i int) int {
 	if ft[0] == '[' && strings.Contains(t, "sec") {
 		if n := d.tryIperf(i); n > 0 { // iperf, iperf3, bwctl (iperf.go)
 			return n
+		}
+	}
+	if ft[0] == '"' && strings.HasSuffix(ft, ":") {
+		if _, _, ok := iperfJSONLine(strings.TrimSpace(t)); ok {
+			if n := d.tryIperfJSON(i); n > 0 { // iperf3 -J (iperf.go)
+				return n
+			}
 		}
 	}
 	if strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_")) {

@@ -379,6 +379,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}
+			if rangeEnd(p.text[:m[2]]) {
+				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
+			}
 			kb, ok := statedKB(p.text[m[2]:m[3]], p.text[m[4]:m[5]])
 			if !ok || kb < 16*1024 || kb > 1<<36 {
 				continue
@@ -650,6 +653,19 @@ func containsFoldASCII(s, word string) bool {
 				return true
 			}
 			from = i + 1
+		}
+	}
+	return false
+}
+
+// rangeEnd: the number that follows is the upper end of a range ("10-20", "8–16", "8 to 16"):
+// an estimate or a span, not a size the writer read off the machine.
+func rangeEnd(before string) bool {
+	b := strings.TrimRight(before, " ")
+	for _, sep := range []string{"-", "\u2013", "\u2014", "~", " to"} {
+		if r, ok := strings.CutSuffix(b, sep); ok {
+			r = strings.TrimRight(r, " ")
+			return r != "" && r[len(r)-1] >= '0' && r[len(r)-1] <= '9'
 		}
 	}
 	return false

@@ -26,6 +26,7 @@ func unreadEvidence(t string) (string, bool) {
 		return "", false
 	}
 	nums, pairs, n := 0, 0, 0
+	labelled, rate := false, false
 	prev := ""
 	for rest := t; ; {
 		f, r, ok := nextField(rest)
@@ -34,6 +35,12 @@ func unreadEvidence(t string) (string, bool) {
 		}
 		rest = r
 		n++
+		if n == 1 && isPairName(f) {
+			labelled = true // "sender:   200 Mbit/s, 267876 datagrams"
+		}
+		if n > 1 && isRateUnit(f) && isNumberToken(prev) {
+			rate = true
+		}
 		if isNumberToken(f) {
 			nums++
 			if n > 1 && isPairName(prev) {
@@ -54,6 +61,11 @@ func unreadEvidence(t string) (string, bool) {
 		return "more numbers than a sentence states (output flattened onto one line, or an unknown tool's)", true
 	case n >= 4 && nums >= 4 && nums*5 >= n*3:
 		return "rows of numbers headroom does not read (a table of an unknown tool, or a known one re-printed)", true
+	case labelled && rate && nums >= 2 && n <= 8:
+		// A summary row a tool printed or a reporter retyped, a label then a rate and a count
+		// (corpus 519, an iperf3 UDP result: "receiver: 102 Mbit/s, 137290 received"); a
+		// sentence does not start with "name:".
+		return "a throughput summary headroom does not read (a tool's result line, or one retyped)", true
 	}
 	return "", false
 }
@@ -186,3 +198,21 @@ func nextField(s string) (field, rest string, ok bool) {
 	}
 	return s[i:j], s[j:], true
 }
+
+// isRateUnit: a network rate's unit after its number ("Mbit/s", "Gbits/sec", "Mbps",
+// "kpps"), trailing punctuation ignored.
+func isRateUnit(f string) bool {
+	f = strings.TrimRight(f, ",;.)")
+	if len(f) < 3 || len(f) > 9 {
+		return false
+	}
+	for _, u := range rateUnits {
+		if strings.EqualFold(f, u) {
+			return true
+		}
+	}
+	return false
+}
+
+var rateUnits = []string{"bit/s", "kbit/s", "mbit/s", "gbit/s", "bits/sec", "kbits/sec", "mbits/sec", "gbits/sec",
+	"bps", "kbps", "mbps", "gbps", "pps", "kpps", "mpps"}

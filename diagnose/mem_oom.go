@@ -8,6 +8,7 @@ import (
 
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/plan"
 )
 
 // oom-kill: the OOM killer ran (mm/oom_kill.c out_of_memory → select_bad_process →
@@ -38,11 +39,15 @@ func checkOOMKill(tl *model.Timeline) Result {
 	counter := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return s.VM("oom_kill") })
 	logOK, logWhy := memLogAvailable(tl)
 	cgRead, cgKilled := cgroupOOMKills(tl)
-	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 {
+	atLimit := cgroupsAtLimit(tl)
+	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
 	noVictim := logMatches(tl, kernel.MsgOOMNoKillable...)
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
+		return Fired(cgroupAtLimitFinding(atLimit))
+	}
 	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
 		parts := []string{}
 		if logOK {
@@ -79,6 +84,14 @@ func checkOOMKill(tl *model.Timeline) Result {
 			sev = Critical
 		}
 		ev = append(ev, Evidence{What: what, Value: oomValue(o), Source: memEventSource(e)})
+		for _, c := range o.MemcgCounters {
+			if c.Name != "memory" || c.LimitKB <= 0 || c.LimitKB >= cgroupNoLimit>>10 {
+				continue // kmem's and memory+swap's "no limit" say nothing
+			}
+			ev = append(ev, Evidence{What: "the cgroup's memory counter at the kill",
+				Value:  fmt.Sprintf("usage %s of limit %s (%.0f%%), %d charges failed at the limit", memKB(c.UsageKB), memKB(c.LimitKB), 100*float64(c.UsageKB)/float64(c.LimitKB), c.Failcnt),
+				Source: memEventSource(e)})
+		}
 	}
 	if len(kills) == 0 && len(recs) > 0 {
 		// Log lines the artifact parser did not turn into reports: cite them, and read the
@@ -383,4 +396,69 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		Why:         "smaller slabs need less contiguous memory at some cost in per-slab overhead; it does not help when order-0 pages are short"})
 	f.When = memEventTimes(evs)
 	return Fired(f)
+}
+
+// cgroupLimit is a memory cgroup whose highest charge reached its limit, from its one-value
+// files (v1 memory.max_usage_in_bytes and memory.limit_in_bytes, v2 memory.peak and
+// memory.max).
+type cgroupLimit struct {
+	c                   model.CgroupMemory
+	peak, limit, usage  int64
+	hasUsage            bool
+	peakFile, limitFile string
+}
+
+// v1's "no limit" is PAGE_COUNTER_MAX pages rounded to bytes (9223372036854771712 with 4 KiB
+// pages): any limit from 2^62 up is none.
+const cgroupNoLimit = int64(1) << 62
+
+func cgroupsAtLimit(tl *model.Timeline) []cgroupLimit {
+	var out []cgroupLimit
+	for _, c := range tl.CgroupMemory {
+		if c.Files == nil {
+			continue
+		}
+		l := cgroupLimit{c: c, peakFile: "memory.max_usage_in_bytes", limitFile: "memory.limit_in_bytes"}
+		usageFile := "memory.usage_in_bytes"
+		if c.Version == 2 {
+			l.peakFile, l.limitFile, usageFile = "memory.peak", "memory.max", "memory.current"
+		}
+		var ok1, ok2 bool
+		l.peak, ok1 = c.Files.Get(l.peakFile)
+		l.limit, ok2 = c.Files.Get(l.limitFile)
+		l.usage, l.hasUsage = c.Files.Get(usageFile)
+		// The page counter never charges past the limit (mm/page_counter.c
+		// page_counter_try_charge), so a watermark at the limit means a charge needed more:
+		// the cgroup reclaimed inside itself and, when that freed too little,
+		// mem_cgroup_out_of_memory chose a victim in it.
+		if ok1 && ok2 && l.limit > 0 && l.limit < cgroupNoLimit && l.peak >= l.limit {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func cgroupAtLimitFinding(ls []cgroupLimit) Finding {
+	var ev []Evidence
+	for _, l := range ls {
+		where := memOr(l.c.Path, "the cgroup pasted")
+		ev = append(ev, Evidence{What: "highest charge of " + where + " (" + l.peakFile + ")", Value: plan.FormatBytes(l.peak), Source: l.c.Source},
+			Evidence{What: "its limit (" + l.limitFile + ")", Value: plan.FormatBytes(l.limit), Source: l.c.Source})
+		if l.hasUsage {
+			ev = append(ev, Evidence{What: "its usage now", Value: fmt.Sprintf("%s (%.1f%% of the limit)", plan.FormatBytes(l.usage), 100*float64(l.usage)/float64(l.limit)), Source: l.c.Source})
+		}
+	}
+	return Finding{
+		Severity: Info,
+		Title:    "a memory cgroup reached its limit: the kernel reclaims and OOM-kills inside it there (kills not counted in the text)",
+		Evidence: ev,
+		Explanation: "A memory cgroup's page counter never charges past its limit (mm/page_counter.c page_counter_try_charge): a " +
+			"watermark at the limit means an allocation needed more than the limit allowed, so the kernel reclaimed inside the " +
+			"cgroup and, when that freed too little, the memory-cgroup OOM killer chose a victim in it " +
+			"(mm/memcontrol.c try_charge_memcg, mem_cgroup_out_of_memory). Whether it killed is counted in memory.events " +
+			"(v2) or memory.oom_control's oom_kill (v1, 4.13+), which the text does not hold. The host itself may have plenty free.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",
+			Recommended: "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak (page cache included), or reduce the workload; the host is not short",
+			Why:         "the limit, not the host, ends the workload's memory"}},
+	}
 }

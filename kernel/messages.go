@@ -18,7 +18,9 @@ var (
 	MsgPageAllocStall = "page allocation stalls for "
 	// MsgTCPOutOfMemory: tcp_out_of_memory (net/ipv4/tcp.c, 3.x+: "TCP: out of memory --
 	// consider tuning tcp_mem"): TCP's memory passed tcp_mem[2].
-	MsgTCPOutOfMemory = []string{"TCP: out of memory"}
+	// The message's tail is unique to it and survives a retyping in another case
+	// ("tcp:out of memory -- consider tuning tcp_mem" in an issue title, corpus 524).
+	MsgTCPOutOfMemory = []string{"TCP: out of memory", "out of memory -- consider tuning tcp_mem"}
 	// MsgOutOfSocketMemory: 2.6's tcp_out_of_resources (net/ipv4/tcp_timer.c) printed "Out of
 	// socket memory" for either limit: orphans at tcp_max_orphans, or an orphan with queued
 	// data while TCP's memory was above tcp_mem[2] (tcp_too_many_orphans). 3.x split it into
@@ -71,7 +73,7 @@ var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooMa
 func IsQuotedMessage(t string) bool {
 	for _, set := range knownMessages {
 		for _, m := range set {
-			if i := strings.Index(t, m); i >= 0 && quotedAfter(t[:i]) {
+			if i := strings.Index(t, m); i >= 0 && quotedAfter(t[:i]) && !namedInSentence(t[:i], t[i+len(m):]) {
 				return true
 			}
 		}
@@ -104,6 +106,31 @@ func quotedAfter(before string) bool {
 		n++
 	}
 	return n >= 2
+}
+
+// namedInSentence: the message is opened by a quotation mark and closed by one that words
+// follow ('"tcp: out of memory -- consider tuning tcp_mem"这个错误信息表示...', this error
+// message means..., corpus 524): a sentence about the message, not the line the kernel
+// printed. A quotation elsewhere on the line ('... dropping packet.，... echo "262144" >',
+// corpus 224) is not one around the message.
+func namedInSentence(before, after string) bool {
+	b := strings.TrimRight(before, " \t")
+	if strings.HasSuffix(b, ":") { // "tcp: " before the message's tail
+		k := len(b) - 1
+		for k > 0 && nameChar(b[k-1]) {
+			k--
+		}
+		b = strings.TrimRight(b[:k], " \t")
+	}
+	for _, q := range [][2]string{{"\"", "\""}, {"\u201c", "\u201d"}, {"\u300c", "\u300d"}} {
+		if !strings.HasSuffix(b, q[0]) {
+			continue
+		}
+		if _, rest, ok := strings.Cut(after, q[1]); ok && strings.TrimSpace(strings.Trim(rest, ".,;:!?。，")) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func nameChar(c byte) bool {

@@ -19,6 +19,12 @@ func TestIsQuotedMessage(t *testing.T) {
 		{"- There are too many orphaned sockets on the system", false},
 		{`the kernel will start throwing the "Out of socket memory" error in the logs.`, false},
 		{"如果超出这个值，系统就会记录错误信息：Out of socket memory OK", false},
+		// Retyped in lower case after the title's words (corpus 524).
+		{"# 使用aria2下载时，总出现tcp:out of memory -- consider tuning tcp_mem", true},
+		{`"tcp: out of memory -- consider tuning tcp_mem"这个错误信息表示系统已经耗尽了为TCP连接分配的内存。`, false},
+		{`"TCP: out of memory -- consider tuning tcp_mem"`, true},
+		// A quotation elsewhere on the line is not one around the message (corpus 224).
+		{`在系统日志中有nf_conntrack: table full, dropping packet.，需要调下 echo "262144" > /proc/sys/net/netfilter/nf_conntrack_max。`, true},
 	} {
 		if got := IsQuotedMessage(tc.line); got != tc.want {
 			t.Errorf("IsQuotedMessage(%q) = %v, want %v", tc.line, got, tc.want)

@@ -48,7 +48,15 @@ func NodeExporterMetric(name string, labels map[string]string) (m NodeMetric, ok
 			// node_exporter turns "Active(anon)" into Active_anon: meminfo's own names.
 			return NodeMetric{File: "meminfo", Name: nodeMeminfoName(b), Scale: 1024}, b != ""
 		}
-		return NodeMetric{File: "meminfo", Name: n, Scale: 1}, n != ""
+		if strings.HasPrefix(n, "HugePages_") {
+			// The only meminfo fields that are counts, not kB (fs/proc/meminfo.c,
+			// hugetlb_report_meminfo): exported as they are.
+			return NodeMetric{File: "meminfo", Name: n, Scale: 1}, true
+		}
+		// node_exporter before 0.16 named the same byte values without the _bytes suffix
+		// ("node_memory_Active_anon 1.5227904e+09", corpus 512): every other meminfo field is
+		// kB, exported ×1024 under either name.
+		return NodeMetric{File: "meminfo", Name: nodeMeminfoName(n), Scale: 1024}, n != ""
 	case strings.HasPrefix(name, "node_vmstat_"):
 		n := strings.TrimPrefix(name, "node_vmstat_")
 		return NodeMetric{File: "vmstat", Name: n, Scale: 1}, n != ""

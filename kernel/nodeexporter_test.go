@@ -12,6 +12,9 @@ func TestNodeExporterMetric(t *testing.T) {
 		{"node_memory_MemFree_bytes", nil, NodeMetric{File: "meminfo", Name: "MemFree", Scale: 1024}, true},
 		{"node_memory_Active_anon_bytes", nil, NodeMetric{File: "meminfo", Name: "Active(anon)", Scale: 1024}, true},
 		{"node_memory_HugePages_Total", nil, NodeMetric{File: "meminfo", Name: "HugePages_Total", Scale: 1}, true},
+		// node_exporter < 0.16: the same bytes without the _bytes suffix (corpus 512).
+		{"node_memory_Active_anon", nil, NodeMetric{File: "meminfo", Name: "Active(anon)", Scale: 1024}, true},
+		{"node_memory_AnonHugePages", nil, NodeMetric{File: "meminfo", Name: "AnonHugePages", Scale: 1024}, true},
 		{"node_vmstat_pgscan_kswapd", nil, NodeMetric{File: "vmstat", Name: "pgscan_kswapd", Scale: 1}, true},
 		{"node_netstat_TcpExt_PruneCalled", nil, NodeMetric{File: "netstat", Group: "TcpExt", Name: "PruneCalled", Scale: 1}, true},
 		{"node_softnet_times_squeezed_total", map[string]string{"cpu": "3"}, NodeMetric{File: "softnet", Group: "3", Name: "time_squeeze", Scale: 1}, true},

@@ -115,6 +115,20 @@ type OOMKill struct {
 	FileRSSKB   int64    `json:"file_rss_kb,omitempty"`
 	ShmemRSSKB  int64    `json:"shmem_rss_kb,omitempty"`
 	OOMScoreAdj int64    `json:"oom_score_adj,omitempty"`
+	// MemcgCounters are a memory-cgroup OOM's page counters as the report prints them
+	// ("memory: usage 524288kB, limit 524288kB, failcnt 0", then memory+swap and kmem;
+	// mm/memcontrol-v1.c mem_cgroup_print_oom_meminfo), for the rules; the oom_kill
+	// artifact carries them as printed (memcg_usage).
+	MemcgCounters []MemcgCounter `json:"-"`
+}
+
+// MemcgCounter is one page counter of a memory cgroup at its OOM: "memory", "memory+swap",
+// "kmem" (v1) or "swap" (v2).
+type MemcgCounter struct {
+	Name    string `json:"name"`
+	UsageKB int64  `json:"usage_kb"`
+	LimitKB int64  `json:"limit_kb"`
+	Failcnt int64  `json:"failcnt"`
 }
 
 // SlabFailure is a SLUB "Unable to allocate memory on node" report (mm/slub.c

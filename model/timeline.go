@@ -124,7 +124,11 @@ type CgroupMemory struct {
 	Path    string           `json:"path,omitempty"` // the cgroup's directory when the text names it
 	Stat    *kernel.Counters `json:"stat,omitempty"`
 	Events  *kernel.Counters `json:"events,omitempty"`
-	Source  string           `json:"source"` // "lines 3-9"
+	// Files holds the one-value files read by cat (v1 memory.usage_in_bytes,
+	// memory.max_usage_in_bytes, memory.limit_in_bytes, memory.failcnt; v2 memory.current,
+	// memory.peak, memory.max), by file name, in bytes.
+	Files  *kernel.Counters `json:"files,omitempty"`
+	Source string           `json:"source"` // "lines 3-9"
 }
 
 // KubeletSignal is one eviction-manager observation: a signal, its threshold and the value
