@@ -113,6 +113,16 @@ func TestManyFlowsOtherCases(t *testing.T) {
 	if got := setting(t, mustCompute(t, in), "net.ipv4.tcp_congestion_control").Recommended; got != "bbr" {
 		t.Errorf("receiver: congestion control %q, want bbr (a receiver's flows are sent elsewhere)", got)
 	}
+	// 256 flows at 1 Gbit/s over 1 ms: 256 × 2 × 1448 B = 741,376 B of minimum windows
+	// against a 125,000 B BDP: the plan says that a queue of 616,376 B stands whatever it sets.
+	in = issue35(kernel.Unknown)
+	in.Streams, in.RTT = 256, time.Millisecond
+	if p := mustCompute(t, in); !hasNote(p, "at least 602 KiB stands in the bottleneck's queue") {
+		t.Errorf("256 flows over 1 ms: no minimum-window note in %q", p.Notes)
+	}
+	if hasNote(mustCompute(t, issue35(kernel.Unknown)), "stands in the bottleneck's queue") {
+		t.Error("64 flows over 20 ms (185 kB of minimum windows, BDP 2.5 MB): no minimum-window note expected")
+	}
 	// 2.6.32 has cubic (2.6.19+) but no fq (3.12): no pacing, said so.
 	in = issue35(kernel.Unknown)
 	in.KernelVersion = "2.6.32"

@@ -684,6 +684,13 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 			plural(in.Streams, "stream"), FormatBytes(p.SendBDPBytesPerStream), n.streamBDPSegments, n.mssBytes, BBRFixedCwndSegments,
 			FormatBytes(n.bbrSurplusBytes), in.Streams, 100*ManyFlowsSurplusShare, FormatBytes(n.linkBDPBytes))
 	}
+	// Below two segments a flow cannot go (tcp_cubic.c and Reno keep ssthresh ≥ 2; BBR's
+	// floor is 4): when the flows' floors alone exceed the link's BDP, the excess stands in
+	// the bottleneck's queue whatever the congestion control.
+	if floor := int64(in.Streams) * 2 * n.mssBytes; many && floor > n.linkBDPBytes {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s of 2 segments each, the least a TCP flow sends per round trip, hold %s against the link's BDP %s: at least %s stands in the bottleneck's queue whatever the congestion control, and a shallower buffer drops; fewer flows, or a bottleneck buffer above that, avoid it",
+			plural(in.Streams, "stream"), FormatBytes(floor), FormatBytes(n.linkBDPBytes), FormatBytes(floor-n.linkBDPBytes)))
+	}
 	switch {
 	case many && (!kver.Known || kver.AtLeast(2, 6, 19)) && hasCubic:
 		why := manyWhy + fmt.Sprintf("; cubic backs off on loss (× 0.7, tcp_cubic.c beta), and one flow's backoff costs the link 0.3 ÷ %d of its rate", in.Streams)
