@@ -25,9 +25,10 @@ func TestManyFlowsThreshold(t *testing.T) {
 		want    bool
 	}{
 		{1, false},  // one flow is never "many", whatever its window
-		{16, false}, // 108 segments each: 16 × 8 × 1448 = 185 kB < 625 kB
-		{53, false}, // 53 × 11584 = 613,952 < 625,000
-		{54, true},  // 54 × 11584 = 625,536 ≥ 625,000 (a share of 32.0 segments)
+		{8, false},  // 216 segments each: 8 × 8 × 1448 = 92,672 B < 2,500,000 ÷ 16 = 156,250 B
+		{13, false}, // 13 × 11584 = 150,592 < 156,250
+		{14, true},  // 14 × 11584 = 162,176 ≥ 156,250 (a share of 123 segments)
+		{16, true},  // 108 segments each
 		{64, true},  // the issue's row: 27 segments each
 		{256, true},
 	} {
@@ -95,9 +96,9 @@ func TestManyFlowsPlan(t *testing.T) {
 // a receiver plans no sender settings at all.
 func TestManyFlowsOtherCases(t *testing.T) {
 	in := issue35(kernel.Unknown)
-	in.Streams = 16
+	in.Streams = 8
 	if got := setting(t, mustCompute(t, in), "net.ipv4.tcp_congestion_control").Recommended; got != "bbr" {
-		t.Errorf("16 streams: congestion control %q, want bbr", got)
+		t.Errorf("8 streams: congestion control %q, want bbr", got)
 	}
 	in = issue35(kernel.Unknown)
 	in.Current = map[string]string{"net.ipv4.tcp_available_congestion_control": "reno bbr"}

@@ -680,7 +680,7 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 	many := n.manyFlows && in.sends()
 	manyWhy := ""
 	if many {
-		manyWhy = fmt.Sprintf("%s share the link, %s of BDP each (%.1f segments of %d B); BBR keeps up to 2 × its BDP estimate + %d segments in flight per flow (bbr_quantization_budget(), tcp_bbr.c), %s over all %d, ≥ %.0f%% of the link's BDP %s, and with many flows each flow's bandwidth estimate (the max of its own probes over 10 rounds) sums above the link, so the cwnd cap binds and leaves more than a BDP standing at the bottleneck, where BBR (v1, the kernel's) does not back off on the loss it causes",
+		manyWhy = fmt.Sprintf("%s share the link, %s of BDP each (%.1f segments of %d B); BBR keeps up to 2 × its BDP estimate + %d segments in flight per flow (bbr_quantization_budget(), tcp_bbr.c), %s over all %d, ≥ %.1f%% of the link's BDP %s, and with many flows each flow's bandwidth estimate (the max of its own probes over 10 rounds) sums above the link, so the cwnd cap binds and leaves more than a BDP standing at the bottleneck, where BBR (v1, the kernel's) does not back off on the loss it causes",
 			plural(in.Streams, "stream"), FormatBytes(p.SendBDPBytesPerStream), n.streamBDPSegments, n.mssBytes, BBRFixedCwndSegments,
 			FormatBytes(n.bbrSurplusBytes), in.Streams, 100*ManyFlowsSurplusShare, FormatBytes(n.linkBDPBytes))
 	}
