@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/model"
 	"headroom/plan"
@@ -29,11 +30,14 @@ func computePlan(rateBitsPerSec uint64, rtt time.Duration, streams int, memoryBy
 		memoryBytes = m
 	}
 	current := map[string]string{}
-	for _, k := range []string{"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem", "net.core.rmem_max", "net.core.wmem_max", "net.ipv4.tcp_congestion_control", "net.ipv4.tcp_adv_win_scale"} {
+	for _, k := range []string{"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem", "net.ipv4.tcp_mem", "net.core.rmem_max", "net.core.wmem_max", "net.ipv4.tcp_congestion_control", "net.ipv4.tcp_adv_win_scale", "net.ipv4.tcp_available_congestion_control"} {
 		if v, err := netlab.ReadSysctl(k); err == nil {
 			current[k] = v
 		}
 	}
+	release := unix.ByteSliceToString(uts.Release[:])
+	// Whether this kernel can pace loss-based flows (the fq qdisc): plan says so either way.
+	fq, _ := kernel.QdiscAvailability(kernel.HostRoot(), release, "fq")
 	p, err := plan.Compute(plan.Input{
 		BandwidthBitsPerSec: float64(rateBitsPerSec),
 		RTT:                 rtt,
@@ -42,9 +46,10 @@ func computePlan(rateBitsPerSec uint64, rtt time.Duration, streams int, memoryBy
 		MTUBytes:            1500,
 		MemoryBytes:         memoryBytes,
 		PageSizeBytes:       os.Getpagesize(),
-		KernelVersion:       unix.ByteSliceToString(uts.Release[:]),
+		KernelVersion:       release,
 		Arch:                unix.ByteSliceToString(uts.Machine[:]),
 		Current:             current,
+		FQ:                  fq,
 	})
 	if err != nil {
 		return plan.Plan{}, fmt.Errorf("lab: plan for %d bit/s, %v, %d streams: %w", rateBitsPerSec, rtt, streams, err)

@@ -41,13 +41,16 @@ type Report struct {
 
 // RunResult is one case under one settings set.
 type RunResult struct {
-	Settings            string    `json:"settings"`
-	Params              RunParams `json:"params"`
-	ThroughputMbps      float64   `json:"throughput_mbps"`
-	PerStreamMbps       []float64 `json:"per_stream_mbps"`
-	Retransmits         uint64    `json:"retransmits"`
-	PeakTCPMemPages     int64     `json:"peak_tcp_mem_pages"`
-	BaselineTCPMemPages int64     `json:"baseline_tcp_mem_pages"`
+	Settings       string    `json:"settings"`
+	Params         RunParams `json:"params"`
+	ThroughputMbps float64   `json:"throughput_mbps"`
+	PerStreamMbps  []float64 `json:"per_stream_mbps"`
+	Retransmits    uint64    `json:"retransmits"`
+	// DataSegmentsOut is every data segment the senders sent (tcpi_data_segs_out summed,
+	// retransmissions included), over the same span as Retransmits: the whole transfer.
+	DataSegmentsOut     uint64 `json:"data_segments_out"`
+	PeakTCPMemPages     int64  `json:"peak_tcp_mem_pages"`
+	BaselineTCPMemPages int64  `json:"baseline_tcp_mem_pages"`
 	// PeakSocketMemPages is the run's own sockets' charged memory (SO_MEMINFO), rounded
 	// up to pages: the part of peak_tcp_mem_pages this run caused.
 	PeakSocketMemPages int64                  `json:"peak_socket_mem_pages"`
@@ -210,6 +213,7 @@ func RunCase(ctx context.Context, sc *Scenario, p Params, set Settings, opts Run
 		res.PerStreamMbps = append(res.PerStreamMbps, round1(s.GoodputBitsPerSec/1e6))
 	}
 	res.Retransmits = bulk.Retransmits
+	res.DataSegmentsOut = bulk.DataSegmentsOut
 	res.PeakTCPMemPages = bulk.PeakTCPMemPages
 	res.BaselineTCPMemPages = bulk.BaselineTCPMemPages
 	page := int64(os.Getpagesize())

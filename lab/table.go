@@ -38,13 +38,17 @@ func WriteTable(w io.Writer, rep *Report) error {
 			fmt.Fprintf(bw, "  link %s/%s, measured RTT %.1f ms, warm-up %gs excluded, measured %gs\n", p.Link, p.Shaper, p.MeasuredRTTMs, p.WarmupS, p.MeasureS)
 			fmt.Fprintf(bw, "  memory budget %d pages (%s of %s)\n", r.BudgetPages, p.BudgetBasis, plan.FormatBytes(p.MemoryBytes))
 			tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  settings\tMbit/s\tretransmits\tpeak TCP mem pages\t(run's sockets)\tbudget\ttcp_rmem\ttcp_wmem\tcc")
+			fmt.Fprintln(tw, "  settings\tMbit/s\tretransmits\t(of segments)\tpeak TCP mem pages\t(run's sockets)\tbudget\ttcp_rmem\ttcp_wmem\tcc")
 		}
 		held := "held"
 		if !r.BudgetOK {
 			held = "EXCEEDED"
 		}
-		fmt.Fprintf(tw, "  %s\t%.1f\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Settings, r.ThroughputMbps, r.Retransmits, r.PeakTCPMemPages, r.PeakSocketMemPages, held, p.TCPRmem, p.TCPWmem, p.CongestionControl)
+		share := "-" // no segments counted: a report from before data_segments_out
+		if r.DataSegmentsOut > 0 {
+			share = fmt.Sprintf("%.2f%%", 100*float64(r.Retransmits)/float64(r.DataSegmentsOut))
+		}
+		fmt.Fprintf(tw, "  %s\t%.1f\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", r.Settings, r.ThroughputMbps, r.Retransmits, share, r.PeakTCPMemPages, r.PeakSocketMemPages, held, p.TCPRmem, p.TCPWmem, p.CongestionControl)
 	}
 	flush()
 	var skipped []string

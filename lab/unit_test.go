@@ -170,7 +170,7 @@ func TestWriteTableGolden(t *testing.T) {
 		{Settings: "kernel-default", ThroughputMbps: 96.5, Retransmits: 0, PeakTCPMemPages: 2002, BudgetPages: 771377, BudgetOK: true,
 			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: netlab.ShaperHTB,
 				CongestionControl: "bbr", TCPRmem: "4096 131072 33554432", TCPWmem: "4096 16384 4194304", MemoryBytes: 25276502016, BudgetBasis: "plan budget: MemTotal ÷ 8"}},
-		{Settings: "fermilab", ThroughputMbps: 3.3, Retransmits: 3, PeakTCPMemPages: 221, BudgetPages: 771377, BudgetOK: true,
+		{Settings: "fermilab", ThroughputMbps: 3.3, Retransmits: 3, DataSegmentsOut: 4000, PeakTCPMemPages: 221, BudgetPages: 771377, BudgetOK: true,
 			Params: RunParams{RateMbps: 100, RTTMs: 125, MeasuredRTTMs: 126.7, Streams: 1, WarmupS: 3, MeasureS: 7, Link: "tun+delayline", Shaper: netlab.ShaperHTB,
 				CongestionControl: "bbr", TCPRmem: "4096 87380 1048576", TCPWmem: "4096 32768 131072", MemoryBytes: 25276502016, BudgetBasis: "plan budget: MemTotal ÷ 8"}},
 		{Settings: "esnet", ThroughputMbps: 111.1, Retransmits: 12, PeakTCPMemPages: 999999, BudgetPages: 771377, BudgetOK: false,

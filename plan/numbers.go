@@ -66,6 +66,16 @@ type numbers struct {
 
 	notsentLowat int64
 
+	// Many flows through one bottleneck (docs/plan.md, section 9): the flows' share of the
+	// link's BDP in segments, BBR's fixed cwnd surplus over all of them, and whether that
+	// surplus makes BBR's standing queue the flows' problem (manyFlows).
+	mssBytes          int64
+	linkBDPBytes      int64
+	streamBDPSegments float64
+	bbrSurplusBytes   int64
+	manyFlows         bool
+	loneReach         float64
+
 	list []Number
 }
 
@@ -297,6 +307,17 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	// socket runs dry. Allow it NotsentRefill at the stream's rate.
 	n.notsentLowat = NotsentLowatBytes(n.sendStreamBitsPerSec, in.PageSizeBytes)
 
+	// Many flows sharing the bottleneck: what BBR's fixed per-flow cwnd additions put in
+	// flight beyond twice the link's BDP, against that BDP (ManyFlows).
+	sendLink := n.sendStreamBitsPerSec * float64(in.Streams)
+	n.mssBytes = MSSBytes(in.MTUBytes)
+	n.linkBDPBytes = BDPBytes(sendLink, in.RTT)
+	n.streamBDPSegments = float64(p.SendBDPBytesPerStream) / float64(n.mssBytes)
+	n.bbrSurplusBytes = streams * BBRFixedCwndSegments * n.mssBytes
+	n.manyFlows = ManyFlows(in.Streams, n.linkBDPBytes, n.mssBytes)
+	// A flow that finds the link to itself: what the planned send maximum lets it reach.
+	n.loneReach = math.Min(sendLink, ThroughputBitsPerSec(n.limits.w, p.WorstRTT, p.WindowRatio))
+
 	n.listNumbers(p)
 	p.Numbers = n.list
 	return p, n, nil
@@ -425,4 +446,10 @@ func (n *numbers) listNumbers(p Plan) {
 		n.add(nic.Name+" RX ring time", ms, "ms", fmt.Sprintf("%.1f ms", ms), fmt.Sprintf("ring %d ÷ the NIC's packet rate", nic.RxRing))
 	}
 	n.bytes("notsent_lowat needed", n.notsentLowat, fmt.Sprintf("send stream rate × %v writer refill time, rounded up to pages, at least 16 KiB", NotsentRefill))
+	if in.sends() {
+		n.add("BDP per stream in segments", n.streamBDPSegments, "segments", strconv.FormatFloat(n.streamBDPSegments, 'f', 1, 64)+" segments",
+			fmt.Sprintf("send BDP per stream ÷ MSS %d B (MTU − 52 B of IPv4, TCP and timestamp headers)", n.mssBytes))
+		n.bytes("BBR fixed surplus", n.bbrSurplusBytes, fmt.Sprintf("streams × %d segments: BBR's cwnd above 2 × its BDP estimate in every flow (3 TSO bursts + 2 while probing, tcp_bbr.c)", BBRFixedCwndSegments))
+		n.rate("lone stream reach", n.loneReach, "one stream alone on the link with the planned tcp_wmem max at the worst RTT, at most the link")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -57,6 +58,9 @@ type Input struct {
 	// memory holds that reclaim cannot free, which the free-memory reserve must fit beside
 	// (fitReserve). nil: unknown, and the reserve keeps 1/ReserveShareDenominator of the basis.
 	MemInfoKB map[string]int64 `json:"meminfo_kb,omitempty"`
+	// FQ is whether the target kernel has the fq qdisc (sch_fq), which paces every TCP flow
+	// at its sk_pacing_rate; "" when nothing said (kernel.QdiscAvailability).
+	FQ kernel.Availability `json:"fq,omitempty"`
 }
 
 // NIC is one receiving interface. Zero ring sizes mean unknown.
@@ -670,13 +674,35 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 
 	avail := cur.raw("net.ipv4.tcp_available_congestion_control")
 	hasBBR := avail == "" || containsWord(avail, "bbr")
+	hasCubic := avail == "" || containsWord(avail, "cubic")
+	many := n.manyFlows && in.sends()
+	manyWhy := ""
+	if many {
+		manyWhy = fmt.Sprintf("%s share the link, %s of BDP each (%.1f segments of %d B); BBR keeps up to 2 × its BDP estimate + %d segments in flight per flow (bbr_quantization_budget(), tcp_bbr.c), %s over all %d, ≥ %.1f%% of the link's BDP %s, and with many flows each flow's bandwidth estimate (the max of its own probes over 10 rounds) sums above the link, so the cwnd cap binds and leaves more than a BDP standing at the bottleneck, where BBR (v1, the kernel's) does not back off on the loss it causes",
+			plural(in.Streams, "stream"), FormatBytes(p.SendBDPBytesPerStream), n.streamBDPSegments, n.mssBytes, BBRFixedCwndSegments,
+			FormatBytes(n.bbrSurplusBytes), in.Streams, 100*ManyFlowsSurplusShare, FormatBytes(n.linkBDPBytes))
+	}
+	// Below two segments a flow cannot go (tcp_cubic.c and Reno keep ssthresh ≥ 2; BBR's
+	// floor is 4): when the flows' floors alone exceed the link's BDP, the excess stands in
+	// the bottleneck's queue whatever the congestion control.
+	if floor := int64(in.Streams) * 2 * n.mssBytes; many && floor > n.linkBDPBytes {
+		p.Notes = append(p.Notes, fmt.Sprintf("%s of 2 segments each, the least a TCP flow sends per round trip, hold %s against the link's BDP %s: at least %s stands in the bottleneck's queue whatever the congestion control, and a shallower buffer drops; fewer flows, or a bottleneck buffer above that, avoid it",
+			plural(in.Streams, "stream"), FormatBytes(floor), FormatBytes(n.linkBDPBytes), FormatBytes(floor-n.linkBDPBytes)))
+	}
 	switch {
+	case many && (!kver.Known || kver.AtLeast(2, 6, 19)) && hasCubic:
+		why := manyWhy + fmt.Sprintf("; cubic backs off on loss (× 0.7, tcp_cubic.c beta), and one flow's backoff costs the link 0.3 ÷ %d of its rate", in.Streams)
+		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "cubic", why)
+		p.addLossBasedPacing(n, add)
 	case (!kver.Known || kver.AtLeast(4, 9, 0)) && hasBBR:
 		why := "BBR (4.9+) paces at its bottleneck-bandwidth estimate and is not driven by loss, so one random loss on a long path does not halve the window"
 		if avail == "" {
 			why += "; check tcp_available_congestion_control (modprobe tcp_bbr)"
 		}
 		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "bbr", why)
+		if many {
+			p.Warnings = append(p.Warnings, manyWhy+"; this kernel offers no cubic (tcp_available_congestion_control: "+avail+"): expect retransmits at a shallow bottleneck")
+		}
 		if kver.Known && !kver.AtLeast(4, 13, 0) {
 			add(model.ChangeSysctl, "net.core.default_qdisc", "fq",
 				"BBR before 4.13 relies on the fq qdisc for pacing; 4.13 added TCP-internal pacing (commit 218af599fa63)")
@@ -686,11 +712,36 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 	case !kver.Known || kver.AtLeast(2, 6, 19):
 		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "cubic",
 			"cubic (default since 2.6.19) regrows the window in time independent of RTT; bbr is absent here")
+		if many {
+			p.addLossBasedPacing(n, add)
+		}
 	case kver.AtLeast(2, 6, 13):
 		add(model.ChangeSysctl, "net.ipv4.tcp_congestion_control", "bic",
 			"bic is this kernel's default (2.6.8–2.6.18) and built for long fat paths; ESnet advised htcp on 2.6.18 where bic/cubic had bugs")
 	default:
 		p.Notes = append(p.Notes, "congestion control is not pluggable before 2.6.13")
+	}
+}
+
+// addLossBasedPacing plans the pacing of loss-based flows (cubic) that share a bottleneck:
+// the fq qdisc paces every TCP flow at sk_pacing_rate, which TCP sets to 1.2 × cwnd ÷ srtt
+// in congestion avoidance (tcp_pacing_ca_ratio, tcp_update_pacing_rate(), tcp_input.c), so
+// a window leaves over the RTT instead of as a burst per ACK train. Without fq nothing paces
+// cubic: TCP's internal pacing (4.13+) runs only for sockets whose sk_pacing_status is
+// SK_PACING_NEEDED, which BBR's init and SO_MAX_PACING_RATE set (tcp_needs_internal_pacing(),
+// tcp_output.c; sock_setsockopt(), net/core/sock.c).
+func (p *Plan) addLossBasedPacing(n *numbers, add addFunc) {
+	in, kver := n.in, n.kver
+	const what = "fq paces each flow at 1.2 × cwnd ÷ srtt (tcp_pacing_ca_ratio, tcp_update_pacing_rate()), so each window leaves over the RTT instead of in ACK-clocked bursts into the bottleneck's queue"
+	switch {
+	case kver.Known && !kver.AtLeast(3, 12, 0):
+		p.Notes = append(p.Notes, "pacing: none for these flows: fq came in 3.12 (sch_fq) and TCP's own pacing in 4.13, for BBR only; each window leaves in ACK-clocked bursts and the bottleneck's buffer absorbs them")
+	case in.FQ == kernel.Available:
+		add(model.ChangeSysctl, "net.core.default_qdisc", "fq", what+"; this kernel has sch_fq. default_qdisc applies to devices whose root qdisc is created after the change: tc qdisc replace dev DEV root fq (or mq's children) for a running NIC")
+	case in.FQ == kernel.Unavailable:
+		p.Notes = append(p.Notes, "pacing: none for these flows: this kernel has no fq qdisc (CONFIG_NET_SCH_FQ), and TCP paces by itself only for BBR or SO_MAX_PACING_RATE sockets (tcp_needs_internal_pacing()); each window leaves in ACK-clocked bursts and the bottleneck's buffer absorbs them")
+	default:
+		p.Notes = append(p.Notes, "pacing: "+what+": set net.core.default_qdisc = fq where the kernel has sch_fq (CONFIG_NET_SCH_FQ, 3.12+; not checked for this plan); without fq these flows are not paced, since TCP paces by itself only for BBR or SO_MAX_PACING_RATE sockets")
 	}
 }
 

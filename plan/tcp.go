@@ -176,3 +176,37 @@ func roundDownBytes(b, unit int64) int64 {
 	}
 	return r
 }
+
+// MSSBytes is the TCP payload of one full-sized IPv4 segment: MTU − 20 (IPv4) − 20 (TCP) −
+// 12 (the timestamp option, on by default: tcp_timestamps=1). 1448 at MTU 1500.
+func MSSBytes(mtu int) int64 {
+	return max(int64(mtu)-52, 536)
+}
+
+// BBRFixedCwndSegments is what BBR (v1, net/ipv4/tcp_bbr.c, the kernel's only BBR) keeps in
+// flight per flow beyond cwnd_gain (2) × its BDP estimate: bbr_quantization_budget() adds
+// 3 × bbr_tso_segs_goal() (at least 2 segments each: bbr_min_tso_segs()) and 2 more in the
+// first, 1.25×, phase of each PROBE_BW cycle; and the cwnd never goes below 4 segments
+// (bbr_cwnd_min_target). 3 × 2 + 2 = 8 segments, whatever the flow's share.
+const BBRFixedCwndSegments = 8
+
+// ManyFlowsSurplusShare: the flows count as "many" for BBR when their fixed surplus, streams
+// × BBRFixedCwndSegments segments, is at least this share of the link's BDP (a flow's share
+// of 128 segments or less). An assumption, stated in docs/plan.md and measured in the lab
+// (docs/lab-results.md, issue 35, on a busy 2-CPU host): BBR flows retransmitted 1-4% of
+// their segments with shares of 108 (16 flows, 1 Gbit/s, 20 ms) and 67 segments (32 flows,
+// 500 Mbit/s, 50 ms) where Fermilab's capped buffers retransmitted almost none, and 4-10%
+// with 27 (64 flows); a first guess of 1/4 (32 segments) left the first two on BBR.
+const ManyFlowsSurplusShare = 1.0 / 16
+
+// ManyFlows is whether streams > 1 flows of one link are many in the sense above: BBR's
+// fixed per-flow surplus (streams × BBRFixedCwndSegments × mss) is at least
+// ManyFlowsSurplusShare of the link's BDP, so BBR's in-flight cap (2 × BDP + that surplus)
+// leaves more than a BDP standing in the bottleneck's queue. Then the flows' congestion
+// control must back off on loss (docs/plan.md, section 9).
+func ManyFlows(streams int, linkBDPBytes, mssBytes int64) bool {
+	if streams < 2 || linkBDPBytes <= 0 || mssBytes <= 0 {
+		return false
+	}
+	return float64(int64(streams)*BBRFixedCwndSegments*mssBytes) >= ManyFlowsSurplusShare*float64(linkBDPBytes)
+}

@@ -150,6 +150,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		}
 		in.NICs = nics
 		in.CPUs = host.CPUs
+		in.FQ, _ = kernel.QdiscAvailability(planRoot, host.Kernel, "fq")
 		// What this host's memory holds: the reserve must fit beside what reclaim cannot free.
 		if mi, err := kernel.ReadMemInfo(planRoot); err == nil {
 			in.MemInfoKB = map[string]int64{}

@@ -42,10 +42,13 @@ type BulkConfig struct {
 
 // StreamResult is one connection's outcome.
 type StreamResult struct {
-	GoodputBitsPerSec float64       `json:"goodput_bits_per_sec"`
-	BytesMeasured     uint64        `json:"bytes_measured"`
-	BytesTotal        uint64        `json:"bytes_total"`
-	Retransmits       uint32        `json:"retransmits"` // tcpi_total_retrans of the sender socket
+	GoodputBitsPerSec float64 `json:"goodput_bits_per_sec"`
+	BytesMeasured     uint64  `json:"bytes_measured"`
+	BytesTotal        uint64  `json:"bytes_total"`
+	Retransmits       uint32  `json:"retransmits"` // tcpi_total_retrans of the sender socket
+	// DataSegmentsOut is tcpi_data_segs_out of the sender socket: every data segment sent,
+	// retransmissions included, the denominator of a retransmit ratio.
+	DataSegmentsOut   uint32        `json:"data_segments_out"`
 	SndBufBytes       int           `json:"snd_buf_bytes"`
 	RcvBufBytes       int           `json:"rcv_buf_bytes"`
 	CongestionControl string        `json:"congestion_control"`
@@ -57,6 +60,7 @@ type BulkResult struct {
 	Streams             []StreamResult
 	TotalBitsPerSec     float64
 	Retransmits         uint64
+	DataSegmentsOut     uint64        // the streams' tcpi_data_segs_out summed
 	Warmup, Measured    time.Duration // Measured: the actual measurement window
 	PeakTCPMemPages     int64         // highest "TCP: ... mem" of /proc/net/sockstat while it ran
 	BaselineTCPMemPages int64         // the same before the first connection
@@ -293,6 +297,7 @@ loop:
 		res.Streams = append(res.Streams, sr)
 		res.TotalBitsPerSec += sr.GoodputBitsPerSec
 		res.Retransmits += uint64(sr.Retransmits)
+		res.DataSegmentsOut += uint64(sr.DataSegmentsOut)
 	}
 	return res, nil
 }
@@ -358,6 +363,7 @@ func inspectSocket(c *net.TCPConn, sr *StreamResult) error {
 			return
 		}
 		sr.Retransmits = info.Total_retrans
+		sr.DataSegmentsOut = info.Data_segs_out
 		sr.SmoothedRTT = time.Duration(info.Rtt) * time.Microsecond
 		sr.SndBufBytes, _ = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUF)
 		sr.RcvBufBytes, _ = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUF)
