@@ -16,6 +16,17 @@ import "golang.org/x/sys/unix"
 // TestUnprivileged in export runs them all as nobody. So serve started as root keeps
 // CAP_SYSLOG alone.
 //
+// serve --trace keeps CAP_SYSLOG alone too. Of a traced window, only mount(2) of tracefs
+// needs CAP_SYS_ADMIN; serve mounts it (when it is mounted nowhere) before the drop,
+// detaches the mount at once and hands its open root to the re-executed serve
+// (source.MountTraceFS, serveTraceFS). The rest is allowed to uid 0 by the files' modes,
+// which serve keeps: creating and removing the instance, enabling its events, reading its
+// per-CPU buffers and stats, restoring (and the guard's restore after a SIGKILL) — measured
+// under setpriv with CapEff 0x400000000, and by TestLabServeTraceCaps. CAP_SYSLOG also names
+// the drop locations: /proc/kallsyms shows addresses to an opener with it when
+// kptr_restrict is 1, or 0 with perf_event_paranoid above 1 (kernel/kallsyms.c
+// kallsyms_show_value), as on this host (0 and 2).
+//
 // How they are dropped is internal/privdrop's.
 var serveKeepCaps = []int{unix.CAP_SYSLOG}
 

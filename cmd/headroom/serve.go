@@ -10,9 +10,11 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
+	"golang.org/x/sys/unix"
 
 	"headroom/export"
 	"headroom/input"
@@ -65,7 +67,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.StringVar(&f.hostRoot, "host-root", "", "the host's / (or its /proc and /sys) is mounted here, as in a container: sample it live, read the host's network through its proc/1/net and every cgroup's socket memory through its sys/fs/cgroup; ethtool and net.* sysctls still see this process's network namespace (run with hostNetwork)")
 	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
 	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
-	fs.BoolVar(&f.trace, "trace", false, "trace the kernel's drop reasons (skb:kfree_skb) and its direct-reclaim and compaction stalls into the headroom_trace_* counters, in a tracefs instance of serve's own, removed on exit (by a guard process after SIGKILL); needs root, and keeps every capability instead of CAP_SYSLOG alone")
+	fs.BoolVar(&f.trace, "trace", false, "trace the kernel's drop reasons (skb:kfree_skb) and its direct-reclaim and compaction stalls into the headroom_trace_* counters, in a tracefs instance of serve's own, removed on exit (by a guard process after SIGKILL); needs root; tracefs is mounted (detached, when mounted nowhere) before serve drops every capability but CAP_SYSLOG")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
 		fmt.Fprintln(fs.Output(), "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")
@@ -91,15 +93,28 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "headroom serve: --trace counts this host's kernel events over time: not with --once, --from or --root")
 		return exitFailure
 	}
+	// --trace: tracefs is mounted before the capabilities go (mount(2) is the one step of a
+	// traced window that needs CAP_SYS_ADMIN: source.MountTraceFS), and handed over the
+	// re-execution as an open directory.
+	var traceNA string
+	var tracefs *os.File
+	if f.trace {
+		if tracefs, err = serveTraceFS(); err != nil {
+			var na *source.TraceUnavailable
+			if !errors.As(err, &na) {
+				return failed(stdio, "serve", fmt.Errorf("--trace: %w", err))
+			}
+			traceNA = na.Why
+		}
+		if tracefs != nil {
+			defer tracefs.Close()
+		}
+	}
 	var ln net.Listener
 	if !f.once {
 		// Listen before dropping capabilities (a port below 1024 needs
 		// CAP_NET_BIND_SERVICE), and before the collector opens anything.
-		// --trace keeps serve's capabilities: its tracer mounts tracefs when nobody has, and
-		// creates and removes its instance (as does its guard after a SIGKILL), which needs
-		// CAP_SYS_ADMIN; measured without them: "cannot mount tracefs: operation not
-		// permitted".
-		if ln, err = listenServe(f.listen, !f.trace, stdio); err != nil {
+		if ln, err = listenServe(f.listen, tracefs, stdio); err != nil {
 			return failed(stdio, "serve", err)
 		}
 		defer ln.Close()
@@ -108,11 +123,14 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	if rules <= 0 {
 		rules = -1 // every sample
 	}
-	// The tracer starts after listenServe, which may re-execute serve (to drop
-	// capabilities, not with --trace): the new image is the one that traces.
+	// The tracer starts after listenServe, which may re-execute serve to drop capabilities:
+	// the new image is the one that traces.
 	var cut func() *model.TraceWindow
-	if f.trace {
-		tracer, err := source.StartTrace(source.TraceOptions{})
+	if f.trace && traceNA != "" {
+		fmt.Fprintf(stdio.Stderr, "headroom serve: --trace: not available: %s; serving without it\n", traceNA)
+	}
+	if f.trace && traceNA == "" {
+		tracer, err := source.StartTrace(source.TraceOptions{MountDir: tracefs})
 		var na *source.TraceUnavailable
 		switch {
 		case errors.As(err, &na):
@@ -182,9 +200,34 @@ func runServe(ctx context.Context, args []string, stdio IO) int {
 	return exitOK
 }
 
+// serveTraceFSEnv names the descriptor of the tracefs that serve --trace mounted before it
+// dropped its capabilities, in the re-executed serve.
+const serveTraceFSEnv = "HEADROOM_SERVE_TRACEFS_FD"
+
+// serveTraceFS is the tracefs serve --trace traces through: the one the serve before the
+// re-execution mounted, or source.MountTraceFS's (nil: tracefs is mounted here already).
+func serveTraceFS() (*os.File, error) {
+	v, ok := os.LookupEnv(serveTraceFSEnv)
+	if !ok {
+		return source.MountTraceFS()
+	}
+	os.Unsetenv(serveTraceFSEnv)
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil, fmt.Errorf("%s=%q: not a descriptor", serveTraceFSEnv, v)
+	}
+	unix.CloseOnExec(fd)
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(fd, &st); err != nil || st.Type != unix.TRACEFS_MAGIC {
+		return nil, fmt.Errorf("%s=%d: not a tracefs directory", serveTraceFSEnv, fd)
+	}
+	return os.NewFile(uintptr(fd), "tracefs"), nil
+}
+
 // listenServe listens on addr, or takes the socket a re-executed serve inherited; as root,
-// it then drops every capability but CAP_SYSLOG by re-executing serve (internal/privdrop).
-func listenServe(addr string, drop bool, stdio IO) (net.Listener, error) {
+// it then drops every capability but CAP_SYSLOG by re-executing serve (internal/privdrop),
+// handing over tracefs (serve --trace's detached mount) when not nil.
+func listenServe(addr string, tracefs *os.File, stdio IO) (net.Listener, error) {
 	ln, err := privdrop.InheritedListener()
 	if err != nil {
 		return nil, err
@@ -200,12 +243,16 @@ func listenServe(addr string, drop bool, stdio IO) (net.Listener, error) {
 	if ln, err = net.Listen("tcp", addr); err != nil {
 		return nil, err
 	}
-	if !drop {
-		fmt.Fprintln(stdio.Stderr, "headroom serve: --trace: keeping every capability (tracefs needs CAP_SYS_ADMIN)")
-	}
-	if dropPrivileges && drop {
+	if dropPrivileges {
+		var keep []*os.File
+		if tracefs != nil {
+			keep = []*os.File{tracefs}
+			os.Setenv(serveTraceFSEnv, strconv.Itoa(int(tracefs.Fd())))
+		}
 		// Only returns when there was nothing to drop, or on failure.
-		if err := privdrop.Drop(ln, serveKeepCaps); err != nil {
+		err := privdrop.Drop(ln, serveKeepCaps, keep...)
+		os.Unsetenv(serveTraceFSEnv)
+		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom serve: could not drop capabilities, running with all of them: %v\n", err)
 		}
 	}
