@@ -76,5 +76,6 @@ grep -E 'MemTotal|MemFree|^Cached|AnonPages|Dirty' /proc/meminfo > $OUT/meminfo-
 		expect:      []string{"alloc-fail-reserve", "alloc-fail-fragmented"},
 		loadTimeout: 8 * time.Minute,
 		attempts:    3,
+		trace:       true,
 	}
 }

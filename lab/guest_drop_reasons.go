@@ -196,27 +196,17 @@ func runGuestDrops(raw []byte) error {
 	return os.WriteFile(cfg.ResultFile, out, 0o644)
 }
 
-// udpRcvbufErrors reads Udp RcvbufErrors of /proc/net/snmp (a header line, then a values line).
+// udpRcvbufErrors reads Udp RcvbufErrors of /proc/net/snmp.
 func udpRcvbufErrors() (uint64, error) {
 	b, err := os.ReadFile("/proc/net/snmp")
 	if err != nil {
 		return 0, err
 	}
-	var head []string
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) == 0 || f[0] != "Udp:" {
-			continue
-		}
-		if head == nil {
-			head = f
-			continue
-		}
-		if i := slices.Index(head, "RcvbufErrors"); i > 0 && i < len(f) {
-			return strconv.ParseUint(f[i], 10, 64)
-		}
+	v, ok := netstatValue(string(b), "Udp:", "RcvbufErrors")
+	if !ok {
+		return 0, fmt.Errorf("/proc/net/snmp: no Udp RcvbufErrors")
 	}
-	return 0, fmt.Errorf("/proc/net/snmp: no Udp RcvbufErrors")
+	return uint64(v), nil
 }
 
 // DropReasonsDetails is drop-reasons' part of the guest report.
