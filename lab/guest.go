@@ -31,6 +31,12 @@ type GuestOptions struct {
 	Progress func(msg string)
 	// Headroom is the guest's headroom binary ("" lets lab/vm find or build one).
 	Headroom string
+	// Trace: a failure scenario's "before" guest records its load with record --trace, so
+	// the report has the kernel's drop reasons and stall times through the failure (lab run
+	// --trace). Off by default: the recorder's own memory (about 20 MiB) changes how a small
+	// guest fails (measured: atomic-rx-refill's first guest then OOM-killed its service
+	// instead of failing an atomic allocation).
+	Trace bool
 }
 
 // GuestReport is the JSON document of `lab run NAME --kernel K` for a guest scenario.
