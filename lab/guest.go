@@ -33,9 +33,9 @@ type GuestOptions struct {
 	Headroom string
 	// Trace: a failure scenario's "before" guest records its load with record --trace, so
 	// the report has the kernel's drop reasons and stall times through the failure (lab run
-	// --trace). Off by default: the recorder's own memory (about 20 MiB) changes how a small
-	// guest fails (measured: atomic-rx-refill's first guest then OOM-killed its service
-	// instead of failing an atomic allocation).
+	// --trace). Off by default: the recorder takes memory in a small guest whose failure
+	// depends on its memory (the first traced atomic-rx-refill, run beside another on the
+	// shared machine, OOM-killed its service instead of failing an atomic allocation).
 	Trace bool
 }
 
