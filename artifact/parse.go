@@ -197,9 +197,8 @@ type doc struct {
 	proseLines []proseLine
 	// acct counts the lines that are not read: blank, prose, other programs' log lines.
 	acct model.LineAccount
-	// banner is the offset of the first "Linux version " at or after the line scanHost
-	// last looked at (len(text) when there is none, -1 before the first search).
-	banner int
+	// banner finds the first "Linux version " at or after the line scanHost last looked at.
+	banner nextIndex
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int
 	// keep bounds the samples and artifacts kept of each kind (retain.go).
@@ -207,9 +206,13 @@ type doc struct {
 	// The fast path's current kernel line, text[curStart:curEnd] (curValid: an ASCII
 	// line, whose Text is a substring of it), and the needles every such line is asked
 	// for, searched in the text rather than in each line (nextIndex).
-	curStart, curEnd               int
-	curValid                       bool
-	tainted, warnAlloc, vmallocErr nextIndex
+	curStart, curEnd                           int
+	curValid                                   bool
+	tainted, notTainted, warnAlloc, vmallocErr nextIndex
+	// linkUp finds linkUpWords for linkUps: the indexes in tl.Log of the records whose
+	// message holds them, in the order logged (logNICs reads only those).
+	linkUp  nextIndex
+	linkUps []int
 }
 
 type allocRef struct {
@@ -550,6 +553,9 @@ func (d *doc) appendLog(l *Line) {
 		d.growLog()
 	}
 	d.tl.Log = append(d.tl.Log, rec)
+	if d.rawHas(&d.linkUp, l, linkUpWords) {
+		d.linkUps = append(d.linkUps, len(d.tl.Log)-1)
+	}
 	if l.No < d.logNo {
 		d.logOrder = true
 	}

@@ -2,11 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
-
-	"headroom/kernel"
+	"slices"
 )
 
 // Edges: which finding can explain which other (issue 19). A diagnosis is a story, not a
@@ -148,7 +144,7 @@ func init() {
 // sameMemory holds when both findings are about the same memory: both about lowmem (a
 // 32-bit HighMem kernel) or neither.
 func sameMemory(cause, effect *Finding) (string, bool) {
-	c, e := mentionsLowmem(cause), mentionsLowmem(effect)
+	c, e := cause.Facts.Memory == MemoryLowmem, effect.Facts.Memory == MemoryLowmem
 	switch {
 	case c && e:
 		return "both in lowmem", true
@@ -158,40 +154,28 @@ func sameMemory(cause, effect *Finding) (string, bool) {
 	return "the same memory", true
 }
 
-func mentionsLowmem(f *Finding) bool {
-	if strings.Contains(f.Title, "lowmem") {
-		return true
-	}
-	for _, e := range f.Evidence {
-		if strings.Contains(e.What, "lowmem") || strings.Contains(e.Value, "of lowmem") {
-			return true
-		}
-	}
-	return false
-}
-
 // slabMatters holds when unreclaimable slab is a large share of the memory the failing
 // allocation could use (at least 30%): a smaller share is context, not the cause.
 func slabMatters(cause, effect *Finding) (string, bool) {
 	if _, ok := sameMemory(cause, effect); !ok {
 		return "", false
 	}
-	for _, e := range cause.Evidence {
-		for _, m := range pctRE.FindAllStringSubmatch(e.What+" "+e.Value, -1) {
-			if v, err := strconv.ParseFloat(m[1], 64); err == nil && v >= 30 {
-				return "slab holds " + m[1] + "% of the memory", true
-			}
-		}
+	if s := cause.Facts.Share; s >= slabMattersShare {
+		return fmt.Sprintf("slab holds %.0f%% of the memory", 100*s), true
 	}
 	return "", false
 }
 
-var pctRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?)% of`)
+const slabMattersShare = 0.30
 
 // globalOOM holds for an OOM kill of the whole host, not one inside a memory cgroup: a
-// cgroup at its limit does not starve the kernel's atomic allocations.
+// cgroup at its limit does not starve the kernel's atomic allocations. A kill known only
+// from a counter or unparsed log lines counts as the host's, as its severity does
+// (mem_oom.go); one whose report leaves host or cgroup open does not. When the killer ran
+// both for the host and inside cgroups, the host's own kills are the exhausted memory.
 func globalOOM(cause, effect *Finding) (string, bool) {
-	if strings.Contains(cause.Title, "cgroup") {
+	switch cause.Facts.OOM {
+	case OOMCgroup, OOMUndecided:
 		return "", false
 	}
 	return "the same exhausted memory", true
@@ -200,59 +184,32 @@ func globalOOM(cause, effect *Finding) (string, bool) {
 // memcgSlab holds when the OOM kill was inside a memory cgroup and the slab cache that could
 // not grow is a cgroup's copy.
 func memcgSlab(cause, effect *Finding) (string, bool) {
-	if !strings.Contains(cause.Title, "cgroup") {
+	switch cause.Facts.OOM {
+	case OOMCgroup, OOMHostAndCgroup, OOMUndecided:
+	default:
 		return "", false
 	}
-	if strings.Contains(effect.Title, ":") {
+	if effect.Facts.CgroupCache {
 		return "the cache is the cgroup's own copy", true
 	}
 	return "", false
 }
 
 // orphansMatter holds when the closed sockets' queues are a share of memory that can
-// explain a shortage: at least 5% of the memory named in the effect, or, without it,
-// at least 64 MiB.
+// explain a shortage: at least 64 MiB.
 func orphansMatter(cause, effect *Finding) (string, bool) {
-	total, ok := evidenceBytes(cause, "in total")
-	if !ok {
-		return "", false
-	}
-	if total >= 64<<20 {
+	if total := cause.Facts.HeldBytes; total >= orphansMatterBytes {
 		return "closing sockets hold " + memKB(total/1024), true
 	}
 	return "", false
 }
 
-var bytesRE = regexp.MustCompile(`([0-9]+(?:\.[0-9]+)?) (B|KiB|MiB|GiB)\b(?: in total)?`)
+const orphansMatterBytes = 64 << 20
 
-// evidenceBytes finds an amount written as "6.1 MiB in total" in a finding's evidence.
-func evidenceBytes(f *Finding, near string) (int64, bool) {
-	for _, e := range f.Evidence {
-		i := strings.Index(e.Value, near)
-		if i < 0 {
-			continue
-		}
-		ms := bytesRE.FindAllStringSubmatchIndex(e.Value[:i+len(near)], -1)
-		if len(ms) == 0 {
-			continue
-		}
-		m := ms[len(ms)-1]
-		v, err := strconv.ParseFloat(e.Value[m[2]:m[3]], 64)
-		if err != nil {
-			continue
-		}
-		mult := map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[e.Value[m[4]:m[5]]]
-		return int64(v * mult), true
-	}
-	return 0, false
-}
-
-// busyCPU holds when the effect's evidence says the CPU was busy around it.
+// busyCPU holds when the effect says the CPU was busy around it.
 func busyCPU(cause, effect *Finding) (string, bool) {
-	for _, e := range effect.Evidence {
-		if strings.HasPrefix(e.What, "CPU") && (strings.Contains(e.Value, "busy") || strings.Contains(e.Value, "iowait")) {
-			return "CPU busy around the counters", true
-		}
+	if effect.Facts.CPUBusy {
+		return "CPU busy around the counters", true
 	}
 	if effect.When != nil && cause.When != nil {
 		return "the same time", true
@@ -260,19 +217,13 @@ func busyCPU(cause, effect *Finding) (string, bool) {
 	return "", false
 }
 
-// namesMinFree holds when the unknown key was meant as vm.min_free_kbytes.
+// namesMinFree holds when the unknown key was meant as vm.min_free_kbytes and the text does
+// not say the setting worked.
 func namesMinFree(cause, effect *Finding) (string, bool) {
-	for _, e := range cause.Evidence {
-		if strings.Contains(e.Value, sysctlWorked) {
-			return "", false
-		}
+	if cause.Facts.StatedWorked || !slices.Contains(cause.Facts.MeantKeys, "vm.min_free_kbytes") {
+		return "", false
 	}
-	for _, e := range cause.Evidence {
-		if strings.Contains(e.Value, "vm.min_free_kbytes") {
-			return "the key was meant as vm.min_free_kbytes", true
-		}
-	}
-	return "", false
+	return "the key was meant as vm.min_free_kbytes", true
 }
 
 // overlap is the time condition every edge shares: findings placed in time must overlap.
@@ -290,20 +241,19 @@ type limitBearing struct {
 	fixes bool
 }
 
-func (f kernelFact) key() [3]int { return [3]int{f.major, f.minor, f.patch} }
-
-var limitBearings = map[[3]int]limitBearing{
-	{2, 6, 35}: {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "memory-fragmented", "compaction-failing", "slab-alloc-failure"}},
+// limitBearings, by kernel fact id.
+var limitBearings = map[string]limitBearing{
+	"compaction": {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "memory-fragmented", "compaction-failing", "slab-alloc-failure"}},
 	// Batched TLB flushes (72b252aed506) remove the per-page IPI that makes kswapd's
 	// reclaim of mapped pages cost a flush on every CPU.
-	{4, 3, 0}:  {bears: []string{"tlb-shootdown-storm", "kswapd-saturated"}, fixes: true},
-	{4, 4, 0}:  {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-reserve", "min-free-too-low", "memory-fragmented"}},
-	{4, 6, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls", "tlb-shootdown-storm", "min-free-too-low", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-lowmem", "swap-under-load"}},
-	{4, 8, 0}:  {bears: []string{"kswapd-saturated", "direct-reclaim-stalls"}},
-	{4, 20, 0}: {bears: []string{"direct-reclaim-stalls"}},
-	{5, 0, 0}:  {bears: []string{"memory-fragmented", "alloc-fail-fragmented"}},
-	{5, 9, 0}:  {bears: []string{"memory-fragmented", "alloc-fail-fragmented", "compaction-failing"}},
-	{5, 17, 0}: {bears: []string{"rx-dropped-software", "softnet-backlog-drops"}},
+	"batched-tlb-flush":        {bears: []string{"tlb-shootdown-storm", "kswapd-saturated"}, fixes: true},
+	"order0-watermarks":        {bears: []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-reserve", "min-free-too-low", "memory-fragmented"}},
+	"watermark-scale-factor":   {bears: []string{"kswapd-saturated", "direct-reclaim-stalls", "tlb-shootdown-storm", "min-free-too-low", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-high-order-atomic", "alloc-fail-lowmem", "swap-under-load"}},
+	"node-reclaim-counters":    {bears: []string{"kswapd-saturated", "direct-reclaim-stalls"}},
+	"psi":                      {bears: []string{"direct-reclaim-stalls"}},
+	"watermark-boost-factor":   {bears: []string{"memory-fragmented", "alloc-fail-fragmented"}},
+	"compaction-proactiveness": {bears: []string{"memory-fragmented", "alloc-fail-fragmented", "compaction-failing"}},
+	"skb-drop-reasons":         {bears: []string{"rx-dropped-software", "softnet-backlog-drops"}},
 }
 
 // trimKernelLimits keeps, in the kernel-known-limits finding, only the limits that bear on
@@ -319,27 +269,19 @@ func trimKernelLimits(findings []Finding) {
 	}
 	for i := range findings {
 		f := &findings[i]
-		if f.ID != "kernel-known-limits" {
+		if f.ID != "kernel-known-limits" || len(f.Evidence) == 0 {
 			continue
 		}
 		var kept []Evidence
 		dropped := 0
-		pre26 := false
+		pre26 := f.Facts.Kernel.Known && !f.Facts.Kernel.AtLeast(2, 6, 0)
 		for _, e := range f.Evidence {
-			if e.What == "kernel" {
-				if v, err := kernel.ParseKernelVersion(e.Value); err == nil && v.Known && !v.AtLeast(2, 6, 0) {
-					pre26 = true
-				}
-			}
-		}
-		for _, e := range f.Evidence {
-			lf, isFact := factOf(e)
-			if !isFact {
+			if e.Fact == "" {
 				kept = append(kept, e)
 				continue
 			}
 			bears := false
-			for _, id := range limitBearings[lf.key()].bears {
+			for _, id := range limitBearings[e.Fact].bears {
 				bears = bears || present[id]
 			}
 			if bears {
@@ -350,29 +292,12 @@ func trimKernelLimits(findings []Finding) {
 		}
 		if pre26 {
 			kept = append(kept[:1:1], append([]Evidence{{What: "before 2.6", Value: "every memory fix since 2.6 is missing (compaction, per-order watermarks, watermark_scale_factor, PSI, batched TLB flushes, drop reasons)", Source: f.Evidence[0].Source}}, kept[1:]...)...)
-		} else if dropped > 0 {
+		}
+		// The explanation lists the limits still shown (the lines after the kernel's).
+		f.Explanation = kernelLimitsExplanation(kept[1:])
+		if !pre26 && dropped > 0 {
 			kept = append(kept, Evidence{What: "other limits", Value: fmt.Sprintf("%d more that bear on none of these findings (headroom explain kernel-known-limits)", dropped), Source: "kernel " + f.Evidence[0].Value})
 		}
 		f.Evidence = kept
-		// The explanation lists the limits in parentheses: keep it to those still shown.
-		const lead = "removes all of them ("
-		if i := strings.Index(f.Explanation, lead); i >= 0 && strings.HasSuffix(f.Explanation, ").") {
-			var whats []string
-			for _, e := range kept[1:] {
-				if e.What != "other limits" {
-					whats = append(whats, e.What)
-				}
-			}
-			f.Explanation = f.Explanation[:i] + lead + strings.Join(whats, "; ") + ")."
-		}
 	}
-}
-
-func factOf(e Evidence) (kernelFact, bool) {
-	for _, lf := range kernelFacts {
-		if e.What == "before "+lf.what {
-			return lf, true
-		}
-	}
-	return kernelFact{}, false
 }

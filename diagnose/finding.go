@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -58,7 +59,27 @@ type Evidence struct {
 	What   string `json:"what"`
 	Value  string `json:"value"`
 	Source string `json:"source"` // "line 14", "/proc/buddyinfo", "/proc/net/netstat TcpExt"
+	// Fact is the id of the kernel fact (kernelFacts, mem_kernel_limits.go) this line
+	// states, "" for any other line: the story keeps or drops a kernel limit by it.
+	Fact string `json:"-"`
+	// Role says what the line does for the story's choice of a link's proof (story.go).
+	Role EvidenceRole `json:"-"`
 }
+
+// EvidenceRole says what an evidence line does for the story: the proof of a link is its
+// finding's first Factor line, else its first line with a number that is not Background.
+type EvidenceRole uint8
+
+const (
+	// Measured: a number read or computed, or a note (the default).
+	Measured EvidenceRole = iota
+	// Background: context no link is proved by: the kernel release, the decoding of a
+	// request's mode, a count that was not in the input.
+	Background
+	// Factor: the factor of a change ("0.24% → 2.32% (9.7×)"), which proves a growth better
+	// than either end of it.
+	Factor
+)
 
 // Interval places a finding in time (recordings and live runs).
 type Interval struct {
@@ -76,7 +97,73 @@ type Finding struct {
 	Explanation string         `json:"explanation"`
 	Changes     []model.Change `json:"changes"`
 	When        *Interval      `json:"when,omitempty"`
+	// Facts are what the story needs of this finding, typed (issue 31). Not written to the
+	// JSON: the story computed from them is.
+	Facts Facts `json:"-"`
 }
+
+// Facts are what the story (the edges' conditions, edges.go; the changes and the questions,
+// story_*.go) needs to know of a finding, each set by the rule that knows it. The story reads
+// these and never a finding's title, explanation or evidence text: a rule may reword its
+// prose without changing which edge holds. The zero value states nothing: a condition that
+// needs a fact does not hold on a finding that does not state it, and one that excludes a
+// fact (globalOOM: not a cgroup's kill) holds unless the finding states it.
+type Facts struct {
+	// Memory is the memory the finding is about or measured against.
+	Memory MemoryDomain
+	// Share is the part (0 to 1) of Memory that the finding's subject holds (unreclaimable
+	// slab); 0 when not measured.
+	Share float64
+	// OOM says where the OOM killer ran (oom-kill).
+	OOM OOMScope
+	// CgroupCache: a slab cache that could not grow is a memory cgroup's copy, named
+	// "cache(id:cgroup)" before 5.9 (slab-alloc-failure).
+	CgroupCache bool
+	// HeldBytes is the memory the finding's subject holds (orphan-send-queues: the closing
+	// sockets' send queues); 0 when not measured.
+	HeldBytes int64
+	// CPUBusy: the CPU was saturated or waiting on I/O around the finding's counters.
+	CPUBusy bool
+	// MeantKeys are the keys that settings written under a key no kernel has were most
+	// likely meant as, for those that never took effect; StatedWorked: the text says such a
+	// setting worked all the same (sysctl-unknown-key).
+	MeantKeys    []string
+	StatedWorked bool
+	// ZoneState: the finding carries the zones' state at the failure (an alloc-fail-* rule
+	// read the Mem-Info dump).
+	ZoneState bool
+	// Foreign: the finding rests only on another machine's numbers (weighStated), so it is
+	// context, no link of this host's story.
+	Foreign bool
+	// Kernel is the release kernel-known-limits judged (Known false when none); the
+	// evidence lines of the limits it found carry their fact ids (Evidence.Fact).
+	Kernel kernel.KernelVersion
+}
+
+// MemoryDomain is the memory a finding is about.
+type MemoryDomain string
+
+const (
+	// MemoryAll: all of the host's memory (MemTotal): no HighMem split.
+	MemoryAll MemoryDomain = "all"
+	// MemoryLowmem: lowmem, the zones a 32-bit HighMem kernel maps permanently, where
+	// socket buffers, slab and page tables must live.
+	MemoryLowmem MemoryDomain = "lowmem"
+)
+
+// OOMScope says where the OOM killer ran.
+type OOMScope string
+
+const (
+	// OOMHost: for the whole host (out_of_memory), in no memory cgroup.
+	OOMHost OOMScope = "host"
+	// OOMCgroup: inside memory cgroups at their limit (mem_cgroup_out_of_memory) only.
+	OOMCgroup OOMScope = "cgroup"
+	// OOMHostAndCgroup: both.
+	OOMHostAndCgroup OOMScope = "host and cgroup"
+	// OOMUndecided: kills whose report does not say host or cgroup (the task table alone).
+	OOMUndecided OOMScope = "undecided"
+)
 
 // Status of one rule's run.
 type Status string

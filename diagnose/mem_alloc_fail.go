@@ -689,9 +689,11 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 					where = memEventSource(r.ev)
 				}
 			}
-			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where})
+			f.Evidence = append(f.Evidence, Evidence{What: "kernel", Value: fmt.Sprintf("%s (%d.%d)", src, k.Major, k.Minor), Source: where, Role: Background})
 		}
-		f.Evidence = append(f.Evidence, zoneEvidence(tl, r)...)
+		zones := zoneEvidence(tl, r)
+		f.Evidence = append(f.Evidence, zones...)
+		f.Facts.ZoneState = len(zones) > 0
 		if r.highMemProof != "" {
 			f.Evidence = append(f.Evidence, Evidence{What: "HighMem", Value: r.highMemProof, Source: r.highMemSource})
 		}
@@ -730,6 +732,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		f.Changes = append(reserveChanges(tl, vs), fragmentationChanges(tl, vs[rep].af)...)
 	case classLowmem:
 		f.Title = "allocations failed in lowmem on a 32-bit kernel while the memory sat in HighMem"
+		f.Facts.Memory = MemoryLowmem
 		f.Changes = lowmemChanges(tl, vs)
 	case classZoneRestricted:
 		f.Title = fmt.Sprintf("a %s-only allocation failed: its zone was short while the others had room", vs[rep].cz)
@@ -918,7 +921,7 @@ func modeEvidence(v *allocVerdict) Evidence {
 	if af.GFPNote != "" {
 		val += "; " + af.GFPNote
 	}
-	return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev)}
+	return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev), Role: Background}
 }
 
 // zoneEvidence cites the dump's zones against the request.

@@ -22,6 +22,8 @@ func init() {
 
 // kernelFact is one version boundary.
 type kernelFact struct {
+	// id names the fact where the story reads it (Evidence.Fact, limitBearings).
+	id                  string
 	major, minor, patch int // the first version that has the feature
 	what                string
 	consequence         string
@@ -32,16 +34,26 @@ type kernelFact struct {
 }
 
 var kernelFacts = []kernelFact{
-	{2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false, "", ""},
-	{4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (the LKML CDN-cache report)", true, "", ""},
-	{4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false, "", ""},
-	{4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false,
+	{"compaction", 2, 6, 35, "memory compaction (2.6.35, commit 748446bb6b5a)", "no compaction: only reclaim rebuilds large free blocks; compact_* counters absent", false, "", ""},
+	{"batched-tlb-flush", 4, 3, 0, "batched TLB flushes during reclaim (4.3, commit 72b252aed506)", "every page unmapped by reclaim costs an IPI to each CPU that mapped it (the LKML CDN-cache report)", true, "", ""},
+	{"order0-watermarks", 4, 4, 0, "order-0-only watermarks and the MIGRATE_HIGHATOMIC reserve (4.4, commits 97a16fc82a7c, 0aaa29a56e4f)", "high-order requests must pass a per-order watermark check that discounts smaller blocks and halves min per order, so a small vm.min_free_kbytes leaves little at order > 0; from 2.6.24 the contiguous reserve is MIGRATE_RESERVE, sized by min_free_kbytes", false, "", ""},
+	{"watermark-scale-factor", 4, 6, 0, "vm.watermark_scale_factor (4.6, commit 795ae7a0de6b)", "the low watermark is fixed at 5/4 of min: only vm.min_free_kbytes moves kswapd's wake-up point", false,
 		"vm.min_free_kbytes", "the low watermark is fixed at 5/4 of min, and this kernel has no vm.min_free_kbytes either: no sysctl moves kswapd's wake-up point (2.4's vm/freepages is read-only)"},
-	{4, 8, 0, "node-based reclaim counters (4.8)", "reclaim counters are per zone (pgscan_kswapd_normal, ...): summed by headroom", false, "", ""},
-	{4, 20, 0, "pressure stall information, /proc/pressure (4.20, commit eb414681d5a0)", "no PSI: stalls are inferred from allocstall and pgscan_direct only", false, "", ""},
-	{5, 0, 0, "vm.watermark_boost_factor (5.0, commit 1c30844d2dfe)", "no watermark boost after fragmenting events", false, "", ""},
-	{5, 9, 0, "vm.compaction_proactiveness (5.9, commit facdaa917c4d)", "no proactive background compaction", false, "", ""},
-	{5, 17, 0, "skb drop reasons (5.17, kfree_skb_reason, commit c504e5c2f964)", "dropped packets cannot be attributed to a cause with the skb:kfree_skb tracepoint", false, "", ""},
+	{"node-reclaim-counters", 4, 8, 0, "node-based reclaim counters (4.8)", "reclaim counters are per zone (pgscan_kswapd_normal, ...): summed by headroom", false, "", ""},
+	{"psi", 4, 20, 0, "pressure stall information, /proc/pressure (4.20, commit eb414681d5a0)", "no PSI: stalls are inferred from allocstall and pgscan_direct only", false, "", ""},
+	{"watermark-boost-factor", 5, 0, 0, "vm.watermark_boost_factor (5.0, commit 1c30844d2dfe)", "no watermark boost after fragmenting events", false, "", ""},
+	{"compaction-proactiveness", 5, 9, 0, "vm.compaction_proactiveness (5.9, commit facdaa917c4d)", "no proactive background compaction", false, "", ""},
+	{"skb-drop-reasons", 5, 17, 0, "skb drop reasons (5.17, kfree_skb_reason, commit c504e5c2f964)", "dropped packets cannot be attributed to a cause with the skb:kfree_skb tracepoint", false, "", ""},
+}
+
+// kernelFactByID is the kernel fact with this id.
+func kernelFactByID(id string) (kernelFact, bool) {
+	for _, lf := range kernelFacts {
+		if lf.id == id {
+			return lf, true
+		}
+	}
+	return kernelFact{}, false
 }
 
 func checkKernelLimits(tl *model.Timeline) Result {
@@ -73,7 +85,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 	}
 	var ev []Evidence
 	if ok {
-		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src})
+		ev = append(ev, Evidence{What: "kernel", Value: rel, Source: src, Role: Background})
 		for _, f := range kernelFacts {
 			if v.AtLeast(f.major, f.minor, f.patch) {
 				continue
@@ -87,7 +99,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 					consequence = f.without
 				}
 			}
-			ev = append(ev, Evidence{What: "before " + f.what, Value: consequence, Source: "kernel " + rel})
+			ev = append(ev, Evidence{What: "before " + f.what, Value: consequence, Source: "kernel " + rel, Fact: f.id})
 		}
 	}
 	if highmem || tl.Host.Is32Bit() {
@@ -111,18 +123,28 @@ func checkKernelLimits(tl *model.Timeline) Result {
 		}
 		return Healthy("%s", msg)
 	}
-	var facts []string
-	for _, e := range ev[1:] {
-		facts = append(facts, e.What)
-	}
-	return Fired(Finding{
-		Severity: Info,
-		Title:    "kernel " + memOr(rel, "(version unknown)") + " limits the memory fixes",
-		Evidence: ev,
-		Explanation: "These are properties of the kernel, not faults: fixes that need a sysctl the kernel lacks are left out of " +
-			"the other findings, and on a 32-bit HighMem kernel every memory budget is computed against lowmem. Upgrading " +
-			"to a current 64-bit kernel removes all of them (" + strings.Join(facts, "; ") + ").",
+	f := Finding{
+		Severity:    Info,
+		Title:       "kernel " + memOr(rel, "(version unknown)") + " limits the memory fixes",
+		Evidence:    ev,
+		Explanation: kernelLimitsExplanation(ev[1:]),
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: rel, Recommended: "a current 64-bit long-term kernel",
 			Why: "each listed limit was lifted upstream in the version named"}},
-	})
+	}
+	if ok {
+		f.Facts.Kernel = v
+	}
+	return Fired(f)
+}
+
+// kernelLimitsExplanation lists the limits shown (the evidence after the kernel's line), so
+// the story can tell it again after it dropped the limits that bear on no finding.
+func kernelLimitsExplanation(limits []Evidence) string {
+	var whats []string
+	for _, e := range limits {
+		whats = append(whats, e.What)
+	}
+	return "These are properties of the kernel, not faults: fixes that need a sysctl the kernel lacks are left out of " +
+		"the other findings, and on a 32-bit HighMem kernel every memory budget is computed against lowmem. Upgrading " +
+		"to a current 64-bit kernel removes all of them (" + strings.Join(whats, "; ") + ")."
 }

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,6 +125,13 @@ func checkOOMKill(tl *model.Timeline) Result {
 		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
 	case unknown > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× (whether for the whole host or a memory cgroup is not in the text)", unknown)
+	case len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && counter.hasLast && !counter.rising():
+		// Only the since-boot count: when, and whether for the host or a cgroup, is not in
+		// the input; the title must not read as a kill seen now.
+		title = fmt.Sprintf("the OOM killer killed %d× since boot (when, and whether in a memory cgroup, is not in the input)", counter.last)
+		if counter.hasDelta {
+			title = fmt.Sprintf("the OOM killer killed %d× since boot, none while sampled (when, and whether in a memory cgroup, is not in the input)", counter.last)
+		}
 	}
 	f := Finding{
 		Severity: sev,
@@ -139,6 +147,19 @@ func checkOOMKill(tl *model.Timeline) Result {
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",
 			Recommended: "size the killed workload's memory (or its cgroup limit) to its peak, or cap what grows: socket buffers (`headroom plan`), caches, heaps",
 			Why:         "the OOM killer is the kernel's last resort; raising min_free_kbytes or swappiness does not create memory"}},
+	}
+	// Where the killer ran, for the story (edges.go: a cgroup's kill starves no atomic
+	// allocation of the host). Kills known only from vmstat's counter or unparsed log lines
+	// leave it unsaid.
+	switch {
+	case global > 0 && memcg > 0:
+		f.Facts.OOM = OOMHostAndCgroup
+	case global > 0:
+		f.Facts.OOM = OOMHost
+	case memcg > 0:
+		f.Facts.OOM = OOMCgroup
+	case unknown > 0:
+		f.Facts.OOM = OOMUndecided
 	}
 	if memcg > 0 && global == 0 {
 		f.Changes[0].Recommended = "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak, or reduce the workload; the host is not short"
@@ -281,6 +302,15 @@ func init() {
 // (mm/slub.c slab_out_of_memory: "SLUB: Unable to allocate memory on node N, gfp=..." then
 // "cache: NAME, object size: ..., buffer size: ..., default order: ..., min order: ...").
 // The page allocation beneath it failed first; the report names which cache needed it.
+// memcgCacheName reports whether a slab cache is a memory cgroup's copy of a root cache:
+// "dentry(100:12G)", "%s(%llu:%s)" of the root cache's name, the cgroup's serial number
+// and its name, which memcg_create_kmem_cache (mm/memcontrol.c) gave it before 5.9 merged
+// the per-cgroup caches back into the root ones.
+func memcgCacheName(name string) bool {
+	i := strings.LastIndexByte(name, '(')
+	return i > 0 && strings.HasSuffix(name, ")") && strings.Contains(name[i:], ":")
+}
+
 func checkSlabAllocFailure(tl *model.Timeline) Result {
 	var evs []*model.Event
 	for i := range tl.Events {
@@ -334,6 +364,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		Severity: Critical,
 		Title:    title,
 		Evidence: ev,
+		Facts:    Facts{CgroupCache: slices.ContainsFunc(names, memcgCacheName)},
 		Explanation: "A slab cache needed a new slab (a page block of its order) and the page allocator refused: the page " +
 			"allocation failure is the cause, the slab report names the consumer. For network caches (skbuff_head_cache, " +
 			"skbuff_fclone_cache, kmalloc-N for skb data) each failure is a packet dropped or a socket not created. SLUB first " +

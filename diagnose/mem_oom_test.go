@@ -73,6 +73,17 @@ func TestOOMKill(t *testing.T) {
 		tl.Samples[1].VMStat = memCounters("oom_kill", 4)
 		mustFire(t, run(t, "oom-kill", tl), Critical)
 	})
+	// A live host whose vmstat oom_kill is 3 and does not move while sampled: the verdict's
+	// "what failed" must not read as a kill seen now, nor as the host running out.
+	t.Run("since boot only", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Samples[0].VMStat = memCounters("oom_kill", 3)
+		tl.Samples[1].VMStat = memCounters("oom_kill", 3)
+		f := mustFire(t, run(t, "oom-kill", tl), Warning)
+		if !strings.Contains(f.Title, "3× since boot, none while sampled") {
+			t.Errorf("title %q", f.Title)
+		}
+	})
 	t.Run("healthy", func(t *testing.T) {
 		tl := timeline(2)
 		tl.Samples[0].VMStat = memCounters("oom_kill", 0)

@@ -143,6 +143,12 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 	if grew {
 		f.Title = "unreclaimable kernel memory (SUnreclaim) keeps growing"
 	}
+	if share >= 0 {
+		f.Facts.Memory, f.Facts.Share = MemoryAll, share
+		if highmem {
+			f.Facts.Memory = MemoryLowmem
+		}
+	}
 	return Fired(f)
 }
 
@@ -179,7 +185,8 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			}
 			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at the allocation failure",
 				Evidence:    []Evidence{{What: name + " in the failure's memory line", Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
-				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations."})
+				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations.",
+				Facts:       Facts{Memory: MemoryAll, Share: share}})
 		}
 		if low <= 0 {
 			return NotChecked("%s %s in the report at %s but the lowmem size is unknown", name, memKB(slabKB), memEventSource(e))
@@ -205,7 +212,8 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 		}
 		return Fired(Finding{Severity: sev, Title: fmt.Sprintf("slab held %.0f%% of lowmem at the allocation failure", 100*share), Evidence: ev, Explanation: expl,
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile bound socket buffers and caches that live in lowmem",
-				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
+				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}},
+			Facts: Facts{Memory: MemoryLowmem, Share: share}})
 	}
 	// A kernel before 2.6.19 prints one "Slab:" line in /proc/meminfo. On a 32-bit HighMem
 	// kernel all of it is in lowmem, so its share of LowTotal bounds the unreclaimable part.
@@ -223,7 +231,8 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			},
 			Explanation: "All slab lives in lowmem on a 32-bit HighMem kernel, beside socket buffers and page tables. Before 2.6.19 /proc/meminfo has one Slab figure; its reclaimable part (dentries and inodes) is in it, so the unreclaimable part is at most this. `slabtop` or /proc/slabinfo tells which caches hold it.",
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile find the caches in /proc/slabinfo and bound what fills them",
-				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}}})
+				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}},
+			Facts: Facts{Memory: MemoryLowmem, Share: share}})
 	}
 	if r, ok := slabFromTables(tl); ok {
 		return r
@@ -293,5 +302,5 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	}
 	ev = append(ev, Evidence{What: "share of memory", Value: fmt.Sprintf("at least %.0f%% of %s", 100*share, memKB(total)), Source: totalSrc})
 	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
-		Evidence: ev, Explanation: expl}), true
+		Evidence: ev, Explanation: expl, Facts: Facts{Memory: MemoryAll, Share: share}}), true
 }

@@ -137,7 +137,7 @@ func checkContextSwitchStorm(tl *model.Timeline) Result {
 	if cpus > 0 {
 		ev = append(ev, Evidence{What: "per CPU", Value: fmt.Sprintf("%.0f switches/s on each of %d CPUs, %.1f runnable per CPU", mcs/float64(cpus), cpus, mr/float64(cpus)), Source: "CPU count of the host"})
 	} else {
-		ev = append(ev, Evidence{What: "CPU count", Value: "not in the input: judged on the total rate and the switches per runnable task", Source: "thresholds for unknown CPU count"})
+		ev = append(ev, Evidence{What: "CPU count", Value: "not in the input: judged on the total rate and the switches per runnable task", Source: "thresholds for unknown CPU count", Role: Background})
 	}
 	sev := Warning
 	if msy >= ctxswCritSysPct && len(id) > 0 && netMean(id) <= ctxswCritIdlePct {

@@ -156,7 +156,11 @@ func checkKernelTimeGrowth(tl *model.Timeline) Result {
 	}
 	if a.load > 0 && b.load > 0 && a.loadUnit == b.loadUnit {
 		ca, cb := a.sy/a.load, b.sy/b.load
-		ev = append(ev, Evidence{What: "system CPU per unit of work", Value: fmt.Sprintf("%.2f%% per %s/s → %.2f%% per %s/s (%.1f×)", ca, a.loadUnit, cb, b.loadUnit, cb/ca), Source: "system share ÷ stated rate"})
+		e := Evidence{What: "system CPU per unit of work", Value: fmt.Sprintf("%.2f%% per %s/s → %.2f%% per %s/s (%.1f×)", ca, a.loadUnit, cb, b.loadUnit, cb/ca), Source: "system share ÷ stated rate"}
+		if ca > 0 {
+			e.Role = Factor // a finite factor proves the growth
+		}
+		ev = append(ev, e)
 	}
 	ev = append(ev, ktgNextLooks(tl, a.p, b.p)...)
 	sev := Warning

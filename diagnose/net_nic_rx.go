@@ -286,10 +286,12 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 	if allocFail > 0 && sev < Warning {
 		sev = Warning
 	}
-	if note, where := busyNote(tl, last); note != "" {
+	note, where := busyNote(tl, last)
+	if note != "" {
 		ev = append(ev, Evidence{What: "CPU around these counters", Value: note, Source: where})
 	}
 	f := Finding{
+		Facts:    Facts{CPUBusy: note != ""},
 		Severity: sev,
 		Title:    fmt.Sprintf("%s lost received frames at the NIC (ring or FIFO overrun)", dev.Name),
 		Evidence: ev,

@@ -204,6 +204,9 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			"and the application: TCP_USER_TIMEOUT, or SO_LINGER {on, 0} to reset instead of lingering, and a " +
 			"small tcp_notsent_lowat so little unsent data is queued at close.",
 	}
+	if best.n > 0 {
+		f.Facts.HeldBytes = best.total
+	}
 	if measured >= Warning {
 		f.Changes = orphanChanges(tl)
 	}

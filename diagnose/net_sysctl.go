@@ -65,7 +65,8 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 	var ev []Evidence
 	sev := Severity(-1)
 	seen := map[string]bool{}
-	var unknown, misspelt []string
+	// meant: what the keys that never took effect were most likely meant as (Facts).
+	var unknown, misspelt, meant []string
 	// One evidence line per key, listing how and where the text names it.
 	type use struct {
 		forms, lines []string
@@ -117,6 +118,9 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			ev = append(ev, Evidence{What: what, Value: v, Source: src})
 			sev = max(sev, Warning)
 			unknown = append(unknown, key)
+			if suggestion != "" {
+				meant = append(meant, suggestion)
+			}
 			continue
 		}
 		note, _ := kernel.SysctlNote(key)
@@ -156,6 +160,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		Severity: sev,
 		Title:    title,
 		Evidence: ev,
+		Facts:    Facts{MeantKeys: meant, StatedWorked: len(misspelt) > 0},
 		Explanation: "A key the kernel does not have is not an error anyone sees for long: `sysctl -w` prints " +
 			"\"cannot stat /proc/sys/...\" once, `sysctl -p` and systemd-sysctl log it and apply the rest, and " +
 			"the host keeps its old value while the author believes the fix is in place. The SheevaPlug NAS report's fix was " +
@@ -177,7 +182,7 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 }
 
 // sysctlWorked is what an unknown key's evidence says when the text states the setting
-// worked; the edge to the failures (namesMinFree) does not hold then.
+// worked (the story reads Facts.StatedWorked).
 const sysctlWorked = "the text states the setting worked"
 
 // statedOutcomeWritten is the outcome a text states for a key as written.

@@ -130,6 +130,7 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 			"(2.6.13) set the default from the hash-table size, which scales with all RAM; current kernels from " +
 			"lowmem pages (tcp_init_mem). The threshold here is " + warnWhy + ".",
 	}
+	f.Facts.Memory = m.domain()
 	if _, c, ok := netBudgetPlan(tl); ok {
 		c.Current = worst.String()
 		if worst.single {
@@ -348,8 +349,12 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	p, _, havePlan := netBudgetPlan(tl)
 	// fire reports a finding with plan's buffer settings for the busy flows as its changes.
 	fire := func(sev Severity, title, explanation string) Result {
-		return Fired(Finding{Severity: sev, Title: title, Evidence: ev, Explanation: explanation,
-			Changes: netBudgetChanges(tl, busy, p, havePlan, atMax)})
+		f := Finding{Severity: sev, Title: title, Evidence: ev, Explanation: explanation,
+			Changes: netBudgetChanges(tl, busy, p, havePlan, atMax)}
+		if basis > 0 {
+			f.Facts.Memory = m.domain()
+		}
+		return Fired(f)
 	}
 
 	if haveMem {

@@ -164,7 +164,9 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 			"fit: which one depends on RAM — see `headroom plan` and tcp-mem-oversized.",
 	}
 	if haveLimits && peak >= 0 {
-		f.Changes = append(f.Changes, tcpPressureChange(tl, tcpMem))
+		if c, ok := tcpPressureChange(tl, tcpMem, sev > Info); ok {
+			f.Changes = append(f.Changes, c)
+		}
 	}
 	return Fired(f)
 }
@@ -172,26 +174,34 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 // tcpPressureChange: when tcp_mem is below what the host can back (plan's budget), raising it
 // to the budget gives the connections room at no risk to the host; when it is already at or
 // above the budget, the per-socket maxima must shrink instead, which needs the link (plan).
-func tcpPressureChange(tl *model.Timeline, cur []int64) model.Change {
+// A tcp_mem that is the kernel's own default is not "below": the model differs from the
+// kernel's boot-time count by a few per cent (plan.IsKernelDefaultTCPMemMax). With only
+// since-boot counters (now false) and tcp_mem already at plan's value there is nothing to
+// change: the pressure happened at another time, under another load or another tcp_mem (a
+// test that lowered it), and this input does not show the demand that would size a change.
+func tcpPressureChange(tl *model.Timeline, cur []int64, now bool) (model.Change, bool) {
 	curStr := fmt.Sprintf("%d %d %d", cur[0], cur[1], cur[2])
 	if p, c, ok := netBudgetPlan(tl); ok {
-		if v, ok := netInts(c.Recommended); ok && len(v) == 3 && v[2] > cur[2] {
+		if v, ok := netInts(c.Recommended); ok && len(v) == 3 && v[2] > cur[2] && !plan.IsKernelDefaultTCPMemMax(cur[2], v[2]) {
 			c.Current = curStr
 			c.Why = fmt.Sprintf("the current max %d pages is below what plan sets for this host: %s", cur[2], c.Why)
-			return c
+			return c, true
+		}
+		if !now {
+			return model.Change{}, false
 		}
 		n, _ := netConnections(tl)
 		return model.Change{
 			Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem", Current: "tcp_mem " + curStr,
 			Recommended: fmt.Sprintf("keep tcp_mem; size per-socket maxima with `headroom plan --bandwidth B --rtt R --streams %d`", max(n, 1)),
-			Why:         fmt.Sprintf("tcp_mem is already at or above plan's budget (%s, 1/%d of %s): more connections × buffers than the host can back; smaller per-stream maxima let them fit", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
-		}
+			Why:         fmt.Sprintf("tcp_mem is already what plan sets for this host (%s; the budget for socket buffers is %s, 1/%d of %s): the connections × buffers want more than that; smaller per-stream maxima let them fit", c.Recommended, plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+		}, true
 	}
 	return model.Change{
 		Kind: model.ChangeOther, Key: "net.ipv4.tcp_mem", Current: curStr,
 		Recommended: "run `headroom plan` for your link, stream count and memory",
 		Why:         "the host's memory or word size is not in the input, so the budget tcp_mem should fit is unknown",
-	}
+	}, true
 }
 
 // The two limits 2.6's "Out of socket memory" stands for (kernel.MsgOutOfSocketMemory).

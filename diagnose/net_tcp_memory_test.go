@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -33,6 +34,33 @@ func TestTCPMemoryPressure(t *testing.T) {
 		// plan sets tcp_init_mem's default from MemTotal pages: 6171021 / 16 = 385688, {¾, 1, 1½}
 		// (the running kernel counts free buffer pages instead: 287898 383867 575796 here).
 		if len(f.Changes) != 1 || f.Changes[0].Kind != model.ChangeSysctl || f.Changes[0].Recommended != "289266 385688 578532" {
+			t.Errorf("changes: %+v", f.Changes)
+		}
+	})
+	// This host's own tcp_mem is the kernel's default (nr_free_buffer_pages at boot, 0.5%
+	// below plan's MemTotal model): a 0.5% "raise" would change nothing. With the aborts only
+	// since boot there is nothing to size a change from; with pressure now, the per-socket
+	// maxima are what can give.
+	t.Run("kernel default tcp_mem, aborts since boot only: no change", func(t *testing.T) {
+		tl := timeline(2)
+		tl.Host.Arch, tl.Host.Kernel, tl.Host.MemTotalKB = "x86_64", "6.18.44", 24684084
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+		for i := range tl.Samples {
+			tl.Samples[i].SockStat = kernel.Groups{group("TCP", "mem", 106)}
+			tl.Samples[i].NetStat = kernel.Groups{group("TcpExt", "TCPMemoryPressures", 0, "TCPAbortOnMemory", 86)}
+		}
+		f := mustFire(t, run(t, "tcp-memory-pressure", tl), Info)
+		if len(f.Changes) != 0 {
+			t.Errorf("a since-boot count with tcp_mem at the kernel default changes nothing; got %+v", f.Changes)
+		}
+	})
+	t.Run("kernel default tcp_mem, pressure now: per-socket maxima", func(t *testing.T) {
+		tl := timeline(1)
+		tl.Host.Arch, tl.Host.Kernel, tl.Host.MemTotalKB = "x86_64", "6.18.44", 24684084
+		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "287898 383867 575796"
+		tl.Samples[0].SockStat = kernel.Groups{group("TCP", "mem", 400000)}
+		f := mustFire(t, run(t, "tcp-memory-pressure", tl), Warning)
+		if len(f.Changes) != 1 || f.Changes[0].Kind != model.ChangeOther || !strings.Contains(f.Changes[0].Why, "already what plan sets") {
 			t.Errorf("changes: %+v", f.Changes)
 		}
 	})

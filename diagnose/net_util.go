@@ -109,6 +109,14 @@ func (m netMem) basis() (bytes int64, name, src string) {
 	return m.TotalBytes, "MemTotal", m.TotalSrc
 }
 
+// domain is the memory basis returns, for the story (Facts.Memory).
+func (m netMem) domain() MemoryDomain {
+	if m.LowmemBytes > 0 {
+		return MemoryLowmem
+	}
+	return MemoryAll
+}
+
 // netHostMemory gathers memory facts from the host record, /proc/meminfo and /proc/zoneinfo
 // samples, and the zone dumps of allocation-failure reports (seed 004: DMA present
 // 16384 kB + Normal present 901120 kB next to a HighMem zone = 896 MiB of lowmem).

@@ -146,7 +146,7 @@ func firstSampleTime(tl *model.Timeline) time.Time {
 }
 
 // Retell recomputes the story after the findings changed (placed in time by
-// record.PlaceFindings: the edges' time condition reads their intervals).
+// judge.PlaceFindings: the edges' time condition reads their intervals).
 func (d *Diagnosis) Retell(tl *model.Timeline) { d.Story = tellFinished(tl, *d) }
 
 // tellFinished is the story without the steps whose sysctl the host's kernel lacks
@@ -299,6 +299,7 @@ func weighStated(f *Finding) {
 		// context: they say nothing of this host's state (issue 29).
 		f.Severity = Info
 		f.Title += " (" + model.ForeignMark + ", not this host's)"
+		f.Facts.Foreign = true
 		return
 	}
 	// At least one number must be stated: a finding resting on a live counter alone

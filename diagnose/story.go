@@ -1,14 +1,9 @@
 package diagnose
 
 import (
-	"regexp"
 	"sort"
 	"strings"
-
-	"headroom/model"
 )
-
-var factorRE = regexp.MustCompile(`→.*\([0-9]+(\.[0-9]+)?×\)`)
 
 // Story is the diagnosis told as an expert tells it (issue 19): what failed, why (the chain
 // from the root cause, each link with the number that proves it), the one change to make
@@ -131,7 +126,7 @@ type graph struct {
 // A finding that rests on another machine's numbers (weighStated: a quote, a test box) is
 // context too: it is no link in this host's story.
 func storyNode(f *Finding) bool {
-	return f.ID != "kernel-known-limits" && !strings.Contains(f.Title, model.ForeignMark)
+	return f.ID != "kernel-known-limits" && !f.Facts.Foreign
 }
 
 func buildGraph(findings []Finding) *graph {
@@ -358,19 +353,13 @@ func (g *graph) chain(root string) Chain {
 // proof picks the evidence line that proves a finding: the first that carries a number and
 // is not background (the kernel release, a decoding note).
 func proof(f *Finding) Evidence {
-	// A line that states the factor of a change ("0.24% → 2.32% (9.7×)") proves a growth
-	// better than either end of it.
 	for _, e := range f.Evidence {
-		if factorRE.MatchString(e.Value) {
+		if e.Role == Factor {
 			return e
 		}
 	}
 	for _, e := range f.Evidence {
-		w := strings.ToLower(e.What)
-		if w == "kernel" || strings.HasPrefix(w, "gfp mode") || strings.HasPrefix(w, "cpu count") {
-			continue
-		}
-		if strings.ContainsAny(e.Value, "0123456789") {
+		if e.Role != Background && strings.ContainsAny(e.Value, "0123456789") {
 			return e
 		}
 	}
@@ -378,40 +367,4 @@ func proof(f *Finding) Evidence {
 		return f.Evidence[0]
 	}
 	return Evidence{What: f.Title}
-}
-
-// notRead pairs the sources tl could not read with the rules that went unchecked for them: a
-// rule whose reason names the source (its path, or "kernel log" for /dev/kmsg). The kernel
-// log comes first, as the source most rules of the memory family need; a source that left
-// no rule unjudged is not named (it stays under "Not available").
-func notRead(tl *model.Timeline, checks []Check) []Unread {
-	var out []Unread
-	seen := map[string]bool{}
-	for _, u := range tl.NotAvailable {
-		if seen[u.What] {
-			continue
-		}
-		seen[u.What] = true
-		isLog := strings.Contains(u.What, "kmsg") || strings.Contains(u.What, "kernel log")
-		var rules []string
-		for _, c := range checks {
-			if c.Status != StatusNotChecked {
-				continue
-			}
-			if strings.Contains(c.Why, u.What) || (isLog && strings.Contains(c.Why, "kernel log")) {
-				rules = append(rules, c.ID)
-			}
-		}
-		if len(rules) == 0 {
-			continue
-		}
-		sort.Strings(rules)
-		r := Unread{Source: u.What, Why: u.Why, Rules: rules}
-		if isLog {
-			out = append([]Unread{r}, out...)
-		} else {
-			out = append(out, r)
-		}
-	}
-	return out
 }

@@ -220,7 +220,7 @@ func tellChanges(s *Story, g *graph, findings []Finding) {
 		// A kernel that lacks the fix for the root is the fix.
 		var fix *Step
 		for _, lf := range limits {
-			if b := limitBearings[lf.key()]; b.fixes && slices.Contains(b.bears, c.Root) {
+			if b := limitBearings[lf.id]; b.fixes && slices.Contains(b.bears, c.Root) {
 				fix = &Step{Finding: "kernel-known-limits", Key: "kernel", Value: fmt.Sprintf("%d.%d or later (%s)", lf.major, lf.minor, lf.what),
 					Why: lf.consequence}
 				break
@@ -274,18 +274,12 @@ func kernelOf(findings []Finding) (kernel.KernelVersion, bool, []kernelFact) {
 		if f.ID != "kernel-known-limits" {
 			continue
 		}
-		for _, e := range f.Evidence {
-			if e.What == "kernel" {
-				if v, err := kernel.ParseKernelVersion(e.Value); err == nil && v.Known {
-					kv, known = v, true
-				}
-			}
+		if f.Facts.Kernel.Known {
+			kv, known = f.Facts.Kernel, true
 		}
 		for _, e := range f.Evidence {
-			for _, lf := range kernelFacts {
-				if e.What == "before "+lf.what {
-					facts = append(facts, lf)
-				}
+			if lf, ok := kernelFactByID(e.Fact); ok {
+				facts = append(facts, lf)
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 			}
 		}
 		rf := g.nodes[root].f
-		if strings.HasPrefix(root, "alloc-fail-") && !hasZoneEvidence(rf) {
+		if strings.HasPrefix(root, "alloc-fail-") && !rf.Facts.ZoneState {
 			why := "so a reserve too small and fragmentation fit alike"
 			if root == "alloc-fail-reserve" {
 				// Its reports are of order 0 (or inferred so), which fragmentation cannot fail.
@@ -144,15 +144,6 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 	if len(s.NextEvidence) > 0 {
 		add(Collect{Command: "headroom capture -o host.txtar", Answers: "all of the above from the host at once, in one file to attach"})
 	}
-}
-
-func hasZoneEvidence(f *Finding) bool {
-	for _, e := range f.Evidence {
-		if strings.HasPrefix(e.What, "zone ") {
-			return true
-		}
-	}
-	return false
 }
 
 func contains(s []string, x string) bool {

@@ -293,25 +293,25 @@ func TestStorySeed004(t *testing.T) {
 	}
 }
 
-// An edge holds only when its condition reads true from the evidence: orphans that hold a
-// small share of memory do not explain an allocation failure, and a cgroup's OOM kill does
-// not explain atomic allocation failures of the whole host.
+// An edge holds only when its condition reads true from the findings' facts: orphans that
+// hold a small share of memory do not explain an allocation failure, and a cgroup's OOM kill
+// does not explain atomic allocation failures of the whole host.
 func TestEdgeConditions(t *testing.T) {
-	orph := Finding{ID: "orphan-send-queues", Severity: Warning, Evidence: []Evidence{{What: "sockets", Value: "19 hold; 6.1 MiB in total"}}}
-	fail := Finding{ID: "alloc-fail-lowmem", Severity: Critical, Title: "allocations failed in lowmem"}
+	orph := Finding{ID: "orphan-send-queues", Severity: Warning, Facts: Facts{HeldBytes: 6400 << 10}}
+	fail := Finding{ID: "alloc-fail-lowmem", Severity: Critical, Facts: Facts{Memory: MemoryLowmem}}
 	if got := RootCause([]Finding{fail, orph}); got != "alloc-fail-lowmem" {
 		t.Errorf("small orphans explained the failure: root %s", got)
 	}
-	orph.Evidence[0].Value = "19 hold; 300.0 MiB in total"
+	orph.Facts.HeldBytes = 300 << 20
 	if got := RootCause([]Finding{fail, orph}); got != "orphan-send-queues" {
 		t.Errorf("300 MiB of orphan queues should explain the failure: root %s", got)
 	}
-	oom := Finding{ID: "oom-kill", Severity: Warning, Title: "a memory cgroup hit its limit"}
-	res := Finding{ID: "alloc-fail-reserve", Severity: Critical, Title: "atomic allocations failed"}
+	oom := Finding{ID: "oom-kill", Severity: Warning, Facts: Facts{OOM: OOMCgroup}}
+	res := Finding{ID: "alloc-fail-reserve", Severity: Critical}
 	if got := RootCause([]Finding{res, oom}); got != "alloc-fail-reserve" {
 		t.Errorf("a cgroup OOM explained a host reserve failure: root %s", got)
 	}
-	oom.Title = "the host ran out of memory"
+	oom.Facts.OOM = OOMHost
 	oom.Severity = Critical
 	if got := RootCause([]Finding{res, oom}); got != "oom-kill" {
 		t.Errorf("a global OOM should explain it: root %s", got)

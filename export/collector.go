@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"headroom/diagnose"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/source"
@@ -150,6 +151,7 @@ type Collector struct {
 	taken      uint64 // samples taken
 	windowed   uint64 // samples that entered the window
 	diag       *diagState
+	judge      judge.Runner // the rules over the window (JudgeWindow: the window is kept here, packed)
 	snap       *Snapshot
 	labels     labelCache
 	points     pointBuf
@@ -178,7 +180,7 @@ var tcpSysctls = [...]string{"net.ipv4.tcp_mem", "net.ipv4.tcp_max_orphans"}
 // interface: what cannot be read is reported by headroom_source_available.
 func NewCollector(root kernel.Root, opt Options) *Collector {
 	opt.defaults()
-	c := &Collector{root: root, opt: opt, kind: model.SourceCapture}
+	c := &Collector{root: root, opt: opt, kind: model.SourceCapture, judge: judge.Runner{Skip: opt.Skip}}
 	if root.IsLive() {
 		c.kind = model.SourceLive
 	}
@@ -405,11 +407,8 @@ func (c *Collector) addToWindow(now time.Time) {
 	c.cur.Rates = nil
 	c.window = append(c.window, c.packer.pack(&c.cur))
 	c.windowed++
-	from := now.Add(-c.opt.Window)
-	drop := 0
-	for drop < len(c.window)-1 && (len(c.window)-drop > c.opt.WindowSamples || c.window[drop].time.Before(from)) {
-		drop++
-	}
+	bounds := judge.Bounds{Samples: c.opt.WindowSamples, Span: c.opt.Window}
+	drop := bounds.Drop(len(c.window), now, func(i int) time.Time { return c.window[i].time })
 	if drop > 0 {
 		c.seed = c.window[drop-1]
 		c.seed.full = nil
@@ -440,7 +439,7 @@ func (c *Collector) runRules(from time.Time) {
 		keep = keepUnpacked
 	}
 	tl, unpacked := c.timelineKeep(from, keep)
-	d := diagnose.Run(tl, c.opt.Skip)
+	d := c.judge.JudgeWindow(tl).Diagnosis
 	c.diag = &diagState{d: d, at: tl.Last().Time, window: len(tl.Samples), duration: c.opt.Now().Sub(t0),
 		events: c.log.committed, windowed: c.windowed, unpacked: unpacked}
 	tl = nil

@@ -20,7 +20,7 @@ import (
 
 	"headroom/artifact"
 	"headroom/diagnose"
-	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/report"
@@ -93,7 +93,7 @@ func TestDoctorServeArtifactAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input.Finish(tl)
+	judge.Finish(tl)
 	doctor := jsonReport(t, tl)
 
 	// serve on the same capture.

@@ -2,8 +2,8 @@
 // the live host or a directory sampled live, a capture (a captured directory or a .txtar), a
 // recording (.jsonl.gz), or pasted text (a file, a FIFO or standard input). It is the one
 // place that knows how a path becomes a Timeline, so the commands only call Open, and the
-// one place that finishes a Timeline (Finish: the events of its kernel log and the rates
-// between its samples, once).
+// one place that finishes what it reads (judge.Finish: the events of its kernel log and the
+// rates between its samples, once).
 //
 // Every read is bounded and cancellable. Text is read up to Options.MaxTextBytes and the rest
 // is skipped and said so; a recording's decompressed size and its kernel log are bounded (a
@@ -29,6 +29,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"headroom/artifact"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
@@ -120,7 +121,7 @@ func Open(ctx context.Context, path string, opt Options) (*model.Timeline, error
 	if err != nil {
 		return nil, err
 	}
-	Finish(tl)
+	judge.Finish(tl)
 	return tl, nil
 }
 
@@ -143,20 +144,8 @@ func OpenAll(ctx context.Context, paths []string, opt Options) (*model.Timeline,
 	if len(tls) > 1 {
 		tl = model.Merge(tls...)
 	}
-	Finish(tl)
+	judge.Finish(tl)
 	return tl, nil
-}
-
-// Finish derives what every Timeline needs once it is read: the events of its kernel log
-// (allocation failures, OOM kills, SLUB failures; pasted text has its events from the text's
-// own parser) and the rates of every sample that has none from its predecessor, never across
-// a break. It is the only place outside the live incremental paths (serve's collector, the
-// recorder's status line) where these are derived.
-func Finish(tl *model.Timeline) {
-	if tl.Source.Kind != model.SourceText && len(tl.Events) == 0 && len(tl.Log) > 0 {
-		tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
-	}
-	tl.DeriveRates()
 }
 
 func open(ctx context.Context, path string, opt Options) (*model.Timeline, error) {

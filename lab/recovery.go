@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
-	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/model"
@@ -328,7 +328,7 @@ func RunRecovery(ctx context.Context, cfg RecoveryConfig) (*RecoveryReport, erro
 	}
 
 	// Host metrics per phase, and the drift of the last re-measure against the baseline.
-	input.Finish(tl)
+	judge.Finish(tl)
 	for i, sp := range spans {
 		if sp.first > sp.last || sp.last >= len(tl.Samples) {
 			continue

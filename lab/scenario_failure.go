@@ -12,11 +12,10 @@ import (
 	"time"
 
 	"headroom/diagnose"
-	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/model"
-	"headroom/record"
 	"headroom/report"
 	"headroom/source"
 )
@@ -405,7 +404,7 @@ func (e *Env) Doctor(ctx context.Context, h *netlab.Host, opts DoctorOptions) ([
 		}
 		e.Progressf("traced %s: %d drops %v, lost %d", w.Duration.Round(time.Millisecond), w.DropsTotal, w.Drops, w.Lost)
 	}
-	input.Finish(tl)
+	judge.Finish(tl)
 	res := []*DoctorResult{diagnoseTimeline("netns "+h.Netns(), tl)}
 	if opts.Cgroup != nil {
 		if cgErr != nil && !errors.Is(cgErr, kernel.ErrNotSupported) {
@@ -444,7 +443,7 @@ func allIDs(rs []*DoctorResult) []string {
 
 func diagnoseTimeline(scope string, tl *model.Timeline) *DoctorResult {
 	d := diagnose.Run(tl, nil)
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	var buf bytes.Buffer
 	report.WriteJSON(&buf, tl, d)
 	return &DoctorResult{Scope: scope, Timeline: tl, Diagnosis: d, JSON: buf.Bytes()}
@@ -477,7 +476,7 @@ func cgroupTimeline(cg *netlab.Cgroup, host *model.Timeline, samples []model.Sam
 	tl.Host = model.Host{Hostname: host.Host.Hostname, Kernel: host.Host.Kernel, Arch: host.Host.Arch, WordBits: host.Host.WordBits}
 	tl.Host.SetPageSize(host.Host.PageSize)
 	tl.Samples = samples
-	input.Finish(tl)
+	judge.Finish(tl)
 	return tl
 }
 

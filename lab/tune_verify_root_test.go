@@ -10,7 +10,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"headroom/input"
 	"headroom/internal/contention"
 	"headroom/kernel"
 	"headroom/lab/netlab"
@@ -116,7 +115,7 @@ func (p *lfpVerify) verify(c model.Change) (*tune.Entry, *tune.Verification) {
 	// AllowLower: the harmful change lowers tcp_rmem, which tune refuses without it.
 	ap := &tune.Applier{FS: fs, Netns: p.b.Netns(), Journal: j, Limits: limits, AllowLower: true}
 	rb := &tune.Rollbacker{Journal: j, Limits: limits, OpenFS: func(string) (tune.SysctlFS, func(), error) { return fs, func() {}, nil }}
-	rec := tune.HostRecorder{Dir: "/", Netns: p.b.Netns(), Finish: input.Finish}
+	rec := tune.HostRecorder{Dir: "/", Netns: p.b.Netns()}
 	v := &tune.Verifier{Window: 5 * time.Second, Interval: 500 * time.Millisecond, Record: rec.Record}
 	e, _, ver, err := v.ApplyVerified(context.Background(), ap, rb, []model.Change{c})
 	if err != nil || e == nil || ver == nil {

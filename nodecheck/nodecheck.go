@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -177,4 +178,32 @@ func unknown(err error) Result {
 		msg = "not available: " + msg
 	}
 	return Result{Status: Unknown, Message: msg}
+}
+
+// ErrNoCheck is Command's answer to a name that is no check (or none): the caller lists
+// Checks.
+var ErrNoCheck = errors.New("no such check")
+
+// Command runs `headroom check NAME`: the check on root (a directory read once, as a
+// capture; "/" is this host) or on hostRoot (the host's / mounted in a container), its line
+// written to stdout; the Status is the plugin's exit code. A usage error (ErrNoCheck, a bad
+// option) writes nothing.
+func Command(ctx context.Context, name, root, hostRoot string, o Options, stdout io.Writer) (Status, error) {
+	c, ok := Lookup(name)
+	if !ok {
+		return Unknown, ErrNoCheck
+	}
+	if o.Interval <= 0 {
+		return Unknown, errors.New("--interval must be above 0")
+	}
+	kr := kernel.DirRoot(root)
+	if hostRoot != "" {
+		if root != "/" {
+			return Unknown, errors.New("give --root or --host-root, not both")
+		}
+		kr = kernel.MountedHostRoot(hostRoot)
+	}
+	r := c.Run(ctx, Env{Root: kr}, o)
+	fmt.Fprintln(stdout, r.Line())
+	return r.Status, nil
 }

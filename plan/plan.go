@@ -405,10 +405,8 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	var refText string
 	defKnown := kver.AtLeast(4, 0, 0) || !kver.Known
 	switch {
-	case haveCur && (!defKnown || c[2] >= n.tcpDefaultMaxPages*9/10):
-		// The model counts MemTotal where the kernel counted nr_free_buffer_pages() at boot
-		// (this 24 GiB host: 0.5% fewer): a current max within 10% of the model is the
-		// kernel's own default, kept as it is.
+	case haveCur && (!defKnown || IsKernelDefaultTCPMemMax(c[2], n.tcpDefaultMaxPages)):
+		// A current max that is the kernel's own default is kept as it is.
 		ref, refText = c[2], fmt.Sprintf("the current max %d", c[2])
 	case defKnown:
 		// Never below the kernel's own default: a current max under it is raised to it.

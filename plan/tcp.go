@@ -139,6 +139,15 @@ func KernelDefaultTCPMemPages(freeBufferPages int64) [3]int64 {
 	return [3]int64{low, limit, low * 2}
 }
 
+// IsKernelDefaultTCPMemMax says whether a host's tcp_mem max is the kernel's own default for
+// the modelled max (KernelDefaultTCPMemPages). The model counts MemTotal (or lowmem) where
+// the kernel counted nr_free_buffer_pages() at boot, a few per cent fewer (this 24 GiB host:
+// 0.5%), so a current max within 10% below the model is that default, not a smaller setting,
+// and raising it to the model would be a change of nothing.
+func IsKernelDefaultTCPMemMax(curMax, modelMax int64) bool {
+	return curMax >= modelMax*9/10
+}
+
 // defaultTCPRmemDefaultBytes is tcp_rmem[1] as the kernel sets it: 87380 until 4.19, 131072
 // from 4.20 (commit a337531b942b, "tcp: up initial rmem to 128KB and SYN rwin to around 64KB").
 func defaultTCPRmemDefaultBytes(k kernel.KernelVersion) int64 {

@@ -1,8 +1,8 @@
 // Package record owns `headroom record` and `headroom watch`: the sampling loop that both
 // share (the same source.Sampler as doctor, plus the kernel log followed through
 // /dev/kmsg and phase markers), the archive format a recording is written in, reading it
-// back into a model.Timeline (Load), and placing findings in time on a recorded timeline
-// (PlaceFindings). It records and reads; the watch view that the loop feeds is rendered by
+// back into a model.Timeline (Load). It records and reads; placing a recording's findings in
+// time is judge.PlaceFindings, and the watch view that the loop feeds is rendered by
 // report.Watch.
 //
 // The archive is gzip-compressed JSON lines (docs/record.md): a header line, then one

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/judge"
 	"headroom/model"
 )
 
@@ -56,7 +57,7 @@ func TestTracedRecording(t *testing.T) {
 		t.Errorf("merged stalls %+v", r)
 	}
 	d := diagnose.Run(tl, nil)
-	PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	for _, f := range d.Findings {
 		if f.ID != "udp-rcvbuf-errors" {
 			continue

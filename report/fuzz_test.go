@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"headroom/diagnose"
-	"headroom/input"
+	"headroom/judge"
 	"headroom/model"
 	"headroom/record"
 )
@@ -112,9 +112,9 @@ func renderAll(t *testing.T, data []byte) {
 		}
 		return
 	}
-	input.Finish(tl) // as input.Open does for every recording the commands read
+	judge.Finish(tl) // as input.Open does for every recording the commands read
 	d := diagnose.Run(tl, nil)
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	var text, md, js, html bytes.Buffer
 	if err := WriteText(&text, tl, d, TextOptions{Verbose: true}); err != nil {
 		t.Fatalf("WriteText: %v", err)
@@ -152,7 +152,7 @@ func TestRecordingSeedsRender(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		input.Finish(tl)
+		judge.Finish(tl)
 		var ids []string
 		for _, f := range diagnose.Run(tl, nil).Findings {
 			ids = append(ids, f.ID)

@@ -16,8 +16,8 @@ import (
 	"headroom/artifact"
 	"headroom/diagnose"
 	"headroom/input"
+	"headroom/judge"
 	"headroom/model"
-	"headroom/record"
 )
 
 var (
@@ -221,7 +221,7 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	tl := loadRecording(t)
 	d := diagnose.Run(tl, nil)
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	var b bytes.Buffer
 	if err := WriteHTML(&b, tl, d, HTMLOptions{}); err != nil {
 		t.Fatal(err)

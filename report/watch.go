@@ -1,17 +1,20 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"headroom/diagnose"
+	"headroom/judge"
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/record"
+	"headroom/source"
 )
 
 // WatchOptions tune the live view.
@@ -26,24 +29,19 @@ type WatchOptions struct {
 	// HeaderEvery reprints the column header every this many lines (0: only once), as
 	// vmstat does on a terminal.
 	HeaderEvery int
-	// Finish turns the window into a finished Timeline before the rules run: input.Finish,
-	// passed in by the CLI so that report (imported by the readers' tests) does not import
-	// the readers. Nil derives only the rates.
-	Finish func(*model.Timeline)
 }
 
 // Watch is the record.Sink of `headroom watch`: one line per interval with the columns of this
 // domain, and the rules run over a sliding window of the last samples, printing the ids
 // that start firing (+id, with the severity) or stop (-id).
+//
+// The window, its rates and the rules' verdict on it are judge.Runner's; Watch renders them.
 type Watch struct {
-	opt    WatchOptions
-	host   model.Host
-	src    model.SourceInfo
-	win    []model.Sample
-	log    []model.LogRecord
-	firing map[string]diagnose.Severity
-	lines  int
-	err    error
+	opt   WatchOptions
+	host  model.Host
+	run   judge.Runner
+	lines int
+	err   error
 	// Fired counts rule firings seen (a rule that fires, stops and fires again counts twice).
 	Fired int
 }
@@ -53,27 +51,19 @@ func NewWatch(opt WatchOptions) *Watch {
 	if opt.Window <= 0 {
 		opt.Window = 10
 	}
-	return &Watch{opt: opt, firing: map[string]diagnose.Severity{}}
+	return &Watch{opt: opt, run: judge.Runner{Bounds: judge.Bounds{Samples: opt.Window}, Skip: opt.Skip}}
 }
 
 func (w *Watch) Begin(h record.Header) error {
 	w.host = h.Host
 	w.host.SetPageSize(h.Host.PageSize)
-	w.src = model.SourceInfo{Kind: model.SourceLive, Name: h.Source.Name}
+	w.run.Begin(model.SourceInfo{Kind: model.SourceLive, Name: h.Source.Name}, w.host)
 	w.printf("headroom watch: %s, kernel %s, every %s; rules over the last %d samples\n", h.Source.Name, h.Host.Kernel, time.Duration(h.Interval), w.opt.Window)
 	return w.err
 }
 
 func (w *Watch) Sample(s *model.Sample) error {
-	w.win = append(w.win, *s)
-	if len(w.win) > w.opt.Window {
-		w.win = w.win[len(w.win)-w.opt.Window:]
-	}
-	if n := len(w.win); n >= 2 {
-		pair := model.Timeline{Host: w.host, Samples: w.win[n-2:]}
-		pair.Samples[1].Rates = nil
-		pair.DeriveRates()
-	}
+	w.run.Add(*s)
 	return nil
 }
 
@@ -83,7 +73,7 @@ func (w *Watch) Marker(m model.Marker) error {
 }
 
 func (w *Watch) Log(recs []model.LogRecord) error {
-	w.log = append(w.log, recs...)
+	w.run.Log(recs)
 	return nil
 }
 
@@ -93,17 +83,18 @@ func (w *Watch) NotAvailable(u []model.Unavailable) error { return nil }
 const watchHeader = "time      zone     free/low      ord  kswapd/s  direct/s compact/s   si/s   so/s tcpmem%%  nicdrop/s softnet/s sockdrop/s  retr/s  us  sy  si  wa  rules\n"
 
 func (w *Watch) EndInterval() error {
-	if len(w.win) == 0 {
+	win := w.run.Samples()
+	if len(win) == 0 {
 		return nil
 	}
 	if w.lines == 0 || (w.opt.HeaderEvery > 0 && w.lines%w.opt.HeaderEvery == 0) {
 		w.printf(watchHeader)
 	}
 	w.lines++
-	cur := &w.win[len(w.win)-1]
+	cur := &win[len(win)-1]
 	var prev *model.Sample
-	if len(w.win) >= 2 {
-		prev = &w.win[len(w.win)-2]
+	if len(win) >= 2 {
+		prev = &win[len(win)-2]
 	}
 	cols := w.columns(cur, prev)
 	if rules := w.rules(); rules != "" {
@@ -114,64 +105,23 @@ func (w *Watch) EndInterval() error {
 	return w.err
 }
 
-// rules runs the registry on the window and returns the changes since the last interval.
+// rules renders the runner's verdict on the window: the ids that started firing since the
+// last interval (+id, with the first letter of the severity) and those that stopped (-id).
 func (w *Watch) rules() string {
-	if len(w.win) < 2 {
+	v, ok := w.run.Judge()
+	if !ok {
 		return ""
 	}
-	tl := &model.Timeline{Source: w.src, Host: w.host, Samples: w.win}
-	from := w.win[0].Time
-	keep := w.log[:0]
-	for _, l := range w.log {
-		if l.Time.IsZero() || !l.Time.Before(from) {
-			keep = append(keep, l)
-		}
-	}
-	w.log = keep
-	tl.Log = keep
-	// The window's samples already carry their rates (Sample derives each pair as it
-	// arrives), so Finish only adds the events of the window's kernel log: the same
-	// derivation every other Timeline gets.
-	if w.opt.Finish != nil {
-		w.opt.Finish(tl)
-	} else {
-		tl.DeriveRates()
-	}
-	d := diagnose.Run(tl, w.opt.Skip)
-	now := map[string]diagnose.Severity{}
-	for _, f := range d.Findings {
-		if s, ok := now[f.ID]; !ok || f.Severity > s {
-			now[f.ID] = f.Severity
-		}
-	}
+	w.Fired += len(v.Started)
 	var parts []string
-	for _, id := range sortedIDs(now) {
-		if _, was := w.firing[id]; !was {
-			w.Fired++
-			parts = append(parts, w.sev(now[id], "+"+id+"("+now[id].String()[:1]+")"))
-		}
+	for _, id := range v.Started {
+		s := v.Firing[id]
+		parts = append(parts, w.sev(s, "+"+id+"("+s.String()[:1]+")"))
 	}
-	for _, id := range sortedIDs(w.firing) {
-		if _, is := now[id]; !is {
-			parts = append(parts, "-"+id)
-		}
+	for _, id := range v.Stopped {
+		parts = append(parts, "-"+id)
 	}
-	w.firing = now
 	return strings.Join(parts, " ")
-}
-
-func sortedIDs(m map[string]diagnose.Severity) []string {
-	ids := make([]string, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		if m[ids[i]] != m[ids[j]] {
-			return m[ids[i]] > m[ids[j]]
-		}
-		return ids[i] < ids[j]
-	})
-	return ids
 }
 
 func (w *Watch) sev(s diagnose.Severity, text string) string {
@@ -276,4 +226,13 @@ func (w *Watch) printf(format string, args ...any) {
 		return
 	}
 	_, w.err = fmt.Fprintf(w.opt.Out, format, args...)
+}
+
+// WatchLive runs `headroom watch` on root: the sampling loop (record.Loop, with or without
+// the sock_diag dump) feeding the view every interval until ctx ends or duration passes.
+func WatchLive(ctx context.Context, root kernel.Root, interval, duration time.Duration, sockets bool, opt WatchOptions) error {
+	w := NewWatch(opt)
+	so := source.DefaultOptions()
+	so.Sockets = sockets
+	return record.Loop(ctx, root, record.LoopOptions{Interval: interval, Duration: duration, Sampler: so, KeepSamples: true, Tool: "headroom watch"}, w)
 }

@@ -13,13 +13,15 @@ import (
 	"strings"
 	"time"
 
+	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 )
 
 // The flows of `headroom tune`: cmd/headroom parses and checks the flags, reads the changes
-// (--from through input, or a doctor run), and calls one of these. Each writes what the user
+// (--from through input, or DiagnoseHost), and calls one of these. Each writes what the user
 // reads to Stdout and Stderr and returns an error for a failure; held says the run ended
 // with something asked for not in effect (exit 1).
 
@@ -43,10 +45,6 @@ type Command struct {
 	// Verify, when positive, is --verify's window (Verifier).
 	Verify, VerifyInterval, VerifyMax time.Duration
 	Policy                            Policy
-	// Judge and Finish are passed in by cmd/headroom: tune does not import the rules, nor
-	// input (which imports record, which runs them).
-	Judge  Judge
-	Finish func(*model.Timeline)
 
 	Stdout, Stderr io.Writer
 }
@@ -199,15 +197,43 @@ func (c *Command) apply(ctx context.Context, a *Applier) (bool, error) {
 	return held, nil
 }
 
-// verifier is --verify's: each window recorded once from this host (or --netns), or from
-// the host a --proc-sys tree stands for, laid out under its parent's parent (DIR/proc/sys).
-func (c *Command) verifier() *Verifier {
-	dir := "/"
-	if c.ProcSysDir != "/proc/sys" {
-		dir = filepath.Dir(filepath.Dir(c.ProcSysDir))
+// hostDir is the host the command tunes: this host ("/"), or the host a --proc-sys tree
+// stands for, laid out under its parent's parent (DIR/proc/sys).
+func (c *Command) hostDir() string {
+	if c.ProcSysDir == "" || c.ProcSysDir == "/proc/sys" {
+		return "/"
 	}
-	rec := HostRecorder{Dir: dir, Netns: c.Netns, Finish: c.Finish}
-	return &Verifier{Window: c.Verify, Interval: c.VerifyInterval, MaxAfter: c.VerifyMax, Record: rec.Record, Judge: c.Judge, Policy: c.Policy}
+	return filepath.Dir(filepath.Dir(c.ProcSysDir))
+}
+
+// DiagnoseHost is `headroom tune` without --from: the changes of a doctor run on the host
+// the command tunes (hostDir, read as doctor reads it: 3 s of samples, the kernel log back
+// an hour), each with the rule that proposed it.
+func (c *Command) DiagnoseHost(ctx context.Context) ([]model.Change, error) {
+	dir := c.hostDir()
+	tl, err := input.Open(ctx, dir, input.Options{Kind: input.Live, MountedHost: dir != "/",
+		Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
+	if err != nil {
+		return nil, err
+	}
+	var r judge.Runner
+	var changes []model.Change
+	for _, f := range r.JudgeWindow(tl).Diagnosis.Findings {
+		for _, ch := range f.Changes {
+			if ch.Rule == "" {
+				ch.Rule = f.ID
+			}
+			changes = append(changes, ch)
+		}
+	}
+	return changes, nil
+}
+
+// verifier is --verify's: each window recorded once from the host the command tunes (with
+// the network counters of --netns).
+func (c *Command) verifier() *Verifier {
+	rec := HostRecorder{Dir: c.hostDir(), Netns: c.Netns}
+	return &Verifier{Window: c.Verify, Interval: c.VerifyInterval, MaxAfter: c.VerifyMax, Record: rec.Record, Judge: Critical, Policy: c.Policy}
 }
 
 func (c *Command) rollbacker(j *Journal, limits plan.Limits, log *slog.Logger) *Rollbacker {

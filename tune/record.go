@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/source"
 )
 
 // --verify reads the host the way every other command does: source.Collect samples it into
-// a model.Timeline (input.Finish derives its rates and kernel-log events, with model.Delta),
+// a model.Timeline (judge.Finish derives its rates and kernel-log events, with model.Delta),
 // once per window, and both the guards (Intervals) and the judge read that one recording.
 
 // The guards' figures that model.Rates has no key for, per second of an interval. The others
@@ -53,17 +54,13 @@ const FlowTopN = 8
 // parent), with the network counters of the namespace Netns when it is set: the window is sampled from a thread inside it (kernel.InNetns), whose
 // /proc/thread-self/net files stay that namespace's once opened (fs/proc/proc_net.c), while
 // memory, pressure, softnet_stat and the kernel log are the host's.
-//
-// Finish is input.Finish, which cmd/headroom passes: input imports record, which runs the
-// rules, and tune does not import the rules.
 type HostRecorder struct {
-	Dir    string
-	Netns  string
-	Finish func(*model.Timeline)
+	Dir   string
+	Netns string
 }
 
 // Record samples the window through source.Collect (the reader doctor uses), finishes the
-// Timeline (Finish) and derives the guards' figures of each interval.
+// Timeline (judge.Finish) and derives the guards' figures of each interval.
 func (h HostRecorder) Record(ctx context.Context, window, interval time.Duration) (Window, error) {
 	flows := &flowTracker{}
 	opt := source.CollectOptions{Options: source.DefaultOptions(), Duration: window, Interval: interval,
@@ -106,12 +103,12 @@ func (h HostRecorder) Record(ctx context.Context, window, interval time.Duration
 		}
 		return Window{}, fmt.Errorf("the network counters could not be read (%s)", why)
 	}
-	h.Finish(tl)
+	judge.Finish(tl)
 	return Window{Timeline: tl, Intervals: Intervals(tl, flows.figures)}, nil
 }
 
 // Intervals derives the guards' figures of each interval between successive samples of a
-// finished Timeline (never across a break): model's rates as input.Finish derived them, and
+// finished Timeline (never across a break): model's rates as judge.Finish derived them, and
 // the figures model has no key for, from the counters with model.Delta. A counter missing
 // from either sample, or reset in the interval, leaves its figure out; a counter that wrapped
 // at its width (the /proc/net/dev counters of a 32-bit kernel before 2.6.36:

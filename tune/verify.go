@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -416,9 +417,16 @@ type Window struct {
 // HostRecorder.Record reads it through source, as doctor does; tests inject one.
 type Recorder func(ctx context.Context, window, interval time.Duration) (Window, error)
 
-// Judge returns the ids of the critical findings the rules make of a recorded window. It is
-// passed in from cmd/headroom so that tune does not depend on the rules.
+// Judge returns the ids of the critical findings the rules make of a recorded window:
+// Critical, or a test's.
 type Judge func(tl *model.Timeline) (criticalIDs []string, err error)
+
+// Critical is --verify's judge: the rules run on the window by judge.Runner, the runner
+// watch and serve judge their windows with, and the ids of the critical findings, sorted.
+func Critical(tl *model.Timeline) ([]string, error) {
+	var r judge.Runner
+	return r.JudgeWindow(tl).Critical(), nil
+}
 
 // judgeFigure compares the judge's findings of the two windows: a critical finding present
 // after and absent before is worse, whatever the guards of the change say.

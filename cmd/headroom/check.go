@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
-	"headroom/kernel"
 	"headroom/nodecheck"
 )
 
@@ -37,8 +37,9 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom check: unexpected arguments %q\n", fs.Args())
 		return exitFailure
 	}
-	c, ok := nodecheck.Lookup(name)
-	if !ok {
+	st, err := nodecheck.Command(ctx, name, *root, *hostRoot, o, stdio.Stdout)
+	switch {
+	case errors.Is(err, nodecheck.ErrNoCheck):
 		if name != "" {
 			fmt.Fprintf(stdio.Stderr, "headroom check: no check %q\n", name)
 		}
@@ -47,20 +48,9 @@ func runCheck(ctx context.Context, args []string, stdio IO) int {
 			fmt.Fprintf(stdio.Stderr, "  %-24s %s\n", c.Name, c.Summary)
 		}
 		return exitFailure
-	}
-	if o.Interval <= 0 {
-		fmt.Fprintln(stdio.Stderr, "headroom check: --interval must be above 0")
+	case err != nil:
+		fmt.Fprintf(stdio.Stderr, "headroom check: %v\n", err)
 		return exitFailure
 	}
-	kr := kernel.DirRoot(*root)
-	if *hostRoot != "" {
-		if *root != "/" {
-			fmt.Fprintln(stdio.Stderr, "headroom check: give --root or --host-root, not both")
-			return exitFailure
-		}
-		kr = kernel.MountedHostRoot(*hostRoot)
-	}
-	r := c.Run(ctx, nodecheck.Env{Root: kr}, o)
-	fmt.Fprintln(stdio.Stdout, r.Line())
-	return int(r.Status)
+	return int(st)
 }

@@ -16,9 +16,9 @@ import (
 	"headroom/artifact"
 	"headroom/diagnose"
 	"headroom/input"
+	"headroom/judge"
 	"headroom/kernel"
 	"headroom/model"
-	"headroom/record"
 	"headroom/report"
 	"headroom/source"
 	"headroom/tune"
@@ -180,7 +180,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	if len(files) == 0 && f.from == "" && !splitSet(f.skip)["settings-drifted"] && (f.root == "" || f.root == "/" || stateDirSet) {
 		doctorSettingsDrifted(ctx, &d, f.stateDir, f.root)
 	}
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	d.Retell(tl)
 	switch f.format {
 	case "json":
@@ -291,27 +291,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
-}
-
-// `headroom tune` without --from diagnoses this host first and proposes the changes of its
-// findings: the same collection and rules as `headroom doctor`.
-func init() {
-	tuneDiagnose = func(ctx context.Context) ([]model.Change, error) {
-		tl, err := input.Open(ctx, "/", input.Options{Kind: input.Live, Duration: 3 * time.Second, Interval: time.Second, LogSince: time.Hour})
-		if err != nil {
-			return nil, err
-		}
-		var changes []model.Change
-		for _, f := range diagnose.Run(tl, nil).Findings {
-			for _, c := range f.Changes {
-				if c.Rule == "" {
-					c.Rule = f.ID
-				}
-				changes = append(changes, c)
-			}
-		}
-		return changes, nil
-	}
 }
 
 // refuseNothingRead refuses pasted text in which nothing is evidence headroom reads (an

@@ -13,7 +13,7 @@ import (
 	"headroom/diagnose"
 	"headroom/input"
 	"headroom/internal/recgen"
-	"headroom/record"
+	"headroom/judge"
 )
 
 // Issue 30 item 4: reading a recording sample by sample within a memory budget must not
@@ -106,7 +106,7 @@ func TestThinnedRecordingSameFindings(t *testing.T) {
 	}
 	t.Logf("1 500 samples thinned to %d", len(tl.Samples))
 	d := diagnose.Run(tl, nil)
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	var got, want []string
 	for _, f := range d.Findings {
 		got = append(got, f.ID+" "+f.Severity.String())

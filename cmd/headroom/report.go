@@ -9,8 +9,8 @@ import (
 
 	"headroom/diagnose"
 	"headroom/input"
+	"headroom/judge"
 	"headroom/model"
-	"headroom/record"
 	"headroom/report"
 )
 
@@ -50,7 +50,7 @@ func runReport(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	d := diagnose.Run(tl, splitSet(*skip))
-	record.PlaceFindings(tl, &d)
+	judge.PlaceFindings(tl, &d)
 	d.Retell(tl)
 	var buf bytes.Buffer
 	if *format == "markdown" {

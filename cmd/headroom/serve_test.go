@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"headroom/export"
 )
 
 // serve runs inside the test process here: it must not set GOMAXPROCS and the GC target for
@@ -368,8 +370,8 @@ func TestServeDeployFlags(t *testing.T) {
 		}
 	}
 	// The unit grants what serve keeps when it drops capabilities as root, and no more.
-	if len(serveKeepCaps) != 1 || serveKeepCaps[0] != unix.CAP_SYSLOG {
-		t.Errorf("serve keeps capabilities %v, the unit's bounding set is CAP_SYSLOG", serveKeepCaps)
+	if len(export.KeepCaps) != 1 || export.KeepCaps[0] != unix.CAP_SYSLOG {
+		t.Errorf("serve keeps capabilities %v, the unit's bounding set is CAP_SYSLOG", export.KeepCaps)
 	}
 
 	ds, err := os.ReadFile("../../deploy/kubernetes/daemonset.yaml")

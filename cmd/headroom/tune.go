@@ -16,10 +16,6 @@ func init() {
 	register("tune", "apply, persist or roll back the changes of a doctor run or a plan, with a journal", runTune)
 }
 
-// tuneDiagnose gives `headroom tune` without --from the changes of a doctor run on this
-// host. The doctor command sets it; while it is nil, tune asks for --from.
-var tuneDiagnose func(ctx context.Context) ([]model.Change, error)
-
 // tuneFlags are the flags that choose the flow; the rest go straight into tune.Command.
 type tuneFlags struct {
 	from                        string
@@ -32,7 +28,7 @@ type tuneFlags struct {
 func runTune(ctx context.Context, args []string, stdio IO) int {
 	fs := newFlagSet("tune", stdio)
 	var f tuneFlags
-	c := &tune.Command{Stdout: stdio.Stdout, Stderr: stdio.Stderr, Judge: tuneJudge, Finish: input.Finish}
+	c := &tune.Command{Stdout: stdio.Stdout, Stderr: stdio.Stderr}
 	fs.StringVar(&f.from, "from", "", "read changes from FILE (- for standard input): a plan, a doctor report (--format json), or a JSON array of changes; without it, diagnose this host first")
 	fs.BoolVar(&c.Apply, "apply", false, "apply the changes (the default is a dry run that changes nothing)")
 	fs.BoolVar(&c.Persist, "persist", false, "with --apply: also write a sysctl.d drop-in so the changes survive a reboot")
@@ -119,7 +115,7 @@ func runTune(ctx context.Context, args []string, stdio IO) int {
 	default:
 		return fail("--format %q: want text, shell, sysctl or tuned", c.Format)
 	}
-	changes, origin, code := tuneChanges(ctx, f, stdio)
+	changes, origin, code := tuneChanges(ctx, f, c, stdio)
 	if changes == nil {
 		return code
 	}
@@ -140,10 +136,10 @@ func tuneExit(stdio IO, held bool, err error) int {
 	return exitOK
 }
 
-// tuneChanges reads the changes from --from, or from a doctor run, with the origin a
+// tuneChanges reads the changes from --from, or from a doctor run (cmd.DiagnoseHost), with the origin a
 // doctor report names (nil for a plan, an array or this host's own diagnosis). A nil slice
 // means stop with the returned code.
-func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, *tune.Origin, int) {
+func tuneChanges(ctx context.Context, f tuneFlags, cmd *tune.Command, stdio IO) ([]model.Change, *tune.Origin, int) {
 	var changes []model.Change
 	var origin *tune.Origin
 	switch {
@@ -165,17 +161,13 @@ func tuneChanges(ctx context.Context, f tuneFlags, stdio IO) ([]model.Change, *t
 			return nil, nil, exitFailure
 		}
 		changes, origin = c, o
-	case tuneDiagnose != nil:
-		c, err := tuneDiagnose(ctx)
+	default:
+		c, err := cmd.DiagnoseHost(ctx)
 		if err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom tune: diagnosing this host: %v\n", err)
 			return nil, nil, exitFailure
 		}
 		changes = c
-	default:
-		fmt.Fprintln(stdio.Stderr, "headroom tune: no changes to work on: pass --from FILE or --from - with a plan, a doctor report or a JSON array of changes,")
-		fmt.Fprintln(stdio.Stderr, "  e.g.  headroom plan --bandwidth 1Gbit --rtt 125ms --streams 20 --format json | headroom tune --from -")
-		return nil, nil, exitFailure
 	}
 	if len(changes) == 0 {
 		fmt.Fprintln(stdio.Stdout, "nothing to change: no changes recommended")

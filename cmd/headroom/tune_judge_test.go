@@ -27,7 +27,7 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 		return tl
 	}
 	failing := text("../../testdata/corpus/042-slub-skbuff-head-cache-2node-gfp-atomic.txt")
-	if ids, err := tuneJudge(&model.Timeline{}); err != nil || len(ids) != 0 {
+	if ids, err := tune.Critical(&model.Timeline{}); err != nil || len(ids) != 0 {
 		t.Fatalf("healthy window: %v %v", ids, err)
 	}
 	// One recording per window, for the guards and the judge alike: counters that grow at
@@ -48,7 +48,7 @@ func TestTuneJudgeRollsBackOnNewCriticalFinding(t *testing.T) {
 		}
 		return w, nil
 	}
-	v := &tune.Verifier{Window: 4 * time.Second, Interval: time.Second, Judge: tuneJudge, Record: record}
+	v := &tune.Verifier{Window: 4 * time.Second, Interval: time.Second, Judge: tune.Critical, Record: record}
 	j, err := tune.OpenJournal(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

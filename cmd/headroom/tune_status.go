@@ -4,26 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"headroom/diagnose"
-	"headroom/model"
 	"headroom/tune"
 )
-
-// tuneJudge is the judge of tune --verify (tune.Judge): the ids of the critical findings the
-// rules make of a recorded window, sorted. tune does not import the rules; this passes them.
-func tuneJudge(tl *model.Timeline) ([]string, error) {
-	var ids []string
-	for _, f := range diagnose.Run(tl, nil).Findings {
-		if f.Severity == diagnose.Critical && !slices.Contains(ids, f.ID) {
-			ids = append(ids, f.ID)
-		}
-	}
-	slices.Sort(ids)
-	return ids, nil
-}
 
 // settingsDrifted is doctor's finding on the journal: a key headroom applied that holds
 // another value now, or whose drop-in a later boot file overrides. Nil when neither.

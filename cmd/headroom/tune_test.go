@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"headroom/kernel"
@@ -61,26 +60,30 @@ const tunePlanJSON = `{"schema":1,"settings":[
 
 var tuneVals = map[string]string{"net.ipv4.tcp_rmem": "4096\t131072\t6291456", "net.core.somaxconn": "4096"}
 
-func TestTuneWithoutFromAsksForIt(t *testing.T) {
-	saved := tuneDiagnose
-	tuneDiagnose = nil
-	defer func() { tuneDiagnose = saved }()
-	code, _, stderr := runTuneCmd(t, "")
-	if code != exitFailure || !strings.Contains(stderr, "pass --from FILE or --from -") {
-		t.Fatalf("code %d stderr %q", code, stderr)
-	}
-}
-
+// Without --from, tune diagnoses the host it tunes first, as doctor reads it: here the host
+// a --proc-sys tree stands for (DIR/proc/sys), whose tcp_mem lets TCP take more than its
+// memory, and proposes the change of doctor's finding.
 func TestTuneDiagnosesFirstWithoutFrom(t *testing.T) {
-	saved := tuneDiagnose
-	defer func() { tuneDiagnose = saved }()
-	tuneDiagnose = func(context.Context) ([]model.Change, error) {
-		return []model.Change{{Kind: "sysctl", Key: "net.core.somaxconn", Recommended: "8192", Why: "from doctor", Rule: "accept-overflow"}}, nil
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"proc/meminfo":                "MemTotal:        1000000 kB\nMemFree:          500000 kB\nMemAvailable:     600000 kB\n",
+		"proc/sys/net/ipv4/tcp_mem":   "90000000\t95000000\t99000000\n",
+		"proc/sys/net/core/somaxconn": "4096\n",
+	} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	dir := fakeProcSys(t, tuneVals)
-	code, stdout, _ := runTuneCmd(t, "", "--proc-sys", dir)
-	if code != exitOK || stdout != "net.core.somaxconn: 4096 → 8192  (from doctor, accept-overflow)\n" {
-		t.Fatalf("code %d stdout %q", code, stdout)
+	code, stdout, stderr := runTuneCmd(t, "", "--proc-sys", filepath.Join(root, "proc/sys"), "--state-dir", t.TempDir())
+	// The proposal is the tree's; whether the dry run says --apply would refuse it depends on
+	// what TCP uses on the machine that runs the test (exit 1 then), so only that is left open.
+	if (code != exitOK && code != exitWarning) || !strings.HasPrefix(stdout, "net.ipv4.tcp_mem: 90000000 95000000 99000000 → ") ||
+		!strings.Contains(stdout, "tcp-mem-oversized)\n") {
+		t.Fatalf("code %d stdout %q stderr %q", code, stdout, stderr)
 	}
 }
 

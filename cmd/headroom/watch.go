@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"headroom/input"
 	"headroom/kernel"
-	"headroom/record"
 	"headroom/report"
-	"headroom/source"
 )
 
 func init() {
@@ -43,16 +40,11 @@ func runWatch(ctx context.Context, args []string, stdio IO) int {
 	if *rootDir != "" {
 		root = kernel.DirRoot(*rootDir)
 	}
-	tty := isTerminal(stdio.Stdout)
-	headerEvery := 0
-	if tty {
-		headerEvery = 40
+	opt := report.WatchOptions{Out: stdio.Stdout, Window: *window, Skip: splitSet(*skip)}
+	if isTerminal(stdio.Stdout) {
+		opt.Color, opt.HeaderEvery = true, 40
 	}
-	w := report.NewWatch(report.WatchOptions{Out: stdio.Stdout, Color: tty, Window: *window, Skip: splitSet(*skip), HeaderEvery: headerEvery, Finish: input.Finish})
-	opts := source.DefaultOptions()
-	opts.Sockets = *sockets
-	err := record.Loop(ctx, root, record.LoopOptions{Interval: *interval, Duration: *duration, Sampler: opts, KeepSamples: true, Tool: "headroom watch"}, w)
-	if err != nil {
+	if err := report.WatchLive(ctx, root, *interval, *duration, *sockets, opt); err != nil {
 		return failed(stdio, "watch", err)
 	}
 	return exitOK

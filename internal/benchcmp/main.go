@@ -212,7 +212,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(targets) > 0 {
 		fmt.Fprintln(stdout)
-		fmt.Fprintln(stdout, "targets (issue 12):")
+		fmt.Fprintln(stdout, "targets (issues 12 and 33):")
 		for _, t := range targets {
 			fmt.Fprintf(stdout, "  %s\n", t)
 		}

@@ -218,7 +218,7 @@ func TestOneEvidenceOneVerdict(t *testing.T) {
 	// happens in its window only: the lines logged 21 minutes before are never its to show,
 	// and its verdict is compared on the other findings.
 	var out bytes.Buffer
-	wt := report.NewWatch(report.WatchOptions{Out: &out, Finish: input.Finish})
+	wt := report.NewWatch(report.WatchOptions{Out: &out})
 	if err := wt.Begin(record.Header{Version: 1, Host: tl.Host, Source: tl.Source, Started: at, Interval: record.Duration(time.Second)}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package privdrop drops a process's capabilities to a kept few by re-executing it, handing
 // the new image an open listening socket: headroom serve listens as root (a port below 1024
-// works), then keeps CAP_SYSLOG alone (cmd/headroom/caps.go says why that one), handing
-// the new image any other descriptors it must keep (serve --trace's tracefs).
+// works), then keeps CAP_SYSLOG alone (export.KeepCaps says why that one), handing the
+// new image any other descriptors it must keep (serve --trace's tracefs).
 //
 // Capabilities are per thread (capset(2) changes the calling thread's), and a Go program
 // has several threads before main runs; syscall.AllThreadsSyscall would reach them all but

@@ -1,4 +1,4 @@
-package record
+package judge
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func PlaceFindings(tl *model.Timeline, d *diagnose.Diagnosis) {
 			if b-a < 1 {
 				break
 			}
-			if firesIn(rule, window(tl, a, b), f.ID) {
+			if firesIn(rule, Sub(tl, a, b), f.ID) {
 				if k := len(runs) - 1; k >= 0 && a <= runs[k].b+1 {
 					runs[k].b = b
 				} else {
@@ -103,43 +103,6 @@ func windowSize(n int) (w, step int) {
 }
 
 func clock(t time.Time) string { return t.Format("15:04:05") }
-
-// window returns the sub-timeline of samples a..b (inclusive): the same host facts, the
-// markers and segments inside it re-indexed, and the log records and events whose time
-// falls between the sample before a and b. Records and events without a time are left
-// out: they cannot be placed.
-func window(tl *model.Timeline, a, b int) *model.Timeline {
-	sub := &model.Timeline{Source: tl.Source, Host: tl.Host, Samples: tl.Samples[a : b+1],
-		Settings: tl.Settings, Profiles: tl.Profiles, NotAvailable: tl.NotAvailable}
-	for _, m := range tl.Markers {
-		if m.Index >= a && m.Index <= b {
-			m.Index -= a
-			sub.Markers = append(sub.Markers, m)
-		}
-	}
-	for _, s := range tl.Segments {
-		if s.Last < a || s.First > b {
-			continue
-		}
-		s.First, s.Last = max(s.First, a)-a, min(s.Last, b)-a
-		sub.Segments = append(sub.Segments, s)
-	}
-	from := tl.Samples[max(a-1, 0)].Time
-	to := tl.Samples[b].Time
-	sub.Trace = model.TracesBetween(tl.TraceParts, from, to)
-	in := func(t time.Time) bool { return !t.IsZero() && !t.Before(from) && !t.After(to) }
-	for _, e := range tl.Events {
-		if in(e.Time) {
-			sub.Events = append(sub.Events, e)
-		}
-	}
-	for _, l := range tl.Log {
-		if in(l.Time) {
-			sub.Log = append(sub.Log, l)
-		}
-	}
-	return sub
-}
 
 func firesIn(r diagnose.Rule, tl *model.Timeline, id string) (fired bool) {
 	defer func() {
