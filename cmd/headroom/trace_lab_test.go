@@ -182,7 +182,7 @@ func instanceDir(mounts []string, pid int, inst string) string {
 
 // serve --trace started as root keeps CAP_SYSLOG alone, as serve without --trace does: it
 // mounts tracefs (detached) before the drop and hands it to the re-executed serve, which
-// traces with CAP_SYSLOG alone (cmd/headroom/caps.go, source.MountTraceFS). Every thread's
+// traces with CAP_SYSLOG alone (export.KeepCaps, source.MountTraceFS). Every thread's
 // capabilities are read from /proc/PID/task/*/status; the re-executed serve counts a
 // flood's SOCKET_RCVBUFF drops in its metrics; after SIGTERM its instance is gone and no
 // tracefs mount is left.
