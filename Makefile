@@ -33,7 +33,7 @@ vmkernels: build
 
 # The guest scenarios of the kernel lab, each on its kernel (scenario:kernel). Exit status: the
 # first scenario that did not hold.
-VMLAB ?= readers:debian-6.1-amd64 readers:debian-6.1-686-pae lowmem-tcp:debian-6.1-686-pae atomic-rx-refill:debian-6.1-amd64
+VMLAB ?= readers:debian-6.1-amd64 drop-reasons:debian-6.1-amd64 readers:debian-6.1-686-pae lowmem-tcp:debian-6.1-686-pae atomic-rx-refill:debian-6.1-amd64
 
 vmlab: vmkernels
 	@set -e; for r in $(VMLAB); do s=$${r%%:*}; k=$${r#*:}; \

@@ -3,13 +3,18 @@ package diagnose
 import "headroom/model"
 
 // alloc-fail-skb-drops: packets the kernel dropped because a memory allocation failed, by the
-// kernel's own reason (doctor --trace, 5.17+): NOMEM (an skb or its data could not be
-// allocated: a driver's RX refill, a clone, a copy, include/net/dropreason-core.h) and
-// PFMEMALLOC (a packet allocated from the emergency reserves reached a socket that may not
-// use them, sk_filter_trim_cap → SKB_DROP_REASON_PFMEMALLOC, net/core/filter.c). The kernel
-// log's "page allocation failure" reports are rate-limited and __GFP_NOWARN silences most
-// of the network's (napi_alloc_skb, page_pool), so these counts are the allocation-failure
-// family's evidence on a live host when the log says nothing.
+// kernel's own reason (doctor --trace, 5.17+): NOMEM (an allocation for a packet already
+// received failed where it was needed; in 6.1.192 ping_rcv's GFP_ATOMIC skb_clone,
+// net/ipv4/ping.c, icmp_redirect's pull, net/ipv4/icmp.c, pskb_may_pull_reason's
+// __pskb_pull_tail, include/linux/skbuff.h, from br_dev_xmit and the IP tunnels, and
+// tun_net_xmit's pskb_trim) and PFMEMALLOC (6.17+, commit a6f190630d07: a packet allocated
+// from the emergency reserves reached a socket that may not use them, sk_filter_trim_cap,
+// net/core/filter.c; before 6.17 the same drop is counted as TcpExt PFMemallocDrop and freed
+// as SOCKET_FILTER). A driver's failed RX refill frees no packet (virtio_net's try_fill_recv
+// just leaves the ring short), so it raises neither. The kernel log's "page allocation
+// failure" reports are rate-limited and __GFP_NOWARN silences most of the network's
+// (napi_alloc_skb, page_pool), so these counts are the allocation-failure family's evidence
+// on a live host when the log says nothing.
 func init() {
 	Register(Rule{
 		ID:     "alloc-fail-skb-drops",
@@ -21,8 +26,8 @@ func init() {
 			reasons: []string{"NOMEM", "PFMEMALLOC"}, what: "an allocation failed, or used the emergency reserves",
 			sev:   Warning,
 			title: "packets dropped because memory could not be allocated (the kernel's reasons NOMEM, PFMEMALLOC)",
-			explanation: "The kernel could not allocate an skb or its data for these packets (NOMEM: an atomic allocation in " +
-				"a driver's RX refill, a clone or a copy failed), or a packet allocated from the emergency reserves " +
+			explanation: "The kernel could not allocate what these packets needed on their way (NOMEM: an atomic clone, " +
+				"copy or header pull failed), or a packet allocated from the emergency reserves " +
 				"(PFMEMALLOC) reached a socket that may not use them: the zones were at their min watermark. Most of " +
 				"these allocations pass __GFP_NOWARN, so the kernel log often says nothing: the free-memory reserve " +
 				"(vm.min_free_kbytes, watermark_scale_factor) and what holds the memory are what to look at.",

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
@@ -54,6 +55,17 @@ type ServeOptions struct {
 // may run (net/ethtool/ioctl.c), and sock_diag dumps are unprivileged (net/ipv4/inet_diag.c);
 // TestUnprivileged runs them all as nobody. So serve started as root keeps CAP_SYSLOG alone.
 //
+// serve --trace keeps CAP_SYSLOG alone too. Of a traced window, only mount(2) of tracefs
+// needs CAP_SYS_ADMIN; serve mounts it (when it is mounted nowhere) before the drop,
+// detaches the mount at once and hands its open root to the re-executed serve
+// (source.MountTraceFS, serveTraceFS). The rest is allowed to uid 0 by the files' modes,
+// which serve keeps: creating and removing the instance, enabling its events, reading its
+// per-CPU buffers and stats, restoring (and the guard's restore after a SIGKILL) — measured
+// under setpriv with CapEff 0x400000000, and by cmd/headroom's TestLabServeTraceCaps.
+// CAP_SYSLOG also names the drop locations: /proc/kallsyms shows addresses to an opener
+// with it when kptr_restrict is 1, or 0 with perf_event_paranoid above 1
+// (kernel/kallsyms.c kallsyms_show_value), as on this host (0 and 2).
+//
 // How they are dropped is internal/privdrop's.
 var KeepCaps = []int{unix.CAP_SYSLOG}
 
@@ -67,23 +79,39 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	if o.Trace && (o.Once || o.From != "" || o.Root != "") {
 		return errors.New("--trace counts this host's kernel events over time: not with --once, --from or --root")
 	}
+	// --trace: tracefs is mounted before the capabilities go (mount(2) is the one step of a
+	// traced window that needs CAP_SYS_ADMIN: source.MountTraceFS), and handed over the
+	// re-execution as an open directory.
+	var traceNA error
+	var tracefs *os.File
+	if o.Trace {
+		if tracefs, traceNA = serveTraceFS(); traceNA != nil {
+			var na *source.TraceUnavailable
+			if !errors.As(traceNA, &na) {
+				return fmt.Errorf("--trace: %w", traceNA)
+			}
+		}
+		if tracefs != nil {
+			defer tracefs.Close()
+		}
+	}
 	var ln net.Listener
 	if !o.Once {
 		// Listen before dropping capabilities (a port below 1024 needs
 		// CAP_NET_BIND_SERVICE), and before the collector opens anything.
-		// --trace keeps serve's capabilities: its tracer mounts tracefs when nobody has, and
-		// creates and removes its instance (as does its guard after a SIGKILL), which needs
-		// CAP_SYS_ADMIN; measured without them: "cannot mount tracefs: operation not
-		// permitted".
-		if ln, err = listenServe(o); err != nil {
+		if ln, err = listenServe(o, tracefs); err != nil {
 			return err
 		}
 		defer ln.Close()
 	}
-	// The tracer starts after listenServe, which may re-execute serve (to drop
-	// capabilities, not with --trace): the new image is the one that traces.
+	// The tracer starts after listenServe, which may re-execute serve to drop capabilities:
+	// the new image is the one that traces.
 	if o.Trace {
-		tracer, err := source.StartTrace(source.TraceOptions{})
+		var tracer *source.Tracer
+		err := traceNA
+		if err == nil {
+			tracer, err = source.StartTrace(source.TraceOptions{MountDir: tracefs})
+		}
 		var na *source.TraceUnavailable
 		switch {
 		case errors.As(err, &na):
@@ -141,10 +169,34 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	return nil
 }
 
+// serveTraceFSEnv names the descriptor of the tracefs that serve --trace mounted before it
+// dropped its capabilities, in the re-executed serve.
+const serveTraceFSEnv = "HEADROOM_SERVE_TRACEFS_FD"
+
+// serveTraceFS is the tracefs serve --trace traces through: the one the serve before the
+// re-execution mounted, or source.MountTraceFS's (nil: tracefs is mounted here already).
+func serveTraceFS() (*os.File, error) {
+	v, ok := os.LookupEnv(serveTraceFSEnv)
+	if !ok {
+		return source.MountTraceFS()
+	}
+	os.Unsetenv(serveTraceFSEnv)
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil, fmt.Errorf("%s=%q: not a descriptor", serveTraceFSEnv, v)
+	}
+	unix.CloseOnExec(fd)
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(fd, &st); err != nil || st.Type != unix.TRACEFS_MAGIC {
+		return nil, fmt.Errorf("%s=%d: not a tracefs directory", serveTraceFSEnv, fd)
+	}
+	return os.NewFile(uintptr(fd), "tracefs"), nil
+}
+
 // listenServe listens on o.Listen, or takes the socket a re-executed serve inherited; as
 // root, it then drops every capability but CAP_SYSLOG by re-executing serve
-// (internal/privdrop), unless --trace keeps them.
-func listenServe(o ServeOptions) (net.Listener, error) {
+// (internal/privdrop), handing over tracefs (serve --trace's detached mount) when not nil.
+func listenServe(o ServeOptions, tracefs *os.File) (net.Listener, error) {
 	ln, err := privdrop.InheritedListener()
 	if err != nil {
 		return nil, err
@@ -160,12 +212,16 @@ func listenServe(o ServeOptions) (net.Listener, error) {
 	if ln, err = net.Listen("tcp", o.Listen); err != nil {
 		return nil, err
 	}
-	if o.Trace {
-		fmt.Fprintln(o.Stderr, "headroom serve: --trace: keeping every capability (tracefs needs CAP_SYS_ADMIN)")
-	}
-	if o.DropPrivileges && !o.Trace {
+	if o.DropPrivileges {
+		var keep []*os.File
+		if tracefs != nil {
+			keep = []*os.File{tracefs}
+			os.Setenv(serveTraceFSEnv, strconv.Itoa(int(tracefs.Fd())))
+		}
 		// Only returns when there was nothing to drop, or on failure.
-		if err := privdrop.Drop(ln, KeepCaps); err != nil {
+		err := privdrop.Drop(ln, KeepCaps, keep...)
+		os.Unsetenv(serveTraceFSEnv)
+		if err != nil {
 			fmt.Fprintf(o.Stderr, "headroom serve: could not drop capabilities, running with all of them: %v\n", err)
 		}
 	}

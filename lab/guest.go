@@ -31,6 +31,13 @@ type GuestOptions struct {
 	Progress func(msg string)
 	// Headroom is the guest's headroom binary ("" lets lab/vm find or build one).
 	Headroom string
+	// Trace: a failure scenario's "before" guest records its load with record --trace, so
+	// the report has the kernel's drop reasons and stall times through the failure (lab run
+	// --trace). Off by default: in a small guest whose failure depends on its memory, the
+	// recorder's 6123-6868 pages of RSS and its guard's 3221-3272 (partly the binary they
+	// share, as the OOM killer's task lists of two traced atomic-rx-refill guests showed)
+	// are memory an untraced run does not spend.
+	Trace bool
 }
 
 // GuestReport is the JSON document of `lab run NAME --kernel K` for a guest scenario.

@@ -33,7 +33,9 @@ func init() {
 			Kernels: []string{"debian-6.1-amd64"},
 			Timeout: 20 * time.Minute,
 			Run: func(ctx context.Context, o GuestOptions) (*GuestReport, error) {
-				return runGuestFailure(ctx, atomicRxSpec(), o)
+				s := atomicRxSpec()
+				s.trace = o.Trace
+				return runGuestFailure(ctx, s, o)
 			},
 		},
 	})

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +15,7 @@ import (
 
 	"headroom/lab/netlab"
 	"headroom/lab/vm"
+	"headroom/model"
 )
 
 // Guest failure scenarios (issue 28 items 2 and 3): a seed's failure reproduced on a real
@@ -54,6 +56,9 @@ type guestFailureSpec struct {
 	loadTimeout time.Duration
 	// attempts: how many "before" guests may be tried until one reproduces (default 1).
 	attempts int
+	// trace: the "before" guest records its load with `record --trace` (the kernel's drop
+	// reasons and stall times through the failure) and doctor reads the recording after.
+	trace bool
 }
 
 // guestSinkPort is the sink's TCP port in the guest.
@@ -134,6 +139,71 @@ type GuestFailureDetails struct {
 	Plan    string   `json:"plan"`
 	Applied []string `json:"applied"`
 	Stopped bool     `json:"stopped"`
+	// Trace is the "before" guest's traced load (guestFailureSpec.trace), as doctor read it
+	// from the recording.
+	Trace *GuestTrace `json:"trace,omitempty"`
+}
+
+// GuestTrace is what the kernel's tracepoints said through a guest's load.
+type GuestTrace struct {
+	Window *model.TraceWindow `json:"window"`
+	// Cited are the findings whose first evidence is a traced count ("tracepoint ...").
+	Cited []string `json:"cited"`
+	// PFMemallocDrop is TcpExt PFMemallocDrop's growth over the load: before 6.17 the
+	// kernel frees such a packet as SOCKET_FILTER (tcp_v4_rcv after tcp_filter).
+	PFMemallocDrop int64  `json:"pfmemalloc_drop"`
+	Error          string `json:"error,omitempty"`
+}
+
+// readGuestTrace reads the traced load of a "before" guest.
+func readGuestTrace(res *vm.Result) *GuestTrace {
+	gt := &GuestTrace{PFMemallocDrop: -1}
+	var doc struct {
+		Trace    *model.TraceWindow `json:"trace"`
+		Findings []struct {
+			ID       string `json:"id"`
+			Evidence []struct {
+				Source string `json:"source"`
+			} `json:"evidence"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(res.Files["doctor-trace.json"], &doc); err != nil || doc.Trace == nil {
+		gt.Error = fmt.Sprintf("no traced window (record: %s; doctor: %s)", strings.TrimSpace(string(res.Files["record.err"])), strings.TrimSpace(string(res.Files["doctor-trace.err"])))
+		return gt
+	}
+	gt.Window = doc.Trace
+	for _, f := range doc.Findings {
+		if len(f.Evidence) > 0 && strings.HasPrefix(f.Evidence[0].Source, "tracepoint") {
+			gt.Cited = append(gt.Cited, f.ID)
+		}
+	}
+	a, ok1 := netstatValue(string(res.Files["netstat-start.txt"]), "TcpExt:", "PFMemallocDrop")
+	b, ok2 := netstatValue(string(res.Files["netstat-end.txt"]), "TcpExt:", "PFMemallocDrop")
+	if ok1 && ok2 {
+		gt.PFMemallocDrop = b - a
+	}
+	return gt
+}
+
+// netstatValue reads one counter of /proc/net/netstat's text (a header line, then values).
+func netstatValue(text, group, name string) (int64, bool) {
+	var head []string
+	for _, l := range strings.Split(text, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || f[0] != group {
+			continue
+		}
+		if head == nil {
+			head = f
+			continue
+		}
+		if i := slices.Index(head, name); i > 0 && i < len(f) {
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			return v, err == nil
+		}
+		return 0, false
+	}
+	return 0, false
 }
 
 func (s *guestFailureSpec) script(phase string) string {
@@ -154,6 +224,15 @@ sampler=$!
 	cfg.ResultFile = "/share/out/sink.json"
 	cfg.ProgressTag = "HR-GUEST-SINK"
 	cj, _ := json.Marshal(cfg)
+	if s.trace && phase == "before" {
+		// The kernel's drop reasons through the load: a recorder with its traced window,
+		// its counts written every 5 s (so a recorder the OOM killer ends leaves most of them).
+		b.WriteString(`mkdir -p /sys/kernel/tracing && mount -t tracefs nodev /sys/kernel/tracing
+cat /proc/net/netstat > $OUT/netstat-start.txt
+headroom record -o $OUT/trace.jsonl.gz --interval 2s --sockets=false --trace --trace-every 5s 2> $OUT/record.err &
+rec=$!
+`)
+	}
 	fmt.Fprintf(&b, `# the receiving application: killable by the OOM killer like any service
 ( echo 0 > /proc/self/oom_score_adj; HEADROOM_LAB_HELPER=guest-sink HEADROOM_LAB_HELPER_CONFIG=%s exec headroom > $OUT/sink.out 2>&1 ) &
 sink=$!
@@ -170,6 +249,12 @@ cat /proc/meminfo > $OUT/meminfo-end.txt; cat /proc/zoneinfo > $OUT/zoneinfo-end
 sysctl vm.min_free_kbytes vm.watermark_scale_factor vm.watermark_boost_factor vm.dirty_ratio vm.dirty_background_ratio net.ipv4.tcp_mem net.ipv4.tcp_rmem net.core.rmem_max > $OUT/sysctl-end.txt 2>&1
 echo %s > /dev/console
 `, shQuoteLab(string(cj)), guestSinkPort, markLoadReady, markLoadDone)
+	if s.trace && phase == "before" {
+		b.WriteString(`cat /proc/net/netstat > $OUT/netstat-end.txt
+kill -INT $rec; wait $rec; echo $? > $OUT/record.rc
+headroom doctor --from $OUT/trace.jsonl.gz --format json > $OUT/doctor-trace.json 2> $OUT/doctor-trace.err
+`)
+	}
 	if phase == "before" {
 		b.WriteString("headroom doctor --format json > $OUT/doctor.json 2> $OUT/doctor.err\necho $? > $OUT/doctor.rc\n")
 		fmt.Fprintf(&b, "headroom plan %s --format sysctl > $OUT/plan.conf 2> $OUT/plan.err\necho $? > $OUT/plan.rc\n", strings.Join(s.planArgs, " "))
@@ -223,6 +308,9 @@ func runGuestFailure(ctx context.Context, s *guestFailureSpec, o GuestOptions) (
 		return fail(before, res, err)
 	}
 	d.Reproduced = before.AllocFailures > 0 || before.OOMKills > 0
+	if s.trace {
+		d.Trace = readGuestTrace(res)
+	}
 	if err := d.readDoctor(res, s.expect); err != nil {
 		return fail(before, res, err)
 	}
@@ -445,7 +533,19 @@ func guestFailureSummary(s *guestFailureSpec, d *GuestFailureDetails) []string {
 	out = append(out, fmt.Sprintf("named by doctor in the guest: %s (expected one of %v; findings %v; root causes %v)", verdict(len(d.Named) > 0), s.expect, d.FindingIDs, d.RootCauses))
 	out = append(out, fmt.Sprintf("stopped by the plan: %s (%d allocation failures, %d OOM kills with %s)", verdict(d.Stopped), a.AllocFailures, a.OOMKills, strings.Join(d.Applied, "; ")))
 	out = append(out, "throughput before → after: "+sinkCompare(b, a))
+	if t := d.Trace; t != nil {
+		if t.Window == nil {
+			out = append(out, "traced load: "+t.Error)
+		} else {
+			out = append(out, fmt.Sprintf("traced load (%s, %d events lost): drops by the kernel's reason %v; top locations %v; direct reclaim %+v; findings citing a traced count %v; TcpExt PFMemallocDrop +%d",
+				t.Window.Duration.Round(time.Second), t.Window.Lost, t.Window.Drops, firstCounts(t.Window.Locations, 6), t.Window.Reclaim, t.Cited, t.PFMemallocDrop))
+		}
+	}
 	return out
+}
+
+func firstCounts(c []model.TraceCount, n int) []model.TraceCount {
+	return c[:min(n, len(c))]
 }
 
 // sinkCompare prints each phase's goodput before and after.

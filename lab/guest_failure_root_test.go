@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"headroom/lab/netlab"
-	"headroom/lab/vm"
 )
 
 // TestLowmemTCPReproducedNamedStopped runs the guest failure scenario lowmem-tcp (seed 004
@@ -18,18 +17,7 @@ import (
 // about 10 minutes and its failure comes from timing, not arithmetic). Needs root, QEMU and
 // the kernel (make vmkernels).
 func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
-	needGuest(t, "lowmem-tcp", "qemu-system-i386")
-	k, err := vm.LookupKernel("debian-6.1-686-pae")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st := k.Stat(vm.CacheDir()); !st.Present {
-		t.Skipf("lowmem-tcp: kernel %s not in %s (%s): run make vmkernels", k.Name, vm.CacheDir(), st.Missing)
-	}
-	sc, err := LookupScenario("lowmem-tcp")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := guestScenario(t, "lowmem-tcp", "debian-6.1-686-pae", "qemu-system-i386")
 	before, err := netlab.SnapshotOwned()
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +29,7 @@ func TestLowmemTCPReproducedNamedStopped(t *testing.T) {
 	// the second must hold every assertion below.
 	var rep *GuestReport
 	for try := 1; try <= 2; try++ {
-		rep, err = RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
+		rep, err = RunGuest(ctx, sc, GuestOptions{Kernel: "debian-6.1-686-pae", Progress: func(s string) { t.Log(s) }})
 		if err == nil && rep.OK {
 			break
 		}

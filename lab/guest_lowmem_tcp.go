@@ -31,7 +31,9 @@ func init() {
 			Kernels: []string{"debian-6.1-686-pae"},
 			Timeout: 20 * time.Minute,
 			Run: func(ctx context.Context, o GuestOptions) (*GuestReport, error) {
-				return runGuestFailure(ctx, lowmemTCPSpec(), o)
+				s := lowmemTCPSpec()
+				s.trace = o.Trace
+				return runGuestFailure(ctx, s, o)
 			},
 		},
 	})

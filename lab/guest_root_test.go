@@ -25,19 +25,7 @@ func TestReadersOnKernels(t *testing.T) {
 			if st := k.Stat(vm.CacheDir()); !st.Present {
 				t.Skipf("readers: kernel %s not in %s (%s): run make vmkernels", k.Name, vm.CacheDir(), st.Missing)
 			}
-			before, err := netlab.SnapshotOwned()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-			defer cancel()
-			rep, err := RunGuest(ctx, sc, GuestOptions{Kernel: k.Name, Progress: func(s string) { t.Log(s) }})
-			if err != nil {
-				if rep != nil {
-					t.Logf("console:\n%s", rep.Console)
-				}
-				t.Fatal(err)
-			}
+			rep := runGuestChecked(t, sc, k.Name, 10*time.Minute)
 			d := rep.Details.(*ReadersDetails)
 			t.Logf("%s: boot %.1f s, run %.1f s under %s; %d comparisons, %d failed; findings %v", k.Name, rep.BootSec, rep.RunSec, rep.Accel, len(d.Comparisons), d.Failed, d.Findings)
 			for _, c := range d.Comparisons {
@@ -62,15 +50,57 @@ func TestReadersOnKernels(t *testing.T) {
 			if k.GOARCH == "386" && (!seen["doctor host.low_total_kb"] || !seen["doctor zone 0 HighMem min_kb"]) {
 				t.Errorf("32-bit guest: lowmem or the HighMem zone not compared")
 			}
-			after, err := netlab.SnapshotOwned()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ch := before.RunChanges(after, netlab.Mine()); len(ch) > 0 {
-				t.Errorf("left behind: %v", ch)
-			}
 		})
 	}
+}
+
+// guestScenario skips t unless scenario can boot kernel here (root, qemu, the kernel in the
+// cache), and returns the scenario.
+func guestScenario(t *testing.T, scenario, kernel, qemu string) *Scenario {
+	t.Helper()
+	needGuest(t, scenario, qemu)
+	k, err := vm.LookupKernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := k.Stat(vm.CacheDir()); !st.Present {
+		t.Skipf("%s: kernel %s not in %s (%s): run make vmkernels", scenario, k.Name, vm.CacheDir(), st.Missing)
+	}
+	sc, err := LookupScenario(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// runGuestChecked runs guest scenario sc on kernel, ends t on an error (with the guest's
+// console), and checks when t ends that the run left none of its objects behind.
+func runGuestChecked(t *testing.T, sc *Scenario, kernel string, timeout time.Duration) *GuestReport {
+	t.Helper()
+	before, err := netlab.SnapshotOwned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		after, err := netlab.SnapshotOwned()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if ch := before.RunChanges(after, netlab.Mine()); len(ch) > 0 {
+			t.Errorf("left behind: %v", ch)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	rep, err := RunGuest(ctx, sc, GuestOptions{Kernel: kernel, Progress: func(s string) { t.Log(s) }})
+	if err != nil {
+		if rep != nil {
+			t.Logf("console:\n%s", rep.Console)
+		}
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // needGuest skips a guest test that cannot boot here: it needs root (a network namespace and

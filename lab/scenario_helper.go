@@ -32,6 +32,7 @@ func init() {
 		"cpu-burn":    runCPUBurnHelper,
 		"guest-sink":  runGuestSink,
 		"guest-hog":   runGuestHog,
+		"guest-drops": runGuestDrops,
 		vm.QdiscMode:  vm.RunQdiscHelper, // the guest's own netem and fq (lab/vm/qdisc.go)
 	})
 }

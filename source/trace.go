@@ -72,6 +72,64 @@ type TraceOptions struct {
 	Mechanism string // TraceMechanismRaw (default) or TraceMechanismText
 	// Mount is where tracefs is looked for first; empty: /sys/kernel/tracing.
 	Mount string
+	// MountDir, when not nil, is the tracefs to use: the root directory of a mount made by
+	// MountTraceFS before the process gave up CAP_SYS_ADMIN (serve --trace). It is read
+	// through /proc/self/fd/N and handed to the guard; the tracer does not close it.
+	MountDir *os.File
+}
+
+// MountTraceFS prepares tracefs for a tracer that will run without CAP_SYS_ADMIN. Nothing
+// else a traced window does needs a capability: as uid 0, with CAP_SYSLOG alone (for the
+// addresses of /proc/kallsyms), creating and removing the instance, enabling its events,
+// reading its buffers and stats and restoring them is allowed by the files' modes
+// (measured: serve --trace and doctor --trace under setpriv with CapEff 0x400000000 traced
+// and restored everything). Only mount(2) needs CAP_SYS_ADMIN. So when tracefs is mounted
+// in this mount namespace it returns nil: the tracer uses that mount later. When it is
+// not, it mounts tracefs at a directory of its own, opens the mount's root, detaches the
+// mount (umount2 MNT_DETACH: nothing else sees it from now on, and it goes when the last
+// descriptor of it is closed, so no unmount is needed later) and removes the directory.
+// The caller keeps the returned directory open across its privilege drop (clearing
+// close-on-exec when it re-executes) and passes it as TraceOptions.MountDir.
+func MountTraceFS() (*os.File, error) {
+	if ms, err := tracefsMounts(); err == nil && len(ms) > 0 {
+		return nil, nil
+	}
+	if os.Geteuid() != 0 {
+		return nil, &TraceUnavailable{"tracefs is not mounted, and mounting it needs root"}
+	}
+	dir, err := mountOwnTraceFS(traceOwnerName())
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		restoreTrace("", dir, 0)
+		return nil, fmt.Errorf("trace: open %s: %w", dir, err)
+	}
+	err = unix.Unmount(dir, unix.MNT_DETACH)
+	os.Remove(dir)
+	if err != nil {
+		f.Close()
+		restoreTrace("", dir, 0)
+		return nil, fmt.Errorf("trace: detach %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// mountOwnTraceFS mounts tracefs at traceMountDir/tracefs-<owner>.
+func mountOwnTraceFS(owner string) (string, error) {
+	dir := filepath.Join(traceMountDir, "tracefs-"+owner)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", &TraceUnavailable{fmt.Sprintf("tracefs is not mounted, and no directory to mount it at: %v", err)}
+	}
+	if err := unix.Mount("nodev", dir, "tracefs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		os.Remove(dir)
+		if errors.Is(err, unix.ENODEV) {
+			return "", &TraceUnavailable{"the kernel has no tracefs (needs Linux 4.1+ with CONFIG_TRACING)"}
+		}
+		return "", &TraceUnavailable{fmt.Sprintf("cannot mount tracefs: %v (needs CAP_SYS_ADMIN)", err)}
+	}
+	return dir, nil
 }
 
 // Tracer is a running traced window.
@@ -164,7 +222,7 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 		return nil, err
 	}
 	t.instance = filepath.Join(t.mount, "instances", traceInstancePrefix+t.owner)
-	g, err := startTraceGuard(traceGuardConfig{PID: os.Getpid(), Instance: t.instance, Mount: t.mounted})
+	g, err := startTraceGuard(traceGuardConfig{PID: os.Getpid(), Instance: t.instance, Mount: t.mounted}, t.opt.MountDir)
 	if err != nil {
 		t.unmountOwn()
 		return nil, err
@@ -191,6 +249,10 @@ func StartTrace(opt TraceOptions) (*Tracer, error) {
 
 // findMount finds tracefs in this mount namespace, or mounts it.
 func (t *Tracer) findMount() error {
+	if t.opt.MountDir != nil {
+		t.mount = fmt.Sprintf("/proc/self/fd/%d", t.opt.MountDir.Fd())
+		return nil
+	}
 	want := t.opt.Mount
 	if want == "" {
 		want = "/sys/kernel/tracing"
@@ -211,16 +273,9 @@ func (t *Tracer) findMount() error {
 	if os.Geteuid() != 0 {
 		return &TraceUnavailable{"tracefs is not mounted, and mounting it needs root"}
 	}
-	dir := filepath.Join(traceMountDir, "tracefs-"+t.owner)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return &TraceUnavailable{fmt.Sprintf("tracefs is not mounted, and no directory to mount it at: %v", err)}
-	}
-	if err := unix.Mount("nodev", dir, "tracefs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		os.Remove(dir)
-		if errors.Is(err, unix.ENODEV) {
-			return &TraceUnavailable{"the kernel has no tracefs (needs Linux 4.1+ with CONFIG_TRACING)"}
-		}
-		return &TraceUnavailable{fmt.Sprintf("cannot mount tracefs: %v (needs CAP_SYS_ADMIN)", err)}
+	dir, err := mountOwnTraceFS(t.owner)
+	if err != nil {
+		return err
 	}
 	t.mount, t.mounted = dir, dir
 	return nil

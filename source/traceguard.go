@@ -40,6 +40,9 @@ type traceGuardConfig struct {
 	PID      int    `json:"pid"`
 	Instance string `json:"instance"`        // instances/headroom-<pid>-<start ticks> under the mount
 	Mount    string `json:"mount,omitempty"` // set when the tracer mounted tracefs there
+	// MountFD is the guard's descriptor of the tracer's detached tracefs
+	// (TraceOptions.MountDir): Instance is then relative to it.
+	MountFD int `json:"mount_fd,omitempty"`
 }
 
 func init() {
@@ -52,8 +55,16 @@ func init() {
 	}
 }
 
-// startTraceGuard starts the guard of cfg and waits until it runs.
-func startTraceGuard(cfg traceGuardConfig) (*guard.Guard, error) {
+// startTraceGuard starts the guard of cfg and waits until it runs. mountDir, when not nil,
+// is the tracer's detached tracefs (reached through /proc/self/fd only): the guard is
+// handed its own descriptor of it, and its instance path is rewritten to go through that.
+func startTraceGuard(cfg traceGuardConfig, mountDir *os.File) (*guard.Guard, error) {
+	var extra []*os.File
+	if mountDir != nil {
+		extra = []*os.File{mountDir}
+		cfg.MountFD = guard.FirstExtraFD
+		cfg.Instance = filepath.Join(fmt.Sprintf("/proc/self/fd/%d", cfg.MountFD), "instances", filepath.Base(cfg.Instance))
+	}
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
@@ -64,7 +75,7 @@ func startTraceGuard(cfg traceGuardConfig) (*guard.Guard, error) {
 			env = append(env, kv)
 		}
 	}
-	g, err := guard.Start(append(env, traceGuardEnv+"="+string(b)))
+	g, err := guard.StartFiles(append(env, traceGuardEnv+"="+string(b)), extra)
 	if err != nil {
 		return nil, fmt.Errorf("trace: %w", err)
 	}

@@ -159,7 +159,7 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		observe        = fs.Duration("observe", 0, "failure scenarios: how long orphan-hoard watches the unfixed orphans (default 20s)")
 		repeat         = fs.Int("repeat", 0, "failure scenarios: flood/idle/re-measure rounds of flood-recovery (default 2)")
 		variant        = fs.String("variant", "", "failure scenarios: run one variant only (flood-recovery: healthy or leaking)")
-		traceWin       = fs.Bool("trace", false, "failure scenarios: trace the kernel's drop reasons and reclaim stalls during each doctor window (as doctor --trace)")
+		traceWin       = fs.Bool("trace", false, "failure scenarios: trace the kernel's drop reasons and reclaim stalls during each doctor window (as doctor --trace); guest failure scenarios: during the before guest's load (record --trace)")
 		kernelName     = fs.String("kernel", "", "guest scenarios: the kernel to boot in QEMU (headroom lab kernels)")
 	)
 	fs.Var(rate, "rate", "link rate to model, e.g. 100Mbit, 1Gbit (default: the scenario's)")
@@ -199,11 +199,11 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s: guest scenarios run with headroom lab run %s --kernel NAME\n", sc.Name, sc.Name)
 			return exitFailure
 		}
-		if other := flagsSetBesides(fs, "format", "timeout", "kernel"); len(other) > 0 {
+		if other := flagsSetBesides(fs, "format", "timeout", "kernel", "trace"); len(other) > 0 {
 			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s runs in a QEMU guest: %s do not apply\n", sc.Name, strings.Join(other, ", "))
 			return exitFailure
 		}
-		return labRunGuest(ctx, sc, lab.GuestOptions{Kernel: *kernelName, Timeout: *timeout}, *format, stdio)
+		return labRunGuest(ctx, sc, lab.GuestOptions{Kernel: *kernelName, Timeout: *timeout, Trace: *traceWin}, *format, stdio)
 	}
 	if sc.Failure != nil {
 		if compare {

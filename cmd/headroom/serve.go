@@ -52,7 +52,7 @@ func newServeFlags(stdio IO) (*flag.FlagSet, *serveFlags) {
 	fs.StringVar(&f.hostRoot, "host-root", "", "the host's / (or its /proc and /sys) is mounted here, as in a container: sample it live, read the host's network through its proc/1/net and every cgroup's socket memory through its sys/fs/cgroup; ethtool and net.* sysctls still see this process's network namespace (run with hostNetwork)")
 	fs.StringVar(&f.from, "from", "", "serve a capture (.txtar from headroom capture) instead of this host")
 	fs.BoolVar(&f.once, "once", false, "print the metrics once (Prometheus text format) to stdout and exit")
-	fs.BoolVar(&f.trace, "trace", false, "trace the kernel's drop reasons (skb:kfree_skb) and its direct-reclaim and compaction stalls into the headroom_trace_* counters, in a tracefs instance of serve's own, removed on exit (by a guard process after SIGKILL); needs root, and keeps every capability instead of CAP_SYSLOG alone")
+	fs.BoolVar(&f.trace, "trace", false, "trace the kernel's drop reasons (skb:kfree_skb) and its direct-reclaim and compaction stalls into the headroom_trace_* counters, in a tracefs instance of serve's own, removed on exit (by a guard process after SIGKILL); needs root; tracefs is mounted (detached, when mounted nowhere) before serve drops every capability but CAP_SYSLOG")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: headroom serve [--listen 127.0.0.1:9781] [flags]")
 		fmt.Fprintln(fs.Output(), "Serves /metrics (Prometheus and OpenMetrics), a live status page at /, /healthz, and the rule pages at /docs/rules/ID.md.")

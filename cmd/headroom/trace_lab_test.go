@@ -8,12 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"headroom/internal/privdrop"
 	"headroom/report"
 	"headroom/source/tracetest"
 )
@@ -95,21 +98,18 @@ func testTraceSIGKILL(t *testing.T, args string) {
 		before = tracetest.State(t, mounts[0])
 	}
 	cmd := exec.Command("/proc/self/exe")
-	cmd.Env = append(os.Environ(), runArgsEnv+"="+args)
+	// As a real serve does: its guard then runs with CAP_SYSLOG alone too.
+	cmd.Env = append(os.Environ(), dropCapsTestEnv+"=1", runArgsEnv+"="+args)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	pid := cmd.Process.Pid
 	name := tracetest.Instance(t, pid)
 	inst := "instances/" + name
-	// Tracing: the instance is there (in doctor's own mount when nothing was mounted).
-	where := func() string {
-		if len(mounts) > 0 {
-			return filepath.Join(mounts[0], inst)
-		}
-		return filepath.Join("/run/headroom", "tracefs-"+strings.TrimPrefix(name, "headroom-"), inst)
-	}()
+	// Tracing: the instance is there.
+	var where string
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		where = instanceDir(mounts, pid, inst)
 		if _, err := os.Stat(filepath.Join(where, "events", "skb", "kfree_skb", "enable")); err == nil {
 			break
 		}
@@ -132,12 +132,134 @@ func testTraceSIGKILL(t *testing.T, args string) {
 			t.Fatalf("15 s after SIGKILL: %s: %v; tracefs mounts %v (before %v)", where, err, m, mounts)
 		}
 	}
-	view := tracetest.View(t)
-	if _, err := os.Stat(filepath.Join(view, inst)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("instance %s left after SIGKILL: %v", inst, err)
-	}
+	instanceGone(t, inst)
 	if before != nil {
-		tracetest.SameState(t, before, tracetest.State(t, view))
+		tracetest.SameState(t, before, tracetest.State(t, tracetest.View(t)))
+	}
+}
+
+// instanceGone waits up to 15 s for instance inst to be gone from tracefs, looked at
+// through a mount of the test's own when none is mounted (tracefs is one for the whole
+// machine: every mount shows the same instances).
+func instanceGone(t *testing.T, inst string) {
+	t.Helper()
+	view := tracetest.View(t)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, err := os.Stat(filepath.Join(view, inst))
+		if errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("instance %s left: %v", inst, err)
+			return
+		}
+	}
+}
+
+// instanceDir is where the tracefs instance inst of process pid can be seen: through
+// tracefs mounted in this namespace (mounts), the mount doctor makes of its own when none
+// is, or serve's detached mount, which only its descriptors reach (/proc/PID/fd/N).
+func instanceDir(mounts []string, pid int, inst string) string {
+	if len(mounts) > 0 {
+		return filepath.Join(mounts[0], inst)
+	}
+	own := filepath.Join("/run/headroom", "tracefs-"+strings.TrimPrefix(filepath.Base(inst), "headroom-"), inst)
+	if _, err := os.Stat(own); err == nil {
+		return own
+	}
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, e := range fds {
+		p := fmt.Sprintf("/proc/%d/fd/%s", pid, e.Name())
+		var st unix.Statfs_t
+		if unix.Statfs(p, &st) == nil && st.Type == unix.TRACEFS_MAGIC {
+			if _, err := os.Stat(filepath.Join(p, inst)); err == nil {
+				return filepath.Join(p, inst)
+			}
+		}
+	}
+	return own
+}
+
+// serve --trace started as root keeps CAP_SYSLOG alone, as serve without --trace does: it
+// mounts tracefs (detached) before the drop and hands it to the re-executed serve, which
+// traces with CAP_SYSLOG alone (export.KeepCaps, source.MountTraceFS). Every thread's
+// capabilities are read from /proc/PID/task/*/status; the re-executed serve counts a
+// flood's SOCKET_RCVBUFF drops in its metrics; after SIGTERM its instance is gone and no
+// tracefs mount is left.
+func TestLabServeTraceCaps(t *testing.T) {
+	tracetest.Need(t)
+	mounts := tracetest.Mounts(t)
+	stop, _ := tracetest.Flood(t, 20000)
+	defer stop()
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Env = append(os.Environ(), dropCapsTestEnv+"=1", runArgsEnv+"=serve --trace --listen 127.0.0.1:0 --window-interval -1s --min-interval 100ms --rules-interval 0")
+	var errb syncBuffer
+	cmd.Stdout, cmd.Stderr = &errb, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	inst := "instances/" + tracetest.Instance(t, pid)
+	exited := false
+	defer func() {
+		if !exited {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	listening := regexp.MustCompile(`listening on (http://\S+)/ `)
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(errb.String()); m != nil {
+			base = m[1]
+			if _, err := os.Stat(filepath.Join(instanceDir(mounts, pid, inst), "events", "skb", "kfree_skb", "enable")); err == nil {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve --trace: not listening and tracing in 30 s: %s", errb.String())
+		}
+	}
+	want := uint64(1) << unix.CAP_SYSLOG
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil || len(tasks) == 0 {
+		t.Fatalf("no threads of %d: %v", pid, err)
+	}
+	for _, p := range tasks {
+		caps, err := privdrop.ProcCaps(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if caps["CapEff"] != want || caps["CapPrm"] != want || caps["CapBnd"] != want || caps["CapAmb"] != want {
+			t.Errorf("%s: CapEff %#x CapPrm %#x CapBnd %#x CapAmb %#x; want %#x (CAP_SYSLOG) in each", p, caps["CapEff"], caps["CapPrm"], caps["CapBnd"], caps["CapAmb"], want)
+		}
+	}
+	re := regexp.MustCompile(`(?m)^headroom_trace_drops_total\{reason="SOCKET_RCVBUFF"\} (\S+)$`)
+	scrape := func() float64 {
+		code, body := httpGet(t, base+"/metrics")
+		m := re.FindStringSubmatch(body)
+		if code != 200 || m == nil {
+			return 0
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		return v
+	}
+	first := scrape()
+	time.Sleep(1500 * time.Millisecond)
+	second := scrape()
+	t.Logf("serve --trace with CapEff %#x: SOCKET_RCVBUFF %g, then %g 1.5 s later", want, first, second)
+	if second < 1000 || second <= first {
+		t.Errorf("the re-executed serve counted SOCKET_RCVBUFF %g then %g during a 20k/s flood into a full buffer", first, second)
+	}
+	cmd.Process.Signal(unix.SIGTERM)
+	cmd.Wait()
+	exited = true
+	if m := tracetest.Mounts(t); len(m) != len(mounts) {
+		t.Errorf("tracefs mounts %v after serve --trace; before %v", m, mounts)
+	}
+	instanceGone(t, inst)
+	if strings.Contains(errb.String(), "could not drop") {
+		t.Errorf("serve: %s", errb.String())
 	}
 }
 

@@ -36,7 +36,16 @@ type Guard struct {
 // Start starts this executable with env as a guard and waits until it runs (Serve).
 // Stdin, stdout and stderr are /dev/null: a guard holding the terminal or an ssh channel
 // open would keep a dropped session from closing.
-func Start(env []string) (*Guard, error) {
+func Start(env []string) (*Guard, error) { return StartFiles(env, nil) }
+
+// FirstExtraFD is the guard's descriptor of StartFiles' first extra file (the next ones
+// follow it).
+const FirstExtraFD = 5
+
+// StartFiles is Start handing the guard extra open files too, as descriptors FirstExtraFD,
+// FirstExtraFD+1, ...: what it restores may be reachable only through them (the trace
+// guard's detached tracefs, source/traceguard.go).
+func StartFiles(env []string, extra []*os.File) (*Guard, error) {
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("guard pipe: %w", err)
@@ -49,7 +58,7 @@ func Start(env []string) (*Guard, error) {
 	}
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = env
-	cmd.ExtraFiles = []*os.File{ctlR, readyW} // fds 3 and 4
+	cmd.ExtraFiles = append([]*os.File{ctlR, readyW}, extra...) // fds 3 and 4, then FirstExtraFD...
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Start()
 	ctlR.Close()

@@ -1,6 +1,7 @@
 // Package privdrop drops a process's capabilities to a kept few by re-executing it, handing
 // the new image an open listening socket: headroom serve listens as root (a port below 1024
-// works), then keeps CAP_SYSLOG alone (export.KeepCaps says why that one).
+// works), then keeps CAP_SYSLOG alone (export.KeepCaps says why that one), handing the
+// new image any other descriptors it must keep (serve --trace's tracefs).
 //
 // Capabilities are per thread (capset(2) changes the calling thread's), and a Go program
 // has several threads before main runs; syscall.AllThreadsSyscall would reach them all but
@@ -94,8 +95,10 @@ func InheritedListener() (net.Listener, error) {
 
 // Drop re-executes the process with only keep when it has more (as root, or given extra
 // capabilities). It returns only when there is nothing to drop (nil) or when dropping
-// failed (the error; the caller then runs on, and says so). ln is handed to the new image.
-func Drop(ln net.Listener, keep []int) error {
+// failed (the error; the caller then runs on, and says so). ln is handed to the new image,
+// and so are files (close-on-exec cleared; the caller names them to the new image in its
+// environment; close-on-exec is set again when the drop fails).
+func Drop(ln net.Listener, keep []int, files ...*os.File) error {
 	want := mask(keep)
 	st, err := ProcCaps("/proc/self/status")
 	if err != nil {
@@ -132,8 +135,16 @@ func Drop(ln net.Listener, keep []int) error {
 	runtime.LockOSThread()
 	fail := func(what string, err error) error {
 		unix.CloseOnExec(fd)
+		for _, f := range files {
+			unix.CloseOnExec(int(f.Fd()))
+		}
 		lf.Close()
 		return fmt.Errorf("%s: %w", what, err)
+	}
+	for _, f := range files {
+		if _, err := unix.FcntlInt(f.Fd(), unix.F_SETFD, 0); err != nil {
+			return fail("clear close-on-exec", err)
+		}
 	}
 	bits := secbitNoroot | secbitNorootLocked | secbitNoSetuidFixup | secbitNoSetuidFixupLockd
 	if err := unix.Prctl(unix.PR_SET_SECUREBITS, uintptr(bits), 0, 0, 0); err != nil {
