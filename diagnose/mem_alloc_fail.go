@@ -350,7 +350,7 @@ func memOrderPhrase(order int) string {
 // (LowTotal in /proc/meminfo, the same boot when the report is from its live kernel log);
 // the last two add a note saying where HighMem was seen.
 func dumpHighMem(tl *model.Timeline, v *allocVerdict) bool {
-	if memHasHighMem(v.zones) {
+	if model.HasHighMemZone(v.zones) {
 		return true
 	}
 	for _, z := range v.zones {

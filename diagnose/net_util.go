@@ -109,87 +109,11 @@ func (m netMem) basis() (bytes int64, name, src string) {
 	return m.TotalBytes, "MemTotal", m.TotalSrc
 }
 
-// netHostMemory gathers memory facts from the host record, /proc/meminfo and /proc/zoneinfo
-// samples, and the zone dumps of allocation-failure reports (seed 004: DMA present
-// 16384 kB + Normal present 901120 kB next to a HighMem zone = 896 MiB of lowmem).
+// netHostMemory is the timeline's memory facts (model.Timeline.Memory, their one home) in
+// bytes.
 func netHostMemory(tl *model.Timeline) netMem {
-	var m netMem
-	pageKB := int64(4)
-	if p, ok := pageSize(tl); ok {
-		pageKB = p / 1024
-	}
-	if tl.Host.MemTotalKB > 0 {
-		m.TotalBytes, m.TotalSrc = tl.Host.MemTotalKB*1024, "host facts: MemTotal"
-	}
-	if tl.Host.LowTotalKB > 0 {
-		m.LowmemBytes, m.LowmemSrc = tl.Host.LowTotalKB*1024, "host facts: LowTotal"
-	}
-	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
-		if m.TotalBytes == 0 {
-			v, _ := s.Mem("MemTotal")
-			m.TotalBytes, m.TotalSrc = v*1024, sampleSource(s, "/proc/meminfo")+" MemTotal"
-		}
-		if v, ok := s.Mem("LowTotal"); ok && m.LowmemBytes == 0 && v > 0 {
-			m.LowmemBytes, m.LowmemSrc = v*1024, sampleSource(s, "/proc/meminfo")+" LowTotal"
-		}
-	}
-	if m.LowmemBytes == 0 {
-		if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 }); s != nil {
-			var low int64
-			high := false
-			for _, z := range s.Zones {
-				if z.Name == "HighMem" {
-					high = true
-					continue
-				}
-				if z.Name == "Movable" || z.Name == "Device" {
-					continue
-				}
-				if p, ok := z.Fields.Get("present"); ok {
-					low += p * pageKB * 1024
-				}
-			}
-			if high && low > 0 {
-				m.LowmemBytes, m.LowmemSrc = low, sampleSource(s, "/proc/zoneinfo")+" present pages of the zones below HighMem"
-			}
-		}
-	}
-	for i := len(tl.Events) - 1; i >= 0 && (m.LowmemBytes == 0 || m.TotalBytes == 0); i-- {
-		af := tl.Events[i].AllocFailure
-		if af == nil {
-			continue
-		}
-		var low int64
-		high := false
-		for _, z := range af.Zones {
-			if z.Zone == "HighMem" {
-				high = true
-				continue
-			}
-			if z.Zone == "Movable" {
-				continue
-			}
-			low += z.PresentKB * 1024
-		}
-		if high && low > 0 && m.LowmemBytes == 0 {
-			m.LowmemBytes = low
-			m.LowmemSrc = fmt.Sprintf("%s: present kB of the zones below HighMem in the allocation-failure dump", tl.Events[i].Source)
-		}
-		if af.PagesRAM != nil && *af.PagesRAM > 0 && m.TotalBytes == 0 {
-			m.TotalBytes = *af.PagesRAM * pageKB * 1024
-			m.TotalSrc = tl.Events[i].Source + ": pages RAM"
-		}
-	}
-	m.WordBits = tl.Host.WordBits
-	if m.WordBits == 0 {
-		m.WordBits = kernel.ArchWordBits(tl.Host.Arch)
-	}
-	if m.WordBits == 0 && (m.LowmemBytes > 0 || (tl.Host.HighMem != nil && *tl.Host.HighMem)) {
-		// Only 32-bit kernels have a HighMem zone (CONFIG_HIGHMEM exists on 32-bit
-		// architectures only).
-		m.WordBits = 32
-	}
-	return m
+	m := tl.Memory()
+	return netMem{TotalBytes: m.TotalKB * 1024, TotalSrc: m.TotalSource, LowmemBytes: m.LowmemKB * 1024, LowmemSrc: m.LowmemSource, WordBits: m.WordBits}
 }
 
 // netPlanArch returns an architecture name plan accepts for this host: the host's own when
