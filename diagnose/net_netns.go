@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -42,9 +41,9 @@ func checkNetnsTCPGap(tl *model.Timeline) Result {
 		if !ok || !nok {
 			continue
 		}
-		h, err1 := netnsInts(hv)
-		n, err2 := netnsInts(nv)
-		if err1 != nil || err2 != nil || len(h) != len(n) || (k.Triplet && len(h) != 3) {
+		h, ok1 := kernel.SysctlInts(hv)
+		n, ok2 := kernel.SysctlInts(nv)
+		if !ok1 || !ok2 || len(h) != len(n) || (k.Triplet && len(h) != 3) {
 			continue
 		}
 		checked = append(checked, k.Key)
@@ -80,18 +79,6 @@ func checkNetnsTCPGap(tl *model.Timeline) Result {
 			"run with smaller buffers or queues than the host's tuning suggests. Set them in the pod spec.",
 		Changes: changes,
 	})
-}
-
-func netnsInts(v string) ([]int64, error) {
-	var out []int64
-	for _, f := range strings.Fields(v) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 // netnsFix says how a pod sets the key, and on which kernels and Kubernetes releases.

@@ -53,29 +53,12 @@ func netTripletEvidence(what string, vs []netTriplet) []Evidence {
 	return out
 }
 
-// netInts parses a whitespace-separated list of integers ("4096 87380 4194304").
-func netInts(s string) ([]int64, bool) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return nil, false
-	}
-	out := make([]int64, 0, len(f))
-	for _, x := range f {
-		v, err := strconv.ParseInt(x, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
-}
-
 // triplets returns the values of a three-integer sysctl (tcp_mem, tcp_rmem, tcp_wmem) that
 // parse as three integers, host value first.
 func netTriplets(tl *model.Timeline, key string) []netTriplet {
 	var out []netTriplet
 	for _, sv := range settingValues(tl, key) {
-		if v, ok := netInts(sv.Value); ok && len(v) == 3 {
+		if v, ok := kernel.SysctlInts(sv.Value); ok && len(v) == 3 {
 			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})
 		}
 	}
@@ -192,7 +175,7 @@ func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 		if c.Key != "net.ipv4.tcp_mem" {
 			continue
 		}
-		v, ok := netInts(c.Recommended)
+		v, ok := kernel.SysctlInts(c.Recommended)
 		if !ok || len(v) != 3 {
 			break
 		}

@@ -477,23 +477,15 @@ func tcpMetrics(b *pointBuf, sm *model.Sample, host *model.Host) {
 	}
 }
 
-// sysctlInts parses the integers of a sysctl's value into out and returns how many there
-// were, or -1 when the sysctl is unknown, not all integers, or more than out holds.
+// sysctlInts parses the integers of a sysctl's value into out (kernel.SysctlIntsInto) and
+// returns how many there were, or -1 when the sysctl is unknown, not all integers, or more
+// than out holds.
 func sysctlInts(host *model.Host, key string, out []int64) int {
 	v, ok := host.Sysctls[key]
 	if !ok {
 		return -1
 	}
-	n := 0
-	for f := range strings.FieldsSeq(v) {
-		x, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || n == len(out) {
-			return -1
-		}
-		out[n] = x
-		n++
-	}
-	return n
+	return kernel.SysctlIntsInto(v, out)
 }
 
 // softnet_stat column counts for each field (see kernel.SoftnetCPU).

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"headroom/model"
@@ -63,14 +62,9 @@ func (p Plan) Check() error {
 		if !ok {
 			return nil
 		}
-		var out []int64
-		for _, f := range strings.Fields(c.Recommended) {
-			v, err := strconv.ParseInt(f, 10, 64)
-			if err != nil {
-				bad("%s = %q: not integers", key, c.Recommended)
-				return nil
-			}
-			out = append(out, v)
+		out, ok := kernel.SysctlInts(c.Recommended)
+		if !ok && strings.TrimSpace(c.Recommended) != "" {
+			bad("%s = %q: not integers", key, c.Recommended)
 		}
 		return out
 	}

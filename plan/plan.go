@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -799,17 +800,6 @@ func (c currentMap) int(key string) (int64, bool) {
 }
 
 func (c currentMap) triplet(key string) ([3]int64, bool) {
-	f := strings.Fields(c[key])
-	if len(f) != 3 {
-		return [3]int64{}, false
-	}
 	var t [3]int64
-	for i := range f {
-		v, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			return [3]int64{}, false
-		}
-		t[i] = v
-	}
-	return t, true
+	return t, kernel.SysctlIntsInto(c[key], t[:]) == 3
 }
