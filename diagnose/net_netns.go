@@ -90,9 +90,9 @@ func netnsFix(k kernel.NetnsSysctl, kver kernel.KernelVersion, kOK bool) string 
 	} else {
 		b.WriteString("Namespaced but not a safe sysctl: the kubelet must allow it with --allowed-unsafe-sysctls=" + k.Key)
 	}
-	if k.PerNetnsSince != [2]int{} {
-		fmt.Fprintf(&b, "; per namespace only on kernels %d.%d and later", k.PerNetnsSince[0], k.PerNetnsSince[1])
-		if kOK && !kver.AtLeast(k.PerNetnsSince[0], k.PerNetnsSince[1], 0) {
+	if since := kernel.LookupSysctlScope(k.Key).PerNetnsSince; since.Known {
+		fmt.Fprintf(&b, "; per namespace only on kernels %d.%d and later", since.Major, since.Minor)
+		if kOK && !kver.AtLeast(since.Major, since.Minor, 0) {
 			fmt.Fprintf(&b, ", and this host runs %s: the pod cannot set it, upgrade the kernel", kver)
 		}
 	}
