@@ -491,13 +491,11 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 				}
 			}
 		}
-		adj := c.minPages
-		if v.flags["HIGH"] {
-			adj -= adj / 2
+		floorKV := kv
+		if !kvOK {
+			floorKV = kernel.KernelVersion{}
 		}
-		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3, 0)) {
-			adj -= adj / 4
-		}
+		adj := kernel.WatermarkFloor(c.minPages, v.flags["HIGH"], atomic, floorKV)
 		c.floorPages = adj + c.reservePages
 		eff := c.freePages - (int64(1)<<v.af.Order - 1)
 		c.belowMin = c.freePages <= c.minPages+c.reservePages

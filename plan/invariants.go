@@ -224,7 +224,7 @@ func (p Plan) Check() error {
 		}
 	}
 	if v, ok := last("net.core.netdev_budget"); ok && v > floorOf("net.core.netdev_budget", 300) {
-		if mf, ok := last("vm.min_free_kbytes"); ok && cpus*v*buf > mf*1024*7/8 {
+		if mf, ok := last("vm.min_free_kbytes"); ok && cpus*v*buf > kernel.AtomicUsable(mf*1024) {
 			bad("netdev_budget %d × %d CPUs × %d B above 7/8 of min_free_kbytes %d kB", v, cpus, buf, mf)
 		}
 	}

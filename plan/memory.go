@@ -197,7 +197,7 @@ var unboundedReserve = reserveBudget{kb: math.MaxInt64 / 4, why: "unbounded"}
 // minFreeKBytesWithin is MinFreeKBytes within the reserve budget rb.
 func minFreeKBytesWithin(in Input, rb reserveBudget) (kb int64, why string) {
 	b := computeRxBurst(in)
-	needBytes := (b.burstBytes + b.ringBytes) * 8 / 7
+	needBytes := kernel.MinForAtomic(b.burstBytes + b.ringBytes)
 	needKB := ceilDiv(needBytes, 1024)
 
 	basisBytes, basisName := budgetBasis(in)

@@ -615,7 +615,7 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 	}
 	// Each packet of a round is replaced by an atomic RX refill; one round on every CPU at
 	// once must be served from the atomic part of min_free_kbytes (7/8 of it, MinFreeKBytes).
-	if limit := n.plannedMinFreeKB * 1024 * 7 / 8 / max(cpus*buf, 1); budget > limit {
+	if limit := kernel.AtomicUsable(n.plannedMinFreeKB*1024) / max(cpus*buf, 1); budget > limit {
 		gwhy += fmt.Sprintf("; capped at %d: a round's refills on each of %s (%d × %d B) must fit the atomic reserve, 7/8 of min_free_kbytes %d kB",
 			max(limit, gbase), cpusText, max(limit, gbase), buf, n.plannedMinFreeKB)
 		budget = limit
