@@ -55,8 +55,8 @@ const (
 
 // kswapdThreads returns each kswapd thread's CPU over the timeline, in % of one CPU.
 func kswapdThreads(tl *model.Timeline) (pct map[string]float64, secs float64, src string) {
-	first := tl.FirstWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
-	last := tl.LastWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
+	first := tl.FirstWith(func(s *model.Sample) bool { return memHasThread(s, kernel.KthreadKswapd) })
+	last := tl.LastWith(func(s *model.Sample) bool { return memHasThread(s, kernel.KthreadKswapd) })
 	if first == nil || first == last || first.Time.IsZero() || last.Time.IsZero() {
 		return nil, 0, ""
 	}
@@ -66,7 +66,7 @@ func kswapdThreads(tl *model.Timeline) (pct map[string]float64, secs float64, sr
 	}
 	pct = map[string]float64{}
 	for _, b := range last.Threads {
-		if !strings.HasPrefix(b.Comm, "kswapd") {
+		if !strings.HasPrefix(b.Comm, kernel.KthreadKswapd) {
 			continue
 		}
 		for _, a := range first.Threads {

@@ -362,9 +362,9 @@ func (t *Timeline) RateKeys() []string {
 // carries their summed share of one CPU. Live sampling, top, pidstat and Android's cpuinfo all
 // sum through this one table, so "kswapd" means the same threads whatever the input.
 var KernelThreadRates = []struct{ Prefix, Rate string }{
-	{"kswapd", RateKswapdCPUPct},
-	{"kcompactd", RateKcompactdCPUPct},
-	{"ksoftirqd", RateKsoftirqdCPUPct},
+	{kernel.KthreadKswapd, RateKswapdCPUPct},
+	{kernel.KthreadKcompactd, RateKcompactdCPUPct},
+	{kernel.KthreadKsoftirqd, RateKsoftirqdCPUPct},
 }
 
 // KernelThreadRate is the rate a kernel thread's CPU share adds to, by its comm ("kswapd0",
