@@ -198,7 +198,7 @@ func memMinFreeChange(tl *model.Timeline, cur setting, haveCur bool) (model.Chan
 // can compute it and the current value is below.
 func memWatermarkScaleChange(tl *model.Timeline) (model.Change, bool) {
 	v, ok := tl.Host.KernelVersion()
-	if ok && !v.AtLeast(4, 6, 0) {
+	if has, _ := kernel.SysctlExists("vm.watermark_scale_factor", v, ok); !has {
 		return model.Change{}, false
 	}
 	in, missing := memPlanInput(tl)

@@ -252,7 +252,7 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 // min_free_kbytes of minKB.
 func watermarkScaleFactorWithin(in Input, rb reserveBudget, minKB int64) (factor int64, why string, ok bool) {
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
-	if kver.Known && !kver.AtLeast(4, 6, 0) {
+	if ok, _ := kernel.SysctlExists("vm.watermark_scale_factor", kver, kver.Known); !ok {
 		return 0, "vm.watermark_scale_factor exists from 4.6", false
 	}
 	b := computeRxBurst(in)

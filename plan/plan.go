@@ -655,7 +655,7 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 	in, kver, cur, sendStreamBitsPerSec := n.in, n.kver, n.cur, n.sendStreamBitsPerSec
 	if in.sends() {
-		if !kver.Known || kver.AtLeast(3, 12, 0) {
+		if ok, _ := kernel.SysctlExists("net.ipv4.tcp_notsent_lowat", kver, kver.Known); ok {
 			lowat := n.notsentLowat
 			why := fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
 				FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat))
