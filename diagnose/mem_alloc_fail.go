@@ -350,7 +350,7 @@ func memOrderPhrase(order int) string {
 // (LowTotal in /proc/meminfo, the same boot when the report is from its live kernel log);
 // the last two add a note saying where HighMem was seen.
 func dumpHighMem(tl *model.Timeline, v *allocVerdict) bool {
-	if memHasHighMem(v.zones) {
+	if model.HasHighMemZone(v.zones) {
 		return true
 	}
 	for _, z := range v.zones {
@@ -491,13 +491,11 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 				}
 			}
 		}
-		adj := c.minPages
-		if v.flags["HIGH"] {
-			adj -= adj / 2
+		floorKV := kv
+		if !kvOK {
+			floorKV = kernel.KernelVersion{}
 		}
-		if atomic && (v.flags["HIGH"] || !kvOK || !kv.AtLeast(6, 3, 0)) {
-			adj -= adj / 4
-		}
+		adj := kernel.WatermarkFloor(c.minPages, v.flags["HIGH"], atomic, floorKV)
 		c.floorPages = adj + c.reservePages
 		eff := c.freePages - (int64(1)<<v.af.Order - 1)
 		c.belowMin = c.freePages <= c.minPages+c.reservePages

@@ -55,8 +55,8 @@ const (
 
 // kswapdThreads returns each kswapd thread's CPU over the timeline, in % of one CPU.
 func kswapdThreads(tl *model.Timeline) (pct map[string]float64, secs float64, src string) {
-	first := tl.FirstWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
-	last := tl.LastWith(func(s *model.Sample) bool { return memHasThread(s, "kswapd") })
+	first := tl.FirstWith(func(s *model.Sample) bool { return memHasThread(s, kernel.KthreadKswapd) })
+	last := tl.LastWith(func(s *model.Sample) bool { return memHasThread(s, kernel.KthreadKswapd) })
 	if first == nil || first == last || first.Time.IsZero() || last.Time.IsZero() {
 		return nil, 0, ""
 	}
@@ -66,7 +66,7 @@ func kswapdThreads(tl *model.Timeline) (pct map[string]float64, secs float64, sr
 	}
 	pct = map[string]float64{}
 	for _, b := range last.Threads {
-		if !strings.HasPrefix(b.Comm, "kswapd") {
+		if !strings.HasPrefix(b.Comm, kernel.KthreadKswapd) {
 			continue
 		}
 		for _, a := range first.Threads {
@@ -193,8 +193,8 @@ func batchedFlushChange(tl *model.Timeline) (model.Change, bool) {
 const memDirectScanWarnPerSec = 1000
 
 func checkDirectReclaim(tl *model.Timeline) Result {
-	stall := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "allocstall") })
-	scan := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return memVMPrefix(s, "pgscan_direct") })
+	stall := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return kernel.SumZoned(s.VMStat, "allocstall") })
+	scan := counterGrowth(tl, "/proc/vmstat", func(s *model.Sample) (int64, bool) { return kernel.SumZoned(s.VMStat, "pgscan_direct") })
 	psi := tl.LastWith(func(s *model.Sample) bool { return s.Pressure("memory") != nil })
 	stallRate := memSeriesStats(tl, model.RateAllocstallPerSec, 0)
 	// sar -B's pgscand/s: pages scanned by allocating tasks per second (sysstat reads
@@ -326,23 +326,4 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		f.Title = "tasks have stalled in direct reclaim since boot"
 	}
 	return Fired(f)
-}
-
-// memVMPrefix sums the vmstat counters starting with prefix: allocstall_* (4.10+) or allocstall,
-// pgscan_direct (4.8+) or pgscan_direct_<zone>; pgscan_direct_throttle is a different event
-// and is left out.
-func memVMPrefix(s *model.Sample, prefix string) (int64, bool) {
-	if s.VMStat == nil {
-		return 0, false
-	}
-	var sum int64
-	found := false
-	for i := 0; i < s.VMStat.Len(); i++ {
-		name, v := s.VMStat.At(i)
-		if strings.HasPrefix(name, prefix) && name != "pgscan_direct_throttle" {
-			sum += v
-			found = true
-		}
-	}
-	return sum, found
 }

@@ -71,80 +71,22 @@ func memDescribeMentions(ms []model.SettingMention, key string) string {
 	return strings.Join(parts, "; ")
 }
 
-// memTotalKB returns the host's memory from meminfo, else from what an allocation-failure
-// report printed (pages RAM, or the zones' present sizes).
+// memTotalKB is the host's memory size and its source (model.Timeline.Memory, the one home of
+// that derivation).
 func memTotalKB(tl *model.Timeline) (kb int64, source string, ok bool) {
-	if tl.Host.MemTotalKB > 0 {
-		return tl.Host.MemTotalKB, "MemTotal", true
-	}
-	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
-		v, _ := s.Mem("MemTotal")
-		return v, sampleSource(s, "/proc/meminfo"), true
-	}
-	psz, _ := pageSize(tl)
-	for _, e := range tl.Events {
-		af := e.AllocFailure
-		if af == nil {
-			continue
-		}
-		if af.PagesRAM != nil && *af.PagesRAM > 0 {
-			return *af.PagesRAM * psz / 1024, "pages RAM in the report at " + e.Source, true
-		}
-		var sum int64
-		for _, z := range af.Zones {
-			sum += z.PresentKB
-		}
-		if sum > 0 {
-			return sum, "sum of the zones' present in the report at " + e.Source, true
-		}
-	}
-	return 0, "", false
+	m := tl.Memory()
+	return m.TotalKB, m.TotalSource, m.TotalKB > 0
 }
 
-// memLowmemKB returns the memory a 32-bit HighMem kernel maps permanently: LowTotal, or the DMA
-// and Normal zones' present sizes of a report. ok is false on 64-bit or when unknown.
+// memLowmemKB is the memory a 32-bit HighMem kernel maps permanently and its source
+// (model.Timeline.Memory); ok is false when there is no split or it is unknown.
 func memLowmemKB(tl *model.Timeline) (kb int64, source string, ok bool) {
-	if tl.Host.LowTotalKB > 0 {
-		return tl.Host.LowTotalKB, "LowTotal", true
-	}
-	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("LowTotal"); return ok }); s != nil {
-		v, _ := s.Mem("LowTotal")
-		return v, sampleSource(s, "/proc/meminfo") + " LowTotal", true
-	}
-	for _, e := range tl.Events {
-		af := e.AllocFailure
-		if af == nil || !memAllocHighMem(af) {
-			continue
-		}
-		var sum int64
-		for _, z := range af.Zones {
-			if r := memZoneRank(z.Zone); r >= 0 && r <= memZoneRank("Normal") {
-				sum += z.PresentKB
-			}
-		}
-		if sum > 0 {
-			return sum, "DMA + Normal present in the report at " + e.Source, true
-		}
-	}
-	return 0, "", false
+	m := tl.Memory()
+	return m.LowmemKB, m.LowmemSource, m.LowmemKB > 0
 }
 
 // memIs64Bit reports whether the host is known to run a 64-bit kernel.
-func memIs64Bit(tl *model.Timeline) bool {
-	if tl.Host.WordBits != 0 {
-		return tl.Host.WordBits == 64
-	}
-	return kernel.ArchWordBits(tl.Host.Arch) == 64
-}
-
-func memHasHighMem(zs []model.ZoneReport) bool {
-	for _, z := range zs {
-		if strings.EqualFold(z.Zone, "HighMem") && z.PresentKB > 0 {
-			return true
-		}
-	}
-	return false
-}
+func memIs64Bit(tl *model.Timeline) bool { return tl.Memory().Is64Bit() }
 
 // memPhysicalNICs returns the host's non-virtual NICs with a known link speed, and the names of
 // the others (speed unknown) for the not-checked reason.
@@ -256,7 +198,7 @@ func memMinFreeChange(tl *model.Timeline, cur setting, haveCur bool) (model.Chan
 // can compute it and the current value is below.
 func memWatermarkScaleChange(tl *model.Timeline) (model.Change, bool) {
 	v, ok := tl.Host.KernelVersion()
-	if ok && !v.AtLeast(4, 6, 0) {
+	if has, _ := kernel.SysctlExists("vm.watermark_scale_factor", v, ok); !has {
 		return model.Change{}, false
 	}
 	in, missing := memPlanInput(tl)
@@ -368,6 +310,4 @@ func memSegmentOf(tl *model.Timeline, i int) string {
 // matters since the dump lists only the zones the failed request could use (__show_mem's
 // max_zone_idx, gfp_zone() of the mode, passed by warn_alloc_show_mem): a 6.x 32-bit
 // kernel's dump of a lowmem request has DMA and Normal and no HighMem line at all.
-func memAllocHighMem(af *model.AllocFailure) bool {
-	return memHasHighMem(af.Zones) || af.HighMemPages != nil && *af.HighMemPages > 0
-}
+func memAllocHighMem(af *model.AllocFailure) bool { return af.ShowsHighMem() }

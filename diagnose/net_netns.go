@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -42,9 +41,9 @@ func checkNetnsTCPGap(tl *model.Timeline) Result {
 		if !ok || !nok {
 			continue
 		}
-		h, err1 := netnsInts(hv)
-		n, err2 := netnsInts(nv)
-		if err1 != nil || err2 != nil || len(h) != len(n) || (k.Triplet && len(h) != 3) {
+		h, ok1 := kernel.SysctlInts(hv)
+		n, ok2 := kernel.SysctlInts(nv)
+		if !ok1 || !ok2 || len(h) != len(n) || (k.Triplet && len(h) != 3) {
 			continue
 		}
 		checked = append(checked, k.Key)
@@ -82,18 +81,6 @@ func checkNetnsTCPGap(tl *model.Timeline) Result {
 	})
 }
 
-func netnsInts(v string) ([]int64, error) {
-	var out []int64
-	for _, f := range strings.Fields(v) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
 // netnsFix says how a pod sets the key, and on which kernels and Kubernetes releases.
 func netnsFix(k kernel.NetnsSysctl, kver kernel.KernelVersion, kOK bool) string {
 	var b strings.Builder
@@ -103,9 +90,9 @@ func netnsFix(k kernel.NetnsSysctl, kver kernel.KernelVersion, kOK bool) string 
 	} else {
 		b.WriteString("Namespaced but not a safe sysctl: the kubelet must allow it with --allowed-unsafe-sysctls=" + k.Key)
 	}
-	if k.PerNetnsSince != [2]int{} {
-		fmt.Fprintf(&b, "; per namespace only on kernels %d.%d and later", k.PerNetnsSince[0], k.PerNetnsSince[1])
-		if kOK && !kver.AtLeast(k.PerNetnsSince[0], k.PerNetnsSince[1], 0) {
+	if since := kernel.LookupSysctlScope(k.Key).PerNetnsSince; since.Known {
+		fmt.Fprintf(&b, "; per namespace only on kernels %d.%d and later", since.Major, since.Minor)
+		if kOK && !kver.AtLeast(since.Major, since.Minor, 0) {
 			fmt.Fprintf(&b, ", and this host runs %s: the pod cannot set it, upgrade the kernel", kver)
 		}
 	}

@@ -153,7 +153,7 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 func tcpMemValues(tl *model.Timeline) []netTriplet {
 	var out []netTriplet
 	for _, sv := range settingValues(tl, "net.ipv4.tcp_mem") {
-		v, ok := netInts(sv.Value)
+		v, ok := kernel.SysctlInts(sv.Value)
 		switch {
 		case ok && len(v) == 3:
 			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})

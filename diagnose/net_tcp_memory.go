@@ -182,7 +182,7 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 func tcpPressureChange(tl *model.Timeline, cur []int64, now bool) (model.Change, bool) {
 	curStr := fmt.Sprintf("%d %d %d", cur[0], cur[1], cur[2])
 	if p, c, ok := netBudgetPlan(tl); ok {
-		if v, ok := netInts(c.Recommended); ok && len(v) == 3 && v[2] > cur[2] && !plan.IsKernelDefaultTCPMemMax(cur[2], v[2]) {
+		if v, ok := kernel.SysctlInts(c.Recommended); ok && len(v) == 3 && v[2] > cur[2] && !plan.IsKernelDefaultTCPMemMax(cur[2], v[2]) {
 			c.Current = curStr
 			c.Why = fmt.Sprintf("the current max %d pages is below what plan sets for this host: %s", cur[2], c.Why)
 			return c, true

@@ -53,29 +53,12 @@ func netTripletEvidence(what string, vs []netTriplet) []Evidence {
 	return out
 }
 
-// netInts parses a whitespace-separated list of integers ("4096 87380 4194304").
-func netInts(s string) ([]int64, bool) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return nil, false
-	}
-	out := make([]int64, 0, len(f))
-	for _, x := range f {
-		v, err := strconv.ParseInt(x, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
-}
-
 // triplets returns the values of a three-integer sysctl (tcp_mem, tcp_rmem, tcp_wmem) that
 // parse as three integers, host value first.
 func netTriplets(tl *model.Timeline, key string) []netTriplet {
 	var out []netTriplet
 	for _, sv := range settingValues(tl, key) {
-		if v, ok := netInts(sv.Value); ok && len(v) == 3 {
+		if v, ok := kernel.SysctlInts(sv.Value); ok && len(v) == 3 {
 			out = append(out, netTriplet{setting: sv, V: [3]int64{v[0], v[1], v[2]}})
 		}
 	}
@@ -117,87 +100,11 @@ func (m netMem) domain() MemoryDomain {
 	return MemoryAll
 }
 
-// netHostMemory gathers memory facts from the host record, /proc/meminfo and /proc/zoneinfo
-// samples, and the zone dumps of allocation-failure reports (seed 004: DMA present
-// 16384 kB + Normal present 901120 kB next to a HighMem zone = 896 MiB of lowmem).
+// netHostMemory is the timeline's memory facts (model.Timeline.Memory, their one home) in
+// bytes.
 func netHostMemory(tl *model.Timeline) netMem {
-	var m netMem
-	pageKB := int64(4)
-	if p, ok := pageSize(tl); ok {
-		pageKB = p / 1024
-	}
-	if tl.Host.MemTotalKB > 0 {
-		m.TotalBytes, m.TotalSrc = tl.Host.MemTotalKB*1024, "host facts: MemTotal"
-	}
-	if tl.Host.LowTotalKB > 0 {
-		m.LowmemBytes, m.LowmemSrc = tl.Host.LowTotalKB*1024, "host facts: LowTotal"
-	}
-	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("MemTotal"); return ok }); s != nil {
-		if m.TotalBytes == 0 {
-			v, _ := s.Mem("MemTotal")
-			m.TotalBytes, m.TotalSrc = v*1024, sampleSource(s, "/proc/meminfo")+" MemTotal"
-		}
-		if v, ok := s.Mem("LowTotal"); ok && m.LowmemBytes == 0 && v > 0 {
-			m.LowmemBytes, m.LowmemSrc = v*1024, sampleSource(s, "/proc/meminfo")+" LowTotal"
-		}
-	}
-	if m.LowmemBytes == 0 {
-		if s := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 }); s != nil {
-			var low int64
-			high := false
-			for _, z := range s.Zones {
-				if z.Name == "HighMem" {
-					high = true
-					continue
-				}
-				if z.Name == "Movable" || z.Name == "Device" {
-					continue
-				}
-				if p, ok := z.Fields.Get("present"); ok {
-					low += p * pageKB * 1024
-				}
-			}
-			if high && low > 0 {
-				m.LowmemBytes, m.LowmemSrc = low, sampleSource(s, "/proc/zoneinfo")+" present pages of the zones below HighMem"
-			}
-		}
-	}
-	for i := len(tl.Events) - 1; i >= 0 && (m.LowmemBytes == 0 || m.TotalBytes == 0); i-- {
-		af := tl.Events[i].AllocFailure
-		if af == nil {
-			continue
-		}
-		var low int64
-		high := false
-		for _, z := range af.Zones {
-			if z.Zone == "HighMem" {
-				high = true
-				continue
-			}
-			if z.Zone == "Movable" {
-				continue
-			}
-			low += z.PresentKB * 1024
-		}
-		if high && low > 0 && m.LowmemBytes == 0 {
-			m.LowmemBytes = low
-			m.LowmemSrc = fmt.Sprintf("%s: present kB of the zones below HighMem in the allocation-failure dump", tl.Events[i].Source)
-		}
-		if af.PagesRAM != nil && *af.PagesRAM > 0 && m.TotalBytes == 0 {
-			m.TotalBytes = *af.PagesRAM * pageKB * 1024
-			m.TotalSrc = tl.Events[i].Source + ": pages RAM"
-		}
-	}
-	m.WordBits = tl.Host.WordBits
-	if m.WordBits == 0 {
-		m.WordBits = kernel.ArchWordBits(tl.Host.Arch)
-	}
-	if m.WordBits == 0 && (m.LowmemBytes > 0 || (tl.Host.HighMem != nil && *tl.Host.HighMem)) {
-		// Only 32-bit kernels have a HighMem zone (CONFIG_HIGHMEM exists on 32-bit
-		// architectures only).
-		m.WordBits = 32
-	}
-	return m
+	m := tl.Memory()
+	return netMem{TotalBytes: m.TotalKB * 1024, TotalSrc: m.TotalSource, LowmemBytes: m.LowmemKB * 1024, LowmemSrc: m.LowmemSource, WordBits: m.WordBits}
 }
 
 // netPlanArch returns an architecture name plan accepts for this host: the host's own when
@@ -276,7 +183,7 @@ func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 		if c.Key != "net.ipv4.tcp_mem" {
 			continue
 		}
-		v, ok := netInts(c.Recommended)
+		v, ok := kernel.SysctlInts(c.Recommended)
 		if !ok || len(v) != 3 {
 			break
 		}

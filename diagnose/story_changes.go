@@ -175,7 +175,7 @@ var remedies = map[string]remedy{
 func startKswapdEarlier(k kernel.KernelVersion, known bool) []Step {
 	out := []Step{{Finding: "kswapd-saturated", Key: "vm.min_free_kbytes", Value: "`headroom plan --bandwidth B --memory RAM`",
 		Why: "a larger reserve raises the low watermark, so kswapd starts earlier and allocations stay out of direct reclaim"}}
-	if !known || k.AtLeast(4, 6, 0) {
+	if has, _ := kernel.SysctlExists("vm.watermark_scale_factor", k, known); has {
 		out = append(out, Step{Finding: "kswapd-saturated", Key: "vm.watermark_scale_factor", Value: "`headroom plan` (4.6+)",
 			Why: "widens the gap between kswapd's wake-up and the min watermark without raising min"})
 	} else {

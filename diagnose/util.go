@@ -2,8 +2,8 @@ package diagnose
 
 import (
 	"fmt"
+	"headroom/kernel"
 	"headroom/plan"
-	"strconv"
 	"strings"
 
 	"headroom/model"
@@ -15,14 +15,8 @@ func sysctlInts(tl *model.Timeline, key string) (vals []int64, source string, ok
 	if !ok {
 		return nil, "", false
 	}
-	for _, f := range strings.Fields(v) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, src, false
-		}
-		vals = append(vals, n)
-	}
-	return vals, src, len(vals) > 0
+	vals, ok = kernel.SysctlInts(v)
+	return vals, src, ok
 }
 
 // pageSize returns the host's page size, 4096 when unknown (and says so through known).

@@ -349,22 +349,3 @@ func TestLogReportSplitAcrossReads(t *testing.T) {
 		t.Errorf("window holds %d records and %d events, want %d and 1", len(log), len(evs), len(recs))
 	}
 }
-
-// Counters split per zone (pre-4.8 reclaim, allocstall today) are summed; the throttle
-// counter that shares the pgscan_direct prefix is not.
-func TestSumZoned(t *testing.T) {
-	var c kernel.Counters
-	c.Set("pgscan_direct_normal", 5)
-	c.Set("pgscan_direct_dma32", 2)
-	c.Set("pgscan_direct_throttle", 100)
-	c.Set("allocstall", 7)
-	if v, ok := sumZoned(&c, "pgscan_direct"); !ok || v != 7 {
-		t.Errorf("pgscan_direct = %d %v, want 7", v, ok)
-	}
-	if v, ok := sumZoned(&c, "allocstall"); !ok || v != 7 {
-		t.Errorf("allocstall = %d %v", v, ok)
-	}
-	if _, ok := sumZoned(&c, "pgscan_kswapd"); ok {
-		t.Error("absent counter reported present")
-	}
-}

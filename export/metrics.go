@@ -366,14 +366,14 @@ func memoryMetrics(b *pointBuf, sm *model.Sample) {
 	}
 	vm := sm.VMStat
 	for _, r := range reclaimers {
-		if v, ok := sumZoned(vm, r.scan); ok {
+		if v, ok := kernel.SumZoned(vm, r.scan); ok {
 			b.addInt(mReclaimScanned, v, r.name)
 		}
-		if v, ok := sumZoned(vm, r.steal); ok {
+		if v, ok := kernel.SumZoned(vm, r.steal); ok {
 			b.addInt(mReclaimStolen, v, r.name)
 		}
 	}
-	if v, ok := sumZoned(vm, "allocstall"); ok {
+	if v, ok := kernel.SumZoned(vm, "allocstall"); ok {
 		b.addInt(mAllocstall, v)
 	}
 	for _, c := range vmCounters {
@@ -396,31 +396,6 @@ var (
 		{mKcompactdWake, "compact_daemon_wake"}, {mSwapIn, "pswpin"}, {mSwapOut, "pswpout"},
 	}
 )
-
-// zoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
-// counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
-// "_device" (6.x ZONE_DEVICE).
-var zoneSuffixes = []string{"_dma", "_dma32", "_normal", "_high", "_movable", "_device"}
-
-// sumZoned returns base, or the sum of base_<zone>: the reclaim counters were per zone
-// before the node-based LRU (4.8) and allocstall is per zone on later kernels. A prefix
-// match would be wrong: pgscan_direct_throttle is a different event.
-func sumZoned(c *kernel.Counters, base string) (int64, bool) {
-	if v, ok := c.Get(base); ok {
-		return v, true
-	}
-	var sum int64
-	found := false
-	var buf [64]byte
-	for _, suf := range zoneSuffixes {
-		key := append(append(buf[:0], base...), suf...)
-		if v, ok := c.Get(string(key)); ok { // a short conversion that does not escape stays on the stack
-			sum += v
-			found = true
-		}
-	}
-	return sum, found
-}
 
 func tcpMetrics(b *pointBuf, sm *model.Sample, host *model.Host) {
 	if v, ok := sm.SockStat.Get("TCP", "mem"); ok {
@@ -477,23 +452,15 @@ func tcpMetrics(b *pointBuf, sm *model.Sample, host *model.Host) {
 	}
 }
 
-// sysctlInts parses the integers of a sysctl's value into out and returns how many there
-// were, or -1 when the sysctl is unknown, not all integers, or more than out holds.
+// sysctlInts parses the integers of a sysctl's value into out (kernel.SysctlIntsInto) and
+// returns how many there were, or -1 when the sysctl is unknown, not all integers, or more
+// than out holds.
 func sysctlInts(host *model.Host, key string, out []int64) int {
 	v, ok := host.Sysctls[key]
 	if !ok {
 		return -1
 	}
-	n := 0
-	for f := range strings.FieldsSeq(v) {
-		x, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || n == len(out) {
-			return -1
-		}
-		out[n] = x
-		n++
-	}
-	return n
+	return kernel.SysctlIntsInto(v, out)
 }
 
 // softnet_stat column counts for each field (see kernel.SoftnetCPU).

@@ -9,9 +9,8 @@ type NetnsSysctl struct {
 	// Triplet keys hold min, default and max; a namespace is below the host when any of
 	// the three is.
 	Triplet bool
-	// PerNetnsSince is the first release in which the key is per namespace; zero when it has
-	// been so since long before the kernels Kubernetes runs on.
-	PerNetnsSince [2]int
+	// The first release in which the key is per namespace is the scope table's
+	// (LookupSysctlScope(Key).PerNetnsSince).
 	// Creation says where a new namespace's value comes from.
 	Creation string
 	// PodSafeSince is the Kubernetes release that lists the key among the safe sysctls a
@@ -26,9 +25,9 @@ var NetnsSysctls = []NetnsSysctl{
 	// created, so a namespace created before the host was tuned keeps the old values.
 	// Kubernetes 1.32 added both to the safe set (pkg/kubelet/sysctl/safe_sysctls.go, with a
 	// 4.15 kernel check).
-	{Key: "net.ipv4.tcp_rmem", Triplet: true, PerNetnsSince: [2]int{4, 15},
+	{Key: "net.ipv4.tcp_rmem", Triplet: true,
 		Creation: "copied from the host's namespace when the namespace is created (4.15+); the compiled-in default before", PodSafeSince: "1.32"},
-	{Key: "net.ipv4.tcp_wmem", Triplet: true, PerNetnsSince: [2]int{4, 15},
+	{Key: "net.ipv4.tcp_wmem", Triplet: true,
 		Creation: "copied from the host's namespace when the namespace is created (4.15+); the compiled-in default before", PodSafeSince: "1.32"},
 	// net/core/sysctl_net_core.c netns_core_table; every namespace starts at SOMAXCONN
 	// (net/core/net_namespace.c), 4096 since 5.4 and 128 before. Kubernetes counts it as

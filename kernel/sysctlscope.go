@@ -31,6 +31,9 @@ type ScopeInfo struct {
 	// History says in which kernel version the scope changed, with the commit, or that it
 	// was checked only by experiment.
 	History string
+	// PerNetnsSince is the release the key became per namespace, when a commit pins it (zero
+	// otherwise): the one home of that fact, which doctor --netns's pod advice reads.
+	PerNetnsSince KernelVersion
 }
 
 // The table of sysctls that headroom's rules and plan touch. Every row was checked on Linux
@@ -46,7 +49,15 @@ func init() {
 			scopeTable[k] = ScopeInfo{Key: k, Scope: s, History: history}
 		}
 	}
-	add(ScopePerNetns, "per-netns since v4.15 (commit 356d1833b638 \"tcp: Namespace-ify sysctl_tcp_rmem and sysctl_tcp_wmem\"); global and absent from other namespaces before",
+	since := func(v KernelVersion, history string, keys ...string) {
+		add(ScopePerNetns, history, keys...)
+		for _, k := range keys {
+			i := scopeTable[k]
+			i.PerNetnsSince = v
+			scopeTable[k] = i
+		}
+	}
+	since(KV(4, 15, 0), "per-netns since v4.15 (commit 356d1833b638 \"tcp: Namespace-ify sysctl_tcp_rmem and sysctl_tcp_wmem\"); global and absent from other namespaces before",
 		"net.ipv4.tcp_rmem", "net.ipv4.tcp_wmem")
 	add(ScopeGlobal, "global: page-count limits for all TCP (UDP) memory of the host; absent from non-initial namespaces on 6.18. "+
 		"tcp_mem was briefly per-netns from v3.3 (Glauber Costa, \"per-netns ipv4 sysctl_tcp_mem\") and is global again by v4.9 (no sysctl_tcp_mem in include/net/netns/ipv4.h)",
@@ -66,7 +77,7 @@ func init() {
 		"net.ipv4.inet_peer_minttl", "net.ipv4.inet_peer_maxttl", "net.ipv4.route.max_size",
 		"net.ipv4.route.gc_thresh", "net.ipv4.fib_sync_mem", "net.netfilter.nf_conntrack_max",
 		"net.nf_conntrack_max")
-	add(ScopePerNetns, "per-netns since v6.8 (commit f5769faeec36 \"net: Namespace-ify sysctl_optmem_max\"); global before",
+	since(KV(6, 8, 0), "per-netns since v6.8 (commit f5769faeec36 \"net: Namespace-ify sysctl_optmem_max\"); global before",
 		"net.core.optmem_max")
 	add(ScopePerNetns, "per-netns (struct netns_core.sysctl_somaxconn, present by v3.10)",
 		"net.core.somaxconn")

@@ -15,9 +15,12 @@ func TestNetnsSysctlsArePerNetnsInTheScopeTable(t *testing.T) {
 		if info.Scope != ScopePerNetns {
 			t.Errorf("%s: NetnsSysctls lists it, the scope table says %v", k.Key, info.Scope)
 		}
-		if k.PerNetnsSince != [2]int{} && !strings.Contains(info.History, fmt.Sprintf("v%d.%d", k.PerNetnsSince[0], k.PerNetnsSince[1])) {
-			t.Errorf("%s: per-netns since %v in NetnsSysctls, the scope table says %q", k.Key, k.PerNetnsSince, info.History)
+		if s := info.PerNetnsSince; s.Known && !strings.Contains(info.History, fmt.Sprintf("v%d.%d", s.Major, s.Minor)) {
+			t.Errorf("%s: per-netns since %v, its history says %q", k.Key, s, info.History)
 		}
+	}
+	if s := LookupSysctlScope("net.ipv4.tcp_rmem").PerNetnsSince; s != KV(4, 15, 0) {
+		t.Errorf("tcp_rmem per-netns since %v, want 4.15 (commit 356d1833b638)", s)
 	}
 	for key, want := range map[string]Scope{"vm.min_free_kbytes": ScopeGlobal, "net.ipv4.conf.eth0.rp_filter": ScopePerNetns, "net.ipv4.tcp_mem": ScopeGlobal, "net.ipv4.no_such_key": ScopeUnknown} {
 		if got := LookupSysctlScope(key).Scope; got != want {

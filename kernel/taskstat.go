@@ -28,9 +28,18 @@ type TaskStat struct {
 	StartTicks int64 `json:"start_ticks"`
 }
 
-// KernelThreadPrefixes are the comm prefixes ReadKernelThreads looks for by default: the
-// reclaim, compaction and softirq threads whose CPU time shows memory and network pressure.
-var KernelThreadPrefixes = []string{"kswapd", "kcompactd", "ksoftirqd"}
+// The comm prefixes of the kernel threads whose CPU time shows memory and network pressure:
+// "kswapd%d" per node (mm/vmscan.c kswapd_run), "kcompactd%d" per node (mm/compaction.c
+// kcompactd_run, 4.6+), "ksoftirqd/%u" per CPU (kernel/softirq.c softirq_threads). The one
+// home of these names (issue 31): the sampler, the rates and the rules read them here.
+const (
+	KthreadKswapd    = "kswapd"
+	KthreadKcompactd = "kcompactd"
+	KthreadKsoftirqd = "ksoftirqd"
+)
+
+// KernelThreadPrefixes are the comm prefixes ReadKernelThreads looks for by default.
+var KernelThreadPrefixes = []string{KthreadKswapd, KthreadKcompactd, KthreadKsoftirqd}
 
 // kthreaddPID is the PID of kthreadd, parent of every kernel thread since 2.6.22
 // (kernel/kthread.c; init/main.c rest_init creates it second).

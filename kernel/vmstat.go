@@ -92,3 +92,33 @@ func vmStatSameLayout(c *Counters, data []byte) bool {
 	}
 	return p == len(data)
 }
+
+// vmstatZoneSuffixes are the zone names mm/vmstat.c TEXTS_FOR_ZONES appends to per-zone event
+// counters: "_dma", "_dma32", "_normal", "_high" (CONFIG_HIGHMEM), "_movable", and
+// "_device" (6.x ZONE_DEVICE).
+var vmstatZoneSuffixes = []string{"_dma", "_dma32", "_normal", "_high", "_movable", "_device"}
+
+// SumZoned returns the vmstat counter base, or the sum of base_<zone>: the reclaim counters
+// were per zone before the node-based LRU (4.8) and allocstall is per zone on later kernels.
+// A prefix match would be wrong: pgscan_direct_throttle is a different event. It is the one
+// home of that sum (issue 31): the rates, the reclaim rules and serve's exposition each had
+// one, with three matching rules. nil Counters hold nothing.
+func SumZoned(c *Counters, base string) (int64, bool) {
+	if c == nil {
+		return 0, false
+	}
+	if v, ok := c.Get(base); ok {
+		return v, true
+	}
+	var sum int64
+	found := false
+	var buf [64]byte
+	for _, suf := range vmstatZoneSuffixes {
+		key := append(append(buf[:0], base...), suf...)
+		if v, ok := c.Get(string(key)); ok { // a short conversion that does not escape stays on the stack
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}

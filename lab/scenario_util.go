@@ -9,6 +9,7 @@ import (
 
 	"headroom/kernel"
 	"headroom/lab/netlab"
+	"headroom/model"
 )
 
 // Shared pieces of the failure scenarios.
@@ -38,12 +39,14 @@ func counterDelta(a, b kernel.Groups, group, name string) (int64, bool) {
 }
 
 // counterGrowth is one counter's growth between two readings (vmstat, a cgroup's
-// memory.stat), and whether both had it: absent is not zero. The scenarios' counters are
-// 64-bit and their windows seconds long, so a plain difference is the growth.
+// memory.stat), and whether both had it: absent is not zero. The growth is model.Delta's,
+// the one home of counter deltas: a 64-bit counter that went backwards (a cgroup
+// re-created between the readings) was reset, and its growth is its count since then.
 func counterGrowth(a, b kernel.Counters, name string) (int64, bool) {
 	x, okA := a.Get(name)
 	y, okB := b.Get(name)
-	return y - x, okA && okB
+	d, _ := model.Delta(x, y, model.Width64)
+	return d, okA && okB
 }
 
 // bulkSender keeps streams TCP connections from h to addr writing as fast as the kernel

@@ -253,3 +253,22 @@ func TestCounterDelta(t *testing.T) {
 		t.Errorf("observations %+v, want one of TcpExt PruneCalled +2", obs)
 	}
 }
+
+// A counter that went backwards between two readings was reset: its growth is its count
+// since the reset (model.Delta), never negative; absent in either reading is not zero.
+func TestCounterGrowthThroughDelta(t *testing.T) {
+	var a, b kernel.Counters
+	a.Set("pgscan_direct", 1000)
+	b.Set("pgscan_direct", 40)
+	if d, ok := counterGrowth(a, b, "pgscan_direct"); !ok || d != 40 {
+		t.Errorf("reset counter: %d %v, want 40", d, ok)
+	}
+	a.Set("allocstall", 5)
+	b.Set("allocstall", 12)
+	if d, ok := counterGrowth(a, b, "allocstall"); !ok || d != 7 {
+		t.Errorf("growth: %d %v, want 7", d, ok)
+	}
+	if _, ok := counterGrowth(a, b, "pswpout"); ok {
+		t.Error("absent counter reported")
+	}
+}

@@ -131,11 +131,11 @@ func deriveRates(prev, cur *Sample, dt, pageKB float64, netdevWidth int) Rates {
 		b, okB := cur.VM(name)
 		per(key, a, b, okA, okB, scale)
 	}
-	// Before 4.8 reclaim counters were per zone (pgscan_kswapd_normal, ...); summing the
-	// prefix covers both layouts (mm/vmstat.c vmstat_text).
-	vmSum := func(key, prefix string, scale float64) {
-		a, okA := sumPrefix(prev.VMStat, prefix)
-		b, okB := sumPrefix(cur.VMStat, prefix)
+	// Before 4.8 reclaim counters were per zone (pgscan_kswapd_normal, ...), and allocstall
+	// is per zone since: kernel.SumZoned covers both layouts (mm/vmstat.c vmstat_text).
+	vmSum := func(key, base string, scale float64) {
+		a, okA := kernel.SumZoned(prev.VMStat, base)
+		b, okB := kernel.SumZoned(cur.VMStat, base)
 		per(key, a, b, okA, okB, scale)
 	}
 	vm(RateSwapInKBPerSec, "pswpin", pageKB)
@@ -266,24 +266,6 @@ func cpuShares(r Rates, a, b []int64) {
 	}
 }
 
-func sumPrefix(c *kernel.Counters, prefix string) (int64, bool) {
-	if c == nil {
-		return 0, false
-	}
-	var sum int64
-	found := false
-	for i := 0; i < c.Len(); i++ {
-		name, v := c.At(i)
-		// pgscan_direct_throttle counts throttle events, not pages: it shares the prefix
-		// (mm/vmstat.c) and must not be summed into the scan rate.
-		if strings.HasPrefix(name, prefix) && !strings.HasSuffix(name, "_throttle") {
-			sum += v
-			found = true
-		}
-	}
-	return sum, found
-}
-
 func threadTicks(ts []kernel.TaskStat, prefix string) (int64, bool) {
 	var sum int64
 	found := false
@@ -380,9 +362,9 @@ func (t *Timeline) RateKeys() []string {
 // carries their summed share of one CPU. Live sampling, top, pidstat and Android's cpuinfo all
 // sum through this one table, so "kswapd" means the same threads whatever the input.
 var KernelThreadRates = []struct{ Prefix, Rate string }{
-	{"kswapd", RateKswapdCPUPct},
-	{"kcompactd", RateKcompactdCPUPct},
-	{"ksoftirqd", RateKsoftirqdCPUPct},
+	{kernel.KthreadKswapd, RateKswapdCPUPct},
+	{kernel.KthreadKcompactd, RateKcompactdCPUPct},
+	{kernel.KthreadKsoftirqd, RateKsoftirqdCPUPct},
 }
 
 // KernelThreadRate is the rate a kernel thread's CPU share adds to, by its comm ("kswapd0",

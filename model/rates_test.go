@@ -158,3 +158,25 @@ func TestDropRates(t *testing.T) {
 		t.Errorf("nic drops/s across a reset = %v, want none", v)
 	}
 }
+
+// Every kernel thread the sampler reads has the rate its CPU share adds to, and a comm as ps
+// and top print it finds that rate.
+func TestKernelThreadRatesCoverTheSampledThreads(t *testing.T) {
+	for _, p := range kernel.KernelThreadPrefixes {
+		found := false
+		for _, r := range KernelThreadRates {
+			found = found || r.Prefix == p
+		}
+		if !found {
+			t.Errorf("kernel thread %q is sampled but has no rate", p)
+		}
+	}
+	for comm, want := range map[string]string{"kswapd0": RateKswapdCPUPct, "[kcompactd1]": RateKcompactdCPUPct, "ksoftirqd/3": RateKsoftirqdCPUPct} {
+		if got, ok := KernelThreadRate(comm); !ok || got != want {
+			t.Errorf("KernelThreadRate(%q) = %q %v, want %q", comm, got, ok, want)
+		}
+	}
+	if _, ok := KernelThreadRate("kworker/0:1"); ok {
+		t.Error("kworker given a rate")
+	}
+}

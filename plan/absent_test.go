@@ -32,6 +32,9 @@ func TestPlanLeavesOutAbsentKeys(t *testing.T) {
 		{"2.4.17", nil, []string{"net.core.netdev_max_backlog"}, []string{"net.core.netdev_budget", "vm.min_free_kbytes"}, "left out net.core.netdev_budget"},
 		// A vendor kernel whose current values show the key keeps it.
 		{"2.4.20", map[string]string{"vm.min_free_kbytes": "1024"}, []string{"vm.min_free_kbytes"}, nil, ""},
+		// tcp_notsent_lowat came in 3.12 (kernel.SysctlExists, not a hand version check).
+		{"3.11.0", nil, []string{"net.ipv4.tcp_rmem", "vm.min_free_kbytes"}, []string{"net.ipv4.tcp_notsent_lowat", "vm.watermark_scale_factor"}, ""},
+		{"3.12.0", nil, []string{"net.ipv4.tcp_notsent_lowat"}, []string{"vm.watermark_scale_factor"}, ""},
 		{"4.4.0", nil, []string{"vm.min_free_kbytes", "net.core.netdev_budget", "net.ipv4.tcp_notsent_lowat"}, []string{"vm.watermark_scale_factor"}, ""},
 		{"6.18.44", nil, []string{"vm.min_free_kbytes", "vm.watermark_scale_factor", "net.core.netdev_budget", "net.ipv4.tcp_notsent_lowat"}, nil, ""},
 		{"", nil, []string{"vm.min_free_kbytes", "vm.watermark_scale_factor", "net.ipv4.tcp_notsent_lowat"}, nil, ""},

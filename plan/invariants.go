@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"headroom/model"
@@ -63,14 +62,9 @@ func (p Plan) Check() error {
 		if !ok {
 			return nil
 		}
-		var out []int64
-		for _, f := range strings.Fields(c.Recommended) {
-			v, err := strconv.ParseInt(f, 10, 64)
-			if err != nil {
-				bad("%s = %q: not integers", key, c.Recommended)
-				return nil
-			}
-			out = append(out, v)
+		out, ok := kernel.SysctlInts(c.Recommended)
+		if !ok && strings.TrimSpace(c.Recommended) != "" {
+			bad("%s = %q: not integers", key, c.Recommended)
 		}
 		return out
 	}
@@ -230,7 +224,7 @@ func (p Plan) Check() error {
 		}
 	}
 	if v, ok := last("net.core.netdev_budget"); ok && v > floorOf("net.core.netdev_budget", 300) {
-		if mf, ok := last("vm.min_free_kbytes"); ok && cpus*v*buf > mf*1024*7/8 {
+		if mf, ok := last("vm.min_free_kbytes"); ok && cpus*v*buf > kernel.AtomicUsable(mf*1024) {
 			bad("netdev_budget %d × %d CPUs × %d B above 7/8 of min_free_kbytes %d kB", v, cpus, buf, mf)
 		}
 	}

@@ -197,7 +197,7 @@ var unboundedReserve = reserveBudget{kb: math.MaxInt64 / 4, why: "unbounded"}
 // minFreeKBytesWithin is MinFreeKBytes within the reserve budget rb.
 func minFreeKBytesWithin(in Input, rb reserveBudget) (kb int64, why string) {
 	b := computeRxBurst(in)
-	needBytes := (b.burstBytes + b.ringBytes) * 8 / 7
+	needBytes := kernel.MinForAtomic(b.burstBytes + b.ringBytes)
 	needKB := ceilDiv(needBytes, 1024)
 
 	basisBytes, basisName := budgetBasis(in)
@@ -252,7 +252,7 @@ func WatermarkScaleFactor(in Input) (factor int64, why string, ok bool) {
 // min_free_kbytes of minKB.
 func watermarkScaleFactorWithin(in Input, rb reserveBudget, minKB int64) (factor int64, why string, ok bool) {
 	kver, _ := kernel.ParseKernelVersion(in.KernelVersion)
-	if kver.Known && !kver.AtLeast(4, 6, 0) {
+	if ok, _ := kernel.SysctlExists("vm.watermark_scale_factor", kver, kver.Known); !ok {
 		return 0, "vm.watermark_scale_factor exists from 4.6", false
 	}
 	b := computeRxBurst(in)

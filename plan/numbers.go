@@ -286,7 +286,7 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	n.pps = PacketsPerSec(n.lineBitsPerSec, in.MTUBytes)
 	n.backlog = NetdevMaxBacklogPackets(n.pps)
 	n.budgetUsecs, n.budgetUsecsSrc = int64(DefaultNetdevBudgetUsecs), "default"
-	if kver.Known && !kver.AtLeast(4, 12, 0) {
+	if ok, _ := kernel.SysctlExists("net.core.netdev_budget_usecs", kver, kver.Known); !ok {
 		n.budgetUsecsSrc = "before 4.12 the limit was 2 jiffies, 2 ms at HZ=1000"
 	}
 	if c, ok := cur.int("net.core.netdev_budget_usecs"); ok && c > 0 {

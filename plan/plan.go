@@ -616,7 +616,7 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 	}
 	// Each packet of a round is replaced by an atomic RX refill; one round on every CPU at
 	// once must be served from the atomic part of min_free_kbytes (7/8 of it, MinFreeKBytes).
-	if limit := n.plannedMinFreeKB * 1024 * 7 / 8 / max(cpus*buf, 1); budget > limit {
+	if limit := kernel.AtomicUsable(n.plannedMinFreeKB*1024) / max(cpus*buf, 1); budget > limit {
 		gwhy += fmt.Sprintf("; capped at %d: a round's refills on each of %s (%d × %d B) must fit the atomic reserve, 7/8 of min_free_kbytes %d kB",
 			max(limit, gbase), cpusText, max(limit, gbase), buf, n.plannedMinFreeKB)
 		budget = limit
@@ -656,7 +656,7 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 	in, kver, cur, sendStreamBitsPerSec := n.in, n.kver, n.cur, n.sendStreamBitsPerSec
 	if in.sends() {
-		if !kver.Known || kver.AtLeast(3, 12, 0) {
+		if ok, _ := kernel.SysctlExists("net.ipv4.tcp_notsent_lowat", kver, kver.Known); ok {
 			lowat := n.notsentLowat
 			why := fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
 				FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat))
@@ -848,17 +848,6 @@ func (c currentMap) int(key string) (int64, bool) {
 }
 
 func (c currentMap) triplet(key string) ([3]int64, bool) {
-	f := strings.Fields(c[key])
-	if len(f) != 3 {
-		return [3]int64{}, false
-	}
 	var t [3]int64
-	for i := range f {
-		v, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			return [3]int64{}, false
-		}
-		t[i] = v
-	}
-	return t, true
+	return t, kernel.SysctlIntsInto(c[key], t[:]) == 3
 }

@@ -2,9 +2,9 @@ package report
 
 import (
 	"sort"
-	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -142,14 +142,7 @@ func sysctlInts(tl *model.Timeline, key string) []int64 {
 	if !ok {
 		return nil
 	}
-	var out []int64
-	for _, f := range strings.Fields(v) {
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil
-		}
-		out = append(out, n)
-	}
+	out, _ := kernel.SysctlInts(v)
 	return out
 }
 

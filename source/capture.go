@@ -65,7 +65,7 @@ func Capture(root kernel.Root, w io.Writer) (missing []string, err error) {
 			add(name, b)
 		}
 	}
-	if ts, err := kernel.ReadKernelThreads(root, "kswapd", "kcompactd", "ksoftirqd"); err == nil {
+	if ts, err := kernel.ReadKernelThreads(root); err == nil {
 		for _, t := range ts {
 			p := kernel.TaskStatPath(t.PID)
 			if b, err := root.ReadFile(p); err == nil {

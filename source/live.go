@@ -102,7 +102,7 @@ func NewSampler(root kernel.Root, opts Options) *Sampler {
 	for _, res := range []string{"cpu", "memory", "io"} {
 		s.psi = append(s.psi, open("proc/pressure/"+res))
 	}
-	if ts, err := kernel.ReadKernelThreads(root, "kswapd", "kcompactd", "ksoftirqd"); err == nil {
+	if ts, err := kernel.ReadKernelThreads(root); err == nil {
 		for _, t := range ts {
 			s.threads = append(s.threads, open(kernel.TaskStatPath(t.PID)))
 		}

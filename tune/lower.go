@@ -2,7 +2,6 @@ package tune
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -62,18 +61,7 @@ func Lowers(kind, key, cur, next string) (string, bool) {
 }
 
 func ints(s string) []int64 {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return nil
-	}
-	out := make([]int64, len(f))
-	for i, x := range f {
-		v, err := strconv.ParseInt(x, 10, 64)
-		if err != nil {
-			return nil
-		}
-		out[i] = v
-	}
+	out, _ := kernel.SysctlInts(s)
 	return out
 }
 

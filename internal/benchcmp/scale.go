@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"headroom/kernel"
 	"net"
 	"os"
 	"os/exec"
@@ -284,7 +285,7 @@ func scaledTree(dir string, a *txtar.Archive, cpus, nodes int) (int64, error) {
 	}
 	var tmpl = map[string]string{}
 	for _, t := range threads {
-		for _, p := range []string{"ksoftirqd", "kswapd", "kcompactd"} {
+		for _, p := range kernel.KernelThreadPrefixes {
 			if strings.Contains(t, "("+p) {
 				tmpl[p] = t
 			}
