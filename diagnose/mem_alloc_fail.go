@@ -11,6 +11,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // The alloc-fail-* family: "page allocation failure" reports (mm/page_alloc.c warn_alloc,
@@ -750,7 +751,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 	case classHighOrderAtomic:
 		r := vs[rep]
 		caller, module := memCallerOf(r.af.CallTrace)
-		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, plan.FormatBytes(int64(1)<<r.af.Order*memPage(tl)))
+		f.Title = fmt.Sprintf("order-%d atomic allocations failed (%s each)", r.af.Order, units.FormatBytes(int64(1)<<r.af.Order*memPage(tl)))
 		if caller != "" {
 			who := caller
 			if module != "" {
@@ -1075,7 +1076,7 @@ func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
 		return ""
 	}
 	psz := int(memPage(tl))
-	size := plan.FormatBytes(int64(psz) << af.Order)
+	size := units.FormatBytes(int64(psz) << af.Order)
 	for _, n := range tl.Host.NICs {
 		if n.Virtual || n.MTU <= 0 {
 			continue

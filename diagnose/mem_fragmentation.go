@@ -8,6 +8,7 @@ import (
 
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // memory-fragmented: free memory is plentiful but the block size the NICs' receive buffers
@@ -186,7 +187,7 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 			}
 			avail += a
 			free += fr
-			zs = append(zs, fmt.Sprintf("%s: %s free, %d blocks of order ≥ %d", z.zone, plan.FormatBytes(fr*psz), a, need))
+			zs = append(zs, fmt.Sprintf("%s: %s free, %d blocks of order ≥ %d", z.zone, units.FormatBytes(fr*psz), a, need))
 		}
 		if worst < 0 || avail < worst {
 			worst, worstIdx, worstFree, worstZones = avail, i, free, zs
@@ -197,7 +198,7 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	ev := []Evidence{
 		{What: "order needed", Value: fmt.Sprintf("%d (%s)", need, needWhy), Source: "host NICs / input"},
 		{What: fmt.Sprintf("order-%d buffers obtainable (worst sample)", need), Value: fmt.Sprintf("%d; %s", worst, strings.Join(worstZones, "; ")), Source: src},
-		{What: "free memory in DMA/DMA32/Normal", Value: fmt.Sprintf("%s (%s)", plan.FormatBytes(worstFree*psz), plentyWhy), Source: src},
+		{What: "free memory in DMA/DMA32/Normal", Value: fmt.Sprintf("%s (%s)", units.FormatBytes(worstFree*psz), plentyWhy), Source: src},
 	}
 	if !plentiful {
 		return Healthy("order-%d buffers obtainable: %d; free memory itself is near the watermarks (%s): a shortage, not fragmentation (see alloc-fail-reserve, min-free-too-low)", need, worst, plentyWhy)
@@ -217,7 +218,7 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 			"compact, so it fails as soon as no free block of that order exists, while order-0 memory is plentiful. Reclaim frees "+
 			"pages without regard to where they are; compaction (kcompactd, 4.6+; proactive since 5.9) and the watermark boost "+
 			"after fragmenting events (5.0+) rebuild large blocks. The lasting fix is receive buffers of order 0 (MTU 1500, or a "+
-			"driver that builds jumbo frames from pages).", need, plan.FormatBytes(psz<<need)),
+			"driver that builds jumbo frames from pages).", need, units.FormatBytes(psz<<need)),
 	}
 	if len(notes) > 0 {
 		f.Explanation += " " + strings.Join(notes, " ")
@@ -248,7 +249,7 @@ func memFreePlentiful(tl *model.Timeline, i int, freePages int64) (bool, string)
 		}
 	}
 	if have {
-		return freePages > 2*high, fmt.Sprintf("high watermarks sum to %s; plentiful above twice that", plan.FormatBytes(high*psz))
+		return freePages > 2*high, fmt.Sprintf("high watermarks sum to %s; plentiful above twice that", units.FormatBytes(high*psz))
 	}
 	if cur, ok := currentSetting(tl, "vm.min_free_kbytes"); ok {
 		if c, ok := settingInt(cur); ok && c > 0 {
@@ -268,7 +269,7 @@ func memLargestBlocks(zs []memZoneFree, psz int64) string {
 			}
 		}
 		if top >= 0 {
-			parts = append(parts, fmt.Sprintf("%s: largest free block order %d (%s)", z.zone, top, plan.FormatBytes(psz<<top)))
+			parts = append(parts, fmt.Sprintf("%s: largest free block order %d (%s)", z.zone, top, units.FormatBytes(psz<<top)))
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"strconv"
 
 	"headroom/model"
@@ -36,8 +36,8 @@ func checkKubeletEviction(tl *model.Timeline) Result {
 	}
 	reserve := mf[0] * 1024
 	ev := []Evidence{
-		{What: "kubelet evictionHard memory.available", Value: fmt.Sprintf("%s (%s)", k.Threshold, plan.FormatBytes(k.Bytes)), Source: k.Source},
-		{What: "vm.min_free_kbytes", Value: fmt.Sprintf("%d kB (%s)", mf[0], plan.FormatBytes(reserve)), Source: src},
+		{What: "kubelet evictionHard memory.available", Value: fmt.Sprintf("%s (%s)", k.Threshold, units.FormatBytes(k.Bytes)), Source: k.Source},
+		{What: "vm.min_free_kbytes", Value: fmt.Sprintf("%d kB (%s)", mf[0], units.FormatBytes(reserve)), Source: src},
 	}
 	// The zones' high watermarks: where kswapd stops. Evicting above them leaves the
 	// kernel its whole working band.
@@ -50,18 +50,18 @@ func checkKubeletEviction(tl *model.Timeline) Result {
 			}
 		}
 		if high > 0 {
-			ev = append(ev, Evidence{What: "sum of the zones' high watermarks", Value: plan.FormatBytes(high), Source: "/proc/zoneinfo"})
+			ev = append(ev, Evidence{What: "sum of the zones' high watermarks", Value: units.FormatBytes(high), Source: "/proc/zoneinfo"})
 		}
 	}
 	if k.Bytes > reserve {
-		return Healthy("kubelet memory.available<%s (%s) above vm.min_free_kbytes (%s)", k.Threshold, plan.FormatBytes(k.Bytes), plan.FormatBytes(reserve))
+		return Healthy("kubelet memory.available<%s (%s) above vm.min_free_kbytes (%s)", k.Threshold, units.FormatBytes(k.Bytes), units.FormatBytes(reserve))
 	}
 	want := max(high, reserve*3/2)
 	wantMi := (want + (1<<20 - 1)) >> 20
 	return Fired(Finding{
 		ID:       "kubelet-eviction-below-reserve",
 		Severity: Warning,
-		Title:    fmt.Sprintf("kubelet evicts at memory.available<%s, below the kernel's %s reserve", k.Threshold, plan.FormatBytes(reserve)),
+		Title:    fmt.Sprintf("kubelet evicts at memory.available<%s, below the kernel's %s reserve", k.Threshold, units.FormatBytes(reserve)),
 		Evidence: ev,
 		Explanation: "The kubelet evicts pods only when available memory falls below its threshold, but the kernel " +
 			"holds vm.min_free_kbytes back for allocations that cannot wait and starts reclaiming above it. With the " +

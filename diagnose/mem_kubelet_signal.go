@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"headroom/model"
-	"headroom/plan"
+	"headroom/units"
 )
 
 // kubelet-eviction-signal: what the kubelet measured when it decided the node was under
@@ -80,7 +80,7 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 		ev = condEv(ev)
 		if last := tl.LastWith(func(x *model.Sample) bool { _, ok := x.Mem("MemAvailable"); return ok }); last != nil {
 			v, _ := last.Mem("MemAvailable")
-			ev = append(ev, Evidence{What: "the kernel's MemAvailable", Value: plan.FormatBytes(v * 1024), Source: sampleSource(last, "/proc/meminfo")})
+			ev = append(ev, Evidence{What: "the kernel's MemAvailable", Value: units.FormatBytes(v * 1024), Source: sampleSource(last, "/proc/meminfo")})
 		}
 		return Fired(Finding{
 			Severity: Warning,
@@ -99,7 +99,7 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 	}
 	if len(below) > 0 {
 		s := below[0]
-		ev := []Evidence{{What: "kubelet observed " + s.Signal, Value: fmt.Sprintf("%s (%s), below its threshold %s (%s)", s.Observed, signedBytes(*s.ObservedBytes), s.Threshold, plan.FormatBytes(*s.ThresholdBytes)), Source: s.Source}}
+		ev := []Evidence{{What: "kubelet observed " + s.Signal, Value: fmt.Sprintf("%s (%s), below its threshold %s (%s)", s.Observed, signedBytes(*s.ObservedBytes), s.Threshold, units.FormatBytes(*s.ThresholdBytes)), Source: s.Source}}
 		ev = condEv(ev)
 		return Fired(Finding{
 			Severity: Warning,
@@ -142,7 +142,7 @@ func kubeletThresholdBytes(tl *model.Timeline, s model.KubeletSignal) (int64, bo
 // signedBytes formats a byte count that may be negative.
 func signedBytes(b int64) string {
 	if b < 0 {
-		return "-" + plan.FormatBytes(-b)
+		return "-" + units.FormatBytes(-b)
 	}
-	return plan.FormatBytes(b)
+	return units.FormatBytes(b)
 }

@@ -7,6 +7,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // min-free-too-low: vm.min_free_kbytes (the emergency reserve, spread over the zones' min
@@ -76,7 +77,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 func memNICList(ns []plan.NIC) string {
 	var parts []string
 	for _, n := range ns {
-		p := fmt.Sprintf("%s %s", n.Name, plan.FormatBitsPerSec(float64(n.SpeedMbps)*1e6))
+		p := fmt.Sprintf("%s %s", n.Name, units.FormatBitsPerSec(float64(n.SpeedMbps)*1e6))
 		if n.RxRing > 0 {
 			p += fmt.Sprintf(" (RX ring %d)", n.RxRing)
 		}

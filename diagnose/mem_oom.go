@@ -8,7 +8,7 @@ import (
 
 	"headroom/kernel"
 	"headroom/model"
-	"headroom/plan"
+	"headroom/units"
 )
 
 // oom-kill: the OOM killer ran (mm/oom_kill.c out_of_memory → select_bad_process →
@@ -442,10 +442,10 @@ func cgroupAtLimitFinding(ls []cgroupLimit) Finding {
 	var ev []Evidence
 	for _, l := range ls {
 		where := memOr(l.c.Path, "the cgroup pasted")
-		ev = append(ev, Evidence{What: "highest charge of " + where + " (" + l.peakFile + ")", Value: plan.FormatBytes(l.peak), Source: l.c.Source},
-			Evidence{What: "its limit (" + l.limitFile + ")", Value: plan.FormatBytes(l.limit), Source: l.c.Source})
+		ev = append(ev, Evidence{What: "highest charge of " + where + " (" + l.peakFile + ")", Value: units.FormatBytes(l.peak), Source: l.c.Source},
+			Evidence{What: "its limit (" + l.limitFile + ")", Value: units.FormatBytes(l.limit), Source: l.c.Source})
 		if l.hasUsage {
-			ev = append(ev, Evidence{What: "its usage now", Value: fmt.Sprintf("%s (%.1f%% of the limit)", plan.FormatBytes(l.usage), 100*float64(l.usage)/float64(l.limit)), Source: l.c.Source})
+			ev = append(ev, Evidence{What: "its usage now", Value: fmt.Sprintf("%s (%.1f%% of the limit)", units.FormatBytes(l.usage), 100*float64(l.usage)/float64(l.limit)), Source: l.c.Source})
 		}
 	}
 	return Finding{

@@ -10,6 +10,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // Helpers shared by the memory rules (mem_*.go).
@@ -246,7 +247,7 @@ func memLogAvailable(tl *model.Timeline) (ok bool, why string) {
 }
 
 // memKB prints a kB figure with a binary unit.
-func memKB(v int64) string { return plan.FormatBytes(v * 1024) }
+func memKB(v int64) string { return units.FormatBytes(v * 1024) }
 
 // memRateStats summarises one rate key over the timeline: samples that have it, the mean, the
 // peak and where the peak was.

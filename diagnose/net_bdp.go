@@ -9,6 +9,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // tcp-buffers-below-bdp (live): a flow spent much of its sending time limited by the peer's
@@ -129,12 +130,12 @@ func checkBuffersBelowBDP(tl *model.Timeline) Result {
 			continue
 		}
 		v := fmt.Sprintf("%s at RTT %.1f ms = %s in flight; limited by the %s %s of its busy time (rwnd %s, sndbuf %s)",
-			netBits(f.rateBps), float64(f.rttUsec)/1000, plan.FormatBytes(f.inflight), f.limit, netPct(max(f.rwndShare, f.sndbufShr)), netPct(f.rwndShare), netPct(f.sndbufShr))
+			netBits(f.rateBps), float64(f.rttUsec)/1000, units.FormatBytes(f.inflight), f.limit, netPct(max(f.rwndShare, f.sndbufShr)), netPct(f.rwndShare), netPct(f.sndbufShr))
 		if f.bufVisible {
-			v += fmt.Sprintf("; sk_sndbuf %s", plan.FormatBytes(f.bufBytes))
+			v += fmt.Sprintf("; sk_sndbuf %s", units.FormatBytes(f.bufBytes))
 		}
 		if f.s.Mem != nil && f.s.Mem.Rcvbuf > 0 {
-			v += fmt.Sprintf(", sk_rcvbuf %s", plan.FormatBytes(f.s.Mem.Rcvbuf))
+			v += fmt.Sprintf(", sk_rcvbuf %s", units.FormatBytes(f.s.Mem.Rcvbuf))
 		}
 		ev = append(ev, Evidence{What: fmt.Sprintf("flow %s → %s (%s)", f.s.Local, f.s.Remote, f.s.State), Value: v, Source: src})
 	}
@@ -170,7 +171,7 @@ func checkBuffersBelowBDP(tl *model.Timeline) Result {
 						f.Changes = append(f.Changes, c)
 					}
 				}
-				f.Evidence = append(f.Evidence, Evidence{What: "planned per-stream maxima", Value: fmt.Sprintf("send %s, receive %s (BDP per stream %s)", plan.FormatBytes(p.SndBufBytes), plan.FormatBytes(p.RcvBufBytes), plan.FormatBytes(p.BDPBytesPerStream)), Source: "plan"})
+				f.Evidence = append(f.Evidence, Evidence{What: "planned per-stream maxima", Value: fmt.Sprintf("send %s, receive %s (BDP per stream %s)", units.FormatBytes(p.SndBufBytes), units.FormatBytes(p.RcvBufBytes), units.FormatBytes(p.BDPBytesPerStream)), Source: "plan"})
 			}
 		}
 	} else {

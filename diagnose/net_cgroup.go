@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"strconv"
 	"strings"
 
@@ -93,7 +93,7 @@ func pastedCgroupSock(tl *model.Timeline) (findings []Finding, ok, missing []str
 		findings = append(findings, Finding{
 			ID:       "cgroup-tcp-limit",
 			Severity: Warning,
-			Title:    fmt.Sprintf("cgroup %s reached its memory limit while charged %s of socket memory: its TCP is throttled", name, plan.FormatBytes(sock)),
+			Title:    fmt.Sprintf("cgroup %s reached its memory limit while charged %s of socket memory: its TCP is throttled", name, units.FormatBytes(sock)),
 			Evidence: []Evidence{
 				{What: "memory charged to " + name + " (memory.stat)", Value: attrib, Source: st.Source},
 				{What: "times at its limits since it was created (memory.events)", Value: strings.Join(hit, ", "), Source: evs.Source},
@@ -142,7 +142,7 @@ func cgroupCharged(st model.CgroupMemory) string {
 	var parts []string
 	for _, k := range []string{"sock", "anon", "file"} {
 		if v, ok := st.Stat.Get(k); ok {
-			parts = append(parts, fmt.Sprintf("%s %s", k, plan.FormatBytes(v)))
+			parts = append(parts, fmt.Sprintf("%s %s", k, units.FormatBytes(v)))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -191,14 +191,14 @@ func checkCgroupTCPLimit(tl *model.Timeline) Result {
 			src = "/sys/fs/cgroup/memory"
 		}
 		ev := []Evidence{
-			{What: "TCP memory charged to cgroup " + c.Path, Value: fmt.Sprintf("%s (%.0f%% of its limit)", plan.FormatBytes(c.Bytes), 100*share), Source: src + "/memory.kmem.tcp.usage_in_bytes"},
-			{What: "its TCP limit", Value: plan.FormatBytes(c.LimitBytes), Source: src + "/memory.kmem.tcp.limit_in_bytes"},
+			{What: "TCP memory charged to cgroup " + c.Path, Value: fmt.Sprintf("%s (%.0f%% of its limit)", units.FormatBytes(c.Bytes), 100*share), Source: src + "/memory.kmem.tcp.usage_in_bytes"},
+			{What: "its TCP limit", Value: units.FormatBytes(c.LimitBytes), Source: src + "/memory.kmem.tcp.limit_in_bytes"},
 		}
 		if c.HasFailcnt {
 			ev = append(ev, Evidence{What: "charges refused at the limit since the cgroup was created", Value: strconv.FormatInt(c.Failcnt, 10), Source: src + "/memory.kmem.tcp.failcnt"})
 		}
 		if c.MaxUsageBytes > 0 {
-			ev = append(ev, Evidence{What: "highest TCP memory it reached", Value: plan.FormatBytes(c.MaxUsageBytes), Source: src + "/memory.kmem.tcp.max_usage_in_bytes"})
+			ev = append(ev, Evidence{What: "highest TCP memory it reached", Value: units.FormatBytes(c.MaxUsageBytes), Source: src + "/memory.kmem.tcp.max_usage_in_bytes"})
 		}
 		findings = append(findings, Finding{
 			ID:       "cgroup-tcp-limit",
@@ -219,5 +219,5 @@ func checkCgroupTCPLimit(tl *model.Timeline) Result {
 	}
 	top := tl.Cgroups[0]
 	return Healthy("%d cgroups with socket memory, %d with a TCP limit, none at it; largest %s (%s, cgroup v%d)",
-		len(tl.Cgroups), limited, top.Path, plan.FormatBytes(top.Bytes), top.Version)
+		len(tl.Cgroups), limited, top.Path, units.FormatBytes(top.Bytes), top.Version)
 }

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"strconv"
 	"strings"
 
@@ -110,7 +110,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 			rec := maxV * 2
 			f.Changes = append(f.Changes, model.Change{
 				Kind: model.ChangeSysctl, Key: "net.netfilter.nf_conntrack_max", Current: strconv.FormatInt(maxV, 10), Recommended: strconv.FormatInt(rec, 10),
-				Why: fmt.Sprintf("twice the entries; at about 300 bytes each the table may then hold %s of slab", plan.FormatBytes(rec*300)),
+				Why: fmt.Sprintf("twice the entries; at about 300 bytes each the table may then hold %s of slab", units.FormatBytes(rec*300)),
 			})
 		}
 		findings = append(findings, f)

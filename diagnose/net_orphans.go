@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"strconv"
 	"strings"
 
@@ -104,7 +104,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		}
 	}
 	if best.n > 0 {
-		v := fmt.Sprintf("%d of %d closing sockets hold ≥ %s each; largest %d bytes; %s in total", best.n, best.closing, plan.FormatBytes(orphanHoardBytes), best.largest, plan.FormatBytes(best.total))
+		v := fmt.Sprintf("%d of %d closing sockets hold ≥ %s each; largest %d bytes; %s in total", best.n, best.closing, units.FormatBytes(orphanHoardBytes), best.largest, units.FormatBytes(best.total))
 		if best.orphans > 0 {
 			v += fmt.Sprintf("; %d of them orphaned (no inode)", best.orphans)
 		}
@@ -130,7 +130,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			}
 		}
 		if n > 0 && q > 0 {
-			ev = append(ev, Evidence{What: "closing sockets in the dump (all states FIN_WAIT1, CLOSING, LAST_ACK)", Value: fmt.Sprintf("%d sockets, %s of send queue", n, plan.FormatBytes(q)), Source: sampleSource(s, "sock_diag dump")})
+			ev = append(ev, Evidence{What: "closing sockets in the dump (all states FIN_WAIT1, CLOSING, LAST_ACK)", Value: fmt.Sprintf("%d sockets, %s of send queue", n, units.FormatBytes(q)), Source: sampleSource(s, "sock_diag dump")})
 			if q >= orphanHoardTotalBytes {
 				sev = max(sev, Warning)
 			}
@@ -218,7 +218,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 func orphanHealthyText(queues, limit bool, orphans int64, logLines int) string {
 	var done, not []string
 	if queues {
-		done = append(done, fmt.Sprintf("no closing socket holds ≥ %s of send queue", plan.FormatBytes(orphanHoardBytes)))
+		done = append(done, fmt.Sprintf("no closing socket holds ≥ %s of send queue", units.FormatBytes(orphanHoardBytes)))
 	} else {
 		not = append(not, "no socket table (ss, netstat -tn, sock_diag) to check send queues")
 	}
@@ -260,7 +260,7 @@ func orphanChanges(tl *model.Timeline) []model.Change {
 				Kind: model.ChangeSysctl, Key: "net.ipv4.tcp_max_orphans", Current: cur,
 				Recommended: strconv.FormatInt(max(limit, 128), 10),
 				Why: fmt.Sprintf("orphans × tcp_wmem max (%s) within plan's socket-buffer budget %s (1/%d of %s); excess orphans are reset at their next timer",
-					plan.FormatBytes(wm.V[2]), plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+					units.FormatBytes(wm.V[2]), units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
 			})
 		}
 	}

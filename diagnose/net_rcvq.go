@@ -9,6 +9,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // rcvq-pruning: a socket's receive queue outgrew its budget. tcp_data_queue() (net/ipv4/
@@ -114,8 +115,8 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 	}
 	if best.n > 0 {
 		ev = append(ev, Evidence{
-			What:   fmt.Sprintf("sockets with ≥ %s unread (Recv-Q)", plan.FormatBytes(rcvqLargeBytes)),
-			Value:  fmt.Sprintf("%d of %d connections; largest %d bytes; %s in total", best.n, best.rows, best.largest, plan.FormatBytes(int64(best.total))),
+			What:   fmt.Sprintf("sockets with ≥ %s unread (Recv-Q)", units.FormatBytes(rcvqLargeBytes)),
+			Value:  fmt.Sprintf("%d of %d connections; largest %d bytes; %s in total", best.n, best.rows, best.largest, units.FormatBytes(int64(best.total))),
 			Source: best.src,
 		})
 		if best.n >= rcvqLargeMin {
@@ -134,7 +135,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 			what = append(what, netZeroText(readings, rcvqCounters))
 		}
 		if len(tables) > 0 {
-			what = append(what, fmt.Sprintf("no socket with ≥ %s unread in %d socket table(s)", plan.FormatBytes(rcvqLargeBytes), len(tables)))
+			what = append(what, fmt.Sprintf("no socket with ≥ %s unread in %d socket table(s)", units.FormatBytes(rcvqLargeBytes), len(tables)))
 		}
 		return Healthy("%s", strings.Join(what, "; "))
 	}

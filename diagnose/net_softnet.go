@@ -8,6 +8,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // softnet-backlog-drops: the per-CPU input backlog (softnet_data.input_pkt_queue, used by
@@ -132,7 +133,7 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 					why = fmt.Sprintf("%s needs only %d packets for a %v drain interval, yet the queue overflowed: the CPU drains it late; doubling absorbs longer stalls", ppsWhy, want, plan.BacklogDrainInterval)
 				}
 			}
-			why += fmt.Sprintf(" (memory cost at most packets × ~2 KiB per CPU: %s per CPU)", plan.FormatBytes(rec*2048))
+			why += fmt.Sprintf(" (memory cost at most packets × ~2 KiB per CPU: %s per CPU)", units.FormatBytes(rec*2048))
 			if rec > cur {
 				f.Changes = append(f.Changes, model.Change{
 					Kind: model.ChangeSysctl, Key: "net.core.netdev_max_backlog",

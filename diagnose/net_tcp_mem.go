@@ -8,6 +8,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // tcp-mem-oversized: net.ipv4.tcp_mem[2] is TCP's hard limit on the pages all its socket
@@ -101,7 +102,7 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		}
 	}
 	if worst == nil {
-		msg := fmt.Sprintf("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, plan.FormatBytes(basis))
+		msg := fmt.Sprintf("tcp_mem max %s is below %s (%s %s)", pagesStr(vals[0].V[2], psz), netPct(warnShare), basisName, units.FormatBytes(basis))
 		if !pszKnown && kernel.ArchFamily(tl.Host.Arch) != "x86" {
 			// tcp_mem counts pages; x86 has only 4 KiB base pages, arm64 and ppc64 may
 			// have 16 or 64 KiB (CONFIG_ARM64_64K_PAGES, CONFIG_PPC_64K_PAGES).
@@ -109,16 +110,16 @@ func checkTCPMemOversized(tl *model.Timeline) Result {
 		}
 		return Healthy("%s", msg)
 	}
-	ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
+	ev = append(ev, Evidence{What: basisName, Value: units.FormatBytes(basis), Source: basisSrc})
 	if m.LowmemBytes > 0 && m.TotalBytes > 0 {
-		ev = append(ev, Evidence{What: "all memory (HighMem cannot hold socket buffers)", Value: plan.FormatBytes(m.TotalBytes), Source: m.TotalSrc})
+		ev = append(ev, Evidence{What: "all memory (HighMem cannot hold socket buffers)", Value: units.FormatBytes(m.TotalBytes), Source: m.TotalSrc})
 	}
 	if !pszKnown {
 		ev = append(ev, Evidence{What: "page size", Value: "4096 bytes assumed", Source: "not in the input"})
 	}
 	f := Finding{
 		Severity: sev,
-		Title:    fmt.Sprintf("tcp_mem lets TCP take %s, %s of %s", plan.FormatBytes(worst.V[2]*psz), netPct(worstShare), basisName),
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s, %s of %s", units.FormatBytes(worst.V[2]*psz), netPct(worstShare), basisName),
 		Evidence: ev,
 		Explanation: "tcp_mem[2] is the most memory (in pages) all TCP sockets together may hold; only below it does " +
 			"TCP throttle itself (memory pressure, then refusing buffer growth). Socket buffers cannot live in " +
@@ -321,7 +322,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	psz, _ := pageSize(tl)
 	var ev []Evidence
 	if haveSD {
-		ev = append(ev, Evidence{What: "buffer demand the text computes (connections × bytes each)", Value: fmt.Sprintf("%d × %s = %s", sd.n, plan.FormatBytes(sd.per), plan.FormatBytes(sd.n*sd.per)), Source: sd.src})
+		ev = append(ev, Evidence{What: "buffer demand the text computes (connections × bytes each)", Value: fmt.Sprintf("%d × %s = %s", sd.n, units.FormatBytes(sd.per), units.FormatBytes(sd.n*sd.per)), Source: sd.src})
 	}
 	if okR {
 		ev = append(ev, Evidence{What: "tcp_rmem (min default max; the host's, else the largest the text names)", Value: rmem.String(), Source: rmem.Source})
@@ -337,8 +338,8 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		busyWhat = "of them counted as busy (the dump does not tell idle sockets from busy ones)"
 	}
 	ev = append(ev, Evidence{What: "connections that can hold buffers", Value: fmt.Sprint(n), Source: nSrc},
-		Evidence{What: busyWhat, Value: fmt.Sprintf("%d, holding %s", busy, plan.FormatBytes(fl.MemBytes)), Source: nSrc},
-		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, plan.FormatBytes(per), plan.FormatBytes(worst)), Source: "computed"})
+		Evidence{What: busyWhat, Value: fmt.Sprintf("%d, holding %s", busy, units.FormatBytes(fl.MemBytes)), Source: nSrc},
+		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, units.FormatBytes(per), units.FormatBytes(worst)), Source: "computed"})
 	nowPages, nowSrc, haveNow := netTCPMemNow(tl)
 	if haveNow {
 		ev = append(ev, Evidence{What: "TCP memory now (sockstat mem, peak)", Value: pagesStr(nowPages, psz), Source: nowSrc})
@@ -361,14 +362,14 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		lim, pressure := mem.V[2]*psz, mem.V[1]*psz
 		exposure := min(worst, lim)
 		busyExposure := min(atMax, lim)
-		memV := fmt.Sprintf("%d %d %d pages; pressure %s, max %s", mem.V[0], mem.V[1], mem.V[2], plan.FormatBytes(pressure), plan.FormatBytes(lim))
+		memV := fmt.Sprintf("%d %d %d pages; pressure %s, max %s", mem.V[0], mem.V[1], mem.V[2], units.FormatBytes(pressure), units.FormatBytes(lim))
 		if mem.single {
-			memV = fmt.Sprintf("max %d pages (%s); min and pressure not in the input", mem.V[2], plan.FormatBytes(lim))
+			memV = fmt.Sprintf("max %d pages (%s); min and pressure not in the input", mem.V[2], units.FormatBytes(lim))
 		}
 		ev = append(ev, Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: memV, Source: mem.Source},
-			Evidence{What: "exposure: min(connections × maxima, tcp_mem max)", Value: plan.FormatBytes(exposure), Source: "computed"})
+			Evidence{What: "exposure: min(connections × maxima, tcp_mem max)", Value: units.FormatBytes(exposure), Source: "computed"})
 		if basis > 0 {
-			ev = append(ev, Evidence{What: basisName, Value: plan.FormatBytes(basis), Source: basisSrc})
+			ev = append(ev, Evidence{What: basisName, Value: units.FormatBytes(basis), Source: basisSrc})
 		}
 		nowText := ""
 		if haveNow {
@@ -378,7 +379,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		case basis > 0 && busyExposure >= basis:
 			return fire(Critical,
 				fmt.Sprintf("%d busy connections × %s of buffer maxima = %s, and tcp_mem lets TCP take %s: more than all of %s (%s)",
-					busy, plan.FormatBytes(per), plan.FormatBytes(atMax), plan.FormatBytes(lim), basisName, plan.FormatBytes(basis)),
+					busy, units.FormatBytes(per), units.FormatBytes(atMax), units.FormatBytes(lim), basisName, units.FormatBytes(basis)),
 				"tcp_mem[2] is the kernel's bound on all TCP buffers together; here it is larger than the memory that can back "+
 					"socket buffers (lowmem on a 32-bit HighMem kernel), and the connections that are moving data can reach it at their "+
 					"per-socket maxima. The host then runs out of (low) memory before TCP's memory pressure engages: page allocation "+
@@ -390,7 +391,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 			// more of lowmem than its budget for socket buffers (seed 004).
 			return fire(Warning,
 				fmt.Sprintf("%d busy connections × %s of buffer maxima = %s, %s of %s, and tcp_mem (%s) does not stop them",
-					busy, plan.FormatBytes(per), plan.FormatBytes(atMax), netPct(float64(busyExposure)/float64(basis)), basisName, plan.FormatBytes(lim)),
+					busy, units.FormatBytes(per), units.FormatBytes(atMax), netPct(float64(busyExposure)/float64(basis)), basisName, units.FormatBytes(lim)),
 				"Socket buffers live in lowmem on a 32-bit HighMem kernel, next to slab and page tables, and tcp_mem[2] bounds them only "+
 					"when it is below what lowmem can spare; here it is above plan's budget for socket buffers, and the connections that "+
 					"move data, at their per-socket maxima, would take more than that budget: the receive path's atomic refills then fail "+
@@ -400,7 +401,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		case atMax > pressure && !mem.single:
 			return fire(Info,
 				fmt.Sprintf("%d busy connections at their buffer maxima would need %s, over tcp_mem pressure %s: they would throttle each other",
-					busy, plan.FormatBytes(atMax), plan.FormatBytes(pressure)),
+					busy, units.FormatBytes(atMax), units.FormatBytes(pressure)),
 				"Each socket may grow its receive buffer to tcp_rmem[2] and its send buffer to tcp_wmem[2], but autotuning grows "+
 					"them only for flows that need them (tcp_rcv_space_adjust, tcp_sndbuf_expand), and the sum is bounded by tcp_mem: above "+
 					"tcp_mem[1] TCP enters memory pressure and stops growing buffers, at tcp_mem[2] it refuses more. If the busy flows all "+
@@ -409,7 +410,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 					"tcp-memory-pressure (sockstat mem against tcp_mem)"+nowText+".")
 		}
 		msg := fmt.Sprintf("%d connections, %d busy: at their maxima the busy flows need %s, within tcp_mem pressure %s; connections × maxima %s is bounded by tcp_mem max %s",
-			n, busy, plan.FormatBytes(atMax), plan.FormatBytes(pressure), plan.FormatBytes(worst), plan.FormatBytes(lim))
+			n, busy, units.FormatBytes(atMax), units.FormatBytes(pressure), units.FormatBytes(worst), units.FormatBytes(lim))
 		if basis > 0 {
 			msg += fmt.Sprintf(" (%s of %s)", netPct(float64(lim)/float64(basis)), basisName)
 		}
@@ -435,11 +436,11 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 	if !havePlan {
 		return NotChecked("no limit to compare with: needs net.ipv4.tcp_mem or the host's memory size and word size")
 	}
-	ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes)), Source: basisSrc},
+	ev = append(ev, Evidence{What: "socket-buffer budget (plan)", Value: fmt.Sprintf("%s = 1/%d of %s %s", units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, units.FormatBytes(p.Budget.BasisBytes)), Source: basisSrc},
 		Evidence{What: "net.ipv4.tcp_mem", Value: "not in the input: the kernel's bound on all TCP buffers is unknown", Source: "not in the input"})
 	if atMax <= p.Budget.BudgetBytes {
 		msg := fmt.Sprintf("%d connections, %d busy: at their maxima the busy flows need %s, within the budget %s (1/%d of %s); not checked: no net.ipv4.tcp_mem",
-			n, busy, plan.FormatBytes(atMax), plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)
+			n, busy, units.FormatBytes(atMax), units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)
 		if !okR {
 			msg += "; tcp_rmem not in the input (counted as 0)"
 		}
@@ -448,11 +449,11 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		}
 		return Healthy("%s", msg)
 	}
-	over := fmt.Sprintf("%s over the budget for socket buffers", plan.FormatBytes(atMax-p.Budget.BudgetBytes))
+	over := fmt.Sprintf("%s over the budget for socket buffers", units.FormatBytes(atMax-p.Budget.BudgetBytes))
 	if basis > 0 && atMax >= basis {
-		over = fmt.Sprintf("more than all of %s (%s) unless tcp_mem stops them", basisName, plan.FormatBytes(basis))
+		over = fmt.Sprintf("more than all of %s (%s) unless tcp_mem stops them", basisName, units.FormatBytes(basis))
 	}
-	return fire(Warning, fmt.Sprintf("%d busy connections × %s of buffer maxima = %s: %s", busy, plan.FormatBytes(per), plan.FormatBytes(atMax), over),
+	return fire(Warning, fmt.Sprintf("%d busy connections × %s of buffer maxima = %s: %s", busy, units.FormatBytes(per), units.FormatBytes(atMax), over),
 		"Each socket may grow its receive buffer to tcp_rmem[2] and its send buffer to tcp_wmem[2] (charged at skb truesize) "+
 			"when its flow needs it; the connections that are moving data, at those maxima, are what TCP can be asked to hold. The kernel "+
 			"bounds the sum by tcp_mem, which the input does not give, so whether the host or TCP's memory pressure stops them first is "+
@@ -506,9 +507,9 @@ func netBudgetChanges(tl *model.Timeline, n int64, p plan.Plan, havePlan bool, w
 	}
 	ceiling := p.Budget.BudgetBytes / max(n, 1)
 	return []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem",
-		Current:     plan.FormatBytes(worst/max(n, 1)) + " per connection",
-		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", plan.FormatBytes(ceiling), n),
-		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
+		Current:     units.FormatBytes(worst/max(n, 1)) + " per connection",
+		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", units.FormatBytes(ceiling), n),
+		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
 }
 
 // netMedianRTT is the median smoothed RTT of the established sockets a live dump carries.
@@ -553,7 +554,7 @@ func tcpMemWithoutRAM(vals []netTriplet, psz int64) Result {
 	}
 	return Fired(Finding{
 		Severity: Warning,
-		Title:    fmt.Sprintf("tcp_mem lets TCP take %s: more than half of the memory of any host with less than %s", plan.FormatBytes(maxBytes), plan.FormatBytes(2*maxBytes)),
+		Title:    fmt.Sprintf("tcp_mem lets TCP take %s: more than half of the memory of any host with less than %s", units.FormatBytes(maxBytes), units.FormatBytes(2*maxBytes)),
 		Evidence: []Evidence{
 			{What: what, Value: fmt.Sprintf("%s; max %s", worst, pagesStr(worst.V[2], psz)), Source: worst.Source},
 			{What: "memory size", Value: "not in the input: the limit is judged by the memory it would need (tcp_mem is in pages, not bytes)", Source: "not in the input"},

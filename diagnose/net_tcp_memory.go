@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"headroom/plan"
+	"headroom/units"
 	"strings"
 
 	"headroom/kernel"
@@ -194,7 +195,7 @@ func tcpPressureChange(tl *model.Timeline, cur []int64, now bool) (model.Change,
 		return model.Change{
 			Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem", Current: "tcp_mem " + curStr,
 			Recommended: fmt.Sprintf("keep tcp_mem; size per-socket maxima with `headroom plan --bandwidth B --rtt R --streams %d`", max(n, 1)),
-			Why:         fmt.Sprintf("tcp_mem is already what plan sets for this host (%s; the budget for socket buffers is %s, 1/%d of %s): the connections × buffers want more than that; smaller per-stream maxima let them fit", c.Recommended, plan.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
+			Why:         fmt.Sprintf("tcp_mem is already what plan sets for this host (%s; the budget for socket buffers is %s, 1/%d of %s): the connections × buffers want more than that; smaller per-stream maxima let them fit", c.Recommended, units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis),
 		}, true
 	}
 	return model.Change{

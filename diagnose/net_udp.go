@@ -8,6 +8,7 @@ import (
 
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // udp-rcvbuf-errors: a UDP datagram arrived for a socket whose receive queue already held
@@ -132,7 +133,7 @@ func udpRmemChange(tl *model.Timeline) (model.Change, bool) {
 		want = (want + 4095) / 4096 * 4096
 		if want > cur {
 			rec = want
-			why = fmt.Sprintf("%s (%s) for %v at %d bytes of truesize per datagram = %s; applications must ask for it with SO_RCVBUF", netBits(bw), bwSrc, udpBurstDrain, bufBytes, plan.FormatBytes(want))
+			why = fmt.Sprintf("%s (%s) for %v at %d bytes of truesize per datagram = %s; applications must ask for it with SO_RCVBUF", netBits(bw), bwSrc, udpBurstDrain, bufBytes, units.FormatBytes(want))
 		}
 	}
 	if rec <= cur {

@@ -11,6 +11,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // This file holds the helpers the network rules share: sysctl values from the host or named
@@ -198,7 +199,7 @@ func netBudgetPlan(tl *model.Timeline) (plan.Plan, model.Change, bool) {
 		}
 		c.Current, c.Rule = "", ""
 		c.Why = fmt.Sprintf("max %d pages (%s) is %s; the budget for socket buffers is 1/%d of %s %s = %s (%d pages); pressure ⅔ and min ½ of max as the kernel's own proportions. `headroom plan --bandwidth B --rtt R --streams N` raises pressure to your streams' worst case",
-			v[2], plan.FormatBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, plan.FormatBytes(p.Budget.BasisBytes), plan.FormatBytes(p.Budget.BudgetBytes), budgetPages)
+			v[2], units.FormatBytes(v[2]*page), what, p.Budget.ShareDenominator, p.Budget.Basis, units.FormatBytes(p.Budget.BasisBytes), units.FormatBytes(p.Budget.BudgetBytes), budgetPages)
 		return p, c, true
 	}
 	return p, model.Change{}, false
@@ -407,7 +408,7 @@ func netRate(perSec float64) string {
 }
 
 // bitsStr formats a bit rate.
-func netBits(bps float64) string { return plan.FormatBitsPerSec(bps) }
+func netBits(bps float64) string { return units.FormatBitsPerSec(bps) }
 
 // netZeroText says which counters were read and found quiet ("TcpExt A, B are 0") and which
 // of want the input did not hold ("not in the input: C"): a healthy result names only the

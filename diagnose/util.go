@@ -3,7 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"headroom/kernel"
-	"headroom/plan"
+	"headroom/units"
 	"strings"
 
 	"headroom/model"
@@ -29,7 +29,7 @@ func pageSize(tl *model.Timeline) (bytes int64, known bool) {
 
 // pagesStr prints a page count with its size: "98304 pages (384.0 MiB)".
 func pagesStr(pages, pageSize int64) string {
-	return fmt.Sprintf("%d pages (%s)", pages, plan.FormatBytes(pages*pageSize))
+	return fmt.Sprintf("%d pages (%s)", pages, units.FormatBytes(pages*pageSize))
 }
 
 // window describes the time a timeline covers, for evidence: "over 3.0 s" or "since boot".

@@ -2,7 +2,7 @@ package export
 
 import (
 	_ "embed"
-	"headroom/plan"
+	"headroom/units"
 	"html/template"
 	"io"
 	"strconv"
@@ -116,5 +116,5 @@ func orderText(o *int) string {
 	return "order " + strconv.Itoa(*o)
 }
 
-// humanKB prints a kB figure with the one byte formatter (plan.FormatBytes).
-func humanKB(kb int64) string { return plan.FormatBytes(kb * 1024) }
+// humanKB prints a kB figure with the one byte formatter (units.FormatBytes).
+func humanKB(kb int64) string { return units.FormatBytes(kb * 1024) }

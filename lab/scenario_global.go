@@ -3,7 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"net"
 	"os"
 	"path/filepath"
@@ -283,7 +283,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 			Observation{What: "orphans holding send queues after " + orphanLimitHoldFor.String(), Phase: phase, Value: float64(st.n), Source: "sock_diag in " + a.Netns()},
 			Observation{What: "their send queues", Phase: phase, Value: float64(st.sendQ), Unit: "bytes", Source: "sock_diag in " + a.Netns()},
 			Observation{What: "TcpExt TCPAbortOnMemory (orphans reset at the limit)", Phase: phase, Value: float64(aborted), Unit: "increase", Source: "/proc/net/netstat in " + a.Netns()})
-		e.Progressf("%s: %d orphans hold %s after %v; %d reset at the limit", phase, st.n, plan.FormatBytes(st.sendQ), orphanLimitHoldFor, aborted)
+		e.Progressf("%s: %d orphans hold %s after %v; %d reset at the limit", phase, st.n, units.FormatBytes(st.sendQ), orphanLimitHoldFor, aborted)
 		return float64(st.sendQ), docs, nil
 	}
 	before, docs, err := hold("before", false)

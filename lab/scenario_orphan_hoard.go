@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"os"
 	"strconv"
 	"sync"
@@ -166,7 +166,7 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		if st.n < orphanConns {
 			return 0, false, fmt.Errorf("lab: only %d of %d closed sockets are in FIN_WAIT1 with data queued: the peer did not stop the senders", st.n, orphanConns)
 		}
-		e.Progressf("%s: %d sockets in FIN_WAIT1 (%d orphaned) hold %s of send queue", phase, st.n, st.orphans, plan.FormatBytes(st.sendQ))
+		e.Progressf("%s: %d sockets in FIN_WAIT1 (%d orphaned) hold %s of send queue", phase, st.n, st.orphans, units.FormatBytes(st.sendQ))
 		var docErr error
 		var docWG sync.WaitGroup
 		if doctor {
@@ -203,7 +203,7 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 			lifetime = time.Since(closedAt).Seconds()
 			run.Observed = append(run.Observed, Observation{What: "FIN_WAIT1 sockets still holding send queues at the end of the window", Phase: phase, Value: float64(last.n), Source: "sock_diag in " + a.Netns()},
 				Observation{What: "send queues still held at the end of the window", Phase: phase, Value: float64(last.sendQ), Unit: "bytes", Source: "sock_diag in " + a.Netns()})
-			e.Progressf("%s: after %.1f s, %d orphans still hold %s", phase, lifetime, last.n, plan.FormatBytes(last.sendQ))
+			e.Progressf("%s: after %.1f s, %d orphans still hold %s", phase, lifetime, last.n, units.FormatBytes(last.sendQ))
 		} else {
 			e.Progressf("%s: all orphans gone %.1f s after close()", phase, lifetime)
 		}

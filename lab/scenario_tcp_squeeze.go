@@ -11,6 +11,7 @@ import (
 	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/plan"
+	"headroom/units"
 
 	"golang.org/x/sys/unix"
 )
@@ -174,7 +175,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		return nil, err
 	}
 	run.Applied = append(run.Applied, Applied{Host: cg.Name, Key: "memory.kmem.tcp.limit_in_bytes", Value: strconv.FormatInt(budget, 10), Scope: "cgroup"})
-	run.Settings = fmt.Sprintf("plan: %d Mbit/s, RTT %v, %d streams, %s container: tcp_rmem %s, TCP budget %s", linkMbps, squeezePlanRTT, squeezeStreams, plan.FormatBytes(squeezeMemoryBytes), got, plan.FormatBytes(budget))
+	run.Settings = fmt.Sprintf("plan: %d Mbit/s, RTT %v, %d streams, %s container: tcp_rmem %s, TCP budget %s", linkMbps, squeezePlanRTT, squeezeStreams, units.FormatBytes(squeezeMemoryBytes), got, units.FormatBytes(budget))
 	run.Notes = append(run.Notes, "plan budget: "+pl.Budget.Why)
 	after, _, err := measure("after", false)
 	if err != nil {

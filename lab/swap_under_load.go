@@ -3,7 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"net"
 	"os"
 	"strconv"
@@ -76,9 +76,9 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.Progressf("swap on %s, %s of zram", dev, plan.FormatBytes(swapZramBytes))
+	e.Progressf("swap on %s, %s of zram", dev, units.FormatBytes(swapZramBytes))
 	run := &FailureRun{}
-	run.Notes = append(run.Notes, fmt.Sprintf("swap: %s, %s of zram", dev, plan.FormatBytes(swapZramBytes)))
+	run.Notes = append(run.Notes, fmt.Sprintf("swap: %s, %s of zram", dev, units.FormatBytes(swapZramBytes)))
 	addr := net.JoinHostPort(lk.AddrB.String(), "5005")
 	vmstat := func() (kernel.Counters, error) { return kernel.ReadVMStat(kernel.HostRoot()) }
 
@@ -157,7 +157,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		sw, _ := cg.ReadInt("memory.swappiness")
 		run.Observed = append(run.Observed, Observation{What: "cgroup memory.swappiness", Phase: name, Value: float64(sw), Source: cg.V1Memory},
 			Observation{What: "cgroup memory limit", Phase: name, Value: float64(limit), Unit: "bytes", Source: cg.V1Memory})
-		e.Progressf("%s (limit %s, swappiness %d): swap %.0f KiB/s, network %.0f Mbit/s", name, plan.FormatBytes(limit), sw, kbs, float64(rx1-rx0)*8/secs/1e6)
+		e.Progressf("%s (limit %s, swappiness %d): swap %.0f KiB/s, network %.0f Mbit/s", name, units.FormatBytes(limit), sw, kbs, float64(rx1-rx0)*8/secs/1e6)
 		return kbs, docs, nil
 	}
 	before, docs, err := phase("before", swapLimitBytes, -1, true)
@@ -172,7 +172,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 	}
 	run.Notes = append(run.Notes, fmt.Sprintf("swap-under-load's change (swappiness %d, here on the cgroup): swap %.0f → %.0f KiB/s; it cannot help when the anonymous working set itself does not fit", swapRuleValue, before, ruleSw))
 	run.Applied = append(run.Applied, Applied{Host: "cgroup svc-after", Key: "memory.limit_in_bytes", Value: strconv.FormatInt(swapFitBytes, 10), Scope: "cgroup"})
-	run.Settings = fmt.Sprintf("memory limit %s (the %s working set + 64 MiB) instead of %s", plan.FormatBytes(swapFitBytes), plan.FormatBytes(swapHogBytes), plan.FormatBytes(swapLimitBytes))
+	run.Settings = fmt.Sprintf("memory limit %s (the %s working set + 64 MiB) instead of %s", units.FormatBytes(swapFitBytes), units.FormatBytes(swapHogBytes), units.FormatBytes(swapLimitBytes))
 	after, _, err := phase("after", swapFitBytes, -1, false)
 	if err != nil {
 		return nil, err

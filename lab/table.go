@@ -3,7 +3,7 @@ package lab
 import (
 	"bufio"
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"io"
 	"strconv"
 	"strings"
@@ -36,7 +36,7 @@ func WriteTable(w io.Writer, rep *Report) error {
 			lastCase = key
 			fmt.Fprintf(bw, "%s\n", key)
 			fmt.Fprintf(bw, "  link %s/%s, measured RTT %.1f ms, warm-up %gs excluded, measured %gs\n", p.Link, p.Shaper, p.MeasuredRTTMs, p.WarmupS, p.MeasureS)
-			fmt.Fprintf(bw, "  memory budget %d pages (%s of %s)\n", r.BudgetPages, p.BudgetBasis, plan.FormatBytes(p.MemoryBytes))
+			fmt.Fprintf(bw, "  memory budget %d pages (%s of %s)\n", r.BudgetPages, p.BudgetBasis, units.FormatBytes(p.MemoryBytes))
 			tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "  settings\tMbit/s\tretransmits\t(of segments)\tpeak TCP mem pages\t(run's sockets)\tbudget\ttcp_rmem\ttcp_wmem\tcc")
 		}

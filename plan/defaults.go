@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/units"
 )
 
 // KernelDefaults are the buffer limits a kernel of a given version sets at boot for a given
@@ -72,7 +73,7 @@ func KernelDefaultBuffers(k kernel.KernelVersion, freeBufferBytes int64) KernelD
 	if at(6, 17, 0) {
 		d.RmemMax, d.WmemMax = 4<<20, 4<<20
 	}
-	d.Why = fmt.Sprintf("%s's boot defaults for %s (tcp_init(): maxima ≤ memory ÷ 128 = %s)", k, FormatBytes(freeBufferBytes), FormatBytes(limit))
+	d.Why = fmt.Sprintf("%s's boot defaults for %s (tcp_init(): maxima ≤ memory ÷ 128 = %s)", k, units.FormatBytes(freeBufferBytes), units.FormatBytes(limit))
 	return d
 }
 

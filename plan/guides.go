@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"headroom/model"
+	"headroom/units"
 )
 
 // guide is a published set of values. Zero fields are left alone by that guide.
@@ -92,12 +93,12 @@ func checkGuide(in Input, p Plan, cur currentMap, g guide, note string) Guide {
 	if in.receives() {
 		r := max(g.tcpRmem[2], 2*coreR)
 		perStream += r
-		parts = append(parts, FormatBytes(r))
+		parts = append(parts, units.FormatBytes(r))
 	}
 	if in.sends() {
 		w := max(g.tcpWmem[2], 2*coreW)
 		perStream += w
-		parts = append(parts, FormatBytes(w))
+		parts = append(parts, units.FormatBytes(w))
 	}
 	worst := int64(in.Streams) * perStream
 	out := Guide{Name: g.name, Source: g.source, WorstCaseBytes: worst, FitsBudget: worst <= p.Budget.BudgetBytes}
@@ -130,13 +131,13 @@ func checkGuide(in Input, p Plan, cur currentMap, g guide, note string) Guide {
 	}
 	oneStream := ThroughputBitsPerSec(g.tcpRmem[2], in.RTT, p.WindowRatio)
 	out.Why = fmt.Sprintf("worst case %s × (%s) = %s %s the budget %s; one stream could reach %s at %v, the plan needs %s",
-		plural(in.Streams, "stream"), sum, FormatBytes(worst), verdict, FormatBytes(p.Budget.BudgetBytes), FormatBitsPerSec(oneStream), in.RTT, FormatBitsPerSec(p.StreamBitsPerSec))
+		plural(in.Streams, "stream"), sum, units.FormatBytes(worst), verdict, units.FormatBytes(p.Budget.BudgetBytes), units.FormatBitsPerSec(oneStream), in.RTT, units.FormatBitsPerSec(p.StreamBitsPerSec))
 	if !out.FitsBudget && p.Budget.WorstCaseBytes > p.Budget.BudgetBytes {
 		// With this many streams even the kernel's default maxima, which plan keeps, exceed
 		// the budget: the sum is held by tcp_mem, and the guide's caps only decide how much
 		// one flow that needs it may take.
 		out.Why += fmt.Sprintf("; plan's own maxima (at least the kernel's defaults) give %s as well: with %s the caps cannot hold the budget, tcp_mem's max does",
-			FormatBytes(p.Budget.WorstCaseBytes), plural(in.Streams, "stream"))
+			units.FormatBytes(p.Budget.WorstCaseBytes), plural(in.Streams, "stream"))
 	}
 	if note != "" {
 		out.Why += "; " + note

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"headroom/plan"
+	"headroom/units"
 
 	"headroom/kernel"
 )
@@ -59,7 +60,7 @@ func TestInvariantsOverTheGrid(t *testing.T) {
 
 func checkGridPlan(t *testing.T, in plan.Input) {
 	t.Helper()
-	name := fmt.Sprintf("%s %s %s/%v×%d mem %d cur %v", in.Arch, in.KernelVersion, plan.FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, in.Streams, in.MemoryBytes, in.Current != nil)
+	name := fmt.Sprintf("%s %s %s/%v×%d mem %d cur %v", in.Arch, in.KernelVersion, units.FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, in.Streams, in.MemoryBytes, in.Current != nil)
 	p, err := plan.Compute(in)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -348,7 +349,7 @@ func TestIssueExamplesKeepKernelDefaults(t *testing.T) {
 		kv, _ := kernel.ParseKernelVersion(in.KernelVersion)
 		d := plan.KernelDefaultBuffers(kv, in.MemoryBytes)
 		if p.RcvBufBytes < d.TCPRmem[2] || p.SndBufBytes < d.TCPWmem[2] || p.CoreRmemMaxBytes < d.RmemMax || p.CoreWmemMaxBytes < d.WmemMax {
-			t.Errorf("%v/%d streams on %s: planned %d/%d/%d/%d, kernel defaults %v/%v/%d/%d (warnings %q)", plan.FormatBitsPerSec(in.BandwidthBitsPerSec), in.Streams, in.KernelVersion,
+			t.Errorf("%v/%d streams on %s: planned %d/%d/%d/%d, kernel defaults %v/%v/%d/%d (warnings %q)", units.FormatBitsPerSec(in.BandwidthBitsPerSec), in.Streams, in.KernelVersion,
 				p.RcvBufBytes, p.SndBufBytes, p.CoreRmemMaxBytes, p.CoreWmemMaxBytes, d.TCPRmem, d.TCPWmem, d.RmemMax, d.WmemMax, p.Warnings)
 		}
 		for _, c := range p.Settings {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"headroom/kernel"
+	"headroom/units"
 )
 
 // DefaultKswapdReaction is how long plan assumes free memory must last on its own once kswapd
@@ -216,11 +217,11 @@ func minFreeKBytesWithin(in Input, rb reserveBudget) (kb int64, why string) {
 	}
 	rings := "rings unknown"
 	if b.ringsKnown {
-		rings = "rings " + FormatBytes(b.ringBytes)
+		rings = "rings " + units.FormatBytes(b.ringBytes)
 	}
 	why = fmt.Sprintf("(%s × %v kswapd reaction = %.0f frames × %d B buffers = %s; + %s) × 8/7 = %d kB%s",
-		FormatBitsPerSec(b.lineBitsPerSec), b.reaction, b.pps*b.reaction.Seconds(), b.bufferBytes,
-		FormatBytes(b.burstBytes), rings, needKB, bound)
+		units.FormatBitsPerSec(b.lineBitsPerSec), b.reaction, b.pps*b.reaction.Seconds(), b.bufferBytes,
+		units.FormatBytes(b.burstBytes), rings, needKB, bound)
 	if basisKB > 0 {
 		// The kernel's default is a function of the memory: with the memory unknown it is
 		// unknown, and the floor above is only the function's minimum.
@@ -277,7 +278,7 @@ func watermarkScaleFactorWithin(in Input, rb reserveBudget, minKB int64) (factor
 	}
 	factor = clampInt64(factor, 1, 1000)
 	why = fmt.Sprintf("low−min gap ≥ one burst %s: "+op+" = %d (default 10)%s",
-		FormatBytes(b.burstBytes+b.ringBytes), gapKB, FormatBytes(basisBytes), basisName, factor, bound)
+		units.FormatBytes(b.burstBytes+b.ringBytes), gapKB, units.FormatBytes(basisBytes), basisName, factor, bound)
 	return factor, why, true
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"headroom/kernel"
+	"headroom/units"
 )
 
 // Number is one figure plan derived before choosing any setting: its value in its unit, the
@@ -84,11 +85,11 @@ func (n *numbers) add(name string, value float64, unit, text, how string) {
 }
 
 func (n *numbers) bytes(name string, v int64, how string) {
-	n.add(name, float64(v), "bytes", FormatBytes(v), how)
+	n.add(name, float64(v), "bytes", units.FormatBytes(v), how)
 }
 
 func (n *numbers) rate(name string, v float64, how string) {
-	n.add(name, v, "bit/s", FormatBitsPerSec(v), how)
+	n.add(name, v, "bit/s", units.FormatBitsPerSec(v), how)
 }
 
 // computeNumbers is step 1 of Compute: it validates in, resolves the kernel and lowmem, and
@@ -122,7 +123,7 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	if in.StreamsAssumed {
 		// The flow count sizes tcp_mem and divides the link among the buffers: a plan must
 		// say what it assumed, most of all for a host that talks to many peers.
-		note := fmt.Sprintf("flow count not given (--streams): plan assumed 1 flow carrying all of %s, and sized tcp_mem for it", FormatBitsPerSec(in.BandwidthBitsPerSec))
+		note := fmt.Sprintf("flow count not given (--streams): plan assumed 1 flow carrying all of %s, and sized tcp_mem for it", units.FormatBitsPerSec(in.BandwidthBitsPerSec))
 		if in.RTTMax > in.RTT {
 			note += fmt.Sprintf("; an RTT range (%v-%v) usually means many peers, as on an internet-facing host, whose flows share the link: give --streams with the flows the host carries at once", in.RTT, in.RTTMax)
 		}
@@ -167,7 +168,7 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 	// (RFC 7323 window scale 14), and the sysctls are C ints.
 	if limit := min(int64(math.MaxInt32), int64(float64(maxWindowBytes)/p.WindowRatio)) / page * page; rcvWant > limit || sndWant > limit {
 		p.Notes = append(p.Notes, fmt.Sprintf("one stream needs %s of buffer, beyond what one TCP connection can use (a %s window, 65535 << 14, or the sysctls' int range): buffers capped at %s; use at least %d streams",
-			FormatBytes(max(rcvWant, sndWant)), FormatBytes(maxWindowBytes), FormatBytes(limit), int64(math.Ceil(float64(max(rcvWant, sndWant))/float64(limit)))*int64(in.Streams)))
+			units.FormatBytes(max(rcvWant, sndWant)), units.FormatBytes(maxWindowBytes), units.FormatBytes(limit), int64(math.Ceil(float64(max(rcvWant, sndWant))/float64(limit)))*int64(in.Streams)))
 		rcvWant, sndWant = min(rcvWant, limit), min(sndWant, limit)
 	}
 	coreRWant = min(coreRWant, int64(math.MaxInt32)/2/page*page)
@@ -218,25 +219,25 @@ func computeNumbers(in Input) (Plan, *numbers, error) {
 		b.ReachBitsPerSec = math.Min(rcvReach, sndReach)
 		p.StreamReachBitsPerSec = math.Min(ThroughputBitsPerSec(r, p.WorstRTT, p.WindowRatio), ThroughputBitsPerSec(w, p.WorstRTT, p.WindowRatio))
 	}
-	n.shareText = fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, FormatBytes(b.BasisBytes))
+	n.shareText = fmt.Sprintf("1/%d of %s %s", b.ShareDenominator, b.Basis, units.FormatBytes(b.BasisBytes))
 	n.dirs = map[string]string{RoleReceiver: "receive", RoleSender: "send", RoleBoth: "receive + send"}[in.Role]
 	switch {
 	case b.Fits && b.WorstCaseBytes > b.BudgetBytes:
 		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, within the budget %s (%s); at their maxima (the kernel's defaults or above, which plan never lowers for the flow count) %s would hold %s, which tcp_mem's max bounds: only flows that need their maxima reach them",
-			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
-			FormatBytes(b.BudgetBytes), n.shareText, plural(in.Streams, "stream"), FormatBytes(b.WorstCaseBytes))
+			units.FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), units.FormatBytes(b.WantedBytes/streams), units.FormatBytes(b.WantedBytes),
+			units.FormatBytes(b.BudgetBytes), n.shareText, plural(in.Streams, "stream"), units.FormatBytes(b.WorstCaseBytes))
 	case b.Fits:
 		b.Why = fmt.Sprintf("worst case %s × %s (%s buffers) = %s fits the budget %s (%s)",
-			plural(in.Streams, "stream"), FormatBytes(b.PerStreamBytes), n.dirs, FormatBytes(b.WorstCaseBytes), FormatBytes(b.BudgetBytes), n.shareText)
+			plural(in.Streams, "stream"), units.FormatBytes(b.PerStreamBytes), n.dirs, units.FormatBytes(b.WorstCaseBytes), units.FormatBytes(b.BudgetBytes), n.shareText)
 	default:
 		b.Why = fmt.Sprintf("filling %s needs %s × %s = %s, over the budget %s (%s): per-stream limits lowered to %.0f%%, reaching %s at the worst RTT %v",
-			FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), FormatBytes(b.WantedBytes/streams), FormatBytes(b.WantedBytes),
-			FormatBytes(b.BudgetBytes), n.shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), FormatBitsPerSec(b.ReachBitsPerSec), p.WorstRTT)
+			units.FormatBitsPerSec(in.BandwidthBitsPerSec), plural(in.Streams, "stream"), units.FormatBytes(b.WantedBytes/streams), units.FormatBytes(b.WantedBytes),
+			units.FormatBytes(b.BudgetBytes), n.shareText, 100*float64(b.BudgetBytes)/float64(b.WantedBytes), units.FormatBitsPerSec(b.ReachBitsPerSec), p.WorstRTT)
 		if b.WorstCaseBytes > b.BudgetBytes {
 			b.Why += fmt.Sprintf("; at the kernel's default maxima (which plan never goes below for the flow count) the worst case is %s, so tcp_mem's max is what holds the host to the budget",
-				FormatBytes(b.WorstCaseBytes))
+				units.FormatBytes(b.WorstCaseBytes))
 		}
-		n.lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s at %v", FormatBitsPerSec(p.StreamReachBitsPerSec), p.WorstRTT)
+		n.lowered = fmt.Sprintf("; lowered to fit the budget, one stream now reaches %s at %v", units.FormatBitsPerSec(p.StreamReachBitsPerSec), p.WorstRTT)
 	}
 	p.Budget = b
 	if !b.Fits {
@@ -359,8 +360,8 @@ func (n *numbers) budgetWarnings(b Budget) []string {
 		with := v
 		*[]*int64{&with.r, &with.w, &with.cr, &with.cw}[i] = l.floor
 		out = append(out, fmt.Sprintf("%s lowered below %s %d to %d: keeping %d, %s × %s would hold %s, over the budget %s (%s)",
-			l.key, l.src, l.floor, l.got, l.floor, plural(n.in.Streams, "stream"), FormatBytes(n.perStream(with)), FormatBytes(n.streams*n.perStream(with)),
-			FormatBytes(b.BudgetBytes), n.shareText))
+			l.key, l.src, l.floor, l.got, l.floor, plural(n.in.Streams, "stream"), units.FormatBytes(n.perStream(with)), units.FormatBytes(n.streams*n.perStream(with)),
+			units.FormatBytes(b.BudgetBytes), n.shareText))
 	}
 	return out
 }

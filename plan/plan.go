@@ -10,6 +10,7 @@ import (
 
 	"headroom/kernel"
 	"headroom/model"
+	"headroom/units"
 )
 
 // Roles: which direction the host's streams carry data.
@@ -236,7 +237,7 @@ func validate(in Input) error {
 func resolveLowmem(in *Input, wordBits int) (note string, err error) {
 	if wordBits == 64 {
 		if in.LowmemBytes > 0 && in.LowmemBytes < in.MemoryBytes {
-			note = fmt.Sprintf("lowmem %s ignored: a 64-bit kernel has no HighMem split", FormatBytes(in.LowmemBytes))
+			note = fmt.Sprintf("lowmem %s ignored: a 64-bit kernel has no HighMem split", units.FormatBytes(in.LowmemBytes))
 		}
 		in.LowmemBytes = 0
 		return note, nil
@@ -253,7 +254,7 @@ func resolveLowmem(in *Input, wordBits int) (note string, err error) {
 	}
 	in.LowmemBytes = limit
 	return fmt.Sprintf("lowmem not given: %s RAM on a 32-bit %s kernel exceeds what it maps permanently, so it is split into lowmem %s (%s) and HighMem %s; socket buffers, slab and page tables come from lowmem only",
-		FormatBytes(in.MemoryBytes), in.Arch, FormatBytes(limit), why, FormatBytes(in.MemoryBytes-limit)), nil
+		units.FormatBytes(in.MemoryBytes), in.Arch, units.FormatBytes(limit), why, units.FormatBytes(in.MemoryBytes-limit)), nil
 }
 
 func (in Input) receives() bool { return in.Role == RoleReceiver || in.Role == RoleBoth }
@@ -294,21 +295,21 @@ func (p *Plan) addSettings(n *numbers) {
 	add := func(kind, key, recommended, why string) {
 		p.Settings = append(p.Settings, model.Change{Kind: kind, Key: key, Current: cur.raw(key), Recommended: recommended, Why: why, Rule: "plan"})
 	}
-	bdpText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(n.rcvCover), in.RTT, p.WorstRTT, FormatBitsPerSec(p.StreamBitsPerSec))
-	sendBDPText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", FormatBytes(n.sndCover), in.RTT, p.WorstRTT, FormatBitsPerSec(n.sendStreamBitsPerSec))
+	bdpText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", units.FormatBytes(n.rcvCover), in.RTT, p.WorstRTT, units.FormatBitsPerSec(p.StreamBitsPerSec))
+	sendBDPText := fmt.Sprintf("cover %s (max(2 × BDP at %v, BDP at the worst RTT %v) for %s)", units.FormatBytes(n.sndCover), in.RTT, p.WorstRTT, units.FormatBitsPerSec(n.sendStreamBitsPerSec))
 	// limitWhy explains a limit that is not simply what the link needs: held up by its floor
 	// (the current value or the kernel default), or lowered from it for the budget.
 	limitWhy := func(need string, got, want, fl int64, src string) string {
 		switch {
 		case got == fl && got > want && p.Budget.WorstCaseBytes > p.Budget.BudgetBytes:
-			return fmt.Sprintf("keep %s: %s, ≥ the %s needed; a maximum is a cap autotuning reaches only for a flow that needs it, so plan never lowers it for the flow count (tcp_mem bounds the streams' sum); %s", FormatBytes(got), src, FormatBytes(want), need)
+			return fmt.Sprintf("keep %s: %s, ≥ the %s needed; a maximum is a cap autotuning reaches only for a flow that needs it, so plan never lowers it for the flow count (tcp_mem bounds the streams' sum); %s", units.FormatBytes(got), src, units.FormatBytes(want), need)
 		case got == fl && got > want:
-			return fmt.Sprintf("keep %s: %s, ≥ the %s needed, and the worst case still fits the budget; %s", FormatBytes(got), src, FormatBytes(want), need)
+			return fmt.Sprintf("keep %s: %s, ≥ the %s needed, and the worst case still fits the budget; %s", units.FormatBytes(got), src, units.FormatBytes(want), need)
 		case got > want:
 			return fmt.Sprintf("%s: lowered from %s %s only as far as the budget forces (see the warnings), still ≥ the %s needed; %s",
-				FormatBytes(got), src, FormatBytes(fl), FormatBytes(want), need)
+				units.FormatBytes(got), src, units.FormatBytes(fl), units.FormatBytes(want), need)
 		case got < fl:
-			return fmt.Sprintf("%s%s; below %s %s only because the budget forces it (see the warnings)", need, n.lowered, src, FormatBytes(fl))
+			return fmt.Sprintf("%s%s; below %s %s only because the budget forces it (see the warnings)", need, n.lowered, src, units.FormatBytes(fl))
 		}
 		return need + n.lowered
 	}
@@ -320,7 +321,7 @@ func (p *Plan) addSettings(n *numbers) {
 		}
 		tr[1] = min(tr[1], v.r)
 		tr[0] = min(tr[0], tr[1])
-		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, FormatBytes(want.r)), v.r, want.r, floor.r, floorSrc[0])
+		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, units.FormatBytes(want.r)), v.r, want.r, floor.r, floorSrc[0])
 		add(model.ChangeSysctl, "net.ipv4.tcp_rmem", fmt.Sprintf("%d %d %d", tr[0], tr[1], tr[2]), why)
 	}
 	if in.sends() {
@@ -330,15 +331,15 @@ func (p *Plan) addSettings(n *numbers) {
 		}
 		tw[1] = min(tw[1], v.w)
 		tw[0] = min(tw[0], tw[1])
-		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, FormatBytes(want.w)), v.w, want.w, floor.w, floorSrc[1])
+		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, units.FormatBytes(want.w)), v.w, want.w, floor.w, floorSrc[1])
 		add(model.ChangeSysctl, "net.ipv4.tcp_wmem", fmt.Sprintf("%d %d %d", tw[0], tw[1], tw[2]), why)
 	}
 	if in.receives() {
-		why := limitWhy(fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s; never below %d", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, FormatBytes(want.cr), CoreMemMaxFloor), v.cr, max(want.cr, CoreMemMaxFloor), floor.cr, floorSrc[2])
+		why := limitWhy(fmt.Sprintf("SO_RCVBUF is doubled, window ratio %.3g for such sockets on this kernel: %s ÷ (2 × %.3g) = %s; never below %d", p.SetsockoptRatio, bdpText, p.SetsockoptRatio, units.FormatBytes(want.cr), CoreMemMaxFloor), v.cr, max(want.cr, CoreMemMaxFloor), floor.cr, floorSrc[2])
 		add(model.ChangeSysctl, "net.core.rmem_max", strconv.FormatInt(v.cr, 10), why)
 	}
 	if in.sends() {
-		why := limitWhy(fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s; never below %d", FormatBytes(want.w), FormatBytes(want.cw), CoreMemMaxFloor), v.cw, max(want.cw, CoreMemMaxFloor), floor.cw, floorSrc[3])
+		why := limitWhy(fmt.Sprintf("SO_SNDBUF is doubled: half of the %s send limit = %s; never below %d", units.FormatBytes(want.w), units.FormatBytes(want.cw), CoreMemMaxFloor), v.cw, max(want.cw, CoreMemMaxFloor), floor.cw, floorSrc[3])
 		add(model.ChangeSysctl, "net.core.wmem_max", strconv.FormatInt(v.cw, 10), why)
 	}
 	p.addTCPMem(n, add)
@@ -375,8 +376,8 @@ func streamsNote(in Input, p Plan, r, w int64) string {
 	}
 	need := int64(math.Ceil(in.BandwidthBitsPerSec / perStream))
 	return fmt.Sprintf("at the lowered limits one stream carries %s at the worst RTT, so %s takes %d streams instead of %d (%d more); but those %d streams' worst case is %s, again over the budget %s: buffered bytes follow bandwidth × RTT ÷ ratio however the streams split them. To fill the link: more lowmem/RAM (a 64-bit kernel), a shorter RTT, or accept %s",
-		FormatBitsPerSec(perStream), FormatBitsPerSec(in.BandwidthBitsPerSec), need, in.Streams, need-int64(in.Streams),
-		need, FormatBytes(need*p.Budget.PerStreamBytes), FormatBytes(p.Budget.BudgetBytes), FormatBitsPerSec(p.Budget.ReachBitsPerSec))
+		units.FormatBitsPerSec(perStream), units.FormatBitsPerSec(in.BandwidthBitsPerSec), need, in.Streams, need-int64(in.Streams),
+		need, units.FormatBytes(need*p.Budget.PerStreamBytes), units.FormatBytes(p.Budget.BudgetBytes), units.FormatBitsPerSec(p.Budget.ReachBitsPerSec))
 }
 
 type addFunc func(kind, key, recommended, why string)
@@ -442,7 +443,7 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	var reserveWarn string
 	if f := n.fit; f.known && f.tcpCapPages < maxPages {
 		reserveWarn = fmt.Sprintf("net.ipv4.tcp_mem max lowered from %d to %d pages (%s): the free-memory reserve the receive path needs (%d kB) must fit beside the %d kB reclaim cannot free on %s %d kB; TCP could otherwise hold %s more that reclaim cannot free either (docs/plan.md, \"The reserve on a small host\")",
-			maxPages, f.tcpCapPages, FormatBytes(f.tcpCapPages*page), f.wantKB, f.unreclaimKB, n.basisLbl, n.basisKB, FormatBytes((maxPages-f.tcpCapPages)*page))
+			maxPages, f.tcpCapPages, units.FormatBytes(f.tcpCapPages*page), f.wantKB, f.unreclaimKB, n.basisLbl, n.basisKB, units.FormatBytes((maxPages-f.tcpCapPages)*page))
 		refText = fmt.Sprintf("lowered from %d pages for the free-memory reserve: what reclaim cannot free (%d kB) + TCP's cap + the reserve must fit in %s", maxPages, f.unreclaimKB, n.basisLbl)
 		maxPages = f.tcpCapPages
 	}
@@ -450,28 +451,28 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	pressure := min(max(needPages, maxPages*2/3), bandTop)
 	low := min(max(maxPages/2, idlePages), pressure)
 	why := fmt.Sprintf("max %d pages (%s) = %s, within the budget %d pages; pressure ≥ the streams' need %d pages (%s: each filling its share of the link), so they never meet memory pressure; max ≥ %d/%d × pressure; min ≥ %d pages (a page per stream and direction) (%d B pages)",
-		maxPages, FormatBytes(maxPages*page), refText, budgetPages, needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, idlePages, page)
+		maxPages, units.FormatBytes(maxPages*page), refText, budgetPages, needPages, units.FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, idlePages, page)
 	if refText == "" {
 		why = fmt.Sprintf("max = the budget %d pages (%s = %s; %s's boot default is not modelled); pressure ≥ the streams' need %d pages (%s); max ≥ %d/%d × pressure (%d B pages)",
-			maxPages, FormatBytes(maxPages*page), share, kver, needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
+			maxPages, units.FormatBytes(maxPages*page), share, kver, needPages, units.FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
 	}
 	if ref > budgetPages {
 		why = fmt.Sprintf("max lowered from %s to the budget %d pages (%s = %s); pressure ≥ the streams' need %d pages, max ≥ %d/%d × pressure (%d B pages)",
-			refText, budgetPages, FormatBytes(budgetPages*page), share, needPages, tcpMemBandNum, tcpMemBandDen, page)
+			refText, budgetPages, units.FormatBytes(budgetPages*page), share, needPages, tcpMemBandNum, tcpMemBandDen, page)
 		p.Warnings = append(p.Warnings, fmt.Sprintf("net.ipv4.tcp_mem max lowered from %s (%s) to %d pages (%s): the budget is %s of %s",
-			refText, FormatBytes(ref*page), budgetPages, FormatBytes(budgetPages*page), share, FormatBytes(p.Budget.BasisBytes)))
+			refText, units.FormatBytes(ref*page), budgetPages, units.FormatBytes(budgetPages*page), share, units.FormatBytes(p.Budget.BasisBytes)))
 	}
 	if needPages > pressure {
 		why = strings.Replace(why, "so they never meet memory pressure", fmt.Sprintf("except that the budget leaves pressure at most %d/%d of max %d, so at full rate they meet memory pressure", tcpMemBandDen, tcpMemBandNum, maxPages), 1)
 		why = strings.Replace(why, fmt.Sprintf("pressure ≥ the streams' need %d pages", needPages), fmt.Sprintf("pressure as near the streams' need %d pages as the band allows", needPages), 1)
 		p.Notes = append(p.Notes, fmt.Sprintf("tcp_mem: the streams filling the link would hold %s, more than %d/%d of the budget %s: TCP moderates their buffers under memory pressure before they fill it (the budget, not tcp_mem, is what limits them)",
-			FormatBytes(needPages*page), tcpMemBandDen, tcpMemBandNum, FormatBytes(budgetPages*page)))
+			units.FormatBytes(needPages*page), tcpMemBandDen, tcpMemBandNum, units.FormatBytes(budgetPages*page)))
 	}
 	if haveCur && c[2] == maxPages && c[1] >= needPages && c[0] <= c[1] && c[1] <= c[2] &&
 		c[2]*tcpMemBandDen >= c[1]*tcpMemBandNum && c[0] >= min(idlePages, c[1]) {
 		low, pressure = c[0], c[1]
 		why = fmt.Sprintf("keep: max %d pages (%s) is within the budget %d pages (%s), pressure %d ≥ the streams' need %d pages (%s), max ≥ %d/%d × pressure (%d B pages)",
-			c[2], FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
+			c[2], units.FormatBytes(c[2]*page), budgetPages, share, c[1], needPages, units.FormatBytes(needPages*page), tcpMemBandNum, tcpMemBandDen, page)
 	}
 	if reserveWarn != "" {
 		p.Warnings = append(p.Warnings, reserveWarn)
@@ -479,7 +480,7 @@ func (p *Plan) addTCPMem(n *numbers, add addFunc) {
 	add(model.ChangeSysctl, "net.ipv4.tcp_mem", fmt.Sprintf("%d %d %d", low, pressure, maxPages), why)
 	if p.Budget.Basis == "lowmem" {
 		p.Notes = append(p.Notes, fmt.Sprintf("on this kernel every page tcp_mem counts is lowmem (skb data comes from kmalloc); Fermilab found 2.6.13's default ≈1.6 GB on an 8 GB 32-bit host with under 600 MB lowmem usable and cut it by 4; this plan caps it at %s (1/%d of lowmem)",
-			FormatBytes(budgetPages*page), p.Budget.ShareDenominator))
+			units.FormatBytes(budgetPages*page), p.Budget.ShareDenominator))
 	}
 }
 
@@ -546,7 +547,7 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 		// service. Plan keeps the kernel's default and says what the host needs.
 		short := reclaimNeededKB(max(fit.minReserveKB, reserve), fit.dirty) - fit.reclaimKB
 		p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes: no reserve fits this host: %d kB of %s %d kB cannot be reclaimed (%s) and TCP's cap takes %d kB, which leaves %d kB for the page cache and the reserve; the kernel's own reserve (%d kB) already takes more than the clean cache can give back. Add %s of memory, or cap the service's memory (a cgroup's memory.max) by as much; a larger reserve would only make the OOM killer end the service",
-			fit.unreclaimKB, basisName, basisKB, fit.unreclaimWhy, fit.tcpCapPages*n.page/1024, fit.reclaimKB, reserve, FormatBytes(short*1024)))
+			fit.unreclaimKB, basisName, basisKB, fit.unreclaimWhy, fit.tcpCapPages*n.page/1024, fit.reclaimKB, reserve, units.FormatBytes(short*1024)))
 	} else if reserve > budgetKB {
 		p.Notes = append(p.Notes, fmt.Sprintf("reserve %d kB is above %s because the kernel's own default min_free_kbytes (%d kB) already takes that much: plan never goes below it",
 			reserve, budgetText, n.minFreeDefaultKB))
@@ -562,12 +563,12 @@ func (p *Plan) addMinFree(n *numbers, add addFunc) {
 	if fit := n.fit; fit.known && coverKB < burstKB && reserve <= budgetKB {
 		short := reclaimNeededKB(fit.minReserveKB, fit.dirty) - fit.reclaimKB
 		p.Warnings = append(p.Warnings, fmt.Sprintf("vm.min_free_kbytes: the reserve that fits this host does not cover the receive burst: atomic allocations need %d kB after kswapd wakes (%s × %v + rings), the reserve that fits beside the %d kB reclaim cannot free (%s) gives %d kB (5/8 × min_free_kbytes %d kB + the gap %d kB). Add %s of memory, or cap the service's memory (a cgroup's memory.max) by as much, or receive at a lower rate; a larger reserve here would make the OOM killer end the service",
-			burstKB, FormatBitsPerSec(b.lineBitsPerSec), b.reaction, fit.unreclaimKB, fit.unreclaimWhy, coverKB, kb, gapKB, FormatBytes(max(short, 0)*1024)))
+			burstKB, units.FormatBitsPerSec(b.lineBitsPerSec), b.reaction, fit.unreclaimKB, fit.unreclaimWhy, coverKB, kb, gapKB, units.FormatBytes(max(short, 0)*1024)))
 	}
 	if coverKB < burstKB {
 		ms := float64(b.reaction.Milliseconds()) * float64(coverKB) / float64(max(burstKB, 1))
 		p.Notes = append(p.Notes, fmt.Sprintf("reserve budget: the link asks for %s of free memory ahead of its receive burst (%s × %v kswapd reaction + rings), but min_free_kbytes %d kB and the watermark gap %d kB cover %d kB: the reserve (%d kB) is held to %s, so kswapd's head start covers %.0f ms at line rate instead of %v; more memory or a lower line rate closes it",
-			FormatBytes(burstKB*1024), FormatBitsPerSec(b.lineBitsPerSec), b.reaction, kb, gapKB, coverKB, reserve, budgetText, ms, b.reaction))
+			units.FormatBytes(burstKB*1024), units.FormatBitsPerSec(b.lineBitsPerSec), b.reaction, kb, gapKB, coverKB, reserve, budgetText, ms, b.reaction))
 	}
 	if b.order > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("MTU %d needs %d-byte receive buffers, order-%d allocations: free memory must exist as contiguous %d KiB blocks, which min_free_kbytes alone does not guarantee on a fragmented host (the SheevaPlug NAS report's order:2 failures)",
@@ -592,14 +593,14 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 	if in.CPUs == 0 {
 		cpusText = "1 CPU (CPUs unknown: give --cpus)"
 	}
-	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets per CPU (one flow, or one RX queue, lands on one CPU)", FormatBitsPerSec(n.lineBitsPerSec), in.MTUBytes, pps, BacklogDrainInterval, backlog)
+	bwhy := fmt.Sprintf("%s at MTU %d = %.0f packets/s × %v drain interval = %d packets per CPU (one flow, or one RX queue, lands on one CPU)", units.FormatBitsPerSec(n.lineBitsPerSec), in.MTUBytes, pps, BacklogDrainInterval, backlog)
 	base := int64(1000)
 	if c, ok := cur.int("net.core.netdev_max_backlog"); ok {
 		base = c
 	}
 	if backlog > n.backlogCap {
 		bwhy += fmt.Sprintf("; capped at %d packets: a full backlog on each of %s holds %d × %d B buffers, and all of them together stay within 1/%d of %s (%s), so it covers %.0f ms at line rate",
-			max(n.backlogCap, base), cpusText, max(n.backlogCap, base), buf, ReserveShareDenominator, n.basisLbl, FormatBytes(n.basisKB*1024/ReserveShareDenominator), float64(max(n.backlogCap, base))/pps*1000)
+			max(n.backlogCap, base), cpusText, max(n.backlogCap, base), buf, ReserveShareDenominator, n.basisLbl, units.FormatBytes(n.basisKB*1024/ReserveShareDenominator), float64(max(n.backlogCap, base))/pps*1000)
 		backlog = n.backlogCap
 	}
 	if backlog <= base {
@@ -641,10 +642,10 @@ func (p *Plan) addNetdev(n *numbers, add addFunc) {
 			p.Settings = append(p.Settings, model.Change{Kind: model.ChangeEthtool, Key: key, Current: strconv.FormatInt(nic.RxRing, 10),
 				Recommended: strconv.FormatInt(nic.RxRingMax, 10), Rule: "plan",
 				Why: fmt.Sprintf("drops seen: ring %d lasts %.1f ms at %s, the preset maximum %d lasts %.1f ms (ethtool -G %s rx %d)",
-					nic.RxRing, RingMillis(nic.RxRing, npps), FormatBitsPerSec(nicBits), nic.RxRingMax, RingMillis(nic.RxRingMax, npps), nic.Name, nic.RxRingMax)})
+					nic.RxRing, RingMillis(nic.RxRing, npps), units.FormatBitsPerSec(nicBits), nic.RxRingMax, RingMillis(nic.RxRingMax, npps), nic.Name, nic.RxRingMax)})
 			continue
 		}
-		note := fmt.Sprintf("%s: RX ring %d lasts %.1f ms at %s", nic.Name, nic.RxRing, RingMillis(nic.RxRing, npps), FormatBitsPerSec(nicBits))
+		note := fmt.Sprintf("%s: RX ring %d lasts %.1f ms at %s", nic.Name, nic.RxRing, RingMillis(nic.RxRing, npps), units.FormatBitsPerSec(nicBits))
 		if nic.RxRingMax > nic.RxRing {
 			note += fmt.Sprintf("; no drops seen, so it stays (the preset maximum %d would last %.1f ms)", nic.RxRingMax, RingMillis(nic.RxRingMax, npps))
 		}
@@ -659,7 +660,7 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 		if ok, _ := kernel.SysctlExists("net.ipv4.tcp_notsent_lowat", kver, kver.Known); ok {
 			lowat := n.notsentLowat
 			why := fmt.Sprintf("%s × %v writer refill time = %s of unsent data per socket instead of up to tcp_wmem max (a stalled peer then pins in-flight + %s, not the whole send buffer)",
-				FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, FormatBytes(lowat), FormatBytes(lowat))
+				units.FormatBitsPerSec(sendStreamBitsPerSec), NotsentRefill, units.FormatBytes(lowat), units.FormatBytes(lowat))
 			// Unsent data lives in the send buffer: a mark above tcp_wmem's max could never
 			// be reached, and would only mislead a reader (invariant: lowat ≤ send maximum).
 			if lowat > p.SndBufBytes {
@@ -679,15 +680,15 @@ func (p *Plan) addSenderSettings(n *numbers, add addFunc) {
 	manyWhy := ""
 	if many {
 		manyWhy = fmt.Sprintf("%s share the link, %s of BDP each (%.1f segments of %d B); BBR keeps up to 2 × its BDP estimate + %d segments in flight per flow (bbr_quantization_budget(), tcp_bbr.c), %s over all %d, ≥ %.1f%% of the link's BDP %s, and with many flows each flow's bandwidth estimate (the max of its own probes over 10 rounds) sums above the link, so the cwnd cap binds and leaves more than a BDP standing at the bottleneck, where BBR (v1, the kernel's) does not back off on the loss it causes",
-			plural(in.Streams, "stream"), FormatBytes(p.SendBDPBytesPerStream), n.streamBDPSegments, n.mssBytes, BBRFixedCwndSegments,
-			FormatBytes(n.bbrSurplusBytes), in.Streams, 100*ManyFlowsSurplusShare, FormatBytes(n.linkBDPBytes))
+			plural(in.Streams, "stream"), units.FormatBytes(p.SendBDPBytesPerStream), n.streamBDPSegments, n.mssBytes, BBRFixedCwndSegments,
+			units.FormatBytes(n.bbrSurplusBytes), in.Streams, 100*ManyFlowsSurplusShare, units.FormatBytes(n.linkBDPBytes))
 	}
 	// Below two segments a flow cannot go (tcp_cubic.c and Reno keep ssthresh ≥ 2; BBR's
 	// floor is 4): when the flows' floors alone exceed the link's BDP, the excess stands in
 	// the bottleneck's queue whatever the congestion control.
 	if floor := int64(in.Streams) * 2 * n.mssBytes; many && floor > n.linkBDPBytes {
 		p.Notes = append(p.Notes, fmt.Sprintf("%s of 2 segments each, the least a TCP flow sends per round trip, hold %s against the link's BDP %s: at least %s stands in the bottleneck's queue whatever the congestion control, and a shallower buffer drops; fewer flows, or a bottleneck buffer above that, avoid it",
-			plural(in.Streams, "stream"), FormatBytes(floor), FormatBytes(n.linkBDPBytes), FormatBytes(floor-n.linkBDPBytes)))
+			plural(in.Streams, "stream"), units.FormatBytes(floor), units.FormatBytes(n.linkBDPBytes), units.FormatBytes(floor-n.linkBDPBytes)))
 	}
 	switch {
 	case many && (!kver.Known || kver.AtLeast(2, 6, 19)) && hasCubic:
@@ -775,22 +776,22 @@ func (p *Plan) addRateLimit(in Input, add addFunc) {
 	if dev == "" {
 		dev = "DEV"
 	}
-	rate := tcRate(in.RateLimitBitsPerSec)
+	rate := units.TCRate(in.RateLimitBitsPerSec)
 	undo := fmt.Sprintf("undo: tc qdisc del dev %s root", dev)
 	if in.RateLimitDestination == "" {
 		// The form package tune applies: key "DEV root htb", value the class parameters; it
 		// becomes a root htb qdisc whose default class 1:1 carries them.
 		add(model.ChangeTC, dev+" root htb", fmt.Sprintf("rate %s ceil %s", rate, rate),
 			fmt.Sprintf("caps everything %s sends at %s: root htb whose default class 1:1 has rate = ceil, so it never borrows (tc reads mbit as 10^6 bit/s; its mbps would be megabytes); %s",
-				dev, FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
+				dev, units.FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
 	} else {
 		// A destination filter is beyond tune's "DEV root htb" form: give the commands.
 		add(model.ChangeOther, dev+" htb dst "+in.RateLimitDestination, strings.Join(HTBCommands(dev, rate, in.RateLimitDestination), "; "),
 			fmt.Sprintf("caps traffic to %s at %s (Fermilab's form); other traffic is not classified and passes unlimited; %s",
-				in.RateLimitDestination, FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
+				in.RateLimitDestination, units.FormatBitsPerSec(in.RateLimitBitsPerSec), undo))
 	}
 	p.Notes = append(p.Notes, fmt.Sprintf("rate limit %s: the send buffers are sized for the limited rate (%s per stream); Fermilab limited a fast sender so a busy receiver kept up",
-		FormatBitsPerSec(in.RateLimitBitsPerSec), FormatBitsPerSec(in.RateLimitBitsPerSec/float64(in.Streams))))
+		units.FormatBitsPerSec(in.RateLimitBitsPerSec), units.FormatBitsPerSec(in.RateLimitBitsPerSec/float64(in.Streams))))
 }
 
 func plural(n int, word string) string {

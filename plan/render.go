@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"headroom/model"
+	"headroom/units"
 )
 
 // WriteJSON writes the plan as indented JSON (the Plan struct's snake_case fields).
@@ -23,9 +24,9 @@ func WriteJSON(w io.Writer, p Plan) error {
 // summary is the plan's header: the link, the host, the per-stream numbers and the budget.
 func summary(p Plan) []string {
 	in := p.Input
-	host := fmt.Sprintf("host: Linux %s %s (%d-bit), %s RAM", p.Kernel, in.Arch, p.WordBits, FormatBytes(in.MemoryBytes))
+	host := fmt.Sprintf("host: Linux %s %s (%d-bit), %s RAM", p.Kernel, in.Arch, p.WordBits, units.FormatBytes(in.MemoryBytes))
 	if p.Budget.Basis == "lowmem" {
-		host += fmt.Sprintf(", lowmem %s", FormatBytes(in.LowmemBytes))
+		host += fmt.Sprintf(", lowmem %s", units.FormatBytes(in.LowmemBytes))
 	}
 	host += fmt.Sprintf(", %d B pages", in.PageSizeBytes)
 	streams := plural(in.Streams, "stream")
@@ -33,23 +34,23 @@ func summary(p Plan) []string {
 		streams += " (assumed: --streams not given)"
 	}
 	link := fmt.Sprintf("link: %s over %v RTT in %s (%s each), role %s, MTU %d",
-		FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, streams, FormatBitsPerSec(p.StreamBitsPerSec), in.Role, in.MTUBytes)
+		units.FormatBitsPerSec(in.BandwidthBitsPerSec), in.RTT, streams, units.FormatBitsPerSec(p.StreamBitsPerSec), in.Role, in.MTUBytes)
 	if in.RTTMax > 0 {
 		link += fmt.Sprintf(" (range up to %v)", p.WorstRTT)
 	}
 	link += fmt.Sprintf("; buffers cover max(2 × BDP, BDP at the worst RTT %v)", p.WorstRTT)
 	if in.RateLimitBitsPerSec > 0 {
-		link += fmt.Sprintf(", sender limited to %s", FormatBitsPerSec(in.RateLimitBitsPerSec))
+		link += fmt.Sprintf(", sender limited to %s", units.FormatBitsPerSec(in.RateLimitBitsPerSec))
 	}
 	stream := fmt.Sprintf("per stream: BDP %s; %s; buffers %s receive / %s send reach %s",
-		FormatBytes(p.BDPBytesPerStream), p.WindowRatioWhy, FormatBytes(p.RcvBufBytes), FormatBytes(p.SndBufBytes), FormatBitsPerSec(p.StreamReachBitsPerSec))
+		units.FormatBytes(p.BDPBytesPerStream), p.WindowRatioWhy, units.FormatBytes(p.RcvBufBytes), units.FormatBytes(p.SndBufBytes), units.FormatBitsPerSec(p.StreamReachBitsPerSec))
 	switch in.Role {
 	case RoleReceiver:
 		stream = fmt.Sprintf("per stream: BDP %s; %s; receive buffer %s reaches %s",
-			FormatBytes(p.BDPBytesPerStream), p.WindowRatioWhy, FormatBytes(p.RcvBufBytes), FormatBitsPerSec(p.StreamReachBitsPerSec))
+			units.FormatBytes(p.BDPBytesPerStream), p.WindowRatioWhy, units.FormatBytes(p.RcvBufBytes), units.FormatBitsPerSec(p.StreamReachBitsPerSec))
 	case RoleSender:
 		stream = fmt.Sprintf("per stream: BDP %s; %s; send buffer %s reaches %s",
-			FormatBytes(p.SendBDPBytesPerStream), p.WindowRatioWhy, FormatBytes(p.SndBufBytes), FormatBitsPerSec(p.StreamReachBitsPerSec))
+			units.FormatBytes(p.SendBDPBytesPerStream), p.WindowRatioWhy, units.FormatBytes(p.SndBufBytes), units.FormatBitsPerSec(p.StreamReachBitsPerSec))
 	}
 	verdict := "FITS"
 	if !p.Budget.Fits {
@@ -97,7 +98,7 @@ func WriteText(w io.Writer, p Plan) error {
 	}
 	if len(p.Guides) > 0 {
 		fmt.Fprintln(bw)
-		fmt.Fprintf(bw, "What the guides would give, against the same budget (%s):\n", FormatBytes(p.Budget.BudgetBytes))
+		fmt.Fprintf(bw, "What the guides would give, against the same budget (%s):\n", units.FormatBytes(p.Budget.BudgetBytes))
 		for _, g := range p.Guides {
 			verdict := "fits"
 			if !g.FitsBudget {

@@ -247,7 +247,7 @@ func TestParseSize(t *testing.T) {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	// "512b" is bits, "1.5" half a byte: plan.ParseSize refuses both (record's own parser read
+	// "512b" is bits, "1.5" half a byte: units.ParseSize refuses both (record's own parser read
 	// them as 512 and 1 bytes); "2T" is binary like every other size flag.
 	if got, err := ParseSize("2T"); err != nil || got != 2<<40 {
 		t.Errorf("ParseSize(2T) = %d, %v", got, err)

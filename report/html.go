@@ -3,7 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"html/template"
 	"io"
 	"math"
@@ -189,10 +189,10 @@ func tcpMemLine(t *TCPMemSummary) string {
 	}
 	line := "n/a"
 	if t.Pages != nil {
-		line = fmt.Sprintf("%d pages (%s)", *t.Pages, plan.FormatBytes(*t.Pages*ps))
+		line = fmt.Sprintf("%d pages (%s)", *t.Pages, units.FormatBytes(*t.Pages*ps))
 	}
 	if len(t.Limits) == 3 {
-		line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], plan.FormatBytes(t.Limits[1]*ps), t.Limits[2], plan.FormatBytes(t.Limits[2]*ps))
+		line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], units.FormatBytes(t.Limits[1]*ps), t.Limits[2], units.FormatBytes(t.Limits[2]*ps))
 	}
 	return line
 }

@@ -2,7 +2,7 @@ package report
 
 import (
 	"fmt"
-	"headroom/plan"
+	"headroom/units"
 	"io"
 	"strings"
 	"time"
@@ -117,12 +117,12 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		}
 		line := "\nTCP memory "
 		if t.Pages != nil {
-			line += fmt.Sprintf("%d pages (%s)", *t.Pages, plan.FormatBytes(*t.Pages*ps))
+			line += fmt.Sprintf("%d pages (%s)", *t.Pages, units.FormatBytes(*t.Pages*ps))
 		} else {
 			line += "n/a"
 		}
 		if len(t.Limits) == 3 {
-			line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], plan.FormatBytes(t.Limits[1]*ps), t.Limits[2], plan.FormatBytes(t.Limits[2]*ps))
+			line += fmt.Sprintf(" against tcp_mem pressure %d pages (%s), limit %d pages (%s)", t.Limits[1], units.FormatBytes(t.Limits[1]*ps), t.Limits[2], units.FormatBytes(t.Limits[2]*ps))
 		}
 		p.f("%s\n", line)
 	}
@@ -144,9 +144,9 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 				p.f("  ... %d more\n", len(tl.Cgroups)-i)
 				break
 			}
-			line := fmt.Sprintf("  %-10s v%d  %s", plan.FormatBytes(c.Bytes), c.Version, c.Path)
+			line := fmt.Sprintf("  %-10s v%d  %s", units.FormatBytes(c.Bytes), c.Version, c.Path)
 			if c.LimitBytes > 0 {
-				line += fmt.Sprintf("  (limit %s", plan.FormatBytes(c.LimitBytes))
+				line += fmt.Sprintf("  (limit %s", units.FormatBytes(c.LimitBytes))
 				if c.HasFailcnt {
 					line += fmt.Sprintf(", failcnt %d", c.Failcnt)
 				}
@@ -281,7 +281,7 @@ func orDash(s string) string {
 }
 
 // kb prints a kB amount with a binary unit.
-func kb(v int64) string { return plan.FormatBytes(v * 1024) }
+func kb(v int64) string { return units.FormatBytes(v * 1024) }
 
 // CgroupTop is how many cgroups the report lists by socket memory.
 const CgroupTop = 5

@@ -7,6 +7,7 @@ import (
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
+	"headroom/units"
 )
 
 // A plan's numbers scale with the host it was computed for: tcp_mem is counted in pages and
@@ -59,10 +60,10 @@ func planMismatch(t *plan.TargetHost, h model.Host) []string {
 	if t.MemoryBytes <= 0 {
 		add("the plan does not say the memory it was computed for")
 	} else if hb := h.MemTotalKB * 1024; !within(t.MemoryBytes, hb, planMemSlackPercent) {
-		add("the plan is for %s of memory%s; this host has %s (MemTotal)", plan.FormatBytes(t.MemoryBytes), how("", t.MemoryFrom, "--memory"), plan.FormatBytes(hb))
+		add("the plan is for %s of memory%s; this host has %s (MemTotal)", units.FormatBytes(t.MemoryBytes), how("", t.MemoryFrom, "--memory"), units.FormatBytes(hb))
 	}
 	if t.LowmemBytes > 0 && h.LowTotalKB > 0 && !within(t.LowmemBytes, h.LowTotalKB*1024, planMemSlackPercent) {
-		add("the plan is for %s of lowmem%s; this host has %s (LowTotal)", plan.FormatBytes(t.LowmemBytes), how("", t.LowmemFrom, "--lowmem"), plan.FormatBytes(h.LowTotalKB*1024))
+		add("the plan is for %s of lowmem%s; this host has %s (LowTotal)", units.FormatBytes(t.LowmemBytes), how("", t.LowmemFrom, "--lowmem"), units.FormatBytes(h.LowTotalKB*1024))
 	}
 
 	pv, perr := kernel.ParseKernelVersion(t.Kernel)
@@ -94,7 +95,7 @@ func planMismatch(t *plan.TargetHost, h model.Host) []string {
 
 	if t.PageSizeBytes > 0 && h.PageSize > 0 && t.PageSizeBytes != h.PageSize {
 		add("the plan counts pages of %s%s; this host's pages are %s (tcp_mem and udp_mem are in pages)",
-			plan.FormatBytes(int64(t.PageSizeBytes)), how("", t.PageSizeFrom, "--page-size"), plan.FormatBytes(int64(h.PageSize)))
+			units.FormatBytes(int64(t.PageSizeBytes)), how("", t.PageSizeFrom, "--page-size"), units.FormatBytes(int64(h.PageSize)))
 	}
 	if t.CPUs > 0 && h.CPUs > 0 && t.CPUs != h.CPUs {
 		add("the plan is for %d CPUs%s; this host has %d", t.CPUs, how("", t.CPUsFrom, ""), h.CPUs)

@@ -15,7 +15,7 @@ import (
 	"headroom/lab"
 	"headroom/lab/netlab"
 	"headroom/lab/vm"
-	"headroom/plan"
+	"headroom/units"
 )
 
 func init() {
@@ -115,7 +115,7 @@ func (r *rateFlag) String() string {
 	return lab.FormatRate(r.bps)
 }
 func (r *rateFlag) Set(s string) error {
-	v, err := plan.ParseBandwidth(s)
+	v, err := units.ParseBandwidth(s)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ type sizeFlag struct{ bytes int64 }
 
 func (f *sizeFlag) String() string { return "" }
 func (f *sizeFlag) Set(s string) error {
-	v, err := plan.ParseSize(s)
+	v, err := units.ParseSize(s)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"headroom/model"
 	"headroom/plan"
 	"headroom/source"
+	"headroom/units"
 )
 
 func init() {
@@ -78,33 +79,33 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 	if *bandwidth == "" {
 		return fail("--bandwidth is required (e.g. --bandwidth 1Gbit)")
 	}
-	rttLo, rttHi, err := plan.ParseRTTRange(*rtt)
+	rttLo, rttHi, err := units.ParseRTTRange(*rtt)
 	if err != nil {
 		return fail("--rtt must be greater than zero (e.g. --rtt 125ms or --rtt 0.5ms-50ms): %v", err)
 	}
 
 	in := plan.Input{RTT: rttLo, RTTMax: rttHi, Streams: *streams, Role: *role, MTUBytes: *mtu, WindowRatio: *windowRatio,
 		KswapdReaction: *reaction, RateLimitDevice: *rateDev, RateLimitDestination: *rateDst}
-	if in.BandwidthBitsPerSec, err = plan.ParseBandwidth(*bandwidth); err != nil {
+	if in.BandwidthBitsPerSec, err = units.ParseBandwidth(*bandwidth); err != nil {
 		return fail("--bandwidth: %v", err)
 	}
 	if *rateLimit != "" {
-		if in.RateLimitBitsPerSec, err = plan.ParseBandwidth(*rateLimit); err != nil {
+		if in.RateLimitBitsPerSec, err = units.ParseBandwidth(*rateLimit); err != nil {
 			return fail("--rate-limit: %v", err)
 		}
 	}
 	if *memory != "" {
-		if in.MemoryBytes, err = plan.ParseSize(*memory); err != nil {
+		if in.MemoryBytes, err = units.ParseSize(*memory); err != nil {
 			return fail("--memory: %v", err)
 		}
 	}
 	if *lowmem != "" {
-		if in.LowmemBytes, err = plan.ParseSize(*lowmem); err != nil {
+		if in.LowmemBytes, err = units.ParseSize(*lowmem); err != nil {
 			return fail("--lowmem: %v", err)
 		}
 	}
 	if *pageSize != "" {
-		ps, err := plan.ParseSize(*pageSize)
+		ps, err := units.ParseSize(*pageSize)
 		if err != nil {
 			return fail("--page-size: %v", err)
 		}
@@ -164,7 +165,7 @@ Rates: 1Gbit, 400mbit, 100Mbps (bits), 125MB/s (bytes). Sizes: 8GiB, 512MiB, 512
 		in.CPUs = *cpus
 	}
 	if *nicSpeed != "" {
-		bps, err := plan.ParseBandwidth(*nicSpeed)
+		bps, err := units.ParseBandwidth(*nicSpeed)
 		if err != nil {
 			return fail("--nic-speed: %v", err)
 		}

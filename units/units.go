@@ -1,4 +1,4 @@
-package plan
+package units
 
 import (
 	"errors"
@@ -220,9 +220,9 @@ func FormatBitsPerSec(bps float64) string {
 	return fmt.Sprintf("%.1f %s", v, units[i])
 }
 
-// tcRate renders bits per second in tc(8)'s own unambiguous units: "400mbit", "1gbit",
+// TCRate renders bits per second in tc(8)'s own unambiguous units: "400mbit", "1gbit",
 // "1500kbit", "999bit". tc reads "mbit" as 10^6 bit/s (tc/tc_util.c get_rate).
-func tcRate(bps float64) string {
+func TCRate(bps float64) string {
 	r := int64(math.Round(bps))
 	switch {
 	case r%1e9 == 0:

@@ -1,4 +1,4 @@
-package plan
+package units
 
 import (
 	"errors"
@@ -83,8 +83,8 @@ func TestFormat(t *testing.T) {
 	}
 	tc := map[float64]string{400e6: "400mbit", 1e9: "1gbit", 1.5e6: "1500kbit", 999: "999bit"}
 	for in, want := range tc {
-		if got := tcRate(in); got != want {
-			t.Errorf("tcRate(%v) = %q, want %q", in, got, want)
+		if got := TCRate(in); got != want {
+			t.Errorf("TCRate(%v) = %q, want %q", in, got, want)
 		}
 	}
 }
