@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -166,9 +165,8 @@ type doc struct {
 	// allocFrames are the warn_alloc frames of log lines outside reports (KernelLogData).
 	allocFrames []LogFrame
 	logNumbers  []LogNumbers
-	logNo       int    // line number of the last log record appended
-	logOrder    bool   // records were appended out of line order: finish sorts them
-	arena       []byte // backing store of LogRecord.Source strings
+	logNo       int  // line number of the last log record appended
+	logOrder    bool // records were appended out of line order: finish sorts them
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -209,10 +207,11 @@ type doc struct {
 	curStart, curEnd                           int
 	curValid                                   bool
 	tainted, notTainted, warnAlloc, vmallocErr nextIndex
-	// linkUp finds linkUpWords for linkUps: the indexes in tl.Log of the records whose
-	// message holds them, in the order logged (logNICs reads only those).
-	linkUp  nextIndex
-	linkUps []int
+	// linkUp finds linkUpWords for linkUps: the records whose message holds them, in the
+	// order logged, each read when it was logged (logNICs reads only those).
+	linkUp   nextIndex
+	linkUps  []loggedLinkUp
+	linkSeen map[string]*linkUp // readLinkUp's messages read so far
 }
 
 type allocRef struct {
@@ -548,13 +547,13 @@ func (d *doc) appendLog(l *Line) {
 			stamp = l.Stamp // BSD syslog stamps have no year: kept as text
 		}
 	}
-	rec.Source = d.source(l.No, stamp)
+	rec.SetLine(l.No, stamp)
 	if len(d.tl.Log) == cap(d.tl.Log) && d.text != "" {
 		d.growLog()
 	}
 	d.tl.Log = append(d.tl.Log, rec)
 	if d.rawHas(&d.linkUp, l, linkUpWords) {
-		d.linkUps = append(d.linkUps, len(d.tl.Log)-1)
+		d.noteLinkUp(len(d.tl.Log) - 1)
 	}
 	if l.No < d.logNo {
 		d.logOrder = true
@@ -593,24 +592,6 @@ func (d *doc) relogExtras(l *Line) {
 		d.logNumbers = d.logNumbers[:n-1]
 	}
 	d.logExtras(l)
-}
-
-// source returns "line N" or "line N (stamp)", carved from a shared arena: a 100 MB syslog
-// has millions of kernel lines, and one allocation each would dominate the parse.
-func (d *doc) source(no int, stamp string) string {
-	need := 5 + 20 + len(stamp) + 3
-	if cap(d.arena)-len(d.arena) < need {
-		d.arena = make([]byte, 0, max(64<<10, need))
-	}
-	start := len(d.arena)
-	d.arena = append(d.arena, "line "...)
-	d.arena = strconv.AppendInt(d.arena, int64(no), 10)
-	if stamp != "" {
-		d.arena = append(d.arena, " ("...)
-		d.arena = append(d.arena, stamp...)
-		d.arena = append(d.arena, ')')
-	}
-	return unsafe.String(&d.arena[start], len(d.arena)-start)
 }
 
 // unparsed records lines [i, j] (indexes) that looked like output but could not be read.
@@ -714,7 +695,7 @@ func (d *doc) finish() {
 		if d.logOrder {
 			keys := make([]int, len(d.tl.Log))
 			for k := range d.tl.Log {
-				keys[k] = lineOf(d.tl.Log[k].Source)
+				keys[k] = d.tl.Log[k].Line()
 			}
 			sort.Stable(logByLine{d.tl.Log, keys})
 		}
@@ -739,15 +720,6 @@ func (s logByLine) Less(a, b int) bool { return s.keys[a] < s.keys[b] }
 func (s logByLine) Swap(a, b int) {
 	s.recs[a], s.recs[b] = s.recs[b], s.recs[a]
 	s.keys[a], s.keys[b] = s.keys[b], s.keys[a]
-}
-
-func lineOf(src string) int {
-	s := strings.TrimPrefix(src, "line ")
-	if i := strings.IndexByte(s, ' '); i >= 0 {
-		s = s[:i]
-	}
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 // kernelFor picks the kernel release for decoding: --kernel, else the one printed in the
@@ -799,11 +771,11 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 	evs := d.tl.Events
 	for k := range evs {
 		a, b := evs[k].FirstLine, evs[k].LastLine
-		if a >= 1 && a <= len(recs) && b >= 1 && b <= len(recs) && recs[a-1].Source != "" {
+		if a >= 1 && a <= len(recs) && b >= 1 && b <= len(recs) && recs[a-1].Where() != "" {
 			if a == b {
-				evs[k].Source = recs[a-1].Source
+				evs[k].Source = recs[a-1].Where()
 			} else {
-				evs[k].Source = recs[a-1].Source + " to " + recs[b-1].Source
+				evs[k].Source = recs[a-1].Where() + " to " + recs[b-1].Where()
 			}
 		}
 		if a >= 1 && a <= len(recs) {

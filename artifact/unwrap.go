@@ -167,7 +167,7 @@ func (d *doc) relog(i int) {
 	if last < 0 || d.logNo != l.No {
 		return
 	}
-	if n := len(d.linkUps); n > 0 && d.linkUps[n-1] == last {
+	if n := len(d.linkUps); n > 0 && d.linkUps[n-1].rec == last {
 		d.linkUps = d.linkUps[:n-1] // its message changes or it goes: asked again below
 	}
 	if mayStartReport(l.Text) {
@@ -181,7 +181,7 @@ func (d *doc) relog(i int) {
 	}
 	d.tl.Log[last].Message = l.Text
 	if strings.Contains(l.Text, linkUpWords) {
-		d.linkUps = append(d.linkUps, last)
+		d.noteLinkUp(last)
 	}
 	d.relogExtras(l)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")

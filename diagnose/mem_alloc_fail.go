@@ -192,7 +192,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			return nil, 0, why + ": allocation failures are reported there"
 		}
 		if recs := logMatches(tl, "page allocation failure"); len(recs) > 0 {
-			return nil, len(tl.Log), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Source)
+			return nil, len(tl.Log), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Where())
 		}
 		// A trace or a rate-limit summary of warn_alloc without its header: failures
 		// happened, and which cause is unknown, so no rule of the family may call the log
@@ -200,7 +200,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		// header (mm/vmalloc.c warn_alloc, corpus 020): that trace is accounted for.
 		if recs := logMatches(tl, kernel.MsgWarnAllocFrame...); len(recs) > 0 && len(logMatches(tl, kernel.MsgNotPhysical...)) == 0 {
 			return nil, len(tl.Log), fmt.Sprintf("warn_alloc in %d kernel log line(s) (first: %s, %q) without a \"page allocation failure\" header: allocation failures happened, but their order, mode and zones are not in the input (paste the lines above the trace)",
-				len(recs), memOr(recs[0].Source, "kernel log"), strings.TrimSpace(recs[0].Message))
+				len(recs), memOr(recs[0].Where(), "kernel log"), strings.TrimSpace(recs[0].Message))
 		}
 		return nil, len(tl.Log), ""
 	}
@@ -858,7 +858,7 @@ func suppressedAllocEvidence(tl *model.Timeline) (Evidence, bool) {
 		n += v
 		lines++
 		if src == "" {
-			src = r.Source
+			src = r.Where()
 		}
 	}
 	if n == 0 {
@@ -1288,7 +1288,7 @@ func headerlessRxRefill(tl *model.Timeline) (Finding, bool) {
 		if alloc == "" || ctx == "" {
 			continue
 		}
-		src := memOr(tl.Log[i].Source, "kernel log")
+		src := memOr(tl.Log[i].Where(), "kernel log")
 		f := Finding{
 			Severity: Warning,
 			Title:    "inferred: an atomic receive-buffer refill failed at order 0 (the report's header is not in the input)",

@@ -54,7 +54,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		// handshake survives but, before 4.x timestamps-encoded options, loses window
 		// scaling and SACK; without them the SYN is dropped).
 		sev = Warning
-		ev = append(ev, Evidence{What: "SYN queues full: \"Possible SYN flooding\" in the kernel log (tcp_syn_flood_action)", Value: synFloodPorts(floods), Source: floods[0].Source})
+		ev = append(ev, Evidence{What: "SYN queues full: \"Possible SYN flooding\" in the kernel log (tcp_syn_flood_action)", Value: synFloodPorts(floods), Source: floods[0].Where()})
 	}
 	for _, r := range rs {
 		switch {

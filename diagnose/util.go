@@ -64,7 +64,7 @@ func logMatches(tl *model.Timeline, needles ...string) []model.LogRecord {
 
 // logEvidence turns matching log records into evidence: the count and the first message.
 func logEvidence(what string, recs []model.LogRecord) Evidence {
-	src := recs[0].Source
+	src := recs[0].Where()
 	if src == "" {
 		src = "kernel log"
 	}

@@ -195,7 +195,12 @@ type LogRecord struct {
 	UptimeUsec int64     `json:"uptime_usec,omitempty"` // monotonic timestamp; -1 when unknown
 	Priority   int       `json:"priority"`              // syslog level; -1 when unknown
 	Message    string    `json:"message"`
-	Source     string    `json:"source,omitempty"` // "/dev/kmsg seq 1234", "line 14"
+	// Source says where the record was read: "/dev/kmsg seq 1234". A pasted text's record
+	// leaves it empty and keeps its line and stamp instead (SetLine), formatted only when
+	// asked for: read Where(), not Source (logrecord.go says why).
+	Source string `json:"source,omitempty"`
+	line   int    // the text's line number, 0 when Source says where
+	stamp  string // the line's syslog stamp when it was not parsed into Time ("Jan  1 00:00:02")
 }
 
 // SettingMention is a setting a text names: a `sysctl -w` command, a sysctl.conf line, a
