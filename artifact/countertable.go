@@ -33,7 +33,7 @@ type CounterColumn struct {
 func counterTableHeader(t string) (map[int]string, int) {
 	fs := fields(t)
 	if len(fs) < 3 || isDigits(strings.TrimSuffix(fs[0], ".0")) || strings.HasSuffix(fs[0], ":") {
-		// A row, or /proc/net/netstat's own "TcpExt: SyncookiesSent ..." (procfiles.go).
+		// A row, or /proc/net/netstat's own "TcpExt: SyncookiesSent ..." (proc_net.go).
 		return nil, 0
 	}
 	cols := map[int]string{}
