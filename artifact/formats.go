@@ -17,6 +17,10 @@ type format struct {
 	// first field never asks detect, and the lines of prose cost one map look-up for all
 	// such formats instead of a test each (formatsFor).
 	first []string
+	// start, when set, is the test of the first field's first byte that every line of the
+	// format passes: a line failing it never asks detect (formatsFor holds one list per
+	// first byte).
+	start func(c byte) bool
 	// detect, when set, is asked of the line's first field ft and its text t.
 	detect func(ft, t string) bool
 	// parse reads the block that starts at line i and returns the lines it took, 0 when
@@ -55,17 +59,17 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
-	{kind: KindIperf, detect: func(ft, t string) bool { return ft[0] == '[' && strings.Contains(t, "sec") }, parse: (*doc).tryIperf},
+	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") }, parse: (*doc).tryIperf},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
-	{kind: KindTop, detect: isTopCPULine, parse: (*doc).tryTop},
-	{kind: KindConntrackS, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "cpu=") }, parse: (*doc).tryConntrackStats, claims: true},
+	{kind: KindTop, start: byteIn("C%"), detect: isTopCPULine, parse: (*doc).tryTop},
+	{kind: KindConntrackS, start: byteIn("c"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "cpu=") }, parse: (*doc).tryConntrackStats, claims: true},
 	{kind: KindConntrackS, first: []string{"entries"}, parse: (*doc).tryConntrackStatFile},
 	{kind: KindSlabinfo, detect: isSlabinfoLine, parse: (*doc).trySlabinfo},
-	{kind: KindSlabtop, detect: func(ft, t string) bool { return isDigit(ft[0]) && strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
-	{kind: KindKubeNodeCond, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
+	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
+	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
-	{kind: KindKubeletEviction, detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
+	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
 	{kind: KindSoftnet, first: []string{"cpu"}, parse: (*doc).trySoftnetTable},
 	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},
 
@@ -94,22 +98,22 @@ var formats = []format{
 
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
-	{kind: KindTop, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
-	{kind: KindTop, detect: isShareRow, parse: (*doc).tryCPUInfo},
-	{kind: KindPerf, detect: isShareRow, parse: (*doc).tryProfile, claims: true},
-	{kind: KindIPLink, detect: isIndexRow, parse: (*doc).tryIPLink, claims: true},
-	{kind: KindSoftnet, detect: isNumberRow, parse: (*doc).trySoftnetDecimal},
-	{kind: KindVMStatS, detect: isNumberRow, parse: (*doc).tryVMStatS},
-	{kind: KindSysstat, detect: isNumberRow, parse: (*doc).trySysstat},
-	{kind: KindVMStat, detect: isNumberRow, parse: (*doc).tryVMStatRows},
-	{kind: KindNetstatS, detect: isNumberRow, parse: (*doc).tryNetstatSGrep},
-	{kind: KindTopTasks, detect: isNumberRow, parse: (*doc).tryTopTaskRows},
-	{kind: KindPerf, detect: isNumberRow, parse: (*doc).tryProfile},
-	{kind: KindSoftnet, detect: isNumberRow, parse: (*doc).trySoftnet},
-	{kind: KindTop, detect: isNumberRow, parse: (*doc).tryTop, claims: true},
-	{kind: KindSoftnet, detect: func(ft, _ string) bool { return ft[0] >= 'a' && ft[0] <= 'f' && len(ft) == 8 }, parse: (*doc).trySoftnet},
+	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
+	{kind: KindTop, start: isDigit, detect: isShareRow, parse: (*doc).tryCPUInfo},
+	{kind: KindPerf, start: isDigit, detect: isShareRow, parse: (*doc).tryProfile, claims: true},
+	{kind: KindIPLink, start: isDigit, detect: isIndexRow, parse: (*doc).tryIPLink, claims: true},
+	{kind: KindSoftnet, start: isDigit, detect: isNumberRow, parse: (*doc).trySoftnetDecimal},
+	{kind: KindVMStatS, start: isDigit, detect: isNumberRow, parse: (*doc).tryVMStatS},
+	{kind: KindSysstat, start: isDigit, detect: isNumberRow, parse: (*doc).trySysstat},
+	{kind: KindVMStat, start: isDigit, detect: isNumberRow, parse: (*doc).tryVMStatRows},
+	{kind: KindNetstatS, start: isDigit, detect: isNumberRow, parse: (*doc).tryNetstatSGrep},
+	{kind: KindTopTasks, start: isDigit, detect: isNumberRow, parse: (*doc).tryTopTaskRows},
+	{kind: KindPerf, start: isDigit, detect: isNumberRow, parse: (*doc).tryProfile},
+	{kind: KindSoftnet, start: isDigit, detect: isNumberRow, parse: (*doc).trySoftnet},
+	{kind: KindTop, start: isDigit, detect: isNumberRow, parse: (*doc).tryTop, claims: true},
+	{kind: KindSoftnet, start: byteIn("abcdef"), detect: func(ft, _ string) bool { return len(ft) == 8 }, parse: (*doc).trySoftnet},
 
-	{kind: KindBuddyInfo, detect: func(ft, _ string) bool { return buddyZoneName(ft) }, parse: (*doc).tryBuddyYAML},
+	{kind: KindBuddyInfo, start: isUpper, detect: func(ft, _ string) bool { return buddyZoneName(ft) }, parse: (*doc).tryBuddyYAML},
 	{kind: KindZoneInfo, detect: func(ft, _ string) bool { return ft == "vm" || strings.HasSuffix(ft, ":") }, parse: (*doc).tryZoneInfoTail},
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
@@ -118,13 +122,13 @@ var formats = []format{
 	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
 	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},
 	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "Link encap:") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
-	{kind: KindNstat, detect: isNstatCounterName, parse: (*doc).tryNstat},
-	{kind: KindSysctl, detect: func(ft, t string) bool {
-		return isLower(ft[0]) && strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0
+	{kind: KindNstat, start: isUpper, detect: isNstatCounterName, parse: (*doc).tryNstat},
+	{kind: KindSysctl, start: isLower, detect: func(ft, t string) bool {
+		return strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0
 	}, parse: (*doc).trySysctl},
-	{kind: KindCgroupMemStat, detect: func(ft, _ string) bool { return isLower(ft[0]) }, parse: (*doc).tryCgroupMemStat},
-	{kind: KindVMStatFile, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
-	{kind: KindTop, detect: func(ft, _ string) bool { return isLower(ft[0]) }, parse: (*doc).tryTop},
+	{kind: KindCgroupMemStat, start: isLower, parse: (*doc).tryCgroupMemStat},
+	{kind: KindVMStatFile, start: isLower, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
+	{kind: KindTop, start: isLower, parse: (*doc).tryTop},
 }
 
 // command tries the registry's formats at line i, in order, and returns the lines the
@@ -147,41 +151,52 @@ func (d *doc) command(i int) int {
 }
 
 // formatsByFirst holds, for each first field some format names, the formats a line with
-// that first field can start: those that name it and those that name none, in registry
-// order. formatsAnyFirst are those that name none, for every other line.
-var formatsByFirst, formatsAnyFirst = indexFormats(formats)
+// that first field can start: those that name it and those that name none and whose start
+// takes its first byte, in registry order. formatsByStart is the same for every other
+// first field, by its first byte.
+var formatsByFirst, formatsByStart = indexFormats(formats)
 
 func formatsFor(ft string) []*format {
 	if fs, ok := formatsByFirst[ft]; ok {
 		return fs
 	}
-	return formatsAnyFirst
+	return formatsByStart[ft[0]]
 }
 
-func indexFormats(reg []format) (map[string][]*format, []*format) {
+func indexFormats(reg []format) (map[string][]*format, *[256][]*format) {
+	generic := func(f *format, c byte) bool { return len(f.first) == 0 && (f.start == nil || f.start(c)) }
 	by := map[string][]*format{}
-	var rest []*format
 	for k := range reg {
 		for _, ft := range reg[k].first {
-			by[ft] = nil
-		}
-	}
-	for k := range reg {
-		f := &reg[k]
-		if len(f.first) == 0 {
-			rest = append(rest, f)
-		}
-		for ft := range by {
-			if len(f.first) == 0 || slices.Contains(f.first, ft) {
-				by[ft] = append(by[ft], f)
+			if _, ok := by[ft]; ok {
+				continue
+			}
+			for j := range reg {
+				if f := &reg[j]; slices.Contains(f.first, ft) || generic(f, ft[0]) {
+					by[ft] = append(by[ft], f)
+				}
 			}
 		}
 	}
-	return by, rest
+	var byStart [256][]*format
+	for c := range byStart {
+		for j := range reg {
+			if f := &reg[j]; generic(f, byte(c)) {
+				byStart[c] = append(byStart[c], f)
+			}
+		}
+	}
+	return by, &byStart
+}
+
+// byteIn is a start that takes the bytes of set.
+func byteIn(set string) func(byte) bool {
+	return func(c byte) bool { return strings.IndexByte(set, c) >= 0 }
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 
 // isCommandValueLine: "sysctl -n ...", "cat /proc/sys/..." or "/sys/class/net/..." (cmdvalue.go).
 func isCommandValueLine(_, t string) bool {
@@ -208,25 +223,22 @@ func isPSIStart(ft, t string) bool {
 	return (ft == "some" || ft == "full" || strings.Contains(ft, "pressure/")) && isPSILine(t)
 }
 
-// isShareRow, isIndexRow and isNumberRow split the rows that start with a number: "12.5%"
+// isShareRow, isIndexRow and isNumberRow split the rows that start with a digit: "12.5%"
 // (a CPU share), "2:" (an ip link index), any other number.
-func isShareRow(ft, _ string) bool { return isDigit(ft[0]) && strings.HasSuffix(ft, "%") }
-func isIndexRow(ft, _ string) bool {
-	return isDigit(ft[0]) && !strings.HasSuffix(ft, "%") && strings.HasSuffix(ft, ":")
-}
+func isShareRow(ft, _ string) bool { return strings.HasSuffix(ft, "%") }
+func isIndexRow(ft, _ string) bool { return !strings.HasSuffix(ft, "%") && strings.HasSuffix(ft, ":") }
 func isNumberRow(ft, _ string) bool {
-	return isDigit(ft[0]) && !strings.HasSuffix(ft, "%") && !strings.HasSuffix(ft, ":")
+	return !strings.HasSuffix(ft, "%") && !strings.HasSuffix(ft, ":")
 }
 
 func isNameColon(ft, _ string) bool { return strings.HasSuffix(ft, ":") }
 
 // isNstatCounterName: nstat's "TcpExtListenDrops 12 0.0" and its kin.
 func isNstatCounterName(ft, _ string) bool {
-	c := ft[0]
-	return c >= 'A' && c <= 'Z' && (strings.HasPrefix(ft, "Ip") || strings.HasPrefix(ft, "Tcp") || strings.HasPrefix(ft, "Udp") ||
+	return (strings.HasPrefix(ft, "Ip") || strings.HasPrefix(ft, "Tcp") || strings.HasPrefix(ft, "Udp") ||
 		strings.HasPrefix(ft, "Icmp") || strings.HasPrefix(ft, "MPTcp"))
 }
 
 func isVMStatFileName(ft, _ string) bool {
-	return isLower(ft[0]) && (strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft])
+	return (strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft])
 }
