@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,7 +35,7 @@ type CounterColumn struct {
 func counterTableHeader(t string) (map[int]string, int) {
 	fs := fields(t)
 	if len(fs) < 3 || isDigits(strings.TrimSuffix(fs[0], ".0")) || strings.HasSuffix(fs[0], ":") {
-		// A row, or /proc/net/netstat's own "TcpExt: SyncookiesSent ..." (procfiles.go).
+		// A row, or /proc/net/netstat's own "TcpExt: SyncookiesSent ..." (proc_net.go).
 		return nil, 0
 	}
 	cols := map[int]string{}
@@ -59,7 +61,12 @@ func (d *doc) tryCounterTable(i int) int {
 	if len(cols) == 0 {
 		return 0
 	}
+	// The columns in header order, and a row's values kept only when all of its columns
+	// read: ranging over the map made the counters' order, and what a row that ends the
+	// table added, differ from one parse to the next (FuzzStream found it).
+	idx := slices.Sorted(maps.Keys(cols))
 	vals := map[int][]int64{}
+	row := make([]int64, len(idx))
 	k := i + 1
 	for ; k < len(d.ls); k++ {
 		fs := fields(d.ls[k].Text)
@@ -67,16 +74,19 @@ func (d *doc) tryCounterTable(i int) int {
 			break
 		}
 		ok := true
-		for c := range cols {
+		for n, c := range idx {
 			v, err := strconv.ParseInt(fs[c], 10, 64)
 			if err != nil {
 				ok = false
 				break
 			}
-			vals[c] = append(vals[c], v)
+			row[n] = v
 		}
 		if !ok {
 			break
+		}
+		for n, c := range idx {
+			vals[c] = append(vals[c], row[n])
 		}
 	}
 	if k == i+1 {
@@ -86,7 +96,8 @@ func (d *doc) tryCounterTable(i int) int {
 	var out []CounterColumn
 	ns := kernel.Groups{}
 	g := kernel.Group{Name: "TcpExt"}
-	for c, name := range cols {
+	for _, c := range idx {
+		name := cols[c]
 		out = append(out, CounterColumn{Group: "TcpExt", Name: name, Header: hdr[c], Values: vals[c]})
 		g.Counters.Set(name, vals[c][len(vals[c])-1])
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"headroom/kernel"
 )
 
 // ip -s link and ip -s -s link (iproute2). The statistics come as label lines followed by
@@ -209,99 +207,6 @@ func (d *doc) tryIPLink(i int) int {
 	}
 	d.addIfaces(KindIPLink, "ip", i, n, ifs)
 	return n
-}
-
-// netstat -i (net-tools lib/interface.c ife_print_short): "Iface MTU [Met] RX-OK RX-ERR
-// RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg" = rx_packets, rx_errors, rx_dropped,
-// rx_fifo_errors, tx_packets, tx_errors, tx_dropped, tx_fifo_errors, read from
-// /proc/net/dev (so RX-DRP includes rx_missed_errors, as ifconfig's "dropped").
-var netstatIColumns = map[string]string{"RX-OK": "rx_packets", "RX-ERR": "rx_errors", "RX-DRP": "rx_dropped",
-	"RX-OVR": "rx_fifo_errors", "TX-OK": "tx_packets", "TX-ERR": "tx_errors", "TX-DRP": "tx_dropped", "TX-OVR": "tx_fifo_errors"}
-
-func isNetstatIHeader(t string) bool {
-	fs := fields(t)
-	return len(fs) >= 8 && fs[0] == "Iface" && strings.Contains(t, "RX-OK")
-}
-
-func netstatIAt(ls []Line, i int) ([]Iface, int) {
-	cols := fields(ls[i].Text)
-	var out []Iface
-	k := i + 1
-	for ; k < len(ls); k++ {
-		fs := fields(ls[k].Text)
-		if len(fs) < len(cols)-1 || !isDigits(fs[1]) {
-			break
-		}
-		ifc := Iface{Name: fs[0]}
-		ifc.MTU, _ = atoi(fs[1])
-		for c := 2; c < len(cols) && c < len(fs); c++ {
-			if key, ok := netstatIColumns[cols[c]]; ok {
-				if v, ok := atoi(fs[c]); ok {
-					ifc.Counters.Set(key, v)
-				}
-			}
-		}
-		out = append(out, ifc)
-	}
-	if len(out) == 0 {
-		return nil, 0
-	}
-	return out, k - i
-}
-
-func (d *doc) tryNetstatI(i int) int {
-	t := strings.TrimSpace(d.ls[i].Text)
-	start := i
-	if t == "Kernel Interface table" && i+1 < len(d.ls) {
-		start = i + 1
-	}
-	if !isNetstatIHeader(d.ls[start].Text) {
-		return 0
-	}
-	ifs, n := netstatIAt(d.ls, start)
-	if n == 0 {
-		d.unparsed(start, start, "netstat -i header without readable rows")
-		return start - i + 1
-	}
-	d.addIfaces(KindNetstatI, "netstat -i", i, n+start-i, ifs)
-	return n + start - i
-}
-
-// isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,
-// a colon, then counts), not a shell prompt ("root@host:~# ") that also has a colon.
-func isNetDevRow(t string) bool {
-	name, rest, ok := strings.Cut(t, ":")
-	name = strings.TrimSpace(name)
-	if !ok || name == "" || strings.ContainsAny(name, " \t@") {
-		return false
-	}
-	f := firstField(rest)
-	return isDigits(f) || strings.HasPrefix(strings.TrimSpace(rest), "No statistics")
-}
-
-// /proc/net/dev pasted verbatim goes through kernel.ParseNetDev.
-func (d *doc) tryProcNetDev(i int) int {
-	t := strings.TrimSpace(d.ls[i].Text)
-	if !strings.HasPrefix(t, "Inter-|") {
-		return 0
-	}
-	k := i + 1
-	for ; k < len(d.ls); k++ {
-		if isBlank(d.ls[k].Text) || (k > i+1 && !isNetDevRow(d.ls[k].Text)) {
-			break // the table ends at the next prompt or prose line
-		}
-	}
-	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))
-	if err != nil || len(devs) == 0 {
-		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))
-		return k - i
-	}
-	ifs := make([]Iface, 0, len(devs))
-	for _, dv := range devs {
-		ifs = append(ifs, Iface{Name: dv.Name, Counters: dv.Counters})
-	}
-	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, ifs)
-	return k - i
 }
 
 func joinText(ls []Line) string {

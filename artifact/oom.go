@@ -172,8 +172,7 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 	art.ModeValue = v
 	d.tl.Events = append(d.tl.Events, ev)
 	a := &art
-	d.oomArts = append(d.oomArts, a)
-	d.oomModes = append(d.oomModes, v)
+	d.gfpLater = append(d.gfpLater, a)
 	d.addArtifact(KindOOMKill, ev.FirstLine, ev.LastLine, a)
 	return true
 }
@@ -299,6 +298,18 @@ type slabArtifact struct {
 	reportExtras
 	ModeValue uint64   `json:"mode_value"`
 	Notes     []string `json:"notes,omitempty"`
+}
+
+// gfpLater is a report whose GFP mode is decoded when the parse finishes: the flags' names
+// depend on the kernel release (kernel/gfp.go), which the text may print after the report.
+type gfpLater interface{ decodeGFP(release string) }
+
+func (a *oomArtifact) decodeGFP(release string) {
+	a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, a.ModeValue, release)
+}
+
+func (a *slabArtifact) decodeGFP(release string) {
+	a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, a.ModeValue, release)
 }
 
 // parseOOMHeader starts an OOM report from its first line.

@@ -150,13 +150,12 @@ type doc struct {
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
-	segSeq   int
-	lastEnd  int // index of the line after the last segment, for labels
-	allocs   []allocRef
-	oomArts  []*oomArtifact
-	slabArts []*slabArtifact
-	oomModes []uint64
-	slabVals []uint64
+	segSeq  int
+	lastEnd int // index of the line after the last segment, for labels
+	allocs  []allocRef
+	// gfpLater are the OOM and SLUB reports whose GFP modes finish decodes, once the
+	// text's kernel is known (oom.go).
+	gfpLater []gfpLater
 	logFirst int
 	logLast  int
 	logCount int
@@ -372,8 +371,7 @@ func (d *doc) kernelReport(i int) bool {
 		ev := r.finishSlab(d.ls)
 		d.tl.Events = append(d.tl.Events, ev)
 		a := &slabArtifact{SlabFailure: s, reportExtras: r.x, ModeValue: v, Notes: r.notes}
-		d.slabArts = append(d.slabArts, a)
-		d.slabVals = append(d.slabVals, v)
+		d.gfpLater = append(d.gfpLater, a)
 		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
 		return true
 	}
@@ -678,13 +676,8 @@ func (d *doc) finish() {
 		}
 		ApplyGFP(af, rel)
 	}
-	for k, a := range d.oomArts {
-		rel := d.kernelFor("", nil)
-		a.OOMKill.GFPFlags = kernel.GFPNames(a.Mode, d.oomModes[k], rel)
-	}
-	for k, a := range d.slabArts {
-		rel := d.kernelFor("", nil)
-		a.SlabFailure.GFPFlags = kernel.GFPNames(a.Mode, d.slabVals[k], rel)
+	for _, a := range d.gfpLater {
+		a.decodeGFP(d.kernelFor("", nil))
 	}
 	d.unstampedLog()
 	if d.logCount > 0 {

@@ -191,6 +191,16 @@ func opreportAt(ls []Line, i int) (*model.Profile, int) {
 	return p, k - i
 }
 
+// tryProfileComment reads a perf report that starts with its "# Samples", "# Overhead" or
+// "# To display" comment.
+func (d *doc) tryProfileComment(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if strings.HasPrefix(t, "# Samples") || strings.HasPrefix(t, "# Overhead") || strings.HasPrefix(t, "# To display") {
+		return d.tryProfile(i)
+	}
+	return 0
+}
+
 func (d *doc) tryProfile(i int) int {
 	t := d.ls[i].Text
 	var p *model.Profile

@@ -198,3 +198,22 @@ func evictionThreshold(q, src string, memTotalKB int64) (*model.KubeletEviction,
 	ev.Bytes = int64(f * float64(mult))
 	return ev, nil
 }
+
+// AddKubelet sets tl.Kubelet, the kubelet's eviction threshold: from config (doctor
+// --kubelet-config), or on a live host from the running kubelet or its usual file, read
+// under root. Not finding one on a live host is not an error (most hosts run no kubelet: it
+// is said in NotAvailable); an unreadable config is.
+func AddKubelet(tl *model.Timeline, root kernel.Root, config string) error {
+	if config == "" && tl.Source.Kind != model.SourceLive {
+		return nil
+	}
+	ev, err := ReadKubeletEviction(root, config, tl.Host.MemTotalKB)
+	if err != nil {
+		if config != "" {
+			return fmt.Errorf("--kubelet-config: %w", err)
+		}
+		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kubelet eviction threshold", Why: err.Error()})
+	}
+	tl.Kubelet = ev
+	return nil
+}

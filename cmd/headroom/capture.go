@@ -5,9 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"headroom/kernel"
 	"headroom/source"
@@ -34,7 +31,14 @@ func runCapture(_ context.Context, args []string, stdio IO) int {
 		root = kernel.DirRoot(*rootDir)
 	}
 	var buf bytes.Buffer
-	missing, err := source.Capture(root, &buf)
+	var missing []string
+	var red source.Redaction
+	var err error
+	if *redact {
+		missing, red, err = source.CaptureRedacted(root, rootPath(*rootDir), &buf)
+	} else {
+		missing, err = source.Capture(root, &buf)
+	}
 	if err != nil {
 		return failed(stdio, "capture", err)
 	}
@@ -42,11 +46,6 @@ func runCapture(_ context.Context, args []string, stdio IO) int {
 		fmt.Fprintf(stdio.Stderr, "headroom capture: not captured: %s\n", m)
 	}
 	if *redact {
-		a := txtar.Parse(buf.Bytes())
-		passwd, _ := os.ReadFile(filepath.Join(rootPath(*rootDir), "etc/passwd"))
-		red := source.Redact(a, source.RedactOptions{Users: source.PasswdUsers(passwd)})
-		buf.Reset()
-		buf.Write(txtar.Format(a))
 		fmt.Fprintf(stdio.Stderr, "headroom capture: redacted %d addresses, %d host names, %d interfaces, %d users, %d task names\n",
 			len(red.Addresses), len(red.Hosts), len(red.Interfaces), len(red.Users), len(red.Commands))
 	} else {

@@ -88,7 +88,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	}
 	if len(files) == 0 && f.from == "" && f.root == "" && f.hostRoot == "" && f.netns == "" && f.pid == 0 {
 		// `doctor < file`, `cat file | headroom doctor`: the text on standard input.
-		r, isText, note := stdinText(stdio.Stdin, stdinWait)
+		r, isText, note := input.StdinText(stdio.Stdin, input.StdinWait)
 		if isText {
 			files, stdio.Stdin = []string{"-"}, r
 		} else if note != "" {
@@ -108,12 +108,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 			f.duration = f.trace // the counters cover the traced window
 		}
 		var err error
-		tracer, err = source.StartTrace(source.TraceOptions{Mechanism: f.traceHow})
-		var na *source.TraceUnavailable
-		switch {
-		case errors.As(err, &na):
-			traceNA = &model.Unavailable{What: "kernel tracepoints (--trace)", Why: "not available: " + na.Why}
-		case err != nil:
+		if tracer, traceNA, err = source.StartTraceNoting(source.TraceOptions{Mechanism: f.traceHow}); err != nil {
 			return failed(stdio, "doctor", err)
 		}
 		// Every exit path restores: a return (a signal cancels ctx, and the sampling returns)
@@ -129,23 +124,10 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		return failed(stdio, "doctor", err)
 	}
 	if tracer != nil {
-		if f.trace > f.duration {
-			select {
-			case <-time.After(f.trace - f.duration):
-			case <-ctx.Done():
-			}
-		}
-		w, err := tracer.Stop()
+		err := tracer.FinishInto(ctx, tl, f.trace-f.duration)
 		tracer = nil
 		if err != nil {
 			return failed(stdio, "doctor", err)
-		}
-		if ctx.Err() != nil {
-			return failed(stdio, "doctor", ctx.Err())
-		}
-		tl.Trace = w
-		for _, u := range w.NotTraced {
-			tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: u.What, Why: "not available: " + u.Why})
 		}
 	}
 	if traceNA != nil {
@@ -169,7 +151,7 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 		}
 		tl.Netns = ns
 	}
-	if err := addKubelet(tl, f); err != nil {
+	if err := source.AddKubelet(tl, doctorRoot(f), f.kubelet); err != nil {
 		return failed(stdio, "doctor", err)
 	}
 	d := diagnose.Run(tl, splitSet(f.skip))
@@ -197,29 +179,16 @@ func runDoctor(ctx context.Context, args []string, stdio IO) int {
 	return exitCodeFor(d)
 }
 
-// addKubelet reads the kubelet's eviction threshold: from --kubelet-config, or on a live
-// host from the running kubelet or its usual file. Not finding one on a live host is not an
-// error (most hosts run no kubelet); an unreadable --kubelet-config is.
-func addKubelet(tl *model.Timeline, f doctorFlags) error {
-	if f.kubelet == "" && tl.Source.Kind != model.SourceLive {
-		return nil
-	}
-	root := kernel.HostRoot()
+// doctorRoot is the root doctor reads the kubelet's files under: the mounted host's, a
+// captured tree's (--root), or this host's.
+func doctorRoot(f doctorFlags) kernel.Root {
 	switch {
 	case f.hostRoot != "":
-		root = kernel.MountedHostRoot(f.hostRoot)
+		return kernel.MountedHostRoot(f.hostRoot)
 	case f.root != "" && f.root != "/":
-		root = kernel.DirRoot(f.root)
+		return kernel.DirRoot(f.root)
 	}
-	ev, err := source.ReadKubeletEviction(root, f.kubelet, tl.Host.MemTotalKB)
-	if err != nil {
-		if f.kubelet != "" {
-			return fmt.Errorf("--kubelet-config: %w", err)
-		}
-		tl.NotAvailable = append(tl.NotAvailable, model.Unavailable{What: "kubelet eviction threshold", Why: err.Error()})
-	}
-	tl.Kubelet = ev
-	return nil
+	return kernel.HostRoot()
 }
 
 // exitCodeFor maps a diagnosis to doctor's exit status. Info findings do not change it.
@@ -227,16 +196,13 @@ func addKubelet(tl *model.Timeline, f doctorFlags) error {
 // verdict that says so: exit 3 is for input with nothing readable, and the labelled corpus
 // (make accuracy) holds healthy pastes of that kind.
 func exitCodeFor(d diagnose.Diagnosis) int {
-	code := exitOK
-	for _, f := range d.Findings {
-		switch f.Severity {
-		case diagnose.Critical:
-			return exitCritical
-		case diagnose.Warning:
-			code = exitWarning
-		}
+	switch w, _ := d.Worst(); w {
+	case diagnose.Critical:
+		return exitCritical
+	case diagnose.Warning:
+		return exitWarning
 	}
-	return code
+	return exitOK
 }
 
 // loadTimeline turns doctor's input into a Timeline through input: pasted text when files are

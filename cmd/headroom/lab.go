@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"strings"
-	"time"
 
 	"headroom/lab"
 	"headroom/lab/netlab"
-	"headroom/lab/vm"
 	"headroom/units"
 )
 
@@ -63,11 +58,7 @@ func runLab(ctx context.Context, args []string, stdio IO) int {
 	case "kernels":
 		return labKernels(ctx, args[1:], stdio)
 	case "cleanup":
-		removed, err := netlab.CleanupAll(netlab.NamePrefix)
-		for _, n := range removed {
-			fmt.Fprintln(stdio.Stdout, netlab.SweepLine(n))
-		}
-		if err != nil {
+		if err := lab.Cleanup(stdio.Stdout); err != nil {
 			fmt.Fprintf(stdio.Stderr, "headroom lab cleanup: %v\n", err)
 			return exitFailure
 		}
@@ -83,24 +74,7 @@ func labList(args []string, stdio IO) int {
 	if _, code, ok := parseFlags(fs, stdio, args, false); !ok {
 		return code
 	}
-	fmt.Fprintln(stdio.Stdout, "scenarios:")
-	for _, s := range lab.Scenarios() {
-		kind := "compare"
-		if s.Failure != nil {
-			kind = "failure"
-			if s.Failure.Global {
-				kind = "failure, --allow-global"
-			}
-		}
-		if s.Guest != nil {
-			kind = "guest, --kernel"
-		}
-		fmt.Fprintf(stdio.Stdout, "  %-26s [%s] %s\n", s.Name, kind, s.Summary)
-	}
-	fmt.Fprintln(stdio.Stdout, "settings sets:")
-	for _, s := range lab.SettingsSets() {
-		fmt.Fprintf(stdio.Stdout, "  %-26s %s\n", s.Name(), s.Summary)
-	}
+	lab.WriteList(stdio.Stdout)
 	return exitOK
 }
 
@@ -179,175 +153,30 @@ func labRun(ctx context.Context, args []string, stdio IO, compare bool) int {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: --format %q: want text or json\n", name, *format)
 		return exitFailure
 	}
-	settingsSet := false
+	c := &lab.Command{Compare: compare, Scenario: positional[0], Settings: *settings, Format: *format,
+		Overrides: lab.Overrides{
+			RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
+			CongestionControl: *cc, LossFraction: *loss, MemoryBytes: memory.bytes,
+			SndBufBytes: int(sndbuf.bytes), RcvBufBytes: int(rcvbuf.bytes),
+			Shaper: netlab.Shaper(*shaper), Delay: netlab.DelayBackend(*delay),
+		},
+		Failure:     lab.FailureOptions{Observe: *observe, Repeat: *repeat, Variant: *variant, Trace: *traceWin},
+		Guest:       lab.GuestOptions{Kernel: *kernelName, Trace: *traceWin},
+		AllowGlobal: *allowGlobal, Timeout: *timeout, Stdout: stdio.Stdout, Stderr: stdio.Stderr}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "settings" {
-			settingsSet = true
-		}
+		c.Given = append(c.Given, f.Name)
+		c.SettingsGiven = c.SettingsGiven || f.Name == "settings"
 	})
-	if compare && settingsSet {
-		fmt.Fprintf(stdio.Stderr, "headroom lab compare: --settings does not apply; compare runs every set\n")
-		return exitFailure
-	}
-	sc, err := lab.LookupScenario(positional[0])
+	held, err := c.Run(ctx)
 	if err != nil {
 		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
-		return exitFailure
-	}
-	if sc.Guest != nil || *kernelName != "" {
-		if compare {
-			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s: guest scenarios run with headroom lab run %s --kernel NAME\n", sc.Name, sc.Name)
-			return exitFailure
-		}
-		if other := flagsSetBesides(fs, "format", "timeout", "kernel", "trace"); len(other) > 0 {
-			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s runs in a QEMU guest: %s do not apply\n", sc.Name, strings.Join(other, ", "))
-			return exitFailure
-		}
-		return labRunGuest(ctx, sc, lab.GuestOptions{Kernel: *kernelName, Timeout: *timeout, Trace: *traceWin}, *format, stdio)
-	}
-	if sc.Failure != nil {
-		if compare {
-			fmt.Fprintf(stdio.Stderr, "headroom lab compare: %s is a failure scenario: use headroom lab run %s\n", sc.Name, sc.Name)
-			return exitFailure
-		}
-		if matrixFlags := flagsSetBesides(fs, "format", "allow-global", "timeout", "observe", "repeat", "variant", "trace"); len(matrixFlags) > 0 {
-			fmt.Fprintf(stdio.Stderr, "headroom lab run: %s is a failure scenario: %s do not apply\n", sc.Name, strings.Join(matrixFlags, ", "))
-			return exitFailure
-		}
-		return labRunFailure(ctx, sc, lab.FailureOptions{AllowGlobal: *allowGlobal, Timeout: *timeout, Observe: *observe, Repeat: *repeat, Variant: *variant, Trace: *traceWin}, *format, stdio)
-	}
-	if *traceWin {
-		fmt.Fprintf(stdio.Stderr, "headroom %s: --trace traces the doctor windows of failure scenarios; %s runs no doctor\n", name, sc.Name)
-		return exitFailure
-	}
-	cases, err := sc.Cases(lab.Overrides{
-		RateBitsPerSec: rate.bps, RTT: *rtt, Streams: *streams, Warmup: *warmup, Measure: *measure,
-		CongestionControl: *cc, LossFraction: *loss, MemoryBytes: memory.bytes,
-		SndBufBytes: int(sndbuf.bytes), RcvBufBytes: int(rcvbuf.bytes),
-		Shaper: netlab.Shaper(*shaper), Delay: netlab.DelayBackend(*delay),
-	})
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
-		return exitFailure
-	}
-	var sets []lab.Settings
-	if compare {
-		for _, s := range lab.SettingsSets() {
-			sets = append(sets, s)
-		}
-	} else {
-		s, err := lab.SettingsByNameOrFile(*settings)
-		if err != nil {
-			fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
-			return exitFailure
-		}
-		sets = []lab.Settings{s}
-	}
-	opts := lab.RunOptions{
-		AllowGlobal: *allowGlobal,
-		Timeout:     *timeout,
-		Progress:    func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) },
-	}
-	rep, err := lab.RunScenario(ctx, sc, cases, sets, opts)
-	if len(rep.Runs) > 0 || err == nil {
-		if *format == "json" {
-			enc := json.NewEncoder(stdio.Stdout)
-			enc.SetIndent("", "  ")
-			if e := enc.Encode(rep); e != nil {
-				fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, e)
-				return exitFailure
-			}
-		} else {
-			if e := lab.WriteTable(stdio.Stdout, rep); e != nil {
-				fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, e)
-				return exitFailure
-			}
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom %s: %v\n", name, err)
-		if errors.Is(err, netlab.ErrNeedRoot) {
-			fmt.Fprintf(stdio.Stderr, "headroom %s: the lab creates network namespaces: run it as root\n", name)
+		if nr := (*lab.NeedRootError)(nil); errors.As(err, &nr) {
+			fmt.Fprintf(stdio.Stderr, "headroom %s: %s: run it as root\n", name, nr.Creates)
 		}
 		return exitFailure
 	}
-	return exitOK
-}
-
-// labRunGuest runs a guest scenario (lab/vm) and prints its report: exit 0 when every
-// judgement held, 1 when one did not, 3... as the failure scenarios: a run that could not
-// complete is a failure too.
-// flagsSetBesides lists the flags given on the command line other than allowed, as "--name".
-func flagsSetBesides(fs *flag.FlagSet, allowed ...string) []string {
-	var out []string
-	fs.Visit(func(f *flag.Flag) {
-		if !slices.Contains(allowed, f.Name) {
-			out = append(out, "--"+f.Name)
-		}
-	})
-	return out
-}
-
-func labRunGuest(ctx context.Context, sc *lab.Scenario, opts lab.GuestOptions, format string, stdio IO) int {
-	opts.Progress = labProgress(stdio)
-	rep, err := lab.RunGuest(ctx, sc, opts)
-	if rep != nil && !writeLabReport(stdio, format, rep, func(w io.Writer) error { return lab.WriteGuestReport(w, rep) }) {
-		return exitFailure
-	}
-	if err != nil {
-		return labRunError(stdio, err, "the QEMU lab creates a network namespace and a tap")
-	}
-	if !rep.OK {
+	if held {
 		return exitWarning
-	}
-	return exitOK
-}
-
-func labProgress(stdio IO) func(string) {
-	return func(msg string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), msg) }
-}
-
-// writeLabReport prints a run's report as JSON or as text; false when it could not.
-func writeLabReport(stdio IO, format string, rep any, text func(io.Writer) error) bool {
-	var err error
-	if format == "json" {
-		enc := json.NewEncoder(stdio.Stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(rep)
-	} else {
-		err = text(stdio.Stdout)
-	}
-	if err != nil {
-		fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
-		return false
-	}
-	return true
-}
-
-// labRunError reports a run that could not complete; needs says what root is needed for.
-func labRunError(stdio IO, err error, needs string) int {
-	fmt.Fprintf(stdio.Stderr, "headroom lab run: %v\n", err)
-	if errors.Is(err, netlab.ErrNeedRoot) {
-		fmt.Fprintf(stdio.Stderr, "headroom lab run: %s: run it as root\n", needs)
-	}
-	return exitFailure
-}
-
-// labRunFailure runs a failure scenario and prints its report.
-func labRunFailure(ctx context.Context, sc *lab.Scenario, opts lab.FailureOptions, format string, stdio IO) int {
-	opts.Progress = labProgress(stdio)
-	rep, err := lab.RunFailure(ctx, sc, opts)
-	if rep != nil && (len(rep.Runs) > 0 || err == nil) &&
-		!writeLabReport(stdio, format, rep, func(w io.Writer) error { return lab.WriteFailureTable(w, sc, rep) }) {
-		return exitFailure
-	}
-	if err != nil {
-		return labRunError(stdio, err, "the lab creates network namespaces and cgroups")
-	}
-	for _, r := range rep.Runs {
-		if !r.Metric.OK || (len(r.Expected) > 0 && !r.Diagnosed) {
-			return exitWarning
-		}
 	}
 	return exitOK
 }
@@ -362,34 +191,7 @@ func labKernels(ctx context.Context, args []string, stdio IO) int {
 		fmt.Fprintln(stdio.Stderr, "usage: headroom lab kernels [--fetch] [--format text|json]")
 		return exitFailure
 	}
-	cache := vm.CacheDir()
-	failed := false
-	if *fetch {
-		for _, k := range vm.Kernels() {
-			if _, err := vm.Fetch(ctx, k, cache, labProgress(stdio)); err != nil {
-				fmt.Fprintf(stdio.Stderr, "headroom lab kernels: %v\n", err)
-				failed = true
-			}
-		}
-	}
-	st := vm.StatAll(cache)
-	if *format == "json" {
-		enc := json.NewEncoder(stdio.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"cache": cache, "kernels": st}); err != nil {
-			return exitFailure
-		}
-	} else {
-		fmt.Fprintf(stdio.Stdout, "cache %s (%s)\n", cache, vm.CacheEnv)
-		for _, s := range st {
-			if s.Present {
-				fmt.Fprintf(stdio.Stdout, "  %-20s present  %s %s (%s) %s\n", s.Name, s.Package, s.Version, s.Release, s.Vmlinuz)
-			} else {
-				fmt.Fprintf(stdio.Stdout, "  %-20s absent   %s\n", s.Name, s.Missing)
-			}
-		}
-	}
-	if failed {
+	if !lab.Kernels(ctx, *fetch, *format, stdio.Stdout, stdio.Stderr) {
 		return exitFailure
 	}
 	return exitOK

@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
-	"text/tabwriter"
 	"time"
 
 	"headroom/lab"
@@ -64,66 +62,19 @@ func runRecovery(ctx context.Context, args []string, stdio IO) int {
 		return exitFailure
 	}
 	cfg := lab.RecoveryConfig{
-		Target: *target,
-		Dial: func(ctx context.Context) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "tcp", *target)
-		},
-		MeasureRequests: *requests, FloodRequests: *flood, FloodConcurrency: *concurrency,
+		Target: *target, MeasureRequests: *requests, FloodRequests: *flood, FloodConcurrency: *concurrency,
 		Idle: *idle, Repeat: *repeat, MaxPhase: *maxPhase, RequestTimeout: *timeout, RecoveredRatio: *ratio,
-		Progress: func(m string) { fmt.Fprintf(stdio.Stderr, "%s %s\n", time.Now().Format("15:04:05"), m) },
+		Progress: lab.Progress(stdio.Stderr),
 	}
 	if *connectOnly {
 		cfg.Request = []byte{}
 	}
-	// Host metrics of this host's own network namespace, where a local service's sockets are.
-	smp := lab.NewHostRecoverySampler()
-	defer smp.Close()
-	cfg.Sampler = smp
-	rep, err := lab.RunRecovery(ctx, cfg)
+	recovered, err := lab.RecoverService(ctx, cfg, *format, stdio.Stdout)
 	if err != nil {
 		return failed(stdio, "recovery", err)
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdio.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return failed(stdio, "recovery", err)
-		}
-	} else {
-		writeRecoveryText(stdio, rep)
-	}
-	if !rep.Recovered {
+	if !recovered {
 		return exitCritical
 	}
 	return exitOK
-}
-
-func writeRecoveryText(stdio IO, rep *lab.RecoveryReport) {
-	w := stdio.Stdout
-	fmt.Fprintf(w, "recovery of %s\n", rep.Target)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  phase\trequests\tfailed\tconnections/s\tsystem CPU %\tslab kB\tTCP in use\tTIME_WAIT")
-	g := func(m map[string]float64, k string) string {
-		if v, ok := m[k]; ok {
-			return fmt.Sprintf("%.0f", v)
-		}
-		return "-"
-	}
-	for _, p := range rep.Phases {
-		fmt.Fprintf(tw, "  %s\t%d\t%d\t%.1f\t%s\t%s\t%s\t%s\n", p.Name, p.Requests, p.Failed, p.PerSec,
-			g(p.Host, lab.RecSystemCPUPct), g(p.Host, lab.RecSlabKB), g(p.Host, lab.RecTCPInUse), g(p.Host, lab.RecTimeWait))
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "%s: worst re-measure / baseline = %.3f (threshold %.2f)\n", rep.Verdict, rep.RecoveryRatio, rep.RecoveredRatio)
-	for _, d := range rep.NotReturned {
-		fmt.Fprintf(w, "  did not return to baseline: %s %.1f → %.1f (tolerance %.1f)", d.Name, d.Baseline, d.Final, d.Tolerance)
-		if d.Why != "" {
-			fmt.Fprintf(w, ": %s", d.Why)
-		}
-		fmt.Fprintln(w)
-	}
-	if len(rep.Findings) > 0 {
-		fmt.Fprintf(w, "doctor over the phases: %v (headroom explain ID)\n", rep.Findings)
-	}
 }

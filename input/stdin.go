@@ -1,4 +1,4 @@
-package main
+package input
 
 import (
 	"bytes"
@@ -11,12 +11,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// stdinWait is how long doctor waits for the first byte of a pipe on standard input before it
+// StdinWait is how long doctor waits for the first byte of a pipe on standard input before it
 // takes the pipe for an idle one (ssh without -n, a supervisor's open pipe) and diagnoses
 // the host live. `doctor -` waits for as long as the text takes.
-const stdinWait = 2 * time.Second
+const StdinWait = 2 * time.Second
 
-// stdinText decides whether doctor without FILE, --from or --root reads its standard input
+// StdinText decides whether doctor without FILE, --from or --root reads its standard input
 // as the text (issue 27: `doctor < file` and `cat file | headroom doctor` silently diagnosed
 // the live host):
 //   - a terminal, /dev/null or any other device, a closed or unreadable stdin: live (CI and
@@ -27,7 +27,7 @@ const stdinWait = 2 * time.Second
 //
 // r then reads the whole input, the bytes read to decide included. An in-process reader that
 // is not a file (tests) is never taken for the text.
-func stdinText(in io.Reader, wait time.Duration) (r io.Reader, ok bool, note string) {
+func StdinText(in io.Reader, wait time.Duration) (r io.Reader, ok bool, note string) {
 	f, isFile := in.(*os.File)
 	if !isFile || f == nil {
 		return in, false, ""

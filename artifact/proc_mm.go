@@ -9,10 +9,10 @@ import (
 	"headroom/model"
 )
 
-// /proc files pasted verbatim (or excerpts of them) go through the kernel package's parsers,
-// the same code that reads them on a live host: meminfo, vmstat, zoneinfo, pagetypeinfo,
-// buddyinfo, net/softnet_stat, net/sockstat, net/netstat and net/snmp (net/dev is in
-// iplink.go). This file only finds where each starts and ends in a text.
+// The memory manager's /proc files pasted verbatim (or excerpts of them) go through the
+// kernel package's parsers, the same code that reads them on a live host: meminfo, vmstat,
+// zoneinfo, pagetypeinfo, buddyinfo (the /proc/net files are in proc_net.go). This file only
+// finds where each starts and ends in a text.
 
 // procBlock returns the end (exclusive) of the run of lines from i that match.
 func procBlock(ls []Line, i int, match func(string) bool) int {
@@ -397,111 +397,5 @@ func (d *doc) tryPageTypeInfo(i int) int {
 	d.segSeq++
 	d.addSamples(KindPageTypeInfo, d.label(i), first, lastNo, []model.Sample{{Source: spanSource(first, lastNo), PageTypes: &pt}})
 	d.addArtifact(KindPageTypeInfo, first, lastNo, &pt)
-	return k - i
-}
-
-// isSoftnetLine matches a /proc/net/softnet_stat line: 9 or more columns of 8 hex digits
-// (9 in 2.6, 13 in 5.10, 15 on 6.18 here).
-func isSoftnetLine(t string) bool {
-	fs := fields(t)
-	if len(fs) < 9 || len(fs) > 24 {
-		return false
-	}
-	for _, f := range fs {
-		if len(f) != 8 || !isHex(f) {
-			return false
-		}
-	}
-	return true
-}
-
-func (d *doc) trySoftnet(i int) int {
-	if !isSoftnetLine(d.ls[i].Text) {
-		return 0
-	}
-	k := procBlock(d.ls, i, isSoftnetLine)
-	cpus, err := kernel.ParseSoftnet(strings.NewReader(joinText(d.ls[i:k])))
-	if err != nil {
-		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/softnet_stat: %v", err))
-		return k - i
-	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
-	d.addArtifact(KindSoftnet, first, last, cpus)
-	return k - i
-}
-
-// isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
-func isSockStatLine(t string) bool {
-	fs := fields(stripAnnotation(t)) // "TCP: inuse 4823 ... mem 57350 <--" (corpus 492)
-	if len(fs) < 3 || !strings.HasSuffix(fs[0], ":") || len(fs)%2 != 1 {
-		return false
-	}
-	for j := 1; j+1 < len(fs); j += 2 {
-		if isDigits(fs[j]) || !isDigits(fs[j+1]) {
-			return false
-		}
-	}
-	return true
-}
-
-func (d *doc) trySockStat(i int) int {
-	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "sockets: used") {
-		return 0
-	}
-	k := procBlock(d.ls, i, isSockStatLine)
-	if k == i {
-		// "sockets: used" without a count: prose, not the file (the fuzzer's "sockets:
-		// used" made the error path below index line i-1).
-		return 0
-	}
-	var b strings.Builder
-	for _, l := range d.ls[i:k] {
-		b.WriteString(stripAnnotation(l.Text))
-		b.WriteByte('\n')
-	}
-	g, err := kernel.ParseSockStat(strings.NewReader(b.String()))
-	if err != nil {
-		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
-		return k - i
-	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindSockStat, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), SockStat: g}})
-	d.addArtifact(KindSockStat, first, last, g)
-	return k - i
-}
-
-var netstatGroups = map[string]bool{"TcpExt:": true, "IpExt:": true, "MPTcpExt:": true, "Ip:": true, "Icmp:": true,
-	"IcmpMsg:": true, "Tcp:": true, "Udp:": true, "UdpLite:": true}
-
-// isProcNetStatHeader matches "TcpExt: SyncookiesSent SyncookiesRecv ..." followed by the values.
-func isProcNetStatHeader(ls []Line, i int) bool {
-	fs := fields(ls[i].Text)
-	if len(fs) < 3 || !netstatGroups[fs[0]] || isDigits(fs[1]) || i+1 >= len(ls) {
-		return false
-	}
-	vs := fields(ls[i+1].Text)
-	return len(vs) == len(fs) && vs[0] == fs[0]
-}
-
-func (d *doc) tryProcNetStat(i int) int {
-	if !isProcNetStatHeader(d.ls, i) {
-		return 0
-	}
-	k := i
-	for k+1 < len(d.ls) && isProcNetStatHeader(d.ls, k) {
-		k += 2
-	}
-	g, err := kernel.ParseNetStat(strings.NewReader(joinText(d.ls[i:k])))
-	if err != nil {
-		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/netstat or snmp: %v", err))
-		return k - i
-	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindNetStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: g}})
-	d.addArtifact(KindNetStatFile, first, last, g)
 	return k - i
 }

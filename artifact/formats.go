@@ -1,0 +1,255 @@
+package artifact
+
+import (
+	"slices"
+	"strings"
+)
+
+// A format is one place in the registry of command outputs and /proc files a paste may
+// hold: which lines can start a block of it and the parser that reads the block. A parser
+// can sit at more than one place when its blocks start in more than one way (top's summary,
+// its per-CPU lines, 2.4 top's uptime line).
+type format struct {
+	// kind is the Kind of the artifacts parse adds (parse.go), or what it reads when the
+	// kind is shared.
+	kind string
+	// first, when set, are the only first fields a block starts with: a line with another
+	// first field never asks detect, and the lines of prose cost one map look-up for all
+	// such formats instead of a test each (formatsFor).
+	first []string
+	// start, when set, is the test of the first field's first byte that every line of the
+	// format passes: a line failing it never asks detect (formatsFor holds one list per
+	// first byte).
+	start func(c byte) bool
+	// detect, when set, is asked of the line's first field ft and its text t.
+	detect func(ft, t string) bool
+	// parse reads the block that starts at line i and returns the lines it took, 0 when
+	// the line does not start one.
+	parse func(d *doc, i int) int
+	// claims: a detected line is this format's or nothing's, and no later format is tried
+	// even when parse took nothing (a "procs" header that vmstat cannot read is not top's).
+	claims bool
+}
+
+// formats is the registry, in the order the formats are tried: the first that takes a
+// line wins. The order matters where formats overlap, and it is this one because
+//   - sysctl -n / cat of a /proc/sys or /sys/class/net path, iperf's "[ ID] ... sec" rows,
+//     node_exporter's "node_" series and a table naming TcpExt counters are told by what
+//     the line holds whatever its first field, so they go before the first-field formats
+//     whose first fields they share ("#", "[", a counter name that looks like nstat's);
+//   - top's per-CPU lines ("Cpu0 : ...") before the digit and lower-case rows below, and
+//     conntrack -S's "cpu=N" before the softnet table's "cpu" header;
+//   - /proc/slabinfo and slabtop's bare rows before the digit rows (vmstat, softnet,
+//     sysstat), which would take a slab row's numbers;
+//   - kubectl's "CPU" (allocated resources) before top's "CPU" header;
+//   - the exact first fields (vmstat's "procs" to perf's "# Samples") next: a header names
+//     its tool and is never tried by another;
+//   - then the shapes that overlap most, narrowest first: ss rows by state, PSI, top's
+//     "%Cpu"; a row starting with a number is a CPU share (cpuinfo, profile), an ip link
+//     index ("2:") or a table row, tried in the order softnet (decimal), vmstat -s,
+//     sysstat, vmstat rows, a netstat -s grep, top's tasks, profile, softnet (hex), top;
+//   - /proc/buddyinfo's zone names as YAML keys, zoneinfo's pagesets before the "name:"
+//     formats (which would take a pageset's "count: N"), and among those ethtool -S before
+//     ip link, netstat -s, /proc/net/netstat, meminfo and sysstat;
+//   - ifconfig, nstat's "TcpExt..." counters; last the lower-case names: a sysctl "a.b = c",
+//     a cgroup's memory.stat before /proc/vmstat (same shape, bytes not pages), and 2.4
+//     top's "2:47pm up ..." line.
+//
+// A new format goes where its first lines stop overlapping the ones before it; the
+// accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
+var formats = []format{
+	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
+	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") }, parse: (*doc).tryIperf},
+	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
+	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
+	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
+	{kind: KindTop, start: byteIn("C%"), detect: isTopCPULine, parse: (*doc).tryTop},
+	{kind: KindConntrackS, start: byteIn("c"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "cpu=") }, parse: (*doc).tryConntrackStats, claims: true},
+	{kind: KindConntrackS, first: []string{"entries"}, parse: (*doc).tryConntrackStatFile},
+	{kind: KindSlabinfo, detect: isSlabinfoLine, parse: (*doc).trySlabinfo},
+	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
+	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
+	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
+	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
+	{kind: KindSoftnet, first: []string{"cpu"}, parse: (*doc).trySoftnetTable},
+	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},
+
+	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
+	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},
+	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},
+	{kind: KindFree, first: []string{"total", "total:"}, parse: (*doc).tryFree, claims: true},
+	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},
+	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
+	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
+	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},
+	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},
+	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
+	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
+	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
+	{kind: KindEthtoolG, first: []string{"NIC", "Ring"}, parse: (*doc).tryEthtool, claims: true},
+	{kind: KindSockStat, first: []string{"sockets:"}, parse: (*doc).trySockStat, claims: true},
+	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyInfo},
+	{kind: KindZoneInfo, first: []string{"Node"}, parse: (*doc).tryZoneInfo},
+	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyTable, claims: true},
+	{kind: KindPageTypeInfo, first: []string{"Page"}, parse: (*doc).tryPageTypeInfo, claims: true},
+	{kind: KindPerf, first: []string{"samples"}, parse: (*doc).tryProfile, claims: true},
+	{kind: KindZoneInfo, first: []string{"pages"}, parse: (*doc).tryZoneInfoHeaderless, claims: true},
+	// perf report's comment header; any other "#" line is no format's (not ifconfig's).
+	{kind: KindPerf, first: []string{"#"}, parse: (*doc).tryProfileComment, claims: true},
+
+	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
+	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
+	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
+	{kind: KindTop, start: isDigit, detect: isShareRow, parse: (*doc).tryCPUInfo},
+	{kind: KindPerf, start: isDigit, detect: isShareRow, parse: (*doc).tryProfile, claims: true},
+	{kind: KindIPLink, start: isDigit, detect: isIndexRow, parse: (*doc).tryIPLink, claims: true},
+	{kind: KindSoftnet, start: isDigit, detect: isNumberRow, parse: (*doc).trySoftnetDecimal},
+	{kind: KindVMStatS, start: isDigit, detect: isNumberRow, parse: (*doc).tryVMStatS},
+	{kind: KindSysstat, start: isDigit, detect: isNumberRow, parse: (*doc).trySysstat},
+	{kind: KindVMStat, start: isDigit, detect: isNumberRow, parse: (*doc).tryVMStatRows},
+	{kind: KindNetstatS, start: isDigit, detect: isNumberRow, parse: (*doc).tryNetstatSGrep},
+	{kind: KindTopTasks, start: isDigit, detect: isNumberRow, parse: (*doc).tryTopTaskRows},
+	{kind: KindPerf, start: isDigit, detect: isNumberRow, parse: (*doc).tryProfile},
+	{kind: KindSoftnet, start: isDigit, detect: isNumberRow, parse: (*doc).trySoftnet},
+	{kind: KindTop, start: isDigit, detect: isNumberRow, parse: (*doc).tryTop, claims: true},
+	{kind: KindSoftnet, start: byteIn("abcdef"), detect: func(ft, _ string) bool { return len(ft) == 8 }, parse: (*doc).trySoftnet},
+
+	{kind: KindBuddyInfo, start: isUpper, detect: func(ft, _ string) bool { return buddyZoneName(ft) }, parse: (*doc).tryBuddyYAML},
+	{kind: KindZoneInfo, detect: func(ft, _ string) bool { return ft == "vm" || strings.HasSuffix(ft, ":") }, parse: (*doc).tryZoneInfoTail},
+	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).tryEthtoolBare},
+	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
+	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},
+	{kind: KindNetStatFile, detect: isNameColon, parse: (*doc).tryProcNetStat},
+	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
+	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},
+	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "Link encap:") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
+	{kind: KindNstat, start: isUpper, detect: isNstatCounterName, parse: (*doc).tryNstat},
+	{kind: KindSysctl, start: isLower, detect: func(ft, t string) bool {
+		return strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0
+	}, parse: (*doc).trySysctl},
+	{kind: KindCgroupMemStat, start: isLower, parse: (*doc).tryCgroupMemStat},
+	{kind: KindVMStatFile, start: isLower, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
+	{kind: KindTop, start: isLower, parse: (*doc).tryTop},
+}
+
+// command tries the registry's formats at line i, in order, and returns the lines the
+// first one took (0 when the line starts none).
+func (d *doc) command(i int) int {
+	t := d.ls[i].Text
+	ft := firstField(t)
+	if ft == "" {
+		return 0
+	}
+	for _, f := range formatsFor(ft) {
+		if f.detect != nil && !f.detect(ft, t) {
+			continue
+		}
+		if n := f.parse(d, i); n > 0 || f.claims {
+			return n
+		}
+	}
+	return 0
+}
+
+// formatsByFirst holds, for each first field some format names, the formats a line with
+// that first field can start: those that name it and those that name none and whose start
+// takes its first byte, in registry order. formatsByStart is the same for every other
+// first field, by its first byte.
+var formatsByFirst, formatsByStart = indexFormats(formats)
+
+func formatsFor(ft string) []*format {
+	if fs, ok := formatsByFirst[ft]; ok {
+		return fs
+	}
+	return formatsByStart[ft[0]]
+}
+
+func indexFormats(reg []format) (map[string][]*format, *[256][]*format) {
+	generic := func(f *format, c byte) bool { return len(f.first) == 0 && (f.start == nil || f.start(c)) }
+	by := map[string][]*format{}
+	for k := range reg {
+		for _, ft := range reg[k].first {
+			if _, ok := by[ft]; ok {
+				continue
+			}
+			for j := range reg {
+				if f := &reg[j]; slices.Contains(f.first, ft) || generic(f, ft[0]) {
+					by[ft] = append(by[ft], f)
+				}
+			}
+		}
+	}
+	var byStart [256][]*format
+	for c := range byStart {
+		for j := range reg {
+			if f := &reg[j]; generic(f, byte(c)) {
+				byStart[c] = append(byStart[c], f)
+			}
+		}
+	}
+	return by, &byStart
+}
+
+// byteIn is a start that takes the bytes of set.
+func byteIn(set string) func(byte) bool {
+	return func(c byte) bool { return strings.IndexByte(set, c) >= 0 }
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// isCommandValueLine: "sysctl -n ...", "cat /proc/sys/...", "/sys/class/net/..." or a
+// memory cgroup's one-value file read with cat (cmdvalue.go).
+func isCommandValueLine(_, t string) bool {
+	return strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.")
+}
+
+// isIperfJSONLine: a key line of iperf3 -J's output (`"sum_received": {`, iperf.go).
+func isIperfJSONLine(ft, t string) bool {
+	if !strings.HasSuffix(ft, ":") {
+		return false
+	}
+	_, _, ok := iperfJSONLine(strings.TrimSpace(t))
+	return ok
+}
+
+// isNodeExporterLine: a "node_" series or its "# HELP"/"# TYPE" (nodeexporter.go).
+func isNodeExporterLine(ft, t string) bool {
+	return strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_"))
+}
+
+// isTopCPULine: top's per-CPU lines on their own: "Cpu15 : 10.3%us, ...", "CPU0 states: ...".
+func isTopCPULine(ft, _ string) bool {
+	return len(ft) > 3 && (strings.HasPrefix(ft, "Cpu") || strings.HasPrefix(ft, "CPU") || strings.HasPrefix(ft, "%Cpu")) &&
+		isDigits(strings.TrimRight(strings.TrimLeft(ft, "%CPUcpu"), ":"))
+}
+
+// isSlabinfoLine: /proc/slabinfo's rows, its version line or its "# name <active_objs>" header.
+func isSlabinfoLine(ft, t string) bool {
+	return strings.Contains(t, ": slabdata") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>")
+}
+
+func isPSIStart(ft, t string) bool {
+	return (ft == "some" || ft == "full" || strings.Contains(ft, "pressure/")) && isPSILine(t)
+}
+
+// isShareRow, isIndexRow and isNumberRow split the rows that start with a digit: "12.5%"
+// (a CPU share), "2:" (an ip link index), any other number.
+func isShareRow(ft, _ string) bool { return strings.HasSuffix(ft, "%") }
+func isIndexRow(ft, _ string) bool { return !strings.HasSuffix(ft, "%") && strings.HasSuffix(ft, ":") }
+func isNumberRow(ft, _ string) bool {
+	return !strings.HasSuffix(ft, "%") && !strings.HasSuffix(ft, ":")
+}
+
+func isNameColon(ft, _ string) bool { return strings.HasSuffix(ft, ":") }
+
+// isNstatCounterName: nstat's "TcpExtListenDrops 12 0.0" and its kin.
+func isNstatCounterName(ft, _ string) bool {
+	return (strings.HasPrefix(ft, "Ip") || strings.HasPrefix(ft, "Tcp") || strings.HasPrefix(ft, "Udp") ||
+		strings.HasPrefix(ft, "Icmp") || strings.HasPrefix(ft, "MPTcp"))
+}
+
+func isVMStatFileName(ft, _ string) bool {
+	return (strings.IndexByte(ft, '_') > 0 || strings.HasPrefix(ft, "pg") || strings.HasPrefix(ft, "ps") || vmstatBareNames[ft])
+}

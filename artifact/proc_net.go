@@ -1,0 +1,156 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// /proc/net files pasted verbatim (or excerpts of them), read by the kernel package's parsers
+// as on a live host: net/softnet_stat, net/sockstat, net/netstat and net/snmp, net/dev. This
+// file only finds where each starts and ends in a text (procBlock is in proc_mm.go).
+
+// isSoftnetLine matches a /proc/net/softnet_stat line: 9 or more columns of 8 hex digits
+// (9 in 2.6, 13 in 5.10, 15 on 6.18 here).
+func isSoftnetLine(t string) bool {
+	fs := fields(t)
+	if len(fs) < 9 || len(fs) > 24 {
+		return false
+	}
+	for _, f := range fs {
+		if len(f) != 8 || !isHex(f) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *doc) trySoftnet(i int) int {
+	if !isSoftnetLine(d.ls[i].Text) {
+		return 0
+	}
+	k := procBlock(d.ls, i, isSoftnetLine)
+	cpus, err := kernel.ParseSoftnet(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/softnet_stat: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
+	d.addArtifact(KindSoftnet, first, last, cpus)
+	return k - i
+}
+
+// isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
+func isSockStatLine(t string) bool {
+	fs := fields(stripAnnotation(t)) // "TCP: inuse 4823 ... mem 57350 <--" (corpus 492)
+	if len(fs) < 3 || !strings.HasSuffix(fs[0], ":") || len(fs)%2 != 1 {
+		return false
+	}
+	for j := 1; j+1 < len(fs); j += 2 {
+		if isDigits(fs[j]) || !isDigits(fs[j+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *doc) trySockStat(i int) int {
+	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "sockets: used") {
+		return 0
+	}
+	k := procBlock(d.ls, i, isSockStatLine)
+	if k == i {
+		// "sockets: used" without a count: prose, not the file (the fuzzer's "sockets:
+		// used" made the error path below index line i-1).
+		return 0
+	}
+	var b strings.Builder
+	for _, l := range d.ls[i:k] {
+		b.WriteString(stripAnnotation(l.Text))
+		b.WriteByte('\n')
+	}
+	g, err := kernel.ParseSockStat(strings.NewReader(b.String()))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSockStat, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), SockStat: g}})
+	d.addArtifact(KindSockStat, first, last, g)
+	return k - i
+}
+
+var netstatGroups = map[string]bool{"TcpExt:": true, "IpExt:": true, "MPTcpExt:": true, "Ip:": true, "Icmp:": true,
+	"IcmpMsg:": true, "Tcp:": true, "Udp:": true, "UdpLite:": true}
+
+// isProcNetStatHeader matches "TcpExt: SyncookiesSent SyncookiesRecv ..." followed by the values.
+func isProcNetStatHeader(ls []Line, i int) bool {
+	fs := fields(ls[i].Text)
+	if len(fs) < 3 || !netstatGroups[fs[0]] || isDigits(fs[1]) || i+1 >= len(ls) {
+		return false
+	}
+	vs := fields(ls[i+1].Text)
+	return len(vs) == len(fs) && vs[0] == fs[0]
+}
+
+func (d *doc) tryProcNetStat(i int) int {
+	if !isProcNetStatHeader(d.ls, i) {
+		return 0
+	}
+	k := i
+	for k+1 < len(d.ls) && isProcNetStatHeader(d.ls, k) {
+		k += 2
+	}
+	g, err := kernel.ParseNetStat(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/netstat or snmp: %v", err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindNetStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: g}})
+	d.addArtifact(KindNetStatFile, first, last, g)
+	return k - i
+}
+
+// isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,
+// a colon, then counts), not a shell prompt ("root@host:~# ") that also has a colon.
+func isNetDevRow(t string) bool {
+	name, rest, ok := strings.Cut(t, ":")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || strings.ContainsAny(name, " \t@") {
+		return false
+	}
+	f := firstField(rest)
+	return isDigits(f) || strings.HasPrefix(strings.TrimSpace(rest), "No statistics")
+}
+
+// /proc/net/dev pasted verbatim goes through kernel.ParseNetDev.
+func (d *doc) tryProcNetDev(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if !strings.HasPrefix(t, "Inter-|") {
+		return 0
+	}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		if isBlank(d.ls[k].Text) || (k > i+1 && !isNetDevRow(d.ls[k].Text)) {
+			break // the table ends at the next prompt or prose line
+		}
+	}
+	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))
+	if err != nil || len(devs) == 0 {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))
+		return k - i
+	}
+	ifs := make([]Iface, 0, len(devs))
+	for _, dv := range devs {
+		ifs = append(ifs, Iface{Name: dv.Name, Counters: dv.Counters})
+	}
+	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, ifs)
+	return k - i
+}
