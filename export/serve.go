@@ -155,7 +155,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		MaxHeaderBytes:    16 << 10,
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	// Raw reads and writes: a scrape's system calls do not wake the runtime's sysmon
+	// (rawconn.go).
+	go func() { errc <- srv.Serve(rawListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err

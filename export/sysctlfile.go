@@ -7,6 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"headroom/kernel"
+	"headroom/source"
 )
 
 // sysctlFile is one /proc/sys file read on every sample. On a directory root it stays open
@@ -45,9 +46,11 @@ func (f *sysctlFile) read(old string) (string, error) {
 	if f.fd < 0 {
 		return kernel.ReadSysctl(f.root, f.key)
 	}
-	n, err := unix.Pread(f.fd, f.buf[:], 0)
+	// A raw pread, as the sampler's: a scrape makes no system call through the scheduler
+	// (rawconn.go).
+	n, err := source.Pread(f.fd, f.buf[:], 0)
 	for err == unix.EINTR {
-		n, err = unix.Pread(f.fd, f.buf[:], 0)
+		n, err = source.Pread(f.fd, f.buf[:], 0)
 	}
 	if err != nil {
 		return "", fmt.Errorf("/%s: %w", f.rel, err)

@@ -115,7 +115,12 @@ type ifreqData struct {
 // bytes hold the command). The kernel reads and writes buf through the pointer in the
 // ifreq; buf may live on the goroutine stack, which the runtime neither moves nor shrinks
 // while the goroutine is in a system call (x/sys/unix IoctlGetEthtoolDrvinfo does the
-// same).
+// same). The call is raw, without the scheduler's hand-off (entersyscall), as the
+// sampler's preads are: serve asks on every scrape, and a system call through the
+// scheduler wakes the runtime's sysmon thread, which then polls every 20 µs until the
+// process idles (export/rawconn.go). The commands sent are answered from the driver's
+// counters under rtnl_lock (net/ethtool/ioctl.c dev_ethtool); the goroutine keeps its P
+// while another task holds that lock.
 func ethtoolIoctl(fd int, ifname string, buf []byte) error {
 	if len(ifname) == 0 || len(ifname) >= unix.IFNAMSIZ {
 		return fmt.Errorf("interface name %q: %w", ifname, unix.EINVAL)
@@ -123,7 +128,7 @@ func ethtoolIoctl(fd int, ifname string, buf []byte) error {
 	ifr := &ifreqData{data: unsafe.Pointer(&buf[0])}
 	copy(ifr.name[:], ifname)
 	for {
-		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SIOCETHTOOL, uintptr(unsafe.Pointer(ifr)))
+		_, _, errno := unix.RawSyscall(unix.SYS_IOCTL, uintptr(fd), unix.SIOCETHTOOL, uintptr(unsafe.Pointer(ifr)))
 		runtime.KeepAlive(buf)
 		if errno == unix.EINTR {
 			continue

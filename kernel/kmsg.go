@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -438,7 +439,16 @@ func (f *KmsgFollower) ReadNew() ([]KmsgRecord, error) {
 	}
 	var recs []KmsgRecord
 	for {
-		n, err := unix.Read(f.fd, f.buf)
+		// A raw read, without the scheduler's hand-off: the descriptor is non-blocking
+		// (devkmsg_read returns EAGAIN when nothing is new) and serve polls it on every
+		// scrape, where a system call through entersyscall wakes the runtime's sysmon
+		// (export/rawconn.go).
+		r, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(f.fd), uintptr(unsafe.Pointer(&f.buf[0])), uintptr(len(f.buf)))
+		n := int(r)
+		var err error
+		if e != 0 {
+			err = e
+		}
 		switch {
 		case err == unix.EINTR:
 			continue
