@@ -20,9 +20,7 @@ func init() {
 		ID:     "alloc-fail-skb-drops",
 		Title:  "packets dropped because an allocation failed (the kernel's reasons NOMEM, PFMEMALLOC)",
 		Family: FamilyMemory,
-		Check: withTraceDrops(func(*model.Timeline) Result {
-			return NotChecked("needs a traced window (doctor --trace, as root, Linux 5.17+): the kernel's drop reasons NOMEM and PFMEMALLOC")
-		}, traceDrops{
+		Check: withTraceDrops(checkPFMemallocDrop, traceDrops{
 			reasons: []string{"NOMEM", "PFMEMALLOC"}, what: "an allocation failed, or used the emergency reserves",
 			sev:   Warning,
 			title: "packets dropped because memory could not be allocated (the kernel's reasons NOMEM, PFMEMALLOC)",
@@ -32,5 +30,35 @@ func init() {
 				"these allocations pass __GFP_NOWARN, so the kernel log often says nothing: the free-memory reserve " +
 				"(vm.min_free_kbytes, watermark_scale_factor) and what holds the memory are what to look at.",
 		}),
+	})
+}
+
+// checkPFMemallocDrop reads what every kernel since 3.6 counts without a trace: TcpExt
+// PFMemallocDrop, a packet built from the emergency reserves (the zones at their min
+// watermark, __GFP_MEMALLOC) that reached a TCP socket not allowed to use them
+// (sk_filter_trim_cap, net/core/filter.c, NET_INC_STATS(LINUX_MIB_PFMEMALLOCDROP)). NOMEM
+// has no counter: it needs the traced window.
+func checkPFMemallocDrop(tl *model.Timeline) Result {
+	g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", "PFMemallocDrop") })
+	if !g.hasLast {
+		return NotChecked("needs a traced window (doctor --trace, as root, Linux 5.17+) for the kernel's drop reasons NOMEM and PFMEMALLOC, or TcpExt PFMemallocDrop in /proc/net/netstat")
+	}
+	if g.last == 0 {
+		return Healthy("TcpExt PFMemallocDrop is 0; not checked: NOMEM (needs a traced window, doctor --trace)")
+	}
+	sev := Info // since boot only: it happened, not while sampled
+	if g.rising() {
+		sev = Warning
+	}
+	return Fired(Finding{
+		Severity: sev,
+		Title:    "packets built from the emergency reserves were dropped at TCP sockets (TcpExt PFMemallocDrop)",
+		Evidence: []Evidence{{What: "TcpExt PFMemallocDrop", Value: g.describe(), Source: g.source}},
+		Explanation: "When a zone is at its min watermark, a driver's receive allocation may take pages from the " +
+			"emergency reserves (__GFP_MEMALLOC, skb->pfmemalloc); such a packet may reach only a socket that is itself " +
+			"reclaiming memory (SOCK_MEMALLOC, swap over the network), and every other socket drops it " +
+			"(sk_filter_trim_cap, net/core/filter.c). Each drop is a packet the NIC received while free memory was " +
+			"below the reserve: the free-memory reserve (vm.min_free_kbytes, watermark_scale_factor) and what holds " +
+			"the memory are what to look at.",
 	})
 }

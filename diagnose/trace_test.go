@@ -99,3 +99,23 @@ func TestTraceReclaimStalls(t *testing.T) {
 	tl.Trace.Reclaim.Max, tl.Trace.Reclaim.Total = 8*time.Millisecond, 40*time.Millisecond // 1.3% of 3 s
 	mustFire(t, run(t, "direct-reclaim-stalls", tl), Warning)
 }
+
+// TcpExt PFMemallocDrop is read without a trace: rising while sampled is a warning, since
+// boot only is information, 0 is healthy with NOMEM named as not checked, and absent is not
+// checked.
+func TestPFMemallocDropCounter(t *testing.T) {
+	tl := timeline(2)
+	tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "PFMemallocDrop", 10)}
+	tl.Samples[1].NetStat = kernel.Groups{group("TcpExt", "PFMemallocDrop", 25)}
+	f := mustFire(t, run(t, "alloc-fail-skb-drops", tl), Warning)
+	if !evidenceHas(f, "PFMemallocDrop", "+15 over 1.0 s") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	tl.Samples[0].NetStat = kernel.Groups{group("TcpExt", "PFMemallocDrop", 25)}
+	mustFire(t, run(t, "alloc-fail-skb-drops", tl), Info)
+	for i := range tl.Samples {
+		tl.Samples[i].NetStat = kernel.Groups{group("TcpExt", "PFMemallocDrop", 0)}
+	}
+	mustBeHealthyNaming(t, run(t, "alloc-fail-skb-drops", tl), "not checked: NOMEM")
+	mustNotCheck(t, run(t, "alloc-fail-skb-drops", timeline(2)), "PFMemallocDrop")
+}

@@ -233,6 +233,15 @@ headroom record -o $OUT/trace.jsonl.gz --interval 2s --sockets=false --trace --t
 rec=$!
 `)
 	}
+	// Spares the OOM killer may take after the sink: a victim's mm is reaped and marked done
+	// (MMF_OOM_SKIP, mm/oom_kill.c oom_reap_task) before do_exit closes its files, so its
+	// sockets' memory is freed a moment after the kill. An allocation that invokes the OOM
+	// killer in that gap (virtio_net's refill_work) with nothing left to kill panics the guest
+	// ("Out of memory and no killable processes", out_of_memory); a spare's kill gives the
+	// sockets that moment. Seen on this lab's 686-pae guest under a loaded host, two tries of
+	// two.
+	b.WriteString(`for i in 1 2 3; do ( echo 0 > /proc/self/oom_score_adj; exec sleep 100000 ) & done
+`)
 	fmt.Fprintf(&b, `# the receiving application: killable by the OOM killer like any service
 ( echo 0 > /proc/self/oom_score_adj; HEADROOM_LAB_HELPER=guest-sink HEADROOM_LAB_HELPER_CONFIG=%s exec headroom > $OUT/sink.out 2>&1 ) &
 sink=$!
