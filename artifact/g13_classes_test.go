@@ -98,3 +98,19 @@ func TestStandaloneShowMemIsAZoneReading(t *testing.T) {
 		}
 	}
 }
+
+// A SLUB cache line cut by the paste (corpus 545: "cache: xfrm_dst_cache, object size: 448,
+// bu"). Before: the cache had no name ("slab cache  could not grow").
+func TestSlubCacheLineCut(t *testing.T) {
+	text := "[313542.630007] SLUB: Unable to allocate memory on node -1 (gfp=0x20)\n[313542.630007]   cache: xfrm_dst_cache, object size: 448, bu\n"
+	tl := ParseString(text, "p", Options{})
+	var got *model.SlabFailure
+	for _, e := range tl.Events {
+		if e.SlabFailure != nil {
+			got = e.SlabFailure
+		}
+	}
+	if got == nil || got.Cache != "xfrm_dst_cache" || got.ObjectSize != 448 {
+		t.Fatalf("slab failure %+v", got)
+	}
+}
