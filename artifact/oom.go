@@ -206,6 +206,10 @@ func isOOMDetail(s string) bool {
 // order:" or "default" (corpus case 121): "0, min order: 0", "order: 0, min order: 0".
 var reSlubCacheTail = regexp.MustCompile(`^(?:order: )?\d+, min order: \d+$`)
 
+// reSlubCachePart is the head of a cache line up to its name and, when printed, the object
+// size: all a cut line may hold.
+var reSlubCachePart = regexp.MustCompile(`^cache: ([^,]+),(?: object size: (\d+),)?`)
+
 func isSlabDetail(s string) bool {
 	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") || reSlubCacheTail.MatchString(s) ||
 		strings.HasPrefix(s, "node ") && strings.Contains(s, "slabs:") ||
@@ -265,6 +269,12 @@ func (r *report) addSlabDetail(t string) {
 	s := strings.TrimSpace(t)
 	if strings.HasPrefix(s, "cache: ") && !reSlubCache.MatchString(s) {
 		r.slabCacheBuf = s // wrapped: the tail follows
+		// Or cut, the paste ending inside the line ("cache: xfrm_dst_cache, object size:
+		// 448, bu", corpus 545): what it holds is kept; a tail that follows completes it.
+		if m := reSlubCachePart.FindStringSubmatch(s); m != nil && r.slab.Cache == "" {
+			r.slab.Cache = strings.TrimSpace(m[1])
+			r.slab.ObjectSize, _ = strconv.ParseInt(m[2], 10, 64)
+		}
 		return
 	}
 	if reSlubCacheTail.MatchString(s) && r.slabCacheBuf != "" {

@@ -444,6 +444,9 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
+	if zs := showMemZoneReading(af.Zones, m.pageKB); len(zs) > 0 {
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)", Zones: zs})
+	}
 	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments})
 	return true
 }

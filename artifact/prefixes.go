@@ -13,6 +13,8 @@ import "strings"
 //	"Tue 2024-01-02 03:04:05 UTC host kernel: ..."        journalctl -o short-full
 //	"2024-01-02 03:04:05 host kernel: ..."                syslog-ng/rsyslog with a space
 //	"Jan  2 03:04:05 kernel: ..."                         syslog without a host name
+//	"2023-12-04T10:49:30.127Z In(05) vcpu-5 - Guest: <6>[39291577.009360] ..."  a guest's
+//	                                                      kernel record in VMware's vmware.log
 //	"07-13 08:41:51.341 <4>[309805.658142s][pid:1361,cpu5,comm]..."  Android (logcat date,
 //	                                                      kernel stamp in seconds with an 's',
 //	                                                      Huawei's caller block)
@@ -84,6 +86,9 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return t
 		}
 		if t, ok := stripTAIStamp(s, l); ok {
+			return t
+		}
+		if t, ok := stripVMwareGuest(s, l); ok {
 			return t
 		}
 		if c > '9' {
@@ -532,4 +537,51 @@ func firstFields4(s string) (f [4]string, n int) {
 
 func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// stripVMwareGuest removes the prefix VMware's vmware.log writes before a line the guest
+// logged ("2023-12-04T10:49:30.127Z In(05) vcpu-5 - Guest: <6>[39291577.009360] ...", and the
+// older "2019-05-01T10:11:12.345Z| vcpu-0| I125: Guest: <4>[ ...]"): the host's RFC 3339
+// stamp, the level ("In(05)", "I125:") and the VMX thread, then "Guest: " and the guest
+// kernel's own record, whose priority and uptime stamp stripKernelStamp reads. Only a guest
+// record that starts like a kernel one is unwrapped; VMX's own lines stay as they are.
+func stripVMwareGuest(s string, l *Line) (string, bool) {
+	if len(s) < 40 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' {
+		return s, false
+	}
+	g := strings.Index(s[:min(len(s), 96)], "Guest: ")
+	if g < 0 {
+		return s, false
+	}
+	rest := s[g+len("Guest: "):]
+	if rest == "" || rest[0] != '<' && rest[0] != '[' {
+		return s, false
+	}
+	sp := strings.IndexAny(s[:g], " |")
+	if sp < 19 {
+		return s, false
+	}
+	level := false
+	for _, f := range strings.Fields(strings.ReplaceAll(s[sp:g], "|", " ")) {
+		if isVMwareLevel(f) {
+			level = true
+			break
+		}
+	}
+	if !level {
+		return s, false
+	}
+	l.Stamp = s[:sp]
+	return rest, true
+}
+
+// isVMwareLevel: "In(05)", "Wa(03)" (vmware.log since ESXi 7) or "I125:", "W115:" (before).
+func isVMwareLevel(f string) bool {
+	if len(f) >= 5 && f[2] == '(' && f[len(f)-1] == ')' && f[0] >= 'A' && f[0] <= 'Z' && f[1] >= 'a' && f[1] <= 'z' {
+		return isDigits(f[3 : len(f)-1])
+	}
+	if len(f) >= 3 && f[len(f)-1] == ':' && f[0] >= 'A' && f[0] <= 'Z' {
+		return isDigits(f[1 : len(f)-1])
+	}
+	return false
 }

@@ -728,3 +728,34 @@ func ParseShowMem(text string) ShowMem {
 	m.fill(&af)
 	return ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes}
 }
+
+// showMemZoneReading turns the zones of a show_mem dump that stands alone (no report header
+// before it: a sysrq-m dump, or a report whose header the paste cut) into a zone reading:
+// the kernel printed each zone's free pages and watermarks at that moment
+// (mm/show_mem.c show_free_areas), what /proc/zoneinfo would have said then. Only zones with
+// min, low, high and present printed (non-zero: ZoneReport cannot tell 0 from absent) are
+// kept, in pages of the dump's own page size (its buddy
+// line's smallest block); without that size nothing is converted, no page size is guessed.
+// A dump inside a failure or OOM report stays that report's: its rules judge it.
+func showMemZoneReading(zones []model.ZoneReport, pageKB int64) []kernel.Zone {
+	if pageKB <= 0 {
+		return nil
+	}
+	var out []kernel.Zone
+	for _, z := range zones {
+		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0 {
+			continue
+		}
+		var f kernel.Counters
+		f.Set("free", z.FreeKB/pageKB)
+		f.Set("min", z.MinKB/pageKB)
+		f.Set("low", z.LowKB/pageKB)
+		f.Set("high", z.HighKB/pageKB)
+		f.Set("present", z.PresentKB/pageKB)
+		if z.ManagedKB != nil {
+			f.Set("managed", *z.ManagedKB/pageKB)
+		}
+		out = append(out, kernel.Zone{Node: z.Node, Name: z.Zone, Fields: f})
+	}
+	return out
+}

@@ -123,6 +123,14 @@ func (d *doc) stated() {
 		}
 		from = append(from, no)
 	}
+	// A drop count in advice ("you should alert above 10 per second") is a threshold, not
+	// what the host dropped.
+	addHostDrop := func(key string, v float64, no int, sentence string) {
+		if subj, _ := sub.subjectAt(no, sentence); subj == model.SubjectAdvice {
+			return
+		}
+		add(key, v, no, sentence)
+	}
 	for start := 0; start < len(d.proseLines); {
 		end := start + 1
 		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
@@ -219,6 +227,23 @@ func (d *doc) stated() {
 				continue
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("receive buffer errors", "udperrors"), reNetdataUDPAlarm, para) {
+			// netdata's alarm on Udp RcvbufErrors (health.d/udp_errors.conf,
+			// 1m_ipv4_udp_receive_buffer_errors on chart ipv4.udperrors): it fires on errors
+			// counted on this host in the last minute; the value it quotes is that count.
+			v := 1.0
+			if m[2] >= 0 {
+				if n, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5])); ok && n > 0 {
+					v = n
+				}
+			}
+			addHostDrop(model.RateStatedUDPRcvbufAlarm, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+		}
+		for _, m := range submatches(has("rcvbuf", "rcv buf"), reStatedUDPRcvbufRate, para) {
+			if v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5])); ok && v > 0 {
+				addHostDrop(model.RateStatedUDPRcvbufPerSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
 		}
 		for _, m := range submatches(has("connections", "streams", "flows", "sockets"), reStatedDemand, para) {
 			n, err := strconv.Atoi(para[m[2]:m[3]])
@@ -317,6 +342,13 @@ var (
 	reStatedRing    = regexp.MustCompile(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
 	reStatedOverrun = regexp.MustCompile(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated       = regexp.MustCompile(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
+	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", "1m_ipv4_udp_receive_buffer_errors",
+	// its chart "ipv4.udperrors".
+	reNetdataUDPAlarm = regexp.MustCompile(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}\|\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
+	// "RcvBufErrors and InErrors peak at about 700/events per second": Udp RcvbufErrors at a
+	// rate the author read off a graph.
+	reStatedUDPRcvbufRate = regexp.MustCompile(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
 	// A sentence that names a kernel backtrace, and the function names it quotes.
 	reTraceSentence = regexp.MustCompile(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
 	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)

@@ -55,6 +55,9 @@ const udpBurstDrain = plan.BacklogDrainInterval
 func checkUDPBufErrors(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/snmp", udpCounters)
 	if !present {
+		if r, ok := udpStated(tl); ok {
+			return r
+		}
 		return udpInErrorsOnly(tl)
 	}
 	in := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Udp", "InDatagrams") })
@@ -111,6 +114,43 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 		}
 	}
 	return Fired(f)
+}
+
+// udpStated judges receive-buffer drops the text states without the counters: a netdata
+// alarm on Udp RcvbufErrors quoted in an alert or a title, or a rate the author gives. Both
+// say that datagrams were dropped on this host; how many of those arriving is not said, so
+// the finding is a warning, never critical.
+func udpStated(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool {
+		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0
+	})
+	if s == nil {
+		return Result{}, false
+	}
+	var ev []Evidence
+	if n := s.Rates[model.RateStatedUDPRcvbufAlarm]; n > 1 {
+		ev = append(ev, Evidence{What: "Udp RcvbufErrors (netdata's 1m_ipv4_udp_receive_buffer_errors alarm)", Value: fmt.Sprintf("%.0f in the last minute", n), Source: s.Source})
+	} else if n > 0 {
+		ev = append(ev, Evidence{What: "Udp RcvbufErrors (netdata's 1m_ipv4_udp_receive_buffer_errors alarm)", Value: "the alarm fired: errors counted in the last minute (the count is not in the text)", Source: s.Source})
+	}
+	if r := s.Rates[model.RateStatedUDPRcvbufPerSec]; r > 0 {
+		ev = append(ev, Evidence{What: "Udp RcvbufErrors rate", Value: fmt.Sprintf("%.0f/s", r), Source: s.Source})
+	}
+	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
+		if v, src, ok := tl.Sysctl(k); ok {
+			ev = append(ev, Evidence{What: k, Value: v, Source: src})
+		}
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "UDP datagrams lost at full socket buffers",
+		Evidence: ev,
+		Explanation: "Udp RcvbufErrors counts datagrams dropped because the socket's receive queue already held its " +
+			"receive buffer (SO_RCVBUF or net.core.rmem_default, charged at skb truesize; __udp_enqueue_schedule_skb, " +
+			"net/ipv4/udp.c); nothing retransmits them. The text states that the counter rose; the counters " +
+			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
+			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
+	}), true
 }
 
 // udpRmemChange raises net.core.rmem_max to cover the links' rate for udpBurstDrain at

@@ -65,6 +65,12 @@ const (
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec  = "stated_stall_sec"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// UDP datagrams dropped at full socket receive buffers as the text states them: the
+	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
+	// errors"; 1 when the alarm is named without a value) and a rate the author gives
+	// ("RcvBufErrors ... peak at about 700/events per second").
+	RateStatedUDPRcvbufAlarm  = "stated_udp_rcvbuf_errors_alarm"
+	RateStatedUDPRcvbufPerSec = "stated_udp_rcvbuf_errors_per_sec"
 	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).
 	RateStatedFlows           = "stated_flows"
