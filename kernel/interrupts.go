@@ -40,15 +40,7 @@ func ReadInterrupts(root Root) (Interrupts, error) {
 
 // ParseInterrupts parses /proc/interrupts text.
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Interrupts{}, err
-	}
-	var in Interrupts
-	if err := ParseInterruptsInto(&in, data); err != nil {
-		return Interrupts{}, err
-	}
-	return in, nil
+	return parseText(r, ParseInterruptsInto)
 }
 
 // ParseInterruptsInto parses /proc/interrupts text into dst, reusing its storage (see
@@ -69,12 +61,9 @@ func ParseInterruptsInto(dst *Interrupts, data []byte) error {
 	lines := txtLines{data: data}
 	first := true
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		if first {
 			first = false
