@@ -151,7 +151,7 @@ func interruptsSameLayout(in *Interrupts, data []byte) int {
 		q := txtSkip(data, p, ' ')
 		e := q + len(c)
 		if len(c) <= 3 || len(c) > 3+18 || !txtAt(data, q, c) || c[:3] != "CPU" ||
-			(e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			!txtFieldEnds(data, e) {
 			return 0
 		}
 		for i := 3; i < len(c); i++ {
@@ -191,7 +191,7 @@ func interruptsSameLayout(in *Interrupts, data []byte) int {
 			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
 				v, e, ok = txtIntAt(data, q)
 			}
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			l.PerCPU[i] = v

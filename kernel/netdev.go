@@ -226,7 +226,7 @@ func netDevSameLayout(devs []NetDev, data []byte) int {
 			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
 				v, e, ok = txtIntAt(data, q)
 			}
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			c.values[i], q = v, e

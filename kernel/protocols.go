@@ -191,7 +191,7 @@ func protocolsSameLayout(rows []Protocol, data []byte) int {
 		}
 		q = txtSkip(data, q, ' ')
 		e = q + len(r.Module)
-		if !txtMatch(data, q, r.Module) || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+		if !txtMatch(data, q, r.Module) || !txtFieldEnds(data, e) {
 			return 0
 		}
 		nl := len(data)

@@ -412,6 +412,13 @@ func (f *txtCountersFill) done() {
 // TestSameLayoutEdges and TestSameLayoutHandMade hold the cases where a name would be read
 // differently (a keyword, a separator inside it, a destination no parser made).
 
+// txtFieldEnds reports whether a field read up to b[e] ends there: at the end of b, a space
+// or the line's end. The same-layout checks use it after txtIntAt, so that "12x" or "1.5"
+// is not taken for the number before it.
+func txtFieldEnds(b []byte, e int) bool {
+	return e >= len(b) || b[e] == ' ' || b[e] == '\n'
+}
+
 // txtIntAt parses an optional '-' and decimal digits at b[i:], returning the value and the
 // index after the last digit. It agrees with txtInt on the digits it consumed, including
 // its overflow rule. Up to 7 digits with 8 bytes readable take a branch-free path: the

@@ -111,7 +111,7 @@ func sockStatSameLayout(g Groups, data []byte) int {
 				return 0
 			}
 			v, e, ok := txtIntAt(data, q+2+n)
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			c.values[i], q = v, e
