@@ -292,28 +292,25 @@ func ApplyGFP(af *model.AllocFailure, kernelRelease string) {
 // and decodes its mode for kernelRelease ("" when unknown; a release printed in the report
 // wins over it).
 func ParseAllocFailure(text, kernelRelease string) (*model.AllocFailure, error) {
-	ls := SplitLines(text)
-	for i := range ls {
-		if !isAllocHeader(ls[i].Text) {
-			continue
+	ls, r := firstReport(text, func(t string) (report, bool) {
+		if !isAllocHeader(t) {
+			return report{}, false
 		}
-		af, ok := parseAllocHeader(ls[i].Text)
-		if !ok {
-			continue
-		}
-		r := report{kind: "alloc", af: af}
-		collectReport(ls, i, nil, &r)
-		ev := r.finishAlloc(ls)
-		rel := kernelRelease
-		if ev.AllocFailure.Kernel != "" {
-			rel = ev.AllocFailure.Kernel
-		} else if rel != "" {
-			ev.AllocFailure.Kernel, ev.AllocFailure.KernelSource = rel, "given"
-		}
-		ApplyGFP(ev.AllocFailure, rel)
-		return ev.AllocFailure, nil
+		af, ok := parseAllocHeader(t)
+		return report{kind: "alloc", af: af}, ok
+	})
+	if r == nil {
+		return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
 	}
-	return nil, fmt.Errorf("artifact: no page allocation failure header in the text")
+	ev := r.finishAlloc(ls)
+	rel := kernelRelease
+	if ev.AllocFailure.Kernel != "" {
+		rel = ev.AllocFailure.Kernel
+	} else if rel != "" {
+		ev.AllocFailure.Kernel, ev.AllocFailure.KernelSource = rel, "given"
+	}
+	ApplyGFP(ev.AllocFailure, rel)
+	return ev.AllocFailure, nil
 }
 
 // blankThenDump: the blank line(s) at ls[j] (at most two) are followed by a line of a

@@ -198,31 +198,23 @@ func ethtoolRingAt(ls []Line, i int) (*EthtoolRing, int) {
 		}
 		seen++
 		r := &er.Ring
+		// set stores v in the section's field of a ring: "Pre-set maximums" or "Current".
+		set := func(cur, mx *int64) {
+			if section == "max" {
+				*mx = v
+			} else {
+				*cur = v
+			}
+		}
 		switch name {
 		case "RX":
-			if section == "max" {
-				r.RxMax = v
-			} else {
-				r.Rx = v
-			}
+			set(&r.Rx, &r.RxMax)
 		case "RX Mini":
-			if section == "max" {
-				r.RxMiniMax = v
-			} else {
-				r.RxMini = v
-			}
+			set(&r.RxMini, &r.RxMiniMax)
 		case "RX Jumbo":
-			if section == "max" {
-				r.RxJumboMax = v
-			} else {
-				r.RxJumbo = v
-			}
+			set(&r.RxJumbo, &r.RxJumboMax)
 		case "TX":
-			if section == "max" {
-				r.TxMax = v
-			} else {
-				r.Tx = v
-			}
+			set(&r.Tx, &r.TxMax)
 		}
 	}
 	if k > len(ls) {

@@ -297,14 +297,10 @@ func (d *doc) tryNetstatS(i int) int {
 	if n == 0 {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[i+n-1].No
 	for _, at := range ns.unmappedAt {
 		d.unparsed(at, at, "netstat -s: a sentence headroom does not map to a kernel counter (the line is kept under the artifact's unmapped)")
 	}
-	d.segSeq++
-	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
-	d.addArtifact(KindNetstatS, first, last, ns)
-	return n
+	return d.addTable(KindNetstatS, i, i+n, model.Sample{NetStat: ns.Groups}, ns)
 }
 
 // nstat (iproute2) prints "IpInReceives   12345   0.0": group and counter run together, the
@@ -447,11 +443,7 @@ func (d *doc) tryNetstatSGrep(i int) int {
 	if k == i {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindNetstatS, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
-	d.addArtifact(KindNetstatS, first, last, ns)
-	return k - i
+	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: ns.Groups}, ns)
 }
 
 // stripAnnotation removes what a paster appended to a line to point at it: "<---- HERE",

@@ -414,36 +414,50 @@ func (r *report) finishSlab(ls []Line) model.Event {
 
 // ParseOOM parses one pasted OOM-killer report.
 func ParseOOM(text, kernelRelease string) (*model.OOMKill, error) {
-	ls := SplitLines(text)
-	for i := range ls {
-		o, v, ok := parseOOMHeader(ls[i].Text)
-		if !ok {
-			continue
-		}
-		r := report{kind: "oom", oom: o}
-		collectReport(ls, i, nil, &r)
-		ev, _ := r.finishOOM(ls)
-		ev.OOMKill.GFPFlags = kernel.GFPNames(o.Mode, v, kernelRelease)
-		return ev.OOMKill, nil
+	var v uint64
+	ls, r := firstReport(text, func(t string) (report, bool) {
+		o, ver, ok := parseOOMHeader(t)
+		v = ver
+		return report{kind: "oom", oom: o}, ok
+	})
+	if r == nil {
+		return nil, fmt.Errorf("artifact: no OOM-killer report in the text")
 	}
-	return nil, fmt.Errorf("artifact: no OOM-killer report in the text")
+	ev, _ := r.finishOOM(ls)
+	ev.OOMKill.GFPFlags = kernel.GFPNames(r.oom.Mode, v, kernelRelease)
+	return ev.OOMKill, nil
 }
 
 // ParseSlabFailure parses one pasted SLUB "Unable to allocate memory" report.
 func ParseSlabFailure(text, kernelRelease string) (*model.SlabFailure, error) {
+	var v uint64
+	ls, r := firstReport(text, func(t string) (report, bool) {
+		s, ver, ok := parseSlabHeader(t)
+		v = ver
+		return report{kind: "slab", slab: s}, ok
+	})
+	if r == nil {
+		return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")
+	}
+	ev := r.finishSlab(ls)
+	ev.SlabFailure.GFPFlags = kernel.GFPNames(r.slab.Mode, v, kernelRelease)
+	return ev.SlabFailure, nil
+}
+
+// firstReport splits a pasted report into lines and collects the report that starts at the
+// first line start accepts (what ParseAllocFailure, ParseOOM and ParseSlabFailure share);
+// nil when no line starts one.
+func firstReport(text string, start func(line string) (report, bool)) ([]Line, *report) {
 	ls := SplitLines(text)
 	for i := range ls {
-		s, v, ok := parseSlabHeader(ls[i].Text)
+		r, ok := start(ls[i].Text)
 		if !ok {
 			continue
 		}
-		r := report{kind: "slab", slab: s}
 		collectReport(ls, i, nil, &r)
-		ev := r.finishSlab(ls)
-		ev.SlabFailure.GFPFlags = kernel.GFPNames(s.Mode, v, kernelRelease)
-		return ev.SlabFailure, nil
+		return ls, &r
 	}
-	return nil, fmt.Errorf("artifact: no SLUB allocation failure in the text")
+	return ls, nil
 }
 
 // trimBlankLeft is strings.TrimLeft(s, " \t") without building its cut set on every call.

@@ -55,17 +55,13 @@ func (d *doc) tryMemInfo(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/meminfo: %v", err))
 		return k - i
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
 	if v, ok := c.Get("MemTotal"); ok {
 		d.host.memTotal(v, 4)
 	}
 	if v, ok := c.Get("HighTotal"); ok && v > 0 {
 		d.host.highMem = true
 	}
-	d.segSeq++
-	d.addSamples(KindMemInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), MemInfo: &c}})
-	d.addArtifact(KindMemInfo, first, last, &c)
-	return k - i
+	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
 }
 
 // quotedMemInfo: one or two lines of /proc/meminfo quoted alone ("SUnreclaim:     42964948
@@ -116,11 +112,7 @@ func (d *doc) tryVMStatFile(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/vmstat: %v", err))
 		return k - i
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindVMStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), VMStat: &c}})
-	d.addArtifact(KindVMStatFile, first, last, &c)
-	return k - i
+	return d.addTable(KindVMStatFile, i, k, model.Sample{VMStat: &c}, &c)
 }
 
 // "Node 0, zone   Normal   240  453 ..." (buddyinfo) versus "Node 0, zone   Normal" alone
@@ -300,11 +292,7 @@ func (d *doc) tryZoneInfo(i int) int {
 			}
 		}
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindZoneInfo, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Zones: zs}})
-	d.addArtifact(KindZoneInfo, first, last, zs)
-	return k - i
+	return d.addTable(KindZoneInfo, i, k, model.Sample{Zones: zs}, zs)
 }
 
 // zoneInfoCutAtEnd reports whether err is kernel.ParseZoneInfo's complaint about the last

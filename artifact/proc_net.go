@@ -37,11 +37,7 @@ func (d *doc) trySoftnet(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/softnet_stat: %v", err))
 		return k - i
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
-	d.addArtifact(KindSoftnet, first, last, cpus)
-	return k - i
+	return d.addTable(KindSoftnet, i, k, model.Sample{Softnet: cpus}, cpus)
 }
 
 // isSockStatLine matches "TCP: inuse 5 orphan 0 tw 0 alloc 7 mem 1" and "sockets: used 190".
@@ -78,11 +74,7 @@ func (d *doc) trySockStat(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/sockstat: %v", err))
 		return k - i
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindSockStat, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), SockStat: g}})
-	d.addArtifact(KindSockStat, first, last, g)
-	return k - i
+	return d.addTable(KindSockStat, i, k, model.Sample{SockStat: g}, g)
 }
 
 var netstatGroups = map[string]bool{"TcpExt:": true, "IpExt:": true, "MPTcpExt:": true, "Ip:": true, "Icmp:": true,
@@ -111,11 +103,7 @@ func (d *doc) tryProcNetStat(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/netstat or snmp: %v", err))
 		return k - i
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindNetStatFile, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), NetStat: g}})
-	d.addArtifact(KindNetStatFile, first, last, g)
-	return k - i
+	return d.addTable(KindNetStatFile, i, k, model.Sample{NetStat: g}, g)
 }
 
 // isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,

@@ -124,6 +124,18 @@ func (d *doc) addSamples(kind, label string, first, last int, ss []model.Sample)
 	}
 }
 
+// addTable adds the block of lines i..end-1, read as one table of kind: its sample s, placed
+// at those lines (Source), and its data as the artifact, each within retain's bounds. It
+// returns the lines the block took, what a format's parse returns.
+func (d *doc) addTable(kind string, i, end int, s model.Sample, data any) int {
+	first, last := d.ls[i].No, d.ls[end-1].No
+	s.Source = spanSource(first, last)
+	d.segSeq++
+	d.addSamples(kind, d.label(i), first, last, []model.Sample{s})
+	d.addArtifact(kind, first, last, data)
+	return end - i
+}
+
 func (d *doc) addArtifact(kind string, first, last int, data any) {
 	a := model.Artifact{Kind: kind, FirstLine: first, LastLine: last, Data: data}
 	r := &d.keep

@@ -114,10 +114,7 @@ func (d *doc) trySlabtop(i int) int {
 			st.Rows = append(st.Rows, r)
 			k++
 		}
-		d.segSeq++
-		d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
-		d.addSlabTable("slabtop", d.ls[i].No, d.ls[k-1].No, slabtopCaches(st.Rows))
-		return k - i
+		return d.addSlabtop(i, k, st)
 	}
 	for k < len(d.ls) && isSlabtopSummary(d.ls[k].Text) {
 		key, val, _ := strings.Cut(strings.TrimSpace(d.ls[k].Text), ":")
@@ -147,6 +144,12 @@ func (d *doc) trySlabtop(i int) int {
 			k++
 		}
 	}
+	return d.addSlabtop(i, k, st)
+}
+
+// addSlabtop adds the slabtop table read from lines i..k-1: the artifact, and its caches
+// beside the other slab tables. It returns the lines it took.
+func (d *doc) addSlabtop(i, k int, st *Slabtop) int {
 	d.segSeq++
 	d.addArtifact(KindSlabtop, d.ls[i].No, d.ls[k-1].No, st)
 	d.addSlabTable("slabtop", d.ls[i].No, d.ls[k-1].No, slabtopCaches(st.Rows))

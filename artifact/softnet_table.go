@@ -175,9 +175,5 @@ func (d *doc) trySoftnetDecimal(i int) int {
 	if err != nil {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	d.segSeq++
-	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last), Softnet: cpus}})
-	d.addArtifact(KindSoftnet, first, last, cpus)
-	return k - i
+	return d.addTable(KindSoftnet, i, k, model.Sample{Softnet: cpus}, cpus)
 }

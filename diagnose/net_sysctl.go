@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/internal/uniq"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -247,7 +248,7 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 	}
 	title := "settings in the text are accepted but inconsistent"
 	if len(bad) > 0 {
-		title = fmt.Sprintf("the kernel refuses the value given for %s", strings.Join(netDedup(bad), ", "))
+		title = fmt.Sprintf("the kernel refuses the value given for %s", strings.Join(uniq.Stable(bad), ", "))
 	}
 	f := Finding{
 		Severity: sev,
@@ -261,18 +262,6 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 			"the limits meaningless.",
 	}
 	return Fired(f)
-}
-
-func netDedup(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // sysctlRangeFor finds the bounds of the key a mention names. Only a key the kernel would

@@ -241,6 +241,17 @@ func (ps *packedSample) size(prev *packedSample) int {
 	return n
 }
 
+// putPresent writes whether the pointer or map v is set (1) or nil (0), what its decoder reads
+// first, and reports whether its value follows.
+func (pk *packer) putPresent(v reflect.Value) bool {
+	if v.IsNil() {
+		pk.putUint(0)
+		return false
+	}
+	pk.putUint(1)
+	return true
+}
+
 type unpacker struct {
 	ps         *packedSample
 	tm         *counterTemplates
@@ -248,36 +259,41 @@ type unpacker struct {
 	overflowed bool
 }
 
-func (u *unpacker) uint() uint64 {
-	v, k := binary.Uvarint(u.ps.data[u.n:])
+// advance moves past k bytes of data, the count a decoder read; k <= 0 (binary.Uvarint's
+// and Varint's short or overflowing input) marks the packing overflowed and ends it.
+func (u *unpacker) advance(k int) bool {
 	if k <= 0 {
 		u.overflowed = true
 		u.n = len(u.ps.data)
-		return 0
+		return false
 	}
 	u.n += k
+	return true
+}
+
+func (u *unpacker) uint() uint64 {
+	v, k := binary.Uvarint(u.ps.data[u.n:])
+	if !u.advance(k) {
+		return 0
+	}
 	return v
 }
 
 func (u *unpacker) int() int64 {
 	v, k := binary.Varint(u.ps.data[u.n:])
-	if k <= 0 {
-		u.overflowed = true
-		u.n = len(u.ps.data)
+	if !u.advance(k) {
 		return 0
 	}
-	u.n += k
 	return v
 }
 
 func (u *unpacker) float() float64 {
 	if len(u.ps.data)-u.n < 8 {
-		u.overflowed = true
-		u.n = len(u.ps.data)
+		u.advance(0)
 		return 0
 	}
 	v := binary.LittleEndian.Uint64(u.ps.data[u.n:])
-	u.n += 8
+	u.advance(8)
 	return math.Float64frombits(v)
 }
 
@@ -429,12 +445,10 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 	case t.Kind() == reflect.Map && t.Key().Kind() == reflect.String && t.ConvertibleTo(ratesType):
 		// model.Rates, natively: no reflect.Value per key.
 		p.enc = func(pk *packer, v reflect.Value) {
-			if v.IsNil() {
-				pk.putUint(0)
+			if !pk.putPresent(v) {
 				return
 			}
 			m := v.Convert(ratesType).Interface().(map[string]float64)
-			pk.putUint(1)
 			keys := pk.keys[:0]
 			for k := range m {
 				keys = append(keys, k)
@@ -487,11 +501,9 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 			return nil, err
 		}
 		p.enc = func(pk *packer, v reflect.Value) {
-			if v.IsNil() {
-				pk.putUint(0)
+			if !pk.putPresent(v) {
 				return
 			}
-			pk.putUint(1)
 			ep.enc(pk, v.Elem())
 		}
 		p.dec = func(u *unpacker, v reflect.Value) {
@@ -552,11 +564,9 @@ func buildPlan(t reflect.Type, seen map[reflect.Type]*typePlan) (*typePlan, erro
 			return nil, err
 		}
 		p.enc = func(pk *packer, v reflect.Value) {
-			if v.IsNil() {
-				pk.putUint(0)
+			if !pk.putPresent(v) {
 				return
 			}
-			pk.putUint(1)
 			keys := make([]string, 0, v.Len())
 			for _, k := range v.MapKeys() {
 				keys = append(keys, k.String())

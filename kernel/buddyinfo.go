@@ -25,15 +25,7 @@ func ReadBuddyInfo(root Root) ([]BuddyZone, error) {
 
 // ParseBuddyInfo parses /proc/buddyinfo text.
 func ParseBuddyInfo(r io.Reader) ([]BuddyZone, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var zones []BuddyZone
-	if err := ParseBuddyInfoInto(&zones, data); err != nil {
-		return nil, err
-	}
-	return zones, nil
+	return parseText(r, ParseBuddyInfoInto)
 }
 
 // ParseBuddyInfoInto parses /proc/buddyinfo text into *dst, reusing the slice, the Free
@@ -46,12 +38,9 @@ func ParseBuddyInfoInto(dst *[]BuddyZone, data []byte) error {
 	zones := (*dst)[:0]
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		node, zone, rest, err := txtNodeZone(line)
 		if err != nil {
@@ -62,19 +51,10 @@ func ParseBuddyInfoInto(dst *[]BuddyZone, data []byte) error {
 		z := &zones[len(zones)-1]
 		z.Node = node
 		z.Zone = txtString(z.Zone, zone)
-		z.Free = z.Free[:0]
-		for {
-			var tok []byte
-			tok, rest = txtField(rest)
-			if len(tok) == 0 {
-				break
-			}
-			v, ok := txtInt(tok)
-			if !ok || v < 0 {
-				*dst = zones
-				return lines.errorf("zone %s order %d: %q is not a count", zone, len(z.Free), tok)
-			}
-			z.Free = append(z.Free, v)
+		var bad []byte
+		if z.Free, bad = txtCounts(z.Free[:0], rest); bad != nil {
+			*dst = zones
+			return lines.errorf("zone %s order %d: %q is not a count", zone, len(z.Free), bad)
 		}
 		if len(z.Free) == 0 {
 			*dst = zones

@@ -40,15 +40,7 @@ func ReadInterrupts(root Root) (Interrupts, error) {
 
 // ParseInterrupts parses /proc/interrupts text.
 func ParseInterrupts(r io.Reader) (Interrupts, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Interrupts{}, err
-	}
-	var in Interrupts
-	if err := ParseInterruptsInto(&in, data); err != nil {
-		return Interrupts{}, err
-	}
-	return in, nil
+	return parseText(r, ParseInterruptsInto)
 }
 
 // ParseInterruptsInto parses /proc/interrupts text into dst, reusing its storage (see
@@ -69,12 +61,9 @@ func ParseInterruptsInto(dst *Interrupts, data []byte) error {
 	lines := txtLines{data: data}
 	first := true
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		if first {
 			first = false
@@ -162,7 +151,7 @@ func interruptsSameLayout(in *Interrupts, data []byte) int {
 		q := txtSkip(data, p, ' ')
 		e := q + len(c)
 		if len(c) <= 3 || len(c) > 3+18 || !txtAt(data, q, c) || c[:3] != "CPU" ||
-			(e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			!txtFieldEnds(data, e) {
 			return 0
 		}
 		for i := 3; i < len(c); i++ {
@@ -202,7 +191,7 @@ func interruptsSameLayout(in *Interrupts, data []byte) int {
 			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
 				v, e, ok = txtIntAt(data, q)
 			}
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			l.PerCPU[i] = v

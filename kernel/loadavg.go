@@ -27,15 +27,7 @@ func ReadLoadAvg(root Root) (LoadAvg, error) {
 
 // ParseLoadAvg parses /proc/loadavg text.
 func ParseLoadAvg(r io.Reader) (LoadAvg, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return LoadAvg{}, err
-	}
-	var l LoadAvg
-	if err := ParseLoadAvgInto(&l, data); err != nil {
-		return LoadAvg{}, err
-	}
-	return l, nil
+	return parseText(r, ParseLoadAvgInto)
 }
 
 // ParseLoadAvgInto parses /proc/loadavg text into dst.

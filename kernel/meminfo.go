@@ -24,15 +24,7 @@ func ReadMemInfo(root Root) (Counters, error) {
 
 // ParseMemInfo parses /proc/meminfo text.
 func ParseMemInfo(r io.Reader) (Counters, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Counters{}, err
-	}
-	var c Counters
-	if err := ParseMemInfoInto(&c, data); err != nil {
-		return Counters{}, err
-	}
-	return c, nil
+	return parseText(r, ParseMemInfoInto)
 }
 
 // ParseMemInfoInto parses /proc/meminfo text into dst, reusing its storage: when the names
@@ -47,12 +39,9 @@ func ParseMemInfoInto(dst *Counters, data []byte) error {
 	fill.start(dst)
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		colon := bytes.IndexByte(line, ':')
 		if colon < 0 {

@@ -58,15 +58,7 @@ func ReadNetDev(root Root) ([]NetDev, error) {
 // ParseNetDev parses /proc/net/dev text. The two header lines name the columns; text without
 // them is read with the 16-column layout.
 func ParseNetDev(r io.Reader) ([]NetDev, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var devs []NetDev
-	if err := ParseNetDevInto(&devs, data); err != nil {
-		return nil, err
-	}
-	return devs, nil
+	return parseText(r, ParseNetDevInto)
 }
 
 // ParseNetDevInto parses /proc/net/dev text into *dst, reusing the slice, names and Counters
@@ -82,12 +74,9 @@ func ParseNetDevInto(dst *[]NetDev, data []byte) error {
 	cols := netDevColumns[:]
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		if bytes.IndexByte(line, '|') >= 0 {
 			// "Inter-|   Receive ...|  Transmit" names nothing; " face |bytes ...|bytes ..."
@@ -237,7 +226,7 @@ func netDevSameLayout(devs []NetDev, data []byte) int {
 			if v, ok = txtDigit(data, q); !ok { // a single digit, inlined: most counters of a quiet host are 0
 				v, e, ok = txtIntAt(data, q)
 			}
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			c.values[i], q = v, e

@@ -46,15 +46,7 @@ func ReadNetStat(root Root) (Groups, error) {
 
 // ParseNetStat parses /proc/net/netstat or /proc/net/snmp text.
 func ParseNetStat(r io.Reader) (Groups, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var g Groups
-	if err := ParseNetStatInto(&g, data); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return parseText(r, ParseNetStatInto)
 }
 
 // ParseNetStatInto parses /proc/net/netstat or /proc/net/snmp text into *dst, reusing the
@@ -132,15 +124,7 @@ func netStatLine(line []byte) (proto, rest []byte, err error) {
 
 // ParseSNMP6 parses /proc/net/snmp6 text.
 func ParseSNMP6(r io.Reader) (Groups, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var g Groups
-	if err := ParseSNMP6Into(&g, data); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return parseText(r, ParseSNMP6Into)
 }
 
 // ParseSNMP6Into parses /proc/net/snmp6 text into *dst, reusing its storage (see
@@ -158,16 +142,12 @@ func ParseSNMP6Into(dst *Groups, data []byte) error {
 	)
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
 		}
-		if txtBlank(line) {
-			continue
-		}
-		name, rest := txtField(line)
-		val, rest := txtField(rest)
-		if len(val) == 0 || !txtBlank(rest) {
+		name, val, ok := txtNameValue(line)
+		if !ok {
 			return lines.errorf("want \"Name value\", got %q", txtTrim(line))
 		}
 		six := bytes.IndexByte(name, '6')

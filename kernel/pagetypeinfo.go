@@ -56,15 +56,7 @@ func ReadPageTypeInfo(root Root) (PageTypeInfo, error) {
 
 // ParsePageTypeInfo parses /proc/pagetypeinfo text.
 func ParsePageTypeInfo(r io.Reader) (PageTypeInfo, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return PageTypeInfo{}, err
-	}
-	var p PageTypeInfo
-	if err := ParsePageTypeInfoInto(&p, data); err != nil {
-		return PageTypeInfo{}, err
-	}
-	return p, nil
+	return parseText(r, ParsePageTypeInfoInto)
 }
 
 // ParsePageTypeInfoInto parses /proc/pagetypeinfo text into dst, reusing its row slices,
@@ -97,14 +89,11 @@ func ParsePageTypeInfoInto(dst *PageTypeInfo, data []byte) error {
 	columns := colBuf[:0] // block table column names, as slices of data
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
 		}
 		t := txtTrim(line)
-		if len(t) == 0 {
-			continue
-		}
 		switch {
 		case bytes.HasPrefix(t, []byte("Page block order:")):
 			v, err := pageTypeScalar(t[len("Page block order:"):])

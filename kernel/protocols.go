@@ -33,15 +33,7 @@ func ReadProtocols(root Root) ([]Protocol, error) {
 
 // ParseProtocols parses /proc/net/protocols text. The header line is optional.
 func ParseProtocols(r io.Reader) ([]Protocol, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var out []Protocol
-	if err := ParseProtocolsInto(&out, data); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return parseText(r, ParseProtocolsInto)
 }
 
 // ParseProtocolsInto parses /proc/net/protocols text into *dst, reusing the slice and the
@@ -57,12 +49,9 @@ func ParseProtocolsInto(dst *[]Protocol, data []byte) error {
 	defer func() { *dst = rows }()
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		var f [8][]byte
 		rest := line
@@ -202,7 +191,7 @@ func protocolsSameLayout(rows []Protocol, data []byte) int {
 		}
 		q = txtSkip(data, q, ' ')
 		e = q + len(r.Module)
-		if !txtMatch(data, q, r.Module) || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+		if !txtMatch(data, q, r.Module) || !txtFieldEnds(data, e) {
 			return 0
 		}
 		nl := len(data)

@@ -83,15 +83,7 @@ func ReadAllPSI(root Root) ([]Pressure, error) {
 // ParsePSI parses the text of one pressure file; resource names it ("memory"). The same
 // format is used by cgroup v2 cpu.pressure, memory.pressure and io.pressure.
 func ParsePSI(resource string, r io.Reader) (Pressure, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Pressure{}, err
-	}
-	var p Pressure
-	if err := ParsePSIInto(&p, resource, data); err != nil {
-		return Pressure{}, err
-	}
-	return p, nil
+	return parseText(r, func(dst *Pressure, data []byte) error { return ParsePSIInto(dst, resource, data) })
 }
 
 // ParsePSIInto parses the text of one pressure file into dst, reusing its Some and Full
@@ -105,12 +97,9 @@ func ParsePSIInto(dst *Pressure, resource string, data []byte) error {
 	var seenSome, seenFull bool
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		kind, rest := txtField(line)
 		var l *PSILine

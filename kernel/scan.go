@@ -66,6 +66,21 @@ func txtReadAll(r io.Reader) ([]byte, error) {
 	return data, nil
 }
 
+// parseText reads all of r and parses it with into, the ParseXInto of a /proc file: what
+// every ParseX(io.Reader) does. On error it returns the zero value, never a partial result
+// (ParseXInto leaves one in its dst).
+func parseText[T any](r io.Reader, into func(dst *T, data []byte) error) (T, error) {
+	var v, zero T
+	data, err := txtReadAll(r)
+	if err != nil {
+		return zero, err
+	}
+	if err := into(&v, data); err != nil {
+		return zero, err
+	}
+	return v, nil
+}
+
 // txtLines walks text line by line. Lines lose their "\n" and a trailing "\r" (pasted text
 // often has CRLF).
 type txtLines struct {
@@ -162,6 +177,32 @@ func txtTrim(b []byte) []byte {
 		j--
 	}
 	return b[i:j]
+}
+
+// txtNameValue splits a "name value" line (/proc/vmstat, /proc/net/snmp6): ok is false
+// unless it holds exactly two fields.
+func txtNameValue(line []byte) (name, val []byte, ok bool) {
+	name, rest := txtField(line)
+	val, rest = txtField(rest)
+	return name, val, len(val) > 0 && txtBlank(rest)
+}
+
+// txtCounts appends the fields of rest, each a count (a non-negative integer, as buddyinfo's
+// free blocks and stat's ticks are printed), to dst. At a field that is not one it stops and
+// returns it as bad, with dst holding the counts before it; bad is nil when all were counts.
+func txtCounts(dst []int64, rest []byte) (out []int64, bad []byte) {
+	for {
+		var tok []byte
+		tok, rest = txtField(rest)
+		if len(tok) == 0 {
+			return dst, nil
+		}
+		v, ok := txtInt(tok)
+		if !ok || v < 0 {
+			return dst, tok
+		}
+		dst = append(dst, v)
+	}
 }
 
 // txtField returns the first white-space separated field of b and what follows it.
@@ -370,6 +411,13 @@ func (f *txtCountersFill) done() {
 // of texts, the FuzzParseX targets on each input against itself with other values, and
 // TestSameLayoutEdges and TestSameLayoutHandMade hold the cases where a name would be read
 // differently (a keyword, a separator inside it, a destination no parser made).
+
+// txtFieldEnds reports whether a field read up to b[e] ends there: at the end of b, a space
+// or the line's end. The same-layout checks use it after txtIntAt, so that "12x" or "1.5"
+// is not taken for the number before it.
+func txtFieldEnds(b []byte, e int) bool {
+	return e >= len(b) || b[e] == ' ' || b[e] == '\n'
+}
 
 // txtIntAt parses an optional '-' and decimal digits at b[i:], returning the value and the
 // index after the last digit. It agrees with txtInt on the digits it consumed, including

@@ -33,15 +33,7 @@ func ReadSockStat(root Root) (Groups, error) {
 
 // ParseSockStat parses /proc/net/sockstat or sockstat6 text.
 func ParseSockStat(r io.Reader) (Groups, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var g Groups
-	if err := ParseSockStatInto(&g, data); err != nil {
-		return nil, err
-	}
-	return g, nil
+	return parseText(r, ParseSockStatInto)
 }
 
 // ParseSockStatInto parses sockstat or sockstat6 text into *dst, reusing its storage (see
@@ -55,12 +47,9 @@ func ParseSockStatInto(dst *Groups, data []byte) error {
 	defer func() { *dst = groups }()
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		proto, rest, err := netStatLine(line)
 		if err != nil {
@@ -122,7 +111,7 @@ func sockStatSameLayout(g Groups, data []byte) int {
 				return 0
 			}
 			v, e, ok := txtIntAt(data, q+2+n)
-			if !ok || (e < len(data) && data[e] != ' ' && data[e] != '\n') {
+			if !ok || !txtFieldEnds(data, e) {
 				return 0
 			}
 			c.values[i], q = v, e

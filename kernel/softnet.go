@@ -63,15 +63,7 @@ func ReadSoftnet(root Root) ([]SoftnetCPU, error) {
 
 // ParseSoftnet parses /proc/net/softnet_stat text.
 func ParseSoftnet(r io.Reader) ([]SoftnetCPU, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var cpus []SoftnetCPU
-	if err := ParseSoftnetInto(&cpus, data); err != nil {
-		return nil, err
-	}
-	return cpus, nil
+	return parseText(r, ParseSoftnetInto)
 }
 
 // ParseSoftnetInto parses /proc/net/softnet_stat text into *dst, reusing the slice (see
@@ -85,12 +77,9 @@ func ParseSoftnetInto(dst *[]SoftnetCPU, data []byte) error {
 	defer func() { *dst = cpus }()
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		var col [15]int64
 		n := 0

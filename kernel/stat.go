@@ -50,15 +50,7 @@ func ReadStat(root Root) (Stat, error) {
 
 // ParseStat parses /proc/stat text.
 func ParseStat(r io.Reader) (Stat, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Stat{}, err
-	}
-	var s Stat
-	if err := ParseStatInto(&s, data); err != nil {
-		return Stat{}, err
-	}
-	return s, nil
+	return parseText(r, ParseStatInto)
 }
 
 // ParseStatInto parses /proc/stat text into dst, reusing its storage (see ParseMemInfoInto).
@@ -78,12 +70,9 @@ func ParseStatInto(dst *Stat, data []byte) error {
 	softirqSeen, totalSeen := false, false
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
-		}
-		if txtBlank(line) {
-			continue
 		}
 		name, rest := txtField(line)
 		switch {
@@ -103,18 +92,9 @@ func ParseStatInto(dst *Stat, data []byte) error {
 				ct = &perCPU[len(perCPU)-1]
 			}
 			ct.CPU = txtString(ct.CPU, name)
-			ct.Fields = ct.Fields[:0]
-			for {
-				var tok []byte
-				tok, rest = txtField(rest)
-				if len(tok) == 0 {
-					break
-				}
-				v, ok := txtInt(tok)
-				if !ok || v < 0 {
-					return lines.errorf("%s column %d: %q is not a tick count", name, len(ct.Fields)+1, tok)
-				}
-				ct.Fields = append(ct.Fields, v)
+			var bad []byte
+			if ct.Fields, bad = txtCounts(ct.Fields[:0], rest); bad != nil {
+				return lines.errorf("%s column %d: %q is not a tick count", name, len(ct.Fields)+1, bad)
 			}
 			if len(ct.Fields) < 4 {
 				return lines.errorf("%s: %d columns, want at least 4 (user nice system idle)", name, len(ct.Fields))

@@ -98,15 +98,7 @@ func ReadKernelThreads(root Root, prefixes ...string) ([]TaskStat, error) {
 
 // ParseTaskStat parses the text of /proc/PID/stat.
 func ParseTaskStat(r io.Reader) (TaskStat, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return TaskStat{}, err
-	}
-	var t TaskStat
-	if err := ParseTaskStatInto(&t, data); err != nil {
-		return TaskStat{}, err
-	}
-	return t, nil
+	return parseText(r, ParseTaskStatInto)
 }
 
 // ParseTaskStatInto parses the text of /proc/PID/stat into dst, keeping dst's Comm and

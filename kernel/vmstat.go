@@ -21,15 +21,7 @@ func ReadVMStat(root Root) (Counters, error) {
 
 // ParseVMStat parses /proc/vmstat text.
 func ParseVMStat(r io.Reader) (Counters, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return Counters{}, err
-	}
-	var c Counters
-	if err := ParseVMStatInto(&c, data); err != nil {
-		return Counters{}, err
-	}
-	return c, nil
+	return parseText(r, ParseVMStatInto)
 }
 
 // ParseVMStatInto parses /proc/vmstat text into dst, reusing its storage (see
@@ -42,16 +34,12 @@ func ParseVMStatInto(dst *Counters, data []byte) error {
 	fill.start(dst)
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
 		}
-		if txtBlank(line) {
-			continue
-		}
-		name, rest := txtField(line)
-		val, rest := txtField(rest)
-		if len(val) == 0 || !txtBlank(rest) {
+		name, val, ok := txtNameValue(line)
+		if !ok {
 			return lines.errorf("want \"name value\", got %q", line)
 		}
 		v, ok := txtInt(val)

@@ -45,15 +45,7 @@ func ReadZoneInfo(root Root) ([]Zone, error) {
 
 // ParseZoneInfo parses /proc/zoneinfo text.
 func ParseZoneInfo(r io.Reader) ([]Zone, error) {
-	data, err := txtReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	var zones []Zone
-	if err := ParseZoneInfoInto(&zones, data); err != nil {
-		return nil, err
-	}
-	return zones, nil
+	return parseText(r, ParseZoneInfoInto)
 }
 
 // zoneinfoPagesetKeys are the "key:" lines of the per-cpu pagesets block.
@@ -84,14 +76,11 @@ func ParseZoneInfoInto(dst *[]Zone, data []byte) error {
 	)
 	lines := txtLines{data: data}
 	for {
-		line, ok := lines.next()
+		line, ok := lines.nextNonBlank()
 		if !ok {
 			break
 		}
 		t := txtTrim(line)
-		if len(t) == 0 {
-			continue
-		}
 		if bytes.HasPrefix(t, []byte("Node ")) {
 			node, zone, rest, err := txtNodeZone(t)
 			if err != nil {

@@ -50,13 +50,9 @@ type proxyConfig struct {
 
 func runProxyHelper(raw []byte) error {
 	var cfg proxyConfig
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
-	}
-	if err := netlab.JoinCgroups(cfg.Cgroups); err != nil {
+	if err := startHelper(raw, &cfg, &cfg.Cgroups); err != nil {
 		return err
 	}
-	netlab.ExitOnStdinClose()
 	if cfg.MaxFDs > 0 {
 		lim := unix.Rlimit{Cur: cfg.MaxFDs, Max: cfg.MaxFDs}
 		if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"headroom/internal/ctxsleep"
 	"headroom/units"
 	"net"
 	"os"
@@ -205,7 +206,7 @@ func runTCPMemLow(ctx context.Context, e *Env) (*FailureRun, error) {
 		}
 		run.Observed = append(run.Observed, Observation{What: "throughput", Phase: phase, Value: round1(bps / 1e6), Unit: "Mbit/s", Source: "bytes read by the receiver"})
 		e.Progressf("%s: %.1f Mbit/s", phase, bps/1e6)
-		sleepCtx(ctx, 300*time.Millisecond)
+		ctxsleep.Sleep(ctx, 300*time.Millisecond)
 		return bps / 1e6, ph.docs, nil
 	}
 	if _, err := setGlobal(e, a, "net.ipv4.tcp_mem", tcpMemLowValue, run); err != nil {
@@ -267,7 +268,7 @@ func runOrphanLimit(ctx context.Context, e *Env) (*FailureRun, error) {
 				return 0, nil, err
 			}
 		}
-		if err := sleepCtx(ctx, time.Until(h.closedAt.Add(orphanLimitHoldFor))); err != nil {
+		if err := ctxsleep.Sleep(ctx, time.Until(h.closedAt.Add(orphanLimitHoldFor))); err != nil {
 			return 0, nil, err
 		}
 		st, err := dumpOrphans(h.diag, orphanPort)
@@ -468,7 +469,7 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		if err := sleepCtx(ctx, 500*time.Millisecond); err != nil {
+		if err := ctxsleep.Sleep(ctx, 500*time.Millisecond); err != nil {
 			return 0, nil, err
 		}
 		soft0, err := kernel.ReadSoftnet(kernel.HostRoot())
@@ -483,7 +484,7 @@ func runRPSFlood(ctx context.Context, e *Env, squeeze bool) (*FailureRun, error)
 			if err != nil {
 				return 0, nil, err
 			}
-		} else if err := sleepCtx(ctx, 2*time.Second); err != nil {
+		} else if err := ctxsleep.Sleep(ctx, 2*time.Second); err != nil {
 			return 0, nil, err
 		}
 		soft1, err := kernel.ReadSoftnet(kernel.HostRoot())

@@ -37,6 +37,20 @@ func init() {
 	})
 }
 
+// startHelper is how a helper that serves inside the run's cgroups starts: it decodes its
+// JSON configuration into cfg, joins the cgroups it names (cgroups points into cfg) and
+// exits when the lab closes its stdin, so a helper never outlives its run.
+func startHelper(raw []byte, cfg any, cgroups *[]string) error {
+	if err := json.Unmarshal(raw, cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	if err := netlab.JoinCgroups(*cgroups); err != nil {
+		return err
+	}
+	netlab.ExitOnStdinClose()
+	return nil
+}
+
 // cpuBurnConfig is the "cpu-burn" helper: a process that spins on one CPU, the other job
 // of a shared machine that a load-sensitive measurement must survive.
 type cpuBurnConfig struct {
@@ -106,13 +120,9 @@ type serviceConfig struct {
 
 func runServiceHelper(raw []byte) error {
 	var cfg serviceConfig
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
-	}
-	if err := netlab.JoinCgroups(cfg.Cgroups); err != nil {
+	if err := startHelper(raw, &cfg, &cfg.Cgroups); err != nil {
 		return err
 	}
-	netlab.ExitOnStdinClose()
 	var rx, fileBytes, hogPages atomic.Int64
 	var conns atomic.Int64
 	if cfg.Listen != "" {

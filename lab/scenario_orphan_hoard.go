@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"headroom/internal/ctxsleep"
 	"headroom/units"
 	"os"
 	"strconv"
@@ -181,7 +182,7 @@ func runOrphanHoard(ctx context.Context, e *Env) (*FailureRun, error) {
 		defer docWG.Wait()
 		last := st
 		for time.Since(closedAt) < window {
-			if err := sleepCtx(ctx, 200*time.Millisecond); err != nil {
+			if err := ctxsleep.Sleep(ctx, 200*time.Millisecond); err != nil {
 				return 0, false, err
 			}
 			st, err := dumpOrphans(diag, orphanPort)

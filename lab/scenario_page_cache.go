@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/kernel"
 	"headroom/lab/netlab"
 )
@@ -126,7 +127,7 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 		defer snd.Stop()
 		// Doctor's last sample lands at the end of the measurement window.
 		waitDoctor := e.doctorAfter(ctx, doctor, pcWarm+pcMeasure-2*time.Second, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-		if err := sleepCtx(ctx, pcWarm); err != nil {
+		if err := ctxsleep.Sleep(ctx, pcWarm); err != nil {
 			return 0, nil, err
 		}
 		stat0, _, err := cg.MemoryStat()
@@ -141,7 +142,7 @@ func runPageCache(ctx context.Context, e *Env) (*FailureRun, error) {
 		fb0, _ := svc.Int("file_bytes")
 		rx0, _ := svc.Int("rx_bytes")
 		t0 := time.Now()
-		if err := sleepCtx(ctx, pcMeasure); err != nil {
+		if err := ctxsleep.Sleep(ctx, pcMeasure); err != nil {
 			return 0, nil, err
 		}
 		p1, err := psiSomeTotal(cg)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/internal/ctxsleep"
 	"headroom/lab/netlab"
 
 	"golang.org/x/sys/unix"
@@ -101,7 +102,7 @@ func runRxUnknown(ctx context.Context, e *Env) (*FailureRun, error) {
 		start := time.Now()
 		for i := 0; i < n; i++ {
 			if due := start.Add(time.Duration(i) * time.Second / rxUnknownPerSec); time.Until(due) > 0 {
-				if err := sleepCtx(ctx, time.Until(due)); err != nil {
+				if err := ctxsleep.Sleep(ctx, time.Until(due)); err != nil {
 					return err
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/plan"
@@ -113,7 +114,7 @@ func runTCPSqueeze(ctx context.Context, e *Env) (*FailureRun, error) {
 		e.Progressf("%s: %.1f Mbit/s", phase, bps/1e6)
 		// Let the aborted connections' RSTs reach the service so its sockets close and
 		// uncharge before the next phase.
-		sleepCtx(ctx, 300*time.Millisecond)
+		ctxsleep.Sleep(ctx, 300*time.Millisecond)
 		return bps / 1e6, ph.docs, nil
 	}
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/kernel"
 	"headroom/lab/netlab"
 	"headroom/model"
@@ -143,7 +144,7 @@ func (e *Env) runSinkPhase(ctx context.Context, a, b *netlab.Host, addr string, 
 // sinkRate waits warm, then measures the helper's received bytes over measure, from two of
 // its status lines (their own clock), in bits per second.
 func sinkRate(ctx context.Context, p *netlab.Helper, warm, measure time.Duration) (float64, error) {
-	if err := sleepCtx(ctx, warm); err != nil {
+	if err := ctxsleep.Sleep(ctx, warm); err != nil {
 		return 0, err
 	}
 	if err := p.WaitStatus(1, 5*time.Second); err != nil {
@@ -151,7 +152,7 @@ func sinkRate(ctx context.Context, p *netlab.Helper, warm, measure time.Duration
 	}
 	rx0, _ := p.Int("rx_bytes")
 	ms0, _ := p.Int("ms")
-	if err := sleepCtx(ctx, measure); err != nil {
+	if err := ctxsleep.Sleep(ctx, measure); err != nil {
 		return 0, err
 	}
 	if err := p.WaitStatus(1, 5*time.Second); err != nil {
@@ -163,20 +164,6 @@ func sinkRate(ctx context.Context, p *netlab.Helper, warm, measure time.Duration
 		return 0, fmt.Errorf("lab: helper clock did not advance (%d → %d ms)", ms0, ms1)
 	}
 	return float64(rx1-rx0) * 8 / (float64(ms1-ms0) / 1000), nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // doctorAfter starts doctor on h in the background after delay, while the caller runs its
@@ -192,7 +179,7 @@ func (e *Env) doctorAfter(ctx context.Context, run bool, delay time.Duration, h 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if sleepCtx(ctx, delay) != nil {
+		if ctxsleep.Sleep(ctx, delay) != nil {
 			return
 		}
 		docs, err = e.Doctor(ctx, h, opt)

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"headroom/internal/ctxsleep"
 	"headroom/units"
 	"net"
 	"os"
@@ -107,7 +108,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		}
 		defer snd.Stop()
 		waitDoctor := e.doctorAfter(ctx, doctor, swapWarm, b, DoctorOptions{Duration: 2 * time.Second, Cgroup: cg})
-		if err := sleepCtx(ctx, swapWarm); err != nil {
+		if err := ctxsleep.Sleep(ctx, swapWarm); err != nil {
 			return 0, nil, err
 		}
 		v0, err := vmstat()
@@ -118,7 +119,7 @@ func runSwapUnderLoad(ctx context.Context, e *Env) (*FailureRun, error) {
 		rx0, _ := svc.Int("rx_bytes")
 		hog0, _ := svc.Int("hog_pages")
 		t0 := time.Now()
-		if err := sleepCtx(ctx, swapMeasure); err != nil {
+		if err := ctxsleep.Sleep(ctx, swapMeasure); err != nil {
 			return 0, nil, err
 		}
 		v1, err := vmstat()

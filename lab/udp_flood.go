@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/lab/netlab"
 )
 
@@ -76,7 +77,7 @@ func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 			return 0, nil, err
 		}
 		defer snd.Stop()
-		if err := sleepCtx(ctx, udpWarm); err != nil {
+		if err := ctxsleep.Sleep(ctx, udpWarm); err != nil {
 			return 0, nil, err
 		}
 		ns0, err := b.NetStat()
@@ -85,7 +86,7 @@ func runUDPFlood(ctx context.Context, e *Env) (*FailureRun, error) {
 		}
 		s0 := snd.Sent()
 		waitDoctor := e.doctorAfter(ctx, doctor, 0, b, DoctorOptions{Duration: 2 * time.Second})
-		err = sleepCtx(ctx, udpMeasure)
+		err = ctxsleep.Sleep(ctx, udpMeasure)
 		docs, docErr := waitDoctor()
 		if err != nil {
 			return 0, nil, err

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/kernel"
 )
 
@@ -148,23 +149,12 @@ func Lookup(name string) (Check, bool) {
 // Run runs the check. A check that cannot read what it needs says unknown, with why.
 func (c Check) Run(ctx context.Context, env Env, o Options) Result {
 	if env.Sleep == nil {
-		env.Sleep = sleepCtx
+		env.Sleep = ctxsleep.Sleep
 	}
 	if env.SinceBoot == nil {
 		env.SinceBoot = monotonic
 	}
 	return c.run(ctx, env, o)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // unknown turns a read error into the unknown verdict, naming the file and, for the usual

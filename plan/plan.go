@@ -315,22 +315,12 @@ func (p *Plan) addSettings(n *numbers) {
 	}
 
 	if in.receives() {
-		tr := [3]int64{page, p.Defaults.TCPRmem[1], v.r}
-		if c, ok := cur.triplet("net.ipv4.tcp_rmem"); ok {
-			tr[0], tr[1] = c[0], c[1]
-		}
-		tr[1] = min(tr[1], v.r)
-		tr[0] = min(tr[0], tr[1])
+		tr := cur.bufferTriplet("net.ipv4.tcp_rmem", page, p.Defaults.TCPRmem[1], v.r)
 		why := limitWhy(fmt.Sprintf("max: %s ÷ window ratio %.3g = %s lets one stream fill its share", bdpText, p.WindowRatio, units.FormatBytes(want.r)), v.r, want.r, floor.r, floorSrc[0])
 		add(model.ChangeSysctl, "net.ipv4.tcp_rmem", fmt.Sprintf("%d %d %d", tr[0], tr[1], tr[2]), why)
 	}
 	if in.sends() {
-		tw := [3]int64{page, p.Defaults.TCPWmem[1], v.w}
-		if c, ok := cur.triplet("net.ipv4.tcp_wmem"); ok {
-			tw[0], tw[1] = c[0], c[1]
-		}
-		tw[1] = min(tw[1], v.w)
-		tw[0] = min(tw[0], tw[1])
+		tw := cur.bufferTriplet("net.ipv4.tcp_wmem", page, p.Defaults.TCPWmem[1], v.w)
 		why := limitWhy(fmt.Sprintf("max: %s ÷ %.3g (send queue charged at truesize) = %s", sendBDPText, p.WindowRatio, units.FormatBytes(want.w)), v.w, want.w, floor.w, floorSrc[1])
 		add(model.ChangeSysctl, "net.ipv4.tcp_wmem", fmt.Sprintf("%d %d %d", tw[0], tw[1], tw[2]), why)
 	}
@@ -846,6 +836,19 @@ func (c currentMap) raw(key string) string { return c[key] }
 func (c currentMap) int(key string) (int64, bool) {
 	v, err := strconv.ParseInt(c[key], 10, 64)
 	return v, err == nil
+}
+
+// bufferTriplet is the tcp_rmem or tcp_wmem to write with hi as its maximum: the host's
+// min and default as set (the kernel's page and default when key is not read), each lowered
+// to stay at or below the next (the kernel reads the three as min ≤ default ≤ max).
+func (c currentMap) bufferTriplet(key string, page, def, hi int64) [3]int64 {
+	t := [3]int64{page, def, hi}
+	if cur, ok := c.triplet(key); ok {
+		t[0], t[1] = cur[0], cur[1]
+	}
+	t[1] = min(t[1], hi)
+	t[0] = min(t[0], t[1])
+	return t
 }
 
 func (c currentMap) triplet(key string) ([3]int64, bool) {

@@ -66,18 +66,24 @@ func dash(s string) string {
 	return s
 }
 
+// writeSummary writes the plan's summary lines and its warnings, each after prefix: the
+// head of the text and of the sysctl.d file alike.
+func writeSummary(w io.Writer, p Plan, prefix string) {
+	for _, l := range summary(p) {
+		fmt.Fprintln(w, prefix+l)
+	}
+	for _, wn := range p.Warnings {
+		fmt.Fprintln(w, prefix+"WARNING: "+wn)
+	}
+}
+
 // WriteText writes the plan for a terminal: a header, the numbers, then each setting as "key current
 // planned" with its reasoning on the next line, the guides' values checked against the same
 // budget, and the notes.
 func WriteText(w io.Writer, p Plan) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "headroom plan")
-	for _, l := range summary(p) {
-		fmt.Fprintln(bw, "  "+l)
-	}
-	for _, wn := range p.Warnings {
-		fmt.Fprintln(bw, "  WARNING: "+wn)
-	}
+	writeSummary(bw, p, "  ")
 	if len(p.Numbers) > 0 {
 		// The figures the settings below are chosen from, as their reasons cite them.
 		fmt.Fprintln(bw)
@@ -129,12 +135,7 @@ func WriteText(w io.Writer, p Plan) error {
 func WriteSysctl(w io.Writer, p Plan) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "# sysctl.d drop-in written by headroom plan")
-	for _, l := range summary(p) {
-		fmt.Fprintln(bw, "# "+l)
-	}
-	for _, wn := range p.Warnings {
-		fmt.Fprintln(bw, "# WARNING: "+wn)
-	}
+	writeSummary(bw, p, "# ")
 	var other []model.Change
 	for _, c := range p.Settings {
 		if c.Kind != model.ChangeSysctl {

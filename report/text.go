@@ -58,20 +58,7 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		p.f("Namespace %s:%s\n", ns.Name, netnsLine(ns))
 	}
 	if s.MemTotalKB != nil {
-		line := "Memory   " + kb(*s.MemTotalKB) + " total"
-		if s.MemAvailableKB != nil {
-			line += ", " + kb(*s.MemAvailableKB) + " available"
-		}
-		if s.MemFreeKB != nil {
-			line += ", " + kb(*s.MemFreeKB) + " free"
-		}
-		if s.SwapUsedKB != nil {
-			line += ", swap used " + kb(*s.SwapUsedKB)
-		}
-		if h.LowTotalKB > 0 {
-			line += ", lowmem " + kb(h.LowTotalKB)
-		}
-		p.f("%s\n", line)
+		p.f("%s\n", "Memory   "+memoryLine(s, h))
 	}
 	if len(s.Zones) > 0 {
 		p.f("\nZones (free memory against watermarks)\n")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"headroom/internal/ctxsleep"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -122,18 +123,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 }
 
 func sleepUntil(ctx context.Context, t time.Time, now func() time.Time) error {
-	d := t.Sub(now())
-	if d <= 0 {
-		return ctx.Err()
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
+	return ctxsleep.Sleep(ctx, t.Sub(now()))
 }
 
 // bootTime returns the wall time of boot from /proc/stat btime, zero when unknown.

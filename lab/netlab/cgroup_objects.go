@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"headroom/internal/uniq"
 	"headroom/kernel"
 
 	"golang.org/x/sys/unix"
@@ -369,7 +370,7 @@ func releaseObjects(r *objectsRecord) error {
 	}
 	r.Zram = keepZ
 	var keepD []string
-	for _, d := range dedupe(r.Dirs) {
+	for _, d := range uniq.Stable(r.Dirs) {
 		if !strings.HasPrefix(d, scratchRoot+"/") {
 			errs = append(errs, fmt.Errorf("lab: journaled directory %s is outside %s: not removing it", d, scratchRoot))
 			continue
@@ -381,18 +382,6 @@ func releaseObjects(r *objectsRecord) error {
 	}
 	r.Dirs = keepD
 	return errors.Join(errs...)
-}
-
-func dedupe(s []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // removeZram deletes zram device id if it is still the run's: labelled "hr-<runid>", or
@@ -502,7 +491,7 @@ func describeObjects(r *objectsRecord) []string {
 	for _, z := range r.Zram {
 		out = append(out, fmt.Sprintf("zram device %d", z))
 	}
-	for _, d := range dedupe(r.Dirs) {
+	for _, d := range uniq.Stable(r.Dirs) {
 		out = append(out, "directory "+d)
 	}
 	return out
