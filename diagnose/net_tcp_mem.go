@@ -506,10 +506,17 @@ func netBudgetChanges(tl *model.Timeline, n int64, p plan.Plan, havePlan bool, w
 			Why:         "size per-stream maxima from the bandwidth-delay product so that streams × buffers fit tcp_mem and the host's memory"}}
 	}
 	ceiling := p.Budget.BudgetBytes / max(n, 1)
+	missing := "the link speed and RTT are"
+	switch {
+	case bw > 0:
+		missing = "the RTT is" // the link was read (bwSrc); the sockets' RTT was not
+	case rttOK:
+		missing = "the link speed is"
+	}
 	return []model.Change{{Kind: model.ChangeOther, Key: "net.ipv4.tcp_rmem, net.ipv4.tcp_wmem",
 		Current:     units.FormatBytes(worst/max(n, 1)) + " per connection",
 		Recommended: fmt.Sprintf("rmem max + wmem max ≤ %s per connection; exact values: `headroom plan --bandwidth B --rtt R --streams %d`", units.FormatBytes(ceiling), n),
-		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); the link speed or RTT is not in the input, so BDP-sized values need plan", n, units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis)}}
+		Why:         fmt.Sprintf("%d connections share plan's budget of %s (1/%d of %s); %s not in the input, so BDP-sized values need plan", n, units.FormatBytes(p.Budget.BudgetBytes), p.Budget.ShareDenominator, p.Budget.Basis, missing)}}
 }
 
 // netMedianRTT is the median smoothed RTT of the established sockets a live dump carries.

@@ -260,6 +260,13 @@ func TestStorySeed004(t *testing.T) {
 		if f.ID == "tcp-buffers-exceed-budget" && (f.Severity < Warning || !strings.Contains(f.Title, "640 MiB")) {
 			t.Errorf("buffers: %s %q", f.Severity, f.Title)
 		}
+		// The link (2 × 1 Gbit/s) is in the text, the RTT is not: the advice names only the
+		// RTT as missing.
+		for _, c := range f.Changes {
+			if strings.Contains(c.Why, "not in the input, so BDP-sized") && !strings.Contains(c.Why, "the RTT is not in the input") {
+				t.Errorf("%s: %q, want only the RTT named missing", f.ID, c.Why)
+			}
+		}
 		if f.Severity == Critical && strings.Contains(fmt.Sprint(f.Evidence), "64 bit machines") {
 			t.Errorf("the 64-bit slide's numbers judged critical for this host: %s", f.ID)
 		}
