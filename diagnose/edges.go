@@ -132,6 +132,12 @@ func init() {
 		// caches are named "cache(id:cgroup)" before 5.9, mm/memcontrol.c).
 		Edge{Cause: "oom-kill", Effect: "slab-alloc-failure", Holds: memcgSlab,
 			Link: "the memory cgroup hit its limit, so its slab cache could not be charged for a new slab"},
+		// A new slab is a page allocation of the cache's order (allocate_slab, mm/slub.c);
+		// with the zone below min only requests allowed into the reserve get pages, and
+		// those fail when it is gone too (__zone_watermark_ok, mm/page_alloc.c): the zone
+		// is where the slab failure comes from, not the other way (corpus 545).
+		Edge{Cause: "zone-reserve-low", Effect: "slab-alloc-failure", Holds: zoneBelowMin,
+			Link: "the zone was below its min watermark, so the cache's new slab found no free page"},
 		// When the accept queue is full the final ACK is dropped and the server resends its
 		// SYN-ACK (tcp_check_req, net/ipv4/tcp_minisocks.c), counted in RetransSegs.
 		Edge{Cause: "listen-overflow", Effect: "retransmit-rate",
@@ -182,7 +188,7 @@ func globalOOM(cause, effect *Finding) (string, bool) {
 }
 
 // memcgSlab holds when the OOM kill was inside a memory cgroup and the slab cache that could
-// not grow is a cgroup's copy.
+// not grow is a cgroup's copy, or is not named while only cgroups ran out.
 func memcgSlab(cause, effect *Finding) (string, bool) {
 	switch cause.Facts.OOM {
 	case OOMCgroup, OOMHostAndCgroup, OOMUndecided:
@@ -191,6 +197,22 @@ func memcgSlab(cause, effect *Finding) (string, bool) {
 	}
 	if effect.Facts.CgroupCache {
 		return "the cache is the cgroup's own copy", true
+	}
+	// The SLUB message without its cache line (a title, a cut paste) beside kills inside
+	// memory cgroups only: nothing says the host's memory ran out, and a cgroup at its
+	// limit fails its slab charges with that message (memcg_charge_slab, before 5.9), so
+	// the kill is the event and the failure its echo (corpus 544), not the reverse.
+	if effect.Facts.CacheUnnamed && cause.Facts.OOM == OOMCgroup {
+		return "the cache is not named and only a memory cgroup ran out of memory", true
+	}
+	return "", false
+}
+
+// zoneBelowMin holds when the zone was below its min watermark, not only near it: above
+// min a new slab's pages were still there for the asking.
+func zoneBelowMin(cause, effect *Finding) (string, bool) {
+	if cause.Facts.BelowMin {
+		return "the zone below min at the same time", true
 	}
 	return "", false
 }

@@ -119,6 +119,12 @@ type Facts struct {
 	// CgroupCache: a slab cache that could not grow is a memory cgroup's copy, named
 	// "cache(id:cgroup)" before 5.9 (slab-alloc-failure).
 	CgroupCache bool
+	// CacheUnnamed: no failure of the finding names its cache (the SLUB message without its
+	// "cache:" line, as a title or a cut paste quotes it): whose cache it was is open
+	// (slab-alloc-failure).
+	CacheUnnamed bool
+	// BelowMin: a zone's free pages are below its min watermark now (zone-reserve-low).
+	BelowMin bool
 	// HeldBytes is the memory the finding's subject holds (orphan-send-queues: the closing
 	// sockets' send queues); 0 when not measured.
 	HeldBytes int64

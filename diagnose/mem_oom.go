@@ -366,7 +366,9 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 	}
 	var names []string
 	for c := range caches {
-		names = append(names, c)
+		if c != "" {
+			names = append(names, c)
+		}
 	}
 	sort.Strings(names)
 	title := "slab caches could not grow"
@@ -377,7 +379,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		Severity: Critical,
 		Title:    title,
 		Evidence: ev,
-		Facts:    Facts{CgroupCache: slices.ContainsFunc(names, memcgCacheName)},
+		Facts:    Facts{CgroupCache: slices.ContainsFunc(names, memcgCacheName), CacheUnnamed: len(names) == 0},
 		Explanation: "A slab cache needed a new slab (a page block of its order) and the page allocator refused: the page " +
 			"allocation failure is the cause, the slab report names the consumer. For network caches (skbuff_head_cache, " +
 			"skbuff_fclone_cache, kmalloc-N for skb data) each failure is a packet dropped or a socket not created. SLUB first " +

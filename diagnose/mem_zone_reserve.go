@@ -74,6 +74,7 @@ func checkZoneReserve(tl *model.Timeline) Result {
 		Severity: sev,
 		Title:    title,
 		Evidence: ev,
+		Facts:    Facts{BelowMin: now.Level == model.ReserveBelowMin},
 		Explanation: "Below a zone's low watermark kswapd is woken to reclaim; below min only allocations allowed " +
 			"into the reserve (GFP_ATOMIC, such as the NIC receive refill, down to 3/8 of min) still succeed " +
 			"(mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails: page allocation failures " +
