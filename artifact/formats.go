@@ -97,6 +97,9 @@ var formats = []format{
 	// perf report's comment header; any other "#" line is no format's (not ifconfig's).
 	{kind: KindPerf, first: []string{"#"}, parse: (*doc).tryProfileComment, claims: true},
 
+	// "TIME_WAIT 3979" and "3979 TIME_WAIT" (a count per state) before ss's rows, which
+	// start with a state too, and the digit rows.
+	{kind: KindTCPStates, detect: isTCPStateCountLine, parse: (*doc).tryTCPStateCounts},
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
 	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},

@@ -57,6 +57,7 @@ const (
 	KindNstat        = "nstat"
 	KindSSSummary    = "ss_summary"
 	KindSockets      = "sockets"
+	KindTCPStates    = "tcp_state_counts" // a count of sockets per TCP state (tcpstates.go)
 	KindNetstatI     = "netstat_i"
 	KindIfconfig     = "ifconfig"
 	KindIPLink       = "ip_link"

@@ -435,7 +435,7 @@ func (d *doc) trySSSummary(i int) int {
 		c.Set("tw", sum.TCP["timewait"])
 		s.SockStat = kernel.Groups{{Name: "TCP", Counters: c}}
 		s.Sockets = &kernel.SocketSummary{Total: sum.TCP["total"], ByState: map[string]kernel.SocketStateTotal{
-			"ESTABLISHED": {Count: sum.TCP["estab"]}, "SYN_RECV": {Count: sum.TCP["synrecv"]}, "TIME_WAIT": {Count: sum.TCP["timewait"]}}}
+			"ESTABLISHED": {Count: sum.TCP["estab"]}, "SYN_RECV": {Count: sum.TCP["synrecv"]}, "TIME_WAIT": {Count: sum.TCP["timewait"]}}, CountsOnly: true}
 	}
 	d.segSeq++
 	d.addSamples(KindSSSummary, d.label(i), first, last, []model.Sample{s})

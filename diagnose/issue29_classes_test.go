@@ -76,3 +76,27 @@ func TestRootZoneBelowMinBeforeSlabFailure(t *testing.T) {
 		t.Errorf("near min: root %q (causes %+v)", root, d.Story.Causes)
 	}
 }
+
+// A count per state says how many sockets are closing, not what they hold (corpus 559's
+// class). Before: orphan-send-queues said "no closing socket holds ≥ 64 KiB of send queue"
+// from a count that has no queues, and tcp-buffers-exceed-budget took the flows as idle.
+func TestStateCountsAreNoQueues(t *testing.T) {
+	text := "$ netstat -n | awk '/^tcp/ {++S[$NF]} END {for(a in S) print a, S[a]}'\nTIME_WAIT 8123\nESTABLISHED 230\nFIN_WAIT1 2400\n" +
+		"net.ipv4.tcp_rmem = 4096 87380 6291456\nnet.ipv4.tcp_wmem = 4096 16384 4194304\nnet.ipv4.tcp_mem = 92160 122880 184320\n"
+	d, _ := rootOf(t, text)
+	f := findingOf(d, "orphan-send-queues")
+	if f == nil || f.Severity != Info || !evidenceHas(*f, "closing sockets counted per state", "2400 of 10753") {
+		t.Errorf("orphan-send-queues %+v (checks %+v)", f, d.Checks)
+	}
+	b := findingOf(d, "tcp-buffers-exceed-budget")
+	if b == nil || !evidenceHas(*b, "counted as busy", "2630, their memory not in the input") {
+		t.Errorf("tcp-buffers-exceed-budget %+v", b)
+	}
+	// Few closing sockets in a count: nothing to tell, and no "no closing socket holds".
+	d, _ = rootOf(t, "TIME_WAIT 8123\nESTABLISHED 230\nFIN_WAIT1 12\n")
+	for _, c := range d.Checks {
+		if c.ID == "orphan-send-queues" && (c.Status != StatusNotChecked || strings.Contains(c.Why, "no closing socket holds")) {
+			t.Errorf("few closing: %+v", c)
+		}
+	}
+}

@@ -53,6 +53,9 @@ const (
 	orphanHoardBytes      = 64 << 10
 	orphanHoardMin        = 4
 	orphanHoardTotalBytes = 4 << 20
+	// orphanCountNotable closing sockets in a count per state are worth telling without
+	// their queues: at tcp_wmem's default maximum (4 MiB) a thousand could pin GiBs.
+	orphanCountNotable = 1000
 )
 
 // Shares of tcp_max_orphans (netdata's tcp_orphans alarm: warning above 25%, critical above
@@ -119,7 +122,7 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 	// (Only when the dump has more sockets than the rows listed: a pasted table's summary is
 	// the same rows again.)
 	if s := tl.LastWith(func(s *model.Sample) bool {
-		return s.Sockets != nil && len(s.Sockets.ByState) > 0 && s.Sockets.Total > int64(len(s.SocketList))
+		return s.Sockets != nil && len(s.Sockets.ByState) > 0 && s.Sockets.Total > int64(len(s.SocketList)) && !s.Sockets.CountsOnly
 	}); s != nil {
 		haveData, readQueues = true, true
 		var n, q int64
@@ -134,6 +137,22 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 			if q >= orphanHoardTotalBytes {
 				sev = max(sev, Warning)
 			}
+		}
+	}
+
+	// A count per state (ss -s, netstat | awk) says how many sockets are closing, not what
+	// they hold: many of them are told (info), their queues stay unread.
+	if s := tl.LastWith(func(s *model.Sample) bool { return s.Sockets != nil && s.Sockets.CountsOnly }); s != nil && !readQueues {
+		var n int64
+		for st, t := range s.Sockets.ByState {
+			if closingStates[netState(st)] {
+				n += t.Count
+			}
+		}
+		if n >= orphanCountNotable {
+			haveData = true
+			sev = max(sev, Info)
+			ev = append(ev, Evidence{What: "closing sockets counted per state (FIN_WAIT1, CLOSING, LAST_ACK)", Value: fmt.Sprintf("%d of %d; their send queues are not in the input (ss -tn state fin-wait-1 shows them)", n, s.Sockets.Total), Source: sampleSource(s, "a count per state")})
 		}
 	}
 

@@ -190,6 +190,14 @@ type netFlows struct {
 	Src          string
 }
 
+// busyValue is the busy flows and what they hold; a count per state holds no memory figure.
+func busyValue(fl netFlows) string {
+	if !fl.HoldingKnown && fl.MemBytes == 0 {
+		return fmt.Sprintf("%d, their memory not in the input", fl.Holding)
+	}
+	return fmt.Sprintf("%d, holding %s", fl.Holding, units.FormatBytes(fl.MemBytes))
+}
+
 // netFlowCount takes the sample with the most connections.
 func netFlowCount(tl *model.Timeline) netFlows {
 	var best netFlows
@@ -208,7 +216,7 @@ func netFlowCount(tl *model.Timeline) netFlows {
 			}
 			// Holding is counted by Summarize; a summary recorded before it had the count
 			// is known to be idle only when nothing at all was held or queued.
-			f.HoldingKnown = f.Holding > 0 || (f.MemBytes == 0 && queued == 0)
+			f.HoldingKnown = f.Holding > 0 || (f.MemBytes == 0 && queued == 0 && !s.Sockets.CountsOnly)
 			if !f.HoldingKnown {
 				f.Holding = f.N
 			}
@@ -338,7 +346,7 @@ func checkTCPBuffersBudget(tl *model.Timeline) Result {
 		busyWhat = "of them counted as busy (the dump does not tell idle sockets from busy ones)"
 	}
 	ev = append(ev, Evidence{What: "connections that can hold buffers", Value: fmt.Sprint(n), Source: nSrc},
-		Evidence{What: busyWhat, Value: fmt.Sprintf("%d, holding %s", busy, units.FormatBytes(fl.MemBytes)), Source: nSrc},
+		Evidence{What: busyWhat, Value: busyValue(fl), Source: nSrc},
 		Evidence{What: "worst case: connections × (rmem max + wmem max)", Value: fmt.Sprintf("%d × %s = %s", n, units.FormatBytes(per), units.FormatBytes(worst)), Source: "computed"})
 	nowPages, nowSrc, haveNow := netTCPMemNow(tl)
 	if haveNow {

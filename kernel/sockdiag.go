@@ -138,6 +138,9 @@ type SocketSummary struct {
 	Total   int64                       `json:"total"`
 	ByState map[string]SocketStateTotal `json:"by_state"`
 	Top     []Socket                    `json:"top,omitempty"`
+	// CountsOnly: only the number of sockets per state was read (ss -s, a count per state
+	// printed by awk or uniq -c), not their queues or memory: zero queues mean unknown.
+	CountsOnly bool `json:"counts_only,omitempty"`
 }
 
 // MemBytes is the memory the socket holds, in bytes:
