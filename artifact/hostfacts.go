@@ -32,6 +32,14 @@ type hostFacts struct {
 	cpus        int
 	hostname    string
 	armTraceSet bool
+	afterUnameR bool // the last line was the command "uname -r"
+}
+
+// unameRCommand: "uname -r" alone or after a shell prompt ("$ ", "# ", "root@h:~# ",
+// "[root@h ~]# ").
+func unameRCommand(t string) bool {
+	p := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "uname -r"))
+	return p == "" || strings.IndexAny(p[len(p)-1:], "$#>%") == 0
 }
 
 // Kernel release mentions, strongest first:
@@ -84,6 +92,21 @@ func (h *hostFacts) setArch(a string, score int, l *Line) {
 // tests cheap substrings before any regular expression.
 func (h *hostFacts) scan(l *Line) {
 	t := l.Text
+	// "$ uname -r" and the release on the next line: the host's own, as strong as a boot
+	// banner.
+	if h.afterUnameR {
+		h.afterUnameR = false
+		if rel := strings.TrimSpace(t); rel != "" && !strings.ContainsAny(rel, " \t") {
+			if h.kernelScore < 5 {
+				h.setKernel(rel, 5, l, t)
+			}
+			return
+		}
+	}
+	if strings.HasSuffix(t, "uname -r") && unameRCommand(t) {
+		h.afterUnameR = true
+		return
+	}
 	if h.hostname == "" && l.Kernel && l.Host != "" {
 		h.hostname = l.Host
 	}
@@ -126,8 +149,14 @@ func (h *hostFacts) scan(l *Line) {
 		}
 	}
 	if h.kernelScore < 1 && strings.Contains(t, "2.") {
-		if m := reBareVer.FindStringSubmatch(t); m != nil {
-			h.setKernel(m[1], 1, l, t)
+		for _, m := range reBareVer.FindAllStringSubmatchIndex(t, -1) {
+			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's
+			// (corpus 537); "kernel version 2.4.5" was read above.
+			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") {
+				continue
+			}
+			h.setKernel(t[m[2]:m[3]], 1, l, t)
+			break
 		}
 	}
 	if h.archScore < 3 {

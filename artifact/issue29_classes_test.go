@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,55 @@ func TestTCPStateCounts(t *testing.T) {
 		if a.Kind == KindTCPStates {
 			t.Errorf("prose read as a count: %+v", a)
 		}
+	}
+}
+
+// A kernel message a sentence says this host prints now is a record of its log; one a
+// sentence says may come is not (corpus 537: `Linux kernel print keeps printing
+// "TCP:Too many of orphaned sockets".`). Before: prose, orphan-send-queues not checked.
+func TestMessageStatedAsLoggedNow(t *testing.T) {
+	now := map[string]string{
+		`It worked well at first.Linux kernel print keeps printing "TCP:Too many of orphaned sockets".But this never happens to others.`: "TCP:too many of orphaned sockets",
+		"dmesg is full of too many orphaned sockets, what should I do?":                                                                  "too many orphaned sockets",
+		`I keep getting "Out of socket memory" on our proxy.`:                                                                            "Out of socket memory",
+		"服务器日志里一直出现 TCP: too many orphaned sockets":                                                                                      "TCP: too many orphaned sockets",
+	}
+	for text, want := range now {
+		tl := ParseString(text+"\n", "p", Options{})
+		if len(tl.Log) != 1 || !strings.HasSuffix(tl.Log[0].Message, want) {
+			t.Errorf("%q: log %+v, want the record %q", text, tl.Log, want)
+		}
+	}
+	for _, text := range []string{
+		`When orphans pile up the kernel will start throwing the "Out of socket memory" error.`,
+		"You may see TCP: too many orphaned sockets in dmesg if tcp_max_orphans is low.",
+		"If you keep getting too many orphaned sockets, raise tcp_max_orphans.",
+		"What does \"too many orphaned sockets\" mean?",
+	} {
+		if tl := ParseString(text+"\n", "p", Options{}); len(tl.Log) != 0 {
+			t.Errorf("%q read as logged: %+v", text, tl.Log)
+		}
+	}
+}
+
+// "$ uname -r" and its output name the host's kernel; a program's "version 2.1.0" does not
+// (corpus 537 read "ss-redir ... to version 2.1.0" as kernel 2.1.0). Before: no kernel for
+// the first, 2.1.0 for the second.
+func TestUnameRAndProgramVersion(t *testing.T) {
+	tl := ParseString("$ uname -r\n4.15.0-112-generic\n$ cat /proc/sys/vm/min_free_kbytes\n67584\n", "p", Options{})
+	if tl.Host.Kernel != "4.15.0-112-generic" {
+		t.Errorf("uname -r: kernel %q", tl.Host.Kernel)
+	}
+	tl = ParseString("[root@node1 ~]# uname -r\n3.10.0-957.el7.x86_64\nTCP: too many orphaned sockets\n", "p", Options{})
+	if tl.Host.Kernel != "3.10.0-957.el7.x86_64" {
+		t.Errorf("uname -r after a prompt: kernel %q", tl.Host.Kernel)
+	}
+	tl = ParseString("I have updated ss-redir to version 2.1.0 as you told me.\nTCP: too many orphaned sockets\n", "p", Options{})
+	if tl.Host.Kernel != "" {
+		t.Errorf("a program's version read as the kernel: %q", tl.Host.Kernel)
+	}
+	tl = ParseString("The box runs 2.4.13 and performance drops.\nTCP: too many orphaned sockets\n", "p", Options{})
+	if tl.Host.Kernel != "2.4.13" {
+		t.Errorf("a bare release in prose: %q", tl.Host.Kernel)
 	}
 }

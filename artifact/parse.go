@@ -270,12 +270,20 @@ func (d *doc) run(from int) {
 			d.acct.Other++
 			continue // another program's syslog line
 		}
-		if kernel.IsQuotedMessage(t) && !searchCommand(t) {
+		if kernel.IsQuotedMessage(t) && !searchCommand(t) && !messageHypothetical(t) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.
 			l.Kernel = true
 			d.logLine(i)
+			continue
+		}
+		if msg, ok := messageLoggedNow(t); ok {
+			// A sentence that says the host prints the message now (subject.go): its
+			// record is the message, kept at this line.
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log[len(d.tl.Log)-1].Message = msg
 			continue
 		}
 		d.fitCommand(i)

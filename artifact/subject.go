@@ -39,6 +39,56 @@ var (
 	reOutcomeGood   = regexp.MustCompile(`(?i)\b(?:went away|go(?:ne)? away|disappeared|solved|fixed|resolved|no more|no longer|stopped|works? (?:fine|now))\b`)
 )
 
+// A kernel message a sentence says this host prints now is the host's log: "Linux kernel
+// print keeps printing \"TCP:Too many of orphaned sockets\"", "dmesg is full of ...", "I keep
+// getting ..." (corpus 537). One a sentence says may come is not: "the kernel will start
+// throwing the \"Out of socket memory\" error", "you may see ..." (corpus 216, 478). Only the
+// clause before the message decides: what follows it is commonly the question about it.
+var (
+	reLoggedNow = regexp.MustCompile(`(?i)\b(?:keeps?|kept|keeping)\s+(?:on\s+)?(?:printing|getting|showing|seeing|logging|spamming|throwing|reporting|spitting(?:\s+out)?|popping\s+up)\b` +
+		`|\b(?:is|are|was|were|gets?|got|getting)\s+(?:full\s+of|flooded\s+with|filled\s+with|spammed\s+with|littered\s+with)` +
+		`|\bi(?:'m|\s+am)\s+(?:getting|seeing)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found)\b` +
+		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
+		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
+		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
+	reHypothetical = regexp.MustCompile(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger))\b|如果|可能|将会|就会`)
+)
+
+// messageLoggedNow is the kernel message a prose line t states this host logs now, as the
+// kernel prints it; ok is false when t names no message, or names one only as a possibility.
+func messageLoggedNow(t string) (msg string, ok bool) {
+	m, i, _, found := kernel.FindMessage(t)
+	if !found {
+		return "", false
+	}
+	clause := t[:i]
+	if k := strings.LastIndexAny(clause, ".!?;。！？；"); k >= 0 && !strings.HasSuffix(strings.TrimRight(clause, " \t\"'“「`"), ":") {
+		// The sentence that holds the message ("...properly.Linux kernel print keeps
+		// printing"), unless the mark ends a prefix such as "kern.log:".
+		clause = clause[k+1:]
+	}
+	if !reLoggedNow.MatchString(clause) || reHypothetical.MatchString(clause) {
+		return "", false
+	}
+	// The record is the message with what the author kept of its prefix ("TCP:") before it.
+	p := strings.TrimRight(clause, " \t")
+	if c := strings.LastIndexAny(p, " \t\"'“「`"); c >= 0 {
+		p = p[c+1:]
+	}
+	if !strings.HasSuffix(p, ":") {
+		p = ""
+	}
+	return p + m, true
+}
+
+// messageHypothetical: a line that quotes a message the way the kernel prints it (a "TCP: "
+// before it) in a clause that says it may come ("you may see TCP: too many orphaned sockets
+// in dmesg") is no record of this host's log.
+func messageHypothetical(t string) bool {
+	_, i, _, found := kernel.FindMessage(t)
+	return found && reHypothetical.MatchString(t[:i])
+}
+
 // subjects answers whose a prose line's numbers are. It holds the prose by line and the
 // section headings, and the host facts the sections are checked against.
 type subjects struct {

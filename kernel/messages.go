@@ -136,3 +136,29 @@ func namedInSentence(before, after string) bool {
 func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.'
 }
+
+// FindMessage finds one of the messages above in t whatever its case, as a person retypes
+// it ("TCP:Too many of orphaned sockets", corpus 537): the message as the kernel prints it
+// and where t holds it. ok is false when t names none.
+func FindMessage(t string) (msg string, i, j int, ok bool) {
+	lt := asciiLower(t)
+	for _, set := range knownMessages {
+		for _, m := range set {
+			if k := strings.Index(lt, asciiLower(m)); k >= 0 {
+				return m, k, k + len(m), true
+			}
+		}
+	}
+	return "", 0, 0, false
+}
+
+// asciiLower lowers ASCII letters only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
