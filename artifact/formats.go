@@ -71,8 +71,11 @@ var formats = []format{
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
 	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
-	{kind: KindSoftnet, first: []string{"cpu"}, parse: (*doc).trySoftnetTable},
+	{kind: KindSoftnet, first: []string{"cpu", "CPU"}, parse: (*doc).trySoftnetTable},
 	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},
+	// softnet.awk's "total packets N" and "000: proc N ..." before free's "total" and ip
+	// link's "2:".
+	{kind: KindSoftnet, start: byteIn("0123456789t"), detect: isSoftnetAwkRow, parse: (*doc).trySoftnetAwk},
 
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},

@@ -88,3 +88,31 @@ func TestUnameRAndProgramVersion(t *testing.T) {
 		t.Errorf("a bare release in prose: %q", tl.Host.Kernel)
 	}
 }
+
+// softnet_stat re-printed by a tool: Jay Vosburgh's softnet.awk ("000: proc N P% drop N
+// tm_sq N rx_rps N fl_lim N" under "total packets N"), and majek's legend with "CPU" in
+// capitals. Before: exit 3 for the first (ip link's "2:" rows claimed it), the second
+// unparsed.
+func TestSoftnetReprinted(t *testing.T) {
+	for name, text := range map[string]string{
+		"softnet.awk": "$ ./softnet.awk\ntotal packets 17838409\n000: proc 8714952 48.85% drop 1532 tm_sq 5712 rx_rps 0 fl_lim 0\n001: proc 9123457 51.15% drop    0 tm_sq  621 rx_rps 0 fl_lim 0\n",
+		"CPU legend":  "CPU     total    dropped   squeezed  collision rps flow_limit\n0       8714952  1532      5712      0         0   0\n1       9123457  0         621       0         0   0\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Samples) != 1 || len(tl.Samples[0].Softnet) != 2 {
+			t.Errorf("%s: samples %+v unparsed %+v", name, tl.Samples, tl.Unparsed)
+			continue
+		}
+		c := tl.Samples[0].Softnet
+		if c[0].Processed != 8714952 || c[0].Dropped != 1532 || c[0].TimeSqueeze != 5712 || c[1].CPU != 1 || c[1].TimeSqueeze != 621 {
+			t.Errorf("%s: rows %+v", name, c)
+		}
+		if tl.Lines.Prose > 1 || tl.Lines.Unparsed > 0 {
+			t.Errorf("%s: lines %+v", name, tl.Lines)
+		}
+	}
+	// "total packets" alone is prose, and ip link's index rows stay ip link's.
+	if tl := ParseString("total packets 12\n", "p", Options{}); len(tl.Samples) != 0 {
+		t.Errorf("a lone total read: %+v", tl.Samples)
+	}
+}

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -176,4 +177,47 @@ func (d *doc) trySoftnetDecimal(i int) int {
 		return 0
 	}
 	return d.addTable(KindSoftnet, i, k, model.Sample{Softnet: cpus}, cpus)
+}
+
+// softnet_stat as Jay Vosburgh's softnet.awk prints it, a row of named values per CPU under
+// a "total packets" line:
+//
+//	total packets 17838409
+//	000: proc 8714952 48.85% drop 1532 tm_sq 5712 rx_rps 0 fl_lim 0
+//
+// proc, drop, tm_sq, rx_rps and fl_lim are the file's processed, dropped, time_squeeze,
+// received_rps and flow_limit_count (11 columns); the share is derived and not kept.
+var reSoftnetAwkRow = regexp.MustCompile(`^\s*(\d{1,4}): proc\s+(\d+)\s+[\d.]+%\s+drop\s+(\d+)\s+tm_sq\s+(\d+)(?:\s+rx_rps\s+(\d+))?(?:\s+fl_lim\s+(\d+))?\s*$`)
+
+func isSoftnetAwkRow(_, t string) bool {
+	return strings.HasPrefix(t, "total packets ") || strings.Contains(t, ": proc ") && reSoftnetAwkRow.MatchString(t)
+}
+
+func (d *doc) trySoftnetAwk(i int) int {
+	var cpus []kernel.SoftnetCPU
+	k := i
+	if strings.HasPrefix(d.ls[i].Text, "total packets ") {
+		// The script's first line, the sum of the rows: part of the block when a row follows.
+		if fs := fields(d.ls[i].Text); len(fs) != 3 || !isDigits(fs[2]) || i+1 >= len(d.ls) || !reSoftnetAwkRow.MatchString(d.ls[i+1].Text) {
+			return 0
+		}
+		k++
+	}
+	for ; k < len(d.ls); k++ {
+		m := reSoftnetAwkRow.FindStringSubmatch(d.ls[k].Text)
+		if m == nil {
+			break
+		}
+		n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
+		cpu, _ := strconv.Atoi(m[1])
+		cpus = append(cpus, kernel.SoftnetCPU{CPU: cpu, Columns: 11, Processed: n(m[2]), Dropped: n(m[3]), TimeSqueeze: n(m[4]), ReceivedRPS: n(m[5]), FlowLimitCount: n(m[6])})
+	}
+	if len(cpus) == 0 {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindSoftnet, d.label(i), first, last, []model.Sample{{Source: spanSource(first, last) + " (softnet_stat as softnet.awk prints it)", Softnet: cpus}})
+	d.addArtifact(KindSoftnet, first, last, cpus)
+	return k - i
 }

@@ -100,3 +100,46 @@ func TestStateCountsAreNoQueues(t *testing.T) {
 		}
 	}
 }
+
+// ss -lnt: a listener's Recv-Q (connections queued) at or above its Send-Q (the backlog)
+// is a full accept queue now. Before: listen-overflow not checked without TcpExt counters.
+func TestListenQueueFullInSS(t *testing.T) {
+	text := "State      Recv-Q Send-Q Local Address:Port   Peer Address:Port\nLISTEN     129    128    *:80                 *:*\nLISTEN     0      128    *:22                 *:*\n"
+	d, _ := rootOf(t, text)
+	f := findingOf(d, "listen-overflow")
+	if f == nil || f.Severity != Warning || !evidenceHas(*f, "accept queue is at its backlog", "*:80 129 queued of 128") || strings.Contains(f.Title, "SYN") {
+		t.Fatalf("listen-overflow %+v (checks %+v)", f, d.Checks)
+	}
+	d, _ = rootOf(t, strings.Replace(text, "129", "3", 1))
+	if f := findingOf(d, "listen-overflow"); f != nil {
+		t.Errorf("below the backlog: %+v", f)
+	}
+	// netstat prints no backlog (Send-Q 0 for listeners): nothing to judge.
+	d, _ = rootOf(t, "Proto Recv-Q Send-Q Local Address           Foreign Address         State\ntcp      129      0 0.0.0.0:80              0.0.0.0:*               LISTEN\n")
+	if f := findingOf(d, "listen-overflow"); f != nil {
+		t.Errorf("netstat: %+v", f)
+	}
+}
+
+// alloc_rx_buff_failed with ip -s -s link in the same paste: the finding says the driver's
+// refill failed, not that the NIC overran (nothing overran). Before: "eth0 lost received
+// frames at the NIC (ring or FIFO overrun)".
+func TestRefillFailureTitle(t *testing.T) {
+	text := `# ethtool -S eth0 | grep -i alloc
+     alloc_rx_buff_failed: 48213
+# ip -s -s link show eth0
+2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT group default qlen 1000
+    link/ether 00:1b:21:aa:bb:cc brd ff:ff:ff:ff:ff:ff
+    RX: bytes  packets  errors  dropped overrun mcast
+    9876543210 87654321 0       4521    0       1234
+    RX errors: length   crc     frame   fifo    missed
+               0        0       0       0       0
+    TX: bytes  packets  errors  dropped carrier collsns
+    1234567890 12345678 0       0       0       0
+`
+	d, _ := rootOf(t, text)
+	f := findingOf(d, "nic-rx-overruns")
+	if f == nil || !strings.Contains(f.Title, "failed 48213 times to allocate receive buffers") || !evidenceHas(*f, "alloc_rx_buff_failed", "48213") {
+		t.Fatalf("nic-rx-overruns %+v", f)
+	}
+}

@@ -42,11 +42,16 @@ const listenCriticalPerSec = 1.0
 func checkListenOverflow(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
 	floods := logMatches(tl, kernel.MsgSynFlood...)
-	if !present && len(floods) == 0 {
-		return NotChecked("no TcpExt ListenOverflows/ListenDrops and no \"Possible SYN flooding\" in the kernel log: needs /proc/net/netstat, netstat -s, nstat or the kernel log")
+	full, listeners, fullSrc := fullAcceptQueues(tl)
+	if !present && len(floods) == 0 && listeners == 0 {
+		return NotChecked("no TcpExt ListenOverflows/ListenDrops, no \"Possible SYN flooding\" in the kernel log and no listening sockets with their queues: needs /proc/net/netstat, netstat -s, nstat, the kernel log or ss -lnt")
 	}
 	var ev []Evidence
 	sev := Severity(-1)
+	if len(full) > 0 {
+		sev = Warning
+		ev = append(ev, Evidence{What: "listeners whose accept queue is at its backlog now (ss: Recv-Q queued ≥ Send-Q backlog)", Value: strings.Join(full, ", "), Source: fullSrc})
+	}
 	if len(floods) > 0 {
 		// tcp_syn_flood_action warns once per listener (request_sock_queue.synflood_warned)
 		// when its SYN queue is full: the count is of listeners and restarts, not of SYNs,
@@ -71,11 +76,17 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		}
 	}
 	if sev < 0 {
+		if !present {
+			return Healthy("%d listening sockets below their backlog; not checked: no TcpExt ListenOverflows/ListenDrops (netstat -s, nstat)", listeners)
+		}
 		return Healthy("%s", netZeroText(rs, listenCounters[:2]))
 	}
 	title := "listening sockets dropped connections: accept queues were full"
-	if len(floods) > 0 && len(ev) == 1 {
+	switch {
+	case len(floods) > 0 && len(ev) == 1 && len(full) == 0:
 		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"
+	case len(full) > 0 && len(ev) == 1:
+		title = "listening sockets' accept queues are at their backlog now: the next completed handshakes are dropped"
 	}
 	f := Finding{
 		Severity: sev,
@@ -108,6 +119,31 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		}
 	}
 	return Fired(f)
+}
+
+// fullAcceptQueues lists the listening sockets of the last socket table whose accept queue
+// holds its backlog or more: for a listener ss shows the queued connections as Recv-Q and the
+// backlog as Send-Q (inet_diag: sk_ack_backlog, sk_max_ack_backlog; tcp_diag_get_info), and
+// the queue is full when the first passes the second (sk_acceptq_is_full, include/net/sock.h),
+// so the next completed handshake is dropped. netstat shows no backlog (Send-Q 0): not judged.
+func fullAcceptQueues(tl *model.Timeline) (full []string, listeners int, src string) {
+	tables := netSocketTables(tl)
+	for k := len(tables) - 1; k >= 0; k-- {
+		t := tables[k]
+		for _, r := range t.Rows {
+			if netState(r.State) != "LISTEN" || r.SendQ <= 0 {
+				continue
+			}
+			listeners++
+			if r.RecvQ >= r.SendQ {
+				full = append(full, fmt.Sprintf("%s %d queued of %d", r.Local, r.RecvQ, r.SendQ))
+			}
+		}
+		if listeners > 0 {
+			return full, listeners, t.Source
+		}
+	}
+	return nil, 0, ""
 }
 
 // reSynFloodPort reads the port of tcp_syn_flood_action's message.

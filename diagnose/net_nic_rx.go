@@ -293,7 +293,7 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 	f := Finding{
 		Facts:    Facts{CPUBusy: note != ""},
 		Severity: sev,
-		Title:    fmt.Sprintf("%s lost received frames at the NIC (ring or FIFO overrun)", dev.Name),
+		Title:    nicRxTitle(dev.Name, lost, allocFail),
 		Evidence: ev,
 		Explanation: "The NIC found no free descriptor in its RX ring (or its FIFO filled) and dropped the frame " +
 			"before the kernel saw it. The ring empties only as fast as the NAPI poll refills it: the " +
@@ -497,4 +497,15 @@ func nicRxFIFORates(tl *model.Timeline) (Result, bool) {
 			"bus was too slow. Per-interface counters (ip -s -s link, ethtool -S) say which NIC and whether the ring or " +
 			"the refill is short.",
 	}), true
+}
+
+// nicRxTitle names what the counters say: frames lost at the NIC, or only the driver's
+// failures to allocate receive buffers (alloc_rx_buff_failed and its kin: the refill left
+// descriptors empty, so the ring was shorter than configured; the frames it lost then show
+// as rx_missed or rx_no_buffer_count, which were not counted here).
+func nicRxTitle(dev string, lost, allocFail int64) string {
+	if lost == 0 && allocFail > 0 {
+		return fmt.Sprintf("%s's driver failed %d times to allocate receive buffers: the RX ring was refilled short", dev, allocFail)
+	}
+	return fmt.Sprintf("%s lost received frames at the NIC (ring or FIFO overrun)", dev)
 }
