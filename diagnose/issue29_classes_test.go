@@ -143,3 +143,28 @@ func TestRefillFailureTitle(t *testing.T) {
 		t.Fatalf("nic-rx-overruns %+v", f)
 	}
 }
+
+// Fragmentation is judged on the zones receive buffers could use: x86's 16 MiB ISA DMA zone,
+// kept from them by lowmem_reserve, neither proves nor disproves contiguous memory. Before:
+// "490 order-3 buffers obtainable" (ok) from DMA's blocks beside DMA32 and Normal with none,
+// and from a buddyinfo that shows DMA alone.
+func TestFragmentationOnUsableZones(t *testing.T) {
+	dma := "Node 0, zone      DMA      1      2      2      2      2      1      0      0      1      1      3\n"
+	rest := "Node 0, zone    DMA32  30000   5000      0      0      0      0      0      0      0      0      0\nNode 0, zone   Normal  40500   6000     50      0      0      0      0      0      0      0      0\n"
+	d, _ := rootOf(t, dma+rest)
+	f := findingOf(d, "memory-fragmented")
+	if f == nil || f.Severity != Critical || !evidenceHas(*f, "zone DMA", "not counted") || !evidenceHas(*f, "obtainable", "0; DMA32") {
+		t.Fatalf("memory-fragmented %+v (checks %+v)", f, d.Checks)
+	}
+	d, _ = rootOf(t, dma)
+	for _, c := range d.Checks {
+		if c.ID == "memory-fragmented" && (c.Status != StatusNotChecked || !strings.Contains(c.Why, "ISA")) {
+			t.Errorf("DMA alone: %+v", c)
+		}
+	}
+	// On arm64 ZONE_DMA is a main zone: its blocks count.
+	d, _ = rootOf(t, "Linux version 5.10.0 (aarch64) #1 SMP\n$ uname -m\naarch64\n"+dma+rest)
+	if f := findingOf(d, "memory-fragmented"); f != nil && d.Findings != nil && evidenceHas(*f, "zone DMA", "not counted") {
+		t.Errorf("arm64: DMA set aside: %+v", f)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 	"headroom/units"
@@ -128,13 +129,19 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	// order needed" when the zones that matter were simply not in the input.
 	var idxs []int
 	var other []string
+	psz0 := memPage(tl)
 	for i := range tl.Samples {
 		zs := memBuddyAt(&tl.Samples[i])
 		low := false
 		for _, z := range zs {
-			if r := memZoneRank(z.zone); r >= 0 && r <= memZoneRank("Normal") {
+			switch r := memZoneRank(z.zone); {
+			case r == 0 && memISASized(tl, z, psz0):
+				// x86's 16 MiB ISA zone alone says nothing of the zones receive
+				// buffers come from (memISADMA); with them it is set aside below.
+				other = append(other, "DMA (at most 16 MiB: x86's ISA zone)")
+			case r >= 0 && r <= memZoneRank("Normal"):
 				low = true
-			} else {
+			default:
 				other = append(other, z.zone)
 			}
 		}
@@ -145,7 +152,7 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	if len(idxs) == 0 {
 		if len(other) > 0 {
 			slices.Sort(other)
-			return NotChecked("the buddyinfo/pagetypeinfo in the input shows only %s: no DMA, DMA32 or Normal zone, the ones that back receive buffers", strings.Join(slices.Compact(other), ", "))
+			return NotChecked("the buddyinfo/pagetypeinfo in the input shows only %s: not the zones that back receive buffers (DMA32, Normal, or a DMA zone beyond x86's 16 MiB)", strings.Join(slices.Compact(other), ", "))
 		}
 		return NotChecked("no /proc/buddyinfo or /proc/pagetypeinfo in the input")
 	}
@@ -171,12 +178,18 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	worst, worstIdx := int64(-1), -1
 	var worstFree int64
 	var worstZones []string
+	var isaNote string
 	for _, i := range idxs {
 		var avail, free int64
 		var zs []string
-		for _, z := range memBuddyAt(&tl.Samples[i]) {
+		all := memBuddyAt(&tl.Samples[i])
+		for _, z := range all {
 			if r := memZoneRank(z.zone); r < 0 || r > memZoneRank("Normal") {
 				continue // HighMem/Movable never back kernel receive buffers
+			}
+			if memISADMA(tl, all, z, psz) {
+				isaNote = fmt.Sprintf("DMA's free blocks not counted (%s: largest order %d): on x86 it is the 16 MiB ISA zone, the last fallback of requests that may use DMA32 or Normal, kept from them by lowmem_reserve (mm/page_alloc.c lowmem_reserve_ratio)", memLargestFree(z, psz), memTopOrder(z))
+				continue
 			}
 			var a, fr int64
 			for o, n := range z.free {
@@ -200,11 +213,14 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 		{What: fmt.Sprintf("order-%d buffers obtainable (worst sample)", need), Value: fmt.Sprintf("%d; %s", worst, strings.Join(worstZones, "; ")), Source: src},
 		{What: "free memory in DMA/DMA32/Normal", Value: fmt.Sprintf("%s (%s)", units.FormatBytes(worstFree*psz), plentyWhy), Source: src},
 	}
+	if isaNote != "" {
+		ev = append(ev, Evidence{What: "zone DMA", Value: isaNote, Source: src, Role: Background})
+	}
 	if !plentiful {
 		return Healthy("order-%d buffers obtainable: %d; free memory itself is near the watermarks (%s): a shortage, not fragmentation (see alloc-fail-reserve, min-free-too-low)", need, worst, plentyWhy)
 	}
 	if worst >= ringBuffers {
-		return Healthy("%d order-%d buffers obtainable at the worst sample, at least one RX ring refill (%d)", worst, need, ringBuffers)
+		return Healthy("%d order-%d buffers obtainable at the worst sample, at least one RX ring refill (%d)%s", worst, need, ringBuffers, memNoteSuffix(isaNote))
 	}
 	sev := Warning
 	if worst == 0 {
@@ -257,6 +273,66 @@ func memFreePlentiful(tl *model.Timeline, i int, freePages int64) (bool, string)
 		}
 	}
 	return true, "no watermarks in the input: free memory is judged by the blocks alone"
+}
+
+// memISADMA: zone z is x86's ISA DMA zone (the first 16 MiB) in a sample that also shows
+// DMA32 or Normal. Receive buffers and every request that may use a higher zone fall back to
+// it last and only above its lowmem_reserve for their zone, which with the default ratio of
+// 256 is the higher zones' pages / 256: 16 MiB from 4 GiB up, so its blocks are none of
+// theirs (issue 29: a 16 MiB DMA zone with order-10 blocks beside a Normal zone with none
+// is no sign of contiguous memory). On other architectures ZONE_DMA
+// can be the main zone (arm64: the first 1 or 4 GiB), so it is kept there.
+func memISADMA(tl *model.Timeline, all []memZoneFree, z memZoneFree, psz int64) bool {
+	if !memISASized(tl, z, psz) {
+		return false
+	}
+	for _, o := range all {
+		if o.node == z.node && memZoneRank(o.zone) > 0 && memZoneRank(o.zone) <= memZoneRank("Normal") {
+			return true
+		}
+	}
+	return false
+}
+
+// memISASized: zone z is a DMA zone holding at most 16 MiB free on x86 (or an unknown
+// architecture, x86 being the common case), the size of the ISA zone.
+func memISASized(tl *model.Timeline, z memZoneFree, psz int64) bool {
+	if !strings.EqualFold(z.zone, "DMA") {
+		return false
+	}
+	if f := kernel.ArchFamily(tl.Host.Arch); f != "" && f != "x86" {
+		return false
+	}
+	var fr int64
+	for o, n := range z.free {
+		fr += n << o
+	}
+	return fr*psz <= 16<<20
+}
+
+func memNoteSuffix(note string) string {
+	if note == "" {
+		return ""
+	}
+	return "; " + note
+}
+
+func memTopOrder(z memZoneFree) int {
+	top := -1
+	for o, n := range z.free {
+		if n > 0 {
+			top = o
+		}
+	}
+	return top
+}
+
+func memLargestFree(z memZoneFree, psz int64) string {
+	var fr int64
+	for o, n := range z.free {
+		fr += n << o
+	}
+	return units.FormatBytes(fr*psz) + " free"
 }
 
 func memLargestBlocks(zs []memZoneFree, psz int64) string {
