@@ -3,6 +3,8 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // Classes of issue 29 found by the held-out batches g10-g13 and the issue's list, each on a
@@ -114,5 +116,49 @@ func TestSoftnetReprinted(t *testing.T) {
 	// "total packets" alone is prose, and ip link's index rows stay ip link's.
 	if tl := ParseString("total packets 12\n", "p", Options{}); len(tl.Samples) != 0 {
 		t.Errorf("a lone total read: %+v", tl.Samples)
+	}
+}
+
+// Kernel records inside the containers other tools write them in: dmesg -x, the CRI log
+// format (kubectl logs, /var/log/pods), docker's json-file, journalctl -o json, RFC 5424,
+// journalctl -o short-monotonic, kubectl logs --prefix. Before: the header was found by its
+// words but the zone dump's buddy line was lost in each (and 1 of 2 lines read in most).
+func TestKernelRecordWrappers(t *testing.T) {
+	h := "swapper/0: page allocation failure: order:2, mode:0x4020"
+	n := "Node 0 Normal: 9000*4kB 2000*8kB 10*16kB 0*32kB 0*64kB 0*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 52160kB"
+	for name, lines := range map[string][2]string{
+		"dmesg -x":           {"kern  :warn  : [12345.678901] " + h, "kern  :warn  : [12345.678950] " + n},
+		"dmesg -x -T":        {"kern  :warn  : [Sun Nov 29 09:12:01 2026] " + h, "kern  :warn  : [Sun Nov 29 09:12:01 2026] " + n},
+		"CRI":                {"2026-11-29T09:12:01.123456789Z stdout F [12345.678901] " + h, "2026-11-29T09:12:01.123500000Z stdout F [12345.678950] " + n},
+		"docker json-file":   {`{"log":"[12345.678901] ` + h + `\n","stream":"stdout","time":"2026-11-29T09:12:01.123456789Z"}`, `{"log":"[12345.678950] ` + n + `\n","stream":"stdout","time":"2026-11-29T09:12:01.1235Z"}`},
+		"journalctl -o json": {`{"__REALTIME_TIMESTAMP":"1700000000123456","_TRANSPORT":"kernel","PRIORITY":"4","_HOSTNAME":"web1","MESSAGE":"` + h + `","_SOURCE_MONOTONIC_TIMESTAMP":"12345678901"}`, `{"_TRANSPORT":"kernel","PRIORITY":"4","MESSAGE":"` + n + `","_SOURCE_MONOTONIC_TIMESTAMP":"12345678950"}`},
+		"RFC 5424":           {"<4>1 2026-11-29T09:12:01.123456+00:00 web1 kernel - - - " + h, "<4>1 2026-11-29T09:12:01.123500+00:00 web1 kernel - - [meta seq=\"2\"] " + n},
+		"short-monotonic":    {"[12345.678901] web1 kernel: " + h, "[12345.678950] web1 kernel: " + n},
+		"kubectl --prefix":   {"[pod/dmesg-x2b/reader] [12345.678901] " + h, "[pod/dmesg-x2b/reader] [12345.678950] " + n},
+	} {
+		tl := ParseString(lines[0]+"\n"+lines[1]+"\n", "p", Options{})
+		if tl.Lines.Read != 2 {
+			t.Errorf("%s: lines %+v", name, tl.Lines)
+		}
+		var fails []model.AllocFailure
+		for _, e := range tl.Events {
+			if e.AllocFailure != nil {
+				fails = append(fails, *e.AllocFailure)
+			}
+		}
+		if len(fails) != 1 || fails[0].Order != 2 || len(fails[0].Zones) == 0 || len(fails[0].Zones[0].FreeBlocks) == 0 || fails[0].Zones[0].FreeBlocks[0] != 9000 {
+			t.Errorf("%s: failures %+v", name, fails)
+		}
+	}
+	l, _, _ := parseLine(1, `{"_TRANSPORT":"kernel","PRIORITY":"3","MESSAGE":"x","_SOURCE_MONOTONIC_TIMESTAMP":"5000000"}`)
+	if !l.Kernel || l.Priority != 3 || l.UptimeUsec != 5000000 || l.Text != "x" {
+		t.Errorf("journal record read as %+v", l)
+	}
+	// A user-space journal record and a JSON object of another kind are not kernel records.
+	if l, _, _ := parseLine(1, `{"_TRANSPORT":"stdout","SYSLOG_IDENTIFIER":"nginx","MESSAGE":"page allocation failure"}`); l.Kernel {
+		t.Errorf("user-space journal record read as the kernel's: %+v", l)
+	}
+	if l, _, _ := parseLine(1, `{"name":"eth0","mtu":1500}`); l.Text != `{"name":"eth0","mtu":1500}` {
+		t.Errorf("JSON object rewritten: %+v", l)
 	}
 }

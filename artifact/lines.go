@@ -175,6 +175,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	s = stripDiffAdd(s)
 	s = stripFence(s)
 	s = stripCellBorders(s)
+	s = stripLogWrappers(s, &l)
 	s = stripOtherPrefixes(s, &l)
 	s = stripSyslog(s, &l)
 	s = stripKernelStamp(s, &l)

@@ -1,0 +1,219 @@
+package artifact
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// stripLogWrappers unwraps a kernel record from the containers other tools put it in, so the
+// prefixes stripOtherPrefixes, stripSyslog and stripKernelStamp know are in front (issue 29):
+//
+//	"kern  :warn  : [12345.678901] ..."                      dmesg -x (facility and level)
+//	"2026-11-29T09:12:01.123456789Z stdout F [12345.6] ..."   a container's log in the CRI
+//	                                                          format (kubectl logs of a
+//	                                                          dmesg-reading pod, /var/log/pods)
+//	{"log":"[12345.678901] ...\n","stream":"stdout","time":"..."}  docker's json-file driver
+//	{"MESSAGE":"...","_TRANSPORT":"kernel",...}               journalctl -o json
+//	"<4>1 2026-11-29T09:12:01.123456+00:00 host kernel - - - ..."  RFC 5424 (rsyslog,
+//	                                                          syslog-ng)
+//	"[12345.678901] host kernel: ..."                         journalctl -o short-monotonic
+//	"[pod/npd-x2b/npd] ..."                                   kubectl logs --prefix
+//
+// Each form is ruled out by its first bytes: it runs on every line.
+func stripLogWrappers(s string, l *Line) string {
+	if len(s) < 8 {
+		return s
+	}
+	switch c := s[0]; {
+	case c == '{':
+		if t, ok := unwrapJSONRecord(s, l); ok {
+			return t
+		}
+	case c == '<':
+		if t, ok := stripRFC5424(s, l); ok {
+			return t
+		}
+	case c == '[':
+		if strings.HasPrefix(s, "[pod/") {
+			// kubectl logs --prefix: "[pod/NAME/CONTAINER] ".
+			if e := strings.Index(s, "] "); e > 5 && !strings.ContainsAny(s[:e], " ") {
+				s = s[e+2:]
+				if len(s) < 8 {
+					return s
+				}
+			}
+		}
+		if s[0] == '[' {
+			return stripMonotonicHost(s)
+		}
+		return stripLogWrappers(s, l)
+	case c >= '0' && c <= '9':
+		if t, ok := stripCRI(s); ok {
+			return t
+		}
+	case c >= 'a' && c <= 'z':
+		if t, ok := stripDmesgFacility(s, l); ok {
+			return t
+		}
+	}
+	return s
+}
+
+// dmesg -x levels (util-linux dmesg.c level_names), by priority.
+var dmesgLevels = map[string]int{"emerg": 0, "alert": 1, "crit": 2, "err": 3, "warn": 4, "notice": 5, "info": 6, "debug": 7}
+
+// stripDmesgFacility removes dmesg -x's "kern  :warn  : ": a facility, a level, each padded
+// and closed by a colon. The level is the record's priority.
+func stripDmesgFacility(s string, l *Line) (string, bool) {
+	c1 := strings.IndexByte(s[:min(len(s), 12)], ':')
+	if c1 < 3 {
+		return s, false
+	}
+	fac := strings.TrimRight(s[:c1], " ")
+	if !isDmesgFacility(fac) {
+		return s, false
+	}
+	rest := s[c1+1:]
+	c2 := strings.IndexByte(rest[:min(len(rest), 10)], ':')
+	if c2 < 3 {
+		return s, false
+	}
+	pri, ok := dmesgLevels[strings.TrimRight(rest[:c2], " ")]
+	if !ok {
+		return s, false
+	}
+	l.Priority = pri
+	return strings.TrimPrefix(rest[c2+1:], " "), true
+}
+
+func isDmesgFacility(f string) bool {
+	switch f {
+	case "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp", "local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7":
+		return true
+	}
+	return false
+}
+
+// stripCRI removes the CRI log format's "RFC3339Nano stream tag " (containerd and CRI-O
+// write a container's output so; kubectl logs of a pod that prints the kernel log shows the
+// lines without it, /var/log/pods with it).
+func stripCRI(s string) (string, bool) {
+	if len(s) < 32 || s[4] != '-' || s[10] != 'T' {
+		return s, false
+	}
+	sp := strings.IndexByte(s, ' ')
+	if sp < 20 || sp > 40 {
+		return s, false
+	}
+	rest := s[sp+1:]
+	for _, p := range []string{"stdout F ", "stderr F ", "stdout P ", "stderr P "} {
+		if strings.HasPrefix(rest, p) {
+			return rest[len(p):], true
+		}
+	}
+	return s, false
+}
+
+// jsonRecord holds the fields of a docker json-file line and a journal export line that name
+// the message and its times.
+type jsonRecord struct {
+	Log       *string `json:"log"`
+	Message   any     `json:"MESSAGE"`
+	Transport string  `json:"_TRANSPORT"`
+	Ident     string  `json:"SYSLOG_IDENTIFIER"`
+	Priority  string  `json:"PRIORITY"`
+	Monotonic string  `json:"_SOURCE_MONOTONIC_TIMESTAMP"`
+	Host      string  `json:"_HOSTNAME"`
+}
+
+// unwrapJSONRecord reads one JSON object per line: docker's json-file ({"log": ...}) and
+// journalctl -o json ({"MESSAGE": ...}). A journal record of the kernel transport is a kernel
+// record with its priority and its monotonic time (the uptime, in µs); a message journald
+// stored as bytes (not UTF-8) is left alone.
+func unwrapJSONRecord(s string, l *Line) (string, bool) {
+	t := strings.TrimRight(s, " ,")
+	if t[len(t)-1] != '}' || !(strings.Contains(t, `"log"`) || strings.Contains(t, `"MESSAGE"`)) {
+		return s, false
+	}
+	var r jsonRecord
+	if json.Unmarshal([]byte(t), &r) != nil {
+		return s, false
+	}
+	if r.Log != nil {
+		return strings.TrimRight(*r.Log, "\r\n"), true
+	}
+	msg, ok := r.Message.(string)
+	if !ok {
+		return s, false
+	}
+	if r.Transport == "kernel" || r.Ident == "kernel" {
+		l.Kernel = true
+		l.Syslog, l.Tag, l.Host = true, "kernel", r.Host
+		if p, err := strconv.Atoi(r.Priority); err == nil && p >= 0 && p <= 7 {
+			l.Priority = p
+		}
+		if us, err := strconv.ParseInt(r.Monotonic, 10, 64); err == nil && us >= 0 {
+			l.UptimeUsec = us
+		}
+	}
+	return msg, true
+}
+
+// stripRFC5424 removes "<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD " (RFC 5424 section 6):
+// the structured data is "-" or bracketed elements. The application is the tag.
+func stripRFC5424(s string, l *Line) (string, bool) {
+	gt := strings.IndexByte(s[:min(len(s), 6)], '>')
+	if gt < 2 || !isDigits(s[1:gt]) || len(s) < gt+3 || s[gt+1] != '1' || s[gt+2] != ' ' {
+		return s, false
+	}
+	f := strings.SplitN(s[gt+3:], " ", 6)
+	if len(f) < 6 || len(f[0]) < 10 || f[0][4] != '-' {
+		return s, false
+	}
+	msg := f[5]
+	switch {
+	case strings.HasPrefix(msg, "- "):
+		msg = msg[2:]
+	case msg == "-":
+		msg = ""
+	case strings.HasPrefix(msg, "["):
+		// Structured data: elements until one is not followed by another.
+		for strings.HasPrefix(msg, "[") {
+			e := strings.IndexByte(msg, ']')
+			if e < 0 {
+				return s, false
+			}
+			msg = msg[e+1:]
+		}
+		msg = strings.TrimPrefix(msg, " ")
+	default:
+		return s, false
+	}
+	msg = strings.TrimPrefix(msg, "\ufeff") // the BOM RFC 5424 allows before a UTF-8 message
+	pri, _ := strconv.Atoi(s[1:gt])
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, f[0], f[1], f[2]
+	if f[2] == "kernel" {
+		l.Kernel = true
+		l.Priority = pri & 7
+	}
+	return msg, true
+}
+
+// stripMonotonicHost removes the host and tag journalctl -o short-monotonic puts after the
+// stamp ("[12345.678901] web1 kernel: "), leaving the stamp for stripKernelStamp.
+func stripMonotonicHost(s string) string {
+	end := strings.IndexByte(s[:min(len(s), 24)], ']')
+	if end < 3 || end+2 >= len(s) || s[end+1] != ' ' {
+		return s
+	}
+	rest := s[end+2:]
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 || !strings.HasPrefix(rest[sp+1:], "kernel: ") || strings.ContainsAny(rest[:sp], ":[]()") {
+		return s
+	}
+	if _, ok := uptimeMicros(strings.TrimSpace(s[1:end])); !ok {
+		return s
+	}
+	return s[:end+2] + rest[sp+1+len("kernel: "):]
+}
