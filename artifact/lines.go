@@ -248,7 +248,7 @@ func stripUsualSyslog(raw string, l *Line) (string, bool) {
 		return raw, false // no tag
 	}
 	tag := rest[:colon]
-	if tag != "kernel" && showMemTags[tag] {
+	if tag != "kernel" && isShowMemTag(tag) {
 		return raw, false // maybe a show_mem line (stripSyslog)
 	}
 	if b := strings.IndexByte(tag, '['); b > 0 {
@@ -493,7 +493,7 @@ func stripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
-	if tag != "kernel" && showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+	if tag != "kernel" && isShowMemTag(tag) && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
 		// Not a program's tag: a show_mem line ("DMA: 4294567735*4kB ...", "Active:12269
 		// inactive:596") of a kernel that syslogd wrote without the "kernel:" tag (2.6.10
 		// klogd, corpus case 137), read as the other tag-less lines are.
@@ -514,10 +514,16 @@ func stripSyslog(s string, l *Line) string {
 	return msg
 }
 
-// showMemTags are the first words of show_mem lines that look like a syslog tag ("DMA:");
-// "oom-killer" is 2.6.1x's OOM header ("oom-killer: gfp_mask=0xd0") in the same logs.
-var showMemTags = map[string]bool{"DMA": true, "DMA32": true, "Normal": true, "HighMem": true, "Movable": true,
-	"Active": true, "active_anon": true, "oom-killer": true}
+// isShowMemTag: the first words of show_mem lines that look like a syslog tag ("DMA:");
+// "oom-killer" is 2.6.1x's OOM header ("oom-killer: gfp_mask=0xd0") in the same logs. A
+// switch, not a map: it runs on every syslog line of another program.
+func isShowMemTag(tag string) bool {
+	switch tag {
+	case "DMA", "DMA32", "Normal", "HighMem", "Movable", "Active", "active_anon", "oom-killer":
+		return true
+	}
+	return false
+}
 
 // stripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
 // console output.

@@ -194,7 +194,7 @@ func refStripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
-	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+	if isShowMemTag(tag) && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
 		// a show_mem line written without the kernel tag ("DMA: 1*4kB ...")
 		l.Syslog, l.Stamp, l.Host = true, stamp, host
 		return rest
