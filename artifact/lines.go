@@ -552,8 +552,10 @@ func stripKernelStamp(s string, l *Line) string {
 			k++
 		}
 		if k > j+1 && k <= 24 && k < len(s) && s[k] == ']' {
-			secs, _ := parseDigits(s[i:j])
-			var us int64
+			var secs, us int64
+			for f := i; f < j; f++ { // eighteen digits at most: no overflow to test
+				secs = secs*10 + int64(s[f]-'0')
+			}
 			for f := j + 1; f < j+7; f++ {
 				us *= 10
 				if f < k {
