@@ -194,7 +194,7 @@ func refStripSyslog(s string, l *Line) string {
 		return rest
 	}
 	tag := rest[:colon]
-	if showMemTags[tag] && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
+	if isShowMemTag(tag) && (showMemKind(rest) != "" || strings.HasPrefix(rest[colon:], ": gfp_mask=")) {
 		// a show_mem line written without the kernel tag ("DMA: 1*4kB ...")
 		l.Syslog, l.Stamp, l.Host = true, stamp, host
 		return rest
@@ -333,6 +333,8 @@ func TestSplitLinesMatchesReference(t *testing.T) {
 func FuzzSplitLines(f *testing.F) {
 	addFixtures(f)
 	f.Add("Aug  4 17:42:34 web1 kernel: [ 1234.567890] [    T123] x#012y")
+	f.Add("Jan  1 00:00:02 cmsstor26 kernel: [ 1234.078260] IPv4: martian source 10.254.151.153 from 10.0.0.115, on dev eth0")
+	f.Add("Jan 11 00:00:06 cmsstor26 sshd[4015]: Accepted publickey for root")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, want := SplitLines(s), refSplitLines(s)
 		if (len(got) > 0 || len(want) > 0) && fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
@@ -390,5 +392,51 @@ func TestPrefilters(t *testing.T) {
 		if isASCII(s) != refIsASCII(s) || isASCII(s) != (utf8.RuneLen(r) == 1) {
 			t.Fatalf("isASCII(%q) = %v", s, isASCII(s))
 		}
+	}
+}
+
+// stripUsualSyslog and the usual dmesg stamp are shortcuts through the general steps for the
+// lines a syslog file is made of: mutations of such lines, a byte at a time where their shape
+// is decided, read as the reference reads them.
+func TestUsualSyslogIsGeneral(t *testing.T) {
+	var buf strings.Builder
+	if err := GenerateSyslog(&buf, 64<<10, 3); err != nil {
+		t.Fatal(err)
+	}
+	base := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	base = append(base, "Aug 14 17:42:34 web1 kernel: [    T123] x", "Aug  4 17:42:34 h kernel: [ 1.000000] [    T123] x y",
+		"Aug  4 17:42:34 h kernel: <4>[ 1.000000] x", "Aug  4 17:42:34 h kernel: [999999999999999999.1234567] x",
+		"Aug  4 17:42:34 h kernel: [9999999999999999999.1] x", "Aug  4 17:42:34 h kernel: [ +0.000004] x",
+		"Aug  4 17:42:34 h kernel: [ 12.5 ] x", "Aug  4 17:42:34 h kernel: [\t12.5] x", "Aug  4 17:42:34 h DMA: 1*4kB = 4kB",
+		"Aug  4 17:42:34 kernel: x", "Aug  4 17:42:34 kernel:", "Aug  4 17:42:34 h kernel: a | b |", "Aug  4 17:42:34 h kernel: \\[ 1.0\\] x",
+		"Aug  4 17:42:34 h kernel: [ 12.000001]x", "Aug  4 17:42:34 h kernel: [1.000001]", "Aug  4 17:42:34 h tag[1]: y",
+		"Aug  4 17:42:34 h [1]: y", "Aug  4 17:42:34 h kernel: 3_4kB 5_8kB", "Aug  4 17:42:34 h kernel: x#012y", "Jun  4 17:42:34 h kernel: x")
+	rng := rand.New(rand.NewSource(7))
+	const alphabet = " \t:.[]<>|\\#_+0123456789kT\u00e9"
+	lines := append([]string(nil), base...)
+	for range 60000 {
+		b := []byte(base[rng.Intn(len(base))])
+		for range 1 + rng.Intn(3) {
+			k := rng.Intn(min(len(b), 40))
+			if rng.Intn(4) == 0 {
+				k = rng.Intn(len(b))
+			}
+			b[k] = alphabet[rng.Intn(len(alphabet))]
+		}
+		lines = append(lines, string(b))
+	}
+	fast := 0
+	for _, l := range lines {
+		var x Line
+		if _, ok := stripUsualSyslog(l, &x); ok {
+			fast++
+		}
+		got, want := SplitLines(l), refSplitLines(l)
+		if fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", want) {
+			t.Fatalf("%q:\n got  %#v\n want %#v", l, got, want)
+		}
+	}
+	if fast < len(lines)/4 {
+		t.Errorf("the shortcut took %d of %d lines: the test no longer tests it", fast, len(lines))
 	}
 }

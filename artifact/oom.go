@@ -132,7 +132,13 @@ func isOOMTaskHeader(t string) bool {
 
 // mayStartOOMTaskTable is the one-line test of startsOOMTaskTable, for the streaming reader's
 // filter (stream.go mayStartReport).
-func mayStartOOMTaskTable(t string) bool { return isOOMTaskHeader(t) || isOOMTaskRow(t) }
+func mayStartOOMTaskTable(t string) bool {
+	// Both start with '[' or 'T' after blanks (isOOMTaskHeader's first test, once).
+	if b := trimBlankLeft(t); b != "" && b[0] != 'T' && b[0] != '[' && b[0] < utf8.RuneSelf && !asciiSpace(b[0]) {
+		return false
+	}
+	return isOOMTaskHeader(t) || isOOMTaskRow(t)
+}
 
 // startsOOMTaskTable: ls[i] opens a task table whose report header is not in the text: the
 // table's header, or a row followed by another (one row alone is too little to tell).

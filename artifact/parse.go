@@ -173,7 +173,7 @@ type doc struct {
 	// has not been read into a window or the fast path yet, no the number of the last line
 	// read, tail the number of quiet lines that end ls.
 	text   string
-	lines  int // lines in text, for sizing
+	lines  int // lines in text, for sizing; -1 until lineCount counts them
 	pos    int
 	no     int
 	tail   int
@@ -582,7 +582,7 @@ func (d *doc) appendLog(l *Line) {
 // logExtras reads what the kernel log artifact keeps of a record besides its count: a
 // "callbacks suppressed" line or the numbers of its message.
 func (d *doc) logExtras(l *Line) {
-	if strings.HasSuffix(l.Text, "callbacks suppressed") {
+	if t := l.Text; len(t) > 0 && t[len(t)-1] == 'd' && strings.HasSuffix(t, "callbacks suppressed") {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(d.suppressed, sl)
 		}

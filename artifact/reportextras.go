@@ -281,6 +281,9 @@ type LogNumbers struct {
 //
 // vmallocErr says whether t holds "vmalloc error: size " (the caller knows it cheaply).
 func logNumbers(no int, t string, vmallocErr bool) (LogNumbers, bool) {
+	if !vmallocErr && (t == "" || t[0] != 'n' && t[0] != 'v') {
+		return LogNumbers{}, false // neither prefix below
+	}
 	switch {
 	case strings.HasPrefix(t, "nf_conntrack version "):
 		var b, m int64

@@ -236,7 +236,12 @@ func startsShowMem(t string) bool {
 	}
 	switch {
 	case s[len(s)-1] == ':':
-	case (c0 == 'A' || c0 == 'a') && c1 == 'c', c0 == 'D' && (c1 == 'M' || c1 == 'e'), c0 == 'F' && c1 == 'r',
+	case (c0 == 'A' || c0 == 'a') && c1 == 'c':
+		// "Active:", "Active_anon:", "active_anon:": not sshd's "Accepted publickey".
+		if len(s) < 7 || s[2:6] != "tive" {
+			return false
+		}
+	case c0 == 'D' && (c1 == 'M' || c1 == 'e'), c0 == 'F' && c1 == 'r',
 		c0 == 'H' && c1 == 'i', c0 == 'M' && c1 == 'o', c0 == 'N' && c1 == 'o':
 	case c0 >= '0' && c0 <= '9' && strings.Contains(s, " pages"), c0 == 'T' && c1 == 'o', c0 == 'S' && c1 == 'w',
 		c0 == 'M' && c1 == 'e':

@@ -74,14 +74,14 @@ func (d *doc) runText(text string) {
 	d.vmallocErr = newNextIndex("vmalloc error: size ", freq)
 	d.linkUp = newNextIndex(linkUpWords, freq)
 	d.chunk = windowChunk
-	d.lines = strings.Count(text, "\n") + 1
+	d.lines = -1 // counted when a window needs it (lineCount)
 	if len(text) >= 1<<20 {
 		// Appending 700,000 records to a slice grown a quarter at a time would copy
 		// them over and over and leave the old copies for the collector; room for a
 		// record per line, which this reserved once before, is 84 MB for a 50 MB
 		// paste that logs 58,000 (and the collector paces itself by it). growLog
 		// sizes the slice by the records logged so far against the text read.
-		d.tl.Log = make([]model.LogRecord, 0, min(d.lines, 4096))
+		d.tl.Log = make([]model.LogRecord, 0, 4096)
 	}
 	var ctx [ctxLines]ctxLine
 	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
@@ -147,7 +147,7 @@ func (d *doc) scanHost(l *Line, ascii bool, start, end int) {
 		// when the first one at or after its start begins before its end; the words
 		// reTainted needs the same way (a search for "ainted" in every line cost a tenth
 		// of the parse, and even by its rarest byte, 'd' in a syslog, a twentieth).
-		if !ascii || d.banner.next(d.text, start, end) < end ||
+		if !ascii || d.banner.in(d.text, start, end) ||
 			d.tainted.in(d.text, start, end) || d.notTainted.in(d.text, start, end) {
 			h.scan(l)
 			return
@@ -179,6 +179,7 @@ type nextIndex struct {
 	// [from, at). -1 before the first search.
 	from, at int
 	found    bool
+	atEnd    int // at + len(needle), for in's test
 }
 
 // searchAhead is how far past a line nextIndex searches when it must search: a few dozen
@@ -186,7 +187,7 @@ type nextIndex struct {
 var searchAhead = 64 << 10
 
 func newNextIndex(needle string, freq *[256]uint32) nextIndex {
-	x := nextIndex{needle: needle, from: -1, at: -1}
+	x := nextIndex{needle: needle, from: -1, at: -1, atEnd: -1 + len(needle)}
 	for i := range len(needle) {
 		if freq[needle[i]] <= freq[needle[x.rare]] {
 			x.rare = i
@@ -196,7 +197,17 @@ func newNextIndex(needle string, freq *[256]uint32) nextIndex {
 }
 
 // in reports whether the needle lies whole in text[start:end].
+//
+// It is asked for every line of a log, six needles a line, and the answer is nearly always
+// what the last search ahead already says (no needle before its limit, or the next one
+// further on); that case is answered here, inlined, without next's call.
 func (x *nextIndex) in(text string, start, end int) bool {
+	// No start in [from, at) (at found, or searched up to): none lies whole in a line
+	// that starts at or after from and ends before at+len(needle).
+	return (start < x.from || x.atEnd <= end) && x.inSearch(text, start, end)
+}
+
+func (x *nextIndex) inSearch(text string, start, end int) bool {
 	return x.next(text, start, end)+len(x.needle) <= end
 }
 
@@ -207,6 +218,7 @@ func (x *nextIndex) next(text string, start, end int) int {
 		x.at = -1 // asked out of order: what was searched says nothing here
 	}
 	x.from = start
+	x.atEnd = x.at + len(x.needle)
 	if x.found && x.at >= start || !x.found && x.at >= end {
 		return x.at
 	}
@@ -219,6 +231,7 @@ func (x *nextIndex) next(text string, start, end int) int {
 	if i := x.index(text[:min(limit+len(x.needle)-1, len(text))], from); i >= 0 {
 		x.at, x.found = i, true
 	}
+	x.atEnd = x.at + len(x.needle)
 	return x.at
 }
 
@@ -319,7 +332,11 @@ func (d *doc) grow(need int) {
 			// by a quarter at a time, which for a window that is a whole paste of
 			// command output (100,000 Lines of 136 bytes, with pointers) means copying
 			// it several times over.
-			ls := make([]Line, n, min(max(4*n, 64), n+d.lines-d.no+16))
+			c := max(4*n, 64)
+			if c > 1024 {
+				c = min(c, n+d.lineCount()-d.no+16)
+			}
+			ls := make([]Line, n, c)
 			copy(ls, d.ls)
 			d.ls = ls
 			used := make([]bool, len(d.used), cap(ls))
@@ -484,6 +501,15 @@ func stops(l *Line) bool {
 	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
 }
 
+// lineCount is the number of lines in the text, counted once when a window grows long
+// enough for it to bound the window's capacity.
+func (d *doc) lineCount() int {
+	if d.lines < 0 {
+		d.lines = strings.Count(d.text, "\n") + 1
+	}
+	return d.lines
+}
+
 // growLog makes room in the log for the records still to come, estimated from the records
 // so far against the share of the text read (ten percent more, at least a quarter more
 // than now, at most a record per line): a syslog's records are spread through it, so the
@@ -494,9 +520,10 @@ func (d *doc) growLog() {
 	if d.pos > 0 && d.pos < len(d.text) {
 		est = max(est, int(float64(n)*float64(len(d.text))/float64(d.pos)*1.1)+1024)
 	}
-	if d.lines > 0 {
-		est = min(est, max(d.lines, n+1))
-	}
+	// At most a record per line still to come: the window's lines, and the lines left,
+	// each a byte and its newline at least (a count of the text's lines was a pass over
+	// it: 10 ms of 100 MB).
+	est = min(est, n+1+len(d.ls)+(len(d.text)-d.pos)/2)
 	log := make([]model.LogRecord, n, max(est, n+1))
 	copy(log, d.tl.Log)
 	d.tl.Log = log
