@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,7 +111,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 }
 
 // reSynFloodPort reads the port of tcp_syn_flood_action's message.
-var reSynFloodPort = regexp.MustCompile(`(?i)SYN flooding on port (\d+)`)
+var reSynFloodPort = lazyre.New(`(?i)SYN flooding on port (\d+)`)
 
 // synFloodPorts says how often each port's listener reported a full SYN queue, and whether
 // the kernel sent cookies or dropped.
