@@ -258,6 +258,9 @@ func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr["Content-Encoding"] = gzipValues
 	}
 	hdr["Content-Length"] = length
+	if len(body) > 0 {
+		holdHeader(w, r, http.StatusOK) // the header leaves with the body, in one write
+	}
 	if _, err := w.Write(body); err != nil && h.log != nil {
 		h.log.Println("headroom serve: writing /metrics:", err)
 	}

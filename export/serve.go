@@ -153,6 +153,7 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
+		ConnContext:       connContext, // holdHeader finds its connection
 	}
 	errc := make(chan error, 1)
 	// Raw reads and writes: a scrape's system calls do not wake the runtime's sysmon
