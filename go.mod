@@ -3,7 +3,6 @@ module headroom
 go 1.26.0
 
 require (
-	github.com/klauspost/compress v1.20.1
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/common v0.72.0
 	github.com/rogpeppe/go-internal v1.16.0

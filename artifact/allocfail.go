@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -25,10 +25,10 @@ import (
 // comm: x Not tainted 2.6.32 #1", 6.11+'s "CPU: 3 UID: 1000 PID: 4108 Comm: x"), the call trace (calltrace.go) and the show_mem dump
 // (showmem.go).
 var (
-	reAllocHeader26 = regexp.MustCompile(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
-	reAllocHeader24 = regexp.MustCompile(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
-	reTainted       = regexp.MustCompile(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
-	reCommLine      = regexp.MustCompile(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
+	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
+	reTainted       = lazyre.New(`(?:Not tainted|Tainted: [A-Z ]*?) ?(\d+\.\d+[^\s#]*)`)
+	reCommLine      = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
 )
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
@@ -373,4 +373,4 @@ func reassembleHeader(ls []Line, used []bool, i int) (string, []int, bool) {
 	return head + ", " + mode, parts, true
 }
 
-var reOrderOnly = regexp.MustCompile(`^page allocation failure[.:] order:\s*\d+`)
+var reOrderOnly = lazyre.New(`^page allocation failure[.:] order:\s*\d+`)

@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -16,7 +16,7 @@ import (
 // failure, so the report is collected by collectReport; but the request had not failed, and
 // it is kept apart from the failures (model.EventAllocStall) so that no failure rule reads it.
 
-var reAllocStallMS = regexp.MustCompile(`page allocation stalls for (\d+)ms, order:`)
+var reAllocStallMS = lazyre.New(`page allocation stalls for (\d+)ms, order:`)
 
 // allocStallArtifact is the artifact of a stall report.
 type allocStallArtifact struct {

@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 )
 
@@ -25,10 +25,10 @@ import (
 //	          0: 426212
 
 var (
-	reBuddyTableRow = regexp.MustCompile(`^\s*Node\s+(\d+)\s+(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,})\s*$`)
-	reYAMLZone      = regexp.MustCompile(`^(\s*)(DMA|DMA32|Normal|HighMem|Movable|Device):\s*$`)
-	reYAMLOrder     = regexp.MustCompile(`^(\s*)(\d{1,2}):\s*(\d+)\s*$`)
-	reYAMLNode      = regexp.MustCompile(`^(\s*)(\d+):\s*$`)
+	reBuddyTableRow = lazyre.New(`^\s*Node\s+(\d+)\s+(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,})\s*$`)
+	reYAMLZone      = lazyre.New(`^(\s*)(DMA|DMA32|Normal|HighMem|Movable|Device):\s*$`)
+	reYAMLOrder     = lazyre.New(`^(\s*)(\d{1,2}):\s*(\d+)\s*$`)
+	reYAMLNode      = lazyre.New(`^(\s*)(\d+):\s*$`)
 )
 
 // buddyZoneName reports whether ft ("Normal:") names a zone alone on its line, as a YAML key.

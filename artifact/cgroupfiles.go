@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -22,7 +22,7 @@ import (
 // mm/memcontrol.c). The values are bytes (failcnt a count).
 const KindCgroupMemFiles = "cgroup_memory_files"
 
-var reCatCgroupMem = regexp.MustCompile(`(?:^|[\s$#>])cat\s+(\S*?)memory\.((?:memsw\.)?(?:usage_in_bytes|max_usage_in_bytes|limit_in_bytes|failcnt)|current|peak|max|swap\.current|swap\.max)\s*$`)
+var reCatCgroupMem = lazyre.New(`(?:^|[\s$#>])cat\s+(\S*?)memory\.((?:memsw\.)?(?:usage_in_bytes|max_usage_in_bytes|limit_in_bytes|failcnt)|current|peak|max|swap\.current|swap\.max)\s*$`)
 
 // CgroupMemFile is one such file and its value.
 type CgroupMemFile struct {

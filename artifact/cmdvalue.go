@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -21,13 +21,13 @@ import (
 // The value is what the host ran with, as a `sysctl -a` line is: it is recorded under the
 // host's sysctls, not as a setting the author proposed.
 var (
-	reCatProcSys  = regexp.MustCompile(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
-	reSysctlN     = regexp.MustCompile(`(?:^|[\s$#>])sysctl\s+-n\s+([A-Za-z0-9_.-]+)\s*$`)
-	reGrepProcSys = regexp.MustCompile(`^/proc/sys/([A-Za-z0-9_./-]+):(.+)$`)
+	reCatProcSys  = lazyre.New(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
+	reSysctlN     = lazyre.New(`(?:^|[\s$#>])sysctl\s+-n\s+([A-Za-z0-9_.-]+)\s*$`)
+	reGrepProcSys = lazyre.New(`^/proc/sys/([A-Za-z0-9_./-]+):(.+)$`)
 	// An interface counter read from sysfs ("$ cat /sys/class/net/eth2/statistics/rx_missed_errors"
 	// then "7142467", corpus 471): the same rtnl_link_stats64 field /proc/net/dev and ip -s
 	// link print.
-	reCatSysStat = regexp.MustCompile(`(?:^|[\s$#>])cat\s+/sys/class/net/([A-Za-z0-9_.:@-]+)/statistics/([a-z_]+)\s*$`)
+	reCatSysStat = lazyre.New(`(?:^|[\s$#>])cat\s+/sys/class/net/([A-Za-z0-9_.:@-]+)/statistics/([a-z_]+)\s*$`)
 )
 
 // isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that

@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -24,7 +24,7 @@ type EarlyoomStatus struct {
 	SwapTotalMiB int64 `json:"swap_total_mib"`
 }
 
-var reEarlyoomStatus = regexp.MustCompile(`^mem avail:\s*(\d+) of\s*(\d+) MiB \([\d.]+ ?%\), swap free:\s*(\d+) of\s*(\d+) MiB`)
+var reEarlyoomStatus = lazyre.New(`^mem avail:\s*(\d+) of\s*(\d+) MiB \([\d.]+ ?%\), swap free:\s*(\d+) of\s*(\d+) MiB`)
 
 // parseEarlyoomStatus reads the line's text after its syslog prefix; ok is false for any
 // other line.
@@ -55,7 +55,7 @@ type EarlyoomTotals struct {
 	SwapTotalMiB int64 `json:"swap_total_mib"`
 }
 
-var reEarlyoomTotals = regexp.MustCompile(`^mem total:\s*(\d+) MiB, swap total:\s*(\d+) MiB`)
+var reEarlyoomTotals = lazyre.New(`^mem total:\s*(\d+) MiB, swap total:\s*(\d+) MiB`)
 
 func parseEarlyoomTotals(t string) (EarlyoomTotals, bool) {
 	m := reEarlyoomTotals.FindStringSubmatch(strings.TrimSpace(t))

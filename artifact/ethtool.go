@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -22,7 +22,7 @@ type EthtoolStats struct {
 	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → kernel.NICCause*
 }
 
-var reEthtoolCmd = regexp.MustCompile(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
+var reEthtoolCmd = lazyre.New(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
 
 // ethtoolCounter reads "     rx_missed_errors: 12   # a note" (a comment after the value,
 // '#' or '//', is the paster's). ok is false for a line that is not a counter.

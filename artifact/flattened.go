@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"headroom/model"
 	"regexp"
 	"strings"
@@ -16,18 +17,18 @@ import (
 
 var (
 	// ifconfig (net-tools 1.60): each block's lines start with these words.
-	reFlatIfconfig = regexp.MustCompile(`\s+(inet addr:|inet6 addr:|UP |RX packets:|TX packets:|collisions:|RX bytes:|Interrupt:)`)
+	reFlatIfconfig = lazyre.New(`\s+(inet addr:|inet6 addr:|UP |RX packets:|TX packets:|collisions:|RX bytes:|Interrupt:)`)
 	// The next interface's name glued to the last field of the one before ("Base
 	// address:0xd800lo Link encap:Local Loopback").
-	reFlatIfName = regexp.MustCompile(`(?:\s+|(0x[0-9a-fA-F]+))([A-Za-z][\w.:-]*)\s+Link encap:`)
+	reFlatIfName = lazyre.New(`(?:\s+|(0x[0-9a-fA-F]+))([A-Za-z][\w.:-]*)\s+Link encap:`)
 	// ethtool -S: "NIC statistics:" then "name: number" pairs.
-	reFlatEthtoolPair = regexp.MustCompile(`\s+([A-Za-z][\w\[\]-]*: -?\d+)`)
+	reFlatEthtoolPair = lazyre.New(`\s+([A-Za-z][\w\[\]-]*: -?\d+)`)
 	// ip -s link: the link line, then "RX:"/"TX:" headers whose values follow the words.
-	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
-	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
-	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
+	reFlatIPStats = lazyre.New(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
+	reFlatIPLink  = lazyre.New(`\s+(link/\w+ )`)
+	reFlatPrompt  = lazyre.New(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
 	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
-	reFlatSockStat = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
+	reFlatSockStat = lazyre.New(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
 
 // unflatten returns the lines the command printed, or nil when line t is not one of the

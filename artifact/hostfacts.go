@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -50,11 +50,11 @@ func unameRCommand(t string) bool {
 //	1  a bare old-style release in prose: "2.4.13 (and 2.4.5) performance drops"
 var (
 	reVersion     = `([2-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[0-9A-Za-z_.+~]+)?)`
-	reLinuxVerBan = regexp.MustCompile(`Linux version ` + reVersion)
-	reLinuxVer    = regexp.MustCompile(`\bLinux ` + reVersion + `\b`)
-	reKernelVer   = regexp.MustCompile(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version)?\s+(?:v)?` + reVersion)
-	reBareVer     = regexp.MustCompile(`(?:^|[\s(])(2\.[0-6]\.\d{1,3}(?:-[0-9A-Za-z_.+~]+)?)`)
-	reWordBits    = regexp.MustCompile(`\b(32|64)[ -]?bit\b`)
+	reLinuxVerBan = lazyre.New(`Linux version ` + reVersion)
+	reLinuxVer    = lazyre.New(`\bLinux ` + reVersion + `\b`)
+	reKernelVer   = lazyre.New(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version)?\s+(?:v)?` + reVersion)
+	reBareVer     = lazyre.New(`(?:^|[\s(])(2\.[0-6]\.\d{1,3}(?:-[0-9A-Za-z_.+~]+)?)`)
+	reWordBits    = lazyre.New(`\b(32|64)[ -]?bit\b`)
 )
 
 // cleanRelease drops placeholders: "2.4.19-preX" names no release, "2.4.19" does.

@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -16,7 +16,7 @@ import (
 //	[SUM]   0.00-10.00  sec  9.45 GBytes  8114 Mbits/sec                  receiver
 //	[  3]  0.0-10.0 sec  1.09 GBytes   938 Mbits/sec                      (iperf 2)
 
-var reIperfRow = regexp.MustCompile(`^\[\s*(\d+|SUM)\]\s+(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*sec\s+(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s+(\d+(?:\.\d+)?)\s*([KMGT]?)bits/sec\b(.*)$`)
+var reIperfRow = lazyre.New(`^\[\s*(\d+|SUM)\]\s+(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*sec\s+(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s+(\d+(?:\.\d+)?)\s*([KMGT]?)bits/sec\b(.*)$`)
 
 // IperfInterval is one row of an iperf table.
 type IperfInterval struct {
@@ -71,7 +71,7 @@ func iperfBitScale(unit string) float64 {
 }
 
 // reIperfTail reads what follows the bitrate: "13    603 KBytes", "120   sender", "receiver".
-var reIperfTail = regexp.MustCompile(`^\s*(?:(\d+)\s*)?(?:(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s*)?(sender|receiver)?\s*$`)
+var reIperfTail = lazyre.New(`^\s*(?:(\d+)\s*)?(?:(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s*)?(sender|receiver)?\s*$`)
 
 func parseIperfRow(t string) (IperfInterval, bool) {
 	m := reIperfRow.FindStringSubmatch(strings.TrimSpace(t))
@@ -148,7 +148,7 @@ func (d *doc) tryIperf(i int) int {
 //	"bits_per_second":      2631880894.5148187,
 //	"retransmits":  173,
 //	"snd_cwnd":     590784,
-var reIperfJSONKey = regexp.MustCompile(`^"([a-z_]+)":\s*(-?[0-9][0-9.eE+-]*|true|false|"[^"]*"|\[\{?|\{)\s*,?\s*$`)
+var reIperfJSONKey = lazyre.New(`^"([a-z_]+)":\s*(-?[0-9][0-9.eE+-]*|true|false|"[^"]*"|\[\{?|\{)\s*,?\s*$`)
 
 // iperfJSONKeys are the keys of iperf3's interval and stream objects (iperf_api.c
 // iperf_json_printf "start", "end", "seconds", "bytes", "bits_per_second", "retransmits",

@@ -2,8 +2,8 @@ package artifact
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,7 +35,7 @@ type KubeletEvictionLog struct {
 }
 
 // reKubeletUnobserved is the manager's line for a signal it could not observe.
-var reKubeletUnobserved = regexp.MustCompile(`no observation found for eviction signal ([\w.]+)`)
+var reKubeletUnobserved = lazyre.New(`no observation found for eviction signal ([\w.]+)`)
 
 // KubeletObservation is one "threshold [signal=S, quantity=Q] observed V" line.
 type KubeletObservation struct {
@@ -53,8 +53,8 @@ type KubeletObservation struct {
 // "eviction manager: thresholds - updated stats: threshold [signal=memory.available,
 // quantity=100Mi] observed -2097758044639028Ki".
 var (
-	reKubeletObservation = regexp.MustCompile(`threshold \[signal=([\w.]+), quantity=([^\]\s]+)\] observed (\S+)`)
-	reKubeletConditions  = regexp.MustCompile(`node conditions - observed: \[([^\]]*)\]`)
+	reKubeletObservation = lazyre.New(`threshold \[signal=([\w.]+), quantity=([^\]\s]+)\] observed (\S+)`)
+	reKubeletConditions  = lazyre.New(`node conditions - observed: \[([^\]]*)\]`)
 )
 
 // isKlogHeader: klog's "Lmmdd hh:mm:ss.uuuuuu threadid file:line] " (k8s.io/klog
@@ -176,7 +176,7 @@ type KubeNodeCondition struct {
 // spaces when copied from a terminal.
 const kubeCondCells = 6
 
-var reKubeCells = regexp.MustCompile(`\s*\t\s*|\s{2,}`)
+var reKubeCells = lazyre.New(`\s*\t\s*|\s{2,}`)
 
 func kubeCells(t string) []string {
 	cs := reKubeCells.Split(strings.TrimSpace(t), -1)
@@ -258,7 +258,7 @@ type KubeAllocated struct {
 }
 
 // reKubeAllocCell: "11590m (48%)", "72888Mi (56%)", "0 (0%)".
-var reKubeAllocCell = regexp.MustCompile(`^(\S+) \((\d+)%\)$`)
+var reKubeAllocCell = lazyre.New(`^(\S+) \((\d+)%\)$`)
 
 // tryKubeAllocated reads the table in either layout describe.go has printed
 // (describeNodeResource): before 1.10 one row under "CPU Requests  CPU Limits  Memory

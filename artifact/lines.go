@@ -1,9 +1,9 @@
 package artifact
 
 import (
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -838,7 +838,7 @@ func cellValues(columns, row []string) map[string]float64 {
 // reJoinedSyslog finds a syslog prefix ("Nov 20 12:42:42 wv2-f302 kernel: ") inside a line:
 // records run onto one line when a page or a translation lost the newlines (corpus 521: a
 // Mem-Info dump on one line, each record keeping its own prefix).
-var reJoinedSyslog = regexp.MustCompile(` (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d \S+ kernel: `)
+var reJoinedSyslog = lazyre.New(` (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-3]?\d \d\d:\d\d:\d\d \S+ kernel: `)
 
 // splitJoinedSyslog cuts a line that starts with a syslog prefix at every later prefix of
 // the same host's kernel, or returns nil. The cheap test first: two " kernel: " in the line.

@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -17,7 +17,7 @@ import (
 // again under the new name; the PCI address before the name ties the two to one NIC. 2.6's
 // e1000 printed the function between the name and the words (DPRINTK with __FUNCTION__:
 // "e1000: eth0: e1000_watchdog: NIC Link is Up 1000 Mbps"): the name is the one before it.
-var reLinkUp = regexp.MustCompile(`(?:(\d{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?([A-Za-z][\w.-]*):?\s+(?:\w+_watchdog\w*:\s+)?NIC Link is Up (\d+) ([MG])bps`)
+var reLinkUp = lazyre.New(`(?:(\d{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d)\s+)?([A-Za-z][\w.-]*):?\s+(?:\w+_watchdog\w*:\s+)?NIC Link is Up (\d+) ([MG])bps`)
 
 // linkUpWords is what every match of reLinkUp holds.
 const linkUpWords = "NIC Link is Up "

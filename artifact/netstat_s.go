@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"sort"
 	"strings"
 
@@ -363,7 +363,7 @@ func nstatAt(ls []Line, i int) (*Nstat, int) {
 // TcpExtTCPReqQFullDrop", "$ sudo nstat -az | grep Listen"). nstat prints one row per
 // counter named on its command line (iproute2 misc/nstat.c, dump_kern_db's pattern match),
 // so one row under such a line is the whole output, not a stray word pair in prose.
-var reNstatCommand = regexp.MustCompile(`^(?:\S*[#$>]\s*)?(?:sudo\s+)?nstat(?:\s|$)`)
+var reNstatCommand = lazyre.New(`^(?:\S*[#$>]\s*)?(?:sudo\s+)?nstat(?:\s|$)`)
 
 func isNstatCommand(t string) bool { return reNstatCommand.MatchString(strings.TrimSpace(t)) }
 

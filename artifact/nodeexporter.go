@@ -1,8 +1,8 @@
 package artifact
 
 import (
+	"headroom/internal/lazyre"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,10 +21,10 @@ import (
 //	node_network_receive_fifo_total{device="eth0"} 7
 
 var (
-	reNodeSample = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)(?:\s+-?\d+)?\s*$`)
+	reNodeSample = lazyre.New(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+(\S+)(?:\s+-?\d+)?\s*$`)
 	// "# HELP name ...": the line reader may have taken "# " for a root prompt.
-	reNodeComment = regexp.MustCompile(`^(?:#\s+)?(?:HELP|TYPE)\s+[a-zA-Z_:][a-zA-Z0-9_:]*\b`)
-	reNodeLabel   = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"`)
+	reNodeComment = lazyre.New(`^(?:#\s+)?(?:HELP|TYPE)\s+[a-zA-Z_:][a-zA-Z0-9_:]*\b`)
+	reNodeLabel   = lazyre.New(`([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"`)
 )
 
 // NodeExporterData is what a pasted exposition held: how many samples, how many of them map

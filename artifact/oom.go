@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,18 +33,18 @@ import (
 //	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
-	reOOMInvoked = regexp.MustCompile(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
-	reOOMKilled  = regexp.MustCompile(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
+	reOOMInvoked = lazyre.New(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
+	reOOMKilled  = lazyre.New(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
 	// The kill line by its fields alone, whatever words precede the pid: a page translated
 	// by a browser prints "Out of memory: Process stopped 2953 (python) total-vm:8142876kB,
 	// anon-rss:..." (corpus 505). "pid (comm) total-vm:NkB" is printed only by the kill
 	// (mm/oom_kill.c __oom_kill_process); oom_reaper's line has no total-vm.
-	reOOMKilledShape = regexp.MustCompile(`\b(\d+) \(([^)]*)\),? (total-vm:\d+kB.*)`)
-	reOOMKV          = regexp.MustCompile(`([a-z_-]+):(-?\d+)kB`)
-	reOOMAdj         = regexp.MustCompile(`oom_score_adj:(-?\d+)`)
-	reTaskIn         = regexp.MustCompile(`^Task in (\S+) killed as a result of limit of (\S+)`)
-	reSlubHead       = regexp.MustCompile(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
-	reSlubCache      = regexp.MustCompile(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
+	reOOMKilledShape = lazyre.New(`\b(\d+) \(([^)]*)\),? (total-vm:\d+kB.*)`)
+	reOOMKV          = lazyre.New(`([a-z_-]+):(-?\d+)kB`)
+	reOOMAdj         = lazyre.New(`oom_score_adj:(-?\d+)`)
+	reTaskIn         = lazyre.New(`^Task in (\S+) killed as a result of limit of (\S+)`)
+	reSlubHead       = lazyre.New(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
+	reSlubCache      = lazyre.New(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
 )
 
 func isOOMHeader(t string) bool {
@@ -210,11 +210,11 @@ func isOOMDetail(s string) bool {
 
 // reSlubCacheTail is the end of a cache line that a mail client wrapped after "default
 // order:" or "default" (corpus case 121): "0, min order: 0", "order: 0, min order: 0".
-var reSlubCacheTail = regexp.MustCompile(`^(?:order: )?\d+, min order: \d+$`)
+var reSlubCacheTail = lazyre.New(`^(?:order: )?\d+, min order: \d+$`)
 
 // reSlubCachePart is the head of a cache line up to its name and, when printed, the object
 // size: all a cut line may hold.
-var reSlubCachePart = regexp.MustCompile(`^cache: ([^,]+),(?: object size: (\d+),)?`)
+var reSlubCachePart = lazyre.New(`^cache: ([^,]+),(?: object size: (\d+),)?`)
 
 func isSlabDetail(s string) bool {
 	return strings.HasPrefix(s, "cache: ") && strings.Contains(s, "object size:") || reSlubCacheTail.MatchString(s) ||

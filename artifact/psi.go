@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -15,13 +15,13 @@ import (
 // or with the path in front ("/proc/pressure/memory:  some avg10=0.00  full avg10=0.00").
 // The values go through kernel.ParsePSI, the live reader's parser.
 var (
-	rePSIPath     = regexp.MustCompile(`pressure/(cpu|memory|io|irq)\b`)
-	rePSICat      = regexp.MustCompile(`\bcat\s+(cpu|memory|io|irq)\s*$`)
-	rePSILineHead = regexp.MustCompile(`^(?:\S*pressure/(cpu|memory|io|irq):?\s+)?(some|full) avg10=`)
+	rePSIPath     = lazyre.New(`pressure/(cpu|memory|io|irq)\b`)
+	rePSICat      = lazyre.New(`\bcat\s+(cpu|memory|io|irq)\s*$`)
+	rePSILineHead = lazyre.New(`^(?:\S*pressure/(cpu|memory|io|irq):?\s+)?(some|full) avg10=`)
 	// Prose that names the resource: "monitor the memory pressure", "The cpu file contains
 	// one line:" (the PSI patch description and Documentation/accounting/psi.rst introduce
 	// their examples so; an issue quoting them keeps the sentence before the quote).
-	rePSIProse = regexp.MustCompile(`(?i)\b(cpu|memory|io|irq)(?:\s+stall)?\s+(?:pressure|file)\b`)
+	rePSIProse = lazyre.New(`(?i)\b(cpu|memory|io|irq)(?:\s+stall)?\s+(?:pressure|file)\b`)
 )
 
 func isPSILine(t string) bool { return rePSILineHead.MatchString(strings.TrimSpace(t)) }

@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -66,11 +66,11 @@ type OOMTask struct {
 }
 
 var (
-	reTaskLine   = regexp.MustCompile(`^(?:CPU: (\d+) (?:UID: \d+ )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
-	reSuppressed = regexp.MustCompile(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
-	reSlabNode   = regexp.MustCompile(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
-	reMemcgUsage = regexp.MustCompile(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
-	reOOMScore   = regexp.MustCompile(`\) score (\d+) or sacrifice child`)
+	reTaskLine   = lazyre.New(`^(?:CPU: (\d+) (?:UID: \d+ )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reSuppressed = lazyre.New(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
+	reSlabNode   = lazyre.New(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
+	reMemcgUsage = lazyre.New(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
+	reOOMScore   = lazyre.New(`\) score (\d+) or sacrifice child`)
 )
 
 // taskTableDefault is the 3.x header (and 4.15+'s, with pgtables_bytes for nr_ptes), for rows

@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -151,7 +151,7 @@ func summarize(ss []kernel.Socket) *kernel.SocketSummary {
 	return sum
 }
 
-var reSkmem = regexp.MustCompile(`skmem:\(([^)]*)\)`)
+var reSkmem = lazyre.New(`skmem:\(([^)]*)\)`)
 
 // ssTableAt parses an ss table whose header is ls[i], or, headerless, whose first row is
 // (`ss -tn | grep :8080` keeps the rows and drops the header).
@@ -376,7 +376,7 @@ type SSSummary struct {
 
 // Older ss prints "synrecv N, timewait N/N), ports N"; newer (iproute2 5.x+) only
 // "(estab N, closed N, orphaned N, timewait N)".
-var reSSTCP = regexp.MustCompile(`^TCP:\s+(\d+) \((.*)\)`)
+var reSSTCP = lazyre.New(`^TCP:\s+(\d+) \((.*)\)`)
 
 func (d *doc) trySSSummary(i int) int {
 	t := strings.TrimSpace(d.ls[i].Text)

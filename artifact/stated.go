@@ -2,9 +2,9 @@ package artifact
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"maps"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,16 +43,16 @@ const numRe = `(\d+(?:[.,]\d+)?)\s*(k|K|m|M|[Mm]illions?|[Tt]housands?)?`
 
 var (
 	// "2 kswapd (...) process eating 100% of cpu", "kswapd0 at 99% CPU", "kswapd is using 100% of a core"
-	reStatedKswapd = regexp.MustCompile(`(?i)(?:\b(\d+)\s+)?kswapd\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
+	reStatedKswapd = lazyre.New(`(?i)(?:\b(\d+)\s+)?kswapd\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
-	reStatedReclaim = regexp.MustCompile(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
+	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
-	reStatedIntr = regexp.MustCompile(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
+	reStatedIntr = lazyre.New(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "GBit ethernet", "gigabit", "10GbE", "2*40G ethernet", "25 Gbps NIC"
 	// "2 × 1Gbps (bonded) network interface": a parenthesis between the speed and the noun.
-	reStatedLink = regexp.MustCompile(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:\([^)]{1,20}\)\s*)?(?:ethernet|nics?|links?|ports?|(?:network\s+)?interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
+	reStatedLink = lazyre.New(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:\([^)]{1,20}\)\s*)?(?:ethernet|nics?|links?|ports?|(?:network\s+)?interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
 	// "this value was something like 2000", "the current value is 65536"
-	reStatedValue = regexp.MustCompile(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
+	reStatedValue = lazyre.New(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
 )
 
 // keepProse remembers a prose line for stated.
@@ -335,30 +335,30 @@ const StatedMark = model.StatedMark
 var (
 	// "freeze for like 4-5 seconds", "stalls of 2 s": a stall the author timed, read only in a
 	// text that speaks of reclaim.
-	reStatedStall = regexp.MustCompile(`(?i)\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up)\b[^.;]{0,30}?\b(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:s|secs?|seconds?)\b`)
+	reStatedStall = lazyre.New(`(?i)\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up)\b[^.;]{0,30}?\b(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?\s*(?:s|secs?|seconds?)\b`)
 	// "resulting in packet overruns", "RX overruns", "ring overruns".
 	// A ring size and its maximum in a sentence: "rings (from default 512) to maximum
 	// supported by card (4096)", "the RX ring from 256 to the maximum of 4096".
-	reStatedRing    = regexp.MustCompile(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
-	reStatedOverrun = regexp.MustCompile(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
-	reNegated       = regexp.MustCompile(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	reStatedRing    = lazyre.New(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
+	reStatedOverrun = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
+	reNegated       = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", "1m_ipv4_udp_receive_buffer_errors",
 	// its chart "ipv4.udperrors".
-	reNetdataUDPAlarm = regexp.MustCompile(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}\|\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
+	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}\|\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
 	// "RcvBufErrors and InErrors peak at about 700/events per second": Udp RcvbufErrors at a
 	// rate the author read off a graph.
-	reStatedUDPRcvbufRate = regexp.MustCompile(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
+	reStatedUDPRcvbufRate = lazyre.New(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
 	// A sentence that names a kernel backtrace, and the function names it quotes.
-	reTraceSentence = regexp.MustCompile(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
-	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	reTraceSentence = lazyre.New(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
+	reFunctionName  = lazyre.New(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
-	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
+	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
-	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
-	reStatedSize = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
+	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
 
 // statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the
@@ -600,7 +600,7 @@ func (d *doc) lastKeyBefore(no, from int) (string, bool) {
 // reKernelShaped: a line shaped like a kernel message without a timestamp: a subsystem or
 // device, a colon, the message ("EXT3-fs: mounted ...", "skge eth0: Link is up ...",
 // "saa7133[0]: gpio: ...", "NET: Registered protocol family 10").
-var reKernelShaped = regexp.MustCompile(`^[A-Za-z][\w./\[\]-]{1,30}(?: [\w./\[\]-]{1,30})?: \S`)
+var reKernelShaped = lazyre.New(`^[A-Za-z][\w./\[\]-]{1,30}(?: [\w./\[\]-]{1,30})?: \S`)
 
 // notKernelShaped are the words before a colon that start mail headers and prose labels.
 var notKernelShaped = map[string]bool{"From": true, "To": true, "Cc": true, "Subject": true, "Date": true, "Re": true,
@@ -651,7 +651,7 @@ type statedRing struct {
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
 // matches need (a word each must hold), and nil without running the regexp otherwise.
-func submatches(ok bool, re *regexp.Regexp, s string) [][]int {
+func submatches(ok bool, re *lazyre.Regexp, s string) [][]int {
 	if !ok {
 		return nil
 	}
@@ -659,7 +659,7 @@ func submatches(ok bool, re *regexp.Regexp, s string) [][]int {
 }
 
 // matches is re.FindAllStringIndex(s, -1) when ok (see submatches).
-func matches(ok bool, re *regexp.Regexp, s string) [][]int {
+func matches(ok bool, re *lazyre.Regexp, s string) [][]int {
 	if !ok {
 		return nil
 	}

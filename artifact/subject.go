@@ -1,7 +1,7 @@
 package artifact
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -25,18 +25,18 @@ var (
 	// "on my test box", "our test machine", "a test rig": a machine the author tested on.
 	// The author's own box called a rig in passing is still theirs, so only a sentence that
 	// puts the number on it counts (subjectAt's sentence), never its whole section.
-	reTestMachine = regexp.MustCompile(`(?i)\b(?:on|with|using)\s+(?:my|our|a|the|his|her|their)\s+(?:separate\s+)?test\s+(?:box|machine|rig|system|server|host)\b|\bbenchmark(?:ed)?\s+(?:on|from)\b|\bin\s+(?:my|our|his|her|their)\s+benchmarks?\b`)
+	reTestMachine = lazyre.New(`(?i)\b(?:on|with|using)\s+(?:my|our|a|the|his|her|their)\s+(?:separate\s+)?test\s+(?:box|machine|rig|system|server|host)\b|\bbenchmark(?:ed)?\s+(?:on|from)\b|\bin\s+(?:my|our|his|her|their)\s+benchmarks?\b`)
 	// "256MByte machine", "8 GB box": a machine named by its memory size.
-	reMachineMem = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MG])\s*(?:B|Bytes?|iB)\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
+	reMachineMem = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MG])\s*(?:B|Bytes?|iB)\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
 	// "(64 bit machines)", "32-bit boxes": machines named by their word size.
-	reMachineBits = regexp.MustCompile(`(?i)\b(32|64)[ -]?bit\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
+	reMachineBits = lazyre.New(`(?i)\b(32|64)[ -]?bit\s+(?:machines?|box(?:es)?|hosts?|servers?)\b`)
 	// Advice: what someone should do, not what the host has.
 	// "you can see ..." is an observation, so only the verbs of a change count.
-	reAdvice = regexp.MustCompile(`(?i)\b(?:run the command|you (?:can|could|should|may|might) (?:set|change|raise|lower|increase|decrease|add|use|try|run|make)|you should|should be (?:set|changed|raised|lowered|increased|reduced)|could just set|we recommend|i recommend|recommended|try setting|set it to)\b`)
+	reAdvice = lazyre.New(`(?i)\b(?:run the command|you (?:can|could|should|may|might) (?:set|change|raise|lower|increase|decrease|add|use|try|run|make)|you should|should be (?:set|changed|raised|lowered|increased|reduced)|could just set|we recommend|i recommend|recommended|try setting|set it to)\b`)
 	// "after changing it to 20000 (~20MB), the problem went away": the value set and its
 	// result, in one sentence.
-	reStatedOutcome = regexp.MustCompile(`(?i)\b(?:after|by|when)\s+(?:changing|setting|raising|increasing|bumping|lowering|reducing|decreasing|putting)\s+(?:it|this|that|the\s+value|the\s+setting|([a-z][\w.]*[a-z]))\s+(?:up\s+|down\s+)?to\s+(\d+)\b`)
-	reOutcomeGood   = regexp.MustCompile(`(?i)\b(?:went away|go(?:ne)? away|disappeared|solved|fixed|resolved|no more|no longer|stopped|works? (?:fine|now))\b`)
+	reStatedOutcome = lazyre.New(`(?i)\b(?:after|by|when)\s+(?:changing|setting|raising|increasing|bumping|lowering|reducing|decreasing|putting)\s+(?:it|this|that|the\s+value|the\s+setting|([a-z][\w.]*[a-z]))\s+(?:up\s+|down\s+)?to\s+(\d+)\b`)
+	reOutcomeGood   = lazyre.New(`(?i)\b(?:went away|go(?:ne)? away|disappeared|solved|fixed|resolved|no more|no longer|stopped|works? (?:fine|now))\b`)
 )
 
 // A kernel message a sentence says this host prints now is the host's log: "Linux kernel
@@ -250,7 +250,7 @@ func statedForeignSource(src, why string) string {
 }
 
 // segmentLineRE reads the first line number of a segment's name ("vmstat at lines 662-684").
-var segmentLineRE = regexp.MustCompile(`\blines? (\d+)`)
+var segmentLineRE = lazyre.New(`\blines? (\d+)`)
 
 // markSegments marks the samples of a table that sits in a section about another machine.
 func (d *doc) markSegments(s *subjects) {

@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -60,13 +60,13 @@ type SysctlBlock struct {
 }
 
 var (
-	reSysctlLine = regexp.MustCompile(`^\s*-?\s*([a-z][a-z0-9_\-]*(?:\.[A-Za-z0-9_\-/*:]+)+)\s*=\s*(.*?)\s*$`)
-	reSysctlW    = regexp.MustCompile(`sysctl\s+(?:-[a-zA-Z]+\s+)*-w\s+(?:-[a-zA-Z]+\s+)*([A-Za-z][\w.\-/]*)\s*=\s*("[^"]*"|'[^']*'|\S+)`)
-	reEchoProc   = regexp.MustCompile(`echo\s+("[^"]*"|'[^']*'|[\w ]+?)\s*>{1,2}\s*(/proc/sys/[\w./\-]+)`)
-	reProcPath   = regexp.MustCompile(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
-	reDottedKey  = regexp.MustCompile(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
-	reBareName   = regexp.MustCompile(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)
-	reProseValue = regexp.MustCompile(`^\s*(?:=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
+	reSysctlLine = lazyre.New(`^\s*-?\s*([a-z][a-z0-9_\-]*(?:\.[A-Za-z0-9_\-/*:]+)+)\s*=\s*(.*?)\s*$`)
+	reSysctlW    = lazyre.New(`sysctl\s+(?:-[a-zA-Z]+\s+)*-w\s+(?:-[a-zA-Z]+\s+)*([A-Za-z][\w.\-/]*)\s*=\s*("[^"]*"|'[^']*'|\S+)`)
+	reEchoProc   = lazyre.New(`echo\s+("[^"]*"|'[^']*'|[\w ]+?)\s*>{1,2}\s*(/proc/sys/[\w./\-]+)`)
+	reProcPath   = lazyre.New(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
+	reDottedKey  = lazyre.New(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
+	reBareName   = lazyre.New(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)
+	reProseValue = lazyre.New(`^\s*(?:=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
 )
 
 func isSysctlLine(t string) bool {
@@ -319,7 +319,7 @@ func ParseSettings(text string) []model.SettingMention {
 // systemd 240 "Failed to write '%s' to '%s': %m"). The classic case: a net.netfilter key
 // in sysctl.conf, applied at boot before nf_conntrack was loaded ("No such file or
 // directory").
-var reSysctlNotApplied = regexp.MustCompile(`(?:Couldn't|Failed to) write '([^']*)' to '([^']+)'(?:, ignoring)?: (.*)$`)
+var reSysctlNotApplied = lazyre.New(`(?:Couldn't|Failed to) write '([^']*)' to '([^']+)'(?:, ignoring)?: (.*)$`)
 
 // sysctlNotApplied reads systemd-sysctl's line at i as a setting that the host does not
 // run: an artifact, and no setting of the timeline (the value is what the file asked for,

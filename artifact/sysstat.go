@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/model"
@@ -47,7 +47,7 @@ type SysstatBanner struct {
 	CPUs    int    `json:"cpus,omitempty"`
 }
 
-var reSysstatBanner = regexp.MustCompile(`^Linux\s+([2-9]\.\S+)\s+\(([^)\s]*)\)\s+(\S+)(?:\s+_([0-9A-Za-z_]+?)_)?(?:\s+\((\d+) CPU\))?\s*$`)
+var reSysstatBanner = lazyre.New(`^Linux\s+([2-9]\.\S+)\s+\(([^)\s]*)\)\s+(\S+)(?:\s+_([0-9A-Za-z_]+?)_)?(?:\s+\((\d+) CPU\))?\s*$`)
 
 // sysstatBanner reads a sysstat banner line; ok is false for any other line.
 func sysstatBanner(t string) (*SysstatBanner, bool) {
@@ -84,7 +84,7 @@ func decimals(s string) int {
 	return 0
 }
 
-var reSysstatTime = regexp.MustCompile(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
+var reSysstatTime = lazyre.New(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
 
 // sysstatKey maps a column to a rate key and the factor that brings it to the key's unit.
 var sysstatKey = map[string]struct {

@@ -2,8 +2,8 @@ package artifact
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -59,14 +59,14 @@ type TopSummary struct {
 }
 
 var (
-	reTopFirst = regexp.MustCompile(`^top - (\d+:\d+:\d+) up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
-	reTop24Up  = regexp.MustCompile(`^\s*\d+:\d+(?::\d+)?(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	reTopFirst = lazyre.New(`^top - (\d+:\d+:\d+) up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
+	reTop24Up  = lazyre.New(`^\s*\d+:\d+(?::\d+)?(?:am|pm)?\s+up (.*?),\s+\d+ users?,\s+load average: ([\d.]+),\s*([\d.]+),\s*([\d.]+)`)
 	// reAndroidLoad is dumpsys cpuinfo's first line as ANR traces quote it
 	// (frameworks/base ProcessCpuTracker.printCurrentLoad: "Load: 56.48 / 30.74 / 22.68").
-	reAndroidLoad = regexp.MustCompile(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
-	reTopCount    = regexp.MustCompile(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
-	reTopCPU      = regexp.MustCompile(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
-	reTopMem      = regexp.MustCompile(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
+	reAndroidLoad = lazyre.New(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
+	reTopCount    = lazyre.New(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
+	reTopCPU      = lazyre.New(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
+	reTopMem      = lazyre.New(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
 )
 
 // topLineKind classifies a summary line; "" when it is not one.
@@ -504,7 +504,7 @@ func (d *doc) addTopTasks(tt *TopTasks, i, k int) {
 
 // Android's CPU usage lines (dumpsys cpuinfo, ANR traces): "80% 84/kswapd0: 0% user + 80%
 // kernel", or trimmed to "80% 84/kswapd0". The share is of one CPU, as procps top's.
-var reCPUInfoLine = regexp.MustCompile(`^\s*\+?(\d+(?:\.\d+)?)% (\d+)/(\S+?)(?::.*|\s+\(.*\))?\s*$`)
+var reCPUInfoLine = lazyre.New(`^\s*\+?(\d+(?:\.\d+)?)% (\d+)/(\S+?)(?::.*|\s+\(.*\))?\s*$`)
 
 func (d *doc) tryCPUInfo(i int) int {
 	k := i

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"slices"
 	"sort"
 	"strconv"
@@ -837,7 +837,7 @@ func memPage(tl *model.Timeline) int64 { p, _ := pageSize(tl); return p }
 // reSuppressedAlloc is warn_alloc's rate limiter summary (lib/ratelimit.c ___ratelimit,
 // printed by warn_alloc's nopage_rs before its next report): "warn_alloc: 96 callbacks
 // suppressed", "warn_alloc_failed: 5676 callbacks suppressed" before 4.9.
-var reSuppressedAlloc = regexp.MustCompile(`\bwarn_alloc(?:_failed)?: (\d+) callbacks suppressed`)
+var reSuppressedAlloc = lazyre.New(`\bwarn_alloc(?:_failed)?: (\d+) callbacks suppressed`)
 
 // suppressedAllocEvidence adds up the allocation-failure reports the rate limiter dropped:
 // each happened, only its printout was skipped, so "1 failure" with "5676 callbacks

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -58,9 +58,9 @@ type ktgPhase struct {
 
 // ktgLoadRE finds a stated rate in a phase label: "(219 connections/sec)", "~40 conn/s",
 // "1200 req/s".
-var ktgLoadRE = regexp.MustCompile(`(?i)[~>< ]*([0-9]+(?:\.[0-9]+)?)\s*(connections?|conns?|requests?|reqs?|transactions?|packets?|pkts?)\s*(?:/|per\s*)\s*(?:s|sec|second)\b`)
+var ktgLoadRE = lazyre.New(`(?i)[~>< ]*([0-9]+(?:\.[0-9]+)?)\s*(connections?|conns?|requests?|reqs?|transactions?|packets?|pkts?)\s*(?:/|per\s*)\s*(?:s|sec|second)\b`)
 
-var ktgParenRE = regexp.MustCompile(`\([^)]*\)`)
+var ktgParenRE = lazyre.New(`\([^)]*\)`)
 
 func checkKernelTimeGrowth(tl *model.Timeline) Result {
 	ps := netPhases(tl)

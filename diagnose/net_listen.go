@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"sort"
 	"strconv"
 	"strings"
@@ -147,7 +147,7 @@ func fullAcceptQueues(tl *model.Timeline) (full []string, listeners int, src str
 }
 
 // reSynFloodPort reads the port of tcp_syn_flood_action's message.
-var reSynFloodPort = regexp.MustCompile(`(?i)SYN flooding on port (\d+)`)
+var reSynFloodPort = lazyre.New(`(?i)SYN flooding on port (\d+)`)
 
 // synFloodPorts says how often each port's listener reported a full SYN queue, and whether
 // the kernel sent cookies or dropped.

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,9 +47,9 @@ func sysctlChecked(m model.SettingMention) bool { return m.Form != "sysctl-a" }
 // sysctlRemovedRE reads a removal version from artifact's notes on historical keys:
 // "removed in 4.12 (...)", "before 2.6.13 (...)", "2.6 before 2.6.22", "2.6.0-2.6.11, ...".
 var (
-	sysctlDigitsRE  = regexp.MustCompile(`^-?[0-9]+$`)
-	sysctlRemovedRE = regexp.MustCompile(`(?:removed in|before)\s+(\d+\.\d+(?:\.\d+)?)`)
-	sysctlRangeRE   = regexp.MustCompile(`^\d+\.\d+(?:\.\d+)?-(\d+\.\d+(?:\.\d+)?)\b`)
+	sysctlDigitsRE  = lazyre.New(`^-?[0-9]+$`)
+	sysctlRemovedRE = lazyre.New(`(?:removed in|before)\s+(\d+\.\d+(?:\.\d+)?)`)
+	sysctlRangeRE   = lazyre.New(`^\d+\.\d+(?:\.\d+)?-(\d+\.\d+(?:\.\d+)?)\b`)
 )
 
 func checkSysctlUnknownKey(tl *model.Timeline) Result {

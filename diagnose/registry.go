@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -31,13 +30,31 @@ type Rule struct {
 
 var (
 	registry = map[string]Rule{}
-	idRE     = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
+
+// kebabCase reports whether id is words of [a-z0-9] joined by single hyphens
+// (^[a-z0-9]+(-[a-z0-9]+)*$), tested by hand: Register runs in the initialisers of every
+// command, and a regexp here would be compiled on every start (internal/lazyre).
+func kebabCase(id string) bool {
+	if id == "" || id[0] == '-' || id[len(id)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case c == '-' && id[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Register adds a rule. It panics on a duplicate or malformed id: both are programming errors
 // caught by any test run.
 func Register(r Rule) {
-	if !idRE.MatchString(r.ID) {
+	if !kebabCase(r.ID) {
 		panic(fmt.Sprintf("diagnose: rule id %q is not kebab-case", r.ID))
 	}
 	if _, dup := registry[r.ID]; dup {

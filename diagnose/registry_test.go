@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -121,5 +122,20 @@ func TestLogHistoryIsInfo(t *testing.T) {
 	tl.Log[0].Time = t0.Add(2 * time.Second)
 	if f := find(Run(tl, nil)); f == nil || f.Severity != Critical {
 		t.Fatalf("recording, line while recorded: %+v", f)
+	}
+}
+
+// TestKebabCase: the hand-written test of rule ids agrees with the regexp it replaced.
+func TestKebabCase(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	for _, id := range []string{"", "a", "tcp-memory-pressure", "a1-b2", "-a", "a-", "a--b", "A", "a_b", "a b", "é", "0", "a-b-c-d", "-"} {
+		if got, want := kebabCase(id), re.MatchString(id); got != want {
+			t.Errorf("kebabCase(%q) = %v, the regexp says %v", id, got, want)
+		}
+	}
+	for id := range registry {
+		if !kebabCase(id) {
+			t.Errorf("registered id %q", id)
+		}
 	}
 }

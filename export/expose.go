@@ -2,8 +2,9 @@ package export
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
-	"io"
+	"hash/crc32"
 	"math"
 	"net/http"
 	"strconv"
@@ -11,13 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/common/expfmt"
 )
 
 // The /metrics handler writes the exposition itself: a scrape is the newest sample's points
-// appended to a buffer, gzipped at BestSpeed, instead of a Gather that builds and sorts a
+// appended to a buffer, framed as gzip (compress), instead of a Gather that builds and sorts a
 // protobuf message per series and an encoder that writes them piece by piece. The output
 // is byte for byte what promhttp with expfmt writes for the same metrics
 // (TestExpositionMatchesExpfmt), in the two formats Prometheus asks for: OpenMetrics 1.0.0
@@ -113,40 +113,42 @@ func b2i(b bool) int {
 	return 0
 }
 
-var (
-	textBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+var textBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
-	// One gzip writer for the process, not a pool of them (a pool keeps one per CPU and a
-	// victim generation besides): scrapes of the same sample share its compressed body, so
-	// only scrapes of different collectors (tests) ever wait for it.
-	gzipMu sync.Mutex
-	gzipW  *gzip.Writer
-)
-
-// gzipLevel is github.com/klauspost/compress's stateless level: each Write is compressed on
-// its own with no state kept between calls, and the exposition is written in one. On this
-// exposition (20 KB; 4 to 1 at any level, since names, HELP and label sets repeat)
-// compress/gzip's BestSpeed took a quarter of a scrape (about 0.25 ms on the CI VM) and
-// kept 1.2 MB of compressor state; the stateless level writes the same size (5.1 KB against
-// 5.1 KB) in a third to a quarter of the time and keeps about 0.3 MB (measured side by
-// side, go test -bench, Linux 6.18 2-vCPU VM).
-const gzipLevel = gzip.StatelessCompression
-
-// compress returns text gzipped, in a slice of its own: written straight into a buffer
-// sized for the usual 4 to 1 (a copy out of a shared buffer cost as much again).
+// compress returns text as the gzip body a scrape asked for: one gzip member (RFC 1952)
+// of stored deflate blocks (RFC 1951 3.2.4, BTYPE 00, up to 65,535 bytes each), in a
+// slice of exactly its size. The text is framed, not compressed: what it costs is a copy
+// and a CRC-32 of the text, where compressing it took about a tenth of serve's CPU per
+// scrape.
+//
+// Why not compressed (issue 33; docs/performance.md, "serve on 2026-11-29, branch serve4"):
+// the exposition is about 23 KB and compresses 4 to 1 at any level, but compressing it was
+// the largest single item of a scrape after the sample itself: github.com/klauspost/
+// compress's stateless level, the cheapest that compresses with matches, took 61-71 µs
+// hot in process (80 µs in BenchmarkScrapeLive against 4 µs stored) and more in a scrape
+// that comes every 15 s to cold caches; Huffman-only 37-40 µs for a 14.7 KB body.
+// Serve's 17 KB more per scrape is about 1.1 KB/s on the wire at Prometheus' 15 s. The
+// answer stays gzip, as Prometheus asks, so a scraper decodes it as before and the
+// encoding can go back to a compressing level in this one function.
 func compress(text []byte) []byte {
-	out := bytes.NewBuffer(make([]byte, 0, len(text)/3+512))
-	gzipMu.Lock()
-	defer gzipMu.Unlock()
-	if gzipW == nil {
-		gzipW, _ = gzip.NewWriterLevel(out, gzipLevel)
-	} else {
-		gzipW.Reset(out)
+	const maxStored = 0xffff
+	blocks := max(1, (len(text)+maxStored-1)/maxStored)
+	out := make([]byte, 0, 10+5*blocks+len(text)+8)
+	// ID1 ID2, CM deflate, no flags, no mtime, no XFL, OS unknown (as compress/gzip writes).
+	out = append(out, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255)
+	crc, size := crc32.ChecksumIEEE(text), uint32(len(text))
+	for first := true; first || len(text) > 0; first = false {
+		n := min(len(text), maxStored)
+		final := byte(0)
+		if n == len(text) {
+			final = 1 // BFINAL, BTYPE 00
+		}
+		out = append(out, final, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		out = append(out, text[:n]...)
+		text = text[n:]
 	}
-	gzipW.Write(text) // a bytes.Buffer does not fail
-	gzipW.Close()
-	gzipW.Reset(io.Discard) // keep no reference to the body
-	return out.Bytes()
+	out = binary.LittleEndian.AppendUint32(out, crc)
+	return binary.LittleEndian.AppendUint32(out, size)
 }
 
 // body returns the snapshot's exposition in one format and encoding, and its length as
@@ -258,6 +260,9 @@ func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hdr["Content-Encoding"] = gzipValues
 	}
 	hdr["Content-Length"] = length
+	if len(body) > 0 {
+		holdHeader(w, r, http.StatusOK) // the header leaves with the body, in one write
+	}
 	if _, err := w.Write(body); err != nil && h.log != nil {
 		h.log.Println("headroom serve: writing /metrics:", err)
 	}

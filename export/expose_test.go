@@ -217,3 +217,28 @@ func FuzzAppendValue(f *testing.F) {
 	f.Add(-0.5)
 	f.Fuzz(func(t *testing.T, v float64) { checkAppendValue(t, v) })
 }
+
+// TestCompressStored: compress frames any text, empty, one block, a block's exact size
+// and several blocks, as a gzip member that compress/gzip reads back whole, in a slice
+// of exactly its length.
+func TestCompressStored(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 100, 65534, 65535, 65536, 2*65535 + 7} {
+		text := make([]byte, n)
+		for i := range text {
+			text[i] = byte(r.IntN(256))
+		}
+		out := compress(text)
+		if len(out) != cap(out) {
+			t.Errorf("%d bytes: a slice of %d with room for %d", n, len(out), cap(out))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(out))
+		if err != nil {
+			t.Fatalf("%d bytes: %v", n, err)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(got, text) {
+			t.Errorf("%d bytes: read back %d bytes, %v", n, len(got), err)
+		}
+	}
+}

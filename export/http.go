@@ -2,9 +2,9 @@ package export
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"io"
 	"net/http"
-	"regexp"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -79,7 +79,7 @@ func promhttpHandler(reg prometheus.Gatherer, log Logger) http.Handler {
 	})
 }
 
-var rulePageRE = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.md$`)
+var rulePageRE = lazyre.New(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.md$`)
 
 // statusCSP allows the page's own inline style and script and nothing from elsewhere.
 const statusCSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"

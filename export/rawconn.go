@@ -1,8 +1,11 @@
 package export
 
 import (
+	"context"
 	"io"
 	"net"
+	"net/http"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -51,6 +54,51 @@ func (l rawListener) Accept() (net.Conn, error) {
 type rawConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
+	// While hold is set, Write keeps what it is given in held, which the next Write sends
+	// ahead of its own bytes in one writev: /metrics holds its response's header so that
+	// the header and the body leave in one system call (holdHeader). Only the
+	// connection's serving goroutine writes (HTTP/1.1 answers one request at a time).
+	hold   bool
+	held   []byte
+	writes atomic.Int64 // write system calls made (tests), counted before each is made
+}
+
+// connKey is the request context's key of the connection the request came on.
+type connKey struct{}
+
+// connContext is http.Server.ConnContext for rawListener's connections: it lets a handler
+// find its rawConn (holdHeader).
+func connContext(ctx context.Context, c net.Conn) context.Context {
+	if rc, ok := c.(*rawConn); ok {
+		return context.WithValue(ctx, connKey{}, rc)
+	}
+	return ctx
+}
+
+// holdHeader makes w's response header leave with the first bytes of its body in one
+// write, and reports whether it did.
+//
+// Why: net/http writes the header into its 4 KB connection buffer (net/http's
+// newBufioWriterSize(..., 4<<10) in server.go), which a body of more than the rest of it
+// fills and sends, then the rest of the body on its own: two writes for any body above
+// about 3.8 KB, and each write on loopback is delivered in the writer's own context
+// (loopback_xmit -> the receiving socket's softirq work), charged to serve. Here the header
+// is flushed ahead of the body into the connection's held bytes, and the body's first
+// write (the whole of a body larger than the buffer, which bufio passes through without a
+// copy; or the buffer's flush when the handler returns) sends both with writev.
+//
+// The caller must then write a non-empty body: held bytes go out only with a later write.
+func holdHeader(w http.ResponseWriter, r *http.Request, status int) bool {
+	rc, ok := r.Context().Value(connKey{}).(*rawConn)
+	f, canFlush := w.(http.Flusher)
+	if !ok || !canFlush || r.Method != http.MethodGet {
+		return false // HEAD: net/http discards the body, which would leave the header held
+	}
+	w.WriteHeader(status)
+	rc.hold = true
+	f.Flush()
+	rc.hold = false
+	return true
 }
 
 // Read reads as net.Conn's Read does: io.EOF at the end of the stream, a *net.OpError
@@ -59,6 +107,13 @@ type rawConn struct {
 func (c *rawConn) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
+	}
+	if len(c.held) > 0 {
+		// A held header whose body never came (a bug in a caller of holdHeader): send it
+		// rather than leave the client waiting.
+		if _, err := c.Write(nil); err != nil {
+			return 0, err
+		}
 	}
 	var n int
 	var errno syscall.Errno
@@ -88,16 +143,43 @@ func (c *rawConn) Read(b []byte) (int, error) {
 }
 
 // Write writes all of b, waiting in the netpoller while the send buffer is full, or
-// returns how much it wrote and a *net.OpError.
+// returns how much of b it wrote and a *net.OpError. Bytes held before it (holdHeader) are
+// written first, in the same system calls; while hold is set it only holds b.
 func (c *rawConn) Write(b []byte) (int, error) {
-	if len(b) == 0 {
+	if c.hold {
+		c.held = append(c.held, b...)
+		return len(b), nil
+	}
+	if len(b) == 0 && len(c.held) == 0 {
 		return 0, nil
 	}
-	var n int
+	var n, h int
 	var errno syscall.Errno
 	err := c.rc.Write(func(fd uintptr) bool {
-		for n < len(b) {
-			r, _, e := unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
+		for n < len(b) || h < len(c.held) {
+			var r uintptr
+			var e syscall.Errno
+			if h < len(c.held) {
+				var iov [2]unix.Iovec
+				iov[0].Base = &c.held[h]
+				iov[0].SetLen(len(c.held) - h)
+				cnt := 1
+				if n < len(b) {
+					iov[1].Base = &b[n]
+					iov[1].SetLen(len(b) - n)
+					cnt = 2
+				}
+				c.writes.Add(1)
+				r, _, e = unix.RawSyscall(unix.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(cnt))
+				if e == 0 {
+					d := min(int(r), len(c.held)-h)
+					h += d
+					r -= uintptr(d)
+				}
+			} else {
+				c.writes.Add(1)
+				r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
+			}
 			switch e {
 			case 0:
 				n += int(r)
@@ -111,6 +193,11 @@ func (c *rawConn) Write(b []byte) (int, error) {
 		}
 		return true
 	})
+	if h == len(c.held) {
+		c.held = c.held[:0]
+	} else {
+		c.held = c.held[h:] // an error: the connection is done for
+	}
 	if err == nil && errno != 0 {
 		err = errno
 	}

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"headroom/kernel"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/http/httptrace"
 	"strings"
 	"testing"
@@ -20,7 +22,7 @@ func serveRaw(t *testing.T, h http.Handler, idle time.Duration) string {
 	if err != nil {
 		t.Skipf("no loopback listener: %v", err)
 	}
-	srv := &http.Server{Handler: h, IdleTimeout: idle, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: h, IdleTimeout: idle, ReadHeaderTimeout: 5 * time.Second, ConnContext: connContext}
 	go srv.Serve(rawListener{ln})
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String()
@@ -152,5 +154,95 @@ func TestRawConnErrors(t *testing.T) {
 	}
 	if werr == nil {
 		t.Error("writes to a reset connection kept succeeding")
+	}
+}
+
+// captureListener is rawListener handing each connection it accepts to conns.
+type captureListener struct {
+	rawListener
+	conns chan *rawConn
+}
+
+func (l captureListener) Accept() (net.Conn, error) {
+	c, err := l.rawListener.Accept()
+	if rc, ok := c.(*rawConn); ok {
+		// Room for a whole answer whatever tcp_wmem says, so that a write is never cut
+		// short by a full send buffer.
+		rc.SetWriteBuffer(1 << 20)
+		l.conns <- rc
+	}
+	return c, err
+}
+
+// TestMetricsOneWrite: a /metrics answer larger than net/http's 4 KB connection buffer
+// leaves in one write, header and body (holdHeader), with the body the handler gives
+// without a connection; HEAD and a second request on the kept-alive connection are
+// answered too.
+func TestMetricsOneWrite(t *testing.T) {
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: fixedClock(captureTime), Ethtool: true})
+	defer c.Close()
+	h := NewHandler(c, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no loopback listener: %v", err)
+	}
+	cl := captureListener{rawListener{ln}, make(chan *rawConn, 4)}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ConnContext: connContext}
+	go srv.Serve(cl)
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}, Timeout: 10 * time.Second}
+	defer client.CloseIdleConnections()
+
+	for _, enc := range []string{"gzip", ""} {
+		for _, method := range []string{"GET", "HEAD", "GET"} {
+			req, _ := http.NewRequest(method, "http://"+ln.Addr().String()+"/metrics", nil)
+			req.Header.Set("Accept", prometheusAccept)
+			req.Header.Set("Accept-Encoding", enc)
+			var rc *rawConn
+			var before int64
+			select {
+			case rc = <-cl.conns:
+			default:
+			}
+			if rc != nil {
+				before = rc.writes.Load()
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("%s %q: %v", method, enc, err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("%s %q: %s, %v", method, enc, resp.Status, err)
+			}
+			if rc == nil {
+				select {
+				case rc = <-cl.conns:
+				case <-time.After(5 * time.Second):
+					t.Fatal("no connection accepted")
+				}
+			}
+			cl.conns <- rc // the next request comes on the same connection
+			rec := httptest.NewRecorder()
+			want := httptest.NewRequest("GET", "/metrics", nil)
+			want.Header = req.Header.Clone()
+			h.ServeHTTP(rec, want)
+			if method == "HEAD" {
+				if len(body) != 0 {
+					t.Errorf("HEAD %q: %d bytes of body", enc, len(body))
+				}
+				continue
+			}
+			if !bytes.Equal(body, rec.Body.Bytes()) {
+				t.Errorf("GET %q: the body over the connection differs from the handler's %s", enc, firstDiff(body, rec.Body.Bytes()))
+			}
+			if len(body) <= 4096 {
+				t.Fatalf("GET %q: a %d-byte body fits net/http's buffer: the test proves nothing", enc, len(body))
+			}
+			if n := rc.writes.Load() - before; n != 1 {
+				t.Errorf("GET %q: the answer (%d bytes of body) took %d writes, want 1", enc, len(body), n)
+			}
+		}
 	}
 }

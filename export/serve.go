@@ -153,11 +153,15 @@ func Serve(ctx context.Context, o ServeOptions) error {
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
+		ConnContext:       connContext, // holdHeader finds its connection
 	}
 	errc := make(chan error, 1)
 	// Raw reads and writes: a scrape's system calls do not wake the runtime's sysmon
 	// (rawconn.go).
 	go func() { errc <- srv.Serve(rawListener{ln}) }()
+	// Start-up is over: what it mapped of the binary and serve will not run again leaves
+	// the RSS (trimrss.go).
+	dropStartupPages()
 	select {
 	case err := <-errc:
 		return err

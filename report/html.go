@@ -3,11 +3,11 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"headroom/internal/lazyre"
 	"headroom/units"
 	"html/template"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -312,8 +312,8 @@ func segmentNote(seg model.Segment, rows int) string {
 }
 
 var (
-	vmstatDelayRE = regexp.MustCompile(`(?i)\bvmstat\s+(\d+)\b`)
-	everyRE       = regexp.MustCompile(`(?i)(\d+)\s*(?:s|sec|secs|second|seconds)\s+intervals?|@\s*(\d+)\s*(?:s|sec|second)s?\b|every\s+(\d+)\s*(?:s|sec|second)s?\b`)
+	vmstatDelayRE = lazyre.New(`(?i)\bvmstat\s+(\d+)\b`)
+	everyRE       = lazyre.New(`(?i)(\d+)\s*(?:s|sec|secs|second|seconds)\s+intervals?|@\s*(\d+)\s*(?:s|sec|second)s?\b|every\s+(\d+)\s*(?:s|sec|second)s?\b`)
 )
 
 // segmentStep reads the interval between rows from the text before a table ("vmstat 1",

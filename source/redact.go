@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"headroom/internal/lazyre"
 	"net/netip"
 	"regexp"
 	"sort"
@@ -38,20 +39,20 @@ type Redaction struct {
 }
 
 var (
-	ipv4RE = regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b`)
+	ipv4RE = lazyre.New(`\b\d{1,3}(?:\.\d{1,3}){3}\b`)
 	// An IPv6 candidate; netip decides. Times (02:21:22) and MACs do not parse.
-	ipv6RE = regexp.MustCompile(`(?i)\b(?:[0-9a-f]{1,4}:|:)(?::?[0-9a-f]{0,4}){1,7}(?::\d{1,3}(?:\.\d{1,3}){3})?`)
-	macRE  = regexp.MustCompile(`(?i)\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b`)
+	ipv6RE = lazyre.New(`(?i)\b(?:[0-9a-f]{1,4}:|:)(?::?[0-9a-f]{0,4}){1,7}(?::\d{1,3}(?:\.\d{1,3}){3})?`)
+	macRE  = lazyre.New(`(?i)\b[0-9a-f]{2}(?::[0-9a-f]{2}){5}\b`)
 	// Task names in kernel log lines: "Comm: nginx", "nginx invoked oom-killer",
 	// "Killed process 123 (nginx)", "nginx: page allocation failure".
-	commRE = []*regexp.Regexp{
-		regexp.MustCompile(`(Comm: )(\S+)`),
-		regexp.MustCompile(`(\] |^|: )([^\s:\]]+)( invoked oom-killer)`),
-		regexp.MustCompile(`([Kk]illed process \d+ \()([^)]+)(\))`),
-		regexp.MustCompile(`(\] |^|;)([^\s:;\]]+)(: page allocation failure)`),
+	commRE = []*lazyre.Regexp{
+		lazyre.New(`(Comm: )(\S+)`),
+		lazyre.New(`(\] |^|: )([^\s:\]]+)( invoked oom-killer)`),
+		lazyre.New(`([Kk]illed process \d+ \()([^)]+)(\))`),
+		lazyre.New(`(\] |^|;)([^\s:;\]]+)(: page allocation failure)`),
 	}
 	// Kernel threads keep their names: rules and readers recognise them.
-	kthreadRE = regexp.MustCompile(`^(?:kswapd\d*|ksoftirqd/\d+|kworker/.*|kcompactd\d*|swapper(?:/\d+)?|migration/\d+|irq/.*|rcu_.*|kthreadd|khugepaged|oom_reaper)$`)
+	kthreadRE = lazyre.New(`^(?:kswapd\d*|ksoftirqd/\d+|kworker/.*|kcompactd\d*|swapper(?:/\d+)?|migration/\d+|irq/.*|rcu_.*|kthreadd|khugepaged|oom_reaper)$`)
 )
 
 // Redact replaces in a (file names, contents and comment) the host's addresses, host

@@ -6,13 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"headroom/internal/lazyre"
 	"io"
 	"io/fs"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -354,7 +354,7 @@ func checkSpec(s Spec) error {
 	return nil
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // openTap creates tap device name in h's namespace with the host side's address and MTU,
 // and returns its file for QEMU (-netdev tap,fd=N). IFF_VNET_HDR lets QEMU pass
