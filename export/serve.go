@@ -159,9 +159,6 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	// Raw reads and writes: a scrape's system calls do not wake the runtime's sysmon
 	// (rawconn.go).
 	go func() { errc <- srv.Serve(rawListener{ln}) }()
-	// Start-up is over: what it mapped of the binary and serve will not run again leaves
-	// the RSS (trimrss.go).
-	dropStartupPages()
 	select {
 	case err := <-errc:
 		return err
