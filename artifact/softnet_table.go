@@ -2,7 +2,7 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
@@ -187,7 +187,7 @@ func (d *doc) trySoftnetDecimal(i int) int {
 //
 // proc, drop, tm_sq, rx_rps and fl_lim are the file's processed, dropped, time_squeeze,
 // received_rps and flow_limit_count (11 columns); the share is derived and not kept.
-var reSoftnetAwkRow = regexp.MustCompile(`^\s*(\d{1,4}): proc\s+(\d+)\s+[\d.]+%\s+drop\s+(\d+)\s+tm_sq\s+(\d+)(?:\s+rx_rps\s+(\d+))?(?:\s+fl_lim\s+(\d+))?\s*$`)
+var reSoftnetAwkRow = lazyre.New(`^\s*(\d{1,4}): proc\s+(\d+)\s+[\d.]+%\s+drop\s+(\d+)\s+tm_sq\s+(\d+)(?:\s+rx_rps\s+(\d+))?(?:\s+fl_lim\s+(\d+))?\s*$`)
 
 func isSoftnetAwkRow(_, t string) bool {
 	return strings.HasPrefix(t, "total packets ") || strings.Contains(t, ": proc ") && reSoftnetAwkRow.MatchString(t)

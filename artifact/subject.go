@@ -45,13 +45,13 @@ var (
 // throwing the \"Out of socket memory\" error", "you may see ..." (corpus 216, 478). Only the
 // clause before the message decides: what follows it is commonly the question about it.
 var (
-	reLoggedNow = regexp.MustCompile(`(?i)\b(?:keeps?|kept|keeping)\s+(?:on\s+)?(?:printing|getting|showing|seeing|logging|spamming|throwing|reporting|spitting(?:\s+out)?|popping\s+up)\b` +
+	reLoggedNow = lazyre.New(`(?i)\b(?:keeps?|kept|keeping)\s+(?:on\s+)?(?:printing|getting|showing|seeing|logging|spamming|throwing|reporting|spitting(?:\s+out)?|popping\s+up)\b` +
 		`|\b(?:is|are|was|were|gets?|got|getting)\s+(?:full\s+of|flooded\s+with|filled\s+with|spammed\s+with|littered\s+with)` +
 		`|\bi(?:'m|\s+am)\s+(?:getting|seeing)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found)\b` +
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
-	reHypothetical = regexp.MustCompile(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger))\b|如果|可能|将会|就会`)
+	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger))\b|如果|可能|将会|就会`)
 )
 
 // messageLoggedNow is the kernel message a prose line t states this host logs now, as the
