@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,27 @@ func TestKernelRecordWrappers(t *testing.T) {
 	}
 	if l, _, _ := parseLine(1, `{"name":"eth0","mtu":1500}`); l.Text != `{"name":"eth0","mtu":1500}` {
 		t.Errorf("JSON object rewritten: %+v", l)
+	}
+}
+
+// The kubelet's eviction manager reclaiming memory and evicting pods, in journal lines (old
+// and structured klog). Before: exit 3, nothing read.
+func TestKubeletReclaimLines(t *testing.T) {
+	text := `Nov 29 09:12:01 node-2 kubelet[18711]: W1129 09:12:01.659401   18711 eviction_manager.go:344] eviction manager: attempting to reclaim memory
+Nov 29 09:12:01 node-2 kubelet[18711]: I1129 09:12:01.659500   18711 eviction_manager.go:357] eviction manager: must evict pod(s) to reclaim memory
+Nov 29 09:12:02 node-2 kubelet[18711]: I1129 09:12:02.000000   18711 eviction_manager.go:393] "Eviction manager: pods evicted, waiting for pod to be cleaned up" pods=["default/web-5d9c7"]
+Nov 29 09:14:02 node-2 kubelet[18711]: I1129 09:14:02.000000   18711 eviction_manager.go:366] "Eviction manager: attempting to reclaim" resourceName="ephemeral-storage"
+`
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindKubeletEviction)
+	if len(as) != 1 {
+		t.Fatalf("artifacts %+v", tl.Artifacts)
+	}
+	ev := as[0].Data.(KubeletEvictionLog)
+	if !slices.Equal(ev.Reclaiming, []string{"memory", "ephemeral-storage"}) || !slices.Equal(ev.Evicted, []string{"default/web-5d9c7"}) {
+		t.Errorf("read %+v", ev)
+	}
+	if len(tl.NodeConditions) != 1 || tl.NodeConditions[0].Type != "MemoryPressure" {
+		t.Errorf("conditions %+v", tl.NodeConditions)
 	}
 }
