@@ -168,3 +168,33 @@ func TestFragmentationOnUsableZones(t *testing.T) {
 		t.Errorf("arm64: DMA set aside: %+v", f)
 	}
 }
+
+// One unreclaimable cache that outweighs all the others of a /proc/slabinfo table ten times
+// is a leak whatever the memory size (corpus 448: a module's ndpi_ctinfo). Before:
+// slab-unreclaimable-growth judged kmalloc caches only and was not checked ("kmalloc caches
+// hold 0 B ... the memory size is unknown").
+func TestSlabDominantUnreclaimableCache(t *testing.T) {
+	rows := `# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>
+ipt_netflow         1388   1792    144   28    1 : tunables    0    0    0 : slabdata     64     64      0
+BIG              4147038 4147038    176   23    1 : tunables    0    0    0 : slabdata 180306 180306      0
+UDPv6                120    120   1088   30    8 : tunables    0    0    0 : slabdata      4      4      0
+TCPv6                 64     64   1984   16    8 : tunables    0    0    0 : slabdata      4      4      0
+nf_conntrack        1782   4342    304   26    2 : tunables    0    0    0 : slabdata    167    167      0
+`
+	d, _ := rootOf(t, strings.Replace(rows, "BIG", "ndpi_ctinfo", 1))
+	f := findingOf(d, "slab-unreclaimable-growth")
+	if f == nil || f.Severity != Warning || !strings.Contains(f.Title, "ndpi_ctinfo") {
+		t.Fatalf("slab-unreclaimable-growth %+v (checks %+v)", f, d.Checks)
+	}
+	// The same size in dentries is reclaimable: not this class.
+	d, _ = rootOf(t, strings.Replace(rows, "BIG", "dentry", 1))
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil {
+		t.Errorf("dentry: %+v", f)
+	}
+	// A grep of one cache is no table to weigh it against.
+	lines := strings.SplitAfter(rows, "\n")
+	d, _ = rootOf(t, strings.Replace(lines[0]+lines[2], "BIG", "ndpi_ctinfo", 1))
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil {
+		t.Errorf("one row: %+v", f)
+	}
+}
