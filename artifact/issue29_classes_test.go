@@ -185,3 +185,29 @@ Nov 29 09:14:02 node-2 kubelet[18711]: I1129 09:14:02.000000   18711 eviction_ma
 		t.Errorf("conditions %+v", tl.NodeConditions)
 	}
 }
+
+// A text's title names the kernel event it is about, in the words a title shortens it to
+// (corpus 527: "# nf_conntrack table full" over a masscan story). Before: prose, conntrack-full
+// not checked. A title that asks, and the same words in the body, are not records.
+func TestTitleNamesTheMessage(t *testing.T) {
+	for _, text := range []string{
+		"# nf_conntrack table full\n\nCaused by a masscan\n",
+		"nf_conntrack: table full\n\nOur router drops new flows.\n",
+		"\nTCP: too many orphaned sockets\n\nsince the upgrade\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Log) != 1 || !(strings.Contains(tl.Log[0].Message, "table full, dropping packet") || strings.Contains(tl.Log[0].Message, "too many orphaned sockets")) {
+			t.Errorf("%q: log %+v", text, tl.Log)
+		}
+	}
+	for _, text := range []string{
+		"# How to fix nf_conntrack table full?\n\nsteps below\n",
+		"# 为什么会出现 nf_conntrack table full\n\n说明\n",
+		"Some notes\n\nWhen the nf_conntrack table full condition hits, raise the limit.\n",
+		"nf_conntrack table full\nis what the blog post below explains\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(tl.Log) != 0 {
+			t.Errorf("%q read as logged: %+v", text, tl.Log)
+		}
+	}
+}
