@@ -318,7 +318,11 @@ func (d *doc) titleAt(i int) (string, bool) {
 		}
 	}
 	t := strings.TrimSpace(d.ls[i].Text)
-	if !strings.HasPrefix(t, "#") && i+1 < len(d.ls) && !isBlank(d.ls[i+1].Text) {
+	heading := strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") && len(t) > 2 && (t[1] == ' ' || t[1] == '#')
+	// A line alone, or one with text right under it, is no title: a title stands over a
+	// body it is set apart from.
+	apart := i+2 < len(d.ls) && isBlank(d.ls[i+1].Text)
+	if !heading && !apart || searchCommand(strings.TrimLeft(t, "# ")) {
 		return "", false
 	}
 	return titleMessage(t)

@@ -90,7 +90,7 @@ var reTitleQuestion = regexp.MustCompile(`(?i)\?|？|^\W*(?:how|why|what|when|wh
 // titleMessage is the record a title line t stands for, as the kernel prints the message.
 func titleMessage(t string) (msg string, ok bool) {
 	t = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t), "#"))
-	if t == "" || len(t) > 160 || reTitleQuestion.MatchString(t) {
+	if t == "" || len(t) > 160 || reTitleQuestion.MatchString(t) || reHypothetical.MatchString(t) {
 		return "", false
 	}
 	if m, _, _, found := kernel.FindMessage(t); found {
