@@ -260,6 +260,44 @@ func (d *doc) stated() {
 			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
 			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
 		}
+		for _, m := range submatches(has("line", "circuit", "wan", "path", "uplink", "pipe", "bandwidth", "专线", "带宽", "线路", "链路", "出口"), reStatedPath, para) {
+			g := make([]string, len(m)/2)
+			for k := range g {
+				g[k] = subOr(para, m[2*k], m[2*k+1])
+			}
+			num, unit := g[1]+g[3]+g[5], g[2]+g[4]+g[6]
+			if v, err := strconv.ParseFloat(num, 64); err == nil && v > 0 {
+				bps := v * 1e6
+				if strings.EqualFold(unit, "G") {
+					bps = v * 1e9
+				}
+				addHostDrop(model.RateStatedPathBps, bps, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
+		}
+		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
+			if v, err := strconv.ParseFloat(para[m[2]:m[3]], 64); err == nil && v > 0 && v < 10000 {
+				addHostDrop(model.RateStatedRTTSec, v/1000, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
+		}
+		for _, m := range submatches(has("buffersize", "so_sndbuf", "so_rcvbuf"), reStatedAppBuf, para) {
+			g := make([]string, len(m)/2)
+			for k := range g {
+				g[k] = subOr(para, m[2*k], m[2*k+1])
+			}
+			dir, a, b := g[1]+g[4], g[2]+g[5], g[3]+g[6]
+			n, err := strconv.ParseFloat(a, 64)
+			if err != nil || n <= 0 {
+				continue
+			}
+			if f, err := strconv.ParseFloat(b, 64); err == nil && f > 0 {
+				n *= f
+			}
+			key := model.RateStatedAppSndBufBytes
+			if strings.EqualFold(dir, "Receive") || strings.EqualFold(dir, "RCV") {
+				key = model.RateStatedAppRcvBufBytes
+			}
+			addHostDrop(key, n, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+		}
 		for _, m := range submatches(has("ether", "nic", "link", "port", "interface", "card", "gigabit", "gbe"), reStatedLink, para) {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
 				continue
@@ -354,6 +392,15 @@ var (
 	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
+	// A path's rate, its round-trip time and an application's socket buffer, stated
+	// (corpus 532: "专线100M,时延20ms", a 100 Mbit/s leased line with 20 ms of latency, and
+	// "socket.setSendBufferSize(16*1024)"): the three numbers of a bandwidth-delay product.
+	reStatedPath = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MG])(?:bit/s|bits?/s|bps|b/s|bit|b)?\s+(?:leased\s+line|line|circuit|wan(?:\s+link)?|path|uplink|pipe)\b` +
+		`|\b(?:leased\s+line|bandwidth|line\s+speed|circuit|wan\s+link|uplink)\s*(?:of|is|=|:|at)?\s*(\d+(?:\.\d+)?)\s*([MG])(?:bit/s|bits?/s|bps|b/s|bit|b)?\b` +
+		`|(?:专线|带宽|线路|链路|出口)\s*(?:为|是|有|只有|仅)?\s*(\d+(?:\.\d+)?)\s*([MG])(?:bps|bit|b)?`)
+	reStatedRTT    = regexp.MustCompile(`(?i)(?:\brtt\b|\bround[- ]trip(?:\s+time)?|\blatency\b|\bping\s+time\b|时延|延时|延迟)\s*(?:of|is|was|=|:|~|为|是|大约|约|大概)?\s*(?:about|around|roughly|~)?\s*(\d+(?:\.\d+)?)\s*ms\b`)
+	reStatedAppBuf = regexp.MustCompile(`(?i)\bset(Send|Receive)BufferSize\s*\(\s*(\d+)(?:\s*\*\s*(\d+))?\s*\)` +
+		`|\bSO_(SND|RCV)BUF\b[^0-9\n]{0,24}?(\d+)(?:\s*\*\s*(\d+))?\s*\)`)
 	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
 	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)

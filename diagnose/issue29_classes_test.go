@@ -198,3 +198,27 @@ nf_conntrack        1782   4342    304   26    2 : tunables    0    0    0 : sla
 		t.Errorf("one row: %+v", f)
 	}
 }
+
+// A socket buffer an application sets, stated beside a path's rate and round trip (corpus
+// 532, in Chinese prose: "专线100M,时延20ms", "socket.setSendBufferSize(16*1024)"). Before:
+// exit 3, nothing read.
+func TestStatedBufferBelowBDP(t *testing.T) {
+	text := "应用通过专线跨网络访问云上的服务,专线100M,时延20ms,一个SQL查询了22M数据,结果花了大概25秒。\n\n我们的应用代码中会默认设置 socketSendBuffer 为16K:\n\nsocket.setSendBufferSize(16*1024) //16K send buffer\n"
+	d, root := rootOf(t, text)
+	f := findingOf(d, "tcp-buffers-below-bdp")
+	if f == nil || root != "tcp-buffers-below-bdp" || !evidenceHas(*f, "path and round trip", "100 Mbit/s, 20 ms") || !evidenceHas(*f, "send buffer", "16 KiB") {
+		t.Fatalf("tcp-buffers-below-bdp %+v (checks %+v)", f, d.Checks)
+	}
+	// In English, and a buffer that covers the product.
+	d, _ = rootOf(t, "Our 1 Gbps leased line has an RTT of 2 ms.\nThe client calls setReceiveBufferSize(1048576) on its socket.\n")
+	for _, c := range d.Checks {
+		if c.ID == "tcp-buffers-below-bdp" && c.Status != StatusOK {
+			t.Errorf("buffer above the product: %+v", c)
+		}
+	}
+	// Advice is no buffer the host has.
+	d, _ = rootOf(t, "The leased line is 100 Mbps with 20 ms latency.\nYou should call setSendBufferSize(16*1024) there.\n")
+	if f := findingOf(d, "tcp-buffers-below-bdp"); f != nil {
+		t.Errorf("advice judged: %+v", f)
+	}
+}
