@@ -136,6 +136,10 @@ func TestKernelRecordWrappers(t *testing.T) {
 		"RFC 5424":           {"<4>1 2026-11-29T09:12:01.123456+00:00 web1 kernel - - - " + h, "<4>1 2026-11-29T09:12:01.123500+00:00 web1 kernel - - [meta seq=\"2\"] " + n},
 		"short-monotonic":    {"[12345.678901] web1 kernel: " + h, "[12345.678950] web1 kernel: " + n},
 		"kubectl --prefix":   {"[pod/dmesg-x2b/reader] [12345.678901] " + h, "[pod/dmesg-x2b/reader] [12345.678950] " + n},
+		"RFC 3164 with PRI":  {"<4>Nov 29 09:12:01 web1 kernel: " + h, "<4>Nov 29 09:12:01 web1 kernel: " + n},
+		"short-unix":         {"1700000000.123456 web1 kernel: " + h, "1700000000.123500 web1 kernel: " + n},
+		"BusyBox syslogd":    {"Nov 29 09:12:01 router kern.warn kernel: [12345.678901] " + h, "Nov 29 09:12:01 router kern.warn kernel: [12345.678950] " + n},
+		"date cut off":       {"web1 kernel: [12345.678901] " + h, "web1 kernel: [12345.678950] " + n},
 	} {
 		tl := ParseString(lines[0]+"\n"+lines[1]+"\n", "p", Options{})
 		if tl.Lines.Read != 2 {
