@@ -274,6 +274,13 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedPathBps, bps, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			}
 		}
+		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
+				continue // "the OOM killer will kill", "if the OOM killer kills"
+			}
+			addHostDrop(model.RateStatedOOMKills, 1, lineAt(m[0]), sentence)
+		}
 		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
 			if v, err := strconv.ParseFloat(para[m[2]:m[3]], 64); err == nil && v > 0 && v < 10000 {
 				addHostDrop(model.RateStatedRTTSec, v/1000, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
@@ -401,6 +408,11 @@ var (
 	reStatedRTT    = regexp.MustCompile(`(?i)(?:\brtt\b|\bround[- ]trip(?:\s+time)?|\blatency\b|\bping\s+time\b|时延|延时|延迟)\s*(?:of|is|was|=|:|~|为|是|大约|约|大概)?\s*(?:about|around|roughly|~)?\s*(\d+(?:\.\d+)?)\s*ms\b`)
 	reStatedAppBuf = regexp.MustCompile(`(?i)\bset(Send|Receive)BufferSize\s*\(\s*(\d+)(?:\s*\*\s*(\d+))?\s*\)` +
 		`|\bSO_(SND|RCV)BUF\b[^0-9\n]{0,24}?(\d+)(?:\s*\*\s*(\d+))?\s*\)`)
+	// The OOM killer stated at work: "the OOM killer killed mysqld", "oom-killer kicks in",
+	// "processes get OOM-killed", "偶爾,OOM-killer 會殺死一些程序" (corpus 521: occasionally the
+	// OOM killer kills some processes), "被 OOM killer 杀掉".
+	reStatedOOMKill = regexp.MustCompile(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
+		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
 	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
 	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)

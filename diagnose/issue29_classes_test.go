@@ -222,3 +222,29 @@ func TestStatedBufferBelowBDP(t *testing.T) {
 		t.Errorf("advice judged: %+v", f)
 	}
 }
+
+// The OOM killer stated at work in prose, with no kill report (corpus 521: "偶爾,OOM-killer
+// 會殺死一些程序", occasionally the OOM killer kills some processes). Before: oom-kill not
+// found. A hypothetical or advice is not a kill.
+func TestOOMKillStated(t *testing.T) {
+	for _, text := range []string{
+		"kswapd0 runs at 100% and swap fills up.\n偶爾,OOM-killer 會殺死一些程序:\n",
+		"Every night the OOM killer killed mysqld on our db host.\n",
+		"Our workers keep getting OOM-killed since the upgrade.\n",
+	} {
+		d, _ := rootOf(t, text)
+		f := findingOf(d, "oom-kill")
+		if f == nil || f.Severity != Warning || f.Facts.OOM != OOMUndecided {
+			t.Errorf("%q: oom-kill %+v", text, f)
+		}
+	}
+	for _, text := range []string{
+		"If memory runs out the OOM killer will kill the largest process.\n",
+		"You can tune oom_score_adj so the OOM killer kills the batch jobs first.\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "oom-kill"); f != nil {
+			t.Errorf("%q: %+v", text, f)
+		}
+	}
+}

@@ -82,6 +82,9 @@ const (
 	RateStatedRTTSec         = "stated_rtt_sec"
 	RateStatedAppSndBufBytes = "stated_app_sndbuf_bytes"
 	RateStatedAppRcvBufBytes = "stated_app_rcvbuf_bytes"
+	// RateStatedOOMKills is 1 when the text states that the OOM killer killed processes on
+	// the host ("OOM-killer 會殺死一些程序") and no report of the kill is in it.
+	RateStatedOOMKills = "stated_oom_kills"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a
