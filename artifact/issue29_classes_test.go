@@ -215,3 +215,30 @@ func TestTitleNamesTheMessage(t *testing.T) {
 		}
 	}
 }
+
+// sosreport keeps command output in files named after the command: sysctl -a's in
+// sos_commands/kernel/sysctl_-a, ethtool -S eth0's in sos_commands/networking/ethtool_-S_eth0.
+// Before: the grep'd sysctl -a lines were a sysctl.conf (not the host's values: tcp_mem not
+// compared with sockstat), and the counters had no interface.
+func TestSosreportCommandFiles(t *testing.T) {
+	text := `$ cat sos_commands/kernel/sysctl_-a | grep -E 'tcp_mem|min_free'
+net.ipv4.tcp_mem = 188049	250733	376098
+vm.min_free_kbytes = 45056
+$ cat sos_commands/networking/ethtool_-S_eth0 | grep -E 'missed|no_buffer'
+     rx_missed_errors: 1234567
+     rx_no_buffer_count: 9876
+`
+	tl := ParseString(text, "p", Options{})
+	if v, _, ok := tl.Sysctl("net.ipv4.tcp_mem"); !ok || v != "188049 250733 376098" {
+		t.Errorf("tcp_mem %q %v", v, ok)
+	}
+	var names []string
+	for _, s := range tl.Samples {
+		for _, n := range s.NICStats {
+			names = append(names, n.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"eth0"}) {
+		t.Errorf("NICs %q", names)
+	}
+}
