@@ -242,3 +242,38 @@ $ cat sos_commands/networking/ethtool_-S_eth0 | grep -E 'missed|no_buffer'
 		t.Errorf("NICs %q", names)
 	}
 }
+
+// iperf's UDP receiver columns (jitter, lost/total datagrams) and iperf 2's socket buffer
+// line ("TCP window size: 85.0 KByte (default)"). Before: the row's bitrate only, the
+// buffer line prose.
+func TestIperfUDPAndWindow(t *testing.T) {
+	text := "UDP buffer size:  208 KByte (default)\n[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams\n[  3]  0.0-10.0 sec   118 MBytes  99.1 Mbits/sec   0.052 ms 4812/89090 (5.4%)\n" +
+		"[  5]   0.00-10.00  sec   118 MBytes  99.1 Mbits/sec  0.052 ms  4812/89090 (5.4%)  receiver\nTCP window size: 85.0 KByte (default)\n"
+	tl := ParseString(text, "p", Options{})
+	var win []int64
+	var lost []int64
+	for _, a := range artifactsOf(tl, KindIperf) {
+		d := a.Data.(IperfData)
+		if d.WindowBytes > 0 {
+			win = append(win, d.WindowBytes)
+		}
+		for _, r := range append(d.Intervals, deref(d.Receiver)...) {
+			if r.Lost != nil && r.Datagrams != nil && *r.Datagrams == 89090 {
+				lost = append(lost, *r.Lost)
+			}
+		}
+	}
+	if !slices.Equal(win, []int64{212992, 87040}) || !slices.Equal(lost, []int64{4812, 4812}) {
+		t.Errorf("windows %v lost %v (artifacts %+v)", win, lost, tl.Artifacts)
+	}
+	if tl.Lines.Prose != 0 {
+		t.Errorf("lines %+v", tl.Lines)
+	}
+}
+
+func deref(r *IperfInterval) []IperfInterval {
+	if r == nil {
+		return nil
+	}
+	return []IperfInterval{*r}
+}
