@@ -277,3 +277,25 @@ func deref(r *IperfInterval) []IperfInterval {
 	}
 	return []IperfInterval{*r}
 }
+
+// The machine's memory named before its size, in the languages of the held-out posts.
+// Before: only "16 GB of RAM" (the size first, in English) was read. Limits, usage, a
+// container's or a cgroup's size in a command are not the machine's.
+func TestStatedMemoryWordFirst(t *testing.T) {
+	for text, want := range map[string]int64{
+		"服务器配置: 内存64G, CPU 16核.":                             64 << 20,
+		"記憶體 128GB 的伺服器":                                     128 << 20,
+		"メモリは8GB です":                                         8 << 20,
+		"Сервер: ОЗУ 4 ГБ, Debian 10.":                       4 << 20,
+		"RAM: 16GB, 8 cores":                                 16 << 20,
+		"container memory limit: 512M":                       0,
+		"内存使用 12G":                                           0,
+		"The JVM heap memory is 8 GB":                        0,
+		"cgexec -g memory:12G emerge -1 www-client/chromium": 0,
+	} {
+		tl := ParseString(text+"\nTCP: out of memory -- consider tuning tcp_mem\n", "p", Options{})
+		if tl.Host.MemTotalKB != want {
+			t.Errorf("%q: MemTotal %d kB, want %d", text, tl.Host.MemTotalKB, want)
+		}
+	}
+}

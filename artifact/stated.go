@@ -397,8 +397,6 @@ var (
 	// A sentence that names a kernel backtrace, and the function names it quotes.
 	reTraceSentence = regexp.MustCompile(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
 	reFunctionName  = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
-	// directions), the demand an author computes for socket buffers.
 	// A path's rate, its round-trip time and an application's socket buffer, stated
 	// (corpus 532: "专线100M,时延20ms", a 100 Mbit/s leased line with 20 ms of latency, and
 	// "socket.setSendBufferSize(16*1024)"): the three numbers of a bandwidth-delay product.
@@ -413,9 +411,15 @@ var (
 	// OOM killer kills some processes), "被 OOM killer 杀掉".
 	reStatedOOMKill = regexp.MustCompile(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
 		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
+	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
+	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
 	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	// The memory named before its size, in English and the languages of the held-out posts:
+	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
+	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
+	reStatedRAMWord = regexp.MustCompile(`(?i)(?:\bram\b|\bmemory\b|内存|記憶體|记忆体|メモリ|ОЗУ|оперативн\S*\s+памят\S*)\s*(?:[:：=]|is|of|为|是|有|共|总共|は|が)?\s*(\d+(?:\.\d+)?)\s*(G|M|T|Г|М|Т)(?:i?B|b|bytes?|Б|б)?(?:[^\pL\d]|$)`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
@@ -484,7 +488,33 @@ func (d *doc) statedMemory(sub *subjects) {
 			return
 		}
 	}
+	for _, p := range d.proseLines {
+		for _, m := range reStatedRAMWord.FindAllStringSubmatchIndex(p.text, -1) {
+			sentence := sentenceAround(p.text, m[0], m[1])
+			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) {
+				continue
+			}
+			unit := map[string]string{"Г": "G", "М": "M", "Т": "T"}[p.text[m[4]:m[5]]]
+			if unit == "" {
+				unit = p.text[m[4]:m[5]]
+			}
+			kb, ok := statedKB(p.text[m[2]:m[3]], unit)
+			if !ok || kb < 16*1024 || kb > 1<<36 {
+				continue
+			}
+			d.tl.Host.MemTotalKB = int64(kb)
+			sub.memKB = int64(kb)
+			clear(sub.section)
+			d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+			return
+		}
+	}
 }
+
+// reNotHostMemory: a sentence about a memory size that is not the machine's: a limit, a
+// request, what is used or free, a container's or a guest's, a cgroup's in a command
+// ("cgexec -g memory:12G", corpus 123) (checked in the sentence).
+var reNotHostMemory = regexp.MustCompile(`(?i)\b(?:limits?|requests?|used|usage|free|available|avail|container|pod|vm|guest|cache|buffers?|swap|heap|jvm|xmx|cg\w+|cgroups?|docker|kubectl|systemd-run)\b|--memory|限制|使用|已用|剩余|可用|空闲|容器|虚拟机|缓存|交换|使用量|残り|空き|使用中|свободн|использ|лимит|контейнер`)
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for
 // tcp_mem ... is too high / - 1.6 GBytes on 32 bit highmem machine") as that setting's
