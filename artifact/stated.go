@@ -477,15 +477,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
-			kb, ok := statedKB(p.text[m[2]:m[3]], p.text[m[4]:m[5]])
-			if !ok || kb < 16*1024 || kb > 1<<36 {
-				continue
+			if d.setStatedMemory(sub, p, m, p.text[m[4]:m[5]]) {
+				return
 			}
-			d.tl.Host.MemTotalKB = int64(kb)
-			sub.memKB = int64(kb)
-			clear(sub.section)
-			d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
-			return
 		}
 	}
 	for _, p := range d.proseLines {
@@ -498,17 +492,25 @@ func (d *doc) statedMemory(sub *subjects) {
 			if unit == "" {
 				unit = p.text[m[4]:m[5]]
 			}
-			kb, ok := statedKB(p.text[m[2]:m[3]], unit)
-			if !ok || kb < 16*1024 || kb > 1<<36 {
-				continue
+			if d.setStatedMemory(sub, p, m, unit) {
+				return
 			}
-			d.tl.Host.MemTotalKB = int64(kb)
-			sub.memKB = int64(kb)
-			clear(sub.section)
-			d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
-			return
 		}
 	}
+}
+
+// setStatedMemory takes the size of match m (number in group 1) in unit as the host's
+// memory, when it is a machine's size (16 MiB to 64 TiB).
+func (d *doc) setStatedMemory(sub *subjects, p proseLine, m []int, unit string) bool {
+	kb, ok := statedKB(p.text[m[2]:m[3]], unit)
+	if !ok || kb < 16*1024 || kb > 1<<36 {
+		return false
+	}
+	d.tl.Host.MemTotalKB = int64(kb)
+	sub.memKB = int64(kb)
+	clear(sub.section)
+	d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+	return true
 }
 
 // reNotHostMemory: a sentence about a memory size that is not the machine's: a limit, a
