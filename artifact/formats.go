@@ -78,6 +78,8 @@ var formats = []format{
 	// link's "2:".
 	{kind: KindSoftnet, start: byteIn("0123456789t"), detect: isSoftnetAwkRow, parse: (*doc).trySoftnetAwk},
 
+	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
+	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},

@@ -299,3 +299,27 @@ func TestStatedMemoryWordFirst(t *testing.T) {
 		}
 	}
 }
+
+// docker stats and kubectl top (node, pod -A) tables. Before: exit 3, nothing read.
+func TestContainerMemoryTables(t *testing.T) {
+	for text, want := range map[string][]int64{
+		"CONTAINER ID   NAME      CPU %     MEM USAGE / LIMIT     MEM %     NET I/O           BLOCK I/O         PIDS\n3f2a1b9c8d7e   web       0.50%     1.95GiB / 2GiB        97.51%    1.2GB / 980MB     12.3MB / 0B       41\n": {2093796556, 2147483648},
+		"NAME       CPU(cores)   CPU%   MEMORY(bytes)   MEMORY%\nnode-1     250m         12%    7123Mi          92%\n":                                                                                                             {7469006848, 0},
+		"NAMESPACE   NAME    CPU(cores)   MEMORY(bytes)\ndefault     web-1   5m           120Mi\n":                                                                                                                                 {125829120, 0},
+	} {
+		tl := ParseString(text, "p", Options{})
+		as := artifactsOf(tl, KindContainerMem)
+		if len(as) != 1 {
+			t.Errorf("%q: artifacts %+v", text, tl.Artifacts)
+			continue
+		}
+		r := as[0].Data.(ContainerMemTable).Rows
+		if len(r) != 1 || r[0].UsageBytes != want[0] || r[0].LimitBytes != want[1] {
+			t.Errorf("%q: rows %+v", text, r)
+		}
+	}
+	// kubectl get pods has a NAME header too: not this table.
+	if as := artifactsOf(ParseString("NAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          2d\n", "p", Options{}), KindContainerMem); len(as) != 0 {
+		t.Errorf("kubectl get pods read: %+v", as)
+	}
+}

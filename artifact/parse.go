@@ -58,6 +58,7 @@ const (
 	KindSSSummary    = "ss_summary"
 	KindSockets      = "sockets"
 	KindTCPStates    = "tcp_state_counts" // a count of sockets per TCP state (tcpstates.go)
+	KindContainerMem = "container_memory" // docker stats, kubectl top (containerstats.go)
 	KindNetstatI     = "netstat_i"
 	KindIfconfig     = "ifconfig"
 	KindIPLink       = "ip_link"
