@@ -52,28 +52,24 @@ func dockerSize(num, unit string) (int64, bool) {
 }
 
 func (d *doc) tryDockerStats(i int) int {
-	h := d.ls[i].Text
-	if !strings.Contains(h, "MEM USAGE / LIMIT") {
+	return d.tryContainerTable(i, "MEM USAGE / LIMIT", "docker stats", dockerStatsRow)
+}
+
+func (d *doc) tryKubectlTop(i int) int {
+	return d.tryContainerTable(i, "MEMORY(bytes)", "kubectl top", kubectlTopRow)
+}
+
+// tryContainerTable reads the rows under a header that holds marker.
+func (d *doc) tryContainerTable(i int, marker, tool string, row func(string) (ContainerMemRow, bool)) int {
+	if !strings.Contains(d.ls[i].Text, marker) {
 		return 0
 	}
-	tb := ContainerMemTable{Tool: "docker stats"}
+	tb := ContainerMemTable{Tool: tool}
 	k := i + 1
 	for ; k < len(d.ls); k++ {
-		m := reDockerStatsRow.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
-		if m == nil {
+		r, ok := row(strings.TrimSpace(d.ls[k].Text))
+		if !ok {
 			break
-		}
-		use, ok1 := dockerSize(m[3], m[4])
-		lim, ok2 := dockerSize(m[5], m[6])
-		if !ok1 || !ok2 {
-			break
-		}
-		r := ContainerMemRow{Name: m[1], UsageBytes: use, LimitBytes: lim}
-		if m[2] != "" {
-			r.Name = m[2]
-		}
-		if p, err := strconv.ParseFloat(m[7], 64); err == nil {
-			r.Percent = &p
 		}
 		tb.Rows = append(tb.Rows, r)
 	}
@@ -84,35 +80,42 @@ func (d *doc) tryDockerStats(i int) int {
 	return k - i
 }
 
-func (d *doc) tryKubectlTop(i int) int {
-	h := d.ls[i].Text
-	if !strings.Contains(h, "MEMORY(bytes)") {
-		return 0
+func dockerStatsRow(t string) (ContainerMemRow, bool) {
+	m := reDockerStatsRow.FindStringSubmatch(t)
+	if m == nil {
+		return ContainerMemRow{}, false
 	}
-	tb := ContainerMemTable{Tool: "kubectl top"}
-	k := i + 1
-	for ; k < len(d.ls); k++ {
-		m := reKubectlTopRow.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
-		if m == nil {
-			break
-		}
-		b, ok := kubeQuantityBytes(m[5] + m[6])
-		if !ok {
-			break
-		}
-		r := ContainerMemRow{Name: m[2], UsageBytes: b}
-		if m[1] != "" {
-			r.Name = m[1] + "/" + m[2] // kubectl top pod -A: namespace, name
-		}
-		if m[7] != "" {
-			p, _ := strconv.ParseFloat(m[7], 64)
-			r.Percent = &p
-		}
-		tb.Rows = append(tb.Rows, r)
+	use, ok1 := dockerSize(m[3], m[4])
+	lim, ok2 := dockerSize(m[5], m[6])
+	if !ok1 || !ok2 {
+		return ContainerMemRow{}, false
 	}
-	if len(tb.Rows) == 0 {
-		return 0
+	r := ContainerMemRow{Name: m[1], UsageBytes: use, LimitBytes: lim}
+	if m[2] != "" {
+		r.Name = m[2]
 	}
-	d.addArtifact(KindContainerMem, d.ls[i].No, d.ls[k-1].No, tb)
-	return k - i
+	if p, err := strconv.ParseFloat(m[7], 64); err == nil {
+		r.Percent = &p
+	}
+	return r, true
+}
+
+func kubectlTopRow(t string) (ContainerMemRow, bool) {
+	m := reKubectlTopRow.FindStringSubmatch(t)
+	if m == nil {
+		return ContainerMemRow{}, false
+	}
+	b, ok := kubeQuantityBytes(m[5] + m[6])
+	if !ok {
+		return ContainerMemRow{}, false
+	}
+	r := ContainerMemRow{Name: m[2], UsageBytes: b}
+	if m[1] != "" {
+		r.Name = m[1] + "/" + m[2] // kubectl top pod -A: namespace, name
+	}
+	if m[7] != "" {
+		p, _ := strconv.ParseFloat(m[7], 64)
+		r.Percent = &p
+	}
+	return r, true
 }
