@@ -22,7 +22,9 @@ type EthtoolStats struct {
 	Loss      map[string]string `json:"loss_counters,omitempty"` // counter → kernel.NICCause*
 }
 
-var reEthtoolCmd = lazyre.New(`ethtool\s+(?:-S|--statistics|-g|--show-ring)\s+(\S+)`)
+// reEthtoolCmd names the interface of an ethtool command, or of the file sosreport keeps
+// its output in ("sos_commands/networking/ethtool_-S_eth0").
+var reEthtoolCmd = lazyre.New(`ethtool(?:\s+|_)(?:-S|--statistics|-g|--show-ring)(?:\s+|_)([^\s|;'"<>]+)`)
 
 // ethtoolCounter reads "     rx_missed_errors: 12   # a note" (a comment after the value,
 // '#' or '//', is the paster's). ok is false for a line that is not a counter.
@@ -280,7 +282,7 @@ func (d *doc) tryEthtool(i int) int {
 // them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
 func (d *doc) tryEthtoolBare(i int) int {
 	label := d.label(i)
-	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics")
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics") || strings.Contains(label, "ethtool_-S_")
 	if !underCommand {
 		// Without the command, only names that are NIC loss counters vouch for the block
 		// ("rx_missed_errors: 22637793" quoted alone in a reply).

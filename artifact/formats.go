@@ -59,8 +59,9 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
-	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") }, parse: (*doc).tryIperf},
+	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
+	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
 	{kind: KindTop, start: byteIn("C%"), detect: isTopCPULine, parse: (*doc).tryTop},
@@ -77,6 +78,8 @@ var formats = []format{
 	// link's "2:".
 	{kind: KindSoftnet, start: byteIn("0123456789t"), detect: isSoftnetAwkRow, parse: (*doc).trySoftnetAwk},
 
+	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
+	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},

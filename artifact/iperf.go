@@ -32,14 +32,24 @@ type IperfInterval struct {
 	// RTTUsec is iperf3 -J's "rtt" (tcpi_rtt, microseconds), absent from the text table.
 	RTTUsec *int64 `json:"rtt_usec,omitempty"`
 	Role    string `json:"role,omitempty"` // "sender", "receiver" on iperf3's summary rows
+	// JitterMs, Lost and Datagrams are a UDP test's receiver columns ("0.041 ms
+	// 412/8883 (4.6%)"): the datagrams lost on the way, NIC and socket drops included.
+	JitterMs  *float64 `json:"jitter_ms,omitempty"`
+	Lost      *int64   `json:"lost,omitempty"`
+	Datagrams *int64   `json:"datagrams,omitempty"`
 }
 
 // IperfData is one iperf table.
 type IperfData struct {
-	Intervals []IperfInterval `json:"intervals"`
+	Intervals []IperfInterval `json:"intervals,omitempty"`
 	// Sender and Receiver are iperf3's summary rows (the [SUM] row with -P), when present.
 	Sender   *IperfInterval `json:"sender,omitempty"`
 	Receiver *IperfInterval `json:"receiver,omitempty"`
+	// WindowBytes is iperf 2's "TCP window size: 85.0 KByte (default)" or "UDP buffer size:
+	// 208 KByte": the socket buffer the test ran with (SO_RCVBUF/SO_SNDBUF as the kernel
+	// reports it, doubled), which bounds a TCP flow at window / RTT.
+	WindowBytes int64  `json:"window_bytes,omitempty"`
+	WindowKind  string `json:"window_kind,omitempty"` // "TCP window size", "UDP buffer size"
 }
 
 func iperfScale(unit string) float64 {
@@ -73,6 +83,28 @@ func iperfBitScale(unit string) float64 {
 // reIperfTail reads what follows the bitrate: "13    603 KBytes", "120   sender", "receiver".
 var reIperfTail = lazyre.New(`^\s*(?:(\d+)\s*)?(?:(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s*)?(sender|receiver)?\s*$`)
 
+// reIperfUDPTail reads a UDP receiver's columns: "0.041 ms  412/ 8883 (4.6%)  receiver".
+var reIperfUDPTail = lazyre.New(`^\s*(\d+(?:\.\d+)?)\s*ms\s+(\d+)\s*/\s*(\d+)\s*\(\s*[\d.e+-]+%\)\s*(sender|receiver)?\s*$`)
+
+// reIperfWindow reads iperf 2's buffer line: "TCP window size: 85.0 KByte (default)", "UDP
+// buffer size:  208 KByte (default)", "TCP window size:  416 KByte (WARNING: requested  512
+// KByte)".
+var reIperfWindow = lazyre.New(`^(TCP window size|UDP buffer size):\s*(\d+(?:\.\d+)?)\s*([KMG]?)Byte`)
+
+func isIperfWindowLine(_, t string) bool {
+	return (strings.HasPrefix(t, "TCP window size:") || strings.HasPrefix(t, "UDP buffer size:")) && reIperfWindow.MatchString(t)
+}
+
+func (d *doc) tryIperfWindow(i int) int {
+	m := reIperfWindow.FindStringSubmatch(strings.TrimSpace(d.ls[i].Text))
+	if m == nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(m[2], 64)
+	d.addArtifact(KindIperf, d.ls[i].No, d.ls[i].No, IperfData{WindowBytes: int64(v * iperfScale(m[3])), WindowKind: m[1]})
+	return 1
+}
+
 func parseIperfRow(t string) (IperfInterval, bool) {
 	m := reIperfRow.FindStringSubmatch(strings.TrimSpace(t))
 	if m == nil {
@@ -86,9 +118,16 @@ func parseIperfRow(t string) (IperfInterval, bool) {
 	r.Bytes = int64(b * iperfScale(m[5]))
 	bps, _ := strconv.ParseFloat(m[6], 64)
 	r.BitsPerSec = bps * iperfBitScale(m[7])
+	if u := reIperfUDPTail.FindStringSubmatch(m[8]); u != nil {
+		j, _ := strconv.ParseFloat(u[1], 64)
+		lost, _ := strconv.ParseInt(u[2], 10, 64)
+		total, _ := strconv.ParseInt(u[3], 10, 64)
+		r.JitterMs, r.Lost, r.Datagrams, r.Role = &j, &lost, &total, u[4]
+		return r, true
+	}
 	tail := reIperfTail.FindStringSubmatch(m[8])
 	if tail == nil {
-		return r, true // columns iperf adds elsewhere (jitter, lost/total for UDP)
+		return r, true // columns iperf adds elsewhere
 	}
 	if tail[1] != "" {
 		if v, err := strconv.ParseInt(tail[1], 10, 64); err == nil {

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,6 +136,10 @@ func TestKernelRecordWrappers(t *testing.T) {
 		"RFC 5424":           {"<4>1 2026-11-29T09:12:01.123456+00:00 web1 kernel - - - " + h, "<4>1 2026-11-29T09:12:01.123500+00:00 web1 kernel - - [meta seq=\"2\"] " + n},
 		"short-monotonic":    {"[12345.678901] web1 kernel: " + h, "[12345.678950] web1 kernel: " + n},
 		"kubectl --prefix":   {"[pod/dmesg-x2b/reader] [12345.678901] " + h, "[pod/dmesg-x2b/reader] [12345.678950] " + n},
+		"RFC 3164 with PRI":  {"<4>Nov 29 09:12:01 web1 kernel: " + h, "<4>Nov 29 09:12:01 web1 kernel: " + n},
+		"short-unix":         {"1700000000.123456 web1 kernel: " + h, "1700000000.123500 web1 kernel: " + n},
+		"BusyBox syslogd":    {"Nov 29 09:12:01 router kern.warn kernel: [12345.678901] " + h, "Nov 29 09:12:01 router kern.warn kernel: [12345.678950] " + n},
+		"date cut off":       {"web1 kernel: [12345.678901] " + h, "web1 kernel: [12345.678950] " + n},
 	} {
 		tl := ParseString(lines[0]+"\n"+lines[1]+"\n", "p", Options{})
 		if tl.Lines.Read != 2 {
@@ -160,5 +165,161 @@ func TestKernelRecordWrappers(t *testing.T) {
 	}
 	if l, _, _ := parseLine(1, `{"name":"eth0","mtu":1500}`); l.Text != `{"name":"eth0","mtu":1500}` {
 		t.Errorf("JSON object rewritten: %+v", l)
+	}
+}
+
+// The kubelet's eviction manager reclaiming memory and evicting pods, in journal lines (old
+// and structured klog). Before: exit 3, nothing read.
+func TestKubeletReclaimLines(t *testing.T) {
+	text := `Nov 29 09:12:01 node-2 kubelet[18711]: W1129 09:12:01.659401   18711 eviction_manager.go:344] eviction manager: attempting to reclaim memory
+Nov 29 09:12:01 node-2 kubelet[18711]: I1129 09:12:01.659500   18711 eviction_manager.go:357] eviction manager: must evict pod(s) to reclaim memory
+Nov 29 09:12:02 node-2 kubelet[18711]: I1129 09:12:02.000000   18711 eviction_manager.go:393] "Eviction manager: pods evicted, waiting for pod to be cleaned up" pods=["default/web-5d9c7"]
+Nov 29 09:14:02 node-2 kubelet[18711]: I1129 09:14:02.000000   18711 eviction_manager.go:366] "Eviction manager: attempting to reclaim" resourceName="ephemeral-storage"
+`
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindKubeletEviction)
+	if len(as) != 1 {
+		t.Fatalf("artifacts %+v", tl.Artifacts)
+	}
+	ev := as[0].Data.(KubeletEvictionLog)
+	if !slices.Equal(ev.Reclaiming, []string{"memory", "ephemeral-storage"}) || !slices.Equal(ev.Evicted, []string{"default/web-5d9c7"}) {
+		t.Errorf("read %+v", ev)
+	}
+	if len(tl.NodeConditions) != 1 || tl.NodeConditions[0].Type != "MemoryPressure" {
+		t.Errorf("conditions %+v", tl.NodeConditions)
+	}
+}
+
+// A text's title names the kernel event it is about, in the words a title shortens it to
+// (corpus 527: "# nf_conntrack table full" over a masscan story). Before: prose, conntrack-full
+// not checked. A title that asks, and the same words in the body, are not records.
+func TestTitleNamesTheMessage(t *testing.T) {
+	for _, text := range []string{
+		"# nf_conntrack table full\n\nCaused by a masscan\n",
+		"nf_conntrack: table full\n\nOur router drops new flows.\n",
+		"\nTCP: too many orphaned sockets\n\nsince the upgrade\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Log) != 1 || !(strings.Contains(tl.Log[0].Message, "table full, dropping packet") || strings.Contains(tl.Log[0].Message, "too many orphaned sockets")) {
+			t.Errorf("%q: log %+v", text, tl.Log)
+		}
+	}
+	for _, text := range []string{
+		"# How to fix nf_conntrack table full?\n\nsteps below\n",
+		"# 为什么会出现 nf_conntrack table full\n\n说明\n",
+		"Some notes\n\nWhen the nf_conntrack table full condition hits, raise the limit.\n",
+		"nf_conntrack table full\nis what the blog post below explains\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(tl.Log) != 0 {
+			t.Errorf("%q read as logged: %+v", text, tl.Log)
+		}
+	}
+}
+
+// sosreport keeps command output in files named after the command: sysctl -a's in
+// sos_commands/kernel/sysctl_-a, ethtool -S eth0's in sos_commands/networking/ethtool_-S_eth0.
+// Before: the grep'd sysctl -a lines were a sysctl.conf (not the host's values: tcp_mem not
+// compared with sockstat), and the counters had no interface.
+func TestSosreportCommandFiles(t *testing.T) {
+	text := `$ cat sos_commands/kernel/sysctl_-a | grep -E 'tcp_mem|min_free'
+net.ipv4.tcp_mem = 188049	250733	376098
+vm.min_free_kbytes = 45056
+$ cat sos_commands/networking/ethtool_-S_eth0 | grep -E 'missed|no_buffer'
+     rx_missed_errors: 1234567
+     rx_no_buffer_count: 9876
+`
+	tl := ParseString(text, "p", Options{})
+	if v, _, ok := tl.Sysctl("net.ipv4.tcp_mem"); !ok || v != "188049 250733 376098" {
+		t.Errorf("tcp_mem %q %v", v, ok)
+	}
+	var names []string
+	for _, s := range tl.Samples {
+		for _, n := range s.NICStats {
+			names = append(names, n.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"eth0"}) {
+		t.Errorf("NICs %q", names)
+	}
+}
+
+// iperf's UDP receiver columns (jitter, lost/total datagrams) and iperf 2's socket buffer
+// line ("TCP window size: 85.0 KByte (default)"). Before: the row's bitrate only, the
+// buffer line prose.
+func TestIperfUDPAndWindow(t *testing.T) {
+	text := "UDP buffer size:  208 KByte (default)\n[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams\n[  3]  0.0-10.0 sec   118 MBytes  99.1 Mbits/sec   0.052 ms 4812/89090 (5.4%)\n" +
+		"[  5]   0.00-10.00  sec   118 MBytes  99.1 Mbits/sec  0.052 ms  4812/89090 (5.4%)  receiver\nTCP window size: 85.0 KByte (default)\n"
+	tl := ParseString(text, "p", Options{})
+	var win []int64
+	var lost []int64
+	for _, a := range artifactsOf(tl, KindIperf) {
+		d := a.Data.(IperfData)
+		if d.WindowBytes > 0 {
+			win = append(win, d.WindowBytes)
+		}
+		for _, r := range append(d.Intervals, deref(d.Receiver)...) {
+			if r.Lost != nil && r.Datagrams != nil && *r.Datagrams == 89090 {
+				lost = append(lost, *r.Lost)
+			}
+		}
+	}
+	if !slices.Equal(win, []int64{212992, 87040}) || !slices.Equal(lost, []int64{4812, 4812}) {
+		t.Errorf("windows %v lost %v (artifacts %+v)", win, lost, tl.Artifacts)
+	}
+	if tl.Lines.Prose != 0 {
+		t.Errorf("lines %+v", tl.Lines)
+	}
+}
+
+func deref(r *IperfInterval) []IperfInterval {
+	if r == nil {
+		return nil
+	}
+	return []IperfInterval{*r}
+}
+
+// The machine's memory named before its size, in the languages of the held-out posts.
+// Before: only "16 GB of RAM" (the size first, in English) was read. Limits, usage, a
+// container's or a cgroup's size in a command are not the machine's.
+func TestStatedMemoryWordFirst(t *testing.T) {
+	for text, want := range map[string]int64{
+		"服务器配置: 内存64G, CPU 16核.":                             64 << 20,
+		"記憶體 128GB 的伺服器":                                     128 << 20,
+		"メモリは8GB です":                                         8 << 20,
+		"Сервер: ОЗУ 4 ГБ, Debian 10.":                       4 << 20,
+		"RAM: 16GB, 8 cores":                                 16 << 20,
+		"container memory limit: 512M":                       0,
+		"内存使用 12G":                                           0,
+		"The JVM heap memory is 8 GB":                        0,
+		"cgexec -g memory:12G emerge -1 www-client/chromium": 0,
+	} {
+		tl := ParseString(text+"\nTCP: out of memory -- consider tuning tcp_mem\n", "p", Options{})
+		if tl.Host.MemTotalKB != want {
+			t.Errorf("%q: MemTotal %d kB, want %d", text, tl.Host.MemTotalKB, want)
+		}
+	}
+}
+
+// docker stats and kubectl top (node, pod -A) tables. Before: exit 3, nothing read.
+func TestContainerMemoryTables(t *testing.T) {
+	for text, want := range map[string][]int64{
+		"CONTAINER ID   NAME      CPU %     MEM USAGE / LIMIT     MEM %     NET I/O           BLOCK I/O         PIDS\n3f2a1b9c8d7e   web       0.50%     1.95GiB / 2GiB        97.51%    1.2GB / 980MB     12.3MB / 0B       41\n": {2093796556, 2147483648},
+		"NAME       CPU(cores)   CPU%   MEMORY(bytes)   MEMORY%\nnode-1     250m         12%    7123Mi          92%\n":                                                                                                             {7469006848, 0},
+		"NAMESPACE   NAME    CPU(cores)   MEMORY(bytes)\ndefault     web-1   5m           120Mi\n":                                                                                                                                 {125829120, 0},
+	} {
+		tl := ParseString(text, "p", Options{})
+		as := artifactsOf(tl, KindContainerMem)
+		if len(as) != 1 {
+			t.Errorf("%q: artifacts %+v", text, tl.Artifacts)
+			continue
+		}
+		r := as[0].Data.(ContainerMemTable).Rows
+		if len(r) != 1 || r[0].UsageBytes != want[0] || r[0].LimitBytes != want[1] {
+			t.Errorf("%q: rows %+v", text, r)
+		}
+	}
+	// kubectl get pods has a NAME header too: not this table.
+	if as := artifactsOf(ParseString("NAME    READY   STATUS    RESTARTS   AGE\nweb-1   1/1     Running   0          2d\n", "p", Options{}), KindContainerMem); len(as) != 0 {
+		t.Errorf("kubectl get pods read: %+v", as)
 	}
 }

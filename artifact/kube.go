@@ -31,6 +31,13 @@ type KubeletEvictionLog struct {
 	// allocatableMemory.available", pkg/kubelet/eviction/helpers.go): it cannot evict on
 	// them, and they say nothing about the node's memory.
 	Unobserved []string `json:"unobserved,omitempty"`
+	// Reclaiming are the resources the manager set out to reclaim ("eviction manager:
+	// attempting to reclaim memory", since 1.19 '"Eviction manager: attempting to reclaim"
+	// resourceName="memory"'): it does so only when a threshold of that resource is met,
+	// the condition it reports as MemoryPressure (pkg/kubelet/eviction/eviction_manager.go
+	// synchronize). Evicted are the pods it says it evicted.
+	Reclaiming []string `json:"reclaiming,omitempty"`
+	Evicted    []string `json:"evicted,omitempty"`
 	Note       string   `json:"note,omitempty"`
 }
 
@@ -78,8 +85,18 @@ func klogMessage(t string) (string, bool) {
 
 func isEvictionManagerLine(t string) bool {
 	m, ok := klogMessage(t)
-	return ok && strings.HasPrefix(strings.ToLower(m), "eviction manager:")
+	return ok && strings.HasPrefix(strings.ToLower(strings.TrimPrefix(m, `"`)), "eviction manager:")
 }
+
+var (
+	// reKubeletReclaim: "eviction manager: attempting to reclaim memory", "must evict
+	// pod(s) to reclaim memory", and the structured form of 1.19+ with resourceName="memory".
+	reKubeletReclaim = lazyre.New(`(?i)eviction manager: (?:attempting to reclaim|must evict pod\(s\) to reclaim)(?:\s+([\w-]+)|"\s+resourceName="([\w-]+)")`)
+	// reKubeletEvicted: "eviction manager: pod web_default(uid) is evicted successfully",
+	// '"Eviction manager: pods evicted, waiting for pod to be cleaned up" pods=["default/web"]'.
+	reKubeletEvicted     = lazyre.New(`(?i)eviction manager: pod (\S+) is evicted successfully`)
+	reKubeletEvictedPods = lazyre.New(`(?i)eviction manager: pods evicted[^"]*" pods=\[([^\]]*)\]`)
+)
 
 // tryKubeletEviction reads the eviction manager lines from line i on. The memory threshold
 // they print becomes the Timeline's kubelet threshold when nothing else gave one (a live
@@ -117,6 +134,23 @@ func (d *doc) tryKubeletEviction(i int) int {
 			if !slices.Contains(ev.Unobserved, m[1]) {
 				ev.Unobserved = append(ev.Unobserved, m[1])
 			}
+		} else if m := reKubeletReclaim.FindStringSubmatch(msg); m != nil {
+			res := strings.ToLower(m[1] + m[2])
+			if !slices.Contains(ev.Reclaiming, res) {
+				ev.Reclaiming = append(ev.Reclaiming, res)
+				if res == "memory" {
+					d.tl.NodeConditions = append(d.tl.NodeConditions, model.NodeCondition{Type: "MemoryPressure", Status: "True",
+						Source: fmt.Sprintf("kubelet log line %d (eviction manager reclaiming memory: a memory threshold was met)", d.ls[k].No)})
+				}
+			}
+		} else if m := reKubeletEvicted.FindStringSubmatch(msg); m != nil {
+			ev.Evicted = append(ev.Evicted, m[1])
+		} else if m := reKubeletEvictedPods.FindStringSubmatch(msg); m != nil {
+			for _, p := range strings.Split(m[1], ",") {
+				if p = strings.Trim(strings.TrimSpace(p), `"`); p != "" {
+					ev.Evicted = append(ev.Evicted, p)
+				}
+			}
 		} else if m := reKubeletConditions.FindStringSubmatch(msg); m != nil {
 			// The eviction manager lists the conditions it observes as met: each is True.
 			for _, c := range strings.Fields(m[1]) {
@@ -127,7 +161,7 @@ func (d *doc) tryKubeletEviction(i int) int {
 		}
 		k++
 	}
-	if k == i || len(ev.Observations) == 0 && len(ev.Conditions) == 0 && len(ev.Unobserved) == 0 {
+	if k == i || len(ev.Observations) == 0 && len(ev.Conditions) == 0 && len(ev.Unobserved) == 0 && len(ev.Reclaiming) == 0 && len(ev.Evicted) == 0 {
 		return 0
 	}
 	if negative {

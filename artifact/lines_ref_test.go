@@ -52,6 +52,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	}
 	s = refStripFence(s)
 	s = stripCellBorders(s)
+	s = stripLogWrappers(s, &l)
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)

@@ -58,6 +58,7 @@ const (
 	KindSSSummary    = "ss_summary"
 	KindSockets      = "sockets"
 	KindTCPStates    = "tcp_state_counts" // a count of sockets per TCP state (tcpstates.go)
+	KindContainerMem = "container_memory" // docker stats, kubectl top (containerstats.go)
 	KindNetstatI     = "netstat_i"
 	KindIfconfig     = "ifconfig"
 	KindIPLink       = "ip_link"
@@ -278,6 +279,13 @@ func (d *doc) run(from int) {
 			d.logLine(i)
 			continue
 		}
+		if msg, ok := d.titleAt(i); ok {
+			// The text's title names the message it is about (subject.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			continue
+		}
 		if msg, ok := messageLoggedNow(t); ok {
 			// A sentence that says the host prints the message now (subject.go): its
 			// record is the message, kept at this line.
@@ -297,6 +305,28 @@ func (d *doc) run(from int) {
 		}
 		d.prose(i)
 	}
+}
+
+// titleAt is the message line i names when it is the text's title: its first non-blank
+// line, a markdown heading or a line a blank line follows.
+func (d *doc) titleAt(i int) (string, bool) {
+	if i > 3 {
+		return "", false
+	}
+	for j := 0; j < i; j++ {
+		if !isBlank(d.ls[j].Text) {
+			return "", false
+		}
+	}
+	t := strings.TrimSpace(d.ls[i].Text)
+	heading := strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") && len(t) > 2 && (t[1] == ' ' || t[1] == '#')
+	// A line alone, or one with text right under it, is no title: a title stands over a
+	// body it is set apart from.
+	apart := i+2 < len(d.ls) && isBlank(d.ls[i+1].Text)
+	if !heading && !apart || searchCommand(strings.TrimLeft(t, "# ")) {
+		return "", false
+	}
+	return titleMessage(t)
 }
 
 func isBlank(s string) bool {

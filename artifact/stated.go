@@ -260,6 +260,51 @@ func (d *doc) stated() {
 			add(model.RateStatedFlows, float64(n), lineAt(m[0]), sentence)
 			add(model.RateStatedFlowBufferBytes, per, lineAt(m[0]), sentence)
 		}
+		for _, m := range submatches(has("line", "circuit", "wan", "path", "uplink", "pipe", "bandwidth", "专线", "带宽", "线路", "链路", "出口"), reStatedPath, para) {
+			g := make([]string, len(m)/2)
+			for k := range g {
+				g[k] = subOr(para, m[2*k], m[2*k+1])
+			}
+			num, unit := g[1]+g[3]+g[5], g[2]+g[4]+g[6]
+			if v, err := strconv.ParseFloat(num, 64); err == nil && v > 0 {
+				bps := v * 1e6
+				if strings.EqualFold(unit, "G") {
+					bps = v * 1e9
+				}
+				addHostDrop(model.RateStatedPathBps, bps, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
+		}
+		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
+				continue // "the OOM killer will kill", "if the OOM killer kills"
+			}
+			addHostDrop(model.RateStatedOOMKills, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
+			if v, err := strconv.ParseFloat(para[m[2]:m[3]], 64); err == nil && v > 0 && v < 10000 {
+				addHostDrop(model.RateStatedRTTSec, v/1000, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			}
+		}
+		for _, m := range submatches(has("buffersize", "so_sndbuf", "so_rcvbuf"), reStatedAppBuf, para) {
+			g := make([]string, len(m)/2)
+			for k := range g {
+				g[k] = subOr(para, m[2*k], m[2*k+1])
+			}
+			dir, a, b := g[1]+g[4], g[2]+g[5], g[3]+g[6]
+			n, err := strconv.ParseFloat(a, 64)
+			if err != nil || n <= 0 {
+				continue
+			}
+			if f, err := strconv.ParseFloat(b, 64); err == nil && f > 0 {
+				n *= f
+			}
+			key := model.RateStatedAppSndBufBytes
+			if strings.EqualFold(dir, "Receive") || strings.EqualFold(dir, "RCV") {
+				key = model.RateStatedAppRcvBufBytes
+			}
+			addHostDrop(key, n, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+		}
 		for _, m := range submatches(has("ether", "nic", "link", "port", "interface", "card", "gigabit", "gbe"), reStatedLink, para) {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentenceAround(para, m[0], m[1])); subj != "" {
 				continue
@@ -352,11 +397,29 @@ var (
 	// A sentence that names a kernel backtrace, and the function names it quotes.
 	reTraceSentence = lazyre.New(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
 	reFunctionName  = lazyre.New(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	// A path's rate, its round-trip time and an application's socket buffer, stated
+	// (corpus 532: "专线100M,时延20ms", a 100 Mbit/s leased line with 20 ms of latency, and
+	// "socket.setSendBufferSize(16*1024)"): the three numbers of a bandwidth-delay product.
+	reStatedPath = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MG])(?:bit/s|bits?/s|bps|b/s|bit|b)?\s+(?:leased\s+line|line|circuit|wan(?:\s+link)?|path|uplink|pipe)\b` +
+		`|\b(?:leased\s+line|bandwidth|line\s+speed|circuit|wan\s+link|uplink)\s*(?:of|is|=|:|at)?\s*(\d+(?:\.\d+)?)\s*([MG])(?:bit/s|bits?/s|bps|b/s|bit|b)?\b` +
+		`|(?:专线|带宽|线路|链路|出口)\s*(?:为|是|有|只有|仅)?\s*(\d+(?:\.\d+)?)\s*([MG])(?:bps|bit|b)?`)
+	reStatedRTT    = lazyre.New(`(?i)(?:\brtt\b|\bround[- ]trip(?:\s+time)?|\blatency\b|\bping\s+time\b|时延|延时|延迟)\s*(?:of|is|was|=|:|~|为|是|大约|约|大概)?\s*(?:about|around|roughly|~)?\s*(\d+(?:\.\d+)?)\s*ms\b`)
+	reStatedAppBuf = lazyre.New(`(?i)\bset(Send|Receive)BufferSize\s*\(\s*(\d+)(?:\s*\*\s*(\d+))?\s*\)` +
+		`|\bSO_(SND|RCV)BUF\b[^0-9\n]{0,24}?(\d+)(?:\s*\*\s*(\d+))?\s*\)`)
+	// The OOM killer stated at work: "the OOM killer killed mysqld", "oom-killer kicks in",
+	// "processes get OOM-killed", "偶爾,OOM-killer 會殺死一些程序" (corpus 521: occasionally the
+	// OOM killer kills some processes), "被 OOM killer 杀掉".
+	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
+		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
 	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	// The memory named before its size, in English and the languages of the held-out posts:
+	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
+	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
+	reStatedRAMWord = lazyre.New(`(?i)(?:\bram\b|\bmemory\b|内存|記憶體|记忆体|メモリ|ОЗУ|оперативн\S*\s+памят\S*)\s*(?:[:：=]|is|of|为|是|有|共|总共|は|が)?\s*(\d+(?:\.\d+)?)\s*(G|M|T|Г|М|Т)(?:i?B|b|bytes?|Б|б)?(?:[^\pL\d]|$)`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
@@ -414,18 +477,46 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
-			kb, ok := statedKB(p.text[m[2]:m[3]], p.text[m[4]:m[5]])
-			if !ok || kb < 16*1024 || kb > 1<<36 {
+			if d.setStatedMemory(sub, p, m, p.text[m[4]:m[5]]) {
+				return
+			}
+		}
+	}
+	for _, p := range d.proseLines {
+		for _, m := range reStatedRAMWord.FindAllStringSubmatchIndex(p.text, -1) {
+			sentence := sentenceAround(p.text, m[0], m[1])
+			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) {
 				continue
 			}
-			d.tl.Host.MemTotalKB = int64(kb)
-			sub.memKB = int64(kb)
-			clear(sub.section)
-			d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
-			return
+			unit := map[string]string{"Г": "G", "М": "M", "Т": "T"}[p.text[m[4]:m[5]]]
+			if unit == "" {
+				unit = p.text[m[4]:m[5]]
+			}
+			if d.setStatedMemory(sub, p, m, unit) {
+				return
+			}
 		}
 	}
 }
+
+// setStatedMemory takes the size of match m (number in group 1) in unit as the host's
+// memory, when it is a machine's size (16 MiB to 64 TiB).
+func (d *doc) setStatedMemory(sub *subjects, p proseLine, m []int, unit string) bool {
+	kb, ok := statedKB(p.text[m[2]:m[3]], unit)
+	if !ok || kb < 16*1024 || kb > 1<<36 {
+		return false
+	}
+	d.tl.Host.MemTotalKB = int64(kb)
+	sub.memKB = int64(kb)
+	clear(sub.section)
+	d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+	return true
+}
+
+// reNotHostMemory: a sentence about a memory size that is not the machine's: a limit, a
+// request, what is used or free, a container's or a guest's, a cgroup's in a command
+// ("cgexec -g memory:12G", corpus 123) (checked in the sentence).
+var reNotHostMemory = lazyre.New(`(?i)\b(?:limits?|requests?|used|usage|free|available|avail|container|pod|vm|guest|cache|buffers?|swap|heap|jvm|xmx|cg\w+|cgroups?|docker|kubectl|systemd-run)\b|--memory|限制|使用|已用|剩余|可用|空闲|容器|虚拟机|缓存|交换|使用量|残り|空き|使用中|свободн|использ|лимит|контейнер`)
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for
 // tcp_mem ... is too high / - 1.6 GBytes on 32 bit highmem machine") as that setting's

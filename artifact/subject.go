@@ -81,6 +81,30 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 	return p + m, true
 }
 
+// A text's title states the problem it is about ("# nf_conntrack table full", an issue's
+// title line): a kernel message it names, whole or in the words a title shortens it to, is
+// the host's log (corpus 527). A title that asks ("How to fix nf_conntrack table full?",
+// "为什么...") is a question about it.
+var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|are|can|could|should|does|do|any)\b|如何|怎么|为什么|为何|吗`)
+
+// titleMessage is the record a title line t stands for, as the kernel prints the message.
+func titleMessage(t string) (msg string, ok bool) {
+	t = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t), "#"))
+	if t == "" || len(t) > 160 || reTitleQuestion.MatchString(t) || reHypothetical.MatchString(t) {
+		return "", false
+	}
+	if m, _, _, found := kernel.FindMessage(t); found {
+		return m, true
+	}
+	lt := strings.ToLower(t)
+	for _, m := range kernel.MsgConntrackFullNamed {
+		if strings.Contains(lt, m) {
+			return "nf_conntrack: " + kernel.MsgConntrackFull[0], true
+		}
+	}
+	return "", false
+}
+
 // messageHypothetical: a line that quotes a message the way the kernel prints it (a "TCP: "
 // before it) in a clause that says it may come ("you may see TCP: too many orphaned sockets
 // in dmesg") is no record of this host's log.

@@ -137,7 +137,8 @@ func (d *doc) trySysctl(i int) int {
 	}
 	form := "sysctl.conf"
 	label := d.label(i)
-	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || len(sds) >= 100 || readsSysctl(label) {
+	// sosreport keeps sysctl -a's output in sos_commands/kernel/sysctl_-a.
+	if strings.Contains(label, "sysctl -a") || strings.Contains(label, "sysctl -A") || strings.Contains(label, "sysctl_-a") || len(sds) >= 100 || readsSysctl(label) {
 		form = "sysctl-a"
 	}
 	blk := SysctlBlock{Form: form, Count: len(sds), Settings: sds}

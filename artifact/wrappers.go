@@ -19,6 +19,10 @@ import (
 //	                                                          syslog-ng)
 //	"[12345.678901] host kernel: ..."                         journalctl -o short-monotonic
 //	"[pod/npd-x2b/npd] ..."                                   kubectl logs --prefix
+//	"<4>Nov 29 09:12:01 web1 kernel: ..."                     RFC 3164 with its priority
+//	"1700000000.123456 web1 kernel: ..."                      journalctl -o short-unix
+//	"Nov 29 09:12:01 router kern.warn kernel: ..."            BusyBox syslogd
+//	"web1 kernel: ..."                                        syslog with its date cut off
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -32,6 +36,9 @@ func stripLogWrappers(s string, l *Line) string {
 		}
 	case c == '<':
 		if t, ok := stripRFC5424(s, l); ok {
+			return t
+		}
+		if t, ok := stripPriBSD(s, l); ok {
 			return t
 		}
 	case c == '[':
@@ -52,12 +59,106 @@ func stripLogWrappers(s string, l *Line) string {
 		if t, ok := stripCRI(s); ok {
 			return t
 		}
-	case c >= 'a' && c <= 'z':
+		if t, ok := stripUnixStamp(s, l); ok {
+			return t
+		}
+		if t, ok := stripHostKernel(s, l); ok {
+			return t
+		}
+	case c >= 'A' && c <= 'Z' && s[3] == ' ' && isMonth(s[:3]):
+		// A BSD syslog line, every line of a syslog: one substring test.
+		if strings.Contains(s[:min(len(s), 64)], " kern.") {
+			return dropFacilityLevel(s)
+		}
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		if t, ok := stripDmesgFacility(s, l); ok {
+			return t
+		}
+		if t, ok := stripHostKernel(s, l); ok {
 			return t
 		}
 	}
 	return s
+}
+
+// stripPriBSD removes the priority a syslog message carries on the wire before its BSD
+// header ("<4>Nov 29 09:12:01 web1 kernel: ", RFC 3164 as captured or forwarded), so
+// stripSyslog reads the header; the priority's level is the record's.
+func stripPriBSD(s string, l *Line) (string, bool) {
+	gt := strings.IndexByte(s[:min(len(s), 6)], '>')
+	if gt < 2 || !isDigits(s[1:gt]) || len(s) < gt+20 || !isMonth(s[gt+1:gt+4]) || s[gt+4] != ' ' {
+		return s, false
+	}
+	pri, _ := strconv.Atoi(s[1:gt])
+	l.Priority = pri & 7
+	return s[gt+1:], true
+}
+
+// stripUnixStamp removes journalctl -o short-unix's "1700000000.123456 host kernel: ": the
+// seconds since the epoch, then a host and the tag.
+func stripUnixStamp(s string, l *Line) (string, bool) {
+	sp := strings.IndexByte(s[:min(len(s), 24)], ' ')
+	if sp < 12 || s[10] != '.' || !isDigits(s[:10]) || !isDigits(s[11:sp]) {
+		return s, false
+	}
+	return syslogHostTag(s[sp+1:], s[:sp], l)
+}
+
+// stripHostKernel removes "host kernel: " from a syslog line whose date was cut off (awk
+// '{$1=$2=$3=""}', cut -f4-): a host name alone before the kernel's tag.
+func stripHostKernel(s string, l *Line) (string, bool) {
+	sp := strings.IndexByte(s[:min(len(s), 64)], ' ')
+	if sp < 1 || !strings.HasPrefix(s[sp+1:], "kernel: ") || !hostName(s[:sp]) {
+		return s, false
+	}
+	return syslogTag(s[sp+1:], "", s[:sp], l)
+}
+
+// hostName: letters, digits, '-', '.' and '_', with a letter or digit first and last ("e.g."
+// is no host).
+func hostName(h string) bool {
+	if len(h) < 2 || h[len(h)-1] == '.' || h[len(h)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '.' || c == '_')) {
+			return false
+		}
+	}
+	return h != ""
+}
+
+// dropFacilityLevel removes the "facility.level" BusyBox syslogd writes between the host and
+// the tag ("Nov 29 09:12:01 router kern.warn kernel: "), leaving the BSD header stripSyslog
+// reads.
+func dropFacilityLevel(s string) string {
+	if len(s) < 20 {
+		return s
+	}
+	f, n := firstFields4(s[:min(len(s), 48)])
+	if n < 4 || strings.Count(f[2], ":") != 2 {
+		return s
+	}
+	k := strings.Index(s, f[2]) + len(f[2])
+	rest := strings.TrimLeft(s[k:], " ")
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return s
+	}
+	after := rest[sp+1:]
+	sp2 := strings.IndexByte(after, ' ')
+	if sp2 <= 0 {
+		return s
+	}
+	fac, lvl, ok := strings.Cut(after[:sp2], ".")
+	if !ok || !isDmesgFacility(fac) {
+		return s
+	}
+	if _, ok := dmesgLevels[lvl]; !ok && lvl != "warning" && lvl != "error" {
+		return s
+	}
+	return s[:len(s)-len(after)] + after[sp2+1:]
 }
 
 // dmesg -x levels (util-linux dmesg.c level_names), by priority.

@@ -168,3 +168,83 @@ func TestFragmentationOnUsableZones(t *testing.T) {
 		t.Errorf("arm64: DMA set aside: %+v", f)
 	}
 }
+
+// One unreclaimable cache that outweighs all the others of a /proc/slabinfo table ten times
+// is a leak whatever the memory size (corpus 448: a module's ndpi_ctinfo). Before:
+// slab-unreclaimable-growth judged kmalloc caches only and was not checked ("kmalloc caches
+// hold 0 B ... the memory size is unknown").
+func TestSlabDominantUnreclaimableCache(t *testing.T) {
+	rows := `# name            <active_objs> <num_objs> <objsize> <objperslab> <pagesperslab> : tunables <limit> <batchcount> <sharedfactor> : slabdata <active_slabs> <num_slabs> <sharedavail>
+ipt_netflow         1388   1792    144   28    1 : tunables    0    0    0 : slabdata     64     64      0
+BIG              4147038 4147038    176   23    1 : tunables    0    0    0 : slabdata 180306 180306      0
+UDPv6                120    120   1088   30    8 : tunables    0    0    0 : slabdata      4      4      0
+TCPv6                 64     64   1984   16    8 : tunables    0    0    0 : slabdata      4      4      0
+nf_conntrack        1782   4342    304   26    2 : tunables    0    0    0 : slabdata    167    167      0
+`
+	d, _ := rootOf(t, strings.Replace(rows, "BIG", "ndpi_ctinfo", 1))
+	f := findingOf(d, "slab-unreclaimable-growth")
+	if f == nil || f.Severity != Warning || !strings.Contains(f.Title, "ndpi_ctinfo") {
+		t.Fatalf("slab-unreclaimable-growth %+v (checks %+v)", f, d.Checks)
+	}
+	// The same size in dentries is reclaimable: not this class.
+	d, _ = rootOf(t, strings.Replace(rows, "BIG", "dentry", 1))
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil {
+		t.Errorf("dentry: %+v", f)
+	}
+	// A grep of one cache is no table to weigh it against.
+	lines := strings.SplitAfter(rows, "\n")
+	d, _ = rootOf(t, strings.Replace(lines[0]+lines[2], "BIG", "ndpi_ctinfo", 1))
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil {
+		t.Errorf("one row: %+v", f)
+	}
+}
+
+// A socket buffer an application sets, stated beside a path's rate and round trip (corpus
+// 532, in Chinese prose: "专线100M,时延20ms", "socket.setSendBufferSize(16*1024)"). Before:
+// exit 3, nothing read.
+func TestStatedBufferBelowBDP(t *testing.T) {
+	text := "应用通过专线跨网络访问云上的服务,专线100M,时延20ms,一个SQL查询了22M数据,结果花了大概25秒。\n\n我们的应用代码中会默认设置 socketSendBuffer 为16K:\n\nsocket.setSendBufferSize(16*1024) //16K send buffer\n"
+	d, root := rootOf(t, text)
+	f := findingOf(d, "tcp-buffers-below-bdp")
+	if f == nil || root != "tcp-buffers-below-bdp" || !evidenceHas(*f, "path and round trip", "100 Mbit/s, 20 ms") || !evidenceHas(*f, "send buffer", "16 KiB") {
+		t.Fatalf("tcp-buffers-below-bdp %+v (checks %+v)", f, d.Checks)
+	}
+	// In English, and a buffer that covers the product.
+	d, _ = rootOf(t, "Our 1 Gbps leased line has an RTT of 2 ms.\nThe client calls setReceiveBufferSize(1048576) on its socket.\n")
+	for _, c := range d.Checks {
+		if c.ID == "tcp-buffers-below-bdp" && c.Status != StatusOK {
+			t.Errorf("buffer above the product: %+v", c)
+		}
+	}
+	// Advice is no buffer the host has.
+	d, _ = rootOf(t, "The leased line is 100 Mbps with 20 ms latency.\nYou should call setSendBufferSize(16*1024) there.\n")
+	if f := findingOf(d, "tcp-buffers-below-bdp"); f != nil {
+		t.Errorf("advice judged: %+v", f)
+	}
+}
+
+// The OOM killer stated at work in prose, with no kill report (corpus 521: "偶爾,OOM-killer
+// 會殺死一些程序", occasionally the OOM killer kills some processes). Before: oom-kill not
+// found. A hypothetical or advice is not a kill.
+func TestOOMKillStated(t *testing.T) {
+	for _, text := range []string{
+		"kswapd0 runs at 100% and swap fills up.\n偶爾,OOM-killer 會殺死一些程序:\n",
+		"Every night the OOM killer killed mysqld on our db host.\n",
+		"Our workers keep getting OOM-killed since the upgrade.\n",
+	} {
+		d, _ := rootOf(t, text)
+		f := findingOf(d, "oom-kill")
+		if f == nil || f.Severity != Warning || f.Facts.OOM != OOMUndecided {
+			t.Errorf("%q: oom-kill %+v", text, f)
+		}
+	}
+	for _, text := range []string{
+		"If memory runs out the OOM killer will kill the largest process.\n",
+		"You can tune oom_score_adj so the OOM killer kills the batch jobs first.\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "oom-kill"); f != nil {
+			t.Errorf("%q: %+v", text, f)
+		}
+	}
+}

@@ -40,6 +40,10 @@ func checkOOMKill(tl *model.Timeline) Result {
 	logOK, logWhy := memLogAvailable(tl)
 	cgRead, cgKilled := cgroupOOMKills(tl)
 	atLimit := cgroupsAtLimit(tl)
+	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOMKills] > 0 })
+	if stated != nil && len(kills) == 0 && len(logMatches(tl, oomLogNeedles...)) == 0 && !(counter.hasLast && counter.last > 0) {
+		return Fired(statedOOMFinding(tl, stated))
+	}
 	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
@@ -398,6 +402,29 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		Why:         "smaller slabs need less contiguous memory at some cost in per-slab overhead; it does not help when order-0 pages are short"})
 	f.When = memEventTimes(evs)
 	return Fired(f)
+}
+
+// statedOOMFinding: the text states that the OOM killer killed processes and holds no report
+// of a kill (corpus 521: "偶爾,OOM-killer 會殺死一些程序", occasionally the OOM killer kills
+// some processes, beside a Mem-Info with swap full). Whether the host or a memory cgroup ran
+// out is not said, so the kill is not called a host-wide shortage (Facts.OOM undecided).
+func statedOOMFinding(tl *model.Timeline, s *model.Sample) Finding {
+	ev := []Evidence{{What: "OOM kills stated in the text", Value: "the text says the OOM killer killed processes on this host; no kill report (\"Out of memory: Killed process\") is in the input", Source: sampleSource(s, "the text")}}
+	if v, ok := s.Mem("SwapFree"); ok && v == 0 {
+		ev = append(ev, Evidence{What: "SwapFree", Value: "0 kB", Source: sampleSource(s, "/proc/meminfo")})
+	}
+	return Finding{
+		Severity: Warning,
+		Title:    "the OOM killer killed processes (host or memory cgroup not said)",
+		Evidence: ev,
+		Facts:    Facts{OOM: OOMUndecided},
+		Explanation: "The kernel's OOM killer runs when an allocation that may wait cannot be satisfied even after " +
+			"reclaim, for the whole host (out_of_memory) or inside a memory cgroup at its limit " +
+			"(mem_cgroup_out_of_memory). The kill report in the kernel log (\"Out of memory: Killed process\", with " +
+			"the Mem-Info before it) says which, and what held the memory.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the kill report", Recommended: "paste the kernel log around a kill (dmesg -T | grep -B40 'Killed process')",
+			Why: "it tells a host-wide shortage from a cgroup's limit, and names what held the memory"}},
+	}
 }
 
 // cgroupLimit is a memory cgroup whose highest charge reached its limit, from its one-value

@@ -64,6 +64,9 @@ func checkBuffersBelowBDP(tl *model.Timeline) Result {
 		return false
 	})
 	if s == nil {
+		if r, ok := statedBDP(tl); ok {
+			return r
+		}
 		if tl.Source.Kind == model.SourceText {
 			return NotChecked("needs live sock_diag tcp_info (sender-limit chronographs, 4.10+); a pasted socket table does not carry them")
 		}
@@ -203,4 +206,53 @@ func planRTT(rtt time.Duration) time.Duration {
 		}
 	}
 	return time.Microsecond
+}
+
+// statedBDP judges an application's socket buffer against the bandwidth-delay product of a
+// path the text states (corpus 532: a 16 KiB send buffer, setSendBufferSize(16*1024), on a
+// 100 Mbit/s leased line with 20 ms of latency: the product is 250 KB, and a flow can have
+// at most one buffer in flight per round trip, 16 KiB / 20 ms = 819 KB/s). The value an
+// application sets with SO_SNDBUF or SO_RCVBUF is fixed: the kernel doubles it for its
+// bookkeeping (sock_setsockopt, net/core/sock.c) and autotuning no longer grows it
+// (SOCK_SNDBUF_LOCK, SOCK_RCVBUF_LOCK), so tcp_wmem and tcp_rmem do not help that socket.
+func statedBDP(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool {
+		return s.Rates[model.RateStatedPathBps] > 0 && s.Rates[model.RateStatedRTTSec] > 0 &&
+			(s.Rates[model.RateStatedAppSndBufBytes] > 0 || s.Rates[model.RateStatedAppRcvBufBytes] > 0)
+	})
+	if s == nil {
+		return Result{}, false
+	}
+	bps, rtt := s.Rates[model.RateStatedPathBps], s.Rates[model.RateStatedRTTSec]
+	bdp := bps / 8 * rtt
+	src := sampleSource(s, "the text")
+	ev := []Evidence{{What: "path and round trip (stated)", Value: fmt.Sprintf("%s, %.0f ms: bandwidth-delay product %s", units.FormatBitsPerSec(bps), rtt*1000, units.FormatBytes(int64(bdp))), Source: src}}
+	worst, what := 0.0, ""
+	for _, b := range []struct{ key, name string }{{model.RateStatedAppSndBufBytes, "send buffer (SO_SNDBUF)"}, {model.RateStatedAppRcvBufBytes, "receive buffer (SO_RCVBUF)"}} {
+		buf := s.Rates[b.key]
+		if buf <= 0 {
+			continue
+		}
+		capBps := buf / rtt * 8
+		ev = append(ev, Evidence{What: "the application's " + b.name + " (stated)", Value: fmt.Sprintf("%s: at most one buffer per round trip, %s/s = %s, %.1f%% of the path", units.FormatBytes(int64(buf)), units.FormatBytes(int64(buf/rtt)), units.FormatBitsPerSec(capBps), 100*capBps/bps), Source: src})
+		if share := buf / bdp; what == "" || share < worst {
+			worst, what = share, b.name
+		}
+	}
+	if worst >= 1 {
+		return Healthy("the application's buffers cover the stated path's bandwidth-delay product (%s)", units.FormatBytes(int64(bdp))), true
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    fmt.Sprintf("the application's %s is %.0f%% of the path's bandwidth-delay product: each flow is capped far below the line rate", what, 100*worst),
+		Evidence: ev,
+		Explanation: "TCP keeps at most one window of data in flight per round trip, and a socket cannot send more than its " +
+			"send buffer holds nor receive more than its receive buffer lets it advertise. A buffer below the path's " +
+			"bandwidth-delay product (rate × RTT) caps the flow at buffer / RTT whatever the link's speed. A buffer set " +
+			"by the application (SO_SNDBUF, SO_RCVBUF, Java's setSendBufferSize) is fixed: the kernel doubles it for " +
+			"bookkeeping and stops autotuning it, so raising tcp_wmem/tcp_rmem does not help that socket.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the application's socket buffer",
+			Recommended: fmt.Sprintf("remove the explicit buffer size (let autotuning grow it up to tcp_wmem/tcp_rmem[2]) or set it to at least the bandwidth-delay product, %s", units.FormatBytes(int64(bdp))),
+			Why:         "the buffer, not the path, limits each flow"}},
+	}), true
 }

@@ -504,6 +504,9 @@ func nicRxFIFORates(tl *model.Timeline) (Result, bool) {
 // descriptors empty, so the ring was shorter than configured; the frames it lost then show
 // as rx_missed or rx_no_buffer_count, which were not counted here).
 func nicRxTitle(dev string, lost, allocFail int64) string {
+	if dev == "" {
+		dev = "a NIC (its name not in the input)"
+	}
 	if lost == 0 && allocFail > 0 {
 		return fmt.Sprintf("%s's driver failed %d times to allocate receive buffers: the RX ring was refilled short", dev, allocFail)
 	}

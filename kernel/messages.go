@@ -44,6 +44,11 @@ var (
 	// MsgConntrackFull: nf_conntrack_alloc/early_drop (net/netfilter/nf_conntrack_core.c:
 	// "nf_conntrack: table full, dropping packet"; ip_conntrack before 2.6.15).
 	MsgConntrackFull = []string{"table full, dropping packet"}
+	// MsgConntrackFullNamed: the same event in the words people shorten it to in a title
+	// ("nf_conntrack table full", "conntrack: table full"); read only where a text's title
+	// states its problem (artifact's titleMessage), never in a sentence, where it is as often
+	// a question about it.
+	MsgConntrackFullNamed = []string{"conntrack: table full", "conntrack table full", "conntrack table is full"}
 	// MsgNotPhysical: allocations that fail for address space, not pages (mm/vmalloc.c,
 	// mm/percpu.c).
 	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}

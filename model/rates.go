@@ -75,6 +75,16 @@ const (
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).
 	RateStatedFlows           = "stated_flows"
 	RateStatedFlowBufferBytes = "stated_flow_buffer_bytes"
+	// A path's rate (bits/s), its round-trip time (seconds) and the socket buffers an
+	// application sets (setSendBufferSize, SO_SNDBUF, SO_RCVBUF: bytes), as the text states
+	// them: a bandwidth-delay product judged without a socket dump.
+	RateStatedPathBps        = "stated_path_bits_per_sec"
+	RateStatedRTTSec         = "stated_rtt_sec"
+	RateStatedAppSndBufBytes = "stated_app_sndbuf_bytes"
+	RateStatedAppRcvBufBytes = "stated_app_rcvbuf_bytes"
+	// RateStatedOOMKills is 1 when the text states that the OOM killer killed processes on
+	// the host ("OOM-killer 會殺死一些程序") and no report of the kill is in it.
+	RateStatedOOMKills = "stated_oom_kills"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a

@@ -1,0 +1,121 @@
+package artifact
+
+import (
+	"headroom/internal/lazyre"
+	"strconv"
+	"strings"
+)
+
+// Container and pod memory tables (issue 29: containers): `docker stats --no-stream` and
+// `kubectl top node|pod`, pasted into issues about a container or node running out of
+// memory. Each row's usage, limit and share are kept as an artifact; neither tool says
+// whether the kernel reclaimed or killed, so no rule judges them alone.
+//
+//	CONTAINER ID   NAME   CPU %   MEM USAGE / LIMIT   MEM %    NET I/O   BLOCK I/O   PIDS
+//	3f2a1b9c8d7e   web    0.50%   1.95GiB / 2GiB      97.51%   ...
+//
+//	NAME     CPU(cores)   CPU%   MEMORY(bytes)   MEMORY%
+//	node-1   250m         12%    7123Mi          92%
+
+// ContainerMemRow is one row of either table.
+type ContainerMemRow struct {
+	Name       string   `json:"name"`
+	UsageBytes int64    `json:"usage_bytes"`
+	LimitBytes int64    `json:"limit_bytes,omitempty"` // docker stats: the cgroup's limit (the host's memory without one)
+	Percent    *float64 `json:"percent,omitempty"`
+}
+
+// ContainerMemTable is a docker stats or kubectl top table.
+type ContainerMemTable struct {
+	Tool string            `json:"tool"` // "docker stats", "kubectl top"
+	Rows []ContainerMemRow `json:"rows"`
+}
+
+var (
+	reDockerStatsRow = lazyre.New(`^(\S+)\s+(?:(\S+)\s+)?(?:[\d.]+|--)%\s+([\d.]+)\s*([KMGTP]i?B|[kMGTP]B|B)\s*/\s*([\d.]+)\s*([KMGTP]i?B|[kMGTP]B|B)\s+([\d.]+|--)%`)
+	reKubectlTopRow  = lazyre.New(`^(?:(\S+)\s+)?(\S+)\s+(\d+m?)\s+(?:(\d+)%\s+)?(\d+)(Ki|Mi|Gi|Ti|k|M|G|T)?\s*(?:(\d+)%)?\s*$`)
+)
+
+// dockerSize reads docker's sizes: binary with "iB" (units.BytesSize), decimal with "B"
+// (units.HumanSize, the NET and BLOCK columns; older versions for memory too).
+func dockerSize(num, unit string) (int64, bool) {
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil {
+		return 0, false
+	}
+	mult := map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "PiB": 1 << 50,
+		"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}[unit]
+	if mult == 0 {
+		return 0, false
+	}
+	return int64(v * mult), true
+}
+
+func (d *doc) tryDockerStats(i int) int {
+	return d.tryContainerTable(i, "MEM USAGE / LIMIT", "docker stats", dockerStatsRow)
+}
+
+func (d *doc) tryKubectlTop(i int) int {
+	return d.tryContainerTable(i, "MEMORY(bytes)", "kubectl top", kubectlTopRow)
+}
+
+// tryContainerTable reads the rows under a header that holds marker.
+func (d *doc) tryContainerTable(i int, marker, tool string, row func(string) (ContainerMemRow, bool)) int {
+	if !strings.Contains(d.ls[i].Text, marker) {
+		return 0
+	}
+	tb := ContainerMemTable{Tool: tool}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		r, ok := row(strings.TrimSpace(d.ls[k].Text))
+		if !ok {
+			break
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	if len(tb.Rows) == 0 {
+		return 0
+	}
+	d.addArtifact(KindContainerMem, d.ls[i].No, d.ls[k-1].No, tb)
+	return k - i
+}
+
+func dockerStatsRow(t string) (ContainerMemRow, bool) {
+	m := reDockerStatsRow.FindStringSubmatch(t)
+	if m == nil {
+		return ContainerMemRow{}, false
+	}
+	use, ok1 := dockerSize(m[3], m[4])
+	lim, ok2 := dockerSize(m[5], m[6])
+	if !ok1 || !ok2 {
+		return ContainerMemRow{}, false
+	}
+	r := ContainerMemRow{Name: m[1], UsageBytes: use, LimitBytes: lim}
+	if m[2] != "" {
+		r.Name = m[2]
+	}
+	if p, err := strconv.ParseFloat(m[7], 64); err == nil {
+		r.Percent = &p
+	}
+	return r, true
+}
+
+func kubectlTopRow(t string) (ContainerMemRow, bool) {
+	m := reKubectlTopRow.FindStringSubmatch(t)
+	if m == nil {
+		return ContainerMemRow{}, false
+	}
+	b, ok := kubeQuantityBytes(m[5] + m[6])
+	if !ok {
+		return ContainerMemRow{}, false
+	}
+	r := ContainerMemRow{Name: m[2], UsageBytes: b}
+	if m[1] != "" {
+		r.Name = m[1] + "/" + m[2] // kubectl top pod -A: namespace, name
+	}
+	if m[7] != "" {
+		p, _ := strconv.ParseFloat(m[7], 64)
+		r.Percent = &p
+	}
+	return r, true
+}
