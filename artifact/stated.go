@@ -42,8 +42,14 @@ type proseLine struct {
 const numRe = `(\d+(?:[.,]\d+)?)\s*(k|K|m|M|[Mm]illions?|[Tt]housands?)?`
 
 var (
-	// "2 kswapd (...) process eating 100% of cpu", "kswapd0 at 99% CPU", "kswapd is using 100% of a core"
-	reStatedKswapd = regexp.MustCompile(`(?i)(?:\b(\d+)\s+)?kswapd\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
+	// "2 kswapd (...) process eating 100% of cpu", "kswapd0 at 99% CPU", "kswapd is using 100% of a core",
+	// "the kswap process is utilizing 100% of cpu" (the thread's name shortened)
+	reStatedKswapd = regexp.MustCompile(`(?i)(?:\b(\d+)\s+)?kswap\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
+	// kswapd busy without a figure: "the kswapd0 process is consuming a large amount of CPU
+	// resources", "kswapd0 high CPU", "kswapd winds up in a continuous cycle of trying to free
+	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高".
+	reNotBusy          = regexp.MustCompile(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
+	reStatedKswapdBusy = regexp.MustCompile(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = regexp.MustCompile(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
@@ -154,7 +160,8 @@ func (d *doc) stated() {
 			}
 			return false
 		}
-		for _, m := range submatches(has("kswapd"), reStatedKswapd, para) {
+		busyKswapd := false
+		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
@@ -168,7 +175,18 @@ func (d *doc) stated() {
 			}
 			if pct > 0 && pct <= 100 {
 				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]), sentence)
+				busyKswapd = true
 			}
+		}
+		for _, m := range submatches(!busyKswapd && has("kswap"), reStatedKswapdBusy, para) {
+			// The author says kswapd is busy and gives no figure: 1, never a CPU share
+			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
+			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
@@ -360,6 +378,16 @@ var (
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
+
+// hypotheticalUpTo: the sentence says what it says up to the end of match as a possibility
+// ("if kswapd uses a lot of CPU", "kswapd can spin", "you will see").
+func hypotheticalUpTo(sentence, match string) bool {
+	end := len(sentence)
+	if i := strings.Index(sentence, match); i >= 0 {
+		end = i + len(match)
+	}
+	return reHypothetical.MatchString(sentence[:end])
+}
 
 // statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the
 // binary units kernel texts mean by KB, MB, GB and TB.

@@ -65,6 +65,10 @@ const (
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec  = "stated_stall_sec"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// RateStatedKswapdBusy is 1 when the text says kswapd runs hot without a figure
+	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
+	// percentage is RateKswapdCPUPct.
+	RateStatedKswapdBusy = "stated_kswapd_busy"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
