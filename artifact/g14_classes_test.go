@@ -15,7 +15,7 @@ import (
 // without a figure (corpus 578 "kswapd winds up in a continuous cycle ... forever", 626
 // "the kswap process is utilizing 100% of cpu", 649 "kswapd0 process is consuming a large
 // amount of CPU resources"). Before: exit 3, nothing read.
-func TestStatedKswapdBusy(t *testing.T) {
+func TestStatedSymptoms(t *testing.T) {
 	rate := func(text, key string) float64 {
 		t.Helper()
 		tl := ParseString(text, "p", Options{})
@@ -28,7 +28,7 @@ func TestStatedKswapdBusy(t *testing.T) {
 		}
 		return v
 	}
-	const pct, busy = model.RateKswapdCPUPct, model.RateStatedKswapdBusy
+	const pct, busy, oom = model.RateKswapdCPUPct, model.RateStatedKswapdBusy, model.RateStatedOOM
 	for _, c := range []struct {
 		text, key string
 		want      float64
@@ -44,6 +44,14 @@ func TestStatedKswapdBusy(t *testing.T) {
 		{"You should check whether kswapd is hogging the CPU before you blame the NIC.\n", busy, 0},
 		{"kswapd0 is not hogging the CPU here; the load is all softirq.\n", busy, 0},
 		{"> on my test box kswapd spins forever in balance_pgdat\n\nThanks, but my servers look fine.\n", busy, 0},
+		// An out-of-memory stated without the kernel's report (corpus 646 "频繁因为OOM(Out Of
+		// Memory)导致crash", 521 "偶爾,OOM-killer 會殺死一些程序"). Before: oom-kill not checked.
+		{"Our 128 MB router reboots every night because of OOM.\n", oom, 1},
+		{"Twice this week postgres was killed by the OOM killer on the replica.\n", oom, 1},
+		{"这台 NAS 经常因为内存不足 OOM 导致崩溃。\n", oom, 1},
+		{"If the heap grows past the limit, the OOM killer will kill the JVM.\n", oom, 0},
+		{"Since the upgrade we have had no OOM crashes.\n", oom, 0},
+		{"You should set oom_score_adj so that sshd is never killed by the OOM killer.\n", oom, 0},
 	} {
 		if got := rate(c.text, c.key); got != c.want {
 			t.Errorf("%q: %s %v, want %v", c.text, c.key, got, c.want)

@@ -48,6 +48,10 @@ var (
 	// kswapd busy without a figure: "the kswapd0 process is consuming a large amount of CPU
 	// resources", "kswapd0 high CPU", "kswapd winds up in a continuous cycle of trying to free
 	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高".
+	// An out-of-memory the author states happened, without the kernel's report: "the box
+	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
+	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
+	reStatedOOM        = regexp.MustCompile(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)`)
 	reNotBusy          = regexp.MustCompile(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
 	reStatedKswapdBusy = regexp.MustCompile(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
@@ -187,6 +191,13 @@ func (d *doc) stated() {
 				continue
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))

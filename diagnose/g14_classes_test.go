@@ -25,3 +25,39 @@ func TestKswapdBusyStated(t *testing.T) {
 	mustBeHealthy(t, run(t, "kswapd-saturated", tl))
 	mustNotCheck(t, run(t, "kswapd-saturated", timeline(1)), "kswapd")
 }
+
+// A vendor kernel's own out-of-memory message in place of the OOM killer, and its reboot
+// (corpus 575: Broadcom's "triggered out of memory codition (oom killer not called)" re-logged
+// as crashlog records). Before: no OOM line found, oom-kill healthy.
+func TestOOMVendorMessage(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Log = []model.LogRecord{
+		{Message: "dhd_dpc triggered out of memory condition (oom killer not called): gfp_mask=0xd0, order=1, oom_score_adj=0", Source: "line 4"},
+		{Message: "Kernel panic - not syncing: Reboot due to persistent out of memory condition..", Source: "line 5"},
+	}
+	f := mustFire(t, run(t, "oom-kill", tl), Critical)
+	if !strings.Contains(f.Title, "did not call the OOM killer") || f.Facts.OOM != OOMHost {
+		t.Errorf("finding %+v", f)
+	}
+	// A log without it is still healthy.
+	tl.Log = []model.LogRecord{{Message: "wl0: out of descriptors", Source: "line 4"}}
+	mustBeHealthy(t, run(t, "oom-kill", tl))
+}
+
+// An out-of-memory stated in prose (corpus 646, 521): a warning that says no report was read.
+// Before: not checked, or healthy beside an unrelated log.
+func TestOOMStated(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].Source = "line 1 (stated in the text)"
+	tl.Samples[0].Rates = model.Rates{model.RateStatedOOM: 1}
+	f := mustFire(t, run(t, "oom-kill", tl), Warning)
+	if !evidenceHas(f, "out of memory", "stated by the author") || f.Facts.OOM != OOMUndecided {
+		t.Errorf("finding %+v", f)
+	}
+	// A kernel report read beside it is judged as the report.
+	tl.Log = []model.LogRecord{{Message: "Out of memory: Killed process 812 (postgres) total-vm:4194304kB, anon-rss:2097152kB", Source: "line 3"}}
+	f = mustFire(t, run(t, "oom-kill", tl), Critical)
+	if evidenceHas(f, "out of memory", "stated by the author") {
+		t.Errorf("the report's finding cites the sentence: %+v", f.Evidence)
+	}
+}

@@ -40,15 +40,34 @@ func checkOOMKill(tl *model.Timeline) Result {
 	logOK, logWhy := memLogAvailable(tl)
 	cgRead, cgKilled := cgroupOOMKills(tl)
 	atLimit := cgroupsAtLimit(tl)
+	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOM] > 0 })
+	if stated != nil && len(kills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
+		len(logMatches(tl, slices.Concat(oomLogNeedles, kernel.MsgOOMNoKillable, kernel.MsgOOMVendorNoKill)...)) == 0 {
+		// Only words: the author says the host ran out of memory or the killer killed
+		// ("crashes frequently from OOM"), and no report of it is in the input.
+		// Whether the host or a cgroup ran out is not said (OOMUndecided): the sentence
+		// explains no allocation failure of the host's (edges.go).
+		return Fired(Finding{Severity: Warning, Title: "memory ran out (no OOM report in the input)", Facts: Facts{OOM: OOMUndecided},
+			Evidence: []Evidence{{What: "out of memory", Value: "stated by the author; no kernel OOM report, oom_kill counter or memory.events in the input says what was killed, or whether the host or a memory cgroup ran out", Source: sampleSource(stated, "the text")}},
+			Explanation: "An OOM kill means an allocation that was allowed to reclaim found nothing left to reclaim, on the whole host or " +
+				"inside a memory cgroup at its limit; the kernel's report (\"invoked oom-killer\", the Mem-Info and the task table, " +
+				"\"Killed process\") says which, who held the memory and what was killed.",
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",
+				Recommended: "find the kernel's report first (dmesg -T | grep -iE 'oom|killed process', journalctl -k); then size the workload to its peak, or cap what grows",
+				Why:         "the text names the out-of-memory but not what used the memory"}}})
+	}
 	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
 	noVictim := logMatches(tl, kernel.MsgOOMNoKillable...)
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
+	// A vendor kernel that reports the shortage and reboots instead of killing: a global
+	// out-of-memory as final as a panic without a victim.
+	vendorNoKill := logMatches(tl, kernel.MsgOOMVendorNoKill...)
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
 		return Fired(cgroupAtLimitFinding(atLimit))
 	}
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
@@ -101,6 +120,11 @@ func checkOOMKill(tl *model.Timeline) Result {
 			sev = Critical
 		}
 	}
+	if len(vendorNoKill) > 0 {
+		ev = append(ev, logEvidence("the kernel reported out of memory without calling the OOM killer (a vendor kernel's message) and rebooted", vendorNoKill))
+		sev = Critical
+		global = max(global, 1)
+	}
 	if len(noVictim) > 0 {
 		// out_of_memory chose no victim (every task unkillable, exiting, or none yet at
 		// boot) and panicked: the host itself ran out of memory, nothing was freed.
@@ -130,6 +154,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 	switch {
 	case global > 0 && memcg > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× for the whole host and %d× inside memory cgroups", global, memcg)
+	case global > 0 && len(vendorNoKill) > 0 && len(noVictim) == 0 && len(kills) == 0:
+		title = "the host ran out of memory: the kernel did not call the OOM killer and rebooted"
 	case global > 0 && len(noVictim) > 0 && len(kills) == 0:
 		title = "the host ran out of memory and the OOM killer found no process to kill: the kernel panicked"
 	case global > 0:

@@ -69,6 +69,9 @@ const (
 	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
 	// percentage is RateKswapdCPUPct.
 	RateStatedKswapdBusy = "stated_kswapd_busy"
+	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
+	// killed ("crashes frequently from OOM") and no kernel report of it is read.
+	RateStatedOOM = "stated_oom"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
