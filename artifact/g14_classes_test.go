@@ -58,3 +58,37 @@ func TestStatedSymptoms(t *testing.T) {
 		}
 	}
 }
+
+// A slab field of /proc/meminfo stated with a size in a title or a sentence, with the memory
+// the author states (corpus 581: "[BUG] Kernel SUnreclaim is 2.3 GB ..." and "I use a 4 gb
+// system"). Before: exit 3. A threshold ("looking for SUnreclaim > 5GB", corpus 580) and
+// another machine's figure are not the host's value; a "system disk" is no memory size.
+func TestStatedSlabField(t *testing.T) {
+	sunreclaim := func(text string) (int64, int64) {
+		t.Helper()
+		tl := ParseString(text, "p", Options{})
+		var v int64
+		for _, s := range tl.Samples {
+			if x, ok := s.Mem("SUnreclaim"); ok && !strings.Contains(s.Source, model.ForeignMark) {
+				v = x
+			}
+		}
+		return v, tl.Host.MemTotalKB
+	}
+	for _, c := range []struct {
+		text     string
+		kb, memK int64
+	}{
+		{"Kernel memory leak? SUnreclaim grows to 6.5G within a day\n\nThe box is a 16 GB system running 6.8.\n", 6815744, 16 << 20},
+		{"Slab keeps growing and SUnreclaim: 900 MiB after two days on this 2GB RAM VPS.\n", 900 << 10, 2 << 20},
+		{"We alert when SUnreclaim exceeds 4G on a node.\n", 0, 0},
+		{"Our nhc check looks for SUnreclaim > 5GB.\n", 0, 0},
+		{"Installed on a 64 GB system disk; kernel 6.1.\n", 0, 0},
+		{"> on my test box SUnreclaim was 3 GB after the benchmark\n\nmine is different, see below\nand more text here\n", 0, 0},
+	} {
+		kb, mem := sunreclaim(c.text)
+		if kb != c.kb || mem != c.memK {
+			t.Errorf("%q: SUnreclaim %d kB, memory %d kB; want %d, %d", c.text, kb, mem, c.kb, c.memK)
+		}
+	}
+}

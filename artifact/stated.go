@@ -327,6 +327,7 @@ func (d *doc) stated() {
 		start = end
 	}
 	d.statedSizes(sub)
+	d.statedSlab(sub)
 	d.statedFrames(frames)
 	if len(rates) > 0 {
 		first, last := spanOf(from)
@@ -384,8 +385,13 @@ var (
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = regexp.MustCompile(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
-	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
-	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system" (not "a 64 GB
+	// system disk": statedMemory checks the word after "system").
+	reStatedRAM = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
+	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
+	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
+	reStatedSlabField = regexp.MustCompile(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
@@ -443,8 +449,8 @@ func (d *doc) statedMemory(sub *subjects) {
 		return
 	}
 	for _, p := range d.proseLines {
-		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") {
-			continue // reStatedRAM names one or the other
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
+			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
@@ -452,6 +458,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			}
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
+			}
+			if strings.EqualFold(p.text[m[6]:m[7]], "system") && reSystemStorage.MatchString(p.text[m[7]:]) {
+				continue
 			}
 			kb, ok := statedKB(p.text[m[2]:m[3]], p.text[m[4]:m[5]])
 			if !ok || kb < 16*1024 || kb > 1<<36 {
@@ -464,6 +473,52 @@ func (d *doc) statedMemory(sub *subjects) {
 			return
 		}
 	}
+}
+
+// reSystemStorage: "system" followed by what names storage ("64 GB system disk").
+var reSystemStorage = regexp.MustCompile(`(?i)^\s*(?:disk|drive|partition|volume|ssd|hdd|image|storage|space)\b`)
+
+// reThreshold: the words between a field and a number that make the number a bound to
+// compare with ("SUnreclaim > 5GB", "Slab above 10 GB", "alert when SUnreclaim exceeds 4G").
+var reThreshold = regexp.MustCompile(`(?i)[<>≥≤]|\b(?:above|over|exceeds?|exceeding|more\s+than|greater\s+than|less\s+than|below|under|threshold|limit)\b`)
+
+// statedSlab reads the slab fields of /proc/meminfo the text names with a size ("SUnreclaim
+// is 2.3 GB") into one stated sample, when no meminfo of the host's gave them.
+func (d *doc) statedSlab(sub *subjects) {
+	for _, s := range d.tl.Samples {
+		if _, ok := s.Mem("SUnreclaim"); ok {
+			return
+		}
+	}
+	mi := &kernel.Counters{}
+	var nos []int
+	for _, p := range d.proseLines {
+		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") {
+			continue
+		}
+		for _, m := range reStatedSlabField.FindAllStringSubmatchIndex(p.text, -1) {
+			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
+				continue
+			}
+			name := p.text[m[2]:m[3]]
+			if reThreshold.MatchString(p.text[m[3]:m[4]]) {
+				continue // "looking for SUnreclaim > 5GB": a threshold, not the host's value
+			}
+			if _, ok := mi.Get(name); ok {
+				continue
+			}
+			if kb, ok := statedKB(p.text[m[4]:m[5]], p.text[m[6]:m[7]]); ok && kb >= 1024 {
+				mi.Set(name, int64(kb))
+				nos = append(nos, p.no)
+			}
+		}
+	}
+	if len(nos) == 0 {
+		return
+	}
+	first, last := spanOf(nos)
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", MemInfo: mi})
+	d.addArtifact(KindStated, first, last, map[string]any{"meminfo_kb": mi})
 }
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for
