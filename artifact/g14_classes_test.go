@@ -28,7 +28,7 @@ func TestStatedSymptoms(t *testing.T) {
 		}
 		return v
 	}
-	const pct, busy, oom = model.RateKswapdCPUPct, model.RateStatedKswapdBusy, model.RateStatedOOM
+	const pct, busy, oom, retrans = model.RateKswapdCPUPct, model.RateStatedKswapdBusy, model.RateStatedOOM, model.RateStatedRetransPct
 	for _, c := range []struct {
 		text, key string
 		want      float64
@@ -52,6 +52,13 @@ func TestStatedSymptoms(t *testing.T) {
 		{"If the heap grows past the limit, the OOM killer will kill the JVM.\n", oom, 0},
 		{"Since the upgrade we have had no OOM crashes.\n", oom, 0},
 		{"You should set oom_score_adj so that sshd is never killed by the OOM killer.\n", oom, 0},
+		// A retransmitted share stated (corpus 608: "a lot of (30%) TCP retransmission in
+		// tcpdump"). Before: exit 3.
+		{"Wireshark shows roughly 12% of the segments are retransmitted on the uplink.\n", retrans, 12},
+		{"The retransmission rate is about 7.5% during backups.\n", retrans, 7.5},
+		{"监控显示 TCP 重传率高达 25%，下载很慢。\n", retrans, 25},
+		{"Alert if the retransmission rate is above 2%.\n", retrans, 0},
+		{"If retransmissions reach 5% the throughput collapses.\n", retrans, 0},
 	} {
 		if got := rate(c.text, c.key); got != c.want {
 			t.Errorf("%q: %s %v, want %v", c.text, c.key, got, c.want)

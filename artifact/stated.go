@@ -51,7 +51,10 @@ var (
 	// An out-of-memory the author states happened, without the kernel's report: "the box
 	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
 	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
-	reStatedOOM        = regexp.MustCompile(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)`)
+	reStatedOOM = regexp.MustCompile(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)`)
+	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
+	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
+	reStatedRetrans    = regexp.MustCompile(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = regexp.MustCompile(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
 	reStatedKswapdBusy = regexp.MustCompile(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
@@ -198,6 +201,20 @@ func (d *doc) stated() {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("retrans", "重传", "重傳"), reStatedRetrans, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[m[0]:m[1]]) {
+				continue // "if retransmissions exceed 1%", "a retransmission rate above 2%"
+			}
+			for k := 2; k+1 < len(m); k += 2 {
+				if m[k] < 0 {
+					continue
+				}
+				if v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64); err == nil && v > 0 && v < 100 {
+					addHostDrop(model.RateStatedRetransPct, v, lineAt(m[0]), sentence)
+				}
+			}
 		}
 		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))

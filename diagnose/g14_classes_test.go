@@ -79,3 +79,21 @@ func TestSlabStatedIsWarning(t *testing.T) {
 		t.Errorf("weighed %v %q", f.Severity, f.Title)
 	}
 }
+
+// A retransmitted share the author states, with no counter (corpus 608): judged by the rule's
+// thresholds, the evidence saying whose figure it is. Before: not checked.
+func TestRetransStated(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].Source = "line 1 (stated in the text)"
+	tl.Samples[0].Rates = model.Rates{model.RateStatedRetransPct: 30}
+	f := mustFire(t, run(t, "retransmit-rate", tl), Critical)
+	if !evidenceHas(f, "retransmitted share", "30%, stated by the author") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	weighStated(&f)
+	if f.Severity != Warning {
+		t.Errorf("weighed severity %v, want a warning", f.Severity)
+	}
+	tl.Samples[0].Rates = model.Rates{model.RateStatedRetransPct: 0.2}
+	mustBeHealthy(t, run(t, "retransmit-rate", tl))
+}

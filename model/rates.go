@@ -72,6 +72,9 @@ const (
 	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
 	// killed ("crashes frequently from OOM") and no kernel report of it is read.
 	RateStatedOOM = "stated_oom"
+	// RateStatedRetransPct: the share of TCP segments retransmitted, in %, as the author
+	// states it ("a lot of (30%) TCP retransmission in tcpdump").
+	RateStatedRetransPct = "stated_tcp_retrans_pct"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
