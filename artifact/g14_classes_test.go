@@ -99,3 +99,37 @@ func TestStatedSlabField(t *testing.T) {
 		}
 	}
 }
+
+// Ring sizes stated for two interfaces of the same machines that differ (corpus 609:
+// "环形缓冲区设置不一致:eth0为1020,eth1为255"): the larger ring is the least the smaller one's
+// maximum can be. Before: no ring read. Equal sizes, one interface, and advice state none.
+func TestStatedRingsCompared(t *testing.T) {
+	ring := func(text string) (string, int64, int64) {
+		t.Helper()
+		tl := ParseString(text, "p", Options{})
+		for _, s := range tl.Samples {
+			for _, st := range s.NICStats {
+				if st.Ring != nil {
+					return st.Name, st.Ring.Rx, st.Ring.RxMax
+				}
+			}
+		}
+		return "", 0, 0
+	}
+	for _, c := range []struct {
+		text    string
+		nic     string
+		rx, max int64
+	}{
+		{"Our web tier has inconsistent ring buffer sizes: 512 for eno1 and 4096 for eno2, same hardware.\n", "(stated) eno1", 512, 4096},
+		{"两台服务器的网卡环形缓冲区不一样:eth2为256,eth3为2048。\n", "(stated) eth2", 256, 2048},
+		{"The RX ring buffer is 4096 for eth0 and 4096 for eth1.\n", "", 0, 0},
+		{"The ring buffer of eth0 is 512.\n", "", 0, 0},
+		{"You should set the ring to 4096 on eth0 and 512 on eth1.\n", "", 0, 0},
+	} {
+		nic, rx, mx := ring(c.text)
+		if nic != c.nic || rx != c.rx || mx != c.max {
+			t.Errorf("%q: ring %q %d/%d, want %q %d/%d", c.text, nic, rx, mx, c.nic, c.rx, c.max)
+		}
+	}
+}

@@ -266,6 +266,15 @@ func (d *doc) stated() {
 			}
 			rings = append(rings, statedRing{Rx: cur, RxMax: top, line: lineAt(m[0])})
 		}
+		for _, k := range matches(has("ring", "环形缓冲", "環形緩衝", "リングバッファ"), reRingWord, para) {
+			if r, ok := statedRingsCompared(para[k[0]:min(len(para), k[1]+200)]); ok {
+				if subj, _ := sub.subjectAt(lineAt(k[0]), sentenceAround(para, k[0], k[1])); subj == "" {
+					r.line = lineAt(k[0])
+					rings = append(rings, r)
+					break
+				}
+			}
+		}
 		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
@@ -359,8 +368,13 @@ func (d *doc) stated() {
 	}
 	if len(rings) > 0 {
 		r := rings[len(rings)-1]
-		st := kernel.NICStats{Name: "(stated)", Ring: &kernel.Ring{Rx: r.Rx, RxMax: r.RxMax}}
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(r.line, r.line) + " (" + StatedMark + ")", NICStats: []kernel.NICStats{st}})
+		name, src := "(stated)", spanSource(r.line, r.line)+" ("+StatedMark+")"
+		if r.nic != "" {
+			name = "(stated) " + r.nic
+			src = spanSource(r.line, r.line) + " (" + StatedMark + ": " + r.maxWhy + ")"
+		}
+		st := kernel.NICStats{Name: name, Ring: &kernel.Ring{Rx: r.Rx, RxMax: r.RxMax}}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, NICStats: []kernel.NICStats{st}})
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
 	var nics []kernel.NIC
@@ -758,6 +772,56 @@ func kernelShaped(t string) bool {
 type statedRing struct {
 	Rx, RxMax int64
 	line      int
+	nic       string // the interface, when the text names it
+	maxWhy    string // where RxMax comes from when no maximum is stated
+}
+
+var (
+	// A ring named in prose: "ring buffer settings", "RX ring", "环形缓冲区".
+	reRingWord = regexp.MustCompile(`(?i)\bring(?:\s+buffers?|\s+sizes?|\s+settings?)?\b|环形缓冲|環形緩衝|リングバッファ`)
+	// An interface with its ring size: "eth0为1020", "eth1: 255", "eth1 is 255", and "1020 for
+	// eth0", "255 on eth1".
+	reNICRingSize = regexp.MustCompile(`(?i)\b((?:eth|eno|ens|enp|em|bond|p\d+p)\w*)\s*(?:为|為|是|は|:|=|\bis\b|\bwas\b|\bat\b|\bof\b|\bset\s+to\b)?\s*(\d{2,5})\b|\b(\d{2,5})\s+(?:for|on)\s+((?:eth|eno|ens|enp|em|bond|p\d+p)\w*)`)
+)
+
+// statedRingsCompared reads ring sizes the text gives for two or more interfaces of the same
+// machines that differ ("inconsistent ring buffer settings: 1020 for eth0 and 255 for eth1",
+// "环形缓冲区设置不一致:eth0为1020,eth1为255"): the NICs took the larger size, so it is the
+// least the smaller ring's maximum can be. The smallest ring is returned with that bound.
+func statedRingsCompared(text string) (statedRing, bool) {
+	sizes := map[string]int64{}
+	var order []string
+	for _, m := range reNICRingSize.FindAllStringSubmatch(text, -1) {
+		nic, num := m[1], m[2]
+		if nic == "" {
+			nic, num = m[4], m[3]
+		}
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || n < 64 || n > 65536 {
+			continue
+		}
+		if _, ok := sizes[nic]; !ok {
+			order = append(order, nic)
+			sizes[nic] = n
+		}
+	}
+	if len(order) < 2 {
+		return statedRing{}, false
+	}
+	lo, hi := order[0], order[0]
+	for _, n := range order {
+		if sizes[n] < sizes[lo] {
+			lo = n
+		}
+		if sizes[n] > sizes[hi] {
+			hi = n
+		}
+	}
+	if sizes[lo] >= sizes[hi] {
+		return statedRing{}, false
+	}
+	return statedRing{Rx: sizes[lo], RxMax: sizes[hi], nic: lo,
+		maxWhy: fmt.Sprintf("%s's ring %d on the same machines, the least its maximum can be; ethtool -g %s gives the maximum", hi, sizes[hi], lo)}, true
 }
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
