@@ -133,3 +133,36 @@ func TestStatedRingsCompared(t *testing.T) {
 		}
 	}
 }
+
+// dropwatch's session: "N drops at symbol+off (addr)" lines summed per location (corpus 608's
+// __netif_receive_skb+49f). Before: the lines were prose. A sentence with "drops at" and no
+// code location is not one.
+func TestDropwatchSession(t *testing.T) {
+	text := `dropwatch> start
+Enabling monitoring...
+Kernel monitoring activated.
+Issue Ctrl-C to stop monitoring
+4 drops at ip_rcv_finish+1a0 (0xffffffff8159e2c0)
+11 drops at tcp_v4_rcv+87 (0xffffffff815c1a37)
+3 drops at ip_rcv_finish+1a0 (0xffffffff8159e2c0)
+1 drops at location 0xffffffffc04a1b2c
+2 drops at tcp_v4_rcv+87 (0xffffffff815c1a37) ^CGot a stop message
+dropwatch> exit
+`
+	tl := ParseString(text, "p", Options{})
+	var s *DropwatchSession
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindDropwatch {
+			s, _ = a.Data.(*DropwatchSession)
+		}
+	}
+	if s == nil || s.Total != 21 || len(s.Locations) != 3 || s.Locations[0] != (DropwatchLocation{"ip_rcv_finish", 7}) || s.Locations[1] != (DropwatchLocation{"tcp_v4_rcv", 13}) || s.Locations[2].Symbol != "0xffffffffc04a1b2c" {
+		t.Fatalf("session %+v", s)
+	}
+	tl = ParseString("We saw 5 drops at the switch port last night.\n", "p", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindDropwatch {
+			t.Errorf("prose read as dropwatch: %+v", a)
+		}
+	}
+}
