@@ -166,3 +166,20 @@ dropwatch> exit
 		}
 	}
 }
+
+// A distribution's release written "<vendor> Linux N.N" is not the kernel's (corpus 609:
+// "Redhat Enterprise Linux 5.8" read as kernel 5.8, so kernel-known-limits judged a 5.8
+// kernel on a 2.6.18 host; 565: "Red Hat Enterprise Linux 2.1"). Before: kernel 5.8, 7.9.
+// "Linux 2.6.13-2smp" is still a kernel.
+func TestDistroReleaseIsNoKernel(t *testing.T) {
+	for text, want := range map[string]string{
+		"We run Oracle Linux 7.9 on the database hosts.\n":             "",
+		"The box is on Red Hat Enterprise Linux 6.4 with bonding.\n":   "",
+		"It runs Linux 2.6.13-2smp on a dual Xeon.\n":                  "2.6.13-2smp",
+		"Scientific Linux 6.4, kernel 2.6.32-358.el6.x86_64, 16 GB.\n": "2.6.32-358.el6.x86_64",
+	} {
+		if got := ParseString(text, "p", Options{}).Host.Kernel; got != want {
+			t.Errorf("%q: kernel %q, want %q", text, got, want)
+		}
+	}
+}
