@@ -28,6 +28,7 @@ func addFixtures(f *testing.F) {
 	f.Add("\n\n\r\n>")
 	f.Add("x: page allocation failure: order:9999999999999999999, mode:0x(")
 	f.Add("Node 0, zone Normal 1 2 3\nNode 0, zone Normal 4 5 6\n")
+	f.Add("19 drops at __netif_receive_skb+49f (0xffffffff8147b4ef)\n1 drops at location 0x1\n99999999999999999999 drops at x+1 (0x2) ^C\n")
 	f.Add("DMA: 1*4kB (\nNormal free:kB min: present:-1kB\nlowmem_reserve[]: x\n")
 }
 

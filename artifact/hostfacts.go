@@ -57,6 +57,14 @@ var (
 	reWordBits    = lazyre.New(`\b(32|64)[ -]?bit\b`)
 )
 
+// reDistroBefore: the words before "Linux N.N" that make it a distribution's release, not the
+// kernel's: "Red Hat Enterprise Linux 5.8" (2.6.18), "Oracle Linux 7.9", "Scientific Linux
+// 6.4", "Rocky Linux 8.5", "Red Hat Linux 7.3" (corpus 609 read RHEL 5.8 as kernel 5.8).
+var reDistroBefore = lazyre.New(`(?i)\b(?:enterprise|oracle|scientific|rocky|alma|amazon|red\s*hat|redhat|kali|mint|alpine|puppy|yellow\s*dog|turbo|mandrake|caldera|asianux|euler|anolis|kylin|deepin)\s*$`)
+
+// distroRelease: the text before "Linux N.N" names a distribution (reDistroBefore).
+func distroRelease(before string) bool { return reDistroBefore.MatchString(before) }
+
 // cleanRelease drops placeholders: "2.4.19-preX" names no release, "2.4.19" does.
 func cleanRelease(v string) string {
 	v = strings.TrimRight(v, ".,;:)")
@@ -130,8 +138,8 @@ func (h *hostFacts) scan(l *Line) {
 			h.setArch(arch, 5, l)
 		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 			h.setKernel(m[1], 5, l, t)
-		} else if m := reLinuxVer.FindStringSubmatch(t); m != nil && h.kernelScore < 4 {
-			h.setKernel(m[1], 4, l, t)
+		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) {
+			h.setKernel(t[m[2]:m[3]], 4, l, t)
 		}
 	}
 	if h.cpus == 0 && strings.HasSuffix(strings.TrimSpace(t), " CPU)") {

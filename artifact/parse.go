@@ -72,6 +72,7 @@ const (
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
 	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
+	KindDropwatch    = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the

@@ -42,8 +42,21 @@ type proseLine struct {
 const numRe = `(\d+(?:[.,]\d+)?)\s*(k|K|m|M|[Mm]illions?|[Tt]housands?)?`
 
 var (
-	// "2 kswapd (...) process eating 100% of cpu", "kswapd0 at 99% CPU", "kswapd is using 100% of a core"
-	reStatedKswapd = lazyre.New(`(?i)(?:\b(\d+)\s+)?kswapd\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
+	// "2 kswapd (...) process eating 100% of cpu", "kswapd0 at 99% CPU", "kswapd is using 100% of a core",
+	// "the kswap process is utilizing 100% of cpu" (the thread's name shortened)
+	reStatedKswapd = lazyre.New(`(?i)(?:\b(\d+)\s+)?kswap\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
+	// kswapd busy without a figure: "the kswapd0 process is consuming a large amount of CPU
+	// resources", "kswapd0 high CPU", "kswapd winds up in a continuous cycle of trying to free
+	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高".
+	// An out-of-memory the author states happened, without the kernel's report: "the box
+	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
+	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
+	reStatedOOM = lazyre.New(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)`)
+	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
+	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
+	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
+	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
+	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
@@ -154,7 +167,8 @@ func (d *doc) stated() {
 			}
 			return false
 		}
-		for _, m := range submatches(has("kswapd"), reStatedKswapd, para) {
+		busyKswapd := false
+		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
@@ -168,6 +182,38 @@ func (d *doc) stated() {
 			}
 			if pct > 0 && pct <= 100 {
 				add(model.RateKswapdCPUPct, threads*pct, lineAt(m[0]), sentence)
+				busyKswapd = true
+			}
+		}
+		for _, m := range submatches(!busyKswapd && has("kswap"), reStatedKswapdBusy, para) {
+			// The author says kswapd is busy and gives no figure: 1, never a CPU share
+			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
+			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range submatches(has("retrans", "重传", "重傳"), reStatedRetrans, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[m[0]:m[1]]) {
+				continue // "if retransmissions exceed 1%", "a retransmission rate above 2%"
+			}
+			for k := 2; k+1 < len(m); k += 2 {
+				if m[k] < 0 {
+					continue
+				}
+				if v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64); err == nil && v > 0 && v < 100 {
+					addHostDrop(model.RateStatedRetransPct, v, lineAt(m[0]), sentence)
+				}
 			}
 		}
 		for _, m := range submatches(has("reclaim", "scan"), reStatedReclaim, para) {
@@ -219,6 +265,15 @@ func (d *doc) stated() {
 				continue
 			}
 			rings = append(rings, statedRing{Rx: cur, RxMax: top, line: lineAt(m[0])})
+		}
+		for _, k := range matches(has("ring", "环形缓冲", "環形緩衝", "リングバッファ"), reRingWord, para) {
+			if r, ok := statedRingsCompared(para[k[0]:min(len(para), k[1]+200)]); ok {
+				if subj, _ := sub.subjectAt(lineAt(k[0]), sentenceAround(para, k[0], k[1])); subj == "" {
+					r.line = lineAt(k[0])
+					rings = append(rings, r)
+					break
+				}
+			}
 		}
 		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
@@ -279,7 +334,7 @@ func (d *doc) stated() {
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
-			addHostDrop(model.RateStatedOOMKills, 1, lineAt(m[0]), sentence)
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
 			if v, err := strconv.ParseFloat(para[m[2]:m[3]], 64); err == nil && v > 0 && v < 10000 {
@@ -343,6 +398,7 @@ func (d *doc) stated() {
 		start = end
 	}
 	d.statedSizes(sub)
+	d.statedSlab(sub)
 	d.statedFrames(frames)
 	if len(rates) > 0 {
 		first, last := spanOf(from)
@@ -357,8 +413,13 @@ func (d *doc) stated() {
 	}
 	if len(rings) > 0 {
 		r := rings[len(rings)-1]
-		st := kernel.NICStats{Name: "(stated)", Ring: &kernel.Ring{Rx: r.Rx, RxMax: r.RxMax}}
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(r.line, r.line) + " (" + StatedMark + ")", NICStats: []kernel.NICStats{st}})
+		name, src := "(stated)", spanSource(r.line, r.line)+" ("+StatedMark+")"
+		if r.nic != "" {
+			name = "(stated) " + r.nic
+			src = spanSource(r.line, r.line) + " (" + StatedMark + ": " + r.maxWhy + ")"
+		}
+		st := kernel.NICStats{Name: name, Ring: &kernel.Ring{Rx: r.Rx, RxMax: r.RxMax}}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, NICStats: []kernel.NICStats{st}})
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
 	var nics []kernel.NIC
@@ -414,8 +475,13 @@ var (
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
-	// "256 Gb Ram", "8 GByte memory", "16GB of RAM".
-	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(?:ram|memory)\b`)
+	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system" (not "a 64 GB
+	// system disk": statedMemory checks the word after "system").
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
+	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
+	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
+	reStatedSlabField = lazyre.New(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
 	// The memory named before its size, in English and the languages of the held-out posts:
 	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
 	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
@@ -423,6 +489,16 @@ var (
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
+
+// hypotheticalUpTo: the sentence says what it says up to the end of match as a possibility
+// ("if kswapd uses a lot of CPU", "kswapd can spin", "you will see").
+func hypotheticalUpTo(sentence, match string) bool {
+	end := len(sentence)
+	if i := strings.Index(sentence, match); i >= 0 {
+		end = i + len(match)
+	}
+	return reHypothetical.MatchString(sentence[:end])
+}
 
 // statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the
 // binary units kernel texts mean by KB, MB, GB and TB.
@@ -467,8 +543,8 @@ func (d *doc) statedMemory(sub *subjects) {
 		return
 	}
 	for _, p := range d.proseLines {
-		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") {
-			continue // reStatedRAM names one or the other
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
+			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
@@ -476,6 +552,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			}
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
+			}
+			if strings.EqualFold(p.text[m[6]:m[7]], "system") && reSystemStorage.MatchString(p.text[m[7]:]) {
+				continue
 			}
 			if d.setStatedMemory(sub, p, m, p.text[m[4]:m[5]]) {
 				return
@@ -517,6 +596,52 @@ func (d *doc) setStatedMemory(sub *subjects, p proseLine, m []int, unit string) 
 // request, what is used or free, a container's or a guest's, a cgroup's in a command
 // ("cgexec -g memory:12G", corpus 123) (checked in the sentence).
 var reNotHostMemory = lazyre.New(`(?i)\b(?:limits?|requests?|used|usage|free|available|avail|container|pod|vm|guest|cache|buffers?|swap|heap|jvm|xmx|cg\w+|cgroups?|docker|kubectl|systemd-run)\b|--memory|限制|使用|已用|剩余|可用|空闲|容器|虚拟机|缓存|交换|使用量|残り|空き|使用中|свободн|использ|лимит|контейнер`)
+
+// reSystemStorage: "system" followed by what names storage ("64 GB system disk").
+var reSystemStorage = lazyre.New(`(?i)^\s*(?:disk|drive|partition|volume|ssd|hdd|image|storage|space)\b`)
+
+// reThreshold: the words between a field and a number that make the number a bound to
+// compare with ("SUnreclaim > 5GB", "Slab above 10 GB", "alert when SUnreclaim exceeds 4G").
+var reThreshold = lazyre.New(`(?i)[<>≥≤]|\b(?:above|over|exceeds?|exceeding|more\s+than|greater\s+than|less\s+than|below|under|threshold|limit)\b`)
+
+// statedSlab reads the slab fields of /proc/meminfo the text names with a size ("SUnreclaim
+// is 2.3 GB") into one stated sample, when no meminfo of the host's gave them.
+func (d *doc) statedSlab(sub *subjects) {
+	for _, s := range d.tl.Samples {
+		if _, ok := s.Mem("SUnreclaim"); ok {
+			return
+		}
+	}
+	mi := &kernel.Counters{}
+	var nos []int
+	for _, p := range d.proseLines {
+		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") {
+			continue
+		}
+		for _, m := range reStatedSlabField.FindAllStringSubmatchIndex(p.text, -1) {
+			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
+				continue
+			}
+			name := p.text[m[2]:m[3]]
+			if reThreshold.MatchString(p.text[m[3]:m[4]]) {
+				continue // "looking for SUnreclaim > 5GB": a threshold, not the host's value
+			}
+			if _, ok := mi.Get(name); ok {
+				continue
+			}
+			if kb, ok := statedKB(p.text[m[4]:m[5]], p.text[m[6]:m[7]]); ok && kb >= 1024 {
+				mi.Set(name, int64(kb))
+				nos = append(nos, p.no)
+			}
+		}
+	}
+	if len(nos) == 0 {
+		return
+	}
+	first, last := spanOf(nos)
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", MemInfo: mi})
+	d.addArtifact(KindStated, first, last, map[string]any{"meminfo_kb": mi})
+}
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for
 // tcp_mem ... is too high / - 1.6 GBytes on 32 bit highmem machine") as that setting's
@@ -738,6 +863,56 @@ func kernelShaped(t string) bool {
 type statedRing struct {
 	Rx, RxMax int64
 	line      int
+	nic       string // the interface, when the text names it
+	maxWhy    string // where RxMax comes from when no maximum is stated
+}
+
+var (
+	// A ring named in prose: "ring buffer settings", "RX ring", "环形缓冲区".
+	reRingWord = lazyre.New(`(?i)\bring(?:\s+buffers?|\s+sizes?|\s+settings?)?\b|环形缓冲|環形緩衝|リングバッファ`)
+	// An interface with its ring size: "eth0为1020", "eth1: 255", "eth1 is 255", and "1020 for
+	// eth0", "255 on eth1".
+	reNICRingSize = lazyre.New(`(?i)\b((?:eth|eno|ens|enp|em|bond|p\d+p)\w*)\s*(?:为|為|是|は|:|=|\bis\b|\bwas\b|\bat\b|\bof\b|\bset\s+to\b)?\s*(\d{2,5})\b|\b(\d{2,5})\s+(?:for|on)\s+((?:eth|eno|ens|enp|em|bond|p\d+p)\w*)`)
+)
+
+// statedRingsCompared reads ring sizes the text gives for two or more interfaces of the same
+// machines that differ ("inconsistent ring buffer settings: 1020 for eth0 and 255 for eth1",
+// "环形缓冲区设置不一致:eth0为1020,eth1为255"): the NICs took the larger size, so it is the
+// least the smaller ring's maximum can be. The smallest ring is returned with that bound.
+func statedRingsCompared(text string) (statedRing, bool) {
+	sizes := map[string]int64{}
+	var order []string
+	for _, m := range reNICRingSize.FindAllStringSubmatch(text, -1) {
+		nic, num := m[1], m[2]
+		if nic == "" {
+			nic, num = m[4], m[3]
+		}
+		n, err := strconv.ParseInt(num, 10, 64)
+		if err != nil || n < 64 || n > 65536 {
+			continue
+		}
+		if _, ok := sizes[nic]; !ok {
+			order = append(order, nic)
+			sizes[nic] = n
+		}
+	}
+	if len(order) < 2 {
+		return statedRing{}, false
+	}
+	lo, hi := order[0], order[0]
+	for _, n := range order {
+		if sizes[n] < sizes[lo] {
+			lo = n
+		}
+		if sizes[n] > sizes[hi] {
+			hi = n
+		}
+	}
+	if sizes[lo] >= sizes[hi] {
+		return statedRing{}, false
+	}
+	return statedRing{Rx: sizes[lo], RxMax: sizes[hi], nic: lo,
+		maxWhy: fmt.Sprintf("%s's ring %d on the same machines, the least its maximum can be; ethtool -g %s gives the maximum", hi, sizes[hi], lo)}, true
 }
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's

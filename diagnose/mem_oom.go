@@ -40,19 +40,34 @@ func checkOOMKill(tl *model.Timeline) Result {
 	logOK, logWhy := memLogAvailable(tl)
 	cgRead, cgKilled := cgroupOOMKills(tl)
 	atLimit := cgroupsAtLimit(tl)
-	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOMKills] > 0 })
-	if stated != nil && len(kills) == 0 && len(logMatches(tl, oomLogNeedles...)) == 0 && !(counter.hasLast && counter.last > 0) {
-		return Fired(statedOOMFinding(tl, stated))
+	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOM] > 0 })
+	if stated != nil && len(kills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
+		len(logMatches(tl, slices.Concat(oomLogNeedles, kernel.MsgOOMNoKillable, kernel.MsgOOMVendorNoKill)...)) == 0 {
+		// Only words: the author says the host ran out of memory or the killer killed
+		// ("crashes frequently from OOM"), and no report of it is in the input.
+		// Whether the host or a cgroup ran out is not said (OOMUndecided): the sentence
+		// explains no allocation failure of the host's (edges.go).
+		return Fired(Finding{Severity: Warning, Title: "memory ran out (no OOM report in the input)", Facts: Facts{OOM: OOMUndecided},
+			Evidence: []Evidence{{What: "out of memory", Value: "stated by the author; no kernel OOM report, oom_kill counter or memory.events in the input says what was killed, or whether the host or a memory cgroup ran out", Source: sampleSource(stated, "the text")}},
+			Explanation: "An OOM kill means an allocation that was allowed to reclaim found nothing left to reclaim, on the whole host or " +
+				"inside a memory cgroup at its limit; the kernel's report (\"invoked oom-killer\", the Mem-Info and the task table, " +
+				"\"Killed process\") says which, who held the memory and what was killed.",
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "memory budget",
+				Recommended: "find the kernel's report first (dmesg -T | grep -iE 'oom|killed process', journalctl -k); then size the workload to its peak, or cap what grows",
+				Why:         "the text names the out-of-memory but not what used the memory"}}})
 	}
 	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
 	noVictim := logMatches(tl, kernel.MsgOOMNoKillable...)
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
+	// A vendor kernel that reports the shortage and reboots instead of killing: a global
+	// out-of-memory as final as a panic without a victim.
+	vendorNoKill := logMatches(tl, kernel.MsgOOMVendorNoKill...)
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
 		return Fired(cgroupAtLimitFinding(atLimit))
 	}
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
@@ -105,6 +120,11 @@ func checkOOMKill(tl *model.Timeline) Result {
 			sev = Critical
 		}
 	}
+	if len(vendorNoKill) > 0 {
+		ev = append(ev, logEvidence("the kernel reported out of memory without calling the OOM killer (a vendor kernel's message) and rebooted", vendorNoKill))
+		sev = Critical
+		global = max(global, 1)
+	}
 	if len(noVictim) > 0 {
 		// out_of_memory chose no victim (every task unkillable, exiting, or none yet at
 		// boot) and panicked: the host itself ran out of memory, nothing was freed.
@@ -134,6 +154,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 	switch {
 	case global > 0 && memcg > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× for the whole host and %d× inside memory cgroups", global, memcg)
+	case global > 0 && len(vendorNoKill) > 0 && len(noVictim) == 0 && len(kills) == 0:
+		title = "the host ran out of memory: the kernel did not call the OOM killer and rebooted"
 	case global > 0 && len(noVictim) > 0 && len(kills) == 0:
 		title = "the host ran out of memory and the OOM killer found no process to kill: the kernel panicked"
 	case global > 0:
@@ -402,29 +424,6 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		Why:         "smaller slabs need less contiguous memory at some cost in per-slab overhead; it does not help when order-0 pages are short"})
 	f.When = memEventTimes(evs)
 	return Fired(f)
-}
-
-// statedOOMFinding: the text states that the OOM killer killed processes and holds no report
-// of a kill (corpus 521: "偶爾,OOM-killer 會殺死一些程序", occasionally the OOM killer kills
-// some processes, beside a Mem-Info with swap full). Whether the host or a memory cgroup ran
-// out is not said, so the kill is not called a host-wide shortage (Facts.OOM undecided).
-func statedOOMFinding(tl *model.Timeline, s *model.Sample) Finding {
-	ev := []Evidence{{What: "OOM kills stated in the text", Value: "the text says the OOM killer killed processes on this host; no kill report (\"Out of memory: Killed process\") is in the input", Source: sampleSource(s, "the text")}}
-	if v, ok := s.Mem("SwapFree"); ok && v == 0 {
-		ev = append(ev, Evidence{What: "SwapFree", Value: "0 kB", Source: sampleSource(s, "/proc/meminfo")})
-	}
-	return Finding{
-		Severity: Warning,
-		Title:    "the OOM killer killed processes (host or memory cgroup not said)",
-		Evidence: ev,
-		Facts:    Facts{OOM: OOMUndecided},
-		Explanation: "The kernel's OOM killer runs when an allocation that may wait cannot be satisfied even after " +
-			"reclaim, for the whole host (out_of_memory) or inside a memory cgroup at its limit " +
-			"(mem_cgroup_out_of_memory). The kill report in the kernel log (\"Out of memory: Killed process\", with " +
-			"the Mem-Info before it) says which, and what held the memory.",
-		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the kill report", Recommended: "paste the kernel log around a kill (dmesg -T | grep -B40 'Killed process')",
-			Why: "it tells a host-wide shortage from a cgroup's limit, and names what held the memory"}},
-	}
 }
 
 // cgroupLimit is a memory cgroup whose highest charge reached its limit, from its one-value

@@ -95,7 +95,22 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 	sum := memSeriesStats(tl, model.RateKswapdCPUPct, kswapdWarnPct)
 	scan := memSeriesStats(tl, model.RatePgscanKswapdPerSec, kswapdScanMinPerSec)
 	steal := memSeriesStats(tl, model.RatePgstealKswapdPerSec, 0)
+	busy := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedKswapdBusy] > 0 })
 	if len(threads) == 0 && sum.n == 0 && scan.n == 0 {
+		if busy != nil {
+			// Only words: the author says kswapd runs hot ("consuming a large amount of
+			// CPU", "loops forever") without a figure. A warning that says the share is
+			// the author's and unmeasured, never a CPU percentage made up for it.
+			return Fired(Finding{Severity: Warning, Title: "kswapd cannot keep up with allocation (no CPU figure given)",
+				Evidence: []Evidence{{What: "kswapd busy", Value: "stated by the author, without a CPU figure; no top, /proc/PID/stat or /proc/vmstat in the input measures it", Source: sampleSource(busy, "the text")}},
+				Explanation: "kswapd reclaims in the background from the low watermark up to high; when it runs continuously, memory is " +
+					"allocated faster than it can be freed, or it cannot balance a zone at all (a zone too small to reach its " +
+					"high watermark). The text says so in words: top (kswapd's %CPU over a few seconds) and two samples of " +
+					"/proc/vmstat (pgscan_kswapd, pgsteal_kswapd) would measure it.",
+				Changes: []model.Change{{Kind: model.ChangeOther, Key: "reclaim load",
+					Recommended: "measure it first: top -b -n 3 | grep kswapd, and /proc/vmstat twice a few seconds apart (pgscan_kswapd, pgsteal_kswapd); then find what allocates and what is reclaimed",
+					Why:         "kswapd's CPU is the cost of reclaim; the text gives no figure to size a change on"}}})
+		}
 		return NotChecked("no kswapd CPU time (two samples of /proc/PID/stat, or top) and no pgscan_kswapd rate (two samples of /proc/vmstat)")
 	}
 	var ev []Evidence

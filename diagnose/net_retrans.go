@@ -43,6 +43,9 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 	}
 	re, out := get("RetransSegs"), get("OutSegs")
 	if !re.hasLast || !out.hasLast {
+		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRetransPct] > 0 }); st != nil {
+			return retransStated(st)
+		}
 		return NotChecked("no Tcp RetransSegs/OutSegs: needs /proc/net/snmp, netstat -s or nstat")
 	}
 	bootShare := 0.0
@@ -105,6 +108,26 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 	}
 	f.Changes = retransChanges(tl)
 	return Fired(f)
+}
+
+// retransStated judges a share the author states ("a lot of (30%) TCP retransmission in
+// tcpdump") when no counter is read: by the same thresholds, and the registry keeps it below
+// critical (weighStated): the figure is the author's, over a window the text does not give.
+func retransStated(st *model.Sample) Result {
+	pct := st.Rates[model.RateStatedRetransPct]
+	share := pct / 100
+	if share < retransWarnShare {
+		return Healthy("%s of segments retransmitted, as the author states it", netPct(share))
+	}
+	sev := Warning
+	if share >= retransCritShare {
+		sev = Critical
+	}
+	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("TCP retransmits %s of the segments it sends", netPct(share)),
+		Evidence: []Evidence{{What: "retransmitted share", Value: fmt.Sprintf("%s, stated by the author; no Tcp RetransSegs/OutSegs in the input (netstat -s twice, or nstat, would measure it)", netPct(share)), Source: sampleSource(st, "the text")}},
+		Explanation: "Each retransmitted segment was lost (or presumed lost) once, and loss-based congestion control cuts its " +
+			"window on every loss event. Find where the loss is: this host's receive side (nic-rx-overruns, " +
+			"softnet-backlog-drops, rcvq-pruning, drops a tool such as dropwatch places in the stack), the peer's, or the path."})
 }
 
 // retransChanges proposes plan's congestion control when the link and RTT are known and it

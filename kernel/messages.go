@@ -41,6 +41,13 @@ var (
 	// memory"); before, the first message was the panic itself ("Kernel panic - not syncing:
 	// Out of memory and no killable processes..."). A global OOM that ended in a panic.
 	MsgOOMNoKillable = []string{"Out of memory and no killable processes", "System is deadlocked on memory"}
+	// MsgOOMVendorNoKill: vendor kernels that replace the OOM killer on small boards with a
+	// message and a reboot. Broadcom's router kernels (ASUS RT-AX92U crashlogs, asuswrt-merlin.ng
+	// #478; not mainline, and the vendor's source is not public) print "aaews triggered out
+	// of memory codition (oom killer not called): gfp_mask=0x201da, order=0, oom_score_adj=0"
+	// (sic), then panic "Reboot due to persistent out of memory codition". A global
+	// out-of-memory that ended in a reboot, as MsgOOMNoKillable; either spelling is read.
+	MsgOOMVendorNoKill = []string{"(oom killer not called)", "due to persistent out of memory co"}
 	// MsgConntrackFull: nf_conntrack_alloc/early_drop (net/netfilter/nf_conntrack_core.c:
 	// "nf_conntrack: table full, dropping packet"; ip_conntrack before 2.6.15).
 	MsgConntrackFull = []string{"table full, dropping packet"}

@@ -65,6 +65,16 @@ const (
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec  = "stated_stall_sec"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// RateStatedKswapdBusy is 1 when the text says kswapd runs hot without a figure
+	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
+	// percentage is RateKswapdCPUPct.
+	RateStatedKswapdBusy = "stated_kswapd_busy"
+	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
+	// killed ("crashes frequently from OOM") and no kernel report of it is read.
+	RateStatedOOM = "stated_oom"
+	// RateStatedRetransPct: the share of TCP segments retransmitted, in %, as the author
+	// states it ("a lot of (30%) TCP retransmission in tcpdump").
+	RateStatedRetransPct = "stated_tcp_retrans_pct"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
@@ -82,9 +92,6 @@ const (
 	RateStatedRTTSec         = "stated_rtt_sec"
 	RateStatedAppSndBufBytes = "stated_app_sndbuf_bytes"
 	RateStatedAppRcvBufBytes = "stated_app_rcvbuf_bytes"
-	// RateStatedOOMKills is 1 when the text states that the OOM killer killed processes on
-	// the host ("OOM-killer 會殺死一些程序") and no report of the kill is in it.
-	RateStatedOOMKills = "stated_oom_kills"
 )
 
 // SocketDropCounters are the /proc/net/netstat and snmp counters of packets dropped at a
