@@ -554,7 +554,7 @@ func (d *doc) appendLog(l *Line) {
 	if l.Stamp != "" {
 		if l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {
 			if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
-				rec.Time = t
+				rec.SetTime(t)
 			} else {
 				stamp = l.Stamp
 			}
@@ -789,7 +789,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			}
 		}
 		if a >= 1 && a <= len(recs) {
-			evs[k].Time = recs[a-1].Time
+			evs[k].Time = recs[a-1].Time()
 		}
 	}
 	return evs
