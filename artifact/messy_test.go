@@ -31,7 +31,7 @@ func TestMessySyslogPrefixes(t *testing.T) {
 		t.Errorf("host %+v source %q", tl.Host, af.KernelSource)
 	}
 	last := tl.Log[len(tl.Log)-1]
-	if last.UptimeUsec != 1234567890 || last.Message != "e1000: eth0: NIC Link is Up" || last.Time.IsZero() {
+	if last.UptimeUsec != 1234567890 || last.Message != "e1000: eth0: NIC Link is Up" || last.Time().IsZero() {
 		t.Errorf("RFC 3339 + dmesg stamp: %+v", last)
 	}
 	for _, r := range tl.Log {
@@ -159,12 +159,12 @@ func TestMessyUnparsedIsReported(t *testing.T) {
 
 func TestParseKernelLog(t *testing.T) {
 	recs := []model.LogRecord{
-		{UptimeUsec: 1, Priority: 4, Message: "swapper/0: page allocation failure: order:0, mode:0x480020(GFP_ATOMIC), nodemask=(null)", Source: "/dev/kmsg seq 10"},
-		{UptimeUsec: 2, Priority: 4, Message: "Call Trace:", Source: "/dev/kmsg seq 11"},
-		{UptimeUsec: 3, Priority: 4, Message: " <IRQ>", Source: "/dev/kmsg seq 12"},
-		{UptimeUsec: 4, Priority: 4, Message: " igb_alloc_rx_buffers+0x1a/0x200 [igb]", Source: "/dev/kmsg seq 13"},
-		{UptimeUsec: 5, Priority: 6, Message: "e1000e: eth0 NIC Link is Up", Source: "/dev/kmsg seq 14"},
-		{UptimeUsec: 6, Priority: 3, Message: "SLUB: Unable to allocate memory on node -1, gfp=0x480020(GFP_ATOMIC)", Source: "/dev/kmsg seq 15"},
+		model.LogRecord{UptimeUsec: 1, Priority: 4, Message: "swapper/0: page allocation failure: order:0, mode:0x480020(GFP_ATOMIC), nodemask=(null)"}.WithSource("/dev/kmsg seq 10"),
+		model.LogRecord{UptimeUsec: 2, Priority: 4, Message: "Call Trace:"}.WithSource("/dev/kmsg seq 11"),
+		model.LogRecord{UptimeUsec: 3, Priority: 4, Message: " <IRQ>"}.WithSource("/dev/kmsg seq 12"),
+		model.LogRecord{UptimeUsec: 4, Priority: 4, Message: " igb_alloc_rx_buffers+0x1a/0x200 [igb]"}.WithSource("/dev/kmsg seq 13"),
+		model.LogRecord{UptimeUsec: 5, Priority: 6, Message: "e1000e: eth0 NIC Link is Up"}.WithSource("/dev/kmsg seq 14"),
+		model.LogRecord{UptimeUsec: 6, Priority: 3, Message: "SLUB: Unable to allocate memory on node -1, gfp=0x480020(GFP_ATOMIC)"}.WithSource("/dev/kmsg seq 15"),
 	}
 	evs := ParseKernelLog(recs, "4.19.0")
 	if len(evs) != 2 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -100,7 +101,8 @@ func ParseBytes(data []byte, name string, opt Options) (*model.Timeline, error) 
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
 }
 
-// readAll reads r to its end into one buffer. When the reader knows its size (files,
+// readAll reads r to its end into one buffer, or maps it when it is a big regular file
+// (MapText). When the reader knows its size (files,
 // in-memory readers) the buffer is sized once, with a spare byte so that the read that
 // reports EOF finds room: a 100 MB syslog is read once and never copied. (bytes.Buffer's
 // ReadFrom wants 512 free bytes before every read, and so doubled an exactly sized buffer
@@ -111,6 +113,9 @@ func readAll(r io.Reader) ([]byte, error) {
 	case interface{ Len() int }:
 		size = v.Len()
 	case *os.File:
+		if data, _, ok := MapText(v, math.MaxInt64); ok {
+			return data, nil
+		}
 		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
 			size = int(st.Size())
 		}
@@ -580,7 +585,7 @@ func (d *doc) appendLog(l *Line) {
 	if l.Stamp != "" {
 		if l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {
 			if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
-				rec.Time = t
+				rec.SetTime(t)
 			} else {
 				stamp = l.Stamp
 			}
@@ -815,7 +820,7 @@ func ParseKernelLog(recs []model.LogRecord, kernelRelease string) []model.Event 
 			}
 		}
 		if a >= 1 && a <= len(recs) {
-			evs[k].Time = recs[a-1].Time
+			evs[k].Time = recs[a-1].Time()
 		}
 	}
 	return evs

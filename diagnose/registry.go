@@ -380,8 +380,8 @@ func historyAge(tl, hist *model.Timeline) string {
 func newestLogged(tl *model.Timeline) time.Time {
 	var newest time.Time
 	for _, r := range tl.Log {
-		if r.Time.After(newest) {
-			newest = r.Time
+		if r.Time().After(newest) {
+			newest = r.Time()
 		}
 	}
 	for _, e := range tl.Events {

@@ -300,8 +300,7 @@ func TestLogEventRunsRules(t *testing.T) {
 	c.current()
 	c.mu.Lock()
 	for _, r := range kmsgFromDmesg(t, "testdata/alloc_6x_warn_alloc.txt", 999_000_000, 900) {
-		c.log.pending = append(c.log.pending, pendingRec{rec: model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message,
-			Time: time.Unix(1795292118, 0).Add(time.Duration(r.TimestampUsec) * time.Microsecond)}, at: clk.Now()})
+		c.log.pending = append(c.log.pending, pendingRec{rec: model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message}.WithTime(time.Unix(1795292118, 0).Add(time.Duration(r.TimestampUsec) * time.Microsecond)), at: clk.Now()})
 	}
 	c.mu.Unlock()
 	clk.Add(time.Second) // not settled yet (2 s)

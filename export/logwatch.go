@@ -123,11 +123,11 @@ func (w *logWatch) poll(now, boot time.Time) {
 		src = w.root.Name + " dev/kmsg"
 	}
 	for _, r := range recs {
-		lr := model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message,
-			Source: fmt.Sprintf("%s seq %d", src, r.Seq)}
+		lr := model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message}
+		lr.SetSource(fmt.Sprintf("%s seq %d", src, r.Seq))
 		if !boot.IsZero() {
 			// Boot time plus CLOCK_MONOTONIC, which stops in suspend: as in source.Collect.
-			lr.Time = boot.Add(time.Duration(r.TimestampUsec) * time.Microsecond)
+			lr.SetTime(boot.Add(time.Duration(r.TimestampUsec) * time.Microsecond))
 		}
 		w.pending = append(w.pending, pendingRec{rec: lr, at: arrived})
 	}
@@ -169,7 +169,7 @@ func (w *logWatch) process(now time.Time) {
 		w.commitEvent(e, w.pending[e.FirstLine-1].at)
 	}
 	for _, p := range w.pending[:cut] {
-		at := p.rec.Time
+		at := p.rec.Time()
 		if at.IsZero() {
 			at = p.at
 		}

@@ -57,7 +57,7 @@ func Sub(tl *model.Timeline, a, b int) *model.Timeline {
 		}
 	}
 	for _, l := range tl.Log {
-		if in(l.Time) {
+		if in(l.Time()) {
 			sub.Log = append(sub.Log, l)
 		}
 	}
@@ -144,7 +144,7 @@ func (r *Runner) Add(s model.Sample) {
 	from := tl.Samples[0].Time
 	keep := tl.Log[:0]
 	for _, l := range tl.Log {
-		if !l.Time.IsZero() && !l.Time.Before(from) {
+		if !l.Time().IsZero() && !l.Time().Before(from) {
 			keep = append(keep, l)
 		}
 	}
@@ -181,7 +181,7 @@ func (r *Runner) Window() *model.Timeline {
 	// (the log is read after the sample) are the window's too, not the next one's.
 	last := r.stream.Samples[n-1].Time
 	for _, l := range r.stream.Log {
-		if l.Time.After(last) {
+		if l.Time().After(last) {
 			w.Log = append(w.Log, l)
 		}
 	}

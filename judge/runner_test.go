@@ -102,7 +102,7 @@ func TestRunnerWindowBoundaries(t *testing.T) {
 		s := swapSample(i, flat)
 		r.Add(s)
 		// A record half a second after each sample, read with the next interval's log.
-		r.Log([]model.LogRecord{{Time: s.Time.Add(time.Second / 2), Message: fmt.Sprintf("L%d", i)}})
+		r.Log([]model.LogRecord{model.LogRecord{Message: fmt.Sprintf("L%d", i)}.WithTime(s.Time.Add(time.Second / 2))})
 		v, ok := r.Judge()
 		if i == 0 {
 			if ok {

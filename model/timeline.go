@@ -189,20 +189,6 @@ type Marker struct {
 	Text  string    `json:"text"`
 }
 
-// LogRecord is one kernel log message, from /dev/kmsg or a pasted dmesg/syslog.
-type LogRecord struct {
-	Time       time.Time `json:"time,omitzero"`         // wall clock when known (syslog prefix, or boot time + uptime)
-	UptimeUsec int64     `json:"uptime_usec,omitempty"` // monotonic timestamp; -1 when unknown
-	Priority   int       `json:"priority"`              // syslog level; -1 when unknown
-	Message    string    `json:"message"`
-	// Source says where the record was read: "/dev/kmsg seq 1234". A pasted text's record
-	// leaves it empty and keeps its line and stamp instead (SetLine), formatted only when
-	// asked for: read Where(), not Source (logrecord.go says why).
-	Source string `json:"source,omitempty"`
-	line   int    // the text's line number, 0 when Source says where
-	stamp  string // the line's syslog stamp when it was not parsed into Time ("Jan  1 00:00:02")
-}
-
 // SettingMention is a setting a text names: a `sysctl -w` command, a sysctl.conf line, a
 // "tcp_rmem = 4096 87380 1048576" in prose. It is what the author had or tried, not
 // necessarily what the host runs; rules say so when they cite it.
@@ -449,7 +435,7 @@ func (t *Timeline) SplitLogAt(at time.Time) (after, before *Timeline) {
 	cur.Log, cur.Events = nil, nil
 	hist := &Timeline{Source: t.Source, Host: t.Host}
 	for _, r := range t.Log {
-		if old(r.Time) {
+		if old(r.Time()) {
 			hist.Log = append(hist.Log, r)
 		} else {
 			cur.Log = append(cur.Log, r)

@@ -228,9 +228,10 @@ func logRecords(recs []kernel.KmsgRecord, boot time.Time, root kernel.Root) []mo
 	}
 	out := make([]model.LogRecord, 0, len(recs))
 	for _, r := range recs {
-		lr := model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message, Source: fmt.Sprintf("%s seq %d", src, r.Seq)}
+		lr := model.LogRecord{UptimeUsec: r.TimestampUsec, Priority: r.Priority, Message: r.Message}
+		lr.SetSource(fmt.Sprintf("%s seq %d", src, r.Seq))
 		if !boot.IsZero() {
-			lr.Time = boot.Add(time.Duration(r.TimestampUsec) * time.Microsecond)
+			lr.SetTime(boot.Add(time.Duration(r.TimestampUsec) * time.Microsecond))
 		}
 		out = append(out, lr)
 	}

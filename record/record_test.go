@@ -40,7 +40,7 @@ func allocFailureLog(t *testing.T, at time.Time) []model.LogRecord {
 		if j := strings.Index(l, "] "); strings.HasPrefix(l, "[") && j > 0 {
 			l = l[j+2:]
 		}
-		recs = append(recs, model.LogRecord{Time: at, UptimeUsec: 4113507402, Priority: 4, Message: l, Source: "test seq " + string(rune('0'+i%10))})
+		recs = append(recs, model.LogRecord{UptimeUsec: 4113507402, Priority: 4, Message: l}.WithTime(at).WithSource("test seq "+string(rune('0'+i%10))))
 	}
 	return recs
 }

@@ -76,8 +76,8 @@ func recordingSeeds(t testing.TB) [][]byte {
 	}
 	t0 := samples[10].Time
 	logged := record.Entry{Log: []model.LogRecord{
-		{Time: t0.Add(500 * time.Millisecond), UptimeUsec: -1, Priority: 4, Message: "java: page allocation failure: order:3, mode:0x40a20(GFP_ATOMIC|__GFP_COMP), nodemask=(null)", Source: "/dev/kmsg seq 1"},
-		{Time: t0.Add(time.Second), UptimeUsec: -1, Priority: 3, Message: "Out of memory: Killed process 1234 (java) total-vm:100kB", Source: "/dev/kmsg seq 2"},
+		model.LogRecord{UptimeUsec: -1, Priority: 4, Message: "java: page allocation failure: order:3, mode:0x40a20(GFP_ATOMIC|__GFP_COMP), nodemask=(null)"}.WithTime(t0.Add(500 * time.Millisecond)).WithSource("/dev/kmsg seq 1"),
+		model.LogRecord{UptimeUsec: -1, Priority: 3, Message: "Out of memory: Killed process 1234 (java) total-vm:100kB"}.WithTime(t0.Add(time.Second)).WithSource("/dev/kmsg seq 2"),
 	}}
 	seeds := [][]byte{
 		cut(memory, 10, 4),
