@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"sort"
 	"strings"
@@ -101,8 +100,7 @@ func ParseBytes(data []byte, name string, opt Options) (*model.Timeline, error) 
 	return ParseString(unsafe.String(&data[0], len(data)), name, opt), nil
 }
 
-// readAll reads r to its end into one buffer, or maps it when it is a big regular file
-// (MapText). When the reader knows its size (files,
+// readAll reads r to its end into one buffer. When the reader knows its size (files,
 // in-memory readers) the buffer is sized once, with a spare byte so that the read that
 // reports EOF finds room: a 100 MB syslog is read once and never copied. (bytes.Buffer's
 // ReadFrom wants 512 free bytes before every read, and so doubled an exactly sized buffer
@@ -113,9 +111,6 @@ func readAll(r io.Reader) ([]byte, error) {
 	case interface{ Len() int }:
 		size = v.Len()
 	case *os.File:
-		if data, _, ok := MapText(v, math.MaxInt64); ok {
-			return data, nil
-		}
 		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
 			size = int(st.Size())
 		}

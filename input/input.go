@@ -306,11 +306,11 @@ func openText(ctx context.Context, path string, opt Options) (*model.Timeline, e
 	if path == "-" {
 		name = "stdin"
 	}
-	data, more, mapped, err := readText(ctx, path, opt)
+	data, more, err := readText(ctx, path, opt)
 	if err != nil {
 		return nil, err
 	}
-	limitTextMemory(len(data), mapped)
+	limitTextMemory(len(data))
 	tl, err := artifact.ParseBytes(data, name, artifact.Options{Kernel: opt.Kernel})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -328,17 +328,12 @@ func openText(ctx context.Context, path string, opt Options) (*model.Timeline, e
 // text itself, stays under about twice its size; the garbage collector's default pacing
 // (GOGC=100) lets the heap grow to twice what is live before it collects, which put the
 // peak of a 50 MB paste at 350 MB. Near the limit it collects sooner instead (a soft limit:
-// it never fails an allocation, and gives the collector at most half the CPU). A mapped
-// text (artifact.MapText) is not the collector's memory, so its limit leaves the text out:
-// the process's peak stays what it was when the text was read into the heap.
-func limitTextMemory(textBytes int, mapped bool) {
+// it never fails an allocation, and gives the collector at most half the CPU).
+func limitTextMemory(textBytes int) {
 	if textBytes < 8<<20 || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	limit := int64(48<<20) + int64(textBytes)*5/2
-	if mapped {
-		limit -= int64(textBytes)
-	}
 	if cur := debug.SetMemoryLimit(-1); cur > limit {
 		debug.SetMemoryLimit(limit)
 	}
@@ -348,7 +343,7 @@ func mib(n int64) string { return fmt.Sprintf("%d MiB", (n+1<<19)>>20) }
 
 // readText returns up to opt.MaxTextBytes of the text, cut at the last line end when there
 // is more (more is then true). Binary input is an error as soon as its first bytes are read.
-func readText(ctx context.Context, path string, opt Options) (data []byte, more, mapped bool, err error) {
+func readText(ctx context.Context, path string, opt Options) (data []byte, more bool, err error) {
 	return readCancellable(ctx, path, opt.Stdin, opt.MaxTextBytes, true)
 }
 
@@ -359,7 +354,7 @@ func ReadFile(ctx context.Context, path string, stdin io.Reader, limit int64) ([
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	data, more, _, err := readCancellable(ctx, path, stdin, limit, false)
+	data, more, err := readCancellable(ctx, path, stdin, limit, false)
 	if err == nil && more {
 		err = fmt.Errorf("%s: larger than %d bytes, more than this input can be", displayName(path), limit)
 	}
@@ -376,12 +371,11 @@ func displayName(path string) string {
 // readCancellable reads path (or stdin for "-") up to limit. The open (which blocks on a FIFO
 // until a writer comes) and the reads run apart from the caller, which returns when ctx is
 // done.
-func readCancellable(ctx context.Context, path string, stdin io.Reader, limit int64, text bool) (data []byte, more, mapped bool, err error) {
+func readCancellable(ctx context.Context, path string, stdin io.Reader, limit int64, text bool) (data []byte, more bool, err error) {
 	type result struct {
-		data   []byte
-		more   bool
-		mapped bool
-		err    error
+		data []byte
+		more bool
+		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -399,30 +393,19 @@ func readCancellable(ctx context.Context, path string, stdin io.Reader, limit in
 			}
 			r = f
 		}
-		var d []byte
-		var m, mapped bool
-		var err error
-		if f, ok := r.(*os.File); ok && text {
-			// A big regular file is mapped, not read (artifact.MapText).
-			if d, m, mapped = artifact.MapText(f, limit); mapped && artifact.LooksBinary(d) {
-				d, m, err = nil, false, artifact.ErrBinary
-			}
-		}
-		if !mapped {
-			d, m, err = readBounded(r, limit, text)
-		}
+		d, m, err := readBounded(r, limit, text)
 		if err != nil {
 			err = fmt.Errorf("%s: %w", strings.Replace(displayName(path), "standard input", "stdin", 1), err)
 		}
-		done <- result{d, m, mapped, err}
+		done <- result{d, m, err}
 	}()
 	select {
 	case res := <-done:
-		return res.data, res.more, res.mapped, res.err
+		return res.data, res.more, res.err
 	case <-ctx.Done():
 		// The reading goroutine stays blocked in open(2) or read(2) until the process
 		// exits, which it is about to: the commands exit on a cancelled context.
-		return nil, false, false, fmt.Errorf("reading %s: interrupted (%w)", displayName(path), context.Cause(ctx))
+		return nil, false, fmt.Errorf("reading %s: interrupted (%w)", displayName(path), context.Cause(ctx))
 	}
 }
 
