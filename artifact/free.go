@@ -44,6 +44,59 @@ type FreeTable struct {
 var freeColumns = map[string]bool{"total": true, "used": true, "free": true, "shared": true, "buffers": true,
 	"cached": true, "buff/cache": true, "available": true, "buff": true, "cache": true}
 
+// procps-ng's translations of free's header words and row names (po/*.po of the locales
+// posts come in: de, ru, zh_CN, zh_TW, ja, fr, es, it, pl), mapped to the English ones. A
+// header in another language names the same columns in the same order.
+var freeColumnWords = map[string]string{
+	"gesamt": "total", "insgesamt": "total", "всего": "total", "总计": "total", "總計": "total", "合計": "total", "totale": "total", "razem": "total",
+	"benutzt": "used", "belegt": "used", "занято": "used", "использовано": "used", "已用": "used", "使用済み": "used", "utilisé": "used", "usado": "used", "usati": "used", "używane": "used",
+	"frei": "free", "свободно": "free", "空闲": "free", "空閒": "free", "空き領域": "free", "libre": "free", "liberi": "free", "wolne": "free",
+	"gemeinsam": "shared", "общая": "shared", "共享": "shared", "共用": "shared", "共有": "shared", "partagé": "shared", "compartido": "shared", "condivisi": "shared", "dzielone": "shared",
+	"zwischen": "buff/cache", "puffer/cache": "buff/cache", "буф./врем.": "buff/cache", "缓冲/缓存": "buff/cache", "緩衝/快取": "buff/cache", "バッファ/キャッシュ": "buff/cache", "tamp/cache": "buff/cache", "búf/caché": "buff/cache", "buff/cache": "buff/cache",
+	"verfügbar": "available", "доступно": "available", "可用": "available", "使用可能": "available", "disponible": "available", "disponibili": "available", "dostępne": "available",
+	"puffer": "buffers", "буферы": "buffers", "缓冲": "buffers", "cache": "cache", "缓存": "cache", "кэш": "cache",
+}
+
+var freeRowWords = map[string]string{
+	"Speicher": "Mem", "Память": "Mem", "Пам": "Mem", "内存": "Mem", "記憶體": "Mem", "メモリ": "Mem", "Mém": "Mem", "Mem.": "Mem", "Pamięć": "Mem",
+	"Auslagerungsspeicher": "Swap", "Swap": "Swap", "Подкачка": "Swap", "交换": "Swap", "置換": "Swap", "スワップ": "Swap", "Inter.": "Swap", "Intercambio": "Swap",
+}
+
+// freeHeaderLocalized reads a header in another language: every word a known translation
+// of free's columns, starting with total, used, free.
+func freeHeaderLocalized(t string) []string {
+	fs := fields(strings.ToLower(t))
+	if len(fs) < 3 || len(fs) > 8 {
+		return nil
+	}
+	cols := make([]string, len(fs))
+	for i, f := range fs {
+		c, ok := freeColumnWords[f]
+		if !ok {
+			return nil
+		}
+		cols[i] = c
+	}
+	if cols[0] != "total" || cols[1] != "used" || cols[2] != "free" {
+		return nil
+	}
+	return cols
+}
+
+// freeRowName is a row's English name ("Speicher:" and "内存：" are "Mem").
+func freeRowName(name string) string {
+	if en, ok := freeRowWords[strings.TrimSpace(name)]; ok {
+		return en
+	}
+	return name
+}
+
+// isFreeLocalizedHeader is the registry's test; the first field is looked up first, so the
+// other lines of a text cost one map look-up.
+func isFreeLocalizedHeader(ft, t string) bool {
+	return freeColumnWords[strings.ToLower(ft)] == "total" && freeHeaderLocalized(t) != nil
+}
+
 func isFreeHeader(t string) bool {
 	fs, _ := freeHeader(t)
 	return fs != nil
@@ -107,7 +160,9 @@ func freeValue(s, unit string) (int64, bool) {
 func (d *doc) tryFree(i int) int {
 	cols, meminfo24 := freeHeader(d.ls[i].Text)
 	if cols == nil {
-		return 0
+		if cols = freeHeaderLocalized(d.ls[i].Text); cols == nil {
+			return 0
+		}
 	}
 	k := i + 1
 	// A header wrapped by a mail client: "total used free shared buffers" / "cached".
@@ -127,11 +182,12 @@ func (d *doc) tryFree(i int) int {
 	var raw [][]string
 	var names []string
 	for ; k < len(d.ls); k++ {
-		t := strings.TrimSpace(d.ls[k].Text)
+		t := strings.Replace(strings.TrimSpace(d.ls[k].Text), "：", ":", 1) // zh's full-width colon
 		name, rest, ok := strings.Cut(t, ":")
 		if !ok || t == "" {
 			break
 		}
+		name = freeRowName(name)
 		switch name {
 		case "Mem", "Swap", "Low", "High", "Total", "-/+ buffers/cache", "-/+ buffers":
 		default:

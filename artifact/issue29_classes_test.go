@@ -323,3 +323,22 @@ func TestContainerMemoryTables(t *testing.T) {
 		t.Errorf("kubectl get pods read: %+v", as)
 	}
 }
+
+// free in the language of the post: procps-ng's translated header and row names (zh_CN with
+// a full-width colon, de, ru). Before: exit 3 or the rows unparsed.
+func TestFreeLocalized(t *testing.T) {
+	for name, text := range map[string]string{
+		"zh_CN": "$ free -m\n              总计        已用        空闲      共享    缓冲/缓存    可用\n内存：        15950       15500         207          10         243         371\n交换：        2047        2047           0\n",
+		"de":    "$ free -m\n              gesamt       benutzt     frei      gemeinsam  Zwischen    verfügbar\nSpeicher:      15950       15500         207          10         243         371\nAuslagerungsspeicher:    2047        2047           0\n",
+		"ru":    "$ free -m\n              всего        занято        свободно      общая  буф./врем.   доступно\nПамять:        15950       15500         207          10         243         371\nПодкачка:       2047        2047           0\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if tl.Host.MemTotalKB != 15950*1024 {
+			t.Errorf("%s: MemTotal %d, artifacts %+v unparsed %+v", name, tl.Host.MemTotalKB, tl.Artifacts, tl.Unparsed)
+		}
+		as := artifactsOf(tl, KindFree)
+		if len(as) != 1 || len(as[0].Data.(*FreeTable).Rows["Swap"]) != 3 {
+			t.Errorf("%s: %+v", name, as)
+		}
+	}
+}
