@@ -428,7 +428,11 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.markUsed(used)
 	first, last := lineSpan(d.ls, used)
-	d.host.pageKB(m.pageKB, first)
+	pageKB := m.pageKB
+	if pageKB == 0 {
+		pageKB = reservePageKB(af.Zones)
+	}
+	d.host.pageKB(pageKB, first)
 	// Attach to the allocation failure right before it when nothing else came between:
 	// pastes often elide the trace between the header and the dump.
 	if n := len(d.allocs); n > 0 {
@@ -453,7 +457,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	if zs := showMemZoneReading(af.Zones, m.pageKB); len(zs) > 0 {
+	if zs := showMemZoneReading(af.Zones, m.nodes, pageKB); len(zs) > 0 {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)", Zones: zs})
 	}
 	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments})
