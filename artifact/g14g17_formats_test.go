@@ -64,3 +64,38 @@ Mar 24 11:35:24 search06 kernel: [70429.840638] lowmem_reserve[]: 0 0 0 0 0
 		t.Errorf("zones with node_unreclaimable 1: %d, want 2", n)
 	}
 }
+
+// The kubelet's eviction message on a pod or event (corpus 648: `kubectl describe pod`'s
+// "Message: The node was low on resource: memory. Threshold quantity: 100Mi, available:
+// 95Mi."; 640: the "Evicted" event; 629: a disk eviction printed by jsonpath), and a
+// `kubectl describe node` Conditions row a page flattened to single spaces (640). Before:
+// exit 3, nothing read.
+func TestKubeletEvictionMessageAndFlattenedCondition(t *testing.T) {
+	tl := ParseString("Status: Failed\nReason: Evicted\nMessage: The node was low on resource: memory. Threshold quantity: 100Mi, available: 95Mi.\n", "p", Options{})
+	if len(tl.KubeletSignals) != 1 {
+		t.Fatalf("signals %+v", tl.KubeletSignals)
+	}
+	s := tl.KubeletSignals[0]
+	if s.Signal != "memory.available" || s.ObservedBytes == nil || *s.ObservedBytes != 95<<20 || s.ThresholdBytes == nil || *s.ThresholdBytes != 100<<20 {
+		t.Errorf("signal %+v", s)
+	}
+	tl = ParseString("Type Status Reason Message\n---- ------ ------ -------\nMemoryPressure True KubeletHasInsufficientMemory kubelet has insufficient memory available\nWarning Evicted 28s kubelet The node was low on resource: memory. Threshold quantity: 100Mi, available: 84Mi.\n", "p", Options{})
+	if len(tl.NodeConditions) != 1 || tl.NodeConditions[0].Type != "MemoryPressure" || tl.NodeConditions[0].Status != "True" || tl.NodeConditions[0].Reason != "KubeletHasInsufficientMemory" {
+		t.Errorf("conditions %+v", tl.NodeConditions)
+	}
+	if len(tl.KubeletSignals) != 1 || *tl.KubeletSignals[0].ObservedBytes != 84<<20 {
+		t.Errorf("signals %+v", tl.KubeletSignals)
+	}
+	// A disk eviction is read, and is no memory observation.
+	tl = ParseString("infras-logstash-d484d57fc-rkx95\t\tEvicted\t\tThe node was low on resource: ephemeral-storage. Threshold quantity: 30Gi, available: 24094024Ki. Container infras-logstash was using 2456Ki, request is 0, has larger consumption of ephemeral-storage.\n", "p", Options{})
+	if len(tl.Artifacts) == 0 || tl.Artifacts[0].Kind != KindKubeEvicted {
+		t.Fatalf("artifacts %+v", tl.Artifacts)
+	}
+	e := tl.Artifacts[0].Data.(KubeEvicted)
+	if e.Resource != "ephemeral-storage" || e.AvailableKiB == nil || *e.AvailableKiB != 24094024 || len(e.Containers) != 1 || *e.Containers[0].UsingKiB != 2456 {
+		t.Errorf("eviction %+v", e)
+	}
+	if len(tl.KubeletSignals) != 0 || tl.Kubelet != nil {
+		t.Errorf("a disk eviction read as memory: %+v %+v", tl.KubeletSignals, tl.Kubelet)
+	}
+}

@@ -18,6 +18,7 @@ const (
 	KindKubeletEviction = "kubelet_eviction" // eviction manager log lines (klog)
 	KindKubeNodeCond    = "kube_node_conditions"
 	KindKubeAllocated   = "kube_allocated" // kubectl describe node's "Allocated resources"
+	KindKubeEvicted     = "kube_evicted"   // the kubelet's eviction message on a pod or event
 )
 
 // KubeletEvictionLog is a run of the kubelet eviction manager's log lines.
@@ -142,6 +143,91 @@ func (d *doc) tryKubeletEviction(i int) int {
 	return k - i
 }
 
+// KubeEvicted is the message the kubelet puts on a pod it evicted (its status.message, the
+// "Evicted" event, `kubectl describe pod`'s Message:, a jsonpath print of them):
+// "The node was low on resource: memory. Threshold quantity: 100Mi, available: 95Mi."
+// (pkg/kubelet/eviction/helpers.go nodeLowMessageFmt and thresholdMetMessageFmt; kubelets
+// before 1.19 print no threshold). Resource is the one the manager was reclaiming: memory,
+// ephemeral-storage, pids; only memory says anything about the node's memory.
+type KubeEvicted struct {
+	Resource  string `json:"resource"`
+	Threshold string `json:"threshold,omitempty"`
+	Available string `json:"available,omitempty"`
+	// ThresholdKiB and AvailableKiB are the quantities in KiB (the unit the kubelet prints
+	// memory and storage in); nil when not a byte quantity (pids).
+	ThresholdKiB *int64 `json:"threshold_kib,omitempty"`
+	AvailableKiB *int64 `json:"available_kib,omitempty"`
+	// Containers are the message's "Container C was using 2456Ki, request is 0" parts
+	// (containerMessageFmt), one per container the kubelet ranked.
+	Containers []KubeEvictedContainer `json:"containers,omitempty"`
+}
+
+// KubeEvictedContainer is one container an eviction message names.
+type KubeEvictedContainer struct {
+	Name     string `json:"name"`
+	Using    string `json:"using"`
+	UsingKiB *int64 `json:"using_kib,omitempty"`
+	Request  string `json:"request"`
+}
+
+var reKubeEvictedContainer = regexp.MustCompile(`Container (\S+) was using (-?[\d.]+[A-Za-z]*), (?:request is|which exceeds its request of) ([^,.\s]+(?:\.\d+)?[A-Za-z]*)`)
+
+// kubeQuantityKiB is a quantity in KiB, for the artifact; false when it is not one.
+func kubeQuantityKiB(q string) *int64 {
+	if strings.HasSuffix(q, "%") {
+		return nil
+	}
+	b, ok := kubeQuantityBytes(q)
+	if !ok {
+		return nil
+	}
+	kib := b / 1024
+	return &kib
+}
+
+var reKubeEvicted = regexp.MustCompile(`The node was low on resource: ([\w-]+)\.(?:\s*Threshold quantity: ([^,\s]+), available: (-?[\d.]+[A-Za-z]*))?`)
+
+func isKubeEvictedLine(t string) bool { return strings.Contains(t, "was low on resource: ") }
+
+// tryKubeEvicted reads the eviction message a line holds, wherever in the line (after an
+// event's "Warning Evicted 28s kubelet", after "Message:", after a pod name and tabs). A
+// memory message is the kubelet's observation of memory.available against the threshold it
+// crossed, as its eviction manager's own log line would be (tryKubeletEviction).
+func (d *doc) tryKubeEvicted(i int) int {
+	m := reKubeEvicted.FindStringSubmatch(d.ls[i].Text)
+	if m == nil {
+		return 0
+	}
+	e := KubeEvicted{Resource: m[1], Threshold: m[2], Available: m[3]}
+	if e.Resource != "pids" {
+		if e.Threshold != "" {
+			e.ThresholdKiB, e.AvailableKiB = kubeQuantityKiB(e.Threshold), kubeQuantityKiB(e.Available)
+		}
+		for _, c := range reKubeEvictedContainer.FindAllStringSubmatch(d.ls[i].Text, -1) {
+			e.Containers = append(e.Containers, KubeEvictedContainer{Name: c[1], Using: c[2], UsingKiB: kubeQuantityKiB(c[2]), Request: c[3]})
+		}
+	}
+	no := d.ls[i].No
+	if e.Resource == "memory" && e.Threshold != "" {
+		sig := model.KubeletSignal{Signal: "memory.available", Threshold: e.Threshold, Observed: e.Available,
+			Source: fmt.Sprintf("line %d (the kubelet's eviction message on a pod)", no)}
+		if b, ok := kubeQuantityBytes(e.Available); ok {
+			sig.ObservedBytes = &b
+		}
+		if b, ok := kubeQuantityBytes(e.Threshold); ok && !strings.HasSuffix(e.Threshold, "%") {
+			sig.ThresholdBytes = &b
+			if d.tl.Kubelet == nil && b >= 0 {
+				d.tl.Kubelet = &model.KubeletEviction{Threshold: e.Threshold, Bytes: b,
+					Source: fmt.Sprintf("line %d (the threshold an eviction crossed; the message does not say hard or soft)", no)}
+			}
+		}
+		d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeEvicted, no, no, e)
+	return 1
+}
+
 // kubeQuantityBytes resolves a Kubernetes resource quantity ("100Mi", "-2097758044639028Ki",
 // "1G", "512") to bytes; the sign is kept, since the kubelet prints what it computed.
 func kubeQuantityBytes(q string) (int64, bool) {
@@ -202,6 +288,11 @@ func isKubeCondType(s string) bool {
 // the lines it took.
 func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
 	cs := kubeCells(ls[i].Text)
+	if len(cs) == 1 {
+		if c, ok := kubeCondFlattened(ls[i].Text); ok {
+			return c, 1, true
+		}
+	}
 	if len(cs) < 2 || !isKubeCondType(cs[0]) || (cs[1] != "True" && cs[1] != "False" && cs[1] != "Unknown") {
 		return KubeNodeCondition{}, 0, false
 	}
@@ -219,6 +310,30 @@ func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
 		c.Reason, c.Message = cs[4], cs[5]
 	}
 	return c, n, true
+}
+
+// reKubeReason is a condition's Reason, one CamelCase word of two humps or more
+// (KubeletHasInsufficientMemory, KubeletReady); a heartbeat time's words ("Mon,", "Jan",
+// "2024") are not.
+var reKubeReason = regexp.MustCompile(`^[A-Z][a-z]+(?:[A-Z][a-z]*)+$`)
+
+// kubeCondFlattened reads a Conditions row whose cell separators a web page collapsed to
+// single spaces ("MemoryPressure True KubeletHasInsufficientMemory kubelet has insufficient
+// memory available", the time columns sometimes dropped): type and status, then the reason
+// is the first CamelCase word and the message the rest.
+func kubeCondFlattened(t string) (KubeNodeCondition, bool) {
+	fs := strings.Fields(t)
+	if len(fs) < 2 || !isKubeCondType(fs[0]) || (fs[1] != "True" && fs[1] != "False" && fs[1] != "Unknown") {
+		return KubeNodeCondition{}, false
+	}
+	c := KubeNodeCondition{Type: fs[0], Status: fs[1]}
+	for j := 2; j < len(fs); j++ {
+		if reKubeReason.MatchString(fs[j]) {
+			c.Reason, c.Message = fs[j], strings.Join(fs[j+1:], " ")
+			break
+		}
+	}
+	return c, true
 }
 
 // tryKubeNodeConditions reads Conditions rows (with their header line, when present).
