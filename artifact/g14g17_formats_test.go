@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -97,5 +98,30 @@ func TestKubeletEvictionMessageAndFlattenedCondition(t *testing.T) {
 	}
 	if len(tl.KubeletSignals) != 0 || tl.Kubelet != nil {
 		t.Errorf("a disk eviction read as memory: %+v %+v", tl.KubeletSignals, tl.Kubelet)
+	}
+}
+
+// A pasted /proc/net/udp table (corpus 621: syslog-ng's socket on udp/9002 with 1 GiB
+// queued and 1875166813 drops, the last row cut). Before: exit 3, nothing read.
+func TestProcNetUDPTable(t *testing.T) {
+	text := "[root@lvl-tec-app1 ~]# cat /proc/net/udp\n" +
+		"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n" +
+		"20122: 00000000:A764 00000000:0000 07 00000000:00000000 00:00000000 00000000    95        0 1233745615 2 ffff88003fb1bfc0 0\n" +
+		"51808: 00000000:232A 00000000:0000 07 00000000:3FFFFFC0 00:00000000 00000000     0        0 1326199616 2 ffff88103e5be1c0 1875166813\n" +
+		"52007: 00000000\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.UDPSockets) != 1 || len(tl.UDPSockets[0].Rows) != 2 {
+		t.Fatalf("tables %+v", tl.UDPSockets)
+	}
+	if r := tl.UDPSockets[0].Rows[1]; r.LocalPort != 9002 || r.Drops != 1875166813 || r.RxQueue != 1073741760 {
+		t.Errorf("row %+v", r)
+	}
+	if len(tl.Unparsed) != 1 || tl.Unparsed[0].FirstLine != 5 {
+		t.Errorf("the cut row: unparsed %+v", tl.Unparsed)
+	}
+	// /proc/net/raw prints the same header: its rows are no UDP sockets.
+	tl = ParseString(strings.Replace(text, "/proc/net/udp", "/proc/net/raw", 1), "p", Options{})
+	if len(tl.UDPSockets) != 0 {
+		t.Errorf("raw sockets read as UDP: %+v", tl.UDPSockets)
 	}
 }

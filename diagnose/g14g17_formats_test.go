@@ -1,0 +1,30 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// The rule sides of the format classes held-out batches g14-g17 found (corpus 563-652);
+// each test failed before its change.
+
+// udp-rcvbuf-errors judges a pasted /proc/net/udp table's per-socket drops when the Udp
+// counters are not in the input (corpus 621). Before: not checked.
+func TestUDPSocketTableDrops(t *testing.T) {
+	tl := timeline(1)
+	tl.UDPSockets = []model.UDPSocketTable{{Source: "lines 8-16 (/proc/net/udp)", Rows: []kernel.UDPSocketRow{
+		{LocalPort: 42852, Inode: 1233745615, HasDrops: true},
+		{LocalPort: 9002, Inode: 1326199616, RxQueue: 1073741760, Drops: 1875166813, HasDrops: true},
+	}}}
+	f := mustFire(t, run(t, "udp-rcvbuf-errors", tl), Warning)
+	if !evidenceHas(f, "port 9002", "1875166813 datagrams dropped") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	tl.UDPSockets[0].Rows[1].Drops = 0
+	mustBeHealthy(t, run(t, "udp-rcvbuf-errors", tl))
+	// A pre-2.6.27 table has no drops column: nothing to judge.
+	tl.UDPSockets[0].Rows = []kernel.UDPSocketRow{{LocalPort: 514}}
+	mustNotCheck(t, run(t, "udp-rcvbuf-errors", tl), "RcvbufErrors")
+}
