@@ -125,3 +125,22 @@ func TestProcNetUDPTable(t *testing.T) {
 		t.Errorf("raw sockets read as UDP: %+v", tl.UDPSockets)
 	}
 }
+
+// A netstat -s TcpExt counter printed under its own name, without its group header (corpus
+// 641: "$ netstat -s", "// other fields", "TCPBacklogDrop: 368504"). Before: exit 3.
+func TestNetstatSBareTcpExtCounter(t *testing.T) {
+	tl := ParseString("$ netstat -s\n\n// other fields\n\nTCPBacklogDrop: 368504\n\n// other fields\n", "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v", tl.Samples)
+	}
+	if v, ok := tl.Samples[0].NetStat.Get("TcpExt", "TCPBacklogDrop"); !ok || v != 368504 {
+		t.Errorf("TCPBacklogDrop %d %v", v, ok)
+	}
+	// Only the kernel's drop counters' names: another "Name: N" alone is not netstat's.
+	tl = ParseString("Connections: 368504\n", "p", Options{})
+	for _, s := range tl.Samples {
+		if len(s.NetStat) > 0 {
+			t.Errorf("read as netstat: %+v", s.NetStat)
+		}
+	}
+}
