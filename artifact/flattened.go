@@ -39,7 +39,7 @@ func unflatten(t string) []string {
 	// Each form below names its command's words; a line without any (every unread line
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
-	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, " RX: ") &&
+	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") {
 		return nil
 	}
@@ -72,6 +72,8 @@ func unflatten(t string) []string {
 			return nil
 		}
 		return out
+	case strings.Contains(s, "ethtool -S "):
+		return unflattenEthtoolCommand(s)
 	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
 		return unflattenNetstatS(s)
 	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
@@ -119,6 +121,41 @@ func (d *doc) tryFlattened(i int) bool {
 		d.addArtifact(a.Kind, no, no, a.Data)
 	}
 	return true
+}
+
+// unflattenEthtoolCommand cuts "# ethtool -S enp1s0 ... rx_queue_0_drops: 97326
+// rx_queue_1_drops: 63783 ...Copy to Clipboard" (a documentation page that ran the command
+// and an excerpt of its output onto one line, without the "NIC statistics:" line; corpus
+// 647) into the command, the header every `ethtool -S` prints first
+// (net/ethtool/ioctl.c through the ethtool tool's dump_stats), and one "name: value" line
+// per pair that follows the command, "..." elisions skipped; the first other word ends the
+// output. nil without a pair.
+func unflattenEthtoolCommand(s string) []string {
+	i := strings.Index(s, "ethtool -S ")
+	ws := strings.Fields(s[i+len("ethtool -S "):])
+	if len(ws) < 3 {
+		return nil
+	}
+	out := []string{strings.TrimSpace(s[:i] + "ethtool -S " + ws[0]), "NIC statistics:"}
+	for p := 1; p < len(ws); {
+		w := ws[p]
+		if strings.Trim(w, ".…") == "" {
+			p++
+			continue
+		}
+		if p+1 < len(ws) && len(w) > 1 && strings.HasSuffix(w, ":") && isLower(w[0]) {
+			if v := ws[p+1]; isDigits(strings.TrimPrefix(v, "-")) {
+				out = append(out, "     "+w+" "+v)
+				p += 2
+				continue
+			}
+		}
+		break
+	}
+	if len(out) < 3 {
+		return nil
+	}
+	return out
 }
 
 // unflattenNetstatS cuts `netstat -s` output that a PDF or a page ran onto one line

@@ -144,3 +144,30 @@ func TestNetstatSBareTcpExtCounter(t *testing.T) {
 		}
 	}
 }
+
+// `ethtool -S` and an excerpt of its counters run onto one line by a documentation page,
+// without the "NIC statistics:" line (corpus 647: "# ethtool -S enp1s0 ... rx_queue_0_drops:
+// 97326 rx_queue_1_drops: 63783 ...Copy to Clipboard"). Before: two pairs were too few to
+// look like output; exit 3.
+func TestFlattenedEthtoolCommand(t *testing.T) {
+	tl := ParseString("# ethtool -S enp1s0 ... rx_queue_0_drops: 97326 rx_queue_1_drops: 63783 ...Copy to Clipboard Copied! Toggle word wrap\n", "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v; unparsed %+v", tl.Samples, tl.Unparsed)
+	}
+	var got int64
+	for _, n := range tl.Samples[0].NICStats {
+		if n.Name == "enp1s0" && n.Stats != nil {
+			v0, _ := n.Stats.Get("rx_queue_0_drops")
+			v1, _ := n.Stats.Get("rx_queue_1_drops")
+			got = v0 + v1
+		}
+	}
+	if got != 97326+63783 {
+		t.Errorf("enp1s0 queue drops %d; sample %+v", got, tl.Samples[0])
+	}
+	// Prose naming the command holds no output.
+	tl = ParseString("Run ethtool -S eth0 and look at rx_missed_errors: it counts frames.\n", "p", Options{})
+	if len(tl.Samples) != 0 {
+		t.Errorf("prose read as output: %+v", tl.Samples)
+	}
+}
