@@ -27,7 +27,10 @@ var (
 	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
 	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
 	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
-	reFlatSockStat = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
+	// sar: each row starts with its interval's time, the banner with "Linux release (host)".
+	reFlatSarStamp  = regexp.MustCompile(`\s(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:)\s`)
+	reFlatSarBanner = regexp.MustCompile(`\s(Linux\s+[2-9]\.\S+\s+\()`)
+	reFlatSockStat  = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
 
 // unflatten returns the lines the command printed, or nil when line t is not one of the
@@ -40,7 +43,7 @@ func unflatten(t string) []string {
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
-		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") {
+		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -74,6 +77,8 @@ func unflatten(t string) []string {
 		return out
 	case strings.Contains(s, "ethtool -S "):
 		return unflattenEthtoolCommand(s)
+	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
+		return unflattenSar(s)
 	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
 		return unflattenNetstatS(s)
 	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
@@ -154,6 +159,33 @@ func unflattenEthtoolCommand(s string) []string {
 	}
 	if len(out) < 3 {
 		return nil
+	}
+	return out
+}
+
+// unflattenSar cuts a sar report run onto one line ("[root@ip-10-0-1-68 ~]# sar -r Linux
+// 4.14.193-... (ip-10-0-1-68...) 05/22/2021 _x86_64_ (1 CPU) 12:00:02 AM kbmemfree kbmemused
+// %memused ... 12:10:01 AM 65860 941080 93.46 ...", corpus 642) back into the command, the
+// banner (common.c print_gal_header), the header and one row per interval: each starts at a
+// time of day or "Average:". nil when no banner follows the command.
+func unflattenSar(s string) []string {
+	b := reFlatSarBanner.FindStringSubmatchIndex(s)
+	if b == nil {
+		return nil
+	}
+	out := []string{strings.TrimSpace(s[:b[2]])}
+	body := s[b[2]:]
+	idx := reFlatSarStamp.FindAllStringSubmatchIndex(body, -1)
+	if len(idx) < 2 {
+		return nil
+	}
+	out = append(out, strings.TrimSpace(body[:idx[0][2]]))
+	for k, m := range idx {
+		end := len(body)
+		if k+1 < len(idx) {
+			end = idx[k+1][2]
+		}
+		out = append(out, strings.TrimSpace(body[m[2]:end]))
 	}
 	return out
 }

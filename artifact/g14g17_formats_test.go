@@ -171,3 +171,36 @@ func TestFlattenedEthtoolCommand(t *testing.T) {
 		t.Errorf("prose read as output: %+v", tl.Samples)
 	}
 }
+
+// A sar -r report run onto one line with its command and banner (corpus 642: kbcommit
+// 4407680 at %commit 437.73 on a 1 GB instance without swap, the last row cut), and sar -r's
+// rows read as meminfo fields. Before: the line was unread and sar -r gave no sample (its
+// columns are no rates).
+func TestSarMemoryFlattened(t *testing.T) {
+	text := "[root@ip-10-0-1-68 ~]# sar -r Linux 4.14.193-149.317.amzn2.x86_64 (ip-10-0-1-68.ap-northeast-2.compute.internal) 05/22/2021 _x86_64_ (1 CPU) 12:00:02 AM kbmemfree kbmemused %memused kbbuffers kbcached kbcommit %commit kbactive kbinact kbdirty 12:10:01 AM 65860 941080 93.46 0 103936 4407680 437.73 785580 28120 120 12:20:01 AM 58\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v; unparsed %+v", tl.Samples, tl.Unparsed)
+	}
+	s := &tl.Samples[0]
+	for k, want := range map[string]int64{"Committed_AS": 4407680, "MemTotal": 1006940, "SwapTotal": 0, "MemFree": 65860} {
+		if v, ok := s.Mem(k); !ok || v != want {
+			t.Errorf("%s = %d %v, want %d", k, v, ok, want)
+		}
+	}
+	// The newer layout (kbavail; kbmemused excludes buffers, cache and slab): MemTotal from
+	// %memused, and 2 GiB of swap from %commit.
+	text = "12:00:01 AM kbmemfree   kbavail kbmemused  %memused kbbuffers  kbcached  kbcommit   %commit  kbactive   kbinact   kbdirty\n" +
+		"12:10:01 AM    512000   3000000    2000000     50.00     10000    900000   3000000     50.00   1000000    500000       100\n"
+	tl = ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("newer layout: samples %+v", tl.Samples)
+	}
+	s = &tl.Samples[0]
+	if v, _ := s.Mem("MemTotal"); v != 4000000 {
+		t.Errorf("MemTotal %d, want 4000000", v)
+	}
+	if v, _ := s.Mem("SwapTotal"); v != 2000000 {
+		t.Errorf("SwapTotal %d, want 2000000", v)
+	}
+}

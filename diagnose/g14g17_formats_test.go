@@ -28,3 +28,19 @@ func TestUDPSocketTableDrops(t *testing.T) {
 	tl.UDPSockets[0].Rows = []kernel.UDPSocketRow{{LocalPort: 514}}
 	mustNotCheck(t, run(t, "udp-rcvbuf-errors", tl), "RcvbufErrors")
 }
+
+// overcommit-exposed judges Committed_AS against RAM + swap when CommitLimit is not in the
+// input (sar -r prints kbcommit and shares, corpus 642). Before: not checked.
+func TestOvercommitWithoutCommitLimit(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].MemInfo = &kernel.Counters{}
+	tl.Samples[0].MemInfo.Set("Committed_AS", 4407680)
+	tl.Samples[0].MemInfo.Set("MemTotal", 1006940)
+	tl.Samples[0].MemInfo.Set("SwapTotal", 0)
+	f := mustFire(t, run(t, "overcommit-exposed", tl), Info)
+	if !evidenceHas(f, "Committed_AS", "4.2 GiB") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	tl.Samples[0].MemInfo.Set("Committed_AS", 900000)
+	mustBeHealthy(t, run(t, "overcommit-exposed", tl))
+}
