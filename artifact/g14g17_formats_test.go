@@ -204,3 +204,28 @@ func TestSarMemoryFlattened(t *testing.T) {
 		t.Errorf("SwapTotal %d, want 2000000", v)
 	}
 }
+
+// A kernel log whose every line a page rendered as a Markdown list item (corpus 644: "-
+// <4>[12345.342532] systemd-journal invoked oom-killer: gfp_mask=0x800d0, order=0, ...").
+// Before: the invoker was read as "- <4>[12345.342532] systemd-journal".
+func TestBulletedLogLines(t *testing.T) {
+	text := "- <4>[12345.342532] systemd-journal invoked oom-killer: gfp_mask=0x800d0, order=0, oom_score_adj=0\n" +
+		"- <4>[12345.351216] CPU: 1 PID: 1371 Comm: systemd-journal Tainted: G O 3.14.31-00017-g40fab71 #1\n" +
+		"- <4>[12345.360695] Backtrace:\n" +
+		"- <4>[12345.416462] [<c00f87f8>] (oom_kill_process) from [<c00f90c8>] (out_of_memory+0x2f4/0x354)\n"
+	tl := ParseString(text, "p", Options{})
+	var inv string
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			inv = e.OOMKill.Invoker
+		}
+	}
+	if inv != "systemd-journal" {
+		t.Errorf("invoker %q; events %+v", inv, tl.Events)
+	}
+	// A list of prose keeps its marker.
+	l, _, _ := parseLine(1, "- the OOM killer ran twice")
+	if l.Text != "- the OOM killer ran twice" {
+		t.Errorf("prose list item read as %q", l.Text)
+	}
+}
