@@ -229,3 +229,31 @@ func TestBulletedLogLines(t *testing.T) {
 		t.Errorf("prose list item read as %q", l.Text)
 	}
 }
+
+// vmalloc's report that the buddy allocator could not give its pages (corpus 627: "vmalloc
+// error: size 14680064, page order 9, failed to allocate pages, mode:0xcc2(...)", 5.13+) is
+// a page allocation failure of that order and mode. Before: a log line with its size only,
+// no report, so no alloc-fail rule judged it. The address-space form stays a log line.
+func TestVmallocPagesFailure(t *testing.T) {
+	text := "Jul 05 16:50:19 sumu kernel: crawl_27272_520: vmalloc error: size 14680064, page order 9, failed to allocate pages, mode:0xcc2(GFP_KERNEL|__GFP_HIGHMEM), nodemask=(null),cpuset=system-beesd.slice,mems_allowed=0,2\n" +
+		"Jul 05 16:50:19 sumu kernel: CPU: 43 PID: 3318 Comm: crawl_27272_520 Tainted: P           OE      6.3.9-1-default #1\n" +
+		"Jul 05 16:50:19 sumu kernel: Call Trace:\n" +
+		"Jul 05 16:50:19 sumu kernel:  warn_alloc+0x13a/0x1b0\n" +
+		"Jul 05 16:50:19 sumu kernel:  __vmalloc_node_range+0x631/0x8b0\n"
+	tl := ParseString(text, "p", Options{})
+	var afs []*model.AllocFailure
+	for _, e := range tl.Events {
+		if e.AllocFailure != nil {
+			afs = append(afs, e.AllocFailure)
+		}
+	}
+	if len(afs) != 1 || afs[0].Process != "crawl_27272_520" || afs[0].Order != 9 || afs[0].ModeValue != 0xcc2 {
+		t.Fatalf("reports %+v", afs)
+	}
+	tl = ParseString("[    4.880643] insmod: vmalloc error: size 16384, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0\n", "p", Options{})
+	for _, e := range tl.Events {
+		if e.AllocFailure != nil {
+			t.Errorf("an address-space failure read as a page allocation failure: %+v", e.AllocFailure)
+		}
+	}
+}

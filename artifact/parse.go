@@ -325,6 +325,15 @@ func (d *doc) kernelReport(i int) bool {
 		}
 	case hasAlloc && isAllocStallHeader(t):
 		return d.allocStall(i)
+	case hasAlloc && isVmallocPagesHeader(t):
+		af, size, ok := parseVmallocPages(t)
+		if !ok {
+			return false // another vmalloc error: a log line (logNumbers, kernel.MsgNotPhysical)
+		}
+		ev, r := d.readAllocReport(i, af)
+		r.notes = append(r.notes, fmt.Sprintf("a vmalloc of %d bytes whose order-%d pages could not be allocated (mm/vmalloc.c vm_area_alloc_pages; order > 0 is a huge-page vmalloc attempt, which vmalloc may retry with small pages)", size, af.Order))
+		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		return true
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {

@@ -44,3 +44,15 @@ func TestOvercommitWithoutCommitLimit(t *testing.T) {
 	tl.Samples[0].MemInfo.Set("Committed_AS", 900000)
 	mustBeHealthy(t, run(t, "overcommit-exposed", tl))
 }
+
+// 4.12-5.12's "vmalloc: allocation failure: N bytes" is __vmalloc_node_range finding no
+// address range (5.13 renamed it "vm_struct allocation failed"): an address-space failure.
+// Before: the line was not among the not-physical needles and nothing was judged.
+func TestVmallocAddressSpaceLineOld(t *testing.T) {
+	tl := memTextTimeline()
+	tl.Log = []model.LogRecord{{Message: "insmod: vmalloc: allocation failure: 4194304 bytes, mode:0x24000c2(GFP_KERNEL|__GFP_HIGHMEM)", Source: "line 2"}}
+	f := mustFire(t, run(t, classNotPhysical, tl), Warning)
+	if !evidenceHas(f, "address-space failures", "vmalloc: allocation failure") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+}
