@@ -63,6 +63,7 @@ var formats = []format{
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
+	{kind: KindNHC, detect: func(_, t string) bool { return isNHCLine(t) }, parse: (*doc).tryNHC},
 	{kind: KindKubeEvicted, detect: func(_, t string) bool { return isKubeEvictedLine(t) }, parse: (*doc).tryKubeEvicted},
 	{kind: KindTop, start: byteIn("C%"), detect: isTopCPULine, parse: (*doc).tryTop},
 	{kind: KindConntrackS, start: byteIn("c"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "cpu=") }, parse: (*doc).tryConntrackStats, claims: true},

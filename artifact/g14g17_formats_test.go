@@ -257,3 +257,27 @@ func TestVmallocPagesFailure(t *testing.T) {
 		}
 	}
 }
+
+// LBNL Node Health Check's failed memory check quoting the meminfo value it read (corpus
+// 580: "check_hw_slab_unreclaimable:  Slab unreclaimable is too large (13424716 kB >
+// 5242880 kB)." on three lines: nhc, its log, node-mark-offline). Before: exit 3. The second
+// number is the site's threshold, not the node's.
+func TestNHCMemoryCheck(t *testing.T) {
+	text := "ERROR:  nhc:  Health check failed:  check_hw_slab_unreclaimable:  Slab unreclaimable is too large (13424716 kB > 5242880 kB).\n" +
+		"20181128 11:30:19 /usr/libexec/nhc/node-mark-offline p0007 check_hw_slab_unreclaimable:  Slab unreclaimable is too large (13424716 kB > 5242880 kB).\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v", tl.Samples)
+	}
+	if v, ok := tl.Samples[0].Mem("SUnreclaim"); !ok || v != 13424716 {
+		t.Errorf("SUnreclaim %d %v", v, ok)
+	}
+	if tl.Samples[0].MemInfo.Len() != 1 {
+		t.Errorf("the threshold read as the node's: %+v", tl.Samples[0].MemInfo)
+	}
+	// The configuration line names the check and holds no reading.
+	tl = ParseString("* || check_hw_slab_unreclaimable 5242880\n", "p", Options{})
+	if len(tl.Samples) != 0 {
+		t.Errorf("configuration read as a reading: %+v", tl.Samples)
+	}
+}

@@ -56,3 +56,18 @@ func TestVmallocAddressSpaceLineOld(t *testing.T) {
 		t.Errorf("evidence: %+v", f.Evidence)
 	}
 }
+
+// SUnreclaim of 1 GiB or more without the memory size is named (info), as a slab table's
+// kmalloc caches are (corpus 580: 12.8 GiB from a health check). Before: not checked below
+// 16 GiB.
+func TestSlabUnreclaimableNamedWithoutMemorySize(t *testing.T) {
+	tl := timeline(1)
+	tl.Samples[0].MemInfo = &kernel.Counters{}
+	tl.Samples[0].MemInfo.Set("SUnreclaim", 13424716)
+	f := mustFire(t, run(t, "slab-unreclaimable-growth", tl), Info)
+	if !evidenceHas(f, "without the memory size", "12.8 GiB") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	tl.Samples[0].MemInfo.Set("SUnreclaim", 500000)
+	mustNotCheck(t, run(t, "slab-unreclaimable-growth", tl), "memory size")
+}
