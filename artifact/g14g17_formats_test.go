@@ -281,3 +281,45 @@ func TestNHCMemoryCheck(t *testing.T) {
 		t.Errorf("configuration read as a reading: %+v", tl.Samples)
 	}
 }
+
+// Arrows a knowledge-base article appended to the netstat -s lines it discusses (corpus 604:
+// "    1536 packet receive errors                 <<<<"). Before: the sentences were not
+// mapped (kept as unmapped), so InErrors and NoPorts were not read.
+func TestNetstatSAnnotationArrows(t *testing.T) {
+	tl := ParseString("Udp:\n    79258313 packets received\n    208531 packets to unknown port received.   <<<<\n    1536 packet receive errors                 <<<<\n    85514 packets sent\n", "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %+v", tl.Samples)
+	}
+	for k, want := range map[string]int64{"InErrors": 1536, "NoPorts": 208531, "InDatagrams": 79258313} {
+		if v, ok := tl.Samples[0].NetStat.Get("Udp", k); !ok || v != want {
+			t.Errorf("Udp %s = %d %v, want %d", k, v, ok, want)
+		}
+	}
+}
+
+// A sar report whose last row the paste cut after its first cell (corpus 618: "03:50:01 PM
+// 3585.67" under sar -B's nine columns). Before: the row was unread ("1 values for 9
+// columns").
+func TestSarRowCutAfterFirstCell(t *testing.T) {
+	text := "03:30:01 PM  pgpgin/s pgpgout/s   fault/s  majflt/s  pgfree/s pgscank/s pgscand/s pgsteal/s    %vmeff\n" +
+		"03:40:01 PM   3767.16      1.03   4660.72     16.15   5520.36      0.00 316680.26    459.21      0.15\n" +
+		"03:50:01 PM   3585.67\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	var tb *SysstatTable
+	for _, a := range tl.Artifacts {
+		if x, ok := a.Data.(*SysstatTable); ok {
+			tb = x
+		}
+	}
+	if tb == nil || len(tb.Rows) != 2 || tb.Rows[1][1] != "3585.67" || tb.CutAfter != 1 {
+		t.Fatalf("table %+v", tb)
+	}
+	// A cell without sysstat's two decimals is no cell of the row.
+	tl = ParseString(strings.Replace(text, "3585.67", "35", 1), "p", Options{})
+	if len(tl.Unparsed) != 1 {
+		t.Errorf("a cut cell read: unparsed %+v", tl.Unparsed)
+	}
+}

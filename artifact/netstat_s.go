@@ -485,9 +485,10 @@ func (d *doc) tryNetstatSBare(i int) int {
 }
 
 // stripAnnotation removes what a paster appended to a line to point at it: "<---- HERE",
-// "<-- this one", "← look", "# note".
+// "<-- this one", "← look", "# note", "   <<<<" (corpus 604, a vendor KB marking the
+// counters it discusses).
 func stripAnnotation(s string) string {
-	for _, mark := range []string{"<-", "←", " #", "  //"} {
+	for _, mark := range []string{"<-", "←", " #", "  //", " <<"} {
 		if i := strings.Index(s, mark); i > 0 {
 			s = strings.TrimSpace(s[:i])
 		}

@@ -177,11 +177,13 @@ func (d *doc) trySysstat(i int) int {
 		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
 			break // iostat's rows carry no time: a line of another shape ends the table
 		}
-		if len(fs) < len(cols) && len(fs) >= 2 && lastTextLine(d.ls, k) {
+		if len(fs) < len(cols) && len(fs) >= 1 && lastTextLine(d.ls, k) && (len(fs) >= 2 || decimals(fs[0]) == 2) {
 			// The paste ends inside this row: the cells it kept are in their columns.
 			// sysstat prints every rate of a row with the same precision (%9.2f), so a
-			// last cell with fewer decimals than the one before it was cut mid-number.
-			if n := len(fs); allNumericish(fs[n-2:n-1]) && decimals(fs[n-1]) != decimals(fs[n-2]) {
+			// last cell with fewer decimals than the one before it was cut mid-number; a
+			// row cut after its first cell keeps it when it has the two decimals of %9.2f
+			// (corpus 618: "03:50:01 PM   3585.67" under sar -B's header).
+			if n := len(fs); n >= 2 && allNumericish(fs[n-2:n-1]) && decimals(fs[n-1]) != decimals(fs[n-2]) {
 				fs = fs[:n-1]
 			}
 			tb.CutAfter = len(fs)
