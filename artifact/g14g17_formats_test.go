@@ -323,3 +323,27 @@ func TestSarRowCutAfterFirstCell(t *testing.T) {
 		t.Errorf("a cut cell read: unparsed %+v", tl.Unparsed)
 	}
 }
+
+// The eviction manager's -v=4 observation lines (corpus 630: "eviction manager: observations:
+// signal=memory.available, available: 60489772Ki, capacity: 65973468Ki, time: ..."). Before:
+// unread ("name: value counters"). A negative memory reading is the impossible one
+// kubelet-eviction-signal names.
+func TestKubeletObservationLines(t *testing.T) {
+	text := "I1215 19:22:27.124029   77158 helpers.go:814] eviction manager: observations: signal=memory.available, available: 60489772Ki, capacity: 65973468Ki, time: 2021-12-15 19:22:27.083065473 +0800 CST m=+78848.456099118\n" +
+		"I1215 19:22:27.124101   77158 helpers.go:814] eviction manager: observations: signal=nodefs.inodesFree, available: 104732769, capacity: 104857600, time: 2021-12-15 19:22:27.083065473 +0800 CST m=+78848.456099118\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Artifacts) != 1 || tl.Artifacts[0].Kind != KindKubeletEviction {
+		t.Fatalf("artifacts %+v; unparsed %+v", tl.Artifacts, tl.Unparsed)
+	}
+	obs := tl.Artifacts[0].Data.(KubeletEvictionLog).Observations
+	if len(obs) != 2 || *obs[0].ObservedKiB != 60489772 || *obs[0].CapacityKiB != 65973468 || *obs[1].ObservedCount != 104732769 {
+		t.Errorf("observations %+v", obs)
+	}
+	if len(tl.KubeletSignals) != 0 {
+		t.Errorf("a positive reading without a threshold became a signal: %+v", tl.KubeletSignals)
+	}
+	tl = ParseString(strings.Replace(text, "available: 60489772Ki", "available: -2097758044639028Ki", 1), "p", Options{})
+	if len(tl.KubeletSignals) != 1 || *tl.KubeletSignals[0].ObservedBytes >= 0 {
+		t.Errorf("negative reading: signals %+v", tl.KubeletSignals)
+	}
+}

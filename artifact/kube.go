@@ -47,6 +47,14 @@ type KubeletObservation struct {
 	// ObservedKiB is Observed resolved to KiB (the unit the kubelet prints memory in), for
 	// the memory signals; nil when it is not a byte quantity.
 	ObservedKiB *int64 `json:"observed_kib,omitempty"`
+	// Capacity is what an "observations:" line gives the signal's total as ("65973468Ki",
+	// "204700Mi", an inode count); CapacityKiB it in KiB for byte quantities. Empty when the
+	// line is a threshold line or was cut before its time.
+	Capacity    string `json:"capacity,omitempty"`
+	CapacityKiB *int64 `json:"capacity_kib,omitempty"`
+	// ObservedCount and CapacityCount are a count signal's (inodesFree, pid.available).
+	ObservedCount *int64 `json:"observed_count,omitempty"`
+	CapacityCount *int64 `json:"capacity_count,omitempty"`
 }
 
 // The eviction manager's observation, as pkg/kubelet/eviction/helpers.go
@@ -55,7 +63,11 @@ type KubeletObservation struct {
 // quantity=100Mi] observed -2097758044639028Ki".
 var (
 	reKubeletObservation = regexp.MustCompile(`threshold \[signal=([\w.]+), quantity=([^\]\s]+)\] observed (\S+)`)
-	reKubeletConditions  = regexp.MustCompile(`node conditions - observed: \[([^\]]*)\]`)
+	// At -v=4 (debugLogObservations): "eviction manager: observations: signal=memory.available,
+	// available: 60489772Ki, capacity: 65973468Ki, time: 2021-12-15 ...": what the manager
+	// measured, without a threshold.
+	reKubeletObservations = regexp.MustCompile(`observations: signal=([\w.]+), available: (-?[\d.]+[A-Za-z]*)(?:, capacity: (-?[\d.]+[A-Za-z]*), time: )?`)
+	reKubeletConditions   = regexp.MustCompile(`node conditions - observed: \[([^\]]*)\]`)
 )
 
 // isKlogHeader: klog's "Lmmdd hh:mm:ss.uuuuuu threadid file:line] " (k8s.io/klog
@@ -114,6 +126,28 @@ func (d *doc) tryKubeletEviction(i int) int {
 			}
 			ev.Observations = append(ev.Observations, o)
 			d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+		} else if m := reKubeletObservations.FindStringSubmatch(msg); m != nil {
+			o := KubeletObservation{Line: d.ls[k].No, Signal: m[1], Observed: m[2], Capacity: m[3]}
+			if strings.HasSuffix(o.Signal, ".available") && o.Signal != "pid.available" {
+				o.ObservedKiB, o.CapacityKiB = kubeQuantityKiB(o.Observed), kubeQuantityKiB(o.Capacity)
+			} else {
+				// inodesFree, pid.available: counts.
+				if v, ok := atoi(o.Observed); ok {
+					o.ObservedCount = &v
+				}
+				if v, ok := atoi(o.Capacity); ok {
+					o.CapacityCount = &v
+				}
+			}
+			if o.ObservedKiB != nil && *o.ObservedKiB < 0 && (strings.HasPrefix(o.Signal, "memory.") || strings.HasPrefix(o.Signal, "allocatableMemory.")) {
+				// Below zero is the impossible reading kubelet-eviction-signal names, threshold
+				// or not.
+				b := *o.ObservedKiB * 1024
+				negative = true
+				d.tl.KubeletSignals = append(d.tl.KubeletSignals, model.KubeletSignal{Signal: o.Signal, Observed: o.Observed, ObservedBytes: &b,
+					Source: fmt.Sprintf("kubelet log line %d (eviction manager observations)", o.Line)})
+			}
+			ev.Observations = append(ev.Observations, o)
 		} else if m := reKubeletUnobserved.FindStringSubmatch(msg); m != nil {
 			if !slices.Contains(ev.Unobserved, m[1]) {
 				ev.Unobserved = append(ev.Unobserved, m[1])

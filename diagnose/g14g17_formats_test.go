@@ -71,3 +71,15 @@ func TestSlabUnreclaimableNamedWithoutMemorySize(t *testing.T) {
 	tl.Samples[0].MemInfo.Set("SUnreclaim", 500000)
 	mustNotCheck(t, run(t, "slab-unreclaimable-growth", tl), "memory size")
 }
+
+// A negative memory.available from an observation line has no threshold; the evidence says
+// so instead of naming an empty one.
+func TestKubeletNegativeObservationWithoutThreshold(t *testing.T) {
+	tl := timeline(1)
+	b := int64(-2097758044639028 * 1024)
+	tl.KubeletSignals = []model.KubeletSignal{{Signal: "memory.available", Observed: "-2097758044639028Ki", ObservedBytes: &b, Source: "kubelet log line 3"}}
+	f := mustFire(t, run(t, "kubelet-eviction-signal", tl), Warning)
+	if !evidenceHas(f, "memory.available", "without its threshold") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+}
