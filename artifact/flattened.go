@@ -26,11 +26,14 @@ var (
 	reFlatIPStats = regexp.MustCompile(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
 	reFlatIPLink  = regexp.MustCompile(`\s+(link/\w+ )`)
 	reFlatPrompt  = regexp.MustCompile(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
-	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
 	// sar: each row starts with its interval's time, the banner with "Linux release (host)".
 	reFlatSarStamp  = regexp.MustCompile(`\s(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:)\s`)
 	reFlatSarBanner = regexp.MustCompile(`\s(Linux\s+[2-9]\.\S+\s+\()`)
-	reFlatSockStat  = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
+	// net-tools 2.x ifconfig: each interface starts "name: flags=", its lines with these words.
+	reFlatIfconfig2Name = regexp.MustCompile(`\s+([A-Za-z][\w.:@-]*): flags=`)
+	reFlatIfconfig2     = regexp.MustCompile(`\s+(inet6? |ether |loop |unspec |RX packets |RX errors |TX packets |TX errors )`)
+	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
+	reFlatSockStat = regexp.MustCompile(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
 
 // unflatten returns the lines the command printed, or nil when line t is not one of the
@@ -43,7 +46,8 @@ func unflatten(t string) []string {
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
-		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") {
+		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -77,6 +81,13 @@ func unflatten(t string) []string {
 		return out
 	case strings.Contains(s, "ethtool -S "):
 		return unflattenEthtoolCommand(s)
+	case strings.Contains(s, "Iface") && strings.Contains(s, "RX-OK") && strings.Contains(s, "Flg"):
+		return unflattenNetstatI(s)
+	case strings.Contains(s, " flags=") && strings.Contains(s, "RX packets ") && strings.Contains(s, " mtu "):
+		// net-tools 2.x ifconfig: "eth0: flags=4163<UP,...>  mtu 1500" then indented lines.
+		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
+		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
+		return strings.Split(s, "\n")
 	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
 		return unflattenSar(s)
 	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
@@ -158,6 +169,60 @@ func unflattenEthtoolCommand(s string) []string {
 		break
 	}
 	if len(out) < 3 {
+		return nil
+	}
+	return out
+}
+
+// unflattenNetstatI cuts `netstat -i` run onto one line ("# netstat -i Kernel Interface
+// table Iface MTU RX-OK RX-ERR RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg eth0 1500
+// 653090942 0 1481 0 84429784 0 0 0 BMRU lo ...", corpus 639) back into its title, header and
+// one row per interface: as many words as the header has columns, every one but the first and
+// the flags a number. The first word that does not fit ends the table.
+func unflattenNetstatI(s string) []string {
+	ws := strings.Fields(s)
+	iface, flg := -1, -1
+	for k, w := range ws {
+		if w == "Iface" && iface < 0 {
+			iface = k
+		}
+		if w == "Flg" && iface >= 0 {
+			flg = k
+			break
+		}
+	}
+	if iface < 0 || flg < iface+3 {
+		return nil
+	}
+	var out []string
+	head := ws[:iface]
+	if n := len(head); n >= 3 && head[n-3] == "Kernel" && head[n-2] == "Interface" && head[n-1] == "table" {
+		if n > 3 {
+			out = append(out, strings.Join(head[:n-3], " "))
+		}
+		out = append(out, "Kernel Interface table")
+	} else if n > 0 {
+		out = append(out, strings.Join(head, " "))
+	}
+	cols := flg - iface + 1
+	out = append(out, strings.Join(ws[iface:flg+1], " "))
+	rows := 0
+	for p := flg + 1; p+cols <= len(ws); p += cols {
+		row := ws[p : p+cols]
+		ok := true
+		for _, c := range row[1 : cols-1] {
+			if !isDigits(c) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			break
+		}
+		out = append(out, strings.Join(row, " "))
+		rows++
+	}
+	if rows == 0 {
 		return nil
 	}
 	return out

@@ -347,3 +347,28 @@ func TestKubeletObservationLines(t *testing.T) {
 		t.Errorf("negative reading: signals %+v", tl.KubeletSignals)
 	}
 }
+
+// netstat -i and net-tools 2.x ifconfig run onto one line each by a wiki export (corpus 639).
+// Before: both unread ("more numbers than a sentence states").
+func TestFlattenedNetstatIAndIfconfig2(t *testing.T) {
+	rxDrops := func(tl *model.Timeline, dev, key string) int64 {
+		for _, s := range tl.Samples {
+			for _, n := range s.NetDev {
+				if n.Name == dev {
+					if v, ok := n.Counters.Get(key); ok {
+						return v
+					}
+				}
+			}
+		}
+		return -1
+	}
+	tl := ParseString("# netstat -i Kernel Interface table Iface MTU RX-OK RX-ERR RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg eth0 1500 653090942 0 1481 0 84429784 0 0 0 BMRU lo 65536 1280117 0 0 0 1280117 0 0 0 LRU #\n", "p", Options{})
+	if v := rxDrops(tl, "eth0", "rx_dropped"); v != 1481 {
+		t.Errorf("netstat -i eth0 rx_dropped %d; samples %+v; unparsed %+v", v, tl.Samples, tl.Unparsed)
+	}
+	tl = ParseString("# ifconfig eth0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST> mtu 1500 inet 10.0.0.2 netmask 255.255.254.0 broadcast 10.0.1.255 ether 02:01:76:00:00:01 txqueuelen 1000 (Ethernet) RX packets 653131438 bytes 61371164765 (61.3 GB) RX errors 0 dropped 1481 overruns 0 frame 0 TX packets 84435136 bytes 269624405533 (269.6 GB) TX errors 0 dropped 0 overruns 0 carrier 0 collisions 0\n", "p", Options{})
+	if v := rxDrops(tl, "eth0", "rx_dropped"); v != 1481 {
+		t.Errorf("ifconfig eth0 rx_dropped %d; samples %+v; unparsed %+v", v, tl.Samples, tl.Unparsed)
+	}
+}
