@@ -372,3 +372,18 @@ func TestFlattenedNetstatIAndIfconfig2(t *testing.T) {
 		t.Errorf("ifconfig eth0 rx_dropped %d; samples %+v; unparsed %+v", v, tl.Samples, tl.Unparsed)
 	}
 }
+
+// The kernel release of a report's own task line is the host's (corpus 627 printed "Kernel
+// unknown" once its vmalloc failure became a report: the report's lines are consumed before
+// the host facts scan them). Before: unknown for any report whose task line is the only one
+// naming the release.
+func TestReportTaskLineNamesTheKernel(t *testing.T) {
+	text := "[  100.1] swapper/0: page allocation failure: order:2, mode:0x20\n" +
+		"[  100.2] CPU: 0 PID: 0 Comm: swapper/0 Not tainted 4.4.0-21-generic #37\n" +
+		"[  100.3] Call Trace:\n" +
+		"[  100.4]  warn_alloc_failed+0x1/0x2\n"
+	tl := ParseString(text, "p", Options{})
+	if tl.Host.Kernel != "4.4.0-21-generic" {
+		t.Errorf("host kernel %q", tl.Host.Kernel)
+	}
+}

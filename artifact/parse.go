@@ -871,6 +871,17 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 	if r.trace.ARM {
 		d.host.armTraceSet = true
 	}
+	// The report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE 6.3.9-1-default #1")
+	// names the running kernel as a logged Tainted line does (hostFacts.scan), but the
+	// report's lines are consumed here and never scanned.
+	if r.kernel != "" {
+		for _, k := range r.used {
+			if d.ls[k].No == r.kLine {
+				d.host.setKernel(r.kernel, 5, &d.ls[k], d.ls[k].Text)
+				break
+			}
+		}
+	}
 	return r.finishAlloc(d.ls), r
 }
 
