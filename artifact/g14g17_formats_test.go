@@ -387,3 +387,18 @@ func TestReportTaskLineNamesTheKernel(t *testing.T) {
 		t.Errorf("host kernel %q", tl.Host.Kernel)
 	}
 }
+
+// Syslog lines whose date and host the paste cut, leaving "kernel: [stamp] ..." (corpus 588).
+// Before: the report's header was found inside the line, but its task line and trace were
+// not the kernel's (the pid and the stamp were lost, the task line listed as unread).
+func TestSyslogTagWithoutDateAndHost(t *testing.T) {
+	l, _, _ := parseLine(1, "kernel: [85531.011000] CPU: 1 PID: 20846 Comm: sh Not tainted 3.10.0-693.el7.AV1.x86_64 #1")
+	if !l.Kernel || l.UptimeUsec != 85531011000 || l.Text != "CPU: 1 PID: 20846 Comm: sh Not tainted 3.10.0-693.el7.AV1.x86_64 #1" {
+		t.Errorf("read as %+v", l)
+	}
+	// Prose that starts with the word keeps it.
+	l, _, _ = parseLine(1, "kernel: the messages below are from the last boot")
+	if l.Kernel {
+		t.Errorf("prose read as a kernel line: %+v", l)
+	}
+}
