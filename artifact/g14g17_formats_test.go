@@ -402,3 +402,24 @@ func TestSyslogTagWithoutDateAndHost(t *testing.T) {
 		t.Errorf("prose read as a kernel line: %+v", l)
 	}
 }
+
+// A kill line a page broke after one of its commas (corpus 595: "... file-rss:31684kB," /
+// "shmem-rss:4kB, UID:0 pgtables:4552kB oom_score_adj:400"). Before: the tail was unread
+// and the victim's shmem, page tables and oom_score_adj were lost.
+func TestKillLineTailJoined(t *testing.T) {
+	text := "out of memory: Killed process 2016872 (kvm)total-vm:5556908kB, anon-rss:1978036kB, file-rss:31684kB,\n" +
+		"shmem-rss:4kB, UID:0 pgtables:4552kB oom_score_adj:400\n"
+	tl := ParseString(text, "p", Options{})
+	var o *model.OOMKill
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			o = e.OOMKill
+		}
+	}
+	if o == nil || o.KilledPID != 2016872 || o.ShmemRSSKB != 4 || o.PgtablesKB != 4552 || o.OOMScoreAdj != 400 {
+		t.Fatalf("kill %+v; unparsed %+v", o, tl.Unparsed)
+	}
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+}

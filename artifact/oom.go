@@ -239,6 +239,8 @@ func (r *report) addOOMDetail(t string) {
 				o.FileRSSKB = v
 			case "shmem-rss":
 				o.ShmemRSSKB = v
+			case "pgtables":
+				o.PgtablesKB = v
 			}
 		}
 		if a := reOOMAdj.FindStringSubmatch(m[3]); a != nil {
