@@ -2,11 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -183,6 +183,19 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 				break
 			}
 		}
+		// The rest of a kill line a page broke after one of its commas ("... file-rss:31684kB,"
+		// / "shmem-rss:4kB, UID:0 pgtables:4552kB oom_score_adj:400", corpus 595): joined to
+		// it and the kill line read again whole.
+		if r.kind == "oom" && !l.Syslog && !l.Kernel && isKillLineTail(t) {
+			p := r.used[len(r.used)-1]
+			if prev := strings.TrimRight(ls[p].Text, " "); strings.HasSuffix(prev, ",") && killedProcess(prev) != nil {
+				ls[p].Text = prev + " " + strings.TrimSpace(t)
+				ls[p].Pieces++
+				r.used = append(r.used, j)
+				r.addOOMDetail(ls[p].Text)
+				continue
+			}
+		}
 		// A line without the syslog prefix its neighbours have is a hard-wrapped piece of
 		// the previous one (seed 004: zone lines wrapped after "active:0kB").
 		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
@@ -233,6 +246,14 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 	if elided {
 		r.notes = append(r.notes, "the paste elides lines (\"...\") inside the report")
 	}
+}
+
+// isKillLineTail: a line that starts with a field of the kill line's end (mm/oom_kill.c
+// __oom_kill_process: "shmem-rss:%lukB, UID:%u pgtables:%lukB oom_score_adj:%hd").
+func isKillLineTail(t string) bool {
+	s := strings.TrimSpace(t)
+	return strings.HasPrefix(s, "shmem-rss:") || strings.HasPrefix(s, "file-rss:") || strings.HasPrefix(s, "UID:") ||
+		strings.HasPrefix(s, "pgtables:") || strings.HasPrefix(s, "oom_score_adj:")
 }
 
 // finishAlloc builds the event of a collected allocation-failure report.

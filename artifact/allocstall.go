@@ -1,10 +1,10 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -24,6 +24,35 @@ type allocStallArtifact struct {
 	*model.AllocFailure
 	reportExtras
 	Notes []string `json:"notes,omitempty"`
+}
+
+// reVmallocPages is vmalloc's report of the pages it could not get (mm/vmalloc.c
+// vm_area_alloc_pages through __vmalloc_area_node's warn_alloc, 5.13+): "crawl_27272_520:
+// vmalloc error: size 14680064, page order 9, failed to allocate pages, mode:0xcc2(...),
+// nodemask=(null),cpuset=...". The pages are the buddy allocator's, of that order (9 when
+// vmalloc tried huge pages), so it is a page allocation failure of that order and mode; the
+// other "vmalloc error" forms (vm_struct allocation failed: address space; failed to map
+// pages; the page array) are not, and stay log lines (kernel.MsgNotPhysical).
+var reVmallocPages = lazyre.New(`vmalloc error: size (\d+), page order (\d+), failed to allocate pages, (mode:.*)$`)
+
+// isVmallocPagesHeader is the cheap test for reVmallocPages.
+func isVmallocPagesHeader(t string) bool {
+	return strings.Contains(t, "vmalloc error: size ") && strings.Contains(t, "failed to allocate pages")
+}
+
+// parseVmallocPages reads such a header as a page allocation failure, with the vmalloc's
+// size in bytes.
+func parseVmallocPages(t string) (af *model.AllocFailure, size int64, ok bool) {
+	m := reVmallocPages.FindStringSubmatchIndex(t)
+	if m == nil {
+		return nil, 0, false
+	}
+	size, err := strconv.ParseInt(t[m[2]:m[3]], 10, 64)
+	if err != nil {
+		return nil, 0, false
+	}
+	af, ok = parseAllocHeader(t[:m[0]] + "page allocation failure: order:" + t[m[4]:m[5]] + ", " + t[m[6]:m[7]])
+	return af, size, ok
 }
 
 func isAllocStallHeader(t string) bool { return strings.Contains(t, kernel.MsgPageAllocStall) }

@@ -2,8 +2,9 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // Free-block counts per order that another tool printed from the kernel's free lists, in

@@ -1,9 +1,9 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -1,9 +1,10 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // Container and pod memory tables (issue 29: containers): `docker stats --no-stream` and

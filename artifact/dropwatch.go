@@ -1,9 +1,10 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // dropwatch (the netdevice drop monitor's client, NET_DM over generic netlink; kernel side

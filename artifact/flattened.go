@@ -2,10 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
-	"headroom/model"
 	"regexp"
 	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/model"
 )
 
 // Command output that a web page or a chat flattened onto one line (issue 29; corpus 442,
@@ -27,6 +28,12 @@ var (
 	reFlatIPStats = lazyre.New(`\s+((?:RX|TX)(?: errors)?:(?: [a-z]+)+) (-?\d+(?: -?\d+)*)`)
 	reFlatIPLink  = lazyre.New(`\s+(link/\w+ )`)
 	reFlatPrompt  = lazyre.New(`\s*\S+@\S+:\S*\s*[$#]\s*$`)
+	// sar: each row starts with its interval's time, the banner with "Linux release (host)".
+	reFlatSarStamp  = lazyre.New(`\s(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:)\s`)
+	reFlatSarBanner = lazyre.New(`\s(Linux\s+[2-9]\.\S+\s+\()`)
+	// net-tools 2.x ifconfig: each interface starts "name: flags=", its lines with these words.
+	reFlatIfconfig2Name = lazyre.New(`\s+([A-Za-z][\w.:@-]*): flags=`)
+	reFlatIfconfig2     = lazyre.New(`\s+(inet6? |ether |loop |unspec |RX packets |RX errors |TX packets |TX errors )`)
 	// /proc/net/sockstat(6): each protocol's line starts with its name and a colon.
 	reFlatSockStat = lazyre.New(`\s+((?:TCP|UDP|UDPLITE|RAW|FRAG)6?: (?:inuse|memory) )`)
 )
@@ -40,8 +47,9 @@ func unflatten(t string) []string {
 	// Each form below names its command's words; a line without any (every unread line
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
-	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, " RX: ") &&
-		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") {
+	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
+		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -73,6 +81,17 @@ func unflatten(t string) []string {
 			return nil
 		}
 		return out
+	case strings.Contains(s, "ethtool -S "):
+		return unflattenEthtoolCommand(s)
+	case strings.Contains(s, "Iface") && strings.Contains(s, "RX-OK") && strings.Contains(s, "Flg"):
+		return unflattenNetstatI(s)
+	case strings.Contains(s, " flags=") && strings.Contains(s, "RX packets ") && strings.Contains(s, " mtu "):
+		// net-tools 2.x ifconfig: "eth0: flags=4163<UP,...>  mtu 1500" then indented lines.
+		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
+		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
+		return strings.Split(s, "\n")
+	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
+		return unflattenSar(s)
 	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
 		return unflattenNetstatS(s)
 	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
@@ -120,6 +139,122 @@ func (d *doc) tryFlattened(i int) bool {
 		d.addArtifact(a.Kind, no, no, a.Data)
 	}
 	return true
+}
+
+// unflattenEthtoolCommand cuts "# ethtool -S enp1s0 ... rx_queue_0_drops: 97326
+// rx_queue_1_drops: 63783 ...Copy to Clipboard" (a documentation page that ran the command
+// and an excerpt of its output onto one line, without the "NIC statistics:" line; corpus
+// 647) into the command, the header every `ethtool -S` prints first
+// (net/ethtool/ioctl.c through the ethtool tool's dump_stats), and one "name: value" line
+// per pair that follows the command, "..." elisions skipped; the first other word ends the
+// output. nil without a pair.
+func unflattenEthtoolCommand(s string) []string {
+	i := strings.Index(s, "ethtool -S ")
+	ws := strings.Fields(s[i+len("ethtool -S "):])
+	if len(ws) < 3 {
+		return nil
+	}
+	out := []string{strings.TrimSpace(s[:i] + "ethtool -S " + ws[0]), "NIC statistics:"}
+	for p := 1; p < len(ws); {
+		w := ws[p]
+		if strings.Trim(w, ".…") == "" {
+			p++
+			continue
+		}
+		if p+1 < len(ws) && len(w) > 1 && strings.HasSuffix(w, ":") && isLower(w[0]) {
+			if v := ws[p+1]; isDigits(strings.TrimPrefix(v, "-")) {
+				out = append(out, "     "+w+" "+v)
+				p += 2
+				continue
+			}
+		}
+		break
+	}
+	if len(out) < 3 {
+		return nil
+	}
+	return out
+}
+
+// unflattenNetstatI cuts `netstat -i` run onto one line ("# netstat -i Kernel Interface
+// table Iface MTU RX-OK RX-ERR RX-DRP RX-OVR TX-OK TX-ERR TX-DRP TX-OVR Flg eth0 1500
+// 653090942 0 1481 0 84429784 0 0 0 BMRU lo ...", corpus 639) back into its title, header and
+// one row per interface: as many words as the header has columns, every one but the first and
+// the flags a number. The first word that does not fit ends the table.
+func unflattenNetstatI(s string) []string {
+	ws := strings.Fields(s)
+	iface, flg := -1, -1
+	for k, w := range ws {
+		if w == "Iface" && iface < 0 {
+			iface = k
+		}
+		if w == "Flg" && iface >= 0 {
+			flg = k
+			break
+		}
+	}
+	if iface < 0 || flg < iface+3 {
+		return nil
+	}
+	var out []string
+	head := ws[:iface]
+	if n := len(head); n >= 3 && head[n-3] == "Kernel" && head[n-2] == "Interface" && head[n-1] == "table" {
+		if n > 3 {
+			out = append(out, strings.Join(head[:n-3], " "))
+		}
+		out = append(out, "Kernel Interface table")
+	} else if n > 0 {
+		out = append(out, strings.Join(head, " "))
+	}
+	cols := flg - iface + 1
+	out = append(out, strings.Join(ws[iface:flg+1], " "))
+	rows := 0
+	for p := flg + 1; p+cols <= len(ws); p += cols {
+		row := ws[p : p+cols]
+		ok := true
+		for _, c := range row[1 : cols-1] {
+			if !isDigits(c) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			break
+		}
+		out = append(out, strings.Join(row, " "))
+		rows++
+	}
+	if rows == 0 {
+		return nil
+	}
+	return out
+}
+
+// unflattenSar cuts a sar report run onto one line ("[root@ip-10-0-1-68 ~]# sar -r Linux
+// 4.14.193-... (ip-10-0-1-68...) 05/22/2021 _x86_64_ (1 CPU) 12:00:02 AM kbmemfree kbmemused
+// %memused ... 12:10:01 AM 65860 941080 93.46 ...", corpus 642) back into the command, the
+// banner (common.c print_gal_header), the header and one row per interval: each starts at a
+// time of day or "Average:". nil when no banner follows the command.
+func unflattenSar(s string) []string {
+	b := reFlatSarBanner.FindStringSubmatchIndex(s)
+	if b == nil {
+		return nil
+	}
+	out := []string{strings.TrimSpace(s[:b[2]])}
+	body := s[b[2]:]
+	idx := reFlatSarStamp.FindAllStringSubmatchIndex(body, -1)
+	if len(idx) < 2 {
+		return nil
+	}
+	out = append(out, strings.TrimSpace(body[:idx[0][2]]))
+	for k, m := range idx {
+		end := len(body)
+		if k+1 < len(idx) {
+			end = idx[k+1][2]
+		}
+		out = append(out, strings.TrimSpace(body[m[2]:end]))
+	}
+	return out
 }
 
 // unflattenNetstatS cuts `netstat -s` output that a PDF or a page ran onto one line

@@ -2,9 +2,9 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

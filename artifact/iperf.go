@@ -1,9 +1,10 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // iperf, iperf3 and bwctl (which runs either and prints its output) throughput tables

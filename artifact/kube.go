@@ -2,12 +2,12 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/model"
 )
 
@@ -18,6 +18,7 @@ const (
 	KindKubeletEviction = "kubelet_eviction" // eviction manager log lines (klog)
 	KindKubeNodeCond    = "kube_node_conditions"
 	KindKubeAllocated   = "kube_allocated" // kubectl describe node's "Allocated resources"
+	KindKubeEvicted     = "kube_evicted"   // the kubelet's eviction message on a pod or event
 )
 
 // KubeletEvictionLog is a run of the kubelet eviction manager's log lines.
@@ -53,6 +54,14 @@ type KubeletObservation struct {
 	// ObservedKiB is Observed resolved to KiB (the unit the kubelet prints memory in), for
 	// the memory signals; nil when it is not a byte quantity.
 	ObservedKiB *int64 `json:"observed_kib,omitempty"`
+	// Capacity is what an "observations:" line gives the signal's total as ("65973468Ki",
+	// "204700Mi", an inode count); CapacityKiB it in KiB for byte quantities. Empty when the
+	// line is a threshold line or was cut before its time.
+	Capacity    string `json:"capacity,omitempty"`
+	CapacityKiB *int64 `json:"capacity_kib,omitempty"`
+	// ObservedCount and CapacityCount are a count signal's (inodesFree, pid.available).
+	ObservedCount *int64 `json:"observed_count,omitempty"`
+	CapacityCount *int64 `json:"capacity_count,omitempty"`
 }
 
 // The eviction manager's observation, as pkg/kubelet/eviction/helpers.go
@@ -61,7 +70,11 @@ type KubeletObservation struct {
 // quantity=100Mi] observed -2097758044639028Ki".
 var (
 	reKubeletObservation = lazyre.New(`threshold \[signal=([\w.]+), quantity=([^\]\s]+)\] observed (\S+)`)
-	reKubeletConditions  = lazyre.New(`node conditions - observed: \[([^\]]*)\]`)
+	// At -v=4 (debugLogObservations): "eviction manager: observations: signal=memory.available,
+	// available: 60489772Ki, capacity: 65973468Ki, time: 2021-12-15 ...": what the manager
+	// measured, without a threshold.
+	reKubeletObservations = lazyre.New(`observations: signal=([\w.]+), available: (-?[\d.]+[A-Za-z]*)(?:, capacity: (-?[\d.]+[A-Za-z]*), time: )?`)
+	reKubeletConditions   = lazyre.New(`node conditions - observed: \[([^\]]*)\]`)
 )
 
 // isKlogHeader: klog's "Lmmdd hh:mm:ss.uuuuuu threadid file:line] " (k8s.io/klog
@@ -130,6 +143,28 @@ func (d *doc) tryKubeletEviction(i int) int {
 			}
 			ev.Observations = append(ev.Observations, o)
 			d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+		} else if m := reKubeletObservations.FindStringSubmatch(msg); m != nil {
+			o := KubeletObservation{Line: d.ls[k].No, Signal: m[1], Observed: m[2], Capacity: m[3]}
+			if strings.HasSuffix(o.Signal, ".available") && o.Signal != "pid.available" {
+				o.ObservedKiB, o.CapacityKiB = kubeQuantityKiB(o.Observed), kubeQuantityKiB(o.Capacity)
+			} else {
+				// inodesFree, pid.available: counts.
+				if v, ok := atoi(o.Observed); ok {
+					o.ObservedCount = &v
+				}
+				if v, ok := atoi(o.Capacity); ok {
+					o.CapacityCount = &v
+				}
+			}
+			if o.ObservedKiB != nil && *o.ObservedKiB < 0 && (strings.HasPrefix(o.Signal, "memory.") || strings.HasPrefix(o.Signal, "allocatableMemory.")) {
+				// Below zero is the impossible reading kubelet-eviction-signal names, threshold
+				// or not.
+				b := *o.ObservedKiB * 1024
+				negative = true
+				d.tl.KubeletSignals = append(d.tl.KubeletSignals, model.KubeletSignal{Signal: o.Signal, Observed: o.Observed, ObservedBytes: &b,
+					Source: fmt.Sprintf("kubelet log line %d (eviction manager observations)", o.Line)})
+			}
+			ev.Observations = append(ev.Observations, o)
 		} else if m := reKubeletUnobserved.FindStringSubmatch(msg); m != nil {
 			if !slices.Contains(ev.Unobserved, m[1]) {
 				ev.Unobserved = append(ev.Unobserved, m[1])
@@ -174,6 +209,91 @@ func (d *doc) tryKubeletEviction(i int) int {
 	d.segSeq++
 	d.addArtifact(KindKubeletEviction, d.ls[i].No, d.ls[k-1].No, ev)
 	return k - i
+}
+
+// KubeEvicted is the message the kubelet puts on a pod it evicted (its status.message, the
+// "Evicted" event, `kubectl describe pod`'s Message:, a jsonpath print of them):
+// "The node was low on resource: memory. Threshold quantity: 100Mi, available: 95Mi."
+// (pkg/kubelet/eviction/helpers.go nodeLowMessageFmt and thresholdMetMessageFmt; kubelets
+// before 1.19 print no threshold). Resource is the one the manager was reclaiming: memory,
+// ephemeral-storage, pids; only memory says anything about the node's memory.
+type KubeEvicted struct {
+	Resource  string `json:"resource"`
+	Threshold string `json:"threshold,omitempty"`
+	Available string `json:"available,omitempty"`
+	// ThresholdKiB and AvailableKiB are the quantities in KiB (the unit the kubelet prints
+	// memory and storage in); nil when not a byte quantity (pids).
+	ThresholdKiB *int64 `json:"threshold_kib,omitempty"`
+	AvailableKiB *int64 `json:"available_kib,omitempty"`
+	// Containers are the message's "Container C was using 2456Ki, request is 0" parts
+	// (containerMessageFmt), one per container the kubelet ranked.
+	Containers []KubeEvictedContainer `json:"containers,omitempty"`
+}
+
+// KubeEvictedContainer is one container an eviction message names.
+type KubeEvictedContainer struct {
+	Name     string `json:"name"`
+	Using    string `json:"using"`
+	UsingKiB *int64 `json:"using_kib,omitempty"`
+	Request  string `json:"request"`
+}
+
+var reKubeEvictedContainer = lazyre.New(`Container (\S+) was using (-?[\d.]+[A-Za-z]*), (?:request is|which exceeds its request of) ([^,.\s]+(?:\.\d+)?[A-Za-z]*)`)
+
+// kubeQuantityKiB is a quantity in KiB, for the artifact; false when it is not one.
+func kubeQuantityKiB(q string) *int64 {
+	if strings.HasSuffix(q, "%") {
+		return nil
+	}
+	b, ok := kubeQuantityBytes(q)
+	if !ok {
+		return nil
+	}
+	kib := b / 1024
+	return &kib
+}
+
+var reKubeEvicted = lazyre.New(`The node was low on resource: ([\w-]+)\.(?:\s*Threshold quantity: ([^,\s]+), available: (-?[\d.]+[A-Za-z]*))?`)
+
+func isKubeEvictedLine(t string) bool { return strings.Contains(t, "was low on resource: ") }
+
+// tryKubeEvicted reads the eviction message a line holds, wherever in the line (after an
+// event's "Warning Evicted 28s kubelet", after "Message:", after a pod name and tabs). A
+// memory message is the kubelet's observation of memory.available against the threshold it
+// crossed, as its eviction manager's own log line would be (tryKubeletEviction).
+func (d *doc) tryKubeEvicted(i int) int {
+	m := reKubeEvicted.FindStringSubmatch(d.ls[i].Text)
+	if m == nil {
+		return 0
+	}
+	e := KubeEvicted{Resource: m[1], Threshold: m[2], Available: m[3]}
+	if e.Resource != "pids" {
+		if e.Threshold != "" {
+			e.ThresholdKiB, e.AvailableKiB = kubeQuantityKiB(e.Threshold), kubeQuantityKiB(e.Available)
+		}
+		for _, c := range reKubeEvictedContainer.FindAllStringSubmatch(d.ls[i].Text, -1) {
+			e.Containers = append(e.Containers, KubeEvictedContainer{Name: c[1], Using: c[2], UsingKiB: kubeQuantityKiB(c[2]), Request: c[3]})
+		}
+	}
+	no := d.ls[i].No
+	if e.Resource == "memory" && e.Threshold != "" {
+		sig := model.KubeletSignal{Signal: "memory.available", Threshold: e.Threshold, Observed: e.Available,
+			Source: fmt.Sprintf("line %d (the kubelet's eviction message on a pod)", no)}
+		if b, ok := kubeQuantityBytes(e.Available); ok {
+			sig.ObservedBytes = &b
+		}
+		if b, ok := kubeQuantityBytes(e.Threshold); ok && !strings.HasSuffix(e.Threshold, "%") {
+			sig.ThresholdBytes = &b
+			if d.tl.Kubelet == nil && b >= 0 {
+				d.tl.Kubelet = &model.KubeletEviction{Threshold: e.Threshold, Bytes: b,
+					Source: fmt.Sprintf("line %d (the threshold an eviction crossed; the message does not say hard or soft)", no)}
+			}
+		}
+		d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeEvicted, no, no, e)
+	return 1
 }
 
 // kubeQuantityBytes resolves a Kubernetes resource quantity ("100Mi", "-2097758044639028Ki",
@@ -236,6 +356,11 @@ func isKubeCondType(s string) bool {
 // the lines it took.
 func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
 	cs := kubeCells(ls[i].Text)
+	if len(cs) == 1 {
+		if c, ok := kubeCondFlattened(ls[i].Text); ok {
+			return c, 1, true
+		}
+	}
 	if len(cs) < 2 || !isKubeCondType(cs[0]) || (cs[1] != "True" && cs[1] != "False" && cs[1] != "Unknown") {
 		return KubeNodeCondition{}, 0, false
 	}
@@ -253,6 +378,30 @@ func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
 		c.Reason, c.Message = cs[4], cs[5]
 	}
 	return c, n, true
+}
+
+// reKubeReason is a condition's Reason, one CamelCase word of two humps or more
+// (KubeletHasInsufficientMemory, KubeletReady); a heartbeat time's words ("Mon,", "Jan",
+// "2024") are not.
+var reKubeReason = lazyre.New(`^[A-Z][a-z]+(?:[A-Z][a-z]*)+$`)
+
+// kubeCondFlattened reads a Conditions row whose cell separators a web page collapsed to
+// single spaces ("MemoryPressure True KubeletHasInsufficientMemory kubelet has insufficient
+// memory available", the time columns sometimes dropped): type and status, then the reason
+// is the first CamelCase word and the message the rest.
+func kubeCondFlattened(t string) (KubeNodeCondition, bool) {
+	fs := strings.Fields(t)
+	if len(fs) < 2 || !isKubeCondType(fs[0]) || (fs[1] != "True" && fs[1] != "False" && fs[1] != "Unknown") {
+		return KubeNodeCondition{}, false
+	}
+	c := KubeNodeCondition{Type: fs[0], Status: fs[1]}
+	for j := 2; j < len(fs); j++ {
+		if reKubeReason.MatchString(fs[j]) {
+			c.Reason, c.Message = fs[j], strings.Join(fs[j+1:], " ")
+			break
+		}
+	}
+	return c, true
 }
 
 // tryKubeNodeConditions reads Conditions rows (with their header line, when present).

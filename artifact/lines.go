@@ -1,13 +1,14 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
-	"headroom/kernel"
 	"math"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"headroom/internal/lazyre"
+	"headroom/kernel"
 )
 
 // Line is one logical line of a pasted text after the paste's own noise is undone: the syslog

@@ -2,10 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
+	"slices"
 	"sort"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -446,10 +447,48 @@ func (d *doc) tryNetstatSGrep(i int) int {
 	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: ns.Groups}, ns)
 }
 
+// tcpExtBareCounter reads a line of netstat -s's TcpExt group that names its kernel counter
+// ("TCPBacklogDrop: 368504": net-tools prints a counter it has no sentence for under its own
+// name) when the line stands without the group's header: a grep, or a paste that elided the
+// rest ("// other fields"). Only the TcpExt drop counters (kernel.TcpExtDropCounters) are
+// taken this way: alone, "Name: N" could be any tool's; these names are the kernel's.
+func tcpExtBareCounter(t string) (string, int64, bool) {
+	name, val, ok := strings.Cut(strings.TrimSpace(t), ": ")
+	if !ok || !slices.Contains(kernel.TcpExtDropCounters, name) {
+		return "", 0, false
+	}
+	v, ok := atoi(strings.TrimSpace(stripAnnotation(val)))
+	return name, v, ok
+}
+
+func isTcpExtBareCounter(_, t string) bool {
+	_, _, ok := tcpExtBareCounter(t)
+	return ok
+}
+
+// tryNetstatSBare reads consecutive bare TcpExt counter lines (tcpExtBareCounter).
+func (d *doc) tryNetstatSBare(i int) int {
+	g := kernel.Group{Name: "TcpExt"}
+	k := i
+	for ; k < len(d.ls); k++ {
+		name, v, ok := tcpExtBareCounter(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		g.Counters.Set(name, v)
+	}
+	if k == i {
+		return 0
+	}
+	ns := &NetstatS{Groups: []kernel.Group{g}}
+	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: ns.Groups}, ns)
+}
+
 // stripAnnotation removes what a paster appended to a line to point at it: "<---- HERE",
-// "<-- this one", "← look", "# note".
+// "<-- this one", "← look", "# note", "   <<<<" (corpus 604, a vendor KB marking the
+// counters it discusses).
 func stripAnnotation(s string) string {
-	for _, mark := range []string{"<-", "←", " #", "  //"} {
+	for _, mark := range []string{"<-", "←", " #", "  //", " <<"} {
 		if i := strings.Index(s, mark); i > 0 {
 			s = strings.TrimSpace(s[:i])
 		}

@@ -1,11 +1,11 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"math"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -2,11 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -245,6 +245,8 @@ func (r *report) addOOMDetail(t string) {
 				o.FileRSSKB = v
 			case "shmem-rss":
 				o.ShmemRSSKB = v
+			case "pgtables":
+				o.PgtablesKB = v
 			}
 		}
 		if a := reOOMAdj.FindStringSubmatch(m[3]); a != nil {

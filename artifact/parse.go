@@ -356,6 +356,15 @@ func (d *doc) kernelReport(i int) bool {
 		}
 	case hasAlloc && isAllocStallHeader(t):
 		return d.allocStall(i)
+	case hasAlloc && isVmallocPagesHeader(t):
+		af, size, ok := parseVmallocPages(t)
+		if !ok {
+			return false // another vmalloc error: a log line (logNumbers, kernel.MsgNotPhysical)
+		}
+		ev, r := d.readAllocReport(i, af)
+		r.notes = append(r.notes, fmt.Sprintf("a vmalloc of %d bytes whose order-%d pages could not be allocated (mm/vmalloc.c vm_area_alloc_pages; order > 0 is a huge-page vmalloc attempt, which vmalloc may retry with small pages)", size, af.Order))
+		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		return true
 	case isAllocHeader(t):
 		af, ok := parseAllocHeader(t)
 		if !ok && i+1 < len(d.ls) && !d.used[i+1] && !isBlank(d.ls[i+1].Text) && !d.ls[i+1].Kernel {
@@ -459,7 +468,11 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.markUsed(used)
 	first, last := lineSpan(d.ls, used)
-	d.host.pageKB(m.pageKB, first)
+	pageKB := m.pageKB
+	if pageKB == 0 {
+		pageKB = reservePageKB(af.Zones)
+	}
+	d.host.pageKB(pageKB, first)
 	// Attach to the allocation failure right before it when nothing else came between:
 	// pastes often elide the trace between the header and the dump.
 	if n := len(d.allocs); n > 0 {
@@ -484,7 +497,7 @@ func (d *doc) showMemReport(i int) bool {
 	}
 	d.logLines(used)
 	d.segSeq++
-	if zs := showMemZoneReading(af.Zones, m.pageKB); len(zs) > 0 {
+	if zs := showMemZoneReading(af.Zones, m.nodes, pageKB); len(zs) > 0 {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)", Zones: zs})
 	}
 	d.addArtifact(KindShowMem, first, last, ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments})
@@ -888,6 +901,17 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 	d.host.pageKB(r.mem.pageKB, 0)
 	if r.trace.ARM {
 		d.host.armTraceSet = true
+	}
+	// The report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE 6.3.9-1-default #1")
+	// names the running kernel as a logged Tainted line does (hostFacts.scan), but the
+	// report's lines are consumed here and never scanned.
+	if r.kernel != "" {
+		for _, k := range r.used {
+			if d.ls[k].No == r.kLine {
+				d.host.setKernel(r.kernel, 5, &d.ls[k], d.ls[k].Text)
+				break
+			}
+		}
 	}
 	return r.finishAlloc(d.ls), r
 }

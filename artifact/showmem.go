@@ -739,10 +739,15 @@ func ParseShowMem(text string) ShowMem {
 // the kernel printed each zone's free pages and watermarks at that moment
 // (mm/show_mem.c show_free_areas), what /proc/zoneinfo would have said then. Only zones with
 // min, low, high and present printed (non-zero: ZoneReport cannot tell 0 from absent) are
-// kept, in pages of the dump's own page size (its buddy
-// line's smallest block); without that size nothing is converted, no page size is guessed.
+// kept, in pages of the dump's own page size (its buddy line's smallest block, else what its
+// lowmem_reserve[] lines give: reservePageKB); without that size nothing is converted, no
+// page size is guessed. The zone's "all_unreclaimable? yes" (before 4.8) and pages_scanned
+// are zoneinfo's all_unreclaimable and scanned; a 4.11+ node line's "all_unreclaimable?
+// yes" is pgdat->kswapd_failures at MAX_RECLAIM_RETRIES (mm/page_alloc.c
+// show_free_areas), zoneinfo's node_unreclaimable, set on each zone of that node (4.8–4.10
+// print pgdat_reclaimable there instead, the same verdict from scanned pages).
 // A dump inside a failure or OOM report stays that report's: its rules judge it.
-func showMemZoneReading(zones []model.ZoneReport, pageKB int64) []kernel.Zone {
+func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64) []kernel.Zone {
 	if pageKB <= 0 {
 		return nil
 	}
@@ -760,7 +765,53 @@ func showMemZoneReading(zones []model.ZoneReport, pageKB int64) []kernel.Zone {
 		if z.ManagedKB != nil {
 			f.Set("managed", *z.ManagedKB/pageKB)
 		}
+		if z.AllUnreclaimable != nil {
+			f.Set("all_unreclaimable", boolInt(*z.AllUnreclaimable))
+			if z.Fields != nil {
+				if v, ok := z.Fields.Get("pages_scanned"); ok {
+					f.Set("scanned", v)
+				}
+			}
+		}
+		for _, n := range nodes {
+			if n.Node == z.Node && n.AllUnreclaimable != nil {
+				f.Set("node_unreclaimable", boolInt(*n.AllUnreclaimable))
+			}
+		}
 		out = append(out, kernel.Zone{Node: z.Node, Name: z.Zone, Fields: f})
 	}
 	return out
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// reservePageKB is the page size of a dump without buddy lines, from the lowmem_reserve[]
+// of a DMA, DMA32 (or 32-bit Normal) zone and the size of the populated zone printed next on
+// its node (kernel.PageKBFromLowmemReserve); 0 when no pair gives one, or two disagree.
+func reservePageKB(zones []model.ZoneReport) int64 {
+	var got int64
+	for i := 0; i+1 < len(zones); i++ {
+		lo, up := zones[i], zones[i+1]
+		if lo.Node != up.Node || len(lo.LowmemReserve) == 0 {
+			continue
+		}
+		upKB := up.PresentKB
+		if up.ManagedKB != nil {
+			upKB = *up.ManagedKB
+		}
+		p, ok := kernel.PageKBFromLowmemReserve(lo.Zone, lo.LowmemReserve, upKB)
+		if !ok {
+			continue
+		}
+		if got != 0 && got != p {
+			return 0
+		}
+		got = p
+	}
+	return got
 }

@@ -2,10 +2,10 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -2,13 +2,13 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -450,7 +450,7 @@ func boring(l *Line) bool {
 // mayStartReport is true when kernelReport might do more than return false for the line: a
 // report header or the first line of a show_mem dump.
 func mayStartReport(t string) bool {
-	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t)) {
+	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
 		return true
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t)

@@ -1,10 +1,10 @@
 package artifact
 
 import (
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -2,9 +2,9 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )
@@ -213,6 +213,12 @@ func (d *doc) prose(i int) {
 			return
 		}
 		d.unparsedUnread(i, why)
+		return
+	}
+	// A command and the few counters of its output that a page ran onto one line ("#
+	// ethtool -S enp1s0 ... rx_queue_0_drops: 97326 rx_queue_1_drops: 63783 ...") holds
+	// too few numbers to look like output, but the command says what they are.
+	if strings.Contains(d.ls[i].Text, "ethtool -S ") && d.tryFlattened(i) {
 		return
 	}
 	d.keepProse(i)

@@ -2,9 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
+	"math"
 	"strings"
 
+	"headroom/internal/lazyre"
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -175,11 +177,13 @@ func (d *doc) trySysstat(i int) int {
 		if stamp == "" && (len(fs) != len(cols) || !allNumericish(fs[1:])) {
 			break // iostat's rows carry no time: a line of another shape ends the table
 		}
-		if len(fs) < len(cols) && len(fs) >= 2 && lastTextLine(d.ls, k) {
+		if len(fs) < len(cols) && len(fs) >= 1 && lastTextLine(d.ls, k) && (len(fs) >= 2 || decimals(fs[0]) == 2) {
 			// The paste ends inside this row: the cells it kept are in their columns.
 			// sysstat prints every rate of a row with the same precision (%9.2f), so a
-			// last cell with fewer decimals than the one before it was cut mid-number.
-			if n := len(fs); allNumericish(fs[n-2:n-1]) && decimals(fs[n-1]) != decimals(fs[n-2]) {
+			// last cell with fewer decimals than the one before it was cut mid-number; a
+			// row cut after its first cell keeps it when it has the two decimals of %9.2f
+			// (corpus 618: "03:50:01 PM   3585.67" under sar -B's header).
+			if n := len(fs); n >= 2 && allNumericish(fs[n-2:n-1]) && decimals(fs[n-1]) != decimals(fs[n-2]) {
 				fs = fs[:n-1]
 			}
 			tb.CutAfter = len(fs)
@@ -257,6 +261,9 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 				}
 			}
 		}
+		if mi := sarMemInfo(tb.Columns, vals); mi != nil {
+			out[j].MemInfo = mi
+		}
 		if cmdCol >= 0 {
 			for c, n := range tb.Columns {
 				if n != "%CPU" {
@@ -272,11 +279,67 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 	}
 	var kept []model.Sample
 	for _, s := range out {
-		if len(s.Rates) > 0 {
+		if len(s.Rates) > 0 || s.MemInfo != nil {
 			kept = append(kept, s)
 		}
 	}
 	return kept
+}
+
+// sarMeminfoKeys are sar -r's columns that are /proc/meminfo fields in kB (sysstat rd_stats.c
+// read_meminfo): kbcommit is Committed_AS.
+var sarMeminfoKeys = [][2]string{
+	{"kbmemfree", "MemFree"}, {"kbavail", "MemAvailable"}, {"kbbuffers", "Buffers"}, {"kbcached", "Cached"},
+	{"kbcommit", "Committed_AS"}, {"kbactive", "Active"}, {"kbinact", "Inactive"}, {"kbdirty", "Dirty"},
+}
+
+// sarMemInfo reads a sar -r row as the meminfo fields it prints, with the totals its shares
+// imply (sysstat pr_stats.c): %memused is kbmemused over MemTotal (kbmemused is MemTotal −
+// MemFree before sysstat 11.x printed kbavail, MemTotal − free − buffers − cached − slab
+// after), and %commit is kbcommit over MemTotal + SwapTotal. So MemTotal is kbmemfree +
+// kbmemused in the older layout, kbmemused ÷ %memused in the newer, and SwapTotal is
+// kbcommit ÷ %commit − MemTotal, 0 when within what the two printed decimals of %commit
+// leave uncertain. nil for a row of another table.
+func sarMemInfo(cols, vals []string) *kernel.Counters {
+	v := map[string]float64{}
+	for c, n := range cols {
+		if x, ok := atof(vals[c]); ok {
+			v[n] = x
+		}
+	}
+	if _, ok := v["kbcommit"]; !ok {
+		if _, ok := v["kbmemfree"]; !ok {
+			return nil
+		}
+	}
+	var mi kernel.Counters
+	for _, ck := range sarMeminfoKeys {
+		if x, ok := v[ck[0]]; ok {
+			mi.Set(ck[1], int64(x))
+		}
+	}
+	var total float64
+	used, okUsed := v["kbmemused"]
+	if free, ok := v["kbmemfree"]; ok && okUsed && !containsStr(cols, "kbavail") {
+		total = free + used
+	} else if pct := v["%memused"]; okUsed && pct > 0 {
+		total = math.Round(used * 100 / pct)
+	}
+	if total > 0 {
+		mi.Set("MemTotal", int64(total))
+		if pct, com := v["%commit"], v["kbcommit"]; pct > 0 && com > 0 {
+			backing := com * 100 / pct
+			swap := backing - total
+			if swap <= backing*0.006/pct+total*0.0001 {
+				swap = 0
+			}
+			mi.Set("SwapTotal", int64(math.Round(swap)))
+		}
+	}
+	if mi.Len() == 0 {
+		return nil
+	}
+	return &mi
 }
 
 func containsStr(list []string, s string) bool {

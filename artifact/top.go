@@ -2,11 +2,11 @@ package artifact
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"math"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -2,12 +2,12 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"

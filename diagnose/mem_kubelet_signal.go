@@ -76,7 +76,11 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 	}
 	if len(negative) > 0 {
 		s := negative[0]
-		ev := []Evidence{{What: "kubelet observed " + s.Signal, Value: fmt.Sprintf("%s (%s) against its threshold %s, in %d observation(s)", s.Observed, signedBytes(*s.ObservedBytes), s.Threshold, len(negative)), Source: s.Source}}
+		against := "against its threshold " + s.Threshold
+		if s.Threshold == "" {
+			against = "(an observation line, without its threshold)"
+		}
+		ev := []Evidence{{What: "kubelet observed " + s.Signal, Value: fmt.Sprintf("%s (%s) %s, in %d observation(s)", s.Observed, signedBytes(*s.ObservedBytes), against, len(negative)), Source: s.Source}}
 		ev = condEv(ev)
 		if last := tl.LastWith(func(x *model.Sample) bool { _, ok := x.Mem("MemAvailable"); return ok }); last != nil {
 			v, _ := last.Mem("MemAvailable")

@@ -26,10 +26,14 @@ func init() {
 }
 
 func checkOvercommit(tl *model.Timeline) Result {
+	// Committed_AS with CommitLimit (/proc/meminfo), or with RAM and swap (sar -r prints
+	// kbcommit and the shares that give MemTotal and SwapTotal, no CommitLimit).
 	s := tl.LastWith(func(s *model.Sample) bool {
 		_, a := s.Mem("Committed_AS")
 		_, b := s.Mem("CommitLimit")
-		return a && b
+		_, c := s.Mem("MemTotal")
+		_, d := s.Mem("SwapTotal")
+		return a && (b || c && d)
 	})
 	if s == nil {
 		why := "no Committed_AS and CommitLimit (/proc/meminfo) in the input"
@@ -40,7 +44,7 @@ func checkOvercommit(tl *model.Timeline) Result {
 	}
 	src := sampleSource(s, "/proc/meminfo")
 	committed, _ := s.Mem("Committed_AS")
-	limit, _ := s.Mem("CommitLimit")
+	limit, haveLimit := s.Mem("CommitLimit")
 	memTotal, okMem := s.Mem("MemTotal")
 	if !okMem {
 		memTotal, _, okMem = memTotalKB(tl)
@@ -49,6 +53,9 @@ func checkOvercommit(tl *model.Timeline) Result {
 	mode, haveMode := currentSetting(tl, "vm.overcommit_memory")
 	m, _ := settingInt(mode)
 	if haveMode && m == 2 {
+		if !haveLimit {
+			return Healthy("strict overcommit (mode 2): Committed_AS %s is held under CommitLimit", memKB(committed))
+		}
 		return Healthy("strict overcommit (mode 2): Committed_AS %s is held under CommitLimit %s", memKB(committed), memKB(limit))
 	}
 	if !okMem || !okSwap {
@@ -58,7 +65,9 @@ func checkOvercommit(tl *model.Timeline) Result {
 	ev := []Evidence{
 		{What: "Committed_AS", Value: memKB(committed), Source: src},
 		{What: "MemTotal + SwapTotal", Value: fmt.Sprintf("%s + %s = %s", memKB(memTotal), memKB(swapTotal), memKB(backing)), Source: src},
-		{What: "CommitLimit (what mode 2 would enforce)", Value: memKB(limit), Source: src},
+	}
+	if haveLimit {
+		ev = append(ev, Evidence{What: "CommitLimit (what mode 2 would enforce)", Value: memKB(limit), Source: src})
 	}
 	if haveMode {
 		ev = append(ev, settingEvidence("vm.overcommit_memory", mode))
@@ -69,8 +78,10 @@ func checkOvercommit(tl *model.Timeline) Result {
 	switch {
 	case committed > backing:
 		sev = Warning
-	case committed > limit:
+	case haveLimit && committed > limit:
 		sev = Info
+	case !haveLimit:
+		return Healthy("Committed_AS %s is within RAM + swap %s (CommitLimit is not in the input)", memKB(committed), memKB(backing))
 	default:
 		return Healthy("Committed_AS %s is within CommitLimit %s and RAM + swap %s", memKB(committed), memKB(limit), memKB(backing))
 	}

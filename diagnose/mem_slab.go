@@ -108,10 +108,16 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 				memKB(first.kb), memKB(last.kb), memKB(d), secs, float64(d)/1024/secs*3600), Source: memSampleWhere(tl, first.idx, "/proc/meminfo") + " to " + src})
 		}
 	}
-	if share < 0 && len(pts) < 3 {
-		if last.kb < sunreclaimAbsWarnKB {
+	if share < 0 && len(pts) < 3 && last.kb < sunreclaimAbsWarnKB {
+		if last.kb < slabTableKmallocMinKB {
 			return NotChecked("SUnreclaim %s but neither the memory size nor a series to judge it against", memKB(last.kb))
 		}
+		// No memory size, and less than no workload explains: named (info), as a slab
+		// table's kmalloc caches of that size are, rather than left unchecked (corpus 580:
+		// 12.8 GiB quoted by a health check that took the node offline for it).
+		raise(Info)
+		ev = append(ev, Evidence{What: "SUnreclaim without the memory size", Value: fmt.Sprintf("%s ≥ %s: the memory size is not in the input, so its share (warning at %.0f%% of MemTotal) is not known", memKB(last.kb), memKB(slabTableKmallocMinKB), 100*sunreclaimWarnShare), Source: src})
+	} else if share < 0 && len(pts) < 3 {
 		// No memory size to share it by, but a size no workload explains (corpus 470: 41 GiB
 		// after 100 days).
 		raise(Warning)

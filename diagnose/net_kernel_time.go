@@ -2,10 +2,10 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/model"
 )
 

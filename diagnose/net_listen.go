@@ -2,11 +2,11 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"sort"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 )

@@ -2,11 +2,11 @@ package diagnose
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"slices"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/internal/uniq"
 	"headroom/kernel"
 	"headroom/model"

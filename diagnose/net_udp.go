@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 	"headroom/plan"
 	"headroom/units"
@@ -55,6 +56,9 @@ const udpBurstDrain = plan.BacklogDrainInterval
 func checkUDPBufErrors(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/snmp", udpCounters)
 	if !present {
+		if r, ok := udpSocketDrops(tl); ok {
+			return r
+		}
 		if r, ok := udpStated(tl); ok {
 			return r
 		}
@@ -150,6 +154,63 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 			"net/ipv4/udp.c); nothing retransmits them. The text states that the counter rose; the counters " +
 			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
 			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
+	}), true
+}
+
+// udpSocketDrops judges a pasted /proc/net/udp table when the Udp counters are not in the
+// input: its last column is each socket's sk_drops since the socket was created
+// (net/ipv4/udp.c udp4_format_sock), datagrams that socket lost, a full receive buffer
+// above all (__udp_enqueue_schedule_skb). How many arrived is not in the table, so the
+// share is unknown: a warning. The receive queue (rx_queue, bytes at truesize) shows
+// whether the socket is full now, i.e. its reader is not draining it.
+func udpSocketDrops(tl *model.Timeline) (Result, bool) {
+	if len(tl.UDPSockets) == 0 {
+		return Result{}, false
+	}
+	t := tl.UDPSockets[len(tl.UDPSockets)-1]
+	var worst *kernel.UDPSocketRow
+	n, dropping, hasDrops := 0, 0, false
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		n++
+		if !r.HasDrops {
+			continue
+		}
+		hasDrops = true
+		if r.Drops > 0 {
+			dropping++
+			if worst == nil || r.Drops > worst.Drops {
+				worst = r
+			}
+		}
+	}
+	if !hasDrops {
+		return Result{}, false
+	}
+	if worst == nil {
+		return Healthy("%d UDP sockets in /proc/net/udp (%s), none has dropped a datagram", n, t.Source), true
+	}
+	v := fmt.Sprintf("%d datagrams dropped since the socket was created; %s queued to be read (rx_queue)", worst.Drops, units.FormatBytes(worst.RxQueue))
+	ev := []Evidence{{What: fmt.Sprintf("UDP socket on local port %d (inode %d)", worst.LocalPort, worst.Inode), Value: v, Source: t.Source}}
+	if dropping > 1 {
+		ev = append(ev, Evidence{What: "other sockets dropping", Value: fmt.Sprintf("%d of %d sockets have dropped datagrams", dropping-1, n-1), Source: t.Source})
+	}
+	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max"} {
+		if v, src, ok := tl.Sysctl(k); ok {
+			ev = append(ev, Evidence{What: k, Value: v, Source: src})
+		}
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    fmt.Sprintf("a UDP socket (port %d) dropped datagrams at its receive buffer", worst.LocalPort),
+		Evidence: ev,
+		Explanation: "The drops column of /proc/net/udp is the socket's sk_drops: datagrams that arrived for it and were " +
+			"dropped, almost always because its receive queue already held its receive buffer (SO_RCVBUF or " +
+			"net.core.rmem_default, charged at skb truesize; __udp_enqueue_schedule_skb, net/ipv4/udp.c), the same " +
+			"drops Udp RcvbufErrors counts host-wide. Nothing retransmits them. A receive queue that stays at its " +
+			"buffer means the reader does not keep up: a larger buffer only absorbs bursts, it does not make a slow " +
+			"reader faster. The table does not say how many datagrams arrived, so the share lost is unknown " +
+			"(`nstat -az UdpInDatagrams UdpRcvbufErrors` twice, a few seconds apart).",
 	}), true
 }
 

@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"headroom/internal/lazyre"
 	"io"
 	"net/http"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"headroom/docs"
+	"headroom/internal/lazyre"
 )
 
 // Logger receives the HTTP layer's errors (a failed write to a scraper that went away).

@@ -57,8 +57,11 @@ var (
 	// a question about it.
 	MsgConntrackFullNamed = []string{"conntrack: table full", "conntrack table full", "conntrack table is full"}
 	// MsgNotPhysical: allocations that fail for address space, not pages (mm/vmalloc.c,
-	// mm/percpu.c).
-	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed"}
+	// mm/percpu.c). "vmalloc: allocation failure: N bytes" is 4.12-5.12's
+	// __vmalloc_node_range when __get_vm_area_node found no range (its goto fail; the pages'
+	// failure printed "allocation failure, allocated N of M bytes" in __vmalloc_area_node),
+	// the message 5.13 renamed "vm_struct allocation failed".
+	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed", "vmalloc: allocation failure: "}
 	// MsgSlabFailure: slab_out_of_memory (mm/slub.c), SLAB's equivalent.
 	MsgSlabFailure = []string{"SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory"}
 	// MsgWarnAllocFrame: warn_alloc's own frame in the call trace of an allocation-failure

@@ -114,6 +114,7 @@ type OOMKill struct {
 	AnonRSSKB   int64    `json:"anon_rss_kb,omitempty"`
 	FileRSSKB   int64    `json:"file_rss_kb,omitempty"`
 	ShmemRSSKB  int64    `json:"shmem_rss_kb,omitempty"`
+	PgtablesKB  int64    `json:"pgtables_kb,omitempty"` // the victim's page tables (5.x+ kill line)
 	OOMScoreAdj int64    `json:"oom_score_adj,omitempty"`
 	// MemcgCounters are a memory-cgroup OOM's page counters as the report prints them
 	// ("memory: usage 524288kB, limit 524288kB, failcnt 0", then memory+swap and kmem;

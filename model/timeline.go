@@ -105,6 +105,11 @@ type Timeline struct {
 	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
 	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
 
+	// UDPSockets are pasted /proc/net/udp tables: each socket's receive queue and its own
+	// drop count (sk_drops), which say which socket lost datagrams when Udp RcvbufErrors
+	// is not in the input.
+	UDPSockets []UDPSocketTable `json:"udp_sockets,omitempty"`
+
 	// Trace is what the kernel's tracepoints said during a live window (doctor --trace):
 	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
 	// traced.
@@ -140,6 +145,12 @@ type KubeletSignal struct {
 	ThresholdBytes *int64 `json:"threshold_bytes,omitempty"` // nil for a percentage or a non-byte signal
 	ObservedBytes  *int64 `json:"observed_bytes,omitempty"`
 	Source         string `json:"source"` // "kubelet log line 21"
+}
+
+// UDPSocketTable is one /proc/net/udp (or udp6) table read from a text.
+type UDPSocketTable struct {
+	Rows   []kernel.UDPSocketRow `json:"rows"`
+	Source string                `json:"source"` // "lines 8-17 (/proc/net/udp)"
 }
 
 // NodeCondition is one Kubernetes node condition (MemoryPressure True ...).

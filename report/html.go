@@ -3,8 +3,6 @@ package report
 import (
 	_ "embed"
 	"fmt"
-	"headroom/internal/lazyre"
-	"headroom/units"
 	"html/template"
 	"io"
 	"math"
@@ -13,8 +11,10 @@ import (
 	"time"
 
 	"headroom/diagnose"
+	"headroom/internal/lazyre"
 	"headroom/model"
 	"headroom/report/chart"
+	"headroom/units"
 )
 
 // HTMLOptions tune the HTML report.

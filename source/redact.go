@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"headroom/internal/lazyre"
 	"net/netip"
 	"regexp"
 	"sort"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"headroom/internal/lazyre"
 )
 
 // Redaction of a capture (capture --redact): a capture is meant for tickets, and holds the

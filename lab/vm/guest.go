@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"headroom/internal/lazyre"
 	"io"
 	"io/fs"
 	"net/netip"
@@ -18,10 +17,11 @@ import (
 	"sync"
 	"time"
 
-	"headroom/lab/netlab"
-
 	"github.com/vishvananda/netlink"
 	"golang.org/x/sys/unix"
+
+	"headroom/internal/lazyre"
+	"headroom/lab/netlab"
 )
 
 // NIC is one virtio-net interface of the guest (ethN), on a tap "tapN" in the run's host
