@@ -185,6 +185,14 @@ func truthHeaders(t any) []header {
 		if typ, _ := m["type"].(string); typ != "" && typ != "alloc_failure" {
 			return
 		}
+		// The OOM killer's "X invoked oom-killer: gfp_mask=0x..., order=0" names a process
+		// and an order too; a label that writes it without a type (corpus 644) is still no
+		// allocation-failure header, which prints "mode:" (mm/page_alloc.c warn_alloc).
+		if _, gfp := m["gfp_mask"]; gfp {
+			if _, mode := m["mode"]; !mode {
+				return
+			}
+		}
 		mode, _ := m["mode"].(string)
 		hs = append(hs, header{Process: p, Order: int(o), Mode: normMode(mode)})
 	})

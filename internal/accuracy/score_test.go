@@ -117,3 +117,16 @@ func TestNewestBatchByNumber(t *testing.T) {
 		t.Fatalf("newestBatch without batches = %q, want empty", got)
 	}
 }
+
+// An OOM invoker written in a label without a type is no allocation-failure header; a
+// failure with its mode is.
+func TestTruthHeadersSkipOOMInvoker(t *testing.T) {
+	truth := map[string]any{
+		"oom":     map[string]any{"invoker": map[string]any{"process": "systemd-journal", "gfp_mask": "0x800d0", "order": float64(0)}},
+		"failure": map[string]any{"process": "swapper/0", "order": float64(2), "mode": "0x20"},
+	}
+	hs := truthHeaders(truth)
+	if len(hs) != 1 || hs[0].Process != "swapper/0" || hs[0].Order != 2 || hs[0].Mode != "0x20" {
+		t.Fatalf("truthHeaders = %+v, want only the swapper/0 failure", hs)
+	}
+}
