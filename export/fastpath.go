@@ -181,8 +181,9 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 	}
 	buf := make([]byte, fastBufSize)
 	start, end := 0, 0
-	first := true   // no request answered yet: the header timeout runs from the accept
-	partial := true // a request has begun (its header deadline is set)
+	first := true    // no request answered yet: the header timeout runs from the accept
+	partial := true  // the request's header deadline is set
+	idleSet := false // the idle deadline after the last answer is set
 	setDeadline := func(t time.Time, d time.Duration) {
 		if d > 0 {
 			c.SetReadDeadline(t.Add(d))
@@ -192,7 +193,10 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 	}
 	setDeadline(accepted, hdrTimeout)
 	for {
-		n, accept, enc, st := parseFast(buf[start:end])
+		n, accept, enc, st := 0, []byte(nil), []byte(nil), fastMore
+		if first || end-start >= 4 { // see waiting below
+			n, accept, enc, st = parseFast(buf[start:end])
+		}
 		switch st {
 		case fastOther:
 			s.handOver(c, buf[start:end])
@@ -207,7 +211,7 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 				c.Close()
 				return
 			}
-			first, partial = false, false
+			first, partial, idleSet = false, false, false
 			start += n
 			if start == end {
 				start, end = 0, 0
@@ -223,9 +227,15 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 			end = copy(buf, buf[start:end])
 			start = 0
 		}
-		waiting := start == end && !first
+		// Between two requests net/http waits under the idle timeout until it has 4 bytes
+		// of the next (server.go, conn.serve: c.bufr.Peek(4)), closing silently if they do
+		// not come, and reads the request under the header timeout from then on.
+		waiting := !first && end-start < 4
 		if waiting {
-			setDeadline(time.Now(), idleTimeout)
+			if !idleSet {
+				setDeadline(time.Now(), idleTimeout)
+				idleSet = true
+			}
 			if !s.setIdle(c, true) {
 				c.Close()
 				return
@@ -238,7 +248,7 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 		if waiting {
 			s.setIdle(c, false)
 		}
-		if err == io.EOF && start < end {
+		if err == io.EOF && start < end && !waiting {
 			// Cut short: net/http answers 400 Bad Request.
 			s.handOver(c, buf[start:end])
 			return
@@ -250,11 +260,6 @@ func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
 			return
 		}
 		end += m
-		if waiting {
-			// The request began with this read: its header deadline runs from now.
-			setDeadline(time.Now(), hdrTimeout)
-			partial = true
-		}
 	}
 }
 
