@@ -186,6 +186,8 @@ type negotiated struct {
 	format      expfmt.Format
 	typ         expfmt.FormatType
 	contentType []string // the Content-Type header's value
+	ours        bool     // the exposition writer writes it (OpenMetrics or the text format)
+	om          bool     // OpenMetrics
 }
 
 // Header values every /metrics answer shares: net/http only reads them. Each slice has no
@@ -228,12 +230,23 @@ func newMetricsHandler(c *Collector, reg prometheus.Gatherer, log Logger) *metri
 }
 
 func (h *metricsHandler) negotiate(r *http.Request) *negotiated {
-	a := r.Header.Get("Accept")
-	if n := h.accept.Load(); n != nil && n.accept == a {
+	return negotiate(h, r.Header.Get("Accept"))
+}
+
+// negotiate chooses the format for an Accept header's value (the fast path has it as
+// bytes: comparing it with the last one's string allocates nothing).
+func negotiate[T string | []byte](h *metricsHandler, a T) *negotiated {
+	if n := h.accept.Load(); n != nil && n.accept == string(a) {
 		return n
 	}
-	f := expfmt.NegotiateAccept(r.Header, expfmt.DefaultOpenMetricsAcceptedFormats()...)
-	n := &negotiated{accept: a, format: f, typ: f.FormatType(), contentType: []string{string(f)}}
+	hdr := http.Header{}
+	if len(a) > 0 {
+		hdr["Accept"] = []string{string(a)}
+	}
+	f := expfmt.NegotiateAccept(hdr, expfmt.DefaultOpenMetricsAcceptedFormats()...)
+	typ := f.FormatType()
+	n := &negotiated{accept: string(a), format: f, typ: typ, contentType: []string{string(f)},
+		ours: typ == expfmt.TypeOpenMetrics || typ == expfmt.TypeTextPlain, om: typ == expfmt.TypeOpenMetrics}
 	h.accept.Store(n)
 	return n
 }
@@ -244,13 +257,13 @@ func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.inFlight.leave()
 	n := h.negotiate(r)
-	if (n.typ != expfmt.TypeOpenMetrics && n.typ != expfmt.TypeTextPlain) || strings.Contains(r.URL.RawQuery, "name") {
+	if !n.ours || strings.Contains(r.URL.RawQuery, "name") {
 		h.fallback.ServeHTTP(w, r)
 		return
 	}
 	s := h.c.current()
 	gz := acceptsGzip(r.Header.Get("Accept-Encoding"))
-	body, length := s.body(n.typ == expfmt.TypeOpenMetrics, gz)
+	body, length := s.body(n.om, gz)
 	// The header map is written directly, with canonical keys and shared values, instead of
 	// Add and Set, which canonicalise each key and allocate each value.
 	hdr := w.Header()

@@ -33,8 +33,15 @@ func NewRegistry(c *Collector) *prometheus.Registry {
 // Only GET and HEAD are answered. /metrics and / each answer at most 16 requests at once
 // (maxInFlight) and refuse more with 503; / is drawn once per sample (statuspage.go).
 func NewHandler(c *Collector, log Logger) http.Handler {
+	h, _ := newHandler(c, log)
+	return h
+}
+
+// newHandler is NewHandler, with its /metrics handler (the fast path answers from it).
+func newHandler(c *Collector, log Logger) (http.Handler, *metricsHandler) {
+	mh := newMetricsHandler(c, NewRegistry(c), log)
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", newMetricsHandler(c, NewRegistry(c), log))
+	mux.Handle("GET /metrics", mh)
 	mux.Handle("GET /{$}", newStatusHandler(c, log))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -65,7 +72,7 @@ func NewHandler(c *Collector, log Logger) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Write(page)
 	})
-	return mux
+	return mux, mh
 }
 
 // promhttpHandler serves what the exposition writer does not: the protobuf formats and

@@ -38,15 +38,23 @@ func (l rawListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return c, err
 	}
+	if rc := wrapRaw(c); rc != nil {
+		return rc, nil
+	}
+	return c, nil
+}
+
+// wrapRaw returns c as a rawConn, or nil when it is not a TCP connection.
+func wrapRaw(c net.Conn) *rawConn {
 	tc, ok := c.(*net.TCPConn)
 	if !ok {
-		return c, nil
+		return nil
 	}
 	rc, err := tc.SyscallConn()
 	if err != nil {
-		return c, nil
+		return nil
 	}
-	return &rawConn{TCPConn: tc, rc: rc}, nil
+	return &rawConn{TCPConn: tc, rc: rc}
 }
 
 // rawConn is a TCP connection whose Read and Write are raw system calls; the rest
@@ -61,6 +69,9 @@ type rawConn struct {
 	hold   bool
 	held   []byte
 	writes atomic.Int64 // write system calls made (tests), counted before each is made
+	// pending are bytes the fast path read and handed over with the connection
+	// (fastpath.go): Read returns them first.
+	pending []byte
 }
 
 // connKey is the request context's key of the connection the request came on.
@@ -107,6 +118,11 @@ func holdHeader(w http.ResponseWriter, r *http.Request, status int) bool {
 func (c *rawConn) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
+	}
+	if len(c.pending) > 0 {
+		n := copy(b, c.pending)
+		c.pending = c.pending[n:]
+		return n, nil
 	}
 	if len(c.held) > 0 {
 		// A held header whose body never came (a bug in a caller of holdHeader): send it

@@ -146,8 +146,9 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	if !addr.IP.IsLoopback() {
 		fmt.Fprintln(o.Stderr, "headroom serve: not a loopback address: whoever reaches it sees this host's kernel counters and finding ids")
 	}
+	handler, mh := newHandler(c, logTo{o.Stderr})
 	srv := &http.Server{
-		Handler:           NewHandler(c, logTo{o.Stderr}),
+		Handler:           handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -157,8 +158,8 @@ func Serve(ctx context.Context, o ServeOptions) error {
 	}
 	errc := make(chan error, 1)
 	// Raw reads and writes: a scrape's system calls do not wake the runtime's sysmon
-	// (rawconn.go).
-	go func() { errc <- srv.Serve(rawListener{ln}) }()
+	// (rawconn.go); a Prometheus scrape is answered without net/http (fastpath.go).
+	go func() { errc <- srv.Serve(newFastServer(ln, mh, srv)) }()
 	select {
 	case err := <-errc:
 		return err

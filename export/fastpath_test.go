@@ -1,0 +1,206 @@
+package export
+
+import (
+	"bufio"
+	"context"
+	"headroom/kernel"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"testing"
+	"time"
+)
+
+// fastPair serves one collector twice on loopback: through the fast path as Serve does,
+// and through net/http alone (rawListener) as before it.
+type fastPair struct {
+	fast, plain string
+	fs          *fastServer
+	srv         *http.Server
+}
+
+func newFastPair(t testing.TB, hdrTimeout, idle time.Duration) *fastPair {
+	t.Helper()
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: fixedClock(captureTime), Ethtool: true})
+	t.Cleanup(func() { c.Close() })
+	p := &fastPair{}
+	for i, addr := range []*string{&p.fast, &p.plain} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Skipf("no loopback listener: %v", err)
+		}
+		h, mh := newHandler(c, nil)
+		srv := &http.Server{Handler: h, ReadHeaderTimeout: hdrTimeout, IdleTimeout: idle, WriteTimeout: 10 * time.Second,
+			MaxHeaderBytes: 16 << 10, ConnContext: connContext}
+		if i == 0 {
+			p.fs, p.srv = newFastServer(ln, mh, srv), srv
+			go srv.Serve(p.fs)
+		} else {
+			go srv.Serve(rawListener{ln})
+		}
+		t.Cleanup(func() { srv.Close() })
+		*addr = ln.Addr().String()
+	}
+	return p
+}
+
+var dateLine = regexp.MustCompile(`(?m)^Date: [^\r\n]*\r$`)
+
+// exchange writes in on a new connection to addr, closes its writing end and returns all
+// the server writes until it closes, with the Date headers' values blanked.
+func exchange(t testing.TB, addr string, in []byte) []byte {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Write(in); err != nil {
+		t.Fatal(err)
+	}
+	c.(*net.TCPConn).CloseWrite()
+	out, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatalf("reading the answer to %q: %v", in, err)
+	}
+	return dateLine.ReplaceAll(out, []byte("Date: -\r"))
+}
+
+const scrapeRequest = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9100\r\nUser-Agent: Prometheus/2.53.0\r\n" +
+	"Accept: " + prometheusAccept + "\r\nAccept-Encoding: gzip\r\nX-Prometheus-Scrape-Timeout-Seconds: 10\r\n\r\n"
+
+// TestFastPathSameAnswer: what the fast path answers is byte for byte what net/http with
+// the handler answers (but the date), for scrapes it answers itself and for the requests
+// it hands over, alone and pipelined; and it does answer the scrapes itself.
+func TestFastPathSameAnswer(t *testing.T) {
+	p := newFastPair(t, 5*time.Second, time.Minute)
+	for _, tc := range []struct {
+		in   string
+		fast int64 // answered by the fast path
+	}{
+		{scrapeRequest, 1},
+		{scrapeRequest + scrapeRequest + scrapeRequest, 3},
+		{"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n", 1},                                                  // no Accept: the text format
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain\r\nACCEPT-ENCODING:  gzip \r\n\r\n", 1}, // case, blanks
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip;q=0, identity\r\n\r\n", 1},
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited\r\n\r\n", 0},
+		{scrapeRequest + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + scrapeRequest, 1},
+		{scrapeRequest + "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 1},
+		{"HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n", 0},
+		{"GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n", 0},
+		{"GET /metrics?name[]=x HTTP/1.1\r\nHost: x\r\n\r\n", 0},
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + scrapeRequest, 0},
+		{"GET /metrics HTTP/1.1\r\n\r\n", 0},                                    // no Host: 400
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 0},              // two: 400
+		{"GET /metrics HTTP/1.1\nHost: x\n\n", 0},                               // bare LF
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept : x\r\n\r\n", 0},           // a blank in a name
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: a\x01b\r\n\r\n", 0},       // a control character
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", 0}, // a body
+		{scrapeRequest + "GARBAGE\r\n\r\n", 1},
+		{"GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain\r\n", 0}, // cut short
+		{"GET /met", 0},
+		{"", 0},
+	} {
+		before := p.fs.answered.Load()
+		got, want := exchange(t, p.fast, []byte(tc.in)), exchange(t, p.plain, []byte(tc.in))
+		if string(got) != string(want) {
+			t.Errorf("%q: the fast path answered %s", tc.in, firstDiff(got, want))
+		}
+		if n := p.fs.answered.Load() - before; n != tc.fast {
+			t.Errorf("%q: the fast path answered %d requests, want %d", tc.in, n, tc.fast)
+		}
+		if tc.fast > 0 && len(want) < 4096 {
+			t.Errorf("%q: a %d-byte answer: not the exposition", tc.in, len(want))
+		}
+	}
+}
+
+// TestFastPathTimeouts: a connection that sends nothing, one cut short mid-request and one
+// left idle after a scrape are closed by the server's timeouts, as net/http closes them.
+func TestFastPathTimeouts(t *testing.T) {
+	p := newFastPair(t, 200*time.Millisecond, 400*time.Millisecond)
+	for _, tc := range []struct {
+		name, in string
+		answers  int
+	}{
+		{"nothing sent", "", 0},
+		{"cut short", "GET /metrics HTTP/1.1\r\nHost: x\r\n", 0},
+		{"idle after a scrape", scrapeRequest, 1},
+	} {
+		for _, addr := range []string{p.fast, p.plain} {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			io.WriteString(c, tc.in)
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			br := bufio.NewReader(c)
+			for range tc.answers {
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+			if _, err := br.ReadByte(); err != io.EOF {
+				t.Errorf("%s (%s): the server's end read %v, want io.EOF (closed)", tc.name, addr, err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("%s (%s): closed after %v", tc.name, addr, d)
+			}
+			c.Close()
+		}
+	}
+}
+
+// TestFastPathShutdown: Shutdown closes a kept-alive connection the fast path holds idle.
+func TestFastPathShutdown(t *testing.T) {
+	p := newFastPair(t, 5*time.Second, time.Minute)
+	c, err := net.Dial("tcp", p.fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, scrapeRequest)
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if p.fs.answered.Load() != 1 {
+		t.Fatalf("the fast path answered %d requests, want 1", p.fs.answered.Load())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := br.ReadByte(); err != io.EOF {
+		t.Errorf("after Shutdown the server's end read %v, want io.EOF (closed)", err)
+	}
+	if _, err := net.Dial("tcp", p.fast); err == nil {
+		t.Error("the listener still accepts after Shutdown")
+	}
+}
+
+// FuzzFastPath: any stream of requests is answered by the fast path as by net/http alone
+// (but the dates).
+func FuzzFastPath(f *testing.F) {
+	for _, s := range []string{scrapeRequest, scrapeRequest + scrapeRequest, scrapeRequest + "HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n",
+		"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n", "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: text/plain\r\n\r\n"} {
+		f.Add([]byte(s))
+	}
+	p := newFastPair(f, 5*time.Second, time.Minute)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := exchange(t, p.fast, in), exchange(t, p.plain, in); string(got) != string(want) {
+			t.Errorf("%q: the fast path answered %s", in, firstDiff(got, want))
+		}
+	})
+}
