@@ -30,6 +30,8 @@ import (
 //
 //	"SLUB: Unable to allocate memory on node -1 (gfp=0x20)" (2.6.3x-3.x)
 //	"SLUB: Unable to allocate memory on node -1, gfp=0x20(GFP_ATOMIC)" (4.x-)
+//	"SLUB: Unable to allocate memory on CPU 0 (of node 0) on node -1, gfp=0x820(GFP_ATOMIC)"
+//	         (6.x: slab_out_of_memory names the CPU that tried, and its node, first)
 //	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
@@ -43,7 +45,7 @@ var (
 	reOOMKV          = lazyre.New(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj         = lazyre.New(`oom_score_adj:(-?\d+)`)
 	reTaskIn         = lazyre.New(`^Task in (\S+) killed as a result of limit of (\S+)`)
-	reSlubHead       = lazyre.New(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
+	reSlubHead       = lazyre.New(`SLUB: Unable to allocate memory (?:on CPU \d+ \(of node -?\d+\) )?on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
 	reSlubCache      = lazyre.New(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
 )
 
