@@ -1,9 +1,11 @@
 package artifact
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -96,5 +98,123 @@ func TestStatedConntrackFull(t *testing.T) {
 		if got := rate(c.text); got != c.want {
 			t.Errorf("%q: stated conntrack full %v, want %v", c.text, got, c.want)
 		}
+	}
+}
+
+// A grep of the kill lines, one per kill (corpus 664: `dmesg -T | grep "Out of memory"`): each
+// line is a kill of its own, with its victim and score; a report's own choice line and the
+// "Killed process" of the child killed in its place stay one kill. Before: one report, the
+// last victim.
+func TestOOMKillLinesGrepped(t *testing.T) {
+	kills := func(text string) []*model.OOMKill {
+		t.Helper()
+		var out []*model.OOMKill
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.Kind == model.EventOOMKill && e.OOMKill != nil {
+				out = append(out, e.OOMKill)
+			}
+		}
+		return out
+	}
+	got := kills(`[Tue Jun  4 02:11:09 2019] Out of memory: Kill process 1411 (php-fpm) score 201 or sacrifice child
+[Tue Jun  4 02:40:51 2019] Out of memory: Kill process 1502 (php-fpm) score 198 or sacrifice child
+[Wed Jun  5 03:02:17 2019] Out of memory: Killed process 2210 (mysqld) total-vm:2411232kB, anon-rss:1203312kB, file-rss:0kB, shmem-rss:0kB
+`)
+	if len(got) != 3 || got[0].KilledPID != 1411 || got[1].KilledPID != 1502 || got[2].KilledPID != 2210 {
+		t.Fatalf("kills %d, want 3 (1411, 1502, 2210)", len(got))
+	}
+	doc := ParseString("[Tue Jun  4 02:11:09 2019] Out of memory: Kill process 1411 (php-fpm) score 201 or sacrifice child\n", "p", Options{})
+	if !artifactHas(t, doc, KindOOMKill, `"score":201`) {
+		t.Errorf("the kill line's score not kept")
+	}
+	// One kill: the choice line and the child killed in its place.
+	got = kills(`[  912.100000] Out of memory: Kill process 3000 (httpd) score 640 or sacrifice child
+[  912.100050] Killed process 3021 (httpd) total-vm:812000kB, anon-rss:402000kB, file-rss:120kB
+`)
+	if len(got) != 1 {
+		t.Errorf("choice and kill read as %d kills, want 1", len(got))
+	}
+}
+
+// artifactHas: an artifact of kind whose JSON holds want.
+func artifactHas(t *testing.T, tl *model.Timeline, kind, want string) bool {
+	t.Helper()
+	for _, a := range tl.Artifacts {
+		if a.Kind != kind {
+			continue
+		}
+		b, err := json.Marshal(a.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// Command output inside an inline code span that opens on its first line and closes on its
+// last (corpus 672: "`10: bond1: ..." ... "0 `" in a forum post): the lone backticks go, and
+// the interface is read. A sentence's `cmd` pair stays. Before: the header unread, the
+// counter rows listed as unread.
+func TestOpenInlineCode(t *testing.T) {
+	text := "Output of ip:\n" +
+		"`3: eno2: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP mode DEFAULT group default qlen 1000\n" +
+		"    link/ether 3c:ec:ef:10:20:30 brd ff:ff:ff:ff:ff:ff\n" +
+		"    RX:  bytes packets errors dropped  missed   mcast\n" +
+		"    9127736151 10120411      0    4410       0   20012\n" +
+		"    TX:  bytes packets errors dropped carrier collsns\n" +
+		"    1311874310  4110233      0       0       0       0 `\n"
+	tl := ParseString(text, "p", Options{})
+	if !artifactHas(t, tl, KindIPLink, `"rx_dropped":4410`) || !artifactHas(t, tl, KindIPLink, `"tx_packets":4110233`) {
+		t.Errorf("ip -s link in an open code span not read: %+v", tl.Artifacts)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"`eth0: flags=4163<UP>  mtu 1500", "eth0: flags=4163<UP>  mtu 1500"},
+		{"   0 0 `", "   0 0"},
+		{"run `ip -s link` and look at dropped", "run `ip -s link` and look at dropped"},
+		{"it's the `ethtool -S output I mean", "it's the `ethtool -S output I mean"},
+	} {
+		if got := stripOpenCode(c.in); got != c.want {
+			t.Errorf("stripOpenCode(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// /proc/zoneinfo filtered by grep to the zones' sizes and protection (corpus 670: `grep -E
+// 'Node|protection|present|managed' /proc/zoneinfo`): the zones are read with what the
+// grep kept; the watermarks and free pages it left out stay absent, never 0. Before: the
+// protection lines listed as unread, no zone read.
+func TestZoneinfoGrepped(t *testing.T) {
+	text := "$ grep -E 'zone|present|managed|protection' /proc/zoneinfo\n" +
+		"Node 0, zone      DMA\n" +
+		"        present  3999\n" +
+		"        managed  3976\n" +
+		"        protection: (0, 1802, 15754, 15754, 15754)\n" +
+		"Node 0, zone   Normal\n" +
+		"        present  3604480\n" +
+		"        managed  3541204\n" +
+		"        protection: (0, 0, 0, 0, 0)\n"
+	tl := ParseString(text, "p", Options{})
+	var zones []kernel.Zone
+	for _, s := range tl.Samples {
+		zones = append(zones, s.Zones...)
+	}
+	if len(zones) != 2 || zones[1].Name != "Normal" {
+		t.Fatalf("zones %+v, want DMA and Normal", zones)
+	}
+	if v, ok := zones[1].Fields.Get("managed"); !ok || v != 3541204 {
+		t.Errorf("Normal managed %d %v, want 3541204", v, ok)
+	}
+	if _, ok := zones[1].Fields.Get("min"); ok {
+		t.Errorf("Normal min read though the grep left it out")
+	}
+	if len(zones[0].Protection) != 5 || zones[0].Protection[2] != 15754 {
+		t.Errorf("DMA protection %v", zones[0].Protection)
+	}
+	// A "present" line under a header that is no zone's is not a zoneinfo.
+	if tl := ParseString("Node 0, zone list\nNode 0, zone      DMA\n    present at boot: yes\n", "p", Options{}); len(tl.Samples) > 0 && len(tl.Samples[0].Zones) > 0 {
+		t.Errorf("prose read as zoneinfo: %+v", tl.Samples[0].Zones)
 	}
 }

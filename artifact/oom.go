@@ -170,6 +170,8 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 		r.x.addOOMLine(t, &r.taskHeader)
 		r.notes = append(r.notes, "the OOM killer's task table without its report header: only dump_tasks (mm/oom_kill.c) prints it, "+
 			"during an OOM kill, so a kill happened; its trigger, constraint and victim are not in the text")
+	} else if isOOMChoice(t) {
+		r.x.addOOMLine(t, &r.taskHeader) // a report that starts at its kill line: its score
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)
