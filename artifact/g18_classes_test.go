@@ -218,3 +218,20 @@ func TestZoneinfoGrepped(t *testing.T) {
 		t.Errorf("prose read as zoneinfo: %+v", tl.Samples[0].Zones)
 	}
 }
+
+// show_swap_cache_info's "Swap cache stats: add N, delete N, find N/N" in a show_mem dump
+// (corpus 665): the swap cache's traffic since boot is kept with the dump's totals. Before:
+// the line was consumed and its numbers lost.
+func TestShowMemSwapCacheStats(t *testing.T) {
+	text := "[ 8812.100001] 120331 total pagecache pages\n" +
+		"[ 8812.100002] 40211 pages in swap cache\n" +
+		"[ 8812.100003] Swap cache stats: add 512004, delete 471793, find 30120/41876\n" +
+		"[ 8812.100004] Free swap  = 0kB\n" +
+		"[ 8812.100005] Total swap = 2097148kB\n"
+	tl := ParseString(text, "p", Options{})
+	for _, want := range []string{`"swap_cache_add":512004`, `"swap_cache_delete":471793`, `"swap_cache_find":30120`, `"swap_cache_find_total":41876`} {
+		if !artifactHas(t, tl, KindShowMem, want) {
+			t.Errorf("show_mem lacks %s", want)
+		}
+	}
+}
