@@ -148,6 +148,26 @@ func reportLineKind(t string) string {
 // collectReport consumes the lines of the report whose header is ls[i]. Lines already
 // consumed are skipped. When the header carries a printk caller id, only lines with the
 // same id belong to it (two CPUs printing at once, CONFIG_PRINTK_CALLER).
+// isOOMChoice: the line that names the task an OOM kill chose, printed once per kill
+// (mm/oom_kill.c oom_kill_process: "Out of memory: Kill process N (x) score S or sacrifice
+// child" before 5.x, then "Killed process M (y) ..." without the prefix for a child killed
+// in its place; __oom_kill_process since 5.x: "Out of memory: Killed process N (x) ...";
+// "Memory cgroup out of memory: Kill..." for a cgroup's).
+func isOOMChoice(t string) bool {
+	return strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill")
+}
+
+// chosenBefore: the report already holds a kill's choice line, so another one is the next
+// kill (a grep of the kill lines, one line per kill: corpus 664).
+func chosenBefore(ls []Line, r *report) bool {
+	for _, k := range r.used {
+		if isOOMChoice(ls[k].Text) {
+			return true
+		}
+	}
+	return false
+}
+
 func collectReport(ls []Line, i int, used []bool, r *report) {
 	hdr := &ls[i]
 	r.first = hdr
@@ -179,7 +199,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
 			// report only where its header was cut.
 			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
-			if strings.Contains(t, "invoked oom-killer") || !inOOM {
+			if strings.Contains(t, "invoked oom-killer") || !inOOM || isOOMChoice(t) && chosenBefore(ls, r) {
 				break
 			}
 		}

@@ -178,6 +178,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 		s, l.Quote = stripQuote(s)
 		s = stripDiffAdd(s)
 		s = stripFence(s)
+		s = stripOpenCode(s)
 		s = stripCellBorders(s)
 		s = stripLogWrappers(s, &l)
 		s = stripOtherPrefixes(s, &l)
@@ -373,6 +374,25 @@ func stripCellBorders(s string) string {
 		end = n
 	}
 	return s[:end]
+}
+
+// stripOpenCode drops the lone backtick of an inline code span that a post opened on one
+// line and closed lines later ("`10: bond1: <BROADCAST,...> mtu 9000 ..." ... "355853126292
+// 144312808 0 1 0 0 `", corpus 672): GitHub renders a backtick pair across lines as code, so
+// pasted command output carries one before its first line and one after its last. A line
+// with a pair (`cmd` in a sentence) keeps both.
+func stripOpenCode(s string) string {
+	i := strings.IndexByte(s, '`')
+	if i < 0 || strings.IndexByte(s[i+1:], '`') >= 0 {
+		return s
+	}
+	if i == 0 {
+		return s[1:]
+	}
+	if strings.TrimRight(s[i+1:], " \t") == "" {
+		return strings.TrimRight(s[:i], " \t")
+	}
+	return s
 }
 
 // stripFence blanks Markdown code fences, which only delimit.

@@ -51,6 +51,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		s = s[1:] // a line a unified diff adds
 	}
 	s = refStripFence(s)
+	s = refStripOpenCode(s)
 	s = stripCellBorders(s)
 	s = stripLogWrappers(s, &l)
 	s = stripOtherPrefixes(s, &l)
@@ -122,6 +123,21 @@ func refStripFence(s string) string {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 		return ""
+	}
+	return s
+}
+
+// refStripOpenCode drops a line's only backtick when it opens the line or closes it
+// (trailing blanks go with it).
+func refStripOpenCode(s string) string {
+	if strings.Count(s, "`") != 1 {
+		return s
+	}
+	if strings.HasPrefix(s, "`") {
+		return strings.TrimPrefix(s, "`")
+	}
+	if t := strings.TrimRight(s, " \t"); strings.HasSuffix(t, "`") {
+		return strings.TrimRight(strings.TrimSuffix(t, "`"), " \t")
 	}
 	return s
 }

@@ -30,6 +30,8 @@ import (
 //
 //	"SLUB: Unable to allocate memory on node -1 (gfp=0x20)" (2.6.3x-3.x)
 //	"SLUB: Unable to allocate memory on node -1, gfp=0x20(GFP_ATOMIC)" (4.x-)
+//	"SLUB: Unable to allocate memory on CPU 0 (of node 0) on node -1, gfp=0x820(GFP_ATOMIC)"
+//	         (6.x: slab_out_of_memory names the CPU that tried, and its node, first)
 //	"  cache: kmalloc-2048, object size: 2048, buffer size: 2048, default order: 3, min order: 0"
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
@@ -43,7 +45,7 @@ var (
 	reOOMKV          = lazyre.New(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj         = lazyre.New(`oom_score_adj:(-?\d+)`)
 	reTaskIn         = lazyre.New(`^Task in (\S+) killed as a result of limit of (\S+)`)
-	reSlubHead       = lazyre.New(`SLUB: Unable to allocate memory on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
+	reSlubHead       = lazyre.New(`SLUB: Unable to allocate memory (?:on CPU \d+ \(of node -?\d+\) )?on node (-?\d+)[, (]+gfp=([^,\s()]+(?:\([^)]*\))?)`)
 	reSlubCache      = lazyre.New(`cache: ([^,]+), object size: (\d+), buffer size: (\d+), default order: (\d+), min order: (\d+)`)
 )
 
@@ -168,6 +170,8 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 		r.x.addOOMLine(t, &r.taskHeader)
 		r.notes = append(r.notes, "the OOM killer's task table without its report header: only dump_tasks (mm/oom_kill.c) prints it, "+
 			"during an OOM kill, so a kill happened; its trigger, constraint and victim are not in the text")
+	} else if isOOMChoice(t) {
+		r.x.addOOMLine(t, &r.taskHeader) // a report that starts at its kill line: its score
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)

@@ -295,6 +295,14 @@ func (d *doc) run(from int) {
 			d.tl.Log[len(d.tl.Log)-1].Message = msg
 			continue
 		}
+		if msg, ok := messageSeenAfter(t); ok {
+			// A sentence that names the message, then says the author saw it in the
+			// host's log (subject.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.blockCommand(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {

@@ -253,7 +253,7 @@ func (d *doc) tryZoneInfo(i int) int {
 		j++
 	}
 	next := strings.TrimSpace(d.ls[j].Text)
-	if !strings.HasPrefix(next, "pages free") && !strings.HasPrefix(next, "per-node stats") {
+	if !strings.HasPrefix(next, "pages free") && !strings.HasPrefix(next, "per-node stats") && !zoneInfoGrepped(next) {
 		return 0
 	}
 	// A block ends where one of its zones starts again: a zoneinfo pasted twice (before and
@@ -293,6 +293,24 @@ func (d *doc) tryZoneInfo(i int) int {
 		}
 	}
 	return d.addTable(KindZoneInfo, i, k, model.Sample{Zones: zs}, zs)
+}
+
+// zoneInfoGrepped: the first line under a zone's header in a zoneinfo filtered by grep
+// (`grep -E 'Node|present|managed|protection' /proc/zoneinfo`, corpus 670): a zone's size
+// or its lowmem protection, which only /proc/zoneinfo prints under "Node N, zone X". What
+// the grep left out (free pages, watermarks) stays absent.
+func zoneInfoGrepped(t string) bool {
+	f := fields(t)
+	if len(f) < 2 {
+		return false
+	}
+	switch f[0] {
+	case "present", "managed", "spanned":
+		return isDigits(f[1])
+	case "protection:":
+		return strings.HasPrefix(f[1], "(")
+	}
+	return false
 }
 
 // zoneInfoCutAtEnd reports whether err is kernel.ParseZoneInfo's complaint about the last

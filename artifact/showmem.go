@@ -428,6 +428,13 @@ func (m *showMem) add(t string) bool {
 			}
 			break
 		}
+		if rest, ok := strings.CutPrefix(s, "Swap cache stats:"); ok {
+			// mm/swap_state.c show_swap_cache_info: "Swap cache stats: add 1068618, delete
+			// 735775, find 97278/99801" (pages added to and deleted from the swap cache
+			// since boot; lookups that found the page / all lookups; removed in 5.x).
+			m.swapCacheStats(rest)
+			break
+		}
 		if strings.HasPrefix(s, "Buffer memory:") {
 			if n, ok := atoi(strings.TrimSuffix(firstField(strings.TrimPrefix(s, "Buffer memory:")), "kB")); ok {
 				m.total("buffer_memory_kb", n)
@@ -457,6 +464,23 @@ func (m *showMem) total(key string, v int64) {
 		m.totals = &kernel.Counters{}
 	}
 	m.totals.Set(key, v)
+}
+
+// swapCacheStats reads the counters of a "Swap cache stats:" line after its prefix.
+func (m *showMem) swapCacheStats(rest string) {
+	for _, part := range strings.Split(rest, ",") {
+		name, val, ok := strings.Cut(strings.TrimSpace(part), " ")
+		if !ok || name != "add" && name != "delete" && name != "find" {
+			continue
+		}
+		found, all, two := strings.Cut(strings.TrimSpace(val), "/")
+		if n, ok := atoi(found); ok {
+			m.total("swap_cache_"+name, n)
+		}
+		if n, ok := atoi(all); ok && two {
+			m.total("swap_cache_"+name+"_total", n)
+		}
+	}
 }
 
 // totalKey names a footer line by its words as printed (lib/show_mem.c, 2.6's arch show_mem):

@@ -202,6 +202,11 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		for _, m := range matches(has("conntrack"), reStatedConntrackFull, para) {
+			if no, sentence, ok := statedConntrackFull(para, m, lineAt); ok {
+				addHostDrop(model.RateStatedConntrackFull, 1, no, sentence)
+			}
+		}
 		for _, m := range submatches(has("retrans", "重传", "重傳"), reStatedRetrans, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[m[0]:m[1]]) {
@@ -489,6 +494,25 @@ var (
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
+
+// The connection tracking table said to have filled: "managed to fill up the conntrack
+// table", "filled the nf_conntrack table", "the conntrack table was full", "conntrack table
+// got exhausted" (corpus 668). Not "protect against a full conntrack table" (no verb of the
+// host's) nor a possibility ("if the conntrack table fills up").
+var reStatedConntrackFull = lazyre.New(`(?i)\b(?:fill(?:s|ed|ing)?(?:\s+up)?|overflow(?:s|ed|ing)?|exhaust(?:s|ed|ing)?|max(?:es|ed|ing)?\s+out)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:nf_|ip_)?conntrack(?:ion)?\s+table\b` +
+	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:was|is|got|gets|became|becomes|has\s+been|had\s+been|keeps\s+getting)\s+(?:completely\s+|totally\s+)?(?:full|filled(?:\s+up)?|exhausted|overflowing)\b` +
+	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:filled|fills)\s+up\b`)
+
+// statedConntrackFull: the line and sentence of a match m of reStatedConntrackFull in para
+// when it states the host's table filled, not a possibility or a negation ("never filled
+// the conntrack table").
+func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, string, bool) {
+	sentence := sentenceAround(para, m[0], m[1])
+	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		return 0, "", false
+	}
+	return lineAt(m[0]), sentence, true
+}
 
 // hypotheticalUpTo: the sentence says what it says up to the end of match as a possibility
 // ("if kswapd uses a lot of CPU", "kswapd can spin", "you will see").

@@ -81,6 +81,35 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 	return p + m, true
 }
 
+// A kernel message named first, then said in the same sentence to be in this host's log:
+// "'Out of socket memory' is the possible issue here due I see that in dmesg when crash
+// happens" (corpus 667), "... table full, dropping packet - we get it in syslog every
+// night". The author (I, we) saw it; "if I see that in dmesg", "you will see it in the
+// log" and "I don't see that in dmesg" state nothing.
+var reSeenInLogAfter = lazyre.New(`(?i)\b(?:i|we)\s+(?:(?:also|still|often|always|constantly|repeatedly|can|do)\s+)?(?:see|saw|get|got|found|find|notice|noticed|have|had)\s+(?:that|it|this|them|these|those)(?:\s+(?:message|error|line|warning)s?)?\s+(?:\w+\s+)?(?:in|on|into)\s+(?:the\s+|my\s+|our\s+)?(?:dmesg|syslog|kern\.log|messages|journal|kernel\s+logs?|logs?|console)\b`)
+
+// messageSeenAfter is the kernel message a prose line t names and then says the author saw
+// in the host's log, as the kernel prints it; ok is false otherwise.
+func messageSeenAfter(t string) (msg string, ok bool) {
+	m, _, j, found := kernel.FindMessage(t)
+	if !found {
+		return "", false
+	}
+	rest := t[j:]
+	for k := 0; k < len(rest); k++ {
+		// The sentence's end: a mark before a space or the line's end ("kern.log" is no end).
+		if strings.IndexByte(".!?;", rest[k]) >= 0 && (k+1 == len(rest) || rest[k+1] == ' ') {
+			rest = rest[:k]
+			break
+		}
+	}
+	loc := reSeenInLogAfter.FindStringIndex(rest)
+	if loc == nil || reHypothetical.MatchString(rest[:loc[0]]) {
+		return "", false
+	}
+	return m, true
+}
+
 // A text's title states the problem it is about ("# nf_conntrack table full", an issue's
 // title line): a kernel message it names, whole or in the words a title shortens it to, is
 // the host's log (corpus 527). A title that asks ("How to fix nf_conntrack table full?",

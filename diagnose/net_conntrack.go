@@ -47,6 +47,9 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		okM = false
 	}
 	if !(okC && okM) && len(recs) == 0 && st == nil {
+		if f, ok := conntrackStated(tl); ok {
+			return Fired(f)
+		}
 		if len(tl.Log) > 0 || tl.LogElsewhere > 0 {
 			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
 		}
@@ -234,4 +237,25 @@ func netFirstIntSysctl(tl *model.Timeline, keys []string) (int64, string, bool) 
 		}
 	}
 	return 0, "", false
+}
+
+// conntrackStated: only words say the host's table filled ("heavy churn managed to fill up
+// the conntrack table"), with no count, maximum, statistics or "table full" line in the
+// input: a warning (weighStated) that says the share is not known.
+func conntrackStated(tl *model.Timeline) (Finding, bool) {
+	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedConntrackFull] > 0 })
+	if stated == nil {
+		return Finding{}, false
+	}
+	return Finding{
+		Severity: Warning,
+		Title:    "the connection tracking table filled: new connections were dropped",
+		Evidence: []Evidence{{What: "conntrack table full", Value: "stated by the author; no nf_conntrack_count/nf_conntrack_max, conntrack -S or \"table full, dropping packet\" line in the input says how full, or how many packets were dropped", Source: sampleSource(stated, "the text")}},
+		Explanation: "At nf_conntrack_max a new flow that finds no entry to evict early has its first packet dropped " +
+			"(__nf_conntrack_alloc, net/netfilter/nf_conntrack_core.c): new connections time out, the host's own " +
+			"(ssh) included, while established flows continue.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "net.netfilter.nf_conntrack_max",
+			Recommended: "read sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max and conntrack -S at the next churn; then raise nf_conntrack_max (and nf_conntrack_buckets) to the peak with room, or exempt the churning traffic from tracking (notrack)",
+			Why:         "the text names the full table but not its size"}},
+	}, true
 }

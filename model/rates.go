@@ -72,6 +72,9 @@ const (
 	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
 	// killed ("crashes frequently from OOM") and no kernel report of it is read.
 	RateStatedOOM = "stated_oom"
+	// RateStatedConntrackFull is 1 when the text says the host's connection tracking table
+	// filled ("heavy churn managed to fill up the conntrack table") and quotes no count.
+	RateStatedConntrackFull = "stated_conntrack_full"
 	// RateStatedRetransPct: the share of TCP segments retransmitted, in %, as the author
 	// states it ("a lot of (30%) TCP retransmission in tcpdump").
 	RateStatedRetransPct = "stated_tcp_retrans_pct"
