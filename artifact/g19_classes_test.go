@@ -3,6 +3,8 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // The classes the held-out batch g19 found (corpus 673-692), each on a minimal snippet
@@ -81,6 +83,40 @@ func TestSysfsStatisticsList(t *testing.T) {
 	for _, s := range tl.Samples {
 		if len(s.NetDev) > 0 {
 			t.Errorf("read as interface counters: %+v", s.NetDev)
+		}
+	}
+}
+
+// An out-of-memory stated as an event in a post that is not English, or in English as a past
+// cause, without the kernel's report (corpus 673 "最终导致程序 OOM Kill", 676 "그럼 왜 OOM이
+// 발생한 것일까"). Before: oom-kill not checked.
+func TestStatedOOMOccurred(t *testing.T) {
+	oom := func(text string) float64 {
+		t.Helper()
+		v := 0.0
+		for _, s := range ParseString(text, "p", Options{}).Samples {
+			v = max(v, s.Rates[model.RateStatedOOM])
+		}
+		return v
+	}
+	for _, c := range []struct {
+		text string
+		want float64
+	}{
+		{"上线一周后，消息堆积越来越多，最后导致服务 OOM 被重新拉起。\n", 1},
+		{"昨天夜里这台机器发生了OOM,数据库进程没了。\n", 1},
+		{"스왑이 없는 보드에서 어제 OOM이 발생했다.\n", 1},
+		{"テスト環境のサーバーでOOMが発生しました。\n", 1},
+		{"The unbounded queue caused an OOM kill of the collector on our gateway.\n", 1},
+		// Counter-cases: a possibility, a prevention, a negation, a conditional, and advice.
+		{"队列无限增长可能导致 OOM。\n", 0},
+		{"为了避免发生OOM,我们限制了队列长度。\n", 0},
+		{"升级以后再也没有发生OOM。\n", 0},
+		{"스왑이 없으면 OOM이 발생하면 프로세스가 죽는다.\n", 0},
+		{"If the queue is unbounded, it could have caused an OOM kill.\n", 0},
+	} {
+		if got := oom(c.text); got != c.want {
+			t.Errorf("%q: stated OOM %v, want %v", c.text, got, c.want)
 		}
 	}
 }
