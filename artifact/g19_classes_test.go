@@ -120,3 +120,41 @@ func TestStatedOOMOccurred(t *testing.T) {
 		}
 	}
 }
+
+// sar under the Japanese locale (strftime %X: "00時10分01秒", "平均値:"), with blank lines
+// between the rows and the middle rows elided with ':' (corpus 687). Before: no stamp was a
+// time, so the header was prose and every row "could not be read".
+func TestSysstatJapaneseLocale(t *testing.T) {
+	const text = "$ sar -r\nLinux 2.6.32-431.el6.x86_64 (web01) 2014年03月02日\n\n" +
+		"09時00分01秒 kbmemfree kbmemused  %memused kbbuffers  kbcached  kbcommit   %commit\n  \n" +
+		"09時10分01秒     20480    1028096     98.05     10240    204800    812000     40.12\n  \n" +
+		":\n  \n" +
+		"11時30分01秒     40960    1007616     96.09     12288    225280    798000     39.43\n  \n" +
+		"平均値:         30720    1017856     97.07     11264    215040    805000     39.77\n\n" +
+		"kbmemfree は空きメモリです。\n"
+	tl := ParseString(text, "p", Options{})
+	tb := one(t, tl, KindSysstat).(*SysstatTable)
+	if len(tb.Rows) != 3 || tb.Rows[0][0] != "09:10:01" || tb.Rows[1][0] != "11:30:01" || tb.Rows[2][0] != "平均値:" {
+		t.Fatalf("rows %q; unparsed %+v", tb.Rows, tl.Unparsed)
+	}
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	// Counter-case: a blank line and then prose, or another table's header, ends the table.
+	tl = ParseString("09時00分01秒 kbmemfree kbmemused  %memused kbbuffers  kbcached  kbcommit   %commit\n"+
+		"09時10分01秒     20480    1028096     98.05     10240    204800    812000     40.12\n\n"+
+		"09時00分01秒  pgpgin/s pgpgout/s   fault/s  majflt/s\n"+
+		"09時10分01秒      1.00      2.00     30.00      0.00\n", "p", Options{})
+	n := 0
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindSysstat {
+			n++
+			if rows := a.Data.(*SysstatTable).Rows; len(rows) != 1 {
+				t.Errorf("a table of %d rows: %q", len(rows), rows)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d sysstat tables, want 2", n)
+	}
+}
