@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -156,5 +157,26 @@ func TestSysstatJapaneseLocale(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d sysstat tables, want 2", n)
+	}
+}
+
+// /proc/pagetypeinfo run onto one line by a web page (corpus 682). Before: the line "could not
+// be read".
+func TestFlattenedPagetypeinfo(t *testing.T) {
+	const text = "Our board after a week of uptime:\n" +
+		"# cat /proc/pagetypeinfo Page block order: 10 Pages per block: 1024 Free pages count per migrate type at order 0 1 2 3 4 5 6 7 8 9 10 " +
+		"Node 0, zone Normal, type Unmovable 12 7 3 0 0 0 0 0 0 0 0 Node 0, zone Normal, type Movable 400 210 33 2 1 0 0 0 0 0 0 " +
+		"Node 0, zone Normal, type Reclaimable 9 4 0 0 0 0 0 0 0 0 0 " +
+		"Number of blocks type Unmovable Movable Reclaimable Node 0, zone Normal 30 90 8\n"
+	tl := ParseString(text, "p", Options{})
+	pt := one(t, tl, KindPageTypeInfo).(*kernel.PageTypeInfo)
+	if pt.PagesPerBlock != 1024 || len(pt.Free) != 3 || pt.Free[1].Type != "Movable" || pt.Free[1].Free[3] != 2 {
+		t.Errorf("free %+v", pt)
+	}
+	if len(pt.Blocks) != 1 {
+		t.Fatalf("blocks %+v", pt.Blocks)
+	}
+	if v, _ := pt.Blocks[0].Counts.Get("Movable"); v != 90 {
+		t.Errorf("Movable blocks %d", v)
 	}
 }
