@@ -180,3 +180,20 @@ func TestFlattenedPagetypeinfo(t *testing.T) {
 		t.Errorf("Movable blocks %d", v)
 	}
 }
+
+// A vendor console stamp with the CPU before the uptime, "[2-3219.1870]" (corpus 677, an
+// ARM TV SoC on 4.1). Before: no line was a kernel line, the invoker was "[2-3219.1870]
+// vd-net-config", the kernel release of the task line unread and the register lines of the
+// backtrace "could not be read".
+func TestCPUPrefixedStamp(t *testing.T) {
+	l := SplitLines("[1-812.0420] CPU: 1 PID: 90 Comm: netd Tainted: P O 3.10.30 #1\n")[0]
+	if !l.Kernel || l.UptimeUsec != 812_042_000 || l.Text != "CPU: 1 PID: 90 Comm: netd Tainted: P O 3.10.30 #1" {
+		t.Errorf("%+v", l)
+	}
+	// Counter-cases: a date and a CPU range in brackets are no stamps.
+	for _, s := range []string{"[2-11] release notes", "[0-3] cpus online"} {
+		if l := SplitLines(s + "\n")[0]; l.Kernel || l.UptimeUsec >= 0 {
+			t.Errorf("%q read as a stamp: %+v", s, l)
+		}
+	}
+}
