@@ -197,3 +197,21 @@ func TestCPUPrefixedStamp(t *testing.T) {
 		}
 	}
 }
+
+// The kill line under vm.oom_kill_allocating_task, "Out of memory (oom_kill_allocating_task):
+// Kill process N (x) score 0 or sacrifice child" (corpus 686, CentOS 7). Before: it ended the
+// report its header began, and the "Killed process" line after it became a report of its
+// own: two OOM kills for one, the first without a victim; the task chosen was not kept.
+func TestOOMKillAllocatingTask(t *testing.T) {
+	const text = "Mar 3 02:10:11 db2 kernel: java invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0\n" +
+		"Mar 3 02:10:11 db2 kernel: Out of memory (oom_kill_allocating_task): Kill process 4242 (java) score 0 or sacrifice child\n" +
+		"Mar 3 02:10:11 db2 kernel: Killed process 4250 (java), UID 1001, total-vm:8123456kB, anon-rss:6012340kB, file-rss:0kB\n"
+	tl := ParseString(text, "p", Options{})
+	o := one(t, tl, KindOOMKill).(*oomArtifact)
+	if o.KilledPID != 4250 || o.Invoker != "java" {
+		t.Errorf("kill %+v", o.OOMKill)
+	}
+	if o.Selected == nil || o.Selected.PID != 4242 || o.Selected.Comm != "java" {
+		t.Errorf("selected %+v", o.Selected)
+	}
+}
