@@ -215,3 +215,20 @@ func TestOOMKillAllocatingTask(t *testing.T) {
 		t.Errorf("selected %+v", o.Selected)
 	}
 }
+
+// The port of "Possible SYN flooding on port N" kept with the kernel log's numbers (corpus
+// 685, 689, 690: the finding named the port, no artifact carried it).
+func TestLogSynFloodPort(t *testing.T) {
+	tl := ParseString("[ 812.004] TCP: request_sock_TCP: Possible SYN flooding on port 8443. Sending cookies.  Check SNMP counters.\n"+
+		"Jun  2 10:01:02 lb1 kernel: possible SYN flooding on port 25. Sending cookies.\n", "p", Options{})
+	k := one(t, tl, KindKernelLog).(KernelLogData)
+	var ports []int64
+	for _, n := range k.Numbers {
+		if n.Message == "SYN flooding" {
+			ports = append(ports, n.Values["port"])
+		}
+	}
+	if len(ports) != 2 || ports[0] != 8443 || ports[1] != 25 {
+		t.Errorf("ports %v (numbers %+v)", ports, k.Numbers)
+	}
+}

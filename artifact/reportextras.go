@@ -282,6 +282,22 @@ type LogNumbers struct {
 	Values  map[string]int64 `json:"values"`
 }
 
+// logSynFlood reads the port of "TCP: request_sock_TCP: Possible SYN flooding on port 443.
+// Sending cookies." (net/ipv4/tcp_input.c tcp_syn_flood_action; 2.6-3.x "possible SYN flooding
+// on port 80. Sending cookies."), kept with the log's other numbers; has says whether t holds
+// "SYN flooding on port " (the caller knows it cheaply).
+func logSynFlood(no int, t string, has bool) (LogNumbers, bool) {
+	if !has {
+		return LogNumbers{}, false
+	}
+	_, rest, _ := strings.Cut(t, "SYN flooding on port ")
+	n, ok := atoi(strings.TrimRight(firstField(rest), ".,"))
+	if !ok {
+		return LogNumbers{}, false
+	}
+	return LogNumbers{Line: no, Message: "SYN flooding", Values: map[string]int64{"port": n}}, true
+}
+
 // logNumbers reads the numbers of the messages that state a size or a limit:
 //
 //	"nf_conntrack version 0.5.0 (16384 buckets, 65536 max)" (net/netfilter/nf_conntrack_core.c
