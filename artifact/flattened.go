@@ -49,7 +49,7 @@ func unflatten(t string) []string {
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
-		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") {
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -90,6 +90,8 @@ func unflatten(t string) []string {
 		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
 		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
 		return strings.Split(s, "\n")
+	case strings.Contains(s, "Page block order: ") && strings.Contains(s, "Free pages count per migrate type at order"):
+		return unflattenPagetypeinfo(s)
 	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
 		return unflattenSar(s)
 	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
@@ -340,4 +342,32 @@ func matchSentence(ws, key []string) int {
 		}
 	}
 	return len(key)
+}
+
+// reFlatPagetypeinfo finds where /proc/pagetypeinfo's lines began (mm/vmstat.c
+// pagetypeinfo_show: the page block order and size, the free counts per zone and migrate
+// type, then the "Number of blocks type" table, each zone's row starting with "Node N, zone").
+var reFlatPagetypeinfo = lazyre.New(`\s(Pages per block:|Free pages count per migrate type at order|Node\s+\d+, zone\s|Number of blocks type)`)
+
+// unflattenPagetypeinfo cuts /proc/pagetypeinfo that a page ran onto one line ("cat
+// /proc/pagetypeinfo Page block order: 9 Pages per block: 512 Free pages count per migrate
+// type at order 0 1 ... 10 Node 0, zone DMA, type Unmovable 0 0 ...") back into its lines,
+// with the blank line the file has before each table.
+func unflattenPagetypeinfo(s string) []string {
+	i := strings.Index(s, "Page block order: ")
+	var out []string
+	if head := strings.TrimSpace(s[:i]); head != "" {
+		out = append(out, head)
+	}
+	body := s[i:]
+	idx := reFlatPagetypeinfo.FindAllStringSubmatchIndex(body, -1)
+	start := 0
+	for _, m := range idx {
+		out = append(out, strings.TrimSpace(body[start:m[2]]))
+		if w := body[m[2]:m[3]]; strings.HasPrefix(w, "Free pages") || strings.HasPrefix(w, "Number of blocks") {
+			out = append(out, "")
+		}
+		start = m[2]
+	}
+	return append(out, strings.TrimSpace(body[start:]))
 }

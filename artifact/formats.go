@@ -131,6 +131,7 @@ var formats = []format{
 	{kind: KindBuddyInfo, start: isUpper, detect: func(ft, _ string) bool { return buddyZoneName(ft) }, parse: (*doc).tryBuddyYAML},
 	{kind: KindZoneInfo, detect: func(ft, _ string) bool { return ft == "vm" || strings.HasSuffix(ft, ":") }, parse: (*doc).tryZoneInfoTail},
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
+	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
 	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},

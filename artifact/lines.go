@@ -604,7 +604,9 @@ func stripKernelStamp(s string, l *Line) string {
 	} else {
 		us, ok := uptimeMicros(stamp)
 		if !ok {
-			return s
+			if us, ok = cpuPrefixedUptime(stamp); !ok {
+				return s
+			}
 		}
 		l.UptimeUsec = us
 		l.Kernel = true
@@ -815,6 +817,18 @@ func isNumber(s string) bool { return isDigits(s) }
 // uptimeMicros reads a dmesg stamp's "12345.678901" as microseconds since boot: the fraction's
 // first six digits, padded with zeros. ok is false for anything else, or more seconds than
 // an int64 holds.
+// cpuPrefixedUptime reads a vendor console stamp that puts the CPU before the uptime,
+// "[2-3219.1870]" (CPU 2, 3219.187 s: Samsung's Tizen TV kernels), as the uptime. The CPU
+// is one or two digits and the uptime has its '.' and fraction, so a date ("2-11") or a range
+// ("0-3") is none.
+func cpuPrefixedUptime(stamp string) (int64, bool) {
+	cpu, rest, ok := strings.Cut(stamp, "-")
+	if !ok || len(cpu) == 0 || len(cpu) > 2 || !isDigits(cpu) || strings.IndexByte(rest, '.') < 1 {
+		return 0, false
+	}
+	return uptimeMicros(rest)
+}
+
 func uptimeMicros(inner string) (int64, bool) {
 	dot := strings.IndexByte(inner, '.')
 	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {

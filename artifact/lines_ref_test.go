@@ -230,6 +230,8 @@ func refStripSyslog(s string, l *Line) string {
 	return msg
 }
 
+var refCPUStamp = regexp.MustCompile(`^[0-9]{1,2}-([0-9]+\.[0-9]+)$`)
+
 var refLostStamp = regexp.MustCompile(`^ *([0-9]+)\.([0-9]{6})\] `)
 
 // refStripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
@@ -260,6 +262,9 @@ func refStripKernelStamp(s string, l *Line) string {
 	inner := strings.TrimSpace(s[1:end])
 	rel := strings.HasPrefix(inner, "+") // dmesg -H: time since the previous record
 	inner = strings.TrimPrefix(inner, "+")
+	if m := refCPUStamp.FindStringSubmatch(inner); m != nil && !rel {
+		inner = m[1] // "[2-3219.1870]": a vendor's CPU before the uptime
+	}
 	dot := strings.IndexByte(inner, '.')
 	if dot <= 0 || !isDigits(inner[:dot]) || !isDigits(inner[dot+1:]) || len(inner)-dot-1 == 0 {
 		return s

@@ -50,8 +50,17 @@ var (
 )
 
 func isOOMHeader(t string) bool {
-	return strings.Contains(t, "oom-killer: gfp_mask=") || strings.Contains(t, "ut of memory: Kill") ||
-		strings.Contains(t, "ut of Memory: Kill") || isOOMExcerptHeader(t)
+	return strings.Contains(t, "oom-killer: gfp_mask=") || isOOMKillPhrase(t) || isOOMExcerptHeader(t)
+}
+
+// isOOMKillPhrase: the OOM killer's line naming the task it chose, "Out of memory: Kill
+// process N" (2.6.1x "Out of Memory: Killed process N"), and the same line when
+// vm.oom_kill_allocating_task is set: mm/oom_kill.c out_of_memory kills the allocating task
+// with the message "Out of memory (oom_kill_allocating_task)" (3.x-4.x "...: Kill process N
+// (x) score 0 or sacrifice child"; 5.x "...: Killed process N").
+func isOOMKillPhrase(t string) bool {
+	return strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") ||
+		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill")
 }
 
 // isOOMExcerptHeader: lines that report a kill on their own when the header was cut (an
@@ -192,7 +201,7 @@ func isSlabHeader(t string) bool { return strings.Contains(t, "SLUB: Unable to a
 // isOOMDetail matches the lines that follow an OOM header.
 func isOOMDetail(s string) bool {
 	switch {
-	case strings.Contains(s, "ut of memory: Kill"), strings.Contains(s, "ut of Memory: Kill"),
+	case isOOMKillPhrase(s),
 		strings.HasPrefix(s, "Killed process "), strings.HasPrefix(s, "Task in "),
 		strings.HasPrefix(s, "memory: usage"), strings.HasPrefix(s, "memory+swap: usage"),
 		strings.HasPrefix(s, "kmem: usage"), strings.HasPrefix(s, "Memory cgroup stats"),
@@ -351,7 +360,7 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 		v, _ := kernel.ParseGFPNumber(m[2])
 		return o, v, true
 	}
-	if strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") {
+	if isOOMKillPhrase(t) {
 		// A kill line without the "invoked oom-killer" header (2.6, or an excerpt): it
 		// names the victim ("Out of Memory: Killed process 9308 (l804.exe).").
 		r := report{oom: &model.OOMKill{Order: -1}}

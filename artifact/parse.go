@@ -209,6 +209,7 @@ type doc struct {
 	curStart, curEnd                           int
 	curValid                                   bool
 	tainted, notTainted, warnAlloc, vmallocErr nextIndex
+	synFlood                                   nextIndex // "SYN flooding on port " (logSynFlood)
 	// linkUp finds linkUpWords for linkUps: the records whose message holds them, in the
 	// order logged, each read when it was logged (logNICs reads only those).
 	linkUp   nextIndex
@@ -639,6 +640,8 @@ func (d *doc) logExtras(l *Line) {
 			d.suppressed = append(d.suppressed, sl)
 		}
 	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(&d.vmallocErr, l, "vmalloc error: size ")); ok {
+		d.logNumbers = append(d.logNumbers, ln)
+	} else if ln, ok := logSynFlood(l.No, l.Text, d.rawHas(&d.synFlood, l, "SYN flooding on port ")); ok {
 		d.logNumbers = append(d.logNumbers, ln)
 	}
 }

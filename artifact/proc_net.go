@@ -92,7 +92,7 @@ func isProcNetStatHeader(ls []Line, i int) bool {
 
 func (d *doc) tryProcNetStat(i int) int {
 	if !isProcNetStatHeader(d.ls, i) {
-		return 0
+		return d.tryProcNetStatCut(i)
 	}
 	k := i
 	for k+1 < len(d.ls) && isProcNetStatHeader(d.ls, k) {
@@ -104,6 +104,40 @@ func (d *doc) tryProcNetStat(i int) int {
 		return k - i
 	}
 	return d.addTable(KindNetStatFile, i, k, model.Sample{NetStat: g}, g)
+}
+
+// tryProcNetStatCut reads a /proc/net/netstat or snmp pair whose value line a page or a
+// paste cut short ("TcpExt: 0 0 8026471 ..." with 54 values under 81 names): the kernel
+// prints names and values of a group as two lines of the same length
+// (net/ipv4/proc.c netstat_seq_show), so the values shown are the first names' by position;
+// the names after the cut are absent, not zero, and the line says so.
+func (d *doc) tryProcNetStatCut(i int) int {
+	if i+1 >= len(d.ls) {
+		return 0
+	}
+	names, vals := fields(d.ls[i].Text), fields(d.ls[i+1].Text)
+	if len(names) < 3 || !netstatGroups[names[0]] || isDigits(names[1]) ||
+		len(vals) < 3 || vals[0] != names[0] || len(vals) >= len(names) {
+		return 0
+	}
+	for _, v := range vals[1:] {
+		if !isDigits(strings.TrimPrefix(v, "-")) {
+			return 0
+		}
+	}
+	if i+2 < len(d.ls) && isDigits(firstField(d.ls[i+2].Text)) {
+		return 0 // the values go on on the next line: a wrapped line, not a cut one
+	}
+	n := len(vals)
+	text := strings.Join(names[:n], " ") + "\n" + strings.Join(vals, " ") + "\n"
+	g, err := kernel.ParseNetStat(strings.NewReader(text))
+	if err != nil {
+		d.unparsed(i, i+1, fmt.Sprintf("/proc/net/netstat or snmp: %v", err))
+		return 2
+	}
+	d.unparsed(i+1, i+1, fmt.Sprintf("%s values cut after %d of %d names (%s onwards not in the text)",
+		strings.TrimSuffix(names[0], ":"), n-1, len(names)-1, names[n]))
+	return d.addTable(KindNetStatFile, i, i+2, model.Sample{NetStat: g}, g)
 }
 
 // isNetDevRow: "  eth0: 1234 56 ..." (net/core/net-procfs.c dev_seq_printf_stats: the name,

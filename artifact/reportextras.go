@@ -24,7 +24,12 @@ type reportExtras struct {
 	MemcgUsage []MemcgUsage     `json:"memcg_usage,omitempty"`
 	MemcgStats *kernel.Counters `json:"memcg_stats,omitempty"` // "Memory cgroup stats for /a: cache:NKB rss:NKB ..."
 	Score      int64            `json:"score,omitempty"`       // "Kill process N (x) score N or sacrifice child"
-	Tasks      []OOMTask        `json:"tasks,omitempty"`
+	// Selected is the task that line names (3.x-4.x): the one the OOM killer chose, which
+	// "Killed process" may not be (oom_kill_process kills a child instead when one has memory
+	// of its own, "or sacrifice child"); under vm.oom_kill_allocating_task it is the
+	// allocating task.
+	Selected *SelectedTask `json:"selected,omitempty"`
+	Tasks    []OOMTask     `json:"tasks,omitempty"`
 }
 
 // TaskLine is the line dump_stack prints before the trace (lib/dump_stack.c
@@ -33,6 +38,12 @@ type reportExtras struct {
 // 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
 type TaskLine struct {
 	CPU  *int   `json:"cpu,omitempty"`
+	PID  int64  `json:"pid"`
+	Comm string `json:"comm"`
+}
+
+// SelectedTask is the task named by "Kill process N (x) score N or sacrifice child".
+type SelectedTask struct {
 	PID  int64  `json:"pid"`
 	Comm string `json:"comm"`
 }
@@ -70,7 +81,7 @@ var (
 	reSuppressed = lazyre.New(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
 	reSlabNode   = lazyre.New(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
 	reMemcgUsage = lazyre.New(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
-	reOOMScore   = lazyre.New(`\) score (\d+) or sacrifice child`)
+	reOOMScore   = lazyre.New(`(?:Kill process (\d+) \(([^)]*)\))? score (\d+) or sacrifice child`)
 )
 
 // taskTableDefault is the 3.x header (and 4.15+'s, with pgtables_bytes for nr_ptes), for rows
@@ -145,7 +156,10 @@ func (x *reportExtras) addOOMLine(s string, header *[]string) {
 		return
 	}
 	if m := reOOMScore.FindStringSubmatch(s); m != nil {
-		x.Score, _ = strconv.ParseInt(m[1], 10, 64)
+		x.Score, _ = strconv.ParseInt(m[3], 10, 64)
+		if pid, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+			x.Selected = &SelectedTask{PID: pid, Comm: m[2]}
+		}
 		return
 	}
 	if strings.HasPrefix(s, "Memory cgroup stats for ") {
@@ -266,6 +280,22 @@ type LogNumbers struct {
 	Line    int              `json:"line"`
 	Message string           `json:"message"`
 	Values  map[string]int64 `json:"values"`
+}
+
+// logSynFlood reads the port of "TCP: request_sock_TCP: Possible SYN flooding on port 443.
+// Sending cookies." (net/ipv4/tcp_input.c tcp_syn_flood_action; 2.6-3.x "possible SYN flooding
+// on port 80. Sending cookies."), kept with the log's other numbers; has says whether t holds
+// "SYN flooding on port " (the caller knows it cheaply).
+func logSynFlood(no int, t string, has bool) (LogNumbers, bool) {
+	if !has {
+		return LogNumbers{}, false
+	}
+	_, rest, _ := strings.Cut(t, "SYN flooding on port ")
+	n, ok := atoi(strings.TrimRight(firstField(rest), ".,"))
+	if !ok {
+		return LogNumbers{}, false
+	}
+	return LogNumbers{Line: no, Message: "SYN flooding", Values: map[string]int64{"port": n}}, true
 }
 
 // logNumbers reads the numbers of the messages that state a size or a limit:

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/internal/lazyre"
 	"headroom/kernel"
@@ -341,6 +342,13 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		for _, m := range submatches(has("oom"), reStatedOOMOccurred, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+		}
 		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
 			if v, err := strconv.ParseFloat(para[m[2]:m[3]], 64); err == nil && v > 0 && v < 10000 {
 				addHostDrop(model.RateStatedRTTSec, v/1000, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
@@ -477,6 +485,18 @@ var (
 	// OOM killer kills some processes), "被 OOM killer 杀掉".
 	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
 		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
+	// An out-of-memory stated as an event that happened, in the words of posts that are not
+	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
+	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as
+	// a past cause: "the leak caused an OOM kill", "it ended in OOM". The Korean and Japanese
+	// forms are past tense only: "OOM이 발생하면" (when an OOM happens) states nothing.
+	reStatedOOMOccurred = lazyre.New(`(?i)(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
+		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
+		`|\b(?:caused|led\s+to|resulted\s+in|ended(?:\s+up)?\s+in|triggered)\s+(?:an?\s+|the\s+)?OOM(?:[- ]kill)?\b`)
+	// Words before a stated out-of-memory that make it no event of this host: a possibility
+	// ("会导致 OOM", "可能出现OOM"), a prevention ("避免/防止 OOM") or a negation ("没有发生OOM",
+	// "不会导致OOM").
+	reOOMOccurredNot = lazyre.New(`(?:会|會|可能|容易|避免|防止|预防|預防|没有|沒有|没|沒|不|未|无|無)\s*$`)
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
@@ -991,4 +1011,15 @@ func rangeEnd(before string) bool {
 		}
 	}
 	return false
+}
+
+// oomOccurredNotStated: the reStatedOOMOccurred match at para[i:j] is a possibility, a
+// prevention or a negation (the few characters before its verb say so), or the English
+// sentence around it is advice; see reOOMOccurredNot.
+func oomOccurredNotStated(para string, i, j int) bool {
+	before := para[max(0, i-12):i]
+	for len(before) > 0 && !utf8.RuneStart(before[0]) {
+		before = before[1:]
+	}
+	return reOOMOccurredNot.MatchString(before) || reNegated.MatchString(para[max(0, i-24):i])
 }

@@ -72,6 +72,7 @@ func (d *doc) runText(text string) {
 	d.notTainted = newNextIndex("Not tainted", freq)
 	d.warnAlloc = newNextIndex("warn_alloc", freq)
 	d.vmallocErr = newNextIndex("vmalloc error: size ", freq)
+	d.synFlood = newNextIndex("SYN flooding on port ", freq)
 	d.linkUp = newNextIndex(linkUpWords, freq)
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)

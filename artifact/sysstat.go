@@ -88,6 +88,55 @@ func decimals(s string) int {
 
 var reSysstatTime = lazyre.New(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
 
+// A time and an average label in the Japanese and Chinese locales: sysstat prints the time
+// with strftime's %X (sa_common.c set_record_timestamp_string), "00時10分01秒" under ja_JP,
+// and translates "Average:" (po/ja.po "平均値:", po/zh_CN.po "平均时间:").
+var reSysstatTimeCJK = lazyre.New(`^(?:(\d{1,2})時(\d\d)分(\d\d)秒|(平均値:|平均时间:))\s*`)
+
+// sysstatStamp splits a row's time (or average label) from its cells; a localised time is
+// given as "HH:MM:SS", the label as it is. stamp is "" when the row has none.
+func sysstatStamp(s string) (stamp, rest string) {
+	if m := reSysstatTime.FindString(s); m != "" {
+		return strings.TrimSpace(m), s[len(m):]
+	}
+	m := reSysstatTimeCJK.FindStringSubmatch(s)
+	if m == nil || len(m[0]) == len(s) {
+		return "", s
+	}
+	if m[4] != "" {
+		return m[4], s[len(m[0]):]
+	}
+	return m[1] + ":" + m[2] + ":" + m[3], s[len(m[0]):]
+}
+
+// isSysstatGap: a line a paster left between a table's rows in place of the rows elided
+// (":", "...", "…").
+func isSysstatGap(s string) bool {
+	return s == ":" || s == "..." || s == "…" || s == "：" || s == "⋮"
+}
+
+// sysstatRowAfterGap is the index of the row that goes on the table after the blank or
+// elision lines at k: a time-stamped row with ncols cells. It returns k when none follows
+// (the table ended: another header, prose, another command).
+func sysstatRowAfterGap(ls []Line, k, ncols int) int {
+	j := k
+	for j < len(ls) && j-k < 8 {
+		s := strings.TrimSpace(ls[j].Text)
+		if s != "" && !isSysstatGap(s) {
+			break
+		}
+		j++
+	}
+	if j >= len(ls) || j-k >= 8 {
+		return k
+	}
+	stamp, rest := sysstatStamp(strings.TrimSpace(ls[j].Text))
+	if stamp == "" || len(fields(rest)) != ncols || !allNumericish(fields(rest)) {
+		return k
+	}
+	return j
+}
+
 // sysstatKey maps a column to a rate key and the factor that brings it to the key's unit.
 var sysstatKey = map[string]struct {
 	key    string
@@ -114,8 +163,8 @@ var sysstatKey = map[string]struct {
 func sysstatHeader(t string) ([]string, bool) {
 	s := strings.TrimSpace(t)
 	rest := s
-	if m := reSysstatTime.FindString(s); m != "" {
-		rest = s[len(m):]
+	if m, r := sysstatStamp(s); m != "" {
+		rest = r
 	} else if !strings.HasPrefix(s, "Device") {
 		return nil, false
 	}
@@ -154,15 +203,19 @@ func (d *doc) trySysstat(i int) int {
 	k := i + 1
 	for ; k < len(d.ls); k++ {
 		s := strings.TrimSpace(d.ls[k].Text)
-		if s == "" {
+		if s == "" || isSysstatGap(s) {
+			if n := sysstatRowAfterGap(d.ls, k, len(cols)); n > k {
+				k = n - 1 // blank lines between rows, or rows elided with ':'
+				continue
+			}
 			break
 		}
 		if _, again := sysstatHeader(s); again {
 			break
 		}
 		stamp := ""
-		if m := reSysstatTime.FindString(s); m != "" {
-			stamp, s = strings.TrimSpace(m), s[len(m):]
+		if m, r := sysstatStamp(s); m != "" {
+			stamp, s = m, r
 		} else if tb.Tool != "iostat" {
 			break
 		}

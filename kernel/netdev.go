@@ -237,3 +237,15 @@ func netDevSameLayout(devs []NetDev, data []byte) int {
 	}
 	return k
 }
+
+// SysfsStatNames are the files of /sys/class/net/IF/statistics/ (net/core/net-sysfs.c
+// netstat_attrs, rtnl_link_stats64 fields; rx_nohandler since 4.6): the interface's own
+// counters, which a paste may list as "name: value" lines beside a driver's ethtool -S names.
+var SysfsStatNames = map[string]bool{
+	"rx_packets": true, "tx_packets": true, "rx_bytes": true, "tx_bytes": true, "rx_errors": true,
+	"tx_errors": true, "rx_dropped": true, "tx_dropped": true, "multicast": true, "collisions": true,
+	"rx_length_errors": true, "rx_over_errors": true, "rx_crc_errors": true, "rx_frame_errors": true,
+	"rx_fifo_errors": true, "rx_missed_errors": true, "tx_aborted_errors": true,
+	"tx_carrier_errors": true, "tx_fifo_errors": true, "tx_heartbeat_errors": true,
+	"tx_window_errors": true, "rx_compressed": true, "tx_compressed": true, "rx_nohandler": true,
+}
