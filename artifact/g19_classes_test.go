@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,5 +232,28 @@ func TestLogSynFloodPort(t *testing.T) {
 	}
 	if len(ports) != 2 || ports[0] != 8443 || ports[1] != 25 {
 		t.Errorf("ports %v (numbers %+v)", ports, k.Numbers)
+	}
+}
+
+// A flood repeats its line: one record per port is kept (the first line of each), not one
+// per line, so a log of a long flood keeps a bounded number of them.
+func TestLogSynFloodPortOncePerPort(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		port := 443
+		if i%1000 == 7 {
+			port = 80
+		}
+		fmt.Fprintf(&b, "[%d.004] TCP: request_sock_TCP: Possible SYN flooding on port %d. Sending cookies.  Check SNMP counters.\n", 100+i, port)
+	}
+	k := one(t, ParseString(b.String(), "p", Options{}), KindKernelLog).(KernelLogData)
+	var got []string
+	for _, n := range k.Numbers {
+		if n.Message == "SYN flooding" {
+			got = append(got, fmt.Sprintf("%d@%d", n.Values["port"], n.Line))
+		}
+	}
+	if want := []string{"443@1", "80@8"}; !slices.Equal(got, want) {
+		t.Errorf("SYN flood numbers %v, want %v", got, want)
 	}
 }

@@ -167,8 +167,9 @@ type doc struct {
 	// allocFrames are the warn_alloc frames of log lines outside reports (KernelLogData).
 	allocFrames []LogFrame
 	logNumbers  []LogNumbers
-	logNo       int  // line number of the last log record appended
-	logOrder    bool // records were appended out of line order: finish sorts them
+	synPorts    map[int64]int // SYN flood port → the line kept for it (logExtras)
+	logNo       int           // line number of the last log record appended
+	logOrder    bool          // records were appended out of line order: finish sorts them
 
 	// The window of a streamed text (stream.go): ls and used hold the lines from a few
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
@@ -641,8 +642,15 @@ func (d *doc) logExtras(l *Line) {
 		}
 	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(&d.vmallocErr, l, "vmalloc error: size ")); ok {
 		d.logNumbers = append(d.logNumbers, ln)
-	} else if ln, ok := logSynFlood(l.No, l.Text, d.rawHas(&d.synFlood, l, "SYN flooding on port ")); ok {
-		d.logNumbers = append(d.logNumbers, ln)
+	} else if port, ok := logSynFlood(l.Text, d.rawHas(&d.synFlood, l, "SYN flooding on port ")); ok {
+		// The first line of each port (synFloodPortsKept): a flood repeats the line.
+		if _, seen := d.synPorts[port]; !seen && len(d.synPorts) < synFloodPortsKept {
+			if d.synPorts == nil {
+				d.synPorts = map[int64]int{}
+			}
+			d.synPorts[port] = l.No
+			d.logNumbers = append(d.logNumbers, LogNumbers{Line: l.No, Message: "SYN flooding", Values: map[string]int64{"port": port}})
+		}
 	}
 }
 
@@ -654,6 +662,9 @@ func (d *doc) relogExtras(l *Line) {
 		d.suppressed = d.suppressed[:n-1]
 	}
 	if n := len(d.logNumbers); n > 0 && d.logNumbers[n-1].Line == l.No {
+		if ln := d.logNumbers[n-1]; ln.Message == "SYN flooding" && d.synPorts[ln.Values["port"]] == l.No {
+			delete(d.synPorts, ln.Values["port"])
+		}
 		d.logNumbers = d.logNumbers[:n-1]
 	}
 	d.logExtras(l)

@@ -286,17 +286,18 @@ type LogNumbers struct {
 // Sending cookies." (net/ipv4/tcp_input.c tcp_syn_flood_action; 2.6-3.x "possible SYN flooding
 // on port 80. Sending cookies."), kept with the log's other numbers; has says whether t holds
 // "SYN flooding on port " (the caller knows it cheaply).
-func logSynFlood(no int, t string, has bool) (LogNumbers, bool) {
+func logSynFlood(t string, has bool) (port int64, ok bool) {
 	if !has {
-		return LogNumbers{}, false
+		return 0, false
 	}
 	_, rest, _ := strings.Cut(t, "SYN flooding on port ")
-	n, ok := atoi(strings.TrimRight(firstField(rest), ".,"))
-	if !ok {
-		return LogNumbers{}, false
-	}
-	return LogNumbers{Line: no, Message: "SYN flooding", Values: map[string]int64{"port": n}}, true
+	return atoi(strings.TrimRight(firstField(rest), ".,"))
 }
+
+// synFloodPortsKept bounds the SYN flood ports a log keeps: a flood logs the same line for
+// each burst (one port, or a few), and a log of millions of them keeps one record per port,
+// not one per line.
+const synFloodPortsKept = 64
 
 // logNumbers reads the numbers of the messages that state a size or a limit:
 //
