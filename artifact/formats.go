@@ -113,6 +113,7 @@ var formats = []format{
 	{kind: KindTCPStates, detect: isTCPStateCountLine, parse: (*doc).tryTCPStateCounts},
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
+	{kind: KindPSI, detect: isPSIRecordStart, parse: (*doc).tryPSIRecords, claims: true},
 	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
 	{kind: KindTop, start: isDigit, detect: isShareRow, parse: (*doc).tryCPUInfo},
 	{kind: KindPerf, start: isDigit, detect: isShareRow, parse: (*doc).tryProfile, claims: true},

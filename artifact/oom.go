@@ -170,6 +170,18 @@ func startsOOMTaskTable(ls []Line, used []bool, i int) bool {
 	return false
 }
 
+// startsMemcgOOMInfo: a memory cgroup's counter line of an OOM report whose header is not in
+// the text ("memory: usage 1048576kB, limit 1048576kB, failcnt 141"). Only dump_header
+// (mm/oom_kill.c) prints it, through mem_cgroup_print_oom_meminfo (mm/memcontrol.c), for an
+// OOM constrained to that cgroup: a memcg OOM happened. The first counter printed is
+// "memory:" (cgroup v1 and v2); "memory+swap:", "swap:" and "kmem:" follow it.
+func startsMemcgOOMInfo(t string) bool {
+	if b := trimBlankLeft(t); !strings.HasPrefix(b, "memory: usage ") {
+		return false
+	}
+	return reMemcgUsage.MatchString(strings.TrimSpace(t))
+}
+
 // oomReport collects the OOM report that starts at line i (its header read into o, its mode's
 // value v) and adds its event and artifact. A report that starts at a task table reads that
 // first line too (collectReport reads the lines after the first).
@@ -181,6 +193,11 @@ func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
 			"during an OOM kill, so a kill happened; its trigger, constraint and victim are not in the text")
 	} else if isOOMChoice(t) {
 		r.x.addOOMLine(t, &r.taskHeader) // a report that starts at its kill line: its score
+	} else if startsMemcgOOMInfo(t) {
+		r.x.addOOMLine(t, &r.taskHeader)
+		o.Constraint = "CONSTRAINT_MEMCG"
+		r.notes = append(r.notes, "a memory cgroup's counters from an OOM report whose header is not in the text: only dump_header "+
+			"(mm/oom_kill.c, mem_cgroup_print_oom_meminfo) prints them, for an OOM of that cgroup; its trigger and victim are not in the text")
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)

@@ -196,6 +196,9 @@ type doc struct {
 	rewind int
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
+	// headerRows are the prose lines that are a table's header row over a row of numbers
+	// (columnHeaderRow): they name counters and state none.
+	headerRows map[int]bool
 	// acct counts the lines that are not read: blank, prose, other programs' log lines.
 	acct model.LineAccount
 	// banner finds the first "Linux version " at or after the line scanHost last looked at.
@@ -361,7 +364,7 @@ func (d *doc) kernelReport(i int) bool {
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
 	switch {
 	case !hasAlloc && !hasKill:
-		if startsOOMTaskTable(d.ls, d.used, i) {
+		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
 		}
 	case hasAlloc && isAllocStallHeader(t):

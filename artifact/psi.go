@@ -107,3 +107,84 @@ func (d *doc) tryPSI(i int) int {
 	d.addArtifact(KindPSI, first, last, ps)
 	return k - i
 }
+
+// Pressure records printed as structured fields by a program that parsed /proc/pressure:
+// a Rust Debug print ("some: PressureRecord {" then "avg10: 0.0," ... "total: 727036,"),
+// JSON ("\"some\": {" ... "\"avg10\": 0.0,") or YAML ("some:" then "avg10: 0.0"). The
+// fields are the file's own (kernel/sched/psi.c psi_show: some/full, avg10, avg60, avg300,
+// total in microseconds); the resource comes from the label above ("memory pressure:
+// Ok(", "\"memory\": {"), as for the file's lines.
+var (
+	rePSIRecordHead = lazyre.New(`^"?(some|full)"?\s*:\s*(?:[A-Za-z_]\w*\s*)?\{?\s*$`)
+	rePSIField      = lazyre.New(`^"?(avg10|avg60|avg300|total)"?\s*:\s*([0-9]+(?:\.[0-9]+)?)\s*,?\s*$`)
+	rePSIRecordEnd  = lazyre.New(`^[}\])]+\s*,?\s*$`)
+)
+
+func isPSIRecordStart(ft, t string) bool {
+	return (strings.HasPrefix(ft, "some") || strings.HasPrefix(ft, `"some`) || strings.HasPrefix(ft, "full") || strings.HasPrefix(ft, `"full`)) &&
+		rePSIRecordHead.MatchString(strings.TrimSpace(t))
+}
+
+// psiRecord reads one record from line k: its head, its four fields, and a closing brace
+// if any. It returns the record as the file's line and the lines it took, 0 when the lines
+// are not one.
+func (d *doc) psiRecord(k int) (string, int) {
+	if k >= len(d.ls) {
+		return "", 0
+	}
+	m := rePSIRecordHead.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
+	if m == nil {
+		return "", 0
+	}
+	vals := map[string]string{}
+	j := k + 1
+	for ; j < len(d.ls) && len(vals) < 4; j++ {
+		f := rePSIField.FindStringSubmatch(strings.TrimSpace(d.ls[j].Text))
+		if f == nil || vals[f[1]] != "" {
+			break
+		}
+		vals[f[1]] = f[2]
+	}
+	if vals["avg10"] == "" || vals["avg60"] == "" || vals["avg300"] == "" {
+		return "", 0
+	}
+	if vals["total"] == "" {
+		vals["total"] = "0" // only the averages are read from a paste (tryPSI)
+	}
+	if j < len(d.ls) && rePSIRecordEnd.MatchString(strings.TrimSpace(d.ls[j].Text)) {
+		j++
+	}
+	return fmt.Sprintf("%s avg10=%s avg60=%s avg300=%s total=%s", m[1], vals["avg10"], vals["avg60"], vals["avg300"], vals["total"]), j - k
+}
+
+func (d *doc) tryPSIRecords(i int) int {
+	var lines []string
+	k := i
+	for {
+		l, n := d.psiRecord(k)
+		if n == 0 {
+			break
+		}
+		lines = append(lines, l)
+		k += n
+	}
+	if len(lines) == 0 {
+		return 0
+	}
+	label := d.label(i)
+	res := psiResourceBefore(label)
+	if res == "" {
+		d.unparsed(i, k-1, "pressure records without the resource they belong to (cpu, memory, io)")
+		return k - i
+	}
+	p, err := kernel.ParsePSI(res, strings.NewReader(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		d.unparsed(i, k-1, fmt.Sprintf("/proc/pressure/%s: %v", res, err))
+		return k - i
+	}
+	first, last := d.ls[i].No, d.ls[k-1].No
+	d.segSeq++
+	d.addSamples(KindPSI, label, first, last, []model.Sample{{Source: spanSource(first, last), PSI: []kernel.Pressure{p}}})
+	d.addArtifact(KindPSI, first, last, []kernel.Pressure{p})
+	return k - i
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"headroom/internal/lazyre"
@@ -74,6 +75,13 @@ func (d *doc) keepProse(i int) {
 	d.acct.Prose++
 	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text, quote: d.ls[i].Quote})
+		// The line below is in the window when a reader has looked ahead past this one.
+		if i+1 < len(d.ls) && d.ls[i+1].No == d.ls[i].No+1 && columnHeaderRow(d.ls[i].Text, d.ls[i+1].Text) {
+			if d.headerRows == nil {
+				d.headerRows = map[int]bool{}
+			}
+			d.headerRows[d.ls[i].No] = true
+		}
 	}
 }
 
@@ -117,6 +125,8 @@ func (d *doc) stated() {
 	linkCount := map[int64]int{}
 	var frames []string
 	var rings []statedRing
+	var statedNet kernel.Groups
+	var netFrom []int
 	add := func(key string, v float64, no int, sentence string) {
 		subj, why := sub.subjectAt(no, sentence)
 		switch subj {
@@ -281,10 +291,33 @@ func (d *doc) stated() {
 				}
 			}
 		}
+		for _, m := range submatches(has("=", ":", " is ", " was "), reStatedTcpExt, para) {
+			// "ListenOverflows=0 inside the pod", "TcpExt.TCPBacklogDrop: 12": the
+			// counter by its /proc/net/netstat name, the host's unless another machine's
+			// or a threshold ("alert when ListenOverflows > 0" has no '=').
+			v, err := strconv.ParseInt(para[m[4]:m[5]], 10, 64)
+			sentence := sentenceAround(para, m[0], m[1])
+			if err != nil || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+				continue
+			}
+			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
+				continue
+			}
+			name := para[m[2]:m[3]]
+			if _, dup := statedNet.Get("TcpExt", name); !dup {
+				statedNet.Set("TcpExt", name, v)
+				netFrom = append(netFrom, lineAt(m[0]))
+			}
+		}
 		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
+				continue
+			}
+			// A table's header row names the counter; its value is the row below
+			// ("RX errors:  length  crc  frame  fifo overrun" over "0 0 0 0 0").
+			if d.headerRows[lineAt(m[0])] {
 				continue
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
@@ -418,6 +451,11 @@ func (d *doc) stated() {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", Rates: rates})
 		d.addArtifact(KindStated, first, last, rates)
 	}
+	if len(statedNet) > 0 {
+		first, last := spanOf(netFrom)
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", NetStat: statedNet})
+		d.addArtifact(KindStated, first, last, map[string]any{"netstat": statedNet})
+	}
 	if len(foreign) > 0 {
 		first, last := spanOf(fromForeign)
 		src := statedForeignSource(spanSource(first, last)+" ("+StatedMark+")", foreignWhy)
@@ -458,7 +496,11 @@ var (
 	// "resulting in packet overruns", "RX overruns", "ring overruns".
 	// A ring size and its maximum in a sentence: "rings (from default 512) to maximum
 	// supported by card (4096)", "the RX ring from 256 to the maximum of 4096".
-	reStatedRing    = lazyre.New(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
+	reStatedRing = lazyre.New(`(?i)\brings?\b[^.]{0,40}?\bfrom\s+(?:the\s+)?(?:default\s+)?(?:of\s+)?(\d{2,5})\b[^.]{0,60}?\bmax(?:imum)?\b[^.(]{0,40}?\(?(\d{2,5})\b`)
+	// A TcpExt drop counter stated by its /proc/net/netstat name with its value:
+	// "ListenOverflows=0", "TcpExt:ListenDrops = 12", "TCPBacklogDrop is 3"
+	// (kernel.TcpExtDropCounters).
+	reStatedTcpExt  = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d+)\b`)
 	reStatedOverrun = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated       = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
@@ -492,7 +534,12 @@ var (
 	// forms are past tense only: "OOM이 발생하면" (when an OOM happens) states nothing.
 	reStatedOOMOccurred = lazyre.New(`(?i)(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
 		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
-		`|\b(?:caused|led\s+to|resulted\s+in|ended(?:\s+up)?\s+in|triggered)\s+(?:an?\s+|the\s+)?OOM(?:[- ]kill)?\b`)
+		`|\b(?:caused|led\s+to|resulted\s+in|ended(?:\s+up)?\s+in|triggered)\s+(?:an?\s+|the\s+)?OOM(?:[- ]kill)?\b` +
+		// Japanese: the killer "started" (起動し/発動し, past or continuing: "OOM キラーが起動し、"),
+		// or a task "was/were force-killed" by it (強制終了した/された/して); the plain and
+		// conditional forms ("起動すると", "起動しない", "強制終了されることはなく") are none.
+		`|\bOOM\s*(?:キラー|killer)\s*(?:が|は)?\s*(?:起動|発動)し(?:た|ました|て|、|,)` +
+		`|\bOOM\s*(?:キラー|killer)?[^。！？]{0,60}?強制終了(?:し(?:た|ました|て)|され(?:た|ました|て))`)
 	// Words before a stated out-of-memory that make it no event of this host: a possibility
 	// ("会导致 OOM", "可能出现OOM"), a prevention ("避免/防止 OOM") or a negation ("没有发生OOM",
 	// "不会导致OOM").
@@ -1022,4 +1069,31 @@ func oomOccurredNotStated(para string, i, j int) bool {
 		before = before[1:]
 	}
 	return reOOMOccurredNot.MatchString(before) || reNegated.MatchString(para[max(0, i-24):i])
+}
+
+// columnHeaderRow reports whether head is a table's header row over next: after an
+// optional label ending in ':' ("RX errors:"), only words, as many as the numbers of next,
+// which holds numbers only (iproute2's `ip -s -s link` prints "RX errors: length crc frame
+// fifo overrun" over its five counters, ip/iplink.c print_link_stats64). Such a row names
+// counters; it states nothing about their values.
+func columnHeaderRow(head, next string) bool {
+	if k := strings.LastIndexByte(head, ':'); k >= 0 {
+		head = head[k+1:]
+	}
+	names := strings.Fields(head)
+	vals := strings.Fields(next)
+	if len(names) < 3 || len(names) != len(vals) {
+		return false
+	}
+	for _, w := range names {
+		if strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && r != '_' && r != '-' }) >= 0 {
+			return false
+		}
+	}
+	for _, v := range vals {
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -454,7 +454,7 @@ func mayStartReport(t string) bool {
 	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
 		return true
 	}
-	return startsShowMem(t) || mayStartOOMTaskTable(t)
+	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t)
 }
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page

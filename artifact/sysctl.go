@@ -272,8 +272,16 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		key := strings.TrimRight(s[m[2]:m[3]], ".-")
-		if known, _ := kernel.KnownSysctl(key); !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {
+		known, _ := kernel.KnownSysctl(key)
+		if !known && !strings.Contains(key, "_") && strings.Count(key, ".") < 2 {
 			continue // "kernel.org": not a key
+		}
+		if !known && strings.TrimSpace(s[m[1]:]) == "" && kernel.SysctlKeyPrefix(key) {
+			// A key that ends the line and begins a known one was cut where the paste
+			// or the page ends ("vi /etc/sysctl.conf net.ipv4.netfilter.ip_c"): what was
+			// written is not in the text, so it is no misspelt key.
+			cover(m[0], m[1])
+			continue
 		}
 		val := ""
 		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {

@@ -111,6 +111,20 @@ func KnownSysctl(key string) (known bool, suggestion string) {
 	return false, suggestSysctl(key)
 }
 
+// SysctlKeyPrefix reports whether some known key starts with prefix and is longer: a key
+// cut short where a paste or a page ends ("net.ipv4.netfilter.ip_c").
+func SysctlKeyPrefix(prefix string) bool {
+	k := knownKeys()
+	prefix = NormaliseSysctlKey(prefix)
+	i := sort.SearchStrings(k.all, prefix)
+	for ; i < len(k.all) && strings.HasPrefix(k.all[i], prefix); i++ {
+		if k.all[i] != prefix {
+			return true
+		}
+	}
+	return false
+}
+
 func suggestSysctl(key string) string {
 	if len(key) > 128 {
 		return "" // no sysctl key is this long; and the distance is quadratic in it

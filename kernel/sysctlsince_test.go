@@ -172,3 +172,15 @@ func changeKeysInSource(t *testing.T, dirs ...string) map[string]string {
 	}
 	return out
 }
+
+// ip_conntrack's read-only count (net/ipv4/netfilter/ip_conntrack_standalone.c,
+// ip_ct_sysctl_table "ip_conntrack_count", before nf_conntrack replaced it in 2.6.22) is a
+// key of its era, not a misspelling (corpus 723).
+func TestIPConntrackCountHistorical(t *testing.T) {
+	if known, _ := KnownSysctl("/proc/sys/net/ipv4/netfilter/ip_conntrack_count"); !known {
+		t.Error("net.ipv4.netfilter.ip_conntrack_count unknown")
+	}
+	if !SysctlKeyPrefix("net.ipv4.netfilter.ip_c") || SysctlKeyPrefix("net.ipv4.netfilter.ip_conntrack_count") || SysctlKeyPrefix("vm.min_kbytes") {
+		t.Error("SysctlKeyPrefix")
+	}
+}
