@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -17,6 +16,9 @@ import (
 // read by the format's own reader; what it gives is attributed to the one line of the paste.
 
 var (
+	// ip -s link: the link line after the command that printed it ("$ ip -s link ls eth0
+	// 3: eth0: <...>").
+	reFlatIPLinkCmd = lazyre.New(` (\d+: [\w.@-]+: <)`)
 	// ifconfig (net-tools 1.60): each block's lines start with these words.
 	reFlatIfconfig = lazyre.New(`\s+(inet addr:|inet6 addr:|UP |RX packets:|TX packets:|collisions:|RX bytes:|Interrupt:)`)
 	// The next interface's name glued to the last field of the one before ("Base
@@ -110,7 +112,7 @@ func unflatten(t string) []string {
 		s = reFlatIPLink.ReplaceAllString(s, "\n    $1")
 		s = reFlatIPStats.ReplaceAllString(s, "\n    $1\n    $2")
 		// The command before the link line ("$ ip -s link ls eth0 3: eth0: <...>").
-		if m := regexp.MustCompile(` (\d+: [\w.@-]+: <)`).FindStringIndex(s); m != nil {
+		if m := reFlatIPLinkCmd.FindStringIndex(s); m != nil {
 			s = s[:m[0]] + "\n" + s[m[0]+1:]
 		}
 		return strings.Split(s, "\n")

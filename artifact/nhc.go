@@ -2,7 +2,6 @@ package artifact
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -33,14 +32,14 @@ type NHCCheck struct {
 }
 
 var nhcMemMessages = []struct {
-	re    *regexp.Regexp
+	re    *lazyre.Regexp
 	field string
 	kind  string
 }{
-	{regexp.MustCompile(`Slab unreclaimable is too large \((\d+) kB > (\d+) kB\)`), "SUnreclaim", "maximum"},
-	{regexp.MustCompile(`Actual RAM size \((\d+) kB\) (?:less|greater) than (?:minimum|maximum) allowed \((\d+) kB\)`), "MemTotal", ""},
-	{regexp.MustCompile(`Actual SWAP size \((\d+) kB\) (?:less|greater) than (?:minimum|maximum) allowed \((\d+) kB\)`), "SwapTotal", ""},
-	{regexp.MustCompile(`Not enough swap free \((\d+) kB < (\d+) kB\)`), "SwapFree", "minimum"},
+	{lazyre.New(`Slab unreclaimable is too large \((\d+) kB > (\d+) kB\)`), "SUnreclaim", "maximum"},
+	{lazyre.New(`Actual RAM size \((\d+) kB\) (?:less|greater) than (?:minimum|maximum) allowed \((\d+) kB\)`), "MemTotal", ""},
+	{lazyre.New(`Actual SWAP size \((\d+) kB\) (?:less|greater) than (?:minimum|maximum) allowed \((\d+) kB\)`), "SwapTotal", ""},
+	{lazyre.New(`Not enough swap free \((\d+) kB < (\d+) kB\)`), "SwapFree", "minimum"},
 }
 
 var reNHCCheck = lazyre.New(`\b(check_hw_\w+):`)

@@ -1,6 +1,12 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"headroom/internal/lazyre"
@@ -35,5 +41,60 @@ func TestRegexpsCompile(t *testing.T) {
 			}()
 			r.Re()
 		}()
+	}
+}
+
+// TestNoConstantRegexpCompiledOutsideLazyre walks the module's non-test sources for
+// regexp.MustCompile or regexp.Compile of a string literal. At package level such a call
+// runs in every command's start (TestNoRegexpCompiledAtInit only sees lazyre's own
+// registrations); inside a function it compiles the expression on every call. Either way the
+// expression belongs in a package-level lazyre.New. Expressions built at run time (a
+// redaction list, a user's pattern) are not literals and stay with regexp.
+func TestNoConstantRegexpCompiledOutsideLazyre(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "testdata", "lazyre", ".git", "dist":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "MustCompile" && sel.Sel.Name != "Compile") {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "regexp" {
+				return true
+			}
+			if _, ok := call.Args[0].(*ast.BasicLit); ok {
+				found = append(found, fset.Position(call.Pos()).String())
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) > 0 {
+		t.Fatalf("regexp compiled from a literal outside lazyre (declare it with lazyre.New at package level): %s", strings.Join(found, ", "))
 	}
 }

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -241,6 +241,9 @@ func scaleEthtool(c *config) row {
 	}
 }
 
+// reThreadStat names a thread's stat file in a capture.
+var reThreadStat = lazyre.New(`^proc/[0-9]+/stat$`)
+
 // scaledTree writes the capture under dir with its per-CPU and per-node parts repeated for
 // cpus CPUs and nodes NUMA nodes, and returns the bytes of the files a sample reads:
 //   - /proc/stat: one cpuN line per CPU;
@@ -252,14 +255,13 @@ func scaleEthtool(c *config) row {
 //
 // Counter values are copied from the captured CPUs and node; only the layout grows.
 func scaledTree(dir string, a *txtar.Archive, cpus, nodes int) (int64, error) {
-	threadRE := regexp.MustCompile(`^proc/[0-9]+/stat$`)
 	var threads []string
 	var total int64
 	for _, f := range a.Files {
 		data := f.Data
 		var err error
 		switch {
-		case threadRE.MatchString(f.Name):
+		case reThreadStat.MatchString(f.Name):
 			threads = append(threads, string(f.Data))
 			continue
 		case f.Name == "proc/stat":
