@@ -96,7 +96,9 @@ func unflatten(t string) []string {
 		return unflattenPagetypeinfo(s)
 	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
 		return unflattenSar(s)
-	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
+	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ") || strings.Contains(s, " Udp: ")):
+		// Every group netstat -s prints is cut the same way; `netstat -su` prints only Udp
+		// (and UdpLite, IcmpMsg), `netstat -st` Tcp and TcpExt.
 		return unflattenNetstatS(s)
 	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
 		// "sockets: used 137 TCP: inuse 49 orphan 0 tw 3272 alloc 52 mem 46 UDP: inuse 1 mem 0
@@ -289,14 +291,23 @@ func unflattenNetstatS(s string) []string {
 			p++
 			continue
 		}
-		n := 0
+		n, glued := 0, 0
 		for key := range netstatSentences[group] {
-			if m := matchSentence(words[p:], strings.Fields(key)); m > n {
-				n = m
+			if m, g := matchSentence(words[p:], strings.Fields(key)); m > n || m == n && g == 0 {
+				n, glued = m, g
 			}
 		}
 		if n == 0 {
 			p++
+			continue
+		}
+		if glued > 0 {
+			// The sentence's last word ran into the prose after the code block ("179722143
+			// packets sentThis is showing"): the sentence ends there, the rest is prose.
+			last := words[p+n-1]
+			out = append(out, "    "+strings.Join(append(append([]string(nil), words[p:p+n-1]...), last[:glued]), " "))
+			words[p+n-1] = last[glued:]
+			p += n - 1
 			continue
 		}
 		out = append(out, "    "+strings.Join(words[p:p+n], " "))
@@ -328,22 +339,28 @@ func netstatFlatGroup(w string) (string, bool) {
 }
 
 // matchSentence returns how many words of ws the sentence key (lower case, '%' for its
-// number) covers, 0 when ws does not start with it.
-func matchSentence(ws, key []string) int {
+// number) covers, 0 when ws does not start with it. glued is the length of the last word's
+// part the key covers when a capitalised word follows it without a space (a code block run
+// into the prose after it: "packets sentThis"), 0 when the word is the key's whole.
+func matchSentence(ws, key []string) (n, glued int) {
 	if len(ws) < len(key) {
-		return 0
+		return 0, 0
 	}
 	for k, kw := range key {
 		w := strings.ToLower(ws[k])
-		if kw == "%" {
+		switch {
+		case kw == "%":
 			if !isDigits(w) {
-				return 0
+				return 0, 0
 			}
-		} else if w != kw {
-			return 0
+		case w == kw:
+		case k == len(key)-1 && len(w) > len(kw) && strings.HasPrefix(w, kw) && isUpper(ws[k][len(kw)]) && isLower(ws[k][len(kw)-1]):
+			glued = len(kw)
+		default:
+			return 0, 0
 		}
 	}
-	return len(key)
+	return len(key), glued
 }
 
 // reFlatPagetypeinfo finds where /proc/pagetypeinfo's lines began (mm/vmstat.c
