@@ -47,8 +47,11 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: mode, Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
-		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
-		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
+		// A syslog or prose prefix may precede the comm; the comm itself has no ": ", but
+		// for a thread named "Name : N" (Java's pools): see commWithColon.
+		if c, ok := commWithColon(m[1]); ok {
+			af.Process = c
+		} else if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
 		}
 		// A header quoted in a sentence: the comm starts after the opening quotation mark
@@ -78,6 +81,29 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		return af, true
 	}
 	return nil, false
+}
+
+// commWithColon reads the comm of a header whose task is named with a " : " inside (a Java
+// thread "WebContainer : 3", cut to TASK_COMM_LEN-1 = 15 bytes: "WebContainer : ", printed
+// "kernel: WebContainer : : page allocation failure"). warn_alloc prints "%s: %pV" with
+// current->comm (mm/page_alloc.c), so the comm is the text before the last ": " ahead of
+// the message, whole, and a prefix ends at an earlier ": ": the longest such suffix of
+// before that fits 15 bytes and holds the " : " is the comm, trailing blank kept. ok is
+// false for every other header (the comm after the last ": ", as before).
+func commWithColon(before string) (string, bool) {
+	if !strings.Contains(before, " :") {
+		return "", false
+	}
+	for i := 0; i+2 <= len(before); i++ {
+		if before[i] != ':' || before[i+1] != ' ' {
+			continue
+		}
+		c := before[i+2:]
+		if len(c) <= 15 && strings.Contains(c, " :") && strings.TrimSpace(c) != "" {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // allocArtifact is the data of an "alloc_failure" artifact: the report with the notes the

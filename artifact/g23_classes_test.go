@@ -41,3 +41,24 @@ func TestFlattenedNetstatSUdp(t *testing.T) {
 		}
 	}
 }
+
+// A task named with " : " inside (Java's "WebContainer : 3", cut to 15 bytes) is printed
+// "WebContainer : : page allocation failure": the comm is read whole, up to the ": " ahead
+// of the message (corpus 751: before, "WebContainer :" lost its blank, or a prefix was kept).
+func TestAllocHeaderCommWithColon(t *testing.T) {
+	for line, want := range map[string]string{
+		"> kernel: WebContainer : : page allocation failure: order:4, mode:0x4d0":              "WebContainer : ",
+		"Jan  3 04:05:06 lpar2 kernel: Pool : 12: page allocation failure: order:2, mode:0x20": "Pool : 12",
+		// Counter-cases: the ordinary comm after a syslog or prose prefix, unchanged.
+		"Jan  3 04:05:06 lpar2 kernel: java: page allocation failure: order:2, mode:0x20": "java",
+		"Note : kernel: swapper/0: page allocation failure: order:1, mode:0x20":           "swapper/0",
+		"mount.nfs: page allocation failure: order:4, mode:0x4d0":                         "mount.nfs",
+	} {
+		af, ok := parseAllocHeader(line)
+		if !ok {
+			t.Errorf("%q: not read", line)
+		} else if af.Process != want {
+			t.Errorf("%q: process %q, want %q", line, af.Process, want)
+		}
+	}
+}
