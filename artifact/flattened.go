@@ -51,7 +51,7 @@ func unflatten(t string) []string {
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
-		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") {
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") && !strings.Contains(s, "kB = ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -92,6 +92,8 @@ func unflatten(t string) []string {
 		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
 		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
 		return strings.Split(s, "\n")
+	case strings.Contains(s, "kB = ") && strings.Contains(s, "*4kB"):
+		return unflattenBuddy(s)
 	case strings.Contains(s, "Page block order: ") && strings.Contains(s, "Free pages count per migrate type at order"):
 		return unflattenPagetypeinfo(s)
 	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
@@ -144,7 +146,56 @@ func (d *doc) tryFlattened(i int) bool {
 	for _, a := range sub.Artifacts {
 		d.addArtifact(a.Kind, no, no, a.Data)
 	}
+	// A show_mem dump's zones and a kernel report (a stall or failure header in the prose
+	// around flattened buddy lines) are the line's too.
+	inSeg := make([]bool, len(sub.Samples))
+	for _, seg := range sub.Segments {
+		for k := seg.First; k <= seg.Last && k < len(inSeg); k++ {
+			inSeg[k] = true
+		}
+	}
+	for k, s := range sub.Samples {
+		if !inSeg[k] {
+			s.Source = src
+			d.tl.Samples = append(d.tl.Samples, s)
+		}
+	}
+	for _, ev := range sub.Events {
+		ev.FirstLine, ev.LastLine, ev.Source = no, no, src
+		d.tl.Events = append(d.tl.Events, ev)
+	}
 	return true
+}
+
+// reFlatBuddy is one zone's line of a show_mem dump's buddy lists (mm/page_alloc.c
+// show_free_areas: "Node 0 DMA: 26*4kB (M) 53*8kB (UM) ... 0*4096kB = 4352kB", the migrate
+// types in parentheses since 3.x), as a page runs it into the prose around it: a zone the
+// kernel names (mm/page_alloc.c zone_names) and at least three orders, so that arithmetic
+// in prose ("Example: 2*4kB = 8kB") is no zone.
+var reFlatBuddy = lazyre.New(`(?:Node \d+ )?(?:DMA32|DMA|Normal|HighMem|Movable|Device): (?:\d+\*\d+kB (?:\([A-Z]+\) )?){3,}= \d+kB`)
+
+// unflattenBuddy cuts a line holding buddy-list lines among prose ("When the kernel reports
+// memory it prints Node 0 DMA: 26*4kB (M) ... = 4352kB Node 0 DMA32: ... = 46420kB I
+// understand ...") into the prose before, each zone's line, and the prose between and after
+// them; nil without a zone's line.
+func unflattenBuddy(s string) []string {
+	idx := reFlatBuddy.FindAllStringIndex(s, -1)
+	if idx == nil {
+		return nil
+	}
+	var out []string
+	at := 0
+	for _, m := range idx {
+		if p := strings.TrimSpace(s[at:m[0]]); p != "" {
+			out = append(out, p)
+		}
+		out = append(out, s[m[0]:m[1]])
+		at = m[1]
+	}
+	if p := strings.TrimSpace(s[at:]); p != "" {
+		out = append(out, p)
+	}
+	return out
 }
 
 // unflattenEthtoolCommand cuts "# ethtool -S enp1s0 ... rx_queue_0_drops: 97326

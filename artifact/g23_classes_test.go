@@ -62,3 +62,87 @@ func TestAllocHeaderCommWithColon(t *testing.T) {
 		}
 	}
 }
+
+func stallsAndZones(text string) (stalls []int64, zones map[string]int64) {
+	tl := ParseString(text, "p", Options{})
+	for _, ev := range tl.Events {
+		if ev.AllocStall != nil {
+			stalls = append(stalls, ev.AllocStall.StallMS)
+		}
+	}
+	zones = map[string]int64{}
+	for _, a := range tl.Artifacts {
+		if sm, ok := a.Data.(ShowMem); ok {
+			for _, z := range sm.Zones {
+				if len(z.FreeBlocks) > 0 {
+					zones[z.Zone] = z.FreeBlocks[0]
+				}
+			}
+		}
+	}
+	return stalls, zones
+}
+
+// warn_alloc's stall report quoted inside a sentence, without the comm the kernel prints
+// before it ("I keep getting page allocation stalls for 12010ms, order:0, mode:..."), is
+// the host's report with its task unknown; a possibility or a denial is none (corpus 752:
+// before, "could not be read").
+func TestAllocStallHeaderInProse(t *testing.T) {
+	stalls, _ := stallsAndZones("On the db box I keep getting page allocation stalls for 12010ms, order:0, mode:0x14200ca(GFP_HIGHUSER_MOVABLE) every night.\n")
+	if len(stalls) != 1 || stalls[0] != 12010 {
+		t.Errorf("stall in prose: %v, want [12010]", stalls)
+	}
+	tl := ParseString("Our logs show page allocation failure: order:2, mode:0x20 on eth0 refill.\n", "p", Options{})
+	n := 0
+	for _, ev := range tl.Events {
+		if ev.AllocFailure != nil && ev.AllocFailure.Order == 2 {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("failure header in prose: %d events, want 1", n)
+	}
+	// Quoted in single quotes, the closing quote is no part of the mode.
+	if af, ok := parseAllocHeader("The log had 'page allocation failure: order:1, mode:0x20' many times."); !ok || af.Mode != "0x20" || af.Process != "" {
+		t.Errorf("single-quoted header: %+v %v, want mode 0x20, no process", af, ok)
+	}
+	for _, text := range []string{
+		"If reclaim is slow you will see page allocation stalls for 10000ms, order:0, mode:0x14200ca in dmesg.\n",
+		"We never saw page allocation stalls for 10000ms, order:0, mode:0x14200ca on this kernel.\n",
+	} {
+		if stalls, _ := stallsAndZones(text); len(stalls) != 0 {
+			t.Errorf("%q read as a stall %v", text, stalls)
+		}
+	}
+}
+
+// show_mem's buddy lines run into prose on one line (a Q&A repost: "it prints Node 0 DMA:
+// 26*4kB (M) ... = 4352kB Node 0 DMA32: ... = 46420kB and I wonder"): each zone's line is
+// read (corpus 752: before, none).
+func TestFlattenedBuddyLinesInProse(t *testing.T) {
+	text := "The kernel printed Node 0 DMA: 7*4kB (M) 3*8kB (UM) 1*16kB (ME) 0*32kB 0*64kB = 68kB Node 0 Normal: 410*4kB (UME) 22*8kB (UMH) 0*16kB 1*32kB (H) 0*64kB = 1848kB and then page allocation stalls for 20460ms, order:0, mode:0x14200ca(GFP_HIGHUSER_MOVABLE) what does H mean?\n"
+	stalls, zones := stallsAndZones(text)
+	if zones["DMA"] != 7 || zones["Normal"] != 410 {
+		t.Errorf("zones %v, want DMA 7 and Normal 410 blocks of order 0", zones)
+	}
+	if len(stalls) != 1 || stalls[0] != 20460 {
+		t.Errorf("stalls %v, want [20460]", stalls)
+	}
+	// Counter-case: arithmetic in prose names no zone.
+	if _, zones := stallsAndZones("Example: 2*4kB 1*8kB 3*16kB = 64kB, see the page allocation failure: order:1 docs if you will.\n"); len(zones) != 0 {
+		t.Errorf("arithmetic read as zones %v", zones)
+	}
+}
+
+// The streamed parse reads the g23 classes as the whole-text loop does.
+func TestG23ClassesStreamed(t *testing.T) {
+	q := quietLines(10)
+	for _, s := range []string{
+		"# netstat -su Udp: 91234 packets received 12 packets to unknown port received. 4411 packet receive errors 80211 packets sentAs you can see\n",
+		"> kernel: WebContainer : : page allocation failure: order:4, mode:0x4d0\n",
+		"The kernel printed Node 0 DMA: 7*4kB (M) 3*8kB (UM) 1*16kB (ME) 0*32kB 0*64kB = 68kB Node 0 Normal: 410*4kB (UME) 22*8kB (UMH) 0*16kB 1*32kB (H) 0*64kB = 1848kB and then page allocation stalls for 20460ms, order:0, mode:0x14200ca(GFP_HIGHUSER_MOVABLE) what does H mean?\n",
+	} {
+		sameAsWhole(t, "g23", s)
+		sameAsWhole(t, "g23 in a log", q+s+q)
+	}
+}
