@@ -146,3 +146,30 @@ func TestG23ClassesStreamed(t *testing.T) {
 		sameAsWhole(t, "g23 in a log", q+s+q)
 	}
 }
+
+// "lowmem_reserve: 0 0 16160 16160": the dump's lowmem_reserve[] line whose empty brackets
+// a forum's markup ate (corpus 756: before, the line was "rows of numbers headroom does not
+// read" and cut the dump in two).
+func TestShowMemReserveWithoutBrackets(t *testing.T) {
+	read := func(reserveLine string) (zones []int, unparsed int) {
+		text := "Free pages: 85048kB (0kB HighMem)\n" +
+			"Node 0 DMA free:0kB min:0kB low:0kB high:0kB active:0kB inactive:0kB present:0kB pages_scanned:0 all_unreclaimable? no\n" +
+			reserveLine + "\n" +
+			"Node 0 Normal free:85048kB min:11476kB low:14344kB high:17212kB active:0kB inactive:0kB present:16547840kB pages_scanned:0 all_unreclaimable? no\n"
+		tl := ParseString(text, "p", Options{})
+		for _, a := range tl.Artifacts {
+			if sm, ok := a.Data.(ShowMem); ok {
+				zones = append(zones, len(sm.Zones))
+				if len(sm.Zones) > 0 && len(sm.Zones[0].LowmemReserve) != 4 {
+					t.Errorf("%q: DMA lowmem_reserve %v", reserveLine, sm.Zones[0].LowmemReserve)
+				}
+			}
+		}
+		return zones, len(tl.Unparsed)
+	}
+	for _, line := range []string{"lowmem_reserve: 0 0 16160 16160", "lowmem_reserve[]: 0 0 16160 16160"} {
+		if zones, unparsed := read(line); len(zones) != 1 || zones[0] != 2 || unparsed != 0 {
+			t.Errorf("%q: dumps %v (want one of 2 zones), %d unread", line, zones, unparsed)
+		}
+	}
+}
