@@ -38,17 +38,27 @@ func isAllocHeader(t string) bool {
 
 // parseAllocHeader reads a header line into a report; ok is false when the line is not one.
 func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
-	if m := reAllocHeader26.FindStringSubmatch(t); m != nil {
+	m := reAllocHeader26.FindStringSubmatch(t)
+	if m == nil {
+		if k, ok := headerInProse(t); ok {
+			m = reAllocHeader26.FindStringSubmatch(t[k:])
+		}
+	}
+	if m != nil {
 		order, _ := strconv.Atoi(m[2])
 		// Markdown bold or emphasis closing the line ("...mode:0xc0d0**") is the paste's.
 		// A header quoted in a sentence closes its quotation after the mode ("...mode:0x20\"
-		// (with 512MB ram free", corpus 539).
-		mode := strings.TrimRight(m[3], "*_`\"\u201d.,;")
+		// (with 512MB ram free", corpus 539), or in single quotes ("'...mode:0x20' message가",
+		// corpus 722).
+		mode := strings.TrimRight(m[3], "*_`\"'\u201d\u2019.,;")
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: mode, Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
-		// A syslog or prose prefix may precede the comm; the comm itself has no ": ".
-		if i := strings.LastIndex(af.Process, ": "); i >= 0 {
+		// A syslog or prose prefix may precede the comm; the comm itself has no ": ", but
+		// for a thread named "Name : N" (Java's pools): see commWithColon.
+		if c, ok := commWithColon(m[1]); ok {
+			af.Process = c
+		} else if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
 		}
 		// A header quoted in a sentence: the comm starts after the opening quotation mark
@@ -78,6 +88,51 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		return af, true
 	}
 	return nil, false
+}
+
+// headerInProse finds a header quoted in a sentence without its comm ("I have the next
+// message page allocation stalls for 27840ms, order:0, mode:0x14200ca(...)", a stall read
+// as a failure header by parseAllocStall): the header starts at k, its process unknown. A
+// sentence that names it as a possibility or denies it ("if you see page allocation
+// failure: order:0", "we never got ...") quotes no report of this host.
+func headerInProse(t string) (k int, ok bool) {
+	k = strings.Index(t, "page allocation failure")
+	if k <= 0 || strings.HasSuffix(strings.TrimRight(t[:k], " "), ":") {
+		return 0, false // no prose before, or a prefix the regexp already refused
+	}
+	clause := t[:k]
+	for _, end := range []string{". ", "? ", "! "} {
+		if j := strings.LastIndex(clause, end); j >= 0 {
+			clause = clause[j+2:]
+		}
+	}
+	if reHypothetical.MatchString(clause) || reNegated.MatchString(clause) {
+		return 0, false
+	}
+	return k, true
+}
+
+// commWithColon reads the comm of a header whose task is named with a " : " inside (a Java
+// thread "WebContainer : 3", cut to TASK_COMM_LEN-1 = 15 bytes: "WebContainer : ", printed
+// "kernel: WebContainer : : page allocation failure"). warn_alloc prints "%s: %pV" with
+// current->comm (mm/page_alloc.c), so the comm is the text before the last ": " ahead of
+// the message, whole, and a prefix ends at an earlier ": ": the longest such suffix of
+// before that fits 15 bytes and holds the " : " is the comm, trailing blank kept. ok is
+// false for every other header (the comm after the last ": ", as before).
+func commWithColon(before string) (string, bool) {
+	if !strings.Contains(before, " :") {
+		return "", false
+	}
+	for i := 0; i+2 <= len(before); i++ {
+		if before[i] != ':' || before[i+1] != ' ' {
+			continue
+		}
+		c := before[i+2:]
+		if len(c) <= 15 && strings.Contains(c, " :") && strings.TrimSpace(c) != "" {
+			return c, true
+		}
+	}
+	return "", false
 }
 
 // allocArtifact is the data of an "alloc_failure" artifact: the report with the notes the

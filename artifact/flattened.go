@@ -51,7 +51,7 @@ func unflatten(t string) []string {
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
-		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") {
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") && !strings.Contains(s, "kB = ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -92,11 +92,15 @@ func unflatten(t string) []string {
 		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
 		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
 		return strings.Split(s, "\n")
+	case strings.Contains(s, "kB = ") && strings.Contains(s, "*4kB"):
+		return unflattenBuddy(s)
 	case strings.Contains(s, "Page block order: ") && strings.Contains(s, "Free pages count per migrate type at order"):
 		return unflattenPagetypeinfo(s)
 	case strings.Contains(s, "sar ") && len(reFlatSarStamp.FindAllStringIndex(s, 3)) >= 2:
 		return unflattenSar(s)
-	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ")):
+	case strings.Contains(s, "netstat -s") && (strings.Contains(s, " Tcp: ") || strings.Contains(s, " TcpExt: ") || strings.Contains(s, " Udp: ")):
+		// Every group netstat -s prints is cut the same way; `netstat -su` prints only Udp
+		// (and UdpLite, IcmpMsg), `netstat -st` Tcp and TcpExt.
 		return unflattenNetstatS(s)
 	case strings.Contains(s, "sockets: used ") && strings.Contains(s, " TCP: inuse "):
 		// "sockets: used 137 TCP: inuse 49 orphan 0 tw 3272 alloc 52 mem 46 UDP: inuse 1 mem 0
@@ -142,7 +146,56 @@ func (d *doc) tryFlattened(i int) bool {
 	for _, a := range sub.Artifacts {
 		d.addArtifact(a.Kind, no, no, a.Data)
 	}
+	// A show_mem dump's zones and a kernel report (a stall or failure header in the prose
+	// around flattened buddy lines) are the line's too.
+	inSeg := make([]bool, len(sub.Samples))
+	for _, seg := range sub.Segments {
+		for k := seg.First; k <= seg.Last && k < len(inSeg); k++ {
+			inSeg[k] = true
+		}
+	}
+	for k, s := range sub.Samples {
+		if !inSeg[k] {
+			s.Source = src
+			d.tl.Samples = append(d.tl.Samples, s)
+		}
+	}
+	for _, ev := range sub.Events {
+		ev.FirstLine, ev.LastLine, ev.Source = no, no, src
+		d.tl.Events = append(d.tl.Events, ev)
+	}
 	return true
+}
+
+// reFlatBuddy is one zone's line of a show_mem dump's buddy lists (mm/page_alloc.c
+// show_free_areas: "Node 0 DMA: 26*4kB (M) 53*8kB (UM) ... 0*4096kB = 4352kB", the migrate
+// types in parentheses since 3.x), as a page runs it into the prose around it: a zone the
+// kernel names (mm/page_alloc.c zone_names) and at least three orders, so that arithmetic
+// in prose ("Example: 2*4kB = 8kB") is no zone.
+var reFlatBuddy = lazyre.New(`(?:Node \d+ )?(?:DMA32|DMA|Normal|HighMem|Movable|Device): (?:\d+\*\d+kB (?:\([A-Z]+\) )?){3,}= \d+kB`)
+
+// unflattenBuddy cuts a line holding buddy-list lines among prose ("When the kernel reports
+// memory it prints Node 0 DMA: 26*4kB (M) ... = 4352kB Node 0 DMA32: ... = 46420kB I
+// understand ...") into the prose before, each zone's line, and the prose between and after
+// them; nil without a zone's line.
+func unflattenBuddy(s string) []string {
+	idx := reFlatBuddy.FindAllStringIndex(s, -1)
+	if idx == nil {
+		return nil
+	}
+	var out []string
+	at := 0
+	for _, m := range idx {
+		if p := strings.TrimSpace(s[at:m[0]]); p != "" {
+			out = append(out, p)
+		}
+		out = append(out, s[m[0]:m[1]])
+		at = m[1]
+	}
+	if p := strings.TrimSpace(s[at:]); p != "" {
+		out = append(out, p)
+	}
+	return out
 }
 
 // unflattenEthtoolCommand cuts "# ethtool -S enp1s0 ... rx_queue_0_drops: 97326
@@ -289,14 +342,23 @@ func unflattenNetstatS(s string) []string {
 			p++
 			continue
 		}
-		n := 0
+		n, glued := 0, 0
 		for key := range netstatSentences[group] {
-			if m := matchSentence(words[p:], strings.Fields(key)); m > n {
-				n = m
+			if m, g := matchSentence(words[p:], strings.Fields(key)); m > n || m == n && g == 0 {
+				n, glued = m, g
 			}
 		}
 		if n == 0 {
 			p++
+			continue
+		}
+		if glued > 0 {
+			// The sentence's last word ran into the prose after the code block ("179722143
+			// packets sentThis is showing"): the sentence ends there, the rest is prose.
+			last := words[p+n-1]
+			out = append(out, "    "+strings.Join(append(append([]string(nil), words[p:p+n-1]...), last[:glued]), " "))
+			words[p+n-1] = last[glued:]
+			p += n - 1
 			continue
 		}
 		out = append(out, "    "+strings.Join(words[p:p+n], " "))
@@ -328,22 +390,28 @@ func netstatFlatGroup(w string) (string, bool) {
 }
 
 // matchSentence returns how many words of ws the sentence key (lower case, '%' for its
-// number) covers, 0 when ws does not start with it.
-func matchSentence(ws, key []string) int {
+// number) covers, 0 when ws does not start with it. glued is the length of the last word's
+// part the key covers when a capitalised word follows it without a space (a code block run
+// into the prose after it: "packets sentThis"), 0 when the word is the key's whole.
+func matchSentence(ws, key []string) (n, glued int) {
 	if len(ws) < len(key) {
-		return 0
+		return 0, 0
 	}
 	for k, kw := range key {
 		w := strings.ToLower(ws[k])
-		if kw == "%" {
+		switch {
+		case kw == "%":
 			if !isDigits(w) {
-				return 0
+				return 0, 0
 			}
-		} else if w != kw {
-			return 0
+		case w == kw:
+		case k == len(key)-1 && len(w) > len(kw) && strings.HasPrefix(w, kw) && isUpper(ws[k][len(kw)]) && isLower(ws[k][len(kw)-1]):
+			glued = len(kw)
+		default:
+			return 0, 0
 		}
 	}
-	return len(key)
+	return len(key), glued
 }
 
 // reFlatPagetypeinfo finds where /proc/pagetypeinfo's lines began (mm/vmstat.c

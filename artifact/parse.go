@@ -362,6 +362,12 @@ func (d *doc) kernelReport(i int) bool {
 	maybe := mayBeHeader(t)
 	hasAlloc := maybe && strings.Contains(t, "alloc")
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
+	// A header in prose that also holds a show_mem dump's buddy lines, all on one line (a
+	// Q&A repost): each read as its own line (unflattenBuddy).
+	if (hasAlloc || hasKill) && strings.Contains(t, "kB = ") && d.tryFlattened(i) {
+		d.used[i] = true
+		return true
+	}
 	switch {
 	case !hasAlloc && !hasKill:
 		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {

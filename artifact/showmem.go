@@ -164,7 +164,8 @@ func showMemKind(t string) string {
 		return "freepages"
 	case strings.HasPrefix(s, "Active:") || strings.HasPrefix(s, "active_anon:") || strings.HasPrefix(s, "Active_anon:"):
 		return "global"
-	case strings.HasPrefix(s, "lowmem_reserve[]:"):
+	case strings.HasPrefix(s, "lowmem_reserve[]:") || strings.HasPrefix(s, "lowmem_reserve:"):
+		// The second: a forum's or wiki's markup ate the empty "[]" (corpus 756).
 		return "reserve"
 	case strings.HasPrefix(s, "Free swap") || strings.HasPrefix(s, "Total swap"):
 		return "swap"
@@ -363,7 +364,7 @@ func (m *showMem) add(t string) bool {
 	switch k {
 	case "zone", "global", "buddy", "node", "buddy24", "reserve":
 		m.pendBuf, m.pendKind = s, k
-		m.splitReserve = s == "lowmem_reserve[]:"
+		m.splitReserve = s == "lowmem_reserve[]:" || s == "lowmem_reserve:"
 	case "buddyopen":
 		m.pendBuf, m.pendKind = s, "buddy"
 	case "nodeopen":
@@ -534,7 +535,7 @@ func (m *showMem) flush() {
 	case "reserve":
 		if len(m.zones) > 0 {
 			z := &m.zones[len(m.zones)-1]
-			for _, f := range fields(strings.TrimPrefix(s, "lowmem_reserve[]:")) {
+			for _, f := range fields(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(s, "lowmem_reserve"), "[]"), ":")) {
 				if v, ok := atoi(f); ok {
 					z.LowmemReserve = append(z.LowmemReserve, v)
 				}

@@ -216,9 +216,10 @@ func (d *doc) prose(i int) {
 		return
 	}
 	// A command and the few counters of its output that a page ran onto one line ("#
-	// ethtool -S enp1s0 ... rx_queue_0_drops: 97326 rx_queue_1_drops: 63783 ...") holds
-	// too few numbers to look like output, but the command says what they are.
-	if strings.Contains(d.ls[i].Text, "ethtool -S ") && d.tryFlattened(i) {
+	// ethtool -S enp1s0 ... rx_queue_0_drops: 97326 rx_queue_1_drops: 63783 ...", "$
+	// netstat -su Udp: 2829651752 packets received ... 179722143 packets sentThis is")
+	// holds too few numbers to look like output, but the command says what they are.
+	if (strings.Contains(d.ls[i].Text, "ethtool -S ") || strings.Contains(d.ls[i].Text, "netstat -s")) && d.tryFlattened(i) {
 		return
 	}
 	d.keepProse(i)

@@ -458,7 +458,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 	var czReport *model.ZoneReport
 	for i := range v.zones {
 		r := memZoneRank(v.zones[i].Zone)
-		if r >= 0 && r <= czRank && (czReport == nil || r > memZoneRank(czReport.Zone)) {
+		if r >= 0 && r <= czRank && !v.zones[i].Unpopulated() && (czReport == nil || r > memZoneRank(czReport.Zone)) {
 			czReport = &v.zones[i]
 		}
 	}
@@ -475,6 +475,9 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		}
 	}
 	for _, z := range v.zones {
+		if z.Unpopulated() {
+			continue // in no zonelist: neither eligible nor another zone (ZoneReport.Unpopulated)
+		}
 		r := memZoneRank(z.Zone)
 		c := zoneCheck{z: z}
 		c.freePages = z.FreeKB * 1024 / psz

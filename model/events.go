@@ -100,6 +100,22 @@ type ZoneReport struct {
 	AllUnreclaimable *bool    `json:"all_unreclaimable,omitempty"`
 }
 
+// Unpopulated reports whether the dump printed the zone with no memory: present:0kB (and
+// managed:0kB where printed), as 2.6.18's show_free_areas prints an empty DMA/DMA32 of a
+// NUMA node. The allocator's zonelists hold only zones with memory (mm/page_alloc.c
+// build_zonerefs_node: populated_zone(), managed_zone() since 4.x), so no request is served
+// or refused there, and "free 0 ≤ min 0" is no exhausted reserve. A zone whose line did not
+// print present is not known to be empty.
+func (z ZoneReport) Unpopulated() bool {
+	if z.Fields == nil {
+		return false
+	}
+	if p, ok := z.Fields.Get("present_kb"); !ok || p != 0 {
+		return false
+	}
+	return z.ManagedKB == nil || *z.ManagedKB == 0
+}
+
 // OOMKill is an OOM-killer report (mm/oom_kill.c).
 type OOMKill struct {
 	Invoker     string   `json:"invoker"` // "java invoked oom-killer"
