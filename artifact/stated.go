@@ -295,9 +295,9 @@ func (d *doc) stated() {
 			// "ListenOverflows=0 inside the pod", "TcpExt.TCPBacklogDrop: 12": the
 			// counter by its /proc/net/netstat name, the host's unless another machine's
 			// or a threshold ("alert when ListenOverflows > 0" has no '=').
-			v, err := strconv.ParseInt(para[m[4]:m[5]], 10, 64)
+			v, ok := statedCount(para[m[4]:m[5]])
 			sentence := sentenceAround(para, m[0], m[1])
-			if err != nil || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+			if !ok || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
@@ -306,6 +306,32 @@ func (d *doc) stated() {
 			name := para[m[2]:m[3]]
 			if _, dup := statedNet.Get("TcpExt", name); !dup {
 				statedNet.Set("TcpExt", name, v)
+				netFrom = append(netFrom, lineAt(m[0]))
+			}
+		}
+		for _, m := range submatches(has("udp"), reStatedUDPCounter, para) {
+			// "accumulated 3,205 `UdpRcvbufErrors`", "UdpSndbufErrors remained zero",
+			// "Udp6RcvbufErrors: 12": Udp's buffer counters by their nstat names, the value
+			// before or after the name (thousands separated or not), the host's unless
+			// another machine's, advice, a possibility or a bound ("above 100 UdpRcvbufErrors").
+			name, num := subOr(para, m[4], m[5]), subOr(para, m[2], m[3])
+			if name == "" {
+				name, num = subOr(para, m[6], m[7]), subOr(para, m[8], m[9])
+			}
+			v, ok := statedCount(num)
+			sentence := sentenceAround(para, m[0], m[1])
+			if !ok || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[max(0, m[0]-16):m[1]]) {
+				continue
+			}
+			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
+				continue
+			}
+			group, counter, _ := splitNstatName(name)
+			if group == "Udp6" {
+				counter = name // /proc/net/snmp6 spells its counters with the group
+			}
+			if _, dup := statedNet.Get(group, counter); !dup {
+				statedNet.Set(group, counter, v)
 				netFrom = append(netFrom, lineAt(m[0]))
 			}
 		}
@@ -500,7 +526,11 @@ var (
 	// A TcpExt drop counter stated by its /proc/net/netstat name with its value:
 	// "ListenOverflows=0", "TcpExt:ListenDrops = 12", "TCPBacklogDrop is 3"
 	// (kernel.TcpExtDropCounters).
-	reStatedTcpExt  = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d+)\b`)
+	reStatedTcpExt  = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d{1,3}(?:,\d{3})+|\d+)\b`)
+	// Udp's buffer and receive error counters by their nstat names with a count before or
+	// after the name: "3,205 `UdpRcvbufErrors`", "UdpRcvbufErrors = 12", "UdpSndbufErrors
+	// remained zero" (groups: count, name | name, count | count-before, name-after).
+	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
 	reStatedOverrun = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated       = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
@@ -1008,6 +1038,15 @@ func statedRingsCompared(text string) (statedRing, bool) {
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
 // matches need (a word each must hold), and nil without running the regexp otherwise.
+// statedCount reads a count as prose writes it: "3205", "3,205" (thousands separated), "zero".
+func statedCount(num string) (int64, bool) {
+	if num == "zero" {
+		return 0, true
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(num, ",", ""), 10, 64)
+	return v, err == nil && v >= 0
+}
+
 func submatches(ok bool, re *lazyre.Regexp, s string) [][]int {
 	if !ok {
 		return nil

@@ -1,0 +1,47 @@
+package artifact
+
+import (
+	"testing"
+)
+
+// Udp's buffer counters stated in prose by their nstat names, the count before or after
+// the name and thousands separated (corpus 743: "accumulated 3,205 `UdpRcvbufErrors`";
+// before, the text was "nothing headroom reads"). A TcpExt counter takes separators too.
+func TestStatedUDPCounter(t *testing.T) {
+	read := func(text, group, name string) (int64, bool) {
+		tl := ParseString(text, "p", Options{})
+		for _, s := range tl.Samples {
+			if v, ok := s.NetStat.Get(group, name); ok {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for _, c := range []struct {
+		text, group, name string
+		want              int64
+	}{
+		{"On our relay the sockets accumulated 3,205 `UdpRcvbufErrors` in an hour.\n", "Udp", "RcvbufErrors", 3205},
+		{"nstat shows UdpRcvbufErrors = 12 since boot.\n", "Udp", "RcvbufErrors", 12},
+		{"Meanwhile `UdpSndbufErrors` remained zero.\n", "Udp", "SndbufErrors", 0},
+		{"The box had 1,024 Udp6RcvbufErrors after the test.\n", "Udp6", "Udp6RcvbufErrors", 1024},
+		{"Our proxy: TcpExt: ListenOverflows = 12,345 after the peak.\n", "TcpExt", "ListenOverflows", 12345},
+	} {
+		if v, ok := read(c.text, c.group, c.name); !ok || v != c.want {
+			t.Errorf("%q: %s %s = %d %v, want %d", c.text, c.group, c.name, v, ok, c.want)
+		}
+	}
+	// Counter-cases: a bound, a possibility, advice, another machine's and a name alone.
+	for _, text := range []string{
+		"Alert when there are more than 100 UdpRcvbufErrors per minute.\n",
+		"If UdpRcvbufErrors = 50 shows up, raise rmem_max.\n",
+		"You should keep UdpRcvbufErrors at 0 by raising the buffer.\n",
+		"After the change you should see UdpRcvbufErrors = 0.\n",
+		"> On my test machine I saw 3,205 UdpRcvbufErrors.\n",
+		"Watch UdpRcvbufErrors in nstat.\n",
+	} {
+		if v, ok := read(text, "Udp", "RcvbufErrors"); ok {
+			t.Errorf("%q read as Udp RcvbufErrors %d", text, v)
+		}
+	}
+}
