@@ -526,13 +526,13 @@ var (
 	// A TcpExt drop counter stated by its /proc/net/netstat name with its value:
 	// "ListenOverflows=0", "TcpExt:ListenDrops = 12", "TCPBacklogDrop is 3"
 	// (kernel.TcpExtDropCounters).
-	reStatedTcpExt  = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d{1,3}(?:,\d{3})+|\d+)\b`)
+	reStatedTcpExt = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d{1,3}(?:,\d{3})+|\d+)\b`)
 	// Udp's buffer and receive error counters by their nstat names with a count before or
 	// after the name: "3,205 `UdpRcvbufErrors`", "UdpRcvbufErrors = 12", "UdpSndbufErrors
 	// remained zero" (groups: count, name | name, count | count-before, name-after).
 	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
-	reStatedOverrun = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
-	reNegated       = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
+	reNegated          = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", "1m_ipv4_udp_receive_buffer_errors",
 	// its chart "ipv4.udperrors".
