@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"testing"
+
+	"headroom/model"
 )
 
 // Udp's buffer counters stated in prose by their nstat names, the count before or after
@@ -42,6 +44,46 @@ func TestStatedUDPCounter(t *testing.T) {
 	} {
 		if v, ok := read(text, "Udp", "RcvbufErrors"); ok {
 			t.Errorf("%q read as Udp RcvbufErrors %d", text, v)
+		}
+	}
+}
+
+// A title that names an out-of-memory as what happened is the author's statement of it,
+// as a title names a kernel message (corpus 741 "Sui oom-kill", 742 "... OOM out of memory
+// errors ..."; before, nothing stated the OOM and oom-kill was missed).
+func TestTitleNamesOOM(t *testing.T) {
+	stated := func(text string) bool {
+		tl := ParseString(text, "p", Options{})
+		for _, s := range tl.Samples {
+			if s.Rates[model.RateStatedOOM] > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	body := "\nNode 0 Normal: 924*4kB (UME) 814*8kB (UME) 585*16kB (UME) = 19384kB\n"
+	for _, title := range []string{
+		"Validator oom-kill",
+		"api/worker OOM out of memory errors, hardware checks passed",
+		"## Out of memory on the build host",
+	} {
+		if !stated(title + "\n" + body) {
+			t.Errorf("title %q: no stated OOM", title)
+		}
+	}
+	// Counter-cases: a question, a possibility, a negation, a piece of work, a title with
+	// no blank line below it, and the words in the body rather than the title.
+	for _, text := range []string{
+		"How does the OOM killer choose its victim?\n" + body,
+		"Worker may hit OOM under load\n" + body,
+		"No OOM kill since the upgrade\n" + body,
+		"Add an option to adjust the OOM score\n" + body,
+		"Expose oom_kill as a metric\n" + body,
+		"Validator oom-kill\nNode 0 Normal: 924*4kB (UME) 814*8kB (UME) = 10208kB\n",
+		"Buddy lists of the worker\n\nThe host shows OOM.\n\nOut of memory errors\n",
+	} {
+		if stated(text) {
+			t.Errorf("%q: read as a stated OOM", text)
 		}
 	}
 }

@@ -155,6 +155,11 @@ func (d *doc) stated() {
 		}
 		add(key, v, no, sentence)
 	}
+	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
+		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
+		// of memory errors"), as a title names a kernel message (titleMessage).
+		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)
+	}
 	for start := 0; start < len(d.proseLines); {
 		end := start + 1
 		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
@@ -1038,6 +1043,52 @@ func statedRingsCompared(text string) (statedRing, bool) {
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
 // matches need (a word each must hold), and nil without running the regexp otherwise.
+// titleProse is the text's title when it is prose: its first non-blank line, within the
+// first three, set apart from the body by a blank line (or a markdown heading), as
+// parse.go's titleAt has it.
+func (d *doc) titleProse() (proseLine, bool) {
+	if len(d.proseLines) == 0 || d.proseLines[0].no > 3 || d.text == "" {
+		return proseLine{}, false
+	}
+	p := d.proseLines[0]
+	t := strings.TrimSpace(p.text)
+	heading := strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "## ")
+	rest := d.text
+	for no := 1; no <= p.no+1; no++ {
+		line, after, found := strings.Cut(rest, "\n")
+		line = strings.TrimRight(line, "\r")
+		if no < p.no && !isBlank(line) {
+			return proseLine{}, false // a line of another kind stands above it
+		}
+		if no == p.no+1 {
+			// a title stands over a body: a blank line, then more text
+			return p, (heading || isBlank(line)) && strings.TrimSpace(after) != ""
+		}
+		if !found {
+			return p, heading
+		}
+		rest = after
+	}
+	return proseLine{}, false
+}
+
+// titleNamesOOM: a title that names an out-of-memory or an OOM kill as what happened
+// ("Sui oom-kill", "OOM out of memory errors", "Out of memory on the worker"), not as a
+// question ("How does the OOM killer pick?"), a possibility, a negation ("no OOM kill
+// since 2.1") or a piece of work on it ("Add OOM score option", "Document out-of-memory
+// handling", "Expose an oom_kill metric").
+func titleNamesOOM(t string) bool {
+	if len(t) > 160 || !reTitleOOM.MatchString(t) {
+		return false
+	}
+	return !reTitleQuestion.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
+}
+
+var (
+	reTitleOOM  = lazyre.New(`(?i)\boom\b|\boom[-_ ]?kill\w*|\bout[ -]of[ -]memory\b|内存溢出|内存不足|メモリ不足`)
+	reTitleWork = lazyre.New(`(?i)\b(?:add\w*|support\w*|options?|flags?|features?|expose\w*|metrics?|document\w*|docs?|implement\w*|configur\w*|settings?|handl\w*|detect\w*|monitor\w*|avoid\w*|prevent\w*|protect\w*|scores?|adj|policy|refactor\w*|improve\w*|allow\w*|enable\w*|disable\w*|RFC|proposal|oom_kill|oom_score\w*)\b`)
+)
+
 // statedCount reads a count as prose writes it: "3205", "3,205" (thousands separated), "zero".
 func statedCount(num string) (int64, bool) {
 	if num == "zero" {
