@@ -52,15 +52,7 @@ func TestStatedUDPCounter(t *testing.T) {
 // as a title names a kernel message (corpus 741 "Sui oom-kill", 742 "... OOM out of memory
 // errors ..."; before, nothing stated the OOM and oom-kill was missed).
 func TestTitleNamesOOM(t *testing.T) {
-	stated := func(text string) bool {
-		tl := ParseString(text, "p", Options{})
-		for _, s := range tl.Samples {
-			if s.Rates[model.RateStatedOOM] > 0 {
-				return true
-			}
-		}
-		return false
-	}
+	stated := statesOOM
 	body := "\nNode 0 Normal: 924*4kB (UME) 814*8kB (UME) 585*16kB (UME) = 19384kB\n"
 	for _, title := range []string{
 		"Validator oom-kill",
@@ -86,4 +78,15 @@ func TestTitleNamesOOM(t *testing.T) {
 			t.Errorf("%q: read as a stated OOM", text)
 		}
 	}
+}
+
+// statesOOM: the text gives a stated out-of-memory (model.RateStatedOOM).
+func statesOOM(text string) bool {
+	tl := ParseString(text, "p", Options{})
+	for _, s := range tl.Samples {
+		if s.Rates[model.RateStatedOOM] > 0 {
+			return true
+		}
+	}
+	return false
 }
