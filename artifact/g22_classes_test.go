@@ -90,3 +90,26 @@ func statesOOM(text string) bool {
 	}
 	return false
 }
+
+// RabbitMQ's status gives the memory the broker detected: vm_memory_limit ÷
+// vm_memory_high_watermark (corpus 747; before, the text was "nothing headroom reads").
+// Counter-cases: an absolute watermark, a limit without its fraction.
+func TestRabbitMQStatusMemory(t *testing.T) {
+	mem := func(text string) int64 { return ParseString(text, "p", Options{}).Host.MemTotalKB }
+	erl := " {vm_memory_high_watermark,0.4},\n {vm_memory_limit,6871947673},\n {disk_free_limit,50000000},\n"
+	if got, want := mem(erl), int64(16777215); got != want { // 6871947673 ÷ 0.4 B in kB
+		t.Errorf("Erlang status: MemTotal %d kB, want %d", got, want)
+	}
+	txt := "Memory high watermark setting: 0.4 of available memory, computed to: 6.8719 gb\n"
+	if got := mem(txt); got < 16_700_000 || got > 16_800_000 {
+		t.Errorf("3.8+ status: MemTotal %d kB, want about 16.8e6", got)
+	}
+	for _, text := range []string{
+		" {vm_memory_high_watermark,{absolute,\"2GB\"}},\n {vm_memory_limit,2000000000},\n",
+		" {vm_memory_limit,6871947673},\n",
+	} {
+		if got := mem(text); got != 0 {
+			t.Errorf("%q: MemTotal %d kB, want none", text, got)
+		}
+	}
+}

@@ -668,6 +668,12 @@ func (d *doc) statedMemory(sub *subjects) {
 	if d.tl.Host.MemTotalKB > 0 {
 		return
 	}
+	if kb, first, last, ok := rabbitMQMemory(d.proseLines); ok && kb >= 16*1024 && kb <= 1<<36 {
+		if subj, _ := sub.subjectAt(first, sub.text[first]); subj == "" {
+			d.setHostMemory(sub, kb, first, last, "RabbitMQ's vm_memory_limit ÷ vm_memory_high_watermark: the memory the broker detected (the host's RAM, or its container's limit)")
+			return
+		}
+	}
 	for _, p := range d.proseLines {
 		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
 			continue // reStatedRAM names one of them
@@ -711,11 +717,17 @@ func (d *doc) setStatedMemory(sub *subjects, p proseLine, m []int, unit string) 
 	if !ok || kb < 16*1024 || kb > 1<<36 {
 		return false
 	}
-	d.tl.Host.MemTotalKB = int64(kb)
-	sub.memKB = int64(kb)
-	clear(sub.section)
-	d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+	d.setHostMemory(sub, int64(kb), p.no, p.no, strings.TrimSpace(p.text[m[0]:m[1]]))
 	return true
+}
+
+// setHostMemory takes kb as the host's memory, stated on lines first to last as text: the
+// subjects judge later sizes against it.
+func (d *doc) setHostMemory(sub *subjects, kb int64, first, last int, text string) {
+	d.tl.Host.MemTotalKB = kb
+	sub.memKB = kb
+	clear(sub.section)
+	d.addArtifact(KindStated, first, last, map[string]any{"mem_total_kb": kb, "text": text})
 }
 
 // reNotHostMemory: a sentence about a memory size that is not the machine's: a limit, a
