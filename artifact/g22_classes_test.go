@@ -113,3 +113,56 @@ func TestRabbitMQStatusMemory(t *testing.T) {
 		}
 	}
 }
+
+// A driver's own "failed to allocate rx skb" lines, with the buffer's size stated beside a
+// lack of contiguous memory, are allocation failures of the order that skb takes (corpus
+// 736; before, no event and no finding). Counter-cases: no size, a size in advice or a
+// possibility, no word of contiguous memory, and other driver lines.
+func TestDriverRxSkbFailuresWithStatedSize(t *testing.T) {
+	failures := func(text string) []*model.AllocFailure {
+		var out []*model.AllocFailure
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.AllocFailure != nil {
+				out = append(out, e.AllocFailure)
+			}
+		}
+		return out
+	}
+	log := "[  10.100000] mt7601u 1-1:1.0: failed to allocate rx_skb 0\n[  10.200000] mt7601u 1-1:1.0: failed to allocate rx_skb 1\n\n"
+	got := failures(log + "The receive buffer is 16 KiB and after a day there is not that much contiguous memory.\n")
+	if len(got) != 1 || got[0].Order != 3 || got[0].Count != 2 {
+		t.Fatalf("failures %+v, want one of order 3 (16 KiB + shared info) counting 2", got)
+	}
+	for _, text := range []string{
+		log + "The device keeps dropping frames.\n",
+		log + "You could try a 16 KiB buffer, since contiguous memory is scarce.\n",
+		log + "If the buffer were 64 KiB it would need more contiguous memory.\n",
+		log + "The receive buffer is 16 KiB.\n",
+		"[  10.1] mt7601u 1-1:1.0: failed to get tx report\n\nThe buffer is 16 KiB and contiguous memory is short.\n",
+	} {
+		if got := failures(text); len(got) != 0 {
+			t.Errorf("%q: failures %+v", text, got)
+		}
+	}
+}
+
+// RHEL 6's kill line puts the uid between pid and comm ("Killed process 16929, UID 0,
+// (beam.smp) total-vm:..."); before, the victim and its sizes were not read (corpus 732).
+// Counter-case: the line without the uid reads as before.
+func TestKillLineRHEL6UID(t *testing.T) {
+	for line, comm := range map[string]string{
+		"Killed process 4242, UID 0, (worker) total-vm:7654944kB, anon-rss:4670604kB, file-rss:36kB\n": "worker",
+		"Killed process 4242 (worker) total-vm:7654944kB, anon-rss:4670604kB, file-rss:36kB\n":          "worker",
+	} {
+		text := "Out of memory: Kill process 4242 (worker) score 580 or sacrifice child\n" + line
+		var o *model.OOMKill
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.OOMKill != nil {
+				o = e.OOMKill
+			}
+		}
+		if o == nil || o.KilledComm != comm || o.AnonRSSKB != 4670604 || o.TotalVMKB != 7654944 || o.FileRSSKB != 36 {
+			t.Errorf("%q: %+v", line, o)
+		}
+	}
+}

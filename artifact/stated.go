@@ -155,6 +155,8 @@ func (d *doc) stated() {
 		}
 		add(key, v, no, sentence)
 	}
+	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
+	var rxBufLine int
 	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
 		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
 		// of memory errors"), as a title names a kernel message (titleMessage).
@@ -182,6 +184,9 @@ func (d *doc) stated() {
 				}
 			}
 			return false
+		}
+		if rxBufSize == 0 && has("contiguous") {
+			rxBufSize, rxBufLine, _ = statedRxBuffer(para, lineAt, sub)
 		}
 		busyKswapd := false
 		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
@@ -481,6 +486,9 @@ func (d *doc) stated() {
 		first, last := spanOf(from)
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", Rates: rates})
 		d.addArtifact(KindStated, first, last, rates)
+	}
+	if rxBufSize > 0 && !d.hasAllocFailure() {
+		d.driverRxFailures(rxBufSize, rxBufLine)
 	}
 	if len(statedNet) > 0 {
 		first, last := spanOf(netFrom)
