@@ -152,7 +152,7 @@ func TestDriverRxSkbFailuresWithStatedSize(t *testing.T) {
 func TestKillLineRHEL6UID(t *testing.T) {
 	for line, comm := range map[string]string{
 		"Killed process 4242, UID 0, (worker) total-vm:7654944kB, anon-rss:4670604kB, file-rss:36kB\n": "worker",
-		"Killed process 4242 (worker) total-vm:7654944kB, anon-rss:4670604kB, file-rss:36kB\n":          "worker",
+		"Killed process 4242 (worker) total-vm:7654944kB, anon-rss:4670604kB, file-rss:36kB\n":         "worker",
 	} {
 		text := "Out of memory: Kill process 4242 (worker) score 580 or sacrifice child\n" + line
 		var o *model.OOMKill
