@@ -166,3 +166,22 @@ func TestKillLineRHEL6UID(t *testing.T) {
 		}
 	}
 }
+
+// netdata's notification text gives the alarm's value after "=" ("... 1m ipv4 udp receive
+// buffer errors = 12 errors"), as its table gives it after "|" (corpus 744: before, the
+// alarm was read without its count). Counter-case: the alarm's name alone counts 1.
+func TestNetdataUDPAlarmValueAfterEquals(t *testing.T) {
+	alarm := func(text string) float64 {
+		var v float64
+		for _, s := range ParseString(text, "p", Options{}).Samples {
+			v = max(v, s.Rates[model.RateStatedUDPRcvbufAlarm])
+		}
+		return v
+	}
+	if v := alarm("\"host needs attention, ipv4.udperrors (udp), 1m ipv4 udp receive buffer errors = 12 errors\"\n"); v != 12 {
+		t.Errorf("alarm value %v, want 12", v)
+	}
+	if v := alarm("netdata raised its alarm on ipv4.udperrors for the host.\n"); v != 1 {
+		t.Errorf("alarm without a value: %v, want 1", v)
+	}
+}

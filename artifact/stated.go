@@ -547,9 +547,10 @@ var (
 	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated          = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
-	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", "1m_ipv4_udp_receive_buffer_errors",
+	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
+	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",
 	// its chart "ipv4.udperrors".
-	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}\|\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
+	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}[|=]\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
 	// "RcvBufErrors and InErrors peak at about 700/events per second": Udp RcvbufErrors at a
 	// rate the author read off a graph.
 	reStatedUDPRcvbufRate = lazyre.New(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
