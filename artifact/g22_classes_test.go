@@ -71,6 +71,7 @@ func TestTitleNamesOOM(t *testing.T) {
 		"No OOM kill since the upgrade\n" + body,
 		"Add an option to adjust the OOM score\n" + body,
 		"Expose oom_kill as a metric\n" + body,
+		"Page allocation failure - Am I running out of memory\n" + body,
 		"Validator oom-kill\nNode 0 Normal: 924*4kB (UME) 814*8kB (UME) = 10208kB\n",
 		"Buddy lists of the worker\n\nThe host shows OOM.\n\nOut of memory errors\n",
 	} {

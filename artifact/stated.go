@@ -1102,10 +1102,13 @@ func titleNamesOOM(t string) bool {
 	if len(t) > 160 || !reTitleOOM.MatchString(t) {
 		return false
 	}
-	return !reTitleQuestion.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
+	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
 }
 
 var (
+	// A title that asks without a question mark ("Page allocation failure – Am I running
+	// out of memory"), or says memory is running low, not that it ran out.
+	reTitleAsks = lazyre.New(`(?i)\b(?:am\s+i|are\s+we|is\s+(?:it|this|my|the)|running\s+out|run\s+out|low\s+on)\b`)
 	reTitleOOM  = lazyre.New(`(?i)\boom\b|\boom[-_ ]?kill\w*|\bout[ -]of[ -]memory\b|内存溢出|内存不足|メモリ不足`)
 	reTitleWork = lazyre.New(`(?i)\b(?:add\w*|support\w*|options?|flags?|features?|expose\w*|metrics?|document\w*|docs?|implement\w*|configur\w*|settings?|handl\w*|detect\w*|monitor\w*|avoid\w*|prevent\w*|protect\w*|scores?|adj|policy|refactor\w*|improve\w*|allow\w*|enable\w*|disable\w*|RFC|proposal|oom_kill|oom_score\w*)\b`)
 )
