@@ -184,15 +184,7 @@ func TestMemcgOOMCountersWithoutHeader(t *testing.T) {
 // An out-of-memory kill stated as an event in Japanese: the OOM killer "started"
 // (起動し、) or "force-killed" a process (強制終了した/されて) (corpus 725).
 func TestStatedOOMJapanese(t *testing.T) {
-	stated := func(text string) bool {
-		tl := ParseString(text, "p", Options{})
-		for _, s := range tl.Samples {
-			if s.Rates[model.RateStatedOOM] > 0 {
-				return true
-			}
-		}
-		return false
-	}
+	stated := statesOOM
 	for _, text := range []string{
 		"昨夜、OOM キラーが起動し、データベースのプロセスが止まりました。\n",
 		"バッチの実行中に OOM killer によって java が強制終了されました。\n",

@@ -36,12 +36,15 @@ import (
 //	"  node 0: slabs: 123, objs: 456, free: 0"
 var (
 	reOOMInvoked = lazyre.New(`^(?:(.*?) invoked )?oom-killer: gfp_mask=([^,\s]+(?:\([^)]*\))?)(?:,(?:\s*nodemask=[^,]*,)?\s*order=(-?\d+)(?:, (?:oomkilladj|oom_adj)=-?\d+)?(?:, oom_score_adj=(-?\d+))?)?`)
-	reOOMKilled  = lazyre.New(`(?:Kill|Killed) process (\d+) \(([^)]*)\)(.*)`)
+	// RHEL 6's kernel puts the victim's uid between its pid and comm: "Killed process
+	// 16929, UID 0, (beam.smp) total-vm:..." (CentOS 7's "Killed process 918 (mysqld), UID
+	// 27, total-vm:..." puts it after the comm, where the rest of the line holds it).
+	reOOMKilled = lazyre.New(`(?:Kill|Killed) process (\d+)(?:, UID \d+,)? \(([^)]*)\)(.*)`)
 	// The kill line by its fields alone, whatever words precede the pid: a page translated
 	// by a browser prints "Out of memory: Process stopped 2953 (python) total-vm:8142876kB,
 	// anon-rss:..." (corpus 505). "pid (comm) total-vm:NkB" is printed only by the kill
 	// (mm/oom_kill.c __oom_kill_process); oom_reaper's line has no total-vm.
-	reOOMKilledShape = lazyre.New(`\b(\d+) \(([^)]*)\),? (total-vm:\d+kB.*)`)
+	reOOMKilledShape = lazyre.New(`\b(\d+) \(([^)]*)\),?(?: UID \d+,)? (total-vm:\d+kB.*)`)
 	reOOMKV          = lazyre.New(`([a-z_-]+):(-?\d+)kB`)
 	reOOMAdj         = lazyre.New(`oom_score_adj:(-?\d+)`)
 	reTaskIn         = lazyre.New(`^Task in (\S+) killed as a result of limit of (\S+)`)

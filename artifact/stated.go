@@ -155,6 +155,13 @@ func (d *doc) stated() {
 		}
 		add(key, v, no, sentence)
 	}
+	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
+	var rxBufLine int
+	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
+		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
+		// of memory errors"), as a title names a kernel message (titleMessage).
+		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)
+	}
 	for start := 0; start < len(d.proseLines); {
 		end := start + 1
 		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
@@ -177,6 +184,9 @@ func (d *doc) stated() {
 				}
 			}
 			return false
+		}
+		if rxBufSize == 0 && has("contiguous") {
+			rxBufSize, rxBufLine, _ = statedRxBuffer(para, lineAt, sub)
 		}
 		busyKswapd := false
 		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
@@ -295,9 +305,9 @@ func (d *doc) stated() {
 			// "ListenOverflows=0 inside the pod", "TcpExt.TCPBacklogDrop: 12": the
 			// counter by its /proc/net/netstat name, the host's unless another machine's
 			// or a threshold ("alert when ListenOverflows > 0" has no '=').
-			v, err := strconv.ParseInt(para[m[4]:m[5]], 10, 64)
+			v, ok := statedCount(para[m[4]:m[5]])
 			sentence := sentenceAround(para, m[0], m[1])
-			if err != nil || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+			if !ok || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
@@ -306,6 +316,32 @@ func (d *doc) stated() {
 			name := para[m[2]:m[3]]
 			if _, dup := statedNet.Get("TcpExt", name); !dup {
 				statedNet.Set("TcpExt", name, v)
+				netFrom = append(netFrom, lineAt(m[0]))
+			}
+		}
+		for _, m := range submatches(has("udp"), reStatedUDPCounter, para) {
+			// "accumulated 3,205 `UdpRcvbufErrors`", "UdpSndbufErrors remained zero",
+			// "Udp6RcvbufErrors: 12": Udp's buffer counters by their nstat names, the value
+			// before or after the name (thousands separated or not), the host's unless
+			// another machine's, advice, a possibility or a bound ("above 100 UdpRcvbufErrors").
+			name, num := subOr(para, m[4], m[5]), subOr(para, m[2], m[3])
+			if name == "" {
+				name, num = subOr(para, m[6], m[7]), subOr(para, m[8], m[9])
+			}
+			v, ok := statedCount(num)
+			sentence := sentenceAround(para, m[0], m[1])
+			if !ok || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[max(0, m[0]-16):m[1]]) {
+				continue
+			}
+			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
+				continue
+			}
+			group, counter, _ := splitNstatName(name)
+			if group == "Udp6" {
+				counter = name // /proc/net/snmp6 spells its counters with the group
+			}
+			if _, dup := statedNet.Get(group, counter); !dup {
+				statedNet.Set(group, counter, v)
 				netFrom = append(netFrom, lineAt(m[0]))
 			}
 		}
@@ -451,6 +487,9 @@ func (d *doc) stated() {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", Rates: rates})
 		d.addArtifact(KindStated, first, last, rates)
 	}
+	if rxBufSize > 0 && !d.hasAllocFailure() {
+		d.driverRxFailures(rxBufSize, rxBufLine)
+	}
 	if len(statedNet) > 0 {
 		first, last := spanOf(netFrom)
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", NetStat: statedNet})
@@ -500,13 +539,18 @@ var (
 	// A TcpExt drop counter stated by its /proc/net/netstat name with its value:
 	// "ListenOverflows=0", "TcpExt:ListenDrops = 12", "TCPBacklogDrop is 3"
 	// (kernel.TcpExtDropCounters).
-	reStatedTcpExt  = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d+)\b`)
-	reStatedOverrun = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
-	reNegated       = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	reStatedTcpExt = lazyre.New(`\b(?:TcpExt[:.]?\s*)?(` + strings.Join(kernel.TcpExtDropCounters, "|") + `)\b\s*(?:=|:|\bis\b|\bwas\b)\s*(\d{1,3}(?:,\d{3})+|\d+)\b`)
+	// Udp's buffer and receive error counters by their nstat names with a count before or
+	// after the name: "3,205 `UdpRcvbufErrors`", "UdpRcvbufErrors = 12", "UdpSndbufErrors
+	// remained zero" (groups: count, name | name, count | count-before, name-after).
+	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
+	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
+	reNegated          = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
-	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", "1m_ipv4_udp_receive_buffer_errors",
+	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
+	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",
 	// its chart "ipv4.udperrors".
-	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}\|\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
+	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}[|=]\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
 	// "RcvBufErrors and InErrors peak at about 700/events per second": Udp RcvbufErrors at a
 	// rate the author read off a graph.
 	reStatedUDPRcvbufRate = lazyre.New(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
@@ -633,6 +677,12 @@ func (d *doc) statedMemory(sub *subjects) {
 	if d.tl.Host.MemTotalKB > 0 {
 		return
 	}
+	if kb, first, last, ok := rabbitMQMemory(d.proseLines); ok && kb >= 16*1024 && kb <= 1<<36 {
+		if subj, _ := sub.subjectAt(first, sub.text[first]); subj == "" {
+			d.setHostMemory(sub, kb, first, last, "RabbitMQ's vm_memory_limit ÷ vm_memory_high_watermark: the memory the broker detected (the host's RAM, or its container's limit)")
+			return
+		}
+	}
 	for _, p := range d.proseLines {
 		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
 			continue // reStatedRAM names one of them
@@ -676,11 +726,17 @@ func (d *doc) setStatedMemory(sub *subjects, p proseLine, m []int, unit string) 
 	if !ok || kb < 16*1024 || kb > 1<<36 {
 		return false
 	}
-	d.tl.Host.MemTotalKB = int64(kb)
-	sub.memKB = int64(kb)
-	clear(sub.section)
-	d.addArtifact(KindStated, p.no, p.no, map[string]any{"mem_total_kb": int64(kb), "text": strings.TrimSpace(p.text[m[0]:m[1]])})
+	d.setHostMemory(sub, int64(kb), p.no, p.no, strings.TrimSpace(p.text[m[0]:m[1]]))
 	return true
+}
+
+// setHostMemory takes kb as the host's memory, stated on lines first to last as text: the
+// subjects judge later sizes against it.
+func (d *doc) setHostMemory(sub *subjects, kb int64, first, last int, text string) {
+	d.tl.Host.MemTotalKB = kb
+	sub.memKB = kb
+	clear(sub.section)
+	d.addArtifact(KindStated, first, last, map[string]any{"mem_total_kb": kb, "text": text})
 }
 
 // reNotHostMemory: a sentence about a memory size that is not the machine's: a limit, a
@@ -1008,6 +1064,64 @@ func statedRingsCompared(text string) (statedRing, bool) {
 
 // submatches is re.FindAllStringSubmatchIndex(s, -1) when ok, the cheap test the regexp's
 // matches need (a word each must hold), and nil without running the regexp otherwise.
+// titleProse is the text's title when it is prose: its first non-blank line, within the
+// first three, set apart from the body by a blank line (or a markdown heading), as
+// parse.go's titleAt has it.
+func (d *doc) titleProse() (proseLine, bool) {
+	if len(d.proseLines) == 0 || d.proseLines[0].no > 3 || d.text == "" {
+		return proseLine{}, false
+	}
+	p := d.proseLines[0]
+	t := strings.TrimSpace(p.text)
+	heading := strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "## ")
+	rest := d.text
+	for no := 1; no <= p.no+1; no++ {
+		line, after, found := strings.Cut(rest, "\n")
+		line = strings.TrimRight(line, "\r")
+		if no < p.no && !isBlank(line) {
+			return proseLine{}, false // a line of another kind stands above it
+		}
+		if no == p.no+1 {
+			// a title stands over a body: a blank line, then more text
+			return p, (heading || isBlank(line)) && strings.TrimSpace(after) != ""
+		}
+		if !found {
+			return p, heading
+		}
+		rest = after
+	}
+	return proseLine{}, false
+}
+
+// titleNamesOOM: a title that names an out-of-memory or an OOM kill as what happened
+// ("Sui oom-kill", "OOM out of memory errors", "Out of memory on the worker"), not as a
+// question ("How does the OOM killer pick?"), a possibility, a negation ("no OOM kill
+// since 2.1") or a piece of work on it ("Add OOM score option", "Document out-of-memory
+// handling", "Expose an oom_kill metric").
+func titleNamesOOM(t string) bool {
+	if len(t) > 160 || !reTitleOOM.MatchString(t) {
+		return false
+	}
+	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
+}
+
+var (
+	// A title that asks without a question mark ("Page allocation failure – Am I running
+	// out of memory"), or says memory is running low, not that it ran out.
+	reTitleAsks = lazyre.New(`(?i)\b(?:am\s+i|are\s+we|is\s+(?:it|this|my|the)|running\s+out|run\s+out|low\s+on)\b`)
+	reTitleOOM  = lazyre.New(`(?i)\boom\b|\boom[-_ ]?kill\w*|\bout[ -]of[ -]memory\b|内存溢出|内存不足|メモリ不足`)
+	reTitleWork = lazyre.New(`(?i)\b(?:add\w*|support\w*|options?|flags?|features?|expose\w*|metrics?|document\w*|docs?|implement\w*|configur\w*|settings?|handl\w*|detect\w*|monitor\w*|avoid\w*|prevent\w*|protect\w*|scores?|adj|policy|refactor\w*|improve\w*|allow\w*|enable\w*|disable\w*|RFC|proposal|oom_kill|oom_score\w*)\b`)
+)
+
+// statedCount reads a count as prose writes it: "3205", "3,205" (thousands separated), "zero".
+func statedCount(num string) (int64, bool) {
+	if num == "zero" {
+		return 0, true
+	}
+	v, err := strconv.ParseInt(strings.ReplaceAll(num, ",", ""), 10, 64)
+	return v, err == nil && v >= 0
+}
+
 func submatches(ok bool, re *lazyre.Regexp, s string) [][]int {
 	if !ok {
 		return nil

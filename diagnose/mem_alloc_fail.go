@@ -143,11 +143,12 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 			mine = append(mine, v)
 		}
 	}
-	var logOnly []model.LogRecord
+	var logOnly, orderWarns []model.LogRecord
 	if class == classNotPhysical {
 		logOnly = logMatches(tl, kernel.MsgNotPhysical...)
+		orderWarns = allocOrderWarns(tl)
 	}
-	if len(mine) == 0 && len(logOnly) == 0 {
+	if len(mine) == 0 && len(logOnly) == 0 && len(orderWarns) == 0 {
 		if len(vs) == 0 {
 			return Healthy("no page allocation failure among %d kernel log records", n)
 		}
@@ -165,7 +166,24 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 		}
 		return Healthy("%s", msg)
 	}
-	return Fired(allocFinding(tl, class, mine, logOnly))
+	f := allocFinding(tl, class, mine, logOnly)
+	if len(orderWarns) > 0 {
+		f.Evidence = append(f.Evidence, logEvidence("the allocator's WARN for an order above its largest (order ≥ MAX_ORDER; the order itself is not printed)", orderWarns))
+	}
+	return Fired(f)
+}
+
+// allocOrderWarns: the buddy allocator's WARNING for a request above its largest order
+// (kernel.IsAllocOrderWarn), read by the warning's site. No page-allocation-failure report
+// follows it (the check returns before warn_alloc), so it is the failure's only trace.
+func allocOrderWarns(tl *model.Timeline) []model.LogRecord {
+	var out []model.LogRecord
+	for _, r := range tl.Log {
+		if strings.Contains(r.Message, "page_alloc.c:") && kernel.IsAllocOrderWarn(r.Message) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func memCounts(m map[string]int) string {

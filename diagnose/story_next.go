@@ -96,7 +96,9 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 			}
 		}
 		rf := g.nodes[root].f
-		if strings.HasPrefix(root, "alloc-fail-") && !rf.Facts.ZoneState {
+		// An address-space or impossible-order failure is decided without the zones: no
+		// free memory serves it, so their state leaves nothing open.
+		if strings.HasPrefix(root, "alloc-fail-") && root != classNotPhysical && !rf.Facts.ZoneState {
 			why := "so a reserve too small and fragmentation fit alike"
 			if root == "alloc-fail-reserve" {
 				// Its reports are of order 0 (or inferred so), which fragmentation cannot fail.

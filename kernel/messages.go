@@ -1,6 +1,9 @@
 package kernel
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The kernel log messages the rules read, each with the code that prints it. This is their
 // one home: the pasted-text reader uses it to recognise a message quoted without any log
@@ -176,4 +179,46 @@ func asciiLower(s string) string {
 		}
 	}
 	return string(b)
+}
+
+// allocEntryFuncs are the buddy allocator's entry function under each name it had: the
+// function that holds the order check since 4.20 (mm/page_alloc.c, "mm, page_alloc: check
+// for max order in hot path"): __alloc_pages_nodemask (4.20–5.12), __alloc_pages (5.13–6.9),
+// __alloc_pages_noprof (6.10+, memory allocation profiling's wrapper).
+var allocEntryFuncs = []string{"__alloc_pages_nodemask", "__alloc_pages", "__alloc_pages_noprof"}
+
+// IsAllocOrderWarn reports whether a log line is the WARNING the buddy allocator prints for
+// a request above its largest order: in the entry function (allocEntryFuncs),
+//
+//	if (unlikely(order >= MAX_ORDER)) { WARN_ON_ONCE(!(gfp_mask & __GFP_NOWARN)); return NULL; }
+//
+// (4.20–6.0), `if (WARN_ON_ONCE_GFP(order >= MAX_ORDER, gfp)) return NULL;` (6.1–6.3),
+// `order > MAX_ORDER` (6.4–6.7, MAX_ORDER then the largest order) and `order >
+// MAX_PAGE_ORDER` (6.8+). It is the entry function's only WARN, so the line is read by its
+// site, "WARNING: CPU: 3 PID: 1 at mm/page_alloc.c:4724 __alloc_pages_nodemask+0x1ee/0x320"
+// (or "WARNING: at mm/page_alloc.c:NNNN __alloc_pages+0x..." before 3.15's CPU/PID), never
+// by its line number, which differs per build. The slow path's WARNs
+// (__alloc_pages_slowpath: the same order check before 4.20, and __GFP_NOFAIL misuse) are
+// not this: the allocation may go on after them (the slow path is a function of its own
+// in these kernels' traces, "__alloc_pages_slowpath+0x.../0x...").
+func IsAllocOrderWarn(line string) bool {
+	i := strings.Index(line, "WARNING:")
+	if i < 0 {
+		return false
+	}
+	rest := line[i:]
+	j := strings.Index(rest, " at mm/page_alloc.c:")
+	if j < 0 {
+		return false
+	}
+	rest = rest[j+len(" at mm/page_alloc.c:"):]
+	k := 0
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	if k == 0 || k == len(rest) || rest[k] != ' ' {
+		return false
+	}
+	fn, _, ok := strings.Cut(strings.TrimLeft(rest[k:], " "), "+0x")
+	return ok && slices.Contains(allocEntryFuncs, fn)
 }

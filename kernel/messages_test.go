@@ -31,3 +31,28 @@ func TestIsQuotedMessage(t *testing.T) {
 		}
 	}
 }
+
+// The allocator's WARN for an order above its largest is read by its site (file and entry
+// function), not by its line number; other WARNs in mm/page_alloc.c, or the entry function
+// named elsewhere, are not it.
+func TestIsAllocOrderWarn(t *testing.T) {
+	for line, want := range map[string]bool{
+		"[ 12.5] WARNING: CPU: 3 PID: 1 at mm/page_alloc.c:4724 __alloc_pages_nodemask+0x1ee/0x320": true,
+		"WARNING: CPU: 0 PID: 9 at mm/page_alloc.c:5525 __alloc_pages+0x2f5/0x350":                  true,
+		"WARNING: CPU: 1 PID: 77 at mm/page_alloc.c:4670 __alloc_pages_noprof+0x2c1/0x340":          true,
+		"WARNING: at mm/page_alloc.c:2123 __alloc_pages_nodemask+0x1c0/0x8e0()":                     true,
+		// the slow path's WARNs (__GFP_NOFAIL misuse; the order check before 4.20)
+		"WARNING: CPU: 2 PID: 5 at mm/page_alloc.c:4180 __alloc_pages_slowpath+0xa1/0xd20": false,
+		// another WARN of the file
+		"WARNING: CPU: 2 PID: 5 at mm/page_alloc.c:2290 rmqueue+0x61/0x9a0": false,
+		// another file's WARN with the allocator in its trace
+		"WARNING: CPU: 2 PID: 5 at mm/slub.c:3990 __alloc_pages+0x1/0x9": false,
+		// the entry function as a trace frame, no WARNING
+		" __alloc_pages_nodemask+0x1ee/0x320":          false,
+		"RIP: 0010:__alloc_pages_nodemask+0x1ee/0x320": false,
+	} {
+		if got := IsAllocOrderWarn(line); got != want {
+			t.Errorf("IsAllocOrderWarn(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
