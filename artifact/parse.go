@@ -134,7 +134,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(text)
+	d.runText(decodeQuotedPrintable(text))
 	d.finish()
 	return d.tl
 }
@@ -926,6 +926,11 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 	d.host.pageKB(r.mem.pageKB, 0)
 	if r.trace.ARM {
 		d.host.armTraceSet = true
+	}
+	if r.trace.AddrBits != 0 && d.host.wordScore < 2 {
+		// The frames' address width is the kernel's word size, surer than prose
+		// ("32-bit DMA"), weaker than an architecture named.
+		d.host.wordBits, d.host.wordScore = r.trace.AddrBits, 2
 	}
 	// The report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE 6.3.9-1-default #1")
 	// names the running kernel as a logged Tainted line does (hostFacts.scan), but the
