@@ -116,3 +116,27 @@ func TestZoneRestrictedWithPlentyFree(t *testing.T) {
 		t.Errorf("zone-restricted for GFP_KERNEL")
 	}
 }
+
+// A zone below min while kswapd runs flat out is allocation outpacing kswapd: kswapd leads
+// the story, the zone is its effect (corpus 775: kswapd at 100% stated, a tiny Normal zone
+// free 7 below min 18; before, two separate problems with the zone first).
+func TestKswapdSaturatedExplainsZoneBelowMin(t *testing.T) {
+	const zone = `Node 0, zone   Normal
+  pages free     7
+        min      18
+        low      22
+        high     27
+        scanned  0
+        spanned  4096
+        present  4096
+        managed  3000
+`
+	d, root := rootOf(t, "While copying large files kswapd0 easily consumes 100% CPU until the file is deleted.\n\n"+zone)
+	if root != "kswapd-saturated" || findingOf(d, "zone-reserve-low") == nil {
+		t.Errorf("root %q, want kswapd-saturated over zone-reserve-low (findings %d)", root, len(d.Findings))
+	}
+	// Counter-case: the zone alone is still its own root.
+	if _, root := rootOf(t, zone); root != "zone-reserve-low" {
+		t.Errorf("zone alone: root %q", root)
+	}
+}
