@@ -80,6 +80,10 @@ func TestQuotedPrintablePartOnly(t *testing.T) {
 	if !strings.Contains(got, "<div>free:7 min:18 kB a=b</div>\n--b1--\n") {
 		t.Errorf("the quoted-printable half was not decoded:\n%s", got)
 	}
+	// The header in any case; another encoding is none.
+	if qpHeader("x\nCONTENT-TRANSFER-ENCODING:  Quoted-Printable\n") == nil || qpHeader("Content-Transfer-Encoding: 8bit\n") != nil {
+		t.Errorf("qpHeader misread the header's case or value")
+	}
 }
 
 // A buddyinfo row a mail client wrapped onto an indented second line (corpus 787: 14 orders,

@@ -3,11 +3,7 @@ package artifact
 import (
 	"strings"
 	"unicode/utf8"
-
-	"headroom/internal/lazyre"
 )
-
-var reQPHeader = lazyre.New(`(?i)content-transfer-encoding:[ \t]*quoted-printable`)
 
 // A mail pasted from its source (a list archive's raw message, a "view source") can still be
 // in the Content-Transfer-Encoding it was sent in, quoted-printable (RFC 2045 §6.7): "=3D"
@@ -29,6 +25,7 @@ var reQPHeader = lazyre.New(`(?i)content-transfer-encoding:[ \t]*quoted-printabl
 const (
 	qpMinSoft    = 2
 	qpMinEscapes = 2
+	qpProbe      = 1 << 20
 )
 
 // decodeQuotedPrintable returns text decoded from quoted-printable when it is marked as
@@ -36,10 +33,14 @@ const (
 func decodeQuotedPrintable(text string) string {
 	// A byte test first: an encoded text holds "=" followed by a line end or a hex digit;
 	// most texts (a syslog of kernel lines) have neither "=\n" nor "=3D" nor "=0A".
-	if !strings.Contains(text, "=\n") && !strings.Contains(text, "=\r\n") && !strings.Contains(text, "=3D") {
+	// The markers of an encoded mail are on every screenful of it: the first qpProbe bytes
+	// decide, so that a 50 MB syslog is not searched whole (its 300,000 "=" made the
+	// search 25 ms of a 600 ms parse).
+	probe := text[:min(len(text), qpProbe)]
+	if !qpHint(probe) {
 		return text
 	}
-	if loc := reQPHeader.FindStringIndex(text); loc != nil {
+	if loc := qpHeader(probe); loc != nil {
 		// The header names the encoding of its own MIME part only: in a multipart mail the
 		// plain half may be 8bit and the HTML half quoted-printable. The part runs from
 		// the header to the next line of its boundary ("--" and the boundary's token, the
@@ -52,10 +53,65 @@ func decodeQuotedPrintable(text string) string {
 		}
 		return text[:start] + qpDecode(text[start:end]) + text[end:]
 	}
-	if !qpMarked(text) {
+	if !qpMarked(probe) {
 		return text
 	}
 	return qpDecode(text)
+}
+
+// qpHint: one pass over the text for an "=" before a line end or "=3D"; a text without
+// either is no quoted-printable worth decoding.
+func qpHint(text string) bool {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '=')
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+		if i >= len(text) {
+			return true // "=" ends the text: a soft break
+		}
+		switch text[i] {
+		case '\n', '\r':
+			return true
+		case '3':
+			if i+1 < len(text) && text[i+1] == 'D' {
+				return true
+			}
+		}
+	}
+}
+
+// qpHeader finds "Content-Transfer-Encoding: quoted-printable" in any case and returns the
+// span of its first occurrence, nil when none. (A case-insensitive regexp over a 50 MB text
+// took 2.9 s; each case of "-encoding:" is searched for instead.)
+func qpHeader(text string) []int {
+	const name, value = "content-transfer-encoding:", "quoted-printable"
+	best := []int(nil)
+	for _, key := range []string{"-Encoding:", "-encoding:", "-ENCODING:"} {
+		for from := 0; ; {
+			k := strings.Index(text[from:], key)
+			if k < 0 {
+				break
+			}
+			k += from
+			from = k + len(key)
+			start := k + len(key) - len(name)
+			if start < 0 || !strings.EqualFold(text[start:from], name) {
+				continue
+			}
+			rest := strings.TrimLeft(text[from:], " \t")
+			if len(rest) < len(value) || !strings.EqualFold(rest[:len(value)], value) {
+				continue
+			}
+			end := len(text) - len(rest) + len(value)
+			if best == nil || start < best[0] {
+				best = []int{start, end}
+			}
+			break
+		}
+	}
+	return best
 }
 
 // qpPartBoundary returns the boundary line ("--001a11...") that opened the MIME part whose
