@@ -134,3 +134,23 @@ func TestWordSizeFromTraceNotDeviceWidth(t *testing.T) {
 		}
 	}
 }
+
+// A subject or sentence naming the failures with their order in words is prose, not a header
+// whose fields could not be read (corpus 773: "Subject: order 2 page allocation failures in
+// iwlagn", readable once its quoted-printable was decoded).
+func TestAllocFailureNamedInWordsIsProse(t *testing.T) {
+	tl := ParseString("> Subject       : order 2 page allocation failures in iwlagn\n", "p", Options{})
+	if len(tl.Unparsed) > 0 || len(tl.Events) > 0 {
+		t.Errorf("unparsed %+v, events %d", tl.Unparsed, len(tl.Events))
+	}
+	// Counter-cases: a header cut inside its fields is still listed as not read.
+	for _, text := range []string{
+		"[ 12.345678] swapper: page allocation failure: order:1, mode:\n",
+		"Jan  3 10:00:01 db kernel: __alloc_pages: 0-order allocation failed (gfp=\n",
+	} {
+		tl = ParseString(text, "p", Options{})
+		if len(tl.Unparsed) == 0 && len(tl.Events) == 0 {
+			t.Errorf("a cut header neither read nor listed as not read: %q", text)
+		}
+	}
+}

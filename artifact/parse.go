@@ -403,8 +403,13 @@ func (d *doc) kernelReport(i int) bool {
 				}
 			}
 		}
-		if !ok && !strings.Contains(t, "order") {
-			return false // prose that names the message ("page allocation failures, ...")
+		if !ok && (!strings.Contains(t, "order") || !strings.Contains(t, "order:") && !strings.Contains(t, "mode:") && !strings.Contains(t, "gfp=")) {
+			// Prose that names the message ("page allocation failures, ..."), also with an
+			// order in words ("order 2 page allocation failures in iwlagn", a bug tracker's
+			// subject, corpus 773; "0-order allocation failed" as a mail's subject, 566):
+			// the kernel prints "order:%d, mode:%#x" (warn_alloc) or, in 2.4,
+			// "N-order allocation failed (gfp=%#x/%d)" (__alloc_pages).
+			return false
 		}
 		if !ok {
 			d.unparsed(i, i, "looks like a page allocation failure header but its order or mode could not be read")
