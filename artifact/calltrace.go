@@ -25,6 +25,9 @@ type CallTrace struct {
 	// ARM is true when the frames had ARM's "(func) from [<addr>]" form, which only
 	// arch/arm prints (arch/arm/kernel/traps.c dump_backtrace_entry).
 	ARM bool `json:"-"`
+	// AddrBits is the width of the frames' addresses ("[<ffffffff8125660f>]": 64), the
+	// kernel's word size; 0 when no frame printed one (traceAddressBits).
+	AddrBits int `json:"-"`
 }
 
 // traceLineKind classifies one line that may belong to a call trace. It returns "" for lines
@@ -124,6 +127,9 @@ func isHex(s string) bool {
 // the last ARM "from" frame, appended when the trace ends.
 func (ct *CallTrace) addTraceLine(t string, pendingFrom *string) {
 	s := strings.TrimSpace(t)
+	if ct.AddrBits == 0 {
+		ct.AddrBits = traceAddressBits(s)
+	}
 	if strings.Contains(s, "<IRQ>") || strings.Contains(s, "<SOFTIRQ>") {
 		ct.InInterrupt = true
 	}

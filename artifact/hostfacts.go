@@ -181,10 +181,53 @@ func (h *hostFacts) scan(l *Line) {
 		h.setArch("armv5tel", 2, l)
 	}
 	if h.wordScore < 1 && strings.Contains(t, "bit") {
-		if m := reWordBits.FindStringSubmatch(t); m != nil {
-			h.wordBits, h.wordScore = int(m[1][0]-'0')*10+int(m[1][1]-'0'), 1
+		if m := reWordBits.FindStringSubmatchIndex(t); m != nil && !deviceWidth(t[m[1]:]) {
+			h.wordBits, h.wordScore = int(t[m[2]]-'0')*10+int(t[m[2]+1]-'0'), 1
 		}
 	}
+}
+
+// traceAddressBits is the width of the first call-trace address of a kernel line
+// ("[<ffffffff8125660f>]": 16 hex digits, a 64-bit kernel; "[<c0158a73>]": 8, a 32-bit
+// one), 0 when the line has none. The kernel prints them with "%p"/"[<%px>]" at full width
+// (arch/*/kernel/dumpstack.c, lib/dump_stack.c printk_stack_address).
+func traceAddressBits(t string) int {
+	i := strings.Index(t, "[<")
+	if i < 0 {
+		return 0
+	}
+	j := i + 2
+	for j < len(t) && isHexDigit(t[j]) {
+		j++
+	}
+	if j+1 >= len(t) || t[j] != '>' || t[j+1] != ']' {
+		return 0
+	}
+	switch j - i - 2 {
+	case 16:
+		return 64
+	case 8:
+		return 32
+	}
+	return 0
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// deviceWidth: the words after "32-bit" name a device's or a value's width, not the
+// kernel's: "32-bit devices", "32-bit DMA", "32-bit dma-able memory", "32-bit physical
+// addresses", "a 32-bit counter" (corpus 781: prose about ZONE_DMA32 on a 64-bit RISC-V
+// kernel was read as a 32-bit kernel).
+func deviceWidth(after string) bool {
+	w := strings.ToLower(strings.TrimLeft(after, " \t"))
+	for _, p := range []string{"dma", "device", "pci", "physical", "address", "counter", "value", "mask", "register", "integer", "int ", "unsigned", "signed", "number", "field", "bar ", "bars", "hash", "id ", "ids"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h *hostFacts) pageKB(kb int64, _ int) {

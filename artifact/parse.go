@@ -134,7 +134,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(text)
+	d.runText(decodeQuotedPrintable(text))
 	d.finish()
 	return d.tl
 }
@@ -409,8 +409,13 @@ func (d *doc) kernelReport(i int) bool {
 				}
 			}
 		}
-		if !ok && !strings.Contains(t, "order") {
-			return false // prose that names the message ("page allocation failures, ...")
+		if !ok && (!strings.Contains(t, "order") || !strings.Contains(t, "order:") && !strings.Contains(t, "mode:") && !strings.Contains(t, "gfp=")) {
+			// Prose that names the message ("page allocation failures, ..."), also with an
+			// order in words ("order 2 page allocation failures in iwlagn", a bug tracker's
+			// subject, corpus 773; "0-order allocation failed" as a mail's subject, 566):
+			// the kernel prints "order:%d, mode:%#x" (warn_alloc) or, in 2.4,
+			// "N-order allocation failed (gfp=%#x/%d)" (__alloc_pages).
+			return false
 		}
 		if !ok {
 			d.unparsed(i, i, "looks like a page allocation failure header but its order or mode could not be read")
@@ -932,6 +937,11 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 	d.host.pageKB(r.mem.pageKB, 0)
 	if r.trace.ARM {
 		d.host.armTraceSet = true
+	}
+	if r.trace.AddrBits != 0 && d.host.wordScore < 2 {
+		// The frames' address width is the kernel's word size, surer than prose
+		// ("32-bit DMA"), weaker than an architecture named.
+		d.host.wordBits, d.host.wordScore = r.trace.AddrBits, 2
 	}
 	// The report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE 6.3.9-1-default #1")
 	// names the running kernel as a logged Tainted line does (hostFacts.scan), but the

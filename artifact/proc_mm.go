@@ -147,13 +147,37 @@ func (d *doc) tryBuddyInfo(i int) int {
 	if !isBuddyInfoLine(d.ls[i].Text) {
 		return 0
 	}
-	k := procBlock(d.ls, i, isBuddyInfoLine)
-	rows := make([]string, 0, k-i)
-	for j := i; j < k; j++ {
-		rows = append(rows, d.ls[j].Text)
+	var rows []string
+	k := i
+	for k < len(d.ls) && isBuddyInfoLine(d.ls[k].Text) {
+		row := d.ls[k].Text
+		k++
+		if k < len(d.ls) && isBuddyContinuation(row, d.ls[k].Text) {
+			row += " " + strings.TrimSpace(d.ls[k].Text)
+			k++
+		}
+		rows = append(rows, row)
 	}
 	d.addBuddyRows(i, k, rows)
 	return k - i
+}
+
+// maxBuddyOrders is the most orders a buddyinfo row prints: NR_PAGE_ORDERS, 11 on most
+// configs, 14 with arm64's 64 KiB pages (CONFIG_ARCH_FORCE_MAX_ORDER=13), 16 at most.
+const maxBuddyOrders = 16
+
+// isBuddyContinuation: next is the rest of the buddyinfo row, which a mail client or a
+// terminal wrapped onto its own line: indented (frag_show_print pads each count to six
+// columns, so the break falls in the padding), counts only, and with the row's own counts
+// no more than a row holds. A row of 11 or more is whole already (a 14-order row wrapped
+// after its 11th is not told from a table of numbers below a full row).
+func isBuddyContinuation(row, next string) bool {
+	if next == "" || (next[0] != ' ' && next[0] != '\t') {
+		return false
+	}
+	have, _ := nodeZoneLine(row)
+	more := fields(next)
+	return len(have) < 11 && allNumeric(more) && len(have)+len(more) <= maxBuddyOrders
 }
 
 // addBuddyRows reads rows in /proc/buddyinfo's own form ("Node 0, zone   Normal  3 1 ...")

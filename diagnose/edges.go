@@ -108,6 +108,12 @@ func init() {
 			Link: "the flush IPIs make each reclaimed page expensive, so kswapd falls further behind"},
 		Edge{Cause: "kswapd-saturated", Effect: "direct-reclaim-stalls",
 			Link: "when kswapd cannot keep free memory above the low watermark, allocating tasks reclaim themselves"},
+		// kswapd is woken when a zone falls below its low watermark and reclaims until it
+		// is above high (wakeup_kswapd, balance_pgdat, mm/vmscan.c): a zone below min while
+		// kswapd runs flat out is allocation outpacing it, not a second problem (corpus 775:
+		// kswapd at 100% on a Normal zone of a few pages, free 7 below min 18).
+		Edge{Cause: "kswapd-saturated", Effect: "zone-reserve-low",
+			Link: "kswapd runs flat out and still cannot lift the zone, so allocations dig into its reserve"},
 		Edge{Cause: "allocator-churn", Effect: "nic-rx-overruns",
 			Link: "per-packet allocation and free slow the receive path, so the ring fills before it is refilled"},
 		Edge{Cause: "allocator-churn", Effect: "softnet-squeeze",

@@ -141,6 +141,10 @@ type Facts struct {
 	// Foreign: the finding rests only on another machine's numbers (weighStated), so it is
 	// context, no link of this host's story.
 	Foreign bool
+	// NoLoss: the finding is a setting that could matter and the input shows no loss it
+	// caused (nic-ring-below-max without lost frames). At the same severity a finding that
+	// measured a loss or a failure comes first in the story (graph.rank).
+	NoLoss bool
 	// Kernel is the release kernel-known-limits judged (Known false when none); the
 	// evidence lines of the limits it found carry their fact ids (Evidence.Fact).
 	Kernel kernel.KernelVersion

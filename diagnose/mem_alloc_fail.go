@@ -390,6 +390,21 @@ func dumpHighMem(tl *model.Timeline, v *allocVerdict) bool {
 	return false
 }
 
+// restrictedWithPlentyFree: v's mode may only use ZONE_DMA or ZONE_DMA32, its report has the
+// Mem-Info summary but no zone line, and the summary's free pages are at least a quarter of
+// the pages RAM its footer counts. It returns both counts.
+func restrictedWithPlentyFree(v *allocVerdict) (free, ram int64, ok bool) {
+	af := v.af
+	if (v.cz != "DMA" && v.cz != "DMA32") || af.MemInfo == nil || len(af.Zones) > 0 || len(v.zones) > 0 || af.PagesRAM == nil || *af.PagesRAM <= 0 {
+		return 0, 0, false
+	}
+	free, ok = af.MemInfo.Get("free")
+	if !ok || free*4 < *af.PagesRAM {
+		return 0, 0, false
+	}
+	return free, *af.PagesRAM, true
+}
+
 // classifyWithoutDump decides from the rest of the timeline when no report shows zones.
 func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
@@ -402,6 +417,18 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
 		v.class = classLowmem
 		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
+		return
+	}
+	if free, ram, ok := restrictedWithPlentyFree(v); ok {
+		// The request may use only ZONE_DMA or ZONE_DMA32 (gfp_zone(), include/linux/gfp.h)
+		// and the machine had most of its memory free: what it had was not where this mode
+		// may take it. The zone it may use is the one to judge, and the one that was short
+		// (or empty: a platform whose RAM begins above 4 GiB has no DMA32 memory at all).
+		// Fragmentation of the rest says nothing about it.
+		v.class = classZoneRestricted
+		v.notes = append(v.notes, fmt.Sprintf("the dump's summary shows free:%d of %d pages RAM (%d%%) free, yet the request failed: it may only use ZONE_%s and below, and the dump lists no zone line of them "+
+			"(since 5.x show_mem prints only the nodes and zones the failed mode may use, mm/show_mem.c; an empty list says none of them has memory), so the restricted zone was short or empty, not memory as a whole",
+			free, ram, free*100/ram, v.cz))
 		return
 	}
 	if (v.cz == "DMA" || v.cz == "DMA32") && af.Atomic != nil && !*af.Atomic && af.Order <= pageAllocCostlyOrder {

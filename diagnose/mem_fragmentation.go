@@ -156,6 +156,18 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 		}
 		return NotChecked("no /proc/buddyinfo or /proc/pagetypeinfo in the input")
 	}
+	// A count just below 2^32 (or negative) is a small negative printed unsigned
+	// (kernel.WrappedNegative): nr_free went below zero, the buddy accounting is broken and
+	// no count of that reading is a measurement of free blocks.
+	for _, i := range idxs {
+		for _, z := range memBuddyAt(&tl.Samples[i]) {
+			for o, n := range z.free {
+				if kernel.WrappedNegative(n) {
+					return NotChecked("the counts are wrapped: node %d %s order %d shows %d free blocks, a negative count printed unsigned (nr_free went below zero: a buddy accounting bug), so %s is no reading of free blocks", z.node, z.zone, o, n, memBuddySource(&tl.Samples[i]))
+				}
+			}
+		}
+	}
 	need, needWhy, ringBuffers := memNeededOrder(tl)
 	psz := memPage(tl)
 

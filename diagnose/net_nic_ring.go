@@ -79,6 +79,7 @@ func checkNICRingBelowMax(tl *model.Timeline) Result {
 			ev = append(ev, Evidence{What: st.Name + " time the host may stall before drops", Value: timing, Source: "plan.RingMillis"})
 		}
 		f := Finding{
+			Facts:    Facts{NoLoss: lost == 0},
 			ID:       "nic-ring-below-max",
 			Severity: sev,
 			Title:    fmt.Sprintf("%s RX ring %d is below its pre-set maximum %d", st.Name, r.Rx, r.RxMax),

@@ -70,7 +70,7 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	// Only an interface whose rx_dropped was read, zero or not, is checked: counters without
 	// it (a paste of other columns) say nothing about software drops.
 	checked := 0
-	var unread []string
+	var unread, wrapped []string
 	for _, dev := range last.NetDev {
 		if dev.Name == "lo" {
 			continue
@@ -78,6 +78,12 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		d, ok := dev.Counters.Get("rx_dropped")
 		if !ok {
 			unread = append(unread, dev.Name)
+			continue
+		}
+		if w := netWrappedCounter(dev, "rx_dropped", "rx_packets"); w != "" {
+			// A negative printed unsigned (kernel.WrappedNegative): the driver's statistics
+			// were garbage (e1000 after a resume), no count of drops.
+			wrapped = append(wrapped, fmt.Sprintf("%s not checked: the counters are wrapped (%s, a negative printed unsigned)", dev.Name, w))
 			continue
 		}
 		checked++
@@ -112,6 +118,11 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 			ev = append(ev, Evidence{What: dev.Name + " rx_nohandler (no protocol handler on an inactive device, 4.6+)", Value: fmt.Sprint(nh), Source: src})
 		}
 		sev := Info
+		if r, ok := dev.Counters.Get("rx_packets"); ok && prev == nil && r+excess > 0 {
+			// One reading: the share says how much, the severity stays info (no rate).
+			share := float64(excess) / float64(r+excess)
+			ev = append(ev, Evidence{What: dev.Name + " share of the packets received since boot", Value: fmt.Sprintf("%s (%d dropped, %d received)", netPct(share), excess, r), Source: src})
+		}
 		if prev != nil {
 			pd, okD := prev.Counters.Get("rx_dropped")
 			pr, okR := prev.Counters.Get("rx_packets")
@@ -151,6 +162,10 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		})
 	}
 	if len(findings) == 0 {
+		if checked == 0 && len(wrapped) > 0 {
+			return NotChecked("%s", strings.Join(wrapped, "; "))
+		}
+		notes = append(notes, wrapped...)
 		if checked == 0 {
 			what := "no interface but loopback"
 			if len(unread) > 0 {
@@ -167,6 +182,17 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		return Healthy("rx_dropped is 0 on %s (loopback excluded)", interfaces(checked))
 	}
 	return Fired(findings...)
+}
+
+// netWrappedCounter names the first of the counters named, and of the overrun counters,
+// whose value is a wrapped negative (kernel.WrappedNegative), "" when none is.
+func netWrappedCounter(d kernel.NetDev, names ...string) string {
+	for _, c := range append(names, kernel.RxOverrunNetDevCounters...) {
+		if v, ok := d.Counters.Get(c); ok && kernel.WrappedNegative(v) {
+			return fmt.Sprintf("%s %d", c, v)
+		}
+	}
+	return ""
 }
 
 // netHWLost sums the counters that mean the NIC dropped a frame for lack of room.

@@ -248,7 +248,8 @@ func (g *graph) longest(id string, on map[string]bool) []arc {
 }
 
 // rank orders root causes: the one whose chain reaches the worst severity first, then the
-// one that explains more, then the more severe root, then the diagnosis order.
+// one that explains more, then the more severe root, then one that shows a loss before a
+// setting that shows none (Facts.NoLoss), then the diagnosis order.
 func (g *graph) rank(roots []string) {
 	worst := func(id string) Severity {
 		w := g.nodes[id].f.Severity
@@ -269,6 +270,11 @@ func (g *graph) rank(roots []string) {
 		}
 		if sa, sb := g.nodes[a].f.Severity, g.nodes[b].f.Severity; sa != sb {
 			return sa > sb
+		}
+		// A setting with no loss shown is the lesser story than a loss measured (drops,
+		// failures) of the same severity, whichever rule ran first.
+		if na, nb := g.nodes[a].f.Facts.NoLoss, g.nodes[b].f.Facts.NoLoss; na != nb {
+			return nb
 		}
 		return g.nodes[a].order < g.nodes[b].order
 	})

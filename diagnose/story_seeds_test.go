@@ -26,10 +26,8 @@ func storyOfSeedTL(t *testing.T, name string) (Story, Diagnosis, *model.Timeline
 }
 
 func checkStatus(d Diagnosis, id string) Status {
-	for _, c := range d.Checks {
-		if c.ID == id {
-			return c.Status
-		}
+	if c := checkOf(d, id); c != nil {
+		return c.Status
 	}
 	return ""
 }

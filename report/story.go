@@ -91,7 +91,16 @@ func makeVerdict(s diagnose.Story) (verdict, bool) {
 	}
 	var v verdict
 	main := s.Chains[0]
-	v.Quiet = s.Causes[0].Severity == diagnose.Info
+	// Quiet: nothing the main cause leads to is above info. An info cause (a share of
+	// slab) that explains a critical failure is no quiet verdict (corpus 771).
+	v.Quiet = true
+	for _, ls := range [][]diagnose.Link{main.Links, main.Also} {
+		for _, l := range ls {
+			if l.Severity > diagnose.Info {
+				v.Quiet = false
+			}
+		}
+	}
 	// What failed: the first of the most severe links (the failure the rest follows from
 	// or shows).
 	failed := main.Links[0]

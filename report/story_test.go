@@ -118,3 +118,22 @@ func TestVerdictQuiet(t *testing.T) {
 		t.Errorf("quiet verdict:\n%s", out)
 	}
 }
+
+// An info cause (a share of slab) that explains a critical failure makes no quiet verdict:
+// the failure is what failed (corpus 771: "no current problem" above a critical
+// alloc-fail-lowmem before).
+func TestVerdictInfoCauseOfCriticalNotQuiet(t *testing.T) {
+	s := diagnose.Story{
+		Causes: []diagnose.Cause{{ID: "slab-unreclaimable-growth", Severity: diagnose.Info, Title: "slab held 41% of lowmem"}},
+		Chains: []diagnose.Chain{{Root: "slab-unreclaimable-growth", Links: []diagnose.Link{
+			{ID: "slab-unreclaimable-growth", Severity: diagnose.Info, Title: "slab held 41% of lowmem"},
+			{ID: "alloc-fail-lowmem", Severity: diagnose.Critical, Title: "allocations failed in lowmem"},
+		}}},
+	}
+	var b bytes.Buffer
+	writeVerdictText(&printer{w: &b}, s)
+	out := b.String()
+	if strings.Contains(out, "no current problem") || !strings.Contains(out, "What failed  allocations failed in lowmem") {
+		t.Errorf("verdict:\n%s", out)
+	}
+}
