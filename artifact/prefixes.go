@@ -30,18 +30,16 @@ func stripOtherPrefixes(s string, l *Line) string {
 		s = s[2:]
 		l.Quote++
 	}
-	// A Markdown list item around each line of a log ("- <4>[12345.342532] systemd-journal
-	// invoked oom-killer: ...", a page that rendered the log as a bulleted list; corpus
-	// 644): the marker goes when a log prefix follows it. A list of prose keeps its marker.
-	if len(s) > 6 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' && startsLogPrefix(s[2:]) {
-		s = s[2:]
-	} else if strings.HasPrefix(s, "• ") && startsLogPrefix(s[len("• "):]) {
-		s = s[len("• "):]
-	}
+	// A Markdown list item around each line of a log or a command's output ("- <4>[12345.342532]
+	// systemd-journal invoked oom-killer: ...", a page that rendered the paste as a bulleted
+	// list; corpus 644; "- TCPBacklogDrop: 12", "* eth0: rx_missed_errors: 3"): the marker
+	// goes when a word follows it. "- " before white space (a unified diff's removed
+	// indented line) and "--", "-1", "*4kB" keep theirs.
+	s = stripListMarker(s)
 	// A syslog line whose date and host the paste cut, "kernel: [85531.011000] CPU: 1 ..."
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
 	// kernel wrote it, and the dmesg stamp after it is the record's.
-	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kernel: ") && startsLogPrefix(s[len("kernel: "):]) {
+	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kernel: ") && (startsLogPrefix(s[len("kernel: "):]) || bareStampLen(s[len("kernel: "):]) > 0) {
 		if t, ok := syslogTag(s, "", "", l); ok {
 			return t
 		}
