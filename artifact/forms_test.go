@@ -42,6 +42,10 @@ func TestSplitLinesUndoesForms(t *testing.T) {
 		{"diff-minus-kept", "-    00008e78 00000000", "-    00008e78 00000000", 0, false, -1},
 		{"buddy-kept", "*4kB", "*4kB", 0, false, -1},
 		{"decimal-kept", "1. 2 3 4", "1. 2 3 4", 0, false, -1},
+		// A log indented as a Markdown code block, under prefixes the indent hid.
+		{"indented-long-month", "    June 29 14:06:59 dkcphmx12 kernel: oom-killer: gfp_mask=0xd2", "oom-killer: gfp_mask=0xd2", 0, false, -1},
+		{"indented-local-weekday", "    [四 3月 18 18:47:12 2021] Task in /kubepods killed", "Task in /kubepods killed", 0, false, -1},
+		{"indented-word-kept", "    Junebug 29 things", "    Junebug 29 things", 0, false, -1},
 		// A dmesg stamp without brackets behind the kernel tag.
 		{"bare-stamp", "kernel: 4.708000 swapper: page allocation failure: order:0", "swapper: page allocation failure: order:0", 0, true, -1},
 		{"bare-number-kept", "kernel: 4.7 GB free", "kernel: 4.7 GB free", 0, false, -1},
@@ -86,4 +90,25 @@ func allocFailures(tl *model.Timeline) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// Padding that an editor turned into tabs (unexpand -a): the kernel release after the taint
+// flags, and show_mem's per-CPU lines, are read as with spaces.
+func TestTabsForPadding(t *testing.T) {
+	for _, line := range []string{
+		"CPU: 5 PID: 1361 Comm: sManagerService Tainted: G\t      W       4.1.18-g1234 #1",
+		"CPU: 5 PID: 1361 Comm: sManagerService Tainted: G        W       4.1.18-g1234 #1",
+	} {
+		if m := reTainted.FindStringSubmatch(line); m == nil || m[1] != "4.1.18-g1234" {
+			t.Errorf("%q: kernel %v, want 4.1.18-g1234", line, m)
+		}
+	}
+	for _, s := range []string{"CPU\t 0: hi:  186, btch:  31 usd: 208", "CPU    0: hi:  186, btch:  31 usd: 208"} {
+		if k := showMemKind(s); k != "percpu" {
+			t.Errorf("%q is %q, want percpu", s, k)
+		}
+	}
+	if k := showMemKind("CPUs\t0: hi: 1, btch: 1"); k == "percpu" {
+		t.Errorf("a word that starts with CPU read as a per-CPU line")
+	}
 }

@@ -1,6 +1,9 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // stripOtherPrefixes removes the log prefixes that stripSyslog and stripKernelStamp do not
 // know, leaving what they know in front for them (issue 16, "kernel-log prefixes"):
@@ -159,11 +162,17 @@ func startsLogPrefix(t string) bool {
 	}
 	switch c := t[0]; {
 	case c == '[':
-		return t[1] == ' ' || t[1] >= '0' && t[1] <= '9' || isWeekday(t[1:4])
+		// dmesg -T's weekday in another locale ("[四 3月 18 18:47:12 2021]") too.
+		return t[1] == ' ' || t[1] >= '0' && t[1] <= '9' || t[1] >= utf8.RuneSelf || isWeekday(t[1:4])
 	case c == '<':
 		return t[2] == '>' && t[1] >= '0' && t[1] <= '7'
 	case c >= 'A' && c <= 'Z':
-		return len(t) > 4 && t[3] == ' ' && (isMonth(t[:3]) || isWeekday(t[:3]))
+		if len(t) > 4 && t[3] == ' ' && (isMonth(t[:3]) || isWeekday(t[:3])) {
+			return true
+		}
+		// "June 29 14:06:59 host kernel: ": the month spelled out (stripOtherPrefixes).
+		sp := strings.IndexByte(t[:min(len(t), 10)], ' ')
+		return sp > 3 && isLongMonth(t[:sp])
 	case c >= '0' && c <= '9':
 		return len(t) > 10 && (t[4] == '-' && t[7] == '-' || t[2] == '-' && t[5] == ' ')
 	}
