@@ -176,7 +176,9 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 			s = fixLookalikes(s)
 		}
 		// HTML entities of a page's source or an archive's markup ("&gt; " quoting,
-		// "&lt;4&gt;" priorities): ruled out by one byte search (forms.go).
+		// "&lt;4&gt;" priorities): ruled out by one byte search (forms.go). (One pass of
+		// eight-byte words testing for '&', '\\' and the high bit together cost more than
+		// the byte searches: 7% on a generated syslog.)
 		if u, ok := unescapeHTML(s); ok {
 			s, ascii = u, false
 		}

@@ -281,21 +281,10 @@ func kernelTagBareStamp(text string) string {
 func wrapProse(width int) func(string) string {
 	return func(text string) string {
 		return eachLine(text, func(_ int, l string) string {
-			if len(l) <= width || !isProse(l) {
+			if !isProse(l) {
 				return l
 			}
-			var b strings.Builder
-			for len(l) > width {
-				cut := strings.LastIndexByte(l[:width+1], ' ')
-				if cut <= 0 {
-					break
-				}
-				b.WriteString(l[:cut])
-				b.WriteByte('\n')
-				l = l[cut+1:]
-			}
-			b.WriteString(l)
-			return b.String()
+			return wrapLine(l, width)
 		})
 	}
 }
@@ -305,21 +294,25 @@ func wrapProse(width int) func(string) string {
 // carry no prefix (unwrap.go joins them back).
 func wrapLog(width int) func(string) string {
 	return func(text string) string {
-		return eachLine(text, func(_ int, l string) string {
-			var b strings.Builder
-			for len(l) > width {
-				cut := strings.LastIndexByte(l[:width+1], ' ')
-				if cut <= 0 || strings.TrimSpace(l[:cut]) == "" {
-					break
-				}
-				b.WriteString(l[:cut])
-				b.WriteByte('\n')
-				l = l[cut+1:]
-			}
-			b.WriteString(l)
-			return b.String()
-		})
+		return eachLine(text, func(_ int, l string) string { return wrapLine(l, width) })
 	}
+}
+
+// wrapLine breaks l at the last space at or before width, again and again; a run without a
+// space (or only blanks before it) passes the width, as mail clients let it.
+func wrapLine(l string, width int) string {
+	var b strings.Builder
+	for len(l) > width {
+		cut := strings.LastIndexByte(l[:width+1], ' ')
+		if cut <= 0 || strings.TrimSpace(l[:cut]) == "" {
+			break
+		}
+		b.WriteString(l[:cut])
+		b.WriteByte('\n')
+		l = l[cut+1:]
+	}
+	b.WriteString(l)
+	return b.String()
 }
 
 func isProse(l string) bool {
