@@ -112,3 +112,26 @@ func TestTabsForPadding(t *testing.T) {
 		t.Errorf("a word that starts with CPU read as a per-CPU line")
 	}
 }
+
+// A kernel message named in a sentence that a mail client wrapped is read as the one line
+// was (messageAcrossWrap); a hypothetical one and rows of numbers are not.
+func TestMessageAcrossWrap(t *testing.T) {
+	logged := func(text string) string {
+		var out []string
+		for _, r := range ParseString(text, "p", Options{}).Log {
+			out = append(out, r.Message)
+		}
+		return strings.Join(out, "; ")
+	}
+	for _, c := range []struct{ text, want string }{
+		{"I would like just to consider chance that 'Out of\nsocket memory' is the possible issue here due I see that in dmesg when crash happens.\n", "Out of socket memory"},
+		{"The kernel keeps printing\n\"TCP: too many orphaned sockets\" and then the service stops answering.\n", "too many orphaned sockets"},
+		{"If the buffers run out, you may see 'Out of\nsocket memory' in dmesg later on.\n", ""},
+		{"eth0 1234 0 0\neth1 5678 0 0\n", ""},
+	} {
+		got := logged(c.text)
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%q: logged %q, want %q", c.text, got, c.want)
+		}
+	}
+}
