@@ -223,10 +223,15 @@ func TestBulletedLogLines(t *testing.T) {
 	if inv != "systemd-journal" {
 		t.Errorf("invoker %q; events %+v", inv, tl.Events)
 	}
-	// A list of prose keeps its marker.
+	// A list item of prose loses its marker too (issue 29's forms: a bulleted page puts
+	// one before rows of command output as well); a dash before a number or white space
+	// is no marker.
 	l, _, _ := parseLine(1, "- the OOM killer ran twice")
-	if l.Text != "- the OOM killer ran twice" {
+	if l.Text != "the OOM killer ran twice" {
 		t.Errorf("prose list item read as %q", l.Text)
+	}
+	if l, _, _ := parseLine(1, "-1 the OOM killer ran twice"); l.Text != "-1 the OOM killer ran twice" {
+		t.Errorf("a negative number read as %q", l.Text)
 	}
 }
 

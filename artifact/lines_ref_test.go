@@ -46,14 +46,16 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	if !refIsASCII(s) {
 		s = fixLookalikes(s)
 	}
-	s, l.Quote = refStripQuote(s)
-	if len(s) > 0 && s[0] == '+' && (len(s) == 1 || s[1] == ' ' || s[1] == '\t') {
-		s = s[1:] // a line a unified diff adds
+	if u, ok := unescapeHTML(s); ok {
+		s = u
 	}
-	s = refStripFence(s)
-	s = refStripOpenCode(s)
-	s = stripCellBorders(s)
-	s = stripLogWrappers(s, &l)
+	s = refStripFront(s, &l)
+	if t := stripLogWrappers(s, &l); t != s {
+		s = t
+		if l.Quote == 0 {
+			s = refStripFront(s, &l)
+		}
+	}
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
@@ -99,6 +101,29 @@ func refIsASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// refStripFront removes the marks in front of a line: quoting (also behind an indent or a
+// list marker), a diff's '+', a fence, an open code span, table borders.
+func refStripFront(s string, l *Line) string {
+	var q int
+	s, q = refStripQuote(s)
+	if q == 0 {
+		t := strings.TrimLeft(s, " \t")
+		if t != "" && t[0] != '>' {
+			t = stripListMarker(t)
+		}
+		if t != "" && t[0] == '>' {
+			s, q = refStripQuote(t)
+		}
+	}
+	l.Quote += q
+	if len(s) > 0 && s[0] == '+' && (len(s) == 1 || s[1] == ' ' || s[1] == '\t') {
+		s = s[1:] // a line a unified diff adds
+	}
+	s = refStripFence(s)
+	s = refStripOpenCode(s)
+	return stripCellBorders(s)
 }
 
 // refStripQuote removes mail and Markdown quoting: "> ", ">> ", "> > ".

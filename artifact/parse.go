@@ -308,6 +308,13 @@ func (d *doc) run(from int) {
 			d.tl.Log[len(d.tl.Log)-1].Message = msg
 			continue
 		}
+		if msg, ok := d.messageAcrossWrap(i); ok {
+			// The same, in a sentence a mail client wrapped (subject.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.blockCommand(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {

@@ -1,6 +1,9 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // stripOtherPrefixes removes the log prefixes that stripSyslog and stripKernelStamp do not
 // know, leaving what they know in front for them (issue 16, "kernel-log prefixes"):
@@ -30,18 +33,16 @@ func stripOtherPrefixes(s string, l *Line) string {
 		s = s[2:]
 		l.Quote++
 	}
-	// A Markdown list item around each line of a log ("- <4>[12345.342532] systemd-journal
-	// invoked oom-killer: ...", a page that rendered the log as a bulleted list; corpus
-	// 644): the marker goes when a log prefix follows it. A list of prose keeps its marker.
-	if len(s) > 6 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' && startsLogPrefix(s[2:]) {
-		s = s[2:]
-	} else if strings.HasPrefix(s, "• ") && startsLogPrefix(s[len("• "):]) {
-		s = s[len("• "):]
-	}
+	// A Markdown list item around each line of a log or a command's output ("- <4>[12345.342532]
+	// systemd-journal invoked oom-killer: ...", a page that rendered the paste as a bulleted
+	// list; corpus 644; "- TCPBacklogDrop: 12", "* eth0: rx_missed_errors: 3"): the marker
+	// goes when a word follows it. "- " before white space (a unified diff's removed
+	// indented line) and "--", "-1", "*4kB" keep theirs.
+	s = stripListMarker(s)
 	// A syslog line whose date and host the paste cut, "kernel: [85531.011000] CPU: 1 ..."
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
 	// kernel wrote it, and the dmesg stamp after it is the record's.
-	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kernel: ") && startsLogPrefix(s[len("kernel: "):]) {
+	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kernel: ") && (startsLogPrefix(s[len("kernel: "):]) || bareStampLen(s[len("kernel: "):]) > 0) {
 		if t, ok := syslogTag(s, "", "", l); ok {
 			return t
 		}
@@ -161,11 +162,17 @@ func startsLogPrefix(t string) bool {
 	}
 	switch c := t[0]; {
 	case c == '[':
-		return t[1] == ' ' || t[1] >= '0' && t[1] <= '9' || isWeekday(t[1:4])
+		// dmesg -T's weekday in another locale ("[四 3月 18 18:47:12 2021]") too.
+		return t[1] == ' ' || t[1] >= '0' && t[1] <= '9' || t[1] >= utf8.RuneSelf || isWeekday(t[1:4])
 	case c == '<':
 		return t[2] == '>' && t[1] >= '0' && t[1] <= '7'
 	case c >= 'A' && c <= 'Z':
-		return len(t) > 4 && t[3] == ' ' && (isMonth(t[:3]) || isWeekday(t[:3]))
+		if len(t) > 4 && t[3] == ' ' && (isMonth(t[:3]) || isWeekday(t[:3])) {
+			return true
+		}
+		// "June 29 14:06:59 host kernel: ": the month spelled out (stripOtherPrefixes).
+		sp := strings.IndexByte(t[:min(len(t), 10)], ' ')
+		return sp > 3 && isLongMonth(t[:sp])
 	case c >= '0' && c <= '9':
 		return len(t) > 10 && (t[4] == '-' && t[7] == '-' || t[2] == '-' && t[5] == ' ')
 	}

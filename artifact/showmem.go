@@ -158,7 +158,8 @@ func showMemKind(t string) string {
 		return "marker"
 	case strings.HasPrefix(s, "cpu ") && (strings.Contains(s, " hot:") || strings.Contains(s, " cold:")):
 		return "percpu"
-	case strings.HasPrefix(s, "CPU ") && strings.Contains(s, " hi:") && strings.Contains(s, "btch:"):
+	case len(s) > 4 && strings.HasPrefix(s, "CPU") && (s[3] == ' ' || s[3] == '\t') && strings.Contains(s, " hi:") && strings.Contains(s, "btch:"):
+		// "CPU    0: hi:" with its padding turned into a tab by an editor (unexpand).
 		return "percpu"
 	case strings.HasPrefix(s, "Free pages:"):
 		return "freepages"

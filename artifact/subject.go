@@ -378,3 +378,35 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + " …"
 }
+
+// messageAcrossWrap is messageLoggedNow or messageSeenAfter of line i joined with the line
+// below when a mail client or a page wrapped the sentence between them ("'Out of" /
+// "socket memory' is the possible issue here due I see that in dmesg", "the kernel keeps
+// printing" / "TCP: too many orphaned sockets"). Only a line that ends in a word, a quote
+// or a comma, followed by a line of the same quoting that starts with one, is joined: rows
+// of a command's output end and start with numbers, and cost nothing more.
+func (d *doc) messageAcrossWrap(i int) (string, bool) {
+	if i+1 >= len(d.ls) || d.used[i+1] {
+		return "", false
+	}
+	l, n := &d.ls[i], &d.ls[i+1]
+	if n.Kernel || n.Syslog || n.Quote != l.Quote {
+		return "", false
+	}
+	t := strings.TrimRight(l.Text, " \t")
+	u := strings.TrimLeft(n.Text, " \t")
+	if t == "" || u == "" || !wordEdge(t[len(t)-1]) || !wordEdge(u[0]) {
+		return "", false
+	}
+	joined := t + " " + u
+	if msg, ok := messageLoggedNow(joined); ok {
+		return msg, true
+	}
+	return messageSeenAfter(joined)
+}
+
+// wordEdge: a byte a wrapped sentence ends or starts a line with (a letter, a quote, a
+// comma, or the first byte of a character outside ASCII).
+func wordEdge(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' || c == '"' || c == '`' || c == ',' || c >= 0x80
+}

@@ -1,0 +1,149 @@
+package artifact
+
+import "strings"
+
+// The forms a paste arrives in around the text it holds (issue 29; the metamorphic test in
+// internal/accuracy/forms_test.go applies each to the corpus): mail quoting, Markdown
+// fences, a container's CRI prefix, HTML entities. parseLine undoes them before the
+// readers see a line; each step is ruled out by the line's first byte or one byte search,
+// so a syslog line pays nothing for them (stripUsualSyslog takes it before).
+
+// stripFront removes the marks a paste puts in front of a line: mail quoting, a diff's '+',
+// a code fence, an open inline code span, a rendered table's borders.
+func stripFront(s string, l *Line) string {
+	var q int
+	s, q = stripQuote(s)
+	l.Quote += q
+	if q == 0 && len(s) > 0 && (s[0] <= ' ' || s[0] == '-' || s[0] == '*' || s[0] == '+' || s[0] >= '1' && s[0] <= '9' || s[0] == 0xe2) {
+		s = stripOuterQuote(s, l)
+	}
+	s = stripDiffAdd(s)
+	s = stripFence(s)
+	s = stripOpenCode(s)
+	return stripCellBorders(s)
+}
+
+// htmlEntities are the entities a page's source or an HTML mail archive writes for the
+// characters that kernel logs and command output hold: "&gt; " quoting, "&lt;4&gt;[ 12.3]"
+// priorities, "users:((&quot;nginx&quot;", "&amp;" in a URL's query, "&nbsp;" runs.
+var htmlEntities = [...]struct{ name, char string }{
+	{"&gt;", ">"}, {"&lt;", "<"}, {"&amp;", "&"}, {"&quot;", "\""}, {"&#39;", "'"},
+	{"&#x27;", "'"}, {"&#34;", "\""}, {"&#62;", ">"}, {"&#60;", "<"}, {"&nbsp;", " "},
+}
+
+// unescapeHTML replaces the entities of htmlEntities in s, and reports whether it replaced
+// any. A URL is left as written ("https://host/?a=1&gt;2" is a link's text, and its
+// "&amp;" is how its page wrote it): an entity inside a word that holds "://" stays. A line
+// without '&' costs one byte search.
+func unescapeHTML(s string) (string, bool) {
+	amp := strings.IndexByte(s, '&')
+	if amp < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	last, changed := 0, false
+	for i := amp; i < len(s); i++ {
+		if s[i] != '&' {
+			continue
+		}
+		for _, e := range htmlEntities {
+			if !strings.HasPrefix(s[i:], e.name) || inURL(s, i) {
+				continue
+			}
+			if !changed {
+				b.Grow(len(s))
+				changed = true
+			}
+			b.WriteString(s[last:i])
+			b.WriteString(e.char)
+			last = i + len(e.name)
+			i = last - 1
+			break
+		}
+	}
+	if !changed {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+// inURL reports whether s[i] is inside a word that holds "://".
+func inURL(s string, i int) bool {
+	w := strings.LastIndexAny(s[:i], " \t\"'<>(") + 1
+	return strings.Contains(s[w:i], "://")
+}
+
+// stripListMarker removes a list item's marker ("- ", "* ", "• ", "1. ", "2) ") when a
+// word follows it. A bulleted page or a numbered step puts one before a log line or a row
+// of command output; no kernel or tool output starts a line with a dash, a star or a
+// number and a dot followed by a space and a word. "- " before white space, "-1", "--- ",
+// "*4kB" and "1. 2" (a number) keep theirs.
+func stripListMarker(s string) string {
+	if len(s) < 4 {
+		return s
+	}
+	n := 0
+	switch c := s[0]; {
+	case c == '-' || c == '*' || c == '+':
+		n = 1
+	case c == 0xe2 && strings.HasPrefix(s, "•"):
+		n = len("•")
+	case c >= '1' && c <= '9':
+		for n < 3 && n < len(s) && isDigit(s[n]) {
+			n++
+		}
+		if n == len(s) || s[n] != '.' && s[n] != ')' {
+			return s
+		}
+		n++
+	default:
+		return s
+	}
+	if n+1 >= len(s) || s[n] != ' ' {
+		return s
+	}
+	if c := s[n+1]; c == ' ' || c == '\t' || isDigit(s[0]) && isDigit(c) {
+		return s
+	}
+	return s[n+1:]
+}
+
+// stripOuterQuote removes mail quoting that a Markdown code block's indent or a list item's
+// marker put in front of ("    > [  624.86] ...", "- >> Mem-Info:"): a post that pasted a
+// quoted mail. Only a '>' after them is quoting; an indented line or a list item that
+// holds no '>' first is left for the readers as it was.
+func stripOuterQuote(s string, l *Line) string {
+	t := strings.TrimLeft(s, " \t")
+	if t == "" {
+		return s
+	}
+	if t[0] != '>' {
+		t = stripListMarker(t)
+		if len(t) == 0 || t[0] != '>' {
+			return s
+		}
+	}
+	t, q := stripQuote(t)
+	l.Quote += q
+	return t
+}
+
+// bareStampLen is the length of a dmesg stamp without its brackets at the start of s,
+// blanks, seconds, '.', six digits and the space after them ("  123.456789 "), 0 when s
+// does not start with one: printk's "[%5lu.%06lu] " (kernel/printk/printk.c print_time)
+// without the brackets.
+func bareStampLen(s string) int {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j == i || j-i > 10 || j+8 > len(s) || s[j] != '.' || !isDigits(s[j+1:j+7]) || s[j+7] != ' ' {
+		return 0
+	}
+	return j + 8
+}
