@@ -1,0 +1,90 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func indexAnchors16(s string, set *[8]byte) int
+//
+// Sixteen bytes at a time: each compared with the eight anchor bytes (PCMPEQB against each
+// broadcast, the results ORed), the first match by its bit in PMOVMSKB's mask. The last
+// len(s)%16 bytes are the caller's.
+TEXT ·indexAnchors16(SB), NOSPLIT, $0-32
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVQ set+16(FP), DI
+	MOVQ $0x0101010101010101, R8
+	MOVBQZX 0(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X8
+	PUNPCKLQDQ X8, X8
+	MOVBQZX 1(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X9
+	PUNPCKLQDQ X9, X9
+	MOVBQZX 2(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X10
+	PUNPCKLQDQ X10, X10
+	MOVBQZX 3(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X11
+	PUNPCKLQDQ X11, X11
+	MOVBQZX 4(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X12
+	PUNPCKLQDQ X12, X12
+	MOVBQZX 5(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X13
+	PUNPCKLQDQ X13, X13
+	MOVBQZX 6(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X14
+	PUNPCKLQDQ X14, X14
+	MOVBQZX 7(DI), AX
+	IMULQ R8, AX
+	MOVQ AX, X15
+	PUNPCKLQDQ X15, X15
+	MOVQ SI, DX
+	ANDQ $~15, BX
+	ADDQ SI, BX
+loop:
+	CMPQ SI, BX
+	JAE none
+	MOVOU (SI), X0
+	MOVOU X0, X1
+	PCMPEQB X8, X1
+	MOVOU X0, X2
+	PCMPEQB X9, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X10, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X11, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X12, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X13, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X14, X2
+	POR X2, X1
+	MOVOU X0, X2
+	PCMPEQB X15, X2
+	POR X2, X1
+	PMOVMSKB X1, AX
+	TESTL AX, AX
+	JNZ found
+	ADDQ $16, SI
+	JMP loop
+found:
+	BSFL AX, AX
+	SUBQ DX, SI
+	ADDQ SI, AX
+	MOVQ AX, ret+24(FP)
+	RET
+none:
+	MOVQ $-1, ret+24(FP)
+	RET
