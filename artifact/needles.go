@@ -37,12 +37,15 @@ const hostNeedles = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
 // holds whole: line returns a bit per needle. It replaces one search per needle (each
 // restarting strings.IndexByte at every hit of the needle's rarest byte: seven needles were
 // a fifth of the parse of a syslog, 75 ms of 340 on the bench's 100 MiB) by one search for
-// the anchors, a byte of each needle chosen by its rarity in the text (sampleBytes); needles
-// share an anchor when one of them holds a byte already chosen that is not much commoner
-// than its own. The search runs searchAhead bytes past the line asked, so the stretch is
-// still in the cache when the line loop reaches it, and finds every anchor byte with one
-// vector compare of 16 bytes against all of them (indexAnchors: SSE2 on amd64, a search per
-// anchor elsewhere); each anchor hit is checked against the needles anchored on its byte.
+// the anchors: two adjacent bytes of each needle, the pair least common in the text
+// (sampleBigrams), shared by needles that hold the same pair when it is not much commoner
+// than their own. A pair, not a byte: the rarest bytes of the needles are still common in
+// a syslog ('N' of "Not tainted" starts every line of November; 'w', 'T'), and one byte per
+// needle made 1.2 million hits in the bench's 100 MiB. The search runs searchAhead bytes past
+// the line asked, so the stretch is still in the cache when the line loop reaches it, and
+// looks at 32 positions at a time for all pairs at once (indexAnchors: AVX2 on amd64 CPUs
+// that have it, a search per pair elsewhere); each hit is checked against the needles anchored on
+// its pair.
 //
 // An occurrence of a needle at s with its anchor at offset r is found once, when the search
 // meets s+r, whichever stretch that falls in; no needle holds a '\n', so it lies in one line.
@@ -50,11 +53,11 @@ type needleSet struct {
 	needles []string
 	maxLen  int
 	anch    anchorSet
-	cand    [256][]needleAnchor // by anchor byte: the needles anchored on it
-	always  uint32              // needles without an anchor (more than maxAnchors bytes): every line may hold them
+	cand    [maxAnchors][]needleAnchor // by anchor: the needles anchored on it
+	always  uint32                     // needles without an anchor: every line may hold them
 	// hits are the occurrences found at or after the line asked last, by start; h is the
-	// first not behind it. searched: every anchor byte before it has been looked at. last
-	// is the start of the line asked last (a line asked before it starts the search again).
+	// first not behind it. searched: every anchor before it has been looked at. last is
+	// the start of the line asked last (a line asked before it starts the search again).
 	hits     []needleHit
 	h        int
 	searched int
@@ -71,61 +74,81 @@ type needleHit struct {
 	id         uint8
 }
 
-// maxAnchors is the number of anchor bytes indexAnchors compares at once.
-const maxAnchors = 8
+// maxAnchors is the most byte pairs a needleSet searches for; a needle that holds none of
+// them when they are all taken is searched in each line by its reader (always).
+const maxAnchors = 16
 
-// anchorSet is the anchor bytes: as a list (unused places repeat the first, which the
-// vector compare then finds twice) and as a table.
+// anchorSet is the anchors, pair k being pairs[k], and the tables of the vector search
+// (Teddy's, from Hyperscan): pair k is in bucket k%8, and nib[0][x] (nib[1]) has bucket b's
+// bit when a pair of b has a first byte whose low (high) nibble is x; nib[2] and nib[3] the
+// same for second bytes; each table twice, for both halves of a 32-byte register. A byte
+// passes both of its tables for bucket b when it is a byte of that position of one of b's
+// pairs, or, in a bucket of several pairs, a mix of their nibbles: so with up to eight
+// pairs a hit is a pair, and with more the caller checks.
 type anchorSet struct {
-	bytes [maxAnchors]byte
+	pairs [maxAnchors]string
 	n     int
-	is    [256]bool
+	nib   [4][32]byte
 }
 
-// newNeedleSet chooses the anchors of needles (at most 32) by the byte counts of the text.
-// A needle takes its rarest byte, or a byte already chosen when that one is at most four
-// times as common (its hits are then checked, not searched again); once maxAnchors bytes
-// are chosen, a needle that holds none of them is in always.
-func newNeedleSet(needles []string, freq *[256]uint32) needleSet {
+// newNeedleSet chooses the anchors of needles (at most 32) by the counts of byte pairs in
+// the text (sampleBigrams). A needle takes its rarest pair, or a pair already chosen when
+// that one is at most four times as common; once maxAnchors pairs are chosen, a needle
+// that holds none of them, or a needle of one byte, is in always.
+func newNeedleSet(needles []string, big *[1 << 16]uint32) needleSet {
 	s := needleSet{needles: needles, last: -1}
+	pair := func(n string, i int) uint16 { return uint16(n[i])<<8 | uint16(n[i+1]) }
 	for id, n := range needles {
 		s.maxLen = max(s.maxLen, len(n))
-		rare, shared := -1, -1
-		for i := range len(n) {
-			c := n[i]
-			if rare < 0 || freq[c] < freq[n[rare]] {
+		rare, shared, sk := -1, -1, -1
+		for i := 0; i+1 < len(n); i++ {
+			if rare < 0 || big[pair(n, i)] < big[pair(n, rare)] {
 				rare = i
 			}
-			if s.anch.is[c] && (shared < 0 || freq[c] < freq[n[shared]]) {
-				shared = i
+			if k := s.anch.find(n[i], n[i+1]); k >= 0 && (shared < 0 || big[pair(n, i)] < big[pair(n, shared)]) {
+				shared, sk = i, k
 			}
 		}
+		k := sk
 		switch {
-		case len(n) == 0:
+		case rare < 0:
 			s.always |= 1 << id
 			continue
-		case shared >= 0 && (s.anch.n == maxAnchors || uint64(freq[n[shared]]) <= 4*uint64(freq[n[rare]])):
+		case shared >= 0 && (s.anch.n == maxAnchors || uint64(big[pair(n, shared)]) <= 4*uint64(big[pair(n, rare)])):
 			rare = shared
 		case s.anch.n == maxAnchors:
 			s.always |= 1 << id
 			continue
 		default:
-			s.anch.add(n[rare])
+			k = s.anch.add(n[rare : rare+2])
 		}
-		s.cand[n[rare]] = append(s.cand[n[rare]], needleAnchor{id: uint8(id), off: int32(rare)})
+		s.cand[k] = append(s.cand[k], needleAnchor{id: uint8(id), off: int32(rare)})
 	}
 	return s
 }
 
-func (a *anchorSet) add(c byte) {
-	if a.n == 0 {
-		for i := range a.bytes {
-			a.bytes[i] = c
+// find returns the index of the pair x, y, or -1.
+func (a *anchorSet) find(x, y byte) int {
+	for k, p := range a.pairs[:a.n] {
+		if p[0] == x && p[1] == y {
+			return k
 		}
 	}
-	a.bytes[a.n] = c
+	return -1
+}
+
+func (a *anchorSet) add(p string) int {
+	k := a.n
+	a.pairs[k] = p
+	bit := byte(1) << (k % 8)
+	for half := 0; half < 32; half += 16 {
+		a.nib[0][half+int(p[0]&15)] |= bit
+		a.nib[1][half+int(p[0]>>4)] |= bit
+		a.nib[2][half+int(p[1]&15)] |= bit
+		a.nib[3][half+int(p[1]>>4)] |= bit
+	}
 	a.n++
-	a.is[c] = true
+	return k
 }
 
 // line returns the needles that text[start:end] holds whole, a bit per needle (always's
@@ -157,17 +180,17 @@ func (s *needleSet) line(text string, start, end int) uint32 {
 	return mask
 }
 
-// search looks at the anchor bytes in text[s.searched:limit] and keeps the needles they
-// anchor.
+// search looks at the anchors that start in text[s.searched:limit] and keeps the needles
+// they anchor.
 func (s *needleSet) search(text string, limit int) {
 	from := max(s.searched, 0)
 	for from < limit {
-		i := indexAnchors(text[from:limit], &s.anch)
-		if i < 0 {
+		i := indexAnchors(text[from:min(limit+1, len(text))], &s.anch)
+		if i < 0 || from+i >= limit {
 			break
 		}
 		q := from + i
-		for _, c := range s.cand[text[q]] {
+		for _, c := range s.cand[s.anch.find(text[q], text[q+1])] {
 			n := s.needles[c.id]
 			st := q - int(c.off)
 			if st >= 0 && st+len(n) <= len(text) && text[st:st+len(n)] == n {
@@ -188,14 +211,29 @@ func (s *needleSet) add(h needleHit) {
 	}
 }
 
-// indexAnchorsGeneric is indexAnchors by a search per anchor byte, each cut at the best
-// found so far.
+// indexAnchorsGeneric returns the first i at which s[i:i+2] is one of a's pairs, or -1: a
+// search per pair, each cut at the best found so far.
 func indexAnchorsGeneric(s string, a *anchorSet) int {
 	best := -1
-	for _, c := range a.bytes[:a.n] {
-		if i := strings.IndexByte(s, c); i >= 0 {
-			best, s = i, s[:i]
+	for _, p := range a.pairs[:a.n] {
+		if i := strings.Index(s, p); i >= 0 {
+			best, s = i, s[:i+1]
 		}
 	}
 	return best
+}
+
+// sampleBigrams counts the byte pairs of eight stretches of 8 KiB spread over the text: what
+// newNeedleSet needs to tell a rare pair from a common one.
+func sampleBigrams(text string) *[1 << 16]uint32 {
+	var big [1 << 16]uint32
+	const pieces, piece = 8, 8 << 10
+	step := max(len(text)/pieces, piece)
+	for at := 0; at < len(text); at += step {
+		p := text[at:min(at+piece+1, len(text))]
+		for i := 0; i+1 < len(p); i++ {
+			big[uint16(p[i])<<8|uint16(p[i+1])]++
+		}
+	}
+	return &big
 }

@@ -2,24 +2,37 @@
 
 package artifact
 
-// indexAnchors16 returns the index of the first byte of s[:len(s)&^15] that equals one of
-// set's bytes, or -1 (needles_amd64.s: SSE2, which every amd64 CPU has).
+import "golang.org/x/sys/cpu"
+
+// indexAnchorsAVX2 returns the first i in [0, (len(s)-1)&^31) at which s[i] and s[i+1] pass
+// the nibble tables of one bucket (anchorSet), or -1 (needles_amd64.s). len(s) > 32.
 //
 //go:noescape
-func indexAnchors16(s string, set *[maxAnchors]byte) int
+func indexAnchorsAVX2(s string, nib *[4][32]byte) int
 
-// indexAnchors returns the index of the first byte of s that is one of a's anchors, or -1.
+var hasAVX2 = cpu.X86.HasAVX2
+
+// indexAnchors returns the first i at which s[i:i+2] is one of a's pairs, or -1.
 func indexAnchors(s string, a *anchorSet) int {
 	if a.n == 0 {
 		return -1
 	}
-	if i := indexAnchors16(s, &a.bytes); i >= 0 {
-		return i
-	}
-	for i := len(s) &^ 15; i < len(s); i++ {
-		if a.is[s[i]] {
-			return i
+	from := 0
+	if hasAVX2 {
+		for len(s)-from > 32 {
+			i := indexAnchorsAVX2(s[from:], &a.nib)
+			if i < 0 {
+				from = from + (len(s)-from-1)&^31
+				break
+			}
+			if q := from + i; a.find(s[q], s[q+1]) >= 0 {
+				return q
+			}
+			from += i + 1 // a mix of a bucket's pairs
 		}
+	}
+	if i := indexAnchorsGeneric(s[from:], a); i >= 0 {
+		return from + i
 	}
 	return -1
 }

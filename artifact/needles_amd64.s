@@ -2,89 +2,69 @@
 
 #include "textflag.h"
 
-// func indexAnchors16(s string, set *[8]byte) int
+DATA nibbleMask<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbleMask<>(SB), RODATA|NOPTR, $32
+
+// func indexAnchorsAVX2(s string, nib *[4][32]byte) int
 //
-// Sixteen bytes at a time: each compared with the eight anchor bytes (PCMPEQB against each
-// broadcast, the results ORed), the first match by its bit in PMOVMSKB's mask. The last
-// len(s)%16 bytes are the caller's.
-TEXT ·indexAnchors16(SB), NOSPLIT, $0-32
+// Teddy (Hyperscan's literal matcher) for pairs of bytes, 32 positions at a time: the bytes
+// at each position (one load) and the bytes after them (a load one byte on) are split into
+// nibbles, each nibble looks up its bucket bits (VPSHUFB in nib's four tables), and a
+// position is a candidate when a bucket's bit survives the AND of all four. The first is
+// the lowest bit of VPMOVMSKB's mask of the non-zero bytes. Only positions whose next byte
+// is in s, (len(s)-1)&^31 of them; the rest are the caller's.
+TEXT ·indexAnchorsAVX2(SB), NOSPLIT, $0-32
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), BX
-	MOVQ set+16(FP), DI
-	MOVQ $0x0101010101010101, R8
-	MOVBQZX 0(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X8
-	PUNPCKLQDQ X8, X8
-	MOVBQZX 1(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X9
-	PUNPCKLQDQ X9, X9
-	MOVBQZX 2(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X10
-	PUNPCKLQDQ X10, X10
-	MOVBQZX 3(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X11
-	PUNPCKLQDQ X11, X11
-	MOVBQZX 4(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X12
-	PUNPCKLQDQ X12, X12
-	MOVBQZX 5(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X13
-	PUNPCKLQDQ X13, X13
-	MOVBQZX 6(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X14
-	PUNPCKLQDQ X14, X14
-	MOVBQZX 7(DI), AX
-	IMULQ R8, AX
-	MOVQ AX, X15
-	PUNPCKLQDQ X15, X15
+	MOVQ nib+16(FP), DI
+	VMOVDQU 0(DI), Y8
+	VMOVDQU 32(DI), Y9
+	VMOVDQU 64(DI), Y10
+	VMOVDQU 96(DI), Y11
+	VMOVDQU nibbleMask<>(SB), Y15
+	VPXOR   Y14, Y14, Y14
 	MOVQ SI, DX
-	ANDQ $~15, BX
+	DECQ BX
+	ANDQ $~31, BX
 	ADDQ SI, BX
+
 loop:
 	CMPQ SI, BX
-	JAE none
-	MOVOU (SI), X0
-	MOVOU X0, X1
-	PCMPEQB X8, X1
-	MOVOU X0, X2
-	PCMPEQB X9, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X10, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X11, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X12, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X13, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X14, X2
-	POR X2, X1
-	MOVOU X0, X2
-	PCMPEQB X15, X2
-	POR X2, X1
-	PMOVMSKB X1, AX
-	TESTL AX, AX
-	JNZ found
-	ADDQ $16, SI
-	JMP loop
+	JAE  none
+	VMOVDQU (SI), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y15, Y0, Y0
+	VPAND   Y15, Y1, Y1
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y1, Y9, Y1
+	VPAND   Y0, Y1, Y2
+	VMOVDQU 1(SI), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y15, Y0, Y0
+	VPAND   Y15, Y1, Y1
+	VPSHUFB Y0, Y10, Y0
+	VPSHUFB Y1, Y11, Y1
+	VPAND   Y0, Y1, Y1
+	VPAND   Y1, Y2, Y2
+	VPCMPEQB Y14, Y2, Y2
+	VPMOVMSKB Y2, AX
+	XORL    $0xffffffff, AX
+	JNZ     found
+	ADDQ    $32, SI
+	JMP     loop
+
 found:
+	VZEROUPPER
 	BSFL AX, AX
 	SUBQ DX, SI
 	ADDQ SI, AX
 	MOVQ AX, ret+24(FP)
 	RET
+
 none:
+	VZEROUPPER
 	MOVQ $-1, ret+24(FP)
 	RET

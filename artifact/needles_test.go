@@ -6,42 +6,50 @@ import (
 	"testing"
 )
 
-// indexAnchors (SSE2 on amd64) finds what a search per anchor finds and what a byte loop
-// finds: at every length around the 16-byte blocks, with anchors at the edges, with one to
-// maxAnchors anchors.
+// indexAnchors (AVX2 on amd64 CPUs that have it) and indexAnchorsGeneric find the first
+// pair that a loop over the positions finds: at every length around the 32-byte blocks,
+// with a pair at the end, with one to maxAnchors pairs, with halves of pairs that must not
+// match.
 func TestIndexAnchors(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
-	for round := range 20000 {
+	for round := range 30000 {
 		var a anchorSet
 		for range 1 + rng.Intn(maxAnchors) {
-			if c := byte(rng.Intn(256)); !a.is[c] {
-				a.add(c)
+			if x, y := byte(rng.Intn(256)), byte(rng.Intn(256)); a.find(x, y) < 0 {
+				a.add(string([]byte{x, y}))
 			}
 		}
-		b := make([]byte, rng.Intn(80))
+		b := make([]byte, rng.Intn(150))
 		for i := range b {
 			b[i] = byte(rng.Intn(256))
-			if rng.Intn(8) != 0 && a.is[b[i]] {
-				b[i] = 'x' // most texts few hits
+			if rng.Intn(4) == 0 {
+				b[i] = a.pairs[rng.Intn(a.n)][rng.Intn(2)] // halves of pairs, now and then a pair
 			}
 		}
-		if len(b) > 0 && round%3 == 0 {
-			b[len(b)-1] = a.bytes[rng.Intn(a.n)]
+		if len(b) > 1 && round%3 == 0 {
+			p := a.pairs[rng.Intn(a.n)]
+			b[len(b)-2], b[len(b)-1] = p[0], p[1]
 		}
-		off := rng.Intn(8) // not 16-aligned
+		off := rng.Intn(32) // not 32-aligned
 		s := string(append(make([]byte, off), b...))[off:]
+		if len(b) > 0 && round%3 == 1 {
+			// The pair's first byte last, its second just past the end of s.
+			p := a.pairs[rng.Intn(a.n)]
+			b[len(b)-1] = p[0]
+			s = string(append(append(make([]byte, off), b...), p[1]))[off : off+len(b)]
+		}
 		want := -1
-		for i := range len(s) {
-			if a.is[s[i]] {
+		for i := 0; i+1 < len(s); i++ {
+			if a.find(s[i], s[i+1]) >= 0 {
 				want = i
 				break
 			}
 		}
 		if got := indexAnchors(s, &a); got != want {
-			t.Fatalf("indexAnchors(%q, %q) = %d, want %d", s, a.bytes[:a.n], got, want)
+			t.Fatalf("indexAnchors(%q, %q) = %d, want %d", s, a.pairs[:a.n], got, want)
 		}
 		if got := indexAnchorsGeneric(s, &a); got != want {
-			t.Fatalf("indexAnchorsGeneric(%q, %q) = %d, want %d", s, a.bytes[:a.n], got, want)
+			t.Fatalf("indexAnchorsGeneric(%q, %q) = %d, want %d", s, a.pairs[:a.n], got, want)
 		}
 	}
 }
@@ -56,13 +64,13 @@ func TestNeedleSetLines(t *testing.T) {
 	sets := [][]string{
 		needleText[:],
 		{"ainted", "tainted", "nte", "a", "ted\n"[:3], "d"},
-		{"ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv"}, // more than maxAnchors
-		{"aa", "aaa", "ba"},
+		{"ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx", "yz", "AB", "CD", "EF", "GH", "IJ"}, // more than maxAnchors
+		{"aa", "aaa", "ba", "a", ""},
 	}
 	for round := range 1200 {
 		searchAhead = []int{1, 7, 64, 1 << 16}[round%4]
 		needles := sets[round%len(sets)]
-		alphabet := "aintedwr_loc bfghjkmpqsuvNLTSY\n\n"
+		alphabet := "aintedwr_loc bfghjkmpqsuvxyzABCDEFGHIJNLTSY\n\n"
 		b := make([]byte, rng.Intn(3000))
 		for i := range b {
 			b[i] = alphabet[rng.Intn(len(alphabet))]
@@ -75,9 +83,9 @@ func TestNeedleSetLines(t *testing.T) {
 				text = text[:at] + n + text[at+len(n):]
 			}
 		}
-		freq := sampleBytes(text)
+		freq := sampleBigrams(text)
 		if round%3 == 1 {
-			freq = sampleBytes(strings.Repeat("Linux version ", 3))
+			freq = sampleBigrams(strings.Repeat("Linux version ", 3))
 		}
 		s := newNeedleSet(needles, freq)
 		for start := 0; start < len(text); {
@@ -93,7 +101,7 @@ func TestNeedleSetLines(t *testing.T) {
 					continue // may be anywhere: the caller searches the line
 				}
 				if has, want := got&(1<<id) != 0, strings.Contains(text[start:end], n); has != want {
-					t.Fatalf("round %d (ahead %d, anchors %q): line %q holds %q: %v, want %v", round, searchAhead, s.anch.bytes[:s.anch.n], text[start:end], n, has, want)
+					t.Fatalf("round %d (ahead %d, anchors %q): line %q holds %q: %v, want %v", round, searchAhead, s.anch.pairs[:s.anch.n], text[start:end], n, has, want)
 				}
 			}
 			if rng.Intn(50) == 0 && start > 0 {
@@ -105,11 +113,11 @@ func TestNeedleSetLines(t *testing.T) {
 	}
 }
 
-// A needle either has an anchor or is in always; the set of eleven two-byte needles
-// above cannot all have one.
+// A needle either has an anchor or is in always; of the eighteen two-byte needles, the
+// first maxAnchors have one.
 func TestNeedleSetAnchors(t *testing.T) {
-	needles := []string{"ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv"}
-	s := newNeedleSet(needles, sampleBytes("abcdefghijklmnopqrstuv"))
+	needles := []string{"ab", "cd", "ef", "gh", "ij", "kl", "mn", "op", "qr", "st", "uv", "wx", "yz", "AB", "CD", "EF", "GH", "IJ"}
+	s := newNeedleSet(needles, sampleBigrams(strings.Join(needles, "")))
 	anchored := 0
 	for c := range s.cand {
 		anchored += len(s.cand[c])
@@ -120,7 +128,7 @@ func TestNeedleSetAnchors(t *testing.T) {
 			always++
 		}
 	}
-	if s.anch.n != maxAnchors || anchored+always != len(needles) || always != len(needles)-maxAnchors {
+	if s.anch.n != maxAnchors || anchored != maxAnchors || always != len(needles)-maxAnchors {
 		t.Errorf("%d anchors, %d needles anchored, %d always; want %d, %d, %d", s.anch.n, anchored, always, maxAnchors, maxAnchors, len(needles)-maxAnchors)
 	}
 }

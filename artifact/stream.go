@@ -65,7 +65,7 @@ type ctxLine struct {
 // runText parses a whole text: boring lines on the fast path, the rest in windows.
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no = text, 0, 0
-	d.needles = newNeedleSet(needleText[:], sampleBytes(text))
+	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
 	if len(text) >= 1<<20 {
@@ -151,20 +151,6 @@ func (d *doc) scanHost(l *Line, ascii bool) {
 // searchAhead is how far past a line nextIndex searches when it must search: a few dozen
 // typical lines, well inside a core's cache. A variable so that the tests can make it small.
 var searchAhead = 64 << 10
-
-// sampleBytes counts the bytes of a few stretches spread over the text: what nextIndex
-// needs to tell a rare byte from a common one.
-func sampleBytes(text string) *[256]uint32 {
-	var freq [256]uint32
-	const pieces, piece = 8, 8 << 10
-	step := max(len(text)/pieces, piece)
-	for at := 0; at < len(text); at += step {
-		for _, c := range []byte(text[at:min(at+piece, len(text))]) {
-			freq[c]++
-		}
-	}
-	return &freq
-}
 
 // rawHas reports whether the kernel line l holds needle id: by the fast path's answer for
 // its raw line when l is the fast path's current line (curValid), else by a search.
