@@ -1,12 +1,15 @@
 package artifact
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // The needles the fast path asks every kernel log line for: words that few lines hold and
 // that decide whether a reader runs on the line at all. Each reader that needs one adds it
 // here (a constant and its text) and asks d.rawHas(needleX, l); the line's answer for every
 // needle comes from one search of the text (needleSet), so a new needle costs a compare at
-// the hits of its anchor byte, not another pass over the text.
+// the hits of its anchor pair, not another pass over the text.
 type needleID uint8
 
 const (
@@ -17,6 +20,9 @@ const (
 	needleVmallocErr                 // "vmalloc error: size " (logNumbers)
 	needleSynFlood                   // "SYN flooding on port " (logSynFlood)
 	needleLinkUp                     // linkUpWords (readLinkUp)
+	needleAllocat                    // "allocat" (mayBeHeader)
+	needleKill                       // "kill" (mayBeHeader)
+	needleKillUpper                  // "Kill" (mayBeHeader)
 	numNeedles
 )
 
@@ -28,10 +34,20 @@ var needleText = [numNeedles]string{
 	needleVmallocErr: "vmalloc error: size ",
 	needleSynFlood:   "SYN flooding on port ",
 	needleLinkUp:     linkUpWords,
+	needleAllocat:    "allocat",
+	needleKill:       "kill",
+	needleKillUpper:  "Kill",
 }
 
-// hostNeedles are the needles on which scanHost hands a line to hostFacts.scan.
-const hostNeedles = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
+// hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
+// headerNeedles those of which every report header holds one (mayBeHeader).
+const (
+	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
+	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
+)
+
+// anyNeedle is the answer for a line whose needles are not known: it may hold any.
+const anyNeedle = ^uint32(0)
 
 // needleSet answers, for the lines of a text asked in order, which of its needles each line
 // holds whole: line returns a bit per needle. It replaces one search per needle (each
@@ -80,15 +96,16 @@ const maxAnchors = 16
 
 // anchorSet is the anchors, pair k being pairs[k], and the tables of the vector search
 // (Teddy's, from Hyperscan): pair k is in bucket k%8, and nib[0][x] (nib[1]) has bucket b's
-// bit when a pair of b has a first byte whose low (high) nibble is x; nib[2] and nib[3] the
+// bit when a pair of b has a first byte whose low (high) nibble is x (bucketFor); nib[2] and nib[3] the
 // same for second bytes; each table twice, for both halves of a 32-byte register. A byte
 // passes both of its tables for bucket b when it is a byte of that position of one of b's
 // pairs, or, in a bucket of several pairs, a mix of their nibbles: so with up to eight
 // pairs a hit is a pair, and with more the caller checks.
 type anchorSet struct {
-	pairs [maxAnchors]string
-	n     int
-	nib   [4][32]byte
+	pairs  [maxAnchors]string
+	bucket [maxAnchors]uint8
+	n      int
+	nib    [4][32]byte
 }
 
 // newNeedleSet chooses the anchors of needles (at most 32) by the counts of byte pairs in
@@ -140,7 +157,8 @@ func (a *anchorSet) find(x, y byte) int {
 func (a *anchorSet) add(p string) int {
 	k := a.n
 	a.pairs[k] = p
-	bit := byte(1) << (k % 8)
+	a.bucket[k] = a.bucketFor(p)
+	bit := byte(1) << a.bucket[k]
 	for half := 0; half < 32; half += 16 {
 		a.nib[0][half+int(p[0]&15)] |= bit
 		a.nib[1][half+int(p[0]>>4)] |= bit
@@ -149,6 +167,40 @@ func (a *anchorSet) add(p string) int {
 	}
 	a.n++
 	return k
+}
+
+// bucketFor chooses the bucket of pair p: an empty one while there is one, else the one
+// where p adds the fewest pairs of mixed nibbles (a bucket passes every byte pair made of
+// its first bytes' low and high nibbles and its second bytes'): "Ki" joins "ki" for
+// nothing, as they differ in one nibble of one byte.
+func (a *anchorSet) bucketFor(p string) uint8 {
+	if a.n < 8 {
+		return uint8(a.n)
+	}
+	best, bestMix := uint8(0), 1<<30
+	for b := range uint8(8) {
+		var nibs [4]uint16
+		for k, q := range a.pairs[:a.n] {
+			if a.bucket[k] == b {
+				nibs[0] |= 1 << (q[0] & 15)
+				nibs[1] |= 1 << (q[0] >> 4)
+				nibs[2] |= 1 << (q[1] & 15)
+				nibs[3] |= 1 << (q[1] >> 4)
+			}
+		}
+		nibs[0] |= 1 << (p[0] & 15)
+		nibs[1] |= 1 << (p[0] >> 4)
+		nibs[2] |= 1 << (p[1] & 15)
+		nibs[3] |= 1 << (p[1] >> 4)
+		mix := 1
+		for _, n := range nibs {
+			mix *= bits.OnesCount16(n)
+		}
+		if mix < bestMix {
+			best, bestMix = b, mix
+		}
+	}
+	return best
 }
 
 // line returns the needles that text[start:end] holds whole, a bit per needle (always's
@@ -223,11 +275,12 @@ func indexAnchorsGeneric(s string, a *anchorSet) int {
 	return best
 }
 
-// sampleBigrams counts the byte pairs of eight stretches of 8 KiB spread over the text: what
-// newNeedleSet needs to tell a rare pair from a common one.
+// sampleBigrams counts the byte pairs of sixteen stretches of 16 KiB spread over the text
+// (the whole of a text up to 256 KiB): what newNeedleSet needs to tell a rare pair from a
+// common one.
 func sampleBigrams(text string) *[1 << 16]uint32 {
 	var big [1 << 16]uint32
-	const pieces, piece = 8, 8 << 10
+	const pieces, piece = 16, 16 << 10
 	step := max(len(text)/pieces, piece)
 	for at := 0; at < len(text); at += step {
 		p := text[at:min(at+piece+1, len(text))]

@@ -132,3 +132,26 @@ func TestNeedleSetAnchors(t *testing.T) {
 		t.Errorf("%d anchors, %d needles anchored, %d always; want %d, %d, %d", s.anch.n, anchored, always, maxAnchors, maxAnchors, len(needles)-maxAnchors)
 	}
 }
+
+// The fast path skips mayBeHeader on a line without headerNeedles: that is sound only if
+// mayBeHeader says true of no text without one of them.
+func TestHeaderNeedlesCoverMayBeHeader(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	alphabet := "allocatkiKl -"
+	for range 200000 {
+		b := make([]byte, rng.Intn(14))
+		for i := range b {
+			b[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		s := string(b)
+		holds := false
+		for id, n := range needleText {
+			if headerNeedles&(1<<id) != 0 && strings.Contains(s, n) {
+				holds = true
+			}
+		}
+		if mayBeHeader(s) && !holds {
+			t.Fatalf("mayBeHeader(%q) without a header needle", s)
+		}
+	}
+}

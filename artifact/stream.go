@@ -85,16 +85,19 @@ func (d *doc) runText(text string) {
 		d.no++
 		end = d.clipLong(start, end)
 		l, esc, ascii := parseLine(d.no, text[start:end])
-		if !esc && boring(&l) {
+		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
+		// another line may hold any.
+		d.curNeedles = anyNeedle
+		if ascii {
+			d.curNeedles = d.needles.line(text, start, end)
+		}
+		if !esc && boringHolding(&l, d.curNeedles) {
 			used := false
 			if isBlank(l.Text) {
 				d.acct.Blank++
 			} else {
 				if !l.Kernel {
 					d.acct.Other++
-				}
-				if ascii {
-					d.curNeedles = d.needles.line(text, start, end)
 				}
 				d.scanHost(&l, ascii)
 				if l.Kernel {
@@ -313,7 +316,11 @@ func (d *doc) more(i int) int {
 // header, no show_mem dump, no command output or prose. It may say false of a boring line
 // (the line then goes to a window, which costs time, not correctness), never true of
 // another.
-func boring(l *Line) bool {
+func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
+
+// boringHolding is boring for a line that holds at most the needles (needles.go) set in
+// needles.
+func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
 	if isBlank(t) {
 		return true
@@ -321,13 +328,17 @@ func boring(l *Line) bool {
 	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" {
 		return false // command output or prose; systemd-sysctl's, earlyoom's and the kubelet's lines are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction)
 	}
-	return !mayStartReport(t)
+	return !mayStartReportHolding(t, needles)
 }
 
 // mayStartReport is true when kernelReport might do more than return false for the line: a
 // report header or the first line of a show_mem dump.
-func mayStartReport(t string) bool {
-	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
+func mayStartReport(t string) bool { return mayStartReportHolding(t, anyNeedle) }
+
+// mayStartReportHolding is mayStartReport for a line that holds at most the needles set in
+// needles: one without headerNeedles is no header.
+func mayStartReportHolding(t string, needles uint32) bool {
+	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
 		return true
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t)
