@@ -103,6 +103,7 @@ const maxAnchors = 16
 // pairs a hit is a pair, and with more the caller checks.
 type anchorSet struct {
 	pairs  [maxAnchors]string
+	pair16 [maxAnchors]uint16 // pairs[k] as first<<8 | second, for find
 	bucket [maxAnchors]uint8
 	n      int
 	nib    [4][32]byte
@@ -146,8 +147,9 @@ func newNeedleSet(needles []string, big *[1 << 16]uint32) needleSet {
 
 // find returns the index of the pair x, y, or -1.
 func (a *anchorSet) find(x, y byte) int {
-	for k, p := range a.pairs[:a.n] {
-		if p[0] == x && p[1] == y {
+	p := uint16(x)<<8 | uint16(y)
+	for k, q := range a.pair16[:a.n] {
+		if q == p {
 			return k
 		}
 	}
@@ -157,6 +159,7 @@ func (a *anchorSet) find(x, y byte) int {
 func (a *anchorSet) add(p string) int {
 	k := a.n
 	a.pairs[k] = p
+	a.pair16[k] = uint16(p[0])<<8 | uint16(p[1])
 	a.bucket[k] = a.bucketFor(p)
 	bit := byte(1) << a.bucket[k]
 	for half := 0; half < 32; half += 16 {
