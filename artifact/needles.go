@@ -293,3 +293,48 @@ func sampleBigrams(text string) *[1 << 16]uint32 {
 	}
 	return &big
 }
+
+// byteClass finds bytes of one class (a backslash; any byte that is not ASCII) in the lines
+// of a text asked in order, by searching searchAhead bytes past the line instead of each
+// line: in says whether text[start:end] holds one. No byte of the class lies in [from, at);
+// when found, text[at] is one.
+type byteClass struct {
+	index     func(string) int
+	from, at  int
+	found     bool
+	searching bool // a search has run (from and at mean something)
+}
+
+func (x *byteClass) in(text string, start, end int) bool {
+	if !x.searching || start < x.from {
+		x.searching, x.from, x.at, x.found = true, start, start, false
+	}
+	if x.at >= end {
+		return false // none in [from, at), which holds the line
+	}
+	if x.found && x.at >= start {
+		return true
+	}
+	from := start
+	if !x.found {
+		from = max(start, x.at)
+	}
+	limit := min(max(end, from+searchAhead), len(text))
+	x.from, x.at, x.found = start, limit, false
+	if i := x.index(text[from:limit]); i >= 0 {
+		x.at, x.found = from+i, true
+	}
+	return x.found && x.at < end
+}
+
+func indexBackslash(s string) int { return strings.IndexByte(s, '\\') }
+
+// indexNonASCIIGeneric returns the index of the first byte of s that is not ASCII, or -1.
+func indexNonASCIIGeneric(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return i
+		}
+	}
+	return -1
+}

@@ -36,3 +36,24 @@ func indexAnchors(s string, a *anchorSet) int {
 	}
 	return -1
 }
+
+// indexNonASCIIAVX2 returns the index of the first byte of s[:len(s)&^31] that is not
+// ASCII, or -1 (needles_amd64.s).
+//
+//go:noescape
+func indexNonASCIIAVX2(s string) int
+
+// indexNonASCII returns the index of the first byte of s that is not ASCII, or -1.
+func indexNonASCII(s string) int {
+	from := 0
+	if hasAVX2 && len(s) >= 32 {
+		if i := indexNonASCIIAVX2(s); i >= 0 {
+			return i
+		}
+		from = len(s) &^ 31
+	}
+	if i := indexNonASCIIGeneric(s[from:]); i >= 0 {
+		return from + i
+	}
+	return -1
+}

@@ -68,3 +68,37 @@ none:
 	VZEROUPPER
 	MOVQ $-1, ret+24(FP)
 	RET
+
+// func indexNonASCIIAVX2(s string) int
+//
+// Thirty-two bytes at a time: VPMOVMSKB gathers their high bits, set in a byte that is not
+// ASCII. The last len(s)%32 bytes are the caller's.
+TEXT ·indexNonASCIIAVX2(SB), NOSPLIT, $0-24
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVQ SI, DX
+	ANDQ $~31, BX
+	ADDQ SI, BX
+
+nloop:
+	CMPQ SI, BX
+	JAE  nnone
+	VMOVDQU (SI), Y0
+	VPMOVMSKB Y0, AX
+	TESTL AX, AX
+	JNZ  nfound
+	ADDQ $32, SI
+	JMP  nloop
+
+nfound:
+	VZEROUPPER
+	BSFL AX, AX
+	SUBQ DX, SI
+	ADDQ SI, AX
+	MOVQ AX, ret+16(FP)
+	RET
+
+nnone:
+	VZEROUPPER
+	MOVQ $-1, ret+16(FP)
+	RET

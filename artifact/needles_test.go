@@ -1,7 +1,9 @@
 package artifact
 
 import (
+	"bytes"
 	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -152,6 +154,79 @@ func TestHeaderNeedlesCoverMayBeHeader(t *testing.T) {
 		}
 		if mayBeHeader(s) && !holds {
 			t.Fatalf("mayBeHeader(%q) without a header needle", s)
+		}
+	}
+}
+
+// byteClass.in, asked line by line (and now and then out of order), says what a search of
+// each line says, whatever the stretch searched ahead; indexNonASCII (AVX2 on amd64)
+// finds what a loop finds.
+func TestByteClassLines(t *testing.T) {
+	defer func(n int) { searchAhead = n }(searchAhead)
+	rng := rand.New(rand.NewSource(5))
+	alphabet := "ab \\\n\n\xc3\xa9\x80"
+	for round := range 1200 {
+		searchAhead = []int{1, 7, 64, 1 << 16}[round%4]
+		b := make([]byte, rng.Intn(3000))
+		for i := range b {
+			b[i] = alphabet[rng.Intn(len(alphabet))]
+			if rng.Intn(4) != 0 {
+				b[i] = 'a' // long stretches without either class
+			}
+		}
+		text := string(b)
+		classes := []struct {
+			x    byteClass
+			want func(string) bool
+		}{
+			{byteClass{index: indexBackslash}, func(s string) bool { return strings.IndexByte(s, '\\') >= 0 }},
+			{byteClass{index: indexNonASCII}, func(s string) bool { return !isASCII(s) }},
+		}
+		for start := 0; start < len(text); {
+			end := strings.IndexByte(text[start:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += start
+			}
+			for k := range classes {
+				if got, want := classes[k].x.in(text, start, end), classes[k].want(text[start:end]); got != want {
+					t.Fatalf("round %d (ahead %d): class %d in %q: %v, want %v", round, searchAhead, k, text[start:end], got, want)
+				}
+			}
+			if rng.Intn(50) == 0 && start > 0 {
+				start -= rng.Intn(min(start, 40)) + 1
+			} else {
+				start = end + 1
+			}
+		}
+		if got, want := indexNonASCII(text), indexNonASCIIGeneric(text); got != want {
+			t.Fatalf("indexNonASCII = %d, want %d", got, want)
+		}
+	}
+}
+
+// parseLineKnown, told what the raw line holds, reads every line as parseLine does.
+func TestParseLineKnownIsParseLine(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GenerateSyslog(&buf, 1<<20, 5); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	r := rand.New(rand.NewSource(6))
+	for range 20000 {
+		lines = append(lines, randomLine(r))
+	}
+	lines = append(lines, `Nov 29 12:00:00 host kernel: [  1.0] a\b`, "Nov 29 12:00:00 host kernel: [  1.0] caf\xc3\xa9",
+		"Nov 29 12:00:00 host kernel: [  1.0] 0\xc3\x9720", "plain \xc3\xa9 text", `plain \ text`,
+		`Nov 29 12:00:00 host kernel: \[  123.456789\] swapper/0: page allocation failure: order:0`,
+		`Nov 29 12:00:00 host kernel: [  123.456789] Normal: 486\*4kB 33\*8kB`)
+	for no, raw := range lines {
+		f := rawFacts{known: true, ascii: isASCII(raw), backslash: strings.IndexByte(raw, '\\') >= 0}
+		want, wesc, wascii := parseLine(no, raw)
+		got, gesc, gascii := parseLineKnown(no, raw, f)
+		if !reflect.DeepEqual(got, want) || gesc != wesc || gascii != wascii {
+			t.Fatalf("line %q: parseLineKnown %+v, parseLine %+v", raw, got, want)
 		}
 	}
 }

@@ -211,6 +211,8 @@ type doc struct {
 	needles    needleSet
 	curNeedles uint32
 	curValid   bool
+	// backslash and nonASCII find those bytes in the fast path's raw lines (rawFacts).
+	backslash, nonASCII byteClass
 	// linkUps are the records whose message holds linkUpWords, in the order logged, each
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp

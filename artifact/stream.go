@@ -66,6 +66,8 @@ type ctxLine struct {
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no = text, 0, 0
 	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
+	d.backslash = byteClass{index: indexBackslash}
+	d.nonASCII = byteClass{index: indexNonASCII}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
 	if len(text) >= 1<<20 {
@@ -84,7 +86,8 @@ func (d *doc) runText(text string) {
 		d.pos = next
 		d.no++
 		end = d.clipLong(start, end)
-		l, esc, ascii := parseLine(d.no, text[start:end])
+		l, esc, ascii := parseLineKnown(d.no, text[start:end], rawFacts{known: true,
+			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end)})
 		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
 		// another line may hold any.
 		d.curNeedles = anyNeedle
