@@ -90,13 +90,7 @@ func TestNeedleSetLines(t *testing.T) {
 			freq = sampleBigrams(strings.Repeat("Linux version ", 3))
 		}
 		s := newNeedleSet(needles, freq)
-		for start := 0; start < len(text); {
-			end := strings.IndexByte(text[start:], '\n')
-			if end < 0 {
-				end = len(text)
-			} else {
-				end += start
-			}
+		askLines(text, rng, func(start, end int) {
 			got := s.line(text, start, end)
 			for id, n := range needles {
 				if s.always&(1<<id) != 0 {
@@ -106,12 +100,7 @@ func TestNeedleSetLines(t *testing.T) {
 					t.Fatalf("round %d (ahead %d, anchors %q): line %q holds %q: %v, want %v", round, searchAhead, s.anch.pairs[:s.anch.n], text[start:end], n, has, want)
 				}
 			}
-			if rng.Intn(50) == 0 && start > 0 {
-				start -= rng.Intn(min(start, 40)) + 1 // out of order, a little way back
-			} else {
-				start = end + 1
-			}
-		}
+		})
 	}
 }
 
@@ -182,24 +171,13 @@ func TestByteClassLines(t *testing.T) {
 			{byteClass{index: indexBackslash}, func(s string) bool { return strings.IndexByte(s, '\\') >= 0 }},
 			{byteClass{index: indexNonASCII}, func(s string) bool { return !isASCII(s) }},
 		}
-		for start := 0; start < len(text); {
-			end := strings.IndexByte(text[start:], '\n')
-			if end < 0 {
-				end = len(text)
-			} else {
-				end += start
-			}
+		askLines(text, rng, func(start, end int) {
 			for k := range classes {
 				if got, want := classes[k].x.in(text, start, end), classes[k].want(text[start:end]); got != want {
 					t.Fatalf("round %d (ahead %d): class %d in %q: %v, want %v", round, searchAhead, k, text[start:end], got, want)
 				}
 			}
-			if rng.Intn(50) == 0 && start > 0 {
-				start -= rng.Intn(min(start, 40)) + 1
-			} else {
-				start = end + 1
-			}
-		}
+		})
 		if got, want := indexNonASCII(text), indexNonASCIIGeneric(text); got != want {
 			t.Fatalf("indexNonASCII = %d, want %d", got, want)
 		}
@@ -227,6 +205,25 @@ func TestParseLineKnownIsParseLine(t *testing.T) {
 		got, gesc, gascii := parseLineKnown(no, raw, f)
 		if !reflect.DeepEqual(got, want) || gesc != wesc || gascii != wascii {
 			t.Fatalf("line %q: parseLineKnown %+v, parseLine %+v", raw, got, want)
+		}
+	}
+}
+
+// askLines calls ask for each line of text in order, as the fast path asks, and now and
+// then for one a little way back (out of order).
+func askLines(text string, rng *rand.Rand, ask func(start, end int)) {
+	for start := 0; start < len(text); {
+		end := strings.IndexByte(text[start:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += start
+		}
+		ask(start, end)
+		if rng.Intn(50) == 0 && start > 0 {
+			start -= rng.Intn(min(start, 40)) + 1
+		} else {
+			start = end + 1
 		}
 	}
 }
