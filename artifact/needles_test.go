@@ -227,3 +227,29 @@ func askLines(text string, rng *rand.Rand, ask func(start, end int)) {
 		}
 	}
 }
+
+// growAhead keeps what the list holds, and a list added to at an even pace through a big
+// text is copied a few times, not once per quarter of growth.
+func TestGrowAhead(t *testing.T) {
+	const total, n = 100 << 20, 86774
+	var s []int
+	grows := 0
+	for i := range n {
+		before := cap(s)
+		s = append(growAhead(s, (i+1)*(total/n), total), i)
+		if cap(s) != before {
+			grows++
+		}
+	}
+	for i, v := range s {
+		if v != i {
+			t.Fatalf("s[%d] = %d", i, v)
+		}
+	}
+	if grows > 14 { // append alone: 26 past the first 1024
+		t.Errorf("%d grows for %d elements", grows, n)
+	}
+	if cap(s) > 2*n {
+		t.Errorf("capacity %d for %d elements", cap(s), n)
+	}
+}

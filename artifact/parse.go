@@ -639,7 +639,7 @@ func (d *doc) appendLog(l *Line) {
 func (d *doc) logExtras(l *Line) {
 	if t := l.Text; len(t) > 0 && t[len(t)-1] == 'd' && strings.HasSuffix(t, "callbacks suppressed") {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
-			d.suppressed = append(d.suppressed, sl)
+			d.suppressed = append(growAhead(d.suppressed, d.pos, len(d.text)), sl)
 		}
 	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l)); ok {
 		d.logNumbers = append(d.logNumbers, ln)

@@ -419,3 +419,21 @@ func (d *doc) growLog() {
 	copy(log, d.tl.Log)
 	d.tl.Log = log
 }
+
+// growAhead returns s with room for one more element. A list that one line in ten of a big
+// log adds to (net_ratelimit's "callbacks suppressed", link-up messages: 86,000 each in
+// the bench's syslog) grew by append a quarter at a time, about 26 copies of itself and as
+// many fresh allocations (a twentieth of the parse); from 1024 elements on, a full list is
+// sized once for the whole text by the share of it read (read of total bytes), as growLog
+// sizes the log, and by the lines left at most (a byte and its newline each).
+func growAhead[T any](s []T, read, total int) []T {
+	n := len(s)
+	if n < cap(s) || n < 1024 || read <= 0 || read >= total {
+		return s
+	}
+	est := int(float64(n)*float64(total)/float64(read)*1.1) + 1024
+	est = min(est, n+1+(total-read)/2)
+	t := make([]T, n, max(est, n+n/4+1))
+	copy(t, s)
+	return t
+}
