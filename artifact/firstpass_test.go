@@ -64,19 +64,6 @@ func TestFirstPassTestsAgree(t *testing.T) {
 	}
 }
 
-// nextIndex answers for each line in order what a search in the line answers.
-func TestNextIndex(t *testing.T) {
-	text := "a tainted line\nnothing\nTainted: G\nainted\nend ainte\nd\n"
-	x := nextIndex{needle: "ainted", at: -1}
-	for start := 0; start < len(text); {
-		end := start + strings.IndexByte(text[start:], '\n')
-		if got, want := x.in(text, start, end), strings.Contains(text[start:end], "ainted"); got != want {
-			t.Errorf("line %q: %v, want %v", text[start:end], got, want)
-		}
-		start = end + 1
-	}
-}
-
 // containsFoldASCII answers what (?i)word answers.
 func TestContainsFoldASCII(t *testing.T) {
 	for _, word := range []string{"ram", "memory"} {

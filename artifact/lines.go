@@ -162,16 +162,31 @@ func embeddedStamp(s string) int {
 // of raw. Parse calls it on every line of a syslog without keeping the result for most of
 // them, so it does not allocate for an ASCII line.
 func parseLine(no int, raw string) (l Line, esc, ascii bool) {
+	return parseLineKnown(no, raw, rawFacts{})
+}
+
+// rawFacts is what the fast path knows of a raw line before it is read, from its search of
+// the text ahead (byteClass): whether it is ASCII, whether it holds a backslash, and whether
+// it holds an '&' (an HTML entity, forms.go). Without known, parseLine finds out itself.
+type rawFacts struct {
+	known, ascii, backslash, amp bool
+}
+
+// parseLineKnown is parseLine with what is known of raw (TestParseLineKnownIsParseLine).
+func parseLineKnown(no int, raw string, f rawFacts) (l Line, esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
 	l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
-	s, ok := stripUsualSyslog(raw, &l)
+	s, ok := stripUsualSyslog(raw, &l, f)
 	ascii = ok
 	if !ok {
 		s = raw
 		// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
-		ascii = isASCII(s)
+		ascii = f.ascii
+		if !f.known {
+			ascii = isASCII(s)
+		}
 		if !ascii {
 			s = fixLookalikes(s)
 		}
@@ -219,7 +234,7 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 // the general steps ask each of them a dozen questions (quoting, diff marks, fences, table
 // borders, a dozen other prefixes, a month spelled out, a host left out) whose answer the
 // shape already gives.
-func stripUsualSyslog(raw string, l *Line) (string, bool) {
+func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	n := len(raw)
 	// The shape, and what it rules out: no '>', '+', fence or '|' first (stripQuote,
 	// stripDiffAdd, stripFence, stripOtherPrefixes' bar quoting), no weekday or long month
@@ -243,8 +258,15 @@ func stripUsualSyslog(raw string, l *Line) (string, bool) {
 	for e > 0 && (raw[e] == ' ' || raw[e] == '\t') {
 		e--
 	}
-	// HTML entities (unescapeHTML) too.
-	if raw[e] == '|' || strings.IndexByte(raw, '\\') >= 0 || strings.IndexByte(raw, '&') >= 0 || !isASCII(raw) {
+	if raw[e] == '|' {
+		return raw, false
+	}
+	// HTML entities (unescapeHTML) need the general path too.
+	if f.known {
+		if f.backslash || f.amp || !f.ascii {
+			return raw, false
+		}
+	} else if strings.IndexByte(raw, '\\') >= 0 || strings.IndexByte(raw, '&') >= 0 || !isASCII(raw) {
 		return raw, false
 	}
 	// stripSyslog from the host on.

@@ -475,7 +475,7 @@ func TestUsualSyslogIsGeneral(t *testing.T) {
 	fast := 0
 	for _, l := range lines {
 		var x Line
-		if _, ok := stripUsualSyslog(l, &x); ok {
+		if _, ok := stripUsualSyslog(l, &x, rawFacts{}); ok {
 			fast++
 		}
 		got, want := SplitLines(l), refSplitLines(l)

@@ -77,7 +77,7 @@ func (d *doc) noteLinkUp(i int) {
 	if d.linkSeen == nil {
 		d.linkSeen = map[string]*linkUp{}
 	}
-	d.linkUps = append(d.linkUps, loggedLinkUp{rec: i, u: readLinkUp(d.tl.Log[i].Message, d.linkSeen)})
+	d.linkUps = append(growAhead(d.linkUps, d.pos, len(d.text)), loggedLinkUp{rec: i, u: readLinkUp(d.tl.Log[i].Message, d.linkSeen)})
 }
 
 // logNICsListed: logNICs reads the records appendLog listed, not the whole log (a variable

@@ -201,22 +201,20 @@ type doc struct {
 	headerRows map[int]bool
 	// acct counts the lines that are not read: blank, prose, other programs' log lines.
 	acct model.LineAccount
-	// banner finds the first "Linux version " at or after the line scanHost last looked at.
-	banner nextIndex
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int
 	// keep bounds the samples and artifacts kept of each kind (retain.go).
 	keep retention
-	// The fast path's current kernel line, text[curStart:curEnd] (curValid: an ASCII
-	// line, whose Text is a substring of it), and the needles every such line is asked
-	// for, searched in the text rather than in each line (nextIndex).
-	curStart, curEnd                           int
-	curValid                                   bool
-	tainted, notTainted, warnAlloc, vmallocErr nextIndex
-	synFlood                                   nextIndex // "SYN flooding on port " (logSynFlood)
-	// linkUp finds linkUpWords for linkUps: the records whose message holds them, in the
-	// order logged, each read when it was logged (logNICs reads only those).
-	linkUp   nextIndex
+	// needles finds the needles (needles.go) in the fast path's lines; curNeedles are
+	// those the current line holds when curValid (an ASCII kernel line, whose Text is a
+	// substring of the raw line: rawHas).
+	needles    needleSet
+	curNeedles uint32
+	curValid   bool
+	// backslash, amp and nonASCII find those bytes in the fast path's raw lines (rawFacts).
+	backslash, amp, nonASCII byteClass
+	// linkUps are the records whose message holds linkUpWords, in the order logged, each
+	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp
 	linkSeen map[string]*linkUp // readLinkUp's messages read so far
 }
@@ -605,7 +603,7 @@ func (d *doc) logLine(i int) {
 // a failure whose header is missing (KernelLogData.AllocFailureFrames).
 func (d *doc) appendPlainLog(l *Line) {
 	d.appendLog(l)
-	if d.rawHas(&d.warnAlloc, l, "warn_alloc") {
+	if d.rawHas(needleWarnAlloc, l) {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
 		}
@@ -637,7 +635,7 @@ func (d *doc) appendLog(l *Line) {
 		d.growLog()
 	}
 	d.tl.Log = append(d.tl.Log, rec)
-	if d.rawHas(&d.linkUp, l, linkUpWords) {
+	if d.rawHas(needleLinkUp, l) {
 		d.noteLinkUp(len(d.tl.Log) - 1)
 	}
 	if l.No < d.logNo {
@@ -659,11 +657,11 @@ func (d *doc) appendLog(l *Line) {
 func (d *doc) logExtras(l *Line) {
 	if t := l.Text; len(t) > 0 && t[len(t)-1] == 'd' && strings.HasSuffix(t, "callbacks suppressed") {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
-			d.suppressed = append(d.suppressed, sl)
+			d.suppressed = append(growAhead(d.suppressed, d.pos, len(d.text)), sl)
 		}
-	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(&d.vmallocErr, l, "vmalloc error: size ")); ok {
+	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l)); ok {
 		d.logNumbers = append(d.logNumbers, ln)
-	} else if port, ok := logSynFlood(l.Text, d.rawHas(&d.synFlood, l, "SYN flooding on port ")); ok {
+	} else if port, ok := logSynFlood(l.Text, d.rawHas(needleSynFlood, l)); ok {
 		// The first line of each port (synFloodPortsKept): a flood repeats the line.
 		if _, seen := d.synPorts[port]; !seen && len(d.synPorts) < synFloodPortsKept {
 			if d.synPorts == nil {

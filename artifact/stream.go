@@ -65,15 +65,10 @@ type ctxLine struct {
 // runText parses a whole text: boring lines on the fast path, the rest in windows.
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no = text, 0, 0
-	freq := sampleBytes(text)
-	d.banner = newNextIndex("Linux version ", freq)
-	// hostFacts.scan looks for "ainted", but reTainted matches only these two.
-	d.tainted = newNextIndex("Tainted: ", freq)
-	d.notTainted = newNextIndex("Not tainted", freq)
-	d.warnAlloc = newNextIndex("warn_alloc", freq)
-	d.vmallocErr = newNextIndex("vmalloc error: size ", freq)
-	d.synFlood = newNextIndex("SYN flooding on port ", freq)
-	d.linkUp = newNextIndex(linkUpWords, freq)
+	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
+	d.backslash = byteClass{index: indexBackslash}
+	d.amp = byteClass{index: indexAmp}
+	d.nonASCII = byteClass{index: indexNonASCII}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
 	if len(text) >= 1<<20 {
@@ -92,8 +87,16 @@ func (d *doc) runText(text string) {
 		d.pos = next
 		d.no++
 		end = d.clipLong(start, end)
-		l, esc, ascii := parseLine(d.no, text[start:end])
-		if !esc && boring(&l) {
+		l, esc, ascii := parseLineKnown(d.no, text[start:end], rawFacts{known: true,
+			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
+			amp: d.amp.in(text, start, end)})
+		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
+		// another line may hold any.
+		d.curNeedles = anyNeedle
+		if ascii {
+			d.curNeedles = d.needles.line(text, start, end)
+		}
+		if !esc && boringHolding(&l, d.curNeedles) {
 			used := false
 			if isBlank(l.Text) {
 				d.acct.Blank++
@@ -101,9 +104,9 @@ func (d *doc) runText(text string) {
 				if !l.Kernel {
 					d.acct.Other++
 				}
-				d.scanHost(&l, ascii, start, end)
+				d.scanHost(&l, ascii)
 				if l.Kernel {
-					d.curStart, d.curEnd, d.curValid = start, end, ascii
+					d.curValid = ascii
 					d.appendPlainLog(&l)
 					d.curValid = false
 					used = true
@@ -137,152 +140,33 @@ func (d *doc) runText(text string) {
 	d.ls, d.used = nil, nil
 }
 
-// scanHost is host.scan for a boring line (a kernel or syslog line) at text[start:end]. For
-// such a line scan sets the host name and, while no boot banner has given the kernel
-// release, looks for "Linux version " and "ainted"; both are searched for in the text, not
-// in every line (nextIndex), and scan itself runs only when a line may hold either.
-func (d *doc) scanHost(l *Line, ascii bool, start, end int) {
+// scanHost is host.scan for a boring line (a kernel or syslog line); for an ASCII line,
+// whose text is a substring of the raw line, d.curNeedles holds the needles of the raw line.
+// host.scan does nothing on such a line unless it holds the banner or the words reTainted
+// needs (a search for "ainted" in every line cost a tenth of the parse), so it runs only
+// when a line may hold them.
+func (d *doc) scanHost(l *Line, ascii bool) {
 	h := &d.host
-	if h.kernelScore < 5 {
-		// An ASCII line's text is a substring of the raw line, which holds the banner
-		// when the first one at or after its start begins before its end; the words
-		// reTainted needs the same way (a search for "ainted" in every line cost a tenth
-		// of the parse, and even by its rarest byte, 'd' in a syslog, a twentieth).
-		if !ascii || d.banner.in(d.text, start, end) ||
-			d.tainted.in(d.text, start, end) || d.notTainted.in(d.text, start, end) {
-			h.scan(l)
-			return
-		}
+	if h.kernelScore < 5 && (!ascii || d.curNeedles&hostNeedles != 0) {
+		h.scan(l)
+		return
 	}
 	if h.hostname == "" && l.Kernel && l.Host != "" {
 		h.hostname = l.Host
 	}
 }
 
-// nextIndex finds a needle in a text's lines by searching the text ahead of them, not each
-// line: in reports whether text[start:end] holds it, for lines asked in order. It runs on
-// every line of a log for needles that few lines hold ("warn_alloc", "ainted"), where a
-// search in each line costs its call and its first byte's every hit.
-//
-// Two things make it cheap. It searches a stretch of searchAhead bytes at a time, not the
-// rest of the text: a search of the whole of a 100 MiB text takes 10-12 ms of CPU even for
-// a byte that is not there (the memory's bandwidth: what grep -c pays to read it once), and
-// four needles paid that four times over, while a stretch just searched is still in the
-// cache when the line loop reaches it. And it hops with strings.IndexByte between the hits of
-// the needle's rarest byte in this text (sampleBytes), not its first: strings.Index hops
-// between the hits of the first byte and calls IndexByte after each, so for "ainted" in a
-// syslog (an 'a' every dozen bytes, too few for it to switch to its brute-force loop) one
-// search of a 100 MiB text took 54 ms of CPU, more than grep -c takes for the file.
-type nextIndex struct {
-	needle string
-	rare   int // the index in needle of its rarest byte in the text
-	// found: at is the needle's first occurrence at or after from; else none starts in
-	// [from, at). -1 before the first search.
-	from, at int
-	found    bool
-	atEnd    int // at + len(needle), for in's test
-}
-
 // searchAhead is how far past a line nextIndex searches when it must search: a few dozen
 // typical lines, well inside a core's cache. A variable so that the tests can make it small.
 var searchAhead = 64 << 10
 
-func newNextIndex(needle string, freq *[256]uint32) nextIndex {
-	x := nextIndex{needle: needle, from: -1, at: -1, atEnd: -1 + len(needle)}
-	for i := range len(needle) {
-		if freq[needle[i]] <= freq[needle[x.rare]] {
-			x.rare = i
-		}
-	}
-	return x
-}
-
-// in reports whether the needle lies whole in text[start:end].
-//
-// It is asked for every line of a log, six needles a line, and the answer is nearly always
-// what the last search ahead already says (no needle before its limit, or the next one
-// further on); that case is answered here, inlined, without next's call.
-func (x *nextIndex) in(text string, start, end int) bool {
-	// No start in [from, at) (at found, or searched up to): none lies whole in a line
-	// that starts at or after from and ends before at+len(needle).
-	return (start < x.from || x.atEnd <= end) && x.inSearch(text, start, end)
-}
-
-func (x *nextIndex) inSearch(text string, start, end int) bool {
-	return x.next(text, start, end)+len(x.needle) <= end
-}
-
-// next returns the offset of the needle's first occurrence at or after start when one
-// starts before end, else an offset at or past end.
-func (x *nextIndex) next(text string, start, end int) int {
-	if start < x.from {
-		x.at = -1 // asked out of order: what was searched says nothing here
-	}
-	x.from = start
-	x.atEnd = x.at + len(x.needle)
-	if x.found && x.at >= start || !x.found && x.at >= end {
-		return x.at
-	}
-	from := start
-	if !x.found && x.at > start {
-		from = x.at // [start, at) holds none
-	}
-	limit := min(max(end, from+searchAhead), len(text)) // find a start before limit
-	x.at, x.found = limit, false
-	if i := x.index(text[:min(limit+len(x.needle)-1, len(text))], from); i >= 0 {
-		x.at, x.found = i, true
-	}
-	x.atEnd = x.at + len(x.needle)
-	return x.at
-}
-
-// index is strings.Index(text[from:], x.needle)+from, or -1, by the rarest byte.
-func (x *nextIndex) index(text string, from int) int {
-	n, c := len(x.needle), x.needle[x.rare]
-	fails := 0
-	for i := from + x.rare; i < len(text); i++ {
-		j := strings.IndexByte(text[i:], c)
-		if j < 0 {
-			return -1
-		}
-		i += j
-		if s := i - x.rare; s+n <= len(text) && text[s:s+n] == x.needle {
-			return s
-		}
-		// Every start before i+1-rare is ruled out. A byte that is not rare after all
-		// (the sample missed what the rest of the text is made of): Go's search.
-		if fails++; fails > 64 && fails > (i-from)/32 {
-			s := i + 1 - x.rare
-			if k := strings.Index(text[s:], x.needle); k >= 0 {
-				return s + k
-			}
-			return -1
-		}
-	}
-	return -1
-}
-
-// sampleBytes counts the bytes of a few stretches spread over the text: what nextIndex
-// needs to tell a rare byte from a common one.
-func sampleBytes(text string) *[256]uint32 {
-	var freq [256]uint32
-	const pieces, piece = 8, 8 << 10
-	step := max(len(text)/pieces, piece)
-	for at := 0; at < len(text); at += step {
-		for _, c := range []byte(text[at:min(at+piece, len(text))]) {
-			freq[c]++
-		}
-	}
-	return &freq
-}
-
-// rawHas reports whether the kernel line l holds needle, through x when l is the fast
-// path's current line (its text a substring of the raw line d.cur), else by a search.
-func (d *doc) rawHas(x *nextIndex, l *Line, needle string) bool {
-	if d.curValid && !x.in(d.text, d.curStart, d.curEnd) {
+// rawHas reports whether the kernel line l holds needle id: by the fast path's answer for
+// its raw line when l is the fast path's current line (curValid), else by a search.
+func (d *doc) rawHas(id needleID, l *Line) bool {
+	if d.curValid && d.curNeedles&(1<<id) == 0 {
 		return false
 	}
-	return strings.Contains(l.Text, needle)
+	return strings.Contains(l.Text, needleText[id])
 }
 
 // lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
@@ -437,7 +321,11 @@ func (d *doc) more(i int) int {
 // header, no show_mem dump, no command output or prose. It may say false of a boring line
 // (the line then goes to a window, which costs time, not correctness), never true of
 // another.
-func boring(l *Line) bool {
+func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
+
+// boringHolding is boring for a line that holds at most the needles (needles.go) set in
+// needles.
+func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
 	if isBlank(t) {
 		return true
@@ -445,13 +333,17 @@ func boring(l *Line) bool {
 	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" {
 		return false // command output or prose; systemd-sysctl's, earlyoom's and the kubelet's lines are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction)
 	}
-	return !mayStartReport(t)
+	return !mayStartReportHolding(t, needles)
 }
 
 // mayStartReport is true when kernelReport might do more than return false for the line: a
 // report header or the first line of a show_mem dump.
-func mayStartReport(t string) bool {
-	if mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
+func mayStartReport(t string) bool { return mayStartReportHolding(t, anyNeedle) }
+
+// mayStartReportHolding is mayStartReport for a line that holds at most the needles set in
+// needles: one without headerNeedles is no header.
+func mayStartReportHolding(t string, needles uint32) bool {
+	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
 		return true
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t)
@@ -528,4 +420,22 @@ func (d *doc) growLog() {
 	log := make([]model.LogRecord, n, max(est, n+1))
 	copy(log, d.tl.Log)
 	d.tl.Log = log
+}
+
+// growAhead returns s with room for one more element. A list that one line in ten of a big
+// log adds to (net_ratelimit's "callbacks suppressed", link-up messages: 86,000 each in
+// the bench's syslog) grew by append a quarter at a time, about 26 copies of itself and as
+// many fresh allocations (a twentieth of the parse); from 1024 elements on, a full list is
+// sized once for the whole text by the share of it read (read of total bytes), as growLog
+// sizes the log, and by the lines left at most (a byte and its newline each).
+func growAhead[T any](s []T, read, total int) []T {
+	n := len(s)
+	if n < cap(s) || n < 1024 || read <= 0 || read >= total {
+		return s
+	}
+	est := int(float64(n)*float64(total)/float64(read)*1.1) + 1024
+	est = min(est, n+1+(total-read)/2)
+	t := make([]T, n, max(est, n+n/4+1))
+	copy(t, s)
+	return t
 }

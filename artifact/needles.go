@@ -1,0 +1,342 @@
+package artifact
+
+import (
+	"math/bits"
+	"strings"
+)
+
+// The needles the fast path asks every kernel log line for: words that few lines hold and
+// that decide whether a reader runs on the line at all. Each reader that needs one adds it
+// here (a constant and its text) and asks d.rawHas(needleX, l); the line's answer for every
+// needle comes from one search of the text (needleSet), so a new needle costs a compare at
+// the hits of its anchor pair, not another pass over the text.
+type needleID uint8
+
+const (
+	needleBanner     needleID = iota // "Linux version " (hostFacts.scan: the boot banner)
+	needleTainted                    // "Tainted: " (reTainted)
+	needleNotTainted                 // "Not tainted" (reTainted)
+	needleWarnAlloc                  // "warn_alloc" (allocFailureFrame)
+	needleVmallocErr                 // "vmalloc error: size " (logNumbers)
+	needleSynFlood                   // "SYN flooding on port " (logSynFlood)
+	needleLinkUp                     // linkUpWords (readLinkUp)
+	needleAllocat                    // "allocat" (mayBeHeader)
+	needleKill                       // "kill" (mayBeHeader)
+	needleKillUpper                  // "Kill" (mayBeHeader)
+	numNeedles
+)
+
+var needleText = [numNeedles]string{
+	needleBanner:     "Linux version ",
+	needleTainted:    "Tainted: ",
+	needleNotTainted: "Not tainted",
+	needleWarnAlloc:  "warn_alloc",
+	needleVmallocErr: "vmalloc error: size ",
+	needleSynFlood:   "SYN flooding on port ",
+	needleLinkUp:     linkUpWords,
+	needleAllocat:    "allocat",
+	needleKill:       "kill",
+	needleKillUpper:  "Kill",
+}
+
+// hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
+// headerNeedles those of which every report header holds one (mayBeHeader).
+const (
+	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
+	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
+)
+
+// anyNeedle is the answer for a line whose needles are not known: it may hold any.
+const anyNeedle = ^uint32(0)
+
+// needleSet answers, for the lines of a text asked in order, which of its needles each line
+// holds whole: line returns a bit per needle. It replaces one search per needle (each
+// restarting strings.IndexByte at every hit of the needle's rarest byte: seven needles were
+// a fifth of the parse of a syslog, 75 ms of 340 on the bench's 100 MiB) by one search for
+// the anchors: two adjacent bytes of each needle, the pair least common in the text
+// (sampleBigrams), shared by needles that hold the same pair when it is not much commoner
+// than their own. A pair, not a byte: the rarest bytes of the needles are still common in
+// a syslog ('N' of "Not tainted" starts every line of November; 'w', 'T'), and one byte per
+// needle made 1.2 million hits in the bench's 100 MiB. The search runs searchAhead bytes past
+// the line asked, so the stretch is still in the cache when the line loop reaches it, and
+// looks at 32 positions at a time for all pairs at once (indexAnchors: AVX2 on amd64 CPUs
+// that have it, a search per pair elsewhere); each hit is checked against the needles anchored on
+// its pair.
+//
+// An occurrence of a needle at s with its anchor at offset r is found once, when the search
+// meets s+r, whichever stretch that falls in; no needle holds a '\n', so it lies in one line.
+type needleSet struct {
+	needles []string
+	maxLen  int
+	anch    anchorSet
+	cand    [maxAnchors][]needleAnchor // by anchor: the needles anchored on it
+	always  uint32                     // needles without an anchor: every line may hold them
+	// hits are the occurrences found at or after the line asked last, by start; h is the
+	// first not behind it. searched: every anchor before it has been looked at. last is
+	// the start of the line asked last (a line asked before it starts the search again).
+	hits     []needleHit
+	h        int
+	searched int
+	last     int
+}
+
+type needleAnchor struct {
+	id  uint8
+	off int32 // the anchor's offset in the needle
+}
+
+type needleHit struct {
+	start, end int
+	id         uint8
+}
+
+// maxAnchors is the most byte pairs a needleSet searches for; a needle that holds none of
+// them when they are all taken is searched in each line by its reader (always).
+const maxAnchors = 16
+
+// anchorSet is the anchors, pair k being pairs[k], and the tables of the vector search
+// (Teddy's, from Hyperscan): pair k is in bucket k%8, and nib[0][x] (nib[1]) has bucket b's
+// bit when a pair of b has a first byte whose low (high) nibble is x (bucketFor); nib[2] and nib[3] the
+// same for second bytes; each table twice, for both halves of a 32-byte register. A byte
+// passes both of its tables for bucket b when it is a byte of that position of one of b's
+// pairs, or, in a bucket of several pairs, a mix of their nibbles: so with up to eight
+// pairs a hit is a pair, and with more the caller checks.
+type anchorSet struct {
+	pairs  [maxAnchors]string
+	pair16 [maxAnchors]uint16 // pairs[k] as first<<8 | second, for find
+	bucket [maxAnchors]uint8
+	n      int
+	nib    [4][32]byte
+}
+
+// newNeedleSet chooses the anchors of needles (at most 32) by the counts of byte pairs in
+// the text (sampleBigrams). A needle takes its rarest pair, or a pair already chosen when
+// that one is at most four times as common; once maxAnchors pairs are chosen, a needle
+// that holds none of them, or a needle of one byte, is in always.
+func newNeedleSet(needles []string, big *[1 << 16]uint32) needleSet {
+	s := needleSet{needles: needles, last: -1}
+	pair := func(n string, i int) uint16 { return uint16(n[i])<<8 | uint16(n[i+1]) }
+	for id, n := range needles {
+		s.maxLen = max(s.maxLen, len(n))
+		rare, shared, sk := -1, -1, -1
+		for i := 0; i+1 < len(n); i++ {
+			if rare < 0 || big[pair(n, i)] < big[pair(n, rare)] {
+				rare = i
+			}
+			if k := s.anch.find(n[i], n[i+1]); k >= 0 && (shared < 0 || big[pair(n, i)] < big[pair(n, shared)]) {
+				shared, sk = i, k
+			}
+		}
+		k := sk
+		switch {
+		case rare < 0:
+			s.always |= 1 << id
+			continue
+		case shared >= 0 && (s.anch.n == maxAnchors || uint64(big[pair(n, shared)]) <= 4*uint64(big[pair(n, rare)])):
+			rare = shared
+		case s.anch.n == maxAnchors:
+			s.always |= 1 << id
+			continue
+		default:
+			k = s.anch.add(n[rare : rare+2])
+		}
+		s.cand[k] = append(s.cand[k], needleAnchor{id: uint8(id), off: int32(rare)})
+	}
+	return s
+}
+
+// find returns the index of the pair x, y, or -1.
+func (a *anchorSet) find(x, y byte) int {
+	p := uint16(x)<<8 | uint16(y)
+	for k, q := range a.pair16[:a.n] {
+		if q == p {
+			return k
+		}
+	}
+	return -1
+}
+
+func (a *anchorSet) add(p string) int {
+	k := a.n
+	a.pairs[k] = p
+	a.pair16[k] = uint16(p[0])<<8 | uint16(p[1])
+	a.bucket[k] = a.bucketFor(p)
+	bit := byte(1) << a.bucket[k]
+	for half := 0; half < 32; half += 16 {
+		a.nib[0][half+int(p[0]&15)] |= bit
+		a.nib[1][half+int(p[0]>>4)] |= bit
+		a.nib[2][half+int(p[1]&15)] |= bit
+		a.nib[3][half+int(p[1]>>4)] |= bit
+	}
+	a.n++
+	return k
+}
+
+// bucketFor chooses the bucket of pair p: an empty one while there is one, else the one
+// where p adds the fewest pairs of mixed nibbles (a bucket passes every byte pair made of
+// its first bytes' low and high nibbles and its second bytes'): "Ki" joins "ki" for
+// nothing, as they differ in one nibble of one byte.
+func (a *anchorSet) bucketFor(p string) uint8 {
+	if a.n < 8 {
+		return uint8(a.n)
+	}
+	best, bestMix := uint8(0), 1<<30
+	for b := range uint8(8) {
+		var nibs [4]uint16
+		for k, q := range a.pairs[:a.n] {
+			if a.bucket[k] == b {
+				nibs[0] |= 1 << (q[0] & 15)
+				nibs[1] |= 1 << (q[0] >> 4)
+				nibs[2] |= 1 << (q[1] & 15)
+				nibs[3] |= 1 << (q[1] >> 4)
+			}
+		}
+		nibs[0] |= 1 << (p[0] & 15)
+		nibs[1] |= 1 << (p[0] >> 4)
+		nibs[2] |= 1 << (p[1] & 15)
+		nibs[3] |= 1 << (p[1] >> 4)
+		mix := 1
+		for _, n := range nibs {
+			mix *= bits.OnesCount16(n)
+		}
+		if mix < bestMix {
+			best, bestMix = b, mix
+		}
+	}
+	return best
+}
+
+// line returns the needles that text[start:end] holds whole, a bit per needle (always's
+// bits set: those may be anywhere). Lines are asked in order; one asked before the last
+// is answered too, by searching again from its start.
+func (s *needleSet) line(text string, start, end int) uint32 {
+	if start < s.last {
+		s.hits, s.h, s.searched = s.hits[:0], 0, start
+	}
+	s.last = start
+	if s.searched < len(text) && s.searched < end+s.maxLen {
+		s.search(text, min(max(end+s.maxLen, s.searched+searchAhead), len(text)))
+	}
+	for s.h < len(s.hits) && s.hits[s.h].start < start {
+		s.h++
+	}
+	if s.h == len(s.hits) {
+		s.hits, s.h = s.hits[:0], 0
+	}
+	mask := s.always
+	for _, h := range s.hits[s.h:] {
+		if h.start >= end {
+			break
+		}
+		if h.end <= end {
+			mask |= 1 << h.id
+		}
+	}
+	return mask
+}
+
+// search looks at the anchors that start in text[s.searched:limit] and keeps the needles
+// they anchor.
+func (s *needleSet) search(text string, limit int) {
+	from := max(s.searched, 0)
+	for from < limit {
+		i := indexAnchors(text[from:min(limit+1, len(text))], &s.anch)
+		if i < 0 || from+i >= limit {
+			break
+		}
+		q := from + i
+		for _, c := range s.cand[s.anch.find(text[q], text[q+1])] {
+			n := s.needles[c.id]
+			st := q - int(c.off)
+			if st >= 0 && st+len(n) <= len(text) && text[st:st+len(n)] == n {
+				s.add(needleHit{start: st, end: st + len(n), id: c.id})
+			}
+		}
+		from = q + 1
+	}
+	s.searched = limit
+}
+
+// add keeps a hit in order of start: hits come in order of their anchors, so one may start
+// before the last kept (by less than the longest needle).
+func (s *needleSet) add(h needleHit) {
+	s.hits = append(s.hits, h)
+	for k := len(s.hits) - 1; k > s.h && s.hits[k-1].start > h.start; k-- {
+		s.hits[k], s.hits[k-1] = s.hits[k-1], s.hits[k]
+	}
+}
+
+// indexAnchorsGeneric returns the first i at which s[i:i+2] is one of a's pairs, or -1: a
+// search per pair, each cut at the best found so far.
+func indexAnchorsGeneric(s string, a *anchorSet) int {
+	best := -1
+	for _, p := range a.pairs[:a.n] {
+		if i := strings.Index(s, p); i >= 0 {
+			best, s = i, s[:i+1]
+		}
+	}
+	return best
+}
+
+// sampleBigrams counts the byte pairs of sixteen stretches of 16 KiB spread over the text
+// (the whole of a text up to 256 KiB): what newNeedleSet needs to tell a rare pair from a
+// common one.
+func sampleBigrams(text string) *[1 << 16]uint32 {
+	var big [1 << 16]uint32
+	const pieces, piece = 16, 16 << 10
+	step := max(len(text)/pieces, piece)
+	for at := 0; at < len(text); at += step {
+		p := text[at:min(at+piece+1, len(text))]
+		for i := 0; i+1 < len(p); i++ {
+			big[uint16(p[i])<<8|uint16(p[i+1])]++
+		}
+	}
+	return &big
+}
+
+// byteClass finds bytes of one class (a backslash; any byte that is not ASCII) in the lines
+// of a text asked in order, by searching searchAhead bytes past the line instead of each
+// line: in says whether text[start:end] holds one. No byte of the class lies in [from, at);
+// when found, text[at] is one.
+type byteClass struct {
+	index     func(string) int
+	from, at  int
+	found     bool
+	searching bool // a search has run (from and at mean something)
+}
+
+func (x *byteClass) in(text string, start, end int) bool {
+	if !x.searching || start < x.from {
+		x.searching, x.from, x.at, x.found = true, start, start, false
+	}
+	if x.at >= end {
+		return false // none in [from, at), which holds the line
+	}
+	if x.found && x.at >= start {
+		return true
+	}
+	from := start
+	if !x.found {
+		from = max(start, x.at)
+	}
+	limit := min(max(end, from+searchAhead), len(text))
+	x.from, x.at, x.found = start, limit, false
+	if i := x.index(text[from:limit]); i >= 0 {
+		x.at, x.found = from+i, true
+	}
+	return x.found && x.at < end
+}
+
+func indexBackslash(s string) int { return strings.IndexByte(s, '\\') }
+
+func indexAmp(s string) int { return strings.IndexByte(s, '&') }
+
+// indexNonASCIIGeneric returns the index of the first byte of s that is not ASCII, or -1.
+func indexNonASCIIGeneric(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return i
+		}
+	}
+	return -1
+}

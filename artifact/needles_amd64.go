@@ -1,0 +1,59 @@
+//go:build !purego
+
+package artifact
+
+import "golang.org/x/sys/cpu"
+
+// indexAnchorsAVX2 returns the first i in [0, (len(s)-1)&^31) at which s[i] and s[i+1] pass
+// the nibble tables of one bucket (anchorSet), or -1 (needles_amd64.s). len(s) > 32.
+//
+//go:noescape
+func indexAnchorsAVX2(s string, nib *[4][32]byte) int
+
+var hasAVX2 = cpu.X86.HasAVX2
+
+// indexAnchors returns the first i at which s[i:i+2] is one of a's pairs, or -1.
+func indexAnchors(s string, a *anchorSet) int {
+	if a.n == 0 {
+		return -1
+	}
+	from := 0
+	if hasAVX2 {
+		for len(s)-from > 32 {
+			i := indexAnchorsAVX2(s[from:], &a.nib)
+			if i < 0 {
+				from = from + (len(s)-from-1)&^31
+				break
+			}
+			if q := from + i; a.find(s[q], s[q+1]) >= 0 {
+				return q
+			}
+			from += i + 1 // a mix of a bucket's pairs
+		}
+	}
+	if i := indexAnchorsGeneric(s[from:], a); i >= 0 {
+		return from + i
+	}
+	return -1
+}
+
+// indexNonASCIIAVX2 returns the index of the first byte of s[:len(s)&^31] that is not
+// ASCII, or -1 (needles_amd64.s).
+//
+//go:noescape
+func indexNonASCIIAVX2(s string) int
+
+// indexNonASCII returns the index of the first byte of s that is not ASCII, or -1.
+func indexNonASCII(s string) int {
+	from := 0
+	if hasAVX2 && len(s) >= 32 {
+		if i := indexNonASCIIAVX2(s); i >= 0 {
+			return i
+		}
+		from = len(s) &^ 31
+	}
+	if i := indexNonASCIIGeneric(s[from:]); i >= 0 {
+		return from + i
+	}
+	return -1
+}

@@ -1,0 +1,104 @@
+//go:build !purego
+
+#include "textflag.h"
+
+DATA nibbleMask<>+0(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA nibbleMask<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL nibbleMask<>(SB), RODATA|NOPTR, $32
+
+// func indexAnchorsAVX2(s string, nib *[4][32]byte) int
+//
+// Teddy (Hyperscan's literal matcher) for pairs of bytes, 32 positions at a time: the bytes
+// at each position (one load) and the bytes after them (a load one byte on) are split into
+// nibbles, each nibble looks up its bucket bits (VPSHUFB in nib's four tables), and a
+// position is a candidate when a bucket's bit survives the AND of all four. The first is
+// the lowest bit of VPMOVMSKB's mask of the non-zero bytes. Only positions whose next byte
+// is in s, (len(s)-1)&^31 of them; the rest are the caller's.
+TEXT ·indexAnchorsAVX2(SB), NOSPLIT, $0-32
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVQ nib+16(FP), DI
+	VMOVDQU 0(DI), Y8
+	VMOVDQU 32(DI), Y9
+	VMOVDQU 64(DI), Y10
+	VMOVDQU 96(DI), Y11
+	VMOVDQU nibbleMask<>(SB), Y15
+	VPXOR   Y14, Y14, Y14
+	MOVQ SI, DX
+	DECQ BX
+	ANDQ $~31, BX
+	ADDQ SI, BX
+
+loop:
+	CMPQ SI, BX
+	JAE  none
+	VMOVDQU (SI), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y15, Y0, Y0
+	VPAND   Y15, Y1, Y1
+	VPSHUFB Y0, Y8, Y0
+	VPSHUFB Y1, Y9, Y1
+	VPAND   Y0, Y1, Y2
+	VMOVDQU 1(SI), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y15, Y0, Y0
+	VPAND   Y15, Y1, Y1
+	VPSHUFB Y0, Y10, Y0
+	VPSHUFB Y1, Y11, Y1
+	VPAND   Y0, Y1, Y1
+	VPAND   Y1, Y2, Y2
+	VPCMPEQB Y14, Y2, Y2
+	VPMOVMSKB Y2, AX
+	XORL    $0xffffffff, AX
+	JNZ     found
+	ADDQ    $32, SI
+	JMP     loop
+
+found:
+	VZEROUPPER
+	BSFL AX, AX
+	SUBQ DX, SI
+	ADDQ SI, AX
+	MOVQ AX, ret+24(FP)
+	RET
+
+none:
+	VZEROUPPER
+	MOVQ $-1, ret+24(FP)
+	RET
+
+// func indexNonASCIIAVX2(s string) int
+//
+// Thirty-two bytes at a time: VPMOVMSKB gathers their high bits, set in a byte that is not
+// ASCII. The last len(s)%32 bytes are the caller's.
+TEXT ·indexNonASCIIAVX2(SB), NOSPLIT, $0-24
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVQ SI, DX
+	ANDQ $~31, BX
+	ADDQ SI, BX
+
+nloop:
+	CMPQ SI, BX
+	JAE  nnone
+	VMOVDQU (SI), Y0
+	VPMOVMSKB Y0, AX
+	TESTL AX, AX
+	JNZ  nfound
+	ADDQ $32, SI
+	JMP  nloop
+
+nfound:
+	VZEROUPPER
+	BSFL AX, AX
+	SUBQ DX, SI
+	ADDQ SI, AX
+	MOVQ AX, ret+16(FP)
+	RET
+
+nnone:
+	VZEROUPPER
+	MOVQ $-1, ret+16(FP)
+	RET
