@@ -155,6 +155,7 @@ type Collector struct {
 	snap       *Snapshot
 	labels     labelCache
 	points     pointBuf
+	bodies     *bodyPool // the snapshots' body buffers (expose.go)
 	lastSource []SourceStatus
 	srcBuf     []SourceStatus // sources' scratch
 	snmpOK     bool           // the last window sample read /proc/net/snmp
@@ -200,6 +201,7 @@ func NewCollector(root kernel.Root, opt Options) *Collector {
 	}
 	c.log = newLogWatch(root, c.host.Kernel)
 	c.points.labels = &c.labels
+	c.bodies = newBodyPool()
 	return c
 }
 
@@ -253,7 +255,11 @@ func (c *Collector) currentLocked() *Snapshot {
 	if c.closed {
 		return &Snapshot{}
 	}
+	old := c.snap
 	c.snap = c.refresh()
+	if old != nil {
+		old.retire() // its bodies go back to the pool once no answer writes them
+	}
 	return c.snap
 }
 
@@ -372,6 +378,7 @@ func (c *Collector) refresh() *Snapshot {
 	buildPoints(&c.points, snap, &c.cur, &c.host, c.phys)
 	snap.points = slices.Clone(c.points.finish())
 	snap.done = c.opt.Now()
+	snap.pool = c.bodies
 	return snap
 }
 
@@ -747,6 +754,7 @@ type Snapshot struct {
 	once    sync.Once
 	metrics []prometheus.Metric
 	bodies  bodyCache
+	pool    *bodyPool // where its bodies' buffers come from and go back to; nil: not pooled
 }
 
 // Metrics returns the snapshot's metrics, built once and shared by every scrape that

@@ -280,7 +280,9 @@ func (s *fastServer) answer(c *rawConn, accept, enc []byte) (bool, error) {
 		return false, nil
 	}
 	gz := acceptsGzip(string(enc))
-	body, length := h.c.current().body(n.om, gz)
+	bb := h.c.current().body(n.om, gz)
+	defer bb.release()
+	body, length := bb.b, bb.length
 	// The header net/http writes for ServeHTTP's answer: its status line, the handler's
 	// header sorted by key (net/http Header.writeSubset), then the Date it adds.
 	b := append(c.held[:0], "HTTP/1.1 200 OK\r\n"...)
