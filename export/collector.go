@@ -156,6 +156,7 @@ type Collector struct {
 	labels     labelCache
 	points     pointBuf
 	bodies     *bodyPool // the snapshots' body buffers (expose.go)
+	netDir     string    // netFiles' answer
 	lastSource []SourceStatus
 	srcBuf     []SourceStatus // sources' scratch
 	snmpOK     bool           // the last window sample read /proc/net/snmp
@@ -556,7 +557,10 @@ func (c *Collector) netFiles() string {
 	if !c.root.IsLive() {
 		return ""
 	}
-	return path.Join("/", c.root.Dir(), c.root.NetDir())
+	if c.netDir == "" { // the root's, fixed when it was made: joined once, not per scrape
+		c.netDir = path.Join("/", c.root.Dir(), c.root.NetDir())
+	}
+	return c.netDir
 }
 
 // readCgroups re-reads the socket memory per cgroup, on a live root only. c.mu is held
