@@ -216,6 +216,7 @@ func benchServe(c *config) result {
 	if gap > 100*time.Millisecond {
 		scrapes = max(c.scrapes/10, 10)
 	}
+	runs := serveRuns(c.runs)
 	if nePath == "" {
 		return naResult(what, peerName, "node_exporter is not installed (Debian: apt-get install prometheus-node-exporter)", serveTargets...)
 	}
@@ -262,7 +263,6 @@ func benchServe(c *config) result {
 	}
 	var hrNS, neNS, fullNS, hrTicks, neTicks dist
 	var hrBody, neBody int64
-	runs := max(c.runs/2, 3)
 	for i := range runs {
 		c.logf("serve run %d/%d (%d scrapes each, %s apart)", i+1, runs, scrapes, gap)
 		// Each run visits every exporter once, in an order that rotates (with two: A B, B A,
@@ -297,8 +297,8 @@ func benchServe(c *config) result {
 			headroom: fmtDist(hrNS),
 			peer:     peerName + ": " + fmtDist(neNS),
 			ratio:    fmtRatio(ratio.median()),
-			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; CPU from schedstat (ns); the same from /proc/PID/stat ticks: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
-				note, runs, scrapes, gap, fmtDur(hrTicks.median()), fmtDur(neTicks.median()), hrBody, neBody, nev, strings.Join(nodeExporterCollectors, ",")),
+			note: fmt.Sprintf("%s%d runs × %d scrapes %s apart, gzip OpenMetrics as Prometheus asks; the ratio is the median of the %d runs' paired ratios %s; CPU from schedstat (ns); the same from /proc/PID/stat ticks: %s vs %s; gzip body %d vs %d bytes; %s with collectors %s",
+				note, runs, scrapes, gap, len(ratio), fmtRatioDist(ratio), fmtDur(hrTicks.median()), fmtDur(neTicks.median()), hrBody, neBody, nev, strings.Join(nodeExporterCollectors, ",")),
 		},
 	}
 	if hrFull != nil {
@@ -324,6 +324,17 @@ func benchServe(c *config) result {
 			target(hrRSS < neRSS, "headroom serve uses less RSS than node_exporter: %.1f MB vs %.1f MB", float64(hrRSS)/1024, float64(neRSS)/1024),
 		}}
 }
+
+// serveRuns is how many runs the serve section makes of each exporter: each run is
+// -scrapes scrapes of one exporter, and a ratio is the median of the runs' paired
+// ratios. Until 2026-11-29 it made max(runs/2, 3) = 3 runs of 300 scrapes, so the ratio
+// was the median of three pairs, each pair's halves 7.5 to 15 s apart; on this shared VM
+// one slow half moved the median (0.15x to 0.21x for the same build within four minutes,
+// docs/performance.md "serve on 2026-11-29, branch serve5"). Now 9 runs of 100 scrapes
+// (the same 900 scrapes of each exporter, the same spacing, the same minute and a
+// quarter): nine pairs whose halves are 2.5 to 5 s apart, and a median that two outlying
+// pairs do not move.
+func serveRuns(runs int) int { return max(runs+2, 9) }
 
 // serveTargets are the issue's targets this section checks, for when it cannot measure.
 var serveTargets = []string{"headroom serve ≤ 0.15 × node_exporter's CPU per scrape (issue 33; goal 0.1×)", "headroom serve uses less RSS than node_exporter"}
