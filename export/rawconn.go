@@ -62,6 +62,9 @@ func wrapRaw(c net.Conn) *rawConn {
 type rawConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
+	// fastIdle is set while the fast path waits for the connection's next request
+	// (fastServer.setIdle; guarded by the fastServer's mu).
+	fastIdle bool
 	// While hold is set, Write keeps what it is given in held, which the next Write sends
 	// ahead of its own bytes in one writev: /metrics holds its response's header so that
 	// the header and the body leave in one system call (holdHeader). Only the
