@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var parseMB int
 	fs.IntVar(&cfg.runs, "runs", 7, "repeated runs of each measurement (medians, min, max)")
 	fs.IntVar(&cfg.samples, "samples", 2000, "sampler: samples per run")
-	fs.IntVar(&cfg.scrapes, "scrapes", 100, "serve: scrapes per run (serveRuns: 9 runs of each exporter by default)")
+	fs.IntVar(&cfg.scrapes, "scrapes", 300, "serve: scrapes per run")
 	fs.IntVar(&parseMB, "parse-mib", 100, "parse: size of the generated syslog, MiB")
 	fs.IntVar(&cfg.doctorRuns, "doctor-runs", 5, "doctor: runs")
 	fs.BoolVar(&cfg.scale, "scale", true, "also measure how cost grows: sockets (1k, 10k), CPUs and zones")

@@ -278,7 +278,8 @@ func benchServe(c *config) result {
 	var hrBody, neBody int64
 	for i := range runs {
 		c.logf("serve run %d/%d (%d scrapes each, %s apart)", i+1, runs, scrapes, gap)
-		// Run i scrapes process i mod serveProcs of each side. Each run visits every
+		// Run i scrapes process i mod serveProcs of each side (with three runs, each its own
+		// pair of processes). Each run visits every
 		// exporter once, in an order that rotates (with two: A B, B A, ...), so that no
 		// side is always first.
 		hr, ne := hrs[i%serveProcs], nes[i%serveProcs]
@@ -352,15 +353,15 @@ func benchServe(c *config) result {
 }
 
 // serveRuns is how many runs the serve section makes of each exporter: each run is
-// -scrapes scrapes of one exporter, and a ratio is the median of the runs' paired
-// ratios. Until 2026-11-29 it made max(runs/2, 3) = 3 runs of 300 scrapes, so the ratio
-// was the median of three pairs, each pair's halves 7.5 to 15 s apart; on this shared VM
-// one slow half moved the median (0.15x to 0.21x for the same build within four minutes,
-// docs/performance.md "serve on 2026-11-29, branch serve5"). Now 9 runs of 100 scrapes
-// (the same 900 scrapes of each exporter, the same spacing, the same minute and a
-// quarter): nine pairs whose halves are 2.5 to 5 s apart, and a median that two outlying
-// pairs do not move.
-func serveRuns(runs int) int { return max(runs+2, 9) }
+// -scrapes scrapes (300) of one exporter, and a ratio is the median of the runs' paired
+// ratios. Runs of 300, as before 2026-11-29: serve's periodic work (a window sample every
+// 10 s, the rules every 15 s, the host facts every minute) lands at the first scrape of a
+// run after the exporter's idle time, so shorter runs would charge each scrape more of it
+// than a scraper that never pauses pays; nine runs of 100 read 0.21x at 13:11 on
+// 2026-11-29 where the same tree read 0.14x at 12:56. Within one run, nine pairs of 100 and
+// three of 300 agreed (the median of 19 sliding windows over 27 runs of 100: sd 0.0037
+// against 0.0039), so the pairing was not the noise; the processes are (serveProcs).
+func serveRuns(runs int) int { return max(runs/2, 3) }
 
 // serveProcs is how many processes of each side the serve section starts (see benchServe).
 const serveProcs = 3
