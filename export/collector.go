@@ -155,6 +155,8 @@ type Collector struct {
 	snap       *Snapshot
 	labels     labelCache
 	points     pointBuf
+	bodies     *bodyPool // the snapshots' body buffers (expose.go)
+	netDir     string    // netFiles' answer
 	lastSource []SourceStatus
 	srcBuf     []SourceStatus // sources' scratch
 	snmpOK     bool           // the last window sample read /proc/net/snmp
@@ -200,6 +202,7 @@ func NewCollector(root kernel.Root, opt Options) *Collector {
 	}
 	c.log = newLogWatch(root, c.host.Kernel)
 	c.points.labels = &c.labels
+	c.bodies = newBodyPool()
 	return c
 }
 
@@ -253,7 +256,11 @@ func (c *Collector) currentLocked() *Snapshot {
 	if c.closed {
 		return &Snapshot{}
 	}
+	old := c.snap
 	c.snap = c.refresh()
+	if old != nil {
+		old.retire() // its bodies go back to the pool once no answer writes them
+	}
 	return c.snap
 }
 
@@ -372,6 +379,7 @@ func (c *Collector) refresh() *Snapshot {
 	buildPoints(&c.points, snap, &c.cur, &c.host, c.phys)
 	snap.points = slices.Clone(c.points.finish())
 	snap.done = c.opt.Now()
+	snap.pool = c.bodies
 	return snap
 }
 
@@ -549,7 +557,10 @@ func (c *Collector) netFiles() string {
 	if !c.root.IsLive() {
 		return ""
 	}
-	return path.Join("/", c.root.Dir(), c.root.NetDir())
+	if c.netDir == "" { // the root's, fixed when it was made: joined once, not per scrape
+		c.netDir = path.Join("/", c.root.Dir(), c.root.NetDir())
+	}
+	return c.netDir
 }
 
 // readCgroups re-reads the socket memory per cgroup, on a live root only. c.mu is held
@@ -747,6 +758,7 @@ type Snapshot struct {
 	once    sync.Once
 	metrics []prometheus.Metric
 	bodies  bodyCache
+	pool    *bodyPool // where its bodies' buffers come from and go back to; nil: not pooled
 }
 
 // Metrics returns the snapshot's metrics, built once and shared by every scrape that

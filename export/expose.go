@@ -99,11 +99,10 @@ func appendValue(b []byte, f float64, om bool) []byte {
 	return b
 }
 
-// body variants a snapshot caches: [OpenMetrics][gzip], with their Content-Length values.
+// bodyCache is the body variants a snapshot makes, [OpenMetrics][gzip], each at most once.
 type bodyCache struct {
-	once   [2][2]sync.Once
-	b      [2][2][]byte
-	length [2][2][]string
+	once [2][2]sync.Once
+	b    [2][2]*bodyBuf
 }
 
 func b2i(b bool) int {
@@ -113,13 +112,92 @@ func b2i(b bool) int {
 	return 0
 }
 
-var textBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+// bodyBuf is one body of a snapshot and its length as the Content-Length header's value.
+//
+// Its bytes are reused (bodyPool): a scrape's body used to be a new 23 KB slice, zeroed by
+// the allocator, the exposition copied into it, and the most of serve's garbage (80% of the
+// bytes a scrape allocated, each one a share of a collection); it is now written in place
+// into a buffer that the snapshot before this one's used. A buffer goes back to its pool
+// only when nothing can still write it: refs counts the snapshot's own reference, dropped
+// when the collector replaces the snapshot (retire), and one per answer being written
+// (Snapshot.body, release). A pooled buffer whose count fell to 0 is never handed out
+// again by its snapshot: a late scrape of a replaced snapshot gets a body of its own.
+//
+// The bodyBuf itself is the snapshot's, never reused: only its bytes go round, so a
+// replaced snapshot cannot take a reference to a body that is now another snapshot's.
+type bodyBuf struct {
+	b      []byte
+	length []string // made for each body, never written after: net/http may read it late
+	refs   atomic.Int32
+	pool   *bodyPool // nil: not pooled, refs unused
+}
+
+// bodyPool keeps a few body buffers between snapshots: one scraper needs two (the body
+// being answered while the next snapshot's is made), one in each format four.
+type bodyPool struct{ free chan []byte }
+
+const bodyPoolSize = 4
+
+func newBodyPool() *bodyPool { return &bodyPool{free: make(chan []byte, bodyPoolSize)} }
+
+// get returns a free buffer, or nil (append makes one); a nil pool has none.
+func (p *bodyPool) get() []byte {
+	if p != nil {
+		select {
+		case b := <-p.free:
+			return b[:0]
+		default:
+		}
+	}
+	return nil
+}
+
+func (p *bodyPool) put(b []byte) {
+	select {
+	case p.free <- b:
+	default: // the pool is full: the collector frees it
+	}
+}
+
+// acquire takes a reference to b for one answer, or reports false when b went back to its
+// pool (its snapshot was replaced and no answer held it).
+func (b *bodyBuf) acquire() bool {
+	if b.pool == nil {
+		return true
+	}
+	for {
+		r := b.refs.Load()
+		if r <= 0 {
+			return false
+		}
+		if b.refs.CompareAndSwap(r, r+1) {
+			return true
+		}
+	}
+}
+
+// release drops a reference (an answer written, or the snapshot replaced); the last one
+// returns b to its pool.
+func (b *bodyBuf) release() {
+	if b.pool != nil && b.refs.Add(-1) == 0 {
+		b.pool.put(b.b)
+		b.b = nil
+	}
+}
+
+// gzipHeader is a gzip member's header (RFC 1952): ID1 ID2, CM deflate, no flags, no
+// mtime, no XFL, OS unknown (as compress/gzip writes).
+var gzipHeader = [10]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
+
+// maxStored is the most bytes of a stored deflate block (RFC 1951 3.2.4: LEN is 16 bits).
+const maxStored = 0xffff
 
 // compress returns text as the gzip body a scrape asked for: one gzip member (RFC 1952)
 // of stored deflate blocks (RFC 1951 3.2.4, BTYPE 00, up to 65,535 bytes each), in a
 // slice of exactly its size. The text is framed, not compressed: what it costs is a copy
 // and a CRC-32 of the text, where compressing it took about a tenth of serve's CPU per
-// scrape.
+// scrape. A scrape's body is framed in place instead (appendGzipExposition); this is the
+// same framing of a text already made.
 //
 // Why not compressed (issue 33; docs/performance.md, "serve on 2026-11-29, branch serve4"):
 // the exposition is about 23 KB and compresses 4 to 1 at any level, but compressing it was
@@ -131,19 +209,17 @@ var textBufs = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return 
 // answer stays gzip, as Prometheus asks, so a scraper decodes it as before and the
 // encoding can go back to a compressing level in this one function.
 func compress(text []byte) []byte {
-	const maxStored = 0xffff
 	blocks := max(1, (len(text)+maxStored-1)/maxStored)
-	out := make([]byte, 0, 10+5*blocks+len(text)+8)
-	// ID1 ID2, CM deflate, no flags, no mtime, no XFL, OS unknown (as compress/gzip writes).
-	out = append(out, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255)
+	return appendStored(make([]byte, 0, len(gzipHeader)+5*blocks+len(text)+8), text)
+}
+
+// appendStored appends the gzip member of text in stored blocks to out.
+func appendStored(out, text []byte) []byte {
+	out = append(out, gzipHeader[:]...)
 	crc, size := crc32.ChecksumIEEE(text), uint32(len(text))
 	for first := true; first || len(text) > 0; first = false {
 		n := min(len(text), maxStored)
-		final := byte(0)
-		if n == len(text) {
-			final = 1 // BFINAL, BTYPE 00
-		}
-		out = append(out, final, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		out = appendStoredHeader(out, n, n == len(text))
 		out = append(out, text[:n]...)
 		text = text[n:]
 	}
@@ -151,23 +227,72 @@ func compress(text []byte) []byte {
 	return binary.LittleEndian.AppendUint32(out, size)
 }
 
-// body returns the snapshot's exposition in one format and encoding, and its length as
-// the Content-Length header's value, made once and shared by every scrape of the snapshot.
-func (s *Snapshot) body(om, gz bool) ([]byte, []string) {
+// appendStoredHeader appends a stored block's header: BFINAL and BTYPE 00 in the first
+// byte (the block starts on a byte boundary), LEN and NLEN.
+func appendStoredHeader(out []byte, n int, final bool) []byte {
+	return append(out, byte(b2i(final)), byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+}
+
+// appendGzipExposition appends the points' exposition framed as compress frames it,
+// writing the text in place after the first block's header: no copy of the text, unless it
+// is longer than one block (a host with hundreds of NICs or zones), when it is copied once
+// into its blocks.
+func appendGzipExposition(out []byte, ps []point, om bool) []byte {
+	start := len(out)
+	out = append(out, gzipHeader[:]...)
+	out = appendStoredHeader(out, 0, true) // LEN filled in below
+	t0 := len(out)
+	out = appendExposition(out, ps, om)
+	text := out[t0:]
+	if len(text) > maxStored {
+		return appendStored(out[:start], bytes.Clone(text))
+	}
+	appendStoredHeader(out[t0-5:t0-5], len(text), true)
+	crc := crc32.ChecksumIEEE(text)
+	out = binary.LittleEndian.AppendUint32(out, crc)
+	return binary.LittleEndian.AppendUint32(out, uint32(len(text)))
+}
+
+// body returns the snapshot's exposition in one format and encoding, made once and shared
+// by every scrape of the snapshot. The caller writes it and then releases it.
+func (s *Snapshot) body(om, gz bool) *bodyBuf {
 	i, j := b2i(om), b2i(gz)
 	s.bodies.once[i][j].Do(func() {
-		tp := textBufs.Get().(*[]byte)
-		text := appendExposition((*tp)[:0], s.points, om)
-		if gz {
-			s.bodies.b[i][j] = compress(text)
-		} else {
-			s.bodies.b[i][j] = bytes.Clone(text)
-		}
-		*tp = text
-		textBufs.Put(tp)
-		s.bodies.length[i][j] = []string{strconv.Itoa(len(s.bodies.b[i][j]))}
+		bb := s.makeBody(s.pool, om, gz)
+		bb.refs.Store(1) // the snapshot's, until retire
+		s.bodies.b[i][j] = bb
 	})
-	return s.bodies.b[i][j], s.bodies.length[i][j]
+	if bb := s.bodies.b[i][j]; bb != nil && bb.acquire() {
+		return bb
+	}
+	// The snapshot was replaced (retire) before this scrape asked for this body: one of
+	// its own, from the same points.
+	return s.makeBody(nil, om, gz)
+}
+
+func (s *Snapshot) makeBody(pool *bodyPool, om, gz bool) *bodyBuf {
+	bb := &bodyBuf{b: pool.get(), pool: pool}
+	if gz {
+		bb.b = appendGzipExposition(bb.b, s.points, om)
+	} else {
+		bb.b = appendExposition(bb.b, s.points, om)
+	}
+	bb.length = []string{strconv.Itoa(len(bb.b))}
+	return bb
+}
+
+// retire drops the snapshot's references to its bodies once the collector has replaced
+// it: a body no answer is writing goes back to the pool, and a variant not made yet never
+// will be (a late scrape makes its own).
+func (s *Snapshot) retire() {
+	for i := range s.bodies.once {
+		for j := range s.bodies.once[i] {
+			s.bodies.once[i][j].Do(func() {})
+			if bb := s.bodies.b[i][j]; bb != nil {
+				bb.release()
+			}
+		}
+	}
 }
 
 // metricsHandler serves /metrics.
@@ -263,7 +388,9 @@ func (h *metricsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s := h.c.current()
 	gz := acceptsGzip(r.Header.Get("Accept-Encoding"))
-	body, length := s.body(n.om, gz)
+	bb := s.body(n.om, gz)
+	defer bb.release()
+	body, length := bb.b, bb.length
 	// The header map is written directly, with canonical keys and shared values, instead of
 	// Add and Set, which canonicalise each key and allocate each value.
 	hdr := w.Header()

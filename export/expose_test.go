@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,5 +241,133 @@ func TestCompressStored(t *testing.T) {
 		if err != nil || !bytes.Equal(got, text) {
 			t.Errorf("%d bytes: read back %d bytes, %v", n, len(got), err)
 		}
+	}
+}
+
+// TestGzipExpositionInPlace: a body framed in place is compress's framing of the same
+// exposition, after whatever the buffer held, for one block and for several (the points
+// repeated past 65,535 bytes).
+func TestGzipExpositionInPlace(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now})
+	defer c.Close()
+	ps := c.current().points
+	for _, reps := range []int{1, 2, 200} {
+		var many []point
+		for range reps {
+			many = append(many, ps...)
+		}
+		for _, om := range []bool{false, true} {
+			text := appendExposition(nil, many, om)
+			prefix := []byte("left over")
+			got := appendGzipExposition(bytes.Clone(prefix), many, om)
+			want := append(bytes.Clone(prefix), compress(text)...)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%d× the points (%d bytes of text), om=%v: framed in place differs from compress", reps, len(text), om)
+			}
+		}
+		if reps == 200 && len(appendExposition(nil, many, false)) <= maxStored {
+			t.Fatalf("200× the points is not more than one stored block: the test misses the copy")
+		}
+	}
+}
+
+// TestBodyBuffersReused: a snapshot's body is made in a buffer an earlier snapshot's body
+// used, but never in one an answer is still writing, and a replaced snapshot still answers
+// its own exposition.
+func TestBodyBuffersReused(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second})
+	defer c.Close()
+	// Each snapshot's exposition differs (headroom_samples_taken_total), so a body made
+	// from another snapshot's points shows.
+	want := func(s *Snapshot, om, gz bool) []byte {
+		if gz {
+			return compress(appendExposition(nil, s.points, om))
+		}
+		return appendExposition(nil, s.points, om)
+	}
+	s1 := c.current()
+	b1 := s1.body(true, true) // held: an answer being written
+	saved := bytes.Clone(b1.b)
+	clk.Add(time.Second)
+	s2 := c.current() // replaces s1
+	b2 := s2.body(true, true)
+	if &b2.b[0] == &b1.b[0] {
+		t.Fatal("the new snapshot's body was made in the buffer an answer is still writing")
+	}
+	if !bytes.Equal(b1.b, saved) || !bytes.Equal(b1.b, want(s1, true, true)) {
+		t.Fatal("a body being written changed under its writer")
+	}
+	if !bytes.Equal(b2.b, want(s2, true, true)) {
+		t.Fatal("the second snapshot's body is not its exposition")
+	}
+	p1 := &b1.b[0]
+	b1.release() // the answer is written: s1 was replaced, so its buffer is free
+	if b1.b != nil {
+		t.Error("a released body of a replaced snapshot still holds its buffer")
+	}
+	b2.release()
+	clk.Add(time.Second)
+	s3 := c.current()
+	b3 := s3.body(true, true)
+	if &b3.b[0] != p1 {
+		t.Error("the freed buffer was not reused for the next snapshot's body")
+	}
+	if !bytes.Equal(b3.b, want(s3, true, true)) {
+		t.Fatal("a body made in a reused buffer is not its snapshot's exposition")
+	}
+	// A late scrape of s1, whose buffer is now s3's, and of a variant s1 never made.
+	for _, v := range [][2]bool{{true, true}, {false, false}, {true, false}} {
+		late := s1.body(v[0], v[1])
+		if !bytes.Equal(late.b, want(s1, v[0], v[1])) {
+			t.Errorf("a late scrape of a replaced snapshot (om=%v gz=%v) did not get that snapshot's exposition", v[0], v[1])
+		}
+		if len(late.b) > 0 && &late.b[0] == &b3.b[0] {
+			t.Errorf("a late scrape of a replaced snapshot was given a buffer in use")
+		}
+		late.release()
+	}
+	if !bytes.Equal(b3.b, want(s3, true, true)) {
+		t.Fatal("late scrapes of a replaced snapshot wrote a body in use")
+	}
+	b3.release()
+}
+
+// TestBodyAllocations: a steady stream of scrapes, each of a new snapshot, allocates no
+// body: the buffers go round (a new 23 KB body each scrape was 80% of the bytes a
+// scrape allocated).
+func TestBodyAllocations(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(loadCapture(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second})
+	defer c.Close()
+	s := c.current()
+	next := func(body bool) {
+		c.mu.Lock()
+		old := s
+		s = c.refresh()
+		old.retire()
+		c.mu.Unlock()
+		if body {
+			s.body(true, true).release()
+		}
+	}
+	perRun := func(body bool) float64 {
+		for range 3 { // the buffers grown to the body's size
+			next(body)
+		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		for range 50 {
+			next(body)
+		}
+		runtime.ReadMemStats(&m1)
+		return float64(m1.TotalAlloc-m0.TotalAlloc) / 50
+	}
+	without, with := perRun(false), perRun(true)
+	size := len(s.body(true, true).b)
+	t.Logf("bytes allocated per new snapshot: %.0f, and its %d-byte body: %.0f", without, size, with)
+	if with-without > float64(size)/4 {
+		t.Errorf("a new snapshot's body allocates %.0f bytes (its body is %d): the buffers do not go round", with-without, size)
 	}
 }

@@ -44,7 +44,11 @@ type fastServer struct {
 
 	mu      sync.Mutex
 	closing bool
-	idle    map[*rawConn]struct{} // connections waiting for their next request
+	// live are the connections the fast path serves; those waiting for their next request
+	// have fastIdle set. A connection is entered once, not at every request: the set
+	// of idle connections was a map entered and left twice a scrape (1-2% of serve's
+	// CPU per scrape in perf, 7% of an answer from a cached snapshot).
+	live map[*rawConn]struct{}
 
 	answered atomic.Int64 // requests the fast path answered (tests)
 }
@@ -52,7 +56,7 @@ type fastServer struct {
 // newFastServer returns the listener srv serves: it accepts on ln, answers scrapes itself
 // and hands srv the rest.
 func newFastServer(ln net.Listener, h *metricsHandler, srv *http.Server) *fastServer {
-	s := &fastServer{ln: ln, h: h, srv: srv, conns: make(chan net.Conn), done: make(chan struct{}), idle: map[*rawConn]struct{}{}}
+	s := &fastServer{ln: ln, h: h, srv: srv, conns: make(chan net.Conn), done: make(chan struct{}), live: map[*rawConn]struct{}{}}
 	go s.acceptLoop()
 	return s
 }
@@ -115,8 +119,10 @@ func (s *fastServer) shut(err error) {
 		s.ln.Close()
 		s.mu.Lock()
 		s.closing = true
-		for c := range s.idle {
-			c.Close()
+		for c := range s.live {
+			if c.fastIdle {
+				c.Close()
+			}
 		}
 		s.mu.Unlock()
 	})
@@ -145,15 +151,30 @@ func (s *fastServer) handOver(c *rawConn, pending []byte) {
 func (s *fastServer) setIdle(c *rawConn, idle bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if idle {
-		if s.closing {
-			return false
-		}
-		s.idle[c] = struct{}{}
-	} else {
-		delete(s.idle, c)
+	if idle && s.closing {
+		return false
 	}
+	c.fastIdle = idle
 	return true
+}
+
+// enter records c as served by the fast path, or reports false when the server is
+// closing; leave forgets it when the fast path is done with it.
+func (s *fastServer) enter(c *rawConn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.live[c] = struct{}{}
+	return true
+}
+
+func (s *fastServer) leave(c *rawConn) {
+	s.mu.Lock()
+	c.fastIdle = false
+	delete(s.live, c)
+	s.mu.Unlock()
 }
 
 // fastBufSize is the most a request the fast path answers may take: a Prometheus scrape
@@ -162,6 +183,11 @@ const fastBufSize = 4096
 
 // serveConn answers c's requests while they are scrapes, then hands c to net/http.
 func (s *fastServer) serveConn(c *rawConn, accepted time.Time) {
+	if !s.enter(c) {
+		c.Close()
+		return
+	}
+	defer s.leave(c)
 	defer func() {
 		if e := recover(); e != nil {
 			// As net/http does for a handler's panic: log it, close the connection.
@@ -280,7 +306,9 @@ func (s *fastServer) answer(c *rawConn, accept, enc []byte) (bool, error) {
 		return false, nil
 	}
 	gz := acceptsGzip(string(enc))
-	body, length := h.c.current().body(n.om, gz)
+	bb := h.c.current().body(n.om, gz)
+	defer bb.release()
+	body, length := bb.b, bb.length
 	// The header net/http writes for ServeHTTP's answer: its status line, the handler's
 	// header sorted by key (net/http Header.writeSubset), then the Date it adds.
 	b := append(c.held[:0], "HTTP/1.1 200 OK\r\n"...)

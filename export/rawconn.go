@@ -62,6 +62,9 @@ func wrapRaw(c net.Conn) *rawConn {
 type rawConn struct {
 	*net.TCPConn
 	rc syscall.RawConn
+	// fastIdle is set while the fast path waits for the connection's next request
+	// (fastServer.setIdle; guarded by the fastServer's mu).
+	fastIdle bool
 	// While hold is set, Write keeps what it is given in held, which the next Write sends
 	// ahead of its own bytes in one writev: /metrics holds its response's header so that
 	// the header and the body leave in one system call (holdHeader). Only the
@@ -98,7 +101,8 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 // write (the whole of a body larger than the buffer, which bufio passes through without a
 // copy; or the buffer's flush when the handler returns) sends both with writev.
 //
-// The caller must then write a non-empty body: held bytes go out only with a later write.
+// The caller must then write a non-empty body: held bytes go out only with a later write
+// (nothing else sends them).
 func holdHeader(w http.ResponseWriter, r *http.Request, status int) bool {
 	rc, ok := r.Context().Value(connKey{}).(*rawConn)
 	f, canFlush := w.(http.Flusher)
@@ -124,13 +128,10 @@ func (c *rawConn) Read(b []byte) (int, error) {
 		c.pending = c.pending[n:]
 		return n, nil
 	}
-	if len(c.held) > 0 {
-		// A held header whose body never came (a bug in a caller of holdHeader): send it
-		// rather than leave the client waiting.
-		if _, err := c.Write(nil); err != nil {
-			return 0, err
-		}
-	}
+	// Read does not touch held bytes: net/http reads in the background while the handler
+	// writes (connReader.backgroundRead), so only the writing goroutine may (a send of a
+	// held header from here raced with the handler's writes: go test -race,
+	// TestRawConnHTTP). holdHeader's caller writes the body right after it.
 	var n int
 	var errno syscall.Errno
 	err := c.rc.Read(func(fd uintptr) bool {

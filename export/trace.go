@@ -1,6 +1,7 @@
 package export
 
 import (
+	"maps"
 	"sort"
 	"time"
 
@@ -85,13 +86,10 @@ func (t *traceTotals) add(w *model.TraceWindow) {
 	t.lost += w.Lost
 }
 
-// clone copies the totals for a snapshot (the drops map is the collector's).
+// clone copies the totals for a snapshot (the drops map is the collector's). Without drops
+// (serve without --trace: every scrape) it makes no map.
 func (t traceTotals) clone() traceTotals {
-	d := make(map[string]uint64, len(t.drops))
-	for k, v := range t.drops {
-		d[k] = v
-	}
-	t.drops = d
+	t.drops = maps.Clone(t.drops) // nil for nil, and an empty map stays empty
 	return t
 }
 

@@ -82,6 +82,14 @@ func fmtRatio(r float64) string {
 	return fmt.Sprintf("%.2fx", r)
 }
 
+// fmtRatioDist is "[min–max]" of a distribution of ratios.
+func fmtRatioDist(d dist) string {
+	if len(d) == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("[%s–%s]", fmtRatio(d.min()), fmtRatio(d.max()))
+}
+
 // pairedRatios divides run i of a by run i of b. The runs of both sides are interleaved in
 // time, so on a machine whose load drifts each pair saw about the same conditions; the
 // median of the per-pair ratios is steadier than a ratio of medians.
