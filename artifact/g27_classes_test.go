@@ -3,6 +3,8 @@ package artifact
 import (
 	"slices"
 	"testing"
+
+	"headroom/model"
 )
 
 // The classes the held-out batches g27 and g28 found (corpus 829-866), each on a minimal
@@ -86,6 +88,22 @@ func TestBareUDPCounterDeltas(t *testing.T) {
 	if v, ok := rcvbuf(text); !ok || v != 749 {
 		t.Errorf("RcvbufErrors = %d (%v), want 749", v, ok)
 	}
+	// A change over a stated window is a rate: 749 in 60 s is 12.5/s, not a count since boot.
+	rate := func(text string) float64 {
+		for _, s := range ParseString(text, "p", Options{}).Samples {
+			if r := s.Rates[model.RateStatedUDPRcvbufPerSec]; r > 0 {
+				return r
+			}
+		}
+		return 0
+	}
+	windowed := "Quiet, 60s:\n\n- `DELTA RcvbufErrors=0`\n\nBusy, 60s:\n\n- `DELTA InDatagrams=85857`\n- `DELTA RcvbufErrors=749`\n"
+	if r := rate(windowed); r < 12.4 || r > 12.5 {
+		t.Errorf("rate %.2f/s, want 749/60", r)
+	}
+	if v, ok := rcvbuf(windowed); ok {
+		t.Errorf("a windowed change read as a count since boot: %d", v)
+	}
 	for _, text := range []string{
 		"- `DELTA InErrors=749`\n",
 		"Alert when RcvbufErrors is above 100 per minute.\n",
@@ -111,5 +129,36 @@ func TestOOMKillNegatedOrAcrossCells(t *testing.T) {
 	}
 	if !statesOOM("| host | what happened |\n|---|---|\n| db1 | the OOM killer killed mysqld |\n") {
 		t.Error("a table cell that states an OOM kill lost")
+	}
+}
+
+// An interface's counters as a summary one a line ("RX packets: 71,880,459", "RX dropped:
+// 135,158 packets"), thousands separated, under a label that names the interface
+// ("Container interface statistics (eth0):"): read as that interface's reading (corpus 854:
+// the drops were prose). Counter-cases: the same block under a label naming no interface
+// or two gives no reading; a sentence "RX dropped: see below" is not a counter.
+func TestIfaceSummaryCountersUnderLabel(t *testing.T) {
+	dropped := func(text string) (string, int64) {
+		tl := ParseString(text, "p", Options{})
+		for _, s := range tl.Samples {
+			for _, nd := range s.NetDev {
+				if v, ok := nd.Counters.Get("rx_dropped"); ok {
+					return nd.Name, v
+				}
+			}
+		}
+		return "", -1
+	}
+	body := "```\nRX packets: 71,880,459\nRX bytes:   79,192,110,208 (73.7 GiB)\nRX dropped: 135,158 packets\nRX errors:  0\nTX packets: 28,623,507\nTX dropped: 0 (none)\n```\n"
+	if name, v := dropped("**Container interface statistics** (eth0):\n" + body); name != "eth0" || v != 135158 {
+		t.Errorf("got %q rx_dropped %d, want eth0 135158", name, v)
+	}
+	for _, label := range []string{"**Interface statistics:**\n", "Compare eth0 with eth1:\n"} {
+		if name, v := dropped(label + body); v >= 0 {
+			t.Errorf("%q: read %q rx_dropped %d from a block of no named interface", label, name, v)
+		}
+	}
+	if name, v := dropped("eth0 counters:\nRX dropped: see below\nRX packets: many\n"); v >= 0 {
+		t.Errorf("prose read as counters: %q %d", name, v)
 	}
 }

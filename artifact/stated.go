@@ -109,6 +109,28 @@ func shellSearchLine(t string) bool {
 	return false
 }
 
+var (
+	reDeltaBefore = lazyre.New(`(?i)(?:\bdelta|Δ|\bdiff|\bincrease)\W*$`)
+	reWindow      = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|min|mins|minutes?)\b`)
+)
+
+// statedWindow: the last time window stated in text ("60s", "over 5 minutes"), in seconds.
+func statedWindow(text string) (float64, bool) {
+	ms := reWindow.FindAllStringSubmatch(text, -1)
+	if len(ms) == 0 {
+		return 0, false
+	}
+	m := ms[len(ms)-1]
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	if strings.HasPrefix(strings.ToLower(m[2]), "m") {
+		v *= 60
+	}
+	return v, true
+}
+
 // acrossCells: a match that spans a Markdown table's cell boundary ("| OOM killer messages
 // in logs | System killing processes |", a symptom and its meaning) joins two cells' words,
 // not one statement.
@@ -389,6 +411,20 @@ func (d *doc) stated() {
 			}
 			if group == "Udp6" {
 				counter = name // /proc/net/snmp6 spells its counters with the group
+			}
+			if counter == "RcvbufErrors" && reDeltaBefore.MatchString(para[max(0, m[0]-12):m[0]]) {
+				// A counter's change ("DELTA RcvbufErrors=749") over a window the text
+				// states ("…, 60s:" above the list) is a rate, not a count since boot.
+				prev := ""
+				if start > 0 && d.proseLines[start-1].no >= d.proseLines[start].no-2 {
+					prev = d.proseLines[start-1].text
+				}
+				if secs, ok := statedWindow(prev + "\n" + para[:m[0]]); ok {
+					if v > 0 {
+						addHostDrop(model.RateStatedUDPRcvbufPerSec, float64(v)/secs, lineAt(m[0]), sentence)
+					}
+					continue
+				}
 			}
 			// Several readings of one counter ("DELTA RcvbufErrors=0" in a quiet window,
 			// "=749" in a busy one; a cumulative counter read twice): the largest is the
