@@ -162,3 +162,29 @@ func TestIfaceSummaryCountersUnderLabel(t *testing.T) {
 		t.Errorf("prose read as counters: %q %d", name, v)
 	}
 }
+
+// A Mem-Info excerpt whose head (Mem-Info: and the global summary) the paste cut begins at
+// the per-node line ("Node 0 active_anon:768kB … all_unreclaimable? yes"), which only
+// show_mem prints: the node's counters are read with the zones below it (corpus 833 lost
+// them). Counter-case: a sentence naming a node's active_anon is not a dump.
+func TestMemInfoCutBeforeNodeLine(t *testing.T) {
+	const text = "kernel: [7276107.1] Node 0 active_anon:768kB inactive_anon:6902680kB active_file:604kB inactive_file:564kB unevictable:23000kB mapped:8360kB shmem:816kB kernel_stack:3344kB pagetables:17068kB all_unreclaimable? yes\n" +
+		"kernel: [7276107.1] Node 0 DMA32 free:44576kB min:26412kB low:33012kB high:39612kB present:3129216kB managed:3063704kB\n" +
+		"kernel: [7276107.1] lowmem_reserve[]: 0 0 4641 4641 4641\n"
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindShowMem)
+	if len(as) == 0 {
+		t.Fatalf("no show_mem artifact; unparsed %+v", tl.Unparsed)
+	}
+	sm := as[0].Data.(ShowMem)
+	if len(sm.Nodes) != 1 {
+		t.Fatalf("nodes %+v", sm.Nodes)
+	}
+	get(t, sm.Nodes[0].Fields, "inactive_anon_kb", 6902680)
+	if sm.Nodes[0].AllUnreclaimable == nil || !*sm.Nodes[0].AllUnreclaimable {
+		t.Errorf("all_unreclaimable %v", sm.Nodes[0].AllUnreclaimable)
+	}
+	if as := artifactsOf(ParseString("On our box Node 0 active_anon:768kB was low.\n", "p", Options{}), KindShowMem); len(as) != 0 {
+		t.Errorf("a sentence read as a dump: %+v", as)
+	}
+}
