@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"headroom/internal/lazyre"
 	"strings"
 
 	"headroom/kernel"
@@ -114,6 +115,16 @@ func parseIfconfigLine(ifc *Iface, t string) {
 		key, val, colon := strings.Cut(f, ":")
 		if !colon && j+1 < len(fs) && isDigits(fs[j+1]) {
 			key, val = f, fs[j+1]
+		} else if colon && val == "" && j+1 < len(fs) && dir != "" && groupedCount(fs[j+1]) {
+			// A summary one counter a line ("RX dropped: 135,158 packets"): the count
+			// after the colon, thousands separated.
+			if name, ok := ifconfigWords[dir][key]; ok {
+				if v, ok := statedCount(fs[j+1]); ok {
+					ifc.Counters.Set(name, v)
+				}
+			}
+			j++
+			continue
 		} else if colon && val == "" && j+1 < len(fs) {
 			continue // "inet6 addr: ..." and friends
 		}
@@ -233,9 +244,18 @@ func (d *doc) tryIfconfigRows(i int) int {
 	if ifconfigBody(d.ls[i:k]) {
 		// Each kind of line once ("RX packets", "RX errors", "TX packets", "TX errors"):
 		// one interface's block whose name line the paste left out, not a loop's readings.
+		if name == "" {
+			name = labelIface(label)
+		}
 		ifc := Iface{Name: name}
 		for j := i; j < k; j++ {
 			parseIfconfigLine(&ifc, d.ls[j].Text)
+		}
+		if name != "" {
+			// The block's interface is named by its command or its label ("Container
+			// Interface Statistics (eth0):"): its counters are that interface's reading.
+			d.addIfaces(KindIfconfig, "ifconfig (block without its interface line)", i, k-i, []Iface{ifc})
+			return k - i
 		}
 		d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (block without its interface line)", Interfaces: []Iface{ifc}, Label: label})
 		return k - i
@@ -248,6 +268,30 @@ func (d *doc) tryIfconfigRows(i int) int {
 	}
 	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (counter lines only, one a line)", Interfaces: ifs, Label: label})
 	return k - i
+}
+
+// groupedCount: digits, thousands separated or not ("135,158", "0").
+func groupedCount(s string) bool { return reGroupedCount.MatchString(s) }
+
+var (
+	reGroupedCount = lazyre.New(`^(?:\d{1,3}(?:,\d{3})+|\d+)$`)
+	// An interface's name in a block's label: Linux's usual names (eth0, enp3s0, ens192,
+	// eno1, wlan0, wlp2s0, bond0, veth12ab, br0, vmbr0).
+	reLabelIface = lazyre.New(`\b((?:eth|wlan|bond|br|vmbr|eno|ens|em|ib)\d+(?:\.\d+)?|(?:enp|wlp|enx)\w+|veth\w+)\b`)
+)
+
+// labelIface: the one interface a block's label names, "" when none or several.
+func labelIface(label string) string {
+	ms := reLabelIface.FindAllString(label, -1)
+	if len(ms) == 0 {
+		return ""
+	}
+	for _, m := range ms[1:] {
+		if m != ms[0] {
+			return ""
+		}
+	}
+	return ms[0]
 }
 
 // ifconfigInCommand: what comes before "ifconfig " in a label is a command's start (nothing,
@@ -289,6 +333,10 @@ func isIfconfigCounterLine(t string) bool {
 		return false
 	}
 	key, val, colon := strings.Cut(fs[1], ":")
+	if colon && val == "" {
+		// "RX dropped: 135,158 packets", a summary one counter a line
+		return ifconfigWords[fs[0]][key] != "" && groupedCount(fs[2])
+	}
 	if colon {
 		return ifconfigWords[fs[0]][key] != "" && isDigits(val)
 	}

@@ -256,6 +256,11 @@ func startsShowMem(t string) bool {
 	switch showMemKind(s) {
 	case "marker", "zone", "buddy", "freepages", "global", "nodeopen", "tail", "swap":
 		return true
+	case "node":
+		// "Node 0 active_anon:768kB inactive_anon:… all_unreclaimable? yes": an excerpt
+		// whose head (Mem-Info: and the global summary) was cut begins at the node line,
+		// which only show_mem prints (mm/show_mem.c, show_free_areas).
+		return true
 	}
 	return false
 }

@@ -70,10 +70,76 @@ var (
 	reStatedValue = lazyre.New(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
 )
 
+// shellSearchLine reports whether t is a shell command line that searches logs or reads
+// them ("$ grep -iE 'oom|killed process' /var/log/syslog", "sudo journalctl -k | grep -i
+// oom", "  | egrep -i 'out of memory|killed process'", "dmesg -T | tail"): the words in it
+// are the pattern searched for, not a statement of what happened, so stated.go never reads
+// it. A prompt ("$ ", "# ", "user@host:~$ "), "sudo" and a leading pipe are skipped; the
+// command must then look like one: grep and its kin with anything after them, journalctl,
+// dmesg, cat, tail and the like followed by an option, a path, a pipe or nothing ("dmesg
+// shows the OOM killer killed mysqld" is a sentence).
+func shellSearchLine(t string) bool {
+	if !strings.Contains(t, "grep") && !strings.Contains(t, "journalctl") && !strings.Contains(t, "dmesg") && !strings.Contains(t, "|") {
+		return false // cheap byte test first: most prose names none of them
+	}
+	fs := fields(t)
+	k := 0
+	for k < len(fs) {
+		f := fs[k]
+		if f == "$" || f == "#" || f == "%" || f == "|" || f == "sudo" || len(f) > 1 && (strings.HasSuffix(f, "$") || strings.HasSuffix(f, "#")) && strings.ContainsAny(f, "@:~]") {
+			k++
+			continue
+		}
+		break
+	}
+	if k >= len(fs) {
+		return false
+	}
+	cmd := strings.TrimPrefix(fs[k], "|")
+	switch cmd {
+	case "grep", "egrep", "zgrep", "fgrep", "rg", "ag":
+		return k+1 < len(fs)
+	case "journalctl", "dmesg", "cat", "zcat", "tail", "head", "less", "awk", "sed":
+		if k+1 == len(fs) {
+			return true
+		}
+		next := fs[k+1]
+		return next[0] == '-' || next[0] == '/' || next[0] == '|' || next[0] == '\'' || next[0] == '"'
+	}
+	return false
+}
+
+var (
+	reDeltaBefore = lazyre.New(`(?i)(?:\bdelta|Δ|\bdiff|\bincrease)\W*$`)
+	reWindow      = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|min|mins|minutes?)\b`)
+)
+
+// statedWindow: the last time window stated in text ("60s", "over 5 minutes"), in seconds.
+func statedWindow(text string) (float64, bool) {
+	ms := reWindow.FindAllStringSubmatch(text, -1)
+	if len(ms) == 0 {
+		return 0, false
+	}
+	m := ms[len(ms)-1]
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || v <= 0 {
+		return 0, false
+	}
+	if strings.HasPrefix(strings.ToLower(m[2]), "m") {
+		v *= 60
+	}
+	return v, true
+}
+
+// acrossCells: a match that spans a Markdown table's cell boundary ("| OOM killer messages
+// in logs | System killing processes |", a symptom and its meaning) joins two cells' words,
+// not one statement.
+func acrossCells(m string) bool { return strings.Contains(m, " | ") || strings.Contains(m, "\t|") }
+
 // keepProse remembers a prose line for stated.
 func (d *doc) keepProse(i int) {
 	d.acct.Prose++
-	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
+	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes && !shellSearchLine(d.ls[i].Text) {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text, quote: d.ls[i].Quote})
 		// The line below is in the window when a reader has looked ahead past this one.
 		if i+1 < len(d.ls) && d.ls[i+1].No == d.ls[i].No+1 && columnHeaderRow(d.ls[i].Text, d.ls[i+1].Text) {
@@ -218,7 +284,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -319,7 +385,7 @@ func (d *doc) stated() {
 				netFrom = append(netFrom, lineAt(m[0]))
 			}
 		}
-		for _, m := range submatches(has("udp"), reStatedUDPCounter, para) {
+		for _, m := range submatches(has("udp", "rcvbuferr", "sndbuferr"), reStatedUDPCounter, para) {
 			// "accumulated 3,205 `UdpRcvbufErrors`", "UdpSndbufErrors remained zero",
 			// "Udp6RcvbufErrors: 12": Udp's buffer counters by their nstat names, the value
 			// before or after the name (thousands separated or not), the host's unless
@@ -336,13 +402,38 @@ func (d *doc) stated() {
 			if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj != "" {
 				continue
 			}
-			group, counter, _ := splitNstatName(name)
+			group, counter, ok := splitNstatName(name)
+			if !ok {
+				// /proc/net/snmp's own spelling, the group in the row's head ("Udp:
+				// ... RcvbufErrors"): only Udp and UdpLite count receive-buffer errors,
+				// and UdpLite is Udp's code (net/ipv4/udp.c, __udp_queue_rcv_skb).
+				group, counter = "Udp", name
+			}
 			if group == "Udp6" {
 				counter = name // /proc/net/snmp6 spells its counters with the group
 			}
-			if _, dup := statedNet.Get(group, counter); !dup {
+			if counter == "RcvbufErrors" && reDeltaBefore.MatchString(para[max(0, m[0]-12):m[0]]) {
+				// A counter's change ("DELTA RcvbufErrors=749") over a window the text
+				// states ("…, 60s:" above the list) is a rate, not a count since boot.
+				prev := ""
+				if start > 0 && d.proseLines[start-1].no >= d.proseLines[start].no-2 {
+					prev = d.proseLines[start-1].text
+				}
+				if secs, ok := statedWindow(prev + "\n" + para[:m[0]]); ok {
+					if v > 0 {
+						addHostDrop(model.RateStatedUDPRcvbufPerSec, float64(v)/secs, lineAt(m[0]), sentence)
+					}
+					continue
+				}
+			}
+			// Several readings of one counter ("DELTA RcvbufErrors=0" in a quiet window,
+			// "=749" in a busy one; a cumulative counter read twice): the largest is the
+			// worst window or the newest reading.
+			if old, dup := statedNet.Get(group, counter); !dup || v > old {
 				statedNet.Set(group, counter, v)
-				netFrom = append(netFrom, lineAt(m[0]))
+				if !dup {
+					netFrom = append(netFrom, lineAt(m[0]))
+				}
 			}
 		}
 		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
@@ -408,6 +499,9 @@ func (d *doc) stated() {
 			sentence := sentenceAround(para, m[0], m[1])
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
+			}
+			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+				continue // "No OOM-killer or "killed process" lines found"; a table's two cells
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
@@ -543,7 +637,10 @@ var (
 	// Udp's buffer and receive error counters by their nstat names with a count before or
 	// after the name: "3,205 `UdpRcvbufErrors`", "UdpRcvbufErrors = 12", "UdpSndbufErrors
 	// remained zero" (groups: count, name | name, count | count-before, name-after).
-	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
+	// /proc/net/snmp's bare names RcvbufErrors and SndbufErrors are Udp's alone (a
+	// "DELTA RcvbufErrors=749" list of a counter's change); bare InErrors is also Ip's and
+	// Icmp's, so it is not read.
+	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
 	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	reNegated          = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification

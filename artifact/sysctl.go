@@ -128,7 +128,7 @@ func (d *doc) trySysctl(i int) int {
 		// (sysctl.c parses no quoting): `tcp_rmem = "4096 87380 4194304"` reaches the
 		// kernel with its quotes and is refused. The quotes are kept; the range check
 		// says so. (On a shell command line the shell removes them: reSysctlW.)
-		val := strings.Join(fields(m[2]), " ")
+		val := strings.Join(fields(stripReadoutRemark(m[2])), " ")
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
 	}
@@ -160,6 +160,24 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// stripReadoutRemark drops a remark in parentheses after a value of numbers
+// ("176547	235396	353094 (system-wide UDP memory triplet)", "1000 (default)"): the kernel
+// prints a numeric sysctl as integers only (proc_dointvec, proc_doulongvec_minmax in
+// kernel/sysctl.c), so the parenthesis is the author's note on a read-out, not part of a
+// value sysctl would write. A value with a word before the parenthesis, or one that does not
+// end at its ")", is left as written (the range check judges it).
+func stripReadoutRemark(v string) string {
+	o := strings.IndexByte(v, '(')
+	if o <= 0 || !strings.HasSuffix(strings.TrimSpace(v), ")") {
+		return v
+	}
+	head := strings.TrimSpace(v[:o])
+	if head == "" || valueNumbers(head) == nil || strings.ContainsAny(head, "\"'`") {
+		return v
+	}
+	return head
 }
 
 // readsSysctl: the line before a block is a command that prints the host's values
