@@ -135,3 +135,52 @@ func TestMessageAcrossWrap(t *testing.T) {
 		}
 	}
 }
+
+// A reply that quotes the whole post quotes its title too, and a paste fenced whole opens
+// with the fence: the title that names an OOM stays the title (corpus 741, 742, 756 under
+// the forms quote-mail, quote-mail-2, quote-mail-trimmed and code-fence; before, the quoted
+// blank line (">") and the fence's opening line were lines of another kind, and the OOM
+// the title states was lost).
+func TestTitleNamesOOMInForms(t *testing.T) {
+	body := "Node 0 Normal: 924*4kB (UME) 814*8kB (UME) 585*16kB (UME) = 19384kB\n"
+	quote := func(prefix, text string) string {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(text, "\n") {
+			if l != "" {
+				b.WriteString(strings.TrimRight(prefix+l, " \n") + "\n")
+			}
+		}
+		return b.String()
+	}
+	plain := "Validator oom-kill\n\n" + body
+	for name, text := range map[string]string{
+		"quoted":         quote("> ", plain),
+		"quoted-twice":   quote(">> ", plain),
+		"quoted-spaced":  strings.ReplaceAll(quote("> ", plain), ">\n", "> \n"),
+		"fenced":         "```\n" + plain + "```\n",
+		"fenced-lang":    "```text\n" + plain + "```\n",
+		"fenced-tilde":   "~~~\n" + plain + "~~~\n",
+		"quoted-fenced":  quote("> ", "```\n"+plain+"```\n"),
+		"fenced-heading": "```\n## Out of memory on the build host\n" + body + "```\n",
+	} {
+		if !statesOOM(text) {
+			t.Errorf("%s: no stated OOM in %q", name, text)
+		}
+	}
+	// Counter-cases: a quoted title with quoted text right under it, a quoted question, a
+	// fence's opening line that holds more than a language word, a fence below another
+	// line, a fenced title with no blank line under it.
+	for name, text := range map[string]string{
+		"quoted-no-gap":     quote("> ", "Validator oom-kill\n"+body),
+		"quoted-question":   quote("> ", "How does the OOM killer choose its victim?\n\n"+body),
+		"fence-with-words":  "``` see the log below\nValidator oom-kill\n\n" + body + "```\n",
+		"fence-under-line":  "Hi all\n```\nValidator oom-kill\n\n" + body + "```\n",
+		"fenced-no-gap":     "```\nValidator oom-kill\n" + body + "```\n",
+		"quoted-text-above": "> Hi all\n> Validator oom-kill\n>\n> " + body,
+	} {
+		if statesOOM(text) {
+			t.Errorf("%s: read as a stated OOM: %q", name, text)
+		}
+	}
+}
+
