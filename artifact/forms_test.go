@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -184,3 +185,32 @@ func TestTitleNamesOOMInForms(t *testing.T) {
 	}
 }
 
+// /proc/pagetypeinfo under `unexpand -a` (the form spaces-to-tabs; corpus 860): "Node    0,
+// zone" becomes "Node\t0, zone" and the rows are the table's all the same. Before, the table
+// ended at the first tabbed row and another reader took the rows for buddy lists, a healthy
+// zone's "critical fragmented".
+func TestTabbedPageTypeInfo(t *testing.T) {
+	const spaced = "Page block order: 9\nPages per block:  512\n\n" +
+		"Free pages count per migrate type at order       0      1      2      3\n" +
+		"Node    0, zone   Normal, type    Unmovable     66    160    177     31\n" +
+		"Node    0, zone   Normal, type      Movable     10 >100000  70473   3338\n" +
+		"Node    0, zone   Normal, type  Reclaimable    994    603    162     16\n\n" +
+		"Number of blocks type     Unmovable      Movable  Reclaimable\n" +
+		"Node 0, zone   Normal          841        29689          702\n"
+	tabbed := strings.ReplaceAll(spaced, "Node    0", "Node\t0")
+	want := one(t, ParseString(spaced, "p", Options{}), KindPageTypeInfo).(*kernel.PageTypeInfo)
+	tl := ParseString(tabbed, "p", Options{})
+	got := one(t, tl, KindPageTypeInfo).(*kernel.PageTypeInfo)
+	if len(got.Free) != 3 || len(want.Free) != 3 || !got.Free[1].Capped || got.Free[1].Free[1] != 100000 || len(got.Blocks) != 1 {
+		t.Errorf("tabbed table %+v, want %+v", got, want)
+	}
+	if len(tl.Artifacts) != 1 || len(tl.Unparsed) != 0 {
+		t.Errorf("tabbed table read as %d artifacts, unparsed %+v", len(tl.Artifacts), tl.Unparsed)
+	}
+	// Counter-case: a line after the table that starts with "Node" and a tab but is no row
+	// is not taken into it (the table before it is read, the line reported).
+	tl = ParseString(tabbed+"Node\tnotes: none\n", "p", Options{})
+	if got := one(t, tl, KindPageTypeInfo).(*kernel.PageTypeInfo); len(got.Free) != 3 || len(got.Blocks) != 1 {
+		t.Errorf("table with a trailing line %+v", got)
+	}
+}
