@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -133,5 +134,83 @@ func TestMessageAcrossWrap(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
 			t.Errorf("%q: logged %q, want %q", c.text, got, c.want)
 		}
+	}
+}
+
+// A reply that quotes the whole post quotes its title too, and a paste fenced whole opens
+// with the fence: the title that names an OOM stays the title (corpus 741, 742, 756 under
+// the forms quote-mail, quote-mail-2, quote-mail-trimmed and code-fence; before, the quoted
+// blank line (">") and the fence's opening line were lines of another kind, and the OOM
+// the title states was lost).
+func TestTitleNamesOOMInForms(t *testing.T) {
+	body := "Node 0 Normal: 924*4kB (UME) 814*8kB (UME) 585*16kB (UME) = 19384kB\n"
+	quote := func(prefix, text string) string {
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(text, "\n") {
+			if l != "" {
+				b.WriteString(strings.TrimRight(prefix+l, " \n") + "\n")
+			}
+		}
+		return b.String()
+	}
+	plain := "Validator oom-kill\n\n" + body
+	for name, text := range map[string]string{
+		"quoted":         quote("> ", plain),
+		"quoted-twice":   quote(">> ", plain),
+		"quoted-spaced":  strings.ReplaceAll(quote("> ", plain), ">\n", "> \n"),
+		"fenced":         "```\n" + plain + "```\n",
+		"fenced-lang":    "```text\n" + plain + "```\n",
+		"fenced-tilde":   "~~~\n" + plain + "~~~\n",
+		"quoted-fenced":  quote("> ", "```\n"+plain+"```\n"),
+		"fenced-heading": "```\n## Out of memory on the build host\n" + body + "```\n",
+	} {
+		if !statesOOM(text) {
+			t.Errorf("%s: no stated OOM in %q", name, text)
+		}
+	}
+	// Counter-cases: a quoted title with quoted text right under it, a quoted question, a
+	// fence's opening line that holds more than a language word, a fence below another
+	// line, a fenced title with no blank line under it.
+	for name, text := range map[string]string{
+		"quoted-no-gap":     quote("> ", "Validator oom-kill\n"+body),
+		"quoted-question":   quote("> ", "How does the OOM killer choose its victim?\n\n"+body),
+		"fence-with-words":  "``` see the log below\nValidator oom-kill\n\n" + body + "```\n",
+		"fence-under-line":  "Hi all\n```\nValidator oom-kill\n\n" + body + "```\n",
+		"fenced-no-gap":     "```\nValidator oom-kill\n" + body + "```\n",
+		"quoted-text-above": "> Hi all\n> Validator oom-kill\n>\n> " + body,
+	} {
+		if statesOOM(text) {
+			t.Errorf("%s: read as a stated OOM: %q", name, text)
+		}
+	}
+}
+
+// /proc/pagetypeinfo under `unexpand -a` (the form spaces-to-tabs; corpus 860): "Node    0,
+// zone" becomes "Node\t0, zone" and the rows are the table's all the same. Before, the table
+// ended at the first tabbed row and another reader took the rows for buddy lists, a healthy
+// zone's "critical fragmented".
+func TestTabbedPageTypeInfo(t *testing.T) {
+	const spaced = "Page block order: 9\nPages per block:  512\n\n" +
+		"Free pages count per migrate type at order       0      1      2      3\n" +
+		"Node    0, zone   Normal, type    Unmovable     66    160    177     31\n" +
+		"Node    0, zone   Normal, type      Movable     10 >100000  70473   3338\n" +
+		"Node    0, zone   Normal, type  Reclaimable    994    603    162     16\n\n" +
+		"Number of blocks type     Unmovable      Movable  Reclaimable\n" +
+		"Node 0, zone   Normal          841        29689          702\n"
+	tabbed := strings.ReplaceAll(spaced, "Node    0", "Node\t0")
+	want := one(t, ParseString(spaced, "p", Options{}), KindPageTypeInfo).(*kernel.PageTypeInfo)
+	tl := ParseString(tabbed, "p", Options{})
+	got := one(t, tl, KindPageTypeInfo).(*kernel.PageTypeInfo)
+	if len(got.Free) != 3 || len(want.Free) != 3 || !got.Free[1].Capped || got.Free[1].Free[1] != 100000 || len(got.Blocks) != 1 {
+		t.Errorf("tabbed table %+v, want %+v", got, want)
+	}
+	if len(tl.Artifacts) != 1 || len(tl.Unparsed) != 0 {
+		t.Errorf("tabbed table read as %d artifacts, unparsed %+v", len(tl.Artifacts), tl.Unparsed)
+	}
+	// Counter-case: a line after the table that starts with "Node" and a tab but is no row
+	// is not taken into it (the table before it is read, the line reported).
+	tl = ParseString(tabbed+"Node\tnotes: none\n", "p", Options{})
+	if got := one(t, tl, KindPageTypeInfo).(*kernel.PageTypeInfo); len(got.Free) != 3 || len(got.Blocks) != 1 {
+		t.Errorf("table with a trailing line %+v", got)
 	}
 }

@@ -397,7 +397,11 @@ func (d *doc) tryPageTypeInfo(i int) int {
 		case s == "":
 		case strings.HasPrefix(s, "Page block order:"), strings.HasPrefix(s, "Pages per block:"),
 			strings.HasPrefix(s, "Free pages count"), strings.HasPrefix(s, "Number of blocks type"),
-			strings.HasPrefix(s, "Number of mixed blocks"), strings.HasPrefix(s, "Node "):
+			strings.HasPrefix(s, "Number of mixed blocks"), strings.HasPrefix(s, "Node "),
+			// `unexpand -a` (an editor's or a terminal's copy) turns "Node    0" into
+			// "Node\t0": the row is the table's all the same (kernel.txtNodeZone reads
+			// either), and read by another reader it was a buddy list of zeros.
+			strings.HasPrefix(s, "Node\t"):
 			last = k
 		default:
 			k = len(d.ls)

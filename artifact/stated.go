@@ -1163,7 +1163,10 @@ func statedRingsCompared(text string) (statedRing, bool) {
 // matches need (a word each must hold), and nil without running the regexp otherwise.
 // titleProse is the text's title when it is prose: its first non-blank line, within the
 // first three, set apart from the body by a blank line (or a markdown heading), as
-// parse.go's titleAt has it.
+// parse.go's titleAt has it. A reply that quotes the whole post quotes its title too ("> Sui
+// oom-kill", then ">"), and a paste fenced whole opens with the fence: a line that is blank
+// once its quoting is read is blank, and a fence's opening line above the title stands for
+// none (titleBlank).
 func (d *doc) titleProse() (proseLine, bool) {
 	if len(d.proseLines) == 0 || d.proseLines[0].no > 3 || d.text == "" {
 		return proseLine{}, false
@@ -1175,12 +1178,12 @@ func (d *doc) titleProse() (proseLine, bool) {
 	for no := 1; no <= p.no+1; no++ {
 		line, after, found := strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, "\r")
-		if no < p.no && !isBlank(line) {
+		if no < p.no && !titleBlank(line) && !(no == 1 && fenceOpener(line)) {
 			return proseLine{}, false // a line of another kind stands above it
 		}
 		if no == p.no+1 {
 			// a title stands over a body: a blank line, then more text
-			return p, (heading || isBlank(line)) && strings.TrimSpace(after) != ""
+			return p, (heading || titleBlank(line)) && strings.TrimSpace(after) != ""
 		}
 		if !found {
 			return p, heading
@@ -1188,6 +1191,23 @@ func (d *doc) titleProse() (proseLine, bool) {
 		rest = after
 	}
 	return proseLine{}, false
+}
+
+// titleBlank: a line that holds nothing once its mail quoting is read ("", ">", "> ", ">>").
+func titleBlank(line string) bool {
+	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
+	return isBlank(t)
+}
+
+// fenceOpener: a Markdown fence's opening line, "```" or "~~~" with at most a language
+// word after it ("```text"), quoted or not.
+func fenceOpener(line string) bool {
+	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
+	t = strings.TrimSpace(t)
+	if !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
+		return false
+	}
+	return !strings.ContainsAny(strings.Trim(t[3:], "`~"), " \t")
 }
 
 // titleNamesOOM: a title that names an out-of-memory or an OOM kill as what happened
