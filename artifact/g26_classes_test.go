@@ -61,3 +61,37 @@ func TestNotLineGutterLeftAlone(t *testing.T) {
 		}
 	}
 }
+
+func statedAllocOrders(text string) []int {
+	tl := ParseString(text, "p", Options{})
+	var o []int
+	for _, e := range tl.Events {
+		if e.AllocFailure != nil {
+			o = append(o, e.AllocFailure.Order)
+		}
+	}
+	return o
+}
+
+// Page allocation failures the prose states with their order and no report of them: one
+// failure of that order (any language around it, the name misspelt as written).
+func TestStatedAllocFailureWithOrder(t *testing.T) {
+	for _, text := range []string{
+		"サーバで \"order:3\" の Page Allocaton Failure が多数発生する。\n",
+		"Since the upgrade we get lots of order 2 page allocation failures in the NIC driver.\n",
+	} {
+		if o := statedAllocOrders(text); len(o) != 1 {
+			t.Errorf("%q: orders %v, want one", text, o)
+		}
+	}
+	for _, text := range []string{
+		"If you see an order 3 page allocation failure, raise min_free_kbytes.\n",   // a possibility
+		"We never saw a page allocation failure, only order 2 compaction stalls.\n", // a denial
+		"Page allocation failures are common on busy hosts.\n",                      // no order
+		"> On my test box the order:4 page allocation failure shows up hourly.\n",   // another machine's
+	} {
+		if o := statedAllocOrders(text); len(o) != 0 {
+			t.Errorf("%q: orders %v, want none", text, o)
+		}
+	}
+}
