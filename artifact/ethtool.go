@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -335,4 +336,73 @@ func digitGroups(v string) (string, bool) {
 		}
 	}
 	return strings.Join(g, ""), true
+}
+
+// ethtoolRate reads a counter line a watch tool printed as a per-second rate ("rx_nodesc_drop_cnt:
+// 451.3k/s", "rx-3.rx_packets: 0.5/s"): the name and the rate.
+func ethtoolRate(t string) (name string, perSec float64, ok bool) {
+	s := strings.TrimSpace(t)
+	name, val, found := strings.Cut(s, ":")
+	val = strings.TrimSpace(val)
+	if !found || name == "" || strings.ContainsAny(name, " \t") || !strings.HasSuffix(val, "/s") {
+		return "", 0, false
+	}
+	val = strings.TrimSuffix(val, "/s")
+	mult := 1.0
+	if n := len(val); n > 0 {
+		switch val[n-1] {
+		case 'k', 'K':
+			mult, val = 1e3, val[:n-1]
+		case 'M':
+			mult, val = 1e6, val[:n-1]
+		case 'G':
+			mult, val = 1e9, val[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil || v < 0 {
+		return "", 0, false
+	}
+	return name, v * mult, true
+}
+
+// tryEthtoolRates reads ethtool -S counters a watch tool printed as per-second rates, under
+// the ethtool -S command line: the ring-loss counters' rates (kernel.ClassifyNICCounter)
+// become RateNICRxRingLossPerSec, the sum of the block's (a rate, never a since-boot
+// counter); the other names are kept in the artifact.
+func (d *doc) tryEthtoolRates(i int) int {
+	if _, _, ok := ethtoolRate(d.ls[i].Text); !ok {
+		return 0
+	}
+	label := d.label(i)
+	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
+		return 0
+	}
+	rates := map[string]float64{}
+	var loss float64
+	var lossNames []string
+	n := 0
+	for k := i; k < len(d.ls); k++ {
+		name, v, ok := ethtoolRate(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		rates[name] = v
+		if l, ok := kernel.ClassifyNICCounter(name, false); ok && l.RxOverrun() {
+			loss += v
+			lossNames = append(lossNames, name)
+		}
+		n++
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	data := map[string]any{"per_second": rates}
+	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
+		data["interface"] = m[1]
+	}
+	d.addArtifact(KindEthtoolS, first, last, data)
+	if len(lossNames) > 0 {
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (ethtool -S rates per second: " + strings.Join(lossNames, ", ") + ")",
+			Rates: model.Rates{model.RateNICRxRingLossPerSec: loss}})
+	}
+	return n
 }

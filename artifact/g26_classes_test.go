@@ -95,3 +95,29 @@ func TestStatedAllocFailureWithOrder(t *testing.T) {
 		}
 	}
 }
+
+func ringLossRate(text string) (float64, bool) {
+	tl := ParseString(text, "p", Options{})
+	for _, s := range tl.Samples {
+		if v, ok := s.Rates["nic_rx_ring_loss_per_sec"]; ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// ethtool -S counters a watch tool prints as per-second rates ("451.3k/s"): the ring-loss
+// counters' rate is read as a rate, never as a since-boot counter.
+func TestEthtoolRatesRead(t *testing.T) {
+	const text = "$ watch 'ethtool -S eth3 | grep rx'\nrx_packets: 1.2M/s\nrx_nodesc_drop_cnt: 2.5k/s\nrx_bytes: 900.0M/s\n"
+	if v, ok := ringLossRate(text); !ok || v != 2500 {
+		t.Errorf("ring loss rate = %v, %v; want 2500", v, ok)
+	}
+	if v, ok := nicStat(text, "rx_nodesc_drop_cnt"); ok {
+		t.Errorf("a rate read as a counter: %d", v)
+	}
+	// Not under ethtool -S: a tool's own "name: N/s" lines are not the NIC's counters.
+	if _, ok := ringLossRate("$ iftop -t\nrx_nodesc_drop_cnt: 2.5k/s\nrx_missed_errors: 10/s\n"); ok {
+		t.Error("read without ethtool -S")
+	}
+}

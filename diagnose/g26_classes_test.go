@@ -26,3 +26,15 @@ func TestSysctlModuleDirsNotUnknown(t *testing.T) {
 		mustFire(t, run(t, "sysctl-unknown-key", tl), Warning)
 	})
 }
+
+// A ring-loss rate from ethtool -S read by a watch tool fires as a rate; zero is healthy.
+func TestNICRxRingLossRate(t *testing.T) {
+	tl := timeline(0)
+	tl.Samples = []model.Sample{{Source: "lines 3-5", Rates: model.Rates{model.RateNICRxRingLossPerSec: 451300}}}
+	f := mustFire(t, run(t, "nic-rx-overruns", tl), Warning)
+	if !evidenceHas(f, "ring-loss", "not a since-boot counter") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	tl.Samples[0].Rates[model.RateNICRxRingLossPerSec] = 0
+	mustBeHealthy(t, run(t, "nic-rx-overruns", tl))
+}
