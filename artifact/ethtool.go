@@ -406,3 +406,50 @@ func (d *doc) tryEthtoolRates(i int) int {
 	}
 	return n
 }
+
+// ethtoolFeature reads a line of ethtool -k: "generic-receive-offload: on",
+// "\ttx-checksum-sctp: off [fixed]", "generic-segmentation-offload: off [requested on]".
+// The state is "on" or "off" with ethtool's note kept.
+func ethtoolFeature(t string) (name, state string, ok bool) {
+	name, val, found := strings.Cut(strings.TrimSpace(t), ": ")
+	if !found || name == "" || strings.ContainsAny(name, " \t") {
+		return "", "", false
+	}
+	val = strings.TrimSpace(val)
+	if on, _, _ := strings.Cut(val, " "); on != "on" && on != "off" {
+		return "", "", false
+	}
+	return name, val, true
+}
+
+// tryEthtoolFeatures reads ethtool -k output ("Features for eth0:" and a "name: on|off
+// [fixed]" line per feature, sub-features tab-indented), to its end, a blank line, or an
+// ellipsis where the paste was cut. Offloads bear on the buffers the stack allocates
+// (GRO and LRO build large skbs from many frames; scatter-gather lets the driver use page
+// fragments instead of one contiguous buffer), so they are kept as the NIC's features; no
+// rule judges them.
+func (d *doc) tryEthtoolFeatures(i int) int {
+	s := strings.TrimSpace(d.ls[i].Text)
+	iface, ok := strings.CutPrefix(s, "Features for ")
+	if !ok || !strings.HasSuffix(iface, ":") {
+		return 0
+	}
+	iface = strings.TrimSuffix(iface, ":")
+	feats := map[string]string{}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		name, state, ok := ethtoolFeature(d.ls[k].Text)
+		if !ok {
+			if t := strings.TrimSpace(d.ls[k].Text); t == "..." || t == "…" {
+				k++ // the paste's own cut: part of the block
+			}
+			break
+		}
+		feats[name] = state
+	}
+	if len(feats) == 0 {
+		return 0
+	}
+	d.addArtifact(KindEthtoolK, d.ls[i].No, d.ls[k-1].No, map[string]any{"interface": iface, "features": feats})
+	return k - i
+}

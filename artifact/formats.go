@@ -98,6 +98,7 @@ var formats = []format{
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
 	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
 	{kind: KindEthtoolG, first: []string{"NIC", "Ring"}, parse: (*doc).tryEthtool, claims: true},
+	{kind: KindEthtoolK, first: []string{"Features"}, parse: (*doc).tryEthtoolFeatures, claims: true},
 	{kind: KindSockStat, first: []string{"sockets:"}, parse: (*doc).trySockStat, claims: true},
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyInfo},
 	{kind: KindZoneInfo, first: []string{"Node"}, parse: (*doc).tryZoneInfo},

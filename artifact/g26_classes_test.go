@@ -121,3 +121,27 @@ func TestEthtoolRatesRead(t *testing.T) {
 		t.Error("read without ethtool -S")
 	}
 }
+
+// ethtool -k: the NIC's offload features are read (sub-features tab-indented, ethtool's
+// notes kept, an ellipsis where the paste was cut); a "name: on" line outside the block is not.
+func TestEthtoolFeaturesRead(t *testing.T) {
+	const text = "# ethtool -k eth7\nFeatures for eth7:\nscatter-gather: on\n\ttx-scatter-gather: on\ngeneric-receive-offload: on\nlarge-receive-offload: off [fixed]\n...\n"
+	tl := ParseString(text, "p", Options{})
+	var feats map[string]string
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindEthtoolK {
+			feats, _ = a.Data.(map[string]any)["features"].(map[string]string)
+		}
+	}
+	if feats["generic-receive-offload"] != "on" || feats["large-receive-offload"] != "off [fixed]" || feats["tx-scatter-gather"] != "on" {
+		t.Errorf("features %v", feats)
+	}
+	if len(tl.Unparsed) > 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	for _, a := range ParseString("The switch says:\nflow-control: on\n", "p", Options{}).Artifacts {
+		if a.Kind == KindEthtoolK {
+			t.Error("read without Features for")
+		}
+	}
+}

@@ -64,6 +64,7 @@ const (
 	KindIPLink       = "ip_link"
 	KindEthtoolS     = "ethtool_stats"
 	KindEthtoolG     = "ethtool_ring"
+	KindEthtoolK     = "ethtool_features" // ethtool -k (ethtool.go tryEthtoolFeatures)
 	KindSysctl       = "sysctl"
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
