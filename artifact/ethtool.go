@@ -341,7 +341,7 @@ func digitGroups(v string) (string, bool) {
 // ethtoolRate reads a counter line a watch tool printed as a per-second rate ("rx_nodesc_drop_cnt:
 // 451.3k/s", "rx-3.rx_packets: 0.5/s"): the name and the rate.
 func ethtoolRate(t string) (name string, perSec float64, ok bool) {
-	s := strings.TrimSpace(t)
+	s := stripListMarker(strings.TrimSpace(t)) // a list item's marker left by a page (the tool's own "- " kept under it)
 	name, val, found := strings.Cut(s, ":")
 	val = strings.TrimSpace(val)
 	if !found || name == "" || strings.ContainsAny(name, " \t") || !strings.HasSuffix(val, "/s") {

@@ -113,6 +113,10 @@ func TestEthtoolRatesRead(t *testing.T) {
 	if v, ok := ringLossRate(text); !ok || v != 2500 {
 		t.Errorf("ring loss rate = %v, %v; want 2500", v, ok)
 	}
+	// A page's list markers before the tool's own "- " (a bulleted copy of a bulleted paste).
+	if v, ok := ringLossRate("- - host$ watch 'ethtool -S eth3'\n- - rx_nodesc_drop_cnt: 2.5k/s\n- - rx_packets: 3.0/s\n"); !ok || v != 2500 {
+		t.Errorf("bulleted: ring loss rate = %v, %v; want 2500", v, ok)
+	}
 	if v, ok := nicStat(text, "rx_nodesc_drop_cnt"); ok {
 		t.Errorf("a rate read as a counter: %d", v)
 	}
