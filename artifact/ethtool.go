@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -335,4 +336,120 @@ func digitGroups(v string) (string, bool) {
 		}
 	}
 	return strings.Join(g, ""), true
+}
+
+// ethtoolRate reads a counter line a watch tool printed as a per-second rate ("rx_nodesc_drop_cnt:
+// 451.3k/s", "rx-3.rx_packets: 0.5/s"): the name and the rate.
+func ethtoolRate(t string) (name string, perSec float64, ok bool) {
+	s := stripListMarker(strings.TrimSpace(t)) // a list item's marker left by a page (the tool's own "- " kept under it)
+	name, val, found := strings.Cut(s, ":")
+	val = strings.TrimSpace(val)
+	if !found || name == "" || strings.ContainsAny(name, " \t") || !strings.HasSuffix(val, "/s") {
+		return "", 0, false
+	}
+	val = strings.TrimSuffix(val, "/s")
+	mult := 1.0
+	if n := len(val); n > 0 {
+		switch val[n-1] {
+		case 'k', 'K':
+			mult, val = 1e3, val[:n-1]
+		case 'M':
+			mult, val = 1e6, val[:n-1]
+		case 'G':
+			mult, val = 1e9, val[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(val, 64)
+	if err != nil || v < 0 {
+		return "", 0, false
+	}
+	return name, v * mult, true
+}
+
+// tryEthtoolRates reads ethtool -S counters a watch tool printed as per-second rates, under
+// the ethtool -S command line: the ring-loss counters' rates (kernel.ClassifyNICCounter)
+// become RateNICRxRingLossPerSec, the sum of the block's (a rate, never a since-boot
+// counter); the other names are kept in the artifact.
+func (d *doc) tryEthtoolRates(i int) int {
+	if _, _, ok := ethtoolRate(d.ls[i].Text); !ok {
+		return 0
+	}
+	label := d.label(i)
+	if !strings.Contains(label, "ethtool -S") && !strings.Contains(label, "ethtool --statistics") {
+		return 0
+	}
+	rates := map[string]float64{}
+	var loss float64
+	var lossNames []string
+	n := 0
+	for k := i; k < len(d.ls); k++ {
+		name, v, ok := ethtoolRate(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		rates[name] = v
+		if l, ok := kernel.ClassifyNICCounter(name, false); ok && l.RxOverrun() {
+			loss += v
+			lossNames = append(lossNames, name)
+		}
+		n++
+	}
+	first, last := d.ls[i].No, d.ls[i+n-1].No
+	data := map[string]any{"per_second": rates}
+	if m := reEthtoolCmd.FindStringSubmatch(label); m != nil {
+		data["interface"] = m[1]
+	}
+	d.addArtifact(KindEthtoolS, first, last, data)
+	if len(lossNames) > 0 {
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (ethtool -S rates per second: " + strings.Join(lossNames, ", ") + ")",
+			Rates: model.Rates{model.RateNICRxRingLossPerSec: loss}})
+	}
+	return n
+}
+
+// ethtoolFeature reads a line of ethtool -k: "generic-receive-offload: on",
+// "\ttx-checksum-sctp: off [fixed]", "generic-segmentation-offload: off [requested on]".
+// The state is "on" or "off" with ethtool's note kept.
+func ethtoolFeature(t string) (name, state string, ok bool) {
+	name, val, found := strings.Cut(strings.TrimSpace(t), ": ")
+	if !found || name == "" || strings.ContainsAny(name, " \t") {
+		return "", "", false
+	}
+	val = strings.TrimSpace(val)
+	if on, _, _ := strings.Cut(val, " "); on != "on" && on != "off" {
+		return "", "", false
+	}
+	return name, val, true
+}
+
+// tryEthtoolFeatures reads ethtool -k output ("Features for eth0:" and a "name: on|off
+// [fixed]" line per feature, sub-features tab-indented), to its end, a blank line, or an
+// ellipsis where the paste was cut. Offloads bear on the buffers the stack allocates
+// (GRO and LRO build large skbs from many frames; scatter-gather lets the driver use page
+// fragments instead of one contiguous buffer), so they are kept as the NIC's features; no
+// rule judges them.
+func (d *doc) tryEthtoolFeatures(i int) int {
+	s := strings.TrimSpace(d.ls[i].Text)
+	iface, ok := strings.CutPrefix(s, "Features for ")
+	if !ok || !strings.HasSuffix(iface, ":") {
+		return 0
+	}
+	iface = strings.TrimSuffix(iface, ":")
+	feats := map[string]string{}
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		name, state, ok := ethtoolFeature(d.ls[k].Text)
+		if !ok {
+			if t := strings.TrimSpace(d.ls[k].Text); t == "..." || t == "…" {
+				k++ // the paste's own cut: part of the block
+			}
+			break
+		}
+		feats[name] = state
+	}
+	if len(feats) == 0 {
+		return 0
+	}
+	d.addArtifact(KindEthtoolK, d.ls[i].No, d.ls[k-1].No, map[string]any{"interface": iface, "features": feats})
+	return k - i
 }

@@ -140,8 +140,10 @@ func TestWordSizeFromTraceNotDeviceWidth(t *testing.T) {
 // iwlagn", readable once its quoted-printable was decoded).
 func TestAllocFailureNamedInWordsIsProse(t *testing.T) {
 	tl := ParseString("> Subject       : order 2 page allocation failures in iwlagn\n", "p", Options{})
-	if len(tl.Unparsed) > 0 || len(tl.Events) > 0 {
-		t.Errorf("unparsed %+v, events %d", tl.Unparsed, len(tl.Events))
+	// Prose, not a header: at most the failure the prose states (g26's class, statedalloc.go:
+	// the order as stated, no mode), never a report read from the line.
+	if len(tl.Unparsed) > 0 || len(tl.Events) > 1 || len(tl.Events) == 1 && !strings.Contains(tl.Events[0].Source, StatedMark) {
+		t.Errorf("unparsed %+v, events %+v", tl.Unparsed, tl.Events)
 	}
 	// Counter-cases: a header cut inside its fields is still listed as not read.
 	for _, text := range []string{

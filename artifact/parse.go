@@ -64,6 +64,7 @@ const (
 	KindIPLink       = "ip_link"
 	KindEthtoolS     = "ethtool_stats"
 	KindEthtoolG     = "ethtool_ring"
+	KindEthtoolK     = "ethtool_features" // ethtool -k (ethtool.go tryEthtoolFeatures)
 	KindSysctl       = "sysctl"
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
@@ -134,7 +135,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(decodeQuotedPrintable(text))
+	d.runText(stripLineGutters(decodeQuotedPrintable(text)))
 	d.finish()
 	return d.tl
 }

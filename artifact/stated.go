@@ -223,6 +223,7 @@ func (d *doc) stated() {
 	}
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
+	allocOrder, allocLine, allocSentence := -1, 0, "" // page allocation failures stated with their order
 	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
 		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
 		// of memory errors"), as a title names a kernel message (titleMessage).
@@ -250,6 +251,11 @@ func (d *doc) stated() {
 				}
 			}
 			return false
+		}
+		if allocOrder < 0 && has("allocat") && has("order") {
+			if o, no, s, ok := statedAllocOrder(para, lineAt, sub); ok {
+				allocOrder, allocLine, allocSentence = o, no, s
+			}
 		}
 		if rxBufSize == 0 && has("contiguous") {
 			rxBufSize, rxBufLine, _ = statedRxBuffer(para, lineAt, sub)
@@ -564,7 +570,7 @@ func (d *doc) stated() {
 		if has("chang", "setting", "rais", "increas", "bump", "lower", "reduc", "decreas", "putting") {
 			d.statedOutcomes(sub, para, lineAt, d.proseLines[start].no)
 		}
-		for _, m := range matches(has("trace"), reTraceSentence, para) {
+		for _, m := range matches(has("trace", "トレース", "调用栈", "堆栈"), reTraceSentence, para) {
 			for _, f := range reFunctionName.FindAllString(sentenceAround(para, m[0], m[1]), -1) {
 				if !slices.Contains(frames, f) {
 					frames = append(frames, f)
@@ -575,6 +581,9 @@ func (d *doc) stated() {
 	}
 	d.statedSizes(sub)
 	d.statedSlab(sub)
+	if allocOrder >= 0 && !d.hasAllocFailure() && rxBufSize == 0 {
+		d.statedAllocFailure(allocOrder, allocLine, allocSentence)
+	}
 	d.statedFrames(frames)
 	if len(rates) > 0 {
 		first, last := spanOf(from)
@@ -652,7 +661,7 @@ var (
 	// rate the author read off a graph.
 	reStatedUDPRcvbufRate = lazyre.New(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
 	// A sentence that names a kernel backtrace, and the function names it quotes.
-	reTraceSentence = lazyre.New(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b`)
+	reTraceSentence = lazyre.New(`(?i)\b(?:back\s?trace|call\s+trace|stack\s+trace)\b|コールトレース|调用栈|堆栈`)
 	reFunctionName  = lazyre.New(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 	// A path's rate, its round-trip time and an application's socket buffer, stated
 	// (corpus 532: "专线100M,时延20ms", a 100 Mbit/s leased line with 20 ms of latency, and

@@ -3,6 +3,7 @@ package artifact
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/internal/lazyre"
 	"headroom/kernel"
@@ -375,6 +376,9 @@ func clip(s string, n int) string {
 	}
 	if i := strings.LastIndexByte(s[:n], ' '); i > 0 {
 		return s[:i] + " …"
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n-- // text without blanks (Japanese, Chinese): cut between runes
 	}
 	return s[:n] + " …"
 }

@@ -62,6 +62,9 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 		if r, ok := nicRxFIFORates(tl); ok {
 			return r
 		}
+		if r, ok := nicRxRingLossRates(tl); ok {
+			return r
+		}
 		return NotChecked("no interface counters: needs /proc/net/dev, ethtool -S, ifconfig, ip -s link or sar -n EDEV")
 	}
 	// Each interface is judged on its own latest and earliest samples: a live sample holds
@@ -511,4 +514,29 @@ func nicRxTitle(dev string, lost, allocFail int64) string {
 		return fmt.Sprintf("%s's driver failed %d times to allocate receive buffers: the RX ring was refilled short", dev, allocFail)
 	}
 	return fmt.Sprintf("%s lost received frames at the NIC (ring or FIFO overrun)", dev)
+}
+
+// nicRxRingLossRates judges ethtool -S ring-loss counters a watch tool printed as rates
+// (RateNICRxRingLossPerSec): frames dropped per second for want of a receive descriptor. A
+// rate says the loss is going on while it was watched; it is no since-boot count, so the
+// finding says so and gives no total.
+func nicRxRingLossRates(tl *model.Timeline) (Result, bool) {
+	r := memSeriesStats(tl, model.RateNICRxRingLossPerSec, 0.01)
+	if r.n == 0 {
+		return Result{}, false
+	}
+	if r.peak <= 0 {
+		return Healthy("ring-loss counters at 0/s in %d ethtool -S rate readings", r.n), true
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "the NIC dropped received frames for want of receive descriptors (ethtool -S, as a rate)",
+		Evidence: []Evidence{{What: "ring-loss counters (ethtool -S, printed per second by a watch tool)",
+			Value:  fmt.Sprintf("%.1f/s at the peak of %d readings: a rate while it was watched, not a since-boot counter", r.peak, r.n),
+			Source: memSampleWhere(tl, r.peakIdx, "ethtool -S rates")}},
+		Explanation: "A frame dropped with no receive descriptor posted is one the NIC could not place: the driver did not " +
+			"refill its ring in time (receive softirq starved, refill allocations failing) or the ring is too short for " +
+			"the bursts. ethtool -g shows the ring's size against its maximum; since-boot counters (ethtool -S without " +
+			"the watch tool) give the total.",
+	}), true
 }

@@ -103,6 +103,13 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			src = strings.Join(u.files, ", ") + " (applied at boot by systemd-sysctl or sysctl --system)"
 		}
 		known, suggestion := kernel.KnownSysctl(key)
+		if dir, listed := kernel.ModuleSysctl(key); !known && dir != "" && (!listed || !strings.HasPrefix(suggestion, dir)) {
+			// A directory a module registers on load (sunrpc, fs.nfs, net.ipv4.vs, ...):
+			// the key list lacks that module's keys, so a key it does not hold is not
+			// unknown. Only a near miss of a listed key of the same directory is still a
+			// misspelling.
+			continue
+		}
 		if !known {
 			v := "no kernel has this key"
 			if suggestion != "" {

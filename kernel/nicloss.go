@@ -145,7 +145,9 @@ var driverLoss = map[string]NICLoss{
 	// allocate an skb for them.
 	"port_rx_nodesc_drops": rxRing,
 	"rx_nodesc_drops":      rxRing,
-	"rx_noskb_drops":       rxRefill,
+	// the same MAC counter as older sfc drivers name it (EFX_ETHTOOL_U64_MAC_STAT(rx_nodesc_drop_cnt)).
+	"rx_nodesc_drop_cnt": rxRing,
+	"rx_noskb_drops":     rxRefill,
 	// be2net (Emulex, drivers/net/ethernet/emulex/benet/be_ethtool.c): no receive fragment
 	// posted, no packet buffer, no ERX descriptor, FIFO overflows: ring and FIFO losses.
 	"rx_drops_no_frags":           rxRing,

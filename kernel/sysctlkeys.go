@@ -236,3 +236,33 @@ func SysctlMeans(written string) string {
 	}
 	return ""
 }
+
+// moduleSysctlDirs are the sysctl directories a loadable module registers when it loads
+// (register_net_sysctl / register_sysctl from the module's init): sunrpc
+// (net/sunrpc/sysctl.c, xprtsock.c: tcp_slot_table_entries, tcp_max_slot_table_entries, …),
+// fs.nfs (fs/nfs/sysctl.c, fs/lockd/svc.c), net.netfilter and the legacy net.ipv4.netfilter
+// (nf_conntrack and its protocol helpers), net.bridge (br_netfilter), net.ipv4.vs (ip_vs),
+// and the protocol families built as modules. The key list is one host's `sysctl -a`: a key
+// under these directories that it lacks may be a module's key that host never loaded, so
+// its absence from the list says nothing.
+var moduleSysctlDirs = []string{
+	"sunrpc.", "fs.nfs.", "net.netfilter.", "net.ipv4.netfilter.", "net.bridge.",
+	"net.ipv4.vs.", "net.sctp.", "net.rds.", "net.tipc.", "net.x25.", "net.ax25.",
+	"net.rose.", "net.netrom.", "net.appletalk.", "net.ipx.", "net.llc.", "net.decnet.",
+	"net.phonet.", "net.can.", "net.ieee802154.", "dev.raid.", "dev.scsi.", "dev.cdrom.",
+	"dev.parport.", "dev.ipmi.", "fs.ocfs2.", "lnet.", "lustre.", "xen.",
+}
+
+// ModuleSysctl returns the directory a loadable module registers that key lies in
+// (moduleSysctlDirs, "" for none), and whether the key list holds any key of it.
+func ModuleSysctl(key string) (dir string, listed bool) {
+	key = NormaliseSysctlKey(key)
+	for _, d := range moduleSysctlDirs {
+		if strings.HasPrefix(key, d) {
+			k := knownKeys()
+			i := sort.SearchStrings(k.all, d)
+			return d, i < len(k.all) && strings.HasPrefix(k.all[i], d)
+		}
+	}
+	return "", false
+}

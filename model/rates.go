@@ -58,6 +58,10 @@ const (
 	// RateNICRxFIFOPerSec: receive FIFO overruns (rx_fifo_errors: the NIC's buffer or
 	// ring had no room), all non-loopback interfaces; sar -n EDEV's rxfifo/s.
 	RateNICRxFIFOPerSec = "nic_rx_fifo_per_sec"
+	// RateNICRxRingLossPerSec: frames a NIC dropped for want of a receive descriptor, per
+	// second, as a watch tool printed ethtool -S's ring-loss counters as rates ("rx_nodesc_drop_cnt:
+	// 451.3k/s"): a rate, not a since-boot counter.
+	RateNICRxRingLossPerSec = "nic_rx_ring_loss_per_sec"
 	// RateSocketDropPerSec: packets dropped at a socket (SocketDropCounters).
 	RateSocketDropPerSec = "socket_dropped_per_sec"
 	// Only in a sample stated in the text (artifact/stated.go): the longest freeze the
