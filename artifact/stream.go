@@ -44,8 +44,8 @@ const (
 // over) used to be read whole into Lines before the loop ran: 136 bytes and more a line, so
 // the Lines of a 50 MB paste took 380 MB. The window is now read windowChunk lines at a time:
 // the loop keeps at least windowChunk lines ahead of the line it is at (a report or a dump
-// is read to its end inside them: the longest the corpus has is a few hundred lines), and
-// drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
+// longer than that, an OOM report's task table on a host of many processes, is read whole
+// first: fitReport), and drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
 // back; the other parsers three at most). Command output is the exception: a block is read
 // whole before it is parsed (fitCommand), up to maxBlockLines lines; a longer one (a
 // million lines of buddyinfo) is parsed as several blocks of that many lines, in the

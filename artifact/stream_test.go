@@ -367,4 +367,15 @@ func TestStreamLongOOMReport(t *testing.T) {
 			})
 		}
 	}
+
+	// Reports pasted over and over, without a line between that ends one: each header ends
+	// the report before it, so the window still holds about a report, not the text.
+	text := strings.Repeat(prefixed(dmesgStamp, report), 40)
+	sameAsWholeOnce(t, "40 reports", text)
+	d := &doc{tl: &model.Timeline{}}
+	d.runText(text)
+	if limit := 2*208 + 4*windowChunk; d.peakWindow > limit {
+		t.Errorf("40 reports of 208 lines: a window held %d Lines, want at most %d", d.peakWindow, limit)
+	}
+	t.Logf("40 reports of 208 lines: at most %d Lines in a window", d.peakWindow)
 }
