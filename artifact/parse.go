@@ -182,6 +182,9 @@ type doc struct {
 	no     int
 	tail   int
 	closed bool // the window may end after its last line
+	// reportScan is the index in the window where fitReport's last search stopped: a
+	// line that ends every report, or the window's end.
+	reportScan int
 	// chunk is windowChunk in a streamed parse, 0 in the whole-text loop of the tests.
 	chunk int
 	// windowLines counts the lines read into windows and fits the scratch runs of
@@ -240,6 +243,7 @@ func (d *doc) run(from int) {
 			continue
 		}
 		d.uncommentBlock(i)
+		d.fitReport(i) // before l: it may grow the window into a new array
 		l := &d.ls[i]
 		t := l.Text
 		if isBlank(t) {

@@ -44,8 +44,8 @@ const (
 // over) used to be read whole into Lines before the loop ran: 136 bytes and more a line, so
 // the Lines of a 50 MB paste took 380 MB. The window is now read windowChunk lines at a time:
 // the loop keeps at least windowChunk lines ahead of the line it is at (a report or a dump
-// is read to its end inside them: the longest the corpus has is a few hundred lines), and
-// drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
+// longer than that, an OOM report's task table on a host of many processes, is read whole
+// first: fitReport), and drops the lines more than ctxLines behind it, which nothing reads again (label reads eight
 // back; the other parsers three at most). Command output is the exception: a block is read
 // whole before it is parsed (fitCommand), up to maxBlockLines lines; a longer one (a
 // million lines of buddyinfo) is parsed as several blocks of that many lines, in the
@@ -129,6 +129,7 @@ func (d *doc) runText(text string) {
 		first := len(d.ls)
 		d.pos, d.no = start, d.no-1 // read it again, into the window
 		d.tail, d.closed = 0, false
+		d.reportScan = 0
 		d.lastEnd = 0 // every earlier segment ended before the window
 		d.rewind = -1
 		d.grow(first + 1)
@@ -275,6 +276,63 @@ func (d *doc) fitCommand(i int) {
 	}
 }
 
+// fitReport grows a streamed window that is not closed until the report that line i may
+// start (a header, a show_mem dump, an OOM task table) ends inside it. more keeps only
+// windowChunk lines ahead of the loop, and a report longer than that (an OOM report's task
+// table has a row per process: thousands on a big host) was cut at the window's end and its
+// rest read as a report of its own, without the header or the kill line (corpus 852: the
+// victim of a 300-line OOM report lost with windows of 256 lines). A closed window needs
+// nothing: its last lines are quiet lines that every report stops at (grow).
+//
+// The window is grown past the first line after i at which every report collector stops
+// (endsReports), and tailLines more for the parsers that look a line or two past a report
+// (blankThenDump, reassembleHeader). The lines before that one are then read whole into
+// the window, as the whole-text loop reads them; a text of reports pasted over and over
+// still streams, since each header ends the report before it. reportScan remembers where
+// the search stopped, so that the rows of a long table (each may start one: a table cut
+// at its head) do not search it again.
+func (d *doc) fitReport(i int) {
+	if d.chunk == 0 || d.closed || d.pos >= len(d.text) || !mayStartReport(d.ls[i].Text) {
+		return
+	}
+	k := max(i+1, d.reportScan)
+	for !d.closed {
+		// The last line of the window may yet take the next one as a wrapped piece
+		// (unwrapLast): it is judged once the next is read, or the text has ended.
+		for ; k+1 < len(d.ls) || k < len(d.ls) && d.pos >= len(d.text); k++ {
+			if !d.used[k] && endsReports(&d.ls[k]) {
+				d.reportScan = k
+				d.grow(k + 1 + tailLines)
+				return
+			}
+		}
+		d.reportScan = k
+		if d.pos >= len(d.text) {
+			return
+		}
+		d.grow(len(d.ls) + 1)
+	}
+}
+
+// endsReports reports whether every report collector (collectReport, showMemReport) stops
+// at the line rather than skip it or take it: it may say false of such a line (the window
+// then grows further than it needs), never true of another. The collectors skip other
+// CPUs' lines and other programs' syslog lines, look past a blank line for a dump
+// (blankThenDump), take a kill line's broken tail and the continuation lines of a dump;
+// they stop at any other line that is neither a report line nor a header, and at an
+// allocation failure's header or an "invoked oom-killer" (the next report).
+func endsReports(l *Line) bool {
+	t := l.Text
+	if l.Caller != "" || l.Syslog && !l.Kernel || isBlank(t) {
+		return false
+	}
+	s := strings.TrimSpace(t)
+	if showMemKind(s) != "" || isLoneBuddyToken(s) || isContinuation(t) || isPendingContinuation(t) || isKillLineTail(t) {
+		return false
+	}
+	return reportLineKind(t) == "" || isAllocHeader(t) || strings.Contains(t, "invoked oom-killer")
+}
+
 // blockCommand is command on a window cut maxBlockLines after line i: what a parser takes
 // of a longer block is parsed now, and the rest as a block of its own.
 func (d *doc) blockCommand(i int) int {
@@ -308,6 +366,7 @@ func (d *doc) more(i int) int {
 		d.used = d.used[:n]
 		// label stops at lastEnd and eight lines back; both now at or before index 0.
 		d.lastEnd = max(d.lastEnd-s, 0)
+		d.reportScan = max(d.reportScan-s, 0)
 		i -= s
 	}
 	if !d.closed && d.pos < len(d.text) && len(d.ls)-i < d.chunk {

@@ -325,3 +325,57 @@ func TestParseReadsOnce(t *testing.T) {
 		t.Errorf("unsized reader: %d bytes, %v", len(data), err)
 	}
 }
+
+// An OOM report whose task table is longer than a window (a row per process: thousands on a
+// big host) is read whole, as the whole-text loop reads it: with windows of 256 lines the
+// streamed parse cut it at the window's end and read the rest, with the kill line, as a
+// report of its own without the header (corpus 852, 853). In journalctl's short form (a
+// host on every line) and in dmesg's, alone and between other lines.
+func TestStreamLongOOMReport(t *testing.T) {
+	defer func(c int) { windowChunk = c }(windowChunk)
+	windowChunk = 64
+	var b strings.Builder
+	b.WriteString("chrome invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=300\n")
+	b.WriteString("CPU: 2 PID: 4242 Comm: chrome Tainted: P           OE     6.0.11-arch1-1 #1\n")
+	b.WriteString("Mem-Info:\nactive_anon:120 inactive_anon:1869521 isolated_anon:0\n")
+	b.WriteString("Tasks state (memory values in pages):\n")
+	b.WriteString("[  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name\n")
+	for k := range 200 {
+		fmt.Fprintf(&b, "[ %6d]  1000 %5d   129432      632   323584     6377             0 worker%d\n", 1000+k, 1000+k, k)
+	}
+	b.WriteString("oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,task=chrome,pid=1199,uid=1000\n")
+	b.WriteString("Out of memory: Killed process 1199 (worker199) total-vm:517728kB, anon-rss:2528kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:316kB oom_score_adj:0\n")
+	report := b.String()
+	forms := map[string]string{
+		"journalctl": prefixed("Dec 05 22:20:29 peter-x1c kernel: ", report),
+		"dmesg":      prefixed(dmesgStamp, report),
+	}
+	for name, text := range forms {
+		for variant, whole := range map[string]string{"alone": text, "in a log": quietLines(20) + text + quietLines(20),
+			"after other lines": strings.Repeat(daemonLine+"\n", 30) + text + "Dec 05 22:20:30 peter-x1c systemd[1]: session-2.scope: Killing process 1199 (worker199) with signal SIGKILL.\n"} {
+			t.Run(name+", "+variant, func(t *testing.T) {
+				sameAsWholeOnce(t, "text", whole)
+				var ooms []model.Event
+				for _, ev := range ParseString(whole, "text", Options{}).Events {
+					if ev.Kind == model.EventOOMKill {
+						ooms = append(ooms, ev)
+					}
+				}
+				if len(ooms) != 1 || ooms[0].OOMKill == nil || ooms[0].OOMKill.KilledPID != 1199 {
+					t.Errorf("want one OOM kill of pid 1199, got %d: %+v", len(ooms), ooms)
+				}
+			})
+		}
+	}
+
+	// Reports pasted over and over, without a line between that ends one: each header ends
+	// the report before it, so the window still holds about a report, not the text.
+	text := strings.Repeat(prefixed(dmesgStamp, report), 40)
+	sameAsWholeOnce(t, "40 reports", text)
+	d := &doc{tl: &model.Timeline{}}
+	d.runText(text)
+	if limit := 2*208 + 4*windowChunk; d.peakWindow > limit {
+		t.Errorf("40 reports of 208 lines: a window held %d Lines, want at most %d", d.peakWindow, limit)
+	}
+	t.Logf("40 reports of 208 lines: at most %d Lines in a window", d.peakWindow)
+}
