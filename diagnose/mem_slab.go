@@ -259,6 +259,16 @@ func kmallocCache(name string) bool {
 	return false
 }
 
+// slabTableUnreclaimable reports whether a table's cache counts toward the unreclaimable
+// slab: kmalloc's general caches, and the slab allocator's own bookkeeping caches
+// (kernel.SlabAllocatorCache: kmem_cache, kmem_cache_node), which no shrinker frees and which
+// grow by one object per cache created (a per-memcg cache leak: 3.6 million kmem_cache
+// objects, corpus 892). Other unreclaimable caches (task_struct, cred_jar, a module's) are
+// left out: their size follows the workload, not a leak, and kmalloc stays the lower bound.
+func slabTableUnreclaimable(name string) bool {
+	return kmallocCache(name) || kernel.SlabAllocatorCache(name)
+}
+
 // slabTableKmallocMinKB: with no memory size to judge a share against, kmalloc caches this
 // large are named (info) rather than left unchecked: 1 GiB of kmalloc objects is a leak on most
 // hosts that paste slabtop, and says nothing on a large server, so it is never more than info.
@@ -320,7 +330,7 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	var kmallocKB int64
 	var top []model.SlabCache
 	for _, c := range t.Caches {
-		if kmallocCache(c.Name) {
+		if slabTableUnreclaimable(c.Name) {
 			kmallocKB += c.SizeKB
 			top = append(top, c)
 		}
@@ -330,7 +340,7 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	for _, c := range top[:min(len(top), 4)] {
 		names = append(names, fmt.Sprintf("%s %s (%d objects)", c.Name, memKB(c.SizeKB), c.Objs))
 	}
-	ev := []Evidence{{What: "kmalloc caches in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}
+	ev := []Evidence{{What: "kmalloc and slab-allocator caches in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}
 	expl := "kmalloc's general caches hold objects the kernel allocated for itself (driver buffers, socket structures, " +
 		"per-connection state); reclaim cannot free them, only the code that allocated them. Several kmalloc caches with the " +
 		"same object count growing together are one structure set leaking per event. kmemleak, or the allocation sites in " +
@@ -341,20 +351,20 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 			return Fired(f), true
 		}
 		if kmallocKB < slabTableKmallocMinKB {
-			return NotChecked("kmalloc caches hold %s in the %s table (%s), but the memory size is unknown", memKB(kmallocKB), t.Tool, t.Source), true
+			return NotChecked("kmalloc and slab-allocator caches hold %s in the %s table (%s), but the memory size is unknown", memKB(kmallocKB), t.Tool, t.Source), true
 		}
-		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("kmalloc caches hold %s of unreclaimable kernel memory (memory size unknown)", memKB(kmallocKB)),
+		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("kmalloc and slab-allocator caches hold %s of unreclaimable kernel memory (memory size unknown)", memKB(kmallocKB)),
 			Evidence: ev, Explanation: expl + " The paste gives no memory size, so the share is not judged."}), true
 	}
 	share := float64(kmallocKB) / float64(total)
 	if share < sunreclaimWarnShare {
-		return Healthy("kmalloc caches hold %s, %.1f%% of memory (%s table)", memKB(kmallocKB), 100*share, t.Tool), true
+		return Healthy("kmalloc and slab-allocator caches hold %s, %.1f%% of memory (%s table)", memKB(kmallocKB), 100*share, t.Tool), true
 	}
 	sev := Warning
 	if share >= sunreclaimCritShare {
 		sev = Critical
 	}
 	ev = append(ev, Evidence{What: "share of memory", Value: fmt.Sprintf("at least %.0f%% of %s", 100*share, memKB(total)), Source: totalSrc})
-	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
+	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc and slab-allocator caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
 		Evidence: ev, Explanation: expl, Facts: Facts{Memory: MemoryAll, Share: share}}), true
 }

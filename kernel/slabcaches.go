@@ -27,3 +27,15 @@ func SlabReclaimable(name string) bool {
 	}
 	return strings.Contains(n, "inode") || strings.HasPrefix(n, "kmalloc-rcl-")
 }
+
+// SlabAllocatorCache reports whether a cache is one of the slab allocator's own bookkeeping
+// caches: kmem_cache (one object per cache created, mm/slab_common.c create_cache) and SLUB's
+// kmem_cache_node (one per cache per node, mm/slub.c init_kmem_cache_nodes), SLAB's
+// "kmem_cache" and "kmalloc_node" equivalents alike. They are created in
+// kmem_cache_init (mm/slub.c, create_boot_cache) without SLAB_RECLAIM_ACCOUNT and have no
+// shrinker: their objects go only when the cache they describe is destroyed, so millions of
+// them are caches created and never destroyed (per-memcg caches of deleted cgroups, 4.x).
+func SlabAllocatorCache(name string) bool {
+	n := strings.ToLower(name)
+	return n == "kmem_cache" || n == "kmem_cache_node"
+}
