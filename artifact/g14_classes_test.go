@@ -71,17 +71,6 @@ func TestStatedSymptoms(t *testing.T) {
 // system"). Before: exit 3. A threshold ("looking for SUnreclaim > 5GB", corpus 580) and
 // another machine's figure are not the host's value; a "system disk" is no memory size.
 func TestStatedSlabField(t *testing.T) {
-	sunreclaim := func(text string) (int64, int64) {
-		t.Helper()
-		tl := ParseString(text, "p", Options{})
-		var v int64
-		for _, s := range tl.Samples {
-			if x, ok := s.Mem("SUnreclaim"); ok && !strings.Contains(s.Source, model.ForeignMark) {
-				v = x
-			}
-		}
-		return v, tl.Host.MemTotalKB
-	}
 	for _, c := range []struct {
 		text     string
 		kb, memK int64
@@ -93,11 +82,23 @@ func TestStatedSlabField(t *testing.T) {
 		{"Installed on a 64 GB system disk; kernel 6.1.\n", 0, 0},
 		{"> on my test box SUnreclaim was 3 GB after the benchmark\n\nmine is different, see below\nand more text here\n", 0, 0},
 	} {
-		kb, mem := sunreclaim(c.text)
+		kb, mem := statedSUnreclaim(c.text)
 		if kb != c.kb || mem != c.memK {
 			t.Errorf("%q: SUnreclaim %d kB, memory %d kB; want %d, %d", c.text, kb, mem, c.kb, c.memK)
 		}
 	}
+}
+
+// statedSUnreclaim: the host's SUnreclaim (not another machine's) and memory size read from text.
+func statedSUnreclaim(text string) (int64, int64) {
+	tl := ParseString(text, "p", Options{})
+	var v int64
+	for _, s := range tl.Samples {
+		if x, ok := s.Mem("SUnreclaim"); ok && !strings.Contains(s.Source, model.ForeignMark) {
+			v = x
+		}
+	}
+	return v, tl.Host.MemTotalKB
 }
 
 // Ring sizes stated for two interfaces of the same machines that differ (corpus 609:

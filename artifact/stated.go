@@ -703,11 +703,13 @@ var (
 	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
 	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
-	reStatedSlabField = lazyre.New(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
+	// The size may carry thousands separators ("SUnreclaim:     2,143 MB" in a box-drawing
+	// tree of meminfo fields, "├── Kernel Slab:  2,194 MB"): reStatedThousands.
+	reStatedSlabField = lazyre.New(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
 	// The memory named before its size, in English and the languages of the held-out posts:
 	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
 	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
-	reStatedRAMWord = lazyre.New(`(?i)(?:\bram\b|\bmemory\b|内存|記憶體|记忆体|メモリ|ОЗУ|оперативн\S*\s+памят\S*)\s*(?:[:：=]|is|of|为|是|有|共|总共|は|が)?\s*(\d+(?:\.\d+)?)\s*(G|M|T|Г|М|Т)(?:i?B|b|bytes?|Б|б)?(?:[^\pL\d]|$)`)
+	reStatedRAMWord = lazyre.New(`(?i)(?:\bram\b|\bmemory\b|内存|記憶體|记忆体|メモリ|ОЗУ|оперативн\S*\s+памят\S*)\s*(?:[:：=]|is|of|为|是|有|共|总共|は|が)?\s*(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*(G|M|T|Г|М|Т)(?:i?B|b|bytes?|Б|б)?(?:[^\pL\d]|$)`)
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
@@ -743,8 +745,12 @@ func hypotheticalUpTo(sentence, match string) bool {
 
 // statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the
 // binary units kernel texts mean by KB, MB, GB and TB.
+// reStatedThousands: a size written with thousands separators ("2,143 MB", "4,096 MB"):
+// groups of exactly three digits after a comma, so a decimal comma ("2,5 GB") is not one.
+const reStatedThousands = `\d{1,3}(?:,\d{3})+(?:\.\d+)?`
+
 func statedKB(num, unit string) (float64, bool) {
-	v, err := strconv.ParseFloat(num, 64)
+	v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
 	if err != nil || v <= 0 {
 		return 0, false
 	}
