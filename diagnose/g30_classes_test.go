@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -39,4 +40,28 @@ func TestSlabTableAllocatorCachesUnreclaimable(t *testing.T) {
 			t.Errorf("SlabAllocatorCache(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// A buddyinfo with gigabytes free in Normal and no block above order 6, the NICs' needs
+// unknown (corpus 899): the free memory is scattered (the buddy allocator merges free
+// buddies, so no 512 KiB block among 3 GiB free is fragmentation), a warning though order 3
+// is still served. Counter-cases: the same zone with order-7+ blocks left; little free
+// memory; a known MTU 1500 (order 0 is all the receive path needs).
+func TestBuddyScatteredFreeMemory(t *testing.T) {
+	tl := func(z kernel.BuddyZone, mtu int64) *model.Timeline {
+		tl := memTextTimeline()
+		if mtu > 0 {
+			tl.Host.NICs = []kernel.NIC{{Name: "eth0", MTU: mtu, SpeedMbps: -1}}
+		}
+		tl.Samples = []model.Sample{{Source: "lines 1-3", Buddy: []kernel.BuddyZone{buddy("DMA", 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 3), z}}}
+		return tl
+	}
+	scattered := buddy("Normal", 143135, 6057, 150803, 4005, 330, 62, 1, 0, 0, 0, 0)
+	f := mustFire(t, run(t, "memory-fragmented", tl(scattered, 0)), Warning)
+	if !strings.Contains(f.Title, "no block larger than order 6") || !evidenceHas(f, "Normal free blocks by order", "6:1 7:0") {
+		t.Errorf("finding: %s %+v", f.Title, f.Evidence)
+	}
+	mustBeHealthy(t, run(t, "memory-fragmented", tl(buddy("Normal", 143135, 6057, 150803, 4005, 330, 62, 1, 2, 0, 0, 0), 0)))
+	mustBeHealthy(t, run(t, "memory-fragmented", tl(buddy("Normal", 14313, 6057, 15080, 4005, 330, 62, 1, 0, 0, 0, 0), 0)))
+	mustBeHealthy(t, run(t, "memory-fragmented", tl(scattered, 1500)))
 }

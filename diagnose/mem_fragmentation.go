@@ -120,7 +120,41 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 	}
 	// PAGE_ALLOC_COSTLY_ORDER: the largest order the allocator still retries for; TCP's
 	// page_frag refill (SKB_FRAG_PAGE_ORDER) and most slab caches stay at or below it.
-	return 3, "no NIC MTU in the input: order 3 (PAGE_ALLOC_COSTLY_ORDER, the largest order the kernel itself relies on for skb page frags and slabs)", memDefaultRing
+	return 3, memDefaultNeedWhy, memDefaultRing
+}
+
+// memDefaultNeedWhy: the order needed when neither a NIC's MTU nor an allocation failure
+// says it.
+const memDefaultNeedWhy = "no NIC MTU in the input: order 3 (PAGE_ALLOC_COSTLY_ORDER, the largest order the kernel itself relies on for skb page frags and slabs)"
+
+// A zone holding memScatteredMinFree or more free whose largest free block is smaller than
+// memScatteredBlock has its free memory scattered: the buddy allocator merges every pair of
+// free buddies as they are freed (mm/page_alloc.c __free_one_page), so gigabytes free with
+// no block of 512 KiB means free pages lie one to a few per pageblock between pages in use.
+// Any request above order 6 (4 KiB pages) then waits on compaction: THP and pageblock-sized
+// requests, a driver's high-order page pool, kmalloc above 256 KiB. Judged when the order
+// the NICs need is not known (corpus 899: Normal 3 GiB free, largest block order 6).
+const (
+	memScatteredMinFree = 1 << 30
+	memScatteredBlock   = 512 << 10
+)
+
+// memScatteredZone returns the first receive-capable zone of zs (not x86's ISA DMA) that
+// holds at least memScatteredMinFree with no free block of memScatteredBlock or more.
+func memScatteredZone(tl *model.Timeline, zs []memZoneFree, psz int64) (memZoneFree, bool) {
+	for _, z := range zs {
+		if r := memZoneRank(z.zone); r < 0 || r > memZoneRank("Normal") || memISADMA(tl, zs, z, psz) {
+			continue
+		}
+		var fr int64
+		for o, n := range z.free {
+			fr += n << o
+		}
+		if top := memTopOrder(z); top >= 0 && fr*psz >= memScatteredMinFree && psz<<top < memScatteredBlock {
+			return z, true
+		}
+	}
+	return memZoneFree{}, false
 }
 
 func checkMemoryFragmented(tl *model.Timeline) Result {
@@ -232,6 +266,19 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 		return Healthy("order-%d buffers obtainable: %d; free memory itself is near the watermarks (%s): a shortage, not fragmentation (see alloc-fail-reserve, min-free-too-low)", need, worst, plentyWhy)
 	}
 	if worst >= ringBuffers {
+		if z, ok := memScatteredZone(tl, memBuddyAt(&tl.Samples[worstIdx]), psz); ok && needWhy == memDefaultNeedWhy {
+			top := memTopOrder(z)
+			return Fired(Finding{Severity: Warning,
+				Title:    fmt.Sprintf("node %d %s holds %s but no block larger than order %d (%s): free memory is scattered", z.node, z.zone, memLargestFree(z, psz), top, units.FormatBytes(psz<<top)),
+				Evidence: append([]Evidence{{What: fmt.Sprintf("node %d %s free blocks by order", z.node, z.zone), Value: memOrderCounts(z), Source: src}}, ev...),
+				Explanation: "The buddy allocator merges two free buddies into the next order as soon as both are free, so a zone " +
+					"with gigabytes free and no block of 512 KiB holds its free pages one to a few per pageblock between pages in use. " +
+					"Requests of order 3 and below are still served; anything larger (transparent huge pages, a driver's high-order " +
+					"page pool, jumbo receive buffers, kmalloc above 256 KiB) must wait for compaction, and an atomic one fails. " +
+					"The input does not say which order the NICs need (their MTU), so whether the receive path is hit is not decided.",
+				Changes: fragmentationChanges(tl, &model.AllocFailure{Order: top + 1}),
+			})
+		}
 		return Healthy("%d order-%d buffers obtainable at the worst sample, at least one RX ring refill (%d)%s", worst, need, ringBuffers, memNoteSuffix(isaNote))
 	}
 	sev := Warning
@@ -320,6 +367,15 @@ func memISASized(tl *model.Timeline, z memZoneFree, psz int64) bool {
 		fr += n << o
 	}
 	return fr*psz <= 16<<20
+}
+
+// memOrderCounts: a zone's free blocks by order, "0:143135 1:6057 …".
+func memOrderCounts(z memZoneFree) string {
+	parts := make([]string, len(z.free))
+	for o, n := range z.free {
+		parts[o] = fmt.Sprintf("%d:%d", o, n)
+	}
+	return strings.Join(parts, " ")
 }
 
 func memNoteSuffix(note string) string {
