@@ -137,6 +137,7 @@ func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.runText(stripLineGutters(decodeQuotedPrintable(text)))
 	d.finish()
+	setOtherOS(d.tl, text)
 	return d.tl
 }
 
