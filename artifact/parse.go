@@ -801,6 +801,7 @@ func (d *doc) finish() {
 	}
 	d.logNICs()
 	d.stated()
+	d.kubeletPasted()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
