@@ -137,6 +137,7 @@ func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.runText(stripLineGutters(decodeQuotedPrintable(text)))
 	d.finish()
+	setOtherOS(d.tl, text)
 	return d.tl
 }
 
@@ -800,6 +801,7 @@ func (d *doc) finish() {
 	}
 	d.logNICs()
 	d.stated()
+	d.kubeletPasted()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }

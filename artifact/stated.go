@@ -221,6 +221,10 @@ func (d *doc) stated() {
 		}
 		add(key, v, no, sentence)
 	}
+	// A vendor knowledge-base article ("Environment" ... "Resolution" sections: a SUSE TID, a
+	// Red Hat solution) names a symptom for every system its Environment lists: its title
+	// "kswapd is using a lot of CPU cycles" and its Cause are no statement about this host (891).
+	kbArticle := vendorKBArticle(d.proseLines)
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence := -1, 0, "" // page allocation failures stated with their order
@@ -278,7 +282,7 @@ func (d *doc) stated() {
 				busyKswapd = true
 			}
 		}
-		for _, m := range submatches(!busyKswapd && has("kswap"), reStatedKswapdBusy, para) {
+		for _, m := range submatches(!busyKswapd && !kbArticle && has("kswap"), reStatedKswapdBusy, para) {
 			// The author says kswapd is busy and gives no figure: 1, never a CPU share
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
@@ -741,6 +745,25 @@ func hypotheticalUpTo(sentence, match string) bool {
 		end = i + len(match)
 	}
 	return reHypothetical.MatchString(sentence[:end])
+}
+
+// vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
+// a line "Environment" and a line "Resolution" (SUSE TIDs: Environment, Situation, Resolution,
+// Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause).
+func vendorKBArticle(ls []proseLine) bool {
+	env, res := false, false
+	for _, l := range ls {
+		if len(l.text) > 16 {
+			continue
+		}
+		switch strings.TrimSpace(l.text) {
+		case "Environment":
+			env = true
+		case "Resolution":
+			res = true
+		}
+	}
+	return env && res
 }
 
 // statedKB reads a size written as a number and a unit letter ("1.6", "G") in KiB: the

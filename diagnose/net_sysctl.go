@@ -73,6 +73,13 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 		forms, lines []string
 		files        []string // "/etc/sysctl.d/X.conf line N": settings read from the host's own files
 		first        model.SettingMention
+		valued       bool // some mention writes a value or is a command/conf line, not a bare path in prose
+	}
+	// named: every key the text names, as written, to tell a mangled copy of a key the text
+	// also names whole from a key the author actually wrote wrong.
+	named := map[string]bool{}
+	for _, m := range ms {
+		named[m.Key] = true
 	}
 	uses := map[string]*use{}
 	var order []string
@@ -82,6 +89,9 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			u = &use{first: m}
 			uses[m.Key] = u
 			order = append(order, m.Key)
+		}
+		if m.Form != "prose" || strings.TrimSpace(m.Value) != "" {
+			u.valued = true
 		}
 		if f := netFormName(m.Form); !slices.Contains(u.forms, f) {
 			u.forms = append(u.forms, f)
@@ -108,6 +118,18 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			// the key list lacks that module's keys, so a key it does not hold is not
 			// unknown. Only a near miss of a listed key of the same directory is still a
 			// misspelling.
+			continue
+		}
+		if !known && kernel.SysctlDirectory(key) {
+			// "(does nothing if no /proc/sys/net/netfilter/ present)": a directory of keys,
+			// not a key; nothing was set, so nothing failed to take effect (896).
+			continue
+		}
+		if !known && !u.valued && suggestion != "" && named[suggestion] {
+			// A bare path in prose, no value, a near miss of a key the same text names whole
+			// ("392: atomic_read(&tcp_memory_allocated)  /proc/sys/net/ipv/tcp_mem" in a
+			// code-search snippet beside "cat /proc/sys/net/ipv4/tcp_mem", 917): the page
+			// mangled a copy of the key; nobody wrote this one, so it is no unknown setting.
 			continue
 		}
 		if !known {

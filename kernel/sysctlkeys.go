@@ -2,6 +2,7 @@ package kernel
 
 import (
 	_ "embed"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -123,6 +124,16 @@ func SysctlKeyPrefix(prefix string) bool {
 		}
 	}
 	return false
+}
+
+// SysctlDirectory reports whether key names a directory of keys (net.netfilter, net.ipv4,
+// sunrpc) rather than a key: "/proc/sys/net/netfilter/" in prose names where keys live.
+func SysctlDirectory(key string) bool {
+	key = strings.TrimSuffix(NormaliseSysctlKey(key), ".")
+	if key == "" {
+		return false
+	}
+	return SysctlKeyPrefix(key+".") || slices.Contains(moduleSysctlDirs, key+".")
 }
 
 func suggestSysctl(key string) string {

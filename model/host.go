@@ -17,6 +17,9 @@ type Host struct {
 	MemTotalKB    int64  `json:"mem_total_kb"`
 	LowTotalKB    int64  `json:"low_total_kb,omitempty"` // 32-bit HighMem kernels only
 	CPUs          int    `json:"cpus,omitempty"`
+	// OtherOS names the system a text comes from when it is not Linux ("FreeBSD (seen:
+	// kern.ipc.somaxconn)"): headroom's rules read Linux kernels, so none of them applies.
+	OtherOS string `json:"other_os,omitempty"`
 
 	NICs []kernel.NIC `json:"nics,omitempty"`
 

@@ -49,6 +49,8 @@ type Host struct {
 	CPUs       int    `json:"cpus,omitempty"`
 	Hostname   string `json:"hostname,omitempty"`
 	BootID     string `json:"boot_id,omitempty"`
+	// OtherOS: the text is from this system, not Linux (added within schema 1).
+	OtherOS string `json:"other_os,omitempty"`
 }
 
 // NewDocument assembles the JSON report. Empty lists are written as [] so consumers can
@@ -57,7 +59,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 	doc := Document{
 		Schema: SchemaVersion,
 		Source: tl.Source,
-		Host: Host{Kernel: tl.Host.Kernel, Arch: tl.Host.Arch, WordBits: tl.Host.WordBits, HighMem: tl.Host.HighMem,
+		Host: Host{Kernel: tl.Host.Kernel, OtherOS: tl.Host.OtherOS, Arch: tl.Host.Arch, WordBits: tl.Host.WordBits, HighMem: tl.Host.HighMem,
 			PageSize: tl.Host.PageSize, MemTotalKB: tl.Host.MemTotalKB, LowTotalKB: tl.Host.LowTotalKB, CPUs: tl.Host.CPUs, Hostname: tl.Host.Hostname,
 			BootID: tl.Host.BootID},
 		Summary:      Summarize(tl),

@@ -38,7 +38,11 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		when += fmt.Sprintf(" over %.1f s", s.SpanSeconds)
 	}
 	p.f("headroom doctor: %s, %s\n\n", src, when)
-	if d.NothingChecked() {
+	if h := tl.Host.OtherOS; h != "" && d.NothingChecked() {
+		// A text from another system (issue 29: a FreeBSD netstat -sp tcp): say so, not
+		// "nothing is evidence"; its counters and settings are not Linux's, so no rule reads them.
+		p.f("Verdict: the text is from %s, not Linux: headroom's %d rules read Linux kernels, so none applies and this is no clean bill of health\n\n", h, len(d.Checks))
+	} else if d.NothingChecked() {
 		// Every rule lacked its data: "no problem found" would read as healthy. Say what
 		// was not read instead (issue 29 item 4: a paste of output headroom cannot read
 		// yet runs, and says so).
@@ -232,6 +236,9 @@ func (p *printer) f(format string, args ...any) {
 
 func hostLine(h model.Host) string {
 	var parts []string
+	if h.OtherOS != "" && h.Kernel == "" {
+		parts = append(parts, "not Linux: "+h.OtherOS)
+	}
 	if h.Kernel != "" {
 		parts = append(parts, h.Kernel)
 	}

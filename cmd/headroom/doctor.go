@@ -265,7 +265,9 @@ func isTerminal(w io.Writer) bool {
 func refuseNothingRead(stdio IO, cmd string, tl *model.Timeline, files []string) bool {
 	// Lines that hold output headroom cannot read yet are not "nothing": the report lists
 	// them (issue 29 item 4). Exit 3 is for evidence-free text.
-	if tl.Source.Kind != model.SourceText || !artifact.NothingRead(tl) || len(tl.Unparsed) > 0 {
+	// A text from another system (FreeBSD's netstat -sp tcp) is evidence of that system:
+	// the report names it rather than calling the text empty.
+	if tl.Source.Kind != model.SourceText || !artifact.NothingRead(tl) || len(tl.Unparsed) > 0 || tl.Host.OtherOS != "" {
 		return false
 	}
 	fmt.Fprintf(stdio.Stderr, "headroom %s: nothing in %s is evidence headroom reads (%d lines could not be read).\nIt reads %s.\n",

@@ -1,0 +1,46 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/model"
+)
+
+// bsdMarkers are words only a BSD-derived system prints or takes: its sysctl namespaces
+// (FreeBSD's kern.ipc.*, net.inet.*; Linux has net.ipv4.*, net.core.*) and netstat's BSD-only
+// options (-p PROTO with -s, -L for listen queues: Linux netstat has neither form).
+var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "vm.kmem_size", "hw.physmem"}
+
+// otherOS names the system a text is from when it carries output or settings only a BSD
+// has ("kern.ipc.somaxconn: 12288", "netstat -sp tcp"), with the marker seen: "FreeBSD (seen:
+// kern.ipc.)". A text that merely names FreeBSD beside Linux output is not another OS's; the
+// caller asks only when no Linux kernel release was read. "" when nothing says so.
+func otherOS(text string) string {
+	seen := ""
+	for _, m := range bsdMarkers {
+		if strings.Contains(text, m) {
+			seen = strings.TrimRight(m, ". ")
+			break
+		}
+	}
+	if seen == "" {
+		return ""
+	}
+	name := "a BSD"
+	for _, n := range []string{"FreeBSD", "OpenBSD", "NetBSD", "DragonFly", "macOS", "Mac OS X", "OS X", "Darwin"} {
+		if strings.Contains(text, n) {
+			name = n
+			break
+		}
+	}
+	return name + " (seen: " + seen + ")"
+}
+
+// setOtherOS names the other system a text is from, after the whole text is read. Only a
+// text with no Linux evidence is another system's: a Linux post that quotes FreeBSD's
+// kern.ipc.somaxconn beside its own counters is still judged as Linux.
+func setOtherOS(tl *model.Timeline, text string) {
+	if tl.Host.Kernel == "" && NothingRead(tl) {
+		tl.Host.OtherOS = otherOS(text)
+	}
+}
