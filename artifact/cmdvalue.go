@@ -64,6 +64,9 @@ func (d *doc) tryCommandValue(i int) int {
 		}
 		return k - i
 	}
+	if n := d.catProcSysList(i, t); n > 0 {
+		return n
+	}
 	var path string
 	if m := reCatProcSys.FindStringSubmatch(t); m != nil {
 		path = "/proc/sys/" + m[1]
@@ -134,4 +137,31 @@ func (d *doc) trySysfsCounters(i int) int {
 	d.addSamples(KindIfconfig, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: nd}})
 	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)", Interfaces: ifs, Label: label})
 	return k - i
+}
+
+// reCatProcSysList: cat of several sysctl files ("$ cat /proc/sys/net/core/rmem_max
+// /proc/sys/net/core/wmem_max"), which prints each file's one line in turn.
+var reCatProcSysList = lazyre.New(`(?:^|[\s$#>])cat((?:\s+/proc/sys/[A-Za-z0-9_./-]+){2,16})\s*$`)
+
+// catProcSysList reads the values under such a cat, one line per file, when every file has
+// its line; it returns the lines taken (0 when t is no such command or a line is missing).
+func (d *doc) catProcSysList(i int, t string) int {
+	m := reCatProcSysList.FindStringSubmatch(t)
+	if m == nil {
+		return 0
+	}
+	paths := fields(m[1])
+	if i+len(paths) >= len(d.ls) {
+		return 0
+	}
+	for k := range paths {
+		l := d.ls[i+1+k]
+		if l.Kernel || !isValueLine(l.Text) || !hasDigit(l.Text) {
+			return 0
+		}
+	}
+	for k, p := range paths {
+		d.hostValue(p, strings.Join(fields(d.ls[i+1+k].Text), " "), i+1+k)
+	}
+	return len(paths) + 1
 }

@@ -199,6 +199,8 @@ type doc struct {
 	// again (-1 when none).
 	wrap   wrapInfo
 	rewind int
+	// ucmd is the domain command whose unread output is being listed (unreadcmd.go).
+	ucmd unreadCmd
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
 	// headerRows are the prose lines that are a table's header row over a row of numbers
@@ -928,13 +930,7 @@ func (d *doc) account() {
 			a.Total++
 		}
 	}
-	seen := map[int]bool{}
-	for _, u := range d.tl.Unparsed {
-		for n := u.FirstLine; n <= u.LastLine && n-u.FirstLine < a.Total; n++ {
-			seen[n] = true
-		}
-	}
-	a.Unparsed = len(seen)
+	a.Unparsed = unparsedCount(d.tl.Unparsed, a.Total)
 	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
 	d.tl.Lines = &a
 }

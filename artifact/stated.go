@@ -1109,9 +1109,16 @@ var notKernelShaped = map[string]bool{"From": true, "To": true, "Cc": true, "Sub
 // shaped like kernel messages becomes log records, so a healthy boot log reads as one (half:
 // the rest are messages such as "kjournald starting.").
 func (d *doc) unstampedLog() {
+	// A line listed as unread output (unread.go, unreadcmd.go) is counted there, not as
+	// prose, and is a command's output, not the kernel's: it ends a run.
+	listed := unparsedLines(d.tl.Unparsed)
 	for start := 0; start < len(d.proseLines); {
+		if listed(d.proseLines[start].no) {
+			start++
+			continue
+		}
 		end := start + 1
-		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
+		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 && !listed(d.proseLines[end].no) {
 			end++
 		}
 		shaped := 0

@@ -230,6 +230,13 @@ func (d *doc) prose(i int) {
 		if d.tryFlattened(i) {
 			return
 		}
+		if d.unreadCommandOutput(i) {
+			return // under its command: the reason names it
+		}
+		if d.ucmd.foreign {
+			d.keepProse(i) // under "ls -l", "df -h": another domain's numbers
+			return
+		}
 		d.unparsedUnread(i, why)
 		return
 	}
@@ -238,6 +245,9 @@ func (d *doc) prose(i int) {
 	// netstat -su Udp: 2829651752 packets received ... 179722143 packets sentThis is")
 	// holds too few numbers to look like output, but the command says what they are.
 	if (strings.Contains(d.ls[i].Text, "ethtool -S ") || strings.Contains(d.ls[i].Text, "netstat -s")) && d.tryFlattened(i) {
+		return
+	}
+	if d.unreadCommandOutput(i) {
 		return
 	}
 	d.keepProse(i)

@@ -132,13 +132,17 @@ func isNumberToken(f string) bool {
 // 004's MRTG summary), without being counted as prose.
 func (d *doc) unparsedUnread(i int, why string) {
 	no := d.ls[i].No
-	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
-		d.proseLines = append(d.proseLines, proseLine{no: no, text: d.ls[i].Text})
-	}
 	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].Why == why && d.tl.Unparsed[n-1].LastLine == no-1 {
+		d.keepUnreadLine(i)
 		d.tl.Unparsed[n-1].LastLine = no
 		return
 	}
+	if d.ucmd.entries >= maxUnreadEntries {
+		d.keepProse(i) // past the bound the text's unread lines are prose (unreadcmd.go)
+		return
+	}
+	d.ucmd.entries++
+	d.keepUnreadLine(i)
 	d.unparsed(i, i, why)
 }
 

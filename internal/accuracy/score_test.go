@@ -130,3 +130,26 @@ func TestTruthHeadersSkipOOMInvoker(t *testing.T) {
 		t.Fatalf("truthHeaders = %+v, want only the swapper/0 failure", hs)
 	}
 }
+
+// A healthy text of nothing but output headroom cannot read (corpus 820) runs: exit 0 with
+// its lines listed as unparsed is a run, clean, and counts its unparsed entries; the same
+// text refused (exit 3, no JSON) is no run.
+func TestScoreUnreadOnlyRun(t *testing.T) {
+	c := corpusCase{Stem: "820-x", Label: label{Healthy: true}, Truth: map[string]any{"port_buffer_size": 262016.0}}
+	r := doctorRun{Exit: 0, Report: map[string]any{
+		"schema":    1.0,
+		"artifacts": []any{},
+		"findings":  []any{},
+		"unparsed": []any{
+			map[string]any{"first_line": 5.0, "last_line": 15.0, "why": "output of `cat /sys/class/net/eth1/qos/buffer_size`: no reader for it"},
+		},
+	}}
+	s := score(c, r)
+	if !s.Ran || len(s.FalseAlarms) != 0 || s.lost() || s.Unparsed != 1 || s.Values != 1 || s.ValueHit != 0 {
+		t.Fatalf("score %+v: want a clean run with one unparsed entry and its value not found", s)
+	}
+	s = score(c, doctorRun{Exit: 3, Err: "nothing in x is evidence headroom reads"})
+	if s.Ran || !s.lost() {
+		t.Fatalf("score of a refused text %+v: want no run", s)
+	}
+}
