@@ -395,6 +395,9 @@ func shellCommandLine(t string) (cmd string, prompt bool, ok bool) {
 		return rest, false, true
 	}
 	h := strings.TrimLeft(s, "#*_>` ")
+	if f, _, _ := nextField(h); !domainTools[f] && f != "sudo" && !strings.HasPrefix(f, "/proc/") && !strings.HasPrefix(f, "/sys/") {
+		return "", false, false // most prose: no command, no path first (checked before any copy)
+	}
 	h = strings.TrimRight(h, ":*_` ")
 	if h == "" || strings.ContainsAny(h, "`") {
 		return "", false, false
@@ -504,6 +507,9 @@ func domainRead(cmd string, prompt bool) bool {
 	if k := strings.IndexAny(cmd, "|;&"); k >= 0 {
 		cmd = cmd[:k] // "ethtool -S eth0 | grep drop": the first command's output, filtered
 	}
+	if f, _, _ := nextField(cmd); !domainTools[f[strings.LastIndexByte(f, '/')+1:]] && (prompt || !isDomainPath(f)) {
+		return false // no copy of a line that is no command of ours ("# Notes on the setup")
+	}
 	fs := strings.Fields(cmd)
 	if len(fs) == 0 {
 		return false
@@ -559,6 +565,12 @@ func domainRead(cmd string, prompt bool) bool {
 	}
 	return false
 }
+
+// domainTools: the first words domainRead takes.
+var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more": true, "less": true, "grep": true,
+	"egrep": true, "fgrep": true, "zcat": true, "sysctl": true, "ethtool": true, "ip": true, "tc": true, "devlink": true,
+	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
+	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}
