@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -49,6 +50,9 @@ type showMem struct {
 	// anonBuddy counts 2.4's buddy lines, which name no zone: the n-th is the n-th zone's.
 	anonBuddy int
 	saw24     bool
+	// anon24: the dump begins at a 2.4 buddy line, its Zone: lines not in the text
+	// (zonelessBuddy24); anonNamed: its lists are named by 2.4's zone order.
+	anon24, anonNamed bool
 	// splitReserve: the waiting lowmem_reserve[] line was printed bare, its values to follow
 	// one a line (isPendingContinuation).
 	splitReserve bool
@@ -62,6 +66,7 @@ type showMem struct {
 type BuddyFragment struct {
 	Blocks  []BuddyBlock `json:"blocks"`
 	TotalKB int64        `json:"total_kb,omitempty"`
+	Cut     bool         `json:"cut,omitempty"` // the paste ends inside the line: orders after the last block unknown
 }
 
 // BuddyBlock is one "count*sizekB (types)" of a buddy line.
@@ -96,7 +101,11 @@ func isNodeOpen(s string) bool {
 
 // parseFragment reads a buddy line's tail (isLoneBuddyToken pieces joined); it keeps it only
 // when it holds blocks and ends with the line's total.
-func (m *showMem) parseFragment(s string) {
+func (m *showMem) parseFragment(s string) { m.addFragment(s, false) }
+
+// addFragment keeps the blocks of a buddy line with no zone named: with its total, or, cut
+// (a line the paste ended before its total), without.
+func (m *showMem) addFragment(s string, cut bool) {
 	var f BuddyFragment
 	fs := fields(s)
 	for i := 0; i < len(fs); i++ {
@@ -121,7 +130,8 @@ func (m *showMem) parseFragment(s string) {
 			}
 		}
 	}
-	if len(f.Blocks) > 0 && f.TotalKB > 0 {
+	f.Cut = cut
+	if len(f.Blocks) > 0 && (f.TotalKB > 0 || cut) {
 		m.fragments = append(m.fragments, f)
 	}
 }
@@ -236,6 +246,9 @@ func startsShowMem(t string) bool {
 		// cut from the paste: kept as a fragment when it ends with its total.
 		return true
 	}
+	if c0 >= '0' && c0 <= '9' && s[len(s)-1] == ')' && zonelessBuddy24(s) {
+		return true // 2.4's buddy lists without their Zone: lines (zonelessList)
+	}
 	switch {
 	case s[len(s)-1] == ':':
 	case (c0 == 'A' || c0 == 'a') && c1 == 'c':
@@ -334,6 +347,9 @@ func (m *showMem) add(t string) bool {
 			s = node + " " + s
 		}
 	}
+	if m.lines == 0 && zonelessBuddy24(s) {
+		m.anon24 = true
+	}
 	if m.lines == 0 && isLoneBuddyToken(s) {
 		m.pendBuf, m.pendKind = s, "fragment"
 		m.lines++
@@ -346,7 +362,7 @@ func (m *showMem) add(t string) bool {
 	}
 	// A line of blocks is 2.4's zone-less buddy line only in a 2.4 dump, and only when the
 	// previous one has ended ("= 13800kB)"); otherwise it continues a wrapped buddy line.
-	if k == "buddy24" && (!m.saw24 || m.pendKind != "" && !strings.Contains(m.pendBuf, "=")) {
+	if k == "buddy24" && (!m.saw24 && !m.anon24 || m.pendKind != "" && !strings.Contains(m.pendBuf, "=")) {
 		k = ""
 	}
 	if k == "" {
@@ -548,11 +564,65 @@ func (m *showMem) flush() {
 			}
 		}
 	case "buddy24":
-		if m.anonBuddy < len(m.zones) {
+		switch {
+		case m.anon24:
+			m.zonelessList(s)
+		case m.anonBuddy < len(m.zones):
 			m.parseBuddy("Node 0 " + m.zones[m.anonBuddy].Zone + ": " + strings.TrimSuffix(strings.TrimSpace(s), ")"))
 		}
 		m.anonBuddy++
 	}
+}
+
+// zones24 is 2.4's zone order (include/linux/mmzone.h: ZONE_DMA 0, ZONE_NORMAL 1,
+// ZONE_HIGHMEM 2), in which show_free_areas_core prints every zone's buddy list, an empty
+// zone's as "= 0kB)" alone (mm/page_alloc.c).
+var zones24 = [...]string{"DMA", "Normal", "HighMem"}
+
+// isaDMAKB is x86's ISA DMA zone, the first 16 MiB (arch/i386/mm/init.c, MAX_DMA_ADDRESS).
+const isaDMAKB = 16 << 10
+
+// zonelessBuddy24: a whole 2.4 buddy line, which names no zone and closes with "= NkB)"
+// (show_free_areas_core: printk("%lu*%lukB ", ...) per order, then "= %lukB)\n"): three
+// blocks at least, then its total.
+func zonelessBuddy24(s string) bool {
+	if !strings.HasSuffix(s, "kB)") {
+		return false
+	}
+	fs := fields(s)
+	if len(fs) < 5 || fs[len(fs)-2] != "=" {
+		return false
+	}
+	for _, f := range fs[:len(fs)-2] {
+		c, size, ok := strings.Cut(f, "*")
+		if !ok || !isDigits(c) || !strings.HasSuffix(size, "kB") || !isDigits(strings.TrimSuffix(size, "kB")) {
+			return false
+		}
+	}
+	return true
+}
+
+// zonelessList reads a 2.4 buddy line of a dump whose Zone: lines are not in the text
+// (corpus 794: SysRq-m's lists alone, a syslog prefix on each). The lines come in 2.4's
+// zone order, so the n-th is zones24[n] when the paste holds the dump from its first list:
+// taken so when that list's total fits x86's 16 MiB DMA zone. Otherwise, and for a line the
+// paste cut before its total, the blocks are kept as a fragment and no zone is named.
+func (m *showMem) zonelessList(s string) {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ")")
+	total := int64(-1)
+	if eq := strings.LastIndex(s, "= "); eq >= 0 {
+		if n, ok := atoi(strings.TrimSuffix(firstField(s[eq+2:]), "kB")); ok {
+			total = n
+		}
+	}
+	if m.anonBuddy == 0 {
+		m.anonNamed = total >= 0 && total <= isaDMAKB
+	}
+	if total < 0 || !m.anonNamed || m.anonBuddy >= len(zones24) {
+		m.addFragment(s, total < 0)
+		return
+	}
+	m.parseBuddy("Node 0 " + zones24[m.anonBuddy] + ": " + s)
 }
 
 // NodeCounters is a 4.8+ per-node line of show_free_areas (mm/page_alloc.c: "Node 0
@@ -751,7 +821,10 @@ type ShowMem struct {
 	PageSizeKB int64              `json:"page_size_kb,omitempty"`
 	Totals     *kernel.Counters   `json:"totals,omitempty"` // the footer lines (showMem.total)
 	Fragments  []BuddyFragment    `json:"buddy_fragments,omitempty"`
-	Nodes      []NodeCounters     `json:"nodes,omitempty"`
+	// ZonesByPosition says how the zones of 2.4 buddy lists printed without names were
+	// named (zonelessList), "" when the dump named them.
+	ZonesByPosition string         `json:"zones_by_position,omitempty"`
+	Nodes           []NodeCounters `json:"nodes,omitempty"`
 }
 
 // ParseShowMem parses a show_mem / Mem-Info dump, joining hard-wrapped lines.
@@ -810,6 +883,18 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 			}
 		}
 		out = append(out, kernel.Zone{Node: z.Node, Name: z.Zone, Fields: f})
+	}
+	return out
+}
+
+// showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that
+// printed one.
+func showMemBuddy(zones []model.ZoneReport) []kernel.BuddyZone {
+	var out []kernel.BuddyZone
+	for _, z := range zones {
+		if len(z.FreeBlocks) > 0 {
+			out = append(out, kernel.BuddyZone{Node: z.Node, Zone: z.Zone, Free: slices.Clone(z.FreeBlocks)})
+		}
 	}
 	return out
 }

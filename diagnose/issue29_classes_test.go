@@ -248,3 +248,20 @@ func TestOOMKillStated(t *testing.T) {
 		}
 	}
 }
+
+// 2.4's SysRq-m buddy lists without their Zone: lines (corpus 794): the Normal list (12244
+// kB free, 15 order-3 blocks, nothing above) is fragmentation. Before: the lists were log
+// records, memory-fragmented said "no /proc/buddyinfo".
+func TestFragmentationFromZonelessBuddy24(t *testing.T) {
+	d, root := rootOf(t, "Jul 23 20:19:30 localhost kernel: 0*4kB 0*8kB 0*16kB 1*32kB 0*64kB 1*128kB 1*256kB 1*512kB 1*1024kB 0*2048kB 0*4096kB = 1952kB)\n"+
+		"Jul 23 20:19:30 localhost kernel: 1395*4kB 355*8kB 209*16kB 15*32kB 0*64kB 0*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 12244kB)\n"+
+		"Jul 23 20:19:31 localhost kernel: 1479*4kB 673*8kB 205*16kB \n")
+	if f := findingOf(d, "memory-fragmented"); f == nil || f.Severity < Warning || root != "memory-fragmented" {
+		t.Fatalf("memory-fragmented %+v, root %q", f, root)
+	}
+	for _, f := range d.Findings {
+		if strings.HasPrefix(f.ID, "alloc-fail-") {
+			t.Errorf("%s from lists with no failure", f.ID)
+		}
+	}
+}
