@@ -30,6 +30,10 @@ func addFixtures(f *testing.F) {
 	f.Add("Node 0, zone Normal 1 2 3\nNode 0, zone Normal 4 5 6\n")
 	f.Add("19 drops at __netif_receive_skb+49f (0xffffffff8147b4ef)\n1 drops at location 0x1\n99999999999999999999 drops at x+1 (0x2) ^C\n")
 	f.Add("DMA: 1*4kB (\nNormal free:kB min: present:-1kB\nlowmem_reserve[]: x\n")
+	// unreadcmd.go: a domain command, its unread output across blank lines, a header row
+	f.Add("# cat /sys/class/net/eth1/qos/buffer_size\n\nPort buffer size = 262016\n\nBuffer Size\n\n0 130944\n$ ls -l\n1 2 3 4 5\n")
+	// showmem.go zonelessList: 2.4's lists without their Zone: lines, the last cut
+	f.Add("kernel: 0*4kB 1*8kB 0*16kB 1*32kB = 40kB)\nkernel: 5*4kB 2*8kB 1*16kB 0*32kB = 52kB)\nkernel: 3*4kB 1*8kB \n")
 }
 
 // FuzzParse runs the whole segmenter: no input may panic, and every artifact and unparsed
