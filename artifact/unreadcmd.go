@@ -207,7 +207,9 @@ func outputLineKind(t string) int {
 	}
 	end := s[len(s)-1]
 	if words >= 4 && function && words > 2*nums+2 || words >= 8 && words > 3*nums+2 ||
-		words >= 3 && (end == '.' || end == '?' || end == '!') {
+		words >= 3 && (end == '.' || end == '?' || end == '!' || function && words > 2*nums && end != ':') {
+		// The last: "It shows 2048 MB used" under "$ free -m"; "Private flags for eth0:"
+		// is a title of the output.
 		return lineSentence
 	}
 	if nums == 0 || dated && nums <= 2 {
@@ -336,13 +338,17 @@ func proseWords(f string) (words int, function bool) {
 	if other > 0 {
 		return (other + 1) / 2, strings.ContainsAny(f, "的了是在我这有不")
 	}
+	if fw := functionWords[strings.ToLower(f)]; fw {
+		return 1, true // "It", "A", "We" too
+	}
 	if lower < 2 {
 		return 0, false
 	}
-	return 1, functionWords[strings.ToLower(f)]
+	return 1, false
 }
 
-var functionWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "of": true, "in": true, "on": true,
+// functionWords leave out "on", which output prints as a value ("Adaptive RX: on  TX: off").
+var functionWords = map[string]bool{"the": true, "a": true, "an": true, "to": true, "of": true, "in": true,
 	"is": true, "are": true, "was": true, "were": true, "be": true, "and": true, "but": true, "or": true, "for": true,
 	"with": true, "which": true, "that": true, "this": true, "these": true, "it": true, "we": true, "you": true,
 	"can": true, "not": true, "my": true, "our": true, "your": true, "if": true, "when": true, "after": true,

@@ -109,6 +109,7 @@ func TestUnreadCommandOutputNotFromNoise(t *testing.T) {
 		"a write":    "# echo 30000,20000,40000 > /sys/class/net/eth1/qos/buffer_size\n\n# ethtool -G eth0 rx 4096\n4096 2048\n",
 		"ethtool -i": "# ethtool -i eth0\ndriver: igb\nversion: 5.4.0-k\nfirmware-version: 1.61, 0x8000090e\nbus-info: 0000:01:00.0\n",
 		"a date":     "$ cat /proc/meminfo\nSun Nov 29 14:48:24 UTC 2026\n",
+		"a sentence": "$ free -m\nIt shows 2048 MB used\n",
 		"headings": "# free memory on the host\n1. 2048 MB are used\n" +
 			"### ip address of the host\n10 20 30\n",
 	} {
