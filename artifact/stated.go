@@ -67,6 +67,9 @@ var (
 	// "2 × 1Gbps (bonded) network interface": a parenthesis between the speed and the noun.
 	reStatedLink = lazyre.New(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:\([^)]{1,20}\)\s*)?(?:ethernet|nics?|links?|ports?|(?:network\s+)?interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
 	// "this value was something like 2000", "the current value is 65536"
+	// reValueUnit: a unit right after a stated value: kilo-, mega-, giga-, tera- bytes or
+	// bits, a share.
+	reValueUnit   = lazyre.New(`^\s*(?:[kKMGT](?:i?B|b|bytes?)?\b|%|percent\b)`)
 	reStatedValue = lazyre.New(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
 )
 
@@ -294,7 +297,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -507,7 +510,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
@@ -564,6 +567,11 @@ func (d *doc) stated() {
 			}
 		}
 		for _, m := range submatches(has("value"), reStatedValue, para) {
+			if reValueUnit.MatchString(para[m[1]:]) {
+				// "The default value is 16 kB" (tcp(7) on tcp_wmem): a size in a unit, not
+				// the number the key holds; what the key is in is not said here.
+				continue
+			}
 			no := lineAt(m[0])
 			if key, ok := d.lastKeyBefore(no, d.proseLines[start].no); ok {
 				v := para[m[2]:m[3]]
@@ -745,6 +753,24 @@ func hypotheticalUpTo(sentence, match string) bool {
 		end = i + len(match)
 	}
 	return reHypothetical.MatchString(sentence[:end])
+}
+
+// reOOMMechanism: the words of a sentence that describes what the OOM killer does in general,
+// as reference pages do, rather than an out-of-memory that happened: proc(5) "used to select
+// which process should be killed in an out-of-memory (OOM) situation", "increases the
+// likelihood of this process being killed by the OOM-killer", "which disables OOM-killing
+// altogether", "the risk of getting a process "OOM-killed"". A kill that happened has a
+// victim and a time ("the OOM killer killed mysqld last night"), none of these words.
+var reOOMMechanism = lazyre.New(`(?i)\b(?:should|likelihood|likely|risk|chances?|probabilit\w*|prefer\w*|which\s+(?:process|task)|disabl\w*|candidates?|badness|whenever|each\s+time|every\s+time|when\s+(?:the\s+|a\s+)?(?:kernel|system|oom[- ]?killer|process|task|memory)\s+(?:performs|kills|runs|selects|invokes|chooses|decides|needs|fails|triggers|reaches|starts|calls|picks)\b|in\s+an?\s+(?:oom|out[ -]of[ -]memory)(?:\s+\(oom\))?\s+(?:situation|condition|case))\b`)
+
+// oomMechanism reports whether the sentence, up to and including the match, describes the
+// OOM killer's mechanism (reOOMMechanism) rather than stating that it ran.
+func oomMechanism(sentence, match string) bool {
+	end := len(sentence)
+	if i := strings.Index(sentence, match); i >= 0 {
+		end = i + len(match)
+	}
+	return reOOMMechanism.MatchString(sentence[:end])
 }
 
 // vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
@@ -1042,11 +1068,27 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 	var b strings.Builder
 	starts := make([]int, len(ps))
 	for k, p := range ps {
+		t := p.text
 		if k > 0 {
-			b.WriteByte(' ')
+			if hyphenatedAtEnd(ps[k-1].text) && startsLower(t) {
+				// A word the page hyphenated where the line ends ("the like‐" /
+				// "lihood of this process being killed", man(1)'s typesetting): one word.
+				cur := b.String()
+				b.Reset()
+				b.WriteString(strings.TrimSuffix(strings.TrimSuffix(cur, "-"), "‐"))
+				t = strings.TrimLeft(t, " \t")
+			} else if listItemStart(t) && !sentenceEndsAt(b.String()) {
+				// The next row of a list or table ("32  Enable remount read-only" / "64
+				// Enable signaling of processes (term, kill, oom-kill)" / "128  Allow
+				// reboot/poweroff"): an item of its own, not the previous one's sentence
+				// going on, so a sentence end between them.
+				b.WriteString(". ")
+			} else {
+				b.WriteByte(' ')
+			}
 		}
 		starts[k] = b.Len()
-		b.WriteString(p.text)
+		b.WriteString(t)
 	}
 	return b.String(), func(off int) int {
 		k := 0
@@ -1055,6 +1097,40 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 		}
 		return ps[k].no
 	}
+}
+
+// hyphenatedAtEnd reports whether t ends in a word broken by a hyphen ("like-", "like‐"): a
+// lower-case letter, then the hyphen, at the end of the line.
+func hyphenatedAtEnd(t string) bool {
+	var h string
+	switch {
+	case strings.HasSuffix(t, "‐"):
+		h = strings.TrimSuffix(t, "‐")
+	case strings.HasSuffix(t, "-"):
+		h = strings.TrimSuffix(t, "-")
+	default:
+		return false
+	}
+	return h != "" && h[len(h)-1] >= 'a' && h[len(h)-1] <= 'z'
+}
+
+// reListItem: the start of a list's or table's row: a number then two spaces or more (a
+// table of values and meanings), a bullet, or an enumeration ("1.", "2)").
+var reListItem = lazyre.New(`^[ \t]*(?:\d+(?:[ \t]{2,}|\t)\S|[-*•][ \t]+\S|\d{1,2}[.)][ \t]+\S)`)
+
+// listItemStart reports whether t begins a list's or table's row (reListItem).
+func listItemStart(t string) bool { return reListItem.MatchString(t) }
+
+// sentenceEndsAt reports whether s, its trailing blanks aside, ends a sentence.
+func sentenceEndsAt(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	return s != "" && strings.ContainsRune(".!?:;", rune(s[len(s)-1]))
+}
+
+// startsLower reports whether t begins, after its indentation, with a lower-case letter.
+func startsLower(t string) bool {
+	t = strings.TrimLeft(t, " \t")
+	return t != "" && t[0] >= 'a' && t[0] <= 'z'
 }
 
 // sentenceAround returns the sentence holding text[a:b]. A sentence ends at '.', '!' or '?'

@@ -279,6 +279,16 @@ func (d *doc) prose(i int) {
 		if globbedPath(t, path) {
 			continue // "grep . /proc/sys/net/ipv4/tcp*mem": a shell pattern, no key (443)
 		}
+		if strings.HasSuffix(path, "-") && strings.TrimSpace(s[m[1]:]) == "" {
+			// A path the page hyphenated where the line ends (man(1) breaks
+			// "/proc/sys/vm/nr_overcom‐" / "mit_hugepages"): the line break is the
+			// typesetter's, the key goes on at the start of the next line.
+			rest, ok := d.wrappedRest(i)
+			if !ok {
+				continue // the rest is not there: what was written is not in the text
+			}
+			path = strings.TrimSuffix(path, "-") + rest
+		}
 		add(settingData(kernel.NormaliseSysctlKey(path), path, "", "prose"))
 	}
 	for _, m := range reDottedKey.FindAllStringSubmatchIndex(s, -1) {
@@ -325,6 +335,26 @@ func (d *doc) prose(i int) {
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}
+}
+
+// wrappedRest is the first word of the line after line i when it can be the rest of a sysctl
+// path or key hyphenated at the end of line i ("mit_hugepages." after "nr_overcom‐"): letters,
+// digits, '_' and '-', trailing punctuation dropped.
+func (d *doc) wrappedRest(i int) (string, bool) {
+	if i+1 >= len(d.ls) {
+		return "", false
+	}
+	f := strings.Fields(d.ls[i+1].Text)
+	if len(f) == 0 {
+		return "", false
+	}
+	w := strings.TrimRight(f[0], ".,;:)\"'")
+	if w == "" || strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) >= 0 {
+		return "", false
+	}
+	return w, true
 }
 
 // globbedPath reports whether path came from a word of t that is a shell pattern
