@@ -124,3 +124,119 @@ func TestFeatureVersionNotHostKernel(t *testing.T) {
 		}
 	}
 }
+
+// /proc/net/softnet_stat whose first CPU's row holds no hex letter ("00049279 00000000
+// 00000001 ..."; node_exporter's fixture) was read as a decimal table's row under the
+// "softnet_stat" label, then the other CPUs' rows as a second sample: four CPUs became two
+// samples and their difference drops and squeezes "while sampled" (before: softnet-squeeze
+// critical). Zero-padded eight-digit columns are the file's hex; a tool's decimal rows
+// still read as decimal.
+func TestSoftnetHexRowWithoutLettersOneSnapshot(t *testing.T) {
+	text := "$ cat /proc/net/softnet_stat\n" +
+		"00049279 00000000 00000001 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n" +
+		"000dfb82 00000029 0000000a 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n" +
+		"00551c3f 00000000 00000055 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 || len(tl.Samples[0].Softnet) != 3 {
+		t.Fatalf("samples %d, want one of 3 CPUs", len(tl.Samples))
+	}
+	if c := tl.Samples[0].Softnet[0]; c.Processed != 0x49279 || c.TimeSqueeze != 1 {
+		t.Errorf("cpu0: processed %d squeeze %d, want %d, 1 (hex)", c.Processed, c.TimeSqueeze, 0x49279)
+	}
+	// Counter-case: a tool's decimal rows under the label stay decimal.
+	dec := "$ cat /proc/net/softnet_stat\n192058677  18862  0  0  0  0  0  0  0  0  1\n192058999  18862  5  0  0  0  0  0  0  0  1\n"
+	tl = ParseString(dec, "p", Options{})
+	if len(tl.Samples) != 1 || len(tl.Samples[0].Softnet) != 2 || tl.Samples[0].Softnet[0].Processed != 192058677 {
+		t.Errorf("decimal rows: %+v, want one sample, cpu0 processed 192058677", tl.Samples)
+	}
+}
+
+// A guide's example of what the kernel logs is no line of this host's log: a block of log
+// lines after "You will typically see one or more of these lines via dmesg or journalctl
+// -k:", a title "Linux Error Guide: 'TCP: out of memory -- consider tuning tcp_mem' ...",
+// a sentence "... and logs" wrapped before the message (devopsaitoolkit.com's error guide;
+// before: tcp-memory-pressure and orphan-send-queues critical). The author's own log after
+// "I see these lines in dmesg:" or "as you can see below:", and a title that is the message
+// alone, are still the host's.
+func TestGuideExampleMessagesNotHostLog(t *testing.T) {
+	records := func(text string) int {
+		t.Helper()
+		return len(ParseString(text, "p", Options{}).Log)
+	}
+	for _, text := range []string{
+		"When the kernel TCP stack exhausts its global memory pool, it logs warnings to the kernel ring buffer. You will typically see one or more of these lines via dmesg or journalctl -k:\nkernel: TCP: out of memory -- consider tuning tcp_mem\nkernel: TCP: too many orphaned sockets\nkernel: Out of socket memory\nThese messages are rate-limited.\n",
+		"Linux Error Guide: 'TCP: out of memory -- consider tuning tcp_mem' Socket Memory Pressure\n\nFix the Linux 'TCP: out of memory' errors.\n",
+		"- high watermark — the hard ceiling. When total TCP memory crosses this, the kernel refuses to allocate more buffer space, drops queued data, and logs\nTCP: out of memory -- consider tuning tcp_mem.\n",
+		"The output will look like this:\n\n```\nnf_conntrack: table full, dropping packet\n```\n",
+	} {
+		if n := records(text); n != 0 {
+			t.Errorf("%q: %d log records, want 0 (a guide's example)", text, n)
+		}
+	}
+	for _, text := range []string{
+		"I see these lines in dmesg:\nkernel: TCP: out of memory -- consider tuning tcp_mem\nkernel: TCP: too many orphaned sockets\n",
+		"As you can see below:\n[4486500.513856] TCP: out of memory -- consider tuning tcp_mem\n",
+		"TCP: out of memory -- consider tuning tcp_mem\n\nOur proxy fell over last night.\n",
+		"the kernel keeps printing\nTCP: too many orphaned sockets\n",
+	} {
+		if n := records(text); n == 0 {
+			t.Errorf("%q: no log record, want the host's line", text)
+		}
+	}
+}
+
+// "net.ipv4.tcp_mem = low pressure high" explains the key's fields; it sets nothing (before:
+// sysctl-out-of-range, "low" is not a number). A word that is no field's name is still a
+// value the kernel refuses.
+func TestSysctlTemplateLineNotSetting(t *testing.T) {
+	value := func(text string) (string, bool) {
+		for _, m := range ParseString(text, "p", Options{}).Settings {
+			if m.Key == "net.ipv4.tcp_mem" {
+				return m.Value, true
+			}
+		}
+		return "", false
+	}
+	for _, text := range []string{
+		"net.ipv4.tcp_mem = low pressure high\n",
+		"net.ipv4.tcp_rmem = min default max\nnet.ipv4.tcp_mem = <min> <pressure> <max>\n",
+	} {
+		if v, ok := value(text); ok {
+			t.Errorf("%q: tcp_mem = %q, want no setting (a template)", text, v)
+		}
+	}
+	if v, ok := value("net.ipv4.tcp_mem = auto\n"); !ok || v != "auto" {
+		t.Errorf("tcp_mem = auto: %q %v, want the value kept for the range check", v, ok)
+	}
+}
+
+// "Out of memory: Kill process ... (memory used: X.XGB, process memory: X.XGB, process
+// oom_score_adj: X) in dmesg" names the message's form with placeholders (before: oom-kill
+// warned, "ran 1×"). A victim redacted by hand keeps the kernel's other fields and is a kill.
+func TestOOMKillPlaceholderNotKill(t *testing.T) {
+	kills := func(text string) int {
+		n := 0
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.Kind == model.EventOOMKill {
+				n++
+			}
+		}
+		return n
+	}
+	for _, text := range []string{
+		"This error, often seen as System error: 12 (Cannot allocate memory) in application logs or Out of memory: Kill process ... (memory used: X.XGB, process memory: X.XGB, process oom_score_adj: X) in dmesg, means the kernel ran out of RAM.\n",
+		"Out of memory: Killed process <pid> (<comm>)\n",
+	} {
+		if n := kills(text); n != 0 {
+			t.Errorf("%q: %d OOM kills, want 0 (a placeholder)", text, n)
+		}
+	}
+	for _, text := range []string{
+		"Out of memory: Kill process xxxx(juci-eventd) score 673 or sacrifice child\n",
+		"[4379596.425124] Out of memory: Kill process 27085 (mysqld) score 978 or sacrifice child\n",
+	} {
+		if n := kills(text); n != 1 {
+			t.Errorf("%q: %d OOM kills, want 1", text, n)
+		}
+	}
+}

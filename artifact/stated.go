@@ -1192,6 +1192,10 @@ func (d *doc) unstampedLog() {
 		}
 		shaped := 0
 		for _, p := range d.proseLines[start:end] {
+			if d.exampleLines[p.no] {
+				shaped = -end // a guide's example in the run (exampleLog): no log of the host's
+				break
+			}
 			if kernelShaped(p.text) {
 				shaped++
 			}

@@ -115,7 +115,11 @@ func messageSeenAfter(t string) (msg string, ok bool) {
 // title line): a kernel message it names, whole or in the words a title shortens it to, is
 // the host's log (corpus 527). A title that asks ("How to fix nf_conntrack table full?",
 // "为什么...") is a question about it.
-var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|are|can|could|should|does|do|any)\b|如何|怎么|为什么|为何|吗`)
+var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|are|can|could|should|does|do|any)\b|如何|怎么|为什么|为何|吗` +
+	// A guide's title names the message it explains ("Linux Error Guide: 'TCP: out of
+	// memory -- consider tuning tcp_mem'", "Troubleshooting ...", "... Explained"): its
+	// subject for every reader, no host's log.
+	`|\b(?:guides?|how\s+to|troubleshoot\w*|explained|tutorial|understanding|meaning\s+of)\b`)
 
 // titleMessage is the record a title line t stands for, as the kernel prints the message.
 func titleMessage(t string) (msg string, ok bool) {
@@ -413,4 +417,81 @@ func (d *doc) messageAcrossWrap(i int) (string, bool) {
 // comma, or the first byte of a character outside ASCII).
 func wordEdge(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' || c == '"' || c == '`' || c == ',' || c >= 0x80
+}
+
+// reExampleLeadIn: the sentence a guide puts before a message it shows as an example of what
+// a reader would see, in the second person or as a sample: "You will typically see one or
+// more of these lines via dmesg or journalctl -k:", "you may see messages like", "it will
+// look like this:", "Example output:". An author's own log comes after "I see", "dmesg
+// shows", "as you can see below" (which shows the author's): none of these.
+var reExampleLeadIn = lazyre.New(`(?i)\byou(?:'ll|'d|\s+will|\s+would|\s+may|\s+might|\s+should|\s+could)\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
+	`|\b(?:will|would|might|may|should)\s+(?:\w+\s+)?(?:look|appear|read)\s+(?:something\s+)?like\b` +
+	`|\b(?:example|sample)\s+(?:output|log|logs|messages?|lines?|entries|entry)\b|^\W*(?:example|for\s+example|e\.g\.)\W*:?\W*$`)
+
+// exampleLog reports whether the kernel line i is part of a guide's example of the message
+// rather than this host's log: the block of log lines it belongs to comes right after a
+// prose line that introduces an example (reExampleLeadIn), blank lines and code fences
+// between. The lines of the block after the first are known by exampleNo.
+func (d *doc) exampleLog(i int) bool {
+	if i > 0 && d.exampleNo != 0 && d.ls[i-1].No == d.exampleNo {
+		d.markExample(i)
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		t := strings.TrimSpace(d.ls[j].Text)
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || t == "::" {
+			continue
+		}
+		if d.ls[j].Kernel || d.used[j] {
+			return false
+		}
+		// The lead-in may be wrapped: its line and the one before it.
+		lead := t
+		if j > 0 && !isBlank(d.ls[j-1].Text) && !d.ls[j-1].Kernel && !d.used[j-1] {
+			lead = strings.TrimSpace(d.ls[j-1].Text) + " " + t
+		}
+		if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "::") {
+			return false // an example is introduced, the sentence ends in a colon
+		}
+		if reExampleLeadIn.MatchString(lead) {
+			d.markExample(i)
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// reLogsVerbEnd: a line that ends in a verb of logging, in the present of what the kernel
+// does in general ("When total TCP memory crosses this, the kernel refuses to allocate more
+// buffer space, drops queued data, and logs"), whose object is the next line.
+var reLogsVerbEnd = lazyre.New(`(?i)\b(?:logs|prints|emits|writes|outputs|throws|raises|produces|generates|issues|complains)(?:\s+(?:out|the\s+message|the\s+error|the\s+warning))?\s*$`)
+
+// messageEndsSentence reports whether the quoted message on line i is the end of the
+// sentence on the line above, which a page wrapped before it (reLogsVerbEnd), and that
+// sentence does not say the host logs it now (messageLoggedNow): a guide saying what the
+// kernel logs, not a line of this host's log.
+func (d *doc) messageEndsSentence(i int) bool {
+	if i == 0 {
+		return false
+	}
+	p, l := &d.ls[i-1], &d.ls[i]
+	if p.Kernel || p.Syslog || p.Quote != l.Quote || isBlank(p.Text) {
+		return false
+	}
+	t := strings.TrimRight(p.Text, " \t")
+	if !reLogsVerbEnd.MatchString(t) {
+		return false
+	}
+	_, ok := messageLoggedNow(t + " " + strings.TrimLeft(l.Text, " \t"))
+	return !ok
+}
+
+// markExample notes line i as part of a guide's example (exampleLog).
+func (d *doc) markExample(i int) {
+	d.exampleNo = d.ls[i].No
+	if d.exampleLines == nil {
+		d.exampleLines = map[int]bool{}
+	}
+	d.exampleLines[d.exampleNo] = true
 }

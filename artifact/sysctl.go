@@ -129,6 +129,12 @@ func (d *doc) trySysctl(i int) int {
 		// kernel with its quotes and is refused. The quotes are kept; the range check
 		// says so. (On a shell command line the shell removes them: reSysctlW.)
 		val := strings.Join(fields(stripReadoutRemark(m[2])), " ")
+		if placeholderValue(val) {
+			// "net.ipv4.tcp_mem = low pressure high", "net.core.rmem_max = <bytes>": the
+			// form of a line, its fields named, not a value anyone wrote (a guide's
+			// explanation of the key).
+			continue
+		}
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
 	}
@@ -160,6 +166,32 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// placeholderWords are the names guides and man pages give a sysctl's fields where a value
+// goes ("tcp_mem = min pressure max", tcp(7)'s "low, pressure, high").
+var placeholderWords = map[string]bool{"min": true, "minimum": true, "default": true, "max": true, "maximum": true,
+	"low": true, "pressure": true, "high": true, "value": true, "values": true, "n": true, "x": true,
+	"size": true, "bytes": true, "pages": true, "number": true, "num": true}
+
+// placeholderValue reports whether a sysctl.conf line's value is a template, not a value:
+// every word a field's name (placeholderWords, "min, default, max" with its commas), or held
+// in <>, {} or [] ("<bytes>", "{value}"). A value with any number, or another word
+// ("auto", a misspelt number), is left to the range check.
+func placeholderValue(v string) bool {
+	f := fields(strings.NewReplacer(",", " ", "/", " ", "|", " ").Replace(v))
+	if len(f) == 0 {
+		return false
+	}
+	for _, w := range f {
+		if len(w) >= 3 && (w[0] == '<' && w[len(w)-1] == '>' || w[0] == '{' && w[len(w)-1] == '}' || w[0] == '[' && w[len(w)-1] == ']') {
+			continue
+		}
+		if !placeholderWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // stripReadoutRemark drops a remark in parentheses after a value of numbers
