@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -238,5 +239,67 @@ func TestOOMKillPlaceholderNotKill(t *testing.T) {
 		if n := kills(text); n != 1 {
 			t.Errorf("%q: %d OOM kills, want 1", text, n)
 		}
+	}
+}
+
+// Output a guide shows as what a reader would see, or on a machine named only by its kind, is
+// no host's state: PSI after "Example output of /proc/pressure/memory on a loaded system:",
+// vmstat after "... will look like this:", buddyinfo after "Here is what /proc/buddyinfo
+// looks like on a fragmented system:", an allocation failure after "If you see something
+// like the following in dmesg, ...:" (before: direct-reclaim-stalls critical,
+// swap-under-load, memory-fragmented and alloc-fail-fragmented warnings). Their sources are
+// marked as another machine's. A blog's own output after "Example output of netstat -su:"
+// or "The following is a typical out of memory kernel output message:" (corpus 763, 644,
+// labelled as the host's) and "My buddyinfo looks like this:" stay the host's.
+func TestGuideExampleOutputForeign(t *testing.T) {
+	foreign := func(text string) (marked, total int) {
+		t.Helper()
+		tl := ParseString(text, "p", Options{})
+		for _, s := range tl.Samples {
+			total++
+			if strings.Contains(s.Source, model.ForeignMark) {
+				marked++
+			}
+		}
+		for _, e := range tl.Events {
+			total++
+			if strings.Contains(e.Source, model.ForeignMark) {
+				marked++
+			}
+		}
+		return marked, total
+	}
+	buddy := "Node 0, zone      DMA      1      1      1      0      2      1      1      0      1      1      3\n" +
+		"Node 0, zone   Normal  49217  10337    412      2      0      0      0      0      0      0      0\n"
+	for _, text := range []string{
+		"Memory pressure stall information. Example output of /proc/pressure/memory on a loaded system:\n\nsome avg10=22.15 avg60=18.30 avg300=9.51 total=1835624915\nfull avg10=15.42 avg60=11.05 avg300=6.02 total=1234567890\n",
+		"vmstat 1 on a system that is swapping heavily will look like this:\n\nprocs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n 3  5 2097148  45332   1220  98024 2840 5120  3100  5300 4100 8200 10 30  5 55  0\n 2  6 2097148  41220   1180  97010 3012 4988  3300  5100 4000 8100  9 31  4 56  0\n",
+		"Here is what /proc/buddyinfo looks like on a fragmented system:\n\n" + buddy,
+		"If you see something like the following in dmesg, your system ran out of memory for atomic allocations:\n\n[ 1234.567890] swapper/0: page allocation failure: order:2, mode:0x4020\n[ 1234.567900] Call Trace:\n[ 1234.567910]  [<ffffffff8113f1a5>] warn_alloc_failed+0xf5/0x140\n",
+	} {
+		if m, n := foreign(text); n == 0 || m != n {
+			t.Errorf("%q: %d of %d samples and events marked another machine's, want all", text, m, n)
+		}
+	}
+	for _, text := range []string{
+		"My buddyinfo looks like this:\n\n" + buddy,
+		"The following is a typical out of memory kernel output message:\n[12345.342532] systemd-journal invoked oom-killer: gfp_mask=0x800d0, order=0, oom_score_adj=0\n",
+		"Here is /proc/pressure/memory on our database server:\n\nsome avg10=22.15 avg60=18.30 avg300=9.51 total=1835624915\nfull avg10=15.42 avg60=11.05 avg300=6.02 total=1234567890\n",
+	} {
+		if m, n := foreign(text); n == 0 || m != 0 {
+			t.Errorf("%q: %d of %d marked another machine's, want none", text, m, n)
+		}
+	}
+}
+
+// "kswapd0 at 100% CPU means the kernel is constantly reclaiming" defines what a reading
+// would mean; it states no reading (before: kswapd-saturated warned, "stated in the text").
+// "kswapd0 is at 100% CPU on our box" still states one.
+func TestDefinedFigureNotStated(t *testing.T) {
+	if v := statedRate(t, "kswapd0 at 100% CPU means the kernel is constantly reclaiming.\n", model.RateKswapdCPUPct); v != 0 {
+		t.Errorf("definition: kswapd CPU %v, want 0", v)
+	}
+	if v := statedRate(t, "kswapd0 is at 100% CPU on our box since the upgrade.\n", model.RateKswapdCPUPct); v != 100 {
+		t.Errorf("statement: kswapd CPU %v, want 100", v)
 	}
 }

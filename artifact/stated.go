@@ -273,6 +273,9 @@ func (d *doc) stated() {
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
 			}
+			if definitionAfter(para, m[1]) {
+				continue // "kswapd0 at 100% CPU means the kernel is constantly reclaiming"
+			}
 			pct, _ := strconv.ParseFloat(para[m[4]:m[5]], 64)
 			threads := 1.0
 			if m[2] >= 0 {
@@ -1097,6 +1100,17 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 		}
 		return ps[k].no
 	}
+}
+
+// reDefinitionAfter: the words after a figure that make it the subject of a definition, what
+// a reader's reading would mean ("kswapd0 at 100% CPU means the kernel is constantly
+// reclaiming", "... indicates"), not a reading the author took.
+var reDefinitionAfter = lazyre.New(`(?i)^[^.;:!?]{0,24}?\b(?:means|indicates|signals|signifies|suggests|implies|is\s+a\s+(?:sign|symptom|hint))\b`)
+
+// definitionAfter reports whether the figure ending at para[end] is defined rather than
+// stated (reDefinitionAfter).
+func definitionAfter(para string, end int) bool {
+	return reDefinitionAfter.MatchString(para[end:min(len(para), end+80)])
 }
 
 // hyphenatedAtEnd reports whether t ends in a word broken by a hyphen ("like-", "like‐"): a

@@ -310,8 +310,10 @@ func statedForeignSource(src, why string) string {
 // segmentLineRE reads the first line number of a segment's name ("vmstat at lines 662-684").
 var segmentLineRE = lazyre.New(`\blines? (\d+)`)
 
-// markSegments marks the samples of a table that sits in a section about another machine.
+// markSegments marks the samples of a table that sits in a section about another machine,
+// and those of a table a text shows as an example (exampleOutput).
 func (d *doc) markSegments(s *subjects) {
+	d.markExampleSamples(s)
 	if len(s.heads) == 0 {
 		return
 	}
@@ -419,14 +421,20 @@ func wordEdge(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' || c == '"' || c == '`' || c == ',' || c >= 0x80
 }
 
-// reExampleLeadIn: the sentence a guide puts before a message it shows as an example of what
-// a reader would see, in the second person or as a sample: "You will typically see one or
-// more of these lines via dmesg or journalctl -k:", "you may see messages like", "it will
-// look like this:", "Example output:". An author's own log comes after "I see", "dmesg
-// shows", "as you can see below" (which shows the author's): none of these.
+// reExampleLeadIn: the sentence a guide puts before a message or output it shows as what a
+// reader would see, not what a machine printed: in the second person or conditional ("You
+// will typically see one or more of these lines via dmesg or journalctl -k:", "If you see
+// something like the following in dmesg, ...:"), as what output would look like ("vmstat 1
+// on a system that is swapping heavily will look like this:"), or on a machine named only
+// by its kind ("Here is what /proc/buddyinfo looks like on a fragmented system:", "Example
+// output of /proc/pressure/memory on a loaded system:"). An author's own output comes after
+// "I see", "dmesg shows", "as you can see below", "on my server": none of these. "Example
+// output:" or "a typical ... message:" alone is not enough: blogs show their own machine's
+// output so (corpus 644, 763, labelled as the host's).
 var reExampleLeadIn = lazyre.New(`(?i)\byou(?:'ll|'d|\s+will|\s+would|\s+may|\s+might|\s+should|\s+could)\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
+	`|\b(?:if|when|whenever)\s+you\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
 	`|\b(?:will|would|might|may|should)\s+(?:\w+\s+)?(?:look|appear|read)\s+(?:something\s+)?like\b` +
-	`|\b(?:example|sample)\s+(?:output|log|logs|messages?|lines?|entries|entry)\b|^\W*(?:example|for\s+example|e\.g\.)\W*:?\W*$`)
+	`|\b(?:looks?|appears?|example\s+output|sample\s+output)\b.*\bon\s+an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box)\b`)
 
 // exampleLog reports whether the kernel line i is part of a guide's example of the message
 // rather than this host's log: the block of log lines it belongs to comes right after a
@@ -494,4 +502,87 @@ func (d *doc) markExample(i int) {
 		d.exampleLines = map[int]bool{}
 	}
 	d.exampleLines[d.exampleNo] = true
+}
+
+// reSampleFirstLine reads the first line of a sample's or segment's source ("lines 3-4",
+// "vmstat at lines 3-6", "line 6").
+var reSampleFirstLine = lazyre.New(`\blines? (\d+)`)
+
+// exampleOutput is why the output starting at line no is a text's example rather than the
+// host's: the prose line right above it (blank lines between) introduces an example, ending
+// in a colon ("Example output of /proc/pressure/memory on a loaded system:", "vmstat 1 on a
+// system that is swapping heavily will look like this:", "Here is what /proc/buddyinfo looks
+// like on a fragmented system:"); "" when it does not.
+func (s *subjects) exampleOutput(no int) string {
+	for j := no - 1; j >= no-3 && j > 0; j-- {
+		t, ok := s.text[j]
+		if !ok {
+			continue
+		}
+		t = strings.TrimSpace(t)
+		if !strings.HasSuffix(t, ":") {
+			return ""
+		}
+		lead := t
+		if p, ok := s.text[j-1]; ok {
+			lead = strings.TrimSpace(p) + " " + t
+		}
+		if m := reExampleLeadIn.FindString(lead); m != "" {
+			return "an example the text shows (\"" + clip(t, 70) + "\")"
+		}
+		return ""
+	}
+	return ""
+}
+
+// markExampleSamples marks the samples of output a text shows as an example (exampleOutput)
+// as another machine's: a guide's numbers are no host's state.
+func (d *doc) markExampleSamples(s *subjects) {
+	whyAt := map[int]string{}
+	for k := range d.tl.Samples {
+		src := d.tl.Samples[k].Source
+		m := reSampleFirstLine.FindStringSubmatch(src)
+		if m == nil || strings.Contains(src, model.ForeignMark) {
+			continue
+		}
+		no, _ := strconv.Atoi(m[1])
+		why, seen := whyAt[no]
+		if !seen {
+			why = s.exampleOutput(no)
+			whyAt[no] = why
+		}
+		if why != "" {
+			d.tl.Samples[k].Source = statedForeignSource(src, why)
+		}
+	}
+	// A kernel report shown as an example ("If you see something like the following in
+	// dmesg, ...:" over a page allocation failure) is no event of the host's.
+	for k := range d.tl.Events {
+		e := &d.tl.Events[k]
+		if e.FirstLine <= 0 || strings.Contains(e.Source, model.ForeignMark) {
+			continue
+		}
+		if why := s.exampleOutput(e.FirstLine); why != "" {
+			e.Source = statedForeignSource(e.Source, why)
+		}
+	}
+	for i := range d.tl.Segments {
+		g := &d.tl.Segments[i]
+		m := reSampleFirstLine.FindStringSubmatch(g.Name)
+		if m == nil || strings.Contains(g.Name, model.ForeignMark) {
+			continue
+		}
+		no, _ := strconv.Atoi(m[1])
+		if why := s.exampleOutput(no); why != "" {
+			for k := g.First; k <= g.Last && k < len(d.tl.Samples); k++ {
+				if src := d.tl.Samples[k].Source; !strings.Contains(src, model.ForeignMark) {
+					if src == "" {
+						src = g.Name
+					}
+					d.tl.Samples[k].Source = statedForeignSource(src, why)
+				}
+			}
+			g.Name = statedForeignSource(g.Name, why)
+		}
+	}
 }
