@@ -303,3 +303,46 @@ func TestDefinedFigureNotStated(t *testing.T) {
 		t.Errorf("statement: kswapd CPU %v, want 100", v)
 	}
 }
+
+// Sentences in the voice of a reference page state how the kernel behaves, not what
+// happened on a host: no first person, no past, and a mark of the general (a habitual adverb
+// at the statement, a clause defining the subject by what it does, a condition on memory or
+// the system, a victim named by kind). Before: each raised oom-kill, conntrack-full or
+// kswapd-saturated "stated in the text". A host's event in the third person keeps its past,
+// its first person, or a condition of its own ("When the backup runs"); an explanation of a
+// host's bug with "usually" in a side clause (corpus 578) still states it.
+func TestGenericStatementNotStated(t *testing.T) {
+	rate := func(text string) float64 {
+		t.Helper()
+		text = "Notes on Linux memory\n\n" + text + "\n"
+		v := 0.0
+		for _, k := range []string{model.RateStatedOOM, model.RateStatedConntrackFull, model.RateStatedKswapdBusy, model.RateKswapdCPUPct} {
+			v = max(v, statedRate(t, text, k))
+		}
+		return v
+	}
+	for _, text := range []string{
+		"The OOM killer kills the process with the highest oom_score.",
+		"Linux has an out-of-memory killer that kills processes to free memory.",
+		"Containers that exceed their memory limit are OOM-killed by the kernel.",
+		"Once the conntrack table is full, the kernel drops new connections.",
+		"kswapd uses a lot of CPU when memory is low.",
+		"Typically kswapd0 consumes 100% CPU when the system is thrashing.",
+		"The OOM killer is the kernel's last resort: it kills a process.",
+	} {
+		if v := rate(text); v != 0 {
+			t.Errorf("%q: stated %v, want nothing (a general statement)", text, v)
+		}
+	}
+	for _, text := range []string{
+		"When the backup runs, kswapd uses a lot of CPU.",
+		"Last night the OOM killer killed mysqld on our database server.",
+		"The conntrack table is full and new connections are dropped.",
+		"The OOM killer keeps killing java on this box.",
+		"It is impossible to free pages from the Normal zone, because whenever one is freed the next allocation takes it (because pages are usually allocated from the Normal zone first), and kswapd winds up in a continuous cycle of trying to free pages from the Normal zone forever.",
+	} {
+		if v := rate(text); v == 0 {
+			t.Errorf("%q: nothing stated, want the host's event", text)
+		}
+	}
+}

@@ -273,7 +273,7 @@ func (d *doc) stated() {
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
 			}
-			if definitionAfter(para, m[1]) {
+			if definitionAfter(para, m[1]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue // "kswapd0 at 100% CPU means the kernel is constantly reclaiming"
 			}
 			pct, _ := strconv.ParseFloat(para[m[4]:m[5]], 64)
@@ -293,14 +293,14 @@ func (d *doc) stated() {
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -513,7 +513,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
@@ -523,7 +523,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom"), reStatedOOMOccurred, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -742,7 +742,7 @@ var reStatedConntrackFull = lazyre.New(`(?i)\b(?:fill(?:s|ed|ing)?(?:\s+up)?|ove
 // the conntrack table").
 func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, string, bool) {
 	sentence := sentenceAround(para, m[0], m[1])
-	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 		return 0, "", false
 	}
 	return lineAt(m[0]), sentence, true
@@ -756,6 +756,44 @@ func hypotheticalUpTo(sentence, match string) bool {
 		end = i + len(match)
 	}
 	return reHypothetical.MatchString(sentence[:end])
+}
+
+// A sentence in the voice of a reference page states how the kernel behaves in general, not
+// what happened on a host: "The OOM killer kills the process with the highest oom_score",
+// "Linux has an out-of-memory killer that kills processes to free memory", "Containers that
+// exceed their memory limit are OOM-killed by the kernel", "Once the conntrack table is
+// full, the kernel drops new connections", "kswapd uses a lot of CPU when memory is low",
+// "Typically kswapd0 consumes 100% CPU when the system is thrashing". Such a sentence has no
+// first person and no past, and has a mark of the general: a habitual adverb, a clause that
+// defines its subject by what it does ("that kills", "which exceed"), a condition ("when
+// memory is low", "once ... is full"), or a victim named by kind ("the process with the
+// highest", "a process", "processes"). A host's event keeps its first person or its past
+// ("our java process got OOM killed", "the OOM killer killed mysqld").
+var (
+	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b`)
+	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?killed\b`)
+	reHabitual      = lazyre.New(`(?i)\b(?:typically|usually|generally|normally|commonly|in\s+general|by\s+default|last\s+resort)\b`)
+	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)
+	reIOWord        = lazyre.New(`\bI/O\b`)
+)
+
+// genericStatement reports whether a sentence states a general behaviour (the voice of
+// documentation) rather than an event on a host. A habitual adverb counts only at the
+// statement itself (within 30 bytes before the match, or in it): "(because pages are usually
+// allocated from the Normal zone first), and kswapd winds up in a continuous cycle" (corpus
+// 578) explains a host's bug.
+func genericStatement(sentence, match string) bool {
+	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) {
+		return false
+	}
+	if reGenericMarker.MatchString(sentence) {
+		return true
+	}
+	i := strings.Index(sentence, match)
+	if i < 0 {
+		return false
+	}
+	return reHabitual.MatchString(sentence[max(0, i-30) : i+len(match)])
 }
 
 // reOOMMechanism: the words of a sentence that describes what the OOM killer does in general,
