@@ -346,3 +346,22 @@ func TestGenericStatementNotStated(t *testing.T) {
 		}
 	}
 }
+
+// A cgroup's memory.events shown under "A container that hit its limit shows:" and the
+// command that prints it is a guide's example (before: oom-kill warned, "the OOM killer ran
+// 12× inside it"); under "Our container that runs the API shows:" it is the host's.
+func TestCgroupEventsExampleForeign(t *testing.T) {
+	events := "\n$ cat /sys/fs/cgroup/memory.events\nlow 0\nhigh 0\nmax 1234\noom 12\noom_kill 12\n"
+	for lead, want := range map[string]bool{
+		"The memory cgroup reports its events. A container that hit its limit shows:": true,
+		"Our container that runs the API shows:":                                      false,
+	} {
+		tl := ParseString(lead+"\n"+events, "p", Options{})
+		if len(tl.CgroupMemory) != 1 {
+			t.Fatalf("%q: %d cgroup files read, want 1", lead, len(tl.CgroupMemory))
+		}
+		if got := strings.Contains(tl.CgroupMemory[0].Source, model.ForeignMark); got != want {
+			t.Errorf("%q: marked another machine's %v, want %v (source %q)", lead, got, want, tl.CgroupMemory[0].Source)
+		}
+	}
+}

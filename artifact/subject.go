@@ -427,14 +427,17 @@ func wordEdge(c byte) bool {
 // something like the following in dmesg, ...:"), as what output would look like ("vmstat 1
 // on a system that is swapping heavily will look like this:"), or on a machine named only
 // by its kind ("Here is what /proc/buddyinfo looks like on a fragmented system:", "Example
-// output of /proc/pressure/memory on a loaded system:"). An author's own output comes after
+// output of /proc/pressure/memory on a loaded system:", "A container that hit its limit
+// shows:"). An author's own output comes after
 // "I see", "dmesg shows", "as you can see below", "on my server": none of these. "Example
 // output:" or "a typical ... message:" alone is not enough: blogs show their own machine's
 // output so (corpus 644, 763, labelled as the host's).
 var reExampleLeadIn = lazyre.New(`(?i)\byou(?:'ll|'d|\s+will|\s+would|\s+may|\s+might|\s+should|\s+could)\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
 	`|\b(?:if|when|whenever)\s+you\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
 	`|\b(?:will|would|might|may|should)\s+(?:\w+\s+)?(?:look|appear|read)\s+(?:something\s+)?like\b` +
-	`|\b(?:looks?|appears?|example\s+output|sample\s+output)\b.*\bon\s+an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box)\b`)
+	`|\b(?:looks?|appears?|example\s+output|sample\s+output)\b.*\bon\s+an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box)\b` +
+	// "A container that hit its limit shows:": a machine named by its kind is the subject.
+	`|(?:^|[.!?]\s+)an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box|node|container|pod|cgroup)\s+(?:that|which|with|under|where|in)\b.*\b(?:shows?|looks?\s+like|reports?|prints?)\b`)
 
 // exampleLog reports whether the kernel line i is part of a guide's example of the message
 // rather than this host's log: the block of log lines it belongs to comes right after a
@@ -520,6 +523,9 @@ func (s *subjects) exampleOutput(no int) string {
 			continue
 		}
 		t = strings.TrimSpace(t)
+		if shellCommandLine(t) {
+			continue // the command whose output follows ("$ cat /sys/fs/cgroup/memory.events")
+		}
 		if !strings.HasSuffix(t, ":") {
 			return ""
 		}
@@ -555,6 +561,18 @@ func (d *doc) markExampleSamples(s *subjects) {
 			d.tl.Samples[k].Source = statedForeignSource(src, why)
 		}
 	}
+	// A cgroup's own files shown as an example ("A container that hit its limit shows:").
+	for k := range d.tl.CgroupMemory {
+		c := &d.tl.CgroupMemory[k]
+		m := reSampleFirstLine.FindStringSubmatch(c.Source)
+		if m == nil || strings.Contains(c.Source, model.ForeignMark) {
+			continue
+		}
+		no, _ := strconv.Atoi(m[1])
+		if why := s.exampleOutput(no); why != "" {
+			c.Source = statedForeignSource(c.Source, why)
+		}
+	}
 	// A kernel report shown as an example ("If you see something like the following in
 	// dmesg, ...:" over a page allocation failure) is no event of the host's.
 	for k := range d.tl.Events {
@@ -585,4 +603,10 @@ func (d *doc) markExampleSamples(s *subjects) {
 			g.Name = statedForeignSource(g.Name, why)
 		}
 	}
+}
+
+// shellCommandLine reports whether t is a command at a shell prompt ("$ cat
+// /proc/meminfo", "# sysctl -a"): what prints the output below it, not a sentence.
+func shellCommandLine(t string) bool {
+	return len(t) > 2 && (t[0] == '$' || t[0] == '#' || t[0] == '%') && t[1] == ' ' && t[2] != ' ' && !strings.HasSuffix(t, ":")
 }
