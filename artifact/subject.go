@@ -545,11 +545,12 @@ func (s *subjects) exampleOutput(no int) string {
 // as another machine's: a guide's numbers are no host's state.
 func (d *doc) markExampleSamples(s *subjects) {
 	whyAt := map[int]string{}
-	for k := range d.tl.Samples {
-		src := d.tl.Samples[k].Source
+	// example is why the output a source names ("lines 3-4", "vmstat at lines 3-6") is an
+	// example, "" when it is not or the source is already another machine's.
+	example := func(src string) string {
 		m := reSampleFirstLine.FindStringSubmatch(src)
 		if m == nil || strings.Contains(src, model.ForeignMark) {
-			continue
+			return ""
 		}
 		no, _ := strconv.Atoi(m[1])
 		why, seen := whyAt[no]
@@ -557,51 +558,40 @@ func (d *doc) markExampleSamples(s *subjects) {
 			why = s.exampleOutput(no)
 			whyAt[no] = why
 		}
-		if why != "" {
-			d.tl.Samples[k].Source = statedForeignSource(src, why)
+		return why
+	}
+	mark := func(src *string) {
+		if why := example(*src); why != "" {
+			*src = statedForeignSource(*src, why)
 		}
 	}
-	// A cgroup's own files shown as an example ("A container that hit its limit shows:").
+	for k := range d.tl.Samples {
+		mark(&d.tl.Samples[k].Source)
+	}
+	// A cgroup's own files shown as an example ("A container that hit its limit shows:"),
+	// and a kernel report ("If you see something like the following in dmesg, ...:" over a
+	// page allocation failure).
 	for k := range d.tl.CgroupMemory {
-		c := &d.tl.CgroupMemory[k]
-		m := reSampleFirstLine.FindStringSubmatch(c.Source)
-		if m == nil || strings.Contains(c.Source, model.ForeignMark) {
-			continue
-		}
-		no, _ := strconv.Atoi(m[1])
-		if why := s.exampleOutput(no); why != "" {
-			c.Source = statedForeignSource(c.Source, why)
-		}
+		mark(&d.tl.CgroupMemory[k].Source)
 	}
-	// A kernel report shown as an example ("If you see something like the following in
-	// dmesg, ...:" over a page allocation failure) is no event of the host's.
 	for k := range d.tl.Events {
-		e := &d.tl.Events[k]
-		if e.FirstLine <= 0 || strings.Contains(e.Source, model.ForeignMark) {
-			continue
-		}
-		if why := s.exampleOutput(e.FirstLine); why != "" {
-			e.Source = statedForeignSource(e.Source, why)
-		}
+		mark(&d.tl.Events[k].Source)
 	}
 	for i := range d.tl.Segments {
 		g := &d.tl.Segments[i]
-		m := reSampleFirstLine.FindStringSubmatch(g.Name)
-		if m == nil || strings.Contains(g.Name, model.ForeignMark) {
+		why := example(g.Name)
+		if why == "" {
 			continue
 		}
-		no, _ := strconv.Atoi(m[1])
-		if why := s.exampleOutput(no); why != "" {
-			for k := g.First; k <= g.Last && k < len(d.tl.Samples); k++ {
-				if src := d.tl.Samples[k].Source; !strings.Contains(src, model.ForeignMark) {
-					if src == "" {
-						src = g.Name
-					}
-					d.tl.Samples[k].Source = statedForeignSource(src, why)
+		for k := g.First; k <= g.Last && k < len(d.tl.Samples); k++ {
+			if src := d.tl.Samples[k].Source; !strings.Contains(src, model.ForeignMark) {
+				if src == "" {
+					src = g.Name
 				}
+				d.tl.Samples[k].Source = statedForeignSource(src, why)
 			}
-			g.Name = statedForeignSource(g.Name, why)
 		}
+		g.Name = statedForeignSource(g.Name, why)
 	}
 }
 
