@@ -13,12 +13,7 @@ import (
 func TestKBArticleKswapdNotHost(t *testing.T) {
 	busy := func(text string) float64 {
 		t.Helper()
-		tl := ParseString(text, "p", Options{})
-		v := 0.0
-		for _, s := range tl.Samples {
-			v = max(v, s.Rates[model.RateStatedKswapdBusy])
-		}
-		return v
+		return statedRate(t, text, model.RateStatedKswapdBusy)
 	}
 	kb := "kswapd is using a lot of CPU cycles\n\nEnvironment\n\nSUSE Linux Enterprise Server 12 SP1\n\nResolution\n\nReduce the memory pressure.\n\nCause\n\nThis has the effect of kswapd using a lot of CPU cycles.\n"
 	if got := busy(kb); got != 0 {

@@ -65,6 +65,23 @@ var reDistroBefore = lazyre.New(`(?i)\b(?:enterprise|oracle|scientific|rocky|alm
 // distroRelease: the text before "Linux N.N" names a distribution (reDistroBefore).
 func distroRelease(before string) bool { return reDistroBefore.MatchString(before) }
 
+// reFeatureVerBefore and reFeatureVerAfter: the words around "Linux N.N" (or "kernel N.N")
+// that make it the version a feature came or went with, in the voice of reference pages, not
+// the release of the host the text is about: tcp(7) "tcp_abc (Integer; default: 0; Linux
+// 2.6.15 to Linux 3.8)", proc(5) "/proc/[pid]/oom_adj (since Linux 2.6.11)", "removed in
+// Linux 4.12", "kernels before 2.6.13". A page documents every version it names; none is the
+// host's.
+var (
+	reFeatureVerBefore = lazyre.New(`(?i)(?:\b(?:since|before|after|until|till|prior\s+to|as\s+of|starting\s+(?:with|from|in)|introduced\s+in|added\s+in|removed\s+in|dropped\s+in|deprecated\s+in|up\s+to|through|older\s+than|newer\s+than|later\s+than|earlier\s+than)|\d\.\d+(?:\.\d+)*\s*(?:to|through|-|–)|[<>]=?|≥|≤)\s*(?:the\s+)?(?:Linux\s+|kernels?\s+(?:version\s+)?)?$`)
+	reFeatureVerAfter  = lazyre.New(`(?i)^(?:/[2-7]\.\d+(?:\.\d+)?)?\s*(?:(?:to|through|until|-|–)\s*(?:Linux\s+|kernel\s+)?[2-7]\.\d|(?:and|or)\s+(?:later|newer|above|up|earlier|older)\b|onwards?\b|\+)`)
+)
+
+// featureVersion reports whether the release at t[i:j] is named as a feature's version
+// (reFeatureVerBefore, reFeatureVerAfter) rather than as the host's kernel.
+func featureVersion(t string, i, j int) bool {
+	return reFeatureVerBefore.MatchString(t[:i]) || reFeatureVerAfter.MatchString(t[j:])
+}
+
 // cleanRelease drops placeholders: "2.4.19-preX" names no release, "2.4.19" does.
 func cleanRelease(v string) string {
 	v = strings.TrimRight(v, ".,;:)")
@@ -138,7 +155,7 @@ func (h *hostFacts) scan(l *Line) {
 			h.setArch(arch, 5, l)
 		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 			h.setKernel(m[1], 5, l, t)
-		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) {
+		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) && !featureVersion(t, m[0], m[1]) {
 			h.setKernel(t[m[2]:m[3]], 4, l, t)
 		}
 	}
@@ -148,10 +165,10 @@ func (h *hostFacts) scan(l *Line) {
 		}
 	}
 	if h.kernelScore < 3 && strings.Contains(t, "ernel") {
-		if m := reKernelVer.FindStringSubmatch(t); m != nil {
-			v := m[1]
+		if m := reKernelVer.FindStringSubmatchIndex(t); m != nil && !featureVersion(t, m[0], m[1]) {
+			v := subOr(t, m[2], m[3])
 			if v == "" {
-				v = m[2]
+				v = subOr(t, m[4], m[5])
 			}
 			h.setKernel(v, 3, l, t)
 		}
@@ -160,7 +177,7 @@ func (h *hostFacts) scan(l *Line) {
 		for _, m := range reBareVer.FindAllStringSubmatchIndex(t, -1) {
 			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's
 			// (corpus 537); "kernel version 2.4.5" was read above.
-			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") {
+			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || featureVersion(t, m[2], m[3]) {
 				continue
 			}
 			h.setKernel(t[m[2]:m[3]], 1, l, t)

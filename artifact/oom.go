@@ -62,8 +62,25 @@ func isOOMHeader(t string) bool {
 // with the message "Out of memory (oom_kill_allocating_task)" (3.x-4.x "...: Kill process N
 // (x) score 0 or sacrifice child"; 5.x "...: Killed process N").
 func isOOMKillPhrase(t string) bool {
-	return strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") ||
-		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill")
+	return (strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") ||
+		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill")) && !oomKillPlaceholder(t)
+}
+
+// reOOMKillPlaceholder: a kill line whose victim is a placeholder: "Kill process ...",
+// "Killed process <pid> (<comm>)", "%d", "{pid}", "$PID", "N". A victim redacted by hand
+// ("Kill process xxxx(juci-eventd) score 673", corpus 706) keeps the kernel's other fields.
+var (
+	reOOMKillPlaceholder = lazyre.New(`(?i)\bkill(?:ed)?\s+process\s+(?:\.\.\.|…|<[^>]*>|%d|\{[^}]*\}|\$\w+|pid\b|n\b)`)
+	reOOMKillFields      = lazyre.New(`\bscore \d|total-vm:\d|anon-rss:\d`)
+)
+
+// oomKillPlaceholder reports whether the kill line stands for the message's form, not a kill:
+// its victim a placeholder (reOOMKillPlaceholder) and none of the numbers the kernel prints
+// with a victim (mm/oom_kill.c: "%d (%s) score %u", "total-vm:%lukB, anon-rss:%lukB"), as in
+// a guide's "Out of memory: Kill process ... (memory used: X.XGB, process memory: X.XGB,
+// process oom_score_adj: X) in dmesg".
+func oomKillPlaceholder(t string) bool {
+	return reOOMKillPlaceholder.MatchString(t) && !reOOMKillFields.MatchString(t)
 }
 
 // isOOMExcerptHeader: lines that report a kill on their own when the header was cut (an

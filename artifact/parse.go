@@ -224,6 +224,12 @@ type doc struct {
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp
 	linkSeen map[string]*linkUp // readLinkUp's messages read so far
+	// exampleNo is the number of the last line exampleLog found in a guide's example of
+	// a message (0: none), so that the lines after it in the same block need no look back.
+	exampleNo int
+	// exampleLines are the line numbers of those lines, read as prose: unstampedLog leaves
+	// their run of prose alone.
+	exampleLines map[int]bool
 }
 
 type allocRef struct {
@@ -257,8 +263,12 @@ func (d *doc) run(from int) {
 		if d.kernelReport(i) {
 			continue
 		}
-		if l.Kernel {
+		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
+			continue
+		}
+		if l.Kernel {
+			d.prose(i) // a guide's example of the message (exampleLog)
 			continue
 		}
 		if d.earlyoomLine(i) {
@@ -283,7 +293,7 @@ func (d *doc) run(from int) {
 			d.acct.Other++
 			continue // another program's syslog line
 		}
-		if kernel.IsQuotedMessage(t) && !searchCommand(t) && !messageHypothetical(t) {
+		if kernel.IsQuotedMessage(t) && !searchCommand(t) && !messageHypothetical(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.

@@ -147,6 +147,15 @@ func (d *doc) trySoftnetDecimal(i int) int {
 	if fs := fields(d.ls[i].Text); len(fs) < 9 || len(fs) > 13 || !allNumeric(fs) || !strings.Contains(d.label(i), "softnet_stat") {
 		return 0
 	}
+	if isSoftnetLine(d.ls[i].Text) {
+		// Every column eight digits wide, zeros kept ("00049279 00000000 00000001 ..."): the
+		// file's own hex (seq_printf "%08x", net/core/net-procfs.c softnet_seq_show) on a
+		// CPU whose counters happen to hold no letter, not a tool's decimals (which print
+		// no leading zeros). Read as hex with the rows after it, one snapshot: read alone
+		// as decimal, it became a first sample and the next CPUs' rows a second, and the
+		// difference of two CPUs' counters "while sampled".
+		return 0
+	}
 	var rows []string
 	k := i
 	for ; k < len(d.ls); k++ {

@@ -67,6 +67,9 @@ var (
 	// "2 × 1Gbps (bonded) network interface": a parenthesis between the speed and the noun.
 	reStatedLink = lazyre.New(`(?i)(?:\b(\d+)\s*[*x×]\s*)?\b(\d+(?:\.\d+)?)?\s*(g|m|giga|mega)(?:bit|b|bps|be)?(?:/s)?\s*(?:\([^)]{1,20}\)\s*)?(?:ethernet|nics?|links?|ports?|(?:network\s+)?interfaces?|network\s+cards?)\b|\b(gigabit|gbe)\b`)
 	// "this value was something like 2000", "the current value is 65536"
+	// reValueUnit: a unit right after a stated value: kilo-, mega-, giga-, tera- bytes or
+	// bits, a share.
+	reValueUnit   = lazyre.New(`^\s*(?:[kKMGT](?:i?B|b|bytes?)?\b|%|percent\b)`)
 	reStatedValue = lazyre.New(`(?i)\b(?:this|the|its|current|default)\s+(?:current\s+)?value\s+(?:was|is)\s+(?:something\s+like\s+|about\s+|around\s+|approximately\s+|roughly\s+|~\s*)?(\d+)\b`)
 )
 
@@ -270,6 +273,9 @@ func (d *doc) stated() {
 			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
 				continue
 			}
+			if definitionAfter(para, m[1]) || genericStatement(sentence, para[m[0]:m[1]]) {
+				continue // "kswapd0 at 100% CPU means the kernel is constantly reclaiming"
+			}
 			pct, _ := strconv.ParseFloat(para[m[4]:m[5]], 64)
 			threads := 1.0
 			if m[2] >= 0 {
@@ -287,14 +293,14 @@ func (d *doc) stated() {
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -507,7 +513,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) {
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
@@ -517,7 +523,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom"), reStatedOOMOccurred, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
+			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -564,6 +570,11 @@ func (d *doc) stated() {
 			}
 		}
 		for _, m := range submatches(has("value"), reStatedValue, para) {
+			if reValueUnit.MatchString(para[m[1]:]) {
+				// "The default value is 16 kB" (tcp(7) on tcp_wmem): a size in a unit, not
+				// the number the key holds; what the key is in is not said here.
+				continue
+			}
 			no := lineAt(m[0])
 			if key, ok := d.lastKeyBefore(no, d.proseLines[start].no); ok {
 				v := para[m[2]:m[3]]
@@ -731,7 +742,7 @@ var reStatedConntrackFull = lazyre.New(`(?i)\b(?:fill(?:s|ed|ing)?(?:\s+up)?|ove
 // the conntrack table").
 func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, string, bool) {
 	sentence := sentenceAround(para, m[0], m[1])
-	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 		return 0, "", false
 	}
 	return lineAt(m[0]), sentence, true
@@ -745,6 +756,62 @@ func hypotheticalUpTo(sentence, match string) bool {
 		end = i + len(match)
 	}
 	return reHypothetical.MatchString(sentence[:end])
+}
+
+// A sentence in the voice of a reference page states how the kernel behaves in general, not
+// what happened on a host: "The OOM killer kills the process with the highest oom_score",
+// "Linux has an out-of-memory killer that kills processes to free memory", "Containers that
+// exceed their memory limit are OOM-killed by the kernel", "Once the conntrack table is
+// full, the kernel drops new connections", "kswapd uses a lot of CPU when memory is low",
+// "Typically kswapd0 consumes 100% CPU when the system is thrashing". Such a sentence has no
+// first person and no past, and has a mark of the general: a habitual adverb, a clause that
+// defines its subject by what it does ("that kills", "which exceed"), a condition ("when
+// memory is low", "once ... is full"), or a victim named by kind ("the process with the
+// highest", "a process", "processes"). A host's event keeps its first person or its past
+// ("our java process got OOM killed", "the OOM killer killed mysqld").
+var (
+	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b`)
+	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?killed\b`)
+	reHabitual      = lazyre.New(`(?i)\b(?:typically|usually|generally|normally|commonly|in\s+general|by\s+default|last\s+resort)\b`)
+	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)
+	reIOWord        = lazyre.New(`\bI/O\b`)
+)
+
+// genericStatement reports whether a sentence states a general behaviour (the voice of
+// documentation) rather than an event on a host. A habitual adverb counts only at the
+// statement itself (within 30 bytes before the match, or in it): "(because pages are usually
+// allocated from the Normal zone first), and kswapd winds up in a continuous cycle" (corpus
+// 578) explains a host's bug.
+func genericStatement(sentence, match string) bool {
+	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) {
+		return false
+	}
+	if reGenericMarker.MatchString(sentence) {
+		return true
+	}
+	i := strings.Index(sentence, match)
+	if i < 0 {
+		return false
+	}
+	return reHabitual.MatchString(sentence[max(0, i-30) : i+len(match)])
+}
+
+// reOOMMechanism: the words of a sentence that describes what the OOM killer does in general,
+// as reference pages do, rather than an out-of-memory that happened: proc(5) "used to select
+// which process should be killed in an out-of-memory (OOM) situation", "increases the
+// likelihood of this process being killed by the OOM-killer", "which disables OOM-killing
+// altogether", "the risk of getting a process "OOM-killed"". A kill that happened has a
+// victim and a time ("the OOM killer killed mysqld last night"), none of these words.
+var reOOMMechanism = lazyre.New(`(?i)\b(?:should|likelihood|likely|risk|chances?|probabilit\w*|prefer\w*|which\s+(?:process|task)|disabl\w*|candidates?|badness|whenever|each\s+time|every\s+time|when\s+(?:the\s+|a\s+)?(?:kernel|system|oom[- ]?killer|process|task|memory)\s+(?:performs|kills|runs|selects|invokes|chooses|decides|needs|fails|triggers|reaches|starts|calls|picks)\b|in\s+an?\s+(?:oom|out[ -]of[ -]memory)(?:\s+\(oom\))?\s+(?:situation|condition|case))\b`)
+
+// oomMechanism reports whether the sentence, up to and including the match, describes the
+// OOM killer's mechanism (reOOMMechanism) rather than stating that it ran.
+func oomMechanism(sentence, match string) bool {
+	end := len(sentence)
+	if i := strings.Index(sentence, match); i >= 0 {
+		end = i + len(match)
+	}
+	return reOOMMechanism.MatchString(sentence[:end])
 }
 
 // vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
@@ -1042,11 +1109,27 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 	var b strings.Builder
 	starts := make([]int, len(ps))
 	for k, p := range ps {
+		t := p.text
 		if k > 0 {
-			b.WriteByte(' ')
+			if hyphenatedAtEnd(ps[k-1].text) && startsLower(t) {
+				// A word the page hyphenated where the line ends ("the like‐" /
+				// "lihood of this process being killed", man(1)'s typesetting): one word.
+				cur := b.String()
+				b.Reset()
+				b.WriteString(strings.TrimSuffix(strings.TrimSuffix(cur, "-"), "‐"))
+				t = strings.TrimLeft(t, " \t")
+			} else if listItemStart(t) && !sentenceEndsAt(b.String()) {
+				// The next row of a list or table ("32  Enable remount read-only" / "64
+				// Enable signaling of processes (term, kill, oom-kill)" / "128  Allow
+				// reboot/poweroff"): an item of its own, not the previous one's sentence
+				// going on, so a sentence end between them.
+				b.WriteString(". ")
+			} else {
+				b.WriteByte(' ')
+			}
 		}
 		starts[k] = b.Len()
-		b.WriteString(p.text)
+		b.WriteString(t)
 	}
 	return b.String(), func(off int) int {
 		k := 0
@@ -1055,6 +1138,51 @@ func joinParagraph(ps []proseLine) (string, func(int) int) {
 		}
 		return ps[k].no
 	}
+}
+
+// reDefinitionAfter: the words after a figure that make it the subject of a definition, what
+// a reader's reading would mean ("kswapd0 at 100% CPU means the kernel is constantly
+// reclaiming", "... indicates"), not a reading the author took.
+var reDefinitionAfter = lazyre.New(`(?i)^[^.;:!?]{0,24}?\b(?:means|indicates|signals|signifies|suggests|implies|is\s+a\s+(?:sign|symptom|hint))\b`)
+
+// definitionAfter reports whether the figure ending at para[end] is defined rather than
+// stated (reDefinitionAfter).
+func definitionAfter(para string, end int) bool {
+	return reDefinitionAfter.MatchString(para[end:min(len(para), end+80)])
+}
+
+// hyphenatedAtEnd reports whether t ends in a word broken by a hyphen ("like-", "like‐"): a
+// lower-case letter, then the hyphen, at the end of the line.
+func hyphenatedAtEnd(t string) bool {
+	var h string
+	switch {
+	case strings.HasSuffix(t, "‐"):
+		h = strings.TrimSuffix(t, "‐")
+	case strings.HasSuffix(t, "-"):
+		h = strings.TrimSuffix(t, "-")
+	default:
+		return false
+	}
+	return h != "" && h[len(h)-1] >= 'a' && h[len(h)-1] <= 'z'
+}
+
+// reListItem: the start of a list's or table's row: a number then two spaces or more (a
+// table of values and meanings), a bullet, or an enumeration ("1.", "2)").
+var reListItem = lazyre.New(`^[ \t]*(?:\d+(?:[ \t]{2,}|\t)\S|[-*•][ \t]+\S|\d{1,2}[.)][ \t]+\S)`)
+
+// listItemStart reports whether t begins a list's or table's row (reListItem).
+func listItemStart(t string) bool { return reListItem.MatchString(t) }
+
+// sentenceEndsAt reports whether s, its trailing blanks aside, ends a sentence.
+func sentenceEndsAt(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	return s != "" && strings.ContainsRune(".!?:;", rune(s[len(s)-1]))
+}
+
+// startsLower reports whether t begins, after its indentation, with a lower-case letter.
+func startsLower(t string) bool {
+	t = strings.TrimLeft(t, " \t")
+	return t != "" && t[0] >= 'a' && t[0] <= 'z'
 }
 
 // sentenceAround returns the sentence holding text[a:b]. A sentence ends at '.', '!' or '?'
@@ -1123,6 +1251,10 @@ func (d *doc) unstampedLog() {
 		}
 		shaped := 0
 		for _, p := range d.proseLines[start:end] {
+			if d.exampleLines[p.no] {
+				shaped = -end // a guide's example in the run (exampleLog): no log of the host's
+				break
+			}
 			if kernelShaped(p.text) {
 				shaped++
 			}

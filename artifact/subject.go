@@ -115,7 +115,11 @@ func messageSeenAfter(t string) (msg string, ok bool) {
 // title line): a kernel message it names, whole or in the words a title shortens it to, is
 // the host's log (corpus 527). A title that asks ("How to fix nf_conntrack table full?",
 // "为什么...") is a question about it.
-var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|are|can|could|should|does|do|any)\b|如何|怎么|为什么|为何|吗`)
+var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|are|can|could|should|does|do|any)\b|如何|怎么|为什么|为何|吗` +
+	// A guide's title names the message it explains ("Linux Error Guide: 'TCP: out of
+	// memory -- consider tuning tcp_mem'", "Troubleshooting ...", "... Explained"): its
+	// subject for every reader, no host's log.
+	`|\b(?:guides?|how\s+to|troubleshoot\w*|explained|tutorial|understanding|meaning\s+of)\b`)
 
 // titleMessage is the record a title line t stands for, as the kernel prints the message.
 func titleMessage(t string) (msg string, ok bool) {
@@ -306,8 +310,10 @@ func statedForeignSource(src, why string) string {
 // segmentLineRE reads the first line number of a segment's name ("vmstat at lines 662-684").
 var segmentLineRE = lazyre.New(`\blines? (\d+)`)
 
-// markSegments marks the samples of a table that sits in a section about another machine.
+// markSegments marks the samples of a table that sits in a section about another machine,
+// and those of a table a text shows as an example (exampleOutput).
 func (d *doc) markSegments(s *subjects) {
+	d.markExampleSamples(s)
 	if len(s.heads) == 0 {
 		return
 	}
@@ -413,4 +419,184 @@ func (d *doc) messageAcrossWrap(i int) (string, bool) {
 // comma, or the first byte of a character outside ASCII).
 func wordEdge(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '\'' || c == '"' || c == '`' || c == ',' || c >= 0x80
+}
+
+// reExampleLeadIn: the sentence a guide puts before a message or output it shows as what a
+// reader would see, not what a machine printed: in the second person or conditional ("You
+// will typically see one or more of these lines via dmesg or journalctl -k:", "If you see
+// something like the following in dmesg, ...:"), as what output would look like ("vmstat 1
+// on a system that is swapping heavily will look like this:"), or on a machine named only
+// by its kind ("Here is what /proc/buddyinfo looks like on a fragmented system:", "Example
+// output of /proc/pressure/memory on a loaded system:", "A container that hit its limit
+// shows:"). An author's own output comes after
+// "I see", "dmesg shows", "as you can see below", "on my server": none of these. "Example
+// output:" or "a typical ... message:" alone is not enough: blogs show their own machine's
+// output so (corpus 644, 763, labelled as the host's).
+var reExampleLeadIn = lazyre.New(`(?i)\byou(?:'ll|'d|\s+will|\s+would|\s+may|\s+might|\s+should|\s+could)\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
+	`|\b(?:if|when|whenever)\s+you\s+(?:\w+\s+)?(?:see|get|find|notice|observe)\b` +
+	`|\b(?:will|would|might|may|should)\s+(?:\w+\s+)?(?:look|appear|read)\s+(?:something\s+)?like\b` +
+	`|\b(?:looks?|appears?|example\s+output|sample\s+output)\b.*\bon\s+an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box)\b` +
+	// "A container that hit its limit shows:": a machine named by its kind is the subject.
+	`|(?:^|[.!?]\s+)an?\s+(?:\w+\s+){0,2}(?:system|machine|host|server|box|node|container|pod|cgroup)\s+(?:that|which|with|under|where|in)\b.*\b(?:shows?|looks?\s+like|reports?|prints?)\b`)
+
+// exampleLog reports whether the kernel line i is part of a guide's example of the message
+// rather than this host's log: the block of log lines it belongs to comes right after a
+// prose line that introduces an example (reExampleLeadIn), blank lines and code fences
+// between. The lines of the block after the first are known by exampleNo.
+func (d *doc) exampleLog(i int) bool {
+	if i > 0 && d.exampleNo != 0 && d.ls[i-1].No == d.exampleNo {
+		d.markExample(i)
+		return true
+	}
+	for j := i - 1; j >= 0 && j >= i-4; j-- {
+		t := strings.TrimSpace(d.ls[j].Text)
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || t == "::" {
+			continue
+		}
+		if d.ls[j].Kernel || d.used[j] {
+			return false
+		}
+		// The lead-in may be wrapped: its line and the one before it.
+		lead := t
+		if j > 0 && !isBlank(d.ls[j-1].Text) && !d.ls[j-1].Kernel && !d.used[j-1] {
+			lead = strings.TrimSpace(d.ls[j-1].Text) + " " + t
+		}
+		if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "::") {
+			return false // an example is introduced, the sentence ends in a colon
+		}
+		if reExampleLeadIn.MatchString(lead) {
+			d.markExample(i)
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// reLogsVerbEnd: a line that ends in a verb of logging, in the present of what the kernel
+// does in general ("When total TCP memory crosses this, the kernel refuses to allocate more
+// buffer space, drops queued data, and logs"), whose object is the next line.
+var reLogsVerbEnd = lazyre.New(`(?i)\b(?:logs|prints|emits|writes|outputs|throws|raises|produces|generates|issues|complains)(?:\s+(?:out|the\s+message|the\s+error|the\s+warning))?\s*$`)
+
+// messageEndsSentence reports whether the quoted message on line i is the end of the
+// sentence on the line above, which a page wrapped before it (reLogsVerbEnd), and that
+// sentence does not say the host logs it now (messageLoggedNow): a guide saying what the
+// kernel logs, not a line of this host's log.
+func (d *doc) messageEndsSentence(i int) bool {
+	if i == 0 {
+		return false
+	}
+	p, l := &d.ls[i-1], &d.ls[i]
+	if p.Kernel || p.Syslog || p.Quote != l.Quote || isBlank(p.Text) {
+		return false
+	}
+	t := strings.TrimRight(p.Text, " \t")
+	if !reLogsVerbEnd.MatchString(t) {
+		return false
+	}
+	_, ok := messageLoggedNow(t + " " + strings.TrimLeft(l.Text, " \t"))
+	return !ok
+}
+
+// markExample notes line i as part of a guide's example (exampleLog).
+func (d *doc) markExample(i int) {
+	d.exampleNo = d.ls[i].No
+	if d.exampleLines == nil {
+		d.exampleLines = map[int]bool{}
+	}
+	d.exampleLines[d.exampleNo] = true
+}
+
+// reSampleFirstLine reads the first line of a sample's or segment's source ("lines 3-4",
+// "vmstat at lines 3-6", "line 6").
+var reSampleFirstLine = lazyre.New(`\blines? (\d+)`)
+
+// exampleOutput is why the output starting at line no is a text's example rather than the
+// host's: the prose line right above it (blank lines between) introduces an example, ending
+// in a colon ("Example output of /proc/pressure/memory on a loaded system:", "vmstat 1 on a
+// system that is swapping heavily will look like this:", "Here is what /proc/buddyinfo looks
+// like on a fragmented system:"); "" when it does not.
+func (s *subjects) exampleOutput(no int) string {
+	for j := no - 1; j >= no-3 && j > 0; j-- {
+		t, ok := s.text[j]
+		if !ok {
+			continue
+		}
+		t = strings.TrimSpace(t)
+		if shellCommandLine(t) {
+			continue // the command whose output follows ("$ cat /sys/fs/cgroup/memory.events")
+		}
+		if !strings.HasSuffix(t, ":") {
+			return ""
+		}
+		lead := t
+		if p, ok := s.text[j-1]; ok {
+			lead = strings.TrimSpace(p) + " " + t
+		}
+		if m := reExampleLeadIn.FindString(lead); m != "" {
+			return "an example the text shows (\"" + clip(t, 70) + "\")"
+		}
+		return ""
+	}
+	return ""
+}
+
+// markExampleSamples marks the samples of output a text shows as an example (exampleOutput)
+// as another machine's: a guide's numbers are no host's state.
+func (d *doc) markExampleSamples(s *subjects) {
+	whyAt := map[int]string{}
+	// example is why the output a source names ("lines 3-4", "vmstat at lines 3-6") is an
+	// example, "" when it is not or the source is already another machine's.
+	example := func(src string) string {
+		m := reSampleFirstLine.FindStringSubmatch(src)
+		if m == nil || strings.Contains(src, model.ForeignMark) {
+			return ""
+		}
+		no, _ := strconv.Atoi(m[1])
+		why, seen := whyAt[no]
+		if !seen {
+			why = s.exampleOutput(no)
+			whyAt[no] = why
+		}
+		return why
+	}
+	mark := func(src *string) {
+		if why := example(*src); why != "" {
+			*src = statedForeignSource(*src, why)
+		}
+	}
+	for k := range d.tl.Samples {
+		mark(&d.tl.Samples[k].Source)
+	}
+	// A cgroup's own files shown as an example ("A container that hit its limit shows:"),
+	// and a kernel report ("If you see something like the following in dmesg, ...:" over a
+	// page allocation failure).
+	for k := range d.tl.CgroupMemory {
+		mark(&d.tl.CgroupMemory[k].Source)
+	}
+	for k := range d.tl.Events {
+		mark(&d.tl.Events[k].Source)
+	}
+	for i := range d.tl.Segments {
+		g := &d.tl.Segments[i]
+		why := example(g.Name)
+		if why == "" {
+			continue
+		}
+		for k := g.First; k <= g.Last && k < len(d.tl.Samples); k++ {
+			if src := d.tl.Samples[k].Source; !strings.Contains(src, model.ForeignMark) {
+				if src == "" {
+					src = g.Name
+				}
+				d.tl.Samples[k].Source = statedForeignSource(src, why)
+			}
+		}
+		g.Name = statedForeignSource(g.Name, why)
+	}
+}
+
+// shellCommandLine reports whether t is a command at a shell prompt ("$ cat
+// /proc/meminfo", "# sysctl -a"): what prints the output below it, not a sentence.
+func shellCommandLine(t string) bool {
+	return len(t) > 2 && (t[0] == '$' || t[0] == '#' || t[0] == '%') && t[1] == ' ' && t[2] != ' ' && !strings.HasSuffix(t, ":")
 }

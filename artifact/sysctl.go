@@ -129,6 +129,12 @@ func (d *doc) trySysctl(i int) int {
 		// kernel with its quotes and is refused. The quotes are kept; the range check
 		// says so. (On a shell command line the shell removes them: reSysctlW.)
 		val := strings.Join(fields(stripReadoutRemark(m[2])), " ")
+		if placeholderValue(val) {
+			// "net.ipv4.tcp_mem = low pressure high", "net.core.rmem_max = <bytes>": the
+			// form of a line, its fields named, not a value anyone wrote (a guide's
+			// explanation of the key).
+			continue
+		}
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
 	}
@@ -160,6 +166,32 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// placeholderWords are the names guides and man pages give a sysctl's fields where a value
+// goes ("tcp_mem = min pressure max", tcp(7)'s "low, pressure, high").
+var placeholderWords = map[string]bool{"min": true, "minimum": true, "default": true, "max": true, "maximum": true,
+	"low": true, "pressure": true, "high": true, "value": true, "values": true, "n": true, "x": true,
+	"size": true, "bytes": true, "pages": true, "number": true, "num": true}
+
+// placeholderValue reports whether a sysctl.conf line's value is a template, not a value:
+// every word a field's name (placeholderWords, "min, default, max" with its commas), or held
+// in <>, {} or [] ("<bytes>", "{value}"). A value with any number, or another word
+// ("auto", a misspelt number), is left to the range check.
+func placeholderValue(v string) bool {
+	f := fields(strings.NewReplacer(",", " ", "/", " ", "|", " ").Replace(v))
+	if len(f) == 0 {
+		return false
+	}
+	for _, w := range f {
+		if len(w) >= 3 && (w[0] == '<' && w[len(w)-1] == '>' || w[0] == '{' && w[len(w)-1] == '}' || w[0] == '[' && w[len(w)-1] == ']') {
+			continue
+		}
+		if !placeholderWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // stripReadoutRemark drops a remark in parentheses after a value of numbers
@@ -289,6 +321,16 @@ func (d *doc) prose(i int) {
 		if globbedPath(t, path) {
 			continue // "grep . /proc/sys/net/ipv4/tcp*mem": a shell pattern, no key (443)
 		}
+		if strings.HasSuffix(path, "-") && strings.TrimSpace(s[m[1]:]) == "" {
+			// A path the page hyphenated where the line ends (man(1) breaks
+			// "/proc/sys/vm/nr_overcom‐" / "mit_hugepages"): the line break is the
+			// typesetter's, the key goes on at the start of the next line.
+			rest, ok := d.wrappedRest(i)
+			if !ok {
+				continue // the rest is not there: what was written is not in the text
+			}
+			path = strings.TrimSuffix(path, "-") + rest
+		}
 		add(settingData(kernel.NormaliseSysctlKey(path), path, "", "prose"))
 	}
 	for _, m := range reDottedKey.FindAllStringSubmatchIndex(s, -1) {
@@ -335,6 +377,26 @@ func (d *doc) prose(i int) {
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}
+}
+
+// wrappedRest is the first word of the line after line i when it can be the rest of a sysctl
+// path or key hyphenated at the end of line i ("mit_hugepages." after "nr_overcom‐"): letters,
+// digits, '_' and '-', trailing punctuation dropped.
+func (d *doc) wrappedRest(i int) (string, bool) {
+	if i+1 >= len(d.ls) {
+		return "", false
+	}
+	f := strings.Fields(d.ls[i+1].Text)
+	if len(f) == 0 {
+		return "", false
+	}
+	w := strings.TrimRight(f[0], ".,;:)\"'")
+	if w == "" || strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	}) >= 0 {
+		return "", false
+	}
+	return w, true
 }
 
 // globbedPath reports whether path came from a word of t that is a shell pattern

@@ -132,6 +132,14 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			// mangled a copy of the key; nobody wrote this one, so it is no unknown setting.
 			continue
 		}
+		if !known && !u.valued && suggestion == "" {
+			// A key named in prose only, with no value, that is no near miss of a listed key
+			// (proc(5) documents kernel.modprobe, kernel.yama.ptrace_scope, fs.inode-max of
+			// 2.4, ppc's kernel.powersave-nap): the list is one host's keys plus some
+			// historical ones, so all it proves is that this key is not in it. Nothing was
+			// set, so no setting failed; only a near miss says the author wrote it wrong.
+			continue
+		}
 		if !known {
 			v := "no kernel has this key"
 			if suggestion != "" {

@@ -351,7 +351,11 @@ func foreignOnly(f *Finding) bool {
 		case strings.Contains(e.Source, model.ForeignMark):
 			foreign = true
 		case e.Source == "not in the input", e.Source == "computed", strings.HasPrefix(e.Source, "kernel "),
-			strings.HasPrefix(e.Source, "thresholds"), strings.HasPrefix(e.Source, "/proc/vmstat"):
+			strings.HasPrefix(e.Source, "thresholds"), strings.HasPrefix(e.Source, "/proc/vmstat"),
+			// The host's size or NICs a figure is judged against ("host facts: MemTotal",
+			// memory-fragmented's "host NICs / input" for the order needed): a basis, no
+			// measurement of the problem (as in weighStated below).
+			strings.HasPrefix(e.Source, "host "):
 		default:
 			return false
 		}

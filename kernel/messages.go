@@ -140,7 +140,9 @@ func namedInSentence(before, after string) bool {
 		}
 		b = strings.TrimRight(b[:k], " \t")
 	}
-	for _, q := range [][2]string{{"\"", "\""}, {"\u201c", "\u201d"}, {"\u300c", "\u300d"}} {
+	// Single quotes and backticks too: a guide's title "Linux Error Guide: 'TCP: out of
+	// memory -- consider tuning tcp_mem' Socket Memory Pressure".
+	for _, q := range [][2]string{{"\"", "\""}, {"\u201c", "\u201d"}, {"\u300c", "\u300d"}, {"'", "'"}, {"`", "`"}, {"\u2018", "\u2019"}} {
 		if !strings.HasSuffix(b, q[0]) {
 			continue
 		}
