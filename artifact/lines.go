@@ -796,8 +796,9 @@ func cutStamp(t string) bool {
 // on the text's last line the paste ended inside the record's stamp, elsewhere the stamp is
 // damaged; either way a kernel record headroom did not read, never prose.
 func (d *doc) cutStampReason(i int) string {
-	last := len(strings.TrimRight(d.text, " \t\r\n"))
-	if last > 0 && d.ls[i].No == strings.Count(d.text[:last], "\n")+1 {
+	text := d.wholeText()
+	last := len(strings.TrimRight(text, " \t\r\n"))
+	if last > 0 && d.ls[i].No == strings.Count(text[:last], "\n")+1 {
 		return "the paste ends inside this line: a kernel log record cut in its time stamp"
 	}
 	return "a kernel log record whose time stamp lost its ']': not read"
