@@ -81,8 +81,9 @@ func (d *doc) runText(text string) {
 		d.tl.Log = make([]model.LogRecord, 0, 4096)
 	}
 	var ctx [ctxLines]ctxLine
-	nctx := 0                 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
-	for d.pos < len(d.text) { // d.text: gutters stripped as it goes (checkGutters)
+	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
+	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
+	for d.pos < len(d.text) {
 		start := d.pos
 		end, next := d.lineEnd(start)
 		d.pos = next
