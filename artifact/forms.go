@@ -31,6 +31,15 @@ var htmlEntities = [...]struct{ name, char string }{
 	{"&#x27;", "'"}, {"&#34;", "\""}, {"&#62;", ">"}, {"&#60;", "<"}, {"&nbsp;", " "},
 }
 
+// entityStart are the bytes that follow the '&' of an entity of htmlEntities: an "&&" or
+// "& " is ruled out without comparing it with each of them.
+var entityStart = func() (t [256]bool) {
+	for _, e := range htmlEntities {
+		t[e.name[1]] = true
+	}
+	return t
+}()
+
 // unescapeHTML replaces the entities of htmlEntities in s, and reports whether it replaced
 // any. A URL is left as written ("https://host/?a=1&gt;2" is a link's text, and its
 // "&amp;" is how its page wrote it): an entity inside a word that holds "://" stays. A line
@@ -43,7 +52,7 @@ func unescapeHTML(s string) (string, bool) {
 	var b strings.Builder
 	last, changed := 0, false
 	for i := amp; i < len(s); i++ {
-		if s[i] != '&' {
+		if s[i] != '&' || i+1 < len(s) && !entityStart[s[i+1]] {
 			continue
 		}
 		for _, e := range htmlEntities {

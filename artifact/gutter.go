@@ -14,11 +14,26 @@ import "strings"
 // "1: lo: <LOOPBACK..." ("N: name: " is ip's own index). A gutter of blanks, a tab or a
 // colon is one only when it numbers an empty line too (no table has an empty row); the
 // pastebin form "N. " is distinct enough alone. Lines outside a run are kept as they are.
+//
+// Parse does not call it on the whole text first: runText reads the lines in order and
+// strips the gutters from the first line that can start one on (doc.checkGutters), so a
+// text without one (a syslog) is not read an extra time for them.
 func stripLineGutters(text string) string {
-	// Cheap test first: a gutter's first line is numbered 1.
-	if !strings.Contains(text, "1. ") && !strings.Contains(text, "1\t") && !strings.Contains(text, " 1 ") && !strings.Contains(text, "1:") {
+	if !gutterHint(text) {
 		return text
 	}
+	return stripGuttersFrom(text, 0)
+}
+
+// gutterHint is stripLineGutters' cheap test: a gutter's first line is numbered 1.
+func gutterHint(text string) bool {
+	return strings.Contains(text, "1. ") || strings.Contains(text, "1\t") || strings.Contains(text, " 1 ") || strings.Contains(text, "1:")
+}
+
+// stripGuttersFrom is stripLineGutters for a text in which no line before from (a line's
+// start) is numbered 1 by gutterOf: no run starts before it, so the lines before it are
+// kept as they are without being read.
+func stripGuttersFrom(text string, from int) string {
 	var b strings.Builder
 	last := 0 // bytes of text before last are written to b (or not yet, when b is empty)
 	changed := false
@@ -41,7 +56,18 @@ func stripLineGutters(text string) string {
 		}
 		run, next = run[:0], 1
 	}
-	for pos := 0; pos < len(text); {
+	for pos := from; pos < len(text); {
+		if len(run) == 0 && text[pos] != ' ' && text[pos] != '1' {
+			// Outside a run only a line numbered 1 matters, and it starts with a blank
+			// or the '1' (gutterOf): the next such line is found by one vector search
+			// instead of each line's end.
+			i := indexAnchors(text[pos:], &gutterStarts)
+			if i < 0 {
+				break
+			}
+			pos += i + 1
+			continue
+		}
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
 			end = len(text)
@@ -72,6 +98,86 @@ func stripLineGutters(text string) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// gutterStarts are a newline and the byte after it that can start a gutter's line
+// numbered 1: a blank (a right-aligned number) or the '1' itself.
+var gutterStarts = func() (a anchorSet) {
+	a.add("\n ")
+	a.add("\n1")
+	return a
+}()
+
+// checkGutters is stripLineGutters done as runText reads the lines (lineEnd calls it for
+// each line start pos, in order): until the first line that gutterOf numbers 1 the text
+// is the same, so the lines are only searched for one, searchAhead bytes at a time as the
+// other searches of the fast path go (needles.go), while that stretch is in the cache; a
+// pass of its own over a 100 MiB syslog cost 20 ms, a tenth of the parse. From that line
+// on, the rest of the text is stripped at once (stripGuttersFrom) and the searches ahead
+// start again on it; nothing has read past the line (every line is read through lineEnd,
+// and what reads the whole text calls wholeText first), so the parse is the parse of
+// stripLineGutters(text) (TestLazyGuttersAreStripLineGutters).
+func (d *doc) checkGutters(pos int) {
+	if d.gutDone || pos < d.gutOK {
+		return
+	}
+	text := d.text
+	if pos >= len(text) {
+		d.gutOK = len(text) + 1
+		return
+	}
+	if c := text[pos]; c == ' ' || c == '1' {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		if n, _, _ := gutterOf(text[pos:end]); n != 1 {
+			d.gutOK = end + 1
+			return
+		}
+		d.gutDone = true
+		if !gutterHint(text) {
+			return
+		}
+		if t := stripGuttersFrom(text, pos); t != text {
+			d.text = t
+			// What the searches found ahead was found in the old text.
+			d.needles.hits, d.needles.h, d.needles.searched, d.needles.last = nil, 0, pos, pos
+			d.backslash.searching, d.amp.searching, d.nonASCII.searching = false, false, false
+		}
+		return
+	}
+	// The next line that starts with a blank or a '1': none starts in (pos, limit] when
+	// no pair does in [pos, limit).
+	limit := min(pos+searchAhead, len(text))
+	if i := indexAnchors(text[pos:min(limit+1, len(text))], &gutterStarts); i >= 0 {
+		d.gutOK = pos + i + 1
+	} else {
+		d.gutOK = limit + 1
+	}
+}
+
+// wholeText is the text after stripLineGutters, for a reader that reads past the lines read
+// so far (the last line of the text, the width of its lines): the rest of the text is
+// checked for gutters first.
+func (d *doc) wholeText() string {
+	for !d.gutDone {
+		p := d.gutOK
+		if p > 0 && p < len(d.text) && d.text[p-1] != '\n' {
+			j := strings.IndexByte(d.text[p:], '\n')
+			if j < 0 {
+				break
+			}
+			p += j + 1
+		}
+		if p >= len(d.text) {
+			break
+		}
+		d.checkGutters(p)
+	}
+	return d.text
 }
 
 // gutterOf reads a line-number gutter at the start of line: the number (0 for none), its

@@ -261,13 +261,20 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	if raw[e] == '|' {
 		return raw, false
 	}
-	// HTML entities (unescapeHTML) need the general path too.
+	// HTML entities (unescapeHTML) need the general path too; an '&' that starts none
+	// ("cd / && run-parts", a cron job's line: 7% of the bench's syslog) leaves the line
+	// as it was, and the general steps would then read it as they read any other.
 	if f.known {
-		if f.backslash || f.amp || !f.ascii {
+		if f.backslash || !f.ascii {
 			return raw, false
 		}
-	} else if strings.IndexByte(raw, '\\') >= 0 || strings.IndexByte(raw, '&') >= 0 || !isASCII(raw) {
+	} else if strings.IndexByte(raw, '\\') >= 0 || !isASCII(raw) {
 		return raw, false
+	}
+	if (!f.known || f.amp) && strings.IndexByte(raw, '&') >= 0 {
+		if _, changed := unescapeHTML(raw); changed {
+			return raw, false
+		}
 	}
 	// stripSyslog from the host on.
 	rest := raw[16:]
@@ -796,8 +803,9 @@ func cutStamp(t string) bool {
 // on the text's last line the paste ended inside the record's stamp, elsewhere the stamp is
 // damaged; either way a kernel record headroom did not read, never prose.
 func (d *doc) cutStampReason(i int) string {
-	last := len(strings.TrimRight(d.text, " \t\r\n"))
-	if last > 0 && d.ls[i].No == strings.Count(d.text[:last], "\n")+1 {
+	text := d.wholeText()
+	last := len(strings.TrimRight(text, " \t\r\n"))
+	if last > 0 && d.ls[i].No == strings.Count(text[:last], "\n")+1 {
 		return "the paste ends inside this line: a kernel log record cut in its time stamp"
 	}
 	return "a kernel log record whose time stamp lost its ']': not read"

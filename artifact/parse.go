@@ -135,7 +135,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(stripLineGutters(decodeQuotedPrintable(text)))
+	d.runText(decodeQuotedPrintable(text)) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	setOtherOS(d.tl, text)
 	return d.tl
@@ -177,12 +177,16 @@ type doc struct {
 	// before an interesting line to the first quiet stretch after it; text[pos:] is what
 	// has not been read into a window or the fast path yet, no the number of the last line
 	// read, tail the number of quiet lines that end ls.
-	text   string
-	lines  int // lines in text, for sizing; -1 until lineCount counts them
-	pos    int
-	no     int
-	tail   int
-	closed bool // the window may end after its last line
+	text string
+	// gutOK: no line that starts before it and after the lines read starts a line-number
+	// gutter; gutDone: text is what stripLineGutters makes of it (checkGutters).
+	gutOK   int
+	gutDone bool
+	lines   int // lines in text, for sizing; -1 until lineCount counts them
+	pos     int
+	no      int
+	tail    int
+	closed  bool // the window may end after its last line
 	// reportScan is the index in the window where fitReport's last search stopped: a
 	// line that ends every report, or the window's end.
 	reportScan int

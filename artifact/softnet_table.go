@@ -128,8 +128,9 @@ func (d *doc) cutSoftnetRow(k, ncols int) bool {
 			return false
 		}
 	}
-	end := len(strings.TrimRight(d.text, " \t\r\n"))
-	return end > 0 && d.ls[k].No == strings.Count(d.text[:end], "\n")+1
+	text := d.wholeText()
+	end := len(strings.TrimRight(text, " \t\r\n"))
+	return end > 0 && d.ls[k].No == strings.Count(text[:end], "\n")+1
 }
 
 // softnet_stat converted to decimal without a legend, under the command that converted it

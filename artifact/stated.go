@@ -1351,7 +1351,7 @@ func (d *doc) titleProse() (proseLine, bool) {
 	p := d.proseLines[0]
 	t := strings.TrimSpace(p.text)
 	heading := strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "## ")
-	rest := d.text
+	rest := d.wholeText()
 	for no := 1; no <= p.no+1; no++ {
 		line, after, found := strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, "\r")

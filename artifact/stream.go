@@ -65,6 +65,7 @@ type ctxLine struct {
 // runText parses a whole text: boring lines on the fast path, the rest in windows.
 func (d *doc) runText(text string) {
 	d.text, d.pos, d.no = text, 0, 0
+	d.gutOK, d.gutDone = 0, false
 	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
 	d.backslash = byteClass{index: indexBackslash}
 	d.amp = byteClass{index: indexAmp}
@@ -81,12 +82,14 @@ func (d *doc) runText(text string) {
 	}
 	var ctx [ctxLines]ctxLine
 	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
-	for d.pos < len(text) {
+	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
+	for d.pos < len(d.text) {
 		start := d.pos
 		end, next := d.lineEnd(start)
 		d.pos = next
 		d.no++
 		end = d.clipLong(start, end)
+		text := d.text // lineEnd may have stripped gutters from start on
 		l, esc, ascii := parseLineKnown(d.no, text[start:end], rawFacts{known: true,
 			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
 			amp: d.amp.in(text, start, end)})
@@ -120,7 +123,7 @@ func (d *doc) runText(text string) {
 		d.ls, d.used = d.ls[:0], d.used[:0]
 		for k := max(nctx-ctxLines, 0); k < nctx; k++ {
 			c := ctx[k%ctxLines]
-			cl, _, _ := parseLine(c.no, text[c.start:c.end])
+			cl, _, _ := parseLine(c.no, d.text[c.start:c.end])
 			d.ls = append(d.ls, cl)
 			d.used = append(d.used, c.used)
 			d.unwrapLast()
@@ -171,8 +174,11 @@ func (d *doc) rawHas(id needleID, l *Line) bool {
 }
 
 // lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
-// and where the next line starts.
+// and where the next line starts. Every line is read through it, in order (checkGutters).
 func (d *doc) lineEnd(pos int) (end, next int) {
+	if !d.gutDone && pos >= d.gutOK {
+		d.checkGutters(pos) // may strip the text from pos on
+	}
 	if i := strings.IndexByte(d.text[pos:], '\n'); i >= 0 {
 		return pos + i, pos + i + 1
 	}

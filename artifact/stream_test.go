@@ -23,6 +23,7 @@ func parseWhole(text, name string, opt Options) *model.Timeline {
 	d.ls = SplitLines(text)
 	d.used = make([]bool, len(d.ls))
 	d.text, d.pos, d.rewind = text, len(text), -1
+	d.gutDone = true // stripped above
 	d.unwrapAll()
 	d.run(0) // d.text is empty: the window is the whole text and never grows
 	d.finish()

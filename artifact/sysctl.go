@@ -469,6 +469,7 @@ func (d *doc) cutLastRow(i int) bool {
 		return false
 	}
 	// Only white space may follow it in the text: it is on the text's last non-blank line.
-	last := len(strings.TrimRight(d.text, " \t\r\n"))
-	return last > 0 && d.ls[i].No == strings.Count(d.text[:last], "\n")+1
+	text := d.wholeText()
+	last := len(strings.TrimRight(text, " \t\r\n"))
+	return last > 0 && d.ls[i].No == strings.Count(text[:last], "\n")+1
 }

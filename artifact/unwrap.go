@@ -50,7 +50,7 @@ func (d *doc) wrapWidth() wrapInfo {
 	var hist [maxWrap + 2]int // count of kernel lines by raw length; the last slot is "longer"
 	var cut [maxWrap + 1]int  // of those, how many an unprefixed line follows (a wrapped piece)
 	total, prevLen := 0, 0    // prevLen: the raw length of the line before when it was a kernel line
-	text := d.text
+	text := d.wholeText()
 	for no := 1; len(text) > 0; no++ {
 		raw := text
 		if i := strings.IndexByte(text, '\n'); i >= 0 {
