@@ -523,7 +523,7 @@ func (s *subjects) exampleOutput(no int) string {
 			continue
 		}
 		t = strings.TrimSpace(t)
-		if shellCommandLine(t) {
+		if atShellPrompt(t) {
 			continue // the command whose output follows ("$ cat /sys/fs/cgroup/memory.events")
 		}
 		if !strings.HasSuffix(t, ":") {
@@ -595,8 +595,8 @@ func (d *doc) markExampleSamples(s *subjects) {
 	}
 }
 
-// shellCommandLine reports whether t is a command at a shell prompt ("$ cat
+// atShellPrompt reports whether t is a command at a shell prompt ("$ cat
 // /proc/meminfo", "# sysctl -a"): what prints the output below it, not a sentence.
-func shellCommandLine(t string) bool {
+func atShellPrompt(t string) bool {
 	return len(t) > 2 && (t[0] == '$' || t[0] == '#' || t[0] == '%') && t[1] == ' ' && t[2] != ' ' && !strings.HasSuffix(t, ":")
 }
