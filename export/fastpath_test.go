@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"regexp"
 	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,6 +68,15 @@ func exchange(t testing.TB, addr string, in []byte) []byte {
 	}
 	c.(*net.TCPConn).CloseWrite()
 	out, err := io.ReadAll(c)
+	// A server that closes with bytes of the input unread (net/http after a 400 to a
+	// request longer than its 4 KB reader) makes the kernel reset the connection
+	// (net/ipv4/tcp.c __tcp_close: "unread data was tossed", a RST). What it answered before
+	// it closed was queued ahead of the reset and has been read (tcp_recvmsg_locked takes
+	// the receive queue before the error), so the reset ends the answer as the end of the
+	// stream would.
+	if errors.Is(err, syscall.ECONNRESET) {
+		err = nil
+	}
 	if err != nil {
 		t.Fatalf("reading the answer to %q: %v", in, err)
 	}
