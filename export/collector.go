@@ -378,6 +378,7 @@ func (c *Collector) refresh() *Snapshot {
 	c.points.reset()
 	buildPoints(&c.points, snap, &c.cur, &c.host, c.phys)
 	snap.points = slices.Clone(c.points.finish())
+	snap.tmpl = c.points.tmpl
 	snap.done = c.opt.Now()
 	snap.pool = c.bodies
 	return snap
@@ -753,6 +754,7 @@ type Snapshot struct {
 	// trace are the traced windows' totals (serve --trace).
 	trace  traceTotals
 	points []point
+	tmpl   *expoTemplate // the exposition of points but their values; nil: appendExposition
 	done   time.Time
 
 	once    sync.Once

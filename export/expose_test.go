@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,7 +261,7 @@ func TestGzipExpositionInPlace(t *testing.T) {
 		for _, om := range []bool{false, true} {
 			text := appendExposition(nil, many, om)
 			prefix := []byte("left over")
-			got := appendGzipExposition(bytes.Clone(prefix), many, om)
+			got := appendGzipExposition(bytes.Clone(prefix), many, nil, om)
 			want := append(bytes.Clone(prefix), compress(text)...)
 			if !bytes.Equal(got, want) {
 				t.Errorf("%d× the points (%d bytes of text), om=%v: framed in place differs from compress", reps, len(text), om)
@@ -369,5 +370,78 @@ func TestBodyAllocations(t *testing.T) {
 	t.Logf("bytes allocated per new snapshot: %.0f, and its %d-byte body: %.0f", without, size, with)
 	if with-without > float64(size)/4 {
 		t.Errorf("a new snapshot's body allocates %.0f bytes (its body is %d): the buffers do not go round", with-without, size)
+	}
+}
+
+// TestExpoTemplateSameAsExposition: a body made through the snapshot's template is
+// appendExposition's bytes, in both formats, gzip-framed or not, for successive snapshots
+// (their values differ: headroom_samples_taken_total at least) and for values that print
+// in every form (NaN, ±Inf, -0, exponents, fractions); snapshots whose points have the
+// same families and label sets share one template, and a change of them makes another.
+func TestExpoTemplateSameAsExposition(t *testing.T) {
+	clk := &fakeClock{t: captureTime}
+	c := NewCollector(kernel.TxtarRoot(withAllocFailure(t), "vm.txtar"), Options{Now: clk.Now, MinInterval: time.Second, Ethtool: true})
+	defer c.Close()
+	check := func(what string, s *Snapshot, ps []point) {
+		t.Helper()
+		for _, om := range []bool{false, true} {
+			want := appendExposition(nil, ps, om)
+			if got := s.tmpl.appendExposition([]byte("left over"), ps, om); !bytes.Equal(got[len("left over"):], want) {
+				t.Errorf("%s, om=%v: through the template %s", what, om, firstDiff(got[len("left over"):], want))
+			}
+			if got := appendGzipExposition(nil, ps, s.tmpl, om); !bytes.Equal(got, compress(want)) {
+				t.Errorf("%s, om=%v: gzip through the template differs from compress", what, om)
+			}
+		}
+	}
+	var first *Snapshot
+	for i := range 3 {
+		s := c.current()
+		if s.tmpl == nil || len(s.points) < 100 {
+			t.Fatalf("snapshot %d: template %v, %d points", i, s.tmpl, len(s.points))
+		}
+		if first == nil {
+			first = s
+		} else if s.tmpl != first.tmpl {
+			t.Errorf("snapshot %d: a new template for the same families and label sets", i)
+		}
+		check(fmt.Sprintf("snapshot %d", i), s, s.points)
+		for _, om := range []bool{false, true} {
+			bb := s.body(om, false)
+			if want := appendExposition(nil, s.points, om); !bytes.Equal(bb.b, want) {
+				t.Errorf("snapshot %d, om=%v: body %s", i, om, firstDiff(bb.b, want))
+			}
+			bb.release()
+		}
+		clk.Add(time.Second)
+	}
+	odd := slices.Clone(first.points)
+	vals := []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 1e300, 0.5, -3, 123456789, 1e-7}
+	for i := range odd {
+		odd[i].v = vals[i%len(vals)]
+	}
+	check("odd values", first, odd)
+
+	// Another set of points (one series fewer) gets a template of its own.
+	var b pointBuf
+	b.labels = new(labelCache)
+	for _, p := range first.points {
+		b.out = append(b.out, p)
+	}
+	b.finish()
+	t1 := b.tmpl
+	b.finish()
+	if b.tmpl != t1 {
+		t.Error("the same points again: a new template")
+	}
+	b.out = b.out[:len(b.out)-1]
+	ps := b.finish()
+	if b.tmpl == t1 {
+		t.Fatal("one series fewer: the same template")
+	}
+	for _, om := range []bool{false, true} {
+		if got, want := b.tmpl.appendExposition(nil, ps, om), appendExposition(nil, ps, om); !bytes.Equal(got, want) {
+			t.Errorf("one series fewer, om=%v: %s", om, firstDiff(got, want))
+		}
 	}
 }

@@ -305,7 +305,10 @@ func (s *fastServer) answer(c *rawConn, accept, enc []byte) (bool, error) {
 	if !n.ours {
 		return false, nil
 	}
-	gz := acceptsGzip(string(enc))
+	if !c.encKnown || !bytes.Equal(enc, c.enc) {
+		c.enc, c.encGzip, c.encKnown = append(c.enc[:0], enc...), acceptsGzip(string(enc)), true
+	}
+	gz := c.encGzip
 	bb := h.c.current().body(n.om, gz)
 	defer bb.release()
 	body, length := bb.b, bb.length

@@ -2,14 +2,20 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"context"
-	"headroom/kernel"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"regexp"
+	"runtime"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
+
+	"headroom/kernel"
 )
 
 // fastPair serves one collector twice on loopback: through the fast path as Serve does,
@@ -62,6 +68,15 @@ func exchange(t testing.TB, addr string, in []byte) []byte {
 	}
 	c.(*net.TCPConn).CloseWrite()
 	out, err := io.ReadAll(c)
+	// A server that closes with bytes of the input unread (net/http after a 400 to a
+	// request longer than its 4 KB reader) makes the kernel reset the connection
+	// (net/ipv4/tcp.c __tcp_close: "unread data was tossed", a RST). What it answered before
+	// it closed was queued ahead of the reset and has been read (tcp_recvmsg_locked takes
+	// the receive queue before the error), so the reset ends the answer as the end of the
+	// stream would.
+	if errors.Is(err, syscall.ECONNRESET) {
+		err = nil
+	}
 	if err != nil {
 		t.Fatalf("reading the answer to %q: %v", in, err)
 	}
@@ -203,4 +218,62 @@ func FuzzFastPath(f *testing.F) {
 			t.Errorf("%q: the fast path answered %s", in, firstDiff(got, want))
 		}
 	})
+}
+
+// TestFastPathAllocations: a scrape the fast path answers from the current snapshot
+// allocates nothing: neither the raw reads and writes (their closures and the variables
+// they share were allocated on every call) nor the Accept-Encoding value (it was made a
+// string for every request). Each allocation is garbage the collector has to come back for.
+func TestFastPathAllocations(t *testing.T) {
+	p := newFastPair(t, 5*time.Second, time.Minute)
+	c, err := net.Dial("tcp", p.fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	buf := make([]byte, 256<<10)
+	var answer int // the length of an answer, header and body
+	req := []byte(scrapeRequest)
+	scrape := func() {
+		if _, err := c.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for answer == 0 || n < answer {
+			m, err := c.Read(buf[n:])
+			if err != nil {
+				t.Fatalf("after %d bytes: %v", n, err)
+			}
+			n += m
+			if answer == 0 {
+				if i := bytes.Index(buf[:n], []byte("\r\n\r\n")); i >= 0 {
+					cl := regexp.MustCompile(`Content-Length: (\d+)`).FindSubmatch(buf[:i])
+					if cl == nil {
+						t.Fatalf("no Content-Length in %q", buf[:i])
+					}
+					l, _ := strconv.Atoi(string(cl[1]))
+					answer = i + 4 + l
+				}
+			}
+		}
+		if n != answer {
+			t.Fatalf("read %d bytes, the answer is %d", n, answer)
+		}
+	}
+	for range 5 {
+		scrape()
+	}
+	const n = 200
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for range n {
+		scrape()
+	}
+	runtime.ReadMemStats(&m1)
+	per := float64(m1.Mallocs-m0.Mallocs) / n
+	t.Logf("%.2f allocations, %.0f bytes per scrape answered (%d answered by the fast path)", per, float64(m1.TotalAlloc-m0.TotalAlloc)/n, p.fs.answered.Load())
+	if per > 0.5 {
+		t.Errorf("%.2f allocations per scrape answered from the current snapshot, want none", per)
+	}
 }

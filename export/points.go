@@ -104,6 +104,10 @@ type pointBuf struct {
 	lastKeys []pointKey
 	perm     []int32 // indexes into out, sorted, repeated series left out
 	sorted   []point
+	// tmpl is the exposition of the sorted points but their values (expoTemplate), shared
+	// by every snapshot whose points have the same families and label sets in the same
+	// order; a new one when they change.
+	tmpl *expoTemplate
 }
 
 type pointKey struct {
@@ -148,6 +152,9 @@ func (b *pointBuf) finish() []point {
 	same := len(b.out) == len(b.lastKeys)
 	for i := 0; same && i < len(b.out); i++ {
 		same = b.out[i].d == b.lastKeys[i].d && b.out[i].ls == b.lastKeys[i].ls
+	}
+	if !same || b.tmpl == nil {
+		b.tmpl = new(expoTemplate)
 	}
 	if !same {
 		b.lastKeys = b.lastKeys[:0]

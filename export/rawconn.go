@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -54,7 +55,9 @@ func wrapRaw(c net.Conn) *rawConn {
 	if err != nil {
 		return nil
 	}
-	return &rawConn{TCPConn: tc, rc: rc}
+	r := &rawConn{TCPConn: tc, rc: rc}
+	r.rd.fn, r.wr.fn = r.readRaw, r.writeRaw
+	return r
 }
 
 // rawConn is a TCP connection whose Read and Write are raw system calls; the rest
@@ -75,6 +78,32 @@ type rawConn struct {
 	// pending are bytes the fast path read and handed over with the connection
 	// (fastpath.go): Read returns them first.
 	pending []byte
+	// What a read and a write give the netpoller to call, and what it shares with them:
+	// made once per connection. A closure per call, and the variables it shared with its
+	// caller, were five allocations a scrape (TestFastPathAllocations). A direction's
+	// mutex keeps the state its own if Read (or Write) is ever called from two goroutines
+	// at once, which net.Conn allows.
+	rd struct {
+		sync.Mutex
+		fn    func(fd uintptr) bool
+		b     []byte
+		n     int
+		errno syscall.Errno
+	}
+	wr struct {
+		sync.Mutex
+		fn    func(fd uintptr) bool
+		b     []byte
+		n, h  int // bytes of b and of held written
+		errno syscall.Errno
+		iov   [2]unix.Iovec
+	}
+	// enc and encGzip are the last Accept-Encoding value the fast path answered and
+	// whether it accepts gzip (a Prometheus server sends the same one every time; its
+	// string was an allocation a scrape). Only the connection's serving goroutine uses them.
+	enc      []byte
+	encGzip  bool
+	encKnown bool
 }
 
 // connKey is the request context's key of the connection the request came on.
@@ -132,21 +161,13 @@ func (c *rawConn) Read(b []byte) (int, error) {
 	// writes (connReader.backgroundRead), so only the writing goroutine may (a send of a
 	// held header from here raced with the handler's writes: go test -race,
 	// TestRawConnHTTP). holdHeader's caller writes the body right after it.
-	var n int
-	var errno syscall.Errno
-	err := c.rc.Read(func(fd uintptr) bool {
-		for {
-			r, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			switch e {
-			case unix.EINTR:
-				continue
-			case unix.EAGAIN:
-				return false // wait in the netpoller
-			}
-			n, errno = int(r), e
-			return true
-		}
-	})
+	r := &c.rd
+	r.Lock()
+	r.b, r.n, r.errno = b, 0, 0
+	err := c.rc.Read(r.fn)
+	n, errno := r.n, r.errno
+	r.b = nil
+	r.Unlock()
 	if err == nil && errno != 0 {
 		err = errno
 	}
@@ -170,46 +191,13 @@ func (c *rawConn) Write(b []byte) (int, error) {
 	if len(b) == 0 && len(c.held) == 0 {
 		return 0, nil
 	}
-	var n, h int
-	var errno syscall.Errno
-	err := c.rc.Write(func(fd uintptr) bool {
-		for n < len(b) || h < len(c.held) {
-			var r uintptr
-			var e syscall.Errno
-			if h < len(c.held) {
-				var iov [2]unix.Iovec
-				iov[0].Base = &c.held[h]
-				iov[0].SetLen(len(c.held) - h)
-				cnt := 1
-				if n < len(b) {
-					iov[1].Base = &b[n]
-					iov[1].SetLen(len(b) - n)
-					cnt = 2
-				}
-				c.writes.Add(1)
-				r, _, e = unix.RawSyscall(unix.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(cnt))
-				if e == 0 {
-					d := min(int(r), len(c.held)-h)
-					h += d
-					r -= uintptr(d)
-				}
-			} else {
-				c.writes.Add(1)
-				r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[n])), uintptr(len(b)-n))
-			}
-			switch e {
-			case 0:
-				n += int(r)
-			case unix.EINTR:
-			case unix.EAGAIN:
-				return false
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
+	w := &c.wr
+	w.Lock()
+	w.b, w.n, w.h, w.errno = b, 0, 0, 0
+	err := c.rc.Write(w.fn)
+	n, h, errno := w.n, w.h, w.errno
+	w.b = nil
+	w.Unlock()
 	if h == len(c.held) {
 		c.held = c.held[:0]
 	} else {
@@ -222,4 +210,65 @@ func (c *rawConn) Write(b []byte) (int, error) {
 		return n, &net.OpError{Op: "write", Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 	}
 	return n, nil
+}
+
+// readRaw is what Read gives the netpoller: one read into c.rd.b, or false to wait for
+// the socket to be readable.
+func (c *rawConn) readRaw(fd uintptr) bool {
+	r := &c.rd
+	for {
+		n, _, e := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&r.b[0])), uintptr(len(r.b)))
+		switch e {
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return false // wait in the netpoller
+		}
+		r.n, r.errno = int(n), e
+		return true
+	}
+}
+
+// writeRaw is what Write gives the netpoller: the held bytes and c.wr.b written, or false
+// to wait for room in the send buffer, or an error in c.wr.errno.
+func (c *rawConn) writeRaw(fd uintptr) bool {
+	w := &c.wr
+	b := w.b
+	for w.n < len(b) || w.h < len(c.held) {
+		var r uintptr
+		var e syscall.Errno
+		if w.h < len(c.held) {
+			iov := &w.iov
+			iov[0].Base = &c.held[w.h]
+			iov[0].SetLen(len(c.held) - w.h)
+			cnt := 1
+			if w.n < len(b) {
+				iov[1].Base = &b[w.n]
+				iov[1].SetLen(len(b) - w.n)
+				cnt = 2
+			}
+			c.writes.Add(1)
+			r, _, e = unix.RawSyscall(unix.SYS_WRITEV, fd, uintptr(unsafe.Pointer(&iov[0])), uintptr(cnt))
+			iov[0].Base, iov[1].Base = nil, nil
+			if e == 0 {
+				d := min(int(r), len(c.held)-w.h)
+				w.h += d
+				r -= uintptr(d)
+			}
+		} else {
+			c.writes.Add(1)
+			r, _, e = unix.RawSyscall(unix.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[w.n])), uintptr(len(b)-w.n))
+		}
+		switch e {
+		case 0:
+			w.n += int(r)
+		case unix.EINTR:
+		case unix.EAGAIN:
+			return false
+		default:
+			w.errno = e
+			return true
+		}
+	}
+	return true
 }
