@@ -108,6 +108,9 @@ func TestFeatureVersionNotHostKernel(t *testing.T) {
 		"tcp_bic (Boolean; default: disabled; Linux 2.4.27/2.6.6 to 2.6.13)\n       Enable BIC TCP.\n",
 		"This key was removed in Linux 4.12.\n",
 		"Available in kernels before 2.6.13 only.\n",
+		"The /proc/slabinfo file first appeared in Linux 2.1.23.\n",
+		"tcp_bic_fast_convergence (Boolean; default: enabled; Linux 2.4.27/2.6.6\n",
+		"protocol module in Linux 2.0 and 2.2.\n",
 	} {
 		tl := ParseString(text, "p", Options{})
 		if tl.Host.Kernel != "" {
