@@ -111,6 +111,7 @@ func TestFeatureVersionNotHostKernel(t *testing.T) {
 		"The /proc/slabinfo file first appeared in Linux 2.1.23.\n",
 		"tcp_bic_fast_convergence (Boolean; default: enabled; Linux 2.4.27/2.6.6\n",
 		"protocol module in Linux 2.0 and 2.2.\n",
+		"This was the default up to and including Linux 2.6.30.\n",
 	} {
 		tl := ParseString(text, "p", Options{})
 		if tl.Host.Kernel != "" {

@@ -72,7 +72,7 @@ func distroRelease(before string) bool { return reDistroBefore.MatchString(befor
 // Linux 4.12", "kernels before 2.6.13". A page documents every version it names; none is the
 // host's.
 var (
-	reFeatureVerBefore = lazyre.New(`(?i)(?:\b(?:since|before|after|until|till|prior\s+to|as\s+of|starting\s+(?:with|from|in)|introduced\s+in|added\s+in|removed\s+in|appeared\s+in|new\s+in|dropped\s+in|deprecated\s+in|up\s+to|through|older\s+than|newer\s+than|later\s+than|earlier\s+than)|\d\.\d+(?:\.\d+)*\s*(?:to|through|-|–)|[<>]=?|≥|≤)\s*(?:the\s+)?(?:Linux\s+|kernels?\s+(?:version\s+)?)?$`)
+	reFeatureVerBefore = lazyre.New(`(?i)(?:\b(?:since|before|after|until|till|prior\s+to|as\s+of|starting\s+(?:with|from|in)|introduced\s+in|added\s+in|removed\s+in|appeared\s+in|new\s+in|dropped\s+in|deprecated\s+in|up\s+to(?:\s+and\s+including)?|through|older\s+than|newer\s+than|later\s+than|earlier\s+than)|\d\.\d+(?:\.\d+)*\s*(?:to|through|-|–)|[<>]=?|≥|≤)\s*(?:the\s+)?(?:Linux\s+|kernels?\s+(?:version\s+)?)?$`)
 	reFeatureVerAfter  = lazyre.New(`(?i)^(?:/[2-7]\.\d+(?:\.\d+)?)+\s*$|^(?:/[2-7]\.\d+(?:\.\d+)?)?\s*(?:(?:to|through|until|-|–)\s*(?:Linux\s+|kernel\s+)?[2-7]\.\d|(?:and|or)\s+(?:Linux\s+)?(?:[2-7]\.\d|later|newer|above|up|earlier|older)\b|onwards?\b|\+)`)
 )
 
