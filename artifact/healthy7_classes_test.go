@@ -369,3 +369,18 @@ func TestCgroupEventsExampleForeign(t *testing.T) {
 		}
 	}
 }
+
+// netdata's definition of its UDP receive-buffer alarm (health.d/udp_errors.conf: "alarm:
+// 1m_ipv4_udp_receive_buffer_errors" ... "warn: $this > (...)") configures the alarm; it
+// did not fire (before: udp-rcvbuf-errors warned, "the alarm fired"). The alarm's line in a
+// notification still states it (corpus 561, 744).
+func TestNetdataAlarmDefinitionNotFired(t *testing.T) {
+	def := "      alarm: 1m_ipv4_udp_receive_buffer_errors\n         on: ipv4.udperrors\n     lookup: average -1m unaligned absolute of RcvbufErrors\n      units: errors\n       warn: $this > (($status >= $WARNING) ? (0) : (10))\n       info: Average number of UDP receive buffer errors over the last minute\n"
+	if v := statedRate(t, def, model.RateStatedUDPRcvbufAlarm); v != 0 {
+		t.Errorf("definition: alarm %v, want none", v)
+	}
+	fired := "netdata says:\n\nipv4.udperrors: 1m_ipv4_udp_receive_buffer_errors = 12 errors\naverage number of UDP receive buffer errors over the last minute\n"
+	if v := statedRate(t, fired, model.RateStatedUDPRcvbufAlarm); v == 0 {
+		t.Errorf("notification: no alarm, want it stated")
+	}
+}
