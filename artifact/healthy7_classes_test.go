@@ -108,6 +108,10 @@ func TestFeatureVersionNotHostKernel(t *testing.T) {
 		"tcp_bic (Boolean; default: disabled; Linux 2.4.27/2.6.6 to 2.6.13)\n       Enable BIC TCP.\n",
 		"This key was removed in Linux 4.12.\n",
 		"Available in kernels before 2.6.13 only.\n",
+		"The /proc/slabinfo file first appeared in Linux 2.1.23.\n",
+		"tcp_bic_fast_convergence (Boolean; default: enabled; Linux 2.4.27/2.6.6\n",
+		"protocol module in Linux 2.0 and 2.2.\n",
+		"This was the default up to and including Linux 2.6.30.\n",
 	} {
 		tl := ParseString(text, "p", Options{})
 		if tl.Host.Kernel != "" {
@@ -363,5 +367,20 @@ func TestCgroupEventsExampleForeign(t *testing.T) {
 		if got := strings.Contains(tl.CgroupMemory[0].Source, model.ForeignMark); got != want {
 			t.Errorf("%q: marked another machine's %v, want %v (source %q)", lead, got, want, tl.CgroupMemory[0].Source)
 		}
+	}
+}
+
+// netdata's definition of its UDP receive-buffer alarm (health.d/udp_errors.conf: "alarm:
+// 1m_ipv4_udp_receive_buffer_errors" ... "warn: $this > (...)") configures the alarm; it
+// did not fire (before: udp-rcvbuf-errors warned, "the alarm fired"). The alarm's line in a
+// notification still states it (corpus 561, 744).
+func TestNetdataAlarmDefinitionNotFired(t *testing.T) {
+	def := "      alarm: 1m_ipv4_udp_receive_buffer_errors\n         on: ipv4.udperrors\n     lookup: average -1m unaligned absolute of RcvbufErrors\n      units: errors\n       warn: $this > (($status >= $WARNING) ? (0) : (10))\n       info: Average number of UDP receive buffer errors over the last minute\n"
+	if v := statedRate(t, def, model.RateStatedUDPRcvbufAlarm); v != 0 {
+		t.Errorf("definition: alarm %v, want none", v)
+	}
+	fired := "netdata says:\n\nipv4.udperrors: 1m_ipv4_udp_receive_buffer_errors = 12 errors\naverage number of UDP receive buffer errors over the last minute\n"
+	if v := statedRate(t, fired, model.RateStatedUDPRcvbufAlarm); v == 0 {
+		t.Errorf("notification: no alarm, want it stated")
 	}
 }

@@ -72,8 +72,8 @@ func distroRelease(before string) bool { return reDistroBefore.MatchString(befor
 // Linux 4.12", "kernels before 2.6.13". A page documents every version it names; none is the
 // host's.
 var (
-	reFeatureVerBefore = lazyre.New(`(?i)(?:\b(?:since|before|after|until|till|prior\s+to|as\s+of|starting\s+(?:with|from|in)|introduced\s+in|added\s+in|removed\s+in|dropped\s+in|deprecated\s+in|up\s+to|through|older\s+than|newer\s+than|later\s+than|earlier\s+than)|\d\.\d+(?:\.\d+)*\s*(?:to|through|-|–)|[<>]=?|≥|≤)\s*(?:the\s+)?(?:Linux\s+|kernels?\s+(?:version\s+)?)?$`)
-	reFeatureVerAfter  = lazyre.New(`(?i)^(?:/[2-7]\.\d+(?:\.\d+)?)?\s*(?:(?:to|through|until|-|–)\s*(?:Linux\s+|kernel\s+)?[2-7]\.\d|(?:and|or)\s+(?:later|newer|above|up|earlier|older)\b|onwards?\b|\+)`)
+	reFeatureVerBefore = lazyre.New(`(?i)(?:\b(?:since|before|after|until|till|prior\s+to|as\s+of|starting\s+(?:with|from|in)|introduced\s+in|added\s+in|removed\s+in|appeared\s+in|new\s+in|dropped\s+in|deprecated\s+in|up\s+to(?:\s+and\s+including)?|through|older\s+than|newer\s+than|later\s+than|earlier\s+than)|\d\.\d+(?:\.\d+)*\s*(?:to|through|-|–)|[<>]=?|≥|≤)\s*(?:the\s+)?(?:Linux\s+|kernels?\s+(?:version\s+)?)?$`)
+	reFeatureVerAfter  = lazyre.New(`(?i)^(?:/[2-7]\.\d+(?:\.\d+)?)+\s*$|^(?:/[2-7]\.\d+(?:\.\d+)?)?\s*(?:(?:to|through|until|-|–)\s*(?:Linux\s+|kernel\s+)?[2-7]\.\d|(?:and|or)\s+(?:Linux\s+)?(?:[2-7]\.\d|later|newer|above|up|earlier|older)\b|onwards?\b|\+)`)
 )
 
 // featureVersion reports whether the release at t[i:j] is named as a feature's version

@@ -469,6 +469,11 @@ func (d *doc) stated() {
 			// netdata's alarm on Udp RcvbufErrors (health.d/udp_errors.conf,
 			// 1m_ipv4_udp_receive_buffer_errors on chart ipv4.udperrors): it fires on errors
 			// counted on this host in the last minute; the value it quotes is that count.
+			// Its definition ("alarm: 1m_ipv4_udp_receive_buffer_errors" ... "warn: $this >
+			// (...)") is a configuration, not the alarm firing.
+			if reNetdataHealthDef.MatchString(para) {
+				continue
+			}
 			v := 1.0
 			if m[2] >= 0 {
 				if n, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5])); ok && n > 0 {
@@ -671,7 +676,10 @@ var (
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
 	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",
 	// its chart "ipv4.udperrors".
-	reNetdataUDPAlarm = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}[|=]\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
+	// A netdata health definition: its threshold lines ("warn: $this > 1", "crit: $this >
+	// ($status == $CRITICAL) ? (0) : (5)", health.d/*.conf).
+	reNetdataHealthDef = lazyre.New(`(?i)\b(?:warn|crit)\s*:\s*\$this\b`)
+	reNetdataUDPAlarm  = lazyre.New(`(?i)\b(?:1m[ _])?ipv4[ _]udp[ _]receive[ _]buffer[ _]errors\b(?:\W{0,4}[|=]\s*(\d+(?:[.,]\d+)?)\s*(k)?\s*errors\b)?|\bipv4\.udperrors\b`)
 	// "RcvBufErrors and InErrors peak at about 700/events per second": Udp RcvbufErrors at a
 	// rate the author read off a graph.
 	reStatedUDPRcvbufRate = lazyre.New(`(?i)\brcv ?buf ?errors\b[^.]{0,80}?\b(\d+(?:[.,]\d+)?)\s*(k)?\s*/?\s*(?:events?|errors?|drops?|datagrams?|packets?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)

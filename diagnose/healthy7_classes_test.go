@@ -34,3 +34,32 @@ func TestForeignOnlyWithHostBasis(t *testing.T) {
 		t.Errorf("with the host's own buddyinfo: %v foreign=%v, want a warning", g.Severity, g.Facts.Foreign)
 	}
 }
+
+// A key named in prose only, with no value, sets nothing: whether the key is absent from the
+// key list (proc(5)'s kernel.modprobe, fs.inode-max of 2.2) or a historical one the text's
+// kernel no longer has (tcp(7) documents tcp_bic, read on a page whose history names Linux
+// 2.6.30), nothing failed to take effect. Before: sysctl-unknown-key warned on both. Written
+// with a value, or as a near miss of a listed key, it still warns.
+func TestSysctlProseKeyWithoutValueSetsNothing(t *testing.T) {
+	for _, m := range []model.SettingMention{
+		mention("kernel.modprobe", "", "prose", 3),
+		mention("fs.inode-max", "", "prose", 4),
+		mention("net.ipv4.tcp_bic", "", "prose", 5),
+	} {
+		tl := timeline(0)
+		tl.Host.Kernel = "2.6.30"
+		tl.Settings = []model.SettingMention{m}
+		for _, f := range run(t, "sysctl-unknown-key", tl).Findings {
+			if f.Severity >= Warning {
+				t.Errorf("%s in prose, no value: %v %q, want no warning", m.Key, f.Severity, f.Title)
+			}
+		}
+	}
+	tl := timeline(0)
+	tl.Host.Kernel = "2.6.30"
+	tl.Settings = []model.SettingMention{mention("net.ipv4.tcp_bic", "1", "sysctl-w", 3)}
+	mustFire(t, run(t, "sysctl-unknown-key", tl), Warning)
+	tl = timeline(0)
+	tl.Settings = []model.SettingMention{mention("vm.min_kbytes_free", "", "prose", 3)}
+	mustFire(t, run(t, "sysctl-unknown-key", tl), Warning)
+}

@@ -175,12 +175,15 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 				gone = last.Next()
 			}
 		}
-		if gone.Known && kOK && kver.Compare(gone) >= 0 {
+		if gone.Known && kOK && kver.Compare(gone) >= 0 && u.valued {
 			ev = append(ev, Evidence{What: what, Value: fmt.Sprintf("not in kernel %s: %s", tl.Host.Kernel, note), Source: src})
 			sev = max(sev, Warning)
 			unknown = append(unknown, key)
 			continue
 		}
+		// A historical key named in prose only, with no value (tcp(7) documents tcp_bic,
+		// "Linux 2.4.27/2.6.6 to 2.6.13"): nothing was set, so nothing failed to take effect,
+		// whatever kernel the text is about.
 		ev = append(ev, Evidence{What: what, Value: "a historical key: " + note, Source: src})
 		sev = max(sev, Info)
 	}
