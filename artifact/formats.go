@@ -73,6 +73,7 @@ var formats = []format{
 	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
+	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
 	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
