@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -92,5 +93,39 @@ func TestKubeEventsTable(t *testing.T) {
 	tl = ParseString("Warning Kubernetes may kill the pods when the node runs low on memory.\nNormal Operation resumed after 5m of tuning.\n", "p", Options{})
 	if len(kubeEventsOf(tl)) != 0 || len(tl.NodeConditions) != 0 || len(tl.RuntimeOOMs) != 0 {
 		t.Errorf("prose read as events: %+v", tl.Artifacts)
+	}
+}
+
+// docker events' "container oom" lines: stamped (the line reader takes the stamp for a
+// syslog prefix, the type for a host), bare, as JSON, and Docker's form before 1.10; each is
+// the container's memory cgroup at its limit. Read through the streamed parse the CLI uses.
+// Before: another program's log line, exit 3.
+func TestDockerOOMEvents(t *testing.T) {
+	text := "2023-07-14T02:10:09.551020311+02:00 container oom 9c0ffee1234567890abcdef1234567890abcdef1234567890abcdef12345678 (image=postgres:15, name=db-primary)\n" +
+		"container oom 0badc0de0bad (io.kubernetes.container.name=api, io.kubernetes.pod.namespace=shop, image=sha256:0a1b2c3d4e5f6a7b8c9d, io.kubernetes.sandbox.id=77aa\n" +
+		"88bb, name=k8s_api_shop-7f9c_shop_0)\n" +
+		`{"status":"oom","id":"feedfacecafe","from":"nginx","Type":"container","Action":"oom","Actor":{"ID":"feedfacecafe","Attributes":{"image":"nginx","name":"edge"}},"time":1689293409}` + "\n" +
+		"2015-02-01T08:00:01.000000000Z 4386fb97867d: (from busybox:latest) oom\n"
+	tl, err := Parse(strings.NewReader(text), "p", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctrs []string
+	for _, o := range tl.RuntimeOOMs {
+		if o.Scope != model.OOMScopeCgroup {
+			t.Errorf("scope %+v", o)
+		}
+		ctrs = append(ctrs, o.Container)
+	}
+	if strings.Join(ctrs, " ") != "db-primary api edge 4386fb97867d" || tl.Lines.Other != 0 {
+		t.Errorf("containers %q, lines %+v", ctrs, tl.Lines)
+	}
+	// Counter-cases: a container that died with 137, the other events, and prose that
+	// names the event are no OOM.
+	tl, _ = Parse(strings.NewReader("2023-07-14T02:10:09.551020311Z container die 9c0ffee12345 (exitCode=137, image=postgres:15, name=db)\n"+
+		"2023-07-14T02:10:10.000000000Z container start 9c0ffee12345 (image=postgres:15, name=db)\n"+
+		"container oom events are what docker prints when a limit is hit.\n"), "p", Options{})
+	if len(tl.RuntimeOOMs) != 0 {
+		t.Errorf("no OOM: %+v", tl.RuntimeOOMs)
 	}
 }

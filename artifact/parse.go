@@ -294,6 +294,9 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if d.dockerOOMLine(i) {
+				continue
+			}
 			d.acct.Other++
 			continue // another program's syslog line
 		}

@@ -243,6 +243,12 @@ func runtimeOOMValue(o model.RuntimeOOM) string {
 			out += fmt.Sprintf(" (pid %d)", o.PID)
 		}
 	}
+	if o.Container != "" {
+		if o.Victim == "" {
+			out += ","
+		}
+		out += " in container " + o.Container
+	}
 	if o.Count > 1 {
 		out += fmt.Sprintf(", %d×", o.Count)
 	}

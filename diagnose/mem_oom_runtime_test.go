@@ -22,6 +22,11 @@ func TestOOMKillFromRuntimeReports(t *testing.T) {
 	if !strings.Contains(f.Title, "memory cgroup") || strings.Contains(f.Title, "host ran out") || f.Facts.OOM != OOMCgroup {
 		t.Errorf("CgroupOOM: %q %+v", f.Title, f.Facts)
 	}
+	// docker's "container oom": the container's memory cgroup at its limit.
+	dock := pasteTimeline(t, "2023-07-14T02:10:09.551020311Z container oom 9c0ffee12345 (image=postgres:15, name=db)\n")
+	if f = mustFire(t, run(t, "oom-kill", dock), Warning); f.Facts.OOM != OOMCgroup || !evidenceHas(f, "docker events", "in container db") {
+		t.Errorf("docker: %q %+v", f.Title, f.Evidence)
+	}
 	// The kernel's report of the same kill beside the event: one kill, the kernel's.
 	both := pasteTimeline(t, "[ 912.331201] Out of memory: Killed process 8123 (ruby) total-vm:4194304kB, anon-rss:3145728kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:6500kB oom_score_adj:0\n\n"+
 		head+"  Warning  SystemOOM  6m (x5 over 9m)   kubelet, node-a   System OOM encountered, victim process: ruby, pid: 8123\n")

@@ -177,6 +177,9 @@ type RuntimeOOM struct {
 	Reporter string `json:"reporter"` // "kubelet event SystemOOM", "docker events", ...
 	Victim   string `json:"victim,omitempty"`
 	PID      int    `json:"pid,omitempty"`
+	// Container is the container the report is about (docker's name or ID, a pod's
+	// container), when it names one.
+	Container string `json:"container,omitempty"`
 	// Count is how many times the report says it happened (an event's "x4 over 25m"), at
 	// least 1.
 	Count  int    `json:"count"`
