@@ -78,6 +78,9 @@ var formats = []format{
 	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
+	{kind: KindKubeletOOM, start: byteIn("IWEF"), detect: func(ft, t string) bool {
+		return isKlogHeader(ft) && (strings.Contains(t, "OOM event") || strings.Contains(t, "oom event"))
+	}, parse: (*doc).tryKubeletOOM},
 	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
 	{kind: KindSoftnet, first: []string{"cpu", "CPU"}, parse: (*doc).trySoftnetTable},
 	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},

@@ -129,3 +129,44 @@ func TestDockerOOMEvents(t *testing.T) {
 		t.Errorf("no OOM: %+v", tl.RuntimeOOMs)
 	}
 }
+
+// A container's terminated state (kubectl describe pod's block, the pod status JSON, a get
+// pods row) and the kubelet's log of an OOM (cAdvisor's "Created an OOM event", bare or
+// behind journald's prefix, cut mid-word too): OOMKilled and the log lines are OOM kills the
+// runtime or the kubelet reported; an exit code 137 with another reason is a SIGKILL only.
+// Before: prose, exit 3.
+func TestKubePodStateAndKubeletOOM(t *testing.T) {
+	for name, c := range map[string]struct {
+		text  string
+		ooms  int
+		scope string
+	}{
+		"describe pod":       {"    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n      Started:      Tue, 02 Jan 2024 08:00:00 +0000\n      Finished:     Tue, 02 Jan 2024 08:30:00 +0000\n    Ready:          False\n", 1, ""},
+		"status json":        {"  \"lastState\": {\n    \"terminated\": {\n      \"exitCode\": 137,\n      \"reason\": \"OOMKilled\",\n      \"finishedAt\": \"2024-01-02T08:30:00Z\"\n    }\n  },\n", 1, ""},
+		"get pods":           {"NAME                    READY   STATUS      RESTARTS   AGE\nworker-5d8f7c9b-x2kqp   0/1     OOMKilled   4          9m\n", 1, ""},
+		"cadvisor root":      {"Jan 02 08:30:00 node-4 kubelet[812]: I0102 08:30:00.118811     812 manager.go:1170] Created an OOM event in container \"/\" at 2024-01-02 08:29:59 +0000 UTC\n", 1, model.OOMScopeHost},
+		"cadvisor cut, bare": {"I0102 08:30:00.118811     812 manager.go:1170] Created an OOM event in cont\n", 1, ""},
+		"exit 137 only":      {"  \"lastState\": {\n    \"terminated\": {\n      \"exitCode\": 137,\n      \"reason\": \"Error\",\n      \"finishedAt\": \"2024-01-02T08:30:00Z\"\n    }\n  },\n", 0, ""},
+		"prose":              {"The pod was OOMKilled twice, and the kubelet created an OOM event in the container.\n", 0, ""},
+	} {
+		tl, err := Parse(strings.NewReader(c.text), "p", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tl.RuntimeOOMs) != c.ooms || c.ooms > 0 && tl.RuntimeOOMs[0].Scope != c.scope {
+			t.Errorf("%s: %+v", name, tl.RuntimeOOMs)
+		}
+		if name == "exit 137 only" {
+			var got *KubeTerminated
+			for _, a := range tl.Artifacts {
+				if a.Kind == KindKubeTerminated {
+					s := a.Data.(KubeTerminated)
+					got = &s
+				}
+			}
+			if got == nil || got.ExitCode == nil || *got.ExitCode != 137 || !strings.Contains(got.Signal, "SIGKILL") || got.Reason != "Error" {
+				t.Errorf("exit 137 state: %+v", got)
+			}
+		}
+	}
+}

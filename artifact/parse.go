@@ -282,6 +282,9 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
 			}
+			if l.Tag == "kubelet" && d.kubeletOOMLine(i) {
+				continue
+			}
 			if l.Tag == "kubelet" && isEvictionManagerLine(t) {
 				// The kubelet's eviction manager through journald/syslog ("node-2
 				// kubelet[18711]: W0225 13:29:49.659401 ... eviction manager: ..."): read
@@ -836,6 +839,7 @@ func (d *doc) finish() {
 	d.logNICs()
 	d.stated()
 	d.kubeletPasted()
+	d.kubePodStates()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }

@@ -34,7 +34,16 @@ func TestOOMKillFromRuntimeReports(t *testing.T) {
 	if strings.Contains(f.Title, "6×") || strings.Contains(f.Title, "5×") || !evidenceHas(f, "reported by kubelet event SystemOOM", "ruby") {
 		t.Errorf("kernel and event: %q %+v", f.Title, f.Evidence)
 	}
-	// Counter-case: a node's events without an OOM leave oom-kill not checked.
+	// A container's OOMKilled state: a kill, host or cgroup not said (undecided, warning).
+	st := pasteTimeline(t, "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n")
+	if f = mustFire(t, run(t, "oom-kill", st), Warning); f.Facts.OOM != OOMUndecided {
+		t.Errorf("OOMKilled: %q %+v", f.Title, f.Facts)
+	}
+	// Counter-cases: exit code 137 with reason Error is a SIGKILL, not an OOM; a node's
+	// events without an OOM leave oom-kill not checked.
+	if r := run(t, "oom-kill", pasteTimeline(t, "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    137\n")); r.NotChecked == "" {
+		t.Errorf("exit 137 alone: %+v", r)
+	}
 	calm := pasteTimeline(t, head+"  Normal   NodeReady  6m                kubelet, node-a   Node node-a status is now: NodeReady\n")
 	if r := run(t, "oom-kill", calm); r.NotChecked == "" {
 		t.Errorf("no OOM event: %+v", r)
