@@ -81,6 +81,7 @@ var formats = []format{
 	{kind: KindKubeletOOM, start: byteIn("IWEF"), detect: func(ft, t string) bool {
 		return isKlogHeader(ft) && (strings.Contains(t, "OOM event") || strings.Contains(t, "oom event"))
 	}, parse: (*doc).tryKubeletOOM},
+	{kind: KindStated, start: byteIn("IWEF"), detect: func(ft, t string) bool { return isKlogHeader(ft) && isKubeletNodeConfig(t) }, parse: (*doc).tryKubeletNodeConfig},
 	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
 	{kind: KindSoftnet, first: []string{"cpu", "CPU"}, parse: (*doc).trySoftnetTable},
 	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},

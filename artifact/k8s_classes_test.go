@@ -170,3 +170,47 @@ func TestKubePodStateAndKubeletOOM(t *testing.T) {
 		}
 	}
 }
+
+// The kubelet's Node Config printed at start, through journald and hard-wrapped mid-word, or
+// bare: the hard memory.available threshold becomes the Timeline's kubelet threshold, the
+// reserved memory is read; a config whose hard thresholds hold no memory signal sets none.
+// Before: other programs' log lines and prose, exit 3.
+func TestKubeletNodeConfigLine(t *testing.T) {
+	cfg := "Creating Container Manager object based on Node Config: {RuntimeCgroupsName: CgroupDriver:cgroupfs NodeAllocatableConfig:{KubeReservedCgroupName: " +
+		"EnforceNodeAllocatable:map[pods:{}] KubeReserved:map[memory:{i:{value:536870912 scale:0} d:{Dec:<nil>} s: Format:BinarySI}] SystemReserved:map[memory:{i:{value:1 scale:9} d:{Dec:<nil>} s:1G Format:DecimalSI}] " +
+		"HardEvictionThresholds:[{Signal:nodefs.available Operator:LessThan Value:{Quantity:<nil> Percentage:0.1} GracePeriod:0s MinReclaim:<nil>} {Signal:memory.available Operator:LessThan Value:{Quantity:750Mi Percentage:0} GracePeriod:0s MinReclaim:<nil>}]} QOSReserved:map[]"
+	journal := "Mar 03 11:20:01 worker-2 kubelet[1502]: I0303 11:20:01.002003    1502 container_manager_linux.go:300] " + cfg
+	// Hard-wrapped at 150 columns, mid-word.
+	var wrapped strings.Builder
+	for s := journal; s != ""; {
+		n := min(150, len(s))
+		wrapped.WriteString(s[:n] + "\n")
+		s = s[n:]
+	}
+	for name, text := range map[string]string{
+		"journal wrapped": wrapped.String(),
+		"bare":            "I0303 11:20:01.002003    1502 container_manager_linux.go:300] " + cfg + "\n",
+	} {
+		tl, err := Parse(strings.NewReader(text), "p", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.Kubelet == nil || tl.Kubelet.Threshold != "750Mi" || tl.Kubelet.Bytes != 750<<20 {
+			t.Errorf("%s: kubelet %+v", name, tl.Kubelet)
+		}
+		var facts map[string]any
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindStated {
+				facts, _ = a.Data.(map[string]any)
+			}
+		}
+		if facts["kube_reserved_memory_bytes"] != int64(536870912) || facts["system_reserved_memory_bytes"] != int64(1000000000) {
+			t.Errorf("%s: facts %+v", name, facts)
+		}
+	}
+	// Counter-case: hard thresholds on disk only.
+	tl, _ := Parse(strings.NewReader("I0303 11:20:01.002003    1502 container_manager_linux.go:300] Creating Container Manager object based on Node Config: {HardEvictionThresholds:[{Signal:nodefs.available Operator:LessThan Value:{Quantity:<nil> Percentage:0.1} GracePeriod:0s MinReclaim:<nil>}]}\n"), "p", Options{})
+	if tl.Kubelet != nil {
+		t.Errorf("disk-only thresholds: %+v", tl.Kubelet)
+	}
+}
