@@ -214,3 +214,27 @@ func TestKubeletNodeConfigLine(t *testing.T) {
 		t.Errorf("disk-only thresholds: %+v", tl.Kubelet)
 	}
 }
+
+// A long event stream keeps a bounded number of conditions and reports, and still the first
+// MemoryPressure True after many False, and every OOM in the count.
+func TestKubeEventsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Events:\n  Type     Reason                     Age   From      Message\n")
+	for range 1000 {
+		b.WriteString("  Normal   NodeHasSufficientMemory    1m    kubelet   Node n status is now: NodeHasSufficientMemory\n")
+		b.WriteString("  Warning  SystemOOM                  1m    kubelet   System OOM encountered, victim process: x, pid: 1\n")
+	}
+	b.WriteString("  Normal   NodeHasInsufficientMemory  1m    kubelet   Node n status is now: NodeHasInsufficientMemory\n")
+	tl, err := Parse(strings.NewReader(b.String()), "p", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, o := range tl.RuntimeOOMs {
+		total += o.Count
+	}
+	if len(tl.RuntimeOOMs) > maxRuntimeOOMs || total != 1000 || len(tl.NodeConditions) > maxRuntimeOOMs+1 ||
+		tl.NodeConditions[len(tl.NodeConditions)-1].Status != "True" {
+		t.Errorf("%d reports (%d kills), %d conditions", len(tl.RuntimeOOMs), total, len(tl.NodeConditions))
+	}
+}

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,7 +180,8 @@ func (d *doc) tryKubeEvents(i int) int {
 }
 
 // maxRuntimeOOMs bounds the reports kept (a paste of a long event stream); the count of the
-// ones beyond goes to the last kept.
+// ones beyond goes to the last kept. The node conditions events give are bounded alike: the
+// rule needs one.
 const maxRuntimeOOMs = 256
 
 // addRuntimeOOM keeps one OOM kill that Kubernetes or a container runtime reported.
@@ -190,6 +192,16 @@ func (d *doc) addRuntimeOOM(o model.RuntimeOOM) {
 		return
 	}
 	d.tl.RuntimeOOMs = append(d.tl.RuntimeOOMs, o)
+}
+
+// addEventCondition keeps a condition an event gave, up to maxRuntimeOOMs; beyond, only the
+// first True of its type, which is what the rule needs.
+func (d *doc) addEventCondition(c model.NodeCondition) {
+	if len(d.tl.NodeConditions) >= maxRuntimeOOMs && (c.Status != "True" ||
+		slices.ContainsFunc(d.tl.NodeConditions, func(x model.NodeCondition) bool { return x.Type == c.Type && x.Status == "True" })) {
+		return
+	}
+	d.tl.NodeConditions = append(d.tl.NodeConditions, c)
 }
 
 // kubeEventFacts turns the events that say something of the node's memory into the facts
@@ -209,13 +221,13 @@ func (d *doc) kubeEventFacts(e KubeEvent, no int) {
 		if e.Reason == "NodeHasSufficientMemory" {
 			st = "False"
 		}
-		d.tl.NodeConditions = append(d.tl.NodeConditions, model.NodeCondition{Type: "MemoryPressure", Status: st, Reason: e.Reason, Source: src})
+		d.addEventCondition(model.NodeCondition{Type: "MemoryPressure", Status: st, Reason: e.Reason, Source: src})
 	case "EvictionThresholdMet":
 		// The eviction manager met a threshold and set out to reclaim the resource
 		// (pkg/kubelet/eviction/eviction_manager.go synchronize: "Attempting to reclaim %s");
 		// on memory, the condition it reports is MemoryPressure.
 		if strings.Contains(e.Message, "reclaim memory") {
-			d.tl.NodeConditions = append(d.tl.NodeConditions, model.NodeCondition{Type: "MemoryPressure", Status: "True", Reason: e.Reason, Source: src})
+			d.addEventCondition(model.NodeCondition{Type: "MemoryPressure", Status: "True", Reason: e.Reason, Source: src})
 		}
 	case "SystemOOM", "CgroupOOM", "OOMKilling":
 		// SystemOOM: cAdvisor's oomparser found the OOM's cgroup to be the root, the
