@@ -73,8 +73,15 @@ var formats = []format{
 	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
+	{kind: KindDockerOOM, first: []string{"container"}, parse: (*doc).tryDockerOOM},
+	{kind: KindDockerOOM, start: byteIn("{"), detect: func(_, t string) bool { return strings.Contains(t, `"Action":"oom"`) }, parse: (*doc).tryDockerOOM},
+	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
+	{kind: KindKubeletOOM, start: byteIn("IWEF"), detect: func(ft, t string) bool {
+		return isKlogHeader(ft) && (strings.Contains(t, "OOM event") || strings.Contains(t, "oom event"))
+	}, parse: (*doc).tryKubeletOOM},
+	{kind: KindStated, start: byteIn("IWEF"), detect: func(ft, t string) bool { return isKlogHeader(ft) && isKubeletNodeConfig(t) }, parse: (*doc).tryKubeletNodeConfig},
 	{kind: KindKubeletEviction, start: byteIn("IWEF"), detect: func(ft, _ string) bool { return isKlogHeader(ft) }, parse: (*doc).tryKubeletEviction, claims: true},
 	{kind: KindSoftnet, first: []string{"cpu", "CPU"}, parse: (*doc).trySoftnetTable},
 	{kind: KindKubeletSummary, first: []string{"{"}, parse: (*doc).tryKubeletSummary},

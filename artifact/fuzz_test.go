@@ -32,6 +32,11 @@ func addFixtures(f *testing.F) {
 	f.Add("DMA: 1*4kB (\nNormal free:kB min: present:-1kB\nlowmem_reserve[]: x\n")
 	// unreadcmd.go: a domain command, its unread output across blank lines, a header row
 	f.Add("# cat /sys/class/net/eth1/qos/buffer_size\n\nPort buffer size = 262016\n\nBuffer Size\n\n0 130944\n$ ls -l\n1 2 3 4 5\n")
+	// kube_events.go, docker_events.go, kube_pod.go, kubeletflags.go: a header with no rows,
+	// a row cut in its count, a field block at the text's start, a config line alone.
+	f.Add("Events:\n  Type  Reason  Age  From  Message\n  ----\nWarning SystemOOM 1m (x\nReason: OOMKilled\nExit Code: 99999999999999999999\n")
+	f.Add("2024-01-01T00:00:00Z container oom 0123456789ab (\ncontainer oom 0123456789ab\n{\"Type\":\"container\",\"Action\":\"oom\"}\n")
+	f.Add("I0101 00:00:00.000000 1 x.go:1] Creating Container Manager object based on Node Config: {KubeReserved:map[memory:{i:{value:1 scale:-3}\nHardEvictionThresholds:[{Signal:memory.available Operator:LessThan Value:{Quantity:1e999 Percentage:0}\n")
 	// showmem.go zonelessList: 2.4's lists without their Zone: lines, the last cut
 	f.Add("kernel: 0*4kB 1*8kB 0*16kB 1*32kB = 40kB)\nkernel: 5*4kB 2*8kB 1*16kB 0*32kB = 52kB)\nkernel: 3*4kB 1*8kB \n")
 }

@@ -207,6 +207,8 @@ type doc struct {
 	ucmd unreadCmd
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
+	// kubeletCfg are the kubelet's lines that print its Node Config (kubeletConfigs).
+	kubeletCfg []proseLine
 	// headerRows are the prose lines that are a table's header row over a row of numbers
 	// (columnHeaderRow): they name counters and state none.
 	headerRows map[int]bool
@@ -282,6 +284,9 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
 			}
+			if l.Tag == "kubelet" && (d.kubeletOOMLine(i) || d.kubeletNodeConfigLine(i)) {
+				continue
+			}
 			if l.Tag == "kubelet" && isEvictionManagerLine(t) {
 				// The kubelet's eviction manager through journald/syslog ("node-2
 				// kubelet[18711]: W0225 13:29:49.659401 ... eviction manager: ..."): read
@@ -293,6 +298,9 @@ func (d *doc) run(from int) {
 					i += n - 1
 					continue
 				}
+			}
+			if d.dockerOOMLine(i) {
+				continue
 			}
 			d.acct.Other++
 			continue // another program's syslog line
@@ -833,6 +841,8 @@ func (d *doc) finish() {
 	d.logNICs()
 	d.stated()
 	d.kubeletPasted()
+	d.kubeletConfigs()
+	d.kubePodStates()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }

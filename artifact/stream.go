@@ -395,8 +395,8 @@ func boringHolding(l *Line, needles uint32) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" {
-		return false // command output or prose; systemd-sysctl's, earlyoom's and the kubelet's lines are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction)
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || mayBeDockerOOM(l) {
+		return false // command output or prose; systemd-sysctl's, earlyoom's, the kubelet's and docker's OOM lines are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction, dockerOOMLine)
 	}
 	return !mayStartReportHolding(t, needles)
 }

@@ -44,7 +44,7 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 	}
 	if len(mem) == 0 {
 		if len(pressure) > 0 {
-			return NotChecked("the node reports MemoryPressure (%s) but the input has no kubelet eviction-manager observation (the kubelet's log at -v=2 or more: \"eviction manager: thresholds\") to tell a real shortage from a misread one", pressure[0].Source)
+			return Fired(memoryPressureOnly(pressure))
 		}
 		return NotChecked("no kubelet eviction-manager observation of memory.available in the input (the kubelet's log)")
 	}
@@ -122,6 +122,39 @@ func checkKubeletEvictionSignal(tl *model.Timeline) Result {
 	}
 	s := compared[len(compared)-1]
 	return Healthy("kubelet observed %s %s against its threshold %s (%s): neither below zero nor below the threshold", s.Signal, s.Observed, s.Threshold, s.Source)
+}
+
+// memoryPressureOnly is the finding of a node whose kubelet reported MemoryPressure (the
+// condition in kubectl describe node, its NodeHasInsufficientMemory or EvictionThresholdMet
+// events, the eviction manager reclaiming memory) with no observation of memory.available in
+// the input. The condition is set only when a memory threshold is met
+// (pkg/kubelet/eviction/eviction_manager.go synchronize → nodeConditions), so the kubelet's
+// memory.available was below its threshold and it evicts; whether that was a real shortage, a
+// count in which page cache is used, or an impossible reading is what the observation would
+// tell.
+func memoryPressureOnly(pressure []model.NodeCondition) Finding {
+	var ev []Evidence
+	for _, c := range pressure {
+		v := "True"
+		if c.Reason != "" {
+			v += " (" + c.Reason + ")"
+		}
+		ev = append(ev, Evidence{What: "node condition MemoryPressure", Value: v, Source: c.Source})
+	}
+	return Finding{
+		Severity: Warning,
+		Title:    "the kubelet reports MemoryPressure: its memory.available fell below an eviction threshold and it evicts pods (no observation in the input says by how much)",
+		Evidence: ev,
+		Explanation: "The kubelet sets MemoryPressure only when memory.available, the node's capacity minus the root cgroup's " +
+			"working set (usage minus inactive_file), is below one of its eviction thresholds (pkg/kubelet/eviction). Active " +
+			"page cache and whatever runs outside the pods count as used there, so the kubelet can be under pressure while its " +
+			"pods request little and the kernel still has MemAvailable to spare; a statistics bug can even make the reading " +
+			"negative (kubernetes#52386). The eviction manager's log at -v=2 (\"eviction manager: thresholds - updated stats\") " +
+			"says which.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "kubelet memory.available",
+			Recommended: "read what the kubelet observed (journalctl -u kubelet | grep 'eviction manager', or its /stats/summary) and the node's MemAvailable; then fit pod limits and system daemons to the node, or fix the kubelet's statistics when the reading is impossible",
+			Why:         "the condition says the threshold was crossed, not whether the kernel was short"}},
+	}
 }
 
 // kubeletThresholdBytes is an observation's threshold in bytes: as printed, or a percentage

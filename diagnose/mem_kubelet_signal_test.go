@@ -29,7 +29,8 @@ func TestKubeletEvictionSignalNegative381(t *testing.T) {
 }
 
 // The same line with a positive observation below and above the threshold, and the
-// condition alone (no observation: not checked, never healthy).
+// condition alone: True fires (the kubelet sets it only below a threshold), False with no
+// observation is not checked, never healthy.
 func TestKubeletEvictionSignalThreshold(t *testing.T) {
 	line := func(observed string) string {
 		return "I0913 15:20:47.884883  104204 helpers.go:826] eviction manager: thresholds - updated stats: threshold [signal=memory.available, quantity=100Mi] observed " + observed + "\n"
@@ -40,7 +41,13 @@ func TestKubeletEvictionSignalThreshold(t *testing.T) {
 	}
 	mustBeHealthyNaming(t, run(t, "kubelet-eviction-signal", pasteTimeline(t, line("52428800Ki"))), "52428800Ki")
 	tl := pasteTimeline(t, "MemoryPressure \tTrue \tWed, 13 Sep 2017 12:54:10 +0800 \tWed, 13 Sep 2017 11:54:03 +0800 \tKubeletHasInsufficientMemory \tkubelet has insufficient memory available\n")
-	mustNotCheck(t, run(t, "kubelet-eviction-signal", tl), "MemoryPressure")
+	f = mustFire(t, run(t, "kubelet-eviction-signal", tl), Warning)
+	if !strings.Contains(f.Title, "MemoryPressure") || !evidenceHas(f, "node condition MemoryPressure", "KubeletHasInsufficientMemory") {
+		t.Errorf("condition alone: %q %+v", f.Title, f.Evidence)
+	}
+	// False: no pressure, and nothing observed: not checked, never healthy.
+	tl.NodeConditions[0].Status = "False"
+	mustNotCheck(t, run(t, "kubelet-eviction-signal", tl), "no kubelet eviction-manager observation")
 	tl.NodeConditions = nil
 	mustNotCheck(t, run(t, "kubelet-eviction-signal", tl), "no kubelet eviction-manager observation")
 }

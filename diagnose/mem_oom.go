@@ -41,7 +41,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 	cgRead, cgKilled := cgroupOOMKills(tl)
 	atLimit := cgroupsAtLimit(tl)
 	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOM] > 0 })
-	if stated != nil && len(kills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
+	runtime := tl.RuntimeOOMs
+	if stated != nil && len(kills) == 0 && len(runtime) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
 		len(logMatches(tl, slices.Concat(oomLogNeedles, kernel.MsgOOMNoKillable, kernel.MsgOOMVendorNoKill)...)) == 0 {
 		// Only words: the author says the host ran out of memory or the killer killed
 		// ("crashes frequently from OOM"), and no report of it is in the input.
@@ -56,7 +57,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 				Recommended: "find the kernel's report first (dmesg -T | grep -iE 'oom|killed process', journalctl -k); then size the workload to its peak, or cap what grows",
 				Why:         "the text names the out-of-memory but not what used the memory"}}})
 	}
-	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 {
+	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 && len(runtime) == 0 {
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)
@@ -64,10 +65,10 @@ func checkOOMKill(tl *model.Timeline) Result {
 	// A vendor kernel that reports the shortage and reboots instead of killing: a global
 	// out-of-memory as final as a panic without a victim.
 	vendorNoKill := logMatches(tl, kernel.MsgOOMVendorNoKill...)
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(atLimit) > 0 {
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(runtime) == 0 && len(atLimit) > 0 {
 		return Fired(cgroupAtLimitFinding(atLimit))
 	}
-	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 {
+	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(runtime) == 0 {
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
@@ -144,6 +145,22 @@ func checkOOMKill(tl *model.Timeline) Result {
 			}
 		}
 	}
+	for _, o := range runtime {
+		// Kubernetes' or a runtime's word for a kill the kernel reported: counted only when
+		// the kernel's own report is not in the input (it would be the same kill).
+		if len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 {
+			switch o.Scope {
+			case model.OOMScopeHost:
+				global += o.Count
+				sev = Critical
+			case model.OOMScopeCgroup:
+				memcg += o.Count
+			default:
+				unknown += o.Count
+			}
+		}
+		ev = append(ev, Evidence{What: runtimeOOMWhat(o), Value: runtimeOOMValue(o), Source: o.Source})
+	}
 	if counter.hasLast && counter.last > 0 {
 		ev = append(ev, Evidence{What: "vmstat oom_kill", Value: counter.describe(), Source: counter.source})
 		if counter.rising() {
@@ -205,6 +222,37 @@ func checkOOMKill(tl *model.Timeline) Result {
 	}
 	f.When = memEventTimes(kills)
 	return Fired(f)
+}
+
+// runtimeOOMWhat says what reported an OOM kill and where, as it said.
+func runtimeOOMWhat(o model.RuntimeOOM) string {
+	switch o.Scope {
+	case model.OOMScopeHost:
+		return "global OOM kill reported by " + o.Reporter
+	case model.OOMScopeCgroup:
+		return "memory-cgroup OOM kill reported by " + o.Reporter
+	}
+	return "OOM kill reported by " + o.Reporter + " (host or memory cgroup not said)"
+}
+
+func runtimeOOMValue(o model.RuntimeOOM) string {
+	out := "victim not named"
+	if o.Victim != "" {
+		out = "killed " + o.Victim
+		if o.PID > 0 {
+			out += fmt.Sprintf(" (pid %d)", o.PID)
+		}
+	}
+	if o.Container != "" {
+		if o.Victim == "" {
+			out += ","
+		}
+		out += " in container " + o.Container
+	}
+	if o.Count > 1 {
+		out += fmt.Sprintf(", %d×", o.Count)
+	}
+	return out + "; the kernel's report (order, mode, RSS) is not in the input"
 }
 
 // cgroupOOMKills returns the pasted memory cgroup event files that count OOM kills (v2

@@ -44,6 +44,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
 		out.CgroupMemory = append(out.CgroupMemory, t.CgroupMemory...)
 		out.NodeConditions = append(out.NodeConditions, t.NodeConditions...)
+		out.RuntimeOOMs = append(out.RuntimeOOMs, t.RuntimeOOMs...)
 		out.UDPSockets = append(out.UDPSockets, t.UDPSockets...)
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)

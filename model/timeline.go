@@ -105,6 +105,12 @@ type Timeline struct {
 	KubeletSignals []KubeletSignal `json:"kubelet_signals,omitempty"`
 	NodeConditions []NodeCondition `json:"node_conditions,omitempty"`
 
+	// RuntimeOOMs are OOM kills that Kubernetes or a container runtime reported from the
+	// kernel's (a SystemOOM or CgroupOOM event, docker's "container oom", a container's
+	// OOMKilled state, cAdvisor's "Created an OOM event"): second-hand reports, kept apart
+	// from the kernel's own OOM reports (Events), which say more when the text holds them.
+	RuntimeOOMs []RuntimeOOM `json:"runtime_ooms,omitempty"`
+
 	// UDPSockets are pasted /proc/net/udp tables: each socket's receive queue and its own
 	// drop count (sk_drops), which say which socket lost datagrams when Udp RcvbufErrors
 	// is not in the input.
@@ -160,6 +166,31 @@ type NodeCondition struct {
 	Reason string `json:"reason,omitempty"`
 	Source string `json:"source"`
 }
+
+// RuntimeOOM is one OOM kill as Kubernetes or a container runtime reported it.
+type RuntimeOOM struct {
+	// Scope is where the killer ran as the reporter tells it: OOMScopeHost (the kubelet's
+	// SystemOOM: cAdvisor found the OOM's cgroup to be the root, a global OOM), OOMScopeCgroup
+	// (a container's memory cgroup at its limit: CgroupOOM, docker's "container oom"), or ""
+	// when the report does not say (OOMKilled, cAdvisor's log line).
+	Scope    string `json:"scope,omitempty"`
+	Reporter string `json:"reporter"` // "kubelet event SystemOOM", "docker events", ...
+	Victim   string `json:"victim,omitempty"`
+	PID      int    `json:"pid,omitempty"`
+	// Container is the container the report is about (docker's name or ID, a pod's
+	// container), when it names one.
+	Container string `json:"container,omitempty"`
+	// Count is how many times the report says it happened (an event's "x4 over 25m"), at
+	// least 1.
+	Count  int    `json:"count"`
+	Source string `json:"source"`
+}
+
+// The scopes of a RuntimeOOM.
+const (
+	OOMScopeHost   = "host"
+	OOMScopeCgroup = "cgroup"
+)
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
 // evicts pods when the node's available memory falls below it.

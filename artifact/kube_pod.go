@@ -1,0 +1,147 @@
+package artifact
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/model"
+)
+
+// KindKubeTerminated is a container's terminated state as Kubernetes shows it: `kubectl
+// describe pod`'s "Last State: Terminated" block, the pod's status JSON ("lastState":
+// {"terminated": {...}}), or a `kubectl get pods` row whose STATUS is OOMKilled.
+const KindKubeTerminated = "kube_container_terminated"
+
+// KubeTerminated is one terminated state.
+type KubeTerminated struct {
+	Reason   string `json:"reason,omitempty"` // OOMKilled, Error, Completed
+	ExitCode *int   `json:"exit_code,omitempty"`
+	// Signal is what an exit code above 128 says: the signal that ended the process
+	// (137 = 128 + 9, SIGKILL: the OOM killer's, or any kill -9).
+	Signal   string `json:"signal,omitempty"`
+	Finished string `json:"finished,omitempty"`
+	Pod      string `json:"pod,omitempty"` // a get pods row's name
+}
+
+var (
+	reKubeTermStart = lazyre.New(`^(?:Last State|State):\s+Terminated\b|"terminated":\s*\{`)
+	reKubeTermField = lazyre.New(`^(?:"?(reason|exitCode|finishedAt|startedAt|containerID|message|signal)"?:\s*"?([^",]*)"?,?|(Reason|Exit Code|Finished|Started|Signal|Message):\s+(.+))$`)
+	// kubectl get pods: NAME READY STATUS RESTARTS AGE.
+	reKubePodOOMRow = lazyre.New(`^(\S+)\s+\d+/\d+\s+OOMKilled\s+\d+`)
+)
+
+// kubePodStates reads, from the prose lines, the terminated states of containers: a reason
+// of OOMKilled is the runtime's word that the container's processes were OOM-killed (an OOM
+// in the container's memory cgroup, at its limit or chosen by the host's killer: the state
+// does not say which); an exit code alone (137 with reason Error) is a SIGKILL, no OOM.
+func (d *doc) kubePodStates() {
+	ps := d.proseLines
+	for k := 0; k < len(ps); k++ {
+		t := strings.TrimSpace(ps[k].text)
+		if m := reKubePodOOMRow.FindStringSubmatch(t); m != nil {
+			d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", Pod: m[1]}, ps[k].no, ps[k].no)
+			continue
+		}
+		oomOnly := strings.HasPrefix(t, "Reason:") && strings.HasSuffix(t, "OOMKilled")
+		if !oomOnly && !reKubeTermStart.MatchString(t) {
+			continue
+		}
+		// The block's fields: the prose lines that follow it, while they are consecutive
+		// and fields ("Reason: OOMKilled" is itself the first field of a block cut above it).
+		s := KubeTerminated{}
+		first, last := ps[k].no, ps[k].no
+		j, prev := k+1, ps[k].no
+		if oomOnly {
+			j, prev = k, ps[k].no-1
+		}
+		for start := j; j < len(ps) && ps[j].no == prev+1 && j-start < 8; j++ {
+			m := reKubeTermField.FindStringSubmatch(strings.TrimSpace(ps[j].text))
+			if m == nil {
+				break
+			}
+			name, val := m[1]+m[3], strings.TrimSpace(m[2]+m[4])
+			switch name {
+			case "reason", "Reason":
+				s.Reason = val
+			case "exitCode", "Exit Code":
+				if n, err := strconv.Atoi(val); err == nil {
+					s.ExitCode = &n
+				}
+			case "finishedAt", "Finished":
+				s.Finished = val
+			}
+			prev, last = ps[j].no, ps[j].no
+		}
+		if s.Reason == "" && s.ExitCode == nil {
+			continue
+		}
+		d.addKubeTerminated(s, first, last)
+		k = max(k, j-1)
+	}
+}
+
+func (d *doc) addKubeTerminated(s KubeTerminated, first, last int) {
+	if s.ExitCode != nil && *s.ExitCode > 128 && *s.ExitCode < 128+65 {
+		s.Signal = fmt.Sprintf("signal %d", *s.ExitCode-128)
+		if *s.ExitCode == 137 {
+			s.Signal = "SIGKILL (128+9): the OOM killer's signal, or any kill -9"
+		}
+	}
+	d.addArtifact(KindKubeTerminated, first, last, s)
+	if s.Reason != "OOMKilled" {
+		return
+	}
+	// The runtime sets OOMKilled when the container's cgroup reported an OOM kill
+	// (containerd's TaskOOM, docker's State.OOMKilled); v2's memory.events oom_kill counts
+	// kills by any OOM killer, so the state does not say whether the host or the cgroup ran
+	// out.
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "the container's state (Reason: OOMKilled)", Container: s.Pod,
+		Source: fmt.Sprintf("container state at line %d", first)})
+}
+
+// The kubelet's log of an OOM (cAdvisor's manager.go: "Created an OOM event in container %q
+// at %v", the container being the victim's cgroup; the kubelet's oom watcher: "Got sys oom
+// event", a SystemOOM). The victim's cgroup "/" is the root, which has no limit: the host ran
+// out.
+var (
+	reKubeletOOMEvent    = lazyre.New(`Created an OOM event(?: in container "([^"]*)")?`)
+	reKubeletSysOOMEvent = lazyre.New(`Got sys oom event`)
+)
+
+// kubeletOOMLine reads line i as a kubelet klog line that reports an OOM.
+func (d *doc) kubeletOOMLine(i int) bool {
+	msg, ok := klogMessage(d.ls[i].Text)
+	if !ok {
+		return false
+	}
+	no := d.ls[i].No
+	o := model.RuntimeOOM{Source: fmt.Sprintf("kubelet log line %d", no)}
+	if m := reKubeletOOMEvent.FindStringSubmatch(msg); m != nil {
+		o.Reporter = "the kubelet's cAdvisor (Created an OOM event)"
+		if m[1] == "/" {
+			o.Scope = model.OOMScopeHost
+		} else if m[1] != "" {
+			o.Container = m[1]
+		}
+	} else if reKubeletSysOOMEvent.MatchString(msg) {
+		o.Reporter, o.Scope = "the kubelet's OOM watcher (Got sys oom event)", model.OOMScopeHost
+	} else {
+		return false
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeletOOM, no, no, map[string]any{"message": msg, "reporter": o.Reporter})
+	d.addRuntimeOOM(o)
+	return true
+}
+
+// KindKubeletOOM is a kubelet log line that reports an OOM (kubeletOOMLine).
+const KindKubeletOOM = "kubelet_oom"
+
+func (d *doc) tryKubeletOOM(i int) int {
+	if d.kubeletOOMLine(i) {
+		return 1
+	}
+	return 0
+}
