@@ -49,7 +49,9 @@ var (
 	reStatedKswapd = lazyre.New(`(?i)(?:\b(\d+)\s+)?kswap\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
 	// kswapd busy without a figure: "the kswapd0 process is consuming a large amount of CPU
 	// resources", "kswapd0 high CPU", "kswapd winds up in a continuous cycle of trying to free
-	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高".
+	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高";
+	// kswapd at the top of top's list for CPU: "kswapd is right up there in the process list
+	// for CPU usage", "kswapd0 at the top of htop by CPU" (corpus 940).
 	// An out-of-memory the author states happened, without the kernel's report: "the box
 	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
 	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
@@ -58,7 +60,7 @@ var (
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
-	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
+	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
@@ -750,13 +752,25 @@ func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, strin
 
 // hypotheticalUpTo: the sentence says what it says up to the end of match as a possibility
 // ("if kswapd uses a lot of CPU", "kswapd can spin", "you will see").
+// A sentence the author opens with what he saw ("I noticed that when I do eventually get
+// screen updates, ... kswapd is right up there", corpus 940) reports an observation: its
+// "when" and "eventually" tell the time of it, so only a condition or a modal ("if", "would")
+// makes it a possibility.
 func hypotheticalUpTo(sentence, match string) bool {
 	end := len(sentence)
 	if i := strings.Index(sentence, match); i >= 0 {
 		end = i + len(match)
 	}
+	if reObserved.MatchString(sentence) {
+		return reConditional.MatchString(sentence[:end])
+	}
 	return reHypothetical.MatchString(sentence[:end])
 }
+
+var (
+	reObserved    = lazyre.New(`^\W*(?:(?:and|but|then|also|so)\s+)?(?:I|we|We)\s+(?:have\s+|had\s+|also\s+)?(?:noticed|saw|observed|watched|found|see|notice|observe)\b`)
+	reConditional = lazyre.New(`(?i)\b(?:would|could|might|if|unless|otherwise)\b`)
+)
 
 // A sentence in the voice of a reference page states how the kernel behaves in general, not
 // what happened on a host: "The OOM killer kills the process with the highest oom_score",

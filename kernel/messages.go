@@ -107,6 +107,12 @@ func quotedAfter(before string) bool {
 	if b == "" || b[len(b)-1] == ']' {
 		return true
 	}
+	if strings.TrimLeft(b, " \t") == "#" && strings.HasSuffix(before, " ") {
+		// "           # vmap allocation for size 268439552 failed: ..." (corpus 950): the
+		// writer marked each pasted log line with "# ", a root prompt's mark, as others
+		// mark them with "> ". Only a lone mark: "# see the vmap allocation ..." is prose.
+		return true
+	}
 	j := len(b)
 	for j > 0 && b[j-1] >= '0' && b[j-1] <= '9' {
 		j--

@@ -1,0 +1,90 @@
+package artifact
+
+import (
+	"testing"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// The prose and report-form classes the held-out batches g32-g35 found (corpus 929-1005),
+// each on a minimal snippet written for the class (not the case's words); every test failed
+// before its change.
+
+// procps sysctl prints an error for a key it cannot read ("error: permission denied on key
+// 'vm.compact_memory'", a write-only key) in the middle of a `sysctl vm` listing: the
+// listing goes on, and every key after the error is still one the host's kernel printed
+// (corpus 930 cut its listing in three and read the last two parts as sysctl.conf lines, so
+// a 4.9 key became "no such sysctl"). Counter-case: a listing with no command above it stays
+// sysctl.conf lines.
+func TestSysctlListingGoesOnAfterProcpsError(t *testing.T) {
+	forms := func(text string) map[string]string {
+		t.Helper()
+		out := map[string]string{}
+		for _, m := range ParseString(text, "p", Options{}).Settings {
+			out[m.Key] = m.Form
+		}
+		return out
+	}
+	listing := "# sysctl vm\nvm.dirty_ratio = 10\nerror: permission denied on key 'vm.compact_memory'\nvm.overcommit_memory = 0\nsysctl: permission denied on key 'vm.stat_refresh'\nvm.swappiness = 60\n"
+	got := forms(listing)
+	for _, k := range []string{"vm.dirty_ratio", "vm.overcommit_memory", "vm.swappiness"} {
+		if got[k] != "sysctl-a" {
+			t.Errorf("%s in a `sysctl vm` listing: form %q, want sysctl-a (%v)", k, got[k], got)
+		}
+	}
+	conf := "vm.dirty_ratio = 10\nvm.swappiness = 60\n"
+	if got := forms(conf); got["vm.swappiness"] != "sysctl.conf" {
+		t.Errorf("bare key = value lines: form %q, want sysctl.conf", got["vm.swappiness"])
+	}
+}
+
+// vm.hugepages_treat_as_movable was a key of 2.6.23-4.14 kernels (removed by commit
+// d6cb41cc44c6): a historical key, not one "no kernel has".
+func TestHugepagesTreatAsMovableIsHistorical(t *testing.T) {
+	note, ok := kernel.SysctlNote("vm.hugepages_treat_as_movable")
+	if !ok || note == "" {
+		t.Fatalf("vm.hugepages_treat_as_movable: known %v note %q, want a historical key", ok, note)
+	}
+}
+
+// kswapd said to be at the top of top's list for CPU while the host freezes, with no figure
+// (corpus 940: kswapd-saturated "not checked"): kswapd stated busy. Counter-cases: the same
+// words negated, kswapd at the top of a page (no CPU), another process at the top.
+func TestStatedKswapdAtTopOfProcessList(t *testing.T) {
+	wantStated(t, model.RateStatedKswapdBusy, []statedCase{
+		{"During the hangs all cpus show 100% and kswapd0 sits right up there in the process list for CPU usage.\n", 1},
+		{"During the stalls kswapd0 is at the top of htop by CPU.\n", 1},
+		{"kswapd0 tops the process list for cpu while the disk light stays on.\n", 1},
+		{"kswapd0 is not at the top of top for cpu, firefox is.\n", 0},
+		{"The kswapd thread is described at the top of the page.\n", 0},
+		{"Firefox is at the top of top for CPU and kswapd0 sleeps.\n", 0},
+	})
+}
+
+// A sentence opened by what the author saw ("I noticed that when ... eventually ...") reports
+// an observation; "when" and "eventually" date it and make no possibility of it (940).
+// Counter-cases: a conditional in the same opening, and the same words without it.
+func TestObservedSentenceNotHypothetical(t *testing.T) {
+	wantStated(t, model.RateStatedKswapdBusy, []statedCase{
+		{"I noticed that when the screen eventually redraws, kswapd0 is hogging the CPU.\n", 1},
+		{"I noticed that if the screen ever redraws, kswapd0 would be hogging the CPU.\n", 0},
+		{"When the screen eventually redraws, kswapd0 may be hogging the CPU.\n", 0},
+	})
+}
+
+// statedCase is a text and the stated rate it must give.
+type statedCase struct {
+	text string
+	want float64
+}
+
+// wantStated checks each case's stated rate key.
+func wantStated(t *testing.T, key string, cases []statedCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := statedRate(t, c.text, key); got != c.want {
+			t.Errorf("%q: stated %s %v, want %v", c.text, key, got, c.want)
+		}
+	}
+}
