@@ -88,3 +88,29 @@ func wantStated(t *testing.T, key string, cases []statedCase) {
 		}
 	}
 }
+
+// Swap traffic the author states as a rate (corpus 937: "swapping ... my SSD, which is moving
+// about 20MB/sec in each direction", swap-under-load not checked): the stated swap-in and
+// swap-out rates. Counter-cases: a device's rating, a possibility, no swap word.
+func TestStatedSwapRate(t *testing.T) {
+	both := "Since we started swapping, the disk moves about 30 MB/s in each direction and the job crawls.\n"
+	wantStated(t, model.RateSwapInKBPerSec, []statedCase{{both, 30 * 1024}})
+	wantStated(t, model.RateSwapOutKBPerSec, []statedCase{
+		{both, 30 * 1024},
+		{"Our box keeps swapping out at 12MB/sec during the backup.\n", 12 * 1024},
+		{"The SSD that holds our swap is rated at 500 MB/s.\n", 0},
+		{"If it starts swapping at 50 MB/s the latency would explode.\n", 0},
+		{"Our disk writes 80 MB/s during the backup.\n", 0},
+	})
+}
+
+// "16+ GB RAM": the memory stated as a lower bound is the host's size at least (938).
+// Counter-case: a disk of that size is no memory.
+func TestStatedMemoryWithPlus(t *testing.T) {
+	if got := ParseString("This happens on our i386 systems with 16+ GB RAM.\n", "p", Options{}).Host.MemTotalKB; got != 16<<20 {
+		t.Errorf("16+ GB RAM: MemTotal %d kB, want %d", got, 16<<20)
+	}
+	if got := ParseString("The server has a 16+ GB system disk.\n", "p", Options{}).Host.MemTotalKB; got != 0 {
+		t.Errorf("a system disk: MemTotal %d kB, want 0", got)
+	}
+}

@@ -63,6 +63,14 @@ var (
 	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
+	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
+	// direction", "swap-out runs at 15 MB/s", "kswapd swaps in 3000 KB/s". The swap word
+	// comes first in the sentence; a device's rating ("rated at", "up to", "capable of") is
+	// no traffic.
+	reStatedSwapRate = lazyre.New(`(?i)\bswap\w*\b[^.;!?]{0,120}?\b(\d+(?:\.\d+)?)\s*([kmg])i?b(?:ytes)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)([^.;!?]{0,30})`)
+	reSwapRated      = lazyre.New(`(?i)\b(?:rated|capable|up\s+to|max(?:imum)?|spec\w*|benchmark\w*|can\s+(?:do|reach|write|read))\b`)
+	reSwapBothWays   = lazyre.New(`(?i)\b(?:each|either|both)\s+(?:direction|way)s?\b|\bin\s+and\s+out\b`)
+	reSwapInWord     = lazyre.New(`(?i)\bswap(?:ping|ped|s)?[- ]?in\b|\bsi\b`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
 	reStatedIntr = lazyre.New(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "GBit ethernet", "gigabit", "10GbE", "2*40G ethernet", "25 Gbps NIC"
@@ -338,6 +346,28 @@ func (d *doc) stated() {
 				add(model.RatePgscanKswapdPerSec, v, lineAt(m[0]), sentence)
 			} else {
 				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
+			}
+		}
+		for _, m := range submatches(has("swap"), reStatedSwapRate, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			match := para[m[0]:m[1]]
+			if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwapRated.MatchString(match) || reNotBusy.MatchString(para[m[0]:m[2]]) {
+				continue
+			}
+			v, err := strconv.ParseFloat(para[m[2]:m[3]], 64)
+			if err != nil {
+				continue
+			}
+			kbs := v * map[byte]float64{'k': 1, 'm': 1024, 'g': 1024 * 1024}[strings.ToLower(para[m[4]:m[5]])[0]]
+			switch {
+			case reSwapBothWays.MatchString(para[m[6]:m[7]]) || reSwapBothWays.MatchString(para[m[0]:m[2]]):
+				add(model.RateSwapInKBPerSec, kbs, lineAt(m[0]), sentence)
+				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
+			case reSwapInWord.MatchString(para[m[0]:m[2]]):
+				add(model.RateSwapInKBPerSec, kbs, lineAt(m[0]), sentence)
+			default:
+				// Swap-out, or the traffic with no direction: counted once.
+				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
 			}
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
@@ -714,9 +744,10 @@ var (
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
-	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system" (not "a 64 GB
+	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system", "16+ GB RAM" (the
+	// size at least, corpus 938) (not "a 64 GB
 	// system disk": statedMemory checks the word after "system").
-	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
 	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
 	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
