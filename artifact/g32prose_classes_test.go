@@ -114,3 +114,10 @@ func TestStatedMemoryWithPlus(t *testing.T) {
 		t.Errorf("a system disk: MemTotal %d kB, want 0", got)
 	}
 }
+
+// The stated memory wrapped at a line end between the size and its noun ("16+ GB" / "RAM.").
+func TestStatedMemoryAcrossLineEnd(t *testing.T) {
+	if got := ParseString("This happens on our i386 systems with 16+ GB\nRAM and any 4.x kernel.\n", "p", Options{}).Host.MemTotalKB; got != 16<<20 {
+		t.Errorf("wrapped 16+ GB RAM: MemTotal %d kB, want %d", got, 16<<20)
+	}
+}

@@ -930,11 +930,21 @@ func (d *doc) statedMemory(sub *subjects) {
 			return
 		}
 	}
-	for _, p := range d.proseLines {
+	for i, p := range d.proseLines {
+		// The size and its noun may sit on either side of a line end ("... 16+ GB" /
+		// "RAM.", prose wrapped at 72 columns): the next line of the paragraph is read
+		// with this one, and only a match that starts on this line is this line's.
+		own := len(p.text)
+		if i+1 < len(d.proseLines) && d.proseLines[i+1].no == p.no+1 {
+			p.text += " " + strings.TrimSpace(d.proseLines[i+1].text)
+		}
 		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
 			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
+			if m[0] >= own {
+				break
+			}
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}
