@@ -121,3 +121,34 @@ func TestStatedMemoryAcrossLineEnd(t *testing.T) {
 		t.Errorf("wrapped 16+ GB RAM: MemTotal %d kB, want %d", got, 16<<20)
 	}
 }
+
+// A no-MMU kernel's failed mmap ("Allocation of length N from process PID (comm) failed",
+// mm/nommu.c) with its show_free_areas dump after it (corpus 958: a zone dump read, no
+// failure): a page allocation failure of get_order(N) with GFP_KERNEL. Counter-cases: prose
+// that names the message without its numbers, and a size that fits a page (order 0).
+func TestNoMMUAllocationFailed(t *testing.T) {
+	dump := "Allocation of length 20000 from process 77 (sh) failed\n" +
+		"DMA free:2000kB min:300kB low:400kB high:500kB present:8000kB\n" +
+		"DMA: 100*4kB 50*8kB 20*16kB 0*32kB 0*64kB 0*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 1120kB\n"
+	got := failuresIn(dump)
+	if len(got) != 1 || got[0].Order != 3 || got[0].Process != "sh" || len(got[0].Zones) == 0 {
+		t.Fatalf("no-MMU failure: %+v, want one order-3 failure of sh with its zone", got)
+	}
+	if got, _, ok := parseNoMMUAlloc("Allocation of length 3000 from process 9 (ls) failed"); !ok || got.Order != 0 {
+		t.Errorf("3000 bytes: %+v, want order 0", got)
+	}
+	if got := failuresIn("The kernel prints Allocation of length messages when mmap fails on such boards.\n"); len(got) != 0 {
+		t.Errorf("prose read as a failure: %+v", got)
+	}
+}
+
+// failuresIn parses text and returns its allocation failures.
+func failuresIn(text string) []*model.AllocFailure {
+	var out []*model.AllocFailure
+	for _, e := range ParseString(text, "p", Options{}).Events {
+		if e.AllocFailure != nil {
+			out = append(out, e.AllocFailure)
+		}
+	}
+	return out
+}
