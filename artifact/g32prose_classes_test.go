@@ -152,3 +152,37 @@ func failuresIn(text string) []*model.AllocFailure {
 	}
 	return out
 }
+
+// A warning that came over netconsole into a syslog in pieces (corpus 930): each printk
+// fragment is a record of its own with the daemon's stamp and no "[uptime]"; the daemon took
+// the fragment's first word ("page") for the host. The pieces of the same second make the
+// kernel's line again, so the stall is read. Counter-cases: the same pieces a second later,
+// and a tagged record of another program after an open kernel record, stay apart.
+func TestNetconsoleFragmentsJoined(t *testing.T) {
+	text := func(second string, middle string) string {
+		return "The log:\n\n" +
+			"2019-03-02T10:00:01.100000+00:00 box [  500.100000] tar: \n" +
+			"2019-03-02T10:00:" + second + ".100100+00:00 " + middle + "\n" +
+			"2019-03-02T10:00:" + second + ".100200+00:00 box , mode:0x14200ca(GFP_HIGHUSER_MOVABLE)\n" +
+			"2019-03-02T10:00:01.100300+00:00 box [  500.100300] CPU: 1 PID: 4242 Comm: tar Not tainted 4.14.0 #1\n"
+	}
+	stalls := func(s string) []*model.AllocStall {
+		var out []*model.AllocStall
+		for _, e := range ParseString(s, "p", Options{}).Events {
+			if e.AllocStall != nil {
+				out = append(out, e.AllocStall)
+			}
+		}
+		return out
+	}
+	got := stalls(text("01", "page allocation stalls for 31000ms, order:0"))
+	if len(got) != 1 || got[0].StallMS != 31000 || got[0].Request.Process != "tar" {
+		t.Fatalf("netconsole pieces: %+v, want one 31 s stall of tar", got)
+	}
+	if got := stalls(text("02", "page allocation stalls for 31000ms, order:0")); len(got) != 0 {
+		t.Errorf("pieces of another second joined: %+v", got)
+	}
+	if got := stalls(text("01", "box cron[77]: page allocation stalls for 31000ms, order:0")); len(got) != 0 {
+		t.Errorf("another program's record joined: %+v", got)
+	}
+}
