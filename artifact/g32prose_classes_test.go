@@ -186,3 +186,16 @@ func TestNetconsoleFragmentsJoined(t *testing.T) {
 		t.Errorf("another program's record joined: %+v", got)
 	}
 }
+
+// A receive drop rate stated in packets per second (corpus 960: "190 micropackets per
+// second on average is not a lot. That's around one dropped packet every two hours", Munin's
+// unit; exit 3 before). Counter-cases: a traffic rate beside drops that did not happen, and a
+// packet rate with no drop word.
+func TestStatedRxDropRate(t *testing.T) {
+	wantStated(t, model.RateStatedRxDroppedPerSec, []statedCase{
+		{"The eth0 drops graph: 250 micropackets per second on average. That is one dropped packet an hour.\n", 250e-6},
+		{"Since Monday eth1 drops 40 packets/s while the backup runs.\n", 40},
+		{"We receive 50000 packets per second and none are dropped.\n", 0},
+		{"The box forwards 90000 packets per second through the firewall.\n", 0},
+	})
+}

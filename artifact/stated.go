@@ -70,7 +70,14 @@ var (
 	reStatedSwapRate = lazyre.New(`(?i)\bswap\w*\b[^.;!?]{0,120}?\b(\d+(?:\.\d+)?)\s*([kmg])i?b(?:ytes)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)([^.;!?]{0,30})`)
 	reSwapRated      = lazyre.New(`(?i)\b(?:rated|capable|up\s+to|max(?:imum)?|spec\w*|benchmark\w*|can\s+(?:do|reach|write|read))\b`)
 	reSwapBothWays   = lazyre.New(`(?i)\b(?:each|either|both)\s+(?:direction|way)s?\b|\bin\s+and\s+out\b`)
-	reSwapInWord     = lazyre.New(`(?i)\bswap(?:ping|ped|s)?[- ]?in\b|\bsi\b`)
+	// A receive drop rate stated in packets per second: "190 micropackets per second on
+	// average" (Munin graphs a counter's growth per second with SI prefixes), "rx_dropped
+	// grows by 40 packets/s". The sentence must name drops, or the paragraph must and the
+	// rate carry Munin's milli/micro prefix.
+	reStatedPktRate = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*(micro|milli|µ|m)?\s*packets?\s*(?:/\s*s(?:ec)?\b|per\s+sec(?:ond)?\b|a\s+second\b)`)
+	reDropWord      = lazyre.New(`(?i)\brx_dropped\b|\bdrop(?:s|ped|ping)?\b`)
+	reNoneWord      = lazyre.New(`(?i)\bnone\b|\bzero\b`)
+	reSwapInWord    = lazyre.New(`(?i)\bswap(?:ping|ped|s)?[- ]?in\b|\bsi\b`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
 	reStatedIntr = lazyre.New(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "GBit ethernet", "gigabit", "10GbE", "2*40G ethernet", "25 Gbps NIC"
@@ -369,6 +376,27 @@ func (d *doc) stated() {
 				// Swap-out, or the traffic with no direction: counted once.
 				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
 			}
+		}
+		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			prefix := strings.ToLower(subOr(para, m[4], m[5]))
+			if !reDropWord.MatchString(sentence) && prefix != "micro" && prefix != "milli" && prefix != "µ" {
+				continue // a traffic rate, not drops
+			}
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNoneWord.MatchString(sentence) || reNotBusy.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			v, err := strconv.ParseFloat(para[m[2]:m[3]], 64)
+			if err != nil {
+				continue
+			}
+			switch prefix {
+			case "micro", "µ":
+				v /= 1e6
+			case "milli", "m":
+				v /= 1e3
+			}
+			addHostDrop(model.RateStatedRxDroppedPerSec, v, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))

@@ -48,3 +48,18 @@ func TestI386LargeMemoryIsHighMem(t *testing.T) {
 		mustNotCheck(t, run(t, "kernel-known-limits", tl), "kernel version")
 	}
 }
+
+// A stated receive drop rate is judged by rx-dropped-software's rate line when no counter is
+// read (960): below 10/s healthy, at or above it a warning. Counter-case: no rate, no
+// counters, not checked.
+func TestStatedRxDropRateJudged(t *testing.T) {
+	stated := func(v float64) *model.Timeline {
+		tl := timeline(1)
+		tl.Samples[0].Source = "line 3 (" + model.StatedMark + ")"
+		tl.Samples[0].Rates = model.Rates{model.RateStatedRxDroppedPerSec: v}
+		return tl
+	}
+	mustBeHealthy(t, run(t, "rx-dropped-software", stated(0.00019)))
+	mustFire(t, run(t, "rx-dropped-software", stated(40)), Warning)
+	mustNotCheck(t, run(t, "rx-dropped-software", timeline(1)), "no interface counters")
+}
