@@ -105,3 +105,32 @@ func (d *doc) allocStall(i int) bool {
 	d.logLines(r.used)
 	return true
 }
+
+// reNoMMUAlloc is a no-MMU kernel's failed mmap (kernel.MsgNoMMUAllocFailure): "Allocation of
+// length 61440 from process 6821 (rm) failed".
+var reNoMMUAlloc = lazyre.New(`Allocation of length (\d+) from process (\d+) \(([^)]*)\) failed`)
+
+// isNoMMUAllocHeader is the cheap test for reNoMMUAlloc.
+func isNoMMUAllocHeader(t string) bool {
+	return strings.Contains(t, kernel.MsgNoMMUAllocFailure) && strings.Contains(t, " from process ")
+}
+
+// parseNoMMUAlloc reads such a header as a page allocation failure of the order the length
+// needs (get_order: the smallest power-of-two run of pages that holds it, 4 KiB pages) and
+// GFP_KERNEL, the mode do_mmap_private asks alloc_pages for.
+func parseNoMMUAlloc(t string) (af *model.AllocFailure, size int64, ok bool) {
+	m := reNoMMUAlloc.FindStringSubmatch(t)
+	if m == nil {
+		return nil, 0, false
+	}
+	size, err := strconv.ParseInt(m[1], 10, 64)
+	if err != nil || size <= 0 {
+		return nil, 0, false
+	}
+	order := 0
+	for int64(4096)<<order < size {
+		order++
+	}
+	af, ok = parseAllocHeader(m[3] + ": page allocation failure: order:" + strconv.Itoa(order) + ", mode:(GFP_KERNEL)")
+	return af, size, ok
+}

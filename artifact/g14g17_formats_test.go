@@ -245,21 +245,12 @@ func TestVmallocPagesFailure(t *testing.T) {
 		"Jul 05 16:50:19 sumu kernel: Call Trace:\n" +
 		"Jul 05 16:50:19 sumu kernel:  warn_alloc+0x13a/0x1b0\n" +
 		"Jul 05 16:50:19 sumu kernel:  __vmalloc_node_range+0x631/0x8b0\n"
-	tl := ParseString(text, "p", Options{})
-	var afs []*model.AllocFailure
-	for _, e := range tl.Events {
-		if e.AllocFailure != nil {
-			afs = append(afs, e.AllocFailure)
-		}
-	}
+	afs := failuresIn(text)
 	if len(afs) != 1 || afs[0].Process != "crawl_27272_520" || afs[0].Order != 9 || afs[0].ModeValue != 0xcc2 {
 		t.Fatalf("reports %+v", afs)
 	}
-	tl = ParseString("[    4.880643] insmod: vmalloc error: size 16384, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0\n", "p", Options{})
-	for _, e := range tl.Events {
-		if e.AllocFailure != nil {
-			t.Errorf("an address-space failure read as a page allocation failure: %+v", e.AllocFailure)
-		}
+	if afs := failuresIn("[    4.880643] insmod: vmalloc error: size 16384, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0\n"); len(afs) != 0 {
+		t.Errorf("an address-space failure read as a page allocation failure: %+v", afs)
 	}
 }
 

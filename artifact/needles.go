@@ -20,7 +20,7 @@ const (
 	needleVmallocErr                 // "vmalloc error: size " (logNumbers)
 	needleSynFlood                   // "SYN flooding on port " (logSynFlood)
 	needleLinkUp                     // linkUpWords (readLinkUp)
-	needleAllocat                    // "allocat" (mayBeHeader)
+	needleAllocat                    // "llocat" (mayBeHeader: "allocat", no-MMU's "Allocation of length")
 	needleKill                       // "kill" (mayBeHeader)
 	needleKillUpper                  // "Kill" (mayBeHeader)
 	numNeedles
@@ -34,7 +34,7 @@ var needleText = [numNeedles]string{
 	needleVmallocErr: "vmalloc error: size ",
 	needleSynFlood:   "SYN flooding on port ",
 	needleLinkUp:     linkUpWords,
-	needleAllocat:    "allocat",
+	needleAllocat:    "llocat",
 	needleKill:       "kill",
 	needleKillUpper:  "Kill",
 }

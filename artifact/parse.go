@@ -404,6 +404,15 @@ func (d *doc) kernelReport(i int) bool {
 		return true
 	}
 	switch {
+	case maybe && isNoMMUAllocHeader(t):
+		af, size, ok := parseNoMMUAlloc(t)
+		if !ok {
+			return false
+		}
+		ev, r := d.readAllocReport(i, af)
+		r.notes = append(r.notes, fmt.Sprintf("a no-MMU mapping of %d bytes: physically contiguous pages of order %d, asked with GFP_KERNEL (mm/nommu.c do_mmap_private)", size, af.Order))
+		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
+		return true
 	case !hasAlloc && !hasKill:
 		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)

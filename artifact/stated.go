@@ -49,7 +49,9 @@ var (
 	reStatedKswapd = lazyre.New(`(?i)(?:\b(\d+)\s+)?kswap\w*\b[^.%]{0,100}?(\d{1,3}(?:\.\d+)?)\s*%`)
 	// kswapd busy without a figure: "the kswapd0 process is consuming a large amount of CPU
 	// resources", "kswapd0 high CPU", "kswapd winds up in a continuous cycle of trying to free
-	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高".
+	// pages ... forever", "kswapd spinning", "kswapd0 进程占用大量CPU", "kswapd0 CPU 占用很高";
+	// kswapd at the top of top's list for CPU: "kswapd is right up there in the process list
+	// for CPU usage", "kswapd0 at the top of htop by CPU" (corpus 940).
 	// An out-of-memory the author states happened, without the kernel's report: "the box
 	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
 	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
@@ -58,9 +60,24 @@ var (
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
-	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
+	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
+	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
+	// direction", "swap-out runs at 15 MB/s", "kswapd swaps in 3000 KB/s". The swap word
+	// comes first in the sentence; a device's rating ("rated at", "up to", "capable of") is
+	// no traffic.
+	reStatedSwapRate = lazyre.New(`(?i)\bswap\w*\b[^.;!?]{0,120}?\b(\d+(?:\.\d+)?)\s*([kmg])i?b(?:ytes)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)([^.;!?]{0,30})`)
+	reSwapRated      = lazyre.New(`(?i)\b(?:rated|capable|up\s+to|max(?:imum)?|spec\w*|benchmark\w*|can\s+(?:do|reach|write|read))\b`)
+	reSwapBothWays   = lazyre.New(`(?i)\b(?:each|either|both)\s+(?:direction|way)s?\b|\bin\s+and\s+out\b`)
+	// A receive drop rate stated in packets per second: "190 micropackets per second on
+	// average" (Munin graphs a counter's growth per second with SI prefixes), "rx_dropped
+	// grows by 40 packets/s". The sentence must name drops, or the paragraph must and the
+	// rate carry Munin's milli/micro prefix.
+	reStatedPktRate = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*(micro|milli|µ|m)?\s*packets?\s*(?:/\s*s(?:ec)?\b|per\s+sec(?:ond)?\b|a\s+second\b)`)
+	reDropWord      = lazyre.New(`(?i)\brx_dropped\b|\bdrop(?:s|ped|ping)?\b`)
+	reNoneWord      = lazyre.New(`(?i)\bnone\b|\bzero\b`)
+	reSwapInWord    = lazyre.New(`(?i)\bswap(?:ping|ped|s)?[- ]?in\b|\bsi\b`)
 	// "900K interrupts/second", "1.2M TLB shootdowns per second", "50K IPIs/s"
 	reStatedIntr = lazyre.New(`(?i)` + numRe + `\s*(tlb[- ]?(?:shootdowns?|flush(?:es)?)|ipis?|interrupts?)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// "GBit ethernet", "gigabit", "10GbE", "2*40G ethernet", "25 Gbps NIC"
@@ -337,6 +354,49 @@ func (d *doc) stated() {
 			} else {
 				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
 			}
+		}
+		for _, m := range submatches(has("swap"), reStatedSwapRate, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			match := para[m[0]:m[1]]
+			if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwapRated.MatchString(match) || reNotBusy.MatchString(para[m[0]:m[2]]) {
+				continue
+			}
+			v, err := strconv.ParseFloat(para[m[2]:m[3]], 64)
+			if err != nil {
+				continue
+			}
+			kbs := v * map[byte]float64{'k': 1, 'm': 1024, 'g': 1024 * 1024}[strings.ToLower(para[m[4]:m[5]])[0]]
+			switch {
+			case reSwapBothWays.MatchString(para[m[6]:m[7]]) || reSwapBothWays.MatchString(para[m[0]:m[2]]):
+				add(model.RateSwapInKBPerSec, kbs, lineAt(m[0]), sentence)
+				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
+			case reSwapInWord.MatchString(para[m[0]:m[2]]):
+				add(model.RateSwapInKBPerSec, kbs, lineAt(m[0]), sentence)
+			default:
+				// Swap-out, or the traffic with no direction: counted once.
+				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
+			}
+		}
+		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			prefix := strings.ToLower(subOr(para, m[4], m[5]))
+			if !reDropWord.MatchString(sentence) && prefix != "micro" && prefix != "milli" && prefix != "µ" {
+				continue // a traffic rate, not drops
+			}
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNoneWord.MatchString(sentence) || reNotBusy.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			v, err := strconv.ParseFloat(para[m[2]:m[3]], 64)
+			if err != nil {
+				continue
+			}
+			switch prefix {
+			case "micro", "µ":
+				v /= 1e6
+			case "milli", "m":
+				v /= 1e3
+			}
+			addHostDrop(model.RateStatedRxDroppedPerSec, v, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
@@ -720,9 +780,10 @@ var (
 	// "20 connections x 16MBytes x 2 = 640MBytes": connections × buffer size (× 2: both
 	// directions), the demand an author computes for socket buffers.
 	reStatedDemand = lazyre.New(`(?i)\b(\d+)\s*(?:tcp\s+)?(?:connections|streams|flows|sockets)\s*[x×*]\s*(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(?:\s*[x×*]\s*([1-4])\b)?`)
-	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system" (not "a 64 GB
+	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system", "16+ GB RAM" (the
+	// size at least, corpus 938) (not "a 64 GB
 	// system disk": statedMemory checks the word after "system").
-	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
 	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
 	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
@@ -758,13 +819,25 @@ func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, strin
 
 // hypotheticalUpTo: the sentence says what it says up to the end of match as a possibility
 // ("if kswapd uses a lot of CPU", "kswapd can spin", "you will see").
+// A sentence the author opens with what he saw ("I noticed that when I do eventually get
+// screen updates, ... kswapd is right up there", corpus 940) reports an observation: its
+// "when" and "eventually" tell the time of it, so only a condition or a modal ("if", "would")
+// makes it a possibility.
 func hypotheticalUpTo(sentence, match string) bool {
 	end := len(sentence)
 	if i := strings.Index(sentence, match); i >= 0 {
 		end = i + len(match)
 	}
+	if reObserved.MatchString(sentence) {
+		return reConditional.MatchString(sentence[:end])
+	}
 	return reHypothetical.MatchString(sentence[:end])
 }
+
+var (
+	reObserved    = lazyre.New(`^\W*(?:(?:and|but|then|also|so)\s+)?(?:I|we|We)\s+(?:have\s+|had\s+|also\s+)?(?:noticed|saw|observed|watched|found|see|notice|observe)\b`)
+	reConditional = lazyre.New(`(?i)\b(?:would|could|might|if|unless|otherwise)\b`)
+)
 
 // A sentence in the voice of a reference page states how the kernel behaves in general, not
 // what happened on a host: "The OOM killer kills the process with the highest oom_score",
@@ -893,11 +966,21 @@ func (d *doc) statedMemory(sub *subjects) {
 			return
 		}
 	}
-	for _, p := range d.proseLines {
+	for i, p := range d.proseLines {
+		// The size and its noun may sit on either side of a line end ("... 16+ GB" /
+		// "RAM.", prose wrapped at 72 columns): the next line of the paragraph is read
+		// with this one, and only a match that starts on this line is this line's.
+		own := len(p.text)
+		if i+1 < len(d.proseLines) && d.proseLines[i+1].no == p.no+1 {
+			p.text += " " + strings.TrimSpace(d.proseLines[i+1].text)
+		}
 		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
 			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
+			if m[0] >= own {
+				break
+			}
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}

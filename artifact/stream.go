@@ -408,7 +408,7 @@ func mayStartReport(t string) bool { return mayStartReportHolding(t, anyNeedle) 
 // mayStartReportHolding is mayStartReport for a line that holds at most the needles set in
 // needles: one without headerNeedles is no header.
 func mayStartReportHolding(t string, needles uint32) bool {
-	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t)) {
+	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t) || isNoMMUAllocHeader(t)) {
 		return true
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t)
@@ -429,6 +429,10 @@ func mayBeHeader(t string) bool {
 		switch t[k-1] {
 		case 'a':
 			if strings.HasPrefix(t[k+2:], "ocat") {
+				return true
+			}
+		case 'A':
+			if strings.HasPrefix(t[k+2:], "ocation of length ") { // kernel.MsgNoMMUAllocFailure
 				return true
 			}
 		case 'i':

@@ -116,7 +116,7 @@ func (d *doc) trySysctl(i int) int {
 		if t == "" {
 			break
 		}
-		if t[0] == '#' || t[0] == ';' {
+		if t[0] == '#' || t[0] == ';' || procpsReadError(t) {
 			continue
 		}
 		m := reSysctlLine.FindStringSubmatch(t)
@@ -166,6 +166,15 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// procpsReadError reports whether t is procps sysctl's complaint about a key it could not
+// read, printed in the middle of its listing ("error: permission denied on key
+// 'vm.compact_memory'" for a write-only key, sysctl.c ReadSetting): the listing goes on after
+// it, so the block and its label ("# sysctl vm") go on too (corpus 930).
+func procpsReadError(t string) bool {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "sysctl: "), "error: ")
+	return strings.HasPrefix(t, "permission denied on key ") || strings.HasPrefix(t, "reading key ")
 }
 
 // placeholderWords are the names guides and man pages give a sysctl's fields where a value

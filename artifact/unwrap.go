@@ -128,6 +128,14 @@ func (d *doc) unwrapLast() bool {
 		return false
 	}
 	prev, cur := &d.ls[n-2], &d.ls[n-1]
+	if text, ok := netconsolePiece(prev, cur); ok {
+		sep := " "
+		if strings.HasPrefix(text, ",") {
+			sep = ""
+		}
+		d.joinLast(strings.TrimRight(prev.Text, " ") + sep + text)
+		return true
+	}
 	if !prev.Kernel || cur.Kernel || cur.Syslog || cur.Quote != prev.Quote || isBlank(cur.Text) || isBlank(prev.Text) {
 		return false
 	}
@@ -147,7 +155,15 @@ func (d *doc) unwrapLast() bool {
 	if wi.hard && prev.lastRaw == wi.width && !strings.HasSuffix(prev.Text, " ") && !strings.HasPrefix(cur.Text, " ") {
 		sep = ""
 	}
-	prev.Text = strings.TrimRight(prev.Text, " ") + sep + strings.TrimLeft(cur.Text, " ")
+	d.joinLast(strings.TrimRight(prev.Text, " ") + sep + strings.TrimLeft(cur.Text, " "))
+	return true
+}
+
+// joinLast makes the window's last line a piece of the one before it, whose text becomes text.
+func (d *doc) joinLast(text string) {
+	n := len(d.ls)
+	prev, cur := &d.ls[n-2], &d.ls[n-1]
+	prev.Text = text
 	prev.lastRaw = cur.lastRaw
 	prev.Pieces++
 	d.ls = d.ls[:n-1]
@@ -155,7 +171,44 @@ func (d *doc) unwrapLast() bool {
 	if d.used[n-2] {
 		d.relog(n - 2)
 	}
-	return true
+}
+
+// netconsolePiece: netconsole sends each printk fragment as a packet of its own (a
+// KERN_CONT piece, or a line printk flushed in parts: warn_alloc's "%s: " comm, then "page
+// allocation stalls for ...", then ", mode:..."; drivers/net/netconsole.c write_msg), and the
+// syslog daemon that receives them makes each a record with its own stamp, without the
+// kernel's "[uptime]" and without a tag (corpus 930). Such a record continues the stamped
+// kernel record before it when it came in the same second, from the same quoting, and either
+// that record was left open (it ends in a space or a colon: "rsync: ") or the piece opens
+// with the comma of a list it continues (", mode:..."). rsyslog takes a packet's first word
+// for the host name when the packet has none ("2017-01-17T11:08:33.754574+03:00 page
+// allocation stalls for ..."): a host other than the kernel record's is that word, put back.
+// It returns the piece's text.
+func netconsolePiece(prev, cur *Line) (string, bool) {
+	if !prev.Kernel || !prev.Syslog || cur.Kernel || !cur.Syslog || cur.Tag != "" || cur.Quote != prev.Quote || isBlank(cur.Text) {
+		return "", false
+	}
+	if stampSecond(prev.Stamp) == "" || stampSecond(prev.Stamp) != stampSecond(cur.Stamp) {
+		return "", false
+	}
+	text := strings.TrimSpace(cur.Text)
+	open := strings.HasSuffix(prev.Text, " ") || strings.HasSuffix(prev.Text, ":")
+	if !open && !strings.HasPrefix(text, ",") {
+		return "", false
+	}
+	if cur.Host != "" && cur.Host != prev.Host {
+		text = cur.Host + " " + text
+	}
+	return text, true
+}
+
+// stampSecond is a syslog stamp cut to the second ("2017-01-17T11:08:33.754562+03:00" →
+// "2017-01-17T11:08:33"; "Jan 17 11:08:33" as it is).
+func stampSecond(s string) string {
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // relog brings an already logged line (read on the fast path before its piece arrived) up to
@@ -234,5 +287,8 @@ func (d *doc) nextMayJoin() bool {
 	}
 	end, _ := d.lineEnd(d.pos)
 	l, _, _ := parseLine(d.no+1, d.text[d.pos:end])
+	if _, ok := netconsolePiece(&d.ls[len(d.ls)-1], &l); ok {
+		return true
+	}
 	return !l.Kernel && !l.Syslog && !isBlank(l.Text)
 }

@@ -80,6 +80,15 @@ func checkKernelLimits(tl *model.Timeline) Result {
 			highmem = true
 		}
 	}
+	lowmemWhy := ""
+	if !highmem && tl.Host.Is32Bit() && kernel.ArchFamily(tl.Host.Arch) == "x86" {
+		// An i386 kernel on a host with more memory than lowmem can map (corpus 938: "i386
+		// arch, 16+ GB RAM") holds the rest in HighMem: it saw it, so it has the zone.
+		if m := tl.Memory(); m.TotalKB > kernel.X86_32LowmemKB {
+			highmem = true
+			lowmemWhy = fmt.Sprintf(" (%s of memory, more than the %s an x86_32 kernel maps: the rest is HighMem)", memKB(m.TotalKB), memKB(kernel.X86_32LowmemKB))
+		}
+	}
 	if !ok && !highmem {
 		return NotChecked("kernel version not in the input")
 	}
@@ -108,6 +117,8 @@ func checkKernelLimits(tl *model.Timeline) Result {
 			val += " with HighMem: kernel memory (socket buffers, slab, page tables) comes only from lowmem"
 			if low, lsrc, ok := memLowmemKB(tl); ok {
 				val += fmt.Sprintf(" (%s, %s)", memKB(low), lsrc)
+			} else {
+				val += lowmemWhy
 			}
 		}
 		if ok && v.Major == 2 && v.Minor == 6 {
@@ -115,7 +126,11 @@ func checkKernelLimits(tl *model.Timeline) Result {
 		}
 		ev = append(ev, Evidence{What: "word size", Value: val, Source: memOr(tl.Host.Arch, "HighMem zone in a report")})
 	}
-	if len(ev) <= 1 {
+	limits := ev
+	if ok {
+		limits = ev[1:] // the kernel's own line is background
+	}
+	if len(limits) == 0 {
 		msg := fmt.Sprintf("kernel %s has every feature the memory rules rely on (watermark_scale_factor, watermark_boost_factor, compaction_proactiveness, PSI, drop reasons)", rel)
 		if tl.Host.WordBits == 0 && kernel.ArchWordBits(tl.Host.Arch) == 0 {
 			// Is32Bit is false when the word size is unknown, not only on 64-bit hosts.
@@ -127,7 +142,7 @@ func checkKernelLimits(tl *model.Timeline) Result {
 		Severity:    Info,
 		Title:       "kernel " + memOr(rel, "(version unknown)") + " limits the memory fixes",
 		Evidence:    ev,
-		Explanation: kernelLimitsExplanation(ev[1:]),
+		Explanation: kernelLimitsExplanation(limits),
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "kernel", Current: rel, Recommended: "a current 64-bit long-term kernel",
 			Why: "each listed limit was lifted upstream in the version named"}},
 	}

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"strings"
 
 	"headroom/model"
 )
@@ -46,6 +47,10 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		netBps  float64
 		hasNet  bool
 		churn   bool // both in and out moved
+		// stated: the author's rate ("the SSD moves 20 MB/s in each direction while it
+		// swaps", corpus 937) tells what the swap traffic runs at, not one instant: it
+		// counts as the samples the rule asks for (weighStated keeps it below critical).
+		stated bool
 	}
 	var pts []pt
 	// readIn/readOut: samples whose swap-in or swap-out rate was read; a missing direction
@@ -64,7 +69,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		if okOut {
 			readOut++
 		}
-		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0}
+		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0, stated: strings.Contains(sampleSource(&tl.Samples[i], ""), StatedMark)}
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
 		tx, okTx := r.Get(model.RateTxBytesPerSec)
 		if okRx || okTx {
@@ -92,7 +97,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		busyAt = swapNetBusyShare * linkBps
 		busyWhy = fmt.Sprintf("≥ %.0f%% of the %.0f MB/s link", 100*swapNetBusyShare, linkBps/1e6)
 	}
-	var warnN, critN, busyN, netKnown, churnN int
+	var warnN, warnShown, critN, busyN, netKnown, churnN int
 	peak, peakIdx := 0.0, -1
 	var sum float64
 	for _, p := range pts {
@@ -106,14 +111,19 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		if p.churn {
 			churnN++
 		}
+		weight := 1
+		if p.stated {
+			weight = swapMinSamples
+		}
 		if p.swapKBs >= swapWarnKBPerSec {
-			warnN++
+			warnShown++
+			warnN += weight
 			if p.hasNet && p.netBps >= busyAt {
 				busyN++
 			}
 		}
 		if p.swapKBs >= swapCritKBPerSec {
-			critN++
+			critN += weight
 		}
 	}
 	mean := sum / float64(len(pts))
@@ -132,7 +142,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	if seg := memSegmentOf(tl, peakIdx); seg != "" {
 		src = seg
 	}
-	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnN, len(pts), swapWarnKBPerSec), Source: src}}
+	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnShown, len(pts), swapWarnKBPerSec), Source: src}}
 	if churning {
 		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in within the same sample in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})
 	}

@@ -38,6 +38,9 @@ const (
 func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.NetDev) > 0 })
 	if last == nil {
+		if st := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(model.RateStatedRxDroppedPerSec); return ok }); st != nil {
+			return rxDroppedStated(st)
+		}
 		return NotChecked("no interface counters: needs /proc/net/dev, ip -s link or ifconfig")
 	}
 	// Judge the latest samples whose counters hold rx_dropped: a later table without the
@@ -210,4 +213,20 @@ func netHWLost(d kernel.NetDev) int64 {
 func intelVSIDevice(tl *model.Timeline, name string) bool {
 	s := tl.LastWith(func(s *model.Sample) bool { st := nicStats(s, name); return st != nil && st.Stats != nil })
 	return s != nil && kernel.IntelVSIStats(*nicStats(s, name).Stats)
+}
+
+// rxDroppedStated judges a receive drop rate the author states ("190 micropackets per
+// second", a Munin graph's figure) when no counter is read: by the rule's rate line, and the
+// registry keeps it below critical (weighStated). The share of packets is not known, so a
+// rate at or above the line warns.
+func rxDroppedStated(st *model.Sample) Result {
+	v := st.Rates[model.RateStatedRxDroppedPerSec]
+	if v < rxDropWarnPerSec {
+		return Healthy("receive drops at %.3g/s, as the author states it: below %.0f/s, the trickle of frames no protocol wants", v, rxDropWarnPerSec)
+	}
+	return Fired(Finding{Severity: Warning, Title: fmt.Sprintf("an interface drops %.3g received packets/s", v),
+		Evidence: []Evidence{{What: "rx_dropped growth", Value: fmt.Sprintf("%.3g/s, stated by the author; no interface counters in the input (ip -s link twice would measure it and its share)", v), Source: sampleSource(st, "the text")}},
+		Explanation: "rx_dropped counts packets the stack received but did not process: a full backlog, frames no protocol " +
+			"handler wanted, bad VLAN tags, or the driver's own reasons. The counters of two readings (ip -s link, " +
+			"/proc/net/dev) and softnet_stat tell which."})
 }

@@ -14,6 +14,12 @@ var (
 	// 2.4's __alloc_pages printed "2-order allocation failed (gfp=0x20/0)". The header is
 	// followed by a stack and a zone dump; artifact reads the whole report.
 	MsgPageAllocFailure = []string{"page allocation failure", "-order allocation failed"}
+	// MsgNoMMUAllocFailure: a no-MMU kernel's mmap that found no pages (mm/nommu.c
+	// do_mmap_private: alloc_pages(GFP_KERNEL, get_order(len)), then on failure "Allocation
+	// of length %lu from process %d (%s) failed" and show_free_areas): a process image or
+	// anonymous mapping needs physically contiguous pages there, so it is a page allocation
+	// failure of that order with the zone dump after it.
+	MsgNoMMUAllocFailure = "Allocation of length "
 	// MsgPageAllocStall: warn_alloc from __alloc_pages_slowpath (mm/page_alloc.c, 4.1x
 	// kernels): "python3: page allocation stalls for 10060ms, order:1, mode:0x15080c0(...)",
 	// a request still retrying reclaim after 10 s; followed by the same stack and dump as a
@@ -105,6 +111,12 @@ func IsQuotedMessage(t string) bool {
 func quotedAfter(before string) bool {
 	b := strings.TrimRight(before, " \t\"'`>*_|(")
 	if b == "" || b[len(b)-1] == ']' {
+		return true
+	}
+	if strings.TrimLeft(b, " \t") == "#" && strings.HasSuffix(before, " ") {
+		// "           # vmap allocation for size 268439552 failed: ..." (corpus 950): the
+		// writer marked each pasted log line with "# ", a root prompt's mark, as others
+		// mark them with "> ". Only a lone mark: "# see the vmap allocation ..." is prose.
 		return true
 	}
 	j := len(b)

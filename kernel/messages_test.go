@@ -23,6 +23,11 @@ func TestIsQuotedMessage(t *testing.T) {
 		{"# 使用aria2下载时，总出现tcp:out of memory -- consider tuning tcp_mem", true},
 		{`"tcp: out of memory -- consider tuning tcp_mem"这个错误信息表示系统已经耗尽了为TCP连接分配的内存。`, false},
 		{`"TCP: out of memory -- consider tuning tcp_mem"`, true},
+		// Pasted log lines each marked with "# " (a root prompt's mark) quote the message;
+		// a comment whose words name it, or a '#' glued to it, does not.
+		{"           # vmap allocation for size 268439552 failed: use vmalloc=<size> to increase size.", true},
+		{"# beware of vmap allocation for size errors on 32-bit", false},
+		{"#vmap allocation for size 4096 failed", false},
 		// A quotation elsewhere on the line is not one around the message (corpus 224).
 		{`在系统日志中有nf_conntrack: table full, dropping packet.，需要调下 echo "262144" > /proc/sys/net/netfilter/nf_conntrack_max。`, true},
 	} {

@@ -69,6 +69,9 @@ const (
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec  = "stated_stall_sec"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// RateStatedRxDroppedPerSec is an interface's rx_dropped growth the author states
+	// ("190 micropackets per second", Munin's unit for its drop graph; "drops 50 packets/s").
+	RateStatedRxDroppedPerSec = "stated_rx_dropped_per_sec"
 	// RateStatedKswapdBusy is 1 when the text says kswapd runs hot without a figure
 	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
 	// percentage is RateKswapdCPUPct.
