@@ -1,0 +1,26 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/model"
+)
+
+// A key of a BSD's sysctl tree written with a value ("on FreeBSD you could set sysctl
+// net.inet.tcp.blackhole=2", "kern.ipc.maxsockbuf=...") is another system's advice: no
+// Linux kernel has the namespace, so no setting of this host failed (990). A Linux key
+// written wrong with a value still fires, and so does one under a Linux tree.
+func TestBSDSysctlKeyNotUnknown(t *testing.T) {
+	for _, key := range []string{"net.inet.tcp.blackhole", "kern.ipc.maxsockbuf", "net.inet6.ip6.forwarding", "hw.physmem"} {
+		tl := timeline(0)
+		tl.Settings = []model.SettingMention{mention(key, "2", "sysctl -w", 9)}
+		mustBeHealthy(t, run(t, "sysctl-unknown-key", tl))
+	}
+	for _, key := range []string{"net.ipv4.tcp_tw_recyle", "kernel.shmmaxx", "net.ipv4.inet_peer_maxtll"} {
+		t.Run(key, func(t *testing.T) {
+			tl := timeline(0)
+			tl.Settings = []model.SettingMention{mention(key, "2", "sysctl -w", 9)}
+			mustFire(t, run(t, "sysctl-unknown-key", tl), Warning)
+		})
+	}
+}
