@@ -34,6 +34,8 @@ const (
 	KindTop          = "top"
 	KindStated       = "stated"        // numbers a person wrote in prose (stated.go)
 	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
+	KindNagios       = "nagios"        // a Nagios/Icinga plugin's status line and perfdata (nagios.go)
+	KindTelegraf     = "telegraf"      // InfluxDB line protocol from telegraf (telegraf.go)
 	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
