@@ -103,3 +103,93 @@ func TestNagiosPerfdataRead(t *testing.T) {
 		t.Errorf("prose read as a status line")
 	}
 }
+
+// Telegraf's InfluxDB line protocol: inputs.net's interface counters become /proc/net/dev's,
+// its interface=all record /proc/net/snmp's (names lowered: "tcp_retranssegs"), inputs.mem's
+// meminfo (bytes → kB); a record a page broke inside a field is joined, a field cut at the end
+// dropped. Before: prose (exit 3). A comma list with "=" in prose and a record with no tag are
+// not records.
+func TestTelegrafLineProtocolRead(t *testing.T) {
+	text := "from the agent log\n" +
+		"net,host=gw,interface=wlan0 drop_in=7i,err_in=2i,bytes_recv=900i 1700000000000000000\n" +
+		"net,host=gw,interface=all tcp_outsegs=5000i,tcp_retranssegs=40i,udp_rcvbuf\n" +
+		"errors=3i,ip_outdiscards=1i,udp_\n" +
+		"mem,host=gw total=1073741824i,available=536870912i,swap_free=0i 1700000000000000000\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.Samples) != 1 {
+		t.Fatalf("samples %d", len(tl.Samples))
+	}
+	s := tl.Samples[0]
+	get := func(g, n string) int64 { v, _ := s.NetStat.Get(g, n); return v }
+	if get("Tcp", "RetransSegs") != 40 || get("Tcp", "OutSegs") != 5000 || get("Ip", "OutDiscards") != 1 {
+		t.Errorf("snmp %+v", s.NetStat)
+	}
+	if len(s.NetDev) != 1 || s.NetDev[0].Name != "wlan0" {
+		t.Fatalf("netdev %+v", s.NetDev)
+	}
+	if v, _ := s.NetDev[0].Counters.Get("rx_dropped"); v != 7 {
+		t.Errorf("rx_dropped %d", v)
+	}
+	if s.MemInfo == nil {
+		t.Fatal("no meminfo")
+	}
+	if v, _ := s.MemInfo.Get("MemTotal"); v != 1048576 {
+		t.Errorf("MemTotal %d kB", v)
+	}
+	for _, text := range []string{
+		"Hello\n\nwe tried a,b=1 c=2 and it failed\n",
+		"net interface=eth0 drop_in=7i\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindTelegraf)) != 0 {
+			t.Errorf("%q read as telegraf", text)
+		}
+	}
+}
+
+// A tool's re-print of /proc/net/netstat and /proc/net/snmp, one counter a line, either
+// "Group.Name:   value" in a column (xsos -N) or TcpExt's names bare ("TCPSynRetrans: 45"):
+// TcpExt's and Tcp's counters, not meminfo's fields nor nstat's "TcpExt..." words cut at the
+// dot. Before: the dotted lines read as nstat's Tcp group ("Ext.ListenDrops:"), the bare ones
+// as meminfo. Other groups' dotted names and meminfo's own fields stay what they were.
+func TestNetstatReprintOneCounterALine(t *testing.T) {
+	tl := ParseString("NET STATS\n  Tcp.InErrs:                   12\n  TcpExt.ListenOverflows:      40\n  TcpExt.TCPTimeouts:        9\n  Udp.RcvbufErrors:  3\n  TcpExt.LockDroppedIcmps:\n", "p", Options{})
+	var s0 = func(g, n string) (int64, bool) {
+		for _, s := range tl.Samples {
+			if v, ok := s.NetStat.Get(g, n); ok {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for _, c := range []struct {
+		g, n string
+		v    int64
+	}{{"Tcp", "InErrs", 12}, {"TcpExt", "ListenOverflows", 40}, {"TcpExt", "TCPTimeouts", 9}, {"Udp", "RcvbufErrors", 3}} {
+		if v, ok := s0(c.g, c.n); !ok || v != c.v {
+			t.Errorf("%s %s = %d %v, want %d", c.g, c.n, v, ok, c.v)
+		}
+	}
+	tl = ParseString("$ xsos -N .\nTCPSynRetrans: 45\nDelayedACKLost: 260\nListenDrops: 677\nTCPLossFailures: 12\n", "p", Options{})
+	for _, s := range tl.Samples {
+		if s.MemInfo != nil {
+			t.Errorf("TcpExt names read as meminfo: %+v", s.MemInfo)
+		}
+	}
+	if v, ok := s0("TcpExt", "ListenDrops"); !ok || v != 677 {
+		t.Errorf("ListenDrops %d %v", v, ok)
+	}
+	if v, ok := s0("TcpExt", "TCPSynRetrans"); !ok || v != 45 {
+		t.Errorf("TCPSynRetrans %d %v", v, ok)
+	}
+	// Counter-cases: meminfo's fields, and a dotted name of no kernel group.
+	tl = ParseString("MemTotal: 2048 kB\nMemFree: 1024 kB\nSlab: 100 kB\n", "p", Options{})
+	if len(tl.Samples) != 1 || tl.Samples[0].MemInfo == nil {
+		t.Errorf("meminfo not read: %+v", tl.Samples)
+	}
+	tl = ParseString("Config.Timeout:   30\nConfig.Retries:   5\n", "p", Options{})
+	for _, s := range tl.Samples {
+		if len(s.NetStat) != 0 {
+			t.Errorf("a config's dotted keys read as counters: %+v", s.NetStat)
+		}
+	}
+}
