@@ -66,6 +66,7 @@ var formats = []format{
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},
+	{kind: KindSlabAllocators, detect: isSlabAllocatorsLine, parse: (*doc).trySlabAllocators},
 	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
 	{kind: KindNHC, detect: func(_, t string) bool { return isNHCLine(t) }, parse: (*doc).tryNHC},
 	{kind: KindKubeEvicted, detect: func(_, t string) bool { return isKubeEvictedLine(t) }, parse: (*doc).tryKubeEvicted},

@@ -193,3 +193,28 @@ func TestNetstatReprintOneCounterALine(t *testing.T) {
 		}
 	}
 }
+
+// /proc/slab_allocators' lines ("CACHE: COUNT CALLER+OFF/LEN [MODULE]", SLAB's leak debug
+// file), quoted in mail: objects per caller, read as counts with the caller, never the code
+// offsets as sizes. Before: prose, and a text of nothing else exited 3. A call-trace frame
+// and a "name: N word" line are not rows.
+func TestSlabAllocatorsRead(t *testing.T) {
+	text := "On the box:\n\n> kmalloc-512: 4310 sk_alloc+0x31/0x120\n> kmalloc-512: 12 alloc_netdev_mqs+0x5e/0x3a0 [veth]\n\nthen nothing more\n"
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindSlabAllocators)
+	if len(as) != 1 {
+		t.Fatalf("artifacts %d", len(as))
+	}
+	rows := as[0].Data.(SlabAllocatorsData).Rows
+	if len(rows) != 2 || rows[0].Objects != 4310 || rows[0].Caller != "sk_alloc" || rows[1].Module != "veth" {
+		t.Errorf("rows %+v", rows)
+	}
+	for _, text := range []string{
+		"[  12.3] RIP: 0010:sk_alloc+0x31/0x120\n",
+		"eth0: 12 packets dropped\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindSlabAllocators)) != 0 {
+			t.Errorf("%q read as slab_allocators", text)
+		}
+	}
+}
