@@ -97,6 +97,7 @@ var formats = []format{
 	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
 	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},
+	{kind: KindSockets, first: []string{"tcp", "tcp6", "udp", "udp6"}, parse: (*doc).trySockets},
 	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},

@@ -218,3 +218,28 @@ func TestSlabAllocatorsRead(t *testing.T) {
 		}
 	}
 }
+
+// netstat -tn[p] rows without the header (`netstat -np | grep :8080`), one wrapped after its
+// foreign address so that "TIME_WAIT  -" sits alone on the next line (quoted mail). Before:
+// no reader ("output of `netstat -np | ...`: no reader for it"). A sentence that starts with
+// "tcp" and a row without ports are not rows.
+func TestNetstatRowsWithoutHeader(t *testing.T) {
+	text := "# netstat -np | grep :8080\n> tcp        0      0 10.0.0.5:8080           10.0.0.9:51022\n> CLOSE_WAIT  -\n> tcp        0   4120 10.0.0.5:8080           10.0.0.9:51030          ESTABLISHED 812/java\n"
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindSockets)
+	if len(as) != 1 {
+		t.Fatalf("socket tables %d (unparsed %+v)", len(as), tl.Unparsed)
+	}
+	socks := as[0].Data.(*SocketTable).Sockets
+	if len(socks) != 2 || socks[0].State != "CLOSE_WAIT" || socks[1].State != "ESTABLISHED" || socks[1].SendQ != 4120 {
+		t.Errorf("sockets %+v", socks)
+	}
+	for _, text := range []string{
+		"tcp 0 0 is what netstat showed for both ends\n",
+		"tcp        0      0 localhost       remotehost\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindSockets)) != 0 {
+			t.Errorf("%q read as a socket row", text)
+		}
+	}
+}
