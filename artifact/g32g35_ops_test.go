@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,9 @@ func TestNagiosPerfdataRead(t *testing.T) {
 	}
 	if !got || total != 2048*1024 || free != 512*1024 {
 		t.Errorf("swap total %d free %d (%v)", total, free, got)
+	}
+	if as := artifactsOf(tl, KindNagios); len(as) != 1 || !slices.Equal(as[0].Data.(NagiosData).TextNumbers, []float64{25, 512, 2048}) {
+		t.Errorf("status text numbers: %+v", as)
 	}
 	tl = ParseString("DISK OK - free space: / 3326 MB (56%);| /=2643MB;5948;5958;0;5968\n", "p", Options{})
 	if n := len(artifactsOf(tl, KindNagios)); n != 1 {

@@ -25,6 +25,8 @@ var (
 	reNagiosStatus = lazyre.New(`^(?:([A-Z][A-Z0-9_]*(?:[ _][A-Z0-9_]+)?)\s+)?(OK|WARNING|CRITICAL|UNKNOWN)\b\s*[:-]?\s*([^|]*?)\s*\|\s*(\S+=\S*(?:\s+\S+=\S*)*)\s*$`)
 	reNagiosPerf   = lazyre.New(`^'?([^'=]+)'?=(-?\d+(?:\.\d+)?)([a-zA-Z%]*)((?:;[^;\s]*){0,4})$`)
 	rePluginName   = lazyre.New(`\bcheck_([a-z0-9_]+)`)
+	// A number of the status text, not inside a word ("eth0", "IPv4").
+	reNagiosTextNumber = lazyre.New(`(?:^|[^\w.])(\d+(?:\.\d+)?)`)
 )
 
 // NagiosPerf is one performance datum; absent thresholds and bounds are nil.
@@ -41,11 +43,15 @@ type NagiosPerf struct {
 // NagiosData is one status line: the plugin (from the command line above it when given),
 // the service word, the state the plugin chose, its text, and the perfdata.
 type NagiosData struct {
-	Plugin  string       `json:"plugin,omitempty"`
-	Service string       `json:"service,omitempty"`
-	State   string       `json:"state"`
-	Text    string       `json:"text"`
-	Perf    []NagiosPerf `json:"perf"`
+	Plugin  string `json:"plugin,omitempty"`
+	Service string `json:"service,omitempty"`
+	State   string `json:"state"`
+	Text    string `json:"text"`
+	// TextNumbers are the numbers of the status text as the plugin printed them ("100% free
+	// (0 MB out of 0 MB)": 100, 0, 0): its own arithmetic, which may differ from the perfdata
+	// (check_swap divided by a total of zero).
+	TextNumbers []float64    `json:"text_numbers,omitempty"`
+	Perf        []NagiosPerf `json:"perf"`
 	// Read names the kernel quantities the perfdata gave ("nf_conntrack_count",
 	// "SwapTotal"); empty when the plugin measures nothing headroom judges.
 	Read []string `json:"read,omitempty"`
@@ -62,6 +68,11 @@ func parseNagiosLine(t string) (NagiosData, bool) {
 		return NagiosData{}, false
 	}
 	nd := NagiosData{Service: m[1], State: m[2], Text: m[3]}
+	for _, n := range reNagiosTextNumber.FindAllStringSubmatch(m[3], 16) {
+		if x, err := strconv.ParseFloat(n[1], 64); err == nil {
+			nd.TextNumbers = append(nd.TextNumbers, x)
+		}
+	}
 	for _, f := range strings.Fields(m[4]) {
 		p := reNagiosPerf.FindStringSubmatch(f)
 		if p == nil {

@@ -43,7 +43,15 @@ type TelegrafData struct {
 	Mapped  int              `json:"mapped"`
 }
 
-func isTelegrafLine(_, t string) bool { return reTelegrafHead.MatchString(strings.TrimSpace(t)) }
+// isTelegrafLine: a measurement with a tag, a space and a field. The first field must hold
+// the tag's "," and "=" (a cheap test before the expression, which every line starting with a
+// lower-case letter would otherwise meet).
+func isTelegrafLine(ft, t string) bool {
+	if ft == "" {
+		ft = firstField(t)
+	}
+	return strings.IndexByte(ft, ',') > 0 && strings.IndexByte(ft, '=') > 0 && reTelegrafHead.MatchString(strings.TrimSpace(t))
+}
 
 // telegrafRecordLines joins line k with the lines a page broke it into: while the next line
 // is one word that is no record and either the record ends inside a field ("…,
