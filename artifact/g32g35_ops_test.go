@@ -140,14 +140,10 @@ func TestTelegrafLineProtocolRead(t *testing.T) {
 	if v, _ := s.MemInfo.Get("MemTotal"); v != 1048576 {
 		t.Errorf("MemTotal %d kB", v)
 	}
-	for _, text := range []string{
+	notReadAs(t, KindTelegraf,
 		"Hello\n\nwe tried a,b=1 c=2 and it failed\n",
 		"net interface=eth0 drop_in=7i\n",
-	} {
-		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindTelegraf)) != 0 {
-			t.Errorf("%q read as telegraf", text)
-		}
-	}
+	)
 }
 
 // A tool's re-print of /proc/net/netstat and /proc/net/snmp, one counter a line, either
@@ -213,14 +209,10 @@ func TestSlabAllocatorsRead(t *testing.T) {
 	if len(rows) != 2 || rows[0].Objects != 4310 || rows[0].Caller != "sk_alloc" || rows[1].Module != "veth" {
 		t.Errorf("rows %+v", rows)
 	}
-	for _, text := range []string{
+	notReadAs(t, KindSlabAllocators,
 		"[  12.3] RIP: 0010:sk_alloc+0x31/0x120\n",
 		"eth0: 12 packets dropped\n",
-	} {
-		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindSlabAllocators)) != 0 {
-			t.Errorf("%q read as slab_allocators", text)
-		}
-	}
+	)
 }
 
 // netstat -tn[p] rows without the header (`netstat -np | grep :8080`), one wrapped after its
@@ -238,12 +230,46 @@ func TestNetstatRowsWithoutHeader(t *testing.T) {
 	if len(socks) != 2 || socks[0].State != "CLOSE_WAIT" || socks[1].State != "ESTABLISHED" || socks[1].SendQ != 4120 {
 		t.Errorf("sockets %+v", socks)
 	}
-	for _, text := range []string{
+	notReadAs(t, KindSockets,
 		"tcp 0 0 is what netstat showed for both ends\n",
 		"tcp        0      0 localhost       remotehost\n",
-	} {
-		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, KindSockets)) != 0 {
-			t.Errorf("%q read as a socket row", text)
+	)
+}
+
+// /proc/net/nf_conntrack's entries wrapped over lines by a mail client, and conntrack -L's
+// (no layer-3 columns): each entry with its protocol, timeout, state, flags and the original
+// direction's ports; the states counted. Before: "no reader for it". A netstat row and a
+// sentence with "src=" are not entries.
+func TestConntrackEntriesRead(t *testing.T) {
+	text := "$ cat /proc/net/nf_conntrack\n" +
+		"ipv4     2 tcp      6 431999 ESTABLISHED src=10.1.1.1 dst=10.1.1.2\nsport=40000 dport=443 src=10.1.1.2 dst=10.1.1.1 sport=443\ndport=40000 [ASSURED] mark=0 zone=0 use=2\n" +
+		"ipv4     2 udp      17 28 src=10.1.1.1 dst=10.1.1.3 sport=5353 dport=53 [UNREPLIED] src=10.1.1.3 dst=10.1.1.1 sport=53 dport=5353 mark=0 use=1\n" +
+		"\n# conntrack -L\ntcp      6 118 SYN_SENT src=10.1.1.1 dst=10.1.1.4 sport=40100 dport=25 [UNREPLIED] src=10.1.1.4 dst=10.1.1.1 sport=25 dport=40100 mark=0 use=1\n"
+	tl := ParseString(text, "p", Options{})
+	as := artifactsOf(tl, KindConntrackEntries)
+	if len(as) != 2 {
+		t.Fatalf("blocks %d (unparsed %+v)", len(as), tl.Unparsed)
+	}
+	first := as[0].Data.(ConntrackEntries)
+	if len(first.Entries) != 2 || first.Entries[0].State != "ESTABLISHED" || first.Entries[0].Dport != 443 || first.Entries[0].Timeout != 431999 ||
+		!slices.Equal(first.Entries[0].Flags, []string{"ASSURED"}) || first.Entries[1].Proto != "udp" || first.Entries[1].State != "" {
+		t.Errorf("entries %+v", first.Entries)
+	}
+	if second := as[1].Data.(ConntrackEntries); len(second.Entries) != 1 || second.States["SYN_SENT"] != 1 || second.Entries[0].L3 != "" {
+		t.Errorf("conntrack -L %+v", second)
+	}
+	notReadAs(t, KindConntrackEntries,
+		"tcp        0      0 10.0.0.5:8080           10.0.0.9:51022          ESTABLISHED\n",
+		"Hello\n\nthe tcp 6 flows with src=10.0.0.1 were dropped\n",
+	)
+}
+
+// notReadAs fails when any of texts yields an artifact of kind: the counter-cases of a form.
+func notReadAs(t *testing.T, kind string, texts ...string) {
+	t.Helper()
+	for _, text := range texts {
+		if tl := ParseString(text, "p", Options{}); len(artifactsOf(tl, kind)) != 0 {
+			t.Errorf("%q read as %s: %+v", text, kind, artifactsOf(tl, kind))
 		}
 	}
 }

@@ -25,58 +25,64 @@ type Options struct {
 
 // Artifact kinds, as they appear in Timeline.Artifacts.
 const (
-	KindAllocFailure   = "alloc_failure"
-	KindOOMKill        = "oom_kill"
-	KindSlabFailure    = "slab_failure"
-	KindShowMem        = "show_mem"
-	KindKernelLog      = "kernel_log"
-	KindVMStat         = "vmstat"
-	KindTop            = "top"
-	KindStated         = "stated"          // numbers a person wrote in prose (stated.go)
-	KindNodeExporter   = "node_exporter"   // Prometheus text exposition (nodeexporter.go)
-	KindNagios         = "nagios"          // a Nagios/Icinga plugin's status line and perfdata (nagios.go)
-	KindTelegraf       = "telegraf"        // InfluxDB line protocol from telegraf (telegraf.go)
-	KindSlabAllocators = "slab_allocators" // /proc/slab_allocators, objects per caller (slaballocators.go)
-	KindIperf          = "iperf"           // iperf, iperf3 and bwctl throughput tables (iperf.go)
-	KindFree           = "free"
-	KindSysstat        = "sysstat" // sar, mpstat, pidstat, iostat
-	KindPSI            = "psi"
-	KindVMStatS        = "vmstat_s"
-	KindSlabtop        = "slabtop"
-	KindTopTasks       = "top_tasks"
-	KindReadprofile    = "readprofile"
-	KindPerf           = "perf_report"
-	KindOpreport       = "opreport"
-	KindBuddyInfo      = "buddyinfo"
-	KindMemInfo        = "meminfo"
-	KindVMStatFile     = "proc_vmstat"
-	KindZoneInfo       = "zoneinfo"
-	KindPageTypeInfo   = "pagetypeinfo"
-	KindNetDevFile     = "proc_net_dev"
-	KindSoftnet        = "softnet_stat"
-	KindSockStat       = "sockstat"
-	KindNetstatS       = "netstat_s"
-	KindNetStatFile    = "proc_net_netstat"
-	KindNstat          = "nstat"
-	KindSSSummary      = "ss_summary"
-	KindSockets        = "sockets"
-	KindTCPStates      = "tcp_state_counts" // a count of sockets per TCP state (tcpstates.go)
-	KindContainerMem   = "container_memory" // docker stats, kubectl top (containerstats.go)
-	KindNetstatI       = "netstat_i"
-	KindIfconfig       = "ifconfig"
-	KindIPLink         = "ip_link"
-	KindEthtoolS       = "ethtool_stats"
-	KindEthtoolG       = "ethtool_ring"
-	KindEthtoolK       = "ethtool_features" // ethtool -k (ethtool.go tryEthtoolFeatures)
-	KindSysctl         = "sysctl"
-	KindSetting        = "setting"
-	KindConntrackS     = "conntrack_stats" // conntrack -S (conntrack.go)
-	KindSlabinfo       = "slabinfo"        // /proc/slabinfo (slabinfo.go)
-	KindAllocStall     = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
-	KindEarlyoom       = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
-	KindCounterTable   = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
-	KindNICLink        = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
-	KindDropwatch      = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
+	KindAllocFailure = "alloc_failure"
+	KindOOMKill      = "oom_kill"
+	KindSlabFailure  = "slab_failure"
+	KindShowMem      = "show_mem"
+	KindKernelLog    = "kernel_log"
+	KindVMStat       = "vmstat"
+	KindTop          = "top"
+	KindStated       = "stated"        // numbers a person wrote in prose (stated.go)
+	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
+	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
+	KindFree         = "free"
+	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
+	KindPSI          = "psi"
+	KindVMStatS      = "vmstat_s"
+	KindSlabtop      = "slabtop"
+	KindTopTasks     = "top_tasks"
+	KindReadprofile  = "readprofile"
+	KindPerf         = "perf_report"
+	KindOpreport     = "opreport"
+	KindBuddyInfo    = "buddyinfo"
+	KindMemInfo      = "meminfo"
+	KindVMStatFile   = "proc_vmstat"
+	KindZoneInfo     = "zoneinfo"
+	KindPageTypeInfo = "pagetypeinfo"
+	KindNetDevFile   = "proc_net_dev"
+	KindSoftnet      = "softnet_stat"
+	KindSockStat     = "sockstat"
+	KindNetstatS     = "netstat_s"
+	KindNetStatFile  = "proc_net_netstat"
+	KindNstat        = "nstat"
+	KindSSSummary    = "ss_summary"
+	KindSockets      = "sockets"
+	KindTCPStates    = "tcp_state_counts" // a count of sockets per TCP state (tcpstates.go)
+	KindContainerMem = "container_memory" // docker stats, kubectl top (containerstats.go)
+	KindNetstatI     = "netstat_i"
+	KindIfconfig     = "ifconfig"
+	KindIPLink       = "ip_link"
+	KindEthtoolS     = "ethtool_stats"
+	KindEthtoolG     = "ethtool_ring"
+	KindEthtoolK     = "ethtool_features" // ethtool -k (ethtool.go tryEthtoolFeatures)
+	KindSysctl       = "sysctl"
+	KindSetting      = "setting"
+	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
+	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
+	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
+	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
+	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
+	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
+	KindDropwatch    = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
+)
+
+// Kinds of the g32–g35 forms (issue 29), in a block of their own so that the table above keeps
+// its alignment.
+const (
+	KindNagios           = "nagios"            // a Nagios/Icinga plugin's status line and perfdata (nagios.go)
+	KindTelegraf         = "telegraf"          // InfluxDB line protocol from telegraf (telegraf.go)
+	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
+	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
