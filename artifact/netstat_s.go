@@ -196,11 +196,7 @@ func isNetstatSGroup(t string) bool {
 	if len(fields(s)) != 1 || !strings.HasSuffix(s, ":") || t[0] == ' ' || t[0] == '\t' {
 		return false
 	}
-	switch strings.TrimSuffix(s, ":") {
-	case "Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "TcpExt", "IpExt", "MPTcpExt", "Ip6", "Icmp6", "Udp6", "UdpLite6", "Sctp":
-		return true
-	}
-	return false
+	return slices.Contains(kernel.SNMPGroups, strings.TrimSuffix(s, ":"))
 }
 
 func netstatSAt(ls []Line, i int) (*NetstatS, int) {
@@ -450,11 +446,13 @@ func (d *doc) tryNetstatSGrep(i int) int {
 // tcpExtBareCounter reads a line of netstat -s's TcpExt group that names its kernel counter
 // ("TCPBacklogDrop: 368504": net-tools prints a counter it has no sentence for under its own
 // name) when the line stands without the group's header: a grep, or a paste that elided the
-// rest ("// other fields"). Only the TcpExt drop counters (kernel.TcpExtDropCounters) are
-// taken this way: alone, "Name: N" could be any tool's; these names are the kernel's.
+// rest ("// other fields"), or a tool that re-prints /proc/net/netstat's TcpExt row one
+// counter a line (xsos's first NETSTAT module: "TCPDeferAcceptDrop: 1081306", corpus 974).
+// Only TcpExt's own names (kernel.IsTcpExtName) are taken this way: alone, "Name: N" could be
+// any tool's, and a meminfo field is no "TCP" word.
 func tcpExtBareCounter(t string) (string, int64, bool) {
 	name, val, ok := strings.Cut(strings.TrimSpace(t), ": ")
-	if !ok || !slices.Contains(kernel.TcpExtDropCounters, name) {
+	if !ok || !kernel.IsTcpExtName(name) {
 		return "", 0, false
 	}
 	v, ok := atoi(strings.TrimSpace(stripAnnotation(val)))
@@ -494,4 +492,58 @@ func stripAnnotation(s string) string {
 		}
 	}
 	return s
+}
+
+// A tool's re-print of /proc/net/netstat and /proc/net/snmp one counter a line, the group and
+// the kernel's name joined by a dot and the value in a column (xsos -N on a sosreport, corpus
+// 973):
+//
+//	NET STATS
+//	  Tcp.AttemptFails:                        4436
+//	  TcpExt.ListenOverflows:                   287
+//
+// Values are the kernel's totals since boot. A tool that prints only some counters (xsos
+// leaves out zeros and names outside its filter) leaves the others absent, not zero.
+var reDottedCounter = lazyre.New(`^([A-Z][A-Za-z0-9]*)\.([A-Za-z][A-Za-z0-9_]*):\s+(\d+)\s*$`)
+
+func dottedCounter(t string) (group, name string, v int64, ok bool) {
+	m := reDottedCounter.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil || !slices.Contains(kernel.SNMPGroups, m[1]) {
+		return "", "", 0, false
+	}
+	v, ok = atoi(m[3])
+	return m[1], m[2], v, ok
+}
+
+func isDottedCounterLine(ft, t string) bool {
+	if !strings.HasSuffix(ft, ":") || strings.IndexByte(ft, '.') < 0 {
+		return false
+	}
+	_, _, _, ok := dottedCounter(t)
+	return ok
+}
+
+// tryDottedCounters reads consecutive "Group.Name: value" lines as one reading of those
+// counters; a line the copy cut ("TcpExt.LockDroppedIcmps:" with no value) ends the block.
+func (d *doc) tryDottedCounters(i int) int {
+	ns := &NetstatS{}
+	groups := map[string]int{}
+	k := i
+	for ; k < len(d.ls); k++ {
+		g, name, v, ok := dottedCounter(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		j, seen := groups[g]
+		if !seen {
+			ns.Groups = append(ns.Groups, kernel.Group{Name: g})
+			j = len(ns.Groups) - 1
+			groups[g] = j
+		}
+		ns.Groups[j].Counters.Set(name, v)
+	}
+	if k == i {
+		return 0
+	}
+	return d.addTable(KindNetStatFile, i, k, model.Sample{NetStat: ns.Groups}, ns)
 }

@@ -55,10 +55,7 @@ func (d *doc) tryNodeExporter(i int) int {
 		return 0
 	}
 	data := NodeExporterData{Values: map[string]int64{}}
-	var s model.Sample
-	var mem, vm kernel.Counters
-	netdev := map[string]*kernel.NetDev{}
-	var devOrder []string
+	var cs counterSample
 	softnet := map[int]*kernel.SoftnetCPU{}
 	var cpuOrder []int
 	node := false
@@ -86,24 +83,12 @@ func (d *doc) tryNodeExporter(i int) int {
 		n := int64(math.Round(v)) / nm.Scale
 		data.Mapped++
 		switch nm.File {
-		case "meminfo":
-			mem.Set(nm.Name, n)
-			data.Values["meminfo "+nm.Name] = n
-		case "vmstat":
-			vm.Set(nm.Name, n)
-			data.Values["vmstat "+nm.Name] = n
-		case "netstat":
-			s.NetStat.Set(nm.Group, nm.Name, n)
-			data.Values["netstat "+nm.Group+" "+nm.Name] = n
-		case "netdev":
-			dev := netdev[nm.Group]
-			if dev == nil {
-				dev = &kernel.NetDev{Name: nm.Group}
-				netdev[nm.Group] = dev
-				devOrder = append(devOrder, nm.Group)
-			}
-			dev.Counters.Set(nm.Name, n)
-			data.Values["netdev "+nm.Group+" "+nm.Name] = n
+		case "meminfo", "vmstat":
+			cs.set(nm, n)
+			data.Values[nm.File+" "+nm.Name] = n
+		case "netstat", "netdev":
+			cs.set(nm, n)
+			data.Values[nm.File+" "+nm.Group+" "+nm.Name] = n
 		case "softnet":
 			cpu, _ := strconv.Atoi(nm.Group)
 			c := softnet[cpu]
@@ -128,15 +113,7 @@ func (d *doc) tryNodeExporter(i int) int {
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	if data.Mapped > 0 {
-		if mem.Len() > 0 {
-			s.MemInfo = &mem
-		}
-		if vm.Len() > 0 {
-			s.VMStat = &vm
-		}
-		for _, name := range devOrder {
-			s.NetDev = append(s.NetDev, *netdev[name])
-		}
+		s := cs.sample()
 		for _, cpu := range cpuOrder {
 			s.Softnet = append(s.Softnet, *softnet[cpu])
 		}
@@ -145,4 +122,51 @@ func (d *doc) tryNodeExporter(i int) int {
 	}
 	d.addArtifact(KindNodeExporter, first, last, data)
 	return k - i
+}
+
+// counterSample gathers kernel counters a monitoring tool's metrics name (kernel.NodeMetric:
+// node_exporter's, telegraf's) into one sample: meminfo and vmstat fields, netstat groups,
+// /proc/net/dev's interfaces in the order first seen.
+type counterSample struct {
+	s        model.Sample
+	mem, vm  kernel.Counters
+	netdev   map[string]*kernel.NetDev
+	devOrder []string
+}
+
+func (c *counterSample) set(nm kernel.NodeMetric, n int64) {
+	switch nm.File {
+	case "meminfo":
+		c.mem.Set(nm.Name, n)
+	case "vmstat":
+		c.vm.Set(nm.Name, n)
+	case "netstat":
+		c.s.NetStat.Set(nm.Group, nm.Name, n)
+	case "netdev":
+		if c.netdev == nil {
+			c.netdev = map[string]*kernel.NetDev{}
+		}
+		dev := c.netdev[nm.Group]
+		if dev == nil {
+			dev = &kernel.NetDev{Name: nm.Group}
+			c.netdev[nm.Group] = dev
+			c.devOrder = append(c.devOrder, nm.Group)
+		}
+		dev.Counters.Set(nm.Name, n)
+	}
+}
+
+// sample is the gathered counters as one sample (no Source yet).
+func (c *counterSample) sample() model.Sample {
+	s := c.s
+	if c.mem.Len() > 0 {
+		s.MemInfo = &c.mem
+	}
+	if c.vm.Len() > 0 {
+		s.VMStat = &c.vm
+	}
+	for _, name := range c.devOrder {
+		s.NetDev = append(s.NetDev, *c.netdev[name])
+	}
+	return s
 }

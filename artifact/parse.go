@@ -76,6 +76,15 @@ const (
 	KindDropwatch    = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
 )
 
+// Kinds of the g32–g35 forms (issue 29), in a block of their own so that the table above keeps
+// its alignment.
+const (
+	KindNagios           = "nagios"            // a Nagios/Icinga plugin's status line and perfdata (nagios.go)
+	KindTelegraf         = "telegraf"          // InfluxDB line protocol from telegraf (telegraf.go)
+	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
+	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
+)
+
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
 // text (a file name, "-" for stdin). The error is only for a reader that fails: text that
 // cannot be understood ends up in Timeline.Unparsed, not in an error.

@@ -327,7 +327,7 @@ func ParseSocketTable(text string) (*SocketTable, error) {
 	ls := SplitLines(text)
 	for i := range ls {
 		if isNetstatHeader(ls[i].Text) {
-			if tb, n, _ := netstatTableAt(ls, i); n > 0 {
+			if tb, n, _ := netstatTableAt(ls, i, false); n > 0 {
 				return tb, nil
 			}
 		}
@@ -347,7 +347,9 @@ func (d *doc) trySockets(i int) int {
 	var bad []model.Unparsed
 	switch {
 	case isNetstatHeader(t):
-		tb, n, bad = netstatTableAt(d.ls, i)
+		tb, n, bad = netstatTableAt(d.ls, i, false)
+	case isNetstatRow(t):
+		tb, n, bad = netstatTableAt(d.ls, i, true)
 	case isSSHeader(t):
 		tb, n, bad = ssTableAt(d.ls, i, false)
 	case isSSRow(t):

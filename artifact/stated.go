@@ -814,6 +814,11 @@ func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, strin
 	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 		return 0, "", false
 	}
+	if i := strings.Index(sentence, para[m[0]:m[1]]); i >= 0 && reTitleCheckSays.MatchString(sentence[:i]) {
+		// "check_conntrack reports that the conntrack table is full even when ...": a
+		// monitoring check's verdict, not the host's event (corpus 969).
+		return 0, "", false
+	}
 	return lineAt(m[0]), sentence, true
 }
 

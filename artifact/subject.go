@@ -48,7 +48,7 @@ var (
 var (
 	reLoggedNow = lazyre.New(`(?i)\b(?:keeps?|kept|keeping)\s+(?:on\s+)?(?:printing|getting|showing|seeing|logging|spamming|throwing|reporting|spitting(?:\s+out)?|popping\s+up)\b` +
 		`|\b(?:is|are|was|were|gets?|got|getting)\s+(?:full\s+of|flooded\s+with|filled\s+with|spammed\s+with|littered\s+with)` +
-		`|\bi(?:'m|\s+am)\s+(?:getting|seeing)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found)\b` +
+		`|\bi(?:'m|\s+am)\s+(?:getting|seeing|hitting)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found|encountered|hit|ran\s+into)\b` +
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
@@ -59,8 +59,12 @@ var (
 // kernel prints it; ok is false when t names no message, or names one only as a possibility.
 func messageLoggedNow(t string) (msg string, ok bool) {
 	m, i, _, found := kernel.FindMessage(t)
+	named := false
 	if !found {
-		return "", false
+		if i, found = quotedNamedConntrackFull(t); !found {
+			return "", false
+		}
+		m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
 	}
 	clause := t[:i]
 	if k := strings.LastIndexAny(clause, ".!?;。！？；"); k >= 0 && !strings.HasSuffix(strings.TrimRight(clause, " \t\"'“「`"), ":") {
@@ -71,6 +75,14 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 	if !reLoggedNow.MatchString(clause) || reHypothetical.MatchString(clause) {
 		return "", false
 	}
+	if named {
+		// The short form stands for the whole record; a question about it ("why do I get
+		// \"nf_conntrack: table full\"?") states nothing.
+		if strings.ContainsAny(t[i:], "?？") {
+			return "", false
+		}
+		return m, true
+	}
 	// The record is the message with what the author kept of its prefix ("TCP:") before it.
 	p := strings.TrimRight(clause, " \t")
 	if c := strings.LastIndexAny(p, " \t\"'“「`"); c >= 0 {
@@ -80,6 +92,32 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 		p = ""
 	}
 	return p + m, true
+}
+
+// quotedNamedConntrackFull finds the words people shorten the conntrack-full message to
+// (kernel.MsgConntrackFullNamed: "nf_conntrack: table full") quoted in a sentence: "I
+// encountered an \"nf_conntrack: table full\" warning" (corpus 998). Quoted, the words are the
+// message's; unquoted in a sentence they are as often a question's subject, so only the quoted
+// form is found. i is where the quoted words start.
+func quotedNamedConntrackFull(t string) (i int, ok bool) {
+	lt := strings.ToLower(t)
+	for _, m := range kernel.MsgConntrackFullNamed {
+		k := strings.Index(lt, m)
+		if k < 0 {
+			continue
+		}
+		start := k
+		for _, p := range []string{"nf_", "ip_"} {
+			if strings.HasSuffix(lt[:start], p) {
+				start -= len(p)
+			}
+		}
+		before := strings.TrimRight(t[:start], " ")
+		if strings.HasSuffix(before, "\"") || strings.HasSuffix(before, "'") || strings.HasSuffix(before, "`") || strings.HasSuffix(before, "“") || strings.HasSuffix(before, "「") {
+			return start, true
+		}
+	}
+	return 0, false
 }
 
 // A kernel message named first, then said in the same sentence to be in this host's log:
@@ -121,10 +159,16 @@ var reTitleQuestion = lazyre.New(`(?i)\?|？|^\W*(?:how|why|what|when|where|is|a
 	// subject for every reader, no host's log.
 	`|\b(?:guides?|how\s+to|troubleshoot\w*|explained|tutorial|understanding|meaning\s+of)\b`)
 
+// A title that says what a monitoring check reports ("check_conntrack reports that conntrack
+// table is full without ...", "Zabbix alerts conntrack table full") is about the check's
+// verdict, its threshold's, not a record of the kernel's log (corpus 969: the check's own
+// output in the text reads 57%).
+var reTitleCheckSays = lazyre.New(`(?i)\b(?:check_\w+|nagios|icinga|zabbix|munin|netdata|telegraf|prometheus|alertmanager|grafana|datadog|monitoring|monitor|plugin|probe|alert\s+rule)\b[^.;:]*?\b(?:reports?|reported|reporting|says?|said|claims?|claimed|shows?|showed|shown|complains?|alerts?|alerted|warns?|warned|thinks?|detects?|flags?)\b`)
+
 // titleMessage is the record a title line t stands for, as the kernel prints the message.
 func titleMessage(t string) (msg string, ok bool) {
 	t = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t), "#"))
-	if t == "" || len(t) > 160 || reTitleQuestion.MatchString(t) || reHypothetical.MatchString(t) {
+	if t == "" || len(t) > 160 || reTitleQuestion.MatchString(t) || reHypothetical.MatchString(t) || reTitleCheckSays.MatchString(t) {
 		return "", false
 	}
 	if m, _, _, found := kernel.FindMessage(t); found {

@@ -82,6 +82,28 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		return Healthy("%s", netZeroText(rs, listenCounters[:2]))
 	}
 	title := "listening sockets dropped connections: accept queues were full"
+	// ListenDrops counts every segment a listener dropped (tcp_listendrop: a full SYN queue,
+	// a failed child socket, an out-of-memory, a full accept queue); only ListenOverflows says
+	// the accept queue was full. With ListenDrops alone, or ListenOverflows read as 0, the
+	// finding names the drops, not their cause.
+	overflows, overflowsRead, dropsOnly := int64(0), false, true
+	for _, r := range rs {
+		switch r.Name {
+		case "ListenOverflows":
+			overflows, overflowsRead = r.last, true
+		case "ListenDrops":
+		default:
+			if r.last > 0 {
+				dropsOnly = false
+			}
+		}
+	}
+	switch {
+	case dropsOnly && len(floods) == 0 && len(full) == 0 && !overflowsRead:
+		title = "listening sockets dropped connection attempts (TcpExt ListenDrops; ListenOverflows, which tells a full accept queue apart, is not in the input)"
+	case dropsOnly && len(floods) == 0 && len(full) == 0 && overflows == 0:
+		title = "listening sockets dropped connection attempts, none for a full accept queue (ListenOverflows 0)"
+	}
 	switch {
 	case len(floods) > 0 && len(ev) == 1 && len(full) == 0:
 		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"

@@ -120,6 +120,12 @@ func checkSysctlUnknownKey(tl *model.Timeline) Result {
 			// misspelling.
 			continue
 		}
+		if !known && kernel.OtherOSSysctl(key) {
+			// "If you were on FreeBSD, you could ... sysctl net.inet.tcp.nolocaltimewait=1"
+			// (990): a BSD's key, advice for another system; no Linux kernel was asked to
+			// take it, so no setting of this host failed.
+			continue
+		}
 		if !known && kernel.SysctlDirectory(key) {
 			// "(does nothing if no /proc/sys/net/netfilter/ present)": a directory of keys,
 			// not a key; nothing was set, so nothing failed to take effect (896).

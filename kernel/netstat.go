@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -300,3 +301,35 @@ func snmp6SameLayout(g Groups, data []byte) int {
 // table that names one in its header carries the kernel's counter (corpus 493).
 var TcpExtDropCounters = []string{"ListenOverflows", "ListenDrops", "TCPBacklogDrop", "TCPReqQFullDrop",
 	"PruneCalled", "RcvPruned", "TCPRcvQDrop", "TCPMemoryPressures", "TCPAbortOnMemory"}
+
+// tcpExtPlainNames are the TcpExt counters of /proc/net/netstat whose names do not start with
+// "TCP" (net/ipv4/proc.c snmp4_net_list); every other TcpExt name is "TCP" and a capitalised
+// word ("TCPDeferAcceptDrop", "TCPSackRecoveryFail").
+var tcpExtPlainNames = []string{"SyncookiesSent", "SyncookiesRecv", "SyncookiesFailed", "EmbryonicRsts",
+	"PruneCalled", "RcvPruned", "OfoPruned", "OutOfWindowIcmps", "LockDroppedIcmps", "ArpFilter", "TW",
+	"TWRecycled", "TWKilled", "PAWSPassive", "PAWSActive", "PAWSEstab", "PAWSOldAck", "DelayedACKs",
+	"DelayedACKLocked", "DelayedACKLost", "ListenOverflows", "ListenDrops", "IPReversePathFilter",
+	"PFMemallocDrop", "BusyPollRxPackets", "TSECRRejects"}
+
+// IsTcpExtName reports whether name is shaped as, or is, a /proc/net/netstat TcpExt counter's
+// name: one of tcpExtPlainNames, or "TCP" followed by a capitalised word of letters and digits.
+func IsTcpExtName(name string) bool {
+	if slices.Contains(tcpExtPlainNames, name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "TCP")
+	if !ok || len(rest) < 2 || rest[0] < 'A' || rest[0] > 'Z' {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// SNMPGroups are the groups of /proc/net/netstat, /proc/net/snmp and /proc/net/snmp6 as
+// netstat -s, nstat and tools that re-print them ("TcpExt.ListenDrops") name them.
+var SNMPGroups = []string{"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "TcpExt", "IpExt", "MPTcpExt", "Ip6", "Icmp6", "Udp6", "UdpLite6", "Sctp"}

@@ -126,6 +126,26 @@ func SysctlKeyPrefix(prefix string) bool {
 	return false
 }
 
+// bsdSysctlNamespaces are the sysctl trees of the BSD-derived systems (FreeBSD's sysctl(3)
+// MIB: kern, hw, machdep, vfs, security, and under net the protocol families inet, inet6,
+// link, local, route), which no Linux kernel has: Linux's top level is abi, crypto, debug,
+// dev, fs, kernel, net, sunrpc, user, vm, and its net tree names ipv4, ipv6, core, unix,
+// netfilter (kernel/sysctl.c, net/sysctl_net.c).
+var bsdSysctlNamespaces = []string{"kern.", "hw.", "machdep.", "vfs.", "security.bsd.", "security.mac.", "net.inet.", "net.inet6.", "net.link.", "net.local.", "net.route."}
+
+// OtherOSSysctl reports whether key is in a BSD's sysctl tree, a namespace no Linux kernel
+// has ("net.inet.tcp.nolocaltimewait", "kern.ipc.somaxconn"): another system's setting, not
+// a Linux key written wrong.
+func OtherOSSysctl(key string) bool {
+	key = NormaliseSysctlKey(key)
+	for _, p := range bsdSysctlNamespaces {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // SysctlDirectory reports whether key names a directory of keys (net.netfilter, net.ipv4,
 // sunrpc) rather than a key: "/proc/sys/net/netfilter/" in prose names where keys live.
 func SysctlDirectory(key string) bool {
