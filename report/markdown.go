@@ -37,7 +37,11 @@ func WriteMarkdown(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis) error 
 	var vb strings.Builder
 	story := storyOf(d)
 	diagnose.DropAbsentSteps(tl, &story) // a story told here from the findings alone
-	writeVerdictMarkdown(&vb, story)
+	if h := countedNone(d, story); h != "" {
+		vb.WriteString("## Verdict\n\n" + strings.ToUpper(h[:1]) + h[1:] + ".\n\n")
+	} else {
+		writeVerdictMarkdown(&vb, story)
+	}
 	p.f("%s### Findings\n\n", vb.String())
 	if len(d.Findings) == 0 {
 		p.f("**No findings.** Every rule that had its data found nothing wrong.\n")

@@ -68,3 +68,35 @@ func TestVerdictNamesWhatWasNotRead(t *testing.T) {
 		t.Errorf("nothing unread, yet:\n%s", text.String())
 	}
 }
+
+// A text whose evidence only one rule reads (a /proc/slab_allocators paste: 1 of 46 rules had
+// its data) must not get the bare "no problem found": the verdict counts what was checked.
+func TestVerdictCountsRulesWithoutData(t *testing.T) {
+	tl := &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: "t"}}
+	d := diagnose.Diagnosis{Checks: []diagnose.Check{
+		{ID: "a", Status: diagnose.StatusOK},
+		{ID: "b", Status: diagnose.StatusNotChecked},
+		{ID: "c", Status: diagnose.StatusNotChecked},
+	}}
+	var text, md bytes.Buffer
+	if err := WriteText(&text, tl, d, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&md, tl, d); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		if !strings.Contains(out, "1 of 3 rules that had their data; 2 not checked") || !strings.Contains(out, "no clean bill of health") {
+			t.Errorf("%s does not count the rules without data:\n%s", name, out)
+		}
+	}
+	// Every rule had its data: the plain headline stays.
+	d.Checks[1].Status, d.Checks[2].Status = diagnose.StatusOK, diagnose.StatusOK
+	text.Reset()
+	if err := WriteText(&text, tl, d, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "Verdict: no problem found\n") {
+		t.Errorf("all rules checked, yet:\n%s", text.String())
+	}
+}

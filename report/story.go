@@ -47,6 +47,37 @@ func notReadLines(s diagnose.Story) []string {
 	return out
 }
 
+// countedNone is the verdict when no finding makes a story and no source is named as unread,
+// yet some rules lacked their data: "no problem found" alone would read as healthy, so it says
+// how many rules were checked ("" when every rule had its data, or there is a story to tell).
+func countedNone(d diagnose.Diagnosis, s diagnose.Story) string {
+	if _, ok := makeVerdict(s); ok || len(notReadLines(s)) > 0 {
+		return ""
+	}
+	checked, notChecked := checkCounts(d)
+	if notChecked == 0 {
+		return ""
+	}
+	h := fmt.Sprintf("%s by the %d of %d rules that had their data; %d not checked (the input lacks their data; --checks lists each)",
+		headNone, checked, len(d.Checks), notChecked)
+	if notChecked > checked {
+		h += ", so this is no clean bill of health"
+	}
+	return h
+}
+
+// checkCounts counts the rules that had their data (a finding or ok) and those that did not.
+func checkCounts(d diagnose.Diagnosis) (checked, notChecked int) {
+	for _, c := range d.Checks {
+		if c.Status == diagnose.StatusNotChecked {
+			notChecked++
+		} else {
+			checked++
+		}
+	}
+	return checked, notChecked
+}
+
 // Verdict headlines. With sources not read, no headline claims health: it says what was read.
 const (
 	headNone         = "no problem found"

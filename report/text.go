@@ -51,8 +51,12 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 			p.f(" (%d lines hold output headroom could not read, listed below)", tl.Lines.Unparsed)
 		}
 		p.f("\n\n")
+	} else if st := storyOf(d); countedNone(d, st) != "" {
+		// No finding worth a verdict, but rules lacked their data: "no problem found"
+		// would read as healthy (a /proc/slab_allocators paste ran 1 rule of 46).
+		p.f("Verdict: %s\n\n", countedNone(d, st))
 	} else {
-		writeVerdictText(p, storyOf(d))
+		writeVerdictText(p, st)
 	}
 	p.f("Kernel   %s\n", orUnknown(hostLine(h)))
 	if tl.Source.NetView != "" {
