@@ -568,6 +568,16 @@ func domainRead(cmd string, prompt bool) bool {
 			return true
 		}
 		return argsLookLike(args, toolWords, prompt)
+	case "ps", "ps_mem", "smem":
+		// A process table (sorted by memory: "ps -eo pid,cmd,%mem --sort=-%mem"): each
+		// process's share of RAM, which no reader takes. Only under a prompt: "ps" in a
+		// sentence or a heading is a word.
+		return prompt
+	case "show":
+		// A network OS's operational command under its prompt (VyOS, EdgeOS, "vyos@r1:~$
+		// show conntrack table ipv4"): its tables hold the router's connection, interface
+		// and memory state. Only the sections of this domain, and only under a prompt.
+		return prompt && len(args) > 0 && hasAny(args[:1], showWords)
 	}
 	return false
 }
@@ -576,7 +586,8 @@ func domainRead(cmd string, prompt bool) bool {
 var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more": true, "less": true, "grep": true,
 	"egrep": true, "fgrep": true, "zcat": true, "sysctl": true, "ethtool": true, "ip": true, "tc": true, "devlink": true,
 	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
-	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true}
+	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true,
+	"ps": true, "ps_mem": true, "smem": true, "show": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}
@@ -584,6 +595,8 @@ var (
 	ipWords      = []string{"link", "l", "addr", "address", "a", "route", "r", "neigh", "n", "show", "s", "stats", "stat", "dev", "maddr", "rule", "tcp_metrics", "netconf", "list", "ls", "table", "all", "type", "up"}
 	tcWords      = []string{"qdisc", "class", "filter", "show", "ls", "list", "dev", "parent", "root", "ingress", "handle", "classid"}
 	devlinkWords = []string{"dev", "port", "sb", "health", "show", "param", "resource", "occupancy", "pool", "tc", "bind", "info", "trap", "name", "pci"}
+	// showWords: the sections of a network OS's "show" this domain reads.
+	showWords = []string{"conntrack", "conntrack-sync", "interfaces", "interface", "system", "memory", "ip", "ipv6", "queueing", "traffic-policy"}
 	// toolWords: the keywords of sar -n, ss's filters and conntrack's tables.
 	toolWords = []string{"DEV", "EDEV", "TCP", "ETCP", "SOCK", "SOCK6", "IP", "EIP", "UDP", "NFS", "ALL", "SOFT",
 		"state", "established", "listening", "time-wait", "syn-recv", "sport", "dport", "src", "dst", "all", "(", ")", "and", "or"}

@@ -55,6 +55,18 @@ func TestUnreadCommandOutputNamed(t *testing.T) {
 			text:  "`/proc/vmstat`:\n\n```\ncompact_stall    15\ncompact_fail     15\ncompact_success   0     <-- 15 attempts, 0 successes\n```\n",
 			first: 4, last: 6, cmd: "/proc/vmstat",
 		},
+		{
+			// a process table sorted by memory: pid, command, shares (g36-g39 class)
+			name:  "ps sorted by memory",
+			text:  "Top memory users:\nuser@box:~ $ ps -eo pid,comm,%mem --sort=-%mem\nPID COMMAND %MEM\n4411 postgres 12.5\n907 java 3.1\n",
+			first: 3, last: 5, cmd: "ps -eo pid,comm,%mem --sort=-%mem",
+		},
+		{
+			// a router OS's operational command under its prompt (VyOS, EdgeOS)
+			name:  "network OS show command",
+			text:  "admin@gw1:~$ show conntrack table ipv6\nId   Proto  State      Timeout\n---  -----  ---------  -------\n77   udp    ASSURED    29\n",
+			first: 2, last: 4, cmd: "show conntrack table ipv6",
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tl := ParseString(c.text, "t", Options{})
