@@ -267,6 +267,10 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if why, ok := errnoLogLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
+		return
+	}
 	if why, ok := unreadEvidence(d.ls[i].Text); ok {
 		if d.tryFlattened(i) {
 			return

@@ -1,0 +1,49 @@
+package artifact
+
+import "strings"
+
+// An application's log line that reports a system call's error by its errno (issue 29 item
+// 4, corpus 1079): Suricata's "(AFPWritePacket) -- [ERRCODE: SC_ERR_SOCKET(200)] - Sending
+// packet failed on socket 8: No buffer space available". No reader takes another program's
+// log, and the line holds too few numbers for unreadEvidence, so a paste of such lines and
+// prose exited 3 as if it held no evidence. The errno is evidence of this domain: the line is
+// listed as unread with what the errno means, and nothing is diagnosed from it.
+//
+// The line must look like a log record, not a sentence about the error: it holds a digit (a
+// time, a pid, a socket's number) and the errno's text follows ": " as strerror's is
+// printed ("...: No buffer space available"), or the errno's name stands as a word.
+
+// errnoReasons: the errnos of this domain and what they mean for it.
+var errnoReasons = []struct{ text, name, why string }{
+	// ENOBUFS on a send: the packet was dropped on the way out: the qdisc or the device's
+	// queue was full (net_xmit_errno in include/linux/netdevice.h turns NET_XMIT_DROP into
+	// -ENOBUFS; af_packet.c packet_snd returns it), or the send's skb could not be had
+	// (sock_alloc_send_pskb in net/core/sock.c). Alone it is no page allocation failure.
+	{"No buffer space available", "ENOBUFS", "an application's socket error ENOBUFS (No buffer space available): a send dropped at a full qdisc or device queue, or a socket buffer at its limit; not by itself a page allocation failure; headroom has no reader for this log"},
+	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): a system call could not get memory; headroom has no reader for this log"},
+}
+
+// maxErrnoLineBytes: a log record is one line; a paragraph that names the error is prose.
+const maxErrnoLineBytes = 512
+
+// errnoLogLine says why t is an application's log line with one of errnoReasons' errnos.
+func errnoLogLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes || !hasDigit(t) {
+		return "", false
+	}
+	for _, e := range errnoReasons {
+		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " {
+			return e.why, true
+		}
+		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
+			return e.why, true
+		}
+	}
+	return "", false
+}
+
+// wordAt: t[k:k+n] is a word of its own ("ENOBUFS", "(ENOBUFS)", "-ENOBUFS", not "XENOBUFSY").
+func wordAt(t string, k, n int) bool {
+	isW := func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+	return (k == 0 || !isW(t[k-1])) && (k+n == len(t) || !isW(t[k+n]))
+}
