@@ -44,6 +44,8 @@ func errnoLogLine(t string) (string, bool) {
 
 // wordAt: t[k:k+n] is a word of its own ("ENOBUFS", "(ENOBUFS)", "-ENOBUFS", not "XENOBUFSY").
 func wordAt(t string, k, n int) bool {
-	isW := func(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+	isW := func(c byte) bool {
+		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
 	return (k == 0 || !isW(t[k-1])) && (k+n == len(t) || !isW(t[k+n]))
 }
