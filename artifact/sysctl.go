@@ -271,6 +271,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
 	}
+	if d.jsonStatLine(i) {
+		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
+		return
+	}
 	if why, ok := unreadEvidence(d.ls[i].Text); ok {
 		if d.tryFlattened(i) {
 			return
