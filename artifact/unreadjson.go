@@ -35,23 +35,8 @@ func jsonNumberPair(t string) (key string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	v := strings.TrimSuffix(strings.TrimSpace(rest), ",")
-	v = strings.TrimPrefix(v, "-")
-	if v == "" {
-		return "", false
-	}
-	dots := 0
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case c >= '0' && c <= '9':
-		case c == '.':
-			dots++
-		default:
-			return "", false
-		}
-	}
-	if dots > 1 {
-		return "", false
+	if v := strings.TrimSpace(rest); !isNumberToken(v) || strings.ContainsAny(v, "kKMGB%()[];") {
+		return "", false // a JSON number: no unit, no brackets (isNumberToken takes both)
 	}
 	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(key))
 	return n, true
