@@ -20,7 +20,7 @@ var errnoReasons = []struct{ text, name, why string }{
 	// -ENOBUFS; af_packet.c packet_snd returns it), or the send's skb could not be had
 	// (sock_alloc_send_pskb in net/core/sock.c). Alone it is no page allocation failure.
 	{"No buffer space available", "ENOBUFS", "an application's socket error ENOBUFS (No buffer space available): a send dropped at a full qdisc or device queue, or a socket buffer at its limit; not by itself a page allocation failure; headroom has no reader for this log"},
-	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): a system call could not get memory; headroom has no reader for this log"},
+	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 
 // maxErrnoLineBytes: a log record is one line; a paragraph that names the error is prose.
