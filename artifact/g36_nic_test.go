@@ -49,3 +49,61 @@ func TestIfconfigPre160Layout(t *testing.T) {
 		}
 	}
 }
+
+// A DPDK port's rte_eth_stats as dpvs' dpip prints them: grids of names over values. Before,
+// the block was unread and imissed, the NIC's count of frames with no free RX descriptor,
+// never reached nic-rx-overruns.
+func TestDPDKDpipLinkGrid(t *testing.T) {
+	text := `1: vport3: socket 1 mtu 9000 rx-queue 4 tx-queue 4
+    UP 25000 Mbps full-duplex auto-nego
+    ipackets            opackets            ibytes              obytes
+    120000              5000                99000000            400000
+    ierrors             oerrors             imissed             rx_nombuf
+    2                   0                   333                 7
+    mbuf-avail          mbuf-inuse
+    65000               1200
+`
+	c := netdevOf(t, text, "vport3")
+	if c["rx_packets"] != 120000 || c["rx_missed_errors"] != 333 || c["rx_nombuf"] != 7 || c["rx_errors"] != 2 || c["tx_packets"] != 5000 {
+		t.Errorf("counters %v", c)
+	}
+}
+
+// testpmd's and l2fwd's per-port statistics: "name: value" pairs, several a line, under a
+// "statistics for port N" line. Before, unread.
+func TestDPDKPortStatisticsPairs(t *testing.T) {
+	text := `  ######################## NIC statistics for port 1  ########################
+  RX-packets: 880000     RX-missed: 4410       RX-bytes:  52800000
+  RX-errors: 0
+  RX-nombuf:  0
+  TX-packets: 870000     TX-errors: 0          TX-bytes:  52200000
+  ############################################################################
+`
+	c := netdevOf(t, text, "port1")
+	if c["rx_packets"] != 880000 || c["rx_missed_errors"] != 4410 || c["tx_packets"] != 870000 {
+		t.Errorf("testpmd counters %v", c)
+	}
+	l2 := `Statistics for port 2 ------------------------------
+Packets sent:                  5000
+Packets received:              5100
+ipackets:          5100      opackets:          5000      ibytes:       7000000
+imissed:             17      ierrors:                0       oerrors:                0
+`
+	c = netdevOf(t, l2, "port2")
+	if c["rx_packets"] != 5100 || c["rx_missed_errors"] != 17 {
+		t.Errorf("l2fwd counters %v", c)
+	}
+	// Counter-cases: prose naming a port's statistics, and a dpip header with no counters,
+	// are no interface reading.
+	for _, s := range []string{
+		"The statistics for port 3 are shown below.\nThey look fine to me.\n",
+		"1: dpdk0: socket 0 mtu 1500 rx-queue 8 tx-queue 8\n    UP 10000 Mbps full-duplex auto-nego\n",
+	} {
+		tl := ParseString(s, "p", Options{})
+		for _, sm := range tl.Samples {
+			if len(sm.NetDev) > 0 {
+				t.Errorf("%q read as an interface: %+v", s, sm.NetDev)
+			}
+		}
+	}
+}

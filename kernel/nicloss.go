@@ -160,7 +160,10 @@ var driverLoss = map[string]NICLoss{
 	"rx_buff_alloc_err":           rxRefill,
 	"rx_page_alloc_fail":          rxRefill,
 	"rx_alloc_failed":             rxRefill,
-	"rx_drops":                    rxStack,
+	// DPDK's rte_eth_stats.rx_nombuf, mbuf allocation failures of the poll loop's refill
+	// (kernel/dpdk.go).
+	"rx_nombuf": rxRefill,
+	"rx_drops":  rxStack,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,
