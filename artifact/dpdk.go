@@ -34,7 +34,7 @@ var (
 
 // isDPDKStart: the first line of a dpip link block or of a port's statistics.
 func isDPDKStart(_, t string) bool {
-	return reDPIPHeader.MatchString(t) || reDPDKPort.MatchString(t)
+	return reDPIPHeader.MatchString(strings.TrimLeft(t, " \t")) || reDPDKPort.MatchString(t)
 }
 
 type dpdkPort struct {
@@ -73,7 +73,10 @@ func (d *doc) tryDPDK(i int) int {
 				j++
 			}
 		}
-		for k < len(d.ls) && !isBlank(d.ls[k].Text) && (d.ls[k].Text[0] == ' ' || d.ls[k].Text[0] == '\t') {
+		// the block: the lines indented deeper than its header (the whole paste may be
+		// indented, as a Markdown code block)
+		indent := len(t) - len(strings.TrimLeft(t, " \t"))
+		for k < len(d.ls) && !isBlank(d.ls[k].Text) && len(d.ls[k].Text)-len(strings.TrimLeft(d.ls[k].Text, " \t")) > indent {
 			names := fields(d.ls[k].Text)
 			if k+1 < len(d.ls) {
 				vals := fields(d.ls[k+1].Text)

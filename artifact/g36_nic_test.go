@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -63,9 +64,17 @@ func TestDPDKDpipLinkGrid(t *testing.T) {
     mbuf-avail          mbuf-inuse
     65000               1200
 `
-	c := netdevOf(t, text, "vport3")
-	if c["rx_packets"] != 120000 || c["rx_missed_errors"] != 333 || c["rx_nombuf"] != 7 || c["rx_errors"] != 2 || c["tx_packets"] != 5000 {
-		t.Errorf("counters %v", c)
+	for _, in := range []string{"", "    "} { // as pasted, and as a Markdown code block
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(text, "\n") {
+			if l != "" {
+				b.WriteString(in + l)
+			}
+		}
+		c := netdevOf(t, b.String(), "vport3")
+		if c["rx_packets"] != 120000 || c["rx_missed_errors"] != 333 || c["rx_nombuf"] != 7 || c["rx_errors"] != 2 || c["tx_packets"] != 5000 {
+			t.Errorf("indent %q: counters %v", in, c)
+		}
 	}
 }
 
