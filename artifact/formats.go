@@ -131,6 +131,8 @@ var formats = []format{
 	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
 	{kind: KindTop, start: isDigit, detect: isShareRow, parse: (*doc).tryCPUInfo},
 	{kind: KindPerf, start: isDigit, detect: isShareRow, parse: (*doc).tryProfile, claims: true},
+	// dpvs' "1: dpdk0: socket 0 ..." is an index row too, so before ip link's.
+	{kind: KindDPDK, detect: isDPDKStart, parse: (*doc).tryDPDK},
 	{kind: KindIPLink, start: isDigit, detect: isIndexRow, parse: (*doc).tryIPLink, claims: true},
 	{kind: KindSoftnet, start: isDigit, detect: isNumberRow, parse: (*doc).trySoftnetDecimal},
 	{kind: KindVMStatS, start: isDigit, detect: isNumberRow, parse: (*doc).tryVMStatS},
@@ -154,7 +156,7 @@ var formats = []format{
 	{kind: KindNetStatFile, detect: isNameColon, parse: (*doc).tryProcNetStat},
 	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
 	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},
-	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "Link encap:") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
+	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "Link encap") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
 	{kind: KindNstat, start: isUpper, detect: isNstatCounterName, parse: (*doc).tryNstat},
 	{kind: KindSysctl, start: isLower, detect: func(ft, t string) bool {
 		return strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0

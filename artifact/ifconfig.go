@@ -54,14 +54,21 @@ func isIfconfigHeader(t string) bool {
 	if len(fs) >= 3 && fs[1] == "Link" && strings.HasPrefix(fs[2], "encap:") {
 		return true
 	}
+	// net-tools before 1.60 printed no colons: "eth0      Link encap 10Mbps Ethernet  HWaddr
+	// ..." (corpus 1010). A lowercase interface name first, so prose ("The Link encap field")
+	// is no header.
+	if len(fs) >= 4 && fs[1] == "Link" && fs[2] == "encap" && reIfconfigName.MatchString(fs[0]) {
+		return true
+	}
 	return len(fs) >= 2 && strings.HasSuffix(fs[0], ":") && strings.HasPrefix(fs[1], "flags=") && strings.Contains(t, "mtu")
 }
 
 var ifconfigWords = map[string]map[string]string{
+	// "overrun" in the singular is the pre-1.60 layout's word for the same column.
 	"RX": {"packets": "rx_packets", "errors": "rx_errors", "dropped": "rx_dropped", "overruns": "rx_fifo_errors",
-		"frame": "rx_frame_errors", "bytes": "rx_bytes"},
+		"overrun": "rx_fifo_errors", "frame": "rx_frame_errors", "bytes": "rx_bytes"},
 	"TX": {"packets": "tx_packets", "errors": "tx_errors", "dropped": "tx_dropped", "overruns": "tx_fifo_errors",
-		"carrier": "tx_carrier_errors", "collisions": "collisions", "bytes": "tx_bytes"},
+		"overrun": "tx_fifo_errors", "carrier": "tx_carrier_errors", "collisions": "collisions", "bytes": "tx_bytes"},
 }
 
 // ifconfigAt parses consecutive interface blocks starting at ls[i].
@@ -274,6 +281,7 @@ func (d *doc) tryIfconfigRows(i int) int {
 func groupedCount(s string) bool { return reGroupedCount.MatchString(s) }
 
 var (
+	reIfconfigName = lazyre.New(`^[a-z][a-z0-9_.:@-]*$`)
 	reGroupedCount = lazyre.New(`^(?:\d{1,3}(?:,\d{3})+|\d+)$`)
 	// An interface's name in a block's label: Linux's usual names (eth0, enp3s0, ens192,
 	// eno1, wlan0, wlp2s0, bond0, veth12ab, br0, vmbr0).

@@ -474,6 +474,18 @@ func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats) (in
 		if sum > 0 {
 			return sum, "ethtool -S " + dev.Name + " (per-queue packets summed)", true
 		}
+		// The Intel VSI list (ice, i40e: ICE_VSI_STAT rx_unicast/rx_multicast/rx_broadcast,
+		// drivers/net/ethernet/intel/ice/ice_ethtool.c) prints no rx_packets: the frames its
+		// rings took are the three casts, its rx_dropped (rx_discards) the ones they could not.
+		if kernel.IntelVSIStats(*st.Stats) {
+			for _, n := range []string{"rx_unicast", "rx_multicast", "rx_broadcast"} {
+				v, _ := st.Stats.Get(n)
+				sum += v
+			}
+			if sum > 0 {
+				return sum, "ethtool -S " + dev.Name + " (rx_unicast + rx_multicast + rx_broadcast)", true
+			}
+		}
 	}
 	return 0, "", false
 }

@@ -160,7 +160,10 @@ var driverLoss = map[string]NICLoss{
 	"rx_buff_alloc_err":           rxRefill,
 	"rx_page_alloc_fail":          rxRefill,
 	"rx_alloc_failed":             rxRefill,
-	"rx_drops":                    rxStack,
+	// DPDK's rte_eth_stats.rx_nombuf, mbuf allocation failures of the poll loop's refill
+	// (kernel/dpdk.go).
+	"rx_nombuf": rxRefill,
+	"rx_drops":  rxStack,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,
@@ -193,7 +196,11 @@ func ClassifyNICCounter(name string, virtual bool) (NICLoss, bool) {
 // drivers/net/ethernet/intel/i40e/i40e_ethtool.c, ICE_PF_STAT in ice_ethtool.c).
 func IntelVSIStats(stats Counters) bool {
 	for i := 0; i < stats.Len(); i++ {
-		if name, _ := stats.At(i); strings.HasPrefix(name, "port.") {
+		// rx_unknown_protocol: the VSI list of the same drivers (ICE_VSI_STAT and
+		// I40E_VSI_STAT "rx_unknown_protocol", eth_stats.rx_unknown_protocol; iavf's too),
+		// printed before the port names, so a list cut short (corpus 1063) still says whose
+		// rx_dropped it is: ICE_VSI_STAT("rx_dropped", eth_stats.rx_discards).
+		if name, _ := stats.At(i); strings.HasPrefix(name, "port.") || name == "rx_unknown_protocol" {
 			return true
 		}
 	}

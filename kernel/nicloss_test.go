@@ -74,3 +74,24 @@ func TestClassifyNICStatsIntelVSI(t *testing.T) {
 		t.Errorf("without port counters: %+v", got)
 	}
 }
+
+// An ethtool -S of i40e or ice cut before its "port." names still shows the driver by its
+// VSI list: rx_unknown_protocol is printed only by the Intel VSI statistics (i40e, ice,
+// iavf), so rx_dropped beside it is the VSI's rx_discards, a ring loss. A list without it
+// (a generic driver's rx_dropped) keeps the stack's meaning.
+func TestClassifyNICStatsIntelVSIWithoutPortNames(t *testing.T) {
+	var cut, generic Counters
+	for _, n := range []string{"rx_unicast", "tx_unicast", "rx_bytes", "tx_bytes"} {
+		cut.Set(n, 10)
+		generic.Set(n, 10)
+	}
+	cut.Set("rx_dropped", 500)
+	cut.Set("rx_unknown_protocol", 0)
+	generic.Set("rx_dropped", 500)
+	if got := ClassifyNICStats(&cut, false); len(got) != 1 || !got[0].RxOverrun() {
+		t.Errorf("VSI list without port names: %+v", got)
+	}
+	if got := ClassifyNICStats(&generic, false); len(got) != 1 || got[0].Cause != NICCauseStack {
+		t.Errorf("generic rx_dropped: %+v", got)
+	}
+}

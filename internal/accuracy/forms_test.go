@@ -443,6 +443,8 @@ var formsKnownLimits = map[string]string{
 	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitZeroWidthInQP,
 	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                         limitWrappedLogWidth,
 	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                         limitWrappedLogWidth,
+	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":           limitColumnShape,
+	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                           limitColumnShape,
 	"bullets 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                         limitColumnShape,
 	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                        limitColumnShape,
 	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                   "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
