@@ -40,3 +40,28 @@ func TestOOMUnreclaimableSlabInfoCollapsed(t *testing.T) {
 		}
 	}
 }
+
+// A report of the event in the reporter's shorthand, with no first person: the kill in the
+// active past with its object ("then OOM-killed a victim") after "could not" (the past of
+// "cannot", a fact, not a possibility) is a stated OOM kill (corpus 1037). Counter-cases:
+// the kill in the present ("OOM-kills a victim when memory runs out", a reference page's
+// voice) and a real condition ("if the kernel could not reclaim, it would OOM-kill a
+// victim") state none.
+func TestStatedOOMKillActivePastAfterCouldNot(t *testing.T) {
+	for _, s := range []string{
+		"Seen on a 4 GB guest: a worker grew without swap, the box froze for a minute, then OOM-killed a victim.\n",
+		"On the 8 GB node the kernel could not reclaim page cache fast enough and OOM-killed the database.\n",
+	} {
+		if !statesOOM(s) {
+			t.Errorf("%q: no stated OOM kill", s)
+		}
+	}
+	for _, s := range []string{
+		"Without swap the kernel OOM-kills a victim when memory runs out.\n",
+		"If the kernel could not reclaim, it would OOM-kill a victim.\n",
+	} {
+		if statesOOM(s) {
+			t.Errorf("%q: read as a stated OOM kill", s)
+		}
+	}
+}
