@@ -8,7 +8,8 @@ import "testing"
 
 // An OOM report's "Unreclaimable slab info:" table (mm/slab_common.c
 // dump_unreclaimable_slab), pasted alone and with its padding collapsed to single spaces by
-// a blog or mail client, is a slab table: the rules see each cache's size (corpus 1049).
+// a blog or mail client, is a slab table: the rules see each cache's size (corpus 1049);
+// also as a Markdown code block, each "kernel: [stamp]" line indented (prefixes.go).
 // Counter-cases: the heading followed by prose, and a row whose used exceeds its total
 // (not the kernel's "used total" pair), give no table.
 func TestOOMUnreclaimableSlabInfoCollapsed(t *testing.T) {
@@ -24,6 +25,7 @@ func TestOOMUnreclaimableSlabInfoCollapsed(t *testing.T) {
 	}
 	for name, text := range map[string]string{
 		"collapsed, log prefix": "kernel: [500.1] Unreclaimable slab info:\nkernel: [500.1] Name Used Total\nkernel: [500.2] kmalloc-4k 3000000KB 3000100KB\nkernel: [500.2] skbuff_head_cache 2048KB 2100KB\n",
+		"indented code block":   "An excerpt:\n\n    kernel: [500.1] Unreclaimable slab info:\n    kernel: [500.1] Name Used Total\n    kernel: [500.2] kmalloc-4k 3000000KB 3000100KB\n    kernel: [500.2] skbuff_head_cache 2048KB 2100KB\n",
 		"padded, bare":          "Unreclaimable slab info:\nName                      Used          Total\nkmalloc-4k             3000000KB    3000100KB\nskbuff_head_cache         2048KB       2100KB\n",
 	} {
 		got := table(text)
@@ -63,5 +65,31 @@ func TestStatedOOMKillActivePastAfterCouldNot(t *testing.T) {
 		if statesOOM(s) {
 			t.Errorf("%q: read as a stated OOM kill", s)
 		}
+	}
+}
+
+// Page allocation failures stated in prose with the order written before the word, as a
+// number and "order" before what was allocated ("failures for 0 order pages"), are stated
+// failures of that order (corpus 1048). Counter-cases: a count of orders ("5 order
+// requests") is no order, and a possibility ("if you get ...") states no failure.
+func TestStatedAllocFailureNumberBeforeOrder(t *testing.T) {
+	orders := func(text string) []int {
+		t.Helper()
+		var out []int
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.AllocFailure != nil {
+				out = append(out, e.AllocFailure.Order)
+			}
+		}
+		return out
+	}
+	if got := orders("Since the upgrade the box keeps logging page allocation failures for 0 order pages in the NIC driver.\n"); len(got) != 1 || got[0] != 0 {
+		t.Errorf("'for 0 order pages': orders %v, want [0]", got)
+	}
+	if got := orders("The queue holds 5 order requests and we get page allocation failures in the driver.\n"); len(got) != 0 {
+		t.Errorf("'5 order requests': orders %v, want none", got)
+	}
+	if got := orders("If you get page allocation failures for 2 order pages, raise min_free_kbytes.\n"); len(got) != 0 {
+		t.Errorf("a possibility: orders %v, want none", got)
 	}
 }
