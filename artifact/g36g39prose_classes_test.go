@@ -93,3 +93,17 @@ func TestStatedAllocFailureNumberBeforeOrder(t *testing.T) {
 		t.Errorf("a possibility: orders %v, want none", got)
 	}
 }
+
+// The conntrack allocation failure quoted without a log prefix ("nf_conntrack_alloc:
+// Can't alloc conntrack", a question quoting its log line) is a kernel log record, so the
+// text is read (corpus 1014 was "nothing headroom reads"). Counter-case: a sentence that
+// names it is prose.
+func TestQuotedConntrackAllocFailure(t *testing.T) {
+	logged := func(text string) int { return len(ParseString(text, "p", Options{}).Log) }
+	if n := logged("Found this in the log of the firewall:\nnf_conntrack_alloc: Can't alloc conntrack\n"); n != 1 {
+		t.Errorf("quoted message: %d log records, want 1", n)
+	}
+	if n := logged("What does the message Can't alloc conntrack mean for my firewall?\n"); n != 0 {
+		t.Errorf("a sentence naming it: %d log records, want 0", n)
+	}
+}
