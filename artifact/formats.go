@@ -104,6 +104,7 @@ var formats = []format{
 	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},
 	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
+	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},
 	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},
 	{kind: KindSockets, first: []string{"tcp", "tcp6", "udp", "udp6"}, parse: (*doc).trySockets},
 	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},

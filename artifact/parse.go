@@ -70,6 +70,7 @@ const (
 	KindSetting      = "setting"
 	KindConntrackS   = "conntrack_stats" // conntrack -S (conntrack.go)
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
+	KindOOMSlabInfo  = "oom_slab_info"   // an OOM report's "Unreclaimable slab info:" table (oomslab.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
@@ -426,6 +427,14 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
+		}
+		// The unreclaimable slab table of an OOM report pasted without the report's other
+		// lines (oomslab.go): read as a slab table, not as log lines.
+		if n := d.tryOOMSlabInfo(i); n > 0 {
+			for k := i; k < i+n; k++ {
+				d.used[k] = true
+			}
+			return true
 		}
 	case hasAlloc && isAllocStallHeader(t):
 		return d.allocStall(i)

@@ -42,8 +42,9 @@ func stripOtherPrefixes(s string, l *Line) string {
 	// A syslog line whose date and host the paste cut, "kernel: [85531.011000] CPU: 1 ..."
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
 	// kernel wrote it, and the dmesg stamp after it is the record's.
-	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kernel: ") && (startsLogPrefix(s[len("kernel: "):]) || bareStampLen(s[len("kernel: "):]) > 0) {
-		if t, ok := syslogTag(s, "", "", l); ok {
+	// Indented as a Markdown code block too ("    kernel: [361299.8] ...").
+	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0) {
+		if t, ok := syslogTag(k, "", "", l); ok {
 			return t
 		}
 	}

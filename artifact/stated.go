@@ -828,10 +828,17 @@ func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, strin
 // screen updates, ... kswapd is right up there", corpus 940) reports an observation: its
 // "when" and "eventually" tell the time of it, so only a condition or a modal ("if", "would")
 // makes it a possibility.
+//
+// "could not" ("the kernel could not page out anon memory, then OOM-killed a victim") is
+// the past of "cannot": a fact of the event, not a possibility, so it is no modal here.
 func hypotheticalUpTo(sentence, match string) bool {
 	end := len(sentence)
 	if i := strings.Index(sentence, match); i >= 0 {
 		end = i + len(match)
+	}
+	if strings.Contains(sentence, "ould") {
+		up := reCouldNot.ReplaceAllString(sentence[:end], "")
+		sentence, end = up, len(up)
 	}
 	if reObserved.MatchString(sentence) {
 		return reConditional.MatchString(sentence[:end])
@@ -842,6 +849,7 @@ func hypotheticalUpTo(sentence, match string) bool {
 var (
 	reObserved    = lazyre.New(`^\W*(?:(?:and|but|then|also|so)\s+)?(?:I|we|We)\s+(?:have\s+|had\s+|also\s+)?(?:noticed|saw|observed|watched|found|see|notice|observe)\b`)
 	reConditional = lazyre.New(`(?i)\b(?:would|could|might|if|unless|otherwise)\b`)
+	reCouldNot    = lazyre.New(`(?i)\bcould(?:\s+not|n['’]t)\b`)
 )
 
 // A sentence in the voice of a reference page states how the kernel behaves in general, not
@@ -854,10 +862,12 @@ var (
 // defines its subject by what it does ("that kills", "which exceed"), a condition ("when
 // memory is low", "once ... is full"), or a victim named by kind ("the process with the
 // highest", "a process", "processes"). A host's event keeps its first person or its past
-// ("our java process got OOM killed", "the OOM killer killed mysqld").
+// ("our java process got OOM killed", "the OOM killer killed mysqld"), or the kill in the
+// past with its object ("... then OOM-killed a victim": the active past of a kill, which no
+// reference page writes; "are OOM-killed" is its passive present).
 var (
 	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b`)
-	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?killed\b`)
+	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?killed\b|\boom[- ]?killed\s+(?:a|an|the|one|its|their|two|three|several|some|\d+)\b`)
 	reHabitual      = lazyre.New(`(?i)\b(?:typically|usually|generally|normally|commonly|in\s+general|by\s+default|last\s+resort)\b`)
 	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)
 	reIOWord        = lazyre.New(`\bI/O\b`)

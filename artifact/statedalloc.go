@@ -14,10 +14,12 @@ import (
 // failures under load"): a vendor note or a post that describes the failures without
 // quoting warn_alloc's lines. The order is the kernel's own figure however the sentence
 // around it is written (any language); the failure's name is matched as written,
-// misspelt by hand too ("Page Allocaton Failure").
+// misspelt by hand too ("Page Allocaton Failure"). The order is written "order:3", "order 3",
+// "3-order", or "3 order" before what was allocated ("page allocation failures for 0 order
+// pages"; "5 order requests" is a count of orders, not one).
 var (
 	reStatedAllocFail  = lazyre.New(`(?i)page\s+allocat[a-z]*\s+failure`)
-	reStatedAllocOrder = lazyre.New(`(?i)\border[-:=\s]\s*([0-9]{1,2})\b|\b([0-9]{1,2})-order\b`)
+	reStatedAllocOrder = lazyre.New(`(?i)\border[-:=\s]\s*([0-9]{1,2})\b|\b([0-9]{1,2})-order\b|\b([0-9]{1,2})\s+order\s+(?:pages?|allocations?|allocs?|blocks?)\b`)
 )
 
 // statedAllocOrder finds a page allocation failure named in para with an order in the same
@@ -36,8 +38,8 @@ func statedAllocOrder(para string, lineAt func(int) int, sub *subjects) (order, 
 		best, bestD := -1, len(para)+1
 		for _, o := range reStatedAllocOrder.FindAllStringSubmatchIndex(para, -1) {
 			a, b := o[2], o[3]
-			if a < 0 {
-				a, b = o[4], o[5]
+			for g := 4; a < 0 && g+1 < len(o); g += 2 {
+				a, b = o[g], o[g+1]
 			}
 			v, err := strconv.Atoi(para[a:b])
 			if err != nil || v > 10 { // MAX_PAGE_ORDER is 10 on x86 (more only on huge-page arches)

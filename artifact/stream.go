@@ -333,7 +333,7 @@ func endsReports(l *Line) bool {
 		return false
 	}
 	s := strings.TrimSpace(t)
-	if showMemKind(s) != "" || isLoneBuddyToken(s) || isContinuation(t) || isPendingContinuation(t) || isKillLineTail(t) {
+	if showMemKind(s) != "" || isLoneBuddyToken(s) || isContinuation(t) || isPendingContinuation(t) || isKillLineTail(t) || isOOMSlabInfoLine(s) {
 		return false
 	}
 	return reportLineKind(t) == "" || isAllocHeader(t) || strings.Contains(t, "invoked oom-killer")
@@ -411,7 +411,7 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t) || isNoMMUAllocHeader(t)) {
 		return true
 	}
-	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t)
+	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t)
 }
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page
@@ -458,9 +458,10 @@ func quiet(l *Line) bool {
 
 // stops reports whether collectReport and showMemReport stop at the (quiet) line rather than
 // skip it (another CPU's line, under CONFIG_PRINTK_CALLER) or take it as part of a report:
-// the last line of a window.
+// the last line of a window. A row of an OOM report's unreclaimable slab table is read on by
+// tryOOMSlabInfo, so the window does not end at one.
 func stops(l *Line) bool {
-	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text)
+	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text) && !isOOMSlabInfoLine(l.Text)
 }
 
 // lineCount is the number of lines in the text, counted once when a window grows long

@@ -338,6 +338,10 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	slices.SortFunc(top, func(a, b model.SlabCache) int { return cmp.Compare(b.SizeKB, a.SizeKB) })
 	var names []string
 	for _, c := range top[:min(len(top), 4)] {
+		if c.Objs == 0 { // a table without object counts (an OOM report's Unreclaimable slab info)
+			names = append(names, c.Name+" "+memKB(c.SizeKB))
+			continue
+		}
 		names = append(names, fmt.Sprintf("%s %s (%d objects)", c.Name, memKB(c.SizeKB), c.Objs))
 	}
 	ev := []Evidence{{What: "kmalloc and slab-allocator caches in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}

@@ -60,6 +60,12 @@ var (
 	// MsgConntrackFull: nf_conntrack_alloc/early_drop (net/netfilter/nf_conntrack_core.c:
 	// "nf_conntrack: table full, dropping packet"; ip_conntrack before 2.6.15).
 	MsgConntrackFull = []string{"table full, dropping packet"}
+	// MsgConntrackAllocFail: __nf_conntrack_alloc (net/netfilter/nf_conntrack_core.c, 2.6.x:
+	// "nf_conntrack_alloc: Can't alloc conntrack."; ip_conntrack_core.c's "Can't alloc
+	// conntrack" before 2.6.15): the slab allocation of a new flow's struct nf_conn returned
+	// NULL, so the packet that would have created the entry was dropped. Whether the table
+	// was at nf_conntrack_max or memory was short, the message alone does not say.
+	MsgConntrackAllocFail = []string{"Can't alloc conntrack"}
 	// MsgConntrackFullNamed: the same event in the words people shorten it to in a title
 	// ("nf_conntrack table full", "conntrack: table full"); read only where a text's title
 	// states its problem (artifact's titleMessage), never in a sentence, where it is as often
@@ -86,7 +92,7 @@ var (
 )
 
 // knownMessages are the messages a text may quote without a log prefix.
-var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
+var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgConntrackAllocFail, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
 
 // IsQuotedMessage reports whether a line without a log prefix quotes one of the messages
 // above as the kernel printed it: right before the message stands what the kernel or a log
