@@ -230,6 +230,11 @@ func TestNPDKernelMonitorRules(t *testing.T) {
 			if want == "alloc-fail" && !strings.Contains(msg, "mode:") && !strings.Contains(msg, "allocation failed") {
 				continue
 			}
+			// The same for 2.4's header cut inside its "(gfp=0x1f0/0)" (corpus 1011: the
+			// paste ends mid-record): __alloc_pages printed the parenthesis whole.
+			if _, gfp, ok := strings.Cut(msg, "allocation failed (gfp="); want == "alloc-fail" && ok && !strings.Contains(gfp, ")") {
+				continue
+			}
 			for reason := range byReason {
 				got := matchesReason(reason, msg)
 				switch {
