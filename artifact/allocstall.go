@@ -127,10 +127,7 @@ func parseNoMMUAlloc(t string) (af *model.AllocFailure, size int64, ok bool) {
 	if err != nil || size <= 0 {
 		return nil, 0, false
 	}
-	order := 0
-	for int64(4096)<<order < size {
-		order++
-	}
+	order, _ := kernel.GetOrder(size, 4096)
 	af, ok = parseAllocHeader(m[3] + ": page allocation failure: order:" + strconv.Itoa(order) + ", mode:(GFP_KERNEL)")
 	return af, size, ok
 }

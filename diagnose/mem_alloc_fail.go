@@ -220,6 +220,19 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			return nil, len(tl.Log), fmt.Sprintf("warn_alloc in %d kernel log line(s) (first: %s, %q) without a \"page allocation failure\" header: allocation failures happened, but their order, mode and zones are not in the input (paste the lines above the trace)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), strings.TrimSpace(recs[0].Message))
 		}
+		// A subsystem's or a driver's own words for a failed allocation ("failed to refill
+		// rx ring: -12", "alloc_pages failed, order: 1", "LNET: out of memory at ...",
+		// kernel.ParseSubsysAllocFailure) without a report: allocations failed on the host,
+		// and no rule of the family may call the log clean; their order, mode and zones are
+		// not in the input, so none of the family's causes is shown either.
+		if recs := subsysAllocRecords(tl); len(recs) > 0 {
+			what := "but their order, mode and zones are not in the input"
+			if f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message); f.RX {
+				what = "in the receive path (drivers refill there from NAPI's softirq, GFP_ATOMIC), and their order, mode and zones are not in the input"
+			}
+			return nil, len(tl.Log), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
+				len(recs), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message), what)
+		}
 		return nil, len(tl.Log), ""
 	}
 	order0 := false
@@ -1361,4 +1374,25 @@ func memContainsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// subsysAllocRecords are the kernel log's records that state a failed allocation in a
+// subsystem's own words (kernel.ParseSubsysAllocFailure).
+func subsysAllocRecords(tl *model.Timeline) []model.LogRecord {
+	var out []model.LogRecord
+	for _, r := range tl.Log {
+		if _, ok := kernel.ParseSubsysAllocFailure(r.Message); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// clipMsg: a log message as evidence quotes it, at most 160 bytes.
+func clipMsg(m string) string {
+	m = strings.TrimSpace(m)
+	if len(m) > 160 {
+		return m[:160] + "…"
+	}
+	return m
 }

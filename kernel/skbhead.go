@@ -44,8 +44,5 @@ func SkbHeadOrder(payload, pageSize int64) (order int, ok bool) {
 	if total <= 2*pageSize {
 		return 0, false
 	}
-	for pageSize<<order < total {
-		order++
-	}
-	return order, true
+	return GetOrder(total, pageSize)
 }

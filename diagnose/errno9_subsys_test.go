@@ -1,0 +1,36 @@
+package diagnose
+
+import (
+	"testing"
+
+	"headroom/model"
+)
+
+// Pre-round 6 (errno9, class a): a subsystem's or a driver's own words for a failed
+// allocation (kernel.ParseSubsysAllocFailure) are allocation failures of the host whose
+// order, mode and zones are unsaid: no rule of the alloc-fail family may call the log clean
+// (before: "no page allocation failure among 2 kernel log records"), and none fires a cause
+// it cannot show. A line that is no failure of memory (an IRQ vector) leaves them healthy.
+func TestAllocFailSubsystemWordsAreNotClean(t *testing.T) {
+	for _, msgs := range [][]string{
+		{"libceph: osd3 10.0.0.3:6800 failed to allocate message: -12"},
+		{"LNetError: 2345:0:(lib-move.c:1234:lnet_post_send_locked()) LNET: out of memory at lib-move.c:1234 (tried to alloc 'msg' = 4096)"},
+		{"ath10k_pci 0000:02:00.0: failed to refill rx ring: -12"},
+		{"iwlwifi 0000:03:00.0: Failed to alloc_pages with GFP_ATOMIC. Only 0 free buffers remaining."},
+		{"mlx5_core 0000:3b:00.0 eth0: __netdev_alloc_skb failed"},
+		{"RPC: xprt_alloc_slot: failed to allocate request"},
+	} {
+		for _, id := range allocClasses {
+			tl := memTextTimeline()
+			for i, m := range msgs {
+				tl.Log = append(tl.Log, model.LogRecord{Message: m}.WithSource("line "+string(rune('1'+i))))
+			}
+			mustNotCheck(t, run(t, id, tl), "own words")
+		}
+	}
+	for _, id := range allocClasses {
+		tl := memTextTimeline()
+		tl.Log = []model.LogRecord{model.LogRecord{Message: "nvme nvme0: failed to allocate IRQ vectors"}.WithSource("line 1")}
+		mustBeHealthy(t, run(t, id, tl))
+	}
+}

@@ -1,0 +1,150 @@
+package kernel
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// GetOrder is the page order a request of size bytes takes from the buddy allocator with
+// pages of pageSize bytes: include/asm-generic/getorder.h get_order, the smallest order
+// whose run of pages holds size (get_order(4096) = 0, get_order(4097) = 1 with 4 KiB pages).
+// kmalloc above KMALLOC_MAX_CACHE_SIZE (SLUB: two pages) asks the page allocator for
+// get_order(size) (mm/slub.c kmalloc_large); alloc_pages_exact, dma_alloc_coherent and
+// __get_free_pages callers pass it too. ok is false for a size or page size ≤ 0.
+func GetOrder(size, pageSize int64) (order int, ok bool) {
+	if size <= 0 || pageSize <= 0 {
+		return 0, false
+	}
+	for pageSize<<order < size {
+		order++
+	}
+	return order, true
+}
+
+// A failed allocation in a subsystem's own words (issue 29, before round 6). Most kernel
+// code that cannot get memory says so itself and prints no page allocation failure: it
+// allocates with __GFP_NOWARN, or the failure was a slab or vmalloc one, or it only
+// returns -ENOMEM and a caller logs the errno. The lines are the failure's only trace on
+// the host, and what they hold is not a warn_alloc report: order, mode and zones are
+// unsaid unless the line says them. Verified messages:
+//
+//	iwlwifi (drivers/net/wireless/intel/iwlwifi/pcie/rx.c iwl_pcie_rxq_alloc_rbs, the RX
+//	  buffer refill): "alloc_pages failed, order: %d" and "Failed to alloc_pages with
+//	  GFP_ATOMIC. Only %u free buffers remaining."; iwlegacy and iwlagn print the same
+//	LNet/libcfs (lnet/include/libcfs LIBCFS_ALLOC_POST): "LNET: out of memory at %s:%d
+//	  (tried to alloc '%s' = %d)" (kmalloc up to LIBCFS_VMALLOC_SIZE, vmalloc above, so the
+//	  size gives no buddy order)
+//	drivers' receive refill: "Failed to refill Rx ring %u" (nvethernet),
+//	  "failed to allocate rx_skb" (rtw88, MsgDriverRxSkbAllocFail), "failed to refill rx
+//	  ring: -12"
+//	errno printed by the caller: "... failed: -12", "error -12", "-ENOMEM", "(ENOMEM)"
+//
+// What is not a failure of memory is left out: a resource, an IRQ, an MSI vector, a BAR,
+// a minor number or an ID that a driver could not get (boot logs hold many: "can't
+// allocate an IRQ", "BAR 7: failed to assign"); and the messages other readers own
+// (warn_alloc's header, SLUB's, vmalloc's and the address-space failures, the OOM killer's,
+// TCP's out of memory, conntrack's).
+
+// SubsysAllocFailure is what one such line says.
+type SubsysAllocFailure struct {
+	// Order is the page order the line states ("order: 1"), -1 when it states none.
+	Order int
+	// Bytes is the request's size when the line states it in bytes, 0 when not.
+	Bytes int64
+	// Contiguous: the line names an allocator that takes physically contiguous pages from
+	// the buddy allocator (kmalloc and its kin, alloc_pages, __get_free_pages,
+	// dma_alloc_coherent), so a stated size has an order (GetOrder).
+	Contiguous bool
+	// Atomic is true when the line names GFP_ATOMIC, false when it names GFP_KERNEL, nil
+	// when it names neither.
+	Atomic *bool
+	// RX: the line is about the receive path (an RX ring, buffer, skb or refill), where
+	// drivers refill from NAPI's softirq with GFP_ATOMIC.
+	RX bool
+	// Errno: the failure is known only by its errno (-12, ENOMEM) on the line.
+	Errno bool
+}
+
+var (
+	// reSubsysAllocFail: the words of a failed allocation.
+	reSubsysAllocFail = regexp.MustCompile(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|(?:[kv][mzc]?|re|page_|dev_|netdev_|napi_|__netdev_|__)?alloc(?:ate|ation|_\w+)?\s+(?:has\s+)?fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
+	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
+	reSubsysErrno = regexp.MustCompile(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
+	// reNotMemory: what a driver allocates that is no memory.
+	reNotMemory        = regexp.MustCompile(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
+	reSubsysOrder      = regexp.MustCompile(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
+	reSubsysBytes      = regexp.MustCompile(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b`)
+	reSubsysContiguous = regexp.MustCompile(`\b(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
+	reSubsysRX         = regexp.MustCompile(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd\b)`)
+)
+
+// subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
+var subsysAllocOwned = [][]string{MsgPageAllocFailure, MsgSlabFailure, MsgNotPhysical, MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgOOMNoKillable, MsgConntrackAllocFail,
+	MsgOOMVendorNoKill,
+	{MsgNoMMUAllocFailure, MsgPageAllocStall, "vmalloc error", "vmalloc: allocation failure", "SLUB: ", "SLAB: ", "invoked oom-killer", "Out of memory:", "Memory cgroup out of memory", "oom-kill", "oom killer", "OOM killer", "oom_reaper", "Killed process", "lowmemorykiller", "not syncing",
+		// A memory cgroup's charge that failed at its limit (try_charge) is the cgroup's
+		// limit, not an allocation the allocator refused.
+		"CHARGE", "charge"}}
+
+// ParseSubsysAllocFailure reports whether a kernel log message is a subsystem's or a
+// driver's own statement that an allocation of memory failed, and what it says of it.
+func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
+	// Cheap gate: every form has "alloc", "memory", "12" or "ENOMEM" in it.
+	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") {
+		return SubsysAllocFailure{}, false
+	}
+	for _, set := range subsysAllocOwned {
+		for _, m := range set {
+			if strings.Contains(msg, m) {
+				return SubsysAllocFailure{}, false
+			}
+		}
+	}
+	f := SubsysAllocFailure{Order: -1}
+	loc := reSubsysAllocFail.FindStringIndex(msg)
+	if loc == nil {
+		if !reSubsysErrno.MatchString(msg) {
+			return SubsysAllocFailure{}, false
+		}
+		f.Errno = true
+	}
+	if loc != nil {
+		// What the failed verb is about: the words after it ("failed to allocate IRQ",
+		// "can't allocate resource") or before it ("IRQ allocation failed").
+		// Before it only in the noun's form ("IRQ allocation failed"), where the noun
+		// stands right before the verb.
+		phrase := strings.ToLower(msg[loc[0]:loc[1]])
+		after := msg[loc[1]:min(len(msg), loc[1]+32)]
+		before := ""
+		if first, _, _ := strings.Cut(phrase, " "); strings.Contains(first, "alloc") {
+			before = msg[max(0, loc[0]-16):loc[0]]
+		}
+		if reNotMemory.MatchString(after) || reNotMemory.MatchString(before) {
+			return SubsysAllocFailure{}, false
+		}
+	} else if reNotMemory.MatchString(msg) {
+		return SubsysAllocFailure{}, false // "failed to request IRQ: -12" is no failed allocation of memory
+	}
+	if m := reSubsysOrder.FindStringSubmatch(msg); m != nil {
+		if v, err := strconv.Atoi(m[1]); err == nil {
+			f.Order = v
+		}
+	}
+	if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
+		if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+			f.Bytes = v
+		}
+	}
+	f.Contiguous = reSubsysContiguous.MatchString(msg)
+	switch {
+	case strings.Contains(msg, "GFP_ATOMIC"):
+		t := true
+		f.Atomic = &t
+	case strings.Contains(msg, "GFP_KERNEL"):
+		t := false
+		f.Atomic = &t
+	}
+	f.RX = reSubsysRX.MatchString(msg)
+	return f, true
+}

@@ -1,0 +1,84 @@
+package kernel
+
+import "testing"
+
+// TestParseSubsysAllocFailure: the subsystems' own words for a failed allocation of memory
+// (the sources are in subsysalloc.go), and the lines that are not one: a resource, an IRQ or
+// an ID that could not be had, and the messages other readers own.
+func TestParseSubsysAllocFailure(t *testing.T) {
+	for _, c := range []struct {
+		msg      string
+		ok       bool
+		order    int
+		bytes    int64
+		rx, cont bool
+		atomic   string // "", "true", "false"
+		errno    bool
+	}{
+		{msg: "iwlwifi 0000:03:00.0: alloc_pages failed, order: 1", ok: true, order: 1, cont: true},
+		{msg: "iwlwifi 0000:03:00.0: Failed to alloc_pages with GFP_ATOMIC. Only 0 free buffers remaining.", ok: true, order: -1, cont: true, atomic: "true"},
+		{msg: "LNetError: 2345:0:(module.c:12:lnet_ping()) LNET: out of memory at lib-move.c:1234 (tried to alloc 'msg' = 4096)", ok: true, order: -1},
+		{msg: "libceph: osd3 10.0.0.3:6800 failed to allocate message: -12", ok: true, order: -1},
+		{msg: "ath10k_pci 0000:02:00.0: failed to refill rx ring: -12", ok: true, order: -1, rx: true},
+		{msg: "mlx5_core 0000:3b:00.0 eth0: __netdev_alloc_skb failed", ok: true, order: -1},
+		{msg: "e1000e 0000:00:19.0 eth1: dev_alloc_skb failed", ok: true, order: -1},
+		{msg: "mt76x2u 1-1:1.0: rx urb submit failed: -12", ok: true, order: -1, rx: true, errno: true},
+		{msg: "nfsd: failed to allocate reply buffer", ok: true, order: -1},
+		{msg: "RPC: xprt_alloc_slot: failed to allocate request", ok: true, order: -1},
+		{msg: "mlx5_ib: mlx5_ib_alloc_mr: ENOMEM", ok: true, order: -1, errno: true},
+		{msg: "mydrv: kmalloc of 8388608 bytes failed", ok: true, order: -1, bytes: 8388608, cont: true},
+		{msg: "kernel: allocation of 4194304 bytes failed", ok: true, order: -1, bytes: 4194304},
+		{msg: "brcmfmac: brcmf_sdio_rxglom: glom alloc failed, order 2", ok: true, order: 2, rx: true},
+		{msg: "ath: skbuff alloc of size 1974 failed", ok: true, order: -1, bytes: 1974},
+		{msg: "Kernel panic - not syncing: Out of memory: compulsory panic_on_oom is enabled"},
+		{msg: "MEMCG CHARGE FAIL: cgroup=ffff880174e8a020 usage=536858624 limit=536870912 request=131072 ret=-12"},
+		{msg: "python3: vmalloc: allocation failure, allocated 12288 of 20480 bytes, mode:0x15080c0(GFP_KERNEL_ACCOUNT|__GFP_ZERO)"},
+		// Not memory: boot logs' resources, IRQs and IDs.
+		{msg: "pci 0000:00:1c.0: BAR 13: failed to allocate [io size 0x1000]"},
+		{msg: "nvme nvme0: failed to allocate IRQ vectors"},
+		{msg: "ahci 0000:00:1f.2: MSI-X allocation failed"},
+		{msg: "ACPI: Unable to allocate resources for device"},
+		{msg: "foo: failed to request irq: -12"},
+		// Other readers' messages.
+		{msg: "swapper/0: page allocation failure: order:0, mode:0x20"},
+		{msg: "SLUB: Unable to allocate memory on node -1, gfp=0x20(GFP_ATOMIC)"},
+		{msg: "vmalloc: allocation failure: 16777216 bytes"},
+		{msg: "Out of memory: Killed process 123 (java)"},
+		{msg: "TCP: out of memory -- consider tuning tcp_mem"},
+		{msg: "nf_conntrack: nf_conntrack_alloc: Can't alloc conntrack."},
+		// No failure at all.
+		{msg: "Memory: 16318476K/16696524K available (12288K kernel code)"},
+		{msg: "e1000e: eth0 NIC Link is Up 1000 Mbps Full Duplex"},
+	} {
+		f, ok := ParseSubsysAllocFailure(c.msg)
+		if ok != c.ok {
+			t.Errorf("%q: ok %v, want %v", c.msg, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		atomic := ""
+		if f.Atomic != nil {
+			atomic = map[bool]string{true: "true", false: "false"}[*f.Atomic]
+		}
+		if f.Order != c.order || f.Bytes != c.bytes || f.RX != c.rx || f.Contiguous != c.cont || atomic != c.atomic || f.Errno != c.errno {
+			t.Errorf("%q: got %+v (atomic %q), want order %d bytes %d rx %v contiguous %v atomic %q errno %v", c.msg, f, atomic, c.order, c.bytes, c.rx, c.cont, c.atomic, c.errno)
+		}
+	}
+}
+
+// TestGetOrder: include/asm-generic/getorder.h get_order with 4 KiB pages.
+func TestGetOrder(t *testing.T) {
+	for _, c := range []struct {
+		size  int64
+		order int
+	}{{1, 0}, {4096, 0}, {4097, 1}, {8192, 1}, {32768 + 320, 4}, {4 << 20, 10}, {8 << 20, 11}} {
+		if o, ok := GetOrder(c.size, 4096); !ok || o != c.order {
+			t.Errorf("GetOrder(%d) = %d, %v; want %d", c.size, o, ok, c.order)
+		}
+	}
+	if _, ok := GetOrder(0, 4096); ok {
+		t.Error("GetOrder(0) ok")
+	}
+}
