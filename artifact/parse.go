@@ -868,6 +868,7 @@ func (d *doc) finish() {
 	}
 	d.logNICs()
 	d.stated()
+	d.subsysAllocEvents()
 	d.kubeletPasted()
 	d.kubeletConfigs()
 	d.kubePodStates()

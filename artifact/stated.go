@@ -247,7 +247,7 @@ func (d *doc) stated() {
 	kbArticle := vendorKBArticle(d.proseLines)
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
-	allocOrder, allocLine, allocSentence := -1, 0, "" // page allocation failures stated with their order
+	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
 	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
 		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
 		// of memory errors"), as a title names a kernel message (titleMessage).
@@ -279,6 +279,11 @@ func (d *doc) stated() {
 		if allocOrder < 0 && has("allocat") && has("order") {
 			if o, no, s, ok := statedAllocOrder(para, lineAt, sub); ok {
 				allocOrder, allocLine, allocSentence = o, no, s
+			}
+		}
+		if allocOrder < 0 && has("alloc") {
+			if o, no, s, how, ok := statedAllocSize(para, lineAt, sub, int64(d.tl.Host.PageSize)); ok {
+				allocOrder, allocLine, allocSentence, allocHow = o, no, s, how
 			}
 		}
 		if rxBufSize == 0 && has("contiguous") {
@@ -662,7 +667,7 @@ func (d *doc) stated() {
 	d.statedSizes(sub)
 	d.statedSlab(sub)
 	if allocOrder >= 0 && !d.hasAllocFailure() && rxBufSize == 0 {
-		d.statedAllocFailure(allocOrder, allocLine, allocSentence)
+		d.statedAllocFailure(allocOrder, allocLine, allocSentence, allocHow)
 	}
 	d.statedFrames(frames)
 	if len(rates) > 0 {

@@ -1,0 +1,82 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+	"headroom/units"
+)
+
+// A failed allocation in a subsystem's or a driver's own words (kernel.ParseSubsysAllocFailure)
+// that states what it asked for: the page order ("iwlwifi: alloc_pages failed, order: 1",
+// drivers/net/wireless/intel/iwlwifi/pcie/rx.c iwl_pcie_rxq_alloc_rbs), or the size in bytes
+// of a request to an allocator that takes contiguous pages ("kmalloc of 8388608 bytes
+// failed": mm/slub.c kmalloc_large asks for get_order(size), kernel.GetOrder). Such a line
+// is an allocation failure of that order without mode, process or zone dump, as a stated
+// order in prose is (statedalloc.go); the rules infer what they can. A line that states
+// neither stays a log line, which the alloc-fail rules read as a failure of unknown order
+// (diagnose subsysAllocRecords). Only when no report of the kernel's says the order itself.
+
+// maxSubsysAllocEvents bounds the events: one per order, so at most the orders a line can
+// state.
+const maxSubsysAllocEvents = 16
+
+// subsysAllocEvents adds one allocation-failure event per order the kernel log's subsystem
+// lines state, counting the lines of each.
+func (d *doc) subsysAllocEvents() {
+	if d.hasAllocFailure() || len(d.tl.Log) == 0 {
+		return
+	}
+	type group struct {
+		first, last *model.LogRecord
+		count       int
+		atomic      *bool
+		why         string
+	}
+	byOrder := map[int]*group{}
+	var orders []int
+	page, assumed := int64(d.tl.Host.PageSize), ""
+	if page <= 0 {
+		page, assumed = 4096, ", 4 KiB pages assumed (the page size is not in the text)"
+	}
+	for i := range d.tl.Log {
+		r := &d.tl.Log[i]
+		f, ok := kernel.ParseSubsysAllocFailure(r.Message)
+		if !ok {
+			continue
+		}
+		order, why := f.Order, "the order the line states"
+		if order < 0 && f.Contiguous && f.Bytes > 2*page {
+			// A request that fits a kmalloc cache (two pages or less, SLUB's
+			// KMALLOC_MAX_CACHE_SIZE) takes its slab's order, not its own.
+			order, _ = kernel.GetOrder(f.Bytes, page)
+			why = fmt.Sprintf("get_order(%s) of the request the line states%s", units.FormatBytes(f.Bytes), assumed)
+		}
+		if order < 0 || order > 20 {
+			continue
+		}
+		g := byOrder[order]
+		if g == nil {
+			if len(byOrder) >= maxSubsysAllocEvents {
+				continue
+			}
+			g = &group{first: r, atomic: f.Atomic, why: why}
+			byOrder[order] = g
+			orders = append(orders, order)
+		}
+		g.last = r
+		g.count++
+	}
+	for _, o := range orders {
+		g := byOrder[o]
+		first, last := g.first.Line(), g.last.Line()
+		msg := strings.TrimSpace(g.first.Message)
+		af := &model.AllocFailure{Order: o, Count: g.count, Atomic: g.atomic,
+			GFPNote: fmt.Sprintf("not printed: a subsystem's own message (%q); order %d is %s; no page allocation failure report of it in the input", clip(msg, 120), o, g.why)}
+		d.addArtifact(KindStated, first, last, map[string]any{"subsystem_alloc_failures": g.count, "order": o, "message": msg})
+		d.tl.Events = append(d.tl.Events, model.Event{Kind: model.EventAllocFailure, Source: spanSource(first, last), FirstLine: first, LastLine: last,
+			UptimeUsec: max(g.first.UptimeUsec, 0), AllocFailure: af})
+	}
+}
