@@ -79,3 +79,50 @@ func TestStatedAllocFailureBySize(t *testing.T) {
 		}
 	}
 }
+
+// Class b: kills for memory by other killers are read as such, apart from the kernel's OOM
+// killer (Timeline.RuntimeOOMs of scope model.OOMScopeLowMemKiller): Android's in-kernel
+// lowmemorykiller (lowmem_scan), lmkd through logcat (kill_one_process, tag
+// lowmemorykiller), systemd-oomd (oomd-manager.c) and earlyoom (kill.c) in a syslog.
+// Counter-cases: a man page's description of the message, a patch whose diff adds it, a
+// configuration line, and a sentence quoting it.
+func TestLowMemKillersAreKillsOfTheirOwn(t *testing.T) {
+	type kill struct {
+		reporter, victim string
+		pid, adj         int
+	}
+	kills := func(text string) []kill {
+		var out []kill
+		for _, o := range ParseString(text, "p", Options{}).RuntimeOOMs {
+			if o.Scope != model.OOMScopeLowMemKiller {
+				continue
+			}
+			k := kill{o.Reporter, o.Victim, o.PID, -1}
+			if o.OOMScoreAdj != nil {
+				k.adj = *o.OOMScoreAdj
+			}
+			out = append(out, k)
+		}
+		return out
+	}
+	for text, want := range map[string]kill{
+		"<6>[ 2345.678901] lowmemorykiller: Killing 'com.android.chrome' (12345), adj 900,\n<6>[ 2345.678901]    to free 123456kB on behalf of 'kswapd0' (123) because\n":                                                             {"Android's in-kernel lowmemorykiller", "com.android.chrome", 12345, 900},
+		"11-29 10:00:00.000   345   345 I lowmemorykiller: Kill 'com.example.app' (4321), uid 10123, oom_score_adj 200 to free 98765kB rss, 1234kB swap; reason: low watermark is breached\n":                                         {"Android's lmkd", "com.example.app", 4321, 200},
+		"Nov 29 10:00:00 host systemd-oomd[612]: Killed /user.slice/user-1000.slice/app.slice/app-firefox.scope due to memory pressure for /user.slice/user-1000.slice being 73.21% > 50.00% for > 20s with reclaim activity\n":       {"systemd-oomd (memory pressure)", "/user.slice/user-1000.slice/app.slice/app-firefox.scope", 0, -1},
+		"Nov 29 10:00:00 host earlyoom[700]: low memory! at or below SIGTERM limits: mem 10.00%, swap 10.00%\nNov 29 10:00:00 host earlyoom[700]: sending SIGTERM to process 4242 uid 1000 \"chrome\": badness 900, VmRSS 2345 MiB\n": {"earlyoom (SIGTERM)", "chrome", 4242, -1},
+	} {
+		if got := kills(text); len(got) != 1 || got[0] != want {
+			t.Errorf("%q: kills %+v, want [%+v]", text, got, want)
+		}
+	}
+	for _, text := range []string{
+		"SYSTEMD-OOMD(8)\n\nWhen a unit is killed, systemd-oomd logs a line such as \"Killed /system.slice/foo.service due to memory pressure\" to the journal.\n",
+		"--- a/lmkd.cpp\n+++ b/lmkd.cpp\n@@ -1,2 +1,2 @@\n-    ALOGI(\"Kill '%s' (%d), uid %d, oom_adj %d to free %ldkB\",\n+    ALOGI(\"Kill '%s' (%d), uid %d, oom_score_adj %d to free %ldkB rss\",\n",
+		"EARLYOOM_ARGS=\"-m 10 -s 10 --avoid '(^|/)(init|sshd)$'\"\n",
+		"If earlyoom prints sending SIGTERM to process 1 uid 0 \"init\": badness 0, something is wrong.\n",
+	} {
+		if got := kills(text); len(got) != 0 {
+			t.Errorf("%q: kills %+v, want none", text, got)
+		}
+	}
+}

@@ -85,6 +85,7 @@ const (
 	KindTelegraf         = "telegraf"          // InfluxDB line protocol from telegraf (telegraf.go)
 	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
+	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -289,6 +290,9 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if d.earlyoomLine(i) {
+			continue
+		}
+		if d.lowMemKillLine(i) {
 			continue
 		}
 		if l.Syslog {
@@ -869,6 +873,7 @@ func (d *doc) finish() {
 	d.logNICs()
 	d.stated()
 	d.subsysAllocEvents()
+	d.lowMemKillsInLog()
 	d.kubeletPasted()
 	d.kubeletConfigs()
 	d.kubePodStates()

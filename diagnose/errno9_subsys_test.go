@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -32,5 +33,33 @@ func TestAllocFailSubsystemWordsAreNotClean(t *testing.T) {
 		tl := memTextTimeline()
 		tl.Log = []model.LogRecord{model.LogRecord{Message: "nvme nvme0: failed to allocate IRQ vectors"}.WithSource("line 1")}
 		mustBeHealthy(t, run(t, id, tl))
+	}
+}
+
+// Class b: kills by other killers (model.OOMScopeLowMemKiller) are reported as theirs, never
+// as the kernel's OOM killer: no host/cgroup scope for the story, the title names the killer;
+// Android's kills of cached apps (oom_score_adj ≥ 900) are the phone freeing memory by
+// design (Info, no alarm); a kill of a foreground app or by systemd-oomd is a Warning. With
+// the kernel's own report in the input, that report decides the title and scope.
+func TestLowMemKillerKillsAreNotTheKernels(t *testing.T) {
+	adj := func(v int) *int { return &v }
+	lmk := func(victim string, a *int, reporter string) model.RuntimeOOM {
+		return model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: reporter, Victim: victim, PID: 42, OOMScoreAdj: a, Count: 1, Source: "line 1"}
+	}
+	tl := memTextTimeline()
+	tl.RuntimeOOMs = []model.RuntimeOOM{lmk("com.example.cached", adj(906), "Android's lmkd")}
+	f := mustFire(t, run(t, "oom-kill", tl), Info)
+	if f.Facts.OOM != "" || !strings.Contains(f.Title, "lmkd") {
+		t.Errorf("cached app: scope %q title %q", f.Facts.OOM, f.Title)
+	}
+	tl.RuntimeOOMs = append(tl.RuntimeOOMs, lmk("com.example.foreground", adj(0), "Android's lmkd"))
+	f = mustFire(t, run(t, "oom-kill", tl), Warning)
+	if f.Facts.OOM != "" || !strings.Contains(f.Title, "not the kernel's OOM killer") {
+		t.Errorf("foreground app: scope %q title %q", f.Facts.OOM, f.Title)
+	}
+	tl.RuntimeOOMs = []model.RuntimeOOM{lmk("/user.slice/app.scope", nil, "systemd-oomd (memory pressure)")}
+	f = mustFire(t, run(t, "oom-kill", tl), Warning)
+	if f.Facts.OOM != "" || !strings.Contains(f.Title, "systemd-oomd") {
+		t.Errorf("oomd: scope %q title %q", f.Facts.OOM, f.Title)
 	}
 }

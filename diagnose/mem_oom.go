@@ -145,7 +145,23 @@ func checkOOMKill(tl *model.Timeline) Result {
 			}
 		}
 	}
+	lowMem, lowMemCached := 0, 0
+	var lowMemBy []string
 	for _, o := range runtime {
+		if o.Scope == model.OOMScopeLowMemKiller {
+			// A kill by another killer (Android's lowmemorykiller or lmkd, systemd-oomd,
+			// earlyoom), before the kernel's OOM killer ran: memory ran low by its measure.
+			// Never the kernel's kill, so never counted as one.
+			lowMem += o.Count
+			if o.OOMScoreAdj != nil && *o.OOMScoreAdj >= androidCachedAppMinAdj {
+				lowMemCached += o.Count
+			}
+			if !slices.Contains(lowMemBy, o.Reporter) {
+				lowMemBy = append(lowMemBy, o.Reporter)
+			}
+			ev = append(ev, Evidence{What: "kill for low memory by " + o.Reporter + " (not the kernel's OOM killer)", Value: lowMemKillValue(o), Source: o.Source})
+			continue
+		}
 		// Kubernetes' or a runtime's word for a kill the kernel reported: counted only when
 		// the kernel's own report is not in the input (it would be the same kill).
 		if len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 {
@@ -181,6 +197,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
 	case unknown > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× (whether for the whole host or a memory cgroup is not in the text)", unknown)
+	case lowMem > 0 && len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0):
+		title = fmt.Sprintf("memory ran low: %s killed %d× (not the kernel's OOM killer)", strings.Join(lowMemBy, " and "), lowMem)
 	case len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && counter.hasLast && !counter.rising():
 		// Only the since-boot count: when, and whether for the host or a cgroup, is not in
 		// the input; the title must not read as a kill seen now.
@@ -217,11 +235,50 @@ func checkOOMKill(tl *model.Timeline) Result {
 	case unknown > 0:
 		f.Facts.OOM = OOMUndecided
 	}
+	if lowMem > 0 && global == 0 && memcg == 0 && unknown == 0 && len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && !(counter.hasLast && counter.last > 0) {
+		// Only another killer's kills: it acted on its own measure (free memory, PSI,
+		// MemAvailable) before the kernel's OOM killer would have. Android's killers kill
+		// cached apps (oom_score_adj ≥ 900) by design to keep memory free: that alone is the
+		// phone working as meant, not a fault.
+		f.Explanation = "A low-memory killer kills before the kernel's OOM killer would: Android's lowmemorykiller (drivers/staging/android/lowmemorykiller.c) and lmkd " +
+			"when free memory or pressure passes the limit for a victim's oom_score_adj, systemd-oomd when a cgroup's memory pressure (PSI) or swap use passes " +
+			"its limit, earlyoom when MemAvailable and SwapFree fall below theirs. The kernel printed no OOM report, so the kernel's view of the memory at the " +
+			"kill (zones, RSS, what held it) is not in the input."
+		f.Changes[0].Recommended = "find what grew (the killer names the victim; its memory or the cgroup's), then size it or its limit to its peak; raising the killer's thresholds only moves the kill"
+		f.Changes[0].Why = "the killer acted on low memory; memory settings of the kernel do not create memory"
+		if lowMemCached == lowMem {
+			f.Severity = Info
+			f.Title = fmt.Sprintf("%s killed %d cached app(s) (oom_score_adj ≥ %d): Android frees memory so by design", strings.Join(lowMemBy, " and "), lowMem, androidCachedAppMinAdj)
+		}
+	}
 	if memcg > 0 && global == 0 {
 		f.Changes[0].Recommended = "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak, or reduce the workload; the host is not short"
 	}
 	f.When = memEventTimes(kills)
 	return Fired(f)
+}
+
+// androidCachedAppMinAdj is CACHED_APP_MIN_ADJ (frameworks/base services/core/java/com/
+// android/server/am/ProcessList.java): the oom_score_adj of apps kept only as a cache, which
+// Android's low-memory killers kill first by design.
+const androidCachedAppMinAdj = 900
+
+// lowMemKillValue says what a low-memory killer killed, as it said.
+func lowMemKillValue(o model.RuntimeOOM) string {
+	out := "victim not named"
+	if o.Victim != "" {
+		out = "killed " + o.Victim
+		if o.PID > 0 {
+			out += fmt.Sprintf(" (pid %d)", o.PID)
+		}
+	}
+	if o.OOMScoreAdj != nil {
+		out += fmt.Sprintf(", oom_score_adj %d", *o.OOMScoreAdj)
+	}
+	if o.Count > 1 {
+		out += fmt.Sprintf(", %d×", o.Count)
+	}
+	return out
 }
 
 // runtimeOOMWhat says what reported an OOM kill and where, as it said.

@@ -182,14 +182,23 @@ type RuntimeOOM struct {
 	Container string `json:"container,omitempty"`
 	// Count is how many times the report says it happened (an event's "x4 over 25m"), at
 	// least 1.
-	Count  int    `json:"count"`
-	Source string `json:"source"`
+	Count int `json:"count"`
+	// OOMScoreAdj is the victim's oom_score_adj as a low-memory killer printed it (Android's
+	// lowmemorykiller and lmkd: 900 and above are cached apps, killed by design), nil when
+	// not printed.
+	OOMScoreAdj *int   `json:"oom_score_adj,omitempty"`
+	Source      string `json:"source"`
 }
 
 // The scopes of a RuntimeOOM.
 const (
 	OOMScopeHost   = "host"
 	OOMScopeCgroup = "cgroup"
+	// OOMScopeLowMemKiller: a kill for memory by a killer other than the kernel's OOM killer,
+	// before it ran: Android's in-kernel lowmemorykiller and its successor lmkd (free
+	// memory or pressure below a per-oom_score_adj limit), systemd-oomd (a cgroup's PSI or
+	// swap above its limit), earlyoom (MemAvailable and SwapFree below their limits).
+	OOMScopeLowMemKiller = "low-memory killer"
 )
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet

@@ -1,0 +1,139 @@
+package artifact
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/model"
+)
+
+// Kills for memory by killers other than the kernel's OOM killer (pre-round 6, errno9 class
+// b). Each acts before the kernel's killer would, on its own measure, and logs the kill in
+// its own words; none prints the kernel's OOM report, so no reader took the lines and a
+// phone's or a desktop's log of them held "no OOM". They are kept as Timeline.RuntimeOOMs of
+// scope model.OOMScopeLowMemKiller, apart from the kernel's kills as the kubelet's and the
+// runtimes' are:
+//
+//	Android's in-kernel lowmemorykiller (drivers/staging/android/lowmemorykiller.c
+//	  lowmem_scan, 3.x-4.x, removed in 4.12): "lowmemorykiller: Killing '%s' (%d), adj %hd,"
+//	  with "(tgid %d)" after the pid on later trees, then "to free %ldkB on behalf of ...";
+//	  older trees "send sigkill to %d (%s), adj %d, size %d"
+//	Android's lmkd (system/memory/lmkd/lmkd.cpp kill_one_process, log tag "lowmemorykiller"):
+//	  "Kill '%s' (%d), uid %d, oom_score_adj %d to free %ldkB rss, %ldkB swap; reason: ...",
+//	  "oom_adj" on older releases
+//	systemd-oomd (src/oom/oomd-manager.c): "Killed %s due to memory pressure for %s being
+//	  %lu.%02lu%% > %lu.%02lu%% for > %s with reclaim activity", "Killed %s due to swap used
+//	  (...) / total (...) being more than ..."
+//	earlyoom (kill.c kill_process): "sending %s to process %d uid %d \"%s\": badness %d,
+//	  VmRSS %lld MiB" (later "oom_score %d, ..."; no uid before 1.2)
+
+var (
+	reLMKKernel    = lazyre.New(`^lowmemorykiller: Killing '([^']*)' \((\d+)\)(?: \(tgid \d+\))?, adj (-?\d+)`)
+	reLMKKernelOld = lazyre.New(`^lowmemorykiller: send sigkill to (\d+) \(([^)]*)\), adj (-?\d+)`)
+	reLMKD         = lazyre.New(`^(?:lowmemorykiller: |lmkd: )?Kill(?:ing)? '([^']*)' \((\d+)\), uid \d+, (?:oom_score_adj|oom_adj|adj) (-?\d+)`)
+	reOomdKill     = lazyre.New(`^Killed (/\S*) due to (memory pressure|swap used)`)
+	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
+	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
+	// a year in front with -v year) and brief ("I/lowmemorykiller(  345): ...") prefixes.
+	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
+)
+
+// lowMemKillOf reads one kill from a message (the text after any log prefix) whose program
+// is tag ("" when unknown).
+func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
+	t = strings.TrimSpace(t)
+	adj := func(s string) *int {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return nil
+		}
+		return &v
+	}
+	pid := func(s string) int { v, _ := strconv.Atoi(s); return v }
+	o := model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Count: 1}
+	switch {
+	case strings.HasPrefix(t, "lowmemorykiller: Killing '") || strings.HasPrefix(t, "lowmemorykiller: send sigkill"):
+		if m := reLMKKernel.FindStringSubmatch(t); m != nil {
+			o.Victim, o.PID, o.OOMScoreAdj = m[1], pid(m[2]), adj(m[3])
+		} else if m := reLMKKernelOld.FindStringSubmatch(t); m != nil {
+			o.Victim, o.PID, o.OOMScoreAdj = m[2], pid(m[1]), adj(m[3])
+		} else {
+			return o, false
+		}
+		o.Reporter = "Android's in-kernel lowmemorykiller"
+	case strings.Contains(t, "Kill") && strings.Contains(t, "), uid "):
+		m := reLMKD.FindStringSubmatch(t)
+		if m == nil || tag != "" && tag != "lowmemorykiller" && tag != "lmkd" {
+			return o, false
+		}
+		o.Victim, o.PID, o.OOMScoreAdj, o.Reporter = m[1], pid(m[2]), adj(m[3]), "Android's lmkd"
+	case strings.HasPrefix(t, "Killed /"):
+		m := reOomdKill.FindStringSubmatch(t)
+		if m == nil || tag != "" && tag != "systemd-oomd" {
+			return o, false
+		}
+		o.Victim, o.Reporter = m[1], "systemd-oomd ("+m[2]+")"
+	case strings.HasPrefix(t, "sending SIG"):
+		m := reEarlyoomKill.FindStringSubmatch(t)
+		if m == nil || tag != "" && tag != "earlyoom" {
+			return o, false
+		}
+		o.Victim, o.PID, o.Reporter = m[3], pid(m[2]), "earlyoom ("+m[1]+")"
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+// lowMemKillLine reads line i when it is a low-memory killer's kill: a syslog line of the
+// killer's program, a logcat line, or the killer's message bare.
+func (d *doc) lowMemKillLine(i int) bool {
+	l := &d.ls[i]
+	if l.Kernel {
+		return false // the kernel's lowmemorykiller is a log record (lowMemKillsInLog)
+	}
+	tag, t := "", l.Text
+	switch {
+	case l.Syslog:
+		switch l.Tag {
+		case "systemd-oomd", "earlyoom", "lmkd", "lowmemorykiller":
+			tag = l.Tag
+		default:
+			return false
+		}
+	default:
+		if m := reLogcat.FindStringSubmatchIndex(t); m != nil {
+			tag = subOr(t, m[2], m[3]) + subOr(t, m[6], m[7])
+			t = t[m[1]:]
+		}
+	}
+	o, ok := lowMemKillOf(tag, t)
+	if !ok {
+		return false
+	}
+	d.used[i] = true
+	d.addLowMemKill(o, l.No)
+	return true
+}
+
+// lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller.
+func (d *doc) lowMemKillsInLog() {
+	for k := range d.tl.Log {
+		r := &d.tl.Log[k]
+		if !strings.Contains(r.Message, "lowmemorykiller: ") {
+			continue
+		}
+		if o, ok := lowMemKillOf("", r.Message); ok && o.Reporter == "Android's in-kernel lowmemorykiller" {
+			d.addLowMemKill(o, r.Line())
+		}
+	}
+}
+
+func (d *doc) addLowMemKill(o model.RuntimeOOM, no int) {
+	d.segSeq++
+	o.Source = fmt.Sprintf("line %d", no)
+	d.addArtifact(KindLowMemKill, no, no, o)
+	d.addRuntimeOOM(o)
+}
