@@ -265,13 +265,7 @@ const androidCachedAppMinAdj = 900
 
 // lowMemKillValue says what a low-memory killer killed, as it said.
 func lowMemKillValue(o model.RuntimeOOM) string {
-	out := "victim not named"
-	if o.Victim != "" {
-		out = "killed " + o.Victim
-		if o.PID > 0 {
-			out += fmt.Sprintf(" (pid %d)", o.PID)
-		}
-	}
+	out := oomVictim(o)
 	if o.OOMScoreAdj != nil {
 		out += fmt.Sprintf(", oom_score_adj %d", *o.OOMScoreAdj)
 	}
@@ -279,6 +273,17 @@ func lowMemKillValue(o model.RuntimeOOM) string {
 		out += fmt.Sprintf(", %d×", o.Count)
 	}
 	return out
+}
+
+// oomVictim: "killed NAME (pid N)" as a report named the victim, or that it did not.
+func oomVictim(o model.RuntimeOOM) string {
+	if o.Victim == "" {
+		return "victim not named"
+	}
+	if o.PID > 0 {
+		return fmt.Sprintf("killed %s (pid %d)", o.Victim, o.PID)
+	}
+	return "killed " + o.Victim
 }
 
 // runtimeOOMWhat says what reported an OOM kill and where, as it said.
@@ -293,13 +298,7 @@ func runtimeOOMWhat(o model.RuntimeOOM) string {
 }
 
 func runtimeOOMValue(o model.RuntimeOOM) string {
-	out := "victim not named"
-	if o.Victim != "" {
-		out = "killed " + o.Victim
-		if o.PID > 0 {
-			out += fmt.Sprintf(" (pid %d)", o.PID)
-		}
-	}
+	out := oomVictim(o)
 	if o.Container != "" {
 		if o.Victim == "" {
 			out += ","
