@@ -41,9 +41,10 @@ func (d *doc) subsysAllocEvents() {
 	if page <= 0 {
 		page, assumed = 4096, ", 4 KiB pages assumed (the page size is not in the text)"
 	}
+	var p kernel.SubsysAllocParser
 	for i := range d.tl.Log {
 		r := &d.tl.Log[i]
-		f, ok := kernel.ParseSubsysAllocFailure(r.Message)
+		f, ok := p.Parse(r.Message)
 		if !ok {
 			continue
 		}

@@ -1380,8 +1380,9 @@ func memContainsAny(s string, subs []string) bool {
 // subsystem's own words (kernel.ParseSubsysAllocFailure).
 func subsysAllocRecords(tl *model.Timeline) []model.LogRecord {
 	var out []model.LogRecord
+	var p kernel.SubsysAllocParser
 	for _, r := range tl.Log {
-		if _, ok := kernel.ParseSubsysAllocFailure(r.Message); ok {
+		if _, ok := p.Parse(r.Message); ok {
 			out = append(out, r)
 		}
 	}

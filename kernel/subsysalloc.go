@@ -90,8 +90,13 @@ var subsysAllocOwned = [][]string{MsgPageAllocFailure, MsgSlabFailure, MsgNotPhy
 // ParseSubsysAllocFailure reports whether a kernel log message is a subsystem's or a
 // driver's own statement that an allocation of memory failed, and what it says of it.
 func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
-	// Cheap gate: every form has "alloc", "memory", "12" or "ENOMEM" in it.
-	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") {
+	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno" or "ENOMEM" in it
+	// (not a bare "12": most dmesg stamps hold one).
+	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") {
+		return SubsysAllocFailure{}, false
+	}
+	// And a word of failure: "Memory: 16318476K/16696524K available" has none.
+	if !hasFailureWord(msg) {
 		return SubsysAllocFailure{}, false
 	}
 	for _, set := range subsysAllocOwned {
@@ -147,4 +152,47 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	}
 	f.RX = reSubsysRX.MatchString(msg)
 	return f, true
+}
+
+// failureWords: one of them is in every line reSubsysAllocFail or reSubsysErrno matches, in
+// the cases the kernel prints them (checked before the regexps, which cost microseconds).
+var failureWords = []string{"fail", "Fail", "FAIL", "can't", "Can't", "cannot", "Cannot", "CANNOT", "could", "Could", "unable", "Unable", "UNABLE", "able to",
+	"out of memory", "Out of memory", "OUT OF MEMORY", "Out Of Memory", "no memory", "No memory", "-12", "(-12)", "ENOMEM", "errno", "Memory allocation", "memory allocation"}
+
+func hasFailureWord(msg string) bool {
+	for _, w := range failureWords {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SubsysAllocParser is ParseSubsysAllocFailure with a memory of the messages it has read: a
+// flood repeats one message thousands of times ("failed to refill rx ring: -12"), and each
+// regexp costs microseconds. At most subsysAllocMemo messages are remembered.
+type SubsysAllocParser struct {
+	seen map[string]subsysAllocSeen
+}
+
+type subsysAllocSeen struct {
+	f  SubsysAllocFailure
+	ok bool
+}
+
+const subsysAllocMemo = 4096
+
+// Parse is ParseSubsysAllocFailure(msg), remembered.
+func (p *SubsysAllocParser) Parse(msg string) (SubsysAllocFailure, bool) {
+	if r, ok := p.seen[msg]; ok {
+		return r.f, r.ok
+	}
+	f, ok := ParseSubsysAllocFailure(msg)
+	if p.seen == nil {
+		p.seen = map[string]subsysAllocSeen{}
+	}
+	if len(p.seen) < subsysAllocMemo {
+		p.seen[msg] = subsysAllocSeen{f, ok}
+	}
+	return f, ok
 }

@@ -1,6 +1,10 @@
 package kernel
 
-import "testing"
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // TestParseSubsysAllocFailure: the subsystems' own words for a failed allocation of memory
 // (the sources are in subsysalloc.go), and the lines that are not one: a resource, an IRQ or
@@ -80,5 +84,42 @@ func TestGetOrder(t *testing.T) {
 	}
 	if _, ok := GetOrder(0, 4096); ok {
 		t.Error("GetOrder(0) ok")
+	}
+}
+
+// BenchmarkParseSubsysAllocFailure: the alloc-fail rules ask it of every kernel log record
+// when no report was read; a line of another kind must cost a few substring searches.
+func BenchmarkParseSubsysAllocFailure(b *testing.B) {
+	msgs := []string{"e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps Full Duplex, Flow Control: Rx/Tx",
+		"EXT4-fs (sda1): mounted filesystem with ordered data mode. Opts: (null)",
+		"ath10k_pci 0000:02:00.0: failed to refill rx ring: -12"}
+	for b.Loop() {
+		for _, m := range msgs {
+			ParseSubsysAllocFailure(m)
+		}
+	}
+}
+
+// TestSubsysAllocParserRemembers: the remembered parse answers as the parse does, the
+// second time of a message too, and past its memory's bound.
+func TestSubsysAllocParserRemembers(t *testing.T) {
+	var p SubsysAllocParser
+	for range 2 {
+		for _, m := range []string{"ath10k_pci 0000:02:00.0: failed to refill rx ring: -12", "nvme nvme0: failed to allocate IRQ vectors", "iwlwifi: alloc_pages failed, order: 2"} {
+			f0, ok0 := ParseSubsysAllocFailure(m)
+			f1, ok1 := p.Parse(m)
+			if ok0 != ok1 || f0.Order != f1.Order || f0.RX != f1.RX {
+				t.Errorf("%q: remembered %+v %v, parsed %+v %v", m, f1, ok1, f0, ok0)
+			}
+		}
+	}
+	for i := range subsysAllocMemo + 10 {
+		p.Parse(strings.Repeat("x", i%7) + "failed to allocate buffer " + strconv.Itoa(i))
+	}
+	if len(p.seen) > subsysAllocMemo {
+		t.Errorf("memory holds %d messages, bound %d", len(p.seen), subsysAllocMemo)
+	}
+	if _, ok := p.Parse("mydrv: failed to allocate buffer 999999"); !ok {
+		t.Error("a message past the bound is not read")
 	}
 }
