@@ -33,6 +33,8 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		{msg: "mydrv: kmalloc of 8388608 bytes failed", ok: true, order: -1, bytes: 8388608, cont: true},
 		{msg: "kernel: allocation of 4194304 bytes failed", ok: true, order: -1, bytes: 4194304},
 		{msg: "brcmfmac: brcmf_sdio_rxglom: glom alloc failed, order 2", ok: true, order: 2, rx: true},
+		{msg: "mydrv 0000:01:00.0: devm_kzalloc failed", ok: true, order: -1, cont: true},
+		{msg: "sdhci: kmalloc failed", ok: true, order: -1, cont: true},
 		{msg: "ath: skbuff alloc of size 1974 failed", ok: true, order: -1, bytes: 1974},
 		{msg: "Kernel panic - not syncing: Out of memory: compulsory panic_on_oom is enabled"},
 		{msg: "MEMCG CHARGE FAIL: cgroup=ffff880174e8a020 usage=536858624 limit=536870912 request=131072 ret=-12"},
