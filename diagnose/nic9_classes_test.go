@@ -244,3 +244,54 @@ NIC statistics:
 		mustNotCheck(t, run(t, "nic-allowance-exceeded", tl), "no cloud allowance counter")
 	})
 }
+
+// virtio_net's per-queue RX drops are the driver's failed skb allocations for received frames
+// when the queue's XDP dropped nothing (virtio_net.c receive_small/receive_big/
+// receive_mergeable); before they were a queue drop no rule read. With XDP drops on the queue
+// the count mixes both and stays unread; veth's drops (peer_ifindex) are XDP ring drops.
+func TestNic9VirtioQueueDrops(t *testing.T) {
+	virtio := `# ethtool -S eth0
+NIC statistics:
+     rx_queue_0_packets: 5000000
+     rx_queue_0_bytes: 700000000
+     rx_queue_0_drops: 0
+     rx_queue_0_xdp_drops: 0
+     rx_queue_0_kicks: 90
+     rx_queue_1_packets: 4000000
+     rx_queue_1_bytes: 600000000
+     rx_queue_1_drops: 318
+     rx_queue_1_xdp_drops: 0
+     rx_queue_1_kicks: 80
+     tx_queue_0_packets: 100
+     tx_queue_0_kicks: 100
+`
+	f := mustFire(t, run(t, "nic-rx-overruns", pasteTimeline(t, virtio)), Warning)
+	if !evidenceHas(f, "rx_queue_1_drops", "318 since boot") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	// 6.10+ names: rx1_drops beside rx1_kicks.
+	f = mustFire(t, run(t, "nic-rx-overruns", pasteTimeline(t, `# ethtool -S ens3
+NIC statistics:
+     rx0_packets: 1000
+     rx0_drops: 12
+     rx0_kicks: 5
+`)), Warning)
+	if !evidenceHas(f, "rx0_drops", "12 since boot") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+	// Counter-cases: XDP dropped on the queue; veth; zeros.
+	for _, text := range []string{
+		strings.ReplaceAll(virtio, "rx_queue_1_xdp_drops: 0", "rx_queue_1_xdp_drops: 300"),
+		`# ethtool -S veth1
+NIC statistics:
+     peer_ifindex: 7
+     rx_queue_0_xdp_packets: 100
+     rx_queue_0_drops: 40
+`,
+		zeroValues(virtio),
+	} {
+		if r := run(t, "nic-rx-overruns", pasteTimeline(t, text)); len(r.Findings) > 0 {
+			t.Errorf("fired: %+v\non %s", r.Findings, text)
+		}
+	}
+}

@@ -412,16 +412,73 @@ func ClassifyNICStats(stats *Counters, virtual bool) []NICLossCounter {
 	if stats == nil {
 		return nil
 	}
-	virtual = virtual || VirtualNICStats(*stats)
-	intel := IntelVSIStats(*stats)
+	dev := NICStatsDeviceOf(*stats, virtual)
 	var out []NICLossCounter
 	for i := 0; i < stats.Len(); i++ {
 		name, v := stats.At(i)
-		if l, ok := ClassifyNICCounterIn(name, virtual, intel); ok {
+		if l, ok := dev.Classify(*stats, name); ok {
 			out = append(out, NICLossCounter{Name: name, Value: v, NICLoss: l})
 		}
 	}
 	return out
+}
+
+// NICStatsDevice is what a device's ethtool -S names say of its driver, which decides what
+// some names count: Virtual (VirtualNICStats, or the host says so), IntelVSI
+// (IntelVSIStats), Virtio (virtioNetStats). doctor (through ClassifyNICStats), serve's
+// headroom_nic_loss_total and a pasted ethtool -S classify through it alike.
+type NICStatsDevice struct {
+	Virtual, IntelVSI, Virtio bool
+}
+
+// NICStatsDeviceOf reads the device from its statistics; virtual is what the host says.
+func NICStatsDeviceOf(stats Counters, virtual bool) NICStatsDevice {
+	return NICStatsDevice{Virtual: virtual || VirtualNICStats(stats), IntelVSI: IntelVSIStats(stats), Virtio: virtioNetStats(stats)}
+}
+
+// Classify classifies one counter of the device's statistics (ClassifyNICCounterIn, and
+// virtio_net's per-queue drops as refill failures when its XDP dropped nothing on the queue).
+func (d NICStatsDevice) Classify(stats Counters, name string) (NICLoss, bool) {
+	l, ok := ClassifyNICCounterIn(name, d.Virtual, d.IntelVSI)
+	if ok && d.Virtio && l.Cause == NICCauseQueue && virtioDropsAreAllocFailures(stats, name) {
+		l = rxRefill
+	}
+	return l, ok
+}
+
+// virtioNetStats: the names are virtio_net's (per-queue kicks, virtnet_rq_stats_desc in
+// drivers/net/virtio_net.c) and not veth's (peer_ifindex), whose per-queue drops are XDP
+// ring drops.
+func virtioNetStats(stats Counters) bool {
+	kicks := false
+	for i := 0; i < stats.Len(); i++ {
+		name, _ := stats.At(i)
+		if name == "peer_ifindex" {
+			return false
+		}
+		kicks = kicks || strings.HasSuffix(name, "_kicks")
+	}
+	return kicks
+}
+
+// virtioDropsAreAllocFailures: virtio_net's per-queue RX drops (rx_queue_N_drops, rx0_drops
+// on 6.10+) count frames the driver dropped after the device delivered them: receive_small's
+// build_skb, receive_big's page_to_skb and receive_mergeable's skb failing to allocate, and
+// XDP's verdict to drop, which err_xdp also counts in xdp_drops before falling through to the
+// drops count (drivers/net/virtio_net.c); receive_mergeable also drops a frame whose buffers
+// the device left incomplete ("rx error: %d buffers out of %d missing", counted in
+// rx_length_errors too, a host or device fault). With the queue's xdp_drops at 0 or not
+// printed, the drops are the guest failing to allocate an skb for a received frame, but for
+// those faults: the memory side of the receive path, read as refill failures. With XDP drops
+// on the queue the two cannot be told apart, and the count stays a queue drop.
+func virtioDropsAreAllocFailures(stats Counters, name string) bool {
+	n := nicCounterKey(name)
+	base, ok := strings.CutSuffix(n, "_drops")
+	if !ok || strings.HasSuffix(base, "_xdp") {
+		return false
+	}
+	xdp, _ := stats.Get(strings.TrimSuffix(strings.TrimSpace(name), "_drops") + "_xdp_drops")
+	return xdp == 0
 }
 
 // Cloud allowances. AWS ENA prints, after its global statistics, the ENI statistics the device
