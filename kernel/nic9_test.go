@@ -24,6 +24,8 @@ func TestNic9ClassifyDriverNames(t *testing.T) {
 		"rx_total_oom_discards":      NICCauseRefill,
 		"alloc_rx_page_failed":       NICCauseRefill, // ixgbe
 		"pps_allowance_exceeded":     NICCauseShaped,
+		"rx_drop_unchain_oom":        NICCauseRefill, // ath10k-ct
+		"d_rx_crc_err_drop":          "",
 		// not losses of this host's memory, or no loss at all:
 		"conntrack_allowance_available": "",
 		"[0]_rx_buf_errors":             "",

@@ -208,6 +208,11 @@ var driverLoss = map[string]NICLoss{
 	//   - ixgbe, ixgbevf (IXGBE_STAT("alloc_rx_page_failed"), ixgbe_ethtool.c): the page
 	//     allocation of ixgbe_alloc_mapped_page failed; alloc_rx_buff_failed is above.
 	"alloc_rx_page_failed": rxRefill,
+	//   - ath10k-ct (Candela's ath10k, OpenWrt's default for QCA Wi-Fi; its debug.c
+	//     ath10k_gstrings_stats): rx_drop_unchain_oom, "Dropped due to OOM pressure in
+	//     unchain_msdu path". Mainline ath10k's list (drivers/net/wireless/ath/ath10k/debug.c)
+	//     has no RX allocation counter; d_rx_crc_err_drop is damage on the air.
+	"rx_drop_unchain_oom": rxRefill,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,
