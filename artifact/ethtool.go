@@ -49,6 +49,11 @@ func ethtoolCounterIn(t string, inBlock bool) (name string, v int64, ok bool) {
 		}
 	}
 	name, val, found := strings.Cut(s, ":")
+	// "*bw_in_allowance_exceeded: 0", "**rx_missed_errors**: 12": a page's emphasis around the
+	// name (no driver prints '*' in a counter's name).
+	if t := strings.Trim(name, "*"); t != name && t != "" && !strings.ContainsAny(t, "* ") {
+		name = t
+	}
 	if !found || name == "" || strings.Contains(name, " ") && !strings.HasPrefix(name, "[") && !(inBlock && spacedCounterName(name)) {
 		return "", 0, false
 	}
@@ -69,7 +74,8 @@ func ethtoolCounterIn(t string, inBlock bool) (name string, v int64, ok bool) {
 }
 
 // spacedCounterName: a driver's counter name of a few words separated by single spaces, each
-// of letters, digits, '_', '.' or '-' ("VF 0 Tx Packets"), the first starting with a letter.
+// of letters, digits, '_', '.' or '-' ("VF 0 Tx Packets"; a word may end in '#', vmxnet3's
+// "Rx Queue#"), the first starting with a letter.
 func spacedCounterName(name string) bool {
 	ws := strings.Split(name, " ")
 	if len(ws) > 6 {
@@ -84,6 +90,9 @@ func spacedCounterName(name string) bool {
 			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 			if i == 0 && j == 0 && !letter {
 				return false
+			}
+			if c == '#' && j == len(w)-1 && j > 0 {
+				continue // vmxnet3's "Rx Queue#: 0", the queue's index (vmxnet3_rq_dev_stats)
 			}
 			if !letter && !(c >= '0' && c <= '9') && c != '_' && c != '.' && c != '-' {
 				return false
@@ -103,6 +112,16 @@ func isCommentLine(t string) bool {
 // line is skipped; a line that is neither, between counters, is returned as a problem rather
 // than ending the block, so no counter after it goes unseen.
 func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
+	return ethtoolStatsRead(ls, i, bare, !bare)
+}
+
+// ethtoolStatsRead is ethtoolStatsAt; spaced allows the names drivers print with spaces
+// (vmxnet3's "rx buf alloc fail"), inside a "NIC statistics:" block or under the ethtool -S
+// command that vouches for them. A name the driver prints more than once (vmxnet3 repeats
+// its names for every queue, vmxnet3_get_strings) is kept each time, the later ones as
+// "name#2", "name#3", as the live reader keeps them (kernel/ethtool.go strings): a second
+// queue's count must not replace the first's.
+func ethtoolStatsRead(ls []Line, i int, bare, spaced bool) (*EthtoolStats, int, []int) {
 	k := i
 	if !bare {
 		s := strings.TrimSpace(ls[i].Text)
@@ -121,7 +140,7 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 		if isCommentLine(ls[k].Text) {
 			continue
 		}
-		name, v, ok := ethtoolCounterIn(ls[k].Text, !bare)
+		name, v, ok := ethtoolCounterIn(ls[k].Text, spaced)
 		if !ok {
 			// A shell prompt ("root@host:~# ethtool -S eth1 | grep drop") starts the next
 			// command's output: the block ends there, whatever follows.
@@ -130,12 +149,20 @@ func ethtoolStatsAt(ls []Line, i int, bare bool) (*EthtoolStats, int, []int) {
 			}
 			// Unreadable: a problem when counters follow it, else the block's end.
 			if k+1 < len(ls) {
-				if _, _, next := ethtoolCounterIn(ls[k+1].Text, !bare); next && es.Stats.Len() > 0 {
+				if _, _, next := ethtoolCounterIn(ls[k+1].Text, spaced); next && es.Stats.Len() > 0 {
 					bad = append(bad, k)
 					continue
 				}
 			}
 			break
+		}
+		if es.Stats.Has(name) {
+			for c := 2; ; c++ {
+				if again := name + "#" + strconv.Itoa(c); !es.Stats.Has(again) {
+					name = again
+					break
+				}
+			}
 		}
 		es.Stats.Set(name, v)
 		end = k + 1
@@ -291,7 +318,7 @@ func (d *doc) tryEthtoolBare(i int) int {
 			return 0
 		}
 	}
-	es, n, bad := ethtoolStatsAt(d.ls, i, true)
+	es, n, bad := ethtoolStatsRead(d.ls, i, true, underCommand)
 	if n < 1 {
 		return 0
 	}

@@ -512,10 +512,10 @@ func nicMetrics(b *pointBuf, sm *model.Sample, phys []kernel.NIC) {
 			// Only non-virtual devices get here; their drivers' own names may still say
 			// virtual (virtio_net), as kernel.ClassifyNICStats takes into account (without
 			// its slice: this runs on every scrape).
-			virtual, intel := kernel.VirtualNICStats(*st.Stats), kernel.IntelVSIStats(*st.Stats)
+			dev := kernel.NICStatsDeviceOf(*st.Stats, false)
 			for i := 0; i < st.Stats.Len(); i++ {
 				name, v := st.Stats.At(i)
-				if c, ok := kernel.ClassifyNICCounterIn(name, virtual, intel); ok {
+				if c, ok := dev.Classify(*st.Stats, name); ok {
 					b.addInt(mNICLoss, v, st.Name, "ethtool", name, c.Direction, c.Cause)
 				}
 			}

@@ -164,6 +164,55 @@ var driverLoss = map[string]NICLoss{
 	// (kernel/dpdk.go).
 	"rx_nombuf": rxRefill,
 	"rx_drops":  rxStack,
+	// Cloud guests' virtual NICs and more drivers (pre-round 6, nic9; each name checked in the
+	// driver's ethtool strings and where it is counted):
+	//   - ENA prints its per-queue RX statistics as queue_N_rx_NAME (ena_queue_strings,
+	//     drivers/net/ethernet/amazon/ena/ena_ethtool.c): page_alloc_fail and skb_alloc_fail are
+	//     failed buffer allocations; refil_partial counts ena_refill_rx_bufs calls that posted
+	//     fewer buffers than asked because an allocation failed (ena_netdev.c, "Refilled rx qid
+	//     %d with only %d buffers"). ClassifyNICCounterIn strips the queue_N_ prefix.
+	//     bad_req_id and bad_desc_num are the device's protocol errors (they reset the device),
+	//     not memory, and stay unclassified.
+	"rx_refil_partial": rxRefill,
+	//   - gve (drivers/net/ethernet/google/gve/gve_ethtool.c gve_gstrings_main_stats):
+	//     rx_skb_alloc_fail, rx_buf_alloc_fail; page_alloc_fail is gve_alloc_page's and the DQO
+	//     page pool's failed page allocation (gve_main.c, gve_buffer_mgmt_dqo.c), RX buffers.
+	//     Its ethtool rx_dropped is the sum of the two with rx_desc_err_dropped_pkt (a
+	//     descriptor error the device flagged, not memory): the two refill counters say how
+	//     much of it was memory.
+	"rx_skb_alloc_fail": rxRefill,
+	"rx_buf_alloc_fail": rxRefill,
+	"page_alloc_fail":   rxRefill,
+	//   - vmxnet3 (drivers/net/vmxnet3/vmxnet3_ethtool.c vmxnet3_rq_dev_stats and
+	//     vmxnet3_rq_driver_stats; names printed with leading blanks, once per queue):
+	//     "pkts rx OOB" is the device's UPT1_RxStats.pktsRxOutOfBuf, frames it dropped with no
+	//     RX buffer posted (a ring loss); "rx buf alloc fail" is rx_buf_alloc_failure, counted
+	//     by vmxnet3_rq_alloc_rx_buf when the skb or page for a descriptor cannot be allocated.
+	"pkts rx oob":       rxRing,
+	"rx buf alloc fail": rxRefill,
+	//   - hv_netvsc (drivers/net/hyperv/netvsc_drv.c netvsc_stats, netvsc_recv_callback):
+	//     rx_no_memory, the skb for a received packet could not be allocated and the packet
+	//     was dropped.
+	"rx_no_memory": rxRefill,
+	//   - mana (drivers/net/ethernet/microsoft/mana/mana_ethtool.c): hc_rx_discards_no_wqe,
+	//     the hardware's count of frames discarded with no receive WQE posted, which mana also
+	//     reports as rx_missed_errors (mana_get_stats64).
+	"hc_rx_discards_no_wqe": rxRing,
+	//   - bnxt_en (drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c bnxt_rx_sw_stats_str,
+	//     bnxt_ring_err_stats_arr): rx_oom_discards per ring and rx_total_oom_discards, frames
+	//     dropped because the replacement buffer or skb could not be allocated (bnxt.c
+	//     bnxt_rx_pkt, bnxt_tpa_end). rx_buf_errors is the chip's buffer-error completion
+	//     (RX_CMPL_ERRORS_BUFFER_ERROR_MASK), not an allocation: unclassified.
+	"rx_oom_discards":       rxRefill,
+	"rx_total_oom_discards": rxRefill,
+	//   - ixgbe, ixgbevf (IXGBE_STAT("alloc_rx_page_failed"), ixgbe_ethtool.c): the page
+	//     allocation of ixgbe_alloc_mapped_page failed; alloc_rx_buff_failed is above.
+	"alloc_rx_page_failed": rxRefill,
+	//   - ath10k-ct (Candela's ath10k, OpenWrt's default for QCA Wi-Fi; its debug.c
+	//     ath10k_gstrings_stats): rx_drop_unchain_oom, "Dropped due to OOM pressure in
+	//     unchain_msdu path". Mainline ath10k's list (drivers/net/wireless/ath/ath10k/debug.c)
+	//     has no RX allocation counter; d_rx_crc_err_drop is damage on the air.
+	"rx_drop_unchain_oom": rxRefill,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,
@@ -214,7 +263,7 @@ func IntelVSIStats(stats Counters) bool {
 // the netdev rx_dropped, drivers/net/ethernet/intel/i40e/i40e_main.c; ice_update_vsi_stats
 // likewise): a ring loss, which Intel's X710 tuning guide answers with a larger ring.
 func ClassifyNICCounterIn(name string, virtual, intelVSI bool) (NICLoss, bool) {
-	n := strings.ToLower(name)
+	n := nicCounterKey(name)
 	if intelVSI && n == "rx_dropped" {
 		return rxRing, true
 	}
@@ -229,6 +278,18 @@ func ClassifyNICCounterIn(name string, virtual, intelVSI bool) (NICLoss, bool) {
 			}
 		}
 	}
+	// ENA's per-queue "queue_3_rx_page_alloc_fail" (ena_queue_strings): the queue, then the
+	// RX statistic; only RX losses are read through it.
+	if rest, ok := strings.CutPrefix(n, "queue_"); ok {
+		if i := strings.IndexByte(rest, '_'); i > 0 && IsDigits(rest[:i]) && strings.HasPrefix(rest[i+1:], "rx_") {
+			if l, ok := driverLoss[rest[i+1:]]; ok && l.Direction == "rx" {
+				return l, true
+			}
+			if isRxAllocFailure(rest[i+1:]) {
+				return rxRefill, true
+			}
+		}
+	}
 	// be2net's per-queue "rxq0: rx_drops_no_frags" (read as rxq0_rx_drops_no_frags).
 	if rest, ok := strings.CutPrefix(n, "rxq"); ok {
 		if i := strings.IndexByte(rest, '_'); i > 0 && IsDigits(rest[:i]) {
@@ -240,7 +301,7 @@ func ClassifyNICCounterIn(name string, virtual, intelVSI bool) (NICLoss, bool) {
 	if l, ok := netdevLoss[n]; ok {
 		return l, true
 	}
-	if strings.HasPrefix(n, "rx") && strings.Contains(n, "alloc") && (strings.Contains(n, "fail") || strings.Contains(n, "err")) {
+	if isRxAllocFailure(n) {
 		return rxRefill, true
 	}
 	if strings.HasPrefix(n, "rx_no_buffer") {
@@ -253,6 +314,26 @@ func ClassifyNICCounterIn(name string, virtual, intelVSI bool) (NICLoss, bool) {
 		return rxRing, true
 	}
 	return NICLoss{}, false
+}
+
+// isRxAllocFailure: an RX name that says an allocation failed (rx_pg_alloc_fail of i40e and
+// ice, mlx5's per-channel rx0_buff_alloc_err). page_pool's rx_pp_alloc_* counters
+// (net/core/page_pool.c, printed by mlx5 and mt76) count allocations by path, not failures,
+// and name neither "fail" nor "err".
+func isRxAllocFailure(n string) bool {
+	return strings.HasPrefix(n, "rx") && strings.Contains(n, "alloc") && (strings.Contains(n, "fail") || strings.Contains(n, "err"))
+}
+
+// nicCounterKey is the name a counter is classified by: lower case, without the blanks
+// vmxnet3 puts before its names ("  rx buf alloc fail", vmxnet3_ethtool.c) and without the
+// "#N" the readers append to a name the driver repeats (vmxnet3 prints its names once per
+// queue; kernel.ioctlEthtool.strings, artifact's ethtool -S reader).
+func nicCounterKey(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if i := strings.LastIndexByte(n, '#'); i > 0 && i < len(n)-1 && IsDigits(n[i+1:]) {
+		n = strings.TrimSpace(n[:i])
+	}
+	return n
 }
 
 // isQueueDrop matches per-queue drop names: rx_queue_3_drops, rx3_dropped, rx_0_discards.
@@ -336,14 +417,123 @@ func ClassifyNICStats(stats *Counters, virtual bool) []NICLossCounter {
 	if stats == nil {
 		return nil
 	}
-	virtual = virtual || VirtualNICStats(*stats)
-	intel := IntelVSIStats(*stats)
+	dev := NICStatsDeviceOf(*stats, virtual)
 	var out []NICLossCounter
 	for i := 0; i < stats.Len(); i++ {
 		name, v := stats.At(i)
-		if l, ok := ClassifyNICCounterIn(name, virtual, intel); ok {
+		if l, ok := dev.Classify(*stats, name); ok {
 			out = append(out, NICLossCounter{Name: name, Value: v, NICLoss: l})
 		}
 	}
 	return out
 }
+
+// NICStatsDevice is what a device's ethtool -S names say of its driver, which decides what
+// some names count: Virtual (VirtualNICStats, or the host says so), IntelVSI
+// (IntelVSIStats), Virtio (virtioNetStats). doctor (through ClassifyNICStats), serve's
+// headroom_nic_loss_total and a pasted ethtool -S classify through it alike.
+type NICStatsDevice struct {
+	Virtual, IntelVSI, Virtio bool
+}
+
+// NICStatsDeviceOf reads the device from its statistics; virtual is what the host says.
+func NICStatsDeviceOf(stats Counters, virtual bool) NICStatsDevice {
+	return NICStatsDevice{Virtual: virtual || VirtualNICStats(stats), IntelVSI: IntelVSIStats(stats), Virtio: virtioNetStats(stats)}
+}
+
+// Classify classifies one counter of the device's statistics (ClassifyNICCounterIn, and
+// virtio_net's per-queue drops as refill failures when its XDP dropped nothing on the queue).
+func (d NICStatsDevice) Classify(stats Counters, name string) (NICLoss, bool) {
+	l, ok := ClassifyNICCounterIn(name, d.Virtual, d.IntelVSI)
+	if ok && d.Virtio && l.Cause == NICCauseQueue && virtioDropsAreAllocFailures(stats, name) {
+		l = rxRefill
+	}
+	return l, ok
+}
+
+// virtioNetStats: the names are virtio_net's (per-queue kicks, virtnet_rq_stats_desc in
+// drivers/net/virtio_net.c) and not veth's (peer_ifindex), whose per-queue drops are XDP
+// ring drops.
+func virtioNetStats(stats Counters) bool {
+	kicks := false
+	for i := 0; i < stats.Len(); i++ {
+		name, _ := stats.At(i)
+		if name == "peer_ifindex" {
+			return false
+		}
+		kicks = kicks || strings.HasSuffix(name, "_kicks")
+	}
+	return kicks
+}
+
+// virtioDropsAreAllocFailures: virtio_net's per-queue RX drops (rx_queue_N_drops, rx0_drops
+// on 6.10+) count frames the driver dropped after the device delivered them: receive_small's
+// build_skb, receive_big's page_to_skb and receive_mergeable's skb failing to allocate, and
+// XDP's verdict to drop, which err_xdp also counts in xdp_drops before falling through to the
+// drops count (drivers/net/virtio_net.c); receive_mergeable also drops a frame whose buffers
+// the device left incomplete ("rx error: %d buffers out of %d missing", counted in
+// rx_length_errors too, a host or device fault). With the queue's xdp_drops at 0 or not
+// printed, the drops are the guest failing to allocate an skb for a received frame, but for
+// those faults: the memory side of the receive path, read as refill failures. With XDP drops
+// on the queue the two cannot be told apart, and the count stays a queue drop.
+func virtioDropsAreAllocFailures(stats Counters, name string) bool {
+	n := nicCounterKey(name)
+	base, ok := strings.CutSuffix(n, "_drops")
+	if !ok || strings.HasSuffix(base, "_xdp") {
+		return false
+	}
+	xdp, _ := stats.Get(strings.TrimSuffix(strings.TrimSpace(name), "_drops") + "_xdp_drops")
+	return xdp == 0
+}
+
+// Cloud allowances. AWS ENA prints, after its global statistics, the ENI statistics the device
+// reports (ena_stats_eni_strings, drivers/net/ethernet/amazon/ena/ena_ethtool.c, filled by
+// ena_update_hw_stats from the device's ENA_ADMIN_ENI_STATS): packets the Nitro card, outside
+// the guest, queued or dropped because the instance went over an allowance of its instance
+// type. Their meanings are AWS's ("Monitor network performance for ENA settings on your EC2
+// instance", EC2 User Guide; the driver's patch adding conntrack_allowance_available cites
+// it). No memory, ring or sysctl of the guest changes them, so they are classified apart
+// (NICCauseShaped) and never counted as the host's losses.
+
+// CloudAllowanceLimit returns the limit a cloud allowance counter counts packets over, in
+// words, and whether name is one. Only the *_exceeded counters are: each counts packets.
+func CloudAllowanceLimit(name string) (string, bool) {
+	l, ok := cloudAllowanceLimits[nicCounterKey(name)]
+	return l, ok
+}
+
+var cloudAllowanceLimits = map[string]string{
+	"bw_in_allowance_exceeded":     "the instance's aggregate inbound bandwidth allowance",
+	"bw_out_allowance_exceeded":    "the instance's aggregate outbound bandwidth allowance",
+	"pps_allowance_exceeded":       "the instance's packets-per-second allowance (both directions)",
+	"conntrack_allowance_exceeded": "the instance's allowance of tracked connections (security-group connection tracking): new connections could not be tracked",
+	"linklocal_allowance_exceeded": "the network interface's packets-per-second allowance to link-local services (Amazon DNS resolver, instance metadata, Time Sync; 1024 pps per ENI)",
+}
+
+// CloudAllowancesMissing returns, in name order, the allowance counters a device's
+// statistics do not hold when they hold at least one: what a listing cut short left unread.
+func CloudAllowancesMissing(stats Counters) []string {
+	have := map[string]bool{}
+	for _, n := range stats.Names() {
+		if _, ok := CloudAllowanceLimit(n); ok {
+			have[nicCounterKey(n)] = true
+		}
+	}
+	if len(have) == 0 {
+		return nil
+	}
+	var out []string
+	for n := range cloudAllowanceLimits {
+		if !have[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CloudConntrackAvailable is ENA's conntrack_allowance_available: the number of connections
+// the instance may still track before conntrack_allowance_exceeded starts to count (ENA
+// driver 2.8.1+). A remaining quota, not a count of dropped packets: it is no loss counter,
+// and a value above 0 is no alarm.
+const CloudConntrackAvailable = "conntrack_allowance_available"
