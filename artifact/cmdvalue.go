@@ -28,6 +28,11 @@ var (
 	// then "7142467", corpus 471): the same rtnl_link_stats64 field /proc/net/dev and ip -s
 	// link print.
 	reCatSysStat = lazyre.New(`(?:^|[\s$#>])cat\s+/sys/class/net/([A-Za-z0-9_.:@-]+)/statistics/([a-z_]+)\s*$`)
+	// conntrack -C (--count) prints the table's entry count alone (conntrack-tools
+	// src/conntrack.c, the CT_COUNT command: the kernel's nf_conntrack_count through
+	// netlink, or /proc/sys/net/netfilter/nf_conntrack_count on old kernels), the number
+	// `cat .../nf_conntrack_count` prints.
+	reConntrackCount = lazyre.New(`(?:^|[\s$#>])conntrack\s+(?:-C|--count)\s*$`)
 )
 
 // isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that
@@ -72,6 +77,11 @@ func (d *doc) tryCommandValue(i int) int {
 		path = "/proc/sys/" + m[1]
 	} else if m := reSysctlN.FindStringSubmatch(t); m != nil {
 		path = m[1]
+	} else if reConntrackCount.MatchString(t) {
+		path = "/proc/sys/net/netfilter/nf_conntrack_count"
+		if i+1 >= len(d.ls) || !isDigits(strings.TrimSpace(d.ls[i+1].Text)) {
+			return 0
+		}
 	} else {
 		return 0
 	}

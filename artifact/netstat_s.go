@@ -384,6 +384,12 @@ func (d *doc) tryNstat(i int) int {
 	if n == 0 {
 		return 0
 	}
+	return d.addNstat(i, n, ns)
+}
+
+// addNstat adds nstat's counters read from lines i..i+n-1 (its table or its --json object),
+// absolute or increments as the command line above says.
+func (d *doc) addNstat(i, n int, ns *Nstat) int {
 	label := d.label(i)
 	if strings.Contains(label, "nstat") {
 		abs := strings.Contains(label, " -a") || strings.Contains(label, " -za") || strings.Contains(label, "-az")

@@ -146,7 +146,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(decodeQuotedPrintable(text)) // and stripLineGutters, as it reads (checkGutters)
+	d.runText(decodeQuotedPrintable(flattenJournalRecords(text))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	setOtherOS(d.tl, text)
 	return d.tl

@@ -568,6 +568,24 @@ func domainRead(cmd string, prompt bool) bool {
 			return true
 		}
 		return argsLookLike(args, toolWords, prompt)
+	case "wg":
+		// WireGuard's peers ("transfer: 3.21 GiB received, 1.33 GiB sent", wireguard-tools
+		// src/show.c): traffic totals of a tunnel, no drop or memory counter.
+		return len(args) == 0 && prompt || len(args) > 0 && (args[0] == "show" || args[0] == "showconf")
+	case "ipvsadm":
+		// IPVS's virtual services ("-Ln --stats": Conns InPkts OutPkts InBytes OutBytes per
+		// service and real server, ipvsadm.c print_service_entry): load balancer totals.
+		for _, a := range args {
+			if strings.HasPrefix(a, "-L") || strings.HasPrefix(a, "-l") || a == "--list" || a == "--stats" || a == "--rate" {
+				return true
+			}
+		}
+		return false
+	case "cilium", "cilium-dbg", "calicoctl":
+		// The CNI agents' views (cilium status's BPF map sizes, cilium bpf ct list,
+		// cilium metrics list, calicoctl node status): their maps and counters are the
+		// agent's, read by no reader; "cilium install" and the like print nothing to read.
+		return len(args) > 0 && hasAny(args[:1], []string{"status", "bpf", "metrics", "map", "monitor", "node", "endpoint"})
 	case "ps", "ps_mem", "smem":
 		// A process table (sorted by memory: "ps -eo pid,cmd,%mem --sort=-%mem"): each
 		// process's share of RAM, which no reader takes. Only under a prompt: "ps" in a
@@ -587,7 +605,8 @@ var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more
 	"egrep": true, "fgrep": true, "zcat": true, "sysctl": true, "ethtool": true, "ip": true, "tc": true, "devlink": true,
 	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
 	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true,
-	"ps": true, "ps_mem": true, "smem": true, "show": true}
+	"ps": true, "ps_mem": true, "smem": true, "show": true, "wg": true, "ipvsadm": true, "cilium": true, "cilium-dbg": true,
+	"calicoctl": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}
