@@ -150,8 +150,28 @@ func (d *doc) trySysfsCounters(i int) int {
 }
 
 // reCatProcSysList: cat of several sysctl files ("$ cat /proc/sys/net/core/rmem_max
-// /proc/sys/net/core/wmem_max"), which prints each file's one line in turn.
-var reCatProcSysList = lazyre.New(`(?:^|[\s$#>])cat((?:\s+/proc/sys/[A-Za-z0-9_./-]+){2,16})\s*$`)
+// /proc/sys/net/core/wmem_max"), which prints each file's one line in turn; a shell's brace
+// expansion names several in one word ("cat /proc/sys/net/netfilter/nf_conntrack_{count,max}"),
+// in the order written.
+var reCatProcSysList = lazyre.New(`(?:^|[\s$#>])cat((?:\s+/proc/sys/[A-Za-z0-9_./{},-]+){1,16})\s*$`)
+
+// braceExpand expands one "{a,b,...}" of a path as a shell does (bash's brace expansion,
+// left to right); a word without a well-formed brace is itself.
+func braceExpand(w string) []string {
+	o := strings.IndexByte(w, '{')
+	c := strings.IndexByte(w, '}')
+	if o < 0 || c < o || !strings.Contains(w[o:c], ",") {
+		if strings.ContainsAny(w, "{},") {
+			return nil // a brace the shell would leave as it is: no file name
+		}
+		return []string{w}
+	}
+	var out []string
+	for _, alt := range strings.Split(w[o+1:c], ",") {
+		out = append(out, braceExpand(w[:o]+alt+w[c+1:])...)
+	}
+	return out
+}
 
 // catProcSysList reads the values under such a cat, one line per file, when every file has
 // its line; it returns the lines taken (0 when t is no such command or a line is missing).
@@ -160,8 +180,15 @@ func (d *doc) catProcSysList(i int, t string) int {
 	if m == nil {
 		return 0
 	}
-	paths := fields(m[1])
-	if i+len(paths) >= len(d.ls) {
+	var paths []string
+	for _, w := range fields(m[1]) {
+		ex := braceExpand(w)
+		if ex == nil {
+			return 0
+		}
+		paths = append(paths, ex...)
+	}
+	if len(paths) < 2 || len(paths) > 16 || i+len(paths) >= len(d.ls) {
 		return 0
 	}
 	for k := range paths {

@@ -128,6 +128,9 @@ var formats = []format{
 
 	// "TIME_WAIT 3979" and "3979 TIME_WAIT" (a count per state) before ss's rows, which
 	// start with a state too, and the digit rows.
+	// PF_RING's "Duration:" block (pfring.go) before the "Name: value" readers (meminfo).
+	{kind: KindPFRing, first: []string{"Duration:"}, parse: (*doc).tryPFRingStats},
+
 	{kind: KindTCPStates, detect: isTCPStateCountLine, parse: (*doc).tryTCPStateCounts},
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},

@@ -239,3 +239,121 @@ func TestContainerNetToolsNamed(t *testing.T) {
 		t.Errorf("prose listed: %q", w)
 	}
 }
+
+// A proxy's own counters (HAProxy's runtime API, Envoy's admin /stats, a /metrics scrape)
+// are the application's: listed as unread under their command, while the kernel numbers
+// pasted with them are read. Before, HAProxy's "show info" was read as /proc/meminfo (no
+// field of the file among its lines) and Envoy's stats were prose.
+func TestProxyStatsNamedKernelNumbersKept(t *testing.T) {
+	text := `$ echo "show info" | socat stdio /run/haproxy/admin.sock
+Name: HAProxy
+Version: 2.8.3
+Uptime_sec: 864000
+PoolAlloc_MB: 512
+PoolFailed: 1234
+CurrConns: 40000
+MaxConn: 40000
+$ curl -s localhost:9901/stats | grep overflow
+cluster.backend.upstream_cx_overflow: 5531
+cluster.backend.upstream_rq_pending_overflow: 812
+$ netstat -s | grep -i -E 'overflow|pruned'
+    1203 packets pruned from receive queue because of socket buffer overrun
+    412 times the listen queue of a socket overflowed
+`
+	tl := ParseString(text, "p", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindMemInfo || a.Kind == KindKernelLog {
+			t.Errorf("read as %s: lines %d-%d", a.Kind, a.FirstLine, a.LastLine)
+		}
+	}
+	var whys []string
+	for _, u := range tl.Unparsed {
+		whys = append(whys, u.Why)
+	}
+	if len(whys) != 2 || !strings.Contains(whys[0], "socat") || !strings.Contains(whys[1], "9901/stats") {
+		t.Errorf("unread %q", whys)
+	}
+	got := false
+	for _, s := range tl.Samples {
+		if v, ok := s.NetStat.Get("TcpExt", "ListenOverflows"); ok && v == 412 {
+			got = true
+		}
+	}
+	if !got {
+		t.Errorf("netstat -s lost beside the proxy's counters")
+	}
+	// Counter-case: /proc/meminfo itself is still read.
+	mi := "$ cat /proc/meminfo\nMemTotal:       16384000 kB\nMemFree:          512000 kB\nMemAvailable:    1024000 kB\n"
+	if tl := ParseString(mi, "p", Options{}); len(tl.Samples) == 0 || tl.Samples[0].MemInfo == nil {
+		t.Errorf("meminfo not read")
+	}
+}
+
+// cat of the conntrack count and maximum through a shell's brace expansion prints the two
+// files' values in the order written. Before, the command was prose naming a sysctl
+// "net.netfilter.nf_conntrack_" (a false "no such sysctl" finding) and the numbers unread.
+func TestCatProcSysBraceExpansion(t *testing.T) {
+	tl := ParseString("$ cat /proc/sys/net/netfilter/nf_conntrack_{count,max}\n262100\n262144\n", "p", Options{})
+	if c, m := tl.Host.Sysctls["net.netfilter.nf_conntrack_count"], tl.Host.Sysctls["net.netfilter.nf_conntrack_max"]; c != "262100" || m != "262144" {
+		t.Errorf("count %q max %q; unparsed %+v settings %+v", c, m, tl.Unparsed, tl.Settings)
+	}
+	for _, s := range tl.Settings {
+		if s.Key == "net.netfilter.nf_conntrack_" {
+			t.Errorf("a cut key mentioned: %+v", s)
+		}
+	}
+	// Counter-cases: one value for two files is not the output; an unbalanced brace names no file.
+	for _, s := range []string{"$ cat /proc/sys/net/netfilter/nf_conntrack_{count,max}\n262100\nand then prose\n", "$ cat /proc/sys/net/netfilter/nf_conntrack_{count\n262100\n"} {
+		if v, ok := ParseString(s, "p", Options{}).Host.Sysctls["net.netfilter.nf_conntrack_count"]; ok {
+			t.Errorf("%q read a count %q", s, v)
+		}
+	}
+	if got := braceExpand("/a/b_{x,y}_{1,2}"); strings.Join(got, " ") != "/a/b_x_1 /a/b_x_2 /a/b_y_1 /a/b_y_2" {
+		t.Errorf("braceExpand: %q", got)
+	}
+}
+
+// netstat -s's IcmpMsg lines without their section header ("InType3: 6054246"): the
+// /proc/net/snmp IcmpMsg counters by name. Before, /proc/meminfo's reader took them (it
+// asked for no field of the file); now that it asks, they are read as what they are.
+func TestIcmpMsgBareCounters(t *testing.T) {
+	tl := ParseString("    InType0: 243755\n    InType3: 6054246\n    OutType3: 4097869\n", "p", Options{})
+	got := false
+	for _, s := range tl.Samples {
+		if s.MemInfo != nil {
+			t.Errorf("read as meminfo")
+		}
+		if v, ok := s.NetStat.Get("IcmpMsg", "InType3"); ok && v == 6054246 {
+			got = true
+		}
+	}
+	if !got {
+		t.Errorf("IcmpMsg not read: %+v", tl.Samples)
+	}
+	if isIcmpMsgName("InTypeX") || isIcmpMsgName("InType") || !isIcmpMsgName("OutType255") {
+		t.Errorf("isIcmpMsgName")
+	}
+}
+
+// PF_RING's pfcount/nprobe statistics ("Duration:", "Bytes:", "Packets:", "Dropped:"): a
+// capture ring's counters, kept as their own artifact. Before, /proc/meminfo's reader took
+// them; the meminfo field test above would have left them unread.
+func TestPFRingStatsBlock(t *testing.T) {
+	tl := ParseString("Duration: 0:00:21:03:683\nBytes:    682078656560\nPackets:  647668124\nDropped:  161556589\n", "p", Options{})
+	var got *PFRingStats
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindMemInfo {
+			t.Errorf("read as meminfo")
+		}
+		if p, ok := a.Data.(PFRingStats); ok {
+			got = &p
+		}
+	}
+	if got == nil || got.Dropped != 161556589 || got.Packets != 647668124 || len(tl.Samples) != 0 {
+		t.Errorf("pf_ring stats %+v, samples %d", got, len(tl.Samples))
+	}
+	// Counter-case: a "Duration:" line of another tool alone is no block.
+	if tl := ParseString("Duration: 3 hours\nThe run was fine.\n", "p", Options{}); len(tl.Artifacts) != 0 {
+		t.Errorf("read %+v", tl.Artifacts)
+	}
+}

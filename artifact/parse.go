@@ -61,7 +61,8 @@ const (
 	KindContainerMem = "container_memory" // docker stats, kubectl top (containerstats.go)
 	KindNetstatI     = "netstat_i"
 	KindIfconfig     = "ifconfig"
-	KindDPDK         = "dpdk_port" // a DPDK port's rte_eth_stats: dpip, testpmd, l2fwd (dpdk.go)
+	KindDPDK         = "dpdk_port"
+	KindPFRing       = "pf_ring_stats" // a DPDK port's rte_eth_stats: dpip, testpmd, l2fwd (dpdk.go)
 	KindIPLink       = "ip_link"
 	KindEthtoolS     = "ethtool_stats"
 	KindEthtoolG     = "ethtool_ring"

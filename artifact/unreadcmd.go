@@ -504,12 +504,42 @@ func foreignCommand(cmd string) bool {
 	return false
 }
 
+// proxyStatsCommand: a query of a proxy's or load balancer's own counters under a prompt:
+// HAProxy's runtime API ("echo 'show info' | socat stdio /run/haproxy/admin.sock": its
+// Name: value lines, PoolFailed, CurrConns), Envoy's admin endpoint ("curl
+// localhost:9901/stats": "cluster.NAME.upstream_cx_overflow: 12"; "pilot-agent request GET
+// stats" in an Istio sidecar) or any /metrics scrape (traefik_*, envoy_* series). Their
+// counters are the application's, never the kernel's: listed as unread so that they are
+// neither prose (unstampedLog took HAProxy's "Name: value" run for an unstamped kernel log)
+// nor, before, /proc/meminfo.
+func proxyStatsCommand(cmd string) bool {
+	if strings.Contains(cmd, "socat") {
+		for _, w := range []string{"show info", "show stat", "show pools", "show activity", "show servers"} {
+			if strings.Contains(cmd, w) {
+				return true
+			}
+		}
+		return false
+	}
+	f, _, _ := nextField(cmd)
+	switch f {
+	case "curl", "wget", "http":
+		return strings.Contains(cmd, "/stats") || strings.Contains(cmd, "/metrics")
+	case "pilot-agent", "kubectl":
+		return strings.Contains(cmd, "request GET stats") || strings.Contains(cmd, "request GET /stats")
+	}
+	return false
+}
+
 // domainRead reports whether cmd prints kernel, memory or network state: one of this
 // domain's tools run to show (not to set), or a reader of one of its kernel files. Without
 // a prompt the arguments must all look like arguments (options, numbers, paths, interface
 // names, the tool's keywords), so that a heading "free memory" or "ip address of the host"
 // is no command.
 func domainRead(cmd string, prompt bool) bool {
+	if prompt && proxyStatsCommand(cmd) {
+		return true
+	}
 	if k := strings.IndexAny(cmd, "|;&"); k >= 0 {
 		cmd = cmd[:k] // "ethtool -S eth0 | grep drop": the first command's output, filtered
 	}
