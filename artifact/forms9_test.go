@@ -167,7 +167,9 @@ var journalSplat = []string{
 
 // journalctl -o export, -o verbose and -o json-pretty put each record over many lines
 // (systemd src/shared/logs-show.c output_export, output_verbose, output_json). Before, only
-// the failure's header was read: no release, no zone, no buddy lists.
+// the failure's header was read: no release, no zone, no buddy lists. -o json-sse, -o
+// json-seq and -o short-delta put a prefix before the -o json record or the stamp
+// ("data: ", an RS byte, " <delta>" inside the brackets): before, no release either.
 func TestJournalMultiLineModes(t *testing.T) {
 	var export, verbose, pretty strings.Builder
 	for i, m := range journalSplat {
@@ -177,8 +179,17 @@ func TestJournalMultiLineModes(t *testing.T) {
 		msg, _ := json.Marshal(m)
 		fmt.Fprintf(&pretty, "{\n\t\"__CURSOR\" : \"s=abc;i=%x\",\n\t\"__REALTIME_TIMESTAMP\" : \"%d\",\n\t\"_TRANSPORT\" : \"kernel\",\n\t\"PRIORITY\" : \"4\",\n\t\"SYSLOG_IDENTIFIER\" : \"kernel\",\n\t\"MESSAGE\" : %s\n}\n", i, 1764410000123456+i, msg)
 	}
+	var sse, seq, delta strings.Builder
+	for i, m := range journalSplat {
+		msg, _ := json.Marshal(m)
+		rec := fmt.Sprintf(`{"__CURSOR":"s=abc;i=%x","_TRANSPORT":"kernel","PRIORITY":"4","MESSAGE":%s}`, i, msg)
+		fmt.Fprintf(&sse, "data: %s\n\n", rec)
+		fmt.Fprintf(&seq, "\x1e%s\n", rec)
+		fmt.Fprintf(&delta, "[  123.%06d <    0.000001>] node1 kernel: %s\n", 456789+i, m)
+	}
 	plain := ParseString(strings.Join(journalSplat, "\n")+"\n", "p", Options{})
-	for _, c := range []struct{ mode, text string }{{"export", export.String()}, {"verbose", verbose.String()}, {"json-pretty", pretty.String()}} {
+	for _, c := range []struct{ mode, text string }{{"export", export.String()}, {"verbose", verbose.String()}, {"json-pretty", pretty.String()},
+		{"json-sse", sse.String()}, {"json-seq", seq.String()}, {"short-delta", delta.String()}} {
 		tl := ParseString(c.text, "p", Options{})
 		if tl.Host.Kernel != plain.Host.Kernel || tl.Host.Kernel == "" {
 			t.Errorf("%s: kernel %q, plain dmesg %q", c.mode, tl.Host.Kernel, plain.Host.Kernel)

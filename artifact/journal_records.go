@@ -15,6 +15,8 @@ import (
 //	-o verbose      "Sun 2026-11-29 10:01:02.123456 UTC [s=...;i=...;b=...;m=...;t=...;x=...]"
 //	                and the fields below it indented four spaces: "    MESSAGE=Mem-Info:"
 //	-o json-pretty  "{", a "\t\"FIELD\" : \"value\"," line per field, "}"
+//	-o json-sse     "data: " and the -o json record, a blank line after each
+//	-o json-seq     an RS byte (0x1e) and the -o json record (RFC 7464)
 //
 // Read line by line, a kernel splat in these modes was a page allocation failure's header
 // and nothing of its report: each of its lines sat among a dozen lines of other fields, so
@@ -117,6 +119,19 @@ func journalRecordAt(lines []string, i int) (string, int) {
 			n++
 		}
 		fields["__CURSOR"] = "verbose" // the header is the cursor
+	case strings.HasPrefix(s, "data: {") || strings.HasPrefix(s, "\x1e{"):
+		// -o json-sse ("data: " and the record, a blank line after it) and -o json-seq
+		// (RFC 7464: the record after an RS byte): one record a line once the prefix goes.
+		var m map[string]any
+		if json.Unmarshal([]byte(s[strings.IndexByte(s, '{'):]), &m) != nil {
+			return "", 0
+		}
+		for k, v := range m {
+			if sv, ok := v.(string); ok {
+				fields[k] = sv
+			}
+		}
+		n = 1
 	case strings.TrimSpace(s) == "{":
 		var block strings.Builder
 		for n = 0; i+n < len(lines) && n < 256; n++ {

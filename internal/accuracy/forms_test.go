@@ -352,6 +352,30 @@ func journalVerbose(text string) string {
 	})
 }
 
+// journalJSONSSE and journalJSONSeq are -o json-sse ("data: " and the record, a blank line
+// after it) and -o json-seq (an RS byte before the record, RFC 7464).
+func journalJSONSSE(text string) string {
+	return restampJSON(journalJSON(text), func(rec string) string { return "data: " + rec + "\n" })
+}
+
+func journalJSONSeq(text string) string {
+	return restampJSON(journalJSON(text), func(rec string) string { return "\x1e" + rec })
+}
+
+// restampJSON rewrites each -o json record line of text with f.
+func restampJSON(text string, f func(string) string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.HasPrefix(l, `{"__CURSOR"`) {
+			return f(l)
+		}
+		return l
+	})
+}
+
+func journalShortDelta(text string) string {
+	return restamp(text, func(st, msg string) string { return fmt.Sprintf("[%12s <    0.000001>] web01 kernel: %s", st, msg) })
+}
+
 func journalShortMonotonic(text string) string {
 	return restamp(text, func(st, msg string) string { return fmt.Sprintf("[%12s] web01 kernel: %s", st, msg) })
 }
@@ -469,7 +493,10 @@ var forms = []form{
 	{"journal-short-iso", journalShortISO, stampedLog},
 	{"journal-short-precise", journalShortPrecise, stampedLog},
 	{"journal-short-monotonic", journalShortMonotonic, stampedLog},
+	{"journal-short-delta", journalShortDelta, stampedLog},
 	{"journal-cat", journalCat, stampedLog},
+	{"journal-json-sse", journalJSONSSE, stampedLog},
+	{"journal-json-seq", journalJSONSeq, stampedLog},
 	{"journal-json", journalJSON, stampedLog},
 	{"journal-json-pretty", journalJSONPretty, stampedLog},
 	{"journal-export", journalExport, stampedLog},
@@ -537,51 +564,52 @@ const (
 )
 
 var formsKnownLimits = map[string]string{
-	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":          limitJournalCatNoStamp,
-	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                            limitJournalCatNoStamp,
-	"journal-cat 740-xilinx-dma-ip-drivers-112-ubuntu20.04-5.4-xdma-1gb-warning-page-alloc-c-4724-order-above-max":                   limitJournalCatNoStamp,
-	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":    limitJournalOfQPSource,
-	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitJournalOfQPSource,
-	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                             limitTitleOnly,
-	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                   limitTitleOnly,
-	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                   limitTitleOnly,
-	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":               limitTitleOnly,
-	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                               limitTitleInContainerLog,
-	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                     limitTitleInContainerLog,
-	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                     limitTitleInContainerLog,
-	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                 limitTitleInContainerLog,
-	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                             limitFlattenedThenWrapped,
-	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                             limitFlattenedThenWrapped,
-	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                  limitZeroWidthInQP,
-	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":      limitZeroWidthInQP,
-	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                              limitWrappedLogWidth,
-	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                              limitWrappedLogWidth,
-	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                limitColumnShape,
-	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                limitColumnShape,
-	"bullets 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                              limitColumnShape,
-	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                             limitColumnShape,
-	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                        "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
-	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                     limitWrappedLogWidth,
-	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                     limitWrappedLogWidth,
-	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
-	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                         limitHardWrapWidth,
-	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                           limitHardWrapWidth,
-	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
-	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                         limitHardWrapWidth,
-	"bullets 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                        limitColumnShape,
-	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                       limitColumnShape,
-	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                         limitWrappedLogWidth,
-	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                  "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                    limitTitleOnly,
-	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                        limitWrappedLogWidth,
-	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                             limitWrappedLogWidth,
-	"bullets 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                          limitColumnShape,
-	"indent-4 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                         limitColumnShape,
-	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                   limitColumnShape,
-	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                  limitColumnShape,
-	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                              limitTitleOnly,
-	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                             limitMessageInWrappedProse,
+	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":           limitJournalCatNoStamp,
+	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                             limitJournalCatNoStamp,
+	"journal-cat 740-xilinx-dma-ip-drivers-112-ubuntu20.04-5.4-xdma-1gb-warning-page-alloc-c-4724-order-above-max":                    limitJournalCatNoStamp,
+	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":     limitJournalOfQPSource,
+	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":  limitJournalOfQPSource,
+	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitJournalOfQPSource,
+	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                              limitTitleOnly,
+	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                    limitTitleOnly,
+	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                    limitTitleOnly,
+	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                limitTitleOnly,
+	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                limitTitleInContainerLog,
+	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                      limitTitleInContainerLog,
+	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                      limitTitleInContainerLog,
+	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                  limitTitleInContainerLog,
+	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
+	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
+	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                   limitZeroWidthInQP,
+	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":       limitZeroWidthInQP,
+	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
+	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
+	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                 limitColumnShape,
+	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                 limitColumnShape,
+	"bullets 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                               limitColumnShape,
+	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                              limitColumnShape,
+	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                         "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
+	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
+	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
+	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                             limitHardWrapWidth,
+	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
+	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
+	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                           limitHardWrapWidth,
+	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
+	"bullets 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                         limitColumnShape,
+	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                        limitColumnShape,
+	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                          limitWrappedLogWidth,
+	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                    "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                     limitTitleOnly,
+	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                         limitWrappedLogWidth,
+	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                              limitWrappedLogWidth,
+	"bullets 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                           limitColumnShape,
+	"indent-4 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                          limitColumnShape,
+	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                    limitColumnShape,
+	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                   limitColumnShape,
+	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                               limitTitleOnly,
+	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                              limitMessageInWrappedProse,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
