@@ -368,3 +368,21 @@ func TestPFRingStatsBlock(t *testing.T) {
 		t.Errorf("read %+v", tl.Artifacts)
 	}
 }
+
+// Wireless links: iw's station dump (exit 3 before), iwconfig, and /proc/net/wireless (read
+// before as /proc/net/dev, "unknown column \"tus\"") are named for what they are.
+func TestWirelessOutputsNamed(t *testing.T) {
+	iw := "# iw dev wlan0 station dump\nStation 12:34:56:78:9a:bc (on wlan0)\n\tinactive time:\t304 ms\n\trx packets:\t75\n\ttx failed:\t0\n\trx drop misc:\t2\n"
+	if w := unreadWhy(iw); len(w) != 1 || !strings.Contains(w[0], "iw dev wlan0 station dump") {
+		t.Errorf("iw: unread %q", w)
+	}
+	wl := "$ cat /proc/net/wireless\nInter-| sta-|   Quality        |   Discarded packets               | Missed | WE\n face | tus | link level noise |  nwid  crypt   frag  retry   misc | beacon | 22\n wlan0: 0000   70.  -29.  -256        0      0      0      0   1234        0\n"
+	if w := unreadWhy(wl); len(w) != 1 || !strings.HasPrefix(w[0], "/proc/net/wireless") {
+		t.Errorf("/proc/net/wireless: unread %q", w)
+	}
+	// Counter-case: /proc/net/dev is still read.
+	nd := "Inter-|   Receive                                                |  Transmit\n face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n  eth0: 1000 10 0 5 0 0 0 0 2000 20 0 0 0 0 0 0\n"
+	if c := netdevOf(t, nd, "eth0"); c["rx_packets"] != 10 {
+		t.Errorf("/proc/net/dev: %v", c)
+	}
+}

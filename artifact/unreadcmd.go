@@ -598,6 +598,11 @@ func domainRead(cmd string, prompt bool) bool {
 			return true
 		}
 		return argsLookLike(args, toolWords, prompt)
+	case "iw", "iwconfig":
+		// Wireless links: iw's station dump ("rx drop misc:", "tx failed:", iw station.c
+		// print_sta_handler) and iwconfig's discarded-packet counters ("Invalid misc:",
+		// wireless-tools iwconfig.c): the wireless stack's, no reader takes them.
+		return name == "iwconfig" && (prompt || len(args) > 0) || len(args) > 0 && hasAny(args, []string{"station", "link", "dump", "survey"})
 	case "wg":
 		// WireGuard's peers ("transfer: 3.21 GiB received, 1.33 GiB sent", wireguard-tools
 		// src/show.c): traffic totals of a tunnel, no drop or memory counter.
@@ -636,7 +641,7 @@ var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more
 	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
 	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true,
 	"ps": true, "ps_mem": true, "smem": true, "show": true, "wg": true, "ipvsadm": true, "cilium": true, "cilium-dbg": true,
-	"calicoctl": true}
+	"calicoctl": true, "iw": true, "iwconfig": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}
