@@ -85,23 +85,43 @@ func toolJSONAt(ls []Line, i int) (any, int) {
 			return nil, 0
 		}
 	}
+	// The value ends where its brackets close: counted outside strings as the lines are
+	// read, and decoded once there (a decode at every closing line was quadratic in a
+	// pretty-printed document of many objects).
 	var b bytes.Buffer
-	offs := make([]int, 0, 16) // offs[k]: the end of line i+k in b
+	depth, inStr, esc := 0, false, false
 	for k := i; k < end; k++ {
-		b.WriteString(ls[k].Text)
+		t := ls[k].Text
+		b.WriteString(t)
 		b.WriteByte('\n')
-		offs = append(offs, b.Len())
-		// A one-line document ends on its line: try it before reading on.
-		if t := strings.TrimSpace(ls[k].Text); t == "]" || t == "}" || strings.HasSuffix(t, "}]") || strings.HasSuffix(t, "}}") || strings.HasSuffix(t, "} ]") {
+		for j := 0; j < len(t); j++ {
+			c := t[j]
+			switch {
+			case esc:
+				esc = false
+			case inStr:
+				esc = c == '\\'
+				inStr = c != '"'
+			case c == '"':
+				inStr = true
+			case c == '{' || c == '[':
+				depth++
+			case c == '}' || c == ']':
+				depth--
+				if depth == 0 && strings.TrimSpace(t[j+1:]) != "" {
+					return nil, 0 // the value ends inside a line that holds more
+				}
+			}
+		}
+		if depth < 0 || inStr {
+			return nil, 0
+		}
+		if depth == 0 {
 			dec := json.NewDecoder(bytes.NewReader(b.Bytes()))
 			dec.UseNumber()
 			var v any
 			if dec.Decode(&v) != nil {
-				continue
-			}
-			used := int(dec.InputOffset())
-			if rest := strings.TrimSpace(b.String()[used:]); rest != "" {
-				return nil, 0 // the value ended inside a line that holds more
+				return nil, 0
 			}
 			return v, k - i + 1
 		}
