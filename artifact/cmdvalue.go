@@ -28,6 +28,11 @@ var (
 	// then "7142467", corpus 471): the same rtnl_link_stats64 field /proc/net/dev and ip -s
 	// link print.
 	reCatSysStat = lazyre.New(`(?:^|[\s$#>])cat\s+/sys/class/net/([A-Za-z0-9_.:@-]+)/statistics/([a-z_]+)\s*$`)
+	// conntrack -C (--count) prints the table's entry count alone (conntrack-tools
+	// src/conntrack.c, the CT_COUNT command: the kernel's nf_conntrack_count through
+	// netlink, or /proc/sys/net/netfilter/nf_conntrack_count on old kernels), the number
+	// `cat .../nf_conntrack_count` prints.
+	reConntrackCount = lazyre.New(`(?:^|[\s$#>])conntrack\s+(?:-C|--count)\s*$`)
 )
 
 // isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that
@@ -72,6 +77,11 @@ func (d *doc) tryCommandValue(i int) int {
 		path = "/proc/sys/" + m[1]
 	} else if m := reSysctlN.FindStringSubmatch(t); m != nil {
 		path = m[1]
+	} else if reConntrackCount.MatchString(t) {
+		path = "/proc/sys/net/netfilter/nf_conntrack_count"
+		if i+1 >= len(d.ls) || !isDigits(strings.TrimSpace(d.ls[i+1].Text)) {
+			return 0
+		}
 	} else {
 		return 0
 	}
@@ -140,8 +150,28 @@ func (d *doc) trySysfsCounters(i int) int {
 }
 
 // reCatProcSysList: cat of several sysctl files ("$ cat /proc/sys/net/core/rmem_max
-// /proc/sys/net/core/wmem_max"), which prints each file's one line in turn.
-var reCatProcSysList = lazyre.New(`(?:^|[\s$#>])cat((?:\s+/proc/sys/[A-Za-z0-9_./-]+){2,16})\s*$`)
+// /proc/sys/net/core/wmem_max"), which prints each file's one line in turn; a shell's brace
+// expansion names several in one word ("cat /proc/sys/net/netfilter/nf_conntrack_{count,max}"),
+// in the order written.
+var reCatProcSysList = lazyre.New(`(?:^|[\s$#>])cat((?:\s+/proc/sys/[A-Za-z0-9_./{},-]+){1,16})\s*$`)
+
+// braceExpand expands one "{a,b,...}" of a path as a shell does (bash's brace expansion,
+// left to right); a word without a well-formed brace is itself.
+func braceExpand(w string) []string {
+	o := strings.IndexByte(w, '{')
+	c := strings.IndexByte(w, '}')
+	if o < 0 || c < o || !strings.Contains(w[o:c], ",") {
+		if strings.ContainsAny(w, "{},") {
+			return nil // a brace the shell would leave as it is: no file name
+		}
+		return []string{w}
+	}
+	var out []string
+	for _, alt := range strings.Split(w[o+1:c], ",") {
+		out = append(out, braceExpand(w[:o]+alt+w[c+1:])...)
+	}
+	return out
+}
 
 // catProcSysList reads the values under such a cat, one line per file, when every file has
 // its line; it returns the lines taken (0 when t is no such command or a line is missing).
@@ -150,8 +180,15 @@ func (d *doc) catProcSysList(i int, t string) int {
 	if m == nil {
 		return 0
 	}
-	paths := fields(m[1])
-	if i+len(paths) >= len(d.ls) {
+	var paths []string
+	for _, w := range fields(m[1]) {
+		ex := braceExpand(w)
+		if ex == nil {
+			return 0
+		}
+		paths = append(paths, ex...)
+	}
+	if len(paths) < 2 || len(paths) > 16 || i+len(paths) >= len(d.ls) {
 		return 0
 	}
 	for k := range paths {

@@ -59,6 +59,9 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
+	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before
+	// iperf's "[" rows and the kubelet summary's "{".
+	{kind: KindIPLink, start: byteIn("[{"), detect: isToolJSONStart, parse: (*doc).tryToolJSON},
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},
@@ -125,6 +128,9 @@ var formats = []format{
 
 	// "TIME_WAIT 3979" and "3979 TIME_WAIT" (a count per state) before ss's rows, which
 	// start with a state too, and the digit rows.
+	// PF_RING's "Duration:" block (pfring.go) before the "Name: value" readers (meminfo).
+	{kind: KindPFRing, first: []string{"Duration:"}, parse: (*doc).tryPFRingStats},
+
 	{kind: KindTCPStates, detect: isTCPStateCountLine, parse: (*doc).tryTCPStateCounts},
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
@@ -237,7 +243,7 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 // isCommandValueLine: "sysctl -n ...", "cat /proc/sys/...", "/sys/class/net/..." or a
 // memory cgroup's one-value file read with cat (cmdvalue.go).
 func isCommandValueLine(_, t string) bool {
-	return strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.")
+	return strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "conntrack -C") || strings.Contains(t, "conntrack --count") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.")
 }
 
 // isIperfJSONLine: a key line of iperf3 -J's output (`"sum_received": {`, iperf.go).

@@ -37,6 +37,13 @@ func addFixtures(f *testing.F) {
 	f.Add("Events:\n  Type  Reason  Age  From  Message\n  ----\nWarning SystemOOM 1m (x\nReason: OOMKilled\nExit Code: 99999999999999999999\n")
 	f.Add("2024-01-01T00:00:00Z container oom 0123456789ab (\ncontainer oom 0123456789ab\n{\"Type\":\"container\",\"Action\":\"oom\"}\n")
 	f.Add("I0101 00:00:00.000000 1 x.go:1] Creating Container Manager object based on Node Config: {KubeReserved:map[memory:{i:{value:1 scale:-3}\nHardEvictionThresholds:[{Signal:memory.available Operator:LessThan Value:{Quantity:1e999 Percentage:0}\n")
+	// iproute_json.go, journal_records.go, pfring.go, cmdvalue.go (forms9): a JSON document
+	// cut or with a value of the wrong type, journal records cut in their fields, a brace
+	// with no comma, a Duration block cut.
+	f.Add("[{\"ifname\":\"eth0\",\"stats64\":{\"rx\":{\"dropped\":-1,\"missed_errors\":1e99},\"tx\":[]}}]\n[ {\n\"ifname\": \"x\",\n\"rx_missed_errors\": 99999999999999999999\n")
+	f.Add("{\"kernel\":{\"TcpExtPruneCalled\":\"7\",\"IpInReceives\":3}}\n{\n\t\"MESSAGE\" : [ 1, 2 ],\n\t\"_TRANSPORT\" : \"kernel\"\n}\n")
+	f.Add("__CURSOR=s=1;i=2\nMESSAGE=Mem-Info:\n\n__CURSOR=\nMESSAGE=\nSun 2026-11-29 10:01:02.1 UTC [s=a;i=b;b=c;m=d;t=e;x=f]\n    MESSAGE=x\n    =\n")
+	f.Add("$ cat /proc/sys/net/netfilter/nf_conntrack_{count,max}{\n1\n$ conntrack -C\n-5\nDuration: 0:0\nBytes: 1\nDropped: x\n")
 	// showmem.go zonelessList: 2.4's lists without their Zone: lines, the last cut
 	f.Add("kernel: 0*4kB 1*8kB 0*16kB 1*32kB = 40kB)\nkernel: 5*4kB 2*8kB 1*16kB 0*32kB = 52kB)\nkernel: 3*4kB 1*8kB \n")
 }

@@ -384,6 +384,12 @@ func (d *doc) tryNstat(i int) int {
 	if n == 0 {
 		return 0
 	}
+	return d.addNstat(i, n, ns)
+}
+
+// addNstat adds nstat's counters read from lines i..i+n-1 (its table or its --json object),
+// absolute or increments as the command line above says.
+func (d *doc) addNstat(i, n int, ns *Nstat) int {
 	label := d.label(i)
 	if strings.Contains(label, "nstat") {
 		abs := strings.Contains(label, " -a") || strings.Contains(label, " -za") || strings.Contains(label, "-az")
@@ -450,35 +456,57 @@ func (d *doc) tryNetstatSGrep(i int) int {
 // counter a line (xsos's first NETSTAT module: "TCPDeferAcceptDrop: 1081306", corpus 974).
 // Only TcpExt's own names (kernel.IsTcpExtName) are taken this way: alone, "Name: N" could be
 // any tool's, and a meminfo field is no "TCP" word.
-func tcpExtBareCounter(t string) (string, int64, bool) {
+//
+// netstat -s's IcmpMsg section is the same: "InType3: 6054246", one /proc/net/snmp IcmpMsg
+// counter a line under its own name (net-tools statistics.c prints the names it has no
+// sentence for as they are), read as the IcmpMsg group when its header was cut (corpus 789;
+// before, /proc/meminfo took the lines for want of any field test).
+func tcpExtBareCounter(t string) (group, name string, v int64, ok bool) {
 	name, val, ok := strings.Cut(strings.TrimSpace(t), ": ")
-	if !ok || !kernel.IsTcpExtName(name) {
-		return "", 0, false
+	switch {
+	case !ok:
+		return "", "", 0, false
+	case kernel.IsTcpExtName(name):
+		group = "TcpExt"
+	case isIcmpMsgName(name):
+		group = "IcmpMsg"
+	default:
+		return "", "", 0, false
 	}
-	v, ok := atoi(strings.TrimSpace(stripAnnotation(val)))
-	return name, v, ok
+	v, ok = atoi(strings.TrimSpace(stripAnnotation(val)))
+	return group, name, v, ok
+}
+
+// isIcmpMsgName: "InType0" .. "OutType255", the per-type counters of /proc/net/snmp's
+// IcmpMsg line (net/ipv4/proc.c icmpmsg_put).
+func isIcmpMsgName(n string) bool {
+	r, ok := strings.CutPrefix(n, "InType")
+	if !ok {
+		r, ok = strings.CutPrefix(n, "OutType")
+	}
+	return ok && len(r) >= 1 && len(r) <= 3 && isDigits(r)
 }
 
 func isTcpExtBareCounter(_, t string) bool {
-	_, _, ok := tcpExtBareCounter(t)
+	_, _, _, ok := tcpExtBareCounter(t)
 	return ok
 }
 
-// tryNetstatSBare reads consecutive bare TcpExt counter lines (tcpExtBareCounter).
+// tryNetstatSBare reads consecutive bare TcpExt and IcmpMsg counter lines (tcpExtBareCounter).
 func (d *doc) tryNetstatSBare(i int) int {
-	g := kernel.Group{Name: "TcpExt"}
+	var gs kernel.Groups
 	k := i
 	for ; k < len(d.ls); k++ {
-		name, v, ok := tcpExtBareCounter(d.ls[k].Text)
+		group, name, v, ok := tcpExtBareCounter(d.ls[k].Text)
 		if !ok {
 			break
 		}
-		g.Counters.Set(name, v)
+		gs.Set(group, name, v)
 	}
 	if k == i {
 		return 0
 	}
-	ns := &NetstatS{Groups: []kernel.Group{g}}
+	ns := &NetstatS{Groups: gs}
 	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: ns.Groups}, ns)
 }
 

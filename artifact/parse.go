@@ -61,7 +61,8 @@ const (
 	KindContainerMem = "container_memory" // docker stats, kubectl top (containerstats.go)
 	KindNetstatI     = "netstat_i"
 	KindIfconfig     = "ifconfig"
-	KindDPDK         = "dpdk_port" // a DPDK port's rte_eth_stats: dpip, testpmd, l2fwd (dpdk.go)
+	KindDPDK         = "dpdk_port"
+	KindPFRing       = "pf_ring_stats" // a DPDK port's rte_eth_stats: dpip, testpmd, l2fwd (dpdk.go)
 	KindIPLink       = "ip_link"
 	KindEthtoolS     = "ethtool_stats"
 	KindEthtoolG     = "ethtool_ring"
@@ -147,7 +148,7 @@ func readAll(r io.Reader) ([]byte, error) {
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(decodeQuotedPrintable(text)) // and stripLineGutters, as it reads (checkGutters)
+	d.runText(decodeQuotedPrintable(flattenJournalRecords(text))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	setOtherOS(d.tl, text)
 	return d.tl

@@ -50,6 +50,11 @@ func (d *doc) tryMemInfo(i int) int {
 	if k-i < 3 && !quotedMemInfo(d.ls[i:k]) {
 		return 0
 	}
+	if !namesMemInfoField(d.ls[i:k]) {
+		// "Name: value" lines none of which /proc/meminfo prints: another program's
+		// (HAProxy's "show info": "PoolAlloc_MB: 512", "CurrConns: 40000"), not the file.
+		return 0
+	}
 	c, err := kernel.ParseMemInfo(strings.NewReader(joinText(d.ls[i:k])))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/meminfo: %v", err))
@@ -62,6 +67,16 @@ func (d *doc) tryMemInfo(i int) int {
 		d.host.highMem = true
 	}
 	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
+}
+
+// namesMemInfoField: a line of the block names a field /proc/meminfo prints.
+func namesMemInfoField(ls []Line) bool {
+	for _, l := range ls {
+		if f := firstField(l.Text); kernel.MemInfoField(strings.TrimSuffix(f, ":")) {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedMemInfo: one or two lines of /proc/meminfo quoted alone ("SUnreclaim:     42964948

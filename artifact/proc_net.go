@@ -164,6 +164,13 @@ func (d *doc) tryProcNetDev(i int) int {
 			break // the table ends at the next prompt or prose line
 		}
 	}
+	if strings.HasPrefix(t, "Inter-| sta-|") {
+		// /proc/net/wireless (net/wireless/wext-proc.c wireless_seq_show): link quality and
+		// the packets the wireless stack discarded (nwid, crypt, frag, retry, misc), not
+		// /proc/net/dev's columns.
+		d.unparsed(i, k-1, "/proc/net/wireless: link quality and discarded packets (nwid, crypt, frag, retry, misc, missed beacons), which headroom has no reader for")
+		return k - i
+	}
 	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))
 	if err != nil || len(devs) == 0 {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))

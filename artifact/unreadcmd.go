@@ -504,12 +504,42 @@ func foreignCommand(cmd string) bool {
 	return false
 }
 
+// proxyStatsCommand: a query of a proxy's or load balancer's own counters under a prompt:
+// HAProxy's runtime API ("echo 'show info' | socat stdio /run/haproxy/admin.sock": its
+// Name: value lines, PoolFailed, CurrConns), Envoy's admin endpoint ("curl
+// localhost:9901/stats": "cluster.NAME.upstream_cx_overflow: 12"; "pilot-agent request GET
+// stats" in an Istio sidecar) or any /metrics scrape (traefik_*, envoy_* series). Their
+// counters are the application's, never the kernel's: listed as unread so that they are
+// neither prose (unstampedLog took HAProxy's "Name: value" run for an unstamped kernel log)
+// nor, before, /proc/meminfo.
+func proxyStatsCommand(cmd string) bool {
+	if strings.Contains(cmd, "socat") {
+		for _, w := range []string{"show info", "show stat", "show pools", "show activity", "show servers"} {
+			if strings.Contains(cmd, w) {
+				return true
+			}
+		}
+		return false
+	}
+	f, _, _ := nextField(cmd)
+	switch f {
+	case "curl", "wget", "http":
+		return strings.Contains(cmd, "/stats") || strings.Contains(cmd, "/metrics")
+	case "pilot-agent", "kubectl":
+		return strings.Contains(cmd, "request GET stats") || strings.Contains(cmd, "request GET /stats")
+	}
+	return false
+}
+
 // domainRead reports whether cmd prints kernel, memory or network state: one of this
 // domain's tools run to show (not to set), or a reader of one of its kernel files. Without
 // a prompt the arguments must all look like arguments (options, numbers, paths, interface
 // names, the tool's keywords), so that a heading "free memory" or "ip address of the host"
 // is no command.
 func domainRead(cmd string, prompt bool) bool {
+	if prompt && proxyStatsCommand(cmd) {
+		return true
+	}
 	if k := strings.IndexAny(cmd, "|;&"); k >= 0 {
 		cmd = cmd[:k] // "ethtool -S eth0 | grep drop": the first command's output, filtered
 	}
@@ -568,6 +598,29 @@ func domainRead(cmd string, prompt bool) bool {
 			return true
 		}
 		return argsLookLike(args, toolWords, prompt)
+	case "iw", "iwconfig":
+		// Wireless links: iw's station dump ("rx drop misc:", "tx failed:", iw station.c
+		// print_sta_handler) and iwconfig's discarded-packet counters ("Invalid misc:",
+		// wireless-tools iwconfig.c): the wireless stack's, no reader takes them.
+		return name == "iwconfig" && (prompt || len(args) > 0) || len(args) > 0 && hasAny(args, []string{"station", "link", "dump", "survey"})
+	case "wg":
+		// WireGuard's peers ("transfer: 3.21 GiB received, 1.33 GiB sent", wireguard-tools
+		// src/show.c): traffic totals of a tunnel, no drop or memory counter.
+		return len(args) == 0 && prompt || len(args) > 0 && (args[0] == "show" || args[0] == "showconf")
+	case "ipvsadm":
+		// IPVS's virtual services ("-Ln --stats": Conns InPkts OutPkts InBytes OutBytes per
+		// service and real server, ipvsadm.c print_service_entry): load balancer totals.
+		for _, a := range args {
+			if strings.HasPrefix(a, "-L") || strings.HasPrefix(a, "-l") || a == "--list" || a == "--stats" || a == "--rate" {
+				return true
+			}
+		}
+		return false
+	case "cilium", "cilium-dbg", "calicoctl":
+		// The CNI agents' views (cilium status's BPF map sizes, cilium bpf ct list,
+		// cilium metrics list, calicoctl node status): their maps and counters are the
+		// agent's, read by no reader; "cilium install" and the like print nothing to read.
+		return len(args) > 0 && hasAny(args[:1], []string{"status", "bpf", "metrics", "map", "monitor", "node", "endpoint"})
 	case "ps", "ps_mem", "smem":
 		// A process table (sorted by memory: "ps -eo pid,cmd,%mem --sort=-%mem"): each
 		// process's share of RAM, which no reader takes. Only under a prompt: "ps" in a
@@ -587,7 +640,8 @@ var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more
 	"egrep": true, "fgrep": true, "zcat": true, "sysctl": true, "ethtool": true, "ip": true, "tc": true, "devlink": true,
 	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
 	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true,
-	"ps": true, "ps_mem": true, "smem": true, "show": true}
+	"ps": true, "ps_mem": true, "smem": true, "show": true, "wg": true, "ipvsadm": true, "cilium": true, "cilium-dbg": true,
+	"calicoctl": true, "iw": true, "iwconfig": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}

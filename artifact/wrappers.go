@@ -304,7 +304,7 @@ func stripRFC5424(s string, l *Line) (string, bool) {
 // stripMonotonicHost removes the host and tag journalctl -o short-monotonic puts after the
 // stamp ("[12345.678901] web1 kernel: "), leaving the stamp for stripKernelStamp.
 func stripMonotonicHost(s string) string {
-	end := strings.IndexByte(s[:min(len(s), 24)], ']')
+	end := strings.IndexByte(s[:min(len(s), 48)], ']')
 	if end < 3 || end+2 >= len(s) || s[end+1] != ' ' {
 		return s
 	}
@@ -313,8 +313,14 @@ func stripMonotonicHost(s string) string {
 	if sp <= 0 || !strings.HasPrefix(rest[sp+1:], "kernel: ") || strings.ContainsAny(rest[:sp], ":[]()") {
 		return s
 	}
-	if _, ok := uptimeMicros(strings.TrimSpace(s[1:end])); !ok {
+	stamp := strings.TrimSpace(s[1:end])
+	if lt := strings.Index(stamp, " <"); lt > 0 && strings.HasSuffix(stamp, ">") {
+		// -o short-delta: "[  123.456789 <    0.000001>]", the time since the record
+		// before in angle brackets (systemd logs-show.c output_short, OUTPUT_SHORT_DELTA).
+		stamp = stamp[:lt]
+	}
+	if _, ok := uptimeMicros(stamp); !ok {
 		return s
 	}
-	return s[:end+2] + rest[sp+1+len("kernel: "):]
+	return "[" + stamp + "] " + rest[sp+1+len("kernel: "):]
 }

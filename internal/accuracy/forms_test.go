@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"os"
@@ -266,6 +267,129 @@ func journalShortPrecise(text string) string {
 	return restamp(text, func(_, msg string) string { return "Jan 02 03:04:05.123456 web01 kernel: " + msg })
 }
 
+// The journal's output modes for the same kernel records (systemd src/shared/logs-show.c:
+// output_json, output_export, output_verbose, output_short with OUTPUT_SHORT_MONOTONIC):
+// journald stores a kernel record with _TRANSPORT=kernel, its priority, SYSLOG_IDENTIFIER
+// "kernel" and the record's own time as _SOURCE_MONOTONIC_TIMESTAMP (µs since boot,
+// src/journal/journald-kmsg.c dev_kmsg_record).
+func journalFields(stamp, msg string, i int) [][2]string {
+	us := "0"
+	if dot := strings.IndexByte(stamp, '.'); dot > 0 {
+		frac := (stamp[dot+1:] + "000000")[:6]
+		us = strings.TrimLeft(stamp[:dot]+frac, "0")
+		if us == "" {
+			us = "0"
+		}
+	}
+	return [][2]string{{"__CURSOR", fmt.Sprintf("s=6c3f1e7a;i=%x;b=0f1e2d3c;m=%s;t=5f1;x=99", i, us)},
+		{"__REALTIME_TIMESTAMP", fmt.Sprint(1704164645000000 + i)}, {"__MONOTONIC_TIMESTAMP", us},
+		{"_BOOT_ID", "0f1e2d3c4b5a69788796a5b4c3d2e1f0"}, {"_TRANSPORT", "kernel"}, {"PRIORITY", "4"},
+		{"SYSLOG_FACILITY", "0"}, {"SYSLOG_IDENTIFIER", "kernel"}, {"_SOURCE_MONOTONIC_TIMESTAMP", us},
+		{"_HOSTNAME", "web01"}, {"MESSAGE", msg}}
+}
+
+func journalJSON(text string) string {
+	i := 0
+	return restamp(text, func(st, msg string) string {
+		i++
+		var b strings.Builder
+		b.WriteByte('{')
+		for k, f := range journalFields(st, msg, i) {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%q:%s", f[0], jsonString(f[1]))
+		}
+		b.WriteByte('}')
+		return b.String()
+	})
+}
+
+func journalJSONPretty(text string) string {
+	i := 0
+	return restamp(text, func(st, msg string) string {
+		i++
+		fs := journalFields(st, msg, i)
+		var b strings.Builder
+		b.WriteString("{\n")
+		for k, f := range fs {
+			fmt.Fprintf(&b, "\t%q : %s", f[0], jsonString(f[1]))
+			if k < len(fs)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("}")
+		return b.String()
+	})
+}
+
+func journalExport(text string) string {
+	i := 0
+	return restamp(text, func(st, msg string) string {
+		i++
+		var b strings.Builder
+		for _, f := range journalFields(st, msg, i) {
+			b.WriteString(f[0] + "=" + f[1] + "\n")
+		}
+		return b.String() // the blank line export writes after each record
+	})
+}
+
+func journalVerbose(text string) string {
+	i := 0
+	return restamp(text, func(st, msg string) string {
+		i++
+		fs := journalFields(st, msg, i)
+		var b strings.Builder
+		fmt.Fprintf(&b, "Tue 2024-01-02 03:04:05.%06d UTC [%s]", i%1000000, fs[0][1])
+		for _, f := range fs[1:] {
+			if !strings.HasPrefix(f[0], "__") {
+				b.WriteString("\n    " + f[0] + "=" + f[1])
+			}
+		}
+		return b.String()
+	})
+}
+
+// journalJSONSSE and journalJSONSeq are -o json-sse ("data: " and the record, a blank line
+// after it) and -o json-seq (an RS byte before the record, RFC 7464).
+func journalJSONSSE(text string) string {
+	return restampJSON(journalJSON(text), func(rec string) string { return "data: " + rec + "\n" })
+}
+
+func journalJSONSeq(text string) string {
+	return restampJSON(journalJSON(text), func(rec string) string { return "\x1e" + rec })
+}
+
+// restampJSON rewrites each -o json record line of text with f.
+func restampJSON(text string, f func(string) string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.HasPrefix(l, `{"__CURSOR"`) {
+			return f(l)
+		}
+		return l
+	})
+}
+
+func journalShortDelta(text string) string {
+	return restamp(text, func(st, msg string) string { return fmt.Sprintf("[%12s <    0.000001>] web01 kernel: %s", st, msg) })
+}
+
+func journalShortMonotonic(text string) string {
+	return restamp(text, func(st, msg string) string { return fmt.Sprintf("[%12s] web01 kernel: %s", st, msg) })
+}
+
+func journalCat(text string) string {
+	return restamp(text, func(_, msg string) string { return msg })
+}
+
+// jsonString is s as a JSON string (what journalctl prints; Go's %q escapes differ).
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func kernelTagStamp(text string) string {
 	return restamp(text, func(st, msg string) string { return fmt.Sprintf("kernel: [%12s] %s", st, msg) })
 }
@@ -368,6 +492,15 @@ var forms = []form{
 	{"syslog-hostname", syslogHostPlaceholder, stampedLog},
 	{"journal-short-iso", journalShortISO, stampedLog},
 	{"journal-short-precise", journalShortPrecise, stampedLog},
+	{"journal-short-monotonic", journalShortMonotonic, stampedLog},
+	{"journal-short-delta", journalShortDelta, stampedLog},
+	{"journal-cat", journalCat, stampedLog},
+	{"journal-json-sse", journalJSONSSE, stampedLog},
+	{"journal-json-seq", journalJSONSeq, stampedLog},
+	{"journal-json", journalJSON, stampedLog},
+	{"journal-json-pretty", journalJSONPretty, stampedLog},
+	{"journal-export", journalExport, stampedLog},
+	{"journal-verbose", journalVerbose, stampedLog},
 	{"kernel-tag-stamp", kernelTagStamp, stampedLog},
 	{"kernel-tag-bare-stamp", kernelTagBareStamp, stampedLog},
 	{"wrap-prose-72", wrapProse(72), nil},
@@ -425,50 +558,58 @@ const (
 	limitTitleInContainerLog   = "the case's evidence is its title (a forum post's or an issue's first line naming the OOM): behind a CRI prefix every line is a container's stdout, and a first line there is what a program printed, not a title a person wrote over a report, so it is rightly not read as one (no real paste puts an issue's title through kubectl logs)"
 	limitZeroWidthInQP         = "quoted-printable mail source ('=3D', '=20', soft breaks '=' at line ends): the form puts a zero-width space after every '=', which breaks each escape and soft break before the text is decoded; a chat or wiki that inserts zero-width spaces shows mail decoded, not its encoded source, and the same text with the spaces only after ':' keeps its verdict"
 	limitFlattenedThenWrapped  = "netstat -su flattened onto one line by a page's text extraction ('Udp: 2829651752 packets received ... 1629462811 packet receive errors ...'), then wrapped at 72/80 as prose: the flattened reader reads one line, and the wrap puts 'received.' and the error count on the next one; rejoining needs the wrap width, which a single long line does not show (two damages in a row, not fixed here)"
+	limitJournalCatNoStamp     = "journalctl -o cat prints each record's message alone, without its time or the kernel's tag: the case's evidence is kernel lines told apart from prose only by their dmesg stamps (a call trace alone, a header split in stamped pieces, a WARNING's indented lines), and without them nothing says they are the kernel's"
+	limitJournalOfQPSource     = "quoted-printable mail source ('=0A' breaks, '=3D'): the form wraps each encoded line in a journal record before the mail is decoded, so the escapes sit inside the records' messages; journalctl prints decoded records, never a mail's encoded source"
 	limitWrappedLogWidth       = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
 )
 
 var formsKnownLimits = map[string]string{
-	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                        limitTitleOnly,
-	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                              limitTitleOnly,
-	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                              limitTitleOnly,
-	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":          limitTitleOnly,
-	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                          limitTitleInContainerLog,
-	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                limitTitleInContainerLog,
-	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                limitTitleInContainerLog,
-	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":            limitTitleInContainerLog,
-	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                        limitFlattenedThenWrapped,
-	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                        limitFlattenedThenWrapped,
-	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":             limitZeroWidthInQP,
-	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitZeroWidthInQP,
-	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                         limitWrappedLogWidth,
-	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                         limitWrappedLogWidth,
-	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":           limitColumnShape,
-	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                           limitColumnShape,
-	"bullets 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                         limitColumnShape,
-	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                        limitColumnShape,
-	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                   "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
-	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                limitWrappedLogWidth,
-	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                limitWrappedLogWidth,
-	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                       limitHardWrapWidth,
-	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                    limitHardWrapWidth,
-	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                      limitHardWrapWidth,
-	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                     limitHardWrapWidth,
-	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                    limitHardWrapWidth,
-	"bullets 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                   limitColumnShape,
-	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                  limitColumnShape,
-	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                    limitWrappedLogWidth,
-	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                              "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                             "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                               limitTitleOnly,
-	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                   limitWrappedLogWidth,
-	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                        limitWrappedLogWidth,
-	"bullets 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                     limitColumnShape,
-	"indent-4 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                    limitColumnShape,
-	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                              limitColumnShape,
-	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                             limitColumnShape,
-	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                         limitTitleOnly,
-	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                        limitMessageInWrappedProse,
+	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":           limitJournalCatNoStamp,
+	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                             limitJournalCatNoStamp,
+	"journal-cat 740-xilinx-dma-ip-drivers-112-ubuntu20.04-5.4-xdma-1gb-warning-page-alloc-c-4724-order-above-max":                    limitJournalCatNoStamp,
+	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":     limitJournalOfQPSource,
+	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":  limitJournalOfQPSource,
+	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitJournalOfQPSource,
+	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                              limitTitleOnly,
+	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                    limitTitleOnly,
+	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                    limitTitleOnly,
+	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                limitTitleOnly,
+	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                limitTitleInContainerLog,
+	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                      limitTitleInContainerLog,
+	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                      limitTitleInContainerLog,
+	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                  limitTitleInContainerLog,
+	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
+	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
+	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                   limitZeroWidthInQP,
+	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":       limitZeroWidthInQP,
+	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
+	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
+	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                 limitColumnShape,
+	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                 limitColumnShape,
+	"bullets 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                               limitColumnShape,
+	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                              limitColumnShape,
+	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                         "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
+	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
+	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
+	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                             limitHardWrapWidth,
+	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
+	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
+	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                           limitHardWrapWidth,
+	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
+	"bullets 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                         limitColumnShape,
+	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                        limitColumnShape,
+	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                          limitWrappedLogWidth,
+	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                    "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                     limitTitleOnly,
+	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                         limitWrappedLogWidth,
+	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                              limitWrappedLogWidth,
+	"bullets 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                           limitColumnShape,
+	"indent-4 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                          limitColumnShape,
+	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                    limitColumnShape,
+	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                   limitColumnShape,
+	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                               limitTitleOnly,
+	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                              limitMessageInWrappedProse,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
