@@ -120,7 +120,9 @@ func (d *doc) tryDPDK(i int) int {
 	first, last := d.ls[i].No, d.ls[k-1].No
 	label := d.label(i)
 	d.segSeq++
-	d.addSamples(KindDPDK, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: ifacesToNetDev([]Iface{p.Interface})}})
+	nd := ifacesToNetDev([]Iface{p.Interface})
+	nd[0].UserSpace = true
+	d.addSamples(KindDPDK, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: nd}})
 	d.addArtifact(KindDPDK, first, last, p)
 	return k - i
 }

@@ -130,6 +130,9 @@ type Facts struct {
 	HeldBytes int64
 	// CPUBusy: the CPU was saturated or waiting on I/O around the finding's counters.
 	CPUBusy bool
+	// UserSpacePort: the finding's counters are a port that a user-space driver owns (DPDK):
+	// none of the kernel's causes of a NIC's loss is on its path (kernel.NetDev.UserSpace).
+	UserSpacePort bool
 	// MeantKeys are the keys that settings written under a key no kernel has were most
 	// likely meant as, for those that never took effect; StatedWorked: the text says such a
 	// setting worked all the same (sysctl-unknown-key).

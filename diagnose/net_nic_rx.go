@@ -201,6 +201,10 @@ func nicStats(s *model.Sample, name string) *kernel.NICStats {
 
 func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.NetDev, prev *kernel.NetDev, st *kernel.NICStats) (Finding, bool) {
 	src := sampleSource(last, "/proc/net/dev")
+	since := "since boot"
+	if dev.UserSpace {
+		since = "since the port started"
+	}
 	var ev []Evidence
 	var lost, lostDelta int64
 	hasDelta := false
@@ -210,13 +214,13 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			continue
 		}
 		lost += v
-		val := fmt.Sprintf("%d since boot", v)
+		val := fmt.Sprintf("%d %s", v, since)
 		if prev != nil {
 			if p, ok := prev.Counters.Get(name); ok {
 				d, kind := model.Delta(p, v, tl.Host.NetDevCounterWidth())
 				hasDelta = true
 				lostDelta += d
-				val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
+				val = fmt.Sprintf("%d %s, +%d %s%s", v, since, d, window(tl), deltaNote(kind))
 			}
 		}
 		ev = append(ev, Evidence{What: dev.Name + " " + name, Value: val, Source: src})
@@ -241,12 +245,12 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			if isOverrun && dev.Counters.Has(name) && slices.Contains(kernel.RxOverrunNetDevCounters, name) {
 				continue
 			}
-			val := fmt.Sprintf("%d since boot", v)
+			val := fmt.Sprintf("%d %s", v, since)
 			if prevStats != nil && prevStats.Stats != nil {
 				if p, ok := prevStats.Stats.Get(name); ok {
 					// ethtool statistics are u64 (struct ethtool_stats).
 					d, kind := model.Delta(p, v, model.Width64)
-					val = fmt.Sprintf("%d since boot, +%d %s%s", v, d, window(tl), deltaNote(kind))
+					val = fmt.Sprintf("%d %s, +%d %s%s", v, since, d, window(tl), deltaNote(kind))
 					if isOverrun {
 						hasDelta = true
 						lostDelta += d
@@ -265,7 +269,7 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		return Finding{}, false
 	}
 	sev := Warning
-	if rx, rxSrc, ok := rxPacketsOf(tl, dev, st); ok && rx > 0 && lost > 0 {
+	if rx, rxSrc, ok := rxPacketsOf(tl, dev, st, src); ok && rx > 0 && lost > 0 {
 		ratio := float64(lost) / float64(rx+lost)
 		ev = append(ev, Evidence{What: dev.Name + " share of frames lost", Value: fmt.Sprintf("%.4f%% (%d of %d)", 100*ratio, lost, rx+lost), Source: rxSrc})
 		if ratio < overrunRatioWarn && !hasDelta {
@@ -294,7 +298,7 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 		ev = append(ev, Evidence{What: "CPU around these counters", Value: note, Source: where})
 	}
 	f := Finding{
-		Facts:    Facts{CPUBusy: note != ""},
+		Facts:    Facts{CPUBusy: note != "", UserSpacePort: dev.UserSpace},
 		Severity: sev,
 		Title:    nicRxTitle(dev.Name, lost, allocFail),
 		Evidence: ev,
@@ -445,9 +449,9 @@ const (
 // rxPacketsOf finds the received-packet count for an interface: its own counters, else the
 // same name's in another table of the input (a pasted ifconfig beside ethtool -S), else the
 // driver's rx_packets in ethtool -S, else per-queue rx_pkts summed.
-func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats) (int64, string, bool) {
+func rxPacketsOf(tl *model.Timeline, dev kernel.NetDev, st *kernel.NICStats, src string) (int64, string, bool) {
 	if v, ok := dev.Counters.Get("rx_packets"); ok && v > 0 {
-		return v, "/proc/net/dev", true
+		return v, src, true
 	}
 	if dev.Name != "" {
 		for i := len(tl.Samples) - 1; i >= 0; i-- {

@@ -153,6 +153,12 @@ func buildGraph(findings []Finding) *graph {
 		if !okC || !okE || !overlap(c.f, x.f) {
 			continue
 		}
+		// Every cause the edges allow for a NIC's loss is the kernel's receive path (its
+		// ring, NAPI and softnet, the page allocator, reclaim): a port a user-space driver
+		// owns has none of it on its path, whatever else the paste shows of the host.
+		if x.f.Facts.UserSpacePort && !e.Aggravates {
+			continue
+		}
 		cond := ""
 		if e.Holds != nil {
 			var ok bool

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -49,6 +50,19 @@ var extraCollect = map[string][]Collect{
 	},
 }
 
+// A port that a user-space driver owns (DPDK) loses frames when its poll loop does not
+// return descriptors to the NIC in time: the RX descriptors per queue (nb_rxd, given to
+// rte_eth_rx_queue_setup), the mbuf pool that refills them (rx_nombuf counts its misses) and
+// the core that polls. None of the kernel's knobs (ethtool -G, netdev_budget, min_free_kbytes)
+// reaches it, so the questions are the application's. A poll-mode core shows 100% CPU
+// whether it keeps up or not: top cannot answer the last one.
+const userSpaceOpen = "the port is driven from user space (DPDK), so the kernel's ring, softnet and allocator are not on its path; what is open is the RX descriptors per queue, the mbuf pool and whether the polling core keeps up"
+
+var userSpaceCollect = []Collect{
+	{Command: "testpmd> show port info 0; show rxq info 0 0", Answers: "RX descriptors per queue (\"Number of RXDs\") against the port's maximum (\"Max possible number of RXDs per queue\"): the application sets them (nb_rxd), not ethtool -G"},
+	{Command: "testpmd> show port xstats 0 (or dpdk-proc-info -- --xstats)", Answers: "rx_nombuf and the per-queue errors: did the mbuf pool run dry, or did the poll loop fall behind with buffers to spare?"},
+}
+
 // mem-info question: an allocation failure without the zones' state cannot tell a reserve
 // too small from fragmentation.
 var memInfoCollect = Collect{
@@ -61,6 +75,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		return
 	}
 	seen := map[string]bool{}
+	appOnly := map[string]bool{} // asked of an application, not of the host: capture cannot answer
 	add := func(c Collect) {
 		if seen[c.Command] {
 			for i := range s.NextEvidence {
@@ -85,6 +100,16 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		if g.nodes[root].f.Severity == Info {
 			continue // since-boot notes raise no question worth a command
 		}
+		rf := g.nodes[root].f
+		if rf.Facts.UserSpacePort {
+			s.Undecided = append(s.Undecided, root+": "+userSpaceOpen)
+			for _, x := range userSpaceCollect {
+				x.For = []string{root}
+				add(x)
+				appOnly[x.Command] = true
+			}
+			continue
+		}
 		// Causes the edges allow for the root that the input could not check.
 		var open []string
 		for _, e := range edges {
@@ -95,7 +120,6 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 				open = append(open, e.Cause)
 			}
 		}
-		rf := g.nodes[root].f
 		// An address-space or impossible-order failure is decided without the zones: no
 		// free memory serves it, so their state leaves nothing open.
 		if strings.HasPrefix(root, "alloc-fail-") && root != classNotPhysical && !rf.Facts.ZoneState {
@@ -143,7 +167,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 			break // a decided main story: independent problems do not add questions
 		}
 	}
-	if len(s.NextEvidence) > 0 {
+	if slices.ContainsFunc(s.NextEvidence, func(c Collect) bool { return !appOnly[c.Command] }) {
 		add(Collect{Command: "headroom capture -o host.txtar", Answers: "all of the above from the host at once, in one file to attach"})
 	}
 }

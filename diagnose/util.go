@@ -32,12 +32,15 @@ func pagesStr(pages, pageSize int64) string {
 	return fmt.Sprintf("%d pages (%s)", pages, units.FormatBytes(pages*pageSize))
 }
 
-// window describes the time a timeline covers, for evidence: "over 3.0 s" or "since boot".
+// window describes the time between a timeline's first and last readings, for evidence:
+// "over 3.0 s", or "between the readings" when they have no times.
 func window(tl *model.Timeline) string {
 	if d := tl.Span(); d > 0 {
 		return fmt.Sprintf("over %.1f s", d.Seconds())
 	}
-	return "since boot"
+	// Every caller names a difference between two readings: without their times it is
+	// the change between them, not a count since boot (a paste of two tables).
+	return "between the readings (their times are not in the input)"
 }
 
 // sampleSource names where a sample's values came from.

@@ -29,6 +29,11 @@ import (
 type NetDev struct {
 	Name     string   `json:"name"`
 	Counters Counters `json:"counters"`
+	// UserSpace: a port that a user-space driver owns (a DPDK poll-mode driver; the counters
+	// are its rte_eth_stats, kernel/dpdk.go). They count from the port's start or the last
+	// stats reset, not from boot, and no part of the kernel's receive path (its ring sizing
+	// through ethtool, NAPI and softnet, the page allocator's refill) is on the port's path.
+	UserSpace bool `json:"user_space,omitempty"`
 }
 
 // netDevColumns are the names of the 16 columns /proc/net/dev has printed since 2.2, used
