@@ -99,7 +99,7 @@ func ifconfigAt(ls []Line, i int) ([]Iface, int) {
 		k++
 		for ; k < len(ls); k++ {
 			t := ls[k].Text
-			if isBlank(t) || (t[0] != ' ' && t[0] != '\t') {
+			if isBlank(t) || (t[0] != ' ' && t[0] != '\t' && !isIfconfigFlatContinuation(t)) {
 				break
 			}
 			parseIfconfigLine(&ifc, t)
@@ -349,4 +349,35 @@ func isIfconfigCounterLine(t string) bool {
 		return ifconfigWords[fs[0]][key] != "" && isDigits(val)
 	}
 	return ifconfigWords[fs[0]][key] != "" && isDigits(fs[2])
+}
+
+// isIfconfigFlatContinuation: a block's continuation line that lost its indentation when the
+// paste was flattened to column 0 (a web form or tracker that strips leading spaces, corpus
+// 1101): "inet addr:...", "UP BROADCAST ...", "RX packets:N ...", "collisions:0 ..." in the
+// old layout, "inet 10.0.0.2 netmask ...", "ether ...", "RX packets N bytes N", "TX errors
+// ..." in the new. Read only right after a header line or another continuation, and only
+// lines whose first word is one ifconfig prints there, so prose after the block ends it.
+func isIfconfigFlatContinuation(t string) bool {
+	if isIfconfigCounterLine(t) {
+		return true
+	}
+	fs := fields(t)
+	if len(fs) < 2 {
+		return false
+	}
+	switch fs[0] {
+	case "inet", "inet6":
+		// "inet addr:10.0.0.2 Bcast:...", "inet6 addr: fe80::.../64 Scope:Link" (old);
+		// "inet 10.0.0.2  netmask 255.255.255.0" , "inet6 fe80::1  prefixlen 64" (new).
+		return strings.HasPrefix(fs[1], "addr:") || len(fs) >= 3 && (fs[2] == "netmask" || fs[2] == "prefixlen")
+	case "ether", "loop":
+		return strings.Contains(t, "txqueuelen")
+	case "UP", "BROADCAST", "LOOPBACK", "POINTOPOINT", "RUNNING", "NOARP", "MULTICAST":
+		return strings.Contains(t, "MTU:") || strings.Contains(t, "MTU ")
+	}
+	if strings.HasPrefix(fs[0], "collisions:") || strings.HasPrefix(fs[0], "Interrupt:") {
+		return true
+	}
+	// "RX bytes:4146055317 (3.8 GiB)  TX bytes:353004632 (336.6 MiB)"
+	return fs[0] == "RX" && strings.HasPrefix(fs[1], "bytes:")
 }
