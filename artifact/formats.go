@@ -116,6 +116,9 @@ var formats = []format{
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
 	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
+	{kind: KindNetDevFile, start: isLower, detect: func(_, t string) bool { return isNetDevBareRow(t) }, parse: (*doc).tryProcNetDevRows},
+	// iw's station dump, read by no rule: named as unread (unreadcmd.go tryIwStation).
+	{kind: KindNetDevFile, first: []string{"Station"}, parse: (*doc).tryIwStation},
 	{kind: KindEthtoolG, first: []string{"NIC", "Ring"}, parse: (*doc).tryEthtool, claims: true},
 	{kind: KindEthtoolK, first: []string{"Features"}, parse: (*doc).tryEthtoolFeatures, claims: true},
 	{kind: KindSockStat, first: []string{"sockets:"}, parse: (*doc).trySockStat, claims: true},

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -18,9 +19,17 @@ TX packets:300 errors:0 dropped:0 overruns:0 carrier:0
 collisions:0 txqueuelen:1000
 RX bytes:900000 (878.9 KiB) TX bytes:40000 (39.0 KiB)
 `
-	c := netdevOf(t, old, "ath1")
-	if c["rx_packets"] != 7000 || c["rx_dropped"] != 9100 || c["tx_packets"] != 300 {
-		t.Errorf("old layout: counters %v", c)
+	for _, in := range []string{"", "    ", "\t"} { // flattened, and then indented as a whole
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(old, "\n") {
+			if l != "" {
+				b.WriteString(in + l)
+			}
+		}
+		c := netdevOf(t, b.String(), "ath1")
+		if c["rx_packets"] != 7000 || c["rx_dropped"] != 9100 || c["tx_packets"] != 300 {
+			t.Errorf("old layout indented %q: counters %v", in, c)
+		}
 	}
 	modern := `enp9s0: flags=4163<UP,BROADCAST,RUNNING,MULTICAST> mtu 1500
 inet 10.1.2.3 netmask 255.255.255.0 broadcast 10.1.2.255
@@ -30,7 +39,7 @@ RX errors 0 dropped 9100 overruns 4 frame 0
 TX packets 300 bytes 40000 (39.0 KiB)
 TX errors 0 dropped 0 overruns 0 carrier 0 collisions 0
 `
-	c = netdevOf(t, modern, "enp9s0")
+	c := netdevOf(t, modern, "enp9s0")
 	if c["rx_packets"] != 7000 || c["rx_dropped"] != 9100 || c["rx_fifo_errors"] != 4 || c["tx_packets"] != 300 {
 		t.Errorf("new layout: counters %v", c)
 	}
@@ -136,4 +145,86 @@ linklocal_allowance_exceeded{eni="eni-0abc",instance_id="i-0def"} 0
 			t.Errorf("read as NIC counters: %+v", s.NICStats)
 		}
 	}
+}
+
+// iw's station dump without its command line (the fields' tabs turned to spaces, as a
+// tracker renders them) is named as unread: before, the paste exited 3 ("nothing in it is
+// evidence"). Counter-cases: a sentence starting with "Station" and a Station line without
+// iw's fields stay prose; the dump under its command keeps the command's name.
+func TestIwStationDumpNamedWithoutCommand(t *testing.T) {
+	dump := "Station 02:aa:bb:cc:dd:ee (on wlp2s0)\n        inactive time:  120 ms\n        rx packets:     900\n        tx packets:     1000\n        tx retries:     77\n        tx failed:      1\n        beacon interval:100\n\nStation 02:aa:bb:cc:dd:ff (on wlp2s0)\n        tx retries:     3\n        tx fa\n"
+	w := unreadWhy(dump)
+	if len(w) != 1 || !strings.HasPrefix(w[0], "iw station dump:") {
+		t.Errorf("unread %q", w)
+	}
+	tl := ParseString(dump, "p", Options{})
+	if len(tl.Unparsed) != 1 || tl.Unparsed[0].FirstLine != 1 || tl.Unparsed[0].LastLine != 11 {
+		t.Errorf("span %+v", tl.Unparsed)
+	}
+	for _, s := range tl.Samples {
+		if len(s.NetStat) > 0 || len(s.NetDev) > 0 {
+			t.Errorf("station counters read as kernel counters: %+v", s)
+		}
+	}
+	if w := unreadWhy("$ iw dev wlp2s0 station dump\n" + dump); len(w) != 1 || !strings.Contains(w[0], "`iw dev wlp2s0 station dump`") {
+		t.Errorf("under its command: unread %q", w)
+	}
+	for _, p := range []string{
+		"Station 02:aa:bb:cc:dd:ee (on wlp2s0) kept dropping off every hour.\n",
+		"Station 02:aa:bb:cc:dd:ee (on wlp2s0)\n        some note of ours\n",
+	} {
+		for _, why := range unreadWhy(p) {
+			if strings.Contains(why, "iw station dump") {
+				t.Errorf("%q named as iw's: %q", p, why)
+			}
+		}
+	}
+}
+
+// A number a poster made Markdown bold (or italic) inside a row of a table of numbers is the
+// cell's number: sar -n EDEV, /proc/net/dev, vmstat. Before, "**7.50**" was no number and
+// the row had a cell too few or a non-number, so it was unread. sar's rows elided with a run
+// of dots ("......") keep the table going. Counter-case: emphasis in prose stays.
+func TestMarkdownEmphasisInsideNumberTables(t *testing.T) {
+	sar := `$ sar -n EDEV 1
+10:00:01 PM     IFACE   rxerr/s   txerr/s    coll/s  rxdrop/s  txdrop/s  txcarr/s  rxfram/s  rxfifo/s  txfifo/s
+10:00:01 PM      ens3      0.00      0.00      0.00  **7.50**      0.00      0.00      0.00      0.00      0.00
+.........
+10:00:01 PM      vxl0      0.00      0.00      0.00      0.00     *3.25*      0.00      0.00      0.00      0.00
+`
+	tl := ParseString(sar, "p", Options{})
+	var tb *SysstatTable
+	for _, a := range tl.Artifacts {
+		if x, ok := a.Data.(*SysstatTable); ok {
+			tb = x
+		}
+	}
+	if tb == nil || len(tb.Rows) != 2 || tb.Rows[0][5] != "7.50" || tb.Rows[1][6] != "3.25" {
+		t.Fatalf("sar rows %+v, unparsed %+v", tb, tl.Unparsed)
+	}
+	nd := "Inter-|   Receive                                                |  Transmit\n face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n  eth2: 1000 10 0 __5__ 0 0 0 0 2000 20 0 0 0 0 0 0\n"
+	if c := netdevOf(t, nd, "eth2"); c["rx_dropped"] != 5 || c["rx_packets"] != 10 {
+		t.Errorf("/proc/net/dev: %v", c)
+	}
+	for _, p := range []string{"we saw **512** drops on 3 hosts in 2 days", "a *bold* claim: 1 2 3"} {
+		if got := stripCellEmphasis(p); got != p {
+			t.Errorf("prose %q rewritten to %q", p, got)
+		}
+	}
+}
+
+// A /proc/net/dev row pasted without the file's header (grepped, or the header re-aligned by
+// hand out of its shape): an interface's name, a colon and the 16 counts. Before, the row was
+// "more numbers than a sentence states". Counter-cases: /proc/softirqs' NET_RX row of a
+// 16-CPU host and a row with 15 counts are no interface.
+func TestProcNetDevRowWithoutHeader(t *testing.T) {
+	row := "vethab12: 5000 40 0 7 0 0 0 0 9000 60 0 2 0 0 0 0\n"
+	c := netdevOf(t, "the pod's side:\n"+row, "vethab12")
+	if c["rx_packets"] != 40 || c["rx_dropped"] != 7 || c["tx_packets"] != 60 {
+		t.Errorf("counters %v", c)
+	}
+	noInterfaceRead(t,
+		"    NET_RX: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
+		"eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n",
+	)
 }
