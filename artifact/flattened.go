@@ -485,7 +485,23 @@ func unflattenCounterRows(s string) []string {
 		spans = append(spans, span{m[0], m[1]})
 	}
 	for _, m := range reFlatConntrackCPU.FindAllStringIndex(s, -1) {
-		spans = append(spans, span{m[0], m[1]})
+		// One match runs over every CPU's row ("cpu=1" is a name=value pair too): each
+		// "cpu=" after white space starts the next row.
+		a := m[0]
+		for {
+			k := strings.Index(s[a+1:m[1]], "cpu=")
+			if k < 0 {
+				break
+			}
+			b := a + 1 + k
+			if s[b-1] == ' ' || s[b-1] == '\t' {
+				spans = append(spans, span{a, b})
+				a = b
+			} else {
+				break
+			}
+		}
+		spans = append(spans, span{a, m[1]})
 	}
 	if len(spans) == 0 {
 		return nil

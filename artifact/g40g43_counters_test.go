@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,7 @@ func TestFlattenedSSNstatConntrackRows(t *testing.T) {
 	var socks []string
 	var overflows, drops int64 = -1, -1
 	conntrack := false
+	var ctRows any
 	for _, s := range tl.Samples {
 		for _, k := range s.SocketList {
 			socks = append(socks, k.State+" "+k.Local+" "+itoa(int(k.RecvQ))+"/"+itoa(int(k.SendQ)))
@@ -77,6 +79,11 @@ func TestFlattenedSSNstatConntrackRows(t *testing.T) {
 		if s.Conntrack != nil {
 			conntrack = true
 		}
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindConntrackS {
+				ctRows = a.Data
+			}
+		}
 	}
 	if len(socks) != 2 || socks[1] != "LISTEN [::]:8080 65/64" {
 		t.Errorf("ss rows %v", socks)
@@ -86,6 +93,9 @@ func TestFlattenedSSNstatConntrackRows(t *testing.T) {
 	}
 	if !conntrack {
 		t.Errorf("conntrack -S rows unread; artifacts %d", len(tl.Artifacts))
+	}
+	if b, _ := json.Marshal(ctRows); strings.Count(string(b), "search_restart") != 2 {
+		t.Errorf("conntrack -S: want both CPUs' rows, got %s", b)
 	}
 	// Counter-cases: prose naming counters without nstat's rate column, and a sentence with
 	// Tcp and numbers, read nothing.
