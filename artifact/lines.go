@@ -958,7 +958,7 @@ func splitJoinedSyslog(raw string) []string {
 // Only in a row of numbers (three or more, at least half of the cells), so emphasis in
 // prose ("we saw **512** drops") is the prose's.
 func stripCellEmphasis(s string) string {
-	if strings.IndexByte(s, '*') < 0 && !strings.Contains(s, "__") {
+	if !emphasisBeforeDigit(s) {
 		return s
 	}
 	var cand [][2]int // start, delimiter length
@@ -1021,4 +1021,25 @@ func isCellNumber(t string) bool {
 		}
 	}
 	return digit
+}
+
+// emphasisBeforeDigit: an opening '*' or '_' right before a digit, at a cell's start (after
+// white space, the line's start or its twin): the one pass every line gets before
+// stripCellEmphasis splits it. A buddy line's "26*4kB" and a call trace's "__alloc_pages"
+// are ruled out here.
+func emphasisBeforeDigit(s string) bool {
+	for _, c := range [2]byte{'*', '_'} {
+		for from := 0; ; {
+			k := strings.IndexByte(s[from:], c)
+			if k < 0 {
+				break
+			}
+			i := from + k
+			if i+1 < len(s) && isDigit(s[i+1]) && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == c) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
