@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -51,7 +52,8 @@ func unflatten(t string) []string {
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
-		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") && !strings.Contains(s, "kB = ") {
+		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") && !strings.Contains(s, "kB = ") &&
+		!strings.Contains(s, "Recv-Q") && !strings.Contains(s, "Tcp") && !strings.Contains(s, "Udp") && !strings.Contains(s, "Ip") && !strings.Contains(s, " found=") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -112,6 +114,8 @@ func unflatten(t string) []string {
 			out = append(out, head)
 		}
 		return append(out, strings.Split(reFlatSockStat.ReplaceAllString(body, "\n$1"), "\n")...)
+	case strings.Contains(s, "Recv-Q") || strings.Contains(s, " found=") || reFlatNstatRow.MatchString(s):
+		return unflattenCounterRows(s)
 	case strings.Contains(s, " RX: ") && strings.Contains(s, " TX: ") && strings.Contains(s, " mtu "):
 		s = reFlatIPLink.ReplaceAllString(s, "\n    $1")
 		s = reFlatIPStats.ReplaceAllString(s, "\n    $1\n    $2")
@@ -440,4 +444,83 @@ func unflattenPagetypeinfo(s string) []string {
 		start = m[2]
 	}
 	return append(out, strings.TrimSpace(body[start:]))
+}
+
+var (
+	// An nstat row as nstat prints it, name, count and the rate column ("TcpExtListenOverflows
+	// 12178939 0.0"; iproute2 misc/nstat.c dump_kern_db prints "%-32s%-16llu%6.1f"): the name
+	// a /proc/net/{snmp,netstat,snmp6} group's and a field's, glued (corpus 1141). The rate
+	// column is what tells a row from a sentence's "Tcp 5".
+	reFlatNstatRow = lazyre.New(`\b(?:Ip|IpExt|Icmp|IcmpMsg|Tcp|TcpExt|Udp|UdpLite|Ip6|Icmp6|Udp6|UdpLite6|MPTcpExt)[A-Z][A-Za-z0-9]* \d+ \d+\.\d\b`)
+	// ss's table header (ss -lnt, -tan) and its rows after it: a state, Recv-Q, Send-Q and the
+	// two addresses (misc/ss.c sock_state_print, sstate_name).
+	reFlatSSHeader = lazyre.New(`\b(?:Netid\s+)?State\s+Recv-Q\s+Send-Q\s+Local Address:Port\s+Peer Address:Port(?:\s+Process)?`)
+	reFlatSSRow    = lazyre.New(`^\s*((?:tcp|udp)\s+)?(?:LISTEN|ESTAB|UNCONN|SYN-SENT|SYN-RECV|FIN-WAIT-1|FIN-WAIT-2|TIME-WAIT|CLOSE-WAIT|LAST-ACK|CLOSING|CLOSED)\s+\d+\s+\d+\s+\S+:\S+\s+\S+:\S+`)
+	// conntrack -S: one row a CPU, "cpu=0 found=770 invalid=3856 ... search_restart=746284"
+	// (conntrack-tools src/conntrack.c, the kernel's CTA_STATS_* per CPU).
+	reFlatConntrackCPU = lazyre.New(`\bcpu=\d+(?:\s+[a-z_]+=\d+){3,}`)
+)
+
+// unflattenCounterRows cuts a line into which a page ran several commands' outputs (corpus
+// 1141: Chinese notes with "$ ss -lnt State Recv-Q Send-Q ... LISTEN 129 128 *:80 *:*", "$
+// netstat -az ... TcpExtListenOverflows 12178939 0.0 ..." and "$ conntrack -S cpu=0 found=770
+// ...") into each form's lines: ss's header and each row after it, each nstat row, each
+// conntrack -S CPU row, and the text between them as lines of their own (prose and prompts,
+// which the readers take as labels). nil when no form's line is in it.
+func unflattenCounterRows(s string) []string {
+	type span struct{ a, b int }
+	var spans []span
+	if m := reFlatSSHeader.FindStringIndex(s); m != nil {
+		spans = append(spans, span{m[0], m[1]})
+		for at := m[1]; ; {
+			r := reFlatSSRow.FindStringIndex(s[at:])
+			if r == nil {
+				break
+			}
+			spans = append(spans, span{at + r[0], at + r[1]})
+			at += r[1]
+		}
+	}
+	for _, m := range reFlatNstatRow.FindAllStringIndex(s, -1) {
+		spans = append(spans, span{m[0], m[1]})
+	}
+	for _, m := range reFlatConntrackCPU.FindAllStringIndex(s, -1) {
+		// One match runs over every CPU's row ("cpu=1" is a name=value pair too): each
+		// "cpu=" after white space starts the next row.
+		a := m[0]
+		for {
+			k := strings.Index(s[a+1:m[1]], "cpu=")
+			if k < 0 {
+				break
+			}
+			b := a + 1 + k
+			if s[b-1] == ' ' || s[b-1] == '\t' {
+				spans = append(spans, span{a, b})
+				a = b
+			} else {
+				break
+			}
+		}
+		spans = append(spans, span{a, m[1]})
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].a < spans[j].a })
+	var out []string
+	at := 0
+	for _, sp := range spans {
+		if sp.a < at {
+			continue // overlapping forms: the first wins
+		}
+		if p := strings.TrimSpace(s[at:sp.a]); p != "" {
+			out = append(out, p)
+		}
+		out = append(out, strings.TrimSpace(s[sp.a:sp.b]))
+		at = sp.b
+	}
+	if p := strings.TrimSpace(s[at:]); p != "" {
+		out = append(out, p)
+	}
+	return out
 }

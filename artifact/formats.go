@@ -3,6 +3,8 @@ package artifact
 import (
 	"slices"
 	"strings"
+
+	"headroom/kernel"
 )
 
 // A format is one place in the registry of command outputs and /proc files a paste may
@@ -114,6 +116,9 @@ var formats = []format{
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
 	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
+	{kind: KindNetDevFile, start: isLower, detect: func(_, t string) bool { return isNetDevBareRow(t) }, parse: (*doc).tryProcNetDevRows},
+	// iw's station dump, read by no rule: named as unread (unreadcmd.go tryIwStation).
+	{kind: KindNetDevFile, first: []string{"Station"}, parse: (*doc).tryIwStation},
 	{kind: KindEthtoolG, first: []string{"NIC", "Ring"}, parse: (*doc).tryEthtool, claims: true},
 	{kind: KindEthtoolK, first: []string{"Features"}, parse: (*doc).tryEthtoolFeatures, claims: true},
 	{kind: KindSockStat, first: []string{"sockets:"}, parse: (*doc).trySockStat, claims: true},
@@ -255,9 +260,30 @@ func isIperfJSONLine(ft, t string) bool {
 	return ok
 }
 
-// isNodeExporterLine: a "node_" series or its "# HELP"/"# TYPE" (nodeexporter.go).
+// isNodeExporterLine: a "node_" series or its "# HELP"/"# TYPE" (nodeexporter.go), or an
+// exporter's series of an ENA allowance counter (kernel.CloudAllowanceMetric: node_ethtool_,
+// telegraf's ethtool_, AWS's agent's bare names).
 func isNodeExporterLine(ft, t string) bool {
-	return strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_"))
+	if strings.HasPrefix(ft, "node_") || ((ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " node_")) {
+		return true
+	}
+	if !strings.Contains(t, "allowance_") {
+		return false
+	}
+	name := ft
+	if ft == "#" || ft == "HELP" || ft == "TYPE" {
+		fs := fields(t)
+		for k, f := range fs {
+			if (f == "HELP" || f == "TYPE") && k+1 < len(fs) {
+				name = fs[k+1]
+				break
+			}
+		}
+	}
+	if b, _, ok := strings.Cut(name, "{"); ok {
+		name = b
+	}
+	return kernel.CloudAllowanceMetric(name) != ""
 }
 
 // isTopCPULine: top's per-CPU lines on their own: "Cpu15 : 10.3%us, ...", "CPU0 states: ...".

@@ -81,7 +81,7 @@ func ifconfigAt(ls []Line, i int) ([]Iface, int) {
 		for j < len(ls) && isBlank(ls[j].Text) {
 			j++
 		}
-		if j >= len(ls) || !isIfconfigHeader(ls[j].Text) {
+		if j >= len(ls) || !isIfconfigHeader(strings.TrimLeft(ls[j].Text, " \t")) {
 			break
 		}
 		k = j
@@ -96,10 +96,19 @@ func ifconfigAt(ls []Line, i int) ([]Iface, int) {
 			ifc.Name = hdr[0]
 		}
 		parseIfconfigLine(&ifc, ls[k].Text)
+		// The block's lines are indented under its header; a paste that lost the relative
+		// indentation puts them at the header's column: at column 0 when a form stripped
+		// the leading spaces (corpus 1101), or header and lines alike indented as a
+		// Markdown code block or a list. A line at the header's column continues the block
+		// only as a line ifconfig prints there (isIfconfigFlatContinuation).
+		hind := indentOf(ls[k].Text)
 		k++
 		for ; k < len(ls); k++ {
 			t := ls[k].Text
-			if isBlank(t) || (t[0] != ' ' && t[0] != '\t') {
+			if isBlank(t) {
+				break
+			}
+			if ind := indentOf(t); ind < hind || ind == hind && !isIfconfigFlatContinuation(t) {
 				break
 			}
 			parseIfconfigLine(&ifc, t)
@@ -173,7 +182,7 @@ func parseIfconfigLine(ifc *Iface, t string) {
 func ParseIfconfig(text string) ([]Iface, error) {
 	ls := SplitLines(text)
 	for i := range ls {
-		if isIfconfigHeader(ls[i].Text) {
+		if isIfconfigHeader(strings.TrimLeft(ls[i].Text, " \t")) {
 			if ifs, n := ifconfigAt(ls, i); n > 0 {
 				return ifs, nil
 			}
@@ -210,7 +219,7 @@ func (d *doc) addIfaces(kind, tool string, i, n int, ifs []Iface) {
 }
 
 func (d *doc) tryIfconfig(i int) int {
-	if !isIfconfigHeader(d.ls[i].Text) {
+	if !isIfconfigHeader(strings.TrimLeft(d.ls[i].Text, " \t")) {
 		return 0
 	}
 	ifs, n := ifconfigAt(d.ls, i)
@@ -350,3 +359,37 @@ func isIfconfigCounterLine(t string) bool {
 	}
 	return ifconfigWords[fs[0]][key] != "" && isDigits(fs[2])
 }
+
+// isIfconfigFlatContinuation: a block's continuation line that lost its indentation when the
+// paste was flattened to column 0 (a web form or tracker that strips leading spaces, corpus
+// 1101): "inet addr:...", "UP BROADCAST ...", "RX packets:N ...", "collisions:0 ..." in the
+// old layout, "inet 10.0.0.2 netmask ...", "ether ...", "RX packets N bytes N", "TX errors
+// ..." in the new. Read only right after a header line or another continuation, and only
+// lines whose first word is one ifconfig prints there, so prose after the block ends it.
+func isIfconfigFlatContinuation(t string) bool {
+	if isIfconfigCounterLine(t) {
+		return true
+	}
+	fs := fields(t)
+	if len(fs) < 2 {
+		return false
+	}
+	switch fs[0] {
+	case "inet", "inet6":
+		// "inet addr:10.0.0.2 Bcast:...", "inet6 addr: fe80::.../64 Scope:Link" (old);
+		// "inet 10.0.0.2  netmask 255.255.255.0" , "inet6 fe80::1  prefixlen 64" (new).
+		return strings.HasPrefix(fs[1], "addr:") || len(fs) >= 3 && (fs[2] == "netmask" || fs[2] == "prefixlen")
+	case "ether", "loop":
+		return strings.Contains(t, "txqueuelen")
+	case "UP", "BROADCAST", "LOOPBACK", "POINTOPOINT", "RUNNING", "NOARP", "MULTICAST":
+		return strings.Contains(t, "MTU:") || strings.Contains(t, "MTU ")
+	}
+	if strings.HasPrefix(fs[0], "collisions:") || strings.HasPrefix(fs[0], "Interrupt:") {
+		return true
+	}
+	// "RX bytes:4146055317 (3.8 GiB)  TX bytes:353004632 (336.6 MiB)"
+	return fs[0] == "RX" && strings.HasPrefix(fs[1], "bytes:")
+}
+
+// indentOf: the count of spaces and tabs a line starts with.
+func indentOf(t string) int { return len(t) - len(strings.TrimLeft(t, " \t")) }

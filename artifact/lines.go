@@ -212,6 +212,7 @@ func parseLineKnown(no int, raw string, f rawFacts) (l Line, esc, ascii bool) {
 	s = stripKernelStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
 	s = fixBuddyStars(s)
+	s = stripCellEmphasis(s)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
@@ -948,4 +949,97 @@ func splitJoinedSyslog(raw string) []string {
 		from = m[0] + 1
 	}
 	return append(out, raw[from:])
+}
+
+// stripCellEmphasis removes the Markdown emphasis a poster put around one number of a table
+// row to point at it ("flannel.1  0.00  0.00  **51.32**  0.00", a sar, vmstat or
+// /proc/net/dev row): the cell is the number, so the row keeps its column count. The
+// delimiters become spaces on the left, which keeps a right-aligned column where it was.
+// Only in a row of numbers (three or more, at least half of the cells), so emphasis in
+// prose ("we saw **512** drops") is the prose's.
+func stripCellEmphasis(s string) string {
+	if !emphasisBeforeDigit(s) {
+		return s
+	}
+	var cand [][2]int // start, delimiter length
+	cells, nums := 0, 0
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			j++
+		}
+		if j == i {
+			break
+		}
+		tok := s[i:j]
+		if tok != "|" {
+			cells++
+		}
+		if isCellNumber(tok) {
+			nums++
+		} else {
+			for _, d := range []string{"**", "__", "*"} {
+				if len(tok) > 2*len(d) && strings.HasPrefix(tok, d) && strings.HasSuffix(tok, d) && isCellNumber(tok[len(d):len(tok)-len(d)]) {
+					cand = append(cand, [2]int{i, len(d)})
+					nums++
+					break
+				}
+			}
+		}
+		i = j
+	}
+	if len(cand) == 0 || nums < 3 || 2*nums < cells {
+		return s
+	}
+	b := []byte(s)
+	for _, c := range cand {
+		i, d := c[0], c[1]
+		j := i
+		for j < len(b) && b[j] != ' ' && b[j] != '\t' {
+			j++
+		}
+		num := s[i+d : j-d]
+		copy(b[i:j], strings.Repeat(" ", 2*d)+num)
+	}
+	return string(b)
+}
+
+// isCellNumber: a table cell's number, "51.32", "-3", "1,234", "12%".
+func isCellNumber(t string) bool {
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "-"), "%")
+	digit := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '.' || c == ',':
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// emphasisBeforeDigit: an opening '*' or '_' right before a digit, at a cell's start (after
+// white space, the line's start or its twin): the one pass every line gets before
+// stripCellEmphasis splits it. A buddy line's "26*4kB" and a call trace's "__alloc_pages"
+// are ruled out here.
+func emphasisBeforeDigit(s string) bool {
+	for _, c := range [2]byte{'*', '_'} {
+		for from := 0; ; {
+			k := strings.IndexByte(s[from:], c)
+			if k < 0 {
+				break
+			}
+			i := from + k
+			if i+1 < len(s) && isDigit(s[i+1]) && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == c) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }

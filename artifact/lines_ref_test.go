@@ -61,6 +61,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = refStripKernelStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
 	s = fixBuddyStars(s)
+	s = stripCellEmphasis(s)
 	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) ||
 		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters

@@ -89,6 +89,12 @@ func (d *doc) tryNodeExporter(i int) int {
 		case "netstat", "netdev":
 			cs.set(nm, n)
 			data.Values[nm.File+" "+nm.Group+" "+nm.Name] = n
+		case "ethtool":
+			// An ENA allowance counter as an exporter's series (kernel.CloudAllowanceMetric):
+			// the same counters ethtool -S prints, whoever exported them.
+			node = true
+			cs.set(nm, n)
+			data.Values["ethtool "+nm.Group+" "+nm.Name] = n
 		case "softnet":
 			cpu, _ := strconv.Atoi(nm.Group)
 			c := softnet[cpu]
@@ -132,6 +138,8 @@ type counterSample struct {
 	mem, vm  kernel.Counters
 	netdev   map[string]*kernel.NetDev
 	devOrder []string
+	nic      map[string]*kernel.NICStats
+	nicOrder []string
 }
 
 func (c *counterSample) set(nm kernel.NodeMetric, n int64) {
@@ -142,6 +150,17 @@ func (c *counterSample) set(nm kernel.NodeMetric, n int64) {
 		c.vm.Set(nm.Name, n)
 	case "netstat":
 		c.s.NetStat.Set(nm.Group, nm.Name, n)
+	case "ethtool":
+		if c.nic == nil {
+			c.nic = map[string]*kernel.NICStats{}
+		}
+		st := c.nic[nm.Group]
+		if st == nil {
+			st = &kernel.NICStats{Name: nm.Group, Stats: &kernel.Counters{}}
+			c.nic[nm.Group] = st
+			c.nicOrder = append(c.nicOrder, nm.Group)
+		}
+		st.Stats.Set(nm.Name, n)
 	case "netdev":
 		if c.netdev == nil {
 			c.netdev = map[string]*kernel.NetDev{}
@@ -167,6 +186,9 @@ func (c *counterSample) sample() model.Sample {
 	}
 	for _, name := range c.devOrder {
 		s.NetDev = append(s.NetDev, *c.netdev[name])
+	}
+	for _, name := range c.nicOrder {
+		s.NICStats = append(s.NICStats, *c.nic[name])
 	}
 	return s
 }

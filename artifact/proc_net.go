@@ -176,10 +176,60 @@ func (d *doc) tryProcNetDev(i int) int {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))
 		return k - i
 	}
+	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, netDevIfaces(devs))
+	return k - i
+}
+
+// netDevHeader is /proc/net/dev's two header lines as the kernel prints them
+// (net/core/net-procfs.c dev_seq_show), put before rows pasted without theirs.
+const netDevHeader = "Inter-|   Receive                                                |  Transmit\n" +
+	" face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
+
+// isNetDevBareRow: a /proc/net/dev row without its header: an interface's name (lower case
+// first, as Linux names them: eth0, cali9b66e62ea5a, br-1a2b) and the colon, then exactly the
+// 16 counts dev_seq_printf_stats prints. /proc/softirqs rows ("NET_RX: ..." on a 16-CPU host)
+// have upper-case names, /proc/interrupts rows numbers or words after the counts.
+func isNetDevBareRow(t string) bool {
+	name, rest, ok := strings.Cut(strings.TrimSpace(t), ":")
+	if !ok || !reIfconfigName.MatchString(name) {
+		return false
+	}
+	fs := fields(rest)
+	if len(fs) != 16 {
+		return false
+	}
+	for _, f := range fs {
+		if !isDigits(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// tryProcNetDevRows reads rows of /proc/net/dev pasted without the header (a row grepped
+// out, "grep eth0 /proc/net/dev", or the header re-aligned by hand out of its shape): the 16
+// counts are the kernel's columns in their order, read as the file's rows.
+func (d *doc) tryProcNetDevRows(i int) int {
+	k := i
+	for k < len(d.ls) && isNetDevBareRow(d.ls[k].Text) {
+		k++
+	}
+	if k == i {
+		return 0
+	}
+	devs, err := kernel.ParseNetDev(strings.NewReader(netDevHeader + joinText(d.ls[i:k])))
+	if err != nil || len(devs) == 0 {
+		return 0
+	}
+	d.addIfaces(KindNetDevFile, "/proc/net/dev (rows without the header)", i, k-i, netDevIfaces(devs))
+	return k - i
+}
+
+// netDevIfaces: /proc/net/dev's rows as interfaces.
+func netDevIfaces(devs []kernel.NetDev) []Iface {
 	ifs := make([]Iface, 0, len(devs))
 	for _, dv := range devs {
 		ifs = append(ifs, Iface{Name: dv.Name, Counters: dv.Counters})
 	}
-	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, ifs)
-	return k - i
+	return ifs
 }

@@ -112,7 +112,23 @@ func sysstatStamp(s string) (stamp, rest string) {
 // isSysstatGap: a line a paster left between a table's rows in place of the rows elided
 // (":", "...", "…").
 func isSysstatGap(s string) bool {
-	return s == ":" || s == "..." || s == "…" || s == "：" || s == "⋮"
+	if s == ":" || s == "：" {
+		return true
+	}
+	// Rows elided with a run of dots or ellipses ("...", "......", "…", "⋮"): any length,
+	// as posters type them.
+	dots := 0
+	for _, r := range s {
+		switch r {
+		case '.':
+			dots++
+		case '…', '⋮':
+			dots += 3
+		default:
+			return false
+		}
+	}
+	return dots >= 3
 }
 
 // sysstatRowAfterGap is the index of the row that goes on the table after the blank or
@@ -130,8 +146,10 @@ func sysstatRowAfterGap(ls []Line, k, ncols int) int {
 	if j >= len(ls) || j-k >= 8 {
 		return k
 	}
+	// The first cell may name the row (an interface, "all"), as the rows of the loop in
+	// trySysstat do.
 	stamp, rest := sysstatStamp(strings.TrimSpace(ls[j].Text))
-	if stamp == "" || len(fields(rest)) != ncols || !allNumericish(fields(rest)) {
+	if fs := fields(rest); stamp == "" || len(fs) != ncols || !allNumericish(fs[1:]) {
 		return k
 	}
 	return j

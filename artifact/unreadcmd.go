@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"headroom/internal/lazyre"
 	"headroom/model"
 )
 
@@ -803,4 +804,66 @@ func unparsedCount(us []model.Unparsed, total int) int {
 		}
 	}
 	return n
+}
+
+// reIwStation is the first line of each station iw prints for "iw dev IF station dump" or
+// "station get" (iw station.c print_sta_handler: "Station %s (on %s)"), its fields indented
+// below ("\tinactive time:\t304 ms", "\ttx retries:\t298", "\trx drop misc:\t0").
+var reIwStation = lazyre.New(`^Station (?:[0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2} \(on [\w.@-]+\)\s*$`)
+
+// iwStationFields: field names print_sta_handler prints; two of them under the Station line
+// make it iw's.
+var iwStationFields = []string{"inactive time:", "rx bytes:", "rx packets:", "tx bytes:", "tx packets:",
+	"tx retries:", "tx failed:", "rx drop misc:", "signal:", "signal avg:", "tx bitrate:", "rx bitrate:",
+	"authorized:", "authenticated:", "associated:", "connected time:", "beacon loss:"}
+
+// tryIwStation names iw's station dump as unread, with or without its command line: each
+// station's link-layer counters (802.11 MAC retries and failed frames, "rx drop misc", the
+// signal) belong to the wireless stack, which no rule reads. A tx retry is the Wi-Fi MAC
+// sending a frame again, no TCP retransmission, so nothing here may feed the TCP rules.
+func (d *doc) tryIwStation(i int) int {
+	if !reIwStation.MatchString(strings.TrimSpace(d.ls[i].Text)) {
+		return 0
+	}
+	k, known := i+1, 0
+	for k < len(d.ls) {
+		t := d.ls[k].Text
+		if isBlank(t) {
+			// A blank line between stations; the dump goes on at the next Station line.
+			j := k
+			for j < len(d.ls) && isBlank(d.ls[j].Text) {
+				j++
+			}
+			if j < len(d.ls) && reIwStation.MatchString(strings.TrimSpace(d.ls[j].Text)) {
+				k = j + 1
+				continue
+			}
+			break
+		}
+		if t[0] != ' ' && t[0] != '\t' {
+			if !reIwStation.MatchString(strings.TrimSpace(t)) {
+				break
+			}
+			k++
+			continue
+		}
+		ft := strings.TrimSpace(t)
+		for _, f := range iwStationFields {
+			if strings.HasPrefix(ft, f) {
+				known++
+				break
+			}
+		}
+		k++
+	}
+	if known < 2 {
+		return 0
+	}
+	why := "iw station dump: a Wi-Fi station's link-layer counters (802.11 retries and failed frames, rx drop misc, signal, bitrates), which headroom has no reader for"
+	if c := d.ucmd.cmd; strings.HasPrefix(c, "iw ") {
+		why = "output of `" + c + "`: " + strings.TrimPrefix(why, "iw station dump: ")
+		d.ucmd.cmd = ""
+	}
+	d.unparsed(i, k-1, why)
+	return k - i
 }

@@ -19,8 +19,8 @@ import (
 
 // NodeMetric is where one node_exporter sample belongs.
 type NodeMetric struct {
-	File  string // "meminfo", "vmstat", "netstat", "softnet", "netdev"
-	Group string // netstat: "TcpExt"; netdev: the device; softnet: the CPU number
+	File  string // "meminfo", "vmstat", "netstat", "softnet", "netdev", "ethtool"
+	Group string // netstat: "TcpExt"; netdev, ethtool: the device; softnet: the CPU number
 	Name  string // the kernel's counter name
 	Scale int64  // divide the exported value by this (bytes → kB for meminfo)
 }
@@ -67,6 +67,8 @@ func NodeExporterMetric(name string, labels map[string]string) (m NodeMetric, ok
 		n := nodeSoftnet[strings.TrimSuffix(strings.TrimPrefix(name, "node_softnet_"), "_total")]
 		cpu, err := strconv.Atoi(labels["cpu"])
 		return NodeMetric{File: "softnet", Group: strconv.Itoa(cpu), Name: n, Scale: 1}, n != "" && err == nil
+	case CloudAllowanceMetric(name) != "":
+		return NodeMetric{File: "ethtool", Group: cloudAllowanceDevice(name, labels), Name: CloudAllowanceMetric(name), Scale: 1}, true
 	case strings.HasPrefix(name, "node_network_"):
 		n := nodeNetDev[strings.TrimSuffix(strings.TrimPrefix(name, "node_network_"), "_total")]
 		dev := labels["device"]
@@ -84,4 +86,49 @@ func nodeMeminfoName(n string) string {
 		}
 	}
 	return n
+}
+
+// Exporters re-export AWS ENA's allowance counters (ethtool -S names, CloudAllowanceLimit)
+// as metric series under three namings:
+//
+//	node_ethtool_bw_in_allowance_exceeded{device="eth0"} 0     node_exporter's ethtool collector
+//	    (collector/ethtool_linux.go buildEthtoolFQName: "node_ethtool_" + the stat's name,
+//	    lowercased, rx/tx words spelled received/transmitted, which these names hold none of)
+//	ethtool_bw_in_allowance_exceeded{driver="ena",interface="eth0"} 0   telegraf's ethtool
+//	    input (plugins/inputs/ethtool: measurement "ethtool", tags interface and driver, one
+//	    field per stat) through its Prometheus output (measurement_field)
+//	bw_in_allowance_exceeded{eni="eni-0a1",instance_id="i-0b2"} 0   the names bare, as AWS's
+//	    network-flow-monitor-agent exports them (nfm-controller/src/open_metrics/providers/
+//	    system_metrics_provider.rs: IntGaugeVec per counter, labels instance_id, eni and, on
+//	    Kubernetes, node)
+//
+// All three are the driver's counters read by ethtool's ioctl, so they feed the same
+// NICStats as a pasted ethtool -S; only the allowance counters (and conntrack_allowance_
+// available) are mapped, the names no other exporter's metric shares.
+
+// CloudAllowanceMetric returns the ethtool -S name a metric re-exports, "" when it is none of
+// the allowance counters.
+func CloudAllowanceMetric(name string) string {
+	n := strings.TrimSuffix(name, "_total")
+	for _, p := range []string{"node_ethtool_", "ethtool_", ""} {
+		stat, ok := strings.CutPrefix(n, p)
+		if !ok {
+			continue
+		}
+		if _, ok := CloudAllowanceLimit(stat); ok || stat == CloudConntrackAvailable {
+			return stat
+		}
+	}
+	return ""
+}
+
+// cloudAllowanceDevice names the interface of an allowance series: node_exporter's device,
+// telegraf's interface, the agent's eni (the ENI is the interface the driver reports for).
+func cloudAllowanceDevice(name string, labels map[string]string) string {
+	for _, l := range []string{"device", "interface", "eni"} {
+		if v := labels[l]; v != "" {
+			return v
+		}
+	}
+	return "(the exporter's interface, not labelled)"
 }
