@@ -239,3 +239,23 @@ func TestStatedInterfaceDropCount(t *testing.T) {
 		}
 	}
 }
+
+// The transmit watchdog's line quoted without a log prefix, as 6.x prints it through
+// netdev_crit ("drv 0000:01:00.0 eth0: NETDEV WATCHDOG: CPU: 3: transmit queue 2 timed out
+// 6000 ms") or as 2.6-5.x did ("NETDEV WATCHDOG: eth1 (igb): transmit queue 0 timed out"):
+// a kernel log record, so the text is read (corpus 1098 exited 3). Counter-case: a sentence
+// naming the message is prose.
+func TestQuotedNetdevWatchdog(t *testing.T) {
+	logged := func(text string) int { return len(ParseString(text, "p", Options{}).Log) }
+	for _, text := range []string{
+		"The driver resets with logs like:\n```\nmydrv 0000:01:00.0 eth0: NETDEV WATCHDOG: CPU: 3: transmit queue 2 timed out 6000 ms\n```\n",
+		"Seen on the router:\nNETDEV WATCHDOG: eth1 (igb): transmit queue 0 timed out\n",
+	} {
+		if n := logged(text); n != 1 {
+			t.Errorf("%q: %d log records, want 1", text, n)
+		}
+	}
+	if n := logged("What does the NETDEV WATCHDOG: message in the docs mean for a bond?\n"); n != 0 {
+		t.Errorf("a sentence naming it: %d log records, want 0", n)
+	}
+}
