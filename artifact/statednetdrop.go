@@ -1,7 +1,6 @@
 package artifact
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -27,7 +26,7 @@ type statedDrop struct {
 	line int
 }
 
-var reThousands = regexp.MustCompile(`^\d{1,3}(?:,\d{3})+$`)
+var reThousands = lazyre.New(`^\d{1,3}(?:,\d{3})+$`)
 
 // statedIfaceDrop reads one reStatedIfaceDrops match; ok is false when it is no count of this
 // host's interface (see above).

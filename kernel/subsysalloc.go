@@ -1,7 +1,7 @@
 package kernel
 
 import (
-	"regexp"
+	"headroom/internal/lazyre"
 	"strconv"
 	"strings"
 )
@@ -68,15 +68,15 @@ type SubsysAllocFailure struct {
 
 var (
 	// reSubsysAllocFail: the words of a failed allocation.
-	reSubsysAllocFail = regexp.MustCompile(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*\s+(?:has\s+)?fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
+	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*\s+(?:has\s+)?fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
-	reSubsysErrno = regexp.MustCompile(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
+	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
-	reNotMemory        = regexp.MustCompile(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
-	reSubsysOrder      = regexp.MustCompile(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
-	reSubsysBytes      = regexp.MustCompile(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b`)
-	reSubsysContiguous = regexp.MustCompile(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
-	reSubsysRX         = regexp.MustCompile(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd\b)`)
+	reNotMemory        = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
+	reSubsysOrder      = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
+	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b`)
+	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
+	reSubsysRX         = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd\b)`)
 )
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
