@@ -72,14 +72,17 @@ func (d *doc) runText(text string) {
 	d.nonASCII = byteClass{index: indexNonASCII}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
+	// The log is kept packed (model.Log): most records' messages and stamps lie in text.
+	room := 0
 	if len(text) >= 1<<20 {
 		// Appending 700,000 records to a slice grown a quarter at a time would copy
 		// them over and over and leave the old copies for the collector; room for a
 		// record per line, which this reserved once before, is 84 MB for a 50 MB
 		// paste that logs 58,000 (and the collector paces itself by it). growLog
 		// sizes the slice by the records logged so far against the text read.
-		d.tl.Log = make([]model.LogRecord, 0, 4096)
+		room = 4096
 	}
+	d.tl.Log.SetText(text, room)
 	var ctx [ctxLines]ctxLine
 	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
 	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
@@ -478,7 +481,7 @@ func (d *doc) lineCount() int {
 // than now, at most a record per line): a syslog's records are spread through it, so the
 // slice is copied once or twice, not once per quarter of growth.
 func (d *doc) growLog() {
-	n := len(d.tl.Log)
+	n := d.tl.Log.Len()
 	est := n + n/4
 	if d.pos > 0 && d.pos < len(d.text) {
 		est = max(est, int(float64(n)*float64(len(d.text))/float64(d.pos)*1.1)+1024)
@@ -487,9 +490,7 @@ func (d *doc) growLog() {
 	// each a byte and its newline at least (a count of the text's lines was a pass over
 	// it: 10 ms of 100 MB).
 	est = min(est, n+1+len(d.ls)+(len(d.text)-d.pos)/2)
-	log := make([]model.LogRecord, n, max(est, n+1))
-	copy(log, d.tl.Log)
-	d.tl.Log = log
+	d.tl.Log.Grow(max(est, n+1) - n)
 }
 
 // growAhead returns s with room for one more element. A list that one line in ten of a big
