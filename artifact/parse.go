@@ -733,11 +733,11 @@ func (d *doc) logExtras(l *Line) {
 		}
 	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l)); ok {
 		d.logNumbers = append(d.logNumbers, ln)
-	} else if port, ok := logSynFlood(l.Text, d.rawHas(needleSynFlood, l)); ok {
-		// The first line of each port (synFloodPortsKept): a flood repeats the line. The
-		// count first: once the ports are kept, the other 86,000 lines of the bench's
-		// syslog need no lookup.
-		if len(d.synPorts) < synFloodPortsKept {
+	} else if len(d.synPorts) < synFloodPortsKept {
+		// The first line of each port (synFloodPortsKept): a flood repeats the line. Once
+		// the ports are kept, the other lines' ports are not read (86,000 lines of the
+		// bench's syslog).
+		if port, ok := logSynFlood(l.Text, d.rawHas(needleSynFlood, l)); ok {
 			if _, seen := d.synPorts[port]; !seen {
 				if d.synPorts == nil {
 					d.synPorts = map[int64]int{}

@@ -84,7 +84,8 @@ func (d *doc) runText(text string) {
 	}
 	d.tl.Log.SetText(text, room)
 	var ctx [ctxLines]ctxLine
-	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
+	var l Line // the fast path's line, read into (parseLineInto)
+	nctx := 0  // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
 	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
 	for d.pos < len(d.text) {
 		start := d.pos
@@ -93,7 +94,7 @@ func (d *doc) runText(text string) {
 		d.no++
 		end = d.clipLong(start, end)
 		text := d.text // lineEnd may have stripped gutters from start on
-		l, esc, ascii := parseLineKnown(d.no, text[start:end], rawFacts{known: true,
+		esc, ascii := parseLineInto(&l, d.no, text[start:end], rawFacts{known: true,
 			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
 			amp: d.amp.in(text, start, end)})
 		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
