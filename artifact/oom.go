@@ -205,12 +205,22 @@ func startsMemcgOOMInfo(t string) bool {
 // oomReport collects the OOM report that starts at line i (its header read into o, its mode's
 // value v) and adds its event and artifact. A report that starts at a task table reads that
 // first line too (collectReport reads the lines after the first).
-func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool {
+func (d *doc) oomReport(i int, o *model.OOMKill, v uint64) bool { return d.oomReportNoted(i, o, v, "") }
+
+// oomReportNoted is oomReport with a note on how the report was recognised (oomtrace.go).
+func (d *doc) oomReportNoted(i int, o *model.OOMKill, v uint64, note string) bool {
 	r := report{kind: "oom", oom: o}
+	if note != "" {
+		r.notes = append(r.notes, note)
+	}
 	if t := d.ls[i].Text; isOOMTaskHeader(t) || isOOMTaskRow(t) {
 		r.x.addOOMLine(t, &r.taskHeader)
 		r.notes = append(r.notes, "the OOM killer's task table without its report header: only dump_tasks (mm/oom_kill.c) prints it, "+
 			"during an OOM kill, so a kill happened; its trigger, constraint and victim are not in the text")
+	} else if note != "" && reportLineKind(t) == "task" {
+		r.x.addTask(t) // a headerless trace that starts at dump_stack's CPU line (oomtrace.go)
+	} else if note != "" {
+		r.trace.addTraceLine(t, &r.from) // or at its "Call Trace:" marker
 	} else if isOOMChoice(t) {
 		r.x.addOOMLine(t, &r.taskHeader) // a report that starts at its kill line: its score
 	} else if startsMemcgOOMInfo(t) {

@@ -218,6 +218,9 @@ type doc struct {
 	rewind int
 	// ucmd is the domain command whose unread output is being listed (unreadcmd.go).
 	ucmd unreadCmd
+	// patch is 0 until patchMail has looked at the text, then 1 (no patch) or 2 (a patch
+	// mail or commit: oomtrace.go).
+	patch int8
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
 	// kubeletCfg are the kubelet's lines that print its Node Config (kubeletConfigs).
@@ -432,6 +435,11 @@ func (d *doc) kernelReport(i int) bool {
 	case !hasAlloc && !hasKill:
 		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
+		}
+		// The OOM killer's own call trace, its header cut off (oomtrace.go); one quoted in a
+		// patch is the author's reproduction, not this host's.
+		if memcg, ok := startsOOMTrace(d.ls, d.used, i); ok && !d.patchMail() && !d.afterOOMHeader(i) {
+			return d.oomTraceReport(i, memcg)
 		}
 		// The unreclaimable slab table of an OOM report pasted without the report's other
 		// lines (oomslab.go): read as a slab table, not as log lines.

@@ -95,10 +95,43 @@ func (d *doc) trySlabinfo(i int) int {
 	}
 	d.segSeq++
 	d.addArtifact(KindSlabinfo, d.ls[i].No, d.ls[k-1].No, rows)
-	caches := make([]model.SlabCache, 0, len(rows))
-	for _, r := range rows {
-		caches = append(caches, model.SlabCache{Name: r.Name, Objs: r.NumObjs, SizeKB: r.NumObjs * r.ObjSize / 1024})
-	}
+	caches, series := slabinfoCaches(rows)
 	d.addSlabTable("slabinfo", d.ls[i].No, d.ls[k-1].No, caches)
+	if len(series) > 0 && len(d.tl.SlabTables) > 0 {
+		d.tl.SlabTables[len(d.tl.SlabTables)-1].Series = series
+	}
 	return k - i
+}
+
+// slabinfoCaches is the table of rows: one cache each. /proc/slabinfo prints a cache once
+// (mm/slab_common.c slab_show walks slab_caches), so a name printed again is another dump of
+// the file pasted into the same table (dumps taken over time, one after another or their rows
+// sorted by name together): each such cache keeps its last reading as printed (a sum would
+// add one cache's memory at several times) and its readings become a series.
+func slabinfoCaches(rows []SlabinfoRow) ([]model.SlabCache, []model.SlabSeries) {
+	var names []string
+	byName := make(map[string][]SlabinfoRow, len(rows))
+	for _, r := range rows {
+		if _, ok := byName[r.Name]; !ok {
+			names = append(names, r.Name)
+		}
+		byName[r.Name] = append(byName[r.Name], r)
+	}
+	caches := make([]model.SlabCache, 0, len(names))
+	var series []model.SlabSeries
+	for _, n := range names {
+		rs := byName[n]
+		r := rs[len(rs)-1]
+		caches = append(caches, model.SlabCache{Name: n, Objs: r.NumObjs, SizeKB: r.NumObjs * r.ObjSize / 1024})
+		if len(rs) < 2 {
+			continue
+		}
+		s := model.SlabSeries{Name: n}
+		for _, r := range rs {
+			s.ActiveObjs = append(s.ActiveObjs, r.ActiveObjs)
+			s.ActiveKB = append(s.ActiveKB, r.ActiveObjs*r.ObjSize/1024)
+		}
+		series = append(series, s)
+	}
+	return caches, series
 }

@@ -211,6 +211,7 @@ func (d *doc) stated() {
 	linkCount := map[int64]int{}
 	var frames []string
 	var rings []statedRing
+	var ifDrops []statedDrop
 	var statedNet kernel.Groups
 	var netFrom []int
 	add := func(key string, v float64, no int, sentence string) {
@@ -403,6 +404,11 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedRxDroppedPerSec, v, lineAt(m[0]), sentence)
 		}
+		for _, m := range submatches(has("drop"), reStatedIfaceDrops, para) {
+			if dr, ok := statedIfaceDrop(para, m, lineAt, sub); ok {
+				ifDrops = append(ifDrops, dr)
+			}
+		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
 			v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5]))
 			word := strings.ToLower(para[m[6]:m[7]])
@@ -591,9 +597,12 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
-		for _, m := range submatches(has("oom"), reStatedOOMOccurred, para) {
+		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if oomOccurredNotStated(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
+			if d.kernelMemDump() {
+				sentence = seemHedgeOff(sentence)
+			}
+			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -700,6 +709,7 @@ func (d *doc) stated() {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, NICStats: []kernel.NICStats{st}})
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
+	d.statedIfaceDrops(ifDrops)
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
 		for k := 0; k < linkCount[speed]; k++ {
@@ -768,11 +778,14 @@ var (
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
 	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as
-	// a past cause: "the leak caused an OOM kill", "it ended in OOM". The Korean and Japanese
-	// forms are past tense only: "OOM이 발생하면" (when an OOM happens) states nothing.
+	// a past cause: "the leak caused an OOM kill", "it ended in OOM", or one under way:
+	// "running it twice is causing an out of memory kill of the daemon" (corpus 1142; "out of
+	// memory" only with its kill: an application's "out of memory error" is no kernel kill).
+	// The Korean and Japanese forms are past tense only: "OOM이 발생하면" (when an OOM
+	// happens) states nothing.
 	reStatedOOMOccurred = lazyre.New(`(?i)(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
 		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
-		`|\b(?:caused|led\s+to|resulted\s+in|ended(?:\s+up)?\s+in|triggered)\s+(?:an?\s+|the\s+)?OOM(?:[- ]kill)?\b` +
+		`|\b(?:caused|causing|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|ended(?:\s+up)?\s+in|triggered|triggering)\s+(?:an?\s+|the\s+)?(?:OOM(?:[- ]kill)?\b|out[ -]of[ -]memory[ -]kill(?:s|ed|ing)?\b)` +
 		// Japanese: the killer "started" (起動し/発動し, past or continuing: "OOM キラーが起動し、"),
 		// or a task "was/were force-killed" by it (強制終了した/された/して); the plain and
 		// conditional forms ("起動すると", "起動しない", "強制終了されることはなく") are none.
@@ -1578,6 +1591,58 @@ func rangeEnd(before string) bool {
 	}
 	return false
 }
+
+// reSeemHedge: "it would seem (that)", "it would appear (that)": the writer's reading of what
+// happened, hedged; "would" there is no condition. Taken as the writer's statement about
+// this host only where the text holds the kernel's own memory dump beside it (seemHedgeOff).
+var reSeemHedge = lazyre.New(`(?i)\b(?:it\s+)?would\s+(?:seem|appear)\s+(?:that\s+|to\s+(?:be\s+)?)?`)
+
+// reCanBefore: "can" right before a stated cause ("a leak can end up causing an OOM kill",
+// "it can cause an OOM"): a possibility (reHypothetical has "can" only before a few verbs).
+var reCanBefore = lazyre.New(`(?i)\bcan(?:\s+\S+){0,2}\s+$`)
+
+// seemHedgeOff is the sentence without its "it would seem that" hedge (reSeemHedge).
+func seemHedgeOff(sentence string) string {
+	if !strings.Contains(sentence, "ould") {
+		return sentence
+	}
+	return reSeemHedge.ReplaceAllString(sentence, "")
+}
+
+// kernelMemDump reports whether the text holds a show_mem dump ("Mem-Info:" and its
+// counters, printed by the OOM killer's dump_header, warn_alloc and SysRq-m): the kernel's
+// own record of memory at an event, beside which a hedged statement of an OOM kill is the
+// writer's reading of their host. stated runs from finish, once every artifact is read.
+func (d *doc) kernelMemDump() bool {
+	for _, a := range d.tl.Artifacts {
+		if a.Kind == KindShowMem {
+			return true
+		}
+	}
+	return false
+}
+
+// questionAt reports whether the sentence around para[i:j] asks whether it happened: a
+// yes/no question, opened by an auxiliary and closed by "?" ("Is the second run causing an
+// OOM kill?"). A why-question ("why did the OOM happen?", "왜 OOM이 발생한 것일까?")
+// presupposes the event and stays a statement of it.
+func questionAt(para string, i, j int) bool {
+	for k := j; k < len(para); k++ {
+		if strings.HasPrefix(para[k:], "。") || strings.HasPrefix(para[k:], "！") {
+			return false
+		}
+		if sentenceEnd(para, k) {
+			if para[k] != '?' {
+				return false
+			}
+			return reYesNoQuestion.MatchString(sentenceAround(para, i, j))
+		}
+	}
+	return false
+}
+
+// reYesNoQuestion: a sentence opened by an auxiliary verb, the form of a yes/no question.
+var reYesNoQuestion = lazyre.New(`(?i)^\W*(?:is|are|was|were|do|does|did|could|can|would|will|has|have|might|may|should)\b`)
 
 // oomOccurredNotStated: the reStatedOOMOccurred match at para[i:j] is a possibility, a
 // prevention or a negation (the few characters before its verb say so), or the English

@@ -417,9 +417,11 @@ func mayStartReportHolding(t string, needles uint32) bool {
 		return true
 	}
 	if cannotStartDump(t) {
-		return false
+		// The OOM killer's trace without its header starts "CPU: " or "Pid: " (or is
+		// "Call Trace:"): its own test looks at the first byte before anything else.
+		return mayStartOOMTrace(t)
 	}
-	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t)
+	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
 }
 
 // cannotStartDump is true for a line that none of startsShowMem, mayStartOOMTaskTable,

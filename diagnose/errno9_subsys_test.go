@@ -24,7 +24,7 @@ func TestAllocFailSubsystemWordsAreNotClean(t *testing.T) {
 		for _, id := range allocClasses {
 			tl := memTextTimeline()
 			for i, m := range msgs {
-				tl.Log.Append(model.LogRecord{Message: m}.WithSource("line "+string(rune('1'+i))))
+				tl.Log.Append(model.LogRecord{Message: m}.WithSource("line " + string(rune('1'+i))))
 			}
 			mustNotCheck(t, run(t, id, tl), "own words")
 		}

@@ -93,12 +93,13 @@ func checkOOMKill(tl *model.Timeline) Result {
 		case isMemcg:
 			memcg++
 		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "":
-			// Only the task table (dump_tasks) survived the paste, no header ("oom-killer:
+			// Only the task table (dump_tasks) or the killer's call trace without
+			// mem_cgroup_out_of_memory survived the paste, no header ("oom-killer:
 			// gfp_mask=0xd2" on 2.6.12, before memory cgroups, is global): an OOM kill happened, but
 			// neither the invoking line nor the constraint says whether the host or a cgroup
 			// ran out, so it is not called a host-wide shortage.
 			unknown++
-			what = "OOM kill (the task table only: host or memory cgroup not in the text)"
+			what = "OOM kill (its report header is not in the text: host or memory cgroup not said)"
 		default:
 			global++
 			sev = Critical

@@ -350,7 +350,11 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 		"same object count growing together are one structure set leaking per event. kmemleak, or the allocation sites in " +
 		"/sys/kernel/slab/<cache>/alloc_calls (slub_debug=U), name the caller."
 	total, totalSrc, haveTotal := memTotalKB(tl)
+	grow, grew := slabSeriesGrowth(t)
 	if !haveTotal || total <= 0 {
+		if grew && kmallocKB < slabTableKmallocMinKB {
+			return Fired(grow), true
+		}
 		if f, ok := slabDominantCache(t); ok && kmallocKB < slabTableKmallocMinKB {
 			return Fired(f), true
 		}
@@ -361,8 +365,14 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 			Evidence: ev, Explanation: expl + " The paste gives no memory size, so the share is not judged."}), true
 	}
 	share := float64(kmallocKB) / float64(total)
+	if share < sunreclaimWarnShare && grew {
+		return Fired(grow), true
+	}
 	if share < sunreclaimWarnShare {
 		return Healthy("kmalloc and slab-allocator caches hold %s, %.1f%% of memory (%s table)", memKB(kmallocKB), 100*share, t.Tool), true
+	}
+	if grew {
+		ev = append(ev, grow.Evidence[0])
 	}
 	sev := Warning
 	if share >= sunreclaimCritShare {
@@ -371,4 +381,48 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	ev = append(ev, Evidence{What: "share of memory", Value: fmt.Sprintf("at least %.0f%% of %s", 100*share, memKB(total)), Source: totalSrc})
 	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc and slab-allocator caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
 		Evidence: ev, Explanation: expl, Facts: Facts{Memory: MemoryAll, Share: share}}), true
+}
+
+// slabSeriesGrowth: an unreclaimable cache read in several /proc/slabinfo dumps pasted as one
+// table (model.SlabSeries) whose memory in use rises by the rule's growth bar (at least 16 MiB
+// and +10%) over at least three readings, never falling in the order printed. The dumps' times
+// are not in the text, so no rate is claimed; the readings' order is the paste's (a writer's
+// `sort` puts them in rising order too), which is why it is not called a leak by itself. A
+// single snapshot never passes here: its bar stays the share of memory (slabFromTables).
+func slabSeriesGrowth(t model.SlabTable) (Finding, bool) {
+	var best model.SlabSeries
+	var bestD int64
+	for _, s := range t.Series {
+		n := len(s.ActiveKB)
+		if n < 3 || !slabTableUnreclaimable(s.Name) {
+			continue
+		}
+		rising := true
+		for i := 1; i < n; i++ {
+			if s.ActiveKB[i] < s.ActiveKB[i-1] {
+				rising = false
+			}
+		}
+		d := s.ActiveKB[n-1] - s.ActiveKB[0]
+		if rising && d >= sunreclaimGrowthMinKB && float64(d) >= sunreclaimGrowthMinFrac*float64(s.ActiveKB[0]) && d > bestD {
+			best, bestD = s, d
+		}
+	}
+	if bestD == 0 {
+		return Finding{}, false
+	}
+	n := len(best.ActiveKB)
+	return Finding{Severity: Warning,
+		Title: fmt.Sprintf("unreclaimable slab cache %s grew from %s to %s across %d slabinfo readings", best.Name, memKB(best.ActiveKB[0]), memKB(best.ActiveKB[n-1]), n),
+		Evidence: []Evidence{{What: "cache " + best.Name + " in use (active_objs × objsize), readings of several /proc/slabinfo dumps in one table",
+			Value:  fmt.Sprintf("%d → %d objects, %s → %s (+%s) over %d readings, never falling in the order printed; the dumps' times are not in the text", best.ActiveObjs[0], best.ActiveObjs[n-1], memKB(best.ActiveKB[0]), memKB(best.ActiveKB[n-1]), memKB(bestD), n),
+			Source: t.Source}},
+		Explanation: "The same kmalloc cache printed by several /proc/slabinfo dumps holds more objects in each: kmalloc's " +
+			"general caches hold objects the kernel allocated for itself (driver buffers, per-station or per-connection state), " +
+			"which reclaim cannot free, only the code that allocated them. A cache that keeps growing while the load does not " +
+			"is a leak; kmemleak, or the allocation sites in /sys/kernel/slab/<cache>/alloc_calls (slub_debug=U), name the caller.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the growing slab cache",
+			Recommended: "find its allocation sites (slub_debug=U, /sys/kernel/slab/<cache>/alloc_calls, or kmemleak) and bound or fix their owner",
+			Why:         "no sysctl reclaims unreclaimable slab; only its owner can stop allocating"}},
+	}, true
 }

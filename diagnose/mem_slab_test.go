@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,55 @@ func TestKmallocCache(t *testing.T) {
 		"size-512": true, "size-512(DMA)": true, "kmalloc-rcl-512": false, "buffer_head": false, "kmalloc-": false, "dentry": false} {
 		if got := kmallocCache(name); got != want {
 			t.Errorf("%s: %v", name, got)
+		}
+	}
+}
+
+// Several /proc/slabinfo dumps pasted as one table, their rows sorted by name (the series of
+// one cache in consecutive rows) or one dump after another without headers between: an
+// unreclaimable cache whose objects in use rise by the growth bar (16 MiB and +10%) over
+// three or more readings, never falling as printed, is a growing unreclaimable slab
+// (corpus 1117). Counter-cases keep the bar of a single snapshot and of the growth: one
+// reading of the same size, a rise of 8 MiB, a fall, a reclaimable cache (dentry), and two
+// readings only are not fired.
+func TestSlabSeriesFromSlabinfoDumps(t *testing.T) {
+	row := func(name string, active, objsize int64) string {
+		per := int64(4096 * 2 / objsize)
+		if per < 1 {
+			per = 1
+		}
+		slabs := (active + per - 1) / per
+		return fmt.Sprintf("%-18s %7d %7d %6d %4d %4d : tunables    0    0    0 : slabdata %6d %6d      0\n", name, active, slabs*per, objsize, per, 2, slabs, slabs)
+	}
+	rows := func(name string, objsize int64, actives ...int64) string {
+		var b strings.Builder
+		for _, a := range actives {
+			b.WriteString(row(name, a, objsize))
+		}
+		return b.String()
+	}
+	intro := "Rows of slabinfo taken while the box leaked:\n\n"
+	sorted := intro + rows("dentry", 192, 4000, 4100) + rows("kmalloc-2048", 2048, 200, 3000, 9000, 15000) + rows("kmalloc-64", 64, 900, 910)
+	var b strings.Builder
+	for _, a := range []int64{200, 3000, 9000, 15000} {
+		b.WriteString(row("dentry", 4000, 192) + row("kmalloc-2048", a, 2048))
+	}
+	for name, text := range map[string]string{"sorted": sorted, "one dump after another": intro + b.String()} {
+		f := mustFire(t, run(t, "slab-unreclaimable-growth", pasteTimeline(t, text)), Warning)
+		if !strings.Contains(f.Title, "kmalloc-2048") || !strings.Contains(f.Title, "4 slabinfo readings") {
+			t.Errorf("%s: title %q", name, f.Title)
+		}
+	}
+	for name, text := range map[string]string{
+		"one snapshot":      intro + row("kmalloc-2048", 15000, 2048) + row("dentry", 4000, 192) + row("kmalloc-64", 900, 64),
+		"rise of 8 MiB":     intro + rows("kmalloc-2048", 2048, 200, 2000, 4200),
+		"falling":           intro + rows("kmalloc-2048", 2048, 15000, 9000, 3000, 200),
+		"reclaimable cache": intro + rows("dentry", 192, 2000, 90000, 180000),
+		"two readings":      intro + rows("kmalloc-2048", 2048, 200, 15000),
+	} {
+		res := run(t, "slab-unreclaimable-growth", pasteTimeline(t, text))
+		if len(res.Findings) != 0 {
+			t.Errorf("%s: fired %q", name, res.Findings[0].Title)
 		}
 	}
 }

@@ -66,6 +66,13 @@ var (
 	// NULL, so the packet that would have created the entry was dropped. Whether the table
 	// was at nf_conntrack_max or memory was short, the message alone does not say.
 	MsgConntrackAllocFail = []string{"Can't alloc conntrack"}
+	// MsgNetdevWatchdog: the transmit watchdog (net/sched/sch_generic.c dev_watchdog): a TX
+	// queue stopped longer than the device's watchdog_timeo, "NETDEV WATCHDOG: eth0 (ena):
+	// transmit queue 1 timed out" (2.6-5.x; "... timed out 5340 ms" since 5.x), printed
+	// through netdev_crit since 6.x: "ena 0000:90:00.0 eth0: NETDEV WATCHDOG: CPU: 56:
+	// transmit queue 11 timed out 5340 ms". A log record; no rule claims it (a stalled TX
+	// queue is the driver's or the device's, not memory's).
+	MsgNetdevWatchdog = []string{"NETDEV WATCHDOG: "}
 	// MsgConntrackFullNamed: the same event in the words people shorten it to in a title
 	// ("nf_conntrack table full", "conntrack: table full"); read only where a text's title
 	// states its problem (artifact's titleMessage), never in a sentence, where it is as often
@@ -92,7 +99,7 @@ var (
 )
 
 // knownMessages are the messages a text may quote without a log prefix.
-var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgConntrackAllocFail, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
+var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgConntrackAllocFail, MsgNetdevWatchdog, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
 
 // IsQuotedMessage reports whether a line without a log prefix quotes one of the messages
 // above as the kernel printed it: right before the message stands what the kernel or a log

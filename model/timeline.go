@@ -301,6 +301,18 @@ type SlabTable struct {
 	Tool   string      `json:"tool"` // "slabtop", "slabinfo"
 	Source string      `json:"source"`
 	Caches []SlabCache `json:"caches"`
+	// Series are the caches the table prints more than once: /proc/slabinfo dumps taken at
+	// several times and pasted as one table (one dump after another, or their rows sorted
+	// together). Caches then holds each cache's last reading as printed, not their sum.
+	Series []SlabSeries `json:"series,omitempty"`
+}
+
+// SlabSeries is one cache read several times in one table, its readings in the order printed
+// (the dumps' times are not in the text).
+type SlabSeries struct {
+	Name       string  `json:"name"`
+	ActiveObjs []int64 `json:"active_objs"`
+	ActiveKB   []int64 `json:"active_kb"` // active_objs × objsize: the memory its objects in use take
 }
 
 // SlabCache is one cache of a SlabTable: its name and the memory its objects take.

@@ -1,0 +1,125 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/model"
+)
+
+// The OOM killer's call trace without its "invoked oom-killer" header (an excerpt that starts
+// at the CPU line, the header cut off above it). dump_header (mm/oom_kill.c) calls
+// dump_stack, so the stack printed under an OOM report is the killer's own path:
+//
+//	dump_stack / dump_header / oom_kill_process (5.x: oom_kill_process.cold)
+//	out_of_memory                   (mm/oom_kill.c: the victim chosen, oom_kill_process called)
+//	mem_cgroup_out_of_memory        (mm/memcontrol.c: a memory cgroup at its limit)
+//	try_charge_memcg / try_charge   (the charge that failed)
+//	    or __alloc_pages_may_oom / __alloc_pages_slowpath (the page allocator: host or cpuset)
+//	    or pagefault_out_of_memory  (a fault that returned VM_FAULT_OOM)
+//
+// oom_kill_process runs only once out_of_memory (or, before 4.6, mem_cgroup_out_of_memory
+// itself) has chosen a victim, so a reliable oom_kill_process frame with one of its callers
+// proves a kill (or a victim found already exiting). mem_cgroup_out_of_memory among the
+// frames makes it a memory cgroup's OOM (out_of_memory's oc->memcg set). Frames printed with
+// "? " are stale addresses (not reliable) and prove nothing.
+
+// oomTraceScan bounds the lines a headerless trace is looked through for the killer's frames:
+// a CPU line, "Hardware name:", "Call Trace:" and a few dozen frames.
+const oomTraceScan = 120
+
+// mayStartOOMTrace is the one-line test of startsOOMTrace for the streaming reader's filter
+// (stream.go mayStartReport): the CPU line dump_stack prints first, or the trace's marker.
+func mayStartOOMTrace(t string) bool {
+	s := trimBlankLeft(t)
+	if s == "" || s[0] != 'C' && s[0] != 'P' {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	return s == "Call Trace:" || s == "Call trace:" || (strings.HasPrefix(s, "CPU: ") || strings.HasPrefix(s, "Pid: ")) && reCommLine.MatchString(s)
+}
+
+// startsOOMTrace reports whether ls[i] opens the OOM killer's call trace whose header is not
+// in the text (see above), and whether the frames make it a memory cgroup's. The trace's
+// lines are read from i on: task lines and trace lines, up to the first other line.
+func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
+	if !mayStartOOMTrace(ls[i].Text) {
+		return false, false
+	}
+	var ct CallTrace
+	from := ""
+	for j := i; j < len(ls) && j < i+oomTraceScan; j++ {
+		if used != nil && used[j] {
+			continue
+		}
+		t := ls[j].Text
+		k := reportLineKind(t)
+		if k != "task" && k != "trace" {
+			break
+		}
+		if k == "trace" && traceLineKind(t) != "regs" {
+			ct.addTraceLine(t, &from)
+		}
+	}
+	ct.finish(&from)
+	kill, caller := false, false
+	for _, f := range ct.Functions {
+		// "oom_kill_process.cold", "out_of_memory.part.0": the compiler's split parts.
+		name, _, _ := strings.Cut(f, ".")
+		switch name {
+		case "oom_kill_process", "__oom_kill_process", "oom_kill_task":
+			kill = true
+		case "out_of_memory", "__out_of_memory", "pagefault_out_of_memory":
+			caller = true
+		case "mem_cgroup_out_of_memory":
+			caller, memcg = true, true
+		}
+	}
+	return memcg, kill && caller
+}
+
+// rePatchMail: a patch as mailed or committed (git format-patch, a commit message): its
+// sign-off, its diff, or "[PATCH" in its subject. A trace quoted there is the patch author's
+// reproduction, not this host's log.
+var rePatchMail = lazyre.New(`(?m)^[ \t>]*(?:Signed-off-by: |diff --git a/|Subject:.*\[PATCH|#* *\[PATCH)`)
+
+// patchMail reports whether the text is a patch mail or commit (rePatchMail), read once.
+func (d *doc) patchMail() bool {
+	if d.patch == 0 {
+		d.patch = 1
+		if rePatchMail.MatchString(d.text) {
+			d.patch = 2
+		}
+	}
+	return d.patch == 2
+}
+
+// oomTraceGap: a trace that starts within this many lines after an OOM report read from its
+// header is that report's own stack (its collector stopped at a line a mail client or the
+// log broke, such as "emerge cpuset=" / "/" / " mems_allowed=0", corpus 123), not a second kill.
+const oomTraceGap = 8
+
+// afterOOMHeader reports whether line i follows an OOM report read from its header closely
+// enough to be its stack (oomTraceGap).
+func (d *doc) afterOOMHeader(i int) bool {
+	for k := len(d.tl.Events) - 1; k >= 0; k-- {
+		e := &d.tl.Events[k]
+		if e.LastLine <= 0 {
+			continue
+		}
+		return e.OOMKill != nil && d.ls[i].No-e.LastLine <= oomTraceGap
+	}
+	return false
+}
+
+// oomTraceReport reads the OOM killer's headerless trace at line i (startsOOMTrace) as an
+// OOM report: a kill happened; its trigger, order, mode and victim are not in the text.
+func (d *doc) oomTraceReport(i int, memcg bool) bool {
+	o := &model.OOMKill{Order: -1}
+	note := "the OOM killer's call trace without its report header (oom_kill_process called from out_of_memory: mm/oom_kill.c dump_header prints this stack while killing), so a kill happened; its trigger, mode and victim are not in the text"
+	if memcg {
+		o.Constraint = "CONSTRAINT_MEMCG"
+		note = "the OOM killer's call trace without its report header, through mem_cgroup_out_of_memory (mm/memcontrol.c): a memory cgroup reached its limit and the OOM killer ran in it; its trigger, mode and victim are not in the text"
+	}
+	return d.oomReportNoted(i, o, 0, note)
+}
