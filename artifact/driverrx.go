@@ -54,10 +54,10 @@ func statedRxBuffer(para string, lineAt func(int) int, sub *subjects) (size int6
 // driverRxFailures turns the driver's receive-skb failure lines into one allocation-failure
 // event of the order the stated buffer size takes.
 func (d *doc) driverRxFailures(size int64, sizeLine int) {
-	var recs []*model.LogRecord
-	for i := range d.tl.Log {
-		if kernel.IsDriverRxSkbAllocFail(d.tl.Log[i].Message) {
-			recs = append(recs, &d.tl.Log[i])
+	var recs []model.LogRecord
+	for _, r := range d.tl.Log.All() {
+		if kernel.IsDriverRxSkbAllocFail(r.Message) {
+			recs = append(recs, r)
 		}
 	}
 	if len(recs) == 0 {

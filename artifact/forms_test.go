@@ -119,7 +119,7 @@ func TestTabsForPadding(t *testing.T) {
 func TestMessageAcrossWrap(t *testing.T) {
 	logged := func(text string) string {
 		var out []string
-		for _, r := range ParseString(text, "p", Options{}).Log {
+		for _, r := range ParseString(text, "p", Options{}).Log.All() {
 			out = append(out, r.Message)
 		}
 		return strings.Join(out, "; ")

@@ -47,7 +47,7 @@ func TestSlabFailureCPUWording(t *testing.T) {
 func TestMessageSeenAfter(t *testing.T) {
 	logged := func(text string) int {
 		t.Helper()
-		return len(ParseString(text, "p", Options{}).Log)
+		return ParseString(text, "p", Options{}).Log.Len()
 	}
 	for _, c := range []struct {
 		text string

@@ -15,7 +15,7 @@ func TestTitleOfACheckNotLogged(t *testing.T) {
 		"check_nf_table reports conntrack table is full while most entries are unreplied\n\nthe plugin counts every entry\n",
 		"Zabbix alerts that conntrack table full on idle firewall\n\nsee graph\n",
 	} {
-		if tl := ParseString(text, "p", Options{}); len(tl.Log) != 0 {
+		if tl := ParseString(text, "p", Options{}); tl.Log.Len() != 0 {
 			t.Errorf("%q read as logged: %+v", text, tl.Log)
 		}
 	}
@@ -31,7 +31,7 @@ func TestTitleOfACheckNotLogged(t *testing.T) {
 		"# nf_conntrack table full\n\nnagios caught it first\n",
 	} {
 		tl := ParseString(text, "p", Options{})
-		if len(tl.Log) != 1 || !strings.Contains(tl.Log[0].Message, "table full, dropping packet") {
+		if tl.Log.Len() != 1 || !strings.Contains(tl.Log.At(0).Message, "table full, dropping packet") {
 			t.Errorf("%q: log %+v", text, tl.Log)
 		}
 	}
@@ -46,7 +46,7 @@ func TestQuotedShortConntrackFullStated(t *testing.T) {
 		"Hello\n\nI'm hitting \"ip_conntrack: table full\" on 5.10 under a port scan.\n",
 	} {
 		tl := ParseString(text, "p", Options{})
-		if len(tl.Log) != 1 || !strings.Contains(tl.Log[0].Message, "table full, dropping packet") {
+		if tl.Log.Len() != 1 || !strings.Contains(tl.Log.At(0).Message, "table full, dropping packet") {
 			t.Errorf("%q: log %+v", text, tl.Log)
 		}
 	}
@@ -55,7 +55,7 @@ func TestQuotedShortConntrackFullStated(t *testing.T) {
 		"Hi,\n\nIf you hit \"nf_conntrack: table full\", raise nf_conntrack_max.\n",
 		"Hi,\n\nWe encountered the nf_conntrack: table full thing in the docs only.\n",
 	} {
-		if tl := ParseString(text, "p", Options{}); len(tl.Log) != 0 {
+		if tl := ParseString(text, "p", Options{}); tl.Log.Len() != 0 {
 			t.Errorf("%q read as logged: %+v", text, tl.Log)
 		}
 	}

@@ -99,7 +99,7 @@ func TestStatedAllocFailureNumberBeforeOrder(t *testing.T) {
 // text is read (corpus 1014 was "nothing headroom reads"). Counter-case: a sentence that
 // names it is prose.
 func TestQuotedConntrackAllocFailure(t *testing.T) {
-	logged := func(text string) int { return len(ParseString(text, "p", Options{}).Log) }
+	logged := func(text string) int { return ParseString(text, "p", Options{}).Log.Len() }
 	if n := logged("Found this in the log of the firewall:\nnf_conntrack_alloc: Can't alloc conntrack\n"); n != 1 {
 		t.Errorf("quoted message: %d log records, want 1", n)
 	}

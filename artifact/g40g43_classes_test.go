@@ -246,7 +246,7 @@ func TestStatedInterfaceDropCount(t *testing.T) {
 // a kernel log record, so the text is read (corpus 1098 exited 3). Counter-case: a sentence
 // naming the message is prose.
 func TestQuotedNetdevWatchdog(t *testing.T) {
-	logged := func(text string) int { return len(ParseString(text, "p", Options{}).Log) }
+	logged := func(text string) int { return ParseString(text, "p", Options{}).Log.Len() }
 	for _, text := range []string{
 		"The driver resets with logs like:\n```\nmydrv 0000:01:00.0 eth0: NETDEV WATCHDOG: CPU: 3: transmit queue 2 timed out 6000 ms\n```\n",
 		"Seen on the router:\nNETDEV WATCHDOG: eth1 (igb): transmit queue 0 timed out\n",

@@ -199,12 +199,12 @@ func TestMessageNamedInProseIsNoLogLine(t *testing.T) {
 the kernel will start throwing the "Out of socket memory" error in the logs.
 `
 	tl := ParseString(text, "p", Options{})
-	if len(tl.Log) != 0 {
+	if tl.Log.Len() != 0 {
 		t.Errorf("log records from prose: %+v", tl.Log)
 	}
 	tl = ParseString("Out of socket memory\nkernel: TCP: too many of orphaned sockets\n", "p", Options{})
-	if len(tl.Log) != 2 {
-		t.Errorf("quoted messages: %d log records, want 2", len(tl.Log))
+	if tl.Log.Len() != 2 {
+		t.Errorf("quoted messages: %d log records, want 2", tl.Log.Len())
 	}
 }
 

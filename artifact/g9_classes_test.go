@@ -47,7 +47,7 @@ Mär 12 08:00:01 box kernel: [  12.345678] e1000e 0000:00:19.0 eth0: NIC Link is
 	if v, ok := tl.Samples[0].Mem("MemTotal"); !ok || v != 9790*1024 {
 		t.Errorf("MemTotal %d, %v", v, ok)
 	}
-	if len(tl.Log) != 1 || tl.Log[0].Message != "e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps" {
+	if tl.Log.Len() != 1 || tl.Log.At(0).Message != "e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps" {
 		t.Errorf("kernel log %+v", tl.Log)
 	}
 	// Prose is not a syslog line: no day and time after the word.
@@ -87,8 +87,8 @@ TCP: inuse 4823 orphan 481 tw 2159 alloc 4844 mem 57350 <--
 UDP: inu
 `
 	tl := ParseString(text, "p", Options{})
-	if len(tl.Log) != 1 {
-		t.Errorf("log records %d, want 1 (the grep pattern is no event): %+v", len(tl.Log), tl.Log)
+	if tl.Log.Len() != 1 {
+		t.Errorf("log records %d, want 1 (the grep pattern is no event): %+v", tl.Log.Len(), tl.Log)
 	}
 	var mem int64 = -1
 	for _, s := range tl.Samples {

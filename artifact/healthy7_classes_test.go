@@ -166,7 +166,7 @@ func TestSoftnetHexRowWithoutLettersOneSnapshot(t *testing.T) {
 func TestGuideExampleMessagesNotHostLog(t *testing.T) {
 	records := func(text string) int {
 		t.Helper()
-		return len(ParseString(text, "p", Options{}).Log)
+		return ParseString(text, "p", Options{}).Log.Len()
 	}
 	for _, text := range []string{
 		"When the kernel TCP stack exhausts its global memory pool, it logs warnings to the kernel ring buffer. You will typically see one or more of these lines via dmesg or journalctl -k:\nkernel: TCP: out of memory -- consider tuning tcp_mem\nkernel: TCP: too many orphaned sockets\nkernel: Out of socket memory\nThese messages are rate-limited.\n",

@@ -54,7 +54,7 @@ func TestMessageStatedAsLoggedNow(t *testing.T) {
 	}
 	for text, want := range now {
 		tl := ParseString(text+"\n", "p", Options{})
-		if len(tl.Log) != 1 || !strings.HasSuffix(tl.Log[0].Message, want) {
+		if tl.Log.Len() != 1 || !strings.HasSuffix(tl.Log.At(0).Message, want) {
 			t.Errorf("%q: log %+v, want the record %q", text, tl.Log, want)
 		}
 	}
@@ -64,7 +64,7 @@ func TestMessageStatedAsLoggedNow(t *testing.T) {
 		"If you keep getting too many orphaned sockets, raise tcp_max_orphans.",
 		"What does \"too many orphaned sockets\" mean?",
 	} {
-		if tl := ParseString(text+"\n", "p", Options{}); len(tl.Log) != 0 {
+		if tl := ParseString(text+"\n", "p", Options{}); tl.Log.Len() != 0 {
 			t.Errorf("%q read as logged: %+v", text, tl.Log)
 		}
 	}
@@ -200,7 +200,7 @@ func TestTitleNamesTheMessage(t *testing.T) {
 		"\nTCP: too many orphaned sockets\n\nsince the upgrade\n",
 	} {
 		tl := ParseString(text, "p", Options{})
-		if len(tl.Log) != 1 || !(strings.Contains(tl.Log[0].Message, "table full, dropping packet") || strings.Contains(tl.Log[0].Message, "too many orphaned sockets")) {
+		if tl.Log.Len() != 1 || !(strings.Contains(tl.Log.At(0).Message, "table full, dropping packet") || strings.Contains(tl.Log.At(0).Message, "too many orphaned sockets")) {
 			t.Errorf("%q: log %+v", text, tl.Log)
 		}
 	}
@@ -210,7 +210,7 @@ func TestTitleNamesTheMessage(t *testing.T) {
 		"Some notes\n\nWhen the nf_conntrack table full condition hits, raise the limit.\n",
 		"nf_conntrack table full\nis what the blog post below explains\n",
 	} {
-		if tl := ParseString(text, "p", Options{}); len(tl.Log) != 0 {
+		if tl := ParseString(text, "p", Options{}); tl.Log.Len() != 0 {
 			t.Errorf("%q read as logged: %+v", text, tl.Log)
 		}
 	}

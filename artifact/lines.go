@@ -174,11 +174,18 @@ type rawFacts struct {
 
 // parseLineKnown is parseLine with what is known of raw (TestParseLineKnownIsParseLine).
 func parseLineKnown(no int, raw string, f rawFacts) (l Line, esc, ascii bool) {
+	esc, ascii = parseLineInto(&l, no, raw, f)
+	return l, esc, ascii
+}
+
+// parseLineInto is parseLineKnown into *l: the fast path reads 900,000 lines of a 100 MB
+// syslog into one Line instead of copying a returned one.
+func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
-	l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
-	s, ok := stripUsualSyslog(raw, &l, f)
+	*l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
+	s, ok := stripUsualSyslog(raw, l, f)
 	ascii = ok
 	if !ok {
 		s = raw
@@ -197,33 +204,33 @@ func parseLineKnown(no int, raw string, f rawFacts) (l Line, esc, ascii bool) {
 		if u, ok := unescapeHTML(s); ok {
 			s, ascii = u, false
 		}
-		s = stripFront(s, &l)
-		if t := stripLogWrappers(s, &l); len(t) != len(s) {
+		s = stripFront(s, l)
+		if t := stripLogWrappers(s, l); len(t) != len(s) {
 			// A wrapper (a container's CRI prefix, a JSON record) around a quoted or
 			// fenced line: what it held is read as a line of its own.
 			s = t
 			if l.Quote == 0 {
-				s = stripFront(s, &l)
+				s = stripFront(s, l)
 			}
 		}
-		s = stripOtherPrefixes(s, &l)
-		s = stripSyslog(s, &l)
+		s = stripOtherPrefixes(s, l)
+		s = stripSyslog(s, l)
 	}
-	s = stripKernelStamp(s, &l)
-	s = stripVendorBlocks(s, &l)
+	s = stripKernelStamp(s, l)
+	s = stripVendorBlocks(s, l)
 	s = fixBuddyStars(s)
 	s = stripCellEmphasis(s)
 	l.Text = s
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
 	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
 		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
-		return l, true, ascii
+		return true, ascii
 	}
 	// A stamped line holding another stamp is several records joined (splitRecords).
 	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
-		return l, true, ascii
+		return true, ascii
 	}
-	return l, false, ascii
+	return false, ascii
 }
 
 // stripUsualSyslog is the steps of parseLine up to stripSyslog for the line a syslog file is

@@ -72,12 +72,12 @@ type loggedLinkUp struct {
 	u   *linkUp // shared by the records of one message: a linkUp is 120 bytes
 }
 
-// noteLinkUp lists the log record i, which holds linkUpWords, with what it says.
-func (d *doc) noteLinkUp(i int) {
+// noteLinkUp lists the log record i, whose message msg holds linkUpWords, with what it says.
+func (d *doc) noteLinkUp(i int, msg string) {
 	if d.linkSeen == nil {
 		d.linkSeen = map[string]*linkUp{}
 	}
-	d.linkUps = append(growAhead(d.linkUps, d.pos, len(d.text)), loggedLinkUp{rec: i, u: readLinkUp(d.tl.Log[i].Message, d.linkSeen)})
+	d.linkUps = append(growAhead(d.linkUps, d.pos, len(d.text)), loggedLinkUp{rec: i, u: readLinkUp(msg, d.linkSeen)})
 }
 
 // logNICsListed: logNICs reads the records appendLog listed, not the whole log (a variable
@@ -87,17 +87,17 @@ var logNICsListed = true
 // logNICs gives the host the NICs its log says came up, with their speeds (the last message
 // of each device wins), when nothing else listed them.
 func (d *doc) logNICs() {
-	if len(d.tl.Host.NICs) > 0 || len(d.tl.Log) == 0 {
+	if len(d.tl.Host.NICs) > 0 || d.tl.Log.Len() == 0 {
 		return
 	}
 	// appendLog and relog listed and read the records that hold the words, in the order
 	// logged; when finish sorted the log by line, that order and those indexes are gone.
 	recs := d.linkUps
 	if d.logOrder || !logNICsListed {
-		recs = make([]loggedLinkUp, len(d.tl.Log))
+		recs = make([]loggedLinkUp, d.tl.Log.Len())
 		seen := map[string]*linkUp{}
 		for i := range recs {
-			recs[i] = loggedLinkUp{rec: i, u: readLinkUp(d.tl.Log[i].Message, seen)}
+			recs[i] = loggedLinkUp{rec: i, u: readLinkUp(d.tl.Log.At(i).Message, seen)}
 		}
 	}
 	var nics []kernel.NIC
@@ -123,5 +123,5 @@ func (d *doc) logNICs() {
 		return
 	}
 	d.tl.Host.NICs = nics
-	d.addArtifact(KindNICLink, d.tl.Log[first].Line(), d.tl.Log[last].Line(), nics)
+	d.addArtifact(KindNICLink, d.tl.Log.At(first).Line(), d.tl.Log.At(last).Line(), nics)
 }

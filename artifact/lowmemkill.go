@@ -120,8 +120,7 @@ func (d *doc) lowMemKillLine(i int) bool {
 
 // lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller.
 func (d *doc) lowMemKillsInLog() {
-	for k := range d.tl.Log {
-		r := &d.tl.Log[k]
+	for _, r := range d.tl.Log.All() {
 		if !strings.Contains(r.Message, "lowmemorykiller: ") {
 			continue
 		}

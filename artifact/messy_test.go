@@ -30,11 +30,11 @@ func TestMessySyslogPrefixes(t *testing.T) {
 	if tl.Host.Hostname != "web1" || tl.Host.Kernel != "2.6.18" || af.KernelSource != "--kernel" {
 		t.Errorf("host %+v source %q", tl.Host, af.KernelSource)
 	}
-	last := tl.Log[len(tl.Log)-1]
+	last := tl.Log.At(tl.Log.Len() - 1)
 	if last.UptimeUsec != 1234567890 || last.Message != "e1000: eth0: NIC Link is Up" || last.Time().IsZero() {
 		t.Errorf("RFC 3339 + dmesg stamp: %+v", last)
 	}
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		if strings.Contains(r.Message, "Accepted") {
 			t.Error("a non-kernel syslog line went into the kernel log")
 		}

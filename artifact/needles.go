@@ -306,6 +306,14 @@ type byteClass struct {
 }
 
 func (x *byteClass) in(text string, start, end int) bool {
+	if x.searching && start >= x.from && x.at >= end {
+		return false // none in [from, at), which holds the line: most lines, inlined
+	}
+	return x.search(text, start, end)
+}
+
+// search is in for a line that the last search did not answer.
+func (x *byteClass) search(text string, start, end int) bool {
 	if !x.searching || start < x.from {
 		x.searching, x.from, x.at, x.found = true, start, start, false
 	}

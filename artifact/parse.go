@@ -336,7 +336,7 @@ func (d *doc) run(from int) {
 			// The text's title names the message it is about (subject.go).
 			l.Kernel = true
 			d.logLine(i)
-			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
 		if msg, ok := messageLoggedNow(t); ok {
@@ -344,7 +344,7 @@ func (d *doc) run(from int) {
 			// record is the message, kept at this line.
 			l.Kernel = true
 			d.logLine(i)
-			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
 		if msg, ok := messageSeenAfter(t); ok {
@@ -352,14 +352,14 @@ func (d *doc) run(from int) {
 			// host's log (subject.go).
 			l.Kernel = true
 			d.logLine(i)
-			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
 		if msg, ok := d.messageAcrossWrap(i); ok {
 			// The same, in a sentence a mail client wrapped (subject.go).
 			l.Kernel = true
 			d.logLine(i)
-			d.tl.Log[len(d.tl.Log)-1].Message = msg
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
 		d.fitCommand(i)
@@ -703,26 +703,25 @@ func (d *doc) logLines(idx []int) {
 }
 
 func (d *doc) appendLog(l *Line) {
-	rec := model.LogRecord{UptimeUsec: l.UptimeUsec, Priority: l.Priority, Message: l.Text}
-	stamp := ""
-	if l.Stamp != "" {
-		if l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {
-			if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
-				rec.SetTime(t)
-			} else {
-				stamp = l.Stamp
-			}
-		} else {
-			stamp = l.Stamp // BSD syslog stamps have no year: kept as text
-		}
-	}
-	rec.SetLine(l.No, stamp)
-	if len(d.tl.Log) == cap(d.tl.Log) && d.text != "" {
+	if d.tl.Log.Len() == d.tl.Log.Cap() && d.text != "" {
 		d.growLog()
 	}
-	d.tl.Log = append(d.tl.Log, rec)
+	if l.Stamp != "" && l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {
+		rec := model.LogRecord{UptimeUsec: l.UptimeUsec, Priority: l.Priority, Message: l.Text}
+		stamp := ""
+		if t, err := time.Parse(time.RFC3339Nano, l.Stamp); err == nil {
+			rec.SetTime(t)
+		} else {
+			stamp = l.Stamp
+		}
+		rec.SetLine(l.No, stamp)
+		d.tl.Log.Append(rec)
+	} else {
+		// BSD syslog stamps have no year: kept as text.
+		d.tl.Log.AppendLine(l.Text, l.UptimeUsec, l.Priority, l.No, l.Stamp)
+	}
 	if d.rawHas(needleLinkUp, l) {
-		d.noteLinkUp(len(d.tl.Log) - 1)
+		d.noteLinkUp(d.tl.Log.Len()-1, l.Text)
 	}
 	if l.No < d.logNo {
 		d.logOrder = true
@@ -747,14 +746,18 @@ func (d *doc) logExtras(l *Line) {
 		}
 	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l)); ok {
 		d.logNumbers = append(d.logNumbers, ln)
-	} else if port, ok := logSynFlood(l.Text, d.rawHas(needleSynFlood, l)); ok {
-		// The first line of each port (synFloodPortsKept): a flood repeats the line.
-		if _, seen := d.synPorts[port]; !seen && len(d.synPorts) < synFloodPortsKept {
-			if d.synPorts == nil {
-				d.synPorts = map[int64]int{}
+	} else if len(d.synPorts) < synFloodPortsKept {
+		// The first line of each port (synFloodPortsKept): a flood repeats the line. Once
+		// the ports are kept, the other lines' ports are not read (86,000 lines of the
+		// bench's syslog).
+		if port, ok := logSynFlood(l.Text, d.rawHas(needleSynFlood, l)); ok {
+			if _, seen := d.synPorts[port]; !seen {
+				if d.synPorts == nil {
+					d.synPorts = map[int64]int{}
+				}
+				d.synPorts[port] = l.No
+				d.logNumbers = append(d.logNumbers, LogNumbers{Line: l.No, Message: "SYN flooding", Values: map[string]int64{"port": port}})
 			}
-			d.synPorts[port] = l.No
-			d.logNumbers = append(d.logNumbers, LogNumbers{Line: l.No, Message: "SYN flooding", Values: map[string]int64{"port": port}})
 		}
 	}
 }
@@ -869,15 +872,11 @@ func (d *doc) finish() {
 		// skipped (another CPU's, CONFIG_PRINTK_CALLER) is logged after lines below it.
 		// Most texts have none, and a stable sort of a sorted log would change nothing.
 		if d.logOrder {
-			keys := make([]int, len(d.tl.Log))
-			for k := range d.tl.Log {
-				keys[k] = d.tl.Log[k].Line()
-			}
-			sort.Stable(logByLine{d.tl.Log, keys})
+			d.tl.Log.SortByLine()
 		}
 	}
-	if len(d.tl.Log) == 0 {
-		d.tl.Log = nil // the capacity runText reserved
+	if d.tl.Log.Len() == 0 {
+		d.tl.Log = model.Log{} // the capacity runText reserved
 	}
 	d.logNICs()
 	d.stated()
@@ -888,19 +887,6 @@ func (d *doc) finish() {
 	d.kubePodStates()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
-}
-
-// logByLine sorts log records by their line number, computed once per record.
-type logByLine struct {
-	recs []model.LogRecord
-	keys []int
-}
-
-func (s logByLine) Len() int           { return len(s.recs) }
-func (s logByLine) Less(a, b int) bool { return s.keys[a] < s.keys[b] }
-func (s logByLine) Swap(a, b int) {
-	s.recs[a], s.recs[b] = s.recs[b], s.recs[a]
-	s.keys[a], s.keys[b] = s.keys[b], s.keys[a]
 }
 
 // kernelFor picks the kernel release for decoding: --kernel, else the one printed in the
@@ -976,7 +962,7 @@ const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with p
 // record, report, setting, profile or artifact. A diagnosis of such a text would say
 // "healthy" about nothing, so callers treat it as input they could not use.
 func NothingRead(tl *model.Timeline) bool {
-	return len(tl.Samples) == 0 && len(tl.Log) == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
+	return len(tl.Samples) == 0 && tl.Log.Len() == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
 		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
 }
 

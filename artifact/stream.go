@@ -3,6 +3,7 @@ package artifact
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/model"
 )
@@ -72,16 +73,20 @@ func (d *doc) runText(text string) {
 	d.nonASCII = byteClass{index: indexNonASCII}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
+	// The log is kept packed (model.Log): most records' messages and stamps lie in text.
+	room := 0
 	if len(text) >= 1<<20 {
 		// Appending 700,000 records to a slice grown a quarter at a time would copy
 		// them over and over and leave the old copies for the collector; room for a
 		// record per line, which this reserved once before, is 84 MB for a 50 MB
 		// paste that logs 58,000 (and the collector paces itself by it). growLog
 		// sizes the slice by the records logged so far against the text read.
-		d.tl.Log = make([]model.LogRecord, 0, 4096)
+		room = 4096
 	}
+	d.tl.Log.SetText(text, room)
 	var ctx [ctxLines]ctxLine
-	nctx := 0 // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
+	var l Line // the fast path's line, read into (parseLineInto)
+	nctx := 0  // lines in ctx, a ring whose newest entry is at (nctx-1)%ctxLines
 	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
 	for d.pos < len(d.text) {
 		start := d.pos
@@ -90,7 +95,7 @@ func (d *doc) runText(text string) {
 		d.no++
 		end = d.clipLong(start, end)
 		text := d.text // lineEnd may have stripped gutters from start on
-		l, esc, ascii := parseLineKnown(d.no, text[start:end], rawFacts{known: true,
+		esc, ascii := parseLineInto(&l, d.no, text[start:end], rawFacts{known: true,
 			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
 			amp: d.amp.in(text, start, end)})
 		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
@@ -411,8 +416,42 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t) || isNoMMUAllocHeader(t)) {
 		return true
 	}
+	if cannotStartDump(t) {
+		// The OOM killer's trace without its header starts "CPU: " or "Pid: " (or is
+		// "Call Trace:"): its own test looks at the first byte before anything else.
+		return mayStartOOMTrace(t)
+	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
 }
+
+// cannotStartDump is true for a line that none of startsShowMem, mayStartOOMTaskTable,
+// startsMemcgOOMInfo and startsOOMSlabInfo takes, by its first byte after blanks and its
+// last byte: the usual kernel message ("sd 1:0:0:0: ...", "e1000: eth0: ...", "audit: ...")
+// starts with a byte none of them starts with and does not end in ':'. The four asked every
+// line of a syslog cost 7% of the bench's parse (TestCannotStartDump checks the shortcut).
+// A byte that is not ASCII, or blank space that TrimSpace would also remove, is left to them.
+func cannotStartDump(t string) bool {
+	b := trimBlankLeft(t)
+	if b == "" {
+		return false
+	}
+	c, e := b[0], t[len(t)-1]
+	if c >= utf8.RuneSelf || asciiSpace(c) || e >= utf8.RuneSelf || asciiSpace(e) || e == ':' {
+		return false
+	}
+	return !dumpStarts[c]
+}
+
+// dumpStarts are the first bytes of the lines cannotStartDump leaves to the four tests:
+// startsShowMem's ('(' and digits: buddy fragments; "Active", "active", "DMA", "Free",
+// "HighMem", "Mem-Info", "Node", "Total", "Swap" and the like), the OOM task table's ('T',
+// '['), "memory: usage " and "Unreclaimable slab info:".
+var dumpStarts = func() (s [256]bool) {
+	for _, c := range "(0123456789AaDFHMNST[mU" {
+		s[c] = true
+	}
+	return s
+}()
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page
 // allocation failure", "-order allocation failed", "SLUB: Unable to allocate memory") or
@@ -478,7 +517,7 @@ func (d *doc) lineCount() int {
 // than now, at most a record per line): a syslog's records are spread through it, so the
 // slice is copied once or twice, not once per quarter of growth.
 func (d *doc) growLog() {
-	n := len(d.tl.Log)
+	n := d.tl.Log.Len()
 	est := n + n/4
 	if d.pos > 0 && d.pos < len(d.text) {
 		est = max(est, int(float64(n)*float64(len(d.text))/float64(d.pos)*1.1)+1024)
@@ -487,9 +526,7 @@ func (d *doc) growLog() {
 	// each a byte and its newline at least (a count of the text's lines was a pass over
 	// it: 10 ms of 100 MB).
 	est = min(est, n+1+len(d.ls)+(len(d.text)-d.pos)/2)
-	log := make([]model.LogRecord, n, max(est, n+1))
-	copy(log, d.tl.Log)
-	d.tl.Log = log
+	d.tl.Log.Grow(max(est, n+1) - n)
 }
 
 // growAhead returns s with room for one more element. A list that one line in ten of a big

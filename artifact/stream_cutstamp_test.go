@@ -20,8 +20,8 @@ func TestCutStampLastLineUnparsed(t *testing.T) {
 		text := b.String() + last
 		sameAsWhole(t, "cut stamp", text)
 		tl := ParseString(text, "cut", Options{})
-		if n := len(tl.Log); n != 8 || tl.Log[7].Message != "net_ratelimit: 1 callbacks suppressed" {
-			t.Fatalf("%q: %d records, last %q", last, n, tl.Log[n-1].Message)
+		if n := tl.Log.Len(); n != 8 || tl.Log.At(7).Message != "net_ratelimit: 1 callbacks suppressed" {
+			t.Fatalf("%q: %d records, last %q", last, n, tl.Log.At(n-1).Message)
 		}
 		if len(tl.Unparsed) != 1 || tl.Unparsed[0].FirstLine != 9 || !strings.Contains(tl.Unparsed[0].Why, "paste ends inside") {
 			t.Errorf("%q: unparsed %+v, want line 9 reported cut", last, tl.Unparsed)
@@ -46,7 +46,7 @@ func TestRelogRefreshesSuppressed(t *testing.T) {
 	text := b.String()
 	sameAsWhole(t, "suppressed piece", text)
 	tl := ParseString(text, "x", Options{})
-	if m := tl.Log[len(tl.Log)-1].Message; !strings.HasSuffix(m, "ttt") {
+	if m := tl.Log.At(tl.Log.Len() - 1).Message; !strings.HasSuffix(m, "ttt") {
 		t.Fatalf("the piece was not joined (%q): the test no longer tests relog", m)
 	}
 }

@@ -381,3 +381,46 @@ func TestStreamLongOOMReport(t *testing.T) {
 	}
 	t.Logf("40 reports of 208 lines: at most %d Lines in a window", d.peakWindow)
 }
+
+// cannotStartDump rules out only lines that none of the four tests it stands in front of
+// takes: every line of the fixtures and seed reports, of a generated syslog, and each of
+// them with a byte of a dump's or a table's start put first or last, or blanks around.
+func TestCannotStartDump(t *testing.T) {
+	var buf bytes.Buffer
+	if err := GenerateSyslog(&buf, 1<<20, 3); err != nil {
+		t.Fatal(err)
+	}
+	texts := fixtureTexts(t)
+	// Dump lines that start with none of dumpStarts' bytes and end with ':'.
+	texts["generated"] = buf.String() + "lowmem_reserve[]:\nDMA32 per-cpu:\ncpu 0 hot:\n  lowmem_reserve[]:\n"
+	r := rand.New(rand.NewSource(4))
+	edits := []string{"(", "1", "A", "a", "D", "F", "H", "M", "N", "S", "T", "[", "m", "U", ":", " ", "\t", "\v", "\u00a0", "é", "x"}
+	checked, skipped := 0, 0
+	for name, text := range texts {
+		for _, raw := range strings.Split(text, "\n") {
+			l, _, _ := parseLine(1, raw)
+			for k := 0; k < 4; k++ {
+				s := l.Text
+				switch k {
+				case 1:
+					s = edits[r.Intn(len(edits))] + s
+				case 2:
+					s += edits[r.Intn(len(edits))]
+				case 3:
+					s = "  " + s + edits[r.Intn(len(edits))]
+				}
+				if !cannotStartDump(s) {
+					continue
+				}
+				checked++
+				if startsShowMem(s) || mayStartOOMTaskTable(s) || startsMemcgOOMInfo(s) || startsOOMSlabInfo(s) {
+					t.Fatalf("%s: cannotStartDump(%q), but a dump or table starts there", name, s)
+				}
+			}
+			skipped++
+		}
+	}
+	if checked < 10000 {
+		t.Errorf("only %d lines ruled out (of %d)", checked, skipped)
+	}
+}

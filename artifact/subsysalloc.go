@@ -26,7 +26,7 @@ const maxSubsysAllocEvents = 16
 // subsysAllocEvents adds one allocation-failure event per order the kernel log's subsystem
 // lines state, counting the lines of each.
 func (d *doc) subsysAllocEvents() {
-	if d.hasAllocFailure() || len(d.tl.Log) == 0 {
+	if d.hasAllocFailure() || d.tl.Log.Len() == 0 {
 		return
 	}
 	type group struct {
@@ -42,8 +42,8 @@ func (d *doc) subsysAllocEvents() {
 		page, assumed = 4096, ", 4 KiB pages assumed (the page size is not in the text)"
 	}
 	var p kernel.SubsysAllocParser
-	for i := range d.tl.Log {
-		r := &d.tl.Log[i]
+	for _, rec := range d.tl.Log.All() {
+		r := &rec
 		f, ok := p.Parse(r.Message)
 		if !ok {
 			continue

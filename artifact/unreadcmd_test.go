@@ -80,7 +80,7 @@ func TestUnreadCommandOutputNamed(t *testing.T) {
 				got[0].Why != "output of `"+c.cmd+"`: no reader for it" {
 				t.Fatalf("unparsed %+v, want lines %d-%d of `%s`", tl.Unparsed, c.first, c.last, c.cmd)
 			}
-			for _, l := range tl.Log {
+			for _, l := range tl.Log.All() {
 				if l.Line() >= c.first && l.Line() <= c.last {
 					t.Errorf("line %d read as a kernel log record: %q", l.Line(), l.Message)
 				}

@@ -216,7 +216,7 @@ func stampSecond(s string) string {
 // handed back to the segmenter, which then reads the report from it.
 func (d *doc) relog(i int) {
 	l := &d.ls[i]
-	last := len(d.tl.Log) - 1
+	last := d.tl.Log.Len() - 1
 	if last < 0 || d.logNo != l.No {
 		return
 	}
@@ -224,7 +224,7 @@ func (d *doc) relog(i int) {
 		d.linkUps = d.linkUps[:n-1] // its message changes or it goes: asked again below
 	}
 	if mayStartReport(l.Text) {
-		d.tl.Log = d.tl.Log[:last]
+		d.tl.Log.Truncate(last)
 		d.logCount--
 		d.used[i] = false
 		if d.rewind < 0 || i < d.rewind {
@@ -232,9 +232,9 @@ func (d *doc) relog(i int) {
 		}
 		return
 	}
-	d.tl.Log[last].Message = l.Text
+	d.tl.Log.SetMessage(last, l.Text)
 	if strings.Contains(l.Text, linkUpWords) {
-		d.noteLinkUp(last)
+		d.noteLinkUp(last, l.Text)
 	}
 	d.relogExtras(l)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")

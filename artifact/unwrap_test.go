@@ -52,7 +52,7 @@ func TestUnwrapJoinsWrappedKernelLines(t *testing.T) {
 		"              total        used        free      shared  buff/cache   available\n" +
 		"Mem:           7822        1187        5108          33        1526        6306\n"
 	tl = ParseString(mixed, "mixed", Options{})
-	if len(tl.Log) != 1 || strings.Contains(tl.Log[0].Message, "free") {
+	if tl.Log.Len() != 1 || strings.Contains(tl.Log.At(0).Message, "free") {
 		t.Errorf("log = %+v, want the kernel line alone", tl.Log)
 	}
 }

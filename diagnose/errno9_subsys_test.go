@@ -24,14 +24,14 @@ func TestAllocFailSubsystemWordsAreNotClean(t *testing.T) {
 		for _, id := range allocClasses {
 			tl := memTextTimeline()
 			for i, m := range msgs {
-				tl.Log = append(tl.Log, model.LogRecord{Message: m}.WithSource("line "+string(rune('1'+i))))
+				tl.Log.Append(model.LogRecord{Message: m}.WithSource("line " + string(rune('1'+i))))
 			}
 			mustNotCheck(t, run(t, id, tl), "own words")
 		}
 	}
 	for _, id := range allocClasses {
 		tl := memTextTimeline()
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "nvme nvme0: failed to allocate IRQ vectors"}.WithSource("line 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "nvme nvme0: failed to allocate IRQ vectors"}.WithSource("line 1")})
 		mustBeHealthy(t, run(t, id, tl))
 	}
 }

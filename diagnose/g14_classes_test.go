@@ -32,16 +32,16 @@ func TestKswapdBusyStated(t *testing.T) {
 // as crashlog records). Before: no OOM line found, oom-kill healthy.
 func TestOOMVendorMessage(t *testing.T) {
 	tl := memTextTimeline()
-	tl.Log = []model.LogRecord{
+	tl.Log = model.NewLog([]model.LogRecord{
 		model.LogRecord{Message: "dhd_dpc triggered out of memory condition (oom killer not called): gfp_mask=0xd0, order=1, oom_score_adj=0"}.WithSource("line 4"),
 		model.LogRecord{Message: "Kernel panic - not syncing: Reboot due to persistent out of memory condition.."}.WithSource("line 5"),
-	}
+	})
 	f := mustFire(t, run(t, "oom-kill", tl), Critical)
 	if !strings.Contains(f.Title, "did not call the OOM killer") || f.Facts.OOM != OOMHost {
 		t.Errorf("finding %+v", f)
 	}
 	// A log without it is still healthy.
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "wl0: out of descriptors"}.WithSource("line 4")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "wl0: out of descriptors"}.WithSource("line 4")})
 	mustBeHealthy(t, run(t, "oom-kill", tl))
 }
 
@@ -56,7 +56,7 @@ func TestOOMStated(t *testing.T) {
 		t.Errorf("finding %+v", f)
 	}
 	// A kernel report read beside it is judged as the report.
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "Out of memory: Killed process 812 (postgres) total-vm:4194304kB, anon-rss:2097152kB"}.WithSource("line 3")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "Out of memory: Killed process 812 (postgres) total-vm:4194304kB, anon-rss:2097152kB"}.WithSource("line 3")})
 	f = mustFire(t, run(t, "oom-kill", tl), Critical)
 	if evidenceHas(f, "out of memory", "stated by the author") {
 		t.Errorf("the report's finding cites the sentence: %+v", f.Evidence)

@@ -50,7 +50,7 @@ func TestOvercommitWithoutCommitLimit(t *testing.T) {
 // Before: the line was not among the not-physical needles and nothing was judged.
 func TestVmallocAddressSpaceLineOld(t *testing.T) {
 	tl := memTextTimeline()
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "insmod: vmalloc: allocation failure: 4194304 bytes, mode:0x24000c2(GFP_KERNEL|__GFP_HIGHMEM)"}.WithSource("line 2")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "insmod: vmalloc: allocation failure: 4194304 bytes, mode:0x24000c2(GFP_KERNEL|__GFP_HIGHMEM)"}.WithSource("line 2")})
 	f := mustFire(t, run(t, classNotPhysical, tl), Warning)
 	if !evidenceHas(f, "address-space failures", "vmalloc: allocation failure") {
 		t.Errorf("evidence: %+v", f.Evidence)

@@ -20,7 +20,7 @@ func TestConntrackFullStated(t *testing.T) {
 		t.Errorf("finding %+v", f)
 	}
 	// The kernel's line beside it is judged as the line.
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "nf_conntrack: table full, dropping packet"}.WithSource("line 2")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "nf_conntrack: table full, dropping packet"}.WithSource("line 2")})
 	mustFire(t, run(t, "conntrack-full", tl), Critical)
 	mustNotCheck(t, run(t, "conntrack-full", timeline(1)), "nf_conntrack")
 }

@@ -14,10 +14,10 @@ import (
 // as a trace frame are no such failure, and fragmentation is not called on it.
 func TestAllocOrderWarnIsNotPhysical(t *testing.T) {
 	tl := memTextTimeline()
-	tl.Log = []model.LogRecord{
+	tl.Log = model.NewLog([]model.LogRecord{
 		model.LogRecord{Message: "------------[ cut here ]------------"}.WithSource("line 1"),
 		model.LogRecord{Message: "WARNING: CPU: 3 PID: 42 at mm/page_alloc.c:4724 __alloc_pages_nodemask+0x1ee/0x320"}.WithSource("line 2"),
-	}
+	})
 	f := mustFire(t, run(t, classNotPhysical, tl), Warning)
 	if !evidenceHas(f, "order above its largest", "__alloc_pages_nodemask") {
 		t.Errorf("evidence: %+v", f.Evidence)
@@ -28,7 +28,7 @@ func TestAllocOrderWarnIsNotPhysical(t *testing.T) {
 		"WARNING: CPU: 3 PID: 42 at mm/page_alloc.c:4180 __alloc_pages_slowpath+0xa1/0xd20",
 		" __alloc_pages_nodemask+0x1ee/0x320",
 	} {
-		tl.Log = []model.LogRecord{model.LogRecord{Message: msg}.WithSource("line 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: msg}.WithSource("line 1")})
 		mustBeHealthy(t, run(t, classNotPhysical, tl))
 	}
 }

@@ -15,7 +15,7 @@ func TestOutOfSocketMemoryDecidedBySockstat(t *testing.T) {
 		tl := timeline(1)
 		tl.Host.Sysctls["net.ipv4.tcp_mem"] = "3480768 4641024 6961536"
 		tl.Samples[0].SockStat = kernel.Groups{group("TCP", "inuse", 174950, "orphan", 126800, "mem", mem)}
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "Out of socket memory"}.WithSource("line 4")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "Out of socket memory"}.WithSource("line 4")})
 		return tl
 	}
 	t.Run("below tcp_mem[2]: the orphan limit", func(t *testing.T) {
@@ -33,7 +33,7 @@ func TestOutOfSocketMemoryDecidedBySockstat(t *testing.T) {
 	})
 	t.Run("no numbers: the message's wording", func(t *testing.T) {
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "Out of socket memory"}.WithSource("line 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "Out of socket memory"}.WithSource("line 1")})
 		mustFire(t, run(t, "tcp-memory-pressure", tl), Critical)
 	})
 }

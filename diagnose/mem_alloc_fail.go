@@ -178,7 +178,7 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 // follows it (the check returns before warn_alloc), so it is the failure's only trace.
 func allocOrderWarns(tl *model.Timeline) []model.LogRecord {
 	var out []model.LogRecord
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		if strings.Contains(r.Message, "page_alloc.c:") && kernel.IsAllocOrderWarn(r.Message) {
 			out = append(out, r)
 		}
@@ -210,14 +210,14 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			return nil, 0, why + ": allocation failures are reported there"
 		}
 		if recs := logMatches(tl, "page allocation failure"); len(recs) > 0 {
-			return nil, len(tl.Log), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Where())
+			return nil, tl.Log.Len(), fmt.Sprintf("%d \"page allocation failure\" lines (first: %s) were not parsed into reports", len(recs), recs[0].Where())
 		}
 		// A trace or a rate-limit summary of warn_alloc without its header: failures
 		// happened, and which cause is unknown, so no rule of the family may call the log
 		// clean (corpus 369, 415, 416). A vmalloc failure prints the same trace under its own
 		// header (mm/vmalloc.c warn_alloc, corpus 020): that trace is accounted for.
 		if recs := logMatches(tl, kernel.MsgWarnAllocFrame...); len(recs) > 0 && len(logMatches(tl, kernel.MsgNotPhysical...)) == 0 {
-			return nil, len(tl.Log), fmt.Sprintf("warn_alloc in %d kernel log line(s) (first: %s, %q) without a \"page allocation failure\" header: allocation failures happened, but their order, mode and zones are not in the input (paste the lines above the trace)",
+			return nil, tl.Log.Len(), fmt.Sprintf("warn_alloc in %d kernel log line(s) (first: %s, %q) without a \"page allocation failure\" header: allocation failures happened, but their order, mode and zones are not in the input (paste the lines above the trace)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), strings.TrimSpace(recs[0].Message))
 		}
 		// A subsystem's or a driver's own words for a failed allocation ("failed to refill
@@ -230,10 +230,10 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			if f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message); f.RX {
 				what = "in the receive path (drivers refill there from NAPI's softirq, GFP_ATOMIC), and their order, mode and zones are not in the input"
 			}
-			return nil, len(tl.Log), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
+			return nil, tl.Log.Len(), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message), what)
 		}
-		return nil, len(tl.Log), ""
+		return nil, tl.Log.Len(), ""
 	}
 	order0 := false
 	for _, e := range evs {
@@ -251,7 +251,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		memClassify(tl, &v, order0)
 		vs = append(vs, v)
 	}
-	return vs, len(tl.Log), ""
+	return vs, tl.Log.Len(), ""
 }
 
 // nearestDump finds the closest report of the same order and mode that has a zone dump: a
@@ -907,7 +907,7 @@ func suppressedAllocEvidence(tl *model.Timeline) (Evidence, bool) {
 	var n int64
 	lines := 0
 	src := ""
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		m := reSuppressedAlloc.FindStringSubmatch(r.Message)
 		if m == nil {
 			continue
@@ -1315,13 +1315,13 @@ var softirqFrames = []string{"net_rx_action", "__do_softirq", "<IRQ>", "irq_exit
 // refill, which fails only at the zones' floor: the reserve, inferred (corpus 416; 369).
 func headerlessRxRefill(tl *model.Timeline) (Finding, bool) {
 	const traceSpan = 30 // frames a trace holds below warn_alloc, generously
-	for i := 0; i < len(tl.Log); i++ {
-		if !memContainsAny(tl.Log[i].Message, kernel.MsgWarnAllocFrame[:3]) {
+	for i := 0; i < tl.Log.Len(); i++ {
+		if !memContainsAny(tl.Log.At(i).Message, kernel.MsgWarnAllocFrame[:3]) {
 			continue
 		}
 		var alloc, ctx string
-		for j := i + 1; j < len(tl.Log) && j <= i+traceSpan; j++ {
-			m := tl.Log[j].Message
+		for j := i + 1; j < tl.Log.Len() && j <= i+traceSpan; j++ {
+			m := tl.Log.At(j).Message
 			if memContainsAny(m, kernel.MsgWarnAllocFrame[:3]) {
 				break // the next report's trace
 			}
@@ -1342,19 +1342,19 @@ func headerlessRxRefill(tl *model.Timeline) (Finding, bool) {
 		}
 		// <IRQ> may stand on warn_alloc's own line or the one before it (dump_stack).
 		for j := max(0, i-2); j <= i && ctx == ""; j++ {
-			if strings.Contains(tl.Log[j].Message, "<IRQ>") {
+			if strings.Contains(tl.Log.At(j).Message, "<IRQ>") {
 				ctx = "<IRQ>"
 			}
 		}
 		if alloc == "" || ctx == "" {
 			continue
 		}
-		src := memOr(tl.Log[i].Where(), "kernel log")
+		src := memOr(tl.Log.At(i).Where(), "kernel log")
 		f := Finding{
 			Severity: Warning,
 			Title:    "inferred: an atomic receive-buffer refill failed at order 0 (the report's header is not in the input)",
 			Evidence: []Evidence{
-				{What: "warn_alloc trace without its header", Value: strings.TrimSpace(tl.Log[i].Message), Source: src},
+				{What: "warn_alloc trace without its header", Value: strings.TrimSpace(tl.Log.At(i).Message), Source: src},
 				{What: "allocator in the trace", Value: alloc + ": tries a high-order page with __GFP_NOWARN, then order 0; a printed failure is the order-0 attempt", Source: src},
 				{What: "context", Value: ctx + ": the receive softirq, where the allocation is atomic (GFP_ATOMIC, no reclaim)", Source: src},
 				{What: "to decide the cause", Value: "paste the report's header (\"page allocation failure: order:N, mode:...\") and the Mem-Info dump after the trace, or /proc/zoneinfo from the host while it fails", Source: "not in the input"},
@@ -1381,7 +1381,7 @@ func memContainsAny(s string, subs []string) bool {
 func subsysAllocRecords(tl *model.Timeline) []model.LogRecord {
 	var out []model.LogRecord
 	var p kernel.SubsysAllocParser
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		if _, ok := p.Parse(r.Message); ok {
 			out = append(out, r)
 		}

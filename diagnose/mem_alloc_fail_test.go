@@ -237,7 +237,7 @@ func TestAllocFailNotPhysical(t *testing.T) {
 	}
 	t.Run("log only", func(t *testing.T) {
 		tl := memTextTimeline()
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "vmap allocation for size 1052672 failed: use vmalloc=<size> to increase size"}.WithSource("line 2")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "vmap allocation for size 1052672 failed: use vmalloc=<size> to increase size"}.WithSource("line 2")})
 		f := mustFire(t, run(t, classNotPhysical, tl), Warning)
 		if !evidenceHas(f, "address-space failures", "vmap allocation") {
 			t.Errorf("evidence: %+v", f.Evidence)
@@ -278,10 +278,10 @@ func TestAllocFailHealthyAndNotChecked(t *testing.T) {
 	for _, id := range allocClasses {
 		t.Run(id, func(t *testing.T) {
 			tl := memTextTimeline()
-			tl.Log = []model.LogRecord{model.LogRecord{Message: "e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps Full Duplex"}.WithSource("line 1")}
+			tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps Full Duplex"}.WithSource("line 1")})
 			mustBeHealthy(t, run(t, id, tl))
 			mustNotCheck(t, run(t, id, memTextTimeline()), "kernel log")
-			tl.Log = append(tl.Log, model.LogRecord{Message: "java: page allocation failure. order:0, mode:0x20"}.WithSource("line 2"))
+			tl.Log.Append(model.LogRecord{Message: "java: page allocation failure. order:0, mode:0x20"}.WithSource("line 2"))
 			mustNotCheck(t, run(t, id, tl), "not parsed")
 		})
 	}

@@ -147,7 +147,7 @@ func memHostFixture(t *testing.T) *model.Timeline {
 	if v, ok := tl.Samples[0].Mem("MemTotal"); ok {
 		tl.Host.MemTotalKB = v
 	}
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "virtio_net virtio0 eth0: renamed from enp0s3", Priority: 6}.WithSource("/dev/kmsg seq 1")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "virtio_net virtio0 eth0: renamed from enp0s3", Priority: 6}.WithSource("/dev/kmsg seq 1")})
 	tl.DeriveRates()
 	return tl
 }

@@ -71,7 +71,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(runtime) == 0 {
 		parts := []string{}
 		if logOK {
-			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", len(tl.Log)))
+			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", tl.Log.Len()))
 		}
 		if counter.hasLast {
 			parts = append(parts, "vmstat oom_kill "+counter.describe())
@@ -467,7 +467,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		if ok, why := memLogAvailable(tl); !ok {
 			return NotChecked("%s: slab failures are reported there", why)
 		}
-		return Healthy("no SLUB allocation failure among %d kernel log records", len(tl.Log))
+		return Healthy("no SLUB allocation failure among %d kernel log records", tl.Log.Len())
 	}
 	var ev []Evidence
 	caches := map[string]int{}

@@ -12,10 +12,10 @@ func TestOOMKill(t *testing.T) {
 		// Corpus 428 (tempesta #1789, 5.10): out_of_memory found no victim and panicked; the
 		// report above the panic was not pasted. Before, the rule found no OOM line.
 		tl := memTextTimeline()
-		tl.Log = []model.LogRecord{
+		tl.Log = model.NewLog([]model.LogRecord{
 			model.LogRecord{Message: "Out of memory and no killable processes..."}.WithSource("line 2"),
 			model.LogRecord{Message: "Kernel panic - not syncing: System is deadlocked on memory"}.WithSource("line 3"),
-		}
+		})
 		f := mustFire(t, run(t, "oom-kill", tl), Critical)
 		if !strings.Contains(f.Title, "no process to kill") {
 			t.Errorf("title: %q", f.Title)
@@ -88,7 +88,7 @@ func TestOOMKill(t *testing.T) {
 		tl := timeline(2)
 		tl.Samples[0].VMStat = memCounters("oom_kill", 0)
 		tl.Samples[1].VMStat = memCounters("oom_kill", 0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "EXT4-fs (sda1): mounted filesystem"}.WithSource("seq 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "EXT4-fs (sda1): mounted filesystem"}.WithSource("seq 1")})
 		mustBeHealthy(t, run(t, "oom-kill", tl))
 	})
 	t.Run("missing", func(t *testing.T) {
@@ -113,12 +113,12 @@ func TestSlabAllocFailure(t *testing.T) {
 	})
 	t.Run("log only", func(t *testing.T) {
 		tl := memTextTimeline()
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "SLUB: Unable to allocate memory on node -1, gfp=0x20"}.WithSource("line 4")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "SLUB: Unable to allocate memory on node -1, gfp=0x20"}.WithSource("line 4")})
 		mustFire(t, run(t, "slab-alloc-failure", tl), Critical)
 	})
 	t.Run("healthy", func(t *testing.T) {
 		tl := memTextTimeline()
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "hello"}.WithSource("line 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "hello"}.WithSource("line 1")})
 		mustBeHealthy(t, run(t, "slab-alloc-failure", tl))
 	})
 	t.Run("missing", func(t *testing.T) {

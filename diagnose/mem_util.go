@@ -235,7 +235,7 @@ func memEventSource(e *model.Event) string {
 
 // memLogAvailable says whether the timeline carries a kernel log to search, and why not.
 func memLogAvailable(tl *model.Timeline) (ok bool, why string) {
-	if len(tl.Log) > 0 || len(tl.Events) > 0 || tl.LogElsewhere > 0 {
+	if tl.Log.Len() > 0 || len(tl.Events) > 0 || tl.LogElsewhere > 0 {
 		return true, ""
 	}
 	for _, u := range tl.NotAvailable {

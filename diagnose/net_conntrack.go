@@ -50,8 +50,8 @@ func checkConntrackFull(tl *model.Timeline) Result {
 		if f, ok := conntrackStated(tl); ok {
 			return Fired(f)
 		}
-		if len(tl.Log) > 0 || tl.LogElsewhere > 0 {
-			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", len(tl.Log))
+		if tl.Log.Len() > 0 || tl.LogElsewhere > 0 {
+			return Healthy("no \"table full, dropping packet\" in %d log lines; conntrack count and maximum not available (module not loaded, or not in the input)", tl.Log.Len())
 		}
 		return NotChecked("no nf_conntrack_count/nf_conntrack_max sysctls (a positive nf_conntrack_max and the count), no conntrack statistics (conntrack -S, /proc/net/stat/nf_conntrack) and no kernel log")
 	}
@@ -131,8 +131,8 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	if st != nil {
 		parts = append(parts, fmt.Sprintf("conntrack statistics: drop %s, early_drop %s, insert_failed %s (summed over the CPUs)", st.value("drop"), st.value("early_drop"), st.value("insert_failed")))
 	}
-	if len(tl.Log) > 0 {
-		parts = append(parts, fmt.Sprintf("no \"table full, dropping packet\" in %d log lines", len(tl.Log)))
+	if tl.Log.Len() > 0 {
+		parts = append(parts, fmt.Sprintf("no \"table full, dropping packet\" in %d log lines", tl.Log.Len()))
 	}
 	return Healthy("%s", strings.Join(parts, "; "))
 }

@@ -19,7 +19,7 @@ func TestConntrackFull(t *testing.T) {
 	})
 	t.Run("log line", func(t *testing.T) {
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "nf_conntrack: nf_conntrack: table full, dropping packet"}.WithSource("line 3")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "nf_conntrack: nf_conntrack: table full, dropping packet"}.WithSource("line 3")})
 		mustFire(t, run(t, "conntrack-full", tl), Critical)
 	})
 	t.Run("healthy", func(t *testing.T) {
@@ -30,7 +30,7 @@ func TestConntrackFull(t *testing.T) {
 	})
 	t.Run("healthy log without counts", func(t *testing.T) {
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "e1000e: eth0 NIC Link is Up"}.WithSource("line 1")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "e1000e: eth0 NIC Link is Up"}.WithSource("line 1")})
 		mustBeHealthy(t, run(t, "conntrack-full", tl))
 	})
 	t.Run("missing", func(t *testing.T) {

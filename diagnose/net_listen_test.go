@@ -52,11 +52,11 @@ func TestListenOverflow(t *testing.T) {
 		// Corpus 424 (cuberite #4596, 4.4 i386): tcp_syn_flood_action's warning is the only
 		// evidence; before, the rule said "not checked" with the lines in the log.
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{
+		tl.Log = model.NewLog([]model.LogRecord{
 			model.LogRecord{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 8080. Sending cookies.  Check SNMP counters."}.WithSource("line 6"),
 			model.LogRecord{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 25565. Sending cookies.  Check SNMP counters."}.WithSource("line 7"),
 			model.LogRecord{Message: "TCP: request_sock_TCP: Possible SYN flooding on port 25565. Sending cookies.  Check SNMP counters."}.WithSource("line 8"),
-		}
+		})
 		f := mustFire(t, run(t, "listen-overflow", tl), Warning)
 		if v := f.Evidence[0].Value; !strings.Contains(v, "port 25565 2×, port 8080 1×") || !strings.Contains(v, "cookies") {
 			t.Errorf("evidence: %q", v)

@@ -190,14 +190,14 @@ func checkOrphanSendQueues(tl *model.Timeline) Result {
 		sev = max(sev, Critical)
 		ev = append(ev, logEvidence("kernel log: \"Out of socket memory\" at the orphan limit ("+why+")", recs))
 	}
-	if !haveData && len(tl.Log) == 0 && tl.LogElsewhere == 0 {
+	if !haveData && tl.Log.Len() == 0 && tl.LogElsewhere == 0 {
 		if orphanCount >= 0 {
 			return NotChecked("orphan count %d (/proc/net/sockstat) but no net.ipv4.tcp_max_orphans to compare it with, no socket table (ss, netstat -tn, sock_diag) for send queues, no kernel log", orphanCount)
 		}
 		return NotChecked("no socket table (ss, netstat -tn, sock_diag), /proc/net/sockstat orphan count, or kernel log")
 	}
 	if sev < 0 {
-		return Healthy("%s", orphanHealthyText(readQueues, readLimit, orphanCount, len(tl.Log)))
+		return Healthy("%s", orphanHealthyText(readQueues, readLimit, orphanCount, tl.Log.Len()))
 	}
 	ev = append(ev, netTripletEvidence("tcp_wmem (each closed socket may keep up to its max)", netTriplets(tl, "net.ipv4.tcp_wmem"))...)
 	kver, kOK := tl.Host.KernelVersion()

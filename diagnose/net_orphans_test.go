@@ -37,7 +37,7 @@ func TestOrphanSendQueues(t *testing.T) {
 	})
 	t.Run("log line", func(t *testing.T) {
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithSource("line 9")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithSource("line 9")})
 		mustFire(t, run(t, "orphan-send-queues", tl), Critical)
 	})
 	t.Run("tcp_retries2 low enough to disable the zero-window abort", func(t *testing.T) {
@@ -79,10 +79,10 @@ func TestOldOrphanLogLinesProposeNoChange(t *testing.T) {
 	}
 	tl.LogCurrentSince = t0.Add(-time.Hour)
 	old := t0.Add(-3*24*time.Hour - 5*time.Hour)
-	tl.Log = []model.LogRecord{
+	tl.Log = model.NewLog([]model.LogRecord{
 		model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithTime(old).WithSource("/dev/kmsg seq 10"),
 		model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithTime(old.Add(time.Minute)).WithSource("/dev/kmsg seq 11"),
-	}
+	})
 	d := Run(tl, nil)
 	var f *Finding
 	for i := range d.Findings {
@@ -117,7 +117,7 @@ func TestOrphanLogLineAloneProposesNoChange(t *testing.T) {
 	host64(tl)
 	tl.Host.Sysctls["net.ipv4.tcp_max_orphans"] = "131072"
 	tl.Host.Sysctls["net.ipv4.tcp_wmem"] = "4096 16384 4194304"
-	tl.Log = []model.LogRecord{model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithSource("line 9")}
+	tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "TCP: too many orphaned sockets"}.WithSource("line 9")})
 	f := mustFire(t, run(t, "orphan-send-queues", tl), Critical)
 	if len(f.Changes) != 0 {
 		t.Errorf("changes from a log line alone: %+v", f.Changes)

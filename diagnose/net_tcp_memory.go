@@ -118,8 +118,8 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 			judged = append(judged, "no pressure flag in /proc/net/protocols")
 		}
 	}
-	if len(tl.Log) > 0 {
-		judged = append(judged, fmt.Sprintf("no \"out of memory -- consider tuning tcp_mem\" in %d log lines", len(tl.Log)))
+	if tl.Log.Len() > 0 {
+		judged = append(judged, fmt.Sprintf("no \"out of memory -- consider tuning tcp_mem\" in %d log lines", tl.Log.Len()))
 	}
 
 	if recs := logMatches(tl, kernel.MsgTCPOutOfMemory...); len(recs) > 0 {

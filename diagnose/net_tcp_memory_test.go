@@ -75,7 +75,7 @@ func TestTCPMemoryPressure(t *testing.T) {
 	})
 	t.Run("log line", func(t *testing.T) {
 		tl := timeline(0)
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "TCP: out of memory -- consider tuning tcp_mem"}.WithSource("line 3")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "TCP: out of memory -- consider tuning tcp_mem"}.WithSource("line 3")})
 		mustFire(t, run(t, "tcp-memory-pressure", tl), Critical)
 	})
 	t.Run("since boot only is info", func(t *testing.T) {

@@ -383,7 +383,7 @@ func historyAge(tl, hist *model.Timeline) string {
 // newestLogged is the clock time of tl's newest log record or event, zero when none has one.
 func newestLogged(tl *model.Timeline) time.Time {
 	var newest time.Time
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		if r.Time().After(newest) {
 			newest = r.Time()
 		}

@@ -68,7 +68,7 @@ func TestLogHistoryIsInfo(t *testing.T) {
 	mk := func(logged time.Time) *model.Timeline {
 		tl := timeline(2)
 		tl.LogCurrentSince = since
-		tl.Log = []model.LogRecord{model.LogRecord{Message: "TCP: out of memory -- consider tuning tcp_mem"}.WithTime(logged).WithSource("/dev/kmsg seq 7")}
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "TCP: out of memory -- consider tuning tcp_mem"}.WithTime(logged).WithSource("/dev/kmsg seq 7")})
 		return tl
 	}
 	find := func(d Diagnosis) *Finding {
@@ -119,7 +119,9 @@ func TestLogHistoryIsInfo(t *testing.T) {
 	if f := find(Run(tl, nil)); f == nil || f.Severity != Warning {
 		t.Fatalf("recording, line before its first sample: %+v", f)
 	}
-	tl.Log[0].SetTime(t0.Add(2 * time.Second))
+	r := tl.Log.At(0)
+	r.SetTime(t0.Add(2 * time.Second))
+	tl.Log.Set(0, r)
 	if f := find(Run(tl, nil)); f == nil || f.Severity != Critical {
 		t.Fatalf("recording, line while recorded: %+v", f)
 	}

@@ -54,7 +54,7 @@ func sampleSource(s *model.Sample, file string) string {
 // logMatches returns the log records whose message contains any of the needles.
 func logMatches(tl *model.Timeline, needles ...string) []model.LogRecord {
 	var out []model.LogRecord
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		for _, n := range needles {
 			if strings.Contains(r.Message, n) {
 				out = append(out, r)

@@ -496,7 +496,7 @@ func (c *Collector) timelineKeep(from time.Time, keep int) (tl *model.Timeline, 
 		Source:  model.SourceInfo{Kind: c.kind, Name: c.root.Name},
 		Host:    c.host, // its Sysctls map is replaced, never written, when refreshed
 		Samples: make([]model.Sample, 0, len(c.window)+1),
-		Log:     log,
+		Log:     model.NewLog(log),
 		Events:  events,
 		Cgroups: c.cgroups,
 		// The rules cite the kernel's drop reasons and stall times (serve --trace) as

@@ -239,7 +239,7 @@ func TestRecordingLogLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kept int
-	for _, r := range tl.Log {
+	for _, r := range tl.Log.All() {
 		kept += len(r.Message)
 	}
 	if kept > 1<<20 || kept == 0 || len(tl.NotAvailable) != 1 || !strings.Contains(tl.NotAvailable[0].Why, "kernel log lines skipped after the first 1 MiB") {
@@ -273,7 +273,7 @@ func TestHelperProcess(t *testing.T) {
 	if err != nil {
 		out["error"] = err.Error()
 	} else {
-		out["log"] = len(tl.Log)
+		out["log"] = tl.Log.Len()
 		out["not_available"] = tl.NotAvailable
 	}
 	json.NewEncoder(os.Stdout).Encode(out)

@@ -22,8 +22,8 @@ import (
 // each window it records, and Runner.Judge each window of a stream; serve's collector
 // derives incrementally (its kernel-log watcher parses each record once).
 func Finish(tl *model.Timeline) {
-	if tl.Source.Kind != model.SourceText && len(tl.Events) == 0 && len(tl.Log) > 0 {
-		tl.Events = artifact.ParseKernelLog(tl.Log, tl.Host.Kernel)
+	if tl.Source.Kind != model.SourceText && len(tl.Events) == 0 && tl.Log.Len() > 0 {
+		tl.Events = artifact.ParseKernelLog(tl.Log.Records(), tl.Host.Kernel)
 	}
 	tl.DeriveRates()
 }

@@ -56,9 +56,9 @@ func Sub(tl *model.Timeline, a, b int) *model.Timeline {
 			sub.Events = append(sub.Events, e)
 		}
 	}
-	for _, l := range tl.Log {
+	for _, l := range tl.Log.All() {
 		if in(l.Time()) {
-			sub.Log = append(sub.Log, l)
+			sub.Log.Append(l)
 		}
 	}
 	return sub
@@ -142,18 +142,18 @@ func (r *Runner) Add(s model.Sample) {
 	tl.Samples = tl.Samples[:k]
 	r.seeded = true
 	from := tl.Samples[0].Time
-	keep := tl.Log[:0]
-	for _, l := range tl.Log {
+	keep := 0
+	for _, l := range tl.Log.All() {
 		if !l.Time().IsZero() && !l.Time().Before(from) {
-			keep = append(keep, l)
+			tl.Log.Set(keep, l)
+			keep++
 		}
 	}
-	clear(tl.Log[len(keep):])
-	tl.Log = keep
+	tl.Log.Clear(keep)
 }
 
 // Log adds kernel log records read since the last call.
-func (r *Runner) Log(recs []model.LogRecord) { r.stream.Log = append(r.stream.Log, recs...) }
+func (r *Runner) Log(recs []model.LogRecord) { r.stream.Log.Append(recs...) }
 
 // Samples returns the window's samples, oldest first (the caller must not keep them past
 // the next Add).
@@ -180,9 +180,9 @@ func (r *Runner) Window() *model.Timeline {
 	// A stream's window reaches to now: records logged after its newest sample was taken
 	// (the log is read after the sample) are the window's too, not the next one's.
 	last := r.stream.Samples[n-1].Time
-	for _, l := range r.stream.Log {
+	for _, l := range r.stream.Log.All() {
 		if l.Time().After(last) {
-			w.Log = append(w.Log, l)
+			w.Log.Append(l)
 		}
 	}
 	Finish(w)

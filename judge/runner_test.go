@@ -22,7 +22,7 @@ func init() {
 		}
 		sec := func(t time.Time) int { return int(t.Sub(t0) / time.Second) }
 		var logs []string
-		for _, l := range tl.Log {
+		for _, l := range tl.Log.All() {
 			logs = append(logs, l.Message)
 		}
 		_, rated := tl.Samples[0].Rates[model.RateSwapOutKBPerSec]

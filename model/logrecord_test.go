@@ -34,16 +34,7 @@ func TestLogRecordWhere(t *testing.T) {
 			t.Errorf("a record with its Source: Where %q Line %d", eager.Where(), eager.Line())
 		}
 		for _, escape := range []bool{true, false} {
-			enc := func(v any) string {
-				var b bytes.Buffer
-				e := json.NewEncoder(&b)
-				e.SetEscapeHTML(escape)
-				e.SetIndent("", " ")
-				if err := e.Encode(v); err != nil {
-					t.Fatal(err)
-				}
-				return b.String()
-			}
+			enc := func(v any) string { return encodeIndented(t, v, escape) }
 			// The eager record as the encoder writes a struct without MarshalJSON.
 			want := enc(struct {
 				Time       time.Time `json:"time,omitzero"`

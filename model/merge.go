@@ -36,7 +36,7 @@ func Merge(tls ...*Timeline) *Timeline {
 			out.Markers = append(out.Markers, m)
 		}
 		out.Events = append(out.Events, t.Events...)
-		out.Log = append(out.Log, t.Log...)
+		out.Log.AppendLog(t.Log)
 		out.Settings = append(out.Settings, t.Settings...)
 		out.Profiles = append(out.Profiles, t.Profiles...)
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)

@@ -43,8 +43,9 @@ type Timeline struct {
 	// segments. A live or recorded timeline has one segment per marker-delimited phase.
 	Segments []Segment `json:"segments,omitempty"`
 
-	Events []Event     `json:"events,omitempty"`
-	Log    []LogRecord `json:"log,omitempty"`
+	Events []Event `json:"events,omitempty"`
+	// Log is the kernel log; a text's is kept packed (Log).
+	Log Log `json:"log,omitzero"`
 
 	// LogCurrentSince divides the kernel log of a live host into evidence of now and
 	// history: records and events with a clock time before it happened since boot but not
@@ -495,13 +496,13 @@ func (t *Timeline) SplitHistory() (current, history *Timeline) {
 func (t *Timeline) SplitLogAt(at time.Time) (after, before *Timeline) {
 	old := func(tm time.Time) bool { return !tm.IsZero() && tm.Before(at) }
 	cur := *t
-	cur.Log, cur.Events = nil, nil
+	cur.Log, cur.Events = Log{}, nil
 	hist := &Timeline{Source: t.Source, Host: t.Host}
-	for _, r := range t.Log {
+	for _, r := range t.Log.All() {
 		if old(r.Time()) {
-			hist.Log = append(hist.Log, r)
+			hist.Log.Append(r)
 		} else {
-			cur.Log = append(cur.Log, r)
+			cur.Log.Append(r)
 		}
 	}
 	for _, e := range t.Events {
@@ -511,10 +512,10 @@ func (t *Timeline) SplitLogAt(at time.Time) (after, before *Timeline) {
 			cur.Events = append(cur.Events, e)
 		}
 	}
-	if len(hist.Log) == 0 && len(hist.Events) == 0 {
+	if hist.Log.Len() == 0 && len(hist.Events) == 0 {
 		return t, nil
 	}
-	cur.LogElsewhere = t.LogElsewhere + len(hist.Log)
-	hist.LogElsewhere = t.LogElsewhere + len(cur.Log)
+	cur.LogElsewhere = t.LogElsewhere + hist.Log.Len()
+	hist.LogElsewhere = t.LogElsewhere + cur.Log.Len()
 	return &cur, hist
 }

@@ -100,7 +100,7 @@ func TestRoundTrip(t *testing.T) {
 	if len(tl.Segments) != 2 || tl.Segments[0].Last != 19 || tl.Segments[1].First != 20 || tl.Segments[1].Last != 39 {
 		t.Errorf("segments %+v", tl.Segments)
 	}
-	if len(tl.Log) == 0 || !strings.Contains(tl.Log[0].Message, "page allocation failure") {
+	if tl.Log.Len() == 0 || !strings.Contains(tl.Log.At(0).Message, "page allocation failure") {
 		t.Errorf("log %+v", tl.Log)
 	}
 	// The rates and the events of the log are input.Finish's (finish_test.go).

@@ -94,7 +94,7 @@ func (b *builder) Entry(e *Entry) error {
 	case e.Marker != nil:
 		tl.Markers = append(tl.Markers, *e.Marker)
 	case len(e.Log) > 0:
-		tl.Log = append(tl.Log, e.Log...)
+		tl.Log.Append(e.Log...)
 	case e.Trace != nil:
 		tl.TraceParts = append(tl.TraceParts, *e.Trace)
 	case len(e.NotAvailable) > 0:
@@ -169,7 +169,7 @@ func (b *builder) Commit() {
 	b.ck.kept = append(b.ck.kept[:0], b.kept...)
 	b.ck.bytes, b.ck.stride, b.ck.seen, b.ck.last, b.ck.brk = b.bytes, b.stride, b.seen, b.last, b.brk
 	b.ck.host = b.tl.Host
-	b.ck.markers, b.ck.log, b.ck.unavailable = len(b.tl.Markers), len(b.tl.Log), len(b.tl.NotAvailable)
+	b.ck.markers, b.ck.log, b.ck.unavailable = len(b.tl.Markers), b.tl.Log.Len(), len(b.tl.NotAvailable)
 	b.ck.traces = len(b.tl.TraceParts)
 }
 
@@ -180,7 +180,7 @@ func (b *builder) Rollback() {
 	b.bytes, b.stride, b.seen, b.last, b.brk = b.ck.bytes, b.ck.stride, b.ck.seen, b.ck.last, b.ck.brk
 	b.tl.Host = b.ck.host
 	b.tl.Markers = b.tl.Markers[:b.ck.markers]
-	b.tl.Log = b.tl.Log[:b.ck.log]
+	b.tl.Log.Truncate(b.ck.log)
 	b.tl.TraceParts = b.tl.TraceParts[:b.ck.traces]
 	for _, u := range b.tl.NotAvailable[b.ck.unavailable:] {
 		delete(b.unavail, u.What)

@@ -60,7 +60,7 @@ func TestVerdictNamesWhatWasNotRead(t *testing.T) {
 	// Everything read: the old headline stays.
 	tl.NotAvailable = nil
 	text.Reset()
-	tl.Log = []model.LogRecord{{Message: "Linux version 6.18"}}
+	tl.Log = model.NewLog([]model.LogRecord{{Message: "Linux version 6.18"}})
 	if err := WriteText(&text, tl, diagnose.Run(tl, nil), TextOptions{}); err != nil {
 		t.Fatal(err)
 	}

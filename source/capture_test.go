@@ -37,7 +37,7 @@ func TestCommittedCapture(t *testing.T) {
 	if tl.Host.Kernel != "6.18.44-fc-v669" || tl.Host.Arch != "x86_64" || tl.Host.PageSize != 4096 {
 		t.Errorf("host facts: %+v", tl.Host)
 	}
-	if len(tl.Log) == 0 {
+	if tl.Log.Len() == 0 {
 		t.Error("no kernel log in the capture")
 	}
 	for _, u := range tl.NotAvailable {

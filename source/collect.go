@@ -105,7 +105,7 @@ func Collect(ctx context.Context, root kernel.Root, opt CollectOptions) (*model.
 	}
 
 	tl.Settings = readSysctlConf(root)
-	tl.Log = logRecords(recs, bootTime(tl), root)
+	tl.Log = model.NewLog(logRecords(recs, bootTime(tl), root))
 	if opt.LogSince > 0 && len(tl.Samples) > 0 && !tl.Samples[0].Time.IsZero() && (root.IsLive() || !readHostExtra(root).CapturedAt.IsZero()) {
 		tl.LogCurrentSince = tl.Samples[0].Time.Add(-opt.LogSince)
 	}

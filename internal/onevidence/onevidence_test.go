@@ -184,7 +184,7 @@ func TestOneEvidenceOneVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WriteLog(tl.Log); err != nil {
+	if err := w.WriteLog(tl.Log.Records()); err != nil {
 		t.Fatal(err)
 	}
 	smp := tl.Samples[0]
