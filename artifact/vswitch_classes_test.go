@@ -84,3 +84,32 @@ func TestStatedKillFiguresRetyped(t *testing.T) {
 		}
 	}
 }
+
+// The pre-4.19 kill line re-typed with runs of spaces (a reporter's copy, a re-flowed
+// screenshot): before, "out of memory:  Kill process" was no kill at all (exit 3), and
+// "Kill process  1234" lost its victim.
+func TestOOMKillLineRetypedSpacing(t *testing.T) {
+	for _, text := range []string{
+		"Memory cgroup out of memory:  Kill process  1234 (java)  score 900 or sacrifice child\n",
+		"Out of memory: Kill process  1234 (java) score 900 or sacrifice child\n",
+		"Out of memory: Kill process 1234 (java) score 900 or sacrifice child\n", // the kernel's own
+	} {
+		tl := ParseString(text, "p", Options{})
+		ok := false
+		for _, e := range tl.Events {
+			if e.OOMKill != nil && e.OOMKill.KilledPID == 1234 && e.OOMKill.KilledComm == "java" {
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("no kill of 1234 (java) in %q", text)
+		}
+	}
+	// Counter-case: a sentence with doubled spaces that names no kill line.
+	tl := ParseString("we ran out of memory:  the process  1234 was slow\n", "p", Options{})
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			t.Errorf("kill read from a sentence: %+v", e.OOMKill)
+		}
+	}
+}
