@@ -539,7 +539,10 @@ func stripSyslog(s string, l *Line) string {
 			return s
 		}
 		sp := strings.IndexByte(s, ' ')
-		if sp < 0 {
+		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 {
+			// No RFC 3339 stamp holds a '|': Open vSwitch's log
+			// ("2020-05-20T08:53:27.294Z|00872|timeval|WARN|...", lib/vlog.c) is no syslog
+			// line, and its fields are not a host and a tag (unreadvswitch.go names it).
 			return s
 		}
 		stamp, rest = s[:sp], s[sp:]

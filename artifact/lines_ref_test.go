@@ -215,7 +215,7 @@ func refStripSyslog(s string, l *Line) string {
 			return s
 		}
 		sp := strings.IndexByte(s, ' ')
-		if sp < 0 {
+		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 { // Open vSwitch's log (lines.go stripSyslog)
 			return s
 		}
 		stamp, rest = s[:sp], s[sp:]

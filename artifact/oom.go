@@ -39,7 +39,9 @@ var (
 	// RHEL 6's kernel puts the victim's uid between its pid and comm: "Killed process
 	// 16929, UID 0, (beam.smp) total-vm:..." (CentOS 7's "Killed process 918 (mysqld), UID
 	// 27, total-vm:..." puts it after the comm, where the rest of the line holds it).
-	reOOMKilled = lazyre.New(`(?:Kill|Killed) process (\d+)(?:, UID \d+,)? \(([^)]*)\)(.*)`)
+	// Runs of spaces between the words are a re-typed or re-flowed line's ("Kill process
+	// 1234 (java)  score 900"); the kernel prints one.
+	reOOMKilled = lazyre.New(`(?:Kill|Killed) +process +(\d+)(?:, UID \d+,)? +\(([^)]*)\)(.*)`)
 	// The kill line by its fields alone, whatever words precede the pid: a page translated
 	// by a browser prints "Out of memory: Process stopped 2953 (python) total-vm:8142876kB,
 	// anon-rss:..." (corpus 505). "pid (comm) total-vm:NkB" is printed only by the kill
@@ -62,8 +64,27 @@ func isOOMHeader(t string) bool {
 // with the message "Out of memory (oom_kill_allocating_task)" (3.x-4.x "...: Kill process N
 // (x) score 0 or sacrifice child"; 5.x "...: Killed process N").
 func isOOMKillPhrase(t string) bool {
+	if strings.Contains(t, ":  ") && strings.Contains(t, "rocess") {
+		// "Memory cgroup out of memory:  Kill process  1234 (java) ...": re-typed spacing
+		t = collapseSpaces(t)
+	}
 	return (strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") ||
 		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill")) && !oomKillPlaceholder(t)
+}
+
+// collapseSpaces turns each run of spaces in t into one.
+func collapseSpaces(t string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	prev := byte(0)
+	for i := 0; i < len(t); i++ {
+		if t[i] == ' ' && prev == ' ' {
+			continue
+		}
+		prev = t[i]
+		b.WriteByte(t[i])
+	}
+	return b.String()
 }
 
 // reOOMKillPlaceholder: a kill line whose victim is a placeholder: "Kill process ...",

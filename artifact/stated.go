@@ -328,6 +328,15 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		for _, m := range matches(has("total-vm", "total vm", "total_vm"), reStatedKillFigures, para) {
+			// The kill's own figures re-typed (a screenshot's, a pager's): "total-vm:
+			// 785284KB, anon rss 19656KB". The kernel prints total-vm beside anon-rss
+			// only in the line of the process it kills (mm/oom_kill.c
+			// __oom_kill_process, "Killed process %d (%s) total-vm:%lukB,
+			// anon-rss:%lukB, file-rss:%lukB"), so the pair states a kill whatever the
+			// spacing, case or hyphens; the figures are the victim's, not the host's.
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+		}
 		for _, m := range matches(has("conntrack"), reStatedConntrackFull, para) {
 			if no, sentence, ok := statedConntrackFull(para, m, lineAt); ok {
 				addHostDrop(model.RateStatedConntrackFull, 1, no, sentence)
@@ -773,7 +782,11 @@ var (
 	// The OOM killer stated at work: "the OOM killer killed mysqld", "oom-killer kicks in",
 	// "processes get OOM-killed", "偶爾,OOM-killer 會殺死一些程序" (corpus 521: occasionally the
 	// OOM killer kills some processes), "被 OOM killer 杀掉".
-	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
+	// reStatedKillFigures: total-vm then anon-rss, each with a size in kB, as the kill line
+	// prints them or as a reporter re-typed them (spaces for the hyphen and the colon,
+	// "KB", "kb", a space before the unit).
+	reStatedKillFigures = lazyre.New(`(?i)\btotal[- _]?vm\s*[:=]?\s*\d+\s*kb\b[,;]?\s*anon[- _]?rss\s*[:=]?\s*\d+\s*kb\b`)
+	reStatedOOMKill     = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
 		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",

@@ -41,6 +41,9 @@ type unreadCmd struct {
 	// "docker ps"), whose output is not evidence: its tables are prose, not unread output,
 	// until a sentence or the next prompt.
 	foreign bool
+	// form: the run was opened by a line of a tool's own form (unreadvswitch.go), and cmd
+	// holds the reason that names the tool.
+	form bool
 	// seenNo and seenBlank: the last line this test saw and d.acct.Blank after it; lines
 	// between that are not blank were taken by a reader, which ends foreign output.
 	seenNo, seenBlank int
@@ -82,6 +85,14 @@ func (d *doc) unreadCommandOutput(i int) bool {
 	if u.foreign && endsSentence(t) {
 		u.foreign = false // the author writes again; a table's header ("Mounted on") does not end it
 	}
+	formWhy, isForm := toolFormLine(t)
+	if isForm {
+		// A line of a tool's own form is that tool's output with or without its command:
+		// it opens a run under the form's name unless it continues that run.
+		if b := d.acct.Blank - u.blank; u.cmd != formWhy || !u.form || no-u.lastNo-1 != b+u.heads || b > maxUnreadGapBlanks*(u.heads+1) {
+			*u = unreadCmd{cmd: formWhy, form: true, entry: -1, lastNo: no - 1, blank: d.acct.Blank, entries: u.entries, seenNo: u.seenNo, seenBlank: u.seenBlank}
+		}
+	}
 	if u.cmd == "" {
 		return false
 	}
@@ -90,7 +101,11 @@ func (d *doc) unreadCommandOutput(i int) bool {
 		u.cmd = "" // a reader took a line between, or the output ended long ago
 		return false
 	}
-	switch outputLineKind(t) {
+	kind := outputLineKind(t)
+	if isForm {
+		kind = lineOutput
+	}
+	switch kind {
 	case lineSentence:
 		u.cmd = ""
 		return false
@@ -120,7 +135,11 @@ func (d *doc) unreadCommandOutput(i int) bool {
 			d.acct.Blank = u.headBlank
 			d.acct.Prose -= u.heads
 		}
-		d.tl.Unparsed = append(d.tl.Unparsed, unreadCommandEntry(first, no, u.cmd))
+		e := unreadCommandEntry(first, no, u.cmd)
+		if u.form {
+			e.Why = u.cmd
+		}
+		d.tl.Unparsed = append(d.tl.Unparsed, e)
 		u.entry = len(d.tl.Unparsed) - 1
 		u.entries++
 	}

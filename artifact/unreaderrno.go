@@ -35,11 +35,25 @@ func errnoLogLine(t string) (string, bool) {
 		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " {
 			return e.why, true
 		}
+		// Go's programs (a CNI plugin, an agent) print the errno's text in lower case
+		// (syscall's errors table, zerrors_linux_*.go: ENOBUFS "no buffer space
+		// available", ENOMEM "cannot allocate memory"), after the same ": ".
+		if k := strings.Index(t, goErrnoText(e.text)); k >= 2 && t[k-2:k] == ": " {
+			return e.why, true
+		}
 		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
 			return e.why, true
 		}
 	}
 	return "", false
+}
+
+// goErrnoText: strerror's text as Go's syscall package spells it, its first letter in lower case.
+func goErrnoText(s string) string {
+	if s == "" || s[0] < 'A' || s[0] > 'Z' {
+		return s
+	}
+	return string(s[0]+'a'-'A') + s[1:]
 }
 
 // wordAt: t[k:k+n] is a word of its own ("ENOBUFS", "(ENOBUFS)", "-ENOBUFS", not "XENOBUFSY").

@@ -1,0 +1,105 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// Output of virtual switches and capture tools told by its own form (issue 29 item 4, the
+// held-out batch g45): an Open vSwitch daemon's log, VPP's `show runtime`, `show interface`
+// and `show hardware-interfaces`, PF_RING's pfcount statistics and tcpdump's capture
+// summary. Their lines hold one or two numbers among words or numbers in forms no other
+// test counts ("1.39e1", "1450/0/0/0"), so a paste of them with or without the command
+// exited 3 ("nothing ... is evidence") although they are this domain's counters (drops,
+// vectors, a capture ring's losses). A line of such a form opens a run of unread output
+// under the form's name, as a command line does (unreadcmd.go): the lines of the same
+// output that follow are listed with it, and the report says what it did not read.
+// Nothing is diagnosed from them: they are user-space counters, not the kernel's.
+
+// toolForm is one such form: the reason names the tool and the output.
+type toolForm struct {
+	re  *lazyre.Regexp
+	why string
+}
+
+var toolForms = [...]toolForm{
+	// Open vSwitch's log (lib/vlog.c, the file pattern "%D{%Y-%m-%dT%H:%M:%S.###Z}|%05N|%c%T|%p|%m":
+	// time, sequence number, module with the thread's name, level, message) and its
+	// syslog form ("ovs|%05N|%c%T|%p|%m"): "2020-05-20T08:53:27.294Z|00872|timeval|WARN|Unreasonably
+	// long 1415ms poll interval ...". "Dropped 4 log messages" in it is vlog's rate limiter.
+	{lazyre.New(`(?:^|[\s\x60])(?:\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z|ovs)\|\d{3,}\|[A-Za-z0-9_]+(?:\([^)|]*\))?\|(?:EMER|ERR|WARN|INFO|DBG)\|`),
+		"an Open vSwitch daemon's log (vlog): its poll-interval, upcall and datapath messages are not read by headroom (\"Dropped N log messages\" there is vlog's rate limiter, not packets)"},
+	// Open vSwitch's memory module (lib/memory.c memory_run: "%lu kB peak resident set size
+	// after %.1f seconds", "peak resident set size grew %.0f%% in last %.1f seconds, from
+	// %lu kB to %lu kB"), also when the vlog prefix was cut ("INFO|168264 kB peak ..."): a
+	// daemon's own size, not the host's memory state.
+	{lazyre.New(`\b\d+ kB peak resident set size after \d+(?:\.\d+)? seconds|peak resident set size grew \d+% in last \d+(?:\.\d+)? seconds, from \d+ kB to \d+ kB`),
+		"an Open vSwitch daemon's memory report (lib/memory.c: its peak resident set size, a process's size, not the host's memory state): headroom has no reader for it"},
+	// VPP's `show runtime` (src/vlib/node_cli.c format_vlib_node_stats: the header "Name State
+	// Calls Vectors Suspends Clocks Vectors/Call", a row "%-30v%=17s%16Ld%16Ld%16Ld%16.2e%16.2f"
+	// per node; per thread "Thread %d %s (lcore %u)", "Time %.1f, average vectors/node
+	// %.2f, ...", "vector rates in %.4e, out %.4e, drop %.4e, punt %.4e").
+	{lazyre.New(`^\s*\S+\s+(?:active|polling|interrupt wait|event wait|any wait|done|disabled|suspended)\s+\d+\s+\d+\s+\d+\s+\d+(?:\.\d+)?e[+-]?\d+\s+\d*\.\d+\s*$|^\s*Name\s+State\s+Calls\s+Vectors\s+Suspends\s+Clocks|^\s*vector rates in \S+, out \S+, drop \S+, punt|^\s*Time \d+(?:\.\d+)?, (?:[\d.]+ sec internal node vector rate|average vectors/node)|^Thread \d+ \S+ \(lcore \d+\)\s*$`),
+		"VPP's `show runtime` (its graph nodes' calls, vectors and clocks): user-space forwarding counters headroom does not read"},
+	// VPP's `show interface` (src/vnet/interface_format.c format_vnet_sw_interface: "Name Idx
+	// State MTU (L3/IP4/IP6/MPLS) Counter Count", a row "name idx up|down l3/ip4/ip6/mpls
+	// counter count", then one "counter count" per line under it).
+	{lazyre.New(`^\s*Name\s+Idx\s+State\s+(?:MTU|Counter)|^\S+\s+\d+\s+(?:up|down)\s+\d+/\d+/\d+/\d+(?:\s+[a-z][a-z0-9 -]*\s+\d+)?\s*$`),
+		"VPP's `show interface` (a software interface's counters in VPP, not the kernel's): headroom has no reader for it"},
+	// VPP's `show hardware-interfaces` (src/vnet/interface_cli.c: "Name Idx Link Hardware",
+	// a row "name idx up|down name", then the driver's lines: "carrier up full duplex speed
+	// 10000 mtu 1500", "tx frames ok  529663911").
+	{lazyre.New(`^\s*Name\s+Idx\s+Link\s+Hardware\s*$`),
+		"VPP's `show hardware-interfaces` (a DPDK port's counters as VPP shows them): headroom has no reader for it"},
+	// PF_RING's pfcount (userland/examples/pfcount.c print_stats: "Absolute Stats: [%s pkts
+	// total][%s pkts dropped][%.1f%% dropped]", "Actual Stats: [%s pkts rcvd][...]") and
+	// tcpdump's summary at exit (tcpdump.c info(): "%u packet%s captured", "%u packet%s
+	// received by filter", "%u packet%s dropped by kernel"): a capture ring's or libpcap's
+	// counters, not a NIC's or the kernel stack's.
+	{lazyre.New(`^\s*(?:Absolute|Actual) Stats: \[[\d',. ]+(?:pkts|packets)? `),
+		"PF_RING pfcount's statistics (a capture ring's received and dropped packets, not a kernel or NIC counter): headroom has no reader for them"},
+	{lazyre.New(`^\s*\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
+		"tcpdump's capture summary (libpcap's counters of its socket's ring, not a kernel interface counter): headroom has no reader for it"},
+}
+
+// toolFormLine says which tool's output t is by its form, and why it is unread.
+func toolFormLine(t string) (string, bool) {
+	if len(t) > 4096 || !hasDigit(t) && !strings.Contains(t, "Name") {
+		return "", false
+	}
+	for _, f := range toolForms {
+		if f.re.MatchString(t) {
+			return f.why, true
+		}
+	}
+	if vppHardwareRow(t) {
+		return toolForms[4].why, true
+	}
+	if reAssertFailed.MatchString(t) && reMemoryCode.MatchString(t) {
+		return assertMemoryWhy, true
+	}
+	return "", false
+}
+
+// A program that aborts on a failed assertion in its memory-mapping or allocation code,
+// as glibc's __assert_fail prints it (assert/assert.c: "%s%s%s:%u: %s%sAssertion `%s'
+// failed.": the program, the file and line, the function): "contrail-vrouter-agent:
+// controller/src/vnsw/agent/vrouter/ksync/ksync_memory.cc:107: void
+// KSyncMemory::Mmap(bool): Assertion `0' failed.". What it could not map or allocate is the
+// program's to say; no kernel report is in the line.
+var (
+	reAssertFailed = lazyre.New(`^\s*\S+: \S+:\d+: .*Assertion .+ failed\.?\s*$`)
+	reMemoryCode   = lazyre.New(`(?i)mmap|memory|alloc`)
+)
+
+const assertMemoryWhy = "a program aborted on a failed assertion in its memory-mapping or allocation code (glibc's \"Assertion ... failed\"): not a kernel report, and it does not say how much memory was asked for or free; headroom has no reader for it"
+
+// vppHardwareRow: the first line of a port in VPP's `show hardware-interfaces` ("%-32v%=6d%=8s%s":
+// the interface's name, its index, up or down, then the hardware's name, which VPP names
+// the interface after: "TenGigabitEthernet9/0/0  5  up  TenGigabitEthernet9/0/0"). The
+// name written twice tells it from a sentence of four words.
+func vppHardwareRow(t string) bool {
+	f := fields(t)
+	return len(f) == 4 && t[0] != ' ' && t[0] != '\t' && isDigits(f[1]) && (f[2] == "up" || f[2] == "down") && f[3] == f[0]
+}
