@@ -8,14 +8,14 @@ DATA nibbleMask<>+16(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA nibbleMask<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL nibbleMask<>(SB), RODATA|NOPTR, $32
 
-// func indexAnchorsAVX2(s string, nib *[4][32]byte) int
+// func indexAnchorsAVX2(s string, nib *[6][32]byte) int
 //
-// Teddy (Hyperscan's literal matcher) for pairs of bytes, 32 positions at a time: the bytes
-// at each position (one load) and the bytes after them (a load one byte on) are split into
-// nibbles, each nibble looks up its bucket bits (VPSHUFB in nib's four tables), and a
-// position is a candidate when a bucket's bit survives the AND of all four. The first is
-// the lowest bit of VPMOVMSKB's mask of the non-zero bytes. Only positions whose next byte
-// is in s, (len(s)-1)&^31 of them; the rest are the caller's.
+// Teddy (Hyperscan's literal matcher) for three bytes, 32 positions at a time: the bytes
+// at each position (one load) and the two bytes after them (loads one and two bytes on)
+// are split into nibbles, each nibble looks up its bucket bits (VPSHUFB in nib's six
+// tables), and a position is a candidate when a bucket's bit survives the AND of all six.
+// The first is the lowest bit of VPMOVMSKB's mask of the non-zero bytes. Only positions
+// whose next two bytes are in s, (len(s)-2)&^31 of them; the rest are the caller's.
 TEXT ·indexAnchorsAVX2(SB), NOSPLIT, $0-32
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), BX
@@ -24,10 +24,12 @@ TEXT ·indexAnchorsAVX2(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y9
 	VMOVDQU 64(DI), Y10
 	VMOVDQU 96(DI), Y11
+	VMOVDQU 128(DI), Y12
+	VMOVDQU 160(DI), Y13
 	VMOVDQU nibbleMask<>(SB), Y15
 	VPXOR   Y14, Y14, Y14
 	MOVQ SI, DX
-	DECQ BX
+	SUBQ $2, BX
 	ANDQ $~31, BX
 	ADDQ SI, BX
 
@@ -47,6 +49,14 @@ loop:
 	VPAND   Y15, Y1, Y1
 	VPSHUFB Y0, Y10, Y0
 	VPSHUFB Y1, Y11, Y1
+	VPAND   Y0, Y1, Y1
+	VPAND   Y1, Y2, Y2
+	VMOVDQU 2(SI), Y0
+	VPSRLW  $4, Y0, Y1
+	VPAND   Y15, Y0, Y0
+	VPAND   Y15, Y1, Y1
+	VPSHUFB Y0, Y12, Y0
+	VPSHUFB Y1, Y13, Y1
 	VPAND   Y0, Y1, Y1
 	VPAND   Y1, Y2, Y2
 	VPCMPEQB Y14, Y2, Y2

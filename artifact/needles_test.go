@@ -9,49 +9,76 @@ import (
 )
 
 // indexAnchors (AVX2 on amd64 CPUs that have it) and indexAnchorsGeneric find the first
-// pair that a loop over the positions finds: at every length around the 32-byte blocks,
-// with a pair at the end, with one to maxAnchors pairs, with halves of pairs that must not
-// match.
+// anchor that a loop over the positions finds: at every length around the 32-byte blocks,
+// with an anchor at the end or cut by it, with one to maxAnchors anchors of two bytes and
+// of three (a pair followed by a byte other than its third must not match), with parts of
+// anchors that must not match.
 func TestIndexAnchors(t *testing.T) {
+	// A pair found first, and an anchor of three bytes that starts one byte before it.
+	var two anchorSet
+	two.add("cd")
+	two.addThird("bc", 'd')
+	if got := indexAnchorsGeneric("abcd", &two); got != 1 {
+		t.Errorf("indexAnchorsGeneric(abcd, [cd bc+d]) = %d, want 1", got)
+	}
 	rng := rand.New(rand.NewSource(3))
 	for round := range 30000 {
 		var a anchorSet
 		for range 1 + rng.Intn(maxAnchors) {
 			if x, y := byte(rng.Intn(256)), byte(rng.Intn(256)); a.find(x, y) < 0 {
-				a.add(string([]byte{x, y}))
+				third := -1 // anchors of two bytes, of three, and shared ones widened
+				if rng.Intn(3) > 0 {
+					third = rng.Intn(256)
+				}
+				k := a.addThird(string([]byte{x, y}), third)
+				if rng.Intn(5) == 0 {
+					a.share(k, rng.Intn(257)-1)
+				}
 			}
+		}
+		anchor := func(k int) []byte {
+			if a.third[k] < 0 {
+				return []byte{a.pairs[k][0], a.pairs[k][1], byte(rng.Intn(256))}
+			}
+			return []byte{a.pairs[k][0], a.pairs[k][1], byte(a.third[k])}
 		}
 		b := make([]byte, rng.Intn(150))
 		for i := range b {
 			b[i] = byte(rng.Intn(256))
 			if rng.Intn(4) == 0 {
-				b[i] = a.pairs[rng.Intn(a.n)][rng.Intn(2)] // halves of pairs, now and then a pair
+				b[i] = anchor(rng.Intn(a.n))[rng.Intn(3)] // parts of anchors, now and then one
 			}
 		}
-		if len(b) > 1 && round%3 == 0 {
-			p := a.pairs[rng.Intn(a.n)]
-			b[len(b)-2], b[len(b)-1] = p[0], p[1]
+		if len(b) > 2 && round%3 == 0 {
+			p := anchor(rng.Intn(a.n))
+			if rng.Intn(2) == 0 {
+				copy(b[len(b)-3:], p)
+			} else {
+				copy(b[len(b)-3:], p[:2]) // the pair, and the third byte not the anchor's
+				b[len(b)-1] = p[2] ^ byte(1+rng.Intn(255))
+			}
 		}
 		off := rng.Intn(32) // not 32-aligned
 		s := string(append(make([]byte, off), b...))[off:]
-		if len(b) > 0 && round%3 == 1 {
-			// The pair's first byte last, its second just past the end of s.
-			p := a.pairs[rng.Intn(a.n)]
-			b[len(b)-1] = p[0]
-			s = string(append(append(make([]byte, off), b...), p[1]))[off : off+len(b)]
+		if len(b) > 1 && round%3 == 1 {
+			// An anchor's first bytes last, its rest just past the end of s.
+			p := anchor(rng.Intn(a.n))
+			cut := 1 + rng.Intn(2)
+			copy(b[len(b)-cut:], p[:cut])
+			s = string(append(append(make([]byte, off), b...), p[cut:]...))[off : off+len(b)]
 		}
 		want := -1
 		for i := 0; i+1 < len(s); i++ {
-			if a.find(s[i], s[i+1]) >= 0 {
+			if a.match(s, i) >= 0 {
 				want = i
 				break
 			}
 		}
 		if got := indexAnchors(s, &a); got != want {
-			t.Fatalf("indexAnchors(%q, %q) = %d, want %d", s, a.pairs[:a.n], got, want)
+			t.Fatalf("indexAnchors(%q, %q %d) = %d, want %d", s, a.pairs[:a.n], a.third[:a.n], got, want)
 		}
 		if got := indexAnchorsGeneric(s, &a); got != want {
-			t.Fatalf("indexAnchorsGeneric(%q, %q) = %d, want %d", s, a.pairs[:a.n], got, want)
+			t.Fatalf("indexAnchorsGeneric(%q, %q %d) = %d, want %d", s, a.pairs[:a.n], a.third[:a.n], got, want)
 		}
 	}
 }
