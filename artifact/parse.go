@@ -285,6 +285,9 @@ func (d *doc) run(from int) {
 		if d.kernelReport(i) {
 			continue
 		}
+		if d.allocOrderWarn(i) {
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue
