@@ -57,3 +57,45 @@ func TestAllocOrderWarnInBotReportForms(t *testing.T) {
 		}
 	}
 }
+
+// A 32-bit HighMem kernel (4.4+) fails an order > 0 request that may not use HighMem while
+// every lowmem zone holds a block of the order but is at the request's own floor: free less
+// the request's 2^order − 1 pages is not above min + lowmem_reserve (__zone_watermark_ok's
+// order-0 part, mm/page_alloc.c), though free itself is above min. The watermark stopped it,
+// in lowmem, with the memory in HighMem: alloc-fail-lowmem, not fragmentation (corpus 1161).
+// Before: the zone was "above its watermarks" and the report fell to fragmented.
+// Counter-cases: the same zones with Normal well above the floor are no lowmem exhaustion,
+// and the same numbers with no HighMem anywhere are no lowmem finding.
+func TestLowmemAtRequestFloorWithBlocks(t *testing.T) {
+	dump := func(normalFree string, highmem bool) string {
+		s := "[  5.000001] modprobe: page allocation failure: order:4, mode:0xcc0(GFP_KERNEL), nodemask=(null)\n" +
+			"[  5.000002] CPU: 0 PID: 88 Comm: modprobe Not tainted 5.15.0 #1\n" +
+			"[  5.000003] Mem-Info:\n" +
+			"[  5.000004] DMA free:2240kB boost:0kB min:64kB low:80kB high:96kB present:15992kB managed:15360kB free_cma:0kB\n" +
+			"[  5.000005] lowmem_reserve[]: 0 560 3000 3000\n" +
+			"[  5.000006] Normal free:" + normalFree + "kB boost:0kB min:3000kB low:3750kB high:4500kB present:770000kB managed:700000kB free_cma:0kB\n"
+		if highmem {
+			s += "[  5.000007] lowmem_reserve[]: 0 0 19000 19000\n" +
+				"[  5.000008] HighMem free:1800000kB boost:0kB min:512kB low:3000kB high:6000kB present:2300000kB managed:2300000kB free_cma:0kB\n" +
+				"[  5.000009] lowmem_reserve[]: 0 0 0 0\n"
+		} else {
+			s += "[  5.000007] lowmem_reserve[]: 0 0 0 0\n"
+		}
+		s += "[  5.000010] DMA: 0*4kB 0*8kB 0*16kB 0*32kB 1*64kB (U) 1*128kB (U) 0*256kB 0*512kB 2*1024kB (U) 0*2048kB 0*4096kB = 2240kB\n"
+		return s
+	}
+	// Normal: 3040 kB free less the order-4 request's own 60 kB (16 − 1 pages) is 2980 kB,
+	// not above min 3000 kB: at its floor, with blocks of order 4 and up. DMA: 2240 − 60 kB
+	// against min 64 kB + lowmem_reserve 560 pages (2240 kB): at its floor too.
+	normalAt := "[  5.000011] Normal: 4*4kB (UM) 2*8kB (U) 0*16kB 0*32kB 1*64kB (M) 1*128kB (M) 1*256kB (M) 1*512kB (M) 2*1024kB (M) 0*2048kB 0*4096kB = 3040kB\n"
+	d, root := rootOf(t, dump("3040", true)+normalAt)
+	if root != classLowmem {
+		t.Errorf("at the floor with HighMem: root %q, want %s (causes %+v)", root, classLowmem, d.Story.Causes)
+	}
+	if d, _ := rootOf(t, dump("30400", true)+normalAt); findingOf(d, classLowmem) != nil {
+		t.Errorf("Normal well above its floor: %s fired", classLowmem)
+	}
+	if d, _ := rootOf(t, dump("3040", false)+normalAt); findingOf(d, classLowmem) != nil {
+		t.Errorf("no HighMem: %s fired", classLowmem)
+	}
+}
