@@ -27,3 +27,31 @@ func TestQPSoftBreakUnderRequote(t *testing.T) {
 		}
 	}
 }
+
+// 0-day's fail:runs table (per kernel, how many test runs printed each dmesg signature) is
+// named as not read: the text is not evidence-free (no exit 3), and its run counts become no
+// evidence. Before: the table was prose and the text "nothing headroom reads". Counter-cases:
+// a sentence naming "fail:runs", and a row without its header, are not the table.
+func TestLKPFailRunsTableNamedUnread(t *testing.T) {
+	table := "Hi,\n\n" +
+		"       fail:runs  %reproduction    fail:runs\n" +
+		"           |             |             |\n" +
+		"          4:50          -8%            :50    dmesg.invoked_oom-killer:gfp_mask=0x\n" +
+		"          1:50           2%           2:50    dmesg.page_allocation_failure:order:#,mode:#(GFP_ATOMIC)\n" +
+		"\nThanks\n"
+	tl := ParseString(table, "p", Options{})
+	if len(tl.Unparsed) != 1 || tl.Unparsed[0].FirstLine != 3 || tl.Unparsed[0].LastLine != 6 {
+		t.Fatalf("unparsed %+v, want lines 3-6", tl.Unparsed)
+	}
+	if len(tl.Events) != 0 || len(tl.Log) != 0 || len(tl.Samples) != 0 {
+		t.Errorf("the run counts became evidence: events %d, log %d, samples %d", len(tl.Events), len(tl.Log), len(tl.Samples))
+	}
+	for _, text := range []string{
+		"The fail:runs columns of the robot's fail:runs table show %reproduction per kernel.\n",
+		"          4:50          -8%            :50    dmesg.invoked_oom-killer:gfp_mask=0x\n",
+	} {
+		if tl := ParseString(text, "p", Options{}); len(tl.Unparsed) != 0 {
+			t.Errorf("%q: unparsed %+v", text, tl.Unparsed)
+		}
+	}
+}

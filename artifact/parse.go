@@ -365,6 +365,10 @@ func (d *doc) run(from int) {
 			d.tl.Log[len(d.tl.Log)-1].Message = msg
 			continue
 		}
+		if n := d.failRunsTable(i); n > 0 {
+			i += n - 1
+			continue
+		}
 		d.fitCommand(i)
 		if n := d.blockCommand(i); n > 0 {
 			for k := i; k < i+n && k < len(d.ls); k++ {
