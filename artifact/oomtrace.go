@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"headroom/internal/lazyre"
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -122,4 +123,40 @@ func (d *doc) oomTraceReport(i int, memcg bool) bool {
 		note = "the OOM killer's call trace without its report header, through mem_cgroup_out_of_memory (mm/memcontrol.c): a memory cgroup reached its limit and the OOM killer ran in it; its trigger, mode and victim are not in the text"
 	}
 	return d.oomReportNoted(i, o, 0, note)
+}
+
+// allocOrderWarn reads the buddy allocator's WARN for an order above its largest
+// (kernel.IsAllocOrderWarn) at line i as a kernel log record wherever it stands: syzbot's
+// mails and 0-day's reports print the console without dmesg stamps, and mail quotes it
+// ("> WARNING: ..."). A mail client's soft break between the site and its function
+// (format=flowed, kernel.AllocOrderWarnSite) is joined. In a patch mail (patchMail) the
+// WARN is the author's reproduction, not this host's: prose.
+func (d *doc) allocOrderWarn(i int) bool {
+	l := &d.ls[i]
+	msg := l.Text
+	next := -1
+	if !kernel.IsAllocOrderWarn(msg) {
+		if !kernel.AllocOrderWarnSite(msg) || i+1 >= len(d.ls) || d.used[i+1] || isBlank(d.ls[i+1].Text) {
+			return false
+		}
+		joined := strings.TrimRight(msg, " \t") + " " + strings.TrimSpace(d.ls[i+1].Text)
+		if !kernel.IsAllocOrderWarn(joined) {
+			return false
+		}
+		msg, next = joined, i+1
+	}
+	if d.patchMail() {
+		d.prose(i)
+		return true
+	}
+	if !l.Kernel && d.exampleLog(i) {
+		return false
+	}
+	l.Kernel = true
+	d.logLine(i)
+	d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
+	if next >= 0 {
+		d.used[next] = true
+	}
+	return true
 }

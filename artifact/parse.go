@@ -285,6 +285,9 @@ func (d *doc) run(from int) {
 		if d.kernelReport(i) {
 			continue
 		}
+		if d.allocOrderWarn(i) {
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue
@@ -360,6 +363,10 @@ func (d *doc) run(from int) {
 			l.Kernel = true
 			d.logLine(i)
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
+			continue
+		}
+		if n := d.failRunsTable(i); n > 0 {
+			i += n - 1
 			continue
 		}
 		d.fitCommand(i)

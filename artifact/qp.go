@@ -230,11 +230,15 @@ func qpDecode(text string) string {
 		}
 		run = run[:0]
 	}
+	line := 0 // start of the physical line of text[i]
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if c != '=' {
 			flush()
 			b.WriteByte(c)
+			if c == '\n' {
+				line = i + 1
+			}
 			continue
 		}
 		if qpSoftBreakAt(text, i) {
@@ -243,7 +247,20 @@ func qpDecode(text string) string {
 			for j < len(text) && text[j] != '\n' {
 				j++
 			}
-			i = j // the line end too
+			// The encoded source quoted as a whole ("> " or ">> " before every physical
+			// line, a reply that quoted the raw mail): the piece after the break opens with
+			// quote marks the line it continues also opens with (that line may hold the
+			// mail's own quoting after them), which the encoder never wrote there.
+			marks := qpQuoteMarks(text[line:i])
+			i, line = j, j+1 // the line end too
+			next := qpQuoteMarks(text[min(line, len(text)):])
+			k := 0
+			for k < len(marks) && k < len(next) && marks[k] == next[k] {
+				k++
+			}
+			if strings.Contains(next[:k], ">") {
+				i += k // the marks both lines open with; what follows is the text's
+			}
 			continue
 		}
 		if h, ok := qpHexAt(text, i); ok {
@@ -260,4 +277,17 @@ func qpDecode(text string) string {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// qpQuoteMarks returns the mail quote marks that open a line ("> ", ">> ", "> > ", ">"), ""
+// when it has none.
+func qpQuoteMarks(line string) string {
+	k := 0
+	for k < len(line) && (line[k] == '>' || line[k] == ' ') {
+		k++
+	}
+	if !strings.Contains(line[:k], ">") {
+		return ""
+	}
+	return line[:k]
 }

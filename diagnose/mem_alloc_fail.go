@@ -328,7 +328,12 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		if !c.belowMin {
 			allMin = false
 		}
-		if !c.belowMin && !c.orderFail {
+		// Short: into the reserve, without a block of the order, or below the request's own
+		// floor. The last is 4.4+'s order-0 part of __zone_watermark_ok (mm/page_alloc.c):
+		// free less the request's 2^order − 1 pages not above min + lowmem_reserve fails the
+		// request with blocks of its order present (corpus 1161: Normal 3040 kB free, min
+		// 2940 kB, order 5 = 128 kB). Pre-4.4 the same check sets orderFail.
+		if !c.belowMin && !c.orderFail && !c.belowFloor {
 			allShort = false
 		}
 		if !c.belowMin && c.orderFail {

@@ -227,7 +227,10 @@ var allocEntryFuncs = []string{"__alloc_pages_nodemask", "__alloc_pages", "__all
 // by its line number, which differs per build. The slow path's WARNs
 // (__alloc_pages_slowpath: the same order check before 4.20, and __GFP_NOFAIL misuse) are
 // not this: the allocation may go on after them (the slow path is a function of its own
-// in these kernels' traces, "__alloc_pages_slowpath+0x.../0x...").
+// in these kernels' traces, "__alloc_pages_slowpath+0x.../0x..."). The site's function is
+// read as printk prints it ("__alloc_pages+0x2f5/0x350") and as scripts/decode_stacktrace.sh
+// rewrites it, the offset replaced by its source line ("__alloc_pages_noprof
+// (mm/page_alloc.c:4685 (discriminator 11))", the form of 0-day's reports).
 func IsAllocOrderWarn(line string) bool {
 	i := strings.Index(line, "WARNING:")
 	if i < 0 {
@@ -246,6 +249,33 @@ func IsAllocOrderWarn(line string) bool {
 	if k == 0 || k == len(rest) || rest[k] != ' ' {
 		return false
 	}
-	fn, _, ok := strings.Cut(strings.TrimLeft(rest[k:], " "), "+0x")
-	return ok && slices.Contains(allocEntryFuncs, fn)
+	site := strings.TrimLeft(rest[k:], " ")
+	if fn, _, ok := strings.Cut(site, "+0x"); ok && slices.Contains(allocEntryFuncs, fn) {
+		return true
+	}
+	fn, src, ok := strings.Cut(site, " (")
+	return ok && strings.HasPrefix(src, "mm/page_alloc.c:") && slices.Contains(allocEntryFuncs, fn)
+}
+
+// AllocOrderWarnSite reports whether a line is the head of the allocator's order WARN whose
+// function a mail client moved to the next line: "WARNING: CPU: 0 PID: 1720 at
+// mm/page_alloc.c:4696" and nothing after the line number (format=flowed breaks a long line
+// after a blank, syzbot's mails among them). The caller joins the next line and asks
+// IsAllocOrderWarn.
+func AllocOrderWarnSite(line string) bool {
+	i := strings.Index(line, "WARNING:")
+	if i < 0 {
+		return false
+	}
+	_, after, ok := strings.Cut(line[i:], " at mm/page_alloc.c:")
+	after = strings.TrimRight(after, " \t")
+	if !ok || after == "" {
+		return false
+	}
+	for k := 0; k < len(after); k++ {
+		if after[k] < '0' || after[k] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -46,6 +46,12 @@ func TestIsAllocOrderWarn(t *testing.T) {
 		"WARNING: CPU: 0 PID: 9 at mm/page_alloc.c:5525 __alloc_pages+0x2f5/0x350":                  true,
 		"WARNING: CPU: 1 PID: 77 at mm/page_alloc.c:4670 __alloc_pages_noprof+0x2c1/0x340":          true,
 		"WARNING: at mm/page_alloc.c:2123 __alloc_pages_nodemask+0x1c0/0x8e0()":                     true,
+		// decode_stacktrace.sh's form (0-day reports): the offset replaced by the source line
+		"[ 34.78][ T2413] WARNING: CPU: 11 PID: 2413 at mm/page_alloc.c:4685 __alloc_pages_noprof (mm/page_alloc.c:4685 (discriminator 11)) ": true,
+		"WARNING: CPU: 1 PID: 3730 at mm/page_alloc.c:5364 __alloc_pages (mm/page_alloc.c:5364)":                                              true,
+		// decoded, another function of the file, or the entry function in another file's site
+		"WARNING: CPU: 1 PID: 3 at mm/page_alloc.c:1204 __free_pages_ok (mm/page_alloc.c:1204)": false,
+		"WARNING: CPU: 1 PID: 3 at mm/page_alloc.c:4685 __alloc_pages (mm/slub.c:12)":           false,
 		// the slow path's WARNs (__GFP_NOFAIL misuse; the order check before 4.20)
 		"WARNING: CPU: 2 PID: 5 at mm/page_alloc.c:4180 __alloc_pages_slowpath+0xa1/0xd20": false,
 		// another WARN of the file

@@ -566,7 +566,6 @@ const (
 var formsKnownLimits = map[string]string{
 	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":           limitJournalCatNoStamp,
 	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                             limitJournalCatNoStamp,
-	"journal-cat 740-xilinx-dma-ip-drivers-112-ubuntu20.04-5.4-xdma-1gb-warning-page-alloc-c-4724-order-above-max":                    limitJournalCatNoStamp,
 	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":     limitJournalOfQPSource,
 	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":  limitJournalOfQPSource,
 	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitJournalOfQPSource,
