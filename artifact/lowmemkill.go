@@ -120,6 +120,9 @@ func (d *doc) lowMemKillLine(i int) bool {
 
 // lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller.
 func (d *doc) lowMemKillsInLog() {
+	if !d.lowMemKillLogged {
+		return
+	}
 	for _, r := range d.tl.Log.All() {
 		if !strings.Contains(r.Message, "lowmemorykiller: ") {
 			continue

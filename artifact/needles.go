@@ -23,6 +23,7 @@ const (
 	needleAllocat                    // "llocat" (mayBeHeader: "allocat", no-MMU's "Allocation of length")
 	needleKill                       // "kill" (mayBeHeader)
 	needleKillUpper                  // "Kill" (mayBeHeader)
+	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
 	numNeedles
 )
 
@@ -37,6 +38,7 @@ var needleText = [numNeedles]string{
 	needleAllocat:    "llocat",
 	needleKill:       "kill",
 	needleKillUpper:  "Kill",
+	needleLowMemKill: "lowmemorykiller",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;

@@ -156,9 +156,13 @@ func ParseString(text, name string, opt Options) *model.Timeline {
 
 // doc is the state of one Parse.
 type doc struct {
-	ls   []Line
-	used []bool
-	opt  Options
+	// lowMemKillLogged: a kernel log record holds "lowmemorykiller" (appendLog), so
+	// lowMemKillsInLog has records to read; without it, it does not look at each record
+	// (a search of every message was a fifth of the bench syslog's parse).
+	lowMemKillLogged bool
+	ls               []Line
+	used             []bool
+	opt              Options
 	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
 	// fallback for a report that prints none, never an override of one that does (the
 	// kernel that printed a GFP mode decides its bit layout).
@@ -729,6 +733,9 @@ func (d *doc) appendLog(l *Line) {
 	}
 	if d.rawHas(needleLinkUp, l) {
 		d.noteLinkUp(d.tl.Log.Len()-1, l.Text)
+	}
+	if !d.lowMemKillLogged && d.rawHas(needleLowMemKill, l) {
+		d.lowMemKillLogged = true
 	}
 	if l.No < d.logNo {
 		d.logOrder = true
