@@ -79,6 +79,7 @@ var formats = []format{
 	{kind: KindTop, start: byteIn("C%"), detect: isTopCPULine, parse: (*doc).tryTop},
 	{kind: KindConntrackS, start: byteIn("c"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "cpu=") }, parse: (*doc).tryConntrackStats, claims: true},
 	{kind: KindConntrackS, first: []string{"entries"}, parse: (*doc).tryConntrackStatFile},
+	{kind: KindLKPCompare, first: []string{"%stddev"}, parse: (*doc).tryLKPCompare},
 	{kind: KindSlabinfo, detect: isSlabinfoLine, parse: (*doc).trySlabinfo},
 	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},

@@ -171,6 +171,16 @@ func allNumeric(fs []string) bool {
 	return true
 }
 
+// vmstatRateKey is the rate each of vmstat's rate and share columns is, in vmstat's units.
+var vmstatRateKey = map[string]string{
+	"r": model.RateRunnable, "b": model.RateBlocked,
+	"si": model.RateSwapInKBPerSec, "so": model.RateSwapOutKBPerSec,
+	"bi": model.RateBlockInPerSec, "bo": model.RateBlockOutPerSec,
+	"in": model.RateIntrPerSec, "cs": model.RateCtxtPerSec,
+	"us": model.RateCPUUserPct, "sy": model.RateCPUSystemPct, "id": model.RateCPUIdlePct,
+	"wa": model.RateCPUIOWaitPct, "st": model.RateCPUStealPct,
+}
+
 // samples turns the rows into Samples: the rates vmstat computed under the model's keys,
 // and the memory columns as meminfo counters (kB).
 func (tb *VMStatTable) samples() []model.Sample {
@@ -181,33 +191,11 @@ func (tb *VMStatTable) samples() []model.Sample {
 		for c, name := range tb.Columns {
 			v := row[c]
 			f := float64(v)
+			if key, ok := vmstatRateKey[name]; ok {
+				s.Rates[key] = f
+				continue
+			}
 			switch name {
-			case "r":
-				s.Rates[model.RateRunnable] = f
-			case "b":
-				s.Rates[model.RateBlocked] = f
-			case "si":
-				s.Rates[model.RateSwapInKBPerSec] = f
-			case "so":
-				s.Rates[model.RateSwapOutKBPerSec] = f
-			case "bi":
-				s.Rates[model.RateBlockInPerSec] = f
-			case "bo":
-				s.Rates[model.RateBlockOutPerSec] = f
-			case "in":
-				s.Rates[model.RateIntrPerSec] = f
-			case "cs":
-				s.Rates[model.RateCtxtPerSec] = f
-			case "us":
-				s.Rates[model.RateCPUUserPct] = f
-			case "sy":
-				s.Rates[model.RateCPUSystemPct] = f
-			case "id":
-				s.Rates[model.RateCPUIdlePct] = f
-			case "wa":
-				s.Rates[model.RateCPUIOWaitPct] = f
-			case "st":
-				s.Rates[model.RateCPUStealPct] = f
 			case "free":
 				mem.Set("MemFree", v)
 			case "buff":

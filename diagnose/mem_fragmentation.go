@@ -492,6 +492,9 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 	fail := counterGrowth(tl, "/proc/vmstat", get("compact_fail"))
 	succ := counterGrowth(tl, "/proc/vmstat", get("compact_success"))
 	if !stall.hasLast || !fail.hasLast {
+		if r, ok := compactionRunRates(tl); ok {
+			return r
+		}
 		return NotChecked("no compact_stall/compact_fail in /proc/vmstat (no vmstat in the input, or a kernel without CONFIG_COMPACTION, before 2.6.35)")
 	}
 	ev := []Evidence{
@@ -536,6 +539,38 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 		}
 		return Healthy("compact_stall %s, compact_fail %d since boot", stall.describe(), fail.last)
 	}
+	return compactionFinding(tl, sev, ev)
+}
+
+// compactionRunRates judges compaction from rates alone: a sample that carries compact_stall
+// and compact_fail per second but not the counters (a test report's growth over its run,
+// model.GrowthRates), with the thresholds of the counters' window.
+func compactionRunRates(tl *model.Timeline) (Result, bool) {
+	for i := len(tl.Samples) - 1; i >= 0; i-- {
+		s := &tl.Samples[i]
+		stall, ok1 := s.Rates.Get(model.RateCompactStallPerSec)
+		fail, ok2 := s.Rates.Get(model.RateCompactFailPerSec)
+		if !ok1 || !ok2 || s.VMStat != nil {
+			continue
+		}
+		src := sampleSource(s, "/proc/vmstat")
+		if stall <= 0 {
+			return Healthy("no compaction stalls (compact_stall 0/s in %s)", src), true
+		}
+		share := fail / stall
+		ev := []Evidence{{What: "compaction stalls and failures", Value: fmt.Sprintf("compact_stall %.1f/s, compact_fail %.1f/s: %.0f%% of the stalls failed", stall, fail, 100*share), Source: src}}
+		switch {
+		case share >= compactFailShareCrit && stall >= compactStallCritRate:
+			return compactionFinding(tl, Critical, ev), true
+		case share >= compactFailShareWarn:
+			return compactionFinding(tl, Warning, ev), true
+		}
+		return Healthy("compaction stalled %.1f times a second and mostly succeeded (%s)", stall, src), true
+	}
+	return Result{}, false
+}
+
+func compactionFinding(tl *model.Timeline, sev Severity, ev []Evidence) Result {
 	f := Finding{
 		Severity: sev,
 		Title:    "direct compaction stalls allocations and mostly fails",

@@ -50,6 +50,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		// stated: the author's rate ("the SSD moves 20 MB/s in each direction while it
 		// swaps", corpus 937) tells what the swap traffic runs at, not one instant: it
 		// counts as the samples the rule asks for (weighStated keeps it below critical).
+		// So does a tool's mean over a whole run (an LKP table's vmstat.swap.so).
 		stated bool
 	}
 	var pts []pt
@@ -69,7 +70,8 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		if okOut {
 			readOut++
 		}
-		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0, stated: strings.Contains(sampleSource(&tl.Samples[i], ""), StatedMark)}
+		src := sampleSource(&tl.Samples[i], "")
+		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0, stated: strings.Contains(src, StatedMark) || strings.Contains(src, model.RunMeanMark)}
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
 		tx, okTx := r.Get(model.RateTxBytesPerSec)
 		if okRx || okTx {

@@ -134,6 +134,18 @@ func (t *Timeline) DeriveRates() {
 	}
 }
 
+// GrowthRates are the per-second rates of /proc/vmstat counters of which only the growth over
+// an interval of seconds is known, not their values (a test report's growth over its run):
+// the rates deriveRates would give for two readings that far apart.
+func GrowthRates(growth *kernel.Counters, seconds, pageKB float64) Rates {
+	zero := &kernel.Counters{}
+	for i := range growth.Len() {
+		n, _ := growth.At(i)
+		zero.Set(n, 0)
+	}
+	return deriveRates(&Sample{VMStat: zero}, &Sample{VMStat: growth}, seconds, pageKB, Width64)
+}
+
 // NetDevCounterWidth is the width of the /proc/net/dev counters: unsigned long until 2.6.36
 // (32 bits on a 32-bit kernel, so rx_bytes wrapped every 4 GiB), u64 since dev_get_stats
 // returns rtnl_link_stats64 (commit 28172739f0a2, 2.6.36).

@@ -276,6 +276,9 @@ const (
 	// StatedMark is what a source says when its numbers come from a sentence of the input,
 	// not a counter (artifact/stated.go); diagnose keeps such findings below critical.
 	StatedMark = "stated in the text"
+	// RunMeanMark is what a source says when its values are a tool's means over a whole run
+	// (a test report's table): a rate that held over the run, weighed as many samples.
+	RunMeanMark = "means over the test's run"
 )
 
 // NewSettingMention resolves a key as written once, where the text is read, so every rule
