@@ -214,7 +214,7 @@ var driverLoss = map[string]NICLoss{
 	//     has no RX allocation counter; d_rx_crc_err_drop is damage on the air.
 	"rx_drop_unchain_oom": rxRefill,
 	// Boards' SoC NICs (pre-round 8, h8b):
-	//   - stmmac/dwmac (Allwinner, Rockchip, Amlogic, i.MX8, StarFive, Jetson's older EQOS):
+	//   - stmmac/dwmac (Allwinner, Rockchip, Amlogic, i.MX8, StarFive, Jetson's EQOS under mainline dwmac-dwc-qos-eth):
 	//     rx_missed_cntr and rx_overflow_cntr are the DMA's missed-frame register
 	//     (DMA_MISSED_FRAME_CTR: frames missed for want of a host receive buffer, and frames
 	//     lost to the RX FIFO's overflow), which older drivers also added to rx_missed_errors
@@ -223,7 +223,7 @@ var driverLoss = map[string]NICLoss{
 	//     interrupts, not frames, and stays unclassified.
 	"rx_missed_cntr":   rxRing,
 	"rx_overflow_cntr": rxRing,
-	//   - bcmgenet (Raspberry Pi 4 and 5's RP1-less GENET): rbuf_ovflow_cnt, the UniMAC's
+	//   - bcmgenet (Raspberry Pi 4, BCM2711): rbuf_ovflow_cnt, the UniMAC's
 	//     receive buffer overflow counter (STAT_GENET_MISC "rbuf_ovflow_cnt",
 	//     UMAC_RBUF_OVFL_CNT): a FIFO loss. alloc_rx_buff_failed (above) is its refill;
 	//     rx_dma_failed counts RX buffers whose DMA mapping failed (bcmgenet_rx_refill), not
