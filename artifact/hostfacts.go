@@ -159,6 +159,26 @@ func (h *hostFacts) scan(l *Line) {
 			h.setKernel(t[m[2]:m[3]], 4, l, t)
 		}
 	}
+	// Trackers' report forms (kernel.ReleaseInTrackerField): apport's ProcVersionSignature
+	// and abrt's "kernel:" field are the host's own, an RPM NVR in Bugzilla's template the
+	// reporter's statement of it.
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:")) {
+		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
+			score := 5
+			if strings.Contains(t, "kernel-") {
+				score = 4
+			}
+			if h.kernelScore < score {
+				h.setKernel(rel, score, l, t)
+			}
+			if arch != "" {
+				h.setArch(arch, score, l)
+			}
+		}
+	}
+	if h.cpus == 0 && strings.Contains(t, "SMP w/") {
+		h.cpus = kernel.ReportbugCPUs(t) // reportbug's "Kernel: Linux R (SMP w/8 CPU threads)"
+	}
 	if h.cpus == 0 && strings.HasSuffix(strings.TrimSpace(t), " CPU)") {
 		if b, ok := sysstatBanner(t); ok && b.CPUs > 0 {
 			h.cpus = b.CPUs // sysstat's banner: "(128 CPU)"

@@ -63,3 +63,29 @@ func TestLowMemKillerKillsAreNotTheKernels(t *testing.T) {
 		t.Errorf("oomd: scope %q title %q", f.Facts.OOM, f.Title)
 	}
 }
+
+// TestBoardsPoolExhaustionIsNotChecked (pre-round 8, boards): a CMA area, the atomic DMA
+// coherent pool or the swiotlb bounce buffer that ran out leaves the alloc-fail family not
+// checked, naming the pool, never healthy (before: the DMA pool's and swiotlb's lines left it
+// healthy) and never a buddy-allocator cause; usbnet's deferred RX refill (kevent 2) is a
+// receive-path failure in the driver's words.
+func TestBoardsPoolExhaustionIsNotChecked(t *testing.T) {
+	for _, c := range []struct{ msg, want string }{
+		{"cma: cma_alloc: alloc failed, req-size: 8192 pages, ret: -12", "CMA area"},
+		{"Failed to get suitable pool for fe300000.mmcnr", "atomic DMA coherent pool"},
+		{"nvme 0000:01:00.0: swiotlb buffer is full (sz: 65536 bytes), total 32768 (slots), used 32700 (slots)", "swiotlb bounce buffer"},
+		{"smsc95xx 1-1.1:1.0 eth0: kevent 2 may have been dropped", "receive path"},
+	} {
+		for _, id := range allocClasses {
+			tl := memTextTimeline()
+			tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: c.msg}.WithSource("line 1")})
+			r := run(t, id, tl)
+			mustNotCheck(t, r, c.want)
+		}
+	}
+	for _, id := range allocClasses {
+		tl := memTextTimeline()
+		tl.Log = model.NewLog([]model.LogRecord{model.LogRecord{Message: "lan78xx 1-1.1.1:1.0 eth0: kevent 4 may have been dropped"}.WithSource("line 1")})
+		mustBeHealthy(t, run(t, id, tl))
+	}
+}

@@ -227,8 +227,12 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		// not in the input, so none of the family's causes is shown either.
 		if recs := subsysAllocRecords(tl); len(recs) > 0 {
 			what := "but their order, mode and zones are not in the input"
-			if f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message); f.RX {
+			f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message)
+			if f.RX {
 				what = "in the receive path (drivers refill there from NAPI's softirq, GFP_ATOMIC), and their order, mode and zones are not in the input"
+			}
+			if pool := poolRecords(recs); pool != "" {
+				return nil, tl.Log.Len(), pool
 			}
 			return nil, tl.Log.Len(), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message), what)
@@ -1392,6 +1396,36 @@ func subsysAllocRecords(tl *model.Timeline) []model.LogRecord {
 		}
 	}
 	return out
+}
+
+// poolRecords: when every subsystem failure line is a dedicated pool's (a CMA area, the atomic
+// DMA coherent pool, the swiotlb bounce buffer: kernel.Pool*), the reason the family is not
+// checked names the pool: its exhaustion is not the zones' free memory, so no buddy cause is
+// shown or excluded, and its size is a boot parameter headroom does not judge. "" when any
+// line is another failure (that one's words stand).
+func poolRecords(recs []model.LogRecord) string {
+	var p kernel.SubsysAllocParser
+	pools := map[string]int{}
+	var order []string
+	for _, r := range recs {
+		f, _ := p.Parse(r.Message)
+		if f.Pool == "" {
+			return ""
+		}
+		if pools[f.Pool] == 0 {
+			order = append(order, f.Pool)
+		}
+		pools[f.Pool]++
+	}
+	var b strings.Builder
+	for i, pool := range order {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%d× %s", pools[pool], pool)
+	}
+	return fmt.Sprintf("%d kernel log line(s) state that a dedicated pool ran out (%s; first: %s, %q): not the buddy allocator's free memory, so no cause of the family is shown or excluded; headroom does not judge the pools' sizes (a CMA area: cma= or the device tree, CmaTotal/CmaFree in /proc/meminfo; the atomic DMA pool: coherent_pool=; the bounce buffer: swiotlb=)",
+		len(recs), b.String(), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message))
 }
 
 // clipMsg: a log message as evidence quotes it, at most 160 bytes.

@@ -26,6 +26,13 @@ func TestNic9ClassifyDriverNames(t *testing.T) {
 		"pps_allowance_exceeded":     NICCauseShaped,
 		"rx_drop_unchain_oom":        NICCauseRefill, // ath10k-ct
 		"d_rx_crc_err_drop":          "",
+		"rx_missed_cntr":             NICCauseRing, // stmmac (pre-round 8)
+		"rx_overflow_cntr":           NICCauseRing,
+		"rbuf_ovflow_cnt":            NICCauseRing,   // bcmgenet
+		"alloc_rx_buff_failed":       NICCauseRefill, // bcmgenet's soft MIB too
+		"rx_dma_failed":              "",
+		"rx_buf_unav_irq":            "",
+		"rbuf_err_cnt":               "",
 		// not losses of this host's memory, or no loss at all:
 		"conntrack_allowance_available": "",
 		"[0]_rx_buf_errors":             "",

@@ -213,6 +213,22 @@ var driverLoss = map[string]NICLoss{
 	//     unchain_msdu path". Mainline ath10k's list (drivers/net/wireless/ath/ath10k/debug.c)
 	//     has no RX allocation counter; d_rx_crc_err_drop is damage on the air.
 	"rx_drop_unchain_oom": rxRefill,
+	// Boards' SoC NICs (pre-round 8, h8b):
+	//   - stmmac/dwmac (Allwinner, Rockchip, Amlogic, i.MX8, StarFive, Jetson's EQOS under mainline dwmac-dwc-qos-eth):
+	//     rx_missed_cntr and rx_overflow_cntr are the DMA's missed-frame register
+	//     (DMA_MISSED_FRAME_CTR: frames missed for want of a host receive buffer, and frames
+	//     lost to the RX FIFO's overflow), which older drivers also added to rx_missed_errors
+	//     and rx_over_errors (stmmac_ethtool.c STMMAC_STAT list, dwmac100_dma.c
+	//     dwmac100_dma_diagnostic_fr): ring and FIFO losses. rx_buf_unav_irq counts
+	//     interrupts, not frames, and stays unclassified.
+	"rx_missed_cntr":   rxRing,
+	"rx_overflow_cntr": rxRing,
+	//   - bcmgenet (Raspberry Pi 4, BCM2711): rbuf_ovflow_cnt, the UniMAC's
+	//     receive buffer overflow counter (STAT_GENET_MISC "rbuf_ovflow_cnt",
+	//     UMAC_RBUF_OVFL_CNT): a FIFO loss. alloc_rx_buff_failed (above) is its refill;
+	//     rx_dma_failed counts RX buffers whose DMA mapping failed (bcmgenet_rx_refill), not
+	//     an allocation, and stays unclassified.
+	"rbuf_ovflow_cnt": rxRing,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,

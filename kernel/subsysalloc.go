@@ -64,6 +64,70 @@ type SubsysAllocFailure struct {
 	RX bool
 	// Errno: the failure is known only by its errno (-12, ENOMEM) on the line.
 	Errno bool
+	// Pool names a dedicated pool the failure exhausted, not the buddy allocator's free
+	// memory (PoolCMA, PoolDMAAtomic, PoolSwiotlb); "" for every other failure.
+	Pool string
+}
+
+// The dedicated pools whose exhaustion a board's or a host's kernel log states (pre-round 8,
+// boards: checked in the sources cited). Their free memory is not the zones' free memory, so
+// no buddy-allocator cause (reserve, fragmentation) follows from their failure, and no
+// buddyinfo decides it.
+const (
+	// PoolCMA: the contiguous memory allocator's area (mm/cma.c cma_alloc: "cma_alloc:
+	// [name: ]alloc failed, req-size: %lu pages, ret: %d"; -ENOMEM when no range of the area
+	// was free, -EBUSY when its pages could not be migrated out, pinned). Sized by the cma=
+	// boot parameter or the device tree's reserved-memory node; CmaTotal and CmaFree in
+	// /proc/meminfo are its state.
+	PoolCMA = "CMA area"
+	// PoolDMAAtomic: the atomic DMA coherent pools (kernel/dma/pool.c dma_alloc_from_pool:
+	// WARN "Failed to get suitable pool for %s", since 6.18 "DMA pool exhausted for %s";
+	// atomic_pool_expand: "DMA: failed to allocate %zu KiB %pGg pool for atomic allocation").
+	// Sized by the coherent_pool= boot parameter.
+	PoolDMAAtomic = "atomic DMA coherent pool"
+	// PoolSwiotlb: the bounce buffer (kernel/dma/swiotlb.c swiotlb_tbl_map_single: "swiotlb
+	// buffer is full (sz: %zd bytes), total %lu (slots), used %lu (slots)"). Sized by the
+	// swiotlb= boot parameter.
+	PoolSwiotlb = "swiotlb bounce buffer"
+)
+
+// poolFailure reads the pools' own failure lines, and usbnet's and lan78xx's deferred RX
+// refill: "kevent 2 may have been dropped" (netdev_err before 5.14, then netdev_dbg with the
+// name, "kevent EVENT_RX_MEMORY may have been dropped"): event 2 is EVENT_RX_MEMORY in
+// include/linux/usb/usbnet.h and drivers/net/usb/lan78xx.c, set by rx_submit when
+// __netdev_alloc_skb for an RX URB failed (usbnet.c rx_submit, lan78xx.c rx_submit), and the
+// message says the refill work was already queued. Other kevents (4, EVENT_LINK_RESET …) are
+// no memory. A format string ("%s", "%d") is source, not a host's log.
+func poolFailure(msg string) (SubsysAllocFailure, bool) {
+	if strings.Contains(msg, "%s") || strings.Contains(msg, "%d") || strings.Contains(msg, "%zd") {
+		return SubsysAllocFailure{}, false
+	}
+	f := SubsysAllocFailure{Order: -1}
+	switch {
+	case strings.Contains(msg, "swiotlb buffer is full"):
+		f.Pool = PoolSwiotlb
+		if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
+			if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+				f.Bytes = v
+			}
+		}
+		return f, true
+	case strings.Contains(msg, "Failed to get suitable pool for "), strings.Contains(msg, "DMA pool exhausted for "):
+		f.Pool = PoolDMAAtomic
+		return f, true
+	case strings.Contains(msg, "may have been dropped"):
+		i := strings.Index(msg, "kevent ")
+		if i < 0 {
+			return SubsysAllocFailure{}, false
+		}
+		ev, _, _ := strings.Cut(msg[i+len("kevent "):], " ")
+		if ev != "2" && ev != "EVENT_RX_MEMORY" {
+			return SubsysAllocFailure{}, false
+		}
+		f.RX = true
+		return f, true
+	}
+	return SubsysAllocFailure{}, false
 }
 
 var (
@@ -90,6 +154,12 @@ var subsysAllocOwned = [][]string{MsgPageAllocFailure, MsgSlabFailure, MsgNotPhy
 // ParseSubsysAllocFailure reports whether a kernel log message is a subsystem's or a
 // driver's own statement that an allocation of memory failed, and what it says of it.
 func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
+	// The pools' own words carry none of the gate's words below ("swiotlb buffer is full").
+	if strings.Contains(msg, "swiotlb") || strings.Contains(msg, "pool ") || strings.Contains(msg, "kevent ") {
+		if f, ok := poolFailure(msg); ok {
+			return f, true
+		}
+	}
 	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno" or "ENOMEM" in it
 	// (not a bare "12": most dmesg stamps hold one).
 	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") {
@@ -151,6 +221,11 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		f.Atomic = &t
 	}
 	f.RX = reSubsysRX.MatchString(msg)
+	if strings.Contains(msg, "cma_alloc") || strings.Contains(msg, "from CMA") {
+		f.Pool = PoolCMA
+	} else if strings.Contains(msg, "pool for atomic allocation") {
+		f.Pool = PoolDMAAtomic
+	}
 	return f, true
 }
 

@@ -18,6 +18,7 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		rx, cont bool
 		atomic   string // "", "true", "false"
 		errno    bool
+		pool     string
 	}{
 		{msg: "iwlwifi 0000:03:00.0: alloc_pages failed, order: 1", ok: true, order: 1, cont: true},
 		{msg: "iwlwifi 0000:03:00.0: Failed to alloc_pages with GFP_ATOMIC. Only 0 free buffers remaining.", ok: true, order: -1, cont: true, atomic: "true"},
@@ -52,6 +53,24 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		{msg: "Out of memory: Killed process 123 (java)"},
 		{msg: "TCP: out of memory -- consider tuning tcp_mem"},
 		{msg: "nf_conntrack: nf_conntrack_alloc: Can't alloc conntrack."},
+		// Pre-round 8, boards: the dedicated pools' own failure lines and usbnet's/lan78xx's
+		// deferred RX refill (sources at PoolCMA, PoolDMAAtomic, PoolSwiotlb, poolFailure).
+		{msg: "cma: cma_alloc: alloc failed, req-size: 8192 pages, ret: -12", ok: true, order: -1, pool: PoolCMA},
+		{msg: "cma: cma_alloc: reserved: alloc failed, req-size: 1024 pages, ret: -16", ok: true, order: -1, pool: PoolCMA},
+		{msg: "Failed to get suitable pool for fe300000.mmcnr", ok: true, order: -1, pool: PoolDMAAtomic},
+		{msg: "DMA pool exhausted for 30be0000.ethernet", ok: true, order: -1, pool: PoolDMAAtomic},
+		{msg: "DMA: failed to allocate 256 KiB GFP_KERNEL|GFP_DMA pool for atomic allocation", ok: true, order: -1, atomic: "false", pool: PoolDMAAtomic},
+		{msg: "nvme 0000:01:00.0: swiotlb buffer is full (sz: 65536 bytes), total 32768 (slots), used 32700 (slots)", ok: true, order: -1, bytes: 65536, pool: PoolSwiotlb},
+		{msg: "smsc95xx 1-1.1:1.0 eth0: kevent 2 may have been dropped", ok: true, order: -1, rx: true},
+		{msg: "lan78xx 1-1.1.1:1.0 eth0: kevent 2 may have been dropped", ok: true, order: -1, rx: true},
+		{msg: "cdc_ether 2-1:2.0 usb0: kevent EVENT_RX_MEMORY may have been dropped", ok: true, order: -1, rx: true},
+		{msg: "lan78xx 1-1.1.1:1.0 eth0: kevent 4 may have been dropped"},
+		{msg: "cdc_ether 2-1:2.0 usb0: kevent EVENT_LINK_RESET may have been dropped"},
+		{msg: "smsc95xx 1-1.1:1.0 eth0: kevent 2 scheduled"},
+		{msg: "cma: Reserved 256 MiB at 0x000000001ec00000"},
+		{msg: "DMA: preallocated 256 KiB GFP_KERNEL pool for atomic allocations"},
+		{msg: "software IO TLB: mapped [mem 0x00000000bbed0000-0x00000000bfed0000] (64MB)"},
+		{msg: `WARN(1, "Failed to get suitable pool for %s\n", dev_name(dev));`},
 		// No failure at all.
 		{msg: "Memory: 16318476K/16696524K available (12288K kernel code)"},
 		{msg: "e1000e: eth0 NIC Link is Up 1000 Mbps Full Duplex"},
@@ -68,7 +87,7 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		if f.Atomic != nil {
 			atomic = map[bool]string{true: "true", false: "false"}[*f.Atomic]
 		}
-		if f.Order != c.order || f.Bytes != c.bytes || f.RX != c.rx || f.Contiguous != c.cont || atomic != c.atomic || f.Errno != c.errno {
+		if f.Order != c.order || f.Bytes != c.bytes || f.RX != c.rx || f.Contiguous != c.cont || atomic != c.atomic || f.Errno != c.errno || f.Pool != c.pool {
 			t.Errorf("%q: got %+v (atomic %q), want order %d bytes %d rx %v contiguous %v atomic %q errno %v", c.msg, f, atomic, c.order, c.bytes, c.rx, c.cont, c.atomic, c.errno)
 		}
 	}

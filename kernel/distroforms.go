@@ -1,0 +1,112 @@
+package kernel
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// Host facts in distributions' bug trackers' report forms (pre-round 8). Each form carries the
+// reporter's kernel release, machine and CPU count in fields of its own, which the generic
+// readers ("Linux R", uname -a) miss or misread:
+//
+//	Red Hat/Fedora Bugzilla and abrt: the component's NVR, "kernel-5.14.0-362.8.1.el9_3.x86_64"
+//	  (Bugzilla's template "Version-Release number of selected component"; rpm -q kernel
+//	  prints NAME-VERSION-RELEASE.ARCH), and abrt's report field "kernel: 6.5.6-300.fc39.x86_64"
+//	  (libreport's problem-data element "kernel", the running release). On these
+//	  distributions uname -r is VERSION-RELEASE.ARCH, so the release is the NVR without the
+//	  package's name.
+//	Ubuntu apport: "ProcVersionSignature: Ubuntu 5.15.0-91.101-generic 5.15.131", the
+//	  host's /proc/version_signature: the ABI release with its upload number
+//	  ("5.15.0-91.101"), the flavour, then the upstream release; uname -r is
+//	  "5.15.0-91-generic" (the upload number dropped).
+//	Debian reportbug: "Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU threads; PREEMPT)" and
+//	  "Architecture: i386 (i686)" (reportbug/utils.py: the dpkg architecture, then uname -m
+//	  in parentheses; "CPU cores" before reportbug 7.10, "CPU threads" since).
+
+// rpmKernelPackages are the kernel packages whose NVR names the running release.
+var rpmKernelPackages = []string{"kernel-core-", "kernel-rt-core-", "kernel-rt-", "kernel-PAE-", "kernel-debug-", "kernel-uek-", "kernel-default-", "kernel-"}
+
+// rpmArches end an NVR.
+var rpmArches = []string{"x86_64", "aarch64", "i686", "i586", "ppc64le", "ppc64", "s390x", "armv7hl", "riscv64"}
+
+// ReleaseInTrackerField reads a kernel release (and the machine, when the field states it)
+// from one line of a tracker's report form: an RPM kernel NVR, abrt's "kernel:" field, or
+// apport's ProcVersionSignature. ok is false when the line is none of them.
+func ReleaseInTrackerField(line string) (release, machine string, ok bool) {
+	t := strings.TrimSpace(line)
+	if rest, found := strings.CutPrefix(t, "ProcVersionSignature:"); found {
+		f := strings.Fields(rest)
+		// "Ubuntu 5.15.0-91.101-generic 5.15.131": the second field is the ABI release.
+		if len(f) < 2 || !startsVersion(f[1]) {
+			return "", "", false
+		}
+		abi, flavour, _ := strings.Cut(f[1], "-")
+		num, flav, hasFlav := strings.Cut(flavour, "-")
+		if d := strings.IndexByte(num, '.'); d > 0 {
+			num = num[:d] // "91.101" → "91": the upload number is not in uname -r
+		}
+		rel := abi + "-" + num
+		if hasFlav {
+			rel += "-" + flav
+		}
+		return rel, "", true
+	}
+	if rest, found := strings.CutPrefix(t, "kernel:"); found {
+		// abrt: "kernel:         6.5.6-300.fc39.x86_64", the field's value alone.
+		v := strings.TrimSpace(rest)
+		if !startsVersion(v) || strings.ContainsAny(v, " \t") {
+			return "", "", false
+		}
+		return v, rpmArch(v), true
+	}
+	// The NVR as a field's value: the whole line (Bugzilla's template puts it on the line
+	// after its label) or after a label's colon. In a sentence ("upgrading to kernel-… fixed
+	// it") it may be any release, not the host's running one.
+	i := strings.Index(t, "kernel-")
+	if i < 0 || (i > 0 && !strings.HasSuffix(strings.TrimSpace(t[:i]), ":")) {
+		return "", "", false
+	}
+	tok := t[i:]
+	if strings.ContainsAny(tok, " \t") {
+		return "", "", false
+	}
+	for _, p := range rpmKernelPackages {
+		if v, found := strings.CutPrefix(tok, p); found {
+			// The NVR's release must end with its architecture: "kernel-5.14.0-362.8.1.el9_3.x86_64";
+			// "kernel-4.18" (a word in prose) names no built package.
+			if a := rpmArch(v); a != "" && startsVersion(v) {
+				return v, a, true
+			}
+			return "", "", false
+		}
+	}
+	return "", "", false
+}
+
+// rpmArch is the architecture suffix of an RPM release ("….el9_3.x86_64" → "x86_64"), "".
+func rpmArch(v string) string {
+	for _, a := range rpmArches {
+		if strings.HasSuffix(v, "."+a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// reReportbugCPUs: reportbug's "(SMP w/8 CPU threads; PREEMPT)", "(SMP w/2 CPU cores)".
+var reReportbugCPUs = lazyre.New(`\(SMP w/(\d{1,4}) CPU (?:threads?|cores?)\b`)
+
+// ReportbugCPUs is the CPU count of reportbug's "Kernel:" line, 0 when the line has none.
+func ReportbugCPUs(line string) int {
+	if !strings.Contains(line, "SMP w/") {
+		return 0
+	}
+	m := reReportbugCPUs.FindStringSubmatch(line)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
