@@ -55,24 +55,28 @@ var agentMetrics = []agentMetric{
 	{"mem.available", "Netdata chart mem.available: MemAvailable, in the ram_available alarm a % of RAM"},
 	{"ipv4.sockstat_tcp_sockets", "Netdata chart ipv4.sockstat_tcp_sockets: in the tcp_orphans alarm orphans as a % of tcp_max_orphans"},
 	{"ip.tcp_accept_queue", "Netdata chart ip.tcp_accept_queue: ListenOverflows and ListenDrops per second"},
-	// Zabbix agent item keys (Zabbix manual, "Zabbix agent items": vm.memory.size[<mode>]
-	// in bytes or a percentage for pavailable/pused; net.if.in[if,<mode>] a counter the
-	// server usually stores as a change per second; system.swap.size[<device>,<type>]).
-	{"vm.memory.size[", "Zabbix item vm.memory.size[mode]: bytes (or %, for pavailable/pused) as the agent computed them, not /proc/meminfo's line"},
+	// Zabbix agent item keys (Zabbix manual, "Zabbix agent items": net.if.in[if,<mode>] a
+	// counter the server usually stores as a change per second;
+	// system.swap.size[<device>,<type>]). vm.memory.size[available] is not one meminfo line:
+	// src/libs/zbxsysinfo/linux/memory.c VM_MEMORY_AVAILABLE returns MemAvailable when
+	// /proc/meminfo has it and free+buffers+Cached otherwise, and the 2011 agent always
+	// returned free+buffers+cached; the value does not say which agent computed it.
+	{"vm.memory.size[", "Zabbix item vm.memory.size[mode]: bytes (or %, for pavailable/pused) as the agent computed them; 'available' is MemAvailable on newer agents but free+buffers+cached on older ones (zbxsysinfo/linux/memory.c), so not /proc/meminfo's line"},
 	{"system.swap.size[", "Zabbix item system.swap.size[device,type]: swap bytes or % (pfree, pused)"},
 	{"net.if.in[", "Zabbix item net.if.in[if,mode]: an interface's inbound counter (bytes, packets, errors, dropped); stored as a change per second unless the item says otherwise"},
 	{"net.if.out[", "Zabbix item net.if.out[if,mode]: an interface's outbound counter; stored as a change per second unless the item says otherwise"},
 	// Datadog agent's network and memory checks (integrations-core
 	// network/datadog_checks/network/check_linux.py: TcpExt ListenOverflows →
-	// system.net.tcp.listen_overflows sent as a rate, with a .count twin; the system/memory
-	// check: system.mem.usable in MB, system.swap.pct_free a fraction).
+	// system.net.tcp.listen_overflows sent as a rate, with a .count twin; datadog-agent
+	// pkg/collector/corechecks/system/memory: system.mem.usable is gopsutil's Available /
+	// 1 MiB, system.swap.pct_free a fraction).
 	{"system.net.packets_in.drop", "Datadog metric system.net.packets_in.drop: an interface's rx drops per second"},
 	{"system.net.packets_in.error", "Datadog metric system.net.packets_in.error: an interface's rx errors per second"},
 	{"system.net.tcp.listen_overflows", "Datadog metric system.net.tcp.listen_overflows: TcpExt ListenOverflows per second (the .count twin is a count per interval)"},
 	{"system.net.tcp.listen_drops", "Datadog metric system.net.tcp.listen_drops: TcpExt ListenDrops per second"},
 	{"system.net.tcp.backlog_drops", "Datadog metric system.net.tcp.backlog_drops: TcpExt TCPBacklogDrop per second"},
 	{"system.net.tcp.rcv_packs_collapsed", "Datadog metric system.net.tcp.rcv_packs_collapsed: TcpExt TCPRcvCollapsed per second"},
-	{"system.mem.usable", "Datadog metric system.mem.usable: MemAvailable (or free+buffers+cached) in MB"},
+	{"system.mem.usable", "Datadog metric system.mem.usable: the agent's available memory (gopsutil: MemAvailable, or its estimate on kernels without it) in MiB"},
 	{"system.swap.pct_free", "Datadog metric system.swap.pct_free: free swap as a fraction of 1"},
 	// Metricbeat's system module (fields.asciidoc: system.memory.actual.free bytes,
 	// system.network.in.dropped a counter, system.socket.summary.tcp.all.orphan a count).
