@@ -43,6 +43,7 @@ func TestH8aAgentMetricsUnread(t *testing.T) {
 		{"netdata alarm name", "db01 needs attention, system.softnet_stat, 1min_netdev_backlog_exceeded = 15.2 packets\n", "netdev_max_backlog) per second, averaged over 1 minute"},
 		{"netdata old name", "alarm 10min_netdev_backlog_exceeded raised, value 12\n", "before 2019"},
 		{"netdata tcp_memory", "db01 is critical, ipv4.sockstat_tcp_mem, tcp_memory = 93.1%\n", "tcp_mem's high"},
+		{"netdata oom_kill", "WARNING: oom_kill = 2 kills\n", "summed over the last 30 minutes"},
 		{"netdata resets old name", "WARNING: 1m_ipv4_tcp_resets_sent = 412 tcp resets/s\n", "Tcp OutRsts per second"},
 		{"netdata ratio", "web2 needs attention, net_drops.eth0, inbound_packets_dropped_ratio = 3.4%\n", "over 10 minutes"},
 		// send_syslog: "${prefix} ${status} on ${host} at ${date}: ${chart} ${value_string}",
@@ -68,6 +69,8 @@ func TestH8aAgentMetricsNotFromOthers(t *testing.T) {
 		"We saw the ram_in_use alarm fire all night.\n",                                 // no value: prose
 		"xram_in_use_total 5 and system.ramdisk 7 on host 12\n",                         // names inside other names
 		"vm.memory.size = 5\n",                                                          // no Zabbix key without "["
+		"The oom_kill counter in /proc/vmstat went from 3 to 5.\n",                      // vmstat's field, no alarm
+		"./check.sh tcp_memory 3 used_swap 4\n",                                         // a script's words, no alarm
 		"Nov 29 10:12:01 db01 nginx[812]: accept4() failed (24: Too many open files)\n", // not an agent's tag
 	} {
 		tl := ParseString(text, "t", Options{})

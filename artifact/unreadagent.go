@@ -15,6 +15,10 @@ import "strings"
 type agentMetric struct {
 	name string // as printed: a Netdata alarm or chart, a Zabbix item key's head, a metric
 	why  string
+	// alarm: a name other tools print too (oom_kill is /proc/vmstat's field, tcp_memory and
+	// used_swap are common words of scripts): taken only on a line that reads as an alarm's
+	// (netdataAlarmContext).
+	alarm bool
 }
 
 // agentMetrics: the names of this domain, each checked in the agent's source.
@@ -23,72 +27,72 @@ var agentMetrics = []agentMetric{
 	// src/health/notifications/alarm-notify.sh.in: "${host} ${status_message}, ${chart},
 	// ${alarm}" with alarm "${summary} = ${value_string}", syslog "${status} on ${host} at
 	// ${date}: ${chart} ${value_string}").
-	{"ram_in_use", "Netdata alarm ram_in_use (ram.conf): used*100/(used+cached+free+buffers) of system.ram, a share every 10s, not MemAvailable"},
-	{"ram_available", "Netdata alarm ram_available (ram.conf): MemAvailable as a % of RAM every 10s"},
-	{"oom_kill", "Netdata alarm oom_kill (ram.conf): OOM kills summed over the last 30 minutes of mem.oom_kill (vmstat oom_kill), no victim, no constraint"},
-	{"used_swap", "Netdata alarm used_swap (swap.conf): swap used as a % of swap every 10s"},
-	{"30min_ram_swapped_out", "Netdata alarm 30min_ram_swapped_out (swap.conf): swap-out over 30 minutes as a % of RAM"},
-	{"tcp_memory", "Netdata alarm tcp_memory (tcp_mem.conf): sockstat TCP mem as a % of tcp_mem's high (third) value"},
-	{"tcp_orphans", "Netdata alarm tcp_orphans (tcp_orphans.conf): orphaned TCP sockets as a % of tcp_max_orphans"},
-	{"tcp_connections", "Netdata alarm tcp_connections (tcp_conn.conf): IPv4 TCP sockets as a % of the configured maximum"},
-	{"1m_tcp_accept_queue_overflows", "Netdata alarm 1m_tcp_accept_queue_overflows (tcp_listen.conf): TcpExt ListenOverflows per second, averaged over 60s"},
-	{"1m_tcp_accept_queue_drops", "Netdata alarm 1m_tcp_accept_queue_drops (tcp_listen.conf): TcpExt ListenDrops per second, averaged over 60s"},
-	{"1m_tcp_syn_queue_drops", "Netdata alarm 1m_tcp_syn_queue_drops (tcp_listen.conf): TcpExt TCPReqQFullDrop per second, averaged over 60s"},
-	{"1m_tcp_syn_queue_cookies", "Netdata alarm 1m_tcp_syn_queue_cookies (tcp_listen.conf): TcpExt TCPReqQFullDoCookies per second, averaged over 60s"},
+	{alarm: true, name: "ram_in_use", why: "Netdata alarm ram_in_use (ram.conf): used*100/(used+cached+free+buffers) of system.ram, a share every 10s, not MemAvailable"},
+	{alarm: true, name: "ram_available", why: "Netdata alarm ram_available (ram.conf): MemAvailable as a % of RAM every 10s"},
+	{alarm: true, name: "oom_kill", why: "Netdata alarm oom_kill (ram.conf): OOM kills summed over the last 30 minutes of mem.oom_kill (vmstat oom_kill), no victim, no constraint"},
+	{alarm: true, name: "used_swap", why: "Netdata alarm used_swap (swap.conf): swap used as a % of swap every 10s"},
+	{name: "30min_ram_swapped_out", why: "Netdata alarm 30min_ram_swapped_out (swap.conf): swap-out over 30 minutes as a % of RAM"},
+	{alarm: true, name: "tcp_memory", why: "Netdata alarm tcp_memory (tcp_mem.conf): sockstat TCP mem as a % of tcp_mem's high (third) value"},
+	{alarm: true, name: "tcp_orphans", why: "Netdata alarm tcp_orphans (tcp_orphans.conf): orphaned TCP sockets as a % of tcp_max_orphans"},
+	{alarm: true, name: "tcp_connections", why: "Netdata alarm tcp_connections (tcp_conn.conf): IPv4 TCP sockets as a % of the configured maximum"},
+	{name: "1m_tcp_accept_queue_overflows", why: "Netdata alarm 1m_tcp_accept_queue_overflows (tcp_listen.conf): TcpExt ListenOverflows per second, averaged over 60s"},
+	{name: "1m_tcp_accept_queue_drops", why: "Netdata alarm 1m_tcp_accept_queue_drops (tcp_listen.conf): TcpExt ListenDrops per second, averaged over 60s"},
+	{name: "1m_tcp_syn_queue_drops", why: "Netdata alarm 1m_tcp_syn_queue_drops (tcp_listen.conf): TcpExt TCPReqQFullDrop per second, averaged over 60s"},
+	{name: "1m_tcp_syn_queue_cookies", why: "Netdata alarm 1m_tcp_syn_queue_cookies (tcp_listen.conf): TcpExt TCPReqQFullDoCookies per second, averaged over 60s"},
 	// 10min_netdev_backlog_exceeded and 10min_netdev_budget_ran_outs were these alarms'
 	// names in softnet.conf from 2017 (35fd21781a) to 2019 (ef721290f0), the window the same
 	// minute; 1m_ipv4_tcp_resets_sent was tcp_resets.conf's name from 2017 to 2023.
-	{"_netdev_backlog_exceeded", "Netdata alarm 1min_netdev_backlog_exceeded (softnet.conf; 10min_ before 2019): softnet_stat dropped (netdev_max_backlog) per second, averaged over 1 minute"},
-	{"_netdev_budget_ran_outs", "Netdata alarm 1min_netdev_budget_ran_outs (softnet.conf; 10min_ before 2019): softnet_stat time_squeeze per second, averaged over 1 minute"},
-	{"inbound_packets_dropped_ratio", "Netdata alarm inbound_packets_dropped_ratio (net.conf): an interface's inbound drops as a % of its packets over 10 minutes (0 under 10000 packets)"},
-	{"outbound_packets_dropped_ratio", "Netdata alarm outbound_packets_dropped_ratio (net.conf): an interface's outbound drops as a % of its packets over 10 minutes"},
-	{"interface_inbound_errors", "Netdata alarm interface_inbound_errors (net.conf): an interface's inbound errors summed over 10 minutes"},
-	{"interface_outbound_errors", "Netdata alarm interface_outbound_errors (net.conf): an interface's outbound errors summed over 10 minutes"},
-	{"10min_fifo_errors", "Netdata alarm 10min_fifo_errors (net.conf): an interface's FIFO errors summed over 10 minutes"},
-	{"_received_packets_storm", "Netdata alarm 10s_received_packets_storm (net.conf): packets received in 10s as a % of the last minute's rate"},
-	{"_tcp_resets_sent", "Netdata alarm 1m/10s_ip_tcp_resets_sent (tcp_resets.conf): Tcp OutRsts per second, averaged over the window"},
-	{"_tcp_resets_received", "Netdata alarm 1m/10s_ip_tcp_resets_received (tcp_resets.conf): Tcp AttemptFails per second, averaged over the window"},
-	{"netfilter_conntrack_full", "Netdata alarm netfilter_conntrack_full (netfilter.conf): conntrack entries as a % of nf_conntrack_max, the max over 10s"},
-	{"ipv4.sockstat_tcp_mem", "Netdata chart ipv4.sockstat_tcp_mem: sockstat TCP mem in the chart's units, a value the notification does not name"},
-	{"system.softnet_stat", "Netdata chart system.softnet_stat: softnet_stat columns as per-second rates"},
-	{"system.ram", "Netdata chart system.ram (a syslog notification names the chart and the alarm's value): the ram_in_use or ram_available share, not MemAvailable"},
-	{"mem.available", "Netdata chart mem.available: MemAvailable, in the ram_available alarm a % of RAM"},
-	{"ipv4.sockstat_tcp_sockets", "Netdata chart ipv4.sockstat_tcp_sockets: in the tcp_orphans alarm orphans as a % of tcp_max_orphans"},
-	{"ip.tcp_accept_queue", "Netdata chart ip.tcp_accept_queue: ListenOverflows and ListenDrops per second"},
+	{name: "_netdev_backlog_exceeded", why: "Netdata alarm 1min_netdev_backlog_exceeded (softnet.conf; 10min_ before 2019): softnet_stat dropped (netdev_max_backlog) per second, averaged over 1 minute"},
+	{name: "_netdev_budget_ran_outs", why: "Netdata alarm 1min_netdev_budget_ran_outs (softnet.conf; 10min_ before 2019): softnet_stat time_squeeze per second, averaged over 1 minute"},
+	{name: "inbound_packets_dropped_ratio", why: "Netdata alarm inbound_packets_dropped_ratio (net.conf): an interface's inbound drops as a % of its packets over 10 minutes (0 under 10000 packets)"},
+	{name: "outbound_packets_dropped_ratio", why: "Netdata alarm outbound_packets_dropped_ratio (net.conf): an interface's outbound drops as a % of its packets over 10 minutes"},
+	{name: "interface_inbound_errors", why: "Netdata alarm interface_inbound_errors (net.conf): an interface's inbound errors summed over 10 minutes"},
+	{name: "interface_outbound_errors", why: "Netdata alarm interface_outbound_errors (net.conf): an interface's outbound errors summed over 10 minutes"},
+	{name: "10min_fifo_errors", why: "Netdata alarm 10min_fifo_errors (net.conf): an interface's FIFO errors summed over 10 minutes"},
+	{name: "_received_packets_storm", why: "Netdata alarm 10s_received_packets_storm (net.conf): packets received in 10s as a % of the last minute's rate"},
+	{name: "_tcp_resets_sent", why: "Netdata alarm 1m/10s_ip_tcp_resets_sent (tcp_resets.conf): Tcp OutRsts per second, averaged over the window"},
+	{name: "_tcp_resets_received", why: "Netdata alarm 1m/10s_ip_tcp_resets_received (tcp_resets.conf): Tcp AttemptFails per second, averaged over the window"},
+	{name: "netfilter_conntrack_full", why: "Netdata alarm netfilter_conntrack_full (netfilter.conf): conntrack entries as a % of nf_conntrack_max, the max over 10s"},
+	{name: "ipv4.sockstat_tcp_mem", why: "Netdata chart ipv4.sockstat_tcp_mem: sockstat TCP mem in the chart's units, a value the notification does not name"},
+	{name: "system.softnet_stat", why: "Netdata chart system.softnet_stat: softnet_stat columns as per-second rates"},
+	{name: "system.ram", why: "Netdata chart system.ram (a syslog notification names the chart and the alarm's value): the ram_in_use or ram_available share, not MemAvailable"},
+	{name: "mem.available", why: "Netdata chart mem.available: MemAvailable, in the ram_available alarm a % of RAM"},
+	{name: "ipv4.sockstat_tcp_sockets", why: "Netdata chart ipv4.sockstat_tcp_sockets: in the tcp_orphans alarm orphans as a % of tcp_max_orphans"},
+	{name: "ip.tcp_accept_queue", why: "Netdata chart ip.tcp_accept_queue: ListenOverflows and ListenDrops per second"},
 	// Zabbix agent item keys (Zabbix manual, "Zabbix agent items": net.if.in[if,<mode>] a
 	// counter the server usually stores as a change per second;
 	// system.swap.size[<device>,<type>]). vm.memory.size[available] is not one meminfo line:
 	// src/libs/zbxsysinfo/linux/memory.c VM_MEMORY_AVAILABLE returns MemAvailable when
 	// /proc/meminfo has it and free+buffers+Cached otherwise, and the 2011 agent always
 	// returned free+buffers+cached; the value does not say which agent computed it.
-	{"vm.memory.size[", "Zabbix item vm.memory.size[mode]: bytes (or %, for pavailable/pused) as the agent computed them; 'available' is MemAvailable on newer agents but free+buffers+cached on older ones (zbxsysinfo/linux/memory.c), so not /proc/meminfo's line"},
-	{"system.swap.size[", "Zabbix item system.swap.size[device,type]: swap bytes or % (pfree, pused)"},
-	{"net.if.in[", "Zabbix item net.if.in[if,mode]: an interface's inbound counter (bytes, packets, errors, dropped); stored as a change per second unless the item says otherwise"},
-	{"net.if.out[", "Zabbix item net.if.out[if,mode]: an interface's outbound counter; stored as a change per second unless the item says otherwise"},
+	{name: "vm.memory.size[", why: "Zabbix item vm.memory.size[mode]: bytes (or %, for pavailable/pused) as the agent computed them; 'available' is MemAvailable on newer agents but free+buffers+cached on older ones (zbxsysinfo/linux/memory.c), so not /proc/meminfo's line"},
+	{name: "system.swap.size[", why: "Zabbix item system.swap.size[device,type]: swap bytes or % (pfree, pused)"},
+	{name: "net.if.in[", why: "Zabbix item net.if.in[if,mode]: an interface's inbound counter (bytes, packets, errors, dropped); stored as a change per second unless the item says otherwise"},
+	{name: "net.if.out[", why: "Zabbix item net.if.out[if,mode]: an interface's outbound counter; stored as a change per second unless the item says otherwise"},
 	// Datadog agent's network and memory checks (integrations-core
 	// network/datadog_checks/network/check_linux.py: TcpExt ListenOverflows →
 	// system.net.tcp.listen_overflows sent as a rate, with a .count twin; datadog-agent
 	// pkg/collector/corechecks/system/memory: system.mem.usable is gopsutil's Available /
 	// 1 MiB, system.swap.pct_free a fraction).
-	{"system.net.packets_in.drop", "Datadog metric system.net.packets_in.drop: an interface's rx drops per second"},
-	{"system.net.packets_in.error", "Datadog metric system.net.packets_in.error: an interface's rx errors per second"},
-	{"system.net.tcp.listen_overflows", "Datadog metric system.net.tcp.listen_overflows: TcpExt ListenOverflows per second (the .count twin is a count per interval)"},
-	{"system.net.tcp.listen_drops", "Datadog metric system.net.tcp.listen_drops: TcpExt ListenDrops per second"},
-	{"system.net.tcp.backlog_drops", "Datadog metric system.net.tcp.backlog_drops: TcpExt TCPBacklogDrop per second"},
-	{"system.net.tcp.rcv_packs_collapsed", "Datadog metric system.net.tcp.rcv_packs_collapsed: TcpExt TCPRcvCollapsed per second"},
-	{"system.mem.usable", "Datadog metric system.mem.usable: the agent's available memory (gopsutil: MemAvailable, or its estimate on kernels without it) in MiB"},
-	{"system.swap.pct_free", "Datadog metric system.swap.pct_free: free swap as a fraction of 1"},
+	{name: "system.net.packets_in.drop", why: "Datadog metric system.net.packets_in.drop: an interface's rx drops per second"},
+	{name: "system.net.packets_in.error", why: "Datadog metric system.net.packets_in.error: an interface's rx errors per second"},
+	{name: "system.net.tcp.listen_overflows", why: "Datadog metric system.net.tcp.listen_overflows: TcpExt ListenOverflows per second (the .count twin is a count per interval)"},
+	{name: "system.net.tcp.listen_drops", why: "Datadog metric system.net.tcp.listen_drops: TcpExt ListenDrops per second"},
+	{name: "system.net.tcp.backlog_drops", why: "Datadog metric system.net.tcp.backlog_drops: TcpExt TCPBacklogDrop per second"},
+	{name: "system.net.tcp.rcv_packs_collapsed", why: "Datadog metric system.net.tcp.rcv_packs_collapsed: TcpExt TCPRcvCollapsed per second"},
+	{name: "system.mem.usable", why: "Datadog metric system.mem.usable: the agent's available memory (gopsutil: MemAvailable, or its estimate on kernels without it) in MiB"},
+	{name: "system.swap.pct_free", why: "Datadog metric system.swap.pct_free: free swap as a fraction of 1"},
 	// Metricbeat's system module (fields.asciidoc: system.memory.actual.free bytes,
 	// system.network.in.dropped a counter, system.socket.summary.tcp.all.orphan a count).
-	{"system.memory.actual.free", "Metricbeat field system.memory.actual.free: MemAvailable in bytes"},
-	{"system.network.in.dropped", "Metricbeat field system.network.in.dropped: an interface's rx drops since boot"},
-	{"system.socket.summary.tcp.all.orphan", "Metricbeat field system.socket.summary.tcp.all.orphan: orphaned TCP sockets (sockstat orphan)"},
-	{"system.socket.summary.tcp.memory", "Metricbeat field system.socket.summary.tcp.memory: sockstat TCP mem in bytes"},
+	{name: "system.memory.actual.free", why: "Metricbeat field system.memory.actual.free: MemAvailable in bytes"},
+	{name: "system.network.in.dropped", why: "Metricbeat field system.network.in.dropped: an interface's rx drops since boot"},
+	{name: "system.socket.summary.tcp.all.orphan", why: "Metricbeat field system.socket.summary.tcp.all.orphan: orphaned TCP sockets (sockstat orphan)"},
+	{name: "system.socket.summary.tcp.memory", why: "Metricbeat field system.socket.summary.tcp.memory: sockstat TCP mem in bytes"},
 	// collectd's interface and memory plugins (types.db: if_dropped rx:DERIVE tx:DERIVE,
 	// memory-free a gauge in bytes).
-	{"/if_dropped", "collectd interface plugin if_dropped: rx and tx drops, a DERIVE (per second once graphed)"},
-	{"/if_errors", "collectd interface plugin if_errors: rx and tx errors, a DERIVE"},
-	{"memory/memory-", "collectd memory plugin: a meminfo quantity in bytes"},
+	{name: "/if_dropped", why: "collectd interface plugin if_dropped: rx and tx drops, a DERIVE (per second once graphed)"},
+	{name: "/if_errors", why: "collectd interface plugin if_errors: rx and tx errors, a DERIVE"},
+	{name: "memory/memory-", why: "collectd memory plugin: a meminfo quantity in bytes"},
 }
 
 // maxAgentLineBytes: a metric, alarm or notification is one line; a paragraph is prose.
@@ -113,9 +117,25 @@ func agentMetricLine(t string) (string, bool) {
 		if last := m.name[len(m.name)-1]; last != '[' && last != '-' && end < len(t) && isNameByte(t[end]) && t[end] != '.' {
 			continue
 		}
+		if m.alarm && !netdataAlarmContext(t) {
+			continue
+		}
 		return m.why + "; headroom does not read an agent's window or share as the kernel's counter", true
 	}
 	return "", false
+}
+
+// netdataAlarmContext: the line reads as a Netdata alarm's: it names Netdata, states the
+// alarm's value after " = " (alarm-notify.sh.in's "${summary} = ${value_string}", the
+// dashboard's and older notifications' "name = value"), or carries a status word of the
+// notification ("is critical", "needs attention", "recovered"; CRITICAL, WARNING, CLEAR).
+func netdataAlarmContext(t string) bool {
+	for _, w := range [...]string{" = ", "etdata", "critical", "CRITICAL", "WARNING", "needs attention", "recovered", "CLEAR"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
 }
 
 func isNameByte(c byte) bool {
