@@ -119,3 +119,13 @@ func TestH8aDataStoreLinesNotFromProse(t *testing.T) {
 		}
 	}
 }
+
+// Every agent name holds the anchor the gate asks the line for: a name without '_' or '['
+// must hold "mem" or "system.", or agentMetricLine could never find it.
+func TestAgentAnchors(t *testing.T) {
+	for _, m := range agentMetrics {
+		if agentAnchor(m.name) == anchorSystem && !strings.Contains(m.name, "mem") && !strings.Contains(m.name, "system.") {
+			t.Errorf("%q holds none of the anchors", m.name)
+		}
+	}
+}
