@@ -98,8 +98,8 @@ var agentMetrics = []agentMetric{
 // maxAgentLineBytes: a metric, alarm or notification is one line; a paragraph is prose.
 const maxAgentLineBytes = 400
 
-// agentMetricLine says why t is a monitoring agent's line with a metric of this domain. The
-// gate is cheap: every name holds '_' or '.' or '/', and a line of that kind states a value.
+// agentMetricLine says why t is a monitoring agent's line with a metric of this domain: a
+// line of that kind states a value (a digit).
 //
 // Each name holds '_', '[' or "mem" or "system." (agentAnchor); the line is asked only for the
 // names whose anchor it holds, so a line of prose with a number and a full stop costs three
@@ -115,8 +115,8 @@ func agentMetricLine(t string) (string, bool) {
 	if !has[anchorUnderscore] && !has[anchorBracket] && !has[anchorSystem] {
 		return "", false
 	}
-	for _, m := range agentMetrics {
-		if !has[agentAnchor(m.name)] {
+	for i, m := range agentMetrics {
+		if !has[agentAnchors[i]] {
 			continue
 		}
 		k := strings.Index(t, m.name)
@@ -158,6 +158,15 @@ const (
 	anchorSystem
 	numAgentAnchors
 )
+
+// agentAnchors are agentMetrics' anchors, in its order.
+var agentAnchors = func() []int {
+	a := make([]int, len(agentMetrics))
+	for i, m := range agentMetrics {
+		a[i] = agentAnchor(m.name)
+	}
+	return a
+}()
 
 // agentAnchor: the anchor a name holds, '_' before '[' before "mem"/"system."
 // (TestAgentAnchors checks that every name holds its own).
