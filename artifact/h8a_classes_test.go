@@ -55,6 +55,7 @@ func TestH8aAgentMetricsUnread(t *testing.T) {
 		{"datadog", "system.net.tcp.listen_overflows  412.0\n", "ListenOverflows per second"},
 		{"datadog mem", "system.mem.usable 183.2\n", "in MiB"},
 		{"metricbeat", "system.socket.summary.tcp.all.orphan: 40211\n", "orphaned TCP sockets"},
+		{"metricbeat event", `{"@timestamp":"2026-11-29T10:12:01.123Z","event":{"dataset":"system.memory","module":"system","duration":115251},"metricset":{"name":"memory","period":10000},"system":{"memory":{"actual":{"free":191889408,"used":{"pct":0.9771,"bytes":8061530112}},"total":8253419520,"swap":{"free":0,"total":2147479552}}}}` + "\n", "Metricbeat system/memory event"},
 		{"collectd", "PUTVAL db01/interface-eth0/if_dropped interval=10.000 1701251521.000:48211:0\n", "collectd interface plugin if_dropped"},
 	}
 	for _, c := range cases {

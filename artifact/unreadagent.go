@@ -87,6 +87,12 @@ var agentMetrics = []agentMetric{
 	{name: "system.memory.actual.free", why: "Metricbeat field system.memory.actual.free: MemAvailable in bytes"},
 	{name: "system.network.in.dropped", why: "Metricbeat field system.network.in.dropped: an interface's rx drops since boot"},
 	{name: "system.socket.summary.tcp.all.orphan", why: "Metricbeat field system.socket.summary.tcp.all.orphan: orphaned TCP sockets (sockstat orphan)"},
+	// A compact Metricbeat event (one JSON line, as `metricbeat -e -d publish` or a Kibana
+	// export prints it) nests those fields and names its metricset in ECS event.dataset
+	// ("module.metricset"); a pretty-printed one is unreadjson.go's.
+	{name: `"dataset":"system.memory"`, why: "a Metricbeat system/memory event (actual.free is MemAvailable in bytes, used.pct a fraction)"},
+	{name: `"dataset":"system.network"`, why: "a Metricbeat system/network event (in.dropped, in.errors: an interface's counters since boot)"},
+	{name: `"dataset":"system.socket_summary"`, why: "a Metricbeat system/socket_summary event (tcp.all.orphan, tcp.memory: sockstat)"},
 	{name: "system.socket.summary.tcp.memory", why: "Metricbeat field system.socket.summary.tcp.memory: sockstat TCP mem in bytes"},
 	// collectd's interface and memory plugins (types.db: if_dropped rx:DERIVE tx:DERIVE,
 	// memory-free a gauge in bytes).
@@ -98,6 +104,10 @@ var agentMetrics = []agentMetric{
 // maxAgentLineBytes: a metric, alarm or notification is one line; a paragraph is prose.
 const maxAgentLineBytes = 400
 
+// maxAgentJSONBytes: an agent's event printed as one JSON object (a Metricbeat event is
+// some hundreds of bytes to a few KiB).
+const maxAgentJSONBytes = 8192
+
 // agentMetricLine says why t is a monitoring agent's line with a metric of this domain: a
 // line of that kind states a value (a digit).
 //
@@ -105,7 +115,7 @@ const maxAgentLineBytes = 400
 // names whose anchor it holds, so a line of prose with a number and a full stop costs three
 // byte searches, not a search per name (the table was 2% of BenchmarkParsePastes).
 func agentMetricLine(t string) (string, bool) {
-	if len(t) > maxAgentLineBytes || !hasDigit(t) {
+	if len(t) > maxAgentLineBytes && !(len(t) <= maxAgentJSONBytes && t[0] == '{') || !hasDigit(t) {
 		return "", false
 	}
 	var has [numAgentAnchors]bool
