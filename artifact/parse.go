@@ -328,6 +328,10 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if why, ok := foreignLogWhy(l.Tag, t); ok {
+				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
+				continue
+			}
 			d.acct.Other++
 			continue // another program's syslog line
 		}

@@ -271,6 +271,14 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
 	}
+	if why, ok := agentMetricLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // a monitoring agent's alarm or metric (unreadagent.go)
+		return
+	}
+	if why, ok := appHostLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // a data store's or runtime's own limit (unreadagent.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return

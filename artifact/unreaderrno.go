@@ -28,8 +28,11 @@ const maxErrnoLineBytes = 512
 
 // errnoLogLine says why t is an application's log line with one of errnoReasons' errnos.
 func errnoLogLine(t string) (string, bool) {
-	if len(t) > maxErrnoLineBytes || !hasDigit(t) {
+	if len(t) > maxErrnoLineBytes {
 		return "", false
+	}
+	if !hasDigit(t) {
+		return javaErrnoLine(t)
 	}
 	for _, e := range errnoReasons {
 		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " {
@@ -62,4 +65,22 @@ func wordAt(t string, k, n int) bool {
 		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
 	}
 	return (k == 0 || !isW(t[k-1])) && (k+n == len(t) || !isW(t[k+n]))
+}
+
+// javaErrnoLine: a Java exception's first line states the errno's text after its class
+// ("java.io.IOException: No buffer space available", "java.net.SocketException: Cannot
+// allocate memory"): the JDK's native socket code throws it with strerror's text
+// (OpenJDK libnio Net.c handleSocketError, JNU_ThrowByNameWithLastError: the message is
+// strerror(errno)).
+// It holds no digit, and it is a record, not a sentence: the class stands before ": ".
+func javaErrnoLine(t string) (string, bool) {
+	if !strings.Contains(t, "Exception: ") {
+		return "", false
+	}
+	for _, e := range errnoReasons {
+		if k := strings.Index(t, e.text); k >= len("Exception: ") && t[k-len("Exception: "):k] == "Exception: " {
+			return e.why, true
+		}
+	}
+	return "", false
 }

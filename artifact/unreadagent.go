@@ -1,0 +1,275 @@
+package artifact
+
+import "strings"
+
+// Two families of pasted lines that carry host evidence in another program's words, written
+// from the programs' sources before round 8 (docs/accuracy.md, "Pre-round 8 hardening:
+// monitoring agents and data stores (h8a)"). Neither is read as a kernel number: a
+// monitoring agent's alarm or metric is a rate, a share or a sum over the agent's own window,
+// not the counter the rules compare, and a data store's error is mostly its own limit. Each
+// line is listed as unread with what it is and what it does not prove, so a paste of nothing
+// else no longer exits 3 ("nothing is evidence") and every rule that would have needed the
+// counter says "not checked".
+
+// agentMetric is a metric or alarm name as a monitoring agent prints it and what it is.
+type agentMetric struct {
+	name string // as printed: a Netdata alarm or chart, a Zabbix item key's head, a metric
+	why  string
+	// alarm: a name other tools print too (oom_kill is /proc/vmstat's field, tcp_memory and
+	// used_swap are common words of scripts): taken only on a line that reads as an alarm's
+	// (netdataAlarmContext).
+	alarm bool
+}
+
+// agentMetrics: the names of this domain, each checked in the agent's source.
+var agentMetrics = []agentMetric{
+	// Netdata's stock alarms (netdata src/health/health.d/*.conf; notifications by
+	// src/health/notifications/alarm-notify.sh.in: "${host} ${status_message}, ${chart},
+	// ${alarm}" with alarm "${summary} = ${value_string}", syslog "${status} on ${host} at
+	// ${date}: ${chart} ${value_string}").
+	{alarm: true, name: "ram_in_use", why: "Netdata alarm ram_in_use (ram.conf): used*100/(used+cached+free+buffers) of system.ram, a share every 10s, not MemAvailable"},
+	{alarm: true, name: "ram_available", why: "Netdata alarm ram_available (ram.conf): MemAvailable as a % of RAM every 10s"},
+	{alarm: true, name: "oom_kill", why: "Netdata alarm oom_kill (ram.conf): OOM kills summed over the last 30 minutes of mem.oom_kill (vmstat oom_kill), no victim, no constraint"},
+	{alarm: true, name: "used_swap", why: "Netdata alarm used_swap (swap.conf): swap used as a % of swap every 10s"},
+	{name: "30min_ram_swapped_out", why: "Netdata alarm 30min_ram_swapped_out (swap.conf): swap-out over 30 minutes as a % of RAM"},
+	{alarm: true, name: "tcp_memory", why: "Netdata alarm tcp_memory (tcp_mem.conf): sockstat TCP mem as a % of tcp_mem's high (third) value"},
+	{alarm: true, name: "tcp_orphans", why: "Netdata alarm tcp_orphans (tcp_orphans.conf): orphaned TCP sockets as a % of tcp_max_orphans"},
+	{alarm: true, name: "tcp_connections", why: "Netdata alarm tcp_connections (tcp_conn.conf): IPv4 TCP sockets as a % of the configured maximum"},
+	{name: "1m_tcp_accept_queue_overflows", why: "Netdata alarm 1m_tcp_accept_queue_overflows (tcp_listen.conf): TcpExt ListenOverflows per second, averaged over 60s"},
+	{name: "1m_tcp_accept_queue_drops", why: "Netdata alarm 1m_tcp_accept_queue_drops (tcp_listen.conf): TcpExt ListenDrops per second, averaged over 60s"},
+	{name: "1m_tcp_syn_queue_drops", why: "Netdata alarm 1m_tcp_syn_queue_drops (tcp_listen.conf): TcpExt TCPReqQFullDrop per second, averaged over 60s"},
+	{name: "1m_tcp_syn_queue_cookies", why: "Netdata alarm 1m_tcp_syn_queue_cookies (tcp_listen.conf): TcpExt TCPReqQFullDoCookies per second, averaged over 60s"},
+	// 10min_netdev_backlog_exceeded and 10min_netdev_budget_ran_outs were these alarms'
+	// names in softnet.conf from 2017 (35fd21781a) to 2019 (ef721290f0), the window the same
+	// minute; 1m_ipv4_tcp_resets_sent was tcp_resets.conf's name from 2017 to 2023.
+	{name: "_netdev_backlog_exceeded", why: "Netdata alarm 1min_netdev_backlog_exceeded (softnet.conf; 10min_ before 2019): softnet_stat dropped (netdev_max_backlog) per second, averaged over 1 minute"},
+	{name: "_netdev_budget_ran_outs", why: "Netdata alarm 1min_netdev_budget_ran_outs (softnet.conf; 10min_ before 2019): softnet_stat time_squeeze per second, averaged over 1 minute"},
+	{name: "inbound_packets_dropped_ratio", why: "Netdata alarm inbound_packets_dropped_ratio (net.conf): an interface's inbound drops as a % of its packets over 10 minutes (0 under 10000 packets)"},
+	{name: "outbound_packets_dropped_ratio", why: "Netdata alarm outbound_packets_dropped_ratio (net.conf): an interface's outbound drops as a % of its packets over 10 minutes"},
+	{name: "interface_inbound_errors", why: "Netdata alarm interface_inbound_errors (net.conf): an interface's inbound errors summed over 10 minutes"},
+	{name: "interface_outbound_errors", why: "Netdata alarm interface_outbound_errors (net.conf): an interface's outbound errors summed over 10 minutes"},
+	{name: "10min_fifo_errors", why: "Netdata alarm 10min_fifo_errors (net.conf): an interface's FIFO errors summed over 10 minutes"},
+	{name: "_received_packets_storm", why: "Netdata alarm 10s_received_packets_storm (net.conf): packets received in 10s as a % of the last minute's rate"},
+	{name: "_tcp_resets_sent", why: "Netdata alarm 1m/10s_ip_tcp_resets_sent (tcp_resets.conf): Tcp OutRsts per second, averaged over the window"},
+	{name: "_tcp_resets_received", why: "Netdata alarm 1m/10s_ip_tcp_resets_received (tcp_resets.conf): Tcp AttemptFails per second, averaged over the window"},
+	{name: "netfilter_conntrack_full", why: "Netdata alarm netfilter_conntrack_full (netfilter.conf): conntrack entries as a % of nf_conntrack_max, the max over 10s"},
+	{name: "ipv4.sockstat_tcp_mem", why: "Netdata chart ipv4.sockstat_tcp_mem: sockstat TCP mem in the chart's units, a value the notification does not name"},
+	{name: "system.softnet_stat", why: "Netdata chart system.softnet_stat: softnet_stat columns as per-second rates"},
+	{name: "system.ram", why: "Netdata chart system.ram (a syslog notification names the chart and the alarm's value): the ram_in_use or ram_available share, not MemAvailable"},
+	{name: "mem.available", why: "Netdata chart mem.available: MemAvailable, in the ram_available alarm a % of RAM"},
+	{name: "ipv4.sockstat_tcp_sockets", why: "Netdata chart ipv4.sockstat_tcp_sockets: in the tcp_orphans alarm orphans as a % of tcp_max_orphans"},
+	{name: "ip.tcp_accept_queue", why: "Netdata chart ip.tcp_accept_queue: ListenOverflows and ListenDrops per second"},
+	// Zabbix agent item keys (Zabbix manual, "Zabbix agent items": net.if.in[if,<mode>] a
+	// counter the server usually stores as a change per second;
+	// system.swap.size[<device>,<type>]). vm.memory.size[available] is not one meminfo line:
+	// src/libs/zbxsysinfo/linux/memory.c VM_MEMORY_AVAILABLE returns MemAvailable when
+	// /proc/meminfo has it and free+buffers+Cached otherwise, and the 2011 agent always
+	// returned free+buffers+cached; the value does not say which agent computed it.
+	{name: "vm.memory.size[", why: "Zabbix item vm.memory.size[mode]: bytes (or %, for pavailable/pused) as the agent computed them; 'available' is MemAvailable on newer agents but free+buffers+cached on older ones (zbxsysinfo/linux/memory.c), so not /proc/meminfo's line"},
+	{name: "system.swap.size[", why: "Zabbix item system.swap.size[device,type]: swap bytes or % (pfree, pused)"},
+	{name: "net.if.in[", why: "Zabbix item net.if.in[if,mode]: an interface's inbound counter (bytes, packets, errors, dropped); stored as a change per second unless the item says otherwise"},
+	{name: "net.if.out[", why: "Zabbix item net.if.out[if,mode]: an interface's outbound counter; stored as a change per second unless the item says otherwise"},
+	// Datadog agent's network and memory checks (integrations-core
+	// network/datadog_checks/network/check_linux.py: TcpExt ListenOverflows →
+	// system.net.tcp.listen_overflows sent as a rate, with a .count twin; datadog-agent
+	// pkg/collector/corechecks/system/memory: system.mem.usable is gopsutil's Available /
+	// 1 MiB, system.swap.pct_free a fraction).
+	{name: "system.net.packets_in.drop", why: "Datadog metric system.net.packets_in.drop: an interface's rx drops per second"},
+	{name: "system.net.packets_in.error", why: "Datadog metric system.net.packets_in.error: an interface's rx errors per second"},
+	{name: "system.net.tcp.listen_overflows", why: "Datadog metric system.net.tcp.listen_overflows: TcpExt ListenOverflows per second (the .count twin is a count per interval)"},
+	{name: "system.net.tcp.listen_drops", why: "Datadog metric system.net.tcp.listen_drops: TcpExt ListenDrops per second"},
+	{name: "system.net.tcp.backlog_drops", why: "Datadog metric system.net.tcp.backlog_drops: TcpExt TCPBacklogDrop per second"},
+	{name: "system.net.tcp.rcv_packs_collapsed", why: "Datadog metric system.net.tcp.rcv_packs_collapsed: TcpExt TCPRcvCollapsed per second"},
+	{name: "system.mem.usable", why: "Datadog metric system.mem.usable: the agent's available memory (gopsutil: MemAvailable, or its estimate on kernels without it) in MiB"},
+	{name: "system.swap.pct_free", why: "Datadog metric system.swap.pct_free: free swap as a fraction of 1"},
+	// Metricbeat's system module (fields.asciidoc: system.memory.actual.free bytes,
+	// system.network.in.dropped a counter, system.socket.summary.tcp.all.orphan a count).
+	{name: "system.memory.actual.free", why: "Metricbeat field system.memory.actual.free: MemAvailable in bytes"},
+	{name: "system.network.in.dropped", why: "Metricbeat field system.network.in.dropped: an interface's rx drops since boot"},
+	{name: "system.socket.summary.tcp.all.orphan", why: "Metricbeat field system.socket.summary.tcp.all.orphan: orphaned TCP sockets (sockstat orphan)"},
+	// A compact Metricbeat event (one JSON line, as `metricbeat -e -d publish` or a Kibana
+	// export prints it) nests those fields and names its metricset in ECS event.dataset
+	// ("module.metricset"); a pretty-printed one is unreadjson.go's.
+	{name: `"dataset":"system.memory"`, why: "a Metricbeat system/memory event (actual.free is MemAvailable in bytes, used.pct a fraction)"},
+	{name: `"dataset":"system.network"`, why: "a Metricbeat system/network event (in.dropped, in.errors: an interface's counters since boot)"},
+	{name: `"dataset":"system.socket_summary"`, why: "a Metricbeat system/socket_summary event (tcp.all.orphan, tcp.memory: sockstat)"},
+	{name: "system.socket.summary.tcp.memory", why: "Metricbeat field system.socket.summary.tcp.memory: sockstat TCP mem in bytes"},
+	// collectd's interface and memory plugins (types.db: if_dropped rx:DERIVE tx:DERIVE,
+	// memory-free a gauge in bytes).
+	{name: "/if_dropped", why: "collectd interface plugin if_dropped: rx and tx drops, a DERIVE (per second once graphed)"},
+	{name: "/if_errors", why: "collectd interface plugin if_errors: rx and tx errors, a DERIVE"},
+	{name: "memory/memory-", why: "collectd memory plugin: a meminfo quantity in bytes"},
+}
+
+// maxAgentLineBytes: a metric, alarm or notification is one line; a paragraph is prose.
+const maxAgentLineBytes = 400
+
+// maxAgentJSONBytes: an agent's event printed as one JSON object (a Metricbeat event is
+// some hundreds of bytes to a few KiB).
+const maxAgentJSONBytes = 8192
+
+// agentMetricLine says why t is a monitoring agent's line with a metric of this domain: a
+// line of that kind states a value (a digit).
+//
+// Each name holds '_', '[' or "mem" or "system." (agentAnchor); the line is asked only for the
+// names whose anchor it holds, so a line of prose with a number and a full stop costs three
+// byte searches, not a search per name (the table was 2% of BenchmarkParsePastes).
+func agentMetricLine(t string) (string, bool) {
+	if len(t) > maxAgentLineBytes && !(len(t) <= maxAgentJSONBytes && t[0] == '{') || !hasDigit(t) {
+		return "", false
+	}
+	var has [numAgentAnchors]bool
+	has[anchorUnderscore] = strings.IndexByte(t, '_') >= 0
+	has[anchorBracket] = strings.IndexByte(t, '[') >= 0
+	has[anchorSystem] = strings.Contains(t, "mem") || strings.Contains(t, "system.")
+	if !has[anchorUnderscore] && !has[anchorBracket] && !has[anchorSystem] {
+		return "", false
+	}
+	for i, m := range agentMetrics {
+		if !has[agentAnchors[i]] {
+			continue
+		}
+		k := strings.Index(t, m.name)
+		if k < 0 {
+			continue
+		}
+		// A name stands as a word: "ram_in_use", not "xram_in_use_total" of another exporter.
+		end := k + len(m.name)
+		if m.name[0] != '_' && m.name[0] != '/' && k > 0 && isNameByte(t[k-1]) {
+			continue
+		}
+		if last := m.name[len(m.name)-1]; last != '[' && last != '-' && end < len(t) && isNameByte(t[end]) && t[end] != '.' {
+			continue
+		}
+		if m.alarm && !netdataAlarmContext(t) {
+			continue
+		}
+		return m.why + "; headroom does not read an agent's window or share as the kernel's counter", true
+	}
+	return "", false
+}
+
+// netdataAlarmContext: the line reads as a Netdata alarm's: it names Netdata, states the
+// alarm's value after " = " (alarm-notify.sh.in's "${summary} = ${value_string}", the
+// dashboard's and older notifications' "name = value"), or carries a status word of the
+// notification ("is critical", "needs attention", "recovered"; CRITICAL, WARNING, CLEAR).
+func netdataAlarmContext(t string) bool {
+	for _, w := range [...]string{" = ", "etdata", "critical", "CRITICAL", "WARNING", "needs attention", "recovered", "CLEAR"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	anchorUnderscore = iota
+	anchorBracket
+	anchorSystem
+	numAgentAnchors
+)
+
+// agentAnchors are agentMetrics' anchors, in its order.
+var agentAnchors = func() []int {
+	a := make([]int, len(agentMetrics))
+	for i, m := range agentMetrics {
+		a[i] = agentAnchor(m.name)
+	}
+	return a
+}()
+
+// agentAnchor: the anchor a name holds, '_' before '[' before "mem"/"system."
+// (TestAgentAnchors checks that every name holds its own).
+func agentAnchor(name string) int {
+	switch {
+	case strings.IndexByte(name, '_') >= 0:
+		return anchorUnderscore
+	case strings.IndexByte(name, '[') >= 0:
+		return anchorBracket
+	}
+	return anchorSystem
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// appHostReasons: a data store's or a runtime's own words for a limit it reached, and what
+// the line proves about the host. None is a kernel finding.
+var appHostReasons = []struct{ text, why string }{
+	// HotSpot's java.nio.Bits.reserveMemory throws it when direct buffers pass
+	// -XX:MaxDirectMemorySize (by default the heap's -Xmx): the JVM's limit, not the kernel's.
+	{"OutOfMemoryError: Direct buffer memory", "the JVM's direct-buffer limit (-XX:MaxDirectMemorySize, java.nio.Bits.reserveMemory), not the kernel's memory"},
+	{"OutOfMemoryError: Java heap space", "the JVM's heap limit (-Xmx), not the kernel's memory"},
+	{"OutOfMemoryError: GC overhead limit exceeded", "the JVM's heap limit (-Xmx), not the kernel's memory"},
+	// HotSpot os.hpp OS_NATIVE_THREAD_CREATION_FAILED_MSG ("unable to create native thread:
+	// possibly out of memory or process/resource limits reached"; "unable to create new native
+	// thread" before JDK 11): pthread_create failed, mostly EAGAIN from RLIMIT_NPROC, the pids
+	// cgroup or threads-max; only a stated ENOMEM would be memory.
+	{"unable to create native thread", "the JVM could not start a thread (pthread_create: EAGAIN from RLIMIT_NPROC, a pids cgroup or kernel.threads-max, or a thread stack not mapped): not by itself a kernel memory shortage"},
+	{"unable to create new native thread", "the JVM could not start a thread (pthread_create: EAGAIN from RLIMIT_NPROC, a pids cgroup or kernel.threads-max, or a thread stack not mapped): not by itself a kernel memory shortage"},
+	// Seastar (ScyllaDB, Redpanda) takes its memory at start (--memory) and allocates from
+	// per-shard pools: std::bad_alloc is that pool's; "Exceptional future ignored" is
+	// core/future.cc report_failed_future.
+	{"std::bad_alloc", "a C++ allocation failed (Seastar's per-shard pool in ScyllaDB/Redpanda, sized at start by --memory): the program's own memory, not the kernel's"},
+	// Seastar reactor.cc: a task ran past blocked_reactor_notify_ms: CPU, not memory.
+	{"Reactor stalled for", "a Seastar shard ran one task past its stall threshold (reactor.cc): CPU time, not memory or the network"},
+	// ClickHouse MemoryTracker (Code 241): max_server_memory_usage or a query's max_memory_usage.
+	{"MEMORY_LIMIT_EXCEEDED", "ClickHouse's own memory limit (MemoryTracker: max_server_memory_usage or max_memory_usage, Code 241), not the kernel's"},
+	{"Memory limit (total) exceeded", "ClickHouse's own memory limit (MemoryTracker: max_server_memory_usage, Code 241), not the kernel's"},
+	{"Memory limit (for query) exceeded", "ClickHouse's per-query memory limit (max_memory_usage, Code 241), not the kernel's"},
+	// etcd server/etcdserver/raft.go and wal/wal.go: a late heartbeat, a slow fdatasync: disk
+	// or CPU, not memory.
+	{"failed to send out heartbeat on time", "etcd's leader sent a heartbeat late (etcdserver raft.go: a slow disk or a starved CPU), not memory or the kernel's network"},
+	{"slow fdatasync", "etcd's WAL fdatasync was slow (wal.go): the disk, not memory"},
+	// Cassandra gms/FailureDetector.java: its own thread paused more than
+	// MAX_LOCAL_PAUSE_IN_NANOS (5 s): a JVM or host pause, cause not stated.
+	{"Not marking nodes down due to local pause", "Cassandra's failure detector was paused (FailureDetector.java, nanoseconds > 5000000000): a GC or host stall, cause not stated; no memory figure"},
+	{"GCInspector", "Cassandra's GCInspector: a JVM garbage collection's pause and heap, the JVM's own memory"},
+	// EMFILE: RLIMIT_NOFILE, not memory.
+	{"Too many open files", "EMFILE (Too many open files): the process's RLIMIT_NOFILE, not memory"},
+}
+
+// appHostLine says why t is a data store's or runtime's line naming one of appHostReasons.
+// Gate: one of the few capitals the texts start with, then the search.
+func appHostLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes || strings.IndexAny(t, "OuRMsfNGTSm") < 0 {
+		return "", false
+	}
+	for _, r := range appHostReasons {
+		if strings.Contains(t, r.text) {
+			return r.why + "; headroom has no reader for this log", true
+		}
+	}
+	return "", false
+}
+
+// isAgentTag: the syslog tags of the agents and data stores above (their daemons' names as
+// their units start them). The syslog path asks only their lines (boringHolding hands them
+// to the window): another program's line is the commonest line of a syslog, and the tag is
+// the cheap needle (a switch: a compare or two for a tag that is none of them).
+func isAgentTag(tag string) bool {
+	switch tag {
+	case "netdata", "alarm-notify.sh", "zabbix_agentd", "zabbix_agent2", "zabbix_server",
+		"datadog-agent", "agent", "metricbeat", "collectd",
+		"scylla", "etcd", "cassandra", "kafka", "kafka-server-start.sh", "java",
+		"clickhouse-server", "clickhouse", "cockroach", "tikv-server", "redpanda":
+		return true
+	}
+	return false
+}
+
+// foreignLogWhy: another program's syslog line, from one of agentTags, that is an agent's
+// metric, a data store's limit or an errno of this domain, in that order.
+func foreignLogWhy(tag, t string) (string, bool) {
+	if !isAgentTag(tag) {
+		return "", false
+	}
+	if why, ok := errnoLogLine(t); ok {
+		return why, true
+	}
+	if why, ok := agentMetricLine(t); ok {
+		return why, true
+	}
+	return appHostLine(t)
+}
