@@ -97,8 +97,10 @@ const (
 	// as the driver has at the time of the call, whatever n_stats the caller passed, on
 	// kernels before the late-2025 fix that returns 0 values on a mismatch instead
 	// (net/ethtool/ioctl.c; https://patch.msgid.link/20251208121901.3203692-1-gal@nvidia.com).
-	// Stats re-reads the count before each GSTATS; the slack covers the count growing in
-	// the microseconds between the two calls.
+	// Stats re-reads the count before a GSTATS into a heap buffer, and the slack covers the
+	// count growing in the microseconds between the two calls; into a guarded buffer
+	// (statSet.guarded) it sends the cached count, and a larger count than the slack holds
+	// ends at the guard page.
 	statsSlack = 64
 )
 
