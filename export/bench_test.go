@@ -160,11 +160,7 @@ func BenchmarkBodyLive(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
 					if cold {
-						b.StopTimer()
-						for i := 0; i < len(junk); i += 64 {
-							junk[i]++
-						}
-						b.StartTimer()
+						flushCaches(b, junk)
 					}
 					buf = appendGzipExposition(buf[:0], s.points, tc.tmpl, true)
 				}
@@ -172,4 +168,44 @@ func BenchmarkBodyLive(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkRefreshLive measures what a scrape between window samples does before its
+// answer (Collector.refresh: the exposed files, ethtool, the TCP sysctls, the kernel log,
+// the points), hot and with the caches flushed before each refresh (32 MB written between
+// them, outside the timer), as a scrape of a host whose CPUs idle between scrapes finds
+// them (docs/performance.md, "serve7").
+func BenchmarkRefreshLive(b *testing.B) {
+	if _, err := os.Stat("/proc/zoneinfo"); err != nil {
+		b.Skip("not a Linux host")
+	}
+	c := NewCollector(kernel.HostRoot(), Options{Ethtool: true, MinInterval: time.Nanosecond})
+	defer c.Close()
+	c.current() // the first sample: a window sample
+	junk := make([]byte, 32<<20)
+	for _, cold := range []bool{false, true} {
+		name := "hot"
+		if cold {
+			name = "cold"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if cold {
+					flushCaches(b, junk)
+				}
+				c.current()
+			}
+		})
+	}
+}
+
+// flushCaches writes a cache line of every 64 bytes of junk (32 MB: more than this VM's
+// caches) outside the benchmark's timer, so that the next iteration finds its code and data
+// as a scrape after an idle gap does.
+func flushCaches(b *testing.B, junk []byte) {
+	b.StopTimer()
+	for i := 0; i < len(junk); i += 64 {
+		junk[i]++
+	}
+	b.StartTimer()
 }

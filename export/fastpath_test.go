@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"regexp"
@@ -275,5 +276,26 @@ func TestFastPathAllocations(t *testing.T) {
 	t.Logf("%.2f allocations, %.0f bytes per scrape answered (%d answered by the fast path)", per, float64(m1.TotalAlloc-m0.TotalAlloc)/n, p.fs.answered.Load())
 	if per > 0.5 {
 		t.Errorf("%.2f allocations per scrape answered from the current snapshot, want none", per)
+	}
+}
+
+// appendHTTPDate writes what AppendFormat(http.TimeFormat) writes, for any time.
+func TestAppendHTTPDate(t *testing.T) {
+	times := []time.Time{
+		time.Unix(0, 0), time.Date(2026, 11, 29, 23, 59, 59, 999999999, time.UTC),
+		time.Date(2000, 2, 29, 0, 0, 0, 0, time.UTC), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 6, 15, 12, 0, 0, 0, time.UTC), time.Date(999, 7, 4, 9, 5, 3, 0, time.UTC),
+		time.Date(2026, 3, 29, 1, 30, 0, 0, time.FixedZone("x", 5*3600+1800)), time.Now(),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		times = append(times, time.Unix(r.Int64N(400*365*86400)-100*365*86400, r.Int64N(1e9)).In(time.FixedZone("y", r.IntN(50000)-25000)))
+	}
+	for _, tm := range times {
+		want := tm.UTC().AppendFormat([]byte("x"), http.TimeFormat)
+		if got := appendHTTPDate([]byte("x"), tm); !bytes.Equal(got, want) {
+			t.Fatalf("%v: %q, want %q", tm, got, want)
+		}
 	}
 }

@@ -97,8 +97,10 @@ const (
 	// as the driver has at the time of the call, whatever n_stats the caller passed, on
 	// kernels before the late-2025 fix that returns 0 values on a mismatch instead
 	// (net/ethtool/ioctl.c; https://patch.msgid.link/20251208121901.3203692-1-gal@nvidia.com).
-	// Stats re-reads the count before each GSTATS; the slack covers the count growing in
-	// the microseconds between the two calls.
+	// Stats re-reads the count before a GSTATS into a heap buffer, and the slack covers the
+	// count growing in the microseconds between the two calls; into a guarded buffer
+	// (statSet.guarded) it sends the cached count, and a larger count than the slack holds
+	// ends at the guard page.
 	statsSlack = 64
 )
 
@@ -149,9 +151,24 @@ func ethtoolErr(op, ifname string, err error) error {
 }
 
 type ioctlEthtool struct {
-	mu   sync.Mutex
-	fd   int
-	sets map[string]*statSet
+	mu    sync.Mutex
+	fd    int
+	sets  map[string]*statSet
+	calls int // ioctls issued (tests)
+}
+
+// ioctl issues one SIOCETHTOOL command on e's socket. e.mu is held.
+func (e *ioctlEthtool) ioctl(ifname string, buf []byte) error {
+	e.calls++
+	return ethtoolIoctl(e.fd, ifname, buf)
+}
+
+// dropSet forgets ifname's string set and unmaps its buffer. e.mu is held.
+func (e *ioctlEthtool) dropSet(ifname string) {
+	if set := e.sets[ifname]; set != nil {
+		set.free()
+		delete(e.sets, ifname)
+	}
 }
 
 // statSet is the cached ETH_SS_STATS string set of one interface with the buffer GSTATS
@@ -182,7 +199,46 @@ func (set *statSet) answer(data []byte) Counters {
 type statSet struct {
 	names  []string
 	layout Counters // names with their index, built once per name list and shared by every answer
-	buf    []byte
+	buf    []byte   // GSTATS' header and values, with statsSlack values to spare
+	// guarded says buf ends where a page the process may not touch begins (mem is its
+	// mapping): a kernel that writes more values than buf holds faults there, and Stats
+	// may then skip asking for the count.
+	guarded bool
+	mem     []byte
+}
+
+// newStatSet returns the set of names with its GSTATS buffer: mapped with a guard page
+// right after it when the system allows, from the heap (and not guarded) otherwise.
+func newStatSet(names []string) *statSet {
+	n := len(names)
+	set := &statSet{names: names}
+	for _, name := range names {
+		set.layout.Set(name, 0)
+	}
+	need := statsHdr + 8*(n+statsSlack)
+	page := unix.Getpagesize()
+	size := (need+page-1)/page*page + page
+	mem, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err == nil {
+		if err = unix.Mprotect(mem[size-page:], unix.PROT_NONE); err != nil {
+			unix.Munmap(mem)
+		}
+	}
+	if err != nil {
+		set.buf = make([]byte, need)
+		return set
+	}
+	guard := size - page
+	set.buf, set.mem, set.guarded = mem[guard-need:guard:guard], mem, true
+	return set
+}
+
+// free unmaps the set's buffer; the set is not used after.
+func (set *statSet) free() {
+	if set.mem != nil {
+		unix.Munmap(set.mem)
+		set.mem, set.buf, set.guarded = nil, nil, false
+	}
 }
 
 func (e *ioctlEthtool) Close() error {
@@ -193,6 +249,9 @@ func (e *ioctlEthtool) Close() error {
 	}
 	err := unix.Close(e.fd)
 	e.fd = -1
+	for name := range e.sets {
+		e.dropSet(name)
+	}
 	return err
 }
 
@@ -203,11 +262,11 @@ func (e *ioctlEthtool) statsCount(ifname string) (int, error) {
 	ne := binary.NativeEndian
 	ne.PutUint32(b[0:], ethtoolGSSETINFO)
 	ne.PutUint64(b[8:], 1<<ethSSStats)
-	err := ethtoolIoctl(e.fd, ifname, b)
+	err := e.ioctl(ifname, b)
 	if errors.Is(err, unix.EOPNOTSUPP) {
 		d := make([]byte, drvinfoSize)
 		ne.PutUint32(d[0:], ethtoolGDRVINFO)
-		if err := ethtoolIoctl(e.fd, ifname, d); err != nil {
+		if err := e.ioctl(ifname, d); err != nil {
 			return 0, ethtoolErr("-S", ifname, err)
 		}
 		n := int(ne.Uint32(d[drvNStatsOff:]))
@@ -238,7 +297,7 @@ func (e *ioctlEthtool) strings(ifname string, n int) ([]string, error) {
 	ne.PutUint32(b[0:], ethtoolGSTRINGS)
 	ne.PutUint32(b[4:], ethSSStats)
 	ne.PutUint32(b[8:], uint32(n))
-	if err := ethtoolIoctl(e.fd, ifname, b); err != nil {
+	if err := e.ioctl(ifname, b); err != nil {
 		return nil, ethtoolErr("-S", ifname, err)
 	}
 	got := int(ne.Uint32(b[8:]))
@@ -262,17 +321,36 @@ func (e *ioctlEthtool) strings(ifname string, n int) ([]string, error) {
 }
 
 // Stats implements `ethtool -S`: GSSET_INFO for the count, GSTRINGS only when the count
-// changed since the last call (names are cached per interface), then GSTATS.
+// changed since the last call (names are cached per interface), then GSTATS. Once the
+// names are cached in a guarded buffer (statSet.guarded), a call is GSTATS alone with the
+// cached count, and the whole way only when its answer says the count changed.
 func (e *ioctlEthtool) Stats(ifname string) (Counters, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.fd < 0 {
 		return Counters{}, errors.New("ethtool: closed")
 	}
+	if set := e.sets[ifname]; set != nil && set.guarded {
+		// GSTATS without asking for the count first (serve asks on every scrape; the count
+		// was one ioctl of three, each a lookup of the device under rtnl_lock). Safe on any
+		// kernel: a fixed one answers a count that differs from ours with no values; an
+		// older one writes its own count of values whatever ours, which either fits the
+		// slack (and then differs from ours) or runs into the guard page after the buffer,
+		// where copy_to_user stops and ethtool_get_stats fails with EFAULT
+		// (net/ethtool/ioctl.c). In every such case, and on any error, the whole way below
+		// asks for the count again and words the error as before.
+		n, b := len(set.names), set.buf
+		ne := binary.NativeEndian
+		ne.PutUint32(b[0:], ethtoolGSTATS)
+		ne.PutUint32(b[4:], uint32(n))
+		if err := e.ioctl(ifname, b); err == nil && int(ne.Uint32(b[4:])) == n {
+			return set.answer(b[statsHdr:]), nil
+		}
+	}
 	for attempt := 0; ; attempt++ {
 		n, err := e.statsCount(ifname)
 		if err != nil {
-			delete(e.sets, ifname)
+			e.dropSet(ifname)
 			return Counters{}, err
 		}
 		set := e.sets[ifname]
@@ -284,23 +362,21 @@ func (e *ioctlEthtool) Stats(ifname string) (Counters, error) {
 				}
 				return Counters{}, err
 			}
-			set = &statSet{names: names, buf: make([]byte, statsHdr+8*(n+statsSlack))}
-			for _, name := range names {
-				set.layout.Set(name, 0)
-			}
+			e.dropSet(ifname)
+			set = newStatSet(names)
 			e.sets[ifname] = set
 		}
 		ne := binary.NativeEndian
 		b := set.buf
 		ne.PutUint32(b[0:], ethtoolGSTATS)
 		ne.PutUint32(b[4:], uint32(n))
-		if err := ethtoolIoctl(e.fd, ifname, b); err != nil {
+		if err := e.ioctl(ifname, b); err != nil {
 			return Counters{}, ethtoolErr("-S", ifname, err)
 		}
 		// A fixed kernel answers 0 values when our count is stale; an older one answers
 		// its own count (within the slack). Either way the names are stale: refetch.
 		if got := int(ne.Uint32(b[4:])); got != n {
-			delete(e.sets, ifname)
+			e.dropSet(ifname)
 			if attempt < 2 {
 				continue
 			}
@@ -320,7 +396,7 @@ func (e *ioctlEthtool) Ring(ifname string) (Ring, error) {
 	b := make([]byte, ringSize)
 	ne := binary.NativeEndian
 	ne.PutUint32(b, ethtoolGRINGPARAM)
-	if err := ethtoolIoctl(e.fd, ifname, b); err != nil {
+	if err := e.ioctl(ifname, b); err != nil {
 		return Ring{}, ethtoolErr("-g", ifname, err)
 	}
 	u := func(i int) int64 { return int64(ne.Uint32(b[4+4*i:])) }

@@ -389,3 +389,83 @@ func TestStatSetAnswer(t *testing.T) {
 		t.Errorf("repeated name: At(0) = %s %d, want rx_errors 1", n, v)
 	}
 }
+
+// Once the names are cached, a Stats call is one ioctl (GSTATS with the cached count); a
+// count that grows far past statsSlack (1 to 32 channels of a veth: hundreds more
+// per-queue values) is still noticed and the names fetched again, whether this kernel
+// answers the mismatch with no values or writes its own count of values into the guard
+// page after the buffer (EFAULT).
+func TestEthtoolStatsOneIoctl(t *testing.T) {
+	ns := newTestNetns(t)
+	addVeth(t, ns, "hrg0", "hrg1", 32)
+	var e Ethtool
+	if err := InNetns(ns, func(Root) (err error) { e, err = NewEthtool(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ie := e.(*ioctlEthtool)
+	if out, err := setVethChannels(t, ns, 1, "hrg0", "hrg1"); err != nil {
+		t.Skipf("ethtool -L not supported on this veth (%v: %s)", err, out)
+	}
+	few, err := e.Stats("hrg0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ie.sets["hrg0"].guarded {
+		t.Fatal("the statistics buffer is not guarded (mmap or mprotect failed)")
+	}
+	calls := ie.calls
+	again, err := e.Stats("hrg0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ie.calls - calls; got != 1 || again.Len() != few.Len() {
+		t.Errorf("a Stats call with the names cached made %d ioctls (want 1) and read %d values (want %d)", got, again.Len(), few.Len())
+	}
+	if out, err := setVethChannels(t, ns, 32, "hrg0", "hrg1"); err != nil {
+		t.Fatalf("ethtool -L 32: %v: %s", err, out)
+	}
+	more, err := e.Stats("hrg0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ethtoolCLI(t, ns, "-S", "hrg0")
+	if err != nil {
+		t.Fatalf("ethtool -S: %v\n%s", err, out)
+	}
+	names, _ := parseEthtoolS(t, out)
+	if more.Len() < few.Len()+statsSlack || strings.Join(names, ",") != strings.Join(more.Names(), ",") {
+		t.Errorf("after ethtool -L 32: %d statistics %v, ethtool -S shows %d %v (before: %d)", more.Len(), more.Names(), len(names), names, few.Len())
+	}
+	if _, ok := more.Get("rx_queue_31_drops"); !ok {
+		t.Error("queue 31's statistics missing after raising to 32 channels")
+	}
+}
+
+// A buffer of newStatSet ends at a page the kernel cannot write: a read longer than the
+// buffer stops there instead of writing past it.
+func TestStatSetGuard(t *testing.T) {
+	set := newStatSet([]string{"a", "b"})
+	defer set.free()
+	if !set.guarded {
+		t.Skip("no guarded mapping here")
+	}
+	fd, err := unix.Open("/dev/zero", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer unix.Close(fd)
+	for i := range set.buf {
+		set.buf[i] = 1
+	}
+	// The kernel is told the buffer is a page longer than it is.
+	long := unsafe.Slice(&set.buf[0], len(set.buf)+4096)
+	n, err := unix.Read(fd, long)
+	if n > len(set.buf) {
+		t.Fatalf("the kernel wrote %d bytes into a buffer of %d", n, len(set.buf))
+	}
+	if err == nil && n < len(set.buf) {
+		t.Fatalf("read %d bytes, want the buffer's %d or EFAULT", n, len(set.buf))
+	}
+	t.Logf("read: %d bytes, %v", n, err)
+}

@@ -32,6 +32,58 @@ type procFile struct {
 	// frozen, when set (BenchmarkParseSample), is what read returns instead of reading: the
 	// parse cost of a sample without the kernel's.
 	frozen []byte
+	// oneRecord says the file is a single-record seq_file of a live root (singleRecord): a
+	// read that leaves room in the buffer has returned all of it, so read does not ask again
+	// for the 0 that says so.
+	oneRecord bool
+}
+
+// singleRecord reports whether name (relative to the root: "proc/meminfo",
+// "proc/net/netstat", "proc/1/net/sockstat", "proc/12/task/12/stat") is one of the kernel
+// files printed by a single show call: those created with proc_create_single,
+// proc_create_net_single or opened with single_open (fs/seq_file.c). seq_read_iter prints
+// such a record whole into its own buffer (doubling the buffer until it fits) and copies
+// out as much as the reader asks, so a read at offset 0 that returns less than the
+// reader's buffer has returned the whole file: the next read would only find the
+// iterator's end (single_start: NULL past position 0) and return 0. Files of many records
+// (vmstat, zoneinfo, buddyinfo, net/dev, softnet_stat, interrupts, protocols, conntrack's
+// per-CPU lines) are not in this list: seq_read_iter returns at most one buffer of
+// records per read, so a short read is no end for them.
+func singleRecord(name string) bool {
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	switch {
+	case name == "proc/meminfo", name == "proc/stat", name == "proc/loadavg": // proc_create_single; stat_open: single_open_size
+		return true
+	case strings.HasPrefix(name, "proc/pressure/"): // kernel/sched/psi.c psi_open: single_open
+		return true
+	case strings.HasSuffix(name, "/net/"+base) && (base == "netstat" || base == "snmp" || base == "snmp6" ||
+		base == "sockstat" || base == "sockstat6"): // proc_create_net_single (net/ipv4/proc.c, net/ipv6/proc.c)
+		return true
+	case base == "stat" && pidDir(strings.TrimSuffix(name, "/stat")): // fs/proc/base.c ONE("stat"): proc_single_open
+		return true
+	}
+	return false
+}
+
+// pidDir reports whether dir is "proc/PID" or "proc/PID/task/TID".
+func pidDir(dir string) bool {
+	digits := func(s string) bool {
+		if s == "" {
+			return false
+		}
+		for i := range len(s) {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	rest, ok := strings.CutPrefix(dir, "proc/")
+	if !ok {
+		return false
+	}
+	pid, tid, task := strings.Cut(rest, "/task/")
+	return digits(pid) && (!task || digits(tid))
 }
 
 // procFileBuf is the starting read buffer. It does not change what the kernel does per
@@ -55,6 +107,9 @@ func openProcFile(root kernel.Root, name string) *procFile {
 		return p
 	}
 	p.fd = fd
+	// Only a live root's files are the kernel's seq_files; a captured tree is regular files
+	// read to their end as before.
+	p.oneRecord = root.IsLive() && singleRecord(name)
 	return p
 }
 
@@ -62,7 +117,8 @@ func openProcFile(root kernel.Root, name string) *procFile {
 // file that shares it (the files of one Sampler do). It reads until pread returns 0: a short
 // read is not the end of a seq_file, whose reads return at most one page-sized batch of
 // records each (seq_read_iter stops when its buffer overflows), so /proc/vmstat or
-// /proc/zoneinfo of a large machine take several.
+// /proc/zoneinfo of a large machine take several. A single-record file (oneRecord) ends at
+// its first short read.
 func (p *procFile) read() ([]byte, error) {
 	if p.err != nil {
 		return nil, p.err
@@ -103,6 +159,9 @@ func (p *procFile) read() ([]byte, error) {
 			return buf[:n], nil
 		}
 		n += m
+		if p.oneRecord && n < len(buf) {
+			return buf[:n], nil
+		}
 	}
 }
 
