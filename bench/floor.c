@@ -11,7 +11,12 @@
  *   MODE eof:  pread until it returns 0, as the sampler does. A short read is not the end of
  *              a seq_file (fs/seq_file.c seq_read_iter returns one page-sized batch of
  *              records per read), so reading a whole file takes at least one read that
- *              returns 0.
+ *              returns 0 - except a file printed by one show call (single_open,
+ *              proc_create_single: meminfo, stat, the pressure files, net/snmp ...), which
+ *              seq_read_iter prints whole, so a read shorter than the buffer has returned
+ *              all of it. The sampler stops there (source.SingleRecord); a FILE given as
+ *              "1:PATH" is such a file, and the floor stops there too, so both sides make
+ *              the same system calls.
  *   MODE once: a single pread per file into the 64 KiB buffer; cheaper, but may stop short
  *              of the end of a multi-page seq_file. For information only.
  *
@@ -48,8 +53,9 @@ static long long cpu_ns(void)
 	return tv_ns(ru.ru_utime) + tv_ns(ru.ru_stime);
 }
 
-/* read_file reads fd from offset 0 and returns the number of bytes, or -1. */
-static long read_file(int fd, int to_eof)
+/* read_file reads fd from offset 0 and returns the number of bytes, or -1. A single-record
+ * file (one) ends at its first read shorter than the buffer. */
+static long read_file(int fd, int to_eof, int one)
 {
 	long n = 0;
 	for (;;) {
@@ -59,7 +65,7 @@ static long read_file(int fd, int to_eof)
 				continue;
 			return -1;
 		}
-		if (m == 0 || !to_eof)
+		if (m == 0 || !to_eof || (one && n == 0 && m < BUFSZ))
 			return n + m;
 		n += m;
 	}
@@ -79,11 +85,16 @@ int main(int argc, char **argv)
 	long samples = atol(argv[2]);
 	int nfiles = argc - 3;
 	int *fds = calloc(nfiles, sizeof *fds);
-	if (samples <= 0 || fds == NULL) {
+	int *one = calloc(nfiles, sizeof *one);
+	if (samples <= 0 || fds == NULL || one == NULL) {
 		fprintf(stderr, "floor: bad sample count %s\n", argv[2]);
 		return 2;
 	}
 	for (int i = 0; i < nfiles; i++) {
+		if (strncmp(argv[3 + i], "1:", 2) == 0) {
+			one[i] = 1;
+			argv[3 + i] += 2;
+		}
 		fds[i] = open(argv[3 + i], O_RDONLY | O_CLOEXEC);
 		if (fds[i] < 0) {
 			fprintf(stderr, "floor: open %s: %s\n", argv[3 + i], strerror(errno));
@@ -92,7 +103,7 @@ int main(int argc, char **argv)
 	}
 	long bytes = 0;
 	for (int i = 0; i < nfiles; i++) { /* warm-up sample, also the byte count */
-		long n = read_file(fds[i], to_eof);
+		long n = read_file(fds[i], to_eof, one[i]);
 		if (n < 0) {
 			fprintf(stderr, "floor: read %s: %s\n", argv[3 + i], strerror(errno));
 			return 1;
@@ -102,7 +113,7 @@ int main(int argc, char **argv)
 	long long start = cpu_ns();
 	for (long s = 0; s < samples; s++) {
 		for (int i = 0; i < nfiles; i++) {
-			if (read_file(fds[i], to_eof) < 0) {
+			if (read_file(fds[i], to_eof, one[i]) < 0) {
 				fprintf(stderr, "floor: read %s: %s\n", argv[3 + i], strerror(errno));
 				return 1;
 			}

@@ -32,13 +32,13 @@ type procFile struct {
 	// frozen, when set (BenchmarkParseSample), is what read returns instead of reading: the
 	// parse cost of a sample without the kernel's.
 	frozen []byte
-	// oneRecord says the file is a single-record seq_file of a live root (singleRecord): a
+	// oneRecord says the file is a single-record seq_file of a live root (SingleRecord): a
 	// read that leaves room in the buffer has returned all of it, so read does not ask again
 	// for the 0 that says so.
 	oneRecord bool
 }
 
-// singleRecord reports whether name (relative to the root: "proc/meminfo",
+// SingleRecord reports whether name (relative to the root: "proc/meminfo",
 // "proc/net/netstat", "proc/1/net/sockstat", "proc/12/task/12/stat") is one of the kernel
 // files printed by a single show call: those created with proc_create_single,
 // proc_create_net_single or opened with single_open (fs/seq_file.c). seq_read_iter prints
@@ -49,7 +49,7 @@ type procFile struct {
 // (vmstat, zoneinfo, buddyinfo, net/dev, softnet_stat, interrupts, protocols, conntrack's
 // per-CPU lines) are not in this list: seq_read_iter returns at most one buffer of
 // records per read, so a short read is no end for them.
-func singleRecord(name string) bool {
+func SingleRecord(name string) bool {
 	base := name[strings.LastIndexByte(name, '/')+1:]
 	switch {
 	case name == "proc/meminfo", name == "proc/stat", name == "proc/loadavg": // proc_create_single; stat_open: single_open_size
@@ -109,7 +109,7 @@ func openProcFile(root kernel.Root, name string) *procFile {
 	p.fd = fd
 	// Only a live root's files are the kernel's seq_files; a captured tree is regular files
 	// read to their end as before.
-	p.oneRecord = root.IsLive() && singleRecord(name)
+	p.oneRecord = root.IsLive() && SingleRecord(name)
 	return p
 }
 

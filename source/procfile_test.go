@@ -25,8 +25,8 @@ func TestSingleRecord(t *testing.T) {
 		"proc/net/stat/nf_conntrack": false, "proc/interrupts": false,
 		"proc/self/stat": false, "proc/42/task/x/stat": false, "proc/42/statm": false, "sys/net/stat": false,
 	} {
-		if got := singleRecord(name); got != want {
-			t.Errorf("singleRecord(%q) = %v, want %v", name, got, want)
+		if got := SingleRecord(name); got != want {
+			t.Errorf("SingleRecord(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

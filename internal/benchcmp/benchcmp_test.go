@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,5 +125,15 @@ func TestStealNote(t *testing.T) {
 	}
 	if got := stealNote(10.5, false); got != "steal time not available" {
 		t.Errorf("missing: %q", got)
+	}
+}
+
+// The floor stops at the same short read as the sampler: the single-record files are marked,
+// the many-record ones are not (a short read of vmstat is no end).
+func TestFloorArgsMarkSingleRecordFiles(t *testing.T) {
+	got := floorArgs([]string{"/proc/meminfo", "/proc/vmstat", "/proc/net/snmp", "/proc/zoneinfo", "/proc/12/task/12/stat", "relative/meminfo"})
+	want := []string{"1:/proc/meminfo", "/proc/vmstat", "1:/proc/net/snmp", "/proc/zoneinfo", "1:/proc/12/task/12/stat", "relative/meminfo"}
+	if !slices.Equal(got, want) {
+		t.Errorf("floorArgs = %q, want %q", got, want)
 	}
 }

@@ -173,7 +173,10 @@ func childPread(args []string) error {
 		return err
 	}
 	var fds []int
+	var one []bool
 	for _, f := range fs.Args() {
+		f, single := strings.CutPrefix(f, "1:") // floorArgs: a single-record file
+		one = append(one, single)
 		fd, err := unix.Open(f, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", f, err)
@@ -182,7 +185,7 @@ func childPread(args []string) error {
 	}
 	buf := make([]byte, 64<<10)
 	sample := func() error {
-		for _, fd := range fds {
+		for i, fd := range fds {
 			for off := 0; ; {
 				m, err := unix.Pread(fd, buf, int64(off))
 				if err == unix.EINTR {
@@ -191,7 +194,7 @@ func childPread(args []string) error {
 				if err != nil {
 					return err
 				}
-				if m == 0 {
+				if m == 0 || one[i] && off == 0 && m < len(buf) {
 					break
 				}
 				off += m

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"headroom/kernel"
 	"headroom/source"
@@ -19,6 +20,19 @@ func samplerFiles() ([]string, error) {
 		return nil, fmt.Errorf("the sampler opened no file under /")
 	}
 	return files, nil
+}
+
+// floorArgs marks the single-record files ("1:PATH") the sampler reads with one pread
+// (source.SingleRecord), so the floor and the Go loop stop at the same short read.
+func floorArgs(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f
+		if strings.HasPrefix(f, "/") && source.SingleRecord(strings.TrimPrefix(f, "/")) {
+			out[i] = "1:" + f
+		}
+	}
+	return out
 }
 
 // buildFloor compiles bench/floor.c with cc -O2.
@@ -96,6 +110,7 @@ func benchSampler(c *config) result {
 	if err != nil {
 		return naResult(what, floorName, err.Error(), samplerTargets...)
 	}
+	marked := floorArgs(files)
 	floor, err := c.buildFloor()
 	if err != nil {
 		return naResult(what, floorName, err.Error(), samplerTargets...)
@@ -108,7 +123,7 @@ func benchSampler(c *config) result {
 		c.logf("sampler run %d/%d", i+1, c.runs)
 		pair := [2]func() error{
 			func() error {
-				ns, b, err := runFloor(floor, "eof", c.samples, c.cpu, files)
+				ns, b, err := runFloor(floor, "eof", c.samples, c.cpu, marked)
 				cNS, bytes = append(cNS, ns), b
 				return err
 			},
@@ -127,13 +142,13 @@ func benchSampler(c *config) result {
 			}
 		}
 		// Informational variants, fewer runs' worth of samples.
-		if ns, _, err := runFloor(floor, "once", c.samples, c.cpu, files); err == nil {
+		if ns, _, err := runFloor(floor, "once", c.samples, c.cpu, marked); err == nil {
 			onceNS = append(onceNS, ns)
 		}
 		if r, err := runSampler(c.samples/4, c.cpu, "-fresh"); err == nil {
 			freshNS, freshAllocs = append(freshNS, r.ns), append(freshAllocs, r.allocs)
 		}
-		if cmd, err := childCmd("pread", append([]string{"-n", strconv.Itoa(c.samples)}, files...)...); err == nil {
+		if cmd, err := childCmd("pread", append([]string{"-n", strconv.Itoa(c.samples)}, marked...)...); err == nil {
 			if out, err := runPinned(cmd, c.cpu); err == nil {
 				if ns, err := kvFloat(keyValues(out), "cpu_ns_per_sample"); err == nil {
 					preadNS = append(preadNS, ns)
