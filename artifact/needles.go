@@ -412,6 +412,35 @@ func indexBackslash(s string) int { return strings.IndexByte(s, '\\') }
 
 func indexAmp(s string) int { return strings.IndexByte(s, '&') }
 
+// indexMarkDigitGeneric returns the index of the first '_' or '*' of s that a digit
+// follows, or that ends s (the byte after it is not in s, so it may be a digit: the line
+// that holds it is then read as one that may hold the pair), or -1.
+func indexMarkDigitGeneric(s string) int {
+	star := indexBeforeDigit(s, '*') // rare: bounds the search for the common '_'
+	if star >= 0 {
+		s = s[:star+1] // the '*' ends it: a '_' before it is not taken for one at the end
+	}
+	if u := indexBeforeDigit(s, '_'); u >= 0 {
+		return u
+	}
+	return star
+}
+
+// indexBeforeDigit is indexMarkDigitGeneric for the byte c alone.
+func indexBeforeDigit(s string, c byte) int {
+	for from := 0; ; {
+		k := strings.IndexByte(s[from:], c)
+		if k < 0 {
+			return -1
+		}
+		i := from + k
+		if i+1 == len(s) || isDigit(s[i+1]) {
+			return i
+		}
+		from = i + 1
+	}
+}
+
 // indexNonASCIIGeneric returns the index of the first byte of s that is not ASCII, or -1.
 func indexNonASCIIGeneric(s string) int {
 	for i := 0; i < len(s); i++ {

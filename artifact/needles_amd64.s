@@ -112,3 +112,56 @@ nnone:
 	VZEROUPPER
 	MOVQ $-1, ret+16(FP)
 	RET
+
+// func indexMarkDigitAVX2(s string) int
+//
+// Thirty-two positions at a time: the bytes at them (one load) equal to '_' or '*', ANDed
+// with the bytes after them (a load one byte on) that are digits (b-'0', unsigned, at most
+// 9: equal to its minimum with 9). Only positions whose next byte is in s,
+// (len(s)-1)&^31 of them; the rest are the caller's.
+TEXT ·indexMarkDigitAVX2(SB), NOSPLIT, $0-24
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), BX
+	MOVL $0x5f5f5f5f, AX // '_'
+	MOVD AX, X2
+	VPBROADCASTD X2, Y2
+	MOVL $0x2a2a2a2a, AX // '*'
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3
+	MOVL $0x30303030, AX // '0'
+	MOVD AX, X6
+	VPBROADCASTD X6, Y6
+	MOVL $0x09090909, AX
+	MOVD AX, X7
+	VPBROADCASTD X7, Y7
+	XORQ CX, CX // the offset of the 32 positions
+	SUBQ $1, BX
+	ANDQ $~31, BX
+
+mloop:
+	CMPQ CX, BX
+	JAE  mnone
+	VMOVDQU (SI)(CX*1), Y0
+	VMOVDQU 1(SI)(CX*1), Y1
+	VPCMPEQB Y2, Y0, Y4
+	VPCMPEQB Y3, Y0, Y5
+	VPOR     Y4, Y5, Y4
+	VPSUBB   Y6, Y1, Y1
+	VPMINUB  Y7, Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPAND    Y4, Y5, Y4
+	VPMOVMSKB Y4, AX
+	ADDQ $32, CX
+	TESTL AX, AX
+	JZ   mloop
+	BSFL AX, AX
+	LEAQ -32(CX)(AX*1), AX
+	JMP  mret
+
+mnone:
+	MOVQ $-1, AX
+
+mret:
+	VZEROUPPER
+	MOVQ AX, ret+16(FP)
+	RET

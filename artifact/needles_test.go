@@ -180,7 +180,7 @@ func TestHeaderNeedlesCoverMayBeHeader(t *testing.T) {
 func TestByteClassLines(t *testing.T) {
 	defer func(n int) { searchAhead = n }(searchAhead)
 	rng := rand.New(rand.NewSource(5))
-	alphabet := "ab \\\n\n\xc3\xa9\x80&"
+	alphabet := "ab \\\n\n\xc3\xa9\x80&_*1"
 	for round := range 1200 {
 		searchAhead = []int{1, 7, 64, 1 << 16}[round%4]
 		b := make([]byte, rng.Intn(3000))
@@ -199,17 +199,70 @@ func TestByteClassLines(t *testing.T) {
 			{byteClass{index: indexAmp}, func(s string) bool { return strings.IndexByte(s, '&') >= 0 }},
 			{byteClass{index: indexNonASCII}, func(s string) bool { return !isASCII(s) }},
 		}
+		markDigit := byteClass{index: indexMarkDigit}
 		askLines(text, rng, func(start, end int) {
 			for k := range classes {
 				if got, want := classes[k].x.in(text, start, end), classes[k].want(text[start:end]); got != want {
 					t.Fatalf("round %d (ahead %d): class %d in %q: %v, want %v", round, searchAhead, k, text[start:end], got, want)
 				}
 			}
+			// markDigit must find every '_' or '*' before a digit in the line; it may
+			// also answer yes for a mark that ends the text it searched (the byte after it
+			// unseen), never for a line without one.
+			line := text[start:end]
+			want, loose := markBeforeDigit(line), strings.ContainsAny(line, "_*")
+			if got := markDigit.in(text, start, end); got != want && !(got && loose) {
+				t.Fatalf("round %d (ahead %d): markDigit in %q: %v, want %v", round, searchAhead, line, got, want)
+			}
 		})
 		if got, want := indexNonASCII(text), indexNonASCIIGeneric(text); got != want {
 			t.Fatalf("indexNonASCII = %d, want %d", got, want)
 		}
+		if got, want := indexMarkDigit(text), indexMarkDigitGeneric(text); got != want {
+			t.Fatalf("indexMarkDigit = %d, want %d", got, want)
+		}
 	}
+}
+
+// indexMarkDigit finds a pair at every place of a text of any length, after marks and
+// digits that are not pairs, and reads no byte past its string.
+func TestIndexMarkDigit(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for n := 0; n < 200; n++ {
+		for range 20 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "a_*19/+)`:"[rng.Intn(10)] // '/' and ':' are the neighbours of '0' and '9', '+' and ')' of '*', '`' of '_'
+			}
+			for i := range b {
+				if i+1 < n && (b[i] == '_' || b[i] == '*') && isDigit(b[i+1]) {
+					b[i] = 'a'
+				}
+			}
+			text := string(b)
+			if n > 1 && rng.Intn(2) == 0 {
+				p := rng.Intn(n - 1)
+				text = text[:p] + string("_*"[rng.Intn(2)]) + string("09"[rng.Intn(2)]) + text[p+2:]
+			}
+			// The string ends where a pair would go on: a mark at its end is a maybe.
+			if got, want := indexMarkDigit(text), indexMarkDigitGeneric(text); got != want {
+				t.Fatalf("indexMarkDigit(%q) = %d, want %d", text, got, want)
+			}
+			if got, want := indexMarkDigit(text+"5"), indexMarkDigitGeneric(text+"5"); got != want {
+				t.Fatalf("indexMarkDigit(%q) = %d, want %d", text+"5", got, want)
+			}
+		}
+	}
+}
+
+// markBeforeDigit reports whether s holds a '_' or '*' that a digit follows.
+func markBeforeDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '_' || s[i] == '*') && isDigit(s[i+1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseLineKnown, told what the raw line holds, reads every line as parseLine does.
@@ -227,10 +280,14 @@ func TestParseLineKnownIsParseLine(t *testing.T) {
 		"Nov 29 12:00:00 host kernel: [  1.0] 0\xc3\x9720", "plain \xc3\xa9 text", `plain \ text`,
 		`Nov 29 12:00:00 host kernel: \[  123.456789\] swapper/0: page allocation failure: order:0`,
 		`Nov 29 12:00:00 host kernel: [  123.456789] Normal: 486\*4kB 33\*8kB`,
-		`Nov 29 12:00:00 host kernel: [  123.456789] Normal free:1kB min:2kB &gt; low`)
+		`Nov 29 12:00:00 host kernel: [  123.456789] Normal free:1kB min:2kB &gt; low`,
+		`Nov 29 12:00:00 host kernel: [  123.456789] Normal: 486_4kB 33_8kB 1_16kB = 2520kB`,
+		`Nov 29 12:00:00 host kernel: [  123.456789] Node 0 Normal: 486*4kB 33*8kB 1*16kB`,
+		`Nov 29 12:00:00 host kernel: eth0 | __12__ | **345** | 6 | 7`,
+		`Nov 29 12:00:00 host kernel: eth0 | 12 | *345* | 6 | 7 |`)
 	for no, raw := range lines {
 		f := rawFacts{known: true, ascii: isASCII(raw), backslash: strings.IndexByte(raw, '\\') >= 0,
-			amp: strings.IndexByte(raw, '&') >= 0}
+			amp: strings.IndexByte(raw, '&') >= 0, markDigit: markBeforeDigit(raw)}
 		want, wesc, wascii := parseLine(no, raw)
 		got, gesc, gascii := parseLineKnown(no, raw, f)
 		if !reflect.DeepEqual(got, want) || gesc != wesc || gascii != wascii {

@@ -244,8 +244,9 @@ type doc struct {
 	needles    needleSet
 	curNeedles uint32
 	curValid   bool
-	// backslash, amp and nonASCII find those bytes in the fast path's raw lines (rawFacts).
-	backslash, amp, nonASCII byteClass
+	// backslash, amp and nonASCII find those bytes in the fast path's raw lines (rawFacts),
+	// markDigit a '_' or '*' before a digit (indexMarkDigit).
+	backslash, amp, nonASCII, markDigit byteClass
 	// linkUps are the records whose message holds linkUpWords, in the order logged, each
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp

@@ -70,6 +70,7 @@ func (d *doc) runText(text string) {
 	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
 	d.backslash = byteClass{index: indexBackslash}
 	d.amp = byteClass{index: indexAmp}
+	d.markDigit = byteClass{index: indexMarkDigit}
 	d.nonASCII = byteClass{index: indexNonASCII}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
@@ -97,7 +98,7 @@ func (d *doc) runText(text string) {
 		text := d.text // lineEnd may have stripped gutters from start on
 		esc, ascii := parseLineInto(&l, d.no, text[start:end], rawFacts{known: true,
 			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
-			amp: d.amp.in(text, start, end)})
+			amp: d.amp.in(text, start, end), markDigit: d.markDigit.in(text, start, end)})
 		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
 		// another line may hold any.
 		d.curNeedles = anyNeedle
