@@ -147,11 +147,16 @@ func readAll(r io.Reader) ([]byte, error) {
 
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
+	return parseText(text, name, opt).tl
+}
+
+// parseText is ParseString, returning the parse's state (TestParseBudget reads it).
+func parseText(text, name string, opt Options) *doc {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.runText(decodeQuotedPrintable(flattenJournalRecords(text))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	setOtherOS(d.tl, text)
-	return d.tl
+	return d
 }
 
 // doc is the state of one Parse.
