@@ -175,8 +175,8 @@ func TestHeaderNeedlesCoverMayBeHeader(t *testing.T) {
 }
 
 // byteClass.in, asked line by line (and now and then out of order), says what a search of
-// each line says, whatever the stretch searched ahead; indexNonASCII (AVX2 on amd64)
-// finds what a loop finds.
+// each line says, whatever the stretch searched ahead; indexOdd (AVX2 on amd64) finds what
+// a loop finds.
 func TestByteClassLines(t *testing.T) {
 	defer func(n int) { searchAhead = n }(searchAhead)
 	rng := rand.New(rand.NewSource(5))
@@ -191,48 +191,45 @@ func TestByteClassLines(t *testing.T) {
 			}
 		}
 		text := string(b)
-		classes := []struct {
-			x    byteClass
-			want func(string) bool
-		}{
-			{byteClass{index: indexBackslash}, func(s string) bool { return strings.IndexByte(s, '\\') >= 0 }},
-			{byteClass{index: indexAmp}, func(s string) bool { return strings.IndexByte(s, '&') >= 0 }},
-			{byteClass{index: indexNonASCII}, func(s string) bool { return !isASCII(s) }},
-		}
-		markDigit := byteClass{index: indexMarkDigit}
+		amp, odd := byteClass{index: indexAmp}, byteClass{index: indexOdd}
 		askLines(text, rng, func(start, end int) {
-			for k := range classes {
-				if got, want := classes[k].x.in(text, start, end), classes[k].want(text[start:end]); got != want {
-					t.Fatalf("round %d (ahead %d): class %d in %q: %v, want %v", round, searchAhead, k, text[start:end], got, want)
-				}
-			}
-			// markDigit must find every '_' or '*' before a digit in the line; it may
-			// also answer yes for a mark that ends the text it searched (the byte after it
-			// unseen), never for a line without one.
 			line := text[start:end]
-			want, loose := markBeforeDigit(line), strings.ContainsAny(line, "_*")
-			if got := markDigit.in(text, start, end); got != want && !(got && loose) {
-				t.Fatalf("round %d (ahead %d): markDigit in %q: %v, want %v", round, searchAhead, line, got, want)
+			if got, want := amp.in(text, start, end), strings.IndexByte(line, '&') >= 0; got != want {
+				t.Fatalf("round %d (ahead %d): amp in %q: %v, want %v", round, searchAhead, line, got, want)
+			}
+			// odd must find every line that is not ASCII or holds a backslash or a '_' or
+			// '*' before a digit; it may also answer yes for a mark that ends the text it
+			// searched (the byte after it unseen), never for a line without one.
+			want := oddLine(line)
+			loose := want || strings.ContainsAny(line, "_*")
+			if got := odd.in(text, start, end); got != want && !(got && loose) {
+				t.Fatalf("round %d (ahead %d): odd in %q: %v, want %v", round, searchAhead, line, got, want)
 			}
 		})
-		if got, want := indexNonASCII(text), indexNonASCIIGeneric(text); got != want {
-			t.Fatalf("indexNonASCII = %d, want %d", got, want)
-		}
-		if got, want := indexMarkDigit(text), indexMarkDigitGeneric(text); got != want {
-			t.Fatalf("indexMarkDigit = %d, want %d", got, want)
+		if got, want := indexOdd(text), indexOddGeneric(text); got != want {
+			t.Fatalf("indexOdd = %d, want %d", got, want)
 		}
 	}
 }
 
-// indexMarkDigit finds a pair at every place of a text of any length, after marks and
-// digits that are not pairs, and reads no byte past its string.
-func TestIndexMarkDigit(t *testing.T) {
+// oddLine is what indexOdd looks for, by a loop over s.
+func oddLine(s string) bool {
+	return !isASCII(s) || strings.IndexByte(s, '\\') >= 0 || markBeforeDigit(s)
+}
+
+// indexOdd finds each of its bytes at every place of a text of any length, after bytes
+// next to them in value and marks not before a digit, and reads no byte past its string;
+// indexMarkDigit finds the pairs a loop finds.
+func TestIndexOdd(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
+	// '/' and ':' are the neighbours of '0' and '9', '+' and ')' of '*', '`' and '^' of
+	// '_', '[' and ']' of '\\', DEL of 0x80.
+	const near = "a_*19/+)`:^[]\x7f"
 	for n := 0; n < 200; n++ {
 		for range 20 {
 			b := make([]byte, n)
 			for i := range b {
-				b[i] = "a_*19/+)`:"[rng.Intn(10)] // '/' and ':' are the neighbours of '0' and '9', '+' and ')' of '*', '`' of '_'
+				b[i] = near[rng.Intn(len(near))]
 			}
 			for i := range b {
 				if i+1 < n && (b[i] == '_' || b[i] == '*') && isDigit(b[i+1]) {
@@ -242,14 +239,18 @@ func TestIndexMarkDigit(t *testing.T) {
 			text := string(b)
 			if n > 1 && rng.Intn(2) == 0 {
 				p := rng.Intn(n - 1)
-				text = text[:p] + string("_*"[rng.Intn(2)]) + string("09"[rng.Intn(2)]) + text[p+2:]
+				odd := []string{"_0", "*9", "\\a", "\x80a", "\xffa", "\xc3\xa9"}[rng.Intn(6)]
+				text = text[:p] + odd + text[p+2:]
 			}
 			// The string ends where a pair would go on: a mark at its end is a maybe.
-			if got, want := indexMarkDigit(text), indexMarkDigitGeneric(text); got != want {
-				t.Fatalf("indexMarkDigit(%q) = %d, want %d", text, got, want)
-			}
-			if got, want := indexMarkDigit(text+"5"), indexMarkDigitGeneric(text+"5"); got != want {
-				t.Fatalf("indexMarkDigit(%q) = %d, want %d", text+"5", got, want)
+			for _, s := range []string{text, text + "5"} {
+				if got, want := indexOdd(s), indexOddGeneric(s); got != want {
+					t.Fatalf("indexOdd(%q) = %d, want %d", s, got, want)
+				}
+				end := len(s) > 0 && (s[len(s)-1] == '_' || s[len(s)-1] == '*')
+				if got, want := indexMarkDigit(s) >= 0, markBeforeDigit(s) || end; got != want {
+					t.Fatalf("indexMarkDigit(%q) >= 0 is %v, want %v", s, got, want)
+				}
 			}
 		}
 	}

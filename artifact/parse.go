@@ -249,9 +249,9 @@ type doc struct {
 	needles    needleSet
 	curNeedles uint32
 	curValid   bool
-	// backslash, amp and nonASCII find those bytes in the fast path's raw lines (rawFacts),
-	// markDigit a '_' or '*' before a digit (indexMarkDigit).
-	backslash, amp, nonASCII, markDigit byteClass
+	// amp finds the '&' of the fast path's raw lines, odd the lines that are not ASCII or
+	// hold a backslash or a '_' or '*' before a digit (indexOdd); rawFacts says which.
+	amp, odd byteClass
 	// linkUps are the records whose message holds linkUpWords, in the order logged, each
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp
