@@ -167,7 +167,8 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 
 // rawFacts is what the fast path knows of a raw line before it is read, from its search of
 // the text ahead (byteClass): whether it is ASCII, whether it holds a backslash, and whether
-// it holds an '&' (an HTML entity, forms.go), and whether it holds a '_' or '*' before a
+// it holds an '&' that may start an HTML entity (forms.go: one that entityStart follows;
+// a line whose '&'s are all "&&" or "& " may say no), and whether it holds a '_' or '*' before a
 // digit (markDigit: what fixBuddyStars and stripCellEmphasis look for, indexMarkDigit).
 // Without known, parseLine finds out itself.
 type rawFacts struct {
