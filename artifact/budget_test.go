@@ -25,7 +25,9 @@ import (
 // A reader that only scans each line, allocating nothing, is not counted here: the bench
 // (`go run ./internal/benchcmp -only parse`) is its measure. The budgets are the figures of
 // 2026-11-29 (perf13p) with about a tenth to spare; a change that needs more must say why,
-// with the bench's figures, in docs/performance.md, and then raise them.
+// with the bench's figures, in docs/performance.md, and then raise them. Under the race
+// detector the allocations are not held to the budget (race_on_test.go): 78 per thousand
+// lines in one run, and its pools make the count vary.
 const (
 	budgetAllocsPerKLine = 80   // measured 73 (5,268 for 72,203 lines)
 	budgetWindowLines    = 1200 // measured 1,059 lines in 23 reports' windows
@@ -44,7 +46,7 @@ func TestParseBudget(t *testing.T) {
 	model.CountedReads = &reads
 	d := parseText(text, "budget", Options{})
 	model.CountedReads = nil
-	if perK := allocs * 1000 / float64(lines); perK > budgetAllocsPerKLine {
+	if perK := allocs * 1000 / float64(lines); perK > budgetAllocsPerKLine && !raceBuild {
 		t.Errorf("%.0f heap allocations per 1,000 lines (%.0f for %d lines), budget %d", perK, allocs, lines, budgetAllocsPerKLine)
 	}
 	if d.windowLines > budgetWindowLines {
