@@ -3,6 +3,7 @@ package artifact
 import (
 	"math/bits"
 	"strings"
+	"unicode/utf8"
 )
 
 // The needles the fast path asks every kernel log line for: words that few lines hold and
@@ -408,16 +409,67 @@ func (x *byteClass) search(text string, start, end int) bool {
 	return x.found && x.at < end
 }
 
-func indexBackslash(s string) int { return strings.IndexByte(s, '\\') }
-
-func indexAmp(s string) int { return strings.IndexByte(s, '&') }
-
-// indexNonASCIIGeneric returns the index of the first byte of s that is not ASCII, or -1.
-func indexNonASCIIGeneric(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+// indexAmp returns the index of the first '&' of s that a byte that can start an entity
+// follows (entityStart, unescapeHTML), or that ends s (the byte after it unseen), or -1:
+// the "&&" of cron's "cd / && run-parts" (7% of the bench's syslog) changes nothing, and
+// a line with no other '&' need not be asked.
+func indexAmp(s string) int {
+	for from := 0; ; {
+		k := strings.IndexByte(s[from:], '&')
+		if k < 0 {
+			return -1
+		}
+		i := from + k
+		if i+1 == len(s) || entityStart[s[i+1]] {
 			return i
+		}
+		from = i + 1
+	}
+}
+
+// indexOddGeneric returns the index of the first byte of s that is not ASCII, is a
+// backslash, or is a '_' or '*' that a digit follows or that ends s (the byte after it is
+// not in s, so it may be a digit: the line that holds it is then read as one that may hold
+// the pair), or -1. Those are the bytes that take a line off the fast path
+// (stripUsualSyslog) or that fixBuddyStars and stripCellEmphasis look for.
+func indexOddGeneric(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf || c == '\\':
+			return i
+		case c == '_' || c == '*':
+			if i+1 == len(s) || isDigit(s[i+1]) {
+				return i
+			}
 		}
 	}
 	return -1
+}
+
+// indexMarkDigit returns the index of the first '_' or '*' of s that a digit follows, or
+// that ends s, or -1.
+func indexMarkDigit(s string) int {
+	star := indexBeforeDigit(s, '*') // rare: bounds the search for the common '_'
+	if star >= 0 {
+		s = s[:star+1] // the '*' ends it: a '_' before it is not taken for one at the end
+	}
+	if u := indexBeforeDigit(s, '_'); u >= 0 {
+		return u
+	}
+	return star
+}
+
+// indexBeforeDigit is indexMarkDigit for the byte c alone.
+func indexBeforeDigit(s string, c byte) int {
+	for from := 0; ; {
+		k := strings.IndexByte(s[from:], c)
+		if k < 0 {
+			return -1
+		}
+		i := from + k
+		if i+1 == len(s) || isDigit(s[i+1]) {
+			return i
+		}
+		from = i + 1
+	}
 }

@@ -38,22 +38,23 @@ func indexAnchors(s string, a *anchorSet) int {
 	return -1
 }
 
-// indexNonASCIIAVX2 returns the index of the first byte of s[:len(s)&^31] that is not
-// ASCII, or -1 (needles_amd64.s).
+// indexOddAVX2 returns the first i in [0, (len(s)-1)&^31) at which s[i] is not ASCII or is
+// a backslash, or is '_' or '*' and s[i+1] a digit, or -1 (needles_amd64.s). len(s) > 32.
 //
 //go:noescape
-func indexNonASCIIAVX2(s string) int
+func indexOddAVX2(s string) int
 
-// indexNonASCII returns the index of the first byte of s that is not ASCII, or -1.
-func indexNonASCII(s string) int {
+// indexOdd returns the index of the first byte of s that indexOddGeneric stops at, or -1:
+// one pass for the three classes the fast path asks of every line.
+func indexOdd(s string) int {
 	from := 0
-	if hasAVX2 && len(s) >= 32 {
-		if i := indexNonASCIIAVX2(s); i >= 0 {
+	if hasAVX2 && len(s) > 32 {
+		if i := indexOddAVX2(s); i >= 0 {
 			return i
 		}
-		from = len(s) &^ 31
+		from = (len(s) - 1) &^ 31
 	}
-	if i := indexNonASCIIGeneric(s[from:]); i >= 0 {
+	if i := indexOddGeneric(s[from:]); i >= 0 {
 		return from + i
 	}
 	return -1

@@ -79,36 +79,61 @@ none:
 	MOVQ $-1, ret+24(FP)
 	RET
 
-// func indexNonASCIIAVX2(s string) int
+// func indexOddAVX2(s string) int
 //
-// Thirty-two bytes at a time: VPMOVMSKB gathers their high bits, set in a byte that is not
-// ASCII. The last len(s)%32 bytes are the caller's.
-TEXT ·indexNonASCIIAVX2(SB), NOSPLIT, $0-24
+// Thirty-two positions at a time: a byte that is not ASCII (its high bit, VPMOVMSKB of the
+// bytes themselves), a backslash, or a '_' or '*' whose next byte (a load one byte on) is a
+// digit (b-'0', unsigned, at most 9: equal to its minimum with 9). Only positions whose
+// next byte is in s, (len(s)-1)&^31 of them; the rest are the caller's.
+TEXT ·indexOddAVX2(SB), NOSPLIT, $0-24
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), BX
-	MOVQ SI, DX
+	MOVL $0x5f5f5f5f, AX // '_'
+	MOVD AX, X2
+	VPBROADCASTD X2, Y2
+	MOVL $0x2a2a2a2a, AX // '*'
+	MOVD AX, X3
+	VPBROADCASTD X3, Y3
+	MOVL $0x30303030, AX // '0'
+	MOVD AX, X6
+	VPBROADCASTD X6, Y6
+	MOVL $0x09090909, AX
+	MOVD AX, X7
+	VPBROADCASTD X7, Y7
+	MOVL $0x5c5c5c5c, AX // '\\'
+	MOVD AX, X8
+	VPBROADCASTD X8, Y8
+	XORQ CX, CX // the offset of the 32 positions
+	SUBQ $1, BX
 	ANDQ $~31, BX
-	ADDQ SI, BX
 
-nloop:
-	CMPQ SI, BX
-	JAE  nnone
-	VMOVDQU (SI), Y0
-	VPMOVMSKB Y0, AX
+oloop:
+	CMPQ CX, BX
+	JAE  onone
+	VMOVDQU (SI)(CX*1), Y0
+	VMOVDQU 1(SI)(CX*1), Y1
+	VPCMPEQB Y2, Y0, Y4
+	VPCMPEQB Y3, Y0, Y5
+	VPOR     Y4, Y5, Y4
+	VPSUBB   Y6, Y1, Y1
+	VPMINUB  Y7, Y1, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPAND    Y4, Y5, Y4
+	VPCMPEQB Y8, Y0, Y5
+	VPOR     Y5, Y4, Y4
+	VPOR     Y0, Y4, Y4 // the high bit of a byte that is not ASCII
+	VPMOVMSKB Y4, AX
+	ADDQ $32, CX
 	TESTL AX, AX
-	JNZ  nfound
-	ADDQ $32, SI
-	JMP  nloop
-
-nfound:
-	VZEROUPPER
+	JZ   oloop
 	BSFL AX, AX
-	SUBQ DX, SI
-	ADDQ SI, AX
-	MOVQ AX, ret+16(FP)
-	RET
+	LEAQ -32(CX)(AX*1), AX
+	JMP  oret
 
-nnone:
+onone:
+	MOVQ $-1, AX
+
+oret:
 	VZEROUPPER
-	MOVQ $-1, ret+16(FP)
+	MOVQ AX, ret+16(FP)
 	RET

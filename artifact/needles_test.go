@@ -175,12 +175,12 @@ func TestHeaderNeedlesCoverMayBeHeader(t *testing.T) {
 }
 
 // byteClass.in, asked line by line (and now and then out of order), says what a search of
-// each line says, whatever the stretch searched ahead; indexNonASCII (AVX2 on amd64)
-// finds what a loop finds.
+// each line says, whatever the stretch searched ahead; indexOdd (AVX2 on amd64) finds what
+// a loop finds.
 func TestByteClassLines(t *testing.T) {
 	defer func(n int) { searchAhead = n }(searchAhead)
 	rng := rand.New(rand.NewSource(5))
-	alphabet := "ab \\\n\n\xc3\xa9\x80&"
+	alphabet := "ab \\\n\n\xc3\xa9\x80&_*1g#"
 	for round := range 1200 {
 		searchAhead = []int{1, 7, 64, 1 << 16}[round%4]
 		b := make([]byte, rng.Intn(3000))
@@ -191,25 +191,92 @@ func TestByteClassLines(t *testing.T) {
 			}
 		}
 		text := string(b)
-		classes := []struct {
-			x    byteClass
-			want func(string) bool
-		}{
-			{byteClass{index: indexBackslash}, func(s string) bool { return strings.IndexByte(s, '\\') >= 0 }},
-			{byteClass{index: indexAmp}, func(s string) bool { return strings.IndexByte(s, '&') >= 0 }},
-			{byteClass{index: indexNonASCII}, func(s string) bool { return !isASCII(s) }},
-		}
+		amp, odd := byteClass{index: indexAmp}, byteClass{index: indexOdd}
 		askLines(text, rng, func(start, end int) {
-			for k := range classes {
-				if got, want := classes[k].x.in(text, start, end), classes[k].want(text[start:end]); got != want {
-					t.Fatalf("round %d (ahead %d): class %d in %q: %v, want %v", round, searchAhead, k, text[start:end], got, want)
-				}
+			line := text[start:end]
+			// amp: every '&' that may start an entity; yes also for one that ends the
+			// stretch searched, never for a line without '&'.
+			if got, want := amp.in(text, start, end), ampEntity(line); got != want && !(got && strings.IndexByte(line, '&') >= 0) {
+				t.Fatalf("round %d (ahead %d): amp in %q: %v, want %v", round, searchAhead, line, got, want)
+			}
+			// odd must find every line that is not ASCII or holds a backslash or a '_' or
+			// '*' before a digit; it may also answer yes for a mark that ends the text it
+			// searched (the byte after it unseen), never for a line without one.
+			want := oddLine(line)
+			loose := want || strings.ContainsAny(line, "_*")
+			if got := odd.in(text, start, end); got != want && !(got && loose) {
+				t.Fatalf("round %d (ahead %d): odd in %q: %v, want %v", round, searchAhead, line, got, want)
 			}
 		})
-		if got, want := indexNonASCII(text), indexNonASCIIGeneric(text); got != want {
-			t.Fatalf("indexNonASCII = %d, want %d", got, want)
+		if got, want := indexOdd(text), indexOddGeneric(text); got != want {
+			t.Fatalf("indexOdd = %d, want %d", got, want)
 		}
 	}
+}
+
+// ampEntity reports whether s holds an '&' that a byte of entityStart follows, by a loop
+// over s (an '&' at the end of a line starts no entity).
+func ampEntity(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '&' && entityStart[s[i+1]] {
+			return true
+		}
+	}
+	return false
+}
+
+// oddLine is what indexOdd looks for, by a loop over s.
+func oddLine(s string) bool {
+	return !isASCII(s) || strings.IndexByte(s, '\\') >= 0 || markBeforeDigit(s)
+}
+
+// indexOdd finds each of its bytes at every place of a text of any length, after bytes
+// next to them in value and marks not before a digit, and reads no byte past its string;
+// indexMarkDigit finds the pairs a loop finds.
+func TestIndexOdd(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	// '/' and ':' are the neighbours of '0' and '9', '+' and ')' of '*', '`' and '^' of
+	// '_', '[' and ']' of '\\', DEL of 0x80.
+	const near = "a_*19/+)`:^[]\x7f"
+	for n := 0; n < 200; n++ {
+		for range 20 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = near[rng.Intn(len(near))]
+			}
+			for i := range b {
+				if i+1 < n && (b[i] == '_' || b[i] == '*') && isDigit(b[i+1]) {
+					b[i] = 'a'
+				}
+			}
+			text := string(b)
+			if n > 1 && rng.Intn(2) == 0 {
+				p := rng.Intn(n - 1)
+				odd := []string{"_0", "*9", "\\a", "\x80a", "\xffa", "\xc3\xa9"}[rng.Intn(6)]
+				text = text[:p] + odd + text[p+2:]
+			}
+			// The string ends where a pair would go on: a mark at its end is a maybe.
+			for _, s := range []string{text, text + "5"} {
+				if got, want := indexOdd(s), indexOddGeneric(s); got != want {
+					t.Fatalf("indexOdd(%q) = %d, want %d", s, got, want)
+				}
+				end := len(s) > 0 && (s[len(s)-1] == '_' || s[len(s)-1] == '*')
+				if got, want := indexMarkDigit(s) >= 0, markBeforeDigit(s) || end; got != want {
+					t.Fatalf("indexMarkDigit(%q) >= 0 is %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// markBeforeDigit reports whether s holds a '_' or '*' that a digit follows.
+func markBeforeDigit(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '_' || s[i] == '*') && isDigit(s[i+1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseLineKnown, told what the raw line holds, reads every line as parseLine does.
@@ -227,10 +294,17 @@ func TestParseLineKnownIsParseLine(t *testing.T) {
 		"Nov 29 12:00:00 host kernel: [  1.0] 0\xc3\x9720", "plain \xc3\xa9 text", `plain \ text`,
 		`Nov 29 12:00:00 host kernel: \[  123.456789\] swapper/0: page allocation failure: order:0`,
 		`Nov 29 12:00:00 host kernel: [  123.456789] Normal: 486\*4kB 33\*8kB`,
-		`Nov 29 12:00:00 host kernel: [  123.456789] Normal free:1kB min:2kB &gt; low`)
+		`Nov 29 12:00:00 host kernel: [  123.456789] Normal free:1kB min:2kB &gt; low`,
+		`Nov 29 12:00:00 host kernel: [  123.456789] Normal: 486_4kB 33_8kB 1_16kB = 2520kB`,
+		`Nov 29 12:00:00 host kernel: [  123.456789] Node 0 Normal: 486*4kB 33*8kB 1*16kB`,
+		`Nov 29 12:00:00 host kernel: eth0 | __12__ | **345** | 6 | 7`,
+		`Nov 29 12:00:00 host kernel: eth0 | 12 | *345* | 6 | 7 |`,
+		`Nov 29 12:00:00 host CRON[1]: (root) CMD ( cd / && run-parts --report /etc/cron.hourly)`,
+		`Nov 29 12:00:00 host CRON[1]: (root) CMD ( cd / && echo &gt; x)`,
+		`Nov 29 12:00:00 host kernel: a &amp; b &`)
 	for no, raw := range lines {
 		f := rawFacts{known: true, ascii: isASCII(raw), backslash: strings.IndexByte(raw, '\\') >= 0,
-			amp: strings.IndexByte(raw, '&') >= 0}
+			amp: ampEntity(raw), markDigit: markBeforeDigit(raw)}
 		want, wesc, wascii := parseLine(no, raw)
 		got, gesc, gascii := parseLineKnown(no, raw, f)
 		if !reflect.DeepEqual(got, want) || gesc != wesc || gascii != wascii {

@@ -147,11 +147,16 @@ func readAll(r io.Reader) ([]byte, error) {
 
 // ParseString is Parse for text already in memory.
 func ParseString(text, name string, opt Options) *model.Timeline {
+	return parseText(text, name, opt).tl
+}
+
+// parseText is ParseString, returning the parse's state (TestParseBudget reads it).
+func parseText(text, name string, opt Options) *doc {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.runText(decodeQuotedPrintable(flattenJournalRecords(text))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	setOtherOS(d.tl, text)
-	return d.tl
+	return d
 }
 
 // doc is the state of one Parse.
@@ -244,8 +249,9 @@ type doc struct {
 	needles    needleSet
 	curNeedles uint32
 	curValid   bool
-	// backslash, amp and nonASCII find those bytes in the fast path's raw lines (rawFacts).
-	backslash, amp, nonASCII byteClass
+	// amp finds the '&' of the fast path's raw lines, odd the lines that are not ASCII or
+	// hold a backslash or a '_' or '*' before a digit (indexOdd); rawFacts says which.
+	amp, odd byteClass
 	// linkUps are the records whose message holds linkUpWords, in the order logged, each
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp

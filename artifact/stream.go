@@ -68,9 +68,8 @@ func (d *doc) runText(text string) {
 	d.text, d.pos, d.no = text, 0, 0
 	d.gutOK, d.gutDone = 0, false
 	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
-	d.backslash = byteClass{index: indexBackslash}
 	d.amp = byteClass{index: indexAmp}
-	d.nonASCII = byteClass{index: indexNonASCII}
+	d.odd = byteClass{index: indexOdd}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
 	// The log is kept packed (model.Log): most records' messages and stamps lie in text.
@@ -95,9 +94,15 @@ func (d *doc) runText(text string) {
 		d.no++
 		end = d.clipLong(start, end)
 		text := d.text // lineEnd may have stripped gutters from start on
-		esc, ascii := parseLineInto(&l, d.no, text[start:end], rawFacts{known: true,
-			ascii: !d.nonASCII.in(text, start, end), backslash: d.backslash.in(text, start, end),
-			amp: d.amp.in(text, start, end)})
+		f := rawFacts{known: true, ascii: true, amp: d.amp.in(text, start, end)}
+		if d.odd.in(text, start, end) {
+			// One search ahead for the three classes (indexOdd), which few lines hold;
+			// such a line is asked which it holds.
+			raw := text[start:end]
+			f.ascii, f.backslash = isASCII(raw), strings.IndexByte(raw, '\\') >= 0
+			f.markDigit = indexMarkDigit(raw) >= 0
+		}
+		esc, ascii := parseLineInto(&l, d.no, text[start:end], f)
 		// The needles of an ASCII line, whose text is a substring of the raw line (rawHas);
 		// another line may hold any.
 		d.curNeedles = anyNeedle
