@@ -46,7 +46,9 @@ var (
 	// " = " when the notification quotes it.
 	reNetdataCounterAlarm = lazyre.New(`(?i)\b(\d+)\s?(s|sec|m|min|h|hour)[ _](?:ipv4[ _])?(tcp[ _]listen[ _](?:drops|overflows)|tcp[ _]accept[ _]queue[ _](?:drops|overflows)|netdev[ _]backlog[ _]exceeded)\b(?:` + "[`'\"]?" + `\s{0,3}=\s*(\d+(?:\.\d+)?)\b)?`)
 	// An alarm on the chart that holds only those counters ("netdata alarms
-	// (ipv4.tcplistenissues)", "alerts on ip.tcp_accept_queue").
+	// (ipv4.tcplistenissues)", "alerts on ip.tcp_accept_queue"). The chart is in packets/s,
+	// and netdata's proc.plugin (proc_net_netstat.c, do_tcpext_listen "auto") creates it only
+	// once ListenOverflows or ListenDrops is non-zero.
 	reNetdataListenChartAlarm = lazyre.New(`(?i)\b(?:alarms?|alerts?)\b[^;!?\n]{0,60}?\b(?:ipv4\.tcplistenissues|ip\.tcp_accept_queue)\b|\b(?:ipv4\.tcplistenissues|ip\.tcp_accept_queue)\b[^;!?\n]{0,30}?\b(?:alarms?|alerts?)\b`)
 	// The words of an alarm that fired (alarm-notify.sh's status words, and the prose of it);
 	// the upper-case status only as Netdata prints it ("is now warning for up to 60 packets"
