@@ -68,6 +68,7 @@ var formats = []format{
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
+	{kind: KindNodeExporter, start: byteIn("12"), detect: isCMetricsTextLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},

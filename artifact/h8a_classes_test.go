@@ -40,8 +40,10 @@ func TestH8aAgentMetricsUnread(t *testing.T) {
 		// alarm-notify.sh.in: SMS/Slack "${host} ${status_message}, ${chart}, ${alarm}";
 		// older versions' alarm is "${name//_/ } = ${value_string}", the chart names it.
 		{"netdata slack", "db01 is critical, `system.ram`, *System memory utilization = 96.4%*\n", "Netdata chart system.ram"},
-		{"netdata alarm name", "db01 needs attention, system.softnet_stat, 1min_netdev_backlog_exceeded = 15.2 packets\n", "netdev_max_backlog) per second, averaged over 1 minute"},
-		{"netdata old name", "alarm 10min_netdev_backlog_exceeded raised, value 12\n", "before 2019"},
+		// An alarm on a counter's growth that fired is read as stated since fix13a
+		// (statedalarm.go, TestNetdataCounterAlarmStated); one that recovered stays unread.
+		{"netdata alarm name", "db01 recovered, system.softnet_stat, 1min_netdev_backlog_exceeded = 0 packets\n", "netdev_max_backlog) per second, averaged over 1 minute"},
+		{"netdata old name", "alarm 10min_netdev_backlog_exceeded cleared, value 0\n", "before 2019"},
 		{"netdata tcp_memory", "db01 is critical, ipv4.sockstat_tcp_mem, tcp_memory = 93.1%\n", "tcp_mem's high"},
 		{"netdata oom_kill", "WARNING: oom_kill = 2 kills\n", "summed over the last 30 minutes"},
 		{"netdata resets old name", "WARNING: 1m_ipv4_tcp_resets_sent = 412 tcp resets/s\n", "Tcp OutRsts per second"},
@@ -125,7 +127,7 @@ func TestH8aDataStoreLinesNotFromProse(t *testing.T) {
 // must hold "mem" or "system.", or agentMetricLine could never find it.
 func TestAgentAnchors(t *testing.T) {
 	for _, m := range agentMetrics {
-		if agentAnchor(m.name) == anchorSystem && !strings.Contains(m.name, "mem") && !strings.Contains(m.name, "system.") {
+		if agentAnchor(m.name) == anchorSystem && !strings.Contains(m.name, "mem") && !strings.Contains(m.name, "system.") && !strings.Contains(m.name, "ipv4.") {
 			t.Errorf("%q holds none of the anchors", m.name)
 		}
 	}

@@ -566,6 +566,12 @@ func stripSyslog(s string, l *Line) string {
 		return s
 	}
 	host, rest := rest[:sp], rest[sp+1:]
+	if len(rest) > 1 && rest[0] == '=' && rest[1] == ' ' && s[0] >= '0' && s[0] <= '9' {
+		// "2023-01-26T07:56:18.298807727Z node_memory_MemFree_bytes = 40800112640": a
+		// metric's sample as cmetrics' text encoder prints it (nodeexporter.go
+		// cmetricsText), not a host and its message.
+		return s
+	}
 	// tag: up to the first ": " (programs' tags hold no spaces)
 	colon := 0
 	for colon < len(rest) && rest[colon] != ':' && rest[colon] != ' ' {

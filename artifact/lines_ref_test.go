@@ -229,6 +229,9 @@ func refStripSyslog(s string, l *Line) string {
 		return s
 	}
 	host, rest := rest[:sp], rest[sp+1:]
+	if strings.HasPrefix(rest, "= ") && s[0] >= '0' && s[0] <= '9' {
+		return s // cmetrics' text form, "STAMP name = value" (lines.go stripSyslog)
+	}
 	// tag: up to the first ": " (programs' tags hold no spaces)
 	colon := strings.IndexByte(rest, ':')
 	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {

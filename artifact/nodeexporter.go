@@ -37,8 +37,44 @@ type NodeExporterData struct {
 	Values  map[string]int64 `json:"values"`
 }
 
+// Fluent Bit prints a metrics chunk (its node_exporter_metrics input's node_ series) to
+// stdout with cmetrics' text encoder (lib/cmetrics/src/cmt_encode_text.c, format_metric):
+// the sample's time in RFC 3339 with nanoseconds and a 'Z', a space, the name with its
+// labels as the exposition writes them, " = ", the value:
+//
+//	2023-01-26T07:56:18.298807727Z node_memory_MemFree_bytes = 40800112640
+//
+// The same sample in another printer's form: cmetricsText gives it back as an exposition
+// line. A sample stamped at the epoch was never set (cmetrics keeps the time of the last
+// set; node_exporter_metrics' collectors set theirs when they first run, so a collector not
+// yet run prints 1970-01-01 and 0): its value is absent, not zero.
+const cmetricsStampLen = len("2006-01-02T15:04:05.000000000Z")
+
+func cmetricsText(t string) (exposition string, unset, ok bool) {
+	if len(t) <= cmetricsStampLen+4 || t[0] < '0' || t[0] > '9' || t[10] != 'T' || t[cmetricsStampLen-1] != 'Z' || t[cmetricsStampLen] != ' ' {
+		return "", false, false
+	}
+	name, value, found := strings.Cut(t[cmetricsStampLen+1:], " = ")
+	if !found || strings.IndexByte(name, ' ') >= 0 && !strings.Contains(name, "{") {
+		return "", false, false
+	}
+	return name + " " + value, strings.HasPrefix(t, "1970-01-01T00:00:00.000000000Z"), true
+}
+
+// isCMetricsTextLine: the format table's entry for cmetricsText's form with a node_ series.
+func isCMetricsTextLine(ft, t string) bool {
+	if len(ft) != cmetricsStampLen {
+		return false
+	}
+	e, _, ok := cmetricsText(strings.TrimSpace(t))
+	return ok && strings.HasPrefix(e, "node_")
+}
+
 func isNodeExpositionLine(t string) bool {
 	t = strings.TrimSpace(t)
+	if e, _, ok := cmetricsText(t); ok {
+		return reNodeSample.MatchString(e)
+	}
 	if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "HELP ") || strings.HasPrefix(t, "TYPE ") {
 		return reNodeComment.MatchString(t)
 	}
@@ -60,13 +96,21 @@ func (d *doc) tryNodeExporter(i int) int {
 	var cpuOrder []int
 	node := false
 	for j := i; j < k; j++ {
-		m := reNodeSample.FindStringSubmatch(strings.TrimSpace(d.ls[j].Text))
+		line := strings.TrimSpace(d.ls[j].Text)
+		e, unset, cm := cmetricsText(line)
+		if cm {
+			line = e
+		}
+		m := reNodeSample.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
 		data.Samples++
 		if strings.HasPrefix(m[1], "node_") {
 			node = true
+		}
+		if unset {
+			continue // stamped at the epoch: never collected, not a zero
 		}
 		v, err := strconv.ParseFloat(m[3], 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 9e18 {

@@ -562,6 +562,17 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedUDPRcvbufAlarm, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 		}
+		if has(counterAlarmWord...) {
+			// A Netdata alarm on ListenDrops or softnet_stat dropped that fired
+			// (statedalarm.go): the counter grew in the alarm's window.
+			for _, a := range counterAlarmsIn(para) {
+				sentence := sentenceAround(para, a.pos, a.end)
+				addHostDrop(a.alarm.windowKey, a.window, lineAt(a.pos), sentence)
+				if a.perSec > 0 {
+					addHostDrop(a.alarm.rateKey, a.perSec, lineAt(a.pos), sentence)
+				}
+			}
+		}
 		for _, m := range submatches(has("rcvbuf", "rcv buf"), reStatedUDPRcvbufRate, para) {
 			if v, ok := scale(para[m[2]:m[3]], subOr(para, m[4], m[5])); ok && v > 0 {
 				addHostDrop(model.RateStatedUDPRcvbufPerSec, v, lineAt(m[0]), sentenceAround(para, m[0], m[1]))

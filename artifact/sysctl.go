@@ -272,6 +272,10 @@ func (d *doc) prose(i int) {
 		return
 	}
 	if why, ok := agentMetricLine(d.ls[i].Text); ok {
+		if counterAlarmLine(d.ls[i].Text) {
+			d.keepProse(i) // an alarm on a counter's growth that fired: stated reads it (statedalarm.go)
+			return
+		}
 		d.unparsedUnread(i, why) // a monitoring agent's alarm or metric (unreadagent.go)
 		return
 	}

@@ -59,6 +59,11 @@ var agentMetrics = []agentMetric{
 	{name: "mem.available", why: "Netdata chart mem.available: MemAvailable, in the ram_available alarm a % of RAM"},
 	{name: "ipv4.sockstat_tcp_sockets", why: "Netdata chart ipv4.sockstat_tcp_sockets: in the tcp_orphans alarm orphans as a % of tcp_max_orphans"},
 	{name: "ip.tcp_accept_queue", why: "Netdata chart ip.tcp_accept_queue: ListenOverflows and ListenDrops per second"},
+	// The charts' names before netdata's 2019 renames, as alarm mails and titles print them
+	// (netdata PR #3976: 1m_ipv4_tcp_listen_drops on ipv4.tcplistenissues; issue #9799: the
+	// tcp_resets.conf alarms on ipv4.tcphandshake).
+	{name: "ipv4.tcplistenissues", why: "Netdata chart ipv4.tcplistenissues (ip.tcp_accept_queue since): ListenOverflows and ListenDrops per second"},
+	{name: "ipv4.tcphandshake", why: "Netdata chart ipv4.tcphandshake: Tcp EstabResets, OutRsts, AttemptFails and SynRetrans per second, what tcp_resets.conf's alarms average over 10s or 1m; resets are connections refused or aborted (often by the agent's own restart), not a memory or queue fault"},
 	// Zabbix agent item keys (Zabbix manual, "Zabbix agent items": net.if.in[if,<mode>] a
 	// counter the server usually stores as a change per second;
 	// system.swap.size[<device>,<type>]). vm.memory.size[available] is not one meminfo line:
@@ -111,7 +116,7 @@ const maxAgentJSONBytes = 8192
 // agentMetricLine says why t is a monitoring agent's line with a metric of this domain: a
 // line of that kind states a value (a digit).
 //
-// Each name holds '_', '[' or "mem" or "system." (agentAnchor); the line is asked only for the
+// Each name holds '_', '[' or "mem", "system." or "ipv4." (agentAnchor); the line is asked only for the
 // names whose anchor it holds, so a line of prose with a number and a full stop costs three
 // byte searches, not a search per name (the table was 2% of BenchmarkParsePastes).
 func agentMetricLine(t string) (string, bool) {
@@ -121,7 +126,7 @@ func agentMetricLine(t string) (string, bool) {
 	var has [numAgentAnchors]bool
 	has[anchorUnderscore] = strings.IndexByte(t, '_') >= 0
 	has[anchorBracket] = strings.IndexByte(t, '[') >= 0
-	has[anchorSystem] = strings.Contains(t, "mem") || strings.Contains(t, "system.")
+	has[anchorSystem] = strings.Contains(t, "mem") || strings.Contains(t, "system.") || strings.Contains(t, "ipv4.")
 	if !has[anchorUnderscore] && !has[anchorBracket] && !has[anchorSystem] {
 		return "", false
 	}
@@ -178,7 +183,7 @@ var agentAnchors = func() []int {
 	return a
 }()
 
-// agentAnchor: the anchor a name holds, '_' before '[' before "mem"/"system."
+// agentAnchor: the anchor a name holds, '_' before '[' before "mem"/"system."/"ipv4."
 // (TestAgentAnchors checks that every name holds its own).
 func agentAnchor(name string) int {
 	switch {

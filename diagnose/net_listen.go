@@ -44,6 +44,9 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	floods := logMatches(tl, kernel.MsgSynFlood...)
 	full, listeners, fullSrc := fullAcceptQueues(tl)
 	if !present && len(floods) == 0 && listeners == 0 {
+		if r, ok := listenStated(tl); ok {
+			return r
+		}
 		return NotChecked("no TcpExt ListenOverflows/ListenDrops, no \"Possible SYN flooding\" in the kernel log and no listening sockets with their queues: needs /proc/net/netstat, netstat -s, nstat, the kernel log or ss -lnt")
 	}
 	var ev []Evidence
@@ -210,4 +213,47 @@ func synFloodPorts(recs []model.LogRecord) string {
 		s += fmt.Sprintf("; %d with cookies, %d dropped", cookies, drops)
 	}
 	return s
+}
+
+// listenStated judges a monitoring agent's alarm on TcpExt ListenDrops or ListenOverflows
+// that the text says fired (artifact/statedalarm.go: Netdata's 1m_tcp_accept_queue_drops,
+// formerly 1m_ipv4_tcp_listen_drops, averages the counter's growth per second over a
+// minute) when no counter is read: the counter grew in the alarm's window, so listeners
+// dropped handshakes. A rate at or above the rule's line is said; the registry keeps a
+// stated finding below critical either way.
+func listenStated(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(model.RateStatedListenAlarmSec); return ok })
+	if s == nil {
+		return Result{}, false
+	}
+	v := "the alarm fired: the counter grew in its window (the value is not in the text)"
+	if r := s.Rates[model.RateStatedListenDropsPerSec]; r > 0 {
+		v = fmt.Sprintf("%.3g/s", r)
+		if r < listenCriticalPerSec {
+			v += fmt.Sprintf(" (about one every %.0f s)", 1/r)
+		}
+	}
+	if w := s.Rates[model.RateStatedListenAlarmSec]; w > 0 {
+		v += fmt.Sprintf(", averaged over the alarm's window of %s", alarmWindow(w))
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "listening sockets dropped connection attempts (a monitoring alarm on TcpExt ListenDrops/ListenOverflows fired)",
+		Evidence: []Evidence{{What: "TcpExt ListenDrops/ListenOverflows growth (a Netdata listen-queue alarm)", Value: v, Source: sampleSource(s, "the text")}},
+		Explanation: "The alarm computes the growth of the kernel's listen-queue counters over its window, so a raised " +
+			"alarm says listeners dropped handshakes then (tcp_listendrop, net/ipv4/tcp_ipv4.c; a full accept queue " +
+			"counts ListenOverflows too). Whether the accept queue was full, and which listener, needs `nstat -az " +
+			"TcpExtListenOverflows TcpExtListenDrops` twice and `ss -lnt` (Recv-Q against Send-Q).",
+	}), true
+}
+
+// alarmWindow says a window in seconds as an alarm's name does ("1 minute", "1 hour").
+func alarmWindow(sec float64) string {
+	switch {
+	case sec >= 3600 && int64(sec)%3600 == 0:
+		return fmt.Sprintf("%d h", int64(sec)/3600)
+	case sec >= 60 && int64(sec)%60 == 0:
+		return fmt.Sprintf("%d min", int64(sec)/60)
+	}
+	return fmt.Sprintf("%.0f s", sec)
 }

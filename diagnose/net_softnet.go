@@ -45,6 +45,9 @@ const softnetBootNoteShare = 0.01
 func checkSoftnetDrops(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Softnet) > 0 })
 	if last == nil {
+		if r, ok := softnetDropsStated(tl); ok {
+			return r
+		}
 		return NotChecked("no /proc/net/softnet_stat in the input")
 	}
 	src := sampleSource(last, "/proc/net/softnet_stat")
@@ -190,4 +193,40 @@ func singleCPUShare(cpus []kernel.SoftnetCPU) string {
 		return fmt.Sprintf("cpu%d holds %.0f%% of the drops: consider RPS to spread the backlog", topCPU, 100*share)
 	}
 	return ""
+}
+
+// softnetDropsStated judges a monitoring agent's alarm on softnet_stat's dropped column that
+// the text says fired (artifact/statedalarm.go: Netdata's 1hour_netdev_backlog_exceeded sums
+// the column's growth over the last hour and warns above 0) when no softnet_stat is read:
+// packets were dropped at a full per-CPU backlog in the alarm's window. How many of the
+// packets is not known: a warning, kept below critical by the registry.
+func softnetDropsStated(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(model.RateStatedSoftnetDropAlarmSec); return ok })
+	if s == nil {
+		return Result{}, false
+	}
+	v := "the alarm fired: the counter grew in its window (the count is not in the text)"
+	w := s.Rates[model.RateStatedSoftnetDropAlarmSec]
+	if r := s.Rates[model.RateStatedSoftnetDroppedPerSec]; r > 0 {
+		v = fmt.Sprintf("%.3g/s", r)
+		if w > 0 {
+			v += fmt.Sprintf(" (%.0f over the alarm's window)", r*w)
+		}
+	}
+	if w > 0 {
+		v += fmt.Sprintf("; window %s", alarmWindow(w))
+	}
+	ev := []Evidence{{What: "softnet_stat dropped growth (a Netdata netdev backlog alarm)", Value: v, Source: sampleSource(s, "the text")}}
+	if b, src, ok := tl.Sysctl("net.core.netdev_max_backlog"); ok {
+		ev = append(ev, Evidence{What: "net.core.netdev_max_backlog", Value: b, Source: src})
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "packets dropped at the per-CPU input backlog (a monitoring alarm on softnet_stat dropped fired)",
+		Evidence: ev,
+		Explanation: "The alarm sums or averages the growth of softnet_stat's second column, packets enqueue_to_backlog " +
+			"(net/core/dev.c) dropped because a CPU's backlog held net.core.netdev_max_backlog packets. A raised alarm " +
+			"says such drops happened in its window; /proc/net/softnet_stat read twice gives their rate per CPU and " +
+			"their share of the packets processed.",
+	}), true
 }

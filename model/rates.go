@@ -91,6 +91,17 @@ const (
 	// ("RcvBufErrors ... peak at about 700/events per second").
 	RateStatedUDPRcvbufAlarm  = "stated_udp_rcvbuf_errors_alarm"
 	RateStatedUDPRcvbufPerSec = "stated_udp_rcvbuf_errors_per_sec"
+	// A monitoring agent's alarm on a kernel counter's growth, raised on this host
+	// (artifact/statedalarm.go): Netdata's listen-queue alarms (TcpExt ListenDrops,
+	// ListenOverflows) and its netdev backlog alarm (softnet_stat dropped). An alarm is
+	// computed over a window of the counter's growth, so one that fired says the counter grew
+	// in that window. The *AlarmSec key is present when such an alarm fired and holds its
+	// window in seconds (0: the window is not said); the *PerSec key holds the growth per
+	// second when the alarm's value is quoted ("1m ipv4 tcp listen drops = 0.55 drops").
+	RateStatedListenAlarmSec       = "stated_listen_drops_alarm_window_sec"
+	RateStatedListenDropsPerSec    = "stated_listen_drops_per_sec"
+	RateStatedSoftnetDropAlarmSec  = "stated_softnet_dropped_alarm_window_sec"
+	RateStatedSoftnetDroppedPerSec = "stated_softnet_dropped_per_sec"
 	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).
 	RateStatedFlows           = "stated_flows"
