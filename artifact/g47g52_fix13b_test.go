@@ -23,6 +23,15 @@ func TestFix13bCMAQuoted(t *testing.T) {
 	if !ok || f.Pool != kernel.PoolCMA {
 		t.Errorf("record %q read as %+v %v, want a CMA pool failure", tl.Log.At(0).Message, f, ok)
 	}
+	var cma map[string]any
+	for _, a := range tl.Artifacts {
+		if m, ok := a.Data.(map[string]any); ok && m["cma_alloc_failures"] != nil {
+			cma = m
+		}
+	}
+	if cma == nil || cma["req_pages"] != int64(4096) || cma["req_bytes"] != int64(4096*4096) || cma["ret"] != -12 || cma["page_size"] == nil {
+		t.Errorf("CMA artifact %+v, want 4096 pages, 16 MiB with the page size said assumed, ret -12", cma)
+	}
 	checkAccount(t, tl)
 	for _, prose := range []string{
 		"What does alloc failed, req-size: mean in the log?\n",

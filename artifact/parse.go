@@ -900,6 +900,7 @@ func (d *doc) finish() {
 	d.logNICs()
 	d.stated()
 	d.subsysAllocEvents()
+	d.cmaFailures()
 	d.lowMemKillsInLog()
 	d.kubeletPasted()
 	d.kubeletConfigs()
