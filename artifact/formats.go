@@ -109,7 +109,7 @@ var formats = []format{
 	{kind: KindFree, start: func(c byte) bool { return c >= 0x80 || c == 'g' || c == 'i' || c == 't' || c == 'r' }, detect: isFreeLocalizedHeader, parse: (*doc).tryFree},
 	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},
 	// ip -s link's statistics rows without their interface line (iplink.go).
-	{kind: KindIPLink, first: []string{"RX:", "TX:"}, parse: (*doc).tryIPStatsRows, claims: true},
+	{kind: KindIPLink, first: []string{"RX:", "TX:"}, parse: (*doc).tryIPStatsRows},
 	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
 	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},

@@ -111,6 +111,13 @@ func TestFix13bIPStatsWithoutInterfaceLine(t *testing.T) {
 	if len(tl.Samples) != 0 || len(tl.Unparsed) == 0 {
 		t.Errorf("short row: %d samples, unparsed %+v; want it listed as unread", len(tl.Samples), tl.Unparsed)
 	}
+	// ethtool -g's "RX:" lines are no statistics header: nothing listed under ip's name.
+	tl = ParseString("Ring parameters for eth0:\nPre-set maximums:\nRX:\t\t4096\nTX:\t\t4096\nCurrent hardware settings:\nRX:\t\t256\nTX:\t\t256\n\nRX:\t\t0\nTX:\t\t0\n", "t", Options{})
+	for _, u := range tl.Unparsed {
+		if strings.Contains(u.Why, "ip -s link") {
+			t.Errorf("ethtool -g lines listed as ip -s link rows: %+v", u)
+		}
+	}
 	for label, want := range map[string]string{
 		"RX drops seen with `ip -s link show eth0`:": "eth0",
 		"$ ip -s -s link ls dev wlan0":               "wlan0",

@@ -234,8 +234,9 @@ func (d *doc) tryIPStatsRows(i int) int {
 	var ifc Iface
 	k := i
 	for k+1 < len(d.ls) {
-		label := ipStatsLabel(strings.TrimSpace(d.ls[k].Text))
-		if label == "" {
+		t := strings.TrimSpace(d.ls[k].Text)
+		label := ipStatsLabel(t)
+		if label == "" || !ipStatsHeader(t, label) {
 			break
 		}
 		rows, prob := ifc.ipStatsRow(d.ls, k, label)
@@ -260,6 +261,22 @@ func (d *doc) tryIPStatsRows(i int) int {
 	}
 	d.addIfaces(KindIPLink, "ip -s link (statistics without the interface line)", i, k-i, []Iface{ifc})
 	return k - i
+}
+
+// ipStatsHeader: the label line names two or more of its columns and nothing else, as
+// print_link_stats prints them ("RX:  bytes packets errors dropped missed mcast"); ethtool
+// -g's "RX:\t\t4096" and other tools' "RX: 12 packets" are not one.
+func ipStatsHeader(t, label string) bool {
+	names := fields(strings.TrimPrefix(t, label))
+	if len(names) < 2 {
+		return false
+	}
+	for _, n := range names {
+		if _, ok := ipLinkWords[label][n]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // ipLinkCommandIface: the interface an "ip [-s]... link show DEV" (or "ip -s link ls dev
