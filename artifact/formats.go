@@ -109,6 +109,8 @@ var formats = []format{
 	{kind: KindFree, first: []string{"total", "total:"}, parse: (*doc).tryFree, claims: true},
 	{kind: KindFree, start: func(c byte) bool { return c >= 0x80 || c == 'g' || c == 'i' || c == 't' || c == 'r' }, detect: isFreeLocalizedHeader, parse: (*doc).tryFree},
 	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},
+	// ip -s link's statistics rows without their interface line (iplink.go).
+	{kind: KindIPLink, first: []string{"RX:", "TX:"}, parse: (*doc).tryIPStatsRows},
 	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
 	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},
@@ -137,6 +139,9 @@ var formats = []format{
 	// start with a state too, and the digit rows.
 	// PF_RING's "Duration:" block (pfring.go) before the "Name: value" readers (meminfo).
 	{kind: KindPFRing, first: []string{"Duration:"}, parse: (*doc).tryPFRingStats},
+	// Boards' own memory status lines (boardstatus.go): tegrastats, Armbian's banner.
+	{kind: KindBoardStatus, first: []string{"RAM"}, parse: (*doc).tryTegrastats},
+	{kind: KindBoardStatus, first: []string{"Memory"}, parse: (*doc).tryArmbianMotd},
 
 	{kind: KindTCPStates, detect: isTCPStateCountLine, parse: (*doc).tryTCPStateCounts},
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},

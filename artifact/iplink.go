@@ -105,12 +105,7 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 				k++
 				continue
 			}
-			label := ""
-			for l := range ipLinkWords {
-				if strings.HasPrefix(t, l) && (len(l) > len(label)) {
-					label = l
-				}
-			}
+			label := ipStatsLabel(t)
 			if label == "" || k+1 >= len(ls) {
 				if label == "" && isWrappedIPHeader(t) {
 					ifc.headerWords(fields(t)) // "state UP qlen 1000": moved here by the wrap
@@ -127,55 +122,75 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 				}
 				break
 			}
-			names := fields(strings.TrimPrefix(t, label))
-			vals := fields(ls[k+1].Text)
-			rows := 2
-			// A values row broken in two by a wrap: the pieces add up to the columns.
-			if len(vals) < len(names) && allNumeric(vals) && k+2 < len(ls) {
-				if more := fields(ls[k+2].Text); len(vals)+len(more) == len(names) && allNumeric(more) {
-					vals, rows = append(vals, more...), 3
-				}
+			rows, prob := ifc.ipStatsRow(ls, k, label)
+			if prob != nil {
+				probs = append(probs, *prob)
 			}
-			if len(vals) == len(names) && allNumeric(vals) {
-				for c, n := range names {
-					if key, ok := ipLinkWords[label][n]; ok {
-						v, _ := atoi(vals[c])
-						ifc.Counters.Set(key, v)
-					}
-				}
-				k += rows
-				continue
-			}
-			// `ip -s -h link` rounds large counters to three digits and a unit ("6.04T",
-			// "67.7M": print_num in iproute2's lib/utils.c). A rounded figure is not the
-			// counter, so only the columns printed whole are read; the row says so.
-			if len(vals) == len(names) && allNumericOrHuman(vals) {
-				var rounded []string
-				for c, n := range names {
-					key, ok := ipLinkWords[label][n]
-					if !ok {
-						continue
-					}
-					if v, whole := atoi(vals[c]); whole {
-						ifc.Counters.Set(key, v)
-					} else {
-						rounded = append(rounded, n+" "+vals[c])
-					}
-				}
-				probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: %s under %q rounded by ip -h (human units), not read as counters; the columns printed whole are read",
-					strings.Join(rounded, ", "), label)})
-				k += rows
-				continue
-			}
-			// Never a silent skip: a column that is not read would be judged as absent
-			// while the paste had it (issue 16: "missed" lost on a wrapped line).
-			probs = append(probs, ipProblem{k, fmt.Sprintf("ip -s link: the row under %q has %d values for %d columns (%s)",
-				label, len(vals), len(names), strings.Join(names, " "))})
-			k++
+			k += rows
 		}
 		out = append(out, ifc)
 	}
 	return out, k - i, probs
+}
+
+// ipStatsLabel: the label of ip -s link's statistics line t ("RX:", "RX errors:", "TX:",
+// "TX errors:"), the longest that t starts with; "" when none.
+func ipStatsLabel(t string) string {
+	label := ""
+	for l := range ipLinkWords {
+		if strings.HasPrefix(t, l) && (len(l) > len(label)) {
+			label = l
+		}
+	}
+	return label
+}
+
+// ipStatsRow reads the values under the label line ls[k] (label, and a row after it) into
+// ifc's counters: the lines it took, and the problem when the row could not be read (then
+// it took the label line alone).
+func (ifc *Iface) ipStatsRow(ls []Line, k int, label string) (int, *ipProblem) {
+	t := strings.TrimSpace(ls[k].Text)
+	names := fields(strings.TrimPrefix(t, label))
+	vals := fields(ls[k+1].Text)
+	rows := 2
+	// A values row broken in two by a wrap: the pieces add up to the columns.
+	if len(vals) < len(names) && allNumeric(vals) && k+2 < len(ls) {
+		if more := fields(ls[k+2].Text); len(vals)+len(more) == len(names) && allNumeric(more) {
+			vals, rows = append(vals, more...), 3
+		}
+	}
+	if len(vals) == len(names) && allNumeric(vals) {
+		for c, n := range names {
+			if key, ok := ipLinkWords[label][n]; ok {
+				v, _ := atoi(vals[c])
+				ifc.Counters.Set(key, v)
+			}
+		}
+		return rows, nil
+	}
+	// `ip -s -h link` rounds large counters to three digits and a unit ("6.04T",
+	// "67.7M": print_num in iproute2's lib/utils.c). A rounded figure is not the
+	// counter, so only the columns printed whole are read; the row says so.
+	if len(vals) == len(names) && allNumericOrHuman(vals) {
+		var rounded []string
+		for c, n := range names {
+			key, ok := ipLinkWords[label][n]
+			if !ok {
+				continue
+			}
+			if v, whole := atoi(vals[c]); whole {
+				ifc.Counters.Set(key, v)
+			} else {
+				rounded = append(rounded, n+" "+vals[c])
+			}
+		}
+		return rows, &ipProblem{k, fmt.Sprintf("ip -s link: %s under %q rounded by ip -h (human units), not read as counters; the columns printed whole are read",
+			strings.Join(rounded, ", "), label)}
+	}
+	// Never a silent skip: a column that is not read would be judged as absent
+	// while the paste had it (issue 16: "missed" lost on a wrapped line).
+	return 1, &ipProblem{k, fmt.Sprintf("ip -s link: the row under %q has %d values for %d columns (%s)",
+		label, len(vals), len(names), strings.Join(names, " "))}
 }
 
 // ParseIPLink parses ip -s link or ip -s -s link output (old and new iproute2 layouts).
@@ -207,6 +222,84 @@ func (d *doc) tryIPLink(i int) int {
 	}
 	d.addIfaces(KindIPLink, "ip", i, n, ifs)
 	return n
+}
+
+// tryIPStatsRows reads ip -s link's statistics rows without the interface line above them
+// ("RX:  bytes packets errors dropped missed mcast" and its row of values, the TX pair, the
+// -s -s error pairs): a post that quotes only the half it is about. The interface is the one
+// the command or the label before the block names ("`ip -s link show eth0`:"); a block no
+// line names is kept as an artifact without samples, whose counters no rule may take as a
+// named interface's.
+func (d *doc) tryIPStatsRows(i int) int {
+	var ifc Iface
+	k := i
+	for k+1 < len(d.ls) {
+		t := strings.TrimSpace(d.ls[k].Text)
+		label := ipStatsLabel(t)
+		if label == "" || !ipStatsHeader(t, label) {
+			break
+		}
+		rows, prob := ifc.ipStatsRow(d.ls, k, label)
+		if prob != nil {
+			d.unparsed(prob.at, prob.at, prob.why)
+		}
+		k += rows
+	}
+	if ifc.Counters.Len() == 0 {
+		return 0
+	}
+	label := d.label(i)
+	ifc.Name = ipLinkCommandIface(label)
+	if ifc.Name == "" {
+		ifc.Name = labelIface(label)
+	}
+	if ifc.Name == "" {
+		first, last := d.ls[i].No, d.ls[k-1].No
+		d.segSeq++
+		d.addArtifact(KindIPLink, first, last, ifaceArtifact{Tool: "ip -s link (statistics without the interface line)", Interfaces: []Iface{ifc}, Label: label})
+		return k - i
+	}
+	d.addIfaces(KindIPLink, "ip -s link (statistics without the interface line)", i, k-i, []Iface{ifc})
+	return k - i
+}
+
+// ipStatsHeader: the label line names two or more of its columns and nothing else, as
+// print_link_stats prints them ("RX:  bytes packets errors dropped missed mcast"); ethtool
+// -g's "RX:\t\t4096" and other tools' "RX: 12 packets" are not one.
+func ipStatsHeader(t, label string) bool {
+	names := fields(strings.TrimPrefix(t, label))
+	if len(names) < 2 {
+		return false
+	}
+	for _, n := range names {
+		if _, ok := ipLinkWords[label][n]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// ipLinkCommandIface: the interface an "ip [-s]... link show DEV" (or "ip -s link ls dev
+// DEV") in a block's label names, "" when the label has no such command.
+func ipLinkCommandIface(label string) string {
+	_, after, ok := strings.Cut(label, " link ")
+	if !ok || !strings.Contains(label, "ip ") {
+		return ""
+	}
+	fs := fields(strings.Trim(after, "`'\":"))
+	for j, f := range fs {
+		if f == "show" || f == "ls" || f == "list" || f == "dev" {
+			continue
+		}
+		if j == 0 || strings.HasPrefix(f, "-") {
+			break
+		}
+		if n := strings.Trim(f, "`'\":,.()"); n != "" && !strings.ContainsAny(n, "|;<>") {
+			return n
+		}
+		break
+	}
+	return ""
 }
 
 func joinText(ls []Line) string {

@@ -87,6 +87,7 @@ const (
 	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
+	KindBoardStatus      = "board_status"      // tegrastats, Armbian's login banner: a board's memory line (boardstatus.go)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -905,6 +906,7 @@ func (d *doc) finish() {
 	d.logNICs()
 	d.stated()
 	d.subsysAllocEvents()
+	d.cmaFailures()
 	d.lowMemKillsInLog()
 	d.kubeletPasted()
 	d.kubeletConfigs()

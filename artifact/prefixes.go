@@ -18,6 +18,7 @@ import (
 //	"Jan  2 03:04:05 kernel: ..."                         syslog without a host name
 //	"2023-12-04T10:49:30.127Z In(05) vcpu-5 - Guest: <6>[39291577.009360] ..."  a guest's
 //	                                                      kernel record in VMware's vmware.log
+//	"10.1.1.2: kern: warning: [2022-01-25T10:35:59.108125566Z]: ..."  talosctl dmesg
 //	"07-13 08:41:51.341 <4>[309805.658142s][pid:1361,cpu5,comm]..."  Android (logcat date,
 //	                                                      kernel stamp in seconds with an 's',
 //	                                                      Huawei's caller block)
@@ -96,7 +97,16 @@ func stripOtherPrefixes(s string, l *Line) string {
 				}
 			}
 		}
+	case c >= 'a' && c <= 'z':
+		if t, ok := stripTalosKmsg(s, l); ok {
+			return t
+		}
 	case c >= '0' && c <= '9' || c >= 'A' && c <= 'F':
+		if c <= '9' {
+			if t, ok := stripTalosKmsg(s, l); ok {
+				return t
+			}
+		}
 		if t, ok := stripKmsgRecord(s, l); ok {
 			return t
 		}
@@ -133,6 +143,73 @@ func stripOtherPrefixes(s string, l *Line) string {
 		}
 	}
 	return s
+}
+
+// talosLevels: the syslog levels as Talos names them (pkg/kmsg's Priority.String, the names
+// of syslog(3)), in the order of their numbers.
+var talosLevels = [...]string{"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"}
+
+// stripTalosKmsg removes the prefix Talos Linux puts on each kernel record it serves:
+// machined's Dmesg (internal/app/machined/internal/server/v1alpha1/v1alpha1_server.go)
+// formats a /dev/kmsg record as "%s: %7s: [%s]: %s" (facility, level right-aligned to seven
+// columns, the record's time in RFC 3339 with nanoseconds, the message), and talosctl dmesg
+// puts the node's address or name and ": " in front when it reads through the API. Only the
+// kern facility is the kernel's; user, daemon and the others are programs that wrote to
+// /dev/kmsg, read as other programs' log lines. The first field decides: "kern:" or a node
+// followed by "kern:" (an IPv6 node has colons of its own, so the node is the first
+// space-separated field, not the text up to the first colon).
+func stripTalosKmsg(s string, l *Line) (string, bool) {
+	sp := strings.IndexByte(s[:min(len(s), 64)], ' ')
+	if sp < 2 || s[sp-1] != ':' {
+		return s, false
+	}
+	node, rest := "", s[sp+1:]
+	fac := s[:sp-1]
+	if !isTalosFacility(fac) {
+		node = fac
+		k := strings.IndexByte(rest[:min(len(rest), 16)], ' ')
+		if k < 2 || rest[k-1] != ':' || !isTalosFacility(rest[:k-1]) {
+			return s, false
+		}
+		fac, rest = rest[:k-1], rest[k+1:]
+	}
+	rest = strings.TrimLeft(rest, " ")
+	colon := strings.IndexByte(rest[:min(len(rest), 8)], ':')
+	if colon < 3 {
+		return s, false
+	}
+	prio := -1
+	for i, lv := range talosLevels {
+		if rest[:colon] == lv {
+			prio = i
+		}
+	}
+	// ": [2022-01-25T10:35:59.108125566Z]: "
+	rest = rest[colon:]
+	if prio < 0 || !strings.HasPrefix(rest, ": [") {
+		return s, false
+	}
+	end := strings.Index(rest[:min(len(rest), 48)], "]: ")
+	if end < 13 || rest[7] != '-' || rest[13] != 'T' || !isDigits(rest[3:7]) {
+		return s, false
+	}
+	l.Stamp, l.Host, l.Priority = rest[3:end], node, prio
+	if fac == "kern" {
+		l.Kernel = true
+	} else {
+		l.Syslog, l.Tag = true, fac
+	}
+	return rest[end+3:], true
+}
+
+// isTalosFacility: the facility names of pkg/kmsg's Facility.String (syslog(3)'s).
+func isTalosFacility(f string) bool {
+	switch f {
+	case "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp",
+		"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7":
+		return true
+	}
+	return false
 }
 
 // stripKmsgRecord removes the prefix of a record read raw from /dev/kmsg

@@ -81,3 +81,58 @@ func (d *doc) subsysAllocEvents() {
 			UptimeUsec: max(g.first.UptimeUsec, 0), AllocFailure: af})
 	}
 }
+
+// maxCMAFailureArtifacts bounds the artifacts of cmaFailures: one per request size and errno.
+const maxCMAFailureArtifacts = 16
+
+// cmaFailures keeps what cma_alloc's failure lines state (kernel.MsgCMAAllocFail): the
+// request in pages and bytes, and the errno, one artifact per request and errno with the
+// count of its lines. No rule takes the figures as a zone's: the CMA area is a pool of its
+// own (kernel.PoolCMA), and the alloc-fail rules read the line as its failure. Gated by the
+// message's own words, a substring test per record.
+func (d *doc) cmaFailures() {
+	type key struct {
+		pages int64
+		ret   int
+	}
+	type group struct {
+		first, last int
+		count       int
+		msg         string
+	}
+	var keys []key
+	groups := map[key]*group{}
+	for _, rec := range d.tl.Log.All() {
+		if !strings.Contains(rec.Message, kernel.MsgCMAAllocFail[0]) {
+			continue
+		}
+		f, ok := kernel.ParseSubsysAllocFailure(rec.Message)
+		if !ok || f.Pool != kernel.PoolCMA || f.Pages <= 0 {
+			continue
+		}
+		k := key{f.Pages, f.Ret}
+		g := groups[k]
+		if g == nil {
+			if len(groups) >= maxCMAFailureArtifacts {
+				continue
+			}
+			g = &group{first: rec.Line(), msg: strings.TrimSpace(rec.Message)}
+			groups[k] = g
+			keys = append(keys, k)
+		}
+		g.last = rec.Line()
+		g.count++
+	}
+	page, assumed := int64(d.tl.Host.PageSize), false
+	if page <= 0 {
+		page, assumed = 4096, true
+	}
+	for _, k := range keys {
+		g := groups[k]
+		data := map[string]any{"cma_alloc_failures": g.count, "req_pages": k.pages, "req_bytes": k.pages * page, "ret": k.ret, "message": clip(g.msg, 120)}
+		if assumed {
+			data["page_size"] = "4 KiB assumed (the page size is not in the text)"
+		}
+		d.addArtifact(KindStated, g.first, g.last, data)
+	}
+}

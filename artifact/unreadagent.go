@@ -254,6 +254,9 @@ func appHostLine(t string) (string, bool) {
 // to the window): another program's line is the commonest line of a syslog, and the tag is
 // the cheap needle (a switch: a compare or two for a tag that is none of them).
 func isAgentTag(tag string) bool {
+	if isBalloonTag(tag) {
+		return true
+	}
 	switch tag {
 	case "netdata", "alarm-notify.sh", "zabbix_agentd", "zabbix_agent2", "zabbix_server",
 		"datadog-agent", "agent", "metricbeat", "collectd",
@@ -267,6 +270,9 @@ func isAgentTag(tag string) bool {
 // foreignLogWhy: another program's syslog line, from one of agentTags, that is an agent's
 // metric, a data store's limit or an errno of this domain, in that order.
 func foreignLogWhy(tag, t string) (string, bool) {
+	if isBalloonTag(tag) {
+		return balloonLine(t)
+	}
 	if !isAgentTag(tag) {
 		return "", false
 	}
@@ -277,4 +283,26 @@ func foreignLogWhy(tag, t string) (string, bool) {
 		return why, true
 	}
 	return appHostLine(t)
+}
+
+// isBalloonTag: qmemman's loggers (balloonLine).
+func isBalloonTag(tag string) bool {
+	return len(tag) >= 7 && tag[0] == 'q' && strings.HasPrefix(tag, "qmemman")
+}
+
+// balloonLine: a line of Qubes' memory balancer for Xen, qmemman (qubes-core-admin
+// qubes/qmemman/systemstate.py; its loggers "qmemman.systemstate", "qmemman.daemon.algo",
+// "qmemman.daemon.reqhandler" are the journal's tags), that states memory in figures: "Xen
+// free = N too small for satisfy assignments! assigned_but_unused=N, domdict={...}"
+// (get_free_xen_memory, logged when the hypervisor's free pages are below what it promised
+// to domains plus XEN_FREE_MEM_MIN), "mem-set domain N to N" (the balloon targets it sets).
+// The figures are bytes of the hypervisor's free pool and of the domains' balloon targets,
+// bookkeeping of Xen's memory, not a kernel's zones, meminfo or allocation failures: named as
+// unread, never read as a shortage of the dom0 kernel's. A line without a figure is the
+// daemon's chatter.
+func balloonLine(t string) (string, bool) {
+	if !hasDigit(t) {
+		return "", false
+	}
+	return "Qubes qmemman (the Xen memory balancer in dom0, qubes/qmemman/systemstate.py): the hypervisor's free memory and the domains' balloon targets in bytes, not a kernel's zones or meminfo; headroom does not read Xen's balloon accounting", true
 }

@@ -96,10 +96,16 @@ var (
 	// net_ratelimit): "net_ratelimit: 42 callbacks suppressed", "warn_alloc: 96 callbacks
 	// suppressed". The suppressed messages happened: they count toward the totals.
 	MsgRatelimited = []string{"callbacks suppressed"}
+	// MsgCMAAllocFail: cma_alloc (mm/cma.c, 4.x+: pr_err("%s: alloc failed, req-size: %lu
+	// pages, ret: %d\n", __func__, ...); since 5.x pr_err_ratelimited with "%s: %s: alloc
+	// failed, req-size: ..." naming the area, printed after pr_fmt's "cma: "): a request to
+	// the contiguous memory area failed (PoolCMA). The words after "alloc failed" are the
+	// format's own, so the line is the kernel's even where a post quotes it without "cma: ".
+	MsgCMAAllocFail = []string{"alloc failed, req-size: "}
 )
 
 // knownMessages are the messages a text may quote without a log prefix.
-var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgConntrackAllocFail, MsgNetdevWatchdog, MsgNotPhysical, MsgSlabFailure, MsgRatelimited}
+var knownMessages = [][]string{MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgTooManyOrphans, MsgSynFlood, MsgOOMNoKillable, MsgConntrackFull, MsgConntrackAllocFail, MsgNetdevWatchdog, MsgNotPhysical, MsgSlabFailure, MsgRatelimited, MsgCMAAllocFail}
 
 // IsQuotedMessage reports whether a line without a log prefix quotes one of the messages
 // above as the kernel printed it: right before the message stands what the kernel or a log

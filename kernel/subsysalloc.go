@@ -67,6 +67,11 @@ type SubsysAllocFailure struct {
 	// Pool names a dedicated pool the failure exhausted, not the buddy allocator's free
 	// memory (PoolCMA, PoolDMAAtomic, PoolSwiotlb); "" for every other failure.
 	Pool string
+	// Pages and Ret are cma_alloc's "req-size: %lu pages, ret: %d" (PoolCMA's own line):
+	// the request in pages and the errno (-12 ENOMEM: no free range; -16 EBUSY: pages could
+	// not be migrated out). 0 when the line does not state them.
+	Pages int64
+	Ret   int
 }
 
 // The dedicated pools whose exhaustion a board's or a host's kernel log states (pre-round 8,
@@ -223,10 +228,35 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	f.RX = reSubsysRX.MatchString(msg)
 	if strings.Contains(msg, "cma_alloc") || strings.Contains(msg, "from CMA") {
 		f.Pool = PoolCMA
+		f.Pages, f.Ret = cmaRequest(msg)
 	} else if strings.Contains(msg, "pool for atomic allocation") {
 		f.Pool = PoolDMAAtomic
 	}
 	return f, true
+}
+
+// cmaRequest reads cma_alloc's "req-size: %lu pages, ret: %d" (mm/cma.c); zeros when the
+// line does not hold it.
+func cmaRequest(msg string) (pages int64, ret int) {
+	_, rest, ok := strings.Cut(msg, MsgCMAAllocFail[0])
+	if !ok {
+		return 0, 0
+	}
+	n, rest, ok := strings.Cut(rest, " pages, ret: ")
+	if !ok {
+		return 0, 0
+	}
+	p, err1 := strconv.ParseInt(n, 10, 64)
+	e := strings.TrimSpace(rest)
+	j := 0
+	for j < len(e) && (e[j] == '-' && j == 0 || e[j] >= '0' && e[j] <= '9') {
+		j++
+	}
+	r, err2 := strconv.Atoi(e[:j]) // the errno, then whatever quoted it ("-12`")
+	if err1 != nil || err2 != nil || p <= 0 || r >= 0 {
+		return 0, 0
+	}
+	return p, r
 }
 
 // failureWords: one of them is in every line reSubsysAllocFail or reSubsysErrno matches, in
