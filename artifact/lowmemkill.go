@@ -28,6 +28,11 @@ import (
 //	  (...) / total (...) being more than ..."
 //	earlyoom (kill.c kill_process): "sending %s to process %d uid %d \"%s\": badness %d,
 //	  VmRSS %lld MiB" (later "oom_score %d, ..."; no uid before 1.2)
+//	Talos Linux's runtime.OOMController (internal/app/machined/pkg/controllers/runtime/oom.go
+//	  reapCg: logger.Warn("Sending SIGKILL to cgroup", zap.String("cgroup", path)), written to
+//	  /dev/kmsg by machined under the user facility as "[talos] Sending SIGKILL to cgroup
+//	  {...\"cgroup\": \"/sys/fs/cgroup/kubepods/...\"}": it kills a whole cgroup on its own
+//	  memory-pressure trigger, before the kernel's OOM killer would
 
 var (
 	reLMKKernel    = lazyre.New(`^lowmemorykiller: Killing '([^']*)' \((\d+)\)(?: \(tgid \d+\))?, adj (-?\d+)`)
@@ -35,6 +40,7 @@ var (
 	reLMKD         = lazyre.New(`^(?:lowmemorykiller: |lmkd: )?Kill(?:ing)? '([^']*)' \((\d+)\), uid \d+, (?:oom_score_adj|oom_adj|adj) (-?\d+)`)
 	reOomdKill     = lazyre.New(`^Killed (/\S*) due to (memory pressure|swap used)`)
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
+	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
 	// a year in front with -v year) and brief ("I/lowmemorykiller(  345): ...") prefixes.
 	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
@@ -75,6 +81,12 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 			return o, false
 		}
 		o.Victim, o.Reporter = m[1], "systemd-oomd ("+m[2]+")"
+	case strings.HasPrefix(t, talosOOMKill):
+		m := reTalosOOMKill.FindStringSubmatch(t)
+		if m == nil || tag != "" && tag != "user" {
+			return o, false
+		}
+		o.Victim, o.Reporter = m[1], "Talos's runtime.OOMController"
 	case strings.HasPrefix(t, "sending SIG"):
 		m := reEarlyoomKill.FindStringSubmatch(t)
 		if m == nil || tag != "" && tag != "earlyoom" {
@@ -87,6 +99,15 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 	return o, true
 }
 
+// talosOOMKill opens the kill line of Talos's OOM controller (machined's user-facility kmsg).
+const talosOOMKill = "[talos] Sending SIGKILL to cgroup "
+
+// talosOOMKillLine: a user-facility record of talosctl dmesg (stripTalosKmsg) that is Talos's
+// OOM controller's kill.
+func talosOOMKillLine(l *Line) bool {
+	return l.Syslog && l.Tag == "user" && strings.HasPrefix(l.Text, talosOOMKill)
+}
+
 // lowMemKillLine reads line i when it is a low-memory killer's kill: a syslog line of the
 // killer's program, a logcat line, or the killer's message bare.
 func (d *doc) lowMemKillLine(i int) bool {
@@ -97,8 +118,10 @@ func (d *doc) lowMemKillLine(i int) bool {
 	tag, t := "", l.Text
 	switch {
 	case l.Syslog:
-		switch l.Tag {
-		case "systemd-oomd", "earlyoom", "lmkd", "lowmemorykiller":
+		switch {
+		case l.Tag == "systemd-oomd", l.Tag == "earlyoom", l.Tag == "lmkd", l.Tag == "lowmemorykiller":
+			tag = l.Tag
+		case talosOOMKillLine(l):
 			tag = l.Tag
 		default:
 			return false
