@@ -129,3 +129,52 @@ func TestFix13cAppErrorLinesUnread(t *testing.T) {
 		}
 	}
 }
+
+// A NIC driver's transmit hang named in prose is a network event no rule judges: listed as
+// unread so the text runs. Before: prose only (exit 3). Counter-cases: a host that hangs, a
+// transmit queue's length, a timeout of something else.
+func TestFix13cTxHangNamedUnread(t *testing.T) {
+	for _, s := range []string{
+		"Every few hours the guests drop off the network and the kernel log shows TX hang on ens160.\n",
+		"igb keeps printing Detected Tx Unit Hang on eth2 under load\n",
+		"we see NETDEV WATCHDOG style transmit queue 3 timed out messages after the upgrade\n",
+	} {
+		wantUnreadOnly(t, s, s, "transmit hang")
+	}
+	for _, s := range []string{
+		"The whole server hangs when the backup starts.\n",
+		"We raised the transmit queue length to 10000.\n",
+		"The HTTP client reports a read timeout after 30 seconds.\n",
+	} {
+		tl := ParseString(s, "p", Options{})
+		for _, u := range tl.Unparsed {
+			if strings.Contains(u.Why, "transmit hang") {
+				t.Errorf("%q: read as a transmit hang", s)
+			}
+		}
+	}
+}
+
+// A socket-buffer sysctl in bytes stated with a unit in prose ("`net.core.rmem_max` was 8
+// MiB"): its bytes. Before: the key with no value, or "to 16 MiB" read as 16. Counter-cases:
+// a key in pages, a plain number keeps its reading.
+func TestFix13cProseSocketBufferSize(t *testing.T) {
+	for _, c := range []struct{ text, key, want string }{
+		{"On the relay `net.core.rmem_max` was 16 MiB already.\n", "net.core.rmem_max", "16777216"},
+		{"and net.core.wmem_default is 256K on these hosts\n", "net.core.wmem_default", "262144"},
+		{"We raised net.core.rmem_max to 16 MiB.\n", "net.core.rmem_max", "16777216"},
+		{"net.ipv4.tcp_mem is 4M here\n", "net.ipv4.tcp_mem", ""},
+		{"net.core.rmem_max is 212992 by default\n", "net.core.rmem_max", "212992"},
+	} {
+		tl := ParseString(c.text, "p", Options{})
+		got, found := "", false
+		for _, s := range tl.Settings {
+			if s.Key == c.key {
+				got, found = s.Value, true
+			}
+		}
+		if !found || got != c.want {
+			t.Errorf("%q: %s = %q (found %v), want %q", c.text, c.key, got, found, c.want)
+		}
+	}
+}
