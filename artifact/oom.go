@@ -88,10 +88,12 @@ func collapseSpaces(t string) string {
 }
 
 // reOOMKillPlaceholder: a kill line whose victim is a placeholder: "Kill process ...",
-// "Killed process <pid> (<comm>)", "%d", "{pid}", "$PID", "N". A victim redacted by hand
-// ("Kill process xxxx(juci-eventd) score 673", corpus 706) keeps the kernel's other fields.
+// "Killed process <pid> (<comm>)", "%d", "{pid}", "$PID", "N", "[pid] [name]" (the pattern
+// a reader searched for and quotes as absent: "there are no `Out of Memory: Killed process
+// [pid] [name].` in kern.log"). A victim redacted by hand ("Kill process xxxx(juci-eventd)
+// score 673", corpus 706) keeps the kernel's other fields.
 var (
-	reOOMKillPlaceholder = lazyre.New(`(?i)\bkill(?:ed)?\s+process\s+(?:\.\.\.|…|<[^>]*>|%d|\{[^}]*\}|\$\w+|pid\b|n\b)`)
+	reOOMKillPlaceholder = lazyre.New(`(?i)\bkill(?:ed)?\s+process\s+(?:\.\.\.|…|<[^>]*>|\[[^\]]*\]|%d|\{[^}]*\}|\$\w+|pid\b|n\b)`)
 	reOOMKillFields      = lazyre.New(`\bscore \d|total-vm:\d|anon-rss:\d`)
 )
 

@@ -130,6 +130,20 @@ func shellSearchLine(t string) bool {
 }
 
 var (
+	reKswapdUses    = lazyre.New(`(?i)\bkswap\w*\s+(?:\w+\s+){0,2}?(?:using|uses|eat(?:s|ing)|consum(?:es|ing)|tak(?:es|ing)|hog(?:s|ging)|at|runs\s+at|running\s+at)\b`)
+	reKswapdMemWord = lazyre.New(`(?i)\b(?:ram|memory|mem|swap|disk|i/?o|zram|full|free|used)\b`)
+)
+
+// kswapdShareUsed: a share kswapd "uses" with no resource named ("kswapd0 starts using one
+// kernel up to 100%", "kswapd0 at 99%", "kswapd eating 100%") is its CPU: kswapd is a kernel
+// thread with no address space of its own (mm/vmscan.c kswapd_run starts it with
+// kthread_run), so top's only share for it is %CPU; its %MEM is 0. A share next to a memory
+// word ("kswapd runs when memory is 95% used") is memory's, not kswapd's.
+func kswapdShareUsed(match string) bool {
+	return reKswapdUses.MatchString(match) && !reKswapdMemWord.MatchString(match)
+}
+
+var (
 	reDeltaBefore = lazyre.New(`(?i)(?:\bdelta|Δ|\bdiff|\bincrease)\W*$`)
 	reWindow      = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*(s|secs?|seconds?|min|mins|minutes?)\b`)
 )
@@ -195,13 +209,16 @@ func (d *doc) stated() {
 		return
 	}
 	sub := d.newSubjects()
-	tlbText, reclaimText := false, false
+	tlbText, reclaimText, jvmCrashFile := false, false, false
 	for _, p := range d.proseLines {
 		if strings.Contains(p.text, "TLB") || strings.Contains(strings.ToLower(p.text), "shootdown") {
 			tlbText = true
 		}
 		if strings.Contains(strings.ToLower(p.text), "reclaim") {
 			reclaimText = true
+		}
+		if strings.Contains(p.text, "hs_err") {
+			jvmCrashFile = true
 		}
 	}
 	d.statedMemory(sub)
@@ -293,7 +310,7 @@ func (d *doc) stated() {
 		busyKswapd := false
 		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") {
+			if !strings.Contains(strings.ToLower(sentence), "cpu") && !strings.Contains(strings.ToLower(sentence), "core") && !kswapdShareUsed(para[m[0]:m[1]]) {
 				continue
 			}
 			if definitionAfter(para, m[1]) || genericStatement(sentence, para[m[0]:m[1]]) {
@@ -326,7 +343,20 @@ func (d *doc) stated() {
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
+			if jvmCrashFile && !reKillWord.MatchString(para[m[0]:m[1]]) {
+				continue // the JVM's own out-of-memory crash (jvmOwnOOM)
+			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+		}
+		for _, m := range matches(has("oom"), reStatedOOMKillVerb, para) {
+			// "oom kill my java process", "the kernel OOM-killed mysqld": OOM-kill as the
+			// verb with its victim (reStatedOOMKillVerb).
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+			break
 		}
 		for _, m := range matches(has("total-vm", "total vm", "total_vm"), reStatedKillFigures, para) {
 			// The kill's own figures re-typed (a screenshot's, a pager's): "total-vm:
@@ -529,6 +559,26 @@ func (d *doc) stated() {
 				statedNet.Set(group, counter, v)
 				if !dup {
 					netFrom = append(netFrom, lineAt(m[0]))
+				}
+			}
+		}
+		for _, m := range submatches(has("rcvbuf", "rcv buf"), reStatedUDPRcvbufRising, para) {
+			if no, sentence, ok := statedCounterRose(para, m, lineAt); ok {
+				addHostDrop(model.RateStatedUDPRcvbufRising, 1, no, sentence)
+			}
+		}
+		for _, m := range submatches(has("%") && has("receive", "rcvbuf"), reStatedUDPRcvbufPct, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			match := para[m[0]:m[1]]
+			if !containsFoldASCII(sentence, "udp") && !containsFoldASCII(match, "rcvbuf") || hypotheticalUpTo(sentence, match) || reThreshold.MatchString(para[max(0, m[0]-16):m[1]]) {
+				continue // a TCP receive queue's, or "alert above 1% receive buffer errors"
+			}
+			for k := 2; k+1 < len(m); k += 2 {
+				if m[k] < 0 {
+					continue
+				}
+				if v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64); err == nil && v > 0 && v <= 100 {
+					addHostDrop(model.RateStatedUDPRcvbufDropPct, v, lineAt(m[0]), sentence)
 				}
 			}
 		}
@@ -839,6 +889,60 @@ var (
 	// "1.6 GBytes on 32 bit highmem machine": a size stated for a setting the section named.
 	reStatedSize = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\s*([KMG])\s*(?:B|Bytes?|iB)\b(\s*\(?\w*)`)
 )
+
+// Udp RcvbufErrors named and said to grow, with no figure: "the UDP "RcvbufErrors"
+// skyrocketed when load goes up", "UdpRcvbufErrors keeps increasing", "a spike in
+// RcvbufErrors". Group 1 (or 2) is the verb or noun of growth.
+var reStatedUDPRcvbufRising = lazyre.New(`(?i)rcv ?buf ?errors\b[` + "`" + `'"”’)]*\s*(?:counters?\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|spik(?:es|ed|ing)|climb\w*|ris(?:es|ing|en)|rose|grow(?:s|ing|n)?|grew|increas\w*|jump(?:s|ed|ing)|(?:goes|went|going|shot|shoots|shooting)\s+up|explod\w*|balloon\w*)\b` +
+	`|\b(spikes?|increases?|rise|surge|growth|jumps?)\s+(?:in|of)\s+(?:the\s+)?(?:udp\s*)?[` + "`" + `'"“‘]?(?:udp)?rcv ?buf ?errors\b`)
+
+// A share of UDP datagrams dropped at full receive buffers, stated: "**9.4 % UDP receive-
+// buffer drop rate**" (a hyphen at a line's end joins the words: "receivebuffer"), "2% of
+// datagrams dropped as receive buffer errors", "receive buffer drop rate of 3%",
+// "RcvbufErrors at 1.5%".
+var reStatedUDPRcvbufPct = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+|all\s+)?)?(?:udp\s+)?(?:(?:datagrams?|packets?)\s+(?:dropped\s+(?:at|as|by)\s+(?:the\s+|full\s+)?)?)?(?:socket\s+)?(?:receive[- ]?buffer|rcvbuf)\s*(?:drops?|drop\s+rate|errors?|loss(?:es)?)\b` +
+	`|\b(?:socket\s+)?receive[- ]?buffer\s+(?:drop|error|loss)(?:es|s)?(?:\s+rate)?\s+(?:of|is|was|at|around|about|reached|~|:|=|\s)*(\d{1,2}(?:\.\d+)?)\s*%` +
+	`|rcv ?buf ?errors\b[^.%\d]{0,20}?\b(\d{1,2}(?:\.\d+)?)\s*%`)
+
+// statedCounterRose: the line and sentence of a match m of reStatedUDPRcvbufRising when it
+// states that the host's counter grew: not a possibility ("if RcvbufErrors increases"), a
+// negation ("RcvbufErrors did not increase", "no increase in RcvbufErrors"), the voice of
+// documentation ("the counter increases when the buffer is full": a present-tense verb
+// before a condition) or a definition.
+func statedCounterRose(para string, m []int, lineAt func(int) int) (int, string, bool) {
+	match := para[m[0]:m[1]]
+	sentence := sentenceAround(para, m[0], m[1])
+	if hypotheticalUpTo(sentence, match) || reNotBusy.MatchString(match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || definitionAfter(para, m[1]) {
+		return 0, "", false
+	}
+	if m[2] >= 0 {
+		verb := strings.ToLower(para[m[2]:m[3]])
+		present := strings.HasSuffix(verb, "s") || strings.HasPrefix(verb, "goes") || strings.HasPrefix(verb, "shoots")
+		if present && reConditionAfter.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
+			return 0, "", false
+		}
+	}
+	return lineAt(m[0]), sentence, true
+}
+
+// reConditionAfter: a condition right after a verb ("increases when", "rises if").
+var reConditionAfter = lazyre.New(`(?i)^\W*(?:\w+\s+){0,2}?(?:when|whenever|if|once|as\s+soon\s+as)\b`)
+
+// OOM-kill as the verb, with its victim after a determiner: "journalctl tell me out of
+// memory and oom kill my java process", "the kernel OOM-killed our mysqld", "oom kills the
+// worker" (the victim named; "OOM kills a process" in general is genericStatement's). The
+// noun "an OOM kill" is reStatedOOMOccurred's.
+var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its|\d+)\s+\w+`)
+
+// jvmOwnOOM: a text that names a HotSpot crash file (hs_err_pid<N>.log) calls the JVM's own
+// failure an "OOM": the JVM writes the file when its native allocation fails ("Native memory
+// allocation (mmap) failed to map N bytes", "There is insufficient memory for the Java
+// Runtime Environment to continue"; src/hotspot/share/utilities/vmError.cpp) and aborts
+// itself. An mmap refused for vm.max_map_count, overcommit or address space is that too; it
+// is no kill by the kernel's OOM killer, which writes no hs_err file (SIGKILL leaves the JVM no
+// chance to). So in such a text "each crash is caused by OOM" is read only when it says
+// killed (reKillWord).
+var reKillWord = lazyre.New(`(?i)\bkill`)
 
 // The connection tracking table said to have filled: "managed to fill up the conntrack
 // table", "filled the nf_conntrack table", "the conntrack table was full", "conntrack table

@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -66,6 +68,9 @@ var (
 	reProcPath   = lazyre.New(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
 	reDottedKey  = lazyre.New(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
 	reBareName   = lazyre.New(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)
+	// A size stated for a key in bytes: "`net.core.rmem_max` was 8 MiB", "rmem_max is 4MB",
+	// "raised net.core.rmem_max to 16 MiB" (reProseValue's words, and "was").
+	reProseSize  = lazyre.New(`^[` + "`" + `'"]?\s*(?:=|:|to|is|was|of|at)\s*(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|KB|MB|GB|K|M|G)\b`)
 	reProseValue = lazyre.New(`^\s*(?:=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
 )
 
@@ -279,6 +284,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a monitoring agent's alarm or metric (unreadagent.go)
 		return
 	}
+	if txHangLine(d.ls[i].Text) {
+		d.unparsedUnread(i, txHangWhy) // a driver's transmit hang named (unreadtxhang.go)
+		return
+	}
 	if why, ok := appHostLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // a data store's or runtime's own limit (unreadagent.go)
 		return
@@ -384,7 +393,9 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		val := ""
-		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
+		if b, ok := proseSizeValue(key, s[m[3]:]); ok {
+			val = b // before reProseValue, which reads "8 MiB" as 8
+		} else if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
 			val = v[1]
 		}
 		add(settingData(key, key, val, "prose"))
@@ -406,6 +417,36 @@ func (d *doc) prose(i int) {
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}
+}
+
+// proseSizeValue: the bytes of a size stated with a unit right after a key whose value is a
+// size in bytes (kernel.SysctlInBytes): "8 MiB" is 8388608. KB, MB and GB are read as binary
+// too: a socket buffer's size is written "16MB" for 16777216 in the tuning guides, and a
+// decimal reading would put it 5% below what was meant.
+func proseSizeValue(key, after string) (string, bool) {
+	if !kernel.SysctlInBytes(key) {
+		return "", false
+	}
+	m := reProseSize.FindStringSubmatch(after)
+	if m == nil {
+		return "", false
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil || v <= 0 {
+		return "", false
+	}
+	switch strings.ToUpper(m[2][:1]) {
+	case "K":
+		v *= 1 << 10
+	case "M":
+		v *= 1 << 20
+	case "G":
+		v *= 1 << 30
+	}
+	if v > math.MaxInt32 {
+		return "", false // the key is an int: no such value
+	}
+	return strconv.FormatInt(int64(v), 10), true
 }
 
 // wrappedRest is the first word of the line after line i when it can be the rest of a sysctl

@@ -227,6 +227,15 @@ var appHostReasons = []struct{ text, why string }{
 	// or CPU, not memory.
 	{"failed to send out heartbeat on time", "etcd's leader sent a heartbeat late (etcdserver raft.go: a slow disk or a starved CPU), not memory or the kernel's network"},
 	{"slow fdatasync", "etcd's WAL fdatasync was slow (wal.go): the disk, not memory"},
+	// etcd rafthttp peer.go send: the peer's in-process message queue (a Go channel of
+	// streamBufSize/pipelineBufSize messages) is full, "dropped internal Raft message since
+	// sending buffer is full (overloaded network)": etcd's own buffer, not a kernel socket
+	// buffer; the peer or the path to it did not keep up.
+	{"since sending buffer is full", "etcd dropped a Raft message because its own per-peer send queue was full (rafthttp peer.go: an in-process channel, not a kernel socket buffer or a NIC ring): the peer or the path to it did not keep up; no kernel counter or memory figure"},
+	// HotSpot's crash file (hs_err_pid<N>.log, vmError.cpp): its native allocation failed and
+	// the JVM aborted itself; and os::print_memory_info's line of the host's memory then.
+	{"Native memory allocation (", "the JVM's own native allocation failed (HotSpot os::commit_memory or malloc: ENOMEM from the address space, vm.max_map_count or overcommit, not only a lack of pages) and the JVM aborted, writing hs_err_pid<N>.log: no kill by the kernel's OOM killer"},
+	{"k page, physical ", "HotSpot's hs_err memory line (os::print_memory_info: page size, physical memory and free, swap) when the JVM crashed: the host's totals at that moment, not read"},
 	// Cassandra gms/FailureDetector.java: its own thread paused more than
 	// MAX_LOCAL_PAUSE_IN_NANOS (5 s): a JVM or host pause, cause not stated.
 	{"Not marking nodes down due to local pause", "Cassandra's failure detector was paused (FailureDetector.java, nanoseconds > 5000000000): a GC or host stall, cause not stated; no memory figure"},

@@ -20,6 +20,13 @@ var errnoReasons = []struct{ text, name, why string }{
 	// -ENOBUFS; af_packet.c packet_snd returns it), or the send's skb could not be had
 	// (sock_alloc_send_pskb in net/core/sock.c). Alone it is no page allocation failure.
 	{"No buffer space available", "ENOBUFS", "an application's socket error ENOBUFS (No buffer space available): a send dropped at a full qdisc or device queue, or a socket buffer at its limit; not by itself a page allocation failure; headroom has no reader for this log"},
+	// EAGAIN on a non-blocking socket: the call would have blocked. On a receive nothing was
+	// queued (the opposite of a full receive buffer); on a send the socket's send buffer was
+	// full for now (sock_alloc_send_pskb waits for sk_wmem_alloc below sk_sndbuf, and with
+	// MSG_DONTWAIT/O_NONBLOCK returns -EAGAIN: net/core/sock.c; a unix socket's peer queue
+	// past its backlog likewise, net/unix/af_unix.c). The kernel counts no drop for it, and
+	// it is no memory failure; strerror(EAGAIN) is "Resource temporarily unavailable".
+	{"Resource temporarily unavailable", "EAGAIN", "an application's socket error EAGAIN (Resource temporarily unavailable): a non-blocking socket call that would have blocked: on a receive nothing was queued, on a send the socket's send buffer (or a local peer's queue) was full for the moment; no drop the kernel counts and no memory failure by itself (the sender outran the path or the reader); headroom has no reader for this log"},
 	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 
@@ -35,7 +42,7 @@ func errnoLogLine(t string) (string, bool) {
 		return javaErrnoLine(t)
 	}
 	for _, e := range errnoReasons {
-		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " {
+		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " || k >= 1 && errnoNumberBefore(t[:k]) {
 			return e.why, true
 		}
 		// Go's programs (a CNI plugin, an agent) print the errno's text in lower case
@@ -49,6 +56,21 @@ func errnoLogLine(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// errnoNumberBefore: the errno's text follows its number the way C programs print both:
+// Open5GS's ogs_log_message "(11:Resource temporarily unavailable)" (errno, ':', strerror)
+// and Kamailio's "errno=11 (Resource temporarily unavailable)"; before the text stands
+// "N:" or "N (" with N the errno's digits.
+func errnoNumberBefore(before string) bool {
+	before = strings.TrimSuffix(before, "(")
+	before = strings.TrimRight(before, " ")
+	before = strings.TrimSuffix(before, ":")
+	n := len(before)
+	for n > 0 && before[n-1] >= '0' && before[n-1] <= '9' {
+		n--
+	}
+	return n < len(before) && len(before)-n <= 3 && (n == 0 || before[n-1] == '(' || before[n-1] == '=' || before[n-1] == ' ')
 }
 
 // goErrnoText: strerror's text as Go's syscall package spells it, its first letter in lower case.

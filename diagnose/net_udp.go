@@ -121,12 +121,14 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 }
 
 // udpStated judges receive-buffer drops the text states without the counters: a netdata
-// alarm on Udp RcvbufErrors quoted in an alert or a title, or a rate the author gives. Both
-// say that datagrams were dropped on this host; how many of those arriving is not said, so
-// the finding is a warning, never critical.
+// alarm on Udp RcvbufErrors quoted in an alert or a title, a rate or a share of datagrams
+// the author gives, or the counter said to grow with no figure. Each says that datagrams
+// were dropped on this host; a sentence is no counter, so the finding is a warning, never
+// critical, even for a stated share above udpDropCriticalShare.
 func udpStated(tl *model.Timeline) (Result, bool) {
 	s := tl.LastWith(func(s *model.Sample) bool {
-		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0
+		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0 ||
+			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -139,6 +141,14 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	}
 	if r := s.Rates[model.RateStatedUDPRcvbufPerSec]; r > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors rate", Value: fmt.Sprintf("%.0f/s", r), Source: s.Source})
+	}
+	if p := s.Rates[model.RateStatedUDPRcvbufDropPct]; p > 0 {
+		// The author's measured share: at or above udpDropCriticalShare it would be critical
+		// from the counters; from a sentence it stays a warning (StatedMark).
+		ev = append(ev, Evidence{What: "UDP datagrams dropped at full receive buffers (share the text states)", Value: fmt.Sprintf("%s of the datagrams", strconv.FormatFloat(p, 'f', -1, 64)+"%"), Source: s.Source})
+	}
+	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
+		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})
 	}
 	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
 		if v, src, ok := tl.Sysctl(k); ok {

@@ -73,6 +73,18 @@ var (
 	// transmit queue 11 timed out 5340 ms". A log record; no rule claims it (a stalled TX
 	// queue is the driver's or the device's, not memory's).
 	MsgNetdevWatchdog = []string{"NETDEV WATCHDOG: "}
+	// MsgTxHang: what the drivers print when that watchdog calls their ndo_tx_timeout, or when
+	// their own check finds a transmit ring that stopped completing, in the lower case a
+	// sentence names them in ("show messages in logs such as 'TX hangs'"): vmxnet3 "tx hang"
+	// (drivers/net/vmxnet3/vmxnet3_drv.c vmxnet3_tx_timeout), e1000/igb/ixgbe "Detected Tx
+	// Unit Hang" (e1000_main.c e1000_clean_tx_irq, igb_main.c igb_clean_tx_irq, ixgbe_main.c
+	// ixgbe_clean_tx_irq), e1000e "Detected Hardware Unit Hang" (netdev.c
+	// e1000_print_hw_hang), a "tx timeout" as drivers and people shorten it, and the
+	// watchdog's own "transmit queue N timed out" (MsgTxQueueTimedOut: both words). The
+	// device's or the driver's transmit path stalled and was reset: not memory, and no rule
+	// judges it.
+	MsgTxHang          = []string{"tx hang", "tx unit hang", "hardware unit hang", "tx timeout", "transmit timeout"}
+	MsgTxQueueTimedOut = []string{"transmit queue", "timed out"}
 	// MsgConntrackFullNamed: the same event in the words people shorten it to in a title
 	// ("nf_conntrack table full", "conntrack: table full"); read only where a text's title
 	// states its problem (artifact's titleMessage), never in a sentence, where it is as often

@@ -133,3 +133,15 @@ func init() {
 	sysctlRanges["net.core.default_qdisc"] = SysctlRange{TokenMax: 15,
 		Source: "one qdisc name of at most 15 characters (Qdisc_ops.id is char[IFNAMSIZ]); the kernel checks the name on write"}
 }
+
+// socketBufferBytesSysctls: the net.core socket-buffer sysctls, each one int of bytes
+// (net/core/sysctl_net_core.c: sysctl_rmem_max, sysctl_wmem_max, sysctl_rmem_default,
+// sysctl_wmem_default; sk_rcvbuf/sk_sndbuf are bytes, sock_setsockopt caps SO_RCVBUF at
+// rmem_max). tcp_mem and udp_mem are pages and tcp_rmem three values: none of them here.
+var socketBufferBytesSysctls = map[string]bool{
+	"net.core.rmem_max": true, "net.core.wmem_max": true, "net.core.rmem_default": true, "net.core.wmem_default": true,
+}
+
+// SysctlInBytes reports whether key's one value is a size in bytes, so a size stated with a
+// unit ("rmem_max was 8 MiB") can be written as the key's value.
+func SysctlInBytes(key string) bool { return socketBufferBytesSysctls[NormaliseSysctlKey(key)] }

@@ -102,6 +102,12 @@ const (
 	RateStatedListenDropsPerSec    = "stated_listen_drops_per_sec"
 	RateStatedSoftnetDropAlarmSec  = "stated_softnet_dropped_alarm_window_sec"
 	RateStatedSoftnetDroppedPerSec = "stated_softnet_dropped_per_sec"
+	// RateStatedUDPRcvbufRising is 1 when the text names the counter and says it grew,
+	// with no figure ("the UDP RcvbufErrors skyrocketed when load goes up");
+	// RateStatedUDPRcvbufDropPct the share of datagrams dropped at full receive buffers, in
+	// %, as the author measured it ("9.4 % UDP receive-buffer drop rate").
+	RateStatedUDPRcvbufRising  = "stated_udp_rcvbuf_errors_rising"
+	RateStatedUDPRcvbufDropPct = "stated_udp_rcvbuf_drop_pct"
 	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).
 	RateStatedFlows           = "stated_flows"
