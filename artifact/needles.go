@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"strings"
 	"unicode/utf8"
+
+	"headroom/kernel"
 )
 
 // The needles the fast path asks every kernel log line for: words that few lines hold and
@@ -25,6 +27,7 @@ const (
 	needleKill                       // "kill" (mayBeHeader)
 	needleKillUpper                  // "Kill" (mayBeHeader)
 	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
+	needleCMAFail                    // kernel.MsgCMAAllocFail (cmaFailures)
 	numNeedles
 )
 
@@ -40,6 +43,7 @@ var needleText = [numNeedles]string{
 	needleKill:       "kill",
 	needleKillUpper:  "Kill",
 	needleLowMemKill: "lowmemorykiller",
+	needleCMAFail:    kernel.MsgCMAAllocFail[0],
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;

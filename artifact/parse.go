@@ -166,6 +166,9 @@ type doc struct {
 	// lowMemKillsInLog has records to read; without it, it does not look at each record
 	// (a search of every message was a fifth of the bench syslog's parse).
 	lowMemKillLogged bool
+	// cmaLogged: a kernel log record holds CMA's allocation failure (appendLog), so
+	// cmaFailures has records to read (TestParseBudget: no reader reads every record).
+	cmaLogged bool
 	ls               []Line
 	used             []bool
 	opt              Options
@@ -747,6 +750,9 @@ func (d *doc) appendLog(l *Line) {
 	}
 	if !d.lowMemKillLogged && d.rawHas(needleLowMemKill, l) {
 		d.lowMemKillLogged = true
+	}
+	if !d.cmaLogged && d.rawHas(needleCMAFail, l) {
+		d.cmaLogged = true
 	}
 	if l.No < d.logNo {
 		d.logOrder = true

@@ -100,6 +100,9 @@ func (d *doc) cmaFailures() {
 		count       int
 		msg         string
 	}
+	if !d.cmaLogged {
+		return
+	}
 	var keys []key
 	groups := map[key]*group{}
 	for _, rec := range d.tl.Log.All() {
