@@ -169,9 +169,9 @@ type doc struct {
 	// cmaLogged: a kernel log record holds CMA's allocation failure (appendLog), so
 	// cmaFailures has records to read (TestParseBudget: no reader reads every record).
 	cmaLogged bool
-	ls               []Line
-	used             []bool
-	opt              Options
+	ls        []Line
+	used      []bool
+	opt       Options
 	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
 	// fallback for a report that prints none, never an override of one that does (the
 	// kernel that printed a GFP mode decides its bit layout).
