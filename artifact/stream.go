@@ -421,6 +421,15 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t) || isNoMMUAllocHeader(t)) {
 		return true
 	}
+	if needles&headerNeedles != 0 && holdsBuddyTotal(t) && mayBeHeader(t) && (strings.Contains(t, "alloc") || strings.Contains(t, "ill")) {
+		// A header's words and a buddy line's total on one line: kernelReport tries it as
+		// output flattened onto one line (tryFlattened) before anything else. A kernel
+		// line logged on the fast path that a wrapped piece then completed into such a
+		// line ("... (9)" + "o the abbreviations in OOM Killer ... Node 0 DMA: 26*4kB
+		// ... = 4352kB", FuzzStream) went on as a log record (relog) where the
+		// whole-text loop, which joins first, read a show_mem dump.
+		return true
+	}
 	if cannotStartDump(t) {
 		// The OOM killer's trace without its header starts "CPU: " or "Pid: " (or is
 		// "Call Trace:"): its own test looks at the first byte before anything else.
@@ -428,6 +437,10 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
 }
+
+// holdsBuddyTotal: the " = 4352kB" that ends a buddy line, in a line that may hold one
+// flattened into prose (kernelReport, tryFlattened).
+func holdsBuddyTotal(t string) bool { return strings.Contains(t, "kB = ") }
 
 // cannotStartDump is true for a line that none of startsShowMem, mayStartOOMTaskTable,
 // startsMemcgOOMInfo and startsOOMSlabInfo takes, by its first byte after blanks and its
