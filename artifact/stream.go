@@ -385,6 +385,13 @@ func (d *doc) more(i int) int {
 		d.reportScan = max(d.reportScan-s, 0)
 		i -= s
 	}
+	if d.closed && i == len(d.ls)-1 && i > 0 && d.exampleNo != 0 && d.ls[i-1].No == d.exampleNo {
+		// A guide's example of a message (exampleLog) runs on over the kernel lines that
+		// follow it, quiet ones too, which the whole-text loop reads as prose: a window
+		// that closed on them while the example went on left the lines after it to the
+		// fast path, which logged them (FuzzStream). It stays open until the example ends.
+		d.closed, d.tail = false, 0
+	}
 	if !d.closed && d.pos < len(d.text) && len(d.ls)-i < d.chunk {
 		d.grow(i + 2*d.chunk)
 	}

@@ -20,3 +20,14 @@ func TestStreamBuddyinfoInProse(t *testing.T) {
 	// As a kernel line of its own: not boring to the fast path either.
 	sameAsWhole(t, "a kernel line", q+sysPrefix+dmesgStamp+s+"\n"+q)
 }
+
+// A guide's example of a log line (exampleLog), its kernel lines run on into a log of quiet
+// lines longer than a window's tail (FuzzStream found it): the whole-text loop reads the
+// whole run as the example, and so does the streamed parse, whose window stays open while
+// the example goes on.
+func TestStreamExampleRunsPastWindowTail(t *testing.T) {
+	s := "inux Out of Memory OOM Killer\n\nThe Linux out of memory killer kills processes using too much memory. On a kill event you will see a line such as the following in the system log file:\n\nFeb 13 04:33:23 hostm1 kernel:"
+	q := quietLines(10)
+	sameAsWhole(t, "in a log", q+s+"\n"+q)
+	sameAsWhole(t, "a long log after it", q+s+"\n"+quietLines(40))
+}
