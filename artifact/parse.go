@@ -402,8 +402,15 @@ func (d *doc) run(from int) {
 
 // titleAt is the message line i names when it is the text's title: its first non-blank
 // line, a markdown heading or a line a blank line follows.
+//
+// The title is counted from the text's first line, not the window's: a streamed window
+// starts at the text's first line only when it is the first window (runText; the line
+// that opens a later one comes after a window that closed on eight quiet lines). A prose
+// line that opened a window after a stretch of log, a blank line between, read as the
+// text's title there and as prose in the whole-text loop (corpus 1294: a sentence quoting
+// "TCP: out of memory -- consider tuning tcp_mem" after the dmesg lines of it).
 func (d *doc) titleAt(i int) (string, bool) {
-	if i > 3 {
+	if i > 3 || d.ls[0].No != 1 {
 		return "", false
 	}
 	for j := 0; j < i; j++ {
@@ -443,7 +450,7 @@ func (d *doc) kernelReport(i int) bool {
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
 	// A header in prose that also holds a show_mem dump's buddy lines, all on one line (a
 	// Q&A repost): each read as its own line (unflattenBuddy).
-	if (hasAlloc || hasKill) && strings.Contains(t, "kB = ") && d.tryFlattened(i) {
+	if (hasAlloc || hasKill) && holdsBuddyTotal(t) && d.tryFlattened(i) {
 		d.used[i] = true
 		return true
 	}

@@ -385,6 +385,13 @@ func (d *doc) more(i int) int {
 		d.reportScan = max(d.reportScan-s, 0)
 		i -= s
 	}
+	if d.closed && i == len(d.ls)-1 && i > 0 && d.exampleNo != 0 && d.ls[i-1].No == d.exampleNo {
+		// A guide's example of a message (exampleLog) runs on over the kernel lines that
+		// follow it, quiet ones too, which the whole-text loop reads as prose: a window
+		// that closed on them while the example went on left the lines after it to the
+		// fast path, which logged them (FuzzStream). It stays open until the example ends.
+		d.closed, d.tail = false, 0
+	}
 	if !d.closed && d.pos < len(d.text) && len(d.ls)-i < d.chunk {
 		d.grow(i + 2*d.chunk)
 	}
@@ -421,6 +428,15 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	if needles&headerNeedles != 0 && mayBeHeader(t) && (isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) || isVmallocPagesHeader(t) || isNoMMUAllocHeader(t)) {
 		return true
 	}
+	if needles&headerNeedles != 0 && holdsBuddyTotal(t) && mayBeHeader(t) && (strings.Contains(t, "alloc") || strings.Contains(t, "ill")) {
+		// A header's words and a buddy line's total on one line: kernelReport tries it as
+		// output flattened onto one line (tryFlattened) before anything else. A kernel
+		// line logged on the fast path that a wrapped piece then completed into such a
+		// line ("... (9)" + "o the abbreviations in OOM Killer ... Node 0 DMA: 26*4kB
+		// ... = 4352kB", FuzzStream) went on as a log record (relog) where the
+		// whole-text loop, which joins first, read a show_mem dump.
+		return true
+	}
 	if cannotStartDump(t) {
 		// The OOM killer's trace without its header starts "CPU: " or "Pid: " (or is
 		// "Call Trace:"): its own test looks at the first byte before anything else.
@@ -428,6 +444,10 @@ func mayStartReportHolding(t string, needles uint32) bool {
 	}
 	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
 }
+
+// holdsBuddyTotal: the " = 4352kB" that ends a buddy line, in a line that may hold one
+// flattened into prose (kernelReport, tryFlattened).
+func holdsBuddyTotal(t string) bool { return strings.Contains(t, "kB = ") }
 
 // cannotStartDump is true for a line that none of startsShowMem, mayStartOOMTaskTable,
 // startsMemcgOOMInfo and startsOOMSlabInfo takes, by its first byte after blanks and its
