@@ -236,6 +236,10 @@ func (d *doc) relog(i int) {
 	if strings.Contains(l.Text, linkUpWords) {
 		d.noteLinkUp(last, l.Text)
 	}
+	// The gates of the readers that search the log's records (appendLog) saw the line
+	// before its piece arrived: ask the whole line (a relog is rare, the search cheap).
+	d.lowMemKillLogged = d.lowMemKillLogged || strings.Contains(l.Text, needleText[needleLowMemKill])
+	d.cmaLogged = d.cmaLogged || strings.Contains(l.Text, needleText[needleCMAFail])
 	d.relogExtras(l)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")
 }
