@@ -464,7 +464,27 @@ func cannotStartDump(t string) bool {
 	if c >= utf8.RuneSelf || asciiSpace(c) || e >= utf8.RuneSelf || asciiSpace(e) || e == ':' {
 		return false
 	}
-	return !dumpStarts[c]
+	if !dumpStarts[c] {
+		return true
+	}
+	// The second byte rules out most of the rest: the syslog's "TCP: ...", "audit: ...",
+	// "Accepted publickey ...", "(root) CMD ..." lines ("Accepted" by its third byte). For a line that ends in neither blank
+	// nor ':', startsShowMem's switch takes only the pairs in dumpSeconds, the task table
+	// starts "Tasks state" ('T') or '[', and the other two start "me" and "Un". A '(' starts
+	// only a lone buddy token (isLoneBuddyToken), which holds no blank.
+	if len(b) < 2 {
+		return false
+	}
+	switch p := dumpSeconds[c]; p {
+	case "":
+		return false // '[' and digits: left to the tests
+	case "(":
+		return strings.IndexByte(b, ' ') >= 0
+	case "c":
+		return len(b) < 3 || b[1] != 'c' || b[2] != 't' // "Active", "active"; not sshd's "Accepted"
+	default:
+		return strings.IndexByte(p, b[1]) < 0
+	}
 }
 
 // dumpStarts are the first bytes of the lines cannotStartDump leaves to the four tests:
@@ -477,6 +497,15 @@ var dumpStarts = func() (s [256]bool) {
 	}
 	return s
 }()
+
+// dumpSeconds are, for a first byte of dumpStarts, the second bytes the four tests may take
+// on a line that does not end in ':' (startsShowMem's switch, "Tasks state", "memory: usage ",
+// "Unreclaimable slab info:"); "" leaves every second byte to them, "(" a lone buddy token.
+var dumpSeconds = [256]string{
+	'(': "(",
+	'A': "c", 'a': "c", 'D': "Me", 'F': "r", 'H': "i", 'M': "oe", 'N': "o",
+	'S': "w", 'T': "oa", 'm': "e", 'U': "n",
+}
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page
 // allocation failure", "-order allocation failed", "SLUB: Unable to allocate memory") or

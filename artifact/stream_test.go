@@ -394,7 +394,9 @@ func TestCannotStartDump(t *testing.T) {
 	// Dump lines that start with none of dumpStarts' bytes and end with ':'.
 	texts["generated"] = buf.String() + "lowmem_reserve[]:\nDMA32 per-cpu:\ncpu 0 hot:\n  lowmem_reserve[]:\n"
 	r := rand.New(rand.NewSource(4))
-	edits := []string{"(", "1", "A", "a", "D", "F", "H", "M", "N", "S", "T", "[", "m", "U", ":", " ", "\t", "\v", "\u00a0", "é", "x"}
+	edits := []string{"(", "1", "A", "a", "D", "F", "H", "M", "N", "S", "T", "[", "m", "U", ":", " ", "\t", "\v", "\u00a0", "é", "x",
+		// dumpSeconds' pairs, and a lone buddy token after '(' (no blank in the line)
+		"Ac", "ac", "DM", "De", "Fr", "Hi", "Mo", "Me", "No", "Sw", "Ta", "To", "me", "Un", "(UEM)", "Act", "act"}
 	checked, skipped := 0, 0
 	for name, text := range texts {
 		for _, raw := range strings.Split(text, "\n") {
