@@ -3,6 +3,8 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // Round 9, fixed by class (fix14a): ifconfig in the mangled forms mail clients and forums
@@ -136,5 +138,36 @@ func TestIfconfigWrappedParagraph(t *testing.T) {
 	tl := ParseString(prose, "t", Options{})
 	if len(tl.Samples) != 0 || len(tl.Artifacts) != 0 {
 		t.Errorf("prose read as ifconfig: %d samples, %d artifacts", len(tl.Samples), len(tl.Artifacts))
+	}
+}
+
+// ss -m's skmem quoted in prose: the drop field of a UDP socket, with its rb.
+func TestStatedSkmemDropsOfUDPSocket(t *testing.T) {
+	text := "Our UDP receiver loses telemetry.\n\nOn the box, `ss -uam` showed `d912` with `rb425984` on the socket.\n"
+	if v, ok := statedKey(ParseString(text, "t", Options{}), model.RateStatedUDPSkmemDrops); !ok || v != 912 {
+		t.Errorf("skmem drops = %v, %v; want 912", v, ok)
+	}
+	for _, c := range []string{
+		// a TCP socket's skmem: no UDP in the text
+		"The TCP sender stalls.\n\n`ss -tm` shows `d912` with `rb425984`.\n",
+		// no rb beside it: d5 is some other word
+		"UDP test.\n\nss -m output: option d5 of the config.\n",
+		// zero drops
+		"UDP receiver.\n\n`ss -m` shows `d0` with `rb212992`.\n",
+	} {
+		if v, ok := statedKey(ParseString(c, "t", Options{}), model.RateStatedUDPSkmemDrops); ok {
+			t.Errorf("%q: skmem drops %v read", c, v)
+		}
+	}
+}
+
+// libusb's LIBUSB_ERROR_NO_MEM as a program prints it is listed as unread (usbfs's own
+// limit, not the kernel's memory); a sentence with no record shape is not.
+func TestLibusbNoMemUnread(t *testing.T) {
+	if why, ok := errnoLogLine(`rtlsdr: <LIBUSB_ERROR_NO_MEM (-11): Insufficient memory> "Could not read 33554432 bytes"`); !ok || !strings.Contains(why, "usbfs_memory_mb") {
+		t.Errorf("libusb NO_MEM line: %q, %v", why, ok)
+	}
+	if why, ok := errnoLogLine("The box has insufficient memory for the build"); ok {
+		t.Errorf("prose read as libusb's error: %q", why)
 	}
 }
