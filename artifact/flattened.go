@@ -134,21 +134,75 @@ func (d *doc) tryFlattened(i int) bool {
 	if len(lines) < 3 {
 		return false
 	}
+	return d.readFlattened(i, i, lines)
+}
+
+// tryFlattenedWrapped reads ifconfig output that a page flattened into one paragraph and a
+// mail client then wrapped at its line width ("> eno1: flags=4163<UP,...> mtu 1500 inet
+// 10.0.0.2 netmask" / "> 255.255.255.0 ... RX packets 543759 bytes" / ...): the lines of
+// the paragraph from line i to the next blank line, joined, are one flattened line. Asked
+// only of a prose line that holds an interface header's word (" flags=", "Link encap:"):
+// when the wrap cut the header after its name ("... ifconfig eno1:" / "flags=4163<...>"),
+// the line before, which names it, starts the paragraph. The lines read are consumed.
+func (d *doc) tryFlattenedWrapped(i int) bool {
+	t := d.ls[i].Text
+	if d.opt.unwrapped || !strings.Contains(t, "flags=") && !strings.Contains(t, "Link encap:") {
+		return false
+	}
+	start := i
+	if strings.HasPrefix(strings.TrimSpace(t), "flags=") && i > 0 && !d.used[i-1] && !isBlank(d.ls[i-1].Text) &&
+		strings.HasSuffix(strings.TrimSpace(d.ls[i-1].Text), ":") {
+		start = i - 1
+	}
+	end := i + 1
+	for end < len(d.ls) && end-start < maxWrappedLines && !isBlank(d.ls[end].Text) && !d.used[end] {
+		end++
+	}
+	if end-i < 2 {
+		return false // one line: tryFlattened's
+	}
+	parts := make([]string, 0, end-start)
+	for k := start; k < end; k++ {
+		parts = append(parts, strings.TrimSpace(d.ls[k].Text))
+	}
+	lines := unflatten(strings.Join(parts, " "))
+	opt := d.opt
+	d.opt.unwrapped = true
+	ok := len(lines) >= 3 && d.readFlattened(start, end-1, lines)
+	d.opt = opt
+	if !ok {
+		return false
+	}
+	for k := start; k < end; k++ {
+		d.used[k] = true
+	}
+	return true
+}
+
+// maxWrappedLines bounds the paragraph tryFlattenedWrapped joins.
+const maxWrappedLines = 200
+
+// readFlattened reads the lines unflatten cut out of lines i..j of the text and attributes
+// what they give to those lines; it reports whether they held any output.
+func (d *doc) readFlattened(i, j int, lines []string) bool {
 	sub := ParseString(strings.Join(lines, "\n")+"\n", "", d.opt)
 	if len(sub.Artifacts) == 0 {
 		return false
 	}
-	no := d.ls[i].No
+	no, noEnd := d.ls[i].No, d.ls[j].No
 	src := fmt.Sprintf("line %d (output flattened onto one line)", no)
+	if noEnd != no {
+		src = fmt.Sprintf("lines %d-%d (output flattened into one wrapped paragraph)", no, noEnd)
+	}
 	for _, seg := range sub.Segments {
 		ss := append([]model.Sample(nil), sub.Samples[seg.First:seg.Last+1]...)
 		for k := range ss {
 			ss[k].Source = src
 		}
-		d.addSamples(seg.Kind, seg.Label, no, no, ss)
+		d.addSamples(seg.Kind, seg.Label, no, noEnd, ss)
 	}
 	for _, a := range sub.Artifacts {
-		d.addArtifact(a.Kind, no, no, a.Data)
+		d.addArtifact(a.Kind, no, noEnd, a.Data)
 	}
 	// A show_mem dump's zones and a kernel report (a stall or failure header in the prose
 	// around flattened buddy lines) are the line's too.
@@ -165,7 +219,7 @@ func (d *doc) tryFlattened(i int) bool {
 		}
 	}
 	for _, ev := range sub.Events {
-		ev.FirstLine, ev.LastLine, ev.Source = no, no, src
+		ev.FirstLine, ev.LastLine, ev.Source = no, noEnd, src
 		d.tl.Events = append(d.tl.Events, ev)
 	}
 	return true

@@ -175,7 +175,7 @@ var formats = []format{
 	{kind: KindNetStatFile, detect: isNameColon, parse: (*doc).tryProcNetStat},
 	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
 	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},
-	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "Link encap") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
+	{kind: KindIfconfig, detect: func(_, t string) bool { return strings.Contains(t, "encap") || strings.Contains(t, "flags=") }, parse: (*doc).tryIfconfig},
 	{kind: KindNstat, start: isUpper, detect: isNstatCounterName, parse: (*doc).tryNstat},
 	{kind: KindSysctl, start: isLower, detect: func(ft, t string) bool {
 		return strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0

@@ -54,6 +54,11 @@ func isIfconfigHeader(t string) bool {
 	if len(fs) >= 3 && fs[1] == "Link" && strings.HasPrefix(fs[2], "encap:") {
 		return true
 	}
+	// A paste that lost the single spaces between words (a mail client that kept only the
+	// runs it had turned into no-break spaces): "eth0   Linkencap:Ethernet  HWaddr ...".
+	if len(fs) >= 2 && strings.HasPrefix(fs[1], "Linkencap:") && reIfconfigName.MatchString(fs[0]) {
+		return true
+	}
 	// net-tools before 1.60 printed no colons: "eth0      Link encap 10Mbps Ethernet  HWaddr
 	// ..." (corpus 1010). A lowercase interface name first, so prose ("The Link encap field")
 	// is no header.
@@ -102,12 +107,24 @@ func ifconfigAt(ls []Line, i int) ([]Iface, int) {
 		// Markdown code block or a list. A line at the header's column continues the block
 		// only as a line ifconfig prints there (isIfconfigFlatContinuation).
 		hind := indentOf(ls[k].Text)
+		// A double-spaced paste (a mail client or forum that turned each line break into a
+		// paragraph, or quoted ">" lines between the rows) puts one blank line after every
+		// row: the block goes on past a single blank line when the block began so (a blank
+		// right after its header) and the next line is one ifconfig prints in a block
+		// (ifconfigRowAfterBlank). Output that is not double-spaced ends its block at the
+		// first blank line as before.
+		spaced := k+2 < len(ls) && isBlank(ls[k+1].Text) && !isBlank(ls[k+2].Text) &&
+			ifconfigRowAfterBlank(ls[k+2].Text, hind)
 		k++
 		for ; k < len(ls); k++ {
 			t := ls[k].Text
 			if isBlank(t) {
+				if spaced && k+1 < len(ls) && !isBlank(ls[k+1].Text) && ifconfigRowAfterBlank(ls[k+1].Text, hind) {
+					continue
+				}
 				break
 			}
+			t = unglueIfconfigRow(t)
 			if ind := indentOf(t); ind < hind || ind == hind && !isIfconfigFlatContinuation(t) {
 				break
 			}
@@ -389,6 +406,51 @@ func isIfconfigFlatContinuation(t string) bool {
 	}
 	// "RX bytes:4146055317 (3.8 GiB)  TX bytes:353004632 (336.6 MiB)"
 	return fs[0] == "RX" && strings.HasPrefix(fs[1], "bytes:")
+}
+
+// ifconfigRowAfterBlank: line t, after a blank line inside a double-spaced block whose header
+// is at column hind, is one of the block's rows: indented under the header or at its column,
+// and a line ifconfig prints inside a block (isIfconfigFlatContinuation, or its one-field
+// rows "Interrupt:19", "collisions:0"), its words glued or not. Prose and the next header
+// are not.
+func ifconfigRowAfterBlank(t string, hind int) bool {
+	if indentOf(t) < hind {
+		return false
+	}
+	t = unglueIfconfigRow(t)
+	if isIfconfigFlatContinuation(t) {
+		return true
+	}
+	f := firstField(t)
+	return strings.HasPrefix(f, "Interrupt:") || strings.HasPrefix(f, "collisions:")
+}
+
+// unglueIfconfigRow restores the space a paste lost between the first two words of an
+// ifconfig row (net-tools 1.60 layout, lib/interface.c ife_print_long): "RXpackets:618374
+// errors:0 ..." → "RX packets:618374 errors:0 ...", "inetaddr:10.0.0.2" → "inet addr:...",
+// "UPBROADCAST RUNNING" → "UP BROADCAST RUNNING". Only the first word, and only the glued
+// forms of the words ifconfig prints there; any other line is returned as it is.
+func unglueIfconfigRow(t string) string {
+	ind := indentOf(t)
+	w := firstField(t)
+	var head, rest string
+	switch {
+	case len(w) > 2 && (w[:2] == "RX" || w[:2] == "TX") && w[2] >= 'a' && w[2] <= 'z':
+		key, _, _ := strings.Cut(w[2:], ":")
+		if ifconfigWords[w[:2]][key] == "" {
+			return t
+		}
+		head, rest = w[:2], w[2:]
+	case strings.HasPrefix(w, "inetaddr:"):
+		head, rest = "inet", w[4:]
+	case strings.HasPrefix(w, "inet6addr:"):
+		head, rest = "inet6", w[5:]
+	case w == "UPBROADCAST" || w == "UPLOOPBACK" || w == "UPPOINTOPOINT":
+		head, rest = "UP", w[2:]
+	default:
+		return t
+	}
+	return t[:ind] + head + " " + rest + t[ind+len(w):]
 }
 
 // indentOf: the count of spaces and tabs a line starts with.

@@ -440,10 +440,20 @@ func stripCellBorders(s string) string {
 // line and closed lines later ("`10: bond1: <BROADCAST,...> mtu 9000 ..." ... "355853126292
 // 144312808 0 1 0 0 `", corpus 672): GitHub renders a backtick pair across lines as code, so
 // pasted command output carries one before its first line and one after its last. A line
-// with a pair (`cmd` in a sentence) keeps both.
+// with a pair (`cmd` in a sentence) keeps both, unless the pair is the whole line: a post
+// that wrapped each line of pasted output in its own inline code span ("`        RX errors 0
+// dropped 90 ...`" line after line) renders each as code, and the span is only markup.
 func stripOpenCode(s string) string {
 	i := strings.IndexByte(s, '`')
-	if i < 0 || strings.IndexByte(s[i+1:], '`') >= 0 {
+	if i < 0 {
+		return s
+	}
+	if j := strings.IndexByte(s[i+1:], '`'); j >= 0 {
+		// (The span may be indented: the paste itself was, as a Markdown list's or
+		// code block's lines are.)
+		if j > 0 && isBlank(s[:i]) && strings.TrimRight(s[i+j+2:], " \t") == "" {
+			return s[:i] + s[i+1:i+j+1]
+		}
 		return s
 	}
 	if i == 0 {

@@ -153,9 +153,16 @@ func refStripFence(s string) string {
 	return s
 }
 
-// refStripOpenCode drops a line's only backtick when it opens the line or closes it
+// refStripOpenCode drops the backticks of a whole-line code span, or a line's only backtick when it opens the line or closes it
 // (trailing blanks go with it).
 func refStripOpenCode(s string) string {
+	// A pair that is the whole line: the span is markup (each line of output wrapped in one).
+	if t := strings.TrimRight(s, " \t"); strings.Count(s, "`") == 2 && strings.HasSuffix(t, "`") {
+		ind := len(t) - len(strings.TrimLeft(t, " \t"))
+		if c := t[ind:]; len(c) > 2 && c[0] == '`' {
+			return t[:ind] + c[1:len(c)-1]
+		}
+	}
 	if strings.Count(s, "`") != 1 {
 		return s
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	// Kernel overrides the kernel release named in the text (headroom doctor --kernel). It
 	// decides how GFP modes are decoded.
 	Kernel string
+	// unwrapped: the text is what tryFlattenedWrapped cut out of a wrapped paragraph; its
+	// lines are not joined again.
+	unwrapped bool
 }
 
 // Artifact kinds, as they appear in Timeline.Artifacts.

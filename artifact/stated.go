@@ -567,6 +567,22 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedUDPRcvbufRising, 1, no, sentence)
 			}
 		}
+		// ss -m's socket memory quoted in prose ("`ss -m` shows `d370` against `rb212992`"):
+		// skmem's d field is the socket's drop count (sk_drops: SK_MEMINFO_DROPS, net/core/
+		// sock.c sk_get_meminfo; iproute2 misc/ss.c print_skmeminfo prints "d%u") beside rb,
+		// its receive buffer. A UDP socket drops there when its receive queue is full
+		// (net/ipv4/udp.c __udp_enqueue_schedule_skb, counted in Udp RcvbufErrors too). Read
+		// only when the sentence quotes rb with it and the text is about a UDP socket.
+		if has("skmem", "ss -") && has("rb") {
+			for _, m := range submatches(true, reStatedSkmemDrop, para) {
+				sentence := sentenceAround(para, m[0], m[1])
+				v, err := strconv.ParseInt(para[m[2]:m[3]], 10, 64)
+				if err != nil || v <= 0 || !reStatedSkmemRb.MatchString(sentence) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || !d.proseSaysUDP() {
+					continue
+				}
+				addHostDrop(model.RateStatedUDPSkmemDrops, float64(v), lineAt(m[0]), sentence)
+			}
+		}
 		for _, m := range submatches(has("%") && has("receive", "rcvbuf"), reStatedUDPRcvbufPct, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			match := para[m[0]:m[1]]
@@ -893,6 +909,23 @@ var (
 // Udp RcvbufErrors named and said to grow, with no figure: "the UDP "RcvbufErrors"
 // skyrocketed when load goes up", "UdpRcvbufErrors keeps increasing", "a spike in
 // RcvbufErrors". Group 1 (or 2) is the verb or noun of growth.
+// reStatedSkmemDrop is skmem's drop field as a word of its own ("d370", "`d370`", "d370)");
+// reStatedSkmemRb its receive buffer ("rb212992").
+var (
+	reStatedSkmemDrop = lazyre.New("(?:^|[\\s(,`])d(\\d+)(?:[\\s),`]|$)")
+	reStatedSkmemRb   = lazyre.New(`\brb\d+\b`)
+)
+
+// proseSaysUDP: a prose line of the text names UDP (the socket a quoted skmem is of).
+func (d *doc) proseSaysUDP() bool {
+	for _, p := range d.proseLines {
+		if containsFoldASCII(p.text, "udp") {
+			return true
+		}
+	}
+	return false
+}
+
 var reStatedUDPRcvbufRising = lazyre.New(`(?i)rcv ?buf ?errors\b[` + "`" + `'"”’)]*\s*(?:counters?\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|spik(?:es|ed|ing)|climb\w*|ris(?:es|ing|en)|rose|grow(?:s|ing|n)?|grew|increas\w*|jump(?:s|ed|ing)|(?:goes|went|going|shot|shoots|shooting)\s+up|explod\w*|balloon\w*)\b` +
 	`|\b(spikes?|increases?|rise|surge|growth|jumps?)\s+(?:in|of)\s+(?:the\s+)?(?:udp\s*)?[` + "`" + `'"“‘]?(?:udp)?rcv ?buf ?errors\b`)
 

@@ -296,6 +296,9 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
 	}
+	if d.tryFlattenedWrapped(i) {
+		return // ifconfig flattened into a paragraph a mail client wrapped (flattened.go)
+	}
 	if why, ok := unreadEvidence(d.ls[i].Text); ok {
 		if d.tryFlattened(i) {
 			return

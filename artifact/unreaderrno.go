@@ -27,6 +27,13 @@ var errnoReasons = []struct{ text, name, why string }{
 	// past its backlog likewise, net/unix/af_unix.c). The kernel counts no drop for it, and
 	// it is no memory failure; strerror(EAGAIN) is "Resource temporarily unavailable".
 	{"Resource temporarily unavailable", "EAGAIN", "an application's socket error EAGAIN (Resource temporarily unavailable): a non-blocking socket call that would have blocked: on a receive nothing was queued, on a send the socket's send buffer (or a local peer's queue) was full for the moment; no drop the kernel counts and no memory failure by itself (the sender outran the path or the reader); headroom has no reader for this log"},
+	// libusb's LIBUSB_ERROR_NO_MEM, whose text (libusb/strerror.c) is "Insufficient memory":
+	// on Linux a synchronous or bulk transfer larger than usbfs allows fails so, because
+	// usbfs caps the memory of all its transfers at usbfs_memory_mb (16 MB by default;
+	// drivers/usb/core/devio.c usbfs_increase_memory_usage returns -ENOMEM past it, which
+	// libusb's linux_usbfs backend maps to LIBUSB_ERROR_NO_MEM). A USB subsystem's own
+	// buffer limit: no statement about the kernel's free memory.
+	{"Insufficient memory", "LIBUSB_ERROR_NO_MEM", "libusb's error LIBUSB_ERROR_NO_MEM (Insufficient memory): a USB transfer's buffer was refused; on Linux usbfs caps its transfers' memory at usbfs_memory_mb (16 MB by default, drivers/usb/core/devio.c), a USB subsystem's own limit, not the kernel's free memory; headroom has no reader for this log"},
 	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 

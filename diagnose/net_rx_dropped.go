@@ -74,7 +74,13 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 	// it (a paste of other columns) say nothing about software drops.
 	checked := 0
 	var unread, wrapped []string
-	for _, dev := range last.NetDev {
+	lastSrc := src
+	for _, ds := range latestNetDevs(tl, last, hasDropped) {
+		dev := ds.dev
+		src := lastSrc
+		if ds.from != last {
+			src = sampleSource(ds.from, "/proc/net/dev")
+		}
 		if dev.Name == "lo" {
 			continue
 		}
@@ -106,7 +112,7 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		}
 		excess := d - hw
 		var prev *kernel.NetDev
-		if first != last {
+		if first != last && ds.from == last {
 			for i := range first.NetDev {
 				if first.NetDev[i].Name == dev.Name {
 					prev = &first.NetDev[i]
@@ -185,6 +191,42 @@ func checkRxDroppedSoftware(tl *model.Timeline) Result {
 		return Healthy("rx_dropped is 0 on %s (loopback excluded)", interfaces(checked))
 	}
 	return Fired(findings...)
+}
+
+// sampledDev is an interface's counters and the sample they were read from.
+type sampledDev struct {
+	dev  kernel.NetDev
+	from *model.Sample
+}
+
+// latestNetDevs is the interfaces of sample last, then those only an earlier untimed sample
+// holds (has), each from the latest such sample: a paste of two machines' ifconfig ("the
+// host's ports", then "the radio's") is two untimed snapshots whose interfaces differ, and
+// the later one must not hide the earlier one's counters. A timed series (a recording)
+// judges its last sample only: its interfaces are the same host's at each time.
+func latestNetDevs(tl *model.Timeline, last *model.Sample, has func(*model.Sample) bool) []sampledDev {
+	out := make([]sampledDev, 0, len(last.NetDev))
+	seen := map[string]bool{}
+	for _, d := range last.NetDev {
+		out = append(out, sampledDev{d, last})
+		seen[d.Name] = true
+	}
+	if !last.Time.IsZero() {
+		return out
+	}
+	for i := len(tl.Samples) - 1; i >= 0; i-- {
+		s := &tl.Samples[i]
+		if s == last || !s.Time.IsZero() || !has(s) {
+			continue
+		}
+		for _, d := range s.NetDev {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				out = append(out, sampledDev{d, s})
+			}
+		}
+	}
+	return out
 }
 
 // netWrappedCounter names the first of the counters named, and of the overrun counters,

@@ -128,7 +128,8 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 func udpStated(tl *model.Timeline) (Result, bool) {
 	s := tl.LastWith(func(s *model.Sample) bool {
 		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0 ||
-			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0
+			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
+			s.Rates[model.RateStatedUDPSkmemDrops] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -146,6 +147,9 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		// The author's measured share: at or above udpDropCriticalShare it would be critical
 		// from the counters; from a sentence it stays a warning (StatedMark).
 		ev = append(ev, Evidence{What: "UDP datagrams dropped at full receive buffers (share the text states)", Value: fmt.Sprintf("%s of the datagrams", strconv.FormatFloat(p, 'f', -1, 64)+"%"), Source: s.Source})
+	}
+	if n := s.Rates[model.RateStatedUDPSkmemDrops]; n > 0 {
+		ev = append(ev, Evidence{What: "a UDP socket's drops (ss -m skmem d, sk_drops, as the text quotes it)", Value: fmt.Sprintf("%.0f datagrams dropped at its receive buffer", n), Source: s.Source})
 	}
 	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})

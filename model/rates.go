@@ -106,7 +106,10 @@ const (
 	// with no figure ("the UDP RcvbufErrors skyrocketed when load goes up");
 	// RateStatedUDPRcvbufDropPct the share of datagrams dropped at full receive buffers, in
 	// %, as the author measured it ("9.4 % UDP receive-buffer drop rate").
-	RateStatedUDPRcvbufRising  = "stated_udp_rcvbuf_errors_rising"
+	RateStatedUDPRcvbufRising = "stated_udp_rcvbuf_errors_rising"
+	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
+	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
+	RateStatedUDPSkmemDrops    = "stated_udp_skmem_drops"
 	RateStatedUDPRcvbufDropPct = "stated_udp_rcvbuf_drop_pct"
 	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).

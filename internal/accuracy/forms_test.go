@@ -560,10 +560,13 @@ const (
 	limitFlattenedThenWrapped  = "netstat -su flattened onto one line by a page's text extraction ('Udp: 2829651752 packets received ... 1629462811 packet receive errors ...'), then wrapped at 72/80 as prose: the flattened reader reads one line, and the wrap puts 'received.' and the error count on the next one; rejoining needs the wrap width, which a single long line does not show (two damages in a row, not fixed here)"
 	limitJournalCatNoStamp     = "journalctl -o cat prints each record's message alone, without its time or the kernel's tag: the case's evidence is kernel lines told apart from prose only by their dmesg stamps (a call trace alone, a header split in stamped pieces, a WARNING's indented lines), and without them nothing says they are the kernel's"
 	limitJournalOfQPSource     = "quoted-printable mail source ('=0A' breaks, '=3D'): the form wraps each encoded line in a journal record before the mail is decoded, so the escapes sit inside the records' messages; journalctl prints decoded records, never a mail's encoded source"
+	limitBulletsOnSpacedRows   = "a double-spaced ifconfig paste that is already mangled under the form: its rows indented with U+00A0 runs (the bullets form trims only ASCII white space, and a '- ' before white space is kept: a unified diff's removed indented line, stripListMarker) or its blank lines quoted ('>' becomes a '- >' item, no blank line): the block's rows no longer follow its header"
 	limitWrappedLogWidth       = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
 )
 
 var formsKnownLimits = map[string]string{
+	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":            limitBulletsOnSpacedRows,
+	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":            limitBulletsOnSpacedRows,
 	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":           limitJournalCatNoStamp,
 	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                             limitJournalCatNoStamp,
 	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":     limitJournalOfQPSource,
