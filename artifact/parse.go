@@ -338,6 +338,10 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if l.Tag == "systemd-oomd" {
+				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
+				continue
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue
