@@ -94,3 +94,31 @@ func TestHostIsTag(t *testing.T) {
 		}
 	}
 }
+
+// nohang's lines with a PSI value (its source's formats, 2019-2020) are read as the daemon's
+// memory PSI; its thresholds and its other lines are not.
+func TestNohangPSILines(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       float64
+		read       bool
+	}{
+		{name: "trigger", read: true, want: 71.25,
+			text: "Mar  3 10:00:00 pc nohang[12]: PSI avg (71.25) > sigkill_psi_threshold (70.0)\n"},
+		{name: "report 2019", read: true, want: 12.5,
+			text: "Mar  3 10:00:00 pc nohang[12]: PSI avg:  12.50 | MemAvail: 812 M, 10.1 % | SwapFree: 0 M,   0.0 % | dMem:    -3 M/s\n"},
+		{name: "report 2020", read: true, want: 3,
+			text: "Mar  3 10:00:00 pc nohang[12]: PSI:   3.00 | MemAvail: 812 M, 10.1 % | SwapFree: 100 M, 50.0 %\n"},
+		{name: "threshold setting", text: "Mar  3 10:00:00 pc nohang[12]:     sigterm_psi_threshold:   60.0\n"},
+		{name: "timer", text: "Mar  3 10:00:00 pc nohang[12]: psi_term_exceeded_timer: 66.2\n"},
+		{name: "another program's words", text: "Mar  3 10:00:00 pc myapp[12]: PSI avg (71.25) > sigkill_psi_threshold (70.0)\n"},
+	}
+	for _, c := range cases {
+		tl := ParseString(c.text, "t", Options{})
+		v, ok := statedKey(tl, model.RateDaemonMemPSIPct)
+		if ok != c.read || ok && v != c.want {
+			t.Errorf("%s: PSI %v %v, want %v %v", c.name, v, ok, c.want, c.read)
+		}
+		checkAccount(t, tl)
+	}
+}

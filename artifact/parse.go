@@ -338,6 +338,12 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if l.Tag == "nohang" {
+				if !d.nohangLine(i) {
+					d.unparsedUnread(i, "nohang's line (its settings, timers and actions): named, not read as the host's state")
+				}
+				continue
+			}
 			if l.Tag == "systemd-oomd" {
 				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
 				continue
