@@ -122,3 +122,38 @@ func TestNohangPSILines(t *testing.T) {
 		checkAccount(t, tl)
 	}
 }
+
+// netty's native errors append strerror to the message after a space; nohang's
+// configuration check (-cc) is a domain command whose WARNING lines are its output. Both are
+// named unread, nothing is read from them.
+func TestNettyErrnoAndNohangCheckNamedUnread(t *testing.T) {
+	cases := []struct {
+		name, text, why string
+	}{
+		{name: "netty errno", why: "ENOMEM",
+			text: "java.lang.RuntimeException: failed to create epoll fd Cannot allocate memory\n\tat io.netty.channel.epoll.Native.epollCreate(Native Method)\n"},
+		{name: "nohang -cc", why: "nohang -cc",
+			text: "`nohang -cc /etc/nohang/test.conf`:\n```\nWARNING: cannot read /proc/pressure/memory: [Errno 2] No such file or directory\n```\n"},
+	}
+	for _, c := range cases {
+		tl := ParseString(c.text, "t", Options{})
+		if len(tl.Unparsed) == 0 || !strings.Contains(tl.Unparsed[0].Why, c.why) {
+			t.Errorf("%s: unread %+v, want one naming %q", c.name, tl.Unparsed, c.why)
+		}
+		if len(tl.Samples) != 0 {
+			t.Errorf("%s: samples %+v, want none", c.name, tl.Samples)
+		}
+		checkAccount(t, tl)
+	}
+	// Counter-cases: the errno's text inside the message, not ending it; a WARNING under
+	// another command is the author's or that tool's sentence.
+	for _, text := range []string{
+		"java.lang.RuntimeException: failed to map ring Cannot allocate memory was not the cause\n",
+		"`nohang --version`:\nWARNING: this is what I see: [Errno 2] No such file or directory\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if len(tl.Unparsed) != 0 {
+			t.Errorf("%q: unread %+v, want none", text, tl.Unparsed)
+		}
+	}
+}
