@@ -301,6 +301,9 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 		return raw, false
 	}
 	host, rest := rest[:sp], rest[sp+1:]
+	if hostIsTag(host) {
+		return raw, false // no host: "tag[pid]:" where it stands (stripSyslog)
+	}
 	colon := 0
 	for colon < len(rest) && rest[colon] != ':' && rest[colon] != ' ' {
 		colon++
@@ -322,6 +325,14 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	l.Syslog, l.Stamp, l.Host, l.Tag = true, raw[:15], host, tag
 	l.Kernel = tag == "kernel"
 	return msg, true
+}
+
+// hostIsTag: the word where a syslog line's host name stands is "tag[pid]:", a program's tag
+// (journalctl's short output of a journal whose host the paste cut or left out, "May 07
+// 14:29:23 systemd-oomd[1852]: ..."): a host name holds no '[' (RFC 1123) and ends in no ':'.
+func hostIsTag(host string) bool {
+	n := len(host)
+	return n > 3 && host[n-1] == ':' && host[n-2] == ']' && strings.IndexByte(host, '[') > 0
 }
 
 // isASCII tests eight bytes at a time, ORing the words together and testing the high bits
@@ -576,6 +587,13 @@ func stripSyslog(s string, l *Line) string {
 		return s
 	}
 	host, rest := rest[:sp], rest[sp+1:]
+	if hostIsTag(host) {
+		// "avril 16 21:08:50 systemd-oomd[93234]: Killed ...": journalctl's short output
+		// without a host name (a paste that cut it, a container's journal).
+		tag := host[:strings.IndexByte(host, '[')]
+		l.Syslog, l.Stamp, l.Tag = true, stamp, tag
+		return rest
+	}
 	if len(rest) > 1 && rest[0] == '=' && rest[1] == ' ' && s[0] >= '0' && s[0] <= '9' {
 		// "2023-01-26T07:56:18.298807727Z node_memory_MemFree_bytes = 40800112640": a
 		// metric's sample as cmetrics' text encoder prints it (nodeexporter.go

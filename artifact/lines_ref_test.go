@@ -236,6 +236,10 @@ func refStripSyslog(s string, l *Line) string {
 		return s
 	}
 	host, rest := rest[:sp], rest[sp+1:]
+	if hostIsTag(host) { // no host (lines.go stripSyslog)
+		l.Syslog, l.Stamp, l.Tag = true, stamp, host[:strings.IndexByte(host, '[')]
+		return rest
+	}
 	if strings.HasPrefix(rest, "= ") && s[0] >= '0' && s[0] <= '9' {
 		return s // cmetrics' text form, "STAMP name = value" (lines.go stripSyslog)
 	}

@@ -25,7 +25,11 @@ import (
 //	  "oom_adj" on older releases
 //	systemd-oomd (src/oom/oomd-manager.c): "Killed %s due to memory pressure for %s being
 //	  %lu.%02lu%% > %lu.%02lu%% for > %s with reclaim activity", "Killed %s due to swap used
-//	  (...) / total (...) being more than ..."
+//	  (...) / total (...) being more than ..." (v248), "Killed %s due to memory used (%lu) /
+//	  total (%lu) and swap used (%lu) / total (%lu) being more than %s" (v249-v255); since
+//	  v256 the handlers queue the kill (oomd_cgroup_kill_mark) and log "Marked %s for killing
+//	  due to memory pressure for ..." / "... due to memory used (...)", and the kill itself
+//	  is then done without a reason: a bare "Killed %s" is kept as the kill too
 //	earlyoom (kill.c kill_process): "sending %s to process %d uid %d \"%s\": badness %d,
 //	  VmRSS %lld MiB" (later "oom_score %d, ..."; no uid before 1.2)
 //	Talos Linux's runtime.OOMController (internal/app/machined/pkg/controllers/runtime/oom.go
@@ -38,7 +42,7 @@ var (
 	reLMKKernel    = lazyre.New(`^lowmemorykiller: Killing '([^']*)' \((\d+)\)(?: \(tgid \d+\))?, adj (-?\d+)`)
 	reLMKKernelOld = lazyre.New(`^lowmemorykiller: send sigkill to (\d+) \(([^)]*)\), adj (-?\d+)`)
 	reLMKD         = lazyre.New(`^(?:lowmemorykiller: |lmkd: )?Kill(?:ing)? '([^']*)' \((\d+)\), uid \d+, (?:oom_score_adj|oom_adj|adj) (-?\d+)`)
-	reOomdKill     = lazyre.New(`^Killed (/\S*) due to (memory pressure|swap used)`)
+	reOomdKill     = lazyre.New(`^(?:Killed (/\S*)(?: due to (memory pressure|memory used|swap used)|\s*$)|Marked (/\S*) for killing due to (memory pressure|memory used|swap used))`)
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
 	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
@@ -75,12 +79,19 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 			return o, false
 		}
 		o.Victim, o.PID, o.OOMScoreAdj, o.Reporter = m[1], pid(m[2]), adj(m[3]), "Android's lmkd"
-	case strings.HasPrefix(t, "Killed /"):
+	case strings.HasPrefix(t, "Killed /") || strings.HasPrefix(t, "Marked /"):
 		m := reOomdKill.FindStringSubmatch(t)
 		if m == nil || tag != "" && tag != "systemd-oomd" {
 			return o, false
 		}
-		o.Victim, o.Reporter = m[1], "systemd-oomd ("+m[2]+")"
+		switch {
+		case m[3] != "":
+			o.Victim, o.Reporter = m[3], "systemd-oomd (marked for killing: "+m[4]+")"
+		case m[2] != "":
+			o.Victim, o.Reporter = m[1], "systemd-oomd ("+m[2]+")"
+		default:
+			o.Victim, o.Reporter = m[1], "systemd-oomd"
+		}
 	case strings.HasPrefix(t, talosOOMKill):
 		m := reTalosOOMKill.FindStringSubmatch(t)
 		if m == nil || tag != "" && tag != "user" {
@@ -97,6 +108,28 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 		return o, false
 	}
 	return o, true
+}
+
+// oomdLineWhy names a systemd-oomd line that is no kill (lowMemKillOf): its trigger
+// ("Memory pressure for %s is greater than %d for more than %d seconds and there was reclaim
+// activity", v247-v248 oomd-manager.c; "Memory used (...) / total (...) and swap used ..."),
+// the candidates it dumped before choosing (oomd-util.c dump_kill_candidates: "Considered %zu
+// cgroups for killing, top candidates were:" then per cgroup "Path:", "Memory Pressure
+// Limit:", "Pressure: Avg10: ... Avg60: ... Avg300: ... Total: ...", "Current Memory Usage:",
+// "Memory Min:", "Memory Low:", "Pgscan:", "Last Pgscan:", "Swap Usage:") and its other
+// notices. None is read as the host's state: the pressure is a cgroup's memory.pressure "full"
+// line as oomd sampled it, and the usages are the cgroups', not /proc's counters.
+func oomdLineWhy(t string) string {
+	t = strings.TrimSpace(t)
+	switch {
+	case strings.HasPrefix(t, "Memory pressure for ") || strings.HasPrefix(t, "Memory used ("):
+		return "systemd-oomd's trigger (a cgroup's memory.pressure or the memory and swap used it compares with its limit): named, not read as /proc/pressure or /proc/meminfo; no kill is in the line"
+	case strings.HasPrefix(t, "Considered ") || strings.HasPrefix(t, "Path: ") || strings.HasPrefix(t, "Pressure: ") ||
+		strings.HasPrefix(t, "Memory ") || strings.HasPrefix(t, "Current Memory Usage") || strings.HasPrefix(t, "Swap Usage") ||
+		strings.HasPrefix(t, "Pgscan") || strings.HasPrefix(t, "Last Pgscan"):
+		return "systemd-oomd's kill candidates (dump_kill_candidates: each cgroup's memory.pressure avg10/60/300, usage, pgscan as oomd sampled them): named, not read as the host's state"
+	}
+	return "systemd-oomd's notice (not a kill): named, not read"
 }
 
 // talosOOMKill opens the kill line of Talos's OOM controller (machined's user-facility kmsg).

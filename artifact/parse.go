@@ -341,6 +341,16 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if l.Tag == "nohang" {
+				if !d.nohangLine(i) {
+					d.unparsedUnread(i, "nohang's line (its settings, timers and actions): named, not read as the host's state")
+				}
+				continue
+			}
+			if l.Tag == "systemd-oomd" {
+				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
+				continue
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue

@@ -250,11 +250,36 @@ func startsLogPrefix(t string) bool {
 		}
 		// "June 29 14:06:59 host kernel: ": the month spelled out (stripOtherPrefixes).
 		sp := strings.IndexByte(t[:min(len(t), 10)], ' ')
-		return sp > 3 && isLongMonth(t[:sp])
+		return sp > 3 && isLongMonth(t[:sp]) || startsLocalMonthStamp(t)
 	case c >= '0' && c <= '9':
 		return len(t) > 10 && (t[4] == '-' && t[7] == '-' || t[2] == '-' && t[5] == ' ')
+	case c >= 'a' && c <= 'z' || c >= utf8.RuneSelf:
+		return startsLocalMonthStamp(t)
 	}
 	return false
+}
+
+// startsLocalMonthStamp: t begins with a syslog or journalctl date whose month is in another
+// locale ("avril 16 21:08:50 ", "Mär  4 10:00:00 "), as stripSyslog reads it (localMonthLen),
+// so an indented line of one is a log line too.
+func startsLocalMonthStamp(t string) bool {
+	m := localMonthLen(t)
+	if m == 0 {
+		return false
+	}
+	i := m + 1
+	for i < len(t) && t[i] == ' ' {
+		i++
+	}
+	j := i
+	for j < len(t) && isDigit(t[j]) {
+		j++
+	}
+	if j == i || j-i > 2 || j+9 > len(t) || t[j] != ' ' {
+		return false
+	}
+	u := t[j+1:]
+	return u[2] == ':' && u[5] == ':' && isDigits(u[:2]) && isDigits(u[3:5]) && isDigits(u[6:8])
 }
 
 func isLongMonth(s string) bool {

@@ -105,6 +105,11 @@ func (d *doc) unreadCommandOutput(i int) bool {
 	if isForm {
 		kind = lineOutput
 	}
+	if kind == lineSentence && strings.HasPrefix(u.cmd, "nohang ") && strings.HasPrefix(strings.TrimSpace(t), "WARNING: ") {
+		// nohang's configuration check warns inside its output (src/nohang errprint:
+		// "WARNING: PSI metrics are not provided by the kernel: ...") and goes on.
+		kind = lineOutput
+	}
 	switch kind {
 	case lineSentence:
 		u.cmd = ""
@@ -641,6 +646,11 @@ func domainRead(cmd string, prompt bool) bool {
 		// cilium metrics list, calicoctl node status): their maps and counters are the
 		// agent's, read by no reader; "cilium install" and the like print nothing to read.
 		return len(args) > 0 && hasAny(args[:1], []string{"status", "bpf", "metrics", "map", "monitor", "node", "endpoint"})
+	case "nohang":
+		// nohang's configuration check ("nohang -cc FILE", "--check-config": src/nohang
+		// prints each section's settings, "warning_threshold_min_mem: 2367 MiB, 20.0 %"):
+		// thresholds it would act on, derived from RAM size, not the host's state.
+		return hasAny(args, []string{"-cc", "--check-config"})
 	case "ps", "ps_mem", "smem":
 		// A process table (sorted by memory: "ps -eo pid,cmd,%mem --sort=-%mem"): each
 		// process's share of RAM, which no reader takes. Only under a prompt: "ps" in a
@@ -661,7 +671,7 @@ var domainTools = map[string]bool{"cat": true, "head": true, "tail": true, "more
 	"ss": true, "netstat": true, "nstat": true, "lnstat": true, "rtstat": true, "free": true, "vmstat": true, "sar": true,
 	"slabtop": true, "numastat": true, "mpstat": true, "ifconfig": true, "mlnx_qos": true, "conntrack": true, "top": true,
 	"ps": true, "ps_mem": true, "smem": true, "show": true, "wg": true, "ipvsadm": true, "cilium": true, "cilium-dbg": true,
-	"calicoctl": true, "iw": true, "iwconfig": true}
+	"calicoctl": true, "iw": true, "iwconfig": true, "nohang": true}
 
 var (
 	ipWrites     = []string{"set", "add", "del", "delete", "change", "replace", "flush", "append"}

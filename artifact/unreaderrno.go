@@ -110,6 +110,13 @@ func javaErrnoLine(t string) (string, bool) {
 		if k := strings.Index(t, e.text); k >= len("Exception: ") && t[k-len("Exception: "):k] == "Exception: " {
 			return e.why, true
 		}
+		// netty's native transports throw with the errno's text appended to the message
+		// after a space (netty_unix_errors.c netty_unix_errors_throwRuntimeExceptionErrorNo:
+		// message + strerror(errno)): "RuntimeException: failed to create io_uring ring fd
+		// Cannot allocate memory". The text ends the line, after the exception's message.
+		if x := strings.Index(t, "Exception: "); x >= 0 && strings.HasSuffix(strings.TrimRight(t, " \t"), " "+e.text) && len(strings.TrimRight(t, " \t")) > x+len("Exception: ")+len(e.text) {
+			return e.why, true
+		}
 	}
 	return "", false
 }

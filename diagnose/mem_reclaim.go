@@ -223,7 +223,11 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		}
 	}
 	statedStall := memSeriesStats(tl, model.RateStatedStallSec, 0)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 {
+	// A memory PSI average an OOM daemon logged (nohang): which average of which file the
+	// daemon read is its configuration, not the line, so it is judged as "some" (some >=
+	// full; model.RateDaemonMemPSIPct), never as "full".
+	daemonPSI := memSeriesStats(tl, model.RateDaemonMemPSIPct, memPSISomeWarnPct)
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && daemonPSI.n == 0 {
 		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
@@ -291,6 +295,13 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			}
 		}
 	}
+	if daemonPSI.n > 0 {
+		if daemonPSI.peak >= memPSISomeWarnPct {
+			raise(Warning)
+		}
+		ev = append(ev, Evidence{What: "memory PSI as an OOM daemon logged it (its configured average; at least \"some\")",
+			Value: fmt.Sprintf("peak %.2f%% in %d line(s), %d at or above %.0f%%", daemonPSI.peak, daemonPSI.n, daemonPSI.over, memPSISomeWarnPct), Source: memSampleWhere(tl, daemonPSI.peakIdx, "nohang")})
+	}
 	if !fired {
 		parts := []string{}
 		if stall.hasLast {
@@ -310,6 +321,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			if p.Full != nil {
 				parts = append(parts, fmt.Sprintf("PSI memory full avg10 %.2f%%", p.Full.Avg10))
 			}
+		}
+		if daemonPSI.n > 0 {
+			parts = append(parts, fmt.Sprintf("memory PSI as an OOM daemon logged it peaked at %.2f%%", daemonPSI.peak))
 		}
 		if len(parts) == 0 {
 			// A pressure entry whose some/full lines were not read judges nothing.

@@ -67,7 +67,13 @@ const (
 	// Only in a sample stated in the text (artifact/stated.go): the longest freeze the
 	// author states in seconds ("freeze for like 4-5 seconds"), and 1 when the text states
 	// that the NIC overruns ("resulting in packet overruns").
-	RateStatedStallSec  = "stated_stall_sec"
+	RateStatedStallSec = "stated_stall_sec"
+	// RateDaemonMemPSIPct is a memory PSI average, in %, as a userspace OOM daemon logged the
+	// value it acts on (nohang's "PSI avg: %s" of its psi_metrics read from psi_path, by
+	// default full_avg10 of /proc/pressure/memory; the line names neither). Whichever of the
+	// six averages it is, memory "some" avg10-avg300 is at least that high over the window
+	// (some >= full, kernel/sched/psi.c), so it is judged as "some", never as "full".
+	RateDaemonMemPSIPct = "daemon_mem_psi_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
 	// RateStatedRxDroppedPerSec is an interface's rx_dropped growth the author states
 	// ("190 micropackets per second", Munin's unit for its drop graph; "drops 50 packets/s").
