@@ -1184,6 +1184,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if strings.EqualFold(p.text[m[6]:m[7]], "system") && reSystemStorage.MatchString(p.text[m[7]:]) {
 				continue
 			}
+			if m[6] >= own && keyLabelAt(p.text[m[6]:]) {
+				continue // a dump's next key ("Current Memory Usage: 21.7M" / "Memory Min: 0B", oomctl): no size of RAM
+			}
 			if d.setStatedMemory(sub, p, m, p.text[m[4]:m[5]]) {
 				return
 			}
@@ -1204,6 +1207,27 @@ func (d *doc) statedMemory(sub *subjects) {
 			}
 		}
 	}
+}
+
+// keyLabelAt: t starts a key of a "Key Words: value" dump ("Memory Min: 0B"): up to three
+// words, then a colon.
+func keyLabelAt(t string) bool {
+	c := strings.IndexByte(t[:min(len(t), 40)], ':')
+	if c <= 0 {
+		return false
+	}
+	words := strings.Fields(t[:c])
+	if len(words) == 0 || len(words) > 3 {
+		return false
+	}
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			if !isLower(w[i]|0x20) && w[i] != '_' && w[i] != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // setStatedMemory takes the size of match m (number in group 1) in unit as the host's
