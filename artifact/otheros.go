@@ -18,7 +18,7 @@ var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netsta
 func otherOS(text string) string {
 	seen := ""
 	for _, m := range bsdMarkers {
-		if strings.Contains(text, m) {
+		if bsdMarkerIn(text, m) {
 			seen = strings.TrimRight(m, ". ")
 			break
 		}
@@ -42,5 +42,21 @@ func otherOS(text string) string {
 func setOtherOS(tl *model.Timeline, text string) {
 	if tl.Host.Kernel == "" && NothingRead(tl) {
 		tl.Host.OtherOS = otherOS(text)
+	}
+}
+
+// bsdMarkerIn: m occurs in text other than in a Linux program's hint that names BSD's
+// equivalent setting: Unbound's warning (services/listen_dnsport.c create_udp_sock) ends "or
+// sysctl bigger net.core.rmem_max(linux) or kern.ipc.maxsockbuf(bsd) values." on Linux too.
+func bsdMarkerIn(text, m string) bool {
+	for rest := text; ; {
+		k := strings.Index(rest, m)
+		if k < 0 {
+			return false
+		}
+		rest = rest[k+len(m):]
+		if !strings.HasPrefix(rest, "maxsockbuf(bsd)") {
+			return true
+		}
 	}
 }

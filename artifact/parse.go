@@ -351,6 +351,12 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
 				continue
 			}
+			if isAppBufTag(l.Tag) {
+				if why, ok := appBufferLine(t); ok {
+					d.unparsedUnread(i, why) // a server's message about its socket buffers (unreadappbuf.go)
+					continue
+				}
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue

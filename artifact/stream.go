@@ -412,7 +412,7 @@ func boringHolding(l *Line, needles uint32) bool {
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && isAgentTag(l.Tag) {
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag)) {
 		return false // command output or prose; systemd-sysctl's, earlyoom's, the kubelet's, docker's OOM lines and the low-memory killers' are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction, dockerOOMLine, lowMemKillLine); an agent's or data store's line may be listed (foreignLogWhy)
 	}
 	return !mayStartReportHolding(t, needles)

@@ -276,6 +276,22 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
 	}
+	if key, v, ok := agaveLimitLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		// Agave's report of this host's sysctl value (unreadappbuf.go): the current value
+		// is read, its recommendation is not.
+		// The line is read, not prose: its subject is the host (no advice-word test).
+		d.addSetting(settingData(key, key, v, "prose"), d.ls[i].No)
+		d.used[i] = true
+		return
+	}
+	if why, ok := appBufferLine(d.ls[i].Text); ok {
+		if d.exampleLog(i) {
+			d.keepProse(i) // a guide's example of the message ("You may see this warning:"), not this host's
+			return
+		}
+		d.unparsedUnread(i, why) // a server's message about the buffers it was granted (unreadappbuf.go)
+		return
+	}
 	if why, ok := agentMetricLine(d.ls[i].Text); ok {
 		if counterAlarmLine(d.ls[i].Text) {
 			d.keepProse(i) // an alarm on a counter's growth that fired: stated reads it (statedalarm.go)

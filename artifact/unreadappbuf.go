@@ -1,0 +1,151 @@
+package artifact
+
+import "strings"
+
+// A server's own message about the socket buffers the kernel granted it, or about packets
+// it lost (issue 29, "pre-round hardening" h10): DNS servers, QUIC stacks, media servers
+// and validators ask for large UDP buffers with SO_RCVBUF/SO_SNDBUF and log when they got
+// less. The kernel caps an unprivileged request at net.core.rmem_max (wmem_max) and stores
+// twice the capped value (net/core/sock.c sk_setsockopt → __sock_set_rcvbuf:
+// val = min(val, sysctl_rmem_max); sk_rcvbuf = max(val*2, SOCK_MIN_RCVBUF)); SO_RCVBUFFORCE
+// (CAP_NET_ADMIN) skips the cap. So a "got"/"granted" figure read back with getsockopt is
+// a statement about this host: twice its rmem_max (wmem_max) at the time, when the request
+// was larger. The "wanted" figure is the program's own choice, a recommendation, not the
+// host's state (issue 29 "whose numbers"). Neither is a drop: no counter says a datagram
+// was lost, and no rule judges a ceiling below what one program asks for, so the line is
+// listed as unread evidence (its rules stay "not checked"), not prose, and a paste of such
+// lines no longer exits 3 as if it held nothing.
+//
+// Gated: appBufferLine runs on lines already classified as prose (doc.prose) and on the
+// syslog lines of the programs' tags (isAppBufTag, a switch); it asks for each class a
+// fixed needle with strings.Contains, after a first check that the line holds a digit
+// (every one of these messages prints its figures or a context address).
+
+// appBufClasses: each message's needle (from the program's format string) and what it
+// proves. A class whose second needle is set needs both (a format string's two fixed parts).
+var appBufClasses = []struct{ needle, needle2, why string }{
+	// quic-go sys_conn.go (setReceiveBuffer/setSendBuffer via sys_conn_buffers.go): after
+	// SO_RCVBUF and then SO_RCVBUFFORCE, "failed to sufficiently increase receive buffer size
+	// (was: %d kiB, wanted: %d kiB, got: %d kiB)"; "got" is getsockopt's figure. Used by
+	// kubo, libp2p, Syncthing, Caddy, cloudflared, AdGuard Home.
+	{"failed to sufficiently increase receive buffer size", "", appBufRcvWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)")},
+	{"failed to sufficiently increase send buffer size", "", appBufSndWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)")},
+	// quic-go: "failed to increase receive buffer size (wanted: %d kiB, got %d kiB)": the
+	// size did not change at all.
+	{"failed to increase receive buffer size", "", appBufRcvWhy("quic-go")},
+	{"failed to increase send buffer size", "", appBufSndWhy("quic-go")},
+	// Unbound services/listen_dnsport.c create_udp_sock: "so-rcvbuf %u was not granted. Got
+	// %u. To fix: start with root permissions(linux) or sysctl bigger net.core.rmem_max(linux)
+	// or kern.ipc.maxsockbuf(bsd) values." (so-sndbuf likewise, wmem_max).
+	{"so-rcvbuf ", " was not granted. Got ", appBufRcvWhy("Unbound (so-rcvbuf)")},
+	{"so-sndbuf ", " was not granted. Got ", appBufSndWhy("Unbound (so-sndbuf)")},
+	// FFmpeg libavformat/udp.c udp_open: "attempted to set receive buffer to size %d but it
+	// only ended up set as %d" (getsockopt(SO_RCVBUF) after setsockopt; also in ffplay,
+	// tvheadend's and MediaMTX's ffmpeg pipelines).
+	{"attempted to set receive buffer to size ", "but it only ended up set as", appBufRcvWhy("FFmpeg's UDP input (libavformat/udp.c)")},
+	// GStreamer gst/udp/gstudpsrc.c gst_udpsrc_open: "have udp buffer of %d bytes while %d
+	// were requested" (GST_WARNING_OBJECT after getsockopt); the healthy form "have udp buffer
+	// of %d bytes" has no "while".
+	{"have udp buffer of ", " were requested", appBufRcvWhy("GStreamer udpsrc (gstudpsrc.c)")},
+	// GStreamer gstudpsrc.c / gstmultiudpsink.c: SO_RCVBUFFORCE (SO_SNDBUFFORCE) refused
+	// without CAP_NET_ADMIN: "Could not create a buffer of requested %d bytes (%s). Need
+	// net.admin privilege?"; the element then has what SO_RCVBUF gave, capped by rmem_max.
+	{"Could not create a buffer of requested ", "Need net.admin privilege", "GStreamer (udpsrc/multiudpsink): SO_RCVBUFFORCE/SO_SNDBUFFORCE was refused (no CAP_NET_ADMIN), so the socket has what SO_RCVBUF/SO_SNDBUF allow, capped by net.core.rmem_max/wmem_max (net/core/sock.c sk_setsockopt); the requested size is the pipeline's choice, not the host's state; no drop is counted by this line; headroom has no rule for a program's buffer request"},
+	// LiveKit pkg/rtc (rtcconfig) checkUDPReadBuffer: a test socket's SetReadBuffer to its
+	// default, then getsockopt(SO_RCVBUF): logger.Warnw("UDP receive buffer is too small for
+	// a production set-up", nil, "current", val, "suggested", minUDPBufferSize).
+	{"UDP receive buffer is too small for a production set-up", "", appBufRcvWhy("LiveKit (checkUDPReadBuffer)")},
+	// PowerDNS (pdns/misc.cc setSocketBuffer, the recursor and dnsdist): "Unable to raise
+	// socket buffer size to %d: %s" (older "Warning: unable to raise ..."), setsockopt's
+	// errno; an unprivileged SO_RCVBUF past rmem_max is capped, not refused, so the errno
+	// (in the line) is the cause, not the cap.
+	{"nable to raise socket buffer size to ", "", "PowerDNS/dnsdist (pdns/misc.cc setSocketBuffer): setsockopt(SO_RCVBUF/SO_SNDBUF) failed with the errno the line gives; Linux caps an unprivileged request at net.core.rmem_max/wmem_max without an error (net/core/sock.c), so the line is no statement of the cap; no drop is counted by it; headroom has no rule for a program's buffer request"},
+	// FFmpeg libavformat/udp.c circular_buffer_task: the program's own FIFO between its
+	// receive thread and the demuxer (fifo_size) was full: "Circular buffer overrun. To
+	// avoid, increase fifo_size URL option. To survive in such case, use overrun_nonfatal
+	// option" / "Circular buffer overrun. Surviving due to overrun_nonfatal option".
+	{"Circular buffer overrun", "", "FFmpeg's UDP input (libavformat/udp.c circular_buffer_task): its own user-space FIFO (fifo_size) overflowed because the demuxer read too slowly: packets lost inside the program, not at the kernel's socket buffer (Udp RcvbufErrors counts those); headroom has no reader for this log"},
+	// FFmpeg libavformat/udp.c udp_read_packet/circular_buffer_task: a datagram larger than
+	// the read buffer (pkt_size) was truncated (MSG_TRUNC): "Part of datagram lost due to
+	// insufficient buffer size".
+	{"Part of datagram lost due to insufficient buffer size", "", "FFmpeg's UDP input (libavformat/udp.c): a datagram longer than its read buffer (pkt_size) was cut: the program's own buffer, not the kernel's memory; headroom has no reader for this log"},
+}
+
+func appBufRcvWhy(prog string) string {
+	return prog + ": the kernel granted a smaller UDP receive buffer than the program asked for: an unprivileged SO_RCVBUF is capped at net.core.rmem_max and doubled (net/core/sock.c __sock_set_rcvbuf), so the figure it got is about twice this host's rmem_max then; the size it wanted is the program's own choice, not the host's state; the line counts no dropped datagram (Udp RcvbufErrors would); headroom has no rule for a program's buffer request"
+}
+
+func appBufSndWhy(prog string) string {
+	return prog + ": the kernel granted a smaller UDP send buffer than the program asked for: an unprivileged SO_SNDBUF is capped at net.core.wmem_max and doubled (net/core/sock.c __sock_set_sndbuf), so the figure it got is about twice this host's wmem_max then; the size it wanted is the program's own choice, not the host's state; the line counts no refused send (Udp SndbufErrors would); headroom has no rule for a program's buffer request"
+}
+
+// appBufferLine says why t is one of appBufClasses' messages. A line without a digit is
+// none (every message prints its figures, FFmpeg's a context address "[udp @ 0x...]"); a
+// long line is a paragraph that quotes one.
+func appBufferLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes || !hasDigit(t) {
+		return "", false
+	}
+	for _, c := range appBufClasses {
+		k := strings.Index(t, c.needle)
+		if k < 0 {
+			continue
+		}
+		if c.needle2 != "" && !strings.Contains(t[k+len(c.needle):], c.needle2) {
+			continue
+		}
+		return c.why, true
+	}
+	return "", false
+}
+
+// isAppBufTag: the syslog tags of the programs whose messages appBufClasses names (their
+// daemons' names as their units start them). A switch: a compare or two for another tag.
+func isAppBufTag(tag string) bool {
+	switch tag {
+	case "unbound", "ipfs", "kubo", "syncthing", "caddy", "cloudflared", "AdGuardHome",
+		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist":
+		return true
+	}
+	return false
+}
+
+// agaveLimitLine reads the host's sysctl values that Agave's (Solana's) validator reports
+// at start and hourly (core/src/system_monitor_service.rs linux_report_network_limits):
+// "  {key}: recommended={r}, current={c} too small" (warn), "  {key}: recommended={r}
+// current={c}" (info) and "  {key}: report-only --  current={c}" (info). current is the
+// value it read from /proc/sys on this host (linux_get_current_network_limits), so it is
+// the host's setting; recommended is Agave's own constant (INTERESTING_LIMITS: 134217728
+// for rmem_max/wmem_max), a recommendation, never read as the host's. current=-1 is
+// Agave's mark for a key it could not read ("Failed to query value for ..."): not a value.
+// Gated: runs on prose lines only, after a strings.Contains for "current=".
+func agaveLimitLine(t string) (key, value string, ok bool) {
+	c := strings.Index(t, "current=")
+	if c < 0 {
+		return "", "", false
+	}
+	k := strings.Index(t, ": recommended=")
+	if k < 0 || k > c {
+		k = strings.Index(t, ": report-only --")
+	}
+	if k < 0 || k > c {
+		return "", "", false
+	}
+	head := strings.TrimRight(t[:k], " ")
+	if sp := strings.LastIndexAny(head, " \t]"); sp >= 0 {
+		head = head[sp+1:]
+	}
+	if !strings.HasPrefix(head, "net.") && !strings.HasPrefix(head, "vm.") {
+		return "", "", false
+	}
+	v := t[c+len("current="):]
+	n := 0
+	for n < len(v) && v[n] >= '0' && v[n] <= '9' {
+		n++
+	}
+	if n == 0 || n < len(v) && v[n] != ' ' && v[n] != ',' {
+		return "", "", false // "-1": Agave could not read the key
+	}
+	return head, v[:n], true
+}
