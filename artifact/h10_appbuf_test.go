@@ -40,6 +40,9 @@ func TestAppBufferMessagesNamedUnread(t *testing.T) {
 		// LiveKit pkg/rtc checkUDPReadBuffer (logger.Warnw, zap's JSON form).
 		{name: "livekit", why: "LiveKit",
 			text: `{"level":"warn","ts":1767323045.678,"logger":"livekit","caller":"rtc/config.go:40","msg":"UDP receive buffer is too small for a production set-up","current":425984,"suggested":5000000}` + "\n"},
+		// BIND 9 ns/client.c, the send's isc_result (ISC_R_NORESOURCES) under named's tag.
+		{name: "bind", why: "ISC_R_NORESOURCES",
+			text: "Jan  2 03:04:05 ns1 named[812]: client @0x7f00aa 192.0.2.7#53000 (example.org): error sending response: not enough free resources\n"},
 		// PowerDNS pdns/misc.cc setSocketBuffer.
 		{name: "pdns", why: "PowerDNS",
 			text: "Jan  2 03:04:05 ns1 pdns_recursor[812]: Unable to raise socket buffer size to 4194304: Operation not permitted\n"},

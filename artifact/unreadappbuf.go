@@ -60,6 +60,10 @@ var appBufClasses = []struct{ needle, needle2, why string }{
 	// errno; an unprivileged SO_RCVBUF past rmem_max is capped, not refused, so the errno
 	// (in the line) is the cause, not the cap.
 	{"nable to raise socket buffer size to ", "", "PowerDNS/dnsdist (pdns/misc.cc setSocketBuffer): setsockopt(SO_RCVBUF/SO_SNDBUF) failed with the errno the line gives; Linux caps an unprivileged request at net.core.rmem_max/wmem_max without an error (net/core/sock.c), so the line is no statement of the cap; no drop is counted by it; headroom has no rule for a program's buffer request"},
+	// BIND 9: a socket call's errno as an isc_result (lib/isc/errno2result.c maps ENOBUFS,
+	// EMFILE and ENFILE to ISC_R_NORESOURCES, whose text in lib/isc/result.c is "not enough
+	// free resources"): "error sending response: not enough free resources".
+	{": not enough free resources", "", "BIND (named): ISC_R_NORESOURCES, the errno ENOBUFS (a send dropped at a full queue or a socket buffer at its limit) or EMFILE/ENFILE (file descriptors) as BIND names it (lib/isc/errno2result.c); not by itself a page allocation failure; headroom has no reader for this log"},
 	// FFmpeg libavformat/udp.c circular_buffer_task: the program's own FIFO between its
 	// receive thread and the demuxer (fifo_size) was full: "Circular buffer overrun. To
 	// avoid, increase fifo_size URL option. To survive in such case, use overrun_nonfatal
@@ -105,7 +109,7 @@ func isAppBufTag(tag string) bool {
 	switch tag {
 	case "unbound", "ipfs", "kubo", "syncthing", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
-		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist":
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named":
 		return true
 	}
 	return false
