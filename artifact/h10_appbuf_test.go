@@ -96,6 +96,9 @@ func TestAgaveNetworkLimitsReadAsSettings(t *testing.T) {
 		if len(tl.Settings) != 1 || tl.Settings[0].Key != c.key || tl.Settings[0].Value != c.value || tl.Settings[0].Subject != "" {
 			t.Errorf("%q: settings %+v, want the host's %s = %s", c.text, tl.Settings, c.key, c.value)
 		}
+		if v, _, ok := tl.Sysctl(c.key); !ok || v != c.value {
+			t.Errorf("%q: host sysctl %s = %q (%v), want %s", c.text, c.key, v, ok, c.value)
+		}
 		checkAccount(t, tl)
 	}
 	// current=-1: Agave could not read the key; the recommendation is no value of the host.
@@ -104,5 +107,8 @@ func TestAgaveNetworkLimitsReadAsSettings(t *testing.T) {
 		if s.Value != "" && s.Subject == "" {
 			t.Errorf("current=-1: setting %+v read as the host's", s)
 		}
+	}
+	if v, _, ok := tl.Sysctl("net.core.rmem_max"); ok {
+		t.Errorf("current=-1: host sysctl net.core.rmem_max = %q, want none", v)
 	}
 }

@@ -279,8 +279,8 @@ func (d *doc) prose(i int) {
 	if key, v, ok := agaveLimitLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		// Agave's report of this host's sysctl value (unreadappbuf.go): the current value
 		// is read, its recommendation is not.
-		// The line is read, not prose: its subject is the host (no advice-word test).
-		d.addSetting(settingData(key, key, v, "prose"), d.ls[i].No)
+		// The line is read, not prose: the value the host printed (hostValue), no advice-word test.
+		d.hostValue(key, v, i)
 		d.used[i] = true
 		return
 	}
