@@ -507,7 +507,111 @@ var forms = []form{
 	{"wrap-prose-80", wrapProse(80), nil},
 	{"wrap-log-72", wrapLog(72), stampedLog},
 	{"wrap-log-80", wrapLog(80), stampedLog},
+	// layout forms (forms10b): what a page's layout does to the lines of a paste.
+	{"squashed-spaces", squashedSpaces, nil},
+	{"backslash-ends", backslashEnds, nil},
+	{"backslash-ends-tight", backslashEndsTight, nil},
+	{"double-spaced", doubleSpaced, nil},
+	{"double-spaced-quoted", doubleSpacedQuoted, nil},
+	{"inline-code-lines", inlineCodeLines, nil},
+	{"inline-code-indented", inlineCodeIndented, nil},
+	{"flattened", flattened, nil},
+	{"bbcode", bbcode, nil},
+	{"jira-noformat", jiraNoformat, nil},
+	{"jira-code", jiraCode, nil},
+	{"discourse-quote", discourseQuote, nil},
 }
+
+// The layout forms (forms10b). squashedSpaces is a page that rendered the paste as HTML
+// without <pre>: every run of spaces and tabs shows as one space.
+func squashedSpaces(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		var b strings.Builder
+		blank := false
+		for i := 0; i < len(l); i++ {
+			if l[i] == ' ' || l[i] == '\t' {
+				if !blank {
+					b.WriteByte(' ')
+				}
+				blank = true
+				continue
+			}
+			blank = false
+			b.WriteByte(l[i])
+		}
+		return b.String()
+	})
+}
+
+// backslashEnds is Markdown's hard line break written as a backslash at the line's end
+// (CommonMark 6.7), " \" after each line; backslashEndsTight writes it without the space.
+func backslashEnds(text string) string {
+	return eachLine(text, func(_ int, l string) string { return l + " \\" })
+}
+
+func backslashEndsTight(text string) string {
+	return eachLine(text, func(_ int, l string) string { return l + "\\" })
+}
+
+// doubleSpaced is a forum that made each line of the paste a paragraph: a blank line
+// between every two lines when copied back; doubleSpacedQuoted is the same quoted in mail.
+func doubleSpaced(text string) string {
+	return strings.ReplaceAll(text, "\n", "\n\n")
+}
+
+func doubleSpacedQuoted(text string) string {
+	return eachLine(text, func(i int, l string) string {
+		if i == 0 {
+			return "> " + l
+		}
+		return ">\n> " + l
+	})
+}
+
+// inlineCodeLines is a chat client's inline code on every line ("`line`");
+// inlineCodeIndented is each line as "    `line`  " (an indented code span with Markdown's
+// two-space hard break).
+func inlineCodeLines(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return "`" + l + "`"
+	})
+}
+
+func inlineCodeIndented(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return "    `" + l + "`  "
+	})
+}
+
+// flattened is a ticket system that lost the paste's newlines: the whole text on one line,
+// every run of white space one space.
+func flattened(text string) string {
+	return strings.Join(strings.Fields(text), " ") + "\n"
+}
+
+func wrapBlock(open, close string) func(string) string {
+	return func(text string) string {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return open + "\n" + text + close + "\n"
+	}
+}
+
+// bbcode is a phpBB/vBulletin forum's code block; jiraNoformat and jiraCode Jira's wiki
+// markup blocks; discourseQuote a Discourse reply quoting the post that held the paste.
+var (
+	bbcode         = wrapBlock("[code]", "[/code]")
+	jiraNoformat   = wrapBlock("{noformat}", "{noformat}")
+	jiraCode       = wrapBlock("{code}", "{code}")
+	discourseQuote = wrapBlock(`[quote="user, post:3, topic:1234"]`, "[/quote]")
+)
 
 // verdict is what the test compares: the ids reported and the worst severity of each.
 type verdict map[string]diagnose.Severity
@@ -588,7 +692,6 @@ var formsKnownLimits = map[string]string{
 	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
 	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                 limitColumnShape,
 	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                 limitColumnShape,
-	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                              limitColumnShape,
 	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                         "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
 	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
 	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
@@ -597,7 +700,6 @@ var formsKnownLimits = map[string]string{
 	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
 	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                           limitHardWrapWidth,
 	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
-	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                        limitColumnShape,
 	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                          limitWrappedLogWidth,
 	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                    "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
 	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
