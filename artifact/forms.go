@@ -40,11 +40,21 @@ func unwrapLineCode(s string) string {
 	if i == len(s) || s[i] != '`' {
 		return s
 	}
-	j := strings.IndexByte(s[i+1:], '`')
-	if j <= 0 || strings.TrimRight(s[i+j+2:], " \t") != "" {
+	// One backtick or two ("``RX errors 0``", a span around a line that was one already,
+	// CommonMark 6.1), the same run closing it and nothing after it.
+	n := 1
+	if i+1 < len(s) && s[i+1] == '`' {
+		n = 2
+	}
+	t := strings.TrimRight(s, " \t")
+	if len(t) < i+2*n+1 || t[len(t)-n:] != "``"[:n] {
 		return s
 	}
-	return s[:i] + s[i+1:i+1+j]
+	inner := t[i+n : len(t)-n]
+	if strings.IndexByte(inner, '`') >= 0 {
+		return s
+	}
+	return s[:i] + inner
 }
 
 // htmlEntities are the entities a page's source or an HTML mail archive writes for the

@@ -67,12 +67,23 @@ func TestDoubleSpacedPaste(t *testing.T) {
 // and a short post of one-line paragraphs is left as written.
 func TestDoubleSpacedNotProse(t *testing.T) {
 	for _, in := range []string{
-		"Hello,\n\nwe upgraded the kernel.\n\nSince then the box swaps.\n\nAny idea?\n\nThanks\n",
+		"Hello,\n\nSince the upgrade the box swaps.\n\nThanks\n",
 		"one\n\ntwo\n\nthree\n\nfour\n\nfive\nsix\n\nseven\n\neight\n",
 	} {
 		if got := undoubleSpace(in); got != in {
 			t.Errorf("undoubleSpace rewrote %q into %q", in, got)
 		}
+	}
+	// A post of one-line paragraphs is joined, and still read as prose, not a table.
+	post := "Hello,\n\nwe upgraded the kernel to 5.15 last week.\n\nSince then 3 of 12 hosts swap 40 MB/s.\n\nAny idea?\n\nThanks\n"
+	tl := ParseString(post, "t", Options{})
+	for _, sm := range tl.Samples {
+		if !strings.Contains(sm.Source, "stated in the text") || sm.MemInfo != nil || sm.VMStat != nil || len(sm.NetStat) > 0 {
+			t.Errorf("a double-spaced post read as a table: %+v", sm)
+		}
+	}
+	if len(tl.Events) != 0 {
+		t.Errorf("a double-spaced post read as events: %+v", tl.Events)
 	}
 }
 
@@ -93,6 +104,10 @@ func TestInlineCodeAroundQuotedLines(t *testing.T) {
 		if len(tl.Events) == 0 || tl.Events[0].AllocFailure == nil || tl.Events[0].UptimeUsec != 624862777 {
 			t.Errorf("%s: no allocation failure read: %+v", name, tl.Events)
 		}
+	}
+	// A line that was a span already, spanned again.
+	if got := unwrapLineCode("``        RX errors 0  dropped 198``"); got != "        RX errors 0  dropped 198" {
+		t.Errorf("double span: %q", got)
 	}
 	// Counter-case: a sentence with two spans keeps them.
 	for _, s := range []string{"`sysctl` and `ethtool`", "run `free -m`, then `vmstat 1`"} {
@@ -147,5 +162,19 @@ func TestFlattenedLogBehindProse(t *testing.T) {
 	prose := "After the upgrade we keep seeing [  12.345678] eth0: link down in dmesg, and then the box hangs for a while, any idea?"
 	if ls := SplitLines(prose); len(ls) != 1 || flattenedLog(prose) {
 		t.Errorf("prose split into %d lines", len(ls))
+	}
+}
+
+// man(1)'s hyphenation at a line break, the lines then flattened into one: one word again.
+// Counter-case: an ASCII hyphen before a space ("pre- and post-processing") stays.
+func TestFlattenedManHyphenation(t *testing.T) {
+	if got := fixLookalikes("the like\u2010 lihood of"); got != "the likelihood of" {
+		t.Errorf("fixLookalikes = %q", got)
+	}
+	for in, want := range map[string]string{"pre- and post-processing": "pre- and post-processing",
+		"OOM\u2010killing al\u2010 together": "OOM-killing altogether", "A\u2010 b": "A- b"} {
+		if got := fixLookalikes(in); got != want {
+			t.Errorf("fixLookalikes(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

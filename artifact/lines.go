@@ -401,7 +401,11 @@ func fixLookalikes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := rune(0)
-	for _, r := range s {
+	skip := 0
+	for i, r := range s {
+		if i < skip {
+			continue
+		}
 		switch r {
 		case '\u00d7':
 			if prev == '0' {
@@ -409,7 +413,16 @@ func fixLookalikes(s string) string {
 			}
 		case '\u00a0', '\u2007', '\u2009', '\u202f', '\u2002', '\u2003':
 			r = ' '
-		case '\u2212', '\u2010', '\u2011':
+		case '\u2010':
+			// man(1)'s hyphenation where a line broke ("like\u2010" / "lihood"), the
+			// lines since joined into one (a flattened paste: "like\u2010 lihood"): one
+			// word again, as joinParagraph makes it of the lines.
+			if n := i + len("\u2010"); prev >= 'a' && prev <= 'z' && n+1 < len(s) && s[n] == ' ' && s[n+1] >= 'a' && s[n+1] <= 'z' {
+				skip = n + 1
+				continue
+			}
+			r = '-'
+		case '\u2212', '\u2011':
 			r = '-'
 		case '\ufeff', '\u200b', '\u200c', '\u200d', '\u2060':
 			// A byte-order mark, and the zero-width spaces and joiners that chat and wiki

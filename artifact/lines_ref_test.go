@@ -145,10 +145,10 @@ func refStripQuote(s string) (string, int) {
 	return s[i:], depth
 }
 
-// refStripFence blanks Markdown code fences, which only delimit.
+// refStripFence blanks Markdown code fences and forums' block markup, which only delimit.
 func refStripFence(s string) string {
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) {
 		return ""
 	}
 	return s

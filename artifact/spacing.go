@@ -60,7 +60,7 @@ func undoubleSpace(text string) string {
 
 // doubleSpacedLines is how many lines with text a double-spaced paste shows at least: a
 // post of a few one-line paragraphs is no paste whose blocks need joining.
-const doubleSpacedLines = 6
+const doubleSpacedLines = 4
 
 // spacingBlank reports whether line is blank or a quoted blank line (">", "> >", "> ").
 func spacingBlank(line string) bool {
