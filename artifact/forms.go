@@ -11,6 +11,9 @@ import "strings"
 // stripFront removes the marks a paste puts in front of a line: mail quoting, a diff's '+',
 // a code fence, an open inline code span, a rendered table's borders.
 func stripFront(s string, l *Line) string {
+	if len(s) > 0 && (s[0] == '`' || s[0] == ' ') {
+		s = unwrapLineCode(s)
+	}
 	var q int
 	s, q = stripQuote(s)
 	l.Quote += q
@@ -21,6 +24,37 @@ func stripFront(s string, l *Line) string {
 	s = stripFence(s)
 	s = stripOpenCode(s)
 	return stripCellBorders(s)
+}
+
+// unwrapLineCode takes out the inline code span that is a whole line ("`> [  12.3] ...`",
+// "    `Node 0, zone   Normal ...`  "): a chat client or a post that put each line of a
+// paste in its own span, around whatever the line held, mail quoting included, which must
+// come off after the span. The span's indent stays (stripOpenCode, which does the same for a
+// span inside the quoting). A line with a second pair (`cmd` and `arg` in a sentence) keeps
+// its backticks.
+func unwrapLineCode(s string) string {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i == len(s) || s[i] != '`' {
+		return s
+	}
+	// One backtick or two ("``RX errors 0``", a span around a line that was one already,
+	// CommonMark 6.1), the same run closing it and nothing after it.
+	n := 1
+	if i+1 < len(s) && s[i+1] == '`' {
+		n = 2
+	}
+	t := strings.TrimRight(s, " \t")
+	if len(t) < i+2*n+1 || t[len(t)-n:] != "``"[:n] {
+		return s
+	}
+	inner := t[i+n : len(t)-n]
+	if strings.IndexByte(inner, '`') >= 0 {
+		return s
+	}
+	return s[:i] + inner
 }
 
 // htmlEntities are the entities a page's source or an HTML mail archive writes for the

@@ -187,6 +187,7 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
+	raw = stripHardBreak(raw)
 	*l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s, ok := stripUsualSyslog(raw, l, f)
 	ascii = ok
@@ -237,11 +238,39 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		return true, ascii
 	}
 	// A stamped line holding another stamp is several records joined (splitRecords).
-	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
+	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 || flattenedLog(s) {
 		return true, ascii
 	}
 	return false, ascii
 }
+
+// flattenedLog reports whether s, a line without a stamp of its own, is a kernel log whose
+// newlines a ticket or a page's text extraction lost, behind the prose of the post it was
+// in ("# Issue with install ... Below is the output of dmesg: [ 0.000000] Booting Linux
+// ... [ 812.345678] tailscaled invoked oom-killer: ..."): it holds flattenedStamps dmesg
+// stamps or more, each of which starts a record (splitRecords). A line shorter than
+// flattenedMin is ruled out by its length: no byte is read.
+func flattenedLog(s string) bool {
+	if len(s) < flattenedMin {
+		return false
+	}
+	n := 0
+	for rest := s; n < flattenedStamps; n++ {
+		i := embeddedStamp(rest)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+1:]
+	}
+	return true
+}
+
+// flattenedMin and flattenedStamps: three records of a few words each; a sentence that
+// quotes one stamped line ("we see [  12.345678] eth0: ... in dmesg") stays prose.
+const (
+	flattenedMin    = 120
+	flattenedStamps = 3
+)
 
 // stripUsualSyslog is the steps of parseLine up to stripSyslog for the line a syslog file is
 // made of: ASCII, "Mmm dd hh:mm:ss host tag: " with the day padded to two columns, a host
@@ -372,7 +401,11 @@ func fixLookalikes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := rune(0)
-	for _, r := range s {
+	skip := 0
+	for i, r := range s {
+		if i < skip {
+			continue
+		}
 		switch r {
 		case '\u00d7':
 			if prev == '0' {
@@ -380,7 +413,16 @@ func fixLookalikes(s string) string {
 			}
 		case '\u00a0', '\u2007', '\u2009', '\u202f', '\u2002', '\u2003':
 			r = ' '
-		case '\u2212', '\u2010', '\u2011':
+		case '\u2010':
+			// man(1)'s hyphenation where a line broke ("like\u2010" / "lihood"), the
+			// lines since joined into one (a flattened paste: "like\u2010 lihood"): one
+			// word again, as joinParagraph makes it of the lines.
+			if n := i + len("\u2010"); prev >= 'a' && prev <= 'z' && n+1 < len(s) && s[n] == ' ' && s[n+1] >= 'a' && s[n+1] <= 'z' {
+				skip = n + 1
+				continue
+			}
+			r = '-'
+		case '\u2212', '\u2011':
 			r = '-'
 		case '\ufeff', '\u200b', '\u200c', '\u200d', '\u2060':
 			// A byte-order mark, and the zero-width spaces and joiners that chat and wiki
@@ -447,6 +489,24 @@ func stripCellBorders(s string) string {
 	return s[:end]
 }
 
+// stripHardBreak drops the backslash that ends a line of a Markdown paste: CommonMark's
+// hard line break (spec 6.7, "a backslash at the end of the line"), which a post writes
+// after every line of command output it did not fence so the lines stay apart, and which a
+// copy of the post's source keeps (" \\" or "\\" after each row). A kernel line or a
+// counter never ends in a backslash; a shell command continued on the next line does, and
+// reads the same without it. One byte compare rules a line out.
+func stripHardBreak(raw string) string {
+	n := len(raw)
+	if n == 0 || raw[n-1] != '\\' {
+		return raw
+	}
+	n--
+	for n > 0 && (raw[n-1] == ' ' || raw[n-1] == '\t') {
+		n--
+	}
+	return raw[:n]
+}
+
 // stripOpenCode drops the lone backtick of an inline code span that a post opened on one
 // line and closed lines later ("`10: bond1: <BROADCAST,...> mtu 9000 ..." ... "355853126292
 // 144312808 0 1 0 0 `", corpus 672): GitHub renders a backtick pair across lines as code, so
@@ -476,18 +536,53 @@ func stripOpenCode(s string) string {
 	return s
 }
 
-// stripFence blanks Markdown code fences, which only delimit.
+// stripFence blanks Markdown code fences, which only delimit, and the block markup of the
+// other places a paste is posted (blockMarkup).
 func stripFence(s string) string {
-	// A line that starts with a visible ASCII character other than '`' and '~' is no fence,
-	// without trimming it.
-	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[0] != '`' && s[0] != '~' {
+	// A line that starts with a visible ASCII character other than '`', '~', '[' and '{' is
+	// no fence, without trimming it.
+	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[0] != '`' && s[0] != '~' && s[0] != '[' && s[0] != '{' {
 		return s
 	}
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) {
 		return ""
 	}
 	return s
+}
+
+// blockMarkup reports whether t, a trimmed line, is the opening or closing line of a code
+// or quote block in the markup of a forum or a tracker: bbcode's "[code]"/"[/code]"
+// (phpBB, vBulletin, "[code=text]"), Discourse's "[quote="user, post:3, topic:1"]" and
+// "[/quote]", Jira's "{noformat}", "{code}", "{code:java}", "{quote}". Like a fence, the line
+// only delimits: a dmesg stamp ("[  12.3]") or a JSON record ('{"') fails on the second byte.
+func blockMarkup(t string) bool {
+	if len(t) < 6 {
+		return false
+	}
+	switch t[0] {
+	case '[':
+		if t[len(t)-1] != ']' || strings.IndexByte(t, ']') != len(t)-1 {
+			return false
+		}
+		w := strings.ToLower(strings.TrimPrefix(t[1:len(t)-1], "/"))
+		for _, tag := range [...]string{"code", "quote", "noparse"} {
+			if rest, ok := strings.CutPrefix(w, tag); ok && (rest == "" || rest[0] == '=') {
+				return true
+			}
+		}
+	case '{':
+		if t[len(t)-1] != '}' || strings.IndexByte(t, '}') != len(t)-1 {
+			return false
+		}
+		w := t[1 : len(t)-1]
+		for _, tag := range [...]string{"noformat", "code", "quote", "panel"} {
+			if rest, ok := strings.CutPrefix(w, tag); ok && (rest == "" || rest[0] == ':') {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isMonth reports whether s is an English month abbreviation as syslog writes it ("Jan").

@@ -40,6 +40,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}
+	raw = stripHardBreak(raw)
 	l := Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.
@@ -63,7 +64,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = fixBuddyStars(s)
 	s = stripCellEmphasis(s)
 	if strings.Contains(s, "#01") && (strings.Contains(s, "#012") || strings.Contains(s, "#011")) ||
-		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
+		l.UptimeUsec >= 0 && embeddedStamp(s) > 0 || flattenedLog(s) {
 		// rsyslog's default $EscapeControlCharactersOnReceive writes control characters
 		// as #ooo octal: a multi-line kernel record arrives as one line with #012.
 		s = strings.ReplaceAll(s, "#011", "\t")
@@ -144,10 +145,10 @@ func refStripQuote(s string) (string, int) {
 	return s[i:], depth
 }
 
-// refStripFence blanks Markdown code fences, which only delimit.
+// refStripFence blanks Markdown code fences and forums' block markup, which only delimit.
 func refStripFence(s string) string {
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) {
 		return ""
 	}
 	return s

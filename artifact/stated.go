@@ -1681,7 +1681,7 @@ func (d *doc) titleProse() (proseLine, bool) {
 
 // titleBlank: a line that holds nothing once its mail quoting is read ("", ">", "> ", ">>").
 func titleBlank(line string) bool {
-	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
+	t, _ := stripQuote(strings.TrimLeft(stripHardBreak(line), " \t"))
 	return isBlank(t)
 }
 
@@ -1689,7 +1689,10 @@ func titleBlank(line string) bool {
 // word after it ("```text"), quoted or not.
 func fenceOpener(line string) bool {
 	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
-	t = strings.TrimSpace(t)
+	t = strings.TrimSpace(stripHardBreak(t))
+	if blockMarkup(t) {
+		return true
+	}
 	if !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {
 		return false
 	}

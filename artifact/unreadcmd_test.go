@@ -26,7 +26,9 @@ func TestUnreadCommandOutputNamed(t *testing.T) {
 				"    Port buffer size = 262016\n\n    Spare buffer size = 128\n\n    Buffer Size\n\n" +
 				"    0 130944\n\n    1 130944\n\n    2 0\n\n" +
 				"    Note: To understand which priority belongs to which buffer, see prio2buffer parameter below.\n",
-			first: 5, last: 15, cmd: "cat /sys/class/net/eth1/qos/buffer_size",
+			// The lines are counted once the paste is undoubled (undoubleSpace), as a
+			// quoted-printable mail's are once it is decoded: 5-15 as pasted.
+			first: 3, last: 8, cmd: "cat /sys/class/net/eth1/qos/buffer_size",
 		},
 		{
 			name: "ethtool --show-priv-flags",

@@ -507,7 +507,111 @@ var forms = []form{
 	{"wrap-prose-80", wrapProse(80), nil},
 	{"wrap-log-72", wrapLog(72), stampedLog},
 	{"wrap-log-80", wrapLog(80), stampedLog},
+	// layout forms (forms10b): what a page's layout does to the lines of a paste.
+	{"squashed-spaces", squashedSpaces, nil},
+	{"backslash-ends", backslashEnds, nil},
+	{"backslash-ends-tight", backslashEndsTight, nil},
+	{"double-spaced", doubleSpaced, nil},
+	{"double-spaced-quoted", doubleSpacedQuoted, nil},
+	{"inline-code-lines", inlineCodeLines, nil},
+	{"inline-code-indented", inlineCodeIndented, nil},
+	{"flattened", flattened, nil},
+	{"bbcode", bbcode, nil},
+	{"jira-noformat", jiraNoformat, nil},
+	{"jira-code", jiraCode, nil},
+	{"discourse-quote", discourseQuote, nil},
 }
+
+// The layout forms (forms10b). squashedSpaces is a page that rendered the paste as HTML
+// without <pre>: every run of spaces and tabs shows as one space.
+func squashedSpaces(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		var b strings.Builder
+		blank := false
+		for i := 0; i < len(l); i++ {
+			if l[i] == ' ' || l[i] == '\t' {
+				if !blank {
+					b.WriteByte(' ')
+				}
+				blank = true
+				continue
+			}
+			blank = false
+			b.WriteByte(l[i])
+		}
+		return b.String()
+	})
+}
+
+// backslashEnds is Markdown's hard line break written as a backslash at the line's end
+// (CommonMark 6.7), " \" after each line; backslashEndsTight writes it without the space.
+func backslashEnds(text string) string {
+	return eachLine(text, func(_ int, l string) string { return l + " \\" })
+}
+
+func backslashEndsTight(text string) string {
+	return eachLine(text, func(_ int, l string) string { return l + "\\" })
+}
+
+// doubleSpaced is a forum that made each line of the paste a paragraph: a blank line
+// between every two lines when copied back; doubleSpacedQuoted is the same quoted in mail.
+func doubleSpaced(text string) string {
+	return strings.ReplaceAll(text, "\n", "\n\n")
+}
+
+func doubleSpacedQuoted(text string) string {
+	return eachLine(text, func(i int, l string) string {
+		if i == 0 {
+			return "> " + l
+		}
+		return ">\n> " + l
+	})
+}
+
+// inlineCodeLines is a chat client's inline code on every line ("`line`");
+// inlineCodeIndented is each line as "    `line`  " (an indented code span with Markdown's
+// two-space hard break).
+func inlineCodeLines(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return "`" + l + "`"
+	})
+}
+
+func inlineCodeIndented(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return "    `" + l + "`  "
+	})
+}
+
+// flattened is a ticket system that lost the paste's newlines: the whole text on one line,
+// every run of white space one space.
+func flattened(text string) string {
+	return strings.Join(strings.Fields(text), " ") + "\n"
+}
+
+func wrapBlock(open, close string) func(string) string {
+	return func(text string) string {
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return open + "\n" + text + close + "\n"
+	}
+}
+
+// bbcode is a phpBB/vBulletin forum's code block; jiraNoformat and jiraCode Jira's wiki
+// markup blocks; discourseQuote a Discourse reply quoting the post that held the paste.
+var (
+	bbcode         = wrapBlock("[code]", "[/code]")
+	jiraNoformat   = wrapBlock("{noformat}", "{noformat}")
+	jiraCode       = wrapBlock("{code}", "{code}")
+	discourseQuote = wrapBlock(`[quote="user, post:3, topic:1234"]`, "[/quote]")
+)
 
 // verdict is what the test compares: the ids reported and the worst severity of each.
 type verdict map[string]diagnose.Severity
@@ -561,53 +665,264 @@ const (
 	limitJournalCatNoStamp     = "journalctl -o cat prints each record's message alone, without its time or the kernel's tag: the case's evidence is kernel lines told apart from prose only by their dmesg stamps (a call trace alone, a header split in stamped pieces, a WARNING's indented lines), and without them nothing says they are the kernel's"
 	limitJournalOfQPSource     = "quoted-printable mail source ('=0A' breaks, '=3D'): the form wraps each encoded line in a journal record before the mail is decoded, so the escapes sit inside the records' messages; journalctl prints decoded records, never a mail's encoded source"
 	limitBulletsOnSpacedRows   = "a double-spaced ifconfig paste that is already mangled under the form: its rows indented with U+00A0 runs (the bullets form trims only ASCII white space, and a '- ' before white space is kept: a unified diff's removed indented line, stripListMarker) or its blank lines quoted ('>' becomes a '- >' item, no blank line): the block's rows no longer follow its header"
+	// The layout forms' limits (forms10b).
+	limitFlattenedBlock        = "the whole paste joined onto one line (a ticket or a page's text extraction that lost the newlines): kernel records split again at their dmesg stamps (flattenedLog) and ifconfig or 'name: value' counters run together are read (flattened.go), but a block told apart only by its line breaks is not recovered here: syslog-prefixed or unstamped kernel reports, an OOM task table, netstat -s sections, ethtool -S, ip -s link, /proc tables and vmstat or meminfo columns whose names and values the one line no longer pairs"
+	limitLayoutOfQPSource      = "quoted-printable mail source ('=3D', soft breaks '=' at line ends): the form adds a backslash, a blank line or a backtick after each encoded line, which breaks the soft breaks before the text is decoded; a page or a chat shows a mail decoded, never its encoded source"
+	limitUnisocSeqIndented     = "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so an indent before it stays"
+	limitDiffBuddyinfoIndented = "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too"
 	limitWrappedLogWidth       = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
 )
 
 var formsKnownLimits = map[string]string{
-	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":            limitBulletsOnSpacedRows,
-	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":            limitBulletsOnSpacedRows,
-	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":           limitJournalCatNoStamp,
-	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                             limitJournalCatNoStamp,
-	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":     limitJournalOfQPSource,
-	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":  limitJournalOfQPSource,
-	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitJournalOfQPSource,
-	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                              limitTitleOnly,
-	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                    limitTitleOnly,
-	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                    limitTitleOnly,
-	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                limitTitleOnly,
-	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                limitTitleInContainerLog,
-	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                      limitTitleInContainerLog,
-	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                      limitTitleInContainerLog,
-	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                  limitTitleInContainerLog,
-	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
-	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                              limitFlattenedThenWrapped,
-	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                   limitZeroWidthInQP,
-	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":       limitZeroWidthInQP,
-	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
-	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                               limitWrappedLogWidth,
-	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                 limitColumnShape,
-	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                 limitColumnShape,
-	"indent-4 010-busybox-ifconfig-sdio-wifi-rx-dropped":                                                                              limitColumnShape,
-	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                         "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
-	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
-	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                      limitWrappedLogWidth,
-	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                             limitHardWrapWidth,
-	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
-	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
-	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                           limitHardWrapWidth,
-	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                          limitHardWrapWidth,
-	"indent-4 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                        limitColumnShape,
-	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                          limitWrappedLogWidth,
-	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                    "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
-	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                     limitTitleOnly,
-	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                         limitWrappedLogWidth,
-	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                              limitWrappedLogWidth,
-	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                    limitColumnShape,
-	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                   limitColumnShape,
-	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                               limitTitleOnly,
-	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                              limitMessageInWrappedProse,
+	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":                        limitBulletsOnSpacedRows,
+	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":                        limitBulletsOnSpacedRows,
+	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":                       limitJournalCatNoStamp,
+	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                                         limitJournalCatNoStamp,
+	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":                 limitJournalOfQPSource,
+	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":              limitJournalOfQPSource,
+	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":             limitJournalOfQPSource,
+	"prose-around 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                          limitTitleOnly,
+	"prose-around 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                                limitTitleOnly,
+	"prose-around 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                                limitTitleOnly,
+	"prose-around 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                            limitTitleOnly,
+	"cri-prefix 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                            limitTitleInContainerLog,
+	"cri-prefix 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                                  limitTitleInContainerLog,
+	"cri-prefix 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                                  limitTitleInContainerLog,
+	"cri-prefix 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                              limitTitleInContainerLog,
+	"wrap-prose-72 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                                          limitFlattenedThenWrapped,
+	"wrap-prose-80 763-e-com-net-udp-netstat-su-1629m-receive-errors-of-2829m-rmem-max-131071-flattened":                                          limitFlattenedThenWrapped,
+	"zero-width 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                               limitZeroWidthInQP,
+	"zero-width 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":                   limitZeroWidthInQP,
+	"wrap-log-72 006-arm64-android-fork-order2-dma-4.1":                                                                                           limitWrappedLogWidth,
+	"wrap-log-80 006-arm64-android-fork-order2-dma-4.1":                                                                                           limitWrappedLogWidth,
+	"bullets 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                             limitColumnShape,
+	"bullets 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                             limitColumnShape,
+	"indent-4 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                                     "Unisoc's sequence prefix before the stamp is read only at column 0 (stripUnisocSeq), and startsLogPrefix does not know it, so the code block's indent stays",
+	"wrap-log-72 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                                  limitWrappedLogWidth,
+	"wrap-log-80 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                                  limitWrappedLogWidth,
+	"bullets 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                         limitHardWrapWidth,
+	"cri-prefix 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                      limitHardWrapWidth,
+	"indent-4 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                        limitHardWrapWidth,
+	"nbsp-runs 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                       limitHardWrapWidth,
+	"zero-width 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                      limitHardWrapWidth,
+	"wrap-log-72 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                                      limitWrappedLogWidth,
+	"bullets 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                                "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"indent-4 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                               "buddyinfo quoted in a diff ('+      Node 0, zone   Normal ...'): behind a code block's indent the '+' is no diff mark at column 0, and a list marker in front of it hides it too",
+	"prose-around 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                                 limitTitleOnly,
+	"wrap-log-72 546-k8s-82534-slub-mnt-cache-blkdev-ioc-kmalloc-128-gfp-0x2088020-two-nodes":                                                     limitWrappedLogWidth,
+	"wrap-log-80 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                                          limitWrappedLogWidth,
+	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                                limitColumnShape,
+	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                               limitColumnShape,
+	"flattened 004-virtio-net-ksoftirqd-slub-oom-4.9-kvm":                                                                                         limitFlattenedBlock,
+	"flattened 006-arm64-android-fork-order2-dma-4.1":                                                                                             limitFlattenedBlock,
+	"flattened 018-vmstat-swap-under-write-load-3.7":                                                                                              limitFlattenedBlock,
+	"flattened 020-arm64-vmalloc-space-failure-meminfo-6.1":                                                                                       limitFlattenedBlock,
+	"flattened 028-imx6-fec-cma-slub-order0-3.10":                                                                                                 limitFlattenedBlock,
+	"flattened 032-softnet-stat-backlog-drops-rps":                                                                                                limitFlattenedBlock,
+	"flattened 054-meminfo-coreos-vm-sunreclaim-percpu-leak-truncated":                                                                            limitFlattenedBlock,
+	"flattened 060-ss-tnp-fin-wait-1-large-send-q-zero-window-repro":                                                                              limitFlattenedBlock,
+	"flattened 101-lkml-2.4.23-bare-oneliners-vm-killing-free":                                                                                    limitFlattenedBlock,
+	"flattened 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                           limitFlattenedBlock,
+	"flattened 102-lkml-2.4.10aa1-quoted-0order-gfp1d2-ksymoops-vm-kill":                                                                          limitFlattenedBlock,
+	"flattened 1027-proxmox-arm64-31-ps225-pve-mem-info-normal-free-21324-below-min-36436-free-cma-header-absent":                                 limitFlattenedBlock,
+	"flattened 1028-r8152-138-ds418j-rtd1296-arm64-synovpcd-order4-0x2084020-alloc-rx-agg-swap-410mb-used":                                        limitFlattenedBlock,
+	"flattened 1029-docker-dst-server-47-digitalocean-droplet-global-oom-dontstarve-dedi-task-list-cut":                                           limitFlattenedBlock,
+	"flattened 1031-lede-11824-zh-vmware-guest-6.1.73-mosdns-invoked-oom-killer-syslog-kern-warn":                                                 limitFlattenedBlock,
+	"flattened 1049-cks-blog-2022-ubuntu-22.04-unreclaimable-slab-info-kmalloc-2k-6676584kb-repeated-oom":                                         limitFlattenedBlock,
+	"flattened 105-lkml-2.6.12.2-reiserfs-mail-oom-gfp-d2-syslog-wrapped-blank-lines":                                                             limitFlattenedBlock,
+	"flattened 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                           limitFlattenedBlock,
+	"flattened 1065-i40e-32-2026-x710-vf-dpdk-l2fwd-500mbit-imissed-2281-of-6784279-port-statistics":                                              limitFlattenedBlock,
+	"flattened 1093-wsl-40650-6.6.114-wsl2-buddyinfo-zero-order7-memfree-2.2gb-615-relay-pids-cut":                                                limitFlattenedBlock,
+	"flattened 1117-gluon-1768-2019-ath9k-router-slabinfo-extract-kmalloc-4096-110-to-5532-objects-793-slabs-growth":                              limitFlattenedBlock,
+	"flattened 1140-longhorn-6866-2023-openstack-5.15.0-58-vm-thread-memcg-oom-trace-try-charge-memcg-no-header":                                  limitFlattenedBlock,
+	"flattened 116-cn-blog-dmesg-T-chinese-weekday-memcg-task-killed-grep":                                                                        limitFlattenedBlock,
+	"flattened 1160-caddy-3834-2020-dmesg-T-oom-task-table-netdata-swapents-60196-conntrack-growth-title-cut":                                     limitFlattenedBlock,
+	"backslash-ends 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                 limitLayoutOfQPSource,
+	"backslash-ends-tight 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":           limitLayoutOfQPSource,
+	"double-spaced 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                  limitLayoutOfQPSource,
+	"double-spaced-quoted 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":           limitLayoutOfQPSource,
+	"inline-code-lines 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":              limitLayoutOfQPSource,
+	"inline-code-indented 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":           limitLayoutOfQPSource,
+	"flattened 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                      limitFlattenedBlock,
+	"flattened 1174-lkp-vm-scalability-0902bb3bb8-2020-cascadelake-256g-swap-w-seq-mt-minus-86pct-swap-so-74985-compact-fail-8028-of-8030-quoted": limitFlattenedBlock,
+	"flattened 1175-lkp-fs-pipe-5a519c8fe4-2022-linus-reply-warning-page_alloc.c-5364-order-ge-max-order-iter-file-splice-write-kcalloc":          limitFlattenedBlock,
+	"flattened 1219-rport-408-2022-go-rportd-200-clients-prose-too-many-orphaned-sockets-tcp-mem-max-359mb-awk":                                   limitFlattenedBlock,
+	"inline-code-indented 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                         limitUnisocSeqIndented,
+	"flattened 122-android-unisoc-gfp-noio-order0-cma-only-dma32-highatomic-normal-seq-prefix":                                                    limitFlattenedBlock,
+	"flattened 1220-weaveworks-scope-579-2015-go-probe-conntrack-eof-log-then-dmesg-nf-conntrack-table-full-dropping-packet-cut":                  limitFlattenedBlock,
+	"flattened 1236-talos-9215-2024-talosctl-kern-info-iso-stamps-oom-task-dump-rows-containerd-apid-vmstat-tail":                                 limitFlattenedBlock,
+	"flattened 1243-rpi-6898-pi5-rp1-macb-ip-s-link-rx-dropped-617-of-27502-ethtool-0-softnet-0-prose":                                            limitFlattenedBlock,
+	"flattened 1247-home-assistant-core-42636-pi3b-plus-4.19.127-v8-dmesg-T-oom-python3-page-fault-meminfo-anon-169k-cut":                         limitFlattenedBlock,
+	"flattened 1249-haos-2595-10.2-journalctl-r-reverse-order-oom-killed-python3-anon-rss-1.23gb-adj-minus-300-global-oom":                        limitFlattenedBlock,
+	"flattened 1272-docker-dd-agent-219-2017-ecs-ami-datadog-agent-container-memcg-oom-task-killed-as-a-result-of-limit-128mb-cut":                limitFlattenedBlock,
+	"flattened 1273-rke-2817-2022-devops-sandbox-worker-oom-task-table-metricbeat-x5-adj-950-pause-minus-998-cut":                                 limitFlattenedBlock,
+	"flattened 1275-netdata-9996-2020-varnish-host-16gb-ram-200gb-swap-used-netdata-oom-victim-adj-1000-maintainer-prose":                         limitFlattenedBlock,
+	"flattened 1306-coturn-1902-2026-ubuntu-24.04-linode-relay-so-rcvbuf-128kib-9.4pct-rcvbuf-drops-rmem-max-8mib":                                limitFlattenedBlock,
+	"backslash-ends 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                                  limitHardWrapWidth,
+	"inline-code-indented 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                            limitHardWrapWidth,
+	"flattened 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":                      limitFlattenedBlock,
+	"flattened 1359-usrp-users-2021-x310-uhd-3.10-flattened-quoted-ifconfig-one-paragraph-eno1-dropped-8713-of-543759-image-loader-error":         limitFlattenedBlock,
+	"flattened 1360-usrp-users-2024-n310-host-backtick-per-line-ifconfig-enp3s0f1-dropped-198-of-1226-enp3s0f0-90-of-4616-n310-sfp-zero":          limitFlattenedBlock,
+	"flattened 1361-systemd-23606-2022-omnixps-16gb-systemd-oomd-killed-chrome-gnome-shell-nautilus-swap-used-over-90pct":                         limitFlattenedBlock,
+	"flattened 1365-systemd-32304-2024-arch-6.8.5-fr-journal-avril-oomd-considered-97-cgroups-slack-pressure-1.77-killed-tmux":                    limitFlattenedBlock,
+	"flattened 137-lkml-2.6.10rc1mm2-64mb-syslog-no-kernel-tag-oom-negative-buddy-counts":                                                         limitFlattenedBlock,
+	"flattened 1372-nohang-33-2019-user-pc-nohang-log-psi-avg-92.97-over-90-for-66s-memavail-2039m-90.7pct-swapfree-4586m":                        limitFlattenedBlock,
+	"flattened 1373-nohang-25-2019-nohang-psi-system-wide-full-avg10-88.54-above-80-for-60.7s-gentoo-bees-killed-prose":                           limitFlattenedBlock,
+	"flattened 138-lkml-2.6.12rc2-svlogd-tai-timestamps-kern-info-oom-truncated-lines":                                                            limitFlattenedBlock,
+	"flattened 141-wl500g-rt-n10-mips-2.6.22-syslog-no-host-order3-0x4020-wrapped-meminfo":                                                        limitFlattenedBlock,
+	"flattened 155-healthy-blog-2.6.18-echo-order9-gfp-kernel-ip-conntrack-hashsize":                                                              limitFlattenedBlock,
+	"flattened 159-raspberrypi-3.x-ntfs3g-order0-0x20-usbnet-rx-submit-arm-from-trace":                                                            limitFlattenedBlock,
+	"flattened 163-dcache-debian9-4.9-ixgbe-order0-atomic-interleaved-headers-r620":                                                               limitFlattenedBlock,
+	"flattened 201-veth-xdp-ip-s-s-link-rx-dropped-exceeds-packets":                                                                               limitFlattenedBlock,
+	"flattened 211-blog-watch-netstat-grep-listen-cat-sysctl-separate-lines":                                                                      limitFlattenedBlock,
+	"flattened 212-redis-book-netstat-grep-overflowed-top-cpu1-softirq":                                                                           limitFlattenedBlock,
+	"flattened 216-cn-issue-sockstat-orphan-65738-over-max-orphans-tcp-mem-below-pressure":                                                        limitFlattenedBlock,
+	"flattened 222-k8s-dmesg-T-conntrack-table-full-centos7-3.10-kube-proxy":                                                                      limitFlattenedBlock,
+	"flattened 225-minio-sysctl-p-quoted-tcp-rmem-wmem-invalid-argument-centos7":                                                                  limitFlattenedBlock,
+	"flattened 230-be2net-ethtool-S-rxq0-drops-no-frags-prefixed-names":                                                                           limitFlattenedBlock,
+	"flattened 233-pfring-proc-stats-and-quoted-rx-missed-errors-22M":                                                                             limitFlattenedBlock,
+	"flattened 235-deckhouse-issue-dmesg-tcp-oom-one-line-prose-sockstat-graph":                                                                   limitFlattenedBlock,
+	"flattened 249-openstack-ovs-watch-banner-lost-i40e-rx-dropped-broadcast-storm":                                                               limitFlattenedBlock,
+	"flattened 254-centos-sysctl-conf-tuning-guide-tcp-mem-927M-pages":                                                                            limitFlattenedBlock,
+	"flattened 255-osdd-issue-sysctl-bytes-in-pages-tcp-mem-udp-mem-1.6G":                                                                         limitFlattenedBlock,
+	"flattened 257-kiryuu-sysctl-w-doubled-prefix-typo-tcp-fin-timeout-arm-vps":                                                                   limitFlattenedBlock,
+	"flattened 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                                   limitFlattenedBlock,
+	"flattened 268-openeuler-bnx2x-overruns-fifo-ring-453-of-4078-bracket-queue-names":                                                            limitFlattenedBlock,
+	"flattened 300-arm64-s5p6818-top-kswapd0-100pct-no-swap":                                                                                      limitFlattenedBlock,
+	"flattened 302-openelec-busybox-top-kswapd0-22pct-of-4cpus":                                                                                   limitFlattenedBlock,
+	"flattened 303-openelec-busybox-top-kswapd0-49pct-of-2cpus":                                                                                   limitFlattenedBlock,
+	"flattened 304-okd-fcos38-top-kswapd0-99pct-88wa-no-swap":                                                                                     limitFlattenedBlock,
+	"flattened 311-proc-vmstat-sorted-4.2.3-compaction-fail-99pct":                                                                                limitFlattenedBlock,
+	"flattened 325-meminfo-2.6.9-x86-32-16g-hugemem-lowfree-4m-slab-684m":                                                                         limitFlattenedBlock,
+	"flattened 333-slabtop-kmalloc-1024-leak-2.9g-ubuntu-4.11-rocm":                                                                               limitFlattenedBlock,
+	"flattened 340-lkml-2003-2.6.0-test9-vmstat-1-swap-storm-prose-markers-repeated-header":                                                       limitFlattenedBlock,
+	"flattened 341-lkml-2004-objrmap-test-vmstat-r195-b210-sy90-swap":                                                                             limitFlattenedBlock,
+	"flattened 344-ubuntu-forums-2006-2.6.15-386-vmstat-a-swap-out-26m-s-iowait":                                                                  limitFlattenedBlock,
+	"flattened 346-lkml-2003-2.4.20aa1-rmap-sap-meminfo-vmstat-sar-negative-swpused":                                                              limitFlattenedBlock,
+	"flattened 350-linux-mm-3.9-rc7-ppc64-slub-leak-meminfo-sunreclaim-83pct-quoted":                                                              limitFlattenedBlock,
+	"flattened 353-android-anr-psi-memory-full-51-kswapd0-80pct":                                                                                  limitFlattenedBlock,
+	"flattened 366-mwlwifi-3.18-arm-logd-order1-0x204020-slab-refill-register-dump-lines":                                                         limitFlattenedBlock,
+	"flattened 380-ecs-agent-dmesg-T-oom-task-list-rows-only-chrome-cat":                                                                          limitFlattenedBlock,
+	"flattened 393-thrash-protect-issue-psi-memory-example-some-70-full-57-thrashing":                                                             limitFlattenedBlock,
+	"flattened 397-bpi-r2-4.14-armv7-systemd-ok-lines-ip-order0-gfp-atomic-cold-mtk-rx-alloc-open":                                                limitFlattenedBlock,
+	"flattened 402-cb2-issue-quoted-netstat-s-gt-prefix-retrans-5887-of-174744-truncated":                                                         limitFlattenedBlock,
+	"flattened 409-gluon-889-logread-kern-warn-mips-3.18-kworker-order0-0x20-batman-workqueue-tab-stack":                                          limitFlattenedBlock,
+	"squashed-spaces 413-rpi-2909-4.14-quoted-gt-wrapped-80col-python3-page-allocation-stalls-10060ms-order1-fork":                                limitHardWrapWidth,
+	"flattened 413-rpi-2909-4.14-quoted-gt-wrapped-80col-python3-page-allocation-stalls-10060ms-order1-fork":                                      limitFlattenedBlock,
+	"flattened 418-netmap-649-mlx5-native-mode-ifconfig-fragment-arrow-marker-grep-48-rx-out-of-buffer":                                           limitFlattenedBlock,
+	"flattened 428-tempesta-1789-5.10-qemu-oom-no-killable-deadlocked-on-memory-padded-lines":                                                     limitFlattenedBlock,
+	"flattened 429-nuc980-94-arm-4.4-empty-oom-task-table-panic-no-killable-no-stamps":                                                            limitFlattenedBlock,
+	"flattened 431-rpi-153-raspbian-3.6-syslog-warn-alloc-failed-5676-suppressed-swapper-order3-0x20-smsc-rx-submit":                              limitFlattenedBlock,
+	"flattened 434-wl500g-217-mips-2.6.22-syslog-no-host-swapper-order3-0x4020-et-chiprx-russian-tail":                                            limitFlattenedBlock,
+	"flattened 435-wl500g-90-2.4-router-0order-gfp-1d2-f0-padded-blank-lines-vm-killing-gammu":                                                    limitFlattenedBlock,
+	"flattened 436-openwrt-packages-417-lantiq-mips-3.10-dsl-cpe-control-order4-0x2000d0-mips-stack-words":                                        limitFlattenedBlock,
+	"flattened 444-nite4g-blog-tcp-mem-6187968-on-32gb-stated-sockstat-orphan-21564-max-orphans-65536":                                            limitFlattenedBlock,
+	"flattened 448-ndpi-116-slabinfo-header-markdown-bold-row-ndpi-ctinfo-4.1m-objs-180306-slabs-leak":                                            limitFlattenedBlock,
+	"flattened 450-kernel-sanitizers-21-kasan-3.18-qemu-aout-order4-0x2080d0-quarantine":                                                          limitFlattenedBlock,
+	"flattened 456-cjting-repost-zh-html-pre-netstat-s-egrep-listen-667399-overflowed":                                                            limitFlattenedBlock,
+	"flattened 459-ghproxy-2-var-log-messages-tcp-out-of-memory-doubled-text-one-line":                                                            limitFlattenedBlock,
+	"inline-code-indented 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                   limitDiffBuddyinfoIndented,
+	"flattened 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                              limitFlattenedBlock,
+	"flattened 470-netdata-3726-sles11-sp4-3.0.101-sunreclaim-42964948kb-100-days-prose":                                                          limitFlattenedBlock,
+	"flattened 471-serverdevworker-ixgbe-ifconfig-dropped-7142467-rx-missed-ethtool-g-512-of-4096":                                                limitFlattenedBlock,
+	"flattened 478-kaivanov-blog-gist-pipes-out-of-socket-memory-tcp-mem-sockstat-orphan-126800":                                                  limitFlattenedBlock,
+	"flattened 482-ubports-1321-rpi3-top-kswapd0-66pct-wa-75-no-swap-46mb-free":                                                                   limitFlattenedBlock,
+	"flattened 485-rhel10-docs-softnet-awk-decimal-column-t-cpu1-dropped-18862-netdev-max-backlog-1000":                                           limitFlattenedBlock,
+	"flattened 486-alibabacloud-softnet-hex-two-rows-dropped-0x471-0x305-comment-legend":                                                          limitFlattenedBlock,
+	"flattened 491-db1000n-555-5.13-oracle-qemu-systemd-journal-invoked-oom-killer-task-frames-cut":                                               limitFlattenedBlock,
+	"flattened 493-agentmail-mcp-46-node-telemetry-table-acceptq-512-listenoverflows-3378-5729":                                                   limitFlattenedBlock,
+	"flattened 501-k8s-114142-cgroup-v1-memory-usage-501mb-max-usage-524mb-limit-524mb-oomkilled-prose":                                           limitFlattenedBlock,
+	"flattened 506-istio-42734-alibaba-syslog-memcg-usage-1gb-eq-limit-failcnt-189-rss-only-task-row-cut":                                         limitFlattenedBlock,
+	"flattened 516-rpi-3872-pi4-32bit-oom-dma-free-519mb-all-cma-513mb-min-10mb-highmem-816128-pages":                                             limitFlattenedBlock,
+	"flattened 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                                    limitFlattenedBlock,
+	"flattened 531-network-builders-2007-fc5-2.6.18-netstat-s-pruned-4087-collapsed-3827052-wrapped":                                              limitFlattenedBlock,
+	"flattened 536-tempesta-1432-tls-perf-ss-estab-rows-many-and-too-many-orphaned-fenced":                                                        limitFlattenedBlock,
+	"flattened 538-tempesta-922-dmesg-orphaned-bursts-net-ratelimit-19-7641-tdb-lines":                                                            limitFlattenedBlock,
+	"flattened 555-photon-1535-vmware-log-guest-prefix-memcg-stats-task-table-oom-cut":                                                            limitFlattenedBlock,
+	"flattened 565-rhbz-124058-rhel2.1-i686-prose-kswapd-100pct-cpu-60min-lowfree-decreasing":                                                     limitFlattenedBlock,
+	"flattened 572-elasticsearch-23842-4.4-zone-lines-normal-free-18296-below-min-48948-unreclaimable-yes-mlocked-slab-3.8g":                      limitFlattenedBlock,
+	"flattened 576-fatcache-22-2.6.32-96gb-36k-connections-kernel-out-of-socket-memory-free-5gb-prose":                                            limitFlattenedBlock,
+	"flattened 582-ovn-207-gateway-ifconfig-two-samples-rx-dropped-1.22g-of-8.8g-96pct-between-top-125g-free":                                     limitFlattenedBlock,
+	"flattened 601-linuxopenbook-out-of-socket-memory-1gb-ram-tcp-mem-196608-max-orphans-32768":                                                   limitFlattenedBlock,
+	"flattened 618-zfs-15385-centos7-sar-B-pgscand-263678-per-s-vmeff-0.15-abd-scatter-2.5g-free":                                                 limitFlattenedBlock,
+	"flattened 619-vector-5017-grep-udp-proc-net-snmp-rcvbuferrors-143m-of-653m-indatagrams-64mib-buffer":                                         limitFlattenedBlock,
+	"inline-code-indented 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                   limitColumnShape,
+	"flattened 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                              limitFlattenedBlock,
+	"flattened 621-syslog-ng-3309-rhel7-proc-net-udp-port-9002-rx-queue-1g-drops-1875166813-cut":                                                  limitFlattenedBlock,
+	"flattened 633-miaokee-zh-netstat-s-grep-drop-syns-to-listen-15184-softnet-stat-flattened":                                                    limitFlattenedBlock,
+	"flattened 647-redhat-ko-rhel9-ethtool-s-rx-queue-drops-97326-63783-flattened":                                                                limitFlattenedBlock,
+	"flattened 653-dapperlinux-8-rsyslog-rfc3339-4.9.111-mencoder-order1-gfp-atomic-dma32-buddy-all-order0":                                       limitFlattenedBlock,
+	"flattened 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                                              limitFlattenedBlock,
+	"flattened 665-fstack-24-oom-tail-hugepages-2x1024-free-0-swap-0-of-4g-task-table":                                                            limitFlattenedBlock,
+	"flattened 674-perfchron-cat-proc-net-netstat-tcpext-header-values-listenoverflows-62736-values-cut":                                          limitFlattenedBlock,
+	"flattened 680-unlix-ru-ifconfig-ip-s-s-link-eth0-missed-3432-of-119.8m-ring-check-cut":                                                       limitFlattenedBlock,
+	"flattened 681-webdevqa-ja-opensuse-12.3-ethtool-sys-stats-merged-rx-dropped-4738-of-25382-nic-counters-zero":                                 limitFlattenedBlock,
+	"flattened 685-cyberpunk-rs-apache-lb-message-list-syn-flooding-443-cookies-conntrack-table-full-ratelimit-126":                               limitFlattenedBlock,
+	"flattened 690-nomadscafe-ja-apache-dammari-syn-flooding-port-80-treason-uncloaked-syncookies-on":                                             limitFlattenedBlock,
+	"flattened 695-dpservice-74-memcg-usage-equals-limit-1048576kb-failcnt-141-kubepods-trace-tail":                                               limitFlattenedBlock,
+	"flattened 700-cilium-38391-bugtool-ip-link-before-after-rx-errors-row-all-zero-healthy":                                                      limitFlattenedBlock,
+	"flattened 714-ddcode-netstat-s-grep-listen-22438-overflowed-49148-syns-to-listen-dropped-container-prompt":                                   limitFlattenedBlock,
+	"flattened 715-afonddream-zh-netstat-s-egrep-listen-41696-overflowed-equal-drops-ss-lnt-8765-backlog-512":                                     limitFlattenedBlock,
+	"flattened 732-emqx-356-centos6-beam-smp-oom-killed-anon-rss-4.4g-out-of-socket-memory-sysctl-rmem-default-16m":                               limitFlattenedBlock,
+	"flattened 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                                           limitFlattenedBlock,
+	"flattened 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                             limitFlattenedBlock,
+	"flattened 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                                   limitFlattenedBlock,
+	"flattened 749-serverfault-287157-debian-squeeze-2.6.32-linode-netstat-s-pruned-254329-collapsed-50678438":                                    limitFlattenedBlock,
+	"flattened 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                                   limitFlattenedBlock,
+	"flattened 777-lkml-netdev-2006-brandeburg-reply-2.6.18-mm1-e1000-rx-missed-5865-no-buffer-310-interrupts-lost":                               limitFlattenedBlock,
+	"backslash-ends 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                           limitLayoutOfQPSource,
+	"backslash-ends-tight 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                     limitLayoutOfQPSource,
+	"double-spaced 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                            limitLayoutOfQPSource,
+	"double-spaced-quoted 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                     limitLayoutOfQPSource,
+	"inline-code-lines 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                        limitLayoutOfQPSource,
+	"backslash-ends 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":               limitLayoutOfQPSource,
+	"backslash-ends-tight 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":         limitLayoutOfQPSource,
+	"double-spaced 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":                limitLayoutOfQPSource,
+	"double-spaced-quoted 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":         limitLayoutOfQPSource,
+	"inline-code-lines 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":            limitLayoutOfQPSource,
+	"inline-code-indented 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":         limitLayoutOfQPSource,
+	"flattened 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":                    limitFlattenedBlock,
+	"squashed-spaces 787-lkml-linux-mm-2006-piggin-reply-aubrey-buddyinfo-wrapped-nr-free-4294967295-accounting-bug-healthy":                      limitHardWrapWidth,
+	"flattened 789-ykyi-zh-netstat-s-no-section-headers-udp-rcvbuf-errors-110m-of-198g-pruned-693":                                                limitFlattenedBlock,
+	"flattened 790-everlong-fr-32bit-2.6-oom-java-normal-free-680kb-below-min-928kb-highmem-swap-2g-free":                                         limitFlattenedBlock,
+	"flattened 793-livejournal-ru-scalaxy-mysqld-invoked-oom-killer-killed-27833-ellipsis-16gb-prose":                                             limitFlattenedBlock,
+	"flattened 794-dev-lib-ru-sysrq-m-rhel3-32bit-buddy-lines-no-zone-names-12244kb-max-order3":                                                   limitFlattenedBlock,
+	"flattened 801-hiboma-ja-memcg-oom-victim-46452-nginx-already-exiting-skip-killing-5.9":                                                       limitFlattenedBlock,
+	"flattened 802-oracle-ja-exadata-ipoib-mtu-65520-order5-page-allocation-failures-prose-only":                                                  limitFlattenedBlock,
+	"flattened 825-pastebin-sfc-watch-ethtool-s-rate-rx-nodesc-drop-cnt-451k-per-s-dash-prefixed":                                                 limitFlattenedBlock,
+	"flattened 837-optimism-2228-l2geth-64gb-dmesg-T-buddy-normal-none-above-32kb-no-swap-task-header-cut":                                        limitFlattenedBlock,
+	"flattened 854-jmvl-homelab-md-lxc-eth0-rx-dropped-135158-of-71.9m-softnet-4-drops-backlog-blamed":                                            limitFlattenedBlock,
+	"flattened 863-hotsos-openstack-fixture-proc-vmstat-compact-fail-825-of-1038-since-boot-healthy":                                              limitFlattenedBlock,
+	"flattened 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                               limitFlattenedBlock,
+	"flattened 891-suse-kb-7017605-kswapd-cpu-sles-zoneinfo-dma-dma32-free-far-above-high-cut-healthy":                                            limitFlattenedBlock,
+	"flattened 892-newbetuts-sf-877257-slabtop-kmem-cache-1.39g-3.6m-objects-slab-2.4g-swapping":                                                  limitFlattenedBlock,
+	"flattened 899-flamingbytes-blog-buddyinfo-normal-3gb-free-none-above-order6-extfrag-other-host-line-numbers":                                 limitFlattenedBlock,
+	"flattened 911-serverdevworker-15988e6bba-netstat-s-grep-buffer-pruned-20560-to-20587-in-10s-collapsed-rmem-16m":                              limitFlattenedBlock,
+	"flattened 919-bx2-2025-openresty-ubuntu-6.8-48cpu-syns-to-listen-dropped-149m-syn-recv-496-nginx-backlog-511":                                limitFlattenedBlock,
+	"flattened 923-linux-admins-net-smtp-out-n01-netstat-s-syns-to-listen-dropped-2608-tc-qdisc-no-drops-reasmfails-0":                            limitFlattenedBlock,
+	"flattened 930-kernel-bugzilla-192981-4.9-backup-server-rsync-page-allocation-stalls-2102516ms-min-free-4g-netconsole-wrapped":                limitFlattenedBlock,
+	"flattened 940-kernel-bugzilla-196729-fedora26-4.12-10gb-swap-on-ssd-freezes-8-min-kswapd-top-swappiness-1-min-free-32768":                    limitFlattenedBlock,
+	"flattened 946-kernel-bugzilla-211375-fw-netdev-4.18.16-nginx-slabtop-tcp-30gb-sunreclaim-31405028-sockstat-used-13976123-inuse-18":           limitFlattenedBlock,
+	"flattened 950-linuxppc-dev-2009-mpc8640d-1gb-2.6.30-vmap-allocation-256mb-flash-ioremap-failed":                                              limitFlattenedBlock,
+	"flattened 973-xsos-258-sosreport-net-stats-listenoverflows-287-listendrops-287-outrsts-327844-aligned-columns-cut":                           limitFlattenedBlock,
+	"flattened 975-kubernetes-107899-kubectl-describe-node-memorypressure-true-since-jan-20-kubeletinsufficientmemory-requests-0pct-cut":          limitFlattenedBlock,
+	"flattened 976-kubeasz-799-kubectl-describe-node-events-nodehasinsufficientmemory-x4-evictionthresholdmet-x38-zh-prose-maintainer-no-problem": limitFlattenedBlock,
+	"flattened 978-kubernetes-53669-k8s-1.5-aws-1gb-nodes-pod-laststate-exitcode-137-json-journalctl-u-kubelet-oom-event-cut":                     limitFlattenedBlock,
+	"flattened 979-docker-for-linux-670-docker-events-container-oom-jupyter-notebook-k8s-labels-rfc3339-nanos-offset-wrapped-cut":                 limitFlattenedBlock,
+	"flattened 982-kubernetes-78174-kubectl-describe-node-events-warning-systemoom-x3-system-oom-encountered-17m-at-kubelet-start":                limitFlattenedBlock,
+	"flattened 983-k3s-838-kubectl-describe-node-events-systemoom-x4-over-25m-nodenotready-x3-containergcfailed-cut":                              limitFlattenedBlock,
+	"flattened 985-kubernetes-100487-kubectl-describe-pod-events-cgroupoom-victim-stress-pid-470521-memory-demo-cadvisor-0.39-cut":                limitFlattenedBlock,
+	"flattened 987-amazon-eks-ami-671-k8s-1.19-r5-kubectl-events-systemoom-x7-victim-process-iptables-in-2-minutes-cut":                           limitFlattenedBlock,
+	"flattened 999-virtualization-list-2020-ceph-luminous-5.4.26-kworker-order0-0xa20-virtio-net-try-fill-recv-quoted-wrapped-mem-info":           limitFlattenedBlock,
+	"backslash-ends 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":               limitLayoutOfQPSource,
+	"backslash-ends-tight 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":         limitLayoutOfQPSource,
+	"double-spaced 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":                limitLayoutOfQPSource,
+	"double-spaced-quoted 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":         limitLayoutOfQPSource,
+	"inline-code-lines 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":            limitLayoutOfQPSource,
+	"inline-code-indented 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":         limitLayoutOfQPSource,
+	"flattened 1290-apache-lists-kafka-9648-2021-jira-markup-centos7-3.10-brokers-dmesg-syn-flooding-port-22991-sending-cookies":                  limitFlattenedBlock,
+	"prose-around 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                                           limitTitleOnly,
+	"wrap-prose-72 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                                          limitMessageInWrappedProse,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
