@@ -1679,8 +1679,12 @@ func (d *doc) titleProse() (proseLine, bool) {
 	return proseLine{}, false
 }
 
-// titleBlank: a line that holds nothing once its mail quoting is read ("", ">", "> ", ">>").
+// titleBlank: a line that holds nothing once its mail quoting (or a page's "<br>") is read
+// ("", ">", "> ", ">>", "<br>").
 func titleBlank(line string) bool {
+	if len(line) >= 4 {
+		line = stripHTMLLineTags(line) // a page's source: "<br>" alone is a blank line
+	}
 	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
 	return isBlank(t)
 }
