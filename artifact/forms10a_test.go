@@ -47,7 +47,7 @@ func TestMultiplexerPrefix(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	// Not a multiplexer: a table's cells, a word that is no replica or pod, prose.
-	for _, s := range []string{"rx_dropped | 1234", "eth0  | up", "well-known issue with the driver", "kube-proxy-abcde kube-proxy started"} {
+	for _, s := range []string{"rx_dropped | 1234", "eth0  | up", "well-known issue with the driver", "kube-proxy-abcde kube-proxy started", "br-bf2c7 1500 71 0 0 0 85 0 0 0 BMRU"} {
 		if got := lineTexts(s + "\n"); got[0] != s {
 			t.Errorf("%q read as %q", s, got[0])
 		}

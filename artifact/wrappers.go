@@ -399,7 +399,9 @@ func stripMultiplexer(s string) (string, bool) {
 		}
 		return s[min(k+2, len(s)):], true
 	}
-	if !podName(name) {
+	if !podName(name) || !(s[w+1] >= 'a' && s[w+1] <= 'z') {
+		// The container's name is a DNS label that starts with a letter in practice; a
+		// number there is a table's column ("br-bf2c7 1500 71 0 ...", netstat -i).
 		return s, false
 	}
 	c := w + 1
@@ -425,9 +427,11 @@ func replicaName(n string) bool {
 }
 
 // podName: a Kubernetes pod's name made by a controller, "NAME-xxxxx" with the five
-// characters of k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no 0, 1 or 3).
+// characters of k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no 0, 1 or 3), and
+// a NAME of three characters or more (netstat -i's "br-bf2c7", a Docker bridge cut to
+// eight columns, is no pod).
 func podName(n string) bool {
-	if len(n) < 8 || n[len(n)-6] != '-' {
+	if len(n) < 9 || n[len(n)-6] != '-' {
 		return false
 	}
 	for i := len(n) - 5; i < len(n); i++ {

@@ -737,6 +737,7 @@ var formsKnownLimits = map[string]string{
 	"gutter-dot 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":          limitPrefixOnQPSource,
 	"gutter-zero-colon 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":   limitPrefixOnQPSource,
 	"gutter-zero-colon 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks": limitPrefixOnQPSource,
+	"html-br 1004-ceph-users-2019-mimic-broken-connexions-quoted-printable-sysctl-tried-and-reverted-rmem-134217728-healthy":           limitPrefixOnQPSource,
 	"html-br 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":             limitPrefixOnQPSource,
 	"html-br 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                              limitHardWrapWidth,
 	"html-br 780-netdev-2025-axienet-microblaze-6.13.8-ifconfig-rx-dropped-99-of-164-arp-ethtool-s-g-gcc-bug-qp":                       limitPrefixOnQPSource,
