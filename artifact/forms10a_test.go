@@ -103,3 +103,22 @@ func TestHTMLLineTags(t *testing.T) {
 		t.Error("a line of '<br>' alone under a title is a blank line")
 	}
 }
+
+// A chat's copy: the author and the time on the line above the message (Slack, Discord);
+// the message's first line is a title as a post's is.
+func TestChatAuthorLineAboveTitle(t *testing.T) {
+	for _, h := range []string{"Jane Doe  12:03 PM", "jdoe — Today at 12:03 PM", "Jane Doe  9:41"} {
+		if !chatAuthorLine(h) {
+			t.Errorf("%q is a chat's author line", h)
+		}
+		text := h + "\nValidator oom-kill\n\nNode 0 Normal: 924*4kB (UME) 814*8kB (UME) 585*16kB (UME) = 19384kB\n"
+		if !statesOOM(text) {
+			t.Errorf("%q: the title under the chat's author line is not read", h)
+		}
+	}
+	for _, s := range []string{"eth0 up since 12:03", "eth0: link up at 12:03", "[  12.345] 12:03 PM"} {
+		if chatAuthorLine(s) {
+			t.Errorf("%q read as a chat's author line", s)
+		}
+	}
+}

@@ -712,13 +712,6 @@ const (
 
 var formsKnownLimits = map[string]string{
 	// line-prefix forms (forms10a)
-	"chat-header 1275-netdata-9996-2020-varnish-host-16gb-ram-200gb-swap-used-netdata-oom-victim-adj-1000-maintainer-prose":            limitTitleOnly,
-	"chat-header 527-segfault-50-title-conntrack-table-full-cat-nf-conntrack-max-262144-masscan":                                       limitTitleOnly,
-	"chat-header 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                                 limitTitleOnly,
-	"chat-header 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                                limitTitleOnly,
-	"chat-header 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                      limitTitleOnly,
-	"chat-header 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                      limitTitleOnly,
-	"chat-header 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                  limitTitleOnly,
 	"chat-bracket-nick 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":   limitPrefixOnQPSource,
 	"compose-logs 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":        limitPrefixOnQPSource,
 	"compose-logs 741-sui-18768-ubuntu-64gb-validator-oom-normal-free-65140kb-below-min-65180-buddy-cut":                               limitTitleInContainerLog,
