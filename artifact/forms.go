@@ -190,3 +190,27 @@ func bareStampLen(s string) int {
 	}
 	return j + 8
 }
+
+// stripHTMLLineTags removes the tags a page's source puts at a line's ends around a paste:
+// "<br>" (or "<br/>", "<br />") ending each line of a forum post or an HTML mail, and the
+// "<pre>" ("<pre><code>") that opens the paste on its first line and the "</pre>" that
+// closes it on its last. A kernel record or a tool's row neither starts with "<pre>" nor
+// ends with "<br>"; the caller tests the first and last byte first.
+func stripHTMLLineTags(s string) string {
+	if s[0] == '<' && len(s) > 5 && (s[1] == 'p' || s[1] == 'P') {
+		for _, t := range [...]string{"<pre><code>", "<pre>", "<PRE>"} {
+			if strings.HasPrefix(s, t) {
+				s = s[len(t):]
+				break
+			}
+		}
+	}
+	if n := len(s); n >= 4 && s[n-1] == '>' {
+		for _, t := range [...]string{"<br>", "<br/>", "<br />", "<BR>", "</code></pre>", "</pre>", "</PRE>"} {
+			if strings.HasSuffix(s, t) {
+				return s[:n-len(t)]
+			}
+		}
+	}
+	return s
+}

@@ -44,7 +44,7 @@ func stripGuttersFrom(text string, from int) string {
 	var style byte
 	next := 1
 	flush := func() {
-		if len(run) >= 3 && (style == '.' || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
+		if len(run) >= 3 && (style == '.' || style == '0' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
 			if !changed {
 				b.Grow(len(text))
 				changed = true
@@ -57,7 +57,7 @@ func stripGuttersFrom(text string, from int) string {
 		run, next = run[:0], 1
 	}
 	for pos := from; pos < len(text); {
-		if len(run) == 0 && text[pos] != ' ' && text[pos] != '1' {
+		if len(run) == 0 && text[pos] != ' ' && text[pos] != '1' && text[pos] != '0' {
 			// Outside a run only a line numbered 1 matters, and it starts with a blank
 			// or the '1' (gutterOf): the next such line is found by one vector search
 			// instead of each line's end.
@@ -76,7 +76,13 @@ func stripGuttersFrom(text string, from int) string {
 		}
 		line := text[pos:end]
 		n, st, cut := gutterOf(line)
-		if n > 0 && n == next && (len(run) == 0 || st == style) {
+		if n == 0 && style == '0' && len(run) > 0 {
+			// A zero-padded gutter past its padding: "124: highdma: on [fixed]" is its
+			// line 124, not ip -o link's index (gutterOf rules that out alone).
+			n, st, cut = paddedGutterPast(line)
+		}
+		// A zero-padded gutter outgrows its padding at 100 or 1000 ("099: ", "100: ").
+		if n > 0 && n == next && (len(run) == 0 || st == style || style == '0' && st == ':') {
 			if len(run) == 0 {
 				style = st
 			}
@@ -105,6 +111,7 @@ func stripGuttersFrom(text string, from int) string {
 var gutterStarts = func() (a anchorSet) {
 	a.add("\n ")
 	a.add("\n1")
+	a.add("\n0")
 	return a
 }()
 
@@ -126,7 +133,7 @@ func (d *doc) checkGutters(pos int) {
 		d.gutOK = len(text) + 1
 		return
 	}
-	if c := text[pos]; c == ' ' || c == '1' {
+	if c := text[pos]; c == ' ' || c == '1' || c == '0' {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
 			end = len(text)
@@ -192,13 +199,25 @@ func gutterOf(line string) (n int, style byte, cut int) {
 		n = n*10 + int(line[j]-'0')
 		j++
 	}
-	if j == i || line[i] == '0' {
+	if j == i || n == 0 {
 		return 0, 0, 0
 	}
 	line = strings.TrimSuffix(line, "\r")
+	if line[i] == '0' {
+		// "001: ": a viewer that pads the number with zeros to a fixed width; no table
+		// counts its rows so, and its style is its own.
+		if j == len(line) || line[j] != ':' || j-i < 2 {
+			return 0, 0, 0
+		}
+		return n, '0', min(j+2, len(line))
+	}
 	switch {
 	case j == len(line):
 		return 0, 0, 0
+	case line[j] == ' ' && j+1 < len(line) && line[j+1] == '|' && (j+2 == len(line) || line[j+2] == ' '):
+		// "  1 | ": a code viewer's or a rendered gist's gutter copied with its rule (a
+		// Markdown table whose rows start with an index is no gutter: tableRun).
+		return n, '|', min(j+3, len(line))
 	case line[j] == '.' && (j+1 == len(line) || line[j+1] == ' '):
 		return n, '.', min(j+2, len(line))
 	case line[j] == ':':
@@ -213,9 +232,39 @@ func gutterOf(line string) (n int, style byte, cut int) {
 	return 0, 0, 0
 }
 
+// paddedGutterPast reads "NNN: " at the start of line, the number without zeros in front:
+// the lines of a zero-padded gutter after it outgrew its padding.
+func paddedGutterPast(line string) (n int, style byte, cut int) {
+	j := 0
+	for j < len(line) && j < 7 && isDigit(line[j]) {
+		n = n*10 + int(line[j]-'0')
+		j++
+	}
+	if j < 3 || line[0] == '0' || j == len(line) || line[j] != ':' {
+		return 0, 0, 0
+	}
+	return n, ':', min(j+2, len(line))
+}
+
+// tableRun reports whether every line in text[start:cut] (a run's lines) ends in a bar: a
+// Markdown table whose first column counts its rows ("1 | eth0 | 12 |"), not a gutter.
+func tableRun(text string, start, cut int) bool {
+	return !anyRunLine(text, start, cut, func(line string) bool {
+		return !strings.HasSuffix(strings.TrimRight(line, " \r"), "|")
+	})
+}
+
 // blankInRun reports whether a line in text[start:cut] (a run's lines) holds nothing after
 // its gutter: a numbered empty line.
 func blankInRun(text string, start, cut int) bool {
+	return anyRunLine(text, start, cut, func(line string) bool {
+		n, _, c := gutterOf(line)
+		return n > 0 && strings.TrimSpace(line[c:]) == ""
+	})
+}
+
+// anyRunLine reports whether f holds for a line of text[start:cut].
+func anyRunLine(text string, start, cut int, f func(line string) bool) bool {
 	for pos := start; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
 		if end < 0 {
@@ -223,7 +272,7 @@ func blankInRun(text string, start, cut int) bool {
 		} else {
 			end += pos
 		}
-		if n, _, c := gutterOf(text[pos:end]); n > 0 && strings.TrimSpace(text[pos+c:end]) == "" {
+		if f(text[pos:end]) {
 			return true
 		}
 		if end >= cut {
@@ -248,6 +297,10 @@ func zeroBefore(text string, start int, style byte) bool {
 	switch style {
 	case '.':
 		return t[1] == '.'
+	case '0':
+		return false // "000:" is a zero-padded gutter's line 0; gutterOf does not number it
+	case '|':
+		return strings.HasPrefix(t[1:], " |")
 	case ':':
 		return t[1] == ':'
 	}

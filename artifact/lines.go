@@ -188,6 +188,9 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		raw = raw[:len(raw)-1]
 	}
 	raw = stripHardBreak(raw)
+	if len(raw) >= 4 && (raw[0] == '<' || raw[len(raw)-1] == '>') {
+		raw = stripHTMLLineTags(raw)
+	}
 	*l = Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s, ok := stripUsualSyslog(raw, l, f)
 	ascii = ok
@@ -485,6 +488,11 @@ func stripCellBorders(s string) string {
 			n--
 		}
 		end = n
+	}
+	if end < len(s) && replicaName(s[:end]) && strings.IndexByte(s[:end], ' ') < 0 {
+		// "netmon-1  |": docker compose logs' prefix on an empty line of the container
+		// (stripMultiplexer), not a one-cell row.
+		return ""
 	}
 	return s[:end]
 }

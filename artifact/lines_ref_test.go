@@ -41,6 +41,9 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		raw = raw[:len(raw)-1]
 	}
 	raw = stripHardBreak(raw)
+	if len(raw) >= 4 {
+		raw = stripHTMLLineTags(raw) // a page's "<br>" and "<pre>" (forms10a)
+	}
 	l := Line{No: no, UptimeUsec: -1, Priority: -1, lastRaw: len(raw)}
 	s := raw
 	// Non-ASCII bytes are rare in command output; only then pay for the rewrite.

@@ -433,7 +433,7 @@ func (d *doc) titleAt(i int) (string, bool) {
 		return "", false
 	}
 	for j := 0; j < i; j++ {
-		if !isBlank(d.ls[j].Text) {
+		if !isBlank(d.ls[j].Text) && !(j == 0 && chatAuthorLine(d.ls[j].Text)) {
 			return "", false
 		}
 	}

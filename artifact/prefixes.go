@@ -10,6 +10,7 @@ import (
 //
 //	"    [  12.345678] ..."                               a log indented in a post or a mail
 //	"[Mon Jan  2 03:04:05 2024] ..."                      dmesg -T (any locale)
+//	"[Nov29 12:00] ..."                                   dmesg -H, a minute's first record
 //	"6,30574067,3816544225424,-;..."                      a raw /dev/kmsg record
 //	"June 29 14:06:59 host kernel: ..."                   syslog with the month spelled out
 //	"Mon Jan  2 03:04:05 2024 kern.warn kernel: [ 1.2] ..."  OpenWrt logread
@@ -305,6 +306,14 @@ func stripBracketDate(s string, l *Line) (string, bool) {
 		return s, false
 	}
 	end := strings.IndexByte(s[:min(len(s), 48)], ']')
+	if end == 12 && isMonth(s[1:4]) && isDigit(s[4]) && isDigit(s[5]) && s[6] == ' ' && s[9] == ':' &&
+		isDigit(s[7]) && isDigit(s[8]) && isDigit(s[10]) && isDigit(s[11]) {
+		// dmesg -H (--human, util-linux dmesg.c's reltime format): "[Nov29 12:00] " on the
+		// first record of a minute, "[  +0.000123] " (the delta) on the next ones.
+		l.Kernel = true
+		l.Stamp = s[1:end]
+		return strings.TrimPrefix(s[end+1:], " "), true
+	}
 	if end < 14 {
 		return s, false
 	}

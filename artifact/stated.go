@@ -1658,13 +1658,16 @@ func (d *doc) titleProse() (proseLine, bool) {
 		return proseLine{}, false
 	}
 	p := d.proseLines[0]
+	if p.no == 1 && len(d.proseLines) > 1 && chatAuthorLine(p.text) {
+		p = d.proseLines[1] // the message under a chat's author line
+	}
 	t := strings.TrimSpace(p.text)
 	heading := strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "## ")
 	rest := d.wholeText()
 	for no := 1; no <= p.no+1; no++ {
 		line, after, found := strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, "\r")
-		if no < p.no && !titleBlank(line) && !(no == 1 && fenceOpener(line)) {
+		if no < p.no && !titleBlank(line) && !(no == 1 && (fenceOpener(line) || chatAuthorLine(line))) {
 			return proseLine{}, false // a line of another kind stands above it
 		}
 		if no == p.no+1 {
@@ -1679,10 +1682,42 @@ func (d *doc) titleProse() (proseLine, bool) {
 	return proseLine{}, false
 }
 
-// titleBlank: a line that holds nothing once its mail quoting is read ("", ">", "> ", ">>").
+// titleBlank: a line that holds nothing once its mail quoting (or a page's "<br>") is read
+// ("", ">", "> ", ">>", "<br>").
 func titleBlank(line string) bool {
+	if len(line) >= 4 {
+		line = stripHTMLLineTags(line) // a page's source: "<br>" alone is a blank line
+	}
 	t, _ := stripQuote(strings.TrimLeft(stripHardBreak(line), " \t"))
 	return isBlank(t)
+}
+
+// chatAuthorLine: the line a chat's copy puts above a message, its author and the time
+// ("Jane Doe  12:03 PM", Slack; "jdoe — Today at 12:03 PM", Discord; "Jane Doe  12:03"): the
+// message's first line under it is what the person wrote first, a title as in a post.
+func chatAuthorLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if len(t) < 8 || len(t) > 64 {
+		return false
+	}
+	if strings.HasSuffix(t, " AM") || strings.HasSuffix(t, " PM") {
+		t = t[:len(t)-3]
+	}
+	sp := strings.LastIndexByte(t, ' ')
+	if sp < 1 {
+		return false
+	}
+	clock, who := t[sp+1:], strings.TrimSpace(t[:sp])
+	c := strings.IndexByte(clock, ':')
+	if c < 1 || c > 2 || len(clock) != c+3 || !isDigits(clock[:c]) || !isDigits(clock[c+1:]) {
+		return false
+	}
+	if strings.HasSuffix(who, " at") {
+		// Discord: "jdoe — Today at", "jdoe — 11/29/2026 at"
+		return strings.Contains(who, " — ")
+	}
+	// Slack: the author's name, then two blanks before the time.
+	return strings.HasSuffix(t[:sp], " ") && who != "" && !strings.ContainsAny(who, ":[]()=<>")
 }
 
 // fenceOpener: a Markdown fence's opening line, "```" or "~~~" with at most a language

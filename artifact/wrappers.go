@@ -23,6 +23,9 @@ import (
 //	"1700000000.123456 web1 kernel: ..."                      journalctl -o short-unix
 //	"Nov 29 09:12:01 router kern.warn kernel: ..."            BusyBox syslogd
 //	"web1 kernel: ..."                                        syslog with its date cut off
+//	"12:03 <nick> ...", "[12:03] <nick> ..."                  an IRC or chat client's log
+//	"netmon-1  | ..."                                         docker compose logs
+//	"npd-x2b9k npd ..."                                       stern (pod, container)
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -42,6 +45,11 @@ func stripLogWrappers(s string, l *Line) string {
 			return t
 		}
 	case c == '[':
+		if s[3] == ':' {
+			if t, ok := stripChatStamp(s[1:], true); ok {
+				return stripLogWrappers(t, l)
+			}
+		}
 		if strings.HasPrefix(s, "[pod/") {
 			// kubectl logs --prefix: "[pod/NAME/CONTAINER] ".
 			if e := strings.Index(s, "] "); e > 5 && !strings.ContainsAny(s[:e], " ") {
@@ -56,6 +64,11 @@ func stripLogWrappers(s string, l *Line) string {
 		}
 		return stripLogWrappers(s, l)
 	case c >= '0' && c <= '9':
+		if s[2] == ':' {
+			if t, ok := stripChatStamp(s, false); ok {
+				return stripLogWrappers(t, l)
+			}
+		}
 		if t, ok := stripCRI(s); ok {
 			return t
 		}
@@ -73,6 +86,9 @@ func stripLogWrappers(s string, l *Line) string {
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		if t, ok := stripDmesgFacility(s, l); ok {
 			return t
+		}
+		if t, ok := stripMultiplexer(s); ok {
+			return stripLogWrappers(t, l)
 		}
 		if t, ok := stripHostKernel(s, l); ok {
 			return t
@@ -323,4 +339,110 @@ func stripMonotonicHost(s string) string {
 		return s
 	}
 	return "[" + stamp + "] " + rest[sp+1+len("kernel: "):]
+}
+
+// stripChatStamp removes a chat or IRC log's "HH:MM[:SS] <nick> " (irssi's default log
+// format, HexChat's and Element's copy; bracketed, "[HH:MM] <nick> ", when the stamp came
+// with a '[' the caller dropped): each line of a paste sent as a message of its own.
+func stripChatStamp(s string, bracketed bool) (string, bool) {
+	if len(s) < 10 || !isDigit(s[0]) || !isDigit(s[1]) || s[2] != ':' || !isDigit(s[3]) || !isDigit(s[4]) {
+		return s, false
+	}
+	i := 5
+	if s[i] == ':' && i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) {
+		i += 3
+	}
+	if bracketed {
+		if s[i] != ']' {
+			return s, false
+		}
+		i++
+	}
+	if i+3 >= len(s) || s[i] != ' ' || s[i+1] != '<' {
+		return s, false
+	}
+	gt := strings.IndexByte(s[i+2:min(len(s), i+40)], '>')
+	if gt < 1 || i+3+gt >= len(s) || s[i+3+gt] != ' ' || strings.IndexByte(s[i+2:i+2+gt], ' ') >= 0 {
+		return s, false
+	}
+	return s[i+4+gt:], true
+}
+
+// stripMultiplexer removes the name a log multiplexer puts before each line of a container's
+// output: docker compose logs' "NAME  | " (the container's name padded to the widest of the
+// project, compose cmd/formatter/logs.go; v2 names "service-1", v1 "project_service_1", so
+// the name ends in a replica's number), and stern's "POD CONTAINER " (its default template
+// "{{.PodName}} {{.ContainerName}} {{.Message}}"; a pod of a Deployment or a DaemonSet ends
+// in the five characters Kubernetes draws from "bcdfghjklmnpqrstvwxz2456789", which no word
+// of prose or of a log ends in so often). Ruled out by the first word: its bytes are scanned
+// once, and most lines fail at the byte after it.
+func stripMultiplexer(s string) (string, bool) {
+	w := 0
+	for w < len(s) && w < 64 && (isDigit(s[w]) || s[w]|0x20 >= 'a' && s[w]|0x20 <= 'z' || s[w] == '-' || s[w] == '_' || s[w] == '.') {
+		w++
+	}
+	if w < 3 || w+2 >= len(s) || s[w] != ' ' {
+		return s, false
+	}
+	name := s[:w]
+	if s[w+1] == ' ' || s[w+1] == '|' {
+		// compose: blanks, then "| " (or "|" at the end of an empty line).
+		k := w
+		for k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k == len(s) || s[k] != '|' || !replicaName(name) {
+			return s, false
+		}
+		if k+1 < len(s) && s[k+1] != ' ' {
+			return s, false
+		}
+		return s[min(k+2, len(s)):], true
+	}
+	if !podName(name) || !(s[w+1] >= 'a' && s[w+1] <= 'z') {
+		// The container's name is a DNS label that starts with a letter in practice; a
+		// number there is a table's column ("br-bf2c7 1500 71 0 ...", netstat -i).
+		return s, false
+	}
+	c := w + 1
+	for c < len(s) && c-w < 64 && (s[c] >= 'a' && s[c] <= 'z' || isDigit(s[c]) || s[c] == '-') {
+		c++
+	}
+	if c == w+1 || c >= len(s) || s[c] != ' ' {
+		if c == len(s) && c > w+1 {
+			return "", true // an empty line of the container
+		}
+		return s, false
+	}
+	return s[c+1:], true
+}
+
+// replicaName: a compose container's name, ending in '-' or '_' and its replica's number.
+func replicaName(n string) bool {
+	d := len(n)
+	for d > 0 && isDigit(n[d-1]) {
+		d--
+	}
+	return d < len(n) && d > 1 && (n[d-1] == '-' || n[d-1] == '_')
+}
+
+// podName: a Kubernetes pod's name made by a controller, "NAME-xxxxx" with the five
+// characters of k8s.io/apimachinery/pkg/util/rand's alphabet (no vowels, no 0, 1 or 3), and
+// a NAME of three characters or more (netstat -i's "br-bf2c7", a Docker bridge cut to
+// eight columns, is no pod).
+func podName(n string) bool {
+	if len(n) < 9 || n[len(n)-6] != '-' {
+		return false
+	}
+	for i := len(n) - 5; i < len(n); i++ {
+		if !strings.ContainsRune("bcdfghjklmnpqrstvwxz2456789", rune(n[i])) {
+			return false
+		}
+	}
+	for i := 0; i < len(n)-6; i++ {
+		if !(n[i] >= 'a' && n[i] <= 'z' || isDigit(n[i]) || n[i] == '-' || n[i] == '.') {
+			return false
+		}
+	}
+	return true
 }
