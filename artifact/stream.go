@@ -176,12 +176,20 @@ var searchAhead = 64 << 10
 
 // rawHas reports whether the kernel line l holds needle id: by the fast path's answer for
 // its raw line when l is the fast path's current line (curValid), else by a search.
+//
+// The fast path's answer is a test of a bit, asked of every kernel line several times
+// (appendLog, logExtras), so it is inlined and the search is a call of its own (perf15q).
 func (d *doc) rawHas(id needleID, l *Line) bool {
 	if d.curValid && d.curNeedles&(1<<id) == 0 {
 		return false
 	}
-	return strings.Contains(l.Text, needleText[id])
+	return textHasNeedle(l.Text, id)
 }
+
+// textHasNeedle is rawHas's search, for a line the fast path did not answer.
+//
+//go:noinline
+func textHasNeedle(t string, id needleID) bool { return strings.Contains(t, needleText[id]) }
 
 // lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
 // and where the next line starts. Every line is read through it, in order (checkGutters).
