@@ -754,7 +754,7 @@ func (d *doc) logLines(idx []int) {
 }
 
 func (d *doc) appendLog(l *Line) {
-	if d.tl.Log.Len() == d.tl.Log.Cap() && d.text != "" {
+	if d.tl.Log.Full() && d.text != "" {
 		d.growLog()
 	}
 	if l.Stamp != "" && l.Stamp[0] >= '0' && l.Stamp[0] <= '9' {

@@ -616,3 +616,60 @@ func TestAllocFailureTaskLineWithUID(t *testing.T) {
 		t.Errorf("call trace %v, want it to end at isolate_lock_cluster", a.CallTrace)
 	}
 }
+
+// suppressedLine's one-pass reading of the usual line (suppressedUsual) says what the general
+// reading says, on the shapes around it: every line below, and each with a byte changed,
+// cut or added where the fast reading decides (its first byte, the digits, the ": " before
+// them, the function's start, the suffix).
+func TestSuppressedUsualIsGeneral(t *testing.T) {
+	base := []string{
+		"net_ratelimit: 23807 callbacks suppressed",
+		"warn_alloc: 1 callbacks suppressed",
+		"[ 12.5] warn_alloc_failed: 80 callbacks suppressed",
+		"sd 1:0:0:0: [sda] x]y: 9 callbacks suppressed",
+		"a: 123456789012345678 callbacks suppressed",
+		"a: 1234567890123456789 callbacks suppressed",
+		"a: 99999999999999999999 callbacks suppressed",
+		": 5 callbacks suppressed",
+		"x:  5 callbacks suppressed",
+		"x:5 callbacks suppressed",
+		"x 5 callbacks suppressed",
+		" x: 5 callbacks suppressed",
+		"\tx: 5 callbacks suppressed",
+		"é: 5 callbacks suppressed",
+		"x\xa0y: 5 callbacks suppressed",
+		"5 callbacks suppressed",
+		" callbacks suppressed",
+		"x: +5 callbacks suppressed",
+		"x: 5 callbacks suppressed ",
+		"x: 5x callbacks suppressed",
+	}
+	bytesAt := []byte{' ', ':', ']', '5', '0', '+', '-', 'x', '\t', 0x85, 0xc2, 0xa0}
+	var cases []string
+	for _, b := range base {
+		cases = append(cases, b)
+		for i := range len(b) + 1 {
+			for _, c := range bytesAt {
+				cases = append(cases, b[:i]+string(c)+b[i:]) // added
+				if i < len(b) {
+					cases = append(cases, b[:i]+string(c)+b[i+1:]) // changed
+				}
+			}
+			cases = append(cases, b[:i]+b[min(i+1, len(b)):]) // cut
+		}
+	}
+	fast := 0
+	for _, c := range cases {
+		want, wok := suppressedLineGeneral(7, c)
+		got, gok := suppressedLine(7, c)
+		if got != want || gok != wok {
+			t.Errorf("%q: %+v %v, general %+v %v", c, got, gok, want, wok)
+		}
+		if _, ok := suppressedUsual(7, c); ok {
+			fast++
+		}
+	}
+	if fast < len(cases)/10 {
+		t.Errorf("the one-pass reading took %d of %d lines", fast, len(cases))
+	}
+}

@@ -176,12 +176,20 @@ var searchAhead = 64 << 10
 
 // rawHas reports whether the kernel line l holds needle id: by the fast path's answer for
 // its raw line when l is the fast path's current line (curValid), else by a search.
+//
+// The fast path's answer is a test of a bit, asked of every kernel line several times
+// (appendLog, logExtras), so it is inlined and the search is a call of its own (perf15q).
 func (d *doc) rawHas(id needleID, l *Line) bool {
 	if d.curValid && d.curNeedles&(1<<id) == 0 {
 		return false
 	}
-	return strings.Contains(l.Text, needleText[id])
+	return textHasNeedle(l.Text, id)
 }
+
+// textHasNeedle is rawHas's search, for a line the fast path did not answer.
+//
+//go:noinline
+func textHasNeedle(t string, id needleID) bool { return strings.Contains(t, needleText[id]) }
 
 // lineEnd returns the end of the raw line at pos (the index of its '\n', or the text's end)
 // and where the next line starts. Every line is read through it, in order (checkGutters).
@@ -409,14 +417,53 @@ func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
 // needles.
 func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
+	if needles&headerNeedles == 0 && len(t) > 0 && quietStarts[t[0]] && quietEnds[t[len(t)-1]] {
+		// The usual kernel line ("nf_conntrack: table full", "e1000: eth0: ...", "sd 1:0:0:0:
+		// ..."): no header needle, so no report header (mayBeHeader); a first byte that is
+		// not blank and starts no dump, table or trace, and a last byte that is neither
+		// blank nor ':', so cannotStartDump and mayStartOOMTrace rule it out. Only its tag
+		// is left to ask (issue 33, perf15q: TestBoringHoldingShortcut).
+		return !readsTag(l)
+	}
 	if isBlank(t) {
 		return true
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag)) {
-		return false // command output or prose; systemd-sysctl's, earlyoom's, the kubelet's, docker's OOM lines and the low-memory killers' are read (sysctlNotApplied, earlyoomLine, tryKubeletEviction, dockerOOMLine, lowMemKillLine); an agent's or data store's line may be listed (foreignLogWhy)
+	if readsTag(l) {
+		return false
 	}
 	return !mayStartReportHolding(t, needles)
 }
+
+// readsTag: the line is command output or prose, or a program's line that a reader reads:
+// systemd-sysctl's, earlyoom's, the kubelet's, docker's OOM lines and the low-memory
+// killers' (sysctlNotApplied, earlyoomLine, tryKubeletEviction, dockerOOMLine,
+// lowMemKillLine); an agent's or data store's line may be listed (foreignLogWhy), a server's
+// own socket-buffer message named (h10, unreadappbuf.go).
+func readsTag(l *Line) bool {
+	if !l.Kernel && !l.Syslog {
+		return true
+	}
+	switch l.Tag {
+	case "kernel":
+		return false // none of the tags below, not "user" nor "" (talos, docker), no agent's
+	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller":
+		return true
+	}
+	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag))
+}
+
+// quietStarts are the first bytes of a line that neither cannotStartDump nor
+// mayStartOOMTrace leaves to a dump, table or trace test, nor isBlank to blank space:
+// ASCII, not blank, not one of dumpStarts, not 'C' or 'P' ("CPU: ", "Pid: ", "Call
+// Trace:"). quietEnds are the last bytes cannotStartDump takes: ASCII, not blank, not ':'.
+var quietStarts, quietEnds = func() (s, e [256]bool) {
+	for c := range utf8.RuneSelf {
+		b := byte(c)
+		s[b] = !asciiSpace(b) && !dumpStarts[b] && b != 'C' && b != 'P'
+		e[b] = !asciiSpace(b) && b != ':'
+	}
+	return s, e
+}()
 
 // mayStartReport is true when kernelReport might do more than return false for the line: a
 // report header or the first line of a show_mem dump.

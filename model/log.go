@@ -63,12 +63,14 @@ func (l Log) Len() int {
 	return len(l.recs)
 }
 
-// Cap is the number of records l holds before Append must grow it.
-func (l Log) Cap() int {
+// Full reports whether l holds Cap records, so that the next Append grows it. It takes a
+// pointer: Len and Cap take the Log by value, and a text's parse asks this of every record
+// it logs (issue 33, perf15q: the copy of the Log was a stall on the length just stored).
+func (l *Log) Full() bool {
 	if l.isText {
-		return cap(l.packed)
+		return len(l.packed) == cap(l.packed)
 	}
-	return cap(l.recs)
+	return len(l.recs) == cap(l.recs)
 }
 
 // String prints the records, as a []LogRecord prints.
