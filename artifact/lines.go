@@ -173,6 +173,10 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 // Without known, parseLine finds out itself.
 type rawFacts struct {
 	known, ascii, backslash, amp, markDigit bool
+	// scanned: the fast path's scan of the raw line (lineScan) found where it holds its
+	// first '#' (hash, -1 for none) and its last '[' (bracket, -1 for none).
+	scanned       bool
+	hash, bracket int
 }
 
 // parseLineKnown is parseLine with what is known of raw (TestParseLineKnownIsParseLine).
@@ -231,13 +235,20 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		s = stripCellEmphasis(s)
 	}
 	l.Text = s
+	// On the fast path s is then the end of raw (every step cut its front), so what the
+	// scan of raw found tells the two tests below whether s holds a '#' or a '[': a '#'
+	// anywhere, a '[' after the stamp (whose own '[' is cut). Each searched every line of a
+	// syslog for a byte few hold.
+	cut := ok && f.scanned && !f.markDigit
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
-	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
-		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
-		return true, ascii
+	if !cut || f.hash >= 0 {
+		if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
+			(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
+			return true, ascii
+		}
 	}
 	// A stamped line holding another stamp is several records joined (splitRecords).
-	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 {
+	if l.UptimeUsec >= 0 && (!cut || f.bracket >= len(raw)-len(s)) && embeddedStamp(s) > 0 {
 		return true, ascii
 	}
 	return false, ascii

@@ -89,12 +89,12 @@ func (d *doc) runText(text string) {
 	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
 	for d.pos < len(d.text) {
 		start := d.pos
-		end, next := d.lineEnd(start)
+		end, next, hash, bracket := d.lineEndScan(start)
 		d.pos = next
 		d.no++
 		end = d.clipLong(start, end)
 		text := d.text // lineEnd may have stripped gutters from start on
-		f := rawFacts{known: true, ascii: true, amp: d.amp.in(text, start, end)}
+		f := rawFacts{known: true, ascii: true, amp: d.amp.in(text, start, end), scanned: true, hash: hash, bracket: bracket}
 		if d.odd.in(text, start, end) {
 			// One search ahead for the three classes (indexOdd), which few lines hold;
 			// such a line is asked which it holds.
@@ -193,6 +193,19 @@ func (d *doc) lineEnd(pos int) (end, next int) {
 		return pos + i, pos + i + 1
 	}
 	return len(d.text), len(d.text)
+}
+
+// lineEndScan is lineEnd for the fast path, which also learns in the same pass over the line
+// where it holds its first '#' and its last '[' (lineScan, rawFacts), each -1 when none.
+func (d *doc) lineEndScan(pos int) (end, next, hash, bracket int) {
+	if !d.gutDone && pos >= d.gutOK {
+		d.checkGutters(pos) // may strip the text from pos on
+	}
+	nl, hash, bracket := lineScan(d.text[pos:])
+	if pos+nl < len(d.text) {
+		return pos + nl, pos + nl + 1, hash, bracket
+	}
+	return len(d.text), len(d.text), hash, bracket
 }
 
 // maxLineBytes is the longest line the parsers read. No kernel or tool output headroom
