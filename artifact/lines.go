@@ -165,8 +165,8 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	return parseLineKnown(no, raw, rawFacts{})
 }
 
-// rawFacts is what the fast path knows of a raw line before it is read, from its search of
-// the text ahead (byteClass): whether it is ASCII, whether it holds a backslash, and whether
+// rawFacts is what the fast path knows of a raw line before it is read, from its scan of the
+// line (lineScan) and its search of the text ahead for '&' (byteClass): whether it is ASCII, whether it holds a backslash, and whether
 // it holds an '&' that may start an HTML entity (forms.go: one that entityStart follows;
 // a line whose '&'s are all "&&" or "& " may say no), and whether it holds a '_' or '*' before a
 // digit (markDigit: what fixBuddyStars and stripCellEmphasis look for, indexMarkDigit).

@@ -7,26 +7,29 @@ package artifact
 // (linescan_amd64.s).
 //
 //go:noescape
-func lineScanAVX2(s string) (nl, hash, last, done int)
+func lineScanAVX2(s string) (nl, hash, last, odd, done int)
 
 // lineScan returns the index of the first '\n' of s (len(s) when none), and in the line before
 // it the index of the first '#' and of the last '[', each -1 when none: the fast path's one
 // pass over a raw line for its end and for the two bytes parseLineInto would otherwise search
 // it for (the rsyslog escapes' '#', the '[' of a stamp embedded in it).
-func lineScan(s string) (nl, hash, last int) {
-	if !hasAVX2 || len(s) < 32 {
+func lineScan(s string) (nl, hash, last, odd int) {
+	if !hasAVX2 || len(s) < 33 {
 		return lineScanGeneric(s)
 	}
-	nl, hash, last, done := lineScanAVX2(s)
+	nl, hash, last, odd, done := lineScanAVX2(s)
 	if nl >= 0 {
-		return nl, hash, last
+		return nl, hash, last, odd
 	}
-	n, h, b := lineScanGeneric(s[done:])
+	n, h, b, o := lineScanGeneric(s[done:])
 	if hash < 0 && h >= 0 {
 		hash = done + h
 	}
 	if b >= 0 {
 		last = done + b
 	}
-	return done + n, hash, last
+	if odd < 0 && o >= 0 {
+		odd = done + o
+	}
+	return done + n, hash, last, odd
 }

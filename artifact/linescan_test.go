@@ -13,18 +13,24 @@ import (
 // blocks and in the tail that the vector pass leaves.
 func TestLineScan(t *testing.T) {
 	r := rand.New(rand.NewSource(33))
-	const near = "\t\v\"$Z\\a"
+	// and for the odd bytes: '/' and ':' of '0' and '9', '+' and ')' of '*', '`' and '^'
+	// of '_', DEL of 0x80; '\\' is itself odd.
+	const near = "\t\v\"$Z\\a19/:+)`^\x7f"
 	for n := 0; n < 300; n++ {
 		for range 40 {
 			b := nearBytes(r, n, near)
 			for k := r.Intn(5); k > 0 && n > 0; k-- {
-				b[r.Intn(n)] = "\n#["[r.Intn(3)]
+				b[r.Intn(n)] = "\n#[_*\x80\xff"[r.Intn(7)]
 			}
 			s := string(b)
-			nl, hash, last := lineScan(s)
-			wnl, whash, wlast := lineScanGeneric(s)
-			if nl != wnl || hash != whash || last != wlast {
-				t.Fatalf("lineScan(%q) = %d, %d, %d; want %d, %d, %d", s, nl, hash, last, wnl, whash, wlast)
+			nl, hash, last, odd := lineScan(s)
+			wnl, whash, wlast, wodd := lineScanGeneric(s)
+			// What the fast path asks: a line with an odd byte or pair is found.
+			if oddLine(s[:wnl]) && wodd < 0 {
+				t.Fatalf("lineScanGeneric(%q): odd %d", s, wodd)
+			}
+			if nl != wnl || hash != whash || last != wlast || odd != wodd {
+				t.Fatalf("lineScan(%q) = %d, %d, %d, %d; want %d, %d, %d, %d", s, nl, hash, last, odd, wnl, whash, wlast, wodd)
 			}
 		}
 	}
@@ -80,7 +86,7 @@ func TestScannedFactsAreParseLine(t *testing.T) {
 	}
 	lines = append(lines, base...)
 	for no, raw := range lines {
-		nl, hash, bracket := lineScan(raw + "\n")
+		nl, hash, bracket, _ := lineScan(raw + "\n")
 		if nl != len(raw) {
 			t.Fatalf("lineScan(%q): end %d", raw, nl)
 		}
