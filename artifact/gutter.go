@@ -152,7 +152,7 @@ func (d *doc) checkGutters(pos int) {
 			d.text = t
 			// What the searches found ahead was found in the old text.
 			d.needles.hits, d.needles.h, d.needles.searched, d.needles.last = nil, 0, pos, pos
-			d.amp.searching, d.odd.searching = false, false
+			d.amp.searching = false
 		}
 		return
 	}

@@ -165,14 +165,18 @@ func parseLine(no int, raw string) (l Line, esc, ascii bool) {
 	return parseLineKnown(no, raw, rawFacts{})
 }
 
-// rawFacts is what the fast path knows of a raw line before it is read, from its search of
-// the text ahead (byteClass): whether it is ASCII, whether it holds a backslash, and whether
+// rawFacts is what the fast path knows of a raw line before it is read, from its scan of the
+// line (lineScan) and its search of the text ahead for '&' (byteClass): whether it is ASCII, whether it holds a backslash, and whether
 // it holds an '&' that may start an HTML entity (forms.go: one that entityStart follows;
 // a line whose '&'s are all "&&" or "& " may say no), and whether it holds a '_' or '*' before a
 // digit (markDigit: what fixBuddyStars and stripCellEmphasis look for, indexMarkDigit).
 // Without known, parseLine finds out itself.
 type rawFacts struct {
 	known, ascii, backslash, amp, markDigit bool
+	// scanned: the fast path's scan of the raw line (lineScan) found where it holds its
+	// first '#' (hash, -1 for none) and its last '[' (bracket, -1 for none).
+	scanned       bool
+	hash, bracket int
 }
 
 // parseLineKnown is parseLine with what is known of raw (TestParseLineKnownIsParseLine).
@@ -235,13 +239,22 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		s = stripCellEmphasis(s)
 	}
 	l.Text = s
+	// On the fast path s is then the end of raw (every step cut its front), so what the
+	// scan of raw found tells the two tests below whether s holds a '#' or a '[': a '#'
+	// anywhere, a '[' after the stamp (whose own '[' is cut). Each searched every line of a
+	// syslog for a byte few hold.
+	cut := ok && f.scanned && !f.markDigit
 	// '#' is rare in log lines: IndexByte rules the escapes out before any substring search.
-	if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
-		(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
-		return true, ascii
+	if !cut || f.hash >= 0 {
+		if h := strings.IndexByte(s, '#'); h >= 0 && strings.Contains(s[h:], "#01") &&
+			(strings.Contains(s[h:], "#012") || strings.Contains(s[h:], "#011")) {
+			return true, ascii
+		}
 	}
 	// A stamped line holding another stamp is several records joined (splitRecords).
-	if l.UptimeUsec >= 0 && embeddedStamp(s) > 0 || flattenedLog(s) {
+	// Both need a '[' in s: on the fast path the scan of raw rules that out (a '[' that
+	// parseLineInto's own cuts of raw removed only makes the test more permissive).
+	if (!cut || f.bracket >= len(raw)-len(s)) && (l.UptimeUsec >= 0 && embeddedStamp(s) > 0 || flattenedLog(s)) {
 		return true, ascii
 	}
 	return false, ascii
@@ -758,6 +771,72 @@ func stripKernelStamp(s string, l *Line) string {
 	if len(s) < 3 || s[0] != '[' {
 		return stripLostBracketStamp(s, l)
 	}
+	if us, n := printkStamp(s); n > 0 {
+		l.UptimeUsec = us
+		l.Kernel = true
+		return stripCaller(s[n:], l)
+	}
+	return stripBracketStamp(s, l)
+}
+
+// printkStamp reads a dmesg stamp as printk prints it (kernel/printk/printk.c print_time,
+// "[%5lu.%06lu]") and returns the uptime and the stamp's length, or 0 for a stamp it does not
+// take: the seconds right-aligned in five columns or wider (past 100,000 s of uptime: about
+// half the lines of the bench's syslog), a '.', six digits of microseconds and the ']', and a
+// byte after it. The six digits are checked and converted as one word (SWAR) instead of the
+// byte loops of stripBracketStamp, which read the same stamp to the same value
+// (TestPrintkStampIsBracketStamp): those loops, whose trip counts vary, were 5% of the
+// bench's parse child.
+func printkStamp(s string) (int64, int) {
+	// The '.' after the seconds: at s[6] for five columns; sixteen digits at most, so that
+	// the ']' falls where stripBracketStamp looks for it (k <= 24).
+	d := 6
+	for d < 17 && d < len(s) && isDigit(s[d]) {
+		d++
+	}
+	if d+8 >= len(s) || s[d] != '.' || s[d+7] != ']' {
+		return 0, 0
+	}
+	// s[d+1:d+7] in the top six bytes of the word, the first digit lowest (it is the most
+	// significant); the two low bytes are zero, leading zeros of an eight-digit number.
+	w := le64(s, d+1) << 16
+	const hi, lo = 0xF0F0F0F0F0F0F0F0, 0x0F0F0F0F0F0F0F0F
+	// Each of the six is a digit: its high nibble is 3, and its low nibble plus 6 does not
+	// carry into the high one.
+	if w&hi != 0x3030303030300000 || (w&lo+0x0606060606060606)&hi != 0 {
+		return 0, 0
+	}
+	us := digits8(w & lo)
+	i := 1
+	for s[i] == ' ' {
+		i++
+	}
+	if i == d {
+		return 0, 0 // no digit before the '.'
+	}
+	var secs uint64
+	for ; i < d; i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return 0, 0
+		}
+		secs = secs*10 + uint64(c)
+	}
+	// Wrapped as stripBracketStamp's int64 sum wraps, for a stamp of sixteen digits.
+	return int64(secs*1_000_000 + us), d + 8
+}
+
+// digits8 is the number that the eight bytes of w (each 0-9, the most significant lowest)
+// spell: pairs, then fours, then all eight, each step a multiply and a shift.
+func digits8(w uint64) uint64 {
+	w = (w * (10<<8 + 1)) >> 8
+	w = ((w & 0x00FF00FF00FF00FF) * (100<<16 + 1)) >> 16
+	return ((w & 0x0000FFFF0000FFFF) * (10000<<32 + 1)) >> 32
+}
+
+// stripBracketStamp removes a "[...]" stamp that printkStamp did not read: another width, a
+// dmesg -H relative stamp, a CPU-prefixed one; s starts with '['.
+func stripBracketStamp(s string, l *Line) string {
 	// The usual stamp, "[ 1234.567890]": blanks, digits, '.', digits and the ']', read in
 	// one pass; what the general reading below gives for it (its ']' is the first one, the
 	// blanks are what TrimSpace removes, eighteen digits fit parseDigits).

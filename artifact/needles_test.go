@@ -240,10 +240,7 @@ func TestIndexOdd(t *testing.T) {
 	const near = "a_*19/+)`:^[]\x7f"
 	for n := 0; n < 200; n++ {
 		for range 20 {
-			b := make([]byte, n)
-			for i := range b {
-				b[i] = near[rng.Intn(len(near))]
-			}
+			b := nearBytes(rng, n, near)
 			for i := range b {
 				if i+1 < n && (b[i] == '_' || b[i] == '*') && isDigit(b[i+1]) {
 					b[i] = 'a'

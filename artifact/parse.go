@@ -256,9 +256,9 @@ type doc struct {
 	needles    needleSet
 	curNeedles uint32
 	curValid   bool
-	// amp finds the '&' of the fast path's raw lines, odd the lines that are not ASCII or
-	// hold a backslash or a '_' or '*' before a digit (indexOdd); rawFacts says which.
-	amp, odd byteClass
+	// amp finds the '&' of the fast path's raw lines (the lines that are not ASCII or hold
+	// a backslash or a '_' or '*' before a digit are found by lineScan); rawFacts says which.
+	amp byteClass
 	// linkUps are the records whose message holds linkUpWords, in the order logged, each
 	// read when it was logged (logNICs reads only those).
 	linkUps  []loggedLinkUp

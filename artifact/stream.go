@@ -69,7 +69,6 @@ func (d *doc) runText(text string) {
 	d.gutOK, d.gutDone = 0, false
 	d.needles = newNeedleSet(needleText[:], sampleBigrams(text))
 	d.amp = byteClass{index: indexAmp}
-	d.odd = byteClass{index: indexOdd}
 	d.chunk = windowChunk
 	d.lines = -1 // counted when a window needs it (lineCount)
 	// The log is kept packed (model.Log): most records' messages and stamps lie in text.
@@ -89,15 +88,15 @@ func (d *doc) runText(text string) {
 	// d.text, not text: lineEnd strips gutters as it goes (checkGutters).
 	for d.pos < len(d.text) {
 		start := d.pos
-		end, next := d.lineEnd(start)
+		end, next, hash, bracket, odd := d.lineEndScan(start)
 		d.pos = next
 		d.no++
 		end = d.clipLong(start, end)
 		text := d.text // lineEnd may have stripped gutters from start on
-		f := rawFacts{known: true, ascii: true, amp: d.amp.in(text, start, end)}
-		if d.odd.in(text, start, end) {
-			// One search ahead for the three classes (indexOdd), which few lines hold;
-			// such a line is asked which it holds.
+		f := rawFacts{known: true, ascii: true, amp: d.amp.in(text, start, end), scanned: true, hash: hash, bracket: bracket}
+		if odd >= 0 {
+			// The line's scan looked for the three classes of indexOddGeneric, which few
+			// lines hold; such a line is asked which it holds.
 			raw := text[start:end]
 			f.ascii, f.backslash = isASCII(raw), strings.IndexByte(raw, '\\') >= 0
 			f.markDigit = indexMarkDigit(raw) >= 0
@@ -201,6 +200,19 @@ func (d *doc) lineEnd(pos int) (end, next int) {
 		return pos + i, pos + i + 1
 	}
 	return len(d.text), len(d.text)
+}
+
+// lineEndScan is lineEnd for the fast path, which also learns in the same pass over the line
+// where it holds its first '#' and its last '[' (lineScan, rawFacts), each -1 when none.
+func (d *doc) lineEndScan(pos int) (end, next, hash, bracket, odd int) {
+	if !d.gutDone && pos >= d.gutOK {
+		d.checkGutters(pos) // may strip the text from pos on
+	}
+	nl, hash, bracket, odd := lineScan(d.text[pos:])
+	if pos+nl < len(d.text) {
+		return pos + nl, pos + nl + 1, hash, bracket, odd
+	}
+	return len(d.text), len(d.text), hash, bracket, odd
 }
 
 // maxLineBytes is the longest line the parsers read. No kernel or tool output headroom
