@@ -357,6 +357,9 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if l.Tag == "systemd" && d.systemdOOMLine(i) {
+				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
+			}
 			if why, ok := appOOMLine(t); ok {
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
 				continue
@@ -371,7 +374,8 @@ func (d *doc) run(from int) {
 		if span, ok := inlineKillLine(t); ok {
 			// The kernel's kill line quoted in inline code after a lead-in (unreadappoom.go):
 			// read as the line it quotes.
-			l.Text, l.Kernel = span, true
+			parseLineInto(l, l.No, span, rawFacts{}) // its dmesg stamp, if any, as a line's
+			l.Kernel = true
 			if d.kernelReport(i) {
 				continue
 			}

@@ -368,7 +368,7 @@ func (d *doc) stated() {
 			// Unless the line is quoted as an example of what a kill would look like
 			// ("check dmesg for something like `Killed process ...`": exampleBefore).
 			sentence := sentenceAround(para, m[0], m[1])
-			if exampleBefore(sentence, para[m[0]:m[1]]) {
+			if exampleBefore(sentence, para[m[0]:m[1]]) || reEgTail.MatchString(para[max(0, m[0]-100):m[0]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)

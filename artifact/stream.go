@@ -417,8 +417,8 @@ func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
 // needles.
 func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
-	if appOOMHanded(l, needles) {
-		return false // a program's own out-of-memory line, under any tag (appOOMLine)
+	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) {
+		return false // a program's own out-of-memory line, under any tag (appOOMLine); systemd's unit OOM line
 	}
 	if needles&headerNeedles == 0 && len(t) > 0 && quietStarts[t[0]] && quietEnds[t[len(t)-1]] {
 		// The usual kernel line ("nf_conntrack: table full", "e1000: eth0: ...", "sd 1:0:0:0:
@@ -463,7 +463,7 @@ func appOOMHanded(l *Line, needles uint32) bool {
 	if l.Kernel || !l.Syslog || needles&(1<<needleOfMemory) == 0 {
 		return false
 	}
-	return needles != anyNeedle || strings.Contains(l.Text, "of memory")
+	return !isBlank(l.Text) && (needles != anyNeedle || strings.Contains(l.Text, "of memory"))
 }
 
 // quietStarts are the first bytes of a line that neither cannotStartDump nor

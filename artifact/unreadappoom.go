@@ -99,6 +99,10 @@ func programOOMText(s string) bool {
 // look like: ...", "e.g.", "for example"), the whose-numbers of issue 29 for a quoted line.
 var reExampleLead = lazyre.New(`(?i)\bsomething\s+like\b|\b(?:would|will|should|might|may|could)\s+(?:\w+\s+)?(?:look|read|appear)\s+(?:something\s+)?like\b|\be\.\s?g\.|\bfor\s+(?:example|instance)\b|\ban?\s+example\b|\bsuch\s+as\b`)
 
+// reEgTail: "e.g." before the match with no sentence's end between (sentenceAround ends a
+// sentence at the abbreviation's periods, so the sentence alone does not hold it).
+var reEgTail = lazyre.New(`(?i)\be\.\s?g\.[^.!?]*$`)
+
 // exampleBefore: the sentence introduces its text up to match as an example (reExampleLead
 // before the match), so a kill line quoted there is no kill of this host's. A line pasted
 // after "here is what dmesg shows:" has no such lead and stays the host's.
