@@ -14,6 +14,9 @@ func boringHoldingRef(l *Line, needles uint32) bool {
 	if isBlank(t) {
 		return true
 	}
+	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) {
+		return false // a program's own out-of-memory line, systemd's unit OOM line (fix15a)
+	}
 	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && isAgentTag(l.Tag) {
 		return false
 	}
@@ -34,8 +37,8 @@ func TestBoringHoldingShortcut(t *testing.T) {
 	texts["generated"] = buf.String() + "lowmem_reserve[]:\nDMA32 per-cpu:\ncpu 0 hot:\n  lowmem_reserve[]:\nCPU: 1 PID: 2 Comm: x Not tainted 6.1.0 #1\nPid: 7, comm: x\nCall Trace:\n"
 	r := rand.New(rand.NewSource(6))
 	edits := []string{"(", "1", "A", "a", "C", "P", "D", "F", "H", "M", "N", "S", "T", "[", "m", "U", ":", " ", "\t", "\v", "\u00a0", "é", "x", "Ac", "Ta", "Un"}
-	tags := []string{"kernel", "", "user", "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "netdata", "qmemman.daemon", "kafka", "CRON"}
-	needles := []uint32{0, headerNeedles, 1 << needleAllocat, anyNeedle, 1 << needleLinkUp}
+	tags := []string{"kernel", "", "user", "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "netdata", "qmemman.daemon", "kafka", "CRON", "systemd", "wallet"}
+	needles := []uint32{0, headerNeedles, 1 << needleAllocat, anyNeedle, 1 << needleLinkUp, 1 << needleOfMemory, 1 << needleKill}
 	checked, fast := 0, 0
 	for name, text := range texts {
 		for _, raw := range strings.Split(text, "\n") {

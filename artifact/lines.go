@@ -681,6 +681,20 @@ func stripSyslog(s string, l *Line) string {
 		}
 		stamp = s[:j+1+k]
 		rest = t[k:]
+	case c >= '0' && c <= '9' && s[2] == ':' && s[5] == ':':
+		// "07:00:31 serwer kernel: memory: usage ...": a syslog line whose date the paste
+		// cut, the time left. Only the kernel's tag: "07:00:31 up 3 days" (uptime), sar's
+		// "07:00:31 AM all ..." are no syslog lines.
+		k := 8
+		if !isDigits(s[:2]) || !isDigits(s[3:5]) || !isDigits(s[6:8]) || s[k] != ' ' {
+			return s
+		}
+		r := strings.TrimLeft(s[k:], " ")
+		sp := strings.IndexByte(r, ' ')
+		if sp <= 0 || !strings.HasPrefix(r[sp+1:], "kernel: ") {
+			return s
+		}
+		stamp, rest = s[:k], s[k:]
 	case c >= '0' && c <= '9':
 		if s[4] != '-' || s[7] != '-' || s[10] != 'T' || !isDigits(s[:4]) {
 			return s

@@ -221,6 +221,16 @@ func refStripSyslog(s string, l *Line) string {
 		}
 		stamp = s[:j+1+k]
 		rest = t[k:]
+	case c >= '0' && c <= '9' && s[2] == ':' && s[5] == ':':
+		// a time-only stamp before "host kernel: " (lines.go stripSyslog)
+		if !isDigits(s[:2]) || !isDigits(s[3:5]) || !isDigits(s[6:8]) || s[8] != ' ' {
+			return s
+		}
+		host, after, ok := strings.Cut(strings.TrimLeft(s[8:], " "), " ")
+		if !ok || host == "" || !strings.HasPrefix(after, "kernel: ") {
+			return s
+		}
+		stamp, rest = s[:8], s[8:]
 	case c >= '0' && c <= '9':
 		if s[4] != '-' || s[7] != '-' || s[10] != 'T' || !isDigits(s[:4]) {
 			return s

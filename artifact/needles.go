@@ -28,6 +28,7 @@ const (
 	needleKillUpper                  // "Kill" (mayBeHeader)
 	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
 	needleCMAFail                    // kernel.MsgCMAAllocFail (cmaFailures)
+	needleOfMemory                   // "of memory" (appOOMHanded: a program's own out-of-memory line)
 	numNeedles
 )
 
@@ -44,6 +45,7 @@ var needleText = [numNeedles]string{
 	needleKillUpper:  "Kill",
 	needleLowMemKill: "lowmemorykiller",
 	needleCMAFail:    kernel.MsgCMAAllocFail[0],
+	needleOfMemory:   "of memory",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;

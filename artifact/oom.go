@@ -275,6 +275,9 @@ func isOOMDetail(s string) bool {
 		strings.HasPrefix(s, "Killed process "), strings.HasPrefix(s, "Task in "),
 		strings.HasPrefix(s, "memory: usage"), strings.HasPrefix(s, "memory+swap: usage"),
 		strings.HasPrefix(s, "kmem: usage"), strings.HasPrefix(s, "Memory cgroup stats"),
+		// cgroup v2's swap counter, in memory+swap's place (mm/memcontrol.c
+		// mem_cgroup_print_oom_meminfo: "swap: usage %llukB, limit %llukB, failcnt %lu").
+		strings.HasPrefix(s, "swap: usage"),
 		strings.HasPrefix(s, "oom-kill:"), strings.HasPrefix(s, "oom_reaper:"),
 		strings.HasPrefix(s, "Tasks state"), strings.HasPrefix(s, "[ pid ]"),
 		strings.HasPrefix(s, "mems_allowed="), strings.Contains(s, "cpuset=") && strings.Contains(s, "mems_allowed="),
@@ -478,6 +481,13 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 		UptimeUsec: max(r.first.UptimeUsec, 0), OOMKill: r.oom}
 	if r.oom.Constraint == "" && r.oom.Memcg == "" && strings.Contains(r.first.Text, "invoked oom-killer") {
 		r.oom.Constraint = "CONSTRAINT_NONE"
+		if memcgCountersPrinted(r.x.MemcgUsage) {
+			// dump_header (mm/oom_kill.c) prints the page counters ("memory: usage N,
+			// limit N, failcnt N": mem_cgroup_print_oom_meminfo, mem_cgroup_print_oom_info
+			// before 4.19) only when is_memcg_oom(oc), and show_mem otherwise: a report
+			// cut before its "oom-kill:constraint=" line is still a memory cgroup's.
+			r.oom.Constraint = "CONSTRAINT_MEMCG"
+		}
 	}
 	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
 	r.x.setUptime(r.first)
@@ -558,4 +568,15 @@ func trimBlankLeft(s string) string {
 		i++
 	}
 	return s[i:]
+}
+
+// memcgCountersPrinted: the report holds the memory cgroup's own page counter ("memory:
+// usage N, limit N, failcnt N"), which dump_header prints only for a memory cgroup's OOM.
+func memcgCountersPrinted(us []MemcgUsage) bool {
+	for _, u := range us {
+		if u.Counter == "memory" {
+			return true
+		}
+	}
+	return false
 }

@@ -357,12 +357,30 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if l.Tag == "systemd" && d.systemdOOMLine(i) {
+				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
+			}
+			if why, ok := appOOMLine(t); ok {
+				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
+				continue
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue
 			}
 			d.acct.Other++
 			continue // another program's syslog line
+		}
+		if span, ok := inlineKillLine(t); ok {
+			// The kernel's kill line quoted in inline code after a lead-in (unreadappoom.go):
+			// read as the line it quotes.
+			parseLineInto(l, l.No, span, rawFacts{}) // its dmesg stamp, if any, as a line's
+			l.Kernel = true
+			if d.kernelReport(i) {
+				continue
+			}
+			d.logLine(i)
+			continue
 		}
 		if kernel.IsQuotedMessage(t) && !searchCommand(t) && !messageHypothetical(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
 			// A kernel message quoted without its log prefix (in a post, a code block,

@@ -50,6 +50,14 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return t
 		}
 	}
+	// A kernel record under its facility.level only, "kern.warn: [346475.044071] ...":
+	// busybox syslogd's and logread's "kern.warn kernel: " with date and tag cut, as a
+	// router's web log view prints it. The level goes, the dmesg stamp after it is read.
+	if len(s) > 12 && s[0] == 'k' && strings.HasPrefix(s, "kern.") {
+		if t, ok := stripFacilityLevel(s); ok {
+			return t
+		}
+	}
 	// Markdown's backslash escapes, left in text copied from a rendered page's source or a
 	// PDF converted to Markdown: "\[ 5.168093\] ... 0\*4kB".
 	if strings.IndexByte(s, '\\') >= 0 && (strings.Contains(s, "\\[") || strings.Contains(s, "\\*") || strings.Contains(s, "\\_")) {
@@ -719,4 +727,23 @@ func isVMwareLevel(f string) bool {
 		return isDigits(f[1 : len(f)-1])
 	}
 	return false
+}
+
+// stripFacilityLevel: "kern.LEVEL: " (syslog's facility.level, LEVEL one of syslog's
+// priority names, sys/syslog.h prioritynames) before a dmesg stamp: what follows it.
+func stripFacilityLevel(s string) (string, bool) {
+	c := strings.Index(s, ": ")
+	if c < 0 || c > len("kern.warning") {
+		return s, false
+	}
+	switch s[len("kern."):c] {
+	case "emerg", "alert", "crit", "err", "error", "warn", "warning", "notice", "info", "debug":
+	default:
+		return s, false
+	}
+	rest := s[c+2:]
+	if bareStampLen(rest) > 0 || startsLogPrefix(rest) {
+		return rest, true
+	}
+	return s, false
 }

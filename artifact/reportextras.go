@@ -38,7 +38,9 @@ type reportExtras struct {
 // "CPU: 3 UID: 1000 PID: 4108 Comm: mprime ..." (6.11+, which prints the task's UID), or
 // 2.6's "Pid: 12845, comm: java Not tainted 2.6.32 #1", which names no CPU.
 type TaskLine struct {
-	CPU  *int   `json:"cpu,omitempty"`
+	CPU *int `json:"cpu,omitempty"`
+	// UID is the task's user ID, printed since 6.11 (dump_stack_print_info: "UID: %u").
+	UID  *int64 `json:"uid,omitempty"`
 	PID  int64  `json:"pid"`
 	Comm string `json:"comm"`
 }
@@ -78,7 +80,7 @@ type OOMTask struct {
 }
 
 var (
-	reTaskLine   = lazyre.New(`^(?:CPU: (\d+) (?:UID: \d+ )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
+	reTaskLine   = lazyre.New(`^(?:CPU: (\d+) (?:UID: (\d+) )?PID: (\d+) Comm: (\S+)|Pid: (\d+), comm: (\S+))`)
 	reSuppressed = lazyre.New(`^(?:warn_alloc|slab_out_of_memory|warn_alloc_show_mem): (\d+) callbacks suppressed`)
 	reSlabNode   = lazyre.New(`^node (\d+): slabs: (\d+), ?objs: (\d+), ?free: (\d+)`)
 	reMemcgUsage = lazyre.New(`^([a-z+]+): usage (\d+)kB, limit (\d+)kB, failcnt (\d+)`)
@@ -111,14 +113,18 @@ func (x *reportExtras) addTask(s string) {
 		return
 	}
 	t := &TaskLine{}
-	if m[2] != "" {
+	if m[3] != "" {
 		cpu, _ := strconv.Atoi(m[1])
 		t.CPU = &cpu
-		t.PID, _ = strconv.ParseInt(m[2], 10, 64)
-		t.Comm = m[3]
+		if m[2] != "" {
+			uid, _ := strconv.ParseInt(m[2], 10, 64)
+			t.UID = &uid
+		}
+		t.PID, _ = strconv.ParseInt(m[3], 10, 64)
+		t.Comm = m[4]
 	} else {
-		t.PID, _ = strconv.ParseInt(m[4], 10, 64)
-		t.Comm = m[5]
+		t.PID, _ = strconv.ParseInt(m[5], 10, 64)
+		t.Comm = m[6]
 	}
 	x.Task = t
 }

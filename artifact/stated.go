@@ -266,7 +266,7 @@ func (d *doc) stated() {
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
-	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) {
+	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !(programOOMText(p.text) && !reKillWord.MatchString(p.text)) {
 		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
 		// of memory errors"), as a title names a kernel message (titleMessage).
 		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)
@@ -343,8 +343,8 @@ func (d *doc) stated() {
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
-			if jvmCrashFile && !reKillWord.MatchString(para[m[0]:m[1]]) {
-				continue // the JVM's own out-of-memory crash (jvmOwnOOM)
+			if (jvmCrashFile || programOOMText(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
@@ -365,7 +365,13 @@ func (d *doc) stated() {
 			// __oom_kill_process, "Killed process %d (%s) total-vm:%lukB,
 			// anon-rss:%lukB, file-rss:%lukB"), so the pair states a kill whatever the
 			// spacing, case or hyphens; the figures are the victim's, not the host's.
-			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			// Unless the line is quoted as an example of what a kill would look like
+			// ("check dmesg for something like `Killed process ...`": exampleBefore).
+			sentence := sentenceAround(para, m[0], m[1])
+			if exampleBefore(sentence, para[m[0]:m[1]]) || reEgTail.MatchString(para[max(0, m[0]-100):m[0]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range matches(has("conntrack"), reStatedConntrackFull, para) {
 			if no, sentence, ok := statedConntrackFull(para, m, lineAt); ok {
@@ -681,12 +687,18 @@ func (d *doc) stated() {
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue // "No OOM-killer or "killed process" lines found"; a table's two cells
 			}
+			if programOOMText(sentence) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+				continue // a runtime's own out-of-memory message (unreadappoom.go)
+			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
+			}
+			if programOOMText(sentence) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 				continue

@@ -429,6 +429,9 @@ func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
 // needles.
 func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
+	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) {
+		return false // a program's own out-of-memory line, under any tag (appOOMLine); systemd's unit OOM line
+	}
 	if needles&headerNeedles == 0 && len(t) > 0 && quietStarts[t[0]] && quietEnds[t[len(t)-1]] {
 		// The usual kernel line ("nf_conntrack: table full", "e1000: eth0: ...", "sd 1:0:0:0:
 		// ..."): no header needle, so no report header (mayBeHeader); a first byte that is
@@ -462,6 +465,17 @@ func readsTag(l *Line) bool {
 		return true
 	}
 	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag))
+}
+
+// appOOMHanded: another program's syslog line that holds "of memory" (the line pass's
+// needleOfMemory, one bit test per line), which appOOMLine may name: a runtime's or a
+// server's own out-of-memory under its own tag ("lnd[1938]: fatal error: out of memory").
+// A line whose needles are not known is searched only when it is such a line.
+func appOOMHanded(l *Line, needles uint32) bool {
+	if l.Kernel || !l.Syslog || needles&(1<<needleOfMemory) == 0 {
+		return false
+	}
+	return !isBlank(l.Text) && (needles != anyNeedle || strings.Contains(l.Text, "of memory"))
 }
 
 // quietStarts are the first bytes of a line that neither cannotStartDump nor

@@ -1,0 +1,159 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// A program's own allocator or its own memory limit failing (g56–g58, fix15a): the Go
+// runtime, the OCaml runtime and Dovecot print "out of memory" when an allocation of theirs
+// fails, and exit by themselves. That is no kill by the kernel's OOM killer (which prints
+// "Out of memory: Killed process" or "invoked oom-killer" and sends SIGKILL), and most often
+// not even a lack of the host's memory: the process's address space (a 32-bit process's
+// 2–3 GB), RLIMIT_AS (Dovecot's vsz_limit sets it), or overcommit refused the mmap. A paste
+// of such lines held no evidence headroom read (exit 3), and the words "out of memory" in a
+// title or a sentence were taken as the author saying the host ran out (a false oom-kill).
+// Each form is listed as unread with what it proves, and the stated OOM rule skips a
+// sentence whose "out of memory" is one of these messages (programOOMText).
+
+// appOOMForms: a runtime's or a server's own out-of-memory message, as its source prints it,
+// and what it proves. The match is case-sensitive: each is the program's own spelling.
+var appOOMForms = []struct{ text, why string }{
+	// Go runtime/mheap.go (*mheap).grow: sysAlloc could not map another heap arena:
+	// print("runtime: out of memory: cannot allocate ", ask, "-byte block (", inUse,
+	// " in use)\n"), then the allocator throws "out of memory" (mcache.go refill,
+	// allocLarge) and the process exits with "fatal error: out of memory".
+	{"runtime: out of memory: cannot allocate ", "the Go runtime could not map another heap arena (runtime/mheap.go (*mheap).grow: the mmap of the requested block failed): the process's own address space (a 32-bit process's 2-3 GB), RLIMIT_AS or overcommit refused it; the program exits by itself, no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// Go runtime/malloc.go: sysAlloc's metadata ("out of memory allocating heap arena map",
+	// "... heap arena metadata", "... allArenas"), and runtime.throw("out of memory") /
+	// mem_linux.go sysMap's throw("runtime: out of memory") on ENOMEM, printed by
+	// runtime.fatalthrow as "fatal error: " + the text.
+	{"out of memory allocating heap arena", "the Go runtime could not map its heap arena metadata (runtime/malloc.go sysAlloc): the process's address space or overcommit; the program exits by itself, no kill by the kernel's OOM killer"},
+	{"fatal error: out of memory", "the Go runtime's own allocation failure (runtime.throw(\"out of memory\"), printed as \"fatal error: ...\"): the heap could not grow in the process's address space; the program exits by itself, no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"fatal error: runtime: out of memory", "the Go runtime's mmap of heap memory failed with ENOMEM (runtime/mem_linux.go sysMap): the process's address space, RLIMIT_AS or overcommit; the program exits by itself, no kill by the kernel's OOM killer"},
+	// OCaml runtime/misc.c caml_fatal_error prints "Fatal error: " + the message and aborts:
+	// "out of memory" (memory.c, the pools), "Out of memory" (caml_fatal_out_of_memory),
+	// "out of memory after collection"; an uncaught Out_of_memory exception is printed
+	// by printexc "Fatal error: exception Out_of_memory".
+	{"Fatal error: out of memory", "the OCaml runtime's own allocation failed (runtime/misc.c caml_fatal_error(\"out of memory\")) and the program aborted itself: its malloc or heap growth was refused, no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"Fatal error: Out of memory", "the OCaml runtime's own allocation failed (caml_fatal_out_of_memory) and the program aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"Fatal error: exception Out_of_memory", "an OCaml program's uncaught Out_of_memory exception (the runtime refused an allocation): the program exited by itself, no kill by the kernel's OOM killer"},
+	// Dovecot src/lib/data-stack.c mem_block_alloc: i_fatal_status(FATAL_OUTOFMEM,
+	// "block_alloc(%zu): Out of memory"), mempool-system.c "pool_system_malloc(%zu): Out of
+	// memory" (and _realloc); the master then logs the child's exit 83 as "Out of memory
+	// (service imap { vsz_limit=N MB }, you may need to increase it)": the service's
+	// vsz_limit is the process's RLIMIT_AS.
+	{"block_alloc(", "Dovecot's own allocation failed (src/lib/data-stack.c mem_block_alloc: \"block_alloc(N): Out of memory\") inside the service's vsz_limit, the address-space limit (RLIMIT_AS) Dovecot sets per process; the process exits with status 83 by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"pool_system_malloc(", "Dovecot's own allocation failed (src/lib/mempool-system.c: \"pool_system_malloc(N): Out of memory\") inside the service's vsz_limit (RLIMIT_AS); the process exits by itself: no kill by the kernel's OOM killer"},
+	{"pool_system_realloc(", "Dovecot's own allocation failed (src/lib/mempool-system.c: \"pool_system_realloc(N): Out of memory\") inside the service's vsz_limit (RLIMIT_AS); the process exits by itself: no kill by the kernel's OOM killer"},
+	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
+}
+
+// appOOMLine says why t is one of appOOMForms. Gate: "of memory" (every form's own words
+// but "vsz_limit=", which Dovecot prints only beside "Out of memory"), searched only on a
+// line a reader is handed (a syslog line through the needleOfMemory of the line pass, a
+// prose line): never a scan of every line.
+func appOOMLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	k := strings.Index(t, "of memory")
+	if k < 0 {
+		k = strings.Index(t, "Out_of_memory")
+		if k < 0 {
+			return "", false
+		}
+	}
+	for _, f := range appOOMForms {
+		j := strings.Index(t, f.text)
+		if j < 0 {
+			continue
+		}
+		if f.text[len(f.text)-1] == '(' && !dovecotOOMAfter(t[j+len(f.text):]) {
+			continue // "block_alloc(" without "N): Out of memory" after it
+		}
+		return f.why + "; headroom has no reader for this log", true
+	}
+	return "", false
+}
+
+// dovecotOOMAfter: the rest of a Dovecot allocator's message, "N): Out of memory".
+func dovecotOOMAfter(rest string) bool {
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], "): Out of memory")
+}
+
+// programOOMText: s (a sentence, a title) holds a program's own out-of-memory message of
+// appOOMForms: its "out of memory" is that program's, not the kernel's or the host's.
+func programOOMText(s string) bool {
+	_, ok := appOOMLine(s)
+	return ok
+}
+
+// reExampleLead: words that introduce what follows as an example of a message, not this
+// host's record of it ("check dmesg for something like `Killed process ...`", "it would
+// look like: ...", "e.g.", "for example"), the whose-numbers of issue 29 for a quoted line.
+var reExampleLead = lazyre.New(`(?i)\bsomething\s+like\b|\b(?:would|will|should|might|may|could)\s+(?:\w+\s+)?(?:look|read|appear)\s+(?:something\s+)?like\b|\be\.\s?g\.|\bfor\s+(?:example|instance)\b|\ban?\s+example\b|\bsuch\s+as\b`)
+
+// reEgTail: "e.g." before the match with no sentence's end between (sentenceAround ends a
+// sentence at the abbreviation's periods, so the sentence alone does not hold it).
+var reEgTail = lazyre.New(`(?i)\be\.\s?g\.[^.!?]*$`)
+
+// exampleBefore: the sentence introduces its text up to match as an example (reExampleLead
+// before the match), so a kill line quoted there is no kill of this host's. A line pasted
+// after "here is what dmesg shows:" has no such lead and stays the host's.
+func exampleBefore(sentence, match string) bool {
+	i := strings.Index(sentence, match)
+	if i < 0 {
+		return false
+	}
+	return reExampleLead.MatchString(sentence[:i])
+}
+
+// inlineKillLine: a prose line that quotes the kernel's kill line (mm/oom_kill.c
+// __oom_kill_process: "Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, ...", or
+// "Out of memory: Killed process ..." since 5.0) in one inline code span after a lead-in
+// that ends in ':' ("lnd triggered the OOM killer with message: `Killed process ...`"),
+// with nothing but punctuation after it. The span is the host's log line unless the lead-in
+// introduces an example or a possibility ("it would look like: `...`", "e.g.: `...`"): that
+// is no kill of this host's (whose numbers, issue 29). Gate: a backtick and "illed process"
+// on a line no reader took as a log line or a report.
+func inlineKillLine(t string) (string, bool) {
+	open := strings.IndexByte(t, '`')
+	if open < 0 || !strings.Contains(t, "illed process ") {
+		return "", false
+	}
+	end := strings.IndexByte(t[open+1:], '`')
+	if end < 0 {
+		return "", false
+	}
+	span := strings.TrimSpace(t[open+1 : open+1+end])
+	if strings.Trim(t[open+2+end:], " .,;!)") != "" {
+		return "", false
+	}
+	lead := strings.TrimSpace(t[:open])
+	if !strings.HasSuffix(lead, ":") || reExampleLead.MatchString(lead) || reExampleLeadIn.MatchString(lead) || reHypothetical.MatchString(lead) {
+		return "", false
+	}
+	k := strings.Index(span, "Killed process ")
+	if k < 0 || !killLinePrefix(span[:k]) {
+		return "", false
+	}
+	return span, true
+}
+
+// killLinePrefix: what may stand before "Killed process" in the kernel's line: nothing, a
+// dmesg stamp ("[3884669.536501] "), "Out of memory: " or "Memory cgroup out of memory: ".
+func killLinePrefix(p string) bool {
+	p = strings.TrimSpace(p)
+	if strings.HasPrefix(p, "[") {
+		if j := strings.IndexByte(p, ']'); j > 0 {
+			p = strings.TrimSpace(p[j+1:])
+		}
+	}
+	return p == "" || p == "Out of memory:" || p == "Memory cgroup out of memory:"
+}
