@@ -478,9 +478,10 @@ func TestUsualSyslogIsGeneral(t *testing.T) {
 		"Aug  4 17:42:34 h kernel: [ 12.000001]x", "Aug  4 17:42:34 h kernel: [1.000001]", "Aug  4 17:42:34 h tag[1]: y",
 		"Aug  4 17:42:34 h [1]: y", "Aug  4 17:42:34 h kernel: 3_4kB 5_8kB", "Aug  4 17:42:34 h kernel: x#012y", "Jun  4 17:42:34 h kernel: x",
 		"Aug  4 17:42:34 h CRON[1]: (root) CMD (a &gt; b && c)", "Aug  4 17:42:34 h kernel: &lt;4&gt;[ 1.000000] x",
-		"Aug  4 17:42:34 h x: see https://a/?b=1&amp;c=2 &amp; &#39;q&#39; &nbsp;&", "Aug  4 17:42:34 h kernel: a&& b &")
+		"Aug  4 17:42:34 h x: see https://a/?b=1&amp;c=2 &amp; &#39;q&#39; &nbsp;&", "Aug  4 17:42:34 h kernel: a&& b &",
+		"Aug  4 17:42:34 h kernel: x`", "Aug  4 17:42:34 h tag[1]: y ` ", "Aug  4 17:42:34 h kernel: `x` y`")
 	rng := rand.New(rand.NewSource(7))
-	const alphabet = " \t:.[]<>|\\#_+0123456789kT\u00e9&g;"
+	const alphabet = " \t:.[]<>|\\#_+0123456789kT\u00e9&g;`"
 	lines := append([]string(nil), base...)
 	for range 60000 {
 		b := []byte(base[rng.Intn(len(base))])
