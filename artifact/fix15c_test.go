@@ -48,3 +48,39 @@ func TestCodeSpanOverSyslogLines(t *testing.T) {
 		t.Errorf("%q read as %q", pair, l.Text)
 	}
 }
+
+// ifconfig output a page flattened into a paragraph and a mail client wrapped, with the
+// kernel log going on right after it, no blank line between: the paragraph ends at the
+// first log record, whose lines are logged, and the streamed parse (its window ends after
+// tailLines quiet kernel lines) reads it as the whole-text loop does.
+func TestWrappedParagraphEndsAtLog(t *testing.T) {
+	q := quietLines(10)
+	para := "Output of ifconfig: eth0 Link encap:Ethernet  HWaddr 00:0C:29:3B:5F:41 inet addr:192.0.2.10\n" +
+		"Bcast:192.0.2.255  Mask:255.255.255.0 UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1\n" +
+		"RX packets:9876543 errors:12 dropped:3456 overruns:3400 frame:0 TX packets:8765432\n" +
+		"errors:0 dropped:0 overruns:0 carrier:0 collisions:0 txqueuelen:1000\n"
+	text := q + "\n" + para + q // (a line right after a kernel line may be a wrapped piece of it: unwrapLast)
+	defer func(c, b int) { windowChunk, maxBlockLines = c, b }(windowChunk, maxBlockLines)
+	windowChunk = 4
+	sameAsWhole(t, "wrapped ifconfig paragraph before a log", text)
+	tl := ParseString(text, "t", Options{})
+	if n := tl.Log.Len(); n != 20 {
+		t.Errorf("%d kernel records logged, want the 20 around the paragraph", n)
+	}
+	found := false
+	for _, a := range tl.Artifacts {
+		if a.Kind != KindIfconfig {
+			continue
+		}
+		found = true
+		if a.FirstLine != 12 || a.LastLine != 15 {
+			t.Errorf("ifconfig read from lines %d-%d, want the paragraph's 12-15", a.FirstLine, a.LastLine)
+		}
+	}
+	if !found {
+		t.Error("the wrapped paragraph's ifconfig block was not read")
+	}
+	if v, ok := ifaceCounter(text, "eth0", "rx_fifo_errors"); !ok || v != 3400 {
+		t.Errorf("eth0 rx_fifo_errors = %d (%v), want 3400", v, ok)
+	}
+}
