@@ -84,3 +84,27 @@ func TestWrappedParagraphEndsAtLog(t *testing.T) {
 		t.Errorf("eth0 rx_fifo_errors = %d (%v), want 3400", v, ok)
 	}
 }
+
+// A chat client's inline code around each line of a quoted paste ("`> [ 12.3] ...`",
+// forms10b): the span comes off before the quoting is read (unwrapLineCode), in the
+// reference splitter as in the real one (FuzzSplitLines found the reference reading the
+// quote marks as text: "`>`").
+func TestLineCodeAroundQuoteIsReference(t *testing.T) {
+	for _, c := range []struct {
+		line, text string
+		quote      int
+	}{
+		{"`> [   12.345678] eth0: page allocation failure: order:0, mode:0x20`", "eth0: page allocation failure: order:0, mode:0x20", 1},
+		{"``> Node 0 DMA: 1*4kB = 4kB``", "Node 0 DMA: 1*4kB = 4kB", 1},
+		{"    `>> RX errors 0  dropped 198`  ", "RX errors 0  dropped 198", 2},
+		{"`>`", "", 1},
+	} {
+		ls := SplitLines(c.line)
+		if len(ls) != 1 || ls[0].Text != c.text || ls[0].Quote != c.quote {
+			t.Errorf("%q read as %#v, want %q quoted %d deep", c.line, ls, c.text, c.quote)
+		}
+		if got, want := fmt.Sprintf("%#v", ls), fmt.Sprintf("%#v", refSplitLines(c.line)); got != want {
+			t.Errorf("%q: SplitLines differs from the reference:\n got  %s\n want %s", c.line, got, want)
+		}
+	}
+}
