@@ -144,6 +144,12 @@ func (d *doc) tryFlattened(i int) bool {
 // only of a prose line that holds an interface header's word (" flags=", "Link encap:"):
 // when the wrap cut the header after its name ("... ifconfig eno1:" / "flags=4163<...>"),
 // the line before, which names it, starts the paragraph. The lines read are consumed.
+//
+// A log record (a kernel line, another program's syslog line) ends the paragraph as a blank
+// line does: a mail client's wrap gives no piece a stamp of its own, and a log that follows
+// the paste without a blank line between is the log, whose records are logged. (Joining it
+// made the paragraph reach as far as the text held the log, and a streamed window, which
+// ends after tailLines quiet kernel lines, cut it elsewhere: FuzzStream.)
 func (d *doc) tryFlattenedWrapped(i int) bool {
 	t := d.ls[i].Text
 	if d.opt.unwrapped || !strings.Contains(t, "flags=") && !strings.Contains(t, "Link encap:") {
@@ -155,7 +161,8 @@ func (d *doc) tryFlattenedWrapped(i int) bool {
 		start = i - 1
 	}
 	end := i + 1
-	for end < len(d.ls) && end-start < maxWrappedLines && !isBlank(d.ls[end].Text) && !d.used[end] {
+	for end < len(d.ls) && end-start < maxWrappedLines && !isBlank(d.ls[end].Text) && !d.used[end] &&
+		!d.ls[end].Kernel && !d.ls[end].Syslog {
 		end++
 	}
 	if end-i < 2 {

@@ -315,13 +315,15 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	if raw[16:23] == "kernel:" && (n == 23 || asciiSpace(raw[23])) {
 		return raw, false
 	}
-	// Table borders at the end (stripCellBorders), Markdown escapes (stripOtherPrefixes),
-	// anything that is not ASCII (fixLookalikes).
+	// Table borders at the end (stripCellBorders), the closing backtick of an inline code
+	// span a post opened lines above (stripOpenCode: "`warning: ..." ... "May 25 21:25:02
+	// pihole1 unbound[3684]: ... sysctl big`", corpus 1402), Markdown escapes
+	// (stripOtherPrefixes), anything that is not ASCII (fixLookalikes).
 	e := n - 1
 	for e > 0 && (raw[e] == ' ' || raw[e] == '\t') {
 		e--
 	}
-	if raw[e] == '|' {
+	if raw[e] == '|' || raw[e] == '`' {
 		return raw, false
 	}
 	// HTML entities (unescapeHTML) need the general path too; an '&' that starts none

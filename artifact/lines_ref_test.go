@@ -108,9 +108,11 @@ func refIsASCII(s string) bool {
 	return true
 }
 
-// refStripFront removes the marks in front of a line: quoting (also behind an indent or a
-// list marker), a diff's '+', a fence, an open code span, table borders.
+// refStripFront removes the marks in front of a line: a whole-line code span around
+// whatever the line holds, quoting (also behind an indent or a list marker), a diff's '+',
+// a fence, an open code span, table borders.
 func refStripFront(s string, l *Line) string {
+	s = refUnwrapLineCode(s)
 	var q int
 	s, q = refStripQuote(s)
 	if q == 0 {
@@ -146,6 +148,21 @@ func refStripQuote(s string) (string, int) {
 		return s, 0
 	}
 	return s[i:], depth
+}
+
+// refUnwrapLineCode takes off a code span of one or two backticks that is the whole line
+// (behind spaces, before trailing blanks) and holds no other backtick: the span goes before
+// the quoting it may hold ("`> [ 12.3] ...`", forms10b).
+func refUnwrapLineCode(s string) string {
+	t := strings.TrimRight(s, " \t")
+	ind := len(t) - len(strings.TrimLeft(t, " "))
+	c := t[ind:]
+	for _, d := range []string{"``", "`"} {
+		if len(c) > 2*len(d) && strings.HasPrefix(c, d) && strings.HasSuffix(c, d) && !strings.Contains(c[len(d):len(c)-len(d)], "`") {
+			return s[:ind] + c[len(d):len(c)-len(d)]
+		}
+	}
+	return s
 }
 
 // refStripFence blanks Markdown code fences and forums' block markup, which only delimit.
@@ -488,9 +505,10 @@ func TestUsualSyslogIsGeneral(t *testing.T) {
 		"Aug  4 17:42:34 h kernel: [ 12.000001]x", "Aug  4 17:42:34 h kernel: [1.000001]", "Aug  4 17:42:34 h tag[1]: y",
 		"Aug  4 17:42:34 h [1]: y", "Aug  4 17:42:34 h kernel: 3_4kB 5_8kB", "Aug  4 17:42:34 h kernel: x#012y", "Jun  4 17:42:34 h kernel: x",
 		"Aug  4 17:42:34 h CRON[1]: (root) CMD (a &gt; b && c)", "Aug  4 17:42:34 h kernel: &lt;4&gt;[ 1.000000] x",
-		"Aug  4 17:42:34 h x: see https://a/?b=1&amp;c=2 &amp; &#39;q&#39; &nbsp;&", "Aug  4 17:42:34 h kernel: a&& b &")
+		"Aug  4 17:42:34 h x: see https://a/?b=1&amp;c=2 &amp; &#39;q&#39; &nbsp;&", "Aug  4 17:42:34 h kernel: a&& b &",
+		"Aug  4 17:42:34 h kernel: x`", "Aug  4 17:42:34 h tag[1]: y ` ", "Aug  4 17:42:34 h kernel: `x` y`")
 	rng := rand.New(rand.NewSource(7))
-	const alphabet = " \t:.[]<>|\\#_+0123456789kT\u00e9&g;"
+	const alphabet = " \t:.[]<>|\\#_+0123456789kT\u00e9&g;`"
 	lines := append([]string(nil), base...)
 	for range 60000 {
 		b := []byte(base[rng.Intn(len(base))])
