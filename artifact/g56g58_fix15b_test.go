@@ -159,3 +159,21 @@ func TestFix15bNamedNetLossNotOnBSD(t *testing.T) {
 		t.Errorf("BSD netstat: other OS %q, listed %v", tl.Host.OtherOS, tl.Unparsed)
 	}
 }
+
+// A pasted /proc/net/udp6 table (its header says "remote_address") is read with its drops
+// column (sk_drops, __ip6_dgram_sock_seq_show). Before: listed unread.
+func TestFix15bProcNetUDP6Table(t *testing.T) {
+	text := "$ cat /proc/net/udp6\n" +
+		"  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops\n" +
+		"   97: 00000000000000000000000001000000:14E9 00000000000000000000000000000000:0000 07 00000000:00021000 00:00000000 00000000   999        0 55501 2 0000000000000000 310\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.UDPSockets) != 1 || len(tl.UDPSockets[0].Rows) != 1 || tl.UDPSockets[0].Rows[0].Drops != 310 || !tl.UDPSockets[0].Rows[0].IPv6Address {
+		t.Fatalf("udp6 table: %+v", tl.UDPSockets)
+	}
+	// counter-case: /proc/net/tcp6's header and row are no UDP table
+	tcp6 := "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n" +
+		"   0: 00000000000000000000000000000000:0016 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 20843 1 0000000000000000 100 0 0 10 0\n"
+	if tl := ParseString(tcp6, "p", Options{}); len(tl.UDPSockets) != 0 {
+		t.Errorf("tcp6 table read as UDP sockets: %+v", tl.UDPSockets)
+	}
+}
