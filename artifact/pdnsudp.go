@@ -20,10 +20,11 @@ import (
 // daemon named in the artifact's note.
 //
 // Two forms: `rec_control get NAME…` prints the values alone, one a line, in the order of the
-// names (pdns/rec_control.cc: the reply of "get" is the values joined by newlines); get-all
-// and dnsdist's dumpStats() print "name value" rows (dumpStats two pairs a row).
-// Gated: a format entry by the first byte ('#', '$', 'r', '[' for the command; 'u' for a
-// row) and then a substring ("rec_control") or a map lookup of the first field.
+// names asked; get-all and dnsdist's dumpStats() print "name value" rows (dumpStats two
+// pairs a row).
+// Gated: a format entry by the first byte ('#', '$', 'r' for the command, not '[' which
+// starts every dmesg line; 'u' for a row) and then a substring ("rec_control") or a map
+// lookup of the first field.
 
 // pdnsUDPMetrics maps each metric to its /proc/net/snmp(6) group and counter.
 var pdnsUDPMetrics = map[string][2]string{
