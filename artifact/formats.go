@@ -61,6 +61,10 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
+	// PowerDNS's re-export of the kernel's UDP counters (pdnsudp.go): the command's first
+	// byte, then "rec_control"; a row's first field looked up.
+	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
+	{kind: KindNstat, start: byteIn("u"), detect: isPdnsUDPRow, parse: (*doc).tryPdnsUDPRows},
 	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before
 	// iperf's "[" rows and the kubelet summary's "{".
 	{kind: KindIPLink, start: byteIn("[{"), detect: isToolJSONStart, parse: (*doc).tryToolJSON},

@@ -9,7 +9,14 @@ import (
 // bsdMarkers are words only a BSD-derived system prints or takes: its sysctl namespaces
 // (FreeBSD's kern.ipc.*, net.inet.*; Linux has net.ipv4.*, net.core.*) and netstat's BSD-only
 // options (-p PROTO with -s, -L for listen queues: Linux netstat has neither form).
-var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "vm.kmem_size", "hw.physmem"}
+//
+// netstat -s's udp section on the BSDs and macOS prints sentences Linux's net-tools never
+// does (FreeBSD/NetBSD/OpenBSD usr.bin/netstat/inet.c udp_stats: "%ju dropped due to full
+// socket buffers", "%ju dropped due to no socket", "%ju with bad data length field", "%ju not
+// for hashed pcb"; Linux prints "receive buffer errors" and "packets to unknown port
+// received", net-tools statistics.c).
+var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "vm.kmem_size", "hw.physmem",
+	"dropped due to full socket buffers", "dropped due to no socket", "with bad data length field", "not for hashed pcb"}
 
 // otherOS names the system a text is from when it carries output or settings only a BSD
 // has ("kern.ipc.somaxconn: 12288", "netstat -sp tcp"), with the marker seen: "FreeBSD (seen:

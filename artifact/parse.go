@@ -159,8 +159,18 @@ func parseText(text, name string, opt Options) *doc {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.runText(undoubleSpace(decodeQuotedPrintable(flattenJournalRecords(text)))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
-	setOtherOS(d.tl, text)
+	d.afterParse(text)
 	return d
+}
+
+// afterParse asks what needs the whole text once the parse is finished: whether it is
+// another system's (otheros.go), and then, for a Linux text with nothing read, the network
+// loss its prose names (unreadnetloss.go): a BSD's netstat lines are not Linux loss.
+func (d *doc) afterParse(text string) {
+	setOtherOS(d.tl, text)
+	if d.tl.Host.OtherOS == "" {
+		d.namedNetLoss()
+	}
 }
 
 // doc is the state of one Parse.

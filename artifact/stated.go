@@ -573,6 +573,9 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedUDPRcvbufRising, 1, no, sentence)
 			}
 		}
+		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
+			addHostDrop(key, 1, no, sentence)
+		})
 		// ss -m's socket memory quoted in prose ("`ss -m` shows `d370` against `rb212992`"):
 		// skmem's d field is the socket's drop count (sk_drops: SK_MEMINFO_DROPS, net/core/
 		// sock.c sk_get_meminfo; iproute2 misc/ss.c print_skmeminfo prints "d%u") beside rb,

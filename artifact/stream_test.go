@@ -27,7 +27,7 @@ func parseWhole(text, name string, opt Options) *model.Timeline {
 	d.unwrapAll()
 	d.run(0) // d.text is empty: the window is the whole text and never grows
 	d.finish()
-	setOtherOS(d.tl, text)
+	d.afterParse(text)
 	return d.tl
 }
 

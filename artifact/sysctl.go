@@ -316,6 +316,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
 	}
+	if jsonOneLineCounters(d.ls[i].Text) {
+		d.unparsedUnread(i, jsonAppCountersWhy) // a program's own counters as one JSON line (unreadjson.go)
+		return
+	}
 	if d.tryFlattenedWrapped(i) {
 		return // ifconfig flattened into a paragraph a mail client wrapped (flattened.go)
 	}

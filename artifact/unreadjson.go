@@ -42,6 +42,43 @@ func jsonNumberPair(t string) (key string, ok bool) {
 	return n, true
 }
 
+// A program's statistics as a JSON object on one line (issue 29, g56–g58 fix15b): a
+// monitoring tool's dump of a daemon's counters, `{"ntp.server.packets_received":1966,
+// "ntp.server.packets_dropped":24}` (facebook/time's ntpcheck serverstats, from ntpd's or
+// chrony's own server statistics). The packets a daemon counts as dropped are its own
+// decision (a rate limit, an access rule, a malformed request), not the kernel's socket or
+// NIC drops; the line is evidence of the domain, listed as unread, and nothing is
+// diagnosed from it.
+const jsonAppCountersWhy = "a program's own packet counters as a one-line JSON object (packets received/dropped as the daemon counts them, e.g. an NTP or DNS server's statistics): its own decisions (rate limits, access rules, bad requests), not the kernel's socket-buffer or NIC drops; headroom does not read them"
+
+// jsonAppCounterKeys: the last dotted part of such a key, lower case without '_' and '-'.
+var jsonAppCounterKeys = map[string]bool{"packetsreceived": true, "packetsdropped": true, "packetssent": true,
+	"packetsin": true, "packetsout": true, "drops": true, "dropped": true, "received": true}
+
+// jsonOneLineCounters: t is one JSON object of at least two number members, one of them a
+// packet counter's (jsonAppCounterKeys or jsonStatKeys). Gate: the line starts with '{' and
+// ends with '}' before anything is split.
+func jsonOneLineCounters(t string) bool {
+	s := strings.TrimSpace(t)
+	s = strings.TrimSuffix(s, ",")
+	if len(s) < 8 || s[0] != '{' || s[len(s)-1] != '}' || strings.ContainsAny(s[1:len(s)-1], "{}[]") {
+		return false
+	}
+	nums, counter := 0, false
+	for _, m := range strings.Split(s[1:len(s)-1], ",") {
+		key, ok := jsonNumberPair(m)
+		if !ok {
+			continue
+		}
+		nums++
+		if k := strings.LastIndexByte(key, '.'); k >= 0 {
+			key = key[k+1:]
+		}
+		counter = counter || jsonAppCounterKeys[key] || jsonStatKeys[key]
+	}
+	return nums >= 2 && counter
+}
+
 // jsonStatLine reports whether line i is a member of a JSON statistics object: a pair of
 // jsonStatKeys, or any number pair right below a line listed as one.
 func (d *doc) jsonStatLine(i int) bool {

@@ -129,7 +129,8 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	s := tl.LastWith(func(s *model.Sample) bool {
 		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0 ||
 			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
-			s.Rates[model.RateStatedUDPSkmemDrops] > 0
+			s.Rates[model.RateStatedUDPSkmemDrops] > 0 || s.Rates[model.RateStatedUDPSndbufRising] > 0 ||
+			s.Rates[model.RateStatedUDPSocketDrops] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -154,6 +155,14 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})
 	}
+	if s.Rates[model.RateStatedUDPSndbufRising] > 0 {
+		// udp_sendmsg counts it when the send fails with ENOBUFS (net/ipv4/udp.c
+		// udp_send_skb): a full socket send buffer, or a device queue that dropped it.
+		ev = append(ev, Evidence{What: "Udp SndbufErrors (netstat -su \"send buffer errors\")", Value: "the text states that the counter grew; no value is given", Source: s.Source})
+	}
+	if s.Rates[model.RateStatedUDPSocketDrops] > 0 {
+		ev = append(ev, Evidence{What: "UDP sockets' drops (/proc/net/udp drops column, sk_drops)", Value: "the text states that they grew; no value is given", Source: s.Source})
+	}
 	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
 		if v, src, ok := tl.Sysctl(k); ok {
 			ev = append(ev, Evidence{What: k, Value: v, Source: src})
@@ -165,7 +174,9 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		Evidence: ev,
 		Explanation: "Udp RcvbufErrors counts datagrams dropped because the socket's receive queue already held its " +
 			"receive buffer (SO_RCVBUF or net.core.rmem_default, charged at skb truesize; __udp_enqueue_schedule_skb, " +
-			"net/ipv4/udp.c); nothing retransmits them. The text states that the counter rose; the counters " +
+			"net/ipv4/udp.c); nothing retransmits them. SndbufErrors counts sends refused with ENOBUFS (udp_send_skb: a full " +
+			"socket send buffer or a device queue that dropped the datagram), the /proc/net/udp drops column each " +
+			"socket's own losses (sk_drops). The text states that the counter rose; the counters " +
 			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
 			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
 	}), true

@@ -29,10 +29,14 @@ type UDPSocketRow struct {
 
 // IsUDPSocketHeader reports whether t is the header /proc/net/udp and udp6 print
 // ("  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid
-// timeout inode ref pointer drops"). /proc/net/raw prints the same one.
+// timeout inode ref pointer drops"). /proc/net/raw prints the same one. udp6 (and raw6)
+// spell the second address "remote_address" (include/net/transp_v6.h
+// IPV6_SEQ_DGRAM_HEADER, printed by udp6_seq_show), as /proc/net/tcp6 does, whose header
+// ends at "inode" (net/ipv6/tcp_ipv6.c tcp6_seq_show): the datagram header's "ref pointer"
+// tells them apart.
 func IsUDPSocketHeader(t string) bool {
 	fs := strings.Fields(t)
-	return len(fs) >= 12 && fs[0] == "sl" && fs[1] == "local_address" && fs[2] == "rem_address" &&
+	return len(fs) >= 12 && fs[0] == "sl" && fs[1] == "local_address" && (fs[2] == "rem_address" || fs[2] == "remote_address" && strings.Contains(t, " pointer")) &&
 		fs[3] == "st" && fs[4] == "tx_queue" && fs[5] == "rx_queue" && !strings.Contains(t, "rto")
 }
 

@@ -113,6 +113,11 @@ const (
 	// RateStatedUDPRcvbufDropPct the share of datagrams dropped at full receive buffers, in
 	// %, as the author measured it ("9.4 % UDP receive-buffer drop rate").
 	RateStatedUDPRcvbufRising = "stated_udp_rcvbuf_errors_rising"
+	// RateStatedUDPSndbufRising is 1 when the text says Udp SndbufErrors grew, by that name
+	// or netstat -su's "send buffer errors", with no figure; RateStatedUDPSocketDrops is 1
+	// when it says sockets' drops grew in /proc/net/udp's drops column (sk_drops).
+	RateStatedUDPSndbufRising = "stated_udp_sndbuf_errors_rising"
+	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
 	RateStatedUDPSkmemDrops    = "stated_udp_skmem_drops"

@@ -1,0 +1,96 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/model"
+)
+
+// Network loss named in prose, with no counter (issue 29 item 4, g56–g58 fix15b): "watch UDP
+// `InErrors` counters ... notice hefty UDP loss", "the OS was getting the packets ... but
+// dropped as the rx buffer was full", "RTP Packet Lost". Such a text names the kernel's
+// counters or a loss at a socket buffer, evidence of this domain that no rule can judge
+// without a figure; before, it exited 3 as if it held nothing. Its lines are listed as
+// unread with what they name, and nothing is diagnosed from them (a counter said to grow is
+// stated.go's, read before this).
+//
+// Gated: it runs once, after everything else is read and the other OS is asked
+// (parseText), and only when nothing was read and no line was listed (the text would exit
+// 3 otherwise); it walks the prose lines already kept (at most statedMaxLines) with
+// substring searches.
+
+// netLossClasses: each names what a line must hold (every group: one of its words) and why
+// it is listed.
+var netLossClasses = []struct {
+	all [][]string
+	why string
+}{
+	{[][]string{{"rcvbuferrors", "sndbuferrors", "receive buffer errors", "send buffer errors", "packet receive errors"}},
+		netLossCountersWhy},
+	{[][]string{{"udp"}, {"inerrors", "in errors"}}, netLossCountersWhy},
+	{[][]string{{"dropped", "drops", "dropping", "discarded"}, {"rx buffer", "receive buffer", "recv buffer", "socket buffer", "udp buffer", "rcvbuf"}},
+		"datagrams said to be dropped at a full socket receive buffer, with no counter: Udp RcvbufErrors (/proc/net/snmp, netstat -su) would count them, and the text gives none; headroom judges the counters, not the sentence"},
+	{[][]string{{"udp", "rtp"}, {" loss", " lost", "packet loss", "packets lost"}},
+		"UDP (RTP) packet loss stated with no counter: where the datagrams were lost (the receiving socket's buffer, Udp RcvbufErrors; the backlog, softnet_stat; the NIC, its drop counters) is not in the text; headroom judges the counters, not the sentence"},
+}
+
+const netLossCountersWhy = "the kernel's UDP error counters named (Udp InErrors, RcvbufErrors, SndbufErrors: /proc/net/snmp, netstat -su) without their values: `nstat -az UdpInErrors UdpRcvbufErrors UdpInDatagrams`, twice a few seconds apart, tells the share lost; headroom judges the counters, not the sentence"
+
+// maxNetLossLines bounds the lines listed: a few name the evidence; a long post is not
+// listed line by line.
+const maxNetLossLines = 6
+
+// namedNetLoss lists the prose lines that name network loss when the text holds nothing
+// else headroom reads.
+func (d *doc) namedNetLoss() {
+	if !NothingRead(d.tl) || len(d.tl.Unparsed) > 0 {
+		return
+	}
+	listed := 0
+	for _, p := range d.proseLines {
+		if listed >= maxNetLossLines {
+			break
+		}
+		if why, ok := netLossLine(p.text); ok {
+			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: p.no, LastLine: p.no, Why: why})
+			if d.tl.Lines != nil {
+				// counted as prose when it was kept (account ran); now it is listed instead
+				d.tl.Lines.Prose--
+				d.tl.Lines.Unparsed++
+			}
+			listed++
+		}
+	}
+}
+
+// netLossLine says why prose line t names network loss: every word group of a class has a
+// word in t, and no negation stands before the first ("No UDP drops" is an expectation).
+func netLossLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	l := strings.ToLower(t)
+classes:
+	for _, c := range netLossClasses {
+		first := -1
+		for _, group := range c.all {
+			at := -1
+			for _, w := range group {
+				if k := strings.Index(l, w); k >= 0 && (at < 0 || k < at) {
+					at = k
+				}
+			}
+			if at < 0 {
+				continue classes
+			}
+			if first < 0 || at < first {
+				first = at
+			}
+		}
+		if reNegated.MatchString(l[max(0, first-16):first]) {
+			continue
+		}
+		return c.why, true
+	}
+	return "", false
+}
