@@ -78,3 +78,24 @@ func TestFix16aProgramQueuesNamedUnread(t *testing.T) {
 		}
 	}
 }
+
+// PX4 on a Pixhawk (NuttX) is named as another system when nothing Linux is read. Before: exit 3.
+func TestFix16aNuttXNamedOtherOS(t *testing.T) {
+	for _, text := range []string{
+		"Our Pixhawk 6C reports mavlink_status.tx_buffer_overruns at 42 after the link stalls.\n",
+		"nsh> top\nPID COMMAND PRI STACK CPU\n",
+	} {
+		if tl := ParseString(text, "t", Options{}); !strings.Contains(tl.Host.OtherOS, "NuttX") {
+			t.Errorf("%q: other OS %q, want NuttX", text, tl.Host.OtherOS)
+		}
+	}
+	// counter-cases: PX4 SITL on Linux (no Pixhawk, no NuttX); a Pixhawk named with no topic
+	for _, text := range []string{
+		"PX4 SITL on Ubuntu shows mavlink_status.tx_buffer_overruns at 12.\n",
+		"I bought a Pixhawk last week and it works.\n",
+	} {
+		if tl := ParseString(text, "t", Options{}); tl.Host.OtherOS != "" {
+			t.Errorf("%q: other OS %q, want none", text, tl.Host.OtherOS)
+		}
+	}
+}
