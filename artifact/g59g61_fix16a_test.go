@@ -99,3 +99,30 @@ func TestFix16aNuttXNamedOtherOS(t *testing.T) {
 		}
 	}
 }
+
+// IP reassembly failures named in prose (Ip ReasmFails, no value) are listed unread.
+// Before: exit 3.
+func TestFix16aReassemblyFailuresNamedUnread(t *testing.T) {
+	for _, line := range []string{
+		"The logging box could not reassemble the IP fragments arriving from the camera host.",
+		"We saw IPv4 reassembly failures every few seconds during the replay.",
+	} {
+		if why, ok := netLossLine(line); !ok || !strings.Contains(why, "ReasmFails") {
+			t.Errorf("%q: %q %v, want ReasmFails named", line, why, ok)
+		}
+	}
+	// counter-cases: an application's own reassembly; no failure; negated
+	for _, line := range []string{
+		"The HTTP chunk reassembly failed in the proxy's parser.",
+		"The receiver reassembles IP fragments without trouble.",
+		"No IP reassembly failures were seen after the change.",
+	} {
+		if why, ok := netLossLine(line); ok && strings.Contains(why, "ReasmFails") {
+			t.Errorf("%q: named %q", line, why)
+		}
+	}
+	tl := ParseString("Our IP reassembly failures kept growing on the logger.\n", "t", Options{})
+	if len(tl.Unparsed) != 1 || !strings.Contains(tl.Unparsed[0].Why, "ReasmFails") {
+		t.Errorf("unread %+v, want the line named", tl.Unparsed)
+	}
+}
