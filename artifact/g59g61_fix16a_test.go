@@ -126,3 +126,29 @@ func TestFix16aReassemblyFailuresNamedUnread(t *testing.T) {
 		t.Errorf("unread %+v, want the line named", tl.Unparsed)
 	}
 }
+
+// roslaunch's notice of a node killed by SIGKILL (exit code -9 / 137) is named unread.
+// Before: exit 3.
+func TestFix16aRoslaunchSigkillNamedUnread(t *testing.T) {
+	for _, text := range []string{
+		"[talker-3] process has died [pid 4242, exit code -9, cmd /opt/ros/noetic/lib/demo/talker __name:=talker].\n",
+		"sim    | [planner-1] process has died [pid 77, exit code 137].\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if len(tl.Unparsed) != 1 || !strings.Contains(tl.Unparsed[0].Why, "SIGKILL") {
+			t.Errorf("%q: unread %+v, want roslaunch's SIGKILL named", text, tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	// counter-cases: another exit code (a crash, SIGSEGV -11, exit 1), a code that only
+	// begins with 9 or 137
+	for _, text := range []string{
+		"[talker-3] process has died [pid 4242, exit code -11, cmd /opt/ros/noetic/lib/demo/talker].\n",
+		"[talker-3] process has died [pid 4242, exit code 1].\n",
+		"[talker-3] process has died [pid 4242, exit code 1370].\n",
+	} {
+		if why, ok := roslaunchSigkillLine(text); ok {
+			t.Errorf("%q: named %q", text, why)
+		}
+	}
+}
