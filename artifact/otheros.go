@@ -31,7 +31,7 @@ func otherOS(text string) string {
 		}
 	}
 	if seen == "" {
-		return ""
+		return nuttxOS(text)
 	}
 	name := "a BSD"
 	for _, n := range []string{"FreeBSD", "OpenBSD", "NetBSD", "DragonFly", "macOS", "Mac OS X", "OS X", "Darwin"} {
@@ -66,4 +66,33 @@ func bsdMarkerIn(text, m string) bool {
 			return true
 		}
 	}
+}
+
+// A flight controller's figures: PX4 on a Pixhawk runs NuttX, not Linux. Its uORB topics and
+// fields (PX4-Autopilot msg/MavlinkStatus.msg tx_buffer_overruns, the mavlink module's own
+// serial TX buffer with no room; msg/Cpuload.msg load, a fraction of one MCU) and NuttX's
+// shell prompt "nsh>" are no Linux kernel counter. PX4 also runs on Linux (SITL, companion
+// boards), so a topic name alone is not enough: NuttX named, its prompt, or a Pixhawk board
+// named beside a uORB topic.
+var (
+	nuttxMarkers = []string{"NuttX", "nsh> "}
+	px4Topics    = []string{"mavlink_status", "tx_buffer_overruns", "cpuload"}
+)
+
+// nuttxOS names NuttX (PX4's flight controller) when the text carries its marks, "" if not.
+func nuttxOS(text string) string {
+	for _, m := range nuttxMarkers {
+		if strings.Contains(text, m) {
+			return "NuttX, a flight controller's RTOS (seen: " + strings.TrimSpace(m) + ")"
+		}
+	}
+	if !strings.Contains(text, "Pixhawk") {
+		return ""
+	}
+	for _, m := range px4Topics {
+		if strings.Contains(text, m) {
+			return "NuttX on a Pixhawk flight controller (PX4; seen: " + m + ")"
+		}
+	}
+	return ""
 }

@@ -942,7 +942,11 @@ func (d *doc) proseSaysUDP() bool {
 }
 
 var reStatedUDPRcvbufRising = lazyre.New(`(?i)rcv ?buf ?errors\b[` + "`" + `'"”’)]*\s*(?:counters?\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|spik(?:es|ed|ing)|climb\w*|ris(?:es|ing|en)|rose|grow(?:s|ing|n)?|grew|increas\w*|jump(?:s|ed|ing)|(?:goes|went|going|shot|shoots|shooting)\s+up|explod\w*|balloon\w*)\b` +
-	`|\b(spikes?|increases?|rise|surge|growth|jumps?)\s+(?:in|of)\s+(?:the\s+)?(?:udp\s*)?[` + "`" + `'"“‘]?(?:udp)?rcv ?buf ?errors\b`)
+	`|\b(spikes?|increases?|rise|surge|growth|jumps?)\s+(?:in|of)\s+(?:the\s+)?(?:udp\s*)?[` + "`" + `'"“‘]?(?:udp)?rcv ?buf ?errors\b` +
+	// A signed change of the counter over a run the author measured: "RcvbufErrors
+	// +4,655", "UdpRcvbufErrors: +12", "RcvbufErrors delta +300" (a delta, so a rise in a
+	// window; a zero or a bare count is not one).
+	`|rcv ?buf ?errors\b[` + "`" + `'"”’]*(?:\s+delta)?\s*[:=]?\s*(\+)\s?[1-9]`)
 
 // A share of UDP datagrams dropped at full receive buffers, stated: "**9.4 % UDP receive-
 // buffer drop rate**" (a hyphen at a line's end joins the words: "receivebuffer"), "2% of

@@ -35,7 +35,12 @@ var (
 	// Drops read off /proc/net/udp (its drops column): "UDP packet drops reported via
 	// /proc/net/udp", "/proc/net/udp shows increasing drops", "the drops column of
 	// /proc/net/udp keeps rising".
-	reStatedProcUDPDrops = lazyre.New(`(?i)\b(drops)\b[^.;!?]{0,20}?\b(?:reported|shown|seen|counted|visible|listed)\s+(?:via|in|by|from|through)\s+[` + "`" + `'"]?/proc/net/udp6?\b` +
+	// The errors said to occur, named with UDP in the same words ("a UDP receive buffer
+	// error occurs", "UDP receive buffer errors occurred"): the author saw the counter (or a
+	// tool's alarm on it) move. Without "udp" the words could be a TCP or an application
+	// buffer's, so "udp" is required.
+	reStatedUDPBufErrorOccurs = lazyre.New(`(?i)\budp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors?\s+(?:(?:has|have|had|was|were|is|are)\s+(?:been\s+)?)?(occur(?:s|red|ring)?|(?:happen|appear)(?:s|ed|ing)?|seen|observed|reported|logged)\b`)
+	reStatedProcUDPDrops      = lazyre.New(`(?i)\b(drops)\b[^.;!?]{0,20}?\b(?:reported|shown|seen|counted|visible|listed)\s+(?:via|in|by|from|through)\s+[` + "`" + `'"]?/proc/net/udp6?\b` +
 		`|/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:shows?|showed|reports?|reported|lists?|listed)\s+(?:(?:a\s+lot\s+of|lots\s+of|many|more|increasing|rising|growing|high|non-?zero|some|constant)\s+)+(drops)\b` +
 		`|\bdrops\s+column\s+(?:of|in)\s+[` + "`" + `'"]?/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:(?:has|was|is|keeps?|kept)\s+(?:been\s+)?)?(ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|climb(?:s|ed|ing))\b`)
 )
@@ -44,8 +49,8 @@ var (
 // (model.RateStatedUDPRcvbufRising, RateStatedUDPSndbufRising, RateStatedUDPSocketDrops)
 // with the line and sentence of each statement of this host's counter that grew.
 func statedUDPBufWords(para string, has func(...string) bool, lineAt func(int) int, emit func(key string, no int, sentence string)) {
-	if has("buffer errors", "buf errors", "buferrors") {
-		for _, re := range []*lazyre.Regexp{reStatedUDPBufWordsRising, reStatedUDPBufWordsRaised} {
+	if has("buffer error", "buf errors", "buferrors") {
+		for _, re := range []*lazyre.Regexp{reStatedUDPBufWordsRising, reStatedUDPBufWordsRaised, reStatedUDPBufErrorOccurs} {
 			for _, m := range submatches(true, re, para) {
 				if no, sentence, ok := statedCounterRose(para, m, lineAt); ok {
 					emit(udpBufSideKey(para[m[0]:m[1]]), no, sentence)

@@ -312,6 +312,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a runtime's or a server's own out-of-memory (unreadappoom.go)
 		return
 	}
+	if why, ok := roslaunchSigkillLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // roslaunch's notice of a node killed by SIGKILL (unreadappoom.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return

@@ -34,6 +34,14 @@ var appBufClasses = []struct{ needle, needle2, why string }{
 	// size did not change at all.
 	{"failed to increase receive buffer size", "", appBufRcvWhy("quic-go")},
 	{"failed to increase send buffer size", "", appBufSndWhy("quic-go")},
+	// Cyclone DDS src/core/ddsi/src/ddsi_udp.c set_rcvbuf/set_sndbuf: after SO_RCVBUF
+	// (SO_SNDBUF) and getsockopt, "failed to increase socket receive buffer size to %u bytes,
+	// continuing with %u bytes" (a config-level log while the minimum is the default) and,
+	// with a configured minimum (SocketReceiveBufferSize min=), "failed to increase socket
+	// receive buffer size to at least %u bytes, current is %u bytes" (an error: the domain
+	// is not created). Used by ROS 2's rmw_cyclonedds_cpp.
+	{"failed to increase socket receive buffer size to ", "", appBufRcvWhy("Cyclone DDS (ddsi_udp.c set_rcvbuf; ROS 2 rmw_cyclonedds)")},
+	{"failed to increase socket send buffer size to ", "", appBufSndWhy("Cyclone DDS (ddsi_udp.c set_sndbuf; ROS 2 rmw_cyclonedds)")},
 	// Unbound services/listen_dnsport.c create_udp_sock: "so-rcvbuf %u was not granted. Got
 	// %u. To fix: start with root permissions(linux) or sysctl bigger net.core.rmem_max(linux)
 	// or kern.ipc.maxsockbuf(bsd) values." (so-sndbuf likewise, wmem_max).
@@ -69,6 +77,17 @@ var appBufClasses = []struct{ needle, needle2, why string }{
 	// avoid, increase fifo_size URL option. To survive in such case, use overrun_nonfatal
 	// option" / "Circular buffer overrun. Surviving due to overrun_nonfatal option".
 	{"Circular buffer overrun", "", "FFmpeg's UDP input (libavformat/udp.c circular_buffer_task): its own user-space FIFO (fifo_size) overflowed because the demuxer read too slowly: packets lost inside the program, not at the kernel's socket buffer (Udp RcvbufErrors counts those); headroom has no reader for this log"},
+	// Fast DDS shared-memory transport (src/cpp/rtps/transport/shared_mem/SharedMemManager.hpp,
+	// logged under the category RTPS_TRANSPORT_SHM in Fast DDS's "[CATEGORY Kind] message ->
+	// Function f" form): "Failed to create segment fastrtps_<id>: <reason>": its own segment
+	// in /dev/shm (a tmpfs, a container's --shm-size) could not be made; the participant
+	// falls back or fails. Not the kernel's page allocator, no network counter.
+	{"RTPS_TRANSPORT_SHM", "Failed to create segment ", "Fast DDS shared-memory transport (RTPS_TRANSPORT_SHM): its own segment in /dev/shm could not be created (the reason the line gives: a full or small /dev/shm tmpfs, a container's shm size, a name left by an earlier run); the program's shared memory, not the kernel's page allocator nor a network counter; headroom has no reader for this log"},
+	// libmavconn (mavros) udp.cpp/serial.cpp/tcp.cpp send_message: its own transmit queue
+	// (tx_q, bounded by MAX_TXQ_SIZE) is full: it throws std::length_error("MAVConnUDP::
+	// send_message: TX queue overflow") and the caller logs "DROPPED Message-Id ...: <what>".
+	// A message dropped inside the program, not at a kernel socket buffer (SndbufErrors).
+	{"MAVConn", "::send_message: TX queue overflow", "libmavconn (mavros): its own transmit queue (MAX_TXQ_SIZE messages) overflowed, so it dropped the message: a queue inside the program, not the kernel's socket buffer (Udp SndbufErrors counts those); headroom has no reader for this log"},
 	// FFmpeg libavformat/udp.c udp_read_packet/circular_buffer_task: a datagram larger than
 	// the read buffer (pkt_size) was truncated (MSG_TRUNC): "Part of datagram lost due to
 	// insufficient buffer size".

@@ -157,3 +157,35 @@ func killLinePrefix(p string) bool {
 	}
 	return p == "" || p == "Out of memory:" || p == "Memory cgroup out of memory:"
 }
+
+// roslaunch's notice that a node it started died (ros_comm tools/roslaunch/src/roslaunch/
+// nodeprocess.py LocalProcess.get_exit_description: "process has died [pid %s, exit code
+// %s" then "]" or ", cmd ..."): the exit code is subprocess.Popen's returncode, negative for
+// a signal, so "-9" is SIGKILL; a node run through a shell that was killed shows 137
+// (128+9). A SIGKILL is what the kernel's OOM killer (or a cgroup's) sends, but also any
+// kill -9: the kernel's own line ("Out of memory: Killed process N (name)") would say which,
+// and this line is not it. Named unread; nothing is diagnosed from it.
+const roslaunchDied = "process has died [pid "
+
+const roslaunchSigkillWhy = "roslaunch: a node was killed by SIGKILL (exit code -9 is Popen's signal 9, 137 is 128+9; ros_comm roslaunch/nodeprocess.py): the kernel's OOM killer or a cgroup's sends it, and so does any kill -9; the kernel's own kill line (\"Out of memory: Killed process\") would say which and is not in the text; headroom has no reader for this log"
+
+// roslaunchSigkillLine says why t is roslaunch's notice of a node killed by SIGKILL. Gate:
+// one strings.Index of the format's fixed words.
+func roslaunchSigkillLine(t string) (string, bool) {
+	k := strings.Index(t, roslaunchDied)
+	if k < 0 || len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	rest := t[k+len(roslaunchDied):]
+	j := strings.Index(rest, ", exit code ")
+	if j < 0 {
+		return "", false
+	}
+	code := rest[j+len(", exit code "):]
+	for _, c := range []string{"-9", "137"} {
+		if strings.HasPrefix(code, c) && len(code) > len(c) && (code[len(c)] == ']' || code[len(c)] == ',') {
+			return roslaunchSigkillWhy, true
+		}
+	}
+	return "", false
+}

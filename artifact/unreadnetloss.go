@@ -32,6 +32,13 @@ var netLossClasses = []struct {
 		"datagrams said to be dropped at a full socket receive buffer, with no counter: Udp RcvbufErrors (/proc/net/snmp, netstat -su) would count them, and the text gives none; headroom judges the counters, not the sentence"},
 	{[][]string{{"udp", "rtp"}, {" loss", " lost", "packet loss", "packets lost"}},
 		"UDP (RTP) packet loss stated with no counter: where the datagrams were lost (the receiving socket's buffer, Udp RcvbufErrors; the backlog, softnet_stat; the NIC, its drop counters) is not in the text; headroom judges the counters, not the sentence"},
+	// IP reassembly failures (Ip ReasmFails, /proc/net/snmp; netstat -s "packet reassemblies
+	// failed"): fragments that did not complete within net.ipv4.ipfrag_time or were evicted
+	// when the fragment memory passed ipfrag_high_thresh (net/ipv4/ip_fragment.c,
+	// inet_frag_kill/ip_expire count IPSTATS_MIB_REASMFAILS). Named only with IP or
+	// fragments in the line, so an application's own "reassembly" is not.
+	{[][]string{{"reassembl"}, {"fail", "could not", "couldn't", "cannot", "unable"}, {"ip ", "ipv4", "ipv6", "fragment"}},
+		"IP reassembly failures named with no value (Ip ReasmFails, /proc/net/snmp, netstat -s \"packet reassemblies failed\"; fragments expire after net.ipv4.ipfrag_time or are dropped past ipfrag_high_thresh, net/ipv4/ip_fragment.c): `nstat -az IpReasmFails IpReasmReqds` twice tells the rate; headroom has no rule for reassembly failures"},
 }
 
 const netLossCountersWhy = "the kernel's UDP error counters named (Udp InErrors, RcvbufErrors, SndbufErrors: /proc/net/snmp, netstat -su) without their values: `nstat -az UdpInErrors UdpRcvbufErrors UdpInDatagrams`, twice a few seconds apart, tells the share lost; headroom judges the counters, not the sentence"
