@@ -47,23 +47,43 @@ var appOOMForms = []struct{ text, why string }{
 	{"block_alloc(", "Dovecot's own allocation failed (src/lib/data-stack.c mem_block_alloc: \"block_alloc(N): Out of memory\") inside the service's vsz_limit, the address-space limit (RLIMIT_AS) Dovecot sets per process; the process exits with status 83 by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"pool_system_malloc(", "Dovecot's own allocation failed (src/lib/mempool-system.c: \"pool_system_malloc(N): Out of memory\") inside the service's vsz_limit (RLIMIT_AS); the process exits by itself: no kill by the kernel's OOM killer"},
 	{"pool_system_realloc(", "Dovecot's own allocation failed (src/lib/mempool-system.c: \"pool_system_realloc(N): Out of memory\") inside the service's vsz_limit (RLIMIT_AS); the process exits by itself: no kill by the kernel's OOM killer"},
+	// Unreal Engine Core/Private/GenericPlatform/GenericPlatformMemory.cpp
+	// FGenericPlatformMemory::OnOutOfMemory: UE_LOG(LogMemory, Fatal, "Ran out of memory
+	// allocating %llu bytes with alignment %u") when its allocator (FMalloc*) got no block
+	// from the platform for one request; the engine then stops itself (a fatal error, often
+	// a SIGSEGV after it).
+	{"Ran out of memory allocating ", "Unreal Engine's own allocator gave up on one request (GenericPlatformMemory.cpp FGenericPlatformMemory::OnOutOfMemory: \"Ran out of memory allocating N bytes with alignment A\"): the mmap or malloc of that block was refused (the process's address space, RLIMIT_AS or overcommit) and the engine stopped itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// A framework's own memory policy killing its own workers, not the kernel. Ray's raylet
+	// memory monitor (src/ray/raylet/node_manager.cc, the OOM kill message of the worker
+	// killing policy): "Task was killed due to the node running low on memory." then "Memory
+	// on the node (IP: ..., ID: ...) where the task (...) was running was U GB / T GB (F),
+	// which exceeds the memory usage threshold of X. Ray killed this worker ...": Ray's own
+	// ratio (its memory monitor's used/total of the node or of its cgroup) crossed
+	// RAY_memory_usage_threshold and the raylet sent SIGKILL, before any kernel OOM.
+	{"Task was killed due to the node running low on memory", "Ray's memory monitor (the raylet, src/ray/raylet/node_manager.cc) killed one of its own workers because Ray's usage ratio crossed RAY_memory_usage_threshold: a framework's policy kill by SIGKILL from the raylet, no kill by the kernel's OOM killer; the figures are Ray's computation (node or cgroup), not /proc/meminfo"},
+	{"which exceeds the memory usage threshold of ", "Ray's memory monitor's used/total (its own computation of the node's or its cgroup's memory) against RAY_memory_usage_threshold (src/ray/raylet/node_manager.cc): the raylet kills a worker when it is crossed; no kill by the kernel's OOM killer, and not /proc/meminfo's fields"},
+	// dask distributed's worker memory monitor (distributed/worker.py memory_monitor, later
+	// worker_memory.py): "Worker exceeded %d%% memory budget. Restarting" when the worker's
+	// process RSS passes memory.terminate of its --memory-limit, after which the nanny kills
+	// and restarts it; "Memory use is high but worker has no data to store to disk. Perhaps
+	// some other process is leaking memory? Process memory: X -- Worker memory limit: Y" at
+	// memory.spill. Both are dask's per-worker budget, not the host's memory.
+	{"% memory budget. Restart", "dask's nanny restarts a worker whose process memory passed its per-worker budget (distributed/worker.py memory_monitor: \"Worker exceeded N% memory budget. Restarting\"): a framework's own limit and its own kill, no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"Memory use is high but worker has no data", "dask's worker warns that its process memory is past the spill fraction of its own --memory-limit with nothing left to spill (distributed/worker.py memory_monitor): dask's per-worker budget, not the host's memory"},
+	{"Worker memory limit: ", "dask's worker memory figures (\"Process memory: X -- Worker memory limit: Y\", distributed/worker.py memory_monitor): the worker's RSS against dask's own per-worker budget, not the host's memory"},
 	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
 
-// appOOMLine says why t is one of appOOMForms. Gate: "of memory" (every form's own words
-// but "vsz_limit=", which Dovecot prints only beside "Out of memory"), searched only on a
+// appOOMLine says why t is one of appOOMForms. Gate: "emory" (every form's own words but
+// "vsz_limit=", which Dovecot prints only beside "Out of memory"), searched only on a
 // line a reader is handed (a syslog line through the needleOfMemory of the line pass, a
 // prose line): never a scan of every line.
 func appOOMLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
-	k := strings.Index(t, "of memory")
-	if k < 0 {
-		k = strings.Index(t, "Out_of_memory")
-		if k < 0 {
-			return "", false
-		}
+	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") {
+		return "", false
 	}
 	for _, f := range appOOMForms {
 		j := strings.Index(t, f.text)

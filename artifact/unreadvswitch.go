@@ -76,6 +76,9 @@ func toolFormLine(t string) (string, bool) {
 	if vppHardwareRow(t) {
 		return toolForms[4].why, true
 	}
+	if shmDfRow(t) {
+		return shmDfWhy, true
+	}
 	if reAssertFailed.MatchString(t) && reMemoryCode.MatchString(t) {
 		return assertMemoryWhy, true
 	}
@@ -94,6 +97,28 @@ var (
 )
 
 const assertMemoryWhy = "a program aborted on a failed assertion in its memory-mapping or allocation code (glibc's \"Assertion ... failed\"): not a kernel report, and it does not say how much memory was asked for or free; headroom has no reader for it"
+
+// shmDfRow: df's row of the shared-memory tmpfs (coreutils df.c: "Filesystem Size Used
+// Avail Use% Mounted on", with -T a Type column): a row whose mount point is /dev/shm or
+// /run/shm and whose field before it is the Use% percentage ("shm 64M 12M 52M 19%
+// /dev/shm"). A container's /dev/shm is its own tmpfs (docker --shm-size sets its size=):
+// its pages are shmem (mm/shmem.c), counted in the memory cgroup and /proc/meminfo's Shmem,
+// but its Size is the mount's limit, not the host's RAM, and Used is not the host's used
+// memory. Gate: the line ends in "/shm" (one suffix compare) before any field is split.
+func shmDfRow(t string) bool {
+	t = strings.TrimRight(t, " \t\r")
+	if !strings.HasSuffix(t, "/shm") {
+		return false
+	}
+	f := fields(t)
+	if len(f) < 6 || len(f) > 7 || (f[len(f)-1] != "/dev/shm" && f[len(f)-1] != "/run/shm") {
+		return false
+	}
+	pct := f[len(f)-2]
+	return len(pct) > 1 && pct[len(pct)-1] == '%' && isDigits(pct[:len(pct)-1])
+}
+
+const shmDfWhy = "df's row of the shared-memory tmpfs (/dev/shm): its Size is the mount's size= limit (a container's own, docker --shm-size), Used the shmem pages its files hold (mm/shmem.c); not the host's RAM nor its free memory, and headroom has no reader for it"
 
 // vppHardwareRow: the first line of a port in VPP's `show hardware-interfaces` ("%-32v%=6d%=8s%s":
 // the interface's name, its index, up or down, then the hardware's name, which VPP names
