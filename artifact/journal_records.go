@@ -42,12 +42,8 @@ func flattenJournalRecords(text string) string {
 	rest := text
 	lines := make([]string, 0, 64)
 	for len(rest) > 0 {
-		line := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			line, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
-		}
+		var line string
+		line, rest = cutLine(rest)
 		lines = append(lines, line)
 	}
 	for i := 0; i < len(lines); {

@@ -15,12 +15,8 @@ import "strings"
 func undoubleSpace(text string) string {
 	texts, blank := 0, true
 	for rest := text; len(rest) > 0; {
-		line := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			line, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
-		}
+		var line string
+		line, rest = cutLine(rest)
 		if spacingBlank(line) {
 			blank = true
 			continue
@@ -38,12 +34,8 @@ func undoubleSpace(text string) string {
 	b.Grow(len(text))
 	run := 0
 	for rest := text; len(rest) > 0; {
-		line := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			line, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
-		}
+		var line string
+		line, rest = cutLine(rest)
 		if spacingBlank(line) {
 			run++
 			continue
@@ -72,4 +64,13 @@ func spacingBlank(line string) bool {
 		}
 	}
 	return true
+}
+
+// cutLine splits the first line off text: the line without its '\n', and what follows it
+// ("" after the last line).
+func cutLine(text string) (line, rest string) {
+	if k := strings.IndexByte(text, '\n'); k >= 0 {
+		return text[:k], text[k+1:]
+	}
+	return text, ""
 }
