@@ -170,6 +170,7 @@ func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
+		d.statedFiguresUnread() // and then any figure of the domain its prose states (unreadprose.go)
 	}
 }
 
@@ -249,6 +250,7 @@ type doc struct {
 	patch int8
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
+	otherLines []proseLine // other programs' log lines, for statedFiguresUnread (bounded)
 	// kubeletCfg are the kubelet's lines that print its Node Config (kubeletConfigs).
 	kubeletCfg []proseLine
 	// headerRows are the prose lines that are a table's header row over a row of numbers
@@ -379,6 +381,7 @@ func (d *doc) run(from int) {
 				continue
 			}
 			d.acct.Other++
+			d.keepOther(l.No, t)
 			continue // another program's syslog line
 		}
 		if span, ok := inlineKillLine(t); ok {

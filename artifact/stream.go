@@ -115,6 +115,7 @@ func (d *doc) runText(text string) {
 			} else {
 				if !l.Kernel {
 					d.acct.Other++
+					d.keepOther(l.No, l.Text)
 				}
 				d.scanHost(&l, ascii)
 				if l.Kernel {

@@ -155,6 +155,12 @@ func checkKernelLimits(tl *model.Timeline) Result {
 // kernelLimitsExplanation lists the limits shown (the evidence after the kernel's line), so
 // the story can tell it again after it dropped the limits that bear on no finding.
 func kernelLimitsExplanation(limits []Evidence) string {
+	if len(limits) == 0 {
+		// Every limit was dropped as bearing on no finding (trimKernelLimits): an empty
+		// list in parentheses said nothing.
+		return "These are properties of the kernel, not faults, and none of them bears on a finding here " +
+			"(headroom explain kernel-known-limits lists them)."
+	}
 	var whats []string
 	for _, e := range limits {
 		whats = append(whats, e.What)

@@ -48,7 +48,7 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 		// yet runs, and says so).
 		p.f("Verdict: nothing could be checked: none of the %d rules had the data it needs, so this is no clean bill of health", len(d.Checks))
 		if tl.Lines != nil && tl.Lines.Unparsed > 0 {
-			p.f(" (%d lines hold output headroom could not read, listed below)", tl.Lines.Unparsed)
+			p.f(" (%s output or stated figures headroom could not read, listed below)", linesHold(tl.Lines.Unparsed))
 		}
 		p.f("\n\n")
 	} else if st := storyOf(d); countedNone(d, st) != "" {
@@ -349,4 +349,12 @@ func writeTrace(p *printer, w *model.TraceWindow) {
 	if w.Lost > 0 {
 		p.f("  lost events: %d (the counts are lower bounds)\n", w.Lost)
 	}
+}
+
+// linesHold: "1 line holds", "3 lines hold".
+func linesHold(n int) string {
+	if n == 1 {
+		return "1 line holds"
+	}
+	return fmt.Sprintf("%d lines hold", n)
 }

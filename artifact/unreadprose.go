@@ -1,0 +1,268 @@
+package artifact
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"headroom/model"
+)
+
+// Prose that states a figure of headroom's domain, in a text where nothing else was read
+// (issue 29 item 4). "Memory total/free/available: 2036172/73636/41152" logged by a
+// program under its own tag, "700 Mbps is a limit of RPi4", "76650 msgs by minute ... falling
+// down to 366", "fs-filemax already increased to 65543": a reporter's or a program's numbers
+// about memory or the network, in no form a reader takes. Such a text exited 3 ("nothing
+// ... is evidence"), as if it held no number at all. It is evidence headroom cannot read:
+// the lines are listed as unread, with what they hold, so the verdict says "nothing could be
+// checked" and names the lines; every rule stays "not checked". Exit 3 stays for empty,
+// binary and evidence-free text: prose without a figure ("my server is slow"), or whose
+// numbers are not of the domain ("a team of 12 on 4 floors", a df row, a version string).
+//
+// Only when nothing else was read: in a text with evidence, prose figures are the story
+// around it (stated.go reads those whose subject is this host), and listing every sentence
+// with a number as unread would bury the lines that matter.
+
+const whyStatedFigure = "a sentence states a memory or network figure in words; no counter, log line or setting headroom reads holds it"
+
+// statedFiguresUnread lists the kept prose lines, and other programs' log lines ("valheim_1
+// | ... Memory total/free/available: 2036172/73636/41152"), that state a domain figure as
+// unparsed when the text gave headroom nothing else: no sample, log, event, setting or
+// artifact, no unread output, and no other system's evidence.
+func (d *doc) statedFiguresUnread() {
+	if !NothingRead(d.tl) || len(d.tl.Unparsed) > 0 || d.tl.Host.OtherOS != "" {
+		return
+	}
+	type hit struct {
+		no    int
+		other bool
+	}
+	var hits []hit
+	for _, p := range d.otherLines {
+		if statesDomainFigure(p.text) {
+			hits = append(hits, hit{p.no, true})
+		}
+	}
+	for _, p := range d.proseLines {
+		if statesDomainFigure(p.text) {
+			hits = append(hits, hit{p.no, false})
+		}
+	}
+	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.no, b.no) })
+	for _, h := range hits {
+		n := len(d.tl.Unparsed)
+		if n > 0 && d.tl.Unparsed[n-1].LastLine == h.no-1 {
+			d.tl.Unparsed[n-1].LastLine = h.no // a statement wrapped across lines is one entry
+		} else if n >= maxUnreadEntries {
+			break
+		} else {
+			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: h.no, LastLine: h.no, Why: whyStatedFigure})
+		}
+		if a := d.tl.Lines; a != nil { // account ran: the line was counted as prose or as another program's
+			if h.other {
+				a.Other--
+			} else {
+				a.Prose--
+			}
+			a.Unparsed++
+		}
+	}
+}
+
+// maxOtherLinesKept bounds the other programs' log lines kept for statedFiguresUnread; past
+// it a text has long stopped being "nothing but figures in words".
+const maxOtherLinesKept = 4096
+
+// keepOther remembers another program's log line that holds a digit, for
+// statedFiguresUnread: the first maxOtherLinesKept of them, each at most 1 KiB.
+func (d *doc) keepOther(no int, t string) {
+	if len(d.otherLines) < maxOtherLinesKept && len(t) <= 1<<10 && hasDigit(t) {
+		d.otherLines = append(d.otherLines, proseLine{no: no, text: t})
+	}
+}
+
+// statesDomainFigure: line t, not a command, holds a figure (a number that is not a date, a
+// time, a version, a year, an issue number or part of an address) and a word of memory or
+// the network ("memory", "swap", "buffer", "socket", "packets", "dropped", "file-max", ...)
+// or a network rate unit ("700 Mbps", "30 kpps"): anywhere in the line for a number with a
+// unit ("4gb", "95%"), within figureReach words for a bare one that counts no other thing.
+func statesDomainFigure(t string) bool {
+	if !hasDigit(t) || commandLine(t) {
+		return false
+	}
+	domain := false // a CJK domain word anywhere in the line
+	for _, w := range domainWordsUnspaced {
+		if strings.Contains(t, w) {
+			domain = true // a script that writes no spaces between words
+			break
+		}
+	}
+	prev, n := "", 0
+	var figures []figureAt
+	var domains []int
+	for rest := t; ; {
+		f, r, ok := nextField(rest)
+		if !ok {
+			break
+		}
+		rest = r
+		w := strings.ToLower(strings.Trim(f, "*_`'\"()[]{},.;:!?<>"))
+		if k := figureKind(w); k != noFigure && !versionContext(prev) {
+			// A number with a unit is a figure wherever the line names the domain; a bare
+			// one only near a domain word and not counting things ("3 hosts", "2021").
+			next, _, _ := nextField(rest)
+			next = strings.ToLower(strings.Trim(next, "*_`'\"()[]{},.;:!?<>"))
+			if k == unitFigure || !countNoun(next) {
+				figures = append(figures, figureAt{n, k})
+			}
+		}
+		if domainWord(w) || rateUnitWord(w) {
+			domains = append(domains, n)
+		}
+		prev = w
+		n++
+	}
+	for _, f := range figures {
+		if f.kind == unitFigure && (domain || len(domains) > 0) {
+			return true
+		}
+		if domain {
+			continue // CJK text: no word distance to measure
+		}
+		for _, at := range domains {
+			if at-f.at <= figureReach && f.at-at <= figureReach {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// figureReach is how many words apart a bare number and a domain word may stand and still
+// be one statement ("fs-filemax already increased to 65543").
+const figureReach = 4
+
+type figureAt struct {
+	at   int
+	kind figureKindT
+}
+
+// countNoun: a word after a bare number that says it counts things, not memory or packets.
+func countNoun(w string) bool {
+	switch w {
+	case "hosts", "host", "servers", "server", "nodes", "node", "machines", "boxes", "vms", "times", "days", "day",
+		"hours", "weeks", "months", "years", "people", "users", "cores", "cpus", "threads", "seconds", "minutes",
+		"s", "sec", "min", "h", "ms", "of":
+		return true
+	}
+	return false
+}
+
+// commandLine: a command the reporter ran or advises ("# ethtool -G eth0 rx 4096", "$ sysctl
+// -w ..."), whose numbers are what it sets, not what the host had.
+func commandLine(t string) bool {
+	f, _, ok := nextField(t)
+	if !ok {
+		return false
+	}
+	switch f {
+	case "#", "$", "sudo", "echo", "ethtool", "sysctl", "ip", "tc", "ifconfig", "ulimit", "docker", "kubectl":
+		return true
+	}
+	return strings.HasSuffix(f, "$") || strings.HasSuffix(f, "#") && len(f) > 1
+}
+
+// figureKind: whether w is a number, possibly with a unit glued on ("41152kb", "4gb", "14g",
+// "95%", "10mb") or several joined by '/' ("2036172/73636/41152"); not a date
+// ("2021-03-26"), a time ("15:45:02"), a version ("1.6.1", "v0.31.1"), a year ("2021"), an
+// issue number ("#272") or a path.
+func figureKind(w string) figureKindT {
+	if w == "" || w[0] < '0' || w[0] > '9' {
+		return noFigure
+	}
+	kind := bareFigure
+	for _, part := range strings.Split(w, "/") {
+		switch k := numberWithUnit(part); k {
+		case noFigure:
+			return noFigure
+		case unitFigure:
+			kind = unitFigure
+		}
+	}
+	if kind == bareFigure && len(w) == 4 && w >= "1970" && w <= "2039" {
+		return noFigure // a year
+	}
+	return kind
+}
+
+type figureKindT int
+
+const (
+	noFigure figureKindT = iota
+	bareFigure
+	unitFigure
+)
+
+func numberWithUnit(p string) figureKindT {
+	i, dots := 0, 0
+	for i < len(p) && (p[i] >= '0' && p[i] <= '9' || p[i] == '.' || p[i] == ',') {
+		if p[i] == '.' {
+			dots++
+		}
+		i++
+	}
+	if i == 0 || dots > 1 || p[i-1] == '.' {
+		return noFigure
+	}
+	switch p[i:] {
+	case "":
+		return bareFigure
+	case "%", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib", "t", "tb", "b",
+		"mbps", "gbps", "kbps", "pps", "kpps", "mpps", "mbit", "gbit", "mbit/s", "gbit/s", "mb/s", "gb/s":
+		return unitFigure
+	}
+	return noFigure
+}
+
+// versionContext: the word before a number that makes it a version or a name, not a
+// figure ("kernel 5.13", "Linux 6.1", "version 2", "v", "issue", "#").
+func versionContext(prev string) bool {
+	switch prev {
+	case "kernel", "linux", "version", "v", "release", "issue", "pr", "ubuntu", "debian", "centos", "rhel", "fedora", "python", "java", "jdk", "go", "node", "php", "rocky", "alma", "alpine":
+		return true
+	}
+	return false
+}
+
+// rateUnitWord: a network rate unit standing as its own word ("700 Mbps", "30 kpps").
+func rateUnitWord(w string) bool {
+	switch w {
+	case "mbps", "gbps", "kbps", "mbit/s", "gbit/s", "kbit/s", "mb/s", "gb/s", "pps", "kpps", "mpps", "mbit", "gbit", "msgs/s", "packets/s":
+		return true
+	}
+	return false
+}
+
+// domainWord: a word of memory or the network that makes a number beside it one of
+// headroom's figures. Plain words of quantity ("free", "used") are not enough alone: a
+// product is "available in 3 sizes".
+func domainWord(w string) bool {
+	switch w {
+	case "memory", "mem", "ram", "swap", "swapping", "swapped", "buffer", "buffers", "heap", "rss", "oom", "oom-killer",
+		"socket", "sockets", "tcp", "udp", "packet", "packets", "pkts", "msgs", "datagrams", "dropped", "drops", "drop",
+		"overruns", "overrun", "backlog", "connections", "bandwidth", "throughput", "nic", "ethernet", "lowmem", "highmem",
+		"file-max", "filemax", "fs-filemax", "fs.file-max", "descriptors", "ulimit", "nofile", "sysctl", "slab",
+		"rmem_max", "wmem_max", "somaxconn", "conntrack", "min_free_kbytes", "hugepages", "thp", "page-cache", "cache",
+		"retransmits", "retransmissions", "mtu", "rx", "tx",
+		// Other languages' words for memory, packets and buffers (issue 29: non-English posts).
+		"speicher", "arbeitsspeicher", "mémoire", "memoire", "memoria", "memória", "pamięć", "pamięci",
+		"память", "памяти", "оперативной", "paquets", "pakete", "paquetes", "pacotes", "pakiety", "pakietów",
+		"пакеты", "пакетов", "puffer", "tampon", "búfer":
+		return true
+	}
+	return strings.HasPrefix(w, "net.") || strings.HasPrefix(w, "vm.") || strings.HasPrefix(w, "rx_") || strings.HasPrefix(w, "tx_")
+}
+
+// domainWordsUnspaced: memory, packet and buffer in Chinese, Japanese and Korean, matched
+// inside a line (these scripts do not put spaces around words, or not always).
+var domainWordsUnspaced = [...]string{"内存", "記憶體", "メモリ", "메모리", "丢包", "数据包", "封包", "パケット", "패킷", "缓冲", "緩衝", "バッファ", "버퍼", "带宽", "帯域"}
