@@ -247,3 +247,18 @@ func proseMatcher(fun ast.Expr) bool {
 	}
 	return strings.HasPrefix(sel.Sel.Name, "Match") || strings.HasPrefix(sel.Sel.Name, "Find")
 }
+
+// When every limit bears on no finding, the explanation says so instead of listing nothing
+// ("removes all of them ()", corpus 1480 before the fix).
+func TestKernelLimitsAllDroppedExplained(t *testing.T) {
+	v, err := kernel.ParseKernelVersion("5.13.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := []Finding{{ID: "kernel-known-limits", Severity: Info, Facts: Facts{Kernel: v},
+		Evidence: []Evidence{{What: "kernel", Value: "5.13"}, {What: "a limit", Value: "x", Fact: "skb-drop-reasons"}}}}
+	trimKernelLimits(fs)
+	if e := fs[0].Explanation; strings.Contains(e, "()") || !strings.Contains(e, "none of them bears on a finding here") {
+		t.Errorf("explanation %q", e)
+	}
+}
