@@ -38,7 +38,7 @@ var dbOwnForms = []struct{ text, why string }{
 	// could not be raised.
 	{"maxclients has been reduced to ", "Redis lowered maxclients because its RLIMIT_NOFILE (ulimit -n) is below maxclients + 32 (server.c adjustOpenFilesLimit): the process's file-descriptor limit, not memory and not fs.file-max"},
 	{"Server can't set maximum open files to ", "Redis could not raise its RLIMIT_NOFILE (server.c adjustOpenFilesLimit: setrlimit refused): the process's file-descriptor limit, not memory"},
-	{" max file descriptors.", "Redis states the file descriptors maxclients needs (server.c adjustOpenFilesLimit: \"You requested maxclients of N requiring at least M max file descriptors.\"): its RLIMIT_NOFILE, not memory"},
+	{"You requested maxclients of ", "Redis states the file descriptors maxclients needs (server.c adjustOpenFilesLimit: \"You requested maxclients of N requiring at least M max file descriptors.\"): its RLIMIT_NOFILE, not memory"},
 	// PostgreSQL postmaster.c BackendStartup / StartAutoVacWorker etc.: "could not fork new
 	// process for connection: %m", "could not fork autovacuum worker process: %m".
 	{"could not fork new process for connection: ", "PostgreSQL's postmaster could not fork a backend (postmaster.c: \"could not fork new process for connection: <strerror>\"): ENOMEM is the kernel's overcommit accounting refusing the fork (vm.overcommit_memory 2's commit limit or 0's heuristic), EAGAIN a process limit (RLIMIT_NPROC, a pids cgroup); no kill and no page allocation failure"},
@@ -95,7 +95,7 @@ var dbOwnForms = []struct{ text, why string }{
 	// Mosquitto: its own malloc failed ("Error: Out of memory."); a client's queue at
 	// max_queued_messages/max_queued_bytes (database.c: "Outgoing messages are being dropped
 	// for client %s.").
-	{"Error: Out of memory.", "Mosquitto's own allocation failed (its mosquitto__malloc returned NULL: \"Error: Out of memory.\"), possibly its memory_limit: the broker's allocation, no kill by the kernel's OOM killer"},
+	{"Error: Out of memory.", "a program's own allocation failed and it says so itself (Mosquitto's mosquitto__malloc returning NULL, \"Error: Out of memory.\", possibly at its memory_limit): the program's allocation, no kill by the kernel's OOM killer"},
 	{"Outgoing messages are being dropped for client ", "Mosquitto dropped messages for a client whose queue is at max_queued_messages/max_queued_bytes (database.c): the broker's own per-client queue, not a kernel socket buffer"},
 	// EMQX emqx_os_mon / emqx_alarm: its own thresholds on the memory it measures.
 	{"high_system_memory_usage", "EMQX's own alarm (emqx_os_mon: the memory it measures passed sysmon.os.sysmem_high_watermark): a threshold alarm, no kill and no kernel OOM"},
@@ -126,9 +126,12 @@ func dbOwnLine(t string) (string, bool) {
 	if k := strings.Index(t, "emfile"); k >= 0 && wordAt(t, k, len("emfile")) && (strings.Contains(t, "reason") || strings.Contains(t, "error")) {
 		return "an Erlang broker's accept or open failed with emfile (EMFILE, RabbitMQ's or EMQX's listener): the process's RLIMIT_NOFILE, not memory; headroom has no reader for this log", true
 	}
-	// Go's syscall spells EMFILE "too many open files" (NATS, Redpanda's Go tools).
-	if strings.Contains(t, ": too many open files") {
-		return "EMFILE (too many open files, Go's spelling after the failed call): the process's RLIMIT_NOFILE, not memory; headroom has no reader for this log", true
+	// Go's syscall spells EMFILE "too many open files", and a listener's failed accept is
+	// "accept tcp ADDR: accept4: too many open files" (NATS server.go acceptConnections:
+	// "Temporary Client Accept Error (%v), sleeping %dms"): a server out of descriptors.
+	// A client's "socket: too many open files" (a load generator's) is not named.
+	if strings.Contains(t, "accept4: too many open files") || strings.Contains(t, "accept: too many open files") {
+		return "a Go server's accept failed with EMFILE (\"accept4: too many open files\", NATS's \"Temporary Client Accept Error\"): the process's RLIMIT_NOFILE, not memory; headroom has no reader for this log", true
 	}
 	return "", false
 }
@@ -256,4 +259,19 @@ func ownStampHost(l *Line) bool {
 		return false
 	}
 	return leadingDigits(h) == h
+}
+
+// dbOwnOOMText: s holds one of dbOwnForms that is a program's own out-of-memory message (its
+// words hold "memory"/"MEMORY"): the stated OOM rule does not take that "out of memory" for
+// the author's statement about the host (programOOMText).
+func dbOwnOOMText(s string) bool {
+	if len(s) > maxErrnoLineBytes || !strings.Contains(s, "emory") && !strings.Contains(s, "EMORY") {
+		return false
+	}
+	for _, f := range dbOwnForms {
+		if (strings.Contains(f.text, "emory") || strings.Contains(f.text, "EMORY")) && strings.Contains(s, f.text) {
+			return true
+		}
+	}
+	return false
 }
