@@ -73,6 +73,9 @@ func TestH12aOwnLimitMessagesNamed(t *testing.T) {
 		map[int]string{1: "ActiveMQ Artemis"})
 	h12aNamed(t, "Nov 30 02:12:00 db1 postgres[1202]: [7-1] 2026-11-30 02:12:00.001 UTC [1202] FATAL:  sorry, too many clients already\n",
 		map[int]string{1: "max_connections"})
+	// Under a data store's tag the shared forms are named too (appHostLine's EMFILE, an errno).
+	h12aNamed(t, "Nov 30 02:12:00 db2 mongod[733]: 2026-11-30T02:12:00.001+0000 E NETWORK  [listener] Error accepting new connection on 0.0.0.0:27017: Too many open files\n",
+		map[int]string{1: "RLIMIT_NOFILE"})
 }
 
 // A start warning that states the host's sysctl value is read as that setting; the
@@ -112,9 +115,11 @@ func TestH12aNotFromOthers(t *testing.T) {
 		"the error was not in the buffer pool",
 		"we read the memory of the alarm panel",
 		"the file emfile.txt",
-		"Error: Out of memory",                  // no period: not Mosquitto's spelling
-		"ERROR: out of memory on the host",      // one space: not PostgreSQL's format
-		"Too many open files in the nginx docs", // EMFILE without Go's ": " (appHostLine's, not here)
+		"Out Of Memory allocating %zu bytes!",     // the source's format string quoted, no record
+		"~s resource limit alarm set on node ~p.", // RabbitMQ's format string
+		"Error: Out of memory",                    // no period: not Mosquitto's spelling
+		"ERROR: out of memory on the host",        // one space: not PostgreSQL's format
+		"Too many open files in the nginx docs",   // EMFILE without Go's ": " (appHostLine's, not here)
 		"WARN[0000] Request Failed error=\"Get \\\"http://localhost:3000\\\": dial tcp 127.0.0.1:3000: socket: too many open files\"", // a client's, not a server's accept
 	} {
 		if why, ok := dbLineWhy(s); ok {

@@ -116,6 +116,9 @@ func dbOwnLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
+	if formatString(t) {
+		return "", false // the source's format string quoted ("Out Of Memory allocating %zu bytes!"), no record
+	}
 	for _, f := range dbOwnForms {
 		if strings.Contains(t, f.text) {
 			return f.why + "; headroom has no reader for this log", true
@@ -235,11 +238,17 @@ func (d *doc) dbSyslogLine(i int, t string) bool {
 		d.used[i] = true
 		return true
 	}
-	if why, ok := dbLineWhy(t); ok {
-		d.unparsedUnread(i, why)
-		return true
+	why, ok := dbLineWhy(t)
+	if !ok {
+		why, ok = errnoLogLine(t) // an errno of this domain (unreaderrno.go)
 	}
-	return false
+	if !ok {
+		why, ok = appHostLine(t) // a runtime's own limit, EMFILE (unreadagent.go)
+	}
+	if ok {
+		d.unparsedUnread(i, why)
+	}
+	return ok
 }
 
 // ownStampHost: a line the syslog splitter took by its RFC 3339 stamp whose "host" is no
@@ -270,6 +279,18 @@ func dbOwnOOMText(s string) bool {
 	}
 	for _, f := range dbOwnForms {
 		if (strings.Contains(f.text, "emory") || strings.Contains(f.text, "EMORY")) && strings.Contains(s, f.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// formatString: t holds a C printf or an Erlang io_lib placeholder ("%zu", "%d", "%s",
+// "~p", "~s"): the message's format as its source writes it, quoted by a maintainer, not a
+// record of this host's.
+func formatString(t string) bool {
+	for _, v := range []string{"%zu", "%lu", "%d", "%s", "%u", "~p", "~s", "~tp"} {
+		if k := strings.Index(t, v); k >= 0 && (k+len(v) == len(t) || !isNameByte(t[k+len(v)])) {
 			return true
 		}
 	}
