@@ -376,6 +376,9 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
 				continue
 			}
+			if (isDBTag(l.Tag) || ownStampHost(l)) && d.dbSyslogLine(i, t) {
+				continue // a data store's or broker's own line (unreaddbmsg.go)
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue

@@ -454,7 +454,8 @@ func boringHolding(l *Line, needles uint32) bool {
 // systemd-sysctl's, earlyoom's, the kubelet's, docker's OOM lines and the low-memory
 // killers' (sysctlNotApplied, earlyoomLine, tryKubeletEviction, dockerOOMLine,
 // lowMemKillLine); an agent's or data store's line may be listed (foreignLogWhy), a server's
-// own socket-buffer message named (h10, unreadappbuf.go).
+// own socket-buffer message named (h10, unreadappbuf.go), a data store's or broker's own
+// message named or its stated sysctl read (h12a, unreaddbmsg.go).
 func readsTag(l *Line) bool {
 	if !l.Kernel && !l.Syslog {
 		return true
@@ -465,7 +466,7 @@ func readsTag(l *Line) bool {
 	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller":
 		return true
 	}
-	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag))
+	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isDBTag(l.Tag) || ownStampHost(l))
 }
 
 // appOOMHanded: another program's syslog line that holds "of memory" (the line pass's

@@ -272,6 +272,21 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if key, v, ok := dbStatedSetting(d.ls[i].Text); ok && !d.exampleLog(i) {
+		// A data store's start warning that states this host's sysctl value (unreaddbmsg.go):
+		// the value read, the advice in the same line not.
+		d.hostValue(key, v, i)
+		d.used[i] = true
+		return
+	}
+	if why, ok := dbLineWhy(d.ls[i].Text); ok {
+		if d.exampleLog(i) {
+			d.keepProse(i) // a guide's example of the message, not this host's
+			return
+		}
+		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return

@@ -111,7 +111,7 @@ func dovecotOOMAfter(rest string) bool {
 // appOOMForms: its "out of memory" is that program's, not the kernel's or the host's.
 func programOOMText(s string) bool {
 	_, ok := appOOMLine(s)
-	return ok
+	return ok || dbOwnOOMText(s) // a data store's or broker's own (unreaddbmsg.go)
 }
 
 // reExampleLead: words that introduce what follows as an example of a message, not this
