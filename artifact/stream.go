@@ -464,7 +464,7 @@ func readsTag(l *Line) bool {
 	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller":
 		return true
 	}
-	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag))
+	return talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isServerTag(l.Tag))
 }
 
 // appOOMHanded: another program's syslog line that holds "of memory" (the line pass's

@@ -1,0 +1,162 @@
+package artifact
+
+import "strings"
+
+// File-sharing, sync and backup programs' and web caches' and proxies' own messages about
+// their own limits (pre-round 12, h12b; every format string checked in the program's
+// source). Each names a limit of the program's (PHP's memory_limit, Varnish's storage,
+// nginx's worker_connections, httpd's MaxRequestWorkers, rsync's --max-alloc, Squid's
+// descriptor reserve) or an allocation of the program's own that its allocator refused; none
+// is the kernel's OOM killer, a page allocation failure or a socket buffer. A paste of them
+// held nothing headroom read (exit 3), and a title saying the program "ran out of memory"
+// was read as the host's OOM. Each is listed as unread with what it proves; nothing is
+// diagnosed from it.
+//
+// Gated: serverOwnLine runs on lines already classified as prose (doc.prose, after
+// appOOMLine) and on the syslog lines of these programs' tags (isServerTag, a switch); it
+// returns at once for a line without one of the forms' rare bytes, then asks each form's
+// fixed needle with strings.Index. No regexp.
+
+// serverOwnForms: each message's needle (a fixed part of the program's format string), a
+// second fixed part that must follow it ("" for none), whether it is the program's own
+// out-of-memory (its "out of memory" is then no statement about the host: programOOMNamed),
+// and what it proves.
+var serverOwnForms = []struct {
+	needle, needle2 string
+	oom             bool
+	why             string
+}{
+	// PHP Zend/zend_alloc.c zend_mm_alloc_pages / zend_mm_alloc_huge: past memory_limit,
+	// zend_mm_safe_error(heap, "Allowed memory size of %zu bytes exhausted (tried to allocate
+	// %zu bytes)"), printed as "PHP Fatal error:  Allowed memory size of ..." (Nextcloud,
+	// WordPress, php-fpm's "child N said into stderr").
+	{"Allowed memory size of ", " bytes exhausted", true, "PHP's own per-request memory limit (memory_limit, Zend/zend_alloc.c: \"Allowed memory size of N bytes exhausted (tried to allocate M bytes)\"): the script passed the limit php.ini or the application sets; PHP stopped the request itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// Zend/zend_alloc.c: the chunk's mmap failed (zend_mm_chunk_alloc returned NULL after
+	// zend_mm_gc): "Out of memory (allocated %zu bytes) (tried to allocate %zu bytes)".
+	{"Out of memory (allocated ", "(tried to allocate ", true, "PHP's own allocator could not map another chunk (Zend/zend_alloc.c: \"Out of memory (allocated N bytes) (tried to allocate M bytes)\"): the mmap of a 2 MiB chunk failed (the process's address space, RLIMIT_AS or overcommit refused it) below memory_limit; PHP stopped the request itself: no kill by the kernel's OOM killer"},
+	// rsync util2.c out_of_memory: "ERROR: out of memory in %s [%s]" (the function and
+	// sender/receiver/generator), then exit_cleanup(RERR_MALLOC) prints "rsync error: error
+	// allocating core memory buffers (code 22) at util2.c(N) [who=version]" (log.c
+	// rerr_names). my_alloc exits so too past --max-alloc (default 1 GiB since 3.2.0):
+	// "[%s] exceeded --max-alloc=%s setting (file=%s, line=%d)".
+	{"ERROR: out of memory in ", "", true, "rsync's own allocation failed (util2.c out_of_memory: \"ERROR: out of memory in FUNCTION [sender]\"): malloc or realloc of its file list or buffers returned NULL (the process's address space, RLIMIT_AS or overcommit) and rsync exited with code 22 by itself: no kill by the kernel's OOM killer"},
+	{"error allocating core memory buffers (code 22)", "", true, "rsync exited with RERR_MALLOC (code 22, log.c: \"error allocating core memory buffers\"): its own allocation failed or passed --max-alloc (util2.c my_alloc); rsync exited by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"exceeded --max-alloc=", "", true, "rsync's own cap on one allocation (--max-alloc, default 1 GiB since 3.2.0; util2.c my_alloc: \"exceeded --max-alloc=N setting\"): rsync refused the request itself and exited with code 22; not the host's memory"},
+	// Squid compat/xalloc.cc: calloc/malloc returned NULL: "xcalloc: Unable to allocate %lu
+	// blocks of %lu bytes!", "xmalloc: Unable to allocate %lu bytes!" (xrealloc likewise),
+	// through fatal() ("FATAL: ..."); Squid exits. A count like 1073741816 blocks is its
+	// descriptor table sized by max_filedescriptors or RLIMIT_NOFILE (a container's ulimit).
+	{"calloc: Unable to allocate ", " blocks of ", true, "Squid's own allocation failed (compat/xalloc.cc xcalloc: \"Unable to allocate N blocks of M bytes!\") and Squid exited: calloc returned NULL for its own request (a huge count is its descriptor table sized by max_filedescriptors or RLIMIT_NOFILE, as a container's ulimit -n of 1073741816 gives); no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"malloc: Unable to allocate ", " bytes!", true, "Squid's own allocation failed (compat/xalloc.cc xmalloc: \"Unable to allocate N bytes!\") and Squid exited: malloc returned NULL for its own request (address space, RLIMIT_AS or overcommit); no kill by the kernel's OOM killer"},
+	// Squid src/comm/TcpAcceptor.cc okToAccept (client_side.cc httpAcceptDefer before 3.2):
+	// fewer than RESERVED_FD descriptors free of its max_filedescriptors: "WARNING! Your cache
+	// is running out of filedescriptors"; Squid stops accepting for the moment.
+	{"Your cache is running out of filedescriptors", "", false, "Squid's own descriptor reserve (src/comm/TcpAcceptor.cc okToAccept: fewer than RESERVED_FD of max_filedescriptors free, so it defers accepting): the process's RLIMIT_NOFILE or max_filedescriptors, not memory; headroom has no rule for a program's descriptor limit"},
+	// Varnish cache_fetch.c vbf_beresp2obj / cache_req_fsm.c: the storage backend (-s
+	// malloc,SIZE or file) had no room for the object and nuking LRU objects did not make
+	// it: VFP_Error "Could not get storage" (FetchError in varnishlog; Error on a synth).
+	{"Could not get storage", "", false, "Varnish's own storage is full (cache_fetch.c: \"Could not get storage\", FetchError): the -s malloc/file backend's configured size could not hold the object and LRU nuking freed too little: the cache's own size limit, not the kernel's memory; headroom has no reader for varnishlog"},
+	// Apache httpd server/mpm/{prefork,worker,event}: every worker busy: "AH00161 (prefork) /
+	// AH00286 (worker) / AH00484 (event): server reached MaxRequestWorkers setting, consider
+	// raising the MaxRequestWorkers setting" ("MaxClients" before 2.4).
+	{"server reached MaxRequestWorkers setting", "", false, "Apache httpd's own worker limit (the MPM's \"server reached MaxRequestWorkers setting\", AH00161/AH00286/AH00484): every worker or thread was busy (load, or slow backends holding them); new connections wait in the listen backlog: httpd's limit, not memory or the kernel's network; headroom has no reader for httpd's error log"},
+	{"server reached MaxClients setting", "", false, "Apache httpd's own worker limit (MaxClients, \"server reached MaxClients setting\" before 2.4): every worker was busy; new connections wait in the listen backlog: httpd's limit, not memory; headroom has no reader for httpd's error log"},
+	// nginx src/core/ngx_connection.c ngx_get_connection: the worker's connection table is
+	// empty after draining keepalive ones: "%ui worker_connections are not enough" (alert).
+	{" worker_connections are not enough", "", false, "nginx's own per-worker connection table (worker_connections, src/core/ngx_connection.c ngx_get_connection: \"N worker_connections are not enough\"): every slot held a client or upstream connection; nginx's limit, not memory or a kernel socket buffer; headroom has no reader for nginx's error log"},
+}
+
+// serverOwnGate: bytes one of which every form holds ('A' "Allowed", 'O' "Out of" and
+// "ERROR", 'x' "exceeded"/"xcalloc"/"xmalloc", '2' "(code 22)", 'Y' "Your", 'C' "Could" and
+// "Child", 'M' "MaxRequestWorkers"/"MaxClients"/"MemoryError", 'w' "worker_connections").
+const serverOwnGate = "AOx2YCMw"
+
+// serverOwnLine says why t is one of serverOwnForms' messages, and whether it is the
+// program's own out-of-memory. A long line is a paragraph that quotes one.
+func serverOwnLine(t string) (why string, oom, ok bool) {
+	if len(t) > maxErrnoLineBytes || strings.IndexAny(t, serverOwnGate) < 0 {
+		return "", false, false
+	}
+	for _, f := range serverOwnForms {
+		k := strings.Index(t, f.needle)
+		if k < 0 {
+			continue
+		}
+		rest := t[k+len(f.needle):]
+		if f.needle2 != "" && !strings.Contains(rest, f.needle2) {
+			continue
+		}
+		if f.needle[0] == 'A' && !startsWithDigit(rest) {
+			continue // "Allowed memory size of N bytes": the figure is the program's
+		}
+		if f.needle[0] == ' ' && !endsWithDigit(t[:k]) {
+			continue // "N worker_connections are not enough"
+		}
+		return f.why, f.oom, true
+	}
+	if why, ok := varnishChildKilled(t); ok {
+		return why, false, true
+	}
+	if why, ok := pythonMemoryError(t); ok {
+		return why, true, true
+	}
+	return "", false, false
+}
+
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+func endsWithDigit(s string) bool   { return s != "" && s[len(s)-1] >= '0' && s[len(s)-1] <= '9' }
+
+// varnishChildKilled: Varnish's manager reaping its cache child killed by SIGKILL
+// (bin/varnishd/mgt/mgt_child.c mgt_reap_child: "Child (%jd) died" then " signal=%d"): the
+// kernel's OOM killer or a cgroup's sends it, so does any kill -9, and so does the manager
+// itself (kill_child) after the child stopped answering the CLI with no_coredump set. The
+// kernel's own kill line would say which and is not this line. Another signal (6, a panic's
+// abort; 11) is no kill.
+func varnishChildKilled(t string) (string, bool) {
+	k := strings.Index(t, ") died signal=9")
+	if k < 0 {
+		return "", false
+	}
+	rest := t[k+len(") died signal=9"):]
+	if startsWithDigit(rest) || !strings.Contains(t[:k], "Child (") {
+		return "", false
+	}
+	return "Varnish's manager reaped its cache child killed by SIGKILL (mgt/mgt_child.c: \"Child (N) died signal=9\"): the kernel's OOM killer or a cgroup's sends it, and so does any kill -9 or the manager itself after a CLI timeout; the kernel's own kill line (\"Out of memory: Killed process\") would say which and is not in the text; headroom has no reader for this log", true
+}
+
+// pythonMemoryError: a Python traceback's last line "MemoryError" or "MemoryError: msg"
+// (Objects/exceptions.c; PyErr_NoMemory when the interpreter's malloc returned NULL): Borg's
+// and other Python programs' own allocation failed and the program exited by itself. Only the
+// exception's own line: a sentence naming MemoryError is prose.
+func pythonMemoryError(t string) (string, bool) {
+	s := strings.TrimSpace(t)
+	if !strings.HasPrefix(s, "MemoryError") {
+		return "", false
+	}
+	if rest := s[len("MemoryError"):]; rest != "" && rest[0] != ':' {
+		return "", false
+	}
+	return "a Python program's own allocation failed (the traceback's MemoryError: the interpreter's malloc returned NULL, PyErr_NoMemory): the process's address space, RLIMIT_AS or overcommit refused it and the program exited by itself: no kill by the kernel's OOM killer and no statement about the host's free memory; headroom has no reader for this log", true
+}
+
+// isServerTag: the syslog tags of the programs whose messages serverOwnForms names (their
+// daemons' names as their units start them). A switch, then one prefix test for php-fpm's
+// versioned names ("php-fpm8.2", "php8.1-fpm").
+func isServerTag(tag string) bool {
+	switch tag {
+	case "smbd", "nmbd", "winbindd", "samba", "rsync", "rsyncd", "restic", "borg", "rclone",
+		"nextcloud", "squid", "varnishd", "varnish", "nginx", "openresty", "httpd", "apache2",
+		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager":
+		return true
+	}
+	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php")
+}
+
+// serverLogWhy: a line of one of these programs under its own syslog tag: an errno of this
+// domain, or one of the forms above.
+func serverLogWhy(t string) (why string, oom, ok bool) {
+	if why, ok := errnoLogLine(t); ok {
+		return why, false, true
+	}
+	return serverOwnLine(t)
+}
