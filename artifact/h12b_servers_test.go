@@ -143,3 +143,42 @@ func TestH12bErrnoForms(t *testing.T) {
 		}
 	}
 }
+
+// The network file systems' kernel messages quoted bare in a ticket are named (a stall, the
+// client's send errno, the NFS server's connection limit); with a stamp they stay kernel log
+// records; a sentence about NFS is prose.
+func TestH12bNetFSQuotedBare(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		no   int
+		word string
+	}{
+		{"Our clients hang during the backup.\n\nnfs: server nas01 not responding, still trying\n", 3, "rpc_check_timeout"},
+		{"lockd: server 10.0.0.5 not responding, timed out\n", 1, "rpc_check_timeout"},
+		{"nfsd: too many open connections, consider increasing the number of threads\n", 1, "svc_check_conn_limits"},
+		{"Copying stalls.\nCIFS: VFS: \\\\nas01 Error -105 sending data on socket to server\n", 2, "ENOBUFS"},
+		{"CIFS: VFS: \\\\nas01 has not responded in 180 seconds. Reconnecting...\n", 1, "server_unresponsive"},
+		{"CIFS VFS: Send error in read = -11\n", 1, "EAGAIN"},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		if !h12bUnreadLine(tl, c.no, c.word) {
+			t.Errorf("%q: unparsed %+v: want line %d named (%s)", c.text, tl.Unparsed, c.no, c.word)
+		}
+		checkAccount(t, tl)
+	}
+	// Stamped, the same lines are the kernel log's records, not unread.
+	tl := ParseString("[812345.123456] nfs: server nas01 not responding, still trying\n[812346.000001] CIFS: VFS: \\\\nas01 Error -105 sending data on socket to server\n", "t", Options{})
+	if tl.Log.Len() != 2 || len(tl.Unparsed) != 0 {
+		t.Errorf("stamped: %d records, unparsed %+v: want two kernel log records", tl.Log.Len(), tl.Unparsed)
+	}
+	// Counters: sentences that name the words.
+	for _, s := range []string{
+		"the NFS server is not responding, still trying to find out why",
+		"we use CIFS: VFS errors appear sometimes",
+		"CIFS mounts are slow",
+	} {
+		if why, ok := netFSLine(s); ok {
+			t.Errorf("%q named: %s", s, why)
+		}
+	}
+}

@@ -326,6 +326,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a file-sharing program's or a web cache's own limit (unreadserver.go)
 		return
 	}
+	if why, ok := netFSLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return

@@ -160,3 +160,61 @@ func serverLogWhy(t string) (why string, oom, ok bool) {
 	}
 	return serverOwnLine(t)
 }
+
+// The kernel's network file systems' own messages quoted without their log prefix (a
+// ticket's "nfs: server nas01 not responding, still trying", "CIFS: VFS: \\nas01 Error -105
+// sending data on socket to server"): with a dmesg stamp or a syslog prefix they are kernel
+// log records; bare, in prose, they held nothing headroom read. Each is named with what it
+// proves: a stall of the path to the file server, the client's send failing with an errno,
+// the NFS server's own connection limit. Sources: net/sunrpc/clnt.c rpc_check_timeout ("%s:
+// server %s not responding, still trying" / ", timed out"; cl_program->name is nfs, lockd,
+// mount, rpcbind), net/sunrpc/svc_xprt.c svc_check_conn_limits ("%s: too many open
+// connections, consider increasing the %s"), fs/smb/client (pr_fmt "CIFS: ", cifs_dbg(VFS)
+// "VFS: ", before 3.x "CIFS VFS: "): connect.c server_unresponsive ("has not responded in
+// %lu seconds. Reconnecting..."), transport.c __smb_send_rqst ("Error %d sending data on
+// socket to server"), connect.c allocate_buffers ("No memory for large SMB response"),
+// cifssmb.c/smb2pdu.c ("Send error in %s = %d").
+
+// netFSLine says why t is one of these messages. Gate: "not responding", "CIFS" or "too many
+// open connections", each one strings.Index.
+func netFSLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	if k := strings.Index(t, " not responding, "); k >= 0 && rpcServerBefore(t[:k]) {
+		rest := t[k+len(" not responding, "):]
+		if strings.HasPrefix(rest, "still trying") || strings.HasPrefix(rest, "timed out") {
+			return "an RPC client of the kernel (NFS, lockd, mountd) got no reply from its server within its major timeout (net/sunrpc/clnt.c rpc_check_timeout: \"server X not responding, still trying\", \"... OK\" when it answers again): a stall of the network path or of the server; no memory figure and no counter; headroom has no rule for it (the kernel log with its stamps, and the client's and server's counters, nfsstat -rc retrans, would date and size it)", true
+		}
+	}
+	if k := strings.Index(t, ": too many open connections, consider increasing the "); k >= 0 {
+		return "the kernel's NFS server (sunrpc svc_check_conn_limits) holds more connections than its limit ((threads+3)*20, or max_connections) and closes the oldest: the server's own connection limit, raised with more nfsd threads; not memory", true
+	}
+	c := strings.Index(t, "CIFS")
+	if c < 0 {
+		return "", false
+	}
+	msg := t[c:]
+	switch {
+	case strings.HasPrefix(msg, "CIFS: VFS: "), strings.HasPrefix(msg, "CIFS VFS: "):
+	default:
+		return "", false
+	}
+	switch {
+	case strings.Contains(msg, " has not responded in "):
+		return "the kernel's SMB client got no answer to its echoes for three echo intervals and reconnects (fs/smb/client/connect.c server_unresponsive: \"has not responded in N seconds. Reconnecting...\"): a stall of the network path or of the server; no memory figure; headroom has no rule for it", true
+	case strings.Contains(msg, " sending data on socket to server"):
+		return "the kernel's SMB client's send on its TCP socket failed (fs/smb/client/transport.c __smb_send_rqst: \"Error N sending data on socket to server\", N the negative errno): -105 ENOBUFS and -12 ENOMEM are a send refused for buffer space or memory (the socket's or an skb's), -11 EAGAIN a send buffer full past the client's wait, -32 EPIPE and -104 ECONNRESET a connection closed; the client reconnects; headroom has no rule for it (as a stamped kernel log line, -12 is read as a failed allocation)", true
+	case strings.Contains(msg, "Send error in ") && strings.Contains(msg, " = -"):
+		return "the kernel's SMB client's request failed (fs/smb/client cifssmb.c/smb2pdu.c: \"Send error in OPERATION = N\", N the negative errno: -11 EAGAIN while the session reconnects, -12 ENOMEM, -105 ENOBUFS, -104 ECONNRESET, -112 EHOSTDOWN, -113 EHOSTUNREACH): the path to the server or the client's buffers, the errno says which; headroom has no rule for it", true
+	case strings.Contains(msg, "No memory for") && strings.Contains(msg, "SMB response"):
+		return "the kernel's SMB client could not get a receive buffer (fs/smb/client/connect.c allocate_buffers: \"No memory for large SMB response\"), retried after a pause: an allocation failure of the client's in the kernel's words, order and zones not said (as a stamped kernel log line it is read as a failed allocation); headroom has no reader for the bare line", true
+	}
+	return "", false
+}
+
+// rpcServerBefore: head ends in rpc_check_timeout's "PROGRAM: server NAME" (one token).
+func rpcServerBefore(head string) bool {
+	j := strings.LastIndexByte(head, ' ')
+	return j > 0 && j+1 < len(head) && strings.HasSuffix(head[:j], ": server")
+}
