@@ -31,6 +31,8 @@ func TestH12bProgramOwnOutOfMemory(t *testing.T) {
 		{"[receiver] exceeded --max-alloc=1073741824 setting (file=fileio.c, line=260)\n", "--max-alloc"},
 		{"2026/11/28 03:12:44| FATAL: xcalloc: Unable to allocate 1073741816 blocks of 432 bytes!\n", "descriptor table"},
 		{"    exit_code = archiver.run(args)\nMemoryError\n", "MemoryError"},
+		// Nextcloud's nextcloud.log: one JSON record, longer than a log line's bound.
+		{`{"reqId":"Zk3aQp2dW9xYk3lVbq1aAAAAAAE","level":3,"time":"2026-11-28T03:12:44+00:00","remoteAddr":"192.168.1.20","user":"alice","app":"PHP","method":"PUT","url":"/remote.php/dav/files/alice/Backups/disk.img","message":"Allowed memory size of 536870912 bytes exhausted (tried to allocate 268435464 bytes) at /var/www/nextcloud/3rdparty/sabre/http/lib/Sapi.php#119","userAgent":"Mozilla/5.0 (Windows) mirall/3.10.1stable-Win64 (build 20231115) (Nextcloud, windows-10.0.19045 ClientArchitecture: x86_64 OsArchitecture: x86_64)","version":"27.1.3.2","exception":{"Exception":"Error","Message":"Allowed memory size of 536870912 bytes exhausted (tried to allocate 268435464 bytes)","Code":1,"Trace":[],"File":"/var/www/nextcloud/3rdparty/sabre/http/lib/Sapi.php","Line":119}}` + "\n", "memory_limit"},
 		{"Nov 28 03:12:47 web1 php-fpm8.2[1200]: PHP Fatal error:  Allowed memory size of 134217728 bytes exhausted (tried to allocate 262144 bytes) in /srv/index.php on line 12\n", "memory_limit"},
 		{"Nov 28 03:12:48 nas rsyncd[1300]: rsync error: error allocating core memory buffers (code 22) at util2.c(118) [sender=3.2.7]\n", "RERR_MALLOC"},
 	} {

@@ -74,7 +74,7 @@ const serverOwnGate = "AOx2YCMw"
 // serverOwnLine says why t is one of serverOwnForms' messages, and whether it is the
 // program's own out-of-memory. A long line is a paragraph that quotes one.
 func serverOwnLine(t string) (why string, oom, ok bool) {
-	if len(t) > maxErrnoLineBytes || strings.IndexAny(t, serverOwnGate) < 0 {
+	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) || strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
 	for _, f := range serverOwnForms {
@@ -101,6 +101,17 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 		return why, true, true
 	}
 	return "", false, false
+}
+
+// maxJSONLogLineBytes: a program's JSON log record is one line however long its fields
+// (Nextcloud's nextcloud.log holds the user agent and the exception beside the message).
+const maxJSONLogLineBytes = 16 << 10
+
+// jsonLogRecord: t is one JSON object on a line, a log record, not a paragraph that quotes
+// a message.
+func jsonLogRecord(t string) bool {
+	s := strings.TrimSpace(t)
+	return len(s) <= maxJSONLogLineBytes && strings.HasPrefix(s, "{\"") && strings.HasSuffix(s, "}")
 }
 
 func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
