@@ -184,3 +184,44 @@ func TestH12bNetFSQuotedBare(t *testing.T) {
 		}
 	}
 }
+
+// The figures a program's own message states are kept, named as the program's
+// (program_limit), beside the unread line: never the host's memory.
+func TestH12bProgramFigures(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want map[string]int64
+	}{
+		{"PHP Fatal error:  Allowed memory size of 536870912 bytes exhausted (tried to allocate 20480 bytes) in /srv/a.php on line 312\n",
+			map[string]int64{"memory_limit_bytes": 536870912, "request_bytes": 20480}},
+		{"2026/11/28 03:12:44| FATAL: xcalloc: Unable to allocate 1073741816 blocks of 432 bytes!\n",
+			map[string]int64{"blocks": 1073741816, "block_bytes": 432}},
+		{"2026/11/28 03:12:44 [alert] 29#29: 768 worker_connections are not enough\n",
+			map[string]int64{"worker_connections": 768}},
+		{"Mar 02 10:00:01 pi lnd[1938]: runtime: out of memory: cannot allocate 268435456-byte block (359727104 in use)\n",
+			map[string]int64{"request_bytes": 268435456, "in_use_bytes": 359727104}},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		var got map[string]any
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindProgramLimit {
+				got, _ = a.Data.(map[string]any)
+			}
+		}
+		for k, v := range c.want {
+			if got == nil || got[k] != v {
+				t.Errorf("%q: program_limit %v, want %s=%d", c.text, got, k, v)
+			}
+		}
+		if len(tl.Samples) != 0 || len(tl.Unparsed) != 1 {
+			t.Errorf("%q: %d samples, unparsed %+v: want the line unread and no sample", c.text, len(tl.Samples), tl.Unparsed)
+		}
+	}
+	// Counter: a line no reader named keeps no figures.
+	tl := ParseString("we gave PHP 536870912 bytes and nginx 768 connections\n", "t", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindProgramLimit {
+			t.Fatalf("a sentence's numbers kept as a program's: %v", a.Data)
+		}
+	}
+}

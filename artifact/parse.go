@@ -179,6 +179,8 @@ type doc struct {
 	// serverOwnLine): a title saying the program ran out of memory is about that message,
 	// not the host (stated.go).
 	programOOMNamed bool
+	// programFigureCount counts the program_limit artifacts (programFigures' bound).
+	programFigureCount int
 
 	// lowMemKillLogged: a kernel log record holds "lowmemorykiller" (appendLog), so
 	// lowMemKillsInLog has records to read; without it, it does not look at each record
@@ -378,12 +380,14 @@ func (d *doc) run(from int) {
 			if why, ok := appOOMLine(t); ok {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
+				d.programFigures(i)
 				continue
 			}
 			if isServerTag(l.Tag) {
 				if why, oom, ok := serverLogWhy(t); ok {
 					d.programOOMNamed = d.programOOMNamed || oom
 					d.unparsedUnread(i, why) // a file-sharing program's or web cache's own line (unreadserver.go)
+					d.programFigures(i)
 					continue
 				}
 			}

@@ -311,6 +311,7 @@ func (d *doc) prose(i int) {
 	if why, ok := appOOMLine(d.ls[i].Text); ok {
 		d.programOOMNamed = true
 		d.unparsedUnread(i, why) // a runtime's or a server's own out-of-memory (unreadappoom.go)
+		d.programFigures(i)
 		return
 	}
 	if why, ok := roslaunchSigkillLine(d.ls[i].Text); ok {
@@ -324,6 +325,7 @@ func (d *doc) prose(i int) {
 		}
 		d.programOOMNamed = d.programOOMNamed || oom
 		d.unparsedUnread(i, why) // a file-sharing program's or a web cache's own limit (unreadserver.go)
+		d.programFigures(i)
 		return
 	}
 	if why, ok := netFSLine(d.ls[i].Text); ok && !d.exampleLog(i) {

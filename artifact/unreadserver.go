@@ -1,6 +1,9 @@
 package artifact
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // File-sharing, sync and backup programs' and web caches' and proxies' own messages about
 // their own limits (pre-round 12, h12b; every format string checked in the program's
@@ -228,4 +231,95 @@ func netFSLine(t string) (string, bool) {
 func rpcServerBefore(head string) bool {
 	j := strings.LastIndexByte(head, ' ')
 	return j > 0 && j+1 < len(head) && strings.HasSuffix(head[:j], ": server")
+}
+
+// KindProgramLimit: the figures a program's own out-of-memory or limit message states (its
+// limit, the request it refused, what it had in use), each named: the program's numbers,
+// never the host's memory or a kernel counter, and no rule reads them (issue 29 "whose
+// numbers"). The line itself stays listed as unread with what it proves.
+const KindProgramLimit = "program_limit"
+
+// programFigureForms: a message's fixed words and the names of the integers that follow
+// them in its format string, in order; before: the one integer right before the words.
+var programFigureForms = []struct {
+	program, needle string
+	names           []string
+	before          bool
+}{
+	{"php", "Allowed memory size of ", []string{"memory_limit_bytes", "request_bytes"}, false},
+	{"php", "Out of memory (allocated ", []string{"allocated_bytes", "request_bytes"}, false},
+	{"squid", "calloc: Unable to allocate ", []string{"blocks", "block_bytes"}, false},
+	{"squid", "malloc: Unable to allocate ", []string{"request_bytes"}, false},
+	{"rsync", "error allocating core memory buffers (code ", []string{"exit_code"}, false},
+	{"nginx", " worker_connections are not enough", []string{"worker_connections"}, true},
+	{"varnishd", "Child (", []string{"child_pid"}, false},
+	{"go runtime", "runtime: out of memory: cannot allocate ", []string{"request_bytes", "in_use_bytes"}, false},
+	{"unreal engine", "Ran out of memory allocating ", []string{"request_bytes", "alignment"}, false},
+	{"dovecot", "block_alloc(", []string{"request_bytes"}, false},
+	{"dovecot", "pool_system_malloc(", []string{"request_bytes"}, false},
+}
+
+// maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
+const maxProgramFigureArtifacts = 32
+
+// programFigures adds the figures line i states when it is one of programFigureForms'
+// messages (called only for a line a program's reader named).
+func (d *doc) programFigures(i int) {
+	if d.programFigureCount >= maxProgramFigureArtifacts {
+		return
+	}
+	t := d.ls[i].Text
+	for _, f := range programFigureForms {
+		k := strings.Index(t, f.needle)
+		if k < 0 {
+			continue
+		}
+		data := map[string]any{"program": f.program}
+		if f.before {
+			if v, ok := intBefore(t[:k]); ok {
+				data[f.names[0]] = v
+			}
+		} else {
+			rest := t[k+len(f.needle):]
+			for _, name := range f.names {
+				v, r, ok := nextInt(rest)
+				if !ok {
+					break
+				}
+				data[name], rest = v, r
+			}
+		}
+		if len(data) == 1 {
+			return
+		}
+		data["message"] = clip(strings.TrimSpace(t[k:]), 120)
+		d.programFigureCount++
+		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, data)
+		return
+	}
+}
+
+// nextInt: the first run of digits in s (at most 19), and the rest after it.
+func nextInt(s string) (int64, string, bool) {
+	j := strings.IndexAny(s, "0123456789")
+	if j < 0 || j > 40 {
+		return 0, s, false // the next figure of the format is near; a far digit is another's
+	}
+	n := j
+	for n < len(s) && n-j < 19 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	v, err := strconv.ParseInt(s[j:n], 10, 64)
+	return v, s[n:], err == nil
+}
+
+// intBefore: the integer that ends s (after trailing spaces).
+func intBefore(s string) (int64, bool) {
+	s = strings.TrimRight(s, " ")
+	n := len(s)
+	for n > 0 && len(s)-n < 19 && s[n-1] >= '0' && s[n-1] <= '9' {
+		n--
+	}
+	v, err := strconv.ParseInt(s[n:], 10, 64)
+	return v, n < len(s) && err == nil
 }
