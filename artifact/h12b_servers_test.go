@@ -91,6 +91,8 @@ func TestH12bWebCacheOwnLimits(t *testing.T) {
 		{"proxy-1  | 2026/11/28 03:12:44 [alert] 29#29: 768 worker_connections are not enough\n", 1, "worker_connections"},
 		{"Nov 28 03:12:46 proxy1 nginx[901]: 2026/11/28 03:12:46 [alert] 901#901: 1024 worker_connections are not enough\n", 1, "worker_connections"},
 		{"2026/11/28 03:12:44 kid1| WARNING! Your cache is running out of filedescriptors\n", 1, "max_filedescriptors"},
+		{"$ curl -s http://10.0.0.9:10000/\nenvoy overloaded\n", 2, "overload manager"},
+		{"$ curl -s -w ' %{http_code}\\n' http://10.0.0.9:10000/\nenvoy overloaded 503\n", 2, "overload manager"},
 		{"Nov 28 03:12:44 proxy1 squid[812]: WARNING! Your cache is running out of filedescriptors\n", 1, "max_filedescriptors"},
 	} {
 		tl := ParseString(c.text, "t", Options{})
@@ -107,6 +109,7 @@ func TestH12bWebCacheOwnLimits(t *testing.T) {
 		"MaxRequestWorkers 150",
 		"worker_connections 1024;",
 		"raise worker_connections if they are not enough",
+		"we keep getting envoy overloaded errors from the gateway",
 	} {
 		if why, _, ok := serverOwnLine(s); ok {
 			t.Errorf("%q named: %s", s, why)

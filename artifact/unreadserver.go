@@ -77,7 +77,13 @@ const serverOwnGate = "AOx2YCMw"
 // serverOwnLine says why t is one of serverOwnForms' messages, and whether it is the
 // program's own out-of-memory. A long line is a paragraph that quotes one.
 func serverOwnLine(t string) (why string, oom, ok bool) {
-	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) || strings.IndexAny(t, serverOwnGate) < 0 {
+	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) {
+		return "", false, false
+	}
+	if why, ok := envoyOverloaded(t); ok {
+		return why, false, true
+	}
+	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
 	for _, f := range serverOwnForms {
@@ -136,6 +142,22 @@ func varnishChildKilled(t string) (string, bool) {
 		return "", false
 	}
 	return "Varnish's manager reaped its cache child killed by SIGKILL (mgt/mgt_child.c: \"Child (N) died signal=9\"): the kernel's OOM killer or a cgroup's sends it, and so does any kill -9 or the manager itself after a CLI timeout; the kernel's own kill line (\"Out of memory: Killed process\") would say which and is not in the text; headroom has no reader for this log", true
+}
+
+// envoyOverloaded: Envoy's local reply while its overload manager's stop_accepting_requests
+// action is active (source/common/http/conn_manager_impl.cc: sendLocalReply(503, "envoy
+// overloaded"), response flag OM): its resource monitors (fixed_heap's max_heap_size_bytes,
+// the downstream connections) crossed their thresholds. The body alone on its line (curl's
+// output), or beside the 503 of the same reply; a sentence naming it is prose.
+func envoyOverloaded(t string) (string, bool) {
+	k := strings.Index(t, "envoy overloaded")
+	if k < 0 {
+		return "", false
+	}
+	if s := strings.Trim(strings.TrimSpace(t), `"'`+"`"); s != "envoy overloaded" && !strings.Contains(t, "503") {
+		return "", false
+	}
+	return "Envoy's overload manager refused the request (conn_manager_impl.cc: 503 \"envoy overloaded\" while the stop_accepting_requests action is active): Envoy's own resource monitors (the fixed_heap monitor's max_heap_size_bytes, or its connection limits) crossed their thresholds: the proxy's own limit, not the kernel's memory; headroom has no reader for it", true
 }
 
 // pythonMemoryError: a Python traceback's last line "MemoryError" or "MemoryError: msg"
