@@ -64,6 +64,11 @@ var serverOwnForms = []struct {
 	// raising the MaxRequestWorkers setting" ("MaxClients" before 2.4).
 	{"server reached MaxRequestWorkers setting", "", false, "Apache httpd's own worker limit (the MPM's \"server reached MaxRequestWorkers setting\", AH00161/AH00286/AH00484): every worker or thread was busy (load, or slow backends holding them); new connections wait in the listen backlog: httpd's limit, not memory or the kernel's network; headroom has no reader for httpd's error log"},
 	{"server reached MaxClients setting", "", false, "Apache httpd's own worker limit (MaxClients, \"server reached MaxClients setting\" before 2.4): every worker was busy; new connections wait in the listen backlog: httpd's limit, not memory; headroom has no reader for httpd's error log"},
+	// lighttpd src/server.c server_sockets_disable: it stops accepting when its connections
+	// reach server.max-connections, or its descriptors near server.max-fds: "[note] sockets
+	// disabled, connection limit reached" / "... out-of-fds" ("sockets enabled again" after).
+	{"sockets disabled, connection limit reached", "", false, "lighttpd's own connection limit (src/server.c server_sockets_disable: \"sockets disabled, connection limit reached\", server.max-connections): it stopped accepting until connections close; the server's limit, not memory; headroom has no reader for lighttpd's error log"},
+	{"sockets disabled, out-of-fds", "", false, "lighttpd's own descriptor limit (src/server.c server_sockets_disable: \"sockets disabled, out-of-fds\", near server.max-fds): it stopped accepting until descriptors free; RLIMIT_NOFILE or server.max-fds, not memory; headroom has no reader for lighttpd's error log"},
 	// nginx src/core/ngx_connection.c ngx_get_connection: the worker's connection table is
 	// empty after draining keepalive ones: "%ui worker_connections are not enough" (alert).
 	{" worker_connections are not enough", "", false, "nginx's own per-worker connection table (worker_connections, src/core/ngx_connection.c ngx_get_connection: \"N worker_connections are not enough\"): every slot held a client or upstream connection; nginx's limit, not memory or a kernel socket buffer; headroom has no reader for nginx's error log"},
@@ -71,8 +76,9 @@ var serverOwnForms = []struct {
 
 // serverOwnGate: bytes one of which every form holds ('A' "Allowed", 'O' "Out of" and
 // "ERROR", 'x' "exceeded"/"xcalloc"/"xmalloc", '2' "(code 22)", 'Y' "Your", 'C' "Could" and
-// "Child", 'M' "MaxRequestWorkers"/"MaxClients"/"MemoryError", 'w' "worker_connections").
-const serverOwnGate = "AOx2YCMw"
+// "Child", 'M' "MaxRequestWorkers"/"MaxClients"/"MemoryError", 'w' "worker_connections",
+// 'k' lighttpd's "sockets disabled").
+const serverOwnGate = "AOx2YCMwk"
 
 // serverOwnLine says why t is one of serverOwnForms' messages, and whether it is the
 // program's own out-of-memory. A long line is a paragraph that quotes one.
