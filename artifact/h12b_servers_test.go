@@ -92,7 +92,7 @@ func TestH12bWebCacheOwnLimits(t *testing.T) {
 		{"Nov 28 03:12:46 proxy1 nginx[901]: 2026/11/28 03:12:46 [alert] 901#901: 1024 worker_connections are not enough\n", 1, "worker_connections"},
 		{"2026/11/28 03:12:44 kid1| WARNING! Your cache is running out of filedescriptors\n", 1, "max_filedescriptors"},
 		{"$ curl -s http://10.0.0.9:10000/\nenvoy overloaded\n", 2, "overload manager"},
-		{"2026-11-28 03:12:44: (server.c.1357) [note] sockets disabled, connection limit reached\n", 1, "server.max-connections"},
+		{"2026-11-28 03:12:44: (server.c.1421) [note] sockets disabled, connection limit reached\n", 1, "server.max-connections"},
 		{"2026-11-28 03:12:44: server.c.1005) [note] sockets disabled, out-of-fds\n", 1, "server.max-fds"},
 		{"$ curl -s -w ' %{http_code}\\n' http://10.0.0.9:10000/\nenvoy overloaded 503\n", 2, "overload manager"},
 		{"Nov 28 03:12:44 proxy1 squid[812]: WARNING! Your cache is running out of filedescriptors\n", 1, "max_filedescriptors"},
