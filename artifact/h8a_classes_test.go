@@ -74,7 +74,7 @@ func TestH8aAgentMetricsNotFromOthers(t *testing.T) {
 		"vm.memory.size = 5\n",                                                          // no Zabbix key without "["
 		"The oom_kill counter in /proc/vmstat went from 3 to 5.\n",                      // vmstat's field, no alarm
 		"./check.sh tcp_memory 3 used_swap 4\n",                                         // a script's words, no alarm
-		"Nov 29 10:12:01 db01 nginx[812]: accept4() failed (24: Too many open files)\n", // not an agent's tag
+		"Nov 29 10:12:01 db01 myapp[812]: accept4() failed (24: Too many open files)\n", // not an agent's tag (nginx's is read since h12b)
 	} {
 		tl := ParseString(text, "t", Options{})
 		for _, u := range tl.Unparsed {

@@ -176,6 +176,13 @@ func (d *doc) afterParse(text string) {
 
 // doc is the state of one Parse.
 type doc struct {
+	// programOOMNamed: a line was named as a program's own out-of-memory (appOOMLine,
+	// serverOwnLine): a title saying the program ran out of memory is about that message,
+	// not the host (stated.go).
+	programOOMNamed bool
+	// programFigureCount counts the program_limit artifacts (programFigures' bound).
+	programFigureCount int
+
 	// lowMemKillLogged: a kernel log record holds "lowmemorykiller" (appendLog), so
 	// lowMemKillsInLog has records to read; without it, it does not look at each record
 	// (a search of every message was a fifth of the bench syslog's parse).
@@ -373,11 +380,21 @@ func (d *doc) run(from int) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}
 			if why, ok := appOOMLine(t); ok {
+				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
+				d.programFigures(i)
 				continue
 			}
 			if (isDBTag(l.Tag) || ownStampHost(l)) && d.dbSyslogLine(i, t) {
 				continue // a data store's or broker's own line (unreaddbmsg.go)
+			}
+			if isServerTag(l.Tag) {
+				if why, oom, ok := serverLogWhy(t); ok {
+					d.programOOMNamed = d.programOOMNamed || oom
+					d.unparsedUnread(i, why) // a file-sharing program's or web cache's own line (unreadserver.go)
+					d.programFigures(i)
+					continue
+				}
 			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)

@@ -266,7 +266,10 @@ func (d *doc) stated() {
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
-	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !(programOOMText(p.text) && !reKillWord.MatchString(p.text)) {
+	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !((programOOMText(p.text) || d.programOOMNamed) && !reKillWord.MatchString(p.text)) {
+		// (A title whose out-of-memory is a program's own message, or that names the
+		// out-of-memory of a text whose only such line is a program's own, is that
+		// program's, not the host's: unreadappoom.go, unreadserver.go.)
 		// The title names the out-of-memory the text is about ("Sui oom-kill", "OOM out
 		// of memory errors"), as a title names a kernel message (titleMessage).
 		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)

@@ -324,11 +324,27 @@ func (d *doc) prose(i int) {
 		return
 	}
 	if why, ok := appOOMLine(d.ls[i].Text); ok {
+		d.programOOMNamed = true
 		d.unparsedUnread(i, why) // a runtime's or a server's own out-of-memory (unreadappoom.go)
+		d.programFigures(i)
 		return
 	}
 	if why, ok := roslaunchSigkillLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // roslaunch's notice of a node killed by SIGKILL (unreadappoom.go)
+		return
+	}
+	if why, oom, ok := serverOwnLine(d.ls[i].Text); ok {
+		if d.exampleLog(i) {
+			d.keepProse(i) // a guide's example of the message, not this host's
+			return
+		}
+		d.programOOMNamed = d.programOOMNamed || oom
+		d.unparsedUnread(i, why) // a file-sharing program's or a web cache's own limit (unreadserver.go)
+		d.programFigures(i)
+		return
+	}
+	if why, ok := netFSLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
 		return
 	}
 	if d.jsonStatLine(i) {

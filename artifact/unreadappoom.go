@@ -110,8 +110,11 @@ func dovecotOOMAfter(rest string) bool {
 // programOOMText: s (a sentence, a title) holds a program's own out-of-memory message of
 // appOOMForms: its "out of memory" is that program's, not the kernel's or the host's.
 func programOOMText(s string) bool {
-	_, ok := appOOMLine(s)
-	return ok || dbOwnOOMText(s) // a data store's or broker's own (unreaddbmsg.go)
+	if _, ok := appOOMLine(s); ok || dbOwnOOMText(s) { // and a data store's or broker's own (unreaddbmsg.go)
+		return true
+	}
+	_, oom, ok := serverOwnLine(s) // PHP's, rsync's, Squid's, Python's (unreadserver.go)
+	return ok && oom
 }
 
 // reExampleLead: words that introduce what follows as an example of a message, not this

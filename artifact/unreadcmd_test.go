@@ -129,8 +129,12 @@ func TestUnreadCommandOutputNotFromNoise(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			tl := ParseString(text, "t", Options{})
-			if len(tl.Unparsed) != 0 {
-				t.Errorf("unparsed %+v", tl.Unparsed)
+			for _, u := range tl.Unparsed {
+				// k6's "socket: too many open files" is named as the errno EMFILE (h12b,
+				// unreaderrno.go), never as a command's output.
+				if !strings.HasPrefix(u.Why, "the errno EMFILE") {
+					t.Errorf("unparsed %+v", u)
+				}
 			}
 			checkAccount(t, tl)
 		})

@@ -34,6 +34,14 @@ var errnoReasons = []struct{ text, name, why string }{
 	// libusb's linux_usbfs backend maps to LIBUSB_ERROR_NO_MEM). A USB subsystem's own
 	// buffer limit: no statement about the kernel's free memory.
 	{"Insufficient memory", "LIBUSB_ERROR_NO_MEM", "libusb's error LIBUSB_ERROR_NO_MEM (Insufficient memory): a USB transfer's buffer was refused; on Linux usbfs caps its transfers' memory at usbfs_memory_mb (16 MB by default, drivers/usb/core/devio.c), a USB subsystem's own limit, not the kernel's free memory; headroom has no reader for this log"},
+	// ENFILE and EMFILE (h12b): the system's file table (fs.file-max, fs/file_table.c
+	// alloc_empty_file) or the process's descriptors (RLIMIT_NOFILE, fs/file.c alloc_fd)
+	// are used up: descriptor limits, no memory failure. nginx prints "accept4() failed (24:
+	// Too many open files)", Go's net/http "accept4: too many open files; retrying", Squid's
+	// xstrerr "(24) Too many open files", httpd's APR "(24)Too many open files: ...". ENFILE's
+	// text holds EMFILE's, so it is asked first.
+	{"Too many open files in system", "ENFILE", "the errno ENFILE (Too many open files in system): the kernel's system-wide file table is full (fs.file-max; fs/file_table.c alloc_empty_file): a descriptor limit of the host, not a failure of memory; headroom has no reader for this log"},
+	{"Too many open files", "EMFILE", "the errno EMFILE (Too many open files): the process used up its descriptors (RLIMIT_NOFILE, LimitNOFILE, a program's own max such as Squid's max_filedescriptors; fs/file.c alloc_fd): a descriptor limit, not memory; headroom has no reader for this log"},
 	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 
@@ -72,6 +80,17 @@ func errnoLogLine(t string) (string, bool) {
 func errnoNumberBefore(before string) bool {
 	before = strings.TrimSuffix(before, "(")
 	before = strings.TrimRight(before, " ")
+	if b, ok := strings.CutSuffix(before, ")"); ok {
+		// The number in its own parentheses before the text: Squid's xstrerr "(%d) %s"
+		// (compat/xstrerror.cc: "comm_open: socket failure: (105) No buffer space
+		// available") and httpd's ap_log_error of an APR status "(%d)%s: " ("(105)No buffer
+		// space available: AH00957: ...").
+		n := len(b)
+		for n > 0 && b[n-1] >= '0' && b[n-1] <= '9' {
+			n--
+		}
+		return n > 0 && n < len(b) && len(b)-n <= 3 && b[n-1] == '('
+	}
 	before = strings.TrimSuffix(before, ":")
 	n := len(before)
 	for n > 0 && before[n-1] >= '0' && before[n-1] <= '9' {
