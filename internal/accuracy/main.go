@@ -39,7 +39,7 @@ func main() {
 	only := flag.String("run", "", "score only the cases whose stem contains this text")
 	quiet := flag.Bool("q", false, "print only the cases that lose a point, and the last line")
 	batch := flag.String("batch", "", "score only the cases of this gathering batch (g7 for labels-g7.json); no ratchet")
-	recordFirst := flag.Bool("record-first-run", false, "write the newest batch's line to CORPUS/first-runs.json if that batch has none yet (run once, before any fix)")
+	recordFirst := flag.Bool("record-first-run", false, "write the newest batch's line (or -batch gN's) to CORPUS/first-runs.json if that batch has none yet (run once, before any fix)")
 	misses := flag.Bool("misses", false, "print each labelled number no artifact carries: MISS case value key line artifact-kinds text (tab-separated)")
 	flag.Parse()
 	if *baselinePath == "" {
@@ -104,6 +104,19 @@ func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Dur
 				return err
 			}
 			fmt.Printf("newest batch %s first run recorded in %s\n", newest, firstRunsFile)
+		}
+	}
+	if recordFirst && batch != "" && batch != newest && only == "" && tot.Cases > 0 {
+		// A round of several batches committed together: each is recorded by name
+		// (-batch gN), once, like the newest.
+		if l, ok := firstRuns[batch]; ok {
+			fmt.Printf("batch %s first run: %s\n", batch, l)
+		} else {
+			firstRuns[batch] = fig.line()
+			if err := writeFirstRuns(filepath.Join(dir, firstRunsFile), firstRuns); err != nil {
+				return err
+			}
+			fmt.Printf("batch %s first run recorded in %s\n", batch, firstRunsFile)
 		}
 	}
 	fmt.Println(fig.line())
