@@ -128,6 +128,9 @@ func (d *doc) trySysctl(i int) int {
 		if m == nil {
 			break
 		}
+		if proseTail(m[2]) {
+			break // "vm.overcommit_memory=1' for this to take effect.": a quoted command wrapped in prose
+		}
 		key := kernel.NormaliseSysctlKey(m[1])
 		// procps sysctl writes a sysctl.conf value as it stands, quotes included
 		// (sysctl.c parses no quoting): `tcp_rmem = "4096 87380 4194304"` reaches the
@@ -142,6 +145,9 @@ func (d *doc) trySysctl(i int) int {
 		}
 		sds = append(sds, settingData(key, m[1], val, ""))
 		lines = append(lines, d.ls[k].No)
+	}
+	if k == i {
+		return 0 // the first line was the tail of a sentence (proseTail): prose, no block
 	}
 	for k > i && strings.HasPrefix(strings.TrimSpace(d.ls[k-1].Text), "#") {
 		k--
@@ -171,6 +177,21 @@ func (d *doc) trySysctl(i int) int {
 	d.segSeq++
 	d.addArtifact(KindSysctl, d.ls[i].No, d.ls[k-1].No, blk)
 	return k - i
+}
+
+// proseTail reports whether a sysctl.conf line's value v is the end of a sentence that
+// quoted a command and was wrapped after its '=' ("vm.overcommit_memory=1' for this to take
+// effect.", Redis's overcommit warning wrapped at 72 columns): a quote that closes what the
+// line never opened, with three words or more after it. procps writes a value's quotes as
+// they stand, but a real value's quotes come in pairs (`tcp_rmem = "4096 87380 4194304"`).
+func proseTail(v string) bool {
+	for _, q := range []string{"'", "\"", "`"} {
+		if strings.Count(v, q)%2 == 1 {
+			_, after, _ := strings.Cut(v, q)
+			return len(fields(after)) >= 3
+		}
+	}
+	return false
 }
 
 // procpsReadError reports whether t is procps sysctl's complaint about a key it could not
