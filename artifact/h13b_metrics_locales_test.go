@@ -166,3 +166,26 @@ func TestH13bKernelLineAfterLeadIn(t *testing.T) {
 		}
 	}
 }
+
+// sar's rows under zh_CN's and ko_KR's time format (glibc t_fmt "%H时%M分%S秒", "%H시 %M분
+// %S초"; sysstat prints %X) are read like ja_JP's.
+func TestH13bSarLocalizedTime(t *testing.T) {
+	head := "$ sar -r 1 2\nLinux 5.15.0-91-generic (db01) \t2026年11月30日 \t_x86_64_\t(8 CPU)\n\n"
+	cols := " kbmemfree   kbavail kbmemused  %memused kbbuffers  kbcached  kbcommit   %commit  kbactive   kbinact   kbdirty\n"
+	row := "    184320    614400  15523840     95.50     20480    593920  30000000    150.00  12000000   2000000      1024\n"
+	for _, stamp := range []func(s int) string{
+		func(s int) string { return "10时21分0" + string(rune('0'+s)) + "秒" },
+		func(s int) string { return "10시 21분 0" + string(rune('0'+s)) + "초" },
+	} {
+		text := head + stamp(1) + cols + stamp(2) + row + stamp(3) + row
+		tl := ParseString(text, "t", Options{})
+		if len(tl.Samples) == 0 || NothingRead(tl) {
+			t.Errorf("%q: no sample, unparsed %+v", stamp(1), tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	// Counter: a sentence starting with a time in words is no row.
+	if st, _ := sysstatStamp("10时21分01秒"); st != "" {
+		t.Errorf("a time alone taken for a row's stamp: %q", st)
+	}
+}
