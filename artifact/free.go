@@ -88,6 +88,9 @@ func freeRowName(name string) string {
 	if en, ok := freeRowWords[strings.TrimSpace(name)]; ok {
 		return en
 	}
+	if en, ok := freeRowNameSpaced(strings.TrimSpace(name)); ok {
+		return en // "스  왑" (free_locales.go)
+	}
 	return name
 }
 

@@ -385,6 +385,9 @@ func (d *doc) run(from int) {
 				d.programFigures(i)
 				continue
 			}
+			if (isMetricsTag(l.Tag) || telegrafLevelHost(l)) && d.metricsLine(i, t) {
+				continue // a metrics or log server's own line (unreadmetrics.go)
+			}
 			if (isDBTag(l.Tag) || ownStampHost(l)) && d.dbSyslogLine(i, t) {
 				continue // a data store's or broker's own line (unreaddbmsg.go)
 			}
@@ -415,7 +418,7 @@ func (d *doc) run(from int) {
 			d.logLine(i)
 			continue
 		}
-		if kernel.IsQuotedMessage(t) && !searchCommand(t) && !messageHypothetical(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
+		if kernel.IsQuotedMessage(t) && (!searchCommand(t) || stampAfterLeadIn(t)) && !messageHypothetical(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.

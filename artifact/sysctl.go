@@ -308,6 +308,14 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
 		return
 	}
+	if _, _, ok := metricsOwnLine(d.ls[i].Text); ok {
+		if d.exampleLog(i) {
+			d.keepProse(i) // a guide's example of the message, not this host's
+			return
+		}
+		d.metricsLine(i, d.ls[i].Text) // a metrics or log server's own message (unreadmetrics.go)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return

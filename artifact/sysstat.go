@@ -90,8 +90,9 @@ var reSysstatTime = lazyre.New(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchs
 
 // A time and an average label in the Japanese and Chinese locales: sysstat prints the time
 // with strftime's %X (sa_common.c set_record_timestamp_string), "00時10分01秒" under ja_JP,
-// and translates "Average:" (po/ja.po "平均値:", po/zh_CN.po "平均时间:").
-var reSysstatTimeCJK = lazyre.New(`^(?:(\d{1,2})時(\d\d)分(\d\d)秒|(平均値:|平均时间:))\s*`)
+// and translates "Average:" (po/ja.po "平均値:", po/zh_CN.po "平均时间:"). glibc's t_fmt of
+// zh_CN is "%H时%M分%S秒" (zh_TW's as ja_JP's) and ko_KR's "%H시 %M분 %S초" (h13b).
+var reSysstatTimeCJK = lazyre.New(`^(?:(\d{1,2})(?:時|时|시 ?)(\d\d)(?:分|분 ?)(\d\d)(?:秒|초)|(平均値:|平均时间:))\s*`)
 
 // sysstatStamp splits a row's time (or average label) from its cells; a localised time is
 // given as "HH:MM:SS", the label as it is. stamp is "" when the row has none.

@@ -71,7 +71,7 @@ var (
 
 // topLineKind classifies a summary line; "" when it is not one.
 func topLineKind(t string) string {
-	s := strings.TrimSpace(t)
+	s := topEnglish(strings.TrimSpace(t)) // a translated locale's line (top_locales.go)
 	switch {
 	case strings.HasPrefix(s, "top - "):
 		return "first"
@@ -145,7 +145,7 @@ func topAt(ls []Line, i int) (*TopSummary, int) {
 	k := i
 	seen := map[string]bool{}
 	for ; k < len(ls); k++ {
-		s := strings.TrimSpace(ls[k].Text)
+		s := topEnglish(strings.TrimSpace(ls[k].Text))
 		kind := topLineKind(s)
 		if kind == "" && seen["percpu"] && strings.Trim(s, ".…") == "" && s != "" {
 			continue // "....." between per-CPU lines: the paste left some CPUs out

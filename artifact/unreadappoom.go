@@ -113,6 +113,9 @@ func programOOMText(s string) bool {
 	if _, ok := appOOMLine(s); ok || dbOwnOOMText(s) { // and a data store's or broker's own (unreaddbmsg.go)
 		return true
 	}
+	if _, oom, ok := metricsOwnLine(s); ok && oom {
+		return true // Zabbix's shared-memory cache (unreadmetrics.go)
+	}
 	_, oom, ok := serverOwnLine(s) // PHP's, rsync's, Squid's, Python's (unreadserver.go)
 	return ok && oom
 }
