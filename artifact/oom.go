@@ -204,6 +204,9 @@ func startsOOMTaskTable(ls []Line, used []bool, i int) bool {
 	if !isOOMTaskRow(t) {
 		return false
 	}
+	if loneOOMTaskRow(ls[i]) {
+		return true
+	}
 	for j := i + 1; j < len(ls); j++ {
 		if used != nil && used[j] {
 			continue

@@ -997,6 +997,7 @@ func (d *doc) finish() {
 	d.kubeletPasted()
 	d.kubeletConfigs()
 	d.kubePodStates()
+	d.kubeLastStateLines()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }

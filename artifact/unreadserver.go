@@ -89,6 +89,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := envoyOverloaded(t); ok {
 		return why, false, true
 	}
+	if why, ok := nginxChildKilled(t); ok {
+		return why, false, true
+	}
 	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
@@ -280,6 +283,7 @@ var programFigureForms = []struct {
 	{"squid", "malloc: Unable to allocate ", []string{"request_bytes"}, false},
 	{"rsync", "error allocating core memory buffers (code ", []string{"exit_code"}, false},
 	{"nginx", " worker_connections are not enough", []string{"worker_connections"}, true},
+	{"nginx", " exited on signal 9", []string{"child_pid"}, true},
 	{"varnishd", "Child (", []string{"child_pid"}, false},
 	{"go runtime", "runtime: out of memory: cannot allocate ", []string{"request_bytes", "in_use_bytes"}, false},
 	{"unreal engine", "Ran out of memory allocating ", []string{"request_bytes", "alignment"}, false},

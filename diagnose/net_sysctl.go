@@ -381,6 +381,10 @@ func sysctlProblems(m model.SettingMention, rg kernel.SysctlRange, kver kernel.K
 		out = append(out, fmt.Sprintf("%d values for a key that holds %d", len(vals), rg.Fields))
 		sev = max(sev, Info)
 	}
+	if rg.Ordered && rg.Fields == 2 && len(vals) == 2 && vals[0] > vals[1] {
+		out = append(out, fmt.Sprintf("the first value (%d) is above the second (%d): refused with EINVAL (%s)", vals[0], vals[1], rg.Source))
+		sev = max(sev, Warning)
+	}
 	if rg.Ordered && len(vals) == 3 && sev < Warning && (vals[0] > vals[1] || vals[1] > vals[2]) {
 		out = append(out, "accepted, but not in order: the kernel reads min, pressure/default, max as given")
 		sev = max(sev, Info)

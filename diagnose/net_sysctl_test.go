@@ -67,6 +67,12 @@ func TestSysctlOutOfRange(t *testing.T) {
 		{"too few values", "", mention("net.ipv4.tcp_wmem", "4096 16384", "sysctl-w", 2), Info, "2 of 3 values"},
 		{"healthy prose", "", mention("net.ipv4.tcp_rmem", "4096 87380 1048576", "prose", 2), -1, ""},
 		{"short key in prose", "", mention("tcp_mem", "98304", "prose", 233), -1, ""},
+		// fix17c: the local port range is a pair of ports 1..65535, low ≤ high (1585).
+		{"port range above 65535", "", mention("net.ipv4.ip_local_port_range", "1024 65536", "sysctl.conf", 2), Warning, "above the maximum 65535"},
+		{"port range from port 0", "", mention("net.ipv4.ip_local_port_range", "0 65535", "sysctl-w", 2), Warning, "below the minimum 1"},
+		{"port range reversed", "", mention("net.ipv4.ip_local_port_range", "61000 32768", "sysctl-w", 2), Warning, "above the second"},
+		{"port range full and legal", "", mention("net.ipv4.ip_local_port_range", "1024 65535", "sysctl.conf", 2), -1, ""},
+		{"port range default", "", mention("net.ipv4.ip_local_port_range", "32768 60999", "prose", 2), -1, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,7 +16,8 @@ type SysctlRange struct {
 	Type   string // "int" (INT_MAX), "uint" (UINT_MAX), "long" (unsigned long: no upper bound here)
 	Min    int64  // per field, for int and uint; a long has none but the sign (NegativeRefusedSince)
 	Max    int64  // per field; 0: the type's maximum
-	// Ordered: a triplet read as min ≤ default/pressure ≤ max. The kernel accepts any order.
+	// Ordered: a triplet read as min ≤ default/pressure ≤ max, which the kernel accepts in any
+	// order; or a pair (low, high) whose handler refuses high < low.
 	Ordered bool
 	Source  string // the handler and file that set the bounds
 	// Since is the first kernel where Max applies; before it OldMax (0: the key did not exist).
@@ -126,6 +127,12 @@ func init() {
 	ints(SysctlRange{Min: 0, Max: 100, Source: "percent 0..100"}, "vm.dirty_ratio", "vm.dirty_background_ratio", "vm.compaction_proactiveness")
 	ints(SysctlRange{Min: 0, Max: 1000, Source: "0..1000 (extra2 = &max_extfrag_threshold in mm/compaction.c)"}, "vm.extfrag_threshold")
 	ints(SysctlRange{Min: anyInt, Source: "int (its lower bound changed between versions: none, 0, then 1)"}, "net.netfilter.nf_conntrack_max")
+	// A pair of ports: ipv4_local_port_range reads both into a scratch copy with
+	// proc_dointvec_minmax (extra1 = ip_local_port_range_min {1, 1}, extra2 =
+	// ip_local_port_range_max {65535, 65535}) and stores them only if both pass and the first is
+	// not above the second, so a refused write changes neither (net/ipv4/sysctl_net_ipv4.c).
+	ints(SysctlRange{Fields: 2, Min: 1, Max: 65535, Ordered: true, Source: "ipv4_local_port_range → proc_dointvec_minmax, 1..65535 per port (ip_local_port_range_min/max in net/ipv4/sysctl_net_ipv4.c); a refused write keeps the old range"},
+		"net.ipv4.ip_local_port_range")
 	// Names: the kernel checks the name itself on write, and may load a module of that name
 	// (tcp_set_default_congestion_control → request_module), so only the shape is known.
 	sysctlRanges["net.ipv4.tcp_congestion_control"] = SysctlRange{TokenMax: 15,

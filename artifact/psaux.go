@@ -1,0 +1,98 @@
+package artifact
+
+import "strings"
+
+// KindPsTasks is a BSD-style ps table (`ps aux`, `ps u`, procps ps/display.c's "u" format:
+// "USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND"), corpus case 1591: a cache's
+// traffic_server with RSS 384980056 kB, 97.5% of the host's memory. VSZ and RSS are KiB
+// (procps pr_vsz, pr_rss); %MEM is RSS over MemTotal (pr_pmem); %CPU is the CPU time over
+// the process's lifetime, not a current rate, so nothing here feeds the CPU rules. No rule
+// reads the table: it says which process holds the memory, and RSS / %MEM bounds MemTotal.
+const KindPsTasks = "ps_tasks"
+
+// PsTasks is the table: one row per process, the command as printed (ps cuts it to the
+// terminal's width).
+type PsTasks struct {
+	Rows []PsTask `json:"rows"`
+	// MemTotalKBFromRSS: the host's MemTotal implied by the largest RSS and its %MEM
+	// (RSS / %MEM × 100), when that row's %MEM is at least 1 (ps rounds it to 0.1).
+	MemTotalKBFromRSS int64 `json:"memtotal_kb_from_rss,omitempty"`
+}
+
+// PsTask is one row.
+type PsTask struct {
+	User    string  `json:"user"`
+	PID     int64   `json:"pid"`
+	CPUPct  float64 `json:"cpu_pct"`
+	MemPct  float64 `json:"mem_pct"`
+	VSZKB   int64   `json:"vsz_kb"`
+	RSSKB   int64   `json:"rss_kb"`
+	Command string  `json:"command"`
+}
+
+// psAuxColumns is the "u" format's header, in order.
+var psAuxColumns = []string{"USER", "PID", "%CPU", "%MEM", "VSZ", "RSS", "TTY", "STAT", "START", "TIME", "COMMAND"}
+
+func isPsAuxHeader(t string) bool {
+	fs := fields(t)
+	if len(fs) != len(psAuxColumns) {
+		return false
+	}
+	for i, c := range psAuxColumns {
+		if fs[i] != c {
+			return false
+		}
+	}
+	return true
+}
+
+// maxPsRows bounds one table (a host's process list).
+const maxPsRows = 4096
+
+// psAuxRow reads one row: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND...
+func psAuxRow(t string) (PsTask, bool) {
+	fs := fields(t)
+	if len(fs) < len(psAuxColumns) {
+		return PsTask{}, false
+	}
+	pid, ok1 := atoi(fs[1])
+	cpu, ok2 := atof(fs[2])
+	mem, ok3 := atof(fs[3])
+	vsz, ok4 := atoi(fs[4])
+	rss, ok5 := atoi(fs[5])
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || mem > 100 || !strings.Contains(fs[9], ":") {
+		return PsTask{}, false
+	}
+	return PsTask{User: fs[0], PID: pid, CPUPct: cpu, MemPct: mem, VSZKB: vsz, RSSKB: rss,
+		Command: strings.Join(fs[10:], " ")}, true
+}
+
+func (d *doc) tryPsAux(i int) int {
+	if !isPsAuxHeader(d.ls[i].Text) {
+		return 0
+	}
+	var pt PsTasks
+	k := i + 1
+	for ; k < len(d.ls) && len(pt.Rows) < maxPsRows; k++ {
+		r, ok := psAuxRow(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		pt.Rows = append(pt.Rows, r)
+	}
+	if len(pt.Rows) == 0 {
+		return 0
+	}
+	top := pt.Rows[0]
+	for _, r := range pt.Rows[1:] {
+		if r.RSSKB > top.RSSKB {
+			top = r
+		}
+	}
+	if top.MemPct >= 1 {
+		pt.MemTotalKBFromRSS = int64(float64(top.RSSKB) * 100 / top.MemPct)
+	}
+	d.segSeq++
+	d.addArtifact(KindPsTasks, d.ls[i].No, d.ls[k-1].No, &pt)
+	return k - i
+}
