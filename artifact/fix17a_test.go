@@ -34,3 +34,27 @@ func TestFix17aBaculaSocketMessages(t *testing.T) {
 		}
 	}
 }
+
+// An out-of-memory the author says came with the host's memory free ("Redis OOM crash with
+// lots of free memory") is the program's own allocation failing, not the host's; a kill word
+// keeps it a kill, and a title without the free memory stays stated.
+func TestFix17aOOMWithMemoryFree(t *testing.T) {
+	body := "\nIt crashed again tonight, the box is dedicated to it.\n"
+	for _, title := range []string{
+		"# Redis 3.0.6 OOM crash with lots of free memory",
+		"# Out of memory error despite 6 GB free RAM",
+	} {
+		if tl := ParseString(title+"\n"+body, "t", Options{}); statedOOM(tl) {
+			t.Errorf("%q: stated OOM, want none (memory free)", title)
+		}
+	}
+	for _, title := range []string{
+		"# Redis 3.0.6 OOM crash on the cache box",
+		"# OOM killer kills redis despite lots of free memory",
+		"# Out of memory on the backup server, free memory at zero",
+	} {
+		if tl := ParseString(title+"\n"+body, "t", Options{}); !statedOOM(tl) {
+			t.Errorf("counter %q: no stated OOM", title)
+		}
+	}
+}
