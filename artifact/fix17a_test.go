@@ -1,6 +1,10 @@
 package artifact
 
-import "testing"
+import (
+	"testing"
+
+	"headroom/model"
+)
 
 // Bacula's and Bareos's own socket-layer messages (src/lib/bsock.c, bsock_tcp.cc,
 // filed/backup.cc) are named as the program's broken connection: the sizes in them are one
@@ -56,5 +60,37 @@ func TestFix17aOOMWithMemoryFree(t *testing.T) {
 		if tl := ParseString(title+"\n"+body, "t", Options{}); !statedOOM(tl) {
 			t.Errorf("counter %q: no stated OOM", title)
 		}
+	}
+}
+
+// A show_mem dump cut from its report, without buddy lines and with a lowmem_reserve[] that
+// gives no page size (the zone above grew after boot), is a zone reading when its zones are
+// x86-64's (a DMA zone within 16 MiB beside DMA32): 4 kB pages. Corpus 1535's lines.
+func TestFix17aX86ZonesPageSize(t *testing.T) {
+	dump := "Jun 21 13:18:41 ip-172-26-13-16 kernel: [ 3888.822199] Node 0 DMA free:1904kB min:88kB low:108kB high:132kB active_anon:10612kB inactive_anon:264kB active_file:20kB inactive_file:24kB unevictable:108kB present:15988kB managed:15900kB pages_scanned:572 all_unreclaimable? yes\n" +
+		"Jun 21 13:18:41 ip-172-26-13-16 kernel: [ 3888.822204] lowmem_reserve[]: 0 455 455 455 455\n" +
+		"Jun 21 13:18:41 ip-172-26-13-16 kernel: [ 3888.822207] Node 0 DMA32 free:2592kB min:2684kB low:3352kB high:4024kB active_anon:394996kB inactive_anon:3944kB active_file:192kB inactive_file:204kB unevictable:3544kB present:507904kB managed:482548kB pages_scanned:20856 all_unreclaimable? yes\n" +
+		"Jun 21 13:18:41 ip-172-26-13-16 kernel: [ 3888.822211] lowmem_reserve[]: 0 0 0 0 0\n"
+	tl := ParseString(dump, "t", Options{})
+	var zones int
+	for _, s := range tl.Samples {
+		zones += len(s.Zones)
+	}
+	if zones != 2 {
+		t.Fatalf("zones read %d, want 2 (DMA, DMA32 in 4 kB pages)", zones)
+	}
+	// Counters: arm64's DMA zone is 1 GiB or more (its pages may be 16 or 64 kB); a 32-bit
+	// host's DMA beside Normal has no DMA32; DMA32 on another node.
+	for _, zs := range [][]model.ZoneReport{
+		{{Node: 0, Zone: "DMA", PresentKB: 1048576}, {Node: 0, Zone: "DMA32", PresentKB: 3145728}},
+		{{Node: 0, Zone: "DMA", PresentKB: 16384}, {Node: 0, Zone: "Normal", PresentKB: 901120}},
+		{{Node: 0, Zone: "DMA", PresentKB: 15988}, {Node: 1, Zone: "DMA32", PresentKB: 507904}},
+	} {
+		if p := x86ZonesPageKB(zs); p != 0 {
+			t.Errorf("%+v: page size %d, want none", zs, p)
+		}
+	}
+	if p := x86ZonesPageKB([]model.ZoneReport{{Node: 0, Zone: "DMA", PresentKB: 15988}, {Node: 0, Zone: "DMA32", PresentKB: 507904}}); p != 4 {
+		t.Errorf("x86-64 zones: page size %d, want 4", p)
 	}
 }
