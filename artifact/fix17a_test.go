@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/model"
@@ -92,5 +93,31 @@ func TestFix17aX86ZonesPageSize(t *testing.T) {
 	}
 	if p := x86ZonesPageKB([]model.ZoneReport{{Node: 0, Zone: "DMA", PresentKB: 15988}, {Node: 0, Zone: "DMA32", PresentKB: 507904}}); p != 4 {
 		t.Errorf("x86-64 zones: page size %d, want 4", p)
+	}
+}
+
+// A page's "<br>" after each line is no column of it: a terminal's hard wrap of kernel lines
+// is measured without it and its pieces are joined as they are without the tags.
+func TestFix17aHardWrapUnderBr(t *testing.T) {
+	line := "[ 3888.822207] Node 0 DMA32 free:2592kB min:2684kB low:3352kB high:4024kB active_anon:394996kB inactive_anon:3944kB active_file:192kB present:507904kB pages_scanned:20856 all_unreclaimable? yes"
+	const w = 80
+	var text string
+	for i := 0; i < 4; i++ {
+		for s := line; s != ""; {
+			n := min(w, len(s))
+			text += s[:n] + "\n"
+			s = s[n:]
+		}
+	}
+	plain := ParseString(text, "t", Options{})
+	br := ParseString(strings.ReplaceAll(text, "\n", "<br>\n"), "t", Options{})
+	pr, bl := plain.Log.Records(), br.Log.Records()
+	if len(pr) != 4 || len(bl) != len(pr) {
+		t.Fatalf("log records: plain %d, <br> %d: want 4 joined lines in both", len(pr), len(bl))
+	}
+	for i := range pr {
+		if pr[i].Message != bl[i].Message || !strings.HasSuffix(bl[i].Message, "all_unreclaimable? yes") {
+			t.Errorf("record %d: <br> %q, plain %q", i, bl[i].Message, pr[i].Message)
+		}
 	}
 }
