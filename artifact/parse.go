@@ -677,6 +677,9 @@ func (d *doc) showMemReport(i int) bool {
 	if pageKB == 0 {
 		pageKB = reservePageKB(af.Zones)
 	}
+	if pageKB == 0 {
+		pageKB = x86ZonesPageKB(af.Zones)
+	}
 	d.host.pageKB(pageKB, first)
 	// Attach to the allocation failure right before it when nothing else came between:
 	// pastes often elide the trace between the header and the dump.

@@ -931,3 +931,23 @@ func reservePageKB(zones []model.ZoneReport) int64 {
 	}
 	return got
 }
+
+// x86ZonesPageKB is 4 when the dump's zones are x86-64's: a DMA zone within the first 16 MiB
+// (ISA DMA, arch/x86 MAX_DMA_PFN; present at most 16384 kB) beside a DMA32 zone on the same
+// node. x86 has 4 kB base pages only, so the dump's kB figures convert to pages without its
+// buddy lines, when its lowmem_reserve[] gives no size (the zone above grew after boot, as a
+// VM's balloon or freed init memory make it: fix17a). arm64's DMA zone is 1 GiB or more and
+// its pages may be 16 or 64 kB: no size from its zones. 0 when the zones are not so.
+func x86ZonesPageKB(zones []model.ZoneReport) int64 {
+	for _, lo := range zones {
+		if lo.Zone != "DMA" || lo.PresentKB <= 0 || lo.PresentKB > 16384 {
+			continue
+		}
+		for _, up := range zones {
+			if up.Node == lo.Node && up.Zone == "DMA32" && up.PresentKB > 0 {
+				return 4
+			}
+		}
+	}
+	return 0
+}

@@ -266,7 +266,7 @@ func (d *doc) stated() {
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
-	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !((programOOMText(p.text) || d.programOOMNamed) && !reKillWord.MatchString(p.text)) {
+	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
@@ -346,7 +346,7 @@ func (d *doc) stated() {
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
-			if (jvmCrashFile || programOOMText(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+			if (jvmCrashFile || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -693,7 +693,7 @@ func (d *doc) stated() {
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue // "No OOM-killer or "killed process" lines found"; a table's two cells
 			}
-			if programOOMText(sentence) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+			if (programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -703,7 +703,7 @@ func (d *doc) stated() {
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
 			}
-			if programOOMText(sentence) && !reKillWord.MatchString(para[m[0]:m[1]]) {
+			if (programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
@@ -1767,6 +1767,20 @@ func titleNamesOOM(t string) bool {
 	}
 	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
 }
+
+// oomMemoryFree: a title or sentence whose out-of-memory came "with lots of free memory" ("Redis OOM
+// crash with lots of free memory", "out of memory despite 6 GB free RAM"): the author says
+// the host's memory was free, so the failure is the program's own allocation (its address
+// space, RLIMIT_AS, overcommit), not the host running out (fix17a). A kill word keeps the
+// title a kill: the kernel's OOM killer or a cgroup's can kill with the host's memory free.
+func oomMemoryFree(t string) bool {
+	if !containsFoldASCII(t, "free") && !containsFoldASCII(t, "available") {
+		return false
+	}
+	return reTitleMemoryFree.MatchString(t)
+}
+
+var reTitleMemoryFree = lazyre.New(`(?i)\b(?:with|despite|though|although|but)\s+(?:(?:lots|plenty|a\s+lot)\s+of\s+|enough\s+|much\s+|\d+(?:\.\d+)?\s*[gmkt]i?b?\s+(?:of\s+)?)?(?:free|available)\s+(?:memory|ram)\b|\b(?:memory|ram)\s+(?:is|was)\s+(?:still\s+)?(?:free|available)\b`)
 
 var (
 	// A title that asks without a question mark ("Page allocation failure – Am I running

@@ -72,13 +72,23 @@ var serverOwnForms = []struct {
 	// nginx src/core/ngx_connection.c ngx_get_connection: the worker's connection table is
 	// empty after draining keepalive ones: "%ui worker_connections are not enough" (alert).
 	{" worker_connections are not enough", "", false, "nginx's own per-worker connection table (worker_connections, src/core/ngx_connection.c ngx_get_connection: \"N worker_connections are not enough\"): every slot held a client or upstream connection; nginx's limit, not memory or a kernel socket buffer; headroom has no reader for nginx's error log"},
+	// Bacula's and Bareos's socket layer (src/lib/bsock.c, bsock_tcp.cc BSOCK_TCP::send):
+	// write() to the peer daemon returned fewer bytes than the message: "Wrote %d bytes to
+	// %s:%s:%d, but only %d accepted.", or failed: "Write error sending %d bytes to %s:%s:%d:
+	// ERR=%s"; the job then ends with the daemon's "Network send error to SD. ERR=%s"
+	// (filed/backup.cc). The figures are the size of one write and what it wrote before the
+	// peer closed the connection (EPIPE, ECONNRESET), not a buffer's or a sysctl's size.
+	{"Wrote ", ", but only ", false, "Bacula's or Bareos's own socket write (src/lib/bsock.c / bsock_tcp.cc: \"Wrote N bytes to DAEMON:HOST:PORT, but only M accepted.\"): one write() to the peer daemon ended short, as when the peer, or a firewall or idle timeout between them, closed the connection mid-job; N and M are the sizes of that write, not a socket buffer or a sysctl; headroom has no rule for a program's broken connection"},
+	{"Write error sending ", " bytes to ", false, "Bacula's or Bareos's own socket write failed (src/lib/bsock.c / bsock_tcp.cc: \"Write error sending N bytes to DAEMON:HOST:PORT: ERR=...\"): the errno says how (Broken pipe, Connection reset: the peer closed it); N is the size of the write, not a socket buffer; headroom has no rule for a program's broken connection"},
+	{"Network send error to ", ". ERR=", false, "Bacula's or Bareos's job ended on a failed send to its peer daemon (filed/backup.cc: \"Network send error to SD. ERR=...\"): the connection to the storage daemon broke (the errno says how); no statement about the host's memory or socket buffers"},
 }
 
 // serverOwnGate: bytes one of which every form holds ('A' "Allowed", 'O' "Out of" and
 // "ERROR", 'x' "exceeded"/"xcalloc"/"xmalloc", '2' "(code 22)", 'Y' "Your", 'C' "Could" and
 // "Child", 'M' "MaxRequestWorkers"/"MaxClients"/"MemoryError", 'w' "worker_connections",
-// 'k' lighttpd's "sockets disabled").
-const serverOwnGate = "AOx2YCMwk"
+// 'k' lighttpd's "sockets disabled", 'W' Bacula's "Wrote"/"Write error", 'N' its "Network
+// send error").
+const serverOwnGate = "AOx2YCMwkWN"
 
 // serverOwnLine says why t is one of serverOwnForms' messages, and whether it is the
 // program's own out-of-memory. A long line is a paragraph that quotes one.
@@ -104,8 +114,8 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 		if f.needle2 != "" && !strings.Contains(rest, f.needle2) {
 			continue
 		}
-		if f.needle[0] == 'A' && !startsWithDigit(rest) {
-			continue // "Allowed memory size of N bytes": the figure is the program's
+		if (f.needle[0] == 'A' || f.needle[0] == 'W') && !startsWithDigit(rest) {
+			continue // "Allowed memory size of N bytes", "Wrote N bytes": the figure is the program's
 		}
 		if f.needle[0] == ' ' && !endsWithDigit(t[:k]) {
 			continue // "N worker_connections are not enough"

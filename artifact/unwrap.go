@@ -59,6 +59,11 @@ func (d *doc) wrapWidth() wrapInfo {
 			text = ""
 		}
 		raw = strings.TrimSuffix(raw, "\r")
+		if len(raw) >= 4 && (raw[0] == '<' || raw[len(raw)-1] == '>') {
+			// A page's "<br>" is no column of the line: measured as parseLine reads it
+			// (Line.lastRaw), or a terminal's hard wrap is 4 columns off (fix17a).
+			raw = stripHTMLLineTags(raw)
+		}
 		if prevLen > 0 && strings.TrimSpace(raw) != "" && len(raw) <= 4*maxWrap {
 			if l, _, _ := parseLine(no, raw); !l.Kernel && !l.Syslog {
 				cut[prevLen]++

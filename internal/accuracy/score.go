@@ -188,7 +188,12 @@ func truthHeaders(t any) []header {
 		// The OOM killer's "X invoked oom-killer: gfp_mask=0x..., order=0" names a process
 		// and an order too; a label that writes it without a type (corpus 644) is still no
 		// allocation-failure header, which prints "mode:" (mm/page_alloc.c warn_alloc).
-		if _, gfp := m["gfp_mask"]; gfp {
+		// The same invoker written as "gfp" (corpus 1567) or with its oom_score_adj, which
+		// only the OOM killer's header prints (mm/oom_kill.c dump_header), is one too.
+		_, gfpMask := m["gfp_mask"]
+		_, gfp := m["gfp"]
+		_, adj := m["oom_score_adj"]
+		if gfpMask || gfp || adj {
 			if _, mode := m["mode"]; !mode {
 				return
 			}

@@ -129,6 +129,17 @@ func TestTruthHeadersSkipOOMInvoker(t *testing.T) {
 	if len(hs) != 1 || hs[0].Process != "swapper/0" || hs[0].Order != 2 || hs[0].Mode != "0x20" {
 		t.Fatalf("truthHeaders = %+v, want only the swapper/0 failure", hs)
 	}
+	// The invoker written with "gfp" or with its oom_score_adj (corpus 1567) is the OOM
+	// killer's header too; a failure printed with its mode beside a gfp field stays one.
+	truth = map[string]any{
+		"invoker":  map[string]any{"process": "sshd-session", "pid": float64(1405), "gfp": "0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP)", "order": float64(0), "oom_score_adj": float64(0)},
+		"invoker2": map[string]any{"process": "mysqld", "order": float64(0), "oom_score_adj": float64(0)},
+		"failure":  map[string]any{"process": "kswapd0", "order": float64(3), "gfp": "0x20", "mode": "0x20"},
+	}
+	hs = truthHeaders(truth)
+	if len(hs) != 1 || hs[0].Process != "kswapd0" || hs[0].Order != 3 {
+		t.Fatalf("truthHeaders = %+v, want only the kswapd0 failure", hs)
+	}
 }
 
 // A healthy text of nothing but output headroom cannot read (corpus 820) runs: exit 0 with
