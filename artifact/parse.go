@@ -396,6 +396,12 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if isSensorTag(l.Tag) {
+				if why, ok := sensorOwnLine(t); ok {
+					d.unparsedUnread(i, why) // a capture sensor's own line (unreadsensor.go)
+					continue
+				}
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue

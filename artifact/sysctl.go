@@ -287,6 +287,14 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
 		return
 	}
+	if why, ok := sensorOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a capture sensor's own drop counter or message (unreadsensor.go)
+		return
+	}
+	if d.snortDAQDropped(i) {
+		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
