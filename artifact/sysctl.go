@@ -355,6 +355,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
 		return
 	}
+	if why, ok := kernelNetTableLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a kernel network-table message quoted bare (unreadnettable.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
