@@ -65,10 +65,21 @@ func TestH13aKernelNetTableQuotedBare(t *testing.T) {
 		}
 		checkAccount(t, tl)
 	}
-	// Stamped, they stay kernel log records (read), not listed.
-	tl := ParseString("Nov 30 02:41:10 node3 kernel: [123456.789012] neighbour: arp_cache: neighbor table overflow!\n", "t", Options{})
-	if NothingRead(tl) || len(tl.Unparsed) != 0 {
-		t.Errorf("a stamped neighbour overflow: unparsed %+v, want a kernel log record", tl.Unparsed)
+	// Stamped, they stay kernel log records (the log rules see them) and are listed too: a
+	// run of them is one entry. Another stamped record ending in "!" is not listed.
+	for _, text := range []string{
+		"Nov 30 02:41:10 node3 kernel: [123456.789012] neighbour: arp_cache: neighbor table overflow!\nNov 30 02:41:11 node3 kernel: [123457.789012] neighbour: arp_cache: neighbor table overflow!\n",
+		"[Mon Nov 30 02:41:10 2026] IPVS: rr: TCP 10.96.0.10:53 - no destination available\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if tl.Log.Len() == 0 || len(tl.Unparsed) != 1 || !strings.Contains(tl.Unparsed[0].Why, "no rule") {
+			t.Errorf("%q: log %d unparsed %+v, want a kernel log record, named once", text, tl.Log.Len(), tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	tl := ParseString("Nov 30 02:41:10 node3 kernel: [123456.789012] eth0: link is not ready!\n", "t", Options{})
+	if tl.Log.Len() != 1 || len(tl.Unparsed) != 0 {
+		t.Errorf("another record: log %d unparsed %+v", tl.Log.Len(), tl.Unparsed)
 	}
 	for _, s := range []string{
 		"raise gc_thresh3 to avoid the neighbor table overflow! messages",

@@ -797,6 +797,9 @@ func (d *doc) logLine(i int) {
 // a failure whose header is missing (KernelLogData.AllocFailureFrames).
 func (d *doc) appendPlainLog(l *Line) {
 	d.appendLog(l)
+	if netTableTail(l.Text) {
+		d.kernelNetTableNamed(l.No, l.Text) // a record no rule judges, named too (unreadnettable.go)
+	}
 	if d.rawHas(needleWarnAlloc, l) {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})

@@ -1,6 +1,10 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+
+	"headroom/model"
+)
 
 // The kernel's network-table messages that no rule judges, quoted without their log prefix
 // (a ticket's "neighbour: arp_cache: neighbor table overflow!", "IPVS: rr: TCP
@@ -15,7 +19,13 @@ import "strings"
 // virtual service had no real server with weight > 0 for the scheduler, so the packet was
 // dropped (ip_vs_leave) or passed to the local stack.
 //
-// Gated: two strings.Index on a prose line.
+// Stamped, such a line is a kernel log record (the log rules see it) and is also listed with
+// what it means (kernelNetTableNamed), since no rule judges it: a log of only such lines is
+// not "no problem found" with nothing said. A run of them is one entry; at most
+// maxNetTableEntries entries a text.
+//
+// Gated: kernelNetTableLine asks two or three strings.Index of a line (prose, or a kernel
+// record after it is logged).
 
 const neighOverflowWhy = "the kernel's neighbour table overflowed (net/core/neighbour.c neigh_alloc: \"arp_cache: neighbor table overflow!\", ndisc_cache for IPv6): more entries than net.ipv4.neigh.default.gc_thresh3 (or gc_thresh2 for 5 s) and forced garbage collection freed none, so a new neighbour entry was refused and packets to that next hop were dropped; a table limit, not memory; `ip -s neigh | wc -l` against the gc_thresh sysctls tells the share; headroom has no rule for it"
 
@@ -38,4 +48,39 @@ func kernelNetTableLine(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// maxNetTableEntries bounds the entries kernelNetTableNamed adds (a flood repeats the line
+// between other records).
+const maxNetTableEntries = 8
+
+// netTableTail: the cheap gate of a kernel record (its last bytes): "!" (neighbour
+// overflow), "overflow." (before 4.x) or "available" (IPVS).
+func netTableTail(t string) bool {
+	n := len(t)
+	return n > 20 && (t[n-1] == '!' || t[n-1] == '.' && strings.HasSuffix(t, "overflow.") || t[n-1] == 'e' && strings.HasSuffix(t, "available"))
+}
+
+// kernelNetTableNamed lists kernel record no (text t) with what it means when it is one of
+// these messages. The record stays in the log; the line account counts it as listed.
+func (d *doc) kernelNetTableNamed(no int, t string) {
+	why, ok := kernelNetTableLine(t)
+	if !ok {
+		return
+	}
+	n := 0
+	for k := len(d.tl.Unparsed) - 1; k >= 0; k-- {
+		u := &d.tl.Unparsed[k]
+		if u.Why != why {
+			continue
+		}
+		if n == 0 && u.LastLine == no-1 {
+			u.LastLine = no
+			return
+		}
+		n++
+	}
+	if n < maxNetTableEntries {
+		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: no, LastLine: no, Why: why})
+	}
 }
