@@ -58,6 +58,9 @@ func TestH13aKernelNetTableQuotedBare(t *testing.T) {
 		{"Our nodes log this all day:\nneighbour: arp_cache: neighbor table overflow!\n", "gc_thresh3"},
 		{"neighbour: ndisc_cache: neighbor table overflow!\n", "gc_thresh3"},
 		{"IPVS: rr: TCP 10.96.0.10:53 - no destination available\n", "ip_vs_scheduler_err"},
+		{"nf_conntrack: expectation table full\n", "nf_conntrack_expect_max"},
+		{"Route cache is full: consider increasing sysctl net.ipv6.route.max_size.\n", "route.max_size"},
+		{"Nov 30 02:41:10 lb1 kernel: IPVS: ip_vs_conn_new(): no memory\n", "atomic allocation"},
 	} {
 		tl := ParseString(c.text, "t", Options{})
 		if !f15Unread(tl, c.word) {
@@ -85,6 +88,8 @@ func TestH13aKernelNetTableQuotedBare(t *testing.T) {
 		"raise gc_thresh3 to avoid the neighbor table overflow! messages",
 		"the load balancer said no destination available for the pool",
 		"there is no destination available, IPVS: see the docs",
+		"IPVS: the director said foo(): no memory left",
+		"raise nf_conntrack_expect_max when the expectation table is full",
 	} {
 		if why, ok := kernelNetTableLine(s); ok {
 			t.Errorf("%q named as the kernel's message: %s", s, why)
