@@ -13,6 +13,7 @@ func TestH13aSensorCaptureDropsNamed(t *testing.T) {
 	for _, c := range []struct{ text, word string }{
 		{"capture.kernel_packets                        | Total                     | 123456789\ncapture.kernel_drops                          | Total                     | 2345678\n", "capture.kernel_drops"},
 		{"tcp.segment_memcap_drop                       | Total                     | 5678\n", "memory cap"},
+		{"30/11/2026 -- 02:41:10 - <Error> - [ERRCODE: SC_ERR_FLOW_INIT(118)] - preallocating flows failed: max flow memcap reached. Memcap 33554432, Memuse 33554688.\n", "memory cap"},
 		{"30/11/2026 -- 02:41:10 - <Notice> - Stats for 'eth0':  pkts: 8123456, drop: 412345 (5.08%), invalid chksum: 0\n", "LiveDeviceListClean"},
 		{"30/11/2026 -- 02:41:10 - <Perf> - (RX#01-eth0) Kernel: Packets 8123456, dropped 412345\n", "tp_drops"},
 		{"2026-11-30T02:41:10.123456Z stdout F 30/11/2026 -- 02:41:10 - <Notice> - Stats for 'eth0':  pkts: 8123456, drop: 412345 (5.08%), invalid chksum: 0\n", "LiveDeviceListClean"},

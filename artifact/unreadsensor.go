@@ -38,6 +38,9 @@ var sensorForms = []struct {
 	// script detected an estimated loss rate above %.3f%%".
 	{[]string{"capture loss script detected an estimated loss rate"}, zeekCaptureLossWhy},
 	{[]string{"CaptureLoss::Too_Much_Loss"}, zeekCaptureLossWhy},
+	// Suricata flow.c FlowInitConfig: "preallocating flows failed: max flow memcap reached.
+	// Memcap %, Memuse %." (SC_ERR_FLOW_INIT), and exits.
+	{[]string{"max flow memcap reached"}, sensorMemcapWhy},
 }
 
 const zeekCaptureLossWhy = "Zeek's capture-loss estimate (policy/misc/capture-loss.zeek, notice CaptureLoss::Too_Much_Loss: \"The capture loss script detected an estimated loss rate above P%\"): TCP ACKs for data Zeek never saw, so the loss may be anywhere before Zeek (the span port or tap, the NIC, its capture ring); not a counter of this host's NIC or socket buffers; headroom has no rule for it"
