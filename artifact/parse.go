@@ -399,6 +399,12 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if isSensorTag(l.Tag) {
+				if why, ok := sensorOwnLine(t); ok {
+					d.unparsedUnread(i, why) // a capture sensor's own line (unreadsensor.go)
+					continue
+				}
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				continue
@@ -797,6 +803,9 @@ func (d *doc) logLine(i int) {
 // a failure whose header is missing (KernelLogData.AllocFailureFrames).
 func (d *doc) appendPlainLog(l *Line) {
 	d.appendLog(l)
+	if netTableTail(l.Text) {
+		d.kernelNetTableNamed(l.No, l.Text) // a record no rule judges, named too (unreadnettable.go)
+	}
 	if d.rawHas(needleWarnAlloc, l) {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})

@@ -316,6 +316,14 @@ func (d *doc) prose(i int) {
 		d.metricsLine(i, d.ls[i].Text) // a metrics or log server's own message (unreadmetrics.go)
 		return
 	}
+	if why, ok := sensorOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a capture sensor's own drop counter or message (unreadsensor.go)
+		return
+	}
+	if d.snortDAQDropped(i) {
+		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
@@ -374,6 +382,10 @@ func (d *doc) prose(i int) {
 	}
 	if why, ok := netFSLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
+		return
+	}
+	if why, ok := kernelNetTableLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a kernel network-table message quoted bare (unreadnettable.go)
 		return
 	}
 	if d.jsonStatLine(i) {

@@ -72,10 +72,17 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	// The statistics: drop counts packets dropped because no entry could be had even after
 	// early_drop, which counts entries evicted to make room; both happen only at
 	// nf_conntrack_max (__nf_conntrack_alloc, net/netfilter/nf_conntrack_core.c).
+	// But drop also counts the loser of an insertion clash (nf_ct_resolve_clash's drop path,
+	// net/netfilter/nf_conntrack_core.c since 4.19), counted in insert_failed as well: when
+	// insert_failed covers every drop, the drops are clashes (conntrackInsertFailed names
+	// them), not a full table (h13a).
 	if st != nil {
 		for _, name := range []string{"drop", "early_drop"} {
 			v, ok := st.last.Get(name)
 			if !ok || v == 0 {
+				continue
+			}
+			if name == "drop" && dropsAreClashes(st, v) {
 				continue
 			}
 			s := Warning // a since-boot total: the table was full at some time
@@ -258,4 +265,16 @@ func conntrackStated(tl *model.Timeline) (Finding, bool) {
 			Recommended: "read sysctl net.netfilter.nf_conntrack_count net.netfilter.nf_conntrack_max and conntrack -S at the next churn; then raise nf_conntrack_max (and nf_conntrack_buckets) to the peak with room, or exempt the churning traffic from tracking (notrack)",
 			Why:         "the text names the full table but not its size"}},
 	}, true
+}
+
+// dropsAreClashes: every drop of the newest reading (drop, v > 0) is matched by an
+// insert_failed, and no entry was evicted for room (early_drop 0): the drops are insertion
+// clashes, not a full table.
+func dropsAreClashes(st *conntrackStats, v int64) bool {
+	ins, ok := st.last.Get("insert_failed")
+	if !ok || ins < v {
+		return false
+	}
+	ed, ok := st.last.Get("early_drop")
+	return !ok || ed == 0
 }
