@@ -285,6 +285,7 @@ func (d *doc) prose(i int) {
 			return
 		}
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
+		d.brokerFigures(i)
 		return
 	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
