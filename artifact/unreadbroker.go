@@ -50,8 +50,8 @@ func brokerConnWhy(t string) (string, bool) {
 	if strings.Contains(t, "conn_congestion/") && strings.Contains(t, "alarm_is_") {
 		return emqxCongestionWhy, true // the alarm's name as emqx_alarm logs it (de)activated
 	}
-	if strings.Contains(t, "check_oom_shutdown") {
-		return emqxShutdownWhy, true
+	if strings.Contains(t, "check_oom_shutdown") && (strings.Contains(t, "shutdown: #{") || strings.Contains(t, `"shutdown":{`)) {
+		return emqxShutdownWhy, true // the record with its figures, not a guide naming it
 	}
 	if strings.Contains(t, "errorContext: connection_shutdown") {
 		for _, r := range []string{"message_queue_too_long", "mailbox_overflow", "proc_heap_too_large"} {
