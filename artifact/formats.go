@@ -185,6 +185,8 @@ var formats = []format{
 	{kind: KindSysctl, start: isLower, detect: func(ft, t string) bool {
 		return strings.IndexByte(ft, '.') > 0 && strings.IndexByte(t, '=') > 0
 	}, parse: (*doc).trySysctl},
+	// "key value" settings without the '=' (sysctlbare.go).
+	{kind: KindSysctl, start: isLower, detect: isBareSysctlLine, parse: (*doc).tryBareSysctl},
 	{kind: KindCgroupMemStat, start: isLower, parse: (*doc).tryCgroupMemStat},
 	{kind: KindVMStatFile, start: isLower, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
 	{kind: KindTop, start: isLower, parse: (*doc).tryTop},

@@ -343,7 +343,7 @@ func (d *doc) stated() {
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			if (jvmCrashFile || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {

@@ -84,12 +84,7 @@ func isSysctlLine(t string) bool {
 	}
 	// /proc/sys has ten top-level directories; "x.x.x.x = client" or "a.b = c" in prose
 	// names none of them.
-	top, _, _ := strings.Cut(m[1], ".")
-	switch top {
-	case "net", "vm", "kernel", "fs", "dev", "abi", "user", "sunrpc", "crypto", "debug":
-		return true
-	}
-	return false
+	return linuxSysctlTree(m[1])
 }
 
 func settingData(key, written, value, form string) SettingData {
@@ -306,6 +301,7 @@ func (d *doc) prose(i int) {
 			return
 		}
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
+		d.brokerFigures(i)
 		return
 	}
 	if _, _, ok := metricsOwnLine(d.ls[i].Text); ok {

@@ -214,6 +214,9 @@ func dbLineWhy(t string) (string, bool) {
 	if redisOvercommitLine(t) {
 		return redisOvercommitWhy, true
 	}
+	if why, ok := brokerConnWhy(t); ok {
+		return why, true // EMQX's connection alarm and shutdown (unreadbroker.go)
+	}
 	return dbOwnLine(t)
 }
 
@@ -247,6 +250,7 @@ func (d *doc) dbSyslogLine(i int, t string) bool {
 	}
 	if ok {
 		d.unparsedUnread(i, why)
+		d.brokerFigures(i)
 	}
 	return ok
 }
