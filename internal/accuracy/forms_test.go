@@ -935,6 +935,7 @@ var formsKnownLimits = map[string]string{
 	"flattened 255-osdd-issue-sysctl-bytes-in-pages-tcp-mem-udp-mem-1.6G":                                                                         limitFlattenedBlock,
 	"flattened 257-kiryuu-sysctl-w-doubled-prefix-typo-tcp-fin-timeout-arm-vps":                                                                   limitFlattenedBlock,
 	"flattened 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                                   limitFlattenedBlock,
+	"flattened 1624-calico-11137-2025-calico-node-memcg-oom-task-list-bird6-rss-222729-pages-constraint-memcg-cut":                                limitFlattenedBlock,
 	"flattened 1595-serverfault-294209-apache-syncookies-possible-syn-flooding-port-80-every-60s-syn-recv-240-tcp-max-syn-backlog-65536":          limitFlattenedOneStamp,
 	"flattened 268-openeuler-bnx2x-overruns-fifo-ring-453-of-4078-bracket-queue-names":                                                            limitFlattenedBlock,
 	"flattened 300-arm64-s5p6818-top-kswapd0-100pct-no-swap":                                                                                      limitFlattenedBlock,
