@@ -312,16 +312,16 @@ func (d *doc) prose(i int) {
 		d.metricsLine(i, d.ls[i].Text) // a metrics or log server's own message (unreadmetrics.go)
 		return
 	}
+	if why, ok := sensorOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a capture sensor's own drop counter or message (unreadsensor.go)
+		return
+	}
 	if why, ok := sensorMessageLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a capture sensor's own engine message, the kernel's tpacket_rcv clamp (unreadsensormsg.go)
 		return
 	}
 	if d.ntopngDrops(i) {
 		d.unparsedUnread(i, ntopngDropsWhy) // ntopng's interface stats (unreadsensormsg.go)
-		return
-	}
-	if why, ok := sensorOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
-		d.unparsedUnread(i, why) // a capture sensor's own drop counter or message (unreadsensor.go)
 		return
 	}
 	if d.snortDAQDropped(i) {
