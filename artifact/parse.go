@@ -318,6 +318,9 @@ func (d *doc) run(from int) {
 			continue
 		}
 		d.host.scan(l)
+		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
+			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"
+		}
 		if d.kernelReport(i) {
 			continue
 		}
@@ -379,6 +382,9 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd" && d.systemdOOMLine(i) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}
+			if l.Tag == "systemd" && d.systemdFailedOOMLine(i) {
+				continue // systemd: a unit failed with result 'oom-kill' (systemdresult.go)
+			}
 			if why, ok := appOOMLine(t); ok {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
@@ -402,6 +408,10 @@ func (d *doc) run(from int) {
 			if isSensorTag(l.Tag) {
 				if why, ok := sensorOwnLine(t); ok {
 					d.unparsedUnread(i, why) // a capture sensor's own line (unreadsensor.go)
+					continue
+				}
+				if why, ok := sensorMessageLine(t); ok {
+					d.unparsedUnread(i, why) // a capture sensor's own engine message (unreadsensormsg.go)
 					continue
 				}
 			}
@@ -1088,7 +1098,7 @@ const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with p
 // "healthy" about nothing, so callers treat it as input they could not use.
 func NothingRead(tl *model.Timeline) bool {
 	return len(tl.Samples) == 0 && tl.Log.Len() == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
-		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0 && len(tl.RuntimeOOMs) == 0
 }
 
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).

@@ -316,6 +316,14 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a capture sensor's own drop counter or message (unreadsensor.go)
 		return
 	}
+	if why, ok := sensorMessageLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a capture sensor's own engine message, the kernel's tpacket_rcv clamp (unreadsensormsg.go)
+		return
+	}
+	if d.ntopngDrops(i) {
+		d.unparsedUnread(i, ntopngDropsWhy) // ntopng's interface stats (unreadsensormsg.go)
+		return
+	}
 	if d.snortDAQDropped(i) {
 		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
 		return

@@ -1,0 +1,72 @@
+package artifact
+
+import (
+	"fmt"
+	"strings"
+
+	"headroom/model"
+)
+
+// A unit's result "oom-kill" as systemd records it (fix18a). systemd sets a service's,
+// scope's or socket's result to "oom-kill" (src/core/service.c SERVICE_FAILURE_OOM_KILL,
+// service_result_to_string) when unit_check_oom (src/core/unit.c) saw the oom_kill count in
+// the unit cgroup's memory.events rise, which the kernel raises for every kill its OOM
+// killer makes in that cgroup (mm/oom_kill.c __oom_kill_process, MEMCG_OOM_KILL), whether
+// the host or the cgroup ran out. systemd prints it two ways:
+//
+//	journal:         "wazuh-manager.service: Failed with result 'oom-kill'."
+//	                 (unit_log_failure: "Failed with result '%s'.")
+//	systemctl status "     Active: failed (Result: oom-kill) since Mon 2024-02-26 ..."
+//	                 (systemctl-show.c: the state, then " (Result: %s)" when not success)
+//
+// Either is a kill the kernel made, its scope not said, as systemdOOMMsg is. Another result
+// ("exit-code", "signal", "timeout") is no kill; a sentence that only names the result
+// ("systemctl would show Result: oom-kill") is neither form and stays prose.
+const (
+	systemdFailedOOM = ": Failed with result 'oom-kill'."
+	systemctlOOM     = "(Result: oom-kill)"
+)
+
+// systemdFailedOOMLine reads systemd's journal line "UNIT: Failed with result 'oom-kill'."
+// The unit's "A process of this unit has been killed by the OOM killer." logged just before
+// it is the same kill: it is not counted twice.
+func (d *doc) systemdFailedOOMLine(i int) bool {
+	t := d.ls[i].Text
+	k := strings.Index(t, systemdFailedOOM)
+	if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 || !isBlank(t[k+len(systemdFailedOOM):]) {
+		return false
+	}
+	unit := t[:k]
+	d.used[i] = true
+	if n := len(d.tl.RuntimeOOMs); n > 0 && strings.HasPrefix(d.tl.RuntimeOOMs[n-1].Reporter, "systemd for "+unit+" ") {
+		return true // the unit's OOM line said it (systemdOOMLine)
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemd for " + unit + " (Failed with result 'oom-kill')",
+		Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	return true
+}
+
+// systemctlOOMResult reads systemctl status's "Active:" line whose result is oom-kill. The
+// line starts with the field (after systemctl's indent); a sentence that quotes the
+// words after a lead-in is no such line.
+func (d *doc) systemctlOOMResult(i int) bool {
+	t := d.ls[i].Text
+	k := strings.Index(t, systemctlOOM)
+	if k < 0 {
+		return false
+	}
+	head := strings.TrimLeft(t[:k], " \t")
+	if !strings.HasPrefix(head, "Active: ") {
+		return false
+	}
+	state := strings.TrimSpace(strings.TrimPrefix(head, "Active: "))
+	switch state {
+	case "failed", "inactive (dead)", "activating (auto-restart)", "deactivating (stop-sigterm)", "deactivating (stop-sigkill)", "inactive", "activating":
+	default:
+		return false
+	}
+	d.used[i] = true
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemctl status (Result: oom-kill)",
+		Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	return true
+}
