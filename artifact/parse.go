@@ -455,6 +455,14 @@ func (d *doc) run(from int) {
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
+		if msg, ok := translatedConntrackFull(t); ok {
+			// The same with the message translated inside its quotation marks
+			// (subjectcjk.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
+			continue
+		}
 		if msg, ok := d.messageAcrossWrap(i); ok {
 			// The same, in a sentence a mail client wrapped (subject.go).
 			l.Kernel = true
