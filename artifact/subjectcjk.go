@@ -3,6 +3,7 @@ package artifact
 import (
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 )
 
@@ -133,4 +134,27 @@ func cjkLastIndexAny(s string, ws ...string) int {
 		}
 	}
 	return best
+}
+
+// A key's value stated in Japanese or Chinese prose right after the key (corpus 1667):
+// "nf_conntrack_maxは65535に設定されています" (is set to 65535), "nf_conntrack_countを約1000
+// のままにします" (keep it at about 1000), "nf_conntrack_max 设置为 65535". The particle or
+// verb after the key takes the place of reProseValue's "is", "to", "="; the words after the
+// number must say it is the value (set to, is, stays at) or end the clause, so "を2倍に"
+// (double it) and "是 2 倍" are no value.
+var reProseValueCJK = lazyre.New(`^\s*(?:は|が|を|の値は|为|為|是|设为|设置为|設為|設置為|改为|改成)\s*(?:約|约|大约|大約|およそ)?\s*(\d+)\s*(?:に設定|に変更|にし|に増|に上げ|に下げ|に留|です|でした|程度|のまま|[、，。,；;]|$)`)
+
+// proseValue is the value a prose line states right after a key, in English (reProseValue)
+// or in Japanese and Chinese (reProseValueCJK); "" when none.
+func proseValue(after string) string {
+	if v := reProseValue.FindStringSubmatch(after); v != nil {
+		return v[1]
+	}
+	if after == "" || after[0] < 0x80 && after[0] != ' ' && after[0] != '\t' {
+		return "" // the cheap test: a CJK particle follows the key
+	}
+	if v := reProseValueCJK.FindStringSubmatch(after); v != nil {
+		return v[1]
+	}
+	return ""
 }
