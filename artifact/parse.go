@@ -170,6 +170,7 @@ func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
+		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)
 		d.statedFiguresUnread() // and then any figure of the domain its prose states (unreadprose.go)
 	}
 }

@@ -36,3 +36,31 @@ func TestTranslatedConntrackFullStated(t *testing.T) {
 		}
 	}
 }
+
+// A key's value stated in Japanese or Chinese after the key is read as "is"/"to" are in
+// English (corpus 1667); a multiple ("を2倍に", "是 2 倍") or a number of another thing is not.
+func TestProseValueCJK(t *testing.T) {
+	for in, want := range map[string]string{
+		"は65535に設定されています。": "65535",
+		"を約1000のままにします。":    "1000",
+		" 设置为 65535，重启后生效":    "65535",
+		"为262144":            "262144",
+		" is 65535 here.":     "65535",
+		"を2倍にしました":           "",
+		" 是 2 倍":             "",
+		"は3台のノードで":           "",
+		"に対して実行されていました":      "",
+	} {
+		if got := proseValue(in); got != want {
+			t.Errorf("proseValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+	tl := ParseString("Hi\n\n$ uname -a\nLinux h 3.19.0-26-generic #28 SMP x86_64\nnf_conntrack_maxは65535に設定されています。\n", "p", Options{})
+	found := false
+	for _, m := range tl.Settings {
+		found = found || m.Key == "net.netfilter.nf_conntrack_max" && m.Value == "65535"
+	}
+	if !found {
+		t.Errorf("nf_conntrack_max: %+v", tl.Settings)
+	}
+}
