@@ -42,14 +42,14 @@ func TestTranslatedConntrackFullStated(t *testing.T) {
 func TestProseValueCJK(t *testing.T) {
 	for in, want := range map[string]string{
 		"は65535に設定されています。": "65535",
-		"を約1000のままにします。":    "1000",
-		" 设置为 65535，重启后生效":    "65535",
-		"为262144":            "262144",
-		" is 65535 here.":     "65535",
-		"を2倍にしました":           "",
-		" 是 2 倍":             "",
-		"は3台のノードで":           "",
-		"に対して実行されていました":      "",
+		"を約1000のままにします。":   "1000",
+		" 设置为 65535，重启后生效": "65535",
+		"为262144":          "262144",
+		" is 65535 here.":  "65535",
+		"を2倍にしました":         "",
+		" 是 2 倍":           "",
+		"は3台のノードで":         "",
+		"に対して実行されていました":    "",
 	} {
 		if got := proseValue(in); got != want {
 			t.Errorf("proseValue(%q) = %q, want %q", in, got, want)
