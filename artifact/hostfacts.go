@@ -193,6 +193,11 @@ func (h *hostFacts) scan(l *Line) {
 			h.setKernel(v, 3, l, t)
 		}
 	}
+	if h.kernelScore < 3 {
+		if v, ok := kernelStatedCJK(t); ok {
+			h.setKernel(v, 3, l, t) // stated in Chinese or Japanese prose (hostfactscjk.go)
+		}
+	}
 	if h.kernelScore < 1 && strings.Contains(t, "2.") {
 		for _, m := range reBareVer.FindAllStringSubmatchIndex(t, -1) {
 			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's

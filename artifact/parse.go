@@ -170,6 +170,7 @@ func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
+		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)
 		d.statedFiguresUnread() // and then any figure of the domain its prose states (unreadprose.go)
 	}
 }
@@ -460,6 +461,14 @@ func (d *doc) run(from int) {
 		if msg, ok := messageSeenAfter(t); ok {
 			// A sentence that names the message, then says the author saw it in the
 			// host's log (subject.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
+			continue
+		}
+		if msg, ok := translatedConntrackFull(t); ok {
+			// The same with the message translated inside its quotation marks
+			// (subjectcjk.go).
 			l.Kernel = true
 			d.logLine(i)
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)

@@ -502,8 +502,8 @@ func (d *doc) prose(i int) {
 		val := ""
 		if b, ok := proseSizeValue(key, s[m[3]:]); ok {
 			val = b // before reProseValue, which reads "8 MiB" as 8
-		} else if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
-			val = v[1]
+		} else {
+			val = proseValue(s[m[3]:])
 		}
 		add(settingData(key, key, val, "prose"))
 		cover(m[0], m[1])
@@ -517,10 +517,7 @@ func (d *doc) prose(i int) {
 		if !ok {
 			continue
 		}
-		val := ""
-		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
-			val = v[1]
-		}
+		val := proseValue(s[m[3]:])
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}

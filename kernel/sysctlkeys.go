@@ -220,10 +220,25 @@ func editDistance(a, b string) int {
 func ResolveSysctlName(name string) (string, bool) {
 	k := knownKeys()
 	c := k.byLast[name]
+	if len(c) == 2 && (sameVariable[c[0]] == c[1] || sameVariable[c[1]] == c[0]) {
+		// Two names of one kernel variable: the name is no less exact for it.
+		if _, alias := sameVariable[c[0]]; alias {
+			return c[1], true
+		}
+		return c[0], true
+	}
 	if len(c) == 1 && !strings.Contains(c[0], "*") {
 		return c[0], true
 	}
 	return "", false
+}
+
+// sameVariable maps a key to the key it is another name of: one variable, two files.
+// net/netfilter/nf_conntrack_standalone.c registers nf_conntrack_max twice, as
+// net.netfilter.nf_conntrack_max and, for the initial namespace, net.nf_conntrack_max (both
+// on &nf_conntrack_max), so a bare "nf_conntrack_max" in prose names one value (corpus 1667).
+var sameVariable = map[string]string{
+	"net.nf_conntrack_max": "net.netfilter.nf_conntrack_max",
 }
 
 // wordsKey is a key's directory and the words of its last component in sorted order:

@@ -229,6 +229,18 @@ func outputHeaders(arts []any) []header {
 	return hs
 }
 
+// normProcess compares process names as the kernel printed them: warn_alloc prints
+// current->comm bare ("%s: page allocation failure"), so square brackets around the whole
+// name are the poster's placeholder mark ("[some_app]: page allocation failure"), which one
+// label keeps and another drops (corpus 589 and 1671 quote the same question). Brackets
+// inside a name ("runc:[2:INIT]") are the name's own and stay.
+func normProcess(s string) string {
+	if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' && !strings.ContainsAny(s[1:len(s)-1], "[]") {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
 // normMode compares masks as numbers are compared: 0x020 is 0x20, 0×20 (a look-alike pasted
 // by a blog) is what its writer meant, and the names a 4.10+ kernel prints after the mask are
 // its decoding of the same number.
@@ -254,7 +266,7 @@ func matchHeaders(truth, out []header) int {
 	hit := 0
 	for _, t := range truth {
 		for i, o := range out {
-			if used[i] || o.Process != t.Process || o.Order != t.Order {
+			if used[i] || normProcess(o.Process) != normProcess(t.Process) || o.Order != t.Order {
 				continue
 			}
 			if t.Mode != "" && o.Mode != t.Mode {

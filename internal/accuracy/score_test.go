@@ -164,3 +164,22 @@ func TestScoreUnreadOnlyRun(t *testing.T) {
 		t.Fatalf("score of a refused text %+v: want no run", s)
 	}
 }
+
+func TestMatchHeadersPlaceholderBrackets(t *testing.T) {
+	// The reader keeps "[some_app]" as printed; a label that drops the poster's brackets
+	// names the same process.
+	out := []header{{"[some_app]", 4, "0x2040d0"}}
+	if got := matchHeaders([]header{{"some_app", 4, "0x2040d0"}}, out); got != 1 {
+		t.Errorf("bracketed placeholder vs bare name: %d, want 1", got)
+	}
+	if got := matchHeaders([]header{{"[some_app]", 4, "0x2040d0"}}, out); got != 1 {
+		t.Errorf("same bracketed name: %d, want 1", got)
+	}
+	// Counter-cases: brackets inside a name are the name's; another process stays another.
+	if got := matchHeaders([]header{{"runc:2:INIT", 0, ""}}, []header{{"runc:[2:INIT]", 0, ""}}); got != 0 {
+		t.Errorf("inner brackets dropped: %d, want 0", got)
+	}
+	if got := matchHeaders([]header{{"other_app", 4, ""}}, out); got != 0 {
+		t.Errorf("another process matched: %d, want 0", got)
+	}
+}
