@@ -93,3 +93,24 @@ func TestH14aWebAppNotFromOthers(t *testing.T) {
 		t.Errorf("zebra's EBADF: %v %q", ok, why)
 	}
 }
+
+// IPv4's route cache overflow (kernels before 3.6) is named, bare and stamped; a sentence
+// naming the words is not.
+func TestH14aDstCacheOverflowNamed(t *testing.T) {
+	for _, text := range []string{
+		"dst cache overflow\n",
+		"Nov 26 04:12:01 rtr1 kernel: [12345.678901] dst cache overflow\nNov 26 04:12:02 rtr1 kernel: [12346.678901] dst cache overflow\n",
+		"[12345.678901] dst cache overflow\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if !f15Unread(tl, "net.ipv4.route.max_size") {
+			t.Errorf("%q: unparsed %+v: want the route cache overflow named", text, tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	for _, s := range []string{"we saw a dst cache overflow", "dst cache overflow is gone since 3.6, why"} {
+		if dstCacheOverflow(s) {
+			t.Errorf("%q named as the kernel's message", s)
+		}
+	}
+}

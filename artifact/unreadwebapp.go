@@ -162,3 +162,20 @@ func init() {
 		}{"pm2", "max-memory-restart value (current_memory=", []string{"current_memory_bytes", "max_memory_limit_bytes"}, false},
 	)
 }
+
+// net/ipv4/route.c rt_garbage_collect (the IPv4 route cache, removed in 3.6):
+// net_warn_ratelimited("dst cache overflow\n") (printk(KERN_WARNING ...) before) when garbage
+// collection could not bring the cached routes under net.ipv4.route.max_size; the new route,
+// and its packet, was refused (rt_intern_hash: ENOBUFS).
+const dstOverflowWhy = "the IPv4 route cache (kernels before 3.6) passed net.ipv4.route.max_size and garbage collection could not free enough (net/ipv4/route.c rt_garbage_collect: \"dst cache overflow\", rt_cache_stat gc_dst_overflow): the route, and the packet waiting on it, was refused (ENOBUFS to a sender); a table limit (max_size, gc_thresh, gc_elasticity), not memory; headroom has no rule for it"
+
+// dstCacheOverflow: the message alone on its line, or after a stamp or a prefix ("]" or
+// ":" before it): a sentence naming the words is prose.
+func dstCacheOverflow(t string) bool {
+	s := strings.TrimSpace(t)
+	if !strings.HasSuffix(s, "dst cache overflow") {
+		return false
+	}
+	head := strings.TrimSpace(s[:len(s)-len("dst cache overflow")])
+	return head == "" || strings.HasSuffix(head, "]") || strings.HasSuffix(head, ":")
+}
