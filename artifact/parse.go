@@ -398,7 +398,7 @@ func (d *doc) run(from int) {
 			if (isDBTag(l.Tag) || ownStampHost(l)) && d.dbSyslogLine(i, t) {
 				continue // a data store's or broker's own line (unreaddbmsg.go)
 			}
-			if isServerTag(l.Tag) {
+			if isServerTag(l.Tag) || pm2LogHost(l) {
 				if why, oom, ok := serverLogWhy(t); ok {
 					d.programOOMNamed = d.programOOMNamed || oom
 					d.unparsedUnread(i, why) // a file-sharing program's or web cache's own line (unreadserver.go)

@@ -328,6 +328,12 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
 		return
 	}
+	if why, oom, ok := webAppOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.programOOMNamed = d.programOOMNamed || oom
+		d.unparsedUnread(i, why) // a web application server's or routing daemon's own line (unreadwebapp.go)
+		d.programFigures(i)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return

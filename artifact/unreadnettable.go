@@ -57,6 +57,9 @@ func kernelNetTableLine(t string) (string, bool) {
 	if strings.Contains(t, "Neighbour table overflow.") {
 		return neighOverflowWhy, true
 	}
+	if dstCacheOverflow(t) {
+		return dstOverflowWhy, true // IPv4's route cache before 3.6 (unreadwebapp.go)
+	}
 	if strings.Contains(t, "nf_conntrack: expectation table full") {
 		return ctExpectFullWhy, true
 	}
@@ -85,8 +88,8 @@ const maxNetTableEntries = 8
 // "max_size" (route cache), "no memory" (IPVS).
 func netTableTail(t string) bool {
 	n := len(t)
-	if n <= 20 {
-		return false
+	if n < len("dst cache overflow") {
+		return false // the shortest of the messages
 	}
 	switch t[n-1] {
 	case '!':
@@ -97,6 +100,8 @@ func netTableTail(t string) bool {
 		return strings.HasSuffix(t, "available") || strings.HasSuffix(t, "max_size")
 	case 'l':
 		return strings.HasSuffix(t, "table full")
+	case 'w':
+		return strings.HasSuffix(t, "dst cache overflow")
 	case 'y':
 		return strings.HasSuffix(t, "no memory")
 	}

@@ -96,6 +96,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) {
 		return "", false, false
 	}
+	if why, oom, ok := webAppOwnLine(t); ok {
+		return why, oom, true // a web application server's or routing daemon's own line (unreadwebapp.go)
+	}
 	if why, ok := envoyOverloaded(t); ok {
 		return why, false, true
 	}
@@ -204,12 +207,15 @@ func isServerTag(tag string) bool {
 		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager":
 		return true
 	}
-	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php")
+	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag)
 }
 
 // serverLogWhy: a line of one of these programs under its own syslog tag: an errno of this
 // domain, or one of the forms above.
 func serverLogWhy(t string) (why string, oom, ok bool) {
+	if why, oom, ok := webAppOwnLine(t); ok {
+		return why, oom, true // before the errno: zebra's ENOBUFS is a netlink overrun (unreadwebapp.go)
+	}
 	if why, ok := errnoLogLine(t); ok {
 		return why, false, true
 	}
