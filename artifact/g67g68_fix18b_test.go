@@ -32,3 +32,46 @@ func TestFix18bUnspacedMessage(t *testing.T) {
 		}
 	}
 }
+
+
+// ipvsadm -L -c -n's rows are the tool's form, listed as read (no reader, no finding); the
+// DPVS "IPVS: NAME: no memory ..." line is a user-space pool's.
+func TestFix18bLoadBalancerLines(t *testing.T) {
+	table := "# ipvsadm -L -c -n\nIPVS connection entries\npro expire state       source             virtual            destination\n" +
+		"TCP 133:35 ESTABLISHED 10.142.81.39:49715 10.40.25.43:18000  10.40.25.16:18000\n" +
+		"TCP 43:28  ESTABLISHED 10.40.25.18:50868  10.40.25.43:18000  10.40.25.16:18000\n" +
+		"UDP 04:59  UDP         10.0.0.5:5353      10.40.25.43:53     10.40.25.28:53\n"
+	tl := ParseString(table, "p", Options{})
+	if len(tl.Unparsed) != 1 || tl.Unparsed[0].Why != ipvsConnWhy || tl.Unparsed[0].LastLine-tl.Unparsed[0].FirstLine != 2 {
+		t.Errorf("ipvsadm -L -c rows: %+v", tl.Unparsed)
+	}
+	for _, text := range []string{
+		"IPVS: dp_vs_conn_alloc: no memory for connection\n",
+		"# IPVS: dp_vs_conn_alloc: no memory for connection\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Unparsed) != 1 || tl.Unparsed[0].Why != userLBPoolWhy || tl.Log.Len() != 0 {
+			t.Errorf("%q: %+v, %d records", text, tl.Unparsed, tl.Log.Len())
+		}
+	}
+	// Counter-cases: the kernel's IPVS message (its own reason), netstat's and conntrack's
+	// rows, a sentence naming the words.
+	if tl := ParseString("IPVS: ip_vs_conn_new(): no memory\n", "p", Options{}); len(tl.Unparsed) != 1 || tl.Unparsed[0].Why != ipvsNoMemoryWhy {
+		t.Errorf("kernel IPVS line: %+v", tl.Unparsed)
+	}
+	for _, s := range []string{
+		"tcp        0      0 10.0.0.1:22             10.0.0.2:5555           ESTABLISHED",
+		"tcp      6 431999 ESTABLISHED src=10.0.0.1 dst=10.0.0.2 sport=22 dport=5555",
+		"TCP 133:35 is how long the entry has left before it expires on the director",
+		"the IPVS: dp_vs_conn_alloc: no memory for connection message means the pool is too small",
+	} {
+		if ipvsConnRow(s) {
+			t.Errorf("%q read as an ipvsadm row", s)
+		}
+		if _, ok := userLBPoolLine(s); ok && !strings.HasPrefix(s, "the IPVS: ") {
+			// (a sentence quoting the message is listed with it, as the kernel's IPVS
+			// lines are: harmless, no rule reads it)
+			t.Errorf("%q read as a user-space pool line", s)
+		}
+	}
+}

@@ -384,6 +384,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a kernel network-table message quoted bare (unreadnettable.go)
 		return
 	}
+	if why, ok := userLBPoolLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a user-space load balancer's own pool (unreadlb.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
