@@ -33,7 +33,6 @@ func TestFix18bUnspacedMessage(t *testing.T) {
 	}
 }
 
-
 // ipvsadm -L -c -n's rows are the tool's form, listed as read (no reader, no finding); the
 // DPVS "IPVS: NAME: no memory ..." line is a user-space pool's.
 func TestFix18bLoadBalancerLines(t *testing.T) {
@@ -72,6 +71,34 @@ func TestFix18bLoadBalancerLines(t *testing.T) {
 			// (a sentence quoting the message is listed with it, as the kernel's IPVS
 			// lines are: harmless, no rule reads it)
 			t.Errorf("%q read as a user-space pool line", s)
+		}
+	}
+}
+
+// A single-valued setting stated in prose with thousands separators is the whole number; a
+// key that holds several numbers or a list keeps its numbers apart.
+func TestFix18bGroupedProseValue(t *testing.T) {
+	for text, want := range map[string]string{
+		"The param net.netfilter.nf_conntrack_max is 655,360.\n":      "655360",
+		"we set net.core.netdev_max_backlog to 1,000,000 last week\n": "1000000",
+		"net.ipv4.tcp_max_orphans was 262,144 on this node\n":         "262144",
+		"net.netfilter.nf_conntrack_max is 65536.\n":                  "65536",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Settings) != 1 || tl.Settings[0].Value != want {
+			t.Errorf("%q: %+v, want %s", text, tl.Settings, want)
+		}
+	}
+	// Counter-cases: a list key, a comma that separates two numbers (not groups of three),
+	// a decimal comma.
+	for text, want := range map[string]string{
+		"net.ipv4.tcp_mem is 188,250,376 here\n":                  "188",
+		"net.netfilter.nf_conntrack_max is 65536, 131072 later\n": "65536",
+		"net.netfilter.nf_conntrack_max is 65,5 percent\n":        "65",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Settings) != 1 || tl.Settings[0].Value != want {
+			t.Errorf("%q: %+v, want %s", text, tl.Settings, want)
 		}
 	}
 }

@@ -498,6 +498,8 @@ func (d *doc) prose(i int) {
 		val := ""
 		if b, ok := proseSizeValue(key, s[m[3]:]); ok {
 			val = b // before reProseValue, which reads "8 MiB" as 8
+		} else if g, ok := proseGroupedValue(key, s[m[3]:]); ok {
+			val = g // before reProseValue, which reads "655,360" as 655 (sysctlgrouped.go)
 		} else if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
 			val = v[1]
 		}
@@ -514,7 +516,9 @@ func (d *doc) prose(i int) {
 			continue
 		}
 		val := ""
-		if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
+		if g, ok := proseGroupedValue(key, s[m[3]:]); ok {
+			val = g
+		} else if v := reProseValue.FindStringSubmatch(s[m[3]:]); v != nil {
 			val = v[1]
 		}
 		add(settingData(key, name, val, "prose"))
