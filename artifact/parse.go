@@ -441,6 +441,9 @@ func (d *doc) run(from int) {
 			// sentence that only names it is prose.
 			l.Kernel = true
 			d.logLine(i)
+			if r := kernel.RespaceMessage(t); r != t {
+				d.tl.Log.SetMessage(d.tl.Log.Len()-1, r)
+			}
 			continue
 		}
 		if msg, ok := d.titleAt(i); ok {

@@ -222,6 +222,9 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			continue
 		}
 		s := kernel.Socket{Family: family, State: ssStates[fs[off]], RecvQ: rq, SendQ: sq, Local: fs[off+3], Remote: fs[off+4]}
+		if netid {
+			s.Netid = fs[0]
+		}
 		if strings.HasPrefix(s.Local, "[") || strings.Count(s.Local, ":") > 1 {
 			s.Family = "inet6"
 		}

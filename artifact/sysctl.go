@@ -398,6 +398,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a kernel network-table message quoted bare (unreadnettable.go)
 		return
 	}
+	if why, ok := userLBPoolLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a user-space load balancer's own pool (unreadlb.go)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
@@ -508,6 +512,8 @@ func (d *doc) prose(i int) {
 		val := ""
 		if b, ok := proseSizeValue(key, s[m[3]:]); ok {
 			val = b // before reProseValue, which reads "8 MiB" as 8
+		} else if g, ok := proseGroupedValue(key, s[m[3]:]); ok {
+			val = g // before reProseValue, which reads "655,360" as 655 (sysctlgrouped.go)
 		} else {
 			val = proseValue(s[m[3]:])
 		}
@@ -523,7 +529,12 @@ func (d *doc) prose(i int) {
 		if !ok {
 			continue
 		}
-		val := proseValue(s[m[3]:])
+		val := ""
+		if g, ok := proseGroupedValue(key, s[m[3]:]); ok {
+			val = g
+		} else {
+			val = proseValue(s[m[3]:])
+		}
 		add(settingData(key, name, val, "prose"))
 		cover(m[0], m[1])
 	}

@@ -76,6 +76,9 @@ func toolFormLine(t string) (string, bool) {
 	if vppHardwareRow(t) {
 		return toolForms[4].why, true
 	}
+	if ipvsConnRow(t) {
+		return ipvsConnWhy, true // unreadlb.go
+	}
 	if shmDfRow(t) {
 		return shmDfWhy, true
 	}

@@ -62,6 +62,9 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 		if r, ok := udpStated(tl); ok {
 			return r
 		}
+		if r, ok := udpQueueFull(tl); ok {
+			return r
+		}
 		return udpInErrorsOnly(tl)
 	}
 	in := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Udp", "InDatagrams") })

@@ -133,7 +133,29 @@ func IsQuotedMessage(t string) bool {
 			}
 		}
 	}
+	if strings.IndexByte(t, ',') >= 0 {
+		for _, v := range unspacedMessages {
+			if i := strings.Index(t, v[1]); i >= 0 && quotedAfter(t[:i]) && !namedInSentence(t[:i], t[i+len(v[1]):]) {
+				return true
+			}
+		}
+	}
 	return false
+}
+
+// RespaceMessage is t with a known message retyped without the space after its comma
+// ("nf_conntrack:table full,dropping packet", corpus 1630) written as the kernel prints it,
+// so the rules that search the log for the message's words find them; t itself otherwise.
+func RespaceMessage(t string) string {
+	if strings.IndexByte(t, ',') < 0 {
+		return t
+	}
+	for _, v := range unspacedMessages {
+		if i := strings.Index(t, v[1]); i >= 0 {
+			return t[:i] + v[0] + t[i+len(v[1]):]
+		}
+	}
+	return t
 }
 
 // quotedAfter: the text before a message ends where a message can start: at the line's
@@ -212,8 +234,31 @@ func FindMessage(t string) (msg string, i, j int, ok bool) {
 			}
 		}
 	}
+	if strings.IndexByte(lt, ',') >= 0 {
+		// The message retyped without the space after its comma ("nf_conntrack:table
+		// full,dropping packet.", corpus 1630): the same words, so the same message.
+		for _, v := range unspacedMessages {
+			if k := strings.Index(lt, v[2]); k >= 0 {
+				return v[0], k, k + len(v[2]), true
+			}
+		}
+	}
 	return "", 0, 0, false
 }
+
+// unspacedMessages holds each known message that has ", " with its form without that space,
+// as printed and lowered: {message, retyped, retyped lowered}.
+var unspacedMessages = func() (out [][3]string) {
+	for _, set := range knownMessages {
+		for _, m := range set {
+			if strings.Contains(m, ", ") {
+				u := strings.ReplaceAll(m, ", ", ",")
+				out = append(out, [3]string{m, u, asciiLower(u)})
+			}
+		}
+	}
+	return out
+}()
 
 // asciiLower lowers ASCII letters only, so byte offsets stay those of s.
 func asciiLower(s string) string {

@@ -27,8 +27,11 @@ import (
 // neither Mem nor Info.
 type Socket struct {
 	Family string `json:"family"` // "inet", "inet6"
-	State  string `json:"state"`  // "ESTABLISHED", "FIN_WAIT1", ... (as ss -t prints, with underscores)
-	Local  string `json:"local"`  // "addr:port"
+	// Netid is ss's first column where the table has one ("udp", "tcp", "u_dgr"): the
+	// protocol, which State alone does not tell (UNCONN is UDP's, raw's and unix's).
+	Netid  string `json:"-"`
+	State  string `json:"state"` // "ESTABLISHED", "FIN_WAIT1", ... (as ss -t prints, with underscores)
+	Local  string `json:"local"` // "addr:port"
 	Remote string `json:"remote"`
 	Inode  uint32 `json:"inode"` // 0 for orphans (no file)
 	RecvQ  int64  `json:"recv_q"`
