@@ -1,0 +1,85 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+)
+
+// Pre-round 14 (h14b): managed runtimes' own out-of-memory as the self-hosted media servers
+// and photo libraries print it (unreadruntimeoom.go), and the firewall distributions'
+// netfilter LOG lines. Snippets written from the format strings; none copied from a case.
+
+// V8's and .NET's own out-of-memory is named as the runtime's, with no OOM stated or killed,
+// bare, after a docker compose prefix and under a syslog tag.
+func TestH14bRuntimeOwnOutOfMemory(t *testing.T) {
+	for _, c := range []struct{ text, word string }{
+		{"FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n", "--max-old-space-size"},
+		{"immich_server  | FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - JavaScript heap out of memory\n", "--max-old-space-size"},
+		{"FATAL ERROR: Zone Allocation failed - process out of memory\n", "outside its JavaScript heap"},
+		{"immich_server  | [7:0x5598a1b0]   123456 ms: Mark-Compact 2043.1 (2082.4) -> 2041.9 (2083.1) MB, 1650.2 / 0.0 ms  (average mu = 0.112, current mu = 0.011) allocation failure; scavenge might not succeed\n", "gc-tracer.cc"},
+		{"System.OutOfMemoryException: Exception of type 'System.OutOfMemoryException' was thrown.\n   at System.Buffers.ArrayPool`1.Rent(Int32 minimumLength)\n", "an OutOfMemoryException"},
+		{"[2026-11-30 01:02:03.456 +00:00] [ERR] [42] MediaBrowser.Controller.MediaEncoding.TranscodeManager: System.OutOfMemoryException: Insufficient memory to continue the execution of the program.\n", "an OutOfMemoryException"},
+		{"Nov 30 01:02:03 nas node[4242]: FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n", "--max-old-space-size"},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		if !f15Unread(tl, c.word) || statedOOM(tl) || len(f15Kills(tl)) != 0 || NothingRead(tl) && len(tl.Unparsed) == 0 {
+			t.Errorf("%q: unparsed %+v stated %v kills %d: want named (%s), no OOM", c.text, tl.Unparsed, statedOOM(tl), len(f15Kills(tl)), c.word)
+		}
+		checkAccount(t, tl)
+	}
+	// Counters: a sentence with the words but not the runtime's message, a GC trace line
+	// without V8's sizes, another exception type.
+	for _, s := range []string{
+		"the build fails with JavaScript heap out of memory since the upgrade",
+		"Allocation failed on the second try, see below",
+		"took 12 ms: Mark-Compact is slow here",
+		"System.InvalidOperationException: Sequence contains no elements",
+	} {
+		if why, ok := runtimeOOMLine(s); ok {
+			t.Errorf("%q named as a runtime's message: %s", s, why)
+		}
+	}
+}
+
+// A title saying the server ran out of memory over the runtime's own message states no OOM
+// of the host; the kernel's kill of the same process beside it is still a kill.
+func TestH14bTitleOverRuntimeOOM(t *testing.T) {
+	body := "The server container restarts during the library scan:\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\n"
+	tl := ParseString("# immich server out of memory\n"+body, "t", Options{})
+	if statedOOM(tl) || !f15Unread(tl, "--max-old-space-size") {
+		t.Fatalf("stated %v unparsed %+v: want no stated OOM, V8's line named", statedOOM(tl), tl.Unparsed)
+	}
+	tl = ParseString(body+"[ 812.000000] Out of memory: Killed process 4242 (node) total-vm:9000000kB, anon-rss:3000000kB, file-rss:0kB, shmem-rss:0kB\n", "t", Options{})
+	if len(f15Kills(tl)) != 1 {
+		t.Fatalf("kills %+v, want the kernel's kill", f15Kills(tl))
+	}
+}
+
+// netfilter's LOG target (net/netfilter/xt_LOG.c, nf_log_syslog.c: the rule's prefix, then
+// "IN=%s OUT=%s ... SRC=%pI4 DST=%pI4 ..."): IPFire's "DROP_INPUT", ufw's "[UFW BLOCK]",
+// firewalld's "filter_IN_public_REJECT: " are firewall logging, read as kernel lines: the
+// text is read (no exit 3) and nothing is named as a drop or a memory problem.
+func TestH14bNetfilterLogLines(t *testing.T) {
+	text := "Nov 30 02:11:03 ipfire kernel: DROP_INPUT IN=red0 OUT= MAC=00:0d:b9:41:12:34:00:1b:21:aa:bb:cc:08:00 SRC=185.220.101.4 DST=81.2.3.4 LEN=40 TOS=0x00 PREC=0x00 TTL=241 ID=54321 PROTO=TCP SPT=44344 DPT=23 WINDOW=1024 RES=0x00 SYN URGP=0\n" +
+		"Nov 30 02:11:04 gw kernel: [12345.678901] [UFW BLOCK] IN=eth0 OUT= MAC=52:54:00:12:34:56:52:54:00:65:43:21:08:00 SRC=10.0.0.5 DST=10.0.0.1 LEN=60 TOS=0x00 PREC=0x00 TTL=64 ID=4321 DF PROTO=TCP SPT=51000 DPT=22 WINDOW=64240 RES=0x00 SYN URGP=0\n" +
+		"Nov 30 02:11:05 gw kernel: filter_IN_public_REJECT: IN=eth0 OUT= MAC=52:54:00:12:34:56:52:54:00:65:43:21:08:00 SRC=10.0.0.6 DST=10.0.0.1 LEN=60 TOS=0x00 PREC=0x00 TTL=64 ID=4322 DF PROTO=TCP SPT=51001 DPT=8080 WINDOW=64240 RES=0x00 SYN URGP=0\n"
+	tl := ParseString(text, "t", Options{})
+	if NothingRead(tl) || len(tl.Unparsed) != 0 || statedOOM(tl) {
+		t.Fatalf("nothing read %v unparsed %+v stated %v: want the kernel lines read, nothing named", NothingRead(tl), tl.Unparsed, statedOOM(tl))
+	}
+	for _, a := range tl.Artifacts {
+		if a.Kind != "kernel_log" {
+			t.Errorf("artifact %s from netfilter LOG lines", a.Kind)
+		}
+	}
+	checkAccount(t, tl)
+	// Counter: the table-full line among them is still the kernel's conntrack message.
+	tl = ParseString(text+"Nov 30 02:11:06 ipfire kernel: nf_conntrack: nf_conntrack: table full, dropping packet\n", "t", Options{})
+	found := false
+	for _, r := range tl.Log.Records() {
+		found = found || strings.Contains(r.Message, "table full, dropping packet")
+	}
+	if !found {
+		t.Fatal("the conntrack table-full line is no longer in the kernel log")
+	}
+}
