@@ -83,3 +83,34 @@ func TestH14bNetfilterLogLines(t *testing.T) {
 		t.Fatal("the conntrack table-full line is no longer in the kernel log")
 	}
 }
+
+// systemd's notice of a unit's main process killed by SIGKILL, or failed with result
+// 'oom-kill', is named (no exit 3), with no kill recorded from it; systemd's OOM line and
+// the kernel's kill are still read.
+func TestH14bSystemdSignalNotices(t *testing.T) {
+	for _, c := range []struct{ text, word string }{
+		{"Nov 30 02:14:22 nas systemd[1]: plexmediaserver.service: Main process exited, code=killed, status=9/KILL\nNov 30 02:14:22 nas systemd[1]: plexmediaserver.service: Failed with result 'signal'.\n", "does not say who sent it"},
+		{"Nov 30 02:14:22 nas systemd[1]: jellyfin.service: Failed with result 'oom-kill'.\n", "result 'oom-kill'"},
+		{"Nov 30 02:14:22 nas systemd[1]: emby-server.service: Main process exited, code=killed, status=6/ABRT\n", "ended by a signal"},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		if !f15Unread(tl, c.word) || len(f15Kills(tl)) != 0 || len(tl.RuntimeOOMs) != 0 {
+			t.Errorf("%q: unparsed %+v kills %d runtime %d: want named (%s), no kill", c.text, tl.Unparsed, len(f15Kills(tl)), len(tl.RuntimeOOMs), c.word)
+		}
+		checkAccount(t, tl)
+	}
+	// Counters: systemd's OOM line is still a kill systemd reported; a process exiting with
+	// a status is no signal notice; a sentence quoting the words has no unit before them.
+	tl := ParseString("Nov 30 02:14:22 nas systemd[1]: jellyfin.service: A process of this unit has been killed by the OOM killer.\n", "t", Options{})
+	if len(tl.RuntimeOOMs) != 1 {
+		t.Fatalf("runtime OOMs %+v: systemd's OOM line no longer read", tl.RuntimeOOMs)
+	}
+	for _, s := range []string{
+		"jellyfin.service: Main process exited, code=exited, status=1/FAILURE",
+		"the log says: Main process exited, code=killed, status=9/KILL",
+	} {
+		if why, ok := systemdKilledWhy(s); ok {
+			t.Errorf("%q named: %s", s, why)
+		}
+	}
+}
