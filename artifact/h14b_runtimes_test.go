@@ -84,13 +84,12 @@ func TestH14bNetfilterLogLines(t *testing.T) {
 	}
 }
 
-// systemd's notice of a unit's main process killed by SIGKILL, or failed with result
-// 'oom-kill', is named (no exit 3), with no kill recorded from it; systemd's OOM line and
-// the kernel's kill are still read.
+// systemd's notice of a unit's main process killed by a signal is named when nothing else
+// is read (no exit 3), with no kill recorded from it; beside a kernel log it stays another
+// program's line; systemd's OOM line is still read.
 func TestH14bSystemdSignalNotices(t *testing.T) {
 	for _, c := range []struct{ text, word string }{
 		{"Nov 30 02:14:22 nas systemd[1]: plexmediaserver.service: Main process exited, code=killed, status=9/KILL\nNov 30 02:14:22 nas systemd[1]: plexmediaserver.service: Failed with result 'signal'.\n", "does not say who sent it"},
-		{"Nov 30 02:14:22 nas systemd[1]: jellyfin.service: Failed with result 'oom-kill'.\n", "result 'oom-kill'"},
 		{"Nov 30 02:14:22 nas systemd[1]: emby-server.service: Main process exited, code=killed, status=6/ABRT\n", "ended by a signal"},
 	} {
 		tl := ParseString(c.text, "t", Options{})
@@ -99,9 +98,14 @@ func TestH14bSystemdSignalNotices(t *testing.T) {
 		}
 		checkAccount(t, tl)
 	}
+	// Beside the kernel's kill it is not listed.
+	tl := ParseString("Nov 30 02:14:21 nas kernel: Out of memory: Killed process 4242 (Plex Media Serv) total-vm:9000000kB, anon-rss:3000000kB, file-rss:0kB, shmem-rss:0kB\nNov 30 02:14:22 nas systemd[1]: plexmediaserver.service: Main process exited, code=killed, status=9/KILL\n", "t", Options{})
+	if len(tl.Unparsed) != 0 || len(f15Kills(tl)) != 1 {
+		t.Fatalf("unparsed %+v kills %d: want the kernel's kill, systemd's line not listed", tl.Unparsed, len(f15Kills(tl)))
+	}
 	// Counters: systemd's OOM line is still a kill systemd reported; a process exiting with
 	// a status is no signal notice; a sentence quoting the words has no unit before them.
-	tl := ParseString("Nov 30 02:14:22 nas systemd[1]: jellyfin.service: A process of this unit has been killed by the OOM killer.\n", "t", Options{})
+	tl = ParseString("Nov 30 02:14:22 nas systemd[1]: jellyfin.service: A process of this unit has been killed by the OOM killer.\n", "t", Options{})
 	if len(tl.RuntimeOOMs) != 1 {
 		t.Fatalf("runtime OOMs %+v: systemd's OOM line no longer read", tl.RuntimeOOMs)
 	}

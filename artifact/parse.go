@@ -171,6 +171,7 @@ func (d *doc) afterParse(text string) {
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
 		d.statedFiguresUnread() // and then any figure of the domain its prose states (unreadprose.go)
+		d.systemdKilledUnread() // or systemd's notices of a unit killed by a signal (systemdkill.go)
 	}
 }
 

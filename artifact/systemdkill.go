@@ -1,35 +1,33 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+
+	"headroom/model"
+)
 
 // systemd's notices of a unit's process ended by a signal (pre-round 14, h14b; from
 // systemd's source): the media servers run as units (plexmediaserver.service,
 // jellyfin.service, emby-server.service), and a report of one "killed" often holds only
 // systemd's lines. src/core/service.c service_sigchld_event logs "Main process exited,
 // code=%s, status=%i/%s" with sigchld_code_to_string (CLD_KILLED "killed", CLD_DUMPED
-// "dumped") and signal_to_string ("KILL", "ABRT", "SEGV"); src/core/unit.c unit_log_failure
-// "Failed with result '%s'." with the service's result ("oom-kill" since systemd 243, when
-// the unit cgroup's memory.events oom_kill rose). A SIGKILL alone does not say who sent it:
+// "dumped") and signal_to_string ("KILL", "ABRT", "SEGV"). A SIGKILL alone does not say who sent it:
 // the kernel's OOM killer (then the kernel log says "Out of memory: Killed process N" and
 // systemd "A process of this unit has been killed by the OOM killer.", which
 // systemdOOMLine reads), systemd's own stop timeout, a watchdog or a user. A paste of such
-// lines held nothing headroom read (exit 3). Each is named as unread with what it proves;
-// no kill is recorded from it.
+// lines held nothing headroom read (exit 3). When nothing else of the text is read, each is
+// named as unread with what it proves (systemdKilledUnread); no kill is recorded from it.
 //
-// Gated: only systemd's lines holding "kill" are handed (systemdOOMHanded); two fixed
-// strings.Index, no regexp.
+// Gated: it runs once, at the end, on the other programs' lines already kept (keepOther,
+// bounded), and only when nothing was read; fixed strings.Index, no regexp.
 
 const (
 	systemdMainKilled = ": Main process exited, code=killed, status="
 	systemdMainDumped = ": Main process exited, code=dumped, status="
-	systemdOOMResult  = ": Failed with result 'oom-kill'."
 )
 
 // systemdKilledWhy says what systemd's line t proves, if it is one of its signal notices.
 func systemdKilledWhy(t string) (string, bool) {
-	if k := strings.Index(t, systemdOOMResult); k > 0 && strings.IndexByte(t[:k], ' ') < 0 {
-		return "systemd: the unit failed with result 'oom-kill' (src/core/unit.c unit_log_failure): the kernel's OOM killer killed a process in the unit's cgroup (its memory.events oom_kill rose), whether the host or the unit's own MemoryMax ran out; the victim and the memory are in the kernel's report, not in this line; headroom has no reader for this log", true
-	}
 	for _, p := range []string{systemdMainKilled, systemdMainDumped} {
 		k := strings.Index(t, p)
 		if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 {
@@ -47,12 +45,25 @@ func systemdKilledWhy(t string) (string, bool) {
 	return "", false
 }
 
-// systemdKilledLine names systemd's signal notice on line i (systemdKilledWhy).
-func (d *doc) systemdKilledLine(i int) bool {
-	why, ok := systemdKilledWhy(d.ls[i].Text)
-	if !ok {
-		return false
+// systemdKilledUnread names systemd's signal notices (systemdKilledWhy) among the other
+// programs' lines kept for statedFiguresUnread, when nothing else of the text was read or
+// named: beside a kernel log or another reader's evidence they stay other programs' lines.
+func (d *doc) systemdKilledUnread() {
+	if !NothingRead(d.tl) || len(d.tl.Unparsed) > 0 || d.tl.Host.OtherOS != "" {
+		return
 	}
-	d.unparsedUnread(i, why)
-	return true
+	for _, p := range d.otherLines {
+		why, ok := systemdKilledWhy(p.text)
+		if !ok {
+			continue
+		}
+		if len(d.tl.Unparsed) >= maxUnreadEntries {
+			break
+		}
+		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: p.no, LastLine: p.no, Why: why})
+		if a := d.tl.Lines; a != nil { // account ran: the line was counted as another program's
+			a.Other--
+			a.Unparsed++
+		}
+	}
 }

@@ -31,7 +31,7 @@ func (d *doc) systemdOOMLine(i int) bool {
 	t := d.ls[i].Text
 	k := strings.Index(t, systemdOOMMsg)
 	if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 {
-		return d.systemdKilledLine(i) // a unit's process ended by a signal, named (systemdkill.go)
+		return false
 	}
 	unit := t[:k]
 	d.used[i] = true
