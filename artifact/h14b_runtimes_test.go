@@ -118,3 +118,26 @@ func TestH14bSystemdSignalNotices(t *testing.T) {
 		}
 	}
 }
+
+// VyOS's `show interfaces ethernet ethX` (vyos/ifconfig/operational.py: iproute2's link
+// lines, then the RX/TX label rows of _stat_names with "collisions" spelled out): read as ip
+// -s link's statistics, the TX row too; iproute2's own "collsns" is unchanged.
+func TestH14bVyOSInterfaceStatistics(t *testing.T) {
+	text := "vyos@vyos:~$ show interfaces ethernet eth1\n" +
+		"eth1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 1000\n" +
+		"    link/ether 00:50:56:aa:bb:cd brd ff:ff:ff:ff:ff:ff\n" +
+		"    RX:       bytes    packets    errors    dropped    overrun    mcast\n" +
+		"             9123456789    8123456         0      41234          0     1234\n" +
+		"    TX:       bytes    packets    errors    dropped    carrier    collisions\n" +
+		"             1234567890    2345678         0          0          0             7\n"
+	tl := ParseString(text, "t", Options{})
+	if !artifactHas(t, tl, KindIPLink, `"rx_dropped":41234`) || !artifactHas(t, tl, KindIPLink, `"tx_packets":2345678`) || !artifactHas(t, tl, KindIPLink, `"collisions":7`) || len(tl.Unparsed) != 0 {
+		t.Fatalf("unparsed %+v: want eth1's RX and TX rows read", tl.Unparsed)
+	}
+	checkAccount(t, tl)
+	// Counter: iproute2's own spelling.
+	tl = ParseString(strings.Replace(text, "collisions", "collsns", 1), "t", Options{})
+	if !artifactHas(t, tl, KindIPLink, `"collisions":7`) {
+		t.Fatal("iproute2's collsns no longer read")
+	}
+}
