@@ -141,3 +141,33 @@ func TestH14bVyOSInterfaceStatistics(t *testing.T) {
 		t.Fatal("iproute2's collsns no longer read")
 	}
 }
+
+// VyOS's `show system memory` (src/op_mode/memory.py, bytes_to_human's "%.2f UNIT") is read
+// as free's table: Total as MemTotal, Free as MemAvailable.
+func TestH14bVyOSSystemMemory(t *testing.T) {
+	tl := ParseString("vyos@vyos:~$ show system memory\nTotal: 1.94 GB\nFree:  81.25 MB\nUsed:  1.86 GB\n", "t", Options{})
+	if !artifactHas(t, tl, KindFree, `"available"`) || !artifactHas(t, tl, KindFree, `"Mem":[2034237,1950351,83200]`) || len(tl.Unparsed) != 0 {
+		t.Fatalf("artifacts %+v unparsed %+v: want VyOS's memory read as free's", tl.Artifacts, tl.Unparsed)
+	}
+	checkAccount(t, tl)
+	// Counters: ss -s's "Total:" line is still ss's; the three lines without the command;
+	// the older script's numbers without a unit; a Free above Total.
+	tl = ParseString("$ ss -s\nTotal: 180 (kernel 0)\nTCP:   12 (estab 3, closed 2, orphaned 0, synrecv 0, timewait 2/0), ports 0\n", "t", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindFree {
+			t.Fatal("ss -s read as VyOS's memory")
+		}
+	}
+	for _, s := range []string{
+		"Disk usage:\nTotal: 1.94 GB\nFree:  81.25 MB\nUsed:  1.86 GB\n",
+		"vyos@vyos:~$ show system memory\nTotal: 1985\nFree:  212\nUsed:  1773\n",
+		"vyos@vyos:~$ show system memory\nTotal: 1.94 GB\nFree:  3.10 GB\nUsed:  1.86 GB\n",
+	} {
+		tl = ParseString(s, "t", Options{})
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindFree {
+				t.Errorf("%q read as VyOS's memory", s)
+			}
+		}
+	}
+}
