@@ -121,6 +121,7 @@ var formats = []format{
 	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},
 	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},
 	{kind: KindSockets, first: []string{"tcp", "tcp6", "udp", "udp6"}, parse: (*doc).trySockets},
+	{kind: KindFree, first: []string{"Total:"}, parse: (*doc).tryVyOSMemory}, // VyOS's `show system memory` (vyosmem.go)
 	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},

@@ -30,7 +30,10 @@ var ipLinkWords = map[string]map[string]string{
 	"RX errors:": {"length": "rx_length_errors", "crc": "rx_crc_errors", "frame": "rx_frame_errors",
 		"fifo": "rx_fifo_errors", "missed": "rx_missed_errors", "overrun": "rx_over_errors", "nohandler": "rx_nohandler"},
 	"TX:": {"bytes": "tx_bytes", "packets": "tx_packets", "errors": "tx_errors", "dropped": "tx_dropped",
-		"carrier": "tx_carrier_errors", "collsns": "collisions", "compressed": "tx_compressed"},
+		"carrier": "tx_carrier_errors", "collsns": "collisions", "compressed": "tx_compressed",
+		// VyOS's `show interfaces` (vyos/ifconfig/operational.py _stat_names, h14b) spells the
+		// column out: the same netlink counter.
+		"collisions": "collisions"},
 	"TX errors:": {"aborted": "tx_aborted_errors", "fifo": "tx_fifo_errors", "window": "tx_window_errors",
 		"heartbeat": "tx_heartbeat_errors", "heartbt": "tx_heartbeat_errors", "transns": "carrier_changes"},
 }

@@ -172,6 +172,7 @@ func (d *doc) afterParse(text string) {
 		d.namedNetLoss()
 		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)
 		d.statedFiguresUnread() // and then any figure of the domain its prose states (unreadprose.go)
+		d.systemdKilledUnread() // or systemd's notices of a unit killed by a signal (systemdkill.go)
 	}
 }
 

@@ -82,6 +82,9 @@ func appOOMLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
+	if why, ok := runtimeOOMLine(t); ok {
+		return why, true // V8's and .NET's own (unreadruntimeoom.go)
+	}
 	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") {
 		return "", false
 	}

@@ -53,6 +53,9 @@ func errnoLogLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
+	if _, ok := runtimeOOMLine(t); ok {
+		return "", false // .NET's "Insufficient memory to continue ..." is no libusb error: appOOMLine names it
+	}
 	if !hasDigit(t) {
 		return javaErrnoLine(t)
 	}

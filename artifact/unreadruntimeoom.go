@@ -1,0 +1,74 @@
+package artifact
+
+import "strings"
+
+// Managed runtimes' own out-of-memory (pre-round 14, h14b; each form checked in the
+// runtime's source): the media servers and photo libraries self-hosted in containers
+// (Jellyfin and Emby on .NET, Immich's server and PhotoPrism's front end on Node) print
+// their runtime's own message when an allocation of theirs fails. That is no kill by the
+// kernel's OOM killer (which prints "Out of memory: Killed process" and sends SIGKILL): the
+// runtime gave up inside its own heap limit (V8's --max-old-space-size, .NET's GC heap hard
+// limit, by default 75% of the container's cgroup limit) or its mmap was refused, and the
+// process ends by itself. A paste of such lines held nothing headroom read (exit 3) or was
+// "more numbers than a sentence states"; a title saying the server "ran out of memory" over
+// it was read as the host's OOM. Each form is named as unread with what it proves
+// (appOOMLine calls runtimeOOMLine first; programOOMText therefore knows them too).
+//
+// Gated: one strings.Contains of a rare fixed part ("Exception", "Allocation failed",
+// "Insufficient memory to continue", " ms: ") before the forms are asked; no regexp.
+
+// runtimeOOMForms: a fixed part of the runtime's message (case-sensitive, its own spelling),
+// the gate it needs, and what it proves.
+var runtimeOOMForms = []struct{ gate, text, why string }{
+	// V8 src/api/api.cc Utils::ReportOOMFailure: fatal_callback(location, is_heap_oom ?
+	// "Allocation failed - JavaScript heap out of memory" : "Allocation failed - process out
+	// of memory"); Node's OnFatalError prints "FATAL ERROR: %s %s" (location, message): the
+	// location is V8's ("Reached heap limit", "Ineffective mark-compacts near heap limit",
+	// "CALL_AND_RETRY_LAST", "Zone", "MarkCompactCollector: young object promotion failed").
+	{"Allocation failed", "Allocation failed - JavaScript heap out of memory", "V8's heap reached its own limit (src/api/api.cc ReportOOMFailure: \"Allocation failed - JavaScript heap out of memory\", printed by Node as \"FATAL ERROR: <location> ...\"): the old space passed --max-old-space-size (NODE_OPTIONS; by default a share of the memory V8 sees) and Node aborted itself (SIGABRT, exit 134): no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"Allocation failed", "Allocation failed - process out of memory", "V8 could not get memory outside its JavaScript heap (src/api/api.cc ReportOOMFailure: \"Allocation failed - process out of memory\": a zone, a code space or a backing store whose malloc or mmap was refused: the process's address space, RLIMIT_AS, overcommit or a cgroup's limit) and Node aborted itself: no kill by the kernel's OOM killer"},
+	// .NET: the runtime throws its preallocated System.OutOfMemoryException when the GC cannot
+	// commit heap memory (gc.cpp, past GCHeapHardLimit, which defaults to 75% of the
+	// container's cgroup memory limit) or an allocation is larger than it can map; its
+	// Message with no text of its own is Exception_WasThrown, "Exception of type '{0}' was
+	// thrown." (System.Private.CoreLib Exception.Message).
+	// The exception's own default message (System.Private.CoreLib
+	// OutOfMemoryException() : base(SR.Arg_OutOfMemoryException)): "Insufficient memory to
+	// continue the execution of the program." (libusb's LIBUSB_ERROR_NO_MEM text is only
+	// "Insufficient memory": errnoLogLine leaves this one to appOOMLine).
+	{"Exception", "OutOfMemoryException", ".NET's own allocation failed (an OutOfMemoryException: the GC could not commit more heap within its hard limit, by default 75% of the container's cgroup memory limit, or one buffer was larger than it could map): no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"Insufficient memory to continue", "Insufficient memory to continue the execution of the program", ".NET's own allocation failed (OutOfMemoryException's default message, \"Insufficient memory to continue the execution of the program.\": the GC could not commit more heap within its hard limit, by default 75% of the container's cgroup memory limit): no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// V8 src/heap/gc-tracer.cc GCTracer::Output/Print: "[pid:isolate] N ms: Mark-Compact
+	// (or Scavenge, Mark-sweep) A (B) -> C (D) MB, ..." lines of "<--- Last few GCs --->",
+	// which Node prints before its heap's FATAL ERROR: the JavaScript heap in MB before and
+	// after the collection, V8's own figures, not the host's.
+	{" ms: ", " ms: Mark-Compact ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-Compact A (B) -> C (D) MB\", printed under \"<--- Last few GCs --->\" before Node's heap out-of-memory): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
+	{" ms: ", " ms: Scavenge ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Scavenge A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
+	{" ms: ", " ms: Mark-sweep ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-sweep A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
+}
+
+// runtimeOOMLine says why t is one of runtimeOOMForms. A GC trace line must end its sizes
+// in " MB" (V8's unit) to be named.
+func runtimeOOMLine(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	gated := ""
+	for _, f := range runtimeOOMForms {
+		if f.gate != gated {
+			if !strings.Contains(t, f.gate) {
+				continue
+			}
+			gated = f.gate
+		}
+		j := strings.Index(t, f.text)
+		if j < 0 {
+			continue
+		}
+		if f.gate == " ms: " && !strings.Contains(t[j:], ") MB") {
+			continue
+		}
+		return f.why + "; headroom has no reader for this log", true
+	}
+	return "", false
+}
