@@ -470,6 +470,14 @@ func (d *doc) run(from int) {
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
 			continue
 		}
+		if msg, ok := d.listedLoggedMessage(i); ok {
+			// A list item naming the message under a lead-in that says the author saw
+			// the items in the host's log (subjectlist.go).
+			l.Kernel = true
+			d.logLine(i)
+			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
+			continue
+		}
 		if msg, ok := translatedConntrackFull(t); ok {
 			// The same with the message translated inside its quotation marks
 			// (subjectcjk.go).

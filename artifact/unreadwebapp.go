@@ -110,7 +110,7 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 func netlinkOverrun(t string) (string, bool) {
 	k := strings.Index(t, " recvmsg overrun: ")
 	if k < 0 {
-		return "", false
+		return netlinkRecvENOBUFS(t) // another daemon's netlink recvmsg ENOBUFS (unreadnetlink.go)
 	}
 	if !strings.Contains(t[:k], "netlink") {
 		return "", false
@@ -128,7 +128,7 @@ func isWebAppTag(tag string) bool {
 		"ospf6d", "watchfrr", "frr", "quagga":
 		return true
 	}
-	return false
+	return isRoutingDaemonTag(tag) // the other routing daemons (unreadnetlink.go)
 }
 
 // pm2LogHost: PM2's own log line ("2026-11-30T01:02:03: PM2 log: ...", lib/Utility.js
