@@ -431,6 +431,11 @@ func (d *doc) stated() {
 				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
 			}
 		}
+		if has("swap") {
+			if no, sentence, ok := statedSwapping(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
+			}
+		}
 		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			prefix := strings.ToLower(subOr(para, m[4], m[5]))

@@ -82,6 +82,9 @@ const (
 	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
 	// percentage is RateKswapdCPUPct.
 	RateStatedKswapdBusy = "stated_kswapd_busy"
+	// RateStatedSwapping is 1 when the text says this host swaps without a rate ("crawls
+	// because of the swapping", "eats all the swap"); a stated rate is RateSwapIn/OutKBPerSec.
+	RateStatedSwapping = "stated_swapping"
 	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
 	// killed ("crashes frequently from OOM") and no kernel report of it is read.
 	RateStatedOOM = "stated_oom"
