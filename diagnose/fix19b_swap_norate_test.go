@@ -25,8 +25,8 @@ func TestFix19bSwapWithoutRate(t *testing.T) {
 		"free full": "free -m\n              total        used        free      shared  buff/cache   available\n" +
 			"Mem:            860         443         243           7         173         357\nSwap:            99          99\n",
 		"prose crawl": "It spawns a lot of ffmpeg processes which can eat all system memory and make my system crawl because of the swapping.\n",
-		"prose eats": "This causes all the CPUs to be at 100% all the time, but most importantly it saturates the RAM and finally eat out all the SWAP.\n",
-		"prose is":   "During the backup the server is swapping heavily and the web interface times out.\n",
+		"prose eats":  "This causes all the CPUs to be at 100% all the time, but most importantly it saturates the RAM and finally eat out all the SWAP.\n",
+		"prose is":    "During the backup the server is swapping heavily and the web interface times out.\n",
 	}
 	for name, text := range fire {
 		f := mustFire(t, run(t, "swap-under-load", parseText19b(t, text)), Warning)
