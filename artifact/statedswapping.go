@@ -18,12 +18,16 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 // it stops using all the swap").
 var reSwappingAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|add|increase|should|could|would|might|may|if|when(?:ever)?|unless|until)\b[^.;!?]{0,40}$`)
 
+// reSwappingIndefinite: the match closes a relative clause on an indefinite subject ("vmstat
+// on a system that is swapping heavily will look like this"): any system's, a guide's example.
+var reSwappingIndefinite = lazyre.New(`(?i)\b(?:a|an|any|some|every)\s+(?:[\w-]+\s+){0,2}?(?:system|machine|host|server|box|node|computer|vm)s?\s+(?:that|which|where|who)\s+$`)
+
 // statedSwapping reports the line and sentence of a statement that this host swaps, if any.
 func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range matches(true, reStatedSwapping, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true

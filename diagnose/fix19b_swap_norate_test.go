@@ -44,6 +44,7 @@ func TestFix19bSwapWithoutRate(t *testing.T) {
 		"if":         "If the box starts swapping, the transcode will stall.\n",
 		"negated":    "The system never starts swapping, memory is fine.\n",
 		"configured": "I have 2 GB of swap configured on the SSD.\n",
+		"guide":      "vmstat 1 on a system that is swapping heavily will look like this:\n",
 	}
 	for name, text := range quiet {
 		res := run(t, "swap-under-load", parseText19b(t, text))
