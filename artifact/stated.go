@@ -431,6 +431,16 @@ func (d *doc) stated() {
 				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
 			}
 		}
+		if has("retra") {
+			if no, sentence, ok := statedRetransMany(para, lineAt); ok {
+				addHostDrop(model.RateStatedRetransSeen, 1, no, sentence) // statedretransmany.go
+			}
+		}
+		if has("swap") {
+			if no, sentence, ok := statedSwapping(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
+			}
+		}
 		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			prefix := strings.ToLower(subOr(para, m[4], m[5]))

@@ -80,6 +80,9 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		pts = append(pts, p)
 	}
 	if len(pts) == 0 {
+		if res, ok := swapWithoutRate(tl); ok { // mem_swap_norate.go
+			return res
+		}
 		if s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("SwapTotal"); return ok }); s != nil {
 			if v, _ := s.Mem("SwapTotal"); v == 0 {
 				return Healthy("no swap configured (SwapTotal 0 kB in %s)", sampleSource(s, "/proc/meminfo"))

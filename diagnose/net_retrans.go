@@ -46,6 +46,11 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRetransPct] > 0 }); st != nil {
 			return retransStated(st)
 		}
+		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRetransSeen] > 0 }); st != nil {
+			// Words without a share: a capture's retransmissions can be a path's, a
+			// peer's or a NIC's, and "many" sizes nothing (statedretransmany.go).
+			return NotChecked("retransmissions stated by the author without a share (%s); no Tcp RetransSegs/OutSegs to measure it: needs /proc/net/snmp, netstat -s or nstat", sampleSource(st, "the text"))
+		}
 		return NotChecked("no Tcp RetransSegs/OutSegs: needs /proc/net/snmp, netstat -s or nstat")
 	}
 	bootShare := 0.0

@@ -82,6 +82,9 @@ const (
 	// ("kswapd0 is consuming a large amount of CPU", "kswapd loops forever"); a stated
 	// percentage is RateKswapdCPUPct.
 	RateStatedKswapdBusy = "stated_kswapd_busy"
+	// RateStatedSwapping is 1 when the text says this host swaps without a rate ("crawls
+	// because of the swapping", "eats all the swap"); a stated rate is RateSwapIn/OutKBPerSec.
+	RateStatedSwapping = "stated_swapping"
 	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
 	// killed ("crashes frequently from OOM") and no kernel report of it is read.
 	RateStatedOOM = "stated_oom"
@@ -91,6 +94,9 @@ const (
 	// RateStatedRetransPct: the share of TCP segments retransmitted, in %, as the author
 	// states it ("a lot of (30%) TCP retransmission in tcpdump").
 	RateStatedRetransPct = "stated_tcp_retrans_pct"
+	// RateStatedRetransSeen is 1 when the text says this host's connections show many
+	// retransmissions without a share ("Wireshark shows excessive retransmissions").
+	RateStatedRetransSeen = "stated_tcp_retrans_seen"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives

@@ -862,6 +862,7 @@ var formsKnownLimits = map[string]string{
 	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                                limitColumnShape,
 	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                               limitColumnShape,
 	"flattened 1585-serverfault-461032-varnish-3x-front-syn-sent-spike-netstat-states-time-wait-6124-sysctl-port-range-1024-65536-tw-recycle":     limitFlattenedBlock,
+	"flattened 1746-photoprism-1094-2021-pi3bplus-entrypoint-killed-free-m-860mb-swap-99-of-99-used":                                              limitFlattenedBlock,
 	"flattened 004-virtio-net-ksoftirqd-slub-oom-4.9-kvm":                                                                                         limitFlattenedBlock,
 	"flattened 006-arm64-android-fork-order2-dma-4.1":                                                                                             limitFlattenedBlock,
 	"flattened 018-vmstat-swap-under-write-load-3.7":                                                                                              limitFlattenedBlock,

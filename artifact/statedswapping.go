@@ -1,0 +1,36 @@
+package artifact
+
+import (
+	"headroom/internal/lazyre"
+)
+
+// The author says this host swaps, without a rate: "make my system crawl because of the
+// swapping", "the server is swapping heavily", "it saturates the RAM and finally eats all the
+// SWAP", "runs out of swap", "swap is full" (issue reports of media servers, corpus 1753,
+// 1755). It is one stated fact, RateStatedSwapping = 1, never a rate: swap-under-load says
+// the rate is unmeasured and stays at warning. Advice ("add more swap", "to prevent
+// swapping"), a possibility ("if it starts swapping"), a general statement and another
+// machine's swap state nothing about this host (hypotheticalUpTo, genericStatement,
+// addHostDrop's subject).
+var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|begins?|began|keeps?|kept|goes|went)\s+(?:heavily\s+|constantly\s+|massively\s+)?(?:into\s+)?swapping\b|because\s+of\s+(?:the\s+|all\s+the\s+)?swapping\b|(?:eat|eats|ate|eating|eaten|use|uses|used|using|fill|fills|filled|filling|consume[sd]?|consuming)\s+(?:up\s+|out\s+)?all\s+(?:of\s+)?(?:the\s+|my\s+|its\s+)?swap\b|(?:runs?|ran|running)\s+out\s+of\s+swap\b|swap\s+(?:is|was|gets|got)\s+(?:completely\s+|totally\s+)?(?:full|exhausted|filled(?:\s+up)?)\b)`)
+
+// reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so
+// it stops using all the swap").
+var reSwappingAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|add|increase|should|could|would|might|may|if|when(?:ever)?|unless|until)\b[^.;!?]{0,40}$`)
+
+// reSwappingIndefinite: the match closes a relative clause on an indefinite subject ("vmstat
+// on a system that is swapping heavily will look like this"): any system's, a guide's example.
+var reSwappingIndefinite = lazyre.New(`(?i)\b(?:a|an|any|some|every)\s+(?:[\w-]+\s+){0,2}?(?:system|machine|host|server|box|node|computer|vm)s?\s+(?:that|which|where|who)\s+$`)
+
+// statedSwapping reports the line and sentence of a statement that this host swaps, if any.
+func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
+	for _, m := range matches(true, reStatedSwapping, para) {
+		sentence := sentenceAround(para, m[0], m[1])
+		match := para[m[0]:m[1]]
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) {
+			continue
+		}
+		return lineAt(m[0]), sentence, true
+	}
+	return 0, "", false
+}
