@@ -110,3 +110,93 @@ func (d *doc) programListenFull(i int) {
 		Line: clip(line, 120), Source: spanSource(no, no), FirstLine: no, Count: 1,
 	})
 }
+
+// maxProgramBacklogs bounds the backlog settings kept.
+const maxProgramBacklogs = 8
+
+// programBacklogLine reads line i when it sets uWSGI's listen backlog: a uwsgi command line
+// with --listen N (core/uwsgi.c's option "listen", -l), or "listen = N" in an ini whose
+// section is [uwsgi]. nginx's "listen 80;" (a port), a sentence naming --listen and an ini
+// key of another section are not.
+func (d *doc) programBacklogLine(i int) bool {
+	if len(d.tl.ProgramBacklogs) >= maxProgramBacklogs {
+		return false
+	}
+	t := strings.TrimSpace(d.ls[i].Text)
+	if !strings.Contains(t, "listen") {
+		return false
+	}
+	if v, ok := uwsgiCmdListen(t); ok {
+		d.addBacklog(i, "--listen", v, "command line")
+		return true
+	}
+	if v, ok := iniListen(t); ok && d.iniSection(i) == "uwsgi" {
+		d.addBacklog(i, "listen", v, "ini [uwsgi]")
+		return true
+	}
+	return false
+}
+
+func (d *doc) addBacklog(i int, setting string, v int64, form string) {
+	d.tl.ProgramBacklogs = append(d.tl.ProgramBacklogs, model.ProgramBacklog{
+		Program: "uwsgi", Setting: setting, Value: v,
+		Source: spanSource(d.ls[i].No, d.ls[i].No) + " (" + form + ")",
+	})
+	d.used[i] = true
+}
+
+// uwsgiCmdListen: "uwsgi ... --listen N" (also "$ uwsgi", "sudo uwsgi", "--listen=N").
+func uwsgiCmdListen(t string) (int64, bool) {
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "$ "), "# ")
+	t = strings.TrimPrefix(t, "sudo ")
+	if !strings.HasPrefix(t, "uwsgi ") {
+		return 0, false
+	}
+	k := strings.Index(t, " --listen")
+	if k < 0 {
+		return 0, false
+	}
+	rest := t[k+len(" --listen"):]
+	if rest == "" || (rest[0] != ' ' && rest[0] != '=') {
+		return 0, false
+	}
+	rest = strings.TrimLeft(rest[1:], " ")
+	if !startsWithDigit(rest) {
+		return 0, false
+	}
+	v, _, ok := nextInt(rest)
+	return v, ok
+}
+
+// iniListen: "listen = N" alone on its line.
+func iniListen(t string) (int64, bool) {
+	rest, ok := strings.CutPrefix(t, "listen")
+	if !ok {
+		return 0, false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "=") {
+		return 0, false
+	}
+	rest = strings.TrimSpace(rest[1:])
+	if !startsWithDigit(rest) {
+		return 0, false
+	}
+	v, r, ok := nextInt(rest)
+	return v, ok && strings.TrimSpace(r) == ""
+}
+
+// iniSection: the name of the ini section line i is in ("[uwsgi]"), looking back at most
+// 80 lines and not past a code fence or a blank run of prose.
+func (d *doc) iniSection(i int) string {
+	for j := i - 1; j >= 0 && j >= i-80; j-- {
+		s := strings.TrimSpace(d.ls[j].Text)
+		if strings.HasPrefix(s, "```") || strings.HasPrefix(s, "~~~") {
+			return ""
+		}
+		if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' && !strings.ContainsAny(s[1:len(s)-1], " []") {
+			return s[1 : len(s)-1]
+		}
+	}
+	return ""
+}

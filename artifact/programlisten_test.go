@@ -49,3 +49,28 @@ Tue May 31 13:51:28 2022 - *** uWSGI listen queue of socket ":3030" (fd: 4) full
 		t.Errorf("got %+v", p)
 	}
 }
+
+func TestFix19aProgramBacklogSetting(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int64 // 0: none read
+	}{
+		{"```bash\nuwsgi --http 0.0.0.0:8080 --workers 1 --listen 2 --module wsgi:app\n```\n", 2},
+		{"$ uwsgi --socket :3030 --listen=1024\n", 1024},
+		{"```\n[uwsgi]\nmodule = wsgi:application\nsocket = wsgi.sock\nlisten = 10\n```\n", 10},
+		// counter-cases: nginx's listen directive, another section's key, prose, another program
+		{"```\nserver {\n\tlisten 80 default_server;\n}\n```\n", 0},
+		{"```\n[server]\nlisten = 8080\n```\n", 0},
+		{"I set --listen 1024 and the queue still fills.\n", 0},
+		{"gunicorn --backlog 64 --listen 2 app:app\n", 0},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		var got int64
+		for _, b := range tl.ProgramBacklogs {
+			got = b.Value
+		}
+		if got != c.want {
+			t.Errorf("%q: backlog %d, want %d (%+v)", c.text, got, c.want, tl.ProgramBacklogs)
+		}
+	}
+}

@@ -50,6 +50,9 @@ func programListenAdvice(tl *model.Timeline) string {
 	if len(progs) == 0 {
 		return ""
 	}
+	for _, b := range tl.ProgramBacklogs {
+		progs = append(progs, fmt.Sprintf("the text sets %s's %s to %d, %s", b.Program, b.Setting, b.Value, b.Source))
+	}
 	return " The program reported the queue full itself: raise its backlog (" + strings.Join(progs, "; ") +
 		") together with net.core.somaxconn, which caps it, and check why its workers accept slowly " +
 		"(all busy on slow requests, stalled, too few); `ss -lnt` (Recv-Q against Send-Q) and " +

@@ -30,3 +30,11 @@ func TestFix19aListenOverflowProgramReport(t *testing.T) {
 		t.Errorf("without the report: %+v, want not checked", r)
 	}
 }
+
+func TestFix19aBacklogSettingAloneNoFinding(t *testing.T) {
+	tl := timeline(0)
+	tl.ProgramBacklogs = []model.ProgramBacklog{{Program: "uwsgi", Setting: "--listen", Value: 2, Source: "line 37 (command line)"}}
+	if r := run(t, "listen-overflow", tl); len(r.Findings) > 0 {
+		t.Errorf("a backlog setting is no overflow: %+v", r.Findings)
+	}
+}

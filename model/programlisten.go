@@ -17,3 +17,14 @@ type ProgramListenFull struct {
 	// Count is how many such reports the text holds for this socket (a flood repeats one).
 	Count int `json:"count"`
 }
+
+// ProgramBacklog is a program's own listen backlog setting the text shows (uWSGI's --listen
+// on its command line, "listen = N" in its ini): the backlog it passes to listen(), which
+// the kernel caps at net.core.somaxconn (__sys_listen, net/socket.c). A setting, no
+// overflow.
+type ProgramBacklog struct {
+	Program string `json:"program"` // "uwsgi"
+	Setting string `json:"setting"` // "--listen", "listen"
+	Value   int64  `json:"value"`
+	Source  string `json:"source"` // "line 37 (command line)"
+}
