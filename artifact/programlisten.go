@@ -95,6 +95,7 @@ func (d *doc) programListenFull(i int) {
 			p.Count++
 			if q-p.Backlog > p.Queued-p.Backlog || m != p.Backlog {
 				p.Queued, p.Backlog = q, m // the fullest reading, or the last backlog
+				p.Line = clip(strings.TrimSpace(t[strings.Index(t, uwsgiListenNeedle):]), 120)
 			}
 			p.Source = spanSource(p.FirstLine, no)
 			return
