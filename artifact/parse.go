@@ -1119,7 +1119,8 @@ const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with p
 // "healthy" about nothing, so callers treat it as input they could not use.
 func NothingRead(tl *model.Timeline) bool {
 	return len(tl.Samples) == 0 && tl.Log.Len() == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
-		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0 && len(tl.RuntimeOOMs) == 0
+		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0 && len(tl.RuntimeOOMs) == 0 &&
+		len(tl.ProgramListenFulls) == 0 && len(tl.ProgramBacklogs) == 0
 }
 
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).

@@ -351,6 +351,9 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom")); ok {
+			addHostDrop(model.RateStatedNoOOMKill, 1, no, sentence) // statednooom.go
+		}
 		for _, m := range matches(has("oom"), reStatedOOMKillVerb, para) {
 			// "oom kill my java process", "the kernel OOM-killed mysqld": OOM-kill as the
 			// verb with its victim (reStatedOOMKillVerb).
@@ -860,7 +863,10 @@ var (
 	// Icmp's, so it is not read.
 	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
 	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
-	reNegated          = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$`)
+	// A negative subject is a negation too: "Nothing's getting oom killed according to syslog"
+	// (nothing, none, nobody: no process was killed), in the same clause ("Nothing changed,
+	// but mysqld keeps getting OOM killed" states a kill).
+	reNegated = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$|\b(?:nothing|none|nobody)\b[^.,;:]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
 	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",

@@ -328,6 +328,9 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
 		return
 	}
+	if d.programBacklogLine(i) {
+		return // a program's own listen backlog setting (programlisten.go)
+	}
 	if why, oom, ok := webAppOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.programOOMNamed = d.programOOMNamed || oom
 		d.unparsedUnread(i, why) // a web application server's or routing daemon's own line (unreadwebapp.go)

@@ -313,6 +313,7 @@ const maxProgramFigureArtifacts = 32
 // programFigures adds the figures line i states when it is one of programFigureForms'
 // messages (called only for a line a program's reader named).
 func (d *doc) programFigures(i int) {
+	d.programListenFull(i) // a program's own full accept queue (programlisten.go)
 	if d.programFigureCount >= maxProgramFigureArtifacts {
 		return
 	}

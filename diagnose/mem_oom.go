@@ -58,6 +58,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 				Why:         "the text names the out-of-memory but not what used the memory"}}})
 	}
 	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 && len(runtime) == 0 {
+		if r, ok := oomStatedNone(tl); ok {
+			return r // the author read the log and found no kill (mem_oom_stated.go)
+		}
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
 	recs := logMatches(tl, oomLogNeedles...)

@@ -43,7 +43,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
 	floods := logMatches(tl, kernel.MsgSynFlood...)
 	full, listeners, fullSrc := fullAcceptQueues(tl)
-	if !present && len(floods) == 0 && listeners == 0 {
+	progFull := programListenEvidence(tl)
+	if !present && len(floods) == 0 && listeners == 0 && len(progFull) == 0 {
 		if r, ok := listenStated(tl); ok {
 			return r
 		}
@@ -54,6 +55,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	if len(full) > 0 {
 		sev = Warning
 		ev = append(ev, Evidence{What: "listeners whose accept queue is at its backlog now (ss: Recv-Q queued ≥ Send-Q backlog)", Value: strings.Join(full, ", "), Source: fullSrc})
+	}
+	if len(progFull) > 0 {
+		sev = Warning
+		ev = append(ev, progFull...)
 	}
 	if len(floods) > 0 {
 		// tcp_syn_flood_action warns once per listener (request_sock_queue.synflood_warned)
@@ -112,6 +117,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"
 	case len(full) > 0 && len(ev) == 1:
 		title = "listening sockets' accept queues are at their backlog now: the next completed handshakes are dropped"
+	case len(progFull) > 0 && len(ev) == len(progFull):
+		title = "a program reported its listening socket's accept queue full: the kernel drops the handshakes that complete meanwhile"
 	}
 	f := Finding{
 		Severity: sev,
@@ -122,7 +129,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 			"backlog, net.core.somaxconn) long. Raising somaxconn helps only if the application asks for a larger " +
 			"backlog (many pass SOMAXCONN or -1, some a fixed 128 or 511); otherwise the application must accept " +
 			"faster (more acceptor threads, SO_REUSEPORT) — a forking proxy that forks per connection accepts " +
-			"slowest exactly when the box is busiest (the LKML firewall report).",
+			"slowest exactly when the box is busiest (the LKML firewall report)." + programListenAdvice(tl),
 	}
 	cur := int64(0)
 	curStr := ""

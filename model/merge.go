@@ -46,6 +46,8 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.NodeConditions = append(out.NodeConditions, t.NodeConditions...)
 		out.RuntimeOOMs = append(out.RuntimeOOMs, t.RuntimeOOMs...)
 		out.UDPSockets = append(out.UDPSockets, t.UDPSockets...)
+		out.ProgramListenFulls = append(out.ProgramListenFulls, t.ProgramListenFulls...)
+		out.ProgramBacklogs = append(out.ProgramBacklogs, t.ProgramBacklogs...)
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)

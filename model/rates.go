@@ -88,6 +88,10 @@ const (
 	// RateStatedOOM is 1 when the text says the host ran out of memory or the OOM killer
 	// killed ("crashes frequently from OOM") and no kernel report of it is read.
 	RateStatedOOM = "stated_oom"
+	// RateStatedNoOOMKill is 1 when the author says the kernel's log (syslog, kern.log, dmesg,
+	// the journal) shows no OOM kill: "Nothing's getting oom killed according to syslog or
+	// kernel.log". The author's reading of a log the text does not hold (fix19a).
+	RateStatedNoOOMKill = "stated_no_oom_kill"
 	// RateStatedConntrackFull is 1 when the text says the host's connection tracking table
 	// filled ("heavy churn managed to fill up the conntrack table") and quotes no count.
 	RateStatedConntrackFull = "stated_conntrack_full"

@@ -117,6 +117,13 @@ type Timeline struct {
 	// is not in the input.
 	UDPSockets []UDPSocketTable `json:"udp_sockets,omitempty"`
 
+	// ProgramListenFulls are programs' own reports of a full accept queue on their listening
+	// socket (uWSGI's "listen queue of socket ... full !!! (Q/M)"), one per socket: queued
+	// and backlog as the program read them, the kernel's counters not among them.
+	ProgramListenFulls []ProgramListenFull `json:"program_listen_fulls,omitempty"`
+	// ProgramBacklogs are programs' own listen backlog settings a text shows (uWSGI's --listen).
+	ProgramBacklogs []ProgramBacklog `json:"program_backlogs,omitempty"`
+
 	// Trace is what the kernel's tracepoints said during a live window (doctor --trace):
 	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
 	// traced.

@@ -818,10 +818,19 @@ const (
 	limitTitleUnderPrompt       = "the case's evidence is its title: under a shell prompt's command line ('$ cat notes.txt') the first line is what the command printed, not a title a person wrote over a report, so it is rightly not read as one (a terminal's copy of an issue's title is no real paste)"
 	limitTitleInFold            = "the case's evidence is its title: a <details> fold puts the whole text in a fenced block, and a first line inside a code block is output, not a title (an issue's title stands above the fold, never inside it)"
 	limitPrefixOnQPSource       = "quoted-printable mail source ('=' soft breaks at the line ends, '=0A', '=3D'): a prefix or a suffix on each encoded line (a chat's nick, a multiplexer's name, a gutter, '<br>') lands inside the decoded lines when the soft breaks join them, since the mail is decoded before the lines are read; chats, log multiplexers, paste sites and pages show a mail decoded, not its encoded source"
-	limitWrappedLogWidth        = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
+	// fix19a: uWSGI's listen-queue message is named, and its figures read, only as a line of
+	// its own (webAppOwnLine: at most maxErrnoLineBytes, not a fence line).
+	limitProgramLineOwnLine = "a program's own message (uWSGI's 'listen queue of socket ... full !!! (Q/M)') is named and its figures read only on a line of its own: joined into one long line with the whole post (webAppOwnLine's line bound) or wrapped in a one-line triple-backtick span, it is not named, so listen-overflow has no program report to read"
+	limitWrappedLogWidth    = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
 )
 
 var formsKnownLimits = map[string]string{
+	"flattened 1703-uwsgi-2444-2022-ubuntu-20.04-openstack-listen-queue-3030-full-100-101-of-100":                                                 limitProgramLineOwnLine,
+	"flattened 1704-graphsense-rest-18-2019-field-lab-90-users-uwsgi-listen-queue-5000-full-101-of-100":                                           limitProgramLineOwnLine,
+	"flattened 1705-penny-dreadful-5373-2018-uwsgi-listen-queue-127.0.0.1-5000-full-101-of-100-one-off":                                           limitProgramLineOwnLine,
+	"inline-code-lines 1707-delfitlm-147-2024-docker-uwsgi-listen-queue-8000-full-101-of-100-then-harakiri":                                       limitProgramLineOwnLine,
+	"flattened 1708-docker-mailman-362-2020-uwsgi-cron-then-listen-queue-8000-full-101-of-100-daily":                                              limitProgramLineOwnLine,
+	"flattened 1710-uwsgi-1445-2017-https-stress-test-listen-queue-full-101-of-100":                                                               limitProgramLineOwnLine,
 	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":                        limitBulletsOnSpacedRows,
 	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":                        limitBulletsOnSpacedRows,
 	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":                       limitJournalCatNoStamp,
