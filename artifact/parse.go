@@ -447,47 +447,9 @@ func (d *doc) run(from int) {
 			}
 			continue
 		}
-		if msg, ok := d.titleAt(i); ok {
-			// The text's title names the message it is about (subject.go).
-			l.Kernel = true
-			d.logLine(i)
-			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
-			continue
-		}
-		if msg, ok := messageLoggedNow(t); ok {
-			// A sentence that says the host prints the message now (subject.go): its
-			// record is the message, kept at this line.
-			l.Kernel = true
-			d.logLine(i)
-			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
-			continue
-		}
-		if msg, ok := messageSeenAfter(t); ok {
-			// A sentence that names the message, then says the author saw it in the
-			// host's log (subject.go).
-			l.Kernel = true
-			d.logLine(i)
-			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
-			continue
-		}
-		if msg, ok := d.listedLoggedMessage(i); ok {
-			// A list item naming the message under a lead-in that says the author saw
-			// the items in the host's log (subjectlist.go).
-			l.Kernel = true
-			d.logLine(i)
-			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
-			continue
-		}
-		if msg, ok := translatedConntrackFull(t); ok {
-			// The same with the message translated inside its quotation marks
-			// (subjectcjk.go).
-			l.Kernel = true
-			d.logLine(i)
-			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
-			continue
-		}
-		if msg, ok := d.messageAcrossWrap(i); ok {
-			// The same, in a sentence a mail client wrapped (subject.go).
+		if msg, ok := d.namedMessage(i, t); ok {
+			// A line that names a kernel message as logged on this host, without quoting
+			// the log line itself: its record is the message, kept at this line.
 			l.Kernel = true
 			d.logLine(i)
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
@@ -508,6 +470,30 @@ func (d *doc) run(from int) {
 		}
 		d.prose(i)
 	}
+}
+
+// namedMessage is the kernel message line i (text t) names as logged on this host, in the
+// forms that do not quote its log line: the text's title (subject.go), a sentence that says
+// the host prints it now, one that names it and then says the author saw it in the log, a
+// list item under such a lead-in (subjectlist.go), the message translated inside quotation
+// marks (subjectcjk.go), and any of these in a sentence a mail client wrapped.
+func (d *doc) namedMessage(i int, t string) (string, bool) {
+	if msg, ok := d.titleAt(i); ok {
+		return msg, true
+	}
+	if msg, ok := messageLoggedNow(t); ok {
+		return msg, true
+	}
+	if msg, ok := messageSeenAfter(t); ok {
+		return msg, true
+	}
+	if msg, ok := d.listedLoggedMessage(i); ok {
+		return msg, true
+	}
+	if msg, ok := translatedConntrackFull(t); ok {
+		return msg, true
+	}
+	return d.messageAcrossWrap(i)
 }
 
 // titleAt is the message line i names when it is the text's title: its first non-blank
