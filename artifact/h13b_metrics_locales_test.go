@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"testing"
+
+	"headroom/model"
 )
 
 // Pre-round 13 (h13b): metrics, logs and time-series servers' own messages (unreadmetrics.go)
@@ -89,12 +91,7 @@ func TestH13bFreeLocalized(t *testing.T) {
 		{"zh -t", "$ free -m -t\n                总计        已用        空闲        共享   缓冲/缓存        可用\n内存：        15885        14900         180          20         805         600\n交换：         2047         2047           0\n总计：         17932        16947         180\n"},
 	} {
 		tl := ParseString(c.text, c.name, Options{})
-		var tb *FreeTable
-		for _, a := range tl.Artifacts {
-			if a.Kind == KindFree {
-				tb = a.Data.(*FreeTable)
-			}
-		}
+		tb := lastArtifact[*FreeTable](tl, KindFree)
 		if tb == nil || tb.Unit != "MiB" || len(tb.Rows["Mem"]) == 0 || tb.Rows["Mem"][0] != 15885*1024 || len(tb.Rows["Swap"]) == 0 || tb.Rows["Swap"][0] != 2047*1024 {
 			t.Errorf("%s: free table %+v, unparsed %+v: want Mem 15885 MiB, Swap 2047 MiB", c.name, tb, tl.Unparsed)
 			continue
@@ -121,12 +118,7 @@ func TestH13bTopLocalized(t *testing.T) {
 		{"uk", "top - 10:21:33 up 12 days,  3:02,  1 user,  load average: 4.12, 3.98, 3.80\nMiB Пам :  15885.0 загал,    180.0 вільн,  14900.0 вик,    805.0 буф/кеш\nMiB Своп:   2048.0 загал,      0.0 віль,   2048.0 вико.    600.0 дост. Пам\n"},
 	} {
 		tl := ParseString(c.text, c.name, Options{})
-		var ts *TopSummary
-		for _, a := range tl.Artifacts {
-			if a.Kind == KindTop {
-				ts = a.Data.(*TopSummary)
-			}
-		}
+		ts := lastArtifact[*TopSummary](tl, KindTop)
 		if ts == nil || ts.MemKB["total"] != 15885*1024 || ts.MemKB["free"] != 180*1024 || ts.SwapKB["avail"] != 600*1024 {
 			t.Errorf("%s: top %+v, unparsed %+v: want Mem total 15885 MiB, free 180, avail 600", c.name, ts, tl.Unparsed)
 			continue
@@ -188,4 +180,15 @@ func TestH13bSarLocalizedTime(t *testing.T) {
 	if st, _ := sysstatStamp("10时21分01秒"); st != "" {
 		t.Errorf("a time alone taken for a row's stamp: %q", st)
 	}
+}
+
+// lastArtifact is the data of the last artifact of kind k in tl, the zero T without one.
+func lastArtifact[T any](tl *model.Timeline, k string) T {
+	var v T
+	for _, a := range tl.Artifacts {
+		if a.Kind == k {
+			v = a.Data.(T)
+		}
+	}
+	return v
 }
