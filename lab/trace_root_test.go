@@ -12,7 +12,7 @@ import (
 // (FailureOptions.Trace). A refused charge of receive memory makes tcp_data_queue drop
 // segments as PROTO_MEM (net/ipv4/tcp_input.c, after tcp_try_rmem_schedule fails): in
 // tcp-memory-squeeze the memory cgroup's 1 MiB TCP limit refuses it (no global knob), in
-// tcp-mem-low the global 2 MiB tcp_mem. backlog-drops' 16-packet netdev_max_backlog makes
+// tcp-mem-low the global 2 MiB tcp_mem. backlog-drops' 4-packet netdev_max_backlog makes
 // enqueue_to_backlog drop as CPU_BACKLOG (net/core/dev.c). Each reason must be counted and
 // cited by the scenario's expected finding (its first evidence, "N in …"). SOCKET_RCVBUFF
 // is cmd/headroom's TestLabDoctorTraceRcvbuff. The global ones change a sysctl for a few
