@@ -484,7 +484,8 @@ func Compare(guards []Guard, judges map[string][]string, before Window, after ..
 // intervals, whose spread is itself a guess, gets the wider margin Student's t gives it.
 // Beyond the margin the figure is worse or better. Inside it, a difference of at least the
 // floor and LargeChange of the baseline is undecided: too large to call the same, too
-// noisy to call either way. Both windows below the floor are idle.
+// noisy to call either way; so is a loss of LargeChange of a delivery baseline above the
+// floor (lostDelivery). Both windows below the floor are idle.
 func compareRates(g Guard, judged []string, rb, ra []float64) Figure {
 	f := Figure{Guard: g.ID, What: g.What, For: judged, Unit: g.Unit, Scale: g.Scale, Floor: g.Floor}
 	if len(rb) == 0 || len(ra) == 0 {
@@ -512,12 +513,23 @@ func compareRates(g Guard, judged []string, rb, ra []float64) Figure {
 		f.Verdict = VerdictWorse
 	case d < -f.Margin:
 		f.Verdict = VerdictBetter
-	case math.Abs(d) >= g.Floor && math.Abs(d) >= LargeChange*math.Abs(mb):
+	case math.Abs(d) >= LargeChange*math.Abs(mb) && (math.Abs(d) >= g.Floor || lostDelivery(g, f.Loss, mb)):
 		f.Verdict = VerdictUndecided
 	default:
 		f.Verdict = VerdictSame
 	}
 	return f
+}
+
+// lostDelivery: a guard of delivered bytes (lower is worse) whose baseline is above its
+// floor lost at least LargeChange of it, though the difference is smaller than the floor.
+// The floor says what difference this guard can tell from nothing; a baseline just above
+// it that falls by a quarter or more is a loss all the same (a loaded lab: 0.247 → 0.128
+// MB/s, -48 %, with a floor of 0.131 was called "same" and the harmful tcp_rmem kept), and
+// a loss of LargeChange is never kept (issue 27). Counts of trouble (drops, retransmits)
+// keep the floor: a rise under it is noise.
+func lostDelivery(g Guard, loss bool, before float64) bool {
+	return loss && g.LowerIsWorse && math.Abs(before) >= g.Floor
 }
 
 // welchDF is the Welch–Satterthwaite degrees of freedom of a difference of two means whose

@@ -229,6 +229,35 @@ func TestCompareNoiseMargin(t *testing.T) {
 			t.Errorf("case %d: %s, want %s (%+v)", i, f.Verdict, c.want, f)
 		}
 	}
+	// Delivered bytes (lower is worse) with a floor of 128 KiB/s: a baseline above the floor
+	// that falls by a quarter or more is a loss even when the fall is under the floor (the
+	// loaded lab's 0.247 → 0.128 MB/s); under a quarter it is "same", and a baseline under
+	// the floor stays idle or same.
+	dg := Guard{ID: "delivered", What: "delivered", Rates: []string{"in"}, LowerIsWorse: true, Floor: 128 << 10, Unit: " MB/s", Scale: 1e-6}
+	dwin := func(rates ...float64) Window {
+		w := Window{}
+		for _, r := range rates {
+			w.Intervals = append(w.Intervals, model.Rates{"in": r})
+		}
+		return w
+	}
+	dj := map[string][]string{dg.ID: {"net.ipv4.tcp_rmem"}}
+	for i, c := range []struct {
+		before, after []float64
+		want          string
+		loss          bool
+	}{
+		{[]float64{0.05e6, 0.45e6, 0.05e6, 0.45e6}, []float64{0.128e6, 0.128e6, 0.128e6, 0.128e6}, VerdictUndecided, true},
+		{[]float64{0.05e6, 0.45e6, 0.05e6, 0.45e6}, []float64{0.2e6, 0.2e6, 0.2e6, 0.2e6}, VerdictSame, true},      // -20 %
+		{[]float64{0.05e6, 0.45e6, 0.05e6, 0.45e6}, []float64{0.35e6, 0.35e6, 0.35e6, 0.35e6}, VerdictSame, false}, // +40 %, under the floor: not a loss
+		{[]float64{0.1e6, 0.1e6, 0.1e6, 0.1e6}, []float64{0.05e6, 0.05e6, 0.05e6, 0.05e6}, VerdictIdle, false},     // both under the floor
+	} {
+		f := Compare([]Guard{dg}, dj, dwin(c.before...), dwin(c.after...))[0]
+		if f.Verdict != c.want || f.Loss != c.loss {
+			t.Errorf("delivery case %d: %s loss=%v, want %s loss=%v (%s)", i, f.Verdict, f.Loss, c.want, c.loss, f.Describe())
+		}
+	}
+
 	// A counter missing in a window is unknown, never "same".
 	if f := Compare([]Guard{g}, judges, win(1, 2), Window{Intervals: []model.Rates{{}, {}}})[0]; f.Verdict != "unknown" {
 		t.Errorf("missing counter: %s", f.Verdict)
