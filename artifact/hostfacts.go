@@ -137,7 +137,11 @@ func (h *hostFacts) scan(l *Line) {
 	}
 	if l.Kernel || l.Syslog {
 		if h.kernelScore < 5 && strings.Contains(t, "Linux version ") {
-			if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
+			// The banner's release is its whole word ("4.19.0-6-amd64", "5.15.12-arch1-1"):
+			// reVersion stops after one '-' part.
+			if rel, _, ok := kernel.ReleaseInLine(t); ok {
+				h.setKernel(rel, 5, l, t)
+			} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 				h.setKernel(m[1], 5, l, t)
 			}
 		}
@@ -162,7 +166,10 @@ func (h *hostFacts) scan(l *Line) {
 	// Trackers' report forms (kernel.ReleaseInTrackerField): apport's ProcVersionSignature
 	// and abrt's "kernel:" field are the host's own, an RPM NVR in Bugzilla's template the
 	// reporter's statement of it.
-	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:")) {
+	// emerge --info's "Portage … (…, R M)" and "System uname: Linux-R-M-…", inxi's and
+	// neofetch's "Kernel: R" are the running host's too.
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:") ||
+		strings.Contains(t, "Kernel: ") || strings.Contains(t, "System uname: ") || strings.HasPrefix(strings.TrimSpace(t), "Portage ")) {
 		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
 			score := 5
 			if strings.Contains(t, "kernel-") {
