@@ -152,6 +152,13 @@ func (h *hostFacts) scan(l *Line) {
 		}
 		return
 	}
+	if h.kernelScore < 5 && strings.HasPrefix(strings.TrimSpace(t), "CPU: ") && strings.Contains(t, "ainted") {
+		// The oops header's "CPU: 1 PID: 1234 Comm: x Not tainted R #1" without its log
+		// prefix (abrt's backtrace, a pasted oops).
+		if rel, _, ok := kernel.ReleaseInLine(t); ok {
+			h.setKernel(rel, 5, l, t)
+		}
+	}
 	if h.kernelScore < 5 && strings.Contains(t, "inux") {
 		if rel, arch, ok := kernel.ReleaseInLine(t); ok && arch != "" && strings.HasPrefix(t, "Linux ") {
 			// uname -a (kernel.ReleaseInLine knows the machine names).
