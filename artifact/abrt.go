@@ -40,3 +40,21 @@ func bareWarnLine(t string) bool {
 	p := strings.Index(rest, " PID: ")
 	return p > 0 && p <= 4 && isDigits(rest[:p]) && strings.Contains(rest[p:], " at ")
 }
+
+// abrtHookWhy says what abrt-hook-ccpp's own line t (its message, after the syslog tag)
+// proves (src/hooks/abrt-hook-ccpp.c): "Process %s (%s) of user %lu killed by SIG%s - %s"
+// and "Saved core dump of pid %lu (%s) to %s (%llu bytes)". The process crashed with a
+// core-dumping signal (SIGSEGV, SIGABRT, SIGBUS): no kill by the kernel's OOM killer, whose
+// SIGKILL dumps no core, and no figure of memory. Named by systemdKilledUnread when nothing
+// else was read.
+func abrtHookWhy(t string) (string, bool) {
+	if rest, ok := strings.CutPrefix(t, "Process "); ok {
+		if k := strings.Index(rest, " killed by SIG"); k > 0 && strings.Contains(rest[:k], " of user ") && strings.Contains(rest[k:], " - ") {
+			return "abrt-hook-ccpp: a process crashed with a core-dumping signal (src/hooks/abrt-hook-ccpp.c: \"Process N (name) of user U killed by SIGxxx - dumping core\"): the program's own crash (a SIGABRT can be a runtime aborting on its own out-of-memory), no kill by the kernel's OOM killer (SIGKILL dumps no core) and no memory figure; headroom has no reader for this log", true
+		}
+	}
+	if strings.HasPrefix(t, "Saved core dump of pid ") && strings.HasSuffix(t, " bytes)") {
+		return "abrt-hook-ccpp: the core dump of a crashed process saved (src/hooks/abrt-hook-ccpp.c: \"Saved core dump of pid N (exe) to PATH (N bytes)\"): the size is the core file's, no statement about the host's memory; headroom has no reader for this log", true
+	}
+	return "", false
+}

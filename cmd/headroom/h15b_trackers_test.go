@@ -215,3 +215,22 @@ func TestH15bBugzillaTemplate(t *testing.T) {
 		t.Errorf("the template alone: unparsed %+v", rep.Unparsed)
 	}
 }
+
+// abrt-hook-ccpp's own lines alone are named (not exit 3), with no kill and no finding;
+// beside the kernel's OOM kill they stay another program's lines and the kill is one.
+func TestH15bAbrtHookLines(t *testing.T) {
+	hook := "Mar  1 02:03:04 rhel7 abrt-hook-ccpp[12345]: Process 4321 (java) of user 1001 killed by SIGABRT - dumping core\n" +
+		"Mar  1 02:03:05 rhel7 abrt-hook-ccpp[12345]: Saved core dump of pid 4321 (/usr/lib/jvm/java-1.8.0/bin/java) to /var/spool/abrt/ccpp-2023-03-01-02:03:04-4321 (812345678 bytes)\n"
+	rep, code := h15bDoctor(t, "hook.txt", hook)
+	if code == exitFailure || len(rep.Unparsed) != 2 || len(rep.Findings) != 0 || !strings.Contains(rep.Unparsed[0].Why, "no kill by the kernel's OOM killer") {
+		t.Errorf("exit %d findings %+v unparsed %+v", code, rep.Findings, rep.Unparsed)
+	}
+	rep, _ = h15bDoctor(t, "hookoom.txt", hook+"Mar  1 02:03:07 rhel7 kernel: Killed process 4400 (java) total-vm:12345678kB, anon-rss:8123456kB, file-rss:0kB, shmem-rss:0kB\n")
+	if _, ok := h15bEvidence(rep, "oom-kill", "global OOM kill"); !ok || len(rep.Unparsed) != 0 {
+		t.Errorf("beside the kernel's kill: findings %+v unparsed %+v", rep.Findings, rep.Unparsed)
+	}
+	// Counter: a sentence with the words is prose.
+	if _, code := h15bDoctor(t, "s.txt", "The Process 12 (x) of user 0 killed by SIGABRT question again\n"); code != exitFailure {
+		t.Errorf("a sentence: exit %d, want %d", code, exitFailure)
+	}
+}
