@@ -33,6 +33,7 @@ type hostFacts struct {
 	hostname    string
 	armTraceSet bool
 	afterUnameR bool // the last line was the command "uname -r"
+	nvrLine     int  // the number of the last line that was a kernel package's NVR
 }
 
 // unameRCommand: "uname -r" alone or after a shell prompt ("$ ", "# ", "root@h:~# ",
@@ -181,6 +182,16 @@ func (h *hostFacts) scan(l *Line) {
 			score := 5
 			if strings.Contains(t, "kernel-") {
 				score = 4
+				// `rpm -q kernel`, `rpm -qa | grep kernel`: one NVR a line for every kernel
+				// installed, the running one not marked: a list names no host's release.
+				prev := h.nvrLine
+				h.nvrLine = l.No
+				if prev > 0 && prev == l.No-1 {
+					if h.kernelLine == prev && h.kernelScore == 4 {
+						h.kernel, h.kernelScore, h.kernelLine, h.kernelText = "", 0, 0, ""
+					}
+					score = 0
+				}
 			}
 			if h.kernelScore < score {
 				h.setKernel(rel, score, l, t)

@@ -125,6 +125,7 @@ func ReportbugCPUs(line string) int {
 //	Kernel: 6.1.7-200.fc37.x86_64 arch: x86_64 bits: 64   (inxi -F's System: block)
 //	System:    Host: h Kernel: 5.10.16-arch1-1 x86_64 bits: 64 compiler: gcc   (older inxi)
 //	Kernel: 5.15.12-arch1-1   (neofetch, fastfetch)
+//	Kernel: Linux 6.6.8-arch1-1   (hostnamectl; reportbug's, with "(SMP w/N CPU threads)" after it)
 //
 // The release must be followed by the end of the line, a machine name or inxi's next field:
 // "Kernel: 5.15 broke it" in a sentence is no field.
@@ -164,6 +165,12 @@ func releaseInSystemHeader(t string) (release, machine string, ok bool) {
 		return "", "", false // inxi puts Kernel: first on its line, or in the System: line
 	}
 	f := strings.Fields(t[i+len("Kernel: "):])
+	if len(f) >= 2 && f[0] == "Linux" && startsVersion(f[1]) && (len(f) == 2 || strings.HasPrefix(f[2], "(")) {
+		// hostnamectl's "Kernel: Linux 6.6.8-arch1-1" (systemd's hostnamectl.c, the
+		// release alone) and reportbug's "Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU
+		// threads; PREEMPT)": the whole word ("Linux R" in prose stops after one '-' part).
+		return f[1], "", true
+	}
 	if len(f) == 0 || !startsVersion(f[0]) {
 		return "", "", false
 	}

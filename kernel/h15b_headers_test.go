@@ -13,6 +13,8 @@ func TestH15bReleaseInSystemHeader(t *testing.T) {
 		{"  Kernel: 6.1.7-200.fc37.x86_64 arch: x86_64 bits: 64 compiler: gcc v: 2.38-25.fc37", "6.1.7-200.fc37.x86_64", "x86_64"},
 		{"System:    Host: <filter> Kernel: 5.10.16-arch1-1 x86_64 bits: 64 compiler: gcc v: 10.2.0", "5.10.16-arch1-1", "x86_64"},
 		{"Kernel: 5.15.12-arch1-1", "5.15.12-arch1-1", ""},
+		{"            Kernel: Linux 6.6.8-arch1-1", "6.6.8-arch1-1", ""},
+		{"Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU threads; PREEMPT)", "6.1.0-18-amd64", ""},
 	} {
 		rel, mach, ok := ReleaseInTrackerField(c.line)
 		if !ok || rel != c.rel || mach != c.mach {
@@ -22,7 +24,7 @@ func TestH15bReleaseInSystemHeader(t *testing.T) {
 	for _, s := range []string{
 		"Portage 3.0.30 is installed (latest)",
 		"Kernel: 5.15 broke it for me",
-		"Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU threads; PREEMPT)", // reportbug's, read elsewhere
+		"Kernel: Linux 6.1 was slower for us",
 		"The Kernel: 5.15.1 x86_64 line in my notes",
 		"System uname: Linux-unknown",
 		"sys-kernel/gentoo-sources: 5.10.76-r1::gentoo, 5.15.11::gentoo",

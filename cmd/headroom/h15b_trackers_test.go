@@ -166,6 +166,7 @@ func TestH15bKernelFromHeaders(t *testing.T) {
 		{"[code]Linux archbox 6.6.8-arch1-1 #1 SMP PREEMPT_DYNAMIC Thu, 21 Dec 2023 19:01:01 +0000 x86_64 GNU/Linux[/code]\n\n[code][ 9123.456789] Out of memory: Killed process 4242 (chromium) total-vm:32123456kB, anon-rss:6123456kB, file-rss:0kB, shmem-rss:1024kB[/code]\n", "6.6.8-arch1-1"},
 		{"Jan 02 10:11:12 box kernel: Linux version 4.19.0-6-amd64 (debian-kernel@lists.debian.org) (gcc version 8.3.0 (Debian 8.3.0-6)) #1 SMP Debian 4.19.67-2+deb10u2 (2019-11-11)\n" +
 			"Jan 02 10:55:01 box kernel: Out of memory: Killed process 2345 (java) total-vm:4123456kB, anon-rss:2345678kB, file-rss:0kB, shmem-rss:12kB\n", "4.19.0-6-amd64"},
+		{"$ hostnamectl\n  Operating System: Arch Linux\n            Kernel: Linux 6.6.8-arch1-1\n      Architecture: x86-64\n\nOut of memory: Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB\n", "6.6.8-arch1-1"},
 	} {
 		rep, _ := h15bDoctor(t, "k.txt", c.text)
 		if _, ok := h15bEvidence(rep, "oom-kill", ""); rep.Host.Kernel != c.want || !ok {
@@ -176,6 +177,7 @@ func TestH15bKernelFromHeaders(t *testing.T) {
 	for _, s := range []string{
 		"Kernel: 5.15 broke it for me, 5.10 works\nOut of memory: Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB\n",
 		"sys-kernel/gentoo-sources: 5.10.76-r1::gentoo, 5.15.11::gentoo\nOut of memory: Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB\n",
+		"$ rpm -q kernel\nkernel-4.18.0-305.el8.x86_64\nkernel-4.18.0-372.9.1.el8.x86_64\nkernel-4.18.0-477.10.1.el8.x86_64\nOut of memory: Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB\n",
 		"Portage 3.0.30 is installed (latest)\nOut of memory: Killed process 1 (x) total-vm:1kB, anon-rss:1kB, file-rss:0kB, shmem-rss:0kB\n",
 	} {
 		if rep, _ := h15bDoctor(t, "c.txt", s); rep.Host.Kernel != "" {
