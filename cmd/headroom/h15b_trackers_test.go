@@ -236,3 +236,24 @@ func TestH15bAbrtHookLines(t *testing.T) {
 		t.Errorf("a sentence: exit %d, want %d", code, exitFailure)
 	}
 }
+
+// /proc/swaps and swapon -s (mm/swapfile.c swap_show), as sosreport's
+// sos_commands/memory/swapon_--summary_--verbose keeps it: the sums are SwapTotal and the
+// swap used, and an exhausted swap reaches swap-under-load; an idle swap stays healthy.
+func TestH15bProcSwaps(t *testing.T) {
+	text := "sos_commands/memory/swapon_--summary_--verbose\nFilename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n" +
+		"/dev/dm-1                               partition\t4194300\t\t4097024\t\t-2\n/swapfile                               file\t\t1048572\t\t1000000\t\t-3\n"
+	rep, _ := h15bDoctor(t, "swaps.txt", text)
+	if v, ok := h15bEvidence(rep, "swap-under-load", "swap used"); !ok || !strings.Contains(v, "5097024 of 5242872 kB") {
+		t.Errorf("swap-under-load %v %q", ok, v)
+	}
+	idle := strings.Replace(strings.Replace(text, "4097024", "0", 1), "1000000", "0", 1)
+	rep, _ = h15bDoctor(t, "idle.txt", idle)
+	if _, ok := h15bEvidence(rep, "swap-under-load", ""); ok {
+		t.Errorf("an unused swap raised swap-under-load: %+v", rep.Findings)
+	}
+	// Counter: another table under a "Filename" header is not swap's.
+	if rep, code := h15bDoctor(t, "other.txt", "Filename   Type   Size   Modified\nreport.txt file 1234 yesterday\n"); code != exitFailure && len(rep.Findings) != 0 {
+		t.Errorf("another table: exit %d findings %+v", code, rep.Findings)
+	}
+}
