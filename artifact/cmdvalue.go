@@ -21,7 +21,11 @@ import (
 // The value is what the host ran with, as a `sysctl -a` line is: it is recorded under the
 // host's sysctls, not as a setting the author proposed.
 var (
-	reCatProcSys  = lazyre.New(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
+	reCatProcSys = lazyre.New(`(?:^|[\s$#>])cat\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
+	// supportconfig's conf_files section: "#==[ Configuration File ]===…#", then "# PATH" and
+	// the file's content (supportutils bin/supportconfig.rc conf_files; memory.txt and
+	// network.txt copy /proc/sys files this way: "# /proc/sys/net/ipv4/ip_forward").
+	reConfProcSys = lazyre.New(`^#\s+/proc/sys/([A-Za-z0-9_./-]+)\s*$`)
 	reSysctlN     = lazyre.New(`(?:^|[\s$#>])sysctl\s+-n\s+([A-Za-z0-9_.-]+)\s*$`)
 	reGrepProcSys = lazyre.New(`^/proc/sys/([A-Za-z0-9_./-]+):(.+)$`)
 	// An interface counter read from sysfs ("$ cat /sys/class/net/eth2/statistics/rx_missed_errors"
@@ -74,6 +78,8 @@ func (d *doc) tryCommandValue(i int) int {
 	}
 	var path string
 	if m := reCatProcSys.FindStringSubmatch(t); m != nil {
+		path = "/proc/sys/" + m[1]
+	} else if m := reConfProcSys.FindStringSubmatch(t); m != nil {
 		path = "/proc/sys/" + m[1]
 	} else if m := reSysctlN.FindStringSubmatch(t); m != nil {
 		path = m[1]

@@ -339,7 +339,13 @@ func freeUnitFromLabel(label string) string {
 	if i < 0 {
 		return ""
 	}
-	for _, f := range fields(label[i+4:]) {
+	rest := label[i+4:]
+	if strings.HasPrefix(rest, "_-") {
+		// sosreport names the file it keeps a command's output in after the command, its
+		// spaces made '_' (sos's _mangle_command): "sos_commands/memory/free_-m".
+		rest = strings.ReplaceAll(rest, "_", " ")
+	}
+	for _, f := range fields(rest) {
 		if !strings.HasPrefix(f, "-") || strings.HasPrefix(f, "--") {
 			continue
 		}
@@ -356,7 +362,7 @@ func freeUnitFromLabel(label string) string {
 			return "KiB"
 		}
 	}
-	if strings.HasPrefix(strings.TrimLeft(label[i+4:], " "), "|") || strings.TrimSpace(label[i+4:]) == "" {
+	if strings.HasPrefix(strings.TrimLeft(rest, " "), "|") || strings.TrimSpace(rest) == "" {
 		return "KiB" // "free" alone: its default
 	}
 	return ""

@@ -33,6 +33,7 @@ type hostFacts struct {
 	hostname    string
 	armTraceSet bool
 	afterUnameR bool // the last line was the command "uname -r"
+	nvrLine     int  // the number of the last line that was a kernel package's NVR
 }
 
 // unameRCommand: "uname -r" alone or after a shell prompt ("$ ", "# ", "root@h:~# ",
@@ -137,7 +138,11 @@ func (h *hostFacts) scan(l *Line) {
 	}
 	if l.Kernel || l.Syslog {
 		if h.kernelScore < 5 && strings.Contains(t, "Linux version ") {
-			if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
+			// The banner's release is its whole word ("4.19.0-6-amd64", "5.15.12-arch1-1"):
+			// reVersion stops after one '-' part.
+			if rel, _, ok := kernel.ReleaseInLine(t); ok {
+				h.setKernel(rel, 5, l, t)
+			} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 				h.setKernel(m[1], 5, l, t)
 			}
 		}
@@ -147,6 +152,13 @@ func (h *hostFacts) scan(l *Line) {
 			}
 		}
 		return
+	}
+	if h.kernelScore < 5 && strings.HasPrefix(strings.TrimSpace(t), "CPU: ") && strings.Contains(t, "ainted") {
+		// The oops header's "CPU: 1 PID: 1234 Comm: x Not tainted R #1" without its log
+		// prefix (abrt's backtrace, a pasted oops).
+		if rel, _, ok := kernel.ReleaseInLine(t); ok {
+			h.setKernel(rel, 5, l, t)
+		}
 	}
 	if h.kernelScore < 5 && strings.Contains(t, "inux") {
 		if rel, arch, ok := kernel.ReleaseInLine(t); ok && arch != "" && strings.HasPrefix(t, "Linux ") {
@@ -162,11 +174,24 @@ func (h *hostFacts) scan(l *Line) {
 	// Trackers' report forms (kernel.ReleaseInTrackerField): apport's ProcVersionSignature
 	// and abrt's "kernel:" field are the host's own, an RPM NVR in Bugzilla's template the
 	// reporter's statement of it.
-	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:")) {
+	// emerge --info's "Portage … (…, R M)" and "System uname: Linux-R-M-…", inxi's and
+	// neofetch's "Kernel: R" are the running host's too.
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:") ||
+		strings.Contains(t, "Kernel: ") || strings.Contains(t, "System uname: ") || strings.HasPrefix(strings.TrimSpace(t), "Portage ")) {
 		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
 			score := 5
 			if strings.Contains(t, "kernel-") {
 				score = 4
+				// `rpm -q kernel`, `rpm -qa | grep kernel`: one NVR a line for every kernel
+				// installed, the running one not marked: a list names no host's release.
+				prev := h.nvrLine
+				h.nvrLine = l.No
+				if prev > 0 && prev == l.No-1 {
+					if h.kernelLine == prev && h.kernelScore == 4 {
+						h.kernel, h.kernelScore, h.kernelLine, h.kernelText = "", 0, 0, ""
+					}
+					score = 0
+				}
 			}
 			if h.kernelScore < score {
 				h.setKernel(rel, score, l, t)

@@ -562,6 +562,9 @@ func stripOpenCode(s string) string {
 // stripFence blanks Markdown code fences, which only delimit, and the block markup of the
 // other places a paste is posted (blockMarkup).
 func stripFence(s string) string {
+	if n := len(s); n > 7 && (s[n-1] == ']' || s[0] == '[') {
+		s = inlineCodeTags(s)
+	}
 	// A line that starts with a visible ASCII character other than '`', '~', '[' and '{' is
 	// no fence, without trimming it.
 	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[0] != '`' && s[0] != '~' && s[0] != '[' && s[0] != '{' {
@@ -572,6 +575,33 @@ func stripFence(s string) string {
 		return ""
 	}
 	return s
+}
+
+// inlineCodeTags takes off bbcode's code tags written on the first and last lines of the
+// block itself, as Arch's, Gentoo's and openSUSE's forums (phpBB, FluxBB) keep them when the
+// poster typed "[code]" right before the output: "[code]Linux box 6.6.8-arch1-1 #1 SMP …
+// x86_64 GNU/Linux[/code]", "[code]               total        used …", "Swap:  0B  0B
+// 0B[/code]". A tag alone on its line is blockMarkup's.
+func inlineCodeTags(s string) string {
+	if s[0] == '[' {
+		if j := strings.IndexByte(s, ']'); j > 0 && j < 24 && j+1 < len(s) && codeTag(s[1:j]) {
+			s = s[j+1:]
+		}
+	}
+	if n := len(s); n > 7 && s[n-1] == ']' {
+		if k := strings.LastIndexByte(s, '['); k > 0 && n-k <= 10 && s[k+1] == '/' && codeTag(s[k+2:n-1]) {
+			s = s[:k]
+		}
+	}
+	return s
+}
+
+// codeTag: bbcode's code block tag's name, "code", "CODE", "code=text", "noparse".
+func codeTag(w string) bool {
+	if len(w) > 5 && w[4] == '=' {
+		w = w[:4]
+	}
+	return strings.EqualFold(w, "code") || strings.EqualFold(w, "noparse")
 }
 
 // blockMarkup reports whether t, a trimmed line, is the opening or closing line of a code

@@ -319,6 +319,13 @@ func (d *doc) run(from int) {
 			d.acct.Blank++
 			continue
 		}
+		if !l.Syslog && strings.HasPrefix(strings.TrimSpace(t), "reason:") && d.abrtReason(i) {
+			continue // abrt's summary of the oops that follows (abrt.go)
+		}
+		t = l.Text
+		if !l.Kernel && !l.Syslog && bareWarnLine(t) {
+			l.Kernel = true // the kernel's WARNING line without its prefix (abrt.go)
+		}
 		d.host.scan(l)
 		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
 			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"

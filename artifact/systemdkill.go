@@ -55,7 +55,9 @@ func (d *doc) systemdKilledUnread() {
 	for _, p := range d.otherLines {
 		why, ok := systemdKilledWhy(p.text)
 		if !ok {
-			continue
+			if why, ok = abrtHookWhy(p.text); !ok {
+				continue
+			}
 		}
 		if len(d.tl.Unparsed) >= maxUnreadEntries {
 			break

@@ -61,6 +61,9 @@ func ReleaseInTrackerField(line string) (release, machine string, ok bool) {
 		}
 		return v, rpmArch(v), true
 	}
+	if rel, mach, ok := releaseInSystemHeader(t); ok {
+		return rel, mach, true
+	}
 	// The NVR as a field's value: the whole line (Bugzilla's template puts it on the line
 	// after its label) or after a label's colon. In a sentence ("upgrading to kernel-… fixed
 	// it") it may be any release, not the host's running one.
@@ -109,4 +112,77 @@ func ReportbugCPUs(line string) int {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return n
+}
+
+// releaseInSystemHeader reads the running release from the system headers pasted on Gentoo's
+// and Arch's forums and in Fedora's reports (pre-round 15):
+//
+//	Portage 3.0.30 (python 3.9.9-final-0, default/linux/amd64/17.1, gcc-11.2.0, glibc-2.33-r7, 5.15.11-gentoo x86_64)
+//	  (emerge --info's first line, portage's getportageversion: its last item is
+//	  platform.release() + " " + platform.machine())
+//	System uname: Linux-5.15.11-gentoo-x86_64-AMD_Ryzen_7_3700X-with-glibc2.33
+//	  (emerge --info, platform.platform(aliased=1): system-release-machine[-processor][-with-libc])
+//	Kernel: 6.1.7-200.fc37.x86_64 arch: x86_64 bits: 64   (inxi -F's System: block)
+//	System:    Host: h Kernel: 5.10.16-arch1-1 x86_64 bits: 64 compiler: gcc   (older inxi)
+//	Kernel: 5.15.12-arch1-1   (neofetch, fastfetch)
+//	Kernel: Linux 6.6.8-arch1-1   (hostnamectl; reportbug's, with "(SMP w/N CPU threads)" after it)
+//
+// The release must be followed by the end of the line, a machine name or inxi's next field:
+// "Kernel: 5.15 broke it" in a sentence is no field.
+func releaseInSystemHeader(t string) (release, machine string, ok bool) {
+	if rest, found := strings.CutPrefix(t, "Portage "); found && strings.HasSuffix(t, ")") {
+		open := strings.IndexByte(rest, '(')
+		if open < 0 || !startsVersion(rest) {
+			return "", "", false
+		}
+		items := strings.Split(rest[open+1:len(rest)-1], ", ")
+		f := strings.Fields(items[len(items)-1])
+		if len(items) >= 3 && len(f) == 2 && startsVersion(f[0]) && ArchWordBits(f[1]) != 0 {
+			return f[0], f[1], true
+		}
+		return "", "", false
+	}
+	if i := strings.Index(t, "System uname: Linux-"); i >= 0 {
+		rest := t[i+len("System uname: Linux-"):]
+		if !startsVersion(rest) {
+			return "", "", false
+		}
+		// The release may hold '-' itself ("5.15.11-gentoo"): it ends before the first
+		// '-'-separated part that names a machine.
+		parts := strings.Split(strings.Fields(rest)[0], "-")
+		for k := 1; k < len(parts); k++ {
+			if ArchWordBits(parts[k]) != 0 {
+				return strings.Join(parts[:k], "-"), parts[k], true
+			}
+		}
+		return "", "", false
+	}
+	i := strings.Index(t, "Kernel: ")
+	if i < 0 || (i > 0 && t[i-1] != ' ' && t[i-1] != '\t') {
+		return "", "", false
+	}
+	if i > 0 && !strings.HasPrefix(t, "System:") {
+		return "", "", false // inxi puts Kernel: first on its line, or in the System: line
+	}
+	f := strings.Fields(t[i+len("Kernel: "):])
+	if len(f) >= 2 && f[0] == "Linux" && startsVersion(f[1]) && (len(f) == 2 || strings.HasPrefix(f[2], "(")) {
+		// hostnamectl's "Kernel: Linux 6.6.8-arch1-1" (systemd's hostnamectl.c, the
+		// release alone) and reportbug's "Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU
+		// threads; PREEMPT)": the whole word ("Linux R" in prose stops after one '-' part).
+		return f[1], "", true
+	}
+	if len(f) == 0 || !startsVersion(f[0]) {
+		return "", "", false
+	}
+	switch {
+	case len(f) == 1:
+		return f[0], "", true
+	case ArchWordBits(f[1]) != 0:
+		return f[0], f[1], true
+	case f[1] == "arch:" && len(f) > 2 && ArchWordBits(f[2]) != 0:
+		return f[0], f[2], true
+	case f[1] == "bits:":
+		return f[0], "", true
+	}
+	return "", "", false
 }

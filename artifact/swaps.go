@@ -1,0 +1,47 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/kernel"
+	"headroom/model"
+)
+
+// trySwaps reads /proc/swaps and `swapon -s` (--summary), which prints the same table
+// (mm/swapfile.c swap_show: "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority", then one
+// row a device: path, "partition" or "file", size and used in KiB, priority). sosreport keeps
+// it in sos_commands/memory/swapon_--summary_--verbose and proc/swaps, supportconfig in
+// memory.txt. The rows' sums are the host's SwapTotal and SwapTotal − SwapFree, the figures
+// swap-under-load reads from free or /proc/meminfo (pre-round 15, h15b).
+func (d *doc) trySwaps(i int) int {
+	if fs := fields(d.ls[i].Text); len(fs) != 5 || fs[1] != "Type" || fs[2] != "Size" || fs[3] != "Used" || fs[4] != "Priority" {
+		return 0
+	}
+	var size, used int64
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) != 5 || fs[1] != "partition" && fs[1] != "file" || !isDigits(fs[2]) || !isDigits(fs[3]) {
+			break
+		}
+		if _, err := strconv.Atoi(strings.TrimPrefix(fs[4], "-")); err != nil {
+			break
+		}
+		s, _ := strconv.ParseInt(fs[2], 10, 64)
+		u, _ := strconv.ParseInt(fs[3], 10, 64)
+		if u > s {
+			break
+		}
+		size += s
+		used += u
+	}
+	if k == i+1 {
+		return 0 // a header alone: no device, nothing to read
+	}
+	c := kernel.Counters{}
+	c.Set("SwapTotal", size)
+	c.Set("SwapFree", size-used)
+	c.Set("SwapUsed", used)
+	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
+}
