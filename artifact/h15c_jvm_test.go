@@ -131,3 +131,18 @@ func TestH15cJVMGate(t *testing.T) {
 		}
 	}
 }
+
+// The streaming parse reads these syslog and log4j lines as the whole-text parse does (the
+// JVM tags and log4jLevelHost are in readsTag), inside a log of quiet lines too.
+func TestH15cJVMStreamSameAsWhole(t *testing.T) {
+	q := quietLines(10)
+	for _, s := range []string{
+		"Nov 30 02:10:11 es1 elasticsearch[1234]: [2021-01-01T00:00:00,000][WARN ][o.e.m.j.JvmGcMonitorService] [node-1] [gc][12345] overhead, spent [1.2s] collecting in the last [1.5s]\n",
+		"Nov 30 02:10:11 nm1 hadoop-yarn-nodemanager[4321]: 2019-05-06 07:08:09,101 WARN org.apache.hadoop.yarn.server.nodemanager.containermanager.monitor.ContainersMonitorImpl: Container [pid=12345,containerID=container_1] is running beyond physical memory limits. Current usage: 2.1 GB of 2 GB physical memory used; 4.5 GB of 4.2 GB virtual memory used. Killing container.\n",
+		"2020-04-05 06:07:09,001 WARN org.apache.hadoop.hdfs.server.datanode.DataNode: java.io.IOException: Xceiver count 4097 exceeds the limit of concurrent xcievers: 4096\n",
+		"Nov 30 02:10:11 zk1 zookeeper[77]: Too many connections from /10.0.0.9 - max is 60\n",
+	} {
+		sameAsWhole(t, "h15c", s)
+		sameAsWhole(t, "h15c in a log", q+s+q)
+	}
+}
