@@ -39,6 +39,7 @@ func TestH15cJVMOwnLinesNamed(t *testing.T) {
 		{"Exception in thread \"main\" java.lang.OutOfMemoryError: Metaspace\n", "MaxMetaspaceSize"},
 		{"OpenJDK 64-Bit Server VM warning: INFO: os::commit_memory(0x00000006c0000000, 4294967296, 0) failed; error='Cannot allocate memory' (errno=12)\n", "overcommit accounting"},
 		{"# There is insufficient memory for the Java Runtime Environment to continue.\n", "fatal-error banner"},
+		{"[12.345s][warning][os,thread] Failed to start thread \"Unknown thread\" - pthread_create failed (EAGAIN) for attributes: stacksize: 1024k, guardsize: 0k, detached.\n", "RLIMIT_NPROC"},
 		{"Running OOM killer script for process 4242 for Solr on port 8983\nKilled process 4242\n", "oom_solr.sh"},
 	} {
 		tl := ParseString(c.text, "t", Options{})

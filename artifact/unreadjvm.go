@@ -99,6 +99,9 @@ var jvmForms = []struct {
 	{"OutOfMemoryError: Metaspace", "", true, "the JVM's class-metadata space reached -XX:MaxMetaspaceSize (OutOfMemoryError: Metaspace): the JVM's own limit, no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"OutOfMemoryError: Compressed class space", "", true, "the JVM's compressed class space reached -XX:CompressedClassSpaceSize: the JVM's own limit, not the kernel's memory"},
 	{"OutOfMemoryError: Requested array size exceeds VM limit", "", true, "a Java array larger than the JVM can index was requested: the JVM's own limit, not the kernel's memory"},
+	// HotSpot os_linux.cpp os::create_thread: log_warning(os, thread)("Failed to start
+	// thread \"%s\" - pthread_create failed (%s) for attributes: %s.").
+	{"Failed to start thread ", " - pthread_create failed (", false, "HotSpot could not start a thread (os_linux.cpp os::create_thread: \"Failed to start thread T - pthread_create failed (EAGAIN) for attributes: stacksize: ...\"): EAGAIN is RLIMIT_NPROC, a pids cgroup or kernel.threads-max, ENOMEM the thread's stack not mapped; not by itself a shortage of the host's memory"},
 	// HotSpot os_linux.cpp warn_fail_commit_memory: "INFO: os::commit_memory(" PTR_FORMAT ",
 	// " SIZE_FORMAT ", %d) failed; error='%s' (errno=%d)": the kernel refused the mmap.
 	{"os::commit_memory(", ") failed; error=", true, "HotSpot's commit of reserved memory was refused by the kernel (os_linux.cpp warn_fail_commit_memory: \"os::commit_memory(ADDR, N, X) failed; error='Cannot allocate memory' (errno=12)\"): mmap returned ENOMEM: the host's overcommit accounting (vm.overcommit_memory 2's CommitLimit, or mode 0's heuristic with RAM and swap short), RLIMIT_AS or vm.max_map_count refused it; the JVM aborts and writes hs_err_pid<N>.log, no kill by the kernel's OOM killer; `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory` would say which"},
@@ -110,7 +113,7 @@ var jvmForms = []struct {
 }
 
 // jvmGate: bytes one of which every form's needles hold (TestH15cJVMGate).
-const jvmGate = "[]CEKDXRTHQOU:"
+const jvmGate = "[]CEFKDXRTHQOU:"
 
 // maxJVMLineBytes: an Elasticsearch JSON record or a Spark failure reason runs long.
 const maxJVMLineBytes = 4096
