@@ -424,8 +424,12 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if (isJVMTag(l.Tag) || log4jLevelHost(l) || isAgentTag(l.Tag) || isDBTag(l.Tag)) && d.jvmLine(i) {
+				continue // a search or big-data JVM cluster's own line (unreadjvm.go)
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
+				d.programOOMNamed = d.programOOMNamed || jvmOOMText(t)
 				continue
 			}
 			d.acct.Other++

@@ -302,6 +302,7 @@ func (d *doc) prose(i int) {
 		}
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
 		d.brokerFigures(i)
+		d.jvmFigures(i) // netty's and Elasticsearch's breaker's figures (unreadjvm.go)
 		return
 	}
 	if _, _, ok := metricsOwnLine(d.ls[i].Text); ok {
@@ -330,6 +331,9 @@ func (d *doc) prose(i int) {
 	}
 	if d.programBacklogLine(i) {
 		return // a program's own listen backlog setting (programlisten.go)
+	}
+	if d.jvmLine(i) {
+		return // a search or big-data JVM cluster's own line (unreadjvm.go)
 	}
 	if why, oom, ok := webAppOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.programOOMNamed = d.programOOMNamed || oom
@@ -371,6 +375,8 @@ func (d *doc) prose(i int) {
 	}
 	if why, ok := appHostLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // a data store's or runtime's own limit (unreadagent.go)
+		d.jvmFigures(i)          // HotSpot's native allocation's bytes (unreadjvm.go)
+		d.programOOMNamed = d.programOOMNamed || jvmOOMText(d.ls[i].Text)
 		return
 	}
 	if why, ok := appOOMLine(d.ls[i].Text); ok {

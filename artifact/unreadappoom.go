@@ -116,6 +116,9 @@ func programOOMText(s string) bool {
 	if _, ok := appOOMLine(s); ok || dbOwnOOMText(s) { // and a data store's or broker's own (unreaddbmsg.go)
 		return true
 	}
+	if len(s) <= maxJVMLineBytes && jvmOOMText(s) {
+		return true // a JVM's OutOfMemoryError, YARN's or Trino's own memory limit (unreadjvm.go)
+	}
 	if _, oom, ok := metricsOwnLine(s); ok && oom {
 		return true // Zabbix's shared-memory cache (unreadmetrics.go)
 	}
