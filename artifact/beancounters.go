@@ -1,0 +1,122 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// OpenVZ/Virtuozzo user beancounters (pre-round 15, h15d), the container's resource limits
+// as the kernel prints them (OpenVZ kernel/bc/proc.c: "Version: 2.5", then the header
+// "%10s  %-12s %20s %20s %20s %20s %20s" of uid resource held maxheld barrier limit failcnt,
+// then one row per resource, the first of each container prefixed with its id and a colon:
+// "%10s%c %-12s %20lu ..."; the resource names are kernel/bc/beancounter.c ub_rnames):
+//
+//	Version: 2.5
+//	       uid  resource                     held              maxheld              barrier                limit              failcnt
+//	      101:  kmemsize                  2490368              3276800             14372700             14790164                    0
+//	            lockedpages                     0                    0                  256                  256                    0
+//	            ...
+//
+// failcnt counts the charges the container's own limit refused (kernel/bc/beancounter.c
+// __charge_beancounter_locked: ub_parms[resource].failcnt++ when held would pass the
+// barrier or limit the charge's strictness allows); barrier and limit 9223372036854775807
+// (LONG_MAX) are "unlimited". `vzubc` prints the same rows humanized (vzctl's vzubc script):
+// "resource|HELD Bar% Lim%|MAXH Bar% Lim%| BAR | LIM | FAIL" under "CT N | ...".
+//
+// Read whole, one model.Beancounter per row; the rules decide (diagnose beancounters.go).
+const KindBeancounters = "user_beancounters"
+
+// beancounterHeader is the header's fields in the kernel's order.
+var beancounterHeader = []string{"uid", "resource", "held", "maxheld", "barrier", "limit", "failcnt"}
+
+// beancounterResources are kernel/bc/beancounter.c's ub_rnames (with 2.6.32's swappages
+// and the later VSwap rows): a row's name must be one of them.
+var beancounterResources = map[string]bool{
+	"kmemsize": true, "lockedpages": true, "privvmpages": true, "shmpages": true, "dummy": true,
+	"numproc": true, "physpages": true, "vmguarpages": true, "oomguarpages": true,
+	"numtcpsock": true, "numflock": true, "numpty": true, "numsiginfo": true, "tcpsndbuf": true,
+	"tcprcvbuf": true, "othersockbuf": true, "dgramrcvbuf": true, "numothersock": true,
+	"dcachesize": true, "numfile": true, "numiptent": true, "swappages": true,
+}
+
+// isBeancounterRow: a headerless paste's first row, "101:  kmemsize  N N N N N".
+func isBeancounterRow(_, t string) bool {
+	fs := fields(t)
+	return len(fs) == 7 && strings.HasSuffix(fs[0], ":") && beancounterResources[fs[1]]
+}
+
+// beancounterRow reads one row's fields (with or without the container's "N:") into b,
+// whose Container is the current one; it returns false for any other line.
+func beancounterRow(fs []string, b *model.Beancounter) bool {
+	if len(fs) == 7 {
+		id := strings.TrimSuffix(fs[0], ":")
+		if len(id) == len(fs[0]) || id == "" {
+			return false
+		}
+		for k := 0; k < len(id); k++ {
+			if id[k] < '0' || id[k] > '9' {
+				return false
+			}
+		}
+		b.Container = id
+		fs = fs[1:]
+	}
+	if len(fs) != 6 || b.Container == "" || !beancounterResources[fs[0]] {
+		return false
+	}
+	var v [5]int64
+	for k := range v {
+		n, ok := atoi(fs[k+1])
+		if !ok || n < 0 {
+			return false
+		}
+		v[k] = n
+	}
+	b.Resource = fs[0]
+	b.Held, b.MaxHeld, b.Barrier, b.Limit, b.Failcnt = v[0], v[1], v[2], v[3], v[4]
+	return true
+}
+
+// tryBeancounters reads /proc/user_beancounters at i: its "Version:" line, its header, or
+// (headerless) its first "N:" row.
+func (d *doc) tryBeancounters(i int) int {
+	j := i
+	if fs := fields(d.ls[j].Text); len(fs) == 2 && fs[0] == "Version:" {
+		if j+1 >= len(d.ls) {
+			return 0
+		}
+		j++
+	}
+	if fs := fields(d.ls[j].Text); len(fs) == len(beancounterHeader) && fs[0] == "uid" {
+		for k, h := range beancounterHeader {
+			if fs[k] != h {
+				return 0
+			}
+		}
+		j++
+	} else if j != i {
+		return 0 // "Version: 2.5" without the header is any program's version line
+	}
+	var rows []model.Beancounter
+	cur := model.Beancounter{}
+	end := j
+	for ; end < len(d.ls); end++ {
+		b := cur
+		if !beancounterRow(fields(d.ls[end].Text), &b) {
+			break
+		}
+		b.Source = "line " + strconv.Itoa(d.ls[end].No) + " (/proc/user_beancounters)"
+		cur.Container = b.Container
+		rows = append(rows, b)
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[end-1].No
+	d.segSeq++
+	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
+	d.addArtifact(KindBeancounters, first, last, rows)
+	return end - i
+}
