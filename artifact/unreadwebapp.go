@@ -105,6 +105,10 @@ func (f *ownLineForm) match(t string) (string, bool) {
 			if !startsWithDigit(strings.TrimLeft(rest, " \t")) {
 				return "", false
 			}
+		case 'T': // chkservd's "The service NAME appears to be down": one name between
+			if j == 0 || strings.IndexByte(rest[:j], ' ') >= 0 {
+				return "", false
+			}
 		case 'u': // "full !!! (Q/M)"
 			if !startsWithDigit(rest[j+len(f.needle2):]) {
 				return "", false
