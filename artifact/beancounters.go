@@ -120,3 +120,92 @@ func (d *doc) tryBeancounters(i int) int {
 	d.addArtifact(KindBeancounters, first, last, rows)
 	return end - i
 }
+
+// vzlist's beancounter columns (vzctl src/vzlist.c field_names, UBC_FIELD): the header
+// names a resource ("KMEMSIZE", "PRIVVMP", "TCPSNDB", ...) and a part by its suffix (none
+// held, ".M" maxheld, ".B" barrier, ".L" limit, ".F" failcnt); each value "%10lu", "-" when
+// unknown. `vzlist -o ctid,tcpsndbuf.f,privvmpages,privvmpages.l` and the default `vzlist`
+// (CTID NPROC STATUS IP_ADDR HOSTNAME) print them under "CTID".
+var vzlistUBC = map[string]string{
+	"KMEMSIZE": "kmemsize", "LOCKEDP": "lockedpages", "PRIVVMP": "privvmpages", "SHMP": "shmpages",
+	"NPROC": "numproc", "PHYSP": "physpages", "VMGUARP": "vmguarpages", "OOMGUARP": "oomguarpages",
+	"NTCPSOCK": "numtcpsock", "NFLOCK": "numflock", "NPTY": "numpty", "NSIGINFO": "numsiginfo",
+	"TCPSNDB": "tcpsndbuf", "TCPRCVB": "tcprcvbuf", "OTHSOCKB": "othersockbuf", "DGRAMRB": "dgramrcvbuf",
+	"NOTHSOCK": "numothersock", "DCACHESZ": "dcachesize", "NFILE": "numfile", "NIPTENT": "numiptent",
+	"SWAPP": "swappages",
+}
+
+// vzlistPart: a header's suffix to the Beancounter field it fills (0 held ... 4 failcnt).
+var vzlistPart = map[string]int{"": 0, ".M": 1, ".B": 2, ".L": 3, ".F": 4}
+
+// tryVzlist reads vzlist's table at i when its header names at least one beancounter
+// column; the other columns (STATUS, IP_ADDR, HOSTNAME, ...) are skipped, and a row whose
+// fields do not line up with the header (several addresses) is passed over.
+func (d *doc) tryVzlist(i int) int {
+	hdr := fields(d.ls[i].Text)
+	if len(hdr) < 2 || hdr[0] != "CTID" {
+		return 0
+	}
+	type col struct {
+		res  string
+		part int
+	}
+	cols := make([]col, len(hdr))
+	ubc := 0
+	for k, h := range hdr[1:] {
+		name, suffix := h, ""
+		if n := strings.IndexByte(h, '.'); n > 0 {
+			name, suffix = h[:n], h[n:]
+		}
+		part, okP := vzlistPart[suffix]
+		if res, ok := vzlistUBC[name]; ok && okP {
+			cols[k+1] = col{res, part}
+			ubc++
+		}
+	}
+	if ubc == 0 {
+		return 0
+	}
+	var rows []model.Beancounter
+	end := i + 1
+	for ; end < len(d.ls); end++ {
+		fs := fields(d.ls[end].Text)
+		if len(fs) == 0 || !isDigits(fs[0]) && strings.Count(fs[0], "-") != 4 {
+			break // a CTID is a number or (vzctl 7) a UUID
+		}
+		if len(fs) != len(hdr) {
+			continue
+		}
+		byRes := map[string]*model.Beancounter{}
+		var order []string
+		for k, c := range cols {
+			if c.res == "" || fs[k] == "-" {
+				continue
+			}
+			v, ok := atoi(fs[k])
+			if !ok || v < 0 {
+				continue
+			}
+			b := byRes[c.res]
+			if b == nil {
+				b = &model.Beancounter{Container: fs[0], Resource: c.res, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: -1,
+					Source: "line " + strconv.Itoa(d.ls[end].No) + " (vzlist)"}
+				byRes[c.res] = b
+				order = append(order, c.res)
+			}
+			parts := [5]*int64{&b.Held, &b.MaxHeld, &b.Barrier, &b.Limit, &b.Failcnt}
+			*parts[c.part] = v
+		}
+		for _, r := range order {
+			rows = append(rows, *byRes[r])
+		}
+	}
+	if end == i+1 {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[end-1].No
+	d.segSeq++
+	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
+	d.addArtifact(KindBeancounters, first, last, rows)
+	return end - i
+}

@@ -72,6 +72,7 @@ var formats = []format{
 	// or a headerless first row "101: kmemsize ...", before the digit rows ("2:" ip link).
 	{kind: KindBeancounters, first: []string{"Version:", "uid"}, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, start: isDigit, detect: isBeancounterRow, parse: (*doc).tryBeancounters},
+	{kind: KindBeancounters, first: []string{"CTID"}, parse: (*doc).tryVzlist},
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},

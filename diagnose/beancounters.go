@@ -57,16 +57,32 @@ func bcLimit(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
+// bcRowValue: the row's failcnt and the figures printed beside it (vzlist prints only the
+// columns asked for; -1 is one not printed).
 func bcRowValue(b model.Beancounter) string {
-	return fmt.Sprintf("failcnt %d (held %d, maxheld %d, barrier %s, limit %s)", b.Failcnt, b.Held, b.MaxHeld, bcLimit(b.Barrier), bcLimit(b.Limit))
+	var parts []string
+	for k, v := range [4]int64{b.Held, b.MaxHeld, b.Barrier, b.Limit} {
+		if v < 0 {
+			continue
+		}
+		s := strconv.FormatInt(v, 10)
+		if k >= 2 {
+			s = bcLimit(v)
+		}
+		parts = append(parts, [4]string{"held", "maxheld", "barrier", "limit"}[k]+" "+s)
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("failcnt %d", b.Failcnt)
+	}
+	return fmt.Sprintf("failcnt %d (%s)", b.Failcnt, strings.Join(parts, ", "))
 }
 
 // beancountersOf splits the pasted rows with a refused charge into the rows of one kind
 // (res), and says how many rows of that kind were read.
 func beancountersOf(tl *model.Timeline, res map[string]string) (failed []model.Beancounter, read int) {
 	for _, b := range tl.Beancounters {
-		if _, ok := res[b.Resource]; !ok {
-			continue
+		if _, ok := res[b.Resource]; !ok || b.Failcnt < 0 {
+			continue // vzlist without the resource's .F column: whether it failed is not printed
 		}
 		read++
 		if b.Failcnt > 0 {
@@ -114,7 +130,7 @@ func beancounterSocketResult(tl *model.Timeline) (fired []Finding, checked strin
 			"in failcnt: sends stall or fail, received packets are dropped and connections can be reset, for this container's " +
 			"sockets only, while the host's tcp_mem and sockstat show nothing wrong. numtcpsock and numothersock refuse new sockets.",
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
-			Current: bcLimit(failed[0].Barrier) + ":" + bcLimit(failed[0].Limit), Rule: "cgroup-tcp-limit",
+			Current: bcBarrierLimit(failed[0]), Rule: "cgroup-tcp-limit",
 			Recommended: "raise the failing resources' barrier:limit on the host node (vzctl set CTID --" + failed[0].Resource + " B:L --save), or move to a plan with more",
 			Why:         "the container's limit, not the host's tcp_mem, refuses the buffers; only the host node's administrator can change it"}},
 	}}, ""
@@ -146,7 +162,7 @@ func beancounterMemoryFinding(tl *model.Timeline) (f Finding, checked string, ok
 			"and oomguarpages' failcnt counts the container's OOM kills. The container's limit ran out, not the host's memory; " +
 			"free and /proc/meminfo inside the container show the container's limit as their total.",
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
-			Current: bcLimit(failed[0].Barrier) + ":" + bcLimit(failed[0].Limit), Rule: "oom-kill",
+			Current: bcBarrierLimit(failed[0]), Rule: "oom-kill",
 			Recommended: "reduce the container's memory use (fewer or smaller workers), or have the host node raise the failing resources' barrier:limit (vzctl set CTID --" + failed[0].Resource + " B:L --save; a larger plan)",
 			Why:         "the container's own limit, not the host, ends the workload's memory"}},
 	}, "", true
@@ -188,4 +204,12 @@ func checkOOMKillBeancounters(tl *model.Timeline) Result {
 		return withBeancounters(res, []Finding{f}, "")
 	}
 	return withBeancounters(res, nil, checked)
+}
+
+// bcBarrierLimit: "barrier:limit" as vzctl set takes them, "" when the text did not print them.
+func bcBarrierLimit(b model.Beancounter) string {
+	if b.Barrier < 0 || b.Limit < 0 {
+		return ""
+	}
+	return bcLimit(b.Barrier) + ":" + bcLimit(b.Limit)
 }

@@ -125,3 +125,34 @@ func TestH15dBeancountersHealthyAndNotOthers(t *testing.T) {
 		}
 	}
 }
+
+// vzlist's beancounter columns (vzctl src/vzlist.c UBC_FIELD: "TCPSNDB", ".F" failcnt, ".B"
+// barrier): a failcnt column reaches the same rules; without a .F column nothing is judged;
+// the default vzlist (CTID NPROC STATUS IP_ADDR HOSTNAME) is read and judges nothing.
+func TestH15dVzlistBeancounters(t *testing.T) {
+	fail := pasteTimeline(t, "# vzlist -o ctid,tcpsndbuf,tcpsndbuf.b,tcpsndbuf.f,privvmpages.f\n"+
+		"      CTID    TCPSNDB  TCPSNDB.B  TCPSNDB.F  PRIVVMP.F\n"+
+		"       101     215040    1720320        147         12\n"+
+		"       102      20480    1720320          0          0\n")
+	f := mustFire(t, run(t, "cgroup-tcp-limit", fail), Warning)
+	if !evidenceHas(f, "container 101 tcpsndbuf", "failcnt 147 (held 215040, barrier 1720320)") || evidenceHas(f, "container 102", "") {
+		t.Errorf("vzlist cgroup-tcp-limit: %+v", f.Evidence)
+	}
+	if o := mustFire(t, run(t, "oom-kill", fail), Warning); !evidenceHas(o, "container 101 privvmpages", "failcnt 12") {
+		t.Errorf("vzlist oom-kill: %+v", o.Evidence)
+	}
+	ok := pasteTimeline(t, "      CTID  TCPSNDB.F  PRIVVMP.F\n       101          0          0\n")
+	mustBeHealthy(t, run(t, "cgroup-tcp-limit", ok))
+	mustBeHealthy(t, run(t, "oom-kill", ok))
+	held := pasteTimeline(t, "      CTID    TCPSNDB    PRIVVMP\n       101     215040      98304\n")
+	if len(held.Beancounters) != 2 {
+		t.Fatalf("held columns read %+v", held.Beancounters)
+	}
+	if r := run(t, "cgroup-tcp-limit", held); r.NotChecked == "" {
+		t.Errorf("held only, judged: %+v", r)
+	}
+	def := pasteTimeline(t, "# vzlist -a\n      CTID      NPROC STATUS    IP_ADDR         HOSTNAME\n       101         88 running   203.0.113.10    vps1.example.com\n       102          - stopped   203.0.113.11    vps2.example.com\n")
+	if len(def.Unparsed) != 0 || run(t, "oom-kill", def).NotChecked == "" || run(t, "cgroup-tcp-limit", def).NotChecked == "" {
+		t.Errorf("default vzlist: unparsed %+v", def.Unparsed)
+	}
+}
