@@ -64,3 +64,25 @@ func TestH15dHostingNotFromOthers(t *testing.T) {
 		}
 	}
 }
+
+// MySQL's/MariaDB's fatal-signal handler line is named (no kill, no OOM); a sentence with the
+// words and another number form is not; Redis's maxclients line (another 'm' form) still is.
+func TestH15dMysqldSignalLine(t *testing.T) {
+	for _, s := range []string{
+		"2026-11-30  3:10:01 0 [ERROR] mysqld got signal 9 ;\n",
+		"Nov 30 03:10:01 server1 mysqld[1234]: 2026-11-30  3:10:01 0 [ERROR] mysqld got signal 11 ;\n",
+	} {
+		tl := ParseString(s, "t", Options{})
+		if !f15Unread(tl, "signal_handler.cc") || statedOOM(tl) || len(f15Kills(tl)) != 0 {
+			t.Errorf("%q: unparsed %+v", s, tl.Unparsed)
+		}
+	}
+	for _, s := range []string{"my mysqld got signal 9 from the oom killer", "mysqld got signal nine ;"} {
+		if why, ok := dbOwnLine(s); ok {
+			t.Errorf("%q named: %s", s, why)
+		}
+	}
+	if _, ok := dbOwnLine("# WARNING: maxclients has been reduced to 4064 to accommodate the open files limit"); !ok {
+		t.Errorf("Redis's maxclients line no longer named")
+	}
+}

@@ -58,6 +58,10 @@ var dbOwnForms = []struct{ text, why string }{
 	// "sorry, too many clients already" (max_connections).
 	{"out of file descriptors: ", "PostgreSQL ran out of its file descriptors (fd.c: max_files_per_process or RLIMIT_NOFILE, EMFILE/ENFILE): a descriptor limit, not memory"},
 	{"sorry, too many clients already", "PostgreSQL refused a connection at its own max_connections (postmaster: \"sorry, too many clients already\"): a configured limit, not the kernel's sockets or memory"},
+	// MySQL/MariaDB sql/signal_handler.cc handle_fatal_signal: "[ERROR] mysqld got signal %d ;"
+	// (then "This could be because you hit a bug..."): the server's handler for SIGSEGV,
+	// SIGABRT, SIGBUS, SIGILL, SIGFPE (h15d).
+	{mysqldSignal, "MySQL's/MariaDB's fatal-signal handler (sql/signal_handler.cc: \"mysqld got signal N ;\"): the server crashed on signal N (11 SIGSEGV: a bug or a corrupt table, 6 SIGABRT: an assertion or an abort after a failed allocation, 7 SIGBUS); SIGKILL (9) cannot be caught, so a kill by the kernel's OOM killer prints no such line from the server: whether one happened is the kernel's log's to say (\"Out of memory: Killed process N (mysqld)\"), not this line's"},
 	// MySQL/MariaDB mysys (EE_OUTOFMEMORY): "Out of memory (Needed %u bytes)"; the thread
 	// creation error ER_CANT_CREATE_THREAD: "Can't create a new thread (errno %d); if you are
 	// not out of available memory, you can consult the manual ..."; mysqld.cc
@@ -120,7 +124,10 @@ func dbOwnLine(t string) (string, bool) {
 		return "", false // the source's format string quoted ("Out Of Memory allocating %zu bytes!"), no record
 	}
 	for _, f := range dbOwnForms {
-		if strings.Contains(t, f.text) {
+		if k := strings.Index(t, f.text); k >= 0 {
+			if f.text == mysqldSignal && !mysqldSignalTail(t[k+len(f.text):]) {
+				continue // "mysqld got signal 9 from ...": a sentence, not the handler's "N ;"
+			}
 			return f.why + "; headroom has no reader for this log", true
 		}
 	}
@@ -300,3 +307,16 @@ func formatString(t string) bool {
 	}
 	return false
 }
+
+// mysqldSignalTail: the rest of handle_fatal_signal's line after "mysqld got signal ": the
+// number, then " ;".
+func mysqldSignalTail(s string) bool {
+	n := 0
+	for n < len(s) && n < 3 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(s[n:], " ;")
+}
+
+// mysqldSignal: handle_fatal_signal's fixed text before the signal's number.
+const mysqldSignal = "mysqld got signal "
