@@ -209,3 +209,73 @@ func (d *doc) tryVzlist(i int) int {
 	d.addArtifact(KindBeancounters, first, last, rows)
 	return end - i
 }
+
+// CloudLinux's lveinfo (lve-stats; its documented columns: ID, aCPU mCPU lCPU, aEP mEP lEP,
+// aVMEM mVMEM lVMEM, aPMEM mPMEM lPMEM, aIO mIO lIO, and the faults fVMEM, fPMEM, fEP, fNPROC;
+// lve-stats 0.x printed aMem mMem lMem MemF MepF): one row per LVE (a user's lightweight
+// virtual environment, its own limits). The fault columns are read as the LVE's failcnt:
+// fPMEM (the LVE's physical memory limit refused pages: reclaim, then its OOM killer),
+// fVMEM and MemF (its virtual memory limit refused an allocation: ENOMEM), fEP and MepF
+// (its entry processes limit refused a request: a 508, no memory) and fNPROC (a fork).
+// The other columns carry units (10M, 1G) and are not read. Rows bordered with '|' (a
+// table printed with its rules) are read the same.
+var lveFaultColumns = map[string]string{
+	"fpmem": "lve_pmem", "pmemf": "lve_pmem", "fvmem": "lve_vmem", "vmemf": "lve_vmem",
+	"memf": "lve_vmem", "fep": "lve_ep", "mepf": "lve_ep", "epf": "lve_ep",
+	"fnproc": "lve_nproc", "nprocf": "lve_nproc",
+}
+
+// lveFields: a row's fields without the table's '|' rules.
+func lveFields(t string) []string {
+	return strings.Fields(strings.ReplaceAll(t, "|", " "))
+}
+
+// tryLveinfo reads lveinfo's table at i when its header has a fault column.
+func (d *doc) tryLveinfo(i int) int {
+	hdr := lveFields(d.ls[i].Text)
+	if len(hdr) < 3 || hdr[0] != "ID" {
+		return 0
+	}
+	res := make([]string, len(hdr))
+	n := 0
+	for k, h := range hdr {
+		if r, ok := lveFaultColumns[strings.ToLower(h)]; ok {
+			res[k] = r
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	var rows []model.Beancounter
+	end := i + 1
+	for ; end < len(d.ls); end++ {
+		t := strings.TrimSpace(d.ls[end].Text)
+		if strings.HasPrefix(t, "+-") || strings.HasPrefix(t, "--") {
+			continue // the table's rules
+		}
+		fs := lveFields(t)
+		if len(fs) != len(hdr) {
+			break
+		}
+		for k, r := range res {
+			if r == "" {
+				continue
+			}
+			v, ok := atoi(fs[k])
+			if !ok || v < 0 {
+				continue
+			}
+			rows = append(rows, model.Beancounter{Container: fs[0], Resource: r, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: v,
+				Source: "line " + strconv.Itoa(d.ls[end].No) + " (lveinfo)"})
+		}
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	first, last := d.ls[i].No, d.ls[end-1].No
+	d.segSeq++
+	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
+	d.addArtifact(KindBeancounters, first, last, rows)
+	return end - i
+}

@@ -47,6 +47,9 @@ var beancounterMemRes = map[string]string{
 	"swappages":    "swap (pages)",
 	"vmguarpages":  "guaranteed allocations (pages)",
 	"dcachesize":   "dentry and inode cache (bytes)",
+	// CloudLinux's LVE faults (lveinfo's fPMEM, fVMEM): the user's LVE at its own limit.
+	"lve_pmem": "physical memory faults (the LVE's PMEM limit refused pages: reclaim, then its OOM killer)",
+	"lve_vmem": "virtual memory faults (the LVE's VMEM limit refused an allocation: ENOMEM)",
 }
 
 // bcUnlimited: LONG_MAX on 64-bit kernels, LONG_MAX of 32-bit ones; either is "unlimited".
@@ -72,6 +75,9 @@ func bcRowValue(b model.Beancounter) string {
 		parts = append(parts, [4]string{"held", "maxheld", "barrier", "limit"}[k]+" "+s)
 	}
 	if len(parts) == 0 {
+		if strings.HasPrefix(b.Resource, "lve_") {
+			return fmt.Sprintf("%d faults (lveinfo)", b.Failcnt)
+		}
 		return fmt.Sprintf("failcnt %d", b.Failcnt)
 	}
 	return fmt.Sprintf("failcnt %d (%s)", b.Failcnt, strings.Join(parts, ", "))
@@ -92,14 +98,28 @@ func beancountersOf(tl *model.Timeline, res map[string]string) (failed []model.B
 	return failed, read
 }
 
+// bcContainers names the containers of the rows: "OpenVZ container 101, 102", or
+// "CloudLinux LVE user1" for lveinfo's rows.
 func bcContainers(bs []model.Beancounter) string {
 	var ids []string
+	lve := len(bs) > 0 && strings.HasPrefix(bs[0].Resource, "lve_")
 	for _, b := range bs {
 		if len(ids) == 0 || ids[len(ids)-1] != b.Container {
 			ids = append(ids, b.Container)
 		}
 	}
-	return strings.Join(ids, ", ")
+	if lve {
+		return "CloudLinux LVE " + strings.Join(ids, ", ")
+	}
+	return "OpenVZ container " + strings.Join(ids, ", ")
+}
+
+// bcWho: the container word for one row ("container 101", "LVE user1").
+func bcWho(b model.Beancounter) string {
+	if strings.HasPrefix(b.Resource, "lve_") {
+		return "LVE " + b.Container + " " + strings.TrimPrefix(b.Resource, "lve_")
+	}
+	return "container " + b.Container + " " + b.Resource
 }
 
 // beancounterSocketResult: cgroup-tcp-limit on the pasted beancounters; fired is empty and
@@ -110,12 +130,12 @@ func beancounterSocketResult(tl *model.Timeline) (fired []Finding, checked strin
 		return nil, ""
 	}
 	if len(failed) == 0 {
-		return nil, fmt.Sprintf("OpenVZ container %s's beancounters: no socket buffer or socket charge refused (tcpsndbuf, tcprcvbuf, othersockbuf, dgramrcvbuf failcnt 0)", bcContainers(tl.Beancounters))
+		return nil, fmt.Sprintf("%s's beancounters: no socket buffer or socket charge refused (tcpsndbuf, tcprcvbuf, othersockbuf, dgramrcvbuf failcnt 0)", bcContainers(tl.Beancounters))
 	}
 	var ev []Evidence
 	sev := Warning
 	for _, b := range failed {
-		ev = append(ev, Evidence{What: "container " + b.Container + " " + b.Resource + ": " + beancounterSocketRes[b.Resource] + " refused at the container's limit", Value: bcRowValue(b), Source: b.Source})
+		ev = append(ev, Evidence{What: bcWho(b) + ": " + beancounterSocketRes[b.Resource] + " refused at the container's limit", Value: bcRowValue(b), Source: b.Source})
 		if !strings.HasPrefix(b.Resource, "num") && b.Barrier > 0 && b.MaxHeld*10 >= b.Barrier*9 {
 			sev = Critical // it reached its barrier and charges were refused
 		}
@@ -123,7 +143,7 @@ func beancounterSocketResult(tl *model.Timeline) (fired []Finding, checked strin
 	return []Finding{{
 		ID:       "cgroup-tcp-limit",
 		Severity: sev,
-		Title:    fmt.Sprintf("OpenVZ container %s: socket buffer memory refused at the container's own beancounter limit", bcContainers(failed)),
+		Title:    fmt.Sprintf("%s: socket buffer memory refused at the container's own beancounter limit", bcContainers(failed)),
 		Evidence: ev,
 		Explanation: "An OpenVZ/Virtuozzo container's socket buffers are charged to its user beancounter (tcpsndbuf, tcprcvbuf, " +
 			"othersockbuf, dgramrcvbuf; kernel/bc/net.c), and a charge past the container's barrier or limit is refused and counted " +
@@ -144,27 +164,34 @@ func beancounterMemoryFinding(tl *model.Timeline) (f Finding, checked string, ok
 		return Finding{}, "", false
 	}
 	if len(failed) == 0 {
-		return Finding{}, fmt.Sprintf("OpenVZ container %s's beancounters: no memory charge refused (kmemsize, privvmpages, physpages, oomguarpages failcnt 0)", bcContainers(tl.Beancounters)), true
+		return Finding{}, fmt.Sprintf("%s: no memory charge refused at its own limit (failcnt or faults 0)", bcContainers(tl.Beancounters)), true
 	}
 	var ev []Evidence
 	for _, b := range failed {
-		ev = append(ev, Evidence{What: "container " + b.Container + " " + b.Resource + ": " + beancounterMemRes[b.Resource] + " refused at the container's limit", Value: bcRowValue(b), Source: b.Source})
+		ev = append(ev, Evidence{What: bcWho(b) + ": " + beancounterMemRes[b.Resource] + " refused at its limit", Value: bcRowValue(b), Source: b.Source})
+	}
+	change := model.Change{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
+		Current: bcBarrierLimit(failed[0]), Rule: "oom-kill",
+		Recommended: "reduce the container's memory use (fewer or smaller workers), or have the host node raise the failing resources' barrier:limit (vzctl set CTID --" + failed[0].Resource + " B:L --save; a larger plan)",
+		Why:         "the container's own limit, not the host, ends the workload's memory"}
+	if strings.HasPrefix(failed[0].Resource, "lve_") {
+		change.Key = "LVE limit (" + strings.ToUpper(strings.TrimPrefix(failed[0].Resource, "lve_")) + ")"
+		change.Recommended = "reduce the site's memory use (PHP workers, caches), or have the server's administrator raise the user's LVE limit (lvectl set-user USER --pmem=...; a larger package)"
+		change.Why = "the LVE's own limit, not the host, ends the site's memory"
 	}
 	return Finding{
 		ID:       "oom-kill",
 		Severity: Warning,
-		Title:    fmt.Sprintf("OpenVZ container %s ran out of memory at its own beancounter limit", bcContainers(failed)),
+		Title:    fmt.Sprintf("%s ran out of memory at its own limit", bcContainers(failed)),
 		Facts:    Facts{OOM: OOMCgroup},
 		Evidence: ev,
 		Explanation: "An OpenVZ/Virtuozzo container's memory is charged to its user beancounter, and failcnt counts the charges " +
 			"its barrier or limit refused (kernel/bc/beancounter.c): privvmpages refuses mmap and brk (the program sees ENOMEM), " +
 			"kmemsize the container's kernel memory, physpages its RAM under VSwap (reclaim, then the container's OOM killer), " +
 			"and oomguarpages' failcnt counts the container's OOM kills. The container's limit ran out, not the host's memory; " +
-			"free and /proc/meminfo inside the container show the container's limit as their total.",
-		Changes: []model.Change{{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
-			Current: bcBarrierLimit(failed[0]), Rule: "oom-kill",
-			Recommended: "reduce the container's memory use (fewer or smaller workers), or have the host node raise the failing resources' barrier:limit (vzctl set CTID --" + failed[0].Resource + " B:L --save; a larger plan)",
-			Why:         "the container's own limit, not the host, ends the workload's memory"}},
+			"free and /proc/meminfo inside the container show the container's limit as their total. CloudLinux's LVE is the same " +
+			"kind of limit per hosting user: lveinfo's fPMEM counts pages its PMEM limit refused, fVMEM allocations its VMEM limit refused.",
+		Changes: []model.Change{change},
 	}, "", true
 }
 

@@ -156,3 +156,31 @@ func TestH15dVzlistBeancounters(t *testing.T) {
 		t.Errorf("default vzlist: unparsed %+v", def.Unparsed)
 	}
 }
+
+// CloudLinux's lveinfo (lve-stats' documented columns; fPMEM, fVMEM, fEP, and 0.x's MemF,
+// MepF): a memory fault column reaches oom-kill (the LVE's scope), plain or with the
+// table's '|' rules; entry-process faults alone (a concurrency limit) and all faults 0
+// reach no finding.
+func TestH15dLveinfoFaults(t *testing.T) {
+	for name, text := range map[string]string{
+		"plain": "$ lveinfo --by-fault=pmem --display-username\n" +
+			"ID        aCPU       mCPU     lCPU      aEP      mEP      lEP       aPMEM      mPMEM      lPMEM     fPMEM      fEP\n" +
+			"user1       12        100      100        2       20       20        512M      1024M       1G         48      135\n",
+		"ruled": "+-------+------+------+-------+-------+\n| ID    | lEP  | fEP  | lPMEM | fPMEM |\n+-------+------+------+-------+-------+\n| user1 | 20   | 135  | 1G    | 48    |\n+-------+------+------+-------+-------+\n",
+	} {
+		tl := pasteTimeline(t, text)
+		f := mustFire(t, run(t, "oom-kill", tl), Warning)
+		if !evidenceHas(f, "LVE user1 pmem", "48 faults") || f.Facts.OOM != OOMCgroup || !strings.Contains(f.Title, "CloudLinux LVE user1") {
+			t.Errorf("%s: %+v", name, f)
+		}
+	}
+	ep := pasteTimeline(t, "ID   lEP  fEP  fPMEM\nuser1 20  135  0\n")
+	mustBeHealthy(t, run(t, "oom-kill", ep))
+	old := pasteTimeline(t, "ID        aCPU       mCPU     lCPU      aEP      mEP      lEP       aMem       mMem      lMem      MemF     MepF\n"+
+		"777         7        9        10        0        0        25        10M        15M       1G        0        0\n")
+	mustBeHealthy(t, run(t, "oom-kill", old))
+	// A table of another tool headed "ID" without a fault column is not lveinfo's.
+	if tl := pasteTimeline(t, "ID  NAME  STATUS\n1   web   up\n"); len(tl.Beancounters) != 0 {
+		t.Errorf("another ID table read: %+v", tl.Beancounters)
+	}
+}
