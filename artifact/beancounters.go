@@ -114,11 +114,7 @@ func (d *doc) tryBeancounters(i int) int {
 	if len(rows) == 0 {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[end-1].No
-	d.segSeq++
-	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
-	d.addArtifact(KindBeancounters, first, last, rows)
-	return end - i
+	return d.addBeancounters(i, end, rows)
 }
 
 // vzlist's beancounter columns (vzctl src/vzlist.c field_names, UBC_FIELD): the header
@@ -203,11 +199,7 @@ func (d *doc) tryVzlist(i int) int {
 	if end == i+1 {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[end-1].No
-	d.segSeq++
-	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
-	d.addArtifact(KindBeancounters, first, last, rows)
-	return end - i
+	return d.addBeancounters(i, end, rows)
 }
 
 // CloudLinux's lveinfo (lve-stats; its documented columns: ID, aCPU mCPU lCPU, aEP mEP lEP,
@@ -273,9 +265,13 @@ func (d *doc) tryLveinfo(i int) int {
 	if len(rows) == 0 {
 		return 0
 	}
-	first, last := d.ls[i].No, d.ls[end-1].No
+	return d.addBeancounters(i, end, rows)
+}
+
+// addBeancounters keeps the rows read from lines i to end-1 and returns the lines taken.
+func (d *doc) addBeancounters(i, end int, rows []model.Beancounter) int {
 	d.segSeq++
 	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
-	d.addArtifact(KindBeancounters, first, last, rows)
+	d.addArtifact(KindBeancounters, d.ls[i].No, d.ls[end-1].No, rows)
 	return end - i
 }

@@ -8,7 +8,7 @@ import (
 // the notices' forms in the ways users paste them (lfd's mail with its Subject, a quoted
 // mail, chkservd under tailwatchd's syslog tag, LiteSpeed's stderr log); none from a case.
 func TestH15dHostingNoticesNamed(t *testing.T) {
-	for _, c := range []struct{ text, word string }{
+	checkOwnLinesNamed(t, []ownLineCase{
 		{"Subject: lfd on server1.example.com: High 5 minute load average alert - 12.34\n\nTime:                    Mon Nov 30 03:12:45 2026 +0000\n1 Min Load Avg:          14.02\n", "LF_LOAD"},
 		{"> Subject: lfd on vps.example.net: High 1 minute load average alert - 31.07\n", "load average passed lfd's own threshold"},
 		{"Subject: lfd on server1.example.com: Excessive resource usage: someuser (12345 (Parent PID:12001))\n", "PT_USERMEM"},
@@ -16,37 +16,17 @@ func TestH15dHostingNoticesNamed(t *testing.T) {
 		{"Nov 30 03:10:01 server1 tailwatchd[2101]: [chkservd] The service \"mysql\" appears to be down.\n", "chkservd"},
 		{"Notification The service \"mysql\" appears to be down.\n", "restarts it"},
 		{"2026-11-30 03:10:01.123 [NOTICE] [APVH_example.com] Reached max children process limit: 10, extra: 0, current: 10, busy: 10, please increase LSAPI_CHILDREN.\n", "LSAPI_CHILDREN"},
-	} {
-		tl := ParseString(c.text, "t", Options{})
-		if !f15Unread(tl, c.word) || statedOOM(tl) || len(f15Kills(tl)) != 0 {
-			t.Errorf("%q: unparsed %+v stated %v kills %d: want named (%s), no OOM", c.text, tl.Unparsed, statedOOM(tl), len(f15Kills(tl)), c.word)
-		}
-		checkAccount(t, tl)
-	}
+	})
 }
 
 // The figures: LSAPI's limit and its counts, lfd's size against its threshold.
 func TestH15dHostingFigures(t *testing.T) {
-	for _, c := range []struct {
-		text, program, name string
-		want                int64
-	}{
+	checkProgramFigures(t, []figureCase{
 		{"Reached max children process limit: 10, extra: 2, current: 12, busy: 11, please increase LSAPI_CHILDREN.\n", "litespeed lsapi", "max_children", 10},
 		{"Reached max children process limit: 10, extra: 2, current: 12, busy: 11, please increase LSAPI_CHILDREN.\n", "litespeed lsapi", "busy", 11},
 		{"Exceeded:     512 > 200 (MB)\n", "lfd", "used", 512},
 		{"Exceeded:     512 > 200 (MB)\n", "lfd", "threshold", 200},
-	} {
-		tl := ParseString(c.text, "t", Options{})
-		found := false
-		for _, a := range tl.Artifacts {
-			if d, _ := a.Data.(map[string]any); a.Kind == KindProgramLimit && d["program"] == c.program && d[c.name] == c.want {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("%q: want %s %s=%d among %+v", c.text, c.program, c.name, c.want, tl.Artifacts)
-		}
-	}
+	})
 }
 
 // Counter-cases: sentences sharing the words are not the notices.
