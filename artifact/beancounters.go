@@ -275,3 +275,51 @@ func (d *doc) addBeancounters(i, end int, rows []model.Beancounter) int {
 	d.addArtifact(KindBeancounters, d.ls[i].No, d.ls[end-1].No, rows)
 	return end - i
 }
+
+// The OpenVZ kernel's own line for a refused charge (kernel/bc/beancounter.c
+// __charge_beancounter_locked and the kmem and RAM paths: printk(KERN_INFO "Fatal resource
+// shortage: %s, UB %d.\n", ub_rnames[resource], ub->ub_uid), ub_name in later trees, and
+// "... UB %d. More physical swap space required." for swappages), rate-limited: each line
+// is at least one failcnt of that container's resource. CloudLinux's LVE kernels print it
+// with the LVE's id as the UB.
+const beancounterShortage = "Fatal resource shortage: "
+
+// beancounterShortageLine reads the line's resource and container.
+func beancounterShortageLine(t string) (res, id string, ok bool) {
+	k := strings.Index(t, beancounterShortage)
+	if k < 0 {
+		return "", "", false
+	}
+	rest := t[k+len(beancounterShortage):]
+	j := strings.Index(rest, ", UB ")
+	if j <= 0 || !beancounterResources[rest[:j]] {
+		return "", "", false
+	}
+	id = rest[j+len(", UB "):]
+	e := strings.IndexByte(id, '.')
+	if e <= 0 || strings.IndexByte(id[:e], ' ') >= 0 {
+		return "", "", false
+	}
+	return rest[:j], id[:e], true
+}
+
+// beancounterShortageSeen counts line no's refused charge into the container's row (one
+// row per container and resource, its Failcnt the lines seen).
+func (d *doc) beancounterShortageSeen(no int, t string) bool {
+	res, id, ok := beancounterShortageLine(t)
+	if !ok {
+		return false
+	}
+	for k := len(d.tl.Beancounters) - 1; k >= 0; k-- {
+		b := &d.tl.Beancounters[k]
+		if b.Container == id && b.Resource == res && strings.HasSuffix(b.Source, "(\"Fatal resource shortage\")") {
+			b.Failcnt++
+			return true
+		}
+	}
+	b := model.Beancounter{Container: id, Resource: res, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: 1,
+		Source: "line " + strconv.Itoa(no) + ", first of the kernel's lines (\"Fatal resource shortage\")"}
+	d.tl.Beancounters = append(d.tl.Beancounters, b)
+	d.addArtifact(KindBeancounters, no, no, []model.Beancounter{b})
+	return true
+}

@@ -184,3 +184,30 @@ func TestH15dLveinfoFaults(t *testing.T) {
 		t.Errorf("another ID table read: %+v", tl.Beancounters)
 	}
 }
+
+// The OpenVZ kernel's "Fatal resource shortage: RES, UB ID." (kernel/bc/beancounter.c, one
+// line per rate-limited refusal) is counted into the container's row: syslog lines and a
+// bare quoted line reach the same rules; a question naming the words is not read.
+func TestH15dFatalResourceShortage(t *testing.T) {
+	tl := pasteTimeline(t, "Nov 30 03:10:01 vz1 kernel: [12345.678901] Fatal resource shortage: privvmpages, UB 101.\n"+
+		"Nov 30 03:10:02 vz1 kernel: [12346.678901] Fatal resource shortage: privvmpages, UB 101.\n"+
+		"Nov 30 03:10:03 vz1 kernel: [12347.678901] Fatal resource shortage: tcpsndbuf, UB 101.\n")
+	if f := mustFire(t, run(t, "oom-kill", tl), Warning); !evidenceHas(f, "container 101 privvmpages", "failcnt 2") {
+		t.Errorf("oom-kill: %+v", f.Evidence)
+	}
+	if f := mustFire(t, run(t, "cgroup-tcp-limit", tl), Warning); !evidenceHas(f, "container 101 tcpsndbuf", "failcnt 1") {
+		t.Errorf("cgroup-tcp-limit: %+v", f.Evidence)
+	}
+	swap := pasteTimeline(t, "kernel: Fatal resource shortage: swappages, UB 102. More physical swap space required.\n")
+	mustFire(t, run(t, "oom-kill", swap), Warning)
+	bare := pasteTimeline(t, "Fatal resource shortage: privvmpages, UB 185096.\n")
+	mustFire(t, run(t, "oom-kill", bare), Warning)
+	for _, s := range []string{
+		"what does Fatal resource shortage: privvmpages, UB mean?\n",
+		"Fatal resource shortage: memory, UB 101.\n",
+	} {
+		if tl := pasteTimeline(t, s); len(tl.Beancounters) != 0 {
+			t.Errorf("%q read: %+v", s, tl.Beancounters)
+		}
+	}
+}
