@@ -68,6 +68,12 @@ var formats = []format{
 	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before
 	// iperf's "[" rows and the kubelet summary's "{".
 	{kind: KindIPLink, start: byteIn("[{"), detect: isToolJSONStart, parse: (*doc).tryToolJSON},
+	// OpenVZ's /proc/user_beancounters (beancounters.go): its "Version:" and header lines,
+	// or a headerless first row "101: kmemsize ...", before the digit rows ("2:" ip link).
+	{kind: KindBeancounters, first: []string{"Version:", "uid"}, parse: (*doc).tryBeancounters},
+	{kind: KindBeancounters, start: isDigit, detect: isBeancounterRow, parse: (*doc).tryBeancounters},
+	{kind: KindBeancounters, first: []string{"CTID"}, parse: (*doc).tryVzlist},
+	{kind: KindBeancounters, first: []string{"ID", "|ID", "|"}, parse: (*doc).tryLveinfo}, // CloudLinux's lveinfo (beancounters.go)
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},

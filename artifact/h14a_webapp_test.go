@@ -12,7 +12,7 @@ import (
 // Each message is named as the program's, with what it proves; none is an OOM stated or a
 // kill by the kernel; a text of only such lines is read (not exit 3).
 func TestH14aWebAppOwnLinesNamed(t *testing.T) {
-	for _, c := range []struct{ text, word string }{
+	checkOwnLinesNamed(t, []ownLineCase{
 		{"Thu Nov 26 12:31:46 2026 - *** uWSGI listen queue of socket \"127.0.0.1:8000\" (fd: 3) full !!! (101/100) ***\n", "accept queue was full"},
 		{"web-1  | *** uWSGI listen queue of socket 4 full !!! (129/128) ***\n", "net.core.somaxconn"},
 		{"your server socket listen backlog is limited to 100 connections\n", "start banner"},
@@ -27,7 +27,17 @@ func TestH14aWebAppOwnLinesNamed(t *testing.T) {
 		{"Nov 26 04:12:01 rtr1 bird[812]: Kernel dropped some netlink messages, will resync on next scan.\n", "net.core.rmem_max"},
 		{"Nov 26 04:12:01 rtr1 zebra[1021]: [EC 4043309091] netlink-listen (NS 0) recvmsg overrun: No buffer space available\n", "netlink socket's receive buffer"},
 		{"2026/11/26 04:12:01 ZEBRA: [EC 4043309091] netlink-dp (NS 0) recvmsg overrun: No buffer space available\n", "--nl-bufsize"},
-	} {
+	})
+}
+
+// ownLineCase: a program's own line in its log form and a word of what it is named as.
+type ownLineCase struct{ text, word string }
+
+// checkOwnLinesNamed: each line is named with its word, no OOM is stated, no kill is read,
+// and the text is not left unread (exit 3).
+func checkOwnLinesNamed(t *testing.T, cases []ownLineCase) {
+	t.Helper()
+	for _, c := range cases {
 		tl := ParseString(c.text, "t", Options{})
 		if !f15Unread(tl, c.word) || statedOOM(tl) || len(f15Kills(tl)) != 0 || NothingRead(tl) && len(tl.Unparsed) == 0 {
 			t.Errorf("%q: unparsed %+v stated %v kills %d: want named (%s), no OOM", c.text, tl.Unparsed, statedOOM(tl), len(f15Kills(tl)), c.word)
@@ -39,16 +49,24 @@ func TestH14aWebAppOwnLinesNamed(t *testing.T) {
 // The figures: uWSGI's queue and backlog, PHP-FPM's pm.max_children and its child's pid
 // (named for PHP-FPM, not nginx), PM2's memory and threshold.
 func TestH14aWebAppFigures(t *testing.T) {
-	for _, c := range []struct {
-		text, program, name string
-		want                int64
-	}{
+	checkProgramFigures(t, []figureCase{
 		{"*** uWSGI listen queue of socket \"127.0.0.1:8000\" (fd: 3) full !!! (101/100) ***\n", "uwsgi", "backlog", 100},
 		{"*** uWSGI listen queue of socket \"127.0.0.1:8000\" (fd: 3) full !!! (101/100) ***\n", "uwsgi", "queued", 101},
 		{"WARNING: [pool www] server reached pm.max_children setting (50), consider raising it\n", "php-fpm", "max_children", 50},
 		{"WARNING: [pool www] child 1234 exited on signal 9 (SIGKILL) after 1.5 seconds from start\n", "php-fpm", "child_pid", 1234},
 		{"[PM2][WORKER] Process 0 restarted because it exceeds --max-memory-restart value (current_memory=536870912 max_memory_limit=524288000 [octets])\n", "pm2", "max_memory_limit_bytes", 524288000},
-	} {
+	})
+}
+
+// figureCase: a program's line and one figure its program_limit artifact must carry.
+type figureCase struct {
+	text, program, name string
+	want                int64
+}
+
+func checkProgramFigures(t *testing.T, cases []figureCase) {
+	t.Helper()
+	for _, c := range cases {
 		tl := ParseString(c.text, "t", Options{})
 		found := false
 		for _, a := range tl.Artifacts {

@@ -834,6 +834,9 @@ func (d *doc) appendPlainLog(l *Line) {
 	if netTableTail(l.Text) {
 		d.kernelNetTableNamed(l.No, l.Text) // a record no rule judges, named too (unreadnettable.go)
 	}
+	if n := len(l.Text); n > 0 && l.Text[n-1] == '.' && strings.Contains(l.Text, ", UB ") {
+		d.beancounterShortageSeen(l.No, l.Text) // OpenVZ's refused charge (beancounters.go)
+	}
 	if d.rawHas(needleWarnAlloc, l) {
 		if f, ok := allocFailureFrame(l.Text); ok {
 			d.allocFrames = append(d.allocFrames, LogFrame{Line: l.No, Function: f})
@@ -1117,7 +1120,7 @@ const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with p
 func NothingRead(tl *model.Timeline) bool {
 	return len(tl.Samples) == 0 && tl.Log.Len() == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
 		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0 && len(tl.RuntimeOOMs) == 0 &&
-		len(tl.ProgramListenFulls) == 0 && len(tl.ProgramBacklogs) == 0
+		len(tl.ProgramListenFulls) == 0 && len(tl.ProgramBacklogs) == 0 && len(tl.Beancounters) == 0
 }
 
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).

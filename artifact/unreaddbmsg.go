@@ -58,6 +58,10 @@ var dbOwnForms = []struct{ text, why string }{
 	// "sorry, too many clients already" (max_connections).
 	{"out of file descriptors: ", "PostgreSQL ran out of its file descriptors (fd.c: max_files_per_process or RLIMIT_NOFILE, EMFILE/ENFILE): a descriptor limit, not memory"},
 	{"sorry, too many clients already", "PostgreSQL refused a connection at its own max_connections (postmaster: \"sorry, too many clients already\"): a configured limit, not the kernel's sockets or memory"},
+	// MySQL/MariaDB sql/signal_handler.cc handle_fatal_signal: "[ERROR] mysqld got signal %d ;"
+	// (then "This could be because you hit a bug..."): the server's handler for SIGSEGV,
+	// SIGABRT, SIGBUS, SIGILL, SIGFPE (h15d).
+	{mysqldSignal, "MySQL's/MariaDB's \"mysqld got signal 9 ;\" (the fatal-signal handler's form, sql/signal_handler.cc): the server was killed by SIGKILL; SIGKILL names no sender: the kernel's OOM killer (a host's or a memory cgroup's), a supervisor's stop timeout or anyone's kill -9; the kernel's own kill line (\"Out of memory: Killed process N (mysqld)\") would say which and is not this line"},
 	// MySQL/MariaDB mysys (EE_OUTOFMEMORY): "Out of memory (Needed %u bytes)"; the thread
 	// creation error ER_CANT_CREATE_THREAD: "Can't create a new thread (errno %d); if you are
 	// not out of available memory, you can consult the manual ..."; mysqld.cc
@@ -120,7 +124,10 @@ func dbOwnLine(t string) (string, bool) {
 		return "", false // the source's format string quoted ("Out Of Memory allocating %zu bytes!"), no record
 	}
 	for _, f := range dbOwnForms {
-		if strings.Contains(t, f.text) {
+		if k := strings.Index(t, f.text); k >= 0 {
+			if f.text == mysqldSignal && !mysqldSignalTail(t[k+len(f.text):]) {
+				continue // "mysqld got signal 9 from ...": a sentence, not the handler's "N ;"
+			}
 			return f.why + "; headroom has no reader for this log", true
 		}
 	}
@@ -302,3 +309,15 @@ func formatString(t string) bool {
 	}
 	return false
 }
+
+// mysqldSignalTail: the rest of handle_fatal_signal's line after "mysqld got signal ": 9,
+// then " ;". Only SIGKILL's line is named: whether the kernel's OOM killer sent it is the
+// memory question a paste of it asks; the server's crash on SIGSEGV or SIGABRT holds no
+// memory or network figure and stays a sentence of the report (corpus 1059's "mysqld got
+// signal 6 ;" beside its stack trace).
+func mysqldSignalTail(s string) bool {
+	return strings.HasPrefix(s, "9 ;")
+}
+
+// mysqldSignal: handle_fatal_signal's fixed text before the signal's number.
+const mysqldSignal = "mysqld got signal "

@@ -305,6 +305,8 @@ var programFigureForms = []struct {
 	{"unreal engine", "Ran out of memory allocating ", []string{"request_bytes", "alignment"}, false},
 	{"dovecot", "block_alloc(", []string{"request_bytes"}, false},
 	{"dovecot", "pool_system_malloc(", []string{"request_bytes"}, false},
+	{"litespeed lsapi", "Reached max children process limit: ", []string{"max_children", "extra", "current", "busy"}, false},
+	{"lfd", "Exceeded:", []string{"used", "threshold"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.

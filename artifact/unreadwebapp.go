@@ -16,13 +16,16 @@ import "strings"
 // isServerTag, which asks isWebAppTag), before the errno reading; one IndexAny for the
 // forms' rare bytes, then strings.Index per form. No regexp.
 
-// webAppForms: a fixed part of the program's format string, a second fixed part that must
+// ownLineForm: a fixed part of the program's format string, a second fixed part that must
 // follow it ("" for none), whether it is the program's own out-of-memory, and what it proves.
-var webAppForms = []struct {
+type ownLineForm struct {
 	needle, needle2 string
 	oom             bool
 	why             string
-}{
+}
+
+// webAppForms: the web application servers' and routing daemons' forms.
+var webAppForms = []ownLineForm{
 	// uWSGI core/master_checks.c (uwsgi_master_check_listen_queue; core/utils.c before 2.0):
 	// "*** uWSGI listen queue of socket \"%s\" (fd: %d) full !!! (%llu/%llu) ***" (older:
 	// "... of socket %d full !!! (%d/%d) ***"), the queue and max_queue read from the
@@ -75,30 +78,47 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	if strings.IndexAny(t, webAppGate) < 0 {
 		return "", false, false
 	}
-	for _, f := range webAppForms {
-		k := strings.Index(t, f.needle)
-		if k < 0 {
-			continue
-		}
-		rest := t[k+len(f.needle):]
-		if f.needle2 != "" {
-			j := strings.Index(rest, f.needle2)
-			if j < 0 {
-				continue
-			}
-			if f.needle[0] == 'y' && !startsWithDigit(rest) {
-				continue // "... limited to N connections", "... is N bytes": the figure is the program's
-			}
-			if f.needle[0] == 'u' && !startsWithDigit(rest[j+len(f.needle2):]) {
-				continue // "full !!! (Q/M)"
+	for _, forms := range [2][]ownLineForm{webAppForms, hostingForms} { // hostingForms: unreadhosting.go
+		for k := range forms {
+			if why, ok := forms[k].match(t); ok {
+				return why, forms[k].oom, true
 			}
 		}
-		if f.needle[0] == 'W' && !startsWithDigit(rest) {
-			continue // "WORKER TIMEOUT (pid:N)"
-		}
-		return f.why, f.oom, true
 	}
 	return "", false, false
+}
+
+// match says whether t holds f's message, and what it proves.
+func (f *ownLineForm) match(t string) (string, bool) {
+	k := strings.Index(t, f.needle)
+	if k < 0 {
+		return "", false
+	}
+	rest := t[k+len(f.needle):]
+	if f.needle2 != "" {
+		j := strings.Index(rest, f.needle2)
+		if j < 0 {
+			return "", false
+		}
+		switch f.needle[0] {
+		case 'y', 'E': // "... limited to N connections", "... is N bytes", lfd's "Exceeded: A > B": the figure is the program's
+			if !startsWithDigit(strings.TrimLeft(rest, " \t")) {
+				return "", false
+			}
+		case 'T': // chkservd's "The service NAME appears to be down": one name between
+			if j == 0 || strings.IndexByte(rest[:j], ' ') >= 0 {
+				return "", false
+			}
+		case 'u': // "full !!! (Q/M)"
+			if !startsWithDigit(rest[j+len(f.needle2):]) {
+				return "", false
+			}
+		}
+	}
+	if f.needle[0] == 'W' && !startsWithDigit(rest) {
+		return "", false // "WORKER TIMEOUT (pid:N)"
+	}
+	return f.why, true
 }
 
 // netlinkOverrun: zebra's (FRR, Quagga) netlink read failing: "%s recvmsg overrun: %s" with
@@ -128,7 +148,7 @@ func isWebAppTag(tag string) bool {
 		"ospf6d", "watchfrr", "frr", "quagga":
 		return true
 	}
-	return isRoutingDaemonTag(tag) // the other routing daemons (unreadnetlink.go)
+	return isRoutingDaemonTag(tag) || isHostingTag(tag) // the other routing daemons (unreadnetlink.go), hosting panels' (unreadhosting.go)
 }
 
 // pm2LogHost: PM2's own log line ("2026-11-30T01:02:03: PM2 log: ...", lib/Utility.js

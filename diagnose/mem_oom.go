@@ -23,7 +23,7 @@ func init() {
 		ID:     "oom-kill",
 		Title:  "the OOM killer killed a process (global or memory cgroup)",
 		Family: FamilyMemory,
-		Check:  checkOOMKill,
+		Check:  checkOOMKillBeancounters,
 	})
 }
 

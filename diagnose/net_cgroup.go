@@ -23,7 +23,7 @@ func init() {
 		ID:     "cgroup-tcp-limit",
 		Title:  "a memory cgroup's TCP memory at its limit",
 		Family: FamilyNetwork,
-		Check:  checkCgroupTCP,
+		Check:  checkCgroupTCPBeancounters,
 	})
 }
 

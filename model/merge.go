@@ -43,6 +43,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
 		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
 		out.CgroupMemory = append(out.CgroupMemory, t.CgroupMemory...)
+		out.Beancounters = append(out.Beancounters, t.Beancounters...)
 		out.NodeConditions = append(out.NodeConditions, t.NodeConditions...)
 		out.RuntimeOOMs = append(out.RuntimeOOMs, t.RuntimeOOMs...)
 		out.UDPSockets = append(out.UDPSockets, t.UDPSockets...)

@@ -99,6 +99,11 @@ type Timeline struct {
 	// charged, and how often it hit its limit. Live hosts' per-cgroup socket memory is Cgroups.
 	CgroupMemory []CgroupMemory `json:"cgroup_memory,omitempty"`
 
+	// Beancounters are OpenVZ/Virtuozzo containers' resource counters pasted as text
+	// (/proc/user_beancounters, `vzubc`): each resource's use against the container's own
+	// barrier and limit, and failcnt, the charges the container's limit refused.
+	Beancounters []Beancounter `json:"beancounters,omitempty"`
+
 	// KubeletSignals are the kubelet eviction manager's observations a pasted log holds
 	// ("threshold [signal=memory.available, quantity=100Mi] observed -2097758044639028Ki"),
 	// and NodeConditions the node conditions pasted from `kubectl describe node` or that log:
@@ -148,6 +153,22 @@ type CgroupMemory struct {
 	// memory.peak, memory.max), by file name, in bytes.
 	Files  *kernel.Counters `json:"files,omitempty"`
 	Source string           `json:"source"` // "lines 3-9"
+}
+
+// Beancounter is one row of an OpenVZ/Virtuozzo container's user beancounters (kernel/bc
+// proc.c: "uid resource held maxheld barrier limit failcnt"). Pages for the *pages rows,
+// bytes for the sizes and buffers, counts for the rest; LONG_MAX (9223372036854775807) is
+// unlimited. A vzubc row carries the same figures humanized (Held and the rest then bytes
+// or pages as vzubc scaled them, Failcnt exact).
+type Beancounter struct {
+	Container string `json:"container"` // "101" (CTID; "0" the host)
+	Resource  string `json:"resource"`  // "tcpsndbuf", "privvmpages", ...
+	Held      int64  `json:"held"`
+	MaxHeld   int64  `json:"maxheld"`
+	Barrier   int64  `json:"barrier"`
+	Limit     int64  `json:"limit"`
+	Failcnt   int64  `json:"failcnt"`
+	Source    string `json:"source"`
 }
 
 // KubeletSignal is one eviction-manager observation: a signal, its threshold and the value

@@ -1,0 +1,325 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// OpenVZ/Virtuozzo user beancounters (pre-round 15, h15d), the container's resource limits
+// as the kernel prints them (OpenVZ kernel/bc/proc.c: "Version: 2.5", then the header
+// "%10s  %-12s %20s %20s %20s %20s %20s" of uid resource held maxheld barrier limit failcnt,
+// then one row per resource, the first of each container prefixed with its id and a colon:
+// "%10s%c %-12s %20lu ..."; the resource names are kernel/bc/beancounter.c ub_rnames):
+//
+//	Version: 2.5
+//	       uid  resource                     held              maxheld              barrier                limit              failcnt
+//	      101:  kmemsize                  2490368              3276800             14372700             14790164                    0
+//	            lockedpages                     0                    0                  256                  256                    0
+//	            ...
+//
+// failcnt counts the charges the container's own limit refused (kernel/bc/beancounter.c
+// __charge_beancounter_locked: ub_parms[resource].failcnt++ when held would pass the
+// barrier or limit the charge's strictness allows); barrier and limit 9223372036854775807
+// (LONG_MAX) are "unlimited". `vzubc` prints the same rows humanized (vzctl's vzubc script):
+// "resource|HELD Bar% Lim%|MAXH Bar% Lim%| BAR | LIM | FAIL" under "CT N | ...".
+//
+// Read whole, one model.Beancounter per row; the rules decide (diagnose beancounters.go).
+const KindBeancounters = "user_beancounters"
+
+// beancounterHeader is the header's fields in the kernel's order.
+var beancounterHeader = []string{"uid", "resource", "held", "maxheld", "barrier", "limit", "failcnt"}
+
+// beancounterResources are kernel/bc/beancounter.c's ub_rnames (with 2.6.32's swappages
+// and the later VSwap rows): a row's name must be one of them.
+var beancounterResources = map[string]bool{
+	"kmemsize": true, "lockedpages": true, "privvmpages": true, "shmpages": true, "dummy": true,
+	"numproc": true, "physpages": true, "vmguarpages": true, "oomguarpages": true,
+	"numtcpsock": true, "numflock": true, "numpty": true, "numsiginfo": true, "tcpsndbuf": true,
+	"tcprcvbuf": true, "othersockbuf": true, "dgramrcvbuf": true, "numothersock": true,
+	"dcachesize": true, "numfile": true, "numiptent": true, "swappages": true,
+}
+
+// isBeancounterRow: a headerless paste's first row, "101:  kmemsize  N N N N N".
+func isBeancounterRow(_, t string) bool {
+	fs := fields(t)
+	return len(fs) == 7 && strings.HasSuffix(fs[0], ":") && beancounterResources[fs[1]]
+}
+
+// beancounterRow reads one row's fields (with or without the container's "N:") into b,
+// whose Container is the current one; it returns false for any other line.
+func beancounterRow(fs []string, b *model.Beancounter) bool {
+	if len(fs) == 7 {
+		id := strings.TrimSuffix(fs[0], ":")
+		if len(id) == len(fs[0]) || id == "" {
+			return false
+		}
+		for k := 0; k < len(id); k++ {
+			if id[k] < '0' || id[k] > '9' {
+				return false
+			}
+		}
+		b.Container = id
+		fs = fs[1:]
+	}
+	if len(fs) != 6 || b.Container == "" || !beancounterResources[fs[0]] {
+		return false
+	}
+	var v [5]int64
+	for k := range v {
+		n, ok := atoi(fs[k+1])
+		if !ok || n < 0 {
+			return false
+		}
+		v[k] = n
+	}
+	b.Resource = fs[0]
+	b.Held, b.MaxHeld, b.Barrier, b.Limit, b.Failcnt = v[0], v[1], v[2], v[3], v[4]
+	return true
+}
+
+// tryBeancounters reads /proc/user_beancounters at i: its "Version:" line, its header, or
+// (headerless) its first "N:" row.
+func (d *doc) tryBeancounters(i int) int {
+	j := i
+	if fs := fields(d.ls[j].Text); len(fs) == 2 && fs[0] == "Version:" {
+		if j+1 >= len(d.ls) {
+			return 0
+		}
+		j++
+	}
+	if fs := fields(d.ls[j].Text); len(fs) == len(beancounterHeader) && fs[0] == "uid" {
+		for k, h := range beancounterHeader {
+			if fs[k] != h {
+				return 0
+			}
+		}
+		j++
+	} else if j != i {
+		return 0 // "Version: 2.5" without the header is any program's version line
+	}
+	var rows []model.Beancounter
+	cur := model.Beancounter{}
+	end := j
+	for ; end < len(d.ls); end++ {
+		b := cur
+		if !beancounterRow(fields(d.ls[end].Text), &b) {
+			break
+		}
+		b.Source = "line " + strconv.Itoa(d.ls[end].No) + " (/proc/user_beancounters)"
+		cur.Container = b.Container
+		rows = append(rows, b)
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	return d.addBeancounters(i, end, rows)
+}
+
+// vzlist's beancounter columns (vzctl src/vzlist.c field_names, UBC_FIELD): the header
+// names a resource ("KMEMSIZE", "PRIVVMP", "TCPSNDB", ...) and a part by its suffix (none
+// held, ".M" maxheld, ".B" barrier, ".L" limit, ".F" failcnt); each value "%10lu", "-" when
+// unknown. `vzlist -o ctid,tcpsndbuf.f,privvmpages,privvmpages.l` and the default `vzlist`
+// (CTID NPROC STATUS IP_ADDR HOSTNAME) print them under "CTID".
+var vzlistUBC = map[string]string{
+	"KMEMSIZE": "kmemsize", "LOCKEDP": "lockedpages", "PRIVVMP": "privvmpages", "SHMP": "shmpages",
+	"NPROC": "numproc", "PHYSP": "physpages", "VMGUARP": "vmguarpages", "OOMGUARP": "oomguarpages",
+	"NTCPSOCK": "numtcpsock", "NFLOCK": "numflock", "NPTY": "numpty", "NSIGINFO": "numsiginfo",
+	"TCPSNDB": "tcpsndbuf", "TCPRCVB": "tcprcvbuf", "OTHSOCKB": "othersockbuf", "DGRAMRB": "dgramrcvbuf",
+	"NOTHSOCK": "numothersock", "DCACHESZ": "dcachesize", "NFILE": "numfile", "NIPTENT": "numiptent",
+	"SWAPP": "swappages",
+}
+
+// vzlistPart: a header's suffix to the Beancounter field it fills (0 held ... 4 failcnt).
+var vzlistPart = map[string]int{"": 0, ".M": 1, ".B": 2, ".L": 3, ".F": 4}
+
+// tryVzlist reads vzlist's table at i when its header names at least one beancounter
+// column; the other columns (STATUS, IP_ADDR, HOSTNAME, ...) are skipped, and a row whose
+// fields do not line up with the header (several addresses) is passed over.
+func (d *doc) tryVzlist(i int) int {
+	hdr := fields(d.ls[i].Text)
+	if len(hdr) < 2 || hdr[0] != "CTID" {
+		return 0
+	}
+	type col struct {
+		res  string
+		part int
+	}
+	cols := make([]col, len(hdr))
+	ubc := 0
+	for k, h := range hdr[1:] {
+		name, suffix := h, ""
+		if n := strings.IndexByte(h, '.'); n > 0 {
+			name, suffix = h[:n], h[n:]
+		}
+		part, okP := vzlistPart[suffix]
+		if res, ok := vzlistUBC[name]; ok && okP {
+			cols[k+1] = col{res, part}
+			ubc++
+		}
+	}
+	if ubc == 0 {
+		return 0
+	}
+	var rows []model.Beancounter
+	end := i + 1
+	for ; end < len(d.ls); end++ {
+		fs := fields(d.ls[end].Text)
+		if len(fs) == 0 || !isDigits(fs[0]) && strings.Count(fs[0], "-") != 4 {
+			break // a CTID is a number or (vzctl 7) a UUID
+		}
+		if len(fs) != len(hdr) {
+			continue
+		}
+		byRes := map[string]*model.Beancounter{}
+		var order []string
+		for k, c := range cols {
+			if c.res == "" || fs[k] == "-" {
+				continue
+			}
+			v, ok := atoi(fs[k])
+			if !ok || v < 0 {
+				continue
+			}
+			b := byRes[c.res]
+			if b == nil {
+				b = &model.Beancounter{Container: fs[0], Resource: c.res, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: -1,
+					Source: "line " + strconv.Itoa(d.ls[end].No) + " (vzlist)"}
+				byRes[c.res] = b
+				order = append(order, c.res)
+			}
+			parts := [5]*int64{&b.Held, &b.MaxHeld, &b.Barrier, &b.Limit, &b.Failcnt}
+			*parts[c.part] = v
+		}
+		for _, r := range order {
+			rows = append(rows, *byRes[r])
+		}
+	}
+	if end == i+1 {
+		return 0
+	}
+	return d.addBeancounters(i, end, rows)
+}
+
+// CloudLinux's lveinfo (lve-stats; its documented columns: ID, aCPU mCPU lCPU, aEP mEP lEP,
+// aVMEM mVMEM lVMEM, aPMEM mPMEM lPMEM, aIO mIO lIO, and the faults fVMEM, fPMEM, fEP, fNPROC;
+// lve-stats 0.x printed aMem mMem lMem MemF MepF): one row per LVE (a user's lightweight
+// virtual environment, its own limits). The fault columns are read as the LVE's failcnt:
+// fPMEM (the LVE's physical memory limit refused pages: reclaim, then its OOM killer),
+// fVMEM and MemF (its virtual memory limit refused an allocation: ENOMEM), fEP and MepF
+// (its entry processes limit refused a request: a 508, no memory) and fNPROC (a fork).
+// The other columns carry units (10M, 1G) and are not read. Rows bordered with '|' (a
+// table printed with its rules) are read the same.
+var lveFaultColumns = map[string]string{
+	"fpmem": "lve_pmem", "pmemf": "lve_pmem", "fvmem": "lve_vmem", "vmemf": "lve_vmem",
+	"memf": "lve_vmem", "fep": "lve_ep", "mepf": "lve_ep", "epf": "lve_ep",
+	"fnproc": "lve_nproc", "nprocf": "lve_nproc",
+}
+
+// lveFields: a row's fields without the table's '|' rules.
+func lveFields(t string) []string {
+	return strings.Fields(strings.ReplaceAll(t, "|", " "))
+}
+
+// tryLveinfo reads lveinfo's table at i when its header has a fault column.
+func (d *doc) tryLveinfo(i int) int {
+	hdr := lveFields(d.ls[i].Text)
+	if len(hdr) < 3 || hdr[0] != "ID" {
+		return 0
+	}
+	res := make([]string, len(hdr))
+	n := 0
+	for k, h := range hdr {
+		if r, ok := lveFaultColumns[strings.ToLower(h)]; ok {
+			res[k] = r
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	var rows []model.Beancounter
+	end := i + 1
+	for ; end < len(d.ls); end++ {
+		t := strings.TrimSpace(d.ls[end].Text)
+		if strings.HasPrefix(t, "+-") || strings.HasPrefix(t, "--") {
+			continue // the table's rules
+		}
+		fs := lveFields(t)
+		if len(fs) != len(hdr) {
+			break
+		}
+		for k, r := range res {
+			if r == "" {
+				continue
+			}
+			v, ok := atoi(fs[k])
+			if !ok || v < 0 {
+				continue
+			}
+			rows = append(rows, model.Beancounter{Container: fs[0], Resource: r, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: v,
+				Source: "line " + strconv.Itoa(d.ls[end].No) + " (lveinfo)"})
+		}
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	return d.addBeancounters(i, end, rows)
+}
+
+// addBeancounters keeps the rows read from lines i to end-1 and returns the lines taken.
+func (d *doc) addBeancounters(i, end int, rows []model.Beancounter) int {
+	d.segSeq++
+	d.tl.Beancounters = append(d.tl.Beancounters, rows...)
+	d.addArtifact(KindBeancounters, d.ls[i].No, d.ls[end-1].No, rows)
+	return end - i
+}
+
+// The OpenVZ kernel's own line for a refused charge (kernel/bc/beancounter.c
+// __charge_beancounter_locked and the kmem and RAM paths: printk(KERN_INFO "Fatal resource
+// shortage: %s, UB %d.\n", ub_rnames[resource], ub->ub_uid), ub_name in later trees, and
+// "... UB %d. More physical swap space required." for swappages), rate-limited: each line
+// is at least one failcnt of that container's resource. CloudLinux's LVE kernels print it
+// with the LVE's id as the UB.
+const beancounterShortage = "Fatal resource shortage: "
+
+// beancounterShortageLine reads the line's resource and container.
+func beancounterShortageLine(t string) (res, id string, ok bool) {
+	k := strings.Index(t, beancounterShortage)
+	if k < 0 {
+		return "", "", false
+	}
+	rest := t[k+len(beancounterShortage):]
+	j := strings.Index(rest, ", UB ")
+	if j <= 0 || !beancounterResources[rest[:j]] {
+		return "", "", false
+	}
+	id = rest[j+len(", UB "):]
+	e := strings.IndexByte(id, '.')
+	if e <= 0 || strings.IndexByte(id[:e], ' ') >= 0 {
+		return "", "", false
+	}
+	return rest[:j], id[:e], true
+}
+
+// beancounterShortageSeen counts line no's refused charge into the container's row (one
+// row per container and resource, its Failcnt the lines seen).
+func (d *doc) beancounterShortageSeen(no int, t string) bool {
+	res, id, ok := beancounterShortageLine(t)
+	if !ok {
+		return false
+	}
+	for k := len(d.tl.Beancounters) - 1; k >= 0; k-- {
+		b := &d.tl.Beancounters[k]
+		if b.Container == id && b.Resource == res && strings.HasSuffix(b.Source, "(\"Fatal resource shortage\")") {
+			b.Failcnt++
+			return true
+		}
+	}
+	b := model.Beancounter{Container: id, Resource: res, Held: -1, MaxHeld: -1, Barrier: -1, Limit: -1, Failcnt: 1,
+		Source: "line " + strconv.Itoa(no) + ", first of the kernel's lines (\"Fatal resource shortage\")"}
+	d.tl.Beancounters = append(d.tl.Beancounters, b)
+	d.addArtifact(KindBeancounters, no, no, []model.Beancounter{b})
+	return true
+}
