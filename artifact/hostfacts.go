@@ -209,6 +209,11 @@ func (h *hostFacts) scan(l *Line) {
 			break
 		}
 	}
+	if h.archScore < 3 && strings.HasPrefix(t, "Architecture: ") {
+		if a, ok := dpkgArchField(t); ok {
+			h.setArch(a, 3, l)
+		}
+	}
 	if h.archScore < 3 {
 		for _, a := range []string{"x86_64", "aarch64", "i686", "i386", "armv5tel", "armv7l", "armv6l", "ppc64le", "s390x", "riscv64"} {
 			if strings.Contains(t, a) {
@@ -320,4 +325,23 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 
 func (h *hostFacts) String() string {
 	return fmt.Sprintf("kernel %q (line %d) arch %q bits %d", h.kernel, h.kernelLine, h.arch, h.wordBits)
+}
+
+// dpkgArchField reads the architecture of a tracker's "Architecture:" field: apport's
+// (apport/report.py add_os_info: packaging.get_system_architecture(), dpkg's name: "amd64",
+// "armhf", "ppc64el") and reportbug's, which adds uname -m in parentheses ("Architecture:
+// amd64 (x86_64)", "armhf (armv7l)"; the machine is the kernel's own and wins). A field of
+// several words (a .changes file's "Architecture: source all") or an unknown name is none.
+func dpkgArchField(t string) (string, bool) {
+	v := strings.TrimSpace(strings.TrimPrefix(t, "Architecture: "))
+	name, machine, paren := strings.Cut(v, " (")
+	if paren {
+		if m, ok := strings.CutSuffix(machine, ")"); ok && !strings.ContainsAny(m, " \t") && kernel.ArchWordBits(m) != 0 {
+			return m, true
+		}
+	}
+	if strings.ContainsAny(name, " \t") || kernel.ArchWordBits(name) == 0 {
+		return "", false
+	}
+	return name, true
 }
