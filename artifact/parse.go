@@ -453,6 +453,10 @@ func (d *doc) run(from int) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.
+			if m, _, _, ok := kernel.FindMessage(t); ok && d.titleOverLog(i, m) {
+				d.keepProse(i) // a tracker's title over the message's log line (trackertitle.go)
+				continue
+			}
 			l.Kernel = true
 			d.logLine(i)
 			if r := kernel.RespaceMessage(t); r != t {
@@ -463,6 +467,10 @@ func (d *doc) run(from int) {
 		if msg, ok := d.namedMessage(i, t); ok {
 			// A line that names a kernel message as logged on this host, without quoting
 			// the log line itself: its record is the message, kept at this line.
+			if d.titleOverLog(i, msg) {
+				d.keepProse(i) // a title over the message's log line (trackertitle.go)
+				continue
+			}
 			l.Kernel = true
 			d.logLine(i)
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
