@@ -76,6 +76,23 @@ func TestH15aReportTaskLineKernel(t *testing.T) {
 	}
 }
 
+// apport's "Uname:" and reportbug's "Kernel:" are uname's release (flavour included) and win
+// over a release the report's prose names first; a sentence's "Kernel: Linux 5.2 fixed it"
+// is no field.
+func TestH15aUnameFields(t *testing.T) {
+	for _, c := range []struct{ text, kernel, arch string }{
+		{"After the upgrade to Linux 4.15 it drops.\n\nProblemType: Bug\nUname: Linux 4.15.0-20-generic i686\n", "4.15.0-20-generic", "i686"},
+		{"Since Linux 4.9 the NAS stalls.\n\n-- System Information:\nKernel: Linux 4.9.0-9-686-pae (SMP w/2 CPU cores)\n", "4.9.0-9-686-pae", ""},
+		// A sentence shaped like the field is prose (score 4): the field after it wins.
+		{"Kernel: Linux 5.2 fixed it for me.\n\nUname: Linux 4.15.0-20-generic x86_64\n", "4.15.0-20-generic", "x86_64"},
+	} {
+		tl := ParseString(c.text, "p", Options{})
+		if tl.Host.Kernel != c.kernel || tl.Host.Arch != c.arch {
+			t.Errorf("%q: kernel %q arch %q, want %q %q", c.text, tl.Host.Kernel, tl.Host.Arch, c.kernel, c.arch)
+		}
+	}
+}
+
 // apport's "Architecture:" is dpkg's name; reportbug's adds uname -m in parentheses.
 func TestH15aDpkgArchitectureField(t *testing.T) {
 	for _, c := range []struct {

@@ -160,9 +160,11 @@ func (h *hostFacts) scan(l *Line) {
 		}
 	}
 	// Trackers' report forms (kernel.ReleaseInTrackerField): apport's ProcVersionSignature
-	// and abrt's "kernel:" field are the host's own, an RPM NVR in Bugzilla's template the
-	// reporter's statement of it.
-	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:")) {
+	// and Uname, reportbug's "Kernel: Linux R" and abrt's "kernel:" field are the host's
+	// own (uname's, as strong as uname -a: a release named in the report's prose before
+	// them does not win), an RPM NVR in Bugzilla's template the reporter's statement of it.
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:") ||
+		strings.HasPrefix(t, "Uname: Linux ") || strings.HasPrefix(t, "Kernel: Linux ")) {
 		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
 			score := 5
 			if strings.Contains(t, "kernel-") {

@@ -62,16 +62,16 @@ func TestH15aApportArmhfAllocFailure(t *testing.T) {
 
 // A reportbug mail with Debian's kernel script: conntrack-full from "** Kernel log:",
 // listen-overflow from "*** Protocol statistics:" (netstat -s), the host from "Kernel:",
-// not from the package tables under it.
+// not from the package tables under it nor from a release the prose names before it.
 func TestH15aReportbugKernelScript(t *testing.T) {
-	text := "Package: src:linux\nVersion: 4.19.37-5\nSeverity: important\n\n-- Package-specific info:\n** Kernel log:\n" +
+	text := "Package: src:linux\nVersion: 4.19.37-5\nSeverity: important\n\nSince Linux 4.9 the gateway drops connections.\n\n-- Package-specific info:\n** Kernel log:\n" +
 		"[501234.101201] nf_conntrack: nf_conntrack: table full, dropping packet\n\n" +
 		"** Network status:\n*** Protocol statistics:\nTcpExt:\n    31245 times the listen queue of a socket overflowed\n    31245 SYNs to LISTEN sockets dropped\n\n" +
 		"-- System Information:\nDebian Release: 10.0\n  APT prefers stable\nArchitecture: amd64 (x86_64)\n\nKernel: Linux 4.19.0-5-amd64 (SMP w/8 CPU cores)\n" +
 		"Locale: LANG=en_US.UTF-8, LC_CTYPE=en_US.UTF-8 (charmap=UTF-8)\n\n" +
 		"Versions of packages linux-image-4.19.0-5-amd64 depends on:\nii  initramfs-tools [linux-initramfs-tool]  0.133\nii  kmod  26-1\nii  linux-base  4.6\nii  libacl1  2.2.53-4\n\n-- no debconf information\n"
 	tl := pasteTimeline(t, text)
-	if tl.Host.Kernel != "4.19.0-5" || tl.Host.Arch != "x86_64" || tl.Host.CPUs != 8 {
+	if tl.Host.Kernel != "4.19.0-5-amd64" || tl.Host.Arch != "x86_64" || tl.Host.CPUs != 8 {
 		t.Errorf("host: kernel %q arch %q cpus %d", tl.Host.Kernel, tl.Host.Arch, tl.Host.CPUs)
 	}
 	d := Run(tl, nil)
