@@ -80,6 +80,17 @@ func TestH15aReportTaskLineKernel(t *testing.T) {
 // over a release the report's prose names first; a sentence's "Kernel: Linux 5.2 fixed it"
 // is no field.
 func TestH15aUnameFields(t *testing.T) {
+	// The flavour names the word size when no machine is given (Debian's 686-pae, armmp;
+	// "-generic" names none).
+	for _, c := range []struct {
+		rel  string
+		bits int
+	}{{"4.9.0-9-686-pae", 32}, {"5.10.0-8-armmp-lpae", 32}, {"4.19.0-5-amd64", 64}, {"4.15.0-20-generic", 0}} {
+		tl := ParseString("-- System Information:\nKernel: Linux "+c.rel+" (SMP w/2 CPU cores)\n", "p", Options{})
+		if tl.Host.Kernel != c.rel || tl.Host.WordBits != c.bits {
+			t.Errorf("%s: kernel %q %d-bit, want %d", c.rel, tl.Host.Kernel, tl.Host.WordBits, c.bits)
+		}
+	}
 	for _, c := range []struct{ text, kernel, arch string }{
 		{"After the upgrade to Linux 4.15 it drops.\n\nProblemType: Bug\nUname: Linux 4.15.0-20-generic i686\n", "4.15.0-20-generic", "i686"},
 		{"Since Linux 4.9 the NAS stalls.\n\n-- System Information:\nKernel: Linux 4.9.0-9-686-pae (SMP w/2 CPU cores)\n", "4.9.0-9-686-pae", ""},

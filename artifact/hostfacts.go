@@ -309,6 +309,12 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 		host.WordBits = 32
 	case bitsFromArch != 0:
 		host.WordBits = bitsFromArch
+	case h.wordScore >= 2:
+		host.WordBits = h.wordBits // a call trace's address width
+	case kernel.FlavourWordBits(h.kernel) != 0:
+		// The release's flavour ("4.9.0-9-686-pae", kernel.FlavourWordBits): surer than a
+		// "32-bit" in prose.
+		host.WordBits = kernel.FlavourWordBits(h.kernel)
 	case h.wordScore > 0:
 		host.WordBits = h.wordBits
 	}

@@ -129,3 +129,31 @@ func ReportbugCPUs(line string) int {
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
+
+// flavourBits are Debian's and Ubuntu's kernel flavours that name the word size: the last
+// part of uname -r ("4.9.0-9-686-pae", "5.10.0-8-armmp-lpae", "4.15.0-20-generic-pae"),
+// from Debian's debian/config/<arch>/defines (i386: 686, 686-pae, 486; armel: marvell, rpi,
+// orion5x, kirkwood, iop32x, ixp4xx, versatile; armhf: armmp, armmp-lpae; amd64, arm64,
+// powerpc64le, s390x, octeon, loongson-3, 5kc-malta) and Ubuntu's i386 and armhf flavours
+// (generic-pae, generic-lpae, raspi2). "-generic", "-lowlatency" and the clouds' name no
+// word size.
+var flavourBits = []struct {
+	suffix string
+	bits   int
+}{
+	{"-686-pae", 32}, {"-686-bigmem", 32}, {"-686", 32}, {"-486", 32}, {"-bigmem", 32}, {"-k7", 32},
+	{"-generic-pae", 32}, {"-generic-lpae", 32}, {"-armmp-lpae", 32}, {"-armmp", 32}, {"-raspi2", 32},
+	{"-marvell", 32}, {"-kirkwood", 32}, {"-orion5x", 32}, {"-iop32x", 32}, {"-ixp4xx", 32}, {"-versatile", 32}, {"-rpi", 32},
+	{"-amd64", 64}, {"-arm64", 64}, {"-powerpc64le", 64}, {"-s390x", 64}, {"-octeon", 64}, {"-loongson-3", 64}, {"-5kc-malta", 64},
+}
+
+// FlavourWordBits is the word size a Debian or Ubuntu release's flavour names, 0 when it
+// names none.
+func FlavourWordBits(release string) int {
+	for _, f := range flavourBits {
+		if strings.HasSuffix(release, f.suffix) {
+			return f.bits
+		}
+	}
+	return 0
+}
