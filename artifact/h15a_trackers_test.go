@@ -94,6 +94,8 @@ func TestH15aUnameFields(t *testing.T) {
 	for _, c := range []struct{ text, kernel, arch string }{
 		{"After the upgrade to Linux 4.15 it drops.\n\nProblemType: Bug\nUname: Linux 4.15.0-20-generic i686\n", "4.15.0-20-generic", "i686"},
 		{"Since Linux 4.9 the NAS stalls.\n\n-- System Information:\nKernel: Linux 4.9.0-9-686-pae (SMP w/2 CPU cores)\n", "4.9.0-9-686-pae", ""},
+		// Launchpad's notification mail indents the description two blanks.
+		{"Bug description:\n  The VM runs out of memory.\n  ---\n  Architecture: armhf\n  Uname: Linux 5.4.0-1015-raspi armv7l\n", "5.4.0-1015-raspi", "armv7l"},
 		// A sentence shaped like the field is prose (score 4): the field after it wins.
 		{"Kernel: Linux 5.2 fixed it for me.\n\nUname: Linux 4.15.0-20-generic x86_64\n", "4.15.0-20-generic", "x86_64"},
 	} {
@@ -173,6 +175,15 @@ func TestH15aTitleOverItsLog(t *testing.T) {
 	tl = ParseString(bts+"The gateway drops connections.\n", "p", Options{})
 	if tl.Log.Len() == 0 {
 		t.Errorf("BTS titles alone: no record")
+	}
+	// A chat's "[10:14]" is no dmesg stamp: the titles are still the only statement.
+	tl = ParseString(bts+"[10:14] <bob> nf_conntrack: table full, dropping packet here too\n", "p", Options{})
+	titled := false
+	for k := 0; k < tl.Log.Len(); k++ {
+		titled = titled || strings.Contains(tl.Log.At(k).Message, "linux-image")
+	}
+	if !titled {
+		t.Errorf("titles beside a chat line: not read")
 	}
 	tl = ParseString("Hello,\nour other gateway keeps printing nf_conntrack: table full, dropping packet as well\n\n"+ct, "p", Options{})
 	if tl.Log.Len() < 2 {

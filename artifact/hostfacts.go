@@ -163,8 +163,14 @@ func (h *hostFacts) scan(l *Line) {
 	// and Uname, reportbug's "Kernel: Linux R" and abrt's "kernel:" field are the host's
 	// own (uname's, as strong as uname -a: a release named in the report's prose before
 	// them does not win), an RPM NVR in Bugzilla's template the reporter's statement of it.
-	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:") ||
-		strings.HasPrefix(t, "Uname: Linux ") || strings.HasPrefix(t, "Kernel: Linux ")) {
+	// A field indented as Launchpad's notification mail indents its "Bug description:" (two
+	// blanks) is the same field.
+	ft := t
+	if len(ft) > 0 && (ft[0] == ' ' || ft[0] == '\t') {
+		ft = strings.TrimLeft(ft, " \t")
+	}
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(ft, "kernel:") || strings.HasPrefix(ft, "ProcVersionSignature:") ||
+		strings.HasPrefix(ft, "Uname: Linux ") || strings.HasPrefix(ft, "Kernel: Linux ")) {
 		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
 			score := 5
 			if strings.Contains(t, "kernel-") {
@@ -211,8 +217,8 @@ func (h *hostFacts) scan(l *Line) {
 			break
 		}
 	}
-	if h.archScore < 3 && strings.HasPrefix(t, "Architecture: ") {
-		if a, ok := dpkgArchField(t); ok {
+	if h.archScore < 3 && strings.HasPrefix(ft, "Architecture: ") {
+		if a, ok := dpkgArchField(ft); ok {
 			h.setArch(a, 3, l)
 		}
 	}

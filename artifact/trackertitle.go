@@ -39,17 +39,26 @@ func (d *doc) trackerTitle(i int) bool {
 // maxTitleLogSearch bounds the occurrences of a title's message looked at.
 const maxTitleLogSearch = 64
 
-// messageLogLine reports whether text holds msg on a log line: after a dmesg stamp
-// ("[ 1234.567890] ", dmesg -T's "[Mon Aug 10 09:02:11 2020] "), a syslog or journal
-// "kernel:" tag, or a "<N>" priority, with any mail quote or indentation before it.
-func messageLogLine(text, msg string) bool {
+// messageLogLine reports whether text holds msg on a log line other than the title's own
+// (a line that holds title, as a flattened paste or a chat's "[10:14] <nick> " line does):
+// after a dmesg stamp ("[ 1234.567890] ", dmesg -T's "[Mon Aug 10 09:02:11 2020] "), a
+// syslog or journal "kernel:" tag, or a "<N>" priority, with any mail quote or indentation
+// before it.
+func messageLogLine(text, msg, title string) bool {
 	for k, n := 0, 0; n < maxTitleLogSearch; n++ {
 		j := strings.Index(text[k:], msg)
 		if j < 0 {
 			return false
 		}
 		at := k + j
-		if logPrefixBefore(text[strings.LastIndexByte(text[:at], '\n')+1 : at]) {
+		start := strings.LastIndexByte(text[:at], '\n') + 1
+		end := strings.IndexByte(text[at:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += at
+		}
+		if !strings.Contains(text[start:end], title) && logPrefixBefore(text[start:at]) {
 			return true
 		}
 		k = at + len(msg)
@@ -69,7 +78,7 @@ func logPrefixBefore(p string) bool {
 	switch p[0] {
 	case '[':
 		if c := p[1]; c == ' ' || c >= '0' && c <= '9' {
-			return strings.IndexByte(p, ']') > 0
+			return titleStamp(p)
 		}
 		for _, d := range [...]string{"Mon ", "Tue ", "Wed ", "Thu ", "Fri ", "Sat ", "Sun "} {
 			if strings.HasPrefix(p[1:], d) {
@@ -82,8 +91,20 @@ func logPrefixBefore(p string) bool {
 	return false
 }
 
+// titleStamp: p starts with printk's "[%5lu.%06lu]": blanks and digits around one '.' (a
+// chat's "[10:14]" or a list's "[1]" is none).
+func titleStamp(p string) bool {
+	e := strings.IndexByte(p, ']')
+	if e < 3 {
+		return false
+	}
+	in := strings.TrimLeft(p[1:e], " ")
+	sec, frac, ok := strings.Cut(in, ".")
+	return ok && sec != "" && frac != "" && isDigits(sec) && isDigits(frac)
+}
+
 // titleOverLog reports whether line i, which names kernel message msg, is a title of the
 // text (trackerTitle) whose message the text logs on a line of its own.
 func (d *doc) titleOverLog(i int, msg string) bool {
-	return msg != "" && d.trackerTitle(i) && messageLogLine(d.text, msg)
+	return msg != "" && d.trackerTitle(i) && messageLogLine(d.text, msg, strings.TrimSpace(d.ls[i].Text))
 }
