@@ -60,14 +60,8 @@ func TestH15aReportTaskLineKernel(t *testing.T) {
 	if tl.Host.Kernel != "5.4.0-48-generic" {
 		t.Errorf("OOM task line: kernel %q", tl.Host.Kernel)
 	}
-	oomKills := 0
-	for _, e := range tl.Events {
-		if e.OOMKill != nil {
-			oomKills++
-		}
-	}
-	if oomKills != 1 {
-		t.Errorf("OOM kills %d, want 1", oomKills)
+	if n := len(oomKills(t, oom)); n != 1 {
+		t.Errorf("OOM kills %d, want 1", n)
 	}
 	// Counter: apport's signature is stronger than a report's task line and is kept.
 	tl = ParseString("ProcVersionSignature: Ubuntu 5.4.0-42.46-generic 5.4.44\n"+oom, "p", Options{})
