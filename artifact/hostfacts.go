@@ -172,12 +172,18 @@ func (h *hostFacts) scan(l *Line) {
 		}
 	}
 	// Trackers' report forms (kernel.ReleaseInTrackerField): apport's ProcVersionSignature
-	// and abrt's "kernel:" field are the host's own, an RPM NVR in Bugzilla's template the
-	// reporter's statement of it.
+	// and Uname, reportbug's "Kernel: Linux R" and abrt's "kernel:" field are the host's
+	// own (uname's, as strong as uname -a: a release named in the report's prose before
+	// them does not win), an RPM NVR in Bugzilla's template the reporter's statement of it.
 	// emerge --info's "Portage … (…, R M)" and "System uname: Linux-R-M-…", inxi's and
-	// neofetch's "Kernel: R" are the running host's too.
-	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(t, "kernel:") || strings.HasPrefix(t, "ProcVersionSignature:") ||
-		strings.Contains(t, "Kernel: ") || strings.Contains(t, "System uname: ") || strings.HasPrefix(strings.TrimSpace(t), "Portage ")) {
+	// neofetch's "Kernel: R" are the running host's too. A field indented as Launchpad's
+	// notification mail indents its "Bug description:" (two blanks) is the same field.
+	ft := t
+	if len(ft) > 0 && (ft[0] == ' ' || ft[0] == '\t') {
+		ft = strings.TrimLeft(ft, " \t")
+	}
+	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(ft, "kernel:") || strings.HasPrefix(ft, "ProcVersionSignature:") ||
+		strings.HasPrefix(ft, "Uname: Linux ") || strings.Contains(t, "Kernel: ") || strings.Contains(t, "System uname: ") || strings.HasPrefix(ft, "Portage ")) {
 		if rel, arch, ok := kernel.ReleaseInTrackerField(t); ok {
 			score := 5
 			if strings.Contains(t, "kernel-") {
@@ -232,6 +238,11 @@ func (h *hostFacts) scan(l *Line) {
 			}
 			h.setKernel(t[m[2]:m[3]], 1, l, t)
 			break
+		}
+	}
+	if h.archScore < 3 && strings.HasPrefix(ft, "Architecture: ") {
+		if a, ok := dpkgArchField(ft); ok {
+			h.setArch(a, 3, l)
 		}
 	}
 	if h.archScore < 3 {
@@ -327,6 +338,12 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 		host.WordBits = 32
 	case bitsFromArch != 0:
 		host.WordBits = bitsFromArch
+	case h.wordScore >= 2:
+		host.WordBits = h.wordBits // a call trace's address width
+	case kernel.FlavourWordBits(h.kernel) != 0:
+		// The release's flavour ("4.9.0-9-686-pae", kernel.FlavourWordBits): surer than a
+		// "32-bit" in prose.
+		host.WordBits = kernel.FlavourWordBits(h.kernel)
 	case h.wordScore > 0:
 		host.WordBits = h.wordBits
 	}
@@ -345,4 +362,23 @@ func (h *hostFacts) apply(host *model.Host, opt Options) {
 
 func (h *hostFacts) String() string {
 	return fmt.Sprintf("kernel %q (line %d) arch %q bits %d", h.kernel, h.kernelLine, h.arch, h.wordBits)
+}
+
+// dpkgArchField reads the architecture of a tracker's "Architecture:" field: apport's
+// (apport/report.py add_os_info: packaging.get_system_architecture(), dpkg's name: "amd64",
+// "armhf", "ppc64el") and reportbug's, which adds uname -m in parentheses ("Architecture:
+// amd64 (x86_64)", "armhf (armv7l)"; the machine is the kernel's own and wins). A field of
+// several words (a .changes file's "Architecture: source all") or an unknown name is none.
+func dpkgArchField(t string) (string, bool) {
+	v := strings.TrimSpace(strings.TrimPrefix(t, "Architecture: "))
+	name, machine, paren := strings.Cut(v, " (")
+	if paren {
+		if m, ok := strings.CutSuffix(machine, ")"); ok && !strings.ContainsAny(m, " \t") && kernel.ArchWordBits(m) != 0 {
+			return m, true
+		}
+	}
+	if strings.ContainsAny(name, " \t") || kernel.ArchWordBits(name) == 0 {
+		return "", false
+	}
+	return name, true
 }

@@ -257,6 +257,7 @@ func (d *doc) oomReportNoted(i int, o *model.OOMKill, v uint64, note string) boo
 	}
 	collectReport(d.ls, i, d.used, &r)
 	d.markUsed(r.used)
+	d.reportKernel(&r)
 	for _, u := range r.x.MemcgUsage {
 		o.MemcgCounters = append(o.MemcgCounters, model.MemcgCounter{Name: u.Counter, UsageKB: u.UsageKB, LimitKB: u.LimitKB, Failcnt: u.Failcnt})
 	}

@@ -168,6 +168,7 @@ func parseText(text, name string, opt Options) *doc {
 // loss its prose names (unreadnetloss.go): a BSD's netstat lines are not Linux loss.
 func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
+	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
 		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)
@@ -201,6 +202,7 @@ type doc struct {
 	hostKernel string
 	tl         *model.Timeline
 	host       hostFacts
+	clog       debChangelog // a quoted Debian changelog entry being read (debchangelog.go)
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
@@ -315,6 +317,17 @@ func (d *doc) run(from int) {
 		d.fitReport(i) // before l: it may grow the window into a new array
 		l := &d.ls[i]
 		t := l.Text
+		if d.changelogLine(i) {
+			// A quoted Debian changelog entry (debchangelog.go): other reports' titles,
+			// read by no reader and not scanned for host facts.
+			if isBlank(t) {
+				d.acct.Blank++
+			} else {
+				d.acct.Prose++
+			}
+			d.used[i] = true
+			continue
+		}
 		if isBlank(t) {
 			d.acct.Blank++
 			continue
@@ -451,6 +464,10 @@ func (d *doc) run(from int) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.
+			if m, _, _, ok := kernel.FindMessage(t); ok && d.titleOverLog(i, m) {
+				d.keepProse(i) // a tracker's title over the message's log line (trackertitle.go)
+				continue
+			}
 			l.Kernel = true
 			d.logLine(i)
 			if r := kernel.RespaceMessage(t); r != t {
@@ -461,6 +478,10 @@ func (d *doc) run(from int) {
 		if msg, ok := d.namedMessage(i, t); ok {
 			// A line that names a kernel message as logged on this host, without quoting
 			// the log line itself: its record is the message, kept at this line.
+			if d.titleOverLog(i, msg) {
+				d.keepProse(i) // a title over the message's log line (trackertitle.go)
+				continue
+			}
 			l.Kernel = true
 			d.logLine(i)
 			d.tl.Log.SetMessage(d.tl.Log.Len()-1, msg)
@@ -632,6 +653,14 @@ func (d *doc) kernelReport(i int) bool {
 			// "N-order allocation failed (gfp=%#x/%d)" (__alloc_pages).
 			return false
 		}
+		if !ok && !d.ls[i].Kernel && !strings.Contains(t, "mode") && !strings.Contains(t, "gfp") && (i+1 >= len(d.ls) || reportLineKind(d.ls[i+1].Text) == "") {
+			// The message with its order but no mode at all, on a line of no log and with
+			// no report under it: a title that names it ("nfsd page allocation failure
+			// order:3 with mlx4_en", Launchpad's "Title:" and a mail's "Subject:"), prose
+			// as the titles without an order are above (a header the log cut keeps its
+			// prefix or its report).
+			return false
+		}
 		if !ok {
 			d.unparsed(i, i, "looks like a page allocation failure header but its order or mode could not be read")
 			d.used[i] = true
@@ -656,6 +685,7 @@ func (d *doc) kernelReport(i int) bool {
 		r := report{kind: "slab", slab: s}
 		collectReport(d.ls, i, d.used, &r)
 		d.markUsed(r.used)
+		d.reportKernel(&r)
 		ev := r.finishSlab(d.ls)
 		d.tl.Events = append(d.tl.Events, ev)
 		a := &slabArtifact{SlabFailure: s, reportExtras: r.x, ModeValue: v, Notes: r.notes}
@@ -1176,18 +1206,25 @@ func (d *doc) readAllocReport(i int, af *model.AllocFailure) (model.Event, *repo
 		// ("32-bit DMA"), weaker than an architecture named.
 		d.host.wordBits, d.host.wordScore = r.trace.AddrBits, 2
 	}
-	// The report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE 6.3.9-1-default #1")
-	// names the running kernel as a logged Tainted line does (hostFacts.scan), but the
-	// report's lines are consumed here and never scanned.
-	if r.kernel != "" {
-		for _, k := range r.used {
-			if d.ls[k].No == r.kLine {
-				d.host.setKernel(r.kernel, 5, &d.ls[k], d.ls[k].Text)
-				break
-			}
+	d.reportKernel(r)
+	return r.finishAlloc(d.ls), r
+}
+
+// reportKernel: the report's task line ("CPU: 43 PID: 3318 Comm: x Tainted: P OE
+// 6.3.9-1-default #1") names the running kernel as a logged Tainted line does
+// (hostFacts.scan), but a report's lines are consumed by its reader and never scanned. An
+// allocation failure's, a SLUB failure's and an OOM kill's (dump_header prints dump_stack's
+// task line too).
+func (d *doc) reportKernel(r *report) {
+	if r.kernel == "" {
+		return
+	}
+	for _, k := range r.used {
+		if d.ls[k].No == r.kLine {
+			d.host.setKernel(r.kernel, 5, &d.ls[k], d.ls[k].Text)
+			return
 		}
 	}
-	return r.finishAlloc(d.ls), r
 }
 
 // searchCommand reports whether t is a command that searches for a message ("# grep

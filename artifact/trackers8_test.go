@@ -17,9 +17,9 @@ func TestTrackerFormsHostFacts(t *testing.T) {
 		{"bugzilla template", "Description of problem:\nthroughput drops\n\nVersion-Release number of selected component (if applicable):\nkernel-5.14.0-362.8.1.el9_3.x86_64\n\nAdditional info:\n", "5.14.0-362.8.1.el9_3.x86_64", "x86_64", 0},
 		{"bugzilla kernel-core", "Version-Release number of selected component: kernel-core-6.5.6-300.fc39.aarch64\n", "6.5.6-300.fc39.aarch64", "aarch64", 0},
 		{"abrt field", "reason:         BUG: soft lockup - CPU#2 stuck for 22s!\ncmdline:        BOOT_IMAGE=(hd0,gpt2)/vmlinuz-6.5.6-300.fc39.x86_64 ro\nkernel:         6.5.6-300.fc39.x86_64\n", "6.5.6-300.fc39.x86_64", "x86_64", 0},
-		{"apport signature alone", "ProblemType: Bug\nProcVersionSignature: Ubuntu 5.15.0-91.101-generic 5.15.131\nArchitecture: amd64\n", "5.15.0-91-generic", "", 0},
+		{"apport signature alone", "ProblemType: Bug\nProcVersionSignature: Ubuntu 5.15.0-91.101-generic 5.15.131\nArchitecture: amd64\n", "5.15.0-91-generic", "amd64", 0}, // dpkg's name (h15a)
 		{"apport HWE signature", "ProcVersionSignature: Ubuntu 6.5.0-14.14~22.04.1-generic 6.5.3\n", "6.5.0-14-generic", "", 0},
-		{"reportbug", "-- System Information:\nDebian Release: 12.5\nArchitecture: i386 (i686)\n\nKernel: Linux 6.1.0-18-686-pae (SMP w/4 CPU threads; PREEMPT)\n", "6.1.0-18-686-pae", "i686", 4},
+		{"reportbug", "-- System Information:\nDebian Release: 12.5\nArchitecture: i386 (i686)\n\nKernel: Linux 6.1.0-18-686-pae (SMP w/4 CPU threads; PREEMPT)\n", "6.1.0-18-686-pae", "i686", 4}, // uname -r whole (h15a)
 		{"reportbug cores", "Kernel: Linux 4.19.0-6-amd64 (SMP w/2 CPU cores)\n", "4.19.0-6-amd64", "", 2},
 		// Counter-cases: a release named in a sentence, a package name without a built
 		// release, a syslog line of the kernel.

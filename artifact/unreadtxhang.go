@@ -1,6 +1,11 @@
 package artifact
 
-import "headroom/kernel"
+import (
+	"slices"
+
+	"headroom/kernel"
+	"headroom/model"
+)
 
 // A NIC driver's transmit hang named in prose ("several VMs lose connectivity and show
 // messages in logs such as \"TX hangs\"", "we get Detected Tx Unit Hang on eth1"): a network
@@ -30,4 +35,34 @@ func txHangLine(t string) bool {
 		}
 	}
 	return true
+}
+
+// txHangLogged: a line that names a transmit hang is listed unread because "the log line is
+// not in the text"; when the text's kernel log holds a TX-hang record after all (a tracker's
+// title or a mail's "Subject:" names the hang its body logs: Launchpad's "Title:" and
+// "[Bug N] Re: …", the BTS's "Subject: Bug#N: linux-image-…: ixgbe: Detected Tx Unit Hang",
+// read before the log under them), the name is the title of the logged event, prose, and no
+// longer listed. Runs after the parse; the log is searched only when such a line was listed.
+func (d *doc) txHangLogged() {
+	listed := 0
+	for _, u := range d.tl.Unparsed {
+		if u.Why == txHangWhy {
+			listed += u.LastLine - u.FirstLine + 1
+		}
+	}
+	if listed == 0 {
+		return
+	}
+	logged := false
+	for k := 0; k < d.tl.Log.Len() && !logged; k++ {
+		logged = txHangLine(d.tl.Log.At(k).Message)
+	}
+	if !logged {
+		return
+	}
+	d.tl.Unparsed = slices.DeleteFunc(d.tl.Unparsed, func(u model.Unparsed) bool { return u.Why == txHangWhy })
+	if d.tl.Lines != nil {
+		d.tl.Lines.Unparsed -= listed // listed when read; now prose, as the title of the logged hang
+		d.tl.Lines.Prose += listed
+	}
 }

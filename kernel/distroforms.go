@@ -21,9 +21,12 @@ import (
 //	  host's /proc/version_signature: the ABI release with its upload number
 //	  ("5.15.0-91.101"), the flavour, then the upstream release; uname -r is
 //	  "5.15.0-91-generic" (the upload number dropped).
+//	  Its "Uname: Linux 5.15.0-91-generic x86_64" is uname's sysname, release and machine
+//	  (apport/report.py add_os_info: f"{u[0]} {u[2]} {u[4]}" of os.uname()).
 //	Debian reportbug: "Kernel: Linux 6.1.0-18-amd64 (SMP w/8 CPU threads; PREEMPT)" and
 //	  "Architecture: i386 (i686)" (reportbug/utils.py: the dpkg architecture, then uname -m
-//	  in parentheses; "CPU cores" before reportbug 7.10, "CPU threads" since).
+//	  in parentheses; "CPU cores" before reportbug 7.10, "CPU threads" since). The Kernel
+//	  field is "%s %s" of uname's sysname and release (bugreport.py), the flavour included.
 
 // rpmKernelPackages are the kernel packages whose NVR names the running release.
 var rpmKernelPackages = []string{"kernel-core-", "kernel-rt-core-", "kernel-rt-", "kernel-PAE-", "kernel-debug-", "kernel-uek-", "kernel-default-", "kernel-"}
@@ -32,8 +35,9 @@ var rpmKernelPackages = []string{"kernel-core-", "kernel-rt-core-", "kernel-rt-"
 var rpmArches = []string{"x86_64", "aarch64", "i686", "i586", "ppc64le", "ppc64", "s390x", "armv7hl", "riscv64"}
 
 // ReleaseInTrackerField reads a kernel release (and the machine, when the field states it)
-// from one line of a tracker's report form: an RPM kernel NVR, abrt's "kernel:" field, or
-// apport's ProcVersionSignature. ok is false when the line is none of them.
+// from one line of a tracker's report form: an RPM kernel NVR, abrt's "kernel:" field,
+// apport's ProcVersionSignature and Uname, or reportbug's "Kernel:". ok is false when the
+// line is none of them.
 func ReleaseInTrackerField(line string) (release, machine string, ok bool) {
 	t := strings.TrimSpace(line)
 	if rest, found := strings.CutPrefix(t, "ProcVersionSignature:"); found {
@@ -50,6 +54,21 @@ func ReleaseInTrackerField(line string) (release, machine string, ok bool) {
 		rel := abi + "-" + num
 		if hasFlav {
 			rel += "-" + flav
+		}
+		return rel, "", true
+	}
+	if rest, found := strings.CutPrefix(t, "Uname: Linux "); found {
+		// apport: the release and the machine, nothing else on the line.
+		if f := strings.Fields(rest); len(f) == 2 && startsVersion(f[0]) && ArchWordBits(f[1]) != 0 {
+			return f[0], f[1], true
+		}
+		return "", "", false
+	}
+	if rest, found := strings.CutPrefix(t, "Kernel: Linux "); found {
+		// reportbug: the release, then its notes in parentheses.
+		rel, notes, _ := strings.Cut(rest, " ")
+		if !startsVersion(rel) || notes != "" && !strings.HasPrefix(notes, "(") {
+			return "", "", false
 		}
 		return rel, "", true
 	}
@@ -185,4 +204,32 @@ func releaseInSystemHeader(t string) (release, machine string, ok bool) {
 		return f[0], "", true
 	}
 	return "", "", false
+}
+
+// flavourBits are Debian's and Ubuntu's kernel flavours that name the word size: the last
+// part of uname -r ("4.9.0-9-686-pae", "5.10.0-8-armmp-lpae", "4.15.0-20-generic-pae"),
+// from Debian's debian/config/<arch>/defines (i386: 686, 686-pae, 486; armel: marvell, rpi,
+// orion5x, kirkwood, iop32x, ixp4xx, versatile; armhf: armmp, armmp-lpae; amd64, arm64,
+// powerpc64le, s390x, octeon, loongson-3, 5kc-malta) and Ubuntu's i386 and armhf flavours
+// (generic-pae, generic-lpae, raspi2). "-generic", "-lowlatency" and the clouds' name no
+// word size.
+var flavourBits = []struct {
+	suffix string
+	bits   int
+}{
+	{"-686-pae", 32}, {"-686-bigmem", 32}, {"-686", 32}, {"-486", 32}, {"-bigmem", 32}, {"-k7", 32},
+	{"-generic-pae", 32}, {"-generic-lpae", 32}, {"-armmp-lpae", 32}, {"-armmp", 32}, {"-raspi2", 32},
+	{"-marvell", 32}, {"-kirkwood", 32}, {"-orion5x", 32}, {"-iop32x", 32}, {"-ixp4xx", 32}, {"-versatile", 32}, {"-rpi", 32},
+	{"-amd64", 64}, {"-arm64", 64}, {"-powerpc64le", 64}, {"-s390x", 64}, {"-octeon", 64}, {"-loongson-3", 64}, {"-5kc-malta", 64},
+}
+
+// FlavourWordBits is the word size a Debian or Ubuntu release's flavour names, 0 when it
+// names none.
+func FlavourWordBits(release string) int {
+	for _, f := range flavourBits {
+		if strings.HasSuffix(release, f.suffix) {
+			return f.bits
+		}
+	}
+	return 0
 }

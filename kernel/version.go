@@ -185,6 +185,10 @@ var arches = map[string]arch{
 	"s390x": {64, "s390"}, "riscv64": {64, "riscv"}, "mips64": {64, "mips"}, "mips64el": {64, "mips"},
 	"loongarch64": {64, "loongarch"}, "sparc64": {64, "sparc"}, "alpha": {64, "alpha"}, "ia64": {64, "ia64"},
 	"parisc64": {64, "parisc"}, "sh64": {64, "sh"},
+	// Debian's architecture names for the same machines (dpkg --print-architecture, which
+	// apport's "Architecture:" field and reportbug's "Architecture: armhf (armv7l)" print):
+	// amd64, arm64, i386, mips64el and mipsel are above.
+	"ppc64el": {64, "powerpc"}, "armhf": {32, "arm"}, "armel": {32, "arm"}, "hppa": {32, "parisc"},
 	// 32-bit
 	"i386": {32, "x86"}, "i486": {32, "x86"}, "i586": {32, "x86"}, "i686": {32, "x86"}, "x86": {32, "x86"},
 	"arm": {32, "arm"}, "armeb": {32, "arm"},
