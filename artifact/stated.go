@@ -925,7 +925,8 @@ var (
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system", "16+ GB RAM" (the
 	// size at least, corpus 938) (not "a 64 GB
 	// system disk": statedMemory checks the word after "system").
-	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	// "a 128GB server", "a 64 GB machine" (fix20b): the machine named by its size.
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system|server|machine)\b`)
 	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
 	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
@@ -1206,7 +1207,7 @@ func (d *doc) statedMemory(sub *subjects) {
 		if i+1 < len(d.proseLines) && d.proseLines[i+1].no == p.no+1 {
 			p.text += " " + strings.TrimSpace(d.proseLines[i+1].text)
 		}
-		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") && !containsFoldASCII(p.text, "server") && !containsFoldASCII(p.text, "machine") {
 			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
@@ -1219,7 +1220,7 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
-			if strings.EqualFold(p.text[m[6]:m[7]], "system") && reSystemStorage.MatchString(p.text[m[7]:]) {
+			if noun := strings.ToLower(p.text[m[6]:m[7]]); (noun == "system" || noun == "server" || noun == "machine") && reSystemStorage.MatchString(p.text[m[7]:]) {
 				continue
 			}
 			if m[6] >= own && keyLabelAt(p.text[m[6]:]) {

@@ -109,6 +109,11 @@ var jvmForms = []struct {
 	// Solr bin/oom_solr.sh, run by -XX:OnOutOfMemoryError: it echoes "Running OOM killer
 	// script for process $PID for Solr on port $PORT", kill -9s it, echoes "Killed process
 	// $PID" into solr_oom_killer-PORT-DATE.log.
+	// Solr bin/solr's ulimit checks (SOLR_ULIMIT_CHECKS): echo "*** [WARN] *** Your open
+	// file limit is currently $(ulimit -n)." and "*** [WARN] ***  Your Max Processes Limit
+	// is currently $(ulimit -u)." below SOLR_RECOMMENDED_OPEN_FILES / _MAX_PROCESSES (65000).
+	{"[WARN] ***", " open file limit is currently ", false, "Solr's start script found its open-file limit below the recommended 65000 (bin/solr ulimit check: \"*** [WARN] *** Your open file limit is currently N.\"): the process's RLIMIT_NOFILE (ulimit -n, systemd's LimitNOFILE), not memory and not fs.file-max"},
+	{"[WARN] ***", " Max Processes Limit is currently ", false, "Solr's start script found its process limit below the recommended 65000 (bin/solr ulimit check: \"*** [WARN] *** Your Max Processes Limit is currently N.\"): the user's RLIMIT_NPROC (ulimit -u, systemd's LimitNPROC), not memory"},
 	{"Running OOM killer script for process ", " for Solr on port ", true, "Solr's own OOM script (bin/oom_solr.sh, run by -XX:OnOutOfMemoryError after the JVM's heap ran out) sent kill -9 to Solr; its \"Killed process N\" is the script's echo, not the kernel's OOM killer; the JVM's heap limit, no statement about the host's free memory"},
 }
 
@@ -231,6 +236,8 @@ var jvmFigureForms = []struct {
 	{"zookeeper", " - max is ", []string{"max_client_cnxns"}, nil, false},
 	{"spark", "Executor heartbeat timed out after ", []string{"silence_ms"}, nil, false},
 	{"trino", "memory limit of ", []string{"limit_bytes"}, nil, true},
+	{"solr", " open file limit is currently ", []string{"open_files_limit"}, nil, false},
+	{"solr", " Max Processes Limit is currently ", []string{"max_processes_limit"}, nil, false},
 }
 
 // jvmFigures adds the figures line i states when it is one of jvmFigureForms' messages.
