@@ -1222,6 +1222,8 @@ func (d *doc) statedMemory(sub *subjects) {
 			}
 			if noun := strings.ToLower(p.text[m[6]:m[7]]); (noun == "system" || noun == "server" || noun == "machine") && reSystemStorage.MatchString(p.text[m[7]:]) {
 				continue
+			} else if (noun == "server" || noun == "machine") && reNotHostMemory.MatchString(sentenceAround(p.text, m[0], m[1])) {
+				continue // "the container limit is 8GB server side": not the machine's size
 			}
 			if m[6] >= own && keyLabelAt(p.text[m[6]:]) {
 				continue // a dump's next key ("Current Memory Usage: 21.7M" / "Memory Min: 0B", oomctl): no size of RAM
