@@ -222,6 +222,7 @@ func (d *doc) stated() {
 		}
 	}
 	d.statedMemory(sub)
+	d.statedProcStatus(sub)
 	rates, foreign := model.Rates{}, model.Rates{}
 	var from, fromForeign []int
 	foreignWhy := ""
@@ -1302,6 +1303,42 @@ var reSystemStorage = lazyre.New(`(?i)^\s*(?:disk|drive|partition|volume|ssd|hdd
 // reThreshold: the words between a field and a number that make the number a bound to
 // compare with ("SUnreclaim > 5GB", "Slab above 10 GB", "alert when SUnreclaim exceeds 4G").
 var reThreshold = lazyre.New(`(?i)[<>≥≤]|\b(?:above|over|exceeds?|exceeding|more\s+than|greater\s+than|less\s+than|below|under|threshold|limit)\b`)
+
+// reProcStatusVm: a memory field of /proc/PID/status as the file prints it ("VmSwap:\t
+// 1980 kB", fs/proc/task_mmu.c task_mem), quoted in a sentence or a bare line
+// (`grep VmSwap /proc/PID/status`).
+var reProcStatusVm = lazyre.New(`\b(Vm(?:Swap|RSS|HWM|Size|Peak|Data|Lck|Pin)):\s*(\d+)\s*kB\b`)
+
+// statedProcStatus keeps the /proc/PID/status memory fields the text quotes (fix20b): one
+// process's figures, never the host's (no sample: no rule reads a process's VmSwap as the
+// host's swap use).
+func (d *doc) statedProcStatus(sub *subjects) {
+	fields := map[string]int64{}
+	var nos []int
+	for _, p := range d.proseLines {
+		if !strings.Contains(p.text, "Vm") || !strings.Contains(p.text, "kB") {
+			continue
+		}
+		for _, m := range reProcStatusVm.FindAllStringSubmatchIndex(p.text, -1) {
+			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
+				continue // another machine's, advice, the state after a fix
+			}
+			name := p.text[m[2]:m[3]]
+			if _, ok := fields[name]; ok {
+				continue
+			}
+			if v, err := strconv.ParseInt(p.text[m[4]:m[5]], 10, 64); err == nil {
+				fields[name] = v
+				nos = append(nos, p.no)
+			}
+		}
+	}
+	if len(nos) == 0 {
+		return
+	}
+	first, last := spanOf(nos)
+	d.addArtifact(KindStated, first, last, map[string]any{"process_status_kb": fields})
+}
 
 // statedSlab reads the slab fields of /proc/meminfo the text names with a size ("SUnreclaim
 // is 2.3 GB") into one stated sample, when no meminfo of the host's gave them.

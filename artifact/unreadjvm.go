@@ -51,6 +51,10 @@ var jvmForms = []struct {
 	// virtual memory used. Killing container."; 3.x "... is running %dB beyond the '%S'
 	// memory limit. Current usage: ...".
 	{"Current usage: ", " physical memory used", true, "YARN's NodeManager killed a container over its own allocation (ContainersMonitorImpl: \"Container [pid=P,containerID=C] is running beyond physical|virtual memory limits. Current usage: U of L physical memory used; V of W virtual memory used. Killing container.\"): the container's process tree (RSS, or its address space for the virtual check, yarn.nodemanager.vmem-pmem-ratio) against the memory YARN granted it; YARN sends SIGTERM then SIGKILL itself (exit 143, -104/-103), no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// ContainersMonitorImpl's line ahead of the kill (Hadoop 2.x isProcessTreeOverLimit):
+	// "Process tree for container: %s has processes older than 1 iteration running over the
+	// configured limit. Limit=%d, current usage = %d" (bytes).
+	{"Process tree for container: ", " running over the configured limit. Limit=", true, "YARN's NodeManager found a container's process tree over its memory allocation (ContainersMonitorImpl: \"Process tree for container: C has processes older than 1 iteration running over the configured limit. Limit=L, current usage = U\", bytes) and kills it next: the container's own allocation, YARN's kill (SIGTERM then SIGKILL), no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	// Spark YarnAllocator relays it: "Container killed by YARN for exceeding memory limits.
 	// %s of %s physical memory used. Consider boosting spark.yarn.executor.memoryOverhead".
 	{"Container killed by YARN for exceeding ", "", true, "Spark's report of YARN's own kill of an executor over its container's allocation (YarnAllocator: \"Container killed by YARN for exceeding memory limits. U of L physical memory used. Consider boosting spark.executor.memoryOverhead\"): the executor's heap plus overhead against what YARN granted; YARN's NodeManager killed it, no kill by the kernel's OOM killer and no statement about the host's free memory"},
@@ -224,6 +228,7 @@ var jvmFigureForms = []struct {
 	sizes           bool
 }{
 	{"yarn", "Current usage: ", []string{"pmem_used_bytes", "pmem_limit_bytes", "vmem_used_bytes", "vmem_limit_bytes"}, nil, true},
+	{"yarn", " running over the configured limit. Limit=", []string{"limit_bytes", "usage_bytes"}, []string{"", "current usage = "}, false},
 	{"spark", "Container killed by YARN for exceeding ", []string{"pmem_used_bytes", "pmem_limit_bytes"}, nil, true},
 	{"elasticsearch", "] Data too large, data for [", []string{"would_be_bytes", "limit_bytes"}, []string{" would be [", " the limit of ["}, false},
 	{"elasticsearch", "] duration [", []string{"heap_before_bytes", "heap_after_bytes", "heap_max_bytes"}, []string{"memory [", "->[", "/["}, true},
@@ -278,6 +283,11 @@ func (d *doc) jvmFigures(i int) {
 		}
 		if len(data) == 1 {
 			return
+		}
+		if p := strings.Index(t[:k], "Container [pid="); f.program == "yarn" && p >= 0 {
+			if pid := leadingDigits(t[p+len("Container [pid="):]); pid != "" {
+				data["container_pid"], _ = strconv.ParseInt(pid, 10, 64) // the container's launcher
+			}
 		}
 		data["message"] = clip(strings.TrimSpace(t[k:]), 120)
 		d.programFigureCount++
