@@ -73,8 +73,8 @@ var formats = []format{
 	{kind: KindBeancounters, first: []string{"Version:", "uid"}, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, start: isDigit, detect: isBeancounterRow, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, first: []string{"CTID"}, parse: (*doc).tryVzlist},
-	{kind: KindBeancounters, first: []string{"ID", "|ID", "|"}, parse: (*doc).tryLveinfo}, // CloudLinux's lveinfo (beancounters.go)
-	{kind: KindProgramLimit, first: []string{"|-"}, parse: (*doc).tryYarnProcessTree}, // YARN's process-tree dump (yarntree.go)
+	{kind: KindBeancounters, first: []string{"ID", "|ID", "|"}, parse: (*doc).tryLveinfo},  // CloudLinux's lveinfo (beancounters.go)
+	{kind: KindProgramLimit, first: []string{"|-"}, parse: (*doc).tryYarnProcessTree},      // YARN's process-tree dump (yarntree.go)
 	{kind: KindProgramLimit, first: []string{"Limit", "Max"}, parse: (*doc).tryProcLimits}, // /proc/PID/limits (proclimits.go)
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
