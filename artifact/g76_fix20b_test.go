@@ -158,3 +158,104 @@ func TestFix20bStatedServerSize(t *testing.T) {
 		}
 	}
 }
+
+// programFigures: every number of the program_limit artifacts of the text, by key.
+func programFigures(text string) map[string][]any {
+	tl := ParseString(text, "t", Options{})
+	out := map[string][]any{}
+	for _, a := range artifactsOf(tl, KindProgramLimit) {
+		if m, ok := a.Data.(map[string]any); ok {
+			for k, v := range m {
+				out[k] = append(out[k], v)
+			}
+		}
+	}
+	return out
+}
+
+// YARN's process-tree dump after its kill, the over-limit line ahead of it, and the
+// container's pid: the program's figures. Counter-cases: a tree drawn with "|-" (pstree), a
+// dump row without its header.
+func TestFix20bYarnProcessTree(t *testing.T) {
+	text := "2014-05-29 12:01:53,770 WARN org.apache.hadoop.yarn.server.nodemanager.containermanager.monitor.ContainersMonitorImpl: Process tree for container: container_1_0002_01_000001 has processes older than 1 iteration running over the configured limit. Limit=1073741824, current usage = 1125031936\n" +
+		"2014-05-29 12:01:53,776 WARN org.apache.hadoop.yarn.server.nodemanager.containermanager.monitor.ContainersMonitorImpl: Container [pid=2477,containerID=container_1_0002_01_000001] is running beyond physical memory limits. Current usage: 1.0 GB of 1 GB physical memory used; 1.7 GB of 5 GB virtual memory used. Killing container.\n" +
+		"Dump of the process-tree for container_1_0002_01_000001 :\n" +
+		"    |- PID PPID PGRPID SESSID CMD_NAME USER_MODE_TIME(MILLIS) SYSTEM_TIME(MILLIS) VMEM_USAGE(BYTES) RSSMEM_USAGE(PAGES) FULL_CMD_LINE\n" +
+		"    |- 2483 2477 2477 2477 (java) 5021 548 1711837184 274360 /usr/java/latest/bin/java -Xmx1000M\n" +
+		"    |- 2477 2470 2477 2477 (bash) 0 0 108650496 300 /bin/bash -c /usr/java/latest/bin/java\n"
+	f := programFigures(text)
+	if len(f["rss_pages"]) != 2 || f["rss_pages"][0] != int64(274360) || f["vmem_bytes"][0] != int64(1711837184) ||
+		len(f["limit_bytes"]) != 1 || f["limit_bytes"][0] != int64(1073741824) || f["usage_bytes"][0] != int64(1125031936) ||
+		len(f["container_pid"]) != 1 || f["container_pid"][0] != int64(2477) {
+		t.Errorf("figures %v", f)
+	}
+	tl := ParseString(text, "t", Options{})
+	if statedOOM(tl) || len(f15Kills(tl)) != 0 || len(tl.RuntimeOOMs) != 0 {
+		t.Errorf("YARN's kill read as the kernel's: %+v", tl.RuntimeOOMs)
+	}
+	for _, c := range []string{
+		"systemd-+-sshd---sshd\n        |-cron\n        |- 2483 2477 (java)\n",
+		"    |- 2483 2477 2477 2477 (java) 5021 548 1711837184 274360 /usr/java/latest/bin/java\n",
+	} {
+		if f := programFigures(c); len(f["rss_pages"]) != 0 {
+			t.Errorf("%q: read as a dump: %v", c, f)
+		}
+	}
+}
+
+// /proc/PID/limits rows, with or without the header (a grep of one row): the process's
+// rlimits kept. Counter-cases: a sentence starting with "Max open files", another tool's
+// "Max" line.
+func TestFix20bProcPidLimits(t *testing.T) {
+	f := programFigures("$ cat /proc/123/limits | grep files\nMax open files            4096                 4096                 files     \n")
+	if len(f["max_open_files"]) != 1 || f["max_open_files"][0].(map[string]any)["soft"] != int64(4096) {
+		t.Errorf("grep row: %v", f)
+	}
+	f = programFigures("Limit                     Soft Limit           Hard Limit           Units     \n" +
+		"Max cpu time              unlimited            unlimited            seconds   \n" +
+		"Max processes             63994                63994                processes \n" +
+		"Max locked memory         65536                65536                bytes     \n")
+	if len(f["max_processes"]) != 1 || f["max_locked_memory"][0].(map[string]any)["hard"] != int64(65536) || f["max_cpu_time"][0].(map[string]any)["soft"] != "unlimited" {
+		t.Errorf("table: %v", f)
+	}
+	for _, c := range []string{
+		"Max open files should be raised to 65536 on every node.\n",
+		"Max connections 100 200\n",
+	} {
+		if f := programFigures(c); len(f) != 0 {
+			t.Errorf("%q: read as limits: %v", c, f)
+		}
+	}
+}
+
+// /proc/PID/status memory fields quoted in a sentence: the process's figure, no host
+// sample. Counter-cases: the field named without a value, another machine's.
+func TestFix20bProcStatusVm(t *testing.T) {
+	vm := func(text string) map[string]int64 {
+		tl := ParseString(text, "t", Options{})
+		for _, a := range artifactsOf(tl, KindStated) {
+			if m, ok := a.Data.(map[string]any); ok {
+				if f, ok := m["process_status_kb"].(map[string]int64); ok {
+					return f
+				}
+			}
+		}
+		return nil
+	}
+	if f := vm("Running `sudo fgrep Swap /proc/PID/status` reports `VmSwap:\t    1980 kB`\n"); f["VmSwap"] != 1980 {
+		t.Errorf("VmSwap: %v", f)
+	}
+	tl := ParseString("Running `sudo fgrep Swap /proc/PID/status` reports `VmSwap:\t    1980 kB`\n", "t", Options{})
+	for _, s := range tl.Samples {
+		if _, ok := s.Mem("SwapTotal"); ok {
+			t.Errorf("a process's VmSwap read as the host's swap: %+v", s)
+		}
+	}
+	for _, c := range []string{
+		"Check VmSwap in /proc/PID/status to see what was swapped.\n",
+	} {
+		if f := vm(c); f != nil {
+			t.Errorf("%q: %v", c, f)
+		}
+	}
+}
