@@ -259,3 +259,21 @@ func TestFix20bProcStatusVm(t *testing.T) {
 		}
 	}
 }
+
+// Elasticsearch's mlockall warning with the lock limit: RLIMIT_MEMLOCK named, its figures
+// kept, no allocation failure or OOM. Counter-case: the limits.conf advice after it.
+func TestFix20bESMemlockLimit(t *testing.T) {
+	text := "[2018-09-28 03:23:58,695][WARN ][bootstrap                ] Unable to lock JVM Memory: error=12,reason=Cannot allocate memory\n" +
+		"[2018-09-28 03:23:58,695][WARN ][bootstrap                ] Increase RLIMIT_MEMLOCK, soft limit: 65536, hard limit: 65536\n"
+	tl := ParseString(text, "t", Options{})
+	if !f15Unread(tl, "RLIMIT_MEMLOCK (limits.conf") || statedOOM(tl) || len(f15Kills(tl)) != 0 {
+		t.Errorf("unparsed %+v", tl.Unparsed)
+	}
+	f := programFigures(text)
+	if len(f["memlock_soft_bytes"]) != 1 || f["memlock_soft_bytes"][0] != int64(65536) || f["memlock_hard_bytes"][0] != int64(65536) {
+		t.Errorf("figures %v", f)
+	}
+	if f := programFigures("        elasticsearch soft memlock unlimited\n        elasticsearch hard memlock unlimited\n"); len(f) != 0 {
+		t.Errorf("advice read: %v", f)
+	}
+}

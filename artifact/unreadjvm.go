@@ -45,6 +45,9 @@ var jvmForms = []struct {
 	// is "[unlimited]".
 	{"] bootstrap checks failed", "", false, "Elasticsearch's/OpenSearch's bootstrap checks refused to start the node (\"[N] bootstrap checks failed\"; each check's line follows): its own start-up requirements, not a failure of the host's memory"},
 	{"] is too low, increase to [unlimited]", "", false, "Elasticsearch's/OpenSearch's bootstrap check of a process limit (max size virtual memory, max file size: RLIMIT_AS, RLIMIT_FSIZE): the process's ulimit, not the host's memory"},
+	// Elasticsearch JNANatives.tryMlockall when mlockall failed with ENOMEM: "Increase
+	// RLIMIT_MEMLOCK, soft limit: %d, hard limit: %d" (bytes, or "unlimited").
+	{"Increase RLIMIT_MEMLOCK, soft limit: ", ", hard limit: ", false, "Elasticsearch's/OpenSearch's report that mlockall of its heap failed for its lock limit (JNANatives: \"Increase RLIMIT_MEMLOCK, soft limit: S, hard limit: H\"): mlockall's ENOMEM (\"Cannot allocate memory\") here is the process's RLIMIT_MEMLOCK (limits.conf memlock, systemd's LimitMEMLOCK), not the host's memory"},
 	{"initial heap size [", "] not equal to maximum heap size [", false, "Elasticsearch's/OpenSearch's bootstrap check of its heap settings (-Xms unequal to -Xmx): the JVM's own configuration, not the host's memory"},
 	// Hadoop YARN ContainersMonitorImpl: 2.x "Container [pid=%s,containerID=%s] is running
 	// beyond %s memory limits. Current usage: %sB of %sB physical memory used; %sB of %sB
@@ -241,6 +244,7 @@ var jvmFigureForms = []struct {
 	{"zookeeper", " - max is ", []string{"max_client_cnxns"}, nil, false},
 	{"spark", "Executor heartbeat timed out after ", []string{"silence_ms"}, nil, false},
 	{"trino", "memory limit of ", []string{"limit_bytes"}, nil, true},
+	{"elasticsearch", "Increase RLIMIT_MEMLOCK, soft limit: ", []string{"memlock_soft_bytes", "memlock_hard_bytes"}, []string{"", "hard limit: "}, false},
 	{"solr", " open file limit is currently ", []string{"open_files_limit"}, nil, false},
 	{"solr", " Max Processes Limit is currently ", []string{"max_processes_limit"}, nil, false},
 }
