@@ -80,6 +80,17 @@ func TestFix20bProcSwapsHeaderAlone(t *testing.T) {
 	}
 }
 
+// namedNoOOM: text is read as an unread line whose why holds word, with no OOM stated,
+// killed or reported by a runtime.
+func namedNoOOM(t *testing.T, text, word string) {
+	t.Helper()
+	tl := ParseString(text, "t", Options{})
+	if !f15Unread(tl, word) || statedOOM(tl) || len(f15Kills(tl)) != 0 || len(tl.RuntimeOOMs) != 0 {
+		t.Errorf("%q: unparsed %+v: want named (%s), no OOM", text, tl.Unparsed, word)
+	}
+	checkAccount(t, tl)
+}
+
 // bash's job-control notice and "NAME exited with code 137" are a SIGKILL: named unread, no
 // OOM stated or reported. Counter-cases: another signal's notice, another exit code, advice.
 func TestFix20bShellSigkillNamed(t *testing.T) {
@@ -89,11 +100,7 @@ func TestFix20bShellSigkillNamed(t *testing.T) {
 		{"OpenSearch exited with code 137\n", "128+9"},
 		{"es01 exited with code 137\n", "128+9"},
 	} {
-		tl := ParseString(c.text, "t", Options{})
-		if !f15Unread(tl, c.word) || statedOOM(tl) || len(f15Kills(tl)) != 0 || len(tl.RuntimeOOMs) != 0 {
-			t.Errorf("%q: unparsed %+v: want named (%s), no OOM", c.text, tl.Unparsed, c.word)
-		}
-		checkAccount(t, tl)
+		namedNoOOM(t, c.text, c.word)
 	}
 	for _, c := range []string{
 		"./run.sh: line 12:  3101 Terminated              java -jar app.jar\n",
@@ -115,10 +122,9 @@ func TestFix20bSolrUlimitWarnings(t *testing.T) {
 	text := "Nov 06 20:51:48 solr1 solr[24021]: *** [WARN] *** Your open file limit is currently 1024.\n" +
 		"Nov 06 20:51:48 solr1 solr[24021]:  It should be set to 65000 to avoid operational disruption.\n" +
 		"Nov 06 20:51:48 solr1 solr[24021]: *** [WARN] ***  Your Max Processes Limit is currently 63994.\n"
+	namedNoOOM(t, text, "RLIMIT_NOFILE")
+	namedNoOOM(t, text, "RLIMIT_NPROC")
 	tl := ParseString(text, "t", Options{})
-	if !f15Unread(tl, "RLIMIT_NOFILE") || !f15Unread(tl, "RLIMIT_NPROC") || statedOOM(tl) {
-		t.Errorf("unparsed %+v", tl.Unparsed)
-	}
 	got := map[string]int64{}
 	for _, a := range artifactsOf(tl, KindProgramLimit) {
 		m, _ := a.Data.(map[string]any)
@@ -265,10 +271,7 @@ func TestFix20bProcStatusVm(t *testing.T) {
 func TestFix20bESMemlockLimit(t *testing.T) {
 	text := "[2018-09-28 03:23:58,695][WARN ][bootstrap                ] Unable to lock JVM Memory: error=12,reason=Cannot allocate memory\n" +
 		"[2018-09-28 03:23:58,695][WARN ][bootstrap                ] Increase RLIMIT_MEMLOCK, soft limit: 65536, hard limit: 65536\n"
-	tl := ParseString(text, "t", Options{})
-	if !f15Unread(tl, "RLIMIT_MEMLOCK (limits.conf") || statedOOM(tl) || len(f15Kills(tl)) != 0 {
-		t.Errorf("unparsed %+v", tl.Unparsed)
-	}
+	namedNoOOM(t, text, "RLIMIT_MEMLOCK (limits.conf")
 	f := programFigures(text)
 	if len(f["memlock_soft_bytes"]) != 1 || f["memlock_soft_bytes"][0] != int64(65536) || f["memlock_hard_bytes"][0] != int64(65536) {
 		t.Errorf("figures %v", f)
