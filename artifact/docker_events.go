@@ -37,6 +37,10 @@ var (
 	reDockerJSONID   = lazyre.New(`"id":"([0-9a-f]{12,64})"`)
 	reDockerJSONName = lazyre.New(`"name":"([^"]+)"`)
 	reDockerJSONImg  = lazyre.New(`"image":"([^"]+)"`)
+	// The documented Go template of `docker events --format` (docs: "Format the output"):
+	// 'Type={{.Type}}  Status={{.Status}}  ID={{.ID}}', Status (or Action) "oom" being the
+	// event; fields after the ID (From=image, ...) may follow.
+	reDockerTmpl = lazyre.New(`^Type=container\s+(?:Status|Action)=oom\s+ID=([0-9a-f]{12,64})(?:\s|$)`)
 )
 
 // dockerOOMOf reads an event from the text after its time stamp, or from a JSON event.
@@ -69,6 +73,12 @@ func dockerOOMOf(t string) (DockerOOM, bool) {
 			e.Image = n[1]
 		}
 		return e, true
+	}
+	if strings.HasPrefix(t, "Type=") {
+		if m := reDockerTmpl.FindStringSubmatch(t); m != nil {
+			return DockerOOM{ID: m[1]}, true
+		}
+		return DockerOOM{}, false
 	}
 	if m := reDockerOOMOld.FindStringSubmatch(t); m != nil {
 		return DockerOOM{ID: m[1], Image: m[2]}, true

@@ -222,6 +222,7 @@ func (d *doc) stated() {
 		}
 	}
 	d.statedMemory(sub)
+	d.statedProcStatus(sub)
 	rates, foreign := model.Rates{}, model.Rates{}
 	var from, fromForeign []int
 	foreignWhy := ""
@@ -925,7 +926,8 @@ var (
 	// "256 Gb Ram", "8 GByte memory", "16GB of RAM", "I use a 4 gb system", "16+ GB RAM" (the
 	// size at least, corpus 938) (not "a 64 GB
 	// system disk": statedMemory checks the word after "system").
-	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system)\b`)
+	// "a 128GB server", "a 64 GB machine" (fix20b): the machine named by its size.
+	reStatedRAM = lazyre.New(`(?i)\b(\d+(?:\.\d+)?)\+?\s*([MGT])\s*(?:b|bytes?|ib)?\s+(?:of\s+)?(ram|memory|system|server|machine)\b`)
 	// A slab field of /proc/meminfo named with a size in prose: "Kernel SUnreclaim is 2.3 GB",
 	// "SUnreclaim grows to 13G", "Slab: 5.2 GiB" (in a sentence, with a unit: the file's own
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
@@ -1206,7 +1208,7 @@ func (d *doc) statedMemory(sub *subjects) {
 		if i+1 < len(d.proseLines) && d.proseLines[i+1].no == p.no+1 {
 			p.text += " " + strings.TrimSpace(d.proseLines[i+1].text)
 		}
-		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") {
+		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") && !containsFoldASCII(p.text, "server") && !containsFoldASCII(p.text, "machine") {
 			continue // reStatedRAM names one of them
 		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
@@ -1219,8 +1221,10 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
-			if strings.EqualFold(p.text[m[6]:m[7]], "system") && reSystemStorage.MatchString(p.text[m[7]:]) {
+			if noun := strings.ToLower(p.text[m[6]:m[7]]); (noun == "system" || noun == "server" || noun == "machine") && reSystemStorage.MatchString(p.text[m[7]:]) {
 				continue
+			} else if (noun == "server" || noun == "machine") && reNotHostMemory.MatchString(sentenceAround(p.text, m[0], m[1])) {
+				continue // "the container limit is 8GB server side": not the machine's size
 			}
 			if m[6] >= own && keyLabelAt(p.text[m[6]:]) {
 				continue // a dump's next key ("Current Memory Usage: 21.7M" / "Memory Min: 0B", oomctl): no size of RAM
@@ -1299,6 +1303,42 @@ var reSystemStorage = lazyre.New(`(?i)^\s*(?:disk|drive|partition|volume|ssd|hdd
 // reThreshold: the words between a field and a number that make the number a bound to
 // compare with ("SUnreclaim > 5GB", "Slab above 10 GB", "alert when SUnreclaim exceeds 4G").
 var reThreshold = lazyre.New(`(?i)[<>≥≤]|\b(?:above|over|exceeds?|exceeding|more\s+than|greater\s+than|less\s+than|below|under|threshold|limit)\b`)
+
+// reProcStatusVm: a memory field of /proc/PID/status as the file prints it ("VmSwap:\t
+// 1980 kB", fs/proc/task_mmu.c task_mem), quoted in a sentence or a bare line
+// (`grep VmSwap /proc/PID/status`).
+var reProcStatusVm = lazyre.New(`\b(Vm(?:Swap|RSS|HWM|Size|Peak|Data|Lck|Pin)):\s*(\d+)\s*kB\b`)
+
+// statedProcStatus keeps the /proc/PID/status memory fields the text quotes (fix20b): one
+// process's figures, never the host's (no sample: no rule reads a process's VmSwap as the
+// host's swap use).
+func (d *doc) statedProcStatus(sub *subjects) {
+	fields := map[string]int64{}
+	var nos []int
+	for _, p := range d.proseLines {
+		if !strings.Contains(p.text, "Vm") || !strings.Contains(p.text, "kB") {
+			continue
+		}
+		for _, m := range reProcStatusVm.FindAllStringSubmatchIndex(p.text, -1) {
+			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
+				continue // another machine's, advice, the state after a fix
+			}
+			name := p.text[m[2]:m[3]]
+			if _, ok := fields[name]; ok {
+				continue
+			}
+			if v, err := strconv.ParseInt(p.text[m[4]:m[5]], 10, 64); err == nil {
+				fields[name] = v
+				nos = append(nos, p.no)
+			}
+		}
+	}
+	if len(nos) == 0 {
+		return
+	}
+	first, last := spanOf(nos)
+	d.addArtifact(KindStated, first, last, map[string]any{"process_status_kb": fields})
+}
 
 // statedSlab reads the slab fields of /proc/meminfo the text names with a size ("SUnreclaim
 // is 2.3 GB") into one stated sample, when no meminfo of the host's gave them.

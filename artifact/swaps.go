@@ -36,12 +36,23 @@ func (d *doc) trySwaps(i int) int {
 		size += s
 		used += u
 	}
-	if k == i+1 {
-		return 0 // a header alone: no device, nothing to read
+	if k == i+1 && !swapsHeaderAlone(d, k) {
+		return 0 // a header followed by rows it cannot read
 	}
 	c := kernel.Counters{}
 	c.Set("SwapTotal", size)
 	c.Set("SwapFree", size-used)
 	c.Set("SwapUsed", used)
 	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
+}
+
+// swapsHeaderAlone: the header is the whole table (the text, a paragraph or a code block
+// ends after it), which is how /proc/swaps and swapon -s print a
+// host with no swap device: SwapTotal 0, the fact "no swap configured".
+func swapsHeaderAlone(d *doc, k int) bool {
+	if k >= len(d.ls) {
+		return true
+	}
+	t := strings.TrimSpace(d.ls[k].Text)
+	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || d.ls[k].No > d.ls[k-1].No+1
 }

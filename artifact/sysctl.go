@@ -389,6 +389,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // roslaunch's notice of a node killed by SIGKILL (unreadappoom.go)
 		return
 	}
+	if why, ok := shellKilledLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a shell's or compose's notice of a child killed by SIGKILL (unreadshellkill.go)
+		return
+	}
 	if why, oom, ok := serverOwnLine(d.ls[i].Text); ok {
 		if d.exampleLog(i) {
 			d.keepProse(i) // a guide's example of the message, not this host's

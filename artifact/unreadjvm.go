@@ -45,12 +45,19 @@ var jvmForms = []struct {
 	// is "[unlimited]".
 	{"] bootstrap checks failed", "", false, "Elasticsearch's/OpenSearch's bootstrap checks refused to start the node (\"[N] bootstrap checks failed\"; each check's line follows): its own start-up requirements, not a failure of the host's memory"},
 	{"] is too low, increase to [unlimited]", "", false, "Elasticsearch's/OpenSearch's bootstrap check of a process limit (max size virtual memory, max file size: RLIMIT_AS, RLIMIT_FSIZE): the process's ulimit, not the host's memory"},
+	// Elasticsearch JNANatives.tryMlockall when mlockall failed with ENOMEM: "Increase
+	// RLIMIT_MEMLOCK, soft limit: %d, hard limit: %d" (bytes, or "unlimited").
+	{"Increase RLIMIT_MEMLOCK, soft limit: ", ", hard limit: ", false, "Elasticsearch's/OpenSearch's report that mlockall of its heap failed for its lock limit (JNANatives: \"Increase RLIMIT_MEMLOCK, soft limit: S, hard limit: H\"): mlockall's ENOMEM (\"Cannot allocate memory\") here is the process's RLIMIT_MEMLOCK (limits.conf memlock, systemd's LimitMEMLOCK), not the host's memory"},
 	{"initial heap size [", "] not equal to maximum heap size [", false, "Elasticsearch's/OpenSearch's bootstrap check of its heap settings (-Xms unequal to -Xmx): the JVM's own configuration, not the host's memory"},
 	// Hadoop YARN ContainersMonitorImpl: 2.x "Container [pid=%s,containerID=%s] is running
 	// beyond %s memory limits. Current usage: %sB of %sB physical memory used; %sB of %sB
 	// virtual memory used. Killing container."; 3.x "... is running %dB beyond the '%S'
 	// memory limit. Current usage: ...".
 	{"Current usage: ", " physical memory used", true, "YARN's NodeManager killed a container over its own allocation (ContainersMonitorImpl: \"Container [pid=P,containerID=C] is running beyond physical|virtual memory limits. Current usage: U of L physical memory used; V of W virtual memory used. Killing container.\"): the container's process tree (RSS, or its address space for the virtual check, yarn.nodemanager.vmem-pmem-ratio) against the memory YARN granted it; YARN sends SIGTERM then SIGKILL itself (exit 143, -104/-103), no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// ContainersMonitorImpl's line ahead of the kill (Hadoop 2.x isProcessTreeOverLimit):
+	// "Process tree for container: %s has processes older than 1 iteration running over the
+	// configured limit. Limit=%d, current usage = %d" (bytes).
+	{"Process tree for container: ", " running over the configured limit. Limit=", true, "YARN's NodeManager found a container's process tree over its memory allocation (ContainersMonitorImpl: \"Process tree for container: C has processes older than 1 iteration running over the configured limit. Limit=L, current usage = U\", bytes) and kills it next: the container's own allocation, YARN's kill (SIGTERM then SIGKILL), no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	// Spark YarnAllocator relays it: "Container killed by YARN for exceeding memory limits.
 	// %s of %s physical memory used. Consider boosting spark.yarn.executor.memoryOverhead".
 	{"Container killed by YARN for exceeding ", "", true, "Spark's report of YARN's own kill of an executor over its container's allocation (YarnAllocator: \"Container killed by YARN for exceeding memory limits. U of L physical memory used. Consider boosting spark.executor.memoryOverhead\"): the executor's heap plus overhead against what YARN granted; YARN's NodeManager killed it, no kill by the kernel's OOM killer and no statement about the host's free memory"},
@@ -109,6 +116,11 @@ var jvmForms = []struct {
 	// Solr bin/oom_solr.sh, run by -XX:OnOutOfMemoryError: it echoes "Running OOM killer
 	// script for process $PID for Solr on port $PORT", kill -9s it, echoes "Killed process
 	// $PID" into solr_oom_killer-PORT-DATE.log.
+	// Solr bin/solr's ulimit checks (SOLR_ULIMIT_CHECKS): echo "*** [WARN] *** Your open
+	// file limit is currently $(ulimit -n)." and "*** [WARN] ***  Your Max Processes Limit
+	// is currently $(ulimit -u)." below SOLR_RECOMMENDED_OPEN_FILES / _MAX_PROCESSES (65000).
+	{"[WARN] ***", " open file limit is currently ", false, "Solr's start script found its open-file limit below the recommended 65000 (bin/solr ulimit check: \"*** [WARN] *** Your open file limit is currently N.\"): the process's RLIMIT_NOFILE (ulimit -n, systemd's LimitNOFILE), not memory and not fs.file-max"},
+	{"[WARN] ***", " Max Processes Limit is currently ", false, "Solr's start script found its process limit below the recommended 65000 (bin/solr ulimit check: \"*** [WARN] *** Your Max Processes Limit is currently N.\"): the user's RLIMIT_NPROC (ulimit -u, systemd's LimitNPROC), not memory"},
 	{"Running OOM killer script for process ", " for Solr on port ", true, "Solr's own OOM script (bin/oom_solr.sh, run by -XX:OnOutOfMemoryError after the JVM's heap ran out) sent kill -9 to Solr; its \"Killed process N\" is the script's echo, not the kernel's OOM killer; the JVM's heap limit, no statement about the host's free memory"},
 }
 
@@ -219,6 +231,7 @@ var jvmFigureForms = []struct {
 	sizes           bool
 }{
 	{"yarn", "Current usage: ", []string{"pmem_used_bytes", "pmem_limit_bytes", "vmem_used_bytes", "vmem_limit_bytes"}, nil, true},
+	{"yarn", " running over the configured limit. Limit=", []string{"limit_bytes", "usage_bytes"}, []string{"", "current usage = "}, false},
 	{"spark", "Container killed by YARN for exceeding ", []string{"pmem_used_bytes", "pmem_limit_bytes"}, nil, true},
 	{"elasticsearch", "] Data too large, data for [", []string{"would_be_bytes", "limit_bytes"}, []string{" would be [", " the limit of ["}, false},
 	{"elasticsearch", "] duration [", []string{"heap_before_bytes", "heap_after_bytes", "heap_max_bytes"}, []string{"memory [", "->[", "/["}, true},
@@ -231,6 +244,9 @@ var jvmFigureForms = []struct {
 	{"zookeeper", " - max is ", []string{"max_client_cnxns"}, nil, false},
 	{"spark", "Executor heartbeat timed out after ", []string{"silence_ms"}, nil, false},
 	{"trino", "memory limit of ", []string{"limit_bytes"}, nil, true},
+	{"elasticsearch", "Increase RLIMIT_MEMLOCK, soft limit: ", []string{"memlock_soft_bytes", "memlock_hard_bytes"}, []string{"", "hard limit: "}, false},
+	{"solr", " open file limit is currently ", []string{"open_files_limit"}, nil, false},
+	{"solr", " Max Processes Limit is currently ", []string{"max_processes_limit"}, nil, false},
 }
 
 // jvmFigures adds the figures line i states when it is one of jvmFigureForms' messages.
@@ -271,6 +287,11 @@ func (d *doc) jvmFigures(i int) {
 		}
 		if len(data) == 1 {
 			return
+		}
+		if p := strings.Index(t[:k], "Container [pid="); f.program == "yarn" && p >= 0 {
+			if pid := leadingDigits(t[p+len("Container [pid="):]); pid != "" {
+				data["container_pid"], _ = strconv.ParseInt(pid, 10, 64) // the container's launcher
+			}
 		}
 		data["message"] = clip(strings.TrimSpace(t[k:]), 120)
 		d.programFigureCount++
