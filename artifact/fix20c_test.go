@@ -1,6 +1,11 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"headroom/model"
+)
 
 // fix20c: OpenVZ/Virtuozzo's container OOM killer's line (kernel/bc/oom_kill.c passes "Out of
 // memory in UB" to oom_kill_process) is a kill scoped to the container (its beancounter).
@@ -59,6 +64,58 @@ func TestFix20cFPMOndemandMaxChildren(t *testing.T) {
 	} {
 		if why, _, ok := webAppOwnLine(s); ok {
 			t.Errorf("%q named as PHP-FPM's line: %s", s, why)
+		}
+	}
+}
+
+// bcRows: the beancounter rows a text was read as.
+func bcRows(text string) []model.Beancounter { return ParseString(text, "t", Options{}).Beancounters }
+
+// fix20c: /proc/user_beancounters flattened onto one line, its last row cut before failcnt,
+// ohai's JSON of it, and vzubc's humanized table.
+func TestFix20cBeancounterForms(t *testing.T) {
+	flat := "Version: 2.5 uid resource held maxheld barrier limit failcnt 101: kmemsize 2490368 3276800 14372700 14790164 0 lockedpages 0 0 256 256 0 numproc 20 96 240 240 7\n"
+	if bs := bcRows(flat); len(bs) != 3 || bs[0].Container != "101" || bs[2].Resource != "numproc" || bs[2].Failcnt != 7 || bs[1].Limit != 256 {
+		t.Errorf("flattened: %+v", bs)
+	}
+	cut := "Version: 2.5\n       uid  resource                     held              maxheld              barrier                limit              failcnt\n" +
+		"      101:  kmemsize                  2490368              3276800             14372700             14790164                    0\n" +
+		"            numflock                       40                   76                  188                  206                \n"
+	if bs := bcRows(cut); len(bs) != 2 || bs[1].Resource != "numflock" || bs[1].Limit != 206 || bs[1].Failcnt != -1 {
+		t.Errorf("cut row: %+v", bs)
+	}
+	// a row cut inside a number (no blanks after it) is not read
+	cut2 := strings.Replace(cut, "206                \n", "20\n", 1)
+	if bs := bcRows(cut2); len(bs) != 1 {
+		t.Errorf("row cut inside its limit read: %+v", bs)
+	}
+	js := "{\n  \"othersockbuf\": {\n    \"maxheld\": 65760,\n    \"failcnt\": 0,\n    \"barrier\": 4194304,\n    \"limit\": 8388608,\n    \"held\": 25432\n  },\n" +
+		"  \"memory\": {\n    \"total\": 1048576\n  },\n  \"numproc\": {\n    \"maxheld\": 69,\n    \"failcnt\": 3,\n    \"barrier\": 64,\n    \"limit\": 64,\n    \"held\": 60\n  },\n  \"kmemsize\": {\n    \"\n"
+	if bs := bcRows(js); len(bs) != 2 || bs[0].MaxHeld != 65760 || bs[1].Resource != "numproc" || bs[1].Failcnt != 3 {
+		t.Errorf("JSON: %+v", bs)
+	}
+	ubc := "CT 3580      | HELD Bar% Lim%| MAXH Bar% Lim%| BAR | LIM | **FAIL**\n-------------+---------------+---------------+-----+-----+------\n" +
+		"     kmemsize|19.3M 0.9% 0.9%|20.8M   1%   1%|   2G|   2G|    -\n" +
+		"  privvmpages**| 500M  97%  97%| 512M 100% 100%| 512M| 512M| **1021**\n" +
+		"      numproc|  97    2%   2%| 129    2%   2%|4.88K|4.88K|    -\n" +
+		"  vmguarpages|   -    -    - |   -    -    - | 256M|   - |    -\n"
+	bs := bcRows(ubc)
+	if len(bs) != 4 || bs[0].Container != "3580" || bs[1].Failcnt != 1021 || bs[1].Limit != 131072 || bs[2].Held != 97 || bs[2].MaxHeld != 129 || bs[0].Failcnt != 0 || bs[3].Limit != -1 {
+		t.Errorf("vzubc: %+v", bs)
+	}
+}
+
+// Counter-cases: the header's words in a sentence, another JSON object of the same shape
+// with other keys, another table under "CT": no rows.
+func TestFix20cBeancounterFormsNotFromOthers(t *testing.T) {
+	for _, s := range []string{
+		"the columns are uid resource held maxheld barrier limit failcnt and the last one matters\n",
+		"{\n  \"eth0\": {\n    \"held\": 1,\n    \"failcnt\": 2\n  }\n}\n",
+		"  \"kmemsize\": \"a string, not an object\"\n",
+		"CT 101 | NAME | STATUS\n-----+-----\n 101 | web | running\n",
+	} {
+		if bs := bcRows(s); len(bs) != 0 {
+			t.Errorf("%q read as beancounters: %+v", s, bs)
 		}
 	}
 }

@@ -73,6 +73,8 @@ var formats = []format{
 	{kind: KindBeancounters, first: []string{"Version:", "uid"}, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, start: isDigit, detect: isBeancounterRow, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, first: []string{"CTID"}, parse: (*doc).tryVzlist},
+	{kind: KindBeancounters, first: []string{"CT"}, parse: (*doc).tryVzubc},
+	{kind: KindBeancounters, start: byteIn(`"`), detect: isBeancounterJSONKey, parse: (*doc).tryBeancounterJSON},
 	{kind: KindBeancounters, first: []string{"ID", "|ID", "|"}, parse: (*doc).tryLveinfo}, // CloudLinux's lveinfo (beancounters.go)
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
