@@ -119,3 +119,22 @@ func TestFix20cBeancounterFormsNotFromOthers(t *testing.T) {
 		}
 	}
 }
+
+// fix20c: free's header and Mem row on one line (the line break lost), the Swap row below.
+func TestFix20cFreeHeaderJoined(t *testing.T) {
+	tl := ParseString("total used free shared buff/cache available Mem: 7817 6910 225 139 681 412\nSwap: 1023 733 290\n", "t", Options{})
+	tb := lastArtifact[*FreeTable](tl, KindFree)
+	if tb == nil || len(tb.Rows["Mem"]) != 6 || tb.Rows["Mem"][5] != 412 || len(tb.Rows["Swap"]) != 3 || tb.Rows["Swap"][1] != 733 {
+		t.Fatalf("joined free: %+v, unparsed %+v", tb, tl.Unparsed)
+	}
+	// counter-cases: a sentence with the words, the header alone (stays as before)
+	for _, s := range []string{
+		"the total used free memory Mem: 7817 of it\n",
+		"total used free shared buff/cache available Mem: is what free prints\n",
+	} {
+		tl := ParseString(s, "t", Options{})
+		if tb := lastArtifact[*FreeTable](tl, KindFree); tb != nil && len(tb.Rows["Mem"]) > 0 {
+			t.Errorf("%q read as free: %+v", s, tb.Rows)
+		}
+	}
+}
