@@ -588,3 +588,43 @@ func (d *doc) beancounterShortageSeen(no int, t string) bool {
 	d.addArtifact(KindBeancounters, no, no, []model.Beancounter{b})
 	return true
 }
+
+// A sentence stating that a container reached one of its beancounters' limits, as a hosting
+// panel's resource alert words it ("I get resource alerts ... saying they reached the
+// dcachesize limit"): the author's report of a failcnt the text does not show. Named as
+// unread, with the file that would show it; no finding rests on it. A sentence that only
+// names the resource ("set the dcachesize limit higher"), asks, or supposes ("if you hit the
+// privvmpages limit") is not one.
+var bcReachWords = []string{"reached", "reaching", "reaches", "hit ", "hits ", "hitting", "exceeded", "exceeding", "exceeds", "ran into", "running into", "runs into"}
+
+// beancounterLimitStated says why line t is such a statement.
+func beancounterLimitStated(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes || !strings.Contains(t, "limit") && !strings.Contains(t, "barrier") {
+		return "", false
+	}
+	l := strings.ToLower(t)
+	if strings.Contains(l, "?") || strings.Contains(l, "if ") || strings.Contains(l, "when") {
+		return "", false
+	}
+	res, at := "", len(l)
+	for r := range beancounterResources { // the first named in the line (a map: no order of its own)
+		if k := strings.Index(l, r); k >= 0 && k < at && (k == 0 || !isWordByte(l[k-1])) && r != "dummy" {
+			if e := k + len(r); e == len(l) || !isWordByte(l[e]) || l[e] == 's' && (e+1 == len(l) || !isWordByte(l[e+1])) {
+				res, at = r, k
+			}
+		}
+	}
+	if res == "" {
+		return "", false
+	}
+	for _, w := range bcReachWords {
+		if strings.Contains(l, w) {
+			return "a statement that an OpenVZ/Virtuozzo container reached its " + res + " beancounter limit (a hosting panel's resource alert): the container's own limit, counted in failcnt, not the host's memory; the figures are not in the text: `cat /proc/user_beancounters` in the container shows held, maxheld, barrier, limit and failcnt", true
+		}
+	}
+	return "", false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -138,3 +138,30 @@ func TestFix20cFreeHeaderJoined(t *testing.T) {
 		}
 	}
 }
+
+// fix20c: a sentence stating a container reached a beancounter's limit is named as unread;
+// one that only names the resource, asks or supposes is not.
+func TestFix20cBeancounterLimitStated(t *testing.T) {
+	for _, s := range []string{
+		"Since upgrading I get resource alerts on my virtual servers (openvz based), saying they reached the *dcachesize* limit.",
+		"The VPS keeps hitting its numothersock barrier every night.",
+	} {
+		if why, ok := beancounterLimitStated(s); !ok || !strings.Contains(why, "beancounter limit") {
+			t.Errorf("%q not named", s)
+		}
+	}
+	if why, _ := beancounterLimitStated("alerts: reached the numothersock limit, then the dcachesize limit"); !strings.Contains(why, "numothersock") {
+		t.Errorf("not the first resource: %s", why)
+	}
+	for _, s := range []string{
+		"I have since set higher hard limits for numothersocks.",
+		"What happens if you hit the privvmpages limit?",
+		"When a container reaches its kmemsize barrier, allocations fail.",
+		"We reached the memory limit of the plan.",
+		"the kmemsize_total limit was reached", // no resource of that name
+	} {
+		if why, ok := beancounterLimitStated(s); ok {
+			t.Errorf("%q named: %s", s, why)
+		}
+	}
+}
