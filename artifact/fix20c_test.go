@@ -13,10 +13,10 @@ func TestFix20cUBOOMKill(t *testing.T) {
 	for _, c := range []struct {
 		text, comm string
 		pid        int
-		vm         int64
+		vm         int64 // 0: OpenVZ's "vm:"/"rss:" are not 3.x's total-vm/anon-rss/file-rss
 	}{
-		{"[1982048.529636] Out of memory in UB 317592: OOM killed process 2946 (npm) score 0 vm:1506164kB, rss:237752kB, swap:120052kB\n", "npm", 2946, 1506164},
-		{"Oct 17 10:00:01 vps kernel: [4038014.625029] Out of memory in UB 815792: OOM killed process 601 (mysqld) score 0 vm:1212112kB, rss:84964kB, swap:748kB\n", "mysqld", 601, 1212112},
+		{"[1982048.529636] Out of memory in UB 317592: OOM killed process 2946 (npm) score 0 vm:1506164kB, rss:237752kB, swap:120052kB\n", "npm", 2946, 0},
+		{"Oct 17 10:00:01 vps kernel: [4038014.625029] Out of memory in UB 815792: OOM killed process 601 (mysqld) score 0 vm:1212112kB, rss:84964kB, swap:748kB\n", "mysqld", 601, 0},
 		// the paste cut after "process": the kill is still stated, its victim is not
 		{"[51136019.298166] Out of memory in UB 5299: OOM killed process\n", "", 0, 0},
 	} {

@@ -347,7 +347,7 @@ func (r *report) addOOMDetail(t string) {
 		for _, kv := range reOOMKV.FindAllStringSubmatch(m[3], -1) {
 			v, _ := strconv.ParseInt(kv[2], 10, 64)
 			switch kv[1] {
-			case "total-vm", "vm": // "vm:" is OpenVZ's (reUBOOM)
+			case "total-vm": // not OpenVZ's "vm:" (reUBOOM): its rss: is not split into anon and file
 				o.TotalVMKB = v
 			case "anon-rss":
 				o.AnonRSSKB = v
