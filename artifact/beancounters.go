@@ -79,10 +79,32 @@ func beancounterRow(fs []string, b *model.Beancounter) bool {
 	return true
 }
 
+// beancounterCutRow reads a table's last row cut before its failcnt (a paste that ended in
+// the row, "numflock  40  76  188  206      "): the kernel prints each field "%20lu", so the
+// blanks after the limit show it was printed whole; a row ending in a digit may have lost
+// digits ("vmguarpages 0 0 614400 92233720") and is not read. failcnt is -1, unknown.
+func beancounterCutRow(t string, b *model.Beancounter) bool {
+	if len(t) == 0 || (t[len(t)-1] != ' ' && t[len(t)-1] != '\t') {
+		return false
+	}
+	fs := fields(t)
+	if len(fs) != 5 || !beancounterResources[fs[0]] || b.Container == "" {
+		return false
+	}
+	if !beancounterRow(append(fs[:5:5], "0"), b) {
+		return false
+	}
+	b.Failcnt = -1
+	return true
+}
+
 // tryBeancounters reads /proc/user_beancounters at i: its "Version:" line, its header, or
 // (headerless) its first "N:" row.
 func (d *doc) tryBeancounters(i int) int {
 	j := i
+	if rows := flatBeancounters(d.ls[i]); len(rows) > 0 {
+		return d.addBeancounters(i, i+1, rows)
+	}
 	if fs := fields(d.ls[j].Text); len(fs) == 2 && fs[0] == "Version:" {
 		if j+1 >= len(d.ls) {
 			return 0
@@ -105,6 +127,11 @@ func (d *doc) tryBeancounters(i int) int {
 	for ; end < len(d.ls); end++ {
 		b := cur
 		if !beancounterRow(fields(d.ls[end].Text), &b) {
+			if len(rows) > 0 && beancounterCutRow(d.ls[end].Text, &b) {
+				b.Source = "line " + strconv.Itoa(d.ls[end].No) + " (/proc/user_beancounters, cut before failcnt)"
+				rows = append(rows, b)
+				end++
+			}
 			break
 		}
 		b.Source = "line " + strconv.Itoa(d.ls[end].No) + " (/proc/user_beancounters)"
@@ -115,6 +142,244 @@ func (d *doc) tryBeancounters(i int) int {
 		return 0
 	}
 	return d.addBeancounters(i, end, rows)
+}
+
+// flatBeancounters reads the file flattened onto one line, as a page that lost its line
+// breaks or a re-flowed paste prints it: "Version: 2.5 uid resource held maxheld barrier
+// limit failcnt 101: kmemsize 2490368 3276800 14372700 14790164 0 lockedpages 0 0 256 256 0
+// ...": the header's seven words in order, then the rows' fields in the kernel's order (the
+// first row of each container after its "N:"). Reading stops at the first field that breaks
+// that order; a row cut short is not kept.
+func flatBeancounters(l Line) []model.Beancounter {
+	fs := fields(l.Text)
+	h := 0
+	for h < len(fs) && fs[h] != "uid" {
+		h++
+	}
+	if h+len(beancounterHeader) >= len(fs) || h > 2 {
+		return nil // the header leads the line ("Version: 2.5" at most before it)
+	}
+	for k, w := range beancounterHeader {
+		if fs[h+k] != w {
+			return nil
+		}
+	}
+	var rows []model.Beancounter
+	cur := model.Beancounter{}
+	for k := h + len(beancounterHeader); k+6 <= len(fs); {
+		n := 6
+		if strings.HasSuffix(fs[k], ":") {
+			n = 7
+			if k+7 > len(fs) {
+				break
+			}
+		}
+		b := cur
+		if !beancounterRow(fs[k:k+n], &b) {
+			break
+		}
+		b.Source = "line " + strconv.Itoa(l.No) + " (/proc/user_beancounters, on one line)"
+		cur.Container = b.Container
+		rows = append(rows, b)
+		k += n
+	}
+	return rows
+}
+
+// The rows as a pretty-printed JSON object keyed by resource, as Chef ohai's openvz plugin
+// prints /proc/user_beancounters (`ohai openvz`): "kmemsize": { "held": N, "maxheld": N,
+// "barrier": N, "limit": N, "failcnt": N }, one object per resource in any order, its
+// members in any order. The container is the one the tool ran in: its id is not printed.
+// Read line by line, so a paste cut inside the object keeps the resources printed whole;
+// another key's object of numbers between them ("memory": {"total": N}) is passed over.
+
+// jsonObjectKey: `"name": {` alone on its line, the name returned.
+func jsonObjectKey(t string) (string, bool) {
+	s := strings.TrimSpace(t)
+	if len(s) < 6 || s[0] != '"' || !strings.HasSuffix(s, "{") {
+		return "", false
+	}
+	e := strings.IndexByte(s[1:], '"')
+	if e <= 0 || strings.TrimSpace(s[e+2:len(s)-1]) != ":" {
+		return "", false
+	}
+	return s[1 : e+1], true
+}
+
+// isBeancounterJSONKey: the first resource's `"kmemsize": {`.
+func isBeancounterJSONKey(_, t string) bool {
+	k, ok := jsonObjectKey(t)
+	return ok && beancounterResources[k]
+}
+
+// bcJSONParts: the object's members, as Beancounter's fields (0 held ... 4 failcnt).
+var bcJSONParts = map[string]int{"held": 0, "maxheld": 1, "barrier": 2, "limit": 3, "failcnt": 4}
+
+// tryBeancounterJSON reads the objects from line i on.
+func (d *doc) tryBeancounterJSON(i int) int {
+	var rows []model.Beancounter
+	end := i // the lines taken: up to the last object closed
+	for k := i; k < len(d.ls); {
+		name, ok := jsonObjectKey(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		var v [5]int64
+		seen := 0
+		j := k + 1
+		closed := false
+		for ; j < len(d.ls); j++ {
+			s := strings.TrimSpace(d.ls[j].Text)
+			if s == "}" || s == "}," {
+				closed = true
+				break
+			}
+			key, val, ok := jsonNumberMember(s)
+			if !ok {
+				break
+			}
+			if p, ok := bcJSONParts[key]; ok {
+				v[p] = val
+				seen |= 1 << p
+			}
+		}
+		if !closed {
+			break // cut inside the object, or not an object of numbers
+		}
+		if beancounterResources[name] {
+			if seen != 1<<5-1 {
+				break
+			}
+			rows = append(rows, model.Beancounter{Container: "(the one ohai ran in)", Resource: name,
+				Held: v[0], MaxHeld: v[1], Barrier: v[2], Limit: v[3], Failcnt: v[4],
+				Source: "line " + strconv.Itoa(d.ls[k].No) + " (user_beancounters as JSON)"})
+		}
+		k = j + 1
+		end = k
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	return d.addBeancounters(i, end, rows)
+}
+
+// jsonNumberMember: `"key": 123,` (a non-negative integer), the key and the number.
+func jsonNumberMember(s string) (string, int64, bool) {
+	if len(s) < 5 || s[0] != '"' {
+		return "", 0, false
+	}
+	e := strings.IndexByte(s[1:], '"')
+	if e <= 0 {
+		return "", 0, false
+	}
+	rest := strings.TrimSpace(s[e+2:])
+	if !strings.HasPrefix(rest, ":") {
+		return "", 0, false
+	}
+	n, ok := atoi(strings.TrimSuffix(strings.TrimSpace(rest[1:]), ","))
+	if !ok || n < 0 {
+		return "", 0, false
+	}
+	return s[1 : e+1], n, true
+}
+
+// vzubc (vzctl's scripts/vzubc) prints the rows humanized under a header per container:
+//
+//	CT 101       | HELD Bar% Lim%| MAXH Bar% Lim%| BAR | LIM | FAIL
+//	-------------+---------------+---------------+-----+-----+------
+//	     kmemsize|19.3M 0.9% 0.9%|20.8M   1%   1%|   2G|   2G|    -
+//	  privvmpages| 500M  97%  97%| 512M 100% 100%| 512M| 512M| 1021
+//
+// "-" for zero (and for an unlimited barrier or limit), sizes with K, M, G (powers of 1024),
+// the *pages resources shown in bytes. FAIL is read exactly; a size is read back to the
+// row's unit (bytes, or 4 KiB pages for *pages), as exact as its three digits; an unlimited
+// or unknown barrier and limit is -1 (not printed). A row a forum's bold markers wrap
+// ("privvmpages**| ... | **1021**") reads the same.
+func (d *doc) tryVzubc(i int) int {
+	h := strings.ReplaceAll(d.ls[i].Text, "**", "")
+	fs := fields(h)
+	if len(fs) < 3 || fs[0] != "CT" || !strings.Contains(h, "HELD") || !strings.HasSuffix(strings.TrimSpace(h), "FAIL") || strings.Count(h, "|") != 5 {
+		return 0
+	}
+	ct := strings.TrimSuffix(fs[1], "|")
+	var rows []model.Beancounter
+	end := i + 1
+	if end < len(d.ls) && strings.Trim(strings.TrimSpace(d.ls[end].Text), "-+") == "" {
+		end++ // the rule under the header
+	}
+	for ; end < len(d.ls); end++ {
+		b, ok := vzubcRow(ct, d.ls[end].Text)
+		if !ok {
+			break
+		}
+		b.Source = "line " + strconv.Itoa(d.ls[end].No) + " (vzubc)"
+		rows = append(rows, b)
+	}
+	if len(rows) == 0 {
+		return 0
+	}
+	return d.addBeancounters(i, end, rows)
+}
+
+// vzubcRow reads one row of vzubc's table.
+func vzubcRow(ct, t string) (model.Beancounter, bool) {
+	parts := strings.Split(strings.ReplaceAll(t, "**", ""), "|")
+	if len(parts) != 6 {
+		return model.Beancounter{}, false
+	}
+	res := strings.TrimSpace(parts[0])
+	if !beancounterResources[res] {
+		return model.Beancounter{}, false
+	}
+	held, maxh := fields(parts[1]), fields(parts[2])
+	if len(held) != 3 || len(maxh) != 3 {
+		return model.Beancounter{}, false
+	}
+	pages := strings.HasSuffix(res, "pages")
+	b := model.Beancounter{Container: ct, Resource: res}
+	for k, f := range [5]string{held[0], maxh[0], parts[3], parts[4], parts[5]} {
+		v, ok := vzubcValue(strings.TrimSpace(f), pages && k < 4)
+		if !ok {
+			return model.Beancounter{}, false
+		}
+		if v < 0 && k < 2 || v < 0 && k == 4 {
+			v = 0 // "-" is zero for held, maxheld and the failures
+		}
+		*[5]*int64{&b.Held, &b.MaxHeld, &b.Barrier, &b.Limit, &b.Failcnt}[k] = v
+	}
+	return b, true
+}
+
+// vzubcValue reads "1021", "4.88K", "512M" ("-": -1); a size of a *pages row is returned in
+// pages.
+func vzubcValue(s string, pages bool) (int64, bool) {
+	if s == "-" {
+		return -1, true
+	}
+	mul := 1.0
+	if n := len(s); n > 1 {
+		switch s[n-1] {
+		case 'K':
+			mul = 1 << 10
+		case 'M':
+			mul = 1 << 20
+		case 'G':
+			mul = 1 << 30
+		case 'T':
+			mul = 1 << 40
+		}
+		if mul > 1 {
+			s = s[:n-1]
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 {
+		return 0, false
+	}
+	if pages && mul > 1 {
+		return int64(f * mul / 4096), true
+	}
+	return int64(f * mul), true
 }
 
 // vzlist's beancounter columns (vzctl src/vzlist.c field_names, UBC_FIELD): the header
@@ -322,4 +587,44 @@ func (d *doc) beancounterShortageSeen(no int, t string) bool {
 	d.tl.Beancounters = append(d.tl.Beancounters, b)
 	d.addArtifact(KindBeancounters, no, no, []model.Beancounter{b})
 	return true
+}
+
+// A sentence stating that a container reached one of its beancounters' limits, as a hosting
+// panel's resource alert words it ("I get resource alerts ... saying they reached the
+// dcachesize limit"): the author's report of a failcnt the text does not show. Named as
+// unread, with the file that would show it; no finding rests on it. A sentence that only
+// names the resource ("set the dcachesize limit higher"), asks, or supposes ("if you hit the
+// privvmpages limit") is not one.
+var bcReachWords = []string{"reached", "reaching", "reaches", "hit ", "hits ", "hitting", "exceeded", "exceeding", "exceeds", "ran into", "running into", "runs into"}
+
+// beancounterLimitStated says why line t is such a statement.
+func beancounterLimitStated(t string) (string, bool) {
+	if len(t) > maxErrnoLineBytes || !strings.Contains(t, "limit") && !strings.Contains(t, "barrier") {
+		return "", false
+	}
+	l := strings.ToLower(t)
+	if strings.Contains(l, "?") || strings.Contains(l, "if ") || strings.Contains(l, "when") {
+		return "", false
+	}
+	res, at := "", len(l)
+	for r := range beancounterResources { // the first named in the line (a map: no order of its own)
+		if k := strings.Index(l, r); k >= 0 && k < at && (k == 0 || !isWordByte(l[k-1])) && r != "dummy" {
+			if e := k + len(r); e == len(l) || !isWordByte(l[e]) || l[e] == 's' && (e+1 == len(l) || !isWordByte(l[e+1])) {
+				res, at = r, k
+			}
+		}
+	}
+	if res == "" {
+		return "", false
+	}
+	for _, w := range bcReachWords {
+		if strings.Contains(l, w) {
+			return "a statement that an OpenVZ/Virtuozzo container reached its " + res + " beancounter limit (a hosting panel's resource alert): the container's own limit, counted in failcnt, not the host's memory; the figures are not in the text: `cat /proc/user_beancounters` in the container shows held, maxheld, barrier, limit and failcnt", true
+		}
+	}
+	return "", false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

@@ -73,6 +73,8 @@ var formats = []format{
 	{kind: KindBeancounters, first: []string{"Version:", "uid"}, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, start: isDigit, detect: isBeancounterRow, parse: (*doc).tryBeancounters},
 	{kind: KindBeancounters, first: []string{"CTID"}, parse: (*doc).tryVzlist},
+	{kind: KindBeancounters, first: []string{"CT"}, parse: (*doc).tryVzubc},
+	{kind: KindBeancounters, start: byteIn(`"`), detect: isBeancounterJSONKey, parse: (*doc).tryBeancounterJSON},
 	{kind: KindBeancounters, first: []string{"ID", "|ID", "|"}, parse: (*doc).tryLveinfo},  // CloudLinux's lveinfo (beancounters.go)
 	{kind: KindProgramLimit, first: []string{"|-"}, parse: (*doc).tryYarnProcessTree},      // YARN's process-tree dump (yarntree.go)
 	{kind: KindProgramLimit, first: []string{"Limit", "Max"}, parse: (*doc).tryProcLimits}, // /proc/PID/limits (proclimits.go)

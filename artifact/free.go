@@ -105,6 +105,22 @@ func isFreeHeader(t string) bool {
 	return fs != nil
 }
 
+// freeHeaderJoined: the header and the Mem row on one line, as a page or a terminal that
+// lost the line break between them prints them ("total used free shared buff/cache
+// available Mem: 7817 6910 225 139 681 412"): the header's columns and the row ("Mem: ...").
+func freeHeaderJoined(t string) ([]string, string) {
+	k := strings.Index(t, " Mem:")
+	if k < 0 {
+		return nil, ""
+	}
+	cols, colons := freeHeader(t[:k])
+	row := strings.TrimSpace(t[k:])
+	if vals := fields(row[len("Mem:"):]); cols == nil || colons || len(vals) == 0 || !allNumericish(vals) {
+		return nil, "" // "... available Mem: is what free prints" is a sentence
+	}
+	return cols, row
+}
+
 // freeHeader returns the columns of a free header, and whether it is 2.4 /proc/meminfo's
 // ("total:    used:    free: ..."), whose rows are in bytes.
 func freeHeader(t string) ([]string, bool) {
@@ -162,14 +178,21 @@ func freeValue(s, unit string) (int64, bool) {
 
 func (d *doc) tryFree(i int) int {
 	cols, meminfo24 := freeHeader(d.ls[i].Text)
+	joined := ""
+	if cols == nil {
+		cols, joined = freeHeaderJoined(d.ls[i].Text)
+	}
 	if cols == nil {
 		if cols = freeHeaderLocalized(d.ls[i].Text); cols == nil {
 			return 0
 		}
 	}
 	k := i + 1
+	if joined != "" {
+		k = i // the Mem row is read from the header's line
+	}
 	// A header wrapped by a mail client: "total used free shared buffers" / "cached".
-	for k < len(d.ls) {
+	for k < len(d.ls) && joined == "" {
 		more := fields(d.ls[k].Text)
 		if len(more) == 0 || len(more) > 3 || !freeColumns[more[0]] {
 			break
@@ -186,6 +209,9 @@ func (d *doc) tryFree(i int) int {
 	var names []string
 	for ; k < len(d.ls); k++ {
 		t := strings.Replace(strings.TrimSpace(d.ls[k].Text), "：", ":", 1) // zh's full-width colon
+		if k == i {
+			t = joined
+		}
 		name, rest, ok := strings.Cut(t, ":")
 		if !ok || t == "" {
 			break
@@ -226,7 +252,11 @@ done:
 		for _, v := range vals {
 			n, ok := freeValue(v, unit)
 			if !ok {
-				d.unparsed(i+1+r, i+1+r, fmt.Sprintf("free: %q is not a number", v))
+				at := i + 1 + r
+				if joined != "" {
+					at-- // the rows start on the header's line
+				}
+				d.unparsed(at, at, fmt.Sprintf("free: %q is not a number", v))
 				n = -1
 			}
 			row = append(row, n)

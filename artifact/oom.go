@@ -41,7 +41,8 @@ var (
 	// 27, total-vm:..." puts it after the comm, where the rest of the line holds it).
 	// Runs of spaces between the words are a re-typed or re-flowed line's ("Kill process
 	// 1234 (java)  score 900"); the kernel prints one.
-	reOOMKilled = lazyre.New(`(?:Kill|Killed) +process +(\d+)(?:, UID \d+,)? +\(([^)]*)\)(.*)`)
+	// OpenVZ/Virtuozzo's container OOM killer words it "OOM killed process N (x)" (isUBOOMKill).
+	reOOMKilled = lazyre.New(`(?:Kill|Killed|OOM killed) +process +(\d+)(?:, UID \d+,)? +\(([^)]*)\)(.*)`)
 	// The kill line by its fields alone, whatever words precede the pid: a page translated
 	// by a browser prints "Out of memory: Process stopped 2953 (python) total-vm:8142876kB,
 	// anon-rss:..." (corpus 505). "pid (comm) total-vm:NkB" is printed only by the kill
@@ -69,7 +70,20 @@ func isOOMKillPhrase(t string) bool {
 		t = collapseSpaces(t)
 	}
 	return (strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill") ||
-		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill")) && !oomKillPlaceholder(t)
+		strings.Contains(t, "ut of memory (oom_kill_allocating_task): Kill") || isUBOOMKill(t)) && !oomKillPlaceholder(t)
+}
+
+// reUBOOM: the OpenVZ/Virtuozzo kernel's per-container OOM killer (kernel/bc/oom_kill.c
+// ub_oom_kill / out_of_memory_in_ub passes "Out of memory in UB" to oom_kill_process):
+// "Out of memory in UB 317592: OOM killed process 2946 (npm) score 0 vm:1506164kB,
+// rss:237752kB, swap:120052kB". The container (its beancounter id, "UB N") hit its own
+// memory limit; the host's RAM is not what ran out. A line cut after "process" still
+// reports the kill.
+var reUBOOM = lazyre.New(`ut of memory in UB (\w+): OOM killed process\b`)
+
+// isUBOOMKill reports whether t is the OpenVZ container OOM killer's kill line.
+func isUBOOMKill(t string) bool {
+	return strings.Contains(t, "ut of memory in UB ") && reUBOOM.MatchString(t)
 }
 
 // collapseSpaces turns each run of spaces in t into one.
@@ -321,13 +335,19 @@ func (r *report) addOOMDetail(t string) {
 	if strings.Contains(s, "Memory cgroup out of memory") && o.Constraint == "" {
 		o.Constraint = "CONSTRAINT_MEMCG"
 	}
+	if strings.Contains(s, "ut of memory in UB ") {
+		if m := reUBOOM.FindStringSubmatch(s); m != nil {
+			// The container's limit, like a memory cgroup's: named by its beancounter.
+			o.Constraint, o.Memcg = "CONSTRAINT_MEMCG", "UB "+m[1]
+		}
+	}
 	if m := killedProcess(s); m != nil {
 		o.KilledPID, _ = strconv.Atoi(m[1])
 		o.KilledComm = m[2]
 		for _, kv := range reOOMKV.FindAllStringSubmatch(m[3], -1) {
 			v, _ := strconv.ParseInt(kv[2], 10, 64)
 			switch kv[1] {
-			case "total-vm":
+			case "total-vm": // not OpenVZ's "vm:" (reUBOOM): its rss: is not split into anon and file
 				o.TotalVMKB = v
 			case "anon-rss":
 				o.AnonRSSKB = v

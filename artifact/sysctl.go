@@ -407,6 +407,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
 		return
 	}
+	if why, ok := beancounterLimitStated(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a container's beancounter limit reached, stated (beancounters.go)
+		return
+	}
 	if !d.exampleLog(i) && strings.Contains(d.ls[i].Text, ", UB ") && d.beancounterShortageSeen(d.ls[i].No, strings.TrimSpace(d.ls[i].Text)) {
 		d.used[i] = true // OpenVZ's "Fatal resource shortage" quoted bare: read as the container's failcnt (beancounters.go)
 		return

@@ -46,6 +46,10 @@ var webAppForms = []ownLineForm{
 	// setting (%d), consider raising it"; "[pool %s] seems busy (you may need to increase
 	// pm.start_servers, or pm.min/max_spare_servers), ...".
 	{"server reached pm.max_children setting", "", false, "PHP-FPM's own process limit (fpm_process_ctl.c: \"[pool P] server reached pm.max_children setting (N), consider raising it\"): every child was busy; requests wait in the pool's listen backlog (listen.backlog); the pool's limit, not memory or the kernel's network"},
+	// The same limit from an ondemand pool (fpm_process_ctl.c fpm_pctl_on_socket_accept, and
+	// the dynamic pool's before PHP 5.3.x renamed it): "[pool %s] server reached
+	// max_children setting (%d), consider raising it", without "pm.".
+	{"server reached max_children setting (", "", false, "PHP-FPM's own process limit (fpm_process_ctl.c fpm_pctl_on_socket_accept: \"[pool P] server reached max_children setting (N), consider raising it\"): every child of the pool was busy when a connection arrived; requests wait in the pool's listen backlog (listen.backlog); the pool's limit, not memory or the kernel's network"},
 	{"seems busy (you may need to increase pm.start_servers", "", false, "PHP-FPM's dynamic pool spawns children faster (fpm_process_ctl.c: \"[pool P] seems busy (you may need to increase pm.start_servers, or pm.min/max_spare_servers)\"): the pool's own idle-children settings; not memory"},
 	// PHP-FPM fpm_children.c fpm_children_bury: "[pool %s] child %d exited on signal %d
 	// (%s%s) after %ld.%06d seconds from start".
@@ -175,6 +179,11 @@ func init() {
 			names           []string
 			before          bool
 		}{"php-fpm", "server reached pm.max_children setting (", []string{"max_children"}, false},
+		struct {
+			program, needle string
+			names           []string
+			before          bool
+		}{"php-fpm", "server reached max_children setting (", []string{"max_children"}, false},
 		struct {
 			program, needle string
 			names           []string
