@@ -17,11 +17,18 @@ import (
 //     the socket's send or drops the received packet, as tcp_mem's hard limit would, while
 //     the host's tcp_mem and sockstat look fine; numtcpsock and numothersock refuse a new
 //     socket. These reach cgroup-tcp-limit.
-//   - kmemsize (the container's kernel memory), privvmpages (its private virtual memory:
-//     mmap and brk refused, ENOMEM), physpages (its RAM under VSwap: reclaim, then the
-//     container's OOM killer), oomguarpages (failcnt counts the container's OOM kills),
-//     lockedpages, shmpages, swappages, dcachesize: memory the container's limit refused.
-//     These reach oom-kill, scoped to the container (a cgroup's OOM, warning).
+//   - physpages (its RAM under VSwap: reclaim, then the container's OOM killer),
+//     oomguarpages (failcnt counts the container's OOM kills), swappages (VSwap's swap:
+//     full, the OOM killer is next), LVE's PMEM: the container's OOM killer. These reach
+//     oom-kill, scoped to the container (a cgroup's OOM, warning).
+//   - privvmpages (its private virtual memory: OpenVZ's commit accounting, mmap and brk
+//     refused with ENOMEM), vmguarpages, lockedpages, shmpages, LVE's VMEM: allocations the
+//     container's commit limit refused, no kill. These reach overcommit-exposed (the
+//     container's own CommitLimit, reached).
+//   - kmemsize, dcachesize: the container's kernel memory (slabs, dentries, socket
+//     structures) refused, so kernel allocations on its behalf fail. These reach
+//     slab-alloc-failure. (fix20c's dispute of h15d's first mapping: a refused charge of
+//     privvmpages or kmemsize kills nothing; 1821, 1837 and 1838 are labelled so.)
 //   - numproc, numfile, numflock, numpty, numsiginfo, numiptent: counts of the container's
 //     processes, files, locks, ptys, queued signals and iptables rules, no memory and no
 //     network buffer: named in the healthy text when they fail, no finding.
@@ -156,15 +163,35 @@ func beancounterSocketResult(tl *model.Timeline) (fired []Finding, checked strin
 	}}, ""
 }
 
-// beancounterMemoryFinding: oom-kill on the pasted beancounters' memory rows; ok is false
-// without them, and the finding's Severity is zero when none refused a charge.
+// The memory rows by what a refused charge does (see the package comment above).
+var (
+	bcKillRes   = resSubset(beancounterMemRes, "physpages", "oomguarpages", "swappages", "lve_pmem")
+	bcCommitRes = resSubset(beancounterMemRes, "privvmpages", "vmguarpages", "lockedpages", "shmpages", "lve_vmem")
+	bcKernelRes = resSubset(beancounterMemRes, "kmemsize", "dcachesize")
+)
+
+func resSubset(all map[string]string, keys ...string) map[string]string {
+	m := make(map[string]string, len(keys))
+	for _, k := range keys {
+		m[k] = all[k]
+	}
+	return m
+}
+
+// beancounterMemoryFinding: oom-kill on the pasted beancounters' rows whose refusal is the
+// container's OOM killer; ok is false without memory rows, and the finding's Severity is
+// zero when none of them refused a charge.
 func beancounterMemoryFinding(tl *model.Timeline) (f Finding, checked string, ok bool) {
-	failed, read := beancountersOf(tl, beancounterMemRes)
-	if read == 0 {
+	if _, read := beancountersOf(tl, beancounterMemRes); read == 0 {
 		return Finding{}, "", false
 	}
+	failed, read := beancountersOf(tl, bcKillRes)
 	if len(failed) == 0 {
-		return Finding{}, fmt.Sprintf("%s: no memory charge refused at its own limit (failcnt or faults 0)", bcContainers(tl.Beancounters)), true
+		what := "no charge of its RAM or swap refused at its own limit (failcnt or faults 0)"
+		if read == 0 {
+			what = "no row of its RAM, swap or OOM guarantee (physpages, oomguarpages, swappages) in the text"
+		}
+		return Finding{}, fmt.Sprintf("%s: %s", bcContainers(tl.Beancounters), what), true
 	}
 	var ev []Evidence
 	for _, b := range failed {
@@ -193,6 +220,65 @@ func beancounterMemoryFinding(tl *model.Timeline) (f Finding, checked string, ok
 			"kind of limit per hosting user: lveinfo's fPMEM counts pages its PMEM limit refused, fVMEM allocations its VMEM limit refused.",
 		Changes: []model.Change{change},
 	}, "", true
+}
+
+// beancounterRefusalFinding: the rows of res (bcCommitRes, bcKernelRes) whose limit refused
+// a charge, as rule id's finding: the program saw ENOMEM, or the kernel's allocation on the
+// container's behalf failed; nothing was killed for it.
+func beancounterRefusalFinding(tl *model.Timeline, id string, res map[string]string) (fired []Finding, checked string) {
+	failed, read := beancountersOf(tl, res)
+	if read == 0 {
+		return nil, ""
+	}
+	if len(failed) == 0 {
+		return nil, fmt.Sprintf("%s: no %s refused at its own limit (failcnt or faults 0)", bcContainers(tl.Beancounters), bcResNames(res))
+	}
+	var ev []Evidence
+	for _, b := range failed {
+		ev = append(ev, Evidence{What: bcWho(b) + ": " + res[b.Resource] + " refused at its limit", Value: bcRowValue(b), Source: b.Source})
+	}
+	title, expl := fmt.Sprintf("%s: allocations refused at its own commit limit (ENOMEM, no kill)", bcContainers(failed)),
+		"OpenVZ's privvmpages is the container's commit accounting: an mmap or brk past its barrier fails with ENOMEM "+
+			"(kernel/bc/vm_pages.c), as vm.overcommit_memory=2 refuses past CommitLimit; vmguarpages, lockedpages and "+
+			"shmpages refuse the same way, and CloudLinux's fVMEM counts allocations the LVE's VMEM limit refused. The "+
+			"program decides what happens next (most abort); the container's limit, not the host's memory, ran out."
+	if id == "slab-alloc-failure" {
+		title = fmt.Sprintf("%s: kernel memory refused at its own limit", bcContainers(failed))
+		expl = "OpenVZ charges the kernel memory a container causes (slabs, page tables, socket and file structures) to kmemsize, " +
+			"and dentries and inodes to dcachesize; a refused charge fails that kernel allocation (a fork, an open, a socket), " +
+			"though the host has memory. The container's limit, not the host, refused it."
+	}
+	return []Finding{{
+		ID:          id,
+		Severity:    Warning,
+		Title:       title,
+		Evidence:    ev,
+		Explanation: expl,
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
+			Current: bcBarrierLimit(failed[0]), Rule: id,
+			Recommended: "have the host node raise the failing resource's barrier:limit (vzctl set CTID --" + failed[0].Resource + " B:L --save; a larger plan), or use less of it",
+			Why:         "the container's own limit refuses the memory, not the host"}},
+	}}, ""
+}
+
+func bcResNames(res map[string]string) string {
+	var names []string
+	for _, k := range []string{"privvmpages", "vmguarpages", "lockedpages", "shmpages", "lve_vmem", "kmemsize", "dcachesize"} {
+		if _, ok := res[k]; ok {
+			names = append(names, strings.TrimPrefix(k, "lve_"))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func checkOvercommitBeancounters(tl *model.Timeline) Result {
+	fired, checked := beancounterRefusalFinding(tl, "overcommit-exposed", bcCommitRes)
+	return withBeancounters(checkOvercommit(tl), fired, checked)
+}
+
+func checkSlabAllocFailureBeancounters(tl *model.Timeline) Result {
+	fired, checked := beancounterRefusalFinding(tl, "slab-alloc-failure", bcKernelRes)
+	return withBeancounters(checkSlabAllocFailure(tl), fired, checked)
 }
 
 // withBeancounters adds the beancounters' findings, or what they showed healthy, to a rule's

@@ -75,10 +75,12 @@ func TestH15dBeancounterFailuresReachRules(t *testing.T) {
 		if !evidenceHas(f, "container 101 tcpsndbuf", "failcnt 147 (held 215040, maxheld 1720320, barrier 1720320, limit 2703360)") || !evidenceHas(f, "container 101 tcprcvbuf", "failcnt 22") {
 			t.Errorf("%s: cgroup-tcp-limit evidence %+v", name, f.Evidence)
 		}
-		o := mustFire(t, run(t, "oom-kill", tl), Warning)
-		if o.Facts.OOM != OOMCgroup || !evidenceHas(o, "container 101 privvmpages", "failcnt 5821") || evidenceHas(o, "container 0", "") {
-			t.Errorf("%s: oom-kill %+v", name, o)
+		// privvmpages refuses with ENOMEM: the container's commit limit, no kill (fix20c).
+		o := mustFire(t, run(t, "overcommit-exposed", tl), Warning)
+		if !evidenceHas(o, "container 101 privvmpages", "failcnt 5821") || evidenceHas(o, "container 0", "") {
+			t.Errorf("%s: overcommit-exposed %+v", name, o)
 		}
+		mustBeHealthy(t, run(t, "oom-kill", tl))
 	}
 	// Only a memory row failing: no socket finding; only a socket row: no OOM.
 	mem := pasteTimeline(t, h15dUBCHeader+h15dUBC("101", map[string]string{"oomguarpages": "3"}))
@@ -138,8 +140,8 @@ func TestH15dVzlistBeancounters(t *testing.T) {
 	if !evidenceHas(f, "container 101 tcpsndbuf", "failcnt 147 (held 215040, barrier 1720320)") || evidenceHas(f, "container 102", "") {
 		t.Errorf("vzlist cgroup-tcp-limit: %+v", f.Evidence)
 	}
-	if o := mustFire(t, run(t, "oom-kill", fail), Warning); !evidenceHas(o, "container 101 privvmpages", "failcnt 12") {
-		t.Errorf("vzlist oom-kill: %+v", o.Evidence)
+	if o := mustFire(t, run(t, "overcommit-exposed", fail), Warning); !evidenceHas(o, "container 101 privvmpages", "failcnt 12") {
+		t.Errorf("vzlist overcommit-exposed: %+v", o.Evidence)
 	}
 	ok := pasteTimeline(t, "      CTID  TCPSNDB.F  PRIVVMP.F\n       101          0          0\n")
 	mustBeHealthy(t, run(t, "cgroup-tcp-limit", ok))
@@ -192,8 +194,8 @@ func TestH15dFatalResourceShortage(t *testing.T) {
 	tl := pasteTimeline(t, "Nov 30 03:10:01 vz1 kernel: [12345.678901] Fatal resource shortage: privvmpages, UB 101.\n"+
 		"Nov 30 03:10:02 vz1 kernel: [12346.678901] Fatal resource shortage: privvmpages, UB 101.\n"+
 		"Nov 30 03:10:03 vz1 kernel: [12347.678901] Fatal resource shortage: tcpsndbuf, UB 101.\n")
-	if f := mustFire(t, run(t, "oom-kill", tl), Warning); !evidenceHas(f, "container 101 privvmpages", "failcnt 2") {
-		t.Errorf("oom-kill: %+v", f.Evidence)
+	if f := mustFire(t, run(t, "overcommit-exposed", tl), Warning); !evidenceHas(f, "container 101 privvmpages", "failcnt 2") {
+		t.Errorf("overcommit-exposed: %+v", f.Evidence)
 	}
 	if f := mustFire(t, run(t, "cgroup-tcp-limit", tl), Warning); !evidenceHas(f, "container 101 tcpsndbuf", "failcnt 1") {
 		t.Errorf("cgroup-tcp-limit: %+v", f.Evidence)
@@ -201,7 +203,14 @@ func TestH15dFatalResourceShortage(t *testing.T) {
 	swap := pasteTimeline(t, "kernel: Fatal resource shortage: swappages, UB 102. More physical swap space required.\n")
 	mustFire(t, run(t, "oom-kill", swap), Warning)
 	bare := pasteTimeline(t, "Fatal resource shortage: privvmpages, UB 185096.\n")
-	mustFire(t, run(t, "oom-kill", bare), Warning)
+	mustFire(t, run(t, "overcommit-exposed", bare), Warning)
+	mustBeHealthy(t, run(t, "oom-kill", bare))
+	// kmemsize: the container's kernel memory refused, a slab allocation failing, no kill.
+	kmem := pasteTimeline(t, "Fatal resource shortage: kmemsize, UB 101.\n")
+	if f := mustFire(t, run(t, "slab-alloc-failure", kmem), Warning); !evidenceHas(f, "container 101 kmemsize", "failcnt 1") {
+		t.Errorf("kmemsize: %+v", f.Evidence)
+	}
+	mustBeHealthy(t, run(t, "oom-kill", kmem))
 	for _, s := range []string{
 		"what does Fatal resource shortage: privvmpages, UB mean?\n",
 		"Fatal resource shortage: memory, UB 101.\n",

@@ -441,7 +441,7 @@ func init() {
 		ID:     "slab-alloc-failure",
 		Title:  "a slab cache could not grow (SLUB \"Unable to allocate memory on node\")",
 		Family: FamilyMemory,
-		Check:  checkSlabAllocFailure,
+		Check:  checkSlabAllocFailureBeancounters,
 	})
 }
 

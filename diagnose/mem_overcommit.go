@@ -21,7 +21,7 @@ func init() {
 		ID:     "overcommit-exposed",
 		Title:  "more memory promised (Committed_AS) than RAM and swap can back, with overcommit on",
 		Family: FamilyMemory,
-		Check:  checkOvercommit,
+		Check:  checkOvercommitBeancounters,
 	})
 }
 
