@@ -1,6 +1,9 @@
 package artifact
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Self-hosted collaboration servers' own lines and Xen's toolstack lines (pre-round 16, h16b;
 // each format string checked in the program's source). GitLab's Sidekiq memory killer and
@@ -32,7 +35,7 @@ var collabForms = []ownLineForm{
 	{"[FATAL] failed to allocate memory", "", true, "Ruby's own out-of-memory (gc.c rb_memerror: \"[FATAL] failed to allocate memory\", the process exits): malloc or mmap returned NULL (ENOMEM: the host's overcommit accounting, RLIMIT_AS or RLIMIT_DATA, or a memory cgroup's limit at the commit) while Ruby could not raise NoMemoryError; no kill by the kernel's OOM killer; the kernel's or the cgroup's figures would say which limit"},
 	// XAPI ocaml/idl/api_errors: host_not_enough_free_memory "HOST_NOT_ENOUGH_FREE_MEMORY",
 	// params [needed; available] in bytes (xapi_vm_helpers, memory_check).
-	{"HOST_NOT_ENOUGH_FREE_MEMORY", "", false, "XAPI refused to start or migrate a VM (XenServer/XCP-ng: Server_error(HOST_NOT_ENOUGH_FREE_MEMORY, [needed; available]) in bytes): Xen's free memory on the host (xl info's free_memory, after squeezed ballooned what it could) was below what the VM needs: the hypervisor's memory, not dom0's Linux memory manager; no kill and no finding of headroom's rules"},
+	{"HOST_NOT_ENOUGH_FREE_MEMORY, [", "", false, "XAPI refused to start or migrate a VM (XenServer/XCP-ng: Server_error(HOST_NOT_ENOUGH_FREE_MEMORY, [needed; available]) in bytes): Xen's free memory on the host (xl info's free_memory, after squeezed ballooned what it could) was below what the VM needs: the hypervisor's memory, not dom0's Linux memory manager; no kill and no finding of headroom's rules"},
 	// Go's os/exec (Gitaly, gitlab-workhorse, Gitea, Forgejo): "fork/exec PATH: cannot
 	// allocate memory": clone(2) returned ENOMEM.
 	{"fork/exec ", ": cannot allocate memory", false, "a Go server's fork of a helper (git) was refused with ENOMEM (os/exec: \"fork/exec PATH: cannot allocate memory\"): clone() could not charge a copy of the parent's private writable memory: the host's commit accounting (vm.overcommit_memory 2 and CommitLimit, or mode 0's heuristic with RAM and swap short) or a memory cgroup; no kill by the kernel's OOM killer; overcommit-exposed would need `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory`"},
@@ -40,6 +43,21 @@ var collabForms = []ownLineForm{
 
 // collabGate: collabForms' bytes beside webAppGate's.
 const collabGate = "H"
+
+// collabOwnLine: one of collabForms' messages under any log prefix (Sidekiq's own
+// "ISO pid TID-x WARN:" stamp reads as a syslog host and tag): their words are the
+// programs' own, so no tag is needed.
+func collabOwnLine(t string) (why string, oom, ok bool) {
+	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) || strings.IndexAny(t, "KxyH") < 0 {
+		return "", false, false
+	}
+	for k := range collabForms {
+		if why, ok := collabForms[k].match(t); ok {
+			return why, collabForms[k].oom, true
+		}
+	}
+	return "", false, false
+}
 
 // isCollabTag: these servers' and Xen's toolstack daemons' syslog tags.
 func isCollabTag(tag string) bool {
@@ -116,7 +134,11 @@ func (d *doc) xenToolNamed(i int) bool {
 	d.unparsedUnread(i, why)
 	if d.programFigureCount < maxProgramFigureArtifacts {
 		d.programFigureCount++
-		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, map[string]any{"program": "xen", name: value, "message": clip(strings.TrimSpace(d.ls[i].Text), 120)})
+		var v any = value
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil {
+			v = n // MiB or bytes; dom0_mem's "4G,max:4G" and xen_version stay as written
+		}
+		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, map[string]any{"program": "xen", name: v, "message": clip(strings.TrimSpace(d.ls[i].Text), 120)})
 	}
 	return true
 }
@@ -132,7 +154,7 @@ func (d *doc) pumaKillerFigures(i int) bool {
 	data := map[string]any{"program": "puma_worker_killer"}
 	for _, f := range [...]struct{ needle, name string }{{"consuming total: ", "total_mb"}, {"out of max: ", "max_mb"}} {
 		if j := strings.Index(t[k:], f.needle); j >= 0 {
-			if v := firstField(t[k+j+len(f.needle):]); startsWithDigit(v) {
+			if v, err := strconv.ParseFloat(firstField(t[k+j+len(f.needle):]), 64); err == nil {
 				data[f.name] = v
 			}
 		}
