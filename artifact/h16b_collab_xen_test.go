@@ -18,6 +18,8 @@ func TestH16bCollabOwnLinesNamed(t *testing.T) {
 		{`2026-11-28_03:14:07.51234 {"severity":"WARN","class":"Gitlab::SidekiqDaemon::MemoryKiller","message":"Sidekiq worker RSS out of range","pid":24188,"current_rss":2411520,"soft_limit_rss":2000000,"hard_limit_rss":3000000}` + "\n", "SidekiqDaemon::MemoryKiller"},
 		{"2026-11-28T03:14:07.513Z 24188 TID-gq7 WARN: Sidekiq worker PID-24188 current RSS 2411520 exceeds maximum RSS 2000000 after finishing job PipelineProcessWorker JID-8a1b2c3d\n", "SIDEKIQ_MEMORY_KILLER_MAX_RSS"},
 		{"mastodon-sidekiq-1  | [FATAL] failed to allocate memory\n", "rb_memerror"},
+		{"Nov 28 06:01:02 matrix python[2211]: MemoryError\n", "MemoryError"},
+		{"Nov 28 03:14:07 git1 bundle[24188]: Sidekiq worker RSS out of range pid=24188 current_rss=2411520\n", "SidekiqDaemon::MemoryKiller"},
 		{"Nov 28 05:10:00 git1 gitaly[811]: fork/exec /opt/gitlab/embedded/bin/git: cannot allocate memory\n", "overcommit"},
 		{"2026/11/28 10:00:00 ...dules/git/command.go:267:Run() [E] git command failed: fork/exec /usr/bin/git: cannot allocate memory\n", "clone()"},
 		{"Nov 28 12:00:00 xcp-ng-01 xapi: [error||1234 :::80||backtrace] Async.VM.start R:5f1c failed with exception Server_error(HOST_NOT_ENOUGH_FREE_MEMORY, [ 8623489024; 1073741824 ])\n", "squeezed"},

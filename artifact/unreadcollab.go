@@ -15,7 +15,8 @@ import (
 // as a sentence's figures.
 //
 // Gated with webAppForms (webAppOwnLine's loop): every form holds one of webAppGate's bytes
-// or collabGate's ('K' "Killer", 'x' "exceeds", 'u' "out", 'y' "memory", 'H' "HOST_").
+// or collabGate's ('K' "Killer", 'x' "exceeds", 'u' "out", 'y' "memory", 'H' "HOST_"); under any tag
+// (collabOwnLine) one of "KxyHS" ('S' "Sidekiq", "RSS").
 
 var collabForms = []ownLineForm{
 	// puma_worker_killer lib/puma_worker_killer/puma_memory.rb / reaper.rb: "PumaWorkerKiller:
@@ -48,7 +49,7 @@ const collabGate = "H"
 // "ISO pid TID-x WARN:" stamp reads as a syslog host and tag): their words are the
 // programs' own, so no tag is needed.
 func collabOwnLine(t string) (why string, oom, ok bool) {
-	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) || strings.IndexAny(t, "KxyH") < 0 {
+	if len(t) > maxErrnoLineBytes && !jsonLogRecord(t) || strings.IndexAny(t, "KxyHS") < 0 {
 		return "", false, false
 	}
 	for k := range collabForms {
@@ -59,11 +60,13 @@ func collabOwnLine(t string) (why string, oom, ok bool) {
 	return "", false, false
 }
 
-// isCollabTag: these servers' and Xen's toolstack daemons' syslog tags.
+// isCollabTag: these servers' and Xen's toolstack daemons' syslog tags ("bundle": Mastodon's and
+// GitLab's units run Sidekiq and Puma under bundle exec; "python": Synapse's packaged unit runs
+// its venv's python).
 func isCollabTag(tag string) bool {
 	switch tag {
-	case "gitlab", "gitaly", "gitlab-workhorse", "puma", "sidekiq", "mastodon", "synapse",
-		"matrix-synapse", "mattermost", "rocketchat", "gitea", "forgejo",
+	case "gitlab", "gitaly", "gitlab-workhorse", "puma", "sidekiq", "bundle", "ruby", "rails", "mastodon", "synapse",
+		"matrix-synapse", "python", "python3", "mattermost", "rocketchat", "gitea", "forgejo",
 		"xapi", "squeezed", "xenopsd", "xenopsd-xc", "xcp-rrdd", "xenstored", "xl":
 		return true
 	}
