@@ -440,6 +440,12 @@ func (d *doc) run(from int) {
 			if (isJVMTag(l.Tag) || log4jLevelHost(l) || isAgentTag(l.Tag) || isDBTag(l.Tag)) && d.jvmLine(i) {
 				continue // a search or big-data JVM cluster's own line (unreadjvm.go)
 			}
+			if why, oom, ok := collabOwnLine(t); ok {
+				d.programOOMNamed = d.programOOMNamed || oom
+				d.unparsedUnread(i, why) // a collaboration server's own line under any tag (unreadcollab.go)
+				d.programFigures(i)
+				continue
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				d.programOOMNamed = d.programOOMNamed || jvmOOMText(t)

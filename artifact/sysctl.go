@@ -335,6 +335,9 @@ func (d *doc) prose(i int) {
 	if d.jvmLine(i) {
 		return // a search or big-data JVM cluster's own line (unreadjvm.go)
 	}
+	if d.xenToolNamed(i) {
+		return // xl info's memory keys, xe's memory fields, dom0_mem= on Xen's command line (unreadcollab.go)
+	}
 	if why, oom, ok := webAppOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.programOOMNamed = d.programOOMNamed || oom
 		d.unparsedUnread(i, why) // a web application server's or routing daemon's own line (unreadwebapp.go)

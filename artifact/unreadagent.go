@@ -270,7 +270,8 @@ func isAgentTag(tag string) bool {
 	case "netdata", "alarm-notify.sh", "zabbix_agentd", "zabbix_agent2", "zabbix_server",
 		"datadog-agent", "agent", "metricbeat", "collectd",
 		"scylla", "etcd", "cassandra", "kafka", "kafka-server-start.sh", "java",
-		"clickhouse-server", "clickhouse", "cockroach", "tikv-server", "redpanda":
+		"clickhouse-server", "clickhouse", "cockroach", "tikv-server", "redpanda",
+		"jvb", "jvb.sh", "jicofo", "jicofo.sh": // Jitsi's videobridge and focus, JVMs (h16b)
 		return true
 	}
 	return false

@@ -316,6 +316,9 @@ const maxProgramFigureArtifacts = 32
 // messages (called only for a line a program's reader named).
 func (d *doc) programFigures(i int) {
 	d.programListenFull(i) // a program's own full accept queue (programlisten.go)
+	if d.pumaKillerFigures(i) {
+		return // puma_worker_killer's fractional MB (unreadcollab.go)
+	}
 	if d.programFigureCount >= maxProgramFigureArtifacts {
 		return
 	}

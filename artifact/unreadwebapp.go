@@ -79,10 +79,10 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := netlinkOverrun(t); ok {
 		return why, false, true
 	}
-	if strings.IndexAny(t, webAppGate) < 0 {
+	if strings.IndexAny(t, webAppGate+collabGate) < 0 {
 		return "", false, false
 	}
-	for _, forms := range [2][]ownLineForm{webAppForms, hostingForms} { // hostingForms: unreadhosting.go
+	for _, forms := range [3][]ownLineForm{webAppForms, hostingForms, collabForms} { // hostingForms: unreadhosting.go; collabForms: unreadcollab.go
 		for k := range forms {
 			if why, ok := forms[k].match(t); ok {
 				return why, forms[k].oom, true
@@ -152,7 +152,7 @@ func isWebAppTag(tag string) bool {
 		"ospf6d", "watchfrr", "frr", "quagga":
 		return true
 	}
-	return isRoutingDaemonTag(tag) || isHostingTag(tag) // the other routing daemons (unreadnetlink.go), hosting panels' (unreadhosting.go)
+	return isRoutingDaemonTag(tag) || isHostingTag(tag) || isCollabTag(tag) // the other routing daemons (unreadnetlink.go), hosting panels' (unreadhosting.go), collaboration servers' and Xen's toolstack (unreadcollab.go)
 }
 
 // pm2LogHost: PM2's own log line ("2026-11-30T01:02:03: PM2 log: ...", lib/Utility.js

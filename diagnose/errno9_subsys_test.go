@@ -75,6 +75,9 @@ func TestBoardsPoolExhaustionIsNotChecked(t *testing.T) {
 		{"Failed to get suitable pool for fe300000.mmcnr", "atomic DMA coherent pool"},
 		{"nvme 0000:01:00.0: swiotlb buffer is full (sz: 65536 bytes), total 32768 (slots), used 32700 (slots)", "swiotlb bounce buffer"},
 		{"smsc95xx 1-1.1:1.0 eth0: kevent 2 may have been dropped", "receive path"},
+		// Pre-round 16 (h16b): Xen's netback frames and a domain's grant table.
+		{"xen_net: Memory squeeze in netback driver.", "Xen machine frames for netback"},
+		{"xen:grant_table: xen/grant-table: max_grant_frames reached cur=32 extra=1 limit=32 gnttab_free_count=0 req_entries=24", "max_grant_frames"},
 	} {
 		for _, id := range allocClasses {
 			tl := memTextTimeline()

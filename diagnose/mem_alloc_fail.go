@@ -1424,7 +1424,7 @@ func poolRecords(recs []model.LogRecord) string {
 		}
 		fmt.Fprintf(&b, "%d× %s", pools[pool], pool)
 	}
-	return fmt.Sprintf("%d kernel log line(s) state that a dedicated pool ran out (%s; first: %s, %q): not the buddy allocator's free memory, so no cause of the family is shown or excluded; headroom does not judge the pools' sizes (a CMA area: cma= or the device tree, CmaTotal/CmaFree in /proc/meminfo; the atomic DMA pool: coherent_pool=; the bounce buffer: swiotlb=)",
+	return fmt.Sprintf("%d kernel log line(s) state that a dedicated pool ran out (%s; first: %s, %q): not the buddy allocator's free memory, so no cause of the family is shown or excluded; headroom does not judge the pools' sizes (a CMA area: cma= or the device tree, CmaTotal/CmaFree in /proc/meminfo; the atomic DMA pool: coherent_pool=; the bounce buffer: swiotlb=; Xen's frames for netback: dom0_mem= and the other domains' memory; a Xen grant table: max_grant_frames or gnttab_max_frames=)",
 		len(recs), b.String(), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message))
 }
 

@@ -94,6 +94,14 @@ const (
 	// buffer is full (sz: %zd bytes), total %lu (slots), used %lu (slots)"). Sized by the
 	// swiotlb= boot parameter.
 	PoolSwiotlb = "swiotlb bounce buffer"
+	// PoolXenFrames: the machine frames Xen gives dom0's netback for page flipping (the
+	// classic netback's net_rx_action: alloc_mfn failed, "Memory squeeze in netback
+	// driver."): Xen's free memory, sized by dom0_mem= and the other domains' memory.
+	PoolXenFrames = "Xen machine frames for netback"
+	// PoolXenGrants: a domain's grant table (drivers/xen/grant-table.c gnttab_expand:
+	// "xen/grant-table: max_grant_frames reached cur=%u extra=%u limit=%u ..."): its frames
+	// capped by max_grant_frames in the domain's config or Xen's gnttab_max_frames=.
+	PoolXenGrants = "Xen grant table"
 )
 
 // poolFailure reads the pools' own failure lines, and usbnet's and lan78xx's deferred RX
@@ -116,6 +124,12 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 				f.Bytes = v
 			}
 		}
+		return f, true
+	case strings.Contains(msg, "Memory squeeze in netback driver"):
+		f.Pool = PoolXenFrames
+		return f, true
+	case strings.Contains(msg, "max_grant_frames reached"):
+		f.Pool = PoolXenGrants
 		return f, true
 	case strings.Contains(msg, "Failed to get suitable pool for "), strings.Contains(msg, "DMA pool exhausted for "):
 		f.Pool = PoolDMAAtomic
@@ -160,7 +174,7 @@ var subsysAllocOwned = [][]string{MsgPageAllocFailure, MsgSlabFailure, MsgNotPhy
 // driver's own statement that an allocation of memory failed, and what it says of it.
 func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	// The pools' own words carry none of the gate's words below ("swiotlb buffer is full").
-	if strings.Contains(msg, "swiotlb") || strings.Contains(msg, "pool ") || strings.Contains(msg, "kevent ") {
+	if strings.Contains(msg, "swiotlb") || strings.Contains(msg, "pool ") || strings.Contains(msg, "kevent ") || strings.Contains(msg, "squeeze") || strings.Contains(msg, "max_grant_frames") {
 		if f, ok := poolFailure(msg); ok {
 			return f, true
 		}

@@ -61,6 +61,13 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		{msg: "DMA pool exhausted for 30be0000.ethernet", ok: true, order: -1, pool: PoolDMAAtomic},
 		{msg: "DMA: failed to allocate 256 KiB GFP_KERNEL|GFP_DMA pool for atomic allocation", ok: true, order: -1, atomic: "false", pool: PoolDMAAtomic},
 		{msg: "nvme 0000:01:00.0: swiotlb buffer is full (sz: 65536 bytes), total 32768 (slots), used 32700 (slots)", ok: true, order: -1, bytes: 65536, pool: PoolSwiotlb},
+		// Pre-round 16 (h16b): Xen's pools: netback's machine frames, a domain's grant table
+		// (PoolXenFrames, PoolXenGrants); the balloon's hotplug EEXIST and netfront's
+		// linearised skb are no pool that ran out.
+		{msg: "xen_net: Memory squeeze in netback driver.", ok: true, order: -1, pool: PoolXenFrames},
+		{msg: "xen:grant_table: xen/grant-table: max_grant_frames reached cur=32 extra=1 limit=32 gnttab_free_count=0 req_entries=24", ok: true, order: -1, pool: PoolXenGrants},
+		{msg: "xen:balloon: Cannot add additional memory (-17)"},
+		{msg: "xennet: skb rides the rocket: 19 slots, 65226 bytes"},
 		{msg: "smsc95xx 1-1.1:1.0 eth0: kevent 2 may have been dropped", ok: true, order: -1, rx: true},
 		{msg: "lan78xx 1-1.1.1:1.0 eth0: kevent 2 may have been dropped", ok: true, order: -1, rx: true},
 		{msg: "cdc_ether 2-1:2.0 usb0: kevent EVENT_RX_MEMORY may have been dropped", ok: true, order: -1, rx: true},
