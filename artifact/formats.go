@@ -185,6 +185,7 @@ var formats = []format{
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
 	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},
+	{kind: KindNetstatS, first: []string{"udp:"}, parse: (*doc).tryBSDNetstatUDP},
 	{kind: KindNetStatFile, detect: isNameColon, parse: (*doc).tryProcNetStat},
 	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
 	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},

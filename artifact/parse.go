@@ -349,6 +349,10 @@ func (d *doc) run(from int) {
 		if d.allocOrderWarn(i) {
 			continue
 		}
+		if synFloodTemplate(t, d.rawHas(needleSynFlood, l)) && (l.Kernel || kernel.IsQuotedMessage(t)) {
+			d.unparsedUnread(i, synFloodTemplateWhy) // a KB's list of the message's forms (reportextras.go)
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue
@@ -774,7 +778,7 @@ func (d *doc) showMemReport(i int) bool {
 	// /proc/buddyinfo) are its buddyinfo too: show_free_areas_core counts the same free_area
 	// lists frag_show prints. The named lists of later dumps are not fed yet: doing so moved
 	// three corpus verdicts (130, 676, 706; docs/accuracy.md) and wants its own judgement.
-	zs := showMemZoneReading(af.Zones, m.nodes, pageKB)
+	zs := showMemZoneReading(af.Zones, m.nodes, pageKB, len(used) > 0 && lastTextLine(d.ls, used[len(used)-1]))
 	var bz []kernel.BuddyZone
 	if m.anonNamed {
 		bz = showMemBuddy(af.Zones)

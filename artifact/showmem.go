@@ -851,13 +851,19 @@ func ParseShowMem(text string) ShowMem {
 // show_free_areas), zoneinfo's node_unreclaimable, set on each zone of that node (4.8–4.10
 // print pgdat_reclaimable there instead, the same verdict from scanned pages).
 // A dump inside a failure or OOM report stays that report's: its rules judge it.
-func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64) []kernel.Zone {
+//
+// cutAtEnd says the paste ends at the dump's last line: its last zone line, cut before
+// present: but with free pages and watermarks printed, is kept (FieldPresentNotPrinted):
+// free pages are the zone's own, so it has memory. A zone line without present: elsewhere
+// (wrapped, or an older format) is not taken so.
+func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd bool) []kernel.Zone {
 	if pageKB <= 0 {
 		return nil
 	}
 	var out []kernel.Zone
-	for _, z := range zones {
-		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0 {
+	for k, z := range zones {
+		cutZone := cutAtEnd && k == len(zones)-1 && z.PresentKB <= 0 && z.FreeKB > 0
+		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || (z.PresentKB <= 0 && !cutZone) {
 			continue
 		}
 		var f kernel.Counters
@@ -865,7 +871,11 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 		f.Set("min", z.MinKB/pageKB)
 		f.Set("low", z.LowKB/pageKB)
 		f.Set("high", z.HighKB/pageKB)
-		f.Set("present", z.PresentKB/pageKB)
+		if z.PresentKB > 0 {
+			f.Set("present", z.PresentKB/pageKB)
+		} else {
+			f.Set(model.FieldPresentNotPrinted, 1) // free pages are the zone's own: populated
+		}
 		if z.ManagedKB != nil {
 			f.Set("managed", *z.ManagedKB/pageKB)
 		}
