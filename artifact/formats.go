@@ -77,6 +77,7 @@ var formats = []format{
 	{kind: KindIperf, start: byteIn("["), detect: func(_, t string) bool { return strings.Contains(t, "sec") || strings.HasPrefix(t, "[ ID]") }, parse: (*doc).tryIperf},
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},
+	{kind: KindNetperf, first: []string{"Socket"}, parse: (*doc).tryNetperfUDP},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNodeExporter, start: byteIn("12"), detect: isCMetricsTextLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},

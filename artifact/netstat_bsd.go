@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"strings"
 
 	"headroom/kernel"
@@ -13,8 +14,8 @@ import (
 // are Linux's Udp counters under another sentence: "dropped due to full socket buffers"
 // (udps_fullsock, the socket's receive buffer was full: Linux RcvbufErrors) and "dropped due
 // to no socket" (udps_noport: Linux NoPorts); "datagrams received" (udps_ipackets) is the
-// total the share is taken of. The other sentences (checksum, header and pcb counters) are
-// read, not mapped. A book's unindented example or a translation is not this output.
+// total the share is taken of. The other sentences (checksum, header and pcb counters,
+// "delivered") are read and kept under the artifact's unmapped, not mapped. A book's unindented example or a translation is not this output.
 var bsdUDPSentences = map[string]string{
 	"% datagrams received":                                     "InDatagrams",
 	"% dropped due to full socket buffers":                     "RcvbufErrors",
@@ -38,6 +39,7 @@ func (d *doc) tryBSDNetstatUDP(i int) int {
 		return 0
 	}
 	g := kernel.Group{Name: "Udp"}
+	var other []string // the sentences with no Linux counter, kept with their line
 	full := false
 	k := i + 1
 	for ; k < len(d.ls); k++ {
@@ -58,10 +60,12 @@ func (d *doc) tryBSDNetstatUDP(i int) int {
 		}
 		if name != "" {
 			g.Counters.Set(name, v)
+		} else {
+			other = append(other, fmt.Sprintf("line %d: %s", d.ls[k].No, strings.TrimSpace(t)))
 		}
 	}
 	if !full {
 		return 0
 	}
-	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: kernel.Groups{g}}, &NetstatS{Groups: kernel.Groups{g}})
+	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: kernel.Groups{g}}, &NetstatS{Groups: kernel.Groups{g}, Unmapped: other})
 }

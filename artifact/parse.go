@@ -38,6 +38,7 @@ const (
 	KindStated       = "stated"        // numbers a person wrote in prose (stated.go)
 	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
 	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
+	KindNetperf      = "netperf"       // netperf's UDP_STREAM result table (netperf.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
