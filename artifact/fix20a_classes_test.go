@@ -91,3 +91,26 @@ func TestNetperfUDPStream(t *testing.T) {
 		}
 	}
 }
+
+// wrk's summary (corpus 1794, 1795): its figures read, Socket errors by kind. Counter-case:
+// a sentence with "threads and connections" and no summary under it.
+func TestWrkSummary(t *testing.T) {
+	text := "Running 30s test @ http://10.0.0.1:8080/\n  12 threads and 300 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n    Latency    91.56ms   31.46ms 342.61ms   70.65%\n    Req/Sec   223.39     40.76   464.00     80.14%\n  78773 requests in 30.07s, 279.31MB read\n  Socket errors: connect 252, read 0, write 0, timeout 0\nRequests/sec:   2619.58\nTransfer/sec:      9.29MB\n"
+	tl := ParseString(text, "p", Options{})
+	var got *WrkRun
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindWrk {
+			got = a.Data.(*WrkRun)
+		}
+	}
+	if got == nil || got.Threads != 12 || got.Connections != 300 || got.SocketErrors["connect"] != 252 || got.Requests == nil || *got.Requests != 78773 ||
+		got.RequestsPerSec == nil || *got.RequestsPerSec != 2619.58 || got.LatencyMaxMs == nil || *got.LatencyMaxMs != 342.61 {
+		t.Fatalf("wrk: %+v", got)
+	}
+	tl = ParseString("We ran 12 threads and 300 connections against it.\n12 threads and 300 connections\nthen it failed.\n", "p", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindWrk {
+			t.Errorf("prose read as wrk: %+v", a)
+		}
+	}
+}

@@ -78,6 +78,7 @@ var formats = []format{
 	{kind: KindIperf, start: byteIn("\""), detect: isIperfJSONLine, parse: (*doc).tryIperfJSON},
 	{kind: KindIperf, start: byteIn("TU"), detect: isIperfWindowLine, parse: (*doc).tryIperfWindow},
 	{kind: KindNetperf, first: []string{"Socket"}, parse: (*doc).tryNetperfUDP},
+	{kind: KindWrk, start: isDigit, detect: func(_, t string) bool { return strings.Contains(t, " threads and ") }, parse: (*doc).tryWrk},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNodeExporter, start: byteIn("12"), detect: isCMetricsTextLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},

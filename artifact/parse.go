@@ -39,6 +39,7 @@ const (
 	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
 	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
 	KindNetperf      = "netperf"       // netperf's UDP_STREAM result table (netperf.go)
+	KindWrk          = "wrk"           // wrk's summary (wrk.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
