@@ -32,6 +32,8 @@ var bsdUDPSentences = map[string]string{
 	"% times multicast source filter matched":                  "",
 }
 
+const bsdUDPLayout = "a BSD's netstat -s udp section (usr.bin/netstat inet.c udp_stats; F-Stack's ff_netstat): \"dropped due to full socket buffers\" read as RcvbufErrors, \"dropped due to no socket\" as NoPorts"
+
 // tryBSDNetstatUDP reads a "udp:" header and its indented udp_stats sentences. It needs the
 // full-buffers sentence among them: that line is what only this output prints.
 func (d *doc) tryBSDNetstatUDP(i int) int {
@@ -67,5 +69,5 @@ func (d *doc) tryBSDNetstatUDP(i int) int {
 	if !full {
 		return 0
 	}
-	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: kernel.Groups{g}}, &NetstatS{Groups: kernel.Groups{g}, Unmapped: other})
+	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: kernel.Groups{g}}, &NetstatS{Groups: kernel.Groups{g}, Unmapped: other, Layout: bsdUDPLayout})
 }
