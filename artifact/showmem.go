@@ -852,7 +852,7 @@ func ParseShowMem(text string) ShowMem {
 // print pgdat_reclaimable there instead, the same verdict from scanned pages).
 // A dump inside a failure or OOM report stays that report's: its rules judge it.
 //
-// cutAtEnd says the paste ends at the dump's last line: its last zone line, cut before
+// cutAtEnd says the dump's last zone line was cut (lastZoneLineCut): that line, cut before
 // present: but with free pages and watermarks printed, is kept (FieldPresentNotPrinted):
 // free pages are the zone's own, so it has memory. A zone line without present: elsewhere
 // (wrapped, or an older format) is not taken so.
@@ -895,6 +895,30 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 		out = append(out, kernel.Zone{Node: z.Node, Name: z.Zone, Fields: f})
 	}
 	return out
+}
+
+// lastZoneLineCut says whether a dump's last zone line was cut short: the paste ends at the
+// dump's last line, or the zone line's last field is a name without its ":value"
+// ("... inactive_file:1235660kB unevictable:0kB writepen"), which no zone line the kernel
+// prints ends with (each field is "name:value", lib/show_mem.c show_free_areas), so
+// whatever follows (a closing fence, the poster's prose, a prompt) came after the cut.
+func lastZoneLineCut(ls []Line, used []int) bool {
+	if len(used) == 0 {
+		return false
+	}
+	if lastTextLine(ls, used[len(used)-1]) {
+		return true
+	}
+	for k := len(used) - 1; k >= 0; k-- {
+		t := ls[used[k]].Text
+		if showMemKind(t) != "zone" {
+			continue
+		}
+		fs := fields(t)
+		last := fs[len(fs)-1]
+		return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
+	}
+	return false
 }
 
 // showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that

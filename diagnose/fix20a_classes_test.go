@@ -42,22 +42,26 @@ func TestSynFloodTemplateIsNoLog(t *testing.T) {
 	}
 }
 
-// A show_mem dump whose paste ends inside its last zone line, after free/min/low/high but
-// before present: (corpus 1789): the zone is judged. Before: dropped for lack of present.
-// Counter-case: the same zone line with text after the dump (the line is not where the
-// paste was cut) stays unjudged without present.
+// A show_mem dump whose last zone line was cut inside a field name, after free/min/low/high
+// but before present: (corpus 1789), at the paste's end or with the poster's prose after it:
+// the zone is judged. Before: dropped for lack of present. Counter-case: a zone line that
+// ends on a whole field without present:, with text after the dump (not cut), stays unjudged.
 func TestShowMemCutZoneLineJudged(t *testing.T) {
-	cut := "[90884.551361] Node 0 DMA free:15892kB min:128kB low:160kB high:192kB present:15992kB managed:15908kB\n" +
+	head := "[90884.551361] Node 0 DMA free:15892kB min:128kB low:160kB high:192kB present:15992kB managed:15908kB\n" +
 		"[90884.551364] lowmem_reserve[]: 0 2972 7963 7963 7963\n" +
 		"[90884.551366] Node 0 DMA32 free:45308kB min:25172kB low:31464kB high:37756kB active_anon:1249092kB present:3129200kB managed:2829624kB\n" +
 		"[90884.551368] lowmem_reserve[]: 0 0 4991 4991 4991\n" +
-		"[90884.551370] Node 0 Normal free:42656kB min:42276kB low:52844kB high:63412kB active_anon:819168kB inactive_anon:597852kB writepen\n"
-	d, _ := rootOf(t, cut)
-	if f := findingOf(d, "zone-reserve-low"); f == nil {
-		t.Errorf("cut Normal line: findings %+v", d.Findings)
+		"[90884.551370] Node 0 Normal free:42656kB min:42276kB low:52844kB high:63412kB active_anon:819168kB inactive_anon:597852kB"
+	for name, text := range map[string]string{
+		"cut at the end":   head + " writepen\n",
+		"cut, prose after": head + " writepen\n\nThe container then failed to start.\n",
+	} {
+		if d, _ := rootOf(t, text); findingOf(d, "zone-reserve-low") == nil {
+			t.Errorf("%s: findings %+v", name, d.Findings)
+		}
 	}
-	more := cut + "\nThe container then failed to start.\n"
-	if d, _ := rootOf(t, more); findingOf(d, "zone-reserve-low") != nil {
-		t.Errorf("zone line not at the paste's end: findings %+v", d.Findings)
+	whole := head + "\n\nThe container then failed to start.\n"
+	if d, _ := rootOf(t, whole); findingOf(d, "zone-reserve-low") != nil {
+		t.Errorf("zone line not cut: findings %+v", d.Findings)
 	}
 }
