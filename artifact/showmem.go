@@ -897,28 +897,28 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 	return out
 }
 
-// lastZoneLineCut says whether a dump's last zone line was cut short: the paste ends at the
-// dump's last line, or the zone line's last field is a name without its ":value"
+// lastZoneLineCut says whether a dump ends inside its last zone line: the dump's last line is
+// a zone line and the paste ends there, or its last field is a name without its ":value"
 // ("... inactive_file:1235660kB unevictable:0kB writepen"), which no zone line the kernel
 // prints ends with (each field is "name:value", lib/show_mem.c show_free_areas), so
-// whatever follows (a closing fence, the poster's prose, a prompt) came after the cut.
+// whatever follows (a closing fence, the poster's prose, a prompt) came after the cut. A
+// zone line cut inside the dump, its lowmem_reserve and buddy lines after it (an excerpt the
+// poster trimmed, corpus 706), is not the dump's end.
 func lastZoneLineCut(ls []Line, used []int) bool {
 	if len(used) == 0 {
 		return false
 	}
-	if lastTextLine(ls, used[len(used)-1]) {
+	k := used[len(used)-1]
+	t := ls[k].Text
+	if showMemKind(t) != "zone" {
+		return false
+	}
+	if lastTextLine(ls, k) {
 		return true
 	}
-	for k := len(used) - 1; k >= 0; k-- {
-		t := ls[used[k]].Text
-		if showMemKind(t) != "zone" {
-			continue
-		}
-		fs := fields(t)
-		last := fs[len(fs)-1]
-		return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
-	}
-	return false
+	fs := fields(t)
+	last := fs[len(fs)-1]
+	return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that

@@ -44,8 +44,9 @@ func TestSynFloodTemplateIsNoLog(t *testing.T) {
 
 // A show_mem dump whose last zone line was cut inside a field name, after free/min/low/high
 // but before present: (corpus 1789), at the paste's end or with the poster's prose after it:
-// the zone is judged. Before: dropped for lack of present. Counter-case: a zone line that
-// ends on a whole field without present:, with text after the dump (not cut), stays unjudged.
+// the zone is judged. Before: dropped for lack of present. Counter-cases: a zone line that
+// ends on a whole field without present:, with text after the dump (not cut), and a zone
+// line cut inside the dump (its buddy line after it) stay unjudged.
 func TestShowMemCutZoneLineJudged(t *testing.T) {
 	head := "[90884.551361] Node 0 DMA free:15892kB min:128kB low:160kB high:192kB present:15992kB managed:15908kB\n" +
 		"[90884.551364] lowmem_reserve[]: 0 2972 7963 7963 7963\n" +
@@ -60,8 +61,13 @@ func TestShowMemCutZoneLineJudged(t *testing.T) {
 			t.Errorf("%s: findings %+v", name, d.Findings)
 		}
 	}
-	whole := head + "\n\nThe container then failed to start.\n"
-	if d, _ := rootOf(t, whole); findingOf(d, "zone-reserve-low") != nil {
-		t.Errorf("zone line not cut: findings %+v", d.Findings)
+	for name, text := range map[string]string{
+		"zone line not cut": head + "\n\nThe container then failed to start.\n",
+		// cut inside the dump (a trimmed excerpt, corpus 706): the dump goes on after it
+		"cut inside the dump": head + " writepen\n[90884.551371] lowmem_reserve[]: 0 0 0 0 0\n[90884.551372] Node 0 Normal: 32*4kB (UEMR) 5*8kB (UR) = 168kB\n",
+	} {
+		if d, _ := rootOf(t, text); findingOf(d, "zone-reserve-low") != nil {
+			t.Errorf("%s: findings %+v", name, d.Findings)
+		}
 	}
 }
