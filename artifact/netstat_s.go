@@ -149,10 +149,12 @@ func sentenceKey(s string) (key string, v int64, ok bool) {
 
 // NetstatS is parsed `netstat -s` output.
 type NetstatS struct {
-	Groups     kernel.Groups `json:"groups"`
-	Unmapped   []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
-	Cut        []NetstatCut  `json:"cut,omitempty"`
-	unmappedAt []int         // their indexes in the lines
+	Groups   kernel.Groups `json:"groups"`
+	Unmapped []string      `json:"unmapped,omitempty"` // "line 12: 3 frobs"
+	Cut      []NetstatCut  `json:"cut,omitempty"`
+	// Layout names a BSD's udp_stats section read into Linux's counter names (netstat_bsd.go).
+	Layout     string `json:"layout,omitempty"`
+	unmappedAt []int  // their indexes in the lines
 }
 
 // NetstatCut is the last line of a paste cut inside a sentence ("43361 TCP sockets finished

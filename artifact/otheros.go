@@ -46,10 +46,23 @@ func otherOS(text string) string {
 // setOtherOS names the other system a text is from, after the whole text is read. Only a
 // text with no Linux evidence is another system's: a Linux post that quotes FreeBSD's
 // kern.ipc.somaxconn beside its own counters is still judged as Linux.
+//
+// A BSD's netstat -s udp section is read (netstat_bsd.go: its full-buffers count is the
+// RcvbufErrors of that stack) and still names the system: with no Linux kernel read, the
+// text is that BSD's, so no Linux setting is the fix.
 func setOtherOS(tl *model.Timeline, text string) {
-	if tl.Host.Kernel == "" && NothingRead(tl) {
+	if tl.Host.Kernel == "" && (NothingRead(tl) || bsdNetstatRead(tl)) {
 		tl.Host.OtherOS = otherOS(text)
 	}
+}
+
+func bsdNetstatRead(tl *model.Timeline) bool {
+	for _, a := range tl.Artifacts {
+		if ns, ok := a.Data.(*NetstatS); ok && ns.Layout != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // bsdMarkerIn: m occurs in text other than in a Linux program's hint that names BSD's

@@ -38,6 +38,8 @@ const (
 	KindStated       = "stated"        // numbers a person wrote in prose (stated.go)
 	KindNodeExporter = "node_exporter" // Prometheus text exposition (nodeexporter.go)
 	KindIperf        = "iperf"         // iperf, iperf3 and bwctl throughput tables (iperf.go)
+	KindNetperf      = "netperf"       // netperf's UDP_STREAM result table (netperf.go)
+	KindWrk          = "wrk"           // wrk's summary (wrk.go)
 	KindFree         = "free"
 	KindSysstat      = "sysstat" // sar, mpstat, pidstat, iostat
 	KindPSI          = "psi"
@@ -347,6 +349,10 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if d.allocOrderWarn(i) {
+			continue
+		}
+		if synFloodTemplate(t, d.rawHas(needleSynFlood, l)) && (l.Kernel || kernel.IsQuotedMessage(t)) {
+			d.unparsedUnread(i, synFloodTemplateWhy) // a KB's list of the message's forms (reportextras.go)
 			continue
 		}
 		if l.Kernel && !d.exampleLog(i) {
@@ -780,7 +786,7 @@ func (d *doc) showMemReport(i int) bool {
 	// /proc/buddyinfo) are its buddyinfo too: show_free_areas_core counts the same free_area
 	// lists frag_show prints. The named lists of later dumps are not fed yet: doing so moved
 	// three corpus verdicts (130, 676, 706; docs/accuracy.md) and wants its own judgement.
-	zs := showMemZoneReading(af.Zones, m.nodes, pageKB)
+	zs := showMemZoneReading(af.Zones, m.nodes, pageKB, lastZoneLineCut(d.ls, used))
 	var bz []kernel.BuddyZone
 	if m.anonNamed {
 		bz = showMemBuddy(af.Zones)

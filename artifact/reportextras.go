@@ -424,3 +424,27 @@ func suppressedLineGeneral(no int, text string) (SuppressedLine, bool) {
 	}
 	return SuppressedLine{Line: no, Function: fn, Count: n}, true
 }
+
+const synFloodTemplateWhy = "the SYN flood message with a placeholder for its port (\"port X\"): the message's form as a guide lists it, not a line this host logged"
+
+// synFloodTemplate reports whether the line is the SYN flood message with a placeholder for
+// its port (kernel.SynFloodPortPlaceholder: "port X", "port <port>") on a line of its own: a
+// KB's or a guide's list of the message's forms ("kernel: possible SYN flooding on port X.",
+// "kernel: TCPv6: Possible SYN flooding on port X."). Before the message only the prefixes
+// the kernel prints may stand (a quote or a list mark too): a line that joined a real record
+// to a quoted template (a wrapped paste) stays that record. has says whether t holds "SYN
+// flooding on port " (the caller knows it cheaply).
+func synFloodTemplate(t string, has bool) bool {
+	if !has || !kernel.SynFloodPortPlaceholder(t) {
+		return false
+	}
+	before, _, _ := strings.Cut(t, "SYN flooding on port ")
+	for _, w := range fields(strings.Trim(before, " \t\"'`>*•-")) {
+		switch strings.Trim(w, "\"'`") {
+		case "kernel:", "TCP:", "TCPv6:", "request_sock_TCP:", "request_sock_TCPv6:", "Possible", "possible":
+		default:
+			return false
+		}
+	}
+	return true
+}

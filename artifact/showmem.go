@@ -851,13 +851,19 @@ func ParseShowMem(text string) ShowMem {
 // show_free_areas), zoneinfo's node_unreclaimable, set on each zone of that node (4.8–4.10
 // print pgdat_reclaimable there instead, the same verdict from scanned pages).
 // A dump inside a failure or OOM report stays that report's: its rules judge it.
-func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64) []kernel.Zone {
+//
+// cutAtEnd says the dump's last zone line was cut (lastZoneLineCut): that line, cut before
+// present: but with free pages and watermarks printed, is kept (FieldPresentNotPrinted):
+// free pages are the zone's own, so it has memory. A zone line without present: elsewhere
+// (wrapped, or an older format) is not taken so.
+func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd bool) []kernel.Zone {
 	if pageKB <= 0 {
 		return nil
 	}
 	var out []kernel.Zone
-	for _, z := range zones {
-		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0 {
+	for k, z := range zones {
+		cutZone := cutAtEnd && k == len(zones)-1 && z.PresentKB <= 0 && z.FreeKB > 0
+		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || (z.PresentKB <= 0 && !cutZone) {
 			continue
 		}
 		var f kernel.Counters
@@ -865,7 +871,11 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 		f.Set("min", z.MinKB/pageKB)
 		f.Set("low", z.LowKB/pageKB)
 		f.Set("high", z.HighKB/pageKB)
-		f.Set("present", z.PresentKB/pageKB)
+		if z.PresentKB > 0 {
+			f.Set("present", z.PresentKB/pageKB)
+		} else {
+			f.Set(model.FieldPresentNotPrinted, 1) // free pages are the zone's own: populated
+		}
 		if z.ManagedKB != nil {
 			f.Set("managed", *z.ManagedKB/pageKB)
 		}
@@ -885,6 +895,30 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 		out = append(out, kernel.Zone{Node: z.Node, Name: z.Zone, Fields: f})
 	}
 	return out
+}
+
+// lastZoneLineCut says whether a dump ends inside its last zone line: the dump's last line is
+// a zone line and the paste ends there, or its last field is a name without its ":value"
+// ("... inactive_file:1235660kB unevictable:0kB writepen"), which no zone line the kernel
+// prints ends with (each field is "name:value", lib/show_mem.c show_free_areas), so
+// whatever follows (a closing fence, the poster's prose, a prompt) came after the cut. A
+// zone line cut inside the dump, its lowmem_reserve and buddy lines after it (an excerpt the
+// poster trimmed, corpus 706), is not the dump's end.
+func lastZoneLineCut(ls []Line, used []int) bool {
+	if len(used) == 0 {
+		return false
+	}
+	k := used[len(used)-1]
+	t := ls[k].Text
+	if showMemKind(t) != "zone" {
+		return false
+	}
+	if lastTextLine(ls, k) {
+		return true
+	}
+	fs := fields(t)
+	last := fs[len(fs)-1]
+	return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that

@@ -23,75 +23,83 @@ import "strings"
 
 // appBufClasses: each message's needle (from the program's format string) and what it
 // proves. A class whose second needle is set needs both (a format string's two fixed parts).
-var appBufClasses = []struct{ needle, needle2, why string }{
+var appBufClasses = []struct {
+	needle, needle2, why string
+	noFigure             bool // the message prints no number: the digit gate is skipped
+}{
 	// quic-go sys_conn.go (setReceiveBuffer/setSendBuffer via sys_conn_buffers.go): after
 	// SO_RCVBUF and then SO_RCVBUFFORCE, "failed to sufficiently increase receive buffer size
 	// (was: %d kiB, wanted: %d kiB, got: %d kiB)"; "got" is getsockopt's figure. Used by
 	// kubo, libp2p, Syncthing, Caddy, cloudflared, AdGuard Home.
-	{"failed to sufficiently increase receive buffer size", "", appBufRcvWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)")},
-	{"failed to sufficiently increase send buffer size", "", appBufSndWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)")},
+	{"failed to sufficiently increase receive buffer size", "", appBufRcvWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)"), false},
+	{"failed to sufficiently increase send buffer size", "", appBufSndWhy("quic-go (kubo/libp2p, Syncthing, Caddy, cloudflared)"), false},
 	// quic-go: "failed to increase receive buffer size (wanted: %d kiB, got %d kiB)": the
 	// size did not change at all.
-	{"failed to increase receive buffer size", "", appBufRcvWhy("quic-go")},
-	{"failed to increase send buffer size", "", appBufSndWhy("quic-go")},
+	{"failed to increase receive buffer size", "", appBufRcvWhy("quic-go"), false},
+	{"failed to increase send buffer size", "", appBufSndWhy("quic-go"), false},
 	// Cyclone DDS src/core/ddsi/src/ddsi_udp.c set_rcvbuf/set_sndbuf: after SO_RCVBUF
 	// (SO_SNDBUF) and getsockopt, "failed to increase socket receive buffer size to %u bytes,
 	// continuing with %u bytes" (a config-level log while the minimum is the default) and,
 	// with a configured minimum (SocketReceiveBufferSize min=), "failed to increase socket
 	// receive buffer size to at least %u bytes, current is %u bytes" (an error: the domain
 	// is not created). Used by ROS 2's rmw_cyclonedds_cpp.
-	{"failed to increase socket receive buffer size to ", "", appBufRcvWhy("Cyclone DDS (ddsi_udp.c set_rcvbuf; ROS 2 rmw_cyclonedds)")},
-	{"failed to increase socket send buffer size to ", "", appBufSndWhy("Cyclone DDS (ddsi_udp.c set_sndbuf; ROS 2 rmw_cyclonedds)")},
+	{"failed to increase socket receive buffer size to ", "", appBufRcvWhy("Cyclone DDS (ddsi_udp.c set_rcvbuf; ROS 2 rmw_cyclonedds)"), false},
+	{"failed to increase socket send buffer size to ", "", appBufSndWhy("Cyclone DDS (ddsi_udp.c set_sndbuf; ROS 2 rmw_cyclonedds)"), false},
 	// Unbound services/listen_dnsport.c create_udp_sock: "so-rcvbuf %u was not granted. Got
 	// %u. To fix: start with root permissions(linux) or sysctl bigger net.core.rmem_max(linux)
 	// or kern.ipc.maxsockbuf(bsd) values." (so-sndbuf likewise, wmem_max).
-	{"so-rcvbuf ", " was not granted. Got ", appBufRcvWhy("Unbound (so-rcvbuf)")},
-	{"so-sndbuf ", " was not granted. Got ", appBufSndWhy("Unbound (so-sndbuf)")},
+	{"so-rcvbuf ", " was not granted. Got ", appBufRcvWhy("Unbound (so-rcvbuf)"), false},
+	{"so-sndbuf ", " was not granted. Got ", appBufSndWhy("Unbound (so-sndbuf)"), false},
 	// FFmpeg libavformat/udp.c udp_open: "attempted to set receive buffer to size %d but it
 	// only ended up set as %d" (getsockopt(SO_RCVBUF) after setsockopt; also in ffplay,
 	// tvheadend's and MediaMTX's ffmpeg pipelines).
-	{"attempted to set receive buffer to size ", "but it only ended up set as", appBufRcvWhy("FFmpeg's UDP input (libavformat/udp.c)")},
+	{"attempted to set receive buffer to size ", "but it only ended up set as", appBufRcvWhy("FFmpeg's UDP input (libavformat/udp.c)"), false},
 	// GStreamer gst/udp/gstudpsrc.c gst_udpsrc_open: "have udp buffer of %d bytes while %d
 	// were requested" (GST_WARNING_OBJECT after getsockopt); the healthy form "have udp buffer
 	// of %d bytes" has no "while".
-	{"have udp buffer of ", " were requested", appBufRcvWhy("GStreamer udpsrc (gstudpsrc.c)")},
+	{"have udp buffer of ", " were requested", appBufRcvWhy("GStreamer udpsrc (gstudpsrc.c)"), false},
 	// GStreamer gstudpsrc.c / gstmultiudpsink.c: SO_RCVBUFFORCE (SO_SNDBUFFORCE) refused
 	// without CAP_NET_ADMIN: "Could not create a buffer of requested %d bytes (%s). Need
 	// net.admin privilege?"; the element then has what SO_RCVBUF gave, capped by rmem_max.
-	{"Could not create a buffer of requested ", "Need net.admin privilege", "GStreamer (udpsrc/multiudpsink): SO_RCVBUFFORCE/SO_SNDBUFFORCE was refused (no CAP_NET_ADMIN), so the socket has what SO_RCVBUF/SO_SNDBUF allow, capped by net.core.rmem_max/wmem_max (net/core/sock.c sk_setsockopt); the requested size is the pipeline's choice, not the host's state; no drop is counted by this line; headroom has no rule for a program's buffer request"},
+	{"Could not create a buffer of requested ", "Need net.admin privilege", "GStreamer (udpsrc/multiudpsink): SO_RCVBUFFORCE/SO_SNDBUFFORCE was refused (no CAP_NET_ADMIN), so the socket has what SO_RCVBUF/SO_SNDBUF allow, capped by net.core.rmem_max/wmem_max (net/core/sock.c sk_setsockopt); the requested size is the pipeline's choice, not the host's state; no drop is counted by this line; headroom has no rule for a program's buffer request", false},
 	// LiveKit pkg/rtc (rtcconfig) checkUDPReadBuffer: a test socket's SetReadBuffer to its
 	// default, then getsockopt(SO_RCVBUF): logger.Warnw("UDP receive buffer is too small for
 	// a production set-up", nil, "current", val, "suggested", minUDPBufferSize).
-	{"UDP receive buffer is too small for a production set-up", "", appBufRcvWhy("LiveKit (checkUDPReadBuffer)")},
+	{"UDP receive buffer is too small for a production set-up", "", appBufRcvWhy("LiveKit (checkUDPReadBuffer)"), false},
 	// PowerDNS (pdns/misc.cc setSocketBuffer, the recursor and dnsdist): "Unable to raise
 	// socket buffer size to %d: %s" (older "Warning: unable to raise ..."), setsockopt's
 	// errno; an unprivileged SO_RCVBUF past rmem_max is capped, not refused, so the errno
 	// (in the line) is the cause, not the cap.
-	{"nable to raise socket buffer size to ", "", "PowerDNS/dnsdist (pdns/misc.cc setSocketBuffer): setsockopt(SO_RCVBUF/SO_SNDBUF) failed with the errno the line gives; Linux caps an unprivileged request at net.core.rmem_max/wmem_max without an error (net/core/sock.c), so the line is no statement of the cap; no drop is counted by it; headroom has no rule for a program's buffer request"},
+	{"nable to raise socket buffer size to ", "", "PowerDNS/dnsdist (pdns/misc.cc setSocketBuffer): setsockopt(SO_RCVBUF/SO_SNDBUF) failed with the errno the line gives; Linux caps an unprivileged request at net.core.rmem_max/wmem_max without an error (net/core/sock.c), so the line is no statement of the cap; no drop is counted by it; headroom has no rule for a program's buffer request", false},
 	// BIND 9: a socket call's errno as an isc_result (lib/isc/errno2result.c maps ENOBUFS,
 	// EMFILE and ENFILE to ISC_R_NORESOURCES, whose text in lib/isc/result.c is "not enough
 	// free resources"): "error sending response: not enough free resources".
-	{": not enough free resources", "", "BIND (named): ISC_R_NORESOURCES, the errno ENOBUFS (a send dropped at a full queue or a socket buffer at its limit) or EMFILE/ENFILE (file descriptors) as BIND names it (lib/isc/errno2result.c); not by itself a page allocation failure; headroom has no reader for this log"},
+	{": not enough free resources", "", "BIND (named): ISC_R_NORESOURCES, the errno ENOBUFS (a send dropped at a full queue or a socket buffer at its limit) or EMFILE/ENFILE (file descriptors) as BIND names it (lib/isc/errno2result.c); not by itself a page allocation failure; headroom has no reader for this log", false},
 	// FFmpeg libavformat/udp.c circular_buffer_task: the program's own FIFO between its
 	// receive thread and the demuxer (fifo_size) was full: "Circular buffer overrun. To
 	// avoid, increase fifo_size URL option. To survive in such case, use overrun_nonfatal
 	// option" / "Circular buffer overrun. Surviving due to overrun_nonfatal option".
-	{"Circular buffer overrun", "", "FFmpeg's UDP input (libavformat/udp.c circular_buffer_task): its own user-space FIFO (fifo_size) overflowed because the demuxer read too slowly: packets lost inside the program, not at the kernel's socket buffer (Udp RcvbufErrors counts those); headroom has no reader for this log"},
+	{"Circular buffer overrun", "", "FFmpeg's UDP input (libavformat/udp.c circular_buffer_task): its own user-space FIFO (fifo_size) overflowed because the demuxer read too slowly: packets lost inside the program, not at the kernel's socket buffer (Udp RcvbufErrors counts those); headroom has no reader for this log", false},
 	// Fast DDS shared-memory transport (src/cpp/rtps/transport/shared_mem/SharedMemManager.hpp,
 	// logged under the category RTPS_TRANSPORT_SHM in Fast DDS's "[CATEGORY Kind] message ->
 	// Function f" form): "Failed to create segment fastrtps_<id>: <reason>": its own segment
 	// in /dev/shm (a tmpfs, a container's --shm-size) could not be made; the participant
 	// falls back or fails. Not the kernel's page allocator, no network counter.
-	{"RTPS_TRANSPORT_SHM", "Failed to create segment ", "Fast DDS shared-memory transport (RTPS_TRANSPORT_SHM): its own segment in /dev/shm could not be created (the reason the line gives: a full or small /dev/shm tmpfs, a container's shm size, a name left by an earlier run); the program's shared memory, not the kernel's page allocator nor a network counter; headroom has no reader for this log"},
+	{"RTPS_TRANSPORT_SHM", "Failed to create segment ", "Fast DDS shared-memory transport (RTPS_TRANSPORT_SHM): its own segment in /dev/shm could not be created (the reason the line gives: a full or small /dev/shm tmpfs, a container's shm size, a name left by an earlier run); the program's shared memory, not the kernel's page allocator nor a network counter; headroom has no reader for this log", false},
 	// libmavconn (mavros) udp.cpp/serial.cpp/tcp.cpp send_message: its own transmit queue
 	// (tx_q, bounded by MAX_TXQ_SIZE) is full: it throws std::length_error("MAVConnUDP::
 	// send_message: TX queue overflow") and the caller logs "DROPPED Message-Id ...: <what>".
 	// A message dropped inside the program, not at a kernel socket buffer (SndbufErrors).
-	{"MAVConn", "::send_message: TX queue overflow", "libmavconn (mavros): its own transmit queue (MAX_TXQ_SIZE messages) overflowed, so it dropped the message: a queue inside the program, not the kernel's socket buffer (Udp SndbufErrors counts those); headroom has no reader for this log"},
+	{"MAVConn", "::send_message: TX queue overflow", "libmavconn (mavros): its own transmit queue (MAX_TXQ_SIZE messages) overflowed, so it dropped the message: a queue inside the program, not the kernel's socket buffer (Udp SndbufErrors counts those); headroom has no reader for this log", false},
 	// FFmpeg libavformat/udp.c udp_read_packet/circular_buffer_task: a datagram larger than
 	// the read buffer (pkt_size) was truncated (MSG_TRUNC): "Part of datagram lost due to
 	// insufficient buffer size".
-	{"Part of datagram lost due to insufficient buffer size", "", "FFmpeg's UDP input (libavformat/udp.c): a datagram longer than its read buffer (pkt_size) was cut: the program's own buffer, not the kernel's memory; headroom has no reader for this log"},
+	{"Part of datagram lost due to insufficient buffer size", "", "FFmpeg's UDP input (libavformat/udp.c): a datagram longer than its read buffer (pkt_size) was cut: the program's own buffer, not the kernel's memory; headroom has no reader for this log", false},
+	// OpenVPN src/openvpn/multi.c multi_add_mbuf / multi_process_incoming_tun: a client's
+	// own output queue in the server (multi_output_queue_ready: --tcp-queue-limit packets
+	// for a TCP client) was full, so the packet was dropped: msg(D_MULTI_DROPPED, "MULTI:
+	// packet dropped due to output saturation (multi_add_mbuf)"). Printed without a figure.
+	{"MULTI: packet dropped due to output saturation", "", "OpenVPN (multi.c multi_add_mbuf/multi_process_incoming_tun): a client's output queue inside the server (--tcp-queue-limit for a TCP client) was full, so OpenVPN dropped the packet: a queue inside the program (commonly bridged broadcast traffic outrunning a slow TCP client), not a kernel socket buffer, NIC or backlog counter; headroom has no reader for this log", true},
 }
 
 func appBufRcvWhy(prog string) string {
@@ -103,13 +111,17 @@ func appBufSndWhy(prog string) string {
 }
 
 // appBufferLine says why t is one of appBufClasses' messages. A line without a digit is
-// none (every message prints its figures, FFmpeg's a context address "[udp @ 0x...]"); a
-// long line is a paragraph that quotes one.
+// none (the messages print their figures, FFmpeg's a context address "[udp @ 0x...]"),
+// except a message that prints none (noFigure); a long line is a paragraph that quotes one.
 func appBufferLine(t string) (string, bool) {
-	if len(t) > maxErrnoLineBytes || !hasDigit(t) {
+	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
+	digit := hasDigit(t)
 	for _, c := range appBufClasses {
+		if !digit && !c.noFigure {
+			continue
+		}
 		k := strings.Index(t, c.needle)
 		if k < 0 {
 			continue

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/model"
 )
 
@@ -36,27 +37,32 @@ func (d *doc) statedFiguresUnread() {
 	type hit struct {
 		no    int
 		other bool
+		why   string
 	}
 	var hits []hit
 	for _, p := range d.otherLines {
 		if statesDomainFigure(p.text) {
-			hits = append(hits, hit{p.no, true})
+			hits = append(hits, hit{p.no, true, whyStatedFigure})
 		}
 	}
 	for _, p := range d.proseLines {
 		if statesDomainFigure(p.text) {
-			hits = append(hits, hit{p.no, false})
+			hits = append(hits, hit{p.no, false, whyStatedFigure})
+		} else if allocFailuresLoggedInWords(p.text) {
+			hits = append(hits, hit{p.no, false, whyAllocFailuresInWords})
+		} else if libvirtMemoryLine(p.text) {
+			hits = append(hits, hit{p.no, false, whyLibvirtMemory})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.no, b.no) })
 	for _, h := range hits {
 		n := len(d.tl.Unparsed)
-		if n > 0 && d.tl.Unparsed[n-1].LastLine == h.no-1 {
+		if n > 0 && d.tl.Unparsed[n-1].LastLine == h.no-1 && d.tl.Unparsed[n-1].Why == h.why {
 			d.tl.Unparsed[n-1].LastLine = h.no // a statement wrapped across lines is one entry
 		} else if n >= maxUnreadEntries {
 			break
 		} else {
-			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: h.no, LastLine: h.no, Why: whyStatedFigure})
+			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: h.no, LastLine: h.no, Why: h.why})
 		}
 		if a := d.tl.Lines; a != nil { // account ran: the line was counted as prose or as another program's
 			if h.other {
@@ -266,3 +272,51 @@ func domainWord(w string) bool {
 // domainWordsUnspaced: memory, packet and buffer in Chinese, Japanese and Korean, matched
 // inside a line (these scripts do not put spaces around words, or not always).
 var domainWordsUnspaced = [...]string{"内存", "記憶體", "メモリ", "메모리", "丢包", "数据包", "封包", "パケット", "패킷", "缓冲", "緩衝", "バッファ", "버퍼", "带宽", "帯域"}
+
+const whyAllocFailuresInWords = "a sentence says this host logged page allocation failures, in words: no order, mode or zone is given, so the failure cannot be classed; the log lines themselves (dmesg) are what headroom reads"
+
+// reAllocFailuresLogged: a verb of the log printing, or of the author seeing, what it names
+// ("started emitting \"page allocation errors\" in the system log", "dmesg shows page
+// allocation failures", "we got page allocation failures").
+var reAllocFailuresLogged = lazyre.New(`(?i)\b(?:emit(?:s|ted|ting)?|log(?:s|ged|ging)|print(?:s|ed|ing)|show(?:s|ed|ing)|spew(?:s|ed|ing)?|throw(?:s|ing)|threw|report(?:s|ed|ing)|got|gets?|getting|see(?:ing)?|saw|seen|full\s+of)\b`)
+
+// allocFailuresLoggedInWords: a prose sentence that says page allocation failures ("page
+// allocation errors", "page allocation failures") were logged on this host, by a verb of
+// logging or seeing before the phrase in its sentence and nothing hypothetical there ("you
+// may see page allocation failures", "if the kernel logs ..." state nothing). The kernel's
+// own line is read as a log line elsewhere; this is its paraphrase, with no figure.
+func allocFailuresLoggedInWords(t string) bool {
+	lt := strings.ToLower(t)
+	k := strings.Index(lt, "page allocation ")
+	if k < 0 {
+		return false
+	}
+	rest := lt[k+len("page allocation "):]
+	if !strings.HasPrefix(rest, "error") && !strings.HasPrefix(rest, "failure") {
+		return false
+	}
+	before := t[:k]
+	if j := strings.LastIndexAny(before, ".!?;"); j >= 0 {
+		before = before[j+1:] // the sentence that holds the phrase
+	}
+	return reAllocFailuresLogged.MatchString(before) && !reHypothetical.MatchString(before)
+}
+
+const whyLibvirtMemory = "a libvirt domain XML's memory element (<memory>, <currentMemory>, <maxMemory>; KiB unless its unit says otherwise): the memory a guest is configured with, a setting of the VM, not a reading of the host's memory; headroom has no reader for it"
+
+// libvirtMemoryLine: one of a libvirt domain definition's memory elements on a line of its
+// own, "<memory unit='KiB'>8388608</memory>" (virsh dumpxml; docs/formatdomain: memory,
+// currentMemory, maxMemory), its quotes possibly mail-encoded ("unit=3D'KiB'"). Prose that
+// names the element ("set <memory> to 8 GiB") is not the element.
+func libvirtMemoryLine(t string) bool {
+	t = strings.TrimSpace(t)
+	if len(t) < 10 || t[0] != '<' {
+		return false
+	}
+	for _, e := range []string{"memory", "currentMemory", "maxMemory"} {
+		if strings.HasPrefix(t[1:], e) && len(t) > 1+len(e) && (t[1+len(e)] == ' ' || t[1+len(e)] == '>') && strings.HasSuffix(t, "</"+e+">") {
+			return hasDigit(t)
+		}
+	}
+	return false
+}

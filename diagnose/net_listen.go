@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,6 +43,9 @@ const listenCriticalPerSec = 1.0
 func checkListenOverflow(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
 	floods := logMatches(tl, kernel.MsgSynFlood...)
+	// A record whose port is a placeholder ("port X") is the message's form, not a flood: a
+	// KB's list joined to a real record by a wrapped paste (kernel.SynFloodPortPlaceholder).
+	floods = slices.DeleteFunc(floods, func(r model.LogRecord) bool { return kernel.SynFloodPortPlaceholder(r.Message) })
 	full, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)
 	if !present && len(floods) == 0 && listeners == 0 && len(progFull) == 0 {

@@ -342,3 +342,26 @@ func AllocOrderWarnSite(line string) bool {
 	}
 	return true
 }
+
+// SynFloodPortPlaceholder reports whether a SYN flood message's port is a placeholder
+// ("port X", "port N", "port <port>", "port %d"): tcp_syn_flood_action always prints it as a
+// number ("port %d", 5.x+ "port %s:%u" with the address), so such a line is a guide's or a
+// KB's form of the message, not a logged one. false when msg holds no SYN flood message.
+func SynFloodPortPlaceholder(msg string) bool {
+	_, rest, ok := strings.Cut(msg, "SYN flooding on port ")
+	if !ok {
+		return false
+	}
+	f := rest
+	if i := strings.IndexAny(f, " \t"); i >= 0 {
+		f = f[:i]
+	}
+	f = strings.TrimRight(f, ".,")
+	if f == "" {
+		return false
+	}
+	if i := strings.LastIndexByte(f, ':'); i >= 0 {
+		f = f[i+1:] // "0.0.0.0:80", "[::]:443": the port after the address
+	}
+	return strings.IndexAny(f, "0123456789") < 0
+}

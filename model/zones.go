@@ -23,6 +23,8 @@ type ZoneWatermarks struct {
 	HasManaged       bool // 3.8+
 	LargestFreeOrder int  // -1: no free block, or no buddyinfo for the zone (see HasBuddy)
 	HasBuddy         bool
+	// PresentNotPrinted: a show_mem zone line cut before present: (FieldPresentNotPrinted).
+	PresentNotPrinted bool
 }
 
 // Populated reports whether the zone has memory: managed pages (3.8+), else present pages.
@@ -32,8 +34,14 @@ func (z ZoneWatermarks) Populated() bool {
 	if z.HasManaged {
 		return z.Managed > 0
 	}
-	return z.Present > 0
+	// A show_mem zone line the paste cut before present: (FieldPresentNotPrinted) has
+	// memory when it has free pages: they are the zone's own.
+	return z.Present > 0 || (z.PresentNotPrinted && z.HasFree && z.Free > 0)
 }
+
+// FieldPresentNotPrinted marks a zone read from a show_mem line that printed free pages and
+// watermarks but was cut before its present: field (artifact/showmem.go).
+const FieldPresentNotPrinted = "present_not_printed"
 
 // ZoneView reads one zoneinfo block; buddy is the sample's buddyinfo (nil when absent).
 func ZoneView(z kernel.Zone, buddy []kernel.BuddyZone) ZoneWatermarks {
@@ -46,6 +54,7 @@ func ZoneView(z kernel.Zone, buddy []kernel.BuddyZone) ZoneWatermarks {
 	v.HasWatermarks = ok[0] && ok[1] && ok[2]
 	v.HasHigh = ok[2]
 	v.Present, _ = z.Fields.Get("present")
+	_, v.PresentNotPrinted = z.Fields.Get(FieldPresentNotPrinted)
 	v.Managed, v.HasManaged = z.Fields.Get("managed")
 	for _, b := range buddy {
 		if b.Node == z.Node && b.Zone == z.Name {

@@ -1134,6 +1134,11 @@ var formsKnownLimits = map[string]string{
 	"stern 742-cockpit-12949-two-node-numa-oom-buddy-lists-only-swap-cache-add-4.5-billion":                                            limitTitleInContainerLog,
 	"stern 756-percona-forum-1833-mysql-5.5-32g-oom-restart-top-free-m-rhel5-zone-dump-cut":                                            limitTitleInContainerLog,
 	"stern 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                        limitTitleInContainerLog,
+	// fix20a (round 15): BSD netstat -s udp is column-shaped like Linux's; ethtool -g flattened.
+	"bullets 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":              limitColumnShape,
+	"inline-code-indented 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers": limitColumnShape,
+	"flattened 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":            limitFlattenedBlock,
+	"flattened 1786-redhat-kb-21301-rhel-nic-dropping-packets-ethtool-g-rx-255-of-4080-no-drop-counters-shown":         limitFlattenedBlock,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
