@@ -112,7 +112,7 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 	case strings.Contains(msg, "swiotlb buffer is full"):
 		f.Pool = PoolSwiotlb
 		if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
-			if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+			if v, err := strconv.ParseInt(strings.Join(m[1:], ""), 10, 64); err == nil && v > 0 {
 				f.Bytes = v
 			}
 		}
@@ -143,9 +143,13 @@ var (
 	// reNotMemory: what a driver allocates that is no memory.
 	reNotMemory        = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
 	reSubsysOrder      = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
-	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b`)
+	// reSubsysBytes: "N bytes", "of size N", and libcfs's LIBCFS_ALLOC_POST "(tried to alloc
+	// 'ptr' = N)" (Lustre's LNet and OBD allocations, N in bytes).
+	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b|\btried\s+to\s+alloc\s+'[^']{0,64}'\s*=\s*(\d{1,12})\b`)
 	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
-	reSubsysRX         = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd\b)`)
+	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
+	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
+	reSubsysRX         = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$))`)
 )
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
@@ -212,7 +216,7 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		}
 	}
 	if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
-		if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+		if v, err := strconv.ParseInt(strings.Join(m[1:], ""), 10, 64); err == nil && v > 0 {
 			f.Bytes = v
 		}
 	}
