@@ -141,15 +141,15 @@ var (
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
 	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
-	reNotMemory        = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
-	reSubsysOrder      = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
+	reNotMemory   = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
+	reSubsysOrder = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
 	// reSubsysBytes: "N bytes", "of size N", and libcfs's LIBCFS_ALLOC_POST "(tried to alloc
 	// 'ptr' = N)" (Lustre's LNet and OBD allocations, N in bytes).
 	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b|\btried\s+to\s+alloc\s+'[^']{0,64}'\s*=\s*(\d{1,12})\b`)
 	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
 	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
 	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
-	reSubsysRX         = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$))`)
+	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$))`)
 )
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
