@@ -27,9 +27,13 @@ import (
 //   - OCFS2: "o2net: ", "o2hb: ", "o2cb: " (pr_fmt-less printk of cluster/), and masklog's
 //     "(COMM,PID,CPU):func:LINE " (fs/ocfs2/cluster/masklog.h).
 //   - A device's own line (dev_printk, netdev_printk: "DRIVER BUSID: " or "DRIVER BUSID
-//     IFNAME: ", a bus id such as "ff540000.ethernet" or "0000:01:00.0") that states a failed
+//     IFNAME: ", a platform, PCI, SDIO or USB bus id: "ff540000.ethernet", "0000:01:00.0", "mmc1:0001:1",
+//     "1-1.3:1.0") that states a failed
 //     allocation (kernel.ParseSubsysAllocFailure): stmmac's "fail to alloc skb entry %d",
-//     macb's "Unable to allocate sk_buff". Other device lines stay what they were.
+//     macb's "Unable to allocate sk_buff", a device's "swiotlb buffer is full (sz: N bytes)";
+//     and a module's pr_fmt with the function's name ("brcmfmac: FUNC: ", brcmf_err) that
+//     states one: brcmfmac's "Failed to alloc SKB" (msgbuf.c, the RX buffer post). Other
+//     device lines stay what they were.
 
 var (
 	// reLibcfsHeader: libcfs's "PID:EXT:(file.c:LINE:func()) " or a console id "NN-N: ".
@@ -41,7 +45,10 @@ var (
 	// reMasklog: OCFS2 masklog's "(comm,pid,cpu):func:line ".
 	reMasklog = lazyre.New(`^\([\w/.:-]{1,32},\d{1,9},\d{1,4}\):\w{1,64}:\d{1,6} `)
 	// reDevPrefix: dev_printk's "driver busid[ ifname]: " with a platform or PCI bus id.
-	reDevPrefix = lazyre.New(`^[\w-]{2,32} (?:[0-9a-f]{4,16}\.[\w-]{2,32}|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d)(?: [\w.-]{2,16})?: `)
+	reDevPrefix = lazyre.New(`^[\w-]{2,32} (?:[0-9a-f]{4,16}\.[\w-]{2,32}|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|mmc\d{1,2}:[0-9a-f]{4}(?::\d{1,2})?|\d{1,2}-[\d.]{1,16}(?::\d{1,2}\.\d{1,2})?)(?: [\w.-]{2,16})?: `)
+	// reModFuncPrefix: a module's pr_fmt and the function's name, "brcmfmac:
+	// brcmf_msgbuf_rxbuf_data_post: " (brcmf_err: pr_err("%s: " fmt, __func__)).
+	reModFuncPrefix = lazyre.New(`^[a-z][a-z0-9_-]{1,31}: [a-z][a-z0-9]{0,31}_\w{1,63}: `)
 )
 
 // bareKernelLine reports whether t, a line without a log prefix, is one of the kernel lines
@@ -53,26 +60,29 @@ func bareKernelLine(t string) bool {
 	}
 	switch s[0] {
 	case 'L':
-		for _, p := range []string{"LustreError: ", "LNetError: "} {
-			if strings.HasPrefix(s, p) {
+		if strings.HasPrefix(s, "LustreError: ") || strings.HasPrefix(s, "LNetError: ") {
+			return true
+		}
+		for _, p := range []string{"Lustre: ", "LNet: "} {
+			if rest, ok := strings.CutPrefix(s, p); ok && reLibcfsHeader.MatchString(rest) {
 				return true
 			}
 		}
-		for _, p := range []string{"Lustre: ", "LNet: "} {
-			if rest, ok := strings.CutPrefix(s, p); ok {
-				return reLibcfsHeader.MatchString(rest)
-			}
-		}
-		return false
 	case 'l':
-		return strings.HasPrefix(s, "libceph: ")
+		if strings.HasPrefix(s, "libceph: ") {
+			return true
+		}
 	case 'r':
-		return strings.HasPrefix(s, "rbd: rbd")
+		if strings.HasPrefix(s, "rbd: rbd") {
+			return true
+		}
 	case 'o':
-		return strings.HasPrefix(s, "o2net: ") || strings.HasPrefix(s, "o2hb: ") || strings.HasPrefix(s, "o2cb: ") || devAllocLine(s)
+		if strings.HasPrefix(s, "o2net: ") || strings.HasPrefix(s, "o2hb: ") || strings.HasPrefix(s, "o2cb: ") {
+			return true
+		}
 	case 'd', 'b':
-		if strings.HasPrefix(s, "drbd ") || strings.HasPrefix(s, "block drbd") {
-			return reDrbdPrefix.MatchString(s)
+		if (strings.HasPrefix(s, "drbd ") || strings.HasPrefix(s, "block drbd")) && reDrbdPrefix.MatchString(s) {
+			return true
 		}
 	case '(':
 		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
@@ -89,7 +99,7 @@ func devAllocLine(s string) bool {
 	if sp < 2 || sp > 32 || !strings.Contains(s[sp:min(len(s), sp+40)], ": ") {
 		return false
 	}
-	if !reDevPrefix.MatchString(s) {
+	if !reDevPrefix.MatchString(s) && !reModFuncPrefix.MatchString(s) {
 		return false
 	}
 	_, ok := kernel.ParseSubsysAllocFailure(s)
