@@ -89,6 +89,8 @@ func TestH16aStamplessKernelLinesReachAllocFail(t *testing.T) {
 		"o2net: Connection to node nodeB (num 1) at 192.168.1.2:7777 has been idle for 30.0 secs, shutting it down.\n(o2net,1234,3):o2net_connect_expired:1664 ERROR: no connection established with node 1 after 30.0 seconds, giving up and returning errors.\n",
 		"drbd r0: PingAck did not arrive in time.\n",
 		"LNetError: 2222:0:(o2iblnd_cb.c:3335:kiblnd_check_txs_locked()) Timed out tx: active_txs, 0 seconds\n",
+		// The peer's error reply (ptlrpc_check_status): the server's ENOMEM, not this host's.
+		"LustreError: 11-0: lustre-OST0001-osc-ffff8800: operation ost_write to node 10.0.0.5@o2ib failed: rc = -12\n",
 	} {
 		d := h16aRun(t, text)
 		if len(d.Findings) != 0 {

@@ -19,7 +19,8 @@ func TestH16aSoCNICCounters(t *testing.T) {
 }
 
 // libcfs's "(tried to alloc 'ptr' = N)" states the request's bytes; its order stays unknown
-// (kmalloc or vmalloc by size). Ceph's "rbd: rbd0:" is no RX buffer descriptor; a driver's
+// (kmalloc or vmalloc by size). Lustre's "operation X to node Y failed: rc = -12" is the
+// peer's reply, not this host's failure; a server's own "Error -12" is. Ceph's "rbd: rbd0:" is no RX buffer descriptor; a driver's
 // "rbd" ring still is.
 func TestH16aSubsysAllocForms(t *testing.T) {
 	f, ok := ParseSubsysAllocFailure("LustreError: 1:0:(lib-move.c:4321:lnet_parse()) LNET: out of memory at lib-move.c:4321 (tried to alloc 'msg' = 1048576)")
@@ -28,6 +29,12 @@ func TestH16aSubsysAllocForms(t *testing.T) {
 	}
 	if f, ok := ParseSubsysAllocFailure("rbd: rbd0: write at objno 1234 0~4096 result -12"); !ok || f.RX {
 		t.Errorf("rbd: %+v %v, want a failure not on the receive path", f, ok)
+	}
+	if f, ok := ParseSubsysAllocFailure("LustreError: 11-0: lustre-OST0001-osc-ffff8800: operation ost_write to node 10.0.0.5@o2ib failed: rc = -12"); ok {
+		t.Errorf("a peer's error reply read as this host's failure: %+v", f)
+	}
+	if f, ok := ParseSubsysAllocFailure("LustreError: 3333:0:(ost_handler.c:1234:ost_brw_write()) lustre-OST0001: Error -12 reading data"); !ok {
+		t.Errorf("the server's own -12: %+v %v, want a failure", f, ok)
 	}
 	if f, ok := ParseSubsysAllocFailure("foo 0000:01:00.0: failed to allocate rbd ring: -12"); !ok || !f.RX {
 		t.Errorf("a driver's rbd ring: %+v %v, want the receive path", f, ok)

@@ -178,6 +178,12 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	if !hasFailureWord(msg) {
 		return SubsysAllocFailure{}, false
 	}
+	// Lustre's "%s: operation %s to node %s failed: rc = %d" (ptlrpc_check_status,
+	// LCONSOLE_ERROR_MSG 0x011, "LustreError: 11-0: ...") is the status of the peer's error
+	// reply (PTL_RPC_MSG_ERR): a -12 there is the server's ENOMEM, not this host's.
+	if strings.Contains(msg, ": operation ") && strings.Contains(msg, " to node ") {
+		return SubsysAllocFailure{}, false
+	}
 	for _, set := range subsysAllocOwned {
 		for _, m := range set {
 			if strings.Contains(msg, m) {
