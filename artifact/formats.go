@@ -188,7 +188,7 @@ var formats = []format{
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
-	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).tryEthtoolBare},
+	{kind: KindEthtoolS, detect: isEthtoolBareStart, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
 	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},
 	{kind: KindNetstatS, first: []string{"udp:"}, parse: (*doc).tryBSDNetstatUDP},
@@ -339,6 +339,18 @@ func isNumberRow(ft, _ string) bool {
 }
 
 func isNameColon(ft, _ string) bool { return strings.HasSuffix(ft, ":") }
+
+// isEthtoolBareStart: a counter line of a grepped ethtool -S, also one whose name the driver
+// prints in words ("[hw] rx nobuffer discards: 99123" of dpaa2-eth, "Rx DMA Overruns: 3" of
+// TI's cpsw): a name, ": " and digits to the line's end. tryEthtoolBare reads a spaced name
+// only under the ethtool -S command that vouches for it.
+func isEthtoolBareStart(ft, t string) bool {
+	if strings.HasSuffix(ft, ":") {
+		return true
+	}
+	c := strings.LastIndex(t, ": ")
+	return c > 0 && ft != "" && (ft[0] == '[' || isUpper(ft[0]) || isLower(ft[0])) && isDigits(strings.TrimSpace(t[c+2:]))
+}
 
 // isNstatCounterName: nstat's "TcpExtListenDrops 12 0.0" and its kin.
 func isNstatCounterName(ft, _ string) bool {

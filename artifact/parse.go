@@ -487,6 +487,13 @@ func (d *doc) run(from int) {
 			}
 			continue
 		}
+		if bareKernelLine(t) && !messageHypothetical(t) && !d.exampleLog(i) {
+			// A kernel line without stamp or syslog prefix whose own prefix is the kernel's
+			// (barekernel.go): a cluster filesystem's or a device's line.
+			l.Kernel = true
+			d.logLine(i)
+			continue
+		}
 		if msg, ok := d.namedMessage(i, t); ok {
 			// A line that names a kernel message as logged on this host, without quoting
 			// the log line itself: its record is the message, kept at this line.

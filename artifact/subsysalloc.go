@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -99,16 +100,25 @@ func (d *doc) cmaFailures() {
 		first, last int
 		count       int
 		msg         string
+		areas       cmaAreas
 	}
 	if !d.cmaLogged {
 		return
 	}
 	var keys []key
 	groups := map[key]*group{}
+	var last *group
+	largest := int64(0) // the largest free run of the area lines since the last failure
 	for _, rec := range d.tl.Log.All() {
 		if !strings.Contains(rec.Message, kernel.MsgCMAAllocFail[0]) {
+			if last != nil && strings.Contains(rec.Message, "@") {
+				if a, ok := parseCMAAreas(rec.Message, &largest); ok && last.areas.total == 0 {
+					last.areas = a
+				}
+			}
 			continue
 		}
+		largest = 0
 		f, ok := kernel.ParseSubsysAllocFailure(rec.Message)
 		if !ok || f.Pool != kernel.PoolCMA || f.Pages <= 0 {
 			continue
@@ -125,6 +135,7 @@ func (d *doc) cmaFailures() {
 		}
 		g.last = rec.Line()
 		g.count++
+		last = g
 	}
 	page, assumed := int64(d.tl.Host.PageSize), false
 	if page <= 0 {
@@ -136,6 +147,55 @@ func (d *doc) cmaFailures() {
 		if assumed {
 			data["page_size"] = "4 KiB assumed (the page size is not in the text)"
 		}
+		if a := g.areas; a.total > 0 {
+			data["cma_free_pages"], data["cma_total_pages"] = a.free, a.total
+			if a.largest > 0 {
+				data["cma_largest_free_run_pages"] = a.largest
+			}
+		}
 		d.addArtifact(KindStated, g.first, g.last, data)
 	}
+}
+
+// cmaAreas is what cma_debug_show_areas (mm/cma.c, CONFIG_CMA_DEBUG) prints after a failed
+// cma_alloc: "number of available pages: 3@125+8@248+1024@4096=> 1035 free of 65536 total
+// pages", each free run as PAGES@BIT, the free and the total pages of the area (6.14+ prints
+// a "range N: " line per range before the total). A request larger than the largest run
+// cannot be met however many pages are free: the area is fragmented, or pinned pages split it.
+type cmaAreas struct{ free, total, largest int64 }
+
+// parseCMAAreas reads one line of cma_debug_show_areas; largest carries the largest run over
+// the area's lines. ok is true on the line with the totals.
+func parseCMAAreas(msg string, largest *int64) (cmaAreas, bool) {
+	body, opened := msg, false
+	if i := strings.Index(body, "number of available pages: "); i >= 0 {
+		body, opened = body[i+len("number of available pages: "):], true
+	}
+	if _, r, ok := strings.Cut(body, "range "); ok {
+		// "cma: range 1: 300@0=> ...": the range's number, then its runs.
+		if n, rest, ok := strings.Cut(r, ": "); ok && kernel.IsDigits(n) {
+			body, opened = rest, true
+		}
+	}
+	if !opened {
+		return cmaAreas{}, false
+	}
+	runs, tail, _ := strings.Cut(body, "=>")
+	for _, part := range strings.Split(runs, "+") {
+		n, _, ok := strings.Cut(strings.TrimSpace(part), "@")
+		if v, err := strconv.ParseInt(n, 10, 64); ok && err == nil && v > *largest {
+			*largest = v
+		}
+	}
+	f, rest, ok := strings.Cut(strings.TrimSpace(tail), " free of ")
+	if !ok {
+		return cmaAreas{}, false
+	}
+	t, _, ok := strings.Cut(rest, " total pages")
+	free, err1 := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+	total, err2 := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if !ok || err1 != nil || err2 != nil || total <= 0 || free > total {
+		return cmaAreas{}, false
+	}
+	return cmaAreas{free: free, total: total, largest: *largest}, true
 }

@@ -229,6 +229,32 @@ var driverLoss = map[string]NICLoss{
 	//     rx_dma_failed counts RX buffers whose DMA mapping failed (bcmgenet_rx_refill), not
 	//     an allocation, and stays unclassified.
 	"rbuf_ovflow_cnt": rxRing,
+	// More SoC NICs (pre-round 16, h16a; names from each driver's ethtool strings):
+	//   - TI cpsw (AM335x, AM437x, DRA7: drivers/net/ethernet/ti/cpsw_ethtool.c
+	//     cpsw_gstrings_stats): "Rx Start of Frame Overruns" (rxsofoverruns, frames dropped
+	//     at the start for want of CPDMA descriptors or FIFO room), "Rx Middle of Frame
+	//     Overruns" (rxmofoverruns), "Rx DMA Overruns" (rxdmaoverruns): ring and FIFO losses.
+	//     nicCounterKey lowers them.
+	"rx start of frame overruns":  rxRing,
+	"rx middle of frame overruns": rxRing,
+	"rx dma overruns":             rxRing,
+	//   - Cadence GEM (macb: Zynq, ZynqMP's xemacps, SAMA5, PolarFire, the RP1 of the Pi 5;
+	//     drivers/net/ethernet/cadence/macb.h gem_statistics): rx_resource_errors (RXRESERRCNT,
+	//     frames received when no receive buffer was free: the ring) and rx_overruns (RXORCNT,
+	//     the receive FIFO's overrun).
+	"rx_resource_errors": rxRing,
+	"rx_overruns":        rxRing,
+	//   - NXP FEC (i.MX, drivers/net/ethernet/freescale/fec_main.c fec_stats): IEEE_rx_macerr
+	//     is IEEE_R_MACERR, "Receive FIFO overflow count" (fec.h). IEEE_rx_drop (IEEE_R_DROP,
+	//     "Frames not counted correctly") is no loss and stays unclassified.
+	"ieee_rx_macerr": rxRing,
+	//   - NXP DPAA2 (Layerscape, dpaa2-ethtool.c dpaa2_ethtool_stats, dpaa2-switch):
+	//     "[hw] rx nobuffer discards", frames the DPNI discarded because its buffer pool had
+	//     no buffer the driver had seeded (DPNI_CNT_ING_NO_BUFFER_DISCARD): the refill lagging.
+	"[hw] rx nobuffer discards": rxRing,
+	//   - stmmac's MMC block (stmmac_ethtool.c STMMAC_MMC_STAT): mmc_rx_fifo_overflow,
+	//     frames lost to the receive FIFO's overflow.
+	"mmc_rx_fifo_overflow": rxRing,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,

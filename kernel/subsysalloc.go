@@ -120,7 +120,7 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 	case strings.Contains(msg, "swiotlb buffer is full"):
 		f.Pool = PoolSwiotlb
 		if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
-			if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+			if v, err := strconv.ParseInt(strings.Join(m[1:], ""), 10, 64); err == nil && v > 0 {
 				f.Bytes = v
 			}
 		}
@@ -155,11 +155,15 @@ var (
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
 	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
-	reNotMemory        = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
-	reSubsysOrder      = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
-	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b`)
+	reNotMemory   = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
+	reSubsysOrder = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
+	// reSubsysBytes: "N bytes", "of size N", and libcfs's LIBCFS_ALLOC_POST "(tried to alloc
+	// 'ptr' = N)" (Lustre's LNet and OBD allocations, N in bytes).
+	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b|\btried\s+to\s+alloc\s+'[^']{0,64}'\s*=\s*(\d{1,12})\b`)
 	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
-	reSubsysRX         = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd\b)`)
+	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
+	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
+	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$))`)
 )
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
@@ -186,6 +190,12 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	}
 	// And a word of failure: "Memory: 16318476K/16696524K available" has none.
 	if !hasFailureWord(msg) {
+		return SubsysAllocFailure{}, false
+	}
+	// Lustre's "%s: operation %s to node %s failed: rc = %d" (ptlrpc_check_status,
+	// LCONSOLE_ERROR_MSG 0x011, "LustreError: 11-0: ...") is the status of the peer's error
+	// reply (PTL_RPC_MSG_ERR): a -12 there is the server's ENOMEM, not this host's.
+	if strings.Contains(msg, ": operation ") && strings.Contains(msg, " to node ") {
 		return SubsysAllocFailure{}, false
 	}
 	for _, set := range subsysAllocOwned {
@@ -226,7 +236,7 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		}
 	}
 	if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
-		if v, err := strconv.ParseInt(m[1]+m[2], 10, 64); err == nil && v > 0 {
+		if v, err := strconv.ParseInt(strings.Join(m[1:], ""), 10, 64); err == nil && v > 0 {
 			f.Bytes = v
 		}
 	}

@@ -834,7 +834,6 @@ var formsKnownLimits = map[string]string{
 	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":                        limitBulletsOnSpacedRows,
 	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":                        limitBulletsOnSpacedRows,
 	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":                       limitJournalCatNoStamp,
-	"journal-cat 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                                         limitJournalCatNoStamp,
 	"journal-json 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":                 limitJournalOfQPSource,
 	"journal-verbose 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":              limitJournalOfQPSource,
 	"journal-json-seq 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":             limitJournalOfQPSource,

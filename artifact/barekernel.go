@@ -1,0 +1,107 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/kernel"
+)
+
+// Kernel lines pasted without a stamp or a syslog prefix, whose own prefix says they are the
+// kernel's (pre-round 16, h16a, from the sources named): a board's dmesg without
+// CONFIG_PRINTK_TIME, a grep of /var/log/messages with the prefix cut, a cluster
+// filesystem's console lines quoted in a mail. Each prefix below is printed by the kernel
+// (or its module) itself, never by a program, so the line is read as a kernel log record and
+// the rules that read the log see it (a subsystem's failed allocation reaches the
+// alloc-fail rules through kernel.ParseSubsysAllocFailure).
+//
+//   - Lustre and LNet (libcfs's console output, libcfs_debug_msg): "LustreError: ",
+//     "LNetError: " and, with libcfs's header "PID:EXT:(file.c:LINE:func()) " or a console
+//     message id "NN-N: " after them, "Lustre: " and "LNet: ".
+//   - lctl dk (Lustre's debug buffer, libcfs tracefile.c: "%08x:%08x:%u.%u%s:%u.%06llu:" then
+//     stack, pid, extern pid and "(file.c:LINE:func())"): the kernel's own debug records.
+//   - Ceph's kernel client: "libceph: " (net/ceph, pr_fmt KBUILD_MODNAME), "rbd: rbdN: "
+//     (drivers/block/rbd.c rbd_warn).
+//   - DRBD: "drbd RES: ", "drbd RES/VOL drbdN: " (drbd 8.4 and 9, drbd_err on a connection
+//     or a device), "block drbdN: " (8.3 and older, dev_err).
+//   - OCFS2: "o2net: ", "o2hb: ", "o2cb: " (pr_fmt-less printk of cluster/), and masklog's
+//     "(COMM,PID,CPU):func:LINE " (fs/ocfs2/cluster/masklog.h).
+//   - A device's own line (dev_printk, netdev_printk: "DRIVER BUSID: " or "DRIVER BUSID
+//     IFNAME: ", a platform, PCI, SDIO or USB bus id: "ff540000.ethernet", "0000:01:00.0", "mmc1:0001:1",
+//     "1-1.3:1.0") that states a failed
+//     allocation (kernel.ParseSubsysAllocFailure): stmmac's "fail to alloc skb entry %d",
+//     macb's "Unable to allocate sk_buff", a device's "swiotlb buffer is full (sz: N bytes)";
+//     and a module's pr_fmt with the function's name ("brcmfmac: FUNC: ", brcmf_err) that
+//     states one: brcmfmac's "Failed to alloc SKB" (msgbuf.c, the RX buffer post). Other
+//     device lines stay what they were.
+
+var (
+	// reLibcfsHeader: libcfs's "PID:EXT:(file.c:LINE:func()) " or a console id "NN-N: ".
+	reLibcfsHeader = lazyre.New(`^(?:\d{1,7}:\d{1,7}:\([\w.-]{1,64}:\d{1,6}:\w{1,64}\(\)\)\s|\d{1,3}-\d{1,3}:\s)`)
+	// reLctlDebug: lctl dk's record header.
+	reLctlDebug = lazyre.New(`^[0-9a-f]{8}:[0-9a-f]{8}:\d{1,4}\.\d{1,2}F?:\d{1,12}\.\d{1,9}:\d{1,12}:\d{1,9}:\d{1,9}:\(`)
+	// reDrbdPrefix: DRBD's resource or device prefix.
+	reDrbdPrefix = lazyre.New(`^(?:drbd [\w.-]{1,64}(?:/\d{1,5} drbd\d{1,6})?|block drbd\d{1,6}): `)
+	// reMasklog: OCFS2 masklog's "(comm,pid,cpu):func:line ".
+	reMasklog = lazyre.New(`^\([\w/.:-]{1,32},\d{1,9},\d{1,4}\):\w{1,64}:\d{1,6} `)
+	// reDevPrefix: dev_printk's "driver busid[ ifname]: " with a platform or PCI bus id.
+	reDevPrefix = lazyre.New(`^[\w-]{2,32} (?:[0-9a-f]{4,16}\.[\w-]{2,32}|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|mmc\d{1,2}:[0-9a-f]{4}(?::\d{1,2})?|\d{1,2}-[\d.]{1,16}(?::\d{1,2}\.\d{1,2})?)(?: [\w.-]{2,16})?: `)
+	// reModFuncPrefix: a module's pr_fmt and the function's name, "brcmfmac:
+	// brcmf_msgbuf_rxbuf_data_post: " (brcmf_err: pr_err("%s: " fmt, __func__)).
+	reModFuncPrefix = lazyre.New(`^[a-z][a-z0-9_-]{1,31}: [a-z][a-z0-9]{0,31}_\w{1,63}: `)
+)
+
+// bareKernelLine reports whether t, a line without a log prefix, is one of the kernel lines
+// above.
+func bareKernelLine(t string) bool {
+	s := strings.TrimLeft(t, " \t")
+	if len(s) < 8 {
+		return false
+	}
+	switch s[0] {
+	case 'L':
+		if strings.HasPrefix(s, "LustreError: ") || strings.HasPrefix(s, "LNetError: ") {
+			return true
+		}
+		for _, p := range []string{"Lustre: ", "LNet: "} {
+			if rest, ok := strings.CutPrefix(s, p); ok && reLibcfsHeader.MatchString(rest) {
+				return true
+			}
+		}
+	case 'l':
+		if strings.HasPrefix(s, "libceph: ") {
+			return true
+		}
+	case 'r':
+		if strings.HasPrefix(s, "rbd: rbd") {
+			return true
+		}
+	case 'o':
+		if strings.HasPrefix(s, "o2net: ") || strings.HasPrefix(s, "o2hb: ") || strings.HasPrefix(s, "o2cb: ") {
+			return true
+		}
+	case 'd', 'b':
+		if (strings.HasPrefix(s, "drbd ") || strings.HasPrefix(s, "block drbd")) && reDrbdPrefix.MatchString(s) {
+			return true
+		}
+	case '(':
+		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
+	}
+	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
+		return true
+	}
+	return devAllocLine(s)
+}
+
+// devAllocLine: a device's own line (reDevPrefix) that states a failed allocation.
+func devAllocLine(s string) bool {
+	sp := strings.IndexByte(s, ' ')
+	if sp < 2 || sp > 32 || !strings.Contains(s[sp:min(len(s), sp+40)], ": ") {
+		return false
+	}
+	if !reDevPrefix.MatchString(s) && !reModFuncPrefix.MatchString(s) {
+		return false
+	}
+	_, ok := kernel.ParseSubsysAllocFailure(s)
+	return ok
+}
