@@ -50,3 +50,25 @@ func TestOwnAllocatorOutUnread(t *testing.T) {
 		}
 	}
 }
+
+// A failed cma_alloc's dmesg stamp is carried with its figures (corpus 1847, 1860): when the
+// pool first failed. Counter-case: the same line without a stamp carries no time.
+func TestCMAFailureFirstUptime(t *testing.T) {
+	stamp := func(text string) (any, bool) {
+		tl := ParseString(text, "p", Options{})
+		for _, a := range tl.Artifacts {
+			if m, ok := a.Data.(map[string]any); ok && m["cma_alloc_failures"] != nil {
+				v, has := m["first_uptime_s"]
+				return v, has
+			}
+		}
+		t.Fatalf("%q: no cma_alloc artifact", text)
+		return nil, false
+	}
+	if v, _ := stamp("[  338.128731] cma: cma_alloc: alloc failed, req-size: 1231 pages, ret: -12\n"); v != 338.128731 {
+		t.Errorf("stamped: first_uptime_s %v", v)
+	}
+	if v, has := stamp("cma: cma_alloc: alloc failed, req-size: 1231 pages, ret: -12\n"); has {
+		t.Errorf("no stamp: first_uptime_s %v", v)
+	}
+}
