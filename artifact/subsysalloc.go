@@ -99,6 +99,7 @@ func (d *doc) cmaFailures() {
 	type group struct {
 		first, last int
 		count       int
+		firstUsec   int64 // the first line's dmesg stamp, -1 when it has none
 		msg         string
 		areas       cmaAreas
 	}
@@ -129,7 +130,7 @@ func (d *doc) cmaFailures() {
 			if len(groups) >= maxCMAFailureArtifacts {
 				continue
 			}
-			g = &group{first: rec.Line(), msg: strings.TrimSpace(rec.Message)}
+			g = &group{first: rec.Line(), firstUsec: rec.UptimeUsec, msg: strings.TrimSpace(rec.Message)}
 			groups[k] = g
 			keys = append(keys, k)
 		}
@@ -146,6 +147,9 @@ func (d *doc) cmaFailures() {
 		data := map[string]any{"cma_alloc_failures": g.count, "req_pages": k.pages, "req_bytes": k.pages * page, "ret": k.ret, "message": clip(g.msg, 120)}
 		if assumed {
 			data["page_size"] = "4 KiB assumed (the page size is not in the text)"
+		}
+		if g.firstUsec >= 0 {
+			data["first_uptime_s"] = float64(g.firstUsec) / 1e6 // when the pool first failed, seconds since boot
 		}
 		if a := g.areas; a.total > 0 {
 			data["cma_free_pages"], data["cma_total_pages"] = a.free, a.total

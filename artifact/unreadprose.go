@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"headroom/internal/lazyre"
 	"headroom/model"
@@ -43,6 +44,8 @@ func (d *doc) statedFiguresUnread() {
 	for _, p := range d.otherLines {
 		if statesDomainFigure(p.text) {
 			hits = append(hits, hit{p.no, true, whyStatedFigure})
+		} else if ownAllocatorOut(p.text) {
+			hits = append(hits, hit{p.no, true, whyOwnAllocatorOut})
 		}
 	}
 	for _, p := range d.proseLines {
@@ -52,6 +55,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, hit{p.no, false, whyAllocFailuresInWords})
 		} else if libvirtMemoryLine(p.text) {
 			hits = append(hits, hit{p.no, false, whyLibvirtMemory})
+		} else if ownAllocatorOut(p.text) {
+			hits = append(hits, hit{p.no, false, whyOwnAllocatorOut})
 		}
 	}
 	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.no, b.no) })
@@ -102,6 +107,11 @@ func statesDomainFigure(t string) bool {
 			domain = true // a script that writes no spaces between words
 			break
 		}
+	}
+	if domain || hasWideRune(t) {
+		// Words of an unspaced script glued to a figure or a field name
+		// ("即使\"MemFree\"在600MB 左右"): each such rune parts the words around it.
+		t = spaceWideRunes(t)
 	}
 	prev, n := "", 0
 	var figures []figureAt
@@ -257,6 +267,7 @@ func domainWord(w string) bool {
 	case "memory", "mem", "ram", "swap", "swapping", "swapped", "buffer", "buffers", "heap", "rss", "oom", "oom-killer",
 		"socket", "sockets", "tcp", "udp", "packet", "packets", "pkts", "msgs", "datagrams", "dropped", "drops", "drop",
 		"overruns", "overrun", "backlog", "connections", "bandwidth", "throughput", "nic", "ethernet", "lowmem", "highmem",
+		"memfree", "memavailable", "memtotal", "cmafree", "cmatotal", "dram", "sdram", "ddr",
 		"file-max", "filemax", "fs-filemax", "fs.file-max", "descriptors", "ulimit", "nofile", "sysctl", "slab",
 		"rmem_max", "wmem_max", "somaxconn", "conntrack", "min_free_kbytes", "hugepages", "thp", "page-cache", "cache",
 		"retransmits", "retransmissions", "mtu", "rx", "tx",
@@ -267,6 +278,40 @@ func domainWord(w string) bool {
 		return true
 	}
 	return strings.HasPrefix(w, "net.") || strings.HasPrefix(w, "vm.") || strings.HasPrefix(w, "rx_") || strings.HasPrefix(w, "tx_")
+}
+
+// hasWideRune: t holds a rune of a script written without spaces between words (CJK
+// ideographs, kana, hangul, and their full-width punctuation), checked by its lead byte
+// first so that ASCII text costs one scan.
+func hasWideRune(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0xe1 {
+			r, _ := utf8.DecodeRuneInString(t[i:])
+			if wideRune(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func wideRune(r rune) bool {
+	return r >= 0x1100 && r <= 0x11ff || r >= 0x2e80 && r <= 0x9fff || r >= 0xac00 && r <= 0xd7af || r >= 0xf900 && r <= 0xfaff || r >= 0xff00 && r <= 0xffef
+}
+
+// spaceWideRunes replaces each wide rune (wideRune) with a space, so the ASCII words and
+// figures between them are fields of their own.
+func spaceWideRunes(t string) string {
+	var b strings.Builder
+	b.Grow(len(t))
+	for _, r := range t {
+		if wideRune(r) {
+			b.WriteByte(' ')
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // domainWordsUnspaced: memory, packet and buffer in Chinese, Japanese and Korean, matched
@@ -300,6 +345,38 @@ func allocFailuresLoggedInWords(t string) bool {
 		before = before[j+1:] // the sentence that holds the phrase
 	}
 	return reAllocFailuresLogged.MatchString(before) && !reHypothetical.MatchString(before)
+}
+
+const whyOwnAllocatorOut = "a program's or a device firmware's own allocator says it ran out, in its own log line (\"mem_alloc: no free chunks\"): that program's or chip's memory pool, not a kernel report of this host's memory; headroom has no reader for it"
+
+// ownAllocatorOut: a log line whose message is an allocator function's name and its own
+// words for running out, "(5822)mem_alloc: no free chunks in the found pool" (a Wi-Fi
+// chip's firmware UART log), "pool_alloc: no free blocks": "<name>: no free chunk(s)/
+// block(s)/buffer(s)" after at most a bracketed or parenthesised stamp. A sentence that
+// names the words ("it fails with no free chunks") has no "name:" before them.
+func ownAllocatorOut(t string) bool {
+	k := strings.Index(t, ": no free ")
+	if k <= 0 {
+		return false
+	}
+	switch w, _, _ := nextField(t[k+len(": no free "):]); strings.TrimRight(w, ".,;!") {
+	case "chunk", "chunks", "block", "blocks", "buffer", "buffers", "slot", "slots", "entries", "memory":
+	default:
+		return false
+	}
+	name := strings.TrimSpace(t[:k])
+	if j := strings.LastIndexAny(name, ")]"); j >= 0 {
+		name = name[j+1:] // the firmware's "(5822)" tick or a "[tag]"
+	}
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return false
+	}
+	for _, c := range name {
+		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return strings.ContainsAny(name, "_") || strings.Contains(strings.ToLower(name), "alloc")
 }
 
 const whyLibvirtMemory = "a libvirt domain XML's memory element (<memory>, <currentMemory>, <maxMemory>; KiB unless its unit says otherwise): the memory a guest is configured with, a setting of the VM, not a reading of the host's memory; headroom has no reader for it"

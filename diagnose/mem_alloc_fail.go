@@ -127,6 +127,20 @@ type zoneCheck struct {
 
 func checkAllocClass(tl *model.Timeline, class string) Result {
 	vs, n, nc := allocVerdicts(tl)
+	// The allocator's own words for a failure that is not of free pages (its WARN for an
+	// order above the largest, a vmalloc or percpu failure line) are this cause's evidence
+	// whatever else the log holds: a failed cma_alloc falls back to the buddy allocator
+	// (dma_alloc_contiguous → alloc_pages), and a request above MAX_ORDER − 1 warns there,
+	// so a pool line (or an unparsed report) beside it does not leave the cause unknown.
+	if nc != "" && class == classNotPhysical && len(vs) == 0 {
+		if logOnly, orderWarns := logMatches(tl, kernel.MsgNotPhysical...), allocOrderWarns(tl); len(logOnly) > 0 || len(orderWarns) > 0 {
+			f := allocFinding(tl, class, nil, logOnly)
+			if len(orderWarns) > 0 {
+				f.Evidence = append(f.Evidence, logEvidence(orderWarnWhat, orderWarns))
+			}
+			return Fired(f)
+		}
+	}
 	if nc != "" {
 		if class == classReserve && len(vs) == 0 {
 			if f, ok := headerlessRxRefill(tl); ok {
@@ -168,10 +182,13 @@ func checkAllocClass(tl *model.Timeline, class string) Result {
 	}
 	f := allocFinding(tl, class, mine, logOnly)
 	if len(orderWarns) > 0 {
-		f.Evidence = append(f.Evidence, logEvidence("the allocator's WARN for an order above its largest (order ≥ MAX_ORDER; the order itself is not printed)", orderWarns))
+		f.Evidence = append(f.Evidence, logEvidence(orderWarnWhat, orderWarns))
 	}
 	return Fired(f)
 }
+
+// orderWarnWhat names the allocator's order WARN in a finding's evidence.
+const orderWarnWhat = "the allocator's WARN for an order above its largest (order ≥ MAX_ORDER; the order itself is not printed)"
 
 // allocOrderWarns: the buddy allocator's WARNING for a request above its largest order
 // (kernel.IsAllocOrderWarn), read by the warning's site. No page-allocation-failure report
