@@ -1,6 +1,10 @@
 package artifact
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Round 16's g79/g80 misses fixed by class (fix21b).
 
@@ -51,5 +55,32 @@ func TestFix21bOOMPossibleOrAvoided(t *testing.T) {
 		if !statedOOM(tl) {
 			t.Errorf("%q: no stated OOM, want one", s)
 		}
+	}
+}
+
+// MooseFS's daemons' start-up lines under their own tags: listed as unread with what they
+// prove, the descriptor limit as the program's figure, no OOM.
+func TestFix21bMooseFSStartup(t *testing.T) {
+	text := "Jul 30 09:36:05 pi mfsmaster[4713]: [info] open files limit has been set to: 16384\n" +
+		"Jul 30 09:36:05 pi mfsmaster[4713]: [info] out of memory killer disabled\n" +
+		"Jul 30 09:36:05 pi mfsmaster[4713]: [info] set gid to 124\n"
+	tl := ParseString(text, "t", Options{})
+	if !f15Unread(tl, "oom_score_adj set to -1000") || !f15Unread(tl, "RLIMIT_NOFILE") || statedOOM(tl) || len(f15Kills(tl)) != 0 {
+		t.Fatalf("unparsed %+v stated %v: want both lines named, no OOM", tl.Unparsed, statedOOM(tl))
+	}
+	found := false
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindProgramLimit && strings.Contains(fmt.Sprint(a.Data), "open_files_limit:16384") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("artifacts %+v: want open_files_limit 16384", tl.Artifacts)
+	}
+	checkAccount(t, tl)
+	// Counter: the same words under another program's tag are not MooseFS's.
+	tl = ParseString(strings.ReplaceAll(text, "mfsmaster", "myapp"), "t", Options{})
+	if f15Unread(tl, "MooseFS") {
+		t.Errorf("another tag's line named as MooseFS's: %+v", tl.Unparsed)
 	}
 }
