@@ -84,3 +84,31 @@ func TestFix21bMooseFSStartup(t *testing.T) {
 		t.Errorf("another tag's line named as MooseFS's: %+v", tl.Unparsed)
 	}
 }
+
+// A count pipeline's result retyped with the author's words after it is the command's
+// output; a sentence that does not open with a figure ends the run as before.
+func TestFix21bCountResultLine(t *testing.T) {
+	for _, c := range []struct {
+		res  string
+		want bool
+	}{
+		{"~ 3K for a server with 4 rooms and 237 participants.", true},
+		{"about 3012 connections on this box, seems too many.", true},
+		{"3012", true},
+		{"seems too many for a server with 4 rooms, but maybe it is normal.", false},
+		{"The count was 3012 here, seems like a lot of sockets.", false},
+	} {
+		tl := ParseString("Some context first.\n\nnetstat -putan|grep media|wc -l\n"+c.res+"\n", "t", Options{})
+		if got := f15Unread(tl, "wc -l"); got != c.want {
+			t.Errorf("%q: listed %v, want %v (%+v)", c.res, got, c.want, tl.Unparsed)
+		}
+	}
+	// Counter: the same sentence under a command that is no count ends the run.
+	tl := ParseString("Some context first.\n\nnetstat -putan|grep media\n~ 3K for a server with 4 rooms and 237 participants.\n", "t", Options{})
+	if f15Unread(tl, "netstat") {
+		t.Errorf("a sentence under a listing read as its output: %+v", tl.Unparsed)
+	}
+	if !countResultLine("ss -tan | wc -l", "1,024 sockets") || countResultLine("wc -l /proc/net/tcp", "5 lines") {
+		t.Error("countResultLine: a pipeline's count, not a file's line count")
+	}
+}
