@@ -112,3 +112,22 @@ func TestFix21bCountResultLine(t *testing.T) {
 		t.Error("countResultLine: a pipeline's count, not a file's line count")
 	}
 }
+
+// A per-command RSS summary's rows are listed as unread; a sentence with a count in
+// parentheses is not a row.
+func TestFix21bCommCountRSSRows(t *testing.T) {
+	text := "It is high here:\n\n```\nComm            # of instances      RSS in MiB\nceph            (183)               2654.61\nprometheus      (1)                 1403.9\nappregistry-ser (3)                 69.2188\n```\n"
+	tl := ParseString(text, "t", Options{})
+	if !f15Unread(tl, "per-command resident-memory") {
+		t.Fatalf("unparsed %+v: want the rows listed", tl.Unparsed)
+	}
+	checkAccount(t, tl)
+	for _, s := range []string{
+		"We restarted the pods (183) times 2654.61",
+		"ceph (183) 2654.61 MiB of RSS in total across the node",
+	} {
+		if _, ok := toolFormLine(s); ok {
+			t.Errorf("%q read as a summary row", s)
+		}
+	}
+}

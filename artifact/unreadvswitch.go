@@ -85,8 +85,21 @@ func toolFormLine(t string) (string, bool) {
 	if reAssertFailed.MatchString(t) && reMemoryCode.MatchString(t) {
 		return assertMemoryWhy, true
 	}
+	if strings.IndexByte(t, '(') > 0 && reCommCountRSSRow.MatchString(t) {
+		return commCountRSSWhy, true
+	}
 	return "", false
 }
+
+// A per-command memory summary (round 16, fix21b): one row a command name, a script's sum
+// of `ps -eo comm,rss` grouped by command: "Comm  # of instances  RSS in MiB" over rows
+// "ceph  (183)  2654.61": the name (comm, at most 15 bytes: TASK_COMM_LEN), the number of its
+// processes in parentheses, their summed resident set. The processes' own memory, not a
+// kernel counter nor the host's total; no rule reads it, so a paste of it is listed, not
+// refused as holding nothing.
+var reCommCountRSSRow = lazyre.New(`^\s*[A-Za-z][\w.:/+-]{0,14}\s+\(\d{1,7}\)\s+\d{1,9}(?:\.\d+)?\s*$`)
+
+const commCountRSSWhy = "a per-command resident-memory summary (a command, the number of its processes in parentheses, their summed RSS): userspace processes' memory as ps reports it, not a kernel counter nor the host's free memory; headroom has no reader for it"
 
 // A program that aborts on a failed assertion in its memory-mapping or allocation code,
 // as glibc's __assert_fail prints it (assert/assert.c: "%s%s%s:%u: %s%sAssertion `%s'
