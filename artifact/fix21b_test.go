@@ -131,3 +131,19 @@ func TestFix21bCommCountRSSRows(t *testing.T) {
 		}
 	}
 }
+
+// A GlusterFS statedump's mem-pool section is listed as unread; a lone "size=N" line or a
+// sentence about active counts is not its form.
+func TestFix21bGlusterStatedumpPools(t *testing.T) {
+	text := "Here is the dump:\n\n```\npool-name=call_stack_t\nactive-count=109929\nsizeof-type=1824\npadded-sizeof=2048\nsize=225134592\nshared-pool=0x800362ea0\n-----=-----\n```\n"
+	tl := ParseString(text, "t", Options{})
+	if !f15Unread(tl, "GlusterFS statedump") {
+		t.Fatalf("unparsed %+v: want the pool section listed", tl.Unparsed)
+	}
+	checkAccount(t, tl)
+	for _, s := range []string{"size=225134592", "the active-count=109929 keeps growing", "pool-name is call_stack_t"} {
+		if why, ok := toolFormLine(s); ok && why == glusterPoolWhy {
+			t.Errorf("%q read as a statedump pool key", s)
+		}
+	}
+}

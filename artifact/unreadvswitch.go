@@ -88,6 +88,11 @@ func toolFormLine(t string) (string, bool) {
 	if strings.IndexByte(t, '(') > 0 && reCommCountRSSRow.MatchString(t) {
 		return commCountRSSWhy, true
 	}
+	if strings.Contains(t, "-count=") || strings.Contains(t, "sizeof") || strings.HasPrefix(t, "pool-name=") {
+		if reGlusterPoolKey.MatchString(t) {
+			return glusterPoolWhy, true
+		}
+	}
 	return "", false
 }
 
@@ -98,6 +103,15 @@ func toolFormLine(t string) (string, bool) {
 // kernel counter nor the host's total; no rule reads it, so a paste of it is listed, not
 // refused as holding nothing.
 var reCommCountRSSRow = lazyre.New(`^\s*[A-Za-z][\w.:/+-]{0,14}\s+\(\d{1,7}\)\s+\d{1,9}(?:\.\d+)?\s*$`)
+
+// GlusterFS's statedump (kill -USR1; libglusterfs/src/statedump.c, mem-pool sections): one
+// key=value a line, "pool-name=call_stack_t", "active-count=109929", "sizeof-type=1824",
+// "padded-sizeof=2048", "size=225134592" (older: "hot-count=", "cold-count=",
+// "alloc-count=", "max-alloc=", "pool-misses=", "cur-stdalloc=", "max-stdalloc="). Its own
+// keys (never "size=" alone, which continues the run as output) open the run.
+var reGlusterPoolKey = lazyre.New(`^(?:pool-name=\S+|(?:active-count|hot-count|cold-count|alloc-count|sizeof-type|padded-sizeof|padded_sizeof|max-alloc|pool-misses|cur-stdalloc|max-stdalloc)=\d+)\s*$`)
+
+const glusterPoolWhy = "a GlusterFS statedump's memory-pool section (libglusterfs statedump.c: pool-name, active-count, sizeof-type, size in bytes): the gluster process's own userspace pools, not kernel slab and not the host's free memory; headroom has no reader for it"
 
 const commCountRSSWhy = "a per-command resident-memory summary (a command, the number of its processes in parentheses, their summed RSS): userspace processes' memory as ps reports it, not a kernel counter nor the host's free memory; headroom has no reader for it"
 
