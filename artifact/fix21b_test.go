@@ -147,3 +147,18 @@ func TestFix21bGlusterStatedumpPools(t *testing.T) {
 		}
 	}
 }
+
+// bbb-conf's "Kernel version: R" states the host's release; a program's version on the
+// line before it is no kernel.
+func TestFix21bKernelVersionColon(t *testing.T) {
+	text := "here:\n\n```\nBigBlueButton Server 2.2.0-rc-2 (1613)\n                    Kernel version: 4.15.0-70-generic\n                            Memory: 8157 MB\n```\n"
+	tl := ParseString(text, "t", Options{})
+	if !strings.HasPrefix(tl.Host.Kernel, "4.15.0") {
+		t.Fatalf("kernel %q, want 4.15.0", tl.Host.Kernel)
+	}
+	// Counter: a syslog line's "kernel:" tag names no release.
+	tl = ParseString("Jan  1 00:00:00 h kernel: 3.2.1 something happened\n", "t", Options{})
+	if tl.Host.Kernel == "3.2.1" {
+		t.Errorf("the syslog tag read as a release statement")
+	}
+}
