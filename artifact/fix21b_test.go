@@ -118,6 +118,18 @@ func TestFix21bCountResultLine(t *testing.T) {
 func TestFix21bCommCountRSSRows(t *testing.T) {
 	text := "It is high here:\n\n```\nComm            # of instances      RSS in MiB\nceph            (183)               2654.61\nprometheus      (1)                 1403.9\nappregistry-ser (3)                 69.2188\n```\n"
 	tl := ParseString(text, "t", Options{})
+	var got *CommRSS
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindCommRSS {
+			got, _ = a.Data.(*CommRSS)
+		}
+	}
+	if got == nil || len(got.Rows) != 3 || got.Rows[0] != (CommRSSRow{"ceph", 183, 2654.61}) || got.Rows[2].Comm != "appregistry-ser" {
+		t.Fatalf("artifacts %+v: want the three rows read", tl.Artifacts)
+	}
+	checkAccount(t, tl)
+	// The rows without their header: listed as unread.
+	tl = ParseString(strings.Replace(text, "Comm            # of instances      RSS in MiB\n", "", 1), "t", Options{})
 	if !f15Unread(tl, "per-command resident-memory") {
 		t.Fatalf("unparsed %+v: want the rows listed", tl.Unparsed)
 	}
