@@ -53,7 +53,7 @@ var (
 	reVersion     = `([2-7]\.\d{1,2}(?:\.\d{1,3})?(?:-[0-9A-Za-z_.+~]+)?)`
 	reLinuxVerBan = lazyre.New(`Linux version ` + reVersion)
 	reLinuxVer    = lazyre.New(`\bLinux ` + reVersion + `\b`)
-	reKernelVer   = lazyre.New(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version)?\s+(?:v)?` + reVersion)
+	reKernelVer   = lazyre.New(`(?i)\b` + reVersion + `(?:\s*\(\w+\))?\s+kernel\b|\bkernel(?: version:?)?\s+(?:v)?` + reVersion)
 	reBareVer     = lazyre.New(`(?:^|[\s(])(2\.[0-6]\.\d{1,3}(?:-[0-9A-Za-z_.+~]+)?)`)
 	reWordBits    = lazyre.New(`\b(32|64)[ -]?bit\b`)
 )

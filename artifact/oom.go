@@ -129,7 +129,28 @@ func isOOMExcerptHeader(t string) bool {
 	s := strings.TrimSpace(t)
 	return strings.HasPrefix(s, "VM: killing process ") || strings.HasPrefix(s, "Task in ") && strings.Contains(s, " killed as a result of limit of ") ||
 		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s) ||
-		strings.HasPrefix(s, "Out of memory: ") && reOOMKilledShape.MatchString(s)
+		strings.HasPrefix(s, "Out of memory: ") && reOOMKilledShape.MatchString(s) || killPhraseHeading(s)
+}
+
+// reKillPhraseAlone: the whole of the OOM killer's victim phrase, "Kill process N (x)"
+// (3.x-4.x mm/oom_kill.c oom_kill_process: "%s: Kill process %d (%s) score %u or sacrifice
+// child") or "Killed process N (x)", and nothing else.
+var reKillPhraseAlone = lazyre.New(`^Kill(?:ed)? process (\d+) \(([^)\s]+)\)$`)
+
+// killPhraseHeading: a markdown heading (an issue's title, "# Kill process 204002
+// (ganesha.nfsd)") that is the OOM killer's victim phrase and nothing more: the kernel's
+// words copied as the report's name. A heading that says more ("# Kill process 1234 (java)
+// to free memory?") or a sentence is not the phrase.
+func killPhraseHeading(s string) bool {
+	if len(s) < 2 || s[0] != '#' {
+		return false
+	}
+	h := strings.TrimLeft(s, "#")
+	if len(h) == len(s) || h == "" || h[0] != ' ' {
+		return false
+	}
+	h = strings.TrimSpace(h)
+	return strings.HasPrefix(h, "Kill") && reKillPhraseAlone.MatchString(h)
 }
 
 // killedProcess reads a kill line: pid, comm and what follows them.
@@ -488,7 +509,7 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 			}
 		}
 		return o, 0, true
-	case strings.HasPrefix(s, "Killed process "):
+	case strings.HasPrefix(s, "Killed process "), killPhraseHeading(s):
 		r := report{oom: &model.OOMKill{Order: -1}}
 		r.addOOMDetail(s)
 		return r.oom, 0, true

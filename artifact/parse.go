@@ -446,6 +446,14 @@ func (d *doc) run(from int) {
 			if (isJVMTag(l.Tag) || log4jLevelHost(l) || isAgentTag(l.Tag) || isDBTag(l.Tag)) && d.jvmLine(i) {
 				continue // a search or big-data JVM cluster's own line (unreadjvm.go)
 			}
+			if isParFSTag(l.Tag) {
+				if why, oom, ok := parFSOwnLine(t); ok {
+					d.programOOMNamed = d.programOOMNamed || oom
+					d.unparsedUnread(i, why) // a distributed file system daemon's start-up line (unreadparfs.go)
+					d.programFigures(i)
+					continue
+				}
+			}
 			if why, oom, ok := collabOwnLine(t); ok {
 				d.programOOMNamed = d.programOOMNamed || oom
 				d.unparsedUnread(i, why) // a collaboration server's own line under any tag (unreadcollab.go)

@@ -96,3 +96,66 @@ func (d *doc) tryPsAux(i int) int {
 	d.addArtifact(KindPsTasks, d.ls[i].No, d.ls[k-1].No, &pt)
 	return k - i
 }
+
+// KindCommRSS is a per-command resident-memory summary (round 16, fix21b): a script's sum
+// of `ps -eo comm,rss` grouped by command, "Comm  # of instances  RSS in MiB" over rows
+// "ceph  (183)  2654.61" (the comm, at most 15 bytes; its process count in parentheses; their
+// summed RSS in MiB). The processes' own memory: no rule reads it; it names which command
+// holds the memory and how many copies of it run.
+const KindCommRSS = "comm_rss"
+
+// CommRSS is the table.
+type CommRSS struct {
+	Rows []CommRSSRow `json:"rows"`
+}
+
+// CommRSSRow is one row.
+type CommRSSRow struct {
+	Comm      string  `json:"comm"`
+	Instances int64   `json:"instances"`
+	RSSMiB    float64 `json:"rss_mib"`
+}
+
+// isCommRSSHeader: the summary's header, "Comm", a count column and an RSS column in MiB.
+func isCommRSSHeader(t string) bool {
+	fs := fields(t)
+	return len(fs) >= 3 && fs[0] == "Comm" && strings.Contains(t, "RSS in MiB") && strings.Contains(t, "instances")
+}
+
+// commRSSRow reads one row (reCommCountRSSRow's form).
+func commRSSRow(t string) (CommRSSRow, bool) {
+	if strings.IndexByte(t, '(') < 0 || !reCommCountRSSRow.MatchString(t) {
+		return CommRSSRow{}, false
+	}
+	fs := fields(t)
+	if len(fs) != 3 {
+		return CommRSSRow{}, false
+	}
+	n, ok1 := atoi(strings.Trim(fs[1], "()"))
+	rss, ok2 := atof(fs[2])
+	if !ok1 || !ok2 {
+		return CommRSSRow{}, false
+	}
+	return CommRSSRow{Comm: fs[0], Instances: n, RSSMiB: rss}, true
+}
+
+func (d *doc) tryCommRSS(i int) int {
+	if !isCommRSSHeader(d.ls[i].Text) {
+		return 0
+	}
+	var c CommRSS
+	k := i + 1
+	for ; k < len(d.ls) && len(c.Rows) < maxPsRows; k++ {
+		r, ok := commRSSRow(d.ls[k].Text)
+		if !ok {
+			break
+		}
+		c.Rows = append(c.Rows, r)
+	}
+	if len(c.Rows) == 0 {
+		return 0
+	}
+	d.segSeq++
+	d.addArtifact(KindCommRSS, d.ls[i].No, d.ls[k-1].No, &c)
+	return k - i
+}

@@ -867,7 +867,7 @@ var (
 	// A negative subject is a negation too: "Nothing's getting oom killed according to syslog"
 	// (nothing, none, nobody: no process was killed), in the same clause ("Nothing changed,
 	// but mysqld keeps getting OOM killed" states a kill).
-	reNegated = lazyre.New(`(?i)\b(?:no|without|few|never|not|any)\b[^.]*$|\b(?:nothing|none|nobody)\b[^.,;:]*$`)
+	reNegated = lazyre.New(`(?i)\b(?:no|without|few|never|not|any|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?)\b[^.]*$|\b(?:nothing|none|nobody)\b[^.,;:]*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
 	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",

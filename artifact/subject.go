@@ -52,7 +52,7 @@ var (
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
-	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger))\b|如果|可能|将会|就会`)
+	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会`)
 )
 
 // messageLoggedNow is the kernel message a prose line t states this host logs now, as the

@@ -110,6 +110,12 @@ func (d *doc) unreadCommandOutput(i int) bool {
 		// "WARNING: PSI metrics are not provided by the kernel: ...") and goes on.
 		kind = lineOutput
 	}
+	if kind == lineSentence && u.entry < 0 && u.heads == 0 && countResultLine(u.cmd, t) {
+		// A count pipeline's one number retyped with the author's words after it
+		// ("netstat -putan|grep x|wc -l" then "~ 3K for a server with 4 rooms."): the
+		// figure is the command's output.
+		kind = lineOutput
+	}
 	switch kind {
 	case lineSentence:
 		u.cmd = ""
@@ -151,6 +157,29 @@ func (d *doc) unreadCommandOutput(i int) bool {
 	u.lastNo, u.blank, u.heads = no, d.acct.Blank, 0
 	d.keepUnreadLine(i)
 	return true
+}
+
+// countResultLine: cmd ends in a line count ("| wc -l") and t opens with a figure, exact or
+// approximate ("3012", "~ 3K", "about 3000", "≈3k"), before any word.
+func countResultLine(cmd, t string) bool {
+	c := strings.TrimSpace(cmd)
+	if !strings.HasSuffix(c, "wc -l") || strings.IndexByte(c, '|') < 0 {
+		return false
+	}
+	s := strings.TrimSpace(t)
+	for _, p := range []string{"~", "≈", "about ", "around ", "approx. ", "approximately "} {
+		s = strings.TrimSpace(strings.TrimPrefix(s, p))
+	}
+	f, _, ok := nextField(s)
+	if !ok {
+		return false
+	}
+	f = strings.TrimRight(f, ",.;:")
+	if n := len(f); n > 1 && (f[n-1] == 'k' || f[n-1] == 'K') {
+		f = f[:n-1]
+	}
+	f = strings.ReplaceAll(f, ",", "")
+	return f != "" && len(f) <= 12 && isDigits(strings.Replace(f, ".", "", 1)) && f[0] != '.'
 }
 
 func unreadCommandEntry(first, last int, cmd string) model.Unparsed {

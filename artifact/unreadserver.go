@@ -307,6 +307,7 @@ var programFigureForms = []struct {
 	{"dovecot", "pool_system_malloc(", []string{"request_bytes"}, false},
 	{"litespeed lsapi", "Reached max children process limit: ", []string{"max_children", "extra", "current", "busy"}, false},
 	{"lfd", "Exceeded:", []string{"used", "threshold"}, false},
+	{"moosefs", "open files limit has been set to: ", []string{"open_files_limit"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.

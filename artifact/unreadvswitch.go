@@ -85,8 +85,35 @@ func toolFormLine(t string) (string, bool) {
 	if reAssertFailed.MatchString(t) && reMemoryCode.MatchString(t) {
 		return assertMemoryWhy, true
 	}
+	if strings.IndexByte(t, '(') > 0 && reCommCountRSSRow.MatchString(t) {
+		return commCountRSSWhy, true
+	}
+	if strings.Contains(t, "-count=") || strings.Contains(t, "sizeof") || strings.HasPrefix(t, "pool-name=") {
+		if reGlusterPoolKey.MatchString(t) {
+			return glusterPoolWhy, true
+		}
+	}
 	return "", false
 }
+
+// A per-command memory summary (round 16, fix21b): one row a command name, a script's sum
+// of `ps -eo comm,rss` grouped by command: "Comm  # of instances  RSS in MiB" over rows
+// "ceph  (183)  2654.61": the name (comm, at most 15 bytes: TASK_COMM_LEN), the number of its
+// processes in parentheses, their summed resident set. The processes' own memory, not a
+// kernel counter nor the host's total; no rule reads it, so a paste of it is listed, not
+// refused as holding nothing.
+var reCommCountRSSRow = lazyre.New(`^\s*[A-Za-z][\w.:/+-]{0,14}\s+\(\d{1,7}\)\s+\d{1,9}(?:\.\d+)?\s*$`)
+
+// GlusterFS's statedump (kill -USR1; libglusterfs/src/statedump.c, mem-pool sections): one
+// key=value a line, "pool-name=call_stack_t", "active-count=109929", "sizeof-type=1824",
+// "padded-sizeof=2048", "size=225134592" (older: "hot-count=", "cold-count=",
+// "alloc-count=", "max-alloc=", "pool-misses=", "cur-stdalloc=", "max-stdalloc="). Its own
+// keys (never "size=" alone, which continues the run as output) open the run.
+var reGlusterPoolKey = lazyre.New(`^(?:pool-name=\S+|(?:active-count|hot-count|cold-count|alloc-count|sizeof-type|padded-sizeof|padded_sizeof|max-alloc|pool-misses|cur-stdalloc|max-stdalloc)=\d+)\s*$`)
+
+const glusterPoolWhy = "a GlusterFS statedump's memory-pool section (libglusterfs statedump.c: pool-name, active-count, sizeof-type, size in bytes): the gluster process's own userspace pools, not kernel slab and not the host's free memory; headroom has no reader for it"
+
+const commCountRSSWhy = "a per-command resident-memory summary (a command, the number of its processes in parentheses, their summed RSS): userspace processes' memory as ps reports it, not a kernel counter nor the host's free memory; headroom has no reader for it"
 
 // A program that aborts on a failed assertion in its memory-mapping or allocation code,
 // as glibc's __assert_fail prints it (assert/assert.c: "%s%s%s:%u: %s%sAssertion `%s'
