@@ -887,6 +887,13 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 				}
 			}
 		}
+		if z.Fields != nil {
+			// 2.6.32+ zone lines print the zone's unreclaimable slab (kB), as
+			// /proc/zoneinfo's nr_slab_unreclaimable (pages) did before 4.13.
+			if v, ok := z.Fields.Get("slab_unreclaimable_kb"); ok {
+				f.Set("nr_slab_unreclaimable", v/pageKB)
+			}
+		}
 		for _, n := range nodes {
 			if n.Node == z.Node && n.AllUnreclaimable != nil {
 				f.Set("node_unreclaimable", boolInt(*n.AllUnreclaimable))
