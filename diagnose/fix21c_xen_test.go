@@ -52,3 +52,27 @@ func TestFix21cOOMKillerFireStated(t *testing.T) {
 		}
 	}
 }
+
+// A syslog grep cut to the tag of a kernel without printk stamps (RHEL5): "kernel: DMA
+// free:..." is the kernel's show_mem line, wrapped lines and all; the page size an earlier
+// dump's buddy line gave reads a later dump of zone lines alone.
+func TestFix21cBareKernelTagShowMem(t *testing.T) {
+	text := "kernel: HighMem: 134889*4kB 27382*8kB 1314*16kB 0*4096kB = 807796kB\n" +
+		"kernel: 5244928 pages of RAM\nkernel: 5058562 pages of HIGHMEM\n" +
+		"The log shows:\n" +
+		"kernel: DMA free:3396kB min:3452kB\nlow:4312kB high:5176kB active:1228kB inactive:1268kB present:745464kB\n" +
+		"pages_scanned:150129 all_unreclaimable? yes\nkernel: lowmem_reserve[]: 0 0 0 19760\n"
+	d := h16aRun(t, text)
+	if fs := findings(d, "zone-reserve-low"); len(fs) == 0 {
+		t.Errorf("want zone-reserve-low from the tag-only zone lines, got %+v", h16aCheck(d, "zone-reserve-low"))
+	}
+	// The tag before words that are no show_mem line stays unread as a kernel dump.
+	for _, text := range []string{
+		"kernel: 2.6.18-398.el5xen\nkernel: DMA is the first zone, min is its watermark\n",
+	} {
+		d := h16aRun(t, text)
+		if c := h16aCheck(d, "zone-reserve-low"); c.Status == StatusOK || len(findings(d, "zone-reserve-low")) > 0 {
+			t.Errorf("%q: zone-reserve-low judged: %+v", text, c)
+		}
+	}
+}
