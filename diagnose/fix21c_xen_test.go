@@ -46,6 +46,7 @@ func TestFix21cOOMKillerFireStated(t *testing.T) {
 		"If the OOM killer fires, it picks the process with the highest score.\n",
 		"We never had the OOM killer fire on this host.\n",
 		"The OOM killer fires when no memory can be reclaimed.\n",
+		"The log helps determine why the OOM-killer was invoked and to identify the task.\n",
 	} {
 		if fs := findings(h16aRun(t, text), "oom-kill"); len(fs) != 0 {
 			t.Errorf("%q: oom-kill fired: %+v", text, fs)
