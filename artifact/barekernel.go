@@ -86,6 +86,11 @@ func bareKernelLine(t string) bool {
 		}
 	case '(':
 		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
+	case 'F', 'f', 'I', 'i':
+		// init/initramfs.c: "Freeing initrd memory: %ldK" (free_initrd_mem's report) and
+		// "Initramfs unpacking failed: %s" (populate_rootfs), in a boot console's paste,
+		// also lower-cased by a page (fix21c).
+		return hasPrefixFold(s, "Freeing initrd memory: ") || hasPrefixFold(s, "Initramfs unpacking failed: ")
 	}
 	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
 		return true
@@ -105,3 +110,6 @@ func devAllocLine(s string) bool {
 	_, ok := kernel.ParseSubsysAllocFailure(s)
 	return ok
 }
+
+// hasPrefixFold: strings.HasPrefix in any ASCII case.
+func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }

@@ -1217,15 +1217,23 @@ func splitJoinedSyslog(raw string) []string {
 		return nil
 	}
 	first := reJoinedSyslog.FindStringIndex(" " + raw)
-	if first == nil || first[0] != 0 {
-		return nil // the line itself does not start with the prefix
-	}
 	idx := reJoinedSyslog.FindAllStringIndex(raw, -1)
+	var out []string
+	from := 0
+	if first == nil || first[0] != 0 {
+		// Prose before the records ("the syslog shows ... Aug 2 07:25:54 host kernel: 927
+		// pagecache pages Aug 2 07:25:54 host kernel: Free swap = 0", corpus 1916): two
+		// records at least, the prose its own line.
+		if len(idx) < 2 {
+			return nil
+		}
+		out = append(out, strings.TrimRight(raw[:idx[0][0]], " "))
+		from = idx[0][0] + 1
+		idx = idx[1:]
+	}
 	if len(idx) == 0 {
 		return nil
 	}
-	var out []string
-	from := 0
 	for _, m := range idx {
 		out = append(out, strings.TrimRight(raw[from:m[0]], " "))
 		from = m[0] + 1

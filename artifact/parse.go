@@ -771,6 +771,12 @@ func (d *doc) showMemReport(i int) bool {
 	if pageKB == 0 {
 		pageKB = x86ZonesPageKB(af.Zones)
 	}
+	if pageKB == 0 {
+		// An earlier dump of the same text stated it ("134889*4kB"): a dump of zone
+		// lines alone (no buddy line) is read with it (a Xen guest's DMA zone holding
+		// all lowmem has no size that tells the page).
+		pageKB = d.host.pageSizeKB
+	}
 	d.host.pageKB(pageKB, first)
 	// Attach to the allocation failure right before it when nothing else came between:
 	// pastes often elide the trace between the header and the dump.

@@ -45,7 +45,10 @@ func stripOtherPrefixes(s string, l *Line) string {
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
 	// kernel wrote it, and the dmesg stamp after it is the record's.
 	// Indented as a Markdown code block too ("    kernel: [361299.8] ...").
-	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0) {
+	// A kernel without printk stamps (RHEL5's default) leaves only the tag: "kernel: DMA
+	// free:3396kB min:3452kB", "kernel: 5244928 pages of RAM" — taken as the kernel's when
+	// what follows is a show_mem line, which only the kernel prints.
+	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "") {
 		if t, ok := syslogTag(k, "", "", l); ok {
 			return t
 		}

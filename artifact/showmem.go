@@ -223,7 +223,8 @@ func showMemKind(t string) string {
 		case "total pagecache pages", "pages in swap cache", "pages RAM", "pages of RAM", "pages of HIGHMEM",
 			"pages HighMem/MovableOnly", "reserved pages", "pages reserved", "pages shared", "pages swap cached",
 			"pages cma reserved", "pages hwpoisoned", "pages non-shared", "pages HighMem", "pages in pagetable cache",
-			"free pages", "slab pages", "pages of slab", "pages swap cached.", "pages pagetables":
+			"free pages", "slab pages", "pages of slab", "pages swap cached.", "pages pagetables",
+			"pagecache pages": // 2.6.18's show_mem (RHEL5): "927 pagecache pages"
 			return "tail"
 		}
 	}
@@ -451,7 +452,11 @@ func (m *showMem) add(t string) bool {
 			}
 			break
 		}
-		if rest, ok := strings.CutPrefix(s, "Swap cache stats:"); ok {
+		if rest, ok := strings.CutPrefix(s, "Swap cache stats:"); ok || strings.HasPrefix(s, "Swap cache: add ") {
+			if !ok {
+				// 2.6.x before "stats": "Swap cache: add 778561, delete 778496, find ..."
+				rest = strings.TrimPrefix(s, "Swap cache:")
+			}
 			// mm/swap_state.c show_swap_cache_info: "Swap cache stats: add 1068618, delete
 			// 735775, find 97278/99801" (pages added to and deleted from the swap cache
 			// since boot; lookups that found the page / all lookups; removed in 5.x).
@@ -885,6 +890,13 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 				if v, ok := z.Fields.Get("pages_scanned"); ok {
 					f.Set("scanned", v)
 				}
+			}
+		}
+		if z.Fields != nil {
+			// 2.6.32+ zone lines print the zone's unreclaimable slab (kB), as
+			// /proc/zoneinfo's nr_slab_unreclaimable (pages) did before 4.13.
+			if v, ok := z.Fields.Get("slab_unreclaimable_kb"); ok {
+				f.Set("nr_slab_unreclaimable", v/pageKB)
 			}
 		}
 		for _, n := range nodes {

@@ -899,7 +899,11 @@ var (
 	// "KB", "kb", a space before the unit).
 	reStatedKillFigures = lazyre.New(`(?i)\btotal[- _]?vm\s*[:=]?\s*\d+\s*kb\b[,;]?\s*anon[- _]?rss\s*[:=]?\s*\d+\s*kb\b`)
 	reStatedOOMKill     = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
-		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom`)
+		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom` +
+		// The killer's firing as a past event: "recently had OOM-killer fire and take down a
+		// blade", "the oom killer fired twice" (not the present "fires when", a mechanism;
+		// not "was invoked", which a manual uses: "determine why the OOM-killer was invoked").
+		`|\b(?:had|saw)\s+(?:the\s+|an?\s+)?oom[- _]?killer\s+(?:fire|kick\s+in)\b|\boom[- _]?killer\s+fired\b`)
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
 	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as

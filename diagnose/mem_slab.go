@@ -166,14 +166,25 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 	for i := range tl.Events {
 		e := &tl.Events[i]
 		af := e.AllocFailure
-		if af == nil || af.MemInfo == nil {
+		if af == nil {
 			continue
 		}
-		name, combined := "slab_unreclaimable", false
-		pages, ok := af.MemInfo.Get(name)
+		name, combined, where := "slab_unreclaimable", false, "the failure's memory line"
+		var pages int64
+		ok := false
+		if af.MemInfo != nil {
+			pages, ok = af.MemInfo.Get(name)
+			if !ok {
+				if pages, ok = af.MemInfo.Get("slab"); ok {
+					name, combined = "slab", true
+				}
+			}
+		}
 		if !ok {
-			if pages, ok = af.MemInfo.Get("slab"); ok {
-				name, combined = "slab", true
+			// Only the zone lines survived (no Mem-Info line): 2.6.32+ prints each
+			// zone's slab_unreclaimable in kB; their sum is the report's figure.
+			if kb, zok := zonesSlabUnreclaimableKB(af.Zones); zok {
+				pages, ok, where = kb*1024/psz, true, "the report's zone lines (summed)"
 			}
 		}
 		if !ok {
@@ -190,7 +201,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 				return Healthy("%s %s = %.1f%% of memory at the failure (%s)", name, memKB(slabKB), 100*share, memEventSource(e))
 			}
 			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at the allocation failure",
-				Evidence:    []Evidence{{What: name + " in the failure's memory line", Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
+				Evidence:    []Evidence{{What: name + " in " + where, Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
 				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations.",
 				Facts:       Facts{Memory: MemoryAll, Share: share}})
 		}
@@ -199,7 +210,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 		}
 		share := float64(slabKB) / float64(low)
 		ev := []Evidence{
-			{What: name + " in the failure's memory line", Value: fmt.Sprintf("%d pages = %s", pages, memKB(slabKB)), Source: memEventSource(e)},
+			{What: name + " in " + where, Value: fmt.Sprintf("%d pages = %s", pages, memKB(slabKB)), Source: memEventSource(e)},
 			{What: "share of lowmem", Value: fmt.Sprintf("%.0f%% of %s", 100*share, memKB(low)), Source: lowSrc},
 		}
 		if share < sunreclaimLowWarnShare {
@@ -239,6 +250,9 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile find the caches in /proc/slabinfo and bound what fills them",
 				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}},
 			Facts: Facts{Memory: MemoryLowmem, Share: share}})
+	}
+	if r, ok := slabFromZones(tl, low, lowSrc, highmem); ok {
+		return r
 	}
 	if r, ok := slabFromTables(tl); ok {
 		return r
@@ -425,4 +439,76 @@ func slabSeriesGrowth(t model.SlabTable) (Finding, bool) {
 			Recommended: "find its allocation sites (slub_debug=U, /sys/kernel/slab/<cache>/alloc_calls, or kmemleak) and bound or fix their owner",
 			Why:         "no sysctl reclaims unreclaimable slab; only its owner can stop allocating"}},
 	}, true
+}
+
+// zonesSlabUnreclaimableKB sums the zone lines' "slab_unreclaimable:NkB" (show_free_areas,
+// 2.6.32+); false when no zone printed it.
+func zonesSlabUnreclaimableKB(zs []model.ZoneReport) (int64, bool) {
+	var sum int64
+	found := false
+	for _, z := range zs {
+		if z.Fields == nil {
+			continue
+		}
+		if v, ok := z.Fields.Get("slab_unreclaimable_kb"); ok {
+			sum += v
+			found = true
+		}
+	}
+	return sum, found
+}
+
+// slabFromZones judges the zones' own unreclaimable slab (nr_slab_unreclaimable, pages: a
+// show_mem dump's zone lines without their report's Mem-Info line, or /proc/zoneinfo before
+// 4.13) when nothing else gives a slab figure: their sum against lowmem on a 32-bit HighMem
+// kernel, else against the memory size.
+func slabFromZones(tl *model.Timeline, low int64, lowSrc string, highmem bool) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool {
+		for _, z := range s.Zones {
+			if _, ok := z.Fields.Get("nr_slab_unreclaimable"); ok {
+				return true
+			}
+		}
+		return false
+	})
+	if s == nil {
+		return Result{}, false
+	}
+	psz, _ := pageSize(tl)
+	var pages int64
+	for _, z := range s.Zones {
+		v, _ := z.Fields.Get("nr_slab_unreclaimable")
+		pages += v
+	}
+	slabKB, src := pages*psz/1024, sampleSource(s, "/proc/zoneinfo")
+	basis, basisName, basisSrc := low, "lowmem", lowSrc
+	warn, crit := sunreclaimLowWarnShare, sunreclaimLowCritShare
+	mem := MemoryLowmem
+	if !highmem {
+		basis, basisSrc, _ = memTotalKB(tl)
+		basisName, warn, crit, mem = "memory", sunreclaimWarnShare, sunreclaimCritShare, MemoryAll
+	}
+	if basis <= 0 {
+		return NotChecked("the zones' slab_unreclaimable %s (%s) but the %s size is unknown", memKB(slabKB), src, basisName), true
+	}
+	share := float64(slabKB) / float64(basis)
+	if share < warn {
+		return Healthy("the zones' slab_unreclaimable %s = %.0f%% of %s (%s)", memKB(slabKB), 100*share, basisName, src), true
+	}
+	sev := Warning
+	if share >= crit {
+		sev = Critical
+	}
+	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("unreclaimable slab held %.0f%% of %s", 100*share, basisName),
+		Evidence: []Evidence{
+			{What: "slab_unreclaimable summed over the zones", Value: fmt.Sprintf("%d pages = %s", pages, memKB(slabKB)), Source: src},
+			{What: "share of " + basisName, Value: fmt.Sprintf("%.0f%% of %s", 100*share, memKB(basis)), Source: basisSrc},
+		},
+		Explanation: "Unreclaimable slab is kernel objects reclaim cannot free (sockets, skb heads, conntrack entries, kmalloc buffers, leaks)" +
+			map[bool]string{true: "; on a 32-bit HighMem kernel all of it lives in lowmem, beside socket buffers and page tables.", false: "."}[highmem] +
+			" `slabtop -s c` or /proc/slabinfo names the cache.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the growing slab cache",
+			Recommended: "identify it (slabtop -s c) and bound its owner; on a 32-bit kernel, a 64-bit kernel",
+			Why:         "no sysctl reclaims unreclaimable slab; only its owner can stop allocating"}},
+		Facts: Facts{Memory: mem, Share: share}}), true
 }
