@@ -24,11 +24,7 @@ import (
 
 // jvmForms: a fixed part of the program's format string, a second that must follow it (""
 // for none), whether it is the program's own out-of-memory, and what it proves.
-var jvmForms = []struct {
-	needle, needle2 string
-	oom             bool
-	why             string
-}{
+var jvmForms = []ownLineForm{
 	// Elasticsearch/OpenSearch monitor/jvm/JvmGcMonitorService.java: OVERHEAD_LOG_MESSAGE
 	// "[gc][{}] overhead, spent [{}] collecting in the last [{}]" and SLOW_GC_LOG_MESSAGE
 	// "[gc][{}][{}][{}] duration [{}], collections [{}]/[{}], total [{}]/[{}], memory
@@ -137,12 +133,8 @@ func jvmClusterLine(t string) (why string, oom, ok bool) {
 		return "", false, false
 	}
 	for _, f := range jvmForms {
-		k := strings.Index(t, f.needle)
-		if k < 0 {
-			continue
-		}
-		rest := t[k+len(f.needle):]
-		if f.needle2 != "" && !strings.Contains(rest, f.needle2) {
+		k, _, ok := f.find(t)
+		if !ok {
 			continue
 		}
 		if formatString(t) || strings.Contains(t, "[{}]") || adviceLead(t[:k]) {

@@ -22,11 +22,7 @@ import (
 // metricsOwnForms: each message's needle (a fixed part of the program's format string), a
 // second fixed part that must follow it ("" for none), whether it is the program's own
 // out-of-memory, and what it proves.
-var metricsOwnForms = []struct {
-	needle, needle2 string
-	oom             bool
-	why             string
-}{
+var metricsOwnForms = []ownLineForm{
 	// Zabbix src/libs/zbxshmem/shmem.c __zbx_shmem_malloc (zbxmemory/memalloc.c
 	// __zbx_mem_malloc before 6.4): its shared-memory allocator found no chunk in the cache
 	// (info->allow_oom 0): "%s(): out of memory (requested %lu bytes)" then "%s(): please
@@ -66,11 +62,7 @@ func metricsOwnLine(t string) (why string, oom, ok bool) {
 		return "", false, false
 	}
 	for _, f := range metricsOwnForms {
-		k := strings.Index(t, f.needle)
-		if k < 0 {
-			continue
-		}
-		if f.needle2 != "" && !strings.Contains(t[k+len(f.needle):], f.needle2) {
+		if _, _, ok := f.find(t); !ok {
 			continue
 		}
 		return f.why, f.oom, true

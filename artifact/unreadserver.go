@@ -24,11 +24,7 @@ import (
 // second fixed part that must follow it ("" for none), whether it is the program's own
 // out-of-memory (its "out of memory" is then no statement about the host: programOOMNamed),
 // and what it proves.
-var serverOwnForms = []struct {
-	needle, needle2 string
-	oom             bool
-	why             string
-}{
+var serverOwnForms = []ownLineForm{
 	// PHP Zend/zend_alloc.c zend_mm_alloc_pages / zend_mm_alloc_huge: past memory_limit,
 	// zend_mm_safe_error(heap, "Allowed memory size of %zu bytes exhausted (tried to allocate
 	// %zu bytes)"), printed as "PHP Fatal error:  Allowed memory size of ..." (Nextcloud,
@@ -109,12 +105,8 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 		return "", false, false
 	}
 	for _, f := range serverOwnForms {
-		k := strings.Index(t, f.needle)
-		if k < 0 {
-			continue
-		}
-		rest := t[k+len(f.needle):]
-		if f.needle2 != "" && !strings.Contains(rest, f.needle2) {
+		k, rest, ok := f.find(t)
+		if !ok {
 			continue
 		}
 		if (f.needle[0] == 'A' || f.needle[0] == 'W') && !startsWithDigit(rest) {

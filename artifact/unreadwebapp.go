@@ -92,6 +92,18 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	return "", false, false
 }
 
+// find is where t holds f's needle (k), what follows it, and whether needle2 follows: the
+// part every program's table of its own lines (webapp, hosting, collab, JVM, servers,
+// metrics) asks first.
+func (f *ownLineForm) find(t string) (k int, rest string, ok bool) {
+	k = strings.Index(t, f.needle)
+	if k < 0 {
+		return 0, "", false
+	}
+	rest = t[k+len(f.needle):]
+	return k, rest, f.needle2 == "" || strings.Contains(rest, f.needle2)
+}
+
 // match says whether t holds f's message, and what it proves.
 func (f *ownLineForm) match(t string) (string, bool) {
 	k := strings.Index(t, f.needle)
