@@ -55,10 +55,7 @@ func TestH15cJVMOwnLinesNamed(t *testing.T) {
 // Trino's limit.
 func TestH15cJVMFigures(t *testing.T) {
 	const gib = 1 << 30
-	for _, c := range []struct {
-		text, program, name string
-		want                int64
-	}{
+	checkProgramFigures(t, []figureCase{
 		{"2019-05-06 07:08:09,101 WARN org.apache.hadoop.yarn.server.nodemanager.containermanager.monitor.ContainersMonitorImpl: Container [pid=12345,containerID=container_1] is running beyond physical memory limits. Current usage: 2.1 GB of 2 GB physical memory used; 4.5 GB of 4.2 GB virtual memory used. Killing container.\n", "yarn", "pmem_limit_bytes", 2 * gib},
 		{"Container [pid=12345,containerID=container_1] is running beyond virtual memory limits. Current usage: 1.5 GB of 2 GB physical memory used; 4.5 GB of 4.2 GB virtual memory used. Killing container.\n", "yarn", "vmem_used_bytes", int64(4.5 * gib)},
 		{"ExecutorLostFailure (executor 3 exited caused by one of the running tasks) Reason: Container killed by YARN for exceeding memory limits.  10.4 GB of 10 GB physical memory used.\n", "spark", "pmem_limit_bytes", 10 * gib},
@@ -70,18 +67,7 @@ func TestH15cJVMFigures(t *testing.T) {
 		{"java.io.IOException: Xceiver count 4097 exceeds the limit of concurrent xcievers: 4096\n", "hdfs", "max_xceivers", 4096},
 		{"WARN  [NIOServerCxnFactory.AcceptThread:0.0.0.0/0.0.0.0:2181:NIOServerCnxnFactory$AcceptThread@320] - Too many connections from /10.0.0.9 - max is 60\n", "zookeeper", "max_client_cnxns", 60},
 		{"Query exceeded per-node memory limit of 10GB [Allocated: 9.99GB, Delta: 24.00MB]\n", "trino", "limit_bytes", 10 * gib},
-	} {
-		tl := ParseString(c.text, "t", Options{})
-		found := false
-		for _, a := range tl.Artifacts {
-			if d, _ := a.Data.(map[string]any); a.Kind == KindProgramLimit && d["program"] == c.program && d[c.name] == c.want {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("%.70q: want %s %s=%d among %+v", c.text, c.program, c.name, c.want, tl.Artifacts)
-		}
-	}
+	})
 }
 
 // Counter-cases: advice, a source's format string, a sentence that names the words, a healthy
