@@ -37,6 +37,15 @@ func init() {
 // netdata's 1hour_netdev_backlog_exceeded warns on any drop in the last hour.
 const softnetDropsCriticalPerSec = 1.0
 
+// softnetDropsCriticalShare: a rate alone does not make the loss critical. On a host that
+// processes a million packets a second, 2 drops a second is 0.0002% of its traffic, which no
+// flow notices; calling it critical puts a healthy busy host beside a collapsed one. The drops
+// of a window are critical only when they are also at least 0.1% of the packets the backlog
+// saw in it (at 0.1% loss a 50 ms-RTT TCP stream is limited to about 9 Mbit/s, Mathis et
+// al.); a smaller continuing share is a warning. When the window's share cannot be computed
+// (the processed column wrapped, or was not read), the rate decides as before.
+const softnetDropsCriticalShare = 0.001
+
 // softnetBootNoteShare: a since-boot share of at least 1% of the packets is said as a
 // chronic loss rate, not one burst (at 1% loss a long-RTT TCP stream is limited to about
 // 1 Mbit/s, Mathis et al.). It stays info: without a window nobody saw it move.
@@ -91,9 +100,14 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 	if !hasWindow {
 		ev = append(ev, Evidence{What: "softnet_stat dropped while sampled", Value: "not measured: one reading (since boot, not seen moving)", Source: src})
 	}
-	if hasWindow && win.Processed+win.Dropped > 0 && win.Dropped > 0 {
-		share := float64(win.Dropped) / float64(win.Processed+win.Dropped)
-		ev = append(ev, Evidence{What: "share of the packets the backlog saw while sampled", Value: fmt.Sprintf("%s (%d of %d)", netPct(share), win.Dropped, win.Processed+win.Dropped), Source: src})
+	windowShare := -1.0 // not computed
+	if hasWindow && win.Processed+win.Dropped > 0 && win.Dropped > 0 && win.Processed >= 0 {
+		windowShare = float64(win.Dropped) / float64(win.Processed+win.Dropped)
+		v := fmt.Sprintf("%s (%d of %d)", netPct(windowShare), win.Dropped, win.Processed+win.Dropped)
+		if seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec && windowShare < softnetDropsCriticalShare {
+			v += fmt.Sprintf(": below the %s that makes continuing drops critical", netPct(softnetDropsCriticalShare))
+		}
+		ev = append(ev, Evidence{What: "share of the packets the backlog saw while sampled", Value: v, Source: src})
 	}
 	if hasWindow {
 		v := fmt.Sprintf("+%d", windowDrops)
@@ -102,7 +116,8 @@ func checkSoftnetDrops(tl *model.Timeline) Result {
 		}
 		ev = append(ev, Evidence{What: "softnet_stat dropped while sampled", Value: v, Source: src})
 		switch {
-		case seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec:
+		case seconds > 0 && float64(windowDrops)/seconds >= softnetDropsCriticalPerSec &&
+			(windowShare < 0 || windowShare >= softnetDropsCriticalShare):
 			sev = Critical
 		case windowDrops > 0:
 			sev = Warning

@@ -45,6 +45,25 @@ func TestSoftnetBacklogDrops(t *testing.T) {
 		two.Samples[0].Softnet, two.Samples[1].Softnet = softnet(70, 30), softnet(70, 30)
 		mustFire(t, run(t, "softnet-backlog-drops", two), f.Severity)
 	})
+	// A rate of drops is critical only as a share of the traffic too: 3 drops a second on a
+	// host processing a million packets a second is 0.0003%, a warning; the same rate on a
+	// host processing 600 packets a second (0.5%) is critical.
+	t.Run("busy host: continuing drops at a tiny share are a warning", func(t *testing.T) {
+		for _, tc := range []struct {
+			perSecond int64
+			want      Severity
+			share     string
+		}{{1_000_000, Warning, "0.0003% (6 of 2000006): below the 0.10%"}, {600, Critical, "0.50% (6 of 1206)"}} {
+			tl := timeline(3)
+			for i := range tl.Samples {
+				tl.Samples[i].Softnet = []kernel.SoftnetCPU{{CPU: 0, Columns: 13, Processed: 5000 + int64(i)*tc.perSecond, Dropped: 10 + 3*int64(i)}}
+			}
+			f := mustFire(t, run(t, "softnet-backlog-drops", tl), tc.want)
+			if !evidenceHas(f, "share of the packets the backlog saw while sampled", tc.share) {
+				t.Errorf("%d/s: evidence: %+v", tc.perSecond, f.Evidence)
+			}
+		}
+	})
 	t.Run("rising slowly", func(t *testing.T) {
 		tl := timeline(3)
 		tl.Samples[0].Softnet = softnet(7, 0)

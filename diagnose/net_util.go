@@ -390,6 +390,8 @@ func netPct(share float64) string {
 		return fmt.Sprintf("%.0f%%", p)
 	case p >= 1:
 		return fmt.Sprintf("%.1f%%", p)
+	case p > 0 && p < 0.01:
+		return fmt.Sprintf("%.2g%%", p) // 0.0003%, not 0.00%: a small share is not none
 	default:
 		return fmt.Sprintf("%.2f%%", p)
 	}
