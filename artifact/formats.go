@@ -139,6 +139,7 @@ var formats = []format{
 	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
+	{kind: KindNetstatI, first: []string{"Interface"}, parse: (*doc).tryVyOSCounters}, // VyOS's `show interfaces counters` (netstat_i.go)
 	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
 	{kind: KindNetDevFile, start: isLower, detect: func(_, t string) bool { return isNetDevBareRow(t) }, parse: (*doc).tryProcNetDevRows},
 	// iw's station dump, read by no rule: named as unread (unreadcmd.go tryIwStation).

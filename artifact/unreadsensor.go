@@ -34,6 +34,10 @@ var sensorForms = []struct {
 	// Zeek src/RunState.cc get_final_stats: "%" PRIu64 " packets received on interface %s,
 	// %" PRIu64 " (%.2f%%) dropped" (", ... not processed" since 5.x).
 	{[]string{" packets received on interface ", " dropped"}, "Zeek's packet source totals at exit (RunState.cc get_final_stats: \"N packets received on interface IF, M (P%) dropped\", the packet source's own drop count): " + sensorCaptureWhy},
+	// zeekctl netstats: each node's reply to Control::net_stats_request (Zeek's
+	// policy/frameworks/control/controllee.zeek, "%.6f recvd=%d dropped=%d link=%d"),
+	// printed after the node's name ("worker-1: 1764324000.123456 recvd=N dropped=M link=L").
+	{[]string{" recvd=", " dropped=", " link="}, "zeekctl netstats (controllee.zeek net_stats_request: \"NODE: TIME recvd=N dropped=M link=L\", the packet source's own pkts_recvd, pkts_dropped and pkts_link): " + sensorCaptureWhy},
 	// Zeek scripts/policy/misc/capture-loss.zeek: NOTICE Too_Much_Loss, "The capture loss
 	// script detected an estimated loss rate above %.3f%%".
 	{[]string{"capture loss script detected an estimated loss rate"}, zeekCaptureLossWhy},

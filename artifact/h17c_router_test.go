@@ -1,0 +1,83 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+)
+
+// Pre-round 17 (h17c): firewall and router distributions' own output, from their op-mode
+// sources (vyatta-op scripts/vyos-show-ram.sh; zeekctl's controllee.zeek net_stats_request);
+// snippets written here, none copied from a case. The interface counters' forms reach their
+// rules in diagnose/h17c_router_test.go.
+
+// vyos-show-ram.sh (VyOS 1.1-1.3, the Vyatta-derived EdgeOS): bare MiB under "show system
+// memory" are read, Total as MemTotal, Free kept as printed (MemFree + Buffers + Cached).
+func TestH17cVyattaShowRAM(t *testing.T) {
+	for _, text := range []string{
+		"ubnt@EdgeRouter:~$ show system memory\nTotal: 493\nFree:  11\nUsed:  482\n",
+		"vyos@vyos:~$ show system memory\nTotal: 493\nFree:  11\nUsed:  482\n",
+		"> vyos@vyos:~$ show system memory\n> Total: 493\n> Free:  11\n> Used:  482\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if !artifactHas(t, tl, KindFree, `"Mem":[504832,-1,-1]`) || !artifactHas(t, tl, KindFree, `"-/+ buffers/cache":[-1,493568,11264]`) || len(tl.Unparsed) != 0 {
+			t.Errorf("%q: artifacts %+v unparsed %+v: want MemTotal 493 MiB read", text, tl.Artifacts, tl.Unparsed)
+		}
+		checkAccount(t, tl)
+		for _, s := range tl.Samples {
+			if s.MemInfo == nil {
+				continue
+			}
+			if v, ok := s.MemInfo.Get("MemTotal"); !ok || v != 504832 {
+				t.Errorf("%q: MemTotal %d %v, want 504832 kB", text, v, ok)
+			}
+			if _, ok := s.MemInfo.Get("MemAvailable"); ok {
+				t.Errorf("%q: Free (MemFree+Buffers+Cached) read as MemAvailable", text)
+			}
+		}
+	}
+	// Counters: the same shape without the command, after another command, mixed units,
+	// parts above the total.
+	for _, s := range []string{
+		"Summary of the run:\nTotal: 493\nFree:  11\nUsed:  482\n",
+		"$ show system storage memory-like\nTotal: 493\nFree:  11\nUsed:  482\n",
+		"vyos@vyos:~$ show system memory\nTotal: 1.94 GB\nFree:  81\nUsed:  1.86 GB\n",
+		"vyos@vyos:~$ show system memory\nTotal: 493\nFree:  600\nUsed:  482\n",
+	} {
+		tl := ParseString(s, "t", Options{})
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindFree {
+				t.Errorf("%q read as the memory script's", s)
+			}
+		}
+	}
+}
+
+// zeekctl netstats: each node's "recvd= dropped= link=" named as the sensor's own capture
+// counters (no rule reads a sensor's ring); conntrack -S's "drop=" stays conntrack's.
+func TestH17cZeekNetstatsNamed(t *testing.T) {
+	for _, text := range []string{
+		"worker-1: 1764324000.123456 recvd=123456789 dropped=2345678 link=125802467\n",
+		"[zeek@sensor ~]$ zeekctl netstats\n  worker-1-1: 1764324000.123456 recvd=123456789 dropped=2345678 link=125802467\n  worker-1-2: 1764324000.123457 recvd=123456700 dropped=0 link=123456700\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		found := false
+		for _, u := range tl.Unparsed {
+			if strings.Contains(u.Why, "zeekctl netstats") && strings.Contains(u.Why, "not the NIC's") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: unparsed %+v: want named as zeekctl's capture counters", text, tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	tl := ParseString("cpu=0   \tfound=0 invalid=3 insert=0 insert_failed=5 drop=5 early_drop=0 error=0 search_restart=1\n", "t", Options{})
+	for _, u := range tl.Unparsed {
+		if strings.Contains(u.Why, "zeekctl") {
+			t.Errorf("conntrack -S named as zeekctl's: %+v", u)
+		}
+	}
+	if !artifactHas(t, tl, KindConntrackS, `"insert_failed":5`) {
+		t.Errorf("conntrack -S no longer read: %+v", tl.Artifacts)
+	}
+}
