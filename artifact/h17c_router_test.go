@@ -81,3 +81,72 @@ func TestH17cZeekNetstatsNamed(t *testing.T) {
 		t.Errorf("conntrack -S no longer read: %+v", tl.Artifacts)
 	}
 }
+
+// OpenWrt's `ubus call system info` (procd system.c system_info): memory and swap in bytes,
+// read as MemTotal, MemFree, Buffers, Cached, MemAvailable (kB); available 0 (kernels
+// before 3.14) is no MemAvailable; root and tmp (filesystems) are not memory.
+func TestH17cUbusSystemInfo(t *testing.T) {
+	pretty := `root@OpenWrt:~# ubus call system info
+{
+	"localtime": 1764324000,
+	"uptime": 812345,
+	"load": [
+		65536,
+		43210,
+		32100
+	],
+	"memory": {
+		"total": 129114112,
+		"free": 5939200,
+		"shared": 1200128,
+		"buffered": 2134016,
+		"available": 9121792,
+		"cached": 11276288
+	},
+	"root": {
+		"total": 4096,
+		"free": 2048,
+		"used": 2048,
+		"avail": 2048
+	},
+	"swap": {
+		"total": 0,
+		"free": 0
+	}
+}
+`
+	compact := `{"localtime":1764324000,"uptime":812345,"load":[65536,43210,32100],"memory":{"total":129114112,"free":5939200,"shared":1200128,"buffered":2134016,"available":0,"cached":11276288},"swap":{"total":0,"free":0}}` + "\n"
+	for _, c := range []struct {
+		text  string
+		avail int64 // -1: none
+	}{{pretty, 8908}, {compact, -1}} {
+		tl := ParseString(c.text, "t", Options{})
+		got := false
+		for _, s := range tl.Samples {
+			if s.MemInfo == nil {
+				continue
+			}
+			got = true
+			for k, want := range map[string]int64{"MemTotal": 126088, "MemFree": 5800, "Buffers": 2084, "Cached": 11012} {
+				if v, ok := s.MemInfo.Get(k); !ok || v != want {
+					t.Errorf("%s = %d %v, want %d", k, v, ok, want)
+				}
+			}
+			v, ok := s.MemInfo.Get("MemAvailable")
+			if c.avail < 0 && ok || c.avail >= 0 && (!ok || v != c.avail) {
+				t.Errorf("MemAvailable %d %v, want %d", v, ok, c.avail)
+			}
+		}
+		if !got || len(tl.Unparsed) != 0 {
+			t.Errorf("%q: samples %+v unparsed %+v: want the memory read", c.text[:40], tl.Samples, tl.Unparsed)
+		}
+		checkAccount(t, tl)
+	}
+	// Counter: another program's JSON with a "memory" member but not procd's keys.
+	tl := ParseString(`{"localtime": 1, "memory": {"total": 1000, "used": 10}}`+"\n", "t", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindFree {
+			t.Errorf("another JSON read as ubus system info: %+v", a)
+		}
+	}
+}

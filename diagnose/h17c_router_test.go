@@ -101,3 +101,31 @@ the counters show 412345 dropped and 88123 overrun on the WAN side
 		t.Errorf("a sentence after the block was read as its counters: %+v", r.Findings)
 	}
 }
+
+// The conntrack table counted by its lines, as router guides have users do: "cat
+// /proc/net/nf_conntrack | wc -l", "wc -l /proc/net/ip_conntrack" (2.6 kernels' DD-WRT and
+// Tomato), an unfiltered "conntrack -L | wc -l" (its stderr summary printed before wc's
+// count). On main the count was "no reader for it" and conntrack-full had only the maximum.
+func TestH17cConntrackLineCounts(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"root@OpenWrt:~# cat /proc/net/nf_conntrack | wc -l\n16384\nroot@OpenWrt:~# sysctl net.netfilter.nf_conntrack_max\nnet.netfilter.nf_conntrack_max = 16384\n", "16384 / 16384"},
+		{"root@DD-WRT:~# wc -l /proc/net/ip_conntrack\n4096 /proc/net/ip_conntrack\nroot@DD-WRT:~# cat /proc/sys/net/ipv4/netfilter/ip_conntrack_max\n4096\n", "4096 / 4096"},
+		{"root@vyos:~# conntrack -L | wc -l\nconntrack v1.4.8 (conntrack-tools): 262144 flow entries have been shown.\n262144\nroot@vyos:~# sysctl net.netfilter.nf_conntrack_max\nnet.netfilter.nf_conntrack_max = 262144\n", "262144 / 262144"},
+	} {
+		f := mustFire(t, run(t, "conntrack-full", pasteTimeline(t, c.text)), Critical)
+		if !evidenceHas(f, "conntrack entries / maximum", c.want) {
+			t.Errorf("%q: evidence %+v, want %s", c.text, f.Evidence, c.want)
+		}
+	}
+	// A healthy table of the same forms stays healthy.
+	mustBeHealthy(t, run(t, "conntrack-full", pasteTimeline(t, "root@OpenWrt:~# conntrack -L | wc -l\nconntrack v1.4.8 (conntrack-tools): 412 flow entries have been shown.\n412\nroot@OpenWrt:~# sysctl net.netfilter.nf_conntrack_max\nnet.netfilter.nf_conntrack_max = 16384\n")))
+	// A filtered count is a part of the table, not its count: not read as one.
+	for _, text := range []string{
+		"root@OpenWrt:~# grep ESTABLISHED /proc/net/nf_conntrack | wc -l\n16384\nroot@OpenWrt:~# sysctl net.netfilter.nf_conntrack_max\nnet.netfilter.nf_conntrack_max = 16384\n",
+		"root@OpenWrt:~# conntrack -L -p tcp | wc -l\n16384\nroot@OpenWrt:~# sysctl net.netfilter.nf_conntrack_max\nnet.netfilter.nf_conntrack_max = 16384\n",
+	} {
+		if r := run(t, "conntrack-full", pasteTimeline(t, text)); len(r.Findings) > 0 {
+			t.Errorf("%q: a filtered count read as the table's: %+v", text, r.Findings)
+		}
+	}
+}
