@@ -150,3 +150,40 @@ func TestH17cUbusSystemInfo(t *testing.T) {
 		}
 	}
 }
+
+// Suricata's eve.json stats record (Security Onion, SELKS, IPFire's IPS, a pfSense/OPNsense
+// sensor's Linux twin) names its capture.kernel_drops as the sensor's own, short or longer
+// than the errno lines' bound; Untangle's JVM line under its "uvm" tag is named as the JVM's
+// heap, not exit 3. Counter-cases: an eve alert record, another tag's JVM sentence.
+func TestH17cEveStatsAndUntangleNamed(t *testing.T) {
+	short := `{"timestamp":"2026-11-28T10:00:00.000000+0000","event_type":"stats","stats":{"uptime":3600,"capture":{"kernel_packets":123456789,"kernel_drops":2345678,"errors":0}}}` + "\n"
+	long := strings.Replace(short, `"errors":0}`, `"errors":0},"decoder":{"pkts":1,"bytes":2,"invalid":3,"ipv4":4,"ipv6":5,"ethernet":6,"raw":7,"null":8,"sll":9,"tcp":10,"udp":11,"sctp":12,"icmpv4":13,"icmpv6":14,"ppp":15,"pppoe":16,"gre":17,"vlan":18,"vlan_qinq":19,"vxlan":20,"mpls":21,"avg_pkt_size":22,"max_pkt_size":23,"erspan":24,"teredo":25,"ipv4_in_ipv6":26,"ipv6_in_ipv6":27}`, 1)
+	if len(long) <= maxErrnoLineBytes {
+		t.Fatalf("the long record is %d bytes, not above %d", len(long), maxErrnoLineBytes)
+	}
+	for _, c := range []struct{ text, word string }{
+		{short, "eve.json stats record"},
+		{long, "eve.json stats record"},
+		{"Nov 28 10:00:00 untangle uvm[3456]: Exception in thread \"pool-3-thread-1\" java.lang.OutOfMemoryError: Java heap space\n", "-Xmx"},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		found := false
+		for _, u := range tl.Unparsed {
+			if strings.Contains(u.Why, c.word) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q: unparsed %+v: want named (%s)", c.text[:60], tl.Unparsed, c.word)
+		}
+		checkAccount(t, tl)
+	}
+	for _, s := range []string{
+		`{"timestamp":"2026-11-28T10:00:00.000000+0000","event_type":"alert","alert":{"signature":"ET POLICY kernel_drops test"}}`,
+		"Nov 28 10:00:00 untangle uvm[3456]: session 1234 finished",
+	} {
+		if why, ok := sensorOwnLine(s); ok {
+			t.Errorf("%q named as a sensor's: %s", s, why)
+		}
+	}
+}

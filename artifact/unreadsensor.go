@@ -47,6 +47,16 @@ var sensorForms = []struct {
 	{[]string{"max flow memcap reached"}, sensorMemcapWhy},
 }
 
+// eveStatsLine: a stats record of Suricata's eve.json (output-json-stats.c: "event_type":
+// "stats", the stats.log counters nested by their dotted names, so capture.kernel_drops is
+// "capture":{"kernel_packets":N,"kernel_drops":M}); its capture drops are the sensor's own.
+func eveStatsLine(t string) (string, bool) {
+	if !strings.Contains(t, `"kernel_drops"`) || !strings.Contains(t, `"event_type":"stats"`) {
+		return "", false
+	}
+	return "Suricata's eve.json stats record (output-json-stats.c: \"event_type\":\"stats\" with capture.kernel_drops, the capture socket's tp_drops): " + sensorCaptureWhy, true
+}
+
 const zeekCaptureLossWhy = "Zeek's capture-loss estimate (policy/misc/capture-loss.zeek, notice CaptureLoss::Too_Much_Loss: \"The capture loss script detected an estimated loss rate above P%\"): TCP ACKs for data Zeek never saw, so the loss may be anywhere before Zeek (the span port or tap, the NIC, its capture ring); not a counter of this host's NIC or socket buffers; headroom has no rule for it"
 
 // sensorMemcapWhy: Suricata's own memory caps.
@@ -59,7 +69,10 @@ const snortDAQLookback = 12
 // sensorOwnLine says why line t is a sensor's own capture counter or message.
 func sensorOwnLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
-		return "", false
+		return eveStatsLine(t) // eve.json's stats records are long lines
+	}
+	if why, ok := eveStatsLine(t); ok {
+		return why, true
 	}
 	hasDrop := strings.Contains(t, "drop")
 	if !hasDrop && !strings.Contains(t, "loss") && !strings.Contains(t, "Loss") && !strings.Contains(t, "memcap") {
