@@ -157,7 +157,7 @@ func TestH17cUbusSystemInfo(t *testing.T) {
 // heap, not exit 3. Counter-cases: an eve alert record, another tag's JVM sentence.
 func TestH17cEveStatsAndUntangleNamed(t *testing.T) {
 	short := `{"timestamp":"2026-11-28T10:00:00.000000+0000","event_type":"stats","stats":{"uptime":3600,"capture":{"kernel_packets":123456789,"kernel_drops":2345678,"errors":0}}}` + "\n"
-	long := strings.Replace(short, `"errors":0}`, `"errors":0},"decoder":{"pkts":1,"bytes":2,"invalid":3,"ipv4":4,"ipv6":5,"ethernet":6,"raw":7,"null":8,"sll":9,"tcp":10,"udp":11,"sctp":12,"icmpv4":13,"icmpv6":14,"ppp":15,"pppoe":16,"gre":17,"vlan":18,"vlan_qinq":19,"vxlan":20,"mpls":21,"avg_pkt_size":22,"max_pkt_size":23,"erspan":24,"teredo":25,"ipv4_in_ipv6":26,"ipv6_in_ipv6":27}`, 1)
+	long := strings.Replace(short, `"errors":0}`, `"errors":0},"decoder":{"pkts":1,"bytes":2,"invalid":3,"ipv4":4,"ipv6":5,"ethernet":6,"raw":7,"null":8,"sll":9,"tcp":10,"udp":11,"sctp":12,"icmpv4":13,"icmpv6":14,"ppp":15,"pppoe":16,"gre":17,"vlan":18,"vlan_qinq":19,"vxlan":20,"mpls":21,"avg_pkt_size":22,"max_pkt_size":23,"erspan":24,"teredo":25,"ipv4_in_ipv6":26,"ipv6_in_ipv6":27,"vntag":28,"ieee8021ah":29,"event_ipv4_pkt_too_small":30}`, 1)
 	if len(long) <= maxErrnoLineBytes {
 		t.Fatalf("the long record is %d bytes, not above %d", len(long), maxErrnoLineBytes)
 	}
