@@ -1,9 +1,5 @@
 package artifact
 
-import (
-	"headroom/model"
-)
-
 // OpenWrt's `ubus call system info` (procd system.c system_info), the memory report its
 // forums and LuCI's status page rest on, a JSON object:
 //
@@ -52,17 +48,6 @@ func (d *doc) ubusSystemInfo(i, n int, x map[string]any) int {
 		tb.Rows["Swap"] = []int64{st, sf, -1, -1, -1, -1}
 	}
 	tb.Label = d.label(i)
-	first, last := d.ls[i].No, d.ls[i+n-1].No
-	d.segSeq++
-	m := freeMemInfo(tb)
-	var ss []model.Sample
-	if m.Len() > 0 {
-		ss = append(ss, model.Sample{Source: spanSource(first, last), MemInfo: m})
-		if v, ok := m.Get("MemTotal"); ok {
-			d.host.memTotal(v, 3) // as free's "Mem: total"
-		}
-	}
-	d.addSamples(KindFree, tb.Label, first, last, ss)
-	d.addArtifact(KindFree, first, last, tb)
+	d.addMemTable(i, n, tb)
 	return n
 }

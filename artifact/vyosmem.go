@@ -113,7 +113,14 @@ func (d *doc) tryVyOSMemory(i int) int {
 		tb.Printed = map[string][]float64{"Mem": {p[0], -1, -1}, "-/+ buffers/cache": {-1, p[1], p[2]}}
 		tb.Note = "vyos-show-ram.sh (VyOS 1.1-1.3, EdgeOS): MiB; Free is MemFree + Buffers + Cached, Used is Total - Free"
 	}
-	first, last := d.ls[i].No, d.ls[i+2].No
+	d.addMemTable(i, 3, tb)
+	return 3
+}
+
+// addMemTable records a program's memory report read into free's table (lines i to i+n-1):
+// its meminfo sample, the host's MemTotal as free's "Mem: total" gives it, the table.
+func (d *doc) addMemTable(i, n int, tb *FreeTable) {
+	first, last := d.ls[i].No, d.ls[i+n-1].No
 	d.segSeq++
 	mem := freeMemInfo(tb)
 	var ss []model.Sample
@@ -125,5 +132,4 @@ func (d *doc) tryVyOSMemory(i int) int {
 	}
 	d.addSamples(KindFree, tb.Label, first, last, ss)
 	d.addArtifact(KindFree, first, last, tb)
-	return 3
 }
