@@ -37,6 +37,15 @@ var (
 	// netlink, or /proc/sys/net/netfilter/nf_conntrack_count on old kernels), the number
 	// `cat .../nf_conntrack_count` prints.
 	reConntrackCount = lazyre.New(`(?:^|[\s$#>])conntrack\s+(?:-C|--count)\s*$`)
+	// The table counted by its lines, as router guides have users do on OpenWrt, DD-WRT,
+	// Tomato, VyOS and EdgeOS ("cat /proc/net/nf_conntrack | wc -l", "wc -l
+	// /proc/net/nf_conntrack", /proc/net/ip_conntrack before 2.6.19's nf_conntrack, an
+	// unfiltered "conntrack -L | wc -l"): the proc file and conntrack -L print one entry a
+	// line (nf_conntrack_standalone.c ct_seq_show; conntrack-tools' dump to stdout, its
+	// "flow entries have been shown" summary going to stderr), so the count is the
+	// namespace's nf_conntrack_count at that moment. A filter (grep, -p tcp, --state)
+	// counts a part of the table and is not matched.
+	reConntrackLines = lazyre.New(`(?:^|[\s$#>])(?:cat\s+/proc/net/(?:nf|ip)_conntrack\s*\|\s*wc\s+-l|wc\s+-l\s+<?\s*/proc/net/(?:nf|ip)_conntrack|conntrack\s+(?:-L|--dump)(?:\s+2>\s*/dev/null)?\s*\|\s*wc\s+-l)\s*$`)
 )
 
 // isValueLine: one to four words, each a number or a plain word ("cubic", "1"), nothing that
@@ -88,6 +97,23 @@ func (d *doc) tryCommandValue(i int) int {
 		if i+1 >= len(d.ls) || !isDigits(strings.TrimSpace(d.ls[i+1].Text)) {
 			return 0
 		}
+	} else if strings.Contains(t, "wc") && reConntrackLines.MatchString(t) {
+		// wc -l FILE prints "N FILE": the number alone is the count. conntrack -L's summary
+		// on stderr ("conntrack v1.4.8 (conntrack-tools): N flow entries have been shown.")
+		// reaches the terminal before wc's count: it is stepped over.
+		at := i + 1
+		if at < len(d.ls) && strings.Contains(d.ls[at].Text, "flow entries have been shown") {
+			at++
+		}
+		if at >= len(d.ls) || d.ls[at].Kernel {
+			return 0
+		}
+		fs := fields(d.ls[at].Text)
+		if len(fs) == 0 || len(fs) > 2 || !isDigits(fs[0]) || (len(fs) == 2 && !strings.HasPrefix(fs[1], "/proc/net/")) {
+			return 0
+		}
+		d.hostValue("/proc/sys/net/netfilter/nf_conntrack_count", fs[0], at)
+		return at - i + 1
 	} else {
 		return 0
 	}

@@ -139,6 +139,7 @@ var formats = []format{
 	{kind: KindSSSummary, first: []string{"Total:"}, parse: (*doc).trySSSummary, claims: true},
 	{kind: KindNstat, first: []string{"#kernel"}, parse: (*doc).tryNstat, claims: true},
 	{kind: KindNetstatI, first: []string{"Kernel", "Iface"}, parse: (*doc).tryNetstatI, claims: true},
+	{kind: KindNetstatI, first: []string{"Interface"}, parse: (*doc).tryVyOSCounters}, // VyOS's `show interfaces counters` (netstat_i.go)
 	{kind: KindNetDevFile, first: []string{"Inter-|"}, parse: (*doc).tryProcNetDev, claims: true},
 	{kind: KindNetDevFile, start: isLower, detect: func(_, t string) bool { return isNetDevBareRow(t) }, parse: (*doc).tryProcNetDevRows},
 	// iw's station dump, read by no rule: named as unread (unreadcmd.go tryIwStation).
@@ -278,7 +279,7 @@ func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
 // isCommandValueLine: "sysctl -n ...", "cat /proc/sys/...", "/sys/class/net/..." or a
 // memory cgroup's one-value file read with cat (cmdvalue.go).
 func isCommandValueLine(_, t string) bool {
-	return strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "conntrack -C") || strings.Contains(t, "conntrack --count") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.")
+	return strings.Contains(t, "/proc/sys/") || strings.Contains(t, "sysctl -n") || strings.Contains(t, "conntrack -C") || strings.Contains(t, "conntrack --count") || strings.Contains(t, "wc -l") && strings.Contains(t, "conntrack") || strings.Contains(t, "/sys/class/net/") || strings.Contains(t, "cat ") && strings.Contains(t, "memory.")
 }
 
 // isIperfJSONLine: a key line of iperf3 -J's output (`"sum_received": {`, iperf.go).

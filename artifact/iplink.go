@@ -98,6 +98,10 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 		k++
 		for k < len(ls) {
 			t := strings.TrimSpace(ls[k].Text)
+			if t == "" && vyattaStatsAfterBlank(ls, k) {
+				k++
+				continue
+			}
 			if t == "" || isIPLinkHeader(ls[k].Text) {
 				break
 			}
@@ -134,6 +138,24 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 		out = append(out, ifc)
 	}
 	return out, k - i, probs
+}
+
+// vyattaStatsAfterBlank: the blank line ls[k] is the one VyOS's and EdgeOS's `show
+// interfaces ethernet ethN` print between `ip addr show ethN` (with their own "Last clear:"
+// and "Description:" lines) and their own RX:/TX: table of the interface's counters
+// (vyos-1x op_mode/interfaces.py _format_show_data and _format_stats; vyatta-op's
+// vyatta-show-interfaces.pl run_show_intf, which EdgeOS inherited): the next line is an
+// indented "RX:" label line, so the block goes on. A blank line before anything else still
+// ends the interface.
+func vyattaStatsAfterBlank(ls []Line, k int) bool {
+	if k+1 >= len(ls) {
+		return false
+	}
+	next := ls[k+1].Text
+	if next == "" || (next[0] != ' ' && next[0] != '\t') {
+		return false
+	}
+	return ipStatsLabel(strings.TrimSpace(next)) == "RX:"
 }
 
 // ipStatsLabel: the label of ip -s link's statistics line t ("RX:", "RX errors:", "TX:",

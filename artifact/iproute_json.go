@@ -63,7 +63,7 @@ func isToolJSONStart(_, t string) bool {
 		return true
 	}
 	return (strings.HasPrefix(s, "[{") || strings.HasPrefix(s, "{\"") || strings.HasPrefix(s, "[ {")) &&
-		(strings.Contains(s, `"ifname"`) || strings.Contains(s, `"kernel"`) || strings.Contains(s, `"drops"`))
+		(strings.Contains(s, `"ifname"`) || strings.Contains(s, `"kernel"`) || strings.Contains(s, `"drops"`) || strings.Contains(s, `"localtime"`))
 }
 
 // toolJSONAt decodes the JSON value that starts at line i, and returns it with the lines
@@ -76,7 +76,8 @@ func toolJSONAt(ls []Line, i int) (any, int) {
 		found := false
 		for k := i + 1; k < min(end, i+4); k++ {
 			t := ls[k].Text
-			if strings.Contains(t, `"ifname"`) || strings.Contains(t, `"kernel"`) || strings.Contains(t, `"kind"`) {
+			// "localtime": OpenWrt's ubus call system info (ubusinfo.go).
+			if strings.Contains(t, `"ifname"`) || strings.Contains(t, `"kernel"`) || strings.Contains(t, `"kind"`) || strings.Contains(t, `"localtime"`) {
 				found = true
 				break
 			}
@@ -147,6 +148,9 @@ func (d *doc) tryToolJSON(i int) int {
 	case map[string]any:
 		if k, ok := x["kernel"].(map[string]any); ok {
 			return d.addNstatJSON(i, n, k)
+		}
+		if hasKey(x, "memory") {
+			return d.ubusSystemInfo(i, n, x)
 		}
 	case []any:
 		var objs []map[string]any

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -58,4 +59,51 @@ func (d *doc) tryNetstatI(i int) int {
 	}
 	d.addIfaces(KindNetstatI, "netstat -i", i, n+start-i, ifs)
 	return n + start - i
+}
+
+// VyOS's `show interfaces counters` and `show interfaces kernel statistics` (vyos-1x
+// src/op_mode/interfaces.py _format_show_counters, show_kernel; tabulate's "simple" table
+// under a dashed rule):
+//
+//	Interface      Rx Packets    Rx Bytes    Tx Packets    Tx Bytes    Rx Dropped    Tx Dropped    Rx Errors    Tx Errors
+//	-----------  ------------  ----------  ------------  ----------  ------------  ------------  -----------  -----------
+//	eth0             88776655  9876543210      23456789  1234567890        412345             0            0            0
+//
+// The header's words are fixed and the columns come in that order, so the cells are read by
+// position. "Rx Errors" is rx_over_errors under `show interfaces counters` and rx_errors
+// under `show interfaces kernel statistics`, the same header for both: it is kept as
+// rx_errors, which no rule counts as a ring overrun (the table cannot say which it was).
+// The counters are since the interface's last `clear interfaces counters`, at most since boot.
+var vyosCounterHeader = []string{"Interface", "Rx", "Packets", "Rx", "Bytes", "Tx", "Packets", "Tx", "Bytes",
+	"Rx", "Dropped", "Tx", "Dropped", "Rx", "Errors", "Tx", "Errors"}
+
+var vyosCounterKeys = []string{"rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_dropped", "tx_dropped", "rx_errors", "tx_errors"}
+
+func (d *doc) tryVyOSCounters(i int) int {
+	if !slices.Equal(fields(d.ls[i].Text), vyosCounterHeader) {
+		return 0
+	}
+	k := i + 1
+	if k < len(d.ls) && strings.HasPrefix(strings.TrimSpace(d.ls[k].Text), "---") {
+		k++
+	}
+	var ifs []Iface
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) != 1+len(vyosCounterKeys) || !allNumeric(fs[1:]) {
+			break
+		}
+		ifc := Iface{Name: fs[0]}
+		for c, key := range vyosCounterKeys {
+			if v, ok := atoi(fs[1+c]); ok {
+				ifc.Counters.Set(key, v)
+			}
+		}
+		ifs = append(ifs, ifc)
+	}
+	if len(ifs) == 0 {
+		return 0
+	}
+	d.addIfaces(KindNetstatI, "VyOS show interfaces counters", i, k-i, ifs)
+	return k - i
 }

@@ -271,7 +271,8 @@ func isAgentTag(tag string) bool {
 		"datadog-agent", "agent", "metricbeat", "collectd",
 		"scylla", "etcd", "cassandra", "kafka", "kafka-server-start.sh", "java",
 		"clickhouse-server", "clickhouse", "cockroach", "tikv-server", "redpanda",
-		"jvb", "jvb.sh", "jicofo", "jicofo.sh": // Jitsi's videobridge and focus, JVMs (h16b)
+		"jvb", "jvb.sh", "jicofo", "jicofo.sh", // Jitsi's videobridge and focus, JVMs (h16b)
+		"uvm": // Untangle's (Arista Edge Threat Management's) JVM, /usr/share/untangle/bin/uvm (h17c)
 		return true
 	}
 	return false

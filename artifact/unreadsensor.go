@@ -34,6 +34,10 @@ var sensorForms = []struct {
 	// Zeek src/RunState.cc get_final_stats: "%" PRIu64 " packets received on interface %s,
 	// %" PRIu64 " (%.2f%%) dropped" (", ... not processed" since 5.x).
 	{[]string{" packets received on interface ", " dropped"}, "Zeek's packet source totals at exit (RunState.cc get_final_stats: \"N packets received on interface IF, M (P%) dropped\", the packet source's own drop count): " + sensorCaptureWhy},
+	// zeekctl netstats: each node's reply to Control::net_stats_request (Zeek's
+	// policy/frameworks/control/controllee.zeek, "%.6f recvd=%d dropped=%d link=%d"),
+	// printed after the node's name ("worker-1: 1764324000.123456 recvd=N dropped=M link=L").
+	{[]string{" recvd=", " dropped=", " link="}, "zeekctl netstats (controllee.zeek net_stats_request: \"NODE: TIME recvd=N dropped=M link=L\", the packet source's own pkts_recvd, pkts_dropped and pkts_link): " + sensorCaptureWhy},
 	// Zeek scripts/policy/misc/capture-loss.zeek: NOTICE Too_Much_Loss, "The capture loss
 	// script detected an estimated loss rate above %.3f%%".
 	{[]string{"capture loss script detected an estimated loss rate"}, zeekCaptureLossWhy},
@@ -41,6 +45,16 @@ var sensorForms = []struct {
 	// Suricata flow.c FlowInitConfig: "preallocating flows failed: max flow memcap reached.
 	// Memcap %, Memuse %." (SC_ERR_FLOW_INIT), and exits.
 	{[]string{"max flow memcap reached"}, sensorMemcapWhy},
+}
+
+// eveStatsLine: a stats record of Suricata's eve.json (output-json-stats.c: "event_type":
+// "stats", the stats.log counters nested by their dotted names, so capture.kernel_drops is
+// "capture":{"kernel_packets":N,"kernel_drops":M}); its capture drops are the sensor's own.
+func eveStatsLine(t string) (string, bool) {
+	if !strings.Contains(t, `"kernel_drops"`) || !strings.Contains(t, `"event_type":"stats"`) {
+		return "", false
+	}
+	return "Suricata's eve.json stats record (output-json-stats.c: \"event_type\":\"stats\" with capture.kernel_drops, the capture socket's tp_drops): " + sensorCaptureWhy, true
 }
 
 const zeekCaptureLossWhy = "Zeek's capture-loss estimate (policy/misc/capture-loss.zeek, notice CaptureLoss::Too_Much_Loss: \"The capture loss script detected an estimated loss rate above P%\"): TCP ACKs for data Zeek never saw, so the loss may be anywhere before Zeek (the span port or tap, the NIC, its capture ring); not a counter of this host's NIC or socket buffers; headroom has no rule for it"
@@ -55,7 +69,10 @@ const snortDAQLookback = 12
 // sensorOwnLine says why line t is a sensor's own capture counter or message.
 func sensorOwnLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
-		return "", false
+		return eveStatsLine(t) // eve.json's stats records are long lines
+	}
+	if why, ok := eveStatsLine(t); ok {
+		return why, true
 	}
 	hasDrop := strings.Contains(t, "drop")
 	if !hasDrop && !strings.Contains(t, "loss") && !strings.Contains(t, "Loss") && !strings.Contains(t, "memcap") {
