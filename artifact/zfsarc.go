@@ -154,3 +154,34 @@ func (d *doc) zfsARCUse(i int, form string, set func(*model.ZFSARC, int64), v in
 	a.LastLine = no
 	a.Source = spanSource(a.FirstLine, a.LastLine)
 }
+
+// sysfsVirtValue reads line i when it is `grep . FILE` output (or `grep -H`) of KSM's or
+// ZFS's ARC module parameters: "/sys/kernel/mm/ksm/pages_sharing:2234567" (mm/ksm.c's
+// sysfs attributes: pages_shared, pages_sharing, pages_unshared, pages_volatile, full_scans,
+// run, pages_to_scan, sleep_millisecs, general_profit …) or
+// "/sys/module/zfs/parameters/zfs_arc_max:0" (0: the module's default). Named with the figure
+// (a program_limit artifact); no rule reads them: KSM's counts are pages merged between
+// guests, not free memory, and zfs_arc_max is a bound, not the ARC's size.
+func (d *doc) sysfsVirtValue(i int) bool {
+	t := strings.TrimSpace(d.ls[i].Text)
+	var prog, why string
+	rest, ok := strings.CutPrefix(t, "/sys/kernel/mm/ksm/")
+	if ok {
+		prog, why = "ksm", "KSM's sysfs counter or setting (mm/ksm.c, /sys/kernel/mm/ksm/): pages merged across the guests' memory (pages_sharing: the pages saved, pages_shared: the pages kept), the scanner's work and switch; no free-memory figure and no rule reads it"
+	} else if rest, ok = strings.CutPrefix(t, "/sys/module/zfs/parameters/"); ok && strings.HasPrefix(rest, "zfs_arc_") {
+		prog, why = "zfs", "a ZFS module parameter (/sys/module/zfs/parameters/): the ARC's bound as set (zfs_arc_max 0: the default, half of RAM before OpenZFS 2.3 on Linux, most of it since), not its size; the ARC's size is arcstats' size"
+	} else {
+		return false
+	}
+	name, v, ok := strings.Cut(rest, ":")
+	if !ok || !isArcstatName(name) || !isDigits(strings.TrimSpace(v)) || d.exampleLog(i) {
+		return false
+	}
+	d.unparsedUnread(i, why)
+	if d.programFigureCount < maxProgramFigureArtifacts {
+		d.programFigureCount++
+		n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, map[string]any{"program": prog, name: n, "message": clip(t, 120)})
+	}
+	return true
+}
