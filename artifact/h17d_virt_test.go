@@ -131,3 +131,18 @@ func checkNotNamedAs(t *testing.T, text string, words ...string) *model.Timeline
 	}
 	return tl
 }
+
+// Proxmox's pveversion names the running kernel ("(running kernel: R)"); another package's
+// "-pve1" version below it (zfsutils-linux's) is none, and a sentence without the
+// parenthesis sets nothing.
+func TestH17dPveversionKernel(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"root@pve:~# pveversion -v\nproxmox-ve: 8.2.0 (running kernel: 6.8.12-4-pve)\npve-manager: 8.2.7 (running version: 8.2.7/3e0176e6bb2ade3b)\nzfsutils-linux: 2.2.6-pve1\nqemu-server: 8.2.4\n", "6.8.12-4-pve"},
+		{"pve-manager/8.2.7/3e0176e6bb2ade3b (running kernel: 6.8.12-4-pve)\n", "6.8.12-4-pve"},
+		{"the running kernel: is it 6.8?\n", ""},
+	} {
+		if got := ParseString(c.text, "t", Options{}).Host.Kernel; got != c.want {
+			t.Errorf("%q: kernel %q, want %q", c.text, got, c.want)
+		}
+	}
+}
