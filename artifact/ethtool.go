@@ -310,7 +310,8 @@ func (d *doc) tryEthtool(i int) int {
 // them is ethtool -S (a grep of its output), so the labelled command vouches for the names.
 func (d *doc) tryEthtoolBare(i int) int {
 	label := d.label(i)
-	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics") || strings.Contains(label, "ethtool_-S_")
+	underCommand := strings.Contains(label, "ethtool -S") || strings.Contains(label, "ethtool --statistics") || strings.Contains(label, "ethtool_-S_") ||
+		isVmxnet3QueueHeader(d.ls[i].Text)
 	if !underCommand {
 		// Without the command, only names that are NIC loss counters vouch for the block
 		// ("rx_missed_errors: 22637793" quoted alone in a reply).
@@ -342,6 +343,19 @@ func (d *doc) tryEthtoolBare(i int) int {
 		NICStats: []kernel.NICStats{{Name: es.Interface, Stats: &stats}}}})
 	d.addArtifact(KindEthtoolS, first, last, es)
 	return n
+}
+
+// isVmxnet3QueueHeader: vmxnet3's own "Tx Queue#: N" / "Rx Queue#: N" line, which
+// vmxnet3_get_ethtool_stats' strings (drivers/net/vmxnet3/vmxnet3_ethtool.c: vmxnet3_tq_dev_stats
+// and vmxnet3_rq_dev_stats begin each queue's block with it) print before each queue's
+// counters: no other program prints it, so a paste that starts there is vmxnet3's ethtool -S
+// even without the command above it.
+func isVmxnet3QueueHeader(t string) bool {
+	s := strings.TrimSpace(t)
+	if !strings.HasPrefix(s, "Rx Queue#:") && !strings.HasPrefix(s, "Tx Queue#:") {
+		return false
+	}
+	return isDigits(strings.TrimSpace(s[len("Rx Queue#:"):]))
 }
 
 // isNICLossName: a driver or link counter of the NIC loss table (kernel/nicloss.go).

@@ -95,11 +95,6 @@ func TestFix18aSensorMessagesNamed(t *testing.T) {
 		"tpacket_rcv is the function that copies frames into the ring\n",
 		"{\n  \"name\":\"eth1\",\n  \"packets\":0,\n  \"drops\":48868\n}\n",
 	} {
-		tl := ParseString(s, "t", Options{})
-		for _, u := range tl.Unparsed {
-			if strings.Contains(u.Why, "Suricata") || strings.Contains(u.Why, "tpacket_rcv") || strings.Contains(u.Why, "ntopng") {
-				t.Errorf("%q: named %+v", s, u)
-			}
-		}
+		checkNotNamedAs(t, s, "Suricata", "tpacket_rcv", "ntopng")
 	}
 }

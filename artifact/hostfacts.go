@@ -133,6 +133,17 @@ func (h *hostFacts) scan(l *Line) {
 		h.afterUnameR = true
 		return
 	}
+	if h.kernelScore < 5 && strings.Contains(t, "(running kernel: ") {
+		// Proxmox's pveversion: "pve-manager/8.2.7/3e0176e6bb2ade3b (running kernel:
+		// 6.8.12-4-pve)", and -v's first line "proxmox-ve: 8.2.0 (running kernel: R)": the
+		// release uname reports, whatever version other packages' lines print below it
+		// (zfsutils-linux: 2.2.6-pve1 is no kernel).
+		k := strings.Index(t, "(running kernel: ")
+		rel, _, ok := strings.Cut(t[k+len("(running kernel: "):], ")")
+		if rel = strings.TrimSpace(rel); ok && rel != "" && !strings.ContainsAny(rel, " \t") {
+			h.setKernel(rel, 5, l, t)
+		}
+	}
 	if h.hostname == "" && l.Kernel && l.Host != "" {
 		h.hostname = l.Host
 	}

@@ -187,6 +187,8 @@ type doc struct {
 	programOOMNamed bool
 	// programFigureCount counts the program_limit artifacts (programFigures' bound).
 	programFigureCount int
+	// arcstatsRows: the last line was arcstats' column line or one of its rows (zfsarc.go).
+	arcstatsRows bool
 
 	// lowMemKillLogged: a kernel log record holds "lowmemorykiller" (appendLog), so
 	// lowMemKillsInLog has records to read; without it, it does not look at each record
@@ -1183,7 +1185,7 @@ const Reads = "kernel logs (dmesg, dmesg -T, syslog, journalctl, logread) with p
 func NothingRead(tl *model.Timeline) bool {
 	return len(tl.Samples) == 0 && tl.Log.Len() == 0 && len(tl.Events) == 0 && len(tl.Settings) == 0 &&
 		len(tl.Profiles) == 0 && len(tl.Artifacts) == 0 && len(tl.RuntimeOOMs) == 0 &&
-		len(tl.ProgramListenFulls) == 0 && len(tl.ProgramBacklogs) == 0 && len(tl.Beancounters) == 0
+		len(tl.ProgramListenFulls) == 0 && len(tl.ProgramBacklogs) == 0 && len(tl.Beancounters) == 0 && tl.ZFSARC == nil
 }
 
 // ErrBinary is returned for input that is not text (NUL bytes, or mostly not UTF-8).

@@ -335,6 +335,12 @@ func (d *doc) prose(i int) {
 	if d.jvmLine(i) {
 		return // a search or big-data JVM cluster's own line (unreadjvm.go)
 	}
+	if d.zfsARCLine(i) {
+		return // ZFS's arcstats or arc_summary (zfsarc.go)
+	}
+	if d.sysfsVirtValue(i) {
+		return // KSM's counters, ZFS's ARC parameters under grep . (zfsarc.go)
+	}
 	if d.xenToolNamed(i) {
 		return // xl info's memory keys, xe's memory fields, dom0_mem= on Xen's command line (unreadcollab.go)
 	}

@@ -255,6 +255,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 			f.Title = fmt.Sprintf("%s killed %d cached app(s) (oom_score_adj ≥ %d): Android frees memory so by design", strings.Join(lowMemBy, " and "), lowMem, androidCachedAppMinAdj)
 		}
 	}
+	if global > 0 || unknown > 0 {
+		zfsARCAtKill(tl, &f)
+	}
 	if memcg > 0 && global == 0 {
 		f.Changes[0].Recommended = "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak, or reduce the workload; the host is not short"
 	}

@@ -49,6 +49,9 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.UDPSockets = append(out.UDPSockets, t.UDPSockets...)
 		out.ProgramListenFulls = append(out.ProgramListenFulls, t.ProgramListenFulls...)
 		out.ProgramBacklogs = append(out.ProgramBacklogs, t.ProgramBacklogs...)
+		if out.ZFSARC == nil {
+			out.ZFSARC = t.ZFSARC
+		}
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)

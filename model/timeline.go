@@ -128,6 +128,8 @@ type Timeline struct {
 	ProgramListenFulls []ProgramListenFull `json:"program_listen_fulls,omitempty"`
 	// ProgramBacklogs are programs' own listen backlog settings a text shows (uWSGI's --listen).
 	ProgramBacklogs []ProgramBacklog `json:"program_backlogs,omitempty"`
+	// ZFSARC is ZFS's ARC as a pasted arcstats or arc_summary shows it (zfsarc.go); nil: none.
+	ZFSARC *ZFSARC `json:"zfs_arc,omitempty"`
 
 	// Trace is what the kernel's tracepoints said during a live window (doctor --trace):
 	// drops by the kernel's reason and location, reclaim and compaction stalls. Nil: not
