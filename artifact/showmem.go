@@ -868,14 +868,20 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 	var out []kernel.Zone
 	for k, z := range zones {
 		cutZone := cutAtEnd && k == len(zones)-1 && z.PresentKB <= 0 && z.FreeKB > 0
-		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || (z.PresentKB <= 0 && !cutZone) {
+		// A cut line keeps what it printed whole: each watermark ends in its unit ("min:512kB
+		// low:2" keeps free and min), so its free pages and min still place the zone.
+		if z.MinKB <= 0 || (!cutZone && (z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0)) {
 			continue
 		}
 		var f kernel.Counters
 		f.Set("free", z.FreeKB/pageKB)
 		f.Set("min", z.MinKB/pageKB)
-		f.Set("low", z.LowKB/pageKB)
-		f.Set("high", z.HighKB/pageKB)
+		if z.LowKB > 0 {
+			f.Set("low", z.LowKB/pageKB)
+		}
+		if z.HighKB > 0 {
+			f.Set("high", z.HighKB/pageKB)
+		}
 		if z.PresentKB > 0 {
 			f.Set("present", z.PresentKB/pageKB)
 		} else {
