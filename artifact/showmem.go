@@ -178,6 +178,10 @@ func showMemKind(t string) string {
 	case strings.HasPrefix(s, "lowmem_reserve[]:") || strings.HasPrefix(s, "lowmem_reserve:"):
 		// The second: a forum's or wiki's markup ate the empty "[]" (corpus 756).
 		return "reserve"
+	case strings.HasPrefix(s, "protections[]:"):
+		// 2.6.0-2.6.11 show_free_areas: each zone line's zone->protection[] (mm/page_alloc.c
+		// printk("protections[]:"), lowmem_reserve[]'s predecessor), "protections[]: 0 0 0".
+		return "reserve"
 	case strings.HasPrefix(s, "Free swap") || strings.HasPrefix(s, "Total swap"):
 		return "swap"
 	case strings.HasPrefix(s, "Swap cache"):
@@ -560,7 +564,10 @@ func (m *showMem) flush() {
 	case "node":
 		m.parseNode(s)
 	case "reserve":
-		if len(m.zones) > 0 {
+		// protection[] was computed otherwise than lowmem_reserve[] (2.6.9
+		// setup_per_zone_protection folded the higher zones' watermarks in): the line keeps
+		// the dump whole, its values are not taken as lowmem_reserve[].
+		if len(m.zones) > 0 && !strings.HasPrefix(s, "protections") {
 			z := &m.zones[len(m.zones)-1]
 			for _, f := range fields(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(s, "lowmem_reserve"), "[]"), ":")) {
 				if v, ok := atoi(f); ok {

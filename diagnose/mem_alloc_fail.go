@@ -1055,6 +1055,9 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 		default:
 			val += fmt.Sprintf(": above min + reserve %d kB", pk(c.minPages+c.reservePages))
 		}
+		if c.z.AllUnreclaimable != nil && *c.z.AllUnreclaimable {
+			val += "; all_unreclaimable (reclaim had given up on the zone)"
+		}
 		if c.orderKnown {
 			val += fmt.Sprintf("; free blocks by order %s", memBlocks(c.z.FreeBlocks))
 			if c.orderFail {

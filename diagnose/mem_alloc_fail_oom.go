@@ -59,7 +59,29 @@ func oomLowmemVerdict(tl *model.Timeline, e *model.Event) (allocVerdict, bool) {
 		return allocVerdict{}, false
 	}
 	memClassify(tl, &v, false)
-	if v.class != classLowmem || v.inferred {
+	if v.inferred {
+		return allocVerdict{}, false
+	}
+	if v.class != classLowmem && len(v.checks) > 0 && dumpHighMem(tl, &v) {
+		// The OOM path's own test is stricter than a failure's: before calling the killer
+		// the allocator tries once more at the high watermark (__alloc_pages_may_oom,
+		// ALLOC_WMARK_HIGH; 2.6.x's __alloc_pages alike), and 2.6.9-era kernels called it
+		// from reclaim that made no progress, whatever the free pages (out_of_memory from
+		// try_to_free_pages), so a zone reclaim had given up on (all_unreclaimable) served
+		// nothing more. A zone above high that reclaim could still free would have served it.
+		short := true
+		for _, c := range v.checks {
+			unrecl := c.z.AllUnreclaimable != nil && *c.z.AllUnreclaimable
+			if !c.belowMin && !c.belowFloor && !unrecl && (c.z.HighKB <= 0 || c.z.FreeKB > c.z.HighKB+c.reservePages*memPage(tl)/1024) {
+				short = false
+			}
+		}
+		if short {
+			v.class, v.also = classLowmem, nil
+			v.notes = append(v.notes, "each lowmem zone the request could use was below its high watermark, the allocator's last test before the OOM killer, or marked all_unreclaimable: reclaim had given up on it")
+		}
+	}
+	if v.class != classLowmem {
 		return allocVerdict{}, false
 	}
 	hm := highMemZone(v.zones)
