@@ -99,3 +99,27 @@ func TestH17aSynDropOpenRequest(t *testing.T) {
 		}
 	}
 }
+
+// "TCP: time wait bucket table overflow" (tcp_minisocks.c tcp_time_wait, 2.4-3.x) is named
+// with what it proves, a TIME_WAIT table limit no rule judges: no finding, no exit 3.
+func TestH17aTimeWaitOverflowNamed(t *testing.T) {
+	for _, text := range []string{
+		h17aSyslog + "TCP: time wait bucket table overflow\n" + h17aSyslog + "TCP: time wait bucket table overflow\n",
+		"> " + h17aSyslog + "TCP: time wait bucket table overflow\n",
+	} {
+		tl := parseText19b(t, text)
+		named := false
+		for _, u := range tl.Unparsed {
+			named = named || strings.Contains(u.Why, "tcp_max_tw_buckets")
+		}
+		if !named {
+			t.Errorf("%q: not named: %+v", text, tl.Unparsed)
+		}
+	}
+	tl := parseText19b(t, "net.ipv4.tcp_max_tw_buckets = 180000\n")
+	for _, u := range tl.Unparsed {
+		if strings.Contains(u.Why, "TIME_WAIT table was full") {
+			t.Errorf("a sysctl line named as the overflow: %+v", u)
+		}
+	}
+}
