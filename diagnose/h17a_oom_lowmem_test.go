@@ -28,12 +28,9 @@ Total swap = 8385824kB
 5058562 pages of HIGHMEM
 `
 
+// h17aPrefix puts prefix before every line of text (quoteLines with any prefix).
 func h17aPrefix(text, prefix string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
-		b.WriteString(prefix + l + "\n")
-	}
-	return b.String()
+	return prefix + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+prefix) + "\n"
 }
 
 func TestH17aOOMLowmem(t *testing.T) {
@@ -87,6 +84,10 @@ func TestH17aOOMLowmemCounterCases(t *testing.T) {
 		"highmem short too": "oracle invoked oom-killer: gfp_mask=0xd0, order=0, oomkilladj=0\n" +
 			strings.Replace(h17aLowmemZones, "HighMem free:8913576kB", "HighMem free:500kB", 1) +
 			"Out of memory: Killed process 7919, UID 504, (oracle).\n",
+		// A memory cgroup's OOM: its limit, not the zones.
+		"memcg": "oracle invoked oom-killer: gfp_mask=0xd0, order=0, oom_score_adj=0\n" +
+			"memory: usage 524288kB, limit 524288kB, failcnt 12\n" + h17aLowmemZones +
+			"Memory cgroup out of memory: Killed process 7919 (oracle)\n",
 		// Corpus 1903's zone lines: every zone above its min (DMA all_unreclaimable but with room).
 		"1903 zones": "DMA free:2832kB min:76kB low:92kB high:112kB active_anon:0kB inactive_anon:0kB present:16256kB slab_unreclaimable:7344kB pages_scanned:0 all_unreclaimable? yes\n" +
 			"lowmem_reserve[]: 0 698 2016 2016\n" +
