@@ -868,13 +868,17 @@ func ParseShowMem(text string) ShowMem {
 // present: but with free pages and watermarks printed, is kept (FieldPresentNotPrinted):
 // free pages are the zone's own, so it has memory. A zone line without present: elsewhere
 // (wrapped, or an older format) is not taken so.
-func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd bool) []kernel.Zone {
+//
+// noPresent says the dump's format prints no present: at all (2.4's "Zone:DMA freepages:
+// 412kB min: 128kB low: 256kB high: 384kB", show_free_areas_core): its zones with free pages
+// are kept as a cut line's are.
+func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd, noPresent bool) []kernel.Zone {
 	if pageKB <= 0 {
 		return nil
 	}
 	var out []kernel.Zone
 	for k, z := range zones {
-		cutZone := cutAtEnd && k == len(zones)-1 && z.PresentKB <= 0 && z.FreeKB > 0
+		cutZone := (noPresent || cutAtEnd && k == len(zones)-1) && z.PresentKB <= 0 && z.FreeKB > 0
 		// A cut line keeps what it printed whole: each watermark ends in its unit ("min:512kB
 		// low:2" keeps free and min), so its free pages and min still place the zone.
 		if z.MinKB <= 0 || (!cutZone && (z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0)) {

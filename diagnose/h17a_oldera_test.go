@@ -123,3 +123,31 @@ func TestH17aTimeWaitOverflowNamed(t *testing.T) {
 		}
 	}
 }
+
+// 2.4's show_free_areas_core: "Zone:NAME freepages: … min: … low: … high:" lines (no
+// present:) and zone-less buddy lists; its zones are a reading of the host.
+func TestH17a24ZoneLines(t *testing.T) {
+	dump := `Mem-info:
+Free pages:        1836kB (   524kB HighMem)
+( Active: 191053, inactive_dirty: 20000, inactive_clean: 9466, free: 459 (383 766 1149) )
+Zone:DMA freepages:   412kB min:   128kB low:   256kB high:   384kB
+Zone:Normal freepages:   900kB min:  1020kB low:  2040kB high:  3060kB
+Zone:HighMem freepages:   524kB min:   255kB low:   510kB high:   765kB
+1*4kB 1*8kB 1*16kB 0*32kB 0*64kB 1*128kB 1*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 412kB)
+1*4kB 1*8kB 2*16kB 1*32kB 0*64kB 0*128kB 1*256kB 1*512kB 0*1024kB 0*2048kB 0*4096kB = 900kB)
+1*4kB 0*8kB 0*16kB 0*32kB 0*64kB 0*128kB 0*256kB 1*512kB 0*1024kB 0*2048kB 0*4096kB = 524kB)
+Swap cache: add 0, delete 0, find 0/0
+Free swap:            0kB
+`
+	for name, text := range map[string]string{"syslog": h17aPrefix(dump, h17aSyslog), "mail": h17aPrefix(h17aPrefix(dump, h17aSyslog), "> ")} {
+		f := mustFire(t, run(t, "zone-reserve-low", parseText19b(t, text)), Critical)
+		if !evidenceHas(f, "zone", "Normal") {
+			t.Errorf("%s: %+v", name, f.Evidence)
+		}
+	}
+	healthy := strings.Replace(dump, "Zone:Normal freepages:   900kB", "Zone:Normal freepages:  2900kB", 1)
+	healthy = strings.Replace(healthy, "1*512kB 0*1024kB 0*2048kB 0*4096kB = 900kB)", "1*512kB 0*1024kB 1*2048kB 0*4096kB = 2900kB)", 1)
+	if res := run(t, "zone-reserve-low", parseText19b(t, healthy)); len(res.Findings) > 0 {
+		t.Errorf("healthy 2.4 dump: fired: %+v", res.Findings[0].Evidence)
+	}
+}
