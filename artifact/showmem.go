@@ -947,7 +947,16 @@ func lastZoneLineCut(ls []Line, used []int) bool {
 	}
 	fs := fields(t)
 	last := fs[len(fs)-1]
-	return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
+	if k, v, ok := strings.Cut(last, ":"); ok {
+		// A watermark or size whose number lost its unit ("HighMem free:8913576kB min:512kB
+		// low:2", corpus 1904): each is printed "name:NkB", so the line was cut in it.
+		switch k {
+		case "free", "min", "low", "high", "present", "managed":
+			return v != "" && isDigits(v)
+		}
+		return false
+	}
+	return strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that
