@@ -809,7 +809,7 @@ func (d *doc) showMemReport(i int) bool {
 	// /proc/buddyinfo) are its buddyinfo too: show_free_areas_core counts the same free_area
 	// lists frag_show prints. The named lists of later dumps are not fed yet: doing so moved
 	// three corpus verdicts (130, 676, 706; docs/accuracy.md) and wants its own judgement.
-	zs := showMemZoneReading(af.Zones, m.nodes, pageKB, lastZoneLineCut(d.ls, used))
+	zs := showMemZoneReading(af.Zones, m.nodes, pageKB, lastZoneLineCut(d.ls, used), m.saw24)
 	var bz []kernel.BuddyZone
 	if m.anonNamed {
 		bz = showMemBuddy(af.Zones)

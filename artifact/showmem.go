@@ -178,6 +178,10 @@ func showMemKind(t string) string {
 	case strings.HasPrefix(s, "lowmem_reserve[]:") || strings.HasPrefix(s, "lowmem_reserve:"):
 		// The second: a forum's or wiki's markup ate the empty "[]" (corpus 756).
 		return "reserve"
+	case strings.HasPrefix(s, "protections[]:"):
+		// 2.6.0-2.6.11 show_free_areas: each zone line's zone->protection[] (mm/page_alloc.c
+		// printk("protections[]:"), lowmem_reserve[]'s predecessor), "protections[]: 0 0 0".
+		return "reserve"
 	case strings.HasPrefix(s, "Free swap") || strings.HasPrefix(s, "Total swap"):
 		return "swap"
 	case strings.HasPrefix(s, "Swap cache"):
@@ -560,7 +564,10 @@ func (m *showMem) flush() {
 	case "node":
 		m.parseNode(s)
 	case "reserve":
-		if len(m.zones) > 0 {
+		// protection[] was computed otherwise than lowmem_reserve[] (2.6.9
+		// setup_per_zone_protection folded the higher zones' watermarks in): the line keeps
+		// the dump whole, its values are not taken as lowmem_reserve[].
+		if len(m.zones) > 0 && !strings.HasPrefix(s, "protections") {
 			z := &m.zones[len(m.zones)-1]
 			for _, f := range fields(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(s, "lowmem_reserve"), "[]"), ":")) {
 				if v, ok := atoi(f); ok {
@@ -861,21 +868,31 @@ func ParseShowMem(text string) ShowMem {
 // present: but with free pages and watermarks printed, is kept (FieldPresentNotPrinted):
 // free pages are the zone's own, so it has memory. A zone line without present: elsewhere
 // (wrapped, or an older format) is not taken so.
-func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd bool) []kernel.Zone {
+//
+// noPresent says the dump's format prints no present: at all (2.4's "Zone:DMA freepages:
+// 412kB min: 128kB low: 256kB high: 384kB", show_free_areas_core): its zones with free pages
+// are kept as a cut line's are.
+func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB int64, cutAtEnd, noPresent bool) []kernel.Zone {
 	if pageKB <= 0 {
 		return nil
 	}
 	var out []kernel.Zone
 	for k, z := range zones {
-		cutZone := cutAtEnd && k == len(zones)-1 && z.PresentKB <= 0 && z.FreeKB > 0
-		if z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 || (z.PresentKB <= 0 && !cutZone) {
+		cutZone := (noPresent || cutAtEnd && k == len(zones)-1) && z.PresentKB <= 0 && z.FreeKB > 0
+		// A cut line keeps what it printed whole: each watermark ends in its unit ("min:512kB
+		// low:2" keeps free and min), so its free pages and min still place the zone.
+		if z.MinKB <= 0 || (!cutZone && (z.LowKB <= 0 || z.HighKB <= 0 || z.PresentKB <= 0)) {
 			continue
 		}
 		var f kernel.Counters
 		f.Set("free", z.FreeKB/pageKB)
 		f.Set("min", z.MinKB/pageKB)
-		f.Set("low", z.LowKB/pageKB)
-		f.Set("high", z.HighKB/pageKB)
+		if z.LowKB > 0 {
+			f.Set("low", z.LowKB/pageKB)
+		}
+		if z.HighKB > 0 {
+			f.Set("high", z.HighKB/pageKB)
+		}
 		if z.PresentKB > 0 {
 			f.Set("present", z.PresentKB/pageKB)
 		} else {
@@ -930,7 +947,16 @@ func lastZoneLineCut(ls []Line, used []int) bool {
 	}
 	fs := fields(t)
 	last := fs[len(fs)-1]
-	return !strings.Contains(last, ":") && strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
+	if k, v, ok := strings.Cut(last, ":"); ok {
+		// A watermark or size whose number lost its unit ("HighMem free:8913576kB min:512kB
+		// low:2", corpus 1904): each is printed "name:NkB", so the line was cut in it.
+		switch k {
+		case "free", "min", "low", "high", "present", "managed":
+			return v != "" && isDigits(v)
+		}
+		return false
+	}
+	return strings.Trim(last, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // showMemBuddy is the buddy lists of a dump's zones as buddyinfo rows, the zones that

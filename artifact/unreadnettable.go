@@ -46,6 +46,11 @@ const routeCacheFullWhy = "the IPv6 route cache (dst entries) passed net.ipv6.ro
 // memory") after kmem_cache_alloc(GFP_ATOMIC) or skb_realloc_headroom returned NULL.
 const ipvsNoMemoryWhy = "IPVS could not allocate (net/netfilter/ipvs ip_vs_conn.c ip_vs_conn_new, ip_vs_xmit.c: \"IPVS: FUNCTION(): no memory\"): an atomic allocation (the ip_vs_conn slab object, or a bigger skb head for tunnelling) failed in softirq, so the connection or packet was dropped; kernel memory short for atomic allocations (min_free_kbytes, fragmentation), not an IPVS table limit; a page allocation failure report beside it would be read by the allocation rules; no rule reads this line"
 
+// net/ipv4/tcp_minisocks.c tcp_time_wait (2.4-3.x; 4.x counts TCPTimeWaitOverflow only):
+// "TCP: time wait bucket table overflow" when tw_count had reached tcp_max_tw_buckets (or
+// the timewait sock's allocation failed): the closing socket skipped TIME_WAIT.
+const twOverflowWhy = "TCP's TIME_WAIT table was full (net/ipv4/tcp_minisocks.c tcp_time_wait: \"TCP: time wait bucket table overflow\", TcpExt TCPTimeWaitOverflow): TIME_WAIT sockets had reached net.ipv4.tcp_max_tw_buckets (or a timewait sock could not be allocated), so a closing connection was closed at once without TIME_WAIT; a limit against TIME_WAIT floods that loses no data in flight, not a buffer or throughput limit; headroom has no rule for it"
+
 // kernelNetTableLine says why prose line t is one of these kernel messages.
 func kernelNetTableLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
@@ -56,6 +61,9 @@ func kernelNetTableLine(t string) (string, bool) {
 	}
 	if strings.Contains(t, "Neighbour table overflow.") {
 		return neighOverflowWhy, true
+	}
+	if strings.Contains(t, "TCP: time wait bucket table overflow") {
+		return twOverflowWhy, true
 	}
 	if dstCacheOverflow(t) {
 		return dstOverflowWhy, true // IPv4's route cache before 3.6 (unreadwebapp.go)
@@ -101,7 +109,7 @@ func netTableTail(t string) bool {
 	case 'l':
 		return strings.HasSuffix(t, "table full")
 	case 'w':
-		return strings.HasSuffix(t, "dst cache overflow")
+		return strings.HasSuffix(t, "dst cache overflow") || strings.HasSuffix(t, "bucket table overflow")
 	case 'y':
 		return strings.HasSuffix(t, "no memory")
 	}

@@ -93,6 +93,7 @@ type allocVerdict struct {
 	zones    []model.ZoneReport // the dump used, own or borrowed
 	borrowed string             // source of a borrowed dump
 	inferred bool               // classified without a zone dump (classifyWithoutDump)
+	oom      bool               // an OOM report's request, not a "page allocation failure" (oomLowmemVerdict)
 	checks   []zoneCheck        // eligible zones
 	others   []zoneCheck        // zones the mode may not use
 	notes    []string           // reasoning specific to this report
@@ -254,7 +255,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			return nil, tl.Log.Len(), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message), what)
 		}
-		return nil, tl.Log.Len(), ""
+		return oomLowmemVerdicts(tl), tl.Log.Len(), ""
 	}
 	order0 := false
 	for _, e := range evs {
@@ -272,7 +273,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		memClassify(tl, &v, order0)
 		vs = append(vs, v)
 	}
-	return vs, tl.Log.Len(), ""
+	return append(vs, oomLowmemVerdicts(tl)...), tl.Log.Len(), ""
 }
 
 // nearestDump finds the closest report of the same order and mode that has a zone dump: a
@@ -977,14 +978,21 @@ func reportsEvidence(vs []allocVerdict) Evidence {
 	}
 	sort.Strings(os)
 	first := vs[0]
-	val := fmt.Sprintf("%d (%s), order %s, mode %s", total, strings.Join(ps, ", "), strings.Join(os, "/"), first.af.Mode)
-	return Evidence{What: "page allocation failures", Value: val, Source: memEventSource(first.ev)}
+	val := fmt.Sprintf("%d (%s), order %s, mode %s", total, strings.Join(ps, ", "), strings.Join(os, "/"), memOr(first.af.Mode, "not in the input"))
+	what := "page allocation failures"
+	if first.oom {
+		what = "OOM reports of a request that could not use HighMem (the allocator's failure path)"
+	}
+	return Evidence{What: what, Value: val, Source: memEventSource(first.ev)}
 }
 
 // modeEvidence decodes the GFP mode of the representative report.
 func modeEvidence(v *allocVerdict) Evidence {
 	af := v.af
 	val := af.Mode
+	if v.oom && val == "" {
+		return Evidence{What: "GFP mode", Value: "not in the input (the OOM report's header is not quoted); it may reclaim (only such requests reach the OOM killer), and it could not use HighMem (inferred from HighMem's free pages); highest zone " + v.cz, Source: memEventSource(v.ev), Role: Background}
+	}
 	switch {
 	case len(af.GFPFlags) > 0:
 		val += " = " + strings.Join(af.GFPFlags, "|")
@@ -1017,7 +1025,10 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 	}
 	psz := memPage(tl)
 	src := memEventSource(v.ev)
-	if v.borrowed != "" {
+	switch {
+	case v.borrowed != "" && v.oom:
+		src = v.borrowed + " (the text's zone dump, quoted apart from the OOM report)"
+	case v.borrowed != "":
 		src = "dump of the report at " + v.borrowed + " (same order and mode; this report's own dump is not in the input)"
 	}
 	pk := func(p int64) int64 { return p * psz / 1024 }
@@ -1044,6 +1055,9 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 		default:
 			val += fmt.Sprintf(": above min + reserve %d kB", pk(c.minPages+c.reservePages))
 		}
+		if c.z.AllUnreclaimable != nil && *c.z.AllUnreclaimable {
+			val += "; all_unreclaimable (reclaim had given up on the zone)"
+		}
 		if c.orderKnown {
 			val += fmt.Sprintf("; free blocks by order %s", memBlocks(c.z.FreeBlocks))
 			if c.orderFail {
@@ -1057,6 +1071,9 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 	}
 	for _, c := range v.others {
 		val := fmt.Sprintf("free %d kB, min %d kB, present %d kB", c.z.FreeKB, c.z.MinKB, c.z.PresentKB)
+		if c.z.PresentKB == 0 && c.z.FreeKB > 0 {
+			val = fmt.Sprintf("free %d kB, min %d kB (its line is cut before present:)", c.z.FreeKB, c.z.MinKB)
+		}
 		if c.wmUnknown {
 			val = fmt.Sprintf("free %d kB (buddy line only)", pk(c.freePages))
 		}

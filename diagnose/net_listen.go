@@ -46,9 +46,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	// A record whose port is a placeholder ("port X") is the message's form, not a flood: a
 	// KB's list joined to a real record by a wrapped paste (kernel.SynFloodPortPlaceholder).
 	floods = slices.DeleteFunc(floods, func(r model.LogRecord) bool { return kernel.SynFloodPortPlaceholder(r.Message) })
+	synDrops := slices.DeleteFunc(logMatches(tl, kernel.MsgSynDrop...), func(r model.LogRecord) bool { return !kernel.SynDropAddressed(r.Message) })
 	full, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)
-	if !present && len(floods) == 0 && listeners == 0 && len(progFull) == 0 {
+	if !present && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 {
 		if r, ok := listenStated(tl); ok {
 			return r
 		}
@@ -72,6 +73,12 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		// scaling and SACK; without them the SYN is dropped).
 		sev = Warning
 		ev = append(ev, Evidence{What: "SYN queues full: \"Possible SYN flooding\" in the kernel log (tcp_syn_flood_action)", Value: synFloodPorts(floods), Source: floods[0].Where()})
+	}
+	if len(synDrops) > 0 {
+		// One rate-limited line per dropped SYN: the count is a floor, and no rate.
+		sev = max(sev, Warning)
+		ev = append(ev, Evidence{What: "SYNs dropped: \"TCP: drop open request from\" in the kernel log (tcp_v4_conn_request: tcp_syncookies off, the SYN queue in the last quarter of tcp_max_syn_backlog)",
+			Value: fmt.Sprintf("%d line(s), first %q", len(synDrops), clipMsg(synDrops[0].Message)), Source: synDrops[0].Where()})
 	}
 	for _, r := range rs {
 		switch {
@@ -117,6 +124,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		title = "listening sockets dropped connection attempts, none for a full accept queue (ListenOverflows 0)"
 	}
 	switch {
+	case len(synDrops) > 0 && len(ev) == 1:
+		title = "listening sockets' SYN queues were nearly full with syncookies off: SYNs were dropped (\"TCP: drop open request\")"
 	case len(floods) > 0 && len(ev) == 1 && len(full) == 0:
 		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"
 	case len(full) > 0 && len(ev) == 1:
@@ -154,7 +163,29 @@ func checkListenOverflow(tl *model.Timeline) Result {
 			})
 		}
 	}
+	if len(synDrops) > 0 {
+		f.Changes = append(f.Changes, synDropChanges(tl)...)
+	}
 	return Fired(f)
+}
+
+// synDropChanges: the SYN queue's own settings, which "TCP: drop open request" names: the
+// queue's length (tcp_max_syn_backlog, also bounded by the listen() backlog) and cookies,
+// which answer a full queue instead of dropping.
+func synDropChanges(tl *model.Timeline) []model.Change {
+	var out []model.Change
+	if v, _, ok := tl.Sysctl("net.ipv4.tcp_syncookies"); !ok || strings.TrimSpace(v) == "0" {
+		out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "net.ipv4.tcp_syncookies", Current: strings.TrimSpace(v), Recommended: "1",
+			Why: "with cookies a full SYN queue answers the SYN statelessly instead of dropping it (the drop needs tcp_syncookies 0); risk: before 4.x a cookie handshake loses window scaling and SACK unless timestamps carry them"})
+	}
+	curStr, _, _ := tl.Sysctl("net.ipv4.tcp_max_syn_backlog")
+	curStr = strings.TrimSpace(curStr)
+	cur, _ := strconv.ParseInt(curStr, 10, 64)
+	if rec := max(4096, min(cur*2, 65535)); rec > cur {
+		out = append(out, model.Change{Kind: model.ChangeSysctl, Key: "net.ipv4.tcp_max_syn_backlog", Current: curStr, Recommended: strconv.FormatInt(rec, 10),
+			Why: "the drop happens once the SYN queue holds three quarters of tcp_max_syn_backlog (the listen() backlog bounds the queue too); each queued request is a small request_sock"})
+	}
+	return out
 }
 
 // fullAcceptQueues lists the listening sockets of the last socket table whose accept queue

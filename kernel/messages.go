@@ -45,6 +45,12 @@ var (
 	// (inet_csk_reqsk_queue_is_full, also bounded by the accept backlog) is full; 2.6 printed
 	// "possible SYN flooding on port N. Sending cookies." from tcp_v4_conn_request.
 	MsgSynFlood = []string{"Possible SYN flooding on port", "possible SYN flooding on port"}
+	// MsgSynDrop: 2.4-3.x tcp_v4_conn_request/tcp_v6_conn_request (net/ipv4/tcp_ipv4.c,
+	// LIMIT_NETDEBUG "TCP: drop open request from %u.%u.%u.%u/%u", "%pI4/%u" and "%pI6/%u"
+	// later): with tcp_syncookies off and the listener's SYN queue in the last quarter of
+	// tcp_max_syn_backlog, a SYN from a peer not proven alive was dropped. One line per SYN
+	// (rate-limited); read only when an address follows (SynDropAddressed).
+	MsgSynDrop = []string{"TCP: drop open request from "}
 	// MsgOOMNoKillable: out_of_memory (mm/oom_kill.c) found no task to kill: "Out of memory
 	// and no killable processes..." then, since 4.19, panic("System is deadlocked on
 	// memory"); before, the first message was the panic itself ("Kernel panic - not syncing:
@@ -364,4 +370,19 @@ func SynFloodPortPlaceholder(msg string) bool {
 		f = f[i+1:] // "0.0.0.0:80", "[::]:443": the port after the address
 	}
 	return strings.IndexAny(f, "0123456789") < 0
+}
+
+// SynDropAddressed says whether a MsgSynDrop record names the peer as the kernel prints it,
+// an IPv4 or IPv6 address and a port ("TCP: drop open request from 10.1.2.3/34567"), not a
+// guide's placeholder ("from X.X.X.X").
+func SynDropAddressed(msg string) bool {
+	_, rest, ok := strings.Cut(msg, MsgSynDrop[0])
+	if !ok || rest == "" {
+		return false
+	}
+	addr, port, ok := strings.Cut(strings.Fields(rest + " ")[0], "/")
+	if !ok || port == "" || addr == "" || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	return strings.Trim(addr, "0123456789abcdefABCDEF.:") == "" && strings.ContainsAny(addr, "0123456789")
 }

@@ -75,6 +75,8 @@ func init() {
 		"net.core.rmem_max", "net.core.wmem_max", "net.core.rmem_default", "net.core.wmem_default",
 		"net.core.netdev_max_backlog", "net.core.optmem_max", "vm.overcommit_memory",
 		"net.ipv4.tcp_retries2", "net.ipv4.tcp_max_syn_backlog")
+	set(SysctlSince{All: true, Source: "include/linux/sysctl.h of 2.2 and 2.4 (NET_TCP_SYNCOOKIES=51, beside NET_TCP_MAX_SYN_BACKLOG=55)"},
+		"net.ipv4.tcp_syncookies")
 	set(SysctlSince{All: true, Source: "include/linux/sysctl.h of 2.2 and 2.4 (NET_IPV4_LOCAL_PORT_RANGE=26)"},
 		"net.ipv4.ip_local_port_range")
 

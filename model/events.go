@@ -137,6 +137,11 @@ type OOMKill struct {
 	// mm/memcontrol-v1.c mem_cgroup_print_oom_meminfo), for the rules; the oom_kill
 	// artifact carries them as printed (memcg_usage).
 	MemcgCounters []MemcgCounter `json:"-"`
+	// Zones are the report's own show_mem dump (dump_header's show_mem for a host-wide OOM),
+	// for the rules: an OOM is the allocator's failure path, and a request that could not use
+	// HighMem failing with lowmem short is alloc-fail-lowmem. The oom_kill artifact carries
+	// them as printed (zones).
+	Zones []ZoneReport `json:"-"`
 }
 
 // MemcgCounter is one page counter of a memory cgroup at its OOM: "memory", "memory+swap",

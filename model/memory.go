@@ -148,10 +148,11 @@ func (af *AllocFailure) ShowsHighMem() bool {
 	return HasHighMemZone(af.Zones) || af.HighMemPages != nil && *af.HighMemPages > 0
 }
 
-// HasHighMemZone reports whether a zone dump lists a HighMem zone with pages present.
+// HasHighMemZone reports whether a zone dump lists a HighMem zone with pages present, or
+// with free pages when its line was cut before present: (the free pages are the zone's own).
 func HasHighMemZone(zs []ZoneReport) bool {
 	for _, z := range zs {
-		if strings.EqualFold(z.Zone, "HighMem") && z.PresentKB > 0 {
+		if strings.EqualFold(z.Zone, "HighMem") && (z.PresentKB > 0 || z.FreeKB > 0) {
 			return true
 		}
 	}
