@@ -538,6 +538,116 @@ var forms = []form{
 	{"details-summary", detailsSummary, nil},
 	{"html-br", htmlBr, nil},
 	{"html-pre", htmlPre, nil},
+	// forum-page forms (h17b): what a forum engine's rendering of a code block, a
+	// Markdown emphasis, a truncating tracker and a list or bar quoting leave in a copy.
+	{"phpbb3-codebox", phpbbCodebox, nil},
+	{"code-caption", codeCaption, nil},
+	{"smf-code-select", smfCodeSelect, nil},
+	{"spoiler-caption", spoilerCaption, nil},
+	{"heading-first", headingFirst, firstIsLogLine},
+	{"bold-first", boldFirst, firstIsLogLine},
+	{"cut-last-line", cutLastLine, nil},
+	{"kernel-tag", kernelTag, stampedLog},
+	{"bullets-star", bulletsStar, nil},
+	{"quote-bar", quoteBar, nil},
+	{"gutter-tab", gutterTab, nil},
+}
+
+// The forum-page forms (h17b). A forum's code box copied from the page brings the box's
+// caption as a line of its own above the code: phpBB 3's "Code: Select all" (prosilver's
+// bbcode.html code_open, "{L_CODE}{L_COLON} <a ...>{L_SELECT_ALL_CODE}</a>"), phpBB 2's,
+// vBulletin's and XenForo's "Code:", SMF's and ElkArte's "Code: [Select]" (the codeheader
+// div, $txt['code'] ": " $txt['code_select']), Invision's "Spoiler" header over a folded
+// block.
+func captioned(caption string) func(string) string {
+	return func(text string) string { return caption + "\n" + text }
+}
+
+var (
+	phpbbCodebox   = captioned("Code: Select all")
+	codeCaption    = captioned("Code:")
+	smfCodeSelect  = captioned("Code: [Select]")
+	spoilerCaption = captioned("Spoiler")
+)
+
+// emphasizeFirst rewrites the first non-empty line of text with f: a report that made its
+// key line a Markdown heading ("### <line>") or bold ("**<line>**"). A line that is
+// already markup ('#', '*') is left as it is.
+func emphasizeFirst(f func(string) string) func(string) string {
+	return func(text string) string {
+		done := false
+		return eachLine(text, func(_ int, l string) string {
+			t := strings.TrimSpace(l)
+			if done || t == "" {
+				return l
+			}
+			done = true
+			if t[0] == '#' || t[0] == '*' {
+				return l
+			}
+			return f(t)
+		})
+	}
+}
+
+// firstIsLogLine: the text's first non-empty line is a kernel log line of its own (a dmesg
+// stamp or a syslog prefix, not quoted): the line a report emphasizes.
+func firstIsLogLine(text string) bool {
+	for _, l := range artifact.SplitLines(text) {
+		if strings.TrimSpace(l.Text) == "" && l.UptimeUsec < 0 && !l.Syslog {
+			continue
+		}
+		return l.Quote == 0 && (l.UptimeUsec >= 0 || l.Syslog)
+	}
+	return false
+}
+
+var (
+	headingFirst = emphasizeFirst(func(l string) string { return "### " + l })
+	boldFirst    = emphasizeFirst(func(l string) string { return "**" + l + "**" })
+)
+
+// cutLastLine is a paste that a tracker's or a mail's limit cut inside its last line: the
+// last non-empty line keeps its first 60% (in bytes, back to a rune's start), and nothing
+// follows it.
+func cutLastLine(text string) string {
+	t := strings.TrimRight(text, " \t\r\n")
+	k := strings.LastIndexByte(t, '\n') + 1
+	last := t[k:]
+	n := len(last) * 6 / 10
+	for n > 0 && n < len(last) && last[n]&0xc0 == 0x80 {
+		n--
+	}
+	return t[:k] + last[:n]
+}
+
+// kernelTag is an old rsyslog excerpt (RHEL 5/6 /var/log/messages grepped and cut to the
+// tag): "kernel: " before each record, no stamp, no host.
+func kernelTag(text string) string {
+	return restamp(text, func(_, msg string) string { return "kernel: " + msg })
+}
+
+// bulletsStar is a Confluence or Markdown list of log lines copied back: " * " before each
+// line, its own indent dropped.
+func bulletsStar(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return " * " + strings.TrimLeft(l, " \t")
+	})
+}
+
+// quoteBar is the quoting of mail clients that mark a quoted line with "| " instead of
+// "> " (Outlook's and some webmails' plain-text reply).
+func quoteBar(text string) string {
+	return eachLine(text, func(_ int, l string) string { return "| " + l })
+}
+
+// gutterTab is a code block shown as a table of two cells, the line's number and its
+// text, copied from the page: the browser writes a tab between the cells.
+func gutterTab(text string) string {
+	return eachLine(text, func(i int, l string) string { return fmt.Sprintf("%d\t%s", i+1, l) })
 }
 
 // The line-prefix forms (forms10a): what a chat, a log multiplexer, dmesg's own options, a
