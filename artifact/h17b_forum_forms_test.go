@@ -76,11 +76,34 @@ func TestH17bTabGutter(t *testing.T) {
 	}
 	for _, in := range []string{
 		"     1\troot 12\n     2\troot 13\n     3\troot 14\n", // cat -n without an empty line: may be a table
-		"1\teth0\t12\n2\teth1\t13\n",                       // two rows
-		"0\tcpu0\n1\tcpu1\n2\tcpu2\n",                       // an index from 0
+		"1\teth0\t12\n2\teth1\t13\n",                          // two rows
+		"0\tcpu0\n1\tcpu1\n2\tcpu2\n",                         // an index from 0
 	} {
 		if got := stripLineGutters(in); got != in {
 			t.Errorf("%q: stripped to %q", in, got)
 		}
+	}
+}
+
+// The bare "kernel: " tag is now read before the header (kernelTagRecord), as a stamp is:
+// a comm with " : " inside that starts the text the header reader gets keeps its blank.
+func TestH17bCommWithColonAtLineStart(t *testing.T) {
+	for _, text := range []string{
+		"kernel: WebContainer : : page allocation failure: order:4, mode:0x4d0\n",
+		"[  812.345678] WebContainer : : page allocation failure: order:4, mode:0x4d0\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		var got []string
+		for _, ev := range tl.Events {
+			if ev.AllocFailure != nil {
+				got = append(got, ev.AllocFailure.Process)
+			}
+		}
+		if len(got) != 1 || got[0] != "WebContainer : " {
+			t.Errorf("%q: processes %q, want [\"WebContainer : \"]", text, got)
+		}
+	}
+	if af, ok := parseAllocHeader("mount.nfs: page allocation failure: order:4, mode:0x4d0"); !ok || af.Process != "mount.nfs" {
+		t.Errorf("mount.nfs: %+v", af)
 	}
 }
