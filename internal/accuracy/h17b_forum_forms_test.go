@@ -30,14 +30,25 @@ const h17bCutZone = `[ 5123.456789] Node 0 DMA free:15892kB min:32kB low:44kB hi
 `
 
 func h17bFindings(t *testing.T, text string) []diagnose.Finding {
+	fs, _ := h17bRead(t, text)
+	return fs
+}
+
+// h17bRead is the findings of text and how many of its lines were read (not prose, blank or
+// unread).
+func h17bRead(t *testing.T, text string) ([]diagnose.Finding, int) {
 	t.Helper()
 	tl, err := artifact.ParseBytes([]byte(text), "t", artifact.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	judge.Finish(tl)
+	records := 0
+	if tl.Lines != nil {
+		records = tl.Lines.Read
+	}
 	d := diagnose.Run(tl, nil)
-	return d.Findings
+	return d.Findings, records
 }
 
 // h17bHas reports whether findings hold id with evidence that names figure.
@@ -69,8 +80,12 @@ func TestH17bForumFormsReachTheFinding(t *testing.T) {
 		if in == h17bOOM {
 			t.Errorf("%s: the form did not change the text", name)
 		}
-		if fs := h17bFindings(t, in); !h17bHas(fs, "oom-kill", "nginx") {
-			t.Errorf("%s: no oom-kill naming nginx in\n%s", name, in)
+		// Every line of the report is read (main read the OOM line's words as a stated
+		// kill under " * ", "| > " and a tab gutter, and left the other lines prose or
+		// unread).
+		fs, read := h17bRead(t, in)
+		if !h17bHas(fs, "oom-kill", "nginx") || read != 5 {
+			t.Errorf("%s: %d lines read, oom-kill naming nginx %v, want 5 and true, in\n%s", name, read, h17bHas(fs, "oom-kill", "nginx"), in)
 		}
 	}
 	// A bar quote around a mail quote, the title form a forum puts over its code box.
