@@ -107,3 +107,19 @@ func TestH17bCommWithColonAtLineStart(t *testing.T) {
 		t.Errorf("mount.nfs: %+v", af)
 	}
 }
+
+// An OOM task table's header cut after its first columns (a paste that ends inside it) is
+// still the kernel's header; a bracketed "pid" before other words is not.
+func TestH17bTaskHeaderCut(t *testing.T) {
+	for s, want := range map[string]bool{
+		"[ pid ]   uid  tgid total_vm      rss nr_ptes swapents oom_score_adj name": true,
+		"[ pid ]   uid  tgid t":                   true,
+		"[  pid  ]   uid  tgid":                   true,
+		"[ pid ] is the column of the process id": false,
+		"[ pid ]   uid":                           false,
+	} {
+		if got := isOOMTaskHeader(s); got != want {
+			t.Errorf("%q: %v, want %v", s, got, want)
+		}
+	}
+}
