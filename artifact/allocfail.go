@@ -132,6 +132,11 @@ func commWithColon(before string) (string, bool) {
 			return c, true
 		}
 	}
+	// The comm at the line's start, its prefix already read ("WebContainer : : page
+	// allocation failure" after a stamp or a syslog tag): all of it, its blank kept.
+	if len(before) <= 15 && strings.TrimSpace(before) != "" && before[0] != ' ' {
+		return before, true
+	}
 	return "", false
 }
 

@@ -15,8 +15,17 @@ func stripFront(s string, l *Line) string {
 		s = unwrapLineCode(s)
 	}
 	var q int
+	if len(s) > 1 && s[0] == '|' {
+		// "| " quoting (some mail clients quote with a bar) around mail quoting ("| >> [...]"):
+		// the bar goes first so that the '>' after it is read as quoting too.
+		s, q = stripBarQuote(s)
+		l.Quote += q
+	}
 	s, q = stripQuote(s)
 	l.Quote += q
+	if len(s) > 4 && (s[0] == '#' || s[0] == '*') {
+		s = stripLineEmphasis(s)
+	}
 	if q == 0 && len(s) > 0 && (s[0] <= ' ' || s[0] == '-' || s[0] == '*' || s[0] == '+' || s[0] >= '1' && s[0] <= '9' || s[0] == 0xe2) {
 		s = stripOuterQuote(s, l)
 	}
@@ -213,4 +222,77 @@ func stripHTMLLineTags(s string) string {
 		}
 	}
 	return s
+}
+
+// stripBarQuote removes the "| " that some mail clients and forums quote a line with; a
+// Markdown or ASCII table's row, which ends with a bar too, keeps its own.
+func stripBarQuote(s string) (string, int) {
+	t := strings.TrimRight(s, " \t")
+	if t == "|" {
+		return "", 1 // an empty line of the quote
+	}
+	if s[1] != ' ' || strings.HasSuffix(t, "|") {
+		return s, 0
+	}
+	return s[2:], 1
+}
+
+// stripLineEmphasis takes off the Markdown a report puts around its key log line: a
+// heading ("### [  812.3] nginx invoked oom-killer: ...", one to six '#') or strong
+// emphasis around the whole line ("**Jan  2 03:04:05 web01 kernel: Out of memory: ...**",
+// "**Node 0 Normal free:124kB min:10088kB ...**"). Only around what reads as a log line or
+// a show_mem line: a heading or a bold line of prose stays as written (a title is read as
+// one: titleAt), and uWSGI's "*** ... ***" banner keeps its stars.
+func stripLineEmphasis(s string) string {
+	var inner string
+	switch s[0] {
+	case '#':
+		i := 0
+		for i < len(s) && i < 7 && s[i] == '#' {
+			i++
+		}
+		if i > 6 || i+1 >= len(s) || s[i] != ' ' {
+			return s
+		}
+		inner = s[i+1:]
+	case '*':
+		t := strings.TrimRight(s, " \t")
+		n := len(t)
+		if n < 6 || t[1] != '*' || t[2] == '*' || t[2] == ' ' || t[n-2:] != "**" || t[n-3] == '*' || t[n-3] == ' ' {
+			return s
+		}
+		inner = t[2 : n-2]
+		if strings.Contains(inner, "**") {
+			return s
+		}
+	default:
+		return s
+	}
+	// A '[' must open a dmesg stamp: "# [ -f /etc/x ] && ..." is a shell test at a root
+	// prompt.
+	if inner[0] == '[' && !dmesgStampAt(inner) {
+		return s
+	}
+	if startsLogPrefix(inner) || showMemKind(strings.TrimSpace(inner)) != "" {
+		return inner
+	}
+	return s
+}
+
+// forumCaption reports whether t, a trimmed line, is the caption a forum engine renders
+// above a code or spoiler box, copied with the box's text: phpBB 3's "Code: Select all"
+// (prosilver's codebox, "{L_CODE}{L_COLON} {L_SELECT_ALL_CODE}"), phpBB 2's, vBulletin's and
+// XenForo's "Code:", SMF's and ElkArte's "Code: [Select]" (the codeheader, "$txt['code']:
+// $txt['code_select']"), Invision's "Spoiler" and "Code" headers. Like a fence it only
+// delimits; a sentence that starts "Code: ..." is longer than these.
+func forumCaption(t string) bool {
+	if len(t) < 4 || len(t) > len("Code: [Select all]") {
+		return false
+	}
+	switch strings.ToLower(t) {
+	case "code", "code:", "code: select all", "code: [select all]", "code: [select]", "code:select all",
+		"spoiler", "spoiler:", "quote:":
+		return true
+	}
+	return false
 }

@@ -44,7 +44,7 @@ func stripGuttersFrom(text string, from int) string {
 	var style byte
 	next := 1
 	flush := func() {
-		if len(run) >= 3 && (style == '.' || style == '0' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
+		if len(run) >= 3 && (style == '.' || style == '0' || style == '\t' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
 			if !changed {
 				b.Grow(len(text))
 				changed = true
@@ -188,7 +188,8 @@ func (d *doc) wholeText() string {
 }
 
 // gutterOf reads a line-number gutter at the start of line: the number (0 for none), its
-// style ('.', ':', ' ' for blanks or a tab) and the length of the gutter.
+// style ('.', ':', '\t' for an unpadded number and a tab, ' ' for blanks or a padded one's tab) and
+// the length of the gutter.
 func gutterOf(line string) (n int, style byte, cut int) {
 	i := 0
 	for i < len(line) && line[i] == ' ' && i < 8 {
@@ -226,6 +227,11 @@ func gutterOf(line string) (n int, style byte, cut int) {
 			return 0, 0, 0 // ip -o link's "1: lo: <LOOPBACK,UP>"
 		}
 		return n, ':', len(line) - len(rest)
+	case line[j] == '\t' && i == 0:
+		// "1\t": a code block shown as a table of two cells, the number and the line,
+		// copied from the page (the browser writes a tab between cells); cat -n and nl pad
+		// their numbers to six columns, so an unpadded number before a tab is no tool's.
+		return n, '\t', j + 1
 	case line[j] == '\t' || line[j] == ' ' && i > 0:
 		return n, ' ', j + 1
 	}

@@ -568,10 +568,14 @@ func stripFence(s string) string {
 	// A line that starts with a visible ASCII character other than '`', '~', '[' and '{' is
 	// no fence, without trimming it.
 	if len(s) > 0 && s[0] > ' ' && s[0] < utf8.RuneSelf && s[0] != '`' && s[0] != '~' && s[0] != '[' && s[0] != '{' {
+		// A forum's code box caption ("Code: Select all", "Spoiler") delimits as a fence does.
+		if c := s[0] | 0x20; (c == 'c' || c == 's' || c == 'q') && (len(s) <= 24 || s[len(s)-1] <= ' ') && forumCaption(strings.TrimSpace(s)) {
+			return ""
+		}
 		return s
 	}
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) || forumCaption(t) {
 		return ""
 	}
 	return s

@@ -114,7 +114,15 @@ func refIsASCII(s string) bool {
 func refStripFront(s string, l *Line) string {
 	s = refUnwrapLineCode(s)
 	var q int
+	if len(s) > 1 && s[0] == '|' {
+		var bar int
+		s, bar = stripBarQuote(s) // "| " quoting around mail quoting (h17b)
+		l.Quote += bar
+	}
 	s, q = refStripQuote(s)
+	if len(s) > 4 && (s[0] == '#' || s[0] == '*') {
+		s = stripLineEmphasis(s) // a heading or bold around a log line (h17b)
+	}
 	if q == 0 {
 		t := strings.TrimLeft(s, " \t")
 		if t != "" && t[0] != '>' {
@@ -168,7 +176,7 @@ func refUnwrapLineCode(s string) string {
 // refStripFence blanks Markdown code fences and forums' block markup, which only delimit.
 func refStripFence(s string) string {
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) || forumCaption(t) {
 		return ""
 	}
 	return s

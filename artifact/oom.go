@@ -216,7 +216,10 @@ func isOOMTaskHeader(t string) bool {
 		return false
 	}
 	e := strings.IndexByte(s, ']')
-	return e > 0 && strings.TrimSpace(s[1:e]) == "pid" && strings.Contains(s[e:], "total_vm")
+	// The header cut after its first columns ("[ pid ]   uid  tgid t", a paste that ends
+	// inside it): dump_tasks' "[  pid  ]   uid  tgid" is the kernel's alone.
+	return e > 0 && strings.TrimSpace(s[1:e]) == "pid" && (strings.Contains(s[e:], "total_vm") ||
+		strings.HasPrefix(strings.TrimLeft(s[e+1:], " "), "uid  tgid"))
 }
 
 // mayStartOOMTaskTable is the one-line test of startsOOMTaskTable, for the streaming reader's

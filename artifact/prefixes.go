@@ -31,15 +31,28 @@ func stripOtherPrefixes(s string, l *Line) string {
 	}
 	// "| " quoting (some mail clients and forums quote with a bar), but not a Markdown
 	// table row, which ends with one.
-	if s[0] == '|' && len(s) > 2 && s[1] == ' ' && !strings.HasSuffix(strings.TrimRight(s, " "), "|") {
-		s = s[2:]
-		l.Quote++
+	if s[0] == '|' && len(s) > 1 {
+		var q int
+		s, q = stripBarQuote(s)
+		l.Quote += q
+		if s == "" {
+			return s
+		}
 	}
 	// A Markdown list item around each line of a log or a command's output ("- <4>[12345.342532]
 	// systemd-journal invoked oom-killer: ...", a page that rendered the paste as a bulleted
 	// list; corpus 644; "- TCPBacklogDrop: 12", "* eth0: rx_missed_errors: 3"): the marker
 	// goes when a word follows it. "- " before white space (a unified diff's removed
 	// indented line) and "--", "-1", "*4kB" keep theirs.
+	// Behind one blank, as Confluence's copy of a list puts it (" * line"): the marker goes
+	// with the blank.
+	if s[0] == ' ' {
+		if i := indentedMarker(s); i > 0 {
+			if t := stripListMarker(s[i:]); len(t) < len(s)-i {
+				s = t
+			}
+		}
+	}
 	s = stripListMarker(s)
 	// A syslog line whose date and host the paste cut, "kernel: [85531.011000] CPU: 1 ..."
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
@@ -48,7 +61,11 @@ func stripOtherPrefixes(s string, l *Line) string {
 	// A kernel without printk stamps (RHEL5's default) leaves only the tag: "kernel: DMA
 	// free:3396kB min:3452kB", "kernel: 5244928 pages of RAM" — taken as the kernel's when
 	// what follows is a show_mem line, which only the kernel prints.
-	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "") {
+	// Any other record under the bare tag ("kernel: Task in /kubepods/... killed as a
+	// result of limit", "kernel:  oom_kill_process+0x2bc/0x2c0": an rsyslog excerpt of a
+	// kernel without printk stamps, cut to the tag) is the kernel's too when it reads as a
+	// record, not as a form's "kernel:" field (kernelTagRecord).
+	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "" || kernelTagRecord(k[len("kernel: "):])) {
 		if t, ok := syslogTag(k, "", "", l); ok {
 			return t
 		}
@@ -749,4 +766,40 @@ func stripFacilityLevel(s string) (string, bool) {
 		return rest, true
 	}
 	return s, false
+}
+
+// kernelTagRecord: what follows a bare "kernel: " tag reads as a kernel record, not as the
+// value of a "kernel:" field in an issue template or an inventory ("kernel: 5.15.0-91-generic",
+// "kernel: Linux 6.1.0", "kernel: x86_64") nor as a sentence after a label ("kernel: the
+// messages below are from the last boot"): it does not start with a digit, a 'v' and a
+// digit, "Linux" or one of English's small words, and it is more than one word, ends in
+// ':' ("Mem-Info:") or is a call trace's frame ("oom_kill_process+0x2bc/0x2c0").
+func kernelTagRecord(rest string) bool {
+	t := strings.TrimSpace(rest)
+	if len(t) < 4 || isDigit(t[0]) || t[0] == 'v' && isDigit(t[1]) ||
+		strings.HasPrefix(t, "Linux") || strings.HasPrefix(t, "linux") {
+		return false
+	}
+	sp := strings.IndexByte(t, ' ')
+	if sp > 0 && sentenceOpener[strings.ToLower(t[:sp])] {
+		return false
+	}
+	return sp > 0 || t[len(t)-1] == ':' || strings.Contains(t, "+0x")
+}
+
+// sentenceOpener are the small words a sentence starts with and no kernel record does.
+var sentenceOpener = map[string]bool{"the": true, "this": true, "these": true, "those": true, "a": true,
+	"an": true, "it": true, "its": true, "we": true, "i": true, "my": true, "our": true, "here": true,
+	"there": true, "see": true, "is": true, "was": true, "has": true, "please": true, "when": true,
+	"if": true, "after": true, "before": true, "same": true, "only": true}
+
+// indentedMarker is 1 when s starts with one blank and a list item's marker ('*', '-',
+// '+'), as Confluence's copy of a list writes it, 0 otherwise. Two blanks and more are a
+// Debian changelog's entries ("  * nf_conntrack: ...", "    - Linux 4.19.67": another
+// report's message, debchangelog.go) and a YAML list's: left as written.
+func indentedMarker(s string) int {
+	if len(s) < 3 || s[0] != ' ' || s[1] != '*' && s[1] != '-' && s[1] != '+' {
+		return 0
+	}
+	return 1
 }

@@ -1770,7 +1770,11 @@ func titleBlank(line string) bool {
 	if len(line) >= 4 {
 		line = stripHTMLLineTags(line) // a page's source: "<br>" alone is a blank line
 	}
-	t, _ := stripQuote(strings.TrimLeft(stripHardBreak(line), " \t"))
+	t := strings.TrimLeft(stripHardBreak(line), " \t")
+	if len(t) > 0 && t[0] == '|' {
+		t = strings.TrimPrefix(t, "|") // "| " quoting's empty line (stripBarQuote)
+	}
+	t, _ = stripQuote(strings.TrimLeft(t, " \t"))
 	return isBlank(t)
 }
 
@@ -1807,7 +1811,7 @@ func chatAuthorLine(line string) bool {
 func fenceOpener(line string) bool {
 	t, _ := stripQuote(strings.TrimLeft(line, " \t"))
 	t = strings.TrimSpace(stripHardBreak(t))
-	if blockMarkup(t) {
+	if blockMarkup(t) || forumCaption(t) {
 		return true
 	}
 	if !strings.HasPrefix(t, "```") && !strings.HasPrefix(t, "~~~") {

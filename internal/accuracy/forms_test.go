@@ -538,6 +538,116 @@ var forms = []form{
 	{"details-summary", detailsSummary, nil},
 	{"html-br", htmlBr, nil},
 	{"html-pre", htmlPre, nil},
+	// forum-page forms (h17b): what a forum engine's rendering of a code block, a
+	// Markdown emphasis, a truncating tracker and a list or bar quoting leave in a copy.
+	{"phpbb3-codebox", phpbbCodebox, nil},
+	{"code-caption", codeCaption, nil},
+	{"smf-code-select", smfCodeSelect, nil},
+	{"spoiler-caption", spoilerCaption, nil},
+	{"heading-first", headingFirst, firstIsLogLine},
+	{"bold-first", boldFirst, firstIsLogLine},
+	{"cut-last-line", cutLastLine, nil},
+	{"kernel-tag", kernelTag, stampedLog},
+	{"bullets-star", bulletsStar, nil},
+	{"quote-bar", quoteBar, nil},
+	{"gutter-tab", gutterTab, nil},
+}
+
+// The forum-page forms (h17b). A forum's code box copied from the page brings the box's
+// caption as a line of its own above the code: phpBB 3's "Code: Select all" (prosilver's
+// bbcode.html code_open, "{L_CODE}{L_COLON} <a ...>{L_SELECT_ALL_CODE}</a>"), phpBB 2's,
+// vBulletin's and XenForo's "Code:", SMF's and ElkArte's "Code: [Select]" (the codeheader
+// div, $txt['code'] ": " $txt['code_select']), Invision's "Spoiler" header over a folded
+// block.
+func captioned(caption string) func(string) string {
+	return func(text string) string { return caption + "\n" + text }
+}
+
+var (
+	phpbbCodebox   = captioned("Code: Select all")
+	codeCaption    = captioned("Code:")
+	smfCodeSelect  = captioned("Code: [Select]")
+	spoilerCaption = captioned("Spoiler")
+)
+
+// emphasizeFirst rewrites the first non-empty line of text with f: a report that made its
+// key line a Markdown heading ("### <line>") or bold ("**<line>**"). A line that is
+// already markup ('#', '*') is left as it is.
+func emphasizeFirst(f func(string) string) func(string) string {
+	return func(text string) string {
+		done := false
+		return eachLine(text, func(_ int, l string) string {
+			t := strings.TrimSpace(l)
+			if done || t == "" {
+				return l
+			}
+			done = true
+			if t[0] == '#' || t[0] == '*' {
+				return l
+			}
+			return f(t)
+		})
+	}
+}
+
+// firstIsLogLine: the text's first non-empty line is a kernel log line of its own (a dmesg
+// stamp or a syslog prefix, not quoted): the line a report emphasizes.
+func firstIsLogLine(text string) bool {
+	for _, l := range artifact.SplitLines(text) {
+		if strings.TrimSpace(l.Text) == "" && l.UptimeUsec < 0 && !l.Syslog {
+			continue
+		}
+		return l.Quote == 0 && (l.UptimeUsec >= 0 || l.Syslog)
+	}
+	return false
+}
+
+var (
+	headingFirst = emphasizeFirst(func(l string) string { return "### " + l })
+	boldFirst    = emphasizeFirst(func(l string) string { return "**" + l + "**" })
+)
+
+// cutLastLine is a paste that a tracker's or a mail's limit cut inside its last line: the
+// last non-empty line keeps its first 60% (in bytes, back to a rune's start), and nothing
+// follows it.
+func cutLastLine(text string) string {
+	t := strings.TrimRight(text, " \t\r\n")
+	k := strings.LastIndexByte(t, '\n') + 1
+	last := t[k:]
+	n := len(last) * 6 / 10
+	for n > 0 && n < len(last) && last[n]&0xc0 == 0x80 {
+		n--
+	}
+	return t[:k] + last[:n]
+}
+
+// kernelTag is an old rsyslog excerpt (RHEL 5/6 /var/log/messages grepped and cut to the
+// tag): "kernel: " before each record, no stamp, no host.
+func kernelTag(text string) string {
+	return restamp(text, func(_, msg string) string { return "kernel: " + msg })
+}
+
+// bulletsStar is a Confluence or Markdown list of log lines copied back: " * " before each
+// line, its own indent dropped.
+func bulletsStar(text string) string {
+	return eachLine(text, func(_ int, l string) string {
+		if strings.TrimSpace(l) == "" {
+			return l
+		}
+		return " * " + strings.TrimLeft(l, " \t")
+	})
+}
+
+// quoteBar is the quoting of mail clients that mark a quoted line with "| " instead of
+// "> " (Outlook's and some webmails' plain-text reply).
+func quoteBar(text string) string {
+	return eachLine(text, func(_ int, l string) string { return "| " + l })
+}
+
+// gutterTab is a code block shown as a table of two cells, the line's number and its
+// text, copied from the page: the browser writes a tab between the cells.
+func gutterTab(text string) string {
+	return eachLine(text, func(i int, l string) string { return fmt.Sprintf("%d\t%s", i+1, l) })
 }
 
 // The line-prefix forms (forms10a): what a chat, a log multiplexer, dmesg's own options, a
@@ -822,6 +932,9 @@ const (
 	// its own (webAppOwnLine: at most maxErrnoLineBytes, not a fence line).
 	limitProgramLineOwnLine = "a program's own message (uWSGI's 'listen queue of socket ... full !!! (Q/M)') is named and its figures read only on a line of its own: joined into one long line with the whole post (webAppOwnLine's line bound) or wrapped in a one-line triple-backtick span, it is not named, so listen-overflow has no program report to read"
 	limitWrappedLogWidth    = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
+	// The forum-page forms' limits (h17b).
+	limitCutLastLine        = "the paste cut inside its last line (cut-last-line keeps the first 60% of the last non-empty line): a dump cut inside its last zone line is read while the zone's free pages and watermarks are before the cut (showMemZoneReading's cutAtEnd), but when the evidence is the line's end it is gone from the text: a one-line paste's message or figure, a counter's value, a statement's figure, the OOM line itself cut inside its stamp, the driver-specific counter name that tells ice's rx_dropped apart, or the zone's present: that gives a dump without buddy lines its page size"
+	limitBarQuoteOnCellEnds = "lines that end in a rendered table's cell bars ('sockets: used 48476 | |', a gist in a blog page) read as a Markdown table's rows once '| ' quotes them too: a table row and a bar-quoted line differ only in the closing bar, and the row is kept as written"
 )
 
 var formsKnownLimits = map[string]string{
@@ -1133,6 +1246,36 @@ var formsKnownLimits = map[string]string{
 	"inline-code-indented 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers": limitColumnShape,
 	"flattened 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":            limitFlattenedBlock,
 	"flattened 1786-redhat-kb-21301-rhel-nic-dropping-packets-ethtool-g-rx-255-of-4080-no-drop-counters-shown":         limitFlattenedBlock,
+	// forum-page forms (h17b)
+	"bullets-star 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                  limitColumnShape,
+	"bullets-star 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                  limitColumnShape,
+	"bullets-star 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":             limitPrefixOnQPSource,
+	"bullets-star 132-linux-mips-3.17-loongson2e-16k-pages-pipe-quoted-gfp-dma-empty-dma-zone":                                              limitHardWrapWidth,
+	"bullets-star 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":             limitColumnShape,
+	"bullets-star 1360-usrp-users-2024-n310-host-backtick-per-line-ifconfig-enp3s0f1-dropped-198-of-1226-enp3s0f0-90-of-4616-n310-sfp-zero": limitColumnShape,
+	"bullets-star 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":                              limitColumnShape,
+	"bullets-star 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                     limitDiffBuddyinfoIndented,
+	"bullets-star 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                     limitColumnShape,
+	"bullets-star 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":           limitPrefixOnQPSource,
+	"cut-last-line 1027-proxmox-arm64-31-ps225-pve-mem-info-normal-free-21324-below-min-36436-free-cma-header-absent":                       limitCutLastLine,
+	"cut-last-line 1063-pfring-831-2022-ice-zc-pfcount-66pct-dropped-ethtool-s-rx-dropped-20981600-cut":                                     limitCutLastLine,
+	"cut-last-line 1067-sonic-swss-838-2019-vlab-01-syslog-oom-task-list-fpmsyncd-rss-315863-pages-cut":                                     limitCutLastLine,
+	"cut-last-line 1267-netdata-pr-3976-2018-spirogg-alarm-email-1m-ipv4-tcp-listen-drops-0.55-10-20-mails-a-day":                           limitCutLastLine,
+	"cut-last-line 1701-sh-face-rec-9-2018-raspberrypi-uwsgi-listen-queue-full-101-of-100":                                                  limitCutLastLine,
+	"cut-last-line 1827-cryptopp-720-2018-godaddy-virtuozzo-1gb-no-swap-dmesg-out-of-memory-in-ub-5299-oom-killed-cut":                      limitCutLastLine,
+	"cut-last-line 230-be2net-ethtool-S-rxq0-drops-no-frags-prefixed-names":                                                                 limitCutLastLine,
+	"cut-last-line 387-hotsos-issue-one-line-nf-conntrack-doubled-prefix-table-full":                                                        limitCutLastLine,
+	"cut-last-line 423-lede-5072-openwrt-x86-logread-kern-info-syn-flooding-port-5000-cn-template":                                          limitCutLastLine,
+	"cut-last-line 532-plantegg-chinese-blog-100m-line-20ms-sql-22mb-25s-send-buffer-16k-800kb-s":                                           limitCutLastLine,
+	"cut-last-line 642-manvscloud-ko-amzn2-sar-r-commit-437pct-fork-cannot-allocate-flattened-cut":                                          limitCutLastLine,
+	"cut-last-line 736-rtw88-246-rtl8723du-usb-failed-to-allocate-rx-skb-32kib-contiguous-maintainer-prose":                                 limitCutLastLine,
+	"cut-last-line 978-kubernetes-53669-k8s-1.5-aws-1gb-nodes-pod-laststate-exitcode-137-json-journalctl-u-kubelet-oom-event-cut":           limitCutLastLine,
+	"gutter-tab 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":               limitPrefixOnQPSource,
+	"gutter-tab 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":             limitPrefixOnQPSource,
+	"kernel-tag 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":             limitPrefixOnQPSource,
+	"quote-bar 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                limitPrefixOnQPSource,
+	"quote-bar 478-kaivanov-blog-gist-pipes-out-of-socket-memory-tcp-mem-sockstat-orphan-126800":                                            limitBarQuoteOnCellEnds,
+	"quote-bar 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":              limitPrefixOnQPSource,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
