@@ -325,7 +325,7 @@ func isTopCPULine(ft, _ string) bool {
 
 // isSlabinfoLine: /proc/slabinfo's rows, its version line or its "# name <active_objs>" header.
 func isSlabinfoLine(ft, t string) bool {
-	return strings.Contains(t, ": slabdata") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>")
+	return strings.Contains(t, ": slabdata") || strings.Contains(t, ": tunables") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>")
 }
 
 func isPSIStart(ft, t string) bool {
