@@ -53,3 +53,46 @@ func TestFix22bSlabinfoWrappedRowCounter(t *testing.T) {
 		})
 	}
 }
+
+// The route cache counted by lines (corpus 1967): a one-liner of three commands whose two
+// counts follow the slabinfo row, each paired with its command in order; the single form too.
+func TestFix22bRouteCacheCount(t *testing.T) {
+	text := "user@somemachine:~$ cat /proc/slabinfo | grep ip_dst_cache; \\\n" +
+		" > cat /proc/net/rt_cache | wc -l; \\\n" +
+		" > /sbin/ip ro sh cache | grep cache | wc -l;\n" +
+		"ip_dst_cache      153870 154530    256   15    1 : tunables  120   60 \n" +
+		"  8 : slabdata  10302  10302      0\n" +
+		"2159\n2247\n"
+	tl := ParseString(text, "mail", Options{})
+	got := tl.RouteCacheCounts
+	if len(got) != 2 || got[0].Entries != 2159 || got[1].Entries != 2247 || got[1].Command != "/sbin/ip ro sh cache | grep cache | wc -l" {
+		t.Errorf("counts %+v", got)
+	}
+	if rows := one(t, tl, KindSlabinfo).([]SlabinfoRow); len(rows) != 1 || rows[0].ActiveObjs != 153870 {
+		t.Errorf("slabinfo rows %+v", rows)
+	}
+	single := ParseString("# ip -o route ls cache | wc -l\n7893\n", "p", Options{})
+	if len(single.RouteCacheCounts) != 1 || single.RouteCacheCounts[0].Entries != 7893 {
+		t.Errorf("single %+v", single.RouteCacheCounts)
+	}
+}
+
+// Counter-cases: a filter that counts a part of the cache, another table counted, a
+// block whose other command may print a bare number, numbers that do not pair one to one,
+// and the command named in a sentence: no count.
+func TestFix22bRouteCacheCountCounter(t *testing.T) {
+	for name, text := range map[string]string{
+		"filtered":        "$ ip route show cache | grep 10.1.2.3 | wc -l\n12\n",
+		"conntrack":       "$ cat /proc/net/nf_conntrack | wc -l\n2159\n",
+		"other command":   "$ cat /proc/sys/net/ipv4/route/max_size;\n$ ip route show cache | wc -l\n262144\n2247\n",
+		"unpaired":        "$ ip route show cache | wc -l;\n$ cat /proc/net/rt_cache | wc -l\n2247\n",
+		"sentence":        "I ran ip route show cache | wc -l and it said 2247 entries\n",
+		"no number after": "$ ip route show cache | wc -l\nabout two thousand\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := ParseString(text, "p", Options{}).RouteCacheCounts; len(got) != 0 {
+				t.Errorf("counts %+v", got)
+			}
+		})
+	}
+}

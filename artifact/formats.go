@@ -61,6 +61,8 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
+	// The IPv4 route cache counted by lines (routecache.go): records, takes no line.
+	{kind: KindSetting, detect: isRouteCacheCountLine, parse: (*doc).tryRouteCacheCount},
 	// PowerDNS's re-export of the kernel's UDP counters (pdnsudp.go): the command's first
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},

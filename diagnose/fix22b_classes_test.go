@@ -69,3 +69,41 @@ func TestFix22bHighOrderAtomicNotFragmented(t *testing.T) {
 		})
 	}
 }
+
+// fix22bDst: the ip_dst_cache row and the route cache's counts of corpus 1967 (LKML 2005,
+// a 2.6.10 router logging "dst cache overflow").
+const fix22bDst = "user@somemachine:~$ cat /proc/slabinfo | grep ip_dst_cache; \\\n" +
+	" > cat /proc/net/rt_cache | wc -l; \\\n" +
+	" > /sbin/ip ro sh cache | grep cache | wc -l;\n" +
+	"ip_dst_cache      153870 154530    256   15    1 : tunables  120   60 \n" +
+	"  8 : slabdata  10302  10302      0\n" +
+	"2159\n2247\n"
+
+// ip_dst_cache objects 68 times the entries the route cache lists: entries held beyond the
+// cache, unreclaimable slab (a warning).
+func TestFix22bRouteCacheLeak(t *testing.T) {
+	f := mustFire(t, run(t, "slab-unreclaimable-growth", pasteTimeline(t, fix22bDst)), Warning)
+	if !evidenceHas(f, "ip_dst_cache", "154530 objects") || !evidenceHas(f, "route cache entries", "2247") {
+		t.Errorf("evidence %+v", f.Evidence)
+	}
+}
+
+// Counter-cases: the route cache listing most of the objects (a busy router, not a leak),
+// a small ip_dst_cache, and the slab row without any count of the cache: no route-cache
+// finding.
+func TestFix22bRouteCacheNoLeak(t *testing.T) {
+	for name, text := range map[string]string{
+		"cache lists them": strings.Replace(fix22bDst, "2247\n", "151000\n", 1),
+		"small slab":       strings.Replace(strings.Replace(fix22bDst, "153870 154530", "15387 15453", 1), "10302  10302", "1031  1031", 1),
+		"no count":         "$ grep ip_dst_cache /proc/slabinfo\nip_dst_cache      153870 154530    256   15    1 : tunables  120   60    8 : slabdata  10302  10302      0\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := run(t, "slab-unreclaimable-growth", pasteTimeline(t, text))
+			for _, f := range r.Findings {
+				if strings.Contains(f.Title, "route cache") {
+					t.Errorf("fired: %s", f.Title)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,139 @@
+package artifact
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// The IPv4 route cache (kernels before 3.6) counted by its lines, as router operators do
+// beside the ip_dst_cache slab row when the kernel logs "dst cache overflow":
+//
+//	$ ip route show cache | grep cache | wc -l      (iproute2 prints "cache" on each entry)
+//	2247
+//	$ cat /proc/net/rt_cache | wc -l                (one entry a line after a header,
+//	2159                                             net/ipv4/route.c rt_cache_seq_show)
+//
+// The commands may be one shell line of several, each ended by ';' (the shell's
+// continuation lines are joined by SplitLines): every "| wc -l" prints one number, so the
+// bare numbers after the block pair with the counting commands in order, when the block's
+// other commands are greps of /proc/slabinfo (rows, never a bare number) and the numbers
+// are as many as the counting commands.
+
+// routeCacheCount: cmd counts the route cache's entries by lines.
+func routeCacheCount(cmd string) bool {
+	parts := strings.Split(cmd, "|")
+	if len(parts) < 2 || strings.Join(fields(parts[len(parts)-1]), " ") != "wc -l" {
+		return false
+	}
+	for _, p := range parts[1 : len(parts)-1] {
+		// Only iproute2's own "cache" word may be filtered on: another filter counts a part.
+		if strings.Join(fields(p), " ") != "grep cache" {
+			return false
+		}
+	}
+	fs := fields(parts[0])
+	switch {
+	case len(fs) == 2 && fs[0] == "cat" && fs[1] == "/proc/net/rt_cache":
+		return true
+	case len(fs) >= 3 && path.Base(fs[0]) == "ip":
+		k := 1
+		for k < len(fs) && strings.HasPrefix(fs[k], "-") {
+			k++
+		}
+		if k >= len(fs) || !strings.HasPrefix("route", fs[k]) {
+			return false
+		}
+		k++
+		if k < len(fs) && fs[k] != "cache" {
+			if !strings.HasPrefix("show", fs[k]) && !strings.HasPrefix("list", fs[k]) && fs[k] != "ls" {
+				return false
+			}
+			k++
+		}
+		return k == len(fs)-1 && fs[k] == "cache"
+	}
+	return false
+}
+
+// isRouteCacheCountLine: a line that may hold such a command (cheap: both words present).
+func isRouteCacheCountLine(_, t string) bool {
+	return strings.Contains(t, "wc -l") && strings.Contains(t, "cache")
+}
+
+// blockCommand is a line of a command block without its prompt and its ';'.
+func blockCommand(t string) string {
+	t = strings.TrimSpace(t)
+	if i := strings.Index(t, "$ "); i >= 0 {
+		t = t[i+2:]
+	} else if strings.HasPrefix(t, "# ") {
+		t = t[2:]
+	}
+	return strings.TrimSpace(strings.TrimSuffix(t, ";"))
+}
+
+func (d *doc) tryRouteCacheCount(i int) int {
+	if !routeCacheCount(blockCommand(d.ls[i].Text)) {
+		return 0
+	}
+	// The block: the lines before i ended by ';' (the same shell line), i, and the lines
+	// after it while the previous one ended by ';'.
+	first := i
+	for first > 0 && i-first < 6 && strings.HasSuffix(strings.TrimSpace(d.ls[first-1].Text), ";") {
+		first--
+	}
+	last := i
+	for last+1 < len(d.ls) && last-i < 6 && strings.HasSuffix(strings.TrimSpace(d.ls[last].Text), ";") && strings.Contains(d.ls[last+1].Text, "|") {
+		last++
+	}
+	for k := first; k < i; k++ {
+		if routeCacheCount(blockCommand(d.ls[k].Text)) {
+			return 0 // the block was read at its first such command
+		}
+	}
+	var counts []bool // per line-counting command: does it count the route cache
+	for k := first; k <= last; k++ {
+		c := blockCommand(d.ls[k].Text)
+		switch {
+		case strings.HasSuffix(c, "wc -l"):
+			counts = append(counts, routeCacheCount(c))
+		case strings.Contains(c, "/proc/slabinfo") && strings.Contains(c, "grep"):
+		default:
+			return 0 // a command whose output may hold bare numbers of its own
+		}
+	}
+	// The output: up to a blank line; its bare numbers, one per counting command.
+	var nums []int
+	for k := last + 1; k < len(d.ls) && k <= last+12; k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if t == "" || d.ls[k].Kernel {
+			break
+		}
+		if isDigits(t) {
+			nums = append(nums, k)
+		}
+	}
+	if len(nums) != len(counts) {
+		return 0
+	}
+	j := 0
+	for k := first; k <= last; k++ {
+		c := blockCommand(d.ls[k].Text)
+		if !strings.HasSuffix(c, "wc -l") {
+			continue
+		}
+		if counts[j] {
+			n, err := strconv.ParseInt(strings.TrimSpace(d.ls[nums[j]].Text), 10, 64)
+			if err == nil {
+				d.tl.RouteCacheCounts = append(d.tl.RouteCacheCounts, model.RouteCacheCount{Entries: n, Command: c, Source: fmt.Sprintf("line %d", d.ls[nums[j]].No)})
+			}
+		}
+		j++
+	}
+	// Nothing is taken: the block's lines (a slabinfo row among them) stay the other
+	// readers'; the counts are recorded once, at the block's first counting command.
+	return 0
+}
