@@ -64,7 +64,8 @@ func isRouteCacheCountLine(_, t string) bool {
 	return strings.Contains(t, "wc -l") && strings.Contains(t, "cache")
 }
 
-// blockCommand is a line of a command block without its prompt and its ';'.
+// blockCommand is a line of a command block without its prompt (PS1's "$ " or "# ", PS2's
+// "> " of a continued line), its continuation backslash and its ';'.
 func blockCommand(t string) string {
 	t = strings.TrimSpace(t)
 	if i := strings.Index(t, "$ "); i >= 0 {
@@ -72,30 +73,65 @@ func blockCommand(t string) string {
 	} else if strings.HasPrefix(t, "# ") {
 		t = t[2:]
 	}
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimSpace(t[1:])
+	}
+	t = strings.TrimSpace(strings.TrimSuffix(t, "\\"))
 	return strings.TrimSpace(strings.TrimSuffix(t, ";"))
+}
+
+// endsCommand: the line ends a command of a one-liner that goes on (';', a backslash).
+func endsCommand(t string) bool {
+	t = strings.TrimSpace(t)
+	t = strings.TrimSpace(strings.TrimSuffix(t, "\\"))
+	return strings.HasSuffix(t, ";")
+}
+
+// blockLine: the line k steps from i in direction dir, stepping over one blank line when
+// spaced (a double-spaced paste: a blank line after every line); -1 when none.
+func (d *doc) blockLine(i, dir int, spaced bool) int {
+	k := i + dir
+	if spaced && k >= 0 && k < len(d.ls) && strings.TrimSpace(d.ls[k].Text) == "" {
+		k += dir
+	}
+	if k < 0 || k >= len(d.ls) {
+		return -1
+	}
+	return k
 }
 
 func (d *doc) tryRouteCacheCount(i int) int {
 	if !routeCacheCount(blockCommand(d.ls[i].Text)) {
 		return 0
 	}
-	// The block: the lines before i ended by ';' (the same shell line), i, and the lines
-	// after it while the previous one ended by ';'.
-	first := i
-	for first > 0 && i-first < 6 && strings.HasSuffix(strings.TrimSpace(d.ls[first-1].Text), ";") {
-		first--
+	// A double-spaced paste: the line before or after i is blank and the one beyond is a
+	// command of the block.
+	spaced := i > 1 && strings.TrimSpace(d.ls[i-1].Text) == "" && endsCommand(d.ls[i-2].Text) ||
+		endsCommand(d.ls[i].Text) && i+2 < len(d.ls) && strings.TrimSpace(d.ls[i+1].Text) == "" && strings.Contains(d.ls[i+2].Text, "|")
+	// The block: the lines before i that end a command (the same shell line), i, and the
+	// lines after it while the previous one ended a command.
+	block := []int{i}
+	for k := d.blockLine(i, -1, spaced); k >= 0 && len(block) < 6 && endsCommand(d.ls[k].Text); k = d.blockLine(k, -1, spaced) {
+		block = append([]int{k}, block...)
 	}
-	last := i
-	for last+1 < len(d.ls) && last-i < 6 && strings.HasSuffix(strings.TrimSpace(d.ls[last].Text), ";") && strings.Contains(d.ls[last+1].Text, "|") {
-		last++
+	for k := i; len(block) < 12 && endsCommand(d.ls[k].Text); {
+		n := d.blockLine(k, 1, spaced)
+		if n < 0 || !strings.Contains(d.ls[n].Text, "|") {
+			break
+		}
+		block = append(block, n)
+		k = n
 	}
-	for k := first; k < i; k++ {
+	for _, k := range block {
+		if k >= i {
+			break
+		}
 		if routeCacheCount(blockCommand(d.ls[k].Text)) {
 			return 0 // the block was read at its first such command
 		}
 	}
 	var counts []bool // per line-counting command: does it count the route cache
-	for k := first; k <= last; k++ {
+	for _, k := range block {
 		c := blockCommand(d.ls[k].Text)
 		switch {
 		case strings.HasSuffix(c, "wc -l"):
@@ -105,11 +141,21 @@ func (d *doc) tryRouteCacheCount(i int) int {
 			return 0 // a command whose output may hold bare numbers of its own
 		}
 	}
-	// The output: up to a blank line; its bare numbers, one per counting command.
+	// The output: up to a blank line (two in a double-spaced paste); its bare numbers, one
+	// per counting command.
 	var nums []int
-	for k := last + 1; k < len(d.ls) && k <= last+12; k++ {
+	last := block[len(block)-1]
+	for k, blanks := last+1, 0; k < len(d.ls) && k <= last+24; k++ {
 		t := strings.TrimSpace(d.ls[k].Text)
-		if t == "" || d.ls[k].Kernel {
+		if t == "" {
+			blanks++
+			if !spaced || blanks > 1 {
+				break
+			}
+			continue
+		}
+		blanks = 0
+		if d.ls[k].Kernel {
 			break
 		}
 		if isDigits(t) {
@@ -120,7 +166,7 @@ func (d *doc) tryRouteCacheCount(i int) int {
 		return 0
 	}
 	j := 0
-	for k := first; k <= last; k++ {
+	for _, k := range block {
 		c := blockCommand(d.ls[k].Text)
 		if !strings.HasSuffix(c, "wc -l") {
 			continue
