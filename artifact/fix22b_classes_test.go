@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A /proc/slabinfo row a mail client wrapped at 72 columns (corpus 1967, LKML 2005: the
 // ip_dst_cache row broken after "tunables  120   60", its sharedfactor and slabdata on the
@@ -70,6 +73,18 @@ func TestFix22bRouteCacheCount(t *testing.T) {
 	}
 	if rows := one(t, tl, KindSlabinfo).([]SlabinfoRow); len(rows) != 1 || rows[0].ActiveObjs != 153870 {
 		t.Errorf("slabinfo rows %+v", rows)
+	}
+	// The same block as a form keeps it: the continuation backslashes and PS2's "> " left on
+	// the lines (a code block, a quoted mail), or a blank line after every line.
+	for name, form := range map[string]string{
+		"backslashes": "user@somemachine:~$ cat /proc/slabinfo | grep ip_dst_cache; \\\n" +
+			"cat /proc/net/rt_cache | wc -l; \\\n/sbin/ip ro sh cache | grep cache | wc -l;\n" +
+			"ip_dst_cache      153870 154530    256   15    1 : tunables  120   60    8 : slabdata  10302  10302      0\n2159\n2247\n",
+		"double-spaced": strings.ReplaceAll(text, "\n", "\n\n"),
+	} {
+		if got := ParseString(form, "mail", Options{}).RouteCacheCounts; len(got) != 2 || got[0].Entries != 2159 || got[1].Entries != 2247 {
+			t.Errorf("%s: counts %+v", name, got)
+		}
 	}
 	single := ParseString("# ip -o route ls cache | wc -l\n7893\n", "p", Options{})
 	if len(single.RouteCacheCounts) != 1 || single.RouteCacheCounts[0].Entries != 7893 {
