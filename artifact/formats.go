@@ -61,6 +61,8 @@ type format struct {
 // accuracy corpus (make accuracy) and kinds_test.go say whether the place is right.
 var formats = []format{
 	{kind: KindSetting, detect: isCommandValueLine, parse: (*doc).tryCommandValue},
+	// The IPv4 route cache counted by lines (routecache.go): records, takes no line.
+	{kind: KindSetting, detect: isRouteCacheCountLine, parse: (*doc).tryRouteCacheCount},
 	// PowerDNS's re-export of the kernel's UDP counters (pdnsudp.go): the command's first
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
@@ -325,7 +327,7 @@ func isTopCPULine(ft, _ string) bool {
 
 // isSlabinfoLine: /proc/slabinfo's rows, its version line or its "# name <active_objs>" header.
 func isSlabinfoLine(ft, t string) bool {
-	return strings.Contains(t, ": slabdata") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>")
+	return strings.Contains(t, ": slabdata") || strings.Contains(t, ": tunables") || ft == "slabinfo" || ft == "#" && strings.Contains(t, "<active_objs>")
 }
 
 func isPSIStart(ft, t string) bool {

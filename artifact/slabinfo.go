@@ -63,29 +63,55 @@ func slabinfoRow(t string) (SlabinfoRow, bool) {
 		Limit: n[5], BatchCount: n[6], SharedFactor: n[7], ActiveSlabs: n[8], NumSlabs: n[9], SharedAvail: n[10]}, true
 }
 
-// isSlabinfoStart: the version line, the "# name" header, or a row.
-func isSlabinfoStart(t string) bool {
-	s := strings.TrimSpace(t)
+// isSlabinfoStart: the version line, the "# name" header, or a row (whole, or wrapped: see
+// wrappedSlabinfoRow).
+func (d *doc) isSlabinfoStart(i int) bool {
+	s := strings.TrimSpace(d.ls[i].Text)
 	if strings.HasPrefix(s, "slabinfo - version:") || strings.HasPrefix(s, "# name") && strings.Contains(s, "<active_objs>") {
 		return true
 	}
-	_, ok := slabinfoRow(s)
-	return ok
+	_, n := d.slabinfoRowAt(i)
+	return n > 0
+}
+
+// slabinfoRowAt reads the row at line i and returns the lines it took: 1, or 2 when a mail
+// client wrapped the row (format=flowed at 72 columns, corpus 1967: "ip_dst_cache 153870
+// 154530 256 15 1 : tunables 120 60" then "8 : slabdata 10302 10302 0"). The second line
+// joins only when the first has ": tunables" without ": slabdata", the second has
+// ": slabdata" without ": tunables", and the two read as one row of the format.
+func (d *doc) slabinfoRowAt(i int) (SlabinfoRow, int) {
+	s := strings.TrimSpace(d.ls[i].Text)
+	if r, ok := slabinfoRow(s); ok {
+		return r, 1
+	}
+	if i+1 >= len(d.ls) || !strings.Contains(s, ": tunables") || strings.Contains(s, ": slabdata") {
+		return SlabinfoRow{}, 0
+	}
+	next := strings.TrimSpace(d.ls[i+1].Text)
+	if !strings.Contains(next, ": slabdata") || strings.Contains(next, ": tunables") {
+		return SlabinfoRow{}, 0
+	}
+	if r, ok := slabinfoRow(s + " " + next); ok {
+		return r, 2
+	}
+	return SlabinfoRow{}, 0
 }
 
 func (d *doc) trySlabinfo(i int) int {
-	if !isSlabinfoStart(d.ls[i].Text) {
+	if !d.isSlabinfoStart(i) {
 		return 0
 	}
 	var rows []SlabinfoRow
 	k := i
-	for ; k < len(d.ls); k++ {
+	for k < len(d.ls) {
 		s := strings.TrimSpace(d.ls[k].Text)
-		if r, ok := slabinfoRow(s); ok {
+		if r, n := d.slabinfoRowAt(k); n > 0 {
 			rows = append(rows, r)
+			k += n
 			continue
 		}
 		if k == i || k == i+1 && strings.HasPrefix(s, "# name") {
+			k++
 			continue // the version line and the header
 		}
 		break

@@ -319,6 +319,13 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	if atomic && af.Order >= highOrderAtomicMin {
 		v.class = classHighOrderAtomic
 		measureZones(tl, v)
+		// The caller is the fix, and the dump may also prove fragmentation: an eligible
+		// zone above min + lowmem_reserve whose buddy line has no free block of the order
+		// or larger had the pages but not the block (corpus 1963: Normal free 3028 kB
+		// above high 2860 kB, largest block order 4, an order-5 request). Both are causes.
+		if atomicFragmented(v) {
+			v.also = append(v.also, classFragmented)
+		}
 		return
 	}
 	if af.Atomic == nil {
@@ -394,6 +401,37 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.notes = append(v.notes, "the dump, printed after the attempt, shows an eligible zone above its watermarks"+
 			memOrderPhrase(af.Order)+": memory was freed between the failure and the dump, so the dump understates the shortage")
 	}
+}
+
+// atomicFragmented: some zone v's request may use, with its zone line and buddy line read,
+// was above min + lowmem_reserve while its buddy line holds no free block of the request's
+// order or larger. Stricter than orderFail, whose pre-4.4 form also fails with such blocks
+// present when the halved min is not met.
+func atomicFragmented(v *allocVerdict) bool {
+	for _, c := range v.checks {
+		if c.wmUnknown || c.belowMin || !c.orderKnown || len(c.z.FreeBlocks) == 0 {
+			continue
+		}
+		var big int64
+		for o := v.af.Order; o < len(c.z.FreeBlocks); o++ {
+			big += c.z.FreeBlocks[o]
+		}
+		if big == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// alsoOfHighOrderAtomic: every verdict is a high-order atomic one that also showed a
+// fragmented zone (atomicFragmented).
+func alsoOfHighOrderAtomic(vs []allocVerdict) bool {
+	for _, v := range vs {
+		if v.class != classHighOrderAtomic {
+			return false
+		}
+	}
+	return len(vs) > 0
 }
 
 func memOrderPhrase(order int) string {
@@ -813,6 +851,12 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		f.Changes = reserveChanges(tl, vs)
 	case classFragmented:
 		f.Title = fmt.Sprintf("order-%d allocations failed for want of contiguous memory (fragmentation)", vs[rep].af.Order)
+		if alsoOfHighOrderAtomic(vs) {
+			// The reports are high-order atomic ones (their caller is the fix, critical
+			// there); the fragmented zone is the condition they met: told, one step lower.
+			f.Severity = Warning
+			notes = append(notes, fmt.Sprintf("the failed requests are atomic of order %d, whose cause is their caller (alloc-fail-high-order-atomic); an eligible zone was above its watermarks with no free block of that order, so fragmentation is the condition they met", vs[rep].af.Order))
+		}
 		if why := memOrderNeed(tl, vs[rep].af); why != "" {
 			notes = append(notes, why)
 		}

@@ -364,6 +364,9 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 		"same object count growing together are one structure set leaking per event. kmemleak, or the allocation sites in " +
 		"/sys/kernel/slab/<cache>/alloc_calls (slub_debug=U), name the caller."
 	total, totalSrc, haveTotal := memTotalKB(tl)
+	if f, ok := routeCacheLeak(tl); ok {
+		return Fired(f), true
+	}
 	grow, grew := slabSeriesGrowth(t)
 	if !haveTotal || total <= 0 {
 		if grew && kmallocKB < slabTableKmallocMinKB {
@@ -511,4 +514,54 @@ func slabFromZones(tl *model.Timeline, low int64, lowSrc string, highmem bool) (
 			Recommended: "identify it (slabtop -s c) and bound its owner; on a 32-bit kernel, a 64-bit kernel",
 			Why:         "no sysctl reclaims unreclaimable slab; only its owner can stop allocating"}},
 		Facts: Facts{Memory: mem, Share: share}}), true
+}
+
+// The IPv4 route cache (before 3.6) frees a dst entry when its last reference drops
+// (dst_release, net/core/dst.c); entries the cache no longer lists but something still
+// holds stay in ip_dst_cache, which no shrinker frees. routeCacheLeakFactor: the slab's
+// objects this many times the entries the cache lists are entries held beyond the cache
+// (a healthy router's ip_dst_cache is about its route cache plus the GC's backlog, corpus
+// 1967: 153870 objects, 2159 and 2247 entries); at least sunreclaimGrowthMinKB of them.
+const routeCacheLeakFactor = 10
+
+// routeCacheLeak: an ip_dst_cache slab row and a count of the route cache's entries
+// (model.RouteCacheCount) of the same text, the objects at least routeCacheLeakFactor times
+// the largest count.
+func routeCacheLeak(tl *model.Timeline) (Finding, bool) {
+	if len(tl.RouteCacheCounts) == 0 {
+		return Finding{}, false
+	}
+	var dst model.SlabCache
+	var src string
+	for _, t := range tl.SlabTables {
+		for _, c := range t.Caches {
+			if c.Name == "ip_dst_cache" {
+				dst, src = c, t.Source
+			}
+		}
+	}
+	rc := tl.RouteCacheCounts[0]
+	for _, c := range tl.RouteCacheCounts[1:] {
+		if c.Entries > rc.Entries {
+			rc = c
+		}
+	}
+	if dst.Objs == 0 || dst.SizeKB < sunreclaimGrowthMinKB || dst.Objs < routeCacheLeakFactor*max(rc.Entries, 1) {
+		return Finding{}, false
+	}
+	return Finding{Severity: Warning,
+		Title: fmt.Sprintf("route cache entries held beyond the cache: ip_dst_cache holds %d objects (%s), the route cache lists %d", dst.Objs, memKB(dst.SizeKB), rc.Entries),
+		Evidence: []Evidence{
+			{What: "slab cache ip_dst_cache (slabinfo)", Value: fmt.Sprintf("%d objects, %s", dst.Objs, memKB(dst.SizeKB)), Source: src},
+			{What: "route cache entries (`" + rc.Command + "`)", Value: fmt.Sprintf("%d, %d× fewer", rc.Entries, dst.Objs/max(rc.Entries, 1)), Source: rc.Source},
+		},
+		Explanation: "The IPv4 route cache (kernels before 3.6) allocates each entry from ip_dst_cache and frees it when its " +
+			"last reference drops; the cache's garbage collection only unlinks entries. Objects far beyond the entries the " +
+			"cache lists are entries unlinked but still referenced: a reference leak (a driver, netfilter or a tunnel holding " +
+			"dsts), memory no shrinker frees, growing until net.ipv4.route.max_size is reached and the kernel logs \"dst cache " +
+			"overflow\" and refuses new routes. Raising max_size only postpones it; a flush frees nothing.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the dst reference leak",
+			Recommended: "a kernel with the leak fixed (or the module holding the references updated or unloaded); meanwhile watch ip_dst_cache against the route cache",
+			Why:         "no sysctl frees referenced dst entries; max_size and gc_thresh only move the point of overflow"}},
+	}, true
 }

@@ -40,6 +40,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.Settings = append(out.Settings, t.Settings...)
 		out.Profiles = append(out.Profiles, t.Profiles...)
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)
+		out.RouteCacheCounts = append(out.RouteCacheCounts, t.RouteCacheCounts...)
 		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
 		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
 		out.CgroupMemory = append(out.CgroupMemory, t.CgroupMemory...)

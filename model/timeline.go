@@ -63,6 +63,9 @@ type Timeline struct {
 	// SlabTables are slab cache tables a text holds (slabtop, /proc/slabinfo): which caches
 	// hold the kernel's memory, where meminfo's SUnreclaim only says how much.
 	SlabTables []SlabTable `json:"slab_tables,omitempty"`
+	// RouteCacheCounts are the IPv4 route cache's entries counted by lines (kernels before
+	// 3.6: `ip route show cache | wc -l`, `cat /proc/net/rt_cache | wc -l`).
+	RouteCacheCounts []RouteCacheCount `json:"route_cache_counts,omitempty"`
 
 	// ZoneFragments are /proc/zoneinfo blocks a paste holds without their "Node N, zone
 	// NAME" line (a block cut at its top, or only its pagesets and closing lines). The
@@ -346,6 +349,13 @@ type SlabSeries struct {
 	Name       string  `json:"name"`
 	ActiveObjs []int64 `json:"active_objs"`
 	ActiveKB   []int64 `json:"active_kb"` // active_objs × objsize: the memory its objects in use take
+}
+
+// RouteCacheCount is one count of the IPv4 route cache's entries by a line-counting command.
+type RouteCacheCount struct {
+	Entries int64  `json:"entries"`
+	Command string `json:"command"`
+	Source  string `json:"source"` // "line 41"
 }
 
 // SlabCache is one cache of a SlabTable: its name and the memory its objects take.
