@@ -27,8 +27,11 @@ import (
 var (
 	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
-	reTainted       = lazyre.New(`(?:Not tainted|Tainted: [A-Z \t]*?)[ \t]?(\d+\.\d+[^\s#]*)`)
-	reCommLine      = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
+	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
+	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask.
+	reAllocHeader24Bare = lazyre.New(`__alloc_pages: (\d+)-order allocation failed\.?\s*$`)
+	reTainted           = lazyre.New(`(?:Not tainted|Tainted: [A-Z \t]*?)[ \t]?(\d+\.\d+[^\s#]*)`)
+	reCommLine          = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
 )
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
@@ -87,7 +90,39 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		return af, true
 	}
+	if order, ok := parseAllocHeader24Bare(t); ok {
+		// No mode printed: Mode stays empty, so the decoding says the mode is unknown.
+		return &model.AllocFailure{Order: order, Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}, true
+	}
 	return nil, false
+}
+
+// parseAllocHeader24Bare reads early 2.4's header without a mode ("__alloc_pages: 1-order
+// allocation failed."), the message ending the line. What precedes it must be a log's
+// prefix (a syslog stamp and tag, a dmesg stamp, quotation marks) or a clause that states
+// it: a mail's or a tracker's title naming the message ("Subject: Re: __alloc_pages:
+// 0-order allocation failed."), and a sentence that only supposes or denies it ("if you
+// see __alloc_pages: ..."), report nothing of this host.
+func parseAllocHeader24Bare(t string) (order int, ok bool) {
+	k := strings.Index(t, "__alloc_pages: ")
+	if k < 0 {
+		return 0, false
+	}
+	m := reAllocHeader24Bare.FindStringSubmatch(t[k:])
+	if m == nil {
+		return 0, false
+	}
+	before := strings.TrimLeft(t[:k], " \t>|")
+	if b := strings.TrimRight(before, " \t"); b != "" {
+		low := strings.ToLower(b)
+		if !strings.HasSuffix(b, ":") && !strings.HasSuffix(b, "]") ||
+			strings.HasPrefix(low, "subject:") || strings.HasPrefix(low, "title:") || strings.HasPrefix(low, "re:") ||
+			reHypothetical.MatchString(b) || reNegated.MatchString(b) {
+			return 0, false
+		}
+	}
+	order, err := strconv.Atoi(m[1])
+	return order, err == nil
 }
 
 // headerInProse finds a header quoted in a sentence without its comm ("I have the next
