@@ -28,8 +28,10 @@ var (
 	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
-	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask.
-	reAllocHeader24Bare = lazyre.New(`__alloc_pages: (\d+)-order allocation failed\.?\s*$`)
+	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask. The full
+	// stop is required: without it the line may be the later form wrapped before its
+	// "(gfp=0x1f0/0)", which kernelReport joins.
+	reAllocHeader24Bare = lazyre.New(`^__alloc_pages: (\d+)-order allocation failed\.(?:\s|$)`)
 	reTainted           = lazyre.New(`(?:Not tainted|Tainted: [A-Z \t]*?)[ \t]?(\d+\.\d+[^\s#]*)`)
 	reCommLine          = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
 )
@@ -98,11 +100,12 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 }
 
 // parseAllocHeader24Bare reads early 2.4's header without a mode ("__alloc_pages: 1-order
-// allocation failed."), the message ending the line. What precedes it must be a log's
-// prefix (a syslog stamp and tag, a dmesg stamp, quotation marks) or a clause that states
-// it: a mail's or a tracker's title naming the message ("Subject: Re: __alloc_pages:
-// 0-order allocation failed."), and a sentence that only supposes or denies it ("if you
-// see __alloc_pages: ..."), report nothing of this host.
+// allocation failed."), the message ending the line or followed by a blank (a log flattened
+// onto one line). What precedes it must be a log's prefix (a syslog stamp and tag, a dmesg
+// stamp, quotation marks) or a clause that introduces it ("... and found this:"); a mail's
+// or a tracker's title naming the message ("Subject: Re: __alloc_pages: 0-order allocation
+// failed."), and a sentence that only supposes or denies it ("if you see __alloc_pages:
+// ..."), report nothing of this host.
 func parseAllocHeader24Bare(t string) (order int, ok bool) {
 	k := strings.Index(t, "__alloc_pages: ")
 	if k < 0 {
@@ -112,12 +115,19 @@ func parseAllocHeader24Bare(t string) (order int, ok bool) {
 	if m == nil {
 		return 0, false
 	}
-	before := strings.TrimLeft(t[:k], " \t>|")
-	if b := strings.TrimRight(before, " \t"); b != "" {
-		low := strings.ToLower(b)
-		if !strings.HasSuffix(b, ":") && !strings.HasSuffix(b, "]") ||
-			strings.HasPrefix(low, "subject:") || strings.HasPrefix(low, "title:") || strings.HasPrefix(low, "re:") ||
-			reHypothetical.MatchString(b) || reNegated.MatchString(b) {
+	if b := strings.TrimRight(strings.TrimLeft(t[:k], " \t>|"), " \t"); b != "" {
+		clause := b
+		for _, end := range []string{". ", "? ", "! "} {
+			if j := strings.LastIndex(clause, end); j >= 0 {
+				clause = clause[j+2:]
+			}
+		}
+		low := strings.ToLower(clause)
+		title := false
+		for _, w := range []string{"subject:", "title:", "re:"} {
+			title = title || strings.HasPrefix(low, w) || strings.HasSuffix(low, w)
+		}
+		if !strings.HasSuffix(b, ":") && !strings.HasSuffix(b, "]") || title || reHypothetical.MatchString(clause) || reNegated.MatchString(clause) {
 			return 0, false
 		}
 	}

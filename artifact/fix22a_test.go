@@ -33,7 +33,8 @@ func TestAllocHeader24NoMode(t *testing.T) {
 		{"Jun 23 08:17:41 eru kernel: __alloc_pages: 1-order allocation failed.\n", 1},
 		{"__alloc_pages: 1-order allocation failed.\n", 1},
 		{"> > Feb 23 21:17:47 coredump kernel: __alloc_pages: 3-order allocation failed.\n", 3},
-		{"<4>[  123.456] __alloc_pages: 2-order allocation failed\n", 2},
+		{"<4>[  123.456] __alloc_pages: 2-order allocation failed.\n", 2},
+		{"I was doing a run with 512M lowmem and found this: __alloc_pages: 1-order allocation failed. __alloc_pages: 1-order allocation failed. # cat /proc/meminfo\n", 1},
 	} {
 		orders, modes := allocOrdersModes(c.text)
 		if len(orders) != 1 || orders[0] != c.order || modes[0] != "" {
@@ -42,6 +43,7 @@ func TestAllocHeader24NoMode(t *testing.T) {
 	}
 	for _, s := range []string{
 		"Subject: Re: __alloc_pages: 0-order allocation failed.\n",
+		"Date: Fri, 7 Sep 2001 15:06:28 +0200 Subject: Re: __alloc_pages: 0-order allocation failed. In-Reply-To: <x@y>\n",
 		"If you see __alloc_pages: 1-order allocation failed. then raise the reserve\n",
 		"> printk(\"__alloc_pages: %d-order allocation failed\", ..) in mm/page_alloc.c\n",
 		"I keep getting 1-order allocation failed.\n",
@@ -52,9 +54,14 @@ func TestAllocHeader24NoMode(t *testing.T) {
 			t.Errorf("%q: read as failures of orders %v", s, orders)
 		}
 	}
-	// The mode-bearing form still gives its mode.
-	if _, modes := allocOrdersModes("__alloc_pages: 0-order allocation failed (gfp=0x1d2/0)\n"); len(modes) != 1 || modes[0] != "0x1d2" {
-		t.Errorf("gfp form: modes %q", modes)
+	// The mode-bearing form still gives its mode, also wrapped before the mask in a reply.
+	for _, s := range []string{
+		"__alloc_pages: 0-order allocation failed (gfp=0x1d2/0)\n",
+		"> Feb  5 11:09:39 server1 kernel: __alloc_pages: 0-order allocation failed\n> (gfp=0x1d2/0)\n",
+	} {
+		if _, modes := allocOrdersModes(s); len(modes) != 1 || modes[0] != "0x1d2" {
+			t.Errorf("%q: modes %q", s, modes)
+		}
 	}
 }
 
