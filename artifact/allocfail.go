@@ -27,8 +27,13 @@ import (
 var (
 	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
-	reTainted       = lazyre.New(`(?:Not tainted|Tainted: [A-Z \t]*?)[ \t]?(\d+\.\d+[^\s#]*)`)
-	reCommLine      = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
+	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
+	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask. The full
+	// stop is required: without it the line may be the later form wrapped before its
+	// "(gfp=0x1f0/0)", which kernelReport joins.
+	reAllocHeader24Bare = lazyre.New(`^__alloc_pages: (\d+)-order allocation failed\.(?:\s|$)`)
+	reTainted           = lazyre.New(`(?:Not tainted|Tainted: [A-Z \t]*?)[ \t]?(\d+\.\d+[^\s#]*)`)
+	reCommLine          = lazyre.New(`^(?:CPU: \d+ (?:UID: \d+ )?PID: \d+ Comm: |Pid: \d+, comm: )`)
 )
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
@@ -87,7 +92,47 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)
 		return af, true
 	}
+	if order, ok := parseAllocHeader24Bare(t); ok {
+		// No mode printed: Mode stays empty, so the decoding says the mode is unknown.
+		return &model.AllocFailure{Order: order, Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}, true
+	}
 	return nil, false
+}
+
+// parseAllocHeader24Bare reads early 2.4's header without a mode ("__alloc_pages: 1-order
+// allocation failed."), the message ending the line or followed by a blank (a log flattened
+// onto one line). What precedes it must be a log's prefix (a syslog stamp and tag, a dmesg
+// stamp, quotation marks) or a clause that introduces it ("... and found this:"); a mail's
+// or a tracker's title naming the message ("Subject: Re: __alloc_pages: 0-order allocation
+// failed."), and a sentence that only supposes or denies it ("if you see __alloc_pages:
+// ..."), report nothing of this host.
+func parseAllocHeader24Bare(t string) (order int, ok bool) {
+	k := strings.Index(t, "__alloc_pages: ")
+	if k < 0 {
+		return 0, false
+	}
+	m := reAllocHeader24Bare.FindStringSubmatch(t[k:])
+	if m == nil {
+		return 0, false
+	}
+	if b := strings.TrimRight(strings.TrimLeft(t[:k], " \t>|"), " \t"); b != "" {
+		clause := b
+		for _, end := range []string{". ", "? ", "! "} {
+			if j := strings.LastIndex(clause, end); j >= 0 {
+				clause = clause[j+2:]
+			}
+		}
+		low := strings.ToLower(clause)
+		title := false
+		for _, w := range []string{"subject:", "title:", "re:"} {
+			title = title || strings.HasPrefix(low, w) || strings.HasSuffix(low, w)
+		}
+		if !strings.HasSuffix(b, ":") && !strings.HasSuffix(b, "]") || title || reHypothetical.MatchString(clause) || reNegated.MatchString(clause) {
+			return 0, false
+		}
+	}
+	order, err := strconv.Atoi(m[1])
+	return order, err == nil
 }
 
 // headerInProse finds a header quoted in a sentence without its comm ("I have the next

@@ -63,6 +63,41 @@ func slabinfoRow(t string) (SlabinfoRow, bool) {
 		Limit: n[5], BatchCount: n[6], SharedFactor: n[7], ActiveSlabs: n[8], NumSlabs: n[9], SharedAvail: n[10]}, true
 }
 
+// slabinfoRow1 reads a row of 2.2's and 2.4's /proc/slabinfo ("slabinfo - version: 1.0",
+// "1.1" and "1.1 (SMP)"; mm/slab.c s_show): name, active_objs, num_objs, objsize,
+// active_slabs, num_slabs and pages per slab, then on SMP " : limit batchcount".
+//
+//	slabinfo - version: 1.1 (SMP)
+//	buffer_head       667847 672390    128 22413 22413    1 :  252  126
+//
+// Seven numbers after a name are an ordinary table's too, so the rows are read only under
+// their version line (trySlabinfo).
+func slabinfoRow1(t string) (SlabinfoRow, bool) {
+	head, tun, smp := strings.Cut(t, " : ")
+	h := fields(head)
+	if len(h) != 7 {
+		return SlabinfoRow{}, false
+	}
+	var n [8]int64
+	vals := h[1:]
+	if smp {
+		tu := fields(tun)
+		if len(tu) != 2 {
+			return SlabinfoRow{}, false
+		}
+		vals = append(vals, tu...)
+	}
+	for j, f := range vals {
+		v, ok := atoi(f)
+		if !ok {
+			return SlabinfoRow{}, false
+		}
+		n[j] = v
+	}
+	return SlabinfoRow{Name: h[0], ActiveObjs: n[0], NumObjs: n[1], ObjSize: n[2], ActiveSlabs: n[3], NumSlabs: n[4],
+		PagesPerSlab: n[5], Limit: n[6], BatchCount: n[7]}, true
+}
+
 // isSlabinfoStart: the version line, the "# name" header, or a row (whole, or wrapped: see
 // wrappedSlabinfoRow).
 func (d *doc) isSlabinfoStart(i int) bool {
@@ -102,10 +137,19 @@ func (d *doc) trySlabinfo(i int) int {
 		return 0
 	}
 	var rows []SlabinfoRow
+	rowAt := d.slabinfoRowAt
+	if strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "slabinfo - version: 1.") {
+		rowAt = func(k int) (SlabinfoRow, int) { // 2.2's and 2.4's rows, never wrapped here
+			if r, ok := slabinfoRow1(strings.TrimSpace(d.ls[k].Text)); ok {
+				return r, 1
+			}
+			return SlabinfoRow{}, 0
+		}
+	}
 	k := i
 	for k < len(d.ls) {
 		s := strings.TrimSpace(d.ls[k].Text)
-		if r, n := d.slabinfoRowAt(k); n > 0 {
+		if r, n := rowAt(k); n > 0 {
 			rows = append(rows, r)
 			k += n
 			continue

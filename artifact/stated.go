@@ -699,7 +699,7 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedPathBps, bps, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			}
 		}
-		for _, m := range submatches(has("oom"), reStatedOOMKill, para) {
+		for _, m := range submatches(has("oom", "memory killer"), reStatedOOMKill, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
@@ -903,7 +903,11 @@ var (
 		// The killer's firing as a past event: "recently had OOM-killer fire and take down a
 		// blade", "the oom killer fired twice" (not the present "fires when", a mechanism;
 		// not "was invoked", which a manual uses: "determine why the OOM-killer was invoked").
-		`|\b(?:had|saw)\s+(?:the\s+|an?\s+)?oom[- _]?killer\s+(?:fire|kick\s+in)\b|\boom[- _]?killer\s+fired\b`)
+		`|\b(?:had|saw)\s+(?:the\s+|an?\s+)?oom[- _]?killer\s+(?:fire|kick\s+in)\b|\boom[- _]?killer\s+fired\b` +
+		// 2.4-era mail: "the Out Of Memory killer struck", "OOM-killer is launched and pop goes
+		// the server" (a sentence of the host's; a manual's "is launched when memory runs
+		// out" is a generic statement, genericStatement).
+		`|\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:struck|strikes|(?:is|was|got|gets)\s+launched)\b`)
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
 	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as

@@ -492,9 +492,13 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	} else {
 		v.notes = append(v.notes, "no zone dump (free, min, buddy counts) accompanies this report in the input, so the zones' state at the failure cannot be shown and the cause is inferred from the rest of the input")
 	}
-	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") {
+	if tl.Host.HighMem != nil && *tl.Host.HighMem && memZoneRank(v.cz) < memZoneRank("HighMem") && (!modeUnprinted(v) || af.Order > 0) {
 		v.class = classLowmem
-		v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
+		if modeUnprinted(v) {
+			v.notes = append(v.notes, fmt.Sprintf("the host has HighMem and the report prints no mode; %s", unprintedModeZone))
+		} else {
+			v.notes = append(v.notes, "the host has HighMem and this mode may not use it: only lowmem could serve the request")
+		}
 		return
 	}
 	if free, ram, ok := restrictedWithPlentyFree(v); ok {
@@ -1030,12 +1034,29 @@ func reportsEvidence(vs []allocVerdict) Evidence {
 	return Evidence{What: what, Value: val, Source: memEventSource(first.ev)}
 }
 
+// unprintedModeZone says why a report without a mode of order 1 or more is taken as a
+// lowmem request.
+const unprintedModeZone = "mainline 2.4 asks HighMem for single pages only (anonymous, page-cache and vmalloc pages, alloc_page with GFP_HIGHUSER or __GFP_HIGHMEM), so a request of order 1 or more is the kernel's own and only lowmem could serve it"
+
+// modeUnprinted: v is an allocation failure whose header printed no mode (2.4.0-2.4.8's
+// "__alloc_pages: N-order allocation failed.").
+func modeUnprinted(v *allocVerdict) bool { return !v.oom && v.af.Mode == "" }
+
 // modeEvidence decodes the GFP mode of the representative report.
 func modeEvidence(v *allocVerdict) Evidence {
 	af := v.af
 	val := af.Mode
 	if v.oom && val == "" {
 		return Evidence{What: "GFP mode", Value: "not in the input (the OOM report's header is not quoted); it may reclaim (only such requests reach the OOM killer), and it could not use HighMem (inferred from HighMem's free pages); highest zone " + v.cz, Source: memEventSource(v.ev), Role: Background}
+	}
+	if modeUnprinted(v) {
+		val = "not printed (2.4 before 2.4.9 printed the order alone: \"__alloc_pages: N-order allocation failed.\"); atomic: undecidable"
+		if af.Order > 0 {
+			val += "; highest zone Normal: " + unprintedModeZone
+		} else {
+			val += "; highest zone unknown (a single page may be a user or page-cache page, which 2.4 takes from HighMem too)"
+		}
+		return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev), Role: Background}
 	}
 	switch {
 	case len(af.GFPFlags) > 0:
