@@ -41,3 +41,24 @@ func TestFix22dFlattenedLevelStamps(t *testing.T) {
 		t.Errorf("splitRecords: %q", got)
 	}
 }
+
+// fix22d: a level-3+ Markdown heading alone ("### OOM 导致被杀", a guide's section on OOM
+// kills, corpus 1943) names the section's topic and states no kill; the same words in the
+// section's sentences, or a heading followed on its next line by the section's text, still do.
+func TestFix22dSubsectionHeadingStatesNoOOM(t *testing.T) {
+	const pre = "# 技巧\n\n一些常用的排查方法。\n\n## 内存泄露排查\n\n"
+	for text, want := range map[string]bool{
+		pre + "### OOM 导致被杀\n\n利用 `dmesg` 查看\n":                             false,
+		pre + "#### mysqld killed by the OOM killer\n\nCheck dmesg.\n":      false,
+		pre + "我们的服务昨天因为 OOM 导致被杀。\n\n利用 `dmesg` 查看\n":                      true,
+		pre + "Last night mysqld was killed by the OOM killer.\n\nCheck.\n": true,
+		pre + "### OOM 导致被杀\n昨天 mysqld 因为 OOM 导致被杀。\n":                      true,
+	} {
+		if got := statesOOM(text); got != want {
+			t.Errorf("%q: stated OOM %v, want %v", text, got, want)
+		}
+	}
+	if subsectionHeading("## OOM killed mysqld") || subsectionHeading("####### x") || !subsectionHeading("### x") || subsectionHeading("###x") {
+		t.Error("subsectionHeading: levels 3 to 6 with a space only")
+	}
+}
