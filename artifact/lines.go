@@ -137,11 +137,16 @@ func embeddedStamp(s string) int {
 		}
 		p += from
 		from = p + 1
-		if s[p-1] != ' ' {
-			continue
-		}
 		i := p - 1
-		j := i + 2
+		if s[p-1] != ' ' {
+			// fix22d: a printk level before the stamp ("<6>[ 3117.587560]", dmesg -r or
+			// a console's log) starts the record: the space before the "<N>".
+			if s[p-1] != '>' || p < 4 || s[p-3] != '<' || s[p-2] < '0' || s[p-2] > '7' || s[p-4] != ' ' {
+				continue
+			}
+			i = p - 4
+		}
+		j := p + 1
 		for j < len(s) && s[j] == ' ' {
 			j++
 		}

@@ -218,8 +218,22 @@ func isOOMTaskHeader(t string) bool {
 	e := strings.IndexByte(s, ']')
 	// The header cut after its first columns ("[ pid ]   uid  tgid t", a paste that ends
 	// inside it): dump_tasks' "[  pid  ]   uid  tgid" is the kernel's alone.
+	// (fix22d: its columns are told by their names, not their spacing: a page that squashes
+	// white space runs prints "[ pid ] uid tgid total".)
 	return e > 0 && strings.TrimSpace(s[1:e]) == "pid" && (strings.Contains(s[e:], "total_vm") ||
-		strings.HasPrefix(strings.TrimLeft(s[e+1:], " "), "uid  tgid"))
+		uidTgidNext(s[e+1:]))
+}
+
+// uidTgidNext reports whether t's first two words are dump_tasks' "uid" and "tgid", however
+// many blanks stand between them.
+func uidTgidNext(t string) bool {
+	t = strings.TrimLeft(t, " \t")
+	rest, ok := strings.CutPrefix(t, "uid")
+	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	return rest == "tgid" || strings.HasPrefix(rest, "tgid ") || strings.HasPrefix(rest, "tgid\t")
 }
 
 // mayStartOOMTaskTable is the one-line test of startsOOMTaskTable, for the streaming reader's

@@ -342,7 +342,12 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
+		// A match on a section's heading line names the section's topic (subsectionHeading).
+		onHeading := func(off int) bool { return headingLineAt(d.proseLines[start:end], lineAt(off)) }
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOM, para) {
+			if onHeading(m[0]) {
+				continue
+			}
 			sentence := sentenceAround(para, m[0], m[1])
 			if hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
@@ -700,6 +705,9 @@ func (d *doc) stated() {
 			}
 		}
 		for _, m := range submatches(has("oom", "memory killer"), reStatedOOMKill, para) {
+			if onHeading(m[0]) {
+				continue
+			}
 			sentence := sentenceAround(para, m[0], m[1])
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
@@ -713,6 +721,9 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
+			if onHeading(m[0]) {
+				continue
+			}
 			sentence := sentenceAround(para, m[0], m[1])
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
@@ -1099,6 +1110,26 @@ var (
 	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)
 	reIOWord        = lazyre.New(`\bI/O\b`)
 )
+
+// subsectionHeading reports whether line is a Markdown heading of level 3 to 6
+// ("### OOM 导致被杀", a guide's section on OOM kills, corpus 1943): it names the topic the
+// section explains, not what happened to the host; a post's title is read apart
+// (titleProse), and a level-1 or level-2 heading may be a report's own title or summary.
+func subsectionHeading(line string) bool {
+	t := strings.TrimLeft(line, " ")
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	return n >= 3 && n <= 6 && len(t) > n && t[n] == ' '
+}
+
+// headingLineAt reports whether the prose line numbered no among ps is a subsection heading.
+func headingLineAt(ps []proseLine, no int) bool {
+	for _, p := range ps {
+		if p.no == no {
+			return subsectionHeading(p.text)
+		}
+	}
+	return false
+}
 
 // genericStatement reports whether a sentence states a general behaviour (the voice of
 // documentation) rather than an event on a host. A habitual adverb counts only at the

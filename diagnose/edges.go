@@ -76,11 +76,18 @@ func init() {
 	}
 	for _, id := range []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "slab-alloc-failure"} {
 		Explains(
-			Edge{Cause: "memory-fragmented", Effect: id,
+			Edge{Cause: "memory-fragmented", Effect: id, Holds: fragmentedForNICs,
 				Link: "free memory is split into blocks smaller than the order asked for"},
 			Edge{Cause: "compaction-failing", Effect: id,
 				Link: "compaction cannot rebuild the large free blocks the allocation needs"},
 		)
+	}
+	// fix22d: buddy lists judged at the order the failures themselves asked for (no NIC's
+	// MTU; /proc/buddyinfo pasted beside the failure, corpus 1941) are the failure's state,
+	// as the lists of its own Mem-Info are: the failure is the root, as it is then.
+	for _, id := range []string{"alloc-fail-fragmented", "alloc-fail-high-order-atomic", "slab-alloc-failure"} {
+		Explains(Edge{Cause: id, Effect: "memory-fragmented", Holds: fragmentedAtFailure,
+			Link: "the failing request's order is the one the buddy lists lack: the scattered free memory is this failure's state"})
 	}
 	// A new slab is an unmovable allocation (mm/slub.c allocate_slab without __GFP_MOVABLE),
 	// which may not use MIGRATE_CMA pageblocks either: when the free memory was mostly CMA, the
@@ -151,6 +158,20 @@ func init() {
 		Edge{Cause: "overcommit-exposed", Effect: "oom-kill",
 			Link: "commitments beyond what memory and swap can back end in the OOM killer"},
 	)
+}
+
+// fragmentedForNICs holds when memory-fragmented judged an order of its own (a NIC's
+// receive buffers), not the order of the failures it would explain.
+func fragmentedForNICs(cause, effect *Finding) (string, bool) {
+	return "", !cause.Facts.OrderOfFailure
+}
+
+// fragmentedAtFailure holds when memory-fragmented judged the failures' own order.
+func fragmentedAtFailure(cause, effect *Finding) (string, bool) {
+	if !effect.Facts.OrderOfFailure {
+		return "", false
+	}
+	return "the order the failure asked for", true
 }
 
 // sameMemory holds when both findings are about the same memory: both about lowmem (a

@@ -141,6 +141,10 @@ type Facts struct {
 	// ZoneState: the finding carries the zones' state at the failure (an alloc-fail-* rule
 	// read the Mem-Info dump).
 	ZoneState bool
+	// OrderOfFailure: the order memory-fragmented judged is the one the input's allocation
+	// failures asked for (no NIC's MTU), so its buddy lists are those failures' state: the
+	// failure leads the story, as when its own Mem-Info shows the lists (edges.go, fix22d).
+	OrderOfFailure bool
 	// Foreign: the finding rests only on another machine's numbers (weighStated), so it is
 	// context, no link of this host's story.
 	Foreign bool

@@ -112,7 +112,7 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 	for _, e := range tl.Events {
 		if af := e.AllocFailure; af != nil && af.Order > order && af.Order <= maxBuddyOrder {
 			order = af.Order
-			why = fmt.Sprintf("allocation failures of order %d in the input (%s)", af.Order, memEventSource(&e))
+			why = fmt.Sprintf("%s %d in the input (%s)", memFailureNeedWhy, af.Order, memEventSource(&e))
 		}
 	}
 	if order >= 0 {
@@ -122,6 +122,9 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 	// page_frag refill (SKB_FRAG_PAGE_ORDER) and most slab caches stay at or below it.
 	return 3, memDefaultNeedWhy, memDefaultRing
 }
+
+// memFailureNeedWhy opens the reason of an order read from the input's allocation failures.
+const memFailureNeedWhy = "allocation failures of order"
 
 // memDefaultNeedWhy: the order needed when neither a NIC's MTU nor an allocation failure
 // says it.
@@ -298,6 +301,9 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	if len(notes) > 0 {
 		f.Explanation += " " + strings.Join(notes, " ")
 	}
+	// fix22d: no NIC's MTU, the order judged is the one the input's allocation failures
+	// asked for: these buddy lists are those failures' state (edges.go).
+	f.Facts.OrderOfFailure = strings.HasPrefix(needWhy, memFailureNeedWhy)
 	f.Changes = fragmentationChanges(tl, &model.AllocFailure{Order: need})
 	if len(f.Changes) == 0 {
 		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "receive buffer order", Recommended: "order-0 receive buffers: MTU 1500 or a page-based RX driver mode",

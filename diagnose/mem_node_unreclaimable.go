@@ -36,7 +36,23 @@ func init() {
 			Link: "kswapd gave up on the node, so nothing refills the zones above min for allocations that cannot reclaim"},
 		Edge{Cause: "slab-unreclaimable-growth", Effect: "node-unreclaimable", Holds: slabMatters,
 			Link: "unreclaimable slab holds the memory, so every reclaim pass frees nothing"},
+		// fix22d: the mark in an OOM report's Mem-Info ("all_unreclaimable? yes", printed by
+		// dump_header's show_mem, mm/oom_kill.c) is the exhausted memory the OOM killer
+		// answered, read once more: reclaim found nothing in use it could free. The kill is
+		// the story's root (corpus 1924, 1926: a router's OOM report whose victim line is
+		// cut); a memory cgroup at its limit leaves the node's reclaim alone.
+		Edge{Cause: "oom-kill", Effect: "node-unreclaimable", Holds: oomNotCgroupOnly,
+			Link: "memory ran out: everything left was in use, so reclaim freed nothing and gave up on the node"},
 	)
+}
+
+// oomNotCgroupOnly holds for an OOM kill of the host, or one whose report does not say host
+// or cgroup; kills only inside memory cgroups at their limit do not exhaust a node.
+func oomNotCgroupOnly(cause, effect *Finding) (string, bool) {
+	if cause.Facts.OOM == OOMCgroup {
+		return "", false
+	}
+	return "the same exhausted memory", true
 }
 
 // zoneMarkMinShare: a zone-level mark (all_unreclaimable, before 4.8) on a zone holding less
