@@ -139,3 +139,24 @@ func esxiOS(text string) string {
 	}
 	return ""
 }
+
+const whyESXiRecord = "a VMware ESXi vmkernel record (admission control's memory figures, a PSOD): the hypervisor's own, no Linux counter or log line"
+
+// esxiFiguresUnread lists a VMware ESXi text's vmkernel records that hold a figure (the
+// admission failure's "requires 2048 KB ... 0 KB available", the PSOD's "@BlueScreen:" line)
+// as unread, so the report shows how far it read: ESXi's evidence, named and kept, that no
+// Linux rule judges.
+func (d *doc) esxiFiguresUnread() {
+	if !strings.HasPrefix(d.tl.Host.OtherOS, "VMware ESXi") || len(d.tl.Unparsed) > 0 {
+		return
+	}
+	var hits []unreadHit
+	for k, ls := range [][]proseLine{d.proseLines, d.otherLines} {
+		for _, p := range ls {
+			if hasDigit(p.text) && esxiOS(p.text) != "" {
+				hits = append(hits, unreadHit{p.no, k == 1, whyESXiRecord})
+			}
+		}
+	}
+	d.markUnread(hits)
+}
