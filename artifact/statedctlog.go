@@ -24,9 +24,10 @@ import (
 // 控制台/日志/终端 ... 输出/打印/显示/出现/刷. Not stated: a condition or possibility in the
 // clause ("if there are ... in the log", 如果, 可能), a negation, a question after the
 // message, the voice of documentation (genericStatement), advice (addHostDrop's subject).
-// "will" is a prediction (reHypothetical) except in a numbered step of a reproduction
-// recipe (the paragraph says "reproduce"): there it is what the reporter's own steps gave,
-// and only a condition or a modal (reObservedHedge) makes it a possibility.
+// "will" is a prediction (reHypothetical) except where the clause opens its own line in a
+// reproduction recipe (the paragraph says "reproduce"; the parse removed the step's "3. "):
+// there it is what the reporter's own steps gave, and only a condition or a modal
+// (reObservedHedge) makes it a possibility.
 var (
 	reCTFullMessage = lazyre.New(`(?i)(?:\b(?:nf_|ip_)?conntrack:?\s+)?\btable\s+full,\s+dropping\s+packet\b` +
 		"|[\"'`“「]\\s*(?:nf_|ip_)?conntrack:?\\s+table\\s+(?:is\\s+)?full\\b")
