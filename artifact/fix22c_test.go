@@ -18,8 +18,17 @@ func TestFix22cConntrackMessageStated(t *testing.T) {
 		"3. In system log there will be contionous \"conntrack table full, dropping \n" +
 		"packet\"\n" +
 		"4. system log wil consume about 300K of ram\n"
+	var bulleted, indented, flat []string
+	for _, l := range strings.Split(strings.TrimSuffix(recipe, "\n"), "\n") {
+		bulleted = append(bulleted, "- "+l)
+		indented = append(indented, "    `"+l+"`  ")
+		flat = append(flat, strings.Fields(l)...)
+	}
 	for _, text := range []string{
 		recipe,
+		strings.Join(bulleted, "\n") + "\n",
+		strings.Join(indented, "\n") + "\n",
+		strings.Join(flat, " ") + "\n",
 		"打开SSR+后，功能正常，不一定什么时间就会占满系统的连接数，可能很快。犯病时控制台持续输出nf_conntrack: table full, dropping packet。重启SSR+后症状消失。\n",
 		"On the router, in the syslog there are lots of \"nf_conntrack: table full, dropping packet\" since the upgrade.\n",
 		"In dmesg there were thousands of 'ip_conntrack: table full, dropping packet' lines.\n",
@@ -48,6 +57,7 @@ func TestFix22cConntrackMessageStated(t *testing.T) {
 		"控制台没有输出nf_conntrack: table full, dropping packet。\n",
 		"Steps to reproduce:\n1. Flood the router\n2. In the log there might be \"nf_conntrack: table full, dropping packet\"\n",
 		strings.Replace(recipe, "What steps will reproduce the problem?\n", "", 1),
+		"To reproduce it, flood the router and in the log there will be \"nf_conntrack: table full, dropping packet\".\n",
 	} {
 		if v := statedRate(t, text, model.RateStatedConntrackFull); v != 0 {
 			t.Errorf("stated: %q", text)

@@ -24,8 +24,8 @@ import (
 // 控制台/日志/终端 ... 输出/打印/显示/出现/刷. Not stated: a condition or possibility in the
 // clause ("if there are ... in the log", 如果, 可能), a negation, a question after the
 // message, the voice of documentation (genericStatement), advice (addHostDrop's subject).
-// "will" is a prediction (reHypothetical) except where the clause opens its own line in a
-// reproduction recipe (the paragraph says "reproduce"; the parse removed the step's "3. "):
+// "will" is a prediction (reHypothetical) except where the clause opens a step of a
+// reproduction recipe (the paragraph says "reproduce"; opensStep):
 // there it is what the reporter's own steps gave, and only a condition or a modal
 // (reObservedHedge) makes it a possibility.
 var (
@@ -49,7 +49,7 @@ func statedCTFullMessages(para string, lineAt func(int) int, has func(...string)
 			continue
 		}
 		hedge, said, neg := reHypothetical, clause, clause[max(0, lead[0]-24):]
-		if has("reproduc") && opensLine(para, m[0]-len(clause)+lead[0], lineAt) {
+		if has("reproduc") && opensStep(para, m[0]-len(clause)+lead[0], lineAt) {
 			// A step of its own line: its words from the line's start are the sentence.
 			hedge, said, neg = reObservedHedge, clause[lead[0]:], clause[lead[0]:]
 		}
@@ -90,17 +90,24 @@ func ctClauseBefore(para string, i int) string {
 	return before[k+1:]
 }
 
-// opensLine reports whether byte p of para opens its line of the text: only blanks stand
-// between it and where the line starts in the paragraph (lineAt changes there), so the
-// words at p open a step of a recipe whose list marker the parse removed.
-func opensLine(para string, p int, lineAt func(int) int) bool {
+// opensStep reports whether byte p of para opens a step of a recipe: only blanks, a list
+// marker the parse kept ("3. " behind a bullet or an indent) or an inline-code mark stand
+// between it and where its line starts in the paragraph (lineAt changes there), or a step's
+// number ends the text right before it (a recipe whose newlines a ticket system dropped:
+// "... popular file 3. In system log ...").
+func opensStep(para string, p int, lineAt func(int) int) bool {
 	no := lineAt(p)
 	q := p
 	for q > 0 && lineAt(q-1) == no {
 		q--
 	}
-	return strings.TrimSpace(para[q:p]) == ""
+	return reStepLead.MatchString(para[q:p]) || reStepNumberBefore.MatchString(para[max(0, p-8):p])
 }
+
+var (
+	reStepLead         = lazyre.New("^[ \\t`]*" + `(?:[-*+•][ \t]+)?(?:\d{1,3}[.)][ \t]+)?$`)
+	reStepNumberBefore = lazyre.New(`(?:^|\s)\d{1,2}[.)]\s+$`)
+)
 
 // ctSentenceTail is the rest of the sentence after a message: up to the next sentence mark.
 func ctSentenceTail(s string) string {
