@@ -31,7 +31,10 @@ func otherOS(text string) string {
 		}
 	}
 	if seen == "" {
-		return nuttxOS(text)
+		if n := nuttxOS(text); n != "" {
+			return n
+		}
+		return esxiOS(text)
 	}
 	name := "a BSD"
 	for _, n := range []string{"FreeBSD", "OpenBSD", "NetBSD", "DragonFly", "macOS", "Mac OS X", "OS X", "Darwin"} {
@@ -108,4 +111,52 @@ func nuttxOS(text string) string {
 		}
 	}
 	return ""
+}
+
+// VMware ESXi's own logs (fix22c): the vmkernel writes "In(182) vmkernel: cpu85:19435559)..."
+// in /var/run/log/vmkernel.log (a level and a number, the tag, then "cpu<N>:<world id>)"),
+// and its purple diagnostic screen "@BlueScreen: #PF Exception 14 in world ..." with frames
+// "Vmxnet3VMKDev_AsyncTx@vmkernel#nover+0x1d". ESXi is no Linux kernel: its memory is
+// reserved by admission control ("requires 2048 KB ... 0 KB available"), and a vmxnet3 name
+// in it is the hypervisor's side of the NIC, not a Linux guest's driver. A Linux guest's
+// text that only names ESXi ("a VM on ESXi 6.7") carries none of these forms.
+var esxiMarkers = []string{"vmkernel: cpu", "vmkwarning: cpu", "@BlueScreen:", "@vmkernel#nover"}
+
+// esxiOS names VMware ESXi when the text carries a vmkernel record or PSOD form, "" if not.
+func esxiOS(text string) string {
+	for _, m := range esxiMarkers {
+		for rest := text; ; {
+			k := strings.Index(rest, m)
+			if k < 0 {
+				break
+			}
+			rest = rest[k+len(m):]
+			if strings.HasSuffix(m, "cpu") && (rest == "" || !isDigit(rest[0])) {
+				continue // "vmkernel: cpu" must be a CPU number's prefix
+			}
+			return "VMware ESXi (seen: " + strings.TrimSpace(strings.TrimPrefix(m, "@")) + ")"
+		}
+	}
+	return ""
+}
+
+const whyESXiRecord = "a VMware ESXi vmkernel record (admission control's memory figures, a PSOD): the hypervisor's own, no Linux counter or log line"
+
+// esxiFiguresUnread lists a VMware ESXi text's vmkernel records that hold a figure (the
+// admission failure's "requires 2048 KB ... 0 KB available", the PSOD's "@BlueScreen:" line)
+// as unread, so the report shows how far it read: ESXi's evidence, named and kept, that no
+// Linux rule judges.
+func (d *doc) esxiFiguresUnread() {
+	if !strings.HasPrefix(d.tl.Host.OtherOS, "VMware ESXi") || len(d.tl.Unparsed) > 0 {
+		return
+	}
+	var hits []unreadHit
+	for k, ls := range [][]proseLine{d.proseLines, d.otherLines} {
+		for _, p := range ls {
+			if hasDigit(p.text) && esxiOS(p.text) != "" {
+				hits = append(hits, unreadHit{p.no, k == 1, whyESXiRecord})
+			}
+		}
+	}
+	d.markUnread(hits)
 }

@@ -170,7 +170,8 @@ func parseText(text, name string, opt Options) *doc {
 // loss its prose names (unreadnetloss.go): a BSD's netstat lines are not Linux loss.
 func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
-	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
+	d.esxiFiguresUnread() // an ESXi text's vmkernel records, read as far as they go (otheros.go)
+	d.txHangLogged()      // a TX hang named in a title over its own log lines (unreadtxhang.go)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
 		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)

@@ -390,6 +390,9 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedConntrackFull, 1, no, sentence)
 			}
 		}
+		for _, st := range statedCTFullMessages(para, lineAt, has) {
+			addHostDrop(model.RateStatedConntrackFull, 1, st.no, st.sentence)
+		}
 		for _, m := range submatches(has("retrans", "重传", "重傳"), reStatedRetrans, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[m[0]:m[1]]) {

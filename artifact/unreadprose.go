@@ -35,49 +35,26 @@ func (d *doc) statedFiguresUnread() {
 	if !NothingRead(d.tl) || len(d.tl.Unparsed) > 0 || d.tl.Host.OtherOS != "" {
 		return
 	}
-	type hit struct {
-		no    int
-		other bool
-		why   string
-	}
-	var hits []hit
+	var hits []unreadHit
 	for _, p := range d.otherLines {
 		if statesDomainFigure(p.text) {
-			hits = append(hits, hit{p.no, true, whyStatedFigure})
+			hits = append(hits, unreadHit{p.no, true, whyStatedFigure})
 		} else if ownAllocatorOut(p.text) {
-			hits = append(hits, hit{p.no, true, whyOwnAllocatorOut})
+			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
 		}
 	}
 	for _, p := range d.proseLines {
 		if statesDomainFigure(p.text) {
-			hits = append(hits, hit{p.no, false, whyStatedFigure})
+			hits = append(hits, unreadHit{p.no, false, whyStatedFigure})
 		} else if allocFailuresLoggedInWords(p.text) {
-			hits = append(hits, hit{p.no, false, whyAllocFailuresInWords})
+			hits = append(hits, unreadHit{p.no, false, whyAllocFailuresInWords})
 		} else if libvirtMemoryLine(p.text) {
-			hits = append(hits, hit{p.no, false, whyLibvirtMemory})
+			hits = append(hits, unreadHit{p.no, false, whyLibvirtMemory})
 		} else if ownAllocatorOut(p.text) {
-			hits = append(hits, hit{p.no, false, whyOwnAllocatorOut})
+			hits = append(hits, unreadHit{p.no, false, whyOwnAllocatorOut})
 		}
 	}
-	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.no, b.no) })
-	for _, h := range hits {
-		n := len(d.tl.Unparsed)
-		if n > 0 && d.tl.Unparsed[n-1].LastLine == h.no-1 && d.tl.Unparsed[n-1].Why == h.why {
-			d.tl.Unparsed[n-1].LastLine = h.no // a statement wrapped across lines is one entry
-		} else if n >= maxUnreadEntries {
-			break
-		} else {
-			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: h.no, LastLine: h.no, Why: h.why})
-		}
-		if a := d.tl.Lines; a != nil { // account ran: the line was counted as prose or as another program's
-			if h.other {
-				a.Other--
-			} else {
-				a.Prose--
-			}
-			a.Unparsed++
-		}
-	}
+	d.markUnread(hits)
 }
 
 // maxOtherLinesKept bounds the other programs' log lines kept for statedFiguresUnread; past
@@ -396,4 +373,36 @@ func libvirtMemoryLine(t string) bool {
 		}
 	}
 	return false
+}
+
+// unreadHit is a line to list as unread: its number, whether it was counted as another
+// program's line (else as prose), and why.
+type unreadHit struct {
+	no    int
+	other bool
+	why   string
+}
+
+// markUnread lists hits as unread lines, in line order, a run of lines with one reason as one
+// entry, and moves them from prose (or other programs' lines) to unread in the account.
+func (d *doc) markUnread(hits []unreadHit) {
+	slices.SortFunc(hits, func(a, b unreadHit) int { return cmp.Compare(a.no, b.no) })
+	for _, h := range hits {
+		n := len(d.tl.Unparsed)
+		if n > 0 && d.tl.Unparsed[n-1].LastLine == h.no-1 && d.tl.Unparsed[n-1].Why == h.why {
+			d.tl.Unparsed[n-1].LastLine = h.no // a statement wrapped across lines is one entry
+		} else if n >= maxUnreadEntries {
+			break
+		} else {
+			d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: h.no, LastLine: h.no, Why: h.why})
+		}
+		if a := d.tl.Lines; a != nil { // account ran: the line was counted as prose or as another program's
+			if h.other {
+				a.Other--
+			} else {
+				a.Prose--
+			}
+			a.Unparsed++
+		}
+	}
 }
