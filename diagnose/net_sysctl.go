@@ -341,6 +341,14 @@ func sysctlProblems(m model.SettingMention, rg kernel.SysctlRange, kver kernel.K
 	vals := make([]int64, 0, len(fields))
 	for i, f := range fields {
 		v, err := strconv.ParseInt(f, 10, 64)
+		if err != nil && i >= max(rg.Fields, 1) {
+			// Text after all the values the key holds ("26214400 # the default", a
+			// sysctl.conf comment on the value's line) is not read: proc_dointvec stops after
+			// the table's values and the write succeeds short (measured on 6.18: "262144 #
+			// c" sets 262144, write returns 7 of 39; `sysctl -p` of such a line exits 0).
+			// Before all of them were read, the same text is refused (below).
+			break
+		}
 		if err != nil {
 			if _, ferr := strconv.ParseFloat(f, 64); ferr == nil {
 				out = append(out, fmt.Sprintf("value %d (%s) is not an integer: refused with EINVAL", i+1, f))

@@ -73,6 +73,13 @@ func TestSysctlOutOfRange(t *testing.T) {
 		{"port range reversed", "", mention("net.ipv4.ip_local_port_range", "61000 32768", "sysctl-w", 2), Warning, "above the second"},
 		{"port range full and legal", "", mention("net.ipv4.ip_local_port_range", "1024 65535", "sysctl.conf", 2), -1, ""},
 		{"port range default", "", mention("net.ipv4.ip_local_port_range", "32768 60999", "prose", 2), -1, ""},
+		// A comment on the value's line after all the key's values is not read by the kernel
+		// (measured on 6.18: "262144 # c" sets 262144; "4096 131072 6291456 # c" sets the
+		// three); before all of them are read it is refused ("4096 131072 # c": EINVAL).
+		{"comment after the one value", "", mention("net.core.rmem_default", "26214400 # socket receive buffer (25M)", "sysctl.conf", 2), -1, ""},
+		{"comment after the triplet", "", mention("net.ipv4.tcp_rmem", "4096 131072 6291456 # the max", "sysctl.conf", 2), -1, ""},
+		{"comment inside the triplet", "", mention("net.ipv4.tcp_rmem", "4096 131072 # the max", "sysctl.conf", 2), Warning, `value 3 ("#") is not a number`},
+		{"comment after a refused value", "", mention("net.core.rmem_max", "1024 # too small", "sysctl.conf", 2), Warning, "below the minimum 2304"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
