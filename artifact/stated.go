@@ -349,7 +349,10 @@ func (d *doc) stated() {
 				continue
 			}
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
+			// A condition or a general description the next sentences say happened to the
+			// author is his event (happenedAfter, statedoskill.go).
+			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]])
+			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || oomMechanism(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			if (jvmCrashFile || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) {
@@ -368,6 +371,12 @@ func (d *doc) stated() {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+			break
+		}
+		for _, m := range statedOSKill(para) {
+			// "the OS always killed MySQL to regain its memory": an OOM kill told without
+			// the word (statedoskill.go).
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
 		for _, m := range matches(has("total-vm", "total vm", "total_vm"), reStatedKillFigures, para) {

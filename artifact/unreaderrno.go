@@ -56,6 +56,9 @@ func errnoLogLine(t string) (string, bool) {
 	if _, ok := runtimeOOMLine(t); ok {
 		return "", false // .NET's "Insufficient memory to continue ..." is no libusb error: appOOMLine names it
 	}
+	if why, ok := jdkWinsockENOBUFSLine(t); ok {
+		return why, true
+	}
 	if !hasDigit(t) {
 		return javaErrnoLine(t)
 	}
@@ -139,6 +142,38 @@ func javaErrnoLine(t string) (string, bool) {
 		if x := strings.Index(t, "Exception: "); x >= 0 && strings.HasSuffix(strings.TrimRight(t, " \t"), " "+e.text) && len(strings.TrimRight(t, " \t")) > x+len("Exception: ")+len(e.text) {
 			return e.why, true
 		}
+	}
+	return "", false
+}
+
+// The JDK's text for WSAENOBUFS (fix23b, corpus 2062): "java.net.SocketException: No buffer
+// space available (maximum connections reached?): connect". The parenthesis is the JDK's
+// Windows winsock error table (net_util_md.c, WSAENOBUFS); its Unix code throws strerror's
+// plain "No buffer space available". On Windows a client that piles closed sockets up in
+// TIME_WAIT runs out of ephemeral ports and connect() fails so; on Linux a connect() with no
+// free ephemeral port fails EADDRNOTAVAIL ("Cannot assign requested address":
+// net/ipv4/inet_hashtables.c __inet_hash_connect), not ENOBUFS. The line is read as a port
+// or connection limit of the client, never as the host's kernel memory. The record form
+// only: the text followed by ": " and the call's name ("connect", "bind"); a sentence that
+// names the message without the call is prose.
+const jdkWinsockENOBUFS = "No buffer space available (maximum connections reached?): "
+
+const jdkWinsockENOBUFSWhy = "the JDK's text for WSAENOBUFS on connect (its Windows winsock error table: \"No buffer space available (maximum connections reached?)\"; on Linux the JDK prints strerror's plain \"No buffer space available\"): a client out of ephemeral ports or connections, typically closed sockets piling up in TIME_WAIT; on Linux a connect() with no free ephemeral port fails EADDRNOTAVAIL (\"Cannot assign requested address\", net/ipv4/inet_hashtables.c __inet_hash_connect), not ENOBUFS; no evidence of a kernel memory shortage; headroom has no reader for this log"
+
+// jdkWinsockENOBUFSLine says why t holds the JDK's WSAENOBUFS record (jdkWinsockENOBUFS).
+func jdkWinsockENOBUFSLine(t string) (string, bool) {
+	k := strings.Index(t, jdkWinsockENOBUFS)
+	if k < 0 {
+		return "", false
+	}
+	call := t[k+len(jdkWinsockENOBUFS):]
+	n := 0
+	for n < len(call) && call[n] >= 'a' && call[n] <= 'z' {
+		n++
+	}
+	switch call[:n] {
+	case "connect", "bind", "listen", "create", "socket", "accept":
+		return jdkWinsockENOBUFSWhy, true
 	}
 	return "", false
 }

@@ -1,0 +1,75 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// fix23b (corpus 2063): an OOM kill told without the word OOM: "the OS always killed MySQL to
+// regain its memory", "the kernel killed mysqld to free memory", "java was killed by the
+// system to reclaim memory". The kernel kills a process to get memory back only in its
+// out-of-memory path (mm/oom_kill.c), so a past kill by the OS, the kernel or the system with
+// memory as its purpose states one. Past tense only, with a victim and the purpose in the
+// same clause: "if the OS kills mysqld", "to avoid the OS killing MySQL, set ...", "the
+// OOM killer will kill the biggest process" state nothing, nor does a kill whose reason is
+// not memory ("the OS killed the process? no, it exited").
+var reStatedOSKill = lazyre.New(`(?i)(?:\b(?:the\s+)?(?:os|kernel|system|linux)\s+(?:\w+\s+)?(?:killed|kept\s+killing|had\s+killed|has\s+killed)\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]+(?:\s+(?:process|server|daemon|service))?` +
+	`|\b(?:was|were|got|kept\s+getting)\s+killed\s+by\s+(?:the\s+)?(?:os|kernel|system|linux)` +
+	`)\s+(?:(?:in\s+order\s+)?to\s+(?:regain|free(?:\s+up)?|reclaim|recover|release|get\s+back)\s+(?:some\s+|more\s+)?(?:of\s+)?(?:its\s+|the\s+|their\s+)?(?:memory|ram)\b|(?:due\s+to|because\s+of|for\s+lack\s+of)\s+(?:low|insufficient|lack\s+of|no)?\s*(?:free\s+)?(?:memory|ram)\b)`)
+
+// statedOSKill: the offsets of a kill for memory by the OS stated as the host's event.
+func statedOSKill(para string) [][]int {
+	if !containsFoldASCII(para, "killed") && !containsFoldASCII(para, "killing") {
+		return nil
+	}
+	var out [][]int
+	for _, m := range reStatedOSKill.FindAllStringIndex(para, -1) {
+		sentence := sentenceAround(para, m[0], m[1])
+		if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.ContainsAny(sentence, "?？") {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// fix23b (corpus 2061): a condition that the author then says happened. "So if a process
+// keeps allocating without limit, everything becomes unresponsive, till that process is
+// killed by the OOM-killer" is a general description (reHypothetical, genericStatement) until
+// the next sentences tell it of the author's machine: "I just spent an ENTIRE HOUR waiting
+// for the process termination", "it happened again", "this happened to me twice". The
+// statement must follow in the same paragraph within a few sentences; a question ("has this
+// happened to you?") or a hope ("I hope it never happens") states nothing.
+var reHappenedToMe = lazyre.New(`(?i)\b(?:it|this|that)\s+(?:just\s+|has\s+|had\s+)?(?:happened|occurred)\s+(?:again|to\s+(?:me|us)|twice|today|yesterday|last\s+(?:night|week)|\d+\s+times)\b` +
+	`|\b(?:I|we)\s+(?:just\s+|have\s+just\s+|had\s+to\s+)?(?:spent|waited|sat)\s+(?:for\s+)?(?:an?|one|two|three|half\s+an?|\d+)\s+(?:entire\s+|whole\s+|full\s+)?(?:hours?|minutes?|days?|nights?)\s+(?:waiting|for|until|till)\b`)
+
+// happenedAfter reports whether the paragraph, after offset end (the end of a conditional
+// sentence) and within 400 bytes, states that the condition's outcome happened to the
+// author (reHappenedToMe) in a sentence that is no question, with no hedge before it.
+func happenedAfter(para string, end int) bool {
+	rest := para[end:min(len(para), end+400)]
+	if !containsFoldASCII(rest, "happened") && !containsFoldASCII(rest, "occurred") && !containsFoldASCII(rest, "spent") && !containsFoldASCII(rest, "waited") && !containsFoldASCII(rest, " sat ") {
+		return false
+	}
+	for _, m := range reHappenedToMe.FindAllStringIndex(rest, -1) {
+		s := sentenceAround(rest, m[0], m[1])
+		lead := s[:max(0, strings.Index(s, rest[m[0]:m[1]]))] // "I hope it never happened to me" hedges before the statement
+		if !strings.ContainsAny(s, "?？") && !reHappenedHope.MatchString(lead) {
+			return true
+		}
+	}
+	return false
+}
+
+var reHappenedHope = lazyre.New(`(?i)\b(?:hope|wish|if|unless|whether|would|might|could)\b`)
+
+// sentenceEndAt is the offset just past the sentence of text that holds offset b.
+func sentenceEndAt(text string, b int) int {
+	for i := b; i < len(text); i++ {
+		if sentenceEnd(text, i) {
+			return i + 1
+		}
+	}
+	return len(text)
+}
