@@ -26,7 +26,7 @@ func statedOSKill(para string) [][]int {
 	var out [][]int
 	for _, m := range reStatedOSKill.FindAllStringIndex(para, -1) {
 		sentence := sentenceAround(para, m[0], m[1])
-		if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.ContainsAny(sentence, "?？") {
+		if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.ContainsAny(sentence, "?？") || askedAt(para, m[1]) {
 			continue
 		}
 		out = append(out, m)
@@ -54,6 +54,9 @@ func happenedAfter(para string, end int) bool {
 	}
 	for _, m := range reHappenedToMe.FindAllStringIndex(rest, -1) {
 		s := sentenceAround(rest, m[0], m[1])
+		if askedAt(rest, m[1]) {
+			continue
+		}
 		lead := s[:max(0, strings.Index(s, rest[m[0]:m[1]]))] // "I hope it never happened to me" hedges before the statement
 		if !strings.ContainsAny(s, "?？") && !reHappenedHope.MatchString(lead) {
 			return true
@@ -72,4 +75,10 @@ func sentenceEndAt(text string, b int) int {
 		}
 	}
 	return len(text)
+}
+
+// askedAt reports whether the sentence of text that holds offset b ends with a question mark.
+func askedAt(text string, b int) bool {
+	e := sentenceEndAt(text, b)
+	return e > 0 && e <= len(text) && text[e-1] == '?'
 }
