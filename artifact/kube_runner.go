@@ -23,6 +23,15 @@ import (
 // container.State, set from containerd's TaskOOM event), on a line of its own in the
 // indented output or inside `docker inspect --format '{{json .State}}'`'s one line.
 //
+// Nomad's task event for the same bit (its docker and exec drivers' oom_killed):
+// "Exit Code: 137, Exit Message: \"OOM Killed\"" (Nomad writes it for Terminated events only)
+// as the Description of `nomad alloc status`'s Recent Events row (the row's RFC 3339 time and
+// its Type read as a log line's stamp and tag: the description is another program's
+// message), or as the event's DisplayMessage field. Amazon
+// ECS's container reason "OutOfMemoryError: Container killed due to memory usage" (the ECS
+// agent's, from docker's State.OOMKilled) as describe-tasks' "reason" field or the console's
+// "Stopped reason".
+//
 // Counter-cases, not read: the line quoted in a sentence or advice ("we get Error in
 // container build: ...", "If you see ..."), "OOMKilled": false, and the key named in a
 // sentence ("check \"OOMKilled\": true in docker inspect").
@@ -30,6 +39,8 @@ var (
 	reRunnerContainerError = lazyre.New(`^(?:ERROR: Job failed(?: \([^)]*\))?: )?Error in container (\S+): exit code: (\d+), reason: '([A-Za-z]*)'`)
 	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|\{"Status":"[a-z]+",.*"OOMKilled":true\b.*)$`)
 	reDockerExitCode       = lazyre.New(`"ExitCode":\s*(\d+)`)
+	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
+	reECSOOMReason         = lazyre.New(`^(?:"(?:reason|stoppedReason)":\s*"|(?:Stopped reason|Reason):\s+)OutOfMemoryError: [Cc]ontainer killed due to memory usage\b`)
 )
 
 // runnerContainerStates reads, from the prose lines, the runners' and docker's terminated
@@ -50,6 +61,18 @@ func (d *doc) runnerContainerStates() {
 			d.addKubeTerminated(KubeTerminated{Reason: m[3], ExitCode: &code, Container: m[1]}, p.no, p.no)
 			continue
 		}
+		if strings.Contains(t, "OOM Killed") {
+			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			}
+			continue
+		}
+		if strings.Contains(t, "OutOfMemoryError: ") {
+			if reECSOOMReason.MatchString(t) {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled"}, p.no, p.no)
+			}
+			continue
+		}
 		if !strings.Contains(t, `"OOMKilled":`) || !reDockerStateOOM.MatchString(t) || d.exampleLines[p.no] {
 			continue
 		}
@@ -68,6 +91,13 @@ func (d *doc) runnerContainerStates() {
 			}
 		}
 		d.addKubeTerminated(s, p.no, last)
+	}
+	for _, p := range d.otherLines {
+		if t := strings.TrimSpace(p.text); strings.HasSuffix(t, `"OOM Killed"`) {
+			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			}
+		}
 	}
 }
 

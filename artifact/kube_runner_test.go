@@ -96,3 +96,31 @@ func TestKubeQuantityStatedUnread(t *testing.T) {
 		}
 	}
 }
+
+// Nomad's Terminated event and ECS's container reason: a runtime OOM each. Counter-cases: the
+// same words in a sentence or advice, another event type's row, another stopped reason.
+func TestNomadECSOOMReason(t *testing.T) {
+	for _, text := range []string{
+		"Recent Events:\nTime                       Type        Description\n2024-03-01T10:00:00Z       Terminated  Exit Code: 137, Exit Message: \"OOM Killed\"\n",
+		"\"DisplayMessage\": \"Exit Code: 137, Exit Message: \\\"OOM Killed\\\"\",\n",
+		"\"reason\": \"OutOfMemoryError: Container killed due to memory usage\",\n",
+		"Stopped reason: OutOfMemoryError: Container killed due to memory usage\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if len(tl.RuntimeOOMs) != 1 {
+			t.Errorf("%q: runtime OOMs %+v", text, tl.RuntimeOOMs)
+		}
+	}
+	for _, text := range []string{
+		"Nomad shows Terminated  Exit Code: 137, Exit Message: \"OOM Killed\" when you exceed memory_max\n",
+		"2024-03-01T10:00:00Z       Terminated  Exit Code: 137, Exit Message: \"Error\"\n",
+		"If the reason is OutOfMemoryError: Container killed due to memory usage, raise the task's memory.\n",
+		"\"reason\": \"Essential container in task exited\",\n",
+		"**Error:** Container killed due to memory usage\n",
+	} {
+		tl := ParseString(text, "t", Options{})
+		if len(tl.RuntimeOOMs) != 0 {
+			t.Errorf("%q: read as an OOM: %+v", text, tl.RuntimeOOMs)
+		}
+	}
+}
