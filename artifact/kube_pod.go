@@ -23,6 +23,8 @@ type KubeTerminated struct {
 	Signal   string `json:"signal,omitempty"`
 	Finished string `json:"finished,omitempty"`
 	Pod      string `json:"pod,omitempty"` // a get pods row's name
+	// Container is the container's name where the line gives it (a CI runner's error).
+	Container string `json:"container,omitempty"`
 }
 
 var (
@@ -97,7 +99,11 @@ func (d *doc) addKubeTerminated(s KubeTerminated, first, last int) {
 	// (containerd's TaskOOM, docker's State.OOMKilled); v2's memory.events oom_kill counts
 	// kills by any OOM killer, so the state does not say whether the host or the cgroup ran
 	// out.
-	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "the container's state (Reason: OOMKilled)", Container: s.Pod,
+	name := s.Pod
+	if s.Container != "" {
+		name = s.Container
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "the container's state (Reason: OOMKilled)", Container: name,
 		Source: fmt.Sprintf("container state at line %d", first)})
 }
 

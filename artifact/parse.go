@@ -1107,6 +1107,7 @@ func (d *doc) finish() {
 	d.kubeletConfigs()
 	d.kubePodStates()
 	d.kubeLastStateLines()
+	d.runnerContainerStates()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }

@@ -211,6 +211,7 @@ func numberWithUnit(p string) figureKindT {
 	case "":
 		return bareFigure
 	case "%", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib", "t", "tb", "b",
+		"ki", "mi", "gi", "ti", // Kubernetes' binary quantity suffixes ("256Mi", "2Gi"), lower-cased
 		"mbps", "gbps", "kbps", "pps", "kpps", "mpps", "mbit", "gbit", "mbit/s", "gbit/s", "mb/s", "gb/s":
 		return unitFigure
 	}

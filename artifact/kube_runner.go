@@ -1,0 +1,110 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// A container's terminated state as a CI runner and a container engine print it (fix23a,
+// corpus case 2042).
+//
+// GitLab Runner's Kubernetes executor fails a job whose build, helper or service container
+// terminated with the error its podContainerError formats (executors/kubernetes):
+// "Error in container %s: exit code: %d, reason: '%s'", alone or after the job's status
+// ("ERROR: Job failed (system failure): Error in container build: exit code: 137, reason:
+// 'OOMKilled'"). The reason and exit code are the container status's
+// state.terminated.reason and exitCode: the same evidence as kubectl describe's "Reason:
+// OOMKilled / Exit Code: 137" block (kube_pod.go), so a reason of OOMKilled is a runtime OOM
+// (host or memory cgroup not said) and any other reason with 137 a SIGKILL, no OOM.
+//
+// docker inspect's State object holds the same bit as "OOMKilled": true (moby's
+// container.State, set from containerd's TaskOOM event), on a line of its own in the
+// indented output or inside `docker inspect --format '{{json .State}}'`'s one line.
+//
+// Nomad's task event for the same bit (its docker and exec drivers' oom_killed):
+// "Exit Code: 137, Exit Message: \"OOM Killed\"" (Nomad writes it for Terminated events only)
+// as the Description of `nomad alloc status`'s Recent Events row (the row's RFC 3339 time and
+// its Type read as a log line's stamp and tag: the description is another program's
+// message), or as the event's DisplayMessage field. Amazon
+// ECS's container reason "OutOfMemoryError: Container killed due to memory usage" (the ECS
+// agent's, from docker's State.OOMKilled) as describe-tasks' "reason" field or the console's
+// "Stopped reason".
+//
+// Counter-cases, not read: the line quoted in a sentence or advice ("we get Error in
+// container build: ...", "If you see ..."), "OOMKilled": false, and the key named in a
+// sentence ("check \"OOMKilled\": true in docker inspect").
+var (
+	reRunnerContainerError = lazyre.New(`^(?:ERROR: Job failed(?: \([^)]*\))?: )?Error in container (\S+): exit code: (\d+), reason: '([A-Za-z]*)'`)
+	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|\{"Status":"[a-z]+",.*"OOMKilled":true\b.*)$`)
+	reDockerExitCode       = lazyre.New(`"ExitCode":\s*(\d+)`)
+	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
+	reECSOOMReason         = lazyre.New(`^(?:"(?:reason|stoppedReason)":\s*"|(?:Stopped reason|Reason):\s+)OutOfMemoryError: [Cc]ontainer killed due to memory usage\b`)
+)
+
+// runnerContainerStates reads, from the prose lines, the runners' and docker's terminated
+// states (cheap tests on a fixed string before any regexp).
+func (d *doc) runnerContainerStates() {
+	ps := d.proseLines
+	for k, p := range ps {
+		t := strings.TrimSpace(p.text)
+		if strings.Contains(t, "Error in container ") {
+			m := reRunnerContainerError.FindStringSubmatch(t)
+			if m == nil {
+				continue
+			}
+			code, err := strconv.Atoi(m[2])
+			if err != nil || code > 255 {
+				continue
+			}
+			d.addKubeTerminated(KubeTerminated{Reason: m[3], ExitCode: &code, Container: m[1]}, p.no, p.no)
+			continue
+		}
+		if strings.Contains(t, "OOM Killed") {
+			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			}
+			continue
+		}
+		if strings.Contains(t, "OutOfMemoryError: ") {
+			if reECSOOMReason.MatchString(t) {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled"}, p.no, p.no)
+			}
+			continue
+		}
+		if !strings.Contains(t, `"OOMKilled":`) || !reDockerStateOOM.MatchString(t) || d.exampleLines[p.no] {
+			continue
+		}
+		s := KubeTerminated{Reason: "OOMKilled"}
+		last := p.no
+		// The exit code: in the one-line object, or a few consecutive fields below
+		// (Dead, Pid, ExitCode follow OOMKilled in the State object).
+		if m := reDockerExitCode.FindStringSubmatch(t); m != nil {
+			s.ExitCode = atoiPtr(m[1])
+		} else {
+			for j := k + 1; j < len(ps) && j <= k+4 && ps[j].no == ps[j-1].no+1; j++ {
+				if m := reDockerExitCode.FindStringSubmatch(ps[j].text); m != nil {
+					s.ExitCode, last = atoiPtr(m[1]), ps[j].no
+					break
+				}
+			}
+		}
+		d.addKubeTerminated(s, p.no, last)
+	}
+	for _, p := range d.otherLines {
+		if t := strings.TrimSpace(p.text); strings.HasSuffix(t, `"OOM Killed"`) {
+			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
+				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			}
+		}
+	}
+}
+
+func atoiPtr(s string) *int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n > 255 {
+		return nil
+	}
+	return &n
+}
