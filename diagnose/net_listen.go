@@ -40,6 +40,14 @@ var listenCounters = []netCounter{
 // delays of a retransmission timeout (1 s initially, RFC 6298) continuously.
 const listenCriticalPerSec = 1.0
 
+// listenCriticalShare: at or above the rate, overflows are critical only when they are also
+// this share of the handshakes completed in the window (Tcp PassiveOpens, counted in
+// tcp_create_openreq_child, plus the overflows, which never made a child socket). On a host
+// accepting fifty thousand connections a second one overflow a second is one client in fifty
+// thousand waiting a retransmission; at 0.1% the slowest thousandth of connects takes over a
+// second. With PassiveOpens unread the rate alone decides, as before.
+const listenCriticalShare = 0.001
+
 func checkListenOverflow(tl *model.Timeline) Result {
 	rs, present := netReadCounters(tl, "/proc/net/netstat", listenCounters)
 	floods := logMatches(tl, kernel.MsgSynFlood...)
@@ -87,8 +95,14 @@ func checkListenOverflow(tl *model.Timeline) Result {
 			if netPerSec(r.growth) >= listenCriticalPerSec {
 				s = Critical
 			}
-			sev = max(sev, s)
 			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})
+			if s == Critical {
+				if share, den, ok := netWindowShare(tl, r.growth, "/proc/net/snmp", "Tcp", "PassiveOpens", true); ok && share < listenCriticalShare {
+					s = Warning
+					ev = append(ev, netBelowShare(share, r.delta, den, "the handshakes completed (Tcp PassiveOpens + "+r.Name+")", listenCriticalShare))
+				}
+			}
+			sev = max(sev, s)
 		case r.last > 0:
 			sev = max(sev, Info)
 			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})

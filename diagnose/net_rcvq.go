@@ -63,6 +63,13 @@ const (
 // rcvqDropsCriticalPerSec: below this rate a rising drop counter is a warning.
 const rcvqDropsCriticalPerSec = 1.0
 
+// rcvqDropsCriticalShare: at or above the rate, drops are critical only when they are also
+// this share of the TCP segments received in the window (Tcp InSegs): a busy host dropping
+// two of a million segments a second loses nothing a stream notices, while at 0.1% a 50 ms
+// stream is held to about 9 Mbit/s (Mathis et al., rate ≈ MSS/RTT · 1.22/√p). The same floor
+// as softnet-backlog-drops. With InSegs unread the rate alone decides, as before.
+const rcvqDropsCriticalShare = 0.001
+
 func checkRcvqPruning(tl *model.Timeline) Result {
 	readings, havePresent := netReadCounters(tl, "/proc/net/netstat", rcvqCounters)
 	tables := netSocketTables(tl)
@@ -78,8 +85,14 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 			if s == Critical && r.seconds > 0 && netPerSec(r.growth) < rcvqDropsCriticalPerSec {
 				s = Warning
 			}
-			sev = max(sev, s)
 			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})
+			if s == Critical {
+				if share, den, ok := netWindowShare(tl, r.growth, "/proc/net/snmp", "Tcp", "InSegs", false); ok && share < rcvqDropsCriticalShare {
+					s = Warning
+					ev = append(ev, netBelowShare(share, r.delta, den, "the TCP segments received (Tcp InSegs)", rcvqDropsCriticalShare))
+				}
+			}
+			sev = max(sev, s)
 		case r.last > 0:
 			sev = max(sev, Info)
 			ev = append(ev, Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: r.describe(), Source: r.source})

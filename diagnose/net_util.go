@@ -269,6 +269,40 @@ func netReadCounters(tl *model.Timeline, file string, specs []netCounter) (out [
 	return out, present
 }
 
+// netWindowShare is a counter's growth as a share of another counter's growth over the same
+// window (drops of the segments received, overflows of the handshakes attempted): a rate alone
+// reads the same on a host passing a thousand packets a second and one passing a million.
+// extra is added to the denominator when the numerator's events are not counted in it
+// (ListenOverflows are handshakes that never became PassiveOpens). ok is false when the
+// denominator was not read over a window of the same length (within 10%): then no share is
+// claimed and the caller judges by the rate alone, as before.
+func netWindowShare(tl *model.Timeline, num growth, file, group, name string, extra bool) (share float64, den int64, ok bool) {
+	if !num.hasDelta || num.delta <= 0 {
+		return 0, 0, false
+	}
+	d := counterGrowth(tl, file, func(s *model.Sample) (int64, bool) { return s.NetStat.Get(group, name) })
+	if !d.hasDelta || d.delta < 0 {
+		return 0, 0, false
+	}
+	if num.seconds > 0 && (d.seconds <= 0 || d.seconds < 0.9*num.seconds || d.seconds > 1.1*num.seconds) {
+		return 0, 0, false
+	}
+	den = d.delta
+	if extra {
+		den += num.delta
+	}
+	if den <= 0 {
+		return 0, 0, false
+	}
+	return float64(num.delta) / float64(den), den, true
+}
+
+// netBelowShare is the evidence line of a rate that would be critical but is a small share.
+func netBelowShare(share float64, num, den int64, of string, floor float64) Evidence {
+	return Evidence{What: "share of " + of + " while sampled",
+		Value: fmt.Sprintf("%s (%d of %d): below the %s that makes continuing drops critical", netPct(share), num, den, netPct(floor))}
+}
+
 // perSec is the growth rate, 0 when the window has no duration.
 func netPerSec(g growth) float64 {
 	if !g.hasDelta || g.seconds <= 0 {
