@@ -329,12 +329,19 @@ func (d *doc) markSettings(s *subjects) {
 		if m.Subject != "" || m.Line <= 0 || m.Form == "sysctl-a" {
 			continue
 		}
+		block := m.Form == "sysctl.conf" || m.Form == "sysctl-w"
 		if _, isProse := s.text[m.Line]; !isProse {
+			if block && s.adviceBlock(m.Line) {
+				m.Subject = model.SubjectAdvice
+			}
 			continue
 		}
 		subj, why := s.subjectAt(m.Line, s.sentenceAt(m.Line, m.Value))
 		if subj == model.SubjectOutcome && m.Form != "prose" {
 			subj = "" // a command on an outcome's line is what was run
+		}
+		if subj == "" && block && s.adviceBlock(m.Line) {
+			subj = model.SubjectAdvice // a commented line of a recommended block
 		}
 		m.Subject = subj
 		if subj == model.SubjectOther {
@@ -583,6 +590,36 @@ func (s *subjects) exampleOutput(no int) string {
 		return ""
 	}
 	return ""
+}
+
+// A block of settings a guide recommends is introduced by a line that ends in a colon and
+// gives advice: "建议修改值:" (suggested values), "Add the following to /etc/sysctl.conf:",
+// "the recommended settings are:". One that says what the author ran or has is the host's:
+// "Here are my current settings:", "I applied the recommended values:".
+var (
+	reAdviceLeadIn = lazyre.New(`(?i)\b(?:add|append|put|apply|use)\s+(?:the\s+following|these|this|below)\b|\b(?:recommended|suggested|optimal)\b|建议|推荐|需要.{0,40}(?:配置|设置|修改|调整)`)
+	reOwnLeadIn    = lazyre.New(`(?i)\b(?:i|we)\s+(?:have\s+|had\s+|already\s+)?(?:applied|set|added|changed|used|tried|put|configured|have|had|run|ran)\b|\b(?:my|our|current|currently)\b|当前|目前|我的|我们的|我已|我们已`)
+)
+
+// adviceBlock reports whether the setting at line no, which is not prose, sits in a block the
+// nearest prose line above introduces as advice (comment lines, fences and shell prompts
+// inside the block are skipped; at most 60 lines are walked).
+func (s *subjects) adviceBlock(no int) bool {
+	for j := no - 1; j > 0 && j >= no-60; j-- {
+		t, ok := s.text[j]
+		if !ok {
+			continue
+		}
+		t = strings.TrimSpace(t)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "```") || atShellPrompt(t) {
+			continue
+		}
+		if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+			return false
+		}
+		return reAdviceLeadIn.MatchString(t) && !reOwnLeadIn.MatchString(t) && !s.quoted[j]
+	}
+	return false
 }
 
 // markExampleSamples marks the samples of output a text shows as an example (exampleOutput)

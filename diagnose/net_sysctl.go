@@ -275,12 +275,20 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 	kver, kOK := tl.Host.KernelVersion()
 	var ev []Evidence
 	sev := Severity(-1)
-	var bad []string
+	var bad, advised []string
 	for _, m := range ms {
 		full, rg := sysctlRangeForKey(m)
 		problems, s := sysctlProblems(m, rg, kver, kOK)
+		src := netMentionSource(m)
+		if m.Subject == model.SubjectAdvice && s >= Warning {
+			// A value a guide recommends is refused only when someone applies it: worth
+			// saying, but no failure of this host, so it never outranks the host's evidence.
+			s = Info
+			advised = append(advised, full)
+			src = "recommended in the text at line " + strconv.Itoa(m.Line) + " (advice, not the host's value)"
+		}
 		for _, p := range problems {
-			ev = append(ev, Evidence{What: fmt.Sprintf("%s = %q (%s)", full, m.Value, netFormName(m.Form)), Value: p, Source: netMentionSource(m)})
+			ev = append(ev, Evidence{What: fmt.Sprintf("%s = %q (%s)", full, m.Value, netFormName(m.Form)), Value: p, Source: src})
 		}
 		if s >= 0 {
 			sev = max(sev, s)
@@ -293,8 +301,11 @@ func checkSysctlOutOfRange(tl *model.Timeline) Result {
 		return Healthy("%d settings named in the input are within what the kernel accepts", len(ms))
 	}
 	title := "settings in the text are accepted but inconsistent"
-	if len(bad) > 0 {
+	switch {
+	case len(bad) > 0:
 		title = fmt.Sprintf("the kernel refuses the value given for %s", strings.Join(uniq.Stable(bad), ", "))
+	case len(advised) > 0:
+		title = fmt.Sprintf("the text recommends a value the kernel refuses for %s (advice, not this host's setting)", strings.Join(uniq.Stable(advised), ", "))
 	}
 	f := Finding{
 		Severity: sev,

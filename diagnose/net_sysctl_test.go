@@ -97,6 +97,22 @@ func TestSysctlOutOfRange(t *testing.T) {
 			}
 		})
 	}
+	// A value a guide recommends that the kernel would refuse is said, as Info: it is no
+	// failure of the host (corpus 1953's quoted tcp_rmem).
+	t.Run("refused value in advice", func(t *testing.T) {
+		tl := timeline(0)
+		m := mention("net.ipv4.tcp_rmem", `"4096 26214400 26214400"`, "sysctl.conf", 77)
+		m.Subject = model.SubjectAdvice
+		tl.Settings = []model.SettingMention{m}
+		f := mustFire(t, run(t, "sysctl-out-of-range", tl), Info)
+		if !strings.Contains(f.Title, "recommends") || !evidenceHas(f, "tcp_rmem", "not a number") || !strings.Contains(f.Evidence[0].Source, "advice") {
+			t.Errorf("%s: %+v", f.Title, f.Evidence)
+		}
+		// The same value as the host's own sysctl.conf line is a warning.
+		m.Subject = ""
+		tl.Settings = []model.SettingMention{m}
+		mustFire(t, run(t, "sysctl-out-of-range", tl), Warning)
+	})
 	t.Run("missing", func(t *testing.T) {
 		mustNotCheck(t, run(t, "sysctl-out-of-range", timeline(1)), "no sysctl settings")
 	})
