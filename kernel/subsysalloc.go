@@ -171,7 +171,7 @@ var (
 	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
 	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
 	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
-	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$)|free\s+buffers\s+remaining|recv|readframes|read_port)`)
+	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$)|free\s+buffers\s+remaining|recvframe|recvbuf|recv_buf|readframes|read_port)`)
 	// reSubsysDMA: a DMA coherent buffer named by the line (SubsysAllocFailure.DMA).
 	reSubsysDMA = lazyre.New(`(?i)\bdma_alloc_(?:coherent|attrs)\b|\bdma\s+(?:memory|buffer|allocation|mem)\b|\bcoherent\s+(?:memory|buffer)\b`)
 )
