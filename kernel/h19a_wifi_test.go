@@ -36,6 +36,8 @@ func TestWiFiDriverAllocFailures(t *testing.T) {
 		{msg: "ath11k_pci 0000:03:00.0: qmi dma allocation failed (524288 B type 1), will try later with small size", ok: true, dma: true, bytes: 524288},
 		{msg: "iwlwifi 0000:02:00.0: Falling back to small chunks of DMA", ok: true, dma: true},
 		{msg: "foo 0000:01:00.0: dma_alloc_coherent failed", ok: true, dma: true},
+		// rtw88 pci.c rtw_pci_init_rx_ring: the ring's dma_alloc_coherent at probe
+		{msg: "rtw_8822ce 0000:02:00.0: failed to allocate rx ring", ok: true, dma: true},
 		// The same drivers' ordinary lines.
 		{msg: "ath10k_pci 0000:01:00.0: Unknown eventid: 36925"},
 		{msg: "iwlwifi 0000:00:14.3: loaded firmware version 72.daa05125.0 so-a0-gf-a0-72.ucode op_mode iwlmvm"},

@@ -172,6 +172,9 @@ var (
 	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
 	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
 	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$)|free\s+buffers\s+remaining|recvframe|recvbuf|recv_buf|readframes|read_port)`)
+	// reRingAlloc: a ring of descriptors allocated, not refilled ("failed to allocate rx
+	// ring", "failed to alloc tx ring 3").
+	reRingAlloc = lazyre.New(`(?i)\balloc\w*\s+(?:the\s+)?[rt]x\s+ring\b`)
 	// reSubsysDMA: a DMA coherent buffer named by the line (SubsysAllocFailure.DMA).
 	reSubsysDMA = lazyre.New(`(?i)\bdma_alloc_(?:coherent|attrs)\b|\bdma\s+(?:memory|buffer|allocation|mem)\b|\bcoherent\s+(?:memory|buffer)\b`)
 )
@@ -274,6 +277,11 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		f.RX = true
 	}
 	f.DMA = reSubsysDMA.MatchString(msg)
+	if f.RX && reRingAlloc.MatchString(msg) {
+		// The ring itself, not its buffers (rtw88 pci.c rtw_pci_init_rx_ring: "failed to
+		// allocate rx ring", dma_alloc_coherent at probe): a DMA coherent buffer.
+		f.RX, f.DMA = false, true
+	}
 	if strings.Contains(msg, "cma_alloc") || strings.Contains(msg, "from CMA") {
 		f.Pool = PoolCMA
 		f.Pages, f.Ret = cmaRequest(msg)
