@@ -48,6 +48,9 @@ var (
 	reDevPrefix = lazyre.New(`^[\w-]{2,32} (?:[0-9a-f]{4,16}\.[\w-]{2,32}|[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d|mmc\d{1,2}:[0-9a-f]{4}(?::\d{1,2})?|\d{1,2}-[\d.]{1,16}(?::\d{1,2}\.\d{1,2})?)(?: [\w.-]{2,16})?: `)
 	// reModFuncPrefix: a module's pr_fmt and the function's name, "brcmfmac:
 	// brcmf_msgbuf_rxbuf_data_post: " (brcmf_err: pr_err("%s: " fmt, __func__)).
+	// reRealtekFunc: after the Realtek prefix, the function's name with ": " or "()" (RTW_INFO
+	// and DBG_871X print "%s: " with __func__, or the name itself), a "####" banner before it.
+	reRealtekFunc   = lazyre.New(`^(?:#{1,8}\s*)?[A-Za-z_]\w{2,63}(?:\(\w{0,16}\)[\s:!-]|:\s)`)
 	reModFuncPrefix = lazyre.New(`^[a-z][a-z0-9_-]{1,31}: [a-z][a-z0-9]{0,31}_\w{1,63}: `)
 )
 
@@ -90,12 +93,35 @@ func bareKernelLine(t string) bool {
 		// init/initramfs.c: "Freeing initrd memory: %ldK" (free_initrd_mem's report) and
 		// "Initramfs unpacking failed: %s" (populate_rootfs), in a boot console's paste,
 		// also lower-cased by a page (fix21c).
-		return hasPrefixFold(s, "Freeing initrd memory: ") || hasPrefixFold(s, "Initramfs unpacking failed: ")
+		// Not a return of false otherwise: a device's line starts with these letters too
+		// ("iwlwifi 0000:00:14.3: Failed to alloc_pages", igb, ixgbe, fec; h19a).
+		if hasPrefixFold(s, "Freeing initrd memory: ") || hasPrefixFold(s, "Initramfs unpacking failed: ") {
+			return true
+		}
+	case 'R':
+		// The Realtek out-of-tree and staging drivers' own prefix (8812au, 88x2bu:
+		// include/rtw_debug.h DRIVER_PREFIX "RTW: "; staging r8188eu "R8188EU: ") before a
+		// function's name that need not hold an underscore ("recvbuf2recvframe"): their
+		// failed allocation (h19a).
+		if rest, ok := cutRealtekPrefix(s); ok && reRealtekFunc.MatchString(rest) {
+			_, failed := kernel.ParseSubsysAllocFailure(rest)
+			return failed
+		}
 	}
 	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
 		return true
 	}
 	return devAllocLine(s)
+}
+
+// cutRealtekPrefix: s without the Realtek drivers' "RTW: " or "R8188EU: " prefix.
+func cutRealtekPrefix(s string) (string, bool) {
+	for _, p := range []string{"RTW: ", "R8188EU: "} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // devAllocLine: a device's own line (reDevPrefix) that states a failed allocation.

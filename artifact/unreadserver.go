@@ -98,6 +98,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := envoyOverloaded(t); ok {
 		return why, false, true
 	}
+	if why, ok := wifiDaemonOwnLine(t); ok {
+		return why, true, true // hostapd's, wpa_supplicant's libnl NLE_NOMEM (unreadwifi.go)
+	}
 	if why, ok := nginxChildKilled(t); ok {
 		return why, false, true
 	}
@@ -199,12 +202,15 @@ func isServerTag(tag string) bool {
 		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager":
 		return true
 	}
-	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag)
+	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag) || isWiFiDaemonTag(tag)
 }
 
 // serverLogWhy: a line of one of these programs under its own syslog tag: an errno of this
 // domain, or one of the forms above.
 func serverLogWhy(t string) (why string, oom, ok bool) {
+	if why, ok := wifiDaemonOwnLine(t); ok {
+		return why, true, true // before the errno: libnl's -5 is no EIO (unreadwifi.go)
+	}
 	if why, oom, ok := webAppOwnLine(t); ok {
 		return why, oom, true // before the errno: zebra's ENOBUFS is a netlink overrun (unreadwebapp.go)
 	}

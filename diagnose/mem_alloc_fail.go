@@ -246,8 +246,14 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		if recs := subsysAllocRecords(tl); len(recs) > 0 {
 			what := "but their order, mode and zones are not in the input"
 			f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message)
-			if f.RX {
+			switch {
+			case f.RX && f.Atomic != nil && *f.Atomic:
+				what = "in the receive path with GFP_ATOMIC, as the line says (an RX buffer refill, which may not sleep: it fails at the zones' atomic floor, or for want of a free block when its buffers are larger than a page), and their order and zones are not in the input"
+			case f.RX:
 				what = "in the receive path (drivers refill there from NAPI's softirq, GFP_ATOMIC), and their order, mode and zones are not in the input"
+			case f.DMA:
+				// h19a: a DMA coherent buffer is no receive refill; name it for what it is.
+				what = "for a DMA coherent buffer (dma_alloc_coherent: a driver's firmware image or memory, or a descriptor ring, allocated in process context at probe, firmware load or resume with GFP_KERNEL; physically contiguous unless an IOMMU maps it, so a large one fails for want of a free block of its order, not for the atomic reserve), and its order and zones are not in the input"
 			}
 			if pool := poolRecords(recs); pool != "" {
 				return nil, tl.Log.Len(), pool

@@ -64,6 +64,12 @@ type SubsysAllocFailure struct {
 	RX bool
 	// Errno: the failure is known only by its errno (-12, ENOMEM) on the line.
 	Errno bool
+	// DMA: the line names a DMA coherent buffer (dma_alloc_coherent, "DMA memory", "DMA
+	// buffer", iwlwifi's "Falling back to small chunks of DMA"): a driver's firmware image,
+	// firmware memory or descriptor ring, allocated in process context (probe, firmware
+	// load, resume) with GFP_KERNEL, physically contiguous unless an IOMMU maps it. Not the
+	// receive path's atomic refill (h19a).
+	DMA bool
 	// Pool names a dedicated pool the failure exhausted, not the buddy allocator's free
 	// memory (PoolCMA, PoolDMAAtomic, PoolSwiotlb); "" for every other failure.
 	Pool string
@@ -151,7 +157,7 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 
 var (
 	// reSubsysAllocFail: the words of a failed allocation.
-	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*\s+(?:has\s+)?fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
+	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*(?:\(\))?\s+(?:has\s+)?fail(?:ed|ure|s)?|\w*(?:get_skb|skb_copy|skb_clone|copy_expand)\w*(?:\(\))?:?\s+fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
 	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
@@ -159,11 +165,18 @@ var (
 	reSubsysOrder = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
 	// reSubsysBytes: "N bytes", "of size N", and libcfs's LIBCFS_ALLOC_POST "(tried to alloc
 	// 'ptr' = N)" (Lustre's LNet and OBD allocations, N in bytes).
-	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\bof\s+size\s+(\d{1,12})\b|\btried\s+to\s+alloc\s+'[^']{0,64}'\s*=\s*(\d{1,12})\b`)
+	// ath11k's and ath12k's qmi "(%d B type %u)" (qmi.c ath11k_qmi_alloc_target_mem_chunk) is
+	// bytes too.
+	reSubsysBytes      = lazyre.New(`(?i)\b(\d{1,12})\s*bytes\b|\((\d{1,12})\s?B\b|\bof\s+size\s+(\d{1,12})\b|\btried\s+to\s+alloc\s+'[^']{0,64}'\s*=\s*(\d{1,12})\b`)
 	reSubsysContiguous = lazyre.New(`(?:\b|_)(?:k[mzc]alloc\w*|kmalloc|kzalloc|kcalloc|krealloc|kmalloc_array|kmalloc_node|alloc_pages\w*|__get_free_pages|get_free_pages|dma_alloc_coherent|dma_alloc_attrs|alloc_pages_exact)\b`)
 	// reSubsysRX: an RX buffer descriptor is "rbd", but "rbd: rbd0: ..." is Ceph's RADOS
 	// block device (drivers/block/rbd.c pr_fmt), no receive path: "rbd" before ':' is not one.
-	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$))`)
+	reSubsysRX = lazyre.New(`(?i)(?:\brx|_rx|receive|refill|\brbs?\b|\brbd(?:[ ,.;)]|$)|free\s+buffers\s+remaining|recvframe|recvbuf|recv_buf|readframes|read_port)`)
+	// reRingAlloc: a ring of descriptors allocated, not refilled ("failed to allocate rx
+	// ring", "failed to alloc tx ring 3").
+	reRingAlloc = lazyre.New(`(?i)\balloc\w*\s+(?:the\s+)?[rt]x\s+ring\b`)
+	// reSubsysDMA: a DMA coherent buffer named by the line (SubsysAllocFailure.DMA).
+	reSubsysDMA = lazyre.New(`(?i)\bdma_alloc_(?:coherent|attrs)\b|\bdma\s+(?:memory|buffer|allocation|mem)\b|\bcoherent\s+(?:memory|buffer)\b`)
 )
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
@@ -183,9 +196,17 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 			return f, true
 		}
 	}
-	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno" or "ENOMEM" in it
-	// (not a bare "12": most dmesg stamps hold one).
-	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") {
+	// iwlwifi's firmware load (pcie/trans.c iwl_pcie_load_section, IWL_DEBUG_INFO "Falling
+	// back to small chunks of DMA"): dma_alloc_coherent of a section's chunk (up to
+	// FH_MEM_TB_MAX_LENGTH, 128 KiB) with GFP_KERNEL|__GFP_NOWARN failed, and the load goes
+	// on page by page. No failure word: the words are its own.
+	if strings.Contains(msg, "Falling back to small chunks of DMA") {
+		return SubsysAllocFailure{Order: -1, DMA: true}, true
+	}
+	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno", "ENOMEM" or an
+	// skb getter ("brcmu_pkt_buf_get_skb failed") in it (not a bare "12": most dmesg stamps
+	// hold one).
+	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") && !strings.Contains(msg, "skb") {
 		return SubsysAllocFailure{}, false
 	}
 	// And a word of failure: "Memory: 16318476K/16696524K available" has none.
@@ -250,6 +271,17 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		f.Atomic = &t
 	}
 	f.RX = reSubsysRX.MatchString(msg)
+	// iwlwifi's and iwlegacy's only alloc_pages is the RX buffer's (pcie/rx.c
+	// iwl_pcie_rx_alloc_page, "Failed to alloc_pages" since 4.x without the pool's words).
+	if !f.RX && strings.Contains(msg, "alloc_pages") && strings.Contains(msg, "iwl") {
+		f.RX = true
+	}
+	f.DMA = reSubsysDMA.MatchString(msg)
+	if f.RX && reRingAlloc.MatchString(msg) {
+		// The ring itself, not its buffers (rtw88 pci.c rtw_pci_init_rx_ring: "failed to
+		// allocate rx ring", dma_alloc_coherent at probe): a DMA coherent buffer.
+		f.RX, f.DMA = false, true
+	}
 	if strings.Contains(msg, "cma_alloc") || strings.Contains(msg, "from CMA") {
 		f.Pool = PoolCMA
 		f.Pages, f.Ret = cmaRequest(msg)

@@ -20,8 +20,8 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		errno    bool
 		pool     string
 	}{
-		{msg: "iwlwifi 0000:03:00.0: alloc_pages failed, order: 1", ok: true, order: 1, cont: true},
-		{msg: "iwlwifi 0000:03:00.0: Failed to alloc_pages with GFP_ATOMIC. Only 0 free buffers remaining.", ok: true, order: -1, cont: true, atomic: "true"},
+		{msg: "iwlwifi 0000:03:00.0: alloc_pages failed, order: 1", ok: true, order: 1, cont: true, rx: true},
+		{msg: "iwlwifi 0000:03:00.0: Failed to alloc_pages with GFP_ATOMIC. Only 0 free buffers remaining.", ok: true, order: -1, cont: true, atomic: "true", rx: true},
 		{msg: "LNetError: 2345:0:(module.c:12:lnet_ping()) LNET: out of memory at lib-move.c:1234 (tried to alloc 'msg' = 4096)", ok: true, order: -1, bytes: 4096},
 		{msg: "libceph: osd3 10.0.0.3:6800 failed to allocate message: -12", ok: true, order: -1},
 		{msg: "ath10k_pci 0000:02:00.0: failed to refill rx ring: -12", ok: true, order: -1, rx: true},
