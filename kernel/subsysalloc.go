@@ -183,6 +183,9 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 			return f, true
 		}
 	}
+	if strings.Contains(msg, "allocation deadlock") {
+		return xfsAllocDeadlock(msg)
+	}
 	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno" or "ENOMEM" in it
 	// (not a bare "12": most dmesg stamps hold one).
 	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") {
@@ -324,4 +327,44 @@ func (p *SubsysAllocParser) Parse(msg string) (SubsysAllocFailure, bool) {
 		p.seen[msg] = subsysAllocSeen{f, ok}
 	}
 	return f, ok
+}
+
+// xfsAllocDeadlock reads XFS's retry warning (pre-round 19, h19b; fs/xfs/kmem.c and
+// xfs_buf.c, 2.6 to 5.x): an allocation XFS may not fail (no KM_MAYFAIL, no KM_NOSLEEP)
+// loops until it succeeds and says so every 100 retries, "possible memory allocation deadlock
+// in %s (mode:0x%x)" (2.6-3.x, xfs_err: "XFS: "), since 3.17 with "%s(%u) " (comm, pid)
+// before it and, in kmem_alloc, "size %u" after it: "XFS: fs_mark(8414) possible memory
+// allocation deadlock size 65768 in kmem_alloc (mode:0x2d40)". kmem_alloc asks kmalloc
+// (contiguous pages: a size past two pages has its buddy order, GetOrder),
+// xfs_buf_allocate_memory asks alloc_page (order 0), kmem_zone_alloc a slab cache's object
+// (its order unsaid). The loop runs only for sleeping requests (GFP_KERNEL or GFP_NOFS, the
+// mode's layout is the kernel's), so the failure is never atomic. A format string is source.
+func xfsAllocDeadlock(msg string) (SubsysAllocFailure, bool) {
+	k := strings.Index(msg, "possible memory allocation deadlock")
+	if k < 0 || strings.Contains(msg, "%u") || strings.Contains(msg, "%s") {
+		return SubsysAllocFailure{}, false
+	}
+	rest := msg[k+len("possible memory allocation deadlock"):]
+	in := strings.Index(rest, " in ")
+	if in < 0 || !strings.Contains(rest[in:], "mode:") {
+		return SubsysAllocFailure{}, false
+	}
+	sleeping := false
+	f := SubsysAllocFailure{Order: -1, Atomic: &sleeping}
+	if n, ok := strings.CutPrefix(rest[:in], " size "); ok {
+		if v, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64); err == nil && v > 0 {
+			f.Bytes = v
+		}
+	}
+	fn := rest[in+len(" in "):]
+	if j := strings.IndexAny(fn, " ("); j >= 0 {
+		fn = fn[:j]
+	}
+	switch fn {
+	case "kmem_alloc":
+		f.Contiguous = true
+	case "xfs_buf_allocate_memory":
+		f.Order, f.Contiguous = 0, true
+	}
+	return f, true
 }

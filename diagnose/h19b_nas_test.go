@@ -1,0 +1,65 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// Pre-round 19 (h19b): NAS and file servers' kernel lines, from the kernel's own format
+// strings (fs/xfs kmem.c and xfs_buf.c, net/sunrpc/svcsock.c; sources named in
+// kernel/subsysalloc.go xfsAllocDeadlock and artifact/unreadserver.go netFSLine); snippets
+// written here in the forms NAS logs take (Unraid's syslog.txt, a QNAP dmesg, bare quotes),
+// none copied from a case.
+
+// XFS's retry warning with kmalloc's size is a failed allocation of get_order(size): a
+// 65552-byte request is order 5, a sleeping one, and reaches alloc-fail-fragmented; stamped,
+// under a syslog prefix with CRLF (Unraid's diagnostics) or bare in a post alike.
+func TestH19bXFSDeadlockSizeReachesAllocFail(t *testing.T) {
+	for _, text := range []string{
+		"[1234567.123456] XFS: rsync(12345) possible memory allocation deadlock size 65552 in kmem_alloc (mode:0x2400240)\n[1234569.123456] XFS: rsync(12345) possible memory allocation deadlock size 65552 in kmem_alloc (mode:0x2400240)\n",
+		"Nov 30 03:12:45 Tower kernel: XFS: smbd(8414) possible memory allocation deadlock size 65552 in kmem_alloc (mode:0x2d40)\r\nNov 30 03:12:46 Tower emhttpd: read SMART /dev/sdb\r\n",
+		"The NAS keeps printing this:\n\nXFS: fs_mark(8414) possible memory allocation deadlock size 65552 in kmem_alloc (mode:0x2d40)\n\nAny idea?\n",
+	} {
+		d := h16aRun(t, text)
+		fs := findings(d, "alloc-fail-fragmented")
+		if len(fs) == 0 || !evidenceHas(fs[0], "page allocation failures", "order 5") {
+			t.Errorf("%q: want alloc-fail-fragmented at order 5, got %+v", text, d.Findings)
+		}
+	}
+}
+
+// Without a size (2.6-3.x's "in kmem_alloc (mode:0x250)", a slab cache's kmem_zone_alloc)
+// the order is unsaid: the alloc-fail rules are not checked, naming the line, never healthy.
+func TestH19bXFSDeadlockNoSizeNotChecked(t *testing.T) {
+	for _, text := range []string{
+		"Nov 30 03:12:45 fileserver kernel: XFS: possible memory allocation deadlock in kmem_alloc (mode:0x250)\n",
+		"xfs: possible memory allocation deadlock in kmem_alloc (mode:0xd0)\n",
+		"[ 812.000001] XFS: kworker/u8:1(123) possible memory allocation deadlock in kmem_zone_alloc (mode:0x8250)\n",
+	} {
+		d := h16aRun(t, text)
+		ch := h16aCheck(d, "alloc-fail-fragmented")
+		if ch.Status != StatusNotChecked || !strings.Contains(ch.Why, "possible memory allocation deadlock") {
+			t.Errorf("%q: alloc-fail-fragmented = %v %q, want not checked naming the line", text, ch.Status, ch.Why)
+		}
+	}
+}
+
+// Counter-cases: prose that names the warning, the format string, a recommendation, and
+// ordinary NAS lines are no failure.
+func TestH19bNASCounterCases(t *testing.T) {
+	for _, text := range []string{
+		"We keep seeing possible memory allocation deadlock warnings from XFS on the NAS.\n",
+		"\t\t\"%s(%u) possible memory allocation deadlock size %u in %s (mode:0x%x)\",\n",
+		"Nov 30 03:12:46 Tower emhttpd: read SMART /dev/sdb\nNov 30 03:12:48 Tower kernel: XFS (md1): Mounting V5 Filesystem\nNov 30 03:12:49 Tower kernel: NFSD: Using nfsdcld client tracking operations.\n",
+	} {
+		d := h16aRun(t, text)
+		for _, id := range []string{"alloc-fail-fragmented", "alloc-fail-reserve", "alloc-fail-lowmem"} {
+			if len(findings(d, id)) != 0 {
+				t.Errorf("%q: %s fired", text, id)
+			}
+			if ch := h16aCheck(d, id); strings.Contains(ch.Why, "own words") {
+				t.Errorf("%q: %s read a failed allocation: %q", text, id, ch.Why)
+			}
+		}
+	}
+}
