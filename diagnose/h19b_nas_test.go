@@ -63,3 +63,22 @@ func TestH19bNASCounterCases(t *testing.T) {
 		}
 	}
 }
+
+// arcstat beside a host's OOM kill: oom-kill cites the ARC's size and its negative avail;
+// healthy arcstat and free output of a ZFS box (the ARC counted as used) stay healthy.
+func TestH19bArcstatAtKillAndHealthy(t *testing.T) {
+	kill := "[812345.678901] Out of memory: Killed process 4321 (kvm) total-vm:17825792kB, anon-rss:16777216kB, file-rss:2048kB, shmem-rss:0kB, UID:0 pgtables:34000kB oom_score_adj:0\n" +
+		"root@pve:~# arcstat 1 1\n    time  read  ddread  ddh%  dmread  dmh%  pread  ph%   size      c  avail\n10:12:45   215     180   100      35   100      0    0    30G    30G  -1.0G\n"
+	fs := findings(h16aRun(t, kill), "oom-kill")
+	if len(fs) == 0 || !evidenceHas(fs[0], "ZFS ARC (arcstat)", "size 30 GiB") || !evidenceHas(fs[0], "ZFS ARC (arcstat)", "memory_available_bytes -1073741824") {
+		t.Errorf("want oom-kill citing the ARC from arcstat, got %+v", fs)
+	}
+	healthy := "root@truenas[~]# free -h\n               total        used        free      shared  buff/cache   available\nMem:            62Gi        55Gi       3.1Gi        18Mi       1.2Gi       4.0Gi\nSwap:             0B          0B          0B\n" +
+		"root@truenas[~]# arcstat 1 2\n    time  read  ddread  ddh%  dmread  dmh%  pread  ph%   size      c  avail\n10:12:45   215     180   100      35   100      0    0    49G    49G   3.9G\n10:12:46   834     801   100      33   100      0    0    49G    49G   3.9G\n"
+	d := h16aRun(t, healthy)
+	for _, f := range d.Findings {
+		if f.Severity >= Warning {
+			t.Errorf("healthy ZFS box: %s fired: %s", f.ID, f.Title)
+		}
+	}
+}
