@@ -82,3 +82,20 @@ func TestH19bArcstatAtKillAndHealthy(t *testing.T) {
 		}
 	}
 }
+
+// The SMB client's "Send error in OP = -12" in the kernel log is a failed allocation of
+// unknown order (not checked, naming the line); -104 and -13 are no memory.
+func TestH19bCIFSSendErrorENOMEM(t *testing.T) {
+	d := h16aRun(t, "[ 4513.000001] CIFS: VFS: \\\\nas01 Send error in read = -12\n")
+	if ch := h16aCheck(d, "alloc-fail-reserve"); ch.Status != StatusNotChecked || !strings.Contains(ch.Why, "Send error in read = -12") {
+		t.Errorf("alloc-fail-reserve = %v %q, want not checked naming the line", ch.Status, ch.Why)
+	}
+	for _, text := range []string{
+		"[ 4513.000001] CIFS: VFS: \\\\nas01 Send error in SessSetup = -104\n",
+		"[ 4513.000001] CIFS VFS: Send error in SessSetup = -13\n",
+	} {
+		if ch := h16aCheck(h16aRun(t, text), "alloc-fail-reserve"); strings.Contains(ch.Why, "own words") {
+			t.Errorf("%q read as a failed allocation: %q", text, ch.Why)
+		}
+	}
+}

@@ -153,7 +153,9 @@ var (
 	// reSubsysAllocFail: the words of a failed allocation.
 	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*\s+(?:has\s+)?fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
-	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
+	// The SMB client's "Send error in %s = %d" (fs/smb/client cifssmb.c, smb2pdu.c; h19b)
+	// names the operation between "error" and the errno.
+	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|\berror\s+in\s+\w{1,40}\s*=\s*-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
 	reNotMemory   = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
 	reSubsysOrder = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)

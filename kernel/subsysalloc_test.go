@@ -87,6 +87,9 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		{msg: "XFS: rsync(4711) possible memory allocation deadlock in kmem_zone_alloc (mode:0x8250)", ok: true, order: -1, atomic: "false"},
 		{msg: `"%s(%u) possible memory allocation deadlock size %u in %s (mode:0x%x)",`},
 		{msg: "we keep seeing possible memory allocation deadlock warnings from XFS on the NAS"},
+		{msg: "CIFS: VFS: \\\\nas01 Send error in read = -12", ok: true, order: -1, errno: true},
+		{msg: "CIFS: VFS: \\\\nas01 Send error in SessSetup = -104"},
+		{msg: "CIFS VFS: Send error in SessSetup = -13"},
 		// No failure at all.
 		{msg: "Memory: 16318476K/16696524K available (12288K kernel code)"},
 		{msg: "e1000e: eth0 NIC Link is Up 1000 Mbps Full Duplex"},
