@@ -22,7 +22,7 @@ func TestH19bXFSDeadlockSizeReachesAllocFail(t *testing.T) {
 	} {
 		d := h16aRun(t, text)
 		fs := findings(d, "alloc-fail-fragmented")
-		if len(fs) == 0 || !evidenceHas(fs[0], "page allocation failures", "order 5") {
+		if len(fs) == 0 || !evidenceHas(fs[0], "page allocation failures", "order 5") || !evidenceHas(fs[0], "GFP mode", "not in the input; may reclaim") {
 			t.Errorf("%q: want alloc-fail-fragmented at order 5, got %+v", text, d.Findings)
 		}
 	}
