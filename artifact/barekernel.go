@@ -34,6 +34,7 @@ import (
 //     and a module's pr_fmt with the function's name ("brcmfmac: FUNC: ", brcmf_err) that
 //     states one: brcmfmac's "Failed to alloc SKB" (msgbuf.c, the RX buffer post). Other
 //     device lines stay what they were.
+//   - XFS's "possible memory allocation deadlock" retry warning ("XFS: ", "xfs: "; h19b).
 
 var (
 	// reLibcfsHeader: libcfs's "PID:EXT:(file.c:LINE:func()) " or a console id "NN-N: ".
@@ -89,6 +90,10 @@ func bareKernelLine(t string) bool {
 		}
 	case '(':
 		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
+	case 'X', 'x':
+		// XFS's retry warning (xfs_err's "XFS: ", 2.6's "xfs: "; kernel.ParseSubsysAllocFailure
+		// reads it): a kernel line however it was quoted (h19b).
+		return (strings.HasPrefix(s, "XFS: ") || strings.HasPrefix(s, "xfs: ")) && strings.Contains(s, " memory allocation deadlock ")
 	case 'F', 'f', 'I', 'i':
 		// init/initramfs.c: "Freeing initrd memory: %ldK" (free_initrd_mem's report) and
 		// "Initramfs unpacking failed: %s" (populate_rootfs), in a boot console's paste,

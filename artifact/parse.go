@@ -190,6 +190,8 @@ type doc struct {
 	programFigureCount int
 	// arcstatsRows: the last line was arcstats' column line or one of its rows (zfsarc.go).
 	arcstatsRows bool
+	// arcstatCols: the columns of the last arcstat header while its rows follow (zfsarc.go).
+	arcstatCols []string
 
 	// lowMemKillLogged: a kernel log record holds "lowmemorykiller" (appendLog), so
 	// lowMemKillsInLog has records to read; without it, it does not look at each record

@@ -232,10 +232,11 @@ func serverLogWhy(t string) (why string, oom, ok bool) {
 // "VFS: ", before 3.x "CIFS VFS: "): connect.c server_unresponsive ("has not responded in
 // %lu seconds. Reconnecting..."), transport.c __smb_send_rqst ("Error %d sending data on
 // socket to server"), connect.c allocate_buffers ("No memory for large SMB response"),
-// cifssmb.c/smb2pdu.c ("Send error in %s = %d").
+// cifssmb.c/smb2pdu.c ("Send error in %s = %d"); net/sunrpc/svcsock.c svc_tcp_sendto
+// ("rpc-srv/tcp: %s: %s %d when sending %d bytes - shutting down socket", h19b).
 
-// netFSLine says why t is one of these messages. Gate: "not responding", "CIFS" or "too many
-// open connections", each one strings.Index.
+// netFSLine says why t is one of these messages. Gate: "not responding", "CIFS", "too many
+// open connections" or "rpc-srv/" (svc_tcp_sendto's short send, h19b), each one strings.Index.
 func netFSLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
@@ -248,6 +249,9 @@ func netFSLine(t string) (string, bool) {
 	}
 	if k := strings.Index(t, ": too many open connections, consider increasing the "); k >= 0 {
 		return "the kernel's NFS server (sunrpc svc_check_conn_limits) holds more connections than its limit ((threads+3)*20, or max_connections) and closes the oldest: the server's own connection limit, raised with more nfsd threads; not memory", true
+	}
+	if k := strings.Index(t, "rpc-srv/"); k >= 0 && strings.Contains(t[k:], " when sending ") && strings.Contains(t[k:], " bytes - shutting down socket") {
+		return "the kernel's RPC server (NFS's nfsd, lockd) could not send a whole reply on a TCP connection and closes it (net/sunrpc/svcsock.c svc_tcp_sendto: \"rpc-srv/tcp: nfsd: sent only N when sending M bytes\", since 5.x \"sent N\", or \"got error -E\" with the send's errno: -32 EPIPE and -104 ECONNRESET a client gone, -11 EAGAIN a send buffer full, -12 ENOMEM an skb the send could not allocate); the client reconnects and retransmits; headroom has no rule for a short send (tcp-memory-pressure would need /proc/net/sockstat with net.ipv4.tcp_mem; as a stamped kernel log line \"got error -12\" is read as a failed allocation)", true
 	}
 	c := strings.Index(t, "CIFS")
 	if c < 0 {
@@ -265,7 +269,7 @@ func netFSLine(t string) (string, bool) {
 	case strings.Contains(msg, " sending data on socket to server"):
 		return "the kernel's SMB client's send on its TCP socket failed (fs/smb/client/transport.c __smb_send_rqst: \"Error N sending data on socket to server\", N the negative errno): -105 ENOBUFS and -12 ENOMEM are a send refused for buffer space or memory (the socket's or an skb's), -11 EAGAIN a send buffer full past the client's wait, -32 EPIPE and -104 ECONNRESET a connection closed; the client reconnects; headroom has no rule for it (as a stamped kernel log line, -12 is read as a failed allocation)", true
 	case strings.Contains(msg, "Send error in ") && strings.Contains(msg, " = -"):
-		return "the kernel's SMB client's request failed (fs/smb/client cifssmb.c/smb2pdu.c: \"Send error in OPERATION = N\", N the negative errno: -11 EAGAIN while the session reconnects, -12 ENOMEM, -105 ENOBUFS, -104 ECONNRESET, -112 EHOSTDOWN, -113 EHOSTUNREACH): the path to the server or the client's buffers, the errno says which; headroom has no rule for it", true
+		return "the kernel's SMB client's request failed (fs/smb/client cifssmb.c/smb2pdu.c: \"Send error in OPERATION = N\", N the negative errno: -11 EAGAIN while the session reconnects, -12 ENOMEM, -105 ENOBUFS, -104 ECONNRESET, -112 EHOSTDOWN, -113 EHOSTUNREACH): the path to the server or the client's buffers, the errno says which; headroom has no rule for it (as a stamped kernel log line, -12 is read as a failed allocation)", true
 	case strings.Contains(msg, "No memory for") && strings.Contains(msg, "SMB response"):
 		return "the kernel's SMB client could not get a receive buffer (fs/smb/client/connect.c allocate_buffers: \"No memory for large SMB response\"), retried after a pause: an allocation failure of the client's in the kernel's words, order and zones not said (as a stamped kernel log line it is read as a failed allocation); headroom has no reader for the bare line", true
 	}

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,9 @@ var arcSummaryLabels = map[string]func(a *model.ZFSARC, v int64){
 // arc_summary's size lines.
 func (d *doc) zfsARCLine(i int) bool {
 	t := strings.TrimSpace(d.ls[i].Text)
+	if d.arcstatTableLine(i, t) {
+		return true
+	}
 	if t == "" || strings.IndexAny(t, "0123456789") < 0 && !isArcstatsColumns(t) {
 		return false
 	}
@@ -184,4 +188,112 @@ func (d *doc) sysfsVirtValue(i int) bool {
 		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, map[string]any{"program": prog, name: n, "message": clip(t, 120)})
 	}
 	return true
+}
+
+// arcstat's table (OpenZFS cmd/arcstat.in, h19b; TrueNAS, Proxmox, Unraid's ZFS): a header
+// of column names, "time" first ("    time  read  ddread  ddh%  dmread  dmh%  pread  ph%
+// size      c  avail" since 2.2; "time  read  miss  miss%  dmis  dm%  pmis  pm%  mmis  mm%
+// arcsz     c" in arcstat.py), printed again every terminal page, then one row per interval,
+// the clock first. The byte columns (scale 1024 in cols) are prettynum's "49G", "3.9G",
+// "-1.2G" (K, M, G, T, P, E by 1024) or, with -p, bytes: size and arcsz are arcstats' size,
+// c its target, avail memory_available_bytes (below zero the ARC must shrink). The last
+// row's figures go to the timeline's ZFSARC, as arcstats' rows do.
+
+// arcstatByteCols: arcstat's columns whose figures ZFSARC keeps.
+var arcstatByteCols = map[string]func(a *model.ZFSARC, v int64){
+	"size":  arcstatFields["size"],
+	"arcsz": arcstatFields["size"],
+	"c":     arcstatFields["c"],
+	"avail": arcstatFields["memory_available_bytes"],
+}
+
+// arcstatTableLine reads line i when it is arcstat's header (a row right under it) or one of
+// its rows. Gate: the header's first word "time"; a row only under a header.
+func (d *doc) arcstatTableLine(i int, t string) bool {
+	if strings.HasPrefix(t, "time ") {
+		f := fields(t)
+		if !isArcstatHeader(f) || i+1 >= len(d.ls) {
+			return false
+		}
+		// A row must follow: the clock and as many fields (a sentence starting "time" is no header).
+		if g := fields(d.ls[i+1].Text); len(g) != len(f) || !isClockField(g[0]) {
+			return false
+		}
+		d.arcstatCols = append(d.arcstatCols[:0], f...)
+		d.zfsARCUse(i, "arcstat", nil, 0)
+		return true
+	}
+	if len(d.arcstatCols) == 0 {
+		return false
+	}
+	f := fields(t)
+	if len(f) != len(d.arcstatCols) || !isClockField(f[0]) {
+		d.arcstatCols = d.arcstatCols[:0]
+		return false
+	}
+	type fig struct {
+		set func(*model.ZFSARC, int64)
+		v   int64
+	}
+	var figs []fig
+	for k, c := range d.arcstatCols {
+		if set, ok := arcstatByteCols[c]; ok {
+			v, ok := arcstatBytes(f[k])
+			if !ok {
+				d.arcstatCols = d.arcstatCols[:0]
+				return false
+			}
+			figs = append(figs, fig{set, v})
+		}
+	}
+	d.zfsARCUse(i, "arcstat", nil, 0)
+	for _, g := range figs {
+		d.zfsARCUse(i, "arcstat", g.set, g.v)
+	}
+	return true
+}
+
+// isArcstatHeader: "time" and arcstat's column names (lower-case letters, digits, '%', at
+// most 8 bytes), one of them a memory column ZFSARC keeps.
+func isArcstatHeader(f []string) bool {
+	if len(f) < 2 || len(f) > 64 || f[0] != "time" {
+		return false
+	}
+	mem := false
+	for _, c := range f[1:] {
+		if len(c) > 8 {
+			return false
+		}
+		for k := 0; k < len(c); k++ {
+			if b := c[k]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '%') {
+				return false
+			}
+		}
+		if _, ok := arcstatByteCols[c]; ok {
+			mem = true
+		}
+	}
+	return mem
+}
+
+// isClockField: "HH:MM:SS".
+func isClockField(s string) bool {
+	return len(s) == 8 && s[2] == ':' && s[5] == ':' && isDigits(s[:2]) && isDigits(s[3:5]) && isDigits(s[6:])
+}
+
+// arcstatBytes reads a byte column of arcstat: prettynum's number with a 1024-based suffix,
+// or bytes (-p).
+func arcstatBytes(s string) (int64, bool) {
+	mult := 1.0
+	if n := len(s); n > 1 {
+		if k := strings.IndexByte("KMGTPE", s[n-1]); k >= 0 {
+			mult = math.Pow(1024, float64(k+1))
+			s = s[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v*mult) > 1<<62 {
+		return 0, false
+	}
+	return int64(v * mult), true
 }

@@ -1045,8 +1045,11 @@ func reportsEvidence(vs []allocVerdict) Evidence {
 const unprintedModeZone = "mainline 2.4 asks HighMem for single pages only (anonymous, page-cache and vmalloc pages, alloc_page with GFP_HIGHUSER or __GFP_HIGHMEM), so a request of order 1 or more is the kernel's own and only lowmem could serve it"
 
 // modeUnprinted: v is an allocation failure whose header printed no mode (2.4.0-2.4.8's
-// "__alloc_pages: N-order allocation failed.").
-func modeUnprinted(v *allocVerdict) bool { return !v.oom && v.af.Mode == "" }
+// "__alloc_pages: N-order allocation failed."); not a failure no header printed at all (a
+// subsystem's, a driver's or a text's own words, whose GFPNote says "not printed: ...").
+func modeUnprinted(v *allocVerdict) bool {
+	return !v.oom && v.af.Mode == "" && !strings.HasPrefix(v.af.GFPNote, "not printed: ")
+}
 
 // modeEvidence decodes the GFP mode of the representative report.
 func modeEvidence(v *allocVerdict) Evidence {
@@ -1063,6 +1066,9 @@ func modeEvidence(v *allocVerdict) Evidence {
 			val += "; highest zone unknown (a single page may be a user or page-cache page, which 2.4 takes from HighMem too)"
 		}
 		return Evidence{What: "GFP mode", Value: val, Source: memEventSource(v.ev), Role: Background}
+	}
+	if val == "" {
+		val = "not in the input" // a failure in a subsystem's or a text's own words (GFPNote)
 	}
 	switch {
 	case len(af.GFPFlags) > 0:

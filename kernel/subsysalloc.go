@@ -159,7 +159,9 @@ var (
 	// reSubsysAllocFail: the words of a failed allocation.
 	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*(?:\(\))?\s+(?:has\s+)?fail(?:ed|ure|s)?|\w*(?:get_skb|skb_copy|skb_clone|copy_expand)\w*(?:\(\))?:?\s+fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
-	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
+	// The SMB client's "Send error in %s = %d" (fs/smb/client cifssmb.c, smb2pdu.c; h19b)
+	// names the operation between "error" and the errno.
+	reSubsysErrno = lazyre.New(`(?i)(?:\b(?:error|err|ret|rc|status|returned|result|code)\s*[=:]?\s*\(?-12\b|\berror\s+in\s+\w{1,40}\s*=\s*-12\b|:\s*-12\s*$|\(-12\)|-ENOMEM\b|\bENOMEM\b|\berrno\s*=?\s*12\b)`)
 	// reNotMemory: what a driver allocates that is no memory.
 	reNotMemory   = lazyre.New(`(?i)\b(?:irqs?|interrupts?|msi(?:-?x)?|vectors?|resources?|bars?|(?:mem|io|mmio)\s+regions?|minors?|majors?|bus\s+numbers?|ids?|idr|ida|slots?|iova|address\s+space|qids?|luns?|devt|inodes?|dma\s+channels?|pasid|asid|vmid)\b|\[(?:io|mem|bus)\s`)
 	reSubsysOrder = lazyre.New(`(?i)\border\s*[:=]?\s*(\d{1,2})\b`)
@@ -202,6 +204,9 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	// on page by page. No failure word: the words are its own.
 	if strings.Contains(msg, "Falling back to small chunks of DMA") {
 		return SubsysAllocFailure{Order: -1, DMA: true}, true
+	}
+	if strings.Contains(msg, "allocation deadlock") {
+		return xfsAllocDeadlock(msg)
 	}
 	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno", "ENOMEM" or an
 	// skb getter ("brcmu_pkt_buf_get_skb failed") in it (not a bare "12": most dmesg stamps
@@ -356,4 +361,44 @@ func (p *SubsysAllocParser) Parse(msg string) (SubsysAllocFailure, bool) {
 		p.seen[msg] = subsysAllocSeen{f, ok}
 	}
 	return f, ok
+}
+
+// xfsAllocDeadlock reads XFS's retry warning (pre-round 19, h19b; fs/xfs/kmem.c and
+// xfs_buf.c, 2.6 to 5.x): an allocation XFS may not fail (no KM_MAYFAIL, no KM_NOSLEEP)
+// loops until it succeeds and says so every 100 retries, "possible memory allocation deadlock
+// in %s (mode:0x%x)" (2.6-3.x, xfs_err: "XFS: "), since 3.17 with "%s(%u) " (comm, pid)
+// before it and, in kmem_alloc, "size %u" after it: "XFS: fs_mark(8414) possible memory
+// allocation deadlock size 65768 in kmem_alloc (mode:0x2d40)". kmem_alloc asks kmalloc
+// (contiguous pages: a size past two pages has its buddy order, GetOrder),
+// xfs_buf_allocate_memory asks alloc_page (order 0), kmem_zone_alloc a slab cache's object
+// (its order unsaid). The loop runs only for sleeping requests (GFP_KERNEL or GFP_NOFS, the
+// mode's layout is the kernel's), so the failure is never atomic. A format string is source.
+func xfsAllocDeadlock(msg string) (SubsysAllocFailure, bool) {
+	k := strings.Index(msg, "possible memory allocation deadlock")
+	if k < 0 || strings.Contains(msg, "%u") || strings.Contains(msg, "%s") {
+		return SubsysAllocFailure{}, false
+	}
+	rest := msg[k+len("possible memory allocation deadlock"):]
+	in := strings.Index(rest, " in ")
+	if in < 0 || !strings.Contains(rest[in:], "mode:") {
+		return SubsysAllocFailure{}, false
+	}
+	sleeping := false
+	f := SubsysAllocFailure{Order: -1, Atomic: &sleeping}
+	if n, ok := strings.CutPrefix(rest[:in], " size "); ok {
+		if v, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64); err == nil && v > 0 {
+			f.Bytes = v
+		}
+	}
+	fn := rest[in+len(" in "):]
+	if j := strings.IndexAny(fn, " ("); j >= 0 {
+		fn = fn[:j]
+	}
+	switch fn {
+	case "kmem_alloc":
+		f.Contiguous = true
+	case "xfs_buf_allocate_memory":
+		f.Order, f.Contiguous = 0, true
+	}
+	return f, true
 }

@@ -78,6 +78,18 @@ func TestParseSubsysAllocFailure(t *testing.T) {
 		{msg: "DMA: preallocated 256 KiB GFP_KERNEL pool for atomic allocations"},
 		{msg: "software IO TLB: mapped [mem 0x00000000bbed0000-0x00000000bfed0000] (64MB)"},
 		{msg: `WARN(1, "Failed to get suitable pool for %s\n", dev_name(dev));`},
+		// Pre-round 19 (h19b): XFS's retry warning (xfsAllocDeadlock), kmalloc's size, the
+		// buffer cache's order-0 page, a slab cache's object; the format string and prose
+		// that names the warning are no failure.
+		{msg: "XFS: possible memory allocation deadlock in kmem_alloc (mode:0x250)", ok: true, order: -1, cont: true, atomic: "false"},
+		{msg: "XFS: fs_mark(8414) possible memory allocation deadlock size 65768 in kmem_alloc (mode:0x2d40)", ok: true, order: -1, bytes: 65768, cont: true, atomic: "false"},
+		{msg: "XFS: kworker/u8:1(123) possible memory allocation deadlock in xfs_buf_allocate_memory (mode:0x1250)", ok: true, order: 0, cont: true, atomic: "false"},
+		{msg: "XFS: rsync(4711) possible memory allocation deadlock in kmem_zone_alloc (mode:0x8250)", ok: true, order: -1, atomic: "false"},
+		{msg: `"%s(%u) possible memory allocation deadlock size %u in %s (mode:0x%x)",`},
+		{msg: "we keep seeing possible memory allocation deadlock warnings from XFS on the NAS"},
+		{msg: "CIFS: VFS: \\\\nas01 Send error in read = -12", ok: true, order: -1, errno: true},
+		{msg: "CIFS: VFS: \\\\nas01 Send error in SessSetup = -104"},
+		{msg: "CIFS VFS: Send error in SessSetup = -13"},
 		// No failure at all.
 		{msg: "Memory: 16318476K/16696524K available (12288K kernel code)"},
 		{msg: "e1000e: eth0 NIC Link is Up 1000 Mbps Full Duplex"},
