@@ -394,6 +394,9 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if isSlurmTag(l.Tag) && d.slurmLine(i) {
+				continue // slurmstepd's or slurmd's report of a step's memory (slurmoom.go)
+			}
 			if l.Tag == "nohang" {
 				if !d.nohangLine(i) {
 					d.unparsedUnread(i, "nohang's line (its settings, timers and actions): named, not read as the host's state")
