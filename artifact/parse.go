@@ -358,6 +358,10 @@ func (d *doc) run(from int) {
 			d.unparsedUnread(i, synFloodTemplateWhy) // a KB's list of the message's forms (reportextras.go)
 			continue
 		}
+		if why, ok := rdmaOwnLine(t); ok && !d.exampleLog(i) {
+			d.unparsedUnread(i, why) // UCX's or libibverbs' own line, a stamp like dmesg's or none (rdmaown.go)
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue
