@@ -33,7 +33,7 @@ var (
 )
 
 const (
-	ucxLockedWhy  = "UCX's own error: registering or creating a verbs object failed with ENOMEM (Cannot allocate memory), pinned pages counted against the process's RLIMIT_MEMLOCK (ulimit -l, limits.conf memlock, LimitMEMLOCK, the container runtime's or Slurm's propagated limit) or the HCA's translation tables; a process limit, not the host's free memory: no rule applies"
+	ucxLockedWhy  = "UCX's own error: opening the device, registering memory or creating a verbs object failed with ENOMEM (Cannot allocate memory): pinned pages counted against the process's RLIMIT_MEMLOCK (ulimit -l, limits.conf memlock, LimitMEMLOCK, the container runtime's or Slurm's propagated limit) or the HCA's own resources (translation tables, UARs: the firmware's \"limits exceeded\"); a process's or the device's limit, not the host's free memory: no rule applies"
 	ucxLineWhy    = "UCX's own log line (its time, host:pid:thread, file:line, level): the library's message, not the kernel's log"
 	verbsMemlkWhy = "libibverbs' start-up warning that the process's RLIMIT_MEMLOCK is 32 KiB or less (rdma-core check_memlock_limit): memory registrations will fail at the lock limit (ulimit -l, limits.conf memlock, LimitMEMLOCK); a process limit, not the host's memory: no rule applies"
 )
