@@ -360,6 +360,10 @@ func (d *doc) run(from int) {
 			d.unparsedUnread(i, synFloodTemplateWhy) // a KB's list of the message's forms (reportextras.go)
 			continue
 		}
+		if why, ok := rdmaOwnLine(t); ok && !d.exampleLog(i) {
+			d.unparsedUnread(i, why) // UCX's or libibverbs' own line, a stamp like dmesg's or none (rdmaown.go)
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue
@@ -395,6 +399,9 @@ func (d *doc) run(from int) {
 			}
 			if d.dockerOOMLine(i) {
 				continue
+			}
+			if isSlurmTag(l.Tag) && d.slurmLine(i) {
+				continue // slurmstepd's or slurmd's report of a step's memory (slurmoom.go)
 			}
 			if l.Tag == "nohang" {
 				if !d.nohangLine(i) {

@@ -224,6 +224,9 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	if strings.Contains(msg, ": operation ") && strings.Contains(msg, " to node ") {
 		return SubsysAllocFailure{}, false
 	}
+	if mlx5FirmwareStatus(msg) {
+		return SubsysAllocFailure{}, false
+	}
 	for _, set := range subsysAllocOwned {
 		for _, m := range set {
 			if strings.Contains(msg, m) {
@@ -401,4 +404,19 @@ func xfsAllocDeadlock(msg string) (SubsysAllocFailure, bool) {
 		f.Order, f.Contiguous = 0, true
 	}
 	return f, true
+}
+
+// mlx5FirmwareStatus: mlx5_core's report of a firmware command's status (h19c). The device
+// answers a command (MANAGE_PAGES, CREATE_MKEY, ...) with a status that cmd.c
+// cmd_status_to_err turns into an errno, "limits exceeded" (MLX5_CMD_STAT_LIM_ERR) into
+// -ENOMEM: mlx5_cmd_out_err's "%s(0x%x) op_mod(0x%x) failed, status %s(0x%x), syndrome
+// (0x%x), err(%d)" and give_pages' "func_id 0x%x, npages %d, err %d" (printed only when the
+// command failed; the host's pages it could not allocate go by alloc_system_page's "failed to
+// allocate page" instead, read as a failed allocation). A -12 there is the device's limit,
+// not the host's memory.
+func mlx5FirmwareStatus(msg string) bool {
+	if strings.Contains(msg, ") failed, status ") && strings.Contains(msg, ", syndrome (") {
+		return true
+	}
+	return strings.Contains(msg, "npages ") && (strings.Contains(msg, "func_id 0x") || strings.Contains(msg, "func_vhca_id 0x"))
 }
