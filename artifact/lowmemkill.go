@@ -174,16 +174,25 @@ func (d *doc) lowMemKillLine(i int) bool {
 	return true
 }
 
-// lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller.
+// lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller, and
+// lmkd's kills where they reached the kernel log under lmkd's tag ("lowmemorykiller: Kill 'x'
+// (pid), uid N, oom_score_adj N to free ..."; lmkd writes its kills to /dev/kmsg on some
+// builds, and a logcat -b kernel or a dmesg paste holds them): a kill by lmkd either way.
 func (d *doc) lowMemKillsInLog() {
 	if !d.lowMemKillLogged {
 		return
 	}
 	for _, r := range d.tl.Log.All() {
-		if !strings.Contains(r.Message, "lowmemorykiller: ") {
+		i := strings.Index(r.Message, "lowmemorykiller: ")
+		if i < 0 {
 			continue
 		}
-		if o, ok := lowMemKillOf("", r.Message); ok && o.Reporter == "Android's in-kernel lowmemorykiller" {
+		o, ok := lowMemKillOf("", r.Message)
+		if !ok || o.Reporter != "Android's in-kernel lowmemorykiller" {
+			// lmkd's words, "Kill" or its older "Killing '%s' (%d), uid %d, adj %d".
+			o, ok = lowMemKillOf("lowmemorykiller", r.Message[i+len("lowmemorykiller: "):])
+		}
+		if ok {
 			d.addLowMemKill(o, r.Line())
 		}
 	}

@@ -26,6 +26,15 @@ func TestH19dAndroidVendorPrefixes(t *testing.T) {
 		}
 	}
 
+	// lmkd's kill in the kernel log under its tag (a dmesg or logcat -b kernel paste): a kill
+	// by lmkd, named so, with its oom_score_adj.
+	lmkd := "[ 1240.000000] lowmemorykiller: Kill 'com.foo' (4400), uid 10124, oom_score_adj 200 to free 98304kB rss, 0kB swap; reason: critical pressure\n" +
+		"[ 1241.000000] lowmemorykiller: Killing 'com.bar' (4500), uid 10125, adj 100\n[ 1241.000000]    to free 87000kB because system is under medium memory pressure oom_adj 0\n"
+	f := mustFire(t, run(t, "oom-kill", parseText19b(t, lmkd)), Warning)
+	if !strings.Contains(f.Title, "lmkd killed 2") || !evidenceHas(f, "lmkd", "com.foo (pid 4400), oom_score_adj 200") || !evidenceHas(f, "lmkd", "com.bar (pid 4500), oom_score_adj 100") {
+		t.Errorf("lmkd in the kernel log: %s %+v", f.Title, f.Evidence)
+	}
+
 	mtk := "(1)[1234:kworker/u16:2]"
 	report := []string{
 		"kworker/u16:2: page allocation failure: order:3, mode:0x4020(GFP_ATOMIC|__GFP_COMP), nodemask=(null)",
@@ -39,7 +48,7 @@ func TestH19dAndroidVendorPrefixes(t *testing.T) {
 	for i, l := range report {
 		b.WriteString("[ 3456.10" + string(rune('0'+i)) + "000] " + mtk + l + "\n")
 	}
-	f := mustFire(t, run(t, "alloc-fail-fragmented", parseText19b(t, b.String())), Critical)
+	f = mustFire(t, run(t, "alloc-fail-fragmented", parseText19b(t, b.String())), Critical)
 	if strings.Contains(f.Title, "inferred") || !evidenceHas(f, "zone Normal", "free 18640 kB") {
 		t.Errorf("MediaTek-prefixed dump: %s %+v", f.Title, f.Evidence)
 	}
