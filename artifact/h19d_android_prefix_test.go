@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // h19d: the caller blocks Android vendor kernels print after the dmesg stamp in parentheses
 // (MediaTek's CONFIG_PRINTK_MT_PREFIX "(2)[67:kswapd0]", "(CPU:2-pid:67:kswapd0) ") and the
@@ -34,6 +37,32 @@ func TestH19dAndroidCallerBlocks(t *testing.T) {
 		ls := SplitLines(raw + "\n")
 		if len(ls) != 1 || ls[0].Text != text {
 			t.Errorf("%q: %+v", raw, ls)
+		}
+	}
+}
+
+// lmkd's logcat lines that are no kill (its start-up, a kill's second line on Android 8-9)
+// are named, so that a healthy lmkd log is read, not "nothing"; its kills stay kills, and
+// another tag's line with the same words is not lmkd's.
+func TestH19dLmkdNotices(t *testing.T) {
+	text := "11-29 09:59:58.000   612   612 I lowmemorykiller: Using psi monitors for memory pressure detection\n" +
+		"11-29 09:59:58.003   612   612 I lmkd    : Process polling is supported\n" +
+		"04-12 08:15:33.001  1089  1089 I lowmemorykiller: Killing 'com.whatsapp' (7777), uid 10098, adj 900\n" +
+		"04-12 08:15:33.001  1089  1089 I lowmemorykiller:    to free 87000kB because system is under medium memory pressure oom_adj 800\n"
+	tl := ParseString(text, "p", Options{})
+	named := 0
+	for _, u := range tl.Unparsed {
+		if strings.Contains(u.Why, "lmkd's notice") {
+			named += u.LastLine - u.FirstLine + 1
+		}
+	}
+	if named != 3 || len(tl.RuntimeOOMs) != 1 || tl.RuntimeOOMs[0].Victim != "com.whatsapp" {
+		t.Errorf("named %d, kills %+v, unparsed %+v", named, tl.RuntimeOOMs, tl.Unparsed)
+	}
+	other := ParseString("11-29 09:59:58.000   700   700 I ActivityManager: Using psi monitors for memory pressure detection\n", "p", Options{})
+	for _, u := range other.Unparsed {
+		if strings.Contains(u.Why, "lmkd") {
+			t.Errorf("another tag's line named as lmkd's: %+v", u)
 		}
 	}
 }

@@ -167,6 +167,16 @@ func (d *doc) lowMemKillLine(i int) bool {
 	}
 	o, ok := lowMemKillOf(tag, t)
 	if !ok {
+		if !l.Syslog && (tag == "lowmemorykiller" || tag == "lmkd") {
+			// lmkd's other logcat lines: its start-up ("Using psi monitors for memory
+			// pressure detection", "Process polling is supported", "lmkd data connection
+			// established"), a kill's second line on Android 8-9 ("   to free %ldkB because
+			// system is under %s memory pressure"), its decisions and errors. None is the
+			// device's memory state, and none is a kill: named, so that a healthy lmkd log is
+			// read (no finding) rather than nothing.
+			d.unparsedUnread(i, "Android lmkd's notice (its start-up, a kill's second line, a decision or an error; logcat tag "+tag+"): named, not read as the device's memory state; no kill is in the line")
+			return true
+		}
 		return false
 	}
 	d.used[i] = true
