@@ -57,6 +57,16 @@ func TestH19dAndroidVendorPrefixes(t *testing.T) {
 	if r := run(t, "alloc-fail-cma", parseText19b(t, busy)); !strings.Contains(r.NotChecked, "PFNs busy") || len(r.Findings) > 0 {
 		t.Errorf("PFNs busy alone: %+v", r)
 	}
+	// 32-bit ARM's atomic DMA coherent pool (arch/arm/mm/dma-mapping.c, 3.6-3.15) is a
+	// dedicated pool's exhaustion; its source format string quoted is not.
+	arm := "[ 4711.000000] ERROR: 256 KiB atomic DMA coherent pool is too small!\n[ 4711.000000] Please increase it with coherent_pool= kernel parameter!\n"
+	if r := run(t, "alloc-fail-cma", parseText19b(t, arm)); !strings.Contains(r.NotChecked, "1× atomic DMA coherent pool") {
+		t.Errorf("ARM atomic pool: %+v", r)
+	}
+	src := "pr_err_once(\"ERROR: %u KiB atomic DMA coherent pool is too small!\\n\"\n"
+	if r := run(t, "alloc-fail-cma", parseText19b(t, src)); strings.Contains(r.NotChecked, "atomic DMA coherent pool;") {
+		t.Errorf("source quoted: %+v", r)
+	}
 	cma := "[ 1021.445566] cma: cma_alloc: reserved: alloc failed, req-size: 2025 pages, ret: -16\n"
 	if r := run(t, "alloc-fail-cma", parseText19b(t, busy+cma)); !strings.Contains(r.NotChecked, "CMA area") {
 		t.Errorf("cma_alloc failure: %+v", r)
