@@ -66,3 +66,24 @@ func TestH19dLmkdNotices(t *testing.T) {
 		}
 	}
 }
+
+// logcat's time format ("MM-DD hh:mm:ss.mmm I/tag(  pid): ") and threadtime with -v uid (the
+// uid or its name before the pid) carry lmkd's kills as threadtime and brief do.
+func TestH19dLogcatTimeAndUID(t *testing.T) {
+	kill := "Kill 'com.x.y' (4322), uid 10124, oom_score_adj 200 to free 98304kB rss, 0kB swap; reason: critical pressure"
+	for _, prefix := range []string{
+		"11-29 10:00:00.123 I/lowmemorykiller(  612): ",
+		"2026-11-29 10:00:00.123 I/lowmemorykiller(  612): ",
+		"11-29 10:00:00.123  system   612   612 I lowmemorykiller: ",
+		"11-29 10:00:00.123  1000   612   612 I lowmemorykiller: ",
+	} {
+		tl := ParseString(prefix+kill+"\n", "p", Options{})
+		if len(tl.RuntimeOOMs) != 1 || tl.RuntimeOOMs[0].Victim != "com.x.y" || tl.RuntimeOOMs[0].PID != 4322 {
+			t.Errorf("%q: %+v", prefix, tl.RuntimeOOMs)
+		}
+	}
+	// Another tag's line in the same format is no kill.
+	if tl := ParseString("11-29 10:00:00.123 I/ActivityManager(  700): "+kill+"\n", "p", Options{}); len(tl.RuntimeOOMs) != 0 {
+		t.Errorf("another tag: %+v", tl.RuntimeOOMs)
+	}
+}

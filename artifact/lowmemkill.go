@@ -46,8 +46,10 @@ var (
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
 	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
-	// a year in front with -v year) and brief ("I/lowmemorykiller(  345): ...") prefixes.
-	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
+	// a year in front with -v year, the uid or its name before the pid with -v uid), brief
+	// ("I/lowmemorykiller(  345): ...") and time (brief's after the date and time: "11-29
+	// 10:00:00.123 I/lowmemorykiller(  345): ...") prefixes (liblog logprint's formats).
+	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+(?:\w{1,8}:?\s+)?\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+)?([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
 )
 
 // lowMemKillOf reads one kill from a message (the text after any log prefix) whose program
