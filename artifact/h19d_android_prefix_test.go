@@ -52,7 +52,7 @@ func TestH19dLmkdNotices(t *testing.T) {
 	tl := ParseString(text, "p", Options{})
 	named := 0
 	for _, u := range tl.Unparsed {
-		if strings.Contains(u.Why, "lmkd's notice") {
+		if strings.Contains(u.Why, "low memory killer's notice") {
 			named += u.LastLine - u.FirstLine + 1
 		}
 	}
@@ -85,5 +85,16 @@ func TestH19dLogcatTimeAndUID(t *testing.T) {
 	// Another tag's line in the same format is no kill.
 	if tl := ParseString("11-29 10:00:00.123 I/ActivityManager(  700): "+kill+"\n", "p", Options{}); len(tl.RuntimeOOMs) != 0 {
 		t.Errorf("another tag: %+v", tl.RuntimeOOMs)
+	}
+}
+
+// logcat -b kernel: the kernel's "lowmemorykiller: " prefix became the tag, the in-kernel
+// killer's words follow it.
+func TestH19dLogcatKernelBuffer(t *testing.T) {
+	text := "11-29 10:00:00.123     0     0 I lowmemorykiller: Killing 'com.x.y' (4322), adj 900,\n" +
+		"11-29 10:00:00.123     0     0 I lowmemorykiller:    to free 98304kB on behalf of 'kswapd0' (67) because\n"
+	tl := ParseString(text, "p", Options{})
+	if len(tl.RuntimeOOMs) != 1 || tl.RuntimeOOMs[0].Victim != "com.x.y" || tl.RuntimeOOMs[0].Reporter != "Android's in-kernel lowmemorykiller" {
+		t.Errorf("%+v", tl.RuntimeOOMs)
 	}
 }

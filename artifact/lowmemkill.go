@@ -168,6 +168,11 @@ func (d *doc) lowMemKillLine(i int) bool {
 		}
 	}
 	o, ok := lowMemKillOf(tag, t)
+	if !ok && tag == "lowmemorykiller" {
+		// logcat -b kernel: logd's klogd makes the kernel's "lowmemorykiller: " prefix the
+		// tag, so the in-kernel killer's "Killing '%s' (%d), adj %hd," stands after it.
+		o, ok = lowMemKillOf("", "lowmemorykiller: "+strings.TrimSpace(t))
+	}
 	if !ok {
 		if !l.Syslog && (tag == "lowmemorykiller" || tag == "lmkd") {
 			// lmkd's other logcat lines: its start-up ("Using psi monitors for memory
@@ -176,7 +181,7 @@ func (d *doc) lowMemKillLine(i int) bool {
 			// system is under %s memory pressure"), its decisions and errors. None is the
 			// device's memory state, and none is a kill: named, so that a healthy lmkd log is
 			// read (no finding) rather than nothing.
-			d.unparsedUnread(i, "Android lmkd's notice (its start-up, a kill's second line, a decision or an error; logcat tag "+tag+"): named, not read as the device's memory state; no kill is in the line")
+			d.unparsedUnread(i, "Android's low memory killer's notice (lmkd's start-up, a kill's continued line, a decision or an error; logcat tag "+tag+"): named, not read as the device's memory state; no kill is in the line")
 			return true
 		}
 		return false
