@@ -954,7 +954,7 @@ func stripCaller(s string, l *Line) string {
 	if len(s) > 3 && s[0] == '[' {
 		if e := strings.IndexByte(s, ']'); e > 2 && e < 16 {
 			id := strings.TrimSpace(s[1:e])
-			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && isDigits(id[1:]) {
+			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && (isDigits(id[1:]) || taskAtCPU(id)) {
 				l.Caller = id
 				s = s[e+1:]
 			}
@@ -964,6 +964,13 @@ func stripCaller(s string, l *Line) string {
 		s = s[1:]
 	}
 	return s
+}
+
+// taskAtCPU: "T1234@C3", the caller id of Android's printk_cpuid vendor module (a GKI
+// kernel's trace hook on CONFIG_PRINTK_CALLER: the task and the CPU it ran on).
+func taskAtCPU(id string) bool {
+	task, cpu, ok := strings.Cut(id, "@C")
+	return ok && id[0] == 'T' && isDigits(task[1:]) && isDigits(cpu)
 }
 
 // fixBuddyStars restores the '*' of a show_mem buddy line that Markdown ate: show_free_areas

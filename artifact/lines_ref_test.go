@@ -366,7 +366,7 @@ func refStripKernelStamp(s string, l *Line) string {
 	if len(s) > 3 && s[0] == '[' {
 		if e := strings.IndexByte(s, ']'); e > 2 && e < 16 {
 			id := strings.TrimSpace(s[1:e])
-			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && isDigits(id[1:]) {
+			if len(id) > 1 && (id[0] == 'T' || id[0] == 'C') && (isDigits(id[1:]) || taskAtCPU(id)) {
 				l.Caller = id
 				s = s[e+1:]
 			}

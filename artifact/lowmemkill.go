@@ -46,8 +46,10 @@ var (
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
 	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
-	// a year in front with -v year) and brief ("I/lowmemorykiller(  345): ...") prefixes.
-	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
+	// a year in front with -v year, the uid or its name before the pid with -v uid), brief
+	// ("I/lowmemorykiller(  345): ...") and time (brief's after the date and time: "11-29
+	// 10:00:00.123 I/lowmemorykiller(  345): ...") prefixes (liblog logprint's formats).
+	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+(?:\w{1,8}:?\s+)?\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+)?([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
 )
 
 // lowMemKillOf reads one kill from a message (the text after any log prefix) whose program
@@ -166,7 +168,22 @@ func (d *doc) lowMemKillLine(i int) bool {
 		}
 	}
 	o, ok := lowMemKillOf(tag, t)
+	if !ok && tag == "lowmemorykiller" {
+		// logcat -b kernel: logd's klogd makes the kernel's "lowmemorykiller: " prefix the
+		// tag, so the in-kernel killer's "Killing '%s' (%d), adj %hd," stands after it.
+		o, ok = lowMemKillOf("", "lowmemorykiller: "+strings.TrimSpace(t))
+	}
 	if !ok {
+		if !l.Syslog && (tag == "lowmemorykiller" || tag == "lmkd") {
+			// lmkd's other logcat lines: its start-up ("Using psi monitors for memory
+			// pressure detection", "Process polling is supported", "lmkd data connection
+			// established"), a kill's second line on Android 8-9 ("   to free %ldkB because
+			// system is under %s memory pressure"), its decisions and errors. None is the
+			// device's memory state, and none is a kill: named, so that a healthy lmkd log is
+			// read (no finding) rather than nothing.
+			d.unparsedUnread(i, "Android's low memory killer's notice (lmkd's start-up, a kill's continued line, a decision or an error; logcat tag "+tag+"): named, not read as the device's memory state; no kill is in the line")
+			return true
+		}
 		return false
 	}
 	d.used[i] = true
@@ -174,16 +191,25 @@ func (d *doc) lowMemKillLine(i int) bool {
 	return true
 }
 
-// lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller.
+// lowMemKillsInLog reads the kernel log's records of Android's in-kernel lowmemorykiller, and
+// lmkd's kills where they reached the kernel log under lmkd's tag ("lowmemorykiller: Kill 'x'
+// (pid), uid N, oom_score_adj N to free ..."; lmkd writes its kills to /dev/kmsg on some
+// builds, and a logcat -b kernel or a dmesg paste holds them): a kill by lmkd either way.
 func (d *doc) lowMemKillsInLog() {
 	if !d.lowMemKillLogged {
 		return
 	}
 	for _, r := range d.tl.Log.All() {
-		if !strings.Contains(r.Message, "lowmemorykiller: ") {
+		i := strings.Index(r.Message, "lowmemorykiller: ")
+		if i < 0 {
 			continue
 		}
-		if o, ok := lowMemKillOf("", r.Message); ok && o.Reporter == "Android's in-kernel lowmemorykiller" {
+		o, ok := lowMemKillOf("", r.Message)
+		if !ok || o.Reporter != "Android's in-kernel lowmemorykiller" {
+			// lmkd's words, "Kill" or its older "Killing '%s' (%d), uid %d, adj %d".
+			o, ok = lowMemKillOf("lowmemorykiller", r.Message[i+len("lowmemorykiller: "):])
+		}
+		if ok {
 			d.addLowMemKill(o, r.Line())
 		}
 	}

@@ -486,6 +486,14 @@ func syslogTag(rest, stamp, host string, l *Line) (string, bool) {
 func stripVendorBlocks(s string, l *Line) string {
 	for k := 0; k < 3; k++ {
 		t := strings.TrimLeft(s, " ")
+		if len(t) > 5 && t[0] == '(' && l.Kernel {
+			r, ok := stripParenCaller(t, l)
+			if !ok {
+				return s
+			}
+			s = r
+			continue
+		}
 		if len(t) < 5 || t[0] != '[' {
 			return s
 		}
@@ -507,6 +515,57 @@ func stripVendorBlocks(s string, l *Line) string {
 		s = strings.TrimPrefix(t[end+1:], " ")
 	}
 	return s
+}
+
+// stripParenCaller removes a vendor kernel's caller block in parentheses after a dmesg stamp:
+//
+//	"(2)[67:kswapd0]"              CPU, then pid and comm (MediaTek's CONFIG_PRINTK_MT_PREFIX,
+//	                               "cpu_id/status/pid/process_name" before each record; no blank
+//	                               before the message)
+//	"(CPU:2-pid:67:kswapd0) "      CPU, pid and comm spelled out (other Android vendor trees)
+//
+// Like stripVendorBlocks' "[3:  kswapd0:   67]" it names the printing task and is kept as the
+// line's Caller. Only a line that already had a kernel stamp is cut (l.Kernel): a '(' at a
+// message's start is text otherwise.
+func stripParenCaller(t string, l *Line) (string, bool) {
+	if strings.HasPrefix(t, "(CPU:") {
+		end := strings.IndexByte(t[:min(len(t), 48)], ')')
+		if end < 0 {
+			return t, false
+		}
+		cpu, rest, ok := strings.Cut(t[5:end], "-pid:")
+		pid, comm, ok2 := strings.Cut(rest, ":")
+		if !ok || !ok2 || !isDigits(cpu) || !isDigits(pid) || comm == "" {
+			return t, false
+		}
+		l.Caller = parenCaller(pid, cpu)
+		return strings.TrimPrefix(t[end+1:], " "), true
+	}
+	// "(2)[67:kswapd0]": a CPU number of one to three digits, then the task block at once.
+	end := strings.IndexByte(t[:min(len(t), 5)], ')')
+	if end < 2 || !isDigits(t[1:end]) || len(t) < end+5 || t[end+1] != '[' {
+		return t, false
+	}
+	in := t[end+2:]
+	cl := strings.IndexByte(in[:min(len(in), 40)], ']')
+	if cl < 3 {
+		return t, false
+	}
+	pid, comm, ok := strings.Cut(in[:cl], ":")
+	if !ok || !isDigits(pid) || comm == "" {
+		return t, false
+	}
+	l.Caller = parenCaller(pid, t[1:end])
+	return strings.TrimPrefix(in[cl+1:], " "), true
+}
+
+// parenCaller names the printing task as CONFIG_PRINTK_CALLER does ("T67"): a task keeps its
+// id when it moves to another CPU mid-report; pid 0 is the idle task, one per CPU ("C2").
+func parenCaller(pid, cpu string) string {
+	if strings.TrimLeft(pid, "0") == "" {
+		return "C" + cpu
+	}
+	return "T" + pid
 }
 
 // isCPUCommPID: "3:  Binder:9343_3:22875", "4: binder:569_5:27109", "4:        kswapd0: 1209".

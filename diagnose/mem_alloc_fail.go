@@ -261,7 +261,18 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			return nil, tl.Log.Len(), fmt.Sprintf("%d kernel log line(s) state a failed allocation in a subsystem's or driver's own words (first: %s, %q): allocations failed %s, so no cause of the family is shown or excluded (the driver allocates with __GFP_NOWARN or logs only the errno; a \"page allocation failure\" report or /proc/buddyinfo and /proc/zoneinfo from the host while it fails would decide)",
 				len(recs), memOr(recs[0].Where(), "kernel log"), clipMsg(recs[0].Message), what)
 		}
-		return oomLowmemVerdicts(tl), tl.Log.Len(), ""
+		vs := oomLowmemVerdicts(tl)
+		// alloc_contig_range's "[%lx, %lx) PFNs busy" (mm/page_alloc.c, pr_info_ratelimited;
+		// __func__ is alloc_contig_range_noprof since 6.10): pages of a contiguous range (a
+		// CMA area's, a gigantic huge page's) could not be isolated or migrated out. cma_alloc
+		// then tries the next range and prints its own failure ("alloc failed, req-size", a
+		// PoolCMA line above) only when none was had: without that line whether the request
+		// failed is not in the input, so the log is not called clean either.
+		if busy := logMatches(tl, ") PFNs busy"); len(vs) == 0 && len(busy) > 0 {
+			return nil, tl.Log.Len(), fmt.Sprintf("%d kernel log line(s) say a contiguous range's pages were busy (first: %s, %q): alloc_contig_range could not migrate pinned or in-use pages out of a CMA area; cma_alloc retries the next range and says \"alloc failed, req-size: N pages\" only when none was free, and no such line is in the input, so whether an allocation failed is not shown (the lines around it, or CmaTotal/CmaFree in /proc/meminfo, would say)",
+				len(busy), memOr(busy[0].Where(), "kernel log"), clipMsg(busy[0].Message))
+		}
+		return vs, tl.Log.Len(), ""
 	}
 	order0 := false
 	for _, e := range evs {

@@ -118,7 +118,7 @@ const (
 // message says the refill work was already queued. Other kevents (4, EVENT_LINK_RESET …) are
 // no memory. A format string ("%s", "%d") is source, not a host's log.
 func poolFailure(msg string) (SubsysAllocFailure, bool) {
-	if strings.Contains(msg, "%s") || strings.Contains(msg, "%d") || strings.Contains(msg, "%zd") {
+	if strings.Contains(msg, "%s") || strings.Contains(msg, "%d") || strings.Contains(msg, "%zd") || strings.Contains(msg, "%u") {
 		return SubsysAllocFailure{}, false
 	}
 	f := SubsysAllocFailure{Order: -1}
@@ -137,7 +137,11 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 	case strings.Contains(msg, "max_grant_frames reached"):
 		f.Pool = PoolXenGrants
 		return f, true
-	case strings.Contains(msg, "Failed to get suitable pool for "), strings.Contains(msg, "DMA pool exhausted for "):
+	case strings.Contains(msg, "Failed to get suitable pool for "), strings.Contains(msg, "DMA pool exhausted for "),
+		// 32-bit ARM's own pool (arch/arm/mm/dma-mapping.c __alloc_from_pool, 3.6-3.15,
+		// pr_err_once): "ERROR: %u KiB atomic DMA coherent pool is too small!" then
+		// "Please increase it with coherent_pool= kernel parameter!".
+		strings.Contains(msg, "atomic DMA coherent pool is too small"):
 		f.Pool = PoolDMAAtomic
 		return f, true
 	case strings.Contains(msg, "may have been dropped"):
