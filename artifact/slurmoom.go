@@ -40,9 +40,16 @@ import (
 // job log's "[2024-03-14T17:14:38.784] error: ", or syslog's slurmstepd/slurmd tag. A
 // sentence that only names the message ("if you see Detected 1 oom-kill event ...") has
 // another start and stays prose.
+// reSlurmStepID: a step named the way slurmstepd names it ("step 3756240.batch cgroup",
+// "StepId=191.batch cgroup", "JobId=5 StepId=5.0", a het or array job's "+0"/"_3"), for the
+// message's first sentence quoted alone: users cut the second sentence, and without it only
+// the step's shape tells Slurm's line from a sentence about "oom-kill events in my job".
+const reSlurmStepID = `(?:step \d+(?:[_+]\d+)?\.(?:\d+|batch|extern|interactive)(?: cgroup)?|(?:JobId=\d+\S* )?StepId=\d+(?:[_+]\d+)?\.(?:\d+|batch|extern|interactive)(?: cgroup)?)`
+
 var (
 	reSlurmPrefix    = `^\s*(?:\[\d{4}-\d\d-\d\dT[\d:.]+\]\s+)?(?:slurmstepd(?:-[\w.-]+)?(?:\[\d+\])?:\s+)?(?:error:\s+)?(?:task/cgroup:\s+(?:task_cgroup_memory_check_oom:\s+)?)?`
-	reSlurmOOMEvents = lazyre.New(reSlurmPrefix + `Detected (\d{1,9}) oom[-_]kill events?(?:\(s\))? in (\S+(?: \S+)?(?: cgroup)?)\.\s+Some of (?:your processes may have been killed by the cgroup out-of-memory handler|the step tasks have been OOM Killed)\.?\s*$`)
+	reSlurmOOMEvents = lazyre.New(reSlurmPrefix + `Detected (\d{1,9}) oom[-_]kill events?(?:\(s\))? in (?:(\S+(?: \S+)?(?: cgroup)?)\.\s+Some of (?:your processes may have been killed by the cgroup out-of-memory handler|the step tasks have been OOM Killed)\.?|(` + reSlurmStepID + `)\.?)["'”]?\s*$`)
+	reSlurmLowMem    = lazyre.New(`^\s*(?:\[\d{4}-\d\d-\d\dT[\d:.]+\]\s+)?(?:slurmctld(?:\[\d+\])?:\s+)?(?:(?:error|debug\d?):\s+)?Node (\S+) has low real_memory size (?:(\d{1,20})|\((\d{1,20}) < (\d{1,20})\)|\((\d{1,20}) / (\d{1,20})\) < [\d.]+%)\s*$`)
 	reSlurmExceeded  = lazyre.New(reSlurmPrefix + `Exceeded (step|job) memory limit at some point\.?\s*$`)
 	reSlurmOverKill  = lazyre.New(reSlurmPrefix + `((?:Job|Step) \S+|(?:JobId|StepId)=\S+) exceeded memory limit \((\d{1,20}) > (\d{1,20})\), being killed\s*$`)
 	reSlurmHitLimit  = lazyre.New(reSlurmPrefix + `(?:\S+: )?(?:JobId|StepId)=\S+ hit memory limit at least once during execution\. This may or may not result in some failure\.\s*$`)
@@ -52,9 +59,16 @@ var (
 // slurmHitLimitWhy names 20.11's limit-reached line.
 const slurmHitLimitWhy = "Slurm's task/cgroup note that the step's memory cgroup reached its limit (memory.failcnt above zero) with no oom_kill event: reclaim ran at the limit, no process was killed; the step's requested memory (--mem), not the host's"
 
-// isSlurmTag: slurmstepd's and slurmd's syslog tags.
+// slurmLowMemWhy names slurmctld's registration check (src/slurmctld/node_mgr.c
+// validate_node_specs): the node's slurmd reported less real memory than slurm.conf's
+// RealMemory ("Node %s has low real_memory size %u", later "(%u < %u)", 22.05 on "(%lu / %lu)
+// < %.2f%%"), and slurmctld drains the node ("Low RealMemory"). The figure is the node's
+// MemTotal in MiB against a configured figure: a configuration mismatch, not a shortage.
+const slurmLowMemWhy = "slurmctld's registration check: the node's slurmd reported less real memory (MiB, its MemTotal) than slurm.conf's RealMemory, so slurmctld drains it (\"Low RealMemory\"): a configured figure above the node's own, not memory in use or short; no rule applies"
+
+// isSlurmTag: slurmstepd's, slurmd's and slurmctld's syslog tags.
 func isSlurmTag(tag string) bool {
-	return tag == "slurmstepd" || tag == "slurmd" || strings.HasPrefix(tag, "slurmstepd-")
+	return tag == "slurmstepd" || tag == "slurmd" || tag == "slurmctld" || strings.HasPrefix(tag, "slurmstepd-")
 }
 
 // slurmLine reads line i as one of Slurm's memory lines above.
@@ -74,9 +88,13 @@ func (d *doc) slurmLine(i int) bool {
 		if err != nil || n < 1 {
 			return false
 		}
+		step := m[2]
+		if step == "" {
+			step = m[3] // the first sentence alone (reSlurmStepID)
+		}
 		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: "slurmstepd task/cgroup (oom_kill events in " + m[2] + "'s memory cgroup)",
-			Container: m[2], Count: n, Source: src})
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: "slurmstepd task/cgroup (oom_kill events in " + step + "'s memory cgroup)",
+			Container: step, Count: n, Source: src})
 		return true
 	case strings.Contains(t, "Exceeded ") && strings.Contains(t, " at some point"):
 		m := reSlurmExceeded.FindStringSubmatch(t)
@@ -98,6 +116,12 @@ func (d *doc) slurmLine(i int) bool {
 		d.used[i] = true
 		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "slurmstepd jobacct_gather (" + m[1] + "'s sampled memory " + m[2] + " over its limit " + m[3] + ", killed by Slurm)",
 			Container: m[1], Count: 1, Source: src})
+		return true
+	case strings.Contains(t, " low real_memory size "):
+		if !reSlurmLowMem.MatchString(t) {
+			return false
+		}
+		d.unparsedUnread(i, slurmLowMemWhy)
 		return true
 	case strings.Contains(t, " hit memory limit "):
 		if !reSlurmHitLimit.MatchString(t) {
