@@ -463,7 +463,7 @@ func readsTag(l *Line) bool {
 	switch l.Tag {
 	case "kernel":
 		return false // none of the tags below, not "user" nor "" (talos, docker), no agent's
-	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "slurmstepd", "slurmd":
+	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "slurmstepd", "slurmd", "slurmctld":
 		return true
 	}
 	return talosOOMKillLine(l) || mayBeDockerOOM(l) || rdmaOwnHanded(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) || isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) || ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag))
