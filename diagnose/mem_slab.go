@@ -257,6 +257,9 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 	if r, ok := slabFromTables(tl); ok {
 		return r
 	}
+	if r, ok := slabStatedGrowth(tl); ok {
+		return r
+	}
 	return NotChecked("no SUnreclaim in /proc/meminfo samples, no slab figure in an allocation-failure report, and no slabtop or /proc/slabinfo table")
 }
 
