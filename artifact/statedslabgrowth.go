@@ -37,6 +37,10 @@ var (
 	reSlabLeakWord = lazyre.New(`(?i)\bleak\w*|\bgrow\w*|\bgrew\b|\bincreas\w*`)
 	// A rate of something else: traffic, a disk, a download.
 	reSlabRateOther = lazyre.New(`(?i)\b(?:packets?|traffic|bandwidth|throughput|download\w*|upload\w*|transfer\w*|disk|writes?|reads?|network|wan|lan|link|speed|mbps|kbps)\b`)
+	// Another machine named in the sentence: "on my other router", "another server".
+	reSlabOtherHost = lazyre.New(`(?i)\b(?:my|our|an?|the|his|her|their)\s+other\s+(?:\w+\s+)?(?:box|machine|server|host|router|device|pi|node|system|laptop|board)s?\b|\banother\s+(?:\w+\s+)?(?:box|machine|server|host|router|device|node|system|laptop|board)\b`)
+	// A negation inside the statement: "slab never grew to".
+	reSlabNegInside = lazyre.New(`(?i)\b(?:not|never|no\s+longer|didn't|doesn't|don't|hasn't|haven't|won't)\b|n't\b`)
 	reSlabObjWord   = lazyre.New(`(?i)\bslabinfo\b|\bslabtop\b|\bslab\b|_cache\b|\bkmalloc-\d+`)
 )
 
@@ -84,7 +88,7 @@ func slabGrowthCount(num string) (float64, bool) {
 func hostSlabSentence(para string, m []int, lineAt func(int) int, sub *subjects) (int, string, bool) {
 	sentence := sentenceAround(para, m[0], m[1])
 	match := para[m[0]:m[1]]
-	if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reThreshold.MatchString(para[max(0, m[0]-16):m[0]]) {
+	if hypotheticalUpTo(sentence, match) || reSlabOtherHost.MatchString(sentence) || reSlabNegInside.MatchString(match) || genericStatement(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reThreshold.MatchString(para[max(0, m[0]-16):m[0]]) {
 		return 0, "", false
 	}
 	no := lineAt(m[0])
