@@ -134,6 +134,7 @@ const (
 	RateStatedSlabGrowthFromObjs = "stated_slab_growth_from_objs"
 	RateStatedSlabGrowthToObjs   = "stated_slab_growth_to_objs"
 	RateStatedSlabGrowthSec      = "stated_slab_growth_sec"
+
 	RateStatedUDPSndbufRising = "stated_udp_sndbuf_errors_rising"
 	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
