@@ -209,7 +209,7 @@ func (d *doc) stated() {
 		return
 	}
 	sub := d.newSubjects()
-	tlbText, reclaimText, jvmCrashFile := false, false, false
+	tlbText, reclaimText, jvmCrashFile, slabText, slabGrowthSeen := false, false, false, false, false
 	for _, p := range d.proseLines {
 		if strings.Contains(p.text, "TLB") || strings.Contains(strings.ToLower(p.text), "shootdown") {
 			tlbText = true
@@ -219,6 +219,9 @@ func (d *doc) stated() {
 		}
 		if strings.Contains(p.text, "hs_err") {
 			jvmCrashFile = true
+		}
+		if !slabText && (strings.Contains(p.text, "slab") || strings.Contains(p.text, "_cache")) {
+			slabText = true
 		}
 	}
 	d.statedMemory(sub)
@@ -455,6 +458,12 @@ func (d *doc) stated() {
 		if has("retra") {
 			if no, sentence, ok := statedRetransMany(para, lineAt); ok {
 				addHostDrop(model.RateStatedRetransSeen, 1, no, sentence) // statedretransmany.go
+			}
+		}
+		if !slabGrowthSeen && has("slab", "kmalloc", "unreclaim", "objects") {
+			if g, ok := statedSlabGrowth(para, lineAt, sub, slabText); ok {
+				slabGrowthSeen = true
+				g.rates(add) // statedslabgrowth.go
 			}
 		}
 		if has("swap") {

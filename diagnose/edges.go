@@ -157,6 +157,10 @@ func init() {
 			Link: "handshakes dropped at a full accept queue are retried with retransmitted SYN-ACKs"},
 		Edge{Cause: "overcommit-exposed", Effect: "oom-kill",
 			Link: "commitments beyond what memory and swap can back end in the OOM killer"},
+		// Unreclaimable slab that grows by half the memory or more a day, as stated (fix24b),
+		// fills the host within a day or two: no shrinker frees it, so the host runs out.
+		Edge{Cause: "slab-unreclaimable-growth", Effect: "oom-kill", Holds: slabLeakFills,
+			Link: "unreclaimable slab grows until nothing is left for the workload, and reclaim cannot free it"},
 	)
 }
 
@@ -200,6 +204,22 @@ func slabMatters(cause, effect *Finding) (string, bool) {
 }
 
 const slabMattersShare = 0.30
+
+// slabLeakFills holds when the stated slab growth adds at least half of the host's memory a
+// day and the OOM kill is not only a memory cgroup's: a driver's or a protocol's slab is
+// the host's memory, so when the text leaves open where memory ran out (a stated OOM), the
+// leak that fills all of it is the host's exhaustion.
+func slabLeakFills(cause, effect *Finding) (string, bool) {
+	if effect.Facts.OOM == OOMCgroup {
+		return "", false
+	}
+	if s := cause.Facts.DayGrowthShare; s >= slabLeakFillsShare {
+		return fmt.Sprintf("slab grows by %.0f%% of the memory a day", 100*s), true
+	}
+	return "", false
+}
+
+const slabLeakFillsShare = 0.5
 
 // globalOOM holds for an OOM kill of the whole host, not one inside a memory cgroup: a
 // cgroup at its limit does not starve the kernel's atomic allocations. A kill known only

@@ -114,6 +114,9 @@ type Facts struct {
 	// Share is the part (0 to 1) of Memory that the finding's subject holds (unreclaimable
 	// slab); 0 when not measured.
 	Share float64
+	// DayGrowthShare is the part of Memory the finding's subject grows by in a day, as
+	// stated (slab-unreclaimable-growth from a sentence); 0 when not known.
+	DayGrowthShare float64
 	// OOM says where the OOM killer ran (oom-kill).
 	OOM OOMScope
 	// CgroupCache: a slab cache that could not grow is a memory cgroup's copy, named

@@ -58,6 +58,13 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 	low, lowSrc, haveLow := memLowmemKB(tl)
 	highmem := haveLow && !memIs64Bit(tl) && (tl.Host.HighMem == nil || *tl.Host.HighMem)
 
+	if len(pts) < 3 {
+		// A growth the author states says more than one or two readings ("SUnreclaim grew
+		// from 1.2 GB to 3.5 GB in 6 hours" is also read as one stated SUnreclaim).
+		if r, ok := slabStatedGrowth(tl); ok && len(r.Findings) > 0 {
+			return r
+		}
+	}
 	if len(pts) == 0 {
 		return slabFromDump(tl, low, lowSrc, highmem)
 	}
@@ -255,6 +262,9 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 		return r
 	}
 	if r, ok := slabFromTables(tl); ok {
+		return r
+	}
+	if r, ok := slabStatedGrowth(tl); ok {
 		return r
 	}
 	return NotChecked("no SUnreclaim in /proc/meminfo samples, no slab figure in an allocation-failure report, and no slabtop or /proc/slabinfo table")

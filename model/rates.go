@@ -126,6 +126,15 @@ const (
 	// RateStatedUDPSndbufRising is 1 when the text says Udp SndbufErrors grew, by that name
 	// or netstat -su's "send buffer errors", with no figure; RateStatedUDPSocketDrops is 1
 	// when it says sockets' drops grew in /proc/net/udp's drops column (sk_drops).
+	// Slab growth the author states for this host (artifact/statedslabgrowth.go): from a
+	// size in kB (0 when only the size reached is stated) or an object count to another over
+	// RateStatedSlabGrowthSec seconds.
+	RateStatedSlabGrowthFromKB   = "stated_slab_growth_from_kb"
+	RateStatedSlabGrowthToKB     = "stated_slab_growth_to_kb"
+	RateStatedSlabGrowthFromObjs = "stated_slab_growth_from_objs"
+	RateStatedSlabGrowthToObjs   = "stated_slab_growth_to_objs"
+	RateStatedSlabGrowthSec      = "stated_slab_growth_sec"
+
 	RateStatedUDPSndbufRising = "stated_udp_sndbuf_errors_rising"
 	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
