@@ -115,7 +115,7 @@ func stripPriBSD(s string, l *Line) (string, bool) {
 
 // stripReceiverLabel removes the label a syslog receiver prints before each datagram it
 // received, the datagram as it travelled ("Received message  <4>Jun  8 11:15:43 LEDE
-// kernel: [  379.197183] Normal free:1024kB ...": a router's kernel log sent with BusyBox
+// kernel: [  379.197183] Normal free:1024kB ...": a router's kernel log sent by LEDE's logd or BusyBox
 // syslogd -R to a small UDP listener on another machine, corpus 2150), so stripPriBSD reads
 // the priority and the BSD header after it. The label is one or two words of letters before
 // blanks; the datagram's priority is of the kern facility (0-7) and its tag, after the date
