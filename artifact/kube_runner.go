@@ -39,6 +39,8 @@ var (
 	reRunnerContainerError = lazyre.New(`^(?:ERROR: Job failed(?: \([^)]*\))?: )?Error in container (\S+): exit code: (\d+), reason: '([A-Za-z]*)'`)
 	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|\{"Status":"[a-z]+",.*"OOMKilled":true\b.*)$`)
 	reDockerExitCode       = lazyre.New(`"ExitCode":\s*(\d+)`)
+	reDockerStateNoOOM     = lazyre.New(`^(?:"OOMKilled":\s*false,?|\{"Status":"([a-z]+)",.*"OOMKilled":false\b.*)$`)
+	reDockerStatus         = lazyre.New(`^"Status":\s*"([a-z]+)",?$`)
 	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
 	reECSOOMReason         = lazyre.New(`^(?:"(?:reason|stoppedReason)":\s*"|(?:Stopped reason|Reason):\s+)OutOfMemoryError: [Cc]ontainer killed due to memory usage\b`)
 )
@@ -73,7 +75,13 @@ func (d *doc) runnerContainerStates() {
 			}
 			continue
 		}
-		if !strings.Contains(t, `"OOMKilled":`) || !reDockerStateOOM.MatchString(t) || d.exampleLines[p.no] {
+		if !strings.Contains(t, `"OOMKilled":`) || d.exampleLines[p.no] {
+			continue
+		}
+		if !reDockerStateOOM.MatchString(t) {
+			if s, last, ok := dockerStateNoOOM(ps, k, t); ok {
+				d.addKubeTerminated(s, p.no, last)
+			}
 			continue
 		}
 		s := KubeTerminated{Reason: "OOMKilled"}
@@ -99,6 +107,43 @@ func (d *doc) runnerContainerStates() {
 			}
 		}
 	}
+}
+
+// dockerStateNoOOM reads docker inspect's State object of a container that ended without an
+// OOM kill (fix24c): "OOMKilled": false beside its "ExitCode", on the line of its own in the
+// indented output (Dead, Pid, ExitCode follow it; Status comes four lines above) or in
+// `docker inspect --format '{{json .State}}'`'s one line. The runtime records the bit from
+// the container's cgroup OOM events, so false says no OOM kill reached it, whatever its
+// exit code (137 is any SIGKILL). Only a container that ended: Status "exited" or "dead",
+// or, where the paste cut the Status, an exit code other than 0 (a running container's
+// State reads "ExitCode": 0). A sentence naming the key ("it says \"OOMKilled\": false")
+// is no State object: the field must be the whole line.
+func dockerStateNoOOM(ps []proseLine, k int, t string) (KubeTerminated, int, bool) {
+	m := reDockerStateNoOOM.FindStringSubmatch(t)
+	if m == nil {
+		return KubeTerminated{}, 0, false
+	}
+	status, last := m[1], ps[k].no
+	var code *int
+	if c := reDockerExitCode.FindStringSubmatch(t); c != nil {
+		code = atoiPtr(c[1])
+	} else {
+		for j := k + 1; j < len(ps) && j <= k+4 && ps[j].no == ps[j-1].no+1; j++ {
+			if c := reDockerExitCode.FindStringSubmatch(ps[j].text); c != nil {
+				code, last = atoiPtr(c[1]), ps[j].no
+				break
+			}
+		}
+		for j := k - 1; status == "" && j >= 0 && j >= k-5 && ps[j].no == ps[j+1].no-1; j-- {
+			if c := reDockerStatus.FindStringSubmatch(strings.TrimSpace(ps[j].text)); c != nil {
+				status = c[1]
+			}
+		}
+	}
+	if code == nil || !(status == "exited" || status == "dead" || status == "" && *code != 0) {
+		return KubeTerminated{}, 0, false
+	}
+	return KubeTerminated{ExitCode: code}, last, true
 }
 
 func atoiPtr(s string) *int {

@@ -270,7 +270,15 @@ func (d *doc) stated() {
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
-	if p, ok := d.titleProse(); ok && titleNamesOOM(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
+	p, ok := d.titleProse()
+	if !ok && d.kernelMemDump() && !d.hasAllocFailure() {
+		// A Mem-Info dump whose header the paste left out, under a tracker's breadcrumb
+		// and a title naming an OOM ("oom during extendRoot-piratebox installation",
+		// corpus 2150, fix24c): the title says whose tail the dump is. Without such a dump
+		// the breadcrumbed title is not read (a program's own "Raylet out of memory").
+		p, ok = d.crumbTitle()
+	}
+	if ok && titleNamesOOM(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
@@ -1791,7 +1799,14 @@ func statedRingsCompared(text string) (statedRing, bool) {
 // oom-kill", then ">"), and a paste fenced whole opens with the fence: a line that is blank
 // once its quoting is read is blank, and a fence's opening line above the title stands for
 // none (titleBlank).
-func (d *doc) titleProse() (proseLine, bool) {
+func (d *doc) titleProse() (proseLine, bool) { return d.titleUnder(false) }
+
+// crumbTitle is the title heading under a tracker's breadcrumb (trackerCrumbs), which
+// titleProse does not take: read only where the body says what the title is about (a
+// headerless Mem-Info dump under a title naming an OOM, statedTitleOOM).
+func (d *doc) crumbTitle() (proseLine, bool) { return d.titleUnder(true) }
+
+func (d *doc) titleUnder(crumbed bool) (proseLine, bool) {
 	if len(d.proseLines) == 0 || d.proseLines[0].no > 3 || d.text == "" {
 		return proseLine{}, false
 	}
@@ -1799,13 +1814,21 @@ func (d *doc) titleProse() (proseLine, bool) {
 	if p.no == 1 && len(d.proseLines) > 1 && chatAuthorLine(p.text) {
 		p = d.proseLines[1] // the message under a chat's author line
 	}
+	crumbs := 0 // the lines of a tracker's breadcrumb above the heading (trackerCrumbs)
+	if crumbed {
+		n := trackerCrumbs(d.proseLines)
+		if n == 0 || !strings.HasPrefix(strings.TrimSpace(d.proseLines[n].text), "# ") {
+			return proseLine{}, false
+		}
+		p, crumbs = d.proseLines[n], n
+	}
 	t := strings.TrimSpace(p.text)
 	heading := strings.HasPrefix(t, "# ") || strings.HasPrefix(t, "## ")
 	rest := d.wholeText()
 	for no := 1; no <= p.no+1; no++ {
 		line, after, found := strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, "\r")
-		if no < p.no && !titleBlank(line) && !(no == 1 && (fenceOpener(line) || chatAuthorLine(line))) {
+		if no < p.no && no > crumbs && !titleBlank(line) && !(no == 1 && (fenceOpener(line) || chatAuthorLine(line))) {
 			return proseLine{}, false // a line of another kind stands above it
 		}
 		if no == p.no+1 {
@@ -1819,6 +1842,31 @@ func (d *doc) titleProse() (proseLine, bool) {
 	}
 	return proseLine{}, false
 }
+
+// trackerCrumbs: the number of lines, from line 1, of an issue tracker's breadcrumb above
+// a page's title heading (fix24c): "owner/repo · issue #10 · closed · Makefile" (the
+// repository, the thread's kind and number, its state, fields joined by " · ", as the
+// tracker's page heads it), then at most one "labels: ..." line. 0 when line 1 is none: a
+// sentence with a middle dot, a heading of its own.
+func trackerCrumbs(ps []proseLine) int {
+	if len(ps) < 2 || ps[0].no != 1 {
+		return 0
+	}
+	f := strings.Split(strings.TrimSpace(ps[0].text), " · ")
+	if len(f) < 3 || len(f) > 6 || strings.Count(f[0], "/") != 1 || strings.ContainsAny(f[0], " \t") || !reTrackerThread.MatchString(f[1]) {
+		return 0
+	}
+	n := 1
+	if ps[1].no == 2 && strings.HasPrefix(ps[1].text, "labels: ") && len(ps) > 2 {
+		n = 2
+	}
+	if ps[n].no != n+1 {
+		return 0
+	}
+	return n
+}
+
+var reTrackerThread = lazyre.New(`^(?:issue|pull request|pr|discussion|merge request|bug) #?\d+$`)
 
 // titleBlank: a line that holds nothing once its mail quoting (or a page's "<br>") is read
 // ("", ">", "> ", ">>", "<br>").

@@ -87,6 +87,9 @@ func stripLogWrappers(s string, l *Line) string {
 		if t, ok := stripDmesgFacility(s, l); ok {
 			return t
 		}
+		if t, ok := stripReceiverLabel(s, l); ok {
+			return t
+		}
 		if t, ok := stripMultiplexer(s); ok {
 			return stripLogWrappers(t, l)
 		}
@@ -108,6 +111,44 @@ func stripPriBSD(s string, l *Line) (string, bool) {
 	pri, _ := strconv.Atoi(s[1:gt])
 	l.Priority = pri & 7
 	return s[gt+1:], true
+}
+
+// stripReceiverLabel removes the label a syslog receiver prints before each datagram it
+// received, the datagram as it travelled ("Received message  <4>Jun  8 11:15:43 LEDE
+// kernel: [  379.197183] Normal free:1024kB ...": a router's kernel log sent by LEDE's logd or BusyBox
+// syslogd -R to a small UDP listener on another machine, corpus 2150), so stripPriBSD reads
+// the priority and the BSD header after it. The label is one or two words of letters before
+// blanks; the datagram's priority is of the kern facility (0-7) and its tag, after the date
+// and the host, is "kernel:". Another program's datagram behind the label ("<30>... dnsmasq[812]:
+// ..."), a label of three words or more (a sentence: "the log says <4>Jun ..."), and a '<'
+// that opens no priority stay as they are. Ruled out by one byte search in the first 40
+// bytes: few lines hold a '<' there.
+func stripReceiverLabel(s string, l *Line) (string, bool) {
+	lt := strings.IndexByte(s[:min(len(s), 40)], '<')
+	if lt < 4 || s[lt-1] != ' ' || len(s) < lt+24 {
+		return s, false
+	}
+	words := strings.Fields(strings.TrimRight(s[:lt], " :"))
+	if len(words) == 0 || len(words) > 2 {
+		return s, false
+	}
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			if w[i]|0x20 < 'a' || w[i]|0x20 > 'z' {
+				return s, false
+			}
+		}
+	}
+	d := s[lt:]
+	gt := strings.IndexByte(d[:min(len(d), 5)], '>')
+	if gt != 2 || !isDigits(d[1:gt]) || d[1] > '7' {
+		return s, false // one digit: the kern facility's eight levels
+	}
+	f := strings.Fields(d[gt+1 : min(len(d), gt+80)])
+	if len(f) < 5 || !isMonth(f[0]) || !isDigits(f[1]) || strings.Count(f[2], ":") != 2 || f[4] != "kernel:" {
+		return s, false
+	}
+	return stripPriBSD(d, l)
 }
 
 // stripUnixStamp removes journalctl -o short-unix's "1700000000.123456 host kernel: ": the

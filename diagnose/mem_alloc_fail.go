@@ -280,6 +280,7 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 			order0 = true
 		}
 	}
+	above := notPhysicalAbove(tl)
 	for i, e := range evs {
 		v := allocVerdict{ev: e, af: e.AllocFailure, zones: e.AllocFailure.Zones}
 		if len(v.zones) == 0 {
@@ -287,10 +288,40 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 				v.zones, v.borrowed = d.AllocFailure.Zones, memEventSource(d)
 			}
 		}
+		if r, ok := above[e.FirstLine]; ok && e.FirstLine > 1 {
+			// warn_alloc_failed's own message on the line above the header: the
+			// report is the vmalloc's address-space failure (notPhysicalAbove).
+			v.class = classNotPhysical
+			v.notes = append(v.notes, fmt.Sprintf("the line above the report's header (%s, %q) is the message warn_alloc_failed printed before it: the report is vmalloc's failure to find address space, printed as order 0; free pages are not what failed", memOr(r.Where(), "kernel log"), clipMsg(r.Message)))
+			vs = append(vs, v)
+			continue
+		}
 		memClassify(tl, &v, order0)
 		vs = append(vs, v)
 	}
 	return append(vs, oomLowmemVerdicts(tl)...), tl.Log.Len(), ""
+}
+
+// notPhysicalAbove maps a line number to the address-space failure message on the line
+// before it (kernel.MsgNotPhysical). From 2.6.38 to 4.11 warn_alloc_failed (mm/page_alloc.c)
+// printed its caller's message on a line of its own and then the usual "%s: page allocation
+// failure: order:%d, mode:0x%x" header: vmalloc's "vmalloc: allocation failure: N bytes"
+// (mm/vmalloc.c __vmalloc_node_range, no free range of the vmalloc area, or a zero size)
+// comes with order 0 and the caller's mode, so the header alone reads as an order-0 request
+// that found no free page. 4.12+ prints both on one line ("modprobe: vmalloc: allocation
+// failure: ..., mode:...": memClassify reads it there). Its page failure, "vmalloc:
+// allocation failure, allocated N of M bytes", is of pages and not in MsgNotPhysical.
+func notPhysicalAbove(tl *model.Timeline) map[int]model.LogRecord {
+	var m map[int]model.LogRecord
+	for _, r := range logMatches(tl, kernel.MsgNotPhysical...) {
+		if n := r.Line(); n > 0 {
+			if m == nil {
+				m = map[int]model.LogRecord{}
+			}
+			m[n+1] = r
+		}
+	}
+	return m
 }
 
 // nearestDump finds the closest report of the same order and mode that has a zone dump: a
