@@ -6,6 +6,9 @@ func init() {
 	// follows it; on one line it is a sentence that quotes the message, which the Slurm
 	// reader (anchored at the line's start, so that advice naming the message stays prose)
 	// leaves as prose.
+	// 2122 flattened: the same limit; its slurmstepd and srun lines follow a numbered list
+	// item and prose, and on one line they are a sentence that quotes them.
+	formsKnownLimits["flattened 2122-hafs-101-2021-orion-3denvar-gdas-ensemble-srun-task-4-out-of-memory-step-cgroup-oom-kill-then-bus-error"] = limitFlattenedSlurmInProse
 	formsKnownLimits["flattened 2140-pybnf-118-2018-lanl-darwin-slurm-kills-batch-after-first-submissions-2-oom-kill-events-step-batch-cgroup"] = limitFlattenedSlurmInProse
 }
 
