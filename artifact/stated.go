@@ -390,7 +390,7 @@ func (d *doc) stated() {
 			// (reStatedOOMKilledCount), the author's event only in the past or the first
 			// person (a question, advice or a plan has neither).
 			sentence := sentenceAround(para, m[0], m[1])
-			if !reFirstPerson.MatchString(sentence) && !rePastOrEvent.MatchString(sentence) || strings.HasSuffix(strings.TrimSpace(sentence), "?") || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if !reFirstPerson.MatchString(sentence) && !rePastOrEvent.MatchString(sentence) || questionAt(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
