@@ -29,6 +29,7 @@ func TestFix25aProductVersionNotKernel(t *testing.T) {
 		{"A test machine (debian squeeze 2.6.32 on a linode) drops packets.\n", "2.6.32"},
 		{"Subject: Re: 2.6.10-rc1-bk page allocation failure. order:2, mode:0x20\n", "2.6.10-rc1"},
 		{"Kernel : 2.6.31\n", "2.6.31"},
+		{"X-Operating-System: Linux naboo.gnumonks.org 2.4.9\n", "2.4.9"},
 	} {
 		tl := ParseString(c.text+line, "t", Options{})
 		if got := tl.Host.Kernel; got != c.want {

@@ -17,13 +17,13 @@ import "strings"
 // ("debian squeeze 2.6.32"): kernelWordBefore.
 func programVersionBefore(before string) bool {
 	w := strings.TrimRight(before, " \t*_`:")
+	prefix := "" // the text before the word w
 	if k := strings.LastIndexAny(w, " \t(,;:*`[>"); k >= 0 {
-		w = w[k+1:]
+		w, prefix = w[k+1:], w[:k+1]
 	}
-	before = strings.TrimRight(before, " \t")
 	if w == "is" || w == "was" || w == "=" {
 		// "Logstash version is 2.1.0", "version = 2.4.9"
-		if p := strings.TrimRight(before[:len(before)-len(w)], " \t*_`:"); strings.HasSuffix(p, "version") || strings.HasSuffix(p, "release") {
+		if p := strings.TrimRight(prefix, " \t*_`:"); strings.HasSuffix(p, "version") || strings.HasSuffix(p, "release") {
 			return true
 		}
 	}
@@ -33,6 +33,11 @@ func programVersionBefore(before string) bool {
 		"squid", "varnish", "docker", "java", "openssl", "frr", "bird", "quagga", "django", "flask",
 		"version", "ver", "v", "release":
 		return true
+	}
+	// "X-Operating-System: Linux naboo.gnumonks.org 2.4.9": uname -snr, the host's name
+	// between the system's and the release.
+	if strings.HasSuffix(prefix, "linux ") {
+		return false
 	}
 	return nameWord(w) && !kernelWordBefore[w]
 }
