@@ -384,6 +384,18 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 			break
 		}
+		for _, m := range matches(has("oom"), reStatedOOMKilledCount, para) {
+			// "ran at max 20 replicas yesterday with multiple OOMKilled data plane pods":
+			// the runtime's reason as an adjective with a count of its victims
+			// (reStatedOOMKilledCount), the author's event only in the past or the first
+			// person (a question, advice or a plan has neither).
+			sentence := sentenceAround(para, m[0], m[1])
+			if !reFirstPerson.MatchString(sentence) && !rePastOrEvent.MatchString(sentence) || questionAt(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+			break
+		}
 		for _, m := range statedOSKill(para) {
 			// "the OS always killed MySQL to regain its memory": an OOM kill told without
 			// the word (statedoskill.go).
@@ -1054,6 +1066,12 @@ var reConditionAfter = lazyre.New(`(?i)^\W*(?:\w+\s+){0,2}?(?:when|whenever|if|o
 // worker" (the victim named; "OOM kills a process" in general is genericStatement's). The
 // noun "an OOM kill" is reStatedOOMOccurred's.
 var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its|\d+)\s+\w+`)
+
+// reStatedOOMKilledCount: Kubernetes' and docker's reason OOMKilled as the adjective of a
+// counted victim: "multiple OOMKilled data plane pods", "3 OOMKilled containers", "several
+// OOM-killed workers", markdown bold around the count ("**multiple OOMKilled** pods"). "no
+// OOMKilled pods" and "0 OOMKilled pods" count none; "are pods OOMKilled?" names no count.
+var reStatedOOMKilledCount = lazyre.New(`(?i)\b(?:multiple|several|many|some|numerous|repeated|frequent|two|three|four|five|a\s+few|[1-9]\d*)\s+oom[- _]?killed\b(?:\*\*|__)?\s+(?:[\w-]+\s+){0,3}?(?:pods?|containers?|processes|process|workers?|instances?|replicas?|tasks?|jobs?|brokers?)\b`)
 
 // jvmOwnOOM: a text that names a HotSpot crash file (hs_err_pid<N>.log) calls the JVM's own
 // failure an "OOM": the JVM writes the file when its native allocation fails ("Native memory
