@@ -243,8 +243,9 @@ func (h *hostFacts) scan(l *Line) {
 	if h.kernelScore < 1 && strings.Contains(t, "2.") {
 		for _, m := range reBareVer.FindAllStringSubmatchIndex(t, -1) {
 			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's
-			// (corpus 537); "kernel version 2.4.5" was read above.
-			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || featureVersion(t, m[2], m[3]) || programVersionBefore(before) {
+			// (corpus 537), "version: 2.4.9" a tool's version field (fix25b, corpus 2189); "kernel
+			// version 2.4.5" was read above.
+			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t:=")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || featureVersion(t, m[2], m[3]) || programVersionBefore(before) {
 				continue
 			}
 			h.setKernel(t[m[2]:m[3]], 1, l, t)
