@@ -244,8 +244,9 @@ func (h *hostFacts) scan(l *Line) {
 		program := -1 // the end of the last program's version (programVersionBefore)
 		for _, m := range reBareVer.FindAllStringSubmatchIndex(t, -1) {
 			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's
-			// (corpus 537); "kernel version 2.4.5" was read above.
-			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || programVersionBefore(before) || program >= 0 && versionListAfter(t[program:m[2]]) {
+			// (corpus 537), "version: 2.4.9" a tool's version field (fix25b, corpus 2189); "kernel
+			// version 2.4.5" was read above.
+			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t:=")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || programVersionBefore(before) || program >= 0 && versionListAfter(t[program:m[2]]) {
 				program = m[3]
 				continue
 			}

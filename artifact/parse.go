@@ -477,6 +477,10 @@ func (d *doc) run(from int) {
 				d.programOOMNamed = d.programOOMNamed || jvmOOMText(t)
 				continue
 			}
+			if why, ok := processEndLine(t); ok {
+				d.unparsedUnread(i, why) // a supervisor's report of a child killed by SIGKILL (unreadshellkill.go)
+				continue
+			}
 			d.acct.Other++
 			d.keepOther(l.No, t)
 			continue // another program's syslog line

@@ -415,6 +415,10 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if why, ok := streamLossRow(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a load tester's per-stream bitrate and loss (unreadstreamtable.go)
+		return
+	}
 	if why, ok := netFSLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a network file system's kernel message quoted bare (unreadserver.go)
 		return

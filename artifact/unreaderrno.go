@@ -42,6 +42,14 @@ var errnoReasons = []struct{ text, name, why string }{
 	// text holds EMFILE's, so it is asked first.
 	{"Too many open files in system", "ENFILE", "the errno ENFILE (Too many open files in system): the kernel's system-wide file table is full (fs.file-max; fs/file_table.c alloc_empty_file): a descriptor limit of the host, not a failure of memory; headroom has no reader for this log"},
 	{"Too many open files", "EMFILE", "the errno EMFILE (Too many open files): the process used up its descriptors (RLIMIT_NOFILE, LimitNOFILE, a program's own max such as Squid's max_filedescriptors; fs/file.c alloc_fd): a descriptor limit, not memory; headroom has no reader for this log"},
+	// EADDRNOTAVAIL (fix25b, corpus 2165: Go's "dial HOST:8080: connect: cannot assign requested
+	// address"): a connect() that found no free local port toward that destination
+	// (net/ipv4/inet_hashtables.c __inet_hash_connect: every port of
+	// net.ipv4.ip_local_port_range in use or held in TIME_WAIT toward the same address and
+	// port), typical of a load generator opening connections faster than they leave
+	// TIME_WAIT; on a bind() the address is not one of the host's (inet_bind, unless
+	// ip_nonlocal_bind). A port limit of the client, no memory or queue of the kernel.
+	{"Cannot assign requested address", "EADDRNOTAVAIL", "an application's socket error EADDRNOTAVAIL (Cannot assign requested address): on a connect (a dial) no free local port toward that destination, every port of net.ipv4.ip_local_port_range in use or held in TIME_WAIT (net/ipv4/inet_hashtables.c __inet_hash_connect; a client opening connections faster than they leave TIME_WAIT: `ss -s`, `ss -tan state time-wait | wc -l`); on a bind the address is not one of the host's; a port limit of the client, not a full queue or memory; headroom has no reader for this log"},
 	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 

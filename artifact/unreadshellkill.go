@@ -27,6 +27,9 @@ func shellKilledLine(t string) (string, bool) {
 			return exited137Why, true
 		}
 	}
+	if why, ok := processEndLine(t); ok {
+		return why, true
+	}
 	k := strings.Index(t, ": line ")
 	if k <= 0 {
 		return "", false
@@ -46,4 +49,76 @@ func shellKilledLine(t string) (string, bool) {
 		return "", false
 	}
 	return shellKilledWhy, true
+}
+
+// Three more reports of a child's end (fix25b, round 20's g96/g97, corpus 2209, 2229, 2205):
+//   - interactive bash's job status (jobs.c pretty_print_job: "[N]+  STATUS  COMMAND"), the
+//     status "Killed" (strsignal of SIGKILL) or "Exit 137" (the job's last process exited
+//     137, a script whose child was killed by SIGKILL);
+//   - Go's os/exec error for a child killed by a signal (os.ProcessState.String: "signal: " +
+//     the signal's name, "signal: killed" for SIGKILL), as a supervisor logs it ("Epoch 0
+//     exited with error: signal: killed");
+//   - strace's notice of the traced process's end (strace.c: "+++ killed by SIGKILL +++", or
+//     "+++ exited with N +++": the process called exit itself; no signal, so no kill by the
+//     OOM killer).
+// None says why the SIGKILL came; the kernel's own kill line would. Named unread, nothing
+// diagnosed. Counter-cases: "Done", "Exit 1", "Stopped" jobs, Go's "exit status N", a
+// sentence or question that quotes the words.
+
+const jobKilledWhy = "a shell's job status for a job killed by SIGKILL (bash jobs.c: \"[N]+  Killed  COMMAND\", or \"Exit 137\", 128+9, when the job's script exited after its child was killed): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9 or a runtime's stop; the kernel's own kill line (\"Out of memory: Killed process N\") would say which and is not in the text; headroom has no reader for this log"
+
+const goSignalKilledWhy = "a Go supervisor's report that its child was killed by SIGKILL (os/exec: \"signal: killed\"): the kernel's OOM killer or a container's memory cgroup sends SIGKILL, and so does any kill -9 or a runtime's stop; the kernel's own kill line (\"Out of memory: Killed process N\", \"Memory cgroup out of memory\") or the container's OOMKilled state would say which and is not in the text; a supervisor's guess that it was out of memory proves nothing; headroom has no reader for this log"
+
+const straceKilledWhy = "strace's notice that the traced process was killed by SIGKILL (\"+++ killed by SIGKILL +++\"): the kernel's OOM killer sends SIGKILL, and so does any kill -9; the kernel's own kill line would say which and is not in the text; headroom has no reader for this log"
+
+const straceExitedWhy = "strace's notice that the traced process called exit itself (\"+++ exited with N +++\"): it ended with that status and no signal killed it, so not the kernel's OOM killer (which sends SIGKILL: \"+++ killed by SIGKILL +++\"); headroom has no reader for this log"
+
+// processEndLine says why t is one of those reports. Gate: a fixed byte or word each.
+func processEndLine(t string) (string, bool) {
+	if why, ok := bashJobKilled(t); ok {
+		return why, true
+	}
+	if k := strings.Index(t, ": signal: killed"); k > 0 && hasDigit(t[:k]) && !adviceLead(t[:k]) {
+		rest := strings.TrimRight(t[k+len(": signal: killed"):], " ")
+		if rest == "" || rest == "." || rest[0] == ' ' || rest[0] == ',' || rest[0] == '"' {
+			return goSignalKilledWhy, true
+		}
+	}
+	if s := strings.TrimSpace(t); strings.HasPrefix(s, "+++ ") && strings.HasSuffix(s, " +++") {
+		mid := s[len("+++ ") : len(s)-len(" +++")]
+		if strings.HasPrefix(mid, "killed by SIGKILL") {
+			return straceKilledWhy, true
+		}
+		if n, ok := strings.CutPrefix(mid, "exited with "); ok && n != "" && len(leadingDigits(n)) == len(n) {
+			return straceExitedWhy, true
+		}
+	}
+	return "", false
+}
+
+// bashJobKilled: "[1]+  Killed   cmd", "[2]-  Exit 137   sh run.sh" (the job number in
+// brackets, the current/previous mark, the status, then the command or nothing).
+func bashJobKilled(t string) (string, bool) {
+	s := strings.TrimLeft(t, " ")
+	if len(s) < 4 || s[0] != '[' {
+		return "", false
+	}
+	n := len(leadingDigits(s[1:]))
+	if n == 0 || len(s) < n+3 || s[n+1] != ']' {
+		return "", false
+	}
+	s = s[n+2:]
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || s[0] != ' ' {
+		return "", false
+	}
+	s = strings.TrimLeft(s, " ")
+	for _, st := range []string{"Killed", "Exit 137"} {
+		if rest, ok := strings.CutPrefix(s, st); ok && (rest == "" || strings.HasPrefix(rest, "  ")) {
+			return jobKilledWhy, true
+		}
+	}
+	return "", false
 }
