@@ -75,6 +75,8 @@ var kernelWordBefore = map[string]bool{
 	"re": true, "subject": true, "kernel": true, "kernels": true, "linux": true, "tainted": true,
 	"kernelversion": true, "kernel/cpu": true, "uname": true, "also": true, "still": true, "now": true,
 	"here": true, "there": true, "both": true, "only": true, "just": true, "between": true, "like": true,
+	"says": true, "said": true, "shows": true, "showed": true, "gives": true, "gave": true, "reports": true,
+	"reported": true, "returns": true, "returned": true, "prints": true, "printed": true, "-r": true,
 	"debian": true, "ubuntu": true, "centos": true, "rhel": true, "fedora": true, "gentoo": true,
 	"suse": true, "opensuse": true, "slackware": true, "mandrake": true, "mandriva": true, "redhat": true,
 	"woody": true, "sarge": true, "etch": true, "lenny": true, "squeeze": true, "wheezy": true,
