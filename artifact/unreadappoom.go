@@ -100,6 +100,11 @@ var appOOMForms = []struct{ text, why string }{
 	{"Backend worker process died", "TorchServe's frontend saw its Python backend worker exit (WorkerThread.java: \"Backend worker process died.\"): the cause is in the worker's own log lines (a Python exception, CUDA out of memory) or the kernel's log (a kill by its OOM killer); this line names none"},
 	{"Worker died.", "TorchServe's notice that a model's worker died (\"Load model failed: M, error: Worker died.\"): the cause is in the worker's log or the kernel's log; this line names none"},
 	{" died, exit code: -9", "vLLM's notice that a worker process was killed by SIGKILL (multiproc_worker_utils.py: \"Worker W pid N died, exit code: -9\"): the kernel's OOM killer sends SIGKILL, and so do a cgroup's and anyone's kill -9; the kernel's own kill line would say which and is not this line"},
+	// Triton Inference Server src/pinned_memory_manager.cc: its pinned (page-locked) host
+	// buffer pool, --pinned-memory-pool-byte-size (256 MB by default), had no room, or had
+	// no pool ("failed to allocate pinned system memory[: no pinned memory pool]"); Triton
+	// then falls back to pageable memory.
+	{"failed to allocate pinned system memory", "Triton Inference Server's pinned-memory pool had no room (pinned_memory_manager.cc: \"failed to allocate pinned system memory\"): its own page-locked buffer pool of --pinned-memory-pool-byte-size (256 MB by default), or cudaHostAlloc refused; Triton falls back to pageable memory; no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
 

@@ -56,6 +56,7 @@ func TestH21aFrameworkKills(t *testing.T) {
 		{"RuntimeError: DataLoader worker (pid 4512) is killed by signal: Killed.\n", "SIGKILL"},
 		{"2023-05-02T10:11:12,345 [INFO ] W-9000-resnet_1.0 org.pytorch.serve.wlm.WorkerThread - Backend worker process died.\n", "names none"},
 		{"(VllmWorkerProcess pid=4511) ERROR 05-02 10:11:12 multiproc_worker_utils.py:120] Worker VllmWorkerProcess pid 4511 died, exit code: -9\n", "SIGKILL"},
+		{"E0509 21:57:29.450523 1 pinned_memory_manager.cc:192] failed to allocate pinned system memory\n", "pinned-memory pool"},
 		{"ray.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node ip-10-0-0-12 is used (29.87 / 31.36 GB). The top 10 memory consumers are:\n", "RayOutOfMemoryError"},
 		{"(raylet) [2023-05-02 10:11:13,001 I 1234 1234] (raylet) memory_monitor.cc:47: MemoryMonitor initialized with usage threshold at 30000000000 bytes (0.95 system memory), total system memory bytes: 33000000000\n", "start-up line"},
 	} {
