@@ -185,7 +185,8 @@ type doc struct {
 	// programOOMNamed: a line was named as a program's own out-of-memory (appOOMLine,
 	// serverOwnLine): a title saying the program ran out of memory is about that message,
 	// not the host (stated.go).
-	programOOMNamed bool
+	programOOMNamed   bool
+	lastFrameworkKill int // the line number of the last framework kill kept (frameworkKill: one kill relayed twice)
 	// programFigureCount counts the program_limit artifacts (programFigures' bound).
 	programFigureCount int
 	// arcstatsRows: the last line was arcstats' column line or one of its rows (zfsarc.go).
@@ -429,6 +430,7 @@ func (d *doc) run(from int) {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag
 				d.programFigures(i)
+				d.frameworkKill(i) // Ray's or dask's own kill for memory (unreadmlfw.go)
 				continue
 			}
 			if (isMetricsTag(l.Tag) || telegrafLevelHost(l)) && d.metricsLine(i, t) {

@@ -389,12 +389,14 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a data store's or runtime's own limit (unreadagent.go)
 		d.jvmFigures(i)          // HotSpot's native allocation's bytes (unreadjvm.go)
 		d.programOOMNamed = d.programOOMNamed || jvmOOMText(d.ls[i].Text)
+		d.frameworkKill(i) // YARN's own kill of a Spark executor (unreadmlfw.go)
 		return
 	}
 	if why, ok := appOOMLine(d.ls[i].Text); ok {
 		d.programOOMNamed = true
 		d.unparsedUnread(i, why) // a runtime's or a server's own out-of-memory (unreadappoom.go)
 		d.programFigures(i)
+		d.frameworkKill(i) // Ray's or dask's own kill for memory (unreadmlfw.go)
 		return
 	}
 	if why, ok := roslaunchSigkillLine(d.ls[i].Text); ok {

@@ -71,6 +71,40 @@ var appOOMForms = []struct{ text, why string }{
 	{"% memory budget. Restart", "dask's nanny restarts a worker whose process memory passed its per-worker budget (distributed/worker.py memory_monitor: \"Worker exceeded N% memory budget. Restarting\"): a framework's own limit and its own kill, no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"Memory use is high but worker has no data", "dask's worker warns that its process memory is past the spill fraction of its own --memory-limit with nothing left to spill (distributed/worker.py memory_monitor): dask's per-worker budget, not the host's memory"},
 	{"Worker memory limit: ", "dask's worker memory figures (\"Process memory: X -- Worker memory limit: Y\", distributed/worker.py memory_monitor): the worker's RSS against dask's own per-worker budget, not the host's memory"},
+	// Ray (h21a): the raylet's summary of its memory monitor's kills (node_manager.cc), the
+	// older Python memory monitor's exception (python/ray/_private/memory_monitor.py, Ray
+	// <2.0: "More than %d%% of the memory on node %s is used (%s / %s GB)"), and the
+	// monitor's start-up line (memory_monitor.cc).
+	{"killed due to memory pressure (OOM)", "Ray's raylet summary of the workers its own memory monitor killed (node_manager.cc: \"N Workers (tasks / actors) killed due to memory pressure (OOM), M Workers crashed due to other reasons at node ...\"): kills by Ray over RAY_memory_usage_threshold, no kill by the kernel's OOM killer"},
+	{"RayOutOfMemoryError: More than ", "Ray's old Python memory monitor raised RayOutOfMemoryError (python/ray/_private/memory_monitor.py: \"More than N% of the memory on node H is used (U / T GB)\"): Ray's own check of the node's used memory against its threshold (RAY_DISABLE_MEMORY_MONITOR), an exception in the driver, no kill by the kernel's OOM killer; the figures are Ray's, not /proc/meminfo"},
+	{"MemoryMonitor initialized with usage threshold", "Ray's memory monitor's start-up line (memory_monitor.cc: its kill threshold in bytes and the total it sees): a setting of Ray's, no event and no statement about the host's free memory"},
+	// The GPU's memory: PyTorch's caching allocator (c10/cuda/CUDACachingAllocator.cpp:
+	// "CUDA out of memory. Tried to allocate %s (GPU %d; %s total capacity; ...)", 2.x "GPU
+	// %d has a total capacity of %s of which %s is free"), raised as torch.OutOfMemoryError
+	// or RuntimeError; TensorFlow's BFC allocator "OOM when allocating tensor"; CUDA's
+	// cudaErrorMemoryAllocation text "out of memory" after "CUDA error: ".
+	{"CUDA out of memory", "PyTorch's CUDA caching allocator could not allocate on the GPU (CUDACachingAllocator.cpp: \"CUDA out of memory. Tried to allocate X (GPU N; ...)\"): the GPU's own memory, not the host's RAM; no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	{"CUDA error: out of memory", "the CUDA runtime returned cudaErrorMemoryAllocation (\"CUDA error: out of memory\"): the GPU's own memory, not the host's RAM; no kill by the kernel's OOM killer"},
+	{"OOM when allocating tensor", "TensorFlow's BFC allocator could not allocate a tensor on its device (\"OOM when allocating tensor with shape ... on /job:.../device:GPU:0 by allocator GPU_0_bfc\"): the GPU's own memory when the device is a GPU, not the host's RAM; no kill by the kernel's OOM killer"},
+	// PyTorch torch/utils/data/_utils/signal_handling.py and DataLoader.cpp: a worker's
+	// SIGBUS ("ERROR: Unexpected bus error encountered in worker. This might be caused by
+	// insufficient shared memory (shm)."), and the main process's report of a worker's death
+	// by a signal ("DataLoader worker (pid %d) is killed by signal: %s. It is possible that
+	// dataloader's workers are out of shared memory ..." for a bus error).
+	{"insufficient shared memory (shm)", "a PyTorch DataLoader worker got SIGBUS writing to /dev/shm (torch DataLoader's signal handler: \"Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm)\"): the /dev/shm tmpfs is full or small (a container's --shm-size, 64 MB by default in docker); not the host's RAM and no kill by the kernel's OOM killer"},
+	{"workers are out of shared memory", "a PyTorch DataLoader worker died by SIGBUS (\"DataLoader worker (pid N) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory\"): the /dev/shm tmpfs is full or small (a container's --shm-size); not the host's RAM and no kill by the kernel's OOM killer"},
+	{"is killed by signal: Killed", "a PyTorch DataLoader worker died by SIGKILL (\"DataLoader worker (pid N) is killed by signal: Killed.\"): the kernel's OOM killer sends SIGKILL, and so do a cgroup's and anyone's kill -9; the kernel's own kill line (\"Out of memory: Killed process N\") would say which and is not this line"},
+	// Model servers' notices of a worker's death: TorchServe (WorkerThread.java: "Backend
+	// worker process died.", BatchAggregator "... error: Worker died."), vLLM
+	// (multiproc_worker_utils.py: "Worker %s pid %s died, exit code: %s", -9 a SIGKILL).
+	{"Backend worker process died", "TorchServe's frontend saw its Python backend worker exit (WorkerThread.java: \"Backend worker process died.\"): the cause is in the worker's own log lines (a Python exception, CUDA out of memory) or the kernel's log (a kill by its OOM killer); this line names none"},
+	{"Worker died.", "TorchServe's notice that a model's worker died (\"Load model failed: M, error: Worker died.\"): the cause is in the worker's log or the kernel's log; this line names none"},
+	{" died, exit code: -9", "vLLM's notice that a worker process was killed by SIGKILL (multiproc_worker_utils.py: \"Worker W pid N died, exit code: -9\"): the kernel's OOM killer sends SIGKILL, and so do a cgroup's and anyone's kill -9; the kernel's own kill line would say which and is not this line"},
+	// Triton Inference Server src/pinned_memory_manager.cc: its pinned (page-locked) host
+	// buffer pool, --pinned-memory-pool-byte-size (256 MB by default), had no room, or had
+	// no pool ("failed to allocate pinned system memory[: no pinned memory pool]"); Triton
+	// then falls back to pageable memory.
+	{"failed to allocate pinned system memory", "Triton Inference Server's pinned-memory pool had no room (pinned_memory_manager.cc: \"failed to allocate pinned system memory\"): its own page-locked buffer pool of --pinned-memory-pool-byte-size (256 MB by default), or cudaHostAlloc refused; Triton falls back to pageable memory; no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
 
@@ -85,7 +119,7 @@ func appOOMLine(t string) (string, bool) {
 	if why, ok := runtimeOOMLine(t); ok {
 		return why, true // V8's and .NET's own (unreadruntimeoom.go)
 	}
-	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") {
+	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") && !strings.Contains(t, "orker") && !strings.Contains(t, "OOM") {
 		return "", false
 	}
 	for _, f := range appOOMForms {

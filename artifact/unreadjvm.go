@@ -210,6 +210,7 @@ func (d *doc) jvmLine(i int) bool {
 	d.programOOMNamed = d.programOOMNamed || oom
 	d.unparsedUnread(i, why)
 	d.jvmFigures(i)
+	d.frameworkKill(i) // YARN's own kill of a Spark executor (unreadmlfw.go)
 	return true
 }
 

@@ -42,7 +42,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 	atLimit := cgroupsAtLimit(tl)
 	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOM] > 0 })
 	runtime := tl.RuntimeOOMs
-	if stated != nil && len(kills) == 0 && len(runtime) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
+	if stated != nil && len(kills) == 0 && len(runtime) == 0 && len(tl.FrameworkKills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
 		len(logMatches(tl, slices.Concat(oomLogNeedles, kernel.MsgOOMNoKillable, kernel.MsgOOMVendorNoKill)...)) == 0 {
 		// Only words: the author says the host ran out of memory or the killer killed
 		// ("crashes frequently from OOM"), and no report of it is in the input.
@@ -60,6 +60,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 	if len(kills) == 0 && !counter.hasLast && !logOK && len(cgRead) == 0 && len(atLimit) == 0 && len(runtime) == 0 {
 		if r, ok := oomStatedNone(tl); ok {
 			return r // the author read the log and found no kill (mem_oom_stated.go)
+		}
+		if fk := frameworkKillsWhy(tl.FrameworkKills); fk != "" {
+			return NotChecked("%s; %s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", fk, logWhy)
 		}
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
@@ -600,4 +603,19 @@ func cgroupAtLimitFinding(ls []cgroupLimit) Finding {
 			Recommended: "raise the cgroup's memory.max / memory.limit_in_bytes to the workload's peak (page cache included), or reduce the workload; the host is not short",
 			Why:         "the limit, not the host, ends the workload's memory"}},
 	}
+}
+
+// frameworkKillsWhy names a framework's own kills of its workers (Ray's memory monitor,
+// dask's nanny, YARN's NodeManager: Timeline.FrameworkKills) for oom-kill's not-checked
+// reason: each is that framework's policy at its own threshold, no kill by the kernel's OOM
+// killer, and says nothing of whether the kernel's killer ran too.
+func frameworkKillsWhy(ks []model.RuntimeOOM) string {
+	if len(ks) == 0 {
+		return ""
+	}
+	n, first := 0, ks[0]
+	for _, k := range ks {
+		n += max(k.Count, 1)
+	}
+	return fmt.Sprintf("%d kill(s) of a framework's own workers by its own memory policy, no kill by the kernel's OOM killer: %s (%s)", n, first.Reporter, first.Source)
 }

@@ -119,6 +119,11 @@ type Timeline struct {
 	// OOMKilled state, cAdvisor's "Created an OOM event"): second-hand reports, kept apart
 	// from the kernel's own OOM reports (Events), which say more when the text holds them.
 	RuntimeOOMs []RuntimeOOM `json:"runtime_ooms,omitempty"`
+	// FrameworkKills are kills of a framework's own workers by its own memory policy (Ray's
+	// raylet memory monitor, dask's nanny, YARN's NodeManager relayed by Spark): no kernel
+	// OOM and no statement about the host's memory; oom-kill names them when it is not
+	// checked (Reporter, Count and Source as in RuntimeOOM; Scope unused).
+	FrameworkKills []RuntimeOOM `json:"framework_kills,omitempty"`
 
 	// UDPSockets are pasted /proc/net/udp tables: each socket's receive queue and its own
 	// drop count (sk_drops), which say which socket lost datagrams when Udp RcvbufErrors
