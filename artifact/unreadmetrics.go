@@ -136,6 +136,11 @@ func (d *doc) metricsLine(i int, t string) bool {
 		return false
 	}
 	if key, v, _ := sockBufRefused(t); key != "" {
+		if key == "net.core.rmem_max" {
+			req, _ := quotedTagInt(t, "so_rcvbuf='")
+			got, _ := quotedTagInt(t, "so_rcvbuf_set='")
+			d.noteRcvbufCapped(req, got, i)
+		}
 		d.hostValue(key, v, i)
 		d.used[i] = true
 		return true

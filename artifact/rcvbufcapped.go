@@ -1,0 +1,82 @@
+package artifact
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// A log receiver's own warning that the kernel gave its UDP socket a smaller receive buffer
+// than it asked for (pre-round 21, h21b). The kernel caps a SO_RCVBUF request at
+// net.core.rmem_max and doubles it (net/core/sock.c sk_setsockopt); getsockopt returns the
+// doubled value. A receiver that compares the two states the cap with both figures:
+//
+//   - Logstash's UDP input (logstash-input-udp lib/logstash/inputs/udp.rb): after
+//     setsockopt it reads SO_RCVBUF back and, when it differs from receive_buffer_bytes,
+//     warns "Unable to set receive_buffer_bytes to desired size. Requested R but obtained O
+//     bytes." O above R (the kernel's doubling of a request under the cap) is no cap.
+//   - syslog-ng's afsocket (unreadmetrics.go sockBufRefused): so_rcvbuf='R',
+//     so_rcvbuf_set='O'.
+//
+// A buffer held below what the receiver's owner sized it for is the condition under which
+// bursts overflow it (Udp RcvbufErrors): the rule udp-rcvbuf-errors reports it as a
+// warning with both figures and asks for the counters (diagnose/net_udp.go udpStated). No
+// drop is invented: the finding says the drops are not in the text.
+//
+// Gated: one fixed needle per form with strings.Index; no regexp.
+
+const logstashRcvbufNeedle = "Unable to set receive_buffer_bytes to desired size. Requested "
+
+// logstashRcvbufCapped reads Logstash's warning: the requested and obtained sizes, ok when
+// the line is that warning (capped or not).
+func logstashRcvbufCapped(t string) (req, got int64, ok bool) {
+	k := strings.Index(t, logstashRcvbufNeedle)
+	if k < 0 {
+		return 0, 0, false
+	}
+	rest := t[k+len(logstashRcvbufNeedle):]
+	r := leadingDigits(rest)
+	rest = strings.TrimPrefix(rest[len(r):], " but obtained ")
+	g := leadingDigits(rest)
+	if r == "" || g == "" || len(r) > 12 || len(g) > 12 || !strings.HasPrefix(rest[len(g):], " bytes") {
+		return 0, 0, true
+	}
+	req, _ = strconv.ParseInt(r, 10, 64)
+	got, _ = strconv.ParseInt(g, 10, 64)
+	return req, got, true
+}
+
+const logstashRcvbufNotCappedWhy = "Logstash's UDP input warns whenever SO_RCVBUF reads back other than receive_buffer_bytes (logstash-input-udp udp.rb: \"Requested R but obtained O bytes\"); O at or above R is the kernel's doubling of a request under net.core.rmem_max: the buffer was not capped, and the line says nothing of drops (Udp RcvbufErrors)"
+
+// rcvbufCappedLine reads Logstash's warning on any line that is not the kernel's.
+func (d *doc) rcvbufCappedLine(i int, t string) bool {
+	if d.ls[i].Kernel || strings.IndexByte(t, '_') < 0 {
+		return false
+	}
+	req, got, ok := logstashRcvbufCapped(t)
+	if !ok || d.exampleLog(i) {
+		return false
+	}
+	if req <= 0 || got < req {
+		d.used[i] = true
+		d.noteRcvbufCapped(req, got, i)
+		return true
+	}
+	d.unparsedUnread(i, logstashRcvbufNotCappedWhy)
+	return true
+}
+
+// noteRcvbufCapped records a receive buffer obtained below its request as a stated sample
+// for udp-rcvbuf-errors; an obtained size at or above the request is healthy and records
+// nothing.
+func (d *doc) noteRcvbufCapped(req, got int64, i int) {
+	if req <= 0 || got <= 0 || got >= req {
+		return
+	}
+	no := d.ls[i].No
+	rates := model.Rates{model.RateStatedUDPRcvbufRequested: float64(req), model.RateStatedUDPRcvbufObtained: float64(got)}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+	d.addArtifact(KindStated, no, no, rates)
+}
