@@ -50,9 +50,37 @@ func logstashRcvbufCapped(t string) (req, got int64, ok bool) {
 
 const logstashRcvbufNotCappedWhy = "Logstash's UDP input warns whenever SO_RCVBUF reads back other than receive_buffer_bytes (logstash-input-udp udp.rb: \"Requested R but obtained O bytes\"); O at or above R is the kernel's doubling of a request under net.core.rmem_max: the buffer was not capped, and the line says nothing of drops (Udp RcvbufErrors)"
 
-// rcvbufCappedLine reads Logstash's warning on any line that is not the kernel's.
+// rsyslog's omfwd (plugins/omfwd/omfwd.c UDPSend) logs a failed sendto as "omfwd: socket
+// N: error E sending via udp" (LogError appends strerror: ": No buffer space available");
+// E 105 is ENOBUFS, which udp_sendmsg counts as Udp SndbufErrors (net/ipv4/udp.c: the
+// send buffer or the device queue full). Another errno (ENETUNREACH, EMSGSIZE) is no
+// buffer's and is left to the errno readers.
+const omfwdUDPNeedle = " sending via udp"
+
+// omfwdNoBuffer: t is omfwd's UDP send error with ENOBUFS.
+func omfwdNoBuffer(t string) bool {
+	k := strings.Index(t, omfwdUDPNeedle)
+	if k < 0 || !strings.Contains(t[:k], "omfwd: ") {
+		return false
+	}
+	return strings.HasSuffix(t[:k], "error 105") || strings.Contains(t[k:], "No buffer space available")
+}
+
+// rcvbufCappedLine reads Logstash's warning and omfwd's ENOBUFS on any line that is not
+// the kernel's.
 func (d *doc) rcvbufCappedLine(i int, t string) bool {
-	if d.ls[i].Kernel || strings.IndexByte(t, '_') < 0 {
+	if d.ls[i].Kernel {
+		return false
+	}
+	if omfwdNoBuffer(t) && !d.exampleLog(i) {
+		d.used[i] = true
+		no := d.ls[i].No
+		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+		d.addArtifact(KindStated, no, no, rates)
+		return true
+	}
+	if strings.IndexByte(t, '_') < 0 {
 		return false
 	}
 	req, got, ok := logstashRcvbufCapped(t)

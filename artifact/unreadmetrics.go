@@ -122,7 +122,8 @@ func quotedTagInt(s, name string) (int64, bool) {
 func isMetricsTag(tag string) bool {
 	switch tag {
 	case "zabbix_server", "zabbix_proxy", "telegraf", "influxd", "influxdb", "syslog-ng",
-		"loki", "promtail", "sc4s":
+		"loki", "promtail", "sc4s",
+		"rsyslogd", "rsyslog", "logstash": // h21b: omfwd's ENOBUFS, Logstash's capped buffer (rcvbufcapped.go)
 		return true
 	}
 	return false
