@@ -66,6 +66,22 @@ func omfwdNoBuffer(t string) bool {
 	return strings.HasSuffix(t[:k], "error 105") || strings.Contains(t[k:], "No buffer space available")
 }
 
+// Fluent Bit's input paused at its own buffer limit (src/flb_input_chunk.c
+// flb_input_chunk_protect: "[input] %s paused (mem buf overlimit)", and "(storage buf
+// overlimit)" for storage.max_chunks_up): the chunks it holds in memory passed the input's
+// Mem_Buf_Limit. Fluent Bit's own limit, not the kernel's memory, OOM killer or socket
+// buffers: named as unread with what it proves (the resume line is its end).
+const fluentBitPausedWhy = "Fluent Bit paused an input at its own buffer limit (src/flb_input_chunk.c: \"[input] NAME paused (mem buf overlimit)\" at the input's Mem_Buf_Limit, \"storage buf overlimit\" at storage.max_chunks_up): its outputs are not flushing fast enough; a UDP or TCP input may lose what arrives while paused, but this is Fluent Bit's configured limit, not the host's memory, the OOM killer or a kernel socket buffer (Udp RcvbufErrors would count the kernel's drops)"
+
+func fluentBitPaused(t string) bool {
+	k := strings.Index(t, " buf overlimit)")
+	if k < 0 {
+		return false
+	}
+	j := strings.Index(t[:k], "[input] ")
+	return j >= 0 && (strings.HasSuffix(t[:k], "paused (mem") || strings.HasSuffix(t[:k], "paused (storage"))
+}
+
 // rcvbufCappedLine reads Logstash's warning and omfwd's ENOBUFS on any line that is not
 // the kernel's.
 func (d *doc) rcvbufCappedLine(i int, t string) bool {
@@ -78,6 +94,10 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
 		d.addArtifact(KindStated, no, no, rates)
+		return true
+	}
+	if fluentBitPaused(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, fluentBitPausedWhy)
 		return true
 	}
 	if strings.IndexByte(t, '_') < 0 {
