@@ -379,6 +379,9 @@ func (d *doc) run(from int) {
 		if d.lowMemKillLine(i) {
 			continue
 		}
+		if d.rcvbufCappedLine(i, t) {
+			continue // a log receiver's UDP buffer below its request (rcvbufcapped.go)
+		}
 		if l.Syslog {
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue

@@ -122,7 +122,8 @@ func quotedTagInt(s, name string) (int64, bool) {
 func isMetricsTag(tag string) bool {
 	switch tag {
 	case "zabbix_server", "zabbix_proxy", "telegraf", "influxd", "influxdb", "syslog-ng",
-		"loki", "promtail", "sc4s":
+		"loki", "promtail", "sc4s",
+		"rsyslogd", "rsyslog", "logstash": // h21b: omfwd's ENOBUFS, Logstash's capped buffer (rcvbufcapped.go)
 		return true
 	}
 	return false
@@ -136,6 +137,11 @@ func (d *doc) metricsLine(i int, t string) bool {
 		return false
 	}
 	if key, v, _ := sockBufRefused(t); key != "" {
+		if key == "net.core.rmem_max" {
+			req, _ := quotedTagInt(t, "so_rcvbuf='")
+			got, _ := quotedTagInt(t, "so_rcvbuf_set='")
+			d.noteRcvbufCapped(req, got, i)
+		}
 		d.hostValue(key, v, i)
 		d.used[i] = true
 		return true

@@ -133,7 +133,7 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0 ||
 			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSkmemDrops] > 0 || s.Rates[model.RateStatedUDPSndbufRising] > 0 ||
-			s.Rates[model.RateStatedUDPSocketDrops] > 0
+			s.Rates[model.RateStatedUDPSocketDrops] > 0 || s.Rates[model.RateStatedUDPRcvbufObtained] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -166,6 +166,17 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	if s.Rates[model.RateStatedUDPSocketDrops] > 0 {
 		ev = append(ev, Evidence{What: "UDP sockets' drops (/proc/net/udp drops column, sk_drops)", Value: "the text states that they grew; no value is given", Source: s.Source})
 	}
+	if got := s.Rates[model.RateStatedUDPRcvbufObtained]; got > 0 {
+		// A log receiver's warning (artifact/rcvbufcapped.go): the kernel capped its
+		// SO_RCVBUF at net.core.rmem_max; no drop count is in it.
+		req := s.Rates[model.RateStatedUDPRcvbufRequested]
+		ev = append(ev, Evidence{What: "a UDP receiver's socket receive buffer, capped below its request (SO_RCVBUF is capped at net.core.rmem_max, then doubled)",
+			Value: fmt.Sprintf("requested %s, obtained %s; the drops themselves (Udp RcvbufErrors) are not in the text", units.FormatBytes(int64(req)), units.FormatBytes(int64(got))), Source: s.Source})
+	}
+	title := "UDP datagrams lost at full socket buffers"
+	if len(ev) == 1 && s.Rates[model.RateStatedUDPRcvbufObtained] > 0 {
+		title = "a UDP receiver's socket buffer capped below its request: bursts overflow it"
+	}
 	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
 		if v, src, ok := tl.Sysctl(k); ok {
 			ev = append(ev, Evidence{What: k, Value: v, Source: src})
@@ -173,13 +184,15 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	}
 	return Fired(Finding{
 		Severity: Warning,
-		Title:    "UDP datagrams lost at full socket buffers",
+		Title:    title,
 		Evidence: ev,
 		Explanation: "Udp RcvbufErrors counts datagrams dropped because the socket's receive queue already held its " +
 			"receive buffer (SO_RCVBUF or net.core.rmem_default, charged at skb truesize; __udp_enqueue_schedule_skb, " +
 			"net/ipv4/udp.c); nothing retransmits them. SndbufErrors counts sends refused with ENOBUFS (udp_send_skb: a full " +
 			"socket send buffer or a device queue that dropped the datagram), the /proc/net/udp drops column each " +
-			"socket's own losses (sk_drops). The text states that the counter rose; the counters " +
+			"socket's own losses (sk_drops). A receiver that got less SO_RCVBUF than it asked for was capped at " +
+			"net.core.rmem_max (net/core/sock.c sk_setsockopt): raise rmem_max to at least the request. The text states " +
+			"the counter rose or the buffer was capped; the counters " +
 			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
 			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
 	}), true

@@ -141,6 +141,12 @@ const (
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
 	RateStatedUDPSkmemDrops    = "stated_udp_skmem_drops"
 	RateStatedUDPRcvbufDropPct = "stated_udp_rcvbuf_drop_pct"
+	// RateStatedUDPRcvbufRequested and RateStatedUDPRcvbufObtained: a log receiver's own
+	// warning that the kernel gave its UDP socket a smaller receive buffer than it asked for
+	// (Logstash's UDP input "Requested R but obtained O bytes", syslog-ng's so_rcvbuf='R',
+	// so_rcvbuf_set='O'), in bytes; set only when O < R.
+	RateStatedUDPRcvbufRequested = "stated_udp_rcvbuf_requested_bytes"
+	RateStatedUDPRcvbufObtained  = "stated_udp_rcvbuf_obtained_bytes"
 	// A socket-buffer demand the author computes ("20 connections x 16MBytes x 2 =
 	// 640MBytes"): the connections, and the bytes each may hold (both directions).
 	RateStatedFlows           = "stated_flows"

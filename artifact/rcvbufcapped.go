@@ -1,0 +1,130 @@
+package artifact
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/model"
+)
+
+// A log receiver's own warning that the kernel gave its UDP socket a smaller receive buffer
+// than it asked for (pre-round 21, h21b). The kernel caps a SO_RCVBUF request at
+// net.core.rmem_max and doubles it (net/core/sock.c sk_setsockopt); getsockopt returns the
+// doubled value. A receiver that compares the two states the cap with both figures:
+//
+//   - Logstash's UDP input (logstash-input-udp lib/logstash/inputs/udp.rb): after
+//     setsockopt it reads SO_RCVBUF back and, when it differs from receive_buffer_bytes,
+//     warns "Unable to set receive_buffer_bytes to desired size. Requested R but obtained O
+//     bytes." O above R (the kernel's doubling of a request under the cap) is no cap.
+//   - syslog-ng's afsocket (unreadmetrics.go sockBufRefused): so_rcvbuf='R',
+//     so_rcvbuf_set='O'.
+//
+// A buffer held below what the receiver's owner sized it for is the condition under which
+// bursts overflow it (Udp RcvbufErrors): the rule udp-rcvbuf-errors reports it as a
+// warning with both figures and asks for the counters (diagnose/net_udp.go udpStated). No
+// drop is invented: the finding says the drops are not in the text.
+//
+// Gated: one fixed needle per form with strings.Index; no regexp.
+
+const logstashRcvbufNeedle = "Unable to set receive_buffer_bytes to desired size. Requested "
+
+// logstashRcvbufCapped reads Logstash's warning: the requested and obtained sizes, ok when
+// the line is that warning (capped or not).
+func logstashRcvbufCapped(t string) (req, got int64, ok bool) {
+	k := strings.Index(t, logstashRcvbufNeedle)
+	if k < 0 {
+		return 0, 0, false
+	}
+	rest := t[k+len(logstashRcvbufNeedle):]
+	r := leadingDigits(rest)
+	rest = strings.TrimPrefix(rest[len(r):], " but obtained ")
+	g := leadingDigits(rest)
+	if r == "" || g == "" || len(r) > 12 || len(g) > 12 || !strings.HasPrefix(rest[len(g):], " bytes") {
+		return 0, 0, true
+	}
+	req, _ = strconv.ParseInt(r, 10, 64)
+	got, _ = strconv.ParseInt(g, 10, 64)
+	return req, got, true
+}
+
+const logstashRcvbufNotCappedWhy = "Logstash's UDP input warns whenever SO_RCVBUF reads back other than receive_buffer_bytes (logstash-input-udp udp.rb: \"Requested R but obtained O bytes\"); O at or above R is the kernel's doubling of a request under net.core.rmem_max: the buffer was not capped, and the line says nothing of drops (Udp RcvbufErrors)"
+
+// rsyslog's omfwd (plugins/omfwd/omfwd.c UDPSend) logs a failed sendto as "omfwd: socket
+// N: error E sending via udp" (LogError appends strerror: ": No buffer space available");
+// E 105 is ENOBUFS, which udp_sendmsg counts as Udp SndbufErrors (net/ipv4/udp.c: the
+// send buffer or the device queue full). Another errno (ENETUNREACH, EMSGSIZE) is no
+// buffer's and is left to the errno readers.
+const omfwdUDPNeedle = " sending via udp"
+
+// omfwdNoBuffer: t is omfwd's UDP send error with ENOBUFS.
+func omfwdNoBuffer(t string) bool {
+	k := strings.Index(t, omfwdUDPNeedle)
+	if k < 0 || !strings.Contains(t[:k], "omfwd: ") {
+		return false
+	}
+	return strings.HasSuffix(t[:k], "error 105") || strings.Contains(t[k:], "No buffer space available")
+}
+
+// Fluent Bit's input paused at its own buffer limit (src/flb_input_chunk.c
+// flb_input_chunk_protect: "[input] %s paused (mem buf overlimit)", and "(storage buf
+// overlimit)" for storage.max_chunks_up): the chunks it holds in memory passed the input's
+// Mem_Buf_Limit. Fluent Bit's own limit, not the kernel's memory, OOM killer or socket
+// buffers: named as unread with what it proves (the resume line is its end).
+const fluentBitPausedWhy = "Fluent Bit paused an input at its own buffer limit (src/flb_input_chunk.c: \"[input] NAME paused (mem buf overlimit)\" at the input's Mem_Buf_Limit, \"storage buf overlimit\" at storage.max_chunks_up): its outputs are not flushing fast enough; a UDP or TCP input may lose what arrives while paused, but this is Fluent Bit's configured limit, not the host's memory, the OOM killer or a kernel socket buffer (Udp RcvbufErrors would count the kernel's drops)"
+
+func fluentBitPaused(t string) bool {
+	k := strings.Index(t, " buf overlimit)")
+	if k < 0 {
+		return false
+	}
+	j := strings.Index(t[:k], "[input] ")
+	return j >= 0 && (strings.HasSuffix(t[:k], "paused (mem") || strings.HasSuffix(t[:k], "paused (storage"))
+}
+
+// rcvbufCappedLine reads Logstash's warning and omfwd's ENOBUFS on any line that is not
+// the kernel's.
+func (d *doc) rcvbufCappedLine(i int, t string) bool {
+	if d.ls[i].Kernel {
+		return false
+	}
+	if omfwdNoBuffer(t) && !d.exampleLog(i) {
+		d.used[i] = true
+		no := d.ls[i].No
+		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+		d.addArtifact(KindStated, no, no, rates)
+		return true
+	}
+	if fluentBitPaused(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, fluentBitPausedWhy)
+		return true
+	}
+	if strings.IndexByte(t, '_') < 0 {
+		return false
+	}
+	req, got, ok := logstashRcvbufCapped(t)
+	if !ok || d.exampleLog(i) {
+		return false
+	}
+	if req <= 0 || got < req {
+		d.used[i] = true
+		d.noteRcvbufCapped(req, got, i)
+		return true
+	}
+	d.unparsedUnread(i, logstashRcvbufNotCappedWhy)
+	return true
+}
+
+// noteRcvbufCapped records a receive buffer obtained below its request as a stated sample
+// for udp-rcvbuf-errors; an obtained size at or above the request is healthy and records
+// nothing.
+func (d *doc) noteRcvbufCapped(req, got int64, i int) {
+	if req <= 0 || got <= 0 || got >= req {
+		return
+	}
+	no := d.ls[i].No
+	rates := model.Rates{model.RateStatedUDPRcvbufRequested: float64(req), model.RateStatedUDPRcvbufObtained: float64(got)}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+	d.addArtifact(KindStated, no, no, rates)
+}
