@@ -747,6 +747,12 @@ func stripSyslog(s string, l *Line) string {
 			// line, and its fields are not a host and a tag (unreadvswitch.go names it).
 			return s
 		}
+		if strings.HasPrefix(s[sp+1:], "##[") {
+			// GitHub Actions' raw log ("2026-11-28T10:31:02.1234567Z ##[error]Process
+			// completed with exit code 137."): the runner's stamp, then a workflow command,
+			// no host and no tag.
+			return s
+		}
 		stamp, rest = s[:sp], s[sp:]
 	default:
 		return s

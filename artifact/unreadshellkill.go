@@ -75,6 +75,9 @@ const straceExitedWhy = "strace's notice that the traced process called exit its
 
 // processEndLine says why t is one of those reports. Gate: a fixed byte or word each.
 func processEndLine(t string) (string, bool) {
+	if why, ok := buildKilledLine(t); ok {
+		return why, true // a compiler's, build tool's or CI runner's report (unreadbuildkill.go)
+	}
 	if why, ok := bashJobKilled(t); ok {
 		return why, true
 	}
