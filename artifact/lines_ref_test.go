@@ -264,6 +264,9 @@ func refStripSyslog(s string, l *Line) string {
 		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 { // Open vSwitch's log (lines.go stripSyslog)
 			return s
 		}
+		if strings.HasPrefix(s[sp+1:], "##[") { // GitHub Actions' raw log (lines.go stripSyslog)
+			return s
+		}
 		stamp, rest = s[:sp], s[sp:]
 	default:
 		return s
