@@ -1091,6 +1091,7 @@ func (d *doc) finish() {
 			}
 		}
 	}
+	d.addSwapSnapshots()
 	d.host.apply(&d.tl.Host, d.opt)
 	for _, a := range d.allocs {
 		af := a.art.AllocFailure

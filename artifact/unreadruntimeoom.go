@@ -38,6 +38,12 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// "Insufficient memory": errnoLogLine leaves this one to appOOMLine).
 	{"Exception", "OutOfMemoryException", ".NET's own allocation failed (an OutOfMemoryException: the GC could not commit more heap within its hard limit, by default 75% of the container's cgroup memory limit, or one buffer was larger than it could map): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"Insufficient memory to continue", "Insufficient memory to continue the execution of the program", ".NET's own allocation failed (OutOfMemoryException's default message, \"Insufficient memory to continue the execution of the program.\": the GC could not commit more heap within its hard limit, by default 75% of the container's cgroup memory limit): no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// GHC's runtime (rts/posix/OSMem.c osCommitMemory): barf("Unable to commit %" FMT_Word
+	// " bytes of memory", size), printed by rtsFatalInternalErrorFn as "PROG: internal error:
+	// Unable to commit 1048576 bytes of memory": the block allocator's mmap of a megablock was
+	// refused (ENOMEM: the host's commit limit under strict overcommit, RLIMIT_AS, or no
+	// memory), and the program aborted itself.
+	{"Unable to commit ", " bytes of memory", "GHC's runtime could not commit memory for its heap (rts/posix/OSMem.c osCommitMemory: \"internal error: Unable to commit N bytes of memory\"): the mmap of a heap block was refused (ENOMEM: the commit limit under vm.overcommit_memory=2, RLIMIT_AS or a cgroup's limit, or memory truly short) and the Haskell program aborted itself: a refusal of memory to this process, no kill by the kernel's OOM killer and no figure of the host's free memory"},
 	// V8 src/heap/gc-tracer.cc GCTracer::Output/Print: "[pid:isolate] N ms: Mark-Compact
 	// (or Scavenge, Mark-sweep) A (B) -> C (D) MB, ..." lines of "<--- Last few GCs --->",
 	// which Node prints before its heap's FATAL ERROR: the JavaScript heap in MB before and
@@ -68,7 +74,17 @@ func runtimeOOMLine(t string) (string, bool) {
 		if f.gate == " ms: " && !strings.Contains(t[j:], ") MB") {
 			continue
 		}
+		if f.gate == "Unable to commit " && !ghcCommitFigure(t, j) {
+			continue // "Unable to commit changes ... bytes of memory": no figure before the words
+		}
 		return f.why + "; headroom has no reader for this log", true
 	}
 	return "", false
+}
+
+// ghcCommitFigure: GHC's form prints the byte count between "Unable to commit " and " bytes
+// of memory", nothing else.
+func ghcCommitFigure(t string, j int) bool {
+	k := strings.Index(t, "Unable to commit ")
+	return k >= 0 && isDigits(t[k+len("Unable to commit "):j])
 }
