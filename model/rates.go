@@ -140,6 +140,10 @@ const (
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
 	RateStatedUDPSkmemDrops    = "stated_udp_skmem_drops"
+	// RateStatedUDPDropwatchDrops: the drops dropwatch counted at the UDP socket-queue drop
+	// site (udp_queue_rcv_skb and its variants: the datagram freed because the socket's
+	// receive queue was full, where Udp RcvbufErrors is charged), in the session's window.
+	RateStatedUDPDropwatchDrops = "stated_udp_dropwatch_queue_drops"
 	RateStatedUDPRcvbufDropPct = "stated_udp_rcvbuf_drop_pct"
 	// RateStatedUDPRcvbufRequested and RateStatedUDPRcvbufObtained: a log receiver's own
 	// warning that the kernel gave its UDP socket a smaller receive buffer than it asked for
