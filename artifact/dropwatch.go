@@ -104,25 +104,33 @@ func (d *doc) noteUDPQueueDrops(n int64, i int) {
 	d.addArtifact(KindStated, no, no, rates)
 }
 
-// inlineDropwatchDrops: a prose line that quotes one dropwatch line in an inline code span
+// inlineDropwatchDrops: a paragraph that quotes a dropwatch line in an inline code span
 // ("dropwatch ... is reporting dropping with `95255 drops at udp_queue_rcv_skb+374
-// (0xffffffff815e1c64)`"): the drops at a UDP socket-queue site, or 0. A span must be the
-// whole dropwatch line (offset or address), so "5 drops at the switch" in a sentence and
-// another site's drops give 0. Gate: " drops at " and a backtick.
-func inlineDropwatchDrops(t string) int64 {
+// (0xffffffff815e1c64)`"): the drops at a UDP socket-queue site and the offset of the first
+// such span, or 0. A span must be the whole dropwatch line (offset or address), so "5 drops
+// at the switch" in a sentence and another site's drops give 0. Any piece between two
+// backticks is asked (a paste that wraps each line in backticks turns the pairs inside
+// out). Gate: " drops at " and a backtick.
+func inlineDropwatchDrops(t string) (int64, int) {
 	if !strings.Contains(t, " drops at ") || strings.IndexByte(t, '`') < 0 {
-		return 0
+		return 0, 0
 	}
 	var n int64
+	at, off := -1, 0
 	parts := strings.Split(t, "`")
-	for j := 1; j < len(parts)-1; j += 2 {
-		m := reDropwatchLine.FindStringSubmatch(strings.TrimSpace(parts[j]))
-		if m == nil || !udpQueueDropSite(m[3]) {
-			continue
+	for j, part := range parts {
+		if j > 0 && j < len(parts)-1 && strings.Contains(part, " drops at ") {
+			m := reDropwatchLine.FindStringSubmatch(strings.TrimSpace(part))
+			if m != nil && udpQueueDropSite(m[3]) {
+				if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+					n += v
+					if at < 0 {
+						at = off
+					}
+				}
+			}
 		}
-		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
-			n += v
-		}
+		off += len(part) + 1
 	}
-	return n
+	return n, max(at, 0)
 }

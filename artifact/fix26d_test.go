@@ -74,3 +74,15 @@ func TestFix26dNamedLines(t *testing.T) {
 		}
 	}
 }
+
+func TestFix26dDropwatchForms(t *testing.T) {
+	for _, text := range []string{
+		// wrapped at 80 columns inside the span; each line in backticks
+		"i installed dropwatch and its reporting dropping with `95255 drops at\nudp_queue_rcv_skb+374 (0xffffffff815e1c64)` can you help\n",
+		"    `i installed dropwatch and its reporting dropping with `95255 drops at udp_queue_rcv_skb+374 (0xffffffff815e1c64)` can you help`  \n",
+	} {
+		if got := fix26dRate(text, model.RateStatedUDPDropwatchDrops); got != 95255 {
+			t.Errorf("%q: dropwatch UDP queue drops %v, want 95255", text, got)
+		}
+	}
+}

@@ -644,9 +644,9 @@ func (d *doc) stated() {
 		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
 		if has(" drops at ") {
-			for _, pl := range d.proseLines[start:end] {
-				if n := inlineDropwatchDrops(pl.text); n > 0 && !reHypothetical.MatchString(pl.text) {
-					addHostDrop(model.RateStatedUDPDropwatchDrops, float64(n), pl.no, pl.text)
+			if n, at := inlineDropwatchDrops(para); n > 0 {
+				if sentence := sentenceAround(para, at, at+1); !reHypothetical.MatchString(sentence) {
+					addHostDrop(model.RateStatedUDPDropwatchDrops, float64(n), lineAt(at), sentence)
 				}
 			}
 		}
