@@ -1,10 +1,12 @@
 package artifact
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"headroom/internal/lazyre"
+	"headroom/model"
 )
 
 // dropwatch (the netdevice drop monitor's client, NET_DM over generic netlink; kernel side
@@ -65,5 +67,70 @@ func (d *doc) tryDropwatch(i int) int {
 		return 0
 	}
 	d.addArtifact(KindDropwatch, d.ls[i].No, d.ls[k-1].No, s)
+	var udp int64
+	for _, l := range s.Locations {
+		if udpQueueDropSite(l.Symbol) {
+			udp += l.Drops
+		}
+	}
+	d.noteUDPQueueDrops(udp, i)
 	return k - i
+}
+
+// udpQueueDropSite: the kfree_skb callers where a UDP datagram is freed because its
+// socket's receive queue is full, the site that charges Udp RcvbufErrors (fix26d): on 3.10
+// __udp_queue_rcv_skb (sock_queue_rcv_skb's -ENOMEM, inlined into udp_queue_rcv_skb, which
+// also frees at sk_rcvqueues_full), since 4.10 __udp_queue_rcv_skb after
+// __udp_enqueue_schedule_skb, since 5.0 udp_queue_rcv_one_skb; udpv6_ the same for IPv6
+// (net/ipv4/udp.c, net/ipv6/udp.c). Other sites (__udp4_lib_rcv: no socket, NoPorts or a
+// bad checksum; __netif_receive_skb; nf_hook_slow) are no receive-buffer drop.
+func udpQueueDropSite(sym string) bool {
+	switch strings.TrimPrefix(sym, "__") {
+	case "udp_queue_rcv_skb", "udp_queue_rcv_one_skb", "udpv6_queue_rcv_skb", "udpv6_queue_rcv_one_skb":
+		return true
+	}
+	return false
+}
+
+// noteUDPQueueDrops records drops dropwatch counted at the UDP socket-queue site (line i)
+// as a sample for udp-rcvbuf-errors.
+func (d *doc) noteUDPQueueDrops(n int64, i int) {
+	if n <= 0 {
+		return
+	}
+	no := d.ls[i].No
+	rates := model.Rates{model.RateStatedUDPDropwatchDrops: float64(n)}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (dropwatch)", no), Rates: rates})
+	d.addArtifact(KindStated, no, no, rates)
+}
+
+// inlineDropwatchDrops: a paragraph that quotes a dropwatch line in an inline code span
+// ("dropwatch ... is reporting dropping with `95255 drops at udp_queue_rcv_skb+374
+// (0xffffffff815e1c64)`"): the drops at a UDP socket-queue site and the offset of the first
+// such span, or 0. A span must be the whole dropwatch line (offset or address), so "5 drops
+// at the switch" in a sentence and another site's drops give 0. Any piece between two
+// backticks is asked (a paste that wraps each line in backticks turns the pairs inside
+// out). Gate: " drops at " and a backtick.
+func inlineDropwatchDrops(t string) (int64, int) {
+	if !strings.Contains(t, " drops at ") || strings.IndexByte(t, '`') < 0 {
+		return 0, 0
+	}
+	var n int64
+	at, off := -1, 0
+	parts := strings.Split(t, "`")
+	for j, part := range parts {
+		if j > 0 && j < len(parts)-1 && strings.Contains(part, " drops at ") {
+			m := reDropwatchLine.FindStringSubmatch(strings.TrimSpace(part))
+			if m != nil && udpQueueDropSite(m[3]) {
+				if v, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+					n += v
+					if at < 0 {
+						at = off
+					}
+				}
+			}
+		}
+		off += len(part) + 1
+	}
+	return n, max(at, 0)
 }

@@ -366,7 +366,10 @@ func (d *doc) stated() {
 			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || oomMechanism(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
-			if (jvmCrashFile || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			// A program's own out-of-memory line pasted in the text (d.programOOMNamed: a JVM's
+			// "java.lang.OutOfMemoryError: Java heap space") says whose memory the author's
+			// "crashes with OOM" ran out of, as the title's path does (fix26d).
+			if (jvmCrashFile || d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -639,6 +642,14 @@ func (d *doc) stated() {
 		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
 			addHostDrop(key, 1, no, sentence)
 		})
+		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
+		if has(" drops at ") {
+			if n, at := inlineDropwatchDrops(para); n > 0 {
+				if sentence := sentenceAround(para, at, at+1); !reHypothetical.MatchString(sentence) {
+					addHostDrop(model.RateStatedUDPDropwatchDrops, float64(n), lineAt(at), sentence)
+				}
+			}
+		}
 		// ss -m's socket memory quoted in prose ("`ss -m` shows `d370` against `rb212992`"):
 		// skmem's d field is the socket's drop count (sk_drops: SK_MEMINFO_DROPS, net/core/
 		// sock.c sk_get_meminfo; iproute2 misc/ss.c print_skmeminfo prints "d%u") beside rb,
@@ -769,7 +780,7 @@ func (d *doc) stated() {
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
 			}
-			if (programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			if (d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {

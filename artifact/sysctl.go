@@ -357,6 +357,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return
 	}
+	if collectdMaxPacketLine(d.ls[i].Text) {
+		d.unparsedUnread(i, collectdMaxPacketWhy) // collectd's network plugin's packet size (collectdnet.go)
+		return
+	}
 	if key, v, ok := agaveLimitLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		// Agave's report of this host's sysctl value (unreadappbuf.go): the current value
 		// is read, its recommendation is not.

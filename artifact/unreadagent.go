@@ -272,7 +272,10 @@ func isAgentTag(tag string) bool {
 		"scylla", "etcd", "cassandra", "kafka", "kafka-server-start.sh", "java",
 		"clickhouse-server", "clickhouse", "cockroach", "tikv-server", "redpanda",
 		"jvb", "jvb.sh", "jicofo", "jicofo.sh", // Jitsi's videobridge and focus, JVMs (h16b)
-		"uvm": // Untangle's (Arista Edge Threat Management's) JVM, /usr/share/untangle/bin/uvm (h17c)
+		"uvm", // Untangle's (Arista Edge Threat Management's) JVM, /usr/share/untangle/bin/uvm (h17c)
+		// Log shippers' units (fix26d): Vector's journald tag "vector[PID]", Fluent Bit's,
+		// Filebeat's, Fluentd's (td-agent), Promtail's, Logstash's.
+		"vector", "fluent-bit", "filebeat", "fluentd", "td-agent", "promtail", "logstash":
 		return true
 	}
 	return false

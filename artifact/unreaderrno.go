@@ -80,6 +80,12 @@ func errnoLogLine(t string) (string, bool) {
 		if k := strings.Index(t, goErrnoText(e.text)); k >= 2 && t[k-2:k] == ": " {
 			return e.why, true
 		}
+		// Rust's std::io::Error prints strerror's text and then the errno's number in its
+		// own words (library/std/src/io/error.rs, Display of Repr::Os: "{detail} (os error
+		// {code})"): Vector's "error=Too many open files (os error 24)" (fix26d).
+		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
+			return e.why, true
+		}
 		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
 			return e.why, true
 		}

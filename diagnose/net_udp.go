@@ -133,7 +133,8 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		return s.Rates[model.RateStatedUDPRcvbufAlarm] > 0 || s.Rates[model.RateStatedUDPRcvbufPerSec] > 0 ||
 			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSkmemDrops] > 0 || s.Rates[model.RateStatedUDPSndbufRising] > 0 ||
-			s.Rates[model.RateStatedUDPSocketDrops] > 0 || s.Rates[model.RateStatedUDPRcvbufObtained] > 0
+			s.Rates[model.RateStatedUDPSocketDrops] > 0 || s.Rates[model.RateStatedUDPRcvbufObtained] > 0 ||
+			s.Rates[model.RateStatedUDPDropwatchDrops] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -154,6 +155,9 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	}
 	if n := s.Rates[model.RateStatedUDPSkmemDrops]; n > 0 {
 		ev = append(ev, Evidence{What: "a UDP socket's drops (ss -m skmem d, sk_drops, as the text quotes it)", Value: fmt.Sprintf("%.0f datagrams dropped at its receive buffer", n), Source: s.Source})
+	}
+	if n := s.Rates[model.RateStatedUDPDropwatchDrops]; n > 0 {
+		ev = append(ev, Evidence{What: "drops dropwatch counted at the UDP socket queue (udp_queue_rcv_skb: the receive queue was full, where Udp RcvbufErrors is charged)", Value: fmt.Sprintf("%.0f datagrams in the session's window", n), Source: s.Source})
 	}
 	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})

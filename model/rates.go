@@ -139,8 +139,12 @@ const (
 	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
-	RateStatedUDPSkmemDrops    = "stated_udp_skmem_drops"
-	RateStatedUDPRcvbufDropPct = "stated_udp_rcvbuf_drop_pct"
+	RateStatedUDPSkmemDrops = "stated_udp_skmem_drops"
+	// RateStatedUDPDropwatchDrops: the drops dropwatch counted at the UDP socket-queue drop
+	// site (udp_queue_rcv_skb and its variants: the datagram freed because the socket's
+	// receive queue was full, where Udp RcvbufErrors is charged), in the session's window.
+	RateStatedUDPDropwatchDrops = "stated_udp_dropwatch_queue_drops"
+	RateStatedUDPRcvbufDropPct  = "stated_udp_rcvbuf_drop_pct"
 	// RateStatedUDPRcvbufRequested and RateStatedUDPRcvbufObtained: a log receiver's own
 	// warning that the kernel gave its UDP socket a smaller receive buffer than it asked for
 	// (Logstash's UDP input "Requested R but obtained O bytes", syslog-ng's so_rcvbuf='R',
