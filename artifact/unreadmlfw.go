@@ -139,3 +139,25 @@ func frameworkKillText(s string) bool {
 	return strings.Contains(s, "killed due to memory pressure (OOM)") || strings.Contains(s, rayKillLead) ||
 		strings.Contains(s, "% memory budget. Restart") || strings.Contains(s, "Container killed by YARN for exceeding ")
 }
+
+// rayKillRecord: t is one record of Ray's kill message longer than a log line's usual bound
+// (fix26a): node_manager.cc prints it as one line of 700 bytes or more (the node's, the
+// task's and the worker's IDs in hex, two "ray logs" commands) before its table of "Top 10
+// memory users". It must begin the line as Ray prints it ("Task was killed due to the node
+// running low on memory" or, the first line dropped, "Memory on the node (IP: "), after at
+// most a logger's or an exception's lead; a long sentence that quotes the words mid-way is
+// prose and stays so.
+func rayKillRecord(t string) bool {
+	if len(t) > maxJVMLineBytes || !strings.Contains(t, "emory") {
+		return false
+	}
+	for _, lead := range [...]string{rayKillLead, "Memory on the node (IP: "} {
+		j := strings.Index(t, lead)
+		if j < 0 {
+			continue
+		}
+		pre := strings.TrimSpace(t[:j])
+		return pre == "" || strings.HasSuffix(pre, "Error:") || strings.HasSuffix(pre, ")") || strings.HasSuffix(pre, "]")
+	}
+	return false
+}
