@@ -53,3 +53,46 @@ func TestFix26aRayLongKillRecord(t *testing.T) {
 		t.Errorf("a kernel kill line with the sentence: want oom-kill")
 	}
 }
+
+// fix26a: Ray's own lines about memory that are no kill and no shortage of the host's (its
+// object store against /dev/shm, its memory monitor's failed check, its guess at a pod's
+// memory limit on a SIGTERM) are read and named, no exit 3 and no finding; a guide's example
+// of the message, another program's /dev/shm line and a sentence that only names the words
+// are not.
+func TestFix26aRayOwnLines(t *testing.T) {
+	named := func(text, why string) bool {
+		for _, u := range artifact.ParseString(text, "t", artifact.Options{}).Unparsed {
+			if strings.Contains(u.Why, why) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range []struct{ text, why string }{
+		{"ValueError: The configured object store size (11.81114368 GB) exceeds /dev/shm size (11.8111232 GB). This will harm performance. Consider deleting files in /dev/shm or increasing its size with --shm-size in Docker.\n", "object store against /dev/shm"},
+		{"WARNING: The object store is using /tmp instead of /dev/shm because /dev/shm has only 67108864 bytes available.\n", "falls back to a directory on disk"},
+		{"(raylet) [2022-09-16 09:27:25,719 C 236 236] (raylet) memory_monitor.cc:121:  Check failed: (_left_ > _right_)  117896851456 vs 117896851456\n", "failed check in its own memory monitor"},
+		{"All of those events say \"Worker exit type: SYSTEM_ERROR Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code 1. The worker may have exceeded K8s pod memory limits. The process receives a SIGTERM\"\n", "Ray's guess from a SIGTERM alone"},
+	} {
+		if !named(c.text, c.why) {
+			t.Errorf("%q: not named with %q", c.text, c.why)
+		}
+		res := diagnose.Run(artifact.ParseString(c.text, "t", artifact.Options{}), nil)
+		if len(res.Findings) != 0 {
+			t.Errorf("%q: findings %+v, want none", c.text, res.Findings)
+		}
+	}
+	for _, text := range []string{
+		"If the object store is too big you will see something like: ValueError: The configured object store size (20 GB) exceeds /dev/shm size (8 GB).\n",
+		"Increase /dev/shm with --shm-size so the object store size fits.\n",
+		"tmpfs           7.8G  1.2G  6.6G  16% /dev/shm\n",
+		"I read memory_monitor.cc and the check there looks wrong to me.\n",
+		"Our pods may have exceeded their memory limits, I think.\n",
+	} {
+		for _, w := range []string{"object store against /dev/shm", "failed check in its own memory monitor", "Ray's guess from a SIGTERM alone", "falls back to a directory on disk"} {
+			if named(text, w) {
+				t.Errorf("%q: named as Ray's own line %q, want not", text, w)
+			}
+		}
+	}
+}
