@@ -145,7 +145,7 @@ func frameworkKillText(s string) bool {
 // task's and the worker's IDs in hex, two "ray logs" commands) before its table of "Top 10
 // memory users". It must begin the line as Ray prints it ("Task was killed due to the node
 // running low on memory" or, the first line dropped, "Memory on the node (IP: "), after at
-// most a logger's or an exception's lead; a long sentence that quotes the words mid-way is
+// most a logger's or an exception's lead (or an inline code span's backtick); a long sentence that quotes the words mid-way is
 // prose and stays so.
 func rayKillRecord(t string) bool {
 	if len(t) > maxJVMLineBytes || !strings.Contains(t, "emory") {
@@ -156,7 +156,7 @@ func rayKillRecord(t string) bool {
 		if j < 0 {
 			continue
 		}
-		pre := strings.TrimSpace(t[:j])
+		pre := strings.Trim(t[:j], " \t`") // an inline code span's opening backtick is no lead
 		return pre == "" || strings.HasSuffix(pre, "Error:") || strings.HasSuffix(pre, ")") || strings.HasSuffix(pre, "]")
 	}
 	return false

@@ -33,7 +33,7 @@ func TestFix26aRayLongKillRecord(t *testing.T) {
 		}
 		return diagnose.Check{}, found
 	}
-	for _, text := range []string{"```\n" + kill + "\n```\n\n" + said, "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n" + kill + "\n" + said} {
+	for _, text := range []string{"```\n" + kill + "\n```\n\n" + said, "    `" + kill + "`  \n\n" + said, "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n" + kill + "\n" + said} {
 		c, found := oom(text)
 		if found || c.Status != diagnose.StatusNotChecked || !strings.Contains(c.Why, "Ray's memory monitor") || !strings.Contains(c.Why, "219.41GB / 230.40GB") {
 			t.Errorf("%q: oom-kill found=%v %v %q, want not checked naming Ray's kill and its figures", text, found, c.Status, c.Why)
