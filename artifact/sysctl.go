@@ -403,6 +403,14 @@ func (d *doc) prose(i int) {
 		d.frameworkKill(i) // Ray's or dask's own kill for memory (unreadmlfw.go)
 		return
 	}
+	if why, ok := rayOwnLine(d.ls[i].Text); ok {
+		if d.exampleLog(i) {
+			d.keepProse(i) // a guide's example of Ray's message, not this host's
+			return
+		}
+		d.unparsedUnread(i, why) // Ray's own line about memory, no kill and no shortage (unreadmlfw.go)
+		return
+	}
 	if why, ok := roslaunchSigkillLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // roslaunch's notice of a node killed by SIGKILL (unreadappoom.go)
 		return

@@ -113,7 +113,7 @@ var appOOMForms = []struct{ text, why string }{
 // line a reader is handed (a syslog line through the needleOfMemory of the line pass, a
 // prose line): never a scan of every line.
 func appOOMLine(t string) (string, bool) {
-	if len(t) > maxErrnoLineBytes {
+	if len(t) > maxErrnoLineBytes && !rayKillRecord(t) {
 		return "", false
 	}
 	if why, ok := runtimeOOMLine(t); ok {

@@ -139,3 +139,60 @@ func frameworkKillText(s string) bool {
 	return strings.Contains(s, "killed due to memory pressure (OOM)") || strings.Contains(s, rayKillLead) ||
 		strings.Contains(s, "% memory budget. Restart") || strings.Contains(s, "Container killed by YARN for exceeding ")
 }
+
+// rayKillRecord: t is one record of Ray's kill message longer than a log line's usual bound
+// (fix26a): node_manager.cc prints it as one line of 700 bytes or more (the node's, the
+// task's and the worker's IDs in hex, two "ray logs" commands) before its table of "Top 10
+// memory users". It must begin the line as Ray prints it ("Task was killed due to the node
+// running low on memory" or, the first line dropped, "Memory on the node (IP: "), after at
+// most a logger's or an exception's lead (or an inline code span's backtick); a long sentence that quotes the words mid-way is
+// prose and stays so.
+func rayKillRecord(t string) bool {
+	if len(t) > maxJVMLineBytes || !strings.Contains(t, "emory") {
+		return false
+	}
+	for _, lead := range [...]string{rayKillLead, "Memory on the node (IP: "} {
+		j := strings.Index(t, lead)
+		if j < 0 {
+			continue
+		}
+		pre := strings.Trim(t[:j], " \t`") // an inline code span's opening backtick is no lead
+		return pre == "" || strings.HasSuffix(pre, "Error:") || strings.HasSuffix(pre, ")") || strings.HasSuffix(pre, "]")
+	}
+	return false
+}
+
+// rayOwnForms (fix26a): Ray's own lines about memory that are neither a kill by the kernel
+// nor a shortage of the host's memory, read (named, with what they prove) so a paste of them
+// is no exit 3 and no finding. Each is Ray's own spelling, matched case-sensitively.
+//
+//	python/ray/_private/services.py determine_plasma_store_config: "The configured object
+//	  store size ({} GB) exceeds /dev/shm size ({} GB). This will harm performance. ..."
+//	  (a ValueError; the second figure is /dev/shm's free space by statvfs), and the warning
+//	  "The object store is using {} instead of /dev/shm because /dev/shm has only {} bytes
+//	  available".
+//	src/ray/common/memory_monitor.cc: the raylet's RAY_CHECK on the byte counts it read
+//	  ("memory_monitor.cc:N: Check failed: (_left_ > _right_) U vs T"), a fatal abort of Ray.
+//	python/ray/_raylet.pyx: on a worker's SystemExit (its SIGTERM handler) Ray appends "The
+//	  worker may have exceeded K8s pod memory limits." whenever KUBERNETES_SERVICE_HOST is set.
+var rayOwnForms = []struct{ text, also, why string }{
+	{"exceeds /dev/shm size (", "object store size (", "Ray's start-up check of its object store against /dev/shm (python/ray/_private/services.py determine_plasma_store_config: \"The configured object store size (X GB) exceeds /dev/shm size (Y GB)\"): Ray's configured object store (by default a share of the memory Ray sees) against the free space of the /dev/shm tmpfs (a container's --shm-size); Ray refuses to start unless RAY_OBJECT_STORE_ALLOW_SLOW_STORAGE=1: a setting against a tmpfs's size, no shortage of the host's memory and no kill"},
+	{"instead of /dev/shm because /dev/shm has only ", "", "Ray's start-up warning that its object store falls back to a directory on disk (python/ray/_private/services.py: \"The object store is using D instead of /dev/shm because /dev/shm has only N bytes available\"): the /dev/shm tmpfs's free space (a container's --shm-size) is smaller than Ray's object store; slower storage, no shortage of the host's memory and no kill"},
+	{"memory_monitor.cc:", "Check failed:", "Ray's raylet aborted on a failed check in its own memory monitor (src/ray/common/memory_monitor.cc, RAY_CHECK on the byte counts it read, e.g. the cgroup's usage against its limit in MemoryMonitor::GetCGroupMemoryBytes): a fatal assertion of Ray's about its own reading (a cgroup's usage counts page cache and can equal its limit), no kill by the kernel's OOM killer and no shortage of the host's memory shown"},
+	{"may have exceeded K8s pod memory limits", "Worker exit", "Ray's notice of a worker's exit on a SystemExit (python/ray/_raylet.pyx: \"Worker exits with an exit code N. The worker may have exceeded K8s pod memory limits.\", appended whenever KUBERNETES_SERVICE_HOST is set): Ray's guess from a SIGTERM alone, no measure of memory; the kernel's OOM killer sends SIGKILL and its kill would be in the node's kernel log"},
+}
+
+// rayOwnLine says why t is one of rayOwnForms, unless the line itself introduces it as an
+// example ("something like:", "e.g."; exampleBefore). Gate: "/dev/shm", "memory_monitor.cc:" or
+// "K8s pod memory" before the loop.
+func rayOwnLine(t string) (string, bool) {
+	if len(t) > maxJVMLineBytes || !strings.Contains(t, "/dev/shm") && !strings.Contains(t, "memory_monitor.cc:") && !strings.Contains(t, "K8s pod memory") {
+		return "", false
+	}
+	for _, f := range rayOwnForms {
+		if strings.Contains(t, f.text) && (f.also == "" || strings.Contains(t, f.also)) && !exampleBefore(t, f.text) {
+			return f.why + "; headroom has no reader for this log", true
+		}
+	}
+	return "", false
+}
