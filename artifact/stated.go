@@ -278,6 +278,14 @@ func (d *doc) stated() {
 		// the breadcrumbed title is not read (a program's own "Raylet out of memory").
 		p, ok = d.crumbTitle()
 	}
+	if !ok {
+		// A tracker's title that names the kernel's OOM killer at work ("bazel 0.10.0 too
+		// aggressive with memory, causes OOM-killer to be invoked", corpus 2290, fix26c):
+		// the killer, not a program's own out-of-memory, so no dump is needed to say whose.
+		if c, found := d.crumbTitle(); found && titleKillerAtWork(c.text) {
+			p, ok = c, true
+		}
+	}
 	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
@@ -402,6 +410,12 @@ func (d *doc) stated() {
 		for _, m := range statedOSKill(para) {
 			// "the OS always killed MySQL to regain its memory": an OOM kill told without
 			// the word (statedoskill.go).
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
+		for _, m := range statedOOMBlame(para) {
+			// "Turns out this was the OOM killer": a kill attributed to the killer after
+			// the fact (statedoskill.go).
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
@@ -1964,6 +1978,17 @@ func titleNamesOOM(t string) bool {
 	}
 	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
 }
+
+// titleKillerAtWork: a title that names the kernel's OOM killer invoked, triggered or caused
+// ("causes OOM-killer to be invoked", "EPGUpdater invoked oom-killer", "Linux Out of Memory
+// Killer Triggered on ..."), and is a title of what happened (titleNamesOOM: no question,
+// possibility, negation or piece of work: "Document when the OOM killer is invoked").
+func titleKillerAtWork(t string) bool {
+	return containsFoldASCII(t, "killer") && reTitleKillerAtWork.MatchString(t) && titleNamesOOM(t)
+}
+
+var reTitleKillerAtWork = lazyre.New(`(?i)\b(?:caus(?:es|ed|ing)|trigger(?:s|ed|ing)?|invok(?:es|ed|ing))\s+(?:the\s+|an?\s+)?(?:linux\s+|kernel(?:'s)?\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
+	`|\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:(?:is|was|got|gets|being|to\s+be)\s+)?(?:invoked|triggered|kick(?:s|ed)?\s+in|fired|struck)\b`)
 
 // oomMemoryFree: a title or sentence whose out-of-memory came "with lots of free memory" ("Redis OOM
 // crash with lots of free memory", "out of memory despite 6 GB free RAM"): the author says

@@ -82,3 +82,37 @@ func askedAt(text string, b int) bool {
 	e := sentenceEndAt(text, b)
 	return e > 0 && e <= len(text) && text[e-1] == '?'
 }
+
+// fix26c (corpus 2291): a kill the author attributes to the OOM killer after the fact: "Turns
+// out this was the OOM killer, the CI machines were running out of memory", "it turned out to
+// be the OOM killer", "the culprit was the OOM killer" (said of a failure told before: a build
+// server that "terminated abruptly", a daemon that vanished). Past tense only: "it's the OOM
+// killer when ..." describes. A question ("could it be the OOM killer?", "was it the OOM
+// killer?"), a negation ("it was not the OOM killer", "I don't think it was the OOM killer"),
+// a condition ("if it was the OOM killer, dmesg shows it"), a hedge ("maybe it was the OOM
+// killer") or advice ("check whether it was the OOM killer") states nothing.
+var reStatedOOMBlame = lazyre.New(`(?i)\b(?:it|this|that|the\s+(?:cause|culprit|reason|killer))\s+(?:was|(?:turned|turns)\s+out\s+to\s+(?:be|have\s+been))\s+(?:indeed\s+|just\s+|simply\s+)?(?:the\s+|an?\s+)?(?:linux\s+|kernel(?:'s)?\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
+	`|\b(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:was|(?:turned|turns)\s+out\s+to\s+be)\s+(?:the\s+|our\s+)?(?:culprit|cause|reason)\b`)
+
+// reBlameHedge: words before the attribution in its sentence that make it a guess, a doubt, a
+// denial ("I don't think") or a check to run.
+var reBlameHedge = lazyre.New(`(?i)\b(?:maybe|perhaps|probably|possibly|likely|guess|suspect\w*|doubt\w*|assum\w*|wonder\w*|whether|check|verify|see\s+if|find\s+out|determine|sure|think|believe)\b|n['’]t\b`)
+
+// statedOOMBlame: the offsets of an attribution of a kill to the OOM killer stated as the
+// host's event.
+func statedOOMBlame(para string) [][]int {
+	if !containsFoldASCII(para, "killer") {
+		return nil
+	}
+	var out [][]int
+	for _, m := range reStatedOOMBlame.FindAllStringIndex(para, -1) {
+		sentence := sentenceAround(para, m[0], m[1])
+		match := para[m[0]:m[1]]
+		lead := sentence[:max(0, strings.Index(sentence, match))]
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) || strings.ContainsAny(sentence, "?？") || reNegated.MatchString(lead) || reBlameHedge.MatchString(lead) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
