@@ -449,6 +449,10 @@ func (d *doc) run(from int) {
 					d.programFigures(i)
 					continue
 				}
+				if isMailTag(l.Tag) {
+					d.unparsedUnread(i, mailRecordWhy) // a mail server's mail-flow record (unreadmail.go)
+					continue
+				}
 			}
 			if isSensorTag(l.Tag) {
 				if why, ok := sensorOwnLine(t); ok {
