@@ -8,7 +8,6 @@ import (
 // Pre-round 22 (h22a): each mail or chat server's line is named with what it proves
 // (unreadmail.go), its figure kept as the program's own; counter-cases stay as they were.
 
-
 func TestH22aMailLinesNamed(t *testing.T) {
 	for _, c := range []struct{ text, word string }{
 		{"Nov 30 03:12:44 mx1 postfix/master[1187]: warning: process /usr/lib/postfix/sbin/smtpd pid 23456 killed by signal 9\n", "Postfix's master reaped a child killed by signal 9"},
