@@ -77,3 +77,11 @@ func TestH22aMailCounterCases(t *testing.T) {
 		}
 	}
 }
+
+// A mail server's record ending in strerror's text with no digit ("%m") is named by its errno.
+func TestH22aMailRecordErrno(t *testing.T) {
+	tl := ParseString("Nov 30 03:12:40 mx1 postfix/smtp[23401]: fatal: socket: No buffer space available\n", "t", Options{})
+	if !f15Unread(tl, "ENOBUFS") {
+		t.Fatalf("unparsed %+v, want ENOBUFS named", tl.Unparsed)
+	}
+}

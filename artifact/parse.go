@@ -450,7 +450,7 @@ func (d *doc) run(from int) {
 					continue
 				}
 				if isMailTag(l.Tag) {
-					d.unparsedUnread(i, mailRecordWhy) // a mail server's mail-flow record (unreadmail.go)
+					d.unparsedUnread(i, mailRecordWhy(t)) // a mail server's record, its "%m" errno named (unreadmail.go)
 					continue
 				}
 			}

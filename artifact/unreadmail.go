@@ -180,7 +180,19 @@ func pidBefore(head string) bool {
 // Postfix's connect/disconnect, a message's queue ID with its from=, to= and status=, a
 // reject; Dovecot's logins; clamd's scan results. The mail flow, named so that a paste of
 // only such lines is read (no exit 3); nothing is diagnosed from it.
-const mailRecordWhy = "a mail or chat server's own log record under its tag (Postfix's connections, a message's queue ID and delivery status, a reject; Dovecot's logins; clamd's and rspamd's scans): the mail flow, no memory figure and no kernel counter; headroom has no reader for this log"
+// A record whose message ends in a system call's strerror (Postfix's and Dovecot's "%m":
+// "fatal: socket: No buffer space available", no digit for errnoLogLine) is named by its
+// errno instead.
+func mailRecordWhy(t string) string {
+	for _, e := range errnoReasons {
+		if strings.Contains(t, ": "+e.text) {
+			return e.why
+		}
+	}
+	return mailFlowWhy
+}
+
+const mailFlowWhy = "a mail or chat server's own log record under its tag (Postfix's connections, a message's queue ID and delivery status, a reject; Dovecot's logins; clamd's and rspamd's scans): the mail flow, no memory figure and no kernel counter; headroom has no reader for this log"
 
 // isMailTag: the syslog tags of the mail and chat servers: Postfix's "postfix/DAEMON" (and a
 // second instance's "postfix-NAME/DAEMON"), Dovecot's, Exim's, ClamAV's, rspamd's,
