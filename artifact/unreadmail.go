@@ -1,6 +1,11 @@
 package artifact
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"headroom/model"
+)
 
 // Mail and chat servers' own lines (pre-round 22, h22a; every format string read in the
 // program's source). Postfix's master reaping a child killed by a signal, Dovecot's master
@@ -204,4 +209,37 @@ func isMailTag(tag string) bool {
 		return true
 	}
 	return len(tag) > 8 && tag[0] == 'p' && strings.HasPrefix(tag, "postfix") && strings.IndexByte(tag, '/') > 0
+}
+
+// mailSigkillReporter: the server whose notice t is when mailOwnLine names it a SIGKILL.
+func mailSigkillReporter(why string) (string, bool) {
+	switch {
+	case strings.HasPrefix(why, "Postfix's master reaped a child killed by signal 9"):
+		return "Postfix's master (\"process PATH pid N killed by signal 9\")", true
+	case strings.HasPrefix(why, "Dovecot's master reaped a service's child killed by signal 9"):
+		return "Dovecot's master (\"service(NAME): child N killed with signal 9\")", true
+	case strings.HasPrefix(why, "rspamd's main process reaped a worker killed by SIGKILL"):
+		return "rspamd's main process (\"process N terminated abnormally ... by signal: Killed\")", true
+	}
+	return "", false
+}
+
+// sigkillNotice keeps line i as a server's notice of a child killed by SIGKILL (called on a
+// line a reader named, after the example check).
+func (d *doc) sigkillNotice(i int) {
+	why, _, ok := mailOwnLine(d.ls[i].Text)
+	if !ok {
+		return
+	}
+	rep, ok := mailSigkillReporter(why)
+	if !ok {
+		return
+	}
+	for k := range d.tl.SigkillNotices {
+		if d.tl.SigkillNotices[k].Reporter == rep {
+			d.tl.SigkillNotices[k].Count++
+			return
+		}
+	}
+	d.tl.SigkillNotices = append(d.tl.SigkillNotices, model.RuntimeOOM{Reporter: rep, Count: 1, Source: fmt.Sprintf("line %d", d.ls[i].No)})
 }

@@ -330,6 +330,7 @@ const maxProgramFigureArtifacts = 32
 // programFigures adds the figures line i states when it is one of programFigureForms'
 // messages (called only for a line a program's reader named).
 func (d *doc) programFigures(i int) {
+	d.sigkillNotice(i)     // a mail server's notice of a child killed by SIGKILL (unreadmail.go)
 	d.programListenFull(i) // a program's own full accept queue (programlisten.go)
 	if d.pumaKillerFigures(i) {
 		return // puma_worker_killer's fractional MB (unreadcollab.go)
