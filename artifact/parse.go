@@ -449,6 +449,10 @@ func (d *doc) run(from int) {
 					d.programFigures(i)
 					continue
 				}
+				if isMailTag(l.Tag) {
+					d.unparsedUnread(i, mailRecordWhy(t)) // a mail server's record, its "%m" errno named (unreadmail.go)
+					continue
+				}
 			}
 			if isSensorTag(l.Tag) {
 				if why, ok := sensorOwnLine(t); ok {

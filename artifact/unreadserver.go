@@ -95,6 +95,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, oom, ok := webAppOwnLine(t); ok {
 		return why, oom, true // a web application server's or routing daemon's own line (unreadwebapp.go)
 	}
+	if why, oom, ok := mailOwnLine(t); ok {
+		return why, oom, true // a mail or chat server's own line (unreadmail.go)
+	}
 	if why, ok := envoyOverloaded(t); ok {
 		return why, false, true
 	}
@@ -202,7 +205,7 @@ func isServerTag(tag string) bool {
 		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager":
 		return true
 	}
-	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag) || isWiFiDaemonTag(tag)
+	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag) || isWiFiDaemonTag(tag) || isMailTag(tag)
 }
 
 // serverLogWhy: a line of one of these programs under its own syslog tag: an errno of this
@@ -213,6 +216,9 @@ func serverLogWhy(t string) (why string, oom, ok bool) {
 	}
 	if why, oom, ok := webAppOwnLine(t); ok {
 		return why, oom, true // before the errno: zebra's ENOBUFS is a netlink overrun (unreadwebapp.go)
+	}
+	if why, oom, ok := mailOwnLine(t); ok {
+		return why, oom, true // before the errno: Postfix's mymalloc names its own ENOMEM (unreadmail.go)
 	}
 	if why, ok := errnoLogLine(t); ok {
 		return why, false, true
@@ -310,6 +316,12 @@ var programFigureForms = []struct {
 	{"litespeed lsapi", "Reached max children process limit: ", []string{"max_children", "extra", "current", "busy"}, false},
 	{"lfd", "Exceeded:", []string{"used", "threshold"}, false},
 	{"moosefs", "open files limit has been set to: ", []string{"open_files_limit"}, false},
+	{"postfix", "alloc: insufficient memory for ", []string{"request_bytes"}, false},
+	{"exim", "failed to malloc ", []string{"request_bytes"}, false},
+	{"exim", "failed to alloc (using posix_memalign) ", []string{"request_bytes"}, false},
+	{"libclamav", "(): Can't allocate memory (", []string{"request_bytes"}, false},
+	{"dovecot", "data stack: Out of memory when allocating ", []string{"request_bytes"}, false},
+	{"erlang vm", " bytes of memory (of type ", []string{"request_bytes"}, true},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
@@ -318,6 +330,7 @@ const maxProgramFigureArtifacts = 32
 // programFigures adds the figures line i states when it is one of programFigureForms'
 // messages (called only for a line a program's reader named).
 func (d *doc) programFigures(i int) {
+	d.sigkillNotice(i)     // a mail server's notice of a child killed by SIGKILL (unreadmail.go)
 	d.programListenFull(i) // a program's own full accept queue (programlisten.go)
 	if d.pumaKillerFigures(i) {
 		return // puma_worker_killer's fractional MB (unreadcollab.go)

@@ -61,6 +61,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 		if r, ok := oomStatedNone(tl); ok {
 			return r // the author read the log and found no kill (mem_oom_stated.go)
 		}
+		if sk := sigkillNoticesWhy(tl.SigkillNotices); sk != "" {
+			return NotChecked("%s; %s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", sk, logWhy)
+		}
 		if fk := frameworkKillsWhy(tl.FrameworkKills); fk != "" {
 			return NotChecked("%s; %s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", fk, logWhy)
 		}
@@ -618,4 +621,18 @@ func frameworkKillsWhy(ks []model.RuntimeOOM) string {
 		n += max(k.Count, 1)
 	}
 	return fmt.Sprintf("%d kill(s) of a framework's own workers by its own memory policy, no kill by the kernel's OOM killer: %s (%s)", n, first.Reporter, first.Source)
+}
+
+// sigkillNoticesWhy: a server's own notices of children killed by SIGKILL (Postfix's,
+// Dovecot's, rspamd's masters: Timeline.SigkillNotices) for oom-kill's not-checked reason:
+// SIGKILL is the OOM killer's signal and anyone's kill -9, so they prove no kernel OOM.
+func sigkillNoticesWhy(ks []model.RuntimeOOM) string {
+	if len(ks) == 0 {
+		return ""
+	}
+	n := 0
+	for _, k := range ks {
+		n += max(k.Count, 1)
+	}
+	return fmt.Sprintf("%d child(ren) killed by SIGKILL as a server reports it (%s, %s), not proven the kernel's OOM killer: SIGKILL is also any kill -9 or a supervisor's stop, and the kernel's own kill line is not in the text", n, ks[0].Reporter, ks[0].Source)
 }

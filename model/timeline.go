@@ -124,6 +124,10 @@ type Timeline struct {
 	// OOM and no statement about the host's memory; oom-kill names them when it is not
 	// checked (Reporter, Count and Source as in RuntimeOOM; Scope unused).
 	FrameworkKills []RuntimeOOM `json:"framework_kills,omitempty"`
+	// SigkillNotices are a server's own notices that it reaped a child killed by SIGKILL
+	// (Postfix's, Dovecot's and rspamd's masters): the kernel's OOM killer sends SIGKILL, so
+	// does any kill -9; oom-kill names them when it is not checked (Reporter, Count, Source).
+	SigkillNotices []RuntimeOOM `json:"sigkill_notices,omitempty"`
 
 	// UDPSockets are pasted /proc/net/udp tables: each socket's receive queue and its own
 	// drop count (sk_drops), which say which socket lost datagrams when Udp RcvbufErrors
