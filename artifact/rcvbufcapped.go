@@ -89,12 +89,11 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		return false
 	}
 	if omfwdNoBuffer(t) && !d.exampleLog(i) {
-		d.used[i] = true
-		no := d.ls[i].No
-		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
-		d.addArtifact(KindStated, no, no, rates)
+		d.noteUDPSendENOBUFS(i)
 		return true
+	}
+	if d.vpnUDPSendLine(i, t) {
+		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}
 	if fluentBitPaused(t) && !d.exampleLog(i) {
 		d.unparsedUnread(i, fluentBitPausedWhy)
