@@ -50,7 +50,7 @@ func vpnUDPSendENOBUFS(t string) bool {
 	} else {
 		k--
 	}
-	if len(t) > maxErrnoLineBytes || !hasDigit(t) {
+	if len(t) > maxErrnoLineBytes || !hasDigit(t) || !errnoTextEnds(t, k) {
 		return false
 	}
 	before := t[:k]
@@ -78,6 +78,21 @@ func vpnUDPSendENOBUFS(t string) bool {
 		}
 	}
 	return send >= 0 && send > recv
+}
+
+// errnoTextEnds: the errno's text at t[k:] stands as strerror's is printed in a record,
+// after ": " and ending the line or followed by the program's own punctuation (" (code=105)",
+// "(fd=6,code=105)", a closing quote), not inside a sentence ("...: No buffer space available
+// on my router?"). OpenVPN's bare "code=105)" is its own end.
+func errnoTextEnds(t string, k int) bool {
+	if strings.HasPrefix(t[k:], "code=105)") {
+		return true
+	}
+	if k < 2 || t[k-2:k] != ": " {
+		return false
+	}
+	after := strings.TrimRight(t[k+1+len(vpnENOBUFSText):], " \t\r")
+	return after == "" || strings.IndexByte("(\"',;]", after[0]) >= 0 || strings.HasPrefix(after, " (") || strings.HasPrefix(after, " [")
 }
 
 // vpnUDPSendLine records a daemon's UDP send refused with ENOBUFS as a stated sample for
@@ -110,4 +125,62 @@ func isVPNTag(tag string) bool {
 		return true
 	}
 	return strings.HasPrefix(tag, "ovpn-")
+}
+
+// OpenVPN's socket buffer line (src/openvpn/socket.c socket_set_buffers, at verb 3 and up):
+// "Socket Buffers: R=[%d->%d] S=[%d->%d]", SO_RCVBUF and SO_SNDBUF as getsockopt read them
+// before and after OpenVPN set its rcvbuf/sndbuf options (the kernel's doubled values). It
+// states sizes, no drops: the line is named with its figures and no rule fires on it. Equal
+// figures are the usual case (no rcvbuf/sndbuf asked, or OpenVPN 2.6's default of leaving the
+// kernel's size); an "after" below twice the configured request was capped at
+// net.core.rmem_max/wmem_max, which this line alone cannot tell (the request is not in it).
+const ovpnSockBufNeedle = "Socket Buffers: R=["
+
+// ovpnSockBuffers reads the four figures of OpenVPN's line.
+func ovpnSockBuffers(t string) (r0, r1, s0, s1 string, ok bool) {
+	k := strings.Index(t, ovpnSockBufNeedle)
+	if k < 0 {
+		return "", "", "", "", false
+	}
+	rest := t[k+len(ovpnSockBufNeedle):]
+	pair := func(rest, open string) (a, b, tail string, ok bool) {
+		rest, ok = strings.CutPrefix(rest, open)
+		if !ok {
+			return "", "", "", false
+		}
+		a = leadingDigits(rest)
+		rest, ok = strings.CutPrefix(rest[len(a):], "->")
+		b = leadingDigits(rest)
+		if !ok || a == "" || b == "" || !strings.HasPrefix(rest[len(b):], "]") {
+			return "", "", "", false
+		}
+		return a, b, rest[len(b)+1:], true
+	}
+	r0, r1, rest, ok = pair(rest, "")
+	if !ok {
+		return "", "", "", "", false
+	}
+	s0, s1, _, ok = pair(rest, " S=[")
+	return r0, r1, s0, s1, ok
+}
+
+// ovpnSockBufLine names OpenVPN's socket buffer line with its figures.
+func (d *doc) ovpnSockBufLine(i int, t string) bool {
+	r0, r1, s0, s1, ok := ovpnSockBuffers(t)
+	if !ok || d.exampleLog(i) {
+		return false
+	}
+	d.unparsedUnread(i, fmt.Sprintf("OpenVPN's socket buffers (src/openvpn/socket.c socket_set_buffers: SO_RCVBUF %s -> %s bytes, SO_SNDBUF %s -> %s bytes, as getsockopt reads them before and after its rcvbuf/sndbuf options, the kernel's doubled values): sizes, no drops; a size after below twice a configured request was capped at net.core.rmem_max or wmem_max; receive-buffer drops are Udp RcvbufErrors (netstat -su, nstat); no rule fires on the sizes alone", r0, r1, s0, s1))
+	return true
+}
+
+// charon's SPI allocation refused by the kernel (libcharon kernel-netlink
+// kernel_netlink_ipsec.c get_spi_internal, XFRM_MSG_ALLOCSPI; the IKE task's "unable to
+// allocate SPI from kernel"): the XFRM layer gave no free SPI or refused the request; an
+// IPsec state's failure, no socket buffer and no memory reading.
+const charonSPIWhy = "strongSwan's charon could not get an SPI from the kernel (kernel-netlink's XFRM_MSG_ALLOCSPI request refused: \"unable to allocate SPI\"): an IPsec state the XFRM layer would not create (the xfrm module, a full SPI range, a conflicting state); no socket buffer and no memory reading; /proc/net/xfrm_stat counts the XFRM layer's errors; headroom has no rule for it"
+
+func charonSPILine(t string) bool {
+	k := strings.Index(t, "unable to allocate SPI")
+	return k > 0 && hasDigit(t[:k]) && (strings.Contains(t[:k], "[KNL]") || strings.Contains(t[:k], "[IKE]") || strings.Contains(t[:k], "[CHD]") || strings.Contains(t[:k], "charon"))
 }

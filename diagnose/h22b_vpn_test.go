@@ -1,0 +1,67 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// h22b: a tunnel daemon's UDP send refused with ENOBUFS (artifact/vpnudpsend.go) reaches
+// udp-rcvbuf-errors as a send-side warning, in the forms users paste it.
+func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
+	const ovpn23 = "Nov 30 10:12:01 vpn1 openvpn[1234]: write UDPv4: No buffer space available (code=105)\n"
+	const ovpn26 = "2026-11-30 10:12:01 client1/203.0.113.5:1194 write UDPv4 []: No buffer space available (fd=6,code=105)\n"
+	const wggo = "Nov 30 10:20:11 host wireguard-go[812]: ERROR: (wg0) 2026/11/30 10:20:11 peer(AbCd…WxYz) - Failed to send data packets: write udp4 0.0.0.0:51820->198.51.100.7:51820: sendmsg: no buffer space available\n"
+	const nebula = "Nov 30 12:00:00 lh nebula[700]: time=\"2026-11-30T12:00:00Z\" level=error msg=\"Failed to write outgoing packet\" error=\"sendto: no buffer space available\" udpAddr=\"198.51.100.3:4242\"\n"
+	const charon = "Nov 30 11:00:00 gw charon: 09[NET] error writing to socket: No buffer space available\n"
+	for _, c := range []struct {
+		text, want string
+	}{
+		{ovpn23 + ovpn23 + ovpn23, "3 lines"},
+		{"ovpn-server[1234]: write UDPv6: No buffer space available (fd=5,code=105)\n", "1 line"},
+		{ovpn26, "1 line"},
+		{"> " + ovpn23, "1 line"},
+		{"openvpn-1  | " + ovpn26, "1 line"},
+		{wggo, "not for lack of RAM"},
+		{"```\n" + wggo + "```\n", "1 line"},
+		{nebula, "1 line"},
+		{charon, "1 line"},
+		{"Nov 30 10:30:02 host tailscaled[901]: magicsock: sendUDP: write udp4 0.0.0.0:41641->203.0.113.9:41641: sendmsg: no buffer space available\n", "1 line"},
+	} {
+		d, _ := rootOf(t, c.text)
+		f := findingOf(d, "udp-rcvbuf-errors")
+		if f == nil {
+			t.Errorf("%q: no udp-rcvbuf-errors", c.text)
+			continue
+		}
+		var all []string
+		for _, e := range f.Evidence {
+			all = append(all, e.What+" "+e.Value)
+		}
+		if s := strings.Join(all, "; "); !strings.Contains(s, "SndbufErrors") || !strings.Contains(s, c.want) {
+			t.Errorf("%q: evidence %q lacks SndbufErrors or %q", c.text, s, c.want)
+		}
+		if findingOf(d, "oom-kill") != nil {
+			t.Errorf("%q: oom-kill fired", c.text)
+		}
+	}
+	// Counter-cases: a read's ENOBUFS, a write to the tun device, another errno, a netlink
+	// socket's ENOBUFS, the words in a question, the buffer sizes as configuration, OpenVPN's
+	// socket buffer line (healthy or not: sizes, no drops), charon's SPI failure.
+	for _, text := range []string{
+		"Nov 30 10:12:01 vpn1 openvpn[1234]: read UDPv4: No buffer space available (code=105)\n",
+		"Nov 30 10:12:01 vpn1 openvpn[1234]: write to TUN/TAP : No buffer space available (fd=7,code=105)\n",
+		"Nov 30 10:12:01 vpn1 openvpn[1234]: write UDPv4 [EHOSTUNREACH]: No route to host (fd=6,code=113)\n",
+		"Nov 30 10:20:11 host wireguard-go[812]: ERROR: (wg0) 2026/11/30 10:20:11 peer(AbCd) - Failed to send data packets: write udp4 0.0.0.0:51820->198.51.100.7:51820: sendmsg: message too long\n",
+		"Nov 30 10:30:02 host tailscaled[901]: monitor: netlink receive: recvmsg: no buffer space available\n",
+		"Why would OpenVPN say write UDPv4: No buffer space available on my router?\n",
+		"listen:\n  host: 0.0.0.0\n  port: 4242\n  read_buffer: 10485760\n  write_buffer: 10485760\n",
+		"sndbuf 393216\nrcvbuf 393216\n",
+		"Nov 30 10:11:58 vpn1 openvpn[1234]: Socket Buffers: R=[212992->212992] S=[212992->212992]\n",
+		"sndbuf 4194304\nrcvbuf 4194304\nNov 30 10:11:58 vpn1 openvpn[1234]: Socket Buffers: R=[212992->425984] S=[212992->425984]\n",
+		"Nov 30 11:00:00 gw charon: 12[KNL] unable to allocate SPI from kernel\n",
+	} {
+		if d, _ := rootOf(t, text); findingOf(d, "udp-rcvbuf-errors") != nil || findingOf(d, "oom-kill") != nil {
+			t.Errorf("%q: udp-rcvbuf-errors or oom-kill fired", text)
+		}
+	}
+}
