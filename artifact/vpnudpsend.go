@@ -21,6 +21,8 @@ import (
 //     and magicsock lines carry the same Go error).
 //   - Nebula (outside.go/inside.go): "Failed to write outgoing packet" with
 //     error="sendto: no buffer space available" and udpAddr=.
+//   - libreswan's pluto (programs/pluto/send.c): "sendto on %s to %s failed in %s" with
+//     log_errno's ". Errno 105: No buffer space available".
 //   - strongSwan's charon (socket-default plugin): "error writing to socket: %s" with
 //     strerror on its IKE UDP socket, "NN[NET] error writing to socket: No buffer space
 //     available".
@@ -57,6 +59,11 @@ func vpnUDPSendENOBUFS(t string) bool {
 	if strings.HasSuffix(before, "error writing to socket: ") {
 		// charon's IKE socket (UDP 500/4500): its "[NET]" subsystem tag or its name.
 		return strings.Contains(before, "[NET]") || strings.Contains(before, "charon")
+	}
+	if j := strings.Index(before, "sendto on "); j >= 0 && strings.Contains(before[j:], " failed in ") {
+		// libreswan's pluto (programs/pluto/send.c): log_errno's "sendto on %s to %s failed in
+		// %s" and ". Errno %d: %s" on its IKE UDP socket.
+		return true
 	}
 	l := strings.ToLower(t)
 	if !strings.Contains(l, "udp") || strings.Contains(l, "netlink") || strings.Contains(l, "tun/tap") {
@@ -98,12 +105,43 @@ func errnoTextEnds(t string, k int) bool {
 // vpnUDPSendLine records a daemon's UDP send refused with ENOBUFS as a stated sample for
 // udp-rcvbuf-errors (model.RateStatedUDPSendENOBUFS), one per line.
 func (d *doc) vpnUDPSendLine(i int, t string) bool {
-	if !vpnUDPSendENOBUFS(t) || d.exampleLog(i) {
+	if ovpnSplitStamp(&d.ls[i]) {
+		t = d.ls[i].Host + " " + d.ls[i].Tag + ": " + t
+	}
+	if d.exampleLog(i) {
 		return false
 	}
-	d.noteUDPSendENOBUFS(i)
-	return true
+	if vpnUDPSendENOBUFS(t) {
+		d.noteUDPSendENOBUFS(i)
+		return true
+	}
+	if vpnUDPReadENOBUFS(t) {
+		d.unparsedUnread(i, vpnUDPReadWhy)
+		return true
+	}
+	return false
 }
+
+// ovpnSplitStamp: OpenVPN's own log file ("2026-11-30 10:12:01 write UDPv4: ...", its
+// --log with a date stamp) read by the syslog splitter as host "write" and tag "UDPv4".
+func ovpnSplitStamp(l *Line) bool {
+	return l.Syslog && (l.Host == "write" || l.Host == "read") && strings.HasPrefix(l.Tag, "UDP")
+}
+
+// vpnUDPReadENOBUFS: the same record on a read of the UDP socket ("read UDPv4: No buffer
+// space available (code=105)", Go's "read udp4 ...: recvmsg: no buffer space available"),
+// with no send in it.
+func vpnUDPReadENOBUFS(t string) bool {
+	k := strings.Index(t, vpnENOBUFSText)
+	if k < 1 || len(t) > maxErrnoLineBytes || !hasDigit(t) || !errnoTextEnds(t, k-1) {
+		return false
+	}
+	l := strings.ToLower(t[:k])
+	return strings.Contains(l, "udp") && !strings.Contains(l, "netlink") && (strings.Contains(l, "read ") || strings.Contains(l, "recv")) &&
+		!strings.Contains(l, "write ") && !strings.Contains(l, "send")
+}
+
+const vpnUDPReadWhy = "a tunnel daemon's read of its UDP socket returned ENOBUFS (OpenVPN's check_status \"read UDPv4: No buffer space available\", Go's \"recvmsg: no buffer space available\"): the error the socket reported, not a count of datagrams dropped at its receive buffer (Udp RcvbufErrors, which no read returns) and not a shortage of RAM; the Udp counters (`nstat -az UdpRcvbufErrors UdpSndbufErrors`) tell whether datagrams were lost; headroom has no rule for the line alone"
 
 // noteUDPSendENOBUFS records line i, a program's UDP send refused with ENOBUFS (a tunnel
 // daemon's, rsyslog omfwd's), as a stated sample for udp-rcvbuf-errors.

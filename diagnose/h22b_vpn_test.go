@@ -3,6 +3,8 @@ package diagnose
 import (
 	"strings"
 	"testing"
+
+	"headroom/artifact"
 )
 
 // h22b: a tunnel daemon's UDP send refused with ENOBUFS (artifact/vpnudpsend.go) reaches
@@ -25,6 +27,9 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 		{"```\n" + wggo + "```\n", "1 line"},
 		{nebula, "1 line"},
 		{charon, "1 line"},
+		{"2026-11-30 10:12:01 write UDPv4: No buffer space available (fd=6,code=105)\n", "1 line"},
+		{"Mon Nov 30 10:12:01 2026 us=123456 write UDPv4: No buffer space available (code=105)\n", "1 line"},
+		{"Nov 30 11:05:00 gw pluto[2211]: ERROR: \"tun-a\" #12: sendto on eth0 to 198.51.100.1:4500 failed in STATE_V2_ESTABLISHED_CHILD_SA. Errno 105: No buffer space available\n", "1 line"},
 		{"Nov 30 10:30:02 host tailscaled[901]: magicsock: sendUDP: write udp4 0.0.0.0:41641->203.0.113.9:41641: sendmsg: no buffer space available\n", "1 line"},
 	} {
 		d, _ := rootOf(t, c.text)
@@ -59,9 +64,36 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 10:11:58 vpn1 openvpn[1234]: Socket Buffers: R=[212992->212992] S=[212992->212992]\n",
 		"sndbuf 4194304\nrcvbuf 4194304\nNov 30 10:11:58 vpn1 openvpn[1234]: Socket Buffers: R=[212992->425984] S=[212992->425984]\n",
 		"Nov 30 11:00:00 gw charon: 12[KNL] unable to allocate SPI from kernel\n",
+		"Nov 30 10:29:58 host tailscaled[901]: magicsock: [warning] failed to force-set UDP read buffer size to 7340032: operation not permitted; using kernel default values (impacts throughput only)\n",
+		"2026-11-30 10:12:01 read UDPv4: No buffer space available (fd=6,code=105)\n",
+		"Nov 30 11:05:00 gw pluto[2211]: ERROR: \"tun-a\" #12: sendto on eth0 to 198.51.100.1:4500 failed in main_outI1. Errno 101: Network is unreachable\n",
 	} {
 		if d, _ := rootOf(t, text); findingOf(d, "udp-rcvbuf-errors") != nil || findingOf(d, "oom-kill") != nil {
 			t.Errorf("%q: udp-rcvbuf-errors or oom-kill fired", text)
+		}
+	}
+}
+
+// h22b: the tunnel lines named with no rule are listed as unread, so a paste of them alone
+// is no evidence-free text (exit 3): OpenVPN's read ENOBUFS and Socket Buffers line, charon's
+// SPI failure, tailscale's refused SO_RCVBUFFORCE.
+func TestH22bTunnelLinesNamed(t *testing.T) {
+	for text, want := range map[string]string{
+		"Nov 30 10:12:01 vpn1 openvpn[1234]: read UDPv4: No buffer space available (code=105)\n":                                                                                                           "read of its UDP socket",
+		"Nov 30 10:11:58 vpn1 openvpn[1234]: Socket Buffers: R=[212992->425984] S=[212992->212992]\n":                                                                                                      "SO_RCVBUF 212992 -> 425984",
+		"Nov 30 11:00:00 gw charon: 12[KNL] unable to allocate SPI from kernel\n":                                                                                                                          "XFRM_MSG_ALLOCSPI",
+		"Nov 30 10:29:58 host tailscaled[901]: magicsock: [warning] failed to force-set UDP read buffer size to 7340032: operation not permitted; using kernel default values (impacts throughput only)\n": "SO_RCVBUFFORCE",
+	} {
+		tl, err := artifact.Parse(strings.NewReader(text), "paste.txt", artifact.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whys []string
+		for _, u := range tl.Unparsed {
+			whys = append(whys, u.Why)
+		}
+		if s := strings.Join(whys, "; "); !strings.Contains(s, want) {
+			t.Errorf("%q: unread %q lacks %q", text, s, want)
 		}
 	}
 }
