@@ -89,7 +89,11 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		return false
 	}
 	if omfwdNoBuffer(t) && !d.exampleLog(i) {
-		d.noteUDPSendENOBUFS(i)
+		d.used[i] = true
+		no := d.ls[i].No
+		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+		d.addArtifact(KindStated, no, no, rates)
 		return true
 	}
 	if d.vpnUDPSendLine(i, t) {

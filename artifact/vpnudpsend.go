@@ -3,8 +3,6 @@ package artifact
 import (
 	"fmt"
 	"strings"
-
-	"headroom/model"
 )
 
 // A VPN or overlay daemon's own record of a UDP send refused with ENOBUFS (pre-round 22,
@@ -29,9 +27,10 @@ import (
 //
 // udp_sendmsg counts every -ENOBUFS as Udp SndbufErrors (net/ipv4/udp.c: the send buffer
 // past sk_sndbuf in __ip_append_data, or NET_XMIT_DROP from a full qdisc or device queue
-// turned into -ENOBUFS by net_xmit_errno). It is no shortage of RAM. The rule
-// udp-rcvbuf-errors reports it (diagnose/net_udp.go udpStated) as a warning with the
-// number of such lines; no drop count is invented.
+// turned into -ENOBUFS by net_xmit_errno; a failed skb allocation also gives it). A
+// send-path drop: the corpus's labels (1778, OpenVPN's FAQ) hold that it is no
+// udp-rcvbuf-errors, a receive-buffer overflow, and no rule covers it; the line is named
+// with what it proves (vpnUDPSendWhy), so a paste of it is not evidence-free text.
 //
 // A read that fails ("read UDPv4: ...", "recvmsg: ..."), a netlink socket's ENOBUFS
 // (unreadnetlink.go), a write to the tun device ("write to TUN/TAP") and a sentence that
@@ -102,8 +101,7 @@ func errnoTextEnds(t string, k int) bool {
 	return after == "" || strings.IndexByte("(\"',;]", after[0]) >= 0 || strings.HasPrefix(after, " (") || strings.HasPrefix(after, " [")
 }
 
-// vpnUDPSendLine records a daemon's UDP send refused with ENOBUFS as a stated sample for
-// udp-rcvbuf-errors (model.RateStatedUDPSendENOBUFS), one per line.
+// vpnUDPSendLine names a daemon's UDP send or read refused with ENOBUFS.
 func (d *doc) vpnUDPSendLine(i int, t string) bool {
 	if ovpnSplitStamp(&d.ls[i]) {
 		t = d.ls[i].Host + " " + d.ls[i].Tag + ": " + t
@@ -112,7 +110,7 @@ func (d *doc) vpnUDPSendLine(i int, t string) bool {
 		return false
 	}
 	if vpnUDPSendENOBUFS(t) {
-		d.noteUDPSendENOBUFS(i)
+		d.unparsedUnread(i, vpnUDPSendWhy)
 		return true
 	}
 	if vpnUDPReadENOBUFS(t) {
@@ -121,6 +119,8 @@ func (d *doc) vpnUDPSendLine(i int, t string) bool {
 	}
 	return false
 }
+
+const vpnUDPSendWhy = "a tunnel daemon's UDP send refused with ENOBUFS (OpenVPN's \"write UDPv4: No buffer space available (code=105)\", wireguard-go's and tailscale's \"sendmsg: no buffer space available\", Nebula's \"sendto: ...\", charon's \"error writing to socket: ...\", libreswan's \"sendto on ... Errno 105\"): the send path dropped the datagram, and udp_sendmsg counted it in Udp SndbufErrors (net/ipv4/udp.c): most often a full qdisc or device queue (NET_XMIT_DROP as -ENOBUFS; the interface's txqueuelen, a shaper) or the socket's send buffer (SO_SNDBUF, capped at net.core.wmem_max); a failed skb allocation returns it too, and would leave a \"page allocation failure\" in the kernel log. Not a receive-buffer overflow (udp-rcvbuf-errors is about Udp RcvbufErrors) and by itself no shortage of RAM; `tc -s qdisc` (dropped) and `nstat -az UdpSndbufErrors` tell which; headroom has no rule for a send-path drop"
 
 // ovpnSplitStamp: OpenVPN's own log file ("2026-11-30 10:12:01 write UDPv4: ...", its
 // --log with a date stamp) read by the syslog splitter as host "write" and tag "UDPv4".
@@ -142,16 +142,6 @@ func vpnUDPReadENOBUFS(t string) bool {
 }
 
 const vpnUDPReadWhy = "a tunnel daemon's read of its UDP socket returned ENOBUFS (OpenVPN's check_status \"read UDPv4: No buffer space available\", Go's \"recvmsg: no buffer space available\"): the error the socket reported, not a count of datagrams dropped at its receive buffer (Udp RcvbufErrors, which no read returns) and not a shortage of RAM; the Udp counters (`nstat -az UdpRcvbufErrors UdpSndbufErrors`) tell whether datagrams were lost; headroom has no rule for the line alone"
-
-// noteUDPSendENOBUFS records line i, a program's UDP send refused with ENOBUFS (a tunnel
-// daemon's, rsyslog omfwd's), as a stated sample for udp-rcvbuf-errors.
-func (d *doc) noteUDPSendENOBUFS(i int) {
-	d.used[i] = true
-	no := d.ls[i].No
-	rates := model.Rates{model.RateStatedUDPSendENOBUFS: 1}
-	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
-	d.addArtifact(KindStated, no, no, rates)
-}
 
 // isVPNTag: a tunnel daemon's syslog tag, whose lines vpnUDPSendLine reads (readsTag):
 // OpenVPN's ("openvpn", Debian's openvpn@NAME unit "ovpn-NAME"), wireguard-go's,

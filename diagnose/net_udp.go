@@ -134,7 +134,7 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSkmemDrops] > 0 || s.Rates[model.RateStatedUDPSndbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSocketDrops] > 0 || s.Rates[model.RateStatedUDPRcvbufObtained] > 0 ||
-			s.Rates[model.RateStatedUDPDropwatchDrops] > 0 || s.Rates[model.RateStatedUDPSendENOBUFS] > 0
+			s.Rates[model.RateStatedUDPDropwatchDrops] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -167,12 +167,6 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		// udp_send_skb): a full socket send buffer, or a device queue that dropped it.
 		ev = append(ev, Evidence{What: "Udp SndbufErrors (netstat -su \"send buffer errors\")", Value: "the text states that the counter grew; no value is given", Source: s.Source})
 	}
-	if n, first := udpSendENOBUFSLines(tl); n > 0 {
-		// A program's own log of a UDP send refused with ENOBUFS (artifact/vpnudpsend.go):
-		// udp_sendmsg counted each as SndbufErrors.
-		ev = append(ev, Evidence{What: "UDP sends refused with ENOBUFS in a program's log (each counted as Udp SndbufErrors)",
-			Value: fmt.Sprintf("%s: the datagram was dropped at the socket's send buffer or a full qdisc or device queue (txqueuelen), not for lack of RAM; the counters are not in the text", udpLines(n)), Source: first})
-	}
 	if s.Rates[model.RateStatedUDPSocketDrops] > 0 {
 		ev = append(ev, Evidence{What: "UDP sockets' drops (/proc/net/udp drops column, sk_drops)", Value: "the text states that they grew; no value is given", Source: s.Source})
 	}
@@ -186,8 +180,6 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	title := "UDP datagrams lost at full socket buffers"
 	if len(ev) == 1 && s.Rates[model.RateStatedUDPRcvbufObtained] > 0 {
 		title = "a UDP receiver's socket buffer capped below its request: bursts overflow it"
-	} else if n, _ := udpSendENOBUFSLines(tl); n > 0 && len(ev) == 1 {
-		title = "UDP sends refused with ENOBUFS: the socket's send buffer or the device's queue was full"
 	}
 	for _, k := range []string{"net.core.rmem_default", "net.core.rmem_max", "net.ipv4.udp_mem"} {
 		if v, src, ok := tl.Sysctl(k); ok {
@@ -201,36 +193,13 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		Explanation: "Udp RcvbufErrors counts datagrams dropped because the socket's receive queue already held its " +
 			"receive buffer (SO_RCVBUF or net.core.rmem_default, charged at skb truesize; __udp_enqueue_schedule_skb, " +
 			"net/ipv4/udp.c); nothing retransmits them. SndbufErrors counts sends refused with ENOBUFS (udp_send_skb: a full " +
-			"socket send buffer or a qdisc or device queue that dropped the datagram; a send-side limit, net.core.wmem_max and " +
-			"the interface's txqueuelen, not the host's free memory), the /proc/net/udp drops column each " +
+			"socket send buffer or a device queue that dropped the datagram), the /proc/net/udp drops column each " +
 			"socket's own losses (sk_drops). A receiver that got less SO_RCVBUF than it asked for was capped at " +
 			"net.core.rmem_max (net/core/sock.c sk_setsockopt): raise rmem_max to at least the request. The text states " +
 			"the counter rose or the buffer was capped; the counters " +
 			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
 			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
 	}), true
-}
-
-// udpLines: "1 line", "3 lines".
-func udpLines(n int) string {
-	if n == 1 {
-		return "1 line"
-	}
-	return fmt.Sprintf("%d lines", n)
-}
-
-// udpSendENOBUFSLines counts the samples of a program's UDP send refused with ENOBUFS and
-// names the first.
-func udpSendENOBUFSLines(tl *model.Timeline) (n int, first string) {
-	for i := range tl.Samples {
-		if tl.Samples[i].Rates[model.RateStatedUDPSendENOBUFS] > 0 {
-			if n == 0 {
-				first = tl.Samples[i].Source
-			}
-			n++
-		}
-	}
-	return n, first
 }
 
 // udpSocketDrops judges a pasted /proc/net/udp table when the Udp counters are not in the

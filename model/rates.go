@@ -136,11 +136,7 @@ const (
 	RateStatedSlabGrowthSec      = "stated_slab_growth_sec"
 
 	RateStatedUDPSndbufRising = "stated_udp_sndbuf_errors_rising"
-	// RateStatedUDPSendENOBUFS is 1 on a program's log line of a UDP send refused with
-	// ENOBUFS (OpenVPN's "write UDPv4: No buffer space available", wireguard-go's, Nebula's,
-	// charon's, rsyslog omfwd's error 105): one send udp_sendmsg counted as SndbufErrors.
-	RateStatedUDPSendENOBUFS = "stated_udp_send_enobufs"
-	RateStatedUDPSocketDrops = "stated_udp_socket_drops_rising"
+	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
 	RateStatedUDPSkmemDrops = "stated_udp_skmem_drops"
