@@ -106,18 +106,17 @@ func (d *doc) vpnUDPSendLine(i int, t string) bool {
 	if ovpnSplitStamp(&d.ls[i]) {
 		t = d.ls[i].Host + " " + d.ls[i].Tag + ": " + t
 	}
-	if d.exampleLog(i) {
-		return false
-	}
+	why := ""
 	if vpnUDPSendENOBUFS(t) {
-		d.unparsedUnread(i, vpnUDPSendWhy)
-		return true
+		why = vpnUDPSendWhy
+	} else if vpnUDPReadENOBUFS(t) {
+		why = vpnUDPReadWhy
 	}
-	if vpnUDPReadENOBUFS(t) {
-		d.unparsedUnread(i, vpnUDPReadWhy)
-		return true
+	if why == "" || d.exampleLog(i) {
+		return false // the gates first: exampleLog looks back
 	}
-	return false
+	d.unparsedUnread(i, why)
+	return true
 }
 
 const vpnUDPSendWhy = "a tunnel daemon's UDP send refused with ENOBUFS (OpenVPN's \"write UDPv4: No buffer space available (code=105)\", wireguard-go's and tailscale's \"sendmsg: no buffer space available\", Nebula's \"sendto: ...\", charon's \"error writing to socket: ...\", libreswan's \"sendto on ... Errno 105\"): the send path dropped the datagram, and udp_sendmsg counted it in Udp SndbufErrors (net/ipv4/udp.c): most often a full qdisc or device queue (NET_XMIT_DROP as -ENOBUFS; the interface's txqueuelen, a shaper) or the socket's send buffer (SO_SNDBUF, capped at net.core.wmem_max); a failed skb allocation returns it too, and would leave a \"page allocation failure\" in the kernel log. Not a receive-buffer overflow (udp-rcvbuf-errors is about Udp RcvbufErrors) and by itself no shortage of RAM; `tc -s qdisc` (dropped) and `nstat -az UdpSndbufErrors` tell which; headroom has no rule for a send-path drop"
