@@ -96,6 +96,16 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		d.addArtifact(KindStated, no, no, rates)
 		return true
 	}
+	if d.vpnUDPSendLine(i, t) {
+		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
+	}
+	if strings.IndexByte(t, '>') >= 0 && d.ovpnSockBufLine(i, t) {
+		return true // OpenVPN's socket buffer sizes, named (vpnudpsend.go)
+	}
+	if charonSPILine(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, charonSPIWhy)
+		return true
+	}
 	if fluentBitPaused(t) && !d.exampleLog(i) {
 		d.unparsedUnread(i, fluentBitPausedWhy)
 		return true

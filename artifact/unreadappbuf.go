@@ -62,6 +62,12 @@ var appBufClasses = []struct {
 	// without CAP_NET_ADMIN: "Could not create a buffer of requested %d bytes (%s). Need
 	// net.admin privilege?"; the element then has what SO_RCVBUF gave, capped by rmem_max.
 	{"Could not create a buffer of requested ", "Need net.admin privilege", "GStreamer (udpsrc/multiudpsink): SO_RCVBUFFORCE/SO_SNDBUFFORCE was refused (no CAP_NET_ADMIN), so the socket has what SO_RCVBUF/SO_SNDBUF allow, capped by net.core.rmem_max/wmem_max (net/core/sock.c sk_setsockopt); the requested size is the pipeline's choice, not the host's state; no drop is counted by this line; headroom has no rule for a program's buffer request", false},
+	// tailscale wgengine/magicsock trySetUDPSocketOptions (h22b): SO_RCVBUFFORCE/SO_SNDBUFFORCE
+	// to socketBufferSize (7 MiB) refused without CAP_NET_ADMIN: "[warning] failed to
+	// force-set UDP %v buffer size to %d: %v; using kernel default values (impacts throughput
+	// only)", %v "read" or "write"; the portable SO_RCVBUF/SO_SNDBUF then applies, capped.
+	{"failed to force-set UDP read buffer size to ", "", "tailscale's magicsock (trySetUDPSocketOptions): SO_RCVBUFFORCE to its 7 MiB was refused (no CAP_NET_ADMIN), so its UDP socket has what SO_RCVBUF allows, capped at net.core.rmem_max and doubled (net/core/sock.c sk_setsockopt); the 7 MiB is tailscale's own choice, not the host's state; the line counts no dropped datagram (Udp RcvbufErrors would); headroom has no rule for a program's buffer request", false},
+	{"failed to force-set UDP write buffer size to ", "", "tailscale's magicsock (trySetUDPSocketOptions): SO_SNDBUFFORCE to its 7 MiB was refused (no CAP_NET_ADMIN), so its UDP socket has what SO_SNDBUF allows, capped at net.core.wmem_max and doubled; the 7 MiB is tailscale's own choice, not the host's state; the line counts no refused send (Udp SndbufErrors would); headroom has no rule for a program's buffer request", false},
 	// LiveKit pkg/rtc (rtcconfig) checkUDPReadBuffer: a test socket's SetReadBuffer to its
 	// default, then getsockopt(SO_RCVBUF): logger.Warnw("UDP receive buffer is too small for
 	// a production set-up", nil, "current", val, "suggested", minUDPBufferSize).
@@ -140,7 +146,7 @@ func isAppBufTag(tag string) bool {
 	switch tag {
 	case "unbound", "ipfs", "kubo", "syncthing", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
-		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named":
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled":
 		return true
 	}
 	return false

@@ -25,11 +25,7 @@ func TestH21bLogReceiverUDPBuffer(t *testing.T) {
 			t.Errorf("%q: no udp-rcvbuf-errors", c.text)
 			continue
 		}
-		var all []string
-		for _, e := range f.Evidence {
-			all = append(all, e.What+" "+e.Value)
-		}
-		if s := strings.Join(all, "; "); !strings.Contains(s, c.want) {
+		if s := evidenceText(f); !strings.Contains(s, c.want) {
 			t.Errorf("%q: evidence %q lacks %q", c.text, s, c.want)
 		}
 	}
