@@ -162,20 +162,23 @@ func (d *doc) uhdMinLine(i int, t string) (dir string, cur, min int64, n int, ok
 	return dir, cur, min, n, true
 }
 
-// uhdMarks: t is a run of UHD's stream marks only ("OOOOOOO", "DDD", "UUUUL").
+// uhdMarks: t is a run of UHD's stream marks only ("OOOOOOO", "DDD", "UUUUL"): at least
+// three, one of them repeated in a row, so a word of those letters ("OLD", "LOUD") is not.
 func uhdMarks(t string) bool {
 	s := strings.TrimSpace(t)
 	if len(s) < 3 {
 		return false
 	}
+	rep := false
 	for k := 0; k < len(s); k++ {
 		switch s[k] {
 		case 'O', 'D', 'U', 'L', 'S':
 		default:
 			return false
 		}
+		rep = rep || k > 0 && s[k] == s[k-1]
 	}
-	return true
+	return rep
 }
 
 // uhdLine reads UHD's buffer warnings and stream marks on a line that is not the kernel's.
