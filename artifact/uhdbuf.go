@@ -111,6 +111,7 @@ func (d *doc) uhdResizeBlock(i int, dir string) {
 			d.used[j] = true
 		}
 		d.noteRcvbufCapped(target, actual, i)
+		d.uhdCapped = true
 		return
 	}
 	why := uhdSendCappedWhy
@@ -209,7 +210,9 @@ func (d *doc) uhdLine(i int, t string) bool {
 		for j := i; j < i+n; j++ {
 			d.used[j] = true
 		}
-		d.noteRcvbufCapped(min, cur, i)
+		if !d.uhdCapped {
+			d.noteRcvbufCapped(min, cur, i) // the resize warning's figures, when read, say more
+		}
 		return true
 	}
 	why := uhdSendCappedWhy

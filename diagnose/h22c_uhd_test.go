@@ -88,3 +88,19 @@ func TestH22cUHDReceiveBufferCapped(t *testing.T) {
 		}
 	}
 }
+
+// The resize warning's target and actual sizes stand over UHD's later "minimum recommended
+// size" line in the same log.
+func TestH22cUHDResizeOverMinimum(t *testing.T) {
+	const text = "[WARNING] [UDP] The recv buffer could not be resized sufficiently.\n" +
+		"Target sock buff size: 24266666 bytes.\n" +
+		"Actual sock buff size: 212992 bytes.\n" +
+		"See the transport application notes on buffer resizing.\n" +
+		"Please run: sudo sysctl -w net.core.rmem_max=24266666\n" +
+		"[WARNING] [UDP] The current recv_buff_size of 212992 is less than the minimum recommended size of 816000 and may result in dropped packets on some NICs\n"
+	d, _ := rootOf(t, text)
+	f := findingOf(d, "udp-rcvbuf-errors")
+	if f == nil || len(f.Evidence) == 0 || !strings.Contains(f.Evidence[0].Value, "requested 23.1 MiB, obtained 208 KiB") {
+		t.Fatalf("want the resize warning's figures, got %+v", f)
+	}
+}
