@@ -182,8 +182,28 @@ func uhdMarks(t string) bool {
 	return rep
 }
 
+const uhdBenchWhy = "UHD's benchmark_rate summary (examples/benchmark_rate.cpp: \"Num dropped samples\", \"Num overruns detected\", \"Num sequence errors (Rx)\" ...): UHD's own counts of samples lost between the radio and the program, not a kernel counter; no rule applies to them alone: `netstat -su` (receive buffer errors) and `ethtool -S` (rx_missed_errors, rx_fifo_errors) taken around the run say whether the host's socket buffer or NIC dropped the packets"
+
+// uhdBenchBlock names UHD benchmark_rate's summary: its title line at i and the "Num ...:"
+// lines under it.
+func (d *doc) uhdBenchBlock(i int) {
+	d.unparsedUnread(i, uhdBenchWhy)
+	for j := i + 1; j < len(d.ls) && j <= i+14; j++ {
+		c := strings.TrimSpace(d.ls[j].Text)
+		if !strings.HasPrefix(c, "Num ") || strings.IndexByte(c, ':') < 0 {
+			return
+		}
+		d.unparsedUnread(j, uhdBenchWhy)
+		d.used[j] = true
+	}
+}
+
 // uhdLine reads UHD's buffer warnings and stream marks on a line that is not the kernel's.
 func (d *doc) uhdLine(i int, t string) bool {
+	if strings.Contains(t, "Benchmark rate summary:") && uhdLead(t[:strings.Index(t, "Benchmark rate summary:")]) && !d.exampleLog(i) {
+		d.uhdBenchBlock(i)
+		return true
+	}
 	if c := strings.TrimSpace(t); c != "" && strings.IndexByte("ODULS", c[0]) >= 0 && uhdMarks(c) {
 		if d.exampleLog(i) {
 			return false
