@@ -3,6 +3,8 @@ package artifact
 import (
 	"strconv"
 	"strings"
+
+	"headroom/model"
 )
 
 // Ettus UHD's own words about its UDP socket buffers (pre-round 22, h22c). UHD sizes each
@@ -230,8 +232,13 @@ func (d *doc) uhdLine(i int, t string) bool {
 		for j := i; j < i+n; j++ {
 			d.used[j] = true
 		}
-		if !d.uhdCapped {
-			d.noteRcvbufCapped(min, cur, i) // the resize warning's figures, when read, say more
+		if d.uhdCapped {
+			// The resize warning's figures, read before, say more: this line is kept as an
+			// artifact of what it states, not as the finding's sample.
+			no := d.ls[i].No
+			d.addArtifact(KindStated, no, no, model.Rates{model.RateStatedUDPRcvbufRequested: float64(min), model.RateStatedUDPRcvbufObtained: float64(cur)})
+		} else {
+			d.noteRcvbufCapped(min, cur, i)
 		}
 		return true
 	}
