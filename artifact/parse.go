@@ -300,6 +300,9 @@ type doc struct {
 	// exampleLines are the line numbers of those lines, read as prose: unstampedLog leaves
 	// their run of prose alone.
 	exampleLines map[int]bool
+	// uhdCapped: a UHD resize warning with its target and actual sizes was read (uhdbuf.go);
+	// its figures stand over UHD's later "minimum recommended size" line.
+	uhdCapped bool
 }
 
 type allocRef struct {

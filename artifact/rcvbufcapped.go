@@ -106,6 +106,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		d.unparsedUnread(i, charonSPIWhy)
 		return true
 	}
+	if d.uhdLine(i, t) {
+		return true // Ettus UHD's socket-buffer warnings and stream marks (uhdbuf.go)
+	}
 	if fluentBitPaused(t) && !d.exampleLog(i) {
 		d.unparsedUnread(i, fluentBitPausedWhy)
 		return true
