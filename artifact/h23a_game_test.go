@@ -47,3 +47,39 @@ func TestH23aGameEngineOwnLines(t *testing.T) {
 		}
 	}
 }
+
+// LinuxGSM's details Memory block: the header row named "Mem:", the memory row "Physical:",
+// numfmt's "3.8GB" (GiB). Its "free" column (MemAvailable or MemFree by version) is not read
+// as MemFree. Counter-cases: top's "Mem:" summary stays top's; a "Physical:" row under free's
+// own header is no row of free's.
+func TestH23aLinuxGSMMemory(t *testing.T) {
+	tl := ParseString("Memory\nMem:       total  used   free  cached  available\nPhysical:  3.8GB  3.6GB  78MB  145MB   78MB\nSwap:      2.0GB  1.9GB  84MB\n", "t", Options{})
+	var s *FreeTable
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindFree {
+			s = a.Data.(*FreeTable)
+		}
+	}
+	if s == nil || len(tl.Samples) != 1 {
+		t.Fatalf("not read: %+v unparsed %+v", tl.Artifacts, tl.Unparsed)
+	}
+	m := tl.Samples[0]
+	for k, want := range map[string]int64{"MemTotal": 3984589, "MemAvailable": 79872, "SwapTotal": 2097152, "SwapUsed": 1992294} {
+		if v, ok := m.Mem(k); !ok || v != want {
+			t.Errorf("%s = %d %v, want %d", k, v, ok, want)
+		}
+	}
+	if _, ok := m.Mem("MemFree"); ok {
+		t.Errorf("LinuxGSM's free column read as MemFree")
+	}
+	tl = ParseString("top - 10:01:02 up 3 days,  1 user,  load average: 0.10, 0.20, 0.30\nMem:   4046236k total,  3960000k used,    86236k free,    10000k buffers\n", "t", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindFree {
+			t.Errorf("top's Mem: line read as LinuxGSM's: %+v", a)
+		}
+	}
+	tl = ParseString("               total        used        free      shared  buff/cache   available\nPhysical:       3.8Gi       3.6Gi        92Mi       1.0Mi       145Mi        78Mi\n", "t", Options{})
+	if len(tl.Samples) != 0 {
+		t.Errorf("a Physical: row under free's header read: %+v", tl.Samples)
+	}
+}

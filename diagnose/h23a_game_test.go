@@ -49,7 +49,13 @@ func TestH23aFreeSwapWithMemoryShort(t *testing.T) {
 	if !evidenceHas(f, "swap used (one snapshot)", "is available: the working set exceeds RAM") {
 		t.Errorf("65%% swap, memory short: %+v", f)
 	}
+	f = mustFire(t, run(t, "swap-under-load", parseText19b(t, "Memory\nMem:       total  used   free  cached  available\n"+
+		"Physical:  3.8GB  3.6GB  78MB  145MB   78MB\nSwap:      2.0GB  1.9GB  84MB\n")), Warning)
+	if !evidenceHas(f, "swap used (one snapshot)", "1992294 of 2097152 kB (95%) while 79872 of 3984589 kB RAM (2%) is available") {
+		t.Errorf("LinuxGSM details: %+v", f)
+	}
 	quiet := map[string]string{
+		"LinuxGSM healthy": "Memory\nMem:       total  used   free   cached  available\nPhysical:  15GB   2.1GB  12GB   3.1GB   12GB\nSwap:      4.0GB  0B     4.0GB\n",
 		"giga healthy": "$ free --giga\n               total        used        free      shared  buff/cache   available\n" +
 			"Mem:              16           3           9           0           3          12\nSwap:              4           0           4\n",
 		"swap parked, memory available": hdr + "Mem:           7.7Gi       2.1Gi       1.9Gi       3.0Mi       3.7Gi       5.3Gi\n" +
