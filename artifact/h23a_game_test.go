@@ -83,3 +83,19 @@ func TestH23aLinuxGSMMemory(t *testing.T) {
 		t.Errorf("a Physical: row under free's header read: %+v", tl.Samples)
 	}
 }
+
+// HotSpot's start-up refusals of -Xmx: the JVM's own, never a kernel OOM (h23a).
+func TestH23aJVMHeapReserve(t *testing.T) {
+	for line, oomWant := range map[string]bool{
+		"Could not reserve enough space for 6291456KB object heap": true,
+		"Invalid maximum heap size: -Xmx8G":                        false,
+	} {
+		why, oom, ok := jvmClusterLine(line)
+		if !ok || oom != oomWant || !strings.HasPrefix(why, "HotSpot") {
+			t.Errorf("%q: %v %v %q", line, ok, oom, why)
+		}
+	}
+	if _, _, ok := jvmClusterLine("If you see Could not reserve enough space for the object heap, lower -Xmx"); ok {
+		t.Errorf("advice read as the JVM's line")
+	}
+}
