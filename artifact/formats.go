@@ -122,6 +122,8 @@ var formats = []format{
 	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
 	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
+	// LinuxGSM's details: "Mem: total used free cached available" over "Physical:" (free.go).
+	{kind: KindFree, first: []string{"Mem:"}, detect: func(_, t string) bool { return lgsmMemHeader(t) != nil }, parse: (*doc).tryFree},
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},
 	{kind: KindPsTasks, first: []string{"USER"}, parse: (*doc).tryPsAux},

@@ -176,9 +176,35 @@ func freeValue(s, unit string) (int64, bool) {
 	return int64(math.Round(v * mult)), true
 }
 
+// LinuxGSM's details (lgsm/modules/info_messages.sh, its Memory block, h23a): the header
+// row is named "Mem:" and the memory row "Physical:", "Mem: total used free cached
+// available" / "Physical: 3.8GB 3.6GB 78MB 145MB 78MB" / "Swap: 2.0GB 1.9GB 84MB", the
+// values from info_distro.sh: numfmt --to=iec of /proc/meminfo's kB with a "B" suffix (or
+// free -h's where numfmt is missing). Its "free" is MemAvailable where numfmt is present
+// and MemFree otherwise, so that column is kept under another name and not read as MemFree;
+// "cached" is Cached + SReclaimable.
+func lgsmMemHeader(t string) []string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(t), "Mem:")
+	if !ok {
+		return nil
+	}
+	cols, colons := freeHeader(rest)
+	if cols == nil || colons || len(cols) != 5 || cols[3] != "cached" || cols[4] != "available" {
+		return nil
+	}
+	cols[2] = "free (LinuxGSM: MemAvailable or MemFree)"
+	return cols
+}
+
 func (d *doc) tryFree(i int) int {
 	cols, meminfo24 := freeHeader(d.ls[i].Text)
 	joined := ""
+	lgsm := false
+	if cols == nil {
+		if cols = lgsmMemHeader(d.ls[i].Text); cols != nil {
+			lgsm = true
+		}
+	}
 	if cols == nil {
 		cols, joined = freeHeaderJoined(d.ls[i].Text)
 	}
@@ -217,6 +243,9 @@ func (d *doc) tryFree(i int) int {
 			break
 		}
 		name = freeRowName(name)
+		if lgsm && name == "Physical" {
+			name = "Mem"
+		}
 		switch name {
 		case "Mem", "Swap", "Low", "High", "Total", "-/+ buffers/cache", "-/+ buffers":
 		default:
@@ -250,6 +279,9 @@ done:
 	for r, vals := range raw {
 		row := make([]int64, 0, len(vals))
 		for _, v := range vals {
+			if lgsm && len(v) > 2 && strings.HasSuffix(v, "B") && strings.IndexByte("KMGT", v[len(v)-2]) >= 0 {
+				v = v[:len(v)-1] // numfmt --to=iec --suffix=B: "3.8GB" is 3.8 GiB
+			}
 			n, ok := freeValue(v, unit)
 			if !ok {
 				at := i + 1 + r

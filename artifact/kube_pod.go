@@ -25,6 +25,9 @@ type KubeTerminated struct {
 	Pod      string `json:"pod,omitempty"` // a get pods row's name
 	// Container is the container's name where the line gives it (a CI runner's error).
 	Container string `json:"container,omitempty"`
+	// Reporter names who reported an OOMKilled state where it is not the container
+	// runtime's own output (Pterodactyl Wings' crash notice); empty: the container's state.
+	Reporter string `json:"-"`
 }
 
 var (
@@ -103,7 +106,11 @@ func (d *doc) addKubeTerminated(s KubeTerminated, first, last int) {
 	if s.Container != "" {
 		name = s.Container
 	}
-	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "the container's state (Reason: OOMKilled)", Container: name,
+	reporter := "the container's state (Reason: OOMKilled)"
+	if s.Reporter != "" {
+		reporter = s.Reporter
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: reporter, Container: name,
 		Source: fmt.Sprintf("container state at line %d", first)})
 }
 

@@ -42,6 +42,8 @@ var (
 	reDockerStateNoOOM     = lazyre.New(`^(?:"OOMKilled":\s*false,?|\{"Status":"([a-z]+)",.*"OOMKilled":false\b.*)$`)
 	reDockerStatus         = lazyre.New(`^"Status":\s*"([a-z]+)",?$`)
 	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
+	reWingsOOM             = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Out of memory: (true|false)$`)
+	reWingsExitCode        = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Exit code: (\d+)$`)
 	reECSOOMReason         = lazyre.New(`^(?:"(?:reason|stoppedReason)":\s*"|(?:Stopped reason|Reason):\s+)OutOfMemoryError: [Cc]ontainer killed due to memory usage\b`)
 )
 
@@ -72,6 +74,12 @@ func (d *doc) runnerContainerStates() {
 		if strings.Contains(t, "OutOfMemoryError: ") {
 			if reECSOOMReason.MatchString(t) {
 				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled"}, p.no, p.no)
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "Out of memory: ") || strings.Contains(t, "Daemon]") && strings.Contains(t, "Out of memory: ") {
+			if s, first, ok := wingsCrashState(ps, k, t); ok && !d.exampleLines[p.no] {
+				d.addKubeTerminated(s, first, p.no)
 			}
 			continue
 		}
@@ -107,6 +115,40 @@ func (d *doc) runnerContainerStates() {
 			}
 		}
 	}
+}
+
+// Pterodactyl's Wings (and its forks, Pelican's) reports a game server's container that
+// stopped unexpectedly in the server's console (server/crash.go handleServerCrash):
+// "---------- Detected server process in a crashed state! ----------", "Exit code: %d",
+// "Out of memory: %t", each published by PublishConsoleOutputFromDaemon with the prefix
+// "[Pterodactyl Daemon]:" (the panel's name; whitelabelled panels replace it). The code and
+// the bit are the environment's ExitState: docker's State.ExitCode and State.OOMKilled (h23a).
+// So "Out of memory: true" is the container runtime's OOMKilled (a memory-cgroup or host OOM
+// kill reached the container), and "Out of memory: false" a crash without one, whatever the
+// exit code (137 is any SIGKILL: a stop after the grace period, a kill -9).
+//
+// Read only as the block: the "Out of memory" line right after its "Exit code: N" line (the
+// prefix the same or absent on both), the whole line each. Counter-cases: a sentence ("it says
+// Out of memory: true in the console"), the kernel's "Out of memory: Killed process N" (not
+// true/false), an "Out of memory: true" without the exit code above it.
+func wingsCrashState(ps []proseLine, k int, t string) (KubeTerminated, int, bool) {
+	m := reWingsOOM.FindStringSubmatch(t)
+	if m == nil || k == 0 || ps[k-1].no != ps[k].no-1 {
+		return KubeTerminated{}, 0, false
+	}
+	c := reWingsExitCode.FindStringSubmatch(strings.TrimSpace(ps[k-1].text))
+	if c == nil {
+		return KubeTerminated{}, 0, false
+	}
+	code := atoiPtr(c[1])
+	if code == nil {
+		return KubeTerminated{}, 0, false
+	}
+	s := KubeTerminated{ExitCode: code}
+	if m[1] == "true" {
+		s.Reason, s.Reporter = "OOMKilled", "Pterodactyl Wings' crash notice (Out of memory: true, docker's State.OOMKilled)"
+	}
+	return s, ps[k-1].no, true
 }
 
 // dockerStateNoOOM reads docker inspect's State object of a container that ended without an

@@ -109,6 +109,11 @@ var jvmForms = []ownLineForm{
 	// " SIZE_FORMAT ", %d) failed; error='%s' (errno=%d)": the kernel refused the mmap.
 	{"os::commit_memory(", ") failed; error=", true, "HotSpot's commit of reserved memory was refused by the kernel (os_linux.cpp warn_fail_commit_memory: \"os::commit_memory(ADDR, N, X) failed; error='Cannot allocate memory' (errno=12)\"): mmap returned ENOMEM: the host's overcommit accounting (vm.overcommit_memory 2's CommitLimit, or mode 0's heuristic with RAM and swap short), RLIMIT_AS or vm.max_map_count refused it; the JVM aborts and writes hs_err_pid<N>.log, no kill by the kernel's OOM killer; `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory` would say which"},
 	{"There is insufficient memory for the Java Runtime Environment to continue", "", true, "HotSpot's fatal-error banner after its native allocation was refused (vmError.cpp; the next line says mmap or malloc and the bytes): the host's overcommit accounting, RLIMIT_AS or vm.max_map_count refused the JVM's memory and the JVM aborted itself, no kill by the kernel's OOM killer"},
+	// HotSpot at start (h23a: a game server's java -Xmx above what the VPS can back):
+	// universe.cpp / gcArguments: "Could not reserve enough space for %zuKB object heap",
+	// arguments.cpp: "Invalid maximum heap size: %s" (a 32-bit JVM or a value it cannot parse).
+	{"Could not reserve enough space for ", "object heap", true, "HotSpot could not reserve the address range of its heap at start (\"Could not reserve enough space for NKB object heap\"): -Xmx larger than the process may map: a 32-bit JVM's address space, RLIMIT_AS (ulimit -v) or vm.overcommit_memory 2's CommitLimit; the JVM did not start and used no memory, no kill by the kernel's OOM killer"},
+	{"Invalid maximum heap size: ", "", false, "HotSpot refused its -Xmx at start (arguments.cpp: \"Invalid maximum heap size: -XmxN\"): a value the JVM cannot use (a 32-bit JVM above its address space, or a typo); the JVM did not start: no statement about the host's memory"},
 	// Solr bin/oom_solr.sh, run by -XX:OnOutOfMemoryError: it echoes "Running OOM killer
 	// script for process $PID for Solr on port $PORT", kill -9s it, echoes "Killed process
 	// $PID" into solr_oom_killer-PORT-DATE.log.

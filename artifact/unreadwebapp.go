@@ -79,10 +79,10 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := netlinkOverrun(t); ok {
 		return why, false, true
 	}
-	if strings.IndexAny(t, webAppGate+collabGate) < 0 {
+	if strings.IndexAny(t, webAppGate+collabGate+gameGate) < 0 {
 		return "", false, false
 	}
-	for _, forms := range [3][]ownLineForm{webAppForms, hostingForms, collabForms} { // hostingForms: unreadhosting.go; collabForms: unreadcollab.go
+	for _, forms := range [4][]ownLineForm{webAppForms, hostingForms, collabForms, gameForms} { // hostingForms: unreadhosting.go; collabForms: unreadcollab.go; gameForms: unreadgame.go
 		for k := range forms {
 			if why, ok := forms[k].match(t); ok {
 				return why, forms[k].oom, true

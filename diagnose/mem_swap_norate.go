@@ -12,25 +12,71 @@ import (
 //     swapExhaustedShare of a configured swap. A swap that filled was written out all the way
 //     (anonymous memory did not fit RAM); a snapshot of swap partly used with memory available
 //     is old pages parked on disk, and a swap merely configured is neither (no finding).
+//   - a snapshot whose swap is substantially used (swapShortShare) while memory is short: the
+//     RAM still available (MemAvailable, or free + buffers + cache) under memShortShare of the
+//     total (h23a: `free -h` on a small VPS, "Swap: 2.0Gi 1.9Gi 84Mi" beside 78Mi available:
+//     free -h rounds to two digits, so an exhausted swap may print just under 95%). Swap used
+//     with memory available is old pages parked on disk (no finding).
 //   - the author's words that this host swaps ("crawls because of the swapping", "eats all the
 //     swap"), read by artifact/statedswapping.go into RateStatedSwapping.
-const swapExhaustedShare = 0.95
+const (
+	swapExhaustedShare = 0.95
+	swapShortShare     = 0.5
+	memShortShare      = 0.1
+)
+
+// swapUnderPressure says whether sample s shows its swap exhausted, or substantially used
+// while the RAM available is short; it returns the swap used and total in kB and, for the
+// second kind, the RAM available and total.
+func swapUnderPressure(s *model.Sample) (used, total, avail, mem int64, ok bool) {
+	total, ok = s.Mem("SwapTotal")
+	if !ok || total <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	used, ok = swapUsedKB(s, total)
+	if !ok || used <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	if float64(used) >= swapExhaustedShare*float64(total) {
+		return used, total, 0, 0, true
+	}
+	if float64(used) < swapShortShare*float64(total) {
+		return 0, 0, 0, 0, false
+	}
+	mem, okm := s.Mem("MemTotal")
+	avail, oka := memAvailableKB(s)
+	if !okm || !oka || mem <= 0 || float64(avail) >= memShortShare*float64(mem) {
+		return 0, 0, 0, 0, false
+	}
+	return used, total, avail, mem, true
+}
+
+// memAvailableKB is the RAM still available in sample s: MemAvailable, or MemFree plus
+// Buffers and Cached where the snapshot predates MemAvailable.
+func memAvailableKB(s *model.Sample) (int64, bool) {
+	if a, ok := s.Mem("MemAvailable"); ok {
+		return a, true
+	}
+	f, ok := s.Mem("MemFree")
+	if !ok {
+		return 0, false
+	}
+	b, _ := s.Mem("Buffers")
+	c, _ := s.Mem("Cached")
+	return f + b + c, true
+}
 
 // swapWithoutRate returns the finding for a timeline with no swap-in/out rate, if either kind
 // of evidence is there.
 func swapWithoutRate(tl *model.Timeline) (Result, bool) {
 	var ev []Evidence
-	if s := tl.LastWith(func(s *model.Sample) bool {
-		total, ok := s.Mem("SwapTotal")
-		if !ok || total <= 0 {
-			return false
+	if s := tl.LastWith(func(s *model.Sample) bool { _, _, _, _, ok := swapUnderPressure(s); return ok }); s != nil {
+		used, total, avail, mem, _ := swapUnderPressure(s)
+		v := fmt.Sprintf("%d of %d kB (%.0f%%): the swap is exhausted; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total))
+		if mem > 0 {
+			v = fmt.Sprintf("%d of %d kB (%.0f%%) while %d of %d kB RAM (%.0f%%) is available: the working set exceeds RAM; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total), avail, mem, 100*float64(avail)/float64(mem))
 		}
-		used, ok := swapUsedKB(s, total)
-		return ok && float64(used) >= swapExhaustedShare*float64(total)
-	}); s != nil {
-		total, _ := s.Mem("SwapTotal")
-		used, _ := swapUsedKB(s, total)
-		ev = append(ev, Evidence{What: "swap used (one snapshot)", Value: fmt.Sprintf("%d of %d kB (%.0f%%): the swap is exhausted; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total)), Source: sampleSource(s, "the swap totals")})
+		ev = append(ev, Evidence{What: "swap used (one snapshot)", Value: v, Source: sampleSource(s, "the swap totals")})
 	}
 	if s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedSwapping] > 0 }); s != nil {
 		ev = append(ev, Evidence{What: "swapping", Value: "stated by the author, without a rate", Source: sampleSource(s, "the text")})
