@@ -310,6 +310,12 @@ var programFigureForms = []struct {
 	{"litespeed lsapi", "Reached max children process limit: ", []string{"max_children", "extra", "current", "busy"}, false},
 	{"lfd", "Exceeded:", []string{"used", "threshold"}, false},
 	{"moosefs", "open files limit has been set to: ", []string{"open_files_limit"}, false},
+	{"srsran", "Late: ", []string{"late", "underflow", "overflow"}, false},
+	{"srsran", "RF status: O=", []string{"overflow", "underflow", "late"}, false},
+	{"openairinterface", "[recv] received ", []string{"samples_received", "samples_requested"}, false},
+	{"openairinterface", "rx_rf: Asked for ", []string{"samples_requested", "samples_received"}, false},
+	{"open5gs", "ogs_pkbuf_alloc() failed [size=", []string{"request_bytes"}, false},
+	{"asterisk", "queue reached ", []string{"queued_tasks", "high_water_mark"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
