@@ -158,3 +158,24 @@ func telecomLogText(l *Line, t string) string {
 	}
 	return l.Host + " " + l.Tag + " " + t
 }
+
+const sctpSNMPWhy = "the kernel's SCTP counters (/proc/net/sctp/snmp, net/sctp/proc.c sctp_snmp_list; nstat prints the same names): SctpInPktDiscards counts packets sctp_rcv dropped (a bad checksum, no endpoint or association, or the socket's backlog over its receive buffer), SctpInDataChunkDiscards DATA chunks dropped by sctp_eat_data (past the receive window, a bad stream, duplicates), SctpT3RtxExpireds and SctpT3Retransmits retransmission timeouts; since boot, no rate from one sample; headroom has no rule for SCTP (its memory is net.sctp.sctp_mem, its buffers sctp_rmem/sctp_wmem)"
+
+// sctpSNMPLine: t is a row of /proc/net/sctp/snmp ("SctpInPktDiscards               \t1532",
+// seq_printf "%-32s\t%ld") or nstat's ("SctpInPktDiscards   1532   0.0"): "Sctp", a
+// capitalised name of letters and digits, blanks, the count, nstat's rate.
+func sctpSNMPLine(t string) bool {
+	s := strings.TrimSpace(t)
+	if len(s) < 8 || !strings.HasPrefix(s, "Sctp") || s[4] < 'A' || s[4] > 'Z' {
+		return false
+	}
+	n := 4
+	for n < len(s) && (s[n] >= 'A' && s[n] <= 'Z' || s[n] >= 'a' && s[n] <= 'z' || s[n] >= '0' && s[n] <= '9') {
+		n++
+	}
+	f := strings.Fields(s[n:])
+	if n == len(s) || (s[n] != ' ' && s[n] != '\t') || len(f) < 1 || len(f) > 2 || leadingDigits(f[0]) != f[0] {
+		return false
+	}
+	return len(f) == 1 || strings.Trim(f[1], "0123456789.") == ""
+}

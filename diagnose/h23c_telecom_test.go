@@ -154,3 +154,29 @@ func TestH23cTelecomCounterCases(t *testing.T) {
 		t.Errorf("RF status all zero: findings %+v", d.Findings)
 	}
 }
+
+// The kernel's SCTP counters (/proc/net/sctp/snmp, nstat) are named, no rule; nstat's Udp
+// rows beside them still reach udp-rcvbuf-errors.
+func TestH23cSCTPCounters(t *testing.T) {
+	const snmp = "SctpCurrEstab                   \t2\nSctpInPktBacklog                \t0\nSctpInPktDiscards               \t1532\nSctpInDataChunkDiscards         \t87\n"
+	for _, text := range []string{snmp, "$ cat /proc/net/sctp/snmp\n" + snmp, "```\n" + snmp + "```\n"} {
+		tl := parseH23c(t, text)
+		if !h23cNamed(tl, "SCTP counters") {
+			t.Errorf("%q: not named; %+v", text, tl.Unparsed)
+		}
+		if d := Run(tl, nil); len(d.Findings) != 0 {
+			t.Errorf("%q: findings %+v", text, d.Findings)
+		}
+	}
+	const mix = "$ nstat -az\n#kernel\nUdpInDatagrams                  88123456           0.0\nUdpInErrors                     40512              0.0\nUdpRcvbufErrors                 40512              0.0\nUdpSndbufErrors                 0                  0.0\nSctpInPktDiscards               1532               0.0\n"
+	d, _ := rootOf(t, mix)
+	if findingOf(d, "udp-rcvbuf-errors") == nil {
+		t.Errorf("nstat with Sctp rows: no udp-rcvbuf-errors")
+	}
+	// Counter-cases: a sentence naming the counter, a sysctl key.
+	for _, text := range []string{"SctpInPktDiscards keeps growing on the AMF, why?\n", "net.sctp.sctp_mem = 94401 125868 188802\n"} {
+		if h23cNamed(parseH23c(t, text), "SCTP counters") {
+			t.Errorf("%q: named as SCTP counters", text)
+		}
+	}
+}
