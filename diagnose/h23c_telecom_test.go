@@ -14,15 +14,6 @@ import (
 // pool or queue), keeps its figures, and raises no kernel finding; the kernel's counters
 // pasted beside them reach their rules.
 
-func parseH23c(t *testing.T, text string) *model.Timeline {
-	t.Helper()
-	tl, err := artifact.Parse(strings.NewReader(text), "paste.txt", artifact.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
-}
-
 // kernelMemNet are the findings a program's own pool or radio count must not raise.
 var h23cKernelIDs = []string{"oom-kill", "alloc-fail-reserve", "alloc-fail-fragmented", "alloc-fail-lowmem",
 	"alloc-fail-skb-drops", "slab-alloc-failure", "udp-rcvbuf-errors", "overcommit-exposed", "nic-rx-overruns",
@@ -63,7 +54,7 @@ func TestH23cTelecomOwnLines(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, form := range []string{c.text, "```\n" + c.text + "```\n"} {
-			tl := parseH23c(t, form)
+			tl := parseText19b(t, form)
 			if !h23cNamed(tl, c.want) {
 				t.Errorf("%q: not named %q; unparsed %+v", form, c.want, tl.Unparsed)
 			}
@@ -86,7 +77,7 @@ func TestH23cTelecomFigures(t *testing.T) {
 		{"11/30 13:02:11.123: [core] ERROR: ogs_pkbuf_alloc() failed [size=8192] (../lib/core/ogs-pkbuf.c:255)\n", "request_bytes:8192"},
 		{"[2026-11-30 13:02:12] WARNING[12346]: taskprocessor.c:1356 taskprocessor_push: Taskprocessor 'x' queue reached 512 scheduled tasks (high water mark: 500).\n", "high_water_mark:500"},
 	} {
-		tl := parseH23c(t, c.text)
+		tl := parseText19b(t, c.text)
 		found := false
 		for _, a := range tl.Artifacts {
 			if a.Kind == artifact.KindProgramLimit && strings.Contains(fmt.Sprint(a.Data), c.want) {
@@ -139,7 +130,7 @@ func TestH23cTelecomCounterCases(t *testing.T) {
 		"2026-11-30T13:01:02.123456 [RF     ] [I] Overflowing the stats\n",
 		"2026-11-30T13:01:02.123456 [MAC    ] [I] Overflow\n",
 	} {
-		tl := parseH23c(t, text)
+		tl := parseText19b(t, text)
 		for _, u := range tl.Unparsed {
 			if strings.Contains(u.Why, "srsRAN") || strings.Contains(u.Why, "Open5GS") || strings.Contains(u.Why, "Asterisk") {
 				t.Errorf("%q: named as a telecom line: %q", text, u.Why)
@@ -148,7 +139,7 @@ func TestH23cTelecomCounterCases(t *testing.T) {
 	}
 	// A healthy radio status (every count zero) is still the program's own count, named,
 	// with no finding.
-	tl := parseH23c(t, "RF status: O=0, U=0, L=0\n")
+	tl := parseText19b(t, "RF status: O=0, U=0, L=0\n")
 	d := Run(tl, nil)
 	if len(d.Findings) != 0 {
 		t.Errorf("RF status all zero: findings %+v", d.Findings)
@@ -160,7 +151,7 @@ func TestH23cTelecomCounterCases(t *testing.T) {
 func TestH23cSCTPCounters(t *testing.T) {
 	const snmp = "SctpCurrEstab                   \t2\nSctpInPktBacklog                \t0\nSctpInPktDiscards               \t1532\nSctpInDataChunkDiscards         \t87\n"
 	for _, text := range []string{snmp, "$ cat /proc/net/sctp/snmp\n" + snmp, "```\n" + snmp + "```\n"} {
-		tl := parseH23c(t, text)
+		tl := parseText19b(t, text)
 		if !h23cNamed(tl, "SCTP counters") {
 			t.Errorf("%q: not named; %+v", text, tl.Unparsed)
 		}
@@ -175,7 +166,7 @@ func TestH23cSCTPCounters(t *testing.T) {
 	}
 	// Counter-cases: a sentence naming the counter, a sysctl key.
 	for _, text := range []string{"SctpInPktDiscards keeps growing on the AMF, why?\n", "net.sctp.sctp_mem = 94401 125868 188802\n"} {
-		if h23cNamed(parseH23c(t, text), "SCTP counters") {
+		if h23cNamed(parseText19b(t, text), "SCTP counters") {
 			t.Errorf("%q: named as SCTP counters", text)
 		}
 	}
