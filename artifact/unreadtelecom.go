@@ -118,8 +118,8 @@ func telecomOwnLine(t string) (why string, oom, ok bool) {
 }
 
 // srslogRadioLine: srsRAN 4G's radio log line "[RF     ] [I] Overflow" (srslog's text
-// formatter pads the channel name to 7 and prints the level letter), whose message is one
-// word: Overflow or Underflow.
+// formatter pads the channel name to 7, prints the level letter and, when set, a context
+// field "[%5d]"), whose message is one word: Overflow or Underflow.
 func srslogRadioLine(t string) (string, bool) {
 	k := strings.Index(t, "[RF ")
 	if k < 0 {
@@ -129,7 +129,13 @@ func srslogRadioLine(t string) (string, bool) {
 	if len(rest) < 6 || rest[0] != ']' || rest[1] != ' ' || rest[2] != '[' || rest[4] != ']' {
 		return "", false
 	}
-	switch strings.TrimSpace(rest[5:]) {
+	msg := strings.TrimSpace(rest[5:])
+	if len(msg) > 2 && msg[0] == '[' {
+		if j := strings.IndexByte(msg, ']'); j > 0 && leadingDigits(strings.TrimSpace(msg[1:j])) == strings.TrimSpace(msg[1:j]) {
+			msg = strings.TrimSpace(msg[j+1:]) // srslog's context field, "[ 5432] "
+		}
+	}
+	switch msg {
 	case "Overflow", "Underflow":
 		return "srsRAN 4G's radio log (radio.cc handle_rf_msg: \"Overflow\", \"Underflow\")" + telecomRadioWhy, true
 	}

@@ -34,6 +34,8 @@ func TestH23cTelecomOwnLines(t *testing.T) {
 		{"RF status: O=5, U=37, L=2\n", "srsRAN 4G"},
 		{"2026-11-30T13:01:02.123456 [RF     ] [I] Overflow\n", "srsRAN 4G's radio log"},
 		{"2026-11-30T13:01:02.124000 [RF     ] [I] Late (detected in asynchronous thread)\n", "srsRAN 4G's radio log"},
+		{"2026-11-30T13:01:02.123456 [RF     ] [I] [ 5432] Underflow\n", "srsRAN 4G's radio log"},
+		{"2021-03-04T10:11:12.123456789Z [ERRO][UPF][Util] bufPool128 is empty\n", "free5GC's UPF buffer pool"},
 		{"2026-11-30T13:01:03.000001 [RF     ] [E] Fatal radio error occured.\n", "SRSRAN_RF_ERROR_RX"},
 		{"2026-11-30T13:01:02.123456 [RF      ] [W] Real-time failure in RF: overflow\n", "ru_radio_event_handler"},
 		{"2026-11-30T13:01:02.123456 [PHY     ] [W] Real-time failure in lower PHY: Downlink data late for sector 0 and slot 120.3.\n", "lower PHY"},
@@ -129,6 +131,7 @@ func TestH23cTelecomCounterCases(t *testing.T) {
 		"Nov 30 13:02:11 host myapp[12]: buffer queue reached its limit\n",
 		"2026-11-30T13:01:02.123456 [RF     ] [I] Overflowing the stats\n",
 		"2026-11-30T13:01:02.123456 [MAC    ] [I] Overflow\n",
+		"2026-11-30T13:01:02.123456 [RF     ] [I] [slot] Overflow\n",
 	} {
 		tl := parseText19b(t, text)
 		for _, u := range tl.Unparsed {
