@@ -426,6 +426,14 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if isTelecomTag(l.Tag) || ownStampHost(l) {
+				if why, oom, ok := telecomOwnLine(telecomLogText(l, t)); ok {
+					d.programOOMNamed = d.programOOMNamed || oom
+					d.unparsedUnread(i, why) // a radio stack's, mobile core's or voice server's own line (unreadtelecom.go)
+					d.programFigures(i)
+					continue
+				}
+			}
 			if l.Tag == "systemd" && d.systemdOOMLine(i) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}

@@ -353,6 +353,16 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if sctpSNMPLine(d.ls[i].Text) {
+		d.unparsedUnread(i, sctpSNMPWhy) // the kernel's SCTP counters (unreadtelecom.go)
+		return
+	}
+	if why, oom, ok := telecomOwnLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.programOOMNamed = d.programOOMNamed || oom
+		d.unparsedUnread(i, why) // a radio stack's, mobile core's or voice server's own line (unreadtelecom.go)
+		d.programFigures(i)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return

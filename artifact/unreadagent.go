@@ -216,7 +216,7 @@ var appHostReasons = []struct{ text, why string }{
 	// Seastar (ScyllaDB, Redpanda) takes its memory at start (--memory) and allocates from
 	// per-shard pools: std::bad_alloc is that pool's; "Exceptional future ignored" is
 	// core/future.cc report_failed_future.
-	{"std::bad_alloc", "a C++ allocation failed (Seastar's per-shard pool in ScyllaDB/Redpanda, sized at start by --memory): the program's own memory, not the kernel's"},
+	{"std::bad_alloc", "a C++ allocation failed (operator new threw std::bad_alloc: the program's allocator was refused, by its own pool such as Seastar's per-shard pool in ScyllaDB/Redpanda (sized at start by --memory), by the process's address-space limit, or by the kernel's commit limit under vm.overcommit_memory=2): the program's own memory; no OOM kill, and no statement of the host's free memory"},
 	// Seastar reactor.cc: a task ran past blocked_reactor_notify_ms: CPU, not memory.
 	{"Reactor stalled for", "a Seastar shard ran one task past its stall threshold (reactor.cc): CPU time, not memory or the network"},
 	// ClickHouse MemoryTracker (Code 241): max_server_memory_usage or a query's max_memory_usage.

@@ -322,6 +322,12 @@ var programFigureForms = []struct {
 	{"libclamav", "(): Can't allocate memory (", []string{"request_bytes"}, false},
 	{"dovecot", "data stack: Out of memory when allocating ", []string{"request_bytes"}, false},
 	{"erlang vm", " bytes of memory (of type ", []string{"request_bytes"}, true},
+	{"srsran", "Late: ", []string{"late", "underflow", "overflow"}, false},
+	{"srsran", "RF status: O=", []string{"overflow", "underflow", "late"}, false},
+	{"openairinterface", "[recv] received ", []string{"samples_received", "samples_requested"}, false},
+	{"openairinterface", "rx_rf: Asked for ", []string{"samples_requested", "samples_received"}, false},
+	{"open5gs", "ogs_pkbuf_alloc() failed [size=", []string{"request_bytes"}, false},
+	{"asterisk", "queue reached ", []string{"queued_tasks", "high_water_mark"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
