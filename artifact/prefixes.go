@@ -575,8 +575,12 @@ func isCPUCommPID(in string) bool {
 	if first <= 0 || last <= first {
 		return false
 	}
+	// The comm holds a letter or a symbol: a block of digits only ("[12:01:33]", the wall
+	// clock a game server or log4j prints before its own "[thread/LEVEL]:") is a program's
+	// time stamp, and reading it as a kernel caller made such logs "kernel logs".
+	comm := strings.TrimSpace(in[first+1 : last])
 	return isDigits(strings.TrimSpace(in[:first])) && isDigits(strings.TrimSpace(in[last+1:])) &&
-		strings.TrimSpace(in[first+1:last]) != ""
+		comm != "" && !isDigits(comm)
 }
 
 // stripUnisocSeq removes "04166 < 4> ": a hex sequence number and a priority written with
