@@ -23,6 +23,15 @@ var distDBForms = []struct{ text, why string }{
 	// control), TiDB's ErrTiKVServerBusy 9003 "TiKV server is busy".
 	{"ServerIsBusy", "TiKV refused a request as busy (errorpb.ServerIsBusy: its scheduler's pending writes past scheduler-pending-write-threshold, a full raftstore or apply queue, flow control on write stalls): TiKV's own back-pressure, not the kernel's memory or network"},
 	{"TiKV server is busy", "TiDB's report that TiKV refused requests as busy (ErrTiKVServerBusy 9003, from errorpb.ServerIsBusy: TiKV's scheduler, raftstore or flow control): TiKV's own back-pressure, not the kernel's memory or network"},
+	// The reasons TiKV puts in ServerIsBusy (src/storage/errors.rs SCHEDULER_IS_BUSY,
+	// GC_WORKER_IS_BUSY; raftstore errors.rs RAFTSTORE_IS_BUSY) and the error kind's label.
+	{"scheduler is busy", tikvBusyWhy},
+	{"raftstore is busy", tikvBusyWhy},
+	{"gc worker is busy", tikvBusyWhy},
+	{"server_is_busy", tikvBusyWhy},
+	// TiKV src/import/sst_service.rs: the import service refuses a write past its own memory
+	// limit (import.memory-use-ratio of the instance's memory).
+	{"Memory usage too high, usage: ", "TiKV's import service refused a write past its own memory limit (sst_service.rs \"Memory usage too high, usage: N bytes, mem limit M bytes\": import.memory-use-ratio of TiKV's memory): TiKV's limit, not the kernel's OOM killer"},
 	{`"server is busy"`, "TiKV's \"server is busy\" (errorpb.ServerIsBusy: its scheduler's pending writes, raftstore's queues, flow control): TiKV's own back-pressure, not the kernel's memory or network"},
 	// Seastar core/memory.cc: cpu_pages::warn_large_allocation "oversized allocation: {} bytes.
 	// This is non-fatal, ..." and the pool's "Failed to allocate {} bytes" (logger
@@ -53,10 +62,28 @@ var distDBForms = []struct{ text, why string }{
 	// YugabyteDB tserver tablet_service.cc: writes refused when its root MemTracker passes
 	// memory_limit_soft_percentage of memory_limit_hard_bytes (the tserver's own limit).
 	{"Soft memory limit exceeded", "YugabyteDB refused or throttled writes at its own soft memory limit (tablet_service.cc \"Soft memory limit exceeded (at P% of capacity)\": memory_limit_soft_percentage of memory_limit_hard_bytes, its MemTracker's count): the tserver's configured limit, not the kernel's OOM killer"},
+	// FoundationDB flow/SystemMonitor.cpp startMemoryUsageMonitor: the process's resident
+	// memory passed its own --memory limit (8 GiB by default), or an allocation failed
+	// (Platform.cpp): platform::outOfMemory -> criticalError(FDB_EXIT_NO_MEM, "OutOfMemory",
+	// "Out of memory"): "ERROR: Out of memory" on stderr and a SevError trace event of Type
+	// OutOfMemory; the process exits by itself. fdbmonitor.cpp kills a child past its
+	// memory_rss: "Process %d being killed for exceeding resident memory limit, current %lu ,
+	// limit %lu".
+	{`Type="OutOfMemory"`, fdbOOMWhy},
+	{`"Type": "OutOfMemory"`, fdbOOMWhy},
+	{`"Type":"OutOfMemory"`, fdbOOMWhy},
+	{"OutOfMemorySimpleCounterReportFollows", fdbOOMWhy},
+	{"being killed for exceeding resident memory limit", "fdbmonitor killed an fdbserver whose resident memory passed the memory_rss of its section (fdbmonitor.cpp: \"Process N being killed for exceeding resident memory limit, current R , limit L\"): FoundationDB's own monitor's kill, not the kernel's OOM killer; fdbmonitor restarts it"},
 	// gperftools tcmalloc (YugabyteDB, many C++ servers): large allocation failed, "tcmalloc:
 	// large alloc N bytes == (nil) @ ..." (== 0x... when it succeeded: a report of size only).
 	{"== (nil) @", "tcmalloc's large allocation failed (\"tcmalloc: large alloc N bytes == (nil)\": mmap refused by overcommit accounting, RLIMIT_AS or a cgroup): the process's own allocation, no kill by the kernel's OOM killer"},
 }
+
+// tikvBusyWhy: a reason TiKV gives in its ServerIsBusy error.
+const tikvBusyWhy = "TiKV's ServerIsBusy reason (\"scheduler is busy\": pending writes past scheduler-pending-write-threshold; \"raftstore is busy\", \"gc worker is busy\": a full queue): TiKV's own back-pressure, not the kernel's memory or network"
+
+// fdbOOMWhy: FoundationDB's own out-of-memory exit.
+const fdbOOMWhy = "FoundationDB's process ended itself out of memory (flow: its resident memory passed its own --memory limit, 8 GiB by default, or an allocation failed; criticalError \"OutOfMemory\", \"ERROR: Out of memory\" on stderr, exit FDB_EXIT_NO_MEM): FoundationDB's limit, not the kernel's OOM killer"
 
 // crdbRuntimeWhy: CockroachDB's pkg/server/status/runtime.go logs every 10 s "runtime stats:
 // %s RSS, %d goroutines, ... %s/%s/%s Go alloc/idle/total ..." ("GO alloc/idle/total" and
@@ -79,6 +106,9 @@ func distDBLine(t string) (string, bool) {
 	}
 	if formatString(t) {
 		return "", false // the source's format quoted ("%d bytes requested"), no record
+	}
+	if strings.TrimSpace(t) == "ERROR: Out of memory" {
+		return fdbOOMWhy + "; headroom has no reader for this log", true // the line criticalError prints, alone
 	}
 	if redisInfoMemory(t) {
 		return redisInfoWhy + "; headroom has no reader for this log", true
@@ -108,7 +138,8 @@ func crdbRuntimeStats(t string) bool {
 // stated OOM rule does not take it for the author's statement that the host ran out.
 func distDBOOMText(t string) bool {
 	return strings.Contains(t, "Out Of Memory Quota!") || strings.Contains(t, "risk of OOM") ||
-		strings.Contains(t, "SERVER_ERROR out of memory")
+		strings.Contains(t, "SERVER_ERROR out of memory") || strings.Contains(t, "OutOfMemory") ||
+		strings.TrimSpace(t) == "ERROR: Out of memory"
 }
 
 // redisInfoWhy: Redis's (Valkey's, KeyDB's, Dragonfly's) INFO memory section.

@@ -77,6 +77,11 @@ func TestH23bDatabaseOwnLimitsNamed(t *testing.T) {
 		{"Nov 30 2026 10:00:01 GMT: WARNING (nsup): (nsup.c:1010) {test} breached eviction hwm (memory), memory sz:5368709120 (1073741824 + 0 + 4294967296) hwm:5153960755\n", "high-water-memory-pct"},
 		{"W1130 10:00:01.123456  4321 tablet_service.cc:1234] Rejecting Write request: Soft memory limit exceeded (at 91.23% of capacity), score: 0.00\n", "memory_limit_soft_percentage"},
 		{"E1130 10:00:02.000000  4321 tcmalloc: large alloc 1073741824 bytes == (nil) @  0x7f0c\n", "tcmalloc"},
+		{`[2026/11/30 10:00:01.345 +00:00] [WARN] [endpoint.rs:780] ["error-response"] [err="Server is busy (scheduler is busy)"]` + "\n", "scheduler-pending-write-threshold"},
+		{`[2026/11/30 10:00:02.000 +00:00] [WARN] [sst_service.rs:157] ["Memory usage too high, usage: 9126805504 bytes, mem limit 8589934592 bytes"]` + "\n", "import.memory-use-ratio"},
+		{"ERROR: Out of memory\n", "--memory limit"},
+		{`<Event Severity="40" Time="1764496801.123456" Type="OutOfMemory" ID="0000000000000000" Message="Out of memory" Machine="10.0.0.5:4500" LogGroup="default" Roles="SS" />` + "\n", "FDB_EXIT_NO_MEM"},
+		{"Nov 30 10:00:01 fdb1 fdbmonitor[812]: Process 4121 being killed for exceeding resident memory limit, current 9126805504 , limit 8589934592\n", "memory_rss"},
 	} {
 		tl, err := artifact.Parse(strings.NewReader(c.text), "paste.txt", artifact.Options{})
 		if err != nil {
@@ -101,13 +106,14 @@ func TestH23bDatabaseOwnLimitsNamed(t *testing.T) {
 		"used_memory is what Redis reports; set maxmemory to 2gb\n",
 		"maxmemory 2gb\n",
 		"Soft limit was raised by the admin.\n",
+		"fprintf(stderr, \"ERROR: Out of memory while parsing %s\\n\", name);\n",
 	} {
 		tl, err := artifact.Parse(strings.NewReader(text), "paste.txt", artifact.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, u := range tl.Unparsed {
-			if strings.Contains(u.Why, "headroom has no reader for this log") && (strings.Contains(u.Why, "TiKV") || strings.Contains(u.Why, "CockroachDB") || strings.Contains(u.Why, "Redis's INFO") || strings.Contains(u.Why, "YugabyteDB")) {
+			if strings.Contains(u.Why, "headroom has no reader for this log") && (strings.Contains(u.Why, "TiKV") || strings.Contains(u.Why, "CockroachDB") || strings.Contains(u.Why, "Redis's INFO") || strings.Contains(u.Why, "YugabyteDB") || strings.Contains(u.Why, "FoundationDB")) {
 				t.Errorf("%q: named as a database's: %q", text, u.Why)
 			}
 		}
