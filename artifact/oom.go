@@ -129,7 +129,17 @@ func isOOMExcerptHeader(t string) bool {
 	s := strings.TrimSpace(t)
 	return strings.HasPrefix(s, "VM: killing process ") || strings.HasPrefix(s, "Task in ") && strings.Contains(s, " killed as a result of limit of ") ||
 		strings.HasPrefix(s, "oom-kill:constraint=") || strings.HasPrefix(s, "Killed process ") && reOOMKilled.MatchString(s) ||
+		killSacrificeCut(s) ||
 		strings.HasPrefix(s, "Out of memory: ") && reOOMKilledShape.MatchString(s) || killPhraseHeading(s)
+}
+
+// killSacrificeCut: 3.x-4.x oom_kill_process's victim line with its "Out of memory: " (or
+// "Memory cgroup out of memory: ") cut off, as a grep -o or a cut of the field prints it:
+// "Kill process 2345 (tikv-server) score 912 or sacrifice child". The kernel's whole tail
+// (the score and "or sacrifice child") is the proof; a sentence does not end so (h23b).
+func killSacrificeCut(s string) bool {
+	return strings.HasPrefix(s, "Kill process ") && strings.HasSuffix(s, " or sacrifice child") &&
+		!oomKillPlaceholder(s) && reOOMKilled.MatchString(s)
 }
 
 // reKillPhraseAlone: the whole of the OOM killer's victim phrase, "Kill process N (x)"
@@ -523,10 +533,14 @@ func parseOOMHeader(t string) (*model.OOMKill, uint64, bool) {
 				if o.Constraint == "CONSTRAINT_MEMCG" {
 					o.Memcg = v
 				}
+			case "task": // dump_oom_summary's victim (h23b): the one line alone names it
+				o.KilledComm = v
+			case "pid":
+				o.KilledPID, _ = strconv.Atoi(v)
 			}
 		}
 		return o, 0, true
-	case strings.HasPrefix(s, "Killed process "), killPhraseHeading(s):
+	case strings.HasPrefix(s, "Killed process "), killPhraseHeading(s), killSacrificeCut(s):
 		r := report{oom: &model.OOMKill{Order: -1}}
 		r.addOOMDetail(s)
 		return r.oom, 0, true

@@ -296,6 +296,9 @@ func foreignLogWhy(tag, t string) (string, bool) {
 	if why, ok := agentMetricLine(t); ok {
 		return why, true
 	}
+	if why, ok := distDBLine(t); ok {
+		return why, true // TiKV's, ScyllaDB's, CockroachDB's, etcd's own (unreaddistdb.go)
+	}
 	return appHostLine(t)
 }
 

@@ -147,7 +147,7 @@ func dovecotOOMAfter(rest string) bool {
 // programOOMText: s (a sentence, a title) holds a program's own out-of-memory message of
 // appOOMForms: its "out of memory" is that program's, not the kernel's or the host's.
 func programOOMText(s string) bool {
-	if _, ok := appOOMLine(s); ok || dbOwnOOMText(s) { // and a data store's or broker's own (unreaddbmsg.go)
+	if _, ok := appOOMLine(s); ok || dbOwnOOMText(s) || distDBOOMText(s) { // and a data store's or broker's own (unreaddbmsg.go)
 		return true
 	}
 	if len(s) <= maxJVMLineBytes && jvmOOMText(s) {

@@ -224,6 +224,9 @@ func dbLineWhy(t string) (string, bool) {
 	if why, ok := brokerConnWhy(t); ok {
 		return why, true // EMQX's connection alarm and shutdown (unreadbroker.go)
 	}
+	if why, ok := distDBLine(t); ok {
+		return why, true // a distributed database's or key-value store's own (unreaddistdb.go)
+	}
 	return dbOwnLine(t)
 }
 
@@ -234,7 +237,11 @@ func isDBTag(tag string) bool {
 		"postgres", "postgresql", "postmaster", "mysqld", "mariadbd", "mysqld_safe", "mariadb",
 		"mongod", "mongos", "elasticsearch", "opensearch",
 		"rabbitmq-server", "rabbitmq", "beam.smp", "nats-server", "mosquitto", "emqx",
-		"pulsar", "artemis":
+		"pulsar", "artemis",
+		// distributed databases and key-value stores (h23b): TiDB's and PD's servers,
+		// YugabyteDB's, FoundationDB's, Aerospike's daemon (asd), Dragonfly.
+		"tidb-server", "pd-server", "yb-tserver", "yb-master", "fdbserver", "fdbmonitor",
+		"asd", "aerospike", "dragonfly":
 		return true
 	}
 	return false
