@@ -21,9 +21,21 @@ var gameForms = []ownLineForm{
 	// glibc malloc/malloc.c malloc_printerr: the heap's consistency checks ("malloc(): memory
 	// corruption", "malloc(): corrupted top size", "double free or corruption (!prev)"), then
 	// abort(): SIGABRT, "Aborted (core dumped)", exit 134.
-	{"malloc(): ", "", false, "glibc's heap check found the process's own heap damaged (malloc/malloc.c malloc_printerr: \"malloc(): memory corruption\", \"malloc(): corrupted top size\") and aborted it (SIGABRT, exit 134): a bug in the program or a plugin (a write past a buffer, a use after free), not a lack of memory and no kill by the kernel's OOM killer"},
+	// The checks' own words, not "malloc(): " alone: another allocator's function name
+	// ends the same way (Kamailio's "qm_malloc(): qm_malloc(...); Free fragment not found!").
+	{"malloc(): memory corruption", "", false, glibcHeapCheckWhy},
+	{"malloc(): corrupted ", "", false, glibcHeapCheckWhy},
+	{"malloc(): invalid ", "", false, glibcHeapCheckWhy},
+	{"malloc(): unaligned ", "", false, glibcHeapCheckWhy},
+	{"malloc(): mismatching ", "", false, glibcHeapCheckWhy},
+	{"malloc(): smallbin ", "", false, glibcHeapCheckWhy},
+	{"malloc(): unsorted ", "", false, glibcHeapCheckWhy},
+	{"malloc(): largebin ", "", false, glibcHeapCheckWhy},
 	{"double free or corruption", "", false, "glibc's heap check found a block freed twice or a damaged heap (malloc/malloc.c malloc_printerr: \"double free or corruption (...)\") and aborted the process (SIGABRT, exit 134): a bug in the program or a plugin, not a lack of memory and no kill by the kernel's OOM killer"},
 }
 
 // gameGate: gameForms' byte beside webAppGate's and collabGate's.
 const gameGate = "M"
+
+// glibcHeapCheckWhy: what a glibc malloc_printerr line proves.
+const glibcHeapCheckWhy = "glibc's heap check found the process's own heap damaged (malloc/malloc.c malloc_printerr: \"malloc(): memory corruption\", \"malloc(): corrupted top size\") and aborted it (SIGABRT, exit 134): a bug in the program or a plugin (a write past a buffer, a use after free), not a lack of memory and no kill by the kernel's OOM killer"
