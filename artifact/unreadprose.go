@@ -41,6 +41,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, true, whyStatedFigure})
 		} else if ownAllocatorOut(p.text) {
 			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
+		} else if erlangAllocOut(p.text) {
+			hits = append(hits, unreadHit{p.no, true, whyErlangAllocOut})
 		}
 	}
 	for _, p := range d.proseLines {
@@ -52,6 +54,12 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, false, whyLibvirtMemory})
 		} else if ownAllocatorOut(p.text) {
 			hits = append(hits, unreadHit{p.no, false, whyOwnAllocatorOut})
+		} else if erlangAllocOut(p.text) {
+			hits = append(hits, unreadHit{p.no, false, whyErlangAllocOut})
+		} else if statedFDExhausted(p.text) {
+			hits = append(hits, unreadHit{p.no, false, whyStatedFDExhausted})
+		} else if statedOOMCause(p.text) {
+			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
 		}
 	}
 	d.markUnread(hits)
@@ -246,7 +254,7 @@ func domainWord(w string) bool {
 		"socket", "sockets", "tcp", "udp", "packet", "packets", "pkts", "msgs", "datagrams", "dropped", "drops", "drop",
 		"overruns", "overrun", "backlog", "connections", "bandwidth", "throughput", "nic", "ethernet", "lowmem", "highmem",
 		"memfree", "memavailable", "memtotal", "cmafree", "cmatotal", "dram", "sdram", "ddr",
-		"file-max", "filemax", "fs-filemax", "fs.file-max", "descriptors", "ulimit", "nofile", "sysctl", "slab",
+		"file-max", "filemax", "fs-filemax", "fs.file-max", "descriptors", "fds", "ulimit", "nofile", "sysctl", "slab",
 		"rmem_max", "wmem_max", "somaxconn", "conntrack", "min_free_kbytes", "hugepages", "thp", "page-cache", "cache",
 		"retransmits", "retransmissions", "mtu", "rx", "tx",
 		// Other languages' words for memory, packets and buffers (issue 29: non-English posts).
