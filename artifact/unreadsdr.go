@@ -22,6 +22,10 @@ const whyCameraStreamStats = "a GigE Vision library's own statistics of the came
 
 const whySDRStreamError = "a software radio's stream error as its application prints it (SoapySDR's \"readStream failed: OVERFLOW\": the driver's sample buffer filled because the program read it too slowly): the program's own buffer, not a kernel counter of memory or of the network; headroom has no reader for it"
 
+const whyCameraStreamDebug = "a GigE Vision library's own debug line about the camera's stream (Aravis's \"[GvStream::process_packet] Error packet ...\", \"[GvStream::stream_new] Packet size = 1476\"): the receiving program's view of its stream, not a kernel counter; headroom has no reader for it"
+
+const whyAppMissingPackets = "a receiving program's own log line counting the packets it found missing (sequence gaps: \"missing 22 packets\", \"Packet loss during receive (75.2% missing)\"): loss on the whole path as the application counts it, not a kernel counter; where the packets were lost (the sender, the network, the socket's Udp RcvbufErrors, the NIC's drop counters) is not in it; headroom has no reader for it"
+
 // deviceStreamLine says why t is such a line.
 func deviceStreamLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
@@ -31,6 +35,12 @@ func deviceStreamLine(t string) (string, bool) {
 		if gvStreamStat(t) {
 			return whyCameraStreamStats, true
 		}
+	}
+	if strings.Contains(t, "[Gv") && aravisDebugLine(t) {
+		return whyCameraStreamDebug, true
+	}
+	if strings.Contains(t, "missing") && appMissingPacketsLine(t) {
+		return whyAppMissingPackets, true
 	}
 	if k := strings.Index(t, "readStream"); k >= 0 {
 		rest := strings.TrimLeft(t[k+len("readStream"):], " ")
@@ -72,4 +82,33 @@ func gvStreamStat(t string) bool {
 		}
 	}
 	return true
+}
+
+// aravisDebugLine: a line that starts with Aravis's "[GvStream::fn]" or "[GvDevice::fn]"
+// debug prefix and holds a number.
+func aravisDebugLine(t string) bool {
+	s := strings.TrimLeft(t, " \t")
+	if !strings.HasPrefix(s, "[Gv") || !hasDigit(s) {
+		return false
+	}
+	e := strings.IndexByte(s, ']')
+	return e > 0 && strings.Contains(s[:e], "::") && !strings.ContainsAny(s[:e], " ")
+}
+
+// appMissingPacketsLine: a program's log line (it starts with "[", a date or a time, after
+// indentation) that counts missing packets: "missing 22 packets", "(75.2% missing)". A
+// sentence that says the same starts with a word. A frame missing whole counts too.
+func appMissingPacketsLine(t string) bool {
+	s := strings.TrimLeft(t, " \t")
+	if s == "" || s[0] != '[' && (s[0] < '0' || s[0] > '9') {
+		return false
+	}
+	l := strings.ToLower(s)
+	if !strings.Contains(l, "packet") && !strings.Contains(l, "frame") {
+		return false
+	}
+	if k := strings.Index(l, "missing "); k >= 0 && len(leadingDigits(l[k+len("missing "):])) > 0 {
+		return true // "missing 22 packets"
+	}
+	return strings.Contains(l, "% missing)")
 }

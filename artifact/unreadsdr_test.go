@@ -36,3 +36,28 @@ func TestDeviceStreamLine(t *testing.T) {
 		t.Errorf("unparsed: %+v", tl.Unparsed)
 	}
 }
+
+// Aravis's debug lines and a receiving program's own missing-packet log lines are named as
+// such (fix27c, corpus 2365, 2373, 2380's lines); a sentence with the same words is not.
+func TestAppStreamLossLines(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"[GvStream::process_packet] Error packet at dt = 50162, packet id = 1549 frame id = 4", "GigE Vision library's own debug"},
+		{"        [os_driver-1] [1707078499342109361] missing 22 packets (last m_id: 335, new m_id: 688)", "found missing"},
+		{"2023-03-07 04:35:25 [DEBUG   ]  info: Packet loss during receive >10% (75.2% missing)", "found missing"},
+	} {
+		why, ok := deviceStreamLine(c.line)
+		if !ok || !strings.Contains(why, c.want) {
+			t.Errorf("%q: %q %v", c.line, why, ok)
+		}
+	}
+	for _, line := range []string{
+		"We are missing 22 packets every second on the lidar.",
+		"[GvStream::loop] Standard socket method",
+		"[Gv stream] is the name of the thread, 3 of them",
+		"2023-03-07 04:35:25 [INFO] missing config key, using 10",
+	} {
+		if why, ok := deviceStreamLine(line); ok {
+			t.Errorf("%q named a stream's own loss: %s", line, why)
+		}
+	}
+}
