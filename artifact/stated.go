@@ -706,6 +706,11 @@ func (d *doc) stated() {
 			if d.headerRows[lineAt(m[0])] {
 				continue
 			}
+			// A program's own overrun message, not the NIC's counter (fix27c, corpus 2377:
+			// 'a lot of fake "RX Overruns" due to way soapysdr-pluto sets ... buffer size').
+			if notNICOverrun(para[max(0, m[0]-12):m[0]], sentence) {
+				continue
+			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("receive buffer errors", "udperrors"), reNetdataUDPAlarm, para) {

@@ -439,6 +439,10 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if why, ok := deviceStreamLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a camera's or a software radio's own stream statistics (unreadsdr.go)
+		return
+	}
 	if why, ok := streamLossRow(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a load tester's per-stream bitrate and loss (unreadstreamtable.go)
 		return
