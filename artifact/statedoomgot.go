@@ -22,7 +22,7 @@ import (
 // statement state nothing; a kill by the kernel without memory in its clause (a segfault, a
 // signal) is no OOM kill.
 var reStatedOOMGot = lazyre.New(`(?i)\b(?:gets?|got|getting|was|were|is|are|being|been|be)\s+(?:eventually\s+|finally\s+|then\s+)?(?:reaped|killed|terminated|taken\s+out|shot(?:\s+down)?)\s+by\s+(?:the\s+)?(?:linux\s+|kernel(?:'s)?\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
-	`|\b(?:I|we)\s+(?:was|were|am|are|keep|kept|started|start)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)`)
+	`|\b(?:was|were|am|keep|kept|started|start|began)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)`)
 
 // reKilledByKernel: the kernel as the killer, read only with memory in the clause before it.
 var reKilledByKernel = lazyre.New(`(?i)\b(?:was|were|got|gets?|be|been|being)\s+killed\s+by\s+(?:the\s+)?(?:linux\s+)?kernel\b`)
@@ -33,7 +33,7 @@ var reMemoryClause = lazyre.New(`(?i)\bmemory\b[^.;!?]{0,80}$`)
 
 // reOOMGotHedge: words before the match in its sentence that make it a condition, a fear or
 // advice.
-var reOOMGotHedge = lazyre.New(`(?i)\b(?:if|unless|whether|avoid\w*|prevent\w*|might|could|would|may|should|to\s+not|not\s+to|risk\w*|chance|afraid|fear|worr\w*)\b|n['’]t\b`)
+var reOOMGotHedge = lazyre.New(`(?i)\b(?:if|unless|whether|avoid\w*|prevent\w*|might|could|would|may|should|to\s+not|not\s+to|risk\w*|chances?|likel\w*|probab\w*|odds|afraid|fear|worr\w*)\b|n['’]t\b`)
 
 // statedOOMGot: the offsets of an OOM kill stated as the host's event in one of the forms
 // above.
@@ -46,7 +46,7 @@ func statedOOMGot(para string) [][]int {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
 		lead := sentence[:max(0, strings.Index(sentence, match))]
-		return !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
+		return !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
 			reNegated.MatchString(lead) || reOOMGotHedge.MatchString(lead))
 	}
 	for _, m := range reStatedOOMGot.FindAllStringIndex(para, -1) {
