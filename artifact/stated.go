@@ -413,6 +413,15 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
+		for _, m := range statedOOMGot(para) {
+			// "gets reaped by the OOM-killer", "getting OOM messages on the console",
+			// "memory usage was high and was killed by the kernel" (statedoomgot.go).
+			if onHeading(m[0]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
 		for _, m := range statedOOMBlame(para) {
 			// "Turns out this was the OOM killer": a kill attributed to the killer after
 			// the fact (statedoskill.go).

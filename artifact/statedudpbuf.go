@@ -39,8 +39,11 @@ var (
 	// error occurs", "UDP receive buffer errors occurred"): the author saw the counter (or a
 	// tool's alarm on it) move. Without "udp" the words could be a TCP or an application
 	// buffer's, so "udp" is required.
-	reStatedUDPBufErrorOccurs = lazyre.New(`(?i)\budp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors?\s+(?:(?:has|have|had|was|were|is|are)\s+(?:been\s+)?)?(occur(?:s|red|ring)?|(?:happen|appear)(?:s|ed|ing)?|seen|observed|reported|logged)\b`)
-	reStatedProcUDPDrops      = lazyre.New(`(?i)\b(drops)\b[^.;!?]{0,20}?\b(?:reported|shown|seen|counted|visible|listed)\s+(?:via|in|by|from|through)\s+[` + "`" + `'"]?/proc/net/udp6?\b` +
+	reStatedUDPBufErrorOccurs = lazyre.New(`(?i)\budp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors?\s+(?:(?:has|have|had|was|were|is|are)\s+(?:been\s+)?)?(occur(?:s|red|ring)?|(?:happen|appear)(?:s|ed|ing)?|seen|observed|reported|logged)\b` +
+		// fix27b (corpus 2343): the errors the author keeps getting, "I keep getting regular
+		// UDP send buffer errors under even the lowest of loads" (a recurrence of his own).
+		`|\b(?:keeps?|kept|am|is|was|were|are)\s+getting\s+(?:(?:regular|constant|frequent|repeated|periodic|many|lots\s+of|a\s+lot\s+of)\s+)?udp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors\b`)
+	reStatedProcUDPDrops = lazyre.New(`(?i)\b(drops)\b[^.;!?]{0,20}?\b(?:reported|shown|seen|counted|visible|listed)\s+(?:via|in|by|from|through)\s+[` + "`" + `'"]?/proc/net/udp6?\b` +
 		`|/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:shows?|showed|reports?|reported|lists?|listed)\s+(?:(?:a\s+lot\s+of|lots\s+of|many|more|increasing|rising|growing|high|non-?zero|some|constant)\s+)+(drops)\b` +
 		`|\bdrops\s+column\s+(?:of|in)\s+[` + "`" + `'"]?/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:(?:has|was|is|keeps?|kept)\s+(?:been\s+)?)?(ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|climb(?:s|ed|ing))\b`)
 )
