@@ -48,3 +48,28 @@ func TestFix27dCommandTemplateValue(t *testing.T) {
 		}
 	}
 }
+
+// fix27d: a Japanese guide introduces a message as what one can see (jaExampleLeadIn, no
+// colon): its lines are an example, not this host's log. The same message after a lead-in
+// in the past or present of the author's machine, or after no lead-in, is the host's.
+func TestFix27dJapaneseExampleLeadIn(t *testing.T) {
+	msgs := "ip_conntrack: maximum limit of 65536 entries exceeded\nnf_conntrack: table full, dropping packet.\n"
+	for _, tc := range []struct {
+		name, lead string
+		example    bool
+	}{
+		{"guide potential", "実際に溢れが発生したときは、/var/log/messages や dmesg で以下のようなメッセージを確認できる", true},
+		{"guide may happen", "負荷が高いと、次のようなログが出力されることがあります", true},
+		{"own past", "dmesg を確認したところ、以下のようなメッセージが出ていました", false},
+		{"asker present", "サーバーで以下のようなエラーが出ます", false},
+		{"own progressive", "以下のようなメッセージが大量に出ています。確認できる範囲で調べました", false},
+		{"no lead-in", "サーバーの dmesg", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := ParseString("nf_conntrack のメモ\n"+tc.lead+"\n"+msgs, "t", Options{})
+			if got := tl.Log.Len() == 0; got != tc.example {
+				t.Errorf("lead %q: log lines %d, want example=%v", tc.lead, tl.Log.Len(), tc.example)
+			}
+		})
+	}
+}
