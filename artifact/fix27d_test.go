@@ -73,3 +73,13 @@ func TestFix27dJapaneseExampleLeadIn(t *testing.T) {
 		})
 	}
 }
+
+// fix27d: the same lead-in over stamped syslog lines (a record a machine wrote, pasted) is
+// still read as the host's log.
+func TestFix27dJapaneseLeadInStampedKept(t *testing.T) {
+	tl := ParseString("Linux カーネルは、次のような警告メッセージをログに記録することがあります:\n"+
+		"Mar 7 09:17:14 hostname kernel: TCP: Possible SYN flooding on port 26450. Sending cookies.\n", "t", Options{})
+	if tl.Log.Len() == 0 {
+		t.Errorf("stamped syslog line after a Japanese lead-in not read as the host's")
+	}
+}
