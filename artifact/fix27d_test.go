@@ -83,3 +83,27 @@ func TestFix27dJapaneseLeadInStampedKept(t *testing.T) {
 		t.Errorf("stamped syslog line after a Japanese lead-in not read as the host's")
 	}
 }
+
+// fix27d: an explainer titled with the quoted message, whose body says when the kernel
+// prints it, logs nothing; a question titled the same with no definition, the message
+// unquoted (a paste), or a definition with the message not the page's title, is still read.
+func TestFix27dExplainerTitle(t *testing.T) {
+	msg := "\"TCP: too many of orphaned sockets\""
+	for _, tc := range []struct {
+		name, text string
+		read       bool
+	}{
+		{"ja explainer", msg + "\n\n説明\n\nソケットのクローズ処理時に、orphan 状態のソケットが多いことを検出した際に出力されるメッセージ。\n", false},
+		{"en explainer", msg + "\n\nThis message is printed when the kernel finds too many orphans.\n", false},
+		{"question", msg + "\n\ndmesg にこのメッセージが大量に出ています。どうすればよいですか?\n", true},
+		{"unquoted paste", "TCP: too many of orphaned sockets\n\nThis message is printed when the kernel finds too many orphans.\n", true},
+		{"not the title", "うちのサーバーの dmesg:\n" + msg + "\nThis message is printed when the kernel finds too many orphans.\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := ParseString(tc.text, "t", Options{})
+			if got := tl.Log.Len() > 0; got != tc.read {
+				t.Errorf("read as a log line %v, want %v", got, tc.read)
+			}
+		})
+	}
+}
