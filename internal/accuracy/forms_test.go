@@ -938,6 +938,7 @@ const (
 	// line right above a bare message; joined into one line with it, the message is quoted
 	// inside the sentence and the lead-in no longer stands above it.
 	limitJaLeadInOwnLine    = "a Japanese guide's example lead-in without a colon ('dmesg で以下のようなメッセージを確認できる') marks the bare messages on the lines below it as an example (jaExampleLeadIn); flattened into one line with the lead-in, the message is read as quoted in the post, as on main before fix27d"
+	limitTitleFirstLine     = "an explainer's title, the quoted message over its definition (titleDefined), is known only as the text's first line: with a line put above it (prose around, a shell prompt, a details summary) it is a quoted message inside the post and read as logged, as on main before fix27d"
 	limitBarQuoteOnCellEnds = "lines that end in a rendered table's cell bars ('sockets: used 48476 | |', a gist in a blog page) read as a Markdown table's rows once '| ' quotes them too: a table row and a bar-quoted line differ only in the closing bar, and the row is kept as written"
 )
 
@@ -1281,7 +1282,10 @@ var formsKnownLimits = map[string]string{
 	"quote-bar 478-kaivanov-blog-gist-pipes-out-of-socket-memory-tcp-mem-sockstat-orphan-126800":                                            limitBarQuoteOnCellEnds,
 	"quote-bar 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":              limitPrefixOnQPSource,
 	// fix27d
-	"flattened 2382-scrapbox-dojineko-ja-nf-conntrack-note-quoted-table-full-messages-max-65536-no-host-healthy": limitJaLeadInOwnLine,
+	"prose-around 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy":    limitTitleFirstLine,
+	"shell-prompt 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy":    limitTitleFirstLine,
+	"details-summary 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy": limitTitleFirstLine,
+	"flattened 2382-scrapbox-dojineko-ja-nf-conntrack-note-quoted-table-full-messages-max-65536-no-host-healthy":            limitJaLeadInOwnLine,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
