@@ -524,6 +524,10 @@ func (d *doc) run(from int) {
 				d.keepProse(i) // a tracker's title over the message's log line (trackertitle.go)
 				continue
 			}
+			if d.titleDefined(i) {
+				d.keepProse(i) // an explainer's title: the message it defines (trackertitle.go)
+				continue
+			}
 			l.Kernel = true
 			d.logLine(i)
 			if r := kernel.RespaceMessage(t); r != t {

@@ -512,6 +512,10 @@ func (d *doc) exampleLog(i int) bool {
 		if j > 0 && !isBlank(d.ls[j-1].Text) && !d.ls[j-1].Kernel && !d.used[j-1] {
 			lead = strings.TrimSpace(d.ls[j-1].Text) + " " + t
 		}
+		if jaExampleLeadIn(t) && !stampedLine(&d.ls[i]) {
+			d.markExample(i)
+			return true
+		}
 		if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "::") {
 			return false // an example is introduced, the sentence ends in a colon
 		}
@@ -522,6 +526,37 @@ func (d *doc) exampleLog(i int) bool {
 		return false
 	}
 	return false
+}
+
+// Japanese guides introduce a message without a colon, in the potential or as what may
+// happen: "dmesg で以下のようなメッセージを確認できる" (one can see messages like the
+// following), "次のようなログが出力されることがあります" (a log like the following may be
+// written). An author's own log is introduced in the past or the progressive
+// ("確認したところ、以下のようなエラーが出ていました", "以下のようなエラーが出ます" in a
+// question is the asker's machine: no modal), or as theirs ("私の", "うちの"). Only a bare
+// message is taken for an example so (stampedLine).
+var (
+	jaLikeCues  = []string{"以下のような", "次のような", "下記のような", "以下の様な", "次の様な", "のようなメッセージ", "のようなログ", "のようなエラー"}
+	jaModalCues = []string{"確認できる", "確認できます", "確認することができ", "見ることができ", "見られる", "見られます", "ことがある", "ことがあります", "はずです", "はずだ", "でしょう"}
+	jaOwnCues   = []string{"ました", "ていた", "ている", "ています", "でした", "たところ", "私の", "自分の", "うちの", "当方", "弊社"}
+)
+
+// stampedLine: line l kept a log's own stamp (a syslog prefix, a dmesg time): a record a
+// machine wrote, which a guide pasted (corpus 650: "次のような警告メッセージをログに記録する
+// ことがあります:" over "Mar 7 09:17:14 hostname kernel: ..." is labelled the host's), not
+// the message's bare form.
+func stampedLine(l *Line) bool {
+	return l.Syslog || l.Stamp != "" || l.UptimeUsec >= 0
+}
+
+// jaExampleLeadIn reports whether the prose line t introduces what follows as a Japanese
+// guide's example (jaLikeCues with jaModalCues, none of jaOwnCues). Gate: a byte outside
+// ASCII, then substring searches.
+func jaExampleLeadIn(t string) bool {
+	if len(t) > 600 || !cjkNonASCII(t) {
+		return false
+	}
+	return cjkContainsAny(t, jaLikeCues) && cjkContainsAny(t, jaModalCues) && !cjkContainsAny(t, jaOwnCues)
 }
 
 // reLogsVerbEnd: a line that ends in a verb of logging, in the present of what the kernel

@@ -224,6 +224,16 @@ func placeholderValue(v string) bool {
 	return true
 }
 
+// commandSetting is the setting a command line writes (sysctl -w KEY=VAL, echo VAL >
+// /proc/sys/...). A template's value ("sysctl -w net.ipv4.tcp_max_orphans=VALUE", "echo <bytes>
+// > ...": placeholderValue) is no value anyone wrote: the key is named, as in prose, with none.
+func commandSetting(key, val string) SettingData {
+	if placeholderValue(val) {
+		return settingData(kernel.NormaliseSysctlKey(key), key, "", "prose")
+	}
+	return settingData(kernel.NormaliseSysctlKey(key), key, val, "sysctl-w")
+}
+
 // stripReadoutRemark drops a remark in parentheses after a value of numbers
 // ("176547	235396	353094 (system-wide UDP memory triplet)", "1000 (default)"): the kernel
 // prints a numeric sysctl as integers only (proc_dointvec, proc_doulongvec_minmax in
@@ -524,12 +534,12 @@ func (d *doc) prose(i int) {
 	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
 		key := s[m[2]:m[3]]
 		val := trimValue(s[m[4]:m[5]])
-		add(settingData(kernel.NormaliseSysctlKey(key), key, val, "sysctl-w"))
+		add(commandSetting(key, val))
 		cover(m[0], m[1])
 	}
 	for _, m := range reEchoProc.FindAllStringSubmatchIndex(s, -1) {
 		path := strings.TrimRight(s[m[4]:m[5]], ".,;:)")
-		add(settingData(kernel.NormaliseSysctlKey(path), path, trimValue(s[m[2]:m[3]]), "sysctl-w"))
+		add(commandSetting(path, trimValue(s[m[2]:m[3]])))
 		cover(m[0], m[1])
 	}
 	for _, m := range reProcPath.FindAllStringSubmatchIndex(s, -1) {

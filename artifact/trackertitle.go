@@ -1,6 +1,10 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
 
 // A tracker's title over its own log (pre-round 15, Launchpad and the Debian BTS). A bug's
 // title commonly quotes the kernel message its report logs ("linux-image-4.19.0-5-amd64:
@@ -107,4 +111,36 @@ func titleStamp(p string) bool {
 // text (trackerTitle) whose message the text logs on a line of its own.
 func (d *doc) titleOverLog(i int, msg string) bool {
 	return msg != "" && d.trackerTitle(i) && messageLogLine(d.text, msg, strings.TrimSpace(d.ls[i].Text))
+}
+
+// A page whose title is a kernel message in quotes, alone on its first line, and whose body
+// explains when the kernel prints it ("TCP: too many of orphaned sockets" over "…を検出した
+// 際に出力されるメッセージ", "This message is printed when …"): an explainer of the message,
+// not a line this host logged (fix27d). A question titled with its message says what the
+// asker saw, with no such definition.
+var (
+	jaMessageDefined = []string{"出力されるメッセージ", "表示されるメッセージ", "記録されるメッセージ", "出力されるログ", "出るメッセージです"}
+	reMessageDefined = lazyre.New(`(?i)\b(?:this|the)\s+(?:message|warning|error)\s+(?:is|gets)\s+(?:printed|logged|emitted|shown|displayed|output)\s+(?:when|whenever|if)\b`)
+)
+
+// titleDefined reports whether line i is such a title: its trimmed text opens and closes
+// with a quote, no line above it holds anything, and one of the next 12 lines defines the
+// message. Gate: a quote byte first; runs once per quoted message line.
+func (d *doc) titleDefined(i int) bool {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if len(t) < 3 || !(t[0] == '"' && t[len(t)-1] == '"' || strings.HasPrefix(t, "「") && strings.HasSuffix(t, "」") || strings.HasPrefix(t, "“") && strings.HasSuffix(t, "”")) {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !isBlank(d.ls[j].Text) {
+			return false
+		}
+	}
+	for j := i + 1; j < len(d.ls) && j <= i+12; j++ {
+		u := d.ls[j].Text
+		if cjkNonASCII(u) && cjkContainsAny(u, jaMessageDefined) || reMessageDefined.MatchString(u) {
+			return true
+		}
+	}
+	return false
 }

@@ -69,6 +69,9 @@ var dbOwnForms = []struct{ text, why string }{
 	{"Out of memory (Needed ", "MySQL's/MariaDB's own allocation failed (mysys my_malloc, EE_OUTOFMEMORY \"Out of memory (Needed N bytes)\"): malloc returned NULL (overcommit, RLIMIT_AS, a cgroup); the statement failed, no kill by the kernel's OOM killer"},
 	{"Can't create a new thread (errno ", "MySQL/MariaDB could not start a thread (ER_CANT_CREATE_THREAD, pthread_create's errno: 11 EAGAIN is RLIMIT_NPROC, a pids cgroup or kernel.threads-max; 12 ENOMEM the thread's stack not mapped): not by itself a kernel memory shortage"},
 	{"Could not increase number of max_open_files to more than ", "MySQL/MariaDB could not raise its RLIMIT_NOFILE to what max_connections and table_open_cache need (mysqld.cc): the process's file-descriptor limit (LimitNOFILE, ulimit -n), not memory"},
+	// InnoDB before MySQL 5.6 (buf0buf.c buf_pool_init): "InnoDB: Fatal error: cannot
+	// allocate memory for the buffer pool", in lower case after "Fatal error: ".
+	{"Fatal error: cannot allocate memory for the buffer pool", "InnoDB (MySQL 5.5/MariaDB 5.5 and older, buf0buf.c) could not allocate its buffer pool (innodb_buffer_pool_size) at start: its own mmap/malloc refused (overcommit, RLIMIT_AS, a cgroup), no kill by the kernel's OOM killer"},
 	{"Cannot allocate memory for the buffer pool", "InnoDB could not allocate its buffer pool (innodb_buffer_pool_size) at start: its own mmap/malloc refused (overcommit, RLIMIT_AS, a cgroup), no kill by the kernel's OOM killer"},
 	{" failed; errno 12", "InnoDB's own mmap failed with ENOMEM (errno 12, \"mmap(N bytes) failed; errno 12\"): overcommit accounting, RLIMIT_AS or vm.max_map_count refused the mapping; no kill by the kernel's OOM killer"},
 	// MongoDB: util/signal_handlers_synchronous.cpp myNewHandler "out of memory, printing

@@ -933,7 +933,12 @@ const (
 	limitProgramLineOwnLine = "a program's own message (uWSGI's 'listen queue of socket ... full !!! (Q/M)') is named and its figures read only on a line of its own: joined into one long line with the whole post (webAppOwnLine's line bound) or wrapped in a one-line triple-backtick span, it is not named, so listen-overflow has no program report to read"
 	limitWrappedLogWidth    = "a kernel log wrapped at 72/80 by a mail client: unwrap.go infers the width from the kernel lines' lengths and joins a piece only when its first word would not have fitted; here too few lines reach the width (short records, stack-word rows of a MIPS or Android report, an unbreakable token longer than the width) and a piece holding the mode or the gfp stays a line of its own"
 	// The forum-page forms' limits (h17b).
-	limitCutLastLine        = "the paste cut inside its last line (cut-last-line keeps the first 60% of the last non-empty line): a dump cut inside its last zone line is read while the zone's free pages and watermarks are before the cut (showMemZoneReading's cutAtEnd), but when the evidence is the line's end it is gone from the text: a one-line paste's message or figure, a counter's value, a statement's figure, the OOM line itself cut inside its stamp, the driver-specific counter name that tells ice's rx_dropped apart, or the zone's present: that gives a dump without buddy lines its page size"
+	limitCutLastLine = "the paste cut inside its last line (cut-last-line keeps the first 60% of the last non-empty line): a dump cut inside its last zone line is read while the zone's free pages and watermarks are before the cut (showMemZoneReading's cutAtEnd), but when the evidence is the line's end it is gone from the text: a one-line paste's message or figure, a counter's value, a statement's figure, the OOM line itself cut inside its stamp, the driver-specific counter name that tells ice's rx_dropped apart, or the zone's present: that gives a dump without buddy lines its page size"
+	// fix27d: a Japanese guide's colon-less example lead-in (jaExampleLeadIn) is read on the
+	// line right above a bare message; joined into one line with it, the message is quoted
+	// inside the sentence and the lead-in no longer stands above it.
+	limitJaLeadInOwnLine    = "a Japanese guide's example lead-in without a colon ('dmesg で以下のようなメッセージを確認できる') marks the bare messages on the lines below it as an example (jaExampleLeadIn); flattened into one line with the lead-in, the message is read as quoted in the post, as on main before fix27d"
+	limitTitleFirstLine     = "an explainer's title, the quoted message over its definition (titleDefined), is known only as the text's first line: with a line put above it (prose around, a shell prompt, a details summary) it is a quoted message inside the post and read as logged, as on main before fix27d"
 	limitBarQuoteOnCellEnds = "lines that end in a rendered table's cell bars ('sockets: used 48476 | |', a gist in a blog page) read as a Markdown table's rows once '| ' quotes them too: a table row and a bar-quoted line differ only in the closing bar, and the row is kept as written"
 )
 
@@ -1276,6 +1281,11 @@ var formsKnownLimits = map[string]string{
 	"quote-bar 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                limitPrefixOnQPSource,
 	"quote-bar 478-kaivanov-blog-gist-pipes-out-of-socket-memory-tcp-mem-sockstat-orphan-126800":                                            limitBarQuoteOnCellEnds,
 	"quote-bar 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":              limitPrefixOnQPSource,
+	// fix27d
+	"prose-around 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy":    limitTitleFirstLine,
+	"shell-prompt 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy":    limitTitleFirstLine,
+	"details-summary 2398-na3-hatena-ja-tcp-too-many-of-orphaned-sockets-message-explainer-tcp-max-orphans-no-host-healthy": limitTitleFirstLine,
+	"flattened 2382-scrapbox-dojineko-ja-nf-conntrack-note-quoted-table-full-messages-max-65536-no-host-healthy":            limitJaLeadInOwnLine,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
