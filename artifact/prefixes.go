@@ -847,7 +847,18 @@ func kernelTagRecord(rest string) bool {
 	if sp > 0 && sentenceOpener[strings.ToLower(t[:sp])] {
 		return false
 	}
-	return sp > 0 || t[len(t)-1] == ':' || strings.Contains(t, "+0x")
+	return sp > 0 || t[len(t)-1] == ':' || strings.Contains(t, "+0x") || kvListRecord(t)
+}
+
+// kvListRecord: one token that is a comma-separated list of key=value fields under a name,
+// as the kernel prints dump_oom_summary's line (mm/oom_kill.c, 4.19+):
+// "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),...,task=x,pid=1,uid=0", also with
+// fields elided by the poster ("...,global_oom,"). An inventory's "kernel: x86_64" or one
+// "key=value" is no such list: it needs a ':' before its first '=', two '=' and a ','
+// (fix28a).
+func kvListRecord(t string) bool {
+	c, e := strings.IndexByte(t, ':'), strings.IndexByte(t, '=')
+	return c > 0 && e > c && strings.Count(t, "=") >= 2 && strings.IndexByte(t[e:], ',') > 0
 }
 
 // sentenceOpener are the small words a sentence starts with and no kernel record does.

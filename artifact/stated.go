@@ -377,6 +377,9 @@ func (d *doc) stated() {
 			// A program's own out-of-memory line pasted in the text (d.programOOMNamed: a JVM's
 			// "java.lang.OutOfMemoryError: Java heap space") says whose memory the author's
 			// "crashes with OOM" ran out of, as the title's path does (fix26d).
+			if oomAskedAt(para, m[0], m[1]) {
+				continue // "Can you check whether it got OOM-killed?" (fix28a)
+			}
 			if (jvmCrashFile || d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
@@ -794,6 +797,9 @@ func (d *doc) stated() {
 			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue // "No OOM-killer or "killed process" lines found"; a table's two cells; another run's (comparedoom.go)
+			}
+			if oomAskedAt(para, m[0], m[1]) {
+				continue // "Can you check whether it got OOM-killed?": asked, not stated (fix28a)
 			}
 			if (programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
@@ -2135,6 +2141,16 @@ func questionAt(para string, i, j int) bool {
 	}
 	return false
 }
+
+// oomAskedAt: the match at para[i:j] is asked, not stated: in a yes/no question (questionAt)
+// or in an embedded question after "whether" in its clause (reWhetherBefore) (fix28a).
+func oomAskedAt(para string, i, j int) bool {
+	return questionAt(para, i, j) || reWhetherBefore.MatchString(para[max(0, i-48):i])
+}
+
+// reWhetherBefore: the clause before a match is an embedded question, "check whether it",
+// "not sure whether the process": what follows is asked, not stated (fix28a).
+var reWhetherBefore = lazyre.New(`(?i)\bwhether\b[^.;:!?,\n]{0,40}$`)
 
 // reYesNoQuestion: a sentence opened by an auxiliary verb, the form of a yes/no question.
 var reYesNoQuestion = lazyre.New(`(?i)^\W*(?:is|are|was|were|do|does|did|could|can|would|will|has|have|might|may|should)\b`)

@@ -119,6 +119,9 @@ func appOOMLine(t string) (string, bool) {
 	if why, ok := runtimeOOMLine(t); ok {
 		return why, true // V8's and .NET's own (unreadruntimeoom.go)
 	}
+	if checkAllocFailed(t) {
+		return checkAllocWhy, true
+	}
 	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") && !strings.Contains(t, "orker") && !strings.Contains(t, "OOM") {
 		return "", false
 	}
@@ -255,3 +258,27 @@ func roslaunchSigkillLine(t string) (string, bool) {
 	}
 	return "", false
 }
+
+// checkAllocFailed (fix28a): a glog or Abseil CHECK on the pointer a program's own malloc
+// wrapper got back, "F0620 08:25:19.899902 19641 malloc.cc:53] Check failed: data != nullptr
+// failed to allocate 411675 bytes": malloc returned NULL for one request and the CHECK
+// aborted the process (SIGABRT, a core). The kernel's OOM killer does not make malloc fail:
+// it kills with SIGKILL and prints "Out of memory: Killed process N"; a NULL from malloc is
+// the process's own address space, RLIMIT_AS, overcommit refusing the mmap (vm.overcommit_
+// memory 2, or 0's heuristic) or an allocator's own limit. Gate: "Check failed: " then
+// "ailed to allocate " and a digit in the same line.
+func checkAllocFailed(t string) bool {
+	i := strings.Index(t, "Check failed: ")
+	if i < 0 {
+		return false
+	}
+	rest := t[i:]
+	j := strings.Index(rest, "ailed to allocate ")
+	if j < 0 {
+		return false
+	}
+	rest = rest[j+len("ailed to allocate "):]
+	return rest != "" && rest[0] >= '0' && rest[0] <= '9'
+}
+
+const checkAllocWhy = "a program's CHECK on its own malloc's result failed (glog/Abseil \"Check failed: p != nullptr failed to allocate N bytes\"): malloc returned NULL for that request and the program aborted itself; the process's address space, RLIMIT_AS, overcommit (vm.overcommit_memory) or its allocator's own limit refused it: no kill by the kernel's OOM killer (SIGKILL and \"Out of memory: Killed process N\") and no figure of the host's free memory; headroom has no reader for this log"
