@@ -1016,6 +1016,13 @@ var (
 	reStatedOOMOccurred = lazyre.New(`(?i)(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
 		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
 		`|\b(?:caused|causing|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|ended(?:\s+up)?\s+in|triggered|triggering)\s+(?:an?\s+|the\s+)?(?:OOM(?:[- ]kill)?\b|out[ -]of[ -]memory[ -]kill(?:s|ed|ing)?\b)` +
+		// fix28b: a small host's out-of-memory during a named activity, as a report's
+		// "Actual behavior" states it: a task "was killed while in-progress due to the Droplet
+		// running out of memory" (corpus 2444), an image that "loads but goes OOM during boot"
+		// (corpus 2456). The kill with its cause, and "goes/went OOM" with when it happened;
+		// "can go OOM", "if it goes OOM", "have the potential to run out of memory" are none.
+		`|\b(?:was|were|got|gets|been)\s+killed\b[^.;!?]{0,60}?\b(?:due\s+to|because\s+of)\s+(?:the\s+|its\s+|my\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}?running\s+out\s+of\s+(?:memory|ram)\b` +
+		`|\b(?:goes|went)\s+(?:OOM|out[ -]of[ -]memory)\s+(?:during|while|after|at|on|mid-?way|halfway)\b` +
 		// Japanese: the killer "started" (起動し/発動し, past or continuing: "OOM キラーが起動し、"),
 		// or a task "was/were force-killed" by it (強制終了した/された/して); the plain and
 		// conditional forms ("起動すると", "起動しない", "強制終了されることはなく") are none.
@@ -1134,7 +1141,14 @@ var reKillWord = lazyre.New(`(?i)\bkill`)
 // host's) nor a possibility ("if the conntrack table fills up").
 var reStatedConntrackFull = lazyre.New(`(?i)\b(?:fill(?:s|ed|ing)?(?:\s+up)?|overflow(?:s|ed|ing)?|exhaust(?:s|ed|ing)?|max(?:es|ed|ing)?\s+out)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:nf_|ip_)?conntrack(?:ion)?\s+table\b` +
 	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:was|is|got|gets|became|becomes|has\s+been|had\s+been|keeps\s+getting)\s+(?:completely\s+|totally\s+)?(?:full|filled(?:\s+up)?|exhausted|overflowing)\b` +
-	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:filled|fills)\s+up\b`)
+	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:filled|fills)\s+up\b` +
+	// fix28b: the past without "up", "the conntrack table filled under load, silently
+	// dropping packets" (corpus 2445); "filled with N entries" only says what it holds
+	// (statedConntrackFull).
+	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:filled|overflowed)\b`)
+
+// reFilledWith: "with" right after "filled": what the table holds, not that it is full.
+var reFilledWith = lazyre.New(`^\s+with\b`)
 
 // statedConntrackFull: the line and sentence of a match m of reStatedConntrackFull in para
 // when it states the host's table filled, not a possibility or a negation ("never filled
@@ -1143,6 +1157,9 @@ func statedConntrackFull(para string, m []int, lineAt func(int) int) (int, strin
 	sentence := sentenceAround(para, m[0], m[1])
 	if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, para[m[0]:m[1]]) {
 		return 0, "", false
+	}
+	if reFilledWith.MatchString(para[m[1]:min(len(para), m[1]+8)]) || questionAt(para, m[0], m[1]) {
+		return 0, "", false // "the conntrack table filled with TIME_WAIT entries"; "Was the conntrack table full?"
 	}
 	if i := strings.Index(sentence, para[m[0]:m[1]]); i >= 0 && reTitleCheckSays.MatchString(sentence[:i]) {
 		// "check_conntrack reports that the conntrack table is full even when ...": a

@@ -60,6 +60,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, false, whyStatedFDExhausted})
 		} else if statedOOMCause(p.text) {
 			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
+		} else if psutilMemOut(p.text) {
+			hits = append(hits, unreadHit{p.no, false, whyPsutilMemory})
 		}
 	}
 	d.markUnread(hits)
