@@ -533,7 +533,7 @@ func (d *doc) prose(i int) {
 	}
 	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
 		key := s[m[2]:m[3]]
-		val := trimValue(s[m[4]:m[5]])
+		val := trimValue(cutRunOnSentence(s[m[4]:m[5]]))
 		add(commandSetting(key, val))
 		cover(m[0], m[1])
 	}
