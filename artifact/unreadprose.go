@@ -43,6 +43,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
 		} else if erlangAllocOut(p.text) {
 			hits = append(hits, unreadHit{p.no, true, whyErlangAllocOut})
+		} else if why, ok := fix28cUnread(p.text); ok {
+			hits = append(hits, unreadHit{p.no, true, why})
 		}
 	}
 	for _, p := range d.proseLines {
@@ -60,6 +62,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, false, whyStatedFDExhausted})
 		} else if statedOOMCause(p.text) {
 			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
+		} else if why, ok := fix28cUnread(p.text); ok {
+			hits = append(hits, unreadHit{p.no, false, why})
 		}
 	}
 	d.markUnread(hits)
