@@ -501,6 +501,14 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, why) // a supervisor's report of a child killed by SIGKILL (unreadshellkill.go)
 				continue
 			}
+			if strings.HasPrefix(t, "line ") && !d.exampleLog(i) {
+				// bash's "SCRIPT: line N: PID Killed COMMAND" under a wrapper's stamp: the
+				// script's path was taken for the tag (fix28c, unreadfix28c.go).
+				if why, ok := shellKilledLine(l.Tag + ": " + t); ok {
+					d.unparsedUnread(i, why)
+					continue
+				}
+			}
 			d.acct.Other++
 			d.keepOther(l.No, t)
 			continue // another program's syslog line

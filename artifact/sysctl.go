@@ -449,6 +449,10 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if strings.IndexByte(d.ls[i].Text, '(') >= 0 && ulimitRow(d.ls[i].Text) && !d.exampleLog(i) {
+		d.unparsedUnread(i, whyUlimitRow) // a row of the shell's ulimit -a (unreadfix28c.go)
+		return
+	}
 	if why, ok := deviceStreamLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a camera's or a software radio's own stream statistics (unreadsdr.go)
 		return
@@ -533,7 +537,7 @@ func (d *doc) prose(i int) {
 	}
 	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
 		key := s[m[2]:m[3]]
-		val := trimValue(s[m[4]:m[5]])
+		val := trimValue(cutRunOnSentence(s[m[4]:m[5]]))
 		add(commandSetting(key, val))
 		cover(m[0], m[1])
 	}

@@ -43,6 +43,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
 		} else if erlangAllocOut(p.text) {
 			hits = append(hits, unreadHit{p.no, true, whyErlangAllocOut})
+		} else if why, ok := fix28cUnread(p.text); ok {
+			hits = append(hits, unreadHit{p.no, true, why})
 		}
 	}
 	for _, p := range d.proseLines {
@@ -62,6 +64,8 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
 		} else if psutilMemOut(p.text) {
 			hits = append(hits, unreadHit{p.no, false, whyPsutilMemory})
+		} else if why, ok := fix28cUnread(p.text); ok {
+			hits = append(hits, unreadHit{p.no, false, why})
 		}
 	}
 	d.markUnread(hits)
