@@ -28,7 +28,7 @@ func TestFix28cClasses(t *testing.T) {
 		{"09/23 20:58:20.919: [mme] INFO: is the Number of eNB-UEs is now 76 right?", ""},
 		{"Why was SIGTERM received by mmed?", ""},
 	} {
-		got, ok := fix28cUnread(c.line)
+		got, ok := programCountsUnread(c.line)
 		if ok != (c.want != "") || got != c.want {
 			t.Errorf("%q: got %q, %v; want %q", c.line, got, ok, c.want)
 		}

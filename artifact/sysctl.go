@@ -450,7 +450,7 @@ func (d *doc) prose(i int) {
 		return
 	}
 	if strings.IndexByte(d.ls[i].Text, '(') >= 0 && ulimitRow(d.ls[i].Text) && !d.exampleLog(i) {
-		d.unparsedUnread(i, whyUlimitRow) // a row of the shell's ulimit -a (unreadfix28c.go)
+		d.unparsedUnread(i, whyUlimitRow) // a row of the shell's ulimit -a (unreadulimitpool.go)
 		return
 	}
 	if why, ok := deviceStreamLine(d.ls[i].Text); ok && !d.exampleLog(i) {

@@ -43,7 +43,7 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
 		} else if erlangAllocOut(p.text) {
 			hits = append(hits, unreadHit{p.no, true, whyErlangAllocOut})
-		} else if why, ok := fix28cUnread(p.text); ok {
+		} else if why, ok := programCountsUnread(p.text); ok {
 			hits = append(hits, unreadHit{p.no, true, why})
 		}
 	}
@@ -64,7 +64,7 @@ func (d *doc) statedFiguresUnread() {
 			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
 		} else if psutilMemOut(p.text) {
 			hits = append(hits, unreadHit{p.no, false, whyPsutilMemory})
-		} else if why, ok := fix28cUnread(p.text); ok {
+		} else if why, ok := programCountsUnread(p.text); ok {
 			hits = append(hits, unreadHit{p.no, false, why})
 		}
 	}

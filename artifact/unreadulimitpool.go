@@ -29,8 +29,8 @@ const whyOwnPoolCounters = "a program's own pool counters in brackets (free5GC's
 
 const whyContextCount = "a program's count of its own contexts or its notice of a signal it received (Open5GS: \"[Added] Number of eNB-UEs is now N\", \"SIGTERM received\"): sessions it holds and a stop asked from outside (SIGTERM, which the kernel's OOM killer never sends: it sends SIGKILL), not memory nor a kernel counter; headroom has no reader for this log"
 
-// fix28cUnread says why t is one of those forms.
-func fix28cUnread(t string) (string, bool) {
+// programCountsUnread says why t is one of those forms.
+func programCountsUnread(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
