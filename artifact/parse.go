@@ -503,7 +503,7 @@ func (d *doc) run(from int) {
 			}
 			if strings.HasPrefix(t, "line ") && !d.exampleLog(i) {
 				// bash's "SCRIPT: line N: PID Killed COMMAND" under a wrapper's stamp: the
-				// script's path was taken for the tag (fix28c, unreadfix28c.go).
+				// script's path was taken for the tag (fix28c, unreadulimitpool.go).
 				if why, ok := shellKilledLine(l.Tag + ": " + t); ok {
 					d.unparsedUnread(i, why)
 					continue
