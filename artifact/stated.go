@@ -665,6 +665,9 @@ func (d *doc) stated() {
 		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
 			addHostDrop(key, 1, no, sentence)
 		})
+		statedListenRising(para, has, lineAt, func(no int, sentence string) {
+			addHostDrop(model.RateStatedListenRising, 1, no, sentence)
+		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
 		if has(" drops at ") {
 			if n, at := inlineDropwatchDrops(para); n > 0 {
