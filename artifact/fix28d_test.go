@@ -33,5 +33,7 @@ func TestFix28dStatedListenRising(t *testing.T) {
 		{"Counters to watch: ListenOverflows, ListenDrops, TCPReqQFullDrop.\n", 0},
 		{"If ListenOverflows increases, raise net.core.somaxconn.\n", 0},
 		{"The nginx backlog queue keeps increasing during the peak.\n", 0},
+		// a Red Hat solution with its banner: the Issue lists the symptoms it resolves
+		{"\"kernel: Possible SYN flooding on port X. Sending cookies\" is logged\n\nSolution Verified - Updated -\n\n  • The ListenOverflows or ListenDrops value of /proc/net/netstat is increasing\n", 0},
 	})
 }

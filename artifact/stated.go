@@ -665,7 +665,9 @@ func (d *doc) stated() {
 		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
 			addHostDrop(key, 1, no, sentence)
 		})
-		statedListenRising(para, has, lineAt, func(no int, sentence string) {
+		// A KB article's Issue lists the symptoms it resolves on every system its
+		// Environment names, not one host's counters (as for kswapd above).
+		statedListenRising(para, func(w ...string) bool { return !kbArticle && has(w...) }, lineAt, func(no int, sentence string) {
 			addHostDrop(model.RateStatedListenRising, 1, no, sentence)
 		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
@@ -1259,11 +1261,16 @@ func oomMechanism(sentence, match string) bool {
 
 // vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
 // a line "Environment" and a line "Resolution" (SUSE TIDs: Environment, Situation, Resolution,
-// Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause).
+// Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause), or a Red Hat
+// solution's banner above its title ("Solution Verified - Updated", "Solution In Progress"),
+// which a page whose section headings the copy lost still shows (fix28d, corpus 1788).
 func vendorKBArticle(ls []proseLine) bool {
 	env, res := false, false
 	for _, l := range ls {
 		if len(l.text) > 16 {
+			if t := strings.TrimSpace(l.text); strings.HasPrefix(t, "Solution Verified") || strings.HasPrefix(t, "Solution In Progress") {
+				return true
+			}
 			continue
 		}
 		switch strings.TrimSpace(l.text) {
