@@ -1262,13 +1262,13 @@ func oomMechanism(sentence, match string) bool {
 // vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
 // a line "Environment" and a line "Resolution" (SUSE TIDs: Environment, Situation, Resolution,
 // Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause), or a Red Hat
-// solution's banner above its title ("Solution Verified - Updated", "Solution In Progress"),
+// solution's banner under its title ("Solution Verified - Updated", "Solution In Progress - Updated"),
 // which a page whose section headings the copy lost still shows (fix28d, corpus 1788).
 func vendorKBArticle(ls []proseLine) bool {
 	env, res := false, false
 	for _, l := range ls {
 		if len(l.text) > 16 {
-			if t := strings.TrimSpace(l.text); strings.HasPrefix(t, "Solution Verified") || strings.HasPrefix(t, "Solution In Progress") {
+			if strings.Contains(l.text, "Solution Verified - Updated") || strings.Contains(l.text, "Solution In Progress - Updated") { // a flattened page joins it to the title
 				return true
 			}
 			continue
