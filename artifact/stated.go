@@ -668,6 +668,11 @@ func (d *doc) stated() {
 		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
 			addHostDrop(key, 1, no, sentence)
 		})
+		// A KB article's Issue lists the symptoms it resolves on every system its
+		// Environment names, not one host's counters (as for kswapd above).
+		statedListenRising(para, func(w ...string) bool { return !kbArticle && has(w...) }, lineAt, func(no int, sentence string) {
+			addHostDrop(model.RateStatedListenRising, 1, no, sentence)
+		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
 		if has(" drops at ") {
 			if n, at := inlineDropwatchDrops(para); n > 0 {
@@ -1279,11 +1284,16 @@ func oomMechanism(sentence, match string) bool {
 
 // vendorKBArticle reports whether the prose has a knowledge-base article's section headings:
 // a line "Environment" and a line "Resolution" (SUSE TIDs: Environment, Situation, Resolution,
-// Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause).
+// Cause; Red Hat solutions: Environment, Issue, Resolution, Root Cause), or a Red Hat
+// solution's banner under its title ("Solution Verified - Updated", "Solution In Progress - Updated"),
+// which a page whose section headings the copy lost still shows (fix28d, corpus 1788).
 func vendorKBArticle(ls []proseLine) bool {
 	env, res := false, false
 	for _, l := range ls {
 		if len(l.text) > 16 {
+			if strings.Contains(l.text, "Solution Verified - Updated") || strings.Contains(l.text, "Solution In Progress - Updated") { // a flattened page joins it to the title
+				return true
+			}
 			continue
 		}
 		switch strings.TrimSpace(l.text) {

@@ -280,7 +280,7 @@ func synFloodPorts(recs []model.LogRecord) string {
 func listenStated(tl *model.Timeline) (Result, bool) {
 	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(model.RateStatedListenAlarmSec); return ok })
 	if s == nil {
-		return Result{}, false
+		return listenStatedRising(tl)
 	}
 	v := "the alarm fired: the counter grew in its window (the value is not in the text)"
 	if r := s.Rates[model.RateStatedListenDropsPerSec]; r > 0 {
@@ -300,6 +300,27 @@ func listenStated(tl *model.Timeline) (Result, bool) {
 			"alarm says listeners dropped handshakes then (tcp_listendrop, net/ipv4/tcp_ipv4.c; a full accept queue " +
 			"counts ListenOverflows too). Whether the accept queue was full, and which listener, needs `nstat -az " +
 			"TcpExtListenOverflows TcpExtListenDrops` twice and `ss -lnt` (Recv-Q against Send-Q).",
+	}), true
+}
+
+// listenStatedRising: the author states that TcpExt ListenOverflows or ListenDrops grew, with
+// no figure ("/proc/net/netstatのListenOverflowsやListenDropsの値が増加しています",
+// artifact/statedlisten.go). A sentence is no counter: a warning, with no rate or change.
+func listenStatedRising(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedListenRising] > 0 })
+	if s == nil {
+		return Result{}, false
+	}
+	return Fired(Finding{
+		Severity: Warning,
+		Title:    "listening sockets dropped connection attempts (the text states that TcpExt ListenOverflows/ListenDrops grew)",
+		Evidence: []Evidence{{What: "TcpExt ListenOverflows/ListenDrops (netstat -s: \"times the listen queue of a socket overflowed\", \"SYNs to LISTEN sockets dropped\")",
+			Value: "the text states that the counters grew; no value is given", Source: sampleSource(s, "the text")}},
+		Explanation: "ListenOverflows counts completed handshakes dropped because the listener's accept queue was full " +
+			"(tcp_v4_syn_recv_sock, net/ipv4/tcp_ipv4.c); ListenDrops every segment a listener dropped, overflows included " +
+			"(tcp_listendrop). The text says they grew but gives no figure, so how often is unknown: `nstat -az " +
+			"TcpExtListenOverflows TcpExtListenDrops` twice, a few seconds apart, gives the rate, and `ss -lnt` (Recv-Q " +
+			"against Send-Q) the listener whose queue fills.",
 	}), true
 }
 

@@ -118,6 +118,10 @@ const (
 	RateStatedListenDropsPerSec    = "stated_listen_drops_per_sec"
 	RateStatedSoftnetDropAlarmSec  = "stated_softnet_dropped_alarm_window_sec"
 	RateStatedSoftnetDroppedPerSec = "stated_softnet_dropped_per_sec"
+	// RateStatedListenRising is 1 when the text names TcpExt ListenOverflows or ListenDrops
+	// (or netstat -s's words for them) and says they grew, with no figure
+	// (artifact/statedlisten.go).
+	RateStatedListenRising = "stated_listen_overflows_rising"
 	// RateStatedUDPRcvbufRising is 1 when the text names the counter and says it grew,
 	// with no figure ("the UDP RcvbufErrors skyrocketed when load goes up");
 	// RateStatedUDPRcvbufDropPct the share of datagrams dropped at full receive buffers, in

@@ -1,0 +1,94 @@
+package artifact
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"headroom/internal/lazyre"
+)
+
+// The kernel's listen-queue counters stated to grow in the author's words, with no figure
+// (issue 29, fix28d; corpus 2383, a Red Hat KB's Issue: "netstat -sで確認したところ、x times
+// the listen queue of a socket overflowedやSYNs to LISTEN sockets droppedが増加しています。
+// /proc/net/netstatのListenOverflowsやListenDropsの値が増加しています。"). The counters go by
+// their /proc/net/netstat names (TcpExt ListenOverflows, ListenDrops; nstat's
+// TcpExtListenOverflows) and by the words netstat -s prints them with (net-tools
+// statistics.c: "%u times the listen queue of a socket overflowed", "%u SYNs to LISTEN sockets
+// dropped"). The growth is English ("keeps increasing", "is growing", "went up"), Japanese
+// (増加しています, 増えています, 増え続けて) or Chinese (持续增加, 不断增加, 一直在增长).
+//
+// Not read: a question or a check ("is ListenOverflows increasing?", "ListenOverflowsが増加して
+// いるか確認します", "检查ListenOverflows是否增加"), a condition ("増加している場合",
+// "如果ListenDrops持续增加"), a negation ("増加していません", "没有增加", "not increasing"),
+// and the names in a list of counters to watch (no growth stated). Each is a statement, not a
+// counter: the finding is a warning naming the sentence (diagnose/net_listen.go).
+var (
+	// reListenCounterWords is the part of the regexps that names a counter.
+	reListenCounterWords = `(?:(?:TcpExt)?Listen(?:Overflows|Drops)|times\s+the\s+listen\s+queue\s+of\s+a\s+socket\s+overflowed|SYNs\s+to\s+LISTEN\s+sockets\s+dropped)`
+	// English, the counter first: "ListenOverflows keeps increasing", "the ListenDrops counter
+	// is growing", "TcpExtListenOverflows went up".
+	reStatedListenRising = lazyre.New(`(?i)` + reListenCounterWords + `\b[` + "`" + `'"”’)]*\s*(?:(?:and|or|/|,)\s*[` + "`" + `'"“‘]*` + reListenCounterWords + `[` + "`" + `'"”’)]*\s*)?(?:(?:counters?|count|values?|numbers?)\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|spik(?:es|ed|ing)|climb(?:s|ed|ing)|ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|jump(?:s|ed|ing)|(?:goes|went|going|shot)\s+up)\b` +
+		// The growth first: "an increase in ListenOverflows", "a rise of TcpExtListenDrops".
+		`|\b(?:rise|surge|growth|increase|spike|jump)s?\s+(?:in|of)\s+(?:the\s+)?[` + "`" + `'"“‘]*` + reListenCounterWords + `\b`)
+	// Japanese and Chinese: the counter, then in the same clause (no 。！？) its growth.
+	reStatedListenRisingCJK = lazyre.New(`(?i)` + reListenCounterWords + `[^。！？!?\n]{0,60}?(増加(?:して(?:います|いる|いた|いました|おり)|しました|した|し続け|中)|増え(?:て(?:います|いる|いた|おり)|ました|た|続け)|上昇(?:して(?:います|いる|おり)|しました|した)|(?:持续|持續|不断|不斷|一直在?|在|还在|還在|仍在)(?:增加|增长|增長|上升|上涨|上漲)|(?:增加|增长|增長|上升)了)`)
+	// After the growth: a question or a check ("…増加しているか", "…増加していますか?"), or a
+	// condition ("…増加している場合", "…増加していれば").
+	reListenRisingCJKAfter = lazyre.New(`^(?:か|\?|？|場合|なら|と(?:き|、)|時|ことが|かどうか|吗|嗎|时|時)`)
+	// Before the growth in its clause: a check, a condition or a negation ("检查…是否增加",
+	// "如果…持续增加", "没有增加").
+	reListenRisingCJKBefore = lazyre.New(`是否|有没有|如果|若是|假如|检查|檢查|确认|確認|没有|沒有|未|不再|并未|並未`)
+)
+
+// statedListenRising reads the statements of a prose paragraph that this host's listen-queue
+// counters grew and emits the line and sentence of each.
+func statedListenRising(para string, has func(...string) bool, lineAt func(int) int, emit func(no int, sentence string)) {
+	if !has("listenoverflows", "listendrops", "listen queue of a socket", "to listen sockets") {
+		return
+	}
+	for _, m := range submatches(true, reStatedListenRising, para) {
+		if no, sentence, ok := statedCounterRose(para, m, lineAt); ok && !listenQuestion(sentence, para[m[1]:]) {
+			emit(no, sentence)
+		}
+	}
+	for _, m := range submatches(true, reStatedListenRisingCJK, para) {
+		clause := cjkClause(para, m[0], m[1])
+		if reListenRisingCJKAfter.MatchString(strings.TrimLeft(para[m[1]:], " ")) || reListenRisingCJKBefore.MatchString(para[m[0]:m[2]]) ||
+			reHypothetical.MatchString(clause) {
+			continue
+		}
+		emit(lineAt(m[0]), clause)
+	}
+}
+
+// listenQuestion: an English statement that is a question ("is ListenOverflows increasing?",
+// "check whether ListenDrops increases").
+func listenQuestion(sentence, after string) bool {
+	l := strings.ToLower(sentence)
+	if strings.HasPrefix(strings.TrimLeft(after, " `'\""), "?") || strings.HasPrefix(l, "is ") || strings.HasPrefix(l, "are ") || strings.HasPrefix(l, "does ") || strings.HasPrefix(l, "do ") {
+		return true
+	}
+	for _, w := range []string{"whether", "check if", "see if", "watch if", "monitor if"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cjkClause is the text around [a, b) up to the nearest sentence end, CJK (。！？) or ASCII,
+// or a line break.
+func cjkClause(text string, a, b int) string {
+	s := strings.LastIndexAny(text[:a], "。！？!?\n")
+	if s < 0 {
+		s = 0
+	} else {
+		_, size := utf8.DecodeRuneInString(text[s:])
+		s += size
+	}
+	e := strings.IndexAny(text[b:], "。！？!?\n")
+	if e < 0 {
+		return strings.TrimSpace(text[s:])
+	}
+	return strings.TrimSpace(text[s : b+e])
+}
