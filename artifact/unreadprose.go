@@ -37,38 +37,54 @@ func (d *doc) statedFiguresUnread() {
 	}
 	var hits []unreadHit
 	for _, p := range d.otherLines {
-		if statesDomainFigure(p.text) {
-			hits = append(hits, unreadHit{p.no, true, whyStatedFigure})
-		} else if ownAllocatorOut(p.text) {
-			hits = append(hits, unreadHit{p.no, true, whyOwnAllocatorOut})
-		} else if erlangAllocOut(p.text) {
-			hits = append(hits, unreadHit{p.no, true, whyErlangAllocOut})
-		} else if why, ok := programCountsUnread(p.text); ok {
+		if why, ok := unreadFigureWhy(p.text, otherLineForms); ok {
 			hits = append(hits, unreadHit{p.no, true, why})
 		}
 	}
 	for _, p := range d.proseLines {
-		if statesDomainFigure(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyStatedFigure})
-		} else if allocFailuresLoggedInWords(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyAllocFailuresInWords})
-		} else if libvirtMemoryLine(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyLibvirtMemory})
-		} else if ownAllocatorOut(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyOwnAllocatorOut})
-		} else if erlangAllocOut(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyErlangAllocOut})
-		} else if statedFDExhausted(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyStatedFDExhausted})
-		} else if statedOOMCause(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyStatedOOMCause})
-		} else if psutilMemOut(p.text) {
-			hits = append(hits, unreadHit{p.no, false, whyPsutilMemory})
-		} else if why, ok := programCountsUnread(p.text); ok {
+		if why, ok := unreadFigureWhy(p.text, proseLineForms); ok {
 			hits = append(hits, unreadHit{p.no, false, why})
 		}
 	}
 	d.markUnread(hits)
+}
+
+// figureForm: a form of a line statedFiguresUnread lists, and what it holds.
+type figureForm struct {
+	is  func(string) bool
+	why string
+}
+
+// otherLineForms and proseLineForms: the forms statedFiguresUnread tries, in order, on other
+// programs' log lines and on prose lines; the first that matches names the line.
+// programCountsUnread (unreadulimitpool.go), whose reason depends on the line, comes last.
+var (
+	otherLineForms = []figureForm{
+		{statesDomainFigure, whyStatedFigure},
+		{ownAllocatorOut, whyOwnAllocatorOut},
+		{erlangAllocOut, whyErlangAllocOut},
+	}
+	proseLineForms = []figureForm{
+		{statesDomainFigure, whyStatedFigure},
+		{allocFailuresLoggedInWords, whyAllocFailuresInWords},
+		{libvirtMemoryLine, whyLibvirtMemory},
+		{ownAllocatorOut, whyOwnAllocatorOut},
+		{erlangAllocOut, whyErlangAllocOut},
+		{statedFDExhausted, whyStatedFDExhausted},
+		{statedOOMCause, whyStatedOOMCause},
+		{psutilMemOut, whyPsutilMemory},
+	}
+)
+
+// unreadFigureWhy returns the reason of the first of forms that line t matches, else
+// programCountsUnread's.
+func unreadFigureWhy(t string, forms []figureForm) (string, bool) {
+	for _, f := range forms {
+		if f.is(t) {
+			return f.why, true
+		}
+	}
+	return programCountsUnread(t)
 }
 
 // maxOtherLinesKept bounds the other programs' log lines kept for statedFiguresUnread; past
