@@ -187,6 +187,7 @@ type doc struct {
 	// not the host (stated.go).
 	programOOMNamed   bool
 	lastFrameworkKill int // the line number of the last framework kill kept (frameworkKill: one kill relayed twice)
+	udpSendENOBUFS    int // a program's UDP sends refused with ENOBUFS so far (noteUDPSendENOBUFS)
 	// programFigureCount counts the program_limit artifacts (programFigures' bound).
 	programFigureCount int
 	// arcstatsRows: the last line was arcstats' column line or one of its rows (zfsarc.go).

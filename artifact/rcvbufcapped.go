@@ -89,11 +89,7 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		return false
 	}
 	if omfwdNoBuffer(t) && !d.exampleLog(i) {
-		d.used[i] = true
-		no := d.ls[i].No
-		rates := model.Rates{model.RateStatedUDPSndbufRising: 1}
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
-		d.addArtifact(KindStated, no, no, rates)
+		d.noteUDPSendENOBUFS(i)
 		return true
 	}
 	if d.vpnUDPSendLine(i, t) {
@@ -127,6 +123,22 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	}
 	d.unparsedUnread(i, logstashRcvbufNotCappedWhy)
 	return true
+}
+
+// noteUDPSendENOBUFS records a program's own line of a UDP send refused with ENOBUFS as
+// this host's Udp SndbufErrors growing: udp_sendmsg counts every -ENOBUFS it returns there
+// (net/ipv4/udp.c), whatever gave it (the socket's send buffer, a qdisc or device queue
+// that dropped the datagram, a failed skb allocation). One decision for every program that
+// logs the errno (omfwd here, the tunnel daemons in vpnudpsend.go): the send side of
+// udp-rcvbuf-errors, whose finding says which of those the operator should look at and
+// proposes no receive buffer for it (diagnose/net_udp.go udpStated).
+func (d *doc) noteUDPSendENOBUFS(i int) {
+	d.used[i] = true
+	d.udpSendENOBUFS++
+	no := d.ls[i].No
+	rates := model.Rates{model.RateStatedUDPSndbufRising: 1, model.RateStatedUDPSendENOBUFS: float64(d.udpSendENOBUFS)}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: fmt.Sprintf("line %d (%s)", no, StatedMark), Rates: rates})
+	d.addArtifact(KindStated, no, no, rates)
 }
 
 // noteRcvbufCapped records a receive buffer obtained below its request as a stated sample

@@ -27,10 +27,10 @@ import (
 //
 // udp_sendmsg counts every -ENOBUFS as Udp SndbufErrors (net/ipv4/udp.c: the send buffer
 // past sk_sndbuf in __ip_append_data, or NET_XMIT_DROP from a full qdisc or device queue
-// turned into -ENOBUFS by net_xmit_errno; a failed skb allocation also gives it). A
-// send-path drop: the corpus's labels (1778, OpenVPN's FAQ) hold that it is no
-// udp-rcvbuf-errors, a receive-buffer overflow, and no rule covers it; the line is named
-// with what it proves (vpnUDPSendWhy), so a paste of it is not evidence-free text.
+// turned into -ENOBUFS by net_xmit_errno; a failed skb allocation also gives it). The
+// record is that counter's increment as the daemon saw it: the send side of
+// udp-rcvbuf-errors, as rsyslog's omfwd line is (noteUDPSendENOBUFS, rcvbufcapped.go; one
+// decision for both, docs/accuracy.md "UDP sends refused with ENOBUFS").
 //
 // A read that fails ("read UDPv4: ...", "recvmsg: ..."), a netlink socket's ENOBUFS
 // (unreadnetlink.go), a write to the tun device ("write to TUN/TAP") and a sentence that
@@ -101,25 +101,38 @@ func errnoTextEnds(t string, k int) bool {
 	return after == "" || strings.IndexByte("(\"',;]", after[0]) >= 0 || strings.HasPrefix(after, " (") || strings.HasPrefix(after, " [")
 }
 
-// vpnUDPSendLine names a daemon's UDP send or read refused with ENOBUFS.
+// vpnUDPSendLine reads a daemon's UDP send refused with ENOBUFS and names its read's.
 func (d *doc) vpnUDPSendLine(i int, t string) bool {
 	if ovpnSplitStamp(&d.ls[i]) {
 		t = d.ls[i].Host + " " + d.ls[i].Tag + ": " + t
 	}
-	why := ""
-	if vpnUDPSendENOBUFS(t) {
-		why = vpnUDPSendWhy
-	} else if vpnUDPReadENOBUFS(t) {
-		why = vpnUDPReadWhy
-	}
-	if why == "" || d.exampleLog(i) {
+	send := vpnUDPSendENOBUFS(t)
+	if !send && !vpnUDPReadENOBUFS(t) || d.exampleLog(i) {
 		return false // the gates first: exampleLog looks back
 	}
-	d.unparsedUnread(i, why)
+	if send && ovpnOtherOSCode(t) {
+		d.unparsedUnread(i, vpnUDPSendOtherOSWhy)
+	} else if send {
+		d.noteUDPSendENOBUFS(i)
+	} else {
+		d.unparsedUnread(i, vpnUDPReadWhy)
+	}
 	return true
 }
 
-const vpnUDPSendWhy = "a tunnel daemon's UDP send refused with ENOBUFS (OpenVPN's \"write UDPv4: No buffer space available (code=105)\", wireguard-go's and tailscale's \"sendmsg: no buffer space available\", Nebula's \"sendto: ...\", charon's \"error writing to socket: ...\", libreswan's \"sendto on ... Errno 105\"): the send path dropped the datagram, and udp_sendmsg counted it in Udp SndbufErrors (net/ipv4/udp.c): most often a full qdisc or device queue (NET_XMIT_DROP as -ENOBUFS; the interface's txqueuelen, a shaper) or the socket's send buffer (SO_SNDBUF, capped at net.core.wmem_max); a failed skb allocation returns it too, and would leave a \"page allocation failure\" in the kernel log. Not a receive-buffer overflow (udp-rcvbuf-errors is about Udp RcvbufErrors) and by itself no shortage of RAM; `tc -s qdisc` (dropped) and `nstat -az UdpSndbufErrors` tell which; headroom has no rule for a send-path drop"
+// ovpnOtherOSCode: OpenVPN's record carries an errno other than Linux's ENOBUFS (105) for
+// "No buffer space available": FreeBSD's and macOS's is 55 (an OPNsense or pfSense box), so
+// the line is not a Linux host's and no Linux counter grew.
+func ovpnOtherOSCode(t string) bool {
+	k := strings.LastIndex(t, "code=")
+	if k < 0 {
+		return false
+	}
+	n := leadingDigits(t[k+len("code="):])
+	return n != "" && n != "105"
+}
+
+const vpnUDPSendOtherOSWhy = "a tunnel daemon's UDP send refused with \"No buffer space available\" under another system's errno (OpenVPN's code=N is errno; Linux's ENOBUFS is 105, FreeBSD's and macOS's 55): not a Linux host's, so no Linux counter (Udp SndbufErrors) or rule applies; on FreeBSD `netstat -m` (mbufs denied) and the interface's queue tell why"
 
 // ovpnSplitStamp: OpenVPN's own log file ("2026-11-30 10:12:01 write UDPv4: ...", its
 // --log with a date stamp) read by the syslog splitter as host "write" and tag "UDPv4".

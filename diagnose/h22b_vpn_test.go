@@ -7,10 +7,11 @@ import (
 	"headroom/artifact"
 )
 
-// h22b: a tunnel daemon's UDP send refused with ENOBUFS (artifact/vpnudpsend.go) is named
-// with what it proves (a send-path drop, Udp SndbufErrors: a full qdisc or device queue or
-// the send buffer), in the forms users paste it, and reaches no rule: not udp-rcvbuf-errors
-// (a receive-buffer overflow; corpus 1778's label), not an OOM or a memory finding.
+// h22b: a tunnel daemon's UDP send refused with ENOBUFS (artifact/vpnudpsend.go), in the
+// forms users paste it. udp_sendmsg counts each such return in Udp SndbufErrors, so it is
+// the send side of udp-rcvbuf-errors, as rsyslog's omfwd line is: a warning that names the
+// send path (the send buffer, a qdisc or device queue, an skb allocation) and proposes no
+// receive buffer; never an OOM or a memory finding.
 func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 	const ovpn23 = "Nov 30 10:12:01 vpn1 openvpn[1234]: write UDPv4: No buffer space available (code=105)\n"
 	const ovpn26 = "2026-11-30 10:12:01 client1/203.0.113.5:1194 write UDPv4 []: No buffer space available (fd=6,code=105)\n"
@@ -18,7 +19,7 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 	const nebula = "Nov 30 12:00:00 lh nebula[700]: time=\"2026-11-30T12:00:00Z\" level=error msg=\"Failed to write outgoing packet\" error=\"sendto: no buffer space available\" udpAddr=\"198.51.100.3:4242\"\n"
 	const charon = "Nov 30 11:00:00 gw charon: 09[NET] error writing to socket: No buffer space available\n"
 	for _, text := range []string{
-		ovpn23 + ovpn23 + ovpn23,
+		ovpn23 + ovpn23 + ovpn23, // three records, counted below
 		"ovpn-server[1234]: write UDPv6: No buffer space available (fd=5,code=105)\n",
 		ovpn26,
 		"> " + ovpn23,
@@ -32,17 +33,27 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 11:05:00 gw pluto[2211]: ERROR: \"tun-a\" #12: sendto on eth0 to 198.51.100.1:4500 failed in STATE_V2_ESTABLISHED_CHILD_SA. Errno 105: No buffer space available\n",
 		"Nov 30 10:30:02 host tailscaled[901]: magicsock: sendUDP: write udp4 0.0.0.0:41641->203.0.113.9:41641: sendmsg: no buffer space available\n",
 	} {
-		if s := unreadWhys(t, text); !strings.Contains(s, "the send path dropped the datagram") || !strings.Contains(s, "SndbufErrors") {
-			t.Errorf("%q: not named as a send-path drop: %q", text, s)
-		}
 		d, _ := rootOf(t, text)
-		for _, id := range []string{"udp-rcvbuf-errors", "oom-kill", "min-free-too-low", "alloc-fail-reserve"} {
+		f := findingOf(d, "udp-rcvbuf-errors")
+		if f == nil {
+			t.Errorf("%q: no udp-rcvbuf-errors", text)
+			continue
+		}
+		if !strings.HasPrefix(f.Title, "UDP sends refused with ENOBUFS") || !strings.Contains(evidenceText(f), "Udp SndbufErrors") ||
+			len(f.Changes) != 0 || strings.Contains(evidenceText(f), "rmem") {
+			t.Errorf("%q: not the send side: %q, %q, %d changes", text, f.Title, evidenceText(f), len(f.Changes))
+		}
+		for _, id := range []string{"oom-kill", "min-free-too-low", "alloc-fail-reserve"} {
 			if findingOf(d, id) != nil {
 				t.Errorf("%q: %s fired", text, id)
 			}
 		}
 	}
-	// Counter-cases, neither named a send-path drop nor a finding: a read's ENOBUFS, a write to the tun device, another errno, a netlink
+	d, _ := rootOf(t, ovpn23+ovpn23+ovpn23)
+	if f := findingOf(d, "udp-rcvbuf-errors"); f == nil || !strings.Contains(evidenceText(f), "3 records in the text") {
+		t.Errorf("three OpenVPN records not counted: %+v", f)
+	}
+	// Counter-cases, no finding: a read's ENOBUFS, a write to the tun device, another errno, a netlink
 	// socket's ENOBUFS, the words in a question, the buffer sizes as configuration, OpenVPN's
 	// socket buffer line (healthy or not: sizes, no drops), charon's SPI failure.
 	for _, text := range []string{
@@ -60,13 +71,14 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 10:29:58 host tailscaled[901]: magicsock: [warning] failed to force-set UDP read buffer size to 7340032: operation not permitted; using kernel default values (impacts throughput only)\n",
 		"2026-11-30 10:12:01 read UDPv4: No buffer space available (fd=6,code=105)\n",
 		"Nov 30 11:05:00 gw pluto[2211]: ERROR: \"tun-a\" #12: sendto on eth0 to 198.51.100.1:4500 failed in main_outI1. Errno 101: Network is unreachable\n",
+		"Nov 30 10:12:01 fw openvpn[834]: write UDP: No buffer space available (code=55)\n", // FreeBSD's ENOBUFS: not a Linux host's
 	} {
 		if d, _ := rootOf(t, text); findingOf(d, "udp-rcvbuf-errors") != nil || findingOf(d, "oom-kill") != nil {
 			t.Errorf("%q: udp-rcvbuf-errors or oom-kill fired", text)
 		}
-		if s := unreadWhys(t, text); strings.Contains(s, "the send path dropped the datagram") {
-			t.Errorf("%q: named as a UDP send refused with ENOBUFS", text)
-		}
+	}
+	if s := unreadWhys(t, "Nov 30 10:12:01 fw openvpn[834]: write UDP: No buffer space available (code=55)\n"); !strings.Contains(s, "FreeBSD's and macOS's 55") {
+		t.Errorf("FreeBSD's code=55 not named: %q", s)
 	}
 }
 

@@ -162,7 +162,11 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})
 	}
-	if s.Rates[model.RateStatedUDPSndbufRising] > 0 {
+	if n := s.Rates[model.RateStatedUDPSendENOBUFS]; n > 0 {
+		// A program's own record of the errno (artifact/rcvbufcapped.go noteUDPSendENOBUFS):
+		// udp_sendmsg counts each -ENOBUFS it returns in SndbufErrors (net/ipv4/udp.c).
+		ev = append(ev, Evidence{What: "UDP sends refused with ENOBUFS (the program's own log; udp_sendmsg counts each in Udp SndbufErrors)", Value: fmt.Sprintf("%.0f records in the text", n), Source: s.Source})
+	} else if s.Rates[model.RateStatedUDPSndbufRising] > 0 {
 		// udp_sendmsg counts it when the send fails with ENOBUFS (net/ipv4/udp.c
 		// udp_send_skb): a full socket send buffer, or a device queue that dropped it.
 		ev = append(ev, Evidence{What: "Udp SndbufErrors (netstat -su \"send buffer errors\")", Value: "the text states that the counter grew; no value is given", Source: s.Source})
@@ -176,6 +180,9 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 		req := s.Rates[model.RateStatedUDPRcvbufRequested]
 		ev = append(ev, Evidence{What: "a UDP receiver's socket receive buffer, capped below its request (SO_RCVBUF is capped at net.core.rmem_max, then doubled)",
 			Value: fmt.Sprintf("requested %s, obtained %s; the drops themselves (Udp RcvbufErrors) are not in the text", units.FormatBytes(int64(req)), units.FormatBytes(int64(got))), Source: s.Source})
+	}
+	if len(ev) == 1 && s.Rates[model.RateStatedUDPSndbufRising] > 0 {
+		return Fired(udpSendRefused(tl, ev)), true
 	}
 	title := "UDP datagrams lost at full socket buffers"
 	if len(ev) == 1 && s.Rates[model.RateStatedUDPRcvbufObtained] > 0 {
@@ -200,6 +207,33 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 			"themselves (`nstat -az UdpRcvbufErrors UdpInDatagrams`, twice, a few seconds apart) tell what share of " +
 			"the datagrams was lost, and `ss -uamn` which socket holds a full queue.",
 	}), true
+}
+
+// udpSendRefused: the text states only the send side, Udp SndbufErrors grown or a program's
+// sends refused with ENOBUFS. udp_sendmsg returns it when the socket's send buffer is full
+// (sk_sndbuf, SO_SNDBUF or net.core.wmem_default), when a qdisc or the device's queue dropped
+// the datagram (NET_XMIT_DROP made -ENOBUFS by net_xmit_errno, seen by a socket with
+// IP_RECVERR) or when the skb could not be allocated. No receive buffer is at fault, so the
+// finding proposes none and names the send side's settings and where to look.
+func udpSendRefused(tl *model.Timeline, ev []Evidence) Finding {
+	for _, k := range []string{"net.core.wmem_default", "net.core.wmem_max", "net.ipv4.udp_mem"} {
+		if v, src, ok := tl.Sysctl(k); ok {
+			ev = append(ev, Evidence{What: k, Value: v, Source: src})
+		}
+	}
+	return Finding{
+		Severity: Warning,
+		Title:    "UDP sends refused with ENOBUFS: datagrams dropped on the send path",
+		Evidence: ev,
+		Explanation: "udp_sendmsg counts Udp SndbufErrors for every send it fails with ENOBUFS (net/ipv4/udp.c): the " +
+			"socket's send buffer was full (SO_SNDBUF, or net.core.wmem_default; capped at net.core.wmem_max), a qdisc " +
+			"or the device's transmit queue dropped the datagram (NET_XMIT_DROP returned as -ENOBUFS to a socket with " +
+			"IP_RECVERR, as OpenVPN sets it: the interface's txqueuelen, a shaper's limit), or the kernel could not " +
+			"allocate the skb, which leaves a \"page allocation failure\" in the kernel log. Each datagram is lost: " +
+			"a tunnel or log forwarder drops what it carries. A larger receive buffer does not help. `tc -s qdisc show " +
+			"dev IF` (dropped, overlimits) names a queue that drops, `ip -s link` the device's TX drops, and " +
+			"`nstat -az UdpSndbufErrors` twice, a few seconds apart, how fast the counter grows.",
+	}
 }
 
 // udpSocketDrops judges a pasted /proc/net/udp table when the Udp counters are not in the

@@ -140,7 +140,12 @@ const (
 	RateStatedSlabGrowthSec      = "stated_slab_growth_sec"
 
 	RateStatedUDPSndbufRising = "stated_udp_sndbuf_errors_rising"
-	RateStatedUDPSocketDrops  = "stated_udp_socket_drops_rising"
+	// RateStatedUDPSendENOBUFS counts a program's own records of a UDP send refused with
+	// ENOBUFS (rsyslog's omfwd, a tunnel daemon's "write UDPv4: No buffer space available"):
+	// udp_sendmsg counts each such return in Udp SndbufErrors (net/ipv4/udp.c), so the records
+	// are that counter's increments as the program saw them. The last sample holds the count.
+	RateStatedUDPSendENOBUFS = "stated_udp_send_enobufs_records"
+	RateStatedUDPSocketDrops = "stated_udp_socket_drops_rising"
 	// RateStatedUDPSkmemDrops is a UDP socket's drop count (ss -m skmem's d field, sk_drops)
 	// as the text quotes it ("`ss -m` → `d370` against an `rb212992` buffer").
 	RateStatedUDPSkmemDrops = "stated_udp_skmem_drops"
