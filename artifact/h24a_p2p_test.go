@@ -22,6 +22,11 @@ func TestH24aP2PLinesNamed(t *testing.T) {
 		{"transmission quoted", "> UDP Failed to set receive buffer: requested 4194304, got 212992 (tr-udp.c:84)\n", "Transmission"},
 		// tr-udp.c's advice on Linux: "Please add the line \"net.core.rmem_max = %d\" to /etc/sysctl.conf".
 		{"transmission advice", "Jul 06 13:50:44 seedbox transmission-daemon[29663]: [2018-07-06 13:50:44.429] UDP Please add the line \"net.core.rmem_max = 4194304\" to /etc/sysctl.conf (tr-udp.c:89)\n", "a recommendation, not this host's setting"},
+		// Transmission 4.x tr-udp.cc: "Couldn't set receive buffer: requested {}, got {}" and
+		// "Please add the line 'net.core.rmem_max = {}' to /etc/sysctl.conf" (tr_logAddDebug).
+		{"transmission 4 rcv", "[2023-05-01 10:00:00.123] DBG tr-udp.cc:120 Couldn't set receive buffer: requested 4194304, got 425984\n", "Transmission"},
+		{"transmission 4 advice", "[2023-05-01 10:00:00.123] DBG tr-udp.cc:122 Please add the line 'net.core.rmem_max = 4194304' to /etc/sysctl.conf\n", "a recommendation"},
+		{"transmission 4.0 advice", "[2023-05-01 10:00:00.123] INF tr-udp.cc:122 Please add the line `net.core.wmem_max = 1048576` to /etc/sysctl.conf\n", "a recommendation"},
 		// libtorrent alert.cpp performance_alert::message through qBittorrent's
 		// TorrentImpl::handlePerformanceAlert "Performance alert: %1. More info: %2".
 		{"qbittorrent fd", "(I) 2023-05-01T10:00:00 - Performance alert: ubuntu.iso: performance warning: too few file descriptors are allowed for this process. connection limit lowered" + qbURL + "\n", "RLIMIT_NOFILE"},
@@ -75,6 +80,7 @@ func TestH24aP2PCounterCases(t *testing.T) {
 		"question":        "Does anybody know what the performance warning in qBittorrent means? It says the send buffer watermark is too low.\n",
 		"kubo fd healthy": "Initializing daemon...\nSuccessfully raised file descriptor limit to 2048.\nDaemon is ready\n",
 		"other alert":     "(I) 2023-05-01T10:00:00 - Performance alert: ubuntu.iso: performance warning: bittyrant with no uplimit" + ".\n",
+		"guide advice":    "Please add the line net.core.rmem_max = 4194304 to /etc/sysctl.conf and reboot.\n",
 		"other errno":     "2023-05-01 10:00:00,123::ERROR::[misc:12] Error \"[Errno 2] No such file or directory\" while moving x\n",
 	} {
 		tl := ParseString(text, "t", Options{})

@@ -47,12 +47,16 @@ var appBufClasses = []struct {
 	{"failed to increase socket send buffer size to ", "", appBufSndWhy("Cyclone DDS (ddsi_udp.c set_sndbuf; ROS 2 rmw_cyclonedds)"), false},
 	// Transmission libtransmission/tr-udp.c (h24a): after SO_RCVBUF/SO_SNDBUF and getsockopt,
 	// tr_logAddNamedError("UDP", "Failed to set receive buffer: requested %d, got %d") (send
-	// likewise); its log adds "[stamp] " before and " (tr-udp.c:84)" after. The next line,
-	// "Please add the line \"net.core.rmem_max = %d\" to /etc/sysctl.conf", is its advice:
-	// RECV_BUFFER_SIZE, never the host's setting (transmissionAdviceWhy).
-	{"Failed to set receive buffer: requested ", ", got ", appBufRcvWhy("Transmission (libtransmission/tr-udp.c)"), false},
-	{"Failed to set send buffer: requested ", ", got ", appBufSndWhy("Transmission (libtransmission/tr-udp.c)"), false},
-	{"Please add the line \"net.core.", "\" to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	// likewise; 4.x's tr-udp.cc "Failed to set receive buffer: requested {req}, got {qty}",
+	// later "Couldn't set receive buffer: requested {}, got {}"); its log adds "[stamp] "
+	// before and " (tr-udp.c:84)" after. The next line, "Please add the line
+	// \"net.core.rmem_max = %d\" to /etc/sysctl.conf" (4.x quotes it with ` or '), is its
+	// advice: RECV_BUFFER_SIZE, never the host's setting (transmissionAdviceWhy).
+	{"set receive buffer: requested ", ", got ", appBufRcvWhy("Transmission (libtransmission/tr-udp.c)"), false},
+	{"set send buffer: requested ", ", got ", appBufSndWhy("Transmission (libtransmission/tr-udp.c)"), false},
+	{"Please add the line \"net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	{"Please add the line 'net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	{"Please add the line `net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
 	// libtorrent (src/alert.cpp performance_alert::message, performance_warning_str): a
 	// torrent's name, ": performance warning: " and one of its warning strings; qBittorrent
 	// logs it as "Performance alert: %1. More info: %2" (TorrentImpl::handlePerformanceAlert),
