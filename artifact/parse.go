@@ -510,6 +510,15 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if l.Tag == "" {
+				// A Go logger's line taken for syslog with no tag (zap's "STAMP\tERROR\t
+				// resourcemanager\tFILE:N\tMESSAGE" of kubo/libp2p): asked as an app's buffer
+				// or limit message (unreadappbuf.go); few syslog lines lack a tag.
+				if why, ok := appBufferLine(t); ok {
+					d.unparsedUnread(i, why)
+					continue
+				}
+			}
 			d.acct.Other++
 			d.keepOther(l.No, t)
 			continue // another program's syslog line

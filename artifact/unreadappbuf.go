@@ -45,6 +45,47 @@ var appBufClasses = []struct {
 	// is not created). Used by ROS 2's rmw_cyclonedds_cpp.
 	{"failed to increase socket receive buffer size to ", "", appBufRcvWhy("Cyclone DDS (ddsi_udp.c set_rcvbuf; ROS 2 rmw_cyclonedds)"), false},
 	{"failed to increase socket send buffer size to ", "", appBufSndWhy("Cyclone DDS (ddsi_udp.c set_sndbuf; ROS 2 rmw_cyclonedds)"), false},
+	// Transmission libtransmission/tr-udp.c (h24a): after SO_RCVBUF/SO_SNDBUF and getsockopt,
+	// tr_logAddNamedError("UDP", "Failed to set receive buffer: requested %d, got %d") (send
+	// likewise; 4.x's tr-udp.cc "Failed to set receive buffer: requested {req}, got {qty}",
+	// later "Couldn't set receive buffer: requested {}, got {}"); its log adds "[stamp] "
+	// before and " (tr-udp.c:84)" after. The next line, "Please add the line
+	// \"net.core.rmem_max = %d\" to /etc/sysctl.conf" (4.x quotes it with ` or '), is its
+	// advice: RECV_BUFFER_SIZE, never the host's setting (transmissionAdviceWhy).
+	{"set receive buffer: requested ", ", got ", appBufRcvWhy("Transmission (libtransmission/tr-udp.c)"), false},
+	{"set send buffer: requested ", ", got ", appBufSndWhy("Transmission (libtransmission/tr-udp.c)"), false},
+	{"Please add the line \"net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	{"Please add the line 'net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	{"Please add the line `net.core.", " to /etc/sysctl.conf", transmissionAdviceWhy, false},
+	// libtorrent (src/alert.cpp performance_alert::message, performance_warning_str): a
+	// torrent's name, ": performance warning: " and one of its warning strings; qBittorrent
+	// logs it as "Performance alert: %1. More info: %2" (TorrentImpl::handlePerformanceAlert),
+	// Deluge as "on_alert_performance: %s, %s" (torrentmanager.py), rtorrent/libtorrent-rasterbar
+	// users from the alert's message(). The descriptor one names RLIMIT_NOFILE; the others
+	// name libtorrent's own settings (send_buffer_watermark, max_queued_disk_bytes,
+	// max_out_request_queue, rate limits, outgoing_port range). Printed without a figure.
+	{"performance warning: ", "too few file descriptors are allowed for this process", libtorrentFDWhy, true},
+	{"performance warning: ", "send buffer watermark too low", libtorrentPerfWhy, true},
+	{"performance warning: ", "outstanding disk buffer limit reached", libtorrentPerfWhy, true},
+	{"performance warning: ", "max outstanding disk writes reached", libtorrentPerfWhy, true},
+	{"performance warning: ", "outstanding request limit reached", libtorrentPerfWhy, true},
+	{"performance warning: ", "limit too low (", libtorrentPerfWhy, true},
+	{"performance warning: ", "disk queue limit is too high compared to the cache size", libtorrentPerfWhy, true},
+	{"performance warning: ", "outstanding AIO operations limit reached", libtorrentPerfWhy, true},
+	{"performance warning: ", "too few ports allowed for outgoing connections", libtorrentPerfWhy, true},
+	{"performance warning: ", "too many optimistic unchoke slots", libtorrentPerfWhy, true},
+	// go-libp2p's resource manager as kubo logs it (core/node/libp2p/rcmgr_logging.go):
+	// "Resource limits were exceeded %d times with error %q." and "Consider inspecting logs
+	// and raising the resource manager limits." Its limits are libp2p's own accounting
+	// (scaled from the memory and descriptors it is given), not a kernel limit.
+	// (A zap line taken for syslog loses "Resource limits" to the host and tag fields: the
+	// needles are the parts after it; the error is network.ErrResourceLimitExceeded's text.)
+	{"were exceeded ", "resource limit exceeded", libp2pRcmgrWhy, false},
+	{"raising the resource manager limits", "", libp2pRcmgrWhy, true},
+	// Syncthing lib/fs/basicfs_watch.go via its folder watcher: "failed to setup inotify
+	// handler. Please increase inotify limits, see https://docs.syncthing.net/users/faq.html#inotify-limits":
+	// inotify_add_watch failed with ENOSPC at fs.inotify.max_user_watches.
+	{"failed to setup inotify handler", "increase inotify limits", inotifyLimitWhy, true},
 	// Unbound services/listen_dnsport.c create_udp_sock: "so-rcvbuf %u was not granted. Got
 	// %u. To fix: start with root permissions(linux) or sysctl bigger net.core.rmem_max(linux)
 	// or kern.ipc.maxsockbuf(bsd) values." (so-sndbuf likewise, wmem_max).
@@ -108,6 +149,16 @@ var appBufClasses = []struct {
 	{"MULTI: packet dropped due to output saturation", "", "OpenVPN (multi.c multi_add_mbuf/multi_process_incoming_tun): a client's output queue inside the server (--tcp-queue-limit for a TCP client) was full, so OpenVPN dropped the packet: a queue inside the program (commonly bridged broadcast traffic outrunning a slow TCP client), not a kernel socket buffer, NIC or backlog counter; headroom has no reader for this log", true},
 }
 
+const transmissionAdviceWhy = "Transmission (libtransmission/tr-udp.c): its advice after a buffer it was not granted, the size it wants (RECV_BUFFER_SIZE 4 MiB, SEND_BUFFER_SIZE 1 MiB) printed as a sysctl.conf line: a recommendation, not this host's setting (the granted size on the line before is about twice rmem_max/wmem_max); headroom has no rule for a program's buffer request"
+
+const libtorrentFDWhy = "libtorrent's performance warning (qBittorrent's \"Performance alert\", Deluge's on_alert_performance): too few file descriptors: the process's RLIMIT_NOFILE (ulimit -n, LimitNOFILE=) is below what its connections_limit needs, so libtorrent lowered its connection limit; a per-process descriptor limit, not memory nor a kernel network counter; headroom has no rule for it"
+
+const libtorrentPerfWhy = "libtorrent's performance warning (qBittorrent's \"Performance alert\", Deluge's on_alert_performance): one of libtorrent's own settings (send_buffer_watermark, max_queued_disk_bytes, max_out_request_queue, its rate limits, the outgoing port range) limited a torrent: a queue or limit inside the program, not the kernel's socket buffers (tcp_wmem) nor its memory; headroom has no rule for it"
+
+const libp2pRcmgrWhy = "go-libp2p's resource manager (kubo's rcmgr_logging.go): connections or streams refused at libp2p's own limits (Swarm.ResourceMgr, scaled from the memory and descriptors it is allowed), not a kernel limit nor the kernel's memory; headroom has no rule for it"
+
+const inotifyLimitWhy = "Syncthing's folder watcher: inotify_add_watch failed (ENOSPC) at fs.inotify.max_user_watches (or max_user_instances): a per-user kernel table limit, not memory nor a network buffer; headroom has no rule for it"
+
 func appBufRcvWhy(prog string) string {
 	return prog + ": the kernel granted a smaller UDP receive buffer than the program asked for: an unprivileged SO_RCVBUF is capped at net.core.rmem_max and doubled (net/core/sock.c __sock_set_rcvbuf), so the figure it got is about twice this host's rmem_max then; the size it wanted is the program's own choice, not the host's state; the line counts no dropped datagram (Udp RcvbufErrors would); headroom has no rule for a program's buffer request"
 }
@@ -144,7 +195,7 @@ func appBufferLine(t string) (string, bool) {
 // daemons' names as their units start them). A switch: a compare or two for another tag.
 func isAppBufTag(tag string) bool {
 	switch tag {
-	case "unbound", "ipfs", "kubo", "syncthing", "caddy", "cloudflared", "AdGuardHome",
+	case "unbound", "ipfs", "kubo", "syncthing", "transmission-daemon", "transmission-gtk", "transmission-qt", "qbittorrent-nox", "deluged", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
 		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled":
 		return true

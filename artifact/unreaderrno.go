@@ -111,6 +111,15 @@ func errnoNumberBefore(before string) bool {
 		}
 		return n > 0 && n < len(b) && len(b)-n <= 3 && b[n-1] == '('
 	}
+	if b, ok := strings.CutSuffix(before, "]"); ok {
+		// Python's OSError as str() prints it (Objects/exceptions.c OSError_str, "[Errno %S]
+		// %S"): SABnzbd's and Deluge's "[Errno 12] Cannot allocate memory" (h24a).
+		n := len(b)
+		for n > 0 && b[n-1] >= '0' && b[n-1] <= '9' {
+			n--
+		}
+		return n < len(b) && len(b)-n <= 3 && strings.HasSuffix(b[:n], "[Errno ")
+	}
 	before = strings.TrimSuffix(before, ":")
 	n := len(before)
 	for n > 0 && before[n-1] >= '0' && before[n-1] <= '9' {
