@@ -59,8 +59,13 @@ var toolForms = [...]toolForm{
 	// counters, not a NIC's or the kernel stack's.
 	{lazyre.New(`^\s*(?:Absolute|Actual) Stats: \[[\d',. ]+(?:pkts|packets)? `),
 		"PF_RING pfcount's statistics (a capture ring's received and dropped packets, not a kernel or NIC counter): headroom has no reader for them"},
-	{lazyre.New(`^\s*\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
-		"tcpdump's capture summary (libpcap's counters of its socket's ring, not a kernel interface counter): headroom has no reader for it"},
+	// tcpdump's "dropped by interface" (tcpdump.c info(), printed when ps_ifdrop is known) is
+	// libpcap's ps_ifdrop: on Linux the interface's own losses since the capture began
+	// (pcap-linux.c linux_if_drops: rx_missed_errors + rx_fifo_errors since libpcap 1.9,
+	// /proc/net/dev's drop column before), a sum no rule judges. The line may follow the ^C
+	// that stopped the capture ("^C4421345 packets captured").
+	{lazyre.New(`^\s*(?:\^C)?\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
+		"tcpdump's capture summary (tcpdump.c info(): \"dropped by kernel\" is libpcap's ps_drop, its capture socket's ring (AF_PACKET tp_drops), not a kernel interface counter nor a NIC overrun; \"dropped by interface\" is ps_ifdrop, the interface's own missed and fifo counts since the capture began, summed, which nic-rx-overruns judges only from the interface's counters (ip -s link, ethtool -S)): headroom has no reader for it"},
 }
 
 // toolFormLine says which tool's output t is by its form, and why it is unread.
