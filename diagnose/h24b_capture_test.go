@@ -20,7 +20,7 @@ func TestH24bCaptureLinesNamed(t *testing.T) {
 		{"Capturing on 'eth0'\nPackets captured: 981234\nPackets received/dropped on interface 'eth0': 981234/4521 (pcap:4521/dumpcap:0/flushed:0/ps_ifdrop:0) (99.5%)\n", "dumpcap.c report_packet_drops"},
 		{"^C38211 packets captured\n1234 packets dropped from eth0\n", "tshark.c capture_input_drops"},
 		{"1 packet dropped\n", "tshark.c capture_input_drops"},
-		{"^C4421345 packets captured\n4421345 packets received by filter\n0 packets dropped by kernel\n18234 packets dropped by interface\n", "ps_ifdrop"},
+		{"^C4421345 packets captured\n4421345 packets received by filter\n59133 packets dropped by kernel\n0 packets dropped by interface\n", "ps_ifdrop"},
 		{"Packet I/O Totals:\n   Received:     52311234\n   Analyzed:     48211234 ( 92.162%)\n    Dropped:      4100000 (  7.838%)\n   Filtered:            0 (  0.000%)\n", "Snort 2's packet I/O totals"},
 		{"Nov 30 10:11:12 sensor1 capture[3321]: packet.c:1234 arkime_packet_log(): packets: 123456789 current sessions: 81234/123456 oldest: 0 - recv: 123999999 drop: 543210 (0.44) queue: 0 disk: 0 packet: 0 close: 0 ns: 0 frags: 0/0 pstats: 123456789/1/0/0/0/0/0\n", "arkime_packet_log"},
 		{"suricata  | [2213 - W#01-ens4] 2026-11-30 10:11:12 Error: af-packet: ens4: failed to activate TPACKET_V3 on packet socket: Cannot allocate memory\n", "AF_PACKET ring setup failed with ENOMEM"},
@@ -67,6 +67,32 @@ func TestH24bCaptureBesideNICCounters(t *testing.T) {
 	for _, id := range h24bNICIDs {
 		if findingOf(d, id) != nil {
 			t.Errorf("tcpdump's drops beside a NIC with nothing missed: %s fired", id)
+		}
+	}
+}
+
+// tcpdump's "dropped by interface" alone is the NIC's missed and fifo counts (libpcap's
+// ps_ifdrop): nic-rx-overruns at warning with its figure; "dropped by kernel" alone is not.
+func TestH24bTcpdumpIfDrops(t *testing.T) {
+	const sum = "^C4421345 packets captured\n4421345 packets received by filter\n0 packets dropped by kernel\n18234 packets dropped by interface\n"
+	for _, form := range []string{sum, "```\n# tcpdump -ni ens3f0 -w out.pcap\n" + sum + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(sum, "\n"), "\n", "\n> ") + "\n"} {
+		d := Run(parseText19b(t, form), nil)
+		f := findingOf(d, "nic-rx-overruns")
+		if f == nil {
+			t.Errorf("%q: no nic-rx-overruns", form)
+			continue
+		}
+		if f.Severity != Warning || len(f.Evidence) == 0 || f.Evidence[0].Value != "18234" {
+			t.Errorf("%q: nic-rx-overruns %v %+v: want a warning with 18234", form, f.Severity, f.Evidence)
+		}
+	}
+	for _, text := range []string{
+		"^C4421345 packets captured\n4421345 packets received by filter\n59133 packets dropped by kernel\n",
+		"^C4421345 packets captured\n4421345 packets received by filter\n59133 packets dropped by kernel\n0 packets dropped by interface\n",
+		"Why would tcpdump report 18234 packets dropped by interface?\n",
+	} {
+		if findingOf(Run(parseText19b(t, text), nil), "nic-rx-overruns") != nil {
+			t.Errorf("%q: nic-rx-overruns fired", text)
 		}
 	}
 }
