@@ -338,8 +338,8 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, ntopngDropsWhy) // ntopng's interface stats (unreadsensormsg.go)
 		return
 	}
-	if d.snortDAQDropped(i) {
-		d.unparsedUnread(i, snortDAQWhy) // Snort 3's DAQ drop counter (unreadsensor.go)
+	if why := d.snortDAQDropped(i); why != "" {
+		d.unparsedUnread(i, why) // Snort's DAQ drop counter (unreadsensor.go)
 		return
 	}
 	if d.programBacklogLine(i) {

@@ -87,6 +87,7 @@ func (d *doc) unreadCommandOutput(i int) bool {
 	}
 	formWhy, isForm := toolFormLine(t)
 	if isForm {
+		d.captureIfDrops(i)
 		// A line of a tool's own form is that tool's output with or without its command:
 		// it opens a run under the form's name unless it continues that run.
 		if b := d.acct.Blank - u.blank; u.cmd != formWhy || !u.form || no-u.lastNo-1 != b+u.heads || b > maxUnreadGapBlanks*(u.heads+1) {

@@ -42,6 +42,14 @@ var sensorForms = []struct {
 	// script detected an estimated loss rate above %.3f%%".
 	{[]string{"capture loss script detected an estimated loss rate"}, zeekCaptureLossWhy},
 	{[]string{"CaptureLoss::Too_Much_Loss"}, zeekCaptureLossWhy},
+	// dumpcap's summary at exit (Wireshark dumpcap.c report_packet_drops: "Packets
+	// received/dropped on interface '%s': %u/%u (pcap:%u/dumpcap:%u/flushed:%u/ps_ifdrop:%u)
+	// (%.1f%%)"): pcap is libpcap's ps_drop, dumpcap its own, ps_ifdrop the interface's.
+	{[]string{"Packets received/dropped on interface '", "': "}, "dumpcap's capture summary (dumpcap.c report_packet_drops: \"Packets received/dropped on interface 'IF': N/M (pcap:P/dumpcap:D/flushed:F/ps_ifdrop:I)\"; pcap is libpcap's ps_drop, the capture socket's ring; ps_ifdrop the interface's own count since the capture began, which libpcap sums from the interface's counters and no rule judges as a sum; the NIC's missed and fifo counters read from ip -s link or ethtool -S reach nic-rx-overruns): " + sensorCaptureWhy},
+	// Arkime (Moloch) capture's periodic log (capture/packet.c arkime_packet_log: "packets: %
+	// current sessions: %u/%u oldest: %d - recv: % drop: % (%0.2f) queue: ..."): recv and drop
+	// are the reader's statistics (libpcap's ps_drop, tpacketv3's tp_drops, PF_RING's).
+	{[]string{"packets: ", " current sessions: ", " recv: ", " drop: "}, "Arkime capture's packet log (capture/packet.c arkime_packet_log: \"packets: N current sessions: S/M oldest: T - recv: R drop: D (P)\", recv and drop from its reader: libpcap, tpacketv3, PF_RING): " + sensorCaptureWhy},
 	// Suricata flow.c FlowInitConfig: "preallocating flows failed: max flow memcap reached.
 	// Memcap %, Memuse %." (SC_ERR_FLOW_INIT), and exits.
 	{[]string{"max flow memcap reached"}, sensorMemcapWhy},
@@ -81,6 +89,9 @@ func sensorOwnLine(t string) (string, bool) {
 	if why, ok := suricataStatsRow(t); ok {
 		return why, true
 	}
+	if tsharkDropLine(t) {
+		return tsharkDropWhy, true
+	}
 forms:
 	for _, f := range sensorForms {
 		rest := t
@@ -119,6 +130,29 @@ func suricataStatsRow(t string) (string, bool) {
 	return "", false
 }
 
+// tsharkDropLine: tshark's drop count at the end of a capture (Wireshark tshark.c
+// report_counts / capture_input_drops: "%u packet%s dropped from %s", "%u packet%s dropped"),
+// printed alone on its line, after the ^C that stopped it.
+func tsharkDropLine(t string) bool {
+	s := strings.TrimPrefix(strings.TrimSpace(t), "^C")
+	k := 0
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == 0 || len(s) > 160 {
+		return false
+	}
+	rest := s[k:]
+	for _, f := range [...]string{" packets dropped", " packet dropped"} {
+		if tail, ok := strings.CutPrefix(rest, f); ok {
+			return tail == "" || strings.HasPrefix(tail, " from ") && len(tail) > len(" from ")
+		}
+	}
+	return false
+}
+
+const tsharkDropWhy = "tshark's drop count at exit (tshark.c capture_input_drops: \"N packets dropped from IF\", the drops dumpcap reported: libpcap's ps_drop of the capture socket's ring plus its own): " + sensorCaptureWhy
+
 func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -128,26 +162,38 @@ func allDigits(s string) bool {
 	return len(s) > 0
 }
 
-// snortDAQDropped: Snort 3's DAQ module counters at exit (src/packet_io/sfdaq_module.cc,
-// printed under a "daq" heading as "                  dropped: N"): the row "dropped:"
-// under that heading counts packets the DAQ (afpacket's ring, pcap's buffer) dropped
-// before Snort analyzed them.
-func (d *doc) snortDAQDropped(i int) bool {
+// snortDAQDropped: Snort's drop counter at exit under its heading. Snort 3's DAQ module
+// (src/packet_io/sfdaq_module.cc, under a "daq" heading: "                  dropped: N")
+// and Snort 2's "Packet I/O Totals:" (src/util.c DropStats, LogStat "%11s%12u (%7.3f%%)":
+// "    Dropped:      4100000 (  7.838%)"): packets the DAQ (afpacket's ring, pcap's buffer)
+// dropped before Snort analyzed them. It returns the reason, "" for another line.
+func (d *doc) snortDAQDropped(i int) string {
 	t := strings.TrimSpace(d.ls[i].Text)
-	if !strings.HasPrefix(t, "dropped: ") || !allDigits(strings.TrimSpace(t[len("dropped: "):])) {
-		return false
+	heading, why := "daq", snortDAQWhy
+	v, ok := strings.CutPrefix(t, "dropped: ")
+	if !ok {
+		if v, ok = strings.CutPrefix(t, "Dropped:"); !ok {
+			return ""
+		}
+		heading, why = "Packet I/O Totals:", snort2DropWhy
+		v, _, _ = strings.Cut(strings.TrimSpace(v), " (") // the share, "(  7.838%)"
+	}
+	if !allDigits(strings.TrimSpace(v)) {
+		return ""
 	}
 	for j := i - 1; j >= 0 && j >= i-snortDAQLookback; j-- {
 		u := strings.TrimSpace(d.ls[j].Text)
-		if u == "daq" {
-			return true
+		if u == heading {
+			return why
 		}
 		if !strings.Contains(u, ": ") {
-			return false // another module's heading or text: not the DAQ's block
+			return "" // another module's heading or text: not the DAQ's block
 		}
 	}
-	return false
+	return ""
 }
+
+const snort2DropWhy = "Snort 2's packet I/O totals at exit (src/util.c DropStats, \"Packet I/O Totals:\" then \"Dropped: N (P%)\", the DAQ's hw_packets_dropped): " + sensorCaptureWhy
 
 const snortDAQWhy = "Snort 3's DAQ counter dropped (the daq module's statistics at exit, src/packet_io/sfdaq_module.cc): " + sensorCaptureWhy
 

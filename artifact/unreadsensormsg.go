@@ -52,6 +52,9 @@ func sensorMessageLine(t string) (string, bool) {
 	if k := strings.Index(t, tpacketClamped); k >= 0 && startsWithDigit(t[k+len(tpacketClamped):]) {
 		return tpacketClampedWhy, true
 	}
+	if afpRingNoMemory(t) {
+		return afpRingNoMemoryWhy, true
+	}
 	k := strings.Index(t, suricataErrcode)
 	if k < 0 {
 		if strings.Contains(t, "failed to setup/expand stream session pool") {
@@ -67,6 +70,22 @@ func sensorMessageLine(t string) (string, bool) {
 	}
 	return suricataOwnWhy, true
 }
+
+// afpRingNoMemory: Suricata could not set up its AF_PACKET capture ring for want of memory
+// (source-af-packet.c AFPSetupRing: 7.x "af-packet: IF: failed to activate TPACKET_V3 on
+// packet socket: %s", "...failed to mmap: %s"; 6.x "[ERRCODE: SC_ERR_MEM_ALLOC(1)] - Unable
+// to mmap, error %s", "Unable to allocate RX Ring for iface %s: (%d) %s"), strerror ENOMEM.
+func afpRingNoMemory(t string) bool {
+	if !strings.Contains(t, "Cannot allocate memory") {
+		return false
+	}
+	if strings.Contains(t, "af-packet: ") {
+		return true // Suricata 7's module prefix
+	}
+	return strings.Contains(t, suricataErrcode) && (strings.Contains(t, "Unable to mmap") || strings.Contains(t, "RX Ring for iface"))
+}
+
+const afpRingNoMemoryWhy = "Suricata's AF_PACKET ring setup failed with ENOMEM (source-af-packet.c AFPSetupRing: setsockopt PACKET_RX_RING or its mmap): the kernel could not allocate the capture ring the engine asked for (ring-size × block-size per thread, net/packet/af_packet.c alloc_pg_vec: one contiguous block each, falling back to vmalloc), so the capture thread did not start; the ring's size is the sensor's setting (suricata.yaml af-packet ring-size, block-size); a page allocation failure the kernel logged with it is read by the alloc-fail rules; headroom has no rule for the errno alone"
 
 // ntopngDrops: line i is the "drops": N member of ntopng's interface stats object.
 func (d *doc) ntopngDrops(i int) bool {

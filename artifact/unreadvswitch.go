@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"headroom/internal/lazyre"
+	"headroom/model"
 )
 
 // Output of virtual switches and capture tools told by its own form (issue 29 item 4, the
@@ -59,8 +60,31 @@ var toolForms = [...]toolForm{
 	// counters, not a NIC's or the kernel stack's.
 	{lazyre.New(`^\s*(?:Absolute|Actual) Stats: \[[\d',. ]+(?:pkts|packets)? `),
 		"PF_RING pfcount's statistics (a capture ring's received and dropped packets, not a kernel or NIC counter): headroom has no reader for them"},
-	{lazyre.New(`^\s*\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
-		"tcpdump's capture summary (libpcap's counters of its socket's ring, not a kernel interface counter): headroom has no reader for it"},
+	// tcpdump's "dropped by interface" (tcpdump.c info(), printed when ps_ifdrop is known) is
+	// libpcap's ps_ifdrop: on Linux the interface's own losses since the capture began
+	// (pcap-linux.c linux_if_drops: rx_missed_errors + rx_fifo_errors in current libpcap,
+	// /proc/net/dev's drop column before): captureIfDrops keeps it for nic-rx-overruns. The line may follow the ^C
+	// that stopped the capture ("^C4421345 packets captured").
+	{lazyre.New(`^\s*(?:\^C)?\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
+		"tcpdump's capture summary (tcpdump.c info(): \"dropped by kernel\" is libpcap's ps_drop, its capture socket's ring (AF_PACKET tp_drops), not a kernel interface counter nor a NIC overrun; \"dropped by interface\" is ps_ifdrop, the interface's own missed and fifo counts since the capture began, summed: kept for nic-rx-overruns, which prefers the interface's counters (ip -s link, ethtool -S) when pasted): the other lines are not read"},
+}
+
+// captureIfDrops keeps tcpdump's "N packets dropped by interface" (N > 0) as the NIC's
+// losses it is: libpcap's ps_ifdrop, on Linux rx_missed_errors + rx_fifo_errors of the
+// captured interface since the capture began. "dropped by kernel" (the socket's ring) is
+// never kept.
+func (d *doc) captureIfDrops(i int) {
+	s := strings.TrimPrefix(strings.TrimSpace(d.ls[i].Text), "^C")
+	n, ok := strings.CutSuffix(s, " packets dropped by interface")
+	if !ok {
+		n, ok = strings.CutSuffix(s, " packet dropped by interface")
+	}
+	v, num := atoi(n)
+	if !ok || !num || v <= 0 {
+		return
+	}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(d.ls[i].No, d.ls[i].No) + " (tcpdump: packets dropped by interface)",
+		Rates: model.Rates{model.RateCaptureIfDrops: float64(v)}})
 }
 
 // toolFormLine says which tool's output t is by its form, and why it is unread.

@@ -59,6 +59,14 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
 					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
 		}
+		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateCaptureIfDrops] > 0 }); st != nil {
+			return Fired(Finding{Severity: Warning, Title: "the captured interface lost received frames at the NIC (ring or FIFO overrun)",
+				Evidence: []Evidence{{What: "packets dropped by interface (tcpdump; libpcap's ps_ifdrop: rx_missed_errors + rx_fifo_errors since the capture began)",
+					Value: fmt.Sprintf("%.0f", st.Rates[model.RateCaptureIfDrops]), Source: sampleSource(st, "the text")}},
+				Explanation: "libpcap counts as dropped by the interface the NIC's own missed and FIFO errors on the captured interface while the " +
+					"capture ran: frames the NIC could not place because no receive descriptor was free. The capture's \"dropped by kernel\" is " +
+					"another loss (its socket's ring). ip -s -s link or ethtool -S on the interface names the counter and its total."})
+		}
 		if r, ok := nicRxFIFORates(tl); ok {
 			return r
 		}

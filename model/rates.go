@@ -75,6 +75,11 @@ const (
 	// (some >= full, kernel/sched/psi.c), so it is judged as "some", never as "full".
 	RateDaemonMemPSIPct = "daemon_mem_psi_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// RateCaptureIfDrops is libpcap's ps_ifdrop as tcpdump prints it at exit ("N packets
+	// dropped by interface", tcpdump.c info()): on Linux the interface's rx_missed_errors +
+	// rx_fifo_errors since the capture began (pcap-linux.c linux_if_drops), the NIC's own
+	// ring or FIFO losses, summed.
+	RateCaptureIfDrops = "capture_ifdrop"
 	// RateStatedRxDroppedPerSec is an interface's rx_dropped growth the author states
 	// ("190 micropackets per second", Munin's unit for its drop graph; "drops 50 packets/s").
 	RateStatedRxDroppedPerSec = "stated_rx_dropped_per_sec"
