@@ -175,6 +175,9 @@ func refUnwrapLineCode(s string) string {
 
 // refStripFence blanks Markdown code fences and forums' block markup, which only delimit.
 func refStripFence(s string) string {
+	if n := len(s); n > 7 && (s[n-1] == ']' || s[0] == '[') {
+		s = inlineCodeTags(s) // bbcode's code tags on the block's own first and last lines
+	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) || forumCaption(t) {
 		return ""
@@ -315,6 +318,7 @@ func refStripSyslog(s string, l *Line) string {
 var refCPUStamp = regexp.MustCompile(`^[0-9]{1,2}-([0-9]+\.[0-9]+)$`)
 
 var refLostStamp = regexp.MustCompile(`^ *([0-9]+)\.([0-9]{6})\] `)
+var refBareStamp = regexp.MustCompile(`^ *([0-9]{1,10})\.([0-9]{6}) `)
 
 // refStripKernelStamp removes "<4>", "[ 1234.567890]" and "[    T123]" prefixes of dmesg and
 // console output.
@@ -332,6 +336,15 @@ func refStripKernelStamp(s string, l *Line) string {
 			if err1 == nil && err2 == nil {
 				l.UptimeUsec = secs*1_000_000 + us
 				l.Kernel = true
+				return s[len(m[0]):]
+			}
+		}
+		// the stamp with neither bracket, only behind a "kernel" tag ("kernel: 123.456789 x")
+		if m := refBareStamp.FindStringSubmatch(s); m != nil && l.Kernel && l.Tag == "kernel" {
+			secs, err1 := strconv.ParseInt(m[1], 10, 64)
+			us, err2 := strconv.ParseInt(m[2], 10, 64)
+			if err1 == nil && err2 == nil {
+				l.UptimeUsec = secs*1_000_000 + us
 				return s[len(m[0]):]
 			}
 		}
