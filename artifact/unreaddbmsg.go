@@ -126,6 +126,9 @@ func dbOwnLine(t string) (string, bool) {
 	if formatString(t) {
 		return "", false // the source's format string quoted ("Out Of Memory allocating %zu bytes!"), no record
 	}
+	if why, ok := mosquittoOwnLine(t); ok {
+		return why, true
+	}
 	for _, f := range dbOwnForms {
 		if k := strings.Index(t, f.text); k >= 0 {
 			if f.text == mysqldSignal && !mysqldSignalTail(t[k+len(f.text):]) {
@@ -231,6 +234,58 @@ func dbLineWhy(t string) (string, bool) {
 		return why, true // a distributed database's or key-value store's own (unreaddistdb.go)
 	}
 	return dbOwnLine(t)
+}
+
+// mosquittoForms (h24c): Mosquitto's own lines about its connections, each a record's
+// full fixed words: net.c net__socket_accept when accept() failed EMFILE or ENFILE
+// ("Unable to accept new connection, system socket count has been exceeded. Try increasing
+// \"ulimit -n\" or equivalent."); its max_connections ("Client connection from %s denied:
+// max_connections exceeded."); loop.c's keepalive check ("Client %s has exceeded timeout,
+// disconnecting.", 1.5 x the client's keepalive without a packet).
+var mosquittoForms = []ownLineForm{
+	{"Unable to accept new connection, system socket count has been exceeded", "", false, "Mosquitto's accept() failed with EMFILE or ENFILE (net.c net__socket_accept: \"Unable to accept new connection, system socket count has been exceeded. Try increasing \\\"ulimit -n\\\" or equivalent.\"): the broker's RLIMIT_NOFILE (systemd's LimitNOFILE, docker's nofile ulimit) or fs.file-max; a descriptor limit, not memory and not a full listen queue; headroom has no rule for descriptor limits"},
+	{"Client connection from ", " denied: max_connections exceeded", false, "Mosquitto refused a client at its own max_connections (\"Client connection from A denied: max_connections exceeded.\"): a configured limit of the broker, not the kernel's sockets or memory"},
+	{"Client ", " has exceeded timeout, disconnecting", false, "Mosquitto closed a client it heard nothing from within 1.5 x the client's keepalive (loop.c: \"Client C has exceeded timeout, disconnecting.\"): the client or the path to it went silent (Wi-Fi, a reboot, a stalled device); no kernel counter or memory figure"},
+}
+
+// mosquittoOwnLine says why t is one of mosquittoForms: the client's id between the two
+// parts is one word, and the words before are no condition ("If mosquitto logs ...").
+func mosquittoOwnLine(t string) (string, bool) {
+	if strings.IndexByte(t, 'x') < 0 {
+		return "", false // every form holds "exceeded"
+	}
+	for i := range mosquittoForms {
+		f := &mosquittoForms[i]
+		k, rest, ok := f.find(t)
+		if !ok || conditionLead(t[:k]) {
+			continue
+		}
+		if f.needle2 != "" {
+			j := strings.Index(rest, f.needle2)
+			if strings.IndexByte(rest[:j], ' ') >= 0 {
+				continue // "Client connection from A" and "Client C": one word between
+			}
+			if tail := strings.TrimSpace(rest[j+len(f.needle2):]); tail != "" && tail != "." {
+				continue // the record ends there: "... disconnecting users after 30 s" goes on
+			}
+		}
+		return f.why + "; headroom has no reader for this log", true
+	}
+	return "", false
+}
+
+// conditionLead: the words before a message make it a condition or an example (adviceLead's,
+// and a bare "if"/"when" as a word: "If mosquitto logs \"...\"").
+func conditionLead(head string) bool {
+	if adviceLead(head) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(head), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if w == "if" || w == "when" || w == "whenever" || w == "unless" {
+			return true
+		}
+	}
+	return false
 }
 
 // isDBTag: the syslog tags of the data stores and brokers above, as their units start them.
