@@ -76,3 +76,16 @@ func TestH24cTomcatMaxThreads(t *testing.T) {
 		}
 	}
 }
+
+// h24c: SQLite's SQLITE_NOMEM through Python's sqlite3 (Home Assistant's recorder under
+// SQLAlchemy): the library's own allocation, named, never a kernel OOM (h12aNamed checks).
+func TestH24cSQLiteNoMem(t *testing.T) {
+	h12aNamed(t, "2026-11-30 03:12:46.001 ERROR (SyncWorker_3) [homeassistant.components.recorder.core] Error executing query: (sqlite3.OperationalError) out of memory\n",
+		map[int]string{1: "SQLITE_NOMEM"})
+	h12aNamed(t, "sqlite3.OperationalError: out of memory\n", map[int]string{1: "SQLITE_NOMEM"})
+	for _, u := range ParseString("sqlite3.OperationalError: database is locked\n", "t", Options{}).Unparsed {
+		if strings.Contains(u.Why, "SQLITE_NOMEM") {
+			t.Errorf("another SQLite error named as SQLITE_NOMEM: %s", u.Why)
+		}
+	}
+}

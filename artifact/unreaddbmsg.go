@@ -104,6 +104,10 @@ var dbOwnForms = []struct{ text, why string }{
 	// for client %s.").
 	{"Error: Out of memory.", "a program's own allocation failed and it says so itself (Mosquitto's mosquitto__malloc returning NULL, \"Error: Out of memory.\", possibly at its memory_limit): the program's allocation, no kill by the kernel's OOM killer"},
 	{"Outgoing messages are being dropped for client ", "Mosquitto dropped messages for a client whose queue is at max_queued_messages/max_queued_bytes (database.c): the broker's own per-client queue, not a kernel socket buffer"},
+	// h24c: SQLite's SQLITE_NOMEM as Python's sqlite3 module raises it, alone or under
+	// SQLAlchemy's "(sqlite3.OperationalError) ..." (Home Assistant's recorder).
+	{"sqlite3.OperationalError) out of memory", sqliteNoMemWhy},
+	{"sqlite3.OperationalError: out of memory", sqliteNoMemWhy},
 	// EMQX emqx_os_mon / emqx_alarm: its own thresholds on the memory it measures.
 	{"high_system_memory_usage", "EMQX's own alarm (emqx_os_mon: the memory it measures passed sysmon.os.sysmem_high_watermark): a threshold alarm, no kill and no kernel OOM"},
 	{"high_process_memory_usage", "EMQX's own alarm on an Erlang process's memory share (sysmon.os.procmem_high_watermark): a threshold alarm, not the kernel's memory"},
@@ -235,6 +239,9 @@ func dbLineWhy(t string) (string, bool) {
 	}
 	return dbOwnLine(t)
 }
+
+// sqliteNoMemWhy: SQLite's "out of memory" (SQLITE_NOMEM, sqlite3_errstr).
+const sqliteNoMemWhy = "SQLite returned SQLITE_NOMEM (\"out of memory\", raised by Python's sqlite3 as OperationalError; Home Assistant's recorder): an allocation of the library's own failed (malloc returning NULL, or its soft/hard heap limit), a query's statement failed; no kill by the kernel's OOM killer and no statement about the host's free memory"
 
 // mosquittoForms (h24c): Mosquitto's own lines about its connections, each a record's
 // full fixed words: net.c net__socket_accept when accept() failed EMFILE or ENFILE
