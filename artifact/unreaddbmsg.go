@@ -104,6 +104,10 @@ var dbOwnForms = []struct{ text, why string }{
 	// for client %s.").
 	{"Error: Out of memory.", "a program's own allocation failed and it says so itself (Mosquitto's mosquitto__malloc returning NULL, \"Error: Out of memory.\", possibly at its memory_limit): the program's allocation, no kill by the kernel's OOM killer"},
 	{"Outgoing messages are being dropped for client ", "Mosquitto dropped messages for a client whose queue is at max_queued_messages/max_queued_bytes (database.c): the broker's own per-client queue, not a kernel socket buffer"},
+	// h24c: SQLite's SQLITE_NOMEM as Python's sqlite3 module raises it, alone or under
+	// SQLAlchemy's "(sqlite3.OperationalError) ..." (Home Assistant's recorder).
+	{"sqlite3.OperationalError) out of memory", sqliteNoMemWhy},
+	{"sqlite3.OperationalError: out of memory", sqliteNoMemWhy},
 	// EMQX emqx_os_mon / emqx_alarm: its own thresholds on the memory it measures.
 	{"high_system_memory_usage", "EMQX's own alarm (emqx_os_mon: the memory it measures passed sysmon.os.sysmem_high_watermark): a threshold alarm, no kill and no kernel OOM"},
 	{"high_process_memory_usage", "EMQX's own alarm on an Erlang process's memory share (sysmon.os.procmem_high_watermark): a threshold alarm, not the kernel's memory"},
@@ -125,6 +129,9 @@ func dbOwnLine(t string) (string, bool) {
 	}
 	if formatString(t) {
 		return "", false // the source's format string quoted ("Out Of Memory allocating %zu bytes!"), no record
+	}
+	if why, ok := mosquittoOwnLine(t); ok {
+		return why, true
 	}
 	for _, f := range dbOwnForms {
 		if k := strings.Index(t, f.text); k >= 0 {
@@ -231,6 +238,61 @@ func dbLineWhy(t string) (string, bool) {
 		return why, true // a distributed database's or key-value store's own (unreaddistdb.go)
 	}
 	return dbOwnLine(t)
+}
+
+// sqliteNoMemWhy: SQLite's "out of memory" (SQLITE_NOMEM, sqlite3_errstr).
+const sqliteNoMemWhy = "SQLite returned SQLITE_NOMEM (\"out of memory\", raised by Python's sqlite3 as OperationalError; Home Assistant's recorder): an allocation of the library's own failed (malloc returning NULL, or its soft/hard heap limit), a query's statement failed; no kill by the kernel's OOM killer and no statement about the host's free memory"
+
+// mosquittoForms (h24c): Mosquitto's own lines about its connections, each a record's
+// full fixed words: net.c net__socket_accept when accept() failed EMFILE or ENFILE
+// ("Unable to accept new connection, system socket count has been exceeded. Try increasing
+// \"ulimit -n\" or equivalent."); its max_connections ("Client connection from %s denied:
+// max_connections exceeded."); loop.c's keepalive check ("Client %s has exceeded timeout,
+// disconnecting.", 1.5 x the client's keepalive without a packet).
+var mosquittoForms = []ownLineForm{
+	{"Unable to accept new connection, system socket count has been exceeded", "", false, "Mosquitto's accept() failed with EMFILE or ENFILE (net.c net__socket_accept: \"Unable to accept new connection, system socket count has been exceeded. Try increasing \\\"ulimit -n\\\" or equivalent.\"): the broker's RLIMIT_NOFILE (systemd's LimitNOFILE, docker's nofile ulimit) or fs.file-max; a descriptor limit, not memory and not a full listen queue; headroom has no rule for descriptor limits"},
+	{"Client connection from ", " denied: max_connections exceeded", false, "Mosquitto refused a client at its own max_connections (\"Client connection from A denied: max_connections exceeded.\"): a configured limit of the broker, not the kernel's sockets or memory"},
+	{"Client ", " has exceeded timeout, disconnecting", false, "Mosquitto closed a client it heard nothing from within 1.5 x the client's keepalive (loop.c: \"Client C has exceeded timeout, disconnecting.\"): the client or the path to it went silent (Wi-Fi, a reboot, a stalled device); no kernel counter or memory figure"},
+}
+
+// mosquittoOwnLine says why t is one of mosquittoForms: the client's id between the two
+// parts is one word, and the words before are no condition ("If mosquitto logs ...").
+func mosquittoOwnLine(t string) (string, bool) {
+	if strings.IndexByte(t, 'x') < 0 {
+		return "", false // every form holds "exceeded"
+	}
+	for i := range mosquittoForms {
+		f := &mosquittoForms[i]
+		k, rest, ok := f.find(t)
+		if !ok || conditionLead(t[:k]) {
+			continue
+		}
+		if f.needle2 != "" {
+			j := strings.Index(rest, f.needle2)
+			if strings.IndexByte(rest[:j], ' ') >= 0 {
+				continue // "Client connection from A" and "Client C": one word between
+			}
+			if tail := strings.TrimSpace(rest[j+len(f.needle2):]); tail != "" && tail != "." {
+				continue // the record ends there: "... disconnecting users after 30 s" goes on
+			}
+		}
+		return f.why + "; headroom has no reader for this log", true
+	}
+	return "", false
+}
+
+// conditionLead: the words before a message make it a condition or an example (adviceLead's,
+// and a bare "if"/"when" as a word: "If mosquitto logs \"...\"").
+func conditionLead(head string) bool {
+	if adviceLead(head) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(head), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if w == "if" || w == "when" || w == "whenever" || w == "unless" {
+			return true
+		}
+	}
+	return false
 }
 
 // isDBTag: the syslog tags of the data stores and brokers above, as their units start them.

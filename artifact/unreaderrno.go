@@ -86,6 +86,9 @@ func errnoLogLine(t string) (string, bool) {
 		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
 			return e.why, true
 		}
+		if k := strings.Index(t, e.text); k >= 0 && pythonErrnoAt(t, k, len(e.text)) {
+			return e.why, true
+		}
 		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
 			return e.why, true
 		}
@@ -126,6 +129,27 @@ func errnoNumberBefore(before string) bool {
 		n--
 	}
 	return n < len(before) && len(before)-n <= 3 && (n == 0 || before[n-1] == '(' || before[n-1] == '=' || before[n-1] == ' ')
+}
+
+// pythonErrnoAt (h24c): t[k:k+n], an errno's text, is Python's OSError as it prints
+// itself, "[Errno %d] %s" (Objects/exceptions.c OSError_str), and ends the message (the
+// line's end, or ": 'path'", a quote or bracket closing it): Home Assistant's and
+// zeroconf's "OSError: [Errno 105] No buffer space available". Not a sentence that goes on
+// ("[Errno 105] No buffer space available usually means ...") nor a condition before it.
+func pythonErrnoAt(t string, k, n int) bool {
+	b, ok := strings.CutSuffix(t[:k], "] ")
+	if !ok {
+		return false
+	}
+	d := len(b)
+	for d > 0 && b[d-1] >= '0' && b[d-1] <= '9' {
+		d--
+	}
+	if d == len(b) || len(b)-d > 3 || !strings.HasSuffix(b[:d], "[Errno ") || conditionLead(b[:d]) {
+		return false
+	}
+	tail := strings.TrimLeft(t[k+n:], " \t")
+	return tail == "" || strings.IndexByte(":'\")],.", tail[0]) >= 0
 }
 
 // goErrnoText: strerror's text as Go's syscall package spells it, its first letter in lower case.

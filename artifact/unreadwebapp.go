@@ -61,6 +61,11 @@ var webAppForms = []ownLineForm{
 	// PM2 lib/God/Worker.js: "[PM2][WORKER] Process %s restarted because it exceeds
 	// --max-memory-restart value (current_memory=%s max_memory_limit=%s [octets])".
 	{"exceeds --max-memory-restart value", "", true, "PM2 restarted a process over its own memory threshold (lib/God/Worker.js: \"Process N restarted because it exceeds --max-memory-restart value (current_memory=R max_memory_limit=L [octets])\"): the process's RSS against PM2's max_memory_restart: PM2's own restart, no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// h24c: Tomcat's (and JBoss Web's, id 3008) AbstractEndpoint/JIoEndpoint when its worker
+	// pool reaches maxThreads: "Maximum number of threads (%s) created for connector with
+	// address %s and port %s"; requests queue in acceptCount behind it. Gated by
+	// webAppGate's 'x' ("Maximum").
+	{"Maximum number of threads (", ") created for connector with address ", false, "Tomcat's connector reached its own worker limit (\"Maximum number of threads (N) created for connector with address A and port P\", the Connector's maxThreads): further requests wait in its acceptCount queue and then the listen backlog; a configured thread limit of the server, not the kernel's memory; `ss -ltn` (Recv-Q against Send-Q) on the port and `nstat -az TcpExtListenOverflows` would show whether the kernel's accept queue overflowed"},
 	// BIRD sysdep/linux/netlink.c nl_async_hook: recvmsg on the async netlink socket failed
 	// with ENOBUFS: log(L_WARN "Kernel dropped some netlink messages, will resync on next scan.").
 	{"Kernel dropped some netlink messages", "", false, "BIRD's route socket overran (sysdep/linux/netlink.c nl_async_hook: recvmsg returned ENOBUFS): the kernel could not queue a netlink notification into the socket's receive buffer (net/netlink/af_netlink.c netlink_overrun) and dropped it; BIRD resyncs on its next kernel scan. The buffer is SO_RCVBUF, capped at net.core.rmem_max; a burst of route changes (a full table) outruns it; not the host's memory and no packet loss on a NIC"},
@@ -123,6 +128,10 @@ func (f *ownLineForm) match(t string) (string, bool) {
 			}
 		case 'T': // chkservd's "The service NAME appears to be down": one name between
 			if j == 0 || strings.IndexByte(rest[:j], ' ') >= 0 {
+				return "", false
+			}
+		case 'M': // Tomcat's "Maximum number of threads (N) created ...", not advice naming it
+			if !startsWithDigit(rest) || conditionLead(t[:k]) {
 				return "", false
 			}
 		case 'u': // "full !!! (Q/M)"
