@@ -114,15 +114,6 @@ func errnoNumberBefore(before string) bool {
 		}
 		return n > 0 && n < len(b) && len(b)-n <= 3 && b[n-1] == '('
 	}
-	if b, ok := strings.CutSuffix(before, "]"); ok {
-		// Python's OSError as str() prints it (Objects/exceptions.c OSError_str, "[Errno %S]
-		// %S"): SABnzbd's and Deluge's "[Errno 12] Cannot allocate memory" (h24a).
-		n := len(b)
-		for n > 0 && b[n-1] >= '0' && b[n-1] <= '9' {
-			n--
-		}
-		return n < len(b) && len(b)-n <= 3 && strings.HasSuffix(b[:n], "[Errno ")
-	}
 	before = strings.TrimSuffix(before, ":")
 	n := len(before)
 	for n > 0 && before[n-1] >= '0' && before[n-1] <= '9' {
@@ -131,10 +122,11 @@ func errnoNumberBefore(before string) bool {
 	return n < len(before) && len(before)-n <= 3 && (n == 0 || before[n-1] == '(' || before[n-1] == '=' || before[n-1] == ' ')
 }
 
-// pythonErrnoAt (h24c): t[k:k+n], an errno's text, is Python's OSError as it prints
-// itself, "[Errno %d] %s" (Objects/exceptions.c OSError_str), and ends the message (the
-// line's end, or ": 'path'", a quote or bracket closing it): Home Assistant's and
-// zeroconf's "OSError: [Errno 105] No buffer space available". Not a sentence that goes on
+// pythonErrnoAt: t[k:k+n], an errno's text, is Python's OSError as it prints itself,
+// "[Errno %d] %s" (Objects/exceptions.c OSError_str), and ends the message (the line's end,
+// or ": 'path'", a quote or bracket closing it): Home Assistant's and zeroconf's "OSError:
+// [Errno 105] No buffer space available", SABnzbd's and Deluge's "[Errno 12] Cannot
+// allocate memory" (h24a and h24c wrote it twice; one reader). Not a sentence that goes on
 // ("[Errno 105] No buffer space available usually means ...") nor a condition before it.
 func pythonErrnoAt(t string, k, n int) bool {
 	b, ok := strings.CutSuffix(t[:k], "] ")
