@@ -40,7 +40,7 @@ func TestH25aBusyBoxFacilityTag(t *testing.T) {
 func TestH25aDnsmasqAllocNamed(t *testing.T) {
 	for _, text := range []string{
 		"Nov 30 12:01:02 dnsmasq[612]: failed to allocate 4096 bytes\nNov 30 12:01:02 dnsmasq[612]: failed to allocate 4096 bytes\n", // AsusWRT-Merlin, syslogd -S: no host
-		"Jan  1 00:02:12 DD-WRT user.err dnsmasq[1234]: failed to allocate 1028 bytes\n",                                                 // DD-WRT, FreshTomato: BusyBox syslogd
+		"Jan  1 00:02:12 DD-WRT user.err dnsmasq[1234]: failed to allocate 1028 bytes\n",                                             // DD-WRT, FreshTomato: BusyBox syslogd
 		"Nov 30 12:01:02 gw dnsmasq[612]: failed to reallocate 65536 bytes\n",
 	} {
 		tl := ParseString(text, "t", Options{})
