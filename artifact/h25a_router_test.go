@@ -42,6 +42,7 @@ func TestH25aDnsmasqAllocNamed(t *testing.T) {
 		"Nov 30 12:01:02 dnsmasq[612]: failed to allocate 4096 bytes\nNov 30 12:01:02 dnsmasq[612]: failed to allocate 4096 bytes\n", // AsusWRT-Merlin, syslogd -S: no host
 		"Jan  1 00:02:12 DD-WRT user.err dnsmasq[1234]: failed to allocate 1028 bytes\n",                                             // DD-WRT, FreshTomato: BusyBox syslogd
 		"Nov 30 12:01:02 gw dnsmasq[612]: failed to reallocate 65536 bytes\n",
+		"Mon Nov 30 12:01:02 2026 daemon.err dnsmasq[612]: failed to allocate 4096 bytes\n", // OpenWrt's and Gargoyle's logread
 	} {
 		tl := ParseString(text, "t", Options{})
 		if !f15Unread(tl, "whine_malloc") {
@@ -83,6 +84,9 @@ func TestH25aBroadcomPktGetIsSkbAllocFailure(t *testing.T) {
 		"pci 0000:00:00.0: BAR 8: no space for [mem size 0x00200000]",
 		"nf_conntrack: expectation table full",
 		"wl0: PKTGET ok after 3 tries",
+		// nf_ct_alloc_hashtable: __get_free_pages with __GFP_NOWARN, then vzalloc, which
+		// succeeded: nothing failed.
+		"nf_conntrack: falling back to vmalloc.",
 	} {
 		if f, ok := kernel.ParseSubsysAllocFailure(m); ok {
 			t.Errorf("%q read as a failed allocation: %+v", m, f)
