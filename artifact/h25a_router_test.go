@@ -43,6 +43,7 @@ func TestH25aDnsmasqAllocNamed(t *testing.T) {
 		"Jan  1 00:02:12 DD-WRT user.err dnsmasq[1234]: failed to allocate 1028 bytes\n",                                             // DD-WRT, FreshTomato: BusyBox syslogd
 		"Nov 30 12:01:02 gw dnsmasq[612]: failed to reallocate 65536 bytes\n",
 		"Mon Nov 30 12:01:02 2026 daemon.err dnsmasq[612]: failed to allocate 4096 bytes\n", // OpenWrt's and Gargoyle's logread
+		"Nov 30 12:01:02 dnsmasq[612]: could not get memory\n",                              // start-up's safe_malloc
 	} {
 		tl := ParseString(text, "t", Options{})
 		if !f15Unread(tl, "whine_malloc") {
