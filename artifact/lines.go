@@ -783,6 +783,15 @@ func stripSyslog(s string, l *Line) string {
 		colon++
 	}
 	if colon == 0 || colon == len(rest) || rest[colon] == ' ' {
+		if colon > 0 && colon < len(rest) && rest[colon] == ' ' && busyboxFacilityLevel(rest[:colon]) {
+			// BusyBox syslogd without -S (sysklogd/syslogd.c timestamp_and_log: "%s %.64s
+			// %s %s", the stamp, the host, parse_fac_prio_20's "facility.priority", the
+			// message): DD-WRT's, FreshTomato's and Padavan's "user.err dnsmasq[1234]: ...".
+			// The kernel's "kern.warn kernel: " is left to the prefixes it has (stripFacility).
+			if t, ok := syslogTag(rest[colon+1:], stamp, host, l); ok {
+				return t
+			}
+		}
 		// "last message repeated 3 times" and other tag-less lines: no ':', or a space
 		// before the first one
 		l.Syslog, l.Stamp, l.Host = true, stamp, host
@@ -808,6 +817,26 @@ func stripSyslog(s string, l *Line) string {
 		l.Kernel = true
 	}
 	return msg
+}
+
+// busyboxFacilityLevel: BusyBox's parse_fac_prio_20 "facility.priority" (sysklogd/syslogd.c,
+// the names of syslog.h's facilitynames and prioritynames) for a facility other than kern.
+func busyboxFacilityLevel(w string) bool {
+	fac, prio, ok := strings.Cut(w, ".")
+	if !ok {
+		return false
+	}
+	switch fac {
+	case "user", "daemon", "auth", "authpriv", "syslog", "cron", "mail", "news", "lpr", "uucp", "ftp", "security",
+		"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7":
+	default:
+		return false
+	}
+	switch prio {
+	case "emerg", "panic", "alert", "crit", "err", "error", "warn", "warning", "notice", "info", "debug":
+		return true
+	}
+	return false
 }
 
 // isShowMemTag: the first words of show_mem lines that look like a syslog tag ("DMA:");

@@ -441,6 +441,11 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd" && d.systemdFailedOOMLine(i) {
 				continue // systemd: a unit failed with result 'oom-kill' (systemdresult.go)
 			}
+			if dnsmasqAllocLine(l.Tag, t) {
+				d.programOOMNamed = true
+				d.unparsedUnread(i, dnsmasqAllocWhy) // dnsmasq's own malloc failed (unreadappoom.go)
+				continue
+			}
 			if why, ok := appOOMLine(t); ok {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag

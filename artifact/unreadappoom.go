@@ -282,3 +282,41 @@ func checkAllocFailed(t string) bool {
 }
 
 const checkAllocWhy = "a program's CHECK on its own malloc's result failed (glog/Abseil \"Check failed: p != nullptr failed to allocate N bytes\"): malloc returned NULL for that request and the program aborted itself; the process's address space, RLIMIT_AS, overcommit (vm.overcommit_memory) or its allocator's own limit refused it: no kill by the kernel's OOM killer (SIGKILL and \"Out of memory: Killed process N\") and no figure of the host's free memory; headroom has no reader for this log"
+
+// dnsmasqAllocLine (h25a): dnsmasq's own allocation failure, the DNS and DHCP server of
+// every router firmware (AsusWRT-Merlin, DD-WRT, FreshTomato, Padavan, OpenWrt and
+// Gargoyle): src/util.c whine_malloc and whine_realloc, my_syslog(LOG_ERR, "failed to
+// allocate %d bytes") and "failed to reallocate %d bytes" when malloc or realloc returned
+// NULL (crypto.c's dnsmasq_malloc for nettle/OpenSSL says the same). dnsmasq drops what it
+// was building (a cache entry, a reply, a lease) and goes on. At start-up safe_malloc dies
+// instead: "could not get memory", then "FAILED to start up" (exit EC_NOMEM). Read only
+// under dnsmasq's tag: the same words are a kernel driver's elsewhere
+// (kernel.ParseSubsysAllocFailure).
+func dnsmasqAllocLine(tag, t string) bool {
+	if !strings.HasPrefix(tag, "dnsmasq") {
+		return false
+	}
+	s := strings.TrimSpace(t)
+	if s == "could not get memory" {
+		return true // safe_malloc at start-up: die(_("could not get memory"), NULL, EC_NOMEM)
+	}
+	rest, ok := strings.CutPrefix(s, "failed to allocate ")
+	if !ok {
+		if rest, ok = strings.CutPrefix(s, "failed to reallocate "); !ok {
+			return false
+		}
+	}
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], " bytes")
+}
+
+// dnsmasqAllocHanded: a dnsmasq line that may be dnsmasqAllocLine's, handed to the line
+// pass (readsTag); dnsmasq's many other lines (queries, leases) stay on the fast path.
+func dnsmasqAllocHanded(l *Line) bool {
+	return !l.Kernel && strings.HasPrefix(l.Tag, "dnsmasq") && (strings.HasPrefix(l.Text, "failed to ") || strings.HasPrefix(l.Text, "could not get memory"))
+}
+
+const dnsmasqAllocWhy = "dnsmasq's own malloc or realloc returned NULL (src/util.c whine_malloc: \"failed to allocate N bytes\"; at start-up safe_malloc's \"could not get memory\", and dnsmasq exits): the C library could not get that request from the kernel, refused by the process's address space or RLIMIT_DATA/RLIMIT_AS, or by overcommit (vm.overcommit_memory 2 past CommitLimit; mode 0 refuses only a request larger than free memory and swap), so on a router without swap it is a sign the memory was nearly all in use; dnsmasq drops that cache entry, reply or lease and goes on: no kill by the kernel's OOM killer and no figure of the host's free memory (free, or /proc/meminfo with Committed_AS, would give them); headroom has no reader for this log"

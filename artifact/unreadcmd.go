@@ -75,7 +75,7 @@ func (d *doc) unreadCommandOutput(i int) bool {
 	defer func() { u.seenNo, u.seenBlank = no, d.acct.Blank }()
 	if cmd, prompt, ok := shellCommandLine(t); ok {
 		u.cmd, u.foreign = "", false
-		if domainRead(cmd, prompt) {
+		if domainRead(cmd, prompt) && !vyattaStorage(cmd) {
 			*u = unreadCmd{cmd: clipCmd(cmd), entry: -1, lastNo: no, blank: d.acct.Blank, entries: u.entries, seenNo: u.seenNo, seenBlank: u.seenBlank}
 		} else if prompt && foreignCommand(cmd) {
 			u.foreign = true
@@ -550,6 +550,12 @@ func foreignCommand(cmd string) bool {
 	case "docker", "podman":
 		a, _, _ := nextField(rest)
 		return a != "stats" // docker stats prints memory
+	case "opkg":
+		// Entware's and OpenWrt's package manager (h25a): package names, versions and
+		// sizes, its "Collected errors:" (a disk's ENOSPC under /opt), no memory state.
+		return true
+	case "show":
+		return vyattaStorage(cmd)
 	case "cat", "head", "tail", "less", "more":
 		// a file named in full outside /proc and /sys: "/etc/hosts", "/var/log/httpd/access_log";
 		// a relative name may be a kernel file after a cd ("cat unusable_index", corpus 899)
@@ -557,6 +563,15 @@ func foreignCommand(cmd string) bool {
 		return ok && strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "/proc/") && !strings.HasPrefix(a, "/sys/")
 	}
 	return false
+}
+
+// vyattaStorage: Vyatta's, EdgeOS's and VyOS's op-mode `show system storage` (h25a), df -h of
+// the flash (ubi, overlay, the image's partitions): disk space, not memory.
+func vyattaStorage(cmd string) bool {
+	f, rest, _ := nextField(cmd)
+	a, r, _ := nextField(rest)
+	b, _, _ := nextField(r)
+	return f == "show" && a == "system" && b == "storage"
 }
 
 // proxyStatsCommand: a query of a proxy's or load balancer's own counters under a prompt:

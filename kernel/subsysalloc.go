@@ -161,7 +161,7 @@ func poolFailure(msg string) (SubsysAllocFailure, bool) {
 
 var (
 	// reSubsysAllocFail: the words of a failed allocation.
-	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*(?:\(\))?\s+(?:has\s+)?fail(?:ed|ure|s)?|\w*(?:get_skb|skb_copy|skb_clone|copy_expand)\w*(?:\(\))?:?\s+fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
+	reSubsysAllocFail = lazyre.New(`(?i)\b(?:fail(?:ed|ure|s)?\s+(?:to\s+)?(?:re)?(?:alloc\w*|refill)|(?:can'?t|cannot|could\s*n[o']t|couldn'?t|unable\s+to|not\s+able\s+to)\s+(?:re)?alloc\w*|\w*alloc\w*(?:\(\))?\s+(?:has\s+)?fail(?:ed|ure|s)?|\w*(?:get_skb|skb_copy|skb_clone|copy_expand|pktget)\w*(?:\(\))?:?\s+fail(?:ed|ure|s)?|(?:[kv][mzc]?alloc\w*|alloc\w*)\s+(?:of|for)\s+[^,;:]{1,40}?\s+(?:has\s+)?fail(?:ed|ure|s)?|out\s+of\s+memory|no\s+memory\s+for|cannot\s+allocate\s+memory|memory\s+allocation\s+(?:error|failure|failed))\b`)
 	// reSubsysErrno: -ENOMEM printed as a number or a name by the caller.
 	// The SMB client's "Send error in %s = %d" (fs/smb/client cifssmb.c, smb2pdu.c; h19b)
 	// names the operation between "error" and the errno.
@@ -215,7 +215,7 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno", "ENOMEM" or an
 	// skb getter ("brcmu_pkt_buf_get_skb failed") in it (not a bare "12": most dmesg stamps
 	// hold one).
-	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") && !strings.Contains(msg, "skb") {
+	if !strings.Contains(msg, "lloc") && !strings.Contains(msg, "LLOC") && !strings.Contains(msg, "emory") && !strings.Contains(msg, "-12") && !strings.Contains(msg, "ENOMEM") && !strings.Contains(msg, "efill") && !strings.Contains(msg, "errno") && !strings.Contains(msg, "skb") && !brcmPktGet(msg) {
 		return SubsysAllocFailure{}, false
 	}
 	// And a word of failure: "Memory: 16318476K/16696524K available" has none.
@@ -268,7 +268,7 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 			f.Order = v
 		}
 	}
-	if m := reSubsysBytes.FindStringSubmatch(msg); m != nil {
+	if m := reSubsysBytes.FindStringSubmatch(msg); m != nil && !strings.Contains(msg, "malloced ") {
 		if v, err := strconv.ParseInt(strings.Join(m[1:], ""), 10, 64); err == nil && v > 0 {
 			f.Bytes = v
 		}
@@ -301,6 +301,19 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		f.Pool = PoolDMAAtomic
 	}
 	return f, true
+}
+
+// brcmPktGet: Broadcom's wl, et and dhd drivers (the router firmwares' wireless and
+// Ethernet drivers: AsusWRT and its Merlin fork, DD-WRT, FreshTomato, Padavan) get a packet
+// buffer through their OS layer's PKTGET, osl_pktget → osl_alloc_skb → __dev_alloc_skb
+// (GFP_ATOMIC in atomic context: shared/linux_osl.c), and say "%s: PKTGET failed" (wl, dhd's
+// DHD_ERROR "... PKTGET failed", sdio's "PKTGET failed: len %d", dbus's "dbus_sdio_pktget
+// failed"): an skb allocation that failed. Their other words, "%s: out of memory, malloced
+// %d bytes" (MALLOC → kmalloc), are read by the generic "out of memory" below; the figure
+// there is MALLOCED(osh), the driver's running total of what it holds (osh->malloced), not
+// the request, so it is no request size.
+func brcmPktGet(msg string) bool {
+	return strings.Contains(msg, "PKTGET") || strings.Contains(msg, "pktget")
 }
 
 // cmaRequest reads cma_alloc's "req-size: %lu pages, ret: %d" (mm/cma.c); zeros when the
