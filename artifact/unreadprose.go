@@ -73,6 +73,8 @@ var (
 		{statedFDExhausted, whyStatedFDExhausted},
 		{statedOOMCause, whyStatedOOMCause},
 		{psutilMemOut, whyPsutilMemory},
+		{statedOOMScore, whyStatedOOMScore},       // fix29a
+		{bufferSizeSetting, whyBufferSizeSetting}, // fix29a
 	}
 )
 

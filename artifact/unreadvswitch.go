@@ -66,7 +66,7 @@ var toolForms = [...]toolForm{
 	// /proc/net/dev's drop column before): captureIfDrops keeps it for nic-rx-overruns. The line may follow the ^C
 	// that stopped the capture ("^C4421345 packets captured").
 	{lazyre.New(`^\s*(?:\^C)?\d+ packets? (?:captured|received by filter|dropped by kernel|dropped by interface)\s*$`),
-		"tcpdump's capture summary (tcpdump.c info(): \"dropped by kernel\" is libpcap's ps_drop, its capture socket's ring (AF_PACKET tp_drops), not a kernel interface counter nor a NIC overrun; \"dropped by interface\" is ps_ifdrop, the interface's own missed and fifo counts since the capture began, summed: kept for nic-rx-overruns, which prefers the interface's counters (ip -s link, ethtool -S) when pasted): the other lines are not read"},
+		"tcpdump's capture summary (tcpdump.c info(): \"dropped by kernel\" is libpcap's ps_drop, its capture socket's ring (AF_PACKET tp_drops), not a kernel interface counter nor a NIC overrun; \"dropped by interface\" is ps_ifdrop, the interface's own missed and fifo counts since the capture began, summed: kept for nic-rx-overruns, which prefers the interface's counters (ip -s link, ethtool -S) when pasted; a count within 2^24 of 2^32 is a small negative difference printed unsigned, a wrap, and is not kept): the other lines are not read"},
 }
 
 // captureIfDrops keeps tcpdump's "N packets dropped by interface" (N > 0) as the NIC's
@@ -80,11 +80,26 @@ func (d *doc) captureIfDrops(i int) {
 		n, ok = strings.CutSuffix(s, " packet dropped by interface")
 	}
 	v, num := atoi(n)
-	if !ok || !num || v <= 0 {
+	if !ok || !num || v <= 0 || u32WrappedDifference(v) {
 		return
 	}
 	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(d.ls[i].No, d.ls[i].No) + " (tcpdump: packets dropped by interface)",
 		Rates: model.Rates{model.RateCaptureIfDrops: float64(v)}})
+}
+
+// u32WrapWindow: how far below 2^32 a tool's unsigned 32-bit counter may stand and still be
+// read as a small negative difference printed with %u, not a count. tcpdump's summary prints
+// libpcap's struct pcap_stat fields (u_int) with "%u"; ps_ifdrop is the interface's counter
+// now minus its value when the capture began (pcap-linux.c), and a counter that went down
+// meanwhile (a driver reset, a counter read from another source, an old libpcap that never
+// set the field) prints as 4294965006, that is 2^32 - 2290. A real count within 2^24 of
+// 2^32 would take billions of lost frames in one capture and would itself wrap the u_int.
+const u32WrapWindow = 1 << 24
+
+// u32WrappedDifference: v, read from a tool's unsigned 32-bit summary counter, is a wrapped
+// small negative difference (2^32 - 2^24 <= v < 2^32), not a count of anything.
+func u32WrappedDifference(v int64) bool {
+	return v >= 1<<32-u32WrapWindow && v < 1<<32
 }
 
 // toolFormLine says which tool's output t is by its form, and why it is unread.
