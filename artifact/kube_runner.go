@@ -68,6 +68,8 @@ func (d *doc) runnerContainerStates() {
 		if strings.Contains(t, "OOM Killed") {
 			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
 				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			} else {
+				d.nomadTaskEvent(t, p.no)
 			}
 			continue
 		}
@@ -113,7 +115,16 @@ func (d *doc) runnerContainerStates() {
 			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
 				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
 			}
+		} else if strings.Contains(t, "OOM Killed") {
+			d.nomadTaskEvent(t, p.no) // Nomad's hclog "Task event" record (clusteragent.go)
 		}
+	}
+}
+
+// nomadTaskEvent adds Nomad's logged task event of an OOM kill as the task's terminated state.
+func (d *doc) nomadTaskEvent(t string, no int) {
+	if code, task, ok := nomadTaskEventOOM(t); ok && !d.exampleLines[no] {
+		d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: &code, Container: task}, no, no)
 	}
 }
 
