@@ -86,30 +86,32 @@ func clusterOwnLine(t string) (string, bool) {
 	return "", false
 }
 
-// nomadTaskEventOOM reads Nomad's hclog "Task event" whose message is the driver's OOM
-// kill: the exit code and the task's name. Counter-cases: another event type's message, the
-// event named in a sentence (no "Task event: " record of type Terminated), an exit message
-// other than "OOM Killed".
-func nomadTaskEventOOM(t string) (code int, task string, ok bool) {
+// nomadTaskEventTerminated reads Nomad's hclog "Task event" of a Terminated task: its exit
+// code, the task's name and whether the exit message is the driver's "OOM Killed" (any other,
+// "Docker container exited with non-zero exit code: 137", is the exit without the bit).
+// Counter-cases: another event type, the event named in a sentence (no "Task event: " record
+// of type Terminated), a message that is not "Exit Code: N, Exit Message: ...".
+func nomadTaskEventTerminated(t string) (code int, task string, oom, ok bool) {
 	// The record itself: hclog's "Task event: k=v ..." or log_json's "@message":"Task event",
 	// of a Terminated event (Nomad words an OOM kill for those only).
 	hclog := strings.Contains(t, "Task event: ") && strings.Contains(t, " type=Terminated ")
 	if !hclog && !(strings.Contains(t, `"@message":"Task event"`) && strings.Contains(t, `"type":"Terminated"`)) {
-		return 0, "", false
+		return 0, "", false, false
 	}
 	k := strings.Index(t, "Exit Code: ")
 	if k < 5 {
-		return 0, "", false
+		return 0, "", false, false
 	}
 	// The message is the record's msg field: hclog's msg="..." or log_json's "msg":"...".
 	if !strings.HasSuffix(t[:k], `msg="`) && !strings.HasSuffix(t[:k], `"msg":"`) {
-		return 0, "", false
+		return 0, "", false, false
 	}
 	rest := t[k+len("Exit Code: "):]
 	n := leadingDigits(rest)
-	if n == "" || len(n) > 3 || !strings.HasPrefix(rest[len(n):], `, Exit Message: \"OOM Killed\""`) {
-		return 0, "", false
+	if n == "" || len(n) > 3 || !strings.HasPrefix(rest[len(n):], `, Exit Message: \"`) {
+		return 0, "", false, false
 	}
+	oom = strings.HasPrefix(rest[len(n):], `, Exit Message: \"OOM Killed\""`)
 	for _, c := range n {
 		code = code*10 + int(c-'0')
 	}
@@ -121,5 +123,5 @@ func nomadTaskEventOOM(t string) (code int, task string, ok bool) {
 	if e := strings.IndexAny(task, " \","); e >= 0 {
 		task = task[:e]
 	}
-	return code, task, true
+	return code, task, oom, true
 }

@@ -187,6 +187,12 @@ func (d *doc) lowMemKillLine(i int) bool {
 		return false
 	}
 	d.used[i] = true
+	if unit := o.Victim[strings.LastIndexByte(o.Victim, '/')+1:]; strings.HasPrefix(o.Reporter, "systemd-oomd") {
+		d.dropUnitResultOOM(unit) // the unit's result 'oom-kill' is this kill's (systemdoomdkill.go)
+		if d.oomdKilledUnit(unit) {
+			return true // systemd's line of the same kill came first
+		}
+	}
 	d.addLowMemKill(o, l.No)
 	return true
 }

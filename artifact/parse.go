@@ -438,6 +438,9 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd" && d.systemdOOMLine(i) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}
+			if l.Tag == "systemd" && d.systemdOomdKilledLine(i) {
+				continue // systemd: systemd-oomd killed a unit's processes (systemdoomdkill.go)
+			}
 			if l.Tag == "systemd" && d.systemdFailedOOMLine(i) {
 				continue // systemd: a unit failed with result 'oom-kill' (systemdresult.go)
 			}
