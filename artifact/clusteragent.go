@@ -39,6 +39,13 @@ func isClusterAgentTag(tag string) bool {
 	return false
 }
 
+// swarmTaskErrorHanded: dockerd's line of swarmkit's task error (the node agent's
+// taskmanager: level=error msg="fatal task error" error="task: non-zero exit (137)"), whose
+// tag no reader takes.
+func swarmTaskErrorHanded(l *Line) bool {
+	return l.Syslog && l.Tag == "dockerd" && strings.Contains(l.Text, "task: non-zero exit (")
+}
+
 // clusterForms: the agents' own lines that no rule reads.
 var clusterForms = []ownLineForm{
 	// Ruby's Errno::ENOMEM from Process.fork (a Puppet agent's exec, a Chef run; Ruby's

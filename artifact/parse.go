@@ -496,6 +496,12 @@ func (d *doc) run(from int) {
 				d.programFigures(i)
 				continue
 			}
+			if swarmTaskErrorHanded(l) {
+				if why, ok := clusterOwnLine(t); ok {
+					d.unparsedUnread(i, why) // swarmkit's task error in dockerd's log (clusteragent.go)
+					continue
+				}
+			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)
 				d.programOOMNamed = d.programOOMNamed || jvmOOMText(t)

@@ -466,7 +466,7 @@ func readsTag(l *Line) bool {
 	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "slurmstepd", "slurmd", "slurmctld":
 		return true
 	}
-	return talosOOMKillLine(l) || mayBeDockerOOM(l) || rdmaOwnHanded(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isTelecomTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) || isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) || ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag) || isVPNTag(l.Tag) || ovpnSplitStamp(l))
+	return talosOOMKillLine(l) || mayBeDockerOOM(l) || swarmTaskErrorHanded(l) || rdmaOwnHanded(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isTelecomTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) || isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) || ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag) || isVPNTag(l.Tag) || ovpnSplitStamp(l))
 }
 
 // appOOMHanded: another program's syslog line that holds "of memory" (the line pass's

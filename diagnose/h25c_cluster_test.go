@@ -185,3 +185,39 @@ func TestH25cEarlyoomLowStatus(t *testing.T) {
 		t.Errorf("swap exhausted not reported: %+v", f)
 	}
 }
+
+// journalctl -o short-monotonic puts the uptime before the host and the identifier: another
+// program's record in that mode is its syslog line, not the kernel's ("[ 8812.123456] fedora
+// systemd-oomd[812]: Killed ..." was read as a kernel line and reached no rule). The
+// kernel's records in the same mode, and a bare dmesg's "systemd[1]: ..." line, read as before.
+func TestH25cShortMonotonicProgramLine(t *testing.T) {
+	d, _ := rootOf(t, "[ 8812.123456] fedora systemd-oomd[812]: Killed /user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-firefox-4321.scope due to memory pressure for /user.slice/user-1000.slice/user@1000.service being 72.35% > 50.00% for > 20s with reclaim activity\n")
+	if f := findingOf(d, "oom-kill"); f == nil || !strings.Contains(f.Title, "systemd-oomd") {
+		t.Errorf("short-monotonic systemd-oomd kill: %+v", f)
+	}
+	for _, text := range []string{
+		"[    5.123456] fedora systemd[1]: Started systemd-oomd.service - Userspace Out-Of-Memory (OOM) Killer.\n[ 8812.123456] fedora kernel: Out of memory: Killed process 2345 (java) total-vm:12345678kB, anon-rss:9876543kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:20000kB oom_score_adj:0\n",
+		"[   12.345678] systemd[1]: Started Journal Service.\n[ 8812.123456] Out of memory: Killed process 2345 (java) total-vm:12345678kB, anon-rss:9876543kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:20000kB oom_score_adj:0\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "oom-kill"); f == nil || f.Severity != Critical || !strings.Contains(h25cText(f), "java (pid 2345)") {
+			t.Errorf("%q: kernel kill not read: %+v", text, f)
+		}
+	}
+}
+
+// swarmkit's task error in dockerd's journal (the node agent's taskmanager) is named as the
+// `docker service ps` column is.
+func TestH25cSwarmTaskErrorInDockerd(t *testing.T) {
+	text := `Nov 30 10:50:01 node-2 dockerd[1021]: time="2026-11-30T10:50:01.123456789Z" level=error msg="fatal task error" error="task: non-zero exit (137)" module=node/agent/taskmanager node.id=x3k1l2m3n4o5 service.id=q1w2e3 task.id=a1b2c3` + "\n"
+	tl, err := artifact.Parse(strings.NewReader(text), "paste.txt", artifact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Unparsed) != 1 || !strings.Contains(tl.Unparsed[0].Why, "Swarm") {
+		t.Errorf("not named: %+v", tl.Unparsed)
+	}
+	if d := Run(tl, nil); len(d.Findings) != 0 {
+		t.Errorf("findings %v", d.Findings)
+	}
+}
