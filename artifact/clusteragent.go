@@ -33,7 +33,9 @@ func isClusterAgentTag(tag string) bool {
 	case "consul", "nomad", "vault", "serf", "consul-template",
 		"salt-master", "salt-minion", "salt-api", "salt-syndic", "salt-call",
 		"puppet", "puppet-agent", "puppetserver", "puppetdb",
-		"ansible", "ansible-playbook", "ansible-pull":
+		"ansible", "ansible-playbook", "ansible-pull",
+		// Fedora CoreOS's and Silverblue's update stack, abrt's daemon: their errno lines.
+		"rpm-ostree", "rpm-ostreed", "zincati", "abrtd", "abrt-server":
 		return true
 	}
 	return false
