@@ -94,6 +94,7 @@ func TestH25cAgentLinesNamed(t *testing.T) {
 		{`fatal: [db-2]: FAILED! => {"changed": true, "cmd": ["pg_restore", "-d", "app", "/tmp/dump"], "delta": "0:05:01.123456", "msg": "non-zero return code", "rc": -9, "stderr": "", "stdout": ""}` + "\n", "SIGKILL"},
 		{"a1b2c3d4e5f6   \\_ web.1   nginx:1.25   node-2   Shutdown   Failed 3 minutes ago   \"task: non-zero exit (137)\"\n", "State.OOMKilled"},
 		{"Error initializing core: Failed to lock memory: cannot allocate memory\n", "RLIMIT_MEMLOCK"},
+		{"Nov 30 10:40:01 fcos rpm-ostree[1234]: Txn Upgrade on /org/projectatomic/rpmostree1/fedora_coreos failed: Cannot allocate memory\n", "ENOMEM"},
 		{"[WARNING ] The number of accepted minion keys(2014) should be lower than 1/4 of the max open files soft setting(4096). According to the system's hard limit, there's still a margin of 61440 to raise the salt's max_open_files setting. Please consider raising this value.\n", "RLIMIT_NOFILE"},
 	} {
 		tl, err := artifact.Parse(strings.NewReader(c.text), "paste.txt", artifact.Options{})
@@ -110,6 +111,15 @@ func TestH25cAgentLinesNamed(t *testing.T) {
 		if d := Run(tl, nil); len(d.Findings) != 0 {
 			t.Errorf("%q: findings %v", c.text, d.Findings)
 		}
+	}
+	// A healthy agents' log under the new tags stays other programs' lines: nothing named as
+	// the agents' own, no finding.
+	healthy := "Nov 30 10:05:01 consul-1 consul[812]: 2026-11-30T10:05:01.123Z [INFO]  agent: Synced node info\n" +
+		"Nov 30 10:05:03 consul-1 consul[812]: 2026-11-30T10:05:03.789Z [INFO]  agent.server.memberlist.lan: memberlist: Suspect node-7 has failed, no acks received\n" +
+		"Nov 30 10:05:05 web-1 puppet-agent[4412]: Applied catalog in 12.34 seconds\n" +
+		"Nov 30 10:05:06 salt-1 salt-minion[991]: [WARNING ] Minion received a SIGTERM. Exiting.\n"
+	if tl, err := artifact.Parse(strings.NewReader(healthy), "paste.txt", artifact.Options{}); err != nil || len(tl.Unparsed) != 0 || len(Run(tl, nil).Findings) != 0 {
+		t.Errorf("healthy agents' log: %v %+v", err, tl.Unparsed)
 	}
 	// Counter-cases: a successful task, another exit code, Ansible's ok result; none named so.
 	for _, text := range []string{
