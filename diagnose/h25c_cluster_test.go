@@ -231,3 +231,30 @@ func TestH25cSwarmTaskErrorInDockerd(t *testing.T) {
 		t.Errorf("findings %v", d.Findings)
 	}
 }
+
+// earlyoom before 1.3 worded its kill otherwise (tags v0.12-v1.2 of rfjakob/earlyoom):
+// "Killing process 'X' with signal 15, pid: N, badness: B, VmRSS: R MiB" (1.2), "Killing
+// process: X, pid: N, ..." (1.1), "Killing process N X" (0.12-1.0, under earlyoom's tag
+// only). Each is earlyoom's kill: oom-kill as a low-memory killer, the victim named.
+func TestH25cEarlyoomOldKill(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Nov 30 10:30:01 deb10 earlyoom[701]: Killing process 'firefox-esr' with signal 15, pid: 4321, badness: 912, VmRSS: 3012 MiB\n", "firefox-esr (pid 4321)"},
+		{"Nov 30 10:30:01 bionic earlyoom[701]: Killing process: chrome, pid: 4321, badness: 912, VmRSS: 3012 MiB\n", "chrome (pid 4321)"},
+		{"Nov 30 10:30:01 bionic earlyoom[701]: Out of memory! avail: 120 MiB < min: 783 MiB\nNov 30 10:30:01 bionic earlyoom[701]: Killing process 4321 chrome\n", "chrome (pid 4321)"},
+	} {
+		d, _ := rootOf(t, c.text)
+		f := findingOf(d, "oom-kill")
+		if f == nil || !strings.Contains(f.Title, "earlyoom") || !strings.Contains(f.Title, "not the kernel's") || !strings.Contains(h25cText(f), c.want) {
+			t.Errorf("%q: %+v", c.text, f)
+		}
+	}
+	// Counter-cases: another supervisor's "Killing process N X", the same words bare.
+	for _, text := range []string{
+		"Nov 30 10:30:01 web supervisord[701]: Killing process 4321 chrome\n",
+		"Killing process 4321 chrome\n",
+	} {
+		if d, _ := rootOf(t, text); findingOf(d, "oom-kill") != nil {
+			t.Errorf("%q: oom-kill fired", text)
+		}
+	}
+}
