@@ -24,7 +24,9 @@ type EarlyoomStatus struct {
 	SwapTotalMiB int64 `json:"swap_total_mib"`
 }
 
-var reEarlyoomStatus = lazyre.New(`^mem avail:\s*(\d+) of\s*(\d+) MiB \([\d.]+ ?%\), swap free:\s*(\d+) of\s*(\d+) MiB`)
+// The percentages are printed with PRIPCT, "%5.2lf%%" (msg.h): under 10% with a leading
+// space, "( 1.57%)", the form of every line of a machine about to kill (h25c).
+var reEarlyoomStatus = lazyre.New(`^mem avail:\s*(\d+) of\s*(\d+) MiB \(\s*[\d.]+ ?%\), swap free:\s*(\d+) of\s*(\d+) MiB`)
 
 // parseEarlyoomStatus reads the line's text after its syslog prefix; ok is false for any
 // other line.

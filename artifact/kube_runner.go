@@ -68,7 +68,13 @@ func (d *doc) runnerContainerStates() {
 		if strings.Contains(t, "OOM Killed") {
 			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
 				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
+			} else {
+				d.nomadTaskEvent(t, p.no)
 			}
+			continue
+		}
+		if strings.Contains(t, "Task event") {
+			d.nomadTaskEvent(t, p.no) // Nomad's hclog "Task event" record without the OOM bit (clusteragent.go)
 			continue
 		}
 		if strings.Contains(t, "OutOfMemoryError: ") {
@@ -113,8 +119,25 @@ func (d *doc) runnerContainerStates() {
 			if m := reNomadOOMEvent.FindStringSubmatch(t); m != nil {
 				d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", ExitCode: atoiPtr(m[1] + m[2])}, p.no, p.no)
 			}
+		} else if strings.Contains(t, "Task event") {
+			d.nomadTaskEvent(t, p.no) // Nomad's hclog "Task event" record (clusteragent.go)
 		}
 	}
+}
+
+// nomadTaskEvent adds Nomad's logged event of a terminated task as the task's state: the
+// driver's OOM kill, or a signal's exit (above 128) without it, a SIGKILL no OOM (as a
+// container's state with another reason is).
+func (d *doc) nomadTaskEvent(t string, no int) {
+	code, task, oom, ok := nomadTaskEventTerminated(t)
+	if !ok || d.exampleLines[no] || !oom && code <= 128 {
+		return
+	}
+	reason := "OOMKilled"
+	if !oom {
+		reason = "Error"
+	}
+	d.addKubeTerminated(KubeTerminated{Reason: reason, ExitCode: &code, Container: task}, no, no)
 }
 
 // Pterodactyl's Wings (and its forks, Pelican's) reports a game server's container that

@@ -31,7 +31,11 @@ import (
 //	  due to memory pressure for ..." / "... due to memory used (...)", and the kill itself
 //	  is then done without a reason: a bare "Killed %s" is kept as the kill too
 //	earlyoom (kill.c kill_process): "sending %s to process %d uid %d \"%s\": badness %d,
-//	  VmRSS %lld MiB" (later "oom_score %d, ..."; no uid before 1.2)
+//	  VmRSS %lld MiB" (1.3 on; later "oom_score %d, ..."; no uid in 1.3); before 1.3 (h25c,
+//	  from the tags v0.12-v1.2 of rfjakob/earlyoom): "Killing process '%s' with signal %d,
+//	  pid: %d, badness: %d, VmRSS: %lu MiB" (1.2), "Killing process: %s, pid: %d, badness:
+//	  %d, VmRSS: %lu MiB" (1.1), "Killing process %d %s" (0.12-1.0, only under earlyoom's tag:
+//	  the words are any supervisor's)
 //	Talos Linux's runtime.OOMController (internal/app/machined/pkg/controllers/runtime/oom.go
 //	  reapCg: logger.Warn("Sending SIGKILL to cgroup", zap.String("cgroup", path)), written to
 //	  /dev/kmsg by machined under the user facility as "[talos] Sending SIGKILL to cgroup
@@ -44,6 +48,8 @@ var (
 	reLMKD         = lazyre.New(`^(?:lowmemorykiller: |lmkd: )?Kill(?:ing)? '([^']*)' \((\d+)\), uid \d+, (?:oom_score_adj|oom_adj|adj) (-?\d+)`)
 	reOomdKill     = lazyre.New(`^(?:Killed (/\S*)(?: due to (memory pressure|memory used|swap used)|\s*$)|Marked (/\S*) for killing due to (memory pressure|memory used|swap used))`)
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
+	reEarlyoomOld  = lazyre.New(`^Killing process(?: '(.*)' with signal (\d+), pid: (\d+)|: (.*), pid: (\d+)), badness: -?\d+, VmRSS: \d+ MiB`)
+	reEarlyoom010  = lazyre.New(`^Killing process (\d+) (\S.*)$`)
 	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
 	// a year in front with -v year, the uid or its name before the pid with -v uid), brief
@@ -106,6 +112,23 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 			return o, false
 		}
 		o.Victim, o.PID, o.Reporter = m[3], pid(m[2]), "earlyoom ("+m[1]+")"
+	case strings.HasPrefix(t, "Killing process"):
+		if tag != "" && tag != "earlyoom" {
+			return o, false
+		}
+		if m := reEarlyoomOld.FindStringSubmatch(t); m != nil {
+			o.Victim, o.PID, o.Reporter = m[1]+m[4], pid(m[3]+m[5]), "earlyoom"
+			switch m[2] {
+			case "15":
+				o.Reporter = "earlyoom (SIGTERM)"
+			case "9":
+				o.Reporter = "earlyoom (SIGKILL)"
+			}
+		} else if m := reEarlyoom010.FindStringSubmatch(t); m != nil && tag == "earlyoom" {
+			o.Victim, o.PID, o.Reporter = m[2], pid(m[1]), "earlyoom"
+		} else {
+			return o, false
+		}
 	default:
 		return o, false
 	}
@@ -187,6 +210,12 @@ func (d *doc) lowMemKillLine(i int) bool {
 		return false
 	}
 	d.used[i] = true
+	if unit := o.Victim[strings.LastIndexByte(o.Victim, '/')+1:]; strings.HasPrefix(o.Reporter, "systemd-oomd") {
+		d.dropUnitResultOOM(unit) // the unit's result 'oom-kill' is this kill's (systemdoomdkill.go)
+		if d.oomdKilledUnit(unit) {
+			return true // systemd's line of the same kill came first
+		}
+	}
 	d.addLowMemKill(o, l.No)
 	return true
 }

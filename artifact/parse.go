@@ -438,6 +438,9 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd" && d.systemdOOMLine(i) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}
+			if l.Tag == "systemd" && d.systemdOomdKilledLine(i) {
+				continue // systemd: systemd-oomd killed a unit's processes (systemdoomdkill.go)
+			}
 			if l.Tag == "systemd" && d.systemdFailedOOMLine(i) {
 				continue // systemd: a unit failed with result 'oom-kill' (systemdresult.go)
 			}
@@ -497,6 +500,12 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, why) // a collaboration server's own line under any tag (unreadcollab.go)
 				d.programFigures(i)
 				continue
+			}
+			if swarmTaskErrorHanded(l) {
+				if why, ok := clusterOwnLine(t); ok {
+					d.unparsedUnread(i, why) // swarmkit's task error in dockerd's log (clusteragent.go)
+					continue
+				}
 			}
 			if why, ok := foreignLogWhy(l.Tag, t); ok {
 				d.unparsedUnread(i, why) // an agent's or a data store's line (unreadagent.go)

@@ -41,6 +41,9 @@ func (d *doc) systemdFailedOOMLine(i int) bool {
 	if n := len(d.tl.RuntimeOOMs); n > 0 && strings.HasPrefix(d.tl.RuntimeOOMs[n-1].Reporter, "systemd for "+unit+" ") {
 		return true // the unit's OOM line said it (systemdOOMLine)
 	}
+	if d.oomdKilledUnit(unit) {
+		return true // systemd-oomd's kill of the unit, whose result systemd sets to oom-kill too (systemdoomdkill.go)
+	}
 	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemd for " + unit + " (Failed with result 'oom-kill')",
 		Source: fmt.Sprintf("line %d", d.ls[i].No)})
 	return true

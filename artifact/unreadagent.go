@@ -263,8 +263,8 @@ func appHostLine(t string) (string, bool) {
 // to the window): another program's line is the commonest line of a syslog, and the tag is
 // the cheap needle (a switch: a compare or two for a tag that is none of them).
 func isAgentTag(tag string) bool {
-	if isBalloonTag(tag) {
-		return true
+	if isBalloonTag(tag) || isClusterAgentTag(tag) {
+		return true // qmemman's; a cluster or configuration-management agent's (clusteragent.go)
 	}
 	switch tag {
 	case "netdata", "alarm-notify.sh", "zabbix_agentd", "zabbix_agent2", "zabbix_server",
@@ -289,6 +289,9 @@ func foreignLogWhy(tag, t string) (string, bool) {
 	}
 	if !isAgentTag(tag) {
 		return "", false
+	}
+	if why, ok := clusterOwnLine(t); ok {
+		return why, true // a cluster agent's own line, before its errno (clusteragent.go)
 	}
 	if why, ok := errnoLogLine(t); ok {
 		return why, true

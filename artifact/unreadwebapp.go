@@ -84,6 +84,9 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := netlinkOverrun(t); ok {
 		return why, false, true
 	}
+	if why, ok := clusterOwnLine(t); ok {
+		return why, false, true // a cluster or configuration-management agent's own line (clusteragent.go)
+	}
 	if strings.IndexAny(t, webAppGate+collabGate+gameGate) < 0 {
 		return "", false, false
 	}

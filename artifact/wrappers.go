@@ -60,7 +60,7 @@ func stripLogWrappers(s string, l *Line) string {
 			}
 		}
 		if s[0] == '[' {
-			return stripMonotonicHost(s)
+			return stripMonotonicHost(s, l)
 		}
 		return stripLogWrappers(s, l)
 	case c >= '0' && c <= '9':
@@ -359,14 +359,26 @@ func stripRFC5424(s string, l *Line) (string, bool) {
 }
 
 // stripMonotonicHost removes the host and tag journalctl -o short-monotonic puts after the
-// stamp ("[12345.678901] web1 kernel: "), leaving the stamp for stripKernelStamp.
-func stripMonotonicHost(s string) string {
+// stamp ("[12345.678901] web1 kernel: "), leaving the stamp for stripKernelStamp. Another
+// program's record in the same mode ("[12345.678901] fedora systemd-oomd[812]: Killed ...",
+// systemd logs-show.c output_short: the monotonic time, the host, the identifier and its
+// pid; h25c) is that program's syslog line, not the kernel's: its host and tag are read
+// as a syslog line's.
+func stripMonotonicHost(s string, l *Line) string {
 	end := strings.IndexByte(s[:min(len(s), 48)], ']')
 	if end < 3 || end+2 >= len(s) || s[end+1] != ' ' {
 		return s
 	}
 	rest := s[end+2:]
 	sp := strings.IndexByte(rest, ' ')
+	if sp > 0 && !strings.HasPrefix(rest[sp+1:], "kernel: ") && hostName(rest[:sp]) && monotonicProgramTag(rest[sp+1:]) {
+		if _, ok := uptimeMicros(strings.TrimSpace(s[1:end])); ok {
+			if t, ok := syslogTag(rest[sp+1:], strings.TrimSpace(s[1:end]), rest[:sp], l); ok {
+				return t
+			}
+		}
+		return s
+	}
 	if sp <= 0 || !strings.HasPrefix(rest[sp+1:], "kernel: ") || strings.ContainsAny(rest[:sp], ":[]()") {
 		return s
 	}
@@ -380,6 +392,17 @@ func stripMonotonicHost(s string) string {
 		return s
 	}
 	return "[" + stamp + "] " + rest[sp+1+len("kernel: "):]
+}
+
+// monotonicProgramTag: t starts with journald's "IDENTIFIER[PID]: " of a program (a word of
+// letters, digits, '-', '_', '.' or '@', then the pid in brackets).
+func monotonicProgramTag(t string) bool {
+	b := strings.IndexByte(t[:min(len(t), 64)], '[')
+	if b < 2 || !hostName(t[:b]) && !strings.Contains(t[:b], "@") {
+		return false
+	}
+	e := strings.IndexByte(t[b:], ']')
+	return e > 1 && isDigits(t[b+1:b+e]) && strings.HasPrefix(t[b+e:], "]: ")
 }
 
 // stripChatStamp removes a chat or IRC log's "HH:MM[:SS] <nick> " (irssi's default log
