@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Elasticsearch's node stats pasted as indented JSON, a fragment cut mid-object (corpus 2524,
 // 2525). Before: exit 3, "nothing is evidence".
@@ -44,5 +47,29 @@ func TestFix29bESNodeStats(t *testing.T) {
 				t.Errorf("%s: read as node stats: %+v", name, a.Data)
 			}
 		}
+	}
+}
+
+// A Java record with its stack trace glued onto the line by a web page, longer than a log
+// line (corpus 2539). Before: exit 3, the line too long to be a record.
+func TestFix29bJavaGluedTraceErrno(t *testing.T) {
+	frames := "at sun.nio.ch.ServerSocketChannelImpl.accept0(Native Method)at sun.nio.ch.ServerSocketChannelImpl.accept(ServerSocketChannelImpl.java:241)at org.apache.catalina.tribes.transport.nio.NioReceiver.listen(NioReceiver.java:289)at org.apache.catalina.tribes.transport.nio.NioReceiver.run(NioReceiver.java:420)at java.lang.Thread.run(Thread.java:745)"
+	rec := "17-Jan-2017: 08:33:50: [NioReceiver] ERROR org.apache.catalina.tribes.transport.nio.NioReceiver - Unable to process request in NioReceiverjava.io.IOException: Too many open files"
+	line := rec + frames + frames
+	if len(line) <= maxErrnoLineBytes {
+		t.Fatalf("snippet %d bytes, not past the cap", len(line))
+	}
+	if why, ok := errnoLogLine(line); !ok || !strings.Contains(why, "EMFILE") {
+		t.Errorf("glued record: %q %v", why, ok)
+	}
+	// Counter-cases: the same words in a long paragraph (frames with spaces before "at"), a
+	// glued frame with no exception before it.
+	prose := "We keep getting Too many open files from the receiver at random times and " + strings.Repeat("the server stops answering at night and we restart it, ", 10) + "see at java.lang.Thread.run(Thread.java:745) for the trace."
+	if why, ok := errnoLogLine(prose); ok {
+		t.Errorf("prose read: %q", why)
+	}
+	noExc := strings.Repeat("Too many open files in the logs, ", 14) + "see" + frames
+	if why, ok := errnoLogLine(noExc); ok {
+		t.Errorf("no exception: %q", why)
 	}
 }
