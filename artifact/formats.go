@@ -104,6 +104,8 @@ var formats = []format{
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
 	{kind: KindDockerOOM, first: []string{"container", "Type=container"}, parse: (*doc).tryDockerOOM},
+	// Elasticsearch's node stats as indented JSON (esnodestats.go).
+	{kind: KindESNodeStats, start: byteIn(`"`), detect: isESNodeStatsLine, parse: (*doc).tryESNodeStats},
 	{kind: KindDockerOOM, start: byteIn("{"), detect: func(_, t string) bool { return strings.Contains(t, `"Action":"oom"`) }, parse: (*doc).tryDockerOOM},
 	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},

@@ -59,7 +59,14 @@ const maxErrnoLineBytes = 512
 // errnoLogLine says why t is an application's log line with one of errnoReasons' errnos.
 func errnoLogLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
-		return "", false
+		// A Java record whose stack trace a web page glued onto it ("IOException: Too many
+		// open filesat sun.nio.ch.ServerSocketChannelImpl.accept0(Native Method)at ..."): the
+		// record is the part before the first frame.
+		h, ok := javaGluedTraceHead(t)
+		if !ok || len(h) > maxErrnoLineBytes {
+			return "", false
+		}
+		t = h
 	}
 	if _, ok := runtimeOOMLine(t); ok {
 		return "", false // .NET's "Insufficient memory to continue ..." is no libusb error: appOOMLine names it
@@ -215,4 +222,52 @@ func jdkWinsockENOBUFSLine(t string) (string, bool) {
 		return jdkWinsockENOBUFSWhy, true
 	}
 	return "", false
+}
+
+// javaGluedTraceHead returns the part of t before a Java stack trace glued onto it, the
+// frames' line breaks lost: "at " right after a non-space byte and followed by a frame,
+// a dotted name and its "(" ("filesat sun.nio.ch.ServerSocketChannelImpl.accept0(Native
+// Method)"). Only a record with an exception ("Exception: ", "Error: ") before the frame
+// counts; a sentence that says "at" has a space before it.
+func javaGluedTraceHead(t string) (string, bool) {
+	x := strings.Index(t, "Exception: ")
+	if x < 0 {
+		x = strings.Index(t, "Error: ")
+	}
+	if x < 0 {
+		return "", false
+	}
+	for k := x; ; {
+		j := strings.Index(t[k:], "at ")
+		if j < 0 {
+			return "", false
+		}
+		j += k
+		k = j + 3
+		if j == 0 || t[j-1] == ' ' || t[j-1] == '\t' {
+			continue
+		}
+		if isJavaFrame(t[j+3:]) {
+			return t[:j], true
+		}
+	}
+}
+
+// isJavaFrame: f starts with a frame's qualified method, "pkg.Class.method(": letters,
+// digits, '_', '$', '<', '>' and at least two dots before the parenthesis.
+func isJavaFrame(f string) bool {
+	dots := 0
+	for i := 0; i < len(f) && i < 200; i++ {
+		c := f[i]
+		switch {
+		case c == '(':
+			return dots >= 2 && i > 0
+		case c == '.':
+			dots++
+		case c == '_' || c == '$' || c == '<' || c == '>' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	return false
 }

@@ -55,7 +55,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	// KB's list joined to a real record by a wrapped paste (kernel.SynFloodPortPlaceholder).
 	floods = slices.DeleteFunc(floods, func(r model.LogRecord) bool { return kernel.SynFloodPortPlaceholder(r.Message) })
 	synDrops := slices.DeleteFunc(logMatches(tl, kernel.MsgSynDrop...), func(r model.LogRecord) bool { return !kernel.SynDropAddressed(r.Message) })
-	full, listeners, fullSrc := fullAcceptQueues(tl)
+	full, stalled, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)
 	if !present && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 {
 		if r, ok := listenStated(tl); ok {
@@ -68,6 +68,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	if len(full) > 0 {
 		sev = Warning
 		ev = append(ev, Evidence{What: "listeners whose accept queue is at its backlog now (ss: Recv-Q queued ≥ Send-Q backlog)", Value: strings.Join(full, ", "), Source: fullSrc})
+	}
+	if len(stalled) > 0 {
+		sev = Warning
+		ev = append(ev, Evidence{What: fmt.Sprintf("listeners holding %d or more completed connections nobody accept()ed (netstat: Recv-Q is the accept queue; the queue drops handshakes at its backlog + 1)", listenStalledQueue), Value: strings.Join(stalled, ", "), Source: fullSrc})
 	}
 	if len(progFull) > 0 {
 		sev = Warning
@@ -144,6 +148,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		title = "listening sockets' SYN queues overflowed (\"Possible SYN flooding\"): handshakes fell back to cookies or were dropped"
 	case len(full) > 0 && len(ev) == 1:
 		title = "listening sockets' accept queues are at their backlog now: the next completed handshakes are dropped"
+	case len(stalled) > 0 && len(ev) == 1:
+		title = "listening sockets' accept queues hold connections nobody accepts: the application stopped calling accept(), and a full queue drops the next handshakes"
 	case len(progFull) > 0 && len(ev) == len(progFull):
 		title = "a program reported its listening socket's accept queue full: the kernel drops the handshakes that complete meanwhile"
 	}
@@ -165,7 +171,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		cur, _ = strconv.ParseInt(curStr, 10, 64)
 		f.Evidence = append(f.Evidence, Evidence{What: "net.core.somaxconn", Value: curStr, Source: src})
 	}
-	if sev >= Warning {
+	// A stalled queue alone (netstat, backlog unknown) is an application that stopped
+	// accepting: a longer queue only holds more connections nobody will take.
+	onlyStalled := len(stalled) > 0 && len(ev) == 1
+	if sev >= Warning && !onlyStalled {
 		rec := int64(4096)
 		if cur >= 4096 {
 			rec = min(cur*2, 65535)
@@ -207,12 +216,26 @@ func synDropChanges(tl *model.Timeline) []model.Change {
 // backlog as Send-Q (inet_diag: sk_ack_backlog, sk_max_ack_backlog; tcp_diag_get_info), and
 // the queue is full when the first passes the second (sk_acceptq_is_full, include/net/sock.h),
 // so the next completed handshake is dropped. netstat shows no backlog (Send-Q 0): not judged.
-func fullAcceptQueues(tl *model.Timeline) (full []string, listeners int, src string) {
+//
+// netstat (net-tools) prints a listener from /proc/net/tcp, whose rx_queue is the accept
+// queue (sk_ack_backlog) and whose tx_queue is write_seq - snd_una, 0 for a listener
+// (get_tcp4_sock, net/ipv4/tcp_ipv4.c): no backlog to compare with. A snapshot whose queue
+// holds listenStalledQueue or more completed connections says the application is not calling
+// accept(): those are stalled, returned apart from full.
+func fullAcceptQueues(tl *model.Timeline) (full, stalled []string, listeners int, src string) {
 	tables := netSocketTables(tl)
 	for k := len(tables) - 1; k >= 0; k-- {
 		t := tables[k]
 		for _, r := range t.Rows {
-			if netState(r.State) != "LISTEN" || r.SendQ <= 0 {
+			if netState(r.State) != "LISTEN" {
+				continue
+			}
+			if r.SendQ <= 0 {
+				// netstat's form: Recv-Q is the accept queue, no backlog is shown.
+				if r.RecvQ >= listenStalledQueue {
+					listeners++
+					stalled = append(stalled, fmt.Sprintf("%s %d queued (backlog not shown)", r.Local, r.RecvQ))
+				}
 				continue
 			}
 			listeners++
@@ -221,11 +244,18 @@ func fullAcceptQueues(tl *model.Timeline) (full []string, listeners int, src str
 			}
 		}
 		if listeners > 0 {
-			return full, listeners, t.Source
+			return full, stalled, listeners, t.Source
 		}
 	}
-	return nil, 0, ""
+	return nil, nil, 0, ""
 }
+
+// listenStalledQueue: the smallest accept queue a netstat listener row (no backlog shown) is
+// judged at. An application that accepts keeps its queue near empty between polls; fifty
+// completed connections waiting is the JDK ServerSocket's whole default backlog (50) and half
+// of Tomcat's acceptCount (100): accept() has stopped, and once the queue reaches its backlog
+// + 1 (sk_acceptq_is_full) every further handshake is dropped.
+const listenStalledQueue = 50
 
 // reSynFloodPort reads the port of tcp_syn_flood_action's message.
 var reSynFloodPort = lazyre.New(`(?i)SYN flooding on port (\d+)`)
