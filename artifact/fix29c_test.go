@@ -54,3 +54,19 @@ func TestFix29cCutOOMTraceCounterCases(t *testing.T) {
 		t.Fatal("snippet")
 	}
 }
+
+// fix29c: Mosquitto's disconnect reason for MOSQ_ERR_NOMEM (corpus 2544).
+func TestFix29cMosquittoNoMem(t *testing.T) {
+	h12aNamed(t, "# broker error: Client xxx disconnected due to out of memory\n", map[int]string{1: "MOSQ_ERR_NOMEM"})
+	h12aNamed(t, "1682222222: Client auto-3F2A disconnected due to out of memory.\n", map[int]string{1: "MOSQ_ERR_NOMEM"})
+	for _, text := range []string{
+		// a condition, not a record
+		"If mosquitto logs Client foo disconnected due to out of memory, raise memory_limit.\n",
+		// another phrase: a sentence that goes on after it
+		"The client disconnected due to out of memory on the phone, I think.\n",
+		// more than one word between "Client" and the reason
+		"Client on my phone disconnected due to out of memory\n",
+	} {
+		h24cNotNamed(t, text, "MOSQ_ERR_NOMEM")
+	}
+}
