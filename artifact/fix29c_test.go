@@ -70,3 +70,22 @@ func TestFix29cMosquittoNoMem(t *testing.T) {
 		h24cNotNamed(t, text, "MOSQ_ERR_NOMEM")
 	}
 }
+
+// fix29c: the Wi-Fi link's events under wpa_supplicant's and dhcpcd's tags (corpus 2553, 2554).
+func TestFix29cWiFiLinkEvents(t *testing.T) {
+	h12aNamed(t, "2024-05-13 14:08:15.277 homeassistant wpa_supplicant[517]: wlan0: CTRL-EVENT-REGDOM-CHANGE init=CORE type=WORLD\n", map[int]string{1: "regulatory-domain change"})
+	h12aNamed(t, "Sep 23 00:45:50 raspberrypi dhcpcd[475]: wlan0: carrier lost\n", map[int]string{1: "carrier drop"})
+	h12aNamed(t, "Sep 23 00:46:01 raspberrypi dhcpcd[475]: wlan0: carrier acquired\n", map[int]string{1: "carrier come back"})
+	for _, text := range []string{
+		// the same words in a sentence, no daemon's tag
+		"After the router changed channel, wlan0: carrier lost and it never came back.\n",
+		"I keep seeing CTRL-EVENT-REGDOM-CHANGE init=CORE type=WORLD every 3 seconds.\n",
+		// another program's line with the words
+		"Sep 23 00:45:50 raspberrypi myscript[99]: wlan0: carrier lost\n",
+		// dhcpcd's record goes on after the words: not the carrier line
+		"Sep 23 00:45:50 raspberrypi dhcpcd[475]: wlan0: carrier lost detection disabled\n",
+	} {
+		h24cNotNamed(t, text, "carrier drop")
+		h24cNotNamed(t, text, "regulatory-domain")
+	}
+}
