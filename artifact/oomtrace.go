@@ -33,6 +33,10 @@ const oomTraceScan = 120
 // (stream.go mayStartReport): the CPU line dump_stack prints first, or the trace's marker.
 func mayStartOOMTrace(t string) bool {
 	s := trimBlankLeft(t)
+	if s != "" && s[0] == '[' {
+		// fix29c: a frame with an address that may be out_of_memory's, the trace cut above it.
+		return strings.HasPrefix(s, "[<") && strings.Contains(s, "out_of_memory")
+	}
 	if s == "" || s[0] != 'C' && s[0] != 'P' {
 		return false
 	}
@@ -46,6 +50,9 @@ func mayStartOOMTrace(t string) bool {
 func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 	if !mayStartOOMTrace(ls[i].Text) {
 		return false, false
+	}
+	if trimBlankLeft(ls[i].Text)[0] == '[' {
+		return startsCutOOMTrace(ls, used, i)
 	}
 	var ct CallTrace
 	from := ""
@@ -118,7 +125,9 @@ func (d *doc) afterOOMHeader(i int) bool {
 func (d *doc) oomTraceReport(i int, memcg bool) bool {
 	o := &model.OOMKill{Order: -1}
 	note := "the OOM killer's call trace without its report header (oom_kill_process called from out_of_memory: mm/oom_kill.c dump_header prints this stack while killing), so a kill happened; its trigger, mode and victim are not in the text"
-	if memcg {
+	if cut := trimBlankLeft(d.ls[i].Text)[0] == '['; cut && !memcg {
+		note = "the OOM killer's call trace cut above its out_of_memory frame (startsCutOOMTrace: out_of_memory called by the page allocator once reclaim failed; mm/oom_kill.c dump_header prints this stack while killing, or before its panic when no task is killable), so the OOM killer ran; its trigger, mode and victim are not in the text"
+	} else if memcg {
 		o.Constraint = "CONSTRAINT_MEMCG"
 		note = "the OOM killer's call trace without its report header, through mem_cgroup_out_of_memory (mm/memcontrol.c): a memory cgroup reached its limit and the OOM killer ran in it; its trigger, mode and victim are not in the text"
 	}
@@ -159,4 +168,68 @@ func (d *doc) allocOrderWarn(i int) bool {
 		d.used[next] = true
 	}
 	return true
+}
+
+// fix29c: the OOM killer's trace cut above its out_of_memory frame (a paste or an excerpt
+// that starts inside the backtrace: no CPU line, no "Call Trace:", no dump_stack or
+// oom_kill_process frame). ARM's unwinder prints "[<8028db58>] (out_of_memory) from
+// [<802da420>] (__alloc_pages_nodemask+0xbe8/0x121c)", with register lines between frames;
+// x86 before 4.x "[<c01403a2>] out_of_memory+0x1b2/0x1e0". out_of_memory (mm/oom_kill.c)
+// is called by the page allocator (__alloc_pages_may_oom, inlined into
+// __alloc_pages_slowpath / __alloc_pages_nodemask), by pagefault_out_of_memory or by
+// mem_cgroup_out_of_memory only once reclaim has failed; a stack through it is printed by
+// its dump_header (a kill, or the panic when no task is killable). So a reliable
+// out_of_memory frame, the first frame of its trace, called from one of those, is the
+// OOM killer run. Not read: the frame below another frame (a soft lockup's trace in
+// select_bad_process, a trace whose own header is in the text), a "? " frame, another
+// caller.
+
+// oomCallers: the callers of out_of_memory that mean an allocation ran out (see above).
+var oomCallers = map[string]bool{
+	"__alloc_pages_may_oom": true, "__alloc_pages_slowpath": true, "__alloc_pages_nodemask": true,
+	"__alloc_pages": true, "__alloc_pages_internal": true, "pagefault_out_of_memory": true,
+	"mem_cgroup_out_of_memory": true,
+}
+
+// startsCutOOMTrace reads ls[i], a frame line, as the first frame of the OOM killer's trace
+// cut above out_of_memory (see above).
+func startsCutOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
+	// The frame must open its trace: above it only register lines, then no trace or task line.
+	for j := i - 1; j >= 0 && j >= i-oomTraceScan; j-- {
+		if used != nil && used[j] {
+			break
+		}
+		k := reportLineKind(ls[j].Text)
+		if k == "trace" && traceLineKind(ls[j].Text) == "regs" {
+			continue
+		}
+		if k == "trace" || k == "task" {
+			return false, false
+		}
+		break
+	}
+	var ct CallTrace
+	from := ""
+	for j := i; j < len(ls) && j < i+oomTraceScan && len(ct.Functions) < 3; j++ {
+		if used != nil && used[j] {
+			continue
+		}
+		t := ls[j].Text
+		if reportLineKind(t) != "trace" {
+			break
+		}
+		if traceLineKind(t) != "regs" {
+			ct.addTraceLine(t, &from)
+		}
+	}
+	ct.finish(&from)
+	if len(ct.Functions) < 2 {
+		return false, false
+	}
+	name, _, _ := strings.Cut(ct.Functions[0], ".")
+	caller, _, _ := strings.Cut(ct.Functions[1], ".")
+	if name != "out_of_memory" && name != "__out_of_memory" || !oomCallers[caller] {
+		return false, false
+	}
+	return caller == "mem_cgroup_out_of_memory", true
 }

@@ -252,14 +252,18 @@ const sqliteNoMemWhy = "SQLite returned SQLITE_NOMEM (\"out of memory\", raised 
 var mosquittoForms = []ownLineForm{
 	{"Unable to accept new connection, system socket count has been exceeded", "", false, "Mosquitto's accept() failed with EMFILE or ENFILE (net.c net__socket_accept: \"Unable to accept new connection, system socket count has been exceeded. Try increasing \\\"ulimit -n\\\" or equivalent.\"): the broker's RLIMIT_NOFILE (systemd's LimitNOFILE, docker's nofile ulimit) or fs.file-max; a descriptor limit, not memory and not a full listen queue; headroom has no rule for descriptor limits"},
 	{"Client connection from ", " denied: max_connections exceeded", false, "Mosquitto refused a client at its own max_connections (\"Client connection from A denied: max_connections exceeded.\"): a configured limit of the broker, not the kernel's sockets or memory"},
+	// fix29c: loop.c do_disconnect's reason for MOSQ_ERR_NOMEM ("Client %s disconnected due
+	// to out of memory."): a packet read or handler of the broker's returned NOMEM, its own
+	// malloc or its memory_limit; a malformed CONNECT can yield it too.
+	{"Client ", " disconnected due to out of memory", true, "Mosquitto closed a client because one of its own calls for it returned MOSQ_ERR_NOMEM (loop.c do_disconnect: \"Client C disconnected due to out of memory.\"): the broker's own allocation (mosquitto__malloc, possibly at its memory_limit) or a packet handler that reports NOMEM for a malformed or oversized packet; the broker keeps running; no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"Client ", " has exceeded timeout, disconnecting", false, "Mosquitto closed a client it heard nothing from within 1.5 x the client's keepalive (loop.c: \"Client C has exceeded timeout, disconnecting.\"): the client or the path to it went silent (Wi-Fi, a reboot, a stalled device); no kernel counter or memory figure"},
 }
 
 // mosquittoOwnLine says why t is one of mosquittoForms: the client's id between the two
 // parts is one word, and the words before are no condition ("If mosquitto logs ...").
 func mosquittoOwnLine(t string) (string, bool) {
-	if strings.IndexByte(t, 'x') < 0 {
-		return "", false // every form holds "exceeded"
+	if strings.IndexByte(t, 'x') < 0 && !strings.Contains(t, "due to out of memory") {
+		return "", false // every other form holds "exceeded"
 	}
 	for i := range mosquittoForms {
 		f := &mosquittoForms[i]

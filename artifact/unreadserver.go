@@ -214,6 +214,9 @@ func serverLogWhy(t string) (why string, oom, ok bool) {
 	if why, ok := wifiDaemonOwnLine(t); ok {
 		return why, true, true // before the errno: libnl's -5 is no EIO (unreadwifi.go)
 	}
+	if why, ok := wifiLinkEventLine(t); ok {
+		return why, false, true // a Wi-Fi daemon's or dhcpcd's link event (unreadwifi.go, fix29c)
+	}
 	if why, oom, ok := webAppOwnLine(t); ok {
 		return why, oom, true // before the errno: zebra's ENOBUFS is a netlink overrun (unreadwebapp.go)
 	}
