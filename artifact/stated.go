@@ -811,6 +811,15 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		if has("oom") {
+			// The same statement in a European language's words (statedoomeu.go, h25b).
+			if i, j, ok := statedOOMKillEU(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !frameworkKillText(sentence) && !comparedOOM(sentence, para[i:j]) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
+		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
 			if onHeading(m[0]) {
 				continue
