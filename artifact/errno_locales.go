@@ -73,7 +73,7 @@ func errnoWhyOf(en string) (string, bool) {
 // "bash: fork: Cannot allocate memory", "-bash: fork: Nicht genügend Hauptspeicher
 // verfügbar", a script's "./run.sh: fork: ..."): fork's ENOMEM. The line holds no digit, so
 // errnoLogLine's record test does not take it.
-const shellForkENOMEMWhy = "a shell could not fork (bash jobs.c make_child: \"bash: fork: Cannot allocate memory\", strerror(ENOMEM) in the locale's words): the kernel refused to commit a copy of the shell's memory for the child (vm.overcommit_memory 2 and CommitLimit reached, or mode 0's heuristic with RAM and swap short) or a memory cgroup refused it; no kill by the kernel's OOM killer and no page allocation failure; overcommit-exposed would need `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory`; headroom has no reader for this log"
+const shellForkENOMEMWhy = "a shell could not fork (bash jobs.c make_child: \"bash: fork: Cannot allocate memory\", strerror(ENOMEM), in English or the locale's translation): the kernel refused to commit a copy of the shell's memory for the child (vm.overcommit_memory 2 and CommitLimit reached, or mode 0's heuristic with RAM and swap short) or a memory cgroup refused it; no kill by the kernel's OOM killer and no page allocation failure; overcommit-exposed would need `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory`; headroom has no reader for this log"
 
 func shellForkENOMEM(t string) bool {
 	s := strings.TrimSpace(t)

@@ -89,3 +89,18 @@ func TestH25bOOMKillStatedEU(t *testing.T) {
 		}
 	}
 }
+
+// procps-ng 3.3.x fr.po named free's swap row "Partition d'échange:".
+func TestH25bFreeOldFrenchSwapRow(t *testing.T) {
+	text := "$ free -m\n              total       utilisé      libre     partagé tamp/cache   disponible\n" +
+		"Mem:           7821        7512         102          45         206          98\nPartition d'échange:        2047        2001          46\n"
+	f := mustFire(t, run(t, "swap-under-load", parseText19b(t, text)), Warning)
+	if !evidenceHas(f, "swap used (one snapshot)", "2049024 of 2096128 kB (98%)") {
+		t.Errorf("%+v", f.Evidence)
+	}
+	healthy := strings.Replace(text, "2001          46", "   1        2046", 1)
+	healthy = strings.Replace(healthy, "7512         102          45         206          98", "1512        5102          45        1206        6098", 1)
+	if res := run(t, "swap-under-load", parseText19b(t, healthy)); len(res.Findings) > 0 {
+		t.Errorf("healthy fired: %+v", res.Findings[0])
+	}
+}
