@@ -79,7 +79,7 @@ func TestH25bOOMKillStatedEU(t *testing.T) {
 		"Der OOM-Killer hat mysqld nicht beendet, es war ein Segfault.", // negated
 		"Le OOM killer n'a pas tué mysqld, c'était un segfault.",
 		"Wenn der OOM-Killer mysqld beendet hat, steht es im dmesg.", // a condition
-		"El OOM killer mata el proceso que más memoria usa.",          // the mechanism, present
+		"El OOM killer mata el proceso que más memoria usa.",         // the mechanism, present
 		"Der OOM-Killer beendet dann den Prozess mit dem höchsten oom_score.",
 		"Hat der OOM-Killer mysqld beendet?",
 		"Est-ce que le OOM killer a tué mysqld ?",
