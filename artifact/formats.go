@@ -122,6 +122,8 @@ var formats = []format{
 	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
 	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
+	// vmstat -s under pl_PL: its labels before the figures (vmstat_s_locales.go).
+	{kind: KindVMStatS, first: []string{"Pamięć", "Pam.", "Obszar"}, parse: (*doc).tryVMStatS},
 	// LinuxGSM's details: "Mem: total used free cached available" over "Physical:" (free.go).
 	{kind: KindFree, first: []string{"Mem:"}, detect: func(_, t string) bool { return lgsmMemHeader(t) != nil }, parse: (*doc).tryFree},
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:", "Tâches:", "Tareas:", "Zadania:", "Tarefas:"}, parse: (*doc).tryTop, claims: true},

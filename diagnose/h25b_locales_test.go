@@ -104,3 +104,42 @@ func TestH25bFreeOldFrenchSwapRow(t *testing.T) {
 		t.Errorf("healthy fired: %+v", res.Findings[0])
 	}
 }
+
+// vmstat -s's memory lines translated (procps-ng po/de.po, fr.po, es.po, pt_BR.po; pl.po's
+// label-first form) give the same meminfo names as the English lines.
+func TestH25bVMStatSTranslated(t *testing.T) {
+	vals := []string{"8009114", "7692595", "5012344", "2012344", "104448", "1204", "205000", "2097152", "2050048", "47104"}
+	for lang, words := range map[string][]string{
+		"en":    {"total memory", "used memory", "active memory", "inactive memory", "free memory", "buffer memory", "swap cache", "total swap", "used swap", "free swap"},
+		"de":    {"Gesamtspeicher", "benutzter Speicher", "aktiver Speicher", "inaktiver Speicher", "freier Speicher", "Pufferspeicher", "Auslagerungsspeicher-Cache", "Gesamt-Auslagerungsspeicher", "benutzter Auslagerungsspeicher", "freier Auslagerungsspeicher"},
+		"fr":    {"mémoire totale", "mémoire utilisée", "mémoire active", "mémoire inactive", "mémoire libre", "mémoire tampon", "mémoire échange", "échange total", "échange utilisé", "échange libre"},
+		"es":    {"memoria total", "memoria usada", "memoria activa", "memoria inactiva", "memoria libre", "memoria de búfer", "caché de intercambio", "intercambio total", "intercambio usado", "intercambio libre"},
+		"pt_BR": {"de memória total", "de memória usada", "de memória ativa", "de memória inativa", "de memória livre", "de memória em buffer", "de cache de swap", "de swap total", "de swap usada", "de swap livre"},
+	} {
+		var b strings.Builder
+		b.WriteString("$ vmstat -s\n")
+		for i, w := range words {
+			b.WriteString("   " + vals[i] + " K " + w + "\n")
+		}
+		f := mustFire(t, run(t, "swap-under-load", parseText19b(t, b.String())), Warning)
+		if !evidenceHas(f, "swap used (one snapshot)", "2050048 of 2097152 kB (98%)") {
+			t.Errorf("%s: %+v", lang, f.Evidence)
+		}
+	}
+	pl := []string{"Pamięć razem", "Pamięć użyta", "Pamięć aktywna", "Pamięć nieaktywna", "Pamięć wolna", "Pamięć buforów", "Pam. podr. obsz. wymiany", "Obszar wymiany razem", "Obszar wymiany użyty", "Obszar wymiany wolny"}
+	var b strings.Builder
+	for i, w := range pl {
+		b.WriteString(w + ":          " + vals[i] + " K\n")
+	}
+	f := mustFire(t, run(t, "swap-under-load", parseText19b(t, b.String())), Warning)
+	if !evidenceHas(f, "swap used (one snapshot)", "2050048 of 2097152 kB (98%)") {
+		t.Errorf("pl: %+v", f.Evidence)
+	}
+	// A sentence with the label and a size, not the table: nothing read as vmstat -s.
+	tl := parseText19b(t, "Pamięć razem: 8 GB, a swap prawie pełny.\nObszar wymiany razem: 2 GB\nPamięć wolna: mało\n")
+	for _, a := range tl.Artifacts {
+		if a.Kind == "vmstat_s" {
+			t.Errorf("sentence read as %s", a.Kind)
+		}
+	}
+}
