@@ -518,6 +518,8 @@ func (d *doc) stated() {
 		if has("swap") {
 			if no, sentence, ok := statedSwapping(para, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
+			} else if no, sentence, ok := statedSwappingEU(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // in a European language's words (statedoomeu.go)
 			}
 		}
 		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {

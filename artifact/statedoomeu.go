@@ -33,7 +33,11 @@ var reStatedOOMKillEU = lazyre.New(`(?i)\boom[- _]?killer\w{0,2}\b[^.;!?\n]{0,60
 
 // reNegatedEU: a negation in the clause before or inside the statement ("nicht", "kein",
 // "pas", "jamais", "no", "nunca", "não", "non", "mai", "nie", "nigdy", "niet", "geen").
-var reNegatedEU = lazyre.New(`(?i)(?:^|[^\pL])(?:nicht|keine?[mnrs]?|niemals|pas|jamais|aucun\w*|no|nunca|ningún|não|nao|non|mai|nessun\w*|nie|nigdy|niet|geen|nooit)(?:[^\pL]|$)`)
+var reNegatedEU = lazyre.New(`(?i)(?:^|[^\pL])(?:nicht|keine?[mnrs]?|niemals|ne|pas|jamais|aucun\w*|no|nunca|ningún|não|nao|non|mai|nessun\w*|nie|nigdy|niet|geen|nooit)(?:[^\pL]|$)`)
+
+// reNegatedAfterEU: a negation right after the verb ("der Server swappt nicht", "swapt niet",
+// "ne swappe pas").
+var reNegatedAfterEU = lazyre.New(`(?i)^[^\pL]*(?:nicht|kaum|nie|niet|nooit|pas|jamais)(?:[^\pL]|$)`)
 
 // reConditionalEU: a condition or a purpose before it ("wenn/falls der OOM-Killer …", "si
 // l'OOM killer a tué", "se", "cuando", "quando", "jeśli", "gdy", "als", "wanneer", "damit").
@@ -77,4 +81,30 @@ func questionEndsAt(para string, j int) bool {
 		}
 	}
 	return false
+}
+
+// The author says this host swaps, in those languages' words (h25b; statedSwapping's English
+// "the server is swapping heavily", "swap is full"): de "der Server swappt", "swappte", "hat
+// geswappt", "der Swap ist voll"; fr "le serveur swappe", "le swap est plein/saturé"; es "está
+// swapeando", "el swap está lleno"; pt "está swapando", "o swap está cheio"; it "sta
+// swappando", "va in swap", "lo swap è pieno"; pl "swapuje", "swap jest pełny"; nl "swapt", "de
+// swap is vol". A negation, a condition or a question in the same clause is none.
+var reStatedSwappingEU = lazyre.New(`(?i)\b(?:swappt|swappte|geswappt|swappe|swappait|swapuje|swapował|swapt|swapte)(?:[^\pL]|$)` +
+	`|\b(?:está|estaba|estava|sta|stava|stanno)\s+(?:swap?p?eando|swap?p?ando|haciendo\s+swap|fazendo\s+swap)\b|\bva\s+in\s+swap\b` +
+	`|\bswap\s+(?:ist|war|est|était|está|estaba|estava|è|era|jest|był|is|was)\s+(?:komplett\s+|völlig\s+|ganz\s+|complètement\s+|totalement\s+|completamente\s+|całkowicie\s+|helemaal\s+)?(?:voll|belegt|aufgebraucht|plein|saturé|lleno|saturado|cheio|lotado|pieno|saturo|pełny|zapełniony|vol)(?:[^\pL]|$)`)
+
+// statedSwappingEU: the line and sentence of such a statement; ok false for none.
+func statedSwappingEU(para string, lineAt func(int) int) (int, string, bool) {
+	for _, m := range reStatedSwappingEU.FindAllStringIndex(para, -1) {
+		before := para[max(0, m[0]-40):m[0]]
+		if k := lastSentenceBreak(before); k >= 0 {
+			before = before[k+1:]
+		}
+		if reNegatedEU.MatchString(before) || reNegatedEU.MatchString(para[m[0]:m[1]]) || reConditionalEU.MatchString(before) || questionEndsAt(para, m[1]) ||
+			reNegatedAfterEU.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
+			continue
+		}
+		return lineAt(m[0]), sentenceAround(para, m[0], m[1]), true
+	}
+	return 0, "", false
 }

@@ -143,3 +143,32 @@ func TestH25bVMStatSTranslated(t *testing.T) {
 		}
 	}
 }
+
+// Swapping stated in those languages reaches swap-under-load as "the server is swapping
+// heavily" does; negated, conditional or asked, it does not.
+func TestH25bSwappingStatedEU(t *testing.T) {
+	for _, text := range []string{
+		"Während des Backups swappt der Server massiv und die Weboberfläche reagiert nicht mehr.",
+		"Der Swap ist komplett voll und alles hängt.",
+		"Pendant la sauvegarde le serveur swappe énormément.",
+		"Durante el backup el servidor está swapeando todo el tiempo.",
+		"Durante o backup o servidor está swapando muito.",
+		"Durante il backup il server va in swap e non risponde.",
+		"Podczas backupu serwer swapuje bez przerwy.",
+		"Tijdens de backup swapt de server enorm.",
+	} {
+		mustFire(t, run(t, "swap-under-load", parseText19b(t, text+"\n")), Warning)
+	}
+	for _, text := range []string{
+		"Der Server swappt nicht, es liegt am Netzwerk.",
+		"Wenn der Swap voll ist, greift der OOM-Killer ein.",
+		"Est-ce que le serveur swappe ?",
+		"El servidor no está swapeando.",
+		"Le serveur ne swappe pas du tout.",
+		"De server swapt niet.",
+	} {
+		if res := run(t, "swap-under-load", parseText19b(t, text+"\n")); len(res.Findings) > 0 {
+			t.Errorf("%q fired: %+v", text, res.Findings[0])
+		}
+	}
+}
