@@ -46,12 +46,19 @@ var reConditionalEU = lazyre.New(`(?i)(?:^|[^\pL])(?:wenn|falls|sobald|damit|si|
 // statedOOMKillEU: the offsets of the first such statement in para that is no negation,
 // condition or question; ok false for none.
 func statedOOMKillEU(para string) (int, int, bool) {
-	for _, m := range reStatedOOMKillEU.FindAllStringIndex(para, -1) {
+	return euStatementAt(reStatedOOMKillEU, para)
+}
+
+// euStatementAt: the first match of re in para that no negation (before it, inside it or
+// right after its verb), condition or question takes back.
+func euStatementAt(re *lazyre.Regexp, para string) (int, int, bool) {
+	for _, m := range re.FindAllStringIndex(para, -1) {
 		before := para[max(0, m[0]-40):m[0]]
 		if k := lastSentenceBreak(before); k >= 0 {
 			before = before[k+1:]
 		}
-		if reNegatedEU.MatchString(before) || reNegatedEU.MatchString(para[m[0]:m[1]]) || reConditionalEU.MatchString(before) || questionEndsAt(para, m[1]) {
+		if reNegatedEU.MatchString(before) || reNegatedEU.MatchString(para[m[0]:m[1]]) || reConditionalEU.MatchString(before) || questionEndsAt(para, m[1]) ||
+			reNegatedAfterEU.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
 			continue
 		}
 		return m[0], m[1], true
@@ -95,16 +102,9 @@ var reStatedSwappingEU = lazyre.New(`(?i)\b(?:swappt|swappte|geswappt|swappe|swa
 
 // statedSwappingEU: the line and sentence of such a statement; ok false for none.
 func statedSwappingEU(para string, lineAt func(int) int) (int, string, bool) {
-	for _, m := range reStatedSwappingEU.FindAllStringIndex(para, -1) {
-		before := para[max(0, m[0]-40):m[0]]
-		if k := lastSentenceBreak(before); k >= 0 {
-			before = before[k+1:]
-		}
-		if reNegatedEU.MatchString(before) || reNegatedEU.MatchString(para[m[0]:m[1]]) || reConditionalEU.MatchString(before) || questionEndsAt(para, m[1]) ||
-			reNegatedAfterEU.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
-			continue
-		}
-		return lineAt(m[0]), sentenceAround(para, m[0], m[1]), true
+	i, j, ok := euStatementAt(reStatedSwappingEU, para)
+	if !ok {
+		return 0, "", false
 	}
-	return 0, "", false
+	return lineAt(i), sentenceAround(para, i, j), true
 }
