@@ -124,9 +124,11 @@ var formats = []format{
 	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
 	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
+	// vmstat -s under pl_PL: its labels before the figures (vmstat_s_locales.go).
+	{kind: KindVMStatS, first: []string{"Pamięć", "Pam.", "Obszar"}, parse: (*doc).tryVMStatS},
 	// LinuxGSM's details: "Mem: total used free cached available" over "Physical:" (free.go).
 	{kind: KindFree, first: []string{"Mem:"}, detect: func(_, t string) bool { return lgsmMemHeader(t) != nil }, parse: (*doc).tryFree},
-	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:"}, parse: (*doc).tryTop, claims: true},
+	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:", "Tâches:", "Tareas:", "Zadania:", "Tarefas:"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},
 	{kind: KindPsTasks, first: []string{"USER"}, parse: (*doc).tryPsAux},
 	{kind: KindCommRSS, first: []string{"Comm"}, parse: (*doc).tryCommRSS},   // a per-command RSS summary (psaux.go)
@@ -174,7 +176,9 @@ var formats = []format{
 	{kind: KindSockets, detect: func(ft, _ string) bool { return isSSState(ft) }, parse: (*doc).trySockets, claims: true},
 	{kind: KindPSI, detect: isPSIStart, parse: (*doc).tryPSI, claims: true},
 	{kind: KindPSI, detect: isPSIRecordStart, parse: (*doc).tryPSIRecords, claims: true},
-	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") }, parse: (*doc).tryTop, claims: true},
+	{kind: KindTop, start: byteIn("%C"), detect: func(ft, _ string) bool {
+		return strings.HasPrefix(ft, "%Cpu") || strings.HasPrefix(ft, "Cpu(s)") || strings.HasPrefix(ft, "%CPU(s):") || ft == "%CPU:" // de, pt_BR, pl (top_locales.go)
+	}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTop, start: isDigit, detect: isShareRow, parse: (*doc).tryCPUInfo},
 	{kind: KindPerf, start: isDigit, detect: isShareRow, parse: (*doc).tryProfile, claims: true},
 	// dpvs' "1: dpdk0: socket 0 ..." is an index row too, so before ip link's.

@@ -40,6 +40,8 @@ func init() {
 		"Basse": "Low", "Haute": "High", "Échange": "Swap",
 		"Niska": "Low", "Wysoka": "High", "Wymiana": "Swap", "Razem": "Total",
 		"Minne": "Mem", "Lågt": "Low", "Högt": "High", "Växl.": "Swap", "Totalt": "Total",
+		// procps-ng 3.3.x fr.po's Swap row, before "Échange:" (h25b)
+		"Partition d'échange": "Swap",
 	} {
 		if _, ok := freeRowWords[k]; !ok {
 			freeRowWords[k] = v

@@ -518,6 +518,8 @@ func (d *doc) stated() {
 		if has("swap") {
 			if no, sentence, ok := statedSwapping(para, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
+			} else if no, sentence, ok := statedSwappingEU(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // in a European language's words (statedoomeu.go)
 			}
 		}
 		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
@@ -810,6 +812,15 @@ func (d *doc) stated() {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+		}
+		if has("oom") {
+			// The same statement in a European language's words (statedoomeu.go, h25b).
+			if i, j, ok := statedOOMKillEU(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !frameworkKillText(sentence) && !comparedOOM(sentence, para[i:j]) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
 		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
 			if onHeading(m[0]) {

@@ -86,7 +86,10 @@ func decimals(s string) int {
 	return 0
 }
 
-var reSysstatTime = lazyre.New(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne :|Media:)\s+`)
+// sysstat's nls/*.po "Average:": de "Durchschn.:", fr "Moyenne :" (a no-break or narrow
+// no-break space before the colon in newer fr.po), es and it "Media:", pt and pt_BR "Média:",
+// pl "Średnia:", nl "Gemiddeld:" (h25b).
+var reSysstatTime = lazyre.New(`^(\d{1,2}:\d\d:\d\d(?:\s+[AP]M)?|Average:|Durchschn\.:|Moyenne[ \x{a0}\x{202f}]?:|Media:|Média:|Średnia:|Gemiddeld:)\s+`)
 
 // A time and an average label in the Japanese and Chinese locales: sysstat prints the time
 // with strftime's %X (sa_common.c set_record_timestamp_string), "00時10分01秒" under ja_JP,

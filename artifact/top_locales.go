@@ -16,6 +16,12 @@ var topLabelWords = map[string]string{
 	"内存": "Mem", "交换": "Swap", "任务": "Tasks", "线程": "Threads",
 	"메모리": "Mem", "스왑": "Swap", "작업": "Tasks", "스레드": "Threads",
 	"Пам": "Mem", "Своп": "Swap", "Завдання": "Tasks", "Потоки": "Threads",
+	// procps-ng 4.x de.po "Spch", fr.po "Éch " and "Tâches", es.po "Intercambio" and
+	// "Tareas", pl.po "RAM " and "Zadania", pt_BR.po "mem ", "swap" and "Tarefas" (h25b)
+	"Spch": "Mem", "Éch": "Swap", "Tâches": "Tasks", "Intercambio": "Swap", "Tareas": "Tasks",
+	"RAM": "Mem", "Zadania": "Tasks", "mem": "Mem", "swap": "Swap", "Tarefas": "Tasks",
+	// top's own labels before translated words (fr "MiB Mem : … libr,", pl "MiB Swap: … razem,")
+	"Mem": "Mem", "Swap": "Swap",
 }
 
 // topBodyWords: the translated words after the figures.
@@ -30,19 +36,48 @@ var topBodyWords = map[string]string{
 	"загал": "total", "вільн": "free", "віль": "free", "вик": "used", "вико": "used",
 	"буф/кеш": "buff/cache", "дост": "avail", "загалом": "total", "працює": "running",
 	"приспано": "sleeping", "зупинено": "stopped", "зомбі": "zombie",
+	// fr, es, pl, pt_BR (h25b): the Mem and Swap lines' words ("libr", "util.", "dispo Mem";
+	// "libre", "usado.", "dispon Mem"; "razem", "wolne", "użyte.", "dost. RAM"; "livre",
+	// "usados", "mem dispon.")
+	"libr": "free", "util": "used", "tamp/cache": "buff/cache", "dispo": "avail",
+	"libre": "free", "usado": "used", "búf/caché": "buff/cache", "dispon": "avail",
+	"razem": "total", "wolne": "free", "użyte": "used", "buf/cache": "buff/cache", "dost": "avail",
+	"livre": "free", "usados": "used",
+	// their Tasks lines: fr "en cours, veille, veille-d, arrêté", es "ejecutar, hibernar,
+	// detener", pt_BR "em exec., dormindo, parado, zumbi" ("en cours" and "em exec." are
+	// joined first: topTaskPhrase)
+	"veille": "sleeping", "arrêté": "stopped", "ejecutar": "running", "hibernar": "sleeping",
+	"detener": "stopped", "dormindo": "sleeping", "parado": "stopped", "zumbi": "zombie",
+	"running": "running", "zombie": "zombie",
+	// top's own English words where only the label is translated (de: "MiB Spch : … total,")
+	"total": "total", "free": "free", "used": "used", "buff/cache": "buff/cache", "avail": "avail",
 }
 
 // topEnglish: t (trimmed) in English words when it is one of top's translated summary lines;
 // t itself otherwise.
 func topEnglish(t string) string {
-	ascii := true
+	ascii, comma := true, false
 	for i := 0; i < len(t); i++ {
 		if t[i] >= 0x80 {
 			ascii = false
-			break
+		} else if t[i] == ',' && i > 0 && i+1 < len(t) && isDigit(t[i-1]) && isDigit(t[i+1]) {
+			comma = true
 		}
 	}
-	if ascii {
+	if comma {
+		t = topDecimalComma(t)
+	}
+	if len(t) > 5 && t[0] == '%' && t[1] == 'C' && t[2] == 'P' && t[3] == 'U' {
+		// de.po and pt_BR.po "%CPU(s):", pl.po "%CPU:   ", pt_BR's per-CPU "%CPU0  :"
+		if r, ok := strings.CutPrefix(t, "%CPU(s):"); ok {
+			return "%Cpu(s):" + r
+		}
+		if r, ok := strings.CutPrefix(t, "%CPU:"); ok {
+			return "%Cpu(s):" + r
+		}
+		return "%Cpu" + t[4:]
+	}
+	if ascii && !topASCIILabel(t) {
 		return t
 	}
 	unit, rest := "", t
@@ -57,23 +92,87 @@ func topEnglish(t string) string {
 	if !ok || (unit == "") != (label == "Tasks" || label == "Threads") {
 		return t
 	}
-	fs := fields(rest[c+1:])
-	n := 0
+	if label == "Tasks" && strings.Contains(rest, "razem:") {
+		return plTopTasks(rest[c+1:])
+	}
+	body := rest[c+1:]
+	if label == "Tasks" {
+		body = strings.NewReplacer(" en cours,", " running,", " em exec.,", " running,").Replace(body)
+	}
+	fs := fields(body)
+	known, translated := 0, label != strings.TrimSpace(rest[:c])
 	for i, f := range fs {
 		w := strings.TrimRight(f, ",.")
 		p := f[len(w):]
 		if en, ok := topBodyWords[strings.TrimSuffix(w, ".")]; ok {
 			fs[i] = en + p
-			n++
+			known++
+			translated = translated || en != w
 		} else if en, ok := topLabelWords[w]; ok {
 			fs[i] = en + p // "可用 内存": top's "avail Mem"
 		}
 	}
-	if n < 3 {
-		return t
+	// pt_BR prints the label before its word ("98,2 mem dispon."): top's order is "avail Mem".
+	for i := 0; i+1 < len(fs); i++ {
+		if (fs[i] == "Mem" || fs[i] == "Mem.") && strings.HasPrefix(fs[i+1], "avail") {
+			fs[i], fs[i+1] = "avail", "Mem"
+		}
+	}
+	if known < 3 || !translated {
+		return t // English words under an English label: top's own line
 	}
 	if label == "Mem" {
 		label = "Mem " // top's "MiB Mem :"
 	}
 	return unit + label + ": " + strings.Join(fs, " ")
+}
+
+// topASCIILabel: an ASCII line that may be one of top's translated Mem, Swap or Tasks lines
+// (de "MiB Spch :", es "MiB Intercambio:", pl "MiB RAM :", pt_BR "MiB mem :", "Tareas:",
+// "Zadania:", "Tarefas:"); English lines and every other line go on after this test.
+func topASCIILabel(t string) bool {
+	if len(t) > 4 && t[1] == 'i' && t[2] == 'B' && t[3] == ' ' {
+		return true // "MiB Spch :", or "MiB Mem :" before fr's "libr" and "util"
+	}
+	return len(t) > 7 && (t[0] == 'T' && t[1] == 'a' && t[2] == 'r' || t[0] == 'Z' && strings.HasPrefix(t, "Zadania:"))
+}
+
+// topDecimalComma: top's figures under a locale whose decimal separator is a comma (de_DE,
+// fr_FR, es_ES, it_IT, pt_BR, pl_PL, nl_NL: top and uptime print with %.1f and %.2f after
+// setlocale, "MiB Mem :   7821,4 total,", "load average: 8,12, 7,90, 6,55") with a point.
+// A comma between digits is a decimal comma unless the digits before it follow a point
+// ("0.15,0.20", two figures run together); top groups no thousands.
+func topDecimalComma(t string) string {
+	b := []byte(t)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] != ',' || !isDigit(b[i-1]) || !isDigit(b[i+1]) {
+			continue
+		}
+		j := i - 1
+		for j > 0 && isDigit(b[j-1]) {
+			j--
+		}
+		if j > 0 && b[j-1] == '.' {
+			continue
+		}
+		b[i] = '.'
+	}
+	return string(b)
+}
+
+// plTopTasks: pl.po's Tasks line, each count after its word ("Zadania: razem: 231,
+// działających:   3, sen: 228, sen d:   0, zatrzymanych:   0, zombie:   0"), in top's words.
+func plTopTasks(body string) string {
+	words := map[string]string{"razem": "total", "działających": "running", "sen": "sleeping", "zatrzymanych": "stopped", "zombie": "zombie"}
+	var b strings.Builder
+	b.WriteString("Tasks:")
+	for _, part := range strings.Split(body, ",") {
+		w, v, ok := strings.Cut(part, ":")
+		en, known := words[strings.TrimSpace(w)]
+		if v = strings.TrimSpace(v); !ok || !known || v == "" || !isDigits(v) {
+			continue
+		}
+		b.WriteString(" " + v + " " + en + ",")
+	}
+	return strings.TrimSuffix(b.String(), ",")
 }

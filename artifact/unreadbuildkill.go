@@ -73,11 +73,11 @@ const buildKillGate = "KEPJd"
 // buildKilledLine says why t is a build tool's or a CI runner's report of a build process
 // killed or lost. Not a sentence that only tells of the message ("if you see ...").
 func buildKilledLine(t string) (string, bool) {
+	if bareKilledLine(t) {
+		return shellBareKilledWhy, true // "Killed", "Getötet", "Processus arrêté" (unreadshellkill.go)
+	}
 	if len(t) > maxErrnoLineBytes || strings.IndexAny(t, buildKillGate) < 0 {
 		return "", false
-	}
-	if strings.TrimSpace(t) == "Killed" {
-		return shellBareKilledWhy, true
 	}
 	for _, f := range buildKillForms {
 		k := strings.Index(t, f.needle)

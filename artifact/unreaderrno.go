@@ -75,6 +75,9 @@ func errnoLogLine(t string) (string, bool) {
 		return why, true
 	}
 	if !hasDigit(t) {
+		if shellForkENOMEM(t) {
+			return shellForkENOMEMWhy, true // errno_locales.go
+		}
 		return javaErrnoLine(t)
 	}
 	for _, e := range errnoReasons {
@@ -99,6 +102,9 @@ func errnoLogLine(t string) (string, bool) {
 		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
 			return e.why, true
 		}
+	}
+	if en := errnoTranslatedTail(t); en != "" {
+		return errnoWhyOf(en) // strerror in the locale's words (errno_locales.go)
 	}
 	return "", false
 }

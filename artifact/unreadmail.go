@@ -160,6 +160,9 @@ func mailOwnLine(t string) (why string, oom, ok bool) {
 
 // errnoTextWhy: rest begins with one of errnoReasons' strerror texts (a program's "%m").
 func errnoTextWhy(rest string) (string, bool) {
+	if en := errnoTranslations[strings.TrimRight(rest, " .)")]; en != "" {
+		return errnoWhyOf(en) // strerror in the locale's words (errno_locales.go)
+	}
 	for _, e := range errnoReasons {
 		if strings.HasPrefix(rest, e.text) {
 			return e.why, true

@@ -30,22 +30,30 @@ func shellKilledLine(t string) (string, bool) {
 	if why, ok := processEndLine(t); ok {
 		return why, true
 	}
-	k := strings.Index(t, ": line ")
+	k, lw := shellLineWord(t)
 	if k <= 0 {
 		return "", false
 	}
-	rest := t[k+len(": line "):]
+	rest := t[k+len(lw):]
 	n := len(leadingDigits(rest))
-	if n == 0 || !strings.HasPrefix(rest[n:], ": ") {
+	if n == 0 {
 		return "", false
 	}
-	rest = strings.TrimLeft(rest[n+2:], " ")
+	rest = rest[n:]
+	if r, ok := strings.CutPrefix(rest, ": "); ok {
+		rest = r
+	} else if r, ok := strings.CutPrefix(rest, " : "); ok {
+		rest = r // fr.po "%s : ligne %d : "
+	} else {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " ")
 	n = len(leadingDigits(rest)) // the job's pid
 	if n == 0 || !strings.HasPrefix(rest[n:], " ") {
 		return "", false
 	}
 	rest = strings.TrimLeft(rest[n:], " ")
-	if !strings.HasPrefix(rest, "Killed") || len(rest) > len("Killed") && rest[len("Killed")] != ' ' {
+	if w := killedWordAt(rest); w == "" || len(rest) > len(w) && rest[len(w)] != ' ' {
 		return "", false
 	}
 	return shellKilledWhy, true
@@ -118,10 +126,68 @@ func bashJobKilled(t string) (string, bool) {
 		return "", false
 	}
 	s = strings.TrimLeft(s, " ")
-	for _, st := range []string{"Killed", "Exit 137"} {
-		if rest, ok := strings.CutPrefix(s, st); ok && (rest == "" || strings.HasPrefix(rest, "  ")) {
-			return jobKilledWhy, true
-		}
+	st := killedWordAt(s)
+	if st == "" {
+		st = exit137At(s)
+	}
+	if rest, ok := strings.CutPrefix(s, st); ok && st != "" && (rest == "" || strings.HasPrefix(rest, "  ")) {
+		return jobKilledWhy, true
 	}
 	return "", false
+}
+
+// A shell's notices under a translated locale (h25b). bash's "%s: line %d: " (jobs.c, its
+// po/*.po: de "%s: Zeile %d: ", fr "%s : ligne %d : ", es "%s: línea %d: ", pt_BR "%s, linha
+// %d: ", it "%s: riga %d: ", pl "%s: linia %d: ", nl "%s: regel %d: ") and the signal's
+// text: glibc's strsignal(SIGKILL) (po/*.po: de "Getötet", fr "Processus arrêté", es
+// "Terminado (killed)", pt_BR "Morto", it "Ucciso", pl "Unicestwiony", nl "Geëlimineerd") or
+// bash's own siglist.c translation (de "Abgebrochen (Killed)", fr "Tué", es "Matado",
+// pt_BR "Morto (Killed)"). Not glibc's "Abgebrochen" (SIGABRT) nor "Terminado" (SIGTERM)
+// alone. The job status "Exit %d" likewise (fr "Termine", es "Salida", it "Uscita", pl "Kod
+// wyjścia", pt_BR "Fim da execução com status").
+
+// shellLineWords: bash's "line" in each translation, with what stands before it.
+var shellLineWords = []string{": line ", ": Zeile ", " : ligne ", ": ligne ", ": línea ", ", linha ", ": linha ", ": riga ", ": linia ", ": regel "}
+
+// killedWords: strsignal(SIGKILL) in English and the translations; a longer word before
+// its prefix ("Morto (Killed)" before "Morto").
+var killedWords = []string{"Killed", "Getötet", "Abgebrochen (Killed)", "Processus arrêté", "Tué", "Terminado (killed)", "Matado", "Morto (Killed)", "Morto", "Ucciso", "Unicestwiony", "Geëlimineerd"}
+
+// shellLineWord: where bash's "line" word stands in t, and which.
+func shellLineWord(t string) (int, string) {
+	for _, w := range shellLineWords {
+		if k := strings.Index(t, w); k > 0 {
+			return k, w
+		}
+	}
+	return -1, ""
+}
+
+// killedWordAt: the killedWords entry s begins with, "" for none.
+func killedWordAt(s string) string {
+	for _, w := range killedWords {
+		if strings.HasPrefix(s, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// exit137At: "Exit 137" or its translation at the start of s, "" for none.
+func exit137At(s string) string {
+	for _, w := range []string{"Exit 137", "Termine 137", "Salida 137", "Uscita 137", "Kod wyjścia 137", "Fim da execução com status 137"} {
+		if strings.HasPrefix(s, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// bareKilledLine: a line of only strsignal(SIGKILL)'s text, English or translated.
+func bareKilledLine(t string) bool {
+	if len(t) > 40 {
+		return false
+	}
+	s := strings.TrimSpace(t)
+	return s != "" && killedWordAt(s) == s
 }

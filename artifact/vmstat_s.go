@@ -31,11 +31,14 @@ func vmstatSLine(t string) (int64, string, bool) {
 	f := firstField(s)
 	v, ok := atoi(f)
 	if !ok {
-		return 0, "", false
+		return vmstatSLabelFirstLine(s) // pl.po's "Pamięć razem:   8009114 K" (vmstat_s_locales.go)
 	}
 	rest := strings.TrimSpace(s[len(f):])
 	if rest == "" || rest[0] >= '0' && rest[0] <= '9' {
 		return 0, "", false
+	}
+	if en, ok := vmstatSLocale[rest]; ok {
+		rest = en // "K Gesamtspeicher", "K mémoire totale" (vmstat_s_locales.go)
 	}
 	return v, rest, true
 }
