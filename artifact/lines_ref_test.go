@@ -291,6 +291,21 @@ func refStripSyslog(s string, l *Line) string {
 	// tag: up to the first ": " (programs' tags hold no spaces)
 	colon := strings.IndexByte(rest, ':')
 	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
+		// BusyBox syslogd's "facility.priority" before the tag ("user.err dnsmasq[1234]: ",
+		// lines.go stripSyslog)
+		if w, after, ok := strings.Cut(rest, " "); ok && busyboxFacilityLevel(w) {
+			if c := strings.IndexByte(after, ':'); c > 0 && strings.IndexByte(after[:c], ' ') < 0 {
+				tag := after[:c]
+				if b := strings.IndexByte(tag, '['); b > 0 {
+					tag = tag[:b]
+				}
+				l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+				if tag == "kernel" {
+					l.Kernel = true
+				}
+				return strings.TrimPrefix(after[c+1:], " ")
+			}
+		}
 		// "last message repeated 3 times" and other tag-less lines
 		l.Syslog, l.Stamp, l.Host = true, stamp, host
 		return rest

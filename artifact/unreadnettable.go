@@ -139,3 +139,33 @@ func (d *doc) kernelNetTableNamed(no int, t string) {
 		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: no, LastLine: no, Why: why})
 	}
 }
+
+// kernelNetTableRelog asks again for a record whose text a wrapped piece changed after it was
+// logged (relog): a name given to the piece-less text goes, and the whole text is asked, as
+// the whole-text loop, which joins the piece first, asks it once.
+func (d *doc) kernelNetTableRelog(no int, t string) {
+	for k := len(d.tl.Unparsed) - 1; k >= 0; k-- {
+		u := &d.tl.Unparsed[k]
+		if u.LastLine != no || !netTableWhy(u.Why) {
+			continue
+		}
+		if u.FirstLine == no {
+			d.tl.Unparsed = append(d.tl.Unparsed[:k], d.tl.Unparsed[k+1:]...)
+		} else {
+			u.LastLine = no - 1
+		}
+		break
+	}
+	if netTableTail(t) {
+		d.kernelNetTableNamed(no, t)
+	}
+}
+
+// netTableWhy: why is one of kernelNetTableLine's accounts.
+func netTableWhy(why string) bool {
+	switch why {
+	case neighOverflowWhy, twOverflowWhy, dstOverflowWhy, ctExpectFullWhy, routeCacheFullWhy, ipvsNoMemoryWhy, ipvsNoDestWhy:
+		return true
+	}
+	return false
+}

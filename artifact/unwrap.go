@@ -246,6 +246,7 @@ func (d *doc) relog(i int) {
 	d.lowMemKillLogged = d.lowMemKillLogged || strings.Contains(l.Text, needleText[needleLowMemKill])
 	d.cmaLogged = d.cmaLogged || strings.Contains(l.Text, needleText[needleCMAFail])
 	d.relogExtras(l)
+	d.kernelNetTableRelog(l.No, l.Text)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")
 }
 
