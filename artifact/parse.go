@@ -444,6 +444,14 @@ func (d *doc) run(from int) {
 			if l.Tag == "systemd" && d.systemdFailedOOMLine(i) {
 				continue // systemd: a unit failed with result 'oom-kill' (systemdresult.go)
 			}
+			if dnsmasqLeaseNoSpace(l.Tag, t) {
+				d.unparsedUnread(i, dnsmasqLeaseNoSpaceWhy) // dnsmasq's lease file on a full file system (unreadtmpfs.go)
+				continue
+			}
+			if tmpfsNoSpaceLine(t) {
+				d.unparsedUnread(i, tmpfsNoSpaceWhy) // ENOSPC on a tmpfs path, any tag (unreadtmpfs.go)
+				continue
+			}
 			if dnsmasqAllocLine(l.Tag, t) {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, dnsmasqAllocWhy) // dnsmasq's own malloc failed (unreadappoom.go)

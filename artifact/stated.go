@@ -822,7 +822,7 @@ func (d *doc) stated() {
 				}
 			}
 		}
-		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
+		for _, m := range submatches(has("oom", "out of memory", "out-of-memory", "out of ram"), reStatedOOMOccurred, para) {
 			if onHeading(m[0]) {
 				continue
 			}
@@ -1020,7 +1020,12 @@ var (
 		// 2.4-era mail: "the Out Of Memory killer struck", "OOM-killer is launched and pop goes
 		// the server" (a sentence of the host's; a manual's "is launched when memory runs
 		// out" is a generic statement, genericStatement).
-		`|\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:struck|strikes|(?:is|was|got|gets)\s+launched)\b`)
+		`|\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:struck|strikes|(?:is|was|got|gets)\s+launched)\b` +
+		// fix30a: a job or test "is hitting OOM killer failures", "keeps hitting the OOM
+		// killer", "we hit the OOM killer" (corpus 2610): the kills met as an event; "if you
+		// hit the OOM killer", "to avoid hitting the OOM killer" are conditions (reHypothetical,
+		// reNegated).
+		`|\b(?:is|are|was|were|been|keeps?|kept|started|starts|we|I|it|they)\s+(?:consistently\s+|constantly\s+|repeatedly\s+|now\s+|also\s+)?(?:hitting|hit)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b`)
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
 	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as
@@ -1039,6 +1044,11 @@ var (
 		// "can go OOM", "if it goes OOM", "have the potential to run out of memory" are none.
 		`|\b(?:was|were|got|gets|been)\s+killed\b[^.;!?]{0,60}?\b(?:due\s+to|because\s+of)\s+(?:the\s+|its\s+|my\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}?running\s+out\s+of\s+(?:memory|ram)\b` +
 		`|\b(?:goes|went)\s+(?:OOM|out[ -]of[ -]memory)\s+(?:during|while|after|at|on|mid-?way|halfway)\b` +
+		// fix30a: the shortage and the kill it brings in one clause, "it is running out of RAM
+		// and the reaper process kills a critical function" (corpus 2579: the OOM killer and
+		// its oom_reaper, mm/oom_kill.c); "could run out of memory and the OOM killer may
+		// kill" is a possibility (reCanBefore, hypotheticalUpTo).
+		`|\b(?:is|are|was|were|kept|keeps)\s+running\s+out\s+of\s+(?:memory|ram)\s+and\s+(?:then\s+)?(?:the\s+)?(?:(?:oom|out[ -]of[ -]memory)[- _]?(?:killer|reaper)|(?:oom[- _]?)?reaper(?:\s+process)?)\s+(?:eventually\s+|then\s+|finally\s+)?kill(?:s|ed)\b` +
 		// Japanese: the killer "started" (起動し/発動し, past or continuing: "OOM キラーが起動し、"),
 		// or a task "was/were force-killed" by it (強制終了した/された/して); the plain and
 		// conditional forms ("起動すると", "起動しない", "強制終了されることはなく") are none.

@@ -486,6 +486,10 @@ func (d *doc) prose(i int) {
 		return
 	}
 	if jsonOneLineCounters(d.ls[i].Text) {
+		if jsonOneLineMemory(d.ls[i].Text) {
+			d.unparsedUnread(i, jsonStatWhy) // a memory report as one JSON line (fix30a)
+			return
+		}
 		d.unparsedUnread(i, jsonAppCountersWhy) // a program's own counters as one JSON line (unreadjson.go)
 		return
 	}

@@ -68,6 +68,9 @@ func errnoLogLine(t string) (string, bool) {
 		}
 		t = h
 	}
+	if tmpfsNoSpaceLine(t) {
+		return tmpfsNoSpaceWhy, true // ENOSPC on a tmpfs: RAM-backed space (unreadtmpfs.go, fix30a)
+	}
 	if _, ok := runtimeOOMLine(t); ok {
 		return "", false // .NET's "Insufficient memory to continue ..." is no libusb error: appOOMLine names it
 	}

@@ -35,7 +35,17 @@ func jsonNumberPair(t string) (key string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	if v := strings.TrimSpace(rest); !isNumberToken(v) || strings.ContainsAny(v, "kKMGB%()[];") {
+	v := strings.TrimSpace(rest)
+	if q := strings.TrimSuffix(v, ","); len(q) >= 3 && q[0] == '"' && q[len(q)-1] == '"' {
+		// fix30a: a number quoted as a string, as router firmware's CGI prints its values
+		// (Asuswrt httpd's memory_usage: {"mem_total": "1048576", "mem_free": "102884"});
+		// digits only inside the quotes ("386.7" or "1,024" is no counter's value).
+		v = q[1 : len(q)-1]
+		if strings.Trim(v, "0123456789") != "" {
+			return "", false
+		}
+	}
+	if !isNumberToken(v) || strings.ContainsAny(v, "kKMGB%()[];") {
 		return "", false // a JSON number: no unit, no brackets (isNumberToken takes both)
 	}
 	n := strings.NewReplacer("_", "", "-", "").Replace(strings.ToLower(key))
@@ -77,6 +87,18 @@ func jsonOneLineCounters(t string) bool {
 		counter = counter || jsonAppCounterKeys[key] || jsonStatKeys[key]
 	}
 	return nums >= 2 && counter
+}
+
+// jsonOneLineMemory: the one-line object of jsonOneLineCounters holds a memory member
+// (mem_total, mem_free, memavailable...), so it is a memory report, not a daemon's packet
+// counters (fix30a: Asuswrt's memory_usage object as a router integration fetches it).
+func jsonOneLineMemory(t string) bool {
+	for _, m := range strings.Split(t, ",") {
+		if key, ok := jsonNumberPair(strings.Trim(strings.TrimSpace(m), "{}")); ok && strings.HasPrefix(key, "mem") && jsonStatKeys[key] {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonStatLine reports whether line i is a member of a JSON statistics object: a pair of
