@@ -286,7 +286,13 @@ func (d *doc) stated() {
 			p, ok = c, true
 		}
 	}
-	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
+	// The Go runtime's own out-of-memory quoted in the title, under a tracker's breadcrumb
+	// or not (titleruntimeoom.go, fix30b).
+	titleProgramOOM := ok && runtimeOOMTitle(p.text)
+	if c, found := d.crumbTitle(); !titleProgramOOM && found {
+		titleProgramOOM = runtimeOOMTitle(c.text)
+	}
+	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
@@ -380,7 +386,7 @@ func (d *doc) stated() {
 			if oomAskedAt(para, m[0], m[1]) {
 				continue // "Can you check whether it got OOM-killed?" (fix28a)
 			}
-			if (jvmCrashFile || d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			if (jvmCrashFile || d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -822,6 +828,15 @@ func (d *doc) stated() {
 				}
 			}
 		}
+		if has("mémoire", "speicher", "ram") {
+			// A kill for lack of memory in French or German words (statedoomeu_cause.go, fix30b).
+			if i, j, ok := statedKilledNoMemEU(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !frameworkKillText(sentence) && !comparedOOM(sentence, para[i:j]) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
+		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory"), reStatedOOMOccurred, para) {
 			if onHeading(m[0]) {
 				continue
@@ -830,7 +845,7 @@ func (d *doc) stated() {
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
 			}
-			if (d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			if (d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
