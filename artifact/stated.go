@@ -808,6 +808,9 @@ func (d *doc) stated() {
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
+			if reKillerCannot.MatchString(para[m[0]:m[1]]) {
+				continue // "the OOM killer cannot kill ...": no kill (an OOM with no victim: statedoomnovictim.go)
+			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue // "No OOM-killer or "killed process" lines found"; a table's two cells; another run's (comparedoom.go)
 			}
@@ -824,6 +827,16 @@ func (d *doc) stated() {
 			if i, j, ok := statedOOMKillEU(para); ok && !onHeading(i) {
 				sentence := sentenceAround(para, i, j)
 				if !frameworkKillText(sentence) && !comparedOOM(sentence, para[i:j]) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
+		}
+		if has("killer") {
+			// An OOM with no victim stated: "the OOM killer is unable to kill any process"
+			// (statedoomnovictim.go, fix30b).
+			if i, j, ok := statedOOMNoVictim(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !hypotheticalUpTo(sentence, para[i:j]) && !comparedOOM(sentence, para[i:j]) && !oomAskedAt(para, i, j) {
 					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
 				}
 			}
