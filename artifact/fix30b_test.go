@@ -46,6 +46,10 @@ func TestFix30bRuntimeOOMTitle(t *testing.T) {
 		if tl := ParseString(crumb+title+body, "t", Options{}); statedOOM(tl) {
 			t.Errorf("%q: the Go runtime's own out-of-memory read as the host's", title)
 		}
+		// the same text wrapped in a code fence (a form: the title is no title there)
+		if tl := ParseString("```\n"+crumb+title+body+"```\n", "t", Options{}); statedOOM(tl) {
+			t.Errorf("%q fenced: the Go runtime's own out-of-memory read as the host's", title)
+		}
 	}
 	// counter-cases: a title without the runtime's quote keeps the body's statement; a kill
 	// word in the body still states a kill.

@@ -286,12 +286,9 @@ func (d *doc) stated() {
 			p, ok = c, true
 		}
 	}
-	// The Go runtime's own out-of-memory quoted in the title, under a tracker's breadcrumb
-	// or not (titleruntimeoom.go, fix30b).
-	titleProgramOOM := ok && runtimeOOMTitle(p.text)
-	if c, found := d.crumbTitle(); !titleProgramOOM && found {
-		titleProgramOOM = runtimeOOMTitle(c.text)
-	}
+	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
+	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
+	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
 	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
