@@ -286,7 +286,10 @@ func (d *doc) stated() {
 			p, ok = c, true
 		}
 	}
-	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
+	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
+	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
+	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
+	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
@@ -380,7 +383,7 @@ func (d *doc) stated() {
 			if oomAskedAt(para, m[0], m[1]) {
 				continue // "Can you check whether it got OOM-killed?" (fix28a)
 			}
-			if (jvmCrashFile || d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			if (jvmCrashFile || d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -802,6 +805,9 @@ func (d *doc) stated() {
 			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
+			if reKillerCannot.MatchString(para[m[0]:m[1]]) {
+				continue // "the OOM killer cannot kill ...": no kill (an OOM with no victim: statedoomnovictim.go)
+			}
 			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue // "No OOM-killer or "killed process" lines found"; a table's two cells; another run's (comparedoom.go)
 			}
@@ -822,6 +828,25 @@ func (d *doc) stated() {
 				}
 			}
 		}
+		if has("killer") {
+			// An OOM with no victim stated: "the OOM killer is unable to kill any process"
+			// (statedoomnovictim.go, fix30b).
+			if i, j, ok := statedOOMNoVictim(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !hypotheticalUpTo(sentence, para[i:j]) && !comparedOOM(sentence, para[i:j]) && !oomAskedAt(para, i, j) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
+		}
+		if has("mémoire", "speicher", "ram") {
+			// A kill for lack of memory in French or German words (statedoomeu_cause.go, fix30b).
+			if i, j, ok := statedKilledNoMemEU(para); ok && !onHeading(i) {
+				sentence := sentenceAround(para, i, j)
+				if !frameworkKillText(sentence) && !comparedOOM(sentence, para[i:j]) {
+					addHostDrop(model.RateStatedOOM, 1, lineAt(i), sentence)
+				}
+			}
+		}
 		for _, m := range submatches(has("oom", "out of memory", "out-of-memory", "out of ram"), reStatedOOMOccurred, para) {
 			if onHeading(m[0]) {
 				continue
@@ -830,7 +855,7 @@ func (d *doc) stated() {
 			if d.kernelMemDump() {
 				sentence = seemHedgeOff(sentence)
 			}
-			if (d.programOOMNamed || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
+			if (d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
 			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
