@@ -78,13 +78,40 @@ var clusterForms = []ownLineForm{
 
 const ansibleKilledWhy = "Ansible's result of a module or its command ended by SIGKILL (\"FAILED! => {... \\\"rc\\\": 137}\" with \"Killed\" and \"MODULE FAILURE\": 128+9 from the remote shell; \"rc\": -9 from the command module): who sent it is not said: on the managed host the kernel's OOM killer is the usual sender, which its own log (\"Out of memory: Killed process N (python3)\") would show; an exit code alone is no OOM report, and the managed host need not be the one pasted"
 
+// saltMaxOpenFilesWhy: the salt-master's start-up report of its descriptor limit (salt/master.py
+// Master.__set_max_open_files): "Current values for max open files soft/hard setting: S/H",
+// "The value for the 'max_open_files' setting, C, is higher than what the user running salt
+// is allowed to raise to, H. Defaulting to H." (newer: "... than the highest value the user
+// running salt is allowed to set (H). Defaulting to H."), "Raising max open files value to
+// C", "New values for max open files soft/hard values: S/H".
+const saltMaxOpenFilesWhy = "the salt-master's report of its descriptor limit at start-up (salt/master.py __set_max_open_files: \"Current values for max open files soft/hard setting: S/H\", \"The value for the 'max_open_files' setting, C, is higher than ... Defaulting to H\"): getrlimit(RLIMIT_NOFILE) of the master's process (LimitNOFILE= of its unit, ulimit -n) against salt's max_open_files option; a process limit, not memory or a kernel-wide table (fs.file-max); no failure is stated and no rule applies"
+
+// saltMaxOpenFilesLine says whether t is one of those lines with its figure: the fixed words,
+// then a number (not the source's "%s/%s" or "{0}/{1}", not a sentence naming the option).
+func saltMaxOpenFilesLine(t string) bool {
+	for _, p := range [...]string{"Current values for max open files soft/hard setting: ", "New values for max open files soft/hard values: ", "The value for the 'max_open_files' setting, ", "Raising max open files value to "} {
+		if k := strings.Index(t, p); k >= 0 {
+			return startsWithDigit(t[k+len(p):])
+		}
+	}
+	return false
+}
+
 // clusterGate: bytes one of which every clusterForms needle holds ('k' "fork", "task",
 // "lock", "keys"; '!' "FAILED!").
 const clusterGate = "k!"
 
 // clusterOwnLine says why t is one of clusterForms' lines.
 func clusterOwnLine(t string) (string, bool) {
-	if len(t) > maxErrnoLineBytes || strings.IndexAny(t, clusterGate) < 0 {
+	if len(t) > maxErrnoLineBytes {
+		return "", false
+	}
+	if strings.Contains(t, "max open files") || strings.Contains(t, "'max_open_files'") {
+		if saltMaxOpenFilesLine(t) {
+			return saltMaxOpenFilesWhy, true
+		}
+	}
+	if strings.IndexAny(t, clusterGate) < 0 {
 		return "", false
 	}
 	for k := range clusterForms {

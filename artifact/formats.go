@@ -139,6 +139,9 @@ var formats = []format{
 	// ip -s link's statistics rows without their interface line (iplink.go).
 	{kind: KindIPLink, first: []string{"RX:", "TX:"}, parse: (*doc).tryIPStatsRows},
 	{kind: KindSysstat, first: []string{"Device", "Device:"}, parse: (*doc).trySysstat, claims: true},
+	// A sar header whose time the paster cut ("   pgpgin/s pgpgout/s ...") over time-stamped
+	// rows (sysstat.go sysstatBareHeader): its first name a rate or a share.
+	{kind: KindSysstat, detect: func(ft, _ string) bool { return ft[0] == '%' || strings.HasSuffix(ft, "/s") }, parse: (*doc).trySysstat},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
 	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},
 	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},

@@ -435,6 +435,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // roslaunch's notice of a node killed by SIGKILL (unreadappoom.go)
 		return
 	}
+	if why, ok := ansibleTupleKilled(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a shell's SIGKILL notice in Ansible's -vvv return tuple (unreadshellkill.go)
+		return
+	}
 	if why, ok := shellKilledLine(d.ls[i].Text); ok && !d.exampleLog(i) {
 		d.unparsedUnread(i, why) // a shell's or compose's notice of a child killed by SIGKILL (unreadshellkill.go)
 		return

@@ -206,10 +206,48 @@ func sysstatHeader(t string) ([]string, bool) {
 	return fs, rated >= 2
 }
 
+// sysstatBareHeader reads a header whose time the paster removed, leaving the column names
+// alone ("             pgpgin/s pgpgout/s ... %vmeff" over "03:10:01 AM  50112.99 ...",
+// corpus 2633): the names as sysstatHeader takes them, and the line after it (a blank line
+// may come between) a time-stamped row of numbers with one cell per name. Without that row
+// the names are a sentence or another tool's, and nothing is read.
+func sysstatBareHeader(ls []Line, i int) ([]string, bool) {
+	fs := fields(ls[i].Text)
+	if len(fs) < 2 {
+		return nil, false
+	}
+	rated := 0
+	for _, f := range fs {
+		if _, num := atof(f); num {
+			return nil, false
+		}
+		if strings.HasSuffix(f, "/s") || strings.HasPrefix(f, "%") {
+			rated++
+		}
+	}
+	if rated < 2 {
+		return nil, false
+	}
+	for j := i + 1; j < len(ls) && j <= i+2; j++ {
+		s := strings.TrimSpace(ls[j].Text)
+		if s == "" {
+			continue
+		}
+		stamp, rest := sysstatStamp(s)
+		if row := fields(rest); stamp == "" || len(row) != len(fs) || !allNumericish(row) {
+			return nil, false
+		}
+		return fs, true
+	}
+	return nil, false
+}
+
 func (d *doc) trySysstat(i int) int {
 	cols, ok := sysstatHeader(d.ls[i].Text)
 	if !ok {
-		return 0
+		if cols, ok = sysstatBareHeader(d.ls, i); !ok {
+			return 0
+		}
 	}
 	tb := &SysstatTable{Columns: cols, Label: d.label(i), Banner: bannerAbove(d.ls, i)}
 	switch {

@@ -72,3 +72,43 @@ func TestSysstatBannerOld(t *testing.T) {
 		}
 	}
 }
+
+// A sar -B table whose header lost its time column (the paster cut "03:00:01 PM" and kept
+// the names indented over 12-hour rows), as in corpus 2633; and lines that only carry the
+// column names, which must read nothing as sar's.
+func TestSysstatHeaderWithoutTime(t *testing.T) {
+	const names = "             pgpgin/s pgpgout/s   fault/s  majflt/s  pgfree/s pgscank/s pgscand/s pgsteal/s    %vmeff\n"
+	const rows = "03:10:01 AM  50112.99   5996.78  13619.54    156.13  17933.61 241684.43    116.79  12406.23      5.13\n" +
+		"06:30:02 PM 141841.64   3544.53  10487.52    239.80  39111.93 438936.96   2272.81  35792.66      8.11\n"
+	tl, err := Parse(strings.NewReader("```\n"+names+rows+"```\n"), "paste", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Unparsed) != 0 {
+		t.Errorf("unparsed: %+v", tl.Unparsed)
+	}
+	tb := one(t, tl, KindSysstat).(*SysstatTable)
+	if tb.Tool != "sar" || len(tb.Rows) != 2 || tb.Rows[1][0] != "06:30:02 PM" || tb.Values[1]["pgscank/s"] != 438936.96 || tb.Values[0]["%vmeff"] != 5.13 {
+		t.Fatalf("table = %+v", tb)
+	}
+	for name, text := range map[string]string{
+		// A sentence naming the columns above rows of another width.
+		"sentence": "the pgscank/s and pgsteal/s columns are high\n" + rows,
+		// The names with no time-stamped row under them (another tool's numbers).
+		"no stamp": names + "  50112.99   5996.78  13619.54    156.13  17933.61 241684.43    116.79  12406.23      5.13\n",
+		// The names alone.
+		"alone": names + "\nthat is what sar printed\n",
+		// A row with one cell fewer than the names.
+		"short row": names + "03:10:01 AM  50112.99   5996.78  13619.54    156.13  17933.61 241684.43    116.79  12406.23\n",
+	} {
+		tl, err := Parse(strings.NewReader(text), "paste", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range tl.Artifacts {
+			if tb, ok := a.Data.(*SysstatTable); ok && containsStr(tb.Columns, "pgsteal/s") {
+				t.Errorf("%s: read as sar: %+v", name, tb)
+			}
+		}
+	}
+}

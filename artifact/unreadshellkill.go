@@ -191,3 +191,57 @@ func bareKilledLine(t string) bool {
 	s := strings.TrimSpace(t)
 	return s != "" && killedWordAt(s) == s
 }
+
+// Ansible's -vvv record of a command run over ssh: the ssh connection plugin displays the
+// (returncode, stdout, stderr) it got back under the host's "<HOST> " prefix (plugins/
+// connection/ssh.py, display.vvv of the return tuple), Python's repr of the bytes with the
+// line breaks as the escapes "\r\n" and "\n": "<H> (137, b'\r\n/bin/sh: line 1: 26936
+// Killed   /usr/bin/python .../AnsiballZ_command.py\r\n', b'OpenSSH_7.6p1 ...')". The
+// remote shell's notice is one of stdout's lines; its length (ssh's debug output follows in
+// stderr) hid it from shellKilledLine. Counter-cases: a tuple whose stdout holds no such
+// notice, "Killed" only in stderr, a line not of the tuple's shape.
+const ansibleTupleWhy = "Ansible's -vvv record of a command run over ssh (the ssh connection plugin's (returncode, stdout, stderr) under \"<HOST> \"), whose stdout holds "
+
+// maxAnsibleTupleBytes bounds the record read: a paste's line, stdout first.
+const maxAnsibleTupleBytes = 64 << 10
+
+// ansibleTupleKilled says why t is such a record whose stdout holds a shell's SIGKILL
+// notice. Gate: the first byte '<' and "> (" within the host's length; no regexp.
+func ansibleTupleKilled(t string) (string, bool) {
+	t = strings.TrimLeft(t, " \t")
+	if len(t) < 8 || t[0] != '<' || len(t) > maxAnsibleTupleBytes {
+		return "", false
+	}
+	k := strings.Index(t, "> (")
+	if k < 2 || k > 260 || strings.IndexByte(t[1:k], ' ') >= 0 {
+		return "", false
+	}
+	rest := strings.TrimPrefix(t[k+len("> ("):], "-")
+	n := len(leadingDigits(rest))
+	if n == 0 || n > 3 {
+		return "", false
+	}
+	rest = rest[n:]
+	var quote string
+	for _, p := range []string{", b'", ", '", `, b"`, `, "`} {
+		if strings.HasPrefix(rest, p) {
+			rest, quote = rest[len(p):], p[len(p)-1:]
+			break
+		}
+	}
+	if quote == "" {
+		return "", false
+	}
+	// stdout ends where stderr's repr starts (the paste may cut inside stdout).
+	if e := strings.Index(rest, quote+", b"+quote); e >= 0 {
+		rest = rest[:e]
+	} else if e := strings.Index(rest, quote+", "+quote); e >= 0 {
+		rest = rest[:e]
+	}
+	for _, ln := range strings.Split(strings.ReplaceAll(rest, `\r\n`, `\n`), `\n`) {
+		if why, ok := shellKilledLine(strings.TrimSpace(ln)); ok {
+			return ansibleTupleWhy + why, true
+		}
+	}
+	return "", false
+}
