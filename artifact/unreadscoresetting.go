@@ -7,7 +7,7 @@ import (
 	"headroom/internal/lazyre"
 )
 
-// fix29a: two forms of a figure in words or settings that statedFiguresUnread lists as unread
+// Two forms (fix29a) of a figure in words or settings that statedFiguresUnread lists as unread
 // when nothing else in the text is read (unreadprose.go).
 
 // statedOOMScore: a sentence stating a process's OOM badness score as a tool showed it
