@@ -191,19 +191,25 @@ func sysstatHeader(t string) ([]string, bool) {
 		return nil, false
 	}
 	fs := fields(rest)
+	return fs, ratedColumns(fs)
+}
+
+// ratedColumns: fs are a sar header's column names, none a number, at least two of them a
+// rate ("/s") or a share ("%").
+func ratedColumns(fs []string) bool {
 	if len(fs) < 2 {
-		return nil, false
+		return false
 	}
 	rated := 0
 	for _, f := range fs {
 		if _, num := atof(f); num {
-			return nil, false
+			return false
 		}
 		if strings.HasSuffix(f, "/s") || strings.HasPrefix(f, "%") {
 			rated++
 		}
 	}
-	return fs, rated >= 2
+	return rated >= 2
 }
 
 // sysstatBareHeader reads a header whose time the paster removed, leaving the column names
@@ -213,19 +219,7 @@ func sysstatHeader(t string) ([]string, bool) {
 // the names are a sentence or another tool's, and nothing is read.
 func sysstatBareHeader(ls []Line, i int) ([]string, bool) {
 	fs := fields(ls[i].Text)
-	if len(fs) < 2 {
-		return nil, false
-	}
-	rated := 0
-	for _, f := range fs {
-		if _, num := atof(f); num {
-			return nil, false
-		}
-		if strings.HasSuffix(f, "/s") || strings.HasPrefix(f, "%") {
-			rated++
-		}
-	}
-	if rated < 2 {
+	if !ratedColumns(fs) {
 		return nil, false
 	}
 	for j := i + 1; j < len(ls) && j <= i+2; j++ {
