@@ -470,6 +470,12 @@ func (d *doc) run(from int) {
 			if (isDBTag(l.Tag) || ownStampHost(l)) && d.dbSyslogLine(i, t) {
 				continue // a data store's or broker's own line (unreaddbmsg.go)
 			}
+			if corosyncSubsystemHost(l) {
+				if why, ok := corosyncOwnLine(t); ok {
+					d.unparsedUnread(i, why) // corosync's or knet's line with no tag, its [SUBSYS] taken for the host (corosyncown.go)
+					continue
+				}
+			}
 			if isServerTag(l.Tag) || pm2LogHost(l) {
 				if why, oom, ok := serverLogWhy(t); ok {
 					d.programOOMNamed = d.programOOMNamed || oom

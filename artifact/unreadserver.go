@@ -95,6 +95,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, oom, ok := webAppOwnLine(t); ok {
 		return why, oom, true // a web application server's or routing daemon's own line (unreadwebapp.go)
 	}
+	if why, ok := corosyncOwnLine(t); ok {
+		return why, false, true // corosync's, kronosnet's or ZoneMinder zma's own line (corosyncown.go)
+	}
 	if why, oom, ok := mailOwnLine(t); ok {
 		return why, oom, true // a mail or chat server's own line (unreadmail.go)
 	}
@@ -202,7 +205,8 @@ func isServerTag(tag string) bool {
 	switch tag {
 	case "smbd", "nmbd", "winbindd", "samba", "rsync", "rsyncd", "restic", "borg", "rclone",
 		"nextcloud", "squid", "varnishd", "varnish", "nginx", "openresty", "httpd", "apache2",
-		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager":
+		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager",
+		"corosync", "corosync-qdevice", "corosync-qnetd", "zma", "zmc", "zmdc.pl":
 		return true
 	}
 	return len(tag) > 3 && tag[0] == 'p' && strings.HasPrefix(tag, "php") || isWebAppTag(tag) || isWiFiDaemonTag(tag) || isMailTag(tag)
