@@ -21,6 +21,7 @@ import "strings"
 //     monitor %s"): zma found the monitor's mmap'ed segment in /dev/shm (zm.mmap.N) not set up
 //     by zmc: zmc not running or unable to create or size it (a full /dev/shm tmpfs: ring
 //     buffer images times resolution); a tmpfs's size= limit, not the kernel's free memory.
+//     Its web console's header shows that tmpfs's use as "/dev/shm: N%" (a figure, named too).
 //
 // Counter-cases (not matched): the words in a sentence without the figure ("link: # is down",
 // "the token has not been received"), the kernel's "eth0: Link is Down" (no "host: N"),
@@ -36,6 +37,7 @@ const (
 	totemMemberWhy  = "corosync's membership change (exec/totemsrp.c: \"A new membership (RING.SEQ) was formed\"): the cluster's node list was rebuilt after a node joined or left; cluster state, no memory or kernel network figure"
 	knetLinkWhy     = "kronosnet's link state as corosync logs it (libknet: \"host: N link: L is down\" / \"is up\", subsystem link or rx first): knet's own heartbeat to a peer node (pings unanswered past pong_count, or answered again); a cluster link's state, not the NIC's carrier, a kernel drop counter or a socket statistic of this host; no rule applies"
 	knetHostWhy     = "kronosnet's choice of link for a peer (libknet host.c: \"host: N has no active links\", \"host: N (passive) best link: L (pri: P)\"): the peer has no link knet counts as connected with a valid MTU, or which link it now uses; knet's own state, not a kernel counter; no rule applies"
+	zmShmUseWhy     = "ZoneMinder's header figure of its shared memory (the web console's \"/dev/shm: N%\", the use of the /dev/shm tmpfs that holds each monitor's image ring, zm.mmap.N): a RAM-backed file system at its size= limit (half the RAM by default), not the kernel's free memory; when full, zmc cannot make a monitor's segment and zma reports \"Shared data not initialised\"; no rule reads a tmpfs's use"
 	zmSharedDataWhy = "ZoneMinder's analysis daemon could not use the monitor's shared memory (src/zm_monitor.cpp: \"Shared data not initialised by capture daemon for monitor M\"): the capture daemon zmc had not set up the monitor's mmap'ed segment in /dev/shm (zmc not running, or unable to create or size it when the /dev/shm tmpfs is full: buffered images times resolution); a tmpfs's size= limit (a RAM-backed file system), not the kernel's free memory, no allocation failure and no OOM kill"
 )
 
@@ -64,6 +66,12 @@ func corosyncOwnLine(t string) (string, bool) {
 	}
 	if strings.Contains(t, "Shared data not initialised by capture daemon for monitor ") {
 		return zmSharedDataWhy, true
+	}
+	if k := strings.Index(t, "/dev/shm: "); k >= 0 {
+		r := t[k+len("/dev/shm: "):]
+		if n := len(leadingDigits(r)); n > 0 && n <= 3 && strings.HasPrefix(r[n:], "%") {
+			return zmShmUseWhy, true
+		}
 	}
 	if k := strings.Index(t, "host: "); k >= 0 {
 		rest := t[k+len("host: "):]

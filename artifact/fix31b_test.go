@@ -16,6 +16,7 @@ func TestFix31bClusterNetworkUnread(t *testing.T) {
 		{"knet link up, subsystem as host", "Jan 07 03:14:33 [KNET] rx: host: 2 link: 1 is up\n", "kronosnet's link state"},
 		{"knet no active links", "Jan 07 03:14:33 [KNET] host: host: 2 has no active links\n", "kronosnet's choice of link"},
 		{"knet best link", "Jul 07 10:01:20 virt2 corosync[48695]:   [KNET  ] host: host: 24 (passive) best link: 1 (pri: 1)\n", "kronosnet's choice of link"},
+		{"zm header figure", "You see the big red line that says /dev/shm: 100% ?\n", "ZoneMinder's header figure"},
 		{"zma shared data", "2021-02-09 12:22:16.146996 zma_m6[5058].ERR-zm_monitor.cpp/501 [Shared data not initialised by capture daemon for monitor Patio]\n", "ZoneMinder's analysis daemon"},
 	}
 	for _, c := range cases {
@@ -32,6 +33,8 @@ func TestFix31bClusterNetworkUnread(t *testing.T) {
 		"Retransmit List: ",
 		"TCP Retransmit List: none",
 		"Shared data not initialised",
+		"/dev/shm: No space left on device",
+		"mounted /dev/shm: 64M",
 	} {
 		if why, ok := corosyncOwnLine(s); ok {
 			t.Errorf("%q named as %q", s, why)
