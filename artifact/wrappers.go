@@ -26,6 +26,8 @@ import (
 //	"12:03 <nick> ...", "[12:03] <nick> ..."                  an IRC or chat client's log
 //	"netmon-1  | ..."                                         docker compose logs
 //	"npd-x2b9k npd ..."                                       stern (pod, container)
+//	"machine # [   12.345678] ..."                            the NixOS test driver's serial
+//	                                                          console of a VM
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -84,6 +86,9 @@ func stripLogWrappers(s string, l *Line) string {
 			return dropFacilityLevel(s)
 		}
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		if t, ok := stripTestDriverSerial(s, l); ok {
+			return t
+		}
 		if t, ok := stripDmesgFacility(s, l); ok {
 			return t
 		}
@@ -509,4 +514,32 @@ func podName(n string) bool {
 		}
 	}
 	return true
+}
+
+// stripTestDriverSerial removes the prefix the NixOS test driver (nixos/lib/test-driver,
+// its logger's log_serial: f"{machine} # {message}") puts before each line a VM wrote to its
+// serial console, when what follows is a kernel record with its dmesg stamp ("pleroma #
+// [   49.981565] [    475]     0   475 ..."): the machine's name is a node's name (letters,
+// digits, '_', '-'), and the VM is the host whose kernel printed the record, so the name is
+// its host name. Anything else behind the prefix (the VM's getty, systemd's status lines)
+// stays as the driver printed it, as do a shell comment ("x=1 # [   12.345678] ..." has no
+// bare name before " # ") and a name before a number in brackets that is no dmesg stamp.
+// Ruled out by the byte after the first word.
+func stripTestDriverSerial(s string, l *Line) (string, bool) {
+	w := 0
+	for w < len(s) && w < 64 && (isDigit(s[w]) || s[w]|0x20 >= 'a' && s[w]|0x20 <= 'z' || s[w] == '-' || s[w] == '_') {
+		w++
+	}
+	if w+4 >= len(s) || s[w] != ' ' || s[w+1] != '#' || s[w+2] != ' ' {
+		return s, false
+	}
+	rest := s[w+3:]
+	if k := len(rest); k > 3 && rest[0] == '<' && rest[2] == '>' && rest[1] >= '0' && rest[1] <= '7' {
+		rest = rest[3:]
+	}
+	if rest == "" || rest[0] != '[' || !dmesgStampAt(rest) {
+		return s, false
+	}
+	l.Host = s[:w]
+	return s[w+3:], true
 }
