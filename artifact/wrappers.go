@@ -28,6 +28,7 @@ import (
 //	"npd-x2b9k npd ..."                                       stern (pod, container)
 //	"machine # [   12.345678] ..."                            the NixOS test driver's serial
 //	                                                          console of a VM
+//	"s1:  [  4]   0.00-1.00   sec ..."                        iperf3 --title's prefix
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -87,6 +88,9 @@ func stripLogWrappers(s string, l *Line) string {
 		}
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		if t, ok := stripTestDriverSerial(s, l); ok {
+			return t
+		}
+		if t, ok := stripIperfTitle(s); ok {
 			return t
 		}
 		if t, ok := stripDmesgFacility(s, l); ok {
@@ -542,4 +546,30 @@ func stripTestDriverSerial(s string, l *Line) (string, bool) {
 	}
 	l.Host = s[:w]
 	return s[w+3:], true
+}
+
+// stripIperfTitle removes the title iperf3 -T/--title puts before each line a client prints
+// (iperf_api.c iperf_printf: "%s:  ", the title, a colon and two blanks), so tryIperf reads
+// the table behind it ("s3:  [  4]   0.00-1.00   sec   401 MBytes  3.37 Gbits/sec    0
+// 446 KBytes"); several clients started at once with their own titles interleave their rows,
+// each still a row of the table. Only a one-word title before an iperf row, its "[ ID]"
+// header or its "- - -" separator: a colon with one blank, a sentence's "Note:  [1] see
+// above" (no iperf row behind it), and a field "Bandwidth:  3.37 Gbits/sec" stay as they are.
+// Ruled out by the byte after the first word.
+func stripIperfTitle(s string) (string, bool) {
+	w := 0
+	for w < len(s) && w < 64 && s[w] != ':' && s[w] != ' ' && s[w] != '\t' {
+		w++
+	}
+	if w == 0 || w+4 >= len(s) || s[w] != ':' || s[w+1] != ' ' || s[w+2] != ' ' || s[w+3] == ' ' {
+		return s, false
+	}
+	rest := s[w+3:]
+	switch {
+	case rest[0] == '[' && (strings.HasPrefix(rest, "[ ID] Interval") || strings.Contains(rest, "sec ") && reIperfRow.MatchString(strings.TrimSpace(rest))):
+	case strings.HasPrefix(rest, "- - - - "):
+	default:
+		return s, false
+	}
+	return rest, true
 }
