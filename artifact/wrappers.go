@@ -26,8 +26,6 @@ import (
 //	"12:03 <nick> ...", "[12:03] <nick> ..."                  an IRC or chat client's log
 //	"netmon-1  | ..."                                         docker compose logs
 //	"npd-x2b9k npd ..."                                       stern (pod, container)
-//	"machine # [   12.345678] ..."                            the NixOS test driver's serial
-//	                                                          console of a VM
 //	"s1:  [  4]   0.00-1.00   sec ..."                        iperf3 --title's prefix
 //
 // Each form is ruled out by its first bytes: it runs on every line.
@@ -87,9 +85,6 @@ func stripLogWrappers(s string, l *Line) string {
 			return dropFacilityLevel(s)
 		}
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		if t, ok := stripTestDriverSerial(s, l); ok {
-			return t
-		}
 		if t, ok := stripIperfTitle(s); ok {
 			return t
 		}
