@@ -23,6 +23,8 @@ import (
 //	"07-13 08:41:51.341 <4>[309805.658142s][pid:1361,cpu5,comm]..."  Android (logcat date,
 //	                                                      kernel stamp in seconds with an 's',
 //	                                                      Huawei's caller block)
+//	"machine # [   12.345678] ..."                        the NixOS test driver's serial
+//	                                                      console of a VM (wrappers.go)
 //
 // It runs on every line of a syslog, so each form is ruled out by its first bytes.
 func stripOtherPrefixes(s string, l *Line) string {
@@ -89,6 +91,13 @@ func stripOtherPrefixes(s string, l *Line) string {
 			s = t
 		} else {
 			return s
+		}
+	}
+	if c := s[0] | 0x20; c >= 'a' && c <= 'z' {
+		// After a list marker or a container's CRI prefix too, so here and not among
+		// stripLogWrappers' forms.
+		if t, ok := stripTestDriverSerial(s, l); ok {
+			return t
 		}
 	}
 	switch c := s[0]; {

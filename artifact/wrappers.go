@@ -26,6 +26,7 @@ import (
 //	"12:03 <nick> ...", "[12:03] <nick> ..."                  an IRC or chat client's log
 //	"netmon-1  | ..."                                         docker compose logs
 //	"npd-x2b9k npd ..."                                       stern (pod, container)
+//	"s1:  [  4]   0.00-1.00   sec ..."                        iperf3 --title's prefix
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -84,6 +85,9 @@ func stripLogWrappers(s string, l *Line) string {
 			return dropFacilityLevel(s)
 		}
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		if t, ok := stripIperfTitle(s); ok {
+			return t
+		}
 		if t, ok := stripDmesgFacility(s, l); ok {
 			return t
 		}
@@ -509,4 +513,58 @@ func podName(n string) bool {
 		}
 	}
 	return true
+}
+
+// stripTestDriverSerial removes the prefix the NixOS test driver (nixos/lib/test-driver,
+// its logger's log_serial: f"{machine} # {message}") puts before each line a VM wrote to its
+// serial console, when what follows is a kernel record with its dmesg stamp ("pleroma #
+// [   49.981565] [    475]     0   475 ..."): the machine's name is a node's name (letters,
+// digits, '_', '-'), and the VM is the host whose kernel printed the record, so the name is
+// its host name. Anything else behind the prefix (the VM's getty, systemd's status lines)
+// stays as the driver printed it, as do a shell comment ("x=1 # [   12.345678] ..." has no
+// bare name before " # ") and a name before a number in brackets that is no dmesg stamp.
+// Ruled out by the byte after the first word.
+func stripTestDriverSerial(s string, l *Line) (string, bool) {
+	w := 0
+	for w < len(s) && w < 64 && (isDigit(s[w]) || s[w]|0x20 >= 'a' && s[w]|0x20 <= 'z' || s[w] == '-' || s[w] == '_') {
+		w++
+	}
+	if w+4 >= len(s) || s[w] != ' ' || s[w+1] != '#' || s[w+2] != ' ' {
+		return s, false
+	}
+	rest := s[w+3:]
+	if k := len(rest); k > 3 && rest[0] == '<' && rest[2] == '>' && rest[1] >= '0' && rest[1] <= '7' {
+		rest = rest[3:]
+	}
+	if rest == "" || rest[0] != '[' || !dmesgStampAt(rest) {
+		return s, false
+	}
+	l.Host = s[:w]
+	return s[w+3:], true
+}
+
+// stripIperfTitle removes the title iperf3 -T/--title puts before each line a client prints
+// (iperf_api.c iperf_printf: "%s:  ", the title, a colon and two blanks), so tryIperf reads
+// the table behind it ("s3:  [  4]   0.00-1.00   sec   401 MBytes  3.37 Gbits/sec    0
+// 446 KBytes"); several clients started at once with their own titles interleave their rows,
+// each still a row of the table. Only a one-word title before an iperf row, its "[ ID]"
+// header or its "- - -" separator: a colon with one blank, a sentence's "Note:  [1] see
+// above" (no iperf row behind it), and a field "Bandwidth:  3.37 Gbits/sec" stay as they are.
+// Ruled out by the byte after the first word.
+func stripIperfTitle(s string) (string, bool) {
+	w := 0
+	for w < len(s) && w < 64 && s[w] != ':' && s[w] != ' ' && s[w] != '\t' {
+		w++
+	}
+	if w == 0 || w+4 >= len(s) || s[w] != ':' || s[w+1] != ' ' || s[w+2] != ' ' || s[w+3] == ' ' {
+		return s, false
+	}
+	rest := s[w+3:]
+	switch {
+	case rest[0] == '[' && (strings.HasPrefix(rest, "[ ID] Interval") || strings.Contains(rest, "sec ") && reIperfRow.MatchString(strings.TrimSpace(rest))):
+	case strings.HasPrefix(rest, "- - - - "):
+	default:
+		return s, false
+	}
+	return rest, true
 }
