@@ -246,7 +246,7 @@ func (h *hostFacts) scan(l *Line) {
 			// "updated ss-redir to version 2.1.0": a program's version, not a kernel's
 			// (corpus 537), "version: 2.4.9" a tool's version field (fix25b, corpus 2189); "kernel
 			// version 2.4.5" was read above.
-			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t:=")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || programVersionBefore(before) || program >= 0 && versionListAfter(t[program:m[2]]) {
+			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t:=")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || programVersionBefore(before) || installedByPackageManager(t[m[3]:]) || program >= 0 && versionListAfter(t[program:m[2]]) {
 				program = m[3]
 				continue
 			}

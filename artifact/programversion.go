@@ -27,6 +27,11 @@ func programVersionBefore(before string) bool {
 			return true
 		}
 	}
+	// nixpkgs' commit title for a new package: "pleroma: init at 2.3.50" (corpus 2711 read
+	// it as kernel 2.3.50).
+	if w == "at" && strings.HasSuffix(strings.TrimRight(prefix, " \t"), "init") {
+		return true
+	}
 	switch w {
 	case "uwsgi", "nginx", "apache", "httpd", "haproxy", "gunicorn", "php", "php-fpm", "python",
 		"python3", "node", "nodejs", "redis", "mysql", "mariadb", "postgres", "postgresql",
@@ -89,6 +94,37 @@ func versionListAfter(between string) bool {
 	switch strings.TrimSpace(between) {
 	case ",", "and", "or", ", and", ", or", "/", "&":
 		return true
+	}
+	return false
+}
+
+// packageManagers: the tools a reporter installs a program's package with.
+var packageManagers = map[string]bool{
+	"opkg": true, "apt": true, "apt-get": true, "yum": true, "dnf": true, "pip": true, "pip3": true,
+	"npm": true, "brew": true, "snap": true, "flatpak": true, "pacman": true, "zypper": true,
+	"apk": true, "conda": true, "cargo": true, "gem": true, "helm": true, "ipkg": true, "entware": true,
+}
+
+// installedByPackageManager: the text after a bare "2.x.y" says it was installed with a
+// package manager ("with 2.0.18 installed on router via opkg", corpus 2544 read as kernel
+// 2.0.18): the version of the package, not the kernel's. A kernel "installed" with no
+// package manager named keeps its reading ("kernel 2.4.21 installed, RH 8").
+func installedByPackageManager(after string) bool {
+	after = strings.ToLower(after)
+	rest, ok := strings.CutPrefix(strings.TrimLeft(after, " \t"), "installed")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexAny(rest, ".;!?"); i >= 0 && (i+1 == len(rest) || rest[i+1] == ' ') {
+		rest = rest[:i] // this sentence only
+	}
+	prev := ""
+	for _, f := range strings.Fields(rest) {
+		f = strings.Trim(f, ",()'\"`")
+		if packageManagers[f] && (prev == "via" || prev == "with" || prev == "using" || prev == "from" || prev == "through" || prev == "by") {
+			return true
+		}
+		prev = f
 	}
 	return false
 }
