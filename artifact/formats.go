@@ -67,6 +67,8 @@ var formats = []format{
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
 	{kind: KindNstat, start: byteIn("u"), detect: isPdnsUDPRow, parse: (*doc).tryPdnsUDPRows},
+	// unbound-control stats, Unbound's own counters named as unread (dnsserver.go).
+	{kind: KindNstat, start: byteIn("thmnuirkd"), detect: unboundStatLine, parse: (*doc).tryUnboundStats},
 	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before
 	// iperf's "[" rows and the kubelet summary's "{".
 	{kind: KindIPLink, start: byteIn("[{"), detect: isToolJSONStart, parse: (*doc).tryToolJSON},

@@ -1,0 +1,131 @@
+package artifact
+
+import "strings"
+
+// DNS servers' own lines about their UDP sends and their own counters (pre-round 27,
+// h27a).
+//
+// A UDP answer refused with ENOBUFS. Unbound (util/netevent.c comm_point_send_udp_msg and
+// comm_point_send_udp_msg_if) retries a send that fails with EAGAIN or ENOBUFS for about a
+// second and then logs verbose(VERB_OPS, "sendto failed: %s") ("send failed: %s" on a
+// connected socket, "sendmsg failed: %s" with interface-automatic), then "remote address
+// is ..."; older releases logged it with log_err ("error: "). NSD (server.c handle_udp)
+// logs "sendmmsg [0]=%s count=%d failed: %s", older releases "sendto failed: %s". Every one
+// of these calls is on a UDP socket, and udp_sendmsg counts each -ENOBUFS it returns in Udp
+// SndbufErrors (net/ipv4/udp.c), so the line is that counter's increment as the server saw
+// it: the send side of udp-rcvbuf-errors (noteUDPSendENOBUFS, rcvbufcapped.go), as rsyslog's
+// and the tunnel daemons' lines are.
+//
+// Another errno (ENETUNREACH, EPERM) is no buffer's; a sentence that quotes the message
+// ("is 'sendto failed: No buffer space available' bad?") fails errnoTextEnds; another
+// program's "sendto failed" (no unbound/nsd tag or prefix) is left to the errno readers.
+// Gated: one strings.Index for the errno's text before any other test.
+
+// dnsUDPSendENOBUFS: t is Unbound's or NSD's UDP send failing with ENOBUFS.
+func dnsUDPSendENOBUFS(tag, t string) bool {
+	k := strings.Index(t, vpnENOBUFSText)
+	if k < 1 || len(t) > maxErrnoLineBytes {
+		return false
+	}
+	if c := t[k-1]; c != 'N' && c != 'n' {
+		return false
+	}
+	k--
+	if !errnoTextEnds(t, k) {
+		return false
+	}
+	before := t[:k]
+	unbound := tag == "unbound" || strings.Contains(before, "unbound[")
+	nsd := tag == "nsd" || strings.Contains(before, "nsd[")
+	switch {
+	case !unbound && !nsd:
+		return false
+	case strings.HasSuffix(before, "sendto failed: "), strings.HasSuffix(before, "sendmsg failed: "):
+		return true
+	case unbound && strings.HasSuffix(before, " send failed: "):
+		return true
+	}
+	j := strings.LastIndex(before, "sendmmsg [0]=")
+	return nsd && j >= 0 && strings.HasSuffix(before, " failed: ") && strings.Contains(before[j:], " count=")
+}
+
+// dnsServerSendLine reads Unbound's and NSD's UDP send refused with ENOBUFS.
+func (d *doc) dnsServerSendLine(i int, t string) bool {
+	if !dnsUDPSendENOBUFS(d.ls[i].Tag, t) || d.exampleLog(i) {
+		return false
+	}
+	d.noteUDPSendENOBUFS(i)
+	return true
+}
+
+// isDNSServerTag: the syslog tags whose lines dnsServerSendLine reads (readsTag).
+func isDNSServerTag(tag string) bool { return tag == "unbound" || tag == "nsd" }
+
+// Unbound's statistics (unbound-control stats / stats_noreset, daemon/remote.c
+// print_stats and print_mem: "%s.num.queries=%lu", "mem.cache.rrset=%u", "total.requestlist.
+// exceeded=%lu", one "name=value" a line, name "thread0", "total", "time", "mem", "num",
+// "histogram", "unwanted", "msg", "rrset", "infra", "key"): Unbound's own counters. Its
+// request list's "exceeded" counts queries Unbound dropped because num-queries-per-thread
+// was full and "overwritten" those it replaced, its "mem.cache.*" the caches it sizes with
+// msg-cache-size/rrset-cache-size: none is a kernel counter (none is Udp RcvbufErrors,
+// which unbound-control does not print), so the block is named as unread with what it
+// holds, not read as the host's state, and a paste of it no longer exits 3.
+// Gated: a format entry by the first byte, then a prefix test and a byte scan, no regexp.
+
+var unboundStatPrefixes = [...]string{"thread", "total.", "time.", "mem.", "num.", "histogram.", "unwanted.", "msg.", "rrset.", "infra.", "key.", "dnscrypt", "tcpusage", "rpz."}
+
+// unboundStatLine: ft is one "name=value" of unbound-control stats (its whole line).
+func unboundStatLine(ft, t string) bool {
+	e := strings.IndexByte(ft, '=')
+	if e < 3 || len(strings.TrimSpace(t)) != len(ft) {
+		return false
+	}
+	name, v := ft[:e], ft[e+1:]
+	ok := false
+	for _, p := range unboundStatPrefixes {
+		if strings.HasPrefix(name, p) {
+			ok = true
+			break
+		}
+	}
+	if !ok || v == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= '0' && c <= '9' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// unboundStatOwn: a name only Unbound prints (the block is Unbound's, not another
+// program's "mem.x=1").
+func unboundStatOwn(ft string) bool {
+	return strings.Contains(ft, ".num.queries=") || strings.HasPrefix(ft, "num.queries=") || strings.Contains(ft, ".requestlist.") ||
+		strings.HasPrefix(ft, "mem.cache.") || strings.Contains(ft, ".num.cachehits=")
+}
+
+const unboundStatsWhy = "unbound-control stats: Unbound's own counters (queries, cache hits, its request list: requestlist.exceeded counts queries Unbound dropped because num-queries-per-thread was full, requestlist.overwritten those it replaced; mem.* its caches within msg-cache-size/rrset-cache-size), not the kernel's: no Udp RcvbufErrors among them (`nstat -az UdpRcvbufErrors` tells whether the kernel dropped datagrams at Unbound's socket); headroom has no rule for a resolver's own counters"
+
+// tryUnboundStats names a block of unbound-control stats lines as unread.
+func (d *doc) tryUnboundStats(i int) int {
+	k, own := i, false
+	for ; k < len(d.ls) && !d.ls[k].Kernel; k++ {
+		ft := strings.TrimSpace(d.ls[k].Text)
+		if !unboundStatLine(ft, ft) {
+			break
+		}
+		own = own || unboundStatOwn(ft)
+	}
+	if k-i < 2 || !own {
+		return 0
+	}
+	d.unparsed(i, k-1, unboundStatsWhy)
+	return k - i
+}
