@@ -16,12 +16,18 @@ import "strings"
 // it: the send side of udp-rcvbuf-errors (noteUDPSendENOBUFS, rcvbufcapped.go), as rsyslog's
 // and the tunnel daemons' lines are.
 //
+// dnsmasq (src/forward.c send_from, its UDP answers; Pi-hole's FTL embeds it and logs under
+// "dnsmasq[pid]" in pihole.log, or under its own tag) logs my_syslog(LOG_ERR, "failed to send
+// packet: %s") after retry_send gave up: ENOBUFS is not retried. send_from also sends
+// router advertisements (radv.c, ICMPv6) with enable-ra; those count in Icmp6OutErrors,
+// and a DNS server's answers are by far its most sends, so the line is read as the UDP one.
+//
 // Another errno (ENETUNREACH, EPERM) is no buffer's; a sentence that quotes the message
 // ("is 'sendto failed: No buffer space available' bad?") fails errnoTextEnds; another
 // program's "sendto failed" (no unbound/nsd tag or prefix) is left to the errno readers.
 // Gated: one strings.Index for the errno's text before any other test.
 
-// dnsUDPSendENOBUFS: t is Unbound's or NSD's UDP send failing with ENOBUFS.
+// dnsUDPSendENOBUFS: t is Unbound's, NSD's or dnsmasq's UDP send failing with ENOBUFS.
 func dnsUDPSendENOBUFS(tag, t string) bool {
 	k := strings.Index(t, vpnENOBUFSText)
 	if k < 1 || len(t) > maxErrnoLineBytes {
@@ -37,7 +43,10 @@ func dnsUDPSendENOBUFS(tag, t string) bool {
 	before := t[:k]
 	unbound := tag == "unbound" || strings.Contains(before, "unbound[")
 	nsd := tag == "nsd" || strings.Contains(before, "nsd[")
+	dnsmasq := strings.HasPrefix(tag, "dnsmasq") || tag == "pihole-FTL" || strings.Contains(before, "dnsmasq[")
 	switch {
+	case dnsmasq:
+		return strings.HasSuffix(before, "failed to send packet: ")
 	case !unbound && !nsd:
 		return false
 	case strings.HasSuffix(before, "sendto failed: "), strings.HasSuffix(before, "sendmsg failed: "):
@@ -49,7 +58,7 @@ func dnsUDPSendENOBUFS(tag, t string) bool {
 	return nsd && j >= 0 && strings.HasSuffix(before, " failed: ") && strings.Contains(before[j:], " count=")
 }
 
-// dnsServerSendLine reads Unbound's and NSD's UDP send refused with ENOBUFS.
+// dnsServerSendLine reads Unbound's, NSD's and dnsmasq's UDP send refused with ENOBUFS.
 func (d *doc) dnsServerSendLine(i int, t string) bool {
 	if !dnsUDPSendENOBUFS(d.ls[i].Tag, t) || d.exampleLog(i) {
 		return false
@@ -58,8 +67,9 @@ func (d *doc) dnsServerSendLine(i int, t string) bool {
 	return true
 }
 
-// isDNSServerTag: the syslog tags whose lines dnsServerSendLine reads (readsTag).
-func isDNSServerTag(tag string) bool { return tag == "unbound" || tag == "nsd" }
+// isDNSServerTag: the syslog tags whose lines dnsServerSendLine reads (readsTag); dnsmasq's
+// lines that start "failed to " are handed already (dnsmasqAllocHanded).
+func isDNSServerTag(tag string) bool { return tag == "unbound" || tag == "nsd" || tag == "pihole-FTL" }
 
 // Unbound's statistics (unbound-control stats / stats_noreset, daemon/remote.c
 // print_stats and print_mem: "%s.num.queries=%lu", "mem.cache.rrset=%u", "total.requestlist.
