@@ -1,0 +1,89 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// h27a: DNS and DHCP servers' own lines (artifact/dnsserver.go, unreadappbuf.go). A UDP
+// answer refused with ENOBUFS (Unbound's "sendto failed", NSD's "sendmmsg ... failed",
+// dnsmasq's and Pi-hole FTL's "failed to send packet") is Udp SndbufErrors' increment: the
+// send side of udp-rcvbuf-errors, in the forms users paste it.
+func TestH27aDNSServerUDPSendENOBUFS(t *testing.T) {
+	const unbound = "Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] error: sendto failed: No buffer space available\nNov 30 10:12:01 dns1 unbound[1234]: [1234:0] error: remote address is 192.0.2.10 port 53\n"
+	for _, text := range []string{
+		unbound,
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:1] info: sendmsg failed: No buffer space available\n",
+		"[1764497521] unbound[1234:0] info: sendto failed: No buffer space available\n", // its own logfile
+		"unbound-1  | [1764497521] unbound[1:0] info: sendto failed: No buffer space available\n",
+		"> " + unbound,
+		"```\n" + unbound + "```\n",
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] info: send failed: No buffer space available\n",
+		"Nov 30 10:12:01 auth1 nsd[2201]: sendmmsg [0]=198.51.100.7 count=64 failed: No buffer space available\n",
+		"Nov 30 10:12:02 auth1 nsd[2201]: sendto failed: No buffer space available\n",
+		"Nov 30 10:12:01 dnsmasq[1234]: failed to send packet: No buffer space available\n", // pihole.log, no host
+		"Nov 30 10:12:01 rt1 dnsmasq[1234]: failed to send packet: No buffer space available\n",
+		"Nov 30 10:12:01 pi pihole-FTL[812]: failed to send packet: No buffer space available\n",
+	} {
+		d, _ := rootOf(t, text)
+		f := findingOf(d, "udp-rcvbuf-errors")
+		if f == nil {
+			t.Errorf("%q: no udp-rcvbuf-errors", text)
+			continue
+		}
+		if !strings.HasPrefix(f.Title, "UDP sends refused with ENOBUFS") || !strings.Contains(evidenceText(f), "Udp SndbufErrors") || len(f.Changes) != 0 {
+			t.Errorf("%q: not the send side: %q, %q, %d changes", text, f.Title, evidenceText(f), len(f.Changes))
+		}
+		if findingOf(d, "oom-kill") != nil {
+			t.Errorf("%q: oom-kill fired", text)
+		}
+	}
+	// Counter-cases: another errno, the words in a question, another program's same words,
+	// a receive's error, a quoted example in prose.
+	for _, text := range []string{
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] error: sendto failed: Network is unreachable\n",
+		"Why does unbound log sendto failed: No buffer space available?\n",
+		"Nov 30 10:12:01 rad1 radiusd[1234]: sendto failed: No buffer space available\n",
+		"Nov 30 10:12:01 rt1 hostapd[1234]: failed to send packet: No buffer space available\n",
+		"Nov 30 10:12:01 rt1 dnsmasq[1234]: failed to send packet: Network is unreachable\n",
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] error: recvfrom 12 failed: No buffer space available\n",
+		"Nov 30 10:12:01 auth1 nsd[2201]: sendmmsg failed: No buffer space available\n", // not NSD's form
+	} {
+		if d, _ := rootOf(t, text); findingOf(d, "udp-rcvbuf-errors") != nil {
+			t.Errorf("%q: udp-rcvbuf-errors fired", text)
+		}
+	}
+}
+
+// h27a: the servers' own counters and limits, named as the program's (no rule applies), so
+// a paste of them alone is no evidence-free text (exit 3), and no finding fires.
+func TestH27aDNSServerOwnLinesNamed(t *testing.T) {
+	const stats = "$ sudo unbound-control stats_noreset\nthread0.num.queries=1203456\nthread0.num.cachehits=1001234\nthread0.requestlist.exceeded=5521\ntotal.num.queries=1203456\ntotal.requestlist.exceeded=5521\nmem.cache.rrset=268435456\nmem.cache.message=134217728\n"
+	for text, want := range map[string]string{
+		stats: "Unbound's own counters",
+		"Nov 30 10:12:01 ns1 named[812]: socket: file descriptor exceeds limit (4096/4096)\n":                                                                                "socket manager's limit",
+		"Nov 30 10:12:03 ns1 named[812]: recursive-clients soft limit exceeded (901/900/1000), aborting oldest query\n":                                                      "recursive-clients quota",
+		"Nov 30 10:12:04 ns1 named[812]: client @0x7f3c1c0a8f68 198.51.100.7#41234 (www.example.com): no more recursive clients (1000/900/1000): quota reached\n":            "recursive-clients quota",
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] info: send udp blocked for long, dropping packet.\n":                                                                   "whole retry time",
+		"2026-11-30 10:12:01.437 UTC [53/T58] WARNING: Long-term load (15min avg) larger than number of processors: 9.9 > 4\n":                                               "15-minute load average",
+		"[2026-11-30 10:12:01.124 812M] WARNING: RAM shortage (/dev/shm) ahead: 92% is used (/dev/shm: 60.4MB used, 65.5MB total, FTL uses 59.8MB)\n":                        "shared memory",
+		"Nov 30 10:12:01 pi pihole-FTL[812]: WARNING: Disk shortage (/etc/pihole/pihole-FTL.db) ahead: 93% is used (/etc/pihole/pihole-FTL.db: 27.7GB used, 29.8GB total)\n": "disk space",
+	} {
+		if s := unreadWhys(t, text); !strings.Contains(s, want) {
+			t.Errorf("%q: unread %q lacks %q", text, s, want)
+		}
+		d, _ := rootOf(t, text)
+		for _, f := range d.Findings {
+			t.Errorf("%q: %s fired", text, f.ID)
+		}
+	}
+	// Not Unbound's: a sysctl's "key=value" lines and one lone stats line stay out of it.
+	for _, text := range []string{
+		"net.core.rmem_max=8388608\nnet.core.wmem_max=8388608\n",
+		"total.num.queries=12\n",
+	} {
+		if s := unreadWhys(t, text); strings.Contains(s, "Unbound") {
+			t.Errorf("%q: named as Unbound's: %q", text, s)
+		}
+	}
+}
