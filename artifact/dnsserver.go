@@ -47,6 +47,10 @@ func dnsUDPSendENOBUFS(tag, t string) bool {
 	switch {
 	case dnsmasq:
 		return strings.HasSuffix(before, "failed to send packet: ")
+	case strings.HasSuffix(before, "pkt4 send failed: sendmsg() returned  with an error: "), strings.HasSuffix(before, "pkt4 send failed: sendmsg() returned with an error: "):
+		return true // Kea's PktFilterInet (dhcp-socket-type udp): a UDP socket
+	case strings.HasSuffix(before, "send_packet6: ") && isDHCPTag(tag):
+		return true // ISC DHCP's send_packet6 (common/socket.c): its UDP socket
 	case !unbound && !nsd:
 		return false
 	case strings.HasSuffix(before, "sendto failed: "), strings.HasSuffix(before, "sendmsg failed: "):
@@ -58,8 +62,37 @@ func dnsUDPSendENOBUFS(tag, t string) bool {
 	return nsd && j >= 0 && strings.HasSuffix(before, " failed: ") && strings.Contains(before[j:], " count=")
 }
 
+// ISC DHCP (dhcpd, dhclient, dhcrelay) common/lpf.c send_packet: on Linux the
+// distributions build it with LPF, so a DHCPv4 packet is written to an AF_PACKET socket with
+// its own UDP and IP headers, and "send_packet: %m" with ENOBUFS is the packet socket's
+// transmit refused (packet_snd: the device's queue or qdisc dropped it, or its send buffer
+// was full): no UDP socket, so no Udp counter grows. Named with what it proves; dhcpd's
+// next line, "dhcp.c:N: Failed to send N byte long packet over IF interface.", is the same
+// failure.
+const dhcpSendPacketWhy = "ISC DHCP (dhcpd/dhclient, common/lpf.c send_packet): on Linux (the LPF build) a DHCPv4 packet is written to an AF_PACKET socket, so ENOBUFS is that packet socket's transmit refused: the interface's qdisc or device queue dropped it, or the packet socket's send buffer was full; no UDP socket is involved, so no Udp counter (SndbufErrors) grows; `tc -s qdisc` drops and `ip -s link` TX dropped tell which; headroom has no reader for this log"
+
+func isDHCPTag(tag string) bool {
+	return tag == "dhcpd" || tag == "dhclient" || tag == "dhcrelay" || strings.HasPrefix(tag, "kea-dhcp")
+}
+
+// dhcpSendPacketLine: ISC DHCP's send_packet (IPv4) with ENOBUFS, or dhcpd's next line.
+func dhcpSendPacketLine(tag, t string) bool {
+	if !isDHCPTag(tag) {
+		return false
+	}
+	if k := strings.Index(t, "send_packet: No buffer space available"); k >= 0 {
+		return k == 0 || t[k-1] == ' '
+	}
+	k := strings.Index(t, ": Failed to send ")
+	return k > 0 && strings.Contains(t[k:], " byte long packet over ")
+}
+
 // dnsServerSendLine reads Unbound's, NSD's and dnsmasq's UDP send refused with ENOBUFS.
 func (d *doc) dnsServerSendLine(i int, t string) bool {
+	if dhcpSendPacketLine(d.ls[i].Tag, t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, dhcpSendPacketWhy)
+		return true
+	}
 	if !dnsUDPSendENOBUFS(d.ls[i].Tag, t) || d.exampleLog(i) {
 		return false
 	}
@@ -69,7 +102,9 @@ func (d *doc) dnsServerSendLine(i int, t string) bool {
 
 // isDNSServerTag: the syslog tags whose lines dnsServerSendLine reads (readsTag); dnsmasq's
 // lines that start "failed to " are handed already (dnsmasqAllocHanded).
-func isDNSServerTag(tag string) bool { return tag == "unbound" || tag == "nsd" || tag == "pihole-FTL" }
+func isDNSServerTag(tag string) bool {
+	return tag == "unbound" || tag == "nsd" || tag == "pihole-FTL" || isDHCPTag(tag)
+}
 
 // Unbound's statistics (unbound-control stats / stats_noreset, daemon/remote.c
 // print_stats and print_mem: "%s.num.queries=%lu", "mem.cache.rrset=%u", "total.requestlist.

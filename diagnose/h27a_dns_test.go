@@ -24,6 +24,8 @@ func TestH27aDNSServerUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 10:12:01 dnsmasq[1234]: failed to send packet: No buffer space available\n", // pihole.log, no host
 		"Nov 30 10:12:01 rt1 dnsmasq[1234]: failed to send packet: No buffer space available\n",
 		"Nov 30 10:12:01 pi pihole-FTL[812]: failed to send packet: No buffer space available\n",
+		"Nov 30 10:12:01 gw dhcpd[1234]: send_packet6: No buffer space available\n",
+		"Nov 30 10:12:01 gw kea-dhcp4[1234]: ERROR [kea-dhcp4.packets/1234.140] DHCP4_PACKET_SEND_FAIL [hwtype=1 00:11:22:33:44:55], cid=[no info], tid=0x1234: failed to send DHCPv4 packet: pkt4 send failed: sendmsg() returned  with an error: No buffer space available\n",
 	} {
 		d, _ := rootOf(t, text)
 		f := findingOf(d, "udp-rcvbuf-errors")
@@ -48,6 +50,8 @@ func TestH27aDNSServerUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 10:12:01 rt1 dnsmasq[1234]: failed to send packet: Network is unreachable\n",
 		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] error: recvfrom 12 failed: No buffer space available\n",
 		"Nov 30 10:12:01 auth1 nsd[2201]: sendmmsg failed: No buffer space available\n", // not NSD's form
+		"Nov 30 10:12:01 gw dhcpd[1234]: send_packet: No buffer space available\n",      // an AF_PACKET socket (LPF): no UDP counter
+		"Nov 30 10:12:01 gw dhcpd[1234]: send_packet6: Network is unreachable\n",
 	} {
 		if d, _ := rootOf(t, text); findingOf(d, "udp-rcvbuf-errors") != nil {
 			t.Errorf("%q: udp-rcvbuf-errors fired", text)
@@ -61,13 +65,14 @@ func TestH27aDNSServerOwnLinesNamed(t *testing.T) {
 	const stats = "$ sudo unbound-control stats_noreset\nthread0.num.queries=1203456\nthread0.num.cachehits=1001234\nthread0.requestlist.exceeded=5521\ntotal.num.queries=1203456\ntotal.requestlist.exceeded=5521\nmem.cache.rrset=268435456\nmem.cache.message=134217728\n"
 	for text, want := range map[string]string{
 		stats: "Unbound's own counters",
-		"Nov 30 10:12:01 ns1 named[812]: socket: file descriptor exceeds limit (4096/4096)\n":                                                                                "socket manager's limit",
-		"Nov 30 10:12:03 ns1 named[812]: recursive-clients soft limit exceeded (901/900/1000), aborting oldest query\n":                                                      "recursive-clients quota",
-		"Nov 30 10:12:04 ns1 named[812]: client @0x7f3c1c0a8f68 198.51.100.7#41234 (www.example.com): no more recursive clients (1000/900/1000): quota reached\n":            "recursive-clients quota",
-		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] info: send udp blocked for long, dropping packet.\n":                                                                   "whole retry time",
-		"2026-11-30 10:12:01.437 UTC [53/T58] WARNING: Long-term load (15min avg) larger than number of processors: 9.9 > 4\n":                                               "15-minute load average",
-		"[2026-11-30 10:12:01.124 812M] WARNING: RAM shortage (/dev/shm) ahead: 92% is used (/dev/shm: 60.4MB used, 65.5MB total, FTL uses 59.8MB)\n":                        "shared memory",
-		"Nov 30 10:12:01 pi pihole-FTL[812]: WARNING: Disk shortage (/etc/pihole/pihole-FTL.db) ahead: 93% is used (/etc/pihole/pihole-FTL.db: 27.7GB used, 29.8GB total)\n": "disk space",
+		"Nov 30 10:12:01 ns1 named[812]: socket: file descriptor exceeds limit (4096/4096)\n":                                                                                             "socket manager's limit",
+		"Nov 30 10:12:03 ns1 named[812]: recursive-clients soft limit exceeded (901/900/1000), aborting oldest query\n":                                                                   "recursive-clients quota",
+		"Nov 30 10:12:04 ns1 named[812]: client @0x7f3c1c0a8f68 198.51.100.7#41234 (www.example.com): no more recursive clients (1000/900/1000): quota reached\n":                         "recursive-clients quota",
+		"Nov 30 10:12:01 gw dhcpd[1234]: send_packet: No buffer space available\nNov 30 10:12:01 gw dhcpd[1234]: dhcp.c:4012: Failed to send 300 byte long packet over eth1 interface.\n": "AF_PACKET socket",
+		"Nov 30 10:12:01 dns1 unbound[1234]: [1234:0] info: send udp blocked for long, dropping packet.\n":                                                                                "whole retry time",
+		"2026-11-30 10:12:01.437 UTC [53/T58] WARNING: Long-term load (15min avg) larger than number of processors: 9.9 > 4\n":                                                            "15-minute load average",
+		"[2026-11-30 10:12:01.124 812M] WARNING: RAM shortage (/dev/shm) ahead: 92% is used (/dev/shm: 60.4MB used, 65.5MB total, FTL uses 59.8MB)\n":                                     "shared memory",
+		"Nov 30 10:12:01 pi pihole-FTL[812]: WARNING: Disk shortage (/etc/pihole/pihole-FTL.db) ahead: 93% is used (/etc/pihole/pihole-FTL.db: 27.7GB used, 29.8GB total)\n":              "disk space",
 	} {
 		if s := unreadWhys(t, text); !strings.Contains(s, want) {
 			t.Errorf("%q: unread %q lacks %q", text, s, want)
