@@ -174,3 +174,35 @@ func (d *doc) tryUnboundStats(i int) int {
 	d.unparsed(i, k-1, unboundStatsWhy)
 	return k - i
 }
+
+// CoreDNS's Prometheus exposition (its prometheus plugin's /metrics: coredns_dns_requests_total,
+// coredns_forward_max_concurrent_rejects_total, coredns_cache_entries, and the Go client's
+// process_open_fds, go_memstats_*): the server's own counters, not the kernel's (none is a
+// node_ series, which tryNodeExporter reads first). The block is named as unread with what
+// it holds, so a paste of it is no evidence-free text (exit 3) and nothing of it is taken
+// for the host's state.
+// Gated: a format entry by the first field's prefix, then the exposition's regexp per line.
+
+const corednsMetricsWhy = "CoreDNS's Prometheus metrics (its prometheus plugin: coredns_dns_requests_total, coredns_forward_* (max_concurrent_rejects: queries refused at the forward plugin's own max_concurrent), coredns_cache_*, and the Go client's process_open_fds, process_max_fds, go_memstats_*): the server's own counters and its process's, not the kernel's: no Udp RcvbufErrors or memory counter of the host among them (node_exporter's node_netstat_Udp_RcvbufErrors would be); headroom has no rule for a DNS server's own metrics"
+
+// isCorednsMetricLine: a coredns_ series or its "# HELP"/"# TYPE".
+func isCorednsMetricLine(ft, t string) bool {
+	return strings.HasPrefix(ft, "coredns_") || (ft == "#" || ft == "HELP" || ft == "TYPE") && strings.Contains(t, " coredns_")
+}
+
+// tryCorednsMetrics names a run of exposition lines holding a coredns_ sample.
+func (d *doc) tryCorednsMetrics(i int) int {
+	k, own := i, false
+	for ; k < len(d.ls) && isNodeExpositionLine(d.ls[k].Text); k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if isNodeExporterLine(firstField(t), t) {
+			break // node_exporter's series: the host's, read by tryNodeExporter
+		}
+		own = own || strings.HasPrefix(t, "coredns_")
+	}
+	if !own {
+		return 0
+	}
+	d.unparsed(i, k-1, corednsMetricsWhy)
+	return k - i
+}

@@ -89,6 +89,9 @@ var formats = []format{
 	{kind: KindWrk, start: isDigit, detect: func(_, t string) bool { return strings.Contains(t, " threads and ") }, parse: (*doc).tryWrk},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNodeExporter, start: byteIn("12"), detect: isCMetricsTextLine, parse: (*doc).tryNodeExporter},
+	// CoreDNS's own metrics, after node_exporter's (a mixed scrape is read as node's): named
+	// as unread (dnsserver.go).
+	{kind: KindNodeExporter, start: byteIn("#cHT"), detect: isCorednsMetricLine, parse: (*doc).tryCorednsMetrics},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},

@@ -92,3 +92,23 @@ func TestH27aDNSServerOwnLinesNamed(t *testing.T) {
 		}
 	}
 }
+
+// h27a: CoreDNS's own Prometheus metrics are named as the server's; node_exporter's series
+// after them stay the host's and reach the rule.
+func TestH27aCorednsMetrics(t *testing.T) {
+	const coredns = "# HELP coredns_dns_requests_total Counter of DNS requests made per zone, protocol and family.\n# TYPE coredns_dns_requests_total counter\ncoredns_dns_requests_total{family=\"1\",proto=\"udp\",server=\"dns://:53\",type=\"A\",view=\"\",zone=\".\"} 1.234567e+06\ncoredns_forward_max_concurrent_rejects_total 4521\nprocess_open_fds 18\n"
+	if s := unreadWhys(t, coredns); !strings.Contains(s, "CoreDNS's Prometheus metrics") {
+		t.Errorf("CoreDNS metrics not named: %q", s)
+	}
+	if d, _ := rootOf(t, coredns); len(d.Findings) != 0 {
+		t.Errorf("CoreDNS metrics alone: %d findings", len(d.Findings))
+	}
+	d, _ := rootOf(t, coredns+"node_netstat_Udp_RcvbufErrors 4821\nnode_netstat_Udp_InDatagrams 1000000\n")
+	if f := findingOf(d, "udp-rcvbuf-errors"); f == nil || !strings.Contains(evidenceText(f), "4821") {
+		t.Errorf("node_exporter's Udp RcvbufErrors after CoreDNS's metrics not read: %+v", f)
+	}
+	// A sentence naming a series is not the exposition.
+	if s := unreadWhys(t, "I checked coredns_dns_requests_total and it was 12 per second\n"); strings.Contains(s, "CoreDNS") {
+		t.Errorf("a sentence named as CoreDNS's metrics: %q", s)
+	}
+}
