@@ -206,3 +206,29 @@ func (d *doc) tryCorednsMetrics(i int) int {
 	d.unparsed(i, k-1, corednsMetricsWhy)
 	return k - i
 }
+
+// dnsdist's showServers() (dnsdist-lua-inspection.cc): a header "#   Name   Address   State
+// Qps   Qlim Ord Wt   Queries   Drops Drate   Lat Outstanding Pools", a row per backend and
+// an "All" total. Its Drops are dnsdist's own count of queries a backend left unanswered
+// past its timeout (Drate their rate), not datagrams the kernel dropped: named as unread.
+// Gated: the header's first field "#" and three of its column names.
+
+const dnsdistServersWhy = "dnsdist's showServers(): its backends' own counters (Queries, Drops: queries a backend left unanswered past dnsdist's timeout, Drate their rate per second, Lat, Outstanding): dnsdist's accounting of its downstream servers, not datagrams the kernel dropped (Udp RcvbufErrors, which dnsdist's dumpStats() reports as udp-recvbuf-errors, would be); headroom has no rule for a proxy's backend counters"
+
+func isDnsdistServersHeader(ft, t string) bool {
+	return ft == "#" && strings.Contains(t, " Qlim ") && strings.Contains(t, " Drops ") && strings.Contains(t, " Drate ")
+}
+
+// tryDnsdistServers names the table: its header and the rows below it up to a blank line.
+func (d *doc) tryDnsdistServers(i int) int {
+	k := i + 1
+	for k < len(d.ls) && !d.ls[k].Kernel && !isBlank(d.ls[k].Text) {
+		fs := fields(d.ls[k].Text)
+		if len(fs) < 3 || fs[0] != "All" && leadingDigits(fs[0]) != fs[0] {
+			break
+		}
+		k++
+	}
+	d.unparsed(i, k-1, dnsdistServersWhy)
+	return k - i
+}

@@ -67,6 +67,8 @@ var formats = []format{
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
 	{kind: KindNstat, start: byteIn("u"), detect: isPdnsUDPRow, parse: (*doc).tryPdnsUDPRows},
+	// dnsdist's showServers() table, its own backend counters named as unread (dnsserver.go).
+	{kind: KindNstat, first: []string{"#"}, detect: isDnsdistServersHeader, parse: (*doc).tryDnsdistServers},
 	// unbound-control stats, Unbound's own counters named as unread (dnsserver.go).
 	{kind: KindNstat, start: byteIn("thmnuirkd"), detect: unboundStatLine, parse: (*doc).tryUnboundStats},
 	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before

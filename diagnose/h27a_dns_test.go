@@ -112,3 +112,19 @@ func TestH27aCorednsMetrics(t *testing.T) {
 		t.Errorf("a sentence named as CoreDNS's metrics: %q", s)
 	}
 }
+
+// h27a: dnsdist's showServers() table is dnsdist's own backend accounting, named; its Drops
+// are no kernel drop and reach no rule.
+func TestH27aDnsdistShowServers(t *testing.T) {
+	const table = "> showServers()\n#   Name                 Address                       State     Qps    Qlim Ord Wt    Queries   Drops Drate   Lat Outstanding Pools\n0   ns1                  192.0.2.53:53                    up   812.3       0   1  1   92837123   48211  12.1   3.2          65 \nAll                                                          812.3                   92837123   48211\n"
+	if s := unreadWhys(t, table); !strings.Contains(s, "dnsdist's showServers()") {
+		t.Errorf("showServers not named: %q", s)
+	}
+	if d, _ := rootOf(t, table); len(d.Findings) != 0 {
+		t.Errorf("showServers: %d findings", len(d.Findings))
+	}
+	// A "#" comment naming the columns in prose is not the table.
+	if s := unreadWhys(t, "# the Drops column counts timeouts\n"); strings.Contains(s, "dnsdist") {
+		t.Errorf("a comment named as dnsdist's table: %q", s)
+	}
+}
