@@ -62,9 +62,12 @@ func TestH27aDNSServerUDPSendENOBUFS(t *testing.T) {
 // h27a: the servers' own counters and limits, named as the program's (no rule applies), so
 // a paste of them alone is no evidence-free text (exit 3), and no finding fires.
 func TestH27aDNSServerOwnLinesNamed(t *testing.T) {
+	const dnsdistTable = "> showServers()\n#   Name                 Address                       State     Qps    Qlim Ord Wt    Queries   Drops Drate   Lat Outstanding Pools\n0   ns1                  192.0.2.53:53                    up   812.3       0   1  1   92837123   48211  12.1   3.2          65 \nAll                                                          812.3                   92837123   48211\n"
 	const stats = "$ sudo unbound-control stats_noreset\nthread0.num.queries=1203456\nthread0.num.cachehits=1001234\nthread0.requestlist.exceeded=5521\ntotal.num.queries=1203456\ntotal.requestlist.exceeded=5521\nmem.cache.rrset=268435456\nmem.cache.message=134217728\n"
 	for text, want := range map[string]string{
-		stats: "Unbound's own counters",
+		stats:          "Unbound's own counters",
+		corednsMetrics: "CoreDNS's Prometheus metrics",
+		dnsdistTable:   "dnsdist's showServers()", // its Drops are no kernel drop
 		"Nov 30 10:12:01 ns1 named[812]: socket: file descriptor exceeds limit (4096/4096)\n":                                                                                             "socket manager's limit",
 		"Nov 30 10:12:03 ns1 named[812]: recursive-clients soft limit exceeded (901/900/1000), aborting oldest query\n":                                                                   "recursive-clients quota",
 		"Nov 30 10:12:04 ns1 named[812]: client @0x7f3c1c0a8f68 198.51.100.7#41234 (www.example.com): no more recursive clients (1000/900/1000): quota reached\n":                         "recursive-clients quota",
@@ -82,49 +85,26 @@ func TestH27aDNSServerOwnLinesNamed(t *testing.T) {
 			t.Errorf("%q: %s fired", text, f.ID)
 		}
 	}
-	// Not Unbound's: a sysctl's "key=value" lines and one lone stats line stay out of it.
-	for _, text := range []string{
-		"net.core.rmem_max=8388608\nnet.core.wmem_max=8388608\n",
-		"total.num.queries=12\n",
+	// Not the programs': a sysctl's "key=value" lines, one lone stats line, a sentence naming a
+	// series, a "#" comment naming a column.
+	for text, other := range map[string]string{
+		"net.core.rmem_max=8388608\nnet.core.wmem_max=8388608\n":          "Unbound",
+		"total.num.queries=12\n":                                          "Unbound",
+		"I checked coredns_dns_requests_total and it was 12 per second\n": "CoreDNS",
+		"# the Drops column counts timeouts\n":                            "dnsdist",
 	} {
-		if s := unreadWhys(t, text); strings.Contains(s, "Unbound") {
-			t.Errorf("%q: named as Unbound's: %q", text, s)
+		if s := unreadWhys(t, text); strings.Contains(s, other) {
+			t.Errorf("%q: named as %s's: %q", text, other, s)
 		}
 	}
 }
 
-// h27a: CoreDNS's own Prometheus metrics are named as the server's; node_exporter's series
-// after them stay the host's and reach the rule.
-func TestH27aCorednsMetrics(t *testing.T) {
-	const coredns = "# HELP coredns_dns_requests_total Counter of DNS requests made per zone, protocol and family.\n# TYPE coredns_dns_requests_total counter\ncoredns_dns_requests_total{family=\"1\",proto=\"udp\",server=\"dns://:53\",type=\"A\",view=\"\",zone=\".\"} 1.234567e+06\ncoredns_forward_max_concurrent_rejects_total 4521\nprocess_open_fds 18\n"
-	if s := unreadWhys(t, coredns); !strings.Contains(s, "CoreDNS's Prometheus metrics") {
-		t.Errorf("CoreDNS metrics not named: %q", s)
-	}
-	if d, _ := rootOf(t, coredns); len(d.Findings) != 0 {
-		t.Errorf("CoreDNS metrics alone: %d findings", len(d.Findings))
-	}
-	d, _ := rootOf(t, coredns+"node_netstat_Udp_RcvbufErrors 4821\nnode_netstat_Udp_InDatagrams 1000000\n")
+const corednsMetrics = "# HELP coredns_dns_requests_total Counter of DNS requests made per zone, protocol and family.\n# TYPE coredns_dns_requests_total counter\ncoredns_dns_requests_total{family=\"1\",proto=\"udp\",server=\"dns://:53\",type=\"A\",view=\"\",zone=\".\"} 1.234567e+06\ncoredns_forward_max_concurrent_rejects_total 4521\nprocess_open_fds 18\n"
+
+// h27a: node_exporter's series after CoreDNS's own metrics stay the host's and reach the rule.
+func TestH27aCorednsMetricsThenNode(t *testing.T) {
+	d, _ := rootOf(t, corednsMetrics+"node_netstat_Udp_RcvbufErrors 4821\nnode_netstat_Udp_InDatagrams 1000000\n")
 	if f := findingOf(d, "udp-rcvbuf-errors"); f == nil || !strings.Contains(evidenceText(f), "4821") {
 		t.Errorf("node_exporter's Udp RcvbufErrors after CoreDNS's metrics not read: %+v", f)
-	}
-	// A sentence naming a series is not the exposition.
-	if s := unreadWhys(t, "I checked coredns_dns_requests_total and it was 12 per second\n"); strings.Contains(s, "CoreDNS") {
-		t.Errorf("a sentence named as CoreDNS's metrics: %q", s)
-	}
-}
-
-// h27a: dnsdist's showServers() table is dnsdist's own backend accounting, named; its Drops
-// are no kernel drop and reach no rule.
-func TestH27aDnsdistShowServers(t *testing.T) {
-	const table = "> showServers()\n#   Name                 Address                       State     Qps    Qlim Ord Wt    Queries   Drops Drate   Lat Outstanding Pools\n0   ns1                  192.0.2.53:53                    up   812.3       0   1  1   92837123   48211  12.1   3.2          65 \nAll                                                          812.3                   92837123   48211\n"
-	if s := unreadWhys(t, table); !strings.Contains(s, "dnsdist's showServers()") {
-		t.Errorf("showServers not named: %q", s)
-	}
-	if d, _ := rootOf(t, table); len(d.Findings) != 0 {
-		t.Errorf("showServers: %d findings", len(d.Findings))
-	}
-	// A "#" comment naming the columns in prose is not the table.
-	if s := unreadWhys(t, "# the Drops column counts timeouts\n"); strings.Contains(s, "dnsdist") {
-		t.Errorf("a comment named as dnsdist's table: %q", s)
 	}
 }
