@@ -67,6 +67,10 @@ var formats = []format{
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
 	{kind: KindNstat, start: byteIn("u"), detect: isPdnsUDPRow, parse: (*doc).tryPdnsUDPRows},
+	// dnsdist's showServers() table, its own backend counters named as unread (dnsserver.go).
+	{kind: KindNstat, first: []string{"#"}, detect: isDnsdistServersHeader, parse: (*doc).tryDnsdistServers},
+	// unbound-control stats, Unbound's own counters named as unread (dnsserver.go).
+	{kind: KindNstat, start: byteIn("thmnuirkd"), detect: unboundStatLine, parse: (*doc).tryUnboundStats},
 	// iproute2 -j and ethtool --json documents (iproute_json.go): told by their keys, before
 	// iperf's "[" rows and the kubelet summary's "{".
 	{kind: KindIPLink, start: byteIn("[{"), detect: isToolJSONStart, parse: (*doc).tryToolJSON},
@@ -87,6 +91,9 @@ var formats = []format{
 	{kind: KindWrk, start: isDigit, detect: func(_, t string) bool { return strings.Contains(t, " threads and ") }, parse: (*doc).tryWrk},
 	{kind: KindNodeExporter, detect: isNodeExporterLine, parse: (*doc).tryNodeExporter},
 	{kind: KindNodeExporter, start: byteIn("12"), detect: isCMetricsTextLine, parse: (*doc).tryNodeExporter},
+	// CoreDNS's own metrics, after node_exporter's (a mixed scrape is read as node's): named
+	// as unread (dnsserver.go).
+	{kind: KindNodeExporter, start: byteIn("#cHT"), detect: isCorednsMetricLine, parse: (*doc).tryCorednsMetrics},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},

@@ -95,6 +95,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}
+	if d.dnsServerSendLine(i, t) {
+		return true // Unbound's or NSD's UDP answer refused with ENOBUFS (dnsserver.go)
+	}
 	if strings.IndexByte(t, '>') >= 0 && d.ovpnSockBufLine(i, t) {
 		return true // OpenVPN's socket buffer sizes, named (vpnudpsend.go)
 	}

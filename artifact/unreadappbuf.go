@@ -122,6 +122,28 @@ var appBufClasses = []struct {
 	// EMFILE and ENFILE to ISC_R_NORESOURCES, whose text in lib/isc/result.c is "not enough
 	// free resources"): "error sending response: not enough free resources".
 	{": not enough free resources", "", "BIND (named): ISC_R_NORESOURCES, the errno ENOBUFS (a send dropped at a full queue or a socket buffer at its limit) or EMFILE/ENFILE (file descriptors) as BIND names it (lib/isc/errno2result.c); not by itself a page allocation failure; headroom has no reader for this log", false},
+	// BIND 9 lib/isc/unix/socket.c socket creation (h27a): a new descriptor at or past the
+	// socket manager's maxsocks (named -S, by default from RLIMIT_NOFILE) is closed and
+	// logged "socket: file descriptor exceeds limit (%d/%u)": a per-process descriptor
+	// limit, not memory nor a kernel counter.
+	{"socket: file descriptor exceeds limit (", "", bindFDWhy, false},
+	// BIND 9 query.c: its recursive-clients quota (its own limit on concurrent recursions):
+	// "recursive-clients soft limit exceeded (%u/%u/%u), aborting oldest query" and "no more
+	// recursive clients (%u/%u/%u): %s" (older "no more recursive clients: %s", no figure).
+	{"recursive-clients soft limit exceeded", "", bindRecursionQuotaWhy, false},
+	{"no more recursive clients", "", bindRecursionQuotaWhy, true},
+	// Unbound util/netevent.c comm_point_send_udp_msg (h27a): after about a second of a UDP
+	// send blocked on EAGAIN/ENOBUFS it gives up: "send udp blocked for long, dropping
+	// packet." (VERB_OPS, once per SLOW_LOG_TIME). No errno is printed: which limit blocked
+	// the send is not in it.
+	{"send udp blocked for long, dropping packet", "", unboundSendBlockedWhy, true},
+	// Pi-hole FTL (src/log.c log_resource_shortage, h27a): its own checks of the host, to
+	// FTL.log as "WARNING: Long-term load (15min avg) larger than number of processors: %.1f
+	// > %d", "WARNING: RAM shortage (%s) ahead: %d%% is used (%s)" (the file system of its
+	// shared memory, /dev/shm) and "WARNING: Disk shortage (%s) ahead: %d%% is used (%s)".
+	{"Long-term load (15min avg) larger than number of processors", "", ftlLoadWhy, false},
+	{"RAM shortage (", " is used (", ftlShmWhy, false},
+	{"Disk shortage ", " is used (", ftlDiskWhy, false},
 	// FFmpeg libavformat/udp.c circular_buffer_task: the program's own FIFO between its
 	// receive thread and the demuxer (fifo_size) was full: "Circular buffer overrun. To
 	// avoid, increase fifo_size URL option. To survive in such case, use overrun_nonfatal
@@ -148,6 +170,18 @@ var appBufClasses = []struct {
 	// packet dropped due to output saturation (multi_add_mbuf)"). Printed without a figure.
 	{"MULTI: packet dropped due to output saturation", "", "OpenVPN (multi.c multi_add_mbuf/multi_process_incoming_tun): a client's output queue inside the server (--tcp-queue-limit for a TCP client) was full, so OpenVPN dropped the packet: a queue inside the program (commonly bridged broadcast traffic outrunning a slow TCP client), not a kernel socket buffer, NIC or backlog counter; headroom has no reader for this log", true},
 }
+
+const bindFDWhy = "BIND (named, lib/isc/unix/socket.c): a new socket's descriptor reached the socket manager's limit (the figures: the descriptor and maxsocks, set by named -S or from RLIMIT_NOFILE), so named closed it and the query or transfer that needed it failed: a per-process descriptor limit (LimitNOFILE=, ulimit -n), not memory nor a kernel network counter; headroom has no rule for descriptor limits"
+
+const bindRecursionQuotaWhy = "BIND (named, query.c): its own recursive-clients quota (the figures: in use, soft and hard limits) was reached, so it dropped the oldest recursion or refused the client: named's configured limit on concurrent recursive queries (recursive-clients), commonly reached when upstream servers answer slowly, not the kernel's memory, descriptors or socket buffers; headroom has no rule for a server's own quota"
+
+const unboundSendBlockedWhy = "Unbound (util/netevent.c comm_point_send_udp_msg): a UDP send stayed blocked (EAGAIN or ENOBUFS) for its whole retry time (about a second), so Unbound dropped the answer; no errno is printed, so whether the socket's send buffer (Udp SndbufErrors) or a full qdisc or device queue refused it is not in the line; `nstat -az UdpSndbufErrors` and `tc -s qdisc` tell; headroom reads no drop count from it"
+
+const ftlLoadWhy = "Pi-hole FTL (log.c log_resource_shortage): the 15-minute load average above the number of CPUs, FTL's own check of the host: runnable (and uninterruptible) tasks, not a memory, socket buffer or drop counter; headroom has no rule for load averages"
+
+const ftlShmWhy = "Pi-hole FTL (log.c log_resource_shortage): the file system of its shared memory (the path in the line, /dev/shm, a tmpfs or a container's shm size) is nearly full, FTL's own check: tmpfs pages, not the host's free memory, the OOM killer or a kernel allocation failure; headroom has no rule for a tmpfs's use"
+
+const ftlDiskWhy = "Pi-hole FTL (log.c log_resource_shortage): the file system holding its database or logs (the path in the line) is nearly full, FTL's own check: disk space, not memory nor a network counter; headroom has no rule for disk space"
 
 const transmissionAdviceWhy = "Transmission (libtransmission/tr-udp.c): its advice after a buffer it was not granted, the size it wants (RECV_BUFFER_SIZE 4 MiB, SEND_BUFFER_SIZE 1 MiB) printed as a sysctl.conf line: a recommendation, not this host's setting (the granted size on the line before is about twice rmem_max/wmem_max); headroom has no rule for a program's buffer request"
 
@@ -197,7 +231,7 @@ func isAppBufTag(tag string) bool {
 	switch tag {
 	case "unbound", "ipfs", "kubo", "syncthing", "transmission-daemon", "transmission-gtk", "transmission-qt", "qbittorrent-nox", "deluged", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
-		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled":
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled", "pihole-FTL":
 		return true
 	}
 	return false
