@@ -30,19 +30,19 @@ func nodeErrnoCode(t string) (string, bool) {
 	}
 	if k := strings.Index(t, "Error: "); k >= 0 {
 		f := strings.Fields(t[k+len("Error: "):])
-		// uvException: the code first, then ": ".
+		// uvException: the code first, then ": " and libuv's text, ", " and the call.
 		if len(f) > 0 {
-			if c, ok := strings.CutSuffix(f[0], ":"); ok && nodeErrnoName(c) {
+			if c, ok := strings.CutSuffix(f[0], ":"); ok && nodeErrnoName(c) && strings.Contains(t[k:], ", ") {
 				return c, true
 			}
 		}
-		// errnoException: a syscall's name, at most one argument (spawn's file), the code.
-		if len(f) >= 2 && isSyscallWord(f[0]) {
-			for i := 1; i < len(f) && i <= 2; i++ {
-				c := strings.TrimSuffix(f[i], ":")
-				if nodeErrnoName(c) {
-					return c, true
-				}
+		// errnoException: the call's name, the code; child_process's "spawn <file> <CODE>".
+		if len(f) >= 2 && nodeSyscall(f[0]) {
+			if c := strings.TrimSuffix(f[1], ":"); nodeErrnoName(c) {
+				return c, true
+			}
+			if len(f) >= 3 && f[0] == "spawn" && nodeErrnoName(f[2]) {
+				return f[2], true
 			}
 		}
 	}
@@ -75,19 +75,16 @@ func nodeErrnoName(c string) bool {
 	return false
 }
 
-// isSyscallWord: a system call's or libuv request's name as Node prints it (read, write,
-// listen, spawn, connect, getaddrinfo, uv_os_homedir): lower-case letters, digits, '_'.
-func isSyscallWord(w string) bool {
-	if w == "" || w[0] < 'a' || w[0] > 'z' {
-		return false
+// nodeSyscall: a call whose name Node's errors carry (lib/net.js, dgram.js, child_process.js,
+// fs.js, internal/stream_base_commons.js): not a word of a sentence ("Error: got ENOMEM").
+func nodeSyscall(w string) bool {
+	switch w {
+	case "read", "write", "writev", "listen", "accept", "connect", "bind", "send", "recv",
+		"spawn", "spawnSync", "open", "opendir", "scandir", "socket", "pipe", "shutdown", "watch",
+		"fork", "getaddrinfo", "setsockopt", "addMembership", "uv_pipe_open", "uv_os_homedir":
+		return true
 	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // nodeENOBUFSReadWhy: libuv's ENOBUFS on a stream's read is no socket's: uv__read
@@ -174,4 +171,39 @@ func langRuntimeLine(t string) (string, bool) {
 		return bunCrashHeaderWhy, true
 	}
 	return "", false
+}
+
+// langRuntimeRecord says why t, a line under any log prefix (a syslog tag, an RFC 3339
+// stamp and level of Rust's tracing, a supervisor's), is a language runtime's own record:
+// Node's errno shapes, Rust's io::Error (Debug "Os { code: N, ... }" or Display "(os error
+// N)"), Go's gctrace, Bun's crash header. Other programs' errno lines keep their tags' readers.
+func langRuntimeRecord(t string) (string, bool) {
+	if why, ok := nodeErrnoLine(t); ok {
+		return why, true
+	}
+	if strings.Contains(t, "Os { code: ") || strings.Contains(t, " (os error ") {
+		if why, ok := errnoLogLine(t); ok {
+			return why, true
+		}
+	}
+	return langRuntimeLine(t)
+}
+
+// langRuntimeHanded: another program's syslog line (a tag, or an RFC 3339 stamp whose first
+// words were taken for a host and a tag) that holds one of langRuntimeNeedles, which
+// langRuntimeRecord may name: one bit test per line; a line whose needles are not known is
+// searched.
+func langRuntimeHanded(l *Line, needles uint32) bool {
+	if l.Kernel || !l.Syslog || needles&langRuntimeNeedles == 0 {
+		return false
+	}
+	if needles != anyNeedle {
+		return true
+	}
+	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM} {
+		if strings.Contains(l.Text, needleText[n]) {
+			return true
+		}
+	}
+	return false
 }

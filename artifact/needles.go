@@ -29,6 +29,12 @@ const (
 	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
 	needleCMAFail                    // kernel.MsgCMAAllocFail (cmaFailures)
 	needleOfMemory                   // "of memory" (appOOMHanded: a program's own out-of-memory line)
+	needleOsError                    // "os error " (langRuntimeHanded: Rust's io::Error Display)
+	needleRustOs                     // "Os { code: " (langRuntimeHanded: Rust's io::Error Debug)
+	needleMBGoal                     // " MB goal" (langRuntimeHanded: Go's gctrace)
+	needleENOBUFS                    // "ENOBUFS" (langRuntimeHanded: Node's errno records)
+	needleEMFILE                     // "EMFILE" (langRuntimeHanded)
+	needleENOMEM                     // "ENOMEM" (langRuntimeHanded)
 	numNeedles
 )
 
@@ -46,6 +52,12 @@ var needleText = [numNeedles]string{
 	needleLowMemKill: "lowmemorykiller",
 	needleCMAFail:    kernel.MsgCMAAllocFail[0],
 	needleOfMemory:   "of memory",
+	needleOsError:    "os error ",
+	needleRustOs:     "Os { code: ",
+	needleMBGoal:     " MB goal",
+	needleENOBUFS:    "ENOBUFS",
+	needleEMFILE:     "EMFILE",
+	needleENOMEM:     "ENOMEM",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
@@ -53,6 +65,8 @@ var needleText = [numNeedles]string{
 const (
 	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
 	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
+	// langRuntimeNeedles: a language runtime's record may be in the line (langRuntimeHanded).
+	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleMBGoal | 1<<needleENOBUFS | 1<<needleEMFILE | 1<<needleENOMEM
 )
 
 // anyNeedle is the answer for a line whose needles are not known: it may hold any.
