@@ -200,7 +200,7 @@ func langRuntimeHanded(l *Line, needles uint32) bool {
 	if needles != anyNeedle {
 		return true
 	}
-	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM} {
+	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM, needleRustAlloc, needleBunPeak} {
 		if strings.Contains(l.Text, needleText[n]) {
 			return true
 		}

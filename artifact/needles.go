@@ -35,6 +35,8 @@ const (
 	needleENOBUFS                    // "ENOBUFS" (langRuntimeHanded: Node's errno records)
 	needleEMFILE                     // "EMFILE" (langRuntimeHanded)
 	needleENOMEM                     // "ENOMEM" (langRuntimeHanded)
+	needleRustAlloc                  // "memory allocation of " (langRuntimeHanded: Rust's alloc error, appOOMLine)
+	needleBunPeak                    // " | Peak: " (langRuntimeHanded: Bun's crash header)
 	numNeedles
 )
 
@@ -58,6 +60,8 @@ var needleText = [numNeedles]string{
 	needleENOBUFS:    "ENOBUFS",
 	needleEMFILE:     "EMFILE",
 	needleENOMEM:     "ENOMEM",
+	needleRustAlloc:  "memory allocation of ",
+	needleBunPeak:    " | Peak: ",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
@@ -66,7 +70,7 @@ const (
 	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
 	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
 	// langRuntimeNeedles: a language runtime's record may be in the line (langRuntimeHanded).
-	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleMBGoal | 1<<needleENOBUFS | 1<<needleEMFILE | 1<<needleENOMEM
+	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleMBGoal | 1<<needleENOBUFS | 1<<needleEMFILE | 1<<needleENOMEM | 1<<needleRustAlloc | 1<<needleBunPeak
 )
 
 // anyNeedle is the answer for a line whose needles are not known: it may hold any.
