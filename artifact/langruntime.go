@@ -159,6 +159,33 @@ func bunCrashHeaderLine(t string) bool {
 	return p > 0 && strings.Contains(t[k+p:], " | Commit: ")
 }
 
+// goNewOSProcPrefix: the Go runtime's report of a failed clone (runtime/os_linux.go
+// newosproc: print("runtime: failed to create new OS thread (have ", mcount(), " already;
+// errno=", -ret, ")"), then throw("newosproc")); on EAGAIN it adds "runtime: may need to
+// increase max user processes (ulimit -u)".
+const goNewOSProcPrefix = "runtime: failed to create new OS thread (have "
+
+// goNewOSProcWhy says what the errno of Go's failed clone proves.
+func goNewOSProcWhy(t string) string {
+	k := strings.Index(t, "errno=")
+	n := k + len("errno=")
+	e := n
+	for k >= 0 && e < len(t) && t[e] >= '0' && t[e] <= '9' {
+		e++
+	}
+	errno := ""
+	if k >= 0 {
+		errno = t[n:e]
+	}
+	switch errno {
+	case "11":
+		return "the Go runtime could not start another OS thread (runtime/os_linux.go newosproc: clone failed EAGAIN): a limit on tasks, the user's RLIMIT_NPROC (ulimit -u, LimitNPROC), a pids cgroup's pids.max or kernel.threads-max, not memory; the program exits with \"fatal error: newosproc\"; headroom has no reader for this log"
+	case "12":
+		return "the Go runtime could not start another OS thread (runtime/os_linux.go newosproc: clone failed ENOMEM): the new thread's stack or the kernel's task structures could not be had (the address space, overcommit's commit limit, or memory short); the program exits by itself, no kill by the kernel's OOM killer; headroom has no reader for this log"
+	}
+	return "the Go runtime could not start another OS thread (runtime/os_linux.go newosproc: clone failed with errno=N; 11 EAGAIN is a task limit such as ulimit -u or pids.max, 12 ENOMEM memory for the thread): the program exits with \"fatal error: newosproc\"; headroom has no reader for this log"
+}
+
 // langRuntimeLine says why t is a language runtime's own record of this file.
 func langRuntimeLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
@@ -169,6 +196,15 @@ func langRuntimeLine(t string) (string, bool) {
 	}
 	if bunCrashHeaderLine(t) {
 		return bunCrashHeaderWhy, true
+	}
+	if strings.Contains(t, goNewOSProcPrefix) {
+		return goNewOSProcWhy(t), true
+	}
+	if strings.Contains(t, "runtime: may need to increase max user processes (ulimit -u)") {
+		return "the Go runtime's hint after a clone failed EAGAIN (runtime/os_linux.go newosproc): the user's RLIMIT_NPROC, a pids cgroup or kernel.threads-max, a limit on tasks, not memory; headroom has no reader for this log", true
+	}
+	if strings.TrimSpace(t) == "fatal error: newosproc" {
+		return "the Go runtime exits because it could not start an OS thread (runtime/os_linux.go newosproc; the line before says the errno): the program's own exit, no kill by the kernel; headroom has no reader for this log", true
 	}
 	return "", false
 }
@@ -200,7 +236,7 @@ func langRuntimeHanded(l *Line, needles uint32) bool {
 	if needles != anyNeedle {
 		return true
 	}
-	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM, needleRustAlloc, needleBunPeak} {
+	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM, needleRustAlloc, needleBunPeak, needleGoThread} {
 		if strings.Contains(l.Text, needleText[n]) {
 			return true
 		}

@@ -37,6 +37,7 @@ const (
 	needleENOMEM                     // "ENOMEM" (langRuntimeHanded)
 	needleRustAlloc                  // "memory allocation of " (langRuntimeHanded: Rust's alloc error, appOOMLine)
 	needleBunPeak                    // " | Peak: " (langRuntimeHanded: Bun's crash header)
+	needleGoThread                   // "new OS thread" (langRuntimeHanded: Go's newosproc)
 	numNeedles
 )
 
@@ -62,6 +63,7 @@ var needleText = [numNeedles]string{
 	needleENOMEM:     "ENOMEM",
 	needleRustAlloc:  "memory allocation of ",
 	needleBunPeak:    " | Peak: ",
+	needleGoThread:   "new OS thread",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
@@ -70,7 +72,7 @@ const (
 	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
 	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
 	// langRuntimeNeedles: a language runtime's record may be in the line (langRuntimeHanded).
-	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleMBGoal | 1<<needleENOBUFS | 1<<needleEMFILE | 1<<needleENOMEM | 1<<needleRustAlloc | 1<<needleBunPeak
+	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleMBGoal | 1<<needleENOBUFS | 1<<needleEMFILE | 1<<needleENOMEM | 1<<needleRustAlloc | 1<<needleBunPeak | 1<<needleGoThread
 )
 
 // anyNeedle is the answer for a line whose needles are not known: it may hold any.

@@ -31,6 +31,9 @@ func TestH27bRuntimeRecordsNamed(t *testing.T) {
 		// Go's GODEBUG=gctrace=1 (runtime/mgc.go).
 		{"gc 87 @412.3s 4%: 0.05+210+0.01 ms clock, 0.4+1.1/410/820+0.09 ms cpu, 3810->3902->1950 MB, 3900 MB goal, 0 MB stacks, 0 MB globals, 8 P\n", "gctrace"},
 		{"gc 1 @0.008s 1%: 0.012+0.45+0.003 ms clock, 0.10+0.1/0.4/0.5+0.02 ms cpu, 4->4->0 MB, 5 MB goal, 8 P\n", "gctrace"},
+		// Go's failed clone (runtime/os_linux.go newosproc).
+		{"runtime: failed to create new OS thread (have 9 already; errno=12)\n", "clone failed ENOMEM"},
+		{"runtime: failed to create new OS thread (have 2049 already; errno=11)\nruntime: may need to increase max user processes (ulimit -u)\nfatal error: newosproc\n", "clone failed EAGAIN"},
 		// Bun's crash handler.
 		{"RSS: 3.85GB | Peak: 3.91GB | Commit: 3.85GB | Faults: 0\n", "Bun's crash report header"},
 		{"panic(main thread): Bun ran out of memory\n", "Bun's own allocation failed"},
@@ -67,6 +70,7 @@ func TestH27bRuntimeCounterCases(t *testing.T) {
 		"The gc 12 @3s figures were fine, no MB goal problem.\n",
 		"I set RSS: high | Peak: low | nothing else.\n",
 		"the memory allocation of the JVM failed twice\n",
+		"Our runtime: failed to create new OS threads is what the docs say.\n",
 		"Set NODE_OPTIONS=--max-old-space-size=4096 if you see ENOMEM.\n",
 	} {
 		tl := parseText19b(t, text)
