@@ -44,16 +44,7 @@ func TestH27bRuntimeRecordsNamed(t *testing.T) {
 			forms = append(forms, "api_1  | "+c.text, "Nov 30 10:01:02 web01 app[1234]: "+c.text)
 		}
 		for _, form := range forms {
-			tl := parseText19b(t, form)
-			if !h23cNamed(tl, c.want) {
-				t.Errorf("%q: not named %q; unparsed %+v", form, c.want, tl.Unparsed)
-			}
-			d := Run(tl, nil)
-			for _, id := range h23cKernelIDs {
-				if findingOf(d, id) != nil {
-					t.Errorf("%q: %s fired", form, id)
-				}
-			}
+			namedNoKernelFinding(t, form, c.want)
 		}
 	}
 }
