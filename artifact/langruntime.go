@@ -228,7 +228,8 @@ func langRuntimeRecord(t string) (string, bool) {
 // langRuntimeHanded: another program's syslog line (a tag, or an RFC 3339 stamp whose first
 // words were taken for a host and a tag) that holds one of langRuntimeNeedles, which
 // langRuntimeRecord may name: one bit test per line; a line whose needles are not known is
-// searched.
+// searched. Rust's errno records and Node's ENOBUFS and ENOMEM are read under a tag; Go's
+// gctrace, Bun's header and Node's EMFILE only bare, fenced, quoted or under compose's prefix.
 func langRuntimeHanded(l *Line, needles uint32) bool {
 	if l.Kernel || !l.Syslog || needles&langRuntimeNeedles == 0 {
 		return false
@@ -236,7 +237,7 @@ func langRuntimeHanded(l *Line, needles uint32) bool {
 	if needles != anyNeedle {
 		return true
 	}
-	for _, n := range []needleID{needleOsError, needleRustOs, needleMBGoal, needleENOBUFS, needleEMFILE, needleENOMEM, needleRustAlloc, needleBunPeak, needleGoThread} {
+	for _, n := range []needleID{needleOsError, needleRustOs, needleENO} {
 		if strings.Contains(l.Text, needleText[n]) {
 			return true
 		}
