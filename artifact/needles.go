@@ -29,6 +29,9 @@ const (
 	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
 	needleCMAFail                    // kernel.MsgCMAAllocFail (cmaFailures)
 	needleOfMemory                   // "of memory" (appOOMHanded: a program's own out-of-memory line)
+	needleOsError                    // "os error " (langRuntimeHanded: Rust's io::Error Display)
+	needleRustOs                     // "Os { code: " (langRuntimeHanded: Rust's io::Error Debug)
+	needleENO                        // "ENO" (langRuntimeHanded: Node's ENOBUFS, ENOMEM records)
 	numNeedles
 )
 
@@ -46,6 +49,9 @@ var needleText = [numNeedles]string{
 	needleLowMemKill: "lowmemorykiller",
 	needleCMAFail:    kernel.MsgCMAAllocFail[0],
 	needleOfMemory:   "of memory",
+	needleOsError:    "os error ",
+	needleRustOs:     "Os { code: ",
+	needleENO:        "ENO",
 }
 
 // hostNeedles are the needles on which scanHost hands a line to hostFacts.scan;
@@ -53,6 +59,11 @@ var needleText = [numNeedles]string{
 const (
 	hostNeedles   = 1<<needleBanner | 1<<needleTainted | 1<<needleNotTainted
 	headerNeedles = 1<<needleAllocat | 1<<needleKill | 1<<needleKillUpper
+	// langRuntimeNeedles: a language runtime's record may be in the line (langRuntimeHanded).
+	// Three, not one per form: a needleSet searches at most maxAnchors (16) byte pairs, and
+	// the needles before them take 13; a needle past the last anchor would be "always" and
+	// hand every syslog line to a window (TestStreamSyslogFastPath).
+	langRuntimeNeedles = 1<<needleOsError | 1<<needleRustOs | 1<<needleENO
 )
 
 // anyNeedle is the answer for a line whose needles are not known: it may hold any.

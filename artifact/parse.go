@@ -464,6 +464,10 @@ func (d *doc) run(from int) {
 				d.frameworkKill(i) // Ray's or dask's own kill for memory (unreadmlfw.go)
 				continue
 			}
+			if why, ok := langRuntimeRecord(t); ok {
+				d.unparsedUnread(i, why) // a language runtime's errno record or own heap, any tag (langruntime.go)
+				continue
+			}
 			if (isMetricsTag(l.Tag) || telegrafLevelHost(l)) && d.metricsLine(i, t) {
 				continue // a metrics or log server's own line (unreadmetrics.go)
 			}

@@ -301,6 +301,10 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if why, ok := langRuntimeLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // Go's gctrace, Bun's crash header: a process's own heap (langruntime.go)
+		return
+	}
 	if key, v, ok := dbStatedSetting(d.ls[i].Text); ok && !d.exampleLog(i) {
 		// A data store's start warning that states this host's sysctl value (unreaddbmsg.go):
 		// the value read, the advice in the same line not.

@@ -105,6 +105,13 @@ var appOOMForms = []struct{ text, why string }{
 	// no pool ("failed to allocate pinned system memory[: no pinned memory pool]"); Triton
 	// then falls back to pageable memory.
 	{"failed to allocate pinned system memory", "Triton Inference Server's pinned-memory pool had no room (pinned_memory_manager.cc: \"failed to allocate pinned system memory\"): its own page-locked buffer pool of --pinned-memory-pool-byte-size (256 MB by default), or cudaHostAlloc refused; Triton falls back to pageable memory; no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// Rust's std (library/std/src/alloc.rs default_alloc_error_hook): "memory allocation of
+	// N bytes failed", then abort: the global allocator returned null for one request.
+	{"memory allocation of ", "a Rust program's allocator returned no memory for one request (std's default_alloc_error_hook: \"memory allocation of N bytes failed\", then abort, SIGABRT): the process's malloc or mmap was refused (its address space, RLIMIT_AS, overcommit or a cgroup's limit) and it aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// Bun's crash handler (src/crash_handler.zig CrashReason.out_of_memory: "Bun ran out of
+	// memory"; bun.outOfMemory's older @panic("Bun ran out of memory!")): one of Bun's own
+	// allocations failed and it aborted.
+	{"Bun ran out of memory", "Bun's own allocation failed (its crash handler's reason \"Bun ran out of memory\", src/crash_handler.zig): an allocation of the process was refused and Bun aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
 
@@ -130,6 +137,9 @@ func appOOMLine(t string) (string, bool) {
 		if j < 0 {
 			continue
 		}
+		if f.text == "memory allocation of " && !rustAllocFailedAfter(t[j+len(f.text):]) {
+			continue // "the memory allocation of the JVM failed": no byte count
+		}
 		if f.text[len(f.text)-1] == '(' && !dovecotOOMAfter(t[j+len(f.text):]) {
 			continue // "block_alloc(" without "N): Out of memory" after it
 		}
@@ -145,6 +155,15 @@ func dovecotOOMAfter(rest string) bool {
 		n++
 	}
 	return n > 0 && strings.HasPrefix(rest[n:], "): Out of memory")
+}
+
+// rustAllocFailedAfter: the rest of Rust's alloc error, "N bytes failed".
+func rustAllocFailedAfter(rest string) bool {
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], " bytes failed")
 }
 
 // programOOMText: s (a sentence, a title) holds a program's own out-of-memory message of

@@ -77,6 +77,9 @@ func errnoLogLine(t string) (string, bool) {
 	if why, ok := jdkWinsockENOBUFSLine(t); ok {
 		return why, true
 	}
+	if why, ok := nodeErrnoLine(t); ok {
+		return why, true // Node.js's "Error: read ENOBUFS", "code: 'EMFILE'" (langruntime.go)
+	}
 	if !hasDigit(t) {
 		if shellForkENOMEM(t) {
 			return shellForkENOMEMWhy, true // errno_locales.go
@@ -99,7 +102,7 @@ func errnoLogLine(t string) (string, bool) {
 		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
 			return e.why, true
 		}
-		if k := strings.Index(t, e.text); k >= 0 && pythonErrnoAt(t, k, len(e.text)) {
+		if k := strings.Index(t, e.text); k >= 0 && (pythonErrnoAt(t, k, len(e.text)) || rustOsErrorAt(t, k)) {
 			return e.why, true
 		}
 		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
