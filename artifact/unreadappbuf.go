@@ -197,7 +197,8 @@ func isAppBufTag(tag string) bool {
 	switch tag {
 	case "unbound", "ipfs", "kubo", "syncthing", "transmission-daemon", "transmission-gtk", "transmission-qt", "qbittorrent-nox", "deluged", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
-		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled":
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled",
+		"nfacctd", "sfacctd": // pmacct's collectors: their nfacctd_pipe_size line (rcvbufcapped.go)
 		return true
 	}
 	return false
