@@ -62,3 +62,21 @@ func TestH27cSNMPIfWalk(t *testing.T) {
 		"ifInDiscards rises on eth0 every poll\n",
 	)
 }
+
+// A Zabbix trigger expression, the frontend's latest data (a change per second) and a key
+// in a sentence are not the agent's raw value.
+func TestH27cZabbixRawOnly(t *testing.T) {
+	tl := ParseString("$ zabbix_get -s 10.0.0.5 -k net.if.out[ens3,errors]\n17\n", "p", Options{})
+	if len(tl.Samples) != 1 || len(tl.Samples[0].NetDev) != 1 {
+		t.Fatalf("samples %+v", tl.Samples)
+	}
+	if v, _ := tl.Samples[0].NetDev[0].Counters.Get("tx_errors"); v != 17 || tl.Samples[0].NetDev[0].Name != "ens3" {
+		t.Errorf("netdev %+v", tl.Samples[0].NetDev)
+	}
+	notReadAs(t, KindZabbixIf,
+		"{collector:net.if.in[eth0,dropped].last()}>100\n",
+		"net.if.in[eth0,dropped]   2023-01-01 10:00:00   12.5\n",
+		"We graph net.if.in[eth0,dropped] in zabbix_get tests\n17\n",
+		"$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,overruns]'\n5\n",
+	)
+}

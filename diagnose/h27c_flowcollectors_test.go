@@ -51,6 +51,10 @@ func TestH27cCollectorsReachRules(t *testing.T) {
 			"udp-rcvbuf-errors", Warning, "obtained 416 KiB"},
 		{"pmacct sfacctd, compose", "sfacctd_1  | INFO ( default/core ): sfacctd_pipe_size: obtained=425984 target=67108864.\n",
 			"udp-rcvbuf-errors", Warning, "requested 64 MiB"},
+		{"zabbix_get raw counters", "$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,dropped]'\n2345678\n$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,packets]'\n912345678\n",
+			"rx-dropped-software", Info, "0.26%"},
+		{"zabbix_agentd -t", "net.if.in[eth0,dropped]                       [u|2345678]\nnet.if.in[eth0,packets]                       [u|912345678]\n",
+			"rx-dropped-software", Info, "2345678"},
 	} {
 		d := h27cRun(t, c.text)
 		sev, ev, ok := h27cFinding(d, c.id)
