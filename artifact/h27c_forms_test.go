@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Pre-round 27 (h27c): the forms' readers and what they must not take (diagnose/
 // h27c_flowcollectors_test.go asserts the findings). Snippets written from telegraf's,
@@ -79,4 +82,30 @@ func TestH27cZabbixRawOnly(t *testing.T) {
 		"We graph net.if.in[eth0,dropped] in zabbix_get tests\n17\n",
 		"$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,overruns]'\n5\n",
 	)
+}
+
+// nfcapd's per-file statistics and pmacct's sequence check are named as the collector's own
+// gaps (not a kernel counter, no exit 3); another program's "Sequence Errors" is not theirs.
+func TestH27cFlowSequenceGapsNamed(t *testing.T) {
+	for _, text := range []string{
+		"Dec  1 10:05:00 flowcol nfcapd[4321]: Ident: 'none' Flows: 1203123, Packets: 9812341, Bytes: 12331231231, Sequence Errors: 12312, Bad Packets: 0, Blocks: 2\n",
+		"nfacctd_1  | INFO ( default/core ): expecting flow '120931' but received '121203' collector=0.0.0.0:2100 agent=10.0.0.1:0\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		if len(tl.Unparsed) != 1 || !strings.Contains(tl.Unparsed[0].Why, "flow collector's own") || len(tl.Samples) != 0 {
+			t.Errorf("%q: unparsed %+v samples %d", text, tl.Unparsed, len(tl.Samples))
+		}
+	}
+	for _, text := range []string{
+		"Sequence Errors: 5\n",
+		"Packets Sent: 10, Sequence Errors: 3\n",
+		"we were expecting flow data but received nothing\n",
+	} {
+		tl := ParseString(text, "p", Options{})
+		for _, u := range tl.Unparsed {
+			if strings.Contains(u.Why, "flow collector's own") {
+				t.Errorf("%q named as a collector's gap", text)
+			}
+		}
+	}
 }

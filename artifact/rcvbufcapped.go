@@ -105,6 +105,23 @@ func pmacctPipeSize(t string) (req, got int64, ok bool) {
 	return req, got, err1 == nil && err2 == nil
 }
 
+// A flow collector's own count of flows missing from its exporters' sequence numbers:
+// nfcapd's and sfcapd's per-file statistics, "Ident: '%s' Flows: %llu, Packets: %llu, Bytes:
+// %llu, Sequence Errors: %u, Bad Packets: %u" (nfdump src/nfcapd: LogInfo at each rotation),
+// and pmacct's "expecting flow '%u' but received '%u' collector=%s:%u agent=%s:%u"
+// (nfacctd's sequence check). The gap is lost between the exporter and the collector's read,
+// in the network or at this host's socket; the line does not say which, so it is named, not
+// read as a kernel counter.
+const flowSeqGapWhy = "a flow collector's own count of gaps in its exporters' sequence numbers (nfcapd's \"Sequence Errors: N\" per file, pmacct's \"expecting flow 'X' but received 'Y'\"): flows lost between the exporter and the collector's read, in the network or at this host's socket buffer; not a kernel counter: `nstat -az UdpRcvbufErrors UdpInDatagrams`, twice a minute apart, tells whether this host dropped them"
+
+func flowSeqGapLine(t string) bool {
+	if k := strings.Index(t, ", Sequence Errors: "); k > 0 {
+		return strings.Contains(t[:k], "Ident: '") && strings.Contains(t[:k], "' Flows: ")
+	}
+	k := strings.Index(t, "expecting flow '")
+	return k >= 0 && strings.Contains(t[k:], "' but received '")
+}
+
 // rcvbufCappedLine reads Logstash's warning and omfwd's ENOBUFS on any line that is not
 // the kernel's.
 func (d *doc) rcvbufCappedLine(i int, t string) bool {
@@ -130,6 +147,10 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	}
 	if fluentBitPaused(t) && !d.exampleLog(i) {
 		d.unparsedUnread(i, fluentBitPausedWhy)
+		return true
+	}
+	if flowSeqGapLine(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, flowSeqGapWhy)
 		return true
 	}
 	if strings.IndexByte(t, '_') < 0 {
