@@ -389,6 +389,18 @@ func (d *doc) run(from int) {
 			continue // a log receiver's UDP buffer below its request (rcvbufcapped.go)
 		}
 		if l.Syslog {
+			if l.Tag == "telegraf" && isTelegrafLine("", t) {
+				// Telegraf's records under its compose service's or journal's tag
+				// ("telegraf  | net,interface=eth0 drop_in=5i ..."): its output, read
+				// as the bare records are (telegraf.go).
+				if n := d.tryTelegraf(i); n > 0 {
+					for k := i; k < i+n; k++ {
+						d.used[k] = true
+					}
+					i += n - 1
+					continue
+				}
+			}
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
 			}

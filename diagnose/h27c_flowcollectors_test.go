@@ -51,6 +51,8 @@ func TestH27cCollectorsReachRules(t *testing.T) {
 			"udp-rcvbuf-errors", Warning, "obtained 416 KiB"},
 		{"pmacct sfacctd, compose", "sfacctd_1  | INFO ( default/core ): sfacctd_pipe_size: obtained=425984 target=67108864.\n",
 			"udp-rcvbuf-errors", Warning, "requested 64 MiB"},
+		{"telegraf's records under its journal tag", "Dec 01 10:00:01 col telegraf[99]: net,interface=eth0,host=col drop_in=5i,packets_recv=100i 1606770000000000000\n",
+			"rx-dropped-software", Info, "5 dropped"},
 		{"zabbix_get raw counters", "$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,dropped]'\n2345678\n$ zabbix_get -s 127.0.0.1 -k 'net.if.in[eth0,packets]'\n912345678\n",
 			"rx-dropped-software", Info, "0.26%"},
 		{"zabbix_agentd -t", "net.if.in[eth0,dropped]                       [u|2345678]\nnet.if.in[eth0,packets]                       [u|912345678]\n",
