@@ -96,6 +96,8 @@ var formats = []format{
 	{kind: KindNodeExporter, start: byteIn("#cHT"), detect: isCorednsMetricLine, parse: (*doc).tryCorednsMetrics},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
+	{kind: KindSNMPIf, start: byteIn("Iis.1"), detect: isSNMPIfLine, parse: (*doc).trySNMPIf},
+	{kind: KindZabbixIf, detect: isZabbixIfLine, parse: (*doc).tryZabbixIf},
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},
 	{kind: KindSlabAllocators, detect: isSlabAllocatorsLine, parse: (*doc).trySlabAllocators},
 	{kind: KindConntrackEntries, start: byteIn("itudsgc"), detect: isConntrackEntryLine, parse: (*doc).tryConntrackEntries},

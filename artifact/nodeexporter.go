@@ -184,6 +184,7 @@ type counterSample struct {
 	devOrder []string
 	nic      map[string]*kernel.NICStats
 	nicOrder []string
+	mapped   bool // a counter was set (telegraf's records start a new sample per interval)
 }
 
 func (c *counterSample) set(nm kernel.NodeMetric, n int64) {

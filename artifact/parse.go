@@ -89,6 +89,8 @@ const (
 const (
 	KindNagios           = "nagios"            // a Nagios/Icinga plugin's status line and perfdata (nagios.go)
 	KindTelegraf         = "telegraf"          // InfluxDB line protocol from telegraf (telegraf.go)
+	KindSNMPIf           = "snmp_ifmib"        // snmpwalk of IF-MIB's interface counters (snmpif.go)
+	KindZabbixIf         = "zabbix_netif"      // a Zabbix agent's raw net.if counters: zabbix_get, agentd -t (zabbixget.go)
 	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
@@ -387,6 +389,18 @@ func (d *doc) run(from int) {
 			continue // a log receiver's UDP buffer below its request (rcvbufcapped.go)
 		}
 		if l.Syslog {
+			if l.Tag == "telegraf" && isTelegrafLine("", t) {
+				// Telegraf's records under its compose service's or journal's tag
+				// ("telegraf  | net,interface=eth0 drop_in=5i ..."): its output, read
+				// as the bare records are (telegraf.go).
+				if n := d.tryTelegraf(i); n > 0 {
+					for k := i; k < i+n; k++ {
+						d.used[k] = true
+					}
+					i += n - 1
+					continue
+				}
+			}
 			if l.Tag == "systemd-sysctl" && d.sysctlNotApplied(i) {
 				continue
 			}

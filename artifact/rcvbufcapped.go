@@ -82,6 +82,46 @@ func fluentBitPaused(t string) bool {
 	return j >= 0 && (strings.HasSuffix(t[:k], "paused (mem") || strings.HasSuffix(t[:k], "paused (storage"))
 }
 
+// pmacct's NetFlow and sFlow collectors (nfacctd.c, sfacctd.c) set SO_RCVBUF to
+// nfacctd_pipe_size, read it back and log "INFO ( NAME/core ): nfacctd_pipe_size:
+// obtained=O target=T." (sfacctd_pipe_size likewise), O being getsockopt's doubled value:
+// the same comparison as Logstash's. The BGP, BMP and telemetry daemons' pipe sizes are TCP
+// sockets' and are not read.
+const pmacctPipeNeedle = "acctd_pipe_size: obtained="
+
+const pmacctPipeNotCappedWhy = "pmacct's collector read SO_RCVBUF back at or above its nfacctd_pipe_size (nfacctd.c/sfacctd.c: \"nfacctd_pipe_size: obtained=O target=T.\", O is getsockopt's doubled value): the buffer was not capped by net.core.rmem_max, and the line says nothing of drops (Udp RcvbufErrors)"
+
+func pmacctPipeSize(t string) (req, got int64, ok bool) {
+	k := strings.Index(t, pmacctPipeNeedle)
+	if k < 2 || (t[k-2:k] != "nf" && t[k-2:k] != "sf") {
+		return 0, 0, false
+	}
+	o, rest, found := strings.Cut(t[k+len(pmacctPipeNeedle):], " target=")
+	if !found {
+		return 0, 0, false
+	}
+	got, err1 := strconv.ParseInt(o, 10, 64)
+	req, err2 := strconv.ParseInt(strings.TrimRight(strings.TrimSpace(rest), "."), 10, 64)
+	return req, got, err1 == nil && err2 == nil
+}
+
+// A flow collector's own count of flows missing from its exporters' sequence numbers:
+// nfcapd's and sfcapd's per-file statistics, "Ident: '%s' Flows: %llu, Packets: %llu, Bytes:
+// %llu, Sequence Errors: %u, Bad Packets: %u" (nfdump src/nfcapd: LogInfo at each rotation),
+// and pmacct's "expecting flow '%u' but received '%u' collector=%s:%u agent=%s:%u"
+// (nfacctd's sequence check). The gap is lost between the exporter and the collector's read,
+// in the network or at this host's socket; the line does not say which, so it is named, not
+// read as a kernel counter.
+const flowSeqGapWhy = "a flow collector's own count of gaps in its exporters' sequence numbers (nfcapd's \"Sequence Errors: N\" per file, pmacct's \"expecting flow 'X' but received 'Y'\"): flows lost between the exporter and the collector's read, in the network or at this host's socket buffer; not a kernel counter: `nstat -az UdpRcvbufErrors UdpInDatagrams`, twice a minute apart, tells whether this host dropped them"
+
+func flowSeqGapLine(t string) bool {
+	if k := strings.Index(t, ", Sequence Errors: "); k > 0 {
+		return strings.Contains(t[:k], "Ident: '") && strings.Contains(t[:k], "' Flows: ")
+	}
+	k := strings.Index(t, "expecting flow '")
+	return k >= 0 && strings.Contains(t[k:], "' but received '")
+}
+
 // rcvbufCappedLine reads Logstash's warning and omfwd's ENOBUFS on any line that is not
 // the kernel's.
 func (d *doc) rcvbufCappedLine(i int, t string) bool {
@@ -112,10 +152,19 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		d.unparsedUnread(i, fluentBitPausedWhy)
 		return true
 	}
+	if flowSeqGapLine(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, flowSeqGapWhy)
+		return true
+	}
 	if strings.IndexByte(t, '_') < 0 {
 		return false
 	}
+	why := logstashRcvbufNotCappedWhy
 	req, got, ok := logstashRcvbufCapped(t)
+	if !ok {
+		req, got, ok = pmacctPipeSize(t)
+		why = pmacctPipeNotCappedWhy
+	}
 	if !ok || d.exampleLog(i) {
 		return false
 	}
@@ -124,7 +173,7 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		d.noteRcvbufCapped(req, got, i)
 		return true
 	}
-	d.unparsedUnread(i, logstashRcvbufNotCappedWhy)
+	d.unparsedUnread(i, why)
 	return true
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"headroom/internal/lazyre"
 	"headroom/kernel"
@@ -26,7 +27,7 @@ import (
 var (
 	// The measurement and at least one tag (telegraf adds host= to every record), then a
 	// first field.
-	reTelegrafHead = lazyre.New(`^([a-z][a-z0-9_]*)((?:,[A-Za-z0-9_.-]+=[^ ,=]+)+) ([a-z][a-z0-9_]*=\S*)`)
+	reTelegrafHead = lazyre.New(`^([a-z][a-z0-9_]*)((?:,[A-Za-z0-9_.-]+=[^ ,=]+)+) ([A-Za-z][A-Za-z0-9_]*=\S*)`)
 )
 
 // TelegrafRecord is one record: its measurement, tags, numeric fields and timestamp.
@@ -102,10 +103,26 @@ func parseTelegrafRecord(rec string) (TelegrafRecord, bool) {
 	return r, len(r.Fields) > 0
 }
 
-// tryTelegraf reads a run of line-protocol records.
+// tryTelegraf reads a run of line-protocol records. A series (measurement and tags) met
+// again under a later timestamp starts a new sample, so records written every interval
+// (telegraf's file output, `telegraf --test` run twice) become a window with a clock.
 func (d *doc) tryTelegraf(i int) int {
 	var data TelegrafData
-	var cs counterSample
+	cs := &counterSample{} // a new one per sample: its meminfo and vmstat are pointed to
+	var samples []model.Sample
+	var ts int64
+	seen := map[string]bool{}
+	flush := func() {
+		if len(seen) > 0 && cs.mapped {
+			s := cs.sample()
+			if ts > 0 {
+				s.Time = time.Unix(0, ts).UTC()
+			}
+			samples = append(samples, s)
+		}
+		cs = &counterSample{}
+		clear(seen)
+	}
 	k := i
 	for k < len(d.ls) && isTelegrafLine("", d.ls[k].Text) {
 		rec, n := d.telegrafRecordLines(k)
@@ -115,26 +132,53 @@ func (d *doc) tryTelegraf(i int) int {
 		}
 		k += n
 		data.Records = append(data.Records, r)
+		key := telegrafSeries(rec)
+		if seen[key] && r.TimestampNS != ts {
+			flush()
+		}
+		seen[key], ts = true, r.TimestampNS
 		for _, f := range slices.Sorted(maps.Keys(r.Fields)) {
 			v := r.Fields[f]
-			nm, ok := kernel.TelegrafMetric(r.Measurement, r.Tags["interface"], f)
+			nm, ok := telegrafCounter(r, f)
 			if !ok || v < 0 {
 				continue
 			}
 			data.Mapped++
+			cs.mapped = true
 			cs.set(nm, int64(v)/nm.Scale)
 		}
 	}
 	if len(data.Records) == 0 {
 		return 0
 	}
+	flush()
 	first, last := d.ls[i].No, d.ls[k-1].No
-	if data.Mapped > 0 {
-		s := cs.sample()
-		s.Source = spanSource(first, last) + " (telegraf)"
+	if len(samples) > 0 {
+		for j := range samples {
+			samples[j].Source = spanSource(first, last) + " (telegraf)"
+		}
 		d.segSeq++
-		d.addSamples(KindTelegraf, d.label(i), first, last, []model.Sample{s})
+		d.addSamples(KindTelegraf, d.label(i), first, last, samples)
 	}
 	d.addArtifact(KindTelegraf, first, last, data)
 	return k - i
+}
+
+// telegrafSeries is a record's measurement and tags as written ("nstat,host=a,name=snmp").
+func telegrafSeries(rec string) string {
+	head, _, _ := strings.Cut(rec, " ")
+	return head
+}
+
+// telegrafCounter is the kernel counter behind one field: kernel.TelegrafMetric's (inputs.net,
+// inputs.mem), or inputs.nstat's, which names each counter as nstat does, group and counter
+// run together ("UdpRcvbufErrors", "TcpExtListenOverflows", "Udp6RcvbufErrors": its
+// loadUglyTable/loadGoodTable prefix each /proc/net/snmp, netstat and snmp6 name with its
+// group).
+func telegrafCounter(r TelegrafRecord, field string) (kernel.NodeMetric, bool) {
+	if r.Measurement == "nstat" {
+		g, name, ok := splitNstatName(field)
+		return kernel.NodeMetric{File: "netstat", Group: g, Name: name, Scale: 1}, ok
+	}
+	return kernel.TelegrafMetric(r.Measurement, r.Tags["interface"], field)
 }

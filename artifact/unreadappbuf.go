@@ -231,7 +231,8 @@ func isAppBufTag(tag string) bool {
 	switch tag {
 	case "unbound", "ipfs", "kubo", "syncthing", "transmission-daemon", "transmission-gtk", "transmission-qt", "qbittorrent-nox", "deluged", "caddy", "cloudflared", "AdGuardHome",
 		"ffmpeg", "ffplay", "gst-launch-1.0", "tvheadend", "mediamtx", "livekit-server", "livekit",
-		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled", "pihole-FTL":
+		"pdns_recursor", "pdns-recursor", "pdns_server", "pdns", "dnsdist", "named", "tailscaled", "pihole-FTL",
+		"nfacctd", "sfacctd", "nfcapd", "sfcapd": // pmacct's and nfdump's collectors: pipe size, sequence gaps (rcvbufcapped.go)
 		return true
 	}
 	return false
