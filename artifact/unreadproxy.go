@@ -55,6 +55,16 @@ var proxyOwnForms = []ownLineForm{
 	// reached the configured maximum connection limit. Please check the global 'maxconn'
 	// value." (older: "... reached global maxconn").
 	{"reached the configured maximum connection limit", "", false, "HAProxy's connections reached its global maxconn (src/listener.c: \"Proxy NAME reached the configured maximum connection limit\"): further connections wait in the kernel's accept queue until one closes (and overflow it: TcpExt ListenOverflows would count them); HAProxy's own limit, not memory; headroom has no reader for HAProxy's log"},
+	// HAProxy src/server.c srv_set_stopped (check.c before 2.x): a health check marked a
+	// server down: "Server %s/%s is DOWN, reason: %s, ...".
+	{"Server ", " is DOWN", false, "HAProxy's health check marked a server down (src/server.c: \"Server BACKEND/NAME is DOWN, reason: ...\"): the server did not answer its check in time (Layer4 timeout: no SYN-ACK; Layer7: a wrong reply); the backend's health, not this host's memory or kernel network; a backend's full accept queue would show in its own netstat -s or ss -lnt; headroom has no reader for HAProxy's log"},
+	// HAProxy's ha_alert(): an allocation of its own returned NULL (cfgparse and runtime
+	// paths print "... out of memory."), the process's malloc or its -m (Memmax_MB) limit.
+	{"[ALERT]", "out of memory", true, "HAProxy's own allocation failed (ha_alert \"... out of memory\"): malloc or calloc returned NULL for the process (its -m / Memmax_MB limit, RLIMIT_AS, or the host's overcommit); HAProxy reports it itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// nginx src/http/ngx_http_upstream.c: ngx_log_error(NGX_LOG_ERR, ..., NGX_ETIMEDOUT,
+	// "upstream timed out") with " (110: Connection timed out) while connecting to
+	// upstream" / "while reading response header from upstream".
+	{"upstream timed out (110: ", "", false, "nginx's timer for its upstream expired (src/http/ngx_http_upstream.c: \"upstream timed out (110: ...) while connecting to / reading response header from upstream\"): proxy_connect_timeout or proxy_read_timeout (60 s by default) passed with no answer: a slow or unreachable backend; \"while connecting\" in numbers can be the backend's accept queue dropping SYNs (its netstat -s ListenOverflows would say); nginx's timeout, not this host's memory; headroom has no reader for nginx's error log"},
 	// HAProxy's "show stat" CSV (src/stats.c): its header line.
 	{"# pxname,svname,", "", false, "HAProxy's \"show stat\" CSV (src/stats.c; header \"# pxname,svname,qcur,qmax,scur,smax,slim,...\"): per frontend, backend and server its queue and sessions against its own limits (scur against slim: maxconn); HAProxy's counters, not the kernel's; headroom has no reader for them"},
 	// nginx src/http/modules/ngx_http_stub_status_module.c: "Active connections: %N \n",
@@ -67,8 +77,9 @@ const nginxStubStatusWhy = "nginx's stub_status counters (ngx_http_stub_status_m
 
 // proxyOwnGate: a byte of every proxyOwnForms needle ('b' "bind()", 'w'
 // "worker_connections", 'R' "RLIMIT", 'y' "no memory", 'M' "MaxRequestWorkers", 'D' "FD",
-// 'c' "configured", '#' the CSV header, 'q' "requests", 'W' "Waiting").
-const proxyOwnGate = "bwRyMDc#qW"
+// 'c' "configured", '#' the CSV header, 'q' "requests", 'W' "Waiting", 'D' "DOWN", 'R'
+// "[ALERT]", '1' "(110: ").
+const proxyOwnGate = "bwRyMDc#qW1"
 
 // proxyOwnLine says why t is one of proxyOwnForms' lines or a status output's line.
 func proxyOwnLine(t string) (why string, oom, ok bool) {
@@ -80,12 +91,15 @@ func proxyOwnLine(t string) (why string, oom, ok bool) {
 	}
 	for i := range proxyOwnForms {
 		f := &proxyOwnForms[i]
-		k, _, ok := f.find(t)
+		k, rest, ok := f.find(t)
 		if !ok {
 			continue
 		}
 		if f.needle[0] == ' ' && !endsWithDigit(t[:k]) {
 			continue // "N worker_connections exceed ..."
+		}
+		if f.needle[0] == 'S' && !haproxyServerName(rest) {
+			continue // "Server BACKEND/NAME is DOWN": a sentence about a server is prose
 		}
 		if f.why == nginxStubStatusWhy && !stubStatusLine(t) {
 			continue // stub_status's own line, not a sentence naming it
@@ -162,4 +176,11 @@ func stubStatusLine(t string) bool {
 	}
 	r, ok := strings.CutPrefix(s, "Reading: ")
 	return ok && startsWithDigit(r) && strings.Contains(r, " Writing: ")
+}
+
+// haproxyServerName: rest starts with HAProxy's "BACKEND/SERVER is DOWN" (one token with a
+// slash before " is DOWN").
+func haproxyServerName(rest string) bool {
+	name, _, ok := strings.Cut(rest, " is DOWN")
+	return ok && strings.IndexByte(name, '/') > 0 && !strings.ContainsAny(name, " \t")
 }

@@ -48,6 +48,9 @@ func TestH27dProxyOwnLinesNamed(t *testing.T) {
 		{"[ALERT]    (1234) : [haproxy.main()] FD limit (65536) too low for maxconn=40000/maxsock=80039. Please raise 'ulimit-n' to 80039 or more to avoid any trouble.", "below what its maxconn needs"},
 		{"Proxy fe_http reached process FD limit (maxsock=4096). Please check 'ulimit-n' and restart.", "failed with EMFILE"},
 		{"Proxy fe_http reached system FD limit (maxsock=4096). Please check system tunables.", "fs.file-max"},
+		{"2026/11/28 03:14:07 [error] 1235#1235: *8813 upstream timed out (110: Connection timed out) while reading response header from upstream, client: 10.1.2.3", "proxy_read_timeout"},
+		{"[WARNING]  (1234) : Server be_app/app1 is DOWN, reason: Layer4 timeout, check duration: 2001ms. 0 active and 0 backup servers left.", "health check marked a server down"},
+		{"[ALERT]    (1234) : Proxy 'fe_http': out of memory.", "HAProxy's own allocation failed"},
 		{"# pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,dreq,dresp,ereq,econ,eresp,", "show stat"},
 	} {
 		for _, w := range wraps {
@@ -153,6 +156,7 @@ func TestH27dProxyCounterCases(t *testing.T) {
 		"Reading: see the nginx docs for what Waiting: means\n",
 		"set worker_connections 4096 and worker_rlimit_nofile 8192 in nginx.conf\n",
 		"Maxconn: raise it to 10000 please\n",
+		"Server web1 is DOWN since the upgrade, any idea?\n",
 	} {
 		tl := h27dParse(t, text)
 		for _, u := range tl.Unparsed {
