@@ -14,8 +14,10 @@ import "strings"
 // proves; the figures a status line states are kept as program_limit (programFigures).
 //
 // Gated: proxyOwnLine runs inside serverOwnLine (prose lines and these programs' syslog
-// lines); one strings.IndexAny for the forms' rare bytes, then fixed needles; the status
-// keys are one map lookup of the word before the line's first colon. No regexp.
+// lines); one strings.IndexAny for the forms' rare bytes, then fixed needles. The status
+// keys (webStatusLine) are one map lookup of the word before the line's first colon, asked
+// of a prose line after its command's output reader (a "show info" under its socat command
+// stays named by the command). No regexp.
 
 var proxyOwnForms = []ownLineForm{
 	// nginx src/core/ngx_connection.c ngx_open_listening_sockets: bind() failed with
@@ -51,10 +53,10 @@ var proxyOwnForms = []ownLineForm{
 	// %d or more to avoid any trouble."
 	{"Cannot raise FD limit to ", "", false, "HAProxy could not raise its descriptor limit to what maxconn needs (src/haproxy.c: \"Cannot raise FD limit to N, limit is M\"): the hard limit (LimitNOFILE, a container's ulimit, fs.nr_open) is below N (about 2 × maxconn); HAProxy refuses to start or runs with fewer connections; a descriptor limit, not memory; headroom has no rule for it"},
 	{"FD limit (", ") too low for maxconn=", false, "HAProxy's descriptor limit is below what its maxconn needs (src/haproxy.c: \"FD limit (N) too low for maxconn=C/maxsock=S\"): connections past N descriptors fail with EMFILE; ulimit-n or LimitNOFILE, not memory; headroom has no rule for it"},
-	// HAProxy src/listener.c: the process's connections reached global maxconn: "Proxy %s
-	// reached the configured maximum connection limit. Please check the global 'maxconn'
-	// value." (older: "... reached global maxconn").
-	{"reached the configured maximum connection limit", "", false, "HAProxy's connections reached its global maxconn (src/listener.c: \"Proxy NAME reached the configured maximum connection limit\"): further connections wait in the kernel's accept queue until one closes (and overflow it: TcpExt ListenOverflows would count them); HAProxy's own limit, not memory; headroom has no reader for HAProxy's log"},
+	// HAProxy src/listener.c listener_accept (and QUIC's socket): the accepted descriptor is
+	// at global.maxsock: "Proxy %s reached the configured maximum connection limit. Please
+	// check the global 'maxconn' value."
+	{"reached the configured maximum connection limit", "", false, "HAProxy accepted a connection whose descriptor is at global.maxsock, sized from its global maxconn (src/listener.c: \"Proxy NAME reached the configured maximum connection limit\"): it closes it and pauses the listener a second; further connections wait in the kernel's accept queue until one closes (and overflow it: TcpExt ListenOverflows would count them); HAProxy's own limit, not memory; headroom has no reader for HAProxy's log"},
 	// HAProxy src/server.c srv_set_stopped (check.c before 2.x): a health check marked a
 	// server down: "Server %s/%s is DOWN, reason: %s, ...".
 	{"Server ", " is DOWN", false, "HAProxy's health check marked a server down (src/server.c: \"Server BACKEND/NAME is DOWN, reason: ...\"): the server did not answer its check in time (Layer4 timeout: no SYN-ACK; Layer7: a wrong reply); the backend's health, not this host's memory or kernel network; a backend's full accept queue would show in its own netstat -s or ss -lnt; headroom has no reader for HAProxy's log"},
@@ -83,9 +85,6 @@ const proxyOwnGate = "bwRyMDc#qW1"
 
 // proxyOwnLine says why t is one of proxyOwnForms' lines or a status output's line.
 func proxyOwnLine(t string) (why string, oom, ok bool) {
-	if why, ok := webStatusLine(t); ok {
-		return why, false, true
-	}
 	if strings.IndexAny(t, proxyOwnGate) < 0 {
 		return "", false, false
 	}
@@ -133,7 +132,7 @@ var webStatusKeys = map[string]string{
 	"MaxConnRate": haproxyInfoWhy, "PoolAlloc_MB": haproxyInfoWhy, "PoolUsed_MB": haproxyInfoWhy,
 	"PoolFailed": haproxyInfoWhy, "Memmax_MB": haproxyInfoWhy, "Ulimit-n": haproxyInfoWhy,
 	"Maxpipes": haproxyInfoWhy, "PipesUsed": haproxyInfoWhy, "PipesFree": haproxyInfoWhy,
-	"Uptime_sec": haproxyInfoWhy, "Release_date": haproxyInfoWhy, "Nbthread": haproxyInfoWhy,
+	"Uptime_sec": haproxyInfoWhy, "Nbthread": haproxyInfoWhy,
 	"Process_num": haproxyInfoWhy, "Run_queue": haproxyInfoWhy, "Idle_pct": haproxyInfoWhy,
 	"MaxSessRate": haproxyInfoWhy, "SessRateLimit": haproxyInfoWhy, "Unstoppable Jobs": haproxyInfoWhy,
 	"MaxconnReached": haproxyInfoWhy, "Memmax_bytes": haproxyInfoWhy, "PoolFailed_bytes": haproxyInfoWhy,
@@ -158,7 +157,7 @@ func webStatusLine(t string) (string, bool) {
 		return "", false // one value
 	}
 	switch s[:c] {
-	case "Scoreboard", "ServerMPM", "Release_date":
+	case "Scoreboard", "ServerMPM":
 		return why, true
 	}
 	if v[0] != '.' && !startsWithDigit(v) {
