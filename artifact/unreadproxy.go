@@ -126,7 +126,9 @@ var webStatusKeys = map[string]string{
 	"ConnsAsyncClosing": modStatusWhy, "Scoreboard": modStatusWhy, "ServerMPM": modStatusWhy,
 	"ParentServerConfigGeneration": modStatusWhy, "ParentServerMPMGeneration": modStatusWhy,
 	"ServerUptimeSeconds": modStatusWhy,
-	"Maxsock":             haproxyInfoWhy, "Maxconn": haproxyInfoWhy, "Hard_maxconn": haproxyInfoWhy,
+
+	// HAProxy's show info.
+	"Maxsock": haproxyInfoWhy, "Maxconn": haproxyInfoWhy, "Hard_maxconn": haproxyInfoWhy,
 	"CurrConns": haproxyInfoWhy, "CumConns": haproxyInfoWhy, "CumReq": haproxyInfoWhy,
 	"MaxSslConns": haproxyInfoWhy, "CurrSslConns": haproxyInfoWhy, "ConnRateLimit": haproxyInfoWhy,
 	"MaxConnRate": haproxyInfoWhy, "PoolAlloc_MB": haproxyInfoWhy, "PoolUsed_MB": haproxyInfoWhy,
@@ -135,7 +137,8 @@ var webStatusKeys = map[string]string{
 	"Uptime_sec": haproxyInfoWhy, "Nbthread": haproxyInfoWhy,
 	"Process_num": haproxyInfoWhy, "Run_queue": haproxyInfoWhy, "Idle_pct": haproxyInfoWhy,
 	"MaxSessRate": haproxyInfoWhy, "SessRateLimit": haproxyInfoWhy, "Unstoppable Jobs": haproxyInfoWhy,
-	"MaxconnReached": haproxyInfoWhy, "Memmax_bytes": haproxyInfoWhy, "PoolFailed_bytes": haproxyInfoWhy,
+	"Memmax_bytes": haproxyInfoWhy,
+
 	"Active connections": nginxStubStatusWhy,
 }
 

@@ -20,15 +20,6 @@ func h27dParse(t *testing.T, text string) *model.Timeline {
 	return tl
 }
 
-func h27dNamed(tl *model.Timeline, want string) bool {
-	for _, u := range tl.Unparsed {
-		if strings.Contains(u.Why, want) {
-			return true
-		}
-	}
-	return false
-}
-
 // Each form, in the wrappers users paste it in, is listed as unread with its program's
 // limit named (no exit 3: the text holds named evidence).
 func TestH27dProxyOwnLinesNamed(t *testing.T) {
@@ -56,14 +47,14 @@ func TestH27dProxyOwnLinesNamed(t *testing.T) {
 		for _, w := range wraps {
 			text := w(c.line) + "\n"
 			tl := h27dParse(t, text)
-			if !h27dNamed(tl, c.want) {
+			if !h23cNamed(tl, c.want) {
 				t.Errorf("%q: not named %q: %+v", text, c.want, tl.Unparsed)
 			}
 		}
 	}
 	// HAProxy under its syslog tag.
 	tl := h27dParse(t, "Nov 28 03:14:08 lb1 haproxy[1234]: Proxy fe_http reached process FD limit (maxsock=65536). Please check 'ulimit-n' and restart.\n")
-	if !h27dNamed(tl, "failed with EMFILE") {
+	if !h23cNamed(tl, "failed with EMFILE") {
 		t.Errorf("haproxy syslog line not named: %+v", tl.Unparsed)
 	}
 }
@@ -108,7 +99,7 @@ func TestH27dModStatusNotKernelLog(t *testing.T) {
 			t.Errorf("server-status read as a kernel log: %+v", a)
 		}
 	}
-	if !h27dNamed(tl, "mod_status") {
+	if !h23cNamed(tl, "mod_status") {
 		t.Errorf("server-status not named: %+v", tl.Unparsed)
 	}
 	if d, _ := rootOf(t, text); len(d.Findings) != 0 {
