@@ -528,6 +528,11 @@ func (d *doc) prose(i int) {
 	if d.unreadCommandOutput(i) {
 		return
 	}
+	if why, ok := webStatusLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // a web server's or proxy's status output without its command (unreadproxy.go)
+		d.programFigures(i)
+		return
+	}
 	d.keepProse(i)
 	t := d.ls[i].Text
 	if strings.IndexByte(t, '_') < 0 && !strings.Contains(t, "sysctl") && !strings.Contains(t, "/proc/sys") &&

@@ -110,6 +110,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := nginxChildKilled(t); ok {
 		return why, false, true
 	}
+	if why, oom, ok := proxyOwnLine(t); ok {
+		return why, oom, true // a web server's or L7 proxy's own limit or status line (unreadproxy.go)
+	}
 	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
@@ -205,7 +208,7 @@ func isServerTag(tag string) bool {
 	switch tag {
 	case "smbd", "nmbd", "winbindd", "samba", "rsync", "rsyncd", "restic", "borg", "rclone",
 		"nextcloud", "squid", "varnishd", "varnish", "nginx", "openresty", "httpd", "apache2",
-		"apache", "lighttpd", "traefik", "envoy", "traffic_server", "traffic_manager",
+		"apache", "lighttpd", "haproxy", "angie", "tengine", "caddy", "traefik", "envoy", "traffic_server", "traffic_manager",
 		"corosync", "corosync-qdevice", "corosync-qnetd", "zma", "zmc", "zmdc.pl":
 		return true
 	}
@@ -335,6 +338,17 @@ var programFigureForms = []struct {
 	{"openairinterface", "rx_rf: Asked for ", []string{"samples_requested", "samples_received"}, false},
 	{"open5gs", "ogs_pkbuf_alloc() failed [size=", []string{"request_bytes"}, false},
 	{"asterisk", "queue reached ", []string{"queued_tasks", "high_water_mark"}, false},
+	{"nginx", " worker_connections exceed open file resource limit: ", []string{"worker_connections"}, true},
+	{"nginx", "setrlimit(RLIMIT_NOFILE, ", []string{"worker_rlimit_nofile"}, false},
+	{"nginx", "Active connections: ", []string{"active_connections"}, false},
+	{"haproxy", "reached process FD limit (maxsock=", []string{"maxsock"}, false},
+	{"haproxy", "Cannot raise FD limit to ", []string{"wanted_fds", "fd_limit"}, false},
+	{"haproxy", "FD limit (", []string{"fd_limit", "maxconn", "maxsock"}, false},
+	{"haproxy", "CurrConns: ", []string{"curr_conns"}, false},
+	{"haproxy", "Maxconn: ", []string{"maxconn"}, false},
+	{"haproxy", "PoolFailed: ", []string{"pool_failed"}, false},
+	{"httpd", "BusyWorkers: ", []string{"busy_workers"}, false},
+	{"httpd", "IdleWorkers: ", []string{"idle_workers"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
