@@ -46,6 +46,13 @@ import (
 // and, for raw IP, Ip OutDiscards. headroom has no rule for a transmit queue's drops, so the
 // line is named with what it proves and where the count is, and no rule fires on it.
 //
+// SIPp is the exception: its UDP transport sends on a UDP socket, so its error log's (and
+// its screen's "Last Error:") "Unable to send UDP message, errno = 105 (No buffer space
+// available)" (src/socket.cpp via logger.cpp _screen_error ", errno = %d (%s)") is
+// udp_sendmsg's -ENOBUFS, counted in Udp SndbufErrors: read as that counter's increment
+// (noteUDPSendENOBUFS), the send side of udp-rcvbuf-errors. errno 105 is Linux's ENOBUFS; its
+// screen's "%lu/%lu/%lu UDP errors (send/recv/cong)" counts every send error, named.
+//
 // Gated: every form is tested by a fixed substring of its format before any other test; a
 // sentence quoting the words without the format's punctuation is not read, and a guide's
 // example (exampleLog) stays prose.
@@ -58,6 +65,7 @@ const (
 	pktgenResultWhy   = "the kernel's pktgen result (net/core/pktgen.c pktgen_if_show: run time in usec, packets and size sent, pps, Mb/sec, errors: transmits the driver or queue refused, healthy at 0): the generator's own run, not a host counter; headroom has no rule for it"
 	tcpreplayWhy      = "tcpreplay's summary (src/common/sendpacket.c: Actual packets and bytes sent, Rated, Flows; for the device: Attempted, Successful, Failed (sends refused for good), Truncated, Retried (ENOBUFS: the AF_PACKET send found the qdisc or TX queue full and was retried; EAGAIN: the socket would block)): the tool's own counters, healthy when Failed and Retried are 0; headroom has no rule for them"
 	dnsperfWhy        = "dnsperf's or resperf's statistics (src/dnsperf.c: Queries sent, completed, lost: queries with no answer before the timeout, the server's, the path's or this client's receive side, no single counter; response codes, run time, QPS, latency): the benchmark's own figures, healthy when none are lost; the Udp counters (`nstat -az Udp*`) on both ends tell whether a socket buffer dropped them; headroom has no rule for the summary alone"
+	sippErrorsWhy     = "SIPp's screen line of open sockets and transport errors (src/screen.cpp: send/recv/cong errors since the start, every failed send or receive and the times the socket was congested (EAGAIN)): the tool's own counts, healthy at 0/0/0; a send refused with ENOBUFS is in its error log (-trace_err) as \"Unable to send UDP message, errno = 105\"; headroom has no rule for the counts alone"
 	rawSendENOBUFSWhy = "a packet tool's send refused with ENOBUFS on a raw IP or AF_PACKET socket (zmap's send_packet, nmap's send_ip_packet_sd/eth_send, masscan's transmit, tcpreplay's Retried packets (ENOBUFS), pktgen's errors): packet_snd()/raw_send_hdrinc() return it when the qdisc or the device's TX queue dropped the packet (NET_XMIT_DROP via net_xmit_errno; txqueuelen, the qdisc's limit, the TX ring) because the tool offered more than the link sends; not a UDP socket's, so not Udp SndbufErrors, and not a shortage of RAM; the kernel counts it at the qdisc's dropped (`tc -s qdisc show dev IF`), TX dropped (`ip -s link`) and, for raw IP, Ip OutDiscards; lower the tool's rate (zmap -r/-B, masscan --rate, tcpreplay -M/--pps) or raise txqueuelen; headroom has no rule for a transmit queue's drops"
 )
 
@@ -74,6 +82,8 @@ func pktSenderWhy(t string) (why string, ok bool) {
 		return "", false
 	}
 	switch {
+	case strings.Contains(c, " errors (send/recv/cong)") && strings.Contains(c, " open sockets"):
+		return sippErrorsWhy, true
 	case strings.Contains(c, "; send: ") && strings.Contains(c, "; recv: ") && strings.Contains(c, " p/s"):
 		return zmapStatusWhy, true
 	case strings.HasPrefix(c, "rate:") || strings.HasPrefix(c, "rate ="):
@@ -157,8 +167,21 @@ func pktSenderENOBUFS(c string) (string, bool) {
 	return "", false
 }
 
-// pktSenderLine names a packet tool's own line (above); a guide's example stays prose.
+// sippUDPSendENOBUFS: t is SIPp's UDP send refused with Linux's ENOBUFS (errno 105).
+func sippUDPSendENOBUFS(t string) bool {
+	return strings.Contains(t, "Unable to send UDP message, errno = 105")
+}
+
+// pktSenderLine names a packet tool's own line (above), and reads SIPp's UDP send refused with
+// ENOBUFS as Udp SndbufErrors; a guide's example stays prose.
 func (d *doc) pktSenderLine(i int, t string) bool {
+	if sippUDPSendENOBUFS(t) {
+		if d.exampleLog(i) {
+			return false
+		}
+		d.noteUDPSendENOBUFS(i)
+		return true
+	}
 	why, ok := pktSenderWhy(t)
 	if !ok || d.exampleLog(i) {
 		return false

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,7 @@ func TestH28bPacketSenderLinesNamed(t *testing.T) {
 		{"\tRetried packets (ENOBUFS): 1534\n", "raw IP or AF_PACKET socket"},
 		{"Nov 30 10:12:16.001 [DEBUG] send: send_packet failed for 10.1.2.3. No buffer space available\n", "raw IP or AF_PACKET socket"},
 		{"sendto in send_ip_packet_sd: sendto(5, packet, 44, 0, 10.0.0.1, 16) => No buffer space available\n", "raw IP or AF_PACKET socket"},
+		{"  12 open sockets                         0/0/0 UDP errors (send/recv/cong)\n", "SIPp's screen line"},
 		{"WARNING: eth_send of ARP packet returned -1 rather than expected 42 (errno=105: No buffer space available)\n", "raw IP or AF_PACKET socket"},
 	} {
 		for _, form := range []string{c.text, "```\n" + c.text + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(c.text, "\n"), "\n", "\n> ") + "\n"} {
@@ -47,6 +49,24 @@ func TestH28bPacketSenderCounterCases(t *testing.T) {
 	tl := parseText19b(t, "Nov 30 10:12:01 vpn1 openvpn[812]: write UDPv4: No buffer space available (fd=6,code=105)\n")
 	if f := findingOf(Run(tl, nil), "udp-rcvbuf-errors"); f == nil {
 		t.Errorf("OpenVPN's UDP send ENOBUFS lost its finding")
+	}
+	// SIPp's UDP transport sends on a UDP socket: its ENOBUFS is Udp SndbufErrors'.
+	sipp := "2026-11-30\t10:00:00.123456\t1764496800.123456: Unable to send UDP message, errno = 105 (No buffer space available)\n2026-11-30\t10:00:00.223456\t1764496800.223456: Unable to send UDP message, errno = 105 (No buffer space available)\n"
+	for _, form := range []string{sipp, "```\n" + sipp + "```\n", "Last Error: Unable to send UDP message, errno = 105 (No buffer space av...\n"} {
+		f := findingOf(Run(parseText19b(t, form), nil), "udp-rcvbuf-errors")
+		if f == nil {
+			t.Errorf("%q: SIPp's UDP send ENOBUFS reached no udp-rcvbuf-errors", form)
+			continue
+		}
+		if want := "ENOBUFS"; !strings.Contains(f.Title, want) {
+			t.Errorf("%q: title %q lacks %q", form, f.Title, want)
+		}
+		if form == sipp && !strings.Contains(fmt.Sprint(f.Evidence), "2 records") {
+			t.Errorf("SIPp: evidence %+v lacks the 2 records", f.Evidence)
+		}
+	}
+	if f := findingOf(Run(parseText19b(t, "2026-11-30\t10:00:00.1\t1.1: Unable to send UDP message, errno = 55 (No buffer space available)\n"), nil), "udp-rcvbuf-errors"); f != nil {
+		t.Errorf("FreeBSD's errno 55 read as Linux's ENOBUFS")
 	}
 	for _, text := range []string{
 		"I set the rate: 100-kpps in masscan and it says 50% done but nothing is found.\n",
