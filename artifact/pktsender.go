@@ -61,6 +61,7 @@ const (
 	zmapStatusWhy     = "zmap's status line (src/monitor.c: elapsed, percent done; send: probes sent, rate (avg); recv: responses, rate; drops: libpcap's ps_drop + ps_ifdrop on its receive capture, the capture ring's or interface's lost responses, not refused sends; hitrate): the scanner's own counters, healthy when drops are 0 p/s; a send refused shows as zmap's own \"send_packet failed\" log line; headroom has no rule for the scanner's figures"
 	masscanStatusWhy  = "masscan's status line (src/main-status.c: the rate it achieved in kpps, percent done, time remaining, found= responses): the scanner's own figures, no drop or error count; headroom has no rule for them"
 	nmapDelayWhy      = "nmap's send delay raised (scan_engine.cc: probes that got no answer since the last increase, or its retry count rising): nmap's own congestion control slowing down for one target (the target's or a firewall's rate limit, a lossy path), not a drop this host's kernel counted; headroom has no rule for it"
+	nmapOffendingWhy  = "nmap's description of the packet whose send failed (tcpip.cc: \"Offending packet:\" after a sendto or eth_send error): the probe, not a count; the error line above it tells why the send failed"
 	hpingStatsWhy     = "a ping tool's closing statistics (hping3 statistics.c \"N packets transmitted, N packets received, P% packet loss\", ping's \"N received\"): loss of probes to one peer (the path's or the peer's), healthy at 0%; no counter of this host; headroom has no rule for it"
 	pktgenResultWhy   = "the kernel's pktgen result (net/core/pktgen.c pktgen_if_show: run time in usec, packets and size sent, pps, Mb/sec, errors: transmits the driver or queue refused, healthy at 0): the generator's own run, not a host counter; headroom has no rule for it"
 	tcpreplayWhy      = "tcpreplay's summary (src/common/sendpacket.c: Actual packets and bytes sent, Rated, Flows; for the device: Attempted, Successful, Failed (sends refused for good), Truncated, Retried (ENOBUFS: the AF_PACKET send found the qdisc or TX queue full and was retried; EAGAIN: the socket would block)): the tool's own counters, healthy when Failed and Retried are 0; headroom has no rule for them"
@@ -90,6 +91,8 @@ func pktSenderWhy(t string) (why string, ok bool) {
 		if strings.Contains(c, "-kpps,") && strings.Contains(c, "% done") {
 			return masscanStatusWhy, true
 		}
+	case strings.HasPrefix(c, "Offending packet: ") && (strings.Contains(c, " > ") || strings.Contains(c, " ttl=")):
+		return nmapOffendingWhy, true
 	case strings.HasPrefix(c, "Increasing send delay for ") && strings.Contains(c, " from ") && strings.Contains(c, " due to "):
 		return nmapDelayWhy, true
 	case strings.Contains(c, " hping statistic ---"), strings.Contains(c, "packets transmitted, ") && strings.Contains(c, " received, ") && strings.Contains(c, "% packet loss"):

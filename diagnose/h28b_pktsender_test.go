@@ -25,6 +25,7 @@ func TestH28bPacketSenderLinesNamed(t *testing.T) {
 		{"\tRetried packets (ENOBUFS): 1534\n", "raw IP or AF_PACKET socket"},
 		{"Nov 30 10:12:16.001 [DEBUG] send: send_packet failed for 10.1.2.3. No buffer space available\n", "raw IP or AF_PACKET socket"},
 		{"sendto in send_ip_packet_sd: sendto(5, packet, 44, 0, 10.0.0.1, 16) => No buffer space available\n", "raw IP or AF_PACKET socket"},
+		{"Offending packet: TCP 10.0.0.2:54321 > 10.0.0.1:80 S ttl=42 id=1234 iplen=44  seq=1 win=1024 <mss 1460>\n", "nmap's description of the packet"},
 		{"  12 open sockets                         0/0/0 UDP errors (send/recv/cong)\n", "SIPp's screen line"},
 		{"WARNING: eth_send of ARP packet returned -1 rather than expected 42 (errno=105: No buffer space available)\n", "raw IP or AF_PACKET socket"},
 	} {
