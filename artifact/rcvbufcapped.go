@@ -132,6 +132,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 		d.noteUDPSendENOBUFS(i)
 		return true
 	}
+	if d.pktSenderLine(i, t) {
+		return true // a packet generator's or scanner's own counters and sends (pktsender.go)
+	}
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}
