@@ -111,3 +111,34 @@ func TestH28cOomdPressure(t *testing.T) {
 		t.Errorf("sentence: checked: %s", res.Checked)
 	}
 }
+
+// swapon --show (util-linux show_table): its rows' sums are the swap's size and use. An
+// exhausted swap fires swap-under-load without a rate (fix19b's snapshot rule); a swap
+// merely occupied does not, nor does lsblk's or zramctl's table under "NAME".
+func TestH28cSwaponShow(t *testing.T) {
+	full := "$ swapon --show\nNAME       TYPE      SIZE  USED PRIO\n/dev/zram0 partition 7.7G  7.6G  100\n/dev/sda3  partition   8G  7.9G   -2\n"
+	for name, text := range h28cForms(full) {
+		f := mustFire(t, run(t, "swap-under-load", parseText19b(t, text)), Warning)
+		if !evidenceHas(f, "swap used", "(99%)") {
+			t.Errorf("%s: %+v", name, f.Evidence)
+		}
+	}
+	for name, text := range map[string]string{
+		"occupied": "$ swapon --show\nNAME      TYPE SIZE  USED PRIO\n/swapfile file   8G  5.9G   -2\n",
+		"bytes":    "$ swapon --show --bytes\nNAME      TYPE       SIZE       USED PRIO\n/swapfile file 8589934592 1073741824   -2\n",
+		"lsblk":    "NAME   MAJ:MIN RM  SIZE RO TYPE MOUNTPOINTS\nzram0  252:0    0  7.7G  0 disk [SWAP]\n",
+		"zramctl":  "NAME       ALGORITHM DISKSIZE   DATA  COMPR  TOTAL STREAMS MOUNTPOINT\n/dev/zram0 zstd          7.7G   7.6G 301.5M 312.8M       8 [SWAP]\n",
+	} {
+		if res := run(t, "swap-under-load", parseText19b(t, text)); len(res.Findings) > 0 {
+			t.Errorf("%s: fired %+v", name, res.Findings)
+		}
+	}
+	// The size is read: a swap used to 12% of 8 GiB in bytes.
+	tl := parseText19b(t, "NAME      TYPE       SIZE       USED PRIO\n/swapfile file 8589934592 1073741824   -2\n")
+	if len(tl.Samples) == 0 || tl.Samples[0].MemInfo == nil {
+		t.Fatalf("swapon --show --bytes not read")
+	}
+	if v, _ := tl.Samples[0].MemInfo.Get("SwapTotal"); v != 8388608 {
+		t.Errorf("SwapTotal %d kB, want 8388608", v)
+	}
+}
