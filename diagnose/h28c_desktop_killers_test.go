@@ -17,6 +17,27 @@ func h28cForms(text string) map[string]string {
 	}
 }
 
+// h28cFires: text in each of its forms fires rule id as a warning with the evidence named.
+func h28cFires(t *testing.T, id, text, what, value string) {
+	t.Helper()
+	for name, form := range h28cForms(text) {
+		if f := mustFire(t, run(t, id, parseText19b(t, form)), Warning); !evidenceHas(f, what, value) {
+			t.Errorf("%s: %+v", name, f.Evidence)
+		}
+	}
+}
+
+// h28cNone: none of the texts fires rule id; with unread, none is even checked by it.
+func h28cNone(t *testing.T, id string, unread bool, cases map[string]string) {
+	t.Helper()
+	for name, text := range cases {
+		res := run(t, id, parseText19b(t, text))
+		if len(res.Findings) > 0 || unread && res.NotChecked == "" {
+			t.Errorf("%s: %s checked (%s), findings %+v", name, id, res.Checked, res.Findings)
+		}
+	}
+}
+
 // nohang's kill (implement_corrective_action) is a kill for low memory by a userspace
 // killer: oom-kill, the victim from the "Victim status" block before it.
 func TestH28cNohangKill(t *testing.T) {
@@ -35,22 +56,13 @@ Nov 30 11:02:03 desk nohang[901]: OK; total response time: 34ms
 		t.Errorf("journal: %+v", f.Evidence)
 	}
 	old := "  Finding the process with the highest badness\n  Victim is java, pid: 2211, badness: 1020, VmRSS: 11520 MiB, VmSwap: 0 MiB\n  Sending SIGKILL to the victim; OK; response time: 21 ms\n"
-	for name, text := range h28cForms(old) {
-		f := mustFire(t, run(t, "oom-kill", parseText19b(t, text)), Warning)
-		if !evidenceHas(f, "nohang (SIGKILL)", "java (pid 2211)") {
-			t.Errorf("%s: %+v", name, f.Evidence)
-		}
-	}
+	h28cFires(t, "oom-kill", old, "nohang (SIGKILL)", "java (pid 2211)")
 	// Counter-cases: the words in a sentence, a question, another program's syslog line.
-	for name, text := range map[string]string{
+	h28cNone(t, "oom-kill", false, map[string]string{
 		"sentence": "nohang docs say it logs Sending SIGTERM to the victim when it acts; mine never did.\nMemAvailable: 7.1 GiB\n",
 		"question": "Why is nohang sending SIGTERM to the victim so early?\nfree shows 7.1Gi available\n",
 		"other":    "Nov 30 11:02:03 desk myapp[77]: Sending SIGTERM to the victim\n",
-	} {
-		if res := run(t, "oom-kill", parseText19b(t, text)); len(res.Findings) > 0 {
-			t.Errorf("%s: oom-kill fired: %+v", name, res.Findings)
-		}
-	}
+	})
 }
 
 // nohang's PSI trigger of later releases, and the threshold under any PSI setting's name:
@@ -60,24 +72,15 @@ func TestH28cNohangPSITrigger(t *testing.T) {
 		"Memory status that requires corrective actions:\n  MemAvailable [7012 MiB, 90.6 %] <= soft_threshold_min_mem [7740 MiB, 100.0 %]\n  Current PSI metric value (85.81) >= soft_threshold_max_psi (60)\n  PSI metric value exceeded psi_excess_duration (60.0s) for 61.2s\n",
 		"Memory status that requires corrective actions:\n  PSI avg (85.81) > soft_max_psi (60)\nMemAvailable: 90.6%\n",
 	} {
-		for name, form := range h28cForms(text) {
-			f := mustFire(t, run(t, "direct-reclaim-stalls", parseText19b(t, form)), Warning)
-			if !evidenceHas(f, "OOM daemon", "peak 85.81%") {
-				t.Errorf("%s: %+v", name, f.Evidence)
-			}
-		}
+		h28cFires(t, "direct-reclaim-stalls", text, "OOM daemon", "peak 85.81%")
 	}
 	// Counter-cases: a setting, a recommendation, a sentence; none is a measured value.
-	for name, text := range map[string]string{
+	h28cNone(t, "direct-reclaim-stalls", true, map[string]string{
 		"setting":   "    soft_threshold_max_psi:   60\n",
 		"advice":    "Set soft_threshold_max_psi (60) higher if nohang acts too early.\n",
 		"sentence":  "The PSI avg (85) was above the limit, nohang said.\n",
 		"other tag": "Nov 30 11:02:03 desk myapp[77]: Current PSI metric value (85.81) >= soft_threshold_max_psi (60)\n",
-	} {
-		if res := run(t, "direct-reclaim-stalls", parseText19b(t, text)); res.NotChecked == "" {
-			t.Errorf("%s: checked (%d findings): %s", name, len(res.Findings), res.Checked)
-		}
-	}
+	})
 }
 
 // systemd-oomd's pressure: the kill's "being P% > L%" and a dump's "Pressure: Avg10: ..."
@@ -90,12 +93,7 @@ func TestH28cOomdPressure(t *testing.T) {
 		t.Errorf("kill: %+v", f.Evidence)
 	}
 	oomctl := "Dry Run: no\nSwap Used Limit: 90.00%\nDefault Memory Pressure Limit: 60.00%\nDefault Memory Pressure Duration: 20s\nSystem Context:\n\tMemory: Used: 7.4G Total: 7.6G\n\tSwap: Used: 3.9G Total: 3.9G\nSwap Monitored CGroups:\nMemory Pressure Monitored CGroups:\n\tPath: /user.slice/user-1000.slice/user@1000.service\n\t\tMemory Pressure Limit: 50.00%\n\t\tPressure: Avg10: %s Avg60: 40.33 Avg300: 12.80 Total: 1min 2s\n\t\tCurrent Memory Usage: 6.8G\n\t\tMemory Min: 0B\n\t\tMemory Low: 0B\n\t\tPgscan: 9876543\n\t\tLast Pgscan: 9800000\n"
-	for name, text := range h28cForms(strings.Replace(oomctl, "%s", "64.12", 1)) {
-		f := mustFire(t, run(t, "direct-reclaim-stalls", parseText19b(t, text)), Warning)
-		if !evidenceHas(f, "OOM daemon", "peak 64.12%") {
-			t.Errorf("%s: %+v", name, f.Evidence)
-		}
-	}
+	h28cFires(t, "direct-reclaim-stalls", strings.Replace(oomctl, "%s", "64.12", 1), "OOM daemon", "peak 64.12%")
 	f := mustFire(t, run(t, "direct-reclaim-stalls", parseText19b(t, "Pressure: Avg10: 71.20, Avg60: 23.08, Avg300: 5.40, Total: 56s\n")), Warning)
 	if !evidenceHas(f, "OOM daemon", "peak 71.20%") {
 		t.Errorf("commas: %+v", f.Evidence)
@@ -107,9 +105,7 @@ func TestH28cOomdPressure(t *testing.T) {
 		t.Errorf("healthy oomctl: swap-under-load %+v", res.Findings)
 	}
 	// Counter-case: the words in a sentence are not oomd's line.
-	if res := run(t, "direct-reclaim-stalls", parseText19b(t, "oomctl shows the Pressure: Avg10: 64.12 for my session\n")); res.NotChecked == "" {
-		t.Errorf("sentence: checked: %s", res.Checked)
-	}
+	h28cNone(t, "direct-reclaim-stalls", true, map[string]string{"sentence": "oomctl shows the Pressure: Avg10: 64.12 for my session\n"})
 }
 
 // swapon --show (util-linux show_table): its rows' sums are the swap's size and use. An
@@ -117,22 +113,13 @@ func TestH28cOomdPressure(t *testing.T) {
 // merely occupied does not, nor does lsblk's or zramctl's table under "NAME".
 func TestH28cSwaponShow(t *testing.T) {
 	full := "$ swapon --show\nNAME       TYPE      SIZE  USED PRIO\n/dev/zram0 partition 7.7G  7.6G  100\n/dev/sda3  partition   8G  7.9G   -2\n"
-	for name, text := range h28cForms(full) {
-		f := mustFire(t, run(t, "swap-under-load", parseText19b(t, text)), Warning)
-		if !evidenceHas(f, "swap used", "(99%)") {
-			t.Errorf("%s: %+v", name, f.Evidence)
-		}
-	}
-	for name, text := range map[string]string{
+	h28cFires(t, "swap-under-load", full, "swap used", "(99%)")
+	h28cNone(t, "swap-under-load", false, map[string]string{
 		"occupied": "$ swapon --show\nNAME      TYPE SIZE  USED PRIO\n/swapfile file   8G  5.9G   -2\n",
 		"bytes":    "$ swapon --show --bytes\nNAME      TYPE       SIZE       USED PRIO\n/swapfile file 8589934592 1073741824   -2\n",
 		"lsblk":    "NAME   MAJ:MIN RM  SIZE RO TYPE MOUNTPOINTS\nzram0  252:0    0  7.7G  0 disk [SWAP]\n",
 		"zramctl":  "NAME       ALGORITHM DISKSIZE   DATA  COMPR  TOTAL STREAMS MOUNTPOINT\n/dev/zram0 zstd          7.7G   7.6G 301.5M 312.8M       8 [SWAP]\n",
-	} {
-		if res := run(t, "swap-under-load", parseText19b(t, text)); len(res.Findings) > 0 {
-			t.Errorf("%s: fired %+v", name, res.Findings)
-		}
-	}
+	})
 	// The size is read: a swap used to 12% of 8 GiB in bytes.
 	tl := parseText19b(t, "NAME      TYPE       SIZE       USED PRIO\n/swapfile file 8589934592 1073741824   -2\n")
 	if len(tl.Samples) == 0 || tl.Samples[0].MemInfo == nil {
