@@ -210,6 +210,9 @@ func (d *doc) lowMemKillLine(i int) bool {
 		return false
 	}
 	d.used[i] = true
+	if v, ok := oomdKillPressure(t); ok && strings.HasPrefix(o.Reporter, "systemd-oomd") {
+		d.addDaemonPSI(i, v, "systemd-oomd's kill: the monitored cgroup's memory.pressure full avg10 it compared with its limit")
+	}
 	if unit := o.Victim[strings.LastIndexByte(o.Victim, '/')+1:]; strings.HasPrefix(o.Reporter, "systemd-oomd") {
 		d.dropUnitResultOOM(unit) // the unit's result 'oom-kill' is this kill's (systemdoomdkill.go)
 		if d.oomdKilledUnit(unit) {

@@ -382,6 +382,9 @@ func (d *doc) run(from int) {
 		if d.earlyoomLine(i) {
 			continue
 		}
+		if !l.Syslog && d.daemonBareLine(i) {
+			continue // nohang's PSI value, kill or block header, oomd's pressure, without a tag (nohang.go)
+		}
 		if d.lowMemKillLine(i) {
 			continue
 		}
@@ -432,6 +435,9 @@ func (d *doc) run(from int) {
 				continue
 			}
 			if l.Tag == "systemd-oomd" {
+				if d.oomdPressureLine(i, strings.TrimSpace(t)) {
+					continue // a candidate's memory pressure (oomdpressure.go)
+				}
 				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
 				continue
 			}

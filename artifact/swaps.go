@@ -56,3 +56,54 @@ func swapsHeaderAlone(d *doc, k int) bool {
 	t := strings.TrimSpace(d.ls[k].Text)
 	return t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || d.ls[k].No > d.ls[k-1].No+1
 }
+
+// trySwaponShow reads `swapon --show` (util-linux sys-utils/swapon.c show_table, h28c): a
+// header of its column names, by default "NAME TYPE SIZE USED PRIO" (--output may pick and
+// order NAME, TYPE, SIZE, USED, PRIO), then one row a device, the sizes human-readable with
+// a 1024-based suffix ("7.7G", "0B") or in bytes with --bytes. The rows' sums are SwapTotal
+// and the swap used, as trySwaps' are. Another tool's table under NAME (lsblk's "NAME MAJ:MIN
+// RM SIZE RO TYPE", zramctl's "NAME ALGORITHM DISKSIZE ...") has a column swapon has not.
+func (d *doc) trySwaponShow(i int) int {
+	hs := fields(d.ls[i].Text)
+	col := map[string]int{}
+	for n, h := range hs {
+		switch h {
+		case "NAME", "TYPE", "SIZE", "USED", "PRIO":
+			col[h] = n
+		default:
+			return 0
+		}
+	}
+	if len(col) != len(hs) || hs[0] != "NAME" {
+		return 0
+	}
+	ti, okT := col["TYPE"]
+	si, okS := col["SIZE"]
+	ui, okU := col["USED"]
+	if !okT || !okS || !okU {
+		return 0
+	}
+	var size, used int64
+	k := i + 1
+	for ; k < len(d.ls); k++ {
+		fs := fields(d.ls[k].Text)
+		if len(fs) != len(hs) || fs[ti] != "partition" && fs[ti] != "file" {
+			break
+		}
+		s, ok1 := freeValue(fs[si], "human")
+		u, ok2 := freeValue(fs[ui], "human")
+		if !ok1 || !ok2 || u > s {
+			break
+		}
+		size += s
+		used += u
+	}
+	if k == i+1 {
+		return 0
+	}
+	c := kernel.Counters{}
+	c.Set("SwapTotal", size)
+	c.Set("SwapFree", size-used)
+	c.Set("SwapUsed", used)
+	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
+}
