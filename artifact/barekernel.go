@@ -123,12 +123,6 @@ func bareKernelLine(t string) bool {
 		// iscsi_cls_conn_printk's "connectionN:M: " (scsi_transport_iscsi.c, the
 		// connection's dev_name): "connection1:0: detected conn error (1020)" (h28a).
 		return strings.HasPrefix(s, "connection") && reISCSIConn.MatchString(s)
-	case 'n':
-		// sunrpc's svc_check_conn_limits: "%s: too many open connections, consider
-		// increasing the %s" (nfsd's "number of threads") (h28a).
-		if strings.HasPrefix(s, "nfsd: ") || strings.HasPrefix(s, "lockd: ") {
-			return strings.Contains(s, ": too many open connections, consider increasing the ")
-		}
 	case 'P', 'V':
 		// OpenZFS SPL's own lines, printk without a prefix (h28a): a kernel line however it
 		// was quoted. kernel.ParseSubsysAllocFailure reads the retry warning; the others are

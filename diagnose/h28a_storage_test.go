@@ -62,7 +62,6 @@ func TestH28aBareStorageLinesRead(t *testing.T) {
 		"BTRFS info (device nvme0n1p2): balance: ended with status: 0\n",
 		"bcache: register_bcache() error /dev/sdc: device already registered\n",
 		" connection1:0: detected conn error (1020)\n",
-		"nfsd: too many open connections, consider increasing the number of threads\n",
 		"RPC: fragment too large: 1195725856\n",
 		"INFO: task txg_sync:1102 blocked for more than 120 seconds.\n",
 	} {
