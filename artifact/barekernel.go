@@ -34,7 +34,8 @@ import (
 //     and a module's pr_fmt with the function's name ("brcmfmac: FUNC: ", brcmf_err) that
 //     states one: brcmfmac's "Failed to alloc SKB" (msgbuf.c, the RX buffer post). Other
 //     device lines stay what they were.
-//   - XFS's "possible memory allocation deadlock" retry warning ("XFS: ", "xfs: "; h19b).
+//   - XFS's "possible memory allocation deadlock" retry warning ("XFS: ", "xfs: "; h19b), and
+//     OpenZFS SPL's "Possible memory allocation deadlock: size=N lflags=0xM" (h28a).
 
 var (
 	// reLibcfsHeader: libcfs's "PID:EXT:(file.c:LINE:func()) " or a console id "NN-N: ".
@@ -51,7 +52,20 @@ var (
 	// brcmf_msgbuf_rxbuf_data_post: " (brcmf_err: pr_err("%s: " fmt, __func__)).
 	// reRealtekFunc: after the Realtek prefix, the function's name with ": " or "()" (RTW_INFO
 	// and DBG_871X print "%s: " with __func__, or the name itself), a "####" banner before it.
-	reRealtekFunc   = lazyre.New(`^(?:#{1,8}\s*)?[A-Za-z_]\w{2,63}(?:\(\w{0,16}\)[\s:!-]|:\s)`)
+	reRealtekFunc = lazyre.New(`^(?:#{1,8}\s*)?[A-Za-z_]\w{2,63}(?:\(\w{0,16}\)[\s:!-]|:\s)`)
+	// reSPLOwn: SPL's assertion and panic lines (spl-err.c spl_panic: the VERIFY macros'
+	// message "VERIFY3(%s) failed (%lld %s %lld)", then "PANIC at %s:%d:%s()") and its
+	// large-allocation warning (spl-kmem.c: "Large kmem_alloc(%lu, 0x%x), please file an
+	// issue at:"): a request above spl_kmem_alloc_warn, warned of, not failed.
+	reSPLOwn = lazyre.New(`^(?:VERIFY\w{0,4}\(.{1,400}\) failed(?: \(|$)|PANIC at [\w.-]{1,64}\.[ch]:\d{1,6}:\w{1,64}\(\)\s*$|Large kmem_alloc\(\d{1,20}, 0x[0-9a-f]{1,8}\))`)
+	// reBcachePrefix: bcache's pr_fmt with the function's name.
+	reBcachePrefix = lazyre.New(`^bcache: \w{1,64}\(\) `)
+	// reHungTask: khungtaskd's report's first line.
+	reHungTask = lazyre.New(`^INFO: task .{1,64}:\d{1,9} blocked for more than \d{1,9} seconds\.`)
+	// reBtrfsPrefix: btrfs_printk's level and device.
+	reBtrfsPrefix = lazyre.New(`^BTRFS(?: (?:emergency|alert|critical|error|warning|notice|info|debug))?(?: \(device [\w./:-]{1,64}(?: state [A-Za-z]{1,8})?\))?: `)
+	// reISCSIConn: iscsi_cls_conn_printk's device name.
+	reISCSIConn     = lazyre.New(`^connection\d{1,6}:\d{1,6}: `)
 	reModFuncPrefix = lazyre.New(`^[a-z][a-z0-9_-]{1,31}: [a-z][a-z0-9]{0,31}_\w{1,63}: `)
 )
 
@@ -64,6 +78,9 @@ func bareKernelLine(t string) bool {
 	}
 	switch s[0] {
 	case 'L':
+		if strings.HasPrefix(s, "Large kmem_alloc(") {
+			return reSPLOwn.MatchString(s) // SPL's (h28a, below)
+		}
 		if strings.HasPrefix(s, "LustreError: ") || strings.HasPrefix(s, "LNetError: ") {
 			return true
 		}
@@ -88,12 +105,33 @@ func bareKernelLine(t string) bool {
 		if (strings.HasPrefix(s, "drbd ") || strings.HasPrefix(s, "block drbd")) && reDrbdPrefix.MatchString(s) {
 			return true
 		}
+		// bcache's pr_fmt "bcache: %s() " (drivers/md/bcache/bcache.h, __func__) (h28a).
+		if strings.HasPrefix(s, "bcache: ") && reBcachePrefix.MatchString(s) {
+			return true
+		}
 	case '(':
 		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
 	case 'X', 'x':
 		// XFS's retry warning (xfs_err's "XFS: ", 2.6's "xfs: "; kernel.ParseSubsysAllocFailure
 		// reads it): a kernel line however it was quoted (h19b).
 		return (strings.HasPrefix(s, "XFS: ") || strings.HasPrefix(s, "xfs: ")) && strings.Contains(s, " memory allocation deadlock ")
+	case 'B':
+		// btrfs_printk's "BTRFS %s (device %s): " (fs/btrfs/messages.c; "BTRFS: " and
+		// "BTRFS LEVEL: " without a device) (h28a).
+		return reBtrfsPrefix.MatchString(s)
+	case 'c':
+		// iscsi_cls_conn_printk's "connectionN:M: " (scsi_transport_iscsi.c, the
+		// connection's dev_name): "connection1:0: detected conn error (1020)" (h28a).
+		return strings.HasPrefix(s, "connection") && reISCSIConn.MatchString(s)
+	case 'P', 'V':
+		// OpenZFS SPL's own lines, printk without a prefix (h28a): a kernel line however it
+		// was quoted. kernel.ParseSubsysAllocFailure reads the retry warning; the others are
+		// read as log lines, no rule's.
+		if strings.HasPrefix(s, "Possible memory allocation deadlock: size=") {
+			_, failed := kernel.ParseSubsysAllocFailure(s)
+			return failed
+		}
+		return reSPLOwn.MatchString(s)
 	case 'F', 'f', 'I', 'i':
 		// init/initramfs.c: "Freeing initrd memory: %ldK" (free_initrd_mem's report) and
 		// "Initramfs unpacking failed: %s" (populate_rootfs), in a boot console's paste,
@@ -103,7 +141,17 @@ func bareKernelLine(t string) bool {
 		if hasPrefixFold(s, "Freeing initrd memory: ") || hasPrefixFold(s, "Initramfs unpacking failed: ") {
 			return true
 		}
+		// kernel/hung_task.c: "INFO: task %s:%d blocked for more than %ld seconds." (a
+		// storage stack's thread, txg_sync, xfsaild, nfsd, stuck in D state) (h28a).
+		if strings.HasPrefix(s, "INFO: task ") {
+			return reHungTask.MatchString(s)
+		}
 	case 'R':
+		// sunrpc's record marker over its limit (svcsock.c, before 4.x: "RPC: fragment too
+		// large: %d") (h28a).
+		if strings.HasPrefix(s, "RPC: fragment too large: ") {
+			return true
+		}
 		// The Realtek out-of-tree and staging drivers' own prefix (8812au, 88x2bu:
 		// include/rtw_debug.h DRIVER_PREFIX "RTW: "; staging r8188eu "R8188EU: ") before a
 		// function's name that need not hold an underscore ("recvbuf2recvframe"): their

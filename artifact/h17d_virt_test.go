@@ -146,3 +146,20 @@ func TestH17dPveversionKernel(t *testing.T) {
 		}
 	}
 }
+
+// h28a: arcstats' arc_no_grow and memory_throttle_count, and arc_summary's "Memory throttle
+// count", are kept on the ARC (the throttle figures a finding cites beside it).
+func TestH28aArcstatsThrottleFigures(t *testing.T) {
+	tl := ParseString("name                            type data\nsize                            4    1073741824\narc_no_grow                     4    1\nmemory_throttle_count           4    412\n", "t", Options{})
+	if a := tl.ZFSARC; a == nil || !a.HasNoGrow || a.NoGrow != 1 || !a.HasThrottle || a.ThrottleCount != 412 {
+		t.Errorf("arcstats: %+v", tl.ZFSARC)
+	}
+	tl = ParseString("ARC status:                                                      HEALTHY\n        Memory throttle count:                                         7\n\nARC size (current):                                    98.9 %   62.0 GiB\n", "t", Options{})
+	if a := tl.ZFSARC; a == nil || !a.HasThrottle || a.ThrottleCount != 7 {
+		t.Errorf("arc_summary: %+v", tl.ZFSARC)
+	}
+	// Counter-case: a row of the same name outside the table is not the ARC's.
+	if tl = ParseString("memory_throttle_count 4 412\n", "t", Options{}); tl.ZFSARC != nil {
+		t.Errorf("a row without the column line read: %+v", tl.ZFSARC)
+	}
+}

@@ -33,6 +33,8 @@ var arcstatFields = map[string]func(a *model.ZFSARC, v int64){
 	"c_max":                  func(a *model.ZFSARC, v int64) { a.CMaxBytes = v },
 	"memory_all_bytes":       func(a *model.ZFSARC, v int64) { a.MemoryAllBytes = v },
 	"memory_available_bytes": func(a *model.ZFSARC, v int64) { a.MemoryAvailableBytes, a.HasAvailable = v, true },
+	"memory_throttle_count":  func(a *model.ZFSARC, v int64) { a.ThrottleCount, a.HasThrottle = v, true },
+	"arc_no_grow":            func(a *model.ZFSARC, v int64) { a.NoGrow, a.HasNoGrow = v, true },
 }
 
 // arcSummaryLabels: arc_summary's labels (both generations), lower-cased, for the same figures.
@@ -106,7 +108,8 @@ func (d *doc) zfsARCLine(i int) bool {
 	}
 	if label == "memory throttle count" {
 		if f := fields(rest); len(f) == 1 && isDigits(f[0]) {
-			d.zfsARCUse(i, "arc_summary", nil, 0) // writes the ARC throttled: no memory figure
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			d.zfsARCUse(i, "arc_summary", arcstatFields["memory_throttle_count"], n) // writes the ARC throttled: no memory figure
 			return true
 		}
 		return false

@@ -858,6 +858,11 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		}
 		r := &vs[rep]
 		f.Evidence = append(f.Evidence, modeEvidence(r))
+		// ZFS's ARC beside the failure (h28a): memory held by a cache outside the LRU lists,
+		// which shrinks only through its own eviction; the ARC's figures as the input states.
+		if e, _, ok := zfsARCEvidence(tl, "memory held by ZFS's cache (ABD pages and SPL slabs) outside the page cache's LRU lists, given back only through the ARC's own eviction toward c_min; with a large ARC, capping zfs_arc_max leaves the buddy allocator more free memory to form blocks from"); ok {
+			f.Evidence = append(f.Evidence, e)
+		}
 		if k, src, ok := memKernelOf(tl, r.af); ok {
 			where := "host"
 			if r.af.Kernel != "" {

@@ -210,6 +210,9 @@ func ParseSubsysAllocFailure(msg string) (SubsysAllocFailure, bool) {
 		return SubsysAllocFailure{Order: -1, DMA: true}, true
 	}
 	if strings.Contains(msg, "allocation deadlock") {
+		if f, ok := splAllocDeadlock(msg); ok {
+			return f, true
+		}
 		return xfsAllocDeadlock(msg)
 	}
 	// Cheap gate: every form has "alloc", "memory", "refill", "-12", "errno", "ENOMEM" or an
@@ -421,6 +424,30 @@ func xfsAllocDeadlock(msg string) (SubsysAllocFailure, bool) {
 		f.Order, f.Contiguous = 0, true
 	}
 	return f, true
+}
+
+// splAllocDeadlock reads OpenZFS's SPL retry warning (pre-round 28, h28a; module/os/linux/spl/
+// spl-kmem.c spl_kmem_alloc_impl, and module/spl/spl-kmem.c before 0.8): kmem_alloc and
+// kmem_zalloc without KM_NOSLEEP loop on kmalloc_node until it succeeds, and print, rate
+// limited, "Possible memory allocation deadlock: size=%lu lflags=0x%x" (printk KERN_WARNING,
+// no prefix; dump_stack follows, its frames spl_kmem_alloc_impl). kmalloc_node takes
+// contiguous pages (a size past two pages has its buddy order, GetOrder); lflags is the gfp
+// mask of KM_SLEEP (GFP_KERNEL) or KM_PUSHPAGE (GFP_NOIO): a sleeping request, never atomic
+// (KM_NOSLEEP returns NULL instead of looping). A vmem_alloc's request tries __vmalloc first
+// and never prints it. The format string itself ("size=%lu") is no failure.
+func splAllocDeadlock(msg string) (SubsysAllocFailure, bool) {
+	const w = "Possible memory allocation deadlock: size="
+	k := strings.Index(msg, w)
+	if k < 0 {
+		return SubsysAllocFailure{}, false
+	}
+	n, rest, ok := strings.Cut(msg[k+len(w):], " ")
+	v, err := strconv.ParseInt(n, 10, 64)
+	if !ok || err != nil || v <= 0 || !strings.HasPrefix(rest, "lflags=0x") {
+		return SubsysAllocFailure{}, false
+	}
+	sleeping := false
+	return SubsysAllocFailure{Order: -1, Bytes: v, Contiguous: true, Atomic: &sleeping}, true
 }
 
 // mlx5FirmwareStatus: mlx5_core's report of a firmware command's status (h19c). The device

@@ -17,10 +17,17 @@ type ZFSARC struct {
 	// MemoryAvailableBytes is arcstats' memory_available_bytes (arc_available_memory: free
 	// memory above the ARC's low-water mark; below zero the ARC must shrink), read when
 	// HasAvailable.
-	MemoryAvailableBytes int64  `json:"memory_available_bytes,omitempty"`
-	HasAvailable         bool   `json:"has_available,omitempty"`
-	Form                 string `json:"form"`   // "arcstats", "arc_summary"
-	Source               string `json:"source"` // "lines 3-14"
-	FirstLine            int    `json:"first_line"`
-	LastLine             int    `json:"last_line"`
+	MemoryAvailableBytes int64 `json:"memory_available_bytes,omitempty"`
+	HasAvailable         bool  `json:"has_available,omitempty"`
+	// ThrottleCount is arcstats' memory_throttle_count (arc_memory_throttle: writes held
+	// back for want of free memory; arc_summary's "Memory throttle count"), NoGrow its
+	// arc_no_grow (1: the ARC may not grow, memory is short), read when HasThrottle, HasNoGrow.
+	ThrottleCount int64  `json:"memory_throttle_count,omitempty"`
+	HasThrottle   bool   `json:"has_throttle,omitempty"`
+	NoGrow        int64  `json:"arc_no_grow,omitempty"`
+	HasNoGrow     bool   `json:"has_no_grow,omitempty"`
+	Form          string `json:"form"`   // "arcstats", "arc_summary"
+	Source        string `json:"source"` // "lines 3-14"
+	FirstLine     int    `json:"first_line"`
+	LastLine      int    `json:"last_line"`
 }
