@@ -112,7 +112,9 @@ func TestFix13cAppErrorLinesUnread(t *testing.T) {
 		{"errno-equals", "ERROR: relay(): write failed on fd 12, errno=11 (Resource temporarily unavailable)\n", "EAGAIN"},
 		{"etcd", `{"level":"warn","ts":"2024-01-02T03:04:05Z","msg":"dropped internal Raft message since sending buffer is full (overloaded network)","remote-peer-id":"ab12"}` + "\n", "etcd"},
 		{"hotspot", "# Native memory allocation (malloc) failed to allocate 65536 bytes for ChunkPool\n", "JVM's own native allocation"},
-		{"hotspot-memory", "Memory: 4k page, physical 8123456k(51234k free), swap 0k(0k free)\n", "hs_err memory line"},
+		// h28d: the Linux form is read now (hserrmem.go, TestH28dHsErrMemory); a line not in
+		// its exact form stays named.
+		{"hotspot-memory", "Memory: 4k page, physical 8123456k free, swap 0k free\n", "another system"},
 	} {
 		wantUnreadOnly(t, c.name, c.text, c.want)
 	}

@@ -235,7 +235,24 @@ var appHostReasons = []struct{ text, why string }{
 	// HotSpot's crash file (hs_err_pid<N>.log, vmError.cpp): its native allocation failed and
 	// the JVM aborted itself; and os::print_memory_info's line of the host's memory then.
 	{"Native memory allocation (", "the JVM's own native allocation failed (HotSpot os::commit_memory or malloc: ENOMEM from the address space, vm.max_map_count or overcommit, not only a lack of pages) and the JVM aborted, writing hs_err_pid<N>.log: no kill by the kernel's OOM killer"},
-	{"k page, physical ", "HotSpot's hs_err memory line (os::print_memory_info: page size, physical memory and free, swap) when the JVM crashed: the host's totals at that moment, not read"},
+	{"k page, physical ", "HotSpot's memory line (os::print_memory_info: page size, physical memory and free, swap) of a JVM on another system (Windows, macOS) or not in its exact form: not read; the Linux form is (hserrmem.go)"},
+	// h28d: the JDK's FileChannelImpl.map: map0's mmap failed with ENOMEM even after a GC
+	// ("java.lang.OutOfMemoryError: Map failed", wrapped as "java.io.IOException: Map
+	// failed"), Kafka's and Lucene's index files: the process's count of mappings at
+	// vm.max_map_count, or its address space.
+	{"OutOfMemoryError: Map failed", mapFailedWhy},
+	{"IOException: Map failed", mapFailedWhy},
+	// ZooKeeper server/persistence/FileTxnLog.java commit(): "fsync-ing the write ahead log
+	// in {} took {}ms which will adversely effect operation latency. File size is {} bytes.
+	// See the ZooKeeper troubleshooting guide" (past fsync.warningthresholdms, 1000).
+	{"fsync-ing the write ahead log in ", "ZooKeeper's fsync of its transaction log took longer than fsync.warningthresholdms (FileTxnLog: \"fsync-ing the write ahead log in SyncThread:N took Nms which will adversely effect operation latency\"): the disk (or the writeback of other dirty pages ahead of it), not a memory figure; no kernel counter"},
+	// Apache Ignite / GridGain LongJVMPauseDetector: "Possible too long JVM pause: N
+	// milliseconds." (3.x: "Possible too long JVM pause [duration=Nms]").
+	{"Possible too long JVM pause", "Ignite's pause detector woke late (LongJVMPauseDetector: \"Possible too long JVM pause: N milliseconds.\"): the whole JVM stopped (a GC's or safepoint's pause, or the host stalled: swapping, reclaim, a paused VM), cause not stated; no memory figure of the host's"},
+	// Cassandra nodetool tpstats (TpStatsPrinter): the "Message type  Dropped" table after
+	// the pools: internode messages dropped because they waited past their timeout
+	// (read_request_timeout_in_ms, write_request_timeout_in_ms) in the node's own queues.
+	{"Message type           Dropped", "Cassandra's nodetool tpstats table of dropped messages (\"Message type  Dropped\"; READ, MUTATION, ...): requests the node itself dropped after they waited past their timeout in its stages (an overloaded node, GC pauses, slow disks), not packets the kernel dropped and no memory figure"},
 	// Cassandra gms/FailureDetector.java: its own thread paused more than
 	// MAX_LOCAL_PAUSE_IN_NANOS (5 s): a JVM or host pause, cause not stated.
 	{"Not marking nodes down due to local pause", "Cassandra's failure detector was paused (FailureDetector.java, nanoseconds > 5000000000): a GC or host stall, cause not stated; no memory figure"},
@@ -244,6 +261,13 @@ var appHostReasons = []struct{ text, why string }{
 	{"Too many open files", "EMFILE (Too many open files): the process's RLIMIT_NOFILE, not memory"},
 }
 
+// clickHouseMmapWhy: ClickHouse src/Common/Allocator.h: throwFromErrno("Allocator: Cannot
+// mmap " size, CANNOT_ALLOCATE_MEMORY) (Code 173): the kernel refused the mapping (h28d).
+const clickHouseMmapWhy = "ClickHouse's allocator's mmap was refused (Allocator: \"Code: 173. DB::ErrnoException: Allocator: Cannot mmap N GiB., errno: 12, strerror: Cannot allocate memory\"): ENOMEM from the kernel: overcommit accounting (vm.overcommit_memory 2's CommitLimit, or mode 0's heuristic with RAM and swap short), the process's count of mappings at vm.max_map_count, or RLIMIT_AS; not ClickHouse's own max_server_memory_usage (that is Code 241) and no kill by the kernel's OOM killer; overcommit-exposed reads `grep -E 'Committed_AS|CommitLimit' /proc/meminfo` when the text holds it"
+
+// mapFailedWhy: the JDK's mmap of a file refused (FileChannelImpl.map, h28d).
+const mapFailedWhy = "the JVM could not map a file (FileChannelImpl.map: \"java.lang.OutOfMemoryError: Map failed\", wrapped as \"java.io.IOException: Map failed\"; Kafka's and Lucene's index files): mmap returned ENOMEM even after a GC: most often the process's count of mappings reached vm.max_map_count (a per-process limit, default 65530: `wc -l /proc/PID/maps` against `sysctl vm.max_map_count`), else its address space (RLIMIT_AS, a 32-bit JVM) or overcommit accounting; not the JVM's heap (-Xmx), no kill by the kernel's OOM killer and no figure of the host's free memory; no rule of headroom's compares a process's mappings with vm.max_map_count (overcommit-exposed is the host's Committed_AS, another refusal)"
+
 // appHostLine says why t is a data store's or runtime's line naming one of appHostReasons.
 // Gate: one of the few capitals the texts start with, then the search.
 func appHostLine(t string) (string, bool) {
@@ -251,7 +275,10 @@ func appHostLine(t string) (string, bool) {
 		return "", false
 	}
 	for _, r := range appHostReasons {
-		if strings.Contains(t, r.text) {
+		if k := strings.Index(t, r.text); k >= 0 {
+			if adviceLead(t[:k]) {
+				return "", false // "If you see java.io.IOException: Map failed, raise ..." (h28d)
+			}
 			return r.why + "; headroom has no reader for this log", true
 		}
 	}

@@ -86,6 +86,9 @@ func errnoLogLine(t string) (string, bool) {
 		}
 		return javaErrnoLine(t)
 	}
+	if strings.Contains(t, "Allocator: Cannot mmap ") {
+		return clickHouseMmapWhy + "; headroom has no reader for this log", true // unreadagent.go
+	}
 	for _, e := range errnoReasons {
 		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " || k >= 1 && errnoNumberBefore(t[:k]) {
 			return e.why, true
