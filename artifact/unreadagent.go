@@ -256,6 +256,13 @@ var appHostReasons = []struct{ text, why string }{
 	// Cassandra gms/FailureDetector.java: its own thread paused more than
 	// MAX_LOCAL_PAUSE_IN_NANOS (5 s): a JVM or host pause, cause not stated.
 	{"Not marking nodes down due to local pause", "Cassandra's failure detector was paused (FailureDetector.java, nanoseconds > 5000000000): a GC or host stall, cause not stated; no memory figure"},
+	// Hazelcast's NioChannelOptions: after setting SO_SNDBUF/SO_RCVBUF it reads the size
+	// back and warns once when they differ ("The configured tcp send buffer size conflicts
+	// with the value actually being used by the socket ... Configured N bytes, actual M
+	// bytes."). The kernel doubles a request, holds it at SOCK_MIN_SNDBUF/SOCK_MIN_RCVBUF
+	// from below and net.core.wmem_max/rmem_max from above: actual above configured is that
+	// doubling or floor, actual below is the sysctl's cap; a TCP socket's buffer, no drop.
+	{"buffer size conflicts with the value actually being used by the socket", "Hazelcast's warning that a TCP socket's buffer read back other than configured (NioChannelOptions: \"Configured N bytes, actual M bytes\"): the kernel doubles a setsockopt request and holds it between SOCK_MIN_SNDBUF/SOCK_MIN_RCVBUF and net.core.wmem_max/rmem_max; actual above configured is the doubling or that floor, below it the sysctl's cap; a per-socket size, no drop and no counter"},
 	{"GCInspector", "Cassandra's GCInspector: a JVM garbage collection's pause and heap, the JVM's own memory"},
 	// EMFILE: RLIMIT_NOFILE, not memory.
 	{"Too many open files", "EMFILE (Too many open files): the process's RLIMIT_NOFILE, not memory"},
