@@ -28,6 +28,44 @@ type EarlyoomStatus struct {
 // space, "( 1.57%)", the form of every line of a machine about to kill (h25c).
 var reEarlyoomStatus = lazyre.New(`^mem avail:\s*(\d+) of\s*(\d+) MiB \(\s*[\d.]+ ?%\), swap free:\s*(\d+) of\s*(\d+) MiB`)
 
+// Before 1.2 the status line had no totals (fix33a, corpus 2841; main.c of v1.0 and v1.1:
+// "mem avail: %lu MiB (%ld %%), swap free: %lu MiB (%d %%)"), and the start-up lines gave
+// each total with earlyoom's minimum ("mem total: %lu MiB, min: %lu MiB (%d %%)", "swap
+// total: ..."); 1.2 printed the limits as percentages ("mem  total: %4d MiB, sending SIGTERM
+// at %2d %%, SIGKILL at %2d %%").
+var (
+	reEarlyoomStatusOld = lazyre.New(`^mem avail:\s*(\d+) MiB \(\s*\d+ ?%\), swap free:\s*(\d+) MiB \(\s*\d+ ?%\)`)
+	reEarlyoomTotalOne  = lazyre.New(`^(mem|swap)\s+total:\s*(\d+) MiB, (?:min:\s*(\d+) MiB \(\s*\d+ ?%\)|sending SIGTERM at)`)
+)
+
+// EarlyoomTotal is one start-up line of earlyoom 1.0-1.2: the total of memory or of swap,
+// in MiB, with earlyoom's minimum when printed (1.0-1.1).
+type EarlyoomTotal struct {
+	Of       string `json:"of"` // "mem" or "swap"
+	TotalMiB int64  `json:"total_mib"`
+	MinMiB   int64  `json:"min_mib,omitempty"`
+}
+
+// parseEarlyoomTotalOne reads a start-up line of earlyoom 1.0-1.2.
+func parseEarlyoomTotalOne(t string) (EarlyoomTotal, bool) {
+	m := reEarlyoomTotalOne.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return EarlyoomTotal{}, false
+	}
+	tot, err := strconv.ParseInt(m[2], 10, 64)
+	if err != nil {
+		return EarlyoomTotal{}, false
+	}
+	min, _ := strconv.ParseInt(m[3], 10, 64)
+	return EarlyoomTotal{Of: m[1], TotalMiB: tot, MinMiB: min}, true
+}
+
+// EarlyoomAvail is earlyoom 1.0-1.1's status line: what is available, no totals.
+type EarlyoomAvail struct {
+	MemAvailMiB int64 `json:"mem_avail_mib"`
+	SwapFreeMiB int64 `json:"swap_free_mib"`
+}
+
 // parseEarlyoomStatus reads the line's text after its syslog prefix; ok is false for any
 // other line.
 func parseEarlyoomStatus(t string) (EarlyoomStatus, bool) {
@@ -87,6 +125,18 @@ func (d *doc) earlyoomLine(i int) bool {
 	} else if tot, ok := parseEarlyoomTotals(l.Text); ok {
 		data = tot
 		mib["MemTotal"], mib["SwapTotal"] = tot.MemTotalMiB, tot.SwapTotalMiB
+	} else if m := earlyoomOldStatus(l.Text); m != nil {
+		av, _ := strconv.ParseInt(m[1], 10, 64)
+		sw, _ := strconv.ParseInt(m[2], 10, 64)
+		data = EarlyoomAvail{MemAvailMiB: av, SwapFreeMiB: sw}
+		mib["MemAvailable"], mib["SwapFree"] = av, sw
+	} else if one, ok := parseEarlyoomTotalOne(l.Text); ok {
+		data = one
+		if one.Of == "mem" {
+			mib["MemTotal"] = one.TotalMiB
+		} else {
+			mib["SwapTotal"] = one.TotalMiB
+		}
 	} else {
 		return false
 	}
@@ -98,9 +148,20 @@ func (d *doc) earlyoomLine(i int) bool {
 		}
 	}
 	// MiB-rounded: above a report's "pages RAM" (1), below free's and top's kB totals (3).
-	d.host.memTotal(mib["MemTotal"]*1024, 2)
+	if v, ok := mib["MemTotal"]; ok {
+		d.host.memTotal(v*1024, 2)
+	}
 	d.segSeq++
 	d.addSamples(KindEarlyoom, "", l.No, l.No, []model.Sample{{Source: spanSource(l.No, l.No), MemInfo: mem}})
 	d.addArtifact(KindEarlyoom, l.No, l.No, data)
 	return true
+}
+
+// earlyoomOldStatus: the submatches of earlyoom 1.0-1.1's status line, nil for any other.
+func earlyoomOldStatus(t string) []string {
+	t = strings.TrimSpace(t)
+	if !strings.HasPrefix(t, "mem avail:") {
+		return nil
+	}
+	return reEarlyoomStatusOld.FindStringSubmatch(t)
 }

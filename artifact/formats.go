@@ -142,9 +142,10 @@ var formats = []format{
 	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:", "Tâches:", "Tareas:", "Zadania:", "Tarefas:"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},
 	{kind: KindPsTasks, first: []string{"USER"}, parse: (*doc).tryPsAux},
-	{kind: KindCommRSS, first: []string{"Comm"}, parse: (*doc).tryCommRSS},    // a per-command RSS summary (psaux.go)
-	{kind: KindMemInfo, first: []string{"Filename"}, parse: (*doc).trySwaps},  // /proc/swaps, swapon -s (swaps.go)
-	{kind: KindMemInfo, first: []string{"NAME"}, parse: (*doc).trySwaponShow}, // swapon --show (swaps.go)
+	{kind: KindPsTasks, detect: isPsUCommandLine, parse: (*doc).tryPsAuxUnder}, // ps aux | grep: rows without the header (psaux.go)
+	{kind: KindCommRSS, first: []string{"Comm"}, parse: (*doc).tryCommRSS},     // a per-command RSS summary (psaux.go)
+	{kind: KindMemInfo, first: []string{"Filename"}, parse: (*doc).trySwaps},   // /proc/swaps, swapon -s (swaps.go)
+	{kind: KindMemInfo, first: []string{"NAME"}, parse: (*doc).trySwaponShow},  // swapon --show (swaps.go)
 	{kind: KindFree, first: []string{"total", "total:"}, parse: (*doc).tryFree, claims: true},
 	{kind: KindFree, start: func(c byte) bool { return c >= 0x80 || c == 'g' || c == 'i' || c == 't' || c == 'r' }, detect: isFreeLocalizedHeader, parse: (*doc).tryFree},
 	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},

@@ -757,6 +757,13 @@ func stripSyslog(s string, l *Line) string {
 	default:
 		return s
 	}
+	if len(rest) > 2 && rest[0] == ':' && rest[1] == ' ' {
+		// "Jun 12 06:39:16: mem avail: ..." (fix33a, corpus 2845): a syslog or journal
+		// line whose host and tag the paste cut, the stamp ended by a colon. The program is
+		// not named, so the message is read as that program prints it bare.
+		l.Stamp = stamp
+		return rest[2:]
+	}
 	// host
 	rest = strings.TrimLeft(rest, " ")
 	sp := strings.IndexByte(rest, ' ')

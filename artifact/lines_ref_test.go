@@ -274,6 +274,10 @@ func refStripSyslog(s string, l *Line) string {
 	default:
 		return s
 	}
+	if strings.HasPrefix(rest, ": ") && len(rest) > 2 { // the stamp then a colon, host and tag cut (lines.go stripSyslog)
+		l.Stamp = stamp
+		return rest[2:]
+	}
 	// host
 	rest = strings.TrimLeft(rest, " ")
 	sp := strings.IndexByte(rest, ' ')

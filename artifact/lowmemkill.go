@@ -50,6 +50,10 @@ var (
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
 	reEarlyoomOld  = lazyre.New(`^Killing process(?: '(.*)' with signal (\d+), pid: (\d+)|: (.*), pid: (\d+)), badness: -?\d+, VmRSS: \d+ MiB`)
 	reEarlyoom010  = lazyre.New(`^Killing process (\d+) (\S.*)$`)
+	// reEarlyoomSize: the victim's score and VmRSS at the end of earlyoom's kill line, in
+	// each version's words ("badness: 367, VmRSS: 719 MiB" 1.1-1.2, "badness 757, VmRSS 637
+	// MiB" 1.3-1.6, "oom_score 757, VmRSS 637 MiB" since 1.7; kill.c kill_process).
+	reEarlyoomSize = lazyre.New(`(?:badness|oom_score):? (-?\d+), VmRSS:? (\d+) MiB`)
 	reTalosOOMKill = lazyre.New(`^\[talos\] Sending SIGKILL to cgroup \{.*"cgroup": "([^"]*)"`)
 	// reLogcat: logcat's threadtime ("11-29 10:00:00.123  345  345 I lowmemorykiller: ...",
 	// a year in front with -v year, the uid or its name before the pid with -v uid), brief
@@ -131,6 +135,11 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 		}
 	default:
 		return o, false
+	}
+	if strings.HasPrefix(o.Reporter, "earlyoom") {
+		if m := reEarlyoomSize.FindStringSubmatch(t); m != nil {
+			o.Badness, o.VmRSSMiB = adj(m[1]), int64(pid(m[2]))
+		}
 	}
 	return o, true
 }

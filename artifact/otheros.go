@@ -34,16 +34,56 @@ func otherOS(text string) string {
 		if n := nuttxOS(text); n != "" {
 			return n
 		}
+		if n := sockbufRefusedOS(text); n != "" {
+			return n
+		}
 		return esxiOS(text)
 	}
-	name := "a BSD"
-	for _, n := range []string{"FreeBSD", "OpenBSD", "NetBSD", "DragonFly", "macOS", "Mac OS X", "OS X", "Darwin"} {
-		if strings.Contains(text, n) {
-			name = n
-			break
-		}
+	name := bsdNamed(text)
+	if name == "" {
+		name = "a BSD"
 	}
 	return name + " (seen: " + seen + ")"
+}
+
+// bsdNamed: the BSD-derived system the text names, "" when none.
+func bsdNamed(text string) string {
+	for _, n := range []string{"FreeBSD", "OpenBSD", "NetBSD", "DragonFly", "macOS", "Mac OS X", "OS X", "OSX", "Darwin"} {
+		if strings.Contains(text, n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// A socket buffer's size refused with ENOBUFS (fix33a, corpus 2835: massdns's "Failed to
+// adjust socket send buffer size.: No buffer space available" on OS X): the BSDs' and macOS's
+// sosetopt returns ENOBUFS when sbreserve refuses an SO_SNDBUF or SO_RCVBUF above
+// kern.ipc.maxsockbuf; Linux's sock_setsockopt caps the size at net.core.wmem_max or
+// rmem_max and never returns it. Named only in a text that names the BSD or macOS: the line
+// alone does not say which system printed it, and a UDP send refused with ENOBUFS
+// ("sendto: No buffer space available") is Linux's as well.
+const sockbufENOBUFS = "No buffer space available"
+
+func sockbufRefusedOS(text string) string {
+	if !strings.Contains(text, sockbufENOBUFS) {
+		return ""
+	}
+	name := bsdNamed(text)
+	if name == "" {
+		return ""
+	}
+	for rest := text; ; {
+		k := strings.Index(rest, sockbufENOBUFS)
+		if k < 0 {
+			return ""
+		}
+		line := rest[strings.LastIndexByte(rest[:k], '\n')+1 : k]
+		rest = rest[k+len(sockbufENOBUFS):]
+		if strings.Contains(line, "buffer size") || strings.Contains(line, "SO_SNDBUF") || strings.Contains(line, "SO_RCVBUF") {
+			return name + " (seen: a socket buffer's size refused with ENOBUFS, as only a BSD's setsockopt does)"
+		}
+	}
 }
 
 // setOtherOS names the other system a text is from, after the whole text is read. Only a

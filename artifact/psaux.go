@@ -71,8 +71,58 @@ func (d *doc) tryPsAux(i int) int {
 	if !isPsAuxHeader(d.ls[i].Text) {
 		return 0
 	}
-	var pt PsTasks
+	return d.psRows(i, i+1)
+}
+
+// The rows under the command that printed them, the header gone (fix33a, corpus 2817):
+// "# ps aux | grep nfs" drops the header line with every other line grep does not match, and
+// leaves the rows of the "u" format as ps printed them. Only a shell line that runs ps with
+// BSD options holding 'u' ("ps aux", "ps -aux", "ps auxww") opens them: a table of the same
+// shape under no such line is not known to be ps's.
+func isPsUCommandLine(_, t string) bool {
+	if !strings.Contains(t, "ps ") {
+		return false // the cheap test: most lines name no ps
+	}
+	cmd, _, ok := shellCommandLine(t)
+	if !ok {
+		return false
+	}
+	fs := fields(cmd)
+	if len(fs) < 2 || fs[0] != "ps" {
+		return false
+	}
+	o := strings.TrimPrefix(fs[1], "-")
+	if !strings.Contains(o, "u") {
+		return false
+	}
+	for k := 0; k < len(o); k++ {
+		if strings.IndexByte("auxwf", o[k]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// tryPsAuxUnder reads the rows under a ps command line (isPsUCommandLine), a blank line
+// between them allowed.
+func (d *doc) tryPsAuxUnder(i int) int {
+	if !isPsUCommandLine("", d.ls[i].Text) {
+		return 0
+	}
 	k := i + 1
+	if k < len(d.ls) && d.ls[k].Blank() {
+		k++
+	}
+	if n := d.psRows(k, k); n > 0 {
+		return k - i + n
+	}
+	return 0
+}
+
+// psRows reads the rows from line k on into a table whose first line is line i; it returns
+// the lines read from i, 0 when no row is.
+func (d *doc) psRows(i, k int) int {
+	var pt PsTasks
 	for ; k < len(d.ls) && len(pt.Rows) < maxPsRows; k++ {
 		r, ok := psAuxRow(d.ls[k].Text)
 		if !ok {

@@ -1238,6 +1238,10 @@ func hypotheticalUpTo(sentence, match string) bool {
 		up := reCouldNot.ReplaceAllString(sentence[:end], "")
 		sentence, end = up, len(up)
 	}
+	if strings.Contains(sentence, "ventually") {
+		up := rePastEventually.ReplaceAllString(sentence[:end], "")
+		sentence, end = up, len(up)
+	}
 	if reObserved.MatchString(sentence) {
 		return reConditional.MatchString(sentence[:end])
 	}
@@ -1248,6 +1252,11 @@ var (
 	reObserved    = lazyre.New(`^\W*(?:(?:and|but|then|also|so)\s+)?(?:I|we|We)\s+(?:have\s+|had\s+|also\s+)?(?:noticed|saw|observed|watched|found|see|notice|observe)\b`)
 	reConditional = lazyre.New(`(?i)\b(?:would|could|might|if|unless|otherwise)\b`)
 	reCouldNot    = lazyre.New(`(?i)\bcould(?:\s+not|n['’]t)\b`)
+	// rePastEventually (fix33a, corpus 2853): "eventually" after a past auxiliary ("was
+	// eventually killed by the kernel OOM killer", "got eventually killed") or before a
+	// past verb ("eventually got killed", "eventually crashed") ends an event that happened,
+	// no prediction; "will eventually be killed" keeps its "will".
+	rePastEventually = lazyre.New(`(?i)\b(?:(?:was|were|got|had(?:\s+been)?|has\s+been)\s+eventually|eventually\s+(?:was|were|got|had|killed|crashed|died|froze|hung|rebooted|panicked|terminated|reaped|ran\s+out))\b`)
 )
 
 // A sentence in the voice of a reference page states how the kernel behaves in general, not

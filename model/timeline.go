@@ -229,8 +229,13 @@ type RuntimeOOM struct {
 	// OOMScoreAdj is the victim's oom_score_adj as a low-memory killer printed it (Android's
 	// lowmemorykiller and lmkd: 900 and above are cached apps, killed by design), nil when
 	// not printed.
-	OOMScoreAdj *int   `json:"oom_score_adj,omitempty"`
-	Source      string `json:"source"`
+	OOMScoreAdj *int `json:"oom_score_adj,omitempty"`
+	// Badness and VmRSSMiB are the victim's score and resident size as earlyoom printed them
+	// in its kill line ("badness 757, VmRSS 637 MiB"; "oom_score" since 1.7), nil and 0 when
+	// not printed (fix33a).
+	Badness  *int   `json:"badness,omitempty"`
+	VmRSSMiB int64  `json:"vm_rss_mib,omitempty"`
+	Source   string `json:"source"`
 }
 
 // The scopes of a RuntimeOOM.
