@@ -3,6 +3,8 @@ package artifact
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // fix32aUnparsed: the reasons of tl's unparsed lines, joined.
@@ -82,5 +84,28 @@ func TestFix32aUnboundConfSize(t *testing.T) {
 		if got := unboundConfSize(c.line); got != c.want {
 			t.Errorf("%q: got %v, want %v", c.line, got, c.want)
 		}
+	}
+}
+
+// The kill line broken before each field, one a line with its comma (corpus 2721): the
+// fields are joined to the line. Counter-cases: a "total-vm:" line after a kill line that
+// ends with its fields already, and after a sentence, join nothing.
+func TestFix32aKillLineFieldPerLine(t *testing.T) {
+	kill := func(text string) *model.OOMKill {
+		var o *model.OOMKill
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.OOMKill != nil {
+				o = e.OOMKill
+			}
+		}
+		return o
+	}
+	o := kill("Out of memory: Killed process 7794 (dotnet)\ntotal-vm:18186076kB,\nanon-rss:5366016kB,\nfile-rss:256kB,\nshmem-rss:33152kB,\nUID:0,\npgtables:13480kB,\noom_score_adj:0\n")
+	if o == nil || o.KilledPID != 7794 || o.TotalVMKB != 18186076 || o.AnonRSSKB != 5366016 || o.ShmemRSSKB != 33152 || o.PgtablesKB != 13480 {
+		t.Errorf("split kill line: %+v", o)
+	}
+	o = kill("Out of memory: Killed process 7794 (dotnet) total-vm:100kB, anon-rss:50kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:4kB oom_score_adj:0\ntotal-vm:18186076kB,\n")
+	if o == nil || o.TotalVMKB != 100 || o.AnonRSSKB != 50 {
+		t.Errorf("whole kill line then a stray field: %+v", o)
 	}
 }
