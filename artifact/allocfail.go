@@ -280,6 +280,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 	r.used = append(r.used, i)
 	prevKernel := hdr.Kernel
 	elided := false
+	joinTo, joinedLast := -1, -1 // the kill line a broken field was joined to, and that field's line
 	for j := i + 1; j < len(ls); j++ {
 		if used != nil && used[j] {
 			continue
@@ -299,6 +300,26 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			}
 			break
 		}
+		// The rest of a kill line a page broke after one of its commas ("... file-rss:31684kB,"
+		// / "shmem-rss:4kB, UID:0 pgtables:4552kB oom_score_adj:400", corpus 595): joined to
+		// it and the kill line read again whole.
+		// Or broken before each field, one a line with its comma (corpus 2721, fix32a:
+		// "Killed process 7794 (dotnet)" / "total-vm:18186076kB," / "anon-rss:5366016kB,"
+		// ...): a first "total-vm:" joins a kill line that ends at its comm's ")".
+		if r.kind == "oom" && !l.Syslog && !l.Kernel && (isKillLineTail(t) || isKillLineHead(t)) {
+			p := r.used[len(r.used)-1]
+			if p == joinedLast {
+				p = joinTo // the next of a kill line's fields one a line
+			}
+			if prev := strings.TrimRight(ls[p].Text, " "); (strings.HasSuffix(prev, ",") && isKillLineTail(t) || strings.HasSuffix(prev, ")") && isKillLineHead(t)) && killedProcess(prev) != nil {
+				ls[p].Text = prev + " " + strings.TrimSpace(t)
+				ls[p].Pieces++
+				joinTo, joinedLast = p, j
+				r.used = append(r.used, j)
+				r.addOOMDetail(ls[p].Text)
+				continue
+			}
+		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) {
 			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
@@ -306,19 +327,6 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
 			if strings.Contains(t, "invoked oom-killer") || !inOOM || isOOMChoice(t) && chosenBefore(ls, r) {
 				break
-			}
-		}
-		// The rest of a kill line a page broke after one of its commas ("... file-rss:31684kB,"
-		// / "shmem-rss:4kB, UID:0 pgtables:4552kB oom_score_adj:400", corpus 595): joined to
-		// it and the kill line read again whole.
-		if r.kind == "oom" && !l.Syslog && !l.Kernel && isKillLineTail(t) {
-			p := r.used[len(r.used)-1]
-			if prev := strings.TrimRight(ls[p].Text, " "); strings.HasSuffix(prev, ",") && killedProcess(prev) != nil {
-				ls[p].Text = prev + " " + strings.TrimSpace(t)
-				ls[p].Pieces++
-				r.used = append(r.used, j)
-				r.addOOMDetail(ls[p].Text)
-				continue
 			}
 		}
 		// A line without the syslog prefix its neighbours have is a hard-wrapped piece of
@@ -378,7 +386,12 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 func isKillLineTail(t string) bool {
 	s := strings.TrimSpace(t)
 	return strings.HasPrefix(s, "shmem-rss:") || strings.HasPrefix(s, "file-rss:") || strings.HasPrefix(s, "UID:") ||
-		strings.HasPrefix(s, "pgtables:") || strings.HasPrefix(s, "oom_score_adj:")
+		strings.HasPrefix(s, "pgtables:") || strings.HasPrefix(s, "oom_score_adj:") || strings.HasPrefix(s, "anon-rss:")
+}
+
+// isKillLineHead: a line that starts with the kill line's first field ("total-vm:%lukB,").
+func isKillLineHead(t string) bool {
+	return strings.HasPrefix(strings.TrimSpace(t), "total-vm:")
 }
 
 // finishAlloc builds the event of a collected allocation-failure report.

@@ -67,6 +67,9 @@ var formats = []format{
 	// byte, then "rec_control"; a row's first field looked up.
 	{kind: KindNstat, start: byteIn("#$r"), detect: isRecControlGetLine, parse: (*doc).tryRecControlGet},
 	{kind: KindNstat, start: byteIn("u"), detect: isPdnsUDPRow, parse: (*doc).tryPdnsUDPRows},
+	// dnsdist's dumpStats() and rec_control get-all rows of the daemon's own metrics, after
+	// the udp-* rows: named as unread (dnsownfigures.go, fix32a).
+	{kind: KindNstat, start: isLower, detect: isPdnsOwnStatsRow, parse: (*doc).tryPdnsOwnStats},
 	// dnsdist's showServers() table, its own backend counters named as unread (dnsserver.go).
 	{kind: KindNstat, first: []string{"#"}, detect: isDnsdistServersHeader, parse: (*doc).tryDnsdistServers},
 	// unbound-control stats, Unbound's own counters named as unread (dnsserver.go).

@@ -571,6 +571,15 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if isAppBufTag(l.Tag) {
+				// A DNS server's or peer's own line with an errno of this domain, after every
+				// reader of its own forms (PowerDNS's "Network error in web thread:
+				// Accepting a connection: Too many open files", fix32a).
+				if why, ok := errnoRecordLine(t); ok {
+					d.unparsedUnread(i, why)
+					continue
+				}
+			}
 			d.acct.Other++
 			d.keepOther(l.No, t)
 			continue // another program's syslog line

@@ -118,6 +118,13 @@ var appBufClasses = []struct {
 	// errno; an unprivileged SO_RCVBUF past rmem_max is capped, not refused, so the errno
 	// (in the line) is the cause, not the cap.
 	{"nable to raise socket buffer size to ", "", "PowerDNS/dnsdist (pdns/misc.cc setSocketBuffer): setsockopt(SO_RCVBUF/SO_SNDBUF) failed with the errno the line gives; Linux caps an unprivileged request at net.core.rmem_max/wmem_max without an error (net/core/sock.c), so the line is no statement of the cap; no drop is counted by it; headroom has no rule for a program's buffer request", false},
+	// PowerDNS Recursor's descriptor check at start-up (pdns_recursor.cc, later
+	// rec-main.cc; fix32a): when max-mthreads*threads needs more descriptors than the hard
+	// RLIMIT_NOFILE, "Insufficient number of filedescriptors available for
+	// max-mthreads*threads setting! (HARD < WANT), reducing max-mthreads to N" (structured
+	// logging: "... Reducing max-mthreads" hardlimit=... want=...). HARD is the process's
+	// hard descriptor limit (the unit's LimitNOFILE), a figure of this host's service.
+	{"Insufficient number of filedescriptors available for max-mthreads", "", "PowerDNS Recursor's start-up descriptor check: max-mthreads*threads wants more descriptors than the process's hard RLIMIT_NOFILE (the systemd unit's LimitNOFILE) allows, so the Recursor lowered max-mthreads to fit; a descriptor limit of the service, not memory or a drop; headroom has no rule for a program's descriptor limit", false},
 	// BIND 9: a socket call's errno as an isc_result (lib/isc/errno2result.c maps ENOBUFS,
 	// EMFILE and ENFILE to ISC_R_NORESOURCES, whose text in lib/isc/result.c is "not enough
 	// free resources"): "error sending response: not enough free resources".

@@ -57,7 +57,14 @@ var errnoReasons = []struct{ text, name, why string }{
 const maxErrnoLineBytes = 512
 
 // errnoLogLine says why t is an application's log line with one of errnoReasons' errnos.
-func errnoLogLine(t string) (string, bool) {
+func errnoLogLine(t string) (string, bool) { return errnoLine(t, false) }
+
+// errnoRecordLine: as errnoLogLine for the message of a syslog record, whose stamp and tag
+// already make it a log record: its message needs no digit ("pdns_recursor[45931]: Network
+// error in web thread: Accepting a connection: Too many open files", fix32a).
+func errnoRecordLine(t string) (string, bool) { return errnoLine(t, true) }
+
+func errnoLine(t string, record bool) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		// A Java record whose stack trace a web page glued onto it ("IOException: Too many
 		// open filesat sun.nio.ch.ServerSocketChannelImpl.accept0(Native Method)at ..."): the
@@ -80,7 +87,7 @@ func errnoLogLine(t string) (string, bool) {
 	if why, ok := nodeErrnoLine(t); ok {
 		return why, true // Node.js's "Error: read ENOBUFS", "code: 'EMFILE'" (langruntime.go)
 	}
-	if !hasDigit(t) {
+	if !record && !hasDigit(t) {
 		if shellForkENOMEM(t) {
 			return shellForkENOMEMWhy, true // errno_locales.go
 		}

@@ -75,6 +75,7 @@ var (
 		{psutilMemOut, whyPsutilMemory},
 		{statedOOMScore, whyStatedOOMScore},       // fix29a
 		{bufferSizeSetting, whyBufferSizeSetting}, // fix29a
+		{unboundConfSize, whyUnboundConfSize},     // fix32a (dnsownfigures.go)
 	}
 )
 
