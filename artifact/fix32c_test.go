@@ -88,3 +88,34 @@ func TestFix32cOOMKillerColloquialVerb(t *testing.T) {
 		}
 	}
 }
+
+// fix32c (corpus 2791): FreeBSD's sonewconn record and netstat -aL name the text as
+// FreeBSD's, and the record is listed unread with why. Counter-cases: the words in prose
+// only, and a Linux text (its kernel release read) that quotes the record, stay Linux.
+func TestFix32cBSDListenOverflowOtherOS(t *testing.T) {
+	rec := "sonewconn: pcb 0xffffa00002ce3000 (0.0.0.0:443 (proto 6)): Listen queue overflow: 1 already in queue awaiting acceptance (4 occurrences), euid 0, rgid 0, jail 0\n"
+	for _, c := range []struct {
+		name, text string
+		other      bool
+	}{
+		{"record in a FreeBSD post", "# httpd on FreeBSD\n\nThis error in /var/log/messages:\n```\n" + rec + "```\n", true},
+		{"netstat -aL", "# q\n\n```\n# netstat -aL | grep http\ntcp4  0/0/128   *.https\n```\n", true},
+		{"prose only", "# q\n\nWe saw a listen queue overflow on port 443 and raised the backlog.\n", false},
+		{"Linux text quoting it", "[    0.000000] Linux version 5.15.0-91-generic (buildd@lcy02) (gcc 11.4.0) #101-Ubuntu SMP\n" +
+			"[ 1234.5] TCP: request_sock_TCP: Possible SYN flooding on port 443. Sending cookies.  Check SNMP counters.\n\nOn FreeBSD this would read: " + rec, false},
+	} {
+		tl := ParseString(c.text, "t.txt", Options{})
+		if got := tl.Host.OtherOS != ""; got != c.other {
+			t.Errorf("%s: OtherOS %q, want other=%v", c.name, tl.Host.OtherOS, c.other)
+		}
+		if c.name == "record in a FreeBSD post" {
+			listed := false
+			for _, u := range tl.Unparsed {
+				listed = listed || u.Why == whyBSDListenOverflow
+			}
+			if !listed {
+				t.Errorf("%s: record not listed unread: %+v", c.name, tl.Unparsed)
+			}
+		}
+	}
+}
