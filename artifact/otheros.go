@@ -15,8 +15,13 @@ import (
 // socket buffers", "%ju dropped due to no socket", "%ju with bad data length field", "%ju not
 // for hashed pcb"; Linux prints "receive buffer errors" and "packets to unknown port
 // received", net-tools statistics.c).
-var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "vm.kmem_size", "hw.physmem",
-	"dropped due to full socket buffers", "dropped due to no socket", "with bad data length field", "not for hashed pcb"}
+//
+// fix32c: FreeBSD's kernel record of a full listen queue, "sonewconn: pcb 0x...
+// (0.0.0.0:443 (proto 6)): Listen queue overflow: 1 already in queue awaiting acceptance (4
+// occurrences)" (sys/kern/uipc_socket.c sonewconn; Linux counts the same drop silently in
+// TcpExt ListenOverflows and logs nothing), and netstat -aL (-L is BSD-only, as in -Lan).
+var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "netstat -aL", "vm.kmem_size", "hw.physmem",
+	"dropped due to full socket buffers", "dropped due to no socket", "with bad data length field", "not for hashed pcb", "sonewconn: pcb "}
 
 // otherOS names the system a text is from when it carries output or settings only a BSD
 // has ("kern.ipc.somaxconn: 12288", "netstat -sp tcp"), with the marker seen: "FreeBSD (seen:
@@ -195,6 +200,27 @@ func (d *doc) esxiFiguresUnread() {
 		for _, p := range ls {
 			if hasDigit(p.text) && esxiOS(p.text) != "" {
 				hits = append(hits, unreadHit{p.no, k == 1, whyESXiRecord})
+			}
+		}
+	}
+	d.markUnread(hits)
+}
+
+// whyBSDListenOverflow: FreeBSD's sonewconn record, listed unread on a text named as FreeBSD's.
+const whyBSDListenOverflow = "FreeBSD's kernel record of a full listen queue (sonewconn, sys/kern/uipc_socket.c): another system's, no Linux counter or log line; on FreeBSD `netstat -Lan` shows each listener's qlen/incqlen/maxqlen, and the application's listen() backlog (capped by kern.ipc.soacceptqueue) is the queue's length"
+
+// bsdListenRecordsUnread lists a BSD text's sonewconn records as unread, so the report
+// shows the evidence it holds and why no Linux rule judges it (as esxiFiguresUnread does for
+// ESXi's records).
+func (d *doc) bsdListenRecordsUnread() {
+	if d.tl.Host.OtherOS == "" || !strings.Contains(d.tl.Host.OtherOS, "seen: sonewconn") && !strings.Contains(d.tl.Host.OtherOS, "BSD") || len(d.tl.Unparsed) > 0 {
+		return
+	}
+	var hits []unreadHit
+	for k, ls := range [][]proseLine{d.proseLines, d.otherLines} {
+		for _, p := range ls {
+			if strings.Contains(p.text, "sonewconn: pcb ") {
+				hits = append(hits, unreadHit{p.no, k == 1, whyBSDListenOverflow})
 			}
 		}
 	}

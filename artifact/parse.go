@@ -173,7 +173,8 @@ func parseText(text, name string, opt Options) *doc {
 func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
 	d.esxiFiguresUnread() // an ESXi text's vmkernel records, read as far as they go (otheros.go)
-	d.txHangLogged()      // a TX hang named in a title over its own log lines (unreadtxhang.go)
+	d.bsdListenRecordsUnread()
+	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()
 		d.namedAllocFailure()   // the allocation-failure message named (unreadallocnamed.go)

@@ -204,7 +204,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 		off := 0
 		family := "inet"
 		if netid {
-			if len(fs) < 6 {
+			if len(fs) < 5 {
 				break
 			}
 			if strings.Contains(fs[0], "6") {
@@ -212,7 +212,8 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			}
 			off = 1
 		}
-		if len(fs) < off+5 || !isSSState(fs[off]) {
+		cut := len(fs) == off+4 && ssRowCutAfterLocal(ls, k, fs[off:])
+		if len(fs) < off+5 && !cut || !isSSState(fs[off]) {
 			break
 		}
 		rq, ok1 := atoi(fs[off+1])
@@ -221,7 +222,13 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			bad = append(bad, model.Unparsed{FirstLine: ls[k].No, LastLine: ls[k].No, Why: "ss row with non-numeric Recv-Q or Send-Q"})
 			continue
 		}
-		s := kernel.Socket{Family: family, State: ssStates[fs[off]], RecvQ: rq, SendQ: sq, Local: fs[off+3], Remote: fs[off+4]}
+		remote := ""
+		if !cut {
+			remote = fs[off+4]
+		} else {
+			tb.Note = joinNote(tb.Note, "the last row is cut after its local address (no peer column): read as State Recv-Q Send-Q Local")
+		}
+		s := kernel.Socket{Family: family, State: ssStates[fs[off]], RecvQ: rq, SendQ: sq, Local: fs[off+3], Remote: remote}
 		if netid {
 			s.Netid = fs[0]
 		}
@@ -229,12 +236,39 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			s.Family = "inet6"
 		}
 		tb.Sockets = append(tb.Sockets, s)
+		if cut {
+			continue
+		}
 		if rest := strings.Join(fs[off+5:], " "); rest != "" {
 			tb.detail(len(tb.Sockets)-1, rest)
 		}
 	}
 	tb.Summary = summarize(tb.Sockets)
 	return tb, k - i, bad
+}
+
+// ssRowCutAfterLocal: a row of four columns from the state on ("LISTEN 80001 80000
+// 0.0.0.0:443"), the table's last line, is ss's row cut after the local address: a paste or
+// a copy that lost the end of a very wide line (ss pads each column to the terminal's
+// width). No ss row ends at the local address otherwise (the peer column always prints, "*"
+// or "0.0.0.0:*" for a listener), so only the last row may be cut, and only when its queues
+// are numbers and its local column an address with a port.
+func ssRowCutAfterLocal(ls []Line, k int, fs []string) bool {
+	if len(fs) != 4 || !isDigits(fs[1]) || !isDigits(fs[2]) {
+		return false
+	}
+	if i := strings.LastIndexByte(fs[3], ':'); i <= 0 || !isDigits(fs[3][i+1:]) && fs[3][i+1:] != "*" {
+		return false
+	}
+	return k+1 >= len(ls) || len(fields(ls[k+1].Text)) == 0
+}
+
+// joinNote appends a note to a table's note.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // isSSRow: "FIN-WAIT-1 0 966799 127.0.0.1:46394 127.0.0.1:8080 ...", a row of ss -tn

@@ -1036,7 +1036,9 @@ var (
 	// prints them or as a reporter re-typed them (spaces for the hyphen and the colon,
 	// "KB", "kb", a space before the unit).
 	reStatedKillFigures = lazyre.New(`(?i)\btotal[- _]?vm\s*[:=]?\s*\d+\s*kb\b[,;]?\s*anon[- _]?rss\s*[:=]?\s*\d+\s*kb\b`)
-	reStatedOOMKill     = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
+	// fix32c: the killer at work in a colloquial verb, "the OOM killer zaps some check
+	// process", "the oom killer nuked mysqld", "OOM killer shoots down the JVM" (corpus 2778).
+	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|\bzap(?:s|ped|ping)?\b|\bnuk(?:es|ed|ing)\b|\b(?:shoots|shot)\s+down\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
 		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom` +
 		// The killer's firing as a past event: "recently had OOM-killer fire and take down a
 		// blade", "the oom killer fired twice" (not the present "fires when", a mechanism;

@@ -179,6 +179,13 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		if cur >= 4096 {
 			rec = min(cur*2, 65535)
 		}
+		// ss's Send-Q of a listener is its effective backlog, min(listen() backlog,
+		// somaxconn) (__sys_listen): somaxconn is at least the largest shown, so a ceiling
+		// at or below it changes nothing (a full queue of 80000 is an application that
+		// stopped accepting, not a short ceiling).
+		if floor := listenBacklogFloor(tl); floor >= rec {
+			rec = cur
+		}
 		if rec > cur {
 			f.Changes = append(f.Changes, model.Change{
 				Kind: model.ChangeSysctl, Key: "net.core.somaxconn", Current: curStr, Recommended: strconv.FormatInt(rec, 10),
@@ -248,6 +255,25 @@ func fullAcceptQueues(tl *model.Timeline) (full, stalled []string, listeners int
 		}
 	}
 	return nil, nil, 0, ""
+}
+
+// listenBacklogFloor: the largest backlog (ss's Send-Q) of a listener in the socket table
+// fullAcceptQueues judges, 0 if none shows one. net.core.somaxconn caps every listen()
+// backlog, so it is at least this.
+func listenBacklogFloor(tl *model.Timeline) int64 {
+	tables := netSocketTables(tl)
+	for k := len(tables) - 1; k >= 0; k-- {
+		floor := int64(0)
+		for _, r := range tables[k].Rows {
+			if netState(r.State) == "LISTEN" && r.SendQ > 0 {
+				floor = max(floor, r.SendQ)
+			}
+		}
+		if floor > 0 {
+			return floor
+		}
+	}
+	return 0
 }
 
 // listenStalledQueue: the smallest accept queue a netstat listener row (no backlog shown) is
