@@ -26,7 +26,8 @@ func init() {
 	formsKnownLimits["wrap-prose-72 2851-cosmic-epoch-3486-pop-os-cosmic-launcher-oom-mem-info-anon-7g-pages-file-348-free-114194-cut"] = limitTitleWrapped
 	// Blocks told apart only by their line breaks, joined onto one line: dropwatch's
 	// "N drops at location" rows (2761), an OOM task table (2774), earlyoom's status and
-	// kill lines (2845), nohang's PSI and kill records (2858).
+	// kill lines (2845: read at a line's start, bare or after a stamp whose host and tag
+	// the paste cut; mid-line once joined), nohang's PSI and kill records (2858).
 	for _, c := range []string{
 		"2761-goflow2-152-2023-ipfix-collector-dropwatch-udp-queue-rcv-skb-tpacket-rcv-ol7-3.10",
 		"2774-icinga2-10555-2025-oom-killer-task-dump-rss-anon-columns-cut",
