@@ -80,6 +80,16 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		if i := strings.LastIndexByte(af.Process, ']'); i >= 0 && i < len(af.Process)-1 {
 			af.Process = strings.TrimSpace(af.Process[i+1:])
 		}
+		// A header quoted bare in a sentence (fix33b, corpus 2803: "I have also been seeing
+		// some swapper/0: page allocation failure: order:5, ..."): what is left is longer than
+		// a comm can be (TASK_COMM_LEN-1 = 15 bytes) and holds blanks, so the sentence runs
+		// into the comm; the comm is its last word. A comm of 15 bytes or less, blanks and
+		// all ("Web Content"), stays whole.
+		if len(af.Process) > 15 {
+			if i := strings.LastIndexByte(af.Process, ' '); i >= 0 {
+				af.Process = af.Process[i+1:]
+			}
+		}
 		return af, true
 	}
 	if m := reAllocHeader24.FindStringSubmatch(t); m != nil {

@@ -20,10 +20,21 @@ import (
 
 const allocNamedWhy = "the kernel's \"page allocation failure\" message named in prose, with no report: its header (process, order, mode), call trace and the Mem-Info after it are not in the text (`dmesg | grep -A 60 'page allocation failure'` prints them); headroom judges the report, not the sentence"
 
-// allocNamedWords are the message's own words, as the kernel prints them (mm/page_alloc.c
+// retryNamedWhy (fix33b, corpus 2819: a runc issue's title quoting "XFS: runc:[1:CHILD](3580)
+// possible memory allocation deadlock in kmem_zone_alloc (mode:0x82d0)"): a storage stack's
+// retry warning (XFS's fs/xfs/kmem.c, SPL's spl-kmem.c) quoted in a title or a sentence,
+// not logged in the text.
+const retryNamedWhy = "a storage stack's retry warning (XFS's or OpenZFS SPL's \"possible memory allocation deadlock\") named in prose, with no log line: it says an allocation that may not fail was retried, not which memory was short (the host's, or a memory cgroup's kernel-memory limit charged by the caller); the logged lines and the memory state beside them (`dmesg | grep -B5 -A30 'memory allocation deadlock'`, /proc/meminfo, the container's memory.kmem.* files) are what headroom reads"
+
+// allocNamedWords are the messages' own words, as the kernel prints them (mm/page_alloc.c
 // warn_alloc: "%s: page allocation failure: order:%u", "page allocation stalls for" since
-// 4.9), in the lower case a sentence may write them.
-var allocNamedWords = []string{"page allocation failure", "page allocation stall"}
+// 4.9; XFS's and SPL's "possible memory allocation deadlock"), in the lower case a sentence
+// may write them, each with what its listed line says.
+var allocNamedWords = []struct{ words, why string }{
+	{"page allocation failure", allocNamedWhy},
+	{"page allocation stall", allocNamedWhy},
+	{"possible memory allocation deadlock", retryNamedWhy},
+}
 
 // maxAllocNamedLines bounds the lines listed.
 const maxAllocNamedLines = 6
@@ -39,10 +50,11 @@ func (d *doc) namedAllocFailure() {
 		if listed >= maxAllocNamedLines {
 			break
 		}
-		if !allocNamedLine(p.text) {
+		why := allocNamedLine(p.text)
+		if why == "" {
 			continue
 		}
-		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: p.no, LastLine: p.no, Why: allocNamedWhy})
+		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: p.no, LastLine: p.no, Why: why})
 		if d.tl.Lines != nil {
 			d.tl.Lines.Prose-- // counted as prose when it was kept; now it is listed instead
 			d.tl.Lines.Unparsed++
@@ -51,18 +63,22 @@ func (d *doc) namedAllocFailure() {
 	}
 }
 
-// allocNamedLine: prose line t names the message, with no negation right before it.
-func allocNamedLine(t string) bool {
+// allocNamedLine: what prose line t names, "" when it names none of the messages or a
+// negation stands right before it.
+func allocNamedLine(t string) string {
 	if len(t) > maxErrnoLineBytes || strings.IndexByte(t, 'l') < 0 {
-		return false
+		return ""
 	}
 	l := strings.ToLower(t)
 	for _, w := range allocNamedWords {
-		k := strings.Index(l, w)
+		k := strings.Index(l, w.words)
 		if k < 0 {
 			continue
 		}
-		return !reNegated.MatchString(l[max(0, k-16):k])
+		if reNegated.MatchString(l[max(0, k-16):k]) {
+			return ""
+		}
+		return w.why
 	}
-	return false
+	return ""
 }
