@@ -121,6 +121,7 @@ var formats = []format{
 	{kind: KindDockerOOM, start: byteIn("{"), detect: func(_, t string) bool { return strings.Contains(t, `"Action":"oom"`) }, parse: (*doc).tryDockerOOM},
 	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},
+	{kind: KindUDPSockets, start: isDigit, detect: isUDPSocketBareRow, parse: (*doc).tryUDPSocketBareRows}, // headerless rows under their command (procnetudp.go)
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},
 	{kind: KindKubeletOOM, start: byteIn("IWEF"), detect: func(ft, t string) bool {
 		return isKlogHeader(ft) && (strings.Contains(t, "OOM event") || strings.Contains(t, "oom event"))

@@ -105,6 +105,31 @@ func pmacctPipeSize(t string) (req, got int64, ok bool) {
 	return req, got, err1 == nil && err2 == nil
 }
 
+// pmacct's core-to-plugin channel (src/plugin_hooks.c load_plugins, fix32b corpus 2779):
+// for each plugin the core opens an AF_UNIX SOCK_DGRAM socketpair and a shared-memory ring,
+// and with a large plugin_pipe_size (or debug) logs "INFO ( NAME/TYPE ): plugin_pipe_size=P
+// bytes plugin_buffer_size=B bytes" and "ctrl channel: obtained=O bytes target=T bytes"
+// (INFO when O >= T, WARN when the socketpair's buffer stayed below its target). Neither is
+// a UDP socket's receive buffer nor the host's memory: the ring is sized by pmacct's
+// configuration and the control channel carries pointers into it. Named as unread.
+const pmacctChannelWhy = "pmacct's core-to-plugin channel (plugin_hooks.c: plugin_pipe_size and plugin_buffer_size size the shared-memory ring from its configuration; \"ctrl channel: obtained=O bytes target=T bytes\" is the AF_UNIX socketpair that carries pointers into it, a WARN when O < T): pmacct's own sizes, not a UDP socket's receive buffer (no datagram dropped: Udp RcvbufErrors would count it) nor the host's memory; headroom has no reader for it"
+
+// pmacctChannelLine: t is one of those two lines, after pmacct's "( NAME/TYPE ): " tag.
+func pmacctChannelLine(t string) bool {
+	k := strings.Index(t, " ): ")
+	if k < 0 || strings.IndexByte(t[:k], '(') < 0 || strings.IndexByte(t[:k], '/') < 0 {
+		return false
+	}
+	rest := t[k+len(" ): "):]
+	if o, ok := strings.CutPrefix(rest, "ctrl channel: obtained="); ok {
+		return strings.Contains(o, " bytes target=")
+	}
+	if p, ok := strings.CutPrefix(rest, "plugin_pipe_size="); ok {
+		return strings.Contains(p, " bytes plugin_buffer_size=")
+	}
+	return false
+}
+
 // A flow collector's own count of flows missing from its exporters' sequence numbers:
 // nfcapd's and sfcapd's per-file statistics, "Ident: '%s' Flows: %llu, Packets: %llu, Bytes:
 // %llu, Sequence Errors: %u, Bad Packets: %u" (nfdump src/nfcapd: LogInfo at each rotation),
@@ -157,6 +182,10 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	}
 	if flowSeqGapLine(t) && !d.exampleLog(i) {
 		d.unparsedUnread(i, flowSeqGapWhy)
+		return true
+	}
+	if pmacctChannelLine(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, pmacctChannelWhy)
 		return true
 	}
 	if strings.IndexByte(t, '_') < 0 {

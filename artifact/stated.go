@@ -673,6 +673,9 @@ func (d *doc) stated() {
 		statedUDPBufWords(para, has, lineAt, func(key string, no int, sentence string) {
 			addHostDrop(key, 1, no, sentence)
 		})
+		// netstat -su's share, drops put down to the receive buffer, a UDP errors rate
+		// (statedudploss.go, fix32b).
+		d.statedUDPLoss(para, has, lineAt, addHostDrop)
 		// A KB article's Issue lists the symptoms it resolves on every system its
 		// Environment names, not one host's counters (as for kswapd above).
 		statedListenRising(para, func(w ...string) bool { return !kbArticle && has(w...) }, lineAt, func(no int, sentence string) {
