@@ -26,18 +26,7 @@ func TestH24bCaptureLinesNamed(t *testing.T) {
 		{"suricata  | [2213 - W#01-ens4] 2026-11-30 10:11:12 Error: af-packet: ens4: failed to activate TPACKET_V3 on packet socket: Cannot allocate memory\n", "AF_PACKET ring setup failed with ENOMEM"},
 		{"Nov 30 10:11:12 ids1 suricata[2211]: [2213] <Error> -- [ERRCODE: SC_ERR_MEM_ALLOC(1)] - Unable to mmap, error Cannot allocate memory\n", "AF_PACKET ring setup failed with ENOMEM"},
 	} {
-		for _, form := range []string{c.text, "```\n" + c.text + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(c.text, "\n"), "\n", "\n> ") + "\n"} {
-			tl := parseText19b(t, form)
-			if !h23cNamed(tl, c.want) {
-				t.Errorf("%q: not named %q; unparsed %+v", form, c.want, tl.Unparsed)
-			}
-			d := Run(tl, nil)
-			for _, id := range h24bNICIDs {
-				if findingOf(d, id) != nil {
-					t.Errorf("%q: %s fired from a capture's own count", form, id)
-				}
-			}
-		}
+		namedNoNICFinding(t, c.text, c.want, "a capture's own count")
 	}
 }
 
@@ -114,6 +103,24 @@ func TestH24bCaptureCounterCases(t *testing.T) {
 				if strings.Contains(u.Why, w) {
 					t.Errorf("%q: named as a capture line (%s): %q", text, w, u.Why)
 				}
+			}
+		}
+	}
+}
+
+// namedNoNICFinding: text, bare, fenced and "> " quoted, is named with want and fires none of
+// h24bNICIDs (whose says what the line is, for the message).
+func namedNoNICFinding(t *testing.T, text, want, whose string) {
+	t.Helper()
+	for _, form := range []string{text, "```\n" + text + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n> ") + "\n"} {
+		tl := parseText19b(t, form)
+		if !h23cNamed(tl, want) {
+			t.Errorf("%q: not named %q; unparsed %+v", form, want, tl.Unparsed)
+		}
+		d := Run(tl, nil)
+		for _, id := range h24bNICIDs {
+			if findingOf(d, id) != nil {
+				t.Errorf("%q: %s fired from %s", form, id, whose)
 			}
 		}
 	}

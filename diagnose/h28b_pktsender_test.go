@@ -29,18 +29,7 @@ func TestH28bPacketSenderLinesNamed(t *testing.T) {
 		{"  12 open sockets                         0/0/0 UDP errors (send/recv/cong)\n", "SIPp's screen line"},
 		{"WARNING: eth_send of ARP packet returned -1 rather than expected 42 (errno=105: No buffer space available)\n", "raw IP or AF_PACKET socket"},
 	} {
-		for _, form := range []string{c.text, "```\n" + c.text + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(c.text, "\n"), "\n", "\n> ") + "\n"} {
-			tl := parseText19b(t, form)
-			if !h23cNamed(tl, c.want) {
-				t.Errorf("%q: not named %q; unparsed %+v", form, c.want, tl.Unparsed)
-			}
-			d := Run(tl, nil)
-			for _, id := range h24bNICIDs {
-				if findingOf(d, id) != nil {
-					t.Errorf("%q: %s fired from a packet tool's own line", form, id)
-				}
-			}
-		}
+		namedNoNICFinding(t, c.text, c.want, "a packet tool's own line")
 	}
 }
 
