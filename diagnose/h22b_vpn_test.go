@@ -33,21 +33,7 @@ func TestH22bTunnelUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 11:05:00 gw pluto[2211]: ERROR: \"tun-a\" #12: sendto on eth0 to 198.51.100.1:4500 failed in STATE_V2_ESTABLISHED_CHILD_SA. Errno 105: No buffer space available\n",
 		"Nov 30 10:30:02 host tailscaled[901]: magicsock: sendUDP: write udp4 0.0.0.0:41641->203.0.113.9:41641: sendmsg: no buffer space available\n",
 	} {
-		d, _ := rootOf(t, text)
-		f := findingOf(d, "udp-rcvbuf-errors")
-		if f == nil {
-			t.Errorf("%q: no udp-rcvbuf-errors", text)
-			continue
-		}
-		if !strings.HasPrefix(f.Title, "UDP sends refused with ENOBUFS") || !strings.Contains(evidenceText(f), "Udp SndbufErrors") ||
-			len(f.Changes) != 0 || strings.Contains(evidenceText(f), "rmem") {
-			t.Errorf("%q: not the send side: %q, %q, %d changes", text, f.Title, evidenceText(f), len(f.Changes))
-		}
-		for _, id := range []string{"oom-kill", "min-free-too-low", "alloc-fail-reserve"} {
-			if findingOf(d, id) != nil {
-				t.Errorf("%q: %s fired", text, id)
-			}
-		}
+		wantUDPSendSide(t, text, "oom-kill", "min-free-too-low", "alloc-fail-reserve")
 	}
 	d, _ := rootOf(t, ovpn23+ovpn23+ovpn23)
 	if f := findingOf(d, "udp-rcvbuf-errors"); f == nil || !strings.Contains(evidenceText(f), "3 records in the text") {
@@ -119,4 +105,25 @@ func evidenceText(f *Finding) string {
 		all = append(all, e.What+" "+e.Value)
 	}
 	return strings.Join(all, "; ")
+}
+
+// wantUDPSendSide: text's ENOBUFS on a UDP send is udp-rcvbuf-errors' send side (Udp
+// SndbufErrors, no receive-buffer advice, no change proposed), and none of notIDs fires.
+func wantUDPSendSide(t *testing.T, text string, notIDs ...string) {
+	t.Helper()
+	d, _ := rootOf(t, text)
+	f := findingOf(d, "udp-rcvbuf-errors")
+	if f == nil {
+		t.Errorf("%q: no udp-rcvbuf-errors", text)
+		return
+	}
+	if ev := evidenceText(f); !strings.HasPrefix(f.Title, "UDP sends refused with ENOBUFS") || !strings.Contains(ev, "Udp SndbufErrors") ||
+		len(f.Changes) != 0 || strings.Contains(ev, "rmem") {
+		t.Errorf("%q: not the send side: %q, %q, %d changes", text, f.Title, ev, len(f.Changes))
+	}
+	for _, id := range notIDs {
+		if findingOf(d, id) != nil {
+			t.Errorf("%q: %s fired", text, id)
+		}
+	}
 }

@@ -27,18 +27,7 @@ func TestH27aDNSServerUDPSendENOBUFS(t *testing.T) {
 		"Nov 30 10:12:01 gw dhcpd[1234]: send_packet6: No buffer space available\n",
 		"Nov 30 10:12:01 gw kea-dhcp4[1234]: ERROR [kea-dhcp4.packets/1234.140] DHCP4_PACKET_SEND_FAIL [hwtype=1 00:11:22:33:44:55], cid=[no info], tid=0x1234: failed to send DHCPv4 packet: pkt4 send failed: sendmsg() returned  with an error: No buffer space available\n",
 	} {
-		d, _ := rootOf(t, text)
-		f := findingOf(d, "udp-rcvbuf-errors")
-		if f == nil {
-			t.Errorf("%q: no udp-rcvbuf-errors", text)
-			continue
-		}
-		if !strings.HasPrefix(f.Title, "UDP sends refused with ENOBUFS") || !strings.Contains(evidenceText(f), "Udp SndbufErrors") || len(f.Changes) != 0 {
-			t.Errorf("%q: not the send side: %q, %q, %d changes", text, f.Title, evidenceText(f), len(f.Changes))
-		}
-		if findingOf(d, "oom-kill") != nil {
-			t.Errorf("%q: oom-kill fired", text)
-		}
+		wantUDPSendSide(t, text, "oom-kill")
 	}
 	// Counter-cases: another errno, the words in a question, another program's same words,
 	// a receive's error, a quoted example in prose.
