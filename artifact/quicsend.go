@@ -41,7 +41,7 @@ func quicSendErrno(t string) (errno int, ok bool) {
 	if k := strings.Index(t, "sendmsg error: Os { code: "); k >= 0 {
 		// quinn-udp: the io::Error's code, then its message in quotes.
 		n, rest := leadingInt(t[k+len("sendmsg error: Os { code: "):])
-		return n, n > 0 && strings.HasPrefix(rest, ", kind: ")
+		return n, n > 0 && strings.HasPrefix(rest, ", kind: ") && recordHead(t[:k])
 	}
 	if k := strings.Index(t, "sendmsg() failed ("); k > 0 {
 		// nginx: "*N " (the connection) just before, "(E: text)" after.
@@ -53,9 +53,18 @@ func quicSendErrno(t string) (errno int, ok bool) {
 	}
 	if k := strings.Index(t, "sendmsg() returned -1 (errno "); k >= 0 {
 		n, rest := leadingInt(t[k+len("sendmsg() returned -1 (errno "):])
-		return n, n > 0 && strings.HasPrefix(rest, ")")
+		return n, n > 0 && strings.HasPrefix(rest, ")") && recordHead(t[:k])
 	}
 	return 0, false
+}
+
+// recordHead: before is what a logger prints ahead of the message: nothing, a level or
+// target ending ": " or "] " (tracing's "WARN quinn_udp: ", env_logger's "[... WARN
+// quinn_udp] "), curl's verbose "* " or its "curl: (55) "; a sentence that quotes the
+// message ("curl said sendmsg() returned ...") is not one.
+func recordHead(before string) bool {
+	b := strings.TrimLeft(before, " \t>`")
+	return b == "" || b == "*" || strings.HasSuffix(b, ": ") || strings.HasSuffix(b, "] ") || strings.HasSuffix(b, "* ") || strings.HasSuffix(b, ") ")
 }
 
 // nginxConnBefore: before ends with nginx's connection number, "*1203 ".
