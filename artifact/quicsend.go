@@ -29,11 +29,52 @@ import "strings"
 // a firewall's drop, ENETUNREACH/EHOSTUNREACH a route. Go's own "write udp A->B: sendmsg:
 // message too long" (quic-go's connection error, Caddy's and AdGuard's log of it) likewise;
 // Go's "sendmsg: no buffer space available" is read already (vpnudpsend.go).
-// Gated: one strings.Index for "sendmsg" before any other test.
+// Gated: a strings.Contains for "--> " (Chromium's net log), "Write failed with error: "
+// (quiche) or "sendmsg" before any other test.
 
 const quicSendOtherWhy = "a QUIC stack's UDP send (sendmsg) failed with an errno that is no memory shortage: EMSGSIZE (90, \"message too long\") is a datagram over the path MTU or a GSO batch (UDP_SEGMENT) the device or route refuses, EIO (5) a GSO send the driver could not segment (curl and quic-go then send without GSO), EPERM (1) a firewall's drop, ENETUNREACH/EHOSTUNREACH a route; no socket buffer, queue or page allocation is involved (`ethtool -k` tx-udp-segmentation tells about GSO); headroom has no rule for it"
 
 const quicSendOtherOSWhy = "curl's HTTP/3 send (lib/vquic/vquic.c): sendmsg failed with an errno other than Linux's ENOBUFS (105): 55 is ENOBUFS on macOS and the BSDs, so the text is likely not a Linux host's and no Linux counter grew; headroom has no rule for it"
+
+// Chromium's net log (chrome://net-export read in the netlog viewer, or net-internals'
+// events as text) prints a failed UDP send as "UDP_SEND_ERROR" with "--> net_error = -55
+// (ERR_NO_BUFFER_SPACE)" and a QUIC session closed for it with "--> quic_error = 27
+// (QUIC_PACKET_WRITE_ERROR)" (net/log/net_log_event_type_list.h, net/base/net_error_list.h,
+// quiche's quic_error_codes.h). ERR_NO_BUFFER_SPACE is ENOBUFS on Linux and WSAENOBUFS on
+// Windows; the log does not say which OS, so it is named, not read as this host's counter.
+// quiche's QuicConnection::OnWriteError logs "Write failed with error: %d (%s)" with the
+// errno and strerror: 105 with Linux's text is udp_sendmsg's ENOBUFS (read below).
+const chromeNoBufferWhy = "Chromium's net log: a UDP send of its QUIC session failed with ERR_NO_BUFFER_SPACE (-55), Chromium's name for ENOBUFS on Linux (udp_sendmsg, counted in Udp SndbufErrors: the socket's send buffer or a full qdisc or device queue) and WSAENOBUFS on Windows, or the session was closed for a write error (QUIC_PACKET_WRITE_ERROR); the log does not say which OS, and it counts nothing on the host: on a Linux host `nstat -az UdpSndbufErrors` and `tc -s qdisc` tell; headroom has no reader for Chromium's net log"
+
+// chromeNetLogNoBuffer: t is a net log's ERR_NO_BUFFER_SPACE or QUIC_PACKET_WRITE_ERROR
+// parameter line ("--> net_error = -55 (ERR_NO_BUFFER_SPACE)", "--> quic_error = 27
+// (QUIC_PACKET_WRITE_ERROR)").
+func chromeNetLogNoBuffer(t string) bool {
+	k := strings.Index(t, "--> ")
+	if k < 0 {
+		return false
+	}
+	r := t[k+len("--> "):]
+	return strings.HasPrefix(r, "net_error = -55 (ERR_NO_BUFFER_SPACE)") ||
+		strings.HasPrefix(r, "quic_error = ") && strings.HasSuffix(strings.TrimRight(r, " \r"), "(QUIC_PACKET_WRITE_ERROR)")
+}
+
+// quicheWriteFailed: quiche's "Write failed with error: 105 (No buffer space available)" on
+// a QUIC connection's line (the errno and Linux's strerror): ok with the errno.
+func quicheWriteFailed(t string) (int, bool) {
+	k := strings.Index(t, "Write failed with error: ")
+	if k < 0 || !strings.Contains(strings.ToLower(t[:k]), "quic") {
+		return 0, false
+	}
+	n, rest := leadingInt(t[k+len("Write failed with error: "):])
+	if n <= 0 || !strings.HasPrefix(rest, " (") {
+		return 0, false
+	}
+	if n == 105 {
+		return n, strings.HasPrefix(rest, " (No buffer space available)")
+	}
+	return n, true
+}
 
 // quicSendErrno finds a QUIC stack's failed sendmsg in t and returns the errno it printed
 // (0 when it printed none as a number: quinn's early form without a code).
@@ -115,10 +156,20 @@ func goSendmsgNotMemory(t string) bool {
 // quicSendLine reads a QUIC stack's failed UDP send: ENOBUFS (Linux's 105) as the send side
 // of udp-rcvbuf-errors, any other errno named with what it is.
 func (d *doc) quicSendLine(i int, t string) bool {
-	if len(t) > maxErrnoLineBytes || !strings.Contains(t, "sendmsg") {
+	if len(t) > maxErrnoLineBytes {
 		return false
 	}
-	errno, ok := quicSendErrno(t)
+	if strings.Contains(t, "--> ") && chromeNetLogNoBuffer(t) && !d.exampleLog(i) {
+		d.unparsedUnread(i, chromeNoBufferWhy)
+		return true
+	}
+	errno, ok := quicheWriteFailed(t)
+	if !ok && !strings.Contains(t, "sendmsg") {
+		return false
+	}
+	if !ok {
+		errno, ok = quicSendErrno(t)
+	}
 	other := !ok && goSendmsgNotMemory(t)
 	if !ok && !other || d.exampleLog(i) {
 		return false

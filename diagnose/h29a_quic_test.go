@@ -29,6 +29,7 @@ func TestH29aQUICSendENOBUFS(t *testing.T) {
 		{"nginx quic", "2026/11/02 10:00:01 [alert] 1234#1234: *56789 sendmsg() failed (105: No buffer space available) while sending to client, client: 192.0.2.7, server: 0.0.0.0:443\n2026/11/02 10:00:01 [alert] 1234#1234: *56790 sendmsg() failed (105: No buffer space available) while sending to client, client: 192.0.2.8, server: 0.0.0.0:443\n", "2 records"},
 		{"nginx compose", "nginx-1  | 2026/11/02 10:00:01 [alert] 29#29: *1203 sendmsg() failed (105: No buffer space available), client: 192.0.2.7, server: 0.0.0.0:443\n", "1 records"},
 		{"curl verbose", "* sendmsg() returned -1 (errno 105)\n", "1 records"},
+		{"quiche OnWriteError", "[1102/100001.123456:ERROR:quic_connection.cc(2510)] Server: Write failed with error: 105 (No buffer space available)\n", "1 records"},
 	} {
 		for _, form := range h29aForms(c.text) {
 			f := findingOf(Run(parseText19b(t, form), nil), "udp-rcvbuf-errors")
@@ -142,5 +143,35 @@ func TestH29aHAProxyQUICCountersNamed(t *testing.T) {
 	tl = parseText19b(t, "Our quic_socket_full counter in HAProxy keeps growing.\n")
 	if h23cNamed(tl, "HAProxy's QUIC counters") {
 		t.Errorf("a sentence named as HAProxy's counters")
+	}
+}
+
+// Chromium's net log: ERR_NO_BUFFER_SPACE and QUIC_PACKET_WRITE_ERROR are named (the OS is
+// not in the log), no finding; a write error of another errno in quiche's form is named too.
+func TestH29aChromeNetLogNamed(t *testing.T) {
+	text := "t=  24301 [st=  5012]   UDP_SEND_ERROR\n                        --> net_error = -55 (ERR_NO_BUFFER_SPACE)\nt=  24302 [st=  5013]   QUIC_SESSION_CLOSED\n                        --> quic_error = 27 (QUIC_PACKET_WRITE_ERROR)\n"
+	for _, form := range h29aForms(text) {
+		tl := parseText19b(t, form)
+		n := 0
+		for _, u := range tl.Unparsed {
+			if strings.Contains(u.Why, "ERR_NO_BUFFER_SPACE (-55)") {
+				n += u.LastLine - u.FirstLine + 1
+			}
+		}
+		if n != 2 {
+			t.Errorf("%q: %d lines named, want 2; %+v", form, n, tl.Unparsed)
+		}
+		if d := Run(tl, nil); len(d.Findings) != 0 {
+			t.Errorf("%q: findings %+v", form, d.Findings)
+		}
+	}
+	tl := parseText19b(t, "[1102/100001.123456:ERROR:quic_connection.cc(2510)] Client: Write failed with error: 90 (Message too long)\n")
+	if !h23cNamed(tl, "no memory shortage") || len(Run(tl, nil).Findings) != 0 {
+		t.Errorf("quiche's EMSGSIZE: %+v", tl.Unparsed)
+	}
+	// Another program's "Write failed with error:" (no QUIC) is not quiche's.
+	tl = parseText19b(t, "PipeClient: Write failed with error: 105 (No buffer space available)\n")
+	if findingOf(Run(tl, nil), "udp-rcvbuf-errors") != nil {
+		t.Errorf("a pipe's write read as a QUIC send")
 	}
 }
