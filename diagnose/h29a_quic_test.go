@@ -21,6 +21,20 @@ func h29aForms(text string) []string {
 	return []string{text, "```\n" + text + "```\n", "> " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n> ") + "\n"}
 }
 
+// h29aNamedNoFinding: text, in each of h29aForms, is named with want and raises no finding.
+func h29aNamedNoFinding(t *testing.T, text, want string) {
+	t.Helper()
+	for _, form := range h29aForms(text) {
+		tl := parseText19b(t, form)
+		if !h23cNamed(tl, want) {
+			t.Errorf("%q: not named %q; unparsed %+v", form, want, tl.Unparsed)
+		}
+		if d := Run(tl, nil); len(d.Findings) != 0 {
+			t.Errorf("%q: findings %+v, want none", form, d.Findings)
+		}
+	}
+}
+
 func TestH29aQUICSendENOBUFS(t *testing.T) {
 	for _, c := range []struct{ name, text, records string }{
 		{"quinn tracing", "2026-11-02T10:00:01.123456Z  WARN quinn_udp: sendmsg error: Os { code: 105, kind: Uncategorized, message: \"No buffer space available\" }, Transmit: { destination: 192.0.2.7:4433, src_ip: None, ecn: Some(Ect0), len: 14400, segment_size: Some(1200) }\n", "1 records"},
@@ -54,15 +68,7 @@ func TestH29aQUICSendOtherErrnoNamed(t *testing.T) {
 		"* sendmsg() returned -1 (errno 5); disable GSO\n",
 		"Nov 02 10:00:01 web1 caddy[812]: {\"level\":\"debug\",\"ts\":1762077601.5,\"logger\":\"http.stdlib\",\"msg\":\"write udp [::]:443->[2001:db8::7]:53122: sendmsg: message too long\"}\n",
 	} {
-		for _, form := range h29aForms(text) {
-			tl := parseText19b(t, form)
-			if !h23cNamed(tl, "no memory shortage") {
-				t.Errorf("%q: not named; unparsed %+v", form, tl.Unparsed)
-			}
-			if d := Run(tl, nil); len(d.Findings) != 0 {
-				t.Errorf("%q: findings %+v, want none", form, d.Findings)
-			}
-		}
+		h29aNamedNoFinding(t, text, "no memory shortage")
 	}
 	// macOS's and the BSDs' ENOBUFS is 55: no Linux counter.
 	tl := parseText19b(t, "* sendmsg() returned -1 (errno 55)\n")
@@ -125,15 +131,7 @@ func TestH29aHAProxyQUICCountersNamed(t *testing.T) {
 		"F.4.0.0.quic_rxbuf_full.1:MCP:u64:0\nF.4.0.0.quic_socket_full.1:MCP:u64:1523\nF.4.0.0.quic_sendto_err_unknwn.1:MCP:u64:8821\n",
 		"# pxname,svname,quic_rxbuf_full,quic_dropped_pkt,quic_socket_full,quic_sendto_err,quic_sendto_err_unknwn\n",
 	} {
-		for _, form := range h29aForms(text) {
-			tl := parseText19b(t, form)
-			if !h23cNamed(tl, "HAProxy's QUIC counters") {
-				t.Errorf("%q: not named; unparsed %+v", form, tl.Unparsed)
-			}
-			if d := Run(tl, nil); len(d.Findings) != 0 {
-				t.Errorf("%q: findings %+v", form, d.Findings)
-			}
-		}
+		h29aNamedNoFinding(t, text, "HAProxy's QUIC counters")
 	}
 	tl := parseText19b(t, "F.4.0.0.scur.1:MGP:u32:12\n")
 	if !h23cNamed(tl, "show stat typed") {
