@@ -173,3 +173,33 @@ func TestH29aChromeNetLogNamed(t *testing.T) {
 		t.Errorf("a pipe's write read as a QUIC send")
 	}
 }
+
+// /proc/net/snmp's Udp rows pasted twice back to back ("grep Udp: /proc/net/snmp; sleep 10;
+// grep Udp: /proc/net/snmp", as QUIC users check their drops) are two readings: the growth
+// reaches udp-rcvbuf-errors with its delta. One reading stays since-boot info; netstat's and
+// snmp's groups pasted together (no group repeated) stay one reading.
+func TestH29aSnmpUdpTwiceGrows(t *testing.T) {
+	const hdr = "Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors InCsumErrors IgnoredMulti MemErrors\n"
+	two := "$ grep Udp: /proc/net/snmp; sleep 10; grep Udp: /proc/net/snmp\n" + hdr + "Udp: 48211033 1203 93211 51238810 93211 0 0 12 0\n" + hdr + "Udp: 48411033 1203 98211 51438810 98211 0 0 12 0\n"
+	for _, form := range h29aForms(two) {
+		tl := parseText19b(t, form)
+		if len(tl.Samples) != 2 {
+			t.Errorf("%q: %d samples, want 2", form, len(tl.Samples))
+		}
+		f := findingOf(Run(tl, nil), "udp-rcvbuf-errors")
+		if f == nil || f.Severity == Info || !strings.Contains(fmt.Sprint(f.Evidence), "+5000") {
+			t.Errorf("%q: finding %+v, want a warning or worse with +5000", form, f)
+		}
+	}
+	one := hdr + "Udp: 48211033 1203 93211 51238810 93211 0 0 12 0\n"
+	both := "TcpExt: SyncookiesSent PruneCalled\nTcpExt: 0 12\n" + "Ip: Forwarding DefaultTTL\nIp: 1 64\n" + one
+	for _, text := range []string{one, both} {
+		tl := parseText19b(t, text)
+		if len(tl.Samples) != 1 {
+			t.Errorf("%q: %d samples, want 1", text, len(tl.Samples))
+		}
+		if f := findingOf(Run(tl, nil), "udp-rcvbuf-errors"); f == nil || f.Severity != Info {
+			t.Errorf("%q: finding %+v, want info since boot", text, f)
+		}
+	}
+}
