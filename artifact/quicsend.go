@@ -177,6 +177,8 @@ func (d *doc) quicSendLine(i int, t string) bool {
 	switch {
 	case other:
 		d.unparsedUnread(i, quicSendOtherWhy)
+	case errno == 105 && d.udpSendENOBUFS > 0 && strings.HasPrefix(strings.TrimLeft(t, " \t>`"), "curl: ("):
+		d.used[i] = true // curl's exit line repeats the verbose record: one failure, counted once
 	case errno == 105:
 		d.noteUDPSendENOBUFS(i)
 	case errno == 55 && strings.Contains(t, "sendmsg() returned"):

@@ -42,7 +42,8 @@ func TestH29aQUICSendENOBUFS(t *testing.T) {
 		{"quinn env_logger", "[2026-11-02T10:00:01Z WARN  quinn_udp] sendmsg error: Os { code: 105, kind: Uncategorized, message: \"No buffer space available\" }\n", "1 records"},
 		{"nginx quic", "2026/11/02 10:00:01 [alert] 1234#1234: *56789 sendmsg() failed (105: No buffer space available) while sending to client, client: 192.0.2.7, server: 0.0.0.0:443\n2026/11/02 10:00:01 [alert] 1234#1234: *56790 sendmsg() failed (105: No buffer space available) while sending to client, client: 192.0.2.8, server: 0.0.0.0:443\n", "2 records"},
 		{"nginx compose", "nginx-1  | 2026/11/02 10:00:01 [alert] 29#29: *1203 sendmsg() failed (105: No buffer space available), client: 192.0.2.7, server: 0.0.0.0:443\n", "1 records"},
-		{"curl verbose", "* sendmsg() returned -1 (errno 105)\n", "1 records"},
+		{"curl verbose", "* sendmsg() returned -1 (errno 105)\ncurl: (55) sendmsg() returned -1 (errno 105)\n", "1 records"},
+		{"curl exit line", "$ curl --http3-only -sS https://example.net/big -o /dev/null\ncurl: (55) sendmsg() returned -1 (errno 105)\n", "1 records"},
 		{"quiche OnWriteError", "[1102/100001.123456:ERROR:quic_connection.cc(2510)] Server: Write failed with error: 105 (No buffer space available)\n", "1 records"},
 	} {
 		for _, form := range h29aForms(c.text) {
