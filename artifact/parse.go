@@ -445,6 +445,7 @@ func (d *doc) run(from int) {
 			if isAppBufTag(l.Tag) {
 				if why, ok := appBufferLine(t); ok {
 					d.unparsedUnread(i, why) // a server's message about its socket buffers (unreadappbuf.go)
+					d.programFigures(i)
 					continue
 				}
 			}
@@ -569,6 +570,7 @@ func (d *doc) run(from int) {
 				// or limit message (unreadappbuf.go); few syslog lines lack a tag.
 				if why, ok := appBufferLine(t); ok {
 					d.unparsedUnread(i, why)
+					d.programFigures(i)
 					continue
 				}
 			}

@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"headroom/kernel"
@@ -94,8 +95,21 @@ func (d *doc) tryProcNetStat(i int) int {
 	if !isProcNetStatHeader(d.ls, i) {
 		return d.tryProcNetStatCut(i)
 	}
+	// A group seen again starts the next sample: the file pasted twice, back to back
+	// ("grep Udp: /proc/net/snmp; sleep 10; grep Udp: /proc/net/snmp", h29a), is two
+	// readings whose difference is the rate, not one reading with a group repeated.
 	k := i
+	var seen [16]string
+	n := 0
 	for k+1 < len(d.ls) && isProcNetStatHeader(d.ls, k) {
+		g := firstField(d.ls[k].Text)
+		if slices.Contains(seen[:n], g) {
+			break
+		}
+		if n < len(seen) {
+			seen[n] = g
+			n++
+		}
 		k += 2
 	}
 	g, err := kernel.ParseNetStat(strings.NewReader(joinText(d.ls[i:k])))

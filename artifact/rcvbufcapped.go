@@ -160,6 +160,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	if d.pktSenderLine(i, t) {
 		return true // a packet generator's or scanner's own counters and sends (pktsender.go)
 	}
+	if d.quicSendLine(i, t) {
+		return true // a QUIC stack's failed UDP send: quinn, nginx, curl (quicsend.go)
+	}
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}

@@ -399,6 +399,7 @@ func (d *doc) prose(i int) {
 			return
 		}
 		d.unparsedUnread(i, why) // a server's message about the buffers it was granted (unreadappbuf.go)
+		d.programFigures(i)      // quic-go's was/wanted/got, the program's figures
 		return
 	}
 	if why, ok := agentMetricLine(d.ls[i].Text); ok {

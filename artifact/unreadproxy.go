@@ -85,6 +85,9 @@ const proxyOwnGate = "bwRyMDc#qW1"
 
 // proxyOwnLine says why t is one of proxyOwnForms' lines or a status output's line.
 func proxyOwnLine(t string) (why string, oom, ok bool) {
+	if why, ok := haproxyTypedStat(t); ok {
+		return why, false, true
+	}
 	if strings.IndexAny(t, proxyOwnGate) < 0 {
 		return "", false, false
 	}
@@ -99,6 +102,9 @@ func proxyOwnLine(t string) (why string, oom, ok bool) {
 		}
 		if f.needle[0] == 'S' && !haproxyServerName(rest) {
 			continue // "Server BACKEND/NAME is DOWN": a sentence about a server is prose
+		}
+		if f.needle[0] == '#' && strings.Contains(rest, ",quic_") {
+			return haproxyQUICTypedWhy, false, true // the CSV with the QUIC module's columns
 		}
 		if f.why == nginxStubStatusWhy && !stubStatusLine(t) {
 			continue // stub_status's own line, not a sentence naming it
@@ -185,4 +191,39 @@ func stubStatusLine(t string) bool {
 func haproxyServerName(rest string) bool {
 	name, _, ok := strings.Cut(rest, " is DOWN")
 	return ok && strings.IndexByte(name, '/') > 0 && !strings.ContainsAny(name, " \t")
+}
+
+// HAProxy's "show stat typed" (src/stats.c stats_emit_typed_data_field, h29a): one field a
+// line, "%c.%u.%u.%d.%s.%u:" (the object's type F/B/L/S, proxy id, object id, field
+// position, field name, process), three letters of origin, nature and scope, then the
+// value's type and the value: "F.4.0.120.quic_socket_full.1:MCP:u64:1523". The QUIC
+// module's fields (src/quic_stats.c) are HAProxy's own counts of its sends: quic_socket_full
+// the sendto/sendmsg calls that returned EAGAIN (the socket's send buffer full, a
+// non-blocking send HAProxy retries), quic_sendto_err ENOTCONN/EINPROGRESS/EBADF, and
+// quic_sendto_err_unknwn every other errno (ENOBUFS among EMSGSIZE, EPERM, ECONNREFUSED:
+// src/quic_sock.c qc_snd_buf), quic_rxbuf_full its own receive ring. None is a kernel
+// counter and the mixed one does not say which errno, so the line is named.
+const (
+	haproxyTypedWhy     = "HAProxy's \"show stat typed\" (src/stats.c: \"TYPE.PROXY.ID.POS.NAME.PROCESS:ORIGIN-NATURE-SCOPE:TYPE:VALUE\"): one of HAProxy's own counters or limits per frontend, backend, listener or server; not a kernel counter; headroom has no reader for them"
+	haproxyQUICTypedWhy = "HAProxy's QUIC counters (\"show stat\", typed or CSV: src/quic_stats.c, counted in src/quic_sock.c qc_snd_buf): quic_socket_full counts sends that returned EAGAIN (its UDP socket's send buffer full; HAProxy retries them), quic_sendto_err ENOTCONN/EINPROGRESS/EBADF, quic_sendto_err_unknwn every other errno (ENOBUFS, EMSGSIZE, EPERM, ECONNREFUSED mixed), quic_rxbuf_full its own receive ring; HAProxy's counts, not the kernel's: `nstat -az UdpSndbufErrors UdpRcvbufErrors` twice a minute apart tells whether the host dropped datagrams; headroom reads no drop from them"
+)
+
+// haproxyTypedStat: t is one "show stat typed" line.
+func haproxyTypedStat(t string) (string, bool) {
+	s := strings.TrimSpace(t)
+	if len(s) < 12 || s[1] != '.' || strings.IndexByte("FBLS", s[0]) < 0 {
+		return "", false
+	}
+	f := strings.SplitN(s, ":", 4)
+	if len(f) != 4 || len(f[1]) != 3 || f[2] == "" || strings.ContainsAny(f[3], " \t") {
+		return "", false
+	}
+	id := strings.Split(f[0], ".")
+	if len(id) != 6 || !startsWithDigit(id[1]) || !startsWithDigit(id[3]) || !startsWithDigit(id[5]) || id[4] == "" {
+		return "", false
+	}
+	if strings.HasPrefix(id[4], "quic_") {
+		return haproxyQUICTypedWhy, true
+	}
+	return haproxyTypedWhy, true
 }

@@ -349,6 +349,13 @@ var programFigureForms = []struct {
 	{"haproxy", "PoolFailed: ", []string{"pool_failed"}, false},
 	{"httpd", "BusyWorkers: ", []string{"busy_workers"}, false},
 	{"httpd", "IdleWorkers: ", []string{"idle_workers"}, false},
+	// quic-go's buffer warnings (h29a; unreadappbuf.go): "was" is the socket's size before,
+	// "got" what getsockopt read back (about twice net.core.rmem_max/wmem_max when the
+	// request was larger), "wanted" quic-go's own request; kiB as printed.
+	{"quic-go", "increase receive buffer size (was: ", []string{"was_kib", "wanted_kib", "got_kib"}, false},
+	{"quic-go", "increase send buffer size (was: ", []string{"was_kib", "wanted_kib", "got_kib"}, false},
+	{"quic-go", "increase receive buffer size (wanted: ", []string{"wanted_kib", "got_kib"}, false},
+	{"quic-go", "increase send buffer size (wanted: ", []string{"wanted_kib", "got_kib"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
