@@ -160,6 +160,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	if d.pktSenderLine(i, t) {
 		return true // a packet generator's or scanner's own counters and sends (pktsender.go)
 	}
+	if d.streamerLine(i, t) {
+		return true // Sunshine's UDP send refused, its, Moonlight's and xrdp's own lines (streamer.go)
+	}
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}
