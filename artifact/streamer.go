@@ -232,8 +232,34 @@ func sunshineFlatENOBUFS(t string) int {
 // (journald's "sunshine[N]:", "xrdp[N]:", "xrdp-sesman[N]:"), for the fast path (readsTag).
 func isStreamerTag(tag string) bool {
 	switch tag {
-	case "sunshine", "xrdp", "xrdp-sesman", "xrdp-chansrv":
+	case "sunshine", "xrdp", "xrdp-sesman", "xrdp-chansrv", "guacd":
 		return true
+	}
+	return false
+}
+
+// Apache Guacamole's proxy daemon (guacamole-server src/guacd/log.c): each message goes to
+// syslog as it is, under guacd's tag, and to stderr as "guacd[%i]: %s:\t%s" with its level
+// ("INFO", "ERROR", "WARNING", "DEBUG", "TRACE"; older releases "INFO:  ", "ERROR: "), the
+// form a container's log shows. The web application's JVM (Tomcat) is read elsewhere
+// (its OutOfMemoryError: the JVM's heap, unreadjvm.go).
+const guacdLineWhy = "Apache Guacamole's proxy daemon's own log line (guacd's log.c, to syslog under its tag or to stderr as \"guacd[N]: LEVEL: message\": connections, protocols, users joining and leaving): the gateway's own account, not a kernel counter; no rule reads it"
+
+// guacdStderr: t is guacd's stderr form, "guacd[N]: LEVEL:".
+func guacdStderr(t string) bool {
+	rest, ok := strings.CutPrefix(t, "guacd[")
+	if !ok {
+		return false
+	}
+	k := strings.Index(rest, "]: ")
+	if k < 1 || !isDigits(rest[:k]) {
+		return false
+	}
+	rest = rest[k+3:]
+	for _, lv := range [...]string{"INFO:", "ERROR:", "WARNING:", "DEBUG:", "TRACE:"} {
+		if strings.HasPrefix(rest, lv) {
+			return true
+		}
 	}
 	return false
 }
@@ -267,6 +293,8 @@ func (d *doc) streamerLine(i int, t string) bool {
 		} else if msg, ok := xrdpMsg(t, l.Tag); ok {
 			why = xrdpWhy(msg)
 		}
+	case l.Tag == "guacd" && l.Syslog || guacdStderr(t):
+		why = guacdLineWhy
 	default:
 		why, _ = moonlightStatLine(t)
 	}

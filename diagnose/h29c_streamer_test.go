@@ -67,6 +67,8 @@ func TestH29cStreamerLinesNamed(t *testing.T) {
 		{"Mar 14 21:03:11 htpc sunshine[2211]: [2025-03-14 21:03:11.500]: Info: CLIENT CONNECTED\n", "Sunshine's own log line"},
 		{"Feb 11 10:14:03 host xrdp-sesman[790]: [ERROR] Out of memory allocating X server params\n", "xrdp's own allocation failed"},
 		{"Feb 11 10:14:02 host xrdp[812]: [INFO ] Socket 12: AF_INET6 connection received\n", "xrdp's or xrdp-sesman's own log line"},
+		{"Mar 14 21:03:11 gw guacd[1234]: Guacamole proxy daemon (guacd) version 1.5.3 started\nMar 14 21:03:12 gw guacd[1234]: Creating new client for protocol \"rdp\"\n", "Apache Guacamole's proxy daemon"},
+		{"guacd[1234]: INFO:\tGuacamole proxy daemon (guacd) version 1.5.3 started\nguacd[1234]: ERROR:\tConnection did not succeed\n", "Apache Guacamole's proxy daemon"},
 	} {
 		namedNoNICFinding(t, c.text, c.want, "a streaming program's journal line")
 	}
