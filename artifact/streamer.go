@@ -232,7 +232,7 @@ func sunshineFlatENOBUFS(t string) int {
 // (journald's "sunshine[N]:", "xrdp[N]:", "xrdp-sesman[N]:"), for the fast path (readsTag).
 func isStreamerTag(tag string) bool {
 	switch tag {
-	case "sunshine", "xrdp", "xrdp-sesman", "xrdp-chansrv", "guacd":
+	case "sunshine", "xrdp", "xrdp-sesman", "xrdp-chansrv", "guacd", "hbbs", "hbbr":
 		return true
 	}
 	return false
@@ -258,6 +258,47 @@ func guacdStderr(t string) bool {
 	rest = rest[k+3:]
 	for _, lv := range [...]string{"INFO:", "ERROR:", "WARNING:", "DEBUG:", "TRACE:"} {
 		if strings.HasPrefix(rest, lv) {
+			return true
+		}
+	}
+	return false
+}
+
+// RustDesk's ID and relay servers (rustdesk-server src/hbbr.rs, src/main.rs): flexi_logger's
+// opt_format to stdout, "[%Y-%m-%d %H:%M:%S%.6f %:z] LEVEL [src/FILE.rs:N] message"; named
+// when the source file is one of the servers' own (rendezvous_server.rs, relay_server.rs,
+// peer.rs, common.rs, database.rs, hbbr.rs, main.rs, lib.rs), so another Rust program's line
+// of the same logger stays unread.
+const rustdeskLineWhy = "RustDesk's ID or relay server's own log line (hbbs/hbbr, flexi_logger \"[stamp] LEVEL [src/FILE.rs:N] message\": peers registering, punch-hole and relay requests): the server's own account, not a kernel counter; no rule reads it"
+
+var rustdeskFiles = [...]string{"rendezvous_server.rs:", "relay_server.rs:", "peer.rs:", "common.rs:", "database.rs:", "hbbr.rs:", "main.rs:", "lib.rs:"}
+
+// rustdeskLine: t is hbbs's or hbbr's log line; stamped: the line reader took its lead stamp
+// (t starts with the level).
+func rustdeskLine(t string, stamped bool) bool {
+	rest := " " + t
+	if !stamped {
+		end := strings.IndexByte(t, ']')
+		if len(t) == 0 || t[0] != '[' || end < 26 || end > 40 || !isStampBytes(t[1:end]) {
+			return false
+		}
+		rest = t[end+1:]
+	}
+	lv := strings.IndexByte(rest, '[')
+	if lv < 5 || lv > 7 {
+		return false
+	}
+	switch strings.TrimSpace(rest[:lv]) {
+	case "INFO", "WARN", "ERROR", "DEBUG", "TRACE":
+	default:
+		return false
+	}
+	src, ok := strings.CutPrefix(rest[lv:], "[src/")
+	if !ok {
+		return false
+	}
+	for _, f := range rustdeskFiles {
+		if strings.HasPrefix(src, f) || strings.HasPrefix(src, "hbbr/"+f) {
 			return true
 		}
 	}
@@ -292,9 +333,13 @@ func (d *doc) streamerLine(i int, t string) bool {
 			}
 		} else if msg, ok := xrdpMsg(t, l.Tag); ok {
 			why = xrdpWhy(msg)
+		} else if rustdeskLine(t, false) {
+			why = rustdeskLineWhy
 		}
 	case l.Tag == "guacd" && l.Syslog || guacdStderr(t):
 		why = guacdLineWhy
+	case l.Stamp != "" && !l.Syslog && rustdeskLine(t, true):
+		why = rustdeskLineWhy
 	default:
 		why, _ = moonlightStatLine(t)
 	}

@@ -59,6 +59,8 @@ func TestH29cStreamerLinesNamed(t *testing.T) {
 		{"[2024-02-11T10:14:02.331+0100] [INFO ] Socket 12: AF_INET6 connection received from ::ffff:192.168.1.20 port 50123\n[2024-02-11T10:14:03.001+0100] [ERROR] xrdp_wm_log_msg: Error connecting to user session\n", "xrdp's or xrdp-sesman's own log line"},
 		{"[20200101-12:00:02] [ERROR] libipm_msg_in_parse: out of memory\n", "xrdp's own allocation failed"},
 		{"[2024-02-11T10:14:03.002+0100] [WARN ] Window manager (pid 4412, display 10) exited with signal SIGKILL. This could indicate a window manager config problem\n", "the signal does not say which"},
+		{"[2024-03-14 21:03:11.123456 +00:00] INFO [src/rendezvous_server.rs:1222] update_addr 1.2.3.4:21116\n[2024-03-14 21:03:12.223456 +00:00] INFO [src/relay_server.rs:400] Relayrequest 123 from 1.2.3.4:21117 got paired\n", "RustDesk's ID or relay server"},
+		{"hbbs-1  | [2024-03-14 21:03:11.123456 +00:00] WARN [src/rendezvous_server.rs:1222] Failed to start\n", "RustDesk's ID or relay server"},
 	} {
 		namedNoNICFinding(t, c.text, c.want, "a streaming program's own line")
 	}
@@ -93,12 +95,13 @@ func TestH29cStreamerCounterCases(t *testing.T) {
 		"[2025-03-14 21:03:11.500]: Warning: sendmmsg() failed: 1050\n",
 		"[2025-03-14 21:03:11.500]: Warning: WSASendMsg() failed: 10055\n",
 		"my Frames dropped by your network connection is huge, about 30%\nFrames dropped by your network connection: lots\n",
+		"[2024-03-14 21:03:11.123456 +00:00] INFO [src/foo.rs:12] another Rust program's line\n",
 	} {
 		tl := parseText19b(t, text)
 		if findingOf(Run(tl, nil), "udp-rcvbuf-errors") != nil {
 			t.Errorf("%q: udp-rcvbuf-errors fired", text)
 		}
-		if h23cNamed(tl, "Moonlight's own figure") {
+		if h23cNamed(tl, "Moonlight's own figure") || h23cNamed(tl, "RustDesk's") {
 			t.Errorf("%q: named as Moonlight's figure", text)
 		}
 	}
