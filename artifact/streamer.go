@@ -144,6 +144,17 @@ func moonlightStatLine(t string) (string, bool) {
 			}
 			return fmt.Sprintf("Moonlight's own figure: %s of frames %s (moonlight-qt stringifyVideoStats \"%s%%.2f%%%%\"): the client's symptom, not a kernel counter; whether a socket buffer dropped them shows in `nstat -az Udp*` (RcvbufErrors on the client, SndbufErrors on the host) taken twice; no rule fires on the client's figure", pct, cause, p), true
 		}
+		// The overlay joined onto one line (a ticket's text that lost the newlines): the
+		// network's dropped-frames figure, wherever it stands, is the one kept.
+		const net = "Frames dropped by your network connection: "
+		if k := strings.Index(t, net); k > 0 {
+			v := t[k+len(net):]
+			if e := strings.IndexByte(v, '%'); e > 0 && isDecimal(v[:e]) {
+				if why, ok := moonlightStatLine(net + v[:e+1]); ok {
+					return why, true
+				}
+			}
+		}
 		return moonlightStatsWhy, true
 	}
 	return "", false

@@ -56,6 +56,7 @@ func TestH29cStreamerLinesNamed(t *testing.T) {
 		{"Video stream: 1920x1080 59.94 FPS (Codec: H.264)\nIncoming frame rate from network: 59.94 FPS\nDecoding frame rate: 59.94 FPS\nRendering frame rate: 59.90 FPS\nAverage network latency: 3 ms (variance: 1 ms)\nAverage decoding time: 2.10 ms\n", "Moonlight's own stream statistics"},
 		{"Frames dropped by your network connection: 12.34%\n", "Moonlight's own figure: 12.34% of frames lost"},
 		{"Frames dropped due to network jitter: 0.52%\n", "Moonlight's own figure: 0.52% of frames dropped by the client's frame pacer"},
+		{"Video stream: 1920x1080 59.94 FPS (Codec: H.264) Incoming frame rate from network: 59.94 FPS Decoding frame rate: 59.94 FPS Frames dropped by your network connection: 31.20% Frames dropped due to network jitter: 0.52% Average network latency: 3 ms (variance: 1 ms)\n", "Moonlight's own figure: 31.20% of frames lost"},
 		{"[2024-02-11T10:14:02.331+0100] [INFO ] Socket 12: AF_INET6 connection received from ::ffff:192.168.1.20 port 50123\n[2024-02-11T10:14:03.001+0100] [ERROR] xrdp_wm_log_msg: Error connecting to user session\n", "xrdp's or xrdp-sesman's own log line"},
 		{"[20200101-12:00:02] [ERROR] libipm_msg_in_parse: out of memory\n", "xrdp's own allocation failed"},
 		{"[2024-02-11T10:14:03.002+0100] [WARN ] Window manager (pid 4412, display 10) exited with signal SIGKILL. This could indicate a window manager config problem\n", "the signal does not say which"},
