@@ -587,9 +587,11 @@ func isCPUCommPID(in string) bool {
 	// The comm holds a letter or a symbol: a block of digits only ("[12:01:33]", the wall
 	// clock a game server or log4j prints before its own "[thread/LEVEL]:") is a program's
 	// time stamp, and reading it as a kernel caller made such logs "kernel logs".
+	// Nor is a clock of colon-separated digits: Sunshine's old stamp "[2023:05:01:20:11:03]"
+	// (its main.cpp put_time "%Y:%m:%d:%H:%M:%S") made its log a "kernel log" (h29c).
 	comm := strings.TrimSpace(in[first+1 : last])
 	return isDigits(strings.TrimSpace(in[:first])) && isDigits(strings.TrimSpace(in[last+1:])) &&
-		comm != "" && !isDigits(comm)
+		comm != "" && !isDigits(comm) && !isDigits(strings.ReplaceAll(comm, ":", ""))
 }
 
 // stripUnisocSeq removes "04166 < 4> ": a hex sequence number and a priority written with

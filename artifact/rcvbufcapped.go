@@ -163,6 +163,9 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	if d.quicSendLine(i, t) {
 		return true // a QUIC stack's failed UDP send: quinn, nginx, curl (quicsend.go)
 	}
+	if d.streamerLine(i, t) {
+		return true // Sunshine's UDP send refused, its, Moonlight's and xrdp's own lines (streamer.go)
+	}
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}
