@@ -1,0 +1,170 @@
+package artifact
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/model"
+)
+
+// Batch schedulers' and workflow managers' own reports of a job killed at its memory limit
+// (h29d, written from the programs' sources, blind to round 29's batches). Read beside
+// Slurm's (slurmoom.go, called from slurmLine): each is the job's limit reached, never the
+// host's memory.
+//
+//	HTCondor condor_starter (src/condor_starter.V6.1/vanilla_proc.cpp outOfMemoryEvent, the
+//	  job's cgroup OOM event): "Job has gone over memory limit of %d megabytes. Peak usage:
+//	  %d megabytes." (the hold reason; condor_q -hold's HOLD_REASON after "Error from
+//	  SLOT@HOST: ", the event log's 012 "Job was held." body, HoldReason = "..."); the docker
+//	  universe (docker_proc.cpp, the container's OOMKilled): "Docker job has gone over memory
+//	  limit of %d Mb". The kernel's OOM killer in the job's memory cgroup: a memory-cgroup
+//	  OOM (oom-kill, warning).
+//	HTCondor's SYSTEM_PERIODIC_HOLD policy (the HOLD_IF_MEMORY_EXCEEDED metaknob): "Error from
+//	  SLOT: memory usage exceeded request_memory": the schedd's hold of a job whose measured
+//	  MemoryUsage passed RequestMemory, HTCondor's own kill.
+//	PBS Pro and Torque pbs_mom (mom_mach.c, the job's polled usage over its -l mem/vmem):
+//	  "=>> PBS: job killed: mem %lukb exceeded limit %lukb" (Torque "mem job total %lu kb
+//	  exceeded limit %lu kb"; vmem, pmem, pvmem alike), the MoM's own SIGKILL.
+//	LSF (lsbatch.h TERM_MEMLIMIT, the job report mailed or written to -o): "TERM_MEMLIMIT: job
+//	  killed after reaching LSF memory usage limit." with the report's "Max Memory :" and
+//	  "Total Requested Memory :" below it; LSF's own kill at the job's -M limit.
+//	SGE/UGE sge_execd (execd_ck_to_do.c MSG_JOB_EXCEEDHLIM_USSFF): "job %u exceeds job hard
+//	  limit \"%s\" of queue \"%s\" (%8.5f > limit:%8.5f) - sending SIGKILL" in the execd's
+//	  messages file (date|execd|host|W|...); a memory limit (h_vmem, h_rss, h_data) only.
+//
+// The schedulers' own kills (HTCondor's policy, PBS, LSF, SGE) are kills for memory by a
+// killer other than the kernel's, as Slurm's jobacct_gather's (scope low-memory killer), with
+// the limit and the peak in the reporter. A sentence that names the message ("if you see
+// Job has gone over memory limit of X") has another start and stays prose.
+//
+// Read, no kill: an exit status 137 alone is SIGKILL (128+9), any kill -9 as well as the OOM
+// killer's: Nextflow's "Process `NAME (1)` terminated with an error exit status (137)"
+// (nextflow TaskProcessor) and Airflow's "Task exited with return code Negsignal.SIGKILL"
+// (local_task_job_runner) are named and kept as SIGKILL notices. Argo Workflows' node
+// message "OOMKilled (exit code 137)" (workflow/controller/operator.go, the pod's terminated
+// reason and code) is the container's OOMKilled state at second hand (kube_pod.go's).
+var (
+	reCondorOOMHold = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?(?:Error from (\S+): )?(Docker )?[Jj]ob has gone over (?:cgroup )?memory limit of (\d{1,12}) (?:megabytes|Mb|MB)(?:\.\s+(?:Peak|Last measured) usage: (\d{1,12}) megabytes)?\.?(?:\s+This occurred while the job was checkpointing\.)?"?\s*$`)
+	reCondorPolicy  = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?Error from (\S+): [Mm]emory usage exceeded request_memory"?\s*$`)
+	rePBSMemKill    = lazyre.New(`(?:^|\s)=>>\s*PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?\s*$|^\s*PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?\s*$`)
+	reLSFMemLimit   = lazyre.New(`^\s*TERM_MEMLIMIT: job killed after reaching LSF memory usage limit\.?\s*$`)
+	reLSFReportMem  = lazyre.New(`^\s*(Max Memory|Total Requested Memory)\s*:\s+([\d.]+ [KMGT]?B)\s*$`)
+	reSGEHardLimit  = lazyre.New(`^\s*(?:[\d/]+ [\d:]+\|\s*\w+\|[\w.-]+\|[A-Z]\|)?job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL\s*$`)
+	reNextflow137   = lazyre.New(`^\s*(?:Caused by:\s+)?Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)\s*$`)
+	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
+	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
+)
+
+// batchMemLine reads line i as one of the schedulers' lines above.
+func (d *doc) batchMemLine(i int) bool {
+	t := d.ls[i].Text
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") {
+		return false // every form holds one of these (a cheap test before any regexp)
+	}
+	src := fmt.Sprintf("line %d", d.ls[i].No)
+	switch {
+	case strings.Contains(t, "ob has gone over "):
+		m := reCondorOOMHold.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		rep := "HTCondor's starter (the job's memory cgroup over its limit of " + m[3] + " MB"
+		if m[4] != "" {
+			rep += ", peak usage " + m[4] + " MB"
+		}
+		if m[2] != "" {
+			rep = "HTCondor's docker universe (the job's container OOMKilled at its limit of " + m[3] + " MB"
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: rep + "; the job held)", Container: m[1], Source: src})
+		return true
+	case strings.Contains(t, "exceeded request_memory"):
+		m := reCondorPolicy.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "HTCondor's periodic hold (the job's MemoryUsage over its request_memory, held by HTCondor on " + m[1] + ")", Source: src})
+		return true
+	case strings.Contains(t, "PBS: job killed: "):
+		m := rePBSMemKill.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		if m[1] == "" {
+			m = append(m[:1], m[5:]...)
+		}
+		unit := " kB"
+		if strings.EqualFold(m[3], "b") || m[3] == "" && !strings.Contains(t, "kb") {
+			unit = " bytes"
+		}
+		what := "memory"
+		if strings.Contains(m[1], "v") {
+			what = "virtual memory"
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "PBS's MoM (the job's " + what + " (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src})
+		return true
+	case strings.Contains(t, "TERM_MEMLIMIT: "):
+		if !reLSFMemLimit.MatchString(t) {
+			return false
+		}
+		rep := "LSF (TERM_MEMLIMIT: the job reached its memory limit, killed by LSF"
+		for k := i + 1; k < len(d.ls) && k <= i+30; k++ {
+			if m := reLSFReportMem.FindStringSubmatch(d.ls[k].Text); m != nil {
+				rep += "; " + m[1] + " " + m[2]
+				d.used[k] = true
+			}
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: rep + ")", Source: src})
+		return true
+	case strings.Contains(t, " exceeds job hard limit "):
+		m := reSGEHardLimit.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "Grid Engine's execd (job " + m[1] + "'s " + m[2] + " " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",
+			Container: "job " + m[1], Source: src})
+		return true
+	case strings.Contains(t, "error exit status (137)"):
+		m := reNextflow137.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		d.batchSigkill(i, "Nextflow's task "+m[1]+" (exit status 137)", "Nextflow's report that a task's command ended with exit status 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the scheduler's kill at the job's limit and any kill -9 all send; which one is not in this line")
+		return true
+	case strings.Contains(t, "Task exited with return code "):
+		if !reAirflowKill.MatchString(t) {
+			return false
+		}
+		d.batchSigkill(i, "Airflow's task runner (return code Negsignal.SIGKILL)", "Airflow's task runner reporting its task process died by SIGKILL (Negsignal.SIGKILL, return code -9): the kernel's OOM killer sends it, and so does any kill -9; which one is not in this line")
+		return true
+	case strings.Contains(t, "OOMKilled (exit code 137)"):
+		if !reArgoOOMKilled.MatchString(t) {
+			return false
+		}
+		d.used[i] = true
+		d.addRuntimeOOM(model.RuntimeOOM{Reporter: "Argo Workflows (the step's pod container terminated OOMKilled, exit code 137)", Source: src})
+		return true
+	}
+	return false
+}
+
+// batchSigkill names line i unread and keeps it as a SIGKILL notice (no OOM by itself).
+func (d *doc) batchSigkill(i int, rep, why string) {
+	d.unparsedUnread(i, why+"; headroom has no reader for this log")
+	d.addSigkillNotice(i, rep)
+}
+
+// sgeBytes prints SGE's "%8.5f" byte figure in MiB.
+func sgeBytes(s string) string {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	return fmt.Sprintf("%.0f MiB", f/(1<<20))
+}
