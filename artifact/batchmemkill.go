@@ -46,90 +46,118 @@ import (
 // message "OOMKilled (exit code 137)" (workflow/controller/operator.go, the pod's terminated
 // reason and code) is the container's OOMKilled state at second hand (kube_pod.go's).
 var (
-	reCondorOOMHold = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?(?:Error from (\S+): )?(Docker )?[Jj]ob has gone over (?:cgroup )?memory limit of (\d{1,12}) (?:megabytes|Mb|MB)(?:\.\s+(?:Peak|Last measured) usage: (\d{1,12}) megabytes)?\.?(?:\s+This occurred while the job was checkpointing\.)?"?\s*$`)
-	reCondorPolicy  = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?Error from (\S+): [Mm]emory usage exceeded request_memory"?\s*$`)
-	rePBSMemKill    = lazyre.New(`(?:^|\s)=>>\s*PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?\s*$|^\s*PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?\s*$`)
-	reLSFMemLimit   = lazyre.New(`^\s*TERM_MEMLIMIT: job killed after reaching LSF memory usage limit\.?\s*$`)
-	reLSFReportMem  = lazyre.New(`^\s*(Max Memory|Total Requested Memory)\s*:\s+([\d.]+ [KMGT]?B)\s*$`)
-	reSGEHardLimit  = lazyre.New(`^\s*(?:[\d/]+ [\d:]+\|\s*\w+\|[\w.-]+\|[A-Z]\|)?job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL\s*$`)
+	reCondorOOMHold = lazyre.New(`(Error from (\S+@\S+): )?(Docker )?[Jj]ob has gone over (?:cgroup )?memory limit of (\d{1,12}) (?:megabytes|Mb|MB)(?:\.\s+(?:Peak|Last measured) usage: (\d{1,12}) megabytes)?\.?(?:\s+This occurred while the job was checkpointing\.)?`)
+	reCondorPolicy  = lazyre.New(`Error from (\S+@\S+): [Mm]emory usage exceeded request_memory`)
+	reCondorRowLead = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?$`)
+	rePBSMemKill    = lazyre.New(`(?:^\s*|=>>\s*)PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?(?:\s|$)`)
+	reLSFMemLimit   = lazyre.New(`TERM_MEMLIMIT: job killed after reaching LSF memory usage limit\.?`)
+	reLSFReportMem  = lazyre.New(`(Max Memory|Total Requested Memory)\s*:\s+([\d.]+ [KMGT]?B)`)
+	reSGEHardLimit  = lazyre.New(`job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL`)
 	reNextflow137   = lazyre.New(`^\s*(?:Caused by:\s+)?Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)\s*$`)
 	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
 	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
+	// reQuoteLead: a sentence that offers the message as an example or a condition, not
+	// as what this job printed.
+	reQuoteLead = lazyre.New(`(?i)\b(?:if (?:you|your|a|the)|e\.g\b|such as|for example|for instance|means|when (?:you|a|the))\b`)
 )
 
-// batchMemLine reads line i as one of the schedulers' lines above.
+// batchQuoted: the text before a scheduler's message on its line offers it as an example
+// (a list's row, stated.go's listItemStart: a list of common errors; "if you see ..."), not as this job's.
+func batchQuoted(line, pre string) bool {
+	return listItemStart(line) || reQuoteLead.MatchString(pre)
+}
+
+// placeholderSlot: a guide's "slot1@host" for a real slot's name.
+func placeholderSlot(slot string) bool {
+	_, host, _ := strings.Cut(slot, "@")
+	switch strings.ToLower(strings.Trim(host, "<>")) {
+	case "host", "hostname", "machine", "node", "example.com":
+		return true
+	}
+	return false
+}
+
+// batchMemLine reads line i as one of the schedulers' lines above. A line flattened from
+// several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
 	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
+	var found []model.RuntimeOOM
 	switch {
 	case strings.Contains(t, "ob has gone over "):
-		m := reCondorOOMHold.FindStringSubmatch(t)
-		if m == nil {
-			return false
+		for _, m := range reCondorOOMHold.FindAllStringSubmatchIndex(t, 16) {
+			pre, rest := t[:m[0]], strings.Trim(t[m[1]:], " \t\"'”")
+			switch {
+			case m[2] >= 0 && !placeholderSlot(t[m[4]:m[5]]): // "Error from SLOT@HOST: ": the starter's hold reason, anywhere
+			case rest == "" && reCondorRowLead.MatchString(pre): // the reason alone, a row's or HoldReason's
+			case m[10] >= 0 && !batchQuoted(t, pre): // the whole message with its figures, quoted as this job's
+			default:
+				continue
+			}
+			limit, peak := t[m[8]:m[9]], ""
+			if m[10] >= 0 {
+				peak = t[m[10]:m[11]]
+			}
+			rep := "HTCondor's starter (the job's memory cgroup over its limit of " + limit + " MB"
+			if peak != "" {
+				rep += ", peak usage " + peak + " MB"
+			}
+			if m[6] >= 0 {
+				rep = "HTCondor's docker universe (the job's container OOMKilled at its limit of " + limit + " MB"
+			}
+			slot := ""
+			if m[4] >= 0 {
+				slot = t[m[4]:m[5]]
+			}
+			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: rep + "; the job held)", Container: slot, Source: src})
 		}
-		rep := "HTCondor's starter (the job's memory cgroup over its limit of " + m[3] + " MB"
-		if m[4] != "" {
-			rep += ", peak usage " + m[4] + " MB"
-		}
-		if m[2] != "" {
-			rep = "HTCondor's docker universe (the job's container OOMKilled at its limit of " + m[3] + " MB"
-		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: rep + "; the job held)", Container: m[1], Source: src})
-		return true
 	case strings.Contains(t, "exceeded request_memory"):
-		m := reCondorPolicy.FindStringSubmatch(t)
-		if m == nil {
-			return false
+		for _, m := range reCondorPolicy.FindAllStringSubmatchIndex(t, 16) {
+			if batchQuoted(t, t[:m[0]]) || placeholderSlot(t[m[2]:m[3]]) {
+				continue
+			}
+			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "HTCondor's periodic hold (the job's MemoryUsage over its request_memory, held by HTCondor on " + t[m[2]:m[3]] + ")", Source: src})
 		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "HTCondor's periodic hold (the job's MemoryUsage over its request_memory, held by HTCondor on " + m[1] + ")", Source: src})
-		return true
 	case strings.Contains(t, "PBS: job killed: "):
-		m := rePBSMemKill.FindStringSubmatch(t)
-		if m == nil {
-			return false
+		for _, m := range rePBSMemKill.FindAllStringSubmatch(t, 16) {
+			unit := " kB"
+			if m[3] == "b" || m[3] == "" && !strings.Contains(strings.ToLower(m[0]), "kb") {
+				unit = " bytes"
+			}
+			what := "memory"
+			if strings.Contains(m[1], "v") {
+				what = "virtual memory"
+			}
+			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "PBS's MoM (the job's " + what + " (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src})
 		}
-		if m[1] == "" {
-			m = append(m[:1], m[5:]...)
-		}
-		unit := " kB"
-		if strings.EqualFold(m[3], "b") || m[3] == "" && !strings.Contains(t, "kb") {
-			unit = " bytes"
-		}
-		what := "memory"
-		if strings.Contains(m[1], "v") {
-			what = "virtual memory"
-		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "PBS's MoM (the job's " + what + " (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src})
-		return true
 	case strings.Contains(t, "TERM_MEMLIMIT: "):
-		if !reLSFMemLimit.MatchString(t) {
+		loc := reLSFMemLimit.FindStringIndex(t)
+		if loc == nil {
 			return false
+		}
+		pre, rest := strings.TrimSpace(t[:loc[0]]), strings.TrimSpace(t[loc[1]:])
+		if strings.Trim(pre, "-`'\">") != "" && !strings.HasPrefix(rest, "Exited with exit code ") {
+			return false // a sentence naming the reason; the job report's line or its flattened copy only
 		}
 		rep := "LSF (TERM_MEMLIMIT: the job reached its memory limit, killed by LSF"
-		for k := i + 1; k < len(d.ls) && k <= i+30; k++ {
-			if m := reLSFReportMem.FindStringSubmatch(d.ls[k].Text); m != nil {
+		for _, m := range reLSFReportMem.FindAllStringSubmatch(rest, 2) {
+			rep += "; " + m[1] + " " + m[2] // the report flattened onto this line
+		}
+		for k := i + 1; rest == "" && k < len(d.ls) && k <= i+30; k++ {
+			if m := reLSFReportMem.FindStringSubmatch(d.ls[k].Text); m != nil && strings.HasPrefix(strings.TrimSpace(d.ls[k].Text), m[1]) {
 				rep += "; " + m[1] + " " + m[2]
 				d.used[k] = true
 			}
 		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: rep + ")", Source: src})
-		return true
+		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: rep + ")", Source: src})
 	case strings.Contains(t, " exceeds job hard limit "):
-		m := reSGEHardLimit.FindStringSubmatch(t)
-		if m == nil {
-			return false
+		for _, m := range reSGEHardLimit.FindAllStringSubmatch(t, 16) {
+			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "Grid Engine's execd (job " + m[1] + "'s " + m[2] + " " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",
+				Container: "job " + m[1], Source: src})
 		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "Grid Engine's execd (job " + m[1] + "'s " + m[2] + " " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",
-			Container: "job " + m[1], Source: src})
-		return true
 	case strings.Contains(t, "error exit status (137)"):
 		m := reNextflow137.FindStringSubmatch(t)
 		if m == nil {
@@ -147,11 +175,20 @@ func (d *doc) batchMemLine(i int) bool {
 		if !reArgoOOMKilled.MatchString(t) {
 			return false
 		}
-		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Reporter: "Argo Workflows (the step's pod container terminated OOMKilled, exit code 137)", Source: src})
+		found = append(found, model.RuntimeOOM{Reporter: "Argo Workflows (the step's pod container terminated OOMKilled, exit code 137)", Source: src})
+	}
+	if len(found) == 0 {
+		return false
+	}
+	if d.exampleLog(i) {
+		d.keepProse(i) // a guide's example of the message, not this job's
 		return true
 	}
-	return false
+	for _, o := range found {
+		d.addRuntimeOOM(o)
+	}
+	d.used[i] = true
+	return true
 }
 
 // batchSigkill names line i unread and keeps it as a SIGKILL notice (no OOM by itself).
