@@ -50,8 +50,14 @@ var (
 	reCondorPolicy  = lazyre.New(`Error from (\S+@\S+): [Mm]emory usage exceeded request_memory`)
 	reCondorRowLead = lazyre.New(`^\s*(?:\d+\.\d+\s+\S+\s+\d+/\d+\s+\d+:\d+\s+)?(?:HoldReason\s*=\s*"|Hold ?[Rr]eason:\s*)?$`)
 	rePBSMemKill    = lazyre.New(`(?:^\s*|=>>\s*)PBS: job killed: (p?v?mem) (?:job total )?(\d{1,20}) ?(kb|KB|b)? exceeded limit (\d{1,20}) ?(?:kb|KB|b)?(?:\s|$)`)
-	reLSFMemLimit   = lazyre.New(`TERM_MEMLIMIT: job killed after reaching LSF memory usage limit\.?`)
+	reLSFMemLimit   = lazyre.New(`TERM_MEMLIMIT: job killed after reaching(?: LSF memory usage limit[.;]?)?`)
 	reLSFReportMem  = lazyre.New(`(Max Memory|Total Requested Memory)\s*:\s+([\d.]+ [KMGT]?B)`)
+	reLSFMaxMem     = lazyre.New(`^MAX MEM: ([\d.]+ [KMGT]?bytes);`)
+	reLSFLimitVal   = lazyre.New(`^\s*[\d.]+ ?[KMGT]?\s*$`)
+	rePBSExitKill   = lazyre.New(`^\s*Exit_status = -2([67])\s*$`)
+	rePBSQstatMem   = lazyre.New(`^\s*(resources_used\.v?mem|Resource_List\.v?mem) = (\d+[kmgt]?b)\s*$`)
+	reGalaxyOOM     = lazyre.New(`^\s*["'` + "`" + `]?This job was terminated because it used more memory than it was allocated\.["'` + "`" + `]?\s*$`)
+	reCromwell137   = lazyre.New(`Job (\S+) exited with return code 137 which has not been declared as a valid return code`)
 	reSGEHardLimit  = lazyre.New(`job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL`)
 	reNextflow137   = lazyre.New(`^\s*(?:Caused by:\s+)?Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)\s*$`)
 	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
@@ -81,7 +87,7 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
@@ -139,20 +145,69 @@ func (d *doc) batchMemLine(i int) bool {
 			return false
 		}
 		pre, rest := strings.TrimSpace(t[:loc[0]]), strings.TrimSpace(t[loc[1]:])
-		if strings.Trim(pre, "-`'\">") != "" && !strings.HasPrefix(rest, "Exited with exit code ") {
-			return false // a sentence naming the reason; the job report's line or its flattened copy only
+		wrapped := rest == "" && !strings.HasSuffix(t[:loc[1]], " limit") && i+1 < len(d.ls) && strings.HasPrefix(strings.TrimSpace(d.ls[i+1].Text), "LSF memory usage limit")
+		if strings.Trim(pre, "-`'\">") != "" && !strings.HasPrefix(rest, "Exited with exit code ") && !strings.HasSuffix(pre, "Completed <exit>;") {
+			return false // a sentence naming the reason; the job report's line, bjobs -l's and bhist -l's, or a flattened copy only
+		}
+		if !wrapped && strings.HasSuffix(t[:loc[1]], "reaching") {
+			return false // cut before its end
 		}
 		rep := "LSF (TERM_MEMLIMIT: the job reached its memory limit, killed by LSF"
 		for _, m := range reLSFReportMem.FindAllStringSubmatch(rest, 2) {
 			rep += "; " + m[1] + " " + m[2] // the report flattened onto this line
 		}
-		for k := i + 1; rest == "" && k < len(d.ls) && k <= i+30; k++ {
-			if m := reLSFReportMem.FindStringSubmatch(d.ls[k].Text); m != nil && strings.HasPrefix(strings.TrimSpace(d.ls[k].Text), m[1]) {
+		for k := i + 1; (rest == "" || rest == ";") && k < len(d.ls) && k <= i+30; k++ {
+			// The figures below it: the job report's "Max Memory :" and "Total Requested
+			// Memory :", bjobs -l's "MAX MEM: 48 Gbytes;" and its MEMLIMIT table's value.
+			lt := strings.TrimSpace(d.ls[k].Text)
+			if m := reLSFReportMem.FindStringSubmatch(lt); m != nil && strings.HasPrefix(lt, m[1]) {
 				rep += "; " + m[1] + " " + m[2]
 				d.used[k] = true
+			} else if m := reLSFMaxMem.FindStringSubmatch(lt); m != nil {
+				rep += "; MAX MEM " + m[1]
+				d.used[k] = true
+			} else if lt == "MEMLIMIT" && k+1 < len(d.ls) && reLSFLimitVal.MatchString(d.ls[k+1].Text) {
+				rep += "; MEMLIMIT " + strings.TrimSpace(d.ls[k+1].Text)
+				d.used[k], d.used[k+1] = true, true
+			}
+		}
+		if wrapped {
+			d.used[i+1] = true
+		}
+		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: rep + ")", Source: src})
+	case strings.Contains(t, "Exit_status = -2"):
+		// PBS Pro's qstat -f of a finished job: JOB_EXEC_KILL_VMEM (-26), JOB_EXEC_KILL_MEM (-27).
+		m := rePBSExitKill.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		what := "mem, JOB_EXEC_KILL_MEM"
+		if m[1] == "6" {
+			what = "vmem, JOB_EXEC_KILL_VMEM"
+		}
+		rep := "PBS (qstat -f Exit_status = -2" + m[1] + ": the job killed over its " + what
+		for k := max(0, i-80); k < len(d.ls) && k <= i+80; k++ {
+			if f := rePBSQstatMem.FindStringSubmatch(d.ls[k].Text); f != nil {
+				rep += "; " + f[1] + " " + f[2]
 			}
 		}
 		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: rep + ")", Source: src})
+	case strings.Contains(t, "used more memory than it was allocated"):
+		if !reGalaxyOOM.MatchString(t) {
+			return false
+		}
+		if n := len(d.tl.RuntimeOOMs); n > 0 && strings.HasPrefix(d.tl.RuntimeOOMs[n-1].Reporter, "slurmstepd") {
+			d.used[i] = true
+			return true // Slurm's own line above counted the kill
+		}
+		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeCgroup, Reporter: "Galaxy's Slurm runner (the job's state OUT_OF_MEMORY: Slurm's memory cgroup at the job's limit)", Source: src})
+	case strings.Contains(t, "with return code 137 which has not been declared"):
+		m := reCromwell137.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		d.batchSigkill(i, "Cromwell's job "+m[1]+" (return code 137)", "Cromwell's report that a job's command ended with return code 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the backend's kill at the job's limit and any kill -9 all send; which one is not in this line")
+		return true
 	case strings.Contains(t, " exceeds job hard limit "):
 		for _, m := range reSGEHardLimit.FindAllStringSubmatch(t, 16) {
 			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "Grid Engine's execd (job " + m[1] + "'s " + m[2] + " " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",

@@ -44,6 +44,12 @@ func TestH29dSchedulerMemoryKills(t *testing.T) {
 			model.OOMScopeJobLimit, 1, []string{"Max Memory 16384 MB"}},
 		{"SGE execd messages", "11/28/2026 10:14:22|  main|node05|W|job 2231876.1 exceeds job hard limit \"h_vmem\" of queue \"all.q@node05.cluster\" (8589934592.00000 > limit:8589934592.00000) - sending SIGKILL\n",
 			model.OOMScopeJobLimit, 1, []string{"h_vmem 8192 MiB over its hard limit 8192 MiB"}},
+		{"LSF bjobs -l, wrapped", "Tue Dec 23 16:34:13: Completed <exit>; TERM_MEMLIMIT: job killed after reaching\n                      LSF memory usage limit;\n\n\n MEMLIMIT\n     48 G \n\nMEMORY USAGE:\nMAX MEM: 48 Gbytes;  AVG MEM: 1.3 Gbytes\n",
+			model.OOMScopeJobLimit, 1, []string{"MEMLIMIT 48 G", "MAX MEM 48 Gbytes"}},
+		{"PBS qstat -f", "Job Id: 123456.pbs01\n    resources_used.mem = 8391232kb\n    job_state = F\n    Resource_List.mem = 8gb\n    Exit_status = -27\n",
+			model.OOMScopeJobLimit, 1, []string{"JOB_EXEC_KILL_MEM", "resources_used.mem 8391232kb", "Resource_List.mem 8gb"}},
+		{"Galaxy job info", "job info:\nThis job was terminated because it used more memory than it was allocated.\nPlease click the bug icon to report this problem if you need help.\n",
+			model.OOMScopeCgroup, 1, []string{"Galaxy"}},
 		{"Argo get", "STEP                  TEMPLATE  PODNAME                     DURATION  MESSAGE\n ✖ wf-8xk2p           main\n └─✖ train            train     wf-8xk2p-train-3310925371   4m        OOMKilled (exit code 137)\n",
 			"", 1, []string{"Argo Workflows"}},
 	} {
@@ -83,6 +89,7 @@ func TestH29dExitStatus137IsSigkill(t *testing.T) {
 	for name, text := range map[string]string{
 		"nextflow":     "ERROR ~ Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n\nCommand exit status:\n  137\n",
 		"nextflow log": "Nov-28 10:01:02.123 [Task monitor] ERROR nextflow.processor.TaskProcessor - Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n",
+		"cromwell":     "[2026-11-28 10:01:02,59] [error] WorkflowManagerActor Workflow 9184d53d failed (during ExecutingWorkflowState): Job align.bwa:NA:1 exited with return code 137 which has not been declared as a valid return code. See 'continueOnReturnCode' runtime attribute for more details.\n",
 		"airflow":      "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code Negsignal.SIGKILL\n",
 	} {
 		tl := pasteTimeline(t, text)
@@ -108,6 +115,12 @@ func TestH29dSchedulerCounterCases(t *testing.T) {
 		"SGE soft limit":         "job 2231876.1 exceeds job soft limit \"s_vmem\" of queue \"all.q@node05\" (8589934592.00000 > limit:4294967296.00000) - sending SIGXCPU\n",
 		"nextflow exit 1":        "Process `ALIGN (sample1)` terminated with an error exit status (1)\n",
 		"airflow exit 0":         "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code 0\n",
+		"PBS qstat -f healthy":   "Job Id: 1.pbs01\n    resources_used.mem = 3391232kb\n    Resource_List.mem = 8gb\n    Exit_status = 0\n",
+		"PBS qstat -f walltime":  "Job Id: 1.pbs01\n    resources_used.walltime = 24:00:05\n    Exit_status = -29\n",
+		"Galaxy probably":        "This job was cancelled probably because it used more memory than it was allocated.\n",
+		"Galaxy in a sentence":   "Galaxy says This job was terminated because it used more memory than it was allocated. for large inputs\n",
+		"cromwell rc 1":          "Job align.bwa:NA:1 exited with return code 1 which has not been declared as a valid return code.\n",
+		"LSF cut":                "TERM_MEMLIMIT: job killed after reaching\n",
 		"condor healthy":         "005 (4172.000.000) 2026-11-28 09:51:02 Job terminated.\n\t(1) Normal termination (return value 0)\n\tPartitionable Resources :    Usage  Request Allocated\n\t   Memory (MB)          :     3012     4096      4096\n",
 	} {
 		tl := pasteTimeline(t, text)
