@@ -59,7 +59,8 @@ var (
 	reGalaxyOOM     = lazyre.New(`^\s*["'` + "`" + `]?This job was terminated because it used more memory than it was allocated\.["'` + "`" + `]?\s*$`)
 	reCromwell137   = lazyre.New(`Job (\S+) exited with return code 137 which has not been declared as a valid return code`)
 	reSGEHardLimit  = lazyre.New(`job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL`)
-	reNextflow137   = lazyre.New(`^\s*(?:Caused by:\s+)?Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)\s*$`)
+	reNextflow137   = lazyre.New(`(?:^\s*(?:NOTE: |Caused by:\s+)?|\[[0-9a-f]{2}/[0-9a-f]{6}\] NOTE: )Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)(?:\s+--\s+(?:Execution is retried \(\d+\)|Error is ignored))?\s*$`)
+	reNextflowTask  = lazyre.New(`TaskHandler\[(?:jobId: \S+; )?id: \d+; name: ([^;]{1,200}); status: COMPLETED; exit: 137;`)
 	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
 	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
 	// reQuoteLead: a sentence that offers the message as an example or a condition, not
@@ -218,7 +219,14 @@ func (d *doc) batchMemLine(i int) bool {
 		if m == nil {
 			return false
 		}
-		d.batchSigkill(i, "Nextflow's task "+m[1]+" (exit status 137)", "Nextflow's report that a task's command ended with exit status 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the scheduler's kill at the job's limit and any kill -9 all send; which one is not in this line")
+		d.batchSigkill(i, "Nextflow's task "+m[1]+" (exit status 137)", nextflow137Why)
+		return true
+	case strings.Contains(t, "; exit: 137;"):
+		m := reNextflowTask.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		d.batchSigkill(i, "Nextflow's task "+m[1]+" (exit status 137)", nextflow137Why)
 		return true
 	case strings.Contains(t, "Task exited with return code "):
 		if !reAirflowKill.MatchString(t) {
@@ -245,6 +253,8 @@ func (d *doc) batchMemLine(i int) bool {
 	d.used[i] = true
 	return true
 }
+
+const nextflow137Why = "Nextflow's report that a task's command ended with exit status 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the scheduler's kill at the job's limit and any kill -9 all send; which one is not in this line"
 
 // batchSigkill names line i unread and keeps it as a SIGKILL notice (no OOM by itself).
 func (d *doc) batchSigkill(i int, rep, why string) {

@@ -87,10 +87,13 @@ func TestH29dSchedulerMemoryKills(t *testing.T) {
 // checked and says why.
 func TestH29dExitStatus137IsSigkill(t *testing.T) {
 	for name, text := range map[string]string{
-		"nextflow":     "ERROR ~ Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n\nCommand exit status:\n  137\n",
-		"nextflow log": "Nov-28 10:01:02.123 [Task monitor] ERROR nextflow.processor.TaskProcessor - Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n",
-		"cromwell":     "[2026-11-28 10:01:02,59] [error] WorkflowManagerActor Workflow 9184d53d failed (during ExecutingWorkflowState): Job align.bwa:NA:1 exited with return code 137 which has not been declared as a valid return code. See 'continueOnReturnCode' runtime attribute for more details.\n",
-		"airflow":      "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code Negsignal.SIGKILL\n",
+		"nextflow":             "ERROR ~ Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n\nCommand exit status:\n  137\n",
+		"nextflow log":         "Nov-28 10:01:02.123 [Task monitor] ERROR nextflow.processor.TaskProcessor - Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n",
+		"nextflow retried":     "N E X T F L O W  ~  version 24.04.4\n[62/149eb0] NOTE: Process `RNASEQ:ALIGN_STAR:STAR_ALIGN (WT_REP1)` terminated with an error exit status (137) -- Execution is retried (1)\n",
+		"nextflow log retried": "Nov-28 10:01:02.123 [Task monitor] INFO  nextflow.processor.TaskProcessor - [62/149eb0] NOTE: Process `STAR_ALIGN (WT_REP1)` terminated with an error exit status (137) -- Execution is retried (1)\n",
+		"nextflow TaskHandler": "Nov-28 10:01:02.123 [Task monitor] DEBUG n.processor.TaskPollingMonitor - Task completed > TaskHandler[jobId: 4411; id: 5; name: ALIGN (1); status: COMPLETED; exit: 137; error: -; workDir: /scratch/work/3a/1b2c3d started: 1732788062123; exited: 2026-11-28T10:01:02Z; ]\n",
+		"cromwell":             "[2026-11-28 10:01:02,59] [error] WorkflowManagerActor Workflow 9184d53d failed (during ExecutingWorkflowState): Job align.bwa:NA:1 exited with return code 137 which has not been declared as a valid return code. See 'continueOnReturnCode' runtime attribute for more details.\n",
+		"airflow":              "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code Negsignal.SIGKILL\n",
 	} {
 		tl := pasteTimeline(t, text)
 		if len(tl.RuntimeOOMs) > 0 || len(tl.SigkillNotices) != 1 || len(tl.Unparsed) == 0 {
@@ -104,24 +107,26 @@ func TestH29dExitStatus137IsSigkill(t *testing.T) {
 
 func TestH29dSchedulerCounterCases(t *testing.T) {
 	for name, text := range map[string]string{
-		"advice, request_memory": "Set request_memory = 8000 so the job is not held with memory usage exceeded request_memory.\n",
-		"advice, LSF":            "If you see TERM_MEMLIMIT: job killed after reaching LSF memory usage limit, raise -M.\n",
-		"advice, PBS no figures": "The docs say PBS: job killed: mem job total exceeded limit means more mem.\n",
-		"condor placeholder":     "Common hold reasons:\n* \"Job has gone over memory limit of X\": look at the resource usage table\n- Error from slot1@host: memory usage exceeded request_memory\n",
-		"condor guide, numbered": "5.  `Job has gone over memory limit of 1 megabytes. Peak usage: 1 megabytes`\n",
-		"condor if you see":      "If you see Job has gone over memory limit of 2048 megabytes. Peak usage: 2100 megabytes. raise request_memory.\n",
-		"PBS walltime":           "=>> PBS: job killed: walltime 3650 exceeded limit 3600\n",
-		"SGE h_rt":               "job 2231876.1 exceeds job hard limit \"h_rt\" of queue \"all.q@node05\" (3700.00000 > limit:3600.00000) - sending SIGKILL\n",
-		"SGE soft limit":         "job 2231876.1 exceeds job soft limit \"s_vmem\" of queue \"all.q@node05\" (8589934592.00000 > limit:4294967296.00000) - sending SIGXCPU\n",
-		"nextflow exit 1":        "Process `ALIGN (sample1)` terminated with an error exit status (1)\n",
-		"airflow exit 0":         "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code 0\n",
-		"PBS qstat -f healthy":   "Job Id: 1.pbs01\n    resources_used.mem = 3391232kb\n    Resource_List.mem = 8gb\n    Exit_status = 0\n",
-		"PBS qstat -f walltime":  "Job Id: 1.pbs01\n    resources_used.walltime = 24:00:05\n    Exit_status = -29\n",
-		"Galaxy probably":        "This job was cancelled probably because it used more memory than it was allocated.\n",
-		"Galaxy in a sentence":   "Galaxy says This job was terminated because it used more memory than it was allocated. for large inputs\n",
-		"cromwell rc 1":          "Job align.bwa:NA:1 exited with return code 1 which has not been declared as a valid return code.\n",
-		"LSF cut":                "TERM_MEMLIMIT: job killed after reaching\n",
-		"condor healthy":         "005 (4172.000.000) 2026-11-28 09:51:02 Job terminated.\n\t(1) Normal termination (return value 0)\n\tPartitionable Resources :    Usage  Request Allocated\n\t   Memory (MB)          :     3012     4096      4096\n",
+		"advice, request_memory":  "Set request_memory = 8000 so the job is not held with memory usage exceeded request_memory.\n",
+		"advice, LSF":             "If you see TERM_MEMLIMIT: job killed after reaching LSF memory usage limit, raise -M.\n",
+		"advice, PBS no figures":  "The docs say PBS: job killed: mem job total exceeded limit means more mem.\n",
+		"condor placeholder":      "Common hold reasons:\n* \"Job has gone over memory limit of X\": look at the resource usage table\n- Error from slot1@host: memory usage exceeded request_memory\n",
+		"condor guide, numbered":  "5.  `Job has gone over memory limit of 1 megabytes. Peak usage: 1 megabytes`\n",
+		"condor if you see":       "If you see Job has gone over memory limit of 2048 megabytes. Peak usage: 2100 megabytes. raise request_memory.\n",
+		"PBS walltime":            "=>> PBS: job killed: walltime 3650 exceeded limit 3600\n",
+		"SGE h_rt":                "job 2231876.1 exceeds job hard limit \"h_rt\" of queue \"all.q@node05\" (3700.00000 > limit:3600.00000) - sending SIGKILL\n",
+		"SGE soft limit":          "job 2231876.1 exceeds job soft limit \"s_vmem\" of queue \"all.q@node05\" (8589934592.00000 > limit:4294967296.00000) - sending SIGXCPU\n",
+		"nextflow exit 1 retried": "[62/149eb0] NOTE: Process `STAR_ALIGN (WT_REP1)` terminated with an error exit status (1) -- Execution is retried (1)\n",
+		"nextflow advice":         "If a Process `X` terminated with an error exit status (137) raise its memory.\n",
+		"nextflow exit 1":         "Process `ALIGN (sample1)` terminated with an error exit status (1)\n",
+		"airflow exit 0":          "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code 0\n",
+		"PBS qstat -f healthy":    "Job Id: 1.pbs01\n    resources_used.mem = 3391232kb\n    Resource_List.mem = 8gb\n    Exit_status = 0\n",
+		"PBS qstat -f walltime":   "Job Id: 1.pbs01\n    resources_used.walltime = 24:00:05\n    Exit_status = -29\n",
+		"Galaxy probably":         "This job was cancelled probably because it used more memory than it was allocated.\n",
+		"Galaxy in a sentence":    "Galaxy says This job was terminated because it used more memory than it was allocated. for large inputs\n",
+		"cromwell rc 1":           "Job align.bwa:NA:1 exited with return code 1 which has not been declared as a valid return code.\n",
+		"LSF cut":                 "TERM_MEMLIMIT: job killed after reaching\n",
+		"condor healthy":          "005 (4172.000.000) 2026-11-28 09:51:02 Job terminated.\n\t(1) Normal termination (return value 0)\n\tPartitionable Resources :    Usage  Request Allocated\n\t   Memory (MB)          :     3012     4096      4096\n",
 	} {
 		tl := pasteTimeline(t, text)
 		if res := run(t, "oom-kill", tl); len(res.Findings) > 0 || len(tl.RuntimeOOMs) > 0 || len(tl.SigkillNotices) > 0 {
