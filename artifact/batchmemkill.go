@@ -58,6 +58,9 @@ var (
 	rePBSQstatMem   = lazyre.New(`^\s*(resources_used\.v?mem|Resource_List\.v?mem) = (\d+[kmgt]?b)\s*$`)
 	reGalaxyOOM     = lazyre.New(`^\s*["'` + "`" + `]?This job was terminated because it used more memory than it was allocated\.["'` + "`" + `]?\s*$`)
 	reCromwell137   = lazyre.New(`Job (\S+) exited with return code 137 which has not been declared as a valid return code`)
+	reQacctExit137  = lazyre.New(`^exit_status\s+137(?:\s+\(Killed\))?\s*$`)
+	reQacctMaxvmem  = lazyre.New(`^\s*maxvmem\s+([\d.]+[KMGT]?)\s*$`)
+	reQacctHVmem    = lazyre.New(`^\s*(?:category|hard resource_list:)\s+.*\bh_vmem=([\d.]+[kKmMgGtT]?)\b`)
 	reSGEHardLimit  = lazyre.New(`job (\d+(?:\.\d+)?) exceeds job hard limit "(h_vmem|h_rss|h_data|mem_free|virtual_free)" of queue "([^"]+)" \(([\d.]+) > limit:([\d.]+)\) - sending SIGKILL`)
 	reNextflow137   = lazyre.New(`(?:^\s*(?:NOTE: |Caused by:\s+)?|\[[0-9a-f]{2}/[0-9a-f]{6}\] NOTE: )Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)(?:\s+--\s+(?:Execution is retried \(\d+\)|Error is ignored))?\s*$`)
 	reNextflowTask  = lazyre.New(`TaskHandler\[(?:jobId: \S+; )?id: \d+; name: ([^;]{1,200}); status: COMPLETED; exit: 137;`)
@@ -88,7 +91,7 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
@@ -228,6 +231,27 @@ func (d *doc) batchMemLine(i int) bool {
 		}
 		d.batchSigkill(i, "Nextflow's task "+m[1]+" (exit status 137)", nextflow137Why)
 		return true
+	case strings.HasPrefix(t, "exit_status") && strings.Contains(t, "137"):
+		// Grid Engine's qacct -j: exit_status 137 with maxvmem at the job's h_vmem is the
+		// execd's kill at that limit; without the figures a SIGKILL.
+		if !reQacctExit137.MatchString(t) {
+			return false
+		}
+		maxv, limit := "", ""
+		for k := max(0, i-40); k < len(d.ls) && k <= i+40; k++ {
+			if m := reQacctMaxvmem.FindStringSubmatch(d.ls[k].Text); m != nil {
+				maxv = m[1]
+			} else if m := reQacctHVmem.FindStringSubmatch(d.ls[k].Text); m != nil {
+				limit = m[1]
+			}
+		}
+		mv, ok1 := sgeSize(maxv)
+		lv, ok2 := sgeSize(limit)
+		if !ok1 || !ok2 || mv < lv*98/100 {
+			d.batchSigkill(i, "Grid Engine's qacct (exit_status 137)", "Grid Engine's accounting of a job that ended with exit status 137 (128+9): it died by SIGKILL, which the execd's kill at a hard limit, the kernel's OOM killer and any kill -9 all send; its maxvmem at the job's h_vmem would say which")
+			return true
+		}
+		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "Grid Engine (qacct -j: exit_status 137 with maxvmem " + maxv + " at the job's h_vmem " + limit + ", killed by the execd)", Source: src})
 	case strings.Contains(t, "Task exited with return code "):
 		if !reAirflowKill.MatchString(t) {
 			return false
@@ -260,6 +284,28 @@ const nextflow137Why = "Nextflow's report that a task's command ended with exit 
 func (d *doc) batchSigkill(i int, rep, why string) {
 	d.unparsedUnread(i, why+"; headroom has no reader for this log")
 	d.addSigkillNotice(i, rep)
+}
+
+// sgeSize reads Grid Engine's memory figure ("8.000G", "8G", "512m"): upper-case units
+// are powers of 1024, lower-case of 1000 (sge_parse_num_val).
+func sgeSize(s string) (float64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	mult := 1.0
+	switch c := s[len(s)-1]; c {
+	case 'K', 'M', 'G', 'T':
+		mult = float64(uint64(1) << (10 * (strings.IndexByte("KMGT", c) + 1)))
+		s = s[:len(s)-1]
+	case 'k', 'm', 'g', 't':
+		mult = 1
+		for range strings.IndexByte("kmgt", c) + 1 {
+			mult *= 1000
+		}
+		s = s[:len(s)-1]
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f * mult, err == nil
 }
 
 // sgeBytes prints SGE's "%8.5f" byte figure in MiB.

@@ -50,6 +50,8 @@ func TestH29dSchedulerMemoryKills(t *testing.T) {
 			model.OOMScopeJobLimit, 1, []string{"JOB_EXEC_KILL_MEM", "resources_used.mem 8391232kb", "Resource_List.mem 8gb"}},
 		{"Galaxy job info", "job info:\nThis job was terminated because it used more memory than it was allocated.\nPlease click the bug icon to report this problem if you need help.\n",
 			model.OOMScopeCgroup, 1, []string{"Galaxy"}},
+		{"SGE qacct -j", "==============================================================\nqname        all.q\nhostname     node05.cluster\njobnumber    2231876\ncategory     -l h_vmem=8G,h_rt=86400\nfailed       100 : assumedly after job\nexit_status  137                  (Killed)\nmaxvmem      8.000G\n",
+			model.OOMScopeJobLimit, 1, []string{"maxvmem 8.000G at the job's h_vmem 8G"}},
 		{"Argo get", "STEP                  TEMPLATE  PODNAME                     DURATION  MESSAGE\n ✖ wf-8xk2p           main\n └─✖ train            train     wf-8xk2p-train-3310925371   4m        OOMKilled (exit code 137)\n",
 			"", 1, []string{"Argo Workflows"}},
 	} {
@@ -126,6 +128,7 @@ func TestH29dSchedulerCounterCases(t *testing.T) {
 		"Galaxy in a sentence":    "Galaxy says This job was terminated because it used more memory than it was allocated. for large inputs\n",
 		"cromwell rc 1":           "Job align.bwa:NA:1 exited with return code 1 which has not been declared as a valid return code.\n",
 		"LSF cut":                 "TERM_MEMLIMIT: job killed after reaching\n",
+		"qacct exit 0":            "category     -l h_vmem=8G\nfailed       0\nexit_status  0\nmaxvmem      7.990G\n",
 		"condor healthy":          "005 (4172.000.000) 2026-11-28 09:51:02 Job terminated.\n\t(1) Normal termination (return value 0)\n\tPartitionable Resources :    Usage  Request Allocated\n\t   Memory (MB)          :     3012     4096      4096\n",
 	} {
 		tl := pasteTimeline(t, text)
