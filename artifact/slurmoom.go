@@ -114,7 +114,7 @@ func (d *doc) slurmLine(i int) bool {
 			return false
 		}
 		d.used[i] = true
-		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Reporter: "slurmstepd jobacct_gather (" + m[1] + "'s sampled memory " + m[2] + " over its limit " + m[3] + ", killed by Slurm)",
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "slurmstepd jobacct_gather (" + m[1] + "'s sampled memory " + m[2] + " over its limit " + m[3] + ", killed by Slurm)",
 			Container: m[1], Count: 1, Source: src})
 		return true
 	case strings.Contains(t, " low real_memory size "):

@@ -290,8 +290,8 @@ func (d *doc) prose(i int) {
 	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].FirstLine <= d.ls[i].No && d.ls[i].No <= d.tl.Unparsed[n-1].LastLine {
 		return // a reader already reported the line (a zoneinfo row the paste cut): not prose too
 	}
-	if d.slurmLine(i) || d.slurmStateLine(i) || d.sacctTable(i) > 0 {
-		return // Slurm's report of a step's memory cgroup OOM or its own kill, a job's state (slurmoom.go, slurmsacct.go)
+	if d.slurmLine(i) || d.slurmStateLine(i) || d.sacctTable(i) > 0 || d.batchMemLine(i) {
+		return // Slurm's report of a step's memory cgroup OOM or its own kill, a job's state (slurmoom.go, slurmsacct.go); another scheduler's (batchmemkill.go)
 	}
 	if cutStamp(d.ls[i].Text) {
 		d.unparsed(i, i, d.cutStampReason(i))

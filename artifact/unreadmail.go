@@ -238,6 +238,12 @@ func (d *doc) sigkillNotice(i int) {
 	if !ok {
 		return
 	}
+	d.addSigkillNotice(i, rep)
+}
+
+// addSigkillNotice keeps line i as rep's notice of a child killed by SIGKILL, one entry per
+// reporter with its count.
+func (d *doc) addSigkillNotice(i int, rep string) {
 	for k := range d.tl.SigkillNotices {
 		if d.tl.SigkillNotices[k].Reporter == rep {
 			d.tl.SigkillNotices[k].Count++

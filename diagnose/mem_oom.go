@@ -155,9 +155,20 @@ func checkOOMKill(tl *model.Timeline) Result {
 			}
 		}
 	}
-	lowMem, lowMemCached := 0, 0
+	lowMem, lowMemCached, jobLimit := 0, 0, 0
 	var lowMemBy []string
 	for _, o := range runtime {
+		if o.Scope == model.OOMScopeJobLimit {
+			// A batch scheduler's kill of a job over its requested memory: the job's limit,
+			// never the host's memory, and not the kernel's OOM killer.
+			lowMem += o.Count
+			jobLimit += o.Count
+			if !slices.Contains(lowMemBy, o.Reporter) {
+				lowMemBy = append(lowMemBy, o.Reporter)
+			}
+			ev = append(ev, Evidence{What: "kill at a batch job's memory limit by " + o.Reporter + " (not the kernel's OOM killer)", Value: lowMemKillValue(o), Source: o.Source})
+			continue
+		}
 		if o.Scope == model.OOMScopeLowMemKiller {
 			// A kill by another killer (Android's lowmemorykiller or lmkd, systemd-oomd,
 			// earlyoom), before the kernel's OOM killer ran: memory ran low by its measure.
@@ -207,6 +218,8 @@ func checkOOMKill(tl *model.Timeline) Result {
 		title = fmt.Sprintf("a memory cgroup hit its limit: the OOM killer ran %d× inside it", memcg)
 	case unknown > 0:
 		title = fmt.Sprintf("the OOM killer ran %d× (whether for the whole host or a memory cgroup is not in the text)", unknown)
+	case jobLimit > 0 && jobLimit == lowMem && len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0):
+		title = fmt.Sprintf("a batch job went over its memory limit: %s killed it %d× (the job's limit, not the host's memory; not the kernel's OOM killer)", strings.Join(lowMemBy, " and "), jobLimit)
 	case lowMem > 0 && len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0):
 		title = fmt.Sprintf("memory ran low: %s killed %d× (not the kernel's OOM killer)", strings.Join(lowMemBy, " and "), lowMem)
 	case len(kills) == 0 && len(recs) == 0 && len(cgKilled) == 0 && counter.hasLast && !counter.rising():
@@ -256,6 +269,13 @@ func checkOOMKill(tl *model.Timeline) Result {
 			"kill (zones, RSS, what held it) is not in the input."
 		f.Changes[0].Recommended = "find what grew (the killer names the victim; its memory or the cgroup's), then size it or its limit to its peak; raising the killer's thresholds only moves the kill"
 		f.Changes[0].Why = "the killer acted on low memory; memory settings of the kernel do not create memory"
+		if jobLimit == lowMem {
+			f.Explanation = "A batch scheduler kills a job whose memory, as it samples it, passes the limit the job requested: PBS's MoM (-l mem, vmem), " +
+				"LSF (-M, TERM_MEMLIMIT), Grid Engine's execd (h_vmem, h_rss), HTCondor's periodic hold (request_memory), Slurm's jobacct_gather (--mem). " +
+				"The limit is the job's, not the host's: the node may have had plenty free, and the kernel printed no OOM report."
+			f.Changes[0].Recommended = "request the job's peak memory (the figure the scheduler printed) in its submission (-l mem, -M, h_vmem, request_memory, --mem), or reduce what the job holds"
+			f.Changes[0].Why = "the scheduler killed the job at its own requested limit; no setting of the host's kernel changes that"
+		}
 		if lowMemCached == lowMem {
 			f.Severity = Info
 			f.Title = fmt.Sprintf("%s killed %d cached app(s) (oom_score_adj ≥ %d): Android frees memory so by design", strings.Join(lowMemBy, " and "), lowMem, androidCachedAppMinAdj)

@@ -247,6 +247,11 @@ const (
 	// memory or pressure below a per-oom_score_adj limit), systemd-oomd (a cgroup's PSI or
 	// swap above its limit), earlyoom (MemAvailable and SwapFree below their limits).
 	OOMScopeLowMemKiller = "low-memory killer"
+	// OOMScopeJobLimit: a batch scheduler's own kill of a job whose memory, as the scheduler
+	// sampled it, passed the limit the job requested (Slurm's jobacct_gather, PBS's MoM, LSF's
+	// TERM_MEMLIMIT, Grid Engine's execd, HTCondor's periodic hold): neither the kernel's OOM
+	// killer nor the host's memory.
+	OOMScopeJobLimit = "job limit"
 )
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
