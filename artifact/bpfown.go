@@ -39,6 +39,14 @@ var (
 	reBpftoolHead = lazyre.New(`^\s*\d+: [a-z_]+\s+(?:name \S+\s+)?(?:flags 0x[0-9a-f]+|tag [0-9a-f]{16}(?:\s+gpl)?)\b`)
 	reBpftoolMap  = lazyre.New(`^\s*key \d+B\s+value \d+B\s+max_entries \d+\s+memlock \d+B\b`)
 	reBpftoolProg = lazyre.New(`^\s*xlated \d+B\s+(?:jited \d+B\s+)?memlock \d+B\b`)
+	// xdp-tools' xdp-bench (lib/util/xdp_sample.c): "Summary   14,123,456 rx/s   0 err,drop/s";
+	// "Dropping packets on eth0 (ifindex 2; driver mlx5_core)".
+	reXDPBench = lazyre.New(`^\s*Summary\s+[\d,.]+ rx/s\s+[\d,.]+ (?:err,drop|err|redir|drop)/s`)
+	// xdpsock (samples/bpf, bpf-examples AF_XDP-example): the socket header and its own rows.
+	reXdpsockRow = lazyre.New(`^\s*(?:sock\d+@[\w.-]+:\d+ (?:rxdrop|txonly|l2fwd)\b.*|(?:fill ring empty|rx queue full|tx ring empty|rx empty polls|fill fail polls|tx wakeup sendtos|tx trigger polls)\s+[\d,]+\s+[\d,]+\s*)$`)
+	// fastnetmon_client (src/fastnetmon_client.cpp reads the screen fastnetmon writes): the
+	// direction rows and the packet totals.
+	reFNMClient   = lazyre.New(`^\s*(?:(?:Incoming|Outgoing|Internal|Other) traffic\s+\d+ pps\s+\d+ mbps(?:\s+\d+ flows)?|Total amount of IPv[46] packets: \d+|Not processed packets: \d+ pps)\s*$`)
 	reBpftoolMisc = lazyre.New(`^\s*(?:loaded_at \S+\s+uid \d+|btf_id \d+|pids [\w.-]+\(\d+\)(?:, [\w.-]+\(\d+\))*)\s*$`)
 )
 
@@ -47,12 +55,15 @@ const (
 	libbpfLineWhy  = "libbpf's (or libxdp's) own message about loading a BPF object (\"libbpf: ...\"): the loader's report, not the kernel's log; no memory or network figure of the host's"
 	xdpLoaderWhy   = "an XDP loader's error (xdp-tools' \"Couldn't attach XDP program on iface 'I': E(N)\", \"Couldn't load BPF program\", xdp-tutorial's \"ERR: loading BPF-OBJ file\"): attaching or loading the program failed (the driver's XDP support, its mode, the loader's limits); with \"Cannot allocate memory\" the loader's RLIMIT_MEMLOCK (before 5.11) or memory cgroup, not the host's free memory: no rule applies"
 	bpftoolWhy     = "bpftool's list of BPF maps or programs (`bpftool map show`/`prog show`: id, type, name, key/value sizes, max_entries, memlock bytes): memlock is the memory charged for the object (to RLIMIT_MEMLOCK before 5.11, to the memory cgroup since), a size of the object, no failure and no host memory state: no rule applies"
+	xdpStatsWhy    = "an XDP or AF_XDP benchmark's or tool's own statistics (xdp-bench's \"Summary N rx/s N err,drop/s\", xdpsock's \"sock0@eth0:0 rxdrop xdp-drv\" table with its \"fill ring empty\", \"rx queue full\", \"tx ring empty\" rows): rates the program counts itself; its drops are the program's verdicts and an empty fill ring is the AF_XDP application not returning frames (its own UMEM), not the kernel short of memory: no rule applies"
+	fnmClientWhy   = "fastnetmon_client's traffic screen (\"Incoming traffic N pps N mbps N flows\", \"Total amount of IPv4 packets: N\"): the traffic FastNetMon counts from mirrored or sampled packets, not this host's receive path; no failure: no rule applies"
 	fnmAttackWhy   = "FastNetMon's detection of an attack on a protected address (\"Attack with direction: incoming IP: A Power: N\", pps to that address from mirrored or sampled traffic): the mitigation's own event, not this host's receive path failing; no rule applies"
 )
 
 // bpfOwnGate: bytes one of which every form holds ('l' "libbpf", "libxdp", "loaded_at",
-// "load", "Couldn't"; 'm' "memlock"; 'k' "Attack"; 'b' "btf_id"; 'p' "pids").
-const bpfOwnGate = "lmkbp"
+// "load", "Couldn't", "full", "fill"; 'm' "memlock", "Summary", "empty", "amount"; 'k'
+// "Attack"; 'b' "btf_id"; 'p' "pids", "pps"; '@' xdpsock's socket).
+const bpfOwnGate = "lmkbp@"
 
 // bpfOwnHanded: a program's syslog or compose line the fast path hands to the loop.
 func bpfOwnHanded(l *Line) bool {
@@ -90,6 +101,18 @@ func bpfOwnLine(t string) (string, bool) {
 	switch {
 	case strings.Contains(t, "Couldn't attach XDP program on iface '"), strings.Contains(t, "Couldn't load BPF program"), strings.Contains(t, "ERR: loading BPF-OBJ file("):
 		return xdpLoaderWhy, true
+	case strings.Contains(t, " rx/s") && strings.Contains(t, "/s"):
+		if reXDPBench.MatchString(t) {
+			return xdpStatsWhy, true
+		}
+	case strings.Contains(t, " empty ") || strings.Contains(t, " queue full ") || strings.Contains(t, "@"):
+		if reXdpsockRow.MatchString(t) {
+			return xdpStatsWhy, true
+		}
+	case strings.Contains(t, " traffic ") || strings.Contains(t, "Total amount of IPv") || strings.Contains(t, "Not processed packets: "):
+		if reFNMClient.MatchString(t) {
+			return fnmClientWhy, true
+		}
 	case strings.Contains(t, "Attack with direction: "):
 		if k := strings.Index(t, " IP: "); k > 0 && strings.Contains(t[k:], " Power: ") {
 			return fnmAttackWhy, true

@@ -28,6 +28,9 @@ func TestH29bBPFToolsNamed(t *testing.T) {
 		{"bpftool map show", "12: hash  name blacklist_v4  flags 0x0\n\tkey 4B  value 8B  max_entries 10000000  memlock 1048576000B\n\tbtf_id 7\n", "bpftool"},
 		{"bpftool prog show", "42: xdp  name xdp_ddos  tag 3b185187f1855c4c  gpl\n\tloaded_at 2026-11-30T10:01:02+0000  uid 0\n\txlated 1234B  jited 789B  memlock 4096B  map_ids 12,13\n\tpids xdp-loader(991)\n", "bpftool"},
 		{"fastnetmon attack", "2026-11-30 10:01:02,123 [INFO] Attack with direction: incoming IP: 10.1.2.3 Power: 1234567\n", "FastNetMon"},
+		{"xdp-bench", "Summary                 14,123,456 rx/s                  0 err,drop/s\n", "xdp-bench"},
+		{"xdpsock", " sock0@eth0:0 rxdrop xdp-drv poll()\nfill ring empty    98,765         123,456\n", "fill ring"},
+		{"fastnetmon_client", "Incoming traffic         3456789 pps   2345 mbps    12 flows\nTotal amount of IPv4 packets: 123456789\n", "fastnetmon_client"},
 		{"fastnetmon syslog", "Nov 30 10:01:02 fw1 fastnetmon[1234]: Attack with direction: incoming IP: 10.1.2.3 Power: 1234567\n", "FastNetMon"},
 	} {
 		tl := pasteTimeline(t, c.text)
@@ -54,10 +57,12 @@ func TestH29bBPFToolsCounterCases(t *testing.T) {
 		"game log":        "Executing attack with direction: (1.0, 0.0)\n",
 		"no power figure": "Attack with direction: incoming was what the docs call it\n",
 		"bpftool prose":   "The map shows memlock 4096B in bpftool, is that a lot?\n",
+		"traffic prose":   "Incoming traffic was about 3 Gbit and the box fell over.\n",
+		"summary prose":   "Summary: the rx/s rate dropped when the err/s climbed.\n",
 	} {
 		tl := pasteTimeline(t, text)
 		for _, u := range tl.Unparsed {
-			if strings.Contains(u.Why, "libbpf") || strings.Contains(u.Why, "FastNetMon") || strings.Contains(u.Why, "bpftool") {
+			if strings.Contains(u.Why, "libbpf") || strings.Contains(u.Why, "FastNetMon") || strings.Contains(u.Why, "bpftool") || strings.Contains(u.Why, "XDP") || strings.Contains(u.Why, "fastnetmon") {
 				t.Errorf("%s: named as a tool's line: %+v", name, u)
 			}
 		}
