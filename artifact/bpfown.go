@@ -46,8 +46,10 @@ var (
 	reXdpsockRow = lazyre.New(`^\s*(?:sock\d+@[\w.-]+:\d+ (?:rxdrop|txonly|l2fwd)\b.*|(?:fill ring empty|rx queue full|tx ring empty|rx empty polls|fill fail polls|tx wakeup sendtos|tx trigger polls)\s+[\d,]+\s+[\d,]+\s*)$`)
 	// fastnetmon_client (src/fastnetmon_client.cpp reads the screen fastnetmon writes): the
 	// direction rows and the packet totals.
-	reFNMClient   = lazyre.New(`^\s*(?:(?:Incoming|Outgoing|Internal|Other) traffic\s+\d+ pps\s+\d+ mbps(?:\s+\d+ flows)?|Total amount of IPv[46] packets: \d+|Not processed packets: \d+ pps)\s*$`)
-	reBpftoolMisc = lazyre.New(`^\s*(?:loaded_at \S+\s+uid \d+|btf_id \d+|pids [\w.-]+\(\d+\)(?:, [\w.-]+\(\d+\))*)\s*$`)
+	reFNMClient = lazyre.New(`^\s*(?:(?:Incoming|Outgoing|Internal|Other) traffic\s+\d+ pps\s+\d+ mbps(?:\s+\d+ flows)?|Total amount of IPv[46] packets: \d+|Not processed packets: \d+ pps)\s*$`)
+	// Cilium's Prometheus gauge (pkg/metrics: "cilium_bpf_map_pressure{map_name=\"M\"} V").
+	reCiliumPressure = lazyre.New(`^\s*cilium_bpf_map_pressure\{[^}]*\}\s+[\d.eE+-]+\s*$`)
+	reBpftoolMisc    = lazyre.New(`^\s*(?:loaded_at \S+\s+uid \d+|btf_id \d+|pids [\w.-]+\(\d+\)(?:, [\w.-]+\(\d+\))*)\s*$`)
 )
 
 const (
@@ -57,6 +59,8 @@ const (
 	bpftoolWhy     = "bpftool's list of BPF maps or programs (`bpftool map show`/`prog show`: id, type, name, key/value sizes, max_entries, memlock bytes): memlock is the memory charged for the object (to RLIMIT_MEMLOCK before 5.11, to the memory cgroup since), a size of the object, no failure and no host memory state: no rule applies"
 	xdpStatsWhy    = "an XDP or AF_XDP benchmark's or tool's own statistics (xdp-bench's \"Summary N rx/s N err,drop/s\", xdpsock's \"sock0@eth0:0 rxdrop xdp-drv\" table with its \"fill ring empty\", \"rx queue full\", \"tx ring empty\" rows): rates the program counts itself; its drops are the program's verdicts and an empty fill ring is the AF_XDP application not returning frames (its own UMEM), not the kernel short of memory: no rule applies"
 	fnmClientWhy   = "fastnetmon_client's traffic screen (\"Incoming traffic N pps N mbps N flows\", \"Total amount of IPv4 packets: N\"): the traffic FastNetMon counts from mirrored or sampled packets, not this host's receive path; no failure: no rule applies"
+	ciliumMapWhy   = "Cilium's agent (logrus \"level=... msg=... subsys=...\"): creating, loading or updating one of its BPF maps failed with ENOMEM (\"cannot allocate memory\"): BPF memory is charged to the agent's memory cgroup since Linux 5.11 (its pod's limit) and to RLIMIT_MEMLOCK before (the agent raises it itself), allocated __GFP_NOWARN; the agent's limit or the map's size, not the host short of memory: no rule applies"
+	ciliumPressWhy = "Cilium's metric cilium_bpf_map_pressure (a BPF map's fill, 0 to 1, by map_name): a table's occupancy (a full CT or NAT map drops new flows in the datapath), not memory; no rule of headroom's reads BPF map occupancy"
 	fnmAttackWhy   = "FastNetMon's detection of an attack on a protected address (\"Attack with direction: incoming IP: A Power: N\", pps to that address from mirrored or sampled traffic): the mitigation's own event, not this host's receive path failing; no rule applies"
 )
 
@@ -68,7 +72,7 @@ const bpfOwnGate = "lmkbp@"
 // bpfOwnHanded: a program's syslog or compose line the fast path hands to the loop.
 func bpfOwnHanded(l *Line) bool {
 	t := l.Text
-	return strings.Contains(t, "libbpf: ") || strings.Contains(t, "libxdp: ") || strings.Contains(t, "Attack with direction: ") || strings.Contains(t, "Couldn't attach XDP program")
+	return strings.Contains(t, "libbpf: ") || strings.Contains(t, "subsys=") && strings.Contains(t, "cannot allocate memory") || strings.Contains(t, "libxdp: ") || strings.Contains(t, "Attack with direction: ") || strings.Contains(t, "Couldn't attach XDP program")
 }
 
 // bpfLibPrefix: t holds "libbpf: " or "libxdp: " where a line's own message starts (after
@@ -101,6 +105,14 @@ func bpfOwnLine(t string) (string, bool) {
 	switch {
 	case strings.Contains(t, "Couldn't attach XDP program on iface '"), strings.Contains(t, "Couldn't load BPF program"), strings.Contains(t, "ERR: loading BPF-OBJ file("):
 		return xdpLoaderWhy, true
+	case strings.Contains(t, "subsys=") && strings.Contains(t, "cannot allocate memory"):
+		if strings.Contains(t, "level=") && strings.Contains(t, "map") {
+			return ciliumMapWhy, true
+		}
+	case strings.Contains(t, "cilium_bpf_map_pressure{"):
+		if reCiliumPressure.MatchString(t) {
+			return ciliumPressWhy, true
+		}
 	case strings.Contains(t, " rx/s") && strings.Contains(t, "/s"):
 		if reXDPBench.MatchString(t) {
 			return xdpStatsWhy, true

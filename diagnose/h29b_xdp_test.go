@@ -31,6 +31,9 @@ func TestH29bBPFToolsNamed(t *testing.T) {
 		{"xdp-bench", "Summary                 14,123,456 rx/s                  0 err,drop/s\n", "xdp-bench"},
 		{"xdpsock", " sock0@eth0:0 rxdrop xdp-drv poll()\nfill ring empty    98,765         123,456\n", "fill ring"},
 		{"fastnetmon_client", "Incoming traffic         3456789 pps   2345 mbps    12 flows\nTotal amount of IPv4 packets: 123456789\n", "fastnetmon_client"},
+		{"cilium syslog", "Nov 30 10:00:00 node1 cilium-agent[2211]: level=warning msg=\"Unable to create map\" error=\"cannot allocate memory\" file-path=/sys/fs/bpf/tc/globals/cilium_ct4_global subsys=bpf\n", "memory cgroup"},
+		{"cilium compose", "cilium-agent-1  | level=error msg=\"Failed to load BPF program\" error=\"failed to create map cilium_lb4_services_v2: cannot allocate memory\" subsys=datapath-loader\n", "Cilium"},
+		{"cilium map pressure", "cilium_bpf_map_pressure{map_name=\"cilium_ct4_global\"} 0.97\n", "occupancy"},
 		{"fastnetmon syslog", "Nov 30 10:01:02 fw1 fastnetmon[1234]: Attack with direction: incoming IP: 10.1.2.3 Power: 1234567\n", "FastNetMon"},
 	} {
 		tl := pasteTimeline(t, c.text)
@@ -57,12 +60,13 @@ func TestH29bBPFToolsCounterCases(t *testing.T) {
 		"game log":        "Executing attack with direction: (1.0, 0.0)\n",
 		"no power figure": "Attack with direction: incoming was what the docs call it\n",
 		"bpftool prose":   "The map shows memlock 4096B in bpftool, is that a lot?\n",
+		"cilium no map":   "level=error msg=\"fork failed\" error=\"cannot allocate memory\" subsys=daemon\n",
 		"traffic prose":   "Incoming traffic was about 3 Gbit and the box fell over.\n",
 		"summary prose":   "Summary: the rx/s rate dropped when the err/s climbed.\n",
 	} {
 		tl := pasteTimeline(t, text)
 		for _, u := range tl.Unparsed {
-			if strings.Contains(u.Why, "libbpf") || strings.Contains(u.Why, "FastNetMon") || strings.Contains(u.Why, "bpftool") || strings.Contains(u.Why, "XDP") || strings.Contains(u.Why, "fastnetmon") {
+			if strings.Contains(u.Why, "libbpf") || strings.Contains(u.Why, "FastNetMon") || strings.Contains(u.Why, "bpftool") || strings.Contains(u.Why, "XDP") || strings.Contains(u.Why, "fastnetmon") || strings.Contains(u.Why, "Cilium") {
 				t.Errorf("%s: named as a tool's line: %+v", name, u)
 			}
 		}
