@@ -43,6 +43,7 @@ type Iface struct {
 	MTU        int64           `json:"mtu,omitempty"`
 	TxQueueLen int64           `json:"txqueuelen,omitempty"`
 	HWAddr     string          `json:"hwaddr,omitempty"`
+	XDP        string          `json:"xdp,omitempty"` // ip link's XDP attachment (kernel.NetDev.XDP)
 	Counters   kernel.Counters `json:"counters"`
 }
 
@@ -211,7 +212,7 @@ func ParseIfconfig(text string) ([]Iface, error) {
 func ifacesToNetDev(ifs []Iface) []kernel.NetDev {
 	out := make([]kernel.NetDev, 0, len(ifs))
 	for _, f := range ifs {
-		out = append(out, kernel.NetDev{Name: f.Name, Counters: f.Counters.Clone()})
+		out = append(out, kernel.NetDev{Name: f.Name, Counters: f.Counters.Clone(), XDP: f.XDP})
 	}
 	return out
 }

@@ -71,7 +71,13 @@ func isWrappedIPHeader(t string) bool {
 // print_linkinfo), or of the piece of it that a wrap moved to the next line.
 func (ifc *Iface) headerWords(fs []string) {
 	for j := 0; j+1 < len(fs); j++ {
-		switch fs[j] {
+		switch mode, _, _ := strings.Cut(fs[j], "/id:"); mode {
+		case "xdp", "xdpgeneric", "xdpoffload", "xdpmulti":
+			// "mtu 1500 xdp qdisc mq" (older iproute2: "xdp/id:42"): the attach mode after
+			// the MTU (ip/iplink_xdp.c xdp_dump).
+			if ifc.XDP == "" && j > 0 && isDigits(fs[j-1]) {
+				ifc.XDP = fs[j]
+			}
 		case "mtu":
 			ifc.MTU, _ = atoi(fs[j+1])
 		case "qlen":
@@ -104,6 +110,15 @@ func ipLinkAt(ls []Line, i int) ([]Iface, int, []ipProblem) {
 			}
 			if t == "" || isIPLinkHeader(ls[k].Text) {
 				break
+			}
+			if strings.HasPrefix(t, "prog/xdp") {
+				// "prog/xdp id 42 tag 3b18... jited" (ip -d link, xdp_dump's detail line).
+				ifc.XDP = t
+				if f := fields(t); len(f) >= 3 && f[1] == "id" {
+					ifc.XDP = strings.Join(f[:3], " ")
+				}
+				k++
+				continue
 			}
 			if strings.HasPrefix(t, "link/") {
 				if f := fields(t); len(f) > 1 {

@@ -372,6 +372,10 @@ func (d *doc) run(from int) {
 			d.unparsedUnread(i, why) // UCX's or libibverbs' own line, a stamp like dmesg's or none (rdmaown.go)
 			continue
 		}
+		if why, ok := bpfOwnLine(t); ok && !d.exampleLog(i) {
+			d.unparsedUnread(i, why) // libbpf's, an XDP loader's, bpftool's or FastNetMon's own line (bpfown.go)
+			continue
+		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)
 			continue

@@ -466,7 +466,17 @@ func readsTag(l *Line) bool {
 	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "slurmstepd", "slurmd", "slurmctld":
 		return true
 	}
-	return talosOOMKillLine(l) || mayBeDockerOOM(l) || dnsmasqAllocHanded(l) || tmpfsNoSpaceHanded(l) || swarmTaskErrorHanded(l) || rdmaOwnHanded(l) || !l.Kernel && (isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isTelecomTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) || isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) || ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag) || isVPNTag(l.Tag) || isDNSServerTag(l.Tag) || isStreamerTag(l.Tag) || ovpnSplitStamp(l) || untaggedLimitLine(l))
+	if talosOOMKillLine(l) || mayBeDockerOOM(l) || dnsmasqAllocHanded(l) || tmpfsNoSpaceHanded(l) || swarmTaskErrorHanded(l) ||
+		rdmaOwnHanded(l) || bpfOwnHanded(l) {
+		return true
+	}
+	if l.Kernel {
+		return false
+	}
+	return isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isTelecomTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) ||
+		isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) ||
+		ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag) || isVPNTag(l.Tag) ||
+		isDNSServerTag(l.Tag) || isStreamerTag(l.Tag) || ovpnSplitStamp(l) || untaggedLimitLine(l)
 }
 
 // untaggedLimitLine: a Go logger's line taken for syslog with no tag (zap's "STAMP\tERROR\t

@@ -34,6 +34,11 @@ type NetDev struct {
 	// stats reset, not from boot, and no part of the kernel's receive path (its ring sizing
 	// through ethtool, NAPI and softnet, the page allocator's refill) is on the port's path.
 	UserSpace bool `json:"user_space,omitempty"`
+	// XDP: the XDP program ip link shows attached, in iproute2's words (ip/iplink_xdp.c
+	// xdp_dump: the header's "xdp", "xdpgeneric", "xdpoffload", "xdpmulti", or the detail
+	// line's "prog/xdp id 42"); "" when none was shown. virtio_net, veth and tun count the
+	// program's XDP_DROP verdicts in rx_dropped (h29b).
+	XDP string `json:"xdp,omitempty"`
 }
 
 // netDevColumns are the names of the 16 columns /proc/net/dev has printed since 2.2, used
