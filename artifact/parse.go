@@ -193,6 +193,9 @@ type doc struct {
 	udpSendENOBUFS    int // a program's UDP sends refused with ENOBUFS so far (noteUDPSendENOBUFS)
 	// programFigureCount counts the program_limit artifacts (programFigures' bound).
 	programFigureCount int
+	// bpfMapLimit: a BPF map's ENOMEM was named (bpfown.go); a size computed after it is
+	// the map's (bpfMapSizeLine).
+	bpfMapLimit bool
 	// arcstatsRows: the last line was arcstats' column line or one of its rows (zfsarc.go).
 	arcstatsRows bool
 	// arcstatCols: the columns of the last arcstat header while its rows follow (zfsarc.go).
@@ -374,7 +377,15 @@ func (d *doc) run(from int) {
 		}
 		if why, ok := bpfOwnLine(t); ok && !d.exampleLog(i) {
 			d.unparsedUnread(i, why) // libbpf's, an XDP loader's, bpftool's or FastNetMon's own line (bpfown.go)
+			d.bpfOwnFigures(i, why)
 			continue
+		}
+		if n := d.bpftraceRun(i); n > 0 {
+			i += n - 1 // a bpftrace one-liner and the values it printed (bpfown.go)
+			continue
+		}
+		if d.bpfMapLimit && d.bpfMapSizeLine(i) {
+			continue // the size of the map whose ENOMEM was named, computed (bpfown.go)
 		}
 		if l.Kernel && !d.exampleLog(i) {
 			d.logLine(i)

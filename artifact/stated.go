@@ -233,6 +233,7 @@ func (d *doc) stated() {
 	var frames []string
 	var rings []statedRing
 	var ifDrops []statedDrop
+	var nicRises []statedNICRise
 	var statedNet kernel.Groups
 	var netFrom []int
 	add := func(key string, v float64, no int, sentence string) {
@@ -549,6 +550,11 @@ func (d *doc) stated() {
 		for _, m := range submatches(has("drop"), reStatedIfaceDrops, para) {
 			if dr, ok := statedIfaceDrop(para, m, lineAt, sub); ok {
 				ifDrops = append(ifDrops, dr)
+			}
+		}
+		for _, m := range submatches(strings.Contains(para, "_") && has(" from "), reStatedNICRise, para) {
+			if r, ok := statedNICRiseAt(para, m, lineAt, sub); ok {
+				nicRises = append(nicRises, r)
 			}
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
@@ -969,6 +975,7 @@ func (d *doc) stated() {
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
 	d.statedIfaceDrops(ifDrops)
+	d.statedNICRises(nicRises)
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
 		for k := 0; k < linkCount[speed]; k++ {

@@ -270,7 +270,11 @@ func overrunFinding(tl *model.Timeline, last, first *model.Sample, dev kernel.Ne
 			} else if !dev.Counters.Has("rx_missed_errors") && !dev.Counters.Has("rx_fifo_errors") {
 				lost += v
 			}
-			ev = append(ev, Evidence{What: dev.Name + " ethtool " + name, Value: val, Source: "ethtool -S " + dev.Name})
+			evSrc := "ethtool -S " + dev.Name
+			if dev.Name == "" {
+				evSrc = sampleSource(last, "ethtool -S") // an unnamed interface's: where the text gives it
+			}
+			ev = append(ev, Evidence{What: strings.TrimSpace(dev.Name + " ethtool " + name), Value: val, Source: evSrc})
 		}
 	}
 	if lost == 0 && allocFail == 0 {
