@@ -183,7 +183,7 @@ func bccLine(t string) (string, bool) {
 	return "", false
 }
 
-// ciliumLogLine: Cilium's agent log line: logrus's logfmt with Cilium's own field subsys=
+// ciliumLogLine: Cilium's agent log line at level info or debug: logrus's logfmt with Cilium's own field subsys=
 // ("level=info msg=\"...\" subsys=config", optionally after time="..."), or the slog form
 // of its dynamic sizing messages (pkg/option: "Memory available for map entries (%.3f%% of
 // %dB): %dB", "option %s set by dynamic sizing to %v"), which name no subsys.
@@ -194,7 +194,10 @@ func ciliumLogLine(t string) bool {
 			s = s[k+1:]
 		}
 	}
-	if !strings.HasPrefix(s, "level=") || !strings.Contains(s, " msg=") {
+	if !strings.HasPrefix(s, "level=info ") && !strings.HasPrefix(s, "level=debug ") || !strings.Contains(s, " msg=") {
+		return false // a warning or an error is its own (ciliumMapWhy's ENOMEM, or read elsewhere)
+	}
+	if strings.Contains(s, "cannot allocate memory") || strings.Contains(s, "out of memory") {
 		return false
 	}
 	return strings.Contains(s, " subsys=") || strings.Contains(s, "msg=\"Memory available for map entries (") || strings.Contains(s, " set by dynamic sizing to ")

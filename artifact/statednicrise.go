@@ -62,8 +62,10 @@ func statedNICRiseAt(para string, m []int, lineAt func(int) int, sub *subjects) 
 		return statedNICRise{}, false // another machine's, advice, or the outcome of a change
 	}
 	iface := ""
-	if m[10] >= 0 && isIfaceName(para[m[10]:m[11]]) {
-		iface = para[m[10]:m[11]]
+	if m[10] >= 0 {
+		if n := strings.TrimRight(para[m[10]:m[11]], "."); isIfaceName(n) {
+			iface = n // "on eth0." ends the sentence
+		}
 	}
 	return statedNICRise{iface: iface, name: name, values: vals, line: no}, true
 }
