@@ -172,7 +172,7 @@ func parseText(text, name string, opt Options) *doc {
 // loss its prose names (unreadnetloss.go): a BSD's netstat lines are not Linux loss.
 func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
-	d.setWindowsOS() // a send record's WinSock error code (quicsend.go)
+	d.setWindowsOS()      // a send record's WinSock error code (quicsend.go)
 	d.esxiFiguresUnread() // an ESXi text's vmkernel records, read as far as they go (otheros.go)
 	d.bsdListenRecordsUnread()
 	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
