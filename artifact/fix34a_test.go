@@ -81,6 +81,13 @@ func TestFix34aWinsockSendRecord(t *testing.T) {
 	if tl := ParseString(mixed, "t", Options{}); tl.Host.OtherOS != "" {
 		t.Errorf("a Linux counter beside the record: named %q", tl.Host.OtherOS)
 	}
+	// Sunshine's Windows build (WSASendMsg) names Windows; its Linux build's 105 does not.
+	if tl := ParseString("[2024-05-01 12:00:00.123]: Warning: WSASendMsg() failed: 10055\n", "t", Options{}); !strings.HasPrefix(tl.Host.OtherOS, "Windows") {
+		t.Errorf("Sunshine WSASendMsg: other OS %q", tl.Host.OtherOS)
+	}
+	if tl := ParseString("[2024-05-01 12:00:00.123]: Warning: sendmmsg() failed: 105\n", "t", Options{}); tl.Host.OtherOS != "" {
+		t.Errorf("Sunshine sendmmsg 105: named %q", tl.Host.OtherOS)
+	}
 	for _, c := range []struct {
 		n    int
 		want bool
