@@ -172,6 +172,7 @@ func parseText(text, name string, opt Options) *doc {
 // loss its prose names (unreadnetloss.go): a BSD's netstat lines are not Linux loss.
 func (d *doc) afterParse(text string) {
 	setOtherOS(d.tl, text)
+	d.setWindowsOS()      // a send record's WinSock error code (quicsend.go)
 	d.esxiFiguresUnread() // an ESXi text's vmkernel records, read as far as they go (otheros.go)
 	d.bsdListenRecordsUnread()
 	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
@@ -191,6 +192,9 @@ type doc struct {
 	programOOMNamed   bool
 	lastFrameworkKill int // the line number of the last framework kill kept (frameworkKill: one kill relayed twice)
 	udpSendENOBUFS    int // a program's UDP sends refused with ENOBUFS so far (noteUDPSendENOBUFS)
+	// winsockSeen: a program's send record carried a WinSock error code (quicsend.go
+	// winsockCode, Sunshine's WSASendMsg): what names the text as Windows' (setWindowsOS).
+	winsockSeen string
 	// programFigureCount counts the program_limit artifacts (programFigures' bound).
 	programFigureCount int
 	// bpfMapLimit: a BPF map's ENOMEM was named (bpfown.go); a size computed after it is

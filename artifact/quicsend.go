@@ -1,6 +1,9 @@
 package artifact
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // QUIC stacks' own records of a UDP send that failed (pre-round 29, h29a). A QUIC
 // endpoint sends every packet with sendmsg on a UDP socket (with UDP_SEGMENT, GSO, when the
@@ -102,10 +105,58 @@ func quicSendErrno(t string) (errno int, ok bool) {
 // recordHead: before is what a logger prints ahead of the message: nothing, a level or
 // target ending ": " or "] " (tracing's "WARN quinn_udp: ", env_logger's "[... WARN
 // quinn_udp] "), curl's verbose "* " or its "curl: (55) "; a sentence that quotes the
-// message ("curl said sendmsg() returned ...") is not one.
+// message ("curl said sendmsg() returned ...") is not one. fix34a (corpus 2899): a level
+// word alone after the time, with no target ("25-07-21 21:02:22.913 WARN sendmsg error:",
+// a logger that prints the time and the level only) is one too.
 func recordHead(before string) bool {
 	b := strings.TrimLeft(before, " \t>`")
-	return b == "" || b == "*" || strings.HasSuffix(b, ": ") || strings.HasSuffix(b, "] ") || strings.HasSuffix(b, "* ") || strings.HasSuffix(b, ") ")
+	return b == "" || b == "*" || strings.HasSuffix(b, ": ") || strings.HasSuffix(b, "] ") || strings.HasSuffix(b, "* ") || strings.HasSuffix(b, ") ") || stampLevelHead(b)
+}
+
+// stampLevelHead: b ends with a logger's level in capitals after a time of day or nothing,
+// "21:02:22.913 WARN ", "ERROR "; "the log says WARN " has words, not a time, before it.
+func stampLevelHead(b string) bool {
+	f := fields(b)
+	if len(f) == 0 || !strings.HasSuffix(b, " ") {
+		return false
+	}
+	switch f[len(f)-1] {
+	case "WARN", "WARNING", "ERROR", "INFO", "DEBUG", "TRACE":
+	default:
+		return false
+	}
+	if len(f) == 1 {
+		return true
+	}
+	prev := f[len(f)-2]
+	return strings.Count(prev, ":") >= 2 && hasDigit(prev)
+}
+
+// A WinSock error code (fix34a, corpus 2899): Windows' socket calls fail with WSAGetLastError's
+// codes, WSABASEERR (10000) plus the BSD number (winerror.h: 10040 WSAEMSGSIZE, 10055
+// WSAENOBUFS, 10054 WSAECONNRESET), up to 11031 for the QoS codes; Rust's io::Error on
+// Windows prints that code in "Os { code: 10040, ... }", as quinn-udp's send record does.
+// No Unix errno is near it (Linux's end below 135, the BSDs' and macOS's below 110), so the
+// record is a Windows host's: no Linux counter (Udp SndbufErrors) grew for it.
+func winsockCode(errno int) bool { return errno >= 10004 && errno <= 11031 }
+
+const quicSendWinsockWhy = "a QUIC stack's UDP send record with a WinSock error code (Rust's io::Error on Windows, \"Os { code: 10040 }\" is WSAEMSGSIZE: a datagram larger than the buffer or limit it was sent into; 10055 is WSAENOBUFS): a Windows host's, not Linux's, so no Linux counter (Udp SndbufErrors) or rule applies"
+
+// noteWinsock records that a send record carried a WinSock code (what setWindowsOS names).
+func (d *doc) noteWinsock(seen string) {
+	if d.winsockSeen == "" {
+		d.winsockSeen = seen
+	}
+}
+
+// setWindowsOS names Windows as the text's system when a program's send record carried a
+// WinSock error code and nothing else the text holds is a Linux host's (as setOtherOS does
+// for a BSD's markers): the text is evidence of that Windows host, not an empty one.
+func (d *doc) setWindowsOS() {
+	if d.winsockSeen == "" || d.tl.Host.OtherOS != "" || d.tl.Host.Kernel != "" || !NothingRead(d.tl) {
+		return
+	}
+	d.tl.Host.OtherOS = "Windows (seen: " + d.winsockSeen + ")"
 }
 
 // nginxConnBefore: before ends with nginx's connection number, "*1203 ".
@@ -183,6 +234,9 @@ func (d *doc) quicSendLine(i int, t string) bool {
 		d.noteUDPSendENOBUFS(i)
 	case errno == 55 && strings.Contains(t, "sendmsg() returned"):
 		d.unparsedUnread(i, quicSendOtherOSWhy)
+	case winsockCode(errno):
+		d.unparsedUnread(i, quicSendWinsockWhy)
+		d.noteWinsock(fmt.Sprintf("WinSock error %d in a QUIC stack's send record", errno))
 	default:
 		d.unparsedUnread(i, quicSendOtherWhy)
 	}

@@ -39,14 +39,22 @@ var (
 	// error occurs", "UDP receive buffer errors occurred"): the author saw the counter (or a
 	// tool's alarm on it) move. Without "udp" the words could be a TCP or an application
 	// buffer's, so "udp" is required.
+	// fix34a (corpus 2886): a count or a range of drops in place of the words, the quote
+	// of the column's name around "drops": "`/proc/net/udp6` reports several hundred to
+	// ~1800 `drops` on the client socket", "/proc/net/udp shows 1,204 drops". A figure of
+	// zero ("reports 0 drops") is no number here, so no drop is stated.
 	reStatedUDPBufErrorOccurs = lazyre.New(`(?i)\budp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors?\s+(?:(?:has|have|had|was|were|is|are)\s+(?:been\s+)?)?(occur(?:s|red|ring)?|(?:happen|appear)(?:s|ed|ing)?|seen|observed|reported|logged)\b` +
 		// fix27b (corpus 2343): the errors the author keeps getting, "I keep getting regular
 		// UDP send buffer errors under even the lowest of loads" (a recurrence of his own).
 		`|\b(?:keeps?|kept|am|is|was|were|are)\s+getting\s+(?:(?:regular|constant|frequent|repeated|periodic|many|lots\s+of|a\s+lot\s+of)\s+)?udp\s+(?:socket\s+)?(?:receive|send)\s+buffer\s+errors\b`)
 	reStatedProcUDPDrops = lazyre.New(`(?i)\b(drops)\b[^.;!?]{0,20}?\b(?:reported|shown|seen|counted|visible|listed)\s+(?:via|in|by|from|through)\s+[` + "`" + `'"]?/proc/net/udp6?\b` +
-		`|/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:shows?|showed|reports?|reported|lists?|listed)\s+(?:(?:a\s+lot\s+of|lots\s+of|many|more|increasing|rising|growing|high|non-?zero|some|constant)\s+)+(drops)\b` +
+		`|/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:shows?|showed|reports?|reported|lists?|listed)\s+(?:(?:a\s+lot\s+of|lots\s+of|many|more|increasing|rising|growing|high|non-?zero|some|constant)\s+|` + statedDropCount + `)+[` + "`" + `'"]?(drops)\b` +
 		`|\bdrops\s+column\s+(?:of|in)\s+[` + "`" + `'"]?/proc/net/udp6?\b[` + "`" + `'"]?\s+(?:(?:has|was|is|keeps?|kept)\s+(?:been\s+)?)?(ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|climb(?:s|ed|ing))\b`)
 )
+
+// statedDropCount: one word of a stated count of drops (a number other than zero, a
+// range's "to", an approximation or "several hundred"), each followed by space.
+const statedDropCount = `(?:(?:~|≈|about\s+|around\s+|roughly\s+|approximately\s+|up\s+to\s+|over\s+|more\s+than\s+)?(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*(?:\.\d+)?k?)\+?|several|a\s+few|a\s+couple\s+of|hundreds|thousands|hundred|thousand|of|to|-|–)\s+`
 
 // statedUDPBufWords reads the three forms in a prose paragraph and returns the rate keys
 // (model.RateStatedUDPRcvbufRising, RateStatedUDPSndbufRising, RateStatedUDPSocketDrops)

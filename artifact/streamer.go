@@ -338,6 +338,9 @@ func (d *doc) streamerLine(i int, t string) bool {
 					return true
 				case call == "WSASendMsg" || code == "55":
 					why = sunshineSendOSWhy
+					if call == "WSASendMsg" {
+						d.noteWinsock("Sunshine's WSASendMsg() failed with WinSock error " + code)
+					}
 				default:
 					why = sunshineSendOtherWhy
 				}

@@ -217,7 +217,27 @@ func placeholderValue(v string) bool {
 		if len(w) >= 3 && (w[0] == '<' && w[len(w)-1] == '>' || w[0] == '{' && w[len(w)-1] == '}' || w[0] == '[' && w[len(w)-1] == ']') {
 			continue
 		}
-		if !placeholderWords[strings.ToLower(w)] {
+		if !placeholderWords[strings.ToLower(w)] && !fillerValue(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// fillerValue (fix34a, corpus 2893): the letters and marks a writer types where the value is
+// left to the reader, "sysctl -w net.core.rmem_max=xxx", "=XXXX", "=NNN", "=...", "=???": one
+// of x, n, y or z repeated, or dots, an ellipsis or question marks alone. A word with any other
+// letter or a digit ("auto", "1O24") is left to the range check.
+func fillerValue(w string) bool {
+	if strings.Trim(w, ".…?") == "" {
+		return true
+	}
+	c := w[0] | 0x20
+	if len(w) < 2 || c != 'x' && c != 'n' && c != 'y' && c != 'z' {
+		return false
+	}
+	for k := 1; k < len(w); k++ {
+		if w[k]|0x20 != c {
 			return false
 		}
 	}
