@@ -42,7 +42,12 @@ import (
 // Read, no kill: an exit status 137 alone is SIGKILL (128+9), any kill -9 as well as the OOM
 // killer's: Nextflow's "Process `NAME (1)` terminated with an error exit status (137)"
 // (nextflow TaskProcessor) and Airflow's "Task exited with return code Negsignal.SIGKILL"
-// (local_task_job_runner) are named and kept as SIGKILL notices. Argo Workflows' node
+// (local_task_job_runner) are named and kept as SIGKILL notices; so are Celery's (the
+// executor of Airflow's CeleryExecutor and of many job queues; fix34c) from billiard's
+// pool.py: the MainProcess's "[stamp: ERROR/MainProcess] Process 'ForkPoolWorker-N' pid:P
+// exited with 'signal 9 (SIGKILL)'" and the task's "WorkerLostError: Worker exited
+// prematurely: signal 9 (SIGKILL) Job: N." (a sentence that quotes either has another
+// start; another signal or an exit code is no SIGKILL). Argo Workflows' node
 // message "OOMKilled (exit code 137)" (workflow/controller/operator.go, the pod's terminated
 // reason and code) is the container's OOMKilled state at second hand (kube_pod.go's).
 var (
@@ -65,6 +70,7 @@ var (
 	reNextflow137   = lazyre.New(`(?:^\s*(?:NOTE: |Caused by:\s+)?|\[[0-9a-f]{2}/[0-9a-f]{6}\] NOTE: )Process ` + "`" + `([^` + "`" + `]{1,200})` + "`" + ` terminated with an error exit status \(137\)(?:\s+--\s+(?:Execution is retried \(\d+\)|Error is ignored))?\s*$`)
 	reNextflowTask  = lazyre.New(`TaskHandler\[(?:jobId: \S+; )?id: \d+; name: ([^;]{1,200}); status: COMPLETED; exit: 137;`)
 	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
+	reCeleryKill    = lazyre.New(`(?:^\s*|/[A-Za-z]+Process\] )(?:Process '([^']{1,100})' pid:(\d{1,10}) exited with 'signal 9 \(SIGKILL\)'|(?:billiard\.exceptions\.)?WorkerLostError\(?['"]?:? ?Worker exited prematurely: signal 9 \(SIGKILL\)(?: Job: \d+)?\.?['"]?\)?)\s*$`)
 	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
 	// reQuoteLead: a sentence that offers the message as an example or a condition, not
 	// as what this job printed.
@@ -91,7 +97,7 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "(SIGKILL)") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
@@ -258,6 +264,12 @@ func (d *doc) batchMemLine(i int) bool {
 		}
 		d.batchSigkill(i, "Airflow's task runner (return code Negsignal.SIGKILL)", "Airflow's task runner reporting its task process died by SIGKILL (Negsignal.SIGKILL, return code -9): the kernel's OOM killer sends it, and so does any kill -9; which one is not in this line")
 		return true
+	case strings.Contains(t, "signal 9 (SIGKILL)"):
+		if !reCeleryKill.MatchString(t) || d.exampleLog(i) {
+			return false
+		}
+		d.batchSigkill(i, "Celery's worker pool (billiard: a pool child exited with signal 9 (SIGKILL))", celeryKillWhy)
+		return true
 	case strings.Contains(t, "OOMKilled (exit code 137)"):
 		if !reArgoOOMKilled.MatchString(t) {
 			return false
@@ -277,6 +289,8 @@ func (d *doc) batchMemLine(i int) bool {
 	d.used[i] = true
 	return true
 }
+
+const celeryKillWhy = "Celery's worker pool (billiard's pool.py, in the MainProcess's log \"Process 'ForkPoolWorker-N' pid:P exited with 'signal 9 (SIGKILL)'\", or the task's WorkerLostError \"Worker exited prematurely: signal 9 (SIGKILL)\") saw a pool child die by SIGKILL: the kernel's OOM killer (a container's memory cgroup at its limit or the host's), a supervisor's kill or any kill -9 sends it; which one is not in this line: the kernel's \"Killed process P\" with that pid, or the pod's OOMKilled state, would say"
 
 const nextflow137Why = "Nextflow's report that a task's command ended with exit status 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the scheduler's kill at the job's limit and any kill -9 all send; which one is not in this line"
 

@@ -32,6 +32,12 @@ import (
 // agent's, from docker's State.OOMKilled) as describe-tasks' "reason" field or the console's
 // "Stopped reason".
 //
+// Flyte's task error (fix34c; flyteplugins pod_helper.go ConvertPodFailureToError, shown in
+// its console and by flytectl): "[NAME] terminated with exit code (137). Reason [Error].
+// Message:" per container, the same state again: Reason [OOMKilled] an OOM, another reason
+// with 137 a SIGKILL. A sentence about it ("the task terminated with exit code (137)") has
+// no container's name in brackets at the line's start.
+//
 // Counter-cases, not read: the line quoted in a sentence or advice ("we get Error in
 // container build: ...", "If you see ..."), "OOMKilled": false, and the key named in a
 // sentence ("check \"OOMKilled\": true in docker inspect").
@@ -44,6 +50,7 @@ var (
 	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
 	reWingsOOM             = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Out of memory: (true|false)$`)
 	reWingsExitCode        = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Exit code: (\d+)$`)
+	reFlyteTerminated      = lazyre.New(`^\[([^\]\s]{1,253})\] terminated with exit code \((\d{1,3})\)\. Reason \[([A-Za-z]*)\]\. Message:`)
 	reECSOOMReason         = lazyre.New(`^(?:"(?:reason|stoppedReason)":\s*"|(?:Stopped reason|Reason):\s+)OutOfMemoryError: [Cc]ontainer killed due to memory usage\b`)
 )
 
@@ -63,6 +70,18 @@ func (d *doc) runnerContainerStates() {
 				continue
 			}
 			d.addKubeTerminated(KubeTerminated{Reason: m[3], ExitCode: &code, Container: m[1]}, p.no, p.no)
+			continue
+		}
+		if strings.Contains(t, "] terminated with exit code (") {
+			// Flyte's task error (flyteplugins pod_helper.go ConvertPodFailureToError): one
+			// line per terminated container, "[NAME] terminated with exit code (N). Reason
+			// [R]. Message:", the container status's terminated state as kubectl shows it.
+			if m := reFlyteTerminated.FindStringSubmatch(t); m != nil && !d.exampleLines[p.no] {
+				d.addKubeTerminated(KubeTerminated{Reason: m[3], ExitCode: atoiPtr(m[2]), Container: m[1]}, p.no, p.no)
+				if m[2] == "137" && m[3] != "OOMKilled" {
+					d.addSigkillNoticeNo(p.no, "Flyte's task error (container "+m[1]+" terminated with exit code 137, reason "+m[3]+")")
+				}
+			}
 			continue
 		}
 		if strings.Contains(t, "OOM Killed") {

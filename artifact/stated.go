@@ -1062,7 +1062,12 @@ var (
 		// killer", "we hit the OOM killer" (corpus 2610): the kills met as an event; "if you
 		// hit the OOM killer", "to avoid hitting the OOM killer" are conditions (reHypothetical,
 		// reNegated).
-		`|\b(?:is|are|was|were|been|keeps?|kept|started|starts|we|I|it|they)\s+(?:consistently\s+|constantly\s+|repeatedly\s+|now\s+|also\s+)?(?:hitting|hit)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b`)
+		`|\b(?:is|are|was|were|been|keeps?|kept|started|starts|we|I|it|they)\s+(?:consistently\s+|constantly\s+|repeatedly\s+|now\s+|also\s+)?(?:hitting|hit)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
+		// fix34c: an admin's account of what the host did next, "I show swap filling and then
+		// the OOM picks the largest consumer to kill" (corpus 2943): "then" after what was seen
+		// and the killer's choice of a victim; a manual's "if/when memory runs out, the OOM
+		// killer picks a process to kill" is a condition (reHypothetical, oomMechanism).
+		`|\band\s+then\s+(?:the\s+)?oom(?:[- _]?killer)?\s+(?:picks|picked|chooses|chose|selects|selected)\s+[^.;\n]{0,60}?\bto\s+kill\b`)
 	// An out-of-memory stated as an event that happened, in the words of posts that are not
 	// English: "最终导致程序 OOM Kill" (in the end it got the program OOM-killed), "发生了OOM",
 	// "왜 OOM이 발생한 것일까" (why did the OOM happen), "OOMが発生しました"; and in English as

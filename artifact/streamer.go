@@ -355,7 +355,9 @@ func (d *doc) streamerLine(i int, t string) bool {
 	case l.Stamp != "" && !l.Syslog && rustdeskLine(t, true):
 		why = rustdeskLineWhy
 	default:
-		why, _ = moonlightStatLine(t)
+		if why, _ = moonlightStatLine(t); why == "" {
+			why = moonlightCommonWhy(t)
+		}
 	}
 	if why == "" {
 		if n := sunshineFlatENOBUFS(t); n > 0 && !d.exampleLog(i) {
@@ -370,4 +372,53 @@ func (d *doc) streamerLine(i int, t string) bool {
 	}
 	d.unparsedUnread(i, why)
 	return true
+}
+
+// moonlight-common-c's own messages (fix34c), the library every Moonlight client (Qt,
+// Embedded, Android, iOS) prints through its log callback, each a whole line:
+//
+//   - src/RtpReorderQueue.c, its user-space queue reordering the video's RTP packets (16
+//     entries, 40 ms by default): "Discarding RTP packet queued for too long" and
+//     "Discarding RTP packet after queue overgrowth". The packets had reached the client's
+//     process: the queue ran out of room or time waiting for a missing one, or the client
+//     drained it too slowly (a slow CPU's decode, a bitrate above what it keeps up with).
+//   - src/VideoDepacketizer.c: "Network dropped beginning of a frame", "... middle of a
+//     frame", "... end of a frame" (a frame whose packets did not all arrive), then "Waiting
+//     for IDR frame" and "Resync complete" while it asks the host for a new key frame.
+//
+// The words "dropped" and "discarding" are the library's own accounting: no kernel counter
+// (Udp RcvbufErrors, a NIC's rx_dropped, softnet_stat) and no rule reads them. A sentence
+// that uses the words ("keeps discarding packets") is not one of these whole lines.
+var moonlightCommonLines = [...]string{
+	"Discarding RTP packet queued for too long",
+	"Discarding RTP packet after queue overgrowth",
+	"Network dropped beginning of a frame",
+	"Network dropped middle of a frame",
+	"Network dropped end of a frame",
+	"Waiting for IDR frame",
+	"Resync complete",
+}
+
+const (
+	moonlightRTPQueueWhy = "moonlight-common-c's own RTP reorder queue discarded a video packet (src/RtpReorderQueue.c \"Discarding RTP packet queued for too long\" / \"after queue overgrowth\"): the packet had reached the client's process and waited in the library's queue (16 packets, 40 ms) for a missing one, or the client drained it too slowly (its decode, a bitrate above what it keeps up with); the library's accounting, not a kernel counter: a socket buffer's drops show in `nstat -az UdpRcvbufErrors` taken twice; no rule reads it"
+	moonlightFrameWhy    = "moonlight-common-c's depacketizer lost part of a video frame and resynchronises (src/VideoDepacketizer.c \"Network dropped beginning/middle/end of a frame\", \"Waiting for IDR frame\", \"Resync complete\"): packets missing or discarded by its own reorder queue before the frame was whole; the client's symptom, not a kernel counter; `nstat -az UdpRcvbufErrors` taken twice, `ip -s link` on the client, tell whether this host dropped them; no rule reads it"
+)
+
+// moonlightCommonWhy says why t, a whole line, is one of moonlight-common-c's messages.
+func moonlightCommonWhy(t string) string {
+	switch t[0] {
+	case 'D', 'N', 'W', 'R':
+	default:
+		return ""
+	}
+	t = strings.TrimRight(t, " \r")
+	for k, m := range moonlightCommonLines {
+		if t == m {
+			if k < 2 {
+				return moonlightRTPQueueWhy
+			}
+			return moonlightFrameWhy
+		}
+	}
+	return ""
 }

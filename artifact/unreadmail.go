@@ -244,11 +244,16 @@ func (d *doc) sigkillNotice(i int) {
 // addSigkillNotice keeps line i as rep's notice of a child killed by SIGKILL, one entry per
 // reporter with its count.
 func (d *doc) addSigkillNotice(i int, rep string) {
+	d.addSigkillNoticeNo(d.ls[i].No, rep)
+}
+
+// addSigkillNoticeNo is addSigkillNotice for the text's line number no.
+func (d *doc) addSigkillNoticeNo(no int, rep string) {
 	for k := range d.tl.SigkillNotices {
 		if d.tl.SigkillNotices[k].Reporter == rep {
 			d.tl.SigkillNotices[k].Count++
 			return
 		}
 	}
-	d.tl.SigkillNotices = append(d.tl.SigkillNotices, model.RuntimeOOM{Reporter: rep, Count: 1, Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	d.tl.SigkillNotices = append(d.tl.SigkillNotices, model.RuntimeOOM{Reporter: rep, Count: 1, Source: fmt.Sprintf("line %d", no)})
 }
