@@ -117,6 +117,8 @@ func (d *doc) batchMemLine(i int) bool {
 	var found []model.RuntimeOOM
 	var vfound []vmemKill
 	switch {
+	case strings.Contains(t, "physmem=") && strings.Contains(t, "availmem="):
+		return d.pbsnodesStatus(i) // Torque's pbsnodes (pbsnodes.go)
 	case strings.Contains(t, "ob has gone over "):
 		for _, m := range reCondorOOMHold.FindAllStringSubmatchIndex(t, 16) {
 			pre, rest := t[:m[0]], strings.Trim(t[m[1]:], " \t\"'”")
