@@ -110,7 +110,7 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "hard limit") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
@@ -155,6 +155,9 @@ func (d *doc) batchMemLine(i int) bool {
 		}
 	case strings.Contains(t, "PBS: job killed: "):
 		for _, m := range rePBSMemKill.FindAllStringSubmatch(t, 16) {
+			if at := strings.Index(t, m[0]); batchQuoted(t, t[:at]) {
+				continue // "if you see =>> PBS: job killed: ...": an example, not this job's
+			}
 			unit := " kB"
 			if m[3] == "b" || m[3] == "" && !strings.Contains(strings.ToLower(m[0]), "kb") {
 				unit = " bytes"
