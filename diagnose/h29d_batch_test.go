@@ -10,6 +10,10 @@ import (
 // h29d (round 29, blind): batch schedulers' and workflow managers' reports of a job killed at
 // its memory limit, in the forms users paste them, each reaching oom-kill with its figures;
 // exit status 137 alone read as SIGKILL, no kill; sentences and other lines unchanged.
+// fix34d moved the virtual-memory forms (PBS vmem, SGE h_vmem, qacct at h_vmem) out of this
+// table: a vmem limit counts address space, not resident memory, so those kills are no
+// oom-kill (TestFix34dVirtualMemoryKillsAreNoOOM); their resident twins (pmem, h_rss, the
+// Torque mail with mem at its request) stand in their place here.
 
 func TestH29dSchedulerMemoryKills(t *testing.T) {
 	for _, c := range []struct {
