@@ -34,6 +34,21 @@ import (
 //	  limit \"%s\" of queue \"%s\" (%8.5f > limit:%8.5f) - sending SIGKILL" in the execd's
 //	  messages file (date|execd|host|W|...); a memory limit (h_vmem, h_rss, h_data) only.
 //
+//	Torque pbs_server's job mail (msg_momjobovermemlimit with msg_job_end_stat): "Job exceeded
+//	  a memory resource limit (vmem, pvmem, etc.). Job was aborted" then "Exit_status=-10"
+//	  (JOB_EXEC_OVERLIMIT_MEM) and the job's resources_used.mem/vmem and req_information
+//	  lines: which limit it was is in those figures, not in the message (fix34d).
+//
+// A VIRTUAL-memory limit (PBS/Torque vmem and pvmem, Grid Engine's h_vmem and virtual_free,
+// qstat's Exit_status -26 JOB_EXEC_KILL_VMEM, the Torque mail's resources_used.vmem over its
+// request) counts the job's address space: mapped and reserved pages never touched, shared
+// libraries and JVM or MPI reservations count in full, so a job at a quarter of its resident
+// request passes it (fix34d, corpus 2945, 2946). Such a kill is the scheduler enforcing an
+// accounting limit on address space, not the job, the node or the kernel out of memory: it is
+// kept in Timeline.AddressSpaceKills with its figures (an artifact each), never as an OOM
+// kill; oom-kill names it when not checked. Resident limits (mem, pmem, h_rss, LSF's
+// TERM_MEMLIMIT, HTCondor's) stay job-limit kills.
+//
 // The schedulers' own kills (HTCondor's policy, PBS, LSF, SGE) are kills for memory by a
 // killer other than the kernel's, as Slurm's jobacct_gather's (scope low-memory killer), with
 // the limit and the peak in the reporter. A sentence that names the message ("if you see
@@ -74,7 +89,11 @@ var (
 	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
 	// reQuoteLead: a sentence that offers the message as an example or a condition, not
 	// as what this job printed.
-	reQuoteLead = lazyre.New(`(?i)\b(?:if (?:you|your|a|the)|e\.g\b|such as|for example|for instance|means|when (?:you|a|the))\b`)
+	reTorqueMemAbort = lazyre.New(`^\s*>?\s*Job exceeded a memory resource limit \(vmem, pvmem, etc\.\)\. Job was aborted\s*$`)
+	// reTorqueMailMem: the mail's figures below the message, "key=value" (qstat -f's are
+	// "key = value"), in kb as Torque prints them; Exit_status=-10 is JOB_EXEC_OVERLIMIT_MEM.
+	reTorqueMailMem = lazyre.New(`^\s*>?\s*(resources_used\.v?mem|Resource_List\.v?mem|req_information\.(?:total_)?(?:memory|swap)\.0|Exit_status)\s*=\s*(-?\d{1,15})(kb|mb|gb|b)?\s*$`)
+	reQuoteLead     = lazyre.New(`(?i)\b(?:if (?:you|your|a|the)|e\.g\b|such as|for example|for instance|means|when (?:you|a|the))\b`)
 )
 
 // batchQuoted: the text before a scheduler's message on its line offers it as an example
@@ -97,12 +116,15 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "(SIGKILL)") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "hard limit") && !strings.Contains(t, "(SIGKILL)") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
 	var found []model.RuntimeOOM
+	var vfound []vmemKill
 	switch {
+	case strings.Contains(t, "physmem=") && strings.Contains(t, "availmem="):
+		return d.pbsnodesStatus(i) // Torque's pbsnodes (pbsnodes.go)
 	case strings.Contains(t, "ob has gone over "):
 		for _, m := range reCondorOOMHold.FindAllStringSubmatchIndex(t, 16) {
 			pre, rest := t[:m[0]], strings.Trim(t[m[1]:], " \t\"'”")
@@ -139,15 +161,19 @@ func (d *doc) batchMemLine(i int) bool {
 		}
 	case strings.Contains(t, "PBS: job killed: "):
 		for _, m := range rePBSMemKill.FindAllStringSubmatch(t, 16) {
+			if at := strings.Index(t, m[0]); batchQuoted(t, t[:at]) {
+				continue // "if you see =>> PBS: job killed: ...": an example, not this job's
+			}
 			unit := " kB"
 			if m[3] == "b" || m[3] == "" && !strings.Contains(strings.ToLower(m[0]), "kb") {
 				unit = " bytes"
 			}
-			what := "memory"
 			if strings.Contains(m[1], "v") {
-				what = "virtual memory"
+				vfound = append(vfound, vmemKill{model.RuntimeOOM{Scope: model.OOMScopeAddressSpace, Reporter: "PBS's MoM (the job's virtual memory, its address space (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src},
+					map[string]any{"scheduler": "PBS/Torque pbs_mom", "limit": m[1], "used": atoi64(m[2]), "limit_value": atoi64(m[4]), "unit": strings.TrimSpace(unit)}})
+				continue
 			}
-			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "PBS's MoM (the job's " + what + " (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src})
+			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "PBS's MoM (the job's memory (" + m[1] + ") " + m[2] + unit + " over its limit " + m[4] + unit + ", killed by PBS)", Source: src})
 		}
 	case strings.Contains(t, "TERM_MEMLIMIT: "):
 		loc := reLSFMemLimit.FindStringIndex(t)
@@ -201,7 +227,18 @@ func (d *doc) batchMemLine(i int) bool {
 				rep += "; " + f[1] + " " + f[2]
 			}
 		}
+		if m[1] == "6" {
+			vfound = append(vfound, vmemKill{model.RuntimeOOM{Scope: model.OOMScopeAddressSpace, Reporter: rep + ")", Source: src}, map[string]any{"scheduler": "PBS qstat -f", "exit_status": -26}})
+			break
+		}
 		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: rep + ")", Source: src})
+	case strings.Contains(t, "exceeded a memory resource limit"):
+		if !reTorqueMemAbort.MatchString(t) {
+			return false
+		}
+		if d.torqueMemAbort(i) {
+			return true
+		}
 	case strings.Contains(t, "used more memory than it was allocated"):
 		if !reGalaxyOOM.MatchString(t) {
 			return false
@@ -220,6 +257,13 @@ func (d *doc) batchMemLine(i int) bool {
 		return true
 	case strings.Contains(t, " exceeds job hard limit "):
 		for _, m := range reSGEHardLimit.FindAllStringSubmatch(t, 16) {
+			if m[2] == "h_vmem" || m[2] == "virtual_free" {
+				used, _ := strconv.ParseFloat(m[4], 64)
+				limit, _ := strconv.ParseFloat(m[5], 64)
+				vfound = append(vfound, vmemKill{model.RuntimeOOM{Scope: model.OOMScopeAddressSpace, Reporter: "Grid Engine's execd (job " + m[1] + "'s virtual memory, its address space (" + m[2] + ") " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",
+					Container: "job " + m[1], Source: src}, map[string]any{"scheduler": "Grid Engine execd", "limit": m[2], "used": int64(used), "limit_value": int64(limit), "unit": "bytes"}})
+				continue
+			}
 			found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "Grid Engine's execd (job " + m[1] + "'s " + m[2] + " " + sgeBytes(m[4]) + " over its hard limit " + sgeBytes(m[5]) + " in queue " + m[3] + ", killed by SGE)",
 				Container: "job " + m[1], Source: src})
 		}
@@ -257,7 +301,8 @@ func (d *doc) batchMemLine(i int) bool {
 			d.batchSigkill(i, "Grid Engine's qacct (exit_status 137)", "Grid Engine's accounting of a job that ended with exit status 137 (128+9): it died by SIGKILL, which the execd's kill at a hard limit, the kernel's OOM killer and any kill -9 all send; its maxvmem at the job's h_vmem would say which")
 			return true
 		}
-		found = append(found, model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: "Grid Engine (qacct -j: exit_status 137 with maxvmem " + maxv + " at the job's h_vmem " + limit + ", killed by the execd)", Source: src})
+		vfound = append(vfound, vmemKill{model.RuntimeOOM{Scope: model.OOMScopeAddressSpace, Reporter: "Grid Engine (qacct -j: exit_status 137 with maxvmem " + maxv + " at the job's h_vmem " + limit + ", its address space; killed by the execd)", Source: src},
+			map[string]any{"scheduler": "Grid Engine qacct", "limit": "h_vmem", "used": int64(mv), "limit_value": int64(lv), "unit": "bytes"}})
 	case strings.Contains(t, "Task exited with return code "):
 		if !reAirflowKill.MatchString(t) {
 			return false
@@ -276,7 +321,7 @@ func (d *doc) batchMemLine(i int) bool {
 		}
 		found = append(found, model.RuntimeOOM{Reporter: "Argo Workflows (the step's pod container terminated OOMKilled, exit code 137)", Source: src})
 	}
-	if len(found) == 0 {
+	if len(found) == 0 && len(vfound) == 0 {
 		return false
 	}
 	if d.exampleLog(i) {
@@ -286,11 +331,99 @@ func (d *doc) batchMemLine(i int) bool {
 	for _, o := range found {
 		d.addRuntimeOOM(o)
 	}
+	for _, v := range vfound {
+		d.addAddressSpaceKill(i, v)
+	}
 	d.used[i] = true
 	return true
 }
 
 const celeryKillWhy = "Celery's worker pool (billiard's pool.py, in the MainProcess's log \"Process 'ForkPoolWorker-N' pid:P exited with 'signal 9 (SIGKILL)'\", or the task's WorkerLostError \"Worker exited prematurely: signal 9 (SIGKILL)\") saw a pool child die by SIGKILL: the kernel's OOM killer (a container's memory cgroup at its limit or the host's), a supervisor's kill or any kill -9 sends it; which one is not in this line: the kernel's \"Killed process P\" with that pid, or the pod's OOMKilled state, would say"
+
+// vmemKill is a scheduler's kill at a virtual-memory limit and its figures as printed.
+type vmemKill struct {
+	o    model.RuntimeOOM
+	data map[string]any
+}
+
+// addAddressSpaceKill keeps v (line i) in Timeline.AddressSpaceKills, with its artifact.
+func (d *doc) addAddressSpaceKill(i int, v vmemKill) {
+	v.o.Count = max(v.o.Count, 1)
+	v.data["reporter"] = v.o.Reporter
+	v.data["why"] = "a limit on the job's address space (virtual size), not on resident memory: no OOM kill and no memory shortage of the job or the host"
+	d.addArtifact(KindBatchVmemKill, d.ls[i].No, d.ls[i].No, v.data)
+	if n := len(d.tl.AddressSpaceKills); n >= maxRuntimeOOMs {
+		d.tl.AddressSpaceKills[n-1].Count += v.o.Count
+		return
+	}
+	d.tl.AddressSpaceKills = append(d.tl.AddressSpaceKills, v.o)
+}
+
+func atoi64(s string) int64 {
+	v, _ := strconv.ParseInt(s, 10, 64)
+	return v
+}
+
+// torqueMemAbort reads Torque's job mail at line i ("Job exceeded a memory resource limit
+// (vmem, pvmem, etc.). Job was aborted"): the figures within 40 lines say which limit. Used
+// resident mem at its request is a job-limit kill; used vmem over its request (vmem, which
+// Torque 6 keeps as req_information's swap) with mem below is an address-space kill;
+// without the figures the message is named and kept as a SIGKILL notice, no OOM kill.
+func (d *doc) torqueMemAbort(i int) bool {
+	fig := map[string]int64{}
+	var lines []int
+	for k := max(0, i-5); k < len(d.ls) && k <= i+40; k++ {
+		m := reTorqueMailMem.FindStringSubmatch(d.ls[k].Text)
+		if m == nil {
+			continue
+		}
+		v := atoi64(m[2])
+		switch m[3] {
+		case "b":
+			v >>= 10
+		case "mb":
+			v <<= 10
+		case "gb":
+			v <<= 20
+		}
+		key := strings.Replace(strings.Replace(m[1], "total_", "", 1), "Resource_List.", "req.", 1)
+		key = strings.NewReplacer("req_information.memory.0", "req.mem", "req_information.swap.0", "req.vmem").Replace(key)
+		if _, ok := fig[key]; !ok {
+			fig[key] = v
+		}
+		lines = append(lines, k)
+	}
+	src := fmt.Sprintf("line %d", d.ls[i].No)
+	mem, vmem := fig["resources_used.mem"], fig["resources_used.vmem"]
+	memReq, vmemReq := fig["req.mem"], fig["req.vmem"]
+	data := map[string]any{"scheduler": "Torque pbs_server (job mail)", "unit": "kB"}
+	for k, v := range fig {
+		data[strings.ToLower(strings.ReplaceAll(k, ".", "_"))] = v
+	}
+	mark := func() {
+		d.used[i] = true
+		for _, k := range lines {
+			d.used[k] = true
+		}
+	}
+	switch {
+	case d.exampleLog(i):
+		d.keepProse(i)
+	case memReq > 0 && mem >= memReq*98/100:
+		d.addRuntimeOOM(model.RuntimeOOM{Scope: model.OOMScopeJobLimit, Reporter: fmt.Sprintf("Torque (the job aborted over a memory resource limit: resources_used.mem %d kB at its request %d kB, killed by Torque)", mem, memReq), Source: src})
+		mark()
+	case vmemReq > 0 && vmem > vmemReq:
+		rep := fmt.Sprintf("Torque (the job aborted over its virtual memory, its address space: resources_used.vmem %d kB over its request %d kB", vmem, vmemReq)
+		if mem > 0 {
+			rep += fmt.Sprintf(", while resident mem was %d kB", mem)
+		}
+		d.addAddressSpaceKill(i, vmemKill{model.RuntimeOOM{Scope: model.OOMScopeAddressSpace, Reporter: rep + "; killed by Torque)", Source: src}, data})
+		mark()
+	default:
+		d.batchSigkill(i, "Torque's job mail (aborted over a memory resource limit)", "Torque's mail that it aborted the job over a memory resource limit (JOB_EXEC_OVERLIMIT_MEM): mem, pmem, vmem or pvmem, and which one is not said without the job's resources_used and requested figures; a virtual-memory limit is address space, not memory in use")
+	}
+	return true
+}
 
 const nextflow137Why = "Nextflow's report that a task's command ended with exit status 137 (128+9): it died by SIGKILL, which the kernel's OOM killer, a memory cgroup's, the scheduler's kill at the job's limit and any kill -9 all send; which one is not in this line"
 

@@ -10,6 +10,10 @@ import (
 // h29d (round 29, blind): batch schedulers' and workflow managers' reports of a job killed at
 // its memory limit, in the forms users paste them, each reaching oom-kill with its figures;
 // exit status 137 alone read as SIGKILL, no kill; sentences and other lines unchanged.
+// fix34d moved the virtual-memory forms (PBS vmem, SGE h_vmem, qacct at h_vmem) out of this
+// table: a vmem limit counts address space, not resident memory, so those kills are no
+// oom-kill (TestFix34dVirtualMemoryKillsAreNoOOM); their resident twins (pmem, h_rss, the
+// Torque mail with mem at its request) stand in their place here.
 
 func TestH29dSchedulerMemoryKills(t *testing.T) {
 	for _, c := range []struct {
@@ -36,22 +40,22 @@ func TestH29dSchedulerMemoryKills(t *testing.T) {
 			model.OOMScopeJobLimit, 1, []string{"2097152 kB over its limit 1048576 kB"}},
 		{"Torque job total", "```\n=>> PBS: job killed: mem job total 4323312 kb exceeded limit 3145728 kb\n```\n",
 			model.OOMScopeJobLimit, 1, []string{"4323312 kB over its limit 3145728 kB"}},
-		{"Torque vmem", "=>> PBS: job killed: vmem 8589934592 exceeded limit 4294967296\n",
-			model.OOMScopeJobLimit, 1, []string{"virtual memory (vmem) 8589934592 bytes over its limit 4294967296 bytes"}},
+		{"Torque pmem", "=>> PBS: job killed: pmem 8589934592 exceeded limit 4294967296\n",
+			model.OOMScopeJobLimit, 1, []string{"memory (pmem) 8589934592 bytes over its limit 4294967296 bytes"}},
 		{"LSF job report", "------------------------------------------------------------\n\nTERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\nExited with exit code 137.\n\nResource usage summary:\n\n    CPU time :                                   66557.29 sec.\n    Max Memory :                                 16384 MB\n    Average Memory :                             9120.55 MB\n    Total Requested Memory :                     16384.00 MB\n",
 			model.OOMScopeJobLimit, 1, []string{"Max Memory 16384 MB", "Total Requested Memory 16384.00 MB"}},
 		{"LSF report flattened", "my job died: ---------- TERM_MEMLIMIT: job killed after reaching LSF memory usage limit. Exited with exit code 137. Resource usage summary: CPU time : 66557.29 sec. Max Memory : 16384 MB Average Memory : 9120.55 MB\n",
 			model.OOMScopeJobLimit, 1, []string{"Max Memory 16384 MB"}},
-		{"SGE execd messages", "11/28/2026 10:14:22|  main|node05|W|job 2231876.1 exceeds job hard limit \"h_vmem\" of queue \"all.q@node05.cluster\" (8589934592.00000 > limit:8589934592.00000) - sending SIGKILL\n",
-			model.OOMScopeJobLimit, 1, []string{"h_vmem 8192 MiB over its hard limit 8192 MiB"}},
+		{"SGE execd messages, h_rss", "11/28/2026 10:14:22|  main|node05|W|job 2231876.1 exceeds job hard limit \"h_rss\" of queue \"all.q@node05.cluster\" (8589934592.00000 > limit:8589934592.00000) - sending SIGKILL\n",
+			model.OOMScopeJobLimit, 1, []string{"h_rss 8192 MiB over its hard limit 8192 MiB"}},
 		{"LSF bjobs -l, wrapped", "Tue Dec 23 16:34:13: Completed <exit>; TERM_MEMLIMIT: job killed after reaching\n                      LSF memory usage limit;\n\n\n MEMLIMIT\n     48 G \n\nMEMORY USAGE:\nMAX MEM: 48 Gbytes;  AVG MEM: 1.3 Gbytes\n",
 			model.OOMScopeJobLimit, 1, []string{"MEMLIMIT 48 G", "MAX MEM 48 Gbytes"}},
 		{"PBS qstat -f", "Job Id: 123456.pbs01\n    resources_used.mem = 8391232kb\n    job_state = F\n    Resource_List.mem = 8gb\n    Exit_status = -27\n",
 			model.OOMScopeJobLimit, 1, []string{"JOB_EXEC_KILL_MEM", "resources_used.mem 8391232kb", "Resource_List.mem 8gb"}},
 		{"Galaxy job info", "job info:\nThis job was terminated because it used more memory than it was allocated.\nPlease click the bug icon to report this problem if you need help.\n",
 			model.OOMScopeCgroup, 1, []string{"Galaxy"}},
-		{"SGE qacct -j", "==============================================================\nqname        all.q\nhostname     node05.cluster\njobnumber    2231876\ncategory     -l h_vmem=8G,h_rt=86400\nfailed       100 : assumedly after job\nexit_status  137                  (Killed)\nmaxvmem      8.000G\n",
-			model.OOMScopeJobLimit, 1, []string{"maxvmem 8.000G at the job's h_vmem 8G"}},
+		{"Torque job mail, resident mem", "PBS Job Id: 1234.torque01\nAborted by PBS Server\nJob exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted\nSee Administrator for help\nExit_status=-10\nresources_used.mem=8388000kb\nresources_used.vmem=9000000kb\nreq_information.memory.0=8388608kb\n",
+			model.OOMScopeJobLimit, 1, []string{"resources_used.mem 8388000 kB at its request 8388608 kB"}},
 		{"Argo get", "STEP                  TEMPLATE  PODNAME                     DURATION  MESSAGE\n ✖ wf-8xk2p           main\n └─✖ train            train     wf-8xk2p-train-3310925371   4m        OOMKilled (exit code 137)\n",
 			"", 1, []string{"Argo Workflows"}},
 	} {
@@ -140,5 +144,53 @@ func TestH29dSchedulerCounterCases(t *testing.T) {
 	// Argo's node message.
 	if tl := pasteTimeline(t, "the pod was OOMKilled (exit code 137) again yesterday\n"); len(tl.RuntimeOOMs) > 0 {
 		t.Errorf("argo in a sentence: %+v", tl.RuntimeOOMs)
+	}
+}
+
+// fix34d: a virtual-memory limit (PBS/Torque vmem and pvmem, SGE h_vmem, qstat's -26, the
+// Torque mail's vmem over its request) counts the job's address space, not resident memory:
+// the kill is named with its figures (Timeline.AddressSpaceKills and an artifact) and
+// oom-kill is not checked, no warning; it says why. h29d read them as job-limit oom-kills
+// (corpus 2945, 2946: healthy, must NOT report oom-kill).
+func TestFix34dVirtualMemoryKillsAreNoOOM(t *testing.T) {
+	for _, c := range []struct{ name, text, figure string }{
+		{"Torque vmem", "=>> PBS: job killed: vmem 8589934592 exceeded limit 4294967296\n", "(vmem) 8589934592 bytes over its limit 4294967296 bytes"},
+		{"PBS pvmem kb", "> =>> PBS: job killed: pvmem 2097152kb exceeded limit 1048576kb\n", "(pvmem) 2097152 kB over its limit 1048576 kB"},
+		{"SGE execd h_vmem", "11/28/2026 10:14:22|  main|node05|W|job 2231876.1 exceeds job hard limit \"h_vmem\" of queue \"all.q@node05.cluster\" (8589934592.00000 > limit:8589934592.00000) - sending SIGKILL\n", "(h_vmem) 8192 MiB over its hard limit 8192 MiB"},
+		{"SGE qacct -j h_vmem", "==============================================================\nqname        all.q\nhostname     node05.cluster\njobnumber    2231876\ncategory     -l h_vmem=8G,h_rt=86400\nfailed       100 : assumedly after job\nexit_status  137                  (Killed)\nmaxvmem      8.000G\n", "maxvmem 8.000G at the job's h_vmem 8G"},
+		{"PBS qstat -f -26", "Job Id: 123456.pbs01\n    resources_used.vmem = 8391232kb\n    job_state = F\n    Resource_List.vmem = 8gb\n    Exit_status = -26\n", "JOB_EXEC_KILL_VMEM; resources_used.vmem 8391232kb; Resource_List.vmem 8gb"},
+		{"Torque job mail, vmem", "> PBS Job Id: 75736704\nAborted by PBS Server\nJob exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted\nSee Administrator for help\nExit_status=-10\nresources_used.vmem=286793240kb\nresources_used.mem=37296368kb\nreq_information.memory.0=209715200kb\nreq_information.swap.0=209715200kb\n", "resources_used.vmem 286793240 kB over its request 209715200 kB, while resident mem was 37296368 kB"},
+	} {
+		tl := pasteTimeline(t, c.text)
+		if len(tl.RuntimeOOMs) > 0 || len(tl.AddressSpaceKills) != 1 || !strings.Contains(tl.AddressSpaceKills[0].Reporter, c.figure) {
+			t.Errorf("%s: %+v %+v", c.name, tl.RuntimeOOMs, tl.AddressSpaceKills)
+		}
+		if res := run(t, "oom-kill", tl); len(res.Findings) > 0 || !strings.Contains(res.NotChecked, "virtual-memory (address-space) limit") {
+			t.Errorf("%s: %+v", c.name, res)
+		}
+	}
+	// A kernel OOM beside a vmem kill still fires; the vmem kill is not counted in it.
+	tl := pasteTimeline(t, "=>> PBS: job killed: vmem 8589934592 exceeded limit 4294967296\n[ 5.000000] Out of memory: Killed process 4242 (java) total-vm:9000000kB, anon-rss:8000000kB, file-rss:0kB, shmem-rss:0kB\n")
+	if res := run(t, "oom-kill", tl); len(res.Findings) != 1 || strings.Contains(res.Findings[0].Title, "vmem") || len(tl.AddressSpaceKills) != 1 {
+		t.Errorf("kernel OOM with a vmem kill: %+v", res)
+	}
+}
+
+// The Torque mail without figures says no limit: named, a SIGKILL notice, no kill; the mail's
+// words in a sentence, a walltime abort and pbsnodes-like keys in prose are not read.
+func TestFix34dTorqueMailCounterCases(t *testing.T) {
+	tl := pasteTimeline(t, "Aborted by PBS Server\nJob exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted\nSee Administrator for help\n")
+	if len(tl.RuntimeOOMs) > 0 || len(tl.AddressSpaceKills) > 0 || len(tl.SigkillNotices) != 1 {
+		t.Errorf("mail without figures: %+v %+v %+v", tl.RuntimeOOMs, tl.AddressSpaceKills, tl.SigkillNotices)
+	}
+	for name, text := range map[string]string{
+		"sentence":   "PBS says Job exceeded a memory resource limit (vmem, pvmem, etc.). Job was aborted, so I raised vmem.\n",
+		"walltime":   "Job exceeded its walltime limit. Job was aborted\nSee Administrator for help\nExit_status=-11\nresources_used.vmem=286793240kb\n",
+		"if you see": "If you see =>> PBS: job killed: vmem 3372163072 exceeded limit 2147483648 add vmem=40gb.\n",
+	} {
+		tl := pasteTimeline(t, text)
+		if len(tl.RuntimeOOMs) > 0 || len(tl.AddressSpaceKills) > 0 || len(tl.SigkillNotices) > 0 {
+			t.Errorf("%s: %+v %+v %+v", name, tl.RuntimeOOMs, tl.AddressSpaceKills, tl.SigkillNotices)
+		}
 	}
 }

@@ -42,7 +42,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 	atLimit := cgroupsAtLimit(tl)
 	stated := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedOOM] > 0 })
 	runtime := tl.RuntimeOOMs
-	if stated != nil && len(kills) == 0 && len(runtime) == 0 && len(tl.FrameworkKills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
+	if stated != nil && len(kills) == 0 && len(runtime) == 0 && len(tl.FrameworkKills) == 0 && len(tl.AddressSpaceKills) == 0 && len(cgRead) == 0 && len(atLimit) == 0 && !(counter.hasLast && counter.last > 0) &&
 		len(logMatches(tl, slices.Concat(oomLogNeedles, kernel.MsgOOMNoKillable, kernel.MsgOOMVendorNoKill)...)) == 0 {
 		// Only words: the author says the host ran out of memory or the killer killed
 		// ("crashes frequently from OOM"), and no report of it is in the input.
@@ -66,6 +66,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 		}
 		if fk := frameworkKillsWhy(tl.FrameworkKills); fk != "" {
 			return NotChecked("%s; %s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", fk, logWhy)
+		}
+		if ak := addressSpaceKillsWhy(tl.AddressSpaceKills); ak != "" {
+			return NotChecked("%s; %s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", ak, logWhy)
 		}
 		return NotChecked("%s, no oom_kill counter in /proc/vmstat (4.13+) and no memory cgroup's memory.events", logWhy)
 	}
@@ -655,4 +658,19 @@ func sigkillNoticesWhy(ks []model.RuntimeOOM) string {
 		n += max(k.Count, 1)
 	}
 	return fmt.Sprintf("%d child(ren) killed by SIGKILL as a server reports it (%s, %s), not proven the kernel's OOM killer: SIGKILL is also any kill -9 or a supervisor's stop, and the kernel's own kill line is not in the text", n, ks[0].Reporter, ks[0].Source)
+}
+
+// addressSpaceKillsWhy names batch schedulers' kills at a job's virtual-memory limit
+// (Timeline.AddressSpaceKills: PBS/Torque vmem, Grid Engine h_vmem, Exit_status -26) for
+// oom-kill's not-checked reason: the limit counts the job's address space, not resident
+// memory, so such a kill is the scheduler's accounting, no OOM kill and no memory shortage.
+func addressSpaceKillsWhy(ks []model.RuntimeOOM) string {
+	if len(ks) == 0 {
+		return ""
+	}
+	n := 0
+	for _, k := range ks {
+		n += max(k.Count, 1)
+	}
+	return fmt.Sprintf("%d kill(s) of a batch job at a virtual-memory (address-space) limit, no OOM kill: %s (%s); a vmem limit counts mapped and reserved address space, not resident memory, so it says nothing of the job's or the host's memory in use", n, ks[0].Reporter, ks[0].Source)
 }

@@ -128,6 +128,13 @@ type Timeline struct {
 	// (Postfix's, Dovecot's and rspamd's masters): the kernel's OOM killer sends SIGKILL, so
 	// does any kill -9; oom-kill names them when it is not checked (Reporter, Count, Source).
 	SigkillNotices []RuntimeOOM `json:"sigkill_notices,omitempty"`
+	// AddressSpaceKills are batch schedulers' kills of a job over a VIRTUAL-memory limit
+	// (PBS/Torque vmem and pvmem, Grid Engine's h_vmem and virtual_free, qstat's Exit_status
+	// -26 JOB_EXEC_KILL_VMEM): the job's address space as the scheduler sums it (reserved,
+	// mapped and shared pages, never touched ones too) passed a limit, which says nothing of
+	// resident memory, the host's or the job's; no kernel OOM and no memory shortage.
+	// oom-kill names them when it is not checked (Reporter with the figures, Count, Source).
+	AddressSpaceKills []RuntimeOOM `json:"address_space_kills,omitempty"`
 
 	// UDPSockets are pasted /proc/net/udp tables: each socket's receive queue and its own
 	// drop count (sk_drops), which say which socket lost datagrams when Udp RcvbufErrors
@@ -252,6 +259,10 @@ const (
 	// TERM_MEMLIMIT, Grid Engine's execd, HTCondor's periodic hold): neither the kernel's OOM
 	// killer nor the host's memory.
 	OOMScopeJobLimit = "job limit"
+	// OOMScopeAddressSpace: a batch scheduler's kill of a job whose VIRTUAL size passed a
+	// limit (vmem, pvmem, h_vmem): kept in Timeline.AddressSpaceKills, never counted as an
+	// OOM kill (fix34d).
+	OOMScopeAddressSpace = "address-space limit"
 )
 
 // KubeletEviction is the kubelet's hard eviction threshold on memory.available: the kubelet
