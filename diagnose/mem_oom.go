@@ -639,11 +639,16 @@ func frameworkKillsWhy(ks []model.RuntimeOOM) string {
 	if len(ks) == 0 {
 		return ""
 	}
-	n, first := 0, ks[0]
+	return fmt.Sprintf("%d kill(s) of a framework's own workers by its own memory policy, no kill by the kernel's OOM killer: %s (%s)", killCount(ks), ks[0].Reporter, ks[0].Source)
+}
+
+// killCount: the kills ks stand for, a record without a count being one.
+func killCount(ks []model.RuntimeOOM) int {
+	n := 0
 	for _, k := range ks {
 		n += max(k.Count, 1)
 	}
-	return fmt.Sprintf("%d kill(s) of a framework's own workers by its own memory policy, no kill by the kernel's OOM killer: %s (%s)", n, first.Reporter, first.Source)
+	return n
 }
 
 // sigkillNoticesWhy: a server's own notices of children killed by SIGKILL (Postfix's,
@@ -653,11 +658,7 @@ func sigkillNoticesWhy(ks []model.RuntimeOOM) string {
 	if len(ks) == 0 {
 		return ""
 	}
-	n := 0
-	for _, k := range ks {
-		n += max(k.Count, 1)
-	}
-	return fmt.Sprintf("%d child(ren) killed by SIGKILL as a server reports it (%s, %s), not proven the kernel's OOM killer: SIGKILL is also any kill -9 or a supervisor's stop, and the kernel's own kill line is not in the text", n, ks[0].Reporter, ks[0].Source)
+	return fmt.Sprintf("%d child(ren) killed by SIGKILL as a server reports it (%s, %s), not proven the kernel's OOM killer: SIGKILL is also any kill -9 or a supervisor's stop, and the kernel's own kill line is not in the text", killCount(ks), ks[0].Reporter, ks[0].Source)
 }
 
 // addressSpaceKillsWhy names batch schedulers' kills at a job's virtual-memory limit
@@ -668,9 +669,5 @@ func addressSpaceKillsWhy(ks []model.RuntimeOOM) string {
 	if len(ks) == 0 {
 		return ""
 	}
-	n := 0
-	for _, k := range ks {
-		n += max(k.Count, 1)
-	}
-	return fmt.Sprintf("%d kill(s) of a batch job at a virtual-memory (address-space) limit, no OOM kill: %s (%s); a vmem limit counts mapped and reserved address space, not resident memory, so it says nothing of the job's or the host's memory in use", n, ks[0].Reporter, ks[0].Source)
+	return fmt.Sprintf("%d kill(s) of a batch job at a virtual-memory (address-space) limit, no OOM kill: %s (%s); a vmem limit counts mapped and reserved address space, not resident memory, so it says nothing of the job's or the host's memory in use", killCount(ks), ks[0].Reporter, ks[0].Source)
 }
