@@ -928,7 +928,8 @@ func showMemZoneReading(zones []model.ZoneReport, nodes []NodeCounters, pageKB i
 
 // lastZoneLineCut says whether a dump ends inside its last zone line: the dump's last line is
 // a zone line and the paste ends there, or its last field is a name without its ":value"
-// ("... inactive_file:1235660kB unevictable:0kB writepen"), which no zone line the kernel
+// ("... inactive_file:1235660kB unevictable:0kB writepen", or "writepending:" with its
+// value cut), which no zone line the kernel
 // prints ends with (each field is "name:value", lib/show_mem.c show_free_areas), so
 // whatever follows (a closing fence, the poster's prose, a prompt) came after the cut. A
 // zone line cut inside the dump, its lowmem_reserve and buddy lines after it (an excerpt the
@@ -948,6 +949,9 @@ func lastZoneLineCut(ls []Line, used []int) bool {
 	fs := fields(t)
 	last := fs[len(fs)-1]
 	if k, v, ok := strings.Cut(last, ":"); ok {
+		if v == "" {
+			return true // "... unevictable:9076kB writepending:": cut after the name's colon (corpus 2963)
+		}
 		// A watermark or size whose number lost its unit ("HighMem free:8913576kB min:512kB
 		// low:2", corpus 1904): each is printed "name:NkB", so the line was cut in it.
 		switch k {
