@@ -250,7 +250,7 @@ func (h *hostFacts) scan(l *Line) {
 				program = m[3]
 				continue
 			}
-			if featureVersion(t, m[2], m[3]) {
+			if featureVersion(t, m[2], m[3]) || preReleaseGlued(t, m[3]) {
 				continue
 			}
 			h.setKernel(t[m[2]:m[3]], 1, l, t)
@@ -398,4 +398,11 @@ func dpkgArchField(t string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// preReleaseGlued: the bare release ending at end is glued to letters ("2.0.0rc1", "2.0.0b4",
+// "2.1.0beta"): a program's pre-release tag (fix35c, corpus 3019: GNS3's "2.0.0rc1" read as
+// kernel 2.0.0); a kernel's own is joined by a dash ("2.6.32-rc1"), kept by reBareVer.
+func preReleaseGlued(t string, end int) bool {
+	return end < len(t) && (t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z')
 }

@@ -63,6 +63,7 @@ var (
 		{statesDomainFigure, whyStatedFigure},
 		{ownAllocatorOut, whyOwnAllocatorOut},
 		{erlangAllocOut, whyErlangAllocOut},
+		{fdLimitTooLow, whyFDLimitTooLow}, // fix35c (statedlimits.go)
 	}
 	proseLineForms = []figureForm{
 		{statesDomainFigure, whyStatedFigure},
@@ -76,6 +77,8 @@ var (
 		{statedOOMScore, whyStatedOOMScore},       // fix29a
 		{bufferSizeSetting, whyBufferSizeSetting}, // fix29a
 		{unboundConfSize, whyUnboundConfSize},     // fix32a (dnsownfigures.go)
+		{tcQdiscLimitSet, whyTCQdiscLimitSet},     // fix35c (statedlimits.go)
+		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c
 	}
 )
 
@@ -245,6 +248,7 @@ func numberWithUnit(p string) figureKindT {
 		return bareFigure
 	case "%", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib", "t", "tb", "b",
 		"ki", "mi", "gi", "ti", // Kubernetes' binary quantity suffixes ("256Mi", "2Gi"), lower-cased
+		"bytes", // "1500bytes", glued (fix35c): "1500 bytes" is a bare figure beside its noun
 		"mbps", "gbps", "kbps", "pps", "kpps", "mpps", "mbit", "gbit", "mbit/s", "gbit/s", "mb/s", "gb/s":
 		return unitFigure
 	}
