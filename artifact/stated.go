@@ -429,6 +429,15 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
+		for _, m := range statedOOMKilledStated(para) {
+			// "terminated with reason `OOMKilled`", "`OOMKilled` changed from false to true",
+			// "oom-killer keeps killing squid" (statedkubeoom.go, fix35a).
+			if onHeading(m[0]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
 		for _, m := range statedOOMBlame(para) {
 			// "Turns out this was the OOM killer": a kill attributed to the killer after
 			// the fact (statedoskill.go).

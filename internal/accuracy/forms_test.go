@@ -990,7 +990,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 1585-serverfault-461032-varnish-3x-front-syn-sent-spike-netstat-states-time-wait-6124-sysctl-port-range-1024-65536-tw-recycle":     limitFlattenedBlock,
 	"flattened 1746-photoprism-1094-2021-pi3bplus-entrypoint-killed-free-m-860mb-swap-99-of-99-used":                                              limitFlattenedBlock,
 	"flattened 1810-logstash-output-elasticsearch-319-2015-nf-conntrack-table-full-port-9200-established-prose":                                   limitFlattenedQuotedInProse,
-	"flattened 1813-ibm-event-streams-7-2018-zookeeper-pod-oomkilled-exit-137-pagefault-out-of-memory-container-limit":                            limitFlattenedBlock,
 	"flattened 1816-pai-1658-2018-hdfs-datanode-killed-docker-events-status-oom-die":                                                              limitFlattenedBlock,
 	"flattened 004-virtio-net-ksoftirqd-slub-oom-4.9-kvm":                                                                                         limitFlattenedBlock,
 	"flattened 006-arm64-android-fork-order2-dma-4.1":                                                                                             limitFlattenedBlock,

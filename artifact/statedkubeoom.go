@@ -1,0 +1,78 @@
+package artifact
+
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
+
+// fix35a (corpora 2975, 2984, 2998, 3027): an OOM kill the author states in one of three
+// forms no other stated reader takes:
+//
+//   - the container runtime's reason OOMKilled told in prose as the container's outcome: "the
+//     container is terminated with reason `OOMKilled`", "hit the 2Gi cgroup limit →
+//     **OOMKilled (exit 137)**". Kubernetes sets the reason OOMKilled (and docker its
+//     State.OOMKilled) only when the container's memory cgroup reported an OOM kill
+//     (kube_pod.go reads the same reason from kubectl's own output);
+//   - docker's State.OOMKilled flag told as having turned true: "the `OOMKilled` snapshot
+//     changed from false ... to true", "oomkilled (false → true)" (kube_runner.go reads the
+//     flag in docker inspect's JSON);
+//   - the OOM killer's repeated kills in the present or past progressive: "oom-killer keeps
+//     killing squid or httpd processes", "the OOM killer kept killing mysqld".
+//
+// A question ("is it terminated with reason OOMKilled?"), a condition or advice ("if it gets
+// terminated with reason OOMKilled", "to avoid the OOM killer killing ..."), a negation ("was
+// not terminated with OOMKilled", "OOMKilled changed from true to false") and a general
+// statement ("the OOM killer keeps killing the process with the highest score") state
+// nothing.
+var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|restarted|stopped|died|ended)\\s+(?:with\\s+|by\\s+)?(?:(?:the\\s+)?(?:reason|status|state)\\s*:?\\s*)?[`*\"'_]*OOMKilled\\b" +
+	"|(?:→|->|=>)\\s*[`*\"'_]*OOMKilled\\b" +
+	"|\\bOOMKilled[`*\"'_]*\\s*\\(exit(?:\\s+code)?\\s*:?\\s*137\\)")
+
+var reStatedOOMKilledFlag = lazyre.New("(?i)\\bOOMKilled\\b[`*\"'_]*[^.;\\n]{0,60}?\\b(?:changed|went|flipped|turned|switched)\\s+from\\s+[`\"']?false[`\"']?[^.;\\n]{0,60}?\\bto\\s+[`\"']?true\\b" +
+	"|\\bOOMKilled[`*\"'_]*\\s*\\(\\s*false\\s*(?:→|->|=>|to)\\s*true\\b")
+
+var reStatedOOMKillerKeeps = lazyre.New(`(?i)\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:keeps|kept|is|was|were|has\s+been|had\s+been|started|starts|began)\s+(?:on\s+)?killing\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]+`)
+
+// A kill the killer "keeps" doing is no reference page's voice: its generic test is the
+// victim named by kind (reKillerKindVictim) and a habitual adverb, not genericStatement's
+// markers (which take "squid or httpd processes" for a kind).
+//
+// reKillerKindVictim: the OOM killer's victim named by kind, as a reference page does ("keeps
+// killing the process with the highest score", "kept killing a process", "killing processes").
+var reKillerKindVictim = lazyre.New(`(?i)\bkilling\s+(?:the\s+(?:process|task)\s+with\b|the\s+(?:largest|biggest|heaviest|worst)\b|an?\s+(?:random\s+)?(?:process|task|victim)\b|(?:random\s+)?(?:processes|tasks)\b|whatever\b|whichever\b)`)
+
+// statedOOMKilledStated: the offsets of an OOM kill stated in the forms above.
+func statedOOMKilledStated(para string) [][]int {
+	hasKilled := containsFoldASCII(para, "oomkilled")
+	hasKiller := containsFoldASCII(para, "killer") && containsFoldASCII(para, "killing")
+	if !hasKilled && !hasKiller {
+		return nil
+	}
+	var out [][]int
+	keep := func(m []int, byKind bool) bool {
+		sentence := sentenceAround(para, m[0], m[1])
+		match := para[m[0]:m[1]]
+		lead := sentence[:max(0, strings.Index(sentence, match))]
+		return !(hypotheticalUpTo(sentence, match) || !byKind && genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
+			reNegated.MatchString(lead[max(0, len(lead)-24):]) || reOOMGotHedge.MatchString(lead) || acrossCells(match) ||
+			reKillerKindVictim.MatchString(match+para[m[1]:min(len(para), m[1]+40)]))
+	}
+	if hasKilled {
+		for _, re := range []*lazyre.Regexp{reStatedOOMKilledReason, reStatedOOMKilledFlag} {
+			for _, m := range re.FindAllStringIndex(para, -1) {
+				if keep(m, false) {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	if hasKiller {
+		for _, m := range reStatedOOMKillerKeeps.FindAllStringIndex(para, -1) {
+			if keep(m, true) && !reHabitual.MatchString(sentenceAround(para, m[0], m[1])) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
