@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"strconv"
+	"strings"
 
 	"headroom/internal/lazyre"
 )
@@ -57,14 +58,31 @@ func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool)
 		if err1 != nil || err2 != nil || total <= 0 || used > total || used < swapFullShare*total {
 			continue
 		}
-		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
+		sentence := fromMatchLine(para, m[0], sentenceAround(para, m[0], m[1]), match, lineAt)
 		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true
 	}
 	return 0, "", false
+}
+
+// fromMatchLine cuts sentence to the part on the match's own line and after: the items of
+// a list without full stops are joined into one sentence, and an earlier item's words ("up
+// to 12 contexts") are not the figure's. A condition or advice just before the figure on an
+// earlier line is still seen by the 60 bytes before it (reSwappingAdvice).
+func fromMatchLine(para string, start int, sentence, match string, lineAt func(int) int) string {
+	ln := lineAt(start)
+	o := start
+	for o > 0 && start-o < 200 && lineAt(o-1) == ln {
+		o--
+	}
+	head := para[o:start]
+	if j := strings.Index(sentence, head+match); j > 0 {
+		return sentence[j:]
+	}
+	return sentence
 }
 
 // swapFullShare: the share of the swap in use that makes a stated figure "full" (the
