@@ -16,15 +16,17 @@ func TestFix35bStatedSwapFigureFull(t *testing.T) {
 	for _, s := range []string{
 		"• In a 4 GB container: load average reached 34 on 4 cores, SWAP 511/512 MB full\n",
 		"The box crawled; swap: 1.9 of 2 GB used and load was 40.\n",
+		"• maxConcurrent: 4 + subagents.maxConcurrent: 8 = up to 12 concurrent browser contexts\n• In a 4 GB container: load average reached 34 on 4 cores, SWAP 511/512 MB full\n",
 	} {
 		if !stated(pasteTimeline(t, s)) {
 			t.Errorf("%q: swap nearly full not stated", s)
 		}
 	}
 	for _, s := range []string{
-		"In a 4 GB container the load reached 12, swap 200/512 MB.\n",     // half used: parked pages
-		"If swap reaches 511/512 MB the kernel starts killing.\n",         // a possibility
-		"Set swap to 512/512 MB so it never fills.\n",                     // advice
+		"In a 4 GB container the load reached 12, swap 200/512 MB.\n", // half used: parked pages
+		"If swap reaches 511/512 MB the kernel starts killing.\n",     // a possibility
+		"Set swap to 512/512 MB so it never fills.\n",
+		"If the box ever gets to\nswap 511/512 MB full, add RAM.\n",       // a condition on the line before                     // advice
 		"We never saw swap 511/512 MB full on this host.\n",               // negated
 		"The renderer used 511/512 MB of its heap, no swap configured.\n", // not the swap's figure
 	} {
