@@ -1,6 +1,9 @@
 package artifact
 
 import (
+	"strconv"
+	"strings"
+
 	"headroom/internal/lazyre"
 )
 
@@ -36,5 +39,52 @@ func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 		}
 		return lineAt(m[0]), sentence, true
 	}
+	return statedSwapFigureFull(para, lineAt)
+}
+
+// reStatedSwapFigure (fix35b): the swap's used and total stated as figures of one unit, the
+// way top's header is retyped in prose ("SWAP 511/512 MB full", "swap: 1.9 of 2 GB used",
+// "swap usage 2047/2048 MiB"). Only a swap nearly full (used at least 95% of the total) is
+// the author's statement that this host swapped its working set out; a swap partly used is
+// old pages parked on disk and states nothing. Counter-cases: advice ("set swap to 512/512
+// MB"), a possibility ("if swap reaches 511/512 MB"), a negation, a swap half used.
+var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*(?:[kmgt]i?b?)\b(?:\s+(?:full|used|in\s+use|exhausted))?`)
+
+// statedSwapFigureFull reports the line and sentence of a stated swap figure nearly full.
+func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool) {
+	for _, m := range submatches(true, reStatedSwapFigure, para) {
+		used, err1 := strconv.ParseFloat(para[m[2]:m[3]], 64)
+		total, err2 := strconv.ParseFloat(para[m[4]:m[5]], 64)
+		if err1 != nil || err2 != nil || total <= 0 || used > total || used < swapFullShare*total {
+			continue
+		}
+		match := para[m[0]:m[1]]
+		sentence := fromMatchLine(para, m[0], sentenceAround(para, m[0], m[1]), match, lineAt)
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+			continue
+		}
+		return lineAt(m[0]), sentence, true
+	}
 	return 0, "", false
 }
+
+// fromMatchLine cuts sentence to the part on the match's own line and after: the items of
+// a list without full stops are joined into one sentence, and an earlier item's words ("up
+// to 12 contexts") are not the figure's. A condition or advice just before the figure on an
+// earlier line is still seen by the 60 bytes before it (reSwappingAdvice).
+func fromMatchLine(para string, start int, sentence, match string, lineAt func(int) int) string {
+	ln := lineAt(start)
+	o := start
+	for o > 0 && start-o < 200 && lineAt(o-1) == ln {
+		o--
+	}
+	head := para[o:start]
+	if j := strings.Index(sentence, head+match); j > 0 {
+		return sentence[j:]
+	}
+	return sentence
+}
+
+// swapFullShare: the share of the swap in use that makes a stated figure "full" (the
+// snapshot rule's swapExhaustedShare, diagnose/mem_swap_norate.go).
+const swapFullShare = 0.95

@@ -78,6 +78,9 @@ func errnoLine(t string, record bool) (string, bool) {
 	if tmpfsNoSpaceLine(t) {
 		return tmpfsNoSpaceWhy, true // ENOSPC on a tmpfs: RAM-backed space (unreadtmpfs.go, fix30a)
 	}
+	if strings.Contains(t, "i/o timeout") && goDNSTimeoutLine(t) {
+		return goDNSTimeoutWhy, true // unreadgodns.go
+	}
 	if _, ok := runtimeOOMLine(t); ok {
 		return "", false // .NET's "Insufficient memory to continue ..." is no libusb error: appOOMLine names it
 	}

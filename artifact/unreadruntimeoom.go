@@ -50,6 +50,13 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// after the collection, V8's own figures, not the host's.
 	{" ms: ", " ms: Mark-Compact ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-Compact A (B) -> C (D) MB\", printed under \"<--- Last few GCs --->\" before Node's heap out-of-memory): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
 	{" ms: ", " ms: Scavenge ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Scavenge A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
+	// Chromium base/process/memory.cc TerminateBecauseOutOfMemory / OnNoMemoryInternal:
+	// LOG(FATAL) << "Out of memory. size=" << size, logged as "[pid:tid:MMDD/HHMMSS.usec:
+	// FATAL:memory.cc(N)] Out of memory. size=N" (fix35b): one of the browser's own
+	// allocations was refused, most often a shared-memory segment (viz's
+	// AllocateSharedBitmap, a renderer's buffer) in a /dev/shm of Docker's default 64 MB.
+	// The kernel's OOM killer prints "Out of memory: Killed process" (a colon, no size=).
+	{"Out of memory. size=", "Out of memory. size=", "Chromium's own allocation was refused (base/process/memory.cc: FATAL \"Out of memory. size=N\", N bytes asked for; most often a shared-memory segment in a full /dev/shm, 64 MB by default in Docker: --shm-size or --disable-dev-shm-usage) and the browser or renderer aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{" ms: ", " ms: Mark-sweep ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-sweep A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
 }
 
@@ -74,8 +81,19 @@ func runtimeOOMLine(t string) (string, bool) {
 		if f.gate == " ms: " && !strings.Contains(t[j:], ") MB") {
 			continue
 		}
+		if f.gate == "Out of memory. size=" && !chromiumOOMFigure(t, j+len(f.text)) {
+			continue // a sentence quoting the words, no FATAL record or no byte count
+		}
 		if f.gate == "Unable to commit " && !ghcCommitFigure(t, j) {
 			continue // "Unable to commit changes ... bytes of memory": no figure before the words
+		}
+		if f.gate == "Out of memory. size=" {
+			k := j + len(f.text)
+			n := 0
+			for k+n < len(t) && t[k+n] >= '0' && t[k+n] <= '9' {
+				n++
+			}
+			return "size=" + t[k:k+n] + " bytes: " + f.why + "; headroom has no reader for this log", true
 		}
 		return f.why + "; headroom has no reader for this log", true
 	}
@@ -87,4 +105,14 @@ func runtimeOOMLine(t string) (string, bool) {
 func ghcCommitFigure(t string, j int) bool {
 	k := strings.Index(t, "Unable to commit ")
 	return k >= 0 && isDigits(t[k+len("Unable to commit "):j])
+}
+
+// chromiumOOMFigure: Chromium's record prints a byte count after "size=" and its level and
+// file, "FATAL:memory.cc(", before the message.
+func chromiumOOMFigure(t string, k int) bool {
+	n := 0
+	for k+n < len(t) && t[k+n] >= '0' && t[k+n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.Contains(t[:k], "FATAL:memory.cc(")
 }
