@@ -63,6 +63,7 @@ func TestFix35cPreReleaseNoKernel(t *testing.T) {
 		// counter-cases: the host's old releases in prose
 		{"On 2.4.13 (and 2.4.5) performance drops\n", "2.4.13"},
 		{"the box runs 2.6.32-rc1 since monday\n", "2.6.32-rc1"},
+		{"Both servers swap constantly, but the 2.4.20aa1 at a 10-fold rate\n", "2.4.20"}, // a 2.4 patch set (corpus 346)
 	} {
 		tl := ParseString(c.text, "t.txt", Options{})
 		if tl.Host.Kernel != c.want {

@@ -400,9 +400,19 @@ func dpkgArchField(t string) (string, bool) {
 	return name, true
 }
 
-// preReleaseGlued: the bare release ending at end is glued to letters ("2.0.0rc1", "2.0.0b4",
-// "2.1.0beta"): a program's pre-release tag (fix35c, corpus 3019: GNS3's "2.0.0rc1" read as
-// kernel 2.0.0); a kernel's own is joined by a dash ("2.6.32-rc1"), kept by reBareVer.
+// preReleaseGlued: the bare release ending at end is glued to a pre-release tag ("2.0.0rc1",
+// "2.0.0b4", "2.1.0beta"): a program's version (fix35c, corpus 3019: GNS3's "2.0.0rc1" read
+// as kernel 2.0.0); a kernel's own is joined by a dash ("2.6.32-rc1"), kept by reBareVer.
+// Other glued letters stay a kernel's: 2.4's patch sets were named so ("2.4.20aa1",
+// Arcangeli's tree; "2.4.20rmap"; "2.4.18ac3", Cox's; corpus 346).
 func preReleaseGlued(t string, end int) bool {
-	return end < len(t) && (t[end] >= 'a' && t[end] <= 'z' || t[end] >= 'A' && t[end] <= 'Z')
+	k := end
+	for k < len(t) && (t[k] >= 'a' && t[k] <= 'z' || t[k] >= 'A' && t[k] <= 'Z') {
+		k++
+	}
+	switch strings.ToLower(t[end:k]) {
+	case "rc", "b", "beta", "a", "alpha", "dev":
+		return true
+	}
+	return false
 }
