@@ -97,7 +97,7 @@ func TestH29dExitStatus137IsSigkill(t *testing.T) {
 		"nextflow log":         "Nov-28 10:01:02.123 [Task monitor] ERROR nextflow.processor.TaskProcessor - Error executing process > 'ALIGN (sample1)'\n\nCaused by:\n  Process `ALIGN (sample1)` terminated with an error exit status (137)\n",
 		"nextflow retried":     "N E X T F L O W  ~  version 24.04.4\n[62/149eb0] NOTE: Process `RNASEQ:ALIGN_STAR:STAR_ALIGN (WT_REP1)` terminated with an error exit status (137) -- Execution is retried (1)\n",
 		"nextflow log retried": "Nov-28 10:01:02.123 [Task monitor] INFO  nextflow.processor.TaskProcessor - [62/149eb0] NOTE: Process `STAR_ALIGN (WT_REP1)` terminated with an error exit status (137) -- Execution is retried (1)\n",
-		"nextflow TaskHandler": "Nov-28 10:01:02.123 [Task monitor] DEBUG n.processor.TaskPollingMonitor - Task completed > TaskHandler[jobId: 4411; id: 5; name: ALIGN (1); status: COMPLETED; exit: 137; error: -; workDir: /scratch/work/3a/1b2c3d started: 1732788062123; exited: 2026-11-28T10:01:02Z; ]\n",
+		"nextflow TaskHandler": "Nov-28 10:01:02.123 [Task monitor] DEBUG n.processor.TaskPollingMonitor - Task completed > TaskHandler[jobId: 4411; id: 5; name: ALIGN (1); status: COMPLETED; exit: 137; error: -; workDir: work/3a/1b2c3d started: 1732788062123; exited: 2026-11-28T10:01:02Z; ]\n",
 		"cromwell":             "[2026-11-28 10:01:02,59] [error] WorkflowManagerActor Workflow 9184d53d failed (during ExecutingWorkflowState): Job align.bwa:NA:1 exited with return code 137 which has not been declared as a valid return code. See 'continueOnReturnCode' runtime attribute for more details.\n",
 		"airflow":              "[2026-11-28, 10:01:02 UTC] {local_task_job_runner.py:228} INFO - Task exited with return code Negsignal.SIGKILL\n",
 	} {
