@@ -42,7 +42,7 @@ var (
 	reKubeTermJSONObj   = lazyre.New(`"terminated":\s*\{([^{}]*)\}`)
 	reKubeTermJSONField = lazyre.New(`"(reason|exitCode|finishedAt)":\s*"?([^",}]*)"?`)
 	reKubeTermFlat      = lazyre.New(`\bState:\s+Terminated\s+Reason:\s+([A-Za-z]+)\s+Exit Code:\s+(\d{1,3})\b`)
-	reKubeTermField = lazyre.New(`^(?:"?(reason|exitCode|finishedAt|startedAt|containerID|message|signal)"?:\s*"?([^",]*)"?,?|(Reason|Exit Code|Finished|Started|Signal|Message):\s+(.+))$`)
+	reKubeTermField     = lazyre.New(`^(?:"?(reason|exitCode|finishedAt|startedAt|containerID|message|signal)"?:\s*"?([^",]*)"?,?|(Reason|Exit Code|Finished|Started|Signal|Message):\s+(.+))$`)
 	// kubectl get pods: NAME READY STATUS RESTARTS AGE.
 	reKubePodOOMRow = lazyre.New(`^(\S+)\s+\d+/\d+\s+OOMKilled\s+\d+`)
 )
