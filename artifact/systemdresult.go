@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"headroom/model"
@@ -59,8 +60,18 @@ func (d *doc) systemctlOOMResult(i int) bool {
 		return false
 	}
 	head := strings.TrimLeft(t[:k], " \t")
+	unit := ""
 	if !strings.HasPrefix(head, "Active: ") {
-		return false
+		// systemctl status flattened onto one line (h31d): its header and "Loaded:" field
+		// before "Active:", as status prints them.
+		a := strings.LastIndex(head, " Active: ")
+		if a < 0 || !strings.Contains(head[:a], " Loaded: ") {
+			return false
+		}
+		unit = systemctlStatusUnit(head[:a])
+		head = head[a+1:]
+	} else if i >= 2 {
+		unit = systemctlStatusUnit(d.ls[i-2].Text) // the header, above "Loaded:"
 	}
 	state := strings.TrimSpace(strings.TrimPrefix(head, "Active: "))
 	switch state {
@@ -69,7 +80,28 @@ func (d *doc) systemctlOOMResult(i int) bool {
 		return false
 	}
 	d.used[i] = true
-	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemctl status (Result: oom-kill)",
-		Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	reporter := "systemctl status (Result: oom-kill)"
+	if unit != "" {
+		// The journal lines status prints below tell the same kill: systemdOOMLine and
+		// systemdFailedOOMLine count them once with it.
+		reporter = "systemd for " + unit + " (systemctl status: Result: oom-kill)"
+		if d.systemctlOOMUnits == nil {
+			d.systemctlOOMUnits = map[string]bool{}
+		}
+		d.systemctlOOMUnits[unit] = true
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: reporter, Source: fmt.Sprintf("line %d", d.ls[i].No)})
 	return true
+}
+
+// systemctlStatusUnit is the unit systemctl status's header names: "● UNIT - DESCRIPTION"
+// (the dot, or ×, ○, ↻, absent when piped), else "".
+func systemctlStatusUnit(h string) string {
+	h = strings.TrimLeft(h, " \t●×○↻*")
+	u, _, ok := strings.Cut(h, " - ")
+	if !ok || u == "" || strings.ContainsAny(u, " \t") ||
+		!slices.ContainsFunc(systemdUnitSuffixes[:], func(s string) bool { return strings.HasSuffix(u, s) }) {
+		return ""
+	}
+	return u
 }
