@@ -367,6 +367,9 @@ func (d *doc) run(from int) {
 			l.Kernel = true // the kernel's WARNING line without its prefix (abrt.go)
 		}
 		d.host.scan(l)
+		if !l.Kernel && d.containerdTaskOOM(i) {
+			continue // containerd's TaskOOM event (containerdoom.go)
+		}
 		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
 			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"
 		}
