@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"headroom/internal/lazyre"
+
 	"headroom/model"
 )
 
@@ -81,10 +83,13 @@ func (d *doc) systemctlOOMResult(i int) bool {
 	}
 	d.used[i] = true
 	reporter := "systemctl status (Result: oom-kill)"
+	if mem := d.systemctlMemoryAfter(i, t[k:]); mem != "" {
+		reporter = "systemctl status (Result: oom-kill; " + mem + ")"
+	}
 	if unit != "" {
 		// The journal lines status prints below tell the same kill: systemdOOMLine and
 		// systemdFailedOOMLine count them once with it.
-		reporter = "systemd for " + unit + " (systemctl status: Result: oom-kill)"
+		reporter = "systemd for " + unit + " (" + strings.TrimPrefix(strings.TrimSuffix(reporter, ")"), "systemctl status (") + " in systemctl status)"
 		if d.systemctlOOMUnits == nil {
 			d.systemctlOOMUnits = map[string]bool{}
 		}
@@ -92,6 +97,34 @@ func (d *doc) systemctlOOMResult(i int) bool {
 	}
 	d.addRuntimeOOM(model.RuntimeOOM{Reporter: reporter, Source: fmt.Sprintf("line %d", d.ls[i].No)})
 	return true
+}
+
+// reSystemctlMem: status's memory fields, the unit cgroup's memory.current with its limits
+// and peak ("Memory: 1.9G (high: 1.8G max: 2.0G peak: 2.0G)"), or the peak alone a stopped
+// unit keeps ("Mem peak: 2.0G", systemd 256+).
+var reSystemctlMem = lazyre.New(`\b(?:Memory: [\d.]+[BKMGTPE]?(?: \([a-z :\d.BKMGTPE]*\))?|Mem(?:ory)? peak: [\d.]+[BKMGTPE]?)`)
+
+// systemctlMemoryAfter names the memory fields of the status whose Active: line is i (rest:
+// the line from the result on, a status flattened onto one line): the unit's usage, limit and
+// peak at its OOM kill, or "".
+func (d *doc) systemctlMemoryAfter(i int, rest string) string {
+	if strings.Contains(rest, "Mem") {
+		if m := reSystemctlMem.FindString(rest); m != "" {
+			return m
+		}
+	}
+	for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
+		u := strings.TrimSpace(d.ls[j].Text)
+		if u == "" || d.ls[j].Syslog {
+			break
+		}
+		if strings.HasPrefix(u, "Mem") {
+			if m := reSystemctlMem.FindString(u); m != "" && strings.HasPrefix(u, m) {
+				return m
+			}
+		}
+	}
+	return ""
 }
 
 // systemctlStatusUnit is the unit systemctl status's header names: "● UNIT - DESCRIPTION"
