@@ -102,9 +102,29 @@ func (d *doc) kubePodStates() {
 }
 
 // kubeTermFlatLine: describe's block flattened onto one line, anywhere in it (a paste that
-// lost its line breaks puts the pod's name and its other fields before it).
+// lost its line breaks puts the pod's name and its other fields before it
+// ..., describe's own fields before it). Advice that spells the block out ("if describe
+// shows Last State: Terminated Reason: OOMKilled Exit Code: 137, raise the limit") has no
+// field of describe's before it.
 func kubeTermFlatLine(t string) bool {
-	return strings.Contains(t, "Terminated") && strings.Contains(t, "Exit Code:") && reKubeTermFlat.MatchString(t)
+	if !strings.Contains(t, "Terminated") || !strings.Contains(t, "Exit Code:") {
+		return false
+	}
+	loc := reKubeTermFlat.FindStringIndex(t)
+	if loc == nil {
+		return false
+	}
+	head := strings.TrimSpace(t[:loc[0]])
+	head = strings.TrimSuffix(head, "Last")
+	if strings.TrimSpace(head) == "" {
+		return true
+	}
+	for _, f := range [...]string{"Name:", "Containers:", "Container ID:", "Image:", "Image ID:", "State:", "Started:", "Ready:", "Port:"} {
+		if strings.Contains(head, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // kubeTermInline reads the terminated state's fields from its start's own line: the JSON
