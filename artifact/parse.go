@@ -373,6 +373,9 @@ func (d *doc) run(from int) {
 		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
 			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"
 		}
+		if !l.Syslog && !l.Kernel && d.systemctlStatusLine(i) {
+			continue // systemctl status: another unit's state (systemdresult.go)
+		}
 		if !l.Syslog && !l.Kernel && d.systemdBareUnitLine(i) {
 			continue // journalctl -o cat: systemd's unit OOM lines without the prefix (systemdoom.go)
 		}

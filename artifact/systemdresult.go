@@ -138,3 +138,35 @@ func systemctlStatusUnit(h string) string {
 	}
 	return u
 }
+
+// KindSystemctlStatus is systemctl status's head of a unit (h31d): its name, "Loaded:",
+// "Active:" and its memory fields, read so a pasted status is evidence headroom reads
+// (neither show_mem's "Active:" nor the host's RAM) with the unit's figures named. It holds
+// no fact a rule checks but the result oom-kill (systemctlOOMResult).
+const KindSystemctlStatus = "systemctl_status"
+
+// SystemctlStatus is one unit's status head.
+type SystemctlStatus struct {
+	Unit   string `json:"unit,omitempty"`
+	Active string `json:"active"`
+	Memory string `json:"memory,omitempty"` // "Memory: 1.9G (high: 1.8G max: 2.0G peak: 2.0G)" as printed
+}
+
+// systemctlStatusLine reads line i when it is status's "Active:" field right below its
+// "Loaded:" field (status prints them so, the unit's header above).
+func (d *doc) systemctlStatusLine(i int) bool {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if i == 0 || !strings.HasPrefix(t, "Active: ") || !strings.HasPrefix(strings.TrimSpace(d.ls[i-1].Text), "Loaded: ") {
+		return false
+	}
+	s := SystemctlStatus{Active: strings.TrimPrefix(t, "Active: "), Memory: d.systemctlMemoryAfter(i, "")}
+	first := d.ls[i-1].No
+	if i >= 2 {
+		if s.Unit = systemctlStatusUnit(d.ls[i-2].Text); s.Unit != "" {
+			first = d.ls[i-2].No
+		}
+	}
+	d.used[i] = true
+	d.addArtifact(KindSystemctlStatus, first, d.ls[i].No, s)
+	return true
+}
