@@ -131,6 +131,17 @@ func (d *doc) tryCgroupMemEvents(i int) int {
 		name, v, _ := memStatLine(l.Text)
 		ev.Events.Set(name, v)
 	}
+	if !ev.versioned() {
+		return 0
+	}
+	d.addCgroupMemEvents(ev, d.cgroupPathAbove(i), d.ls[i].No, d.ls[k-1].No)
+	return k - i
+}
+
+// versioned sets the file's version from its keys: v2's memory.events has "max" and "oom" or
+// "oom_kill"; v1's memory.oom_control "oom_kill_disable" and "under_oom". It says whether
+// the keys are either file's.
+func (ev *CgroupMemEvents) versioned() bool {
 	has := func(n string) bool { return ev.Events.Has(n) }
 	switch {
 	case has("max") && (has("oom") || has("oom_kill")) && !has("under_oom"):
@@ -138,13 +149,55 @@ func (d *doc) tryCgroupMemEvents(i int) int {
 	case has("oom_kill_disable") && has("under_oom") && !has("max"):
 		ev.Version = 1
 	default:
+		return false
+	}
+	return true
+}
+
+func (d *doc) addCgroupMemEvents(ev *CgroupMemEvents, path string, first, last int) {
+	d.segSeq++
+	d.addArtifact(KindCgroupMemEvents, first, last, ev)
+	d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: ev.Version, Path: path,
+		Events: &ev.Events, Source: spanSource(first, last)})
+}
+
+// tryCgroupMemEventsLine reads memory.events or memory.oom_control flattened onto one line
+// (h31d): "low 0 high 812 max 40211 oom 7 oom_kill 7", alone or after the command that
+// printed it ("$ cat /sys/fs/cgroup/x/memory.events low 0 ..."), as a paste that lost its
+// line breaks gives it. Every field after the file's name (or of the line) must be the
+// file's key and its count, three pairs at least, so neither a sentence that names
+// oom_kill nor /proc/vmstat flattened (its keys are not the file's) is taken.
+func (d *doc) tryCgroupMemEventsLine(i int) int {
+	t := d.ls[i].Text
+	path := ""
+	for _, f := range [...]string{"/memory.events ", "/memory.oom_control "} {
+		if k := strings.LastIndex(t, f); k > 0 {
+			head := t[:k]
+			path = strings.Trim(head[strings.LastIndexAny(head, " \t")+1:], "`'\"")
+			t = t[k+len(f):]
+			break
+		}
+	}
+	fs := fields(t)
+	if len(fs) < 6 || len(fs)%2 != 0 {
 		return 0
 	}
-	d.segSeq++
-	d.addArtifact(KindCgroupMemEvents, d.ls[i].No, d.ls[k-1].No, ev)
-	d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: ev.Version, Path: d.cgroupPathAbove(i),
-		Events: &ev.Events, Source: spanSource(d.ls[i].No, d.ls[k-1].No)})
-	return k - i
+	ev := &CgroupMemEvents{}
+	for j := 0; j < len(fs); j += 2 {
+		v, ok := atoi(fs[j+1])
+		if !ok || !isDigits(fs[j+1]) || !memEventsV2[fs[j]] && !memEventsV1[fs[j]] || ev.Events.Has(fs[j]) {
+			return 0
+		}
+		ev.Events.Set(fs[j], v)
+	}
+	if !ev.versioned() {
+		return 0
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = ""
+	}
+	d.addCgroupMemEvents(ev, path, d.ls[i].No, d.ls[i].No)
+	return 1
 }
 
 // cgroupPathAbove returns the cgroup directory a command right above line i names

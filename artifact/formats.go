@@ -237,6 +237,8 @@ var formats = []format{
 	{kind: KindCgroupMemStat, start: isLower, parse: (*doc).tryCgroupMemStat},
 	{kind: KindVMStatFile, start: isLower, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
 	{kind: KindTop, start: isLower, parse: (*doc).tryTop},
+	// memory.events flattened onto one line, or after its cat (cgroupmemstat.go).
+	{kind: KindCgroupMemEvents, detect: func(_, t string) bool { return strings.Contains(t, "oom") }, parse: (*doc).tryCgroupMemEventsLine},
 }
 
 // command tries the registry's formats at line i, in order, and returns the lines the

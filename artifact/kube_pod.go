@@ -31,8 +31,18 @@ type KubeTerminated struct {
 }
 
 var (
-	reKubeTermStart = lazyre.New(`^(?:Last State|State):\s+Terminated\b|"terminated":\s*\{`)
-	reKubeTermField = lazyre.New(`^(?:"?(reason|exitCode|finishedAt|startedAt|containerID|message|signal)"?:\s*"?([^",]*)"?,?|(Reason|Exit Code|Finished|Started|Signal|Message):\s+(.+))$`)
+	// The block's start: describe's "Last State: Terminated", the status JSON's
+	// "terminated": {, or `kubectl get pod -o yaml`'s "terminated:" key alone on its line
+	// (its fields indented below it, h31d).
+	reKubeTermStart = lazyre.New(`^(?:Last State|State):\s+Terminated\b|"terminated":\s*\{|^terminated:$`)
+	// The fields on the start's own line (h31d): the status JSON on one line (`kubectl get pod
+	// -o json | jq -c`, the API's response) or describe's block flattened onto one line by a
+	// paste ("Last State: Terminated Reason: OOMKilled Exit Code: 137"). Only the object that
+	// "terminated" opens, or the fields right after "Terminated", in describe's order.
+	reKubeTermJSONObj   = lazyre.New(`"terminated":\s*\{([^{}]*)\}`)
+	reKubeTermJSONField = lazyre.New(`"(reason|exitCode|finishedAt)":\s*"?([^",}]*)"?`)
+	reKubeTermFlat      = lazyre.New(`\bState:\s+Terminated\s+Reason:\s+([A-Za-z]+)\s+Exit Code:\s+(\d{1,3})\b`)
+	reKubeTermField     = lazyre.New(`^(?:"?(reason|exitCode|finishedAt|startedAt|containerID|message|signal)"?:\s*"?([^",]*)"?,?|(Reason|Exit Code|Finished|Started|Signal|Message):\s+(.+))$`)
 	// kubectl get pods: NAME READY STATUS RESTARTS AGE.
 	reKubePodOOMRow = lazyre.New(`^(\S+)\s+\d+/\d+\s+OOMKilled\s+\d+`)
 )
@@ -50,13 +60,17 @@ func (d *doc) kubePodStates() {
 			continue
 		}
 		oomOnly := strings.HasPrefix(t, "Reason:") && strings.HasSuffix(t, "OOMKilled")
-		if !oomOnly && !reKubeTermStart.MatchString(t) {
+		if !oomOnly && !reKubeTermStart.MatchString(t) && !kubeTermFlatLine(t) {
 			continue
 		}
 		// The block's fields: the prose lines that follow it, while they are consecutive
 		// and fields ("Reason: OOMKilled" is itself the first field of a block cut above it).
 		s := KubeTerminated{}
 		first, last := ps[k].no, ps[k].no
+		if !oomOnly && kubeTermInline(t, &s) {
+			d.addKubeTerminated(s, first, last)
+			continue
+		}
 		j, prev := k+1, ps[k].no
 		if oomOnly {
 			j, prev = k, ps[k].no-1
@@ -85,6 +99,61 @@ func (d *doc) kubePodStates() {
 		d.addKubeTerminated(s, first, last)
 		k = max(k, j-1)
 	}
+}
+
+// kubeTermFlatLine: describe's block flattened onto one line, anywhere in it (a paste that
+// lost its line breaks puts the pod's name and its other fields before it
+// ..., describe's own fields before it). Advice that spells the block out ("if describe
+// shows Last State: Terminated Reason: OOMKilled Exit Code: 137, raise the limit") has no
+// field of describe's before it.
+func kubeTermFlatLine(t string) bool {
+	if !strings.Contains(t, "Terminated") || !strings.Contains(t, "Exit Code:") {
+		return false
+	}
+	loc := reKubeTermFlat.FindStringIndex(t)
+	if loc == nil {
+		return false
+	}
+	head := strings.TrimSpace(t[:loc[0]])
+	head = strings.TrimSuffix(head, "Last")
+	if strings.TrimSpace(head) == "" {
+		return true
+	}
+	for _, f := range [...]string{"Name:", "Containers:", "Container ID:", "Image:", "Image ID:", "State:", "Started:", "Ready:", "Port:"} {
+		if strings.Contains(head, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// kubeTermInline reads the terminated state's fields from its start's own line: the JSON
+// object "terminated" opens, or describe's flattened "State: Terminated Reason: R Exit Code:
+// N". It says whether the line held them.
+func kubeTermInline(t string, s *KubeTerminated) bool {
+	if strings.Contains(t, `"terminated"`) {
+		m := reKubeTermJSONObj.FindStringSubmatch(t)
+		if m == nil {
+			return false
+		}
+		for _, f := range reKubeTermJSONField.FindAllStringSubmatch(m[1], -1) {
+			switch f[1] {
+			case "reason":
+				s.Reason = f[2]
+			case "exitCode":
+				s.ExitCode = atoiPtr(strings.TrimSpace(f[2]))
+			case "finishedAt":
+				s.Finished = f[2]
+			}
+		}
+		return s.Reason != "" || s.ExitCode != nil
+	}
+	m := reKubeTermFlat.FindStringSubmatch(t)
+	if m == nil {
+		return false
+	}
+	s.Reason, s.ExitCode = m[1], atoiPtr(m[2])
+	return s.ExitCode != nil
 }
 
 func (d *doc) addKubeTerminated(s KubeTerminated, first, last int) {

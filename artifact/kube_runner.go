@@ -38,16 +38,21 @@ import (
 // with 137 a SIGKILL. A sentence about it ("the task terminated with exit code (137)") has
 // no container's name in brackets at the line's start.
 //
+// A paste that lost its line breaks (h31d) puts docker inspect's State object on one line
+// after its "State": key, its fields spaced as the indented output has them, and Nomad's
+// Recent Events table on one line, the event's Type "Terminated" before its description:
+// both read as the one-line forms do.
+//
 // Counter-cases, not read: the line quoted in a sentence or advice ("we get Error in
 // container build: ...", "If you see ..."), "OOMKilled": false, and the key named in a
 // sentence ("check \"OOMKilled\": true in docker inspect").
 var (
 	reRunnerContainerError = lazyre.New(`^(?:ERROR: Job failed(?: \([^)]*\))?: )?Error in container (\S+): exit code: (\d+), reason: '([A-Za-z]*)'`)
-	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|\{"Status":"[a-z]+",.*"OOMKilled":true\b.*)$`)
+	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|(?:.*"State":\s*)?\{\s*"Status":\s*"[a-z]+",.*"OOMKilled":\s*true\b.*)$`)
 	reDockerExitCode       = lazyre.New(`"ExitCode":\s*(\d+)`)
-	reDockerStateNoOOM     = lazyre.New(`^(?:"OOMKilled":\s*false,?|\{"Status":"([a-z]+)",.*"OOMKilled":false\b.*)$`)
+	reDockerStateNoOOM     = lazyre.New(`^(?:"OOMKilled":\s*false,?|(?:.*"State":\s*)?\{\s*"Status":\s*"([a-z]+)",.*"OOMKilled":\s*false\b.*)$`)
 	reDockerStatus         = lazyre.New(`^"Status":\s*"([a-z]+)",?$`)
-	reNomadOOMEvent        = lazyre.New(`^(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
+	reNomadOOMEvent        = lazyre.New(`^(?:.*\bTerminated\s+)?(?:Exit Code: (\d+), Exit Message: "OOM Killed"|"?DisplayMessage"?:\s*['"]Exit Code: (\d+), Exit Message: \\?"OOM Killed\\?"['"],?)$`)
 	reWingsOOM             = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Out of memory: (true|false)$`)
 	reWingsExitCode        = lazyre.New(`^(?:\[[A-Za-z]+ Daemon\]:?\s*)?Exit code: (\d+)$`)
 	reFlyteTerminated      = lazyre.New(`^\[([^\]\s]{1,253})\] terminated with exit code \((\d{1,3})\)\. Reason \[([A-Za-z]*)\]\. Message:`)

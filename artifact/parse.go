@@ -191,7 +191,10 @@ type doc struct {
 	// programOOMNamed: a line was named as a program's own out-of-memory (appOOMLine,
 	// serverOwnLine): a title saying the program ran out of memory is about that message,
 	// not the host (stated.go).
-	programOOMNamed   bool
+	programOOMNamed bool
+	// systemctlOOMUnits: units whose systemctl status said Result: oom-kill, not yet met
+	// in the journal lines status prints below it (the same kill: systemdresult.go).
+	systemctlOOMUnits map[string]bool
 	lastFrameworkKill int // the line number of the last framework kill kept (frameworkKill: one kill relayed twice)
 	udpSendENOBUFS    int // a program's UDP sends refused with ENOBUFS so far (noteUDPSendENOBUFS)
 	// winsockSeen: a program's send record carried a WinSock error code (quicsend.go
@@ -364,8 +367,17 @@ func (d *doc) run(from int) {
 			l.Kernel = true // the kernel's WARNING line without its prefix (abrt.go)
 		}
 		d.host.scan(l)
+		if !l.Kernel && d.containerdTaskOOM(i) {
+			continue // containerd's TaskOOM event (containerdoom.go)
+		}
 		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
 			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"
+		}
+		if !l.Syslog && !l.Kernel && d.systemctlStatusLine(i) {
+			continue // systemctl status: another unit's state (systemdresult.go)
+		}
+		if !l.Syslog && !l.Kernel && d.systemdBareUnitLine(i) {
+			continue // journalctl -o cat: systemd's unit OOM lines without the prefix (systemdoom.go)
 		}
 		if d.kernelReport(i) {
 			continue

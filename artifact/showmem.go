@@ -173,7 +173,7 @@ func showMemKind(t string) string {
 		return "percpu"
 	case strings.HasPrefix(s, "Free pages:"):
 		return "freepages"
-	case strings.HasPrefix(s, "Active:") || strings.HasPrefix(s, "active_anon:") || strings.HasPrefix(s, "Active_anon:"):
+	case strings.HasPrefix(s, "Active:") && activeCount(s[len("Active:"):]) || strings.HasPrefix(s, "active_anon:") || strings.HasPrefix(s, "Active_anon:"):
 		return "global"
 	case strings.HasPrefix(s, "lowmem_reserve[]:") || strings.HasPrefix(s, "lowmem_reserve:"):
 		// The second: a forum's or wiki's markup ate the empty "[]" (corpus 756).
@@ -233,6 +233,14 @@ func showMemKind(t string) string {
 		}
 	}
 	return ""
+}
+
+// activeCount: what follows 2.6's "Active:" is its page count ("Active:12345 inactive:..."),
+// not systemctl status's unit state ("Active: active (running) since ...", "Active: failed
+// (Result: oom-kill)", h31d).
+func activeCount(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	return rest != "" && rest[0] >= '0' && rest[0] <= '9'
 }
 
 // startsShowMem reports whether showMemReport starts a dump at the line: showMemKind is one

@@ -1473,7 +1473,10 @@ func (d *doc) statedMemory(sub *subjects) {
 			}
 		}
 	}
-	for _, p := range d.proseLines {
+	for i, p := range d.proseLines {
+		if systemctlMemoryField(d.proseLines, i) {
+			continue // a unit's memory as systemctl status prints it, not the host's RAM (h31d)
+		}
 		for _, m := range reStatedRAMWord.FindAllStringSubmatchIndex(p.text, -1) {
 			sentence := sentenceAround(p.text, m[0], m[1])
 			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) {
@@ -1489,6 +1492,40 @@ func (d *doc) statedMemory(sub *subjects) {
 		}
 	}
 }
+
+// systemctlMemoryField: prose line i is systemctl status's "Memory:" field (systemd
+// src/systemctl/systemctl-show.c print_status_info: the unit cgroup's memory.current, then
+// " (" and its limits and peak: "min:", "low:", "high:", "max:", "swap max:", "available:",
+// "peak:"), not the host's RAM: the line holds the limits' parenthesis, or status's other
+// fields ("Loaded:", "Active:", "Main PID:", "Tasks:", "CGroup:") sit within four lines, or on
+// the same line flattened. An owner's "Memory: 16G" in a list of the machine's specs has none.
+func systemctlMemoryField(ps []proseLine, i int) bool {
+	t := strings.TrimSpace(ps[i].text)
+	k := strings.Index(t, "Memory: ")
+	if k < 0 {
+		return false
+	}
+	if k > 0 {
+		return strings.Contains(t[:k], " Loaded: ") && strings.Contains(t[:k], " Active: ")
+	}
+	if _, par, ok := strings.Cut(t, " ("); ok && reSystemctlMemLimit.MatchString(par) {
+		return true
+	}
+	for j := max(0, i-4); j < min(len(ps), i+5); j++ {
+		if j == i || ps[j].no-ps[i].no > 4 || ps[i].no-ps[j].no > 4 {
+			continue
+		}
+		u := strings.TrimSpace(ps[j].text)
+		for _, f := range [...]string{"Loaded: ", "Active: ", "Main PID: ", "Tasks: ", "CGroup: "} {
+			if strings.HasPrefix(u, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var reSystemctlMemLimit = lazyre.New(`^(?:(?:min|low|high|max|swap max|zswap max|available|peak|swap peak|zswap):\s+[\d.]+[BKMGTPE]?\b\s*)+`)
 
 // keyLabelAt: t starts a key of a "Key Words: value" dump ("Memory Min: 0B"): up to three
 // words, then a colon.

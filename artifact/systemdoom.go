@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"headroom/model"
@@ -35,7 +36,37 @@ func (d *doc) systemdOOMLine(i int) bool {
 	}
 	unit := t[:k]
 	d.used[i] = true
+	if d.systemctlOOMUnits[unit] {
+		delete(d.systemctlOOMUnits, unit) // the kill systemctl status's result told (systemdresult.go)
+		return true
+	}
 	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemd for " + unit + " (the unit cgroup's memory.events oom_kill rose)",
 		Source: fmt.Sprintf("line %d", d.ls[i].No)})
 	return true
+}
+
+// systemdUnitSuffixes are the unit types whose cgroup systemd watches for OOM kills
+// (src/core/unit.c unit_check_oom: services, scopes, slices, sockets, mounts, swaps).
+var systemdUnitSuffixes = [...]string{".service", ".scope", ".slice", ".socket", ".mount", ".swap"}
+
+// systemdBareUnitLine reads systemd's two unit OOM lines without the journal's prefix, as
+// `journalctl -o cat` (and -o with-unit's message) prints them (h31d): "UNIT: A process of
+// this unit has been killed by the OOM killer." and "UNIT: Failed with result 'oom-kill'.".
+// Without the tag naming systemd, the unit must be a unit's name (a type systemd watches),
+// the line nothing else: a sentence that quotes it ("we saw the unit has been killed by the
+// OOM killer") has no unit name before it.
+func (d *doc) systemdBareUnitLine(i int) bool {
+	t := d.ls[i].Text
+	if d.ls[i].Tag != "" || !strings.Contains(t, "oom") && !strings.Contains(t, "OOM") {
+		return false
+	}
+	k := strings.Index(t, ": ")
+	if k <= 0 {
+		return false
+	}
+	unit := t[:k]
+	if strings.ContainsAny(unit, " \t") || !slices.ContainsFunc(systemdUnitSuffixes[:], func(s string) bool { return strings.HasSuffix(unit, s) }) {
+		return false
+	}
+	return d.systemdOOMLine(i) || d.systemdFailedOOMLine(i)
 }

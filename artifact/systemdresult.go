@@ -2,7 +2,10 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"headroom/internal/lazyre"
 
 	"headroom/model"
 )
@@ -59,8 +62,18 @@ func (d *doc) systemctlOOMResult(i int) bool {
 		return false
 	}
 	head := strings.TrimLeft(t[:k], " \t")
+	unit := ""
 	if !strings.HasPrefix(head, "Active: ") {
-		return false
+		// systemctl status flattened onto one line (h31d): its header and "Loaded:" field
+		// before "Active:", as status prints them.
+		a := strings.LastIndex(head, " Active: ")
+		if a < 0 || !strings.Contains(head[:a], " Loaded: ") {
+			return false
+		}
+		unit = systemctlStatusUnit(head[:a])
+		head = head[a+1:]
+	} else if i >= 2 {
+		unit = systemctlStatusUnit(d.ls[i-2].Text) // the header, above "Loaded:"
 	}
 	state := strings.TrimSpace(strings.TrimPrefix(head, "Active: "))
 	switch state {
@@ -69,7 +82,91 @@ func (d *doc) systemctlOOMResult(i int) bool {
 		return false
 	}
 	d.used[i] = true
-	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemctl status (Result: oom-kill)",
-		Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	reporter := "systemctl status (Result: oom-kill)"
+	if mem := d.systemctlMemoryAfter(i, t[k:]); mem != "" {
+		reporter = "systemctl status (Result: oom-kill; " + mem + ")"
+	}
+	if unit != "" {
+		// The journal lines status prints below tell the same kill: systemdOOMLine and
+		// systemdFailedOOMLine count them once with it.
+		reporter = "systemd for " + unit + " (" + strings.TrimPrefix(strings.TrimSuffix(reporter, ")"), "systemctl status (") + " in systemctl status)"
+		if d.systemctlOOMUnits == nil {
+			d.systemctlOOMUnits = map[string]bool{}
+		}
+		d.systemctlOOMUnits[unit] = true
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: reporter, Source: fmt.Sprintf("line %d", d.ls[i].No)})
+	return true
+}
+
+// reSystemctlMem: status's memory fields, the unit cgroup's memory.current with its limits
+// and peak ("Memory: 1.9G (high: 1.8G max: 2.0G peak: 2.0G)"), or the peak alone a stopped
+// unit keeps ("Mem peak: 2.0G", systemd 256+).
+var reSystemctlMem = lazyre.New(`\b(?:Memory: [\d.]+[BKMGTPE]?(?: \([a-z :\d.BKMGTPE]*\))?|Mem(?:ory)? peak: [\d.]+[BKMGTPE]?)`)
+
+// systemctlMemoryAfter names the memory fields of the status whose Active: line is i (rest:
+// the line from the result on, a status flattened onto one line): the unit's usage, limit and
+// peak at its OOM kill, or "".
+func (d *doc) systemctlMemoryAfter(i int, rest string) string {
+	if strings.Contains(rest, "Mem") {
+		if m := reSystemctlMem.FindString(rest); m != "" {
+			return m
+		}
+	}
+	for j := i + 1; j < len(d.ls) && j <= i+8; j++ {
+		u := strings.TrimSpace(d.ls[j].Text)
+		if u == "" || d.ls[j].Syslog {
+			break
+		}
+		if strings.HasPrefix(u, "Mem") {
+			if m := reSystemctlMem.FindString(u); m != "" && strings.HasPrefix(u, m) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// systemctlStatusUnit is the unit systemctl status's header names: "● UNIT - DESCRIPTION"
+// (the dot, or ×, ○, ↻, absent when piped), else "".
+func systemctlStatusUnit(h string) string {
+	h = strings.TrimLeft(h, " \t●×○↻*")
+	u, _, ok := strings.Cut(h, " - ")
+	if !ok || u == "" || strings.ContainsAny(u, " \t") ||
+		!slices.ContainsFunc(systemdUnitSuffixes[:], func(s string) bool { return strings.HasSuffix(u, s) }) {
+		return ""
+	}
+	return u
+}
+
+// KindSystemctlStatus is systemctl status's head of a unit (h31d): its name, "Loaded:",
+// "Active:" and its memory fields, read so a pasted status is evidence headroom reads
+// (neither show_mem's "Active:" nor the host's RAM) with the unit's figures named. It holds
+// no fact a rule checks but the result oom-kill (systemctlOOMResult).
+const KindSystemctlStatus = "systemctl_status"
+
+// SystemctlStatus is one unit's status head.
+type SystemctlStatus struct {
+	Unit   string `json:"unit,omitempty"`
+	Active string `json:"active"`
+	Memory string `json:"memory,omitempty"` // "Memory: 1.9G (high: 1.8G max: 2.0G peak: 2.0G)" as printed
+}
+
+// systemctlStatusLine reads line i when it is status's "Active:" field right below its
+// "Loaded:" field (status prints them so, the unit's header above).
+func (d *doc) systemctlStatusLine(i int) bool {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if i == 0 || !strings.HasPrefix(t, "Active: ") || !strings.HasPrefix(strings.TrimSpace(d.ls[i-1].Text), "Loaded: ") {
+		return false
+	}
+	s := SystemctlStatus{Active: strings.TrimPrefix(t, "Active: "), Memory: d.systemctlMemoryAfter(i, "")}
+	first := d.ls[i-1].No
+	if i >= 2 {
+		if s.Unit = systemctlStatusUnit(d.ls[i-2].Text); s.Unit != "" {
+			first = d.ls[i-2].No
+		}
+	}
+	d.used[i] = true
+	d.addArtifact(KindSystemctlStatus, first, d.ls[i].No, s)
 	return true
 }

@@ -318,6 +318,11 @@ func unwrapJSONRecord(s string, l *Line) (string, bool) {
 		if us, err := strconv.ParseInt(r.Monotonic, 10, 64); err == nil && us >= 0 {
 			l.UptimeUsec = us
 		}
+	} else if r.Ident != "" && r.Transport != "" && !strings.ContainsAny(r.Ident, " \t") {
+		// Another program's record: its identifier is the tag the default output prints
+		// ("host systemd[1]: MSG"), so its line reads as that output's does (h31d: systemd's
+		// unit OOM lines through -o json).
+		l.Syslog, l.Tag, l.Host = true, r.Ident, r.Host
 	}
 	return msg, true
 }
