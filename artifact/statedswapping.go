@@ -48,14 +48,62 @@ func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 // the author's statement that this host swapped its working set out; a swap partly used is
 // old pages parked on disk and states nothing. Counter-cases: advice ("set swap to 512/512
 // MB"), a possibility ("if swap reaches 511/512 MB"), a negation, a swap half used.
-var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*(?:[kmgt]i?b?)\b(?:\s+(?:full|used|in\s+use|exhausted))?`)
+var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*([kmgt])?(?:i?b)?\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*([kmgt])i?b?\b(?:\s+(?:full|used|in\s+use|exhausted))?` +
+	// h31b: the figures before the word ("7.9 of 8 GB swap used", "3.9G/4G of swap in use"),
+	// with a used word after it: "1 of 2 GB swap files" is a count.
+	`|\b(\d+(?:\.\d+)?)\s*([kmgt])?(?:i?b)?\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*([kmgt])i?b?\s+(?:of\s+)?swap\b(?:\s+space)?\s+(?:is\s+|was\s+)?(?:used|in\s+use|full|taken|exhausted)\b` +
+	// h31b: the share stated ("swap usage at 100%", "swap is 97% full", "uses 100% of swap",
+	// "100% swap usage"); a bare "CPU 100% swap 0%" row gives the swap its own figure.
+	`|\bswap(?:\s+(?:space|usage|use|utili[sz]ation|partition))?\s*(?:is\s+|was\s+|stays\s+|[:=]\s*|reached\s+|reaches\s+|hits?\s+)?(?:at\s+)?(?:about\s+|around\s+|~\s*)?(\d{1,3}(?:\.\d+)?)\s*%` +
+	`|\b(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+|my\s+|its\s+|our\s+|all\s+)?swap\b|swap\s+(?:usage|used|in\s+use|utili[sz]ation)\b)`)
+
+// swapUnitKB is the multiplier of a unit letter ("" when none: the other figure's unit).
+func swapUnitKB(u string) float64 {
+	switch strings.ToLower(u) {
+	case "k":
+		return 1
+	case "m":
+		return 1 << 10
+	case "g":
+		return 1 << 20
+	case "t":
+		return 1 << 30
+	}
+	return 0
+}
+
+// swapFigureShare is the share of the swap in use a reStatedSwapFigure match states.
+func swapFigureShare(para string, m []int) (float64, bool) {
+	for _, k := range []int{2, 10} { // used/total with units, either order of the words
+		if m[k] < 0 {
+			continue
+		}
+		used, err1 := strconv.ParseFloat(para[m[k]:m[k+1]], 64)
+		total, err2 := strconv.ParseFloat(para[m[k+4]:m[k+5]], 64)
+		tu := swapUnitKB(para[m[k+6]:m[k+7]])
+		uu := tu
+		if m[k+2] >= 0 {
+			uu = swapUnitKB(para[m[k+2]:m[k+3]])
+		}
+		if err1 != nil || err2 != nil || total <= 0 || tu == 0 {
+			return 0, false
+		}
+		return used * uu / (total * tu), true
+	}
+	for _, k := range []int{18, 20} {
+		if m[k] >= 0 {
+			v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64)
+			return v / 100, err == nil
+		}
+	}
+	return 0, false
+}
 
 // statedSwapFigureFull reports the line and sentence of a stated swap figure nearly full.
 func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range submatches(true, reStatedSwapFigure, para) {
-		used, err1 := strconv.ParseFloat(para[m[2]:m[3]], 64)
-		total, err2 := strconv.ParseFloat(para[m[4]:m[5]], 64)
-		if err1 != nil || err2 != nil || total <= 0 || used > total || used < swapFullShare*total {
+		share, ok := swapFigureShare(para, m)
+		if !ok || share > 1 || share < swapFullShare {
 			continue
 		}
 		match := para[m[0]:m[1]]
