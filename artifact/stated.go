@@ -366,8 +366,8 @@ func (d *doc) stated() {
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
-				continue
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) {
+				continue // h31b: "kswapd0 eats one core? is it normal?" asks
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
@@ -532,6 +532,11 @@ func (d *doc) stated() {
 			if g, ok := statedSlabGrowth(para, lineAt, sub, slabText); ok {
 				slabGrowthSeen = true
 				g.rates(add) // statedslabgrowth.go
+			}
+		}
+		if has("thrash", "reclaim") {
+			if no, sentence, ok := statedThrashing(para, lineAt); ok {
+				addHostDrop(model.RateStatedReclaimStall, 1, no, sentence) // statedthrash.go
 			}
 		}
 		if has("swap") {

@@ -55,7 +55,9 @@ var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:
 	// h31b: the share stated ("swap usage at 100%", "swap is 97% full", "uses 100% of swap",
 	// "100% swap usage"); a bare "CPU 100% swap 0%" row gives the swap its own figure.
 	`|\bswap(?:\s+(?:space|usage|use|utili[sz]ation|partition))?\s*(?:is\s+|was\s+|stays\s+|[:=]\s*|reached\s+|reaches\s+|hits?\s+)?(?:at\s+)?(?:about\s+|around\s+|~\s*)?(\d{1,3}(?:\.\d+)?)\s*%` +
-	`|\b(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+|my\s+|its\s+|our\s+|all\s+)?swap\b|swap\s+(?:usage|used|in\s+use|utili[sz]ation)\b)`)
+	`|\b(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+|my\s+|its\s+|our\s+|all\s+)?swap\b|swap\s+(?:usage|used|in\s+use|utili[sz]ation)\b)` +
+	// "our vps use 100% swap": the share after a verb of use.
+	`|\b(?:use|uses|using|used|eats?|eating|ate|consum(?:es|ed|ing))\s+(?:up\s+)?(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+)?swap\b`)
 
 // swapUnitKB is the multiplier of a unit letter ("" when none: the other figure's unit).
 func swapUnitKB(u string) float64 {
@@ -90,7 +92,7 @@ func swapFigureShare(para string, m []int) (float64, bool) {
 		}
 		return used * uu / (total * tu), true
 	}
-	for _, k := range []int{18, 20} {
+	for _, k := range []int{18, 20, 22} {
 		if m[k] >= 0 {
 			v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64)
 			return v / 100, err == nil
