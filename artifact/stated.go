@@ -1133,7 +1133,10 @@ var (
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
 	// The size may carry thousands separators ("SUnreclaim:     2,143 MB" in a box-drawing
 	// tree of meminfo fields, "├── Kernel Slab:  2,194 MB"): reStatedThousands.
-	reStatedSlabField = lazyre.New(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
+	// h31b: the unreclaimable slab in words ("the unreclaimable slab grows to 18 GB", "kernel
+	// slab (unreclaimable) is at 20 GB") is SUnreclaim; the reclaimable one (dentries,
+	// inodes) is SReclaimable, never the unreclaimable rule's.
+	reStatedSlabField = lazyre.New(`\b(SUnreclaim\b|SReclaimable\b|Slab\b|(?i:un)?reclaimable\s+slab\b|[Ss]lab\s+\((?i:un)?reclaimable\))(?:\s+memory\b)?[^.\d]{0,30}?(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
 	// The memory named before its size, in English and the languages of the held-out posts:
 	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
 	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
@@ -1601,14 +1604,14 @@ func (d *doc) statedSlab(sub *subjects) {
 	mi := &kernel.Counters{}
 	var nos []int
 	for _, p := range d.proseLines {
-		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") {
+		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") && !strings.Contains(p.text, "slab") {
 			continue
 		}
 		for _, m := range reStatedSlabField.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}
-			name := p.text[m[2]:m[3]]
+			name := slabFieldName(p.text[m[2]:m[3]])
 			if reThreshold.MatchString(p.text[m[3]:m[4]]) {
 				continue // "looking for SUnreclaim > 5GB": a threshold, not the host's value
 			}
@@ -1627,6 +1630,17 @@ func (d *doc) statedSlab(sub *subjects) {
 	first, last := spanOf(nos)
 	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", MemInfo: mi})
 	d.addArtifact(KindStated, first, last, map[string]any{"meminfo_kb": mi})
+}
+
+// slabFieldName is the meminfo field a reStatedSlabField name stands for.
+func slabFieldName(name string) string {
+	switch l := strings.ToLower(name); {
+	case len(name) > len("Slab") && strings.Contains(l, "unreclaimable"):
+		return "SUnreclaim"
+	case len(name) > len("Slab") && strings.Contains(l, "reclaimable") && name != "SReclaimable":
+		return "SReclaimable"
+	}
+	return name
 }
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for
