@@ -540,7 +540,11 @@ func (d *doc) stated() {
 			}
 		}
 		if has("swap") {
-			if no, sentence, ok := statedSwapping(para, lineAt); ok {
+			lead := ""
+			if start > 0 && d.proseLines[start].no-d.proseLines[start-1].no <= 2 {
+				lead = d.proseLines[start-1].text
+			}
+			if no, sentence, ok := statedSwapping(para, lead, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
 			} else if no, sentence, ok := statedSwappingEU(para, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // in a European language's words (statedoomeu.go)

@@ -30,7 +30,10 @@ var reSwappingAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|add|increa
 var reSwappingIndefinite = lazyre.New(`(?i)\b(?:a|an|any|some|every)\s+(?:[\w-]+\s+){0,2}?(?:system|machine|host|server|box|node|computer|vm)s?\s+(?:that|which|where|who)\s+$`)
 
 // statedSwapping reports the line and sentence of a statement that this host swaps, if any.
-func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
+//
+// lead is the prose line just before the paragraph when only a fence or a blank line parts
+// them ("**Example output:**" over a fenced sample): an example's lead there holds too.
+func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range matches(true, reStatedSwapping, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
@@ -39,7 +42,7 @@ func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 		}
 		return lineAt(m[0]), sentence, true
 	}
-	return statedSwapFigureFull(para, lineAt)
+	return statedSwapFigureFull(para, lead, lineAt)
 }
 
 // reStatedSwapFigure (fix35b): the swap's used and total stated as figures of one unit, the
@@ -102,7 +105,7 @@ func swapFigureShare(para string, m []int) (float64, bool) {
 }
 
 // statedSwapFigureFull reports the line and sentence of a stated swap figure nearly full.
-func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool) {
+func statedSwapFigureFull(para, lead string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range submatches(true, reStatedSwapFigure, para) {
 		share, ok := swapFigureShare(para, m)
 		if !ok || share > 1 || share < swapFullShare {
@@ -110,12 +113,32 @@ func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool)
 		}
 		match := para[m[0]:m[1]]
 		sentence := fromMatchLine(para, m[0], sentenceAround(para, m[0], m[1]), match, lineAt)
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) ||
+			reSwapExampleBefore.MatchString(lead+"\n"+para[max(0, m[0]-300):m[0]]) || reSwapAlarmLine.MatchString(lineOf(para, m[0])) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true
 	}
 	return 0, "", false
+}
+
+// reSwapExampleBefore (h31b): the figure follows an example's lead ("**Example output:**",
+// "e.g.", "something like"): a proposal's or a guide's sample, not this host's swap.
+var reSwapExampleBefore = lazyre.New(`(?i)\b(?:example|sample)\s+(?:output|alert|report|message)\b|\be\.\s?g\.|\bsomething\s+like\b|\bwould\s+(?:look|show|print|say)\b`)
+
+// reSwapAlarmLine (h31b): the figure is a monitor's alarm label ("Severity: Critical (99.9%
+// swap utilization)", Netdata's "System Swap Memory Utilization Critical"): a swap full of
+// pages parked long ago raises it as well, so the alarm alone states no load.
+var reSwapAlarmLine = lazyre.New(`(?i)\b(?:alerts?|alarms?|severity|threshold|critical|warning)\b`)
+
+// lineOf is the line of para that holds offset i.
+func lineOf(para string, i int) string {
+	start := strings.LastIndexByte(para[:i], '\n') + 1
+	end := strings.IndexByte(para[i:], '\n')
+	if end < 0 {
+		return para[start:]
+	}
+	return para[start : i+end]
 }
 
 // fromMatchLine cuts sentence to the part on the match's own line and after: the items of

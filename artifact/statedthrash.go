@@ -18,6 +18,10 @@ var reStatedThrash = lazyre.New(`(?i)\b(?:(?:is|was|are|were|keeps?|kept|starts?
 	`|\b(?:waiting\s+(?:on|for)|stuck\s+in|blocked\s+in|hang(?:s|ing)?\s+in)\s+(?:the\s+)?(?:direct\s+|memory\s+|page\s+)?reclaim\b`)
 
 // reThrashAdvice: the match follows advice, a purpose or a definition's subject.
+// reThrashOther: what is thrashed is a disk or a cache ("thrashed the disks", "thrashing the
+// L2 cache"): I/O or a CPU cache, not memory reclaim.
+var reThrashOther = lazyre.New(`(?i)^\s+(?:the\s+|my\s+|our\s+|its\s+)?(?:\w+\s+)?(?:disks?|drives?|hdds?|ssds?|cache|caches|tlb|i/o|io|database)\b`)
+
 var reThrashAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|should|could|would|might|may|if|unless|until|whether|to)\b[^.;!?]{0,30}$`)
 
 // statedThrashing reports the line and sentence of a statement that this host stalls in
@@ -27,7 +31,7 @@ func statedThrashing(para string, lineAt func(int) int) (int, string, bool) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
 		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-			reThrashAdvice.MatchString(para[max(0, m[0]-40):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reNotBusy.MatchString(match) ||
+			reThrashAdvice.MatchString(para[max(0, m[0]-40):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reNotBusy.MatchString(match) || reThrashOther.MatchString(para[m[1]:min(len(para), m[1]+40)]) ||
 			reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) {
 			continue
 		}

@@ -257,8 +257,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 	}
 	if statedThrash != nil && (statedStall.n == 0 || statedStall.peak <= 0) {
 		// Thrashing, a freeze while reclaiming, tasks waiting on reclaim: the stall in the
-		// author's words, with no duration (the rule cannot say how long).
-		raise(Warning)
+		// author's words, with no duration (the rule cannot say how long): named as info,
+		// so a measured cause (the swap rate, an OOM kill) stays the diagnosis' root.
+		raise(Info)
 		ev = append(ev, Evidence{What: "stalls in reclaim the author states", Value: "stated, not timed: the text says the host thrashes or freezes while reclaiming", Source: sampleSource(statedThrash, "the text")})
 	}
 	switch {
