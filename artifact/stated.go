@@ -395,7 +395,7 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
-		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom")); ok {
+		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom", "out of memory", "out-of-memory")); ok {
 			addHostDrop(model.RateStatedNoOOMKill, 1, no, sentence) // statednooom.go
 		}
 		for _, m := range matches(has("oom"), reStatedOOMKillVerb, para) {
