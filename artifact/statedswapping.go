@@ -15,10 +15,11 @@ import (
 // swapping"), a possibility ("if it starts swapping"), a general statement and another
 // machine's swap state nothing about this host (hypotheticalUpTo, genericStatement,
 // addHostDrop's subject).
-var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|begins?|began|keeps?|kept|goes|went)\s+(?:heavily\s+|constantly\s+|massively\s+)?(?:into\s+)?swapping\b|because\s+of\s+(?:the\s+|all\s+the\s+)?swapping\b|(?:eat|eats|ate|eating|eaten|use|uses|used|using|fill|fills|filled|filling|consume[sd]?|consuming)\s+(?:up\s+|out\s+)?all\s+(?:of\s+)?(?:the\s+|my\s+|its\s+)?swap\b|(?:runs?|ran|running)\s+out\s+of\s+swap\b|swap\s+(?:is|was|gets|got)\s+(?:completely\s+|totally\s+)?(?:full|exhausted|filled(?:\s+up)?)\b` +
+var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|begins?|began|keeps?|kept|goes|went)\s+(?:heavily\s+|constantly\s+|massively\s+)?(?:into\s+)?swapping\b|because\s+of\s+(?:the\s+|all\s+the\s+)?swapping\b|(?:eat|eats|ate|eating|eaten|use|uses|used|using|fill|fills|filled|filling|consume[sd]?|consuming)\s+(?:up\s+|out\s+)?all\s+(?:of\s+)?(?:the\s+|my\s+|its\s+)?swap\b|(?:runs?|ran|running)\s+out\s+of\s+swap\b|swap\s+(?:is|was|gets|got|get|getting|is\s+getting|becomes?|became|goes|went)\s+(?:completely\s+|totally\s+)?(?:full|exhausted|filled(?:\s+up)?)\b` +
 	// fix34c: a cluster admin's "jobs pushing swap to zero", "drove the free swap down to 0",
 	// "I see swap filling" (corpus 2943): the swap consumed, seen; not "swap fills when ..."
-	// (a mechanism, present tense: not matched).
+	// (a mechanism, present tense: not matched). h31b: "the swap become full" (a non-native
+	// verb of change) is the same statement.
 	`|\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving)\s+(?:the\s+|its\s+)?(?:free\s+)?swap\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+(?:zero|0|nothing)\b|\bswap\s+(?:space\s+)?(?:filling|has\s+filled|had\s+filled)(?:\s+up)?\b)`)
 
 // reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so

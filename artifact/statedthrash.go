@@ -14,6 +14,9 @@ import "headroom/internal/lazyre"
 // ("it is not thrashing") and any system's ("a system that is thrashing will look slow")
 // state nothing.
 var reStatedThrash = lazyre.New(`(?i)\b(?:(?:is|was|are|were|keeps?|kept|starts?|started|begins?|began|goes|went)\s+(?:heavily\s+|constantly\s+|badly\s+|massively\s+|completely\s+|into\s+)?thrash(?:ing)?|thrashes|thrashed)\b` +
+	// The host named right before a bare verb ("our node thrash when backup run"): a
+	// non-native present without its -es.
+	`|\b(?:server|node|box|machine|system|host|vps|vm|computer|pc)\s+(?:always\s+|often\s+|constantly\s+|starts?\s+to\s+)?thrash\b` +
 	`|\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up|unresponsive)\b[^.;!?]{0,40}?\b(?:while|when|during)\s+(?:it\s+|the\s+kernel\s+)?(?:is\s+|was\s+)?(?:\w+\s+)?reclaim\w*` +
 	`|\b(?:waiting\s+(?:on|for)|stuck\s+in|blocked\s+in|hang(?:s|ing)?\s+in)\s+(?:the\s+)?(?:direct\s+|memory\s+|page\s+)?reclaim\b`)
 
