@@ -55,12 +55,16 @@ var (
 	// An out-of-memory the author states happened, without the kernel's report: "the box
 	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
 	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
-	reStatedOOM = lazyre.New(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)`)
+	reStatedOOM = lazyre.New(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)` +
+		// h31b: the killer's other verbs, after the killer only ("the kernel's OOM killer
+		// terminated the backup job", "the oom killer chose otelcol-contrib"): a program's
+		// own out-of-memory ("out of memory, terminating") is no kill by the kernel.
+		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot)\b`)
 	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
-	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
+	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\b(?:eats?|eating|ate|uses?|using|used|takes?|taking|took|burns?|burning|burned|pins?|pinning|pinned|saturates?|saturating|saturated|occup(?:ies|ying|ied)|max(?:es|ed|ing)\s+out)\s+(?:up\s+)?(?:one|a|an\s+entire|a\s+(?:whole|full|single)|the\s+whole|\d+)\s+(?:whole\s+|full\s+|entire\s+)?(?:cpu\s+)?(?:cores?|cpus?|vcpus?)\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
@@ -214,7 +218,9 @@ func (d *doc) stated() {
 		if strings.Contains(p.text, "TLB") || strings.Contains(strings.ToLower(p.text), "shootdown") {
 			tlbText = true
 		}
-		if strings.Contains(strings.ToLower(p.text), "reclaim") {
+		if l := strings.ToLower(p.text); strings.Contains(l, "reclaim") || strings.Contains(l, "thrash") {
+			// h31b: thrashing is reclaim in the author's word ("the box is thrashing,
+			// everything stalls for 10-20 seconds").
 			reclaimText = true
 		}
 		if strings.Contains(p.text, "hs_err") {
@@ -360,8 +366,8 @@ func (d *doc) stated() {
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) {
-				continue
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) {
+				continue // h31b: "kswapd0 eats one core? is it normal?" asks
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
 		}
@@ -389,7 +395,7 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
-		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom")); ok {
+		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom", "out of memory", "out-of-memory")); ok {
 			addHostDrop(model.RateStatedNoOOMKill, 1, no, sentence) // statednooom.go
 		}
 		for _, m := range matches(has("oom"), reStatedOOMKillVerb, para) {
@@ -528,8 +534,17 @@ func (d *doc) stated() {
 				g.rates(add) // statedslabgrowth.go
 			}
 		}
+		if has("thrash", "reclaim") {
+			if no, sentence, ok := statedThrashing(para, lineAt); ok {
+				addHostDrop(model.RateStatedReclaimStall, 1, no, sentence) // statedthrash.go
+			}
+		}
 		if has("swap") {
-			if no, sentence, ok := statedSwapping(para, lineAt); ok {
+			lead := ""
+			if start > 0 && d.proseLines[start].no-d.proseLines[start-1].no <= 2 {
+				lead = d.proseLines[start-1].text
+			}
+			if no, sentence, ok := statedSwapping(para, lead, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
 			} else if no, sentence, ok := statedSwappingEU(para, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // in a European language's words (statedoomeu.go)
@@ -1122,7 +1137,10 @@ var (
 	// "SUnreclaim:  64236 kB" lines are read by the meminfo reader).
 	// The size may carry thousands separators ("SUnreclaim:     2,143 MB" in a box-drawing
 	// tree of meminfo fields, "├── Kernel Slab:  2,194 MB"): reStatedThousands.
-	reStatedSlabField = lazyre.New(`\b(SUnreclaim|SReclaimable|Slab)\b[^.\d]{0,30}?(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
+	// h31b: the unreclaimable slab in words ("the unreclaimable slab grows to 18 GB", "kernel
+	// slab (unreclaimable) is at 20 GB") is SUnreclaim; the reclaimable one (dentries,
+	// inodes) is SReclaimable, never the unreclaimable rule's.
+	reStatedSlabField = lazyre.New(`\b(SUnreclaim\b|SReclaimable\b|Slab\b|(?i:un)?reclaimable\s+slab\b|[Ss]lab\s+\((?i:un)?reclaimable\))(?:\s+memory\b)?[^.\d]{0,30}?(` + reStatedThousands + `|\d+(?:\.\d+)?)\s*([KMGT])i?B?\b`)
 	// The memory named before its size, in English and the languages of the held-out posts:
 	// "RAM: 16GB", "memory is 32 GB", "内存64G" (Chinese), "記憶體 128GB" (Traditional),
 	// "メモリは8GB" (Japanese), "ОЗУ 4 ГБ", "оперативной памяти 8 Гб" (Russian).
@@ -1300,7 +1318,7 @@ var (
 // reference page writes; "are OOM-killed" is its passive present).
 var (
 	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b`)
-	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?killed\b|\boom[- ]?killed\s+(?:a|an|the|one|its|their|two|three|several|some|\d+)\b`)
+	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?(?:killed|terminated|chose|picked|selected|reaped|sacrificed)\b|\boom[- ]?killed\s+(?:a|an|the|one|its|their|two|three|several|some|\d+)\b`)
 	reHabitual      = lazyre.New(`(?i)\b(?:typically|usually|generally|normally|commonly|in\s+general|by\s+default|last\s+resort)\b`)
 	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)
 	reIOWord        = lazyre.New(`\bI/O\b`)
@@ -1627,14 +1645,14 @@ func (d *doc) statedSlab(sub *subjects) {
 	mi := &kernel.Counters{}
 	var nos []int
 	for _, p := range d.proseLines {
-		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") {
+		if !strings.Contains(p.text, "Slab") && !strings.Contains(p.text, "SUnreclaim") && !strings.Contains(p.text, "SReclaimable") && !strings.Contains(p.text, "slab") {
 			continue
 		}
 		for _, m := range reStatedSlabField.FindAllStringSubmatchIndex(p.text, -1) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}
-			name := p.text[m[2]:m[3]]
+			name := slabFieldName(p.text[m[2]:m[3]])
 			if reThreshold.MatchString(p.text[m[3]:m[4]]) {
 				continue // "looking for SUnreclaim > 5GB": a threshold, not the host's value
 			}
@@ -1653,6 +1671,17 @@ func (d *doc) statedSlab(sub *subjects) {
 	first, last := spanOf(nos)
 	d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", MemInfo: mi})
 	d.addArtifact(KindStated, first, last, map[string]any{"meminfo_kb": mi})
+}
+
+// slabFieldName is the meminfo field a reStatedSlabField name stands for.
+func slabFieldName(name string) string {
+	switch l := strings.ToLower(name); {
+	case len(name) > len("Slab") && strings.Contains(l, "unreclaimable"):
+		return "SUnreclaim"
+	case len(name) > len("Slab") && strings.Contains(l, "reclaimable") && name != "SReclaimable":
+		return "SReclaimable"
+	}
+	return name
 }
 
 // statedSizes reads a size stated for a setting counted in pages ("default setting for

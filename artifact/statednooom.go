@@ -14,6 +14,11 @@ import (
 // reLogLookedAt: a kernel log or syslog named as where the author looked.
 var reLogLookedAt = lazyre.New(`(?i)\b(?:syslog|kern\.log|kernel\s+logs?|dmesg|journalctl|journal|/var/log/messages|system\s+logs?)\b`)
 
+// reNoOOMWord (h31b): the negation and the OOM in one phrase, with no verb of a kill: "there
+// is no OOM in dmesg", "no oom killer messages in the logs", "no sign of the OOM killer in
+// the journal".
+var reNoOOMWord = lazyre.New(`(?i)\bno\s+(?:sign\s+of\s+|trace\s+of\s+|evidence\s+of\s+|mention\s+of\s+)?(?:an?\s+|the\s+|any\s+)?(?:oom|out[ -]of[ -]memory)(?:[- ]?kill(?:er|s|ing)?)?(?:\s+(?:messages?|entries|events?|lines?|kills?|errors?|reports?))?\b`)
+
 // statedNoOOMKill returns the line and sentence of the paragraph's first negated OOM kill
 // that names the log it was looked for in.
 func statedNoOOMKill(para string, lineAt func(int) int, hasOOM bool) (int, string, bool) {
@@ -30,6 +35,12 @@ func statedNoOOMKill(para string, lineAt func(int) int, hasOOM bool) (int, strin
 				hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
 				continue
 			}
+			return lineAt(m[0]), sentence, true
+		}
+	}
+	for _, m := range reNoOOMWord.FindAllStringIndex(para, 4) {
+		sentence := sentenceAround(para, m[0], m[1])
+		if reLogLookedAt.MatchString(sentence) && !questionAt(para, m[0], m[1]) && !hypotheticalUpTo(sentence, para[m[0]:m[1]]) {
 			return lineAt(m[0]), sentence, true
 		}
 	}

@@ -15,10 +15,11 @@ import (
 // swapping"), a possibility ("if it starts swapping"), a general statement and another
 // machine's swap state nothing about this host (hypotheticalUpTo, genericStatement,
 // addHostDrop's subject).
-var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|begins?|began|keeps?|kept|goes|went)\s+(?:heavily\s+|constantly\s+|massively\s+)?(?:into\s+)?swapping\b|because\s+of\s+(?:the\s+|all\s+the\s+)?swapping\b|(?:eat|eats|ate|eating|eaten|use|uses|used|using|fill|fills|filled|filling|consume[sd]?|consuming)\s+(?:up\s+|out\s+)?all\s+(?:of\s+)?(?:the\s+|my\s+|its\s+)?swap\b|(?:runs?|ran|running)\s+out\s+of\s+swap\b|swap\s+(?:is|was|gets|got)\s+(?:completely\s+|totally\s+)?(?:full|exhausted|filled(?:\s+up)?)\b` +
+var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|begins?|began|keeps?|kept|goes|went)\s+(?:heavily\s+|constantly\s+|massively\s+)?(?:into\s+)?swapping\b|because\s+of\s+(?:the\s+|all\s+the\s+)?swapping\b|(?:eat|eats|ate|eating|eaten|use|uses|used|using|fill|fills|filled|filling|consume[sd]?|consuming)\s+(?:up\s+|out\s+)?all\s+(?:of\s+)?(?:the\s+|my\s+|its\s+)?swap\b|(?:runs?|ran|running)\s+out\s+of\s+swap\b|swap\s+(?:is|was|gets|got|get|getting|is\s+getting|becomes?|became|goes|went)\s+(?:completely\s+|totally\s+)?(?:full|exhausted|filled(?:\s+up)?)\b` +
 	// fix34c: a cluster admin's "jobs pushing swap to zero", "drove the free swap down to 0",
 	// "I see swap filling" (corpus 2943): the swap consumed, seen; not "swap fills when ..."
-	// (a mechanism, present tense: not matched).
+	// (a mechanism, present tense: not matched). h31b: "the swap become full" (a non-native
+	// verb of change) is the same statement.
 	`|\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving)\s+(?:the\s+|its\s+)?(?:free\s+)?swap\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+(?:zero|0|nothing)\b|\bswap\s+(?:space\s+)?(?:filling|has\s+filled|had\s+filled)(?:\s+up)?\b)`)
 
 // reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so
@@ -30,7 +31,10 @@ var reSwappingAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|add|increa
 var reSwappingIndefinite = lazyre.New(`(?i)\b(?:a|an|any|some|every)\s+(?:[\w-]+\s+){0,2}?(?:system|machine|host|server|box|node|computer|vm)s?\s+(?:that|which|where|who)\s+$`)
 
 // statedSwapping reports the line and sentence of a statement that this host swaps, if any.
-func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
+//
+// lead is the prose line just before the paragraph when only a fence or a blank line parts
+// them ("**Example output:**" over a fenced sample): an example's lead there holds too.
+func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range matches(true, reStatedSwapping, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
@@ -39,7 +43,7 @@ func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 		}
 		return lineAt(m[0]), sentence, true
 	}
-	return statedSwapFigureFull(para, lineAt)
+	return statedSwapFigureFull(para, lead, lineAt)
 }
 
 // reStatedSwapFigure (fix35b): the swap's used and total stated as figures of one unit, the
@@ -48,24 +52,94 @@ func statedSwapping(para string, lineAt func(int) int) (int, string, bool) {
 // the author's statement that this host swapped its working set out; a swap partly used is
 // old pages parked on disk and states nothing. Counter-cases: advice ("set swap to 512/512
 // MB"), a possibility ("if swap reaches 511/512 MB"), a negation, a swap half used.
-var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*(?:[kmgt]i?b?)\b(?:\s+(?:full|used|in\s+use|exhausted))?`)
+var reStatedSwapFigure = lazyre.New(`(?i)\bswap(?:\s+(?:space|usage|used))?\s*[:=]?\s*(\d+(?:\.\d+)?)\s*([kmgt])?(?:i?b)?\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*([kmgt])i?b?\b(?:\s+(?:full|used|in\s+use|exhausted))?` +
+	// h31b: the figures before the word ("7.9 of 8 GB swap used", "3.9G/4G of swap in use"),
+	// with a used word after it: "1 of 2 GB swap files" is a count.
+	`|\b(\d+(?:\.\d+)?)\s*([kmgt])?(?:i?b)?\s*(?:/|of|out\s+of)\s*(\d+(?:\.\d+)?)\s*([kmgt])i?b?\s+(?:of\s+)?swap\b(?:\s+space)?\s+(?:is\s+|was\s+)?(?:used|in\s+use|full|taken|exhausted)\b` +
+	// h31b: the share stated ("swap usage at 100%", "swap is 97% full", "uses 100% of swap",
+	// "100% swap usage"); a bare "CPU 100% swap 0%" row gives the swap its own figure.
+	`|\bswap(?:\s+(?:space|usage|use|utili[sz]ation|partition))?\s*(?:is\s+|was\s+|stays\s+|[:=]\s*|reached\s+|reaches\s+|hits?\s+)?(?:at\s+)?(?:about\s+|around\s+|~\s*)?(\d{1,3}(?:\.\d+)?)\s*%` +
+	`|\b(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+|my\s+|its\s+|our\s+|all\s+)?swap\b|swap\s+(?:usage|used|in\s+use|utili[sz]ation)\b)` +
+	// "our vps use 100% swap": the share after a verb of use.
+	`|\b(?:use|uses|using|used|eats?|eating|ate|consum(?:es|ed|ing))\s+(?:up\s+)?(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+)?swap\b`)
+
+// swapUnitKB is the multiplier of a unit letter ("" when none: the other figure's unit).
+func swapUnitKB(u string) float64 {
+	switch strings.ToLower(u) {
+	case "k":
+		return 1
+	case "m":
+		return 1 << 10
+	case "g":
+		return 1 << 20
+	case "t":
+		return 1 << 30
+	}
+	return 0
+}
+
+// swapFigureShare is the share of the swap in use a reStatedSwapFigure match states.
+func swapFigureShare(para string, m []int) (float64, bool) {
+	for _, k := range []int{2, 10} { // used/total with units, either order of the words
+		if m[k] < 0 {
+			continue
+		}
+		used, err1 := strconv.ParseFloat(para[m[k]:m[k+1]], 64)
+		total, err2 := strconv.ParseFloat(para[m[k+4]:m[k+5]], 64)
+		tu := swapUnitKB(para[m[k+6]:m[k+7]])
+		uu := tu
+		if m[k+2] >= 0 {
+			uu = swapUnitKB(para[m[k+2]:m[k+3]])
+		}
+		if err1 != nil || err2 != nil || total <= 0 || tu == 0 {
+			return 0, false
+		}
+		return used * uu / (total * tu), true
+	}
+	for _, k := range []int{18, 20, 22} {
+		if m[k] >= 0 {
+			v, err := strconv.ParseFloat(para[m[k]:m[k+1]], 64)
+			return v / 100, err == nil
+		}
+	}
+	return 0, false
+}
 
 // statedSwapFigureFull reports the line and sentence of a stated swap figure nearly full.
-func statedSwapFigureFull(para string, lineAt func(int) int) (int, string, bool) {
+func statedSwapFigureFull(para, lead string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range submatches(true, reStatedSwapFigure, para) {
-		used, err1 := strconv.ParseFloat(para[m[2]:m[3]], 64)
-		total, err2 := strconv.ParseFloat(para[m[4]:m[5]], 64)
-		if err1 != nil || err2 != nil || total <= 0 || used > total || used < swapFullShare*total {
+		share, ok := swapFigureShare(para, m)
+		if !ok || share > 1 || share < swapFullShare {
 			continue
 		}
 		match := para[m[0]:m[1]]
 		sentence := fromMatchLine(para, m[0], sentenceAround(para, m[0], m[1]), match, lineAt)
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) ||
+			reSwapExampleBefore.MatchString(lead+"\n"+para[max(0, m[0]-300):m[0]]) || reSwapAlarmLine.MatchString(lineOf(para, m[0])) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true
 	}
 	return 0, "", false
+}
+
+// reSwapExampleBefore (h31b): the figure follows an example's lead ("**Example output:**",
+// "e.g.", "something like"): a proposal's or a guide's sample, not this host's swap.
+var reSwapExampleBefore = lazyre.New(`(?i)\b(?:example|sample)\s+(?:output|alert|report|message)\b|\be\.\s?g\.|\bsomething\s+like\b|\bwould\s+(?:look|show|print|say)\b`)
+
+// reSwapAlarmLine (h31b): the figure is a monitor's alarm label ("Severity: Critical (99.9%
+// swap utilization)", Netdata's "System Swap Memory Utilization Critical"): a swap full of
+// pages parked long ago raises it as well, so the alarm alone states no load.
+var reSwapAlarmLine = lazyre.New(`(?i)\b(?:alerts?|alarms?|severity|threshold|critical|warning)\b`)
+
+// lineOf is the line of para that holds offset i.
+func lineOf(para string, i int) string {
+	start := strings.LastIndexByte(para[:i], '\n') + 1
+	end := strings.IndexByte(para[i:], '\n')
+	if end < 0 {
+		return para[start:]
+	}
+	return para[start : i+end]
 }
 
 // fromMatchLine cuts sentence to the part on the match's own line and after: the items of

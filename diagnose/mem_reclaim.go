@@ -223,11 +223,13 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		}
 	}
 	statedStall := memSeriesStats(tl, model.RateStatedStallSec, 0)
+	// A stall in reclaim the author states without timing it (h31b): "the box is thrashing".
+	statedThrash := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedReclaimStall] > 0 })
 	// A memory PSI average an OOM daemon logged (nohang): which average of which file the
 	// daemon read is its configuration, not the line, so it is judged as "some" (some >=
 	// full; model.RateDaemonMemPSIPct), never as "full".
 	daemonPSI := memSeriesStats(tl, model.RateDaemonMemPSIPct, memPSISomeWarnPct)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && daemonPSI.n == 0 {
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 {
 		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
@@ -252,6 +254,13 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		// A freeze the author timed in a text about reclaim: the stall itself, in words.
 		raise(Warning)
 		ev = append(ev, Evidence{What: "freezes the author timed", Value: fmt.Sprintf("up to %.0f s", statedStall.peak), Source: memSampleWhere(tl, statedStall.peakIdx, "the text")})
+	}
+	if statedThrash != nil && (statedStall.n == 0 || statedStall.peak <= 0) {
+		// Thrashing, a freeze while reclaiming, tasks waiting on reclaim: the stall in the
+		// author's words, with no duration (the rule cannot say how long): named as info,
+		// so a measured cause (the swap rate, an OOM kill) stays the diagnosis' root.
+		raise(Info)
+		ev = append(ev, Evidence{What: "stalls in reclaim the author states", Value: "stated, not timed: the text says the host thrashes or freezes while reclaiming", Source: sampleSource(statedThrash, "the text")})
 	}
 	switch {
 	case stall.rising():

@@ -84,7 +84,7 @@ func swapWithoutRate(tl *model.Timeline) (Result, bool) {
 	if len(ev) == 0 {
 		return Result{}, false
 	}
-	ev = append(ev, Evidence{What: "swap-in/out rate", Value: "not in the input: two samples of /proc/vmstat (pswpin/pswpout) or vmstat 1 (si/so) would measure it", Source: "-"})
+	ev = append(ev, Evidence{What: "swap-in/out rate", Value: "not in the input: two samples of /proc/vmstat (pswpin/pswpout) or vmstat 1 (si/so) would measure it", Source: "not in the input"})
 	return Fired(Finding{
 		Severity: Warning,
 		Title:    "the host swapped under load (no swap rate in the input)",

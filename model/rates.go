@@ -68,6 +68,10 @@ const (
 	// author states in seconds ("freeze for like 4-5 seconds"), and 1 when the text states
 	// that the NIC overruns ("resulting in packet overruns").
 	RateStatedStallSec = "stated_stall_sec"
+	// RateStatedReclaimStall is 1 when the text says this host stalls in reclaim without a
+	// duration ("the server is thrashing", "freezes while reclaiming memory", "all
+	// processes waiting on memory reclaim"; artifact/statedthrash.go, h31b).
+	RateStatedReclaimStall = "stated_reclaim_stall"
 	// RateDaemonMemPSIPct is a memory PSI average, in %, as a userspace OOM daemon logged the
 	// value it acts on (nohang's "PSI avg: %s" of its psi_metrics read from psi_path, by
 	// default full_avg10 of /proc/pressure/memory; the line names neither). Whichever of the
