@@ -233,7 +233,7 @@ func (d *doc) stated() {
 	var frames []string
 	var rings []statedRing
 	var ifDrops []statedDrop
-	var nicRises []statedNICRise
+	var rises []statedCounterRise
 	var statedNet kernel.Groups
 	var netFrom []int
 	add := func(key string, v float64, no int, sentence string) {
@@ -561,9 +561,14 @@ func (d *doc) stated() {
 				ifDrops = append(ifDrops, dr)
 			}
 		}
-		for _, m := range submatches(strings.Contains(para, "_") && has(" from "), reStatedNICRise, para) {
-			if r, ok := statedNICRiseAt(para, m, lineAt, sub); ok {
-				nicRises = append(nicRises, r)
+		for _, m := range submatches(has(" from "), reStatedCounterRise, para) {
+			if r, ok := statedCounterRiseAt(para, m, false, lineAt, sub); ok {
+				rises = append(rises, r)
+			}
+		}
+		for _, m := range submatches(has(" at ", " now ", "(now", "reached", "currently"), reStatedCounterNow, para) {
+			if r, ok := statedCounterRiseAt(para, m, true, lineAt, sub); ok {
+				rises = append(rises, r)
 			}
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
@@ -984,7 +989,7 @@ func (d *doc) stated() {
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
 	d.statedIfaceDrops(ifDrops)
-	d.statedNICRises(nicRises)
+	d.statedCounterRises(rises)
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
 		for k := 0; k < linkCount[speed]; k++ {
