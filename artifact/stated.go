@@ -562,12 +562,17 @@ func (d *doc) stated() {
 			}
 		}
 		for _, m := range submatches(has(" from "), reStatedCounterRise, para) {
-			if r, ok := statedCounterRiseAt(para, m, false, lineAt, sub); ok {
+			if r, ok := statedCounterRiseAt(para, m, riseFromTo, lineAt, sub); ok {
 				rises = append(rises, r)
 			}
 		}
 		for _, m := range submatches(has(" at ", " now ", "(now", "reached", "currently"), reStatedCounterNow, para) {
-			if r, ok := statedCounterRiseAt(para, m, true, lineAt, sub); ok {
+			if r, ok := statedCounterRiseAt(para, m, riseNow, lineAt, sub); ok {
+				rises = append(rises, r)
+			}
+		}
+		for _, m := range submatches(has("by "), reStatedCounterRate, para) {
+			if r, ok := statedCounterRiseAt(para, m, risePerSec, lineAt, sub); ok {
 				rises = append(rises, r)
 			}
 		}

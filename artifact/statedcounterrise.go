@@ -34,6 +34,9 @@ var (
 	// One reading: "X is at 45000", "X is now 3.2M", "X keeps increasing (now 123456)",
 	// "X has reached 9000" (groups: name, number, its k/M scale).
 	reStatedCounterNow = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is|was|are|sits|stands)\s+(?:now\s+|currently\s+)?at|(?:is|was)\s+now|(?:has|had)\s+reached|(?:keeps?|kept)\s+(?:increasing|growing|rising|climbing)\s+\((?:now|currently)(?:\s+at)?)\s+~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\b`)
+	// A rate: "allocstall_normal increments by ~500/s", "pswpout increases by 20000/s and
+	// pswpin by 15000/s", "compact_stall grows by 40 per second" (groups: name, number, scale).
+	reStatedCounterRate = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is\s+)?(?:increments?|increas(?:es|ing)|grow(?:s|ing)|ris(?:es|ing)|climb(?:s|ing)|goes\s+up|going\s+up)\s+)?by\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)`)
 )
 
 var reStatedNICRiseMore = lazyre.New(`\d{1,3}(?:,\d{3})+|\d+`)
@@ -48,6 +51,7 @@ const (
 // statedCounterRise is one counter's readings as the author gives them.
 type statedCounterRise struct {
 	kind               int
+	perSec             bool // values[0] is the growth per second the text states
 	group, iface, name string
 	values             []int64
 	line               int
@@ -83,17 +87,31 @@ func statedCounterKind(name string) (kind int, group, counter string, ok bool) {
 	return 0, "", "", false
 }
 
-// statedCounterRiseAt reads one reStatedCounterRise or reStatedCounterNow match m of para
-// (now: the latter); ok is false when it is no reading of this host's counter (see above).
-func statedCounterRiseAt(para string, m []int, now bool, lineAt func(int) int, sub *subjects) (statedCounterRise, bool) {
+// The forms statedCounterRiseAt reads.
+const (
+	riseFromTo = iota // reStatedCounterRise
+	riseNow           // reStatedCounterNow
+	risePerSec        // reStatedCounterRate
+)
+
+// statedCounterRiseAt reads one match m of para in form (riseFromTo ...); ok is false when
+// it is no reading of this host's counter (see above).
+func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, sub *subjects) (statedCounterRise, bool) {
 	kind, group, name, ok := statedCounterKind(para[m[2]:m[3]])
-	if !ok {
+	if !ok || form == risePerSec && kind != riseVMStat {
+		// A rate is read for /proc/vmstat's counters, whose rates the rules read
+		// (model.GrowthRates); the others' rates have keys of their own.
 		return statedCounterRise{}, false
 	}
+	now := form != riseFromTo
 	match := para[m[0]:m[1]]
 	sentence := sentenceAround(para, m[0], m[1])
+	before := para[max(0, m[0]-16):m[0]]
+	if k := strings.LastIndexAny(before, ".;!?"); k >= 0 {
+		before = before[k+1:] // "... under load. X went from": the last sentence's words
+	}
 	if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-		reThreshold.MatchString(para[max(0, m[0]-16):m[1]]) {
+		reThreshold.MatchString(before+match) {
 		return statedCounterRise{}, false
 	}
 	var vals []int64
@@ -129,7 +147,7 @@ func statedCounterRiseAt(para string, m []int, now bool, lineAt func(int) int, s
 			iface = n // "on eth0." ends the sentence
 		}
 	}
-	return statedCounterRise{kind: kind, group: group, iface: iface, name: name, values: vals, line: no}, true
+	return statedCounterRise{kind: kind, perSec: form == risePerSec, group: group, iface: iface, name: name, values: vals, line: no}, true
 }
 
 // statedCounterRises adds the readings as samples marked as stated, in the order the author
@@ -139,7 +157,19 @@ func statedCounterRiseAt(para string, m []int, now bool, lineAt func(int) int, s
 // compact_stall, RcvPruned against PruneCalled) see them side by side.
 func (d *doc) statedCounterRises(rs []statedCounterRise) {
 	n, first, last := 0, 0, 0
+	var growth kernel.Counters
 	for _, r := range rs {
+		if r.perSec {
+			if _, dup := growth.Get(r.name); !dup {
+				growth.Set(r.name, r.values[0])
+				d.addArtifact(KindStated, r.line, r.line, map[string]any{"counter": r.name, "per_sec": r.values[0]})
+				src := spanSource(r.line, r.line) + " (" + StatedMark + ")"
+				var one kernel.Counters
+				one.Set(r.name, r.values[0])
+				d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, Rates: model.GrowthRates(&one, 1, 4)})
+			}
+			continue
+		}
 		if r.kind == riseNIC {
 			src := spanSource(r.line, r.line) + " (" + StatedMark + ")"
 			for _, v := range r.values {
@@ -164,6 +194,9 @@ func (d *doc) statedCounterRises(rs []statedCounterRise) {
 		s := model.Sample{Source: src}
 		var vm kernel.Counters
 		for _, r := range rs {
+			if r.perSec || r.kind == riseNIC {
+				continue
+			}
 			v := r.values[min(k, len(r.values)-1)]
 			switch r.kind {
 			case riseNetStat:
@@ -178,7 +211,7 @@ func (d *doc) statedCounterRises(rs []statedCounterRise) {
 		d.tl.Samples = append(d.tl.Samples, s)
 	}
 	for _, r := range rs {
-		if r.kind != riseNIC {
+		if r.kind != riseNIC && !r.perSec {
 			d.addArtifact(KindStated, r.line, r.line, map[string]any{"counter": r.name, "group": r.group, "readings": r.values})
 		}
 	}
