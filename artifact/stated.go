@@ -556,7 +556,7 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedRxDroppedPerSec, v, lineAt(m[0]), sentence)
 		}
-		for _, m := range submatches(has("drop"), reStatedIfaceDrops, para) {
+		for _, m := range append(submatches(has("drop"), reStatedIfaceDrops, para), submatches(has("dropped"), reStatedIfaceDroppedField, para)...) {
 			if dr, ok := statedIfaceDrop(para, m, lineAt, sub); ok {
 				ifDrops = append(ifDrops, dr)
 			}
@@ -569,6 +569,9 @@ func (d *doc) stated() {
 		for _, m := range submatches(has(" at ", " now ", "(now", "reached", "currently"), reStatedCounterNow, para) {
 			if r, ok := statedCounterRiseAt(para, m, riseNow, lineAt, sub); ok {
 				rises = append(rises, r)
+				if key := r.risingKey(); r.rising && key != "" {
+					addHostDrop(key, 1, r.line, sentenceAround(para, m[0], m[1]))
+				}
 			}
 		}
 		for _, m := range submatches(has("by "), reStatedCounterRate, para) {
@@ -1184,7 +1187,8 @@ var reStatedUDPRcvbufPct = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(
 func statedCounterRose(para string, m []int, lineAt func(int) int) (int, string, bool) {
 	match := para[m[0]:m[1]]
 	sentence := sentenceAround(para, m[0], m[1])
-	if hypotheticalUpTo(sentence, match) || reNotBusy.MatchString(match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || definitionAfter(para, m[1]) {
+	if hypotheticalUpTo(sentence, match) || reNotBusy.MatchString(match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || definitionAfter(para, m[1]) ||
+		questionAt(para, m[0], m[1]) { // h31a: "Is UdpRcvbufErrors increasing?" asks
 		return 0, "", false
 	}
 	if m[2] >= 0 {

@@ -33,7 +33,7 @@ var (
 	reStatedCounterRise = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:has\s+|had\s+|have\s+)?(?:increased|grew|rose|climbed|jumped|went(?:\s+up)?|gone\s+up|grown|risen|climbs|grows|goes(?:\s+up)?|increases|rises)\s+from\s+(\d{1,3}(?:,\d{3})+|\d+)\s+to\s+(\d{1,3}(?:,\d{3})+|\d+)((?:\s*(?:,\s*and|,\s*then|,|and|then|->|→)\s+(?:then\s+)?(?:to\s+)?(?:\d{1,3}(?:,\d{3})+|\d+)\b)*)(?:\s+on\s+(?:the\s+)?(?:interface\s+|nic\s+|port\s+)?` + "`?" + `([a-z][a-z0-9]*\d[a-z0-9._]*))?`)
 	// One reading: "X is at 45000", "X is now 3.2M", "X keeps increasing (now 123456)",
 	// "X has reached 9000" (groups: name, number, its k/M scale).
-	reStatedCounterNow = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is|was|are|sits|stands)\s+(?:now\s+|currently\s+)?at|(?:is|was)\s+now|(?:has|had)\s+reached|(?:keeps?|kept)\s+(?:increasing|growing|rising|climbing)\s+\((?:now|currently)(?:\s+at)?)\s+~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\b`)
+	reStatedCounterNow = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is|was|are|sits|stands)\s+(?:now\s+|currently\s+)?at|(?:is|was)\s+now|(?:has|had)\s+reached|(?:keeps?|kept)\s+(?:increasing|growing|rising|climbing)\s+\((?:now|currently)(?:\s+at)?)\s+~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\b(?:\)?\s*,?\s*(?:and\s+)?(?:still\s+)?(climbing|growing|rising|increasing|going\s+up))?`)
 	// A rate: "allocstall_normal increments by ~500/s", "pswpout increases by 20000/s and
 	// pswpin by 15000/s", "compact_stall grows by 40 per second" (groups: name, number, scale).
 	reStatedCounterRate = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is\s+)?(?:increments?|increas(?:es|ing)|grow(?:s|ing)|ris(?:es|ing)|climb(?:s|ing)|goes\s+up|going\s+up)\s+)?by\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)`)
@@ -52,6 +52,7 @@ const (
 type statedCounterRise struct {
 	kind               int
 	perSec             bool // values[0] is the growth per second the text states
+	rising             bool // one reading said to grow ("is at N and climbing", "keeps increasing (now N)")
 	group, iface, name string
 	values             []int64
 	line               int
@@ -106,9 +107,13 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 	now := form != riseFromTo
 	match := para[m[0]:m[1]]
 	sentence := sentenceAround(para, m[0], m[1])
-	before := para[max(0, m[0]-16):m[0]]
+	b := max(0, m[0]-16)
+	for b < m[0] && lineAt(b) != lineAt(m[0]) {
+		b++ // an <img ... /> line above is no threshold's ">"
+	}
+	before := para[b:m[0]]
 	if k := strings.LastIndexAny(before, ".;!?"); k >= 0 {
-		before = before[k+1:] // "... under load. X went from": the last sentence's words
+		before = before[k+1:] // "... under load. X went from": the clause's words only
 	}
 	if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
 		reThreshold.MatchString(before+match) {
@@ -147,7 +152,8 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 			iface = n // "on eth0." ends the sentence
 		}
 	}
-	return statedCounterRise{kind: kind, perSec: form == risePerSec, group: group, iface: iface, name: name, values: vals, line: no}, true
+	rising := form == riseNow && (m[8] >= 0 || strings.Contains(match, "keep") || strings.Contains(match, "kept"))
+	return statedCounterRise{kind: kind, perSec: form == risePerSec, rising: rising, group: group, iface: iface, name: name, values: vals, line: no}, true
 }
 
 // statedCounterRises adds the readings as samples marked as stated, in the order the author
@@ -215,4 +221,21 @@ func (d *doc) statedCounterRises(rs []statedCounterRise) {
 			d.addArtifact(KindStated, r.line, r.line, map[string]any{"counter": r.name, "group": r.group, "readings": r.values})
 		}
 	}
+}
+
+// risingKey is the stated-growth key of the rules that read one for this counter (the same
+// keys the growth sentences without a figure reach: statedListenRising, statedudpbuf.go), or
+// "" when its rule judges the reading alone.
+func (r statedCounterRise) risingKey() string {
+	switch {
+	case r.kind != riseNetStat:
+		return ""
+	case r.group == "TcpExt" && (r.name == "ListenOverflows" || r.name == "ListenDrops"):
+		return model.RateStatedListenRising
+	case (r.group == "Udp" || r.group == "UdpLite") && r.name == "RcvbufErrors" || r.name == "Udp6RcvbufErrors":
+		return model.RateStatedUDPRcvbufRising
+	case (r.group == "Udp" || r.group == "UdpLite") && r.name == "SndbufErrors" || r.name == "Udp6SndbufErrors":
+		return model.RateStatedUDPSndbufRising
+	}
+	return ""
 }
