@@ -564,6 +564,9 @@ func (d *doc) stated() {
 		for _, m := range submatches(has(" from "), reStatedCounterRise, para) {
 			if r, ok := statedCounterRiseAt(para, m, riseFromTo, lineAt, sub); ok {
 				rises = append(rises, r)
+				if r.swapping() {
+					addHostDrop(model.RateStatedSwapping, 1, r.line, sentenceAround(para, m[0], m[1]))
+				}
 			}
 		}
 		for _, m := range submatches(has(" at ", " now ", "(now", "reached", "currently"), reStatedCounterNow, para) {

@@ -30,7 +30,7 @@ import (
 // negation, advice, a question, another machine's and a decreasing sequence (no counter
 // since boot falls) are none.
 var (
-	reStatedCounterRise = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:has\s+|had\s+|have\s+)?(?:increased|grew|rose|climbed|jumped|went(?:\s+up)?|gone\s+up|grown|risen|climbs|grows|goes(?:\s+up)?|increases|rises)\s+from\s+(\d{1,3}(?:,\d{3})+|\d+)\s+to\s+(\d{1,3}(?:,\d{3})+|\d+)((?:\s*(?:,\s*and|,\s*then|,|and|then|->|→)\s+(?:then\s+)?(?:to\s+)?(?:\d{1,3}(?:,\d{3})+|\d+)\b)*)(?:\s+on\s+(?:the\s+)?(?:interface\s+|nic\s+|port\s+)?` + "`?" + `([a-z][a-z0-9]*\d[a-z0-9._]*))?`)
+	reStatedCounterRise = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:has\s+|had\s+|have\s+)?(?:increased|grew|rose|climbed|jumped|went(?:\s+up)?|gone\s+up|grown|risen|climbs|grows|goes(?:\s+up)?|increases|rises)\s+)?from\s+(\d{1,3}(?:,\d{3})+|\d+)\s+to\s+(\d{1,3}(?:,\d{3})+|\d+)((?:\s*(?:,\s*and|,\s*then|,|and|then|->|→)\s+(?:then\s+)?(?:to\s+)?(?:\d{1,3}(?:,\d{3})+|\d+)\b)*)(?:\s+on\s+(?:the\s+)?(?:interface\s+|nic\s+|port\s+)?` + "`?" + `([a-z][a-z0-9]*\d[a-z0-9._]*))?`)
 	// One reading: "X is at 45000", "X is now 3.2M", "X keeps increasing (now 123456)",
 	// "X has reached 9000" (groups: name, number, its k/M scale).
 	reStatedCounterNow = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is|was|are|sits|stands)\s+(?:now\s+|currently\s+)?at|(?:is|was)\s+now|(?:has|had)\s+reached|(?:keeps?|kept)\s+(?:increasing|growing|rising|climbing)\s+\((?:now|currently)(?:\s+at)?)\s+~?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\b(?:\)?\s*,?\s*(?:and\s+)?(?:still\s+)?(climbing|growing|rising|increasing|going\s+up))?`)
@@ -38,6 +38,11 @@ var (
 	// pswpin by 15000/s", "compact_stall grows by 40 per second" (groups: name, number, scale).
 	reStatedCounterRate = lazyre.New(`\b([A-Za-z][A-Za-z0-9]*(?:_[a-z0-9]+)*)[` + "`" + `'"]?\s+(?:(?:is\s+)?(?:increments?|increas(?:es|ing)|grow(?:s|ing)|ris(?:es|ing)|climb(?:s|ing)|goes\s+up|going\s+up)\s+)?by\s+(?:about\s+|around\s+|roughly\s+|~\s*)?(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*([kKM])?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)`)
 )
+
+// reFixedBugWhere: a changelog's or a commit's account of a bug it fixed ("fixed a bug where
+// ListenOverflows went from 0 to 45000 under synthetic load"): a program's history, not this
+// host's reading.
+var reFixedBugWhere = lazyre.New(`(?i)\b(?:fix(?:es|ed)?|resolv(?:es|ed)|address(?:es|ed))\s+(?:a\s+|the\s+|an\s+)?(?:bug|issue|regression|problem|race)\s+(?:where|in\s+which|that|causing|when)\b`)
 
 var reStatedNICRiseMore = lazyre.New(`\d{1,3}(?:,\d{3})+|\d+`)
 
@@ -116,7 +121,7 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 		before = before[k+1:] // "... under load. X went from": the clause's words only
 	}
 	if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-		reThreshold.MatchString(before+match) {
+		reThreshold.MatchString(before+match) || reFixedBugWhere.MatchString(sentence) {
 		return statedCounterRise{}, false
 	}
 	var vals []int64
@@ -221,6 +226,12 @@ func (d *doc) statedCounterRises(rs []statedCounterRise) {
 			d.addArtifact(KindStated, r.line, r.line, map[string]any{"counter": r.name, "group": r.group, "readings": r.values})
 		}
 	}
+}
+
+// swapping: pswpin or pswpout said to grow, the kernel swapping (the key statedswapping.go's
+// sentences reach, read by swap-under-load when no rate is known).
+func (r statedCounterRise) swapping() bool {
+	return r.kind == riseVMStat && (r.name == "pswpin" || r.name == "pswpout") && (r.perSec || len(r.values) > 1)
 }
 
 // risingKey is the stated-growth key of the rules that read one for this counter (the same
