@@ -44,6 +44,9 @@ var (
 // host's reading.
 var reFixedBugWhere = lazyre.New(`(?i)\b(?:fix(?:es|ed)?|resolv(?:es|ed)|address(?:es|ed))\s+(?:a\s+|the\s+|an\s+)?(?:bug|issue|regression|problem|race)\s+(?:where|in\s+which|that|causing|when)\b`)
 
+// reBoundAfter: a bound right after the figure ("is at 1000 or above", "1000+ or more").
+var reBoundAfter = lazyre.New(`(?i)^\s*(?:\+|(?:or|and)\s+(?:above|more|higher|over|greater|beyond)\b)`)
+
 var reStatedNICRiseMore = lazyre.New(`\d{1,3}(?:,\d{3})+|\d+`)
 
 // Where a stated counter's readings go.
@@ -121,7 +124,8 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 		before = before[k+1:] // "... under load. X went from": the clause's words only
 	}
 	if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-		reThreshold.MatchString(before+match) || reFixedBugWhere.MatchString(sentence) {
+		reThreshold.MatchString(before+match) || reFixedBugWhere.MatchString(sentence) ||
+		reBoundAfter.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
 		return statedCounterRise{}, false
 	}
 	var vals []int64
@@ -163,8 +167,8 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 
 // statedCounterRises adds the readings as samples marked as stated, in the order the author
 // gives them: a NIC counter's each as one ethtool -S sample of its interface; the netstat
-// and vmstat counters' k-th readings together in one sample (a counter with fewer readings
-// keeps its last), so the rules that read two of them at once (compact_fail against
+// and vmstat counters' readings together, aligned on the newest (a counter with fewer
+// readings is absent from the first samples: no growth is claimed for it), so the rules that read two of them at once (compact_fail against
 // compact_stall, RcvPruned against PruneCalled) see them side by side.
 func (d *doc) statedCounterRises(rs []statedCounterRise) {
 	n, first, last := 0, 0, 0
@@ -208,7 +212,11 @@ func (d *doc) statedCounterRises(rs []statedCounterRise) {
 			if r.perSec || r.kind == riseNIC {
 				continue
 			}
-			v := r.values[min(k, len(r.values)-1)]
+			j := k - (n - len(r.values))
+			if j < 0 {
+				continue // fewer readings: aligned with the last ones (a lone reading is the newest)
+			}
+			v := r.values[j]
 			switch r.kind {
 			case riseNetStat:
 				s.NetStat.Set(r.group, r.name, v)
