@@ -120,8 +120,11 @@ func statedCounterRiseAt(para string, m []int, form int, lineAt func(int) int, s
 		b++ // an <img ... /> line above is no threshold's ">"
 	}
 	before := para[b:m[0]]
-	if k := strings.LastIndexAny(before, ".;!?"); k >= 0 {
-		before = before[k+1:] // "... under load. X went from": the clause's words only
+	if k := strings.LastIndexAny(before, ".;!?>"); k >= 0 {
+		// "... under load. X went from": the clause's words only; a ">" before the
+		// name ends a tag (an <img ... /> flattened onto the line), no bound ("X > 1000"
+		// puts it after the name, in the match).
+		before = before[k+1:]
 	}
 	if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
 		reThreshold.MatchString(before+match) || reFixedBugWhere.MatchString(sentence) ||
