@@ -175,6 +175,7 @@ var formats = []format{
 	{kind: KindEthtoolG, first: []string{"NIC", "Ring"}, parse: (*doc).tryEthtool, claims: true},
 	{kind: KindEthtoolK, first: []string{"Features"}, parse: (*doc).tryEthtoolFeatures, claims: true},
 	{kind: KindSockStat, first: []string{"sockets:"}, parse: (*doc).trySockStat, claims: true},
+	{kind: KindSockStat, first: []string{"TCP:"}, parse: (*doc).trySockStatTCP},
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyInfo},
 	{kind: KindZoneInfo, first: []string{"Node"}, parse: (*doc).tryZoneInfo},
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyTable, claims: true},

@@ -59,6 +59,23 @@ func (d *doc) trySockStat(i int) int {
 	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "sockets: used") {
 		return 0
 	}
+	return d.sockStatBlock(i)
+}
+
+// trySockStatTCP reads the file pasted from its TCP line, without "sockets: used" (h31a:
+// `grep TCP /proc/net/sockstat`, "TCP: inuse 5000 orphan 10 tw 200 alloc 6000 mem 190000"):
+// the line alone carries the mem tcp-memory-pressure compares with net.ipv4.tcp_mem. Only
+// the file's own shape (pairs of a word and a count) with its mem field.
+func (d *doc) trySockStatTCP(i int) int {
+	t := strings.TrimSpace(d.ls[i].Text)
+	if !strings.HasPrefix(t, "TCP: inuse ") || !strings.Contains(t, " mem ") || !isSockStatLine(t) {
+		return 0
+	}
+	return d.sockStatBlock(i)
+}
+
+// sockStatBlock parses the sockstat lines from line i.
+func (d *doc) sockStatBlock(i int) int {
 	k := procBlock(d.ls, i, isSockStatLine)
 	if k == i {
 		// "sockets: used" without a count: prose, not the file (the fuzzer's "sockets:

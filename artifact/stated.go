@@ -239,7 +239,7 @@ func (d *doc) stated() {
 	var frames []string
 	var rings []statedRing
 	var ifDrops []statedDrop
-	var nicRises []statedNICRise
+	var rises []statedCounterRise
 	var statedNet kernel.Groups
 	var netFrom []int
 	add := func(key string, v float64, no int, sentence string) {
@@ -571,14 +571,30 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedRxDroppedPerSec, v, lineAt(m[0]), sentence)
 		}
-		for _, m := range submatches(has("drop"), reStatedIfaceDrops, para) {
+		for _, m := range append(submatches(has("drop"), reStatedIfaceDrops, para), submatches(has("dropped"), reStatedIfaceDroppedField, para)...) {
 			if dr, ok := statedIfaceDrop(para, m, lineAt, sub); ok {
 				ifDrops = append(ifDrops, dr)
 			}
 		}
-		for _, m := range submatches(strings.Contains(para, "_") && has(" from "), reStatedNICRise, para) {
-			if r, ok := statedNICRiseAt(para, m, lineAt, sub); ok {
-				nicRises = append(nicRises, r)
+		for _, m := range submatches(has(" from "), reStatedCounterRise, para) {
+			if r, ok := statedCounterRiseAt(para, m, riseFromTo, lineAt, sub); ok {
+				rises = append(rises, r)
+				if r.swapping() {
+					addHostDrop(model.RateStatedSwapping, 1, r.line, sentenceAround(para, m[0], m[1]))
+				}
+			}
+		}
+		for _, m := range submatches(has(" at ", " now ", "(now", "reached", "currently"), reStatedCounterNow, para) {
+			if r, ok := statedCounterRiseAt(para, m, riseNow, lineAt, sub); ok {
+				rises = append(rises, r)
+				if key := r.risingKey(); r.rising && key != "" {
+					addHostDrop(key, 1, r.line, sentenceAround(para, m[0], m[1]))
+				}
+			}
+		}
+		for _, m := range submatches(has("by "), reStatedCounterRate, para) {
+			if r, ok := statedCounterRiseAt(para, m, risePerSec, lineAt, sub); ok {
+				rises = append(rises, r)
 			}
 		}
 		for _, m := range submatches(has("tlb", "ipi", "interrupt"), reStatedIntr, para) {
@@ -999,7 +1015,7 @@ func (d *doc) stated() {
 		d.addArtifact(KindStated, r.line, r.line, map[string]any{"ring": st})
 	}
 	d.statedIfaceDrops(ifDrops)
-	d.statedNICRises(nicRises)
+	d.statedCounterRises(rises)
 	var nics []kernel.NIC
 	for _, speed := range slices.Sorted(maps.Keys(linkCount)) {
 		for k := 0; k < linkCount[speed]; k++ {
@@ -1192,7 +1208,8 @@ var reStatedUDPRcvbufPct = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\s*(?:of\s+(
 func statedCounterRose(para string, m []int, lineAt func(int) int) (int, string, bool) {
 	match := para[m[0]:m[1]]
 	sentence := sentenceAround(para, m[0], m[1])
-	if hypotheticalUpTo(sentence, match) || reNotBusy.MatchString(match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || definitionAfter(para, m[1]) {
+	if hypotheticalUpTo(sentence, match) || reNotBusy.MatchString(match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || genericStatement(sentence, match) || definitionAfter(para, m[1]) ||
+		questionAt(para, m[0], m[1]) { // h31a: "Is UdpRcvbufErrors increasing?" asks
 		return 0, "", false
 	}
 	if m[2] >= 0 {

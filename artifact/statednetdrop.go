@@ -19,6 +19,10 @@ import (
 // advice are none.
 var reStatedIfaceDrops = lazyre.New(`(?i)\b(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|m|thousand|million)?\s+(?:rx|receive|received|inbound|incoming)\s+(?:packet\s+)?drops\s+on\s+(?:the\s+)?(?:interface\s+|nic\s+|port\s+)?` + "`?" + `([a-z][a-z0-9]*\d[a-z0-9._]*)\b`)
 
+// h31a: ifconfig's and ip -s link's field named as the tools print it, its count after it:
+// "RX dropped 45000 on eth0", "rx dropped: 1.2M on eno1" (the same groups as above).
+var reStatedIfaceDroppedField = lazyre.New(`(?i)\b(?:rx|receive)[\s-]+dropped\s*[:=]?\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*(k|m|thousand|million)?\s+(?:packets\s+)?on\s+(?:the\s+)?(?:interface\s+|nic\s+|port\s+)?` + "`?" + `([a-z][a-z0-9]*\d[a-z0-9._]*)\b`)
+
 // statedDrop is a stated receive drop count of one interface.
 type statedDrop struct {
 	name string

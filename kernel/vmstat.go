@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // /proc/vmstat: "name value" lines, counters and gauges in pages or events. ParseVMStat
@@ -109,4 +111,28 @@ func SumZoned(c *Counters, base string) (int64, bool) {
 		}
 	}
 	return sum, found
+}
+
+// vmstatEventNames are the /proc/vmstat event counters (mm/vmstat.c vmstat_text) the memory
+// rules read, each a base name that may carry a zone suffix (allocstall_normal) or a
+// reclaimer's (pgscan_direct, pgsteal_kswapd).
+var vmstatEventNames = []string{"allocstall", "pgscan_direct", "pgscan_kswapd", "pgsteal_direct", "pgsteal_kswapd",
+	"pgscan_khugepaged", "pgsteal_khugepaged", "compact_stall", "compact_fail", "compact_success",
+	"pswpin", "pswpout", "pgmajfault", "oom_kill", "pgalloc", "pgfree", "kswapd_low_wmark_hit_quickly",
+	"kswapd_high_wmark_hit_quickly", "pageoutrun", "drop_pagecache", "drop_slab", "workingset_refault"}
+
+// IsVMStatEventName reports whether name is one of /proc/vmstat's event counters the rules
+// read, bare or with a zone suffix (vmstatZoneSuffixes): the vocabulary a sentence's counter
+// name is checked against before its figure is read as a /proc/vmstat reading.
+func IsVMStatEventName(name string) bool {
+	for _, b := range vmstatEventNames {
+		rest, ok := strings.CutPrefix(name, b)
+		if !ok {
+			continue
+		}
+		if rest == "" || slices.Contains(vmstatZoneSuffixes, rest) {
+			return true
+		}
+	}
+	return false
 }
