@@ -90,6 +90,9 @@ func errnoLine(t string, record bool) (string, bool) {
 	if why, ok := nodeErrnoLine(t); ok {
 		return why, true // Node.js's "Error: read ENOBUFS", "code: 'EMFILE'" (langruntime.go)
 	}
+	if why, ok := netlinkRecvENOBUFS(t); ok {
+		return why, true // a netlink socket's receive buffer overrun, events lost (unreadnetlink.go)
+	}
 	if !record && !hasDigit(t) {
 		if shellForkENOMEM(t) {
 			return shellForkENOMEMWhy, true // errno_locales.go
