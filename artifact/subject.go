@@ -51,6 +51,11 @@ var (
 		`|\bi(?:'m|\s+am)\s+(?:getting|seeing|hitting)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found|encountered|hit|ran\s+into)\b` +
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
+		// "The kernel logs \"TCP: out of memory ...\" every few seconds", "the node prints
+		// ..." (h31c): the host or its kernel as the subject of a printing verb; the verb
+		// right before the message (reLoggedNowAtEnd), so "the kernel logs show" stays the
+		// noun's sentence above.
+		`|\b(?:kernel|host|server|node|box|machine|system)\s+(?:(?:constantly|repeatedly|continuously|always|often|periodically|now)\s+)?(?:logs|logged|prints|printed|reports|reported|emits|emitted|spits\s+out|spat\s+out|throws|threw|is\s+(?:logging|printing|throwing|reporting))\s*[:"'“「` + "`" + `]*\s*(?:[A-Za-z_]+:\s*)*$` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
 	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会`)
 )
@@ -61,10 +66,13 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 	m, i, _, found := kernel.FindMessage(t)
 	named := false
 	if !found {
-		if i, found = quotedNamedConntrackFull(t); !found {
+		if i, found = quotedNamedConntrackFull(t); found {
+			m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
+		} else if i, found = synFloodShortened(t); found {
+			m, named = kernel.MsgSynFlood[0], true
+		} else {
 			return "", false
 		}
-		m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
 	}
 	clause := t[:i]
 	if k := strings.LastIndexAny(clause, ".!?;。！？；"); k >= 0 && !strings.HasSuffix(strings.TrimRight(clause, " \t\"'“「`"), ":") {
@@ -118,6 +126,23 @@ func quotedNamedConntrackFull(t string) (i int, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// synFloodShortened finds the SYN-flood message retyped without its "Possible" ("dmesg shows
+// SYN flooding on port 443", h31c): the kernel's words with the port's number after them
+// (tcp_syn_flood_action's "%s: Possible SYN flooding on port %s:%u"; the address before the
+// port since 6.x), which only that message prints. i is where the words start.
+func synFloodShortened(t string) (i int, ok bool) {
+	const w = "SYN flooding on port "
+	k := strings.Index(t, w)
+	if k < 0 {
+		return 0, false
+	}
+	rest := t[k+len(w):]
+	if rest == "" || (!isDigit(rest[0]) && rest[0] != '[') || strings.HasSuffix(strings.TrimRight(t[:k], " "), "ossible") {
+		return 0, false
+	}
+	return k, true
 }
 
 // A kernel message named first, then said in the same sentence to be in this host's log:
