@@ -753,6 +753,14 @@ func (d *doc) stated() {
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
+		for _, g := range statedNICGrowth(para, has, lineAt) {
+			// An interface's loss counter said to grow (statednicgrow.go, h31c).
+			if g.ring {
+				add(model.RateStatedRxOverrun, 1, g.no, g.sentence)
+			} else {
+				addHostDrop(model.RateStatedRxDroppedPerSec, g.perSec, g.no, g.sentence)
+			}
+		}
 		for _, m := range submatches(has("receive buffer errors", "udperrors"), reNetdataUDPAlarm, para) {
 			// netdata's alarm on Udp RcvbufErrors (health.d/udp_errors.conf,
 			// 1m_ipv4_udp_receive_buffer_errors on chart ipv4.udperrors): it fires on errors
