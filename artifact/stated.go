@@ -754,7 +754,12 @@ func (d *doc) stated() {
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
 		for _, g := range statedNICGrowth(para, has, lineAt) {
-			// An interface's loss counter said to grow (statednicgrow.go, h31c).
+			// An interface's loss counter said to grow (statednicgrow.go, h31c); another
+			// machine's (a quote, a test box) is no reading of this host's, as for
+			// statedNICRises.
+			if subj, _ := sub.subjectAt(g.no, g.sentence); subj == model.SubjectOther {
+				continue
+			}
 			if g.ring {
 				add(model.RateStatedRxOverrun, 1, g.no, g.sentence)
 			} else {

@@ -62,7 +62,9 @@ func statedListenRising(para string, has func(...string) bool, lineAt func(int) 
 			if k := strings.Index(sentence, para[m[0]:m[1]]); k >= 0 {
 				lead = sentence[:k]
 			}
-			if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) {
+			if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) || strings.HasPrefix(para[m[1]:], ":") {
+				// ": " after the words: a message's own (FreeBSD's sonewconn "Listen queue
+				// overflow: N already in queue", whyBSDListenOverflow) or a label's.
 				continue
 			}
 			if no, sentence, ok := statedCounterRose(para, m, lineAt); ok && !listenQuestion(sentence, para[m[1]:]) {

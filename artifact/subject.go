@@ -51,12 +51,14 @@ var (
 		`|\bi(?:'m|\s+am)\s+(?:getting|seeing|hitting)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found|encountered|hit|ran\s+into)\b` +
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
-		// "The kernel logs \"TCP: out of memory ...\" every few seconds", "the node prints
-		// ..." (h31c): the host or its kernel as the subject of a printing verb; the verb
-		// right before the message (reLoggedNowAtEnd), so "the kernel logs show" stays the
-		// noun's sentence above.
-		`|\b(?:kernel|host|server|node|box|machine|system)\s+(?:(?:constantly|repeatedly|continuously|always|often|periodically|now)\s+)?(?:logs|logged|prints|printed|reports|reported|emits|emitted|spits\s+out|spat\s+out|throws|threw|is\s+(?:logging|printing|throwing|reporting))\s*[:"'“「` + "`" + `]*\s*(?:[A-Za-z_]+:\s*)*$` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
+	// "The kernel logs \"TCP: out of memory ...\" every few seconds", "the node printed ..."
+	// (h31c): the host or its kernel as the subject of a printing verb right before the
+	// message (so "the kernel logs show" is reLoggedNow's noun). A present tense is the
+	// voice of documentation ("the kernel prints 'Out of socket memory' from
+	// tcp_check_oom") unless the sentence says how often or where (reLoggedHow).
+	reLoggedByHost = lazyre.New(`(?i)\b(?:kernel|host|server|node|box|machine|system)\s+(?:(?:constantly|repeatedly|continuously|always|often|periodically|now)\s+)?(logs|logged|prints|printed|reports|reported|emits|emitted|spits\s+out|spat\s+out|throws|threw|is\s+(?:logging|printing|throwing|reporting))\s*[:"'“「` + "`" + `]*\s*(?:[A-Za-z_]+:\s*)*$`)
+	reLoggedHow    = lazyre.New(`(?i)\b(?:every|each|all\s+the\s+time|constantly|repeatedly|continuously|again|now|since|today|tonight|nightly|hourly|daily|per\s+(?:second|minute|hour)|\d+\s+times|on\s+(?:this|our|my|the|all|every)\s+(?:\w+\s+)?(?:hosts?|servers?|nodes?|box(?:es)?|machines?|prox(?:y|ies)|gateways?|routers?|vms?))\b`)
 	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会`)
 )
 
@@ -69,7 +71,16 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 		if i, found = quotedNamedConntrackFull(t); found {
 			m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
 		} else if i, found = synFloodShortened(t); found {
-			m, named = kernel.MsgSynFlood[0], true
+			m = kernel.MsgSynFlood[0]
+			// The port's number makes the words the kernel's: only a question in their
+			// own sentence ("... on port 443?") is one about them.
+			tail := t[i:]
+			if k := strings.Index(tail, ". "); k >= 0 {
+				tail = tail[:k]
+			}
+			if strings.ContainsAny(tail, "?？") {
+				return "", false
+			}
 		} else {
 			return "", false
 		}
@@ -80,7 +91,7 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 		// printing"), unless the mark ends a prefix such as "kern.log:".
 		clause = clause[k+1:]
 	}
-	if !reLoggedNow.MatchString(clause) || reHypothetical.MatchString(clause) {
+	if !reLoggedNow.MatchString(clause) && !loggedByHost(clause, t[i:]) || reHypothetical.MatchString(clause) {
 		return "", false
 	}
 	if named {
@@ -126,6 +137,24 @@ func quotedNamedConntrackFull(t string) (i int, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// loggedByHost: clause ends with the host or its kernel printing the message (reLoggedByHost),
+// in the past or progressive, or in the present with how often or where in the sentence
+// after the message (reLoggedHow).
+func loggedByHost(clause, after string) bool {
+	m := reLoggedByHost.FindStringSubmatch(clause)
+	if m == nil {
+		return false
+	}
+	v := strings.ToLower(m[1])
+	if strings.HasSuffix(v, "ed") || strings.HasPrefix(v, "is") || v == "threw" || strings.HasPrefix(v, "spat") {
+		return true
+	}
+	if k := strings.IndexAny(after, ".!?;\n"); k >= 0 && k+1 < len(after) && (after[k+1] == ' ' || after[k+1] == '\n') {
+		after = after[:k]
+	}
+	return reLoggedHow.MatchString(after)
 }
 
 // synFloodShortened finds the SYN-flood message retyped without its "Possible" ("dmesg shows

@@ -115,6 +115,9 @@ func netlinkListenerENOBUFS(t string) bool {
 		if conditionLead(t[:k]) {
 			return false // "if netlink returns ENOBUFS ...": a condition, advice
 		}
+		if w != "buffer overrun" && w != "losing events" && !netlinkReadContext(t[:k]) {
+			continue // a send's, or a request's answer ("RTNETLINK answers: ..."): no overrun
+		}
 		switch w {
 		case "o buffer space available":
 			// strerror's text as printed: after ": ", " error " (rtnl_listen) or "= "
@@ -145,4 +148,21 @@ func netlinkListenerENOBUFS(t string) bool {
 func recordTextEnds(after string) bool {
 	after = strings.TrimRight(after, " \t\r")
 	return after == "" || strings.IndexByte("(\"',;:]}.!", after[0]) >= 0 || strings.HasPrefix(after, " (") || strings.HasPrefix(after, " [")
+}
+
+// netlinkReadContext: the words before the errno say it came from a read of the socket
+// (rtnl_listen's "netlink receive error", a monitor, an event loop, conntrack's dump or
+// event read), not from a send ("netlink_talk: sendmsg()") or a request's answer
+// ("RTNETLINK answers: ", the kernel's reply to one request).
+func netlinkReadContext(before string) bool {
+	l := strings.ToLower(before)
+	if strings.Contains(l, "send") || strings.Contains(l, "answers") {
+		return false
+	}
+	for _, w := range []string{"receiv", "recv", "read", "listen", "monitor", "event", "(conntrack-tools)"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
