@@ -181,10 +181,16 @@ func synFloodShortened(t string) (i int, ok bool) {
 // log" and "I don't see that in dmesg" state nothing.
 var reSeenInLogAfter = lazyre.New(`(?i)\b(?:i|we)\s+(?:(?:also|still|often|always|constantly|repeatedly|can|do)\s+)?(?:see|saw|get|got|found|find|notice|noticed|have|had)\s+(?:that|it|this|them|these|those)(?:\s+(?:message|error|line|warning)s?)?\s+(?:\w+\s+)?(?:in|on|into)\s+(?:the\s+|my\s+|our\s+)?(?:dmesg|syslog|kern\.log|messages|journal|kernel\s+logs?|logs?|console)\b`)
 
+// The message named, then said to recur on a schedule (h31c): "... table full, dropping
+// packets happens every night at 2am", "... keeps appearing several times a day". Right after
+// the message (the next words), with how often: a general "happens when the table fills" is
+// documentation's.
+var reRecursAfter = lazyre.New(`(?i)^[` + "`" + `'"”’)]*\s*(?:\w+\s+)?(?:(?:happens|happened|occurs|occurred|appears|appeared|shows\s+up|showed\s+up|pops\s+up|popped\s+up|comes\s+back|came\s+back)|keeps\s+(?:happening|occurring|appearing|showing\s+up|coming\s+back|popping\s+up))\s+(?:again\s+)?(?:every|each|several|many|multiple|a\s+few|\d+\s+times|all\s+the\s+time|daily|nightly|hourly|constantly|repeatedly|since|again)\b`)
+
 // messageSeenAfter is the kernel message a prose line t names and then says the author saw
 // in the host's log, as the kernel prints it; ok is false otherwise.
 func messageSeenAfter(t string) (msg string, ok bool) {
-	m, _, j, found := kernel.FindMessage(t)
+	m, i, j, found := kernel.FindMessage(t)
 	if !found {
 		return "", false
 	}
@@ -197,6 +203,9 @@ func messageSeenAfter(t string) (msg string, ok bool) {
 		}
 	}
 	loc := reSeenInLogAfter.FindStringIndex(rest)
+	if loc == nil && !conditionLead(t[:i]) && !reHypothetical.MatchString(t[:i]) && !strings.ContainsAny(rest, "?？") {
+		loc = reRecursAfter.FindStringIndex(rest)
+	}
 	if loc == nil || reHypothetical.MatchString(rest[:loc[0]]) {
 		return "", false
 	}

@@ -33,6 +33,7 @@ func TestH31cStatedNetworkState(t *testing.T) {
 		{"UDP receive errors keep climbing on the collector host.", "udp-rcvbuf-errors", ""},
 		{"rx_missed_errors keeps increasing on eth1.", "nic-rx-overruns", ""},
 		{"RX dropped keeps increasing on eth0, about 2000 per minute.", "rx-dropped-software", "33.3"},
+		{"conntrack table full, dropping packets happens every night at 2am.", "conntrack-full", ""},
 	} {
 		for form, text := range h31cPasteForms(c.text) {
 			d, _ := rootOf(t, text)
@@ -73,9 +74,11 @@ func TestH31cStatedNetworkStateCounterCases(t *testing.T) {
 		"rx_packets keeps increasing on eth0.",
 		"No packets are dropped; RX dropped stays at 0 on eth0.",
 		"Dump interrupted: netlink receive buffer overrun; No buffer space available (ip monitor)",
+		"If conntrack table full, dropping packets happens every night, raise the max.",
+		"Does table full, dropping packet happen every night for you?",
 	} {
 		d, _ := rootOf(t, text+"\n")
-		for _, id := range ids {
+		for _, id := range append(ids, "conntrack-full") {
 			if f := findingOf(d, id); f != nil {
 				t.Errorf("%q: %s fired: %s", text, id, f.Title)
 			}
