@@ -49,6 +49,7 @@ var (
 // (conditionLead), and statedCounterRose's question, negation and hypothesis.
 var (
 	reStatedListenQueueFull = lazyre.New(`(?i)\b(?:listen(?:ing)?|accept|syn)\s+(?:queue|backlog)s?\s+(?:(?:is|was|are|were|keeps?|kept|gets?|got|getting|becomes?|became|has|have|had|started|starts|began|continues|continued|constantly|repeatedly|frequently|often|still)\s+(?:been\s+|to\s+)?)*(overflow(?:s|ed|ing)?|full|fill(?:s|ed|ing)\s+up|maxed\s+out)\b`)
+	reListenRowOrKey        = lazyre.New(`(?i)(?:^[\s>#*-]*\d+\s+|\b(?:summary|info|alarm|template|description|help)\s*:\s*)(?:\w+\s+){0,3}$`)
 	reListenRemedyBefore    = lazyre.New(`(?i)\b(?:avoid\w*|prevent\w*|against|reduc\w*|mitigat\w*|fix\w*|handl\w*|stop\w*|risk\w*|protect\w*|no\s+more|without)\s+(?:\w+\s+){0,3}$`)
 )
 
@@ -62,9 +63,13 @@ func statedListenRising(para string, has func(...string) bool, lineAt func(int) 
 			if k := strings.Index(sentence, para[m[0]:m[1]]); k >= 0 {
 				lead = sentence[:k]
 			}
-			if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) || strings.HasPrefix(para[m[1]:], ":") {
+			if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) || strings.HasPrefix(para[m[1]:], ":") ||
+				reListenRowOrKey.MatchString(lineBefore(para, m[0], lineAt)) {
 				// ": " after the words: a message's own (FreeBSD's sonewconn "Listen queue
-				// overflow: N already in queue", whyBSDListenOverflow) or a label's.
+				// overflow: N already in queue", whyBSDListenOverflow) or a label's; a count
+				// before them on its line is a counter's row (FreeBSD's netstat -sp tcp "N
+				// listen queue overflows"), a key before them a configuration's text (netdata's
+				// health.d "summary: System TCP accept queue overflows").
 				continue
 			}
 			if no, sentence, ok := statedCounterRose(para, m, lineAt); ok && !listenQuestion(sentence, para[m[1]:]) {
@@ -121,4 +126,13 @@ func cjkClause(text string, a, b int) string {
 		return strings.TrimSpace(text[s:])
 	}
 	return strings.TrimSpace(text[s : b+e])
+}
+
+// lineBefore is the text of para from the start of p's line up to p.
+func lineBefore(para string, p int, lineAt func(int) int) string {
+	no, q := lineAt(p), p
+	for q > 0 && p-q < 200 && lineAt(q-1) == no {
+		q--
+	}
+	return para[q:p]
 }
