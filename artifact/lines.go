@@ -741,7 +741,10 @@ func stripSyslog(s string, l *Line) string {
 			return s
 		}
 		sp := strings.IndexByte(s, ' ')
-		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 {
+		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 || strings.IndexByte(s[:sp], '\t') >= 0 {
+			// A tab ends the stamp (h31c): zap's console encoder (zapcore ConsoleSeparator
+			// "\t": "2026-11-30T10:00:01.123Z\terror\tx.go:77\tmsg\t{...}") has no host and
+			// no tag, and the fields are not the stamp; the record is read whole.
 			// No RFC 3339 stamp holds a '|': Open vSwitch's log
 			// ("2020-05-20T08:53:27.294Z|00872|timeval|WARN|...", lib/vlog.c) is no syslog
 			// line, and its fields are not a host and a tag (unreadvswitch.go names it).

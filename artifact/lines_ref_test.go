@@ -264,7 +264,7 @@ func refStripSyslog(s string, l *Line) string {
 			return s
 		}
 		sp := strings.IndexByte(s, ' ')
-		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 { // Open vSwitch's log (lines.go stripSyslog)
+		if sp < 0 || strings.IndexByte(s[:sp], '|') >= 0 || strings.IndexByte(s[:sp], '\t') >= 0 { // Open vSwitch's log, zap's console form (lines.go stripSyslog)
 			return s
 		}
 		if strings.HasPrefix(s[sp+1:], "##[") { // GitHub Actions' raw log (lines.go stripSyslog)

@@ -607,10 +607,12 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
-			if isAppBufTag(l.Tag) {
+			if isAppBufTag(l.Tag) || errnoHanded(l) {
 				// A DNS server's or peer's own line with an errno of this domain, after every
 				// reader of its own forms (PowerDNS's "Network error in web thread:
-				// Accepting a connection: Too many open files", fix32a).
+				// Accepting a connection: Too many open files", fix32a); any program's
+				// ENOBUFS or EMFILE in the forms it logs (h31c: a journal's "otelcol[812]:
+				// ... err=\"accept4: too many open files\"").
 				if why, ok := errnoRecordLine(t); ok {
 					d.unparsedUnread(i, why)
 					continue

@@ -62,7 +62,7 @@ var (
 		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot)\b`)
 	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
-	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
+	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|\bretransmi(?:ssions|ts)\s+(?:are|were|run|ran|sit|sat|hover|hovered|stay|stayed)\s+(?:at\s+|around\s+|about\s+|roughly\s+|approximately\s+|near\s+|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
 	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\b(?:eats?|eating|ate|uses?|using|used|takes?|taking|took|burns?|burning|burned|pins?|pinning|pinned|saturates?|saturating|saturated|occup(?:ies|ying|ied)|max(?:es|ed|ing)\s+out)\s+(?:up\s+)?(?:one|a|an\s+entire|a\s+(?:whole|full|single)|the\s+whole|\d+)\s+(?:whole\s+|full\s+|entire\s+)?(?:cpu\s+)?(?:cores?|cpus?|vcpus?)\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
@@ -783,6 +783,19 @@ func (d *doc) stated() {
 				continue
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
+		}
+		for _, g := range statedNICGrowth(para, has, lineAt) {
+			// An interface's loss counter said to grow (statednicgrow.go, h31c); another
+			// machine's (a quote, a test box) is no reading of this host's, as for
+			// statedNICRises.
+			if subj, _ := sub.subjectAt(g.no, g.sentence); subj == model.SubjectOther {
+				continue
+			}
+			if g.ring {
+				add(model.RateStatedRxOverrun, 1, g.no, g.sentence)
+			} else {
+				addHostDrop(model.RateStatedRxDroppedPerSec, g.perSec, g.no, g.sentence)
+			}
 		}
 		for _, m := range submatches(has("receive buffer errors", "udperrors"), reNetdataUDPAlarm, para) {
 			// netdata's alarm on Udp RcvbufErrors (health.d/udp_errors.conf,

@@ -40,9 +40,44 @@ var (
 	reListenRisingCJKBefore = lazyre.New(`是否|有没有|如果|若是|假如|检查|檢查|确认|確認|没有|沒有|未|不再|并未|並未`)
 )
 
+// The queue itself in plain words (h31c): "the listen queue overflows", "the accept queue is
+// full", "accept queue overflowed 1532 times", "the listen backlog keeps filling up". Each is
+// what ListenOverflows counts (tcp_v4_syn_recv_sock: sk_acceptq_is_full, the accept queue of
+// a listener at its backlog, min(listen()'s backlog, net.core.somaxconn)). The verb is the
+// first group, as statedCounterRose reads it. Not read: a purpose or a remedy before it ("to
+// avoid listen queue overflows", "prevents accept queue overflow"), advice or a condition
+// (conditionLead), and statedCounterRose's question, negation and hypothesis.
+var (
+	reStatedListenQueueFull = lazyre.New(`(?i)\b(?:listen(?:ing)?|accept|syn)\s+(?:queue|backlog)s?\s+(?:(?:is|was|are|were|keeps?|kept|gets?|got|getting|becomes?|became|has|have|had|started|starts|began|continues|continued|constantly|repeatedly|frequently|often|still)\s+(?:been\s+|to\s+)?)*(overflow(?:s|ed|ing)?|full|fill(?:s|ed|ing)\s+up|maxed\s+out)\b`)
+	reListenRowOrKey        = lazyre.New(`(?i)(?:^[\s>#*-]*\d+\s+|\b(?:summary|info|alarm|template|description|help)\s*:\s*)(?:\w+\s+){0,3}$`)
+	reListenRemedyBefore    = lazyre.New(`(?i)\b(?:avoid\w*|prevent\w*|against|reduc\w*|mitigat\w*|fix\w*|handl\w*|stop\w*|risk\w*|protect\w*|no\s+more|without)\s+(?:\w+\s+){0,3}$`)
+)
+
 // statedListenRising reads the statements of a prose paragraph that this host's listen-queue
 // counters grew and emits the line and sentence of each.
 func statedListenRising(para string, has func(...string) bool, lineAt func(int) int, emit func(no int, sentence string)) {
+	if has("queue", "backlog") {
+		for _, m := range submatches(true, reStatedListenQueueFull, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			lead := sentence
+			if k := strings.Index(sentence, para[m[0]:m[1]]); k >= 0 {
+				lead = sentence[:k]
+			}
+			if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) || strings.HasPrefix(para[m[1]:], ":") ||
+				reListenRowOrKey.MatchString(lineBefore(para, m[0], lineAt)) {
+				// ": " after the words: a message's own (FreeBSD's sonewconn "Listen queue
+				// overflow: N already in queue", whyBSDListenOverflow) or a label's; a count
+				// before them on its line is a counter's row (FreeBSD's netstat -sp tcp "N
+				// listen queue overflows"), a key before them a configuration's text (netdata's
+				// health.d "summary: System TCP accept queue overflows").
+				continue
+			}
+			if no, sentence, ok := statedCounterRose(para, m, lineAt); ok && !listenQuestion(sentence, para[m[1]:]) {
+				emit(no, sentence)
+				break
+			}
+		}
+	}
 	if !has("listenoverflows", "listendrops", "listen queue of a socket", "to listen sockets") {
 		return
 	}
@@ -91,4 +126,13 @@ func cjkClause(text string, a, b int) string {
 		return strings.TrimSpace(text[s:])
 	}
 	return strings.TrimSpace(text[s : b+e])
+}
+
+// lineBefore is the text of para from the start of p's line up to p.
+func lineBefore(para string, p int, lineAt func(int) int) string {
+	no, q := lineAt(p), p
+	for q > 0 && p-q < 200 && lineAt(q-1) == no {
+		q--
+	}
+	return para[q:p]
 }

@@ -27,6 +27,9 @@ func notNICOverrun(before, sentence string) bool {
 		}
 	}
 	l := strings.ToLower(sentence)
+	if strings.Contains(l, "netlink") && !containsAnyWord(l, nicWords) {
+		return true // a netlink socket's receive buffer overrun (netlinkenobufs.go), no NIC's
+	}
 	if !containsAnyWord(l, programStreamWords) {
 		return false
 	}

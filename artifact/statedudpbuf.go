@@ -28,7 +28,10 @@ import (
 var (
 	// The counter's words first, then its growth in the same clause: "send buffer errors
 	// keep increasing", "the send buffer errors ... the count has been increasing".
-	reStatedUDPBufWordsRising = lazyre.New(`(?i)\b(?:(?:send|receive)\s+buffer|snd\s?buf)\s?errors\b[` + "`" + `'"”’)]*\s*(?:[^.;!?]{0,40}?\b(?:the|its|that|this)\s+(?:count|number|counter|value|figure)s?\s+|(?:counters?|count|numbers?)\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|climb(?:s|ed|ing)|ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|jump(?:s|ed|ing)|(?:goes|went|going|shot)\s+up)\b`)
+	// h31c: netstat -su's "packet receive errors" (Udp InErrors, of which RcvbufErrors are
+	// the full-buffer part: __udp_queue_rcv_skb counts both) and "UDP receive errors" as
+	// people shorten either: "UDP receive errors keep climbing".
+	reStatedUDPBufWordsRising = lazyre.New(`(?i)\b(?:(?:send|receive)\s+buffer|snd\s?buf|udp\s+(?:packet\s+)?receive|packet\s+receive)\s?errors\b[` + "`" + `'"”’)]*\s*(?:[^.;!?]{0,40}?\b(?:the|its|that|this)\s+(?:count|number|counter|value|figure)s?\s+|(?:counters?|count|numbers?)\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued)\s+(?:been\s+|to\s+)?)?(skyrocket\w*|soar\w*|climb(?:s|ed|ing)|ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|jump(?:s|ed|ing)|(?:goes|went|going|shot)\s+up)\b`)
 	// The growth first: "increases the number of `send buffer errors`", "a rise in receive
 	// buffer errors".
 	reStatedUDPBufWordsRaised = lazyre.New(`(?i)\b(increas(?:es|ed|ing)|rais(?:es|ed|ing)|bump(?:s|ed|ing)|push(?:es|ed|ing)\s+up|drives?\s+up|drove\s+up|(?:a\s+)?(?:rise|spike|surge|jump|growth|increase)s?\s+(?:in|of))\s+(?:the\s+)?(?:(?:number|count|counter|value)\s+of\s+)?(?:the\s+)?[` + "`" + `'"“‘]*(?:udp\s+)?(?:(?:send|receive)\s+buffer|(?:snd|rcv)\s?buf)\s?errors\b`)
@@ -60,10 +63,10 @@ const statedDropCount = `(?:(?:~|≈|about\s+|around\s+|roughly\s+|approximately
 // (model.RateStatedUDPRcvbufRising, RateStatedUDPSndbufRising, RateStatedUDPSocketDrops)
 // with the line and sentence of each statement of this host's counter that grew.
 func statedUDPBufWords(para string, has func(...string) bool, lineAt func(int) int, emit func(key string, no int, sentence string)) {
-	if has("buffer error", "buf errors", "buferrors") {
+	if has("buffer error", "buf errors", "buferrors", "receive error") {
 		for _, re := range []*lazyre.Regexp{reStatedUDPBufWordsRising, reStatedUDPBufWordsRaised, reStatedUDPBufErrorOccurs} {
 			for _, m := range submatches(true, re, para) {
-				if no, sentence, ok := statedCounterRose(para, m, lineAt); ok {
+				if no, sentence, ok := statedCounterRose(para, m, lineAt); ok && !listenQuestion(sentence, para[m[1]:]) {
 					emit(udpBufSideKey(para[m[0]:m[1]]), no, sentence)
 				}
 			}

@@ -430,7 +430,7 @@ func boring(l *Line) bool { return boringHolding(l, anyNeedle) }
 // needles.
 func boringHolding(l *Line, needles uint32) bool {
 	t := l.Text
-	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) || langRuntimeHanded(l, needles) {
+	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) || langRuntimeHanded(l, needles) || errnoHanded(l) {
 		return false // a program's own out-of-memory line, under any tag (appOOMLine); systemd's unit OOM line
 	}
 	if needles&headerNeedles == 0 && len(t) > 0 && quietStarts[t[0]] && quietEnds[t[len(t)-1]] {

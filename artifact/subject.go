@@ -52,6 +52,13 @@ var (
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
+	// "The kernel logs \"TCP: out of memory ...\" every few seconds", "the node printed ..."
+	// (h31c): the host or its kernel as the subject of a printing verb right before the
+	// message (so "the kernel logs show" is reLoggedNow's noun). A present tense is the
+	// voice of documentation ("the kernel prints 'Out of socket memory' from
+	// tcp_check_oom") unless the sentence says how often or where (reLoggedHow).
+	reLoggedByHost = lazyre.New(`(?i)\b(?:kernel|host|server|node|box|machine|system)\s+(?:(?:constantly|repeatedly|continuously|always|often|periodically|now)\s+)?(logs|logged|prints|printed|reports|reported|emits|emitted|spits\s+out|spat\s+out|throws|threw|is\s+(?:logging|printing|throwing|reporting))\s*[:"'“「` + "`" + `]*\s*(?:[A-Za-z_]+:\s*)*$`)
+	reLoggedHow    = lazyre.New(`(?i)\b(?:every|each|all\s+the\s+time|constantly|repeatedly|continuously|again|now|since|today|tonight|nightly|hourly|daily|per\s+(?:second|minute|hour)|\d+\s+times|on\s+(?:this|our|my|the|all|every)\s+(?:\w+\s+)?(?:hosts?|servers?|nodes?|box(?:es)?|machines?|prox(?:y|ies)|gateways?|routers?|vms?))\b`)
 	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会`)
 )
 
@@ -61,10 +68,22 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 	m, i, _, found := kernel.FindMessage(t)
 	named := false
 	if !found {
-		if i, found = quotedNamedConntrackFull(t); !found {
+		if i, found = quotedNamedConntrackFull(t); found {
+			m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
+		} else if i, found = synFloodShortened(t); found {
+			m = kernel.MsgSynFlood[0]
+			// The port's number makes the words the kernel's: only a question in their
+			// own sentence ("... on port 443?") is one about them.
+			tail := t[i:]
+			if k := strings.Index(tail, ". "); k >= 0 {
+				tail = tail[:k]
+			}
+			if strings.ContainsAny(tail, "?？") {
+				return "", false
+			}
+		} else {
 			return "", false
 		}
-		m, named = "nf_conntrack: "+kernel.MsgConntrackFull[0], true
 	}
 	clause := t[:i]
 	if k := strings.LastIndexAny(clause, ".!?;。！？；"); k >= 0 && !strings.HasSuffix(strings.TrimRight(clause, " \t\"'“「`"), ":") {
@@ -72,7 +91,7 @@ func messageLoggedNow(t string) (msg string, ok bool) {
 		// printing"), unless the mark ends a prefix such as "kern.log:".
 		clause = clause[k+1:]
 	}
-	if !reLoggedNow.MatchString(clause) || reHypothetical.MatchString(clause) {
+	if !reLoggedNow.MatchString(clause) && !loggedByHost(clause, t[i:]) || reHypothetical.MatchString(clause) {
 		return "", false
 	}
 	if named {
@@ -120,6 +139,41 @@ func quotedNamedConntrackFull(t string) (i int, ok bool) {
 	return 0, false
 }
 
+// loggedByHost: clause ends with the host or its kernel printing the message (reLoggedByHost),
+// in the past or progressive, or in the present with how often or where in the sentence
+// after the message (reLoggedHow).
+func loggedByHost(clause, after string) bool {
+	m := reLoggedByHost.FindStringSubmatch(clause)
+	if m == nil {
+		return false
+	}
+	v := strings.ToLower(m[1])
+	if strings.HasSuffix(v, "ed") || strings.HasPrefix(v, "is") || v == "threw" || strings.HasPrefix(v, "spat") {
+		return true
+	}
+	if k := strings.IndexAny(after, ".!?;\n"); k >= 0 && k+1 < len(after) && (after[k+1] == ' ' || after[k+1] == '\n') {
+		after = after[:k]
+	}
+	return reLoggedHow.MatchString(after)
+}
+
+// synFloodShortened finds the SYN-flood message retyped without its "Possible" ("dmesg shows
+// SYN flooding on port 443", h31c): the kernel's words with the port's number after them
+// (tcp_syn_flood_action's "%s: Possible SYN flooding on port %s:%u"; the address before the
+// port since 6.x), which only that message prints. i is where the words start.
+func synFloodShortened(t string) (i int, ok bool) {
+	const w = "SYN flooding on port "
+	k := strings.Index(t, w)
+	if k < 0 {
+		return 0, false
+	}
+	rest := t[k+len(w):]
+	if rest == "" || (!isDigit(rest[0]) && rest[0] != '[') || strings.HasSuffix(strings.TrimRight(t[:k], " "), "ossible") {
+		return 0, false
+	}
+	return k, true
+}
+
 // A kernel message named first, then said in the same sentence to be in this host's log:
 // "'Out of socket memory' is the possible issue here due I see that in dmesg when crash
 // happens" (corpus 667), "... table full, dropping packet - we get it in syslog every
@@ -127,10 +181,16 @@ func quotedNamedConntrackFull(t string) (i int, ok bool) {
 // log" and "I don't see that in dmesg" state nothing.
 var reSeenInLogAfter = lazyre.New(`(?i)\b(?:i|we)\s+(?:(?:also|still|often|always|constantly|repeatedly|can|do)\s+)?(?:see|saw|get|got|found|find|notice|noticed|have|had)\s+(?:that|it|this|them|these|those)(?:\s+(?:message|error|line|warning)s?)?\s+(?:\w+\s+)?(?:in|on|into)\s+(?:the\s+|my\s+|our\s+)?(?:dmesg|syslog|kern\.log|messages|journal|kernel\s+logs?|logs?|console)\b`)
 
+// The message named, then said to recur on a schedule (h31c): "... table full, dropping
+// packets happens every night at 2am", "... keeps appearing several times a day". Right after
+// the message (the next words), with how often: a general "happens when the table fills" is
+// documentation's.
+var reRecursAfter = lazyre.New(`(?i)^[` + "`" + `'"”’)]*\s*(?:\w+\s+)?(?:(?:happens|happened|occurs|occurred|appears|appeared|shows\s+up|showed\s+up|pops\s+up|popped\s+up|comes\s+back|came\s+back)|keeps\s+(?:happening|occurring|appearing|showing\s+up|coming\s+back|popping\s+up))\s+(?:again\s+)?(?:every|each|several|many|multiple|a\s+few|\d+\s+times|all\s+the\s+time|daily|nightly|hourly|constantly|repeatedly|since|again)\b`)
+
 // messageSeenAfter is the kernel message a prose line t names and then says the author saw
 // in the host's log, as the kernel prints it; ok is false otherwise.
 func messageSeenAfter(t string) (msg string, ok bool) {
-	m, _, j, found := kernel.FindMessage(t)
+	m, i, j, found := kernel.FindMessage(t)
 	if !found {
 		return "", false
 	}
@@ -143,6 +203,9 @@ func messageSeenAfter(t string) (msg string, ok bool) {
 		}
 	}
 	loc := reSeenInLogAfter.FindStringIndex(rest)
+	if loc == nil && !conditionLead(t[:i]) && !reHypothetical.MatchString(t[:i]) && !strings.ContainsAny(rest, "?？") {
+		loc = reRecursAfter.FindStringIndex(rest)
+	}
 	if loc == nil || reHypothetical.MatchString(rest[:loc[0]]) {
 		return "", false
 	}

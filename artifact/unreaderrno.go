@@ -53,6 +53,45 @@ var errnoReasons = []struct{ text, name, why string }{
 	{"Cannot allocate memory", "ENOMEM", "an application's error ENOMEM (Cannot allocate memory): the program could not get memory (a system call or its allocator); headroom has no reader for this log"},
 }
 
+// errnoHanded: another program's syslog or journal line (any tag) whose message is a
+// structured log record (structuredRecordStart: JSON, logfmt, a record with its own date
+// stamp) holding ENOBUFS's, EMFILE's or EADDRNOTAVAIL's text, which vpnUDPSendLine reads as a
+// UDP send refused and errnoRecordLine names (h31c): a Go, Rust or Python program's record
+// under its journal tag ("otelcol-contrib[812]: 2026-...\terror\t...\t{"error": "write udp
+// ...: sendto: no buffer space available"}"). The first bytes decide before any search, so
+// the other lines of a syslog cost a compare (no needle: the line pass's anchors are all
+// taken, and a needle past them would hand every syslog line to a window).
+func errnoHanded(l *Line) bool {
+	return !l.Kernel && l.Syslog && structuredRecordStart(l.Text) && errnoTextIn(l.Text)
+}
+
+// structuredRecordStart: t starts like a structured log record: a JSON object, a logfmt
+// record's first key (level=, lvl=, time=, ts=, t=, msg=), or a date of its own
+// ("2026-11-30T..." of zap's console form and slog's text, "2026/11/30 ..." of Go's log).
+func structuredRecordStart(t string) bool {
+	if len(t) < 8 {
+		return false
+	}
+	switch t[0] {
+	case '{':
+		return t[1] == '"'
+	case 'l':
+		return strings.HasPrefix(t, "level=") || strings.HasPrefix(t, "lvl=")
+	case 't':
+		return strings.HasPrefix(t, "time=") || strings.HasPrefix(t, "ts=") || strings.HasPrefix(t, "t=")
+	case 'm':
+		return strings.HasPrefix(t, "msg=")
+	}
+	return isDigit(t[0]) && (t[4] == '-' || t[4] == '/') && isDigits(t[:4])
+}
+
+// errnoTextIn: t holds ENOBUFS's, EMFILE's or EADDRNOTAVAIL's text, either case of its first
+// letter.
+func errnoTextIn(t string) bool {
+	return strings.Contains(t, "o buffer space available") || strings.Contains(t, "o many open files") ||
+		strings.Contains(t, "annot assign requested")
+}
+
 // maxErrnoLineBytes: a log record is one line; a paragraph that names the error is prose.
 const maxErrnoLineBytes = 512
 
@@ -89,6 +128,9 @@ func errnoLine(t string, record bool) (string, bool) {
 	}
 	if why, ok := nodeErrnoLine(t); ok {
 		return why, true // Node.js's "Error: read ENOBUFS", "code: 'EMFILE'" (langruntime.go)
+	}
+	if why, ok := netlinkRecvENOBUFS(t); ok {
+		return why, true // a netlink socket's receive buffer overrun, events lost (unreadnetlink.go)
 	}
 	if !record && !hasDigit(t) {
 		if shellForkENOMEM(t) {

@@ -944,11 +944,9 @@ const (
 
 var formsKnownLimits = map[string]string{
 	"flattened 1703-uwsgi-2444-2022-ubuntu-20.04-openstack-listen-queue-3030-full-100-101-of-100":                                                 limitProgramLineOwnLine,
-	"flattened 1704-graphsense-rest-18-2019-field-lab-90-users-uwsgi-listen-queue-5000-full-101-of-100":                                           limitProgramLineOwnLine,
 	"flattened 1705-penny-dreadful-5373-2018-uwsgi-listen-queue-127.0.0.1-5000-full-101-of-100-one-off":                                           limitProgramLineOwnLine,
 	"inline-code-lines 1707-delfitlm-147-2024-docker-uwsgi-listen-queue-8000-full-101-of-100-then-harakiri":                                       limitProgramLineOwnLine,
 	"flattened 1708-docker-mailman-362-2020-uwsgi-cron-then-listen-queue-8000-full-101-of-100-daily":                                              limitProgramLineOwnLine,
-	"flattened 1710-uwsgi-1445-2017-https-stress-test-listen-queue-full-101-of-100":                                                               limitProgramLineOwnLine,
 	"bullets 1342-usrp-users-2021-n321-embedded-ifconfig-squashed-spaces-eth0-dropped-11485-of-618374-sfp-dropped-804-796":                        limitBulletsOnSpacedRows,
 	"bullets 1345-usrp-users-2023-n321-quoted-ifconfig-eth0-errors-211-overruns-96-frame-115-of-108385-blank-quoted-lines":                        limitBulletsOnSpacedRows,
 	"journal-cat 416-acs-engine-220-hv-netvsc-3.10-el7-tab-indented-trace-only-page-frag-alloc-netvsc-recv-shrink-inactive":                       limitJournalCatNoStamp,
@@ -1066,7 +1064,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 260-jp-notes-ifconfig-masked-eth1-1.2G-dropped-ring-256-on-eth0":                                                                   limitFlattenedBlock,
 	"flattened 1624-calico-11137-2025-calico-node-memcg-oom-task-list-bird6-rss-222729-pages-constraint-memcg-cut":                                limitFlattenedBlock,
 	"flattened 1630-k8s-97377-2020-nginxplus-node-conntrack-table-full-qps-1300-max-655360-close-wait-3600":                                       limitFlattenedQuotedInProse,
-	"flattened 1595-serverfault-294209-apache-syncookies-possible-syn-flooding-port-80-every-60s-syn-recv-240-tcp-max-syn-backlog-65536":          limitFlattenedOneStamp,
 	"flattened 268-openeuler-bnx2x-overruns-fifo-ring-453-of-4078-bracket-queue-names":                                                            limitFlattenedBlock,
 	"flattened 300-arm64-s5p6818-top-kswapd0-100pct-no-swap":                                                                                      limitFlattenedBlock,
 	"flattened 302-openelec-busybox-top-kswapd0-22pct-of-4cpus":                                                                                   limitFlattenedBlock,
