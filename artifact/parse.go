@@ -633,7 +633,7 @@ func (d *doc) run(from int) {
 			d.logLine(i)
 			continue
 		}
-		if kernel.IsQuotedMessage(t) && (!searchCommand(t) || stampAfterLeadIn(t)) && !messageHypothetical(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
+		if kernel.IsQuotedMessage(t) && (!searchCommand(t) || stampAfterLeadIn(t)) && !messageHypothetical(t) && !messageDoubted(t) && !d.exampleLog(i) && !d.messageEndsSentence(i) {
 			// A kernel message quoted without its log prefix (in a post, a code block,
 			// a ticket) is still the message: the rules that search the log see it. A
 			// sentence that only names it is prose.

@@ -254,6 +254,46 @@ func messageHypothetical(t string) bool {
 	return found && reHypothetical.MatchString(t[:i])
 }
 
+// A kernel message quoted in a sentence that asks whether the host prints it ("Does the
+// kernel print \"TCP: out of memory -- consider tuning tcp_mem\"?") or tells the reader to
+// look for it ("Check the kernel logs for ...", "grep dmesg for ...") records nothing: the
+// question doubts it, the advice names what to search for. A question that takes the
+// message as given ("Why does my server keep printing ...?") still states it, so only a
+// yes/no question (led by an auxiliary verb) and a search imperative count (h31c left both
+// raising tcp-memory-pressure at CRITICAL).
+var (
+	reYesNoLead  = lazyre.New(`(?i)^(?:does|do|did|is|are|was|were|has|have|had|can|could|should|would|will|shall|might)\s+(?:the|my|our|your|this|that|a|an|any|it|its|linux|kernel|dmesg|syslog|there|he|she|they|we|you|i|someone|anyone|anybody)\b`)
+	reSearchLead = lazyre.New(`(?i)^(?:please\s+)?(?:check|look|grep|search|scan|watch|monitor|look\s+out)\b[^"'“「` + "`" + `]*\bfor\b`)
+)
+
+// messageDoubted reports whether the sentence of t that quotes a kernel message asks
+// whether the host prints it or tells the reader to look for it (above).
+func messageDoubted(t string) bool {
+	_, i, j, found := kernel.FindMessage(t)
+	if !found {
+		return false
+	}
+	clause := t[:i]
+	if k := strings.LastIndexAny(clause, ".!?;。！？；"); k >= 0 && !strings.HasSuffix(strings.TrimRight(clause, " \t\"'“「`"), ":") {
+		clause = clause[k+1:]
+	}
+	clause = strings.TrimLeft(clause, " \t>*-#`\"'“")
+	if reSearchLead.MatchString(clause) {
+		return true
+	}
+	if !reYesNoLead.MatchString(clause) {
+		return false
+	}
+	rest := t[j:]
+	for k := 0; k < len(rest); k++ {
+		if strings.IndexByte(".!;", rest[k]) >= 0 && (k+1 == len(rest) || rest[k+1] == ' ') {
+			rest = rest[:k]
+			break
+		}
+	}
+	return strings.ContainsAny(rest, "?？")
+}
+
 // subjects answers whose a prose line's numbers are. It holds the prose by line and the
 // section headings, and the host facts the sections are checked against.
 type subjects struct {
