@@ -46,10 +46,7 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 	haveData := false
 	psz, _ := pageSize(tl)
 
-	tcpMem, memSrc, haveLimits := sysctlInts(tl, "net.ipv4.tcp_mem")
-	if haveLimits && len(tcpMem) != 3 {
-		haveLimits = false
-	}
+	tcpMem, memSet, haveLimits := tcpMemInForce(tl)
 	// Peak of sockstat TCP mem over the samples: pressure is a state the kernel enters
 	// and leaves, so the worst sample matters, not the last.
 	var peak int64 = -1
@@ -68,13 +65,19 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 	var judged, unjudged []string
 	switch {
 	case peak >= 0 && !haveLimits:
-		unjudged = append(unjudged, fmt.Sprintf("sockstat TCP mem %s not compared (no net.ipv4.tcp_mem)", pagesStr(peak, psz)))
+		why := "no net.ipv4.tcp_mem"
+		if vs := settingValues(tl, "net.ipv4.tcp_mem"); len(vs) > 0 {
+			// A value written to a config file or set with sysctl -w is what an author set,
+			// not what the host ran with when sockstat was read (currentSetting).
+			why = fmt.Sprintf("net.ipv4.tcp_mem is stated only as a value set or advised (%s, line %d), not the one the host ran with", vs[0].Form, vs[0].Line)
+		}
+		unjudged = append(unjudged, fmt.Sprintf("sockstat TCP mem %s not compared (%s)", pagesStr(peak, psz), why))
 	case peak < 0:
 		unjudged = append(unjudged, "no sockstat TCP mem")
 	}
 	if peak >= 0 && haveLimits {
 		ev = append(ev, Evidence{What: "TCP memory (sockstat mem, peak)", Value: pagesStr(peak, psz), Source: peakSrc},
-			Evidence{What: "net.ipv4.tcp_mem (min pressure max)", Value: fmt.Sprintf("%d %d %d pages", tcpMem[0], tcpMem[1], tcpMem[2]), Source: memSrc})
+			tcpMemEvidence(tcpMem, memSet))
 		switch {
 		case peak >= tcpMem[2]:
 			raise(Critical)
@@ -223,18 +226,42 @@ func outOfSocketMemory(tl *model.Timeline) (recs []model.LogRecord, cause int, w
 	if len(recs) == 0 {
 		return nil, socketLimitUnknown, ""
 	}
-	tcpMem, _, ok := sysctlInts(tl, "net.ipv4.tcp_mem")
+	tcpMem, _, ok := tcpMemInForce(tl)
 	var peak int64 = -1
 	for i := range tl.Samples {
 		if v, have := tl.Samples[i].SockStat.Get("TCP", "mem"); have && v > peak {
 			peak = v
 		}
 	}
-	if !ok || len(tcpMem) != 3 || peak < 0 {
+	if !ok || peak < 0 {
 		return recs, socketLimitUnknown, ""
 	}
 	if peak >= tcpMem[2] {
 		return recs, socketLimitMemory, fmt.Sprintf("sockstat TCP mem %d pages at or above tcp_mem[2] %d", peak, tcpMem[2])
 	}
 	return recs, socketLimitOrphans, fmt.Sprintf("sockstat TCP mem %d pages is below tcp_mem[2] %d, which leaves tcp_max_orphans", peak, tcpMem[2])
+}
+
+// tcpMemInForce is the tcp_mem the kernel judged sockstat's TCP mem against: the host's own,
+// else the one a text states the host runs with (a `sysctl -a` listing, a sentence; not a
+// value an author set or was told to set: currentSetting). The three limits, in pages.
+func tcpMemInForce(tl *model.Timeline) ([]int64, setting, bool) {
+	s, ok := currentSetting(tl, "net.ipv4.tcp_mem")
+	if !ok {
+		return nil, setting{}, false
+	}
+	v, ok := kernel.SysctlInts(s.Value)
+	if !ok || len(v) != 3 {
+		return nil, setting{}, false
+	}
+	return v, s, true
+}
+
+// tcpMemEvidence cites the limits, saying when they are the text's words, not the host's.
+func tcpMemEvidence(v []int64, s setting) Evidence {
+	what := "net.ipv4.tcp_mem (min pressure max)"
+	if !s.Host {
+		what += " (as the text states it, not read from the host)"
+	}
+	return Evidence{What: what, Value: fmt.Sprintf("%d %d %d pages", v[0], v[1], v[2]), Source: s.Source}
 }
