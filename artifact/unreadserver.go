@@ -76,6 +76,9 @@ var serverOwnForms = []ownLineForm{
 	// peer closed the connection (EPIPE, ECONNRESET), not a buffer's or a sysctl's size.
 	{"Wrote ", ", but only ", false, "Bacula's or Bareos's own socket write (src/lib/bsock.c / bsock_tcp.cc: \"Wrote N bytes to DAEMON:HOST:PORT, but only M accepted.\"): one write() to the peer daemon ended short, as when the peer, or a firewall or idle timeout between them, closed the connection mid-job; N and M are the sizes of that write, not a socket buffer or a sysctl; headroom has no rule for a program's broken connection"},
 	{"Write error sending ", " bytes to ", false, "Bacula's or Bareos's own socket write failed (src/lib/bsock.c / bsock_tcp.cc: \"Write error sending N bytes to DAEMON:HOST:PORT: ERR=...\"): the errno says how (Broken pipe, Connection reset: the peer closed it); N is the size of the write, not a socket buffer; headroom has no rule for a program's broken connection"},
+	// Bacula's and Bareos's director (dird/backup.cc): the connection to the client's file
+	// daemon failed mid-job: "Network error with FD during %s: ERR=%s" (fix36d).
+	{"Network error with FD during ", ": ERR=", false, "Bacula's or Bareos's director lost its connection to the client's file daemon mid-job (dird/backup.cc: \"Network error with FD during Backup: ERR=...\"): the errno says how (Connection reset by peer: the FD, or a firewall idle timeout between them, closed it); no statement about the host's memory or socket buffers; headroom has no rule for a program's broken connection"},
 	{"Network send error to ", ". ERR=", false, "Bacula's or Bareos's job ended on a failed send to its peer daemon (filed/backup.cc: \"Network send error to SD. ERR=...\"): the connection to the storage daemon broke (the errno says how); no statement about the host's memory or socket buffers"},
 }
 
@@ -112,6 +115,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	}
 	if why, oom, ok := proxyOwnLine(t); ok {
 		return why, oom, true // a web server's or L7 proxy's own limit or status line (unreadproxy.go)
+	}
+	if why, ok := connResetLine(t); ok {
+		return why, false, true // ssh's, borg's or a Go program's broken connection (unreadconnreset.go)
 	}
 	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
