@@ -113,6 +113,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, oom, ok := proxyOwnLine(t); ok {
 		return why, oom, true // a web server's or L7 proxy's own limit or status line (unreadproxy.go)
 	}
+	if why, oom, ok := relayOwnLine(t); ok {
+		return why, oom, true // Tor's queue limit and OOM handler, cjdns's allocator limit (unreadrelay.go)
+	}
 	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
