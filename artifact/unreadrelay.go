@@ -31,7 +31,7 @@ var relayOwnForms = []ownLineForm{
 	{"Fatal error: Out of memory, malloc() returned NULL", "", true, cjdnsMallocWhy},
 }
 
-// relayOwnGate: a byte of every relayOwnForms needle ('Q' "MaxMemInQueues", '\'' "We're",
+// relayOwnGate: a byte of every relayOwnForms needle ('Q' "MaxMemInQueues", the apostrophe of "We're",
 // 'R' "Removed", 'F' "Fatal").
 const relayOwnGate = "Q'RF"
 
