@@ -179,8 +179,8 @@ var pythonErrnoNumbers = map[string]string{"11": "EAGAIN", "12": "ENOMEM", "23":
 
 // pythonErrnoNumbered: a Python exception's last line, "OSError: [Errno 12] Cannot allocate
 // m", whose strerror text a paste cut short (or left out): the number names the errno. The
-// exception's class (an identifier ending in "Error" or "error": OSError, IOError,
-// socket.error, BlockingIOError) stands right before ": [Errno N]" at the line's start or
+// exception's class (an identifier ending in "Error" or a module's ".error": OSError,
+// IOError, socket.error, BlockingIOError) stands right before ": [Errno N]" at the line's start or
 // after a space, and what follows "] " is empty or the start of the errno's own text. A
 // sentence naming "[Errno 12]" has no class before it; another text after the number is
 // another errno's message or another platform's numbering.
@@ -193,7 +193,7 @@ func pythonErrnoNumbered(t string) (string, bool) {
 	if j := strings.LastIndexByte(cls, ' '); j >= 0 {
 		cls = cls[j+1:]
 	}
-	if !strings.HasSuffix(cls, "Error") && !strings.HasSuffix(cls, "error") {
+	if !(len(cls) > len("Error") && strings.HasSuffix(cls, "Error")) && !strings.HasSuffix(cls, ".error") {
 		return "", false
 	}
 	for _, c := range cls {
