@@ -490,6 +490,14 @@ func (d *doc) run(from int) {
 					continue
 				}
 			}
+			if ownStampHost(l) {
+				if why, oom, ok := relayOwnLine(telecomLogText(l, t)); ok {
+					d.programOOMNamed = d.programOOMNamed || oom
+					d.unparsedUnread(i, why) // Tor's "[warn]" line taken for a host (unreadrelay.go)
+					d.programFigures(i)
+					continue
+				}
+			}
 			if l.Tag == "systemd" && d.systemdOOMLine(i) {
 				continue // systemd: the kernel's OOM killer killed a process of a unit (systemdoom.go)
 			}

@@ -864,7 +864,7 @@ func (d *doc) stated() {
 				continue
 			}
 			sentence := sentenceAround(para, m[0], m[1])
-			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
+			if clause := para[max(0, m[0]-80):m[0]]; reHypothetical.MatchString(clause) && !habitualOOMKill(para, sentence, m[0], m[1]) || reHypothetical.MatchString(para[m[0]:m[1]]) || oomMechanism(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) || genericStatement(sentenceAround(para, m[0], m[1]), para[m[0]:m[1]]) {
 				continue // "the OOM killer will kill", "if the OOM killer kills"
 			}
 			if reKillerCannot.MatchString(para[m[0]:m[1]]) {

@@ -167,6 +167,55 @@ func errnoLine(t string, record bool) (string, bool) {
 	if en := errnoTranslatedTail(t); en != "" {
 		return errnoWhyOf(en) // strerror in the locale's words (errno_locales.go)
 	}
+	if why, ok := pythonErrnoNumbered(t); ok {
+		return why, true // "OSError: [Errno 12] Cannot allocate m", its text cut (fix36c)
+	}
+	return "", false
+}
+
+// pythonErrnoNumbers: Linux's numbers (asm-generic/errno-base.h, errno.h) of errnoReasons'
+// errnos, as Python's OSError prints them in "[Errno N]".
+var pythonErrnoNumbers = map[string]string{"11": "EAGAIN", "12": "ENOMEM", "23": "ENFILE", "24": "EMFILE", "99": "EADDRNOTAVAIL", "105": "ENOBUFS"}
+
+// pythonErrnoNumbered: a Python exception's last line, "OSError: [Errno 12] Cannot allocate
+// m", whose strerror text a paste cut short (or left out): the number names the errno. The
+// exception's class (an identifier ending in "Error" or a module's ".error": OSError,
+// IOError, socket.error, BlockingIOError) stands right before ": [Errno N]" at the line's start or
+// after a space, and what follows "] " is empty or the start of the errno's own text. A
+// sentence naming "[Errno 12]" has no class before it; another text after the number is
+// another errno's message or another platform's numbering.
+func pythonErrnoNumbered(t string) (string, bool) {
+	k := strings.Index(t, ": [Errno ")
+	if k <= 0 {
+		return "", false
+	}
+	cls := t[:k]
+	if j := strings.LastIndexByte(cls, ' '); j >= 0 {
+		cls = cls[j+1:]
+	}
+	if !(len(cls) > len("Error") && strings.HasSuffix(cls, "Error")) && !strings.HasSuffix(cls, ".error") {
+		return "", false
+	}
+	for _, c := range cls {
+		if !(c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return "", false
+		}
+	}
+	rest := t[k+len(": [Errno "):]
+	j := strings.IndexByte(rest, ']')
+	if j <= 0 {
+		return "", false
+	}
+	name, ok := pythonErrnoNumbers[rest[:j]]
+	if !ok {
+		return "", false
+	}
+	tail := strings.TrimSpace(rest[j+1:])
+	for _, e := range errnoReasons {
+		if e.name == name && len(tail) < len(e.text) && strings.HasPrefix(e.text, tail) {
+			return e.why, true
+		}
+	}
 	return "", false
 }
 

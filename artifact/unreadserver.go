@@ -119,6 +119,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := connResetLine(t); ok {
 		return why, false, true // ssh's, borg's or a Go program's broken connection (unreadconnreset.go)
 	}
+	if why, oom, ok := relayOwnLine(t); ok {
+		return why, oom, true // Tor's queue limit and OOM handler, cjdns's allocator limit (unreadrelay.go)
+	}
 	if strings.IndexAny(t, serverOwnGate) < 0 {
 		return "", false, false
 	}
