@@ -32,6 +32,12 @@ var netLossClasses = []struct {
 		"datagrams said to be dropped at a full socket receive buffer, with no counter: Udp RcvbufErrors (/proc/net/snmp, netstat -su) would count them, and the text gives none; headroom judges the counters, not the sentence"},
 	{[][]string{{"udp", "rtp"}, {" loss", " lost", "packet loss", "packets lost"}},
 		"UDP (RTP) packet loss stated with no counter: where the datagrams were lost (the receiving socket's buffer, Udp RcvbufErrors; the backlog, softnet_stat; the NIC, its drop counters) is not in the text; headroom judges the counters, not the sentence"},
+	// Packets said to drop or be lost with no protocol, counter or place (fix36b): "Thrift
+	// packets drop", "the number of processed/dropped thrift packets". Where they were lost
+	// (a program's own queue, the socket's buffer, the backlog, the NIC) is not in the text.
+	// "packets" plural with a loss word, so "drop the packet filter" is not.
+	{[][]string{{"packets"}, {"packets drop", "dropped", "drops", "dropping", " lost", "losing", " loss"}},
+		"packets said to be dropped or lost with no counter and no place named: a program's own queue (a channel or ring it drops from when full, which no kernel counter sees), the receiving socket's buffer (Udp RcvbufErrors), the backlog (softnet_stat) or the NIC (its drop counters); headroom judges the counters, not the sentence"},
 	// IP reassembly failures (Ip ReasmFails, /proc/net/snmp; netstat -s "packet reassemblies
 	// failed"): fragments that did not complete within net.ipv4.ipfrag_time or were evicted
 	// when the fragment memory passed ipfrag_high_thresh (net/ipv4/ip_fragment.c,
