@@ -1,6 +1,8 @@
 package artifact
 
 import (
+	"headroom/model"
+
 	"strings"
 	"testing"
 )
@@ -69,4 +71,19 @@ func TestFix36bNamedPacketDrops(t *testing.T) {
 			t.Errorf("%q: listed %v, want %v", c.text, got, c.want)
 		}
 	}
+}
+
+// fix36b: a measured share of UDP drops in a text that puts the cure on the socket receive
+// buffer (corpus 3100). Before: not read.
+func TestFix36bUDPDropShareWithRcvbufCure(t *testing.T) {
+	const cure = "\nThat can be fixed by increasing UDP socket receive buffer in kernel.\n"
+	wantStated(t, model.RateStatedUDPRcvbufDropPct, []statedCase{
+		{"vmagent looses incoming UDP packets. We have about 50% of UDP drops when pushing 20K+ packets per second.\n" + cure, 50},
+		{"The listener shows UDP packet loss of 30% at peak.\n\nRaising rmem_max removed it.\n", 30},
+		// counter-cases: no receive-buffer cure in the text, a possibility, a negation, a threshold
+		{"We have about 50% of UDP drops when pushing 20K+ packets per second over the WiFi link.\n", 0},
+		{"If you see 5% UDP loss, check the link.\n" + cure, 0},
+		{"There is no 5% UDP loss anymore.\n" + cure, 0},
+		{"Alert when UDP loss is above 5% on any node.\n" + cure, 0},
+	})
 }
