@@ -87,3 +87,28 @@ func TestFix36bUDPDropShareWithRcvbufCure(t *testing.T) {
 		{"Alert when UDP loss is above 5% on any node.\n" + cure, 0},
 	})
 }
+
+// fix36b: jaeger-client-cpp's UDP span send refused with ENOBUFS, its own log line and the
+// error quoted in a title that says a span send hit it (corpus 3095). Before: not read.
+func TestFix36bJaegerSpanSendENOBUFS(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"ERROR: Failed to flush spans in reporter: Could not send span No buffer space available, code=105, numFailed=12\n", true},
+		{"# \"No buffer space available, code=105\" occurred at span send\n", true},
+		// counter-cases: no span send named, another number, OpenVPN's form on a read
+		{"# \"No buffer space available, code=105\" what does it mean?\n", false},
+		{"Could not send span No buffer space available, code=1050\n", false},
+		{"read UDPv4: No buffer space available (code=105)\n", false},
+	} {
+		tl := ParseString(c.text, "t", Options{})
+		got := false
+		for _, s := range tl.Samples {
+			got = got || s.Rates[model.RateStatedUDPSendENOBUFS] > 0
+		}
+		if got != c.want {
+			t.Errorf("%q: send ENOBUFS read %v, want %v", c.text, got, c.want)
+		}
+	}
+}
