@@ -166,6 +166,10 @@ func (d *doc) rcvbufCappedLine(i int, t string) bool {
 	if d.streamerLine(i, t) {
 		return true // Sunshine's UDP send refused, its, Moonlight's and xrdp's own lines (streamer.go)
 	}
+	if jaegerSpanSendENOBUFS(t) && !d.exampleLog(i) {
+		d.noteUDPSendENOBUFS(i) // jaeger-client-cpp's UDP span send refused (vpnudpsend.go)
+		return true
+	}
 	if d.vpnUDPSendLine(i, t) {
 		return true // a tunnel daemon's UDP send refused with ENOBUFS (vpnudpsend.go)
 	}

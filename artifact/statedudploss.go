@@ -33,6 +33,11 @@ var (
 	reStatedNetstatSuShare     = lazyre.New(`(?i)\bnetstat\s+(?:-su|-us|-s\s+-u|-u\s+-s|--statistics\s+--udp)\b[` + "`" + `'"]?[^.;!?]{0,40}?\b(\d{1,2}(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+)?(?:udp\s+|incoming\s+|received\s+)?(?:packets|datagrams)\b[^.;!?%]{0,20}?\b(?:dropped|lost|discarded)\b`)
 	reStatedRcvbufOverflowDrop = lazyre.New(`(?i)\b(?:packets|datagrams)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?(?:drop(?:s|ped)?|lost|discarded)\s+(?:because|since|as|due\s+to)\s+(?:the\s+|a\s+|its\s+|their\s+)?(?:socket(?:'s)?\s+)?(?:rcvbuf|rcv\s?buf(?:fer)?|so_rcvbuf|(?:socket\s+)?receive\s+buffer)s?\s*(?:(?:is|was|are|were|gets?|got|being|has\s+been|had\s+been)\s+)?(?:overflow(?:ed|s|ing)?|full|filled(?:\s+up)?|exhausted|overrun)\b` +
 		`|\b(?:packets|datagrams)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?(?:drop(?:s|ped)?|lost|discarded)\s+(?:because\s+of|due\s+to)\s+(?:the\s+|a\s+)?(?:rcvbuf|rcv\s?buf(?:fer)?|so_rcvbuf|(?:socket\s+)?receive\s+buffer)s?\s+overflows?\b`)
+	// fix36b: a share of UDP datagrams the author measured as dropped, "about 50% of UDP
+	// drops when pushing 20K+ packets per second", "UDP packet loss of 30%", read only when
+	// the text puts the cure on the socket receive buffer (proseRaisesRcvbuf).
+	reStatedUDPDropShare = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\s+(?:of\s+)?(?:the\s+)?(?:incoming\s+)?udp\s+(?:packet\s+|datagram\s+)?(?:drops|loss(?:es)?)\b` +
+		`|\budp\s+(?:packet\s+|datagram\s+)?(?:loss|drops?)\s+(?:rate\s+)?(?:of|at|around|about|is|was|:)\s*(?:about\s+|around\s+|~)?(\d{1,2}(?:\.\d+)?)\s*%`)
 	// "In the screen shot below you'll see", "as you can see in the graph above": the
 	// author points at a figure shown with the text, not a possibility. Removed before the
 	// hypothetical check; "you'll see N errors/s if the buffer is small" keeps its "if".
@@ -51,7 +56,24 @@ func (d *doc) proseNamesRcvbuf() bool {
 	return false
 }
 
-// statedUDPLoss reads the three forms in a prose paragraph and emits the rate key, its
+// proseRaisesRcvbuf: a prose line of the text says a larger socket receive buffer (the
+// buffer named, or net.core.rmem_*) cures or would cure the loss: "That can be fixed by
+// increasing UDP socket receive buffer", "raising rmem_max removes the drops".
+func (d *doc) proseRaisesRcvbuf() bool {
+	for _, p := range d.proseLines {
+		if !containsFoldASCII(p.text, "receive buffer") && !containsFoldASCII(p.text, "rcvbuf") && !containsFoldASCII(p.text, "rmem") {
+			continue
+		}
+		for _, w := range []string{"increas", "rais", "bigger", "larger", "bump"} {
+			if containsFoldASCII(p.text, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// statedUDPLoss reads the four forms in a prose paragraph and emits the rate key, its
 // value, the line and the sentence of each.
 func (d *doc) statedUDPLoss(para string, has func(...string) bool, lineAt func(int) int, emit func(key string, v float64, no int, sentence string)) {
 	if has("netstat") && has("%") {
@@ -73,6 +95,21 @@ func (d *doc) statedUDPLoss(para string, has func(...string) bool, lineAt func(i
 				continue
 			}
 			emit(model.RateStatedUDPRcvbufRising, 1, lineAt(m[0]), sentence)
+		}
+	}
+	if has("udp") && has("%") && has("drop", "loss") && d.proseRaisesRcvbuf() {
+		for _, m := range submatches(true, reStatedUDPDropShare, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reThreshold.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			num := subOr(para, m[2], m[3])
+			if num == "" {
+				num = subOr(para, m[4], m[5])
+			}
+			if v, err := strconv.ParseFloat(num, 64); err == nil && v > 0 && v <= 100 {
+				emit(model.RateStatedUDPRcvbufDropPct, v, lineAt(m[0]), sentence)
+			}
 		}
 	}
 	if has("udp") && has("error") && has("/s", "per sec") && d.proseNamesRcvbuf() {

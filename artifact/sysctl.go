@@ -514,6 +514,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return
 	}
+	if balloonStatsObject(d.ls[i].Text) {
+		d.unparsedUnread(i, balloonStatsWhy) // a guest's balloon statistics (unreadjson.go, fix36b)
+		return
+	}
 	if jsonOneLineCounters(d.ls[i].Text) {
 		if jsonOneLineMemory(d.ls[i].Text) {
 			d.unparsedUnread(i, jsonStatWhy) // a memory report as one JSON line (fix30a)

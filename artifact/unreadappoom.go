@@ -112,8 +112,22 @@ var appOOMForms = []struct{ text, why string }{
 	// memory"; bun.outOfMemory's older @panic("Bun ran out of memory!")): one of Bun's own
 	// allocations failed and it aborted.
 	{"Bun ran out of memory", "Bun's own allocation failed (its crash handler's reason \"Bun ran out of memory\", src/crash_handler.zig): an allocation of the process was refused and Bun aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// The OpenTelemetry Collector's memory_limiter processor (processor/memorylimiterprocessor,
+	// internal/memorylimiter/memorylimiter.go, fix36b): its own checks of the Go heap
+	// (runtime.MemStats Alloc, "cur_mem_mib") against the limit_mib / spike_limit_mib of its
+	// configuration: "Memory usage is above soft limit. Dropping data." / "Refusing data.",
+	// "Memory usage is above hard limit. Forcing a GC.", "Memory usage after GC.", "Memory
+	// usage back within limits. Resuming normal operation.", and the start-up line "Memory
+	// limiter configured" with limit_mib, spike_limit_mib, check_interval.
+	{"Memory usage is above soft limit", otelMemLimiterWhy},
+	{"Memory usage is above hard limit", otelMemLimiterWhy},
+	{"Memory usage back within limits", otelMemLimiterWhy},
+	{"Memory usage after GC", otelMemLimiterWhy},
+	{"Memory limiter configured", "the OpenTelemetry Collector's memory_limiter start-up line (internal/memorylimiter/memorylimiter.go: limit_mib, spike_limit_mib, check_interval of its configuration): a limit the program sets on its own Go heap, no event and no statement about the host's free memory"},
 	{"vsz_limit=", "Dovecot's master: a child exited 83 because its allocation failed inside the service's vsz_limit, the per-process address-space limit (RLIMIT_AS): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
+
+const otelMemLimiterWhy = "the OpenTelemetry Collector's memory_limiter processor checking its own Go heap (cur_mem_mib, runtime.MemStats) against the limit_mib/spike_limit_mib of its configuration (internal/memorylimiter/memorylimiter.go: above the soft limit it refuses or drops data, above the hard limit it forces a GC, then resumes): a program's self-imposed heap limit doing its job, no kill by the kernel's OOM killer, no cgroup event and no statement about the host's free memory"
 
 // appOOMLine says why t is one of appOOMForms. Gate: "emory" (every form's own words but
 // "vsz_limit=", which Dovecot prints only beside "Out of memory"), searched only on a

@@ -114,3 +114,42 @@ func (d *doc) jsonStatLine(i int) bool {
 	n := len(d.tl.Unparsed)
 	return n > 0 && d.tl.Unparsed[n-1].Why == jsonStatWhy && d.tl.Unparsed[n-1].LastLine == d.ls[i].No-1
 }
+
+// A virtio-balloon device's statistics as one JSON object (fix36b): Firecracker's GET
+// /balloon/statistics (src/vmm/src/devices/virtio/balloon: BalloonStats, serde names of the
+// guest driver's VIRTIO_BALLOON_S_* tags, include/uapi/linux/virtio_balloon.h: swap_in,
+// swap_out, major_faults, minor_faults, free_memory, total_memory, available_memory,
+// disk_caches, hugetlb_allocations, hugetlb_failures, 6.12+ oom_kill, alloc_stall,
+// async_scan, direct_scan, async_reclaim, direct_reclaim) beside the balloon's
+// target_pages/actual_pages. The figures are the guest kernel's, reported through the
+// balloon to the VMM: the guest's memory, not this host's meminfo or vmstat, and headroom
+// has no reader that would tell the guest from the host in them.
+const balloonStatsWhy = "a virtio-balloon device's statistics (Firecracker's /balloon/statistics: the guest kernel's VIRTIO_BALLOON_S_* figures, swap in/out, faults, free/total/available memory, disk caches and on 6.12+ oom_kill, alloc_stall, scans and reclaims, with the balloon's target and actual pages): the guest's memory as its driver reports it to the VMM, not this host's /proc/meminfo or /proc/vmstat; headroom does not read them"
+
+// balloonStatKeys: the guest driver's statistics as Firecracker names them (jsonNumberPair's
+// normalisation: lower case, no '_').
+var balloonStatKeys = map[string]bool{"swapin": true, "swapout": true, "majorfaults": true, "minorfaults": true,
+	"freememory": true, "totalmemory": true, "availablememory": true, "diskcaches": true,
+	"hugetlballocations": true, "hugetlbfailures": true, "oomkill": true, "allocstall": true,
+	"asyncscan": true, "directscan": true, "asyncreclaim": true, "directreclaim": true}
+
+// balloonStatsObject: t is one JSON object holding at least four balloonStatKeys number
+// members, two of them free_memory and total_memory. Gate: '{' first and "_memory\"" in it
+// before anything is split.
+func balloonStatsObject(t string) bool {
+	s := strings.TrimSuffix(strings.TrimSpace(t), ",")
+	if len(s) < 8 || s[0] != '{' || s[len(s)-1] != '}' || !strings.Contains(s, "_memory\"") || strings.ContainsAny(s[1:len(s)-1], "{}[]") {
+		return false
+	}
+	n, free, total := 0, false, false
+	for _, m := range strings.Split(s[1:len(s)-1], ",") {
+		key, ok := jsonNumberPair(m)
+		if !ok || !balloonStatKeys[key] {
+			continue
+		}
+		n++
+		free = free || key == "freememory"
+		total = total || key == "totalmemory"
+	}
+	return n >= 4 && free && total
+}

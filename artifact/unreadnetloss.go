@@ -22,23 +22,30 @@ import (
 // netLossClasses: each names what a line must hold (every group: one of its words) and why
 // it is listed.
 var netLossClasses = []struct {
-	all [][]string
-	why string
+	all     [][]string
+	why     string
+	noDigit bool // only a line with no figure: one with a figure is the stated figures' (unreadprose.go)
 }{
-	{[][]string{{"rcvbuferrors", "sndbuferrors", "receive buffer errors", "send buffer errors", "packet receive errors"}},
-		netLossCountersWhy},
-	{[][]string{{"udp"}, {"inerrors", "in errors"}}, netLossCountersWhy},
-	{[][]string{{"dropped", "drops", "dropping", "discarded"}, {"rx buffer", "receive buffer", "recv buffer", "socket buffer", "udp buffer", "rcvbuf"}},
-		"datagrams said to be dropped at a full socket receive buffer, with no counter: Udp RcvbufErrors (/proc/net/snmp, netstat -su) would count them, and the text gives none; headroom judges the counters, not the sentence"},
-	{[][]string{{"udp", "rtp"}, {" loss", " lost", "packet loss", "packets lost"}},
-		"UDP (RTP) packet loss stated with no counter: where the datagrams were lost (the receiving socket's buffer, Udp RcvbufErrors; the backlog, softnet_stat; the NIC, its drop counters) is not in the text; headroom judges the counters, not the sentence"},
+	{all: [][]string{{"rcvbuferrors", "sndbuferrors", "receive buffer errors", "send buffer errors", "packet receive errors"}},
+		why: netLossCountersWhy},
+	{all: [][]string{{"udp"}, {"inerrors", "in errors"}}, why: netLossCountersWhy},
+	{all: [][]string{{"dropped", "drops", "dropping", "discarded"}, {"rx buffer", "receive buffer", "recv buffer", "socket buffer", "udp buffer", "rcvbuf"}},
+		why: "datagrams said to be dropped at a full socket receive buffer, with no counter: Udp RcvbufErrors (/proc/net/snmp, netstat -su) would count them, and the text gives none; headroom judges the counters, not the sentence"},
+	{all: [][]string{{"udp", "rtp"}, {" loss", " lost", "packet loss", "packets lost"}},
+		why: "UDP (RTP) packet loss stated with no counter: where the datagrams were lost (the receiving socket's buffer, Udp RcvbufErrors; the backlog, softnet_stat; the NIC, its drop counters) is not in the text; headroom judges the counters, not the sentence"},
+	// Packets said to drop or be lost with no protocol, counter or place (fix36b): "Thrift
+	// packets drop", "the number of processed/dropped thrift packets". Where they were lost
+	// (a program's own queue, the socket's buffer, the backlog, the NIC) is not in the text.
+	// "packets" plural with a loss word, so "drop the packet filter" is not.
+	{all: [][]string{{"packets"}, {"packets drop", "dropped", "drops", "dropping", " lost", "losing", " loss"}}, noDigit: true,
+		why: "packets said to be dropped or lost with no counter and no place named: a program's own queue (a channel or ring it drops from when full, which no kernel counter sees), the receiving socket's buffer (Udp RcvbufErrors), the backlog (softnet_stat) or the NIC (its drop counters); headroom judges the counters, not the sentence"},
 	// IP reassembly failures (Ip ReasmFails, /proc/net/snmp; netstat -s "packet reassemblies
 	// failed"): fragments that did not complete within net.ipv4.ipfrag_time or were evicted
 	// when the fragment memory passed ipfrag_high_thresh (net/ipv4/ip_fragment.c,
 	// inet_frag_kill/ip_expire count IPSTATS_MIB_REASMFAILS). Named only with IP or
 	// fragments in the line, so an application's own "reassembly" is not.
-	{[][]string{{"reassembl"}, {"fail", "could not", "couldn't", "cannot", "unable"}, {"ip ", "ipv4", "ipv6", "fragment"}},
-		"IP reassembly failures named with no value (Ip ReasmFails, /proc/net/snmp, netstat -s \"packet reassemblies failed\"; fragments expire after net.ipv4.ipfrag_time or are dropped past ipfrag_high_thresh, net/ipv4/ip_fragment.c): `nstat -az IpReasmFails IpReasmReqds` twice tells the rate; headroom has no rule for reassembly failures"},
+	{all: [][]string{{"reassembl"}, {"fail", "could not", "couldn't", "cannot", "unable"}, {"ip ", "ipv4", "ipv6", "fragment"}},
+		why: "IP reassembly failures named with no value (Ip ReasmFails, /proc/net/snmp, netstat -s \"packet reassemblies failed\"; fragments expire after net.ipv4.ipfrag_time or are dropped past ipfrag_high_thresh, net/ipv4/ip_fragment.c): `nstat -az IpReasmFails IpReasmReqds` twice tells the rate; headroom has no rule for reassembly failures"},
 }
 
 const netLossCountersWhy = "the kernel's UDP error counters named (Udp InErrors, RcvbufErrors, SndbufErrors: /proc/net/snmp, netstat -su) without their values: `nstat -az UdpInErrors UdpRcvbufErrors UdpInDatagrams`, twice a few seconds apart, tells the share lost; headroom judges the counters, not the sentence"
@@ -79,6 +86,9 @@ func netLossLine(t string) (string, bool) {
 	l := strings.ToLower(t)
 classes:
 	for _, c := range netLossClasses {
+		if c.noDigit && hasDigit(t) {
+			continue
+		}
 		first := -1
 		for _, group := range c.all {
 			at := -1

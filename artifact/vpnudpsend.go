@@ -224,3 +224,32 @@ func charonSPILine(t string) bool {
 	k := strings.Index(t, "unable to allocate SPI")
 	return k > 0 && hasDigit(t[:k]) && (strings.Contains(t[:k], "[KNL]") || strings.Contains(t[:k], "[IKE]") || strings.Contains(t[:k], "[CHD]") || strings.Contains(t[:k], "charon"))
 }
+
+// jaeger-client-cpp's UDP sender (fix36b): UDPTransport::flush / ThriftSender catch the
+// std::system_error of the UDP socket's send and rethrow it as "Could not send span " +
+// what() + ", code=" + the errno's value; the reporter logs it through ErrorUtil
+// ("Failed to flush spans in reporter: Could not send span No buffer space available,
+// code=105, numFailed=N"). Its only system_error sender is the UDP agent transport (the
+// HTTP one reports curl's errors), so errno 105 there is udp_sendmsg's -ENOBUFS, counted in
+// Udp SndbufErrors: the send side of udp-rcvbuf-errors (noteUDPSendENOBUFS). The error
+// quoted with its code in a title or sentence that says a span send hit it ("... occurred at
+// span send") is the same record. Gated: one strings.Index for the errno's text followed by
+// ", code=105".
+const jaegerENOBUFSText = "o buffer space available, code=105"
+
+// jaegerSpanSendENOBUFS: t holds jaeger-client-cpp's span send refused with ENOBUFS.
+func jaegerSpanSendENOBUFS(t string) bool {
+	k := strings.Index(t, jaegerENOBUFSText)
+	if k < 1 || len(t) > maxErrnoLineBytes || (t[k-1] != 'N' && t[k-1] != 'n') {
+		return false
+	}
+	if after := t[k+len(jaegerENOBUFSText):]; after != "" && after[0] >= '0' && after[0] <= '9' {
+		return false // code=1050: another number
+	}
+	before := t[:k-1]
+	if strings.Contains(before, "Could not send span ") {
+		return true
+	}
+	l := strings.ToLower(t)
+	return strings.Contains(l, "span") && strings.Contains(l, "send")
+}
