@@ -1145,7 +1145,7 @@ var (
 		// VMs" (corpus 3091). "restart it to avoid OOM" names no cause, "can cause OOM issues
 		// on the nodes" is a possibility (reCanBefore), "OOM issues on VMs with less than
 		// 16GB" names no machine of the author's.
-		`|\b(?:restart(?:s|ed|ing)?|reset(?:s|ting)?|reboot(?:s|ed|ing)?|crashloop(?:s|ed|ing)?)\s+(?:again\s+|constantly\s+|repeatedly\s+)?(?:due\s+to|because\s+of)\s+(?:an?\s+|the\s+)?(?:OOM|out[ -]of[ -]memory)\b(?:\s*\(OOM\))?(?:\s+kill(?:s|ed|er)?\b)?(?:[^\w-]|$)` +
+		`|\b(?:restart(?:s|ed|ing)?|reset(?:s|ting)?|reboot(?:s|ed|ing)?|crashloop(?:s|ed|ing)?)\s+(?:again\s+|constantly\s+|repeatedly\s+)?(?:due\s+to|because\s+of)\s+(?:an?\s+|the\s+)?(?:OOM|out[ -]of[ -]memory)\b(?:\s*\(OOM\))?(?:\s+kill(?:s|ed|er)?\b)?` +
 		`|\b(?:caused|causing|causes|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|triggered|triggering)\s+(?:OOM|out[ -]of[ -]memory(?:\s*\(OOM\))?)\s+(?:issues|problems|events|kills|crashes)\s+on\s+(?:our|my|all\s+(?:of\s+)?our|several\s+of\s+our)\s+(?:[\w-]+\s+){0,2}?(?:VMs?|hosts?|servers?|nodes?|machines?|boxes|instances|droplets)\b` +
 		// fix30a: the shortage and the kill it brings in one clause, "it is running out of RAM
 		// and the reaper process kills a critical function" (corpus 2579: the OOM killer and
