@@ -86,3 +86,31 @@ func TestFix36aKilledOverProgress(t *testing.T) {
 		t.Errorf("read %+v %+v", tl.Samples, tl.Events)
 	}
 }
+
+// The OTel collector's memory_limiter block: named unread (no longer exit 3), no memory read.
+func TestFix36aMemLimiterBlock(t *testing.T) {
+	cfg := "processors:\n  memory_limiter:\n    ballast_size_mib: 192\n    check_interval: 5s\n    limit_mib: 448\n    spike_limit_mib: 64\n"
+	tl := ParseString(cfg, "p", Options{})
+	n := 0
+	for _, u := range tl.Unparsed {
+		if u.Why == memLimiterWhy {
+			n += u.LastLine - u.FirstLine + 1
+		}
+	}
+	if n != 3 || len(tl.Samples) != 0 {
+		t.Errorf("unread %+v samples %+v", tl.Unparsed, tl.Samples)
+	}
+	// counter-cases: the keys under another block, a sentence naming the key, the log line
+	for _, text := range []string{
+		"resources:\n  limits:\n    limit_mib: 448\n",
+		"Set limit_mib: 448 in the memory_limiter block.\n",
+		`2024-02-12T12:13:15.730Z info memorylimiter/memorylimiter.go:77 Memory limiter configured {"limit_mib": 400, "spike_limit_mib": 250}` + "\n",
+		"memory_limiter:\nlimit_mib: 448\n",
+	} {
+		for _, u := range ParseString(text, "p", Options{}).Unparsed {
+			if u.Why == memLimiterWhy {
+				t.Errorf("%q read as the block: %+v", text, u)
+			}
+		}
+	}
+}
