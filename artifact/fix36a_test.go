@@ -114,3 +114,25 @@ func TestFix36aMemLimiterBlock(t *testing.T) {
 		}
 	}
 }
+
+// A report from its header whose stack goes through mem_cgroup_out_of_memory is a memory
+// cgroup's OOM though its counters and constraint line were cut (corpus 3118); a stale
+// "? " frame of it is not.
+func TestFix36aHeaderTraceMemcg(t *testing.T) {
+	head := "[  100.000000] foo invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n[  100.000001] Call Trace:\n[  100.000002]  oom_kill_process+0xb/0x10\n[  100.000003]  out_of_memory+0x1fd/0x4c0\n"
+	for text, want := range map[string]string{
+		head + "[  100.000004]  mem_cgroup_out_of_memory+0x134/0x150\n[  100.000005]  try_charge_memcg+0x696/0x780\n":         "CONSTRAINT_MEMCG",
+		head + "[  100.000004]  ? mem_cgroup_out_of_memory+0x134/0x150\n[  100.000005]  __alloc_pages_slowpath+0x696/0x780\n": "CONSTRAINT_NONE",
+		head + "[  100.000004]  __alloc_pages_slowpath+0x696/0x780\n":                                                         "CONSTRAINT_NONE",
+	} {
+		var got []string
+		for _, e := range ParseString(text, "p", Options{}).Events {
+			if e.OOMKill != nil {
+				got = append(got, e.OOMKill.Constraint)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("constraint %v, want %s:\n%s", got, want, text)
+		}
+	}
+}
