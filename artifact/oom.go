@@ -564,6 +564,13 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 			// cut before its "oom-kill:constraint=" line is still a memory cgroup's.
 			r.oom.Constraint = "CONSTRAINT_MEMCG"
 		}
+		if traceThroughMemcgOOM(r.trace.Functions) {
+			// fix36a: the killer's own stack through mem_cgroup_out_of_memory
+			// (mm/memcontrol.c, after try_charge_memcg failed): out_of_memory ran with
+			// oc->memcg set, a memory cgroup's OOM, also when the report is cut before its
+			// counters and its constraint line (as oomTraceReport reads a headerless one).
+			r.oom.Constraint = "CONSTRAINT_MEMCG"
+		}
 	}
 	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
 	r.x.setUptime(r.first)
@@ -652,6 +659,17 @@ func trimBlankLeft(s string) string {
 func memcgCountersPrinted(us []MemcgUsage) bool {
 	for _, u := range us {
 		if u.Counter == "memory" {
+			return true
+		}
+	}
+	return false
+}
+
+// traceThroughMemcgOOM: the call trace's frames (stale "? " ones are not among them) hold
+// mem_cgroup_out_of_memory (or a compiler's split part of it).
+func traceThroughMemcgOOM(fns []string) bool {
+	for _, f := range fns {
+		if name, _, _ := strings.Cut(f, "."); name == "mem_cgroup_out_of_memory" {
 			return true
 		}
 	}

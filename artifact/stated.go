@@ -1102,7 +1102,7 @@ var (
 	// fix32c: the killer at work in a colloquial verb, "the OOM killer zaps some check
 	// process", "the oom killer nuked mysqld", "OOM killer shoots down the JVM" (corpus 2778).
 	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|\bzap(?:s|ped|ping)?\b|\bnuk(?:es|ed|ing)\b|\b(?:shoots|shot)\s+down\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
-		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+oom[- ]?killed\b|被\s*oom` +
+		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+(?:(?:repeatedly|constantly|frequently|continuously|regularly|often|always|still|periodically)\s+)?oom[- ]?killed\b|被\s*oom` +
 		// The killer's firing as a past event: "recently had OOM-killer fire and take down a
 		// blade", "the oom killer fired twice" (not the present "fires when", a mechanism;
 		// not "was invoked", which a manual uses: "determine why the OOM-killer was invoked").
@@ -1139,6 +1139,14 @@ var (
 		// "can go OOM", "if it goes OOM", "have the potential to run out of memory" are none.
 		`|\b(?:was|were|got|gets|been)\s+killed\b[^.;!?]{0,60}?\b(?:due\s+to|because\s+of)\s+(?:the\s+|its\s+|my\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}?running\s+out\s+of\s+(?:memory|ram)\b` +
 		`|\b(?:goes|went)\s+(?:OOM|out[ -]of[ -]memory)\s+(?:during|while|after|at|on|mid-?way|halfway)\b` +
+		// fix36a: a restart told with its cause, "the pod keeps restarting due to OOM", "one
+		// ingester repeatedly resetting due to OOM" (corpus 3089); and the OOMs a spike
+		// brings on the author's own machines, "causing Out of Memory (OOM) issues on our
+		// VMs" (corpus 3091). "restart it to avoid OOM" names no cause, "can cause OOM issues
+		// on the nodes" is a possibility (reCanBefore), "OOM issues on VMs with less than
+		// 16GB" names no machine of the author's.
+		`|\b(?:restart(?:s|ed|ing)?|reset(?:s|ting)?|reboot(?:s|ed|ing)?|crashloop(?:s|ed|ing)?)\s+(?:again\s+|constantly\s+|repeatedly\s+)?(?:due\s+to|because\s+of)\s+(?:an?\s+|the\s+)?(?:OOM|out[ -]of[ -]memory)\b(?:\s*\(OOM\))?(?:\s+kill(?:s|ed|er)?\b)?` +
+		`|\b(?:caused|causing|causes|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|triggered|triggering)\s+(?:OOM|out[ -]of[ -]memory(?:\s*\(OOM\))?)\s+(?:issues|problems|events|kills|crashes)\s+on\s+(?:our|my|all\s+(?:of\s+)?our|several\s+of\s+our)\s+(?:[\w-]+\s+){0,2}?(?:VMs?|hosts?|servers?|nodes?|machines?|boxes|instances|droplets)\b` +
 		// fix30a: the shortage and the kill it brings in one clause, "it is running out of RAM
 		// and the reaper process kills a critical function" (corpus 2579: the OOM killer and
 		// its oom_reaper, mm/oom_kill.c); "could run out of memory and the OOM killer may

@@ -321,6 +321,10 @@ func (d *doc) prose(i int) {
 		d.unparsed(i, i, "the paste ends inside this line: a row of the output above, cut short")
 		return
 	}
+	if d.memLimiterLine(i) {
+		d.unparsedUnread(i, memLimiterWhy) // the OTel collector's own heap limit (unreadmemlimiter.go)
+		return
+	}
 	if why, ok := langRuntimeLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // Go's gctrace, Bun's crash header: a process's own heap (langruntime.go)
 		return

@@ -30,6 +30,9 @@ func shellKilledLine(t string) (string, bool) {
 	if why, ok := processEndLine(t); ok {
 		return why, true
 	}
+	if killedOverProgress(t) {
+		return killedOverProgressWhy, true
+	}
 	k, lw := shellLineWord(t)
 	if k <= 0 {
 		return "", false
@@ -244,4 +247,42 @@ func ansibleTupleKilled(t string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// fix36a: interactive bash's notice for a foreground job killed by SIGKILL (jobs.c: the
+// signal's strsignal text, "Killed") printed over the job's last progress line, which the
+// program redraws with a carriage return: the terminal keeps the rest of that line after the
+// word, "Killed 86.85%  4.056 MiB/s  1.936 GiB / 2.229 GiB  120100 / 123958 items  0 errors
+// ETA 1:15" (a backup tool's status line; corpus 3103). The word alone at the line's start,
+// then a share in percent (after an elapsed "[m:ss]" at most): a sentence ("Killed 3
+// processes", "Killed 50% of the jobs") has a word between or none of the share.
+const killedOverProgressWhy = "bash's notice that the foreground job was killed by SIGKILL (\"Killed\"), printed over the job's last progress line (the rest of that line stays after the word): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9; the kernel's own kill line (\"Out of memory: Killed process N\") would say which and is not in the text; the progress line's sizes and rates are the job's data, not memory; headroom has no reader for this log"
+
+func killedOverProgress(t string) bool {
+	rest, ok := strings.CutPrefix(t, "Killed ")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if strings.HasPrefix(rest, "[") {
+		e := strings.IndexByte(rest, ']')
+		if e < 4 || e > 10 || !strings.Contains(rest[:e], ":") {
+			return false
+		}
+		rest = strings.TrimLeft(rest[e+1:], " ")
+	}
+	n := len(leadingDigits(rest))
+	if n == 0 || n > 3 {
+		return false
+	}
+	rest = rest[n:]
+	if len(rest) > 1 && rest[0] == '.' {
+		m := len(leadingDigits(rest[1:]))
+		if m == 0 {
+			return false
+		}
+		rest = rest[1+m:]
+	}
+	// the share, then the rest of the status line after a blank (two in the tools' layout)
+	return strings.HasPrefix(rest, "%  ") || strings.HasPrefix(rest, "% ") && len(rest) > 2 && rest[2] >= '0' && rest[2] <= '9'
 }

@@ -73,6 +73,9 @@ func stripLogWrappers(s string, l *Line) string {
 		if t, ok := stripCRI(s); ok {
 			return t
 		}
+		if t, ok := stripDmesgISO(s, l); ok {
+			return t
+		}
 		if t, ok := stripUnixStamp(s, l); ok {
 			return t
 		}
@@ -89,6 +92,9 @@ func stripLogWrappers(s string, l *Line) string {
 			return t
 		}
 		if t, ok := stripDmesgFacility(s, l); ok {
+			if u, ok := stripDmesgISO(t, l); ok {
+				return u // dmesg -x --time-format iso (fix36a)
+			}
 			return t
 		}
 		if t, ok := stripReceiverLabel(s, l); ok {
@@ -247,6 +253,25 @@ func stripDmesgFacility(s string, l *Line) (string, bool) {
 	}
 	l.Priority = pri
 	return strings.TrimPrefix(rest[c2+1:], " "), true
+}
+
+// stripDmesgISO removes dmesg --time-format iso's stamp, "2024-08-07T07:19:37,672782-04:00 "
+// (util-linux dmesg.c, "%04d-%02d-%02dT%02d:%02d:%02d,%06ld%+03d:%02d"): the wall clock
+// with a comma before six digits of microseconds and a numeric offset. Only dmesg writes the
+// comma there (RFC 3339 and the CRI log have a '.'), so the record is the kernel's (fix36a).
+func stripDmesgISO(s string, l *Line) (string, bool) {
+	const n = len("2024-08-07T07:19:37,672782-04:00")
+	if len(s) <= n+1 || s[n] != ' ' || s[19] != ',' || s[10] != 'T' || s[4] != '-' || s[7] != '-' || s[13] != ':' || s[16] != ':' || s[29] != ':' || s[26] != '+' && s[26] != '-' {
+		return s, false
+	}
+	for _, p := range [...][2]int{{0, 4}, {5, 7}, {8, 10}, {11, 13}, {14, 16}, {17, 19}, {20, 26}, {27, 29}, {30, 32}} {
+		if !isDigits(s[p[0]:p[1]]) {
+			return s, false
+		}
+	}
+	l.Kernel = true
+	l.Stamp = s[:n]
+	return s[n+1:], true
 }
 
 func isDmesgFacility(f string) bool {
