@@ -52,8 +52,9 @@ func icecastLevelBefore(head string) bool {
 	if j < 0 {
 		return false
 	}
-	// head[j+1:] is "" (the form names the whole token) or the component's "source/".
-	if tok := head[j+1:]; tok != "" && !strings.HasSuffix(tok, "/") {
+	// head[j+1:] is "" (the form names the whole token) or the component's "source/" (or
+	// "source/_", icecast-kh's _source_read).
+	if tok := strings.TrimSuffix(head[j+1:], "_"); tok != "" && !strings.HasSuffix(tok, "/") {
 		return false
 	}
 	lv := head[:j]
