@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // nginx's (OpenResty's, Kong's) master reaping a worker killed by SIGKILL (corpus case 1594):
 // named with what it proves, its pid read, no OOM asserted.
@@ -31,12 +34,20 @@ func TestNginxChildKilled(t *testing.T) {
 	if !found {
 		t.Errorf("child pid not read: %+v", tl.Artifacts)
 	}
-	// Counters: another signal (a crash, an abort), no pid, another program's child, a
-	// sentence about the words.
+	// Another signal (a crash, an abort) is named as a crash, never as SIGKILL (fix37c).
 	for _, s := range []string{
 		"2022/10/25 12:39:41 [alert] 1#0: worker process 31 exited on signal 11 (core dumped)",
 		"2022/10/25 12:39:41 [alert] 1#0: worker process 31 exited on signal 6",
+	} {
+		if why, ok := nginxChildKilled(s); !ok || strings.Contains(why, "SIGKILL)") || !strings.Contains(why, "not a kill") {
+			t.Errorf("%q: %v %s: want a crash named", s, ok, why)
+		}
+	}
+	// Counters: no signal number, no pid, another program's child, a sentence about the words.
+	for _, s := range []string{
 		"2022/10/25 12:39:41 [alert] 1#0: worker process 31 exited on signal 90",
+		"2022/10/25 12:39:41 [alert] 1#0: worker process 31 exited on signal 123",
+		"2022/10/25 12:39:41 [alert] 1#0: worker process 31 exited on signal SIGSEGV",
 		"sometimes a worker process exited on signal 9 and we got a 502",
 		"the backup process 31 exited on signal 9",
 		"Child (31337) died signal=9 and gunicorn process 31 exited on signal 9",

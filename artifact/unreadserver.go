@@ -113,6 +113,9 @@ func serverOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := nginxChildKilled(t); ok {
 		return why, false, true
 	}
+	if why, ok := icecastOwnLine(t); ok {
+		return why, false, true // Icecast's own log lines (icecastown.go)
+	}
 	if why, oom, ok := proxyOwnLine(t); ok {
 		return why, oom, true // a web server's or L7 proxy's own limit or status line (unreadproxy.go)
 	}
@@ -327,6 +330,11 @@ var programFigureForms = []struct {
 	{"rsync", "error allocating core memory buffers (code ", []string{"exit_code"}, false},
 	{"nginx", " worker_connections are not enough", []string{"worker_connections"}, true},
 	{"nginx", " exited on signal 9", []string{"child_pid"}, true},
+	{"nginx", " exited on signal 11", []string{"child_pid"}, true},
+	{"nginx", " exited on signal 6", []string{"child_pid"}, true},
+	{"nginx", " exited on signal 7", []string{"child_pid"}, true},
+	{"icecast", " max file descriptor limit", []string{"fd_limit"}, true},
+	{"icecast", " has been stuck for ", []string{"stuck_ms"}, false},
 	{"varnishd", "Child (", []string{"child_pid"}, false},
 	{"go runtime", "runtime: out of memory: cannot allocate ", []string{"request_bytes", "in_use_bytes"}, false},
 	{"unreal engine", "Ran out of memory allocating ", []string{"request_bytes", "alignment"}, false},
