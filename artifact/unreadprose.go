@@ -79,6 +79,7 @@ var (
 		{unboundConfSize, whyUnboundConfSize},     // fix32a (dnsownfigures.go)
 		{tcQdiscLimitSet, whyTCQdiscLimitSet},     // fix35c (statedlimits.go)
 		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c
+		{quotedKernelBug, whyQuotedKernelBug},     // fix37b (unreadkernelbug.go)
 	}
 )
 
