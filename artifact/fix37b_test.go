@@ -73,3 +73,23 @@ func TestFix37bQuotedKernelBug(t *testing.T) {
 		t.Errorf("quoted BUG line read as an OOM kill")
 	}
 }
+
+// A figure with its size unit as its own word, in a line naming memory, is a stated figure
+// (fix37b, corpus 3170); without a domain word, or a bare number, it is not.
+func TestFix37bSpacedSizeUnit(t *testing.T) {
+	for _, c := range []struct {
+		t    string
+		want bool
+	}{
+		{"面板上「660.3 MiB Free / 3.8 GiB Total」。Linux 把暂时用不到的内存拿去做文件缓存", true},
+		{"the container's memory sits at 512 MB", true},
+		// counter-cases: no domain word; a bare number in a CJK line; "bytes" as a noun far off
+		{"下载了 3.8 GiB 的电影", false},
+		{"内存条有 2 根", false},
+		{"the ISO is 3.8 GiB and the download took 20 minutes", false},
+	} {
+		if got := statesDomainFigure(c.t); got != c.want {
+			t.Errorf("statesDomainFigure(%q) = %v, want %v", c.t, got, c.want)
+		}
+	}
+}
