@@ -24,6 +24,7 @@ import (
 //     (drivers/block/rbd.c rbd_warn).
 //   - DRBD: "drbd RES: ", "drbd RES/VOL drbdN: " (drbd 8.4 and 9, drbd_err on a connection
 //     or a device), "block drbdN: " (8.3 and older, dev_err).
+//   - nbd: "block nbdN: " (drivers/block/nbd.c dev_err/dev_info on its disk; fix37b).
 //   - OCFS2: "o2net: ", "o2hb: ", "o2cb: " (pr_fmt-less printk of cluster/), and masklog's
 //     "(COMM,PID,CPU):func:LINE " (fs/ocfs2/cluster/masklog.h).
 //   - A device's own line (dev_printk, netdev_printk: "DRIVER BUSID: " or "DRIVER BUSID
@@ -44,6 +45,8 @@ var (
 	reLctlDebug = lazyre.New(`^[0-9a-f]{8}:[0-9a-f]{8}:\d{1,4}\.\d{1,2}F?:\d{1,12}\.\d{1,9}:\d{1,12}:\d{1,9}:\d{1,9}:\(`)
 	// reDrbdPrefix: DRBD's resource or device prefix.
 	reDrbdPrefix = lazyre.New(`^(?:drbd [\w.-]{1,64}(?:/\d{1,5} drbd\d{1,6})?|block drbd\d{1,6}): `)
+	// reNbdPrefix: nbd's device prefix, "block nbdN: " (fix37b).
+	reNbdPrefix = lazyre.New(`^block nbd\d{1,6}: \S`)
 	// reMasklog: OCFS2 masklog's "(comm,pid,cpu):func:line ".
 	reMasklog = lazyre.New(`^\([\w/.:-]{1,32},\d{1,9},\d{1,4}\):\w{1,64}:\d{1,6} `)
 	// reDevPrefix: dev_printk's "driver busid[ ifname]: " with a platform or PCI bus id.
@@ -103,6 +106,13 @@ func bareKernelLine(t string) bool {
 		}
 	case 'd', 'b':
 		if (strings.HasPrefix(s, "drbd ") || strings.HasPrefix(s, "block drbd")) && reDrbdPrefix.MatchString(s) {
+			return true
+		}
+		// nbd's dev_printk on its disk (drivers/block/nbd.c, nbd_to_dev: disk_to_dev, class
+		// "block"): "block nbdN: Possible stuck request %p: control (%s@%llu,%uB). Runtime %u
+		// seconds", "block nbdN: Connection timed out", "block nbdN: shutting down sockets"
+		// (fix37b).
+		if strings.HasPrefix(s, "block nbd") && reNbdPrefix.MatchString(s) {
 			return true
 		}
 		// bcache's pr_fmt "bcache: %s() " (drivers/md/bcache/bcache.h, __func__) (h28a).

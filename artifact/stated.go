@@ -2357,8 +2357,25 @@ func questionAt(para string, i, j int) bool {
 // oomAskedAt: the match at para[i:j] is asked, not stated: in a yes/no question (questionAt)
 // or in an embedded question after "whether" in its clause (reWhetherBefore) (fix28a).
 func oomAskedAt(para string, i, j int) bool {
-	return questionAt(para, i, j) || reWhetherBefore.MatchString(para[max(0, i-48):i])
+	return questionAt(para, i, j) || reWhetherBefore.MatchString(para[max(0, i-48):i]) || cjkAskedBefore(para, i)
 }
+
+// cjkAskedBefore (fix37b): the clause before a match opens a Chinese yes/no question in its
+// A-not-A form or with 是否, "有没有被 OOM 杀过" (has it been OOM-killed?, a checklist's
+// question, corpus 3170), "是否被 OOM killer 杀掉": what follows is asked, not stated. The
+// asking words must be close before the match and in its clause (no comma or stop between),
+// so "查了有没有日志，结果被 OOM 杀了" still states.
+func cjkAskedBefore(para string, i int) bool {
+	before := para[max(0, i-24):i]
+	if !strings.Contains(before, "有") && !strings.Contains(before, "是") && !strings.Contains(before, "会") && !strings.Contains(before, "會") {
+		return false // every asking form opens with one of these
+	}
+	return reCJKAskBefore.MatchString(before)
+}
+
+// reCJKAskBefore: 有没有, 有沒有, 有无, 有無, 是否, 是不是, 会不会, 會不會, 有冇 then at most
+// a few characters of the clause (被, a subject) up to the end.
+var reCJKAskBefore = lazyre.New(`(?:有没有|有沒有|有无|有無|是否|是不是|会不会|會不會|有冇)[^，,。！？；!?;\n]{0,6}$`)
 
 // reWhetherBefore: the clause before a match is an embedded question, "check whether it",
 // "not sure whether the process": what follows is asked, not stated (fix28a).

@@ -79,6 +79,7 @@ var (
 		{unboundConfSize, whyUnboundConfSize},     // fix32a (dnsownfigures.go)
 		{tcQdiscLimitSet, whyTCQdiscLimitSet},     // fix35c (statedlimits.go)
 		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c
+		{quotedKernelBug, whyQuotedKernelBug},     // fix37b (unreadkernelbug.go)
 	}
 )
 
@@ -141,6 +142,9 @@ func statesDomainFigure(t string) bool {
 			// one only near a domain word and not counting things ("3 hosts", "2021").
 			next, _, _ := nextField(rest)
 			next = strings.ToLower(strings.Trim(next, "*_`'\"()[]{},.;:!?<>"))
+			if k == bareFigure && sizeUnitWord(next) {
+				k = unitFigure // fix37b: "660.3 MiB Free / 3.8 GiB Total", the unit its own word
+			}
 			if k == unitFigure || !countNoun(next) {
 				figures = append(figures, figureAt{n, k})
 			}
@@ -260,6 +264,16 @@ func numberWithUnit(p string) figureKindT {
 func versionContext(prev string) bool {
 	switch prev {
 	case "kernel", "linux", "version", "v", "release", "issue", "pr", "ubuntu", "debian", "centos", "rhel", "fedora", "python", "java", "jdk", "go", "node", "php", "rocky", "alma", "alpine":
+		return true
+	}
+	return false
+}
+
+// sizeUnitWord: a size unit with its prefix standing as its own word after a number ("660.3
+// MiB", "3.8 GiB", "512 MB"); "bytes" alone stays a noun beside a bare figure (fix37b).
+func sizeUnitWord(w string) bool {
+	switch w {
+	case "kb", "kib", "mb", "mib", "gb", "gib", "tb", "tib":
 		return true
 	}
 	return false
