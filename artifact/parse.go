@@ -1262,6 +1262,7 @@ func (d *doc) finish() {
 		d.tl.Log = model.Log{} // the capacity runText reserved
 	}
 	d.logNICs()
+	d.driverRxFIFOLog()
 	d.stated()
 	d.subsysAllocEvents()
 	d.cmaFailures()
