@@ -16,6 +16,7 @@ import "strings"
 //     buffer %d";
 //   - sja1000, sun4i_can, pcan_usb (peak_usb) on their data-overrun interrupt (IRQ_DOI,
 //     PCAN_USB_ERROR_RXQOVR): "data overrun interrupt".
+//
 // A transmit error, a bus-off or the TEF ("Transmit Event FIFO") are other events and do
 // not match; the caller reads log records only, so a sentence naming "FIFO overflow" as a
 // possibility is not one.
