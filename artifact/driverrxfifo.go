@@ -16,6 +16,9 @@ const KindDriverRxFIFO = "driver_rx_fifo_overflows"
 // the driver also counts in rx_over_errors: a stated overrun with its count, for
 // nic-rx-overruns when no interface counter was read.
 func (d *doc) driverRxFIFOLog() {
+	if !d.rxFIFOLogged {
+		return // no record holds one (appendLog): the log is not read back
+	}
 	n, first, last := 0, -1, -1
 	var devs []string
 	var u0, u1 int64 = -1, -1
