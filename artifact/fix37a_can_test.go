@@ -58,6 +58,7 @@ func TestFix37aCANTxQueueFullUnread(t *testing.T) {
 		"When starting the python script, I receive the \"Transmit Buffer Full\" Error from `can/interfaces/socketcan/socketcan.py`.\n",
 		"running `cangen can0` yields `write: no buffer space available`\n",
 		"The can0 is initialised with `txqueuelen = 65536`.\n",
+		"It sometimes happens that running `cangen can0` and `candump can0` yields `write: no buffer space available`, in which case the CAN doesn't work. " + strings.Repeat("Attempting to change the CAN interface settings fails. ", 8) + "The can0 is initialised with `txqueuelen = 65536`.\n",
 	} {
 		wantUnreadOnly(t, s, s, "CAN")
 	}

@@ -24,10 +24,14 @@ const canTxQueueWhy = "a CAN socket's send refused because the interface's trans
 
 const canTxQueueLenWhy = "a CAN interface's txqueuelen stated (the length of its qdisc's queue of frames to send, 10 by default for CAN devices): a setting of the CAN interface, not memory nor a sysctl; headroom has no rule for a CAN queue"
 
+// maxCANLineBytes bounds the line asked: a paragraph that tells the error and the queue's
+// length together (a tracker's description on one line) runs past an errno line's bound.
+const maxCANLineBytes = 1024
+
 // canTxQueueLine says why a prose line t names a CAN transmit queue full (or a CAN
 // interface's txqueuelen with its figure).
 func canTxQueueLine(t string) (string, bool) {
-	if len(t) > maxErrnoLineBytes || !strings.Contains(t, "can") && !strings.Contains(t, "CAN") {
+	if len(t) > maxCANLineBytes || !strings.Contains(t, "can") && !strings.Contains(t, "CAN") {
 		return "", false
 	}
 	if !namesCAN(t) {
