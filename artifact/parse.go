@@ -217,9 +217,12 @@ type doc struct {
 	// cmaLogged: a kernel log record holds CMA's allocation failure (appendLog), so
 	// cmaFailures has records to read (TestParseBudget: no reader reads every record).
 	cmaLogged bool
-	ls        []Line
-	used      []bool
-	opt       Options
+	// rxFIFOLogged: a kernel log record holds a driver's receive FIFO overflow (appendLog,
+	// kernel.IsDriverRxFIFOOverflow), so driverRxFIFOLog searches the log.
+	rxFIFOLogged bool
+	ls           []Line
+	used         []bool
+	opt          Options
 	// hostKernel is the release of the host whose log is parsed (ParseKernelLog): the
 	// fallback for a report that prints none, never an override of one that does (the
 	// kernel that printed a GFP mode decides its bit layout).
@@ -1102,6 +1105,9 @@ func (d *doc) appendLog(l *Line) {
 	if !d.lowMemKillLogged && d.rawHas(needleLowMemKill, l) {
 		d.lowMemKillLogged = true
 	}
+	if !d.rxFIFOLogged {
+		_, d.rxFIFOLogged = kernel.IsDriverRxFIFOOverflow(l.Text)
+	}
 	if !d.cmaLogged && d.rawHas(needleCMAFail, l) {
 		d.cmaLogged = true
 	}
@@ -1262,6 +1268,7 @@ func (d *doc) finish() {
 		d.tl.Log = model.Log{} // the capacity runText reserved
 	}
 	d.logNICs()
+	d.driverRxFIFOLog()
 	d.stated()
 	d.subsysAllocEvents()
 	d.cmaFailures()

@@ -401,6 +401,10 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if why, ok := canTxQueueLine(d.ls[i].Text); ok {
+		d.unparsedUnread(i, why) // a CAN interface's full transmit queue or its txqueuelen (unreadcantx.go)
+		return
+	}
 	if why, ok := errnoLogLine(d.ls[i].Text); ok {
 		d.unparsedUnread(i, why) // an application's log line with a socket or memory errno (unreaderrno.go)
 		return

@@ -1,6 +1,10 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+
+	"headroom/kernel"
+)
 
 // Kernel log lines pasted into a mail or copied from a terminal arrive broken: a mail client
 // wraps at about 72 columns at a space ("cosd: page allocation" / "failure. order:2,
@@ -245,6 +249,9 @@ func (d *doc) relog(i int) {
 	// before its piece arrived: ask the whole line (a relog is rare, the search cheap).
 	d.lowMemKillLogged = d.lowMemKillLogged || strings.Contains(l.Text, needleText[needleLowMemKill])
 	d.cmaLogged = d.cmaLogged || strings.Contains(l.Text, needleText[needleCMAFail])
+	if !d.rxFIFOLogged {
+		_, d.rxFIFOLogged = kernel.IsDriverRxFIFOOverflow(l.Text)
+	}
 	d.relogExtras(l)
 	d.kernelNetTableRelog(l.No, l.Text)
 	d.host.scan(l) // the whole line may name the kernel ("... Not" / "tainted 4.4.0 #1")

@@ -59,6 +59,14 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
 					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
 		}
+		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateLoggedRxFIFOOverflows] > 0 }); st != nil {
+			return Fired(Finding{Severity: Warning, Title: "the network (CAN) controller lost received frames: its receive FIFO overflowed",
+				Evidence: []Evidence{{What: "kernel log records of the driver's receive FIFO overflow (each also counted in the interface's rx_over_errors)",
+					Value: fmt.Sprintf("%.0f", st.Rates[model.RateLoggedRxFIFOOverflows]), Source: sampleSource(st, "the kernel log")}},
+				Explanation: "The driver read the controller's overflow flag: a frame arrived while its receive FIFO was full, because " +
+					"the host did not drain it in time (interrupt latency, a slow SPI or USB link, a busy CPU, an interrupt the kernel " +
+					"disabled). Not memory. ip -s -s link show on the interface (overrun) counts the total."})
+		}
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateCaptureIfDrops] > 0 }); st != nil {
 			return Fired(Finding{Severity: Warning, Title: "the captured interface lost received frames at the NIC (ring or FIFO overrun)",
 				Evidence: []Evidence{{What: "packets dropped by interface (tcpdump; libpcap's ps_ifdrop: rx_missed_errors + rx_fifo_errors since the capture began)",

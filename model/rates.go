@@ -79,6 +79,10 @@ const (
 	// (some >= full, kernel/sched/psi.c), so it is judged as "some", never as "full".
 	RateDaemonMemPSIPct = "daemon_mem_psi_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
+	// RateLoggedRxFIFOOverflows counts kernel log records in which a network (CAN) driver
+	// reports its controller's receive FIFO overflowed (kernel.IsDriverRxFIFOOverflow):
+	// each is a loss the driver also counts in rx_over_errors (or rx_fifo_errors).
+	RateLoggedRxFIFOOverflows = "logged_rx_fifo_overflows"
 	// RateCaptureIfDrops is libpcap's ps_ifdrop as tcpdump prints it at exit ("N packets
 	// dropped by interface", tcpdump.c info()): on Linux the interface's rx_missed_errors +
 	// rx_fifo_errors since the capture began (pcap-linux.c linux_if_drops), the NIC's own
