@@ -68,4 +68,24 @@ func (d *doc) systemdKilledUnread() {
 			a.Unparsed++
 		}
 	}
+	// fix38b: the same notice pasted without date or host ("systemd[1]: sssd.service: Main
+	// process exited, code=killed, status=9/KILL") was kept as prose (journalSystemdLine).
+	for _, p := range d.proseLines {
+		msg, ok := journalSystemdLine(p.text)
+		if !ok {
+			continue
+		}
+		why, ok := systemdKilledWhy(msg)
+		if !ok {
+			continue
+		}
+		if len(d.tl.Unparsed) >= maxUnreadEntries {
+			break
+		}
+		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: p.no, LastLine: p.no, Why: why})
+		if a := d.tl.Lines; a != nil { // account ran: the line was counted as prose
+			a.Prose--
+			a.Unparsed++
+		}
+	}
 }

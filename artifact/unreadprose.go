@@ -74,12 +74,14 @@ var (
 		{statedFDExhausted, whyStatedFDExhausted},
 		{statedOOMCause, whyStatedOOMCause},
 		{psutilMemOut, whyPsutilMemory},
-		{statedOOMScore, whyStatedOOMScore},       // fix29a
-		{bufferSizeSetting, whyBufferSizeSetting}, // fix29a
-		{unboundConfSize, whyUnboundConfSize},     // fix32a (dnsownfigures.go)
-		{tcQdiscLimitSet, whyTCQdiscLimitSet},     // fix35c (statedlimits.go)
-		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c
-		{quotedKernelBug, whyQuotedKernelBug},     // fix37b (unreadkernelbug.go)
+		{statedOOMScore, whyStatedOOMScore},           // fix29a
+		{bufferSizeSetting, whyBufferSizeSetting},     // fix29a
+		{unboundConfSize, whyUnboundConfSize},         // fix32a (dnsownfigures.go)
+		{tcQdiscLimitSet, whyTCQdiscLimitSet},         // fix35c (statedlimits.go)
+		{fdLimitTooLow, whyFDLimitTooLow},             // fix35c
+		{quotedKernelBug, whyQuotedKernelBug},         // fix37b (unreadkernelbug.go)
+		{radiusSockBufFailed, whyRadiusSockBufFailed}, // fix38b (unreadidentity.go)
+		{dirsrvCgroupMemFile, whyDirsrvCgroupMemFile}, // fix38b
 	}
 )
 
@@ -136,7 +138,7 @@ func statesDomainFigure(t string) bool {
 			break
 		}
 		rest = r
-		w := strings.ToLower(strings.Trim(f, "*_`'\"()[]{},.;:!?<>"))
+		w := strings.ToLower(strings.Trim(f, "*_`'\"()[]{},.;:!?<>~")) // fix38b: "~23.8 GiB", about
 		if k := figureKind(w); k != noFigure && !versionContext(prev) {
 			// A number with a unit is a figure wherever the line names the domain; a bare
 			// one only near a domain word and not counting things ("3 hosts", "2021").
