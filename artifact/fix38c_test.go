@@ -56,3 +56,22 @@ func TestFix38cNamed(t *testing.T) {
 		}
 	}
 }
+
+// fix38c: a size figure after a usage verb states a program's memory; counter-cases: the verb
+// with a count or a version, a size figure with no memory word or verb.
+func TestFix38cUsageVerbFigure(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"ModemManager is running in sys-net by default and it uses 10MB+ (which is significant given default 300MB for sys-net).", true},
+		{"the daemon is consuming 2GB after a week", true},
+		{"the installer uses 4 threads and 2 steps", false},
+		{"it uses version 10 of the library", false},
+		{"the download is 300MB", false},
+	} {
+		if got := statesDomainFigure(c.text); got != c.want {
+			t.Errorf("%q: statesDomainFigure %v, want %v", c.text, got, c.want)
+		}
+	}
+}
