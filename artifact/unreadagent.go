@@ -207,6 +207,11 @@ var appHostReasons = []struct{ text, why string }{
 	{"OutOfMemoryError: Direct buffer memory", "the JVM's direct-buffer limit (-XX:MaxDirectMemorySize, java.nio.Bits.reserveMemory), not the kernel's memory"},
 	{"OutOfMemoryError: Java heap space", "the JVM's heap limit (-Xmx), not the kernel's memory"},
 	{"OutOfMemoryError: GC overhead limit exceeded", "the JVM's heap limit (-Xmx), not the kernel's memory"},
+	// fix38c: a JVM git server's (JGit ReceivePack: Gitblit, Gerrit) unpack status carries
+	// the exception's message alone ("unpack error Java heap space"), which the git client
+	// prints as "error: unpack failed: error Java heap space".
+	{"unpack failed: error Java heap space", "a JVM git server's receive-pack ran out of its Java heap while unpacking the push (JGit's unpack status, relayed by the git client): the JVM's heap limit (-Xmx), not the kernel's memory; nothing was killed"},
+	{"unpack failed: error GC overhead limit exceeded", "a JVM git server's receive-pack hit the JVM's GC overhead limit while unpacking the push (JGit's unpack status, relayed by the git client): the JVM's heap limit (-Xmx), not the kernel's memory; nothing was killed"},
 	// HotSpot os.hpp OS_NATIVE_THREAD_CREATION_FAILED_MSG ("unable to create native thread:
 	// possibly out of memory or process/resource limits reached"; "unable to create new native
 	// thread" before JDK 11): pthread_create failed, mostly EAGAIN from RLIMIT_NPROC, the pids

@@ -49,8 +49,21 @@ func connResetLine(t string) (string, bool) {
 	if strings.Contains(t, "Connection to remote host is broken.") {
 		return borgBrokenWhy, true
 	}
+	if k := strings.Index(t, "_exchange_identification: "); k >= 3 {
+		// fix38c: the OpenSSH client's banner exchange (sshconnect.c, "ssh_" before 8.0,
+		// "kex_" since): the server closed or reset the connection before its version line.
+		head, rest := t[:k], t[k+len("_exchange_identification: "):]
+		if (strings.HasSuffix(head, "ssh") || strings.HasSuffix(head, "kex")) &&
+			(strings.HasPrefix(rest, "Connection closed by remote host") || strings.HasPrefix(rest, "read: Connection reset by peer")) {
+			return sshBannerClosedWhy, true
+		}
+	}
 	return "", false
 }
+
+// sshBannerClosedWhy: fix38c, the OpenSSH client's line when the server ends the connection
+// before the SSH banner.
+const sshBannerClosedWhy = "the OpenSSH client's own report that the server closed (or reset) the connection before sending its SSH version banner (sshconnect.c: \"ssh_exchange_identification: Connection closed by remote host\", \"kex_\" since 8.0): the TCP connection was accepted and then ended by sshd (its MaxStartups limit on unauthenticated connections, TCP wrappers or a refusing sshd) or by a proxy or tunnel between them; not the kernel's listen queue (no ListenOverflows/ListenDrops counter) and no memory figure; headroom has no rule for sshd's own admission limit"
 
 // goOpErrorBefore: head ends in Go's net.OpError form before the errno's text, "OP tcp
 // LOCAL->REMOTE: OP: " (or "OP tcp REMOTE: OP: " for an unbound socket, tcp4/tcp6 alike).

@@ -151,8 +151,8 @@ func statesDomainFigure(t string) bool {
 				figures = append(figures, figureAt{n, k})
 			}
 		}
-		if domainWord(w) || rateUnitWord(w) {
-			domains = append(domains, n)
+		if domainWord(w) || rateUnitWord(w) || usageVerb(prev) && sizeFigure(w) {
+			domains = append(domains, n) // fix38c: "it uses 10MB+", a program's size
 		}
 		prev = w
 		n++
@@ -171,6 +171,26 @@ func statesDomainFigure(t string) bool {
 		}
 	}
 	return false
+}
+
+// usageVerb: a verb whose object is what a program holds ("it uses 10MB+", "consuming
+// 2GB"): a size figure after it is memory's (fix38c).
+func usageVerb(w string) bool {
+	switch w {
+	case "uses", "using", "consumes", "consuming", "occupies", "occupying":
+		return true
+	}
+	return false
+}
+
+// sizeFigure: a number glued to a size unit, a lower bound's "+" allowed ("10mb+").
+func sizeFigure(w string) bool {
+	w = strings.TrimSuffix(w, "+")
+	i := 0
+	for i < len(w) && (w[i] >= '0' && w[i] <= '9' || w[i] == '.') {
+		i++
+	}
+	return i > 0 && sizeUnitWord(w[i:])
 }
 
 // figureReach is how many words apart a bare number and a domain word may stand and still

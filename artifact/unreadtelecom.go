@@ -114,6 +114,9 @@ func telecomOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := srslogRadioLine(t); ok {
 		return why, false, true
 	}
+	if why, ok := wwanMTUDropLine(t); ok {
+		return why, false, true // a modem driver's MTU drop (unreadwwanmtu.go, fix38c)
+	}
 	return "", false, false
 }
 
