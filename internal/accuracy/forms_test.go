@@ -1280,6 +1280,10 @@ var formsKnownLimits = map[string]string{
 	"flattened 2382-scrapbox-dojineko-ja-nf-conntrack-note-quoted-table-full-messages-max-65536-no-host-healthy":            limitJaLeadInOwnLine,
 	// fix30c: sar -B's table (its header without a time) is told apart only by its line breaks, as 618's.
 	"flattened 2633-moby-32195-2017-swarm-manager-3.10.0-514-nf-conntrack-falling-back-to-vmalloc-sar-b-pgscank-vmeff-5pct": limitFlattenedBlock,
+	// round 33: netstat -s's Tcp section and uWSGI's own listen-queue line, each one of the
+	// classes above (402's netstat -s, 1703's uWSGI line), flattened with the whole post.
+	"flattened 3263-thunderpush-24-2014-tornado-errno-24-too-many-open-files-lsof-1050-netstat-s-retransmits-35pct": limitFlattenedBlock,
+	"flattened 3265-sentry-self-hosted-3404-2024-uwsgi-listen-queue-full-501-of-500-web-unhealthy":                  limitProgramLineOwnLine,
 }
 
 func TestFormsKeepTheVerdict(t *testing.T) {
