@@ -462,6 +462,9 @@ func (d *doc) run(from int) {
 			if d.dockerOOMLine(i) {
 				continue
 			}
+			if stampedKillHanded(l) && d.batchMemLine(i) {
+				continue // Celery's or gunicorn's SIGKILL notice under docker's or kubectl's stamp (batchmemkill.go)
+			}
 			if isSlurmTag(l.Tag) && d.slurmLine(i) {
 				continue // slurmstepd's or slurmd's report of a step's memory (slurmoom.go)
 			}
