@@ -314,8 +314,12 @@ func (d *doc) batchMemLine(i int) bool {
 		d.batchSigkill(i, "Airflow's task runner (return code Negsignal.SIGKILL)", "Airflow's task runner reporting its task process died by SIGKILL (Negsignal.SIGKILL, return code -9): the kernel's OOM killer sends it, and so does any kill -9; which one is not in this line")
 		return true
 	case strings.Contains(t, "signal 9 (SIGKILL)"):
-		if !reCeleryKill.MatchString(stampedMsg(&d.ls[i])) || d.exampleLog(i) {
+		m := reCeleryKill.FindStringSubmatch(stampedMsg(&d.ls[i]))
+		if m == nil || d.exampleLog(i) {
 			return false
+		}
+		if m[2] != "" {
+			d.addArtifact(KindWorkerSigkill, d.ls[i].No, d.ls[i].No, map[string]any{"program": "celery", "worker": m[1], "pid": float64(atoi64(m[2])), "signal": float64(9)})
 		}
 		d.batchSigkill(i, "Celery's worker pool (billiard: a pool child exited with signal 9 (SIGKILL))", celeryKillWhy)
 		return true
@@ -325,6 +329,7 @@ func (d *doc) batchMemLine(i int) bool {
 			return false
 		}
 		pid, sig := t[m[2]:m[3]], t[m[4]:m[5]]
+		d.addArtifact(KindWorkerSigkill, d.ls[i].No, d.ls[i].No, map[string]any{"program": "gunicorn", "pid": float64(atoi64(pid)), "signal": float64(atoi64(sig))})
 		if sig != "9" {
 			d.unparsedUnread(i, "gunicorn's arbiter reaped worker "+pid+" ended by signal "+sig+" (arbiter.py reap_workers: \"Worker with pid N was terminated due to signal S\"): not SIGKILL, so no OOM kill; headroom has no reader for this log")
 			return true
