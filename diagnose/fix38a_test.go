@@ -67,3 +67,27 @@ func TestFix38aGunicornTerminatedBySignal(t *testing.T) {
 		}
 	}
 }
+
+func TestFix38aSynFloodRedactedPort(t *testing.T) {
+	// A reporter's dmesg line with the port replaced by a letter: the 4.4+ slab name says it
+	// was copied from a log, not typed from a KB's list of the message's forms.
+	for _, text := range []string{
+		"dmesg shows this message\n\n`TCP: request_sock_TCP: Possible SYN flooding on port X. Sending cookies. Check SNMP counters. `\n\nfor the web ui port.\n",
+		"[12345.678901] TCP: request_sock_TCP: Possible SYN flooding on port X. Sending cookies.  Check SNMP counters.\n",
+	} {
+		res := run(t, "listen-overflow", pasteTimeline(t, text))
+		if len(res.Findings) != 1 {
+			t.Errorf("%q: %+v", text, res)
+		}
+	}
+	// A KB's list of forms (no slab name) stays a template; a real port is a record as before.
+	for _, text := range []string{
+		"kernel: possible SYN flooding on port X. Sending cookies.\nkernel: Possible SYN flooding on port X. Check SNMP counters.\nkernel: TCPv6: Possible SYN flooding on port X.\n",
+		"[12345.678901] TCP: Possible SYN flooding on port X. Sending cookies.  Check SNMP counters.\n",
+		"If you see `possible SYN flooding on port <port>` raise the backlog.\n",
+	} {
+		if res := run(t, "listen-overflow", pasteTimeline(t, text)); len(res.Findings) != 0 {
+			t.Errorf("%q: %+v", text, res)
+		}
+	}
+}
