@@ -86,6 +86,10 @@ var (
 	reNextflowTask  = lazyre.New(`TaskHandler\[(?:jobId: \S+; )?id: \d+; name: ([^;]{1,200}); status: COMPLETED; exit: 137;`)
 	reAirflowKill   = lazyre.New(`(?:^|\} |\] )(?:INFO - )?Task exited with return code (?:Negsignal\.SIGKILL|-9)\s*$`)
 	reCeleryKill    = lazyre.New(`(?:^\s*|/[A-Za-z]+Process\] )(?:Process '([^']{1,100})' pid:(\d{1,10}) exited with 'signal 9 \(SIGKILL\)'|(?:billiard\.exceptions\.)?WorkerLostError\(?['"]?:? ?Worker exited prematurely: signal 9 \(SIGKILL\)(?: Job: \d+)?\.?['"]?\)?)\s*$`)
+	// reGunicornSig: gunicorn 20's arbiter (arbiter.py reap_workers, WIFSIGNALED): "Worker
+	// with pid %s was terminated due to signal %s", after its "[stamp] [PID] [WARNING] " or
+	// alone; a sentence quoting it in backticks keeps the level before it.
+	reGunicornSig   = lazyre.New(`(?:^\s*|\[(?:WARNING|INFO|ERROR|CRITICAL)\] )Worker with pid (\d{1,10}) was terminated due to signal (\d{1,3})(?:\s*$|[` + "`" + `'".,;)])`)
 	reArgoOOMKilled = lazyre.New(`(?:\S\s{2,}|message:\s*|"message":\s*")OOMKilled \(exit code 137\)"?,?\s*$`)
 	// reQuoteLead: a sentence that offers the message as an example or a condition, not
 	// as what this job printed.
@@ -116,7 +120,7 @@ func placeholderSlot(slot string) bool {
 // several (condor_q's rows, a job report pasted onto one line) counts each message in it.
 func (d *doc) batchMemLine(i int) bool {
 	t := d.ls[i].Text
-	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "hard limit") && !strings.Contains(t, "(SIGKILL)") {
+	if !strings.Contains(t, "mem") && !strings.Contains(t, "137") && !strings.Contains(t, "Task exited") && !strings.Contains(t, "Exit_status") && !strings.Contains(t, "MEMLIMIT") && !strings.HasPrefix(t, "exit_status") && !strings.Contains(t, "hard limit") && !strings.Contains(t, "(SIGKILL)") && !strings.Contains(t, "due to signal") {
 		return false // every form holds one of these (a cheap test before any regexp)
 	}
 	src := fmt.Sprintf("line %d", d.ls[i].No)
@@ -310,10 +314,27 @@ func (d *doc) batchMemLine(i int) bool {
 		d.batchSigkill(i, "Airflow's task runner (return code Negsignal.SIGKILL)", "Airflow's task runner reporting its task process died by SIGKILL (Negsignal.SIGKILL, return code -9): the kernel's OOM killer sends it, and so does any kill -9; which one is not in this line")
 		return true
 	case strings.Contains(t, "signal 9 (SIGKILL)"):
-		if !reCeleryKill.MatchString(t) || d.exampleLog(i) {
+		m := reCeleryKill.FindStringSubmatch(stampedMsg(&d.ls[i]))
+		if m == nil || d.exampleLog(i) {
 			return false
 		}
+		if m[2] != "" {
+			d.addArtifact(KindWorkerSigkill, d.ls[i].No, d.ls[i].No, map[string]any{"program": "celery", "worker": m[1], "pid": float64(atoi64(m[2])), "signal": float64(9)})
+		}
 		d.batchSigkill(i, "Celery's worker pool (billiard: a pool child exited with signal 9 (SIGKILL))", celeryKillWhy)
+		return true
+	case strings.Contains(t, " was terminated due to signal "):
+		m := reGunicornSig.FindStringSubmatchIndex(t)
+		if m == nil || batchQuoted(t, t[:m[0]]) || d.exampleLog(i) {
+			return false
+		}
+		pid, sig := t[m[2]:m[3]], t[m[4]:m[5]]
+		d.addArtifact(KindWorkerSigkill, d.ls[i].No, d.ls[i].No, map[string]any{"program": "gunicorn", "pid": float64(atoi64(pid)), "signal": float64(atoi64(sig))})
+		if sig != "9" {
+			d.unparsedUnread(i, "gunicorn's arbiter reaped worker "+pid+" ended by signal "+sig+" (arbiter.py reap_workers: \"Worker with pid N was terminated due to signal S\"): not SIGKILL, so no OOM kill; headroom has no reader for this log")
+			return true
+		}
+		d.batchSigkill(i, "gunicorn's arbiter (worker pid "+pid+" terminated by signal 9, SIGKILL)", gunicornKillWhy)
 		return true
 	case strings.Contains(t, "OOMKilled (exit code 137)"):
 		if !reArgoOOMKilled.MatchString(t) {
@@ -339,6 +360,24 @@ func (d *doc) batchMemLine(i int) bool {
 }
 
 const celeryKillWhy = "Celery's worker pool (billiard's pool.py, in the MainProcess's log \"Process 'ForkPoolWorker-N' pid:P exited with 'signal 9 (SIGKILL)'\", or the task's WorkerLostError \"Worker exited prematurely: signal 9 (SIGKILL)\") saw a pool child die by SIGKILL: the kernel's OOM killer (a container's memory cgroup at its limit or the host's), a supervisor's kill or any kill -9 sends it; which one is not in this line: the kernel's \"Killed process P\" with that pid, or the pod's OOMKilled state, would say"
+
+const gunicornKillWhy = "gunicorn's arbiter reaped a worker that died by SIGKILL (arbiter.py reap_workers: \"Worker with pid N was terminated due to signal 9\"): the kernel's OOM killer (a container's memory cgroup at its limit or the host's) sends it, and so does gunicorn's own arbiter after a WORKER TIMEOUT and any kill -9; which one is not in this line: the kernel's \"Killed process N\" with that pid, or the pod's OOMKilled state, would say"
+
+// stampedMsg is line l's message whole when the line reader took the first word after an
+// RFC 3339 stamp for a host: docker logs -t and kubectl logs --timestamps print
+// "2022-10-19T22:31:02.250717044Z MESSAGE", no host and no tag.
+func stampedMsg(l *Line) string {
+	if l.Tag == "" && l.Host != "" && strings.Contains(l.Stamp, "T") {
+		return l.Host + " " + l.Text
+	}
+	return l.Text
+}
+
+// stampedKillHanded: a line under an RFC 3339 stamp with no tag (stampedMsg) that may be a
+// pool's SIGKILL notice batchMemLine reads.
+func stampedKillHanded(l *Line) bool {
+	return l.Tag == "" && l.Syslog && strings.Contains(l.Stamp, "T") && (strings.Contains(l.Text, "signal 9 (SIGKILL)") || strings.Contains(l.Text, " was terminated due to signal "))
+}
 
 // vmemKill is a scheduler's kill at a virtual-memory limit and its figures as printed.
 type vmemKill struct {

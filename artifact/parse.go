@@ -97,6 +97,7 @@ const (
 	KindBoardStatus      = "board_status"      // tegrastats, Armbian's login banner: a board's memory line (boardstatus.go)
 	KindBatchVmemKill    = "batch_vmem_kill"   // a scheduler's kill at a job's virtual-memory limit (batchmemkill.go, fix34d)
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)
+	KindWorkerSigkill    = "worker_sigkill"    // a worker pool's notice of a child killed by a signal: gunicorn's arbiter, Celery's pool (batchmemkill.go, fix38a)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -461,6 +462,9 @@ func (d *doc) run(from int) {
 			}
 			if d.dockerOOMLine(i) {
 				continue
+			}
+			if stampedKillHanded(l) && d.batchMemLine(i) {
+				continue // Celery's or gunicorn's SIGKILL notice under docker's or kubectl's stamp (batchmemkill.go)
 			}
 			if isSlurmTag(l.Tag) && d.slurmLine(i) {
 				continue // slurmstepd's or slurmd's report of a step's memory (slurmoom.go)

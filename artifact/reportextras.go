@@ -435,8 +435,8 @@ const synFloodTemplateWhy = "the SYN flood message with a placeholder for its po
 // to a quoted template (a wrapped paste) stays that record. has says whether t holds "SYN
 // flooding on port " (the caller knows it cheaply).
 func synFloodTemplate(t string, has bool) bool {
-	if !has || !kernel.SynFloodPortPlaceholder(t) {
-		return false
+	if !has || !kernel.SynFloodPortPlaceholder(t) || kernel.SynFloodRedacted(t) {
+		return false // a reporter's own record with its port redacted is read (fix38a)
 	}
 	before, _, _ := strings.Cut(t, "SYN flooding on port ")
 	for _, w := range fields(strings.Trim(before, " \t\"'`>*•-")) {

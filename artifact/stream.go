@@ -466,7 +466,7 @@ func readsTag(l *Line) bool {
 	case "systemd-sysctl", "earlyoom", "kubelet", "systemd-oomd", "nohang", "lmkd", "lowmemorykiller", "slurmstepd", "slurmd", "slurmctld":
 		return true
 	}
-	if talosOOMKillLine(l) || mayBeDockerOOM(l) || containerdTaskOOMHanded(l) || dnsmasqAllocHanded(l) || tmpfsNoSpaceHanded(l) || swarmTaskErrorHanded(l) ||
+	if talosOOMKillLine(l) || mayBeDockerOOM(l) || stampedKillHanded(l) || containerdTaskOOMHanded(l) || dnsmasqAllocHanded(l) || tmpfsNoSpaceHanded(l) || swarmTaskErrorHanded(l) ||
 		rdmaOwnHanded(l) || bpfOwnHanded(l) {
 		return true
 	}

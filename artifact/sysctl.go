@@ -391,6 +391,10 @@ func (d *doc) prose(i int) {
 		d.programFigures(i)
 		return
 	}
+	if why, ok := dockerMemFlag(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // docker's -m/--memory on a container (dockermemflag.go)
+		return
+	}
 	if sctpSNMPLine(d.ls[i].Text) {
 		d.unparsedUnread(i, sctpSNMPWhy) // the kernel's SCTP counters (unreadtelecom.go)
 		return

@@ -41,6 +41,10 @@ var webAppForms = []ownLineForm{
 	// " Perhaps out of memory?": gunicorn does not know who sent it; its own murder_workers
 	// sends SIGABRT after --timeout ("WORKER TIMEOUT (pid:%s)") and SIGKILL on the next pass.
 	{"was sent SIGKILL! Perhaps out of memory?", "", false, "gunicorn's arbiter reaped a worker killed by SIGKILL (arbiter.py reap_workers: \"Worker (pid:N) was sent SIGKILL! Perhaps out of memory?\"): the question is gunicorn's guess; the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does gunicorn's own arbiter after a WORKER TIMEOUT (murder_workers: SIGABRT, then SIGKILL) and any kill -9; the kernel's own kill line (\"Out of memory: Killed process\" or \"Memory cgroup out of memory\") would say which and is not in the text"},
+	// gunicorn arbiter.py spawn_worker: self.log.info("Booting worker with pid: %s",
+	// worker.pid) (fix38a): a worker forked; a run of them with no exit line is workers
+	// dying silently (before 20.0 gunicorn logs no signal for a killed worker).
+	{"Booting worker with pid: ", "", false, "gunicorn's arbiter forked a worker (arbiter.py spawn_worker: \"Booting worker with pid: N\"): at start, or to replace one that exited; a run of them with no exit line is workers dying without a word (gunicorn before 20.0 logs no signal: a SIGKILL from the kernel's OOM killer, a memory cgroup's at a container's limit, or any kill -9 looks like this); no kernel line and no memory figure in it"},
 	{"WORKER TIMEOUT (pid:", "", false, "gunicorn's arbiter found a worker silent for longer than --timeout (arbiter.py murder_workers: \"WORKER TIMEOUT (pid:N)\") and kills it itself (SIGABRT, then SIGKILL): a request held the worker (a slow backend, a blocked call, swapping); gunicorn's own limit, no kill by the kernel's OOM killer"},
 	// PHP-FPM sapi/fpm/fpm/fpm_process_ctl.c: "[pool %s] server reached pm.max_children
 	// setting (%d), consider raising it"; "[pool %s] seems busy (you may need to increase
@@ -143,8 +147,8 @@ func (f *ownLineForm) match(t string) (string, bool) {
 			}
 		}
 	}
-	if f.needle[0] == 'W' && !startsWithDigit(rest) {
-		return "", false // "WORKER TIMEOUT (pid:N)"
+	if (f.needle[0] == 'W' || f.needle == "Booting worker with pid: ") && !startsWithDigit(rest) {
+		return "", false // "WORKER TIMEOUT (pid:N)", "Booting worker with pid: N"
 	}
 	return f.why, true
 }

@@ -53,7 +53,11 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	floods := logMatches(tl, kernel.MsgSynFlood...)
 	// A record whose port is a placeholder ("port X") is the message's form, not a flood: a
 	// KB's list joined to a real record by a wrapped paste (kernel.SynFloodPortPlaceholder).
-	floods = slices.DeleteFunc(floods, func(r model.LogRecord) bool { return kernel.SynFloodPortPlaceholder(r.Message) })
+	// A record with the 4.4+ slab name whose port the reporter redacted is their own
+	// (kernel.SynFloodRedacted, fix38a).
+	floods = slices.DeleteFunc(floods, func(r model.LogRecord) bool {
+		return kernel.SynFloodPortPlaceholder(r.Message) && !kernel.SynFloodRedacted(r.Message)
+	})
 	synDrops := slices.DeleteFunc(logMatches(tl, kernel.MsgSynDrop...), func(r model.LogRecord) bool { return !kernel.SynDropAddressed(r.Message) })
 	full, stalled, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)

@@ -372,6 +372,16 @@ func SynFloodPortPlaceholder(msg string) bool {
 	return strings.IndexAny(f, "0123456789") < 0
 }
 
+// SynFloodRedacted reports whether a SYN flood message with a placeholder port is a
+// record a reporter copied from their log and redacted, not a KB's form of the message
+// (fix38a): it carries the request sock's slab name that tcp_syn_flood_action prints after
+// "TCP: " since 4.4 ("TCP: request_sock_TCP: Possible SYN flooding on port X. Sending
+// cookies.  Check SNMP counters."), which the guides' lists of forms ("kernel: possible SYN
+// flooding on port X.") never hold.
+func SynFloodRedacted(msg string) bool {
+	return SynFloodPortPlaceholder(msg) && (strings.Contains(msg, "request_sock_TCP: ") || strings.Contains(msg, "request_sock_TCPv6: "))
+}
+
 // SynDropAddressed says whether a MsgSynDrop record names the peer as the kernel prints it,
 // an IPv4 or IPv6 address and a port ("TCP: drop open request from 10.1.2.3/34567"), not a
 // guide's placeholder ("from X.X.X.X").
