@@ -62,17 +62,14 @@ func nodeErrnoCode(t string) (string, bool) {
 	return "", false
 }
 
-// nodeErrnoName: c is the name of one of errnoReasons' errnos.
+// nodeErrnoName: c is the name of one of errnoReasons' or peerErrnoReasons' errnos
+// (unreadsockerr.go: "Error: read ECONNRESET", "code: 'ECONNREFUSED'").
 func nodeErrnoName(c string) bool {
 	if len(c) < 5 || c[0] != 'E' {
 		return false
 	}
-	for _, e := range errnoReasons {
-		if e.name == c {
-			return true
-		}
-	}
-	return false
+	_, ok := errnoByName(c)
+	return ok
 }
 
 // nodeSyscall: a call whose name Node's errors carry (lib/net.js, dgram.js, child_process.js,
@@ -101,12 +98,11 @@ func nodeErrnoLine(t string) (string, bool) {
 	if c == "ENOBUFS" && strings.Contains(t, "Error: read ENOBUFS") {
 		return nodeENOBUFSReadWhy, true
 	}
-	for _, e := range errnoReasons {
-		if e.name == c {
-			return "a Node.js error record (lib/internal/errors.js: \"<syscall> " + c + "\"): " + e.why, true
-		}
+	e, ok := errnoByName(c)
+	if !ok || conditionLead(t[:strings.Index(t, c)]) {
+		return "", false // "If you see Error: read ECONNRESET, ...": advice names it
 	}
-	return "", false
+	return "a Node.js error record (lib/internal/errors.js: \"<syscall> " + c + "\"): " + e.why, true
 }
 
 // rustOsErrorAt: t[k:] is an errno's text inside std::io::Error's Debug form

@@ -541,6 +541,10 @@ func (d *doc) prose(i int) {
 	if d.tryFlattenedWrapped(i) {
 		return // ifconfig flattened into a paragraph a mail client wrapped (flattened.go)
 	}
+	if why, ok := socketErrnoLine(d.ls[i].Text); ok && !d.exampleLog(i) {
+		d.unparsedUnread(i, why) // an application's socket errno in its runtime's wrapping (unreadsockerr.go)
+		return
+	}
 	if why, ok := unreadEvidence(d.ls[i].Text); ok {
 		if d.tryFlattened(i) {
 			return

@@ -14,7 +14,7 @@ import "strings"
 // printed ("...: No buffer space available"), or the errno's name stands as a word.
 
 // errnoReasons: the errnos of this domain and what they mean for it.
-var errnoReasons = []struct{ text, name, why string }{
+var errnoReasons = []errnoReason{
 	// ENOBUFS on a send: the packet was dropped on the way out: the qdisc or the device's
 	// queue was full (net_xmit_errno in include/linux/netdevice.h turns NET_XMIT_DROP into
 	// -ENOBUFS; af_packet.c packet_snd returns it), or the send's skb could not be had
@@ -141,28 +141,8 @@ func errnoLine(t string, record bool) (string, bool) {
 	if strings.Contains(t, "Allocator: Cannot mmap ") {
 		return clickHouseMmapWhy + "; headroom has no reader for this log", true // unreadagent.go
 	}
-	for _, e := range errnoReasons {
-		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " || k >= 1 && errnoNumberBefore(t[:k]) {
-			return e.why, true
-		}
-		// Go's programs (a CNI plugin, an agent) print the errno's text in lower case
-		// (syscall's errors table, zerrors_linux_*.go: ENOBUFS "no buffer space
-		// available", ENOMEM "cannot allocate memory"), after the same ": ".
-		if k := strings.Index(t, goErrnoText(e.text)); k >= 2 && t[k-2:k] == ": " {
-			return e.why, true
-		}
-		// Rust's std::io::Error prints strerror's text and then the errno's number in its
-		// own words (library/std/src/io/error.rs, Display of Repr::Os: "{detail} (os error
-		// {code})"): Vector's "error=Too many open files (os error 24)" (fix26d).
-		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
-			return e.why, true
-		}
-		if k := strings.Index(t, e.text); k >= 0 && (pythonErrnoAt(t, k, len(e.text)) || rustOsErrorAt(t, k)) {
-			return e.why, true
-		}
-		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
-			return e.why, true
-		}
+	if why, ok := errnoTableLine(t, errnoReasons); ok {
+		return why, true
 	}
 	if en := errnoTranslatedTail(t); en != "" {
 		return errnoWhyOf(en) // strerror in the locale's words (errno_locales.go)
@@ -386,4 +366,38 @@ func isJavaFrame(f string) bool {
 		}
 	}
 	return false
+}
+
+// errnoReason: an errno of this domain, its strerror text, its name and what it means.
+type errnoReason struct{ text, name, why string }
+
+// errnoTableLine says why t holds one of table's errnos in the forms programs print them:
+// strerror's text after ": " or after its number ("(24: Too many open files)", "(105) No
+// buffer ...", "errno=11 (Resource ...)"), Go's lower-case text after ": ", Rust's "(os
+// error N)", Python's "[Errno N] TEXT", Rust's Debug form, or the errno's name as a word.
+func errnoTableLine(t string, table []errnoReason) (string, bool) {
+	for _, e := range table {
+		if k := strings.Index(t, e.text); k >= 2 && t[k-2:k] == ": " || k >= 1 && errnoNumberBefore(t[:k]) {
+			return e.why, true
+		}
+		// Go's programs (a CNI plugin, an agent) print the errno's text in lower case
+		// (syscall's errors table, zerrors_linux_*.go: ENOBUFS "no buffer space
+		// available", ENOMEM "cannot allocate memory"), after the same ": ".
+		if k := strings.Index(t, goErrnoText(e.text)); k >= 2 && t[k-2:k] == ": " {
+			return e.why, true
+		}
+		// Rust's std::io::Error prints strerror's text and then the errno's number in its
+		// own words (library/std/src/io/error.rs, Display of Repr::Os: "{detail} (os error
+		// {code})"): Vector's "error=Too many open files (os error 24)" (fix26d).
+		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
+			return e.why, true
+		}
+		if k := strings.Index(t, e.text); k >= 0 && (pythonErrnoAt(t, k, len(e.text)) || rustOsErrorAt(t, k)) {
+			return e.why, true
+		}
+		if k := strings.Index(t, e.name); k >= 0 && wordAt(t, k, len(e.name)) {
+			return e.why, true
+		}
+	}
+	return "", false
 }

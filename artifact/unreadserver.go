@@ -245,7 +245,13 @@ func serverLogWhy(t string) (why string, oom, ok bool) {
 	if why, ok := errnoLogLine(t); ok {
 		return why, false, true
 	}
-	return serverOwnLine(t)
+	if why, oom, ok := serverOwnLine(t); ok {
+		return why, oom, true
+	}
+	if why, ok := socketErrnoLine(t); ok {
+		return why, false, true // a connection's errno, a client's wrapping (unreadsockerr.go)
+	}
+	return "", false, false
 }
 
 // The kernel's network file systems' own messages quoted without their log prefix (a
