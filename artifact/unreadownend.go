@@ -241,13 +241,21 @@ func logfmtMsg(s string) (string, bool) {
 }
 
 // ownEndHanded: a syslog line of another program that may hold one of this class's
-// notices, for the fast path (readsTag); its host and tag too, which a program's own
-// stamp leaves holding the message's first words.
+// notices, for the fast path (readsTag): its text, and its host and tag when the stamp is a
+// program's own (a date in digits, RFC 3339 or "2026-11-30 10:00:01,123"), which leaves
+// them holding the message's first words. It runs on every other program's line, so its
+// words are few and searched before any precise test (BenchmarkParseSyslog).
 func ownEndHanded(l *Line) bool {
 	if l.Kernel || !l.Syslog {
 		return false
 	}
-	return ownEndWords(l.Text) || ownEndWords(l.Host) || ownEndWords(l.Tag) ||
+	if ownEndWords(l.Text) {
+		return true
+	}
+	if l.Stamp == "" || !isDigit(l.Stamp[0]) {
+		return false
+	}
+	return ownEndWords(l.Host) || ownEndWords(l.Tag) ||
 		l.Host == "memory" && strings.HasPrefix(l.Text, "allocation of ") // Rust's "memory allocation of N bytes failed" under a stamp
 }
 
@@ -255,10 +263,26 @@ func ownEndHanded(l *Line) bool {
 // not cover: an exception's class ("MemoryError", "OutOfMemoryException"), an allocation's
 // words, a SIGKILL, bash's "Killed", an exit status 137.
 func ownEndWords(s string) bool {
-	for _, w := range ownEndGate {
-		if strings.Contains(s, w) {
+	if strings.Contains(s, "emory") {
+		for _, w := range ownEndMemoryWords {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+	}
+	for rest := s; ; {
+		k := strings.IndexByte(rest, 'K') // rare in a log line: one scan for "SIGKILL" and "Killed"
+		if k < 0 {
+			break
+		}
+		rest = rest[k:]
+		if strings.HasPrefix(rest, "KILL") || strings.HasPrefix(rest, "Killed") {
 			return true
 		}
+		rest = rest[1:]
+	}
+	if strings.Contains(s, "bad_alloc") {
+		return true
 	}
 	for rest := s; ; {
 		k := strings.Index(rest, "137")
@@ -272,7 +296,7 @@ func ownEndWords(s string) bool {
 	}
 }
 
-var ownEndGate = [...]string{"MemoryE", "emory allocation", "allocate memory", "Allowed memory size", "insufficient memory", "bad_alloc", "SIGKILL", "Killed"}
+var ownEndMemoryWords = [...]string{"MemoryE", "emory allocation", "allocate memory", "Allowed memory size", "insufficient memory"}
 
 // ownEndSyslogText: the message of line l as the program printed it when the syslog parser
 // took its first words for a host and a tag ("2026-11-30T10:00:01Z fatal error: runtime:
