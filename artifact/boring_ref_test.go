@@ -17,7 +17,7 @@ func boringHoldingRef(l *Line, needles uint32) bool {
 	if appOOMHanded(l, needles) || systemdOOMHanded(l, needles) {
 		return false // a program's own out-of-memory line, systemd's unit OOM line (fix15a)
 	}
-	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isDBTag(l.Tag) || ownStampHost(l)) {
+	if !l.Kernel && !l.Syslog || l.Tag == "systemd-sysctl" || l.Tag == "earlyoom" || l.Tag == "kubelet" || l.Tag == "systemd-oomd" || l.Tag == "nohang" || l.Tag == "lmkd" || l.Tag == "lowmemorykiller" || talosOOMKillLine(l) || mayBeDockerOOM(l) || !l.Kernel && (isAgentTag(l.Tag) || isDBTag(l.Tag) || ownStampHost(l)) || ownEndHanded(l) {
 		return false
 	}
 	return !mayStartReportHolding(t, needles)

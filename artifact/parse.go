@@ -604,6 +604,9 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, why) // a supervisor's report of a child killed by SIGKILL (unreadshellkill.go)
 				continue
 			}
+			if d.ownEndSyslog(i) {
+				continue // a runtime's or supervisor's own OOM or kill notice under any tag or its own stamp (unreadownend.go)
+			}
 			if strings.HasPrefix(t, "line ") && !d.exampleLog(i) {
 				// bash's "SCRIPT: line N: PID Killed COMMAND" under a wrapper's stamp: the
 				// script's path was taken for the tag (fix28c, unreadulimitpool.go).

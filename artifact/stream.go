@@ -476,7 +476,7 @@ func readsTag(l *Line) bool {
 	return isAgentTag(l.Tag) || isAppBufTag(l.Tag) || isTelecomTag(l.Tag) || isDBTag(l.Tag) || isServerTag(l.Tag) ||
 		isParFSTag(l.Tag) || pm2LogHost(l) || isMetricsTag(l.Tag) || isSensorTag(l.Tag) || telegrafLevelHost(l) ||
 		ownStampHost(l) || isJVMTag(l.Tag) || log4jLevelHost(l) || isVirtTag(l.Tag) || isVPNTag(l.Tag) ||
-		isDNSServerTag(l.Tag) || isStreamerTag(l.Tag) || ovpnSplitStamp(l) || untaggedLimitLine(l)
+		isDNSServerTag(l.Tag) || isStreamerTag(l.Tag) || ovpnSplitStamp(l) || untaggedLimitLine(l) || ownEndHanded(l)
 }
 
 // untaggedLimitLine: a Go logger's line taken for syslog with no tag (zap's "STAMP\tERROR\t

@@ -480,6 +480,9 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a shell's or compose's notice of a child killed by SIGKILL (unreadshellkill.go)
 		return
 	}
+	if d.ownEndProse(i) {
+		return // a runtime's or supervisor's own OOM or kill notice, bare or under its own stamp (unreadownend.go)
+	}
 	if why, oom, ok := serverOwnLine(d.ls[i].Text); ok {
 		if d.exampleLog(i) {
 			d.keepProse(i) // a guide's example of the message, not this host's

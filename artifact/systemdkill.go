@@ -73,7 +73,11 @@ func (d *doc) systemdKilledUnread() {
 	for _, p := range d.proseLines {
 		msg, ok := journalSystemdLine(p.text)
 		if !ok {
-			continue
+			// h34a: the unit's line alone ("sssd.service: Main process exited, ..."), as
+			// systemctl status and journalctl -o cat print it.
+			if msg, ok = systemdUnitLine(p.text); !ok {
+				continue
+			}
 		}
 		why, ok := systemdKilledWhy(msg)
 		if !ok {
@@ -88,4 +92,19 @@ func (d *doc) systemdKilledUnread() {
 			a.Unparsed++
 		}
 	}
+}
+
+// systemdUnitLine: t starts with a unit's name and its colon ("sssd.service: "): systemd's
+// message without journal prefix (journalctl -o cat, systemctl status's log tail).
+func systemdUnitLine(t string) (string, bool) {
+	k := strings.Index(t, ": ")
+	if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 {
+		return "", false
+	}
+	for _, u := range []string{".service", ".scope", ".slice", ".socket", ".mount", ".timer"} {
+		if strings.HasSuffix(t[:k], u) {
+			return t, true
+		}
+	}
+	return "", false
 }

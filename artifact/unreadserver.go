@@ -204,6 +204,9 @@ func envoyOverloaded(t string) (string, bool) {
 // exception's own line: a sentence naming MemoryError is prose.
 func pythonMemoryError(t string) (string, bool) {
 	s := strings.TrimSpace(t)
+	if why, ok := numpyArrayMemoryError(s); ok {
+		return why, true
+	}
 	if !strings.HasPrefix(s, "MemoryError") {
 		return "", false
 	}
@@ -343,6 +346,7 @@ var programFigureForms = []struct {
 	{"icecast", " has been stuck for ", []string{"stuck_ms"}, false},
 	{"varnishd", "Child (", []string{"child_pid"}, false},
 	{"go runtime", "runtime: out of memory: cannot allocate ", []string{"request_bytes", "in_use_bytes"}, false},
+	{"rust std", "memory allocation of ", []string{"request_bytes"}, false}, // h34a: std's alloc error hook
 	{"unreal engine", "Ran out of memory allocating ", []string{"request_bytes", "alignment"}, false},
 	{"dovecot", "block_alloc(", []string{"request_bytes"}, false},
 	{"dovecot", "pool_system_malloc(", []string{"request_bytes"}, false},
@@ -392,10 +396,15 @@ func (d *doc) programFigures(i int) {
 	if d.pumaKillerFigures(i) {
 		return // puma_worker_killer's fractional MB (unreadcollab.go)
 	}
+	d.programFigureText(i, d.ls[i].Text)
+}
+
+// programFigureText adds the figures of programFigureForms' message t, line i's message
+// (its text, or the message a program's own stamp split, unreadownend.go).
+func (d *doc) programFigureText(i int, t string) {
 	if d.programFigureCount >= maxProgramFigureArtifacts {
 		return
 	}
-	t := d.ls[i].Text
 	for _, f := range programFigureForms {
 		k := strings.Index(t, f.needle)
 		if k < 0 {
