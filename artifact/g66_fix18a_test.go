@@ -15,6 +15,10 @@ func TestFix18aSystemdResultOOMKill(t *testing.T) {
 		"root@ubuntu22-1:~# systemctl status wazuh-manager\n× wazuh-manager.service - Wazuh manager\n     Loaded: loaded (/lib/systemd/system/wazuh-manager.service; enabled; vendor preset: enabled)\n     Active: failed (Result: oom-kill) since Mon 2024-02-26 15:09:39 UTC; 33min ago\n    Process: 122370 ExecStart=/usr/bin/env /var/ossec/bin/wazuh-control start (code=exited, status=0/SUCCESS)\n        CPU: 32min 43.530s\n",
 		// the journal's line
 		"May 17 11:21:17 host1 systemd[1]: jenkins.service: Failed with result 'oom-kill'.\n",
+		// journalctl -o cat's lines indented four spaces as a code block (corpus 3307's
+		// form under the forms test's indent-4), and by a tab
+		"    meilisearch.service: Main process exited, code=killed, status=9/KILL\n    meilisearch.service: Failed with result 'oom-kill'.\n",
+		"\tmeilisearch.service: A process of this unit has been killed by the OOM killer.\n",
 	} {
 		tl := ParseString(text, "t", Options{})
 		if len(tl.RuntimeOOMs) != 1 || NothingRead(tl) {
@@ -40,6 +44,9 @@ func TestFix18aSystemdResultOOMKill(t *testing.T) {
 		"     Active: active (running) since Mon 2024-02-26 15:09:39 UTC (Result: oom-kill)\n",
 		"If the kernel kills it, systemctl status shows Active: failed (Result: oom-kill) for the unit.\n",
 		"May 17 11:21:17 host1 myapp[12]: jenkins.service: Failed with result 'oom-kill'.\n",
+		// indented, but a sentence before the unit, or no unit type
+		"    then the unit jenkins.service: Failed with result 'oom-kill'.\n",
+		"    jenkins: Failed with result 'oom-kill'.\n",
 	} {
 		if tl := ParseString(s, "t", Options{}); len(tl.RuntimeOOMs) != 0 {
 			t.Errorf("%q: runtime OOMs %+v, want none", s, tl.RuntimeOOMs)

@@ -29,7 +29,7 @@ func systemdOOMHanded(l *Line, needles uint32) bool {
 // systemdOOMLine reads systemd's unit OOM line (systemdOOMMsg) as a kill the kernel made,
 // reported by systemd for the unit.
 func (d *doc) systemdOOMLine(i int) bool {
-	t := d.ls[i].Text
+	t := strings.TrimLeft(d.ls[i].Text, " \t") // a code block's or a quote's indent
 	k := strings.Index(t, systemdOOMMsg)
 	if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 {
 		return false
@@ -56,7 +56,7 @@ var systemdUnitSuffixes = [...]string{".service", ".scope", ".slice", ".socket",
 // the line nothing else: a sentence that quotes it ("we saw the unit has been killed by the
 // OOM killer") has no unit name before it.
 func (d *doc) systemdBareUnitLine(i int) bool {
-	t := d.ls[i].Text
+	t := strings.TrimLeft(d.ls[i].Text, " \t") // indented as a code block by four spaces or a tab
 	if d.ls[i].Tag != "" || !strings.Contains(t, "oom") && !strings.Contains(t, "OOM") {
 		return false
 	}

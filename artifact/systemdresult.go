@@ -34,7 +34,7 @@ const (
 // The unit's "A process of this unit has been killed by the OOM killer." logged just before
 // it is the same kill: it is not counted twice.
 func (d *doc) systemdFailedOOMLine(i int) bool {
-	t := d.ls[i].Text
+	t := strings.TrimLeft(d.ls[i].Text, " \t") // a code block's or a quote's indent
 	k := strings.Index(t, systemdFailedOOM)
 	if k <= 0 || strings.IndexByte(t[:k], ' ') >= 0 || !isBlank(t[k+len(systemdFailedOOM):]) {
 		return false

@@ -1260,6 +1260,7 @@ var formsKnownLimits = map[string]string{
 	"cut-last-line 1267-netdata-pr-3976-2018-spirogg-alarm-email-1m-ipv4-tcp-listen-drops-0.55-10-20-mails-a-day":                           limitCutLastLine,
 	"cut-last-line 1701-sh-face-rec-9-2018-raspberrypi-uwsgi-listen-queue-full-101-of-100":                                                  limitCutLastLine,
 	"cut-last-line 1827-cryptopp-720-2018-godaddy-virtuozzo-1gb-no-swap-dmesg-out-of-memory-in-ub-5299-oom-killed-cut":                      limitCutLastLine,
+	"cut-last-line 3318-manticore-959-2022-mem-info-tail-free-swap-0kb-of-998396kb-buddy-dma32-472588kb-normal-73832kb":                     limitCutLastLine, // the last line is "Total swap = 998396kB": cut, swap's size is gone
 	"cut-last-line 230-be2net-ethtool-S-rxq0-drops-no-frags-prefixed-names":                                                                 limitCutLastLine,
 	"cut-last-line 387-hotsos-issue-one-line-nf-conntrack-doubled-prefix-table-full":                                                        limitCutLastLine,
 	"cut-last-line 423-lede-5072-openwrt-x86-logread-kern-info-syn-flooding-port-5000-cn-template":                                          limitCutLastLine,
