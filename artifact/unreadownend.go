@@ -331,11 +331,7 @@ func (d *doc) ownEndSyslog(i int) bool {
 	}
 	d.programOOMNamed = d.programOOMNamed || oom
 	d.unparsedUnread(i, why)
-	if msg == l.Text {
-		d.programFigures(i)
-	} else {
-		d.programFigureText(i, msg)
-	}
+	d.programFiguresOf(i, msg)
 	d.jvmFigures(i)
 	return true
 }
@@ -363,7 +359,7 @@ func (d *doc) ownEndProse(i int) bool {
 	}
 	d.programOOMNamed = d.programOOMNamed || oom
 	d.unparsedUnread(i, why)
-	d.programFigureText(i, t)
+	d.programFiguresOf(i, t)
 	d.jvmFigures(i)
 	return true
 }

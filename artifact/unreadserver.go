@@ -391,12 +391,19 @@ const maxProgramFigureArtifacts = 32
 // programFigures adds the figures line i states when it is one of programFigureForms'
 // messages (called only for a line a program's reader named).
 func (d *doc) programFigures(i int) {
+	d.programFiguresOf(i, d.ls[i].Text)
+}
+
+// programFiguresOf is programFigures with the figures read from msg, the message of line i
+// without a stamp or level its program put before it (unreadownend.go); the line's records
+// (a server's SIGKILL notice, a full accept queue) are kept as for the whole line.
+func (d *doc) programFiguresOf(i int, msg string) {
 	d.sigkillNotice(i)     // a mail server's notice of a child killed by SIGKILL (unreadmail.go)
 	d.programListenFull(i) // a program's own full accept queue (programlisten.go)
 	if d.pumaKillerFigures(i) {
 		return // puma_worker_killer's fractional MB (unreadcollab.go)
 	}
-	d.programFigureText(i, d.ls[i].Text)
+	d.programFigureText(i, msg)
 }
 
 // programFigureText adds the figures of programFigureForms' message t, line i's message
