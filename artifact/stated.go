@@ -2392,7 +2392,16 @@ func oomOccurredNotStated(para string, i, j int) bool {
 	for len(before) > 0 && !utf8.RuneStart(before[0]) {
 		before = before[1:]
 	}
-	return reOOMOccurredNot.MatchString(before) || reNegated.MatchString(para[max(0, i-24):i])
+	return reOOMOccurredNot.MatchString(before) || reNegated.MatchString(para[max(0, i-24):i]) || koreanPlainPresent(para[i:j], para[j:])
+}
+
+// koreanPlainPresent (fix39c, corpus 3337): the match's Korean past adnominal "발생한" or
+// "일어난" is the stem of the plain present "발생한다" / "일어난다" (it happens) when "다"
+// follows, and of "발생한다면" (if it happens): how a JVM or the kernel behaves in
+// general ("여기가 100%차면 OOM이 발생한다", when the old generation fills, an OOM happens),
+// not an out-of-memory on this host.
+func koreanPlainPresent(match, after string) bool {
+	return (strings.HasSuffix(match, "발생한") || strings.HasSuffix(match, "일어난")) && strings.HasPrefix(after, "다")
 }
 
 // columnHeaderRow reports whether head is a table's header row over next: after an

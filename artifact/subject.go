@@ -59,7 +59,10 @@ var (
 	// tcp_check_oom") unless the sentence says how often or where (reLoggedHow).
 	reLoggedByHost = lazyre.New(`(?i)\b(?:kernel|host|server|node|box|machine|system)\s+(?:(?:constantly|repeatedly|continuously|always|often|periodically|now)\s+)?(logs|logged|prints|printed|reports|reported|emits|emitted|spits\s+out|spat\s+out|throws|threw|is\s+(?:logging|printing|throwing|reporting))\s*[:"'“「` + "`" + `]*\s*(?:[A-Za-z_]+:\s*)*$`)
 	reLoggedHow    = lazyre.New(`(?i)\b(?:every|each|all\s+the\s+time|constantly|repeatedly|continuously|again|now|since|today|tonight|nightly|hourly|daily|per\s+(?:second|minute|hour)|\d+\s+times|on\s+(?:this|our|my|the|all|every)\s+(?:\w+\s+)?(?:hosts?|servers?|nodes?|box(?:es)?|machines?|prox(?:y|ies)|gateways?|routers?|vms?))\b`)
-	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会`)
+	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会` +
+		// fix39c (corpus 3326): Indonesian and Malay "if": "jika terjadi kondisi OOM, kernel
+		// panic" (if an OOM happens, the kernel panics) is a condition.
+		`|(?i:\b(?:jika|jikalau|apabila|kalau)\b)`)
 )
 
 // messageLoggedNow is the kernel message a prose line t states this host logs now, as the

@@ -295,7 +295,8 @@ func versionContext(prev string) bool {
 // MiB", "3.8 GiB", "512 MB"); "bytes" alone stays a noun beside a bare figure (fix37b).
 func sizeUnitWord(w string) bool {
 	switch w {
-	case "kb", "kib", "mb", "mib", "gb", "gib", "tb", "tib":
+	case "kb", "kib", "mb", "mib", "gb", "gib", "tb", "tib",
+		"کیلوبایت", "مگابایت", "گیگابایت", "ترابایت", "كيلوبايت", "ميغابايت", "ميجابايت", "جيجابايت", "غيغابايت": // fix39c: Persian, Arabic
 		return true
 	}
 	return false
@@ -325,7 +326,11 @@ func domainWord(w string) bool {
 		// Other languages' words for memory, packets and buffers (issue 29: non-English posts).
 		"speicher", "arbeitsspeicher", "mémoire", "memoire", "memoria", "memória", "pamięć", "pamięci",
 		"память", "памяти", "оперативной", "paquets", "pakete", "paquetes", "pacotes", "pakiety", "pakietów",
-		"пакеты", "пакетов", "puffer", "tampon", "búfer":
+		"пакеты", "пакетов", "puffer", "tampon", "búfer",
+		// fix39c (corpus 3329): Persian and Arabic memory ("حافضه" is a common misspelling
+		// of "حافظه"), RAM, and the Persian and Arabic names of the size units standing
+		// after a number ("511 مگابایت", "437204 کیلو بایت").
+		"حافظه", "حافضه", "رم", "ذاكرة", "الذاكرة", "الذاکره":
 		return true
 	}
 	return strings.HasPrefix(w, "net.") || strings.HasPrefix(w, "vm.") || strings.HasPrefix(w, "rx_") || strings.HasPrefix(w, "tx_")

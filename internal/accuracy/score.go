@@ -190,10 +190,18 @@ func truthHeaders(t any) []header {
 		// allocation-failure header, which prints "mode:" (mm/page_alloc.c warn_alloc).
 		// The same invoker written as "gfp" (corpus 1567) or with its oom_score_adj, which
 		// only the OOM killer's header prints (mm/oom_kill.c dump_header), is one too.
+		// An oom_score_adj or oom_adj beside it makes it the invoker even when the label
+		// writes its gfp_mask as "mode" (corpus 3352, "nginx invoked oom-killer:
+		// gfp_mask=0x280da, order=0, oom_adj=0, oom_score_adj=0" on 2.6.32): warn_alloc
+		// prints neither adjustment (fix39c).
 		_, gfpMask := m["gfp_mask"]
 		_, gfp := m["gfp"]
 		_, adj := m["oom_score_adj"]
-		if gfpMask || gfp || adj {
+		_, oldAdj := m["oom_adj"]
+		if adj || oldAdj {
+			return
+		}
+		if gfpMask || gfp {
 			if _, mode := m["mode"]; !mode {
 				return
 			}

@@ -140,6 +140,17 @@ func TestTruthHeadersSkipOOMInvoker(t *testing.T) {
 	if len(hs) != 1 || hs[0].Process != "kswapd0" || hs[0].Order != 3 {
 		t.Fatalf("truthHeaders = %+v, want only the kswapd0 failure", hs)
 	}
+	// fix39c (corpus 3352): the invoker's gfp_mask written as "mode" beside oom_adj and
+	// oom_score_adj, which only the OOM killer's header prints, is no failure header; the
+	// failure beside it with its own mode and no adjustment stays one.
+	truth = map[string]any{
+		"oom_invocation": map[string]any{"process": "nginx", "pid": float64(1535), "order": float64(0), "mode": "0x280da", "oom_adj": float64(0), "oom_score_adj": float64(0)},
+		"failure":        map[string]any{"process": "java", "order": float64(4), "mode": "0x20"},
+	}
+	hs = truthHeaders(truth)
+	if len(hs) != 1 || hs[0].Process != "java" || hs[0].Order != 4 || hs[0].Mode != "0x20" {
+		t.Fatalf("truthHeaders = %+v, want only the java failure", hs)
+	}
 }
 
 // A healthy text of nothing but output headroom cannot read (corpus 820) runs: exit 0 with
