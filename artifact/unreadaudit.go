@@ -2,8 +2,6 @@ package artifact
 
 import (
 	"strings"
-
-	"headroom/model"
 )
 
 // The kernel audit subsystem's own queue and loss records (fix39b, corpus 3348), from
@@ -51,19 +49,5 @@ func (d *doc) kernelAuditNamed(no int, t string) {
 	if !kernelAuditLine(t) {
 		return
 	}
-	n := 0
-	for k := len(d.tl.Unparsed) - 1; k >= 0; k-- {
-		u := &d.tl.Unparsed[k]
-		if u.Why != auditBacklogWhy {
-			continue
-		}
-		if n == 0 && u.LastLine == no-1 {
-			u.LastLine = no
-			return
-		}
-		n++
-	}
-	if n < maxNetTableEntries {
-		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: no, LastLine: no, Why: auditBacklogWhy})
-	}
+	d.namedKernelRun(no, auditBacklogWhy)
 }
