@@ -787,6 +787,9 @@ func stripSyslog(s string, l *Line) string {
 		// cmetricsText), not a host and its message.
 		return s
 	}
+	if relay, ok := relayHostRest(host, rest); ok {
+		host, rest = relay[0], relay[1] // the relay's address first (fix39b)
+	}
 	// tag: up to the first ": " (programs' tags hold no spaces)
 	colon := 0
 	for colon < len(rest) && rest[colon] != ':' && rest[colon] != ' ' {
@@ -827,6 +830,52 @@ func stripSyslog(s string, l *Line) string {
 		l.Kernel = true
 	}
 	return msg
+}
+
+// relayHostRest (fix39b, corpus 3348): a remote-syslog line whose template puts the
+// address the record came from before the host name (rsyslog's %fromhost-ip% before
+// %hostname%, "Oct 25 14:42:34 127.0.0.1 web1 kernel: ..."): when the "host" is a dotted
+// IPv4 address and the next word is a host name followed by a tag ending in ':', that name
+// is the host and the tag follows it. A tag-less message after an address ("10.0.0.1 up 3
+// days") has no such second word.
+func relayHostRest(host, rest string) ([2]string, bool) {
+	if !dottedQuad(host) {
+		return [2]string{}, false
+	}
+	sp := strings.IndexByte(rest, ' ')
+	if sp <= 0 || strings.IndexByte(rest[:sp], ':') >= 0 {
+		return [2]string{}, false
+	}
+	next := rest[sp+1:]
+	e := strings.IndexByte(next, ' ')
+	if e <= 1 || next[e-1] != ':' || strings.IndexByte(next[:e-1], ':') >= 0 {
+		return [2]string{}, false
+	}
+	return [2]string{rest[:sp], next}, true
+}
+
+// dottedQuad: s is an IPv4 address's four decimal parts.
+func dottedQuad(s string) bool {
+	if len(s) < 7 || len(s) > 15 || s[0] < '0' || s[0] > '9' {
+		return false // one byte rules out a host name
+	}
+	dots, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.':
+			if run == 0 {
+				return false
+			}
+			dots, run = dots+1, 0
+		case c >= '0' && c <= '9':
+			if run++; run > 3 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return dots == 3 && run > 0
 }
 
 // busyboxFacilityLevel: BusyBox's parse_fac_prio_20 "facility.priority" (sysklogd/syslogd.c,

@@ -1072,6 +1072,9 @@ func (d *doc) appendPlainLog(l *Line) {
 	if netTableTail(l.Text) {
 		d.kernelNetTableNamed(l.No, l.Text) // a record no rule judges, named too (unreadnettable.go)
 	}
+	if strings.HasPrefix(l.Text, "audit: audit_") || strings.HasPrefix(l.Text, "audit: ") && strings.HasSuffix(l.Text, "exceeded") {
+		d.kernelAuditNamed(l.No, l.Text) // the audit subsystem's queue, named (unreadaudit.go)
+	}
 	if n := len(l.Text); n > 0 && l.Text[n-1] == '.' && strings.Contains(l.Text, ", UB ") {
 		d.beancounterShortageSeen(l.No, l.Text) // OpenVZ's refused charge (beancounters.go)
 	}

@@ -525,6 +525,10 @@ func (d *doc) prose(i int) {
 		d.unparsedUnread(i, why) // a user-space load balancer's own pool (unreadlb.go)
 		return
 	}
+	if falcoMetricLine(d.ls[i].Text) {
+		d.unparsedUnread(i, falcoMetricsWhy) // Falco's metrics snapshot (unreadjson.go, fix39b)
+		return
+	}
 	if d.jsonStatLine(i) {
 		d.unparsedUnread(i, jsonStatWhy) // a JSON object of memory or network statistics (unreadjson.go)
 		return

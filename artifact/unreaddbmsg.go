@@ -353,10 +353,32 @@ func ownStampHost(l *Line) bool {
 	if h[0] == '[' {
 		return true
 	}
+	if pgZoneHost(h, l.Tag) {
+		return true
+	}
 	if h[0] < '0' || h[0] > '9' || len(h) > 6 {
 		return false
 	}
 	return leadingDigits(h) == h
+}
+
+// pgZoneHost (fix39b, corpus 3316): PostgreSQL's log_line_prefix of "%m [%p]: ..." or "%t
+// [%p]: ..." (src/backend/utils/error/elog.c log_status_format: %m and %t print the stamp
+// with the zone's abbreviation, "2024-03-15 07:46:35 UTC", %p the process id), followed by
+// more escapes ("[%l] %u@%d,app=%a [%e]"): the syslog splitter takes the zone for the host
+// and "[PID]:" for the tag. A zone abbreviation is upper-case letters (UTC, GMT, CEST; %Z of
+// strftime) and the tag is a bare process id in brackets; no host name and tag look so.
+func pgZoneHost(h, tag string) bool {
+	if len(h) < 3 || len(h) > 5 || len(tag) < 3 || tag[0] != '[' || tag[len(tag)-1] != ']' {
+		return false
+	}
+	for i := 0; i < len(h); i++ {
+		if h[i] < 'A' || h[i] > 'Z' {
+			return false
+		}
+	}
+	p := tag[1 : len(tag)-1]
+	return leadingDigits(p) == p
 }
 
 // dbOwnOOMText: s holds one of dbOwnForms that is a program's own out-of-memory message (its

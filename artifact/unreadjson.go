@@ -153,3 +153,23 @@ func balloonStatsObject(t string) bool {
 	}
 	return n >= 4 && free && total
 }
+
+// Falco's metrics snapshot (fix39b, corpus 3344): the "Falco internal: metrics snapshot"
+// event's output_fields (userspace/falco/falco_metrics.cpp and libs' metrics collector,
+// the names "falco.<metric>" and "scap.<metric>"): falco.memory_rss, memory_pss and
+// memory_vsz are Falco's own process in MB, falco.memory_used_host and
+// cpu_usage_perc_total_host the node's as Falco's collector reads /proc/meminfo and
+// /proc/stat, falco.n_failed_fd_lookups and the like its own tables' cache, scap.n_drops its
+// capture ring's drops. A snapshot at one time states no limit, pressure or kernel drop
+// counter a rule reads; each number member is listed with what it is.
+const falcoMetricsWhy = "Falco's metrics snapshot (\"Falco internal: metrics snapshot\" output_fields, falco_metrics.cpp: falco.memory_rss/pss/vsz Falco's own process in MB, falco.memory_used_host and cpu_usage_perc_total_host the node's as Falco reads /proc, n_*_lookups Falco's own table cache, scap.n_drops drops of Falco's capture ring, not the kernel's socket or NIC): one snapshot with no limit, pressure or kernel counter a rule reads; headroom does not read them"
+
+// falcoMetricLine: t is one number member of such a snapshot, its key Falco's own name.
+func falcoMetricLine(t string) bool {
+	s := strings.TrimSpace(t)
+	if !strings.HasPrefix(s, `"falco.`) && !strings.HasPrefix(s, `"scap.`) {
+		return false
+	}
+	_, ok := jsonNumberPair(s)
+	return ok
+}

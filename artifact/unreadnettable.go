@@ -123,21 +123,7 @@ func (d *doc) kernelNetTableNamed(no int, t string) {
 	if !ok {
 		return
 	}
-	n := 0
-	for k := len(d.tl.Unparsed) - 1; k >= 0; k-- {
-		u := &d.tl.Unparsed[k]
-		if u.Why != why {
-			continue
-		}
-		if n == 0 && u.LastLine == no-1 {
-			u.LastLine = no
-			return
-		}
-		n++
-	}
-	if n < maxNetTableEntries {
-		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: no, LastLine: no, Why: why})
-	}
+	d.namedKernelRun(no, why)
 }
 
 // kernelNetTableRelog asks again for a record whose text a wrapped piece changed after it was
@@ -168,4 +154,24 @@ func netTableWhy(why string) bool {
 		return true
 	}
 	return false
+}
+
+// namedKernelRun lists kernel record no with why: a record right after the last one of the
+// same why extends its entry; at most maxNetTableEntries entries a why.
+func (d *doc) namedKernelRun(no int, why string) {
+	n := 0
+	for k := len(d.tl.Unparsed) - 1; k >= 0; k-- {
+		u := &d.tl.Unparsed[k]
+		if u.Why != why {
+			continue
+		}
+		if n == 0 && u.LastLine == no-1 {
+			u.LastLine = no
+			return
+		}
+		n++
+	}
+	if n < maxNetTableEntries {
+		d.tl.Unparsed = append(d.tl.Unparsed, model.Unparsed{FirstLine: no, LastLine: no, Why: why})
+	}
 }

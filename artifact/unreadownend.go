@@ -79,6 +79,14 @@ func ownEndForm(t string) (string, bool, bool) {
 		if libcAllocENOMEM(s) {
 			return libcAllocENOMEMWhy, true, true
 		}
+	case strings.HasPrefix(s, "Received fatal signal: "):
+		if why, ok := g3logFatalSignal(s); ok {
+			return why, false, true
+		}
+	case strings.Contains(s, "CairoException: ["):
+		if why, ok := questdbMmapErrno(s); ok {
+			return why, false, true
+		}
 	case strings.HasPrefix(s, "Exit Code:"):
 		if strings.TrimSpace(s[len("Exit Code:"):]) == "137" {
 			return kubeExit137Why, false, true
@@ -194,6 +202,51 @@ func libcAllocENOMEM(s string) bool {
 const libcAllocENOMEMWhy = "a program's own mmap or malloc was refused with ENOMEM (strerror: \"Cannot allocate memory\", printed by perror or err(3)): the process's address space, RLIMIT_AS/RLIMIT_DATA, vm.max_map_count, or overcommit (vm.overcommit_memory 2 past CommitLimit; mode 0 refuses only a request larger than RAM and swap) refused that request; a memory cgroup does not refuse an mmap (it reclaims or kills at fault time): no kill by the kernel's OOM killer and no figure of the host's free memory; headroom has no reader for this log"
 
 const kubeExit137Why = "kubectl describe's container state: exit code 137, 128+9, the container's process died by SIGKILL; the kernel's OOM killer in the container's memory cgroup sends it (then the state's Reason is OOMKilled, which the text does not say here), and so do the kubelet's kill after terminationGracePeriodSeconds and any kill -9; headroom has no reader for this line"
+
+// reG3logSignal: g3log's crash handler (src/crashhandler_unix.cpp signalHandler: "Received
+// fatal signal: " NAME "(" NUMBER ")\tPID: " getpid(), after its "***** FATAL SIGNAL
+// RECEIVED *******" banner; Typesense and other C++ servers log through g3log), the tab
+// as a paste keeps it or as spaces.
+var reG3logSignal = lazyre.New(`^Received fatal signal: (SIG[A-Z]{2,7})\((\d{1,2})\)\s+PID: \d{1,9}$`)
+
+// g3logFatalSignal (fix39b, corpus 3312): g3log's line of the signal its handler caught.
+// The handler catches SIGABRT, SIGFPE, SIGILL, SIGSEGV and SIGTERM; SIGKILL cannot be
+// caught, so the line is never the kernel's OOM kill: SIGABRT is the program's own abort()
+// (std::terminate after an uncaught exception, a failed assert), SIGSEGV, SIGILL and SIGFPE
+// a crash, SIGTERM a stop.
+func g3logFatalSignal(s string) (string, bool) {
+	m := reG3logSignal.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return "a program's crash handler (g3log, crashhandler_unix.cpp: \"***** FATAL SIGNAL RECEIVED *******\" then \"Received fatal signal: " + m[1] + "(" + m[2] + ")\tPID: N\" and a stack dump) caught " + m[1] + ": g3log catches SIGABRT (the program's own abort(): std::terminate after an uncaught C++ exception, a failed assert), SIGSEGV, SIGILL and SIGFPE (a crash) and SIGTERM (a stop); SIGKILL cannot be caught, so this is no kill by the kernel's OOM killer and states no memory figure; headroom has no reader for this log", true
+}
+
+// reQuestDBMmap: QuestDB's CairoException for a failed mmap or mremap (core/.../cairo
+// CairoException.critical(errno): its message is "[ERRNO] " then the text, Files.mmap's
+// "could not mmap" / "could not remap" with "[size=N, fd=F, memUsed=U, fileLen=L]"), as
+// its log or a stack trace prints it: the exception's class first.
+var reQuestDBMmap = lazyre.New(`^(?:io\.questdb\.(?:cairo\.)?)?CairoException: \[(\d{1,4})\] could not (?:mmap|remap)\b`)
+
+// questdbMmapErrno (fix39b, corpus 3314): the errno decides what the line proves. 12
+// (ENOMEM) is the process's address space, vm.max_map_count or overcommit refusing the
+// mapping; 22 (EINVAL) an invalid argument of QuestDB's own call (an offset or length the
+// kernel rejects: a bug or a file system without mmap support), no statement about memory
+// at all. memUsed is QuestDB's own count of the memory it allocated, not the host's.
+func questdbMmapErrno(s string) (string, bool) {
+	m := reQuestDBMmap.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	what := "errno " + m[1] + ": the mapping was refused for that reason (see errno(3)), no kill by the kernel's OOM killer"
+	switch m[1] {
+	case "12":
+		what = "errno 12, ENOMEM: the process's address space, vm.max_map_count or overcommit accounting refused the mapping; no kill by the kernel's OOM killer and no figure of the host's free memory"
+	case "22":
+		what = "errno 22, EINVAL: the kernel rejected an argument of the call (an offset or length it does not accept, a file or file system that cannot be mapped), QuestDB's own fault, not a shortage of memory"
+	}
+	return "QuestDB's mmap of a table file failed (CairoException \"[ERRNO] could not mmap [size=N, fd=F, memUsed=U, fileLen=L]\", memUsed QuestDB's own count of the memory it allocated, not the host's): " + what + "; headroom has no reader for this log", true
+}
 
 // reOwnStamp: a program's own date-time at the start of its line (RFC 3339 of docker logs
 // -t and kubectl logs --timestamps, "2026-11-30 10:00:01,123" of Python's logging and
