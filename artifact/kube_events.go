@@ -249,3 +249,37 @@ func (d *doc) kubeEventFacts(e KubeEvent, no int) {
 		d.addRuntimeOOM(o)
 	}
 }
+
+// fix39a (corpus 3283): the kubelet's SystemOOM event shown by its message alone, the Type,
+// Reason and Age cells left out (a dashboard's or a chat's copy of the event, the From cell
+// kept or not): "kubelet     System OOM encountered, victim process: php, pid: 27824". The
+// message is the kubelet's own (pkg/kubelet/oom oom_watcher_linux.go Start: "System OOM
+// encountered" with ", victim process: %s, pid: %d" when cAdvisor named the victim), and the
+// kubelet records it only for an OOM whose cgroup is the root: the whole node ran out. The
+// whole line must be the message, after the From cell ("kubelet" or "kubelet, NODE"): a
+// sentence that quotes it ("if you see System OOM encountered, victim process: ...") or asks
+// about it is not the event.
+var reKubeSystemOOMMessage = lazyre.New(`^(?:kubelet(?:,\s*\S+)?\s+)?System OOM encountered, victim process: ([^,\s]+), pid: (\d+)\s*$`)
+
+// KindKubeEventMessage is a kubelet event's message shown without its Events table cells.
+const KindKubeEventMessage = "kube_event_message"
+
+func isKubeSystemOOMMessage(t string) bool {
+	return strings.Contains(t, "System OOM encountered") && reKubeSystemOOMMessage.MatchString(strings.TrimSpace(t))
+}
+
+// tryKubeSystemOOMMessage reads line i as the kubelet's SystemOOM event's message.
+func (d *doc) tryKubeSystemOOMMessage(i int) int {
+	m := reKubeSystemOOMMessage.FindStringSubmatch(strings.TrimSpace(d.ls[i].Text))
+	if m == nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(m[2])
+	no := d.ls[i].No
+	e := KubeEvent{Type: "Warning", Reason: "SystemOOM", Count: 1, Message: strings.TrimSpace(d.ls[i].Text), Victim: m[1], PID: pid}
+	d.segSeq++
+	d.addArtifact(KindKubeEventMessage, no, no, []KubeEvent{e})
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "kubelet event SystemOOM", Victim: e.Victim, PID: e.PID, Count: 1,
+		Scope: model.OOMScopeHost, Source: fmt.Sprintf("kubelet event message SystemOOM at line %d", no)})
+	return 1
+}

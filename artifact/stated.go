@@ -293,6 +293,21 @@ func (d *doc) stated() {
 			p, ok = c, true
 		}
 	}
+	if d.kernelMemDump() && !d.hasAllocFailure() {
+		// fix39a (corpus 3318): a Mem-Info dump whose header the paste left out, under a
+		// title saying the process was killed by the OS ("Manticore get killed by OS"). The
+		// kernel prints Mem-Info (show_mem) for an allocation failure (warn_alloc: its
+		// header is absent here), for SysRq-m (no kill) and in the OOM killer's report
+		// (mm/oom_kill.c dump_header): a kill by the kernel beside its Mem-Info is that
+		// report's, the title tells whose tail the dump is.
+		c, found := p, ok
+		if !found {
+			c, found = d.crumbTitle()
+		}
+		if found && titleKilledByOS(c.text) && !titleNamesOOM(c.text) { // (one the block below reads already)
+			addHostDrop(model.RateStatedOOM, 1, c.no, c.text)
+		}
+	}
 	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
 	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
 	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
@@ -2210,6 +2225,19 @@ func titleNamesOOM(t string) bool {
 	}
 	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t)
 }
+
+// titleKilledByOS: a title that says a process was killed by the OS, the kernel, the system
+// or Linux ("Manticore get killed by OS", "mysqld killed by the kernel"), and is a title of
+// what happened (no question, possibility, negation or piece of work). Read only over a
+// kernel Mem-Info dump (fix39a): alone, a kill by the OS may be any signal.
+func titleKilledByOS(t string) bool {
+	if len(t) > 160 || !containsFoldASCII(t, "killed") || !reTitleKilledByOS.MatchString(t) {
+		return false
+	}
+	return !reTitleQuestion.MatchString(t) && !reTitleAsks.MatchString(t) && !reHypothetical.MatchString(t) && !reNotBusy.MatchString(t) && !reTitleWork.MatchString(t) && !reNegated.MatchString(t)
+}
+
+var reTitleKilledByOS = lazyre.New(`(?i)\bkilled\s+by\s+(?:the\s+)?(?:os|kernel|system|linux)\b|\b(?:os|kernel|linux)\s+killed\s+\w`)
 
 // titleKillerAtWork: a title that names the kernel's OOM killer invoked, triggered or caused
 // ("causes OOM-killer to be invoked", "EPGUpdater invoked oom-killer", "Linux Out of Memory

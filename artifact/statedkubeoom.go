@@ -14,6 +14,8 @@ import (
 //     **OOMKilled (exit 137)**". Kubernetes sets the reason OOMKilled (and docker its
 //     State.OOMKilled) only when the container's memory cgroup reported an OOM kill
 //     (kube_pod.go reads the same reason from kubectl's own output);
+//     fix39a (corpus 3285): the outcome as a crash, "the pod crashes with a OOMKilled and
+//     error code 137": the reason after "crashes with", an article allowed;
 //   - docker's State.OOMKilled flag told as having turned true: "the `OOMKilled` snapshot
 //     changed from false ... to true", "oomkilled (false → true)" (kube_runner.go reads the
 //     flag in docker inspect's JSON);
@@ -25,7 +27,7 @@ import (
 // not terminated with OOMKilled", "OOMKilled changed from true to false") and a general
 // statement ("the OOM killer keeps killing the process with the highest score") state
 // nothing.
-var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|restarted|stopped|died|ended)\\s+(?:with\\s+|by\\s+)?(?:(?:the\\s+)?(?:reason|status|state)\\s*:?\\s*)?[`*\"'_]*OOMKilled\\b" +
+var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|restarted|stopped|died|ended|crash(?:es|ed)?)\\s+(?:with\\s+(?:an?\\s+)?|by\\s+)?(?:(?:the\\s+)?(?:reason|status|state)\\s*:?\\s*)?[`*\"'_]*OOMKilled\\b" +
 	"|(?:→|->|=>)\\s*[`*\"'_]*OOMKilled\\b" +
 	"|\\bOOMKilled[`*\"'_]*\\s*\\(exit(?:\\s+code)?\\s*:?\\s*137\\)")
 

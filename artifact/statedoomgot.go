@@ -11,6 +11,9 @@ import (
 //
 //   - the victim "reaped", "killed", "taken out" by the OOM killer in the passive: "SoftEther
 //     steadily eats more and more memory until it eventually gets reaped by the OOM-killer";
+//   - fix39a (corpus 3284): the killer set on its victim, "the kernel triggers the OOM killer
+//     on the puma worker" (the kernel, the system or "it" as the subject, the victim after
+//     "on" or "against"; without a victim it says no kill happened);
 //   - the kill messages received: "I was getting OOM messages on the console", "started
 //     getting OOMs" (the kernel's out-of-memory report, mm/oom_kill.c, goes to the console);
 //   - "killed by the kernel" in a clause about the victim's memory: "charon's memory usage was
@@ -22,6 +25,7 @@ import (
 // statement state nothing; a kill by the kernel without memory in its clause (a segfault, a
 // signal) is no OOM kill.
 var reStatedOOMGot = lazyre.New(`(?i)\b(?:gets?|got|getting|was|were|is|are|being|been|be)\s+(?:eventually\s+|finally\s+|then\s+)?(?:reaped|killed|terminated|taken\s+out|shot(?:\s+down)?)\s+by\s+(?:the\s+)?(?:linux\s+|kernel(?:'s)?\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
+	`|\b(?:kernel|system|os|it)\s+(?:triggers|triggered|invokes|invoked|fires|fired|runs|ran|unleashes|unleashed)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:on|against)\s+(?:the\s+|my\s+|our\s+|its\s+|a\s+)?[\w.-]+` +
 	`|\b(?:was|were|am|keep|kept|started|start|began)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)`)
 
 // reKilledByKernel: the kernel as the killer, read only with memory in the clause before it.
