@@ -299,8 +299,8 @@ func logfmtMsg(s string) (string, bool) {
 // them holding the message's first words. It runs on every other program's line, so its
 // words are few and searched before any precise test (BenchmarkParseSyslog).
 func ownEndHanded(l *Line) bool {
-	if l.Kernel || !l.Syslog {
-		return false
+	if l.Kernel || !l.Syslog || l.Tag == "kernel" {
+		return false // the kernel's lines are the kernel readers' (readsTag hands none of them on)
 	}
 	if ownEndWords(l.Text) {
 		return true
