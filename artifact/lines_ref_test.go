@@ -292,6 +292,11 @@ func refStripSyslog(s string, l *Line) string {
 	if strings.HasPrefix(rest, "= ") && s[0] >= '0' && s[0] <= '9' {
 		return s // cmetrics' text form, "STAMP name = value" (lines.go stripSyslog)
 	}
+	if f := strings.Fields(rest); len(f) >= 2 && dottedQuad(host) && !strings.Contains(f[0], ":") &&
+		len(f[1]) > 1 && strings.Count(f[1], ":") == 1 && strings.HasSuffix(f[1], ":") && strings.HasPrefix(rest, f[0]+" "+f[1]+" ") {
+		// a relay's address before the host name (lines.go relayHostRest, fix39b)
+		host, rest = f[0], rest[len(f[0])+1:]
+	}
 	// tag: up to the first ": " (programs' tags hold no spaces)
 	colon := strings.IndexByte(rest, ':')
 	if colon <= 0 || strings.IndexByte(rest[:colon], ' ') >= 0 {
