@@ -799,6 +799,19 @@ func (d *doc) stated() {
 			}
 			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
 		}
+		// fix40b: the FTGMAC100's interrupt-status bits named in words ("ftgmac error -
+		// NO_RXBUF and RPKT_LOST", the names the driver logs in "[ISR] = 0x%x: NO_RXBUF
+		// RPKT_LOST", kernel.IsDriverRxFIFOOverflow): NO_RXBUF is no free receive descriptor
+		// (rx_over_errors), RPKT_LOST a frame lost to a full RX FIFO (rx_fifo_errors): the
+		// ring overrun nic-rx-overruns defines, stated without the count.
+		for _, m := range matches(has("no_rxbuf", "rpkt_lost"), reStatedFtgmacISRBit, para) {
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+				continue
+			}
+			add(model.RateStatedRxOverrun, 1, lineAt(m[0]), sentence)
+			break
+		}
 		for _, g := range statedNICGrowth(para, has, lineAt) {
 			// An interface's loss counter said to grow (statednicgrow.go, h31c); another
 			// machine's (a quote, a test box) is no reading of this host's, as for
@@ -1078,8 +1091,9 @@ var (
 	// /proc/net/snmp's bare names RcvbufErrors and SndbufErrors are Udp's alone (a
 	// "DELTA RcvbufErrors=749" list of a counter's change); bare InErrors is also Ip's and
 	// Icmp's, so it is not read.
-	reStatedUDPCounter = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
-	reStatedOverrun    = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
+	reStatedUDPCounter   = lazyre.New(`\b(?:(\d{1,3}(?:,\d{3})+|\d+)\s*[` + "`" + `'"]?(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b|(Udp6?(?:Rcvbuf|Sndbuf|In)Errors|(?:Rcvbuf|Sndbuf)Errors)\b[` + "`" + `'"]?\s*(?:=|:|\bis\b|\bwas\b|\bremained\b|\bstayed\b|\breached\b)\s*(\d{1,3}(?:,\d{3})+\b|\d+\b|zero\b))`)
+	reStatedFtgmacISRBit = lazyre.New(`\b(?:NO_RXBUF|RPKT_LOST)\b`) // fix40b: ftgmac100's bit names, as it prints them
+	reStatedOverrun      = lazyre.New(`(?i)\b(?:packet|rx|receive|ring|fifo)\s+(?:buffer\s+)?overruns?\b`)
 	// A negative subject is a negation too: "Nothing's getting oom killed according to syslog"
 	// (nothing, none, nobody: no process was killed), in the same clause ("Nothing changed,
 	// but mysqld keeps getting OOM killed" states a kill).

@@ -82,6 +82,10 @@ var (
 		{quotedKernelBug, whyQuotedKernelBug},         // fix37b (unreadkernelbug.go)
 		{radiusSockBufFailed, whyRadiusSockBufFailed}, // fix38b (unreadidentity.go)
 		{dirsrvCgroupMemFile, whyDirsrvCgroupMemFile}, // fix38b
+		{panelMemLine, whyPanelMemLine},               // fix40b (unreadpanelmem.go)
+		{dumpStringCount, whyDumpStringCount},         // fix40b
+		{reportSwapfileRow, whyReportSwapfile},        // fix40b
+		{reportServiceRow, whyReportService},          // fix40b
 	}
 )
 

@@ -60,10 +60,11 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
 		}
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateLoggedRxFIFOOverflows] > 0 }); st != nil {
-			return Fired(Finding{Severity: Warning, Title: "the network (CAN) controller lost received frames: its receive FIFO overflowed",
+			return Fired(Finding{Severity: Warning, Title: "the network controller lost received frames: its receive FIFO or ring overflowed",
 				Evidence: []Evidence{{What: "kernel log records of the driver's receive FIFO overflow (each also counted in the interface's rx_over_errors)",
 					Value: fmt.Sprintf("%.0f", st.Rates[model.RateLoggedRxFIFOOverflows]), Source: sampleSource(st, "the kernel log")}},
-				Explanation: "The driver read the controller's overflow flag: a frame arrived while its receive FIFO was full, because " +
+				Explanation: "The driver read the controller's overflow flag: a frame arrived while its receive FIFO was full or no receive " +
+					"descriptor was free (a CAN controller's FIFO overflow; an Ethernet MAC's NO_RXBUF or RPKT_LOST), because " +
 					"the host did not drain it in time (interrupt latency, a slow SPI or USB link, a busy CPU, an interrupt the kernel " +
 					"disabled). Not memory. ip -s -s link show on the interface (overrun) counts the total."})
 		}

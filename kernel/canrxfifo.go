@@ -17,6 +17,15 @@ import "strings"
 //   - sja1000, sun4i_can, pcan_usb (peak_usb) on their data-overrun interrupt (IRQ_DOI,
 //     PCAN_USB_ERROR_RXQOVR): "data overrun interrupt".
 //
+// fix40b: the Faraday FTGMAC100 (ASPEED BMCs' MAC) logs its interrupt status when a receive
+// or bus error bit is set (drivers/net/ethernet/faraday/ftgmac100.c ftgmac100_poll, 3.x-4.11,
+// and the Aspeed/Facebook OpenBMC trees' copies: netdev_info "[ISR] = 0x%x: %s%s%s%s" with
+// "NO_RXBUF ", "RPKT_LOST ", "AHB_ERR ", "PHYSTS_CHG"): NO_RXBUF is the receive ring with no
+// free descriptor (counted in rx_over_errors), RPKT_LOST a frame dropped because the MAC's
+// RX FIFO was full (rx_fifo_errors). Either is a frame lost before the host read it, the
+// ring-overrun class; AHB_ERR (a bus error) and PHYSTS_CHG (the PHY's link) alone are not.
+// The driver's allocation failure is another message ("failed to allocate rx page").
+//
 // A transmit error, a bus-off or the TEF ("Transmit Event FIFO") are other events and do
 // not match; the caller reads log records only, so a sentence naming "FIFO overflow" as a
 // possibility is not one.
@@ -33,6 +42,9 @@ var driverRxFIFOForms = []struct{ needle, needle2 string }{
 // It returns the device the record names ("can0", from "mcp251xfd spi0.0 can0: ..."), or
 // "" when it names none.
 func IsDriverRxFIFOOverflow(msg string) (dev string, ok bool) {
+	if i := strings.Index(msg, "[ISR] = 0x"); i >= 0 {
+		return ftgmacISR(msg, i)
+	}
 	if !strings.Contains(msg, "overflow") && !strings.Contains(msg, "overrun") && !strings.Contains(msg, "msg lost in ") {
 		return "", false
 	}
@@ -51,6 +63,30 @@ func IsDriverRxFIFOOverflow(msg string) (dev string, ok bool) {
 		return recordDevice(msg[:i]), true
 	}
 	return "", false
+}
+
+// ftgmacISR: msg, with the ftgmac100 status prefix at i, sets NO_RXBUF or RPKT_LOST.
+func ftgmacISR(msg string, i int) (string, bool) {
+	rest := msg[i+len("[ISR] = 0x"):]
+	k := strings.Index(rest, ": ")
+	if k <= 0 || !allHex(rest[:k]) {
+		return "", false
+	}
+	for _, w := range strings.Fields(rest[k+2:]) {
+		if w == "NO_RXBUF" || w == "RPKT_LOST" {
+			return recordDevice(msg[:i]), true
+		}
+	}
+	return "", false
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // recordDevice: the device a netdev_* prefix names, the last word before i that ends in

@@ -79,8 +79,8 @@ const (
 	// (some >= full, kernel/sched/psi.c), so it is judged as "some", never as "full".
 	RateDaemonMemPSIPct = "daemon_mem_psi_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
-	// RateLoggedRxFIFOOverflows counts kernel log records in which a network (CAN) driver
-	// reports its controller's receive FIFO overflowed (kernel.IsDriverRxFIFOOverflow):
+	// RateLoggedRxFIFOOverflows counts kernel log records in which a network driver (CAN;
+	// fix40b: ftgmac100's NO_RXBUF and RPKT_LOST) reports its controller's receive FIFO or ring overflowed (kernel.IsDriverRxFIFOOverflow):
 	// each is a loss the driver also counts in rx_over_errors (or rx_fifo_errors).
 	RateLoggedRxFIFOOverflows = "logged_rx_fifo_overflows"
 	// RateCaptureIfDrops is libpcap's ps_ifdrop as tcpdump prints it at exit ("N packets
