@@ -410,6 +410,26 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
+		for _, m := range submatches(has("oom"), reStatedOOMVerb, para) {
+			// OOM as the verb ("the agent OOMs frequently", "it OOMed on Friday",
+			// statedoomverb.go), with reStatedOOM's guards: a heading's topic, a condition
+			// or a general description, a question, a goal ("to avoid OOMing"), a
+			// program's own out-of-memory.
+			if onHeading(m[0]) || !oomVerbMatch(para, m[0], m[1]) {
+				continue
+			}
+			sentence := sentenceAround(para, m[0], m[1])
+			lead := para[max(0, m[0]-40):m[0]]
+			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]])
+			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || reOOMVerbAvoided.MatchString(lead) || oomAskedAt(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || acrossCells(para[m[0]:m[1]]) {
+				continue
+			}
+			if jvmCrashFile || d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence) || frameworkKillText(sentence) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+			break
+		}
 		if no, sentence, ok := statedNoOOMKill(para, lineAt, has("oom", "out of memory", "out-of-memory")); ok {
 			addHostDrop(model.RateStatedNoOOMKill, 1, no, sentence) // statednooom.go
 		}

@@ -307,10 +307,17 @@ type subjects struct {
 	memKB   int64
 	bits    int
 	section map[int]string // first line of a section → why it is another machine's ("" for the host's)
+	opener  int            // a tracker excerpt's title line when the opener's post is not in it (trackeropener.go)
 }
 
 func (d *doc) newSubjects() *subjects {
 	s := &subjects{text: make(map[int]string, len(d.proseLines)), lines: d.proseLines, section: map[int]string{}, memKB: d.tl.Host.MemTotalKB}
+	if !d.anyKernelLine() {
+		// Replies that paste the host's kernel log report the host the thread is about
+		// ("we are seeing still OOM killed" over its dmesg, corpus 1642): the title names
+		// what that log shows.
+		s.opener = openerTitleLine(d.proseLines)
+	}
 	nq := 0
 	for _, p := range d.proseLines {
 		if p.quote > 0 {
@@ -402,6 +409,9 @@ func (s *subjects) contradicts(text string) string {
 func (s *subjects) subjectAt(no int, sentence string) (subject, why string) {
 	if s.quoted[no] || strings.HasPrefix(strings.TrimSpace(s.text[no]), ">") {
 		return model.SubjectOther, "quoted from another message"
+	}
+	if s.opener > 0 && no == s.opener {
+		return model.SubjectOther, "the thread's title, its opener's words; the opener's post is not in the text"
 	}
 	if m := reTestMachine.FindString(sentence); m != "" {
 		return model.SubjectOther, "stated for a test machine (\"" + m + "\")"

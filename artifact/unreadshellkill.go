@@ -13,7 +13,21 @@ import "strings"
 
 const shellKilledWhy = "a shell's notice that its child died by SIGKILL (bash jobs.c: \"SCRIPT: line N: PID Killed COMMAND\"): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9 or a runtime's stop after its grace period; the kernel's own kill line (\"Out of memory: Killed process N\") would say which and is not in the text; headroom has no reader for this log"
 
-const exited137Why = "a process or container exited with code 137 (128+9: killed by SIGKILL, as an entrypoint script or docker compose prints it: \"NAME exited with code 137\"): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9 or a runtime's stop after its grace period; the kernel's own kill line would say which and is not in the text; headroom has no reader for this log"
+const exited137Why = "a process or container exited with code 137 (128+9: killed by SIGKILL, as an entrypoint script or docker compose prints it, \"NAME exited with code 137\", or a job runner, \"Script exited with code: 137\"): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9 or a runtime's stop after its grace period; the kernel's own kill line would say which and is not in the text; headroom has no reader for this log"
+
+// exitedWithCode137 finds " exited with code 137" and the form a job runner prints with a
+// colon, " exited with code: 137" (fix40c, corpus 3408: Cronicle's "Script exited with
+// code: 137"; a Node child's close handler, "exited with code: ${code}", and a Java or .NET
+// runner's "Script exited with code: " + exitCode print the same): k is where it starts, n
+// its length; k is -1 when t holds neither.
+func exitedWithCode137(t string) (k, n int) {
+	for _, w := range [...]string{" exited with code 137", " exited with code: 137"} {
+		if k = strings.Index(t, w); k >= 0 {
+			return k, len(w)
+		}
+	}
+	return -1, 0
+}
 
 // shellKilledLine says why t is one of those notices. Gate: one strings.Index for each
 // form's fixed words; no regexp.
@@ -21,9 +35,9 @@ func shellKilledLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
 	}
-	if k := strings.Index(t, " exited with code 137"); k > 0 {
-		rest := t[k+len(" exited with code 137"):]
-		if (rest == "" || rest[0] == ' ' || rest[0] == '.' || rest[0] == '`') && !adviceLead(t[:k]) {
+	if k, n := exitedWithCode137(t); k > 0 {
+		rest := t[k+n:]
+		if (rest == "" || rest[0] == ' ' || rest[0] == '.' || rest[0] == '`' || rest[0] == ':' || rest[0] == ',') && !adviceLead(t[:k]) {
 			return exited137Why, true
 		}
 	}
