@@ -17,6 +17,8 @@ func TestFix39aKubeletSystemOOMMessage(t *testing.T) {
 		"**Error:**\n`kubelet     System OOM encountered, victim process: php, pid: 27824`\n",
 		"kubelet, ip-10-0-1-2.ec2.internal  System OOM encountered, victim process: php, pid: 27824\n",
 		"System OOM encountered, victim process: php, pid: 27824\n",
+		"- System OOM encountered, victim process: php, pid: 27824\n",          // a list of the events seen
+		"* kubelet  System OOM encountered, victim process: php, pid: 27824\n", // the same, "* " bullets
 	} {
 		tl := ParseString(text, "p", Options{})
 		evs := artifactsOf(tl, KindKubeEventMessage)
@@ -37,6 +39,7 @@ func TestFix39aKubeletSystemOOMMessage(t *testing.T) {
 		"Why does the kubelet say System OOM encountered, victim process: php, pid: 27824?\n",
 		"The kubelet logs System OOM encountered when the node runs out of memory.\n",
 		"myapp: System OOM encountered, victim process: php, pid: 27824\n",
+		"- if you see System OOM encountered, victim process: php, pid: 1, raise the limit\n",
 	} {
 		tl := ParseString(text, "p", Options{})
 		if len(artifactsOf(tl, KindKubeEventMessage)) != 0 || len(tl.RuntimeOOMs) != 0 {

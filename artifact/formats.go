@@ -120,7 +120,7 @@ var formats = []format{
 	{kind: KindESNodeStats, start: byteIn(`"`), detect: isESNodeStatsLine, parse: (*doc).tryESNodeStats},
 	{kind: KindDockerOOM, start: byteIn("{"), detect: func(_, t string) bool { return strings.Contains(t, `"Action":"oom"`) }, parse: (*doc).tryDockerOOM},
 	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
-	{kind: KindKubeEventMessage, first: []string{"kubelet", "kubelet,", "System"}, detect: func(_, t string) bool { return isKubeSystemOOMMessage(t) }, parse: (*doc).tryKubeSystemOOMMessage},
+	{kind: KindKubeEventMessage, first: []string{"kubelet", "kubelet,", "System", "-", "*"}, detect: func(_, t string) bool { return isKubeSystemOOMMessage(t) }, parse: (*doc).tryKubeSystemOOMMessage},
 	{kind: KindUDPSockets, first: []string{"sl"}, parse: (*doc).tryUDPSockets},
 	{kind: KindUDPSockets, start: isDigit, detect: isUDPSocketBareRow, parse: (*doc).tryUDPSocketBareRows}, // headerless rows under their command (procnetudp.go)
 	{kind: KindKubeAllocated, first: []string{"CPU", "Resource"}, parse: (*doc).tryKubeAllocated},

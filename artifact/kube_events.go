@@ -258,8 +258,9 @@ func (d *doc) kubeEventFacts(e KubeEvent, no int) {
 // kubelet records it only for an OOM whose cgroup is the root: the whole node ran out. The
 // whole line must be the message, after the From cell ("kubelet" or "kubelet, NODE"): a
 // sentence that quotes it ("if you see System OOM encountered, victim process: ...") or asks
-// about it is not the event.
-var reKubeSystemOOMMessage = lazyre.New(`^(?:kubelet(?:,\s*\S+)?\s+)?System OOM encountered, victim process: ([^,\s]+), pid: (\d+)\s*$`)
+// about it is not the event. A list item's bullet ("- ", "* ") may stand before it: a post
+// that lists the events it saw.
+var reKubeSystemOOMMessage = lazyre.New(`^(?:[-*]\s+)?(?:kubelet(?:,\s*\S+)?\s+)?System OOM encountered, victim process: ([^,\s]+), pid: (\d+)\s*$`)
 
 // KindKubeEventMessage is a kubelet event's message shown without its Events table cells.
 const KindKubeEventMessage = "kube_event_message"
