@@ -291,6 +291,15 @@ func (d *doc) tryIfconfigRows(i int) int {
 			d.addIfaces(KindIfconfig, "ifconfig (block without its interface line)", i, k-i, []Iface{ifc})
 			return k - i
 		}
+		if ifconfigNamelessReading(ifc) {
+			// One interface's block, its name line left out of the paste (net-tools'
+			// ife_print_long prints "RX packets:N errors:N dropped:N overruns:N frame:N"
+			// under the name line): the counters are still one interface's since-boot
+			// reading, the same whatever its name (fix40a, corpus 3433).
+			ifc.Name = unnamedIface
+			d.addIfaces(KindIfconfig, "ifconfig (block without its interface line; the interface not named)", i, k-i, []Iface{ifc})
+			return k - i
+		}
 		d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (block without its interface line)", Interfaces: []Iface{ifc}, Label: label})
 		return k - i
 	}
@@ -302,6 +311,22 @@ func (d *doc) tryIfconfigRows(i int) int {
 	}
 	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "ifconfig (counter lines only, one a line)", Interfaces: ifs, Label: label})
 	return k - i
+}
+
+// unnamedIface names an interface whose ifconfig block the paste printed without its
+// name line.
+const unnamedIface = "(interface not named)"
+
+// ifconfigNamelessReading: a nameless block is read as an interface's counters only when it
+// holds the received packets, their drop count and the ring's overruns (net-tools'
+// "RX packets:N errors:N dropped:N overruns:N frame:N", or 2.x's "RX errors N dropped N
+// overruns N frame N" under "RX packets N"): what rx-dropped-software needs to tell the
+// host's drops from the NIC's. Blocks without the drop column stay an artifact.
+func ifconfigNamelessReading(ifc Iface) bool {
+	_, p := ifc.Counters.Get("rx_packets")
+	_, dr := ifc.Counters.Get("rx_dropped")
+	_, ov := ifc.Counters.Get("rx_fifo_errors")
+	return p && dr && ov
 }
 
 // groupedCount: digits, thousands separated or not ("135,158", "0").

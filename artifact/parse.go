@@ -98,6 +98,7 @@ const (
 	KindBatchVmemKill    = "batch_vmem_kill"   // a scheduler's kill at a job's virtual-memory limit (batchmemkill.go, fix34d)
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)
 	KindWorkerSigkill    = "worker_sigkill"    // a worker pool's notice of a child killed by a signal: gunicorn's arbiter, Celery's pool (batchmemkill.go, fix38a)
+	KindSSPOOMKill       = "ssp_oom_kill"      // cPanel SSP's digest row of a kernel kill line (sspoom.go, fix40a)
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the
@@ -373,6 +374,9 @@ func (d *doc) run(from int) {
 		d.host.scan(l)
 		if !l.Kernel && d.containerdTaskOOM(i) {
 			continue // containerd's TaskOOM event (containerdoom.go)
+		}
+		if !l.Kernel && !l.Syslog && d.sspOOMDigest(i) {
+			continue // cPanel SSP's digest of the kernel's kills (sspoom.go)
 		}
 		if !l.Syslog && !l.Kernel && d.systemctlOOMResult(i) {
 			continue // systemctl status: Active: failed (Result: oom-kill) (systemdresult.go), before show_mem's "Active:"

@@ -20,7 +20,16 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 	// "I see swap filling" (corpus 2943): the swap consumed, seen; not "swap fills when ..."
 	// (a mechanism, present tense: not matched). h31b: "the swap become full" (a non-native
 	// verb of change) is the same statement.
-	`|\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving)\s+(?:the\s+|its\s+)?(?:free\s+)?swap\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+(?:zero|0|nothing)\b|\bswap\s+(?:space\s+)?(?:filling|has\s+filled|had\s+filled)(?:\s+up)?\b)`)
+	`|\b(?:push|pushes|pushed|pushing|drive|drives|drove|driven|driving)\s+(?:the\s+|its\s+)?(?:free\s+)?swap\s+(?:(?:all\s+the\s+way\s+)?down\s+)?to\s+(?:zero|0|nothing)\b|\bswap\s+(?:space\s+)?(?:filling|has\s+filled|had\s+filled)(?:\s+up)?\b` +
+	// fix40a: a process that filled memory and then the swap, the two named together ("the
+	// immich-microservices filled the RAM and the Swap", "ate all the memory and swap",
+	// corpus 3405): the swap consumed, as "filled all the swap". Not "uses RAM and swap" (a
+	// use, no amount).
+	`|\b(?:fill|fills|filled|filling|eat|eats|ate|eating|eaten|consume[sd]?|consuming)\s+(?:up\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?(?:ram|memory|mem)\s+(?:and|&|as\s+well\s+as|plus)\s+(?:then\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?swap\b)`)
+
+// reRAMAndSwap: the fix40a form ("filled the RAM and the Swap"); asked as a yes/no question
+// ("does it fill the RAM and the swap on your machine?") it states nothing.
+var reRAMAndSwap = lazyre.New(`(?i)\b(?:ram|memory|mem)\s+(?:and|&|as\s+well\s+as|plus)\b`)
 
 // reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so
 // it stops using all the swap").
@@ -38,7 +47,8 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 	for _, m := range matches(true, reStatedSwapping, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) {
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
+			reRAMAndSwap.MatchString(match) && questionAt(para, m[0], m[1]) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true
