@@ -18,9 +18,9 @@ func TestFtgmacISROverrun(t *testing.T) {
 		}
 	}
 	for _, msg := range []string{
-		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0x400: AHB_ERR ",   // a bus error only
-		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0x800: PHYSTS_CHG", // the PHY's link
-		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0xzz: NO_RXBUF ",   // no status word
+		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0x400: AHB_ERR ",    // a bus error only
+		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0x800: PHYSTS_CHG",  // the PHY's link
+		"ftgmac100 1e660000.ethernet eth0: [ISR] = 0xzz: NO_RXBUF ",    // no status word
 		"ftgmac100 1e660000.ethernet eth0: failed to allocate rx page", // the allocation failure
 		"ftgmac100 1e660000.ethernet eth0: NO_RXBUF seen in a sentence",
 	} {
