@@ -396,7 +396,7 @@ func (d *doc) stated() {
 			// A condition or a general description the next sentences say happened to the
 			// author is his event (happenedAfter, statedoskill.go).
 			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]])
-			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || oomMechanism(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
+			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || oomMechanism(sentence, para[m[0]:m[1]]) || oomWordInKey(para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			// A program's own out-of-memory line pasted in the text (d.programOOMNamed: a JVM's
@@ -1562,6 +1562,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if subj, _ := sub.subjectAt(p.no, sentenceAround(p.text, m[0], m[1])); subj != "" {
 				continue
 			}
+			if typicalMachineBefore(p.text, m[0]) {
+				continue // "A typical switch device have 4 GB memory" (fix41c): a class's budget, no host's
+			}
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
@@ -1584,7 +1587,7 @@ func (d *doc) statedMemory(sub *subjects) {
 		}
 		for _, m := range reStatedRAMWord.FindAllStringSubmatchIndex(p.text, -1) {
 			sentence := sentenceAround(p.text, m[0], m[1])
-			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) {
+			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) || typicalMachineBefore(p.text, m[0]) {
 				continue
 			}
 			unit := map[string]string{"Г": "G", "М": "M", "Т": "T"}[p.text[m[4]:m[5]]]
