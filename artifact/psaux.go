@@ -79,19 +79,30 @@ func (d *doc) tryPsAux(i int) int {
 // leaves the rows of the "u" format as ps printed them. Only a shell line that runs ps with
 // BSD options holding 'u' ("ps aux", "ps -aux", "ps auxww") opens them: a table of the same
 // shape under no such line is not known to be ps's.
+//
+// fix41b (corpus 3468, gobgp#404): the command as a code block shows it, with no prompt
+// ("ps aux|grep gobgp" in a ```bash fence), and the pipe glued to the options: the line is
+// the command itself when it starts with "ps " (a sentence that starts so opens nothing
+// unless the next line is a row of the "u" format, which psRows requires), and the options
+// end at the first '|', ';' or '&'.
 func isPsUCommandLine(_, t string) bool {
 	if !strings.Contains(t, "ps ") {
 		return false // the cheap test: most lines name no ps
 	}
 	cmd, _, ok := shellCommandLine(t)
 	if !ok {
-		return false
+		if cmd = strings.TrimSpace(t); !strings.HasPrefix(cmd, "ps ") {
+			return false
+		}
 	}
 	fs := fields(cmd)
 	if len(fs) < 2 || fs[0] != "ps" {
 		return false
 	}
 	o := strings.TrimPrefix(fs[1], "-")
+	if k := strings.IndexAny(o, "|;&"); k >= 0 {
+		o = o[:k] // "aux|grep": the pipe glued to the options
+	}
 	if !strings.Contains(o, "u") {
 		return false
 	}

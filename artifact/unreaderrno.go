@@ -392,6 +392,13 @@ func errnoTableLine(t string, table []errnoReason) (string, bool) {
 		if k := strings.Index(t, e.text); k >= 0 && strings.HasPrefix(t[k+len(e.text):], " (os error ") {
 			return e.why, true
 		}
+		// The same with the text's first letter lower-cased, as a title or a wrapping
+		// error's context retypes it (fix41b, corpus 3460: spin#2119's title "I get \"cannot
+		// allocate memory (os error 12)\""): held to the errno's own Linux number, so that
+		// the words alone with another code are not taken.
+		if k := strings.Index(t, goErrnoText(e.text)); k >= 0 && rustOSErrorNumbered(t[k+len(e.text):], e.name) {
+			return e.why, true
+		}
 		if k := strings.Index(t, e.text); k >= 0 && (pythonErrnoAt(t, k, len(e.text)) || rustOsErrorAt(t, k)) {
 			return e.why, true
 		}
@@ -400,4 +407,15 @@ func errnoTableLine(t string, table []errnoReason) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// rustOSErrorNumbered: rest starts with Rust's " (os error N)" whose N is errno name's Linux
+// number (pythonErrnoNumbers).
+func rustOSErrorNumbered(rest, name string) bool {
+	num, ok := strings.CutPrefix(rest, " (os error ")
+	if !ok {
+		return false
+	}
+	n, _, ok := strings.Cut(num, ")")
+	return ok && pythonErrnoNumbers[n] == name
 }

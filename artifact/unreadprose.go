@@ -42,11 +42,37 @@ func (d *doc) statedFiguresUnread() {
 		}
 	}
 	for _, p := range d.proseLines {
-		if why, ok := unreadFigureWhy(p.text, proseLineForms); ok {
+		why, ok := unreadFigureWhy(p.text, proseLineForms)
+		if !ok {
+			why, ok = quotedErrnoWhy(p.text) // fix41b (unreadquotederrno.go)
+		}
+		if ok {
 			hits = append(hits, unreadHit{p.no, false, why})
 		}
 	}
+	hits = append(hits, wrappedCPUShares(d.proseLines, hits)...)
 	d.markUnread(hits)
+}
+
+// wrappedCPUShares: statedCPUShare over two consecutive prose lines that no other form
+// named, a sentence a mail wrapped ("bird load cpu about" / "> >30-89%)."): both lines.
+func wrappedCPUShares(ps []proseLine, hits []unreadHit) []unreadHit {
+	named := make(map[int]bool, len(hits))
+	for _, h := range hits {
+		named[h.no] = true
+	}
+	var out []unreadHit
+	for i := 0; i+1 < len(ps); i++ {
+		a, b := ps[i], ps[i+1]
+		if b.no != a.no+1 || named[a.no] || named[b.no] {
+			continue
+		}
+		if statedCPUShare(mailQuoteStripped(a.text) + " " + mailQuoteStripped(b.text)) {
+			out = append(out, unreadHit{a.no, false, whyStatedCPUShare}, unreadHit{b.no, false, whyStatedCPUShare})
+			named[a.no], named[b.no] = true, true
+		}
+	}
+	return out
 }
 
 // figureForm: a form of a line statedFiguresUnread lists, and what it holds.
@@ -63,7 +89,9 @@ var (
 		{statesDomainFigure, whyStatedFigure},
 		{ownAllocatorOut, whyOwnAllocatorOut},
 		{erlangAllocOut, whyErlangAllocOut},
-		{fdLimitTooLow, whyFDLimitTooLow}, // fix35c (statedlimits.go)
+		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c (statedlimits.go)
+		{watchfrrRestartLine, whyWatchfrrRestart}, // fix41b (unreadroutingd.go)
+		{bgpHoldTimerLine, whyBGPHoldTimer},       // fix41b
 	}
 	proseLineForms = []figureForm{
 		{statesDomainFigure, whyStatedFigure},
@@ -86,6 +114,9 @@ var (
 		{dumpStringCount, whyDumpStringCount},         // fix40b
 		{reportSwapfileRow, whyReportSwapfile},        // fix40b
 		{reportServiceRow, whyReportService},          // fix40b
+		{watchfrrRestartLine, whyWatchfrrRestart},     // fix41b (unreadroutingd.go)
+		{bgpHoldTimerLine, whyBGPHoldTimer},           // fix41b
+		{statedCPUShare, whyStatedCPUShare},           // fix41b
 	}
 )
 
@@ -271,6 +302,14 @@ func numberWithUnit(p string) figureKindT {
 		i++
 	}
 	if i == 0 || dots > 1 || p[i-1] == '.' {
+		return noFigure
+	}
+	if i < len(p) && p[i] == '-' {
+		// fix41b (corpus 3500): a range whose upper end carries the unit, "1-3G RAM",
+		// "30-89%"; a bare one ("5-10", a date's "2021-03") stays no figure.
+		if numberWithUnit(p[i+1:]) == unitFigure {
+			return unitFigure
+		}
 		return noFigure
 	}
 	switch p[i:] {
