@@ -250,7 +250,7 @@ func (h *hostFacts) scan(l *Line) {
 				program = m[3]
 				continue
 			}
-			if featureVersion(t, m[2], m[3]) || preReleaseGlued(t, m[3]) {
+			if featureVersion(t, m[2], m[3]) || preReleaseGlued(t, m[3]) || !bareKernelSeries(t[m[2]:m[3]]) {
 				continue
 			}
 			h.setKernel(t[m[2]:m[3]], 1, l, t)
@@ -263,8 +263,11 @@ func (h *hostFacts) scan(l *Line) {
 		}
 	}
 	if h.archScore < 3 {
+		// A machine name inside a link is the linked page's topic, not this host's
+		// ("…/topic/memory_pool.20issue.20on.20arch64.20and.20riscv64/…" in a post about
+		// arm64, corpus 3460).
 		for _, a := range []string{"x86_64", "aarch64", "i686", "i386", "armv5tel", "armv7l", "armv6l", "ppc64le", "s390x", "riscv64"} {
-			if strings.Contains(t, a) {
+			if i := strings.Index(t, a); i >= 0 && !inURL(t, i) {
 				h.setArch(a, 3, l)
 				break
 			}
@@ -398,6 +401,20 @@ func dpkgArchField(t string) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// bareKernelSeries: a bare "2.x.y" with no kernel word is read as the kernel only in the
+// series hosts ran and pastes name bare: 2.2, 2.4, 2.6 and the 2.5 development series of
+// the 2.6 era ("tested on 2.5.66"). 2.0 (1996) and the 2.1 and 2.3 development series named
+// bare are a program's release ("tried to upgrade to 2.0.0" of actix-web, corpus 3455;
+// "2.1.3", "2.3.1" of any tool): none of the corpus's 150-odd 2.x kernels is one of them.
+// A kernel of those series named as one ("kernel 2.0.36", "Linux 2.0.36") is still read.
+func bareKernelSeries(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "2.0."), strings.HasPrefix(v, "2.1."), strings.HasPrefix(v, "2.3."):
+		return false
+	}
+	return true
 }
 
 // preReleaseGlued: the bare release ending at end is glued to a pre-release tag ("2.0.0rc1",
