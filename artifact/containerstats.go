@@ -81,6 +81,26 @@ func (d *doc) tryContainerTable(i int, marker, tool string, row func(string) (Co
 	return k - i
 }
 
+// fix41a (corpus 3495): `kubectl top pods -A | grep multus` pasted with its prompt: grep
+// (or --no-headers) dropped kubectl's header (NAMESPACE NAME CPU(cores) MEMORY(bytes)), so
+// the rows follow the command line itself. The command names the tool and its columns as
+// the header would; rows are read under it with kubectlTopRow. A command in prose ("I ran
+// kubectl top pods | grep x and saw ..."), without a prompt, and a command whose next line
+// is no row read nothing.
+var reKubectlTopFiltered = lazyre.New(`(?:^|[$#%>]\s)\s*kubectl\s+top\s+(?:pods?|nodes?|po|no)\b(?:[^|\n]*\|\s*e?grep\b|[^|\n]*--no-headers\b)`)
+
+// isKubectlTopFiltered: line t is a shell command running kubectl top without its header.
+func isKubectlTopFiltered(_, t string) bool {
+	return strings.Contains(t, "kubectl top") && reKubectlTopFiltered.MatchString(strings.TrimSpace(t))
+}
+
+func (d *doc) tryKubectlTopFiltered(i int) int {
+	if !isKubectlTopFiltered("", d.ls[i].Text) {
+		return 0
+	}
+	return d.tryContainerTable(i, "kubectl top", "kubectl top", kubectlTopRow)
+}
+
 func dockerStatsRow(t string) (ContainerMemRow, bool) {
 	m := reDockerStatsRow.FindStringSubmatch(t)
 	if m == nil {

@@ -1565,6 +1565,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if typicalMachineBefore(p.text, m[0]) {
 				continue // "A typical switch device have 4 GB memory" (fix41c): a class's budget, no host's
 			}
+			if numberFragment(p.text, m[2]) {
+				continue // "3,5 GB RAM" (corpus 3464): the 5 after a decimal comma is no size
+			}
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
@@ -1654,6 +1657,12 @@ func keyLabelAt(t string) bool {
 		}
 	}
 	return true
+}
+
+// numberFragment: the figure at s[i:] continues a number before it, after a decimal comma
+// or point ("3,5 GB" read from its 5): the digits alone are no figure (fix41a).
+func numberFragment(s string, i int) bool {
+	return i >= 2 && (s[i-1] == ',' || s[i-1] == '.') && s[i-2] >= '0' && s[i-2] <= '9'
 }
 
 // setStatedMemory takes the size of match m (number in group 1) in unit as the host's

@@ -29,7 +29,11 @@ import (
 // nothing.
 var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|restarted|stopped|died|ended|crash(?:es|ed)?)\\s+(?:with\\s+(?:an?\\s+)?|by\\s+)?(?:(?:the\\s+)?(?:reason|status|state)\\s*:?\\s*)?[`*\"'_]*OOMKilled\\b" +
 	"|(?:→|->|=>)\\s*[`*\"'_]*OOMKilled\\b" +
-	"|\\bOOMKilled[`*\"'_]*\\s*\\(exit(?:\\s+code)?\\s*:?\\s*137\\)")
+	"|\\bOOMKilled[`*\"'_]*\\s*(?:error\\s*)?\\((?:exit|error)(?:\\s+code)?\\s*:?\\s*137\\)" +
+	// fix41a (corpus 3444): the reason as the cause or the manner of a restart or an exit,
+	// "restart every now and then due to an OOMKilled error", "exiting w/ the same
+	// OOMKilled error (error 137)": the container's outcome, as above.
+	"|\\b(?:restart(?:s|ed|ing)?|terminat(?:es|ed|ing)|exit(?:s|ed|ing)?|die[sd]|dying|crash(?:es|ed|ing)?|fail(?:s|ed|ing)?)\\b[^.;?!\\n]{0,40}?\\b(?:due\\s+to|because\\s+of|with|w/)\\s+(?:an?\\s+|the\\s+(?:same\\s+)?)?[`*\"'_]*OOMKilled\\b")
 
 var reStatedOOMKilledFlag = lazyre.New("(?i)\\bOOMKilled\\b[`*\"'_]*[^.;\\n]{0,60}?\\b(?:changed|went|flipped|turned|switched)\\s+from\\s+[`\"']?false[`\"']?[^.;\\n]{0,60}?\\bto\\s+[`\"']?true\\b" +
 	"|\\bOOMKilled[`*\"'_]*\\s*\\(\\s*false\\s*(?:→|->|=>|to)\\s*true\\b")

@@ -28,6 +28,15 @@ var reStatedOOMGot = lazyre.New(`(?i)\b(?:gets?|got|getting|was|were|is|are|bein
 	`|\b(?:kernel|system|os|it)\s+(?:triggers|triggered|invokes|invoked|fires|fired|runs|ran|unleashes|unleashed)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:on|against)\s+(?:the\s+|my\s+|our\s+|its\s+|a\s+)?[\w.-]+` +
 	`|\b(?:was|were|am|keep|kept|started|start|began)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)`)
 
+// reStatedGotOOM (fix41a, corpus 3463): "got OOM" as the victim's predicate, the way
+// operators say a daemon was killed for its memory: "the memory cost went to 12GB and got
+// OOM", "gobgpd gets OOM again every few days". Only at a clause's end or before what
+// follows the event ("and", "then", "again", "after", "every", "during"): "got OOM errors",
+// "got OOM when allocating tensor" (a framework's own message) and "got OOM-killer
+// messages" are other forms or none. A program's own out-of-memory in the sentence is that
+// program's, not a kill.
+var reStatedGotOOM = lazyre.New(`(?i)\b(?:got|gets|getting)\s+(?:an?\s+)?OOM(?:[- ]?killed)?(?:\s*[.;,!)]|\s+(?:and|then|again|after|every|during|twice|several|many|multiple)\b|\s*$)`)
+
 // reKilledByKernel: the kernel as the killer, read only with memory in the clause before it.
 var reKilledByKernel = lazyre.New(`(?i)\b(?:was|were|got|gets?|be|been|being)\s+killed\s+by\s+(?:the\s+)?(?:linux\s+)?kernel\b`)
 
@@ -55,6 +64,11 @@ func statedOOMGot(para string) [][]int {
 	}
 	for _, m := range reStatedOOMGot.FindAllStringIndex(para, -1) {
 		if keep(m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range reStatedGotOOM.FindAllStringIndex(para, -1) {
+		if sentence := sentenceAround(para, m[0], m[1]); keep(m) && !programOOMText(sentence) && !frameworkKillText(sentence) {
 			out = append(out, m)
 		}
 	}

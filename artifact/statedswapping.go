@@ -25,7 +25,15 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 	// immich-microservices filled the RAM and the Swap", "ate all the memory and swap",
 	// corpus 3405): the swap consumed, as "filled all the swap". Not "uses RAM and swap" (a
 	// use, no amount).
-	`|\b(?:fill|fills|filled|filling|eat|eats|ate|eating|eaten|consume[sd]?|consuming)\s+(?:up\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?(?:ram|memory|mem)\s+(?:and|&|as\s+well\s+as|plus)\s+(?:then\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?swap\b)`)
+	`|\b(?:fill|fills|filled|filling|eat|eats|ate|eating|eaten|consume[sd]?|consuming)\s+(?:up\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?(?:ram|memory|mem)\s+(?:and|&|as\s+well\s+as|plus)\s+(?:then\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|my\s+|its\s+)?swap\b` +
+	// fix41a (corpus 3464): the host out of RAM, then swap taken into use, in the past: "The
+	// machine went out of RAM and began using swapspace". The present ("runs out of memory
+	// and starts using swap") is how a guide tells the mechanism: not matched.
+	`|\b(?:out\s+of\s+(?:ram|memory)|(?:ram|memory)\s+(?:was|got|became)\s+(?:completely\s+)?(?:full|exhausted))\s+and\s+(?:then\s+)?(?:began|started)\s+(?:(?:using|to\s+use)\s+(?:the\s+|its\s+)?swap(?:\s*space)?|to\s+swap|swapping)\b` +
+	// fix41a (corpus 3465): memory filled, told in the passive, with an amount of swap
+	// counted in: "the entire memory is filled by that from zebra, including a fair amount of
+	// swap as well". Not "memory is used, plus some swap" (a use, no amount).
+	`|\b(?:ram|memory)\s+(?:is|was|gets|got|has\s+been|had\s+been)\s+(?:completely\s+|entirely\s+|totally\s+|fully\s+)?(?:filled|eaten|consumed|used)(?:\s+up)?\b[^.;!?]{0,60}?\b(?:including|plus|as\s+well\s+as|and\s+(?:also\s+)?)\s+(?:a\s+(?:fair|good|large|huge|big|significant)\s+(?:amount|deal|chunk|part)|all|most|much|lots|a\s+lot)\s+of\s+(?:the\s+|its\s+)?swap\b)`)
 
 // reRAMAndSwap: the fix40a form ("filled the RAM and the Swap"); asked as a yes/no question
 // ("does it fill the RAM and the swap on your machine?") it states nothing.

@@ -101,6 +101,7 @@ var (
 		{erlangAllocOut, whyErlangAllocOut},
 		{statedFDExhausted, whyStatedFDExhausted},
 		{statedOOMCause, whyStatedOOMCause},
+		{statedUsedUpCrash, whyStatedUsedUpCrash}, // fix41a
 		{psutilMemOut, whyPsutilMemory},
 		{statedOOMScore, whyStatedOOMScore},           // fix29a
 		{bufferSizeSetting, whyBufferSizeSetting},     // fix29a
