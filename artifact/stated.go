@@ -311,7 +311,7 @@ func (d *doc) stated() {
 	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
 	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
 	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
-	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
+	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !runtimeOOMNounOnly(p.text, 0, len(p.text)) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
@@ -407,6 +407,9 @@ func (d *doc) stated() {
 			}
 			if (jvmCrashFile || d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
+			}
+			if runtimeOOMNounOnly(para, m[0], m[1]) || oomFeared(para, m[0], m[1]) {
+				continue // "JavaScript heap out of memory", "an out of memory exception"; "potential OOM kills" (statedoomnotkernel.go, fix42b)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
@@ -927,6 +930,9 @@ func (d *doc) stated() {
 			if (programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
+			if oomFeared(para, m[0], m[1]) {
+				continue // "the risk of the OOM killer killing ..." (statedoomnotkernel.go, fix42b)
+			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		if has("oom") {
@@ -968,7 +974,7 @@ func (d *doc) stated() {
 			if (d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // a runtime's own out-of-memory message (unreadappoom.go)
 			}
-			if oomOccurredNotStated(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
+			if oomOccurredNotStated(para, m[0], m[1]) || oomFeared(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)

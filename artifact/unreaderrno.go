@@ -132,6 +132,9 @@ func errnoLine(t string, record bool) (string, bool) {
 	if why, ok := netlinkRecvENOBUFS(t); ok {
 		return why, true // a netlink socket's receive buffer overrun, events lost (unreadnetlink.go)
 	}
+	if why, ok := forkENOMEMRecord(t); ok {
+		return why, true // "proc_open(): fork failed - Cannot allocate memory" (forkenomem.go, fix42b)
+	}
 	if !record && !hasDigit(t) {
 		if shellForkENOMEM(t) {
 			return shellForkENOMEMWhy, true // errno_locales.go
