@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"headroom/internal/lazyre"
@@ -34,6 +35,11 @@ type hostFacts struct {
 	armTraceSet bool
 	afterUnameR bool // the last line was the command "uname -r"
 	nvrLine     int  // the number of the last line that was a kernel package's NVR
+
+	// programVers: bare versions an earlier line named as a program's ("Update SABnzbd to
+	// 2.2.1"): the same version alone later ("the 2.2.1 have on my computer") is that
+	// program's, not the kernel's (fix42c, corpus 3592). At most a few are kept.
+	programVers []string
 }
 
 // unameRCommand: "uname -r" alone or after a shell prompt ("$ ", "# ", "root@h:~# ",
@@ -248,7 +254,13 @@ func (h *hostFacts) scan(l *Line) {
 			// version 2.4.5" was read above.
 			if before := strings.ToLower(strings.TrimRight(t[:m[2]], " \t:=")); strings.HasSuffix(before, "version") || strings.HasSuffix(before, " v") || programVersionBefore(before) || installedByPackageManager(t[m[3]:]) || program >= 0 && versionListAfter(t[program:m[2]]) {
 				program = m[3]
+				if len(h.programVers) < 8 {
+					h.programVers = append(h.programVers, t[m[2]:m[3]])
+				}
 				continue
+			}
+			if slices.Contains(h.programVers, t[m[2]:m[3]]) {
+				continue // the version an earlier line gave a program (fix42c)
 			}
 			if featureVersion(t, m[2], m[3]) || preReleaseGlued(t, m[3]) || !bareKernelSeries(t[m[2]:m[3]]) {
 				continue

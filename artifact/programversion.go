@@ -32,6 +32,28 @@ func programVersionBefore(before string) bool {
 	if w == "at" && strings.HasSuffix(strings.TrimRight(prefix, " \t"), "init") {
 		return true
 	}
+	// fix42c (corpus 3592): a change's title that updates a named program, "Update SABnzbd
+	// to 2.2.1", "Bump redis to 2.8.4", "upgraded foo to 2.4.1": the version after "to" is
+	// the program's. "upgraded the kernel to 2.6.32" names the kernel (kernelWordBefore).
+	if w == "to" {
+		p := strings.TrimRight(prefix, " \t")
+		name := p
+		if k := strings.LastIndexAny(p, " \t(,;:*`[>#"); k >= 0 {
+			name, p = p[k+1:], strings.TrimRight(p[:k+1], " \t")
+		} else {
+			p = ""
+		}
+		verb := p
+		if k := strings.LastIndexAny(p, " \t(,;:*`[>#"); k >= 0 {
+			verb = p[k+1:]
+		}
+		switch verb {
+		case "update", "updated", "updates", "updating", "upgrade", "upgraded", "upgrades", "upgrading", "bump", "bumped", "bumps", "bumping":
+			if name != "kernel" && name != "linux" && nameWord(name) && !kernelWordBefore[name] {
+				return true
+			}
+		}
+	}
 	switch w {
 	case "uwsgi", "nginx", "apache", "httpd", "haproxy", "gunicorn", "php", "php-fpm", "python",
 		"python3", "node", "nodejs", "redis", "mysql", "mariadb", "postgres", "postgresql",

@@ -51,6 +51,7 @@ func (d *doc) statedFiguresUnread() {
 		}
 	}
 	hits = append(hits, wrappedCPUShares(d.proseLines, hits)...)
+	hits = append(hits, measuredSizeLists(d.proseLines, hits)...) // fix42c (unreadappmem.go)
 	d.markUnread(hits)
 }
 
@@ -92,6 +93,7 @@ var (
 		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c (statedlimits.go)
 		{watchfrrRestartLine, whyWatchfrrRestart}, // fix41b (unreadroutingd.go)
 		{bgpHoldTimerLine, whyBGPHoldTimer},       // fix41b
+		{ideMemoryEvent, whyIDEMemoryEvent},       // fix42c (unreadappmem.go)
 	}
 	proseLineForms = []figureForm{
 		{statesDomainFigure, whyStatedFigure},
@@ -118,6 +120,7 @@ var (
 		{watchfrrRestartLine, whyWatchfrrRestart},     // fix41b (unreadroutingd.go)
 		{bgpHoldTimerLine, whyBGPHoldTimer},           // fix41b
 		{statedCPUShare, whyStatedCPUShare},           // fix41b
+		{ideMemoryEvent, whyIDEMemoryEvent},           // fix42c (unreadappmem.go)
 	}
 )
 
@@ -165,6 +168,7 @@ func statesDomainFigure(t string) bool {
 		// ("即使\"MemFree\"在600MB 左右"): each such rune parts the words around it.
 		t = spaceWideRunes(t)
 	}
+	t = spaceGluedPercent(t) // fix42c: a progress bar's "0%Memory usage: 68263936"
 	prev, n := "", 0
 	var figures []figureAt
 	var domains []int
@@ -411,6 +415,31 @@ func spaceWideRunes(t string) string {
 			b.WriteRune(r)
 		}
 	}
+	return b.String()
+}
+
+// spaceGluedPercent parts a percentage from a word glued to it: a console progress bar
+// whose message follows its percent column with no blank (Symfony Console's ProgressBar
+// format "%percent:3s%%" then "%message%" or the application's own "Memory usage: %s":
+// "0%Memory usage: 68263936"), so that the word is seen as a word (fix42c, corpus 3539).
+// Only a '%' after a digit and before an ASCII letter; t is returned as is when none is.
+func spaceGluedPercent(t string) string {
+	var b strings.Builder
+	from := 0
+	for i := 1; i+1 < len(t); i++ {
+		if t[i] == '%' && t[i-1] >= '0' && t[i-1] <= '9' && isASCIILetter(t[i+1]) {
+			if from == 0 {
+				b.Grow(len(t) + 4)
+			}
+			b.WriteString(t[from : i+1])
+			b.WriteByte(' ')
+			from = i + 1
+		}
+	}
+	if from == 0 {
+		return t
+	}
+	b.WriteString(t[from:])
 	return b.String()
 }
 

@@ -70,6 +70,11 @@ var webAppForms = []ownLineForm{
 	// address %s and port %s"; requests queue in acceptCount behind it. Gated by
 	// webAppGate's 'x' ("Maximum").
 	{"Maximum number of threads (", ") created for connector with address ", false, "Tomcat's connector reached its own worker limit (\"Maximum number of threads (N) created for connector with address A and port P\", the Connector's maxThreads): further requests wait in its acceptCount queue and then the listen backlog; a configured thread limit of the server, not the kernel's memory; `ss -ltn` (Recv-Q against Send-Q) on the port and `nstat -az TcpExtListenOverflows` would show whether the kernel's accept queue overflowed"},
+	// fix42c (corpus 3550): Elixir's DBConnection (lib/db_connection/holder.ex, the pool's
+	// checkout past queue_target/queue_interval): "** (DBConnection.ConnectionError)
+	// connection not available and request was dropped from queue after %dms. This means
+	// requests are coming in and your connection pool cannot serve them fast enough."
+	{"request was dropped from queue after ", "ms", false, "Elixir DBConnection's own pool queue (DBConnection.ConnectionError: \"connection not available and request was dropped from queue after Nms\"): every database connection of the application's pool (Ecto's pool_size) stayed busy past queue_target, so the pool dropped the waiting request itself: slow queries or a small pool; the queue is the application's, not a kernel listen queue or socket buffer, and no statement about the host's memory"},
 	// BIRD sysdep/linux/netlink.c nl_async_hook: recvmsg on the async netlink socket failed
 	// with ENOBUFS: log(L_WARN "Kernel dropped some netlink messages, will resync on next scan.").
 	{"Kernel dropped some netlink messages", "", false, "BIRD's route socket overran (sysdep/linux/netlink.c nl_async_hook: recvmsg returned ENOBUFS): the kernel could not queue a netlink notification into the socket's receive buffer (net/netlink/af_netlink.c netlink_overrun) and dropped it; BIRD resyncs on its next kernel scan. The buffer is SO_RCVBUF, capped at net.core.rmem_max; a burst of route changes (a full table) outruns it; not the host's memory and no packet loss on a NIC"},
@@ -139,6 +144,10 @@ func (f *ownLineForm) match(t string) (string, bool) {
 			}
 		case 'M': // Tomcat's "Maximum number of threads (N) created ...", not advice naming it
 			if !startsWithDigit(rest) || conditionLead(t[:k]) {
+				return "", false
+			}
+		case 'r': // DBConnection's "dropped from queue after Nms": the wait is the program's
+			if !startsWithDigit(rest) {
 				return "", false
 			}
 		case 'u': // "full !!! (Q/M)"
