@@ -1328,14 +1328,15 @@ var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|h
 //
 // fix42a (corpus 3596): the counted events themselves, restarts or kills with the reason
 // (kubectl's RESTARTS column beside Last State's reason): "**8 lifetime OOMKill restarts**",
-// "3 `OOMKilled` restarts overnight", "two OOM-kill events"; a word may stand between the
-// count and the reason ("lifetime", "recent"), code quotes around it.
+// "3 `OOMKilled` restarts overnight"; a word may stand between the
+// count and the reason ("lifetime", "recent"), code quotes around it. Not "N oom-kill
+// events": Slurm's own line (slurmOOM) says that, and a sentence shaped like it is not read.
 var reStatedOOMKilledCount = lazyre.New(`(?i)\b(?:multiple|several|many|some|numerous|repeated|frequent|two|three|four|five|a\s+few|[1-9]\d*)\s+oom[- _]?killed\b(?:\*\*|__)?\s+(?:[\w-]+\s+){0,3}?(?:pods?|containers?|processes|process|workers?|instances?|replicas?|tasks?|jobs?|brokers?)\b`)
 
 // reStatedOOMKillEvents: the fix42a form above; a count of events is of events that happened,
 // so neither the first person nor the past is needed (a condition, a question and a
 // negation still state nothing).
-var reStatedOOMKillEvents = lazyre.New("(?i)\\b(?:multiple|several|numerous|repeated|two|three|four|five|six|seven|eight|nine|ten|a\\s+few|[1-9]\\d*)\\s+(?:(?:lifetime|recent|total|consecutive|more|further|separate)\\s+)?[`*\"'_]*oom[- _]?kill(?:ed)?[`*\"'_]*\\s+(?:restarts?|kills?|events?|terminations?)\\b")
+var reStatedOOMKillEvents = lazyre.New("(?i)\\b(?:multiple|several|numerous|repeated|two|three|four|five|six|seven|eight|nine|ten|a\\s+few|[1-9]\\d*)\\s+(?:(?:lifetime|recent|total|consecutive|more|further|separate)\\s+)?[`*\"'_]*oom[- _]?kill(?:ed)?[`*\"'_]*\\s+(?:restarts?|terminations?)\\b")
 
 // jvmOwnOOM: a text that names a HotSpot crash file (hs_err_pid<N>.log) calls the JVM's own
 // failure an "OOM": the JVM writes the file when its native allocation fails ("Native memory
