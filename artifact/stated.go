@@ -64,7 +64,13 @@ var (
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|\bretransmi(?:ssions|ts)\s+(?:are|were|run|ran|sit|sat|hover|hovered|stay|stayed)\s+(?:at\s+|around\s+|about\s+|roughly\s+|approximately\s+|near\s+|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
 	reNotBusy          = lazyre.New(`(?i)\b(?:not|no|never|isn't|wasn't|without|nor)\b|不|没`)
-	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\b(?:eats?|eating|ate|uses?|using|used|takes?|taking|took|burns?|burning|burned|pins?|pinning|pinned|saturates?|saturating|saturated|occup(?:ies|ying|ied)|max(?:es|ed|ing)\s+out)\s+(?:up\s+)?(?:one|a|an\s+entire|a\s+(?:whole|full|single)|the\s+whole|\d+)\s+(?:whole\s+|full\s+|entire\s+)?(?:cpu\s+)?(?:cores?|cpus?|vcpus?)\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))`)
+	reStatedKswapdBusy = lazyre.New(`(?i)\bkswap\w*\b[^.;!?。！？]{0,80}?(?:\bhigh\s+(?:cpu|load)\b|\bcpu\s+(?:usage\s+|load\s+|utili[sz]ation\s+)?(?:is\s+|was\s+|stays?\s+|goes\s+)?(?:very\s+|extremely\s+|so\s+)?high\b|\b(?:large|huge|big)\s+(?:amount|share|portion|part)\s+of\s+(?:the\s+)?cpu|\b(?:a\s+lot|lots|most|all)\s+of\s+(?:the\s+|my\s+|our\s+)?cpu|\bhog(?:s|ging)?\b|\bspin(?:s|ning)?\b|\b(?:eats?|eating|ate|uses?|using|used|takes?|taking|took|burns?|burning|burned|pins?|pinning|pinned|saturates?|saturating|saturated|occup(?:ies|ying|ied)|max(?:es|ed|ing)\s+out)\s+(?:up\s+)?(?:one|a|an\s+entire|a\s+(?:whole|full|single)|the\s+whole|\d+)\s+(?:whole\s+|full\s+|entire\s+)?(?:cpu\s+)?(?:cores?|cpus?|vcpus?)\b|(?:\b(?:at|near)\s+(?:the\s+)?(?:very\s+)?top\s+of|\bup\s+there\s+in|\btops?)\s+(?:the\s+|my\s+)?(?:top\b|htop\b|(?:process|task)(?:es)?\s+list|list\s+of\s+(?:processes|tasks))[^.;!?]{0,30}?\bcpu|\bloop(?:s|ing)?\s+(?:forever|endlessly|constantly|continuously)|\b(?:continuous|endless|infinite)\s+(?:cycle|loop)|占用(?:了)?(?:大量|很多|很高|极高)?的?\s*cpu|cpu\s*(?:占用|使用)率?(?:很|非常|极)?高|cpu\s*(?:占用|使用)率?\s*(?:高达|达到|100))` +
+		// fix42a (corpus 3557): kswapd's work told with an adverb of how hard, either side of
+		// the thread's name: "it usually extensively used `kswapd0`, a few minutes before
+		// shutting down", "kswapd0 was running constantly", "heavily using kswapd". No
+		// figure: 1, as above.
+		`|\b(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop)\s+(?:us(?:ed|es|ing)|runn?(?:s|ing)?|ran|work(?:s|ed|ing)?|active|busy)\s+(?:the\s+)?[` + "`" + `'"*]*kswap\w*\b` +
+		`|\bkswap\w*\b[` + "`" + `'"*]*\s+(?:(?:is|was|were|being|been|kept|keeps|got)\s+)?(?:used|running|working|active|busy)\s+(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop|like\s+crazy|all\s+the\s+time)\b`)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
@@ -441,6 +447,15 @@ func (d *doc) stated() {
 			// verb with its victim (reStatedOOMKillVerb).
 			sentence := sentenceAround(para, m[0], m[1])
 			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
+			break
+		}
+		for _, m := range matches(has("oom"), reStatedOOMKillEvents, para) {
+			// "8 lifetime OOMKill restarts" (reStatedOOMKillEvents, fix42a).
+			sentence := sentenceAround(para, m[0], m[1])
+			if questionAt(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || onHeading(m[0]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -1123,7 +1138,12 @@ var (
 	// A negative subject is a negation too: "Nothing's getting oom killed according to syslog"
 	// (nothing, none, nobody: no process was killed), in the same clause ("Nothing changed,
 	// but mysqld keeps getting OOM killed" states a kill).
-	reNegated = lazyre.New(`(?i)\b(?:no|without|few|never|not|any|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?)\b[^.]*$|\b(?:nothing|none|nobody)\b[^.,;:]*$`)
+	//
+	// fix42a (corpus 3595): a negation inside a parenthesis closed before the statement is
+	// the aside's ("ran with request == limit == 1G (Guaranteed QoS, no burst headroom) and
+	// OOM-killed (exit 137)"): the tail after the negative word may hold whole parenthesised
+	// groups and an opening one, never a bare closing parenthesis.
+	reNegated = lazyre.New(`(?i)\b(?:no|without|few|never|not|any|avoid(?:s|ed|ing)?|prevent(?:s|ed|ing)?)\b(?:[^.()]|\([^.()]*\)|\()*$|\b(?:nothing|none|nobody)\b(?:[^.,;:()]|\([^.,;:()]*\)|\()*$`)
 	// netdata's alarm on UDP receive-buffer errors as an alert, a title or a notification
 	// quotes it: "1m ipv4 udp receive buffer errors | 23650 errors", its e-mail and
 	// notification text "... receive buffer errors = 12 errors", "1m_ipv4_udp_receive_buffer_errors",
@@ -1311,7 +1331,18 @@ var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|h
 // counted victim: "multiple OOMKilled data plane pods", "3 OOMKilled containers", "several
 // OOM-killed workers", markdown bold around the count ("**multiple OOMKilled** pods"). "no
 // OOMKilled pods" and "0 OOMKilled pods" count none; "are pods OOMKilled?" names no count.
+//
+// fix42a (corpus 3596): the counted events themselves, restarts or kills with the reason
+// (kubectl's RESTARTS column beside Last State's reason): "**8 lifetime OOMKill restarts**",
+// "3 `OOMKilled` restarts overnight"; a word may stand between the
+// count and the reason ("lifetime", "recent"), code quotes around it. Not "N oom-kill
+// events": Slurm's own line (slurmOOM) says that, and a sentence shaped like it is not read.
 var reStatedOOMKilledCount = lazyre.New(`(?i)\b(?:multiple|several|many|some|numerous|repeated|frequent|two|three|four|five|a\s+few|[1-9]\d*)\s+oom[- _]?killed\b(?:\*\*|__)?\s+(?:[\w-]+\s+){0,3}?(?:pods?|containers?|processes|process|workers?|instances?|replicas?|tasks?|jobs?|brokers?)\b`)
+
+// reStatedOOMKillEvents: the fix42a form above; a count of events is of events that happened,
+// so neither the first person nor the past is needed (a condition, a question and a
+// negation still state nothing).
+var reStatedOOMKillEvents = lazyre.New("(?i)\\b(?:multiple|several|numerous|repeated|two|three|four|five|six|seven|eight|nine|ten|a\\s+few|[1-9]\\d*)\\s+(?:(?:lifetime|recent|total|consecutive|more|further|separate)\\s+)?[`*\"'_]*oom[- _]?kill(?:ed)?[`*\"'_]*\\s+(?:restarts?|terminations?)\\b")
 
 // jvmOwnOOM: a text that names a HotSpot crash file (hs_err_pid<N>.log) calls the JVM's own
 // failure an "OOM": the JVM writes the file when its native allocation fails ("Native memory

@@ -33,12 +33,31 @@ var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|res
 	// fix41a (corpus 3444): the reason as the cause or the manner of a restart or an exit,
 	// "restart every now and then due to an OOMKilled error", "exiting w/ the same
 	// OOMKilled error (error 137)": the container's outcome, as above.
-	"|\\b(?:restart(?:s|ed|ing)?|terminat(?:es|ed|ing)|exit(?:s|ed|ing)?|die[sd]|dying|crash(?:es|ed|ing)?|fail(?:s|ed|ing)?)\\b[^.;?!\\n]{0,40}?\\b(?:due\\s+to|because\\s+of|with|w/)\\s+(?:an?\\s+|the\\s+(?:same\\s+)?)?[`*\"'_]*OOMKilled\\b")
+	"|\\b(?:restart(?:s|ed|ing)?|terminat(?:es|ed|ing)|exit(?:s|ed|ing)?|die[sd]|dying|crash(?:es|ed|ing)?|fail(?:s|ed|ing)?)\\b[^.;?!\\n]{0,40}?\\b(?:due\\s+to|because\\s+of|with|w/)\\s+(?:an?\\s+|the\\s+(?:same\\s+)?)?[`*\"'_]*OOMKilled\\b" +
+	// fix42a (corpus 3573): the reason as the status a pod or container shows, the way
+	// kubectl get pods prints it in its STATUS column: "with hub pod showing OOMKilled
+	// status", "the hub pod shows OOMKilled status", "its status was OOMKilled".
+	"|\\b(?:show(?:s|ed|ing|n)?|display(?:s|ed|ing)?|report(?:s|ed|ing)?|(?:is|was|were|went|goes|got)\\s+(?:in|into))\\s+(?:an?\\s+|the\\s+)?[`*\"'_]*OOMKilled[`*\"'_]*\\s+(?:status|state)\\b" +
+	"|\\b(?:status|state)\\s+(?:is|was|were|shows|showed|became|turned\\s+to)\\s+[`*\"'_]*OOMKilled\\b")
 
 var reStatedOOMKilledFlag = lazyre.New("(?i)\\bOOMKilled\\b[`*\"'_]*[^.;\\n]{0,60}?\\b(?:changed|went|flipped|turned|switched)\\s+from\\s+[`\"']?false[`\"']?[^.;\\n]{0,60}?\\bto\\s+[`\"']?true\\b" +
 	"|\\bOOMKilled[`*\"'_]*\\s*\\(\\s*false\\s*(?:→|->|=>|to)\\s*true\\b")
 
 var reStatedOOMKillerKeeps = lazyre.New(`(?i)\b(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:keeps|kept|is|was|were|has\s+been|had\s+been|started|starts|began)\s+(?:on\s+)?killing\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]+`)
+
+// fix42a (corpora 3555, 3559): a platform's or an orchestrator's kill of a container or a task
+// at its memory limit, told in prose without the word OOM: "my server is constantly
+// restarting after hitting a memory limit" (Railway), "ECS repeatedly kept shutting down and
+// restarting that specific instance due to it running out of memory". ECS says it in its own
+// stopped reason, "OutOfMemoryError: Container killed due to memory usage" (the ECS
+// developer guide's out-of-memory page): the container's memory cgroup reached the task's
+// limit. The kill, stop or restart comes first, then why: running out of memory, hitting (or
+// exceeding) a memory limit, or the memory used. A condition, advice, a question, a
+// negation, a possibility ("might get restarted for exceeding its memory limit") and a
+// general statement ("containers are killed when they exceed their memory limit") state
+// nothing (statedOOMKilledStated's guards).
+var reStatedKilledForMemory = lazyre.New(`(?i)\b(?:kill(?:s|ed|ing)?|restart(?:s|ed|ing)?|reboot(?:s|ed|ing)?|shut(?:s|ting)?\s+(?:it\s+)?down|stop(?:s|ped|ping)|terminat(?:es|ed|ing)|recycl(?:es|ed|ing))\b[^.;?!\n]{0,60}?\b(?:due\s+to|because\s+of|after|for|from|on|upon)\s+(?:it\s+|its\s+|them\s+|their\s+|the\s+|a\s+)?` +
+	`(?:(?:running|ran)\s+out\s+of\s+(?:memory|ram)\b|(?:hitting|reaching|exceeding|hit|reached|exceeded|going\s+over|overrunning)\s+(?:its\s+|the\s+|a\s+|their\s+|my\s+|our\s+)?(?:container\s+|task\s+|pod\s+)?(?:memory|mem|ram)\s+(?:limit|quota|cap|ceiling)\b|memory\s+usage\b)`)
 
 // A kill the killer "keeps" doing is no reference page's voice: its generic test is the
 // victim named by kind (reKillerKindVictim) and a habitual adverb, not genericStatement's
@@ -52,7 +71,8 @@ var reKillerKindVictim = lazyre.New(`(?i)\bkilling\s+(?:the\s+(?:process|task)\s
 func statedOOMKilledStated(para string) [][]int {
 	hasKilled := containsFoldASCII(para, "oomkilled")
 	hasKiller := containsFoldASCII(para, "killer") && containsFoldASCII(para, "killing")
-	if !hasKilled && !hasKiller {
+	hasMemory := containsFoldASCII(para, "memory") || containsFoldASCII(para, "ram")
+	if !hasKilled && !hasKiller && !hasMemory {
 		return nil
 	}
 	var out [][]int
@@ -70,6 +90,13 @@ func statedOOMKilledStated(para string) [][]int {
 				if keep(m, false) {
 					out = append(out, m)
 				}
+			}
+		}
+	}
+	if hasMemory {
+		for _, m := range reStatedKilledForMemory.FindAllStringIndex(para, -1) {
+			if keep(m, false) {
+				out = append(out, m)
 			}
 		}
 	}

@@ -61,8 +61,51 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 		}
 		return lineAt(m[0]), sentence, true
 	}
+	if no, sentence, ok := statedSwapUsedAllOfIt(para, lineAt); ok {
+		return no, sentence, true
+	}
 	return statedSwapFigureFull(para, lead, lineAt)
 }
+
+// fix42a (corpus 3589): the swap used up, told with a pronoun for the swap the sentence
+// before sized: "i installed the swap plugin and gave it a 200gb swap just so i have time to
+// see what is happening. it used all of that also." The pronoun's antecedent is the swap
+// only when swap, with its size, is the last memory the text named before it ("gave it 16
+// GB of RAM. It used all of that too" is RAM's). A condition, advice, a question and a
+// negation state nothing, as above.
+var (
+	reUsedAllOfIt = lazyre.New(`(?i)\b(?:it|they|that|this|which)\s+(?:also\s+|then\s+|quickly\s+|just\s+)?(?:used|ate|filled|consumed|took|eaten|burned)\s+(?:up\s+|through\s+)?(?:all|every\s+(?:bit|byte))\s+of\s+(?:that|it|this|them|those)\b`)
+	// reSizedSwapLast: a sized swap ("a 200gb swap", "8 GB of swap", "a swap file of 4G")
+	// and no memory word after it, up to the pronoun.
+	reSizedSwapLast = lazyre.New(`(?i)(?:\b\d+(?:\.\d+)?\s*[kmgt]i?b?\s+(?:of\s+)?(?:the\s+)?swap(?:\s*(?:file|partition|space))?|\bswap(?:\s*(?:file|partition|space))?\s+(?:of\s+)?\d+(?:\.\d+)?\s*[kmgt]i?b?)\b(?:[^.!?]*[.!?]\s+)?[^.!?]*$`)
+	reMemoryWord    = lazyre.New(`(?i)\b(?:ram|memory|mem|disk|storage|space|cpu)\b`)
+)
+
+func statedSwapUsedAllOfIt(para string, lineAt func(int) int) (int, string, bool) {
+	if !containsFoldASCII(para, "swap") {
+		return 0, "", false
+	}
+	for _, m := range reUsedAllOfIt.FindAllStringIndex(para, -1) {
+		before := para[max(0, m[0]-240):m[0]]
+		sm := reSizedSwapLast.FindStringIndex(before)
+		if sm == nil {
+			continue
+		}
+		if tail := before[sm[0]:]; reMemoryWord.MatchString(reSwapNameTail.ReplaceAllString(tail, "")) {
+			continue // RAM or disk named after the swap: the pronoun may be theirs
+		}
+		sentence := sentenceAround(para, m[0], m[1])
+		match := para[m[0]:m[1]]
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+			continue
+		}
+		return lineAt(m[0]), sentence, true
+	}
+	return 0, "", false
+}
+
+// reSwapNameTail: the swap's own words in the tail ("swap file", "swap space") are no other memory.
+var reSwapNameTail = lazyre.New(`(?i)\bswap\s*(?:file|partition|space)\b`)
 
 // reStatedSwapFigure (fix35b): the swap's used and total stated as figures of one unit, the
 // way top's header is retyped in prose ("SWAP 511/512 MB full", "swap: 1.9 of 2 GB used",

@@ -5,10 +5,7 @@ import "testing"
 // fix41a: the four must classes end to end, from a minimal snippet of each case to its
 // finding, with a counter-case of the same shape.
 func TestFix41aClassesFindings(t *testing.T) {
-	for _, c := range []struct {
-		text, id string
-		want     bool
-	}{
+	wantWarnings(t, []warningCase{
 		// corpus 3444: the reason OOMKilled as the cause of a restart: oom-kill, warning.
 		{"I notice that all three replicas of these components restart at about the same time - exiting w/ the same OOMKilled error (error 137).\n", "oom-kill", true},
 		{"Does the pod restart due to an OOMKilled error?\n", "oom-kill", false},
@@ -21,14 +18,5 @@ func TestFix41aClassesFindings(t *testing.T) {
 		// corpus 3465: memory filled, in the passive, with an amount of swap counted in.
 		{"I'm exporting one full table to a virtual machine with 8GB of memory and the entire memory is filled by that from zebra, including a fair amount of swap as well.\n", "swap-under-load", true},
 		{"The memory is used by zebra, plus some swap for idle pages.\n", "swap-under-load", false},
-	} {
-		d, _ := rootOf(t, c.text)
-		f := findingOf(d, c.id)
-		if c.want && (f == nil || f.Severity != Warning) {
-			t.Errorf("%q: %s %+v, want a warning", c.text, c.id, f)
-		}
-		if !c.want && f != nil {
-			t.Errorf("%q: %s %+v, want none", c.text, c.id, f)
-		}
-	}
+	})
 }
