@@ -28,6 +28,12 @@ type KubeTerminated struct {
 	// Reporter names who reported an OOMKilled state where it is not the container
 	// runtime's own output (Pterodactyl Wings' crash notice); empty: the container's state.
 	Reporter string `json:"-"`
+	// Platform, LimitMiB and UsedMiB: a platform's own notice of a kill at a workload's
+	// memory limit (platformoom.go): who (Heroku, Cloud Run, ...), the limit and the memory
+	// used as the notice gives them, 0 when it does not.
+	Platform string `json:"platform,omitempty"`
+	LimitMiB int64  `json:"limit_mib,omitempty"`
+	UsedMiB  int64  `json:"used_mib,omitempty"`
 }
 
 var (

@@ -291,6 +291,8 @@ type doc struct {
 	// proseLines are the lines read as prose, for the numbers they state (stated.go).
 	proseLines []proseLine
 	otherLines []proseLine // other programs' log lines, for statedFiguresUnread (bounded)
+	// platformLines: other programs' log lines that hold a platform's kill notice (platformoom.go).
+	platformLines []proseLine
 	// kubeletCfg are the kubelet's lines that print its Node Config (kubeletConfigs).
 	kubeletCfg []proseLine
 	// headerRows are the prose lines that are a table's header row over a row of numbers
@@ -1292,6 +1294,7 @@ func (d *doc) finish() {
 	d.kubePodStates()
 	d.kubeLastStateLines()
 	d.runnerContainerStates()
+	d.platformKills()
 	d.account()
 	sort.SliceStable(d.tl.Artifacts, func(a, b int) bool { return d.tl.Artifacts[a].FirstLine < d.tl.Artifacts[b].FirstLine })
 }
