@@ -291,7 +291,10 @@ func (h *hostFacts) scan(l *Line) {
 		h.setArch("armv5tel", 2, l)
 	}
 	if h.wordScore < 1 && strings.Contains(t, "bit") {
-		if m := reWordBits.FindStringSubmatchIndex(t); m != nil && !deviceWidth(t[m[1]:]) {
+		// InnoDB's allocation failure ends in boilerplate, "Note that on most 32-bit computers
+		// the process memory space is limited to 2 GB or 4 GB" (h38b): no statement of this
+		// host's width.
+		if m := reWordBits.FindStringSubmatchIndex(t); m != nil && !deviceWidth(t[m[1]:]) && !strings.Contains(t, "on most 32-bit computers") {
 			h.wordBits, h.wordScore = int(t[m[2]]-'0')*10+int(t[m[2]+1]-'0'), 1
 		}
 	}

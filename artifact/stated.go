@@ -1592,6 +1592,9 @@ func (d *doc) statedMemory(sub *subjects) {
 		if !containsFoldASCII(p.text, "ram") && !containsFoldASCII(p.text, "memory") && !containsFoldASCII(p.text, "system") && !containsFoldASCII(p.text, "server") && !containsFoldASCII(p.text, "machine") {
 			continue // reStatedRAM names one of them
 		}
+		if _, oom, ok := jobWorkerOwnLine(p.text[:own]); ok && oom {
+			continue // Overpass's "Query run out of memory using about N MB of RAM" (h38b): its query's limit, no host's size
+		}
 		for _, m := range reStatedRAM.FindAllStringSubmatchIndex(p.text, -1) {
 			if m[0] >= own {
 				break

@@ -343,7 +343,8 @@ func (d *doc) prose(i int) {
 		}
 		d.unparsedUnread(i, why) // a data store's or broker's own message (unreaddbmsg.go)
 		d.brokerFigures(i)
-		d.jvmFigures(i) // netty's and Elasticsearch's breaker's figures (unreadjvm.go)
+		d.programFigureText(i, d.ls[i].Text) // MySQL's "Out of memory (Needed N bytes)" (h38b)
+		d.jvmFigures(i)                      // netty's and Elasticsearch's breaker's figures (unreadjvm.go)
 		return
 	}
 	if _, _, ok := metricsOwnLine(d.ls[i].Text); ok {

@@ -334,7 +334,8 @@ func (d *doc) dbSyslogLine(i int, t string) bool {
 	if ok {
 		d.unparsedUnread(i, why)
 		d.brokerFigures(i)
-		d.jvmFigures(i) // netty's, Elasticsearch's breaker's, HotSpot's (unreadjvm.go)
+		d.programFigureText(i, t) // MySQL's "Out of memory (Needed N bytes)" (h38b)
+		d.jvmFigures(i)           // netty's, Elasticsearch's breaker's, HotSpot's (unreadjvm.go)
 		d.programOOMNamed = d.programOOMNamed || jvmOOMText(t)
 	}
 	return ok

@@ -376,6 +376,24 @@ var programFigureForms = []struct {
 	{"haproxy", "PoolFailed: ", []string{"pool_failed"}, false},
 	{"httpd", "BusyWorkers: ", []string{"busy_workers"}, false},
 	{"httpd", "IdleWorkers: ", []string{"idle_workers"}, false},
+	// h38b (unreadjobworker.go): Odoo's worker limits, RQ's dead horse, Overpass's query
+	// limit, GDAL's/MapServer's and InnoDB's failed allocations.
+	{"odoo", ") virtual real memory limit (", []string{"worker_memory_bytes"}, false},
+	{"odoo", ") virtual memory limit (", []string{"worker_vms_bytes"}, false},
+	{"odoo", "Server memory limit (", []string{"server_memory_bytes"}, false},
+	{"odoo", ") CPU time limit (", []string{"limit_time_cpu_s"}, false},
+	{"odoo", "WorkerHTTP (", []string{"worker_pid", "limit_time_real_s"}, false},
+	{"odoo", "WorkerCron (", []string{"worker_pid", "limit_time_real_s"}, false},
+	{"rq", rqHorseNeedle, []string{"wait_status", "signal"}, false},
+	{"overpass", "Query run out of memory using about ", []string{"rlimit_as_mb"}, false},
+	{"overpass", "Query ran out of memory in ", []string{"at_line", "need_mb"}, false},
+	{"innodb", "InnoDB: Cannot allocate ", []string{"request_bytes", "retries", "seconds"}, false},
+	{"cpl (gdal, mapserver)", "Out of memory allocating ", []string{"request_bytes"}, false},
+	{"osm2pgsql", "Node-cache: cache=", []string{"cache_mb"}, false},
+	{"mysql", "Out of memory (Needed ", []string{"request_bytes"}, false},
+	{"postgresql", "Failed on request of size ", []string{"request_bytes"}, false},
+	{"postgresql", "could not resize shared memory segment ", []string{"segment_handle", "size_bytes"}, false},
+	{"postgresql", "Grand total: ", []string{"total_bytes", "blocks", "free_bytes", "free_chunks", "used_bytes"}, false},
 	// quic-go's buffer warnings (h29a; unreadappbuf.go): "was" is the socket's size before,
 	// "got" what getsockopt read back (about twice net.core.rmem_max/wmem_max when the
 	// request was larger), "wanted" quic-go's own request; kiB as printed.

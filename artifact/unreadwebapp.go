@@ -96,6 +96,9 @@ func webAppOwnLine(t string) (why string, oom, ok bool) {
 	if why, ok := clusterOwnLine(t); ok {
 		return why, false, true // a cluster or configuration-management agent's own line (clusteragent.go)
 	}
+	if why, oom, ok := jobWorkerOwnLine(t); ok {
+		return why, oom, true // Odoo's, RQ's, Overpass's, GDAL's or InnoDB's own limit or allocation (unreadjobworker.go)
+	}
 	if strings.IndexAny(t, webAppGate+collabGate+gameGate) < 0 {
 		return "", false, false
 	}
