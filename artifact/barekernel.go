@@ -35,6 +35,16 @@ import (
 //     and a module's pr_fmt with the function's name ("brcmfmac: FUNC: ", brcmf_err) that
 //     states one: brcmfmac's "Failed to alloc SKB" (msgbuf.c, the RX buffer post). Other
 //     device lines stay what they were.
+//   - The kernel's report of a user process killed by a fatal fault (fix43a, corpus 3638;
+//     arch/x86/mm/fault.c show_signal_msg: "%s%s[%d]: segfault at %lx ip %px sp %px error %lx",
+//     sparc's with " (rpc %p)" after the ip, older kernels' %p printing a NULL ip as "(null)",
+//     print_vma_addr's " in %s[%lx+%lx]", 6.x's " likely on CPU %d (core %d, socket %d)";
+//     arch/x86/kernel/traps.c: "traps: %s[%d] general protection fault ip:%lx sp:%lx
+//     error:%lx", "traps: %s[%d] trap %s ip:%lx sp:%lx error:%lx"): a dmesg line with its
+//     stamp cut or a kernel without printk time. A kernel record of a program's crash, no
+//     memory or network failure: read as a log line, no rule's (as it is with its stamp).
+//     Not a shell's "Segmentation fault (core dumped)", systemd-coredump's or a program's
+//     own crash line (no "[PID]: segfault at ... ip ... sp ... error").
 //   - XFS's "possible memory allocation deadlock" retry warning ("XFS: ", "xfs: "; h19b), and
 //     OpenZFS SPL's "Possible memory allocation deadlock: size=N lflags=0xM" (h28a).
 
@@ -68,7 +78,9 @@ var (
 	// reBtrfsPrefix: btrfs_printk's level and device.
 	reBtrfsPrefix = lazyre.New(`^BTRFS(?: (?:emergency|alert|critical|error|warning|notice|info|debug))?(?: \(device [\w./:-]{1,64}(?: state [A-Za-z]{1,8})?\))?: `)
 	// reISCSIConn: iscsi_cls_conn_printk's device name.
-	reISCSIConn     = lazyre.New(`^connection\d{1,6}:\d{1,6}: `)
+	reISCSIConn = lazyre.New(`^connection\d{1,6}:\d{1,6}: `)
+	// reUserFault: show_signal_msg's segfault line and traps.c's do_trap/GP lines (fix43a).
+	reUserFault     = lazyre.New(`^(?:[^\s\[\]]{1,64}\[\d{1,9}\]: segfault at [0-9a-f]{1,16} ip (?:[0-9a-f]{1,16}|\(null\))(?: \(rpc [0-9a-f]{1,16}\))? sp (?:[0-9a-f]{1,16}|\(null\)) error [0-9a-f]{1,8}\b|traps: [^\s\[\]]{1,64}\[\d{1,9}\] (?:general protection fault|trap [a-z ]{1,32}) ip:[0-9a-f]{1,16} sp:[0-9a-f]{1,16} error:[0-9a-f]{1,8}\b)`)
 	reModFuncPrefix = lazyre.New(`^[a-z][a-z0-9_-]{1,31}: [a-z][a-z0-9]{0,31}_\w{1,63}: `)
 )
 
@@ -170,6 +182,9 @@ func bareKernelLine(t string) bool {
 			_, failed := kernel.ParseSubsysAllocFailure(rest)
 			return failed
 		}
+	}
+	if (strings.Contains(s, "]: segfault at ") || strings.HasPrefix(s, "traps: ")) && reUserFault.MatchString(s) {
+		return true
 	}
 	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
 		return true

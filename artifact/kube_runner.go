@@ -43,12 +43,19 @@ import (
 // Recent Events table on one line, the event's Type "Terminated" before its description:
 // both read as the one-line forms do.
 //
+// fix43a (corpus 3629): the field as the person who ran docker inspect reports it, at the end
+// of a sentence that names the command and what it printed, after a colon ("a docker inspect
+// gave me :  \"OOMKilled\": true", "docker inspect shows: ..."): the output quoted, the same
+// bit. Not a lead-in that asks, advises or supposes (should, check, if, whether, ...).
+//
 // Counter-cases, not read: the line quoted in a sentence or advice ("we get Error in
 // container build: ...", "If you see ..."), "OOMKilled": false, and the key named in a
 // sentence ("check \"OOMKilled\": true in docker inspect").
 var (
 	reRunnerContainerError = lazyre.New(`^(?:ERROR: Job failed(?: \([^)]*\))?: )?Error in container (\S+): exit code: (\d+), reason: '([A-Za-z]*)'`)
 	reDockerStateOOM       = lazyre.New(`^(?:"OOMKilled":\s*true,?|(?:.*"State":\s*)?\{\s*"Status":\s*"[a-z]+",.*"OOMKilled":\s*true\b.*)$`)
+	reDockerInspectSaid    = lazyre.New(`(?i)^(?:[^"?]{0,80}\s)?docker (?:container )?inspect\b[^"?]{0,60}?\b(?:gave|gives|give|shows?|showed|shown|says|said|returns?|returned|reports?|reported|prints?|printed|outputs?|tells?|told)(?: me| us)?\s*:\s*"OOMKilled":\s*true,?$`)
+	reDockerInspectNotSaid = lazyre.New(`(?i)\b(?:should|would|could|might|may|must|if|whether|when|check|look|looking|make sure|expect|expected|does|do|did|not|never|no longer)\b`)
 	reDockerExitCode       = lazyre.New(`"ExitCode":\s*(\d+)`)
 	reDockerStateNoOOM     = lazyre.New(`^(?:"OOMKilled":\s*false,?|(?:.*"State":\s*)?\{\s*"Status":\s*"([a-z]+)",.*"OOMKilled":\s*false\b.*)$`)
 	reDockerStatus         = lazyre.New(`^"Status":\s*"([a-z]+)",?$`)
@@ -114,6 +121,10 @@ func (d *doc) runnerContainerStates() {
 			continue
 		}
 		if !strings.Contains(t, `"OOMKilled":`) || d.exampleLines[p.no] {
+			continue
+		}
+		if m := reDockerInspectSaid.FindStringIndex(t); m != nil && !reDockerInspectNotSaid.MatchString(t[:strings.LastIndex(t, `"OOMKilled"`)]) {
+			d.addKubeTerminated(KubeTerminated{Reason: "OOMKilled", Reporter: "docker inspect's State.OOMKilled, as its output is quoted"}, p.no, p.no)
 			continue
 		}
 		if !reDockerStateOOM.MatchString(t) {

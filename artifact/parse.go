@@ -99,6 +99,7 @@ const (
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)
 	KindWorkerSigkill    = "worker_sigkill"    // a worker pool's notice of a child killed by a signal: gunicorn's arbiter, Celery's pool (batchmemkill.go, fix38a)
 	KindSSPOOMKill       = "ssp_oom_kill"      // cPanel SSP's digest row of a kernel kill line (sspoom.go, fix40a)
+	// KindPlatformMem (platformoom.go, fix43a): Heroku's R14, a dyno over its memory quota, swapping.
 )
 
 // Parse reads a pasted text and returns its Timeline. name is how the report refers to the

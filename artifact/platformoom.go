@@ -23,7 +23,7 @@ import (
 //     line it prints just before (the memory used and its share of the quota).
 //     "Error R14 (Memory quota exceeded)" is NOT a kill (the dyno pages to swap above its
 //     quota; the whacamole gem's README quotes Heroku's docs: "This doesn't terminate the
-//     process"): not read here.
+//     process"): read apart (platformQuota below, fix43a), never as a kill.
 //   - Cloud Run's and Cloud Functions' (2nd gen) "Memory limit of 512 MiB exceeded with 530
 //     MiB used. Consider increasing the memory limit, see https://cloud.google.com/run/docs/
 //     configuring/memory-limits" (the page: "Cloud Run instances that exceed their allowed
@@ -48,8 +48,10 @@ import (
 // the memory limit to 1 GiB") are not read, nor lines under an example's lead-in.
 var (
 	reHerokuR15       = lazyre.New(`Error R15 \(Memory quota vastly exceeded\)$`)
+	reHerokuR14       = lazyre.New(`Error R14 \(Memory quota exceeded\)$`)
 	reHerokuMem       = lazyre.New(`Process running mem=(\d+(?:\.\d+)?)M\((\d+(?:\.\d+)?)%\)$`)
-	reCloudRunLimit   = lazyre.New(`Memory limit of (\d+(?:\.\d+)?) ?(MiB|MB|GiB|GB) exceeded with (\d+(?:\.\d+)?) ?(MiB|MB|GiB|GB) used\b`)
+	reHerokuSample    = lazyre.New(`\bsample#memory_(total|rss|cache|swap|quota|pgpgin|pgpgout)=(\d+(?:\.\d+)?)(MB|pages)(?:\s|$)`)
+	reCloudRunLimit   = lazyre.New(`Memory limit of (\d+(?:\.\d+)?) ?(MiB|MB|GiB|GB|M|G) exceeded with (\d+(?:\.\d+)?) ?(MiB|MB|GiB|GB|M|G) used\b`)
 	reAppEngineLimit  = lazyre.New(`Exceeded (soft|hard) (?:private )?memory limit (?:of (\d+(?:\.\d+)?) ?(MB|MiB) )?with (\d+(?:\.\d+)?) ?(MB|MiB) after +servicing \d+ requests total\b`)
 	reGCFMemory       = lazyre.New(`(?:Error: memory limit exceeded\. Function invocation was interrupted\.?|Function killed\. Error: memory limit exceeded\.?)$`)
 	reFlyOOMNotice    = lazyre.New(`(?:INFO +)?Process appears to have been OOM killed!$`)
@@ -58,7 +60,7 @@ var (
 )
 
 // platformNeedles: fixed strings one of the notices above holds, tested before any regexp.
-var platformNeedles = []string{"R15 (Memory quota", "emory limit of ", "memory limit exceeded", "xceeded soft ", "xceeded hard ", "OOM killed!"}
+var platformNeedles = []string{"R15 (Memory quota", "R14 (Memory quota", "emory limit of ", "memory limit exceeded", "xceeded soft ", "xceeded hard ", "OOM killed!"}
 
 func platformNeedle(t string) bool {
 	for _, n := range platformNeedles {
@@ -135,13 +137,14 @@ func platformKillLine(t string) (s KubeTerminated, scope string, ok bool) {
 	return KubeTerminated{}, "", false
 }
 
-// platformMiB: a figure in MiB (MB taken as MiB, as the platforms mean it).
+// platformMiB: a figure in MiB (MB taken as MiB, as the platforms mean it; Cloud Run's older
+// notice writes the revision's limit as it was set, "953M", read the same way).
 func platformMiB(v, unit string) int64 {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil {
 		return 0
 	}
-	if unit == "GiB" || unit == "GB" {
+	if unit == "GiB" || unit == "GB" || unit == "G" {
 		f *= 1024
 	}
 	return int64(f + 0.5)
@@ -153,6 +156,10 @@ func (d *doc) platformKills() {
 	for _, ps := range [][]proseLine{d.proseLines, d.platformLines} {
 		for k, p := range ps {
 			if !platformNeedle(p.text) || d.exampleLines[p.no] || d.platformExample(p.no) {
+				continue
+			}
+			if strings.Contains(p.text, "R14 (Memory quota") {
+				d.platformQuota(ps, k)
 				continue
 			}
 			s, scope, ok := platformKillLine(p.text)
@@ -190,4 +197,89 @@ func (d *doc) addPlatformKill(s KubeTerminated, scope string, first, last int) {
 func (d *doc) platformExample(no int) bool {
 	i := sort.Search(len(d.ls), func(i int) bool { return d.ls[i].No >= no })
 	return i < len(d.ls) && d.ls[i].No == no && d.exampleLog(i)
+}
+
+// fix43a: Heroku's "Error R14 (Memory quota exceeded)" (devcenter.heroku.com/articles/
+// error-codes#r14-memory-quota-exceeded): the dyno's memory is above its quota and the excess
+// is paged to swap; the dyno keeps running (R15 is the kill). The dyno manager prints it
+// after "Process running mem=807M(157.7%)" (the dyno's memory, swap included, and its share
+// of the quota), sometimes with an earlier stamp than that line; log-runtime-metrics
+// (labs feature, devcenter.heroku.com/articles/log-runtime-metrics) adds a line of samples,
+// "sample#memory_total=1210.76MB sample#memory_rss=512.00MB sample#memory_cache=0.00MB
+// sample#memory_swap=698.76MB sample#memory_pgpgin=604160pages sample#memory_pgpgout=473088pages"
+// and, on newer stacks, "sample#memory_quota=512.00MB". Each notice is read with the figures
+// of the lines beside it as a platform_memory artifact: the quota (the sample's, else
+// mem×100/share), the memory used, and the swap where the samples say it. No kill, no OOM:
+// the swap-under-load rule does not judge a platform's snapshot without a rate, so no rule
+// fires from it. Counter-cases as for R15: the notice quoted in a sentence, a title
+// ("# Error R14 ..."), a question, the docs' explanation.
+
+// KindPlatformMem: a platform's notice that a workload is over its memory quota, not killed.
+const KindPlatformMem = "platform_memory"
+
+// PlatformMemory is one such notice and the figures printed beside it.
+type PlatformMemory struct {
+	Platform string `json:"platform"`
+	Notice   string `json:"notice"`
+	// UsedMiB and QuotaPercent: "Process running mem=807M(157.7%)".
+	UsedMiB      float64 `json:"used_mib,omitempty"`
+	QuotaPercent float64 `json:"quota_percent,omitempty"`
+	// QuotaMiB: the sample's memory_quota, else derived from the used memory and its share.
+	QuotaMiB float64 `json:"quota_mib,omitempty"`
+	// Samples: log-runtime-metrics' memory samples by name (total, rss, cache, swap in MB;
+	// pgpgin, pgpgout in pages), as printed.
+	Samples map[string]float64 `json:"samples,omitempty"`
+}
+
+// platformQuota reads the R14 notice at ps[k] and the figures on the lines right around it.
+func (d *doc) platformQuota(ps []proseLine, k int) {
+	t := strings.TrimRight(strings.TrimSpace(ps[k].text), " .")
+	m := reHerokuR14.FindStringIndex(t)
+	if m == nil || !platformPrefix(t[:m[0]]) {
+		return
+	}
+	pm := PlatformMemory{Platform: "Heroku", Notice: "R14 (Memory quota exceeded)"}
+	first, last := ps[k].no, ps[k].no
+	// The "Process running" line: the one right above, else the one right below (the
+	// dyno manager stamps both at once and a drain may order them either way).
+	for _, j := range []int{k - 1, k + 1} {
+		if j < 0 || j >= len(ps) || abs(ps[j].no-ps[k].no) != 1 {
+			continue
+		}
+		prev := strings.TrimSpace(ps[j].text)
+		mm := reHerokuMem.FindStringSubmatchIndex(prev)
+		if mm == nil || !platformPrefix(prev[:mm[0]]) {
+			continue
+		}
+		pm.UsedMiB, _ = strconv.ParseFloat(prev[mm[2]:mm[3]], 64)
+		pm.QuotaPercent, _ = strconv.ParseFloat(prev[mm[4]:mm[5]], 64)
+		first, last = min(first, ps[j].no), max(last, ps[j].no)
+		break
+	}
+	// log-runtime-metrics' memory samples: among the few consecutive lines just above
+	// (the load sample's line and the "Process running" line may sit between).
+	for j := k - 1; j >= 0 && j >= k-3 && ps[j].no == ps[j+1].no-1; j-- {
+		ss := reHerokuSample.FindAllStringSubmatch(ps[j].text, -1)
+		if ss == nil {
+			if strings.Contains(ps[j].text, "Process running mem=") || strings.Contains(ps[j].text, "sample#") {
+				continue
+			}
+			break
+		}
+		if pm.Samples == nil {
+			pm.Samples = map[string]float64{}
+		}
+		for _, s := range ss {
+			v, _ := strconv.ParseFloat(s[2], 64)
+			pm.Samples[s[1]] = v
+		}
+		first = min(first, ps[j].no)
+	}
+	switch {
+	case pm.Samples["quota"] > 0:
+		pm.QuotaMiB = pm.Samples["quota"]
+	case pm.UsedMiB > 0 && pm.QuotaPercent > 0:
+		pm.QuotaMiB = float64(int64(pm.UsedMiB*100/pm.QuotaPercent + 0.5))
+	}
+	d.addArtifact(KindPlatformMem, first, last, pm)
 }

@@ -142,7 +142,7 @@ const maxOtherLinesKept = 4096
 // keepOther remembers another program's log line that holds a digit, for
 // statedFiguresUnread: the first maxOtherLinesKept of them, each at most 1 KiB.
 func (d *doc) keepOther(no int, t string) {
-	if len(d.platformLines) < 256 && len(t) <= 1<<10 && (platformNeedle(t) || strings.Contains(t, "Process running mem=")) {
+	if len(d.platformLines) < 256 && len(t) <= 1<<10 && (platformNeedle(t) || strings.Contains(t, "Process running mem=") || strings.Contains(t, "sample#memory_")) {
 		d.platformLines = append(d.platformLines, proseLine{no: no, text: t})
 	}
 	if len(d.otherLines) < maxOtherLinesKept && len(t) <= 1<<10 && hasDigit(t) {

@@ -1283,7 +1283,14 @@ var formsKnownLimits = map[string]string{
 	// classes above (402's netstat -s, 1703's uWSGI line), flattened with the whole post.
 	"flattened 3263-thunderpush-24-2014-tornado-errno-24-too-many-open-files-lsof-1050-netstat-s-retransmits-35pct": limitFlattenedBlock,
 	"flattened 3265-sentry-self-hosted-3404-2024-uwsgi-listen-queue-full-501-of-500-web-unhealthy":                  limitProgramLineOwnLine,
+	// fix43a: docker inspect's "OOMKilled": true is read in a sentence only where it ends the
+	// line after the lead-in that ran the command ("a docker inspect gave me : ..."); joined
+	// onto one line with the whole post, the log and prose follow it, as they follow the key
+	// named in advice ("check \"OOMKilled\": true in docker inspect"), which is not read.
+	"flattened 3629-valhalla-5820-2026-docker-inspect-oomkilled-true-build-tiles": limitDockerInspectQuotedEndsLine,
 }
+
+const limitDockerInspectQuotedEndsLine = "docker inspect's field quoted at the end of the sentence that ran the command (kube_runner.go reDockerInspectSaid) is read only where it ends its line: flattened with the whole post, words follow it as they follow the key named in advice or a question, which are not read"
 
 func TestFormsKeepTheVerdict(t *testing.T) {
 	if testing.Short() {
