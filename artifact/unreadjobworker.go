@@ -53,6 +53,13 @@ var jobWorkerForms = []ownLineForm{
 	// osm2pgsql node-ram-cache.cpp (before 1.4): fprintf(stderr, "Node-cache: cache=%dMB,
 	// maxblocks=%d*%zd, allocation method=%i\n"): the -C/--cache it was given, in MB.
 	{"Node-cache: cache=", "MB, maxblocks=", false, "osm2pgsql's own node cache (node-ram-cache.cpp: \"Node-cache: cache=NMB, maxblocks=..., allocation method=M\"): N is its --cache (-C) setting in MB, the memory it will take for node locations; a setting of the program's, no failure and no statement about the host's memory (a std::bad_alloc after it is the cache's allocation refused)"},
+	// fix43b (corpus 3644): Odoo's own PostgreSQL connection pool, odoo/sql_db.py
+	// ConnectionPool: _debug logs "%r " + msg with __repr__'s "ConnectionPool(used=%d/count=%d/
+	// max=%d)" (connections borrowed, held, and _maxconn from db_maxconn) before each borrow
+	// and give-back ("Create new connection", "Borrow existing connection to %r at index %d");
+	// borrow raises PoolError("The Connection Pool Is Full") when used reaches max.
+	{"ConnectionPool(used=", "/max=", false, odooPoolWhy},
+	{"The Connection Pool Is Full", "", false, odooPoolWhy},
 	// PostgreSQL src/backend/postmaster/postmaster.c HandleChildCrash: after a backend
 	// ended abnormally (the line before names its signal or exit code): "terminating any
 	// other active server processes", then PostmasterStateMachine "all server processes
@@ -61,6 +68,25 @@ var jobWorkerForms = []ownLineForm{
 	{"terminating any other active server processes", "", false, "PostgreSQL's postmaster restarts every backend after one ended abnormally (postmaster.c HandleChildCrash: \"terminating any other active server processes\"): the consequence of that backend's end, which the line before it names (\"server process (PID N) was terminated by signal 9: Killed\" is a SIGKILL, whose sender the kernel's own kill line would say); no memory figure and no kill of its own"},
 	{"all server processes terminated; reinitializing", "", false, "PostgreSQL's postmaster reinitializes after a backend's abnormal end (postmaster.c: \"all server processes terminated; reinitializing\"): crash recovery follows; the consequence of the backend's end, no memory figure"},
 	{"terminating connection because of crash of another server process", "", false, "a PostgreSQL backend ends because the postmaster told it to after another backend's abnormal end (tcop/postgres.c quickdie: \"terminating connection because of crash of another server process\"): the consequence, not the cause; no memory figure"},
+}
+
+// odooPoolWhy: what Odoo's connection-pool line proves (fix43b).
+const odooPoolWhy = "Odoo's own PostgreSQL connection pool (odoo/sql_db.py ConnectionPool: \"ConnectionPool(used=U/count=C/max=M)\" logged at debug before each borrow and give-back, M the pool's maxconn from db_maxconn; at used=max borrow raises PoolError(\"The Connection Pool Is Full\")): connections of Odoo's process to its database, an application-level limit; not a kernel listen queue, conntrack table, socket buffer or memory figure; headroom has no reader for Odoo's log"
+
+// odooPoolRepr: rest, after "ConnectionPool(used=", is the repr's "N/count=N/max=N)" and
+// then nothing or _debug's message, which Odoo's source starts with a capital ("Create new
+// connection", "Borrow existing connection to ...", "Give back connection to ..."): a
+// sentence that quotes the repr goes on in lower case or asks.
+func odooPoolRepr(rest string) bool {
+	e := strings.IndexByte(rest, ')')
+	if e < 0 || !startsWithDigit(rest) || !strings.Contains(rest[:e], "/count=") || !endsWithDigit(rest[:e]) {
+		return false
+	}
+	msg := rest[e+1:]
+	if strings.HasSuffix(strings.TrimSpace(msg), "?") {
+		return false
+	}
+	return msg == "" || len(msg) > 1 && msg[0] == ' ' && msg[1] >= 'A' && msg[1] <= 'Z'
 }
 
 // pgContextStats: PostgreSQL's memory-context statistics, src/backend/utils/mmgr/aset.c
@@ -80,7 +106,8 @@ func pgContextStatsLine(t string) bool {
 	return strings.Contains(t[:k], " total in ") || strings.Contains(t[:k], "Grand total: ")
 }
 
-// jobWorkerGate: bytes one of which every form holds (')' Odoo's, 'Q' Overpass's, 'O'
+// jobWorkerGate: bytes one of which every form holds (')' Odoo's (its pool's repr too, and
+// 'I' its "Pool Is Full"), 'Q' Overpass's, 'O'
 // "Out of memory", 'I' InnoDB, 'W' RQ's "Work-horse", 'N' osm2pgsql's "Node-cache", 'v'
 // PostgreSQL's "active server", "connection" and "reinitializing", ';' its context
 // statistics).
@@ -113,6 +140,10 @@ func jobWorkerOwnLine(t string) (why string, oom, ok bool) {
 		case ')':
 			if !strings.Contains(t[:i], "Worker (") || !endsWithDigit(t[:i]) {
 				continue // Odoo's "Worker (PID) ... limit (N) reached"
+			}
+		case 'C':
+			if f.needle2 != "" && !odooPoolRepr(rest) {
+				continue // "ConnectionPool(used=N/count=N/max=N)" then _debug's message
 			}
 		case 'O', 'I':
 			if !startsWithDigit(rest) {

@@ -87,6 +87,14 @@ func ownEndForm(t string) (string, bool, bool) {
 		if why, ok := questdbMmapErrno(s); ok {
 			return why, false, true
 		}
+	case strings.HasSuffix(s, ": Java heap space") || strings.HasSuffix(s, ": GC overhead limit exceeded"):
+		if jvmOOMDetailAlone(s) {
+			return jvmOOMDetailWhy, true, true
+		}
+	case strings.Contains(s, "illed"):
+		if toldKilledOutput(s) {
+			return toldKilledWhy, false, true
+		}
 	case strings.HasPrefix(s, "Exit Code:"):
 		if strings.TrimSpace(s[len("Exit Code:"):]) == "137" {
 			return kubeExit137Why, false, true
@@ -438,4 +446,61 @@ func (d *doc) kubeOOMKilledAbove(i int) bool {
 		}
 	}
 	return false
+}
+
+// fix43b (corpus 3677): a JVM program's log line that carries an OutOfMemoryError's detail
+// message without its class: HotSpot's heap exhaustion throws OutOfMemoryError("Java heap
+// space") or ("GC overhead limit exceeded") (memory/universe.cpp, gc's
+// report_java_out_of_memory), and a handler that logs "text: " + e.getMessage() prints only
+// the detail: java.util.logging's second line "INFO: Exception when handling request: Java
+// heap space" (the Firestore emulator's netty HttpHandler.onError), JGit's "unpack error
+// Java heap space" (appHostReasons). The detail must end the line after ": ", with only a
+// program's words before it: a sentence asking how to raise "Java heap space", advice and
+// a quotation are not read, nor a title ("# kafka 10: GC overhead limit exceeded"). The
+// class named is read as before (appHostLine).
+const jvmOOMDetailWhy = "a JVM program logged an OutOfMemoryError's detail message after its own words (\"...: Java heap space\" or \"...: GC overhead limit exceeded\", the exception's getMessage() without its class, as java.util.logging or a request handler prints it): the JVM's heap reached its own limit (-Xmx, by default a share of the memory the JVM sees); the program caught the error or ended by itself: no kill by the kernel's OOM killer and no statement about the host's free memory; headroom has no reader for this log"
+
+// jvmOOMDetailAlone: s ends with the detail after ": " and is a log record's message, not
+// a question, a quotation, advice, a Markdown title or the class's own form (appHostLine's).
+func jvmOOMDetailAlone(s string) bool {
+	if strings.Contains(s, "OutOfMemoryError") {
+		return false // the class's own line: appHostLine
+	}
+	head := s[:strings.LastIndex(s, ": ")]
+	h := strings.TrimSpace(head)
+	if h == "" || h[0] == '#' || strings.ContainsAny(head, "\"`?“”") || adviceLead(head) {
+		return false
+	}
+	return len(head) <= 200
+}
+
+// fix43b (corpus 3658): the author tells in a sentence that the command printed only the
+// shell's notice of a SIGKILL: "bench --site S backup --with-files it returns <killed> and no
+// backup done", "the script just says `Killed`", "it prints Killed". The word is
+// strsignal(SIGKILL) as the shell printed it (bash jobs.c, unreadshellkill.go), retold with
+// a verb of output right after its subject and the word marked (brackets, quotes, a code
+// span) or capitalised as printed. A question, a condition or advice ("if it returns
+// Killed, ...") and another wording ("the process was killed", "killed the job") are not
+// this form; a stated OOM in the same sentence is still the stated readers'.
+var reToldKilledOutput = lazyre.New("\\b(?:[Ii]t|[Tt]his|[Tt]hat|[Tt]he\\s+(?:command|process|script|job|backup|build|task|program|run|shell|terminal|console|output))\\s+(?:(?:just|only|simply|always|then|now|still)\\s+)?" +
+	"(?:returns|returned|prints|printed|says|said|shows|showed|outputs|displays|displayed|gives|gave|ends\\s+with|ended\\s+with|stops\\s+with|stopped\\s+with)\\s+(?:me\\s+)?(?:(?:just|only|simply)\\s+)?(?:the\\s+(?:word|message|output)\\s+|an?\\s+)?" +
+	"(?:[<\"'`*\u201c\u2018]+[Kk]illed[>\"'`*\u201d\u2019]*|Killed)(?:[^\\w]|$)")
+
+const toldKilledWhy = "the author tells that the command printed only the shell's notice of a SIGKILL (\"Killed\", strsignal(SIGKILL), as bash prints it for a foreground job): the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9 or a supervisor's stop; the kernel's own kill line (\"Out of memory: Killed process N\") would say which and is not in the text; no memory figure; headroom has no reader for this"
+
+// toldKilledOutput: s is a sentence of that form, not asked, conditioned or advised.
+func toldKilledOutput(s string) bool {
+	if len(s) > 600 || !strings.Contains(s, "illed") {
+		return false
+	}
+	loc := reToldKilledOutput.FindStringIndex(s)
+	if loc == nil {
+		return false
+	}
+	sentence := sentenceAround(s, loc[0], loc[1])
+	head := s[:loc[0]]
+	if questionAt(s, loc[0], loc[1]) || adviceLead(head) || hypotheticalUpTo(sentence, s[loc[0]:loc[1]]) {
+		return false
+	}
+	return !reNegated.MatchString(head[max(0, len(head)-24):])
 }

@@ -57,6 +57,14 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// AllocateSharedBitmap, a renderer's buffer) in a /dev/shm of Docker's default 64 MB.
 	// The kernel's OOM killer prints "Out of memory: Killed process" (a colon, no size=).
 	{"Out of memory. size=", "Out of memory. size=", "Chromium's own allocation was refused (base/process/memory.cc: FATAL \"Out of memory. size=N\", N bytes asked for; most often a shared-memory segment in a full /dev/shm, 64 MB by default in Docker: --shm-size or --disable-dev-shm-usage) and the browser or renderer aborted itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// fix43b (corpus 3660): V8's WebAssembly memory refused (src/wasm/module-instantiate.cc
+	// InstanceBuilder: thrower_->RangeError("Out of memory: wasm memory"), "... wasm shared
+	// memory", "... wasm memory too large"; wasm-js.cc WebAssembly.Memory(): "could not
+	// allocate memory"); ErrorThrower prefixes the API's name and "(): ", so Node prints
+	// "RangeError: WebAssembly.instantiate(): Out of memory: wasm memory" (undici's llhttp at
+	// start in Node 18). wasmOOMForm checks that prefix.
+	{"WebAssembly.", "(): Out of memory: ", wasmOOMWhy},
+	{"WebAssembly.", "WebAssembly.Memory(): could not allocate memory", wasmOOMWhy},
 	{" ms: ", " ms: Mark-sweep ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-sweep A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
 }
 
@@ -83,6 +91,9 @@ func runtimeOOMLine(t string) (string, bool) {
 		}
 		if f.gate == "Out of memory. size=" && !chromiumOOMFigure(t, j+len(f.text)) {
 			continue // a sentence quoting the words, no FATAL record or no byte count
+		}
+		if f.gate == "WebAssembly." && !wasmOOMForm(t, j) {
+			continue // a sentence naming WebAssembly, not V8's thrown RangeError
 		}
 		if f.gate == "Unable to commit " && !ghcCommitFigure(t, j) {
 			continue // "Unable to commit changes ... bytes of memory": no figure before the words
@@ -115,4 +126,25 @@ func chromiumOOMFigure(t string, k int) bool {
 		n++
 	}
 	return n > 0 && strings.Contains(t[:k], "FATAL:memory.cc(")
+}
+
+// wasmOOMWhy: what V8's refused WebAssembly memory proves (fix43b).
+const wasmOOMWhy = "V8 could not reserve a WebAssembly memory (src/wasm/module-instantiate.cc: RangeError \"WebAssembly.instantiate(): Out of memory: wasm memory\", wasm-js.cc \"WebAssembly.Memory(): could not allocate memory\"): on 64-bit V8 reserves a memory's whole address range with its guard regions (about 8 GiB of virtual address space per memory, little of it ever touched), so a process address-space limit (ulimit -v, RLIMIT_AS), a VM or emulator with a small address space, or vm.overcommit_memory 2's CommitLimit refuses it while RAM is free; the JavaScript error ends the program by itself (exit 1, not 137): no kill by the kernel's OOM killer and no statement about the host's free memory"
+
+// wasmOOMForm: the text at j is V8's ErrorThrower message: "WebAssembly.NAME(): " right
+// before the words (a thrown RangeError as Node prints it, a prefix or "Uncaught " before
+// it), not a sentence that mentions WebAssembly and memory.
+func wasmOOMForm(t string, j int) bool {
+	if strings.HasPrefix(t[j:], "WebAssembly.Memory(): ") {
+		return !adviceLead(t[:j]) && !questionAt(t, j, j+1)
+	}
+	w := strings.LastIndex(t[:j], "WebAssembly.")
+	if w < 0 {
+		return false
+	}
+	name := t[w+len("WebAssembly.") : j]
+	if name == "" || strings.IndexAny(name, " ()\"'`") >= 0 {
+		return false
+	}
+	return !adviceLead(t[:w]) && !questionAt(t, w, j)
 }

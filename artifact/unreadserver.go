@@ -390,6 +390,7 @@ var programFigureForms = []struct {
 	{"innodb", "InnoDB: Cannot allocate ", []string{"request_bytes", "retries", "seconds"}, false},
 	{"cpl (gdal, mapserver)", "Out of memory allocating ", []string{"request_bytes"}, false},
 	{"osm2pgsql", "Node-cache: cache=", []string{"cache_mb"}, false},
+	{"odoo", "ConnectionPool(used=", []string{"pool_used", "pool_count", "pool_max"}, false}, // fix43b
 	{"mysql", "Out of memory (Needed ", []string{"request_bytes"}, false},
 	{"postgresql", "Failed on request of size ", []string{"request_bytes"}, false},
 	{"postgresql", "could not resize shared memory segment ", []string{"segment_handle", "size_bytes"}, false},

@@ -192,7 +192,20 @@ func isWebAppTag(tag string) bool {
 		"ospf6d", "watchfrr", "frr", "quagga":
 		return true
 	}
-	return isRoutingDaemonTag(tag) || isHostingTag(tag) || isCollabTag(tag) // the other routing daemons (unreadnetlink.go), hosting panels' (unreadhosting.go), collaboration servers' and Xen's toolstack (unreadcollab.go)
+	return isRoutingDaemonTag(tag) || isHostingTag(tag) || isCollabTag(tag) || isOdooTag(tag) // the other routing daemons (unreadnetlink.go), hosting panels' (unreadhosting.go), collaboration servers' and Xen's toolstack (unreadcollab.go)
+}
+
+// isOdooTag (fix43b, corpus 3644): Odoo's units as journald tags them: "odoo",
+// "odoo-server", "openerp-server", and a unit named for its version ("odoo14[PID]", the
+// installation guides' odoo14.service), whose lines carry Odoo's own log prefix
+// (unreadjobworker.go reads its worker limits and connection pool).
+func isOdooTag(tag string) bool {
+	switch tag {
+	case "odoo", "odoo-server", "openerp-server", "odoo-bin":
+		return true
+	}
+	v, ok := strings.CutPrefix(tag, "odoo")
+	return ok && len(v) <= 2 && v != "" && len(leadingDigits(v)) == len(v)
 }
 
 // pm2LogHost: PM2's own log line ("2026-11-30T01:02:03: PM2 log: ...", lib/Utility.js
