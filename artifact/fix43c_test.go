@@ -120,6 +120,7 @@ func TestFix43cMemoryPagedOutStated(t *testing.T) {
 		{"El proceso tardó una hora con la memoria paginada a disco.\n", 1},
 		// counter-cases: a mechanism, a condition, a question, a negation, advice
 		{"Linux pages memory out when RAM is short.\n", 0},
+		{"SwapCached: Memory that once was swapped out, is swapped back in but still also is in the swap file.\n", 0}, // proc(5)
 		{"If the heap was swapped out, the GC pauses grow.\n", 0},
 		{"Was the memory paged out during the build?\n", 0},
 		{"Nothing was swapped out: the VM had 8 GB free.\n", 0},

@@ -23,6 +23,10 @@ var reStatedPagedOut = lazyre.New(`(?i)\b(?:memory|ram|heap|working\s+set|pages)
 // swapped out", "fewer pages were paged out"): advice or a comparison, not the event.
 var rePagedOutPurpose = lazyre.New(`(?i)\b(?:so|less|fewer|to\s+keep|to\s+avoid)\b[^.;!?]{0,30}$`)
 
+// rePagedOutDefinition: a relative clause or a time word inside the match ("Memory that once
+// was swapped out, is swapped back in", proc(5)'s SwapCached): a definition, not the event.
+var rePagedOutDefinition = lazyre.New(`(?i)\b(?:that|which|once|when|whenever|if)\b`)
+
 // statedPagedOut: the line and sentence of such a statement; ok false for none.
 func statedPagedOut(para string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range reStatedPagedOut.FindAllStringIndex(para, -1) {
@@ -32,7 +36,7 @@ func statedPagedOut(para string, lineAt func(int) int) (int, string, bool) {
 		if k := lastSentenceBreak(before); k >= 0 {
 			before = before[k+1:]
 		}
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
+		if hypotheticalUpTo(sentence, match) || rePagedOutDefinition.MatchString(match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
 			reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reNegated.MatchString(match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) ||
 			reNegatedEU.MatchString(before) || rePagedOutPurpose.MatchString(before) || reNegatedEU.MatchString(match) || reConditionalEU.MatchString(before) {
 			continue
