@@ -24,6 +24,17 @@ type ContainerMemRow struct {
 	UsageBytes int64    `json:"usage_bytes"`
 	LimitBytes int64    `json:"limit_bytes,omitempty"` // docker stats: the cgroup's limit (the host's memory without one)
 	Percent    *float64 `json:"percent,omitempty"`
+	// Printed is docker stats' MEM USAGE / LIMIT as the operator read it ("263.2MiB /
+	// 1.93GiB"), before the conversion to bytes rounded it (fix43c); nil for kubectl top.
+	Printed *ContainerMemPrinted `json:"printed,omitempty"`
+}
+
+// ContainerMemPrinted is a docker stats row's usage and limit with their units, as printed.
+type ContainerMemPrinted struct {
+	Usage     float64 `json:"usage"`
+	UsageUnit string  `json:"usage_unit"`
+	Limit     float64 `json:"limit"`
+	LimitUnit string  `json:"limit_unit"`
 }
 
 // ContainerMemTable is a docker stats or kubectl top table.
@@ -112,6 +123,9 @@ func dockerStatsRow(t string) (ContainerMemRow, bool) {
 		return ContainerMemRow{}, false
 	}
 	r := ContainerMemRow{Name: m[1], UsageBytes: use, LimitBytes: lim}
+	pu, _ := strconv.ParseFloat(m[3], 64)
+	pl, _ := strconv.ParseFloat(m[5], 64)
+	r.Printed = &ContainerMemPrinted{Usage: pu, UsageUnit: m[4], Limit: pl, LimitUnit: m[6]}
 	if m[2] != "" {
 		r.Name = m[2]
 	}

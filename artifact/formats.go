@@ -141,6 +141,8 @@ var formats = []format{
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
 	// vmstat -s under pl_PL: its labels before the figures (vmstat_s_locales.go).
 	{kind: KindVMStatS, first: []string{"Pamięć", "Pam.", "Obszar"}, parse: (*doc).tryVMStatS},
+	// inxi's swap rows and RAM line, before top's and free's "Mem:" and "Swap:" (inxi.go).
+	{kind: KindFree, start: byteIn("SMPI"), detect: isInxiLine, parse: (*doc).tryInxi},
 	// LinuxGSM's details: "Mem: total used free cached available" over "Physical:" (free.go).
 	{kind: KindFree, first: []string{"Mem:"}, detect: func(_, t string) bool { return lgsmMemHeader(t) != nil }, parse: (*doc).tryFree},
 	// HotSpot's "Memory: 4k page, physical Nk(Mk free), swap Sk(Fk free)" (hserrmem.go).

@@ -503,6 +503,14 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
+		if has("earlyoom", "oomd", "nohang", "lmkd") {
+			// A low-memory killer's kills counted in words (statedlowmemkill.go, fix43c):
+			// its kills, never the kernel's.
+			for _, k := range statedLowMemKills(para, lineAt, sub) {
+				d.addLowMemKill(model.RuntimeOOM{Scope: model.OOMScopeLowMemKiller, Count: k.count,
+					Reporter: k.killer + " (counted by the author)"}, lineAt(k.at))
+			}
+		}
 		for _, m := range matches(has("total-vm", "total vm", "total_vm"), reStatedKillFigures, para) {
 			// The kill's own figures re-typed (a screenshot's, a pager's): "total-vm:
 			// 785284KB, anon rss 19656KB". The kernel prints total-vm beside anon-rss
@@ -601,6 +609,12 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // statedswapping.go
 			} else if no, sentence, ok := statedSwappingEU(para, lineAt); ok {
 				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // in a European language's words (statedoomeu.go)
+			} else if no, sentence, ok := statedPagedOut(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // "with its memory swapped out" (statedpagedout.go)
+			}
+		} else if has("paged out", "paginad") {
+			if no, sentence, ok := statedPagedOut(para, lineAt); ok {
+				addHostDrop(model.RateStatedSwapping, 1, no, sentence) // "memória paginada para fora" (statedpagedout.go)
 			}
 		}
 		for _, m := range submatches(has("drop") && has("packet"), reStatedPktRate, para) {
@@ -1605,6 +1619,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if typicalMachineBefore(p.text, m[0]) {
 				continue // "A typical switch device have 4 GB memory" (fix41c): a class's budget, no host's
 			}
+			if memRequirementBefore(p.text, m[0]) {
+				continue // "Appwrite requires at least 2GB of memory" (fix43c): a program's requirement, no host's
+			}
 			if numberFragment(p.text, m[2]) {
 				continue // "3,5 GB RAM" (corpus 3464): the 5 after a decimal comma is no size
 			}
@@ -1630,7 +1647,7 @@ func (d *doc) statedMemory(sub *subjects) {
 		}
 		for _, m := range reStatedRAMWord.FindAllStringSubmatchIndex(p.text, -1) {
 			sentence := sentenceAround(p.text, m[0], m[1])
-			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) || typicalMachineBefore(p.text, m[0]) {
+			if subj, _ := sub.subjectAt(p.no, sentence); subj != "" || reNotHostMemory.MatchString(sentence) || typicalMachineBefore(p.text, m[0]) || memRequirementBefore(p.text, m[0]) {
 				continue
 			}
 			unit := map[string]string{"Г": "G", "М": "M", "Т": "T"}[p.text[m[4]:m[5]]]
