@@ -20,8 +20,12 @@ func TestH38aPlatformMemoryKills(t *testing.T) {
 			"2026-11-30T14:03:31.000000+00:00 heroku[web.1]: Stopping process with SIGKILL\n", "Heroku", model.OOMScopeCgroup, 512, 2565},
 		"heroku r15 drain": {"Jan 08 10:55:11 warm-cliffs-8392 heroku/web.1: Error R15 (Memory quota vastly exceeded)\n", "Heroku", model.OOMScopeCgroup, 0, 0},
 		// cloud.google.com/run/docs/configuring/memory-limits
-		"cloud run":      {"2026-11-30 14:05:12.345 UTC  ERROR  Memory limit of 512 MiB exceeded with 530 MiB used. Consider increasing the memory limit, see https://cloud.google.com/run/docs/configuring/memory-limits\n", "Cloud Run", model.OOMScopeCgroup, 512, 530},
-		"cloud run bare": {"Memory limit of 2 GiB exceeded with 2100 MiB used. Consider increasing the memory limit, see https://cloud.google.com/functions/docs/configuring/memory\n", "Cloud Run", model.OOMScopeCgroup, 2048, 2100},
+		"cloud run": {"2026-11-30 14:05:12.345 UTC  ERROR  Memory limit of 512 MiB exceeded with 530 MiB used. Consider increasing the memory limit, see https://cloud.google.com/run/docs/configuring/memory-limits\n", "Cloud Run", model.OOMScopeCgroup, 512, 530},
+		// A list item or an inline code span around the notice is a paste's form, not prose
+		// (the forms test's bullets of corpus 3607).
+		"cloud run bullet code": {"- `Memory limit of 5120 MiB exceeded with 5261 MiB used.`\n", "Cloud Run", model.OOMScopeCgroup, 5120, 5261},
+		"cloud run star bullet": {" * Memory limit of 512 MiB exceeded with 530 MiB used.\n", "Cloud Run", model.OOMScopeCgroup, 512, 530},
+		"cloud run bare":        {"Memory limit of 2 GiB exceeded with 2100 MiB used. Consider increasing the memory limit, see https://cloud.google.com/functions/docs/configuring/memory\n", "Cloud Run", model.OOMScopeCgroup, 2048, 2100},
 		// App Engine standard: the soft limit (shut down after the request) and the hard one.
 		"app engine soft":    {"2026-11-30 14:06:01.000 Exceeded soft memory limit of 256 MB with 270 MB after servicing 1523 requests total. Consider setting a larger instance class in app.yaml.\n", "App Engine", model.OOMScopeCgroup, 256, 270},
 		"app engine private": {"E 2014-07-01 12:00:00.000 Exceeded soft private memory limit with 260.109 MB after servicing 2406 requests total\n", "App Engine", model.OOMScopeCgroup, 0, 260},

@@ -55,7 +55,7 @@ var (
 	reAppEngineLimit  = lazyre.New(`Exceeded (soft|hard) (?:private )?memory limit (?:of (\d+(?:\.\d+)?) ?(MB|MiB) )?with (\d+(?:\.\d+)?) ?(MB|MiB) after +servicing \d+ requests total\b`)
 	reGCFMemory       = lazyre.New(`(?:Error: memory limit exceeded\. Function invocation was interrupted\.?|Function killed\. Error: memory limit exceeded\.?)$`)
 	reFlyOOMNotice    = lazyre.New(`(?:INFO +)?Process appears to have been OOM killed!$`)
-	rePlatformPrefixW = lazyre.New(`^(?:\S*\d\S*|[A-Za-z][\w.-]*\[[^\]\s]*\]:?|[\w.-]+/[\w.-]+:|\[[^\]]*\]\S*|[A-Z]+:?|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|[a-z]+[A-Z_-][\w.-]*|-+|\|)$`)
+	rePlatformPrefixW = lazyre.New(`^(?:\S*\d\S*|[A-Za-z][\w.-]*\[[^\]\s]*\]:?|[\w.-]+/[\w.-]+:|\[[^\]]*\]\S*|[A-Z]+:?|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|[a-z]+[A-Z_-][\w.-]*|[-*+•\x60]+|\|)$`)
 	reFlyRegion       = lazyre.New(`^[a-z]{3}$`)
 )
 
