@@ -791,6 +791,9 @@ func (d *doc) kernelReport(i int) bool {
 		d.used[i] = true
 		return true
 	}
+	if !maybe && slubCacheLine(t) && d.headerlessSlub(i) {
+		return true // a SLUB failure whose header is cut or below its cache line (slubheaderless.go)
+	}
 	switch {
 	case maybe && isNoMMUAllocHeader(t):
 		af, size, ok := parseNoMMUAlloc(t)
@@ -893,13 +896,7 @@ func (d *doc) kernelReport(i int) bool {
 		}
 		r := report{kind: "slab", slab: s}
 		collectReport(d.ls, i, d.used, &r)
-		d.markUsed(r.used)
-		d.reportKernel(&r)
-		ev := r.finishSlab(d.ls)
-		d.tl.Events = append(d.tl.Events, ev)
-		a := &slabArtifact{SlabFailure: s, reportExtras: r.x, ModeValue: v, Notes: r.notes}
-		d.gfpLater = append(d.gfpLater, a)
-		d.addArtifact(KindSlabFailure, ev.FirstLine, ev.LastLine, a)
+		d.addSlabReport(&r, v)
 		return true
 	}
 	return d.showMemReport(i)

@@ -529,6 +529,9 @@ func mayStartReportHolding(t string, needles uint32) bool {
 		// whole-text loop, which joins first, read a show_mem dump.
 		return true
 	}
+	if slubCacheLine(t) {
+		return true // a SLUB failure's cache line without its header above (slubheaderless.go)
+	}
 	if cannotStartDump(t) {
 		// The OOM killer's trace without its header starts "CPU: " or "Pid: " (or is
 		// "Call Trace:"): its own test looks at the first byte before anything else.

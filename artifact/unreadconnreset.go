@@ -49,6 +49,9 @@ func connResetLine(t string) (string, bool) {
 	if strings.Contains(t, "Connection to remote host is broken.") {
 		return borgBrokenWhy, true
 	}
+	if why, ok := stratumPoolClosed(t); ok {
+		return why, true
+	}
 	if k := strings.Index(t, "_exchange_identification: "); k >= 3 {
 		// fix38c: the OpenSSH client's banner exchange (sshconnect.c, "ssh_" before 8.0,
 		// "kex_" since): the server closed or reset the connection before its version line.
@@ -89,4 +92,54 @@ func goOpErrorBefore(head, op string) bool {
 	}
 	c := strings.LastIndexByte(addr, ':')
 	return c > 0 && c < len(addr)-1 && isDigits(addr[c+1:])
+}
+
+// fix44b: a mining client's stratum connection to its pool, closed by the pool. XMRig's
+// Client::onRead (src/base/net/stratum/Client.cpp) logs "<pool> read error: \"<libuv
+// error>\"" when libuv's read callback gets nread < 0 and closes the connection: UV_EOF
+// is "end of file" (the pool's orderly FIN), UV_ECONNRESET "connection reset by peer";
+// Network::onPause (src/net/Network.cpp) then logs "no active pools, stop mining" until a
+// reconnect ("use pool ..."). The pool, or a proxy or NAT between, ended one connection;
+// no counter, buffer or memory figure of the host's.
+const (
+	stratumClosedWhy  = "a mining client's own report that its pool closed the stratum TCP connection (XMRig src/base/net/stratum/Client.cpp onRead: \"<pool> read error: 'end of file'\" is libuv's UV_EOF, the pool's orderly close; \"connection reset by peer\" a reset): the pool, or a proxy or NAT between them, ended one connection and the client reconnects; no socket buffer, memory or counter of the host's; headroom has no rule for a program's closed connection"
+	stratumNoPoolsWhy = "a mining client's own notice that no pool connection is up (XMRig src/net/Network.cpp onPause: \"no active pools, stop mining\"): it pauses until it reconnects (\"use pool ...\"); the pool's side or the path to it, no socket buffer, memory or counter of the host's; headroom has no rule for it"
+)
+
+// libuvReadErrors: libuv's uv_strerror texts a closed or broken connection gives a read.
+var libuvReadErrors = []string{"end of file", "connection reset by peer", "connection aborted", "broken pipe", "operation canceled"}
+
+// stratumPoolClosed: t is XMRig's "<pool> read error: \"<libuv text>\"" (the pool named by
+// a stratum URL or HOST:PORT before it) or its "no active pools, stop mining".
+func stratumPoolClosed(t string) (string, bool) {
+	if strings.Contains(t, "no active pools, stop mining") {
+		return stratumNoPoolsWhy, true
+	}
+	k := strings.Index(t, " read error: \"")
+	if k < 1 {
+		return "", false
+	}
+	rest := t[k+len(" read error: \""):]
+	ok := false
+	for _, e := range libuvReadErrors {
+		if strings.HasPrefix(rest, e+"\"") {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return "", false
+	}
+	pool := t[:k]
+	if j := strings.LastIndexAny(pool, " `'\t"); j >= 0 {
+		pool = pool[j+1:]
+	}
+	if strings.HasPrefix(pool, "stratum+") || strings.Contains(pool, "://") {
+		return stratumClosedWhy, true
+	}
+	c := strings.LastIndexByte(pool, ':')
+	if c > 0 && c < len(pool)-1 && isDigits(pool[c+1:]) {
+		return stratumClosedWhy, true
+	}
+	return "", false
 }

@@ -118,6 +118,21 @@ var dbOwnForms = []struct{ text, why string }{
 	// ActiveMQ Artemis (ActiveMQServerLogger): address full at max-size-bytes /
 	// global-max-size (BLOCK policy), disk at max-disk-usage.
 	{"Blocking message production on address", "ActiveMQ Artemis blocked producers on an address at its own max-size-bytes/global-max-size (or, with \"Disk Full!\", max-disk-usage): the broker's configured limit, not the kernel's memory"},
+	// fix44b: an embedded database's own limit. LMDB's mdb_strerror (libraries/liblmdb/mdb.c,
+	// mdb_errstr[]) spells each of its error codes "MDB_NAME: text"; MDB_MAP_FULL is returned
+	// by mdb_put/mdb_txn_commit when the write needs a page past the map size the program set
+	// with mdb_env_set_mapsize (the data file then stands at that size), MDB_MAP_RESIZED when
+	// another process grew the map, MDB_READERS_FULL and MDB_DBS_FULL at maxreaders/maxdbs.
+	{"MDB_MAP_FULL: Environment mapsize limit reached", lmdbLimitWhy},
+	{"MDB_MAP_RESIZED: Database contents grew beyond environment mapsize", lmdbLimitWhy},
+	{"MDB_READERS_FULL: Environment maxreaders limit reached", lmdbLimitWhy},
+	{"MDB_DBS_FULL: Environment maxdbs limit reached", lmdbLimitWhy},
+	// DuckDB's Allocator (src/common/allocator.cpp AllocateData): its allocation function
+	// returned NULL and it throws OutOfMemoryException("Failed to allocate block of %llu
+	// bytes"), printed "Out of Memory Error: Failed to allocate block of N bytes": one
+	// request of DuckDB's own allocator refused (its allocator, an address-space or page-size
+	// limit of the build, e.g. jemalloc on a 64K-page arm64 kernel), not the kernel's OOM.
+	{duckdbAllocBlock, "DuckDB's own allocator refused one request (src/common/allocator.cpp: OutOfMemoryException \"Failed to allocate block of N bytes\", printed after \"Out of Memory Error: \"): the program's allocator or its own limit, not a kill by the kernel's OOM killer and no statement about the host's free memory"},
 }
 
 // dbOwnLine says why t is one of dbOwnForms, or an Erlang broker's emfile, or a Go
@@ -137,6 +152,9 @@ func dbOwnLine(t string) (string, bool) {
 		if k := strings.Index(t, f.text); k >= 0 {
 			if f.text == mysqldSignal && !mysqldSignalTail(t[k+len(f.text):]) {
 				continue // "mysqld got signal 9 from ...": a sentence, not the handler's "N ;"
+			}
+			if f.text == duckdbAllocBlock && !bytesCountAfter(t[k+len(f.text):]) {
+				continue // "failed to allocate block of memory": no byte count, not DuckDB's message
 			}
 			return f.why + "; headroom has no reader for this log", true
 		}
@@ -238,6 +256,21 @@ func dbLineWhy(t string) (string, bool) {
 		return why, true // a distributed database's or key-value store's own (unreaddistdb.go)
 	}
 	return dbOwnLine(t)
+}
+
+// duckdbAllocBlock: DuckDB's Allocator message before its byte count (fix44b).
+const duckdbAllocBlock = "Failed to allocate block of "
+
+// lmdbLimitWhy: LMDB's own environment limits (fix44b).
+const lmdbLimitWhy = "LMDB's own environment limit (libraries/liblmdb/mdb.c mdb_strerror: \"MDB_MAP_FULL: Environment mapsize limit reached\" when a write needs a page past the map size the program set with mdb_env_set_mapsize, so data.mdb stands at that size; MDB_MAP_RESIZED, MDB_READERS_FULL, MDB_DBS_FULL alike): a database's configured size or slot limit, not the host's memory, no allocation failure and no kill by the kernel's OOM killer"
+
+// bytesCountAfter: rest starts with a byte count, "N bytes".
+func bytesCountAfter(rest string) bool {
+	n := 0
+	for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.HasPrefix(rest[n:], " bytes")
 }
 
 // sqliteNoMemWhy: SQLite's "out of memory" (SQLITE_NOMEM, sqlite3_errstr).

@@ -27,6 +27,12 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// "CALL_AND_RETRY_LAST", "Zone", "MarkCompactCollector: young object promotion failed").
 	{"Allocation failed", "Allocation failed - JavaScript heap out of memory", "V8's heap reached its own limit (src/api/api.cc ReportOOMFailure: \"Allocation failed - JavaScript heap out of memory\", printed by Node as \"FATAL ERROR: <location> ...\"): the old space passed --max-old-space-size (NODE_OPTIONS; by default a share of the memory V8 sees) and Node aborted itself (SIGABRT, exit 134): no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	{"Allocation failed", "Allocation failed - process out of memory", "V8 could not get memory outside its JavaScript heap (src/api/api.cc ReportOOMFailure: \"Allocation failed - process out of memory\": a zone, a code space or a backing store whose malloc or mmap was refused: the process's address space, RLIMIT_AS, overcommit or a cgroup's limit) and Node aborted itself: no kill by the kernel's OOM killer"},
+	// fix44b: DuckDB's exceptions print "<type> Error: <message>" (src/common/exception.cpp
+	// Exception::ExceptionTypeToString, OUT_OF_MEMORY is "Out of Memory"), and the Python
+	// client raises them as duckdb.OutOfMemoryException: its buffer manager's "failed to pin
+	// block of size X (U/L used)" against its own memory_limit, its allocator's "Failed to
+	// allocate block of N bytes". Before .NET's form, which the class name would match.
+	{"Out of Memory Error: ", "Out of Memory Error: ", "DuckDB's own out-of-memory exception (\"Out of Memory Error: ...\", src/common/exception.cpp; the buffer manager's \"failed to pin block of size X (U/L used)\" against DuckDB's own memory_limit, 80% of RAM by default, or its allocator's \"Failed to allocate block of N bytes\"): a query failed inside the database's own limit; no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	// .NET: the runtime throws its preallocated System.OutOfMemoryException when the GC cannot
 	// commit heap memory (gc.cpp, past GCHeapHardLimit, which defaults to 75% of the
 	// container's cgroup memory limit) or an allocation is larger than it can map; its

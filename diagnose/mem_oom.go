@@ -524,7 +524,7 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 			role = "a kmalloc cache (skb data buffers come from these)"
 		}
 		ev = append(ev, Evidence{What: "cache " + s.Cache,
-			Value:  fmt.Sprintf("object %d B, slab buffer %d B, default order %d, min order %d, mode %s, node %d: %s", s.ObjectSize, s.BufferSize, s.DefaultOrder, s.MinOrder, s.Mode, s.Node, role),
+			Value:  fmt.Sprintf("object %d B, slab buffer %d B, default order %d, min order %d, %s: %s", s.ObjectSize, s.BufferSize, s.DefaultOrder, s.MinOrder, slabModeNode(s), role),
 			Source: memEventSource(e)})
 	}
 	if len(evs) == 0 {
@@ -670,4 +670,13 @@ func addressSpaceKillsWhy(ks []model.RuntimeOOM) string {
 		return ""
 	}
 	return fmt.Sprintf("%d kill(s) of a batch job at a virtual-memory (address-space) limit, no OOM kill: %s (%s); a vmem limit counts mapped and reserved address space, not resident memory, so it says nothing of the job's or the host's memory in use", killCount(ks), ks[0].Reporter, ks[0].Source)
+}
+
+// slabModeNode: the SLUB header's GFP mode and node, or that the header is not in the text
+// (fix44b: a report cut to "SLUB:" or quoted newest first, read from its cache line).
+func slabModeNode(s *model.SlabFailure) string {
+	if s.Mode == "" {
+		return "mode and node not in the text (its header is cut)"
+	}
+	return fmt.Sprintf("mode %s, node %d", s.Mode, s.Node)
 }
