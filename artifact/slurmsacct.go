@@ -28,8 +28,9 @@ const KindSlurmSacct = "slurm_sacct"
 
 // SlurmSacct is a sacct table: its rows and the jobs whose state was OUT_OF_MEMORY.
 type SlurmSacct struct {
-	Rows   int      `json:"rows"`
-	OOMJob []string `json:"oom_jobs,omitempty"`
+	Rows    int      `json:"rows"`
+	OOMRows int      `json:"oom_rows,omitempty"` // the job's and its steps' rows in state OUT_OF_MEMORY
+	OOMJob  []string `json:"oom_jobs,omitempty"`
 }
 
 var (
@@ -115,6 +116,7 @@ func (d *doc) sacctTable(i int) int {
 		// The State cell, or any cell of a row whose columns a paste shifted (tabs, a
 		// proportional font): a state is one word.
 		if st := cells[stJ]; strings.HasPrefix(st, "OUT_OF_ME") || sep == "" && oomStateWord(r) {
+			s.OOMRows++
 			job, _, _ := strings.Cut(cells[idJ], ".")
 			if !seen[job] {
 				seen[job] = true
@@ -143,8 +145,14 @@ func cut(row string, c [2]int) string {
 	return row[c[0]:min(c[1], len(row))]
 }
 
-// sacctJobID: "123456", "123456.batch", "123456_7.0", "123456+1.extern".
+// sacctJobID: "123456", "123456.batch", "123456_7.0", "123456+1.extern"; or the same with
+// the job's number redacted by the one who pasted it, as one bracketed word ("[JOBID].0",
+// "<jobid>.batch", "[JOBID].bat+": fix44c, corpus 3724): the step suffix and the table's
+// dashes and header still make it sacct's row.
 func sacctJobID(s string) bool {
+	if r, ok := redactedJobID(s); ok {
+		s = "0" + r
+	}
 	if s == "" || s[0] < '0' || s[0] > '9' {
 		return false
 	}
@@ -155,6 +163,34 @@ func sacctJobID(s string) bool {
 		}
 	}
 	return true
+}
+
+// redactedJobID: s starts with a placeholder for a job's number, "[WORD]" or "<WORD>" where
+// WORD is letters, digits or '_' and names a job ("JOBID", "job_id", "jobid"); it returns
+// the rest (the step suffix, "" for the job's own row).
+func redactedJobID(s string) (string, bool) {
+	if len(s) < 3 || s[0] != '[' && s[0] != '<' {
+		return "", false
+	}
+	closer := byte(']')
+	if s[0] == '<' {
+		closer = '>'
+	}
+	end := strings.IndexByte(s, closer)
+	if end < 2 {
+		return "", false
+	}
+	w := s[1:end]
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return "", false
+		}
+	}
+	if !strings.Contains(strings.ToLower(w), "job") {
+		return "", false
+	}
+	return s[end+1:], true
 }
 
 // slurmStateOOM keeps a job state OUT_OF_MEMORY as a memory-cgroup kill, unless Slurm's own
