@@ -58,24 +58,15 @@ var (
 
 // spadesMem converts SPAdes' human_readable_memory figure to bytes.
 func spadesMem(s string) (int64, bool) {
-	mul := int64(1)
-	switch s[len(s)-1] {
-	case 'K':
-		mul = 1 << 10
-	case 'M':
-		mul = 1 << 20
-	case 'G':
-		mul = 1 << 30
-	case 'T':
-		mul = 1 << 40
-	default:
+	k := strings.IndexByte("KMGT", s[len(s)-1])
+	if k < 0 {
 		return 0, false // a bare number is no figure SPAdes prints
 	}
 	n, err := strconv.ParseInt(s[:len(s)-1], 10, 64)
 	if err != nil {
 		return 0, false
 	}
-	return n * mul, true
+	return n << (10 * (k + 1)), true
 }
 
 // spadesLog reads SPAdes' records from line i on; it returns the lines it read.
