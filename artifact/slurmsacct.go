@@ -59,7 +59,7 @@ func (d *doc) sacctTable(i int) int {
 			return 0
 		}
 		dash := d.ls[i+1].Text
-		if strings.Trim(dash, "- ") != "" || !strings.Contains(dash, "----") {
+		if strings.Trim(dash, "- \t") != "" || !strings.Contains(dash, "----") {
 			return 0
 		}
 		for k := 0; k < len(dash); {
@@ -75,6 +75,9 @@ func (d *doc) sacctTable(i int) int {
 		}
 		for _, c := range cols {
 			names = append(names, strings.TrimSpace(cut(h, c)))
+		}
+		if f := strings.Fields(h); len(f) == len(cols) && !sacctNamed(names) {
+			names = f // a header whose spaces a paste squashed or turned into tabs: one word a column
 		}
 		first = i + 2
 	}
@@ -108,6 +111,12 @@ func (d *doc) sacctTable(i int) int {
 				cells = append(cells, strings.TrimSpace(cut(r, c)))
 			}
 		}
+		if sep == "" && idJ == 0 && !sacctJobID(cells[0]) {
+			// Columns a paste shifted (tabs, squashed spaces): the job id is the row's first word.
+			if f := strings.Fields(r); len(f) > 0 && sacctJobID(f[0]) {
+				cells[0] = f[0]
+			}
+		}
 		if len(cells) <= max(idJ, stJ) || !sacctJobID(cells[idJ]) {
 			break
 		}
@@ -135,6 +144,16 @@ func (d *doc) sacctTable(i int) int {
 		d.slurmStateOOM("sacct (State OUT_OF_MEMORY)", job, d.ls[i].No)
 	}
 	return last - i + 1
+}
+
+// sacctNamed: names holds sacct's JobID and State columns.
+func sacctNamed(names []string) bool {
+	id, st := false, false
+	for _, n := range names {
+		id = id || n == "JobID" || n == "JobIDRaw"
+		st = st || n == "State"
+	}
+	return id && st
 }
 
 // cut is row's text in column c, the last column running to the row's end.

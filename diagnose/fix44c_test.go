@@ -40,6 +40,15 @@ func TestFix44cSacctRedactedJobID(t *testing.T) {
 			t.Errorf("%s fired on one job's cgroup: %+v", id, res.Findings)
 		}
 	}
+	// The same table with its spaces squashed or turned into tabs by the paste.
+	for _, form := range []string{strings.Join(strings.Fields(strings.ReplaceAll(fix44cSacct, "\n", " \x00 ")), " "), strings.ReplaceAll(fix44cSacct, "      ", "\t")} {
+		form = strings.ReplaceAll(form, " \x00 ", "\n")
+		form = strings.ReplaceAll(form, " \x00", "\n")
+		tl := pasteTimeline(t, form)
+		if len(tl.RuntimeOOMs) != 1 {
+			t.Errorf("shifted columns: %q: %+v", form, tl.RuntimeOOMs)
+		}
+	}
 	// Placeholders of the same table that name no job, and a healthy redacted table.
 	for name, text := range map[string]string{
 		"not a job's placeholder": strings.ReplaceAll(fix44cSacct, "[JOBID]", "[HOST]"),
