@@ -28,8 +28,9 @@ const KindSlurmSacct = "slurm_sacct"
 
 // SlurmSacct is a sacct table: its rows and the jobs whose state was OUT_OF_MEMORY.
 type SlurmSacct struct {
-	Rows   int      `json:"rows"`
-	OOMJob []string `json:"oom_jobs,omitempty"`
+	Rows    int      `json:"rows"`
+	OOMRows int      `json:"oom_rows,omitempty"` // the job's and its steps' rows in state OUT_OF_MEMORY
+	OOMJob  []string `json:"oom_jobs,omitempty"`
 }
 
 var (
@@ -58,7 +59,7 @@ func (d *doc) sacctTable(i int) int {
 			return 0
 		}
 		dash := d.ls[i+1].Text
-		if strings.Trim(dash, "- ") != "" || !strings.Contains(dash, "----") {
+		if strings.Trim(dash, "- \t") != "" || !strings.Contains(dash, "----") {
 			return 0
 		}
 		for k := 0; k < len(dash); {
@@ -74,6 +75,9 @@ func (d *doc) sacctTable(i int) int {
 		}
 		for _, c := range cols {
 			names = append(names, strings.TrimSpace(cut(h, c)))
+		}
+		if f := strings.Fields(h); len(f) == len(cols) && !sacctNamed(names) {
+			names = f // a header whose spaces a paste squashed or turned into tabs: one word a column
 		}
 		first = i + 2
 	}
@@ -107,6 +111,12 @@ func (d *doc) sacctTable(i int) int {
 				cells = append(cells, strings.TrimSpace(cut(r, c)))
 			}
 		}
+		if sep == "" && idJ == 0 && !sacctJobID(cells[0]) {
+			// Columns a paste shifted (tabs, squashed spaces): the job id is the row's first word.
+			if f := strings.Fields(r); len(f) > 0 && sacctJobID(f[0]) {
+				cells[0] = f[0]
+			}
+		}
 		if len(cells) <= max(idJ, stJ) || !sacctJobID(cells[idJ]) {
 			break
 		}
@@ -115,6 +125,7 @@ func (d *doc) sacctTable(i int) int {
 		// The State cell, or any cell of a row whose columns a paste shifted (tabs, a
 		// proportional font): a state is one word.
 		if st := cells[stJ]; strings.HasPrefix(st, "OUT_OF_ME") || sep == "" && oomStateWord(r) {
+			s.OOMRows++
 			job, _, _ := strings.Cut(cells[idJ], ".")
 			if !seen[job] {
 				seen[job] = true
@@ -135,6 +146,16 @@ func (d *doc) sacctTable(i int) int {
 	return last - i + 1
 }
 
+// sacctNamed: names holds sacct's JobID and State columns.
+func sacctNamed(names []string) bool {
+	id, st := false, false
+	for _, n := range names {
+		id = id || n == "JobID" || n == "JobIDRaw"
+		st = st || n == "State"
+	}
+	return id && st
+}
+
 // cut is row's text in column c, the last column running to the row's end.
 func cut(row string, c [2]int) string {
 	if c[0] >= len(row) {
@@ -143,8 +164,14 @@ func cut(row string, c [2]int) string {
 	return row[c[0]:min(c[1], len(row))]
 }
 
-// sacctJobID: "123456", "123456.batch", "123456_7.0", "123456+1.extern".
+// sacctJobID: "123456", "123456.batch", "123456_7.0", "123456+1.extern"; or the same with
+// the job's number redacted by the one who pasted it, as one bracketed word ("[JOBID].0",
+// "<jobid>.batch", "[JOBID].bat+": fix44c, corpus 3724): the step suffix and the table's
+// dashes and header still make it sacct's row.
 func sacctJobID(s string) bool {
+	if r, ok := redactedJobID(s); ok {
+		s = "0" + r
+	}
 	if s == "" || s[0] < '0' || s[0] > '9' {
 		return false
 	}
@@ -155,6 +182,34 @@ func sacctJobID(s string) bool {
 		}
 	}
 	return true
+}
+
+// redactedJobID: s starts with a placeholder for a job's number, "[WORD]" or "<WORD>" where
+// WORD is letters, digits or '_' and names a job ("JOBID", "job_id", "jobid"); it returns
+// the rest (the step suffix, "" for the job's own row).
+func redactedJobID(s string) (string, bool) {
+	if len(s) < 3 || s[0] != '[' && s[0] != '<' {
+		return "", false
+	}
+	closer := byte(']')
+	if s[0] == '<' {
+		closer = '>'
+	}
+	end := strings.IndexByte(s, closer)
+	if end < 2 {
+		return "", false
+	}
+	w := s[1:end]
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return "", false
+		}
+	}
+	if !strings.Contains(strings.ToLower(w), "job") {
+		return "", false
+	}
+	return s[end+1:], true
 }
 
 // slurmStateOOM keeps a job state OUT_OF_MEMORY as a memory-cgroup kill, unless Slurm's own

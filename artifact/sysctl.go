@@ -313,6 +313,9 @@ func (d *doc) prose(i int) {
 	if d.slurmLine(i) || d.slurmStateLine(i) || d.sacctTable(i) > 0 || d.batchMemLine(i) {
 		return // Slurm's report of a step's memory cgroup OOM or its own kill, a job's state (slurmoom.go, slurmsacct.go); another scheduler's (batchmemkill.go)
 	}
+	if d.spadesLog(i) > 0 || d.spadesAbort(i) || d.gnuTime(i) > 0 || d.galaxyJobMetrics(i) > 0 {
+		return // SPAdes' log records with the process's memory, spades.py's stage killed by SIGKILL (spadeslog.go); GNU time's report (gnutime.go); Galaxy's job metrics (galaxymetrics.go)
+	}
 	if cutStamp(d.ls[i].Text) {
 		d.unparsed(i, i, d.cutStampReason(i))
 		return

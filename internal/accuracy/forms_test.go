@@ -943,6 +943,7 @@ const (
 )
 
 var formsKnownLimits = map[string]string{
+	"flattened 3724-snakemake-executor-plugin-slurm-348-2025-sacct-steps-out-of-me-0-125-jobstep-retries-slurm-24.11":                             limitSacctTableRows,
 	"flattened 1703-uwsgi-2444-2022-ubuntu-20.04-openstack-listen-queue-3030-full-100-101-of-100":                                                 limitProgramLineOwnLine,
 	"flattened 1705-penny-dreadful-5373-2018-uwsgi-listen-queue-127.0.0.1-5000-full-101-of-100-one-off":                                           limitProgramLineOwnLine,
 	"inline-code-lines 1707-delfitlm-147-2024-docker-uwsgi-listen-queue-8000-full-101-of-100-then-harakiri":                                       limitProgramLineOwnLine,
@@ -1289,6 +1290,8 @@ var formsKnownLimits = map[string]string{
 	// named in advice ("check \"OOMKilled\": true in docker inspect"), which is not read.
 	"flattened 3629-valhalla-5820-2026-docker-inspect-oomkilled-true-build-tiles": limitDockerInspectQuotedEndsLine,
 }
+
+const limitSacctTableRows = "sacct's table is read by its header, its dash row and one row a job or step (slurmsacct.go sacctTable); the whole post flattened onto one line has no rows left, and an OUT_OF_ME+ word in a sentence is no sacct row (advice and questions name it too)"
 
 const limitDockerInspectQuotedEndsLine = "docker inspect's field quoted at the end of the sentence that ran the command (kube_runner.go reDockerInspectSaid) is read only where it ends its line: flattened with the whole post, words follow it as they follow the key named in advice or a question, which are not read"
 
