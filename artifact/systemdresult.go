@@ -170,3 +170,66 @@ func (d *doc) systemctlStatusLine(i int) bool {
 	d.addArtifact(KindSystemctlStatus, first, d.ls[i].No, s)
 	return true
 }
+
+// fix44a (corpus 3681): systemd's result line quoted whole in the text's title, over a body
+// that does not log it: "ollama continues to run, and cannot kill ollama: \"nixos systemd[1]:
+// ollama.service: Failed with result 'oom-kill'.\"". A tracker's title commonly quotes the
+// log line its report is about (trackertitle.go); this one is systemd's own line, in quotes,
+// its journal prefix ("HOST systemd[1]: ") kept or not, the unit a unit's name
+// (systemdUnitSuffixes) and nothing after the line's final period. It is the same kill the
+// journal line records (systemdFailedOOMLine). A title that asks ("what does ... mean?"),
+// supposes or negates, or a quote without a unit name ("Failed with result 'oom-kill'"), is
+// no statement of the host's kill.
+func (d *doc) systemdResultInTitle() {
+	p, ok := d.titleProse()
+	if !ok {
+		p, ok = d.crumbTitle()
+	}
+	if !ok || !strings.Contains(p.text, systemdFailedOOM) {
+		return
+	}
+	unit, ok := systemdResultQuoted(p.text)
+	if !ok || reTitleQuestion.MatchString(p.text) || reHypothetical.MatchString(p.text) {
+		return
+	}
+	for _, o := range d.tl.RuntimeOOMs {
+		if strings.HasPrefix(o.Reporter, "systemd for "+unit+" ") {
+			return // the body's own journal line said it
+		}
+	}
+	d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemd for " + unit + " (Failed with result 'oom-kill', its journal line quoted in the title)",
+		Source: fmt.Sprintf("line %d", p.no)})
+}
+
+// systemdResultQuoted: the unit of systemd's "UNIT: Failed with result 'oom-kill'." quoted
+// whole in t (in double quotes, curly quotes or backticks), with or without the journal's
+// "HOST systemd[PID]: " before it.
+func systemdResultQuoted(t string) (string, bool) {
+	k := strings.Index(t, systemdFailedOOM)
+	end := k + len(systemdFailedOOM)
+	open := strings.LastIndexAny(t[:k], "\"`“")
+	if open < 0 {
+		return "", false
+	}
+	q, w := t[open], 1
+	closing := string(q)
+	if strings.HasPrefix(t[open:], "“") {
+		closing, w = "”", len("“")
+	}
+	if !strings.HasPrefix(t[end:], closing) {
+		return "", false
+	}
+	inner := t[open+w : k]
+	if s := strings.LastIndex(inner, ": "); s >= 0 {
+		// the journal's prefix: "HOST systemd[1]" (or "systemd[1]") before the unit
+		head := inner[:s]
+		if !strings.HasSuffix(head, "]") || !strings.Contains(head, "systemd[") {
+			return "", false
+		}
+		inner = inner[s+2:]
+	}
+	if inner == "" || strings.ContainsAny(inner, " \t") || !slices.ContainsFunc(systemdUnitSuffixes[:], func(s string) bool { return strings.HasSuffix(inner, s) }) {
+		return "", false
+	}
+	return inner, true
+}
