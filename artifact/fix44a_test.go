@@ -24,7 +24,7 @@ func TestSystemdResultQuotedInTitle(t *testing.T) {
 			continue
 		}
 		o := tl.RuntimeOOMs[0]
-		if !strings.HasPrefix(o.Reporter, "systemd for "+c.unit+" (Failed with result 'oom-kill', its journal line quoted in the title)") || o.Source != "line 1" || o.Count != 1 || o.Scope != "" {
+		if !strings.HasPrefix(o.Reporter, "systemd for "+c.unit+" (Failed with result 'oom-kill', its journal line quoted in the text)") || o.Source != "line 1" || o.Count != 1 || o.Scope != "" {
 			t.Errorf("%q: %+v, want systemd for %s from line 1", c.title, o, c.unit)
 		}
 	}
@@ -43,8 +43,13 @@ func TestSystemdResultQuotedInTitle(t *testing.T) {
 			t.Errorf("%q: RuntimeOOMs %+v, want none", title, tl.RuntimeOOMs)
 		}
 	}
+	// A wrapped paste moves the title: the quote in a sentence of the body is read too.
+	tl := ParseString("Left it idle; the journal then said \"ollama.service: Failed with result 'oom-kill'.\" and it stopped.\n", "p", Options{})
+	if len(tl.RuntimeOOMs) != 1 || tl.RuntimeOOMs[0].Source != "line 1" {
+		t.Errorf("quote in a sentence: %+v, want one kill from line 1", tl.RuntimeOOMs)
+	}
 	// The title over the journal line itself: one kill, not two.
-	tl := ParseString("# ollama killed: \"ollama.service: Failed with result 'oom-kill'.\"\n\nJun 28 08:05:25 nixos systemd[1]: ollama.service: Failed with result 'oom-kill'.\n", "p", Options{})
+	tl = ParseString("# ollama killed: \"ollama.service: Failed with result 'oom-kill'.\"\n\nJun 28 08:05:25 nixos systemd[1]: ollama.service: Failed with result 'oom-kill'.\n", "p", Options{})
 	if n := len(tl.RuntimeOOMs); n != 1 || tl.RuntimeOOMs[0].Count != 1 {
 		t.Errorf("title over its journal line: %+v, want the line's one kill", tl.RuntimeOOMs)
 	}
