@@ -283,6 +283,8 @@ func (d *doc) stated() {
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
+	// systemd's result line quoted in the title (systemdresult.go, fix44a).
+	d.systemdResultInTitle()
 	p, ok := d.titleProse()
 	if !ok && d.kernelMemDump() && !d.hasAllocFailure() {
 		// A Mem-Info dump whose header the paste left out, under a tracker's breadcrumb

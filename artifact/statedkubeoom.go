@@ -29,7 +29,13 @@ import (
 // nothing.
 var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|restarted|stopped|died|ended|crash(?:es|ed)?)\\s+(?:with\\s+(?:an?\\s+)?|by\\s+)?(?:(?:the\\s+)?(?:reason|status|state)\\s*:?\\s*)?[`*\"'_]*OOMKilled\\b" +
 	"|(?:→|->|=>)\\s*[`*\"'_]*OOMKilled\\b" +
-	"|\\bOOMKilled[`*\"'_]*\\s*(?:error\\s*)?\\((?:exit|error)(?:\\s+code)?\\s*:?\\s*137\\)" +
+	// fix44a (corpus 3698): the exit code with more of the state in the same parentheses,
+	// "**OOMKilled** (exit 137, `reason: OOMKilled`)".
+	"|\\bOOMKilled[`*\"'_]*\\s*(?:error\\s*)?\\((?:exit|error)(?:\\s+code)?\\s*:?\\s*137(?:\\)|[,;]\\s[^()\\n]{0,40}\\))" +
+	// fix44a (corpus 3698): the reason as the passive participle of the container it killed,
+	// in markdown's emphasis or code: "`ollama-0` was being **OOMKilled**", "got `OOMKilled`"
+	// (the plain "was OOMKilled" is read already).
+	"|\\b(?:was|were|got|gets|getting|been|being)\\s+(?:being\\s+|repeatedly\\s+|constantly\\s+|again\\s+)?(?:\\*\\*|__|[`*_])OOMKilled\\b" +
 	// fix41a (corpus 3444): the reason as the cause or the manner of a restart or an exit,
 	// "restart every now and then due to an OOMKilled error", "exiting w/ the same
 	// OOMKilled error (error 137)": the container's outcome, as above.

@@ -170,3 +170,71 @@ func (d *doc) systemctlStatusLine(i int) bool {
 	d.addArtifact(KindSystemctlStatus, first, d.ls[i].No, s)
 	return true
 }
+
+// fix44a (corpus 3681): systemd's result line quoted whole in the author's words, most often
+// the text's title over a body that does not log it: "ollama continues to run, and cannot kill
+// ollama: \"nixos systemd[1]: ollama.service: Failed with result 'oom-kill'.\"". A tracker's
+// title commonly quotes the log line its report is about (trackertitle.go); this one is
+// systemd's own line, in quotes, its journal prefix ("HOST systemd[1]: ") kept or not, the
+// unit a unit's name (systemdUnitSuffixes) and nothing after the line's final period. It is
+// the same kill the journal line records (systemdFailedOOMLine). A wrapped or flattened paste
+// moves the title (a code fence, one long line), so every prose line is looked at, as
+// runtimeOOMQuoted does. A sentence that asks ("what does ... mean?"), supposes or advises,
+// or a quote without a unit name ("Failed with result 'oom-kill'"), is no statement of the
+// host's kill.
+func (d *doc) systemdResultInTitle() {
+	for _, p := range d.proseLines {
+		if !strings.Contains(p.text, systemdFailedOOM) {
+			continue
+		}
+		unit, open, ok := systemdResultQuoted(p.text)
+		if !ok {
+			continue
+		}
+		sentence := sentenceAround(p.text, open, open+1)
+		if reTitleQuestion.MatchString(sentence) || reHypothetical.MatchString(sentence) {
+			continue
+		}
+		for _, o := range d.tl.RuntimeOOMs {
+			if strings.HasPrefix(o.Reporter, "systemd for "+unit+" ") {
+				return // the text's own journal line said it, or a line above quoted it
+			}
+		}
+		d.addRuntimeOOM(model.RuntimeOOM{Reporter: "systemd for " + unit + " (Failed with result 'oom-kill', its journal line quoted in the text)",
+			Source: fmt.Sprintf("line %d", p.no)})
+		return
+	}
+}
+
+// systemdResultQuoted: the unit of systemd's "UNIT: Failed with result 'oom-kill'." quoted
+// whole in t (in double quotes, curly quotes or backticks), with or without the journal's
+// "HOST systemd[PID]: " before it, and the offset of the opening quote.
+func systemdResultQuoted(t string) (string, int, bool) {
+	k := strings.Index(t, systemdFailedOOM)
+	end := k + len(systemdFailedOOM)
+	open := strings.LastIndexAny(t[:k], "\"`“")
+	if open < 0 {
+		return "", 0, false
+	}
+	q, w := t[open], 1
+	closing := string(q)
+	if strings.HasPrefix(t[open:], "“") {
+		closing, w = "”", len("“")
+	}
+	if !strings.HasPrefix(t[end:], closing) {
+		return "", 0, false
+	}
+	inner := t[open+w : k]
+	if s := strings.LastIndex(inner, ": "); s >= 0 {
+		// the journal's prefix: "HOST systemd[1]" (or "systemd[1]") before the unit
+		head := inner[:s]
+		if !strings.HasSuffix(head, "]") || !strings.Contains(head, "systemd[") {
+			return "", 0, false
+		}
+		inner = inner[s+2:]
+	}
+	if inner == "" || strings.ContainsAny(inner, " \t") || !slices.ContainsFunc(systemdUnitSuffixes[:], func(s string) bool { return strings.HasSuffix(inner, s) }) {
+		return "", 0, false
+	}
+	return inner, open, true
+}
