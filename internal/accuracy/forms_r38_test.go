@@ -19,3 +19,17 @@ func init() {
 		formsKnownLimits["flattened "+c] = limitFlattenedSlurmInProse
 	}
 }
+
+// Round 39: 3746's log lines are "> ISO-stamp<TAB>[uptime][caller] message", quoted newest
+// first. With the tab turned to spaces (tabs-to-spaces, squashed-spaces) or the lines
+// joined (flattened), the line reader no longer takes them for kernel log lines (an ISO
+// stamp, spaces, then "[uptime][caller]", with no host and no "kernel:" tag: 13 of 18
+// lines fall to other_log), so the SLUB lines below the failure are not read as a kernel
+// report; only the allocation failure's own header, read wherever it stands, is.
+const limitISOTabDmesgQuotedNewestFirst = "an ISO stamp, a tab and dmesg's stamp with a caller id before each kernel line, the log quoted newest first: without the tab the lines are not kernel log lines to the line reader, and the SLUB report (fix44b's headerlessSlub reads it only from kernel lines) is lost; the allocation failure's header is still read"
+
+func init() {
+	for _, form := range []string{"tabs-to-spaces", "squashed-spaces", "flattened"} {
+		formsKnownLimits[form+" 3746-teamblackminer-112-2021-hiveos-5.4-kswapd0-page-allocation-failure-order0-nofs-slub-shmem-inode-cache-newest-first"] = limitISOTabDmesgQuotedNewestFirst
+	}
+}
