@@ -197,6 +197,8 @@ const (
 // xrdpWhy says what an xrdp message proves.
 func xrdpWhy(msg string) string {
 	switch {
+	case strings.HasPrefix(msg, "Tdarr_"): // h40a: Tdarr's log4js line has xrdp's shape
+		return tdarrWhy(msg)
 	case strings.Contains(msg, "ut of memory"):
 		return xrdpOOMWhy
 	case strings.Contains(msg, ") exited with signal "):
