@@ -146,6 +146,9 @@ func appOOMLine(t string) (string, bool) {
 	if !strings.Contains(t, "emory") && !strings.Contains(t, "Out_of_memory") && !strings.Contains(t, "orker") && !strings.Contains(t, "OOM") {
 		return "", false
 	}
+	if why, ok := helpdeskOOMLine(t); ok {
+		return why, true // Orthanc's NotEnoughMemory, perl's "Out of memory!" (unreadh40b.go)
+	}
 	for _, f := range appOOMForms {
 		j := strings.Index(t, f.text)
 		if j < 0 {
