@@ -283,6 +283,9 @@ done:
 				v = v[:len(v)-1] // numfmt --to=iec --suffix=B: "3.8GB" is 3.8 GiB
 			}
 			n, ok := freeValue(v, unit)
+			if unit == "human" && siLabel(tb.Label) {
+				n, ok = freeValueSI(v)
+			}
 			if !ok {
 				at := i + 1 + r
 				if joined != "" {
@@ -438,4 +441,31 @@ func allNumericish(fs []string) bool {
 		}
 	}
 	return true
+}
+
+// siLabel: free's command line before the table asks for powers of 1000 ("free -h --si").
+// procps free(1): "--si  Use kilo, mega, giga etc (power of 1000) instead of kibi, mebi,
+// giga etc (power of 1024)"; with -h it prints "67G", "3.3G", "0B" (no "i"), so "G" there
+// is 10^9 bytes (h40c).
+func siLabel(label string) bool {
+	i := strings.Index(label, "free")
+	return i >= 0 && strings.Contains(label[i:], "--si")
+}
+
+// freeValueSI reads a cell of "free -h --si" into KiB: its suffixes are powers of 1000; a
+// cell with a binary suffix ("62Gi") keeps its binary reading.
+func freeValueSI(s string) (int64, bool) {
+	suf := strings.TrimLeft(s, "0123456789.,")
+	if strings.HasSuffix(suf, "i") {
+		return freeValue(s, "human")
+	}
+	mult, ok := map[string]float64{"": 1, "B": 1, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}[suf]
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(strings.Replace(s[:len(s)-len(suf)], ",", ".", 1), 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(math.Round(v * mult / 1024)), true
 }

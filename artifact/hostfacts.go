@@ -89,6 +89,15 @@ func featureVersion(t string, i, j int) bool {
 	return reFeatureVerBefore.MatchString(t[:i]) || reFeatureVerAfter.MatchString(t[j:])
 }
 
+// reBuildTarget: the words before "Linux N.N" that make it the kernel a binary was built for
+// or on, not the running one (h40c): file(1)'s ELF note "for GNU/Linux 3.2.0" (libmagic
+// magic/Magdir/elf: the ABI tag's minimum kernel), glibc's banner "Compiled on a Linux
+// 5.15.0 system" (csu/version.c, the build host's headers).
+var reBuildTarget = lazyre.New(`(?i)(?:\bfor\s+GNU/|\bcompiled\s+on\s+an?\s+)$`)
+
+// buildTarget: the text before "Linux N.N" names it a build's target or host (reBuildTarget).
+func buildTarget(before string) bool { return reBuildTarget.MatchString(before) }
+
 // cleanRelease drops placeholders: "2.4.19-preX" names no release, "2.4.19" does.
 func cleanRelease(v string) string {
 	v = strings.TrimRight(v, ".,;:)")
@@ -184,7 +193,7 @@ func (h *hostFacts) scan(l *Line) {
 			h.setArch(arch, 5, l)
 		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 			h.setKernel(m[1], 5, l, t)
-		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) && !featureVersion(t, m[0], m[1]) {
+		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) && !featureVersion(t, m[0], m[1]) && !buildTarget(t[:m[0]]) {
 			h.setKernel(t[m[2]:m[3]], 4, l, t)
 		}
 	}

@@ -216,6 +216,9 @@ func scale(num, unit string) (float64, bool) {
 // marked as such; a recommendation or an outcome is no rate at all.
 func (d *doc) stated() {
 	if len(d.proseLines) == 0 {
+		if len(d.otherLines) > 0 && d.tl.Host.MemTotalKB == 0 {
+			d.ollamaHostMemoryLines(d.newSubjects()) // a log with no prose (hostmemlog.go)
+		}
 		return
 	}
 	sub := d.newSubjects()
@@ -1490,6 +1493,9 @@ func headingLineAt(ps []proseLine, no int) bool {
 // allocated from the Normal zone first), and kswapd winds up in a continuous cycle" (corpus
 // 578) explains a host's bug.
 func genericStatement(sentence, match string) bool {
+	if codeMeaning(sentence) { // "Exit code 137 means the container was OOMKilled" (statedcodemeaning.go)
+		return true
+	}
 	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) {
 		return false
 	}
@@ -1589,6 +1595,9 @@ func spanOf(nos []int) (first, last int) {
 // gave it: a machine's RAM said by its owner, not a quote or another machine's.
 func (d *doc) statedMemory(sub *subjects) {
 	if d.tl.Host.MemTotalKB > 0 {
+		return
+	}
+	if d.ollamaHostMemoryLines(sub) { // ollama's msg="system memory" (hostmemlog.go)
 		return
 	}
 	if kb, first, last, ok := rabbitMQMemory(d.proseLines); ok && kb >= 16*1024 && kb <= 1<<36 {
