@@ -59,7 +59,9 @@ var (
 		// h31b: the killer's other verbs, after the killer only ("the kernel's OOM killer
 		// terminated the backup job", "the oom killer chose otelcol-contrib"): a program's
 		// own out-of-memory ("out of memory, terminating") is no kill by the kernel.
-		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot)\b`)
+		// fix45a (corpus 3761): the killer's phrasal verbs of pursuit, "the oom-killer went
+		// after ffmpeg", "the OOM killer came for postgres", "it targeted mysqld".
+		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot|(?:went|goes|came|comes)\s+after|(?:came|comes)\s+for|targeted|targets)\b`)
 	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|\bretransmi(?:ssions|ts)\s+(?:are|were|run|ran|sit|sat|hover|hovered|stay|stayed)\s+(?:at\s+|around\s+|about\s+|roughly\s+|approximately\s+|near\s+|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)

@@ -63,6 +63,10 @@ const (
 	classHighOrderAtomic = "alloc-fail-high-order-atomic"
 )
 
+// vmallocOverRAM: __vmalloc_node_range's message for a request above totalram_pages()
+// (mm/vmalloc.c, 5.15+), one of kernel.MsgNotPhysical.
+const vmallocOverRAM = ", exceeds total pages"
+
 // maxBuddyOrder is the largest order the buddy allocator holds: MAX_ORDER − 1 = 10 on every
 // common configuration before 6.4, MAX_PAGE_ORDER = 10 since (commit 23baf831a32c renamed
 // it). A request above it can never be met, whatever the free memory.
@@ -889,7 +893,12 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		f.Evidence = append(f.Evidence, Evidence{What: "the author's outcome", Value: fmt.Sprintf("vm.min_free_kbytes raised to %s: the failures went away", strings.TrimSpace(o.Value)), Source: o.Source})
 	}
 	if len(logOnly) > 0 {
-		f.Evidence = append(f.Evidence, logEvidence("address-space failures in the log", logOnly))
+		what := "address-space failures in the log"
+		if !slices.ContainsFunc(logOnly, func(r model.LogRecord) bool { return !strings.Contains(r.Message, vmallocOverRAM) }) {
+			// fix45a: each is vmalloc's refusal of a request above all of RAM (kernel.MsgNotPhysical).
+			what = "vmalloc requests larger than all of RAM in the log (refused before any page was asked for)"
+		}
+		f.Evidence = append(f.Evidence, logEvidence(what, logOnly))
 	}
 	var notes []string
 	seen := map[string]bool{}
@@ -936,7 +945,7 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		f.Title = "allocation failures that no memory tuning fixes (address space or impossible size)"
 		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "caller",
 			Recommended: "fix the caller: smaller requests, kvmalloc fallbacks, or (32-bit) a larger vmalloc= boot parameter",
-			Why:         "the request exceeded the vmalloc or per-cpu address space, or the largest buddy order; free pages are not the limit, so min_free_kbytes and swap change nothing"}}
+			Why:         "the request exceeded the vmalloc or per-cpu address space, the largest buddy order, or all of RAM; free pages are not the limit, so min_free_kbytes and swap change nothing"}}
 	case classHighOrderAtomic:
 		r := vs[rep]
 		caller, module := memCallerOf(r.af.CallTrace)

@@ -100,8 +100,11 @@ var (
 	// mm/percpu.c). "vmalloc: allocation failure: N bytes" is 4.12-5.12's
 	// __vmalloc_node_range when __get_vm_area_node found no range (its goto fail; the pages'
 	// failure printed "allocation failure, allocated N of M bytes" in __vmalloc_area_node),
-	// the message 5.13 renamed "vm_struct allocation failed".
-	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed", "vmalloc: allocation failure: "}
+	// the message 5.13 renamed "vm_struct allocation failed". fix45a (corpus 3764): "vmalloc
+	// error: size N, exceeds total pages" is __vmalloc_node_range's refusal (5.15+) of a
+	// request larger than all of RAM (size >> PAGE_SHIFT > totalram_pages()), made before any
+	// page is asked for: an impossible size, not free pages short.
+	MsgNotPhysical = []string{"vmap allocation for size", "vm_struct allocation failed", "percpu: allocation failed", "vmalloc: allocation failure: ", ", exceeds total pages"}
 	// MsgSlabFailure: slab_out_of_memory (mm/slub.c), SLAB's equivalent.
 	MsgSlabFailure = []string{"SLUB: Unable to allocate memory", "SLAB: Unable to allocate memory"}
 	// MsgWarnAllocFrame: warn_alloc's own frame in the call trace of an allocation-failure
