@@ -332,6 +332,7 @@ func (d *doc) stated() {
 		// of memory errors"), as a title names a kernel message (titleMessage).
 		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)
 	}
+	buildKill := d.buildKillInText() // a build's SIGKILL line (statedramcured.go)
 	for start := 0; start < len(d.proseLines); {
 		end := start + 1
 		for end < len(d.proseLines) && d.proseLines[end].no == d.proseLines[end-1].no+1 {
@@ -421,7 +422,7 @@ func (d *doc) stated() {
 			if (jvmCrashFile || d.programOOMNamed || titleProgramOOM || programOOMText(sentence) || oomMemoryFree(sentence)) && !reKillWord.MatchString(para[m[0]:m[1]]) || frameworkKillText(sentence) {
 				continue // the JVM's own out-of-memory crash (jvmOwnOOM), a runtime's own (programOOMText)
 			}
-			if runtimeOOMNounOnly(para, m[0], m[1]) || oomFeared(para, m[0], m[1]) {
+			if runtimeOOMNounOnly(para, m[0], m[1]) && !hostCrashedOOM(para, m[0], m[1]) || oomFeared(para, m[0], m[1]) {
 				continue // "JavaScript heap out of memory", "an out of memory exception"; "potential OOM kills" (statedoomnotkernel.go, fix42b)
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -501,6 +502,12 @@ func (d *doc) stated() {
 			if onHeading(m[0]) {
 				continue
 			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
+		for _, m := range statedRAMCuredKill(para, buildKill) {
+			// "Scaled to 2GB RAM, installation went fine" beside a build's SIGKILL line: the
+			// kill went away with more memory only (statedramcured.go, fix45b).
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}

@@ -121,6 +121,7 @@ var (
 		{bgpHoldTimerLine, whyBGPHoldTimer},           // fix41b
 		{statedCPUShare, whyStatedCPUShare},           // fix41b
 		{ideMemoryEvent, whyIDEMemoryEvent},           // fix42c (unreadappmem.go)
+		{statedShortageCrash, whyStatedShortageCrash}, // fix45b (statedhostcrash.go)
 	}
 )
 
