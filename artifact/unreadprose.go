@@ -121,6 +121,7 @@ var (
 		{bgpHoldTimerLine, whyBGPHoldTimer},           // fix41b
 		{statedCPUShare, whyStatedCPUShare},           // fix41b
 		{ideMemoryEvent, whyIDEMemoryEvent},           // fix42c (unreadappmem.go)
+		{statedMemoryLimit, whyStatedMemoryLimit},     // fix45c (unreadphplimit.go)
 	}
 )
 
