@@ -386,6 +386,9 @@ func (d *doc) prose(i int) {
 	if d.sysfsVirtValue(i) {
 		return // KSM's counters, ZFS's ARC parameters under grep . (zfsarc.go)
 	}
+	if d.omeroConfigLine(i) {
+		return // OMERO's jvmcfg sizing, Ice's properties in `omero config get` (omerocfg.go)
+	}
 	if d.xenToolNamed(i) {
 		return // xl info's memory keys, xe's memory fields, dom0_mem= on Xen's command line (unreadcollab.go)
 	}

@@ -218,6 +218,11 @@ var appHostReasons = []struct{ text, why string }{
 	// cgroup or threads-max; only a stated ENOMEM would be memory.
 	{"unable to create native thread", "the JVM could not start a thread (pthread_create: EAGAIN from RLIMIT_NPROC, a pids cgroup or kernel.threads-max, or a thread stack not mapped): not by itself a kernel memory shortage"},
 	{"unable to create new native thread", "the JVM could not start a thread (pthread_create: EAGAIN from RLIMIT_NPROC, a pids cgroup or kernel.threads-max, or a thread stack not mapped): not by itself a kernel memory shortage"},
+	// fix45c: ZeroC Ice's IceUtil::Thread::start (IceUtil/Thread.cpp) throws
+	// ThreadSyscallException (IceUtil/ThreadException.h, a SyscallException: "syscall
+	// exception: " and strerror of pthread_create's return) when it cannot start a thread;
+	// Ice's logger prints it after "cannot create thread for timer:" or a thread pool's words.
+	{"IceUtil::ThreadSyscallException", iceThreadWhy},
 	// Seastar (ScyllaDB, Redpanda) takes its memory at start (--memory) and allocates from
 	// per-shard pools: std::bad_alloc is that pool's; "Exceptional future ignored" is
 	// core/future.cc report_failed_future.
@@ -276,6 +281,9 @@ var appHostReasons = []struct{ text, why string }{
 // clickHouseMmapWhy: ClickHouse src/Common/Allocator.h: throwFromErrno("Allocator: Cannot
 // mmap " size, CANNOT_ALLOCATE_MEMORY) (Code 173): the kernel refused the mapping (h28d).
 const clickHouseMmapWhy = "ClickHouse's allocator's mmap was refused (Allocator: \"Code: 173. DB::ErrnoException: Allocator: Cannot mmap N GiB., errno: 12, strerror: Cannot allocate memory\"): ENOMEM from the kernel: overcommit accounting (vm.overcommit_memory 2's CommitLimit, or mode 0's heuristic with RAM and swap short), the process's count of mappings at vm.max_map_count, or RLIMIT_AS; not ClickHouse's own max_server_memory_usage (that is Code 241) and no kill by the kernel's OOM killer; overcommit-exposed reads `grep -E 'Committed_AS|CommitLimit' /proc/meminfo` when the text holds it"
+
+// iceThreadWhy: ZeroC Ice could not start a thread (fix45c).
+const iceThreadWhy = "ZeroC Ice could not start a thread (IceUtil::Thread::start: pthread_create failed and Ice threw IceUtil::ThreadSyscallException, \"syscall exception: \" and the errno's text; \"Resource temporarily unavailable\" is EAGAIN: the user's process and thread limit (RLIMIT_NPROC, ulimit -u), a pids cgroup's pids.max or kernel.threads-max reached, or a thread's stack not mapped): a count of threads, not by itself a memory shortage; no kill by the kernel's OOM killer and no figure of the host's memory; headroom reads no thread limit"
 
 // mapFailedWhy: the JDK's mmap of a file refused (FileChannelImpl.map, h28d).
 const mapFailedWhy = "the JVM could not map a file (FileChannelImpl.map: \"java.lang.OutOfMemoryError: Map failed\", wrapped as \"java.io.IOException: Map failed\"; Kafka's and Lucene's index files): mmap returned ENOMEM even after a GC: most often the process's count of mappings reached vm.max_map_count (a per-process limit, default 65530: `wc -l /proc/PID/maps` against `sysctl vm.max_map_count`), else its address space (RLIMIT_AS, a 32-bit JVM) or overcommit accounting; not the JVM's heap (-Xmx), no kill by the kernel's OOM killer and no figure of the host's free memory; no rule of headroom's compares a process's mappings with vm.max_map_count (overcommit-exposed is the host's Committed_AS, another refusal)"

@@ -122,6 +122,7 @@ var (
 		{statedCPUShare, whyStatedCPUShare},           // fix41b
 		{ideMemoryEvent, whyIDEMemoryEvent},           // fix42c (unreadappmem.go)
 		{statedShortageCrash, whyStatedShortageCrash}, // fix45b (statedhostcrash.go)
+		{statedMemoryLimit, whyStatedMemoryLimit},     // fix45c (unreadphplimit.go)
 	}
 )
 
