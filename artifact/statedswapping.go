@@ -33,11 +33,25 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 	// fix41a (corpus 3465): memory filled, told in the passive, with an amount of swap
 	// counted in: "the entire memory is filled by that from zebra, including a fair amount of
 	// swap as well". Not "memory is used, plus some swap" (a use, no amount).
+	// fix46a (corpus 3851): the swap entered, told in the past with how far: "GtS gnawed
+	// about 500mb and went well into my swap", "it had gone deep into swap". The present
+	// ("it never starts going into swap", "dips into swap when ...") tells a habit or a
+	// mechanism: not matched.
+	// fix46a (corpus 3849): Japanese with the Latin word, swap used heavily, the verb's
+	// suffix of excess ("swapが使われまくる", "swapが大量に使われている"); a condition
+	// ("使われまくると", "使われたら") is cut off by reJaCondition below.
+	`|\bswap(?:領域)?(?:が|を)(?:大量に使われ|使われまく|食いまく|使いまく)` +
+	`|\b(?:went|gone|dipped|dug|sank|sunk)\s+(?:well\s+|deep(?:ly)?\s+|far\s+|way\s+|heavily\s+)?into\s+(?:the\s+|my\s+|its\s+|our\s+)?swap(?:\s*(?:space|file|partition))?\b` +
 	`|\b(?:ram|memory)\s+(?:is|was|gets|got|has\s+been|had\s+been)\s+(?:completely\s+|entirely\s+|totally\s+|fully\s+)?(?:filled|eaten|consumed|used)(?:\s+up)?\b[^.;!?]{0,60}?\b(?:including|plus|as\s+well\s+as|and\s+(?:also\s+)?)\s+(?:a\s+(?:fair|good|large|huge|big|significant)\s+(?:amount|deal|chunk|part)|all|most|much|lots|a\s+lot)\s+of\s+(?:the\s+|its\s+)?swap\b)`)
 
 // reRAMAndSwap: the fix40a form ("filled the RAM and the Swap"); asked as a yes/no question
 // ("does it fill the RAM and the swap on your machine?") it states nothing.
 var reRAMAndSwap = lazyre.New(`(?i)\b(?:ram|memory|mem)\s+(?:and|&|as\s+well\s+as|plus)\b`)
+
+// reJaCondition: a Japanese match's verb goes on as a condition or a negation
+// ("使われまくると", "使われまくったら", "使われまくれば", "使われないように"): no statement
+// of this host.
+var reJaCondition = lazyre.New(`^(?:る|ります|って|った|ってる|っている|ている|てる|た|れ|ら)?(?:と|ら|れば|ば|ない|ません|ように|場合|なら)`)
 
 // reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so
 // it stops using all the swap").
@@ -55,6 +69,9 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 	for _, m := range matches(true, reStatedSwapping, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
+		if reJaCondition.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
+			continue
+		}
 		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
 			reRAMAndSwap.MatchString(match) && questionAt(para, m[0], m[1]) {
 			continue

@@ -90,10 +90,12 @@ var (
 		{statesDomainFigure, whyStatedFigure},
 		{ownAllocatorOut, whyOwnAllocatorOut},
 		{erlangAllocOut, whyErlangAllocOut},
-		{fdLimitTooLow, whyFDLimitTooLow},         // fix35c (statedlimits.go)
-		{watchfrrRestartLine, whyWatchfrrRestart}, // fix41b (unreadroutingd.go)
-		{bgpHoldTimerLine, whyBGPHoldTimer},       // fix41b
-		{ideMemoryEvent, whyIDEMemoryEvent},       // fix42c (unreadappmem.go)
+		{fdLimitTooLow, whyFDLimitTooLow},           // fix35c (statedlimits.go)
+		{watchfrrRestartLine, whyWatchfrrRestart},   // fix41b (unreadroutingd.go)
+		{bgpHoldTimerLine, whyBGPHoldTimer},         // fix41b
+		{ideMemoryEvent, whyIDEMemoryEvent},         // fix42c (unreadappmem.go)
+		{appMinFreeMemory, whyAppMinFreeMemory},     // fix46a (unreadappmemcheck.go)
+		{installerMemNeeded, whyInstallerMemNeeded}, // fix46a
 	}
 	proseLineForms = []figureForm{
 		{statesDomainFigure, whyStatedFigure},
@@ -105,24 +107,27 @@ var (
 		{statedOOMCause, whyStatedOOMCause},
 		{statedUsedUpCrash, whyStatedUsedUpCrash}, // fix41a
 		{psutilMemOut, whyPsutilMemory},
-		{statedOOMScore, whyStatedOOMScore},           // fix29a
-		{bufferSizeSetting, whyBufferSizeSetting},     // fix29a
-		{unboundConfSize, whyUnboundConfSize},         // fix32a (dnsownfigures.go)
-		{tcQdiscLimitSet, whyTCQdiscLimitSet},         // fix35c (statedlimits.go)
-		{fdLimitTooLow, whyFDLimitTooLow},             // fix35c
-		{quotedKernelBug, whyQuotedKernelBug},         // fix37b (unreadkernelbug.go)
-		{radiusSockBufFailed, whyRadiusSockBufFailed}, // fix38b (unreadidentity.go)
-		{dirsrvCgroupMemFile, whyDirsrvCgroupMemFile}, // fix38b
-		{panelMemLine, whyPanelMemLine},               // fix40b (unreadpanelmem.go)
-		{dumpStringCount, whyDumpStringCount},         // fix40b
-		{reportSwapfileRow, whyReportSwapfile},        // fix40b
-		{reportServiceRow, whyReportService},          // fix40b
-		{watchfrrRestartLine, whyWatchfrrRestart},     // fix41b (unreadroutingd.go)
-		{bgpHoldTimerLine, whyBGPHoldTimer},           // fix41b
-		{statedCPUShare, whyStatedCPUShare},           // fix41b
-		{ideMemoryEvent, whyIDEMemoryEvent},           // fix42c (unreadappmem.go)
-		{statedShortageCrash, whyStatedShortageCrash}, // fix45b (statedhostcrash.go)
-		{statedMemoryLimit, whyStatedMemoryLimit},     // fix45c (unreadphplimit.go)
+		{statedOOMScore, whyStatedOOMScore},               // fix29a
+		{bufferSizeSetting, whyBufferSizeSetting},         // fix29a
+		{unboundConfSize, whyUnboundConfSize},             // fix32a (dnsownfigures.go)
+		{tcQdiscLimitSet, whyTCQdiscLimitSet},             // fix35c (statedlimits.go)
+		{fdLimitTooLow, whyFDLimitTooLow},                 // fix35c
+		{quotedKernelBug, whyQuotedKernelBug},             // fix37b (unreadkernelbug.go)
+		{radiusSockBufFailed, whyRadiusSockBufFailed},     // fix38b (unreadidentity.go)
+		{dirsrvCgroupMemFile, whyDirsrvCgroupMemFile},     // fix38b
+		{panelMemLine, whyPanelMemLine},                   // fix40b (unreadpanelmem.go)
+		{dumpStringCount, whyDumpStringCount},             // fix40b
+		{reportSwapfileRow, whyReportSwapfile},            // fix40b
+		{reportServiceRow, whyReportService},              // fix40b
+		{watchfrrRestartLine, whyWatchfrrRestart},         // fix41b (unreadroutingd.go)
+		{bgpHoldTimerLine, whyBGPHoldTimer},               // fix41b
+		{statedCPUShare, whyStatedCPUShare},               // fix41b
+		{ideMemoryEvent, whyIDEMemoryEvent},               // fix42c (unreadappmem.go)
+		{statedShortageCrash, whyStatedShortageCrash},     // fix45b (statedhostcrash.go)
+		{statedMemoryLimit, whyStatedMemoryLimit},         // fix45c (unreadphplimit.go)
+		{appMinFreeMemory, whyAppMinFreeMemory},           // fix46a (unreadappmemcheck.go)
+		{installerMemNeeded, whyInstallerMemNeeded},       // fix46a
+		{viewerMemoryExhausted, whyViewerMemoryExhausted}, // fix46a
 	}
 )
 
