@@ -61,7 +61,13 @@ var (
 		// own out-of-memory ("out of memory, terminating") is no kill by the kernel.
 		// fix45a (corpus 3761): the killer's phrasal verbs of pursuit, "the oom-killer went
 		// after ffmpeg", "the OOM killer came for postgres", "it targeted mysqld".
-		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot|(?:went|goes|came|comes)\s+after|(?:came|comes)\s+for|targeted|targets)\b`)
+		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot|(?:went|goes|came|comes)\s+after|(?:came|comes)\s+for|targeted|targets)\b` +
+		// fix46b (corpus 3885): the kill told by its signal with the OOM as its cause, "cron job
+		// receiving SIGKILL due to OOM", "got a SIGKILL from the OOM killer": the kernel's OOM
+		// killer kills with SIGKILL (mm/oom_kill.c __oom_kill_process, do_send_sig_info(SIGKILL,
+		// ...)). The signal alone ("exit 137, SIGKILL") names no cause; "SIGKILL, maybe OOM?"
+		// is a question (oomAskedAt), "would receive SIGKILL due to OOM" a possibility.
+		`|\b(?:SIGKILL(?:ed)?|signal\s+9|kill\s+-9)\s+(?:\(?9\)?\s+)?(?:due\s+to|because\s+of|from|by|caused\s+by)\s+(?:the\s+|an?\s+|the\s+kernel(?:'s)?\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- _]?killer)?\b`)
 	// A retransmitted share the author states: "a lot of (30%) TCP retransmission in tcpdump",
 	// "retransmission rate is about 12%", "12% of the segments are retransmitted", "重传率高达30%".
 	reStatedRetrans    = lazyre.New(`(?i)\b(\d{1,2}(?:\.\d+)?)\s*%\)?\s*(?:of\s+(?:the\s+|all\s+)?(?:tcp\s+)?(?:segments|packets)\s+(?:are\s+|were\s+|get\s+|got\s+|being\s+)?|(?:tcp\s+)?(?:packet\s+)?)retrans\w*|\bretrans\w*\s+(?:rate|ratio|share|percentage)\s+(?:of\s+|is\s+|was\s+|at\s+|around\s+|about\s+|reaches\s+|reached\s+|=\s*|:\s*|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|\bretransmi(?:ssions|ts)\s+(?:are|were|run|ran|sit|sat|hover|hovered|stay|stayed)\s+(?:at\s+|around\s+|about\s+|roughly\s+|approximately\s+|near\s+|~\s*)*(\d{1,2}(?:\.\d+)?)\s*%|(?:重传|重傳)率?[^0-9%。，,]{0,6}(\d{1,2}(?:\.\d+)?)\s*%`)
@@ -1020,6 +1026,9 @@ func (d *doc) stated() {
 			if oomOccurredNotStated(para, m[0], m[1]) || oomFeared(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || reCanBefore.MatchString(para[max(0, m[0]-40):m[0]]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
+			if len(para[m[0]:m[1]]) > 6 && strings.EqualFold(para[m[0]:m[0]+6], "kernel") && (reOOMQuotedAdvice.MatchString(para[max(0, m[0]-40):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reOOMQuotedMeans.MatchString(para[m[1]:min(len(para), m[1]+40)])) {
+				continue // "look for kernel "Out of memory" lines", "no kernel "Out of memory"", "kernel "Out of memory" can mean" (fix46b)
+			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
 		}
 		for _, m := range submatches(has("rtt", "round", "latency", "ping", "时延", "延时", "延迟"), reStatedRTT, para) {
@@ -1232,7 +1241,15 @@ var (
 	// memory" only with its kill: an application's "out of memory error" is no kernel kill).
 	// The Korean and Japanese forms are past tense only: "OOM이 발생하면" (when an OOM
 	// happens) states nothing.
-	reStatedOOMOccurred = lazyre.New(`(?i)(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
+	reStatedOOMOccurred = lazyre.New(`(?i)` +
+		// fix46b (corpus 3883): the kernel's own message named in quotes as what came, "New
+		// overload and kernel "Out of memory" even with memory_limit=128M": the OOM killer's
+		// report opens with "Out of memory: Killed process" (mm/oom_kill.c
+		// __oom_kill_process; older kernels "Out of memory: Kill process"), and the author
+		// names the kernel as its writer. A quoted message is no program's own; "grep the
+		// kernel log for "Out of memory"" is advice (reOOMQuotedAdvice).
+		`\bkernel(?:'s|’s)?\s+(?:log\s+|message\s+)?["“'\x60](?:out[ -]of[ -]memory)(?::\s*kill(?:ed)?\s+process)?["”'\x60]` +
+		`|(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
 		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
 		`|\b(?:caused|causing|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|ended(?:\s+up)?\s+in|triggered|triggering)\s+(?:an?\s+|the\s+)?(?:OOM(?:[- ]kill)?\b|out[ -]of[ -]memory[ -]kill(?:s|ed|ing)?\b)` +
 		// fix28b: a small host's out-of-memory during a named activity, as a report's
@@ -1380,7 +1397,16 @@ var reStatedOOMKillEvents = lazyre.New("(?i)\\b(?:multiple|several|numerous|repe
 // is no kill by the kernel's OOM killer, which writes no hs_err file (SIGKILL leaves the JVM no
 // chance to). So in such a text "each crash is caused by OOM" is read only when it says
 // killed (reKillWord).
-var reKillWord = lazyre.New(`(?i)\bkill`)
+// reOOMQuotedAdvice: the kernel's quoted "Out of memory" (reStatedOOMOccurred, fix46b) as
+// what to look for, not what came: "grep for kernel "Out of memory"", "check the kernel
+// "Out of memory" messages".
+var reOOMQuotedAdvice = lazyre.New(`(?i)\b(?:look(?:ing)?\s+for|grep\w*|search\w*|check(?:ing)?|find|watch\s+for|see\s+if|whether|if)\s+(?:for\s+)?(?:the\s+|a\s+|any\s+|some\s+)?(?:linux\s+)?$`)
+
+// reOOMQuotedMeans: what follows the quoted message defines it ("kernel "Out of memory"
+// means ...", "... messages can appear when"): a guide's, not an event.
+var reOOMQuotedMeans = lazyre.New(`(?i)^\s*(?:(?:messages?|lines?|errors?|entries)\s+)?(?:can|could|may|might|would|means?|meant|indicates?|is\s+printed|are\s+printed|appears?\s+when|shows?\s+up\s+when)\b`)
+
+var reKillWord = lazyre.New(`(?i)\b(?:sig)?kill`) // fix46b: a SIGKILL is a kill
 
 // The connection tracking table said to have filled: "managed to fill up the conntrack
 // table", "filled the nf_conntrack table", "the conntrack table was full", "conntrack table

@@ -33,6 +33,7 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 	// fix41a (corpus 3465): memory filled, told in the passive, with an amount of swap
 	// counted in: "the entire memory is filled by that from zebra, including a fair amount of
 	// swap as well". Not "memory is used, plus some swap" (a use, no amount).
+	`|\b(?:ram|memory)\s+(?:is|was|gets|got|has\s+been|had\s+been)\s+(?:completely\s+|entirely\s+|totally\s+|fully\s+)?(?:filled|eaten|consumed|used)(?:\s+up)?\b[^.;!?]{0,60}?\b(?:including|plus|as\s+well\s+as|and\s+(?:also\s+)?)\s+(?:a\s+(?:fair|good|large|huge|big|significant)\s+(?:amount|deal|chunk|part)|all|most|much|lots|a\s+lot)\s+of\s+(?:the\s+|its\s+)?swap\b)` +
 	// fix46a (corpus 3851): the swap entered, told in the past with how far: "GtS gnawed
 	// about 500mb and went well into my swap", "it had gone deep into swap". The present
 	// ("it never starts going into swap", "dips into swap when ...") tells a habit or a
@@ -42,7 +43,12 @@ var reStatedSwapping = lazyre.New(`(?i)\b(?:(?:is|was|are|were|starts?|started|b
 	// ("使われまくると", "使われたら") is cut off by reJaCondition below.
 	`|\bswap(?:領域)?(?:が|を)(?:大量に使われ|使われまく|食いまく|使いまく)` +
 	`|\b(?:went|gone|dipped|dug|sank|sunk)\s+(?:well\s+|deep(?:ly)?\s+|far\s+|way\s+|heavily\s+)?into\s+(?:the\s+|my\s+|its\s+|our\s+)?swap(?:\s*(?:space|file|partition))?\b` +
-	`|\b(?:ram|memory)\s+(?:is|was|gets|got|has\s+been|had\s+been)\s+(?:completely\s+|entirely\s+|totally\s+|fully\s+)?(?:filled|eaten|consumed|used)(?:\s+up)?\b[^.;!?]{0,60}?\b(?:including|plus|as\s+well\s+as|and\s+(?:also\s+)?)\s+(?:a\s+(?:fair|good|large|huge|big|significant)\s+(?:amount|deal|chunk|part)|all|most|much|lots|a\s+lot)\s+of\s+(?:the\s+|its\s+)?swap\b)`)
+	// fix46b (corpus 3884): the host found out of RAM and of swap both, sizes in brackets
+	// beside each: "the machine was almost entirely out of RAM (8GB) & swap (16GB)", "the
+	// server ran out of memory and swap". The swap used up, as "ran out of swap". "runs out
+	// of RAM and swap when ..." is a mechanism (present: not matched), "if it runs out of
+	// memory and swap" a condition (reSwappingAdvice).
+	`|\b(?:was|were|is|are|got|gets|ran|had\s+run|went|been)\s+(?:(?:almost|nearly|completely|entirely|totally|fully|practically|virtually|basically)\s+){0,2}out\s+of\s+(?:ram|memory|mem)(?:\s*\([^()]{1,24}\))?\s*(?:,\s*|\s+)?(?:and|&|as\s+well\s+as|plus)\s+(?:out\s+of\s+)?(?:the\s+|its\s+)?swap\b`)
 
 // reRAMAndSwap: the fix40a form ("filled the RAM and the Swap"); asked as a yes/no question
 // ("does it fill the RAM and the swap on your machine?") it states nothing.
@@ -56,6 +62,11 @@ var reJaCondition = lazyre.New(`^(?:る|ります|って|った|ってる|って
 // reSwappingAdvice: the match follows advice or a purpose ("to avoid swapping", "add swap so
 // it stops using all the swap").
 var reSwappingAdvice = lazyre.New(`(?i)\b(?:prevent|avoid|stop|reduce|add|increase|should|could|would|might|may|if|when(?:ever)?|unless|until)\b[^.;!?]{0,40}$`)
+
+// reWhenAuthorSaw: a "when" that opens the author's own past event, closed by a comma before
+// the match ("When I woke up this morning, the machine was out of RAM & swap", fix46b): the
+// time he found the host so, not a condition ("when it runs out of swap" stays advice).
+var reWhenAuthorSaw = lazyre.New(`(?i)\bwhen\s+(?:I|we)\s+(?:woke|came|got|returned|checked|looked|logged|went|arrived|saw|found|noticed)\b[^.;!?,]{0,40},\s*(?:[\w'-]+\s+){0,3}$`)
 
 // reSwappingIndefinite: the match closes a relative clause on an indefinite subject ("vmstat
 // on a system that is swapping heavily will look like this"): any system's, a guide's example.
@@ -72,7 +83,8 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 		if reJaCondition.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
 			continue
 		}
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
+		lead60 := para[max(0, m[0]-60):m[0]]
+		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(lead60) && !reWhenAuthorSaw.MatchString(lead60) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
 			reRAMAndSwap.MatchString(match) && questionAt(para, m[0], m[1]) {
 			continue
 		}

@@ -332,7 +332,8 @@ func numberWithUnit(p string) figureKindT {
 		return bareFigure
 	case "%", "k", "kb", "kib", "m", "mb", "mib", "g", "gb", "gib", "t", "tb", "b",
 		"ki", "mi", "gi", "ti", // Kubernetes' binary quantity suffixes ("256Mi", "2Gi"), lower-cased
-		"bytes", // "1500bytes", glued (fix35c): "1500 bytes" is a bare figure beside its noun
+		"bytes",             // "1500bytes", glued (fix35c): "1500 bytes" is a bare figure beside its noun
+		"gbs", "mbs", "tbs", // fix46b (corpus 3896): a plural unit, "the RAM maxed out on the box (16GBs)"
 		"mbps", "gbps", "kbps", "pps", "kpps", "mpps", "mbit", "gbit", "mbit/s", "gbit/s", "mb/s", "gb/s":
 		return unitFigure
 	}
@@ -354,6 +355,7 @@ func versionContext(prev string) bool {
 func sizeUnitWord(w string) bool {
 	switch w {
 	case "kb", "kib", "mb", "mib", "gb", "gib", "tb", "tib",
+		"mbs", "gbs", "tbs", // fix46b: plural, "16 GBs"
 		"کیلوبایت", "مگابایت", "گیگابایت", "ترابایت", "كيلوبايت", "ميغابايت", "ميجابايت", "جيجابايت", "غيغابايت": // fix39c: Persian, Arabic
 		return true
 	}
