@@ -56,6 +56,9 @@ func statedExit137(t string) bool {
 			continue // 1370
 		}
 		head := l[:k]
+		if strings.HasSuffix(head, " exited") || head == "exited" {
+			return false // fix40c's "NAME exited with code 137" (exitedWithCode137)
+		}
 		if adviceLead(t[:k]) || codeMeaning(t) || strings.Contains(head, "never ") || strings.Contains(head, "no longer ") ||
 			strings.Contains(head, "n't ") || strings.Contains(head, " not ") || strings.Contains(head, "without ") {
 			return false
