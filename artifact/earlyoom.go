@@ -60,6 +60,55 @@ func parseEarlyoomTotalOne(t string) (EarlyoomTotal, bool) {
 	return EarlyoomTotal{Of: m[1], TotalMiB: tot, MinMiB: min}, true
 }
 
+// earlyoom 0.x-1.0 (main.c, 2014-2018, until v1.1's percentage limits) printed, when
+// MemAvailable and SwapFree were both at or below its minimums and just before it killed,
+// "Out of memory! avail: %lu MiB < min: %lu MiB": MemAvailable and earlyoom's memory minimum
+// in MiB (fix46c, corpus 3904). Its kill line follows, "Killing process %d %s".
+var reEarlyoomLow = lazyre.New(`^Out of memory! avail:\s*(\d+) MiB < min:\s*(\d+) MiB\s*$`)
+
+// EarlyoomLow is earlyoom 0.x-1.0's line before a kill: available memory below its minimum.
+type EarlyoomLow struct {
+	MemAvailMiB int64 `json:"mem_avail_mib"`
+	MinMiB      int64 `json:"min_mib"`
+}
+
+func parseEarlyoomLow(t string) (EarlyoomLow, bool) {
+	av, min, ok := twoMiB(reEarlyoomLow, t)
+	if !ok {
+		return EarlyoomLow{}, false
+	}
+	return EarlyoomLow{MemAvailMiB: av, MinMiB: min}, true
+}
+
+// twoMiB: the two MiB figures of re's groups 1 and 2 in t, trimmed.
+func twoMiB(re *lazyre.Regexp, t string) (a, b int64, ok bool) {
+	m := re.FindStringSubmatch(strings.TrimSpace(t))
+	if m == nil {
+		return 0, 0, false
+	}
+	a, err1 := strconv.ParseInt(m[1], 10, 64)
+	b, err2 := strconv.ParseInt(m[2], 10, 64)
+	return a, b, err1 == nil && err2 == nil
+}
+
+// earlyoomLowSeen: a bare or earlyoom-tagged line of the document is earlyoom 0.x-1.0's
+// "Out of memory! avail: N MiB < min: N MiB" (computed once).
+func (d *doc) earlyoomLowSeen() bool {
+	if d.earlyoomLow == 0 {
+		d.earlyoomLow = -1
+		for k := range d.ls {
+			l := &d.ls[k]
+			if (l.Tag == "earlyoom" || !l.Syslog && !l.Kernel) && strings.HasPrefix(strings.TrimSpace(l.Text), "Out of memory! avail:") {
+				if _, ok := parseEarlyoomLow(l.Text); ok {
+					d.earlyoomLow = 1
+					break
+				}
+			}
+		}
+	}
+	return d.earlyoomLow > 0
+}
+
 // EarlyoomAvail is earlyoom 1.0-1.1's status line: what is available, no totals.
 type EarlyoomAvail struct {
 	MemAvailMiB int64 `json:"mem_avail_mib"`
@@ -98,13 +147,8 @@ type EarlyoomTotals struct {
 var reEarlyoomTotals = lazyre.New(`^mem total:\s*(\d+) MiB, swap total:\s*(\d+) MiB`)
 
 func parseEarlyoomTotals(t string) (EarlyoomTotals, bool) {
-	m := reEarlyoomTotals.FindStringSubmatch(strings.TrimSpace(t))
-	if m == nil {
-		return EarlyoomTotals{}, false
-	}
-	mem, err1 := strconv.ParseInt(m[1], 10, 64)
-	swap, err2 := strconv.ParseInt(m[2], 10, 64)
-	if err1 != nil || err2 != nil {
+	mem, swap, ok := twoMiB(reEarlyoomTotals, t)
+	if !ok {
 		return EarlyoomTotals{}, false
 	}
 	return EarlyoomTotals{MemTotalMiB: mem, SwapTotalMiB: swap}, true
@@ -130,6 +174,9 @@ func (d *doc) earlyoomLine(i int) bool {
 		sw, _ := strconv.ParseInt(m[2], 10, 64)
 		data = EarlyoomAvail{MemAvailMiB: av, SwapFreeMiB: sw}
 		mib["MemAvailable"], mib["SwapFree"] = av, sw
+	} else if low, ok := parseEarlyoomLow(l.Text); ok {
+		data = low
+		mib["MemAvailable"] = low.MemAvailMiB
 	} else if one, ok := parseEarlyoomTotalOne(l.Text); ok {
 		data = one
 		if one.Of == "mem" {

@@ -50,6 +50,13 @@ var (
 	reEarlyoomKill = lazyre.New(`^sending (SIGTERM|SIGKILL) to process (\d+)(?: uid \d+)? "(.*)": `)
 	reEarlyoomOld  = lazyre.New(`^Killing process(?: '(.*)' with signal (\d+), pid: (\d+)|: (.*), pid: (\d+)), badness: -?\d+, VmRSS: \d+ MiB`)
 	reEarlyoom010  = lazyre.New(`^Killing process (\d+) (\S.*)$`)
+	// reEarlyoom010Comm: 0.x-1.0's name is the second field of /proc/PID/stat (kill.c
+	// handle_oom: fscanf(stat, "%*d %s", name)), the comm in its parentheses: "Killing
+	// process 26967 (chrome)"; patched builds add their own words after it (fix46c).
+	reEarlyoom010Comm = lazyre.New(`^Killing process (\d+) \(([^()\s]*)\)(?:\s|$)`)
+	// reEarlyoomBadness: a score printed without VmRSS (a patched 0.x build's "with
+	// badness 337"), read only on a line already earlyoom's kill.
+	reEarlyoomBadness = lazyre.New(`\b(?:badness|oom_score):? (-?\d+)\b`)
 	// reEarlyoomSize: the victim's score and VmRSS at the end of earlyoom's kill line, in
 	// each version's words ("badness: 367, VmRSS: 719 MiB" 1.1-1.2, "badness 757, VmRSS 637
 	// MiB" 1.3-1.6, "oom_score 757, VmRSS 637 MiB" since 1.7; kill.c kill_process).
@@ -128,6 +135,8 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 			case "9":
 				o.Reporter = "earlyoom (SIGKILL)"
 			}
+		} else if m := reEarlyoom010Comm.FindStringSubmatch(t); m != nil && tag == "earlyoom" {
+			o.Victim, o.PID, o.Reporter = m[2], pid(m[1]), "earlyoom"
 		} else if m := reEarlyoom010.FindStringSubmatch(t); m != nil && tag == "earlyoom" {
 			o.Victim, o.PID, o.Reporter = m[2], pid(m[1]), "earlyoom"
 		} else {
@@ -139,6 +148,8 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 	if strings.HasPrefix(o.Reporter, "earlyoom") {
 		if m := reEarlyoomSize.FindStringSubmatch(t); m != nil {
 			o.Badness, o.VmRSSMiB = adj(m[1]), int64(pid(m[2]))
+		} else if m := reEarlyoomBadness.FindStringSubmatch(t); m != nil {
+			o.Badness = adj(m[1])
 		}
 	}
 	return o, true
@@ -197,6 +208,11 @@ func (d *doc) lowMemKillLine(i int) bool {
 		if m := reLogcat.FindStringSubmatchIndex(t); m != nil {
 			tag = subOr(t, m[2], m[3]) + subOr(t, m[6], m[7])
 			t = t[m[1]:]
+		} else if strings.HasPrefix(strings.TrimSpace(t), "Killing process ") && d.earlyoomLowSeen() {
+			// earlyoom 0.x-1.0 on a terminal: its kill line has no tag, and its words are
+			// any supervisor's; the same paste's "Out of memory! avail: N MiB < min: N
+			// MiB" (earlyoom.go) says whose they are.
+			tag = "earlyoom"
 		}
 	}
 	o, ok := lowMemKillOf(tag, t)

@@ -79,6 +79,7 @@ const (
 	KindOOMSlabInfo  = "oom_slab_info"   // an OOM report's "Unreclaimable slab info:" table (oomslab.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
+	KindVSCodeMemory = "vscode_memory"   // VS Code's system info "Memory (System)" (vscodesysinfo.go)
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
 	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
 	KindDropwatch    = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
@@ -191,6 +192,9 @@ func (d *doc) afterParse(text string) {
 
 // doc is the state of one Parse.
 type doc struct {
+	// earlyoomLow: 0 not yet looked for, 1 a line is earlyoom 0.x-1.0's "Out of memory!
+	// avail: N MiB < min: N MiB", -1 none (earlyoomLowSeen).
+	earlyoomLow int8
 	// programOOMNamed: a line was named as a program's own out-of-memory (appOOMLine,
 	// serverOwnLine): a title saying the program ran out of memory is about that message,
 	// not the host (stated.go).
@@ -425,6 +429,9 @@ func (d *doc) run(from int) {
 			continue
 		}
 		if d.earlyoomLine(i) {
+			continue
+		}
+		if d.vscodeMemoryLine(i) {
 			continue
 		}
 		if !l.Syslog && d.daemonBareLine(i) {

@@ -29,6 +29,45 @@ func exitedWithCode137(t string) (k, n int) {
 	return -1, 0
 }
 
+// A poster's own process or container said, in a sentence, to end "with exit code 137"
+// (fix46c, corpus 3853: "seems to crash after 10 minutes with error codes 137 when running via
+// docker"): the same status as the runtime's "exited with code 137", told rather than pasted.
+// Docker's container State.ExitCode, a runner's exit status and a shell's $? print 137 for a
+// child killed by SIGKILL (128+9). Not read: advice or a condition ("if it exits with code
+// 137, raise the limit"), what the code means in general (codeMeaning), and a negation ("no
+// longer crashes with exit code 137").
+const statedExit137Why = "a process or container said to end with exit code 137 (128+9: killed by SIGKILL; Docker's State.ExitCode, a runner's exit status or a shell's $? for a child killed by a signal), told in a sentence: the kernel's OOM killer or a memory cgroup's sends SIGKILL, and so does any kill -9, an orchestrator's health-check or stop timeout; no OOMKilled flag and no kernel kill line is in the text to say which; headroom has no reader for this"
+
+var statedExit137Words = [...]string{" with exit code 137", " with exit codes 137", " with error code 137", " with error codes 137",
+	" with exit status 137", " with return code 137", " with status code 137", " with code 137"}
+
+// statedExit137 reports whether sentence-like t tells that a process ended with code 137.
+func statedExit137(t string) bool {
+	if !strings.Contains(t, "137") {
+		return false
+	}
+	l := strings.ToLower(t)
+	for _, w := range statedExit137Words {
+		k := strings.Index(l, w)
+		if k < 0 {
+			continue
+		}
+		if rest := l[k+len(w):]; rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+			continue // 1370
+		}
+		head := l[:k]
+		if strings.HasSuffix(head, " exited") || head == "exited" {
+			return false // fix40c's "NAME exited with code 137" (exitedWithCode137)
+		}
+		if adviceLead(t[:k]) || codeMeaning(t) || strings.Contains(head, "never ") || strings.Contains(head, "no longer ") ||
+			strings.Contains(head, "n't ") || strings.Contains(head, " not ") || strings.Contains(head, "without ") {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
 // shellKilledLine says why t is one of those notices. Gate: one strings.Index for each
 // form's fixed words; no regexp.
 func shellKilledLine(t string) (string, bool) {
@@ -40,6 +79,9 @@ func shellKilledLine(t string) (string, bool) {
 		if (rest == "" || rest[0] == ' ' || rest[0] == '.' || rest[0] == '`' || rest[0] == ':' || rest[0] == ',') && !adviceLead(t[:k]) {
 			return exited137Why, true
 		}
+	}
+	if statedExit137(t) {
+		return statedExit137Why, true
 	}
 	if why, ok := processEndLine(t); ok {
 		return why, true
