@@ -33,3 +33,19 @@ func init() {
 		formsKnownLimits[form+" 3746-teamblackminer-112-2021-hiveos-5.4-kswapd0-page-allocation-failure-order0-nofs-slub-shmem-inode-cache-newest-first"] = limitISOTabDmesgQuotedNewestFirst
 	}
 }
+
+// Round 41: two new cases whose verdict rests on a line told apart by its line break.
+// 3864: kubelet's "System OOM encountered, victim process: git, pid: 3171" is read as an
+// event row only when it ends its line (reKubeSystemOOMMessage is anchored, so a sentence
+// quoting the message stays a quote); joined onto one line with the rest of the events
+// table, no row ends where the message does.
+// 3890: PHP's "Allowed memory size of N bytes exhausted" is read as the program's own
+// limit where it opens a line, and the title's "crashing with out of memory" belongs to it;
+// joined onto one line with the title and the prose, the fatal error sits inside prose and
+// the title reads as the host running out (the same on main before round 41's fixes).
+const limitFlattenedOwnLineTitle = "a program's own memory-limit line (PHP's 'Allowed memory size ... exhausted') that makes the title's 'crashing with out of memory' the program's is read where it opens a line; joined onto one line with the title and the prose, it no longer does, and the title reads as a stated out-of-memory of the host"
+
+func init() {
+	formsKnownLimits["flattened 3864-kind-1662-2020-describe-node-systemoom-victim-git-x4"] = limitFlattenedBlock
+	formsKnownLimits["flattened 3890-wallabag-3672-2018-freebsd-pocket-import-php-allowed-memory-4294967296-exhausted-healthy"] = limitFlattenedOwnLineTitle
+}
