@@ -46,6 +46,9 @@ func statedExit137(t string) bool {
 	if !strings.Contains(t, "137") {
 		return false
 	}
+	if _, ok := buildKilledLine(t); ok {
+		return false // a runner's own exit notice ("Process completed with exit code 137.") has its reason
+	}
 	l := strings.ToLower(t)
 	for _, w := range statedExit137Words {
 		k := strings.Index(l, w)
