@@ -26,7 +26,7 @@ func truthKeys(t any) map[float64]string {
 	keys := map[float64]string{}
 	var walkN func(v any, key, path string)
 	walkN = func(v any, key, path string) {
-		if key == "derived" || strings.HasSuffix(key, "_pct") || strings.Contains(key, "ratio") {
+		if derivedKey(key) {
 			return
 		}
 		switch x := v.(type) {

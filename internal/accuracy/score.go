@@ -418,13 +418,21 @@ func sameCounts(a, b []float64) bool {
 	return true
 }
 
-// truthNumbers are the numbers ≥ 10 the expert wrote down, except derived ones (under a
-// key named "derived" or ending in _pct/_ratio) that no parser prints.
+// derivedKey reports a truth key whose numbers the expert computed rather than read off the
+// text ("derived", "…_derived", "…_pct", "…ratio…"): no parser prints them, so they are not
+// scored. The gathering brief asks for "_derived" keys, so that suffix counts as well.
+func derivedKey(key string) bool {
+	return key == "derived" || strings.HasSuffix(key, "_derived") ||
+		strings.HasSuffix(key, "_pct") || strings.Contains(key, "ratio")
+}
+
+// truthNumbers are the numbers ≥ 10 the expert wrote down, except derived ones (see
+// derivedKey) that no parser prints.
 func truthNumbers(t any) []float64 {
 	seen := map[float64]bool{}
 	var walkN func(v any, key string)
 	walkN = func(v any, key string) {
-		if key == "derived" || strings.HasSuffix(key, "_pct") || strings.Contains(key, "ratio") {
+		if derivedKey(key) {
 			return
 		}
 		switch x := v.(type) {

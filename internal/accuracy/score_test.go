@@ -35,7 +35,8 @@ func TestMatchZonesCountsFacts(t *testing.T) {
 }
 
 func TestTruthNumbersSkipsDerived(t *testing.T) {
-	truth := map[string]any{"a": 12.0, "b": 3.0, "derived": map[string]any{"x": 99.0}, "rx_missed_pct": 42.0}
+	truth := map[string]any{"a": 12.0, "b": 3.0, "derived": map[string]any{"x": 99.0}, "rx_missed_pct": 42.0,
+		"total_mb_derived": 2048.0, "hit_ratio": 55.0}
 	got := truthNumbers(truth)
 	if len(got) != 1 || got[0] != 12 {
 		t.Fatalf("truthNumbers = %v, want [12]", got)
