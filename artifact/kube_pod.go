@@ -233,3 +233,84 @@ func (d *doc) tryKubeletOOM(i int) int {
 	}
 	return 0
 }
+
+// A container's terminated state as the Kubernetes Python client prints it (h42a): its
+// models' to_str is pprint.pformat(to_dict()) with the Python attribute names
+// (kubernetes-client/python, kubernetes/client/models/v1_container_state_terminated.py:
+// container_id, exit_code, finished_at, message, reason, signal, started_at), so Airflow's
+// KubernetesPodOperator and KubernetesExecutor logs, which print the failed pod's V1Pod,
+// hold "'terminated': {'container_id': ..., 'exit_code': 137, ..., 'reason': 'OOMKilled',
+// ...}" over several lines, the pod's container status at first hand: the same state as
+// describe's block. 'terminated': None is no state.
+var (
+	reKubePyTermStart = lazyre.New(`'terminated': \{'`)
+	reKubePyExitCode  = lazyre.New(`'exit_code': (\d{1,3})\b`)
+	reKubePyReason    = lazyre.New(`'reason': '([A-Za-z]{1,40})'`)
+	reKubePyName      = lazyre.New(`^\s*'name': '([^']{1,100})',?\s*$`)
+)
+
+// kubePyReprState reads line i, a prose line, as the start of a Python client's terminated
+// state (above), with the object's lines below it in the segment; true when it did.
+func (d *doc) kubePyReprState(i int) bool {
+	t := d.ls[i].Text
+	if !strings.Contains(t, "'terminated': {") {
+		return false
+	}
+	loc := reKubePyTermStart.FindStringIndex(t)
+	if loc == nil {
+		return false
+	}
+	// The object from its brace to the brace that closes it, at most 12 lines on.
+	var b strings.Builder
+	depth, j := 0, i
+	closed := false
+scan:
+	for ; j < len(d.ls) && j <= i+12; j++ {
+		s := d.ls[j].Text
+		if j == i {
+			s = s[loc[1]-2:]
+		}
+		for k := 0; k < len(s); k++ {
+			switch s[k] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth == 0 {
+					b.WriteString(s[:k])
+					closed = true
+					break scan
+				}
+			}
+		}
+		b.WriteString(s)
+		b.WriteByte(' ')
+	}
+	if !closed {
+		return false
+	}
+	obj := b.String()
+	s := KubeTerminated{}
+	if m := reKubePyReason.FindStringSubmatch(obj); m != nil {
+		s.Reason = m[1]
+	}
+	if m := reKubePyExitCode.FindStringSubmatch(obj); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			s.ExitCode = &n
+		}
+	}
+	if s.Reason == "" && s.ExitCode == nil {
+		return false
+	}
+	for k := i - 1; k >= 0 && k >= i-10; k-- {
+		if m := reKubePyName.FindStringSubmatch(d.ls[k].Text); m != nil {
+			s.Container = m[1] // the container status's name, sorted before its state
+			break
+		}
+	}
+	for k := i; k <= j; k++ {
+		d.used[k] = true
+	}
+	d.addKubeTerminated(s, d.ls[i].No, d.ls[j].No)
+	return true
+}

@@ -504,8 +504,9 @@ func (d *doc) stated() {
 		}
 		for _, m := range statedOOMKilledStated(para) {
 			// "terminated with reason `OOMKilled`", "`OOMKilled` changed from false to true",
-			// "oom-killer keeps killing squid" (statedkubeoom.go, fix35a).
-			if onHeading(m[0]) {
+			// "oom-killer keeps killing squid" (statedkubeoom.go, fix35a); not an
+			// orchestrator's guess after a SIGKILL (frameworkKillText, h42a).
+			if onHeading(m[0]) || frameworkKillText(sentenceAround(para, m[0], m[1])) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))

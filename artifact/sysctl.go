@@ -310,8 +310,8 @@ func (d *doc) prose(i int) {
 	if n := len(d.tl.Unparsed); n > 0 && d.tl.Unparsed[n-1].FirstLine <= d.ls[i].No && d.ls[i].No <= d.tl.Unparsed[n-1].LastLine {
 		return // a reader already reported the line (a zoneinfo row the paste cut): not prose too
 	}
-	if d.slurmLine(i) || d.slurmStateLine(i) || d.sacctTable(i) > 0 || d.batchMemLine(i) {
-		return // Slurm's report of a step's memory cgroup OOM or its own kill, a job's state (slurmoom.go, slurmsacct.go); another scheduler's (batchmemkill.go)
+	if d.slurmLine(i) || d.slurmStateLine(i) || d.sacctTable(i) > 0 || d.batchMemLine(i) || d.pipelineKillLine(i) || d.kubePyReprState(i) {
+		return // Slurm's report of a step's memory cgroup OOM or its own kill, a job's state (slurmoom.go, slurmsacct.go); another scheduler's (batchmemkill.go); a workflow orchestrator's SIGKILL notice (pipelinekill.go); a Python client's container state (kube_pod.go)
 	}
 	if d.spadesLog(i) > 0 || d.spadesAbort(i) || d.gnuTime(i) > 0 || d.galaxyJobMetrics(i) > 0 {
 		return // SPAdes' log records with the process's memory, spades.py's stage killed by SIGKILL (spadeslog.go); GNU time's report (gnutime.go); Galaxy's job metrics (galaxymetrics.go)

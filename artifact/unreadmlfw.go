@@ -137,7 +137,8 @@ func (d *doc) frameworkKill(i int) {
 // OOM killer ran; such a line is kept as that killer's kill, or as none (Ray's summary of 0).
 func frameworkKillText(s string) bool {
 	return strings.Contains(s, "killed due to memory pressure (OOM)") || strings.Contains(s, rayKillLead) ||
-		strings.Contains(s, "% memory budget. Restart") || strings.Contains(s, "Container killed by YARN for exceeding ")
+		strings.Contains(s, "% memory budget. Restart") || strings.Contains(s, "Container killed by YARN for exceeding ") ||
+		orchestratorGuessText(s) // Dagster's or Prefect's help text after a SIGKILL (pipelinekill.go)
 }
 
 // rayKillRecord: t is one record of Ray's kill message longer than a log line's usual bound
