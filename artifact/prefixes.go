@@ -367,9 +367,33 @@ func stripBracketDate(s string, l *Line) (string, bool) {
 		!isDigits(in[n-7:n-5]) || !isDigits(in[n-10:n-8]) {
 		return s, false
 	}
+	if us, ok := mapServerMicros(s[end+1:]); ok {
+		// h42b: MapServer's own error log (src/mapdebug.c msDebug: "[%s].%ld ", ctime
+		// and the microseconds, before each message, as msSetError's "ROUTINE(): Memory
+		// allocation error. ..."): ctime's date in brackets, then ".USEC": no kernel's
+		// record, so the line keeps its own kind.
+		l.Stamp = s[1:end] + "." + us
+		return strings.TrimPrefix(s[end+2+len(us):], " "), true
+	}
 	l.Kernel = true
 	l.Stamp = s[1:end]
 	return strings.TrimPrefix(s[end+1:], " "), true
+}
+
+// mapServerMicros: the microseconds MapServer's msDebug prints right after its bracketed
+// ctime ("].442100 "): a dot, one to six digits and a space; dmesg -T puts a space there.
+func mapServerMicros(after string) (string, bool) {
+	if len(after) < 3 || after[0] != '.' {
+		return "", false
+	}
+	n := 1
+	for n < len(after) && n <= 6 && isDigit(after[n]) {
+		n++
+	}
+	if n == 1 || n >= len(after) || after[n] != ' ' {
+		return "", false
+	}
+	return after[1:n], true
 }
 
 // stripWeekdayDate removes OpenWrt logread's "Mon Jan  2 03:04:05 2024 kern.warn kernel: "

@@ -45,6 +45,17 @@ var jobWorkerForms = []ownLineForm{
 	// CPLE_OutOfMemory, "CPLMalloc(): Out of memory allocating %ld bytes."), printed as
 	// "ERROR 2: ..."; MapServer's msSmallMalloc prints the same words.
 	{"Out of memory allocating ", " bytes", true, "a program's own allocation failed (GDAL's port/cpl_conv.cpp CPLMalloc: \"CPLMalloc(): Out of memory allocating N bytes.\", MapServer's msSmallMalloc alike): malloc returned NULL for a request of N bytes (the process's address space, RLIMIT_AS, a cgroup or the commit limit under vm.overcommit_memory 2; a huge N is a corrupt size); the program exits by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// h42b: GDAL port/cpl_vsisimple.cpp VSIMallocVerbose, VSIMalloc2Verbose,
+	// VSIMalloc3Verbose, VSIReallocVerbose: CPLError(CE_Failure, CPLE_OutOfMemory, "%s, %d:
+	// cannot allocate " CPL_FRMT_GUIB " bytes", __FILE__, __LINE__, size) (VSICallocVerbose:
+	// "... cannot allocate NxM bytes"), printed "ERROR 2: FILE, LINE: cannot allocate N
+	// bytes" (2 is CPLE_OutOfMemory).
+	{": cannot allocate ", " bytes", true, "GDAL's own allocation failed (port/cpl_vsisimple.cpp VSIMallocVerbose and its kin: \"FILE, LINE: cannot allocate N bytes\", CPLE_OutOfMemory, printed \"ERROR 2: ...\"): malloc returned NULL for a request of N bytes (the process's address space, RLIMIT_AS, a cgroup or the commit limit under vm.overcommit_memory 2; a huge N is a corrupt or oversized raster's size); the operation failed by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
+	// h42b: MapServer src/maperror.c msSetErrorInternal logs msDebug("%s: %s %s\n", routine,
+	// ms_errorCodes[code], message); ms_errorCodes[MS_MEMERR] is "Memory allocation error."
+	// (msSetError(MS_MEMERR, "Unable to allocate temporary point cache.",
+	// "msOGRLayerNextShape()"), mapdrawgdal.c's "%s: %d: Out of memory allocating %u bytes.").
+	{"(): Memory allocation error.", "", true, "MapServer's own allocation failed (src/maperror.c: \"ROUTINE(): Memory allocation error. MESSAGE\", MS_MEMERR, logged by msDebug to MS_ERRORFILE): a malloc in MapServer or a library it called returned NULL (the process's address space, RLIMIT_AS, a cgroup or the commit limit; a huge map SIZE or raster asks for much); the request failed by itself: no kill by the kernel's OOM killer and no statement about the host's free memory"},
 	// MariaDB/MySQL InnoDB ut0new ut_allocator::allocate: after its retries, "Cannot
 	// allocate %zu bytes of memory after %u retries over %u seconds. OS error: %s (%d).
 	// Check if you should increase the swap file or ulimits of your operating system. Note
@@ -110,8 +121,12 @@ func pgContextStatsLine(t string) bool {
 // 'I' its "Pool Is Full"), 'Q' Overpass's, 'O'
 // "Out of memory", 'I' InnoDB, 'W' RQ's "Work-horse", 'N' osm2pgsql's "Node-cache", 'v'
 // PostgreSQL's "active server", "connection" and "reinitializing", ';' its context
-// statistics).
+// statistics; MapServer's "ROUTINE(): Memory allocation error." holds ')'; GDAL's "FILE,
+// LINE: cannot allocate" none, gdalVerboseNeedle is asked instead, h42b).
 const jobWorkerGate = ")QOIWNv;"
+
+// gdalVerboseNeedle: GDAL's VSI*Verbose failure, "FILE, LINE: cannot allocate N bytes" (h42b).
+const gdalVerboseNeedle = ": cannot allocate "
 
 // rqHorseNeedle: RQ worker.py monitor_work_horse, a horse that ended without reporting:
 // exc_string = f"Work-horse terminated unexpectedly; waitpid returned {ret_val}{signal_msg}; "
@@ -121,7 +136,7 @@ const rqHorseNeedle = "Work-horse terminated unexpectedly; waitpid returned "
 // jobWorkerOwnLine says why t is one of jobWorkerForms' messages or RQ's dead horse, and
 // whether it is the program's own out-of-memory.
 func jobWorkerOwnLine(t string) (why string, oom, ok bool) {
-	if strings.IndexAny(t, jobWorkerGate) < 0 {
+	if strings.IndexAny(t, jobWorkerGate) < 0 && !strings.Contains(t, gdalVerboseNeedle) {
 		return "", false, false
 	}
 	if pgContextStatsLine(t) {
@@ -149,10 +164,28 @@ func jobWorkerOwnLine(t string) (why string, oom, ok bool) {
 			if !startsWithDigit(rest) {
 				continue // "Out of memory allocating N bytes": the request's size follows
 			}
+		case ':':
+			if !startsWithDigit(rest) || !gdalFileLine(t[:i]) {
+				continue // GDAL's "FILE, LINE: cannot allocate N bytes" (h42b)
+			}
+		case '(':
+			if i == 0 || !isIdentByte(t[i-1]) || strings.HasSuffix(strings.TrimSpace(t), "?") {
+				continue // MapServer's "ROUTINE(): Memory allocation error." (h42b)
+			}
 		}
 		return f.why, f.oom, true
 	}
 	return "", false, false
+}
+
+// gdalFileLine: head ends with GDAL's VSI*Verbose "FILE, LINE" (h42b): a source file's
+// name, a comma, a space and the line's number.
+func gdalFileLine(head string) bool {
+	c := strings.LastIndex(head, ", ")
+	if c <= 0 || !isDigits(head[c+2:]) {
+		return false
+	}
+	return strings.HasSuffix(head[:c], ".cpp") || strings.HasSuffix(head[:c], ".c") || strings.HasSuffix(head[:c], "(unknown file)")
 }
 
 // rqHorseWhy: what RQ's dead-horse notice proves, by the wait status it printed.

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -402,6 +403,9 @@ var programFigureForms = []struct {
 	{"quic-go", "increase send buffer size (was: ", []string{"was_kib", "wanted_kib", "got_kib"}, false},
 	{"quic-go", "increase receive buffer size (wanted: ", []string{"wanted_kib", "got_kib"}, false},
 	{"quic-go", "increase send buffer size (wanted: ", []string{"wanted_kib", "got_kib"}, false},
+	// h42b (unreadjobworker.go): GDAL's port/cpl_vsisimple.cpp VSI*Verbose, "FILE, LINE:
+	// cannot allocate N bytes" (VSICallocVerbose's "NxM bytes": requestProduct).
+	{"gdal", gdalVerboseNeedle, []string{"request_bytes"}, false},
 }
 
 // maxProgramFigureArtifacts bounds the artifacts: a flood repeats one message.
@@ -443,7 +447,16 @@ func (d *doc) programFigureText(i int, t string) {
 			}
 		} else {
 			rest := t[k+len(f.needle):]
+			if len(f.names) == 1 && f.names[0] == "request_bytes" {
+				if v, ok := requestProduct(rest); ok {
+					data[f.names[0]] = v // "N * M * K bytes", "NxM bytes" (h42b)
+					rest = ""
+				}
+			}
 			for _, name := range f.names {
+				if rest == "" {
+					break
+				}
 				v, r, ok := nextInt(rest)
 				if !ok {
 					break
@@ -459,6 +472,40 @@ func (d *doc) programFigureText(i int, t string) {
 		d.addArtifact(KindProgramLimit, d.ls[i].No, d.ls[i].No, data)
 		return
 	}
+}
+
+// requestProduct: a request written as a product of its factors right after the words,
+// "40000 * 40000 * 4 bytes" or GDAL's VSICallocVerbose "1000x8 bytes" (h42b): the bytes
+// asked for are the product, not the first factor; false for a lone figure or an overflow.
+func requestProduct(rest string) (int64, bool) {
+	if !startsWithDigit(rest) {
+		return 0, false
+	}
+	prod, n := int64(1), 0
+	for {
+		v, r, ok := nextInt(rest)
+		if !ok || n > 0 && !isFactorGap(rest[:len(rest)-len(r)]) {
+			break
+		}
+		if v != 0 && prod > math.MaxInt64/v {
+			return 0, false
+		}
+		prod, rest, n = prod*v, r, n+1
+		if !strings.HasPrefix(rest, " * ") && !strings.HasPrefix(rest, "*") && !strings.HasPrefix(rest, "x") {
+			break
+		}
+	}
+	if n < 2 || !strings.HasPrefix(strings.TrimLeft(rest, " "), "bytes") {
+		return 0, false
+	}
+	return prod, true
+}
+
+// isFactorGap: what lies between two factors and the second factor's digits: " * ", "*"
+// or "x", then the digits.
+func isFactorGap(s string) bool {
+	s = strings.TrimLeft(s, " *x")
+	return s != "" && isDigits(s)
 }
 
 // nextInt: the first run of digits in s (at most 19), and the rest after it.
