@@ -52,7 +52,9 @@ func TestAppBufferMessagesNamedUnread(t *testing.T) {
 		if len(tl.Unparsed) == 0 || !strings.Contains(tl.Unparsed[0].Why, c.why) {
 			t.Errorf("%s: unread %+v, want one naming %q", c.name, tl.Unparsed, c.why)
 		}
-		if len(tl.Samples) != 0 || len(tl.Settings) != 0 {
+		// h42c: quic-go's "got" is twice this host's rmem_max/wmem_max and is read as that
+		// setting (unreadwebrtc.go quicBufferMax); its "wanted" stays no host setting.
+		if len(tl.Samples) != 0 || len(tl.Settings) != 0 && !strings.HasPrefix(c.name, "quic-go") {
 			t.Errorf("%s: samples %+v settings %+v, want none (a program's request is no host setting)", c.name, tl.Samples, tl.Settings)
 		}
 		if tl.Host.OtherOS != "" {

@@ -541,6 +541,9 @@ func (d *doc) run(from int) {
 				d.unparsedUnread(i, dnsmasqAllocWhy) // dnsmasq's own malloc failed (unreadappoom.go)
 				continue
 			}
+			if d.webrtcLine(i, t) {
+				continue // mediasoup's worker exit, Janus's own allocation (unreadwebrtc.go)
+			}
 			if why, ok := appOOMLine(t); ok {
 				d.programOOMNamed = true
 				d.unparsedUnread(i, why) // a program's own out-of-memory (unreadappoom.go), any tag

@@ -225,7 +225,9 @@ func scale(num, unit string) (float64, bool) {
 func (d *doc) stated() {
 	if len(d.proseLines) == 0 {
 		if len(d.otherLines) > 0 && d.tl.Host.MemTotalKB == 0 {
-			d.ollamaHostMemoryLines(d.newSubjects()) // a log with no prose (hostmemlog.go)
+			if !d.ollamaHostMemoryLines(d.newSubjects()) { // a log with no prose (hostmemlog.go)
+				d.xtraceHostMemory(d.newSubjects()) // a script's xtrace of free (xtracefree.go)
+			}
 		}
 		return
 	}
@@ -1456,6 +1458,10 @@ func hypotheticalUpTo(sentence, match string) bool {
 	end := len(sentence)
 	if i := strings.Index(sentence, match); i >= 0 {
 		end = i + len(match)
+		if strings.IndexByte(sentence[:end], ')') > 0 {
+			up := dropClosedAsides(sentence[:end])
+			sentence, end = up, len(up)
+		}
 	}
 	if strings.Contains(sentence, "ould") {
 		up := reCouldNot.ReplaceAllString(sentence[:end], "")
@@ -1469,6 +1475,26 @@ func hypotheticalUpTo(sentence, match string) bool {
 		return reConditional.MatchString(sentence[:end])
 	}
 	return reHypothetical.MatchString(sentence[:end])
+}
+
+// dropClosedAsides removes the parenthesised asides closed in head (the sentence up to the
+// match's end): a condition inside one conditions the aside, not the clause around it ("Rambox
+// process is getting killed (if I run it on the command line, I can see the \"Killed\" log
+// displayed on stdout) by OOM Killer", h42c, corpus 3917). An aside left open, one that
+// opens the sentence or asks a question ("(Or am I reading the stats wrong?) I noticed",
+// corpus 2603) keeps its words.
+func dropClosedAsides(head string) string {
+	var b strings.Builder
+	for k := 0; k < len(head); k++ {
+		if head[k] == '(' && strings.TrimSpace(b.String()) != "" {
+			if e := strings.IndexByte(head[k:], ')'); e > 0 && !strings.ContainsAny(head[k+1:k+e], "(?") {
+				k += e // the aside, closed, with no question or nested aside in it
+				continue
+			}
+		}
+		b.WriteByte(head[k])
+	}
+	return b.String()
 }
 
 var (
@@ -1634,6 +1660,9 @@ func (d *doc) statedMemory(sub *subjects) {
 		return
 	}
 	if d.ollamaHostMemoryLines(sub) { // ollama's msg="system memory" (hostmemlog.go)
+		return
+	}
+	if d.xtraceHostMemory(sub) { // a script's xtrace of free's Mem total (xtracefree.go)
 		return
 	}
 	if kb, first, last, ok := rabbitMQMemory(d.proseLines); ok && kb >= 16*1024 && kb <= 1<<36 {

@@ -460,6 +460,9 @@ func (d *doc) prose(i int) {
 		d.frameworkKill(i) // YARN's own kill of a Spark executor (unreadmlfw.go)
 		return
 	}
+	if d.webrtcLine(i, d.ls[i].Text) {
+		return // mediasoup's worker exit, Janus's own allocation (unreadwebrtc.go)
+	}
 	if why, ok := appOOMLine(d.ls[i].Text); ok {
 		d.programOOMNamed = true
 		d.unparsedUnread(i, why) // a runtime's or a server's own out-of-memory (unreadappoom.go)

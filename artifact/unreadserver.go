@@ -427,6 +427,7 @@ func (d *doc) programFiguresOf(i int, msg string) {
 		return // puma_worker_killer's fractional MB (unreadcollab.go)
 	}
 	d.programFigureText(i, msg)
+	d.quicBufferMax(i, msg) // quic-go's "got" as this host's rmem_max/wmem_max (unreadwebrtc.go)
 }
 
 // programFigureText adds the figures of programFigureForms' message t, line i's message

@@ -19,7 +19,6 @@ func init() {
 	formsKnownLimits["shell-prompt-root "+c3318] = limitTitleUnderPrompt
 	formsKnownLimits["details-summary "+c3318] = limitTitleInFold
 	formsKnownLimits["flattened "+c3318] = limitFlattenedTitleOverDump
-	formsKnownLimits["flattened 3420-photoprism-497-2020-rpi4-4gb-indexing-freezes-host-dmesg-killed-out-of-memory-prose"] = limitFlattenedHedgedStory
 }
 
 // limitBulletBeforeInlineCode: the kubelet's event message is pasted as inline code, and a
