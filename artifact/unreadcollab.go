@@ -40,6 +40,8 @@ var collabForms = []ownLineForm{
 	// Go's os/exec (Gitaly, gitlab-workhorse, Gitea, Forgejo): "fork/exec PATH: cannot
 	// allocate memory": clone(2) returned ENOMEM.
 	{"fork/exec ", ": cannot allocate memory", false, "a Go server's fork of a helper (git) was refused with ENOMEM (os/exec: \"fork/exec PATH: cannot allocate memory\"): clone() could not charge a copy of the parent's private writable memory: the host's commit accounting (vm.overcommit_memory 2 and CommitLimit, or mode 0's heuristic with RAM and swap short) or a memory cgroup; no kill by the kernel's OOM killer; overcommit-exposed would need `grep -E 'Committed_AS|CommitLimit' /proc/meminfo; sysctl vm.overcommit_memory`"},
+	// fix47a (corpus 3931): the same fork refused with EAGAIN, a task limit (unreadfix47a.go).
+	{"fork/exec ", ": resource temporarily unavailable", false, forkEAGAINWhy},
 }
 
 // collabGate: collabForms' bytes beside webAppGate's.

@@ -148,6 +148,12 @@ func dbOwnLine(t string) (string, bool) {
 	if why, ok := mosquittoOwnLine(t); ok {
 		return why, true
 	}
+	if why, ok := pgSignalExitWhy(t); ok {
+		return why, true // a backend's crash by a signal other than SIGKILL (unreadfix47a.go)
+	}
+	if why, ok := odbcAllocWhy(t); ok {
+		return why, true // an ODBC driver's HY001 (unreadfix47a.go)
+	}
 	for _, f := range dbOwnForms {
 		if k := strings.Index(t, f.text); k >= 0 {
 			if f.text == mysqldSignal && !mysqldSignalTail(t[k+len(f.text):]) {

@@ -27,6 +27,9 @@ func quotedErrnoWhy(t string) (string, bool) {
 		return "", false
 	}
 	l := strings.ToLower(t)
+	if why, ok := browserNetErrorWhy(t, l); ok {
+		return why, true // fix47a (unreadfix47a.go)
+	}
 	for _, e := range errnoReasons {
 		k := strings.Index(l, strings.ToLower(e.text))
 		if k < 1 {

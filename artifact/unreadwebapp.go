@@ -153,6 +153,10 @@ func (f *ownLineForm) match(t string) (string, bool) {
 			if !startsWithDigit(rest) {
 				return "", false
 			}
+		case 'f': // Go's "fork/exec PATH: ERRNO" (unreadcollab.go), not a question about it
+			if strings.HasSuffix(strings.TrimSpace(t), "?") {
+				return "", false
+			}
 		case 'u': // "full !!! (Q/M)"
 			if !startsWithDigit(rest[j+len(f.needle2):]) {
 				return "", false
