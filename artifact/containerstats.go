@@ -112,8 +112,58 @@ func (d *doc) tryKubectlTopFiltered(i int) int {
 	return d.tryContainerTable(i, "kubectl top", "kubectl top", kubectlTopRow)
 }
 
+// fix47b (corpus 3966): a docker stats row pasted without its header, as an author quotes
+// the one container that matters: `docker stats --format "table {{.Name}}\t{{.CPUPerc}}\t
+// {{.MemUsage}}"` (or the default table cut to its row) prints NAME, CPU % and MEM USAGE /
+// LIMIT, the usage and limit in docker's binary units (units.BytesSize: "6.02GiB /
+// 7.75GiB"), columns apart by at least two spaces:
+//
+//	agenticos_prefect_runner   1040.27%   6.02GiB / 7.75GiB
+//
+// Only the whole line in that shape is a row: a name (docker's container name characters),
+// the CPU share, usage / limit in iB units, then optionally MEM % and the rest of the default
+// row. A sentence ("the runner used 6.02GiB / 7.75GiB"), a kubectl top row (Mi, no limit) and
+// free's or top's lines have no such shape. The LIMIT is the container's cgroup limit or,
+// without one, the host's memory: the row says which figure docker printed, not which.
+var reDockerStatsBareRow = lazyre.New(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s{2,}(?:([A-Za-z0-9][A-Za-z0-9_.-]*)\s{2,})?(?:[\d.]+|--)%\s{2,}([\d.]+)([KMGTP]iB|B)\s*/\s*([\d.]+)([KMGTP]iB|B)(?:\s{2,}([\d.]+|--)%(?:\s{2,}\S.*)?)?$`)
+
+// isDockerStatsBareRow: line t is a docker stats row without its header (cheap tests first).
+func isDockerStatsBareRow(_, t string) bool {
+	return strings.Contains(t, "iB") && strings.Contains(t, "%") && reDockerStatsBareRow.MatchString(strings.TrimSpace(t))
+}
+
+func (d *doc) tryDockerStatsBare(i int) int {
+	tb := ContainerMemTable{Tool: "docker stats"}
+	k := i
+	for ; k < len(d.ls); k++ {
+		t := strings.TrimSpace(d.ls[k].Text)
+		if !isDockerStatsBareRow("", t) {
+			break
+		}
+		r, ok := dockerStatsBareRow(t)
+		if !ok {
+			break
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	if len(tb.Rows) == 0 || d.exampleLines[d.ls[i].No] {
+		return 0
+	}
+	d.addArtifact(KindContainerMem, d.ls[i].No, d.ls[k-1].No, tb)
+	return k - i
+}
+
+func dockerStatsBareRow(t string) (ContainerMemRow, bool) {
+	return dockerStatsMatchRow(reDockerStatsBareRow.FindStringSubmatch(t))
+}
+
 func dockerStatsRow(t string) (ContainerMemRow, bool) {
-	m := reDockerStatsRow.FindStringSubmatch(t)
+	return dockerStatsMatchRow(reDockerStatsRow.FindStringSubmatch(t))
+}
+
+// dockerStatsMatchRow builds a row from reDockerStatsRow's or reDockerStatsBareRow's groups
+// (the same in both: id or name, name, usage and unit, limit and unit, MEM %).
+func dockerStatsMatchRow(m []string) (ContainerMemRow, bool) {
 	if m == nil {
 		return ContainerMemRow{}, false
 	}

@@ -138,6 +138,7 @@ var formats = []format{
 	{kind: KindContainerMem, first: []string{"CONTAINER"}, parse: (*doc).tryDockerStats},
 	{kind: KindContainerMem, first: []string{"NAME", "NAMESPACE"}, parse: (*doc).tryKubectlTop},
 	{kind: KindContainerMem, detect: isKubectlTopFiltered, parse: (*doc).tryKubectlTopFiltered}, // fix41a
+	{kind: KindContainerMem, detect: isDockerStatsBareRow, parse: (*doc).tryDockerStatsBare},    // fix47b
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
 	// vmstat -s under pl_PL: its labels before the figures (vmstat_s_locales.go).
 	{kind: KindVMStatS, first: []string{"Pamięć", "Pam.", "Obszar"}, parse: (*doc).tryVMStatS},

@@ -26,11 +26,51 @@ var reObservedHedge = lazyre.New(`(?i)\b(?:would|could|might|may|if|unless|other
 // observedSection: line no stands in a section whose heading is an issue form's
 // observed-behaviour heading.
 func (s *subjects) observedSection(no int) bool {
+	if s.observedBareList(no) {
+		return true
+	}
 	start, _ := s.sectionStart(no)
 	if start == 0 || start == no {
 		return false // before any heading, or the heading itself
 	}
 	return reObservedHeading.MatchString(strings.TrimSpace(s.text[start]))
+}
+
+// fix47b (corpus 3976): the same heading with its Markdown lost, as a forum (Discourse's
+// rendered post, a copied web page) gives it: "Observed behavior" alone on a line, the
+// section a list of bullets right under it ("•\tEventually the history pod is OOM killed").
+// Only a list item counts, and only under a bare line that is the heading's words and
+// nothing else (a colon allowed); a sentence that mentions the observed behaviour, a bullet
+// list under another heading and a paragraph under the bare words are not the section.
+var (
+	reObservedBare   = lazyre.New(`(?i)^(?:observed|actual|current)\s+behaviou?r:?$`)
+	reObservedBullet = lazyre.New(`^(?:[•·▪◦‣*-]|\d{1,2}[.)])\s`)
+)
+
+// observedBareList: line no is an item of a bullet list right under a bare observed-behaviour
+// heading (at most one blank line between them).
+func (s *subjects) observedBareList(no int) bool {
+	t, ok := s.text[no]
+	if !ok || !reObservedBullet.MatchString(strings.TrimSpace(t)) {
+		return false
+	}
+	gap := 0
+	for k := no - 1; k > 0 && k >= no-60; k-- {
+		t, ok := s.text[k]
+		if !ok || strings.TrimSpace(t) == "" {
+			if gap++; gap > 1 {
+				return false
+			}
+			continue
+		}
+		gap = 0
+		t = strings.TrimSpace(t)
+		if reObservedBullet.MatchString(t) {
+			continue
+		}
+		return reObservedBare.MatchString(t)
+	}
+	return false
 }
 
 // hypotheticalIn is hypotheticalUpTo for the sentence at line no, except that in an

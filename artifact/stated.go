@@ -1252,6 +1252,11 @@ var (
 		// names the kernel as its writer. A quoted message is no program's own; "grep the
 		// kernel log for "Out of memory"" is advice (reOOMQuotedAdvice).
 		`\bkernel(?:'s|’s)?\s+(?:log\s+|message\s+)?["“'\x60](?:out[ -]of[ -]memory)(?::\s*kill(?:ed)?\s+process)?["”'\x60]` +
+		// fix47b (corpus 3966): the OOM kill as a noun with its victim in a past relative
+		// clause, "the kernel resolved it with a global OOM kill that took the API
+		// container's worker": the kill happened (past tense) and took something named. The
+		// present ("an OOM kill that kills the largest process") is a reference page's voice.
+		`|\b(?:an?|the)\s+(?:(?:global|system-wide|host-wide|host|cgroup|memcg|kernel)\s+)?OOM[- ]?kill\s+(?:that|which)\s+(?:took(?:\s+out|\s+down)?|killed|hit|claimed|reaped)\s+(?:the|my|our|its|their|an?)\b` +
 		`|(?:导致|造成|引起|引发|触发|導致|引發|觸發|发生|發生|出现|出現)了?\s*(?:程序|进程|应用|進程|應用|程式|服务|服務)?\s*(?:被\s*)?\bOOM\b` +
 		`|\bOOM(?:[- ]?kill(?:er)?)?\s*(?:이|가|が|は)?\s*(?:발생했|발생한|발생하였|일어났|일어난|発生した|発生しました|起きた|起きました|起こった|起こりました)` +
 		`|\b(?:caused|causing|led\s+to|leading\s+to|resulted\s+in|resulting\s+in|ended(?:\s+up)?\s+in|triggered|triggering)\s+(?:an?\s+|the\s+)?(?:OOM(?:[- ]kill)?\b|out[ -]of[ -]memory[ -]kill(?:s|ed|ing)?\b)` +
