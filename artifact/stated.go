@@ -495,6 +495,16 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
+		for _, m := range statedOOMUntil(para) {
+			// "its slower until out of memory kill", "RAM usage grows until OOM is reached",
+			// "the kernel is killing the service once all the memory ... is exhausted"
+			// (statedoomuntil.go, fix47c).
+			if onHeading(m[0]) {
+				continue
+			}
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
 		for _, m := range statedOOMGot(para) {
 			// "gets reaped by the OOM-killer", "getting OOM messages on the console",
 			// "memory usage was high and was killed by the kernel" (statedoomgot.go).

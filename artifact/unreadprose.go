@@ -189,7 +189,15 @@ func statesDomainFigure(t string) bool {
 		}
 		rest = r
 		w := strings.ToLower(strings.Trim(f, "*_`'\"()[]{},.;:!?<>~")) // fix38b: "~23.8 GiB", about
-		if k := figureKind(w); k != noFigure && !versionContext(prev) {
+		k := figureKind(w)
+		if k == noFigure && bareRange(w) {
+			// fix47c (corpus 3986): a range whose unit is the next word, "increases for
+			// 40-100 Mb", is a size; a bare range ("ports 20000-50000") stays none.
+			if next, _, _ := nextField(rest); sizeUnitWord(strings.ToLower(strings.Trim(next, "*_`'\"()[]{},.;:!?<>"))) {
+				k = unitFigure
+			}
+		}
+		if k != noFigure && !versionContext(prev) {
 			// A number with a unit is a figure wherever the line names the domain; a bare
 			// one only near a domain word and not counting things ("3 hosts", "2021").
 			next, _, _ := nextField(rest)
@@ -307,6 +315,14 @@ const (
 	bareFigure
 	unitFigure
 )
+
+// bareRange: two plain numbers joined by a hyphen ("40-100", "1.5-2"), a range whose unit,
+// when it has one, is the next word ("daily increases for 40-100 Mb", corpus 3986, fix47c).
+// A date's "2021-03" is one too, but no size unit follows a date.
+func bareRange(w string) bool {
+	a, b, ok := strings.Cut(w, "-")
+	return ok && numberWithUnit(a) == bareFigure && numberWithUnit(b) == bareFigure
+}
 
 func numberWithUnit(p string) figureKindT {
 	i, dots := 0, 0
