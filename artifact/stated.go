@@ -55,7 +55,7 @@ var (
 	// An out-of-memory the author states happened, without the kernel's report: "the box
 	// crashes frequently from OOM", "mysqld was killed by the OOM killer", "频繁因为OOM导致
 	// crash", "偶爾,OOM-killer 會殺死一些程序". Who was killed and why is not said.
-	reStatedOOM = lazyre.New(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)` +
+	reStatedOOM = lazyre.New(`(?i)(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)[^.;!?。！？；]{0,40}?(?:\bcrash\w*|\breboot\w*|\bkilled\b|\bkills\b|\bkilling\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|杀死|殺死|杀掉|殺掉|被杀|被殺|crash)|(?:\bcrash\w*|\breboot\w*|\bkilled\b|\breaped\s+by\b|\bpanic\w*|崩溃|崩潰|重启|重啟|死机|死機|被杀|被殺)[^.;!?。！？；]{0,40}?(?:\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b)` +
 		// h31b: the killer's other verbs, after the killer only ("the kernel's OOM killer
 		// terminated the backup job", "the oom killer chose otelcol-contrib"): a program's
 		// own out-of-memory ("out of memory, terminating") is no kill by the kernel.
@@ -418,7 +418,7 @@ func (d *doc) stated() {
 			// A condition or a general description the next sentences say happened to the
 			// author is his event (happenedAfter, statedoskill.go).
 			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]])
-			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || oomMechanism(sentence, para[m[0]:m[1]]) || oomWordInKey(para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
+			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) && !seenRightAfter(para, m[1]) || oomMechanism(sentence, para[m[0]:m[1]]) || oomWordInKey(para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || comparedOOM(sentence, para[m[0]:m[1]]) {
 				continue
 			}
 			// A program's own out-of-memory line pasted in the text (d.programOOMNamed: a JVM's

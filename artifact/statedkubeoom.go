@@ -44,7 +44,11 @@ var reStatedOOMKilledReason = lazyre.New("(?i)\\b(?:terminated|killed|exited|res
 	// kubectl get pods prints it in its STATUS column: "with hub pod showing OOMKilled
 	// status", "the hub pod shows OOMKilled status", "its status was OOMKilled".
 	"|\\b(?:show(?:s|ed|ing|n)?|display(?:s|ed|ing)?|report(?:s|ed|ing)?|(?:is|was|were|went|goes|got)\\s+(?:in|into))\\s+(?:an?\\s+|the\\s+)?[`*\"'_]*OOMKilled[`*\"'_]*\\s+(?:status|state)\\b" +
-	"|\\b(?:status|state)\\s+(?:is|was|were|shows|showed|became|turned\\s+to)\\s+[`*\"'_]*OOMKilled\\b")
+	"|\\b(?:status|state)\\s+(?:is|was|were|shows|showed|became|turned\\s+to)\\s+[`*\"'_]*OOMKilled\\b" +
+	// fix48a (corpus 4002): the orchestrator's OOMKilled told as an act it does to a pod or
+	// container: "Kubernetes issues OOMKilled operation on elasticsearch pod", "k8s triggered
+	// an OOMKilled on the api container". The object after "on" must be a pod or container.
+	"|\\b(?:issues|issued|issuing|triggers|triggered|performs|performed|does|did|applies|applied)\\s+(?:an?\\s+|the\\s+)?[`*\"'_]*OOMKilled[`*\"'_]*\\s+(?:(?:operation|action|event|kill|status)\\s+)?(?:on|to|against)\\s+(?:the\\s+|an?\\s+|its\\s+|our\\s+|my\\s+)?[\\w.-]+\\s+(?:pods?|containers?)\\b")
 
 var reStatedOOMKilledFlag = lazyre.New("(?i)\\bOOMKilled\\b[`*\"'_]*[^.;\\n]{0,60}?\\b(?:changed|went|flipped|turned|switched)\\s+from\\s+[`\"']?false[`\"']?[^.;\\n]{0,60}?\\bto\\s+[`\"']?true\\b" +
 	"|\\bOOMKilled[`*\"'_]*\\s*\\(\\s*false\\s*(?:→|->|=>|to)\\s*true\\b")
@@ -86,6 +90,20 @@ func statedOOMKilledStated(para string) [][]int {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
 		lead := sentence[:max(0, strings.Index(sentence, match))]
+		act := reOOMKilledAct.MatchString(match)
+		if act {
+			// Present tense is the orchestrator's act on a pod named by name, not a
+			// general statement; a quantifier ("on any pod", "on every container") is one.
+			if reActQuant.MatchString(match) {
+				return false
+			}
+			byKind = true
+			// The act form's own clause: "It probably leaves no memory ... and Kubernetes
+			// issues OOMKilled operation on elasticsearch pod" hedges the cause, not the kill.
+			if i := strings.LastIndex(lead, " and "); i >= 0 {
+				lead = lead[i+5:]
+			}
+		}
 		return !(hypotheticalUpTo(sentence, match) || !byKind && genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
 			reNegated.MatchString(lead[max(0, len(lead)-24):]) || reOOMGotHedge.MatchString(lead) || acrossCells(match) ||
 			reKillerKindVictim.MatchString(match+para[m[1]:min(len(para), m[1]+40)]))
@@ -105,6 +123,16 @@ func statedOOMKilledStated(para string) [][]int {
 				out = append(out, m)
 			}
 		}
+		for _, m := range reStatedKilledOverSize.FindAllStringSubmatchIndex(para, -1) {
+			// "that" and "it" stand for a memory size only when the sentence names one before
+			// the kill ("I started with 2GB ..., but we had a container killed for exceeding that").
+			if m[2] < 0 && !reMemSize.MatchString(para[sentenceStartAt(para, m[0]):m[0]]) {
+				continue
+			}
+			if keep(m[:2], false) {
+				out = append(out, m[:2])
+			}
+		}
 	}
 	if hasKiller {
 		for _, m := range reStatedOOMKillerKeeps.FindAllStringIndex(para, -1) {
@@ -115,3 +143,30 @@ func statedOOMKilledStated(para string) [][]int {
 	}
 	return out
 }
+
+// fix48a (corpus 4003): an orchestrator's kill of a container told by the memory size it
+// went over, not by the words "memory limit": "we just had a container automatically killed
+// for exceeding that" after "I started with 2GB", "the task was killed for exceeding 512 MiB".
+// It is ECS's "Container killed due to memory usage" (the task's hard limit is the container's
+// memory cgroup limit) and the kubelet's OOMKilled told in words. The size is in the match
+// (group 1) or, for "that" and "it", earlier in the same sentence; statedOOMKilledStated's
+// guards (question, condition, negation, general statement) apply.
+var (
+	reStatedKilledOverSize = lazyre.New(`(?i)\b(?:killed|terminated|stopped|restarted|recycled)\s+(?:automatically\s+|again\s+|repeatedly\s+)?(?:for|after|because\s+of|due\s+to)\s+(?:exceeding|going\s+over|overrunning|using\s+more\s+than)\s+(?:(\d+(?:\.\d+)?\s*[KMGT]i?B\b)|that\b|it\b)`)
+	reMemSize              = lazyre.New(`(?i)\b\d+(?:\.\d+)?\s*[MGT]i?B\b`)
+)
+
+// sentenceStartAt is the offset where the sentence of text holding offset b begins.
+func sentenceStartAt(text string, b int) int {
+	for i := b - 1; i > 0; i-- {
+		if sentenceEnd(text, i) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// reOOMKilledAct: the act form of reStatedOOMKilledReason (fix48a).
+var reOOMKilledAct = lazyre.New(`(?i)^(?:issues|issued|issuing|triggers|triggered|performs|performed|does|did|applies|applied)\s`)
+
+var reActQuant = lazyre.New(`(?i)\s(?:on|to|against)\s+(?:any|every|each|some|whichever|whatever|all)\s`)

@@ -116,3 +116,18 @@ func statedOOMBlame(para string) [][]int {
 	}
 	return out
 }
+
+// fix48a (corpus 4004): the trouble a change is meant to help with, told with the author's
+// own sighting in the same clause: "this will assist with workers being reaped by OOMKiller
+// and other memory issues we have seen". The "will" is the fix's hope; "we have seen" says
+// the kills happened. Only the author's own past sighting right after the match counts, and
+// no question or condition between them: "issues we might see", "if we have seen" do not.
+var reSeenRightAfter = lazyre.New(`(?i)^[^.;!?\n]{0,50}?\b(?:that\s+|which\s+)?(?:we|I)\s+(?:have\s+|'ve\s+|had\s+|’ve\s+)?(?:(?:repeatedly|often|also|already|frequently)\s+)?(?:seen|saw|experienced|observed|noticed|hit|run\s+into|ran\s+into|been\s+seeing|been\s+hitting)\b`)
+
+var reSeenHedge = lazyre.New(`(?i)\b(?:if|whether|might|may|could|would|will|can|never|not)\b`)
+
+func seenRightAfter(para string, end int) bool {
+	rest := para[end:min(len(para), end+80)]
+	m := reSeenRightAfter.FindStringIndex(rest)
+	return m != nil && !reSeenHedge.MatchString(rest[:m[1]]) && !questionAt(para, end, end+m[1])
+}
