@@ -445,7 +445,8 @@ func (d *doc) stated() {
 			}
 			sentence := sentenceAround(para, m[0], m[1])
 			lead := para[max(0, m[0]-40):m[0]]
-			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]])
+			gs, gm := oomVerbSentence(sentence, para[m[0]:m[1]])
+			general := hypotheticalIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || genericStatement(gs, gm)
 			if general && !happenedAfter(para, sentenceEndAt(para, m[1])) || reOOMVerbAvoided.MatchString(lead) || oomAskedAt(para, m[0], m[1]) || questionAt(para, m[0], m[1]) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
