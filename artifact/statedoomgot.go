@@ -37,6 +37,24 @@ var reStatedOOMGot = lazyre.New(`(?i)\b(?:gets?|got|getting|was|were|is|are|bein
 // program's, not a kill.
 var reStatedGotOOM = lazyre.New(`(?i)\b(?:got|gets|getting)\s+(?:an?\s+)?OOM(?:[- ]?killed)?(?:\s*[.;,!)]|\s+(?:and|then|again|after|every|during|twice|several|many|multiple)\b|\s*$)`)
 
+// reStatedOOMMessagesSeen (fix48c, corpus 4041): the kernel's out-of-memory report read by
+// the author in the kernel's log, in the first person: "when I look at my dmesg log ... I get
+// the following out of memory messages", "I see these OOM messages in dmesg". The kernel
+// writes its OOM killer's report (mm/oom_kill.c dump_header, oom_kill_process) to its ring
+// buffer, which dmesg, the console, kern.log and journalctl -k show; a program's own "out of
+// memory" message goes to its own log. So the sentence must name the kernel's log
+// (reKernelLogNamed); "out of memory errors" in an app's log, a question and a condition
+// state nothing.
+var reStatedOOMMessagesSeen = lazyre.New(`(?i)\bI\s+(?:get|got|see|saw|am\s+getting|was\s+getting|keep\s+getting|kept\s+getting|found|find)\s+(?:the\s+following\s+|these\s+|those\s+|some\s+|several\s+|many\s+|lots\s+of\s+|a\s+bunch\s+of\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|alerts|lines|entries)\b`)
+
+// reNegatedJustBefore (fix48c): a negation in the words just before the subject ("never",
+// "I have not seen", "no longer"); reNegated reads a whole lead, where "any" or "few" in an
+// earlier clause ("for any errors or alerts", "after a few minutes") negates nothing.
+var reNegatedJustBefore = lazyre.New(`(?i)\b(?:no|not|never|without|nor|n't|no\s+longer)\s+(?:\w+\s+){0,2}$`)
+
+// reKernelLogNamed: the kernel's log named in the sentence.
+var reKernelLogNamed = lazyre.New(`(?i)\b(?:dmesg|kern\.log|kernel\s+log|journalctl\s+-k|console|syslog)\b`)
+
 // reKilledByKernel: the kernel as the killer, read only with memory in the clause before it.
 var reKilledByKernel = lazyre.New(`(?i)\b(?:was|were|got|gets?|be|been|being)\s+killed\s+by\s+(?:the\s+)?(?:linux\s+)?kernel\b`)
 
@@ -69,6 +87,17 @@ func statedOOMGot(para string) [][]int {
 	}
 	for _, m := range reStatedGotOOM.FindAllStringIndex(para, -1) {
 		if sentence := sentenceAround(para, m[0], m[1]); keep(m) && !programOOMText(sentence) && !frameworkKillText(sentence) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range reStatedOOMMessagesSeen.FindAllStringIndex(para, -1) {
+		// A negation just before the author ("never", "no"), not anywhere in the lead: "for any
+		// errors or alerts I get the following out of memory messages" is no negation.
+		sentence := sentenceAround(para, m[0], m[1])
+		match := para[m[0]:m[1]]
+		lead := sentence[:max(0, strings.Index(sentence, match))]
+		if reKernelLogNamed.MatchString(sentence) && !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
+			strings.ContainsAny(sentence, "?？") || reNegatedJustBefore.MatchString(para[max(0, m[0]-40):m[0]]) || reOOMGotHedge.MatchString(lead) || programOOMText(sentence)) {
 			out = append(out, m)
 		}
 	}

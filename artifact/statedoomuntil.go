@@ -36,6 +36,16 @@ var reStatedOOMUntil = lazyre.New(`(?i)\b(?:grow(?:s|ing|n)?|grew|increas(?:es|e
 // possibility.
 var reStatedKernelKillsOnExhaustion = lazyre.New(`(?i)\b(?:the\s+)?(?:linux\s+)?(?:kernel|os|system)\s+(?:is\s+|was\s+|keeps\s+|kept\s+|has\s+been\s+|had\s+been\s+)?(?:kill(?:s|ed|ing))\s+(?:the\s+|my\s+|our\s+|its\s+)?[\w.-]+(?:\s+(?:process|server|daemon|service|container))?\s+(?:once|when|whenever|after|as\s+soon\s+as)\s+(?:all\s+(?:of\s+)?)?(?:the\s+|its\s+|my\s+|our\s+)?(?:available\s+|free\s+|physical\s+)?(?:memory|ram)\b[^.;!?\n]{0,50}?\b(?:(?:is|was|are|were|gets?|got|has\s+been|have\s+been)\s+(?:completely\s+|fully\s+|totally\s+)?(?:exhausted|used\s+up|depleted|consumed|full|filled(?:\s+up)?)|runs?\s+out|ran\s+out)\b`)
 
+// fix48c (corpus 4047): the same kill told in the other order, the host's running out of
+// memory first and the kill of a named victim as what followed: "my system got out of memory
+// and started to kill electrs", "the server ran out of memory and killed mysqld". The host
+// (system, server, machine, kernel, OS, VM) as the subject of both: when the host runs out
+// the kernel's OOM killer (mm/oom_kill.c out_of_memory) is what kills, so the sentence
+// states an OOM kill of that victim. A program that runs out of memory itself ("the JVM ran
+// out of memory and crashed") names no host, and a victim is required: "the system will run
+// out of memory and kill processes" is a possibility (reOOMUntilModal).
+var reStatedRanOutThenKilled = lazyre.New(`(?i)\b(?:the\s+|my\s+|our\s+|this\s+)?(?:system|host|server|machine|kernel|os|vm|box|node)\s+(?:got|ran|went|runs|goes|gets|was\s+running|kept\s+running)\s+out[ -]of[ -]memory\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?(?:started\s+(?:to\s+kill|killing)|began\s+(?:to\s+kill|killing)|killed|kills|kept\s+killing)\s+(?:the\s+|my\s+|our\s+|its\s+|a\s+)?[\w.-]+`)
+
 // reOOMUntilModal: a modal or a condition before the match in its sentence.
 var reOOMUntilModal = lazyre.New(`(?i)\b(?:if|unless|whether|will|would|could|might|may|can|should|shall|avoid\w*|prevent\w*|to\s+not|not\s+to|risk\w*|likel\w*|probab\w*)\b|['’]ll\b|n['’]t\b`)
 
@@ -58,6 +68,19 @@ func statedOOMUntil(para string) [][]int {
 	if hasOOM {
 		for _, m := range reStatedOOMUntil.FindAllStringIndex(para, -1) {
 			if keep(m) {
+				out = append(out, m)
+			}
+		}
+	}
+	if hasOOM {
+		for _, m := range reStatedRanOutThenKilled.FindAllStringIndex(para, -1) {
+			// A negation just before the host ("never", "no"), not anywhere in the lead: "after
+			// a few minutes (usually 3-10min), my system got out of memory" is no negation.
+			sentence := sentenceAround(para, m[0], m[1])
+			match := para[m[0]:m[1]]
+			lead := sentence[:max(0, strings.Index(sentence, match))]
+			if !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
+				strings.ContainsAny(sentence, "?？") || reNegatedJustBefore.MatchString(para[max(0, m[0]-40):m[0]]) || reOOMUntilModal.MatchString(lead+match) || programOOMText(sentence) || frameworkKillText(sentence)) {
 				out = append(out, m)
 			}
 		}
