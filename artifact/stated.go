@@ -463,7 +463,7 @@ func (d *doc) stated() {
 			// "oom kill my java process", "the kernel OOM-killed mysqld": OOM-kill as the
 			// verb with its victim (reStatedOOMKillVerb).
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || oomMechanism(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) {
+			if notTheHostsEvent(para, m, guardOpts{noQuestion: true, mechanism: true, neg: negNear}) || acrossCells(para[m[0]:m[1]]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -472,7 +472,7 @@ func (d *doc) stated() {
 		for _, m := range matches(has("oom"), reStatedOOMKillEvents, para) {
 			// "8 lifetime OOMKill restarts" (reStatedOOMKillEvents, fix42a).
 			sentence := sentenceAround(para, m[0], m[1])
-			if questionAt(para, m[0], m[1]) || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || acrossCells(para[m[0]:m[1]]) || onHeading(m[0]) {
+			if notTheHostsEvent(para, m, guardOpts{neg: negNear}) || acrossCells(para[m[0]:m[1]]) || onHeading(m[0]) {
 				continue
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentence)
@@ -505,6 +505,19 @@ func (d *doc) stated() {
 			}
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
+		}
+		seenEvent := map[eventKind]bool{}
+		for _, ev := range statedEvents(para) {
+			// An OOM kill or swapping by event word, subject and tense (statedevent.go,
+			// ev49a): one of each kind a paragraph.
+			if seenEvent[ev.kind] || onHeading(ev.at[0]) {
+				continue
+			}
+			if ev.kind == eventOOMKill && (jvmCrashFile || d.programOOMNamed || titleProgramOOM) && !reKillWord.MatchString(para[ev.at[0]:ev.at[1]]) {
+				continue // "worker got OOMed" beside PHP's own "Allowed memory size ... exhausted" (reStatedOOM's test)
+			}
+			seenEvent[ev.kind] = true
+			addHostDrop(eventRate(ev.kind), 1, lineAt(ev.at[0]), sentenceAround(para, ev.at[0], ev.at[1]))
 		}
 		for _, m := range statedOOMGot(para) {
 			// "gets reaped by the OOM-killer", "getting OOM messages on the console",

@@ -1,8 +1,6 @@
 package artifact
 
 import (
-	"strings"
-
 	"headroom/internal/lazyre"
 )
 
@@ -87,9 +85,7 @@ func statedOOMKilledStated(para string) [][]int {
 	}
 	var out [][]int
 	keep := func(m []int, byKind bool) bool {
-		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
-		lead := sentence[:max(0, strings.Index(sentence, match))]
 		act := reOOMKilledAct.MatchString(match)
 		if act {
 			// Present tense is the orchestrator's act on a pod named by name, not a
@@ -98,14 +94,12 @@ func statedOOMKilledStated(para string) [][]int {
 				return false
 			}
 			byKind = true
-			// The act form's own clause: "It probably leaves no memory ... and Kubernetes
-			// issues OOMKilled operation on elasticsearch pod" hedges the cause, not the kill.
-			if i := strings.LastIndex(lead, " and "); i >= 0 {
-				lead = lead[i+5:]
-			}
 		}
-		return !(hypotheticalUpTo(sentence, match) || !byKind && genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
-			reNegated.MatchString(lead[max(0, len(lead)-24):]) || reOOMGotHedge.MatchString(lead) || acrossCells(match) ||
+		// The act form's own clause (andClause): "It probably leaves no memory ... and
+		// Kubernetes issues OOMKilled operation on elasticsearch pod" hedges the cause, not
+		// the kill.
+		g := guardOpts{noGeneric: byKind, mechanism: true, asked: true, neg: negLeadTail, hedge: reOOMGotHedge, andClause: act}
+		return !(notTheHostsEvent(para, m, g) || acrossCells(match) ||
 			reKillerKindVictim.MatchString(match+para[m[1]:min(len(para), m[1]+40)]))
 	}
 	if hasKilled {

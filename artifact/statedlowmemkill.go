@@ -58,8 +58,7 @@ func statedLowMemKills(para string, lineAt func(int) int, sub *subjects) []state
 			continue
 		}
 		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		if questionAt(para, m[0], m[1]) || hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if notTheHostsEvent(para, m, guardOpts{neg: negNear}) {
 			continue
 		}
 		if subj, _ := sub.subjectAt(lineAt(m[0]), sentence); subj == model.SubjectOther {

@@ -1,8 +1,6 @@
 package artifact
 
 import (
-	"strings"
-
 	"headroom/internal/lazyre"
 )
 
@@ -73,13 +71,7 @@ func statedOOMGot(para string) [][]int {
 		return nil
 	}
 	var out [][]int
-	keep := func(m []int) bool {
-		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		lead := sentence[:max(0, strings.Index(sentence, match))]
-		return !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
-			reNegated.MatchString(lead) || reOOMGotHedge.MatchString(lead))
-	}
+	keep := func(m []int) bool { return !notTheHostsEvent(para, m, guardOOMGot) }
 	for _, m := range reStatedOOMGot.FindAllStringIndex(para, -1) {
 		if keep(m) {
 			out = append(out, m)
@@ -93,11 +85,9 @@ func statedOOMGot(para string) [][]int {
 	for _, m := range reStatedOOMMessagesSeen.FindAllStringIndex(para, -1) {
 		// A negation just before the author ("never", "no"), not anywhere in the lead: "for any
 		// errors or alerts I get the following out of memory messages" is no negation.
-		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		lead := sentence[:max(0, strings.Index(sentence, match))]
-		if reKernelLogNamed.MatchString(sentence) && !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
-			strings.ContainsAny(sentence, "?？") || reNegatedJustBefore.MatchString(para[max(0, m[0]-40):m[0]]) || reOOMGotHedge.MatchString(lead) || programOOMText(sentence)) {
+		g := guardOOMGot
+		g.mechanism, g.qmark, g.neg, g.programOOM = false, true, negJustBefore, true
+		if reKernelLogNamed.MatchString(sentenceAround(para, m[0], m[1])) && !notTheHostsEvent(para, m, g) {
 			out = append(out, m)
 		}
 	}

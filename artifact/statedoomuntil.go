@@ -1,8 +1,6 @@
 package artifact
 
 import (
-	"strings"
-
 	"headroom/internal/lazyre"
 )
 
@@ -58,13 +56,7 @@ func statedOOMUntil(para string) [][]int {
 		return nil
 	}
 	var out [][]int
-	keep := func(m []int) bool {
-		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		lead := sentence[:max(0, strings.Index(sentence, match))]
-		return !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || oomMechanism(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
-			strings.ContainsAny(sentence, "?？") || reNegated.MatchString(lead) || reOOMUntilModal.MatchString(lead+match) || programOOMText(sentence) || frameworkKillText(sentence))
-	}
+	keep := func(m []int) bool { return !notTheHostsEvent(para, m, guardOOMUntil) }
 	if hasOOM {
 		for _, m := range reStatedOOMUntil.FindAllStringIndex(para, -1) {
 			if keep(m) {
@@ -76,11 +68,9 @@ func statedOOMUntil(para string) [][]int {
 		for _, m := range reStatedRanOutThenKilled.FindAllStringIndex(para, -1) {
 			// A negation just before the host ("never", "no"), not anywhere in the lead: "after
 			// a few minutes (usually 3-10min), my system got out of memory" is no negation.
-			sentence := sentenceAround(para, m[0], m[1])
-			match := para[m[0]:m[1]]
-			lead := sentence[:max(0, strings.Index(sentence, match))]
-			if !(hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) ||
-				strings.ContainsAny(sentence, "?？") || reNegatedJustBefore.MatchString(para[max(0, m[0]-40):m[0]]) || reOOMUntilModal.MatchString(lead+match) || programOOMText(sentence) || frameworkKillText(sentence)) {
+			g := guardOOMUntil
+			g.mechanism, g.neg = false, negJustBefore
+			if !notTheHostsEvent(para, m, g) {
 				out = append(out, m)
 			}
 		}

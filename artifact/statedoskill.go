@@ -25,8 +25,7 @@ func statedOSKill(para string) [][]int {
 	}
 	var out [][]int
 	for _, m := range reStatedOSKill.FindAllStringIndex(para, -1) {
-		sentence := sentenceAround(para, m[0], m[1])
-		if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.ContainsAny(sentence, "?？") || askedAt(para, m[1]) {
+		if notTheHostsEvent(para, m, guardOpts{asked: true, qmark: true, neg: negNear}) {
 			continue
 		}
 		out = append(out, m)
@@ -106,10 +105,7 @@ func statedOOMBlame(para string) [][]int {
 	}
 	var out [][]int
 	for _, m := range reStatedOOMBlame.FindAllStringIndex(para, -1) {
-		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		lead := sentence[:max(0, strings.Index(sentence, match))]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || askedAt(para, m[1]) || strings.ContainsAny(sentence, "?？") || reNegated.MatchString(lead) || reBlameHedge.MatchString(lead) {
+		if notTheHostsEvent(para, m, guardOpts{asked: true, qmark: true, neg: negLead, hedge: reBlameHedge}) {
 			continue
 		}
 		out = append(out, m)

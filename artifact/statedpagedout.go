@@ -36,8 +36,7 @@ func statedPagedOut(para string, lineAt func(int) int) (int, string, bool) {
 		if k := lastSentenceBreak(before); k >= 0 {
 			before = before[k+1:]
 		}
-		if hypotheticalUpTo(sentence, match) || rePagedOutDefinition.MatchString(match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-			reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reNegated.MatchString(match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) ||
+		if notTheHostsEvent(para, m, guardOpts{neg: negNear}) || rePagedOutDefinition.MatchString(match) || reNegated.MatchString(match) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) ||
 			reNegatedEU.MatchString(before) || rePagedOutPurpose.MatchString(before) || reNegatedEU.MatchString(match) || reConditionalEU.MatchString(before) {
 			continue
 		}

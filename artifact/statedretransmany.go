@@ -17,8 +17,7 @@ var reStatedRetransMany = lazyre.New(`(?i)\b(?:excessive|lots\s+of|many|a\s+lot\
 func statedRetransMany(para string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range matches(true, reStatedRetransMany, para) {
 		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reThreshold.MatchString(para[m[0]:min(len(para), m[1]+30)]) {
+		if notTheHostsEvent(para, m, guardOpts{noQuestion: true, neg: negNear}) || reThreshold.MatchString(para[m[0]:min(len(para), m[1]+30)]) {
 			continue
 		}
 		return lineAt(m[0]), sentence, true

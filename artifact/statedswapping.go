@@ -84,7 +84,7 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 			continue
 		}
 		lead60 := para[max(0, m[0]-60):m[0]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwappingAdvice.MatchString(lead60) && !reWhenAuthorSaw.MatchString(lead60) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
+		if notTheHostsEvent(para, m, guardOpts{noQuestion: true, neg: negNear}) || reSwappingAdvice.MatchString(lead60) && !reWhenAuthorSaw.MatchString(lead60) || reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) ||
 			reRAMAndSwap.MatchString(match) && questionAt(para, m[0], m[1]) {
 			continue
 		}
@@ -123,12 +123,10 @@ func statedSwapUsedAllOfIt(para string, lineAt func(int) int) (int, string, bool
 		if tail := before[sm[0]:]; reMemoryWord.MatchString(reSwapNameTail.ReplaceAllString(tail, "")) {
 			continue // RAM or disk named after the swap: the pronoun may be theirs
 		}
-		sentence := sentenceAround(para, m[0], m[1])
-		match := para[m[0]:m[1]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if notTheHostsEvent(para, m, guardOpts{neg: negNear}) || reSwappingAdvice.MatchString(para[max(0, m[0]-60):m[0]]) {
 			continue
 		}
-		return lineAt(m[0]), sentence, true
+		return lineAt(m[0]), sentenceAround(para, m[0], m[1]), true
 	}
 	return 0, "", false
 }

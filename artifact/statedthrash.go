@@ -33,8 +33,8 @@ func statedThrashing(para string, lineAt func(int) int) (int, string, bool) {
 	for _, m := range matches(true, reStatedThrash, para) {
 		sentence := sentenceAround(para, m[0], m[1])
 		match := para[m[0]:m[1]]
-		if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || questionAt(para, m[0], m[1]) ||
-			reThrashAdvice.MatchString(para[max(0, m[0]-40):m[0]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reNotBusy.MatchString(match) || reThrashOther.MatchString(para[m[1]:min(len(para), m[1]+40)]) ||
+		if notTheHostsEvent(para, m, guardOpts{neg: negNear}) ||
+			reThrashAdvice.MatchString(para[max(0, m[0]-40):m[0]]) || reNotBusy.MatchString(match) || reThrashOther.MatchString(para[m[1]:min(len(para), m[1]+40)]) ||
 			reSwappingIndefinite.MatchString(para[max(0, m[0]-60):m[0]]) {
 			continue
 		}
