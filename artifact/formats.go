@@ -222,6 +222,9 @@ var formats = []format{
 	{kind: KindSoftnet, start: byteIn("abcdef"), detect: func(ft, _ string) bool { return len(ft) == 8 }, parse: (*doc).trySoftnet},
 
 	{kind: KindBuddyInfo, start: isUpper, detect: func(ft, _ string) bool { return buddyZoneName(ft) }, parse: (*doc).tryBuddyYAML},
+	// A Mem-Info zone line cut before its name (showmemcutzone.go, fix49b): its tail ends in
+	// "all_unreclaimable? yes|no", before the "name:" formats take its "key:NkB" pairs.
+	{kind: KindShowMem, detect: func(_, t string) bool { return strings.HasSuffix(t, "? yes") || strings.HasSuffix(t, "? no") }, parse: (*doc).tryCutZoneLine},
 	{kind: KindZoneInfo, detect: func(ft, _ string) bool { return ft == "vm" || strings.HasSuffix(ft, ":") }, parse: (*doc).tryZoneInfoTail},
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},

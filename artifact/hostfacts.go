@@ -159,6 +159,14 @@ func (h *hostFacts) scan(l *Line) {
 			h.setKernel(rel, 5, l, t)
 		}
 	}
+	if h.kernelScore < 5 && strings.Contains(t, "-linux-") {
+		if rel, arch, ok := smartmontoolsBanner(t); ok {
+			// smartctl's and smartd's banner, "[x86_64-linux-5.18.17-edge]": uname's machine
+			// and release of the host they run on (hostfactsdockerinfo.go).
+			h.setKernel(rel, 5, l, t)
+			h.setArch(arch, 5, l)
+		}
+	}
 	if h.hostname == "" && l.Kernel && l.Host != "" {
 		h.hostname = l.Host
 	}
@@ -207,6 +215,9 @@ func (h *hostFacts) scan(l *Line) {
 	ft := t
 	if len(ft) > 0 && (ft[0] == ' ' || ft[0] == '\t') {
 		ft = strings.TrimLeft(ft, " \t")
+	}
+	if strings.HasPrefix(ft, "Operating System: ") && h.dockerInfoNotLinux(ft, l.No) {
+		return
 	}
 	if h.kernelScore < 5 && (strings.Contains(t, "kernel-") || strings.HasPrefix(ft, "kernel:") || strings.HasPrefix(ft, "ProcVersionSignature:") ||
 		strings.HasPrefix(ft, "Uname: Linux ") || strings.Contains(t, "Kernel: ") || strings.Contains(t, "System uname: ") || strings.HasPrefix(ft, "Portage ")) {

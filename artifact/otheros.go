@@ -42,6 +42,9 @@ func otherOS(text string) string {
 		if n := sockbufRefusedOS(text); n != "" {
 			return n
 		}
+		if n := smartOSDockerInfo(text); n != "" {
+			return n // docker info from Triton's sdc-docker (hostfactsdockerinfo.go)
+		}
 		return esxiOS(text)
 	}
 	name := bsdNamed(text)

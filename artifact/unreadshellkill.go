@@ -92,6 +92,12 @@ func shellKilledLine(t string) (string, bool) {
 	if killedOverProgress(t) {
 		return killedOverProgressWhy, true
 	}
+	if killedAfterProgressDots(t) {
+		return killedAfterProgressDotsWhy, true // "Applying x...Killed" (unreadkilledglued.go)
+	}
+	if commandFailed137(t) {
+		return commandFailed137Why, true // "Command failed with status 137: CMD" (unreadkilledglued.go)
+	}
 	k, lw := shellLineWord(t)
 	if k <= 0 {
 		return "", false

@@ -129,3 +129,22 @@ func TestNodeUnreclaimableStaleMarkNoted(t *testing.T) {
 	}
 	mustFire(t, run(t, "node-unreclaimable", tl), Warning)
 }
+
+// fix49b (corpus 4000): a Mem-Info zone line cut before its name, with its lowmem_reserve
+// and the dump's buddy lines after it. Its "all_unreclaimable? yes" is the zone's own mark,
+// and the buddy lines' order names the zone (Normal, the last): the rule fires on it.
+func TestNodeUnreclaimableCutMemInfoZoneLine(t *testing.T) {
+	const text = `olated(file):0kB present:5242880kB managed:5110908kB mlocked:4kB dirty:12kB writeback:264kB mapped:31872kB shmem:4631472kB slab_reclaimable:22564kB slab_unreclaimable:15808kB kernel_stack:2560kB pagetables:9924kB pages_scanned:75976 all_unreclaimable? yes
+May  8 17:49:09 jibri kernel: [ 1981.614752] lowmem_reserve[]: 0 0 0 0 0
+May  8 17:49:09 jibri kernel: [ 1981.614754] Node 0 DMA: 1*4kB (U) 1*8kB (U) 1*16kB (U) 1*32kB (U) 1*64kB (U) 1*128kB (U) 1*256kB (U) 0*512kB 1*1024kB (U) 1*2048kB (M) 3*4096kB (M) = 15868kB
+May  8 17:49:09 jibri kernel: [ 1981.614765] Node 0 DMA32: 146*4kB (UME) 77*8kB (UE) 94*16kB (UME) 61*32kB (UE) 27*64kB (UME) 9*128kB (UE) 4*256kB (UME) 1*512kB (U) 1*1024kB (U) 1*2048kB (M) 8*4096kB (UM) = 44912kB
+May  8 17:49:09 jibri kernel: [ 1981.614775] Node 0 Normal: 243*4kB (UE) 121*8kB (UME) 162*16kB (UE) 59*32kB (E) 45*64kB (UME) 20*128kB (UME) 5*256kB (UE) 3*512kB (UE) 1*1024kB (U) 1*2048kB (U) 6*4096kB (UM) = 42324kB
+`
+	f := mustFire(t, run(t, "node-unreclaimable", pasteTimeline(t, text)), Warning)
+	if !evidenceHas(f, "reclaim gave up on zone Normal", "scanned 75976 pages") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	// The same line with "no": read, healthy.
+	no := strings.Replace(text, "all_unreclaimable? yes", "all_unreclaimable? no", 1)
+	mustBeHealthy(t, run(t, "node-unreclaimable", pasteTimeline(t, no)))
+}
