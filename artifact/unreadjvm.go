@@ -134,6 +134,9 @@ const maxJVMLineBytes = 4096
 // jvmClusterLine says why t is one of jvmForms' messages, and whether it is the program's
 // own out-of-memory. A source's format string quoted ("%s", "{}") is no record.
 func jvmClusterLine(t string) (why string, oom, ok bool) {
+	if hotspotFlagLine(t) {
+		return hotspotFlagsWhy, false, true // -XX:+PrintFlagsFinal's table (hotspotflags.go)
+	}
 	if len(t) > maxJVMLineBytes || strings.IndexAny(t, jvmGate) < 0 {
 		return "", false, false
 	}

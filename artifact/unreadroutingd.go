@@ -57,7 +57,30 @@ func bgpHoldTimerLine(t string) bool {
 // statedCPUShare: a sentence, not a question, a condition or advice, with the word "cpu"
 // within figureReach words of a percentage ("bird load cpu about 30-89%", "CPU at 100%");
 // a table's row ("CPU util.  |  31.02% |", TRex's stats) is no sentence.
+//
+// A line that holds a paragraph (fix49e, corpus 4095: "... the majority of CPU power. How
+// much? Well, yesterday at least, the top three server processes were all the index.php
+// page of the wiki, using about, oh, 88% of the CPU of the server. I was kinda shocked")
+// is judged a sentence at a time, each with its own end mark: a question or a condition in
+// one sentence does not make another sentence's figure a question.
 func statedCPUShare(t string) bool {
+	if !strings.Contains(t, "%") {
+		return false
+	}
+	start := 0
+	for i := 0; i < len(t); i++ {
+		if sentenceEnd(t, i) {
+			if statedCPUShareIn(t[start : i+1]) {
+				return true
+			}
+			start = i + 1
+		}
+	}
+	return start < len(t) && statedCPUShareIn(t[start:])
+}
+
+// statedCPUShareIn is statedCPUShare for one sentence.
+func statedCPUShareIn(t string) bool {
 	l := strings.ToLower(t)
 	if !strings.Contains(l, "cpu") || !strings.Contains(l, "%") || strings.Contains(l, "|") || reNotAStatement.MatchString(l) {
 		return false

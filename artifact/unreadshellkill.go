@@ -157,6 +157,9 @@ func processEndLine(t string) (string, bool) {
 	if why, ok := bashJobKilled(t); ok {
 		return why, true
 	}
+	if execExit137Line(t) {
+		return execExit137Why, true // kubectl/oc exec's status of the command it ran (unreadexecexit.go)
+	}
 	if k := strings.Index(t, ": signal: killed"); k > 0 && hasDigit(t[:k]) && !adviceLead(t[:k]) {
 		rest := strings.TrimRight(t[k+len(": signal: killed"):], " ")
 		if rest == "" || rest == "." || rest[0] == ' ' || rest[0] == ',' || rest[0] == '"' {

@@ -27,6 +27,8 @@ import (
 //	"netmon-1  | ..."                                         docker compose logs
 //	"npd-x2b9k npd ..."                                       stern (pod, container)
 //	"s1:  [  4]   0.00-1.00   sec ..."                        iperf3 --title's prefix
+//	"2021-03-23T09:39:07.5366581Z ..."                        a CI runner's raw log (GitHub
+//	                                                          Actions, Azure Pipelines)
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
@@ -75,6 +77,9 @@ func stripLogWrappers(s string, l *Line) string {
 		}
 		if t, ok := stripDmesgISO(s, l); ok {
 			return t
+		}
+		if t, ok := stripRunnerStamp(s); ok {
+			return stripLogWrappers(t, l) // a CI runner's raw log (runnerstamp.go)
 		}
 		if t, ok := stripUnixStamp(s, l); ok {
 			return t
