@@ -507,7 +507,7 @@ func (d *doc) stated() {
 			break
 		}
 		seenEvent := map[eventKind]bool{}
-		for _, ev := range statedEvents(para) {
+		for _, ev := range statedEventsLines(para, lineAt) {
 			// An OOM kill or swapping by event word, subject and tense (statedevent.go,
 			// ev49a): one of each kind a paragraph.
 			if seenEvent[ev.kind] || onHeading(ev.at[0]) {
@@ -549,6 +549,14 @@ func (d *doc) stated() {
 			// the fact (statedoskill.go).
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
+		}
+		if has("out of memory condition") {
+			for _, pl := range d.proseLines[start:end] {
+				if routerOSOOMLine(pl.text) { // RouterOS's record of its kernel's out-of-memory (statedrouteros.go)
+					addHostDrop(model.RateStatedOOM, 1, pl.no, pl.text)
+					break
+				}
+			}
 		}
 		if has("earlyoom", "oomd", "nohang", "lmkd") {
 			// A low-memory killer's kills counted in words (statedlowmemkill.go, fix43c):

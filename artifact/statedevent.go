@@ -50,6 +50,24 @@ var statedEventWords = []statedEventWord{
 	// agent. "The pod OOMKills under the 512Mi limit" is statedoomverb.go's; the plural noun
 	// ("we saw 8 OOMKills") is left to it too (fix48b's counter-case).
 	{eventOOMKill, lazyre.New(`(?i)\b(?:(?:was|were|got|gets|get|getting|been|being|is|are)\s+(?:\w+\s+)?oom[- _]?killed|(?:goes|went|gone|going)\s+oom|oom(?:ed|'d)|(?:killed|reaped|terminated|shot|taken\s+out)\s+(?:again\s+)?by\s+(?:the\s+)?(?:linux\s+|kernel(?:['’]s)?\s+)?oom[- _]?killer)\b`)},
+	// fix49c (corpora 4118, 4124): the kill as the outcome of what was done, "start a single
+	// reposilite instance on k8s results in a OOMKilled", "running any commands resulted in
+	// OOMKilled again" (the container runtime's reason, OOMKilled, as the result); and the
+	// killer as what the host is getting, "we are getting oom-killer" (the kernel's OOM
+	// killer running on the author's host, no victim named; not "hitting OOM killer", a
+	// test's name in a title: TestFix30aStatedOOMHitting).
+	{eventOOMKill, lazyre.New(`(?i)\b(?:result(?:s|ed|ing)?\s+in|end(?:s|ed)?\s+(?:up\s+)?(?:in|with))\s+(?:an?\s+|the\s+)?oom[- _]?kill(?:ed|s)?\b`)},
+	{eventOOMKill, lazyre.New(`(?i)\b(?:am|are|is|was|were|['’]re|keep|kept|started|start|began)\s+getting\s+(?:the\s+)?oom[- _]?killer\b`)},
+	// fix49c (corpora 4106, 4088): the end told by its cause, "brokers start to die due to
+	// an OOM situation"; and the machine itself out of memory, "the logs on the instance
+	// indicated that the instance was out of memory" (what the rule's stated finding says:
+	// memory ran out, host or cgroup not said). A program's own "out of memory" has a
+	// program as its subject, not the machine. The match runs to the clause's end so that
+	// the reader sees what followed: "the machine went out of RAM and began using
+	// swapspace" (corpus 3464) is RAM full and swap in use, no out-of-memory; and "RAM" is
+	// left out, as operators say it of a full RAM with swap to spare.
+	{eventOOMKill, lazyre.New(`(?i)\b(?:die|dies|died|dying)\s+(?:due\s+to|because\s+of|from|of)\s+(?:an?\s+|the\s+)?(?:OOM|out[ -]of[ -]memory)\b`)},
+	{eventOOMKill, lazyre.New(`(?i)\b(?:the|our|this|that)\s+(?:whole\s+|entire\s+)?(?:instance|server|host|machine|node|vm|vps|box)\s+(?:was|were|had\s+run|ran|went|had\s+gone)\s+(?:completely\s+|totally\s+)?out\s+of\s+memory\b[^.;!?\n]*`)},
 	// A kill after running out of memory in the same sentence: "we ran out of memory on our
 	// worker PODs and the task getting killed by the OS".
 	{eventOOMKill, lazyre.New(`(?i)\b(?:ran|run|running|runs)\s+out\s+of\s+(?:memory|ram)\b[^.;!?\n]{0,80}?\b(?:and|so|then)\s+(?:then\s+)?(?:[\w-]+\s+){0,3}(?:(?:was|were|got|gets|getting|is\s+getting|was\s+getting|were\s+getting|being)\s+)?(?:killed|reaped|terminated)\b`)},
@@ -99,12 +117,15 @@ type statedEvent struct {
 
 // statedEvents: the events para states of this host by event word, subject and tense.
 func statedEvents(para string) []statedEvent {
-	if !containsFoldASCII(para, "oom") && !containsFoldASCII(para, "kill") && !containsFoldASCII(para, "reaped") && !containsFoldASCII(para, "terminated") && !containsFoldASCII(para, "swap") {
+	if !containsFoldASCII(para, "oom") && !containsFoldASCII(para, "kill") && !containsFoldASCII(para, "reaped") && !containsFoldASCII(para, "terminated") && !containsFoldASCII(para, "swap") && !containsFoldASCII(para, "out of memory") {
 		return nil
 	}
 	var out []statedEvent
 	for _, w := range statedEventWords {
 		for _, m := range w.re.FindAllStringIndex(para, -1) {
+			if w.kind == eventOOMKill && containsFoldASCII(para[m[0]:m[1]], "swap") {
+				continue // "went out of memory and began using swapspace" (corpus 3464)
+			}
 			if statedEventHolds(para, m) {
 				out = append(out, statedEvent{w.kind, m})
 			}
@@ -133,4 +154,44 @@ func eventRate(k eventKind) string {
 		return model.RateStatedSwapping
 	}
 	return model.RateStatedOOM
+}
+
+// fix49c (corpus 4124): a terse paste of one statement a line, unpunctuated: "we are getting
+// oom-killer" / "currently using 3.9% and 3.5% when nothing is going on, do they spike?".
+// joinParagraph makes one sentence of the two lines, and the second line's question makes a
+// question of the first line's fact. When the event word ends its line with no punctuation
+// and the line before it is a subject-first clause (reDeclarativeLead: "we are getting",
+// never the question's "are we getting"), the line's end is the sentence's end: the event is
+// judged on its own line, by the same guard.
+var reDeclarativeLead = lazyre.New(`(?i)^\s*(?:we|i|it|they|he|she|(?:the|our|my)\s+[\w.-]+)\s+(?:(?:still|also|now|constantly|regularly|often|again)\s+)?$`)
+
+// statedEventsLines: statedEvents, and the events that end an unpunctuated declarative line
+// of the paragraph (lineAt maps an offset of para to its line, joinParagraph's).
+func statedEventsLines(para string, lineAt func(int) int) []statedEvent {
+	out := statedEvents(para)
+	if lineAt == nil || !containsFoldASCII(para, "oom") {
+		return out
+	}
+	for _, w := range statedEventWords {
+		for _, m := range w.re.FindAllStringIndex(para, -1) {
+			if statedEventHolds(para, m) || w.kind == eventOOMKill && containsFoldASCII(para[m[0]:m[1]], "swap") {
+				continue // (read above; or swap in use, not an out-of-memory)
+			}
+			line := lineAt(m[0])
+			start, end := m[0], m[1]
+			for start > 0 && lineAt(start-1) == line {
+				start--
+			}
+			for end < len(para) && lineAt(end) == line {
+				end++
+			}
+			if end >= len(para) || strings.TrimSpace(para[m[1]:end]) != "" || !reDeclarativeLead.MatchString(para[start:m[0]]) {
+				continue
+			}
+			if statedEventHolds(para[:m[1]]+".", m) {
+				out = append(out, statedEvent{w.kind, m})
+			}
+		}
+	}
+	return out
 }

@@ -46,11 +46,14 @@ func hostCrashedOOM(para string, i, j int) bool {
 const whyStatedShortageCrash = "a sentence states the host ran short of memory and crashes followed; no kernel OOM report, oom_kill counter or memory figure here says what was killed (the kernel's OOM killer, or a program failing its own allocation) or how much memory there was"
 
 var reStatedShortageCrash = lazyre.New(`\b(?:lack|shortage)\s+of\s+(?:available\s+|free\s+|enough\s+|usable\s+)?(?:memory|ram)\b[^.;!?]{0,30}?\b(?:(?:has|have|had)\s+)?(?:caus(?:ed|es|ing)|led\s+to|leads\s+to|result(?:ed|s)?\s+in)\b[^.;!?]{0,60}?\bcrash(?:es|ed)?\b` +
-	`|\bcrash(?:es|ed)?\b[^.;!?]{0,40}?\b(?:due\s+to|because\s+of|caused\s+by)\s+(?:a\s+|the\s+)?(?:lack|shortage)\s+of\s+(?:available\s+|free\s+|usable\s+)?(?:memory|ram)\b`)
+	`|\bcrash(?:es|ed)?\b[^.;!?]{0,40}?\b(?:due\s+to|because\s+of|caused\s+by)\s+(?:a\s+|the\s+)?(?:lack|shortage)\s+of\s+(?:available\s+|free\s+|usable\s+)?(?:memory|ram)\b` +
+	// fix49c (corpus 4132): the crash after the host's memory was used up, "Kamailio will
+	// crash after consuming all system memory" (the habitual future of a leak that recurs).
+	`|\bcrash(?:es|ed)?\s+after\s+(?:consuming|using|eating|exhausting|taking)\s+(?:up\s+)?all\s+(?:the\s+)?(?:available\s+|free\s+)?(?:system\s+|host\s+|server\s+)?(?:memory|ram)\b`)
 
 // statedShortageCrash: prose line t states the host's memory shortage as why things crashed.
 func statedShortageCrash(t string) bool {
-	if len(t) > maxErrnoLineBytes || !containsFoldASCII(t, "crash") || !containsFoldASCII(t, " of ") {
+	if len(t) > maxErrnoLineBytes || !containsFoldASCII(t, "crash") || !containsFoldASCII(t, " of ") && !containsFoldASCII(t, " all ") {
 		return false
 	}
 	l := strings.ToLower(t)

@@ -25,7 +25,16 @@ import (
 // reRuntimeOOMNoun: an out-of-memory named as a runtime's own error: V8's "JavaScript heap
 // out of memory" (any "heap out of memory"), and an "out of memory exception" (.NET's
 // OutOfMemoryException, Java's OutOfMemoryError told in words as an exception).
-var reRuntimeOOMNoun = lazyre.New(`(?i)\bheap\s+out[ -]of[ -]memory\b|\bout[ -]of[ -]memory\s+exceptions?\b`)
+//
+// fix49c (corpus 4099): an "out of memory (OOM) error" a program crashed with, "Confluence
+// crashes with out of memory (OOM) error during flushQueue": the kernel reports no error to
+// a process it kills (mm/oom_kill.c sends SIGKILL and logs "Killed process"); an "error" is
+// what a program raises or prints on its own failed allocation (Java's OutOfMemoryError,
+// PostgreSQL's "ERROR:  out of memory"), one error named as its type is named. The plural,
+// "started to crash with out of memory errors", stays the author's statement of the host's
+// (TestFix30bRuntimeOOMTitle), and the machine as the crash's subject keeps the host's
+// reading (hostCrashedOOM).
+var reRuntimeOOMNoun = lazyre.New(`(?i)\bheap\s+out[ -]of[ -]memory\b|\bout[ -]of[ -]memory\s+exceptions?\b|\bout[ -]of[ -]memory\s+(?:\(\s*oom\s*\)\s+)?error\b`)
 
 // reOOMWordIn: the words reStatedOOM pairs with a crash or a kill.
 var reOOMWordIn = lazyre.New(`(?i)\bOOM\b|\bout[ -]of[ -]memory\b|\boom[- ]?killer\b`)

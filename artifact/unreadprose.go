@@ -124,6 +124,7 @@ var (
 		{statedCPUShare, whyStatedCPUShare},               // fix41b
 		{ideMemoryEvent, whyIDEMemoryEvent},               // fix42c (unreadappmem.go)
 		{statedShortageCrash, whyStatedShortageCrash},     // fix45b (statedhostcrash.go)
+		{statedShortageReboot, whyStatedShortageReboot},   // fix49c (statedshortagecjk.go)
 		{statedMemoryLimit, whyStatedMemoryLimit},         // fix45c (unreadphplimit.go)
 		{appMinFreeMemory, whyAppMinFreeMemory},           // fix46a (unreadappmemcheck.go)
 		{installerMemNeeded, whyInstallerMemNeeded},       // fix46a

@@ -160,7 +160,7 @@ func processEndLine(t string) (string, bool) {
 	if execExit137Line(t) {
 		return execExit137Why, true // kubectl/oc exec's status of the command it ran (unreadexecexit.go)
 	}
-	if k := strings.Index(t, ": signal: killed"); k > 0 && hasDigit(t[:k]) && !adviceLead(t[:k]) {
+	if k := strings.Index(t, ": signal: killed"); k > 0 && (hasDigit(t[:k]) || goErrorChainQuoted(t, k)) && !adviceLead(t[:k]) {
 		rest := strings.TrimRight(t[k+len(": signal: killed"):], " ")
 		if rest == "" || rest == "." || rest[0] == ' ' || rest[0] == ',' || rest[0] == '"' {
 			return goSignalKilledWhy, true
@@ -353,4 +353,19 @@ func killedOverProgress(t string) bool {
 	}
 	// the share, then the rest of the status line after a blank (two in the tools' layout)
 	return strings.HasPrefix(rest, "%  ") || strings.HasPrefix(rest, "% ") && len(rest) > 2 && rest[2] >= '0' && rest[2] <= '9'
+}
+
+// goErrorChainQuoted (fix49c, corpus 4117): the os/exec error quoted whole as the error a
+// tool failed with, its wrapped chain intact: `Scanning image fails with error "running
+// trivy wrapper: running trivy: signal: killed"`. Go wraps an error with its context
+// (fmt.Errorf("running trivy: %w", err)), so the quoted message holds two or more
+// ": "-joined parts ending in the exit's "signal: killed" and its closing quote; a
+// sentence that names the words ("what does signal: killed mean") has no such chain.
+func goErrorChainQuoted(t string, k int) bool {
+	q := strings.LastIndexAny(t[:k], "\"`")
+	if q < 0 || !strings.HasPrefix(t[k+len(": signal: killed"):], t[q:q+1]) {
+		return false
+	}
+	chain := t[q+1 : k]
+	return strings.Contains(chain, ": ") && !strings.ContainsAny(chain, "?!") && containsFoldASCII(t[:q], "error")
 }
