@@ -389,6 +389,19 @@ func (d *doc) prose(i int) {
 	if d.omeroConfigLine(i) {
 		return // OMERO's jvmcfg sizing, Ice's properties in `omero config get` (omerocfg.go)
 	}
+	if freeBSDMbufSizeLine(d.ls[i].Text) && !d.exampleLog(i) {
+		d.unparsedUnread(i, freeBSDMbufSizeWhy) // FreeBSD's mbuf allocator's size ceiling told (freebsdmbufsize.go, fix49d)
+		return
+	}
+	if d.atopHTMLRow(i) {
+		return // atop's record pasted as an HTML table (atophtml.go, fix49d)
+	}
+	if d.pyMemoryErrorToldNamed(i) {
+		return // a Python MemoryError told in a sentence (pymemerrtold.go, fix49d)
+	}
+	if d.routerOSStats(i) {
+		return // RouterOS's port or switch-chip counters (routerosstats.go, fix49d)
+	}
 	if d.xenToolNamed(i) {
 		return // xl info's memory keys, xe's memory fields, dom0_mem= on Xen's command line (unreadcollab.go)
 	}

@@ -111,6 +111,9 @@ func telecomOwnLine(t string) (why string, oom, ok bool) {
 		}
 		return c.why, c.oom, true
 	}
+	if why, oom, ok := kamailioOwnLine(t); ok {
+		return why, oom, true // Kamailio's own pools, memory summary and buffer probe (unreadkamailio.go, fix49d)
+	}
 	if why, ok := srslogRadioLine(t); ok {
 		return why, false, true
 	}
