@@ -70,6 +70,11 @@ func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Dur
 		if err != nil {
 			return err
 		}
+		if out.CPU > maxCPU {
+			if out.CPU, err = leastCPU(bin, c.TextPath, out.CPU); err != nil {
+				return err
+			}
+		}
 		s := score(c, out)
 		tot.add(c, s)
 		if c.Batch == newest {
@@ -174,6 +179,26 @@ func runDoctor(bin, path string) (doctorRun, error) {
 		}
 	}
 	return r, nil
+}
+
+// cpuRetries is how many more times a case over the CPU limit is run before it counts as
+// over: a case's CPU time is its own work plus what a loaded machine adds (cache and
+// hyperthread contention, the runtime's GC workers competing for two CPUs), so one sample
+// above the limit on a busy machine says little. The least of the runs is the case's cost,
+// the usual way to take a time from noisy repeats; the output is the same each run.
+const cpuRetries = 2
+
+// leastCPU runs the case cpuRetries more times and returns the least CPU time seen.
+func leastCPU(bin, path string, first time.Duration) (time.Duration, error) {
+	least := first
+	for range cpuRetries {
+		r, err := runDoctor(bin, path)
+		if err != nil {
+			return 0, err
+		}
+		least = min(least, r.CPU)
+	}
+	return least, nil
 }
 
 func firstLine(s string) string {
