@@ -305,6 +305,10 @@ type doc struct {
 	headerRows map[int]bool
 	// acct counts the lines that are not read: blank, prose, other programs' log lines.
 	acct model.LineAccount
+	// cited are the lines a reader took evidence from (linecite.go); notProse the kept prose
+	// lines that were not counted as prose (unread output, prose read as an unstamped log).
+	cited    map[int]bool
+	notProse map[int]bool
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int
 	// keep bounds the samples and artifacts kept of each kind (retain.go).
@@ -1418,6 +1422,7 @@ func (d *doc) account() {
 		}
 	}
 	a.Unparsed = unparsedCount(d.tl.Unparsed, a.Total)
+	d.creditCited(&a)
 	a.Read = max(a.Total-a.Blank-a.Prose-a.Other-a.Unparsed, 0)
 	d.tl.Lines = &a
 }

@@ -269,6 +269,7 @@ func (d *doc) stated() {
 				foreign[key] = v
 			}
 			fromForeign = append(fromForeign, no)
+			d.cite(no)
 			if foreignWhy == "" {
 				foreignWhy = why
 			}
@@ -280,6 +281,7 @@ func (d *doc) stated() {
 			rates[key] = v
 		}
 		from = append(from, no)
+		d.cite(no)
 	}
 	// A drop count in advice ("you should alert above 10 per second") is a threshold, not
 	// what the host dropped.
@@ -340,6 +342,7 @@ func (d *doc) stated() {
 		// of memory errors"), as a title names a kernel message (titleMessage).
 		addHostDrop(model.RateStatedOOM, 1, p.no, p.text)
 	}
+	var ownLogOOM []ownLogStatement  // a program's own log line stating the out-of-memory (fix50a)
 	buildKill := d.buildKillInText() // a build's SIGKILL line (statedramcured.go)
 	for start := 0; start < len(d.proseLines); {
 		end := start + 1
@@ -553,7 +556,11 @@ func (d *doc) stated() {
 		if has("out of memory condition") {
 			for _, pl := range d.proseLines[start:end] {
 				if routerOSOOMLine(pl.text) { // RouterOS's record of its kernel's out-of-memory (statedrouteros.go)
-					addHostDrop(model.RateStatedOOM, 1, pl.no, pl.text)
+					if subj, _ := sub.subjectAt(pl.no, pl.text); subj == "" {
+						ownLogOOM = append(ownLogOOM, ownLogStatement{no: pl.no, program: "RouterOS"})
+					} else {
+						addHostDrop(model.RateStatedOOM, 1, pl.no, pl.text) // quoted, another's: as before
+					}
 					break
 				}
 			}
@@ -1143,6 +1150,7 @@ func (d *doc) stated() {
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + StatedMark + ")", Rates: rates})
 		d.addArtifact(KindStated, first, last, rates)
 	}
+	d.ownLogStatements(model.RateStatedOOM, ownLogOOM)
 	if rxBufSize > 0 && !d.hasAllocFailure() {
 		d.driverRxFailures(rxBufSize, rxBufLine)
 	}
@@ -1741,6 +1749,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
+			if resizeTarget(p.text, m[0], m[1]) {
+				continue // "Scaled to 2GB RAM, installation went fine" (fix50a): the size given after, no size at the failure
+			}
 			if noun := strings.ToLower(p.text[m[6]:m[7]]); (noun == "system" || noun == "server" || noun == "machine") && reSystemStorage.MatchString(p.text[m[7]:]) {
 				continue
 			} else if (noun == "server" || noun == "machine") && reNotHostMemory.MatchString(sentenceAround(p.text, m[0], m[1])) {
@@ -2225,6 +2236,7 @@ func (d *doc) unstampedLog() {
 				l := Line{No: p.no, Text: p.text, UptimeUsec: -1, Priority: -1, Kernel: true}
 				d.appendPlainLog(&l)
 				d.acct.Prose--
+				d.markNotProse(p.no)
 			}
 			d.logOrder = true
 		}

@@ -1,6 +1,9 @@
 package artifact
 
-import "headroom/internal/lazyre"
+import (
+	"headroom/internal/lazyre"
+	"headroom/model"
+)
 
 // fix49c (corpus 4143): RouterOS's own record, after the reboot, of the previous boot's end.
 // RouterOS (MikroTik; a Linux kernel under its own userland) logs each entry as its time and
@@ -20,4 +23,22 @@ var reRouterOSOOM = lazyre.New(`(?i)^\s*(?:[a-z]{3}/\d{1,2}(?:/\d{4})?\s+|\d{4}-
 // routerOSOOMLine: prose line t is RouterOS's "out of memory condition was detected" record.
 func routerOSOOMLine(t string) bool {
 	return len(t) < 300 && containsFoldASCII(t, "out of memory condition") && reRouterOSOOM.MatchString(t)
+}
+
+// ownLogStatement: a program's own log line at line no that states an event of this host
+// (fix50a): its source names the program's log line, not the author (model.OwnLogSource),
+// so the finding's evidence says whose words it read.
+type ownLogStatement struct {
+	no      int
+	program string
+}
+
+// ownLogStatements adds one stated sample of key for each statement, after the author's
+// stated sample: the newest sample with the key is the program's line, the finding cites it.
+func (d *doc) ownLogStatements(key string, sts []ownLogStatement) {
+	for _, st := range sts {
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: model.OwnLogSource(st.no, st.program), Rates: model.Rates{key: 1}})
+		d.addArtifact(KindStated, st.no, st.no, map[string]any{key: 1, "stated_by": st.program + "'s " + model.OwnLogMark})
+		d.cite(st.no)
+	}
 }

@@ -836,6 +836,7 @@ var domainPathPrefixes = []string{"/proc/sys/", "/proc/net/", "/proc/meminfo", "
 func (d *doc) keepUnreadLine(i int) {
 	if len(d.proseLines) < statedMaxLines && len(d.ls[i].Text) <= statedMaxLineBytes {
 		d.proseLines = append(d.proseLines, proseLine{no: d.ls[i].No, text: d.ls[i].Text})
+		d.markNotProse(d.ls[i].No)
 	}
 }
 

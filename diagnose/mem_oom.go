@@ -49,7 +49,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 		// Whether the host or a cgroup ran out is not said (OOMUndecided): the sentence
 		// explains no allocation failure of the host's (edges.go).
 		return Fired(Finding{Severity: Warning, Title: "memory ran out (no OOM report in the input)", Facts: Facts{OOM: OOMUndecided},
-			Evidence: []Evidence{{What: "out of memory", Value: "stated by the author; no kernel OOM report, oom_kill counter or memory.events in the input says what was killed, or whether the host or a memory cgroup ran out", Source: sampleSource(stated, "the text")}},
+			Evidence: []Evidence{{What: "out of memory", Value: statedBy(stated) + "; no kernel OOM report, oom_kill counter or memory.events in the input says what was killed, or whether the host or a memory cgroup ran out", Source: sampleSource(stated, "the text")}},
 			Explanation: "An OOM kill means an allocation that was allowed to reclaim found nothing left to reclaim, on the whole host or " +
 				"inside a memory cgroup at its limit; the kernel's report (\"invoked oom-killer\", the Mem-Info and the task table, " +
 				"\"Killed process\") says which, who held the memory and what was killed.",

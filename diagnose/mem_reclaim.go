@@ -102,7 +102,7 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 			// CPU", "loops forever") without a figure. A warning that says the share is
 			// the author's and unmeasured, never a CPU percentage made up for it.
 			return Fired(Finding{Severity: Warning, Title: "kswapd cannot keep up with allocation (no CPU figure given)",
-				Evidence: []Evidence{{What: "kswapd busy", Value: "stated by the author, without a CPU figure; no top, /proc/PID/stat or /proc/vmstat in the input measures it", Source: sampleSource(busy, "the text")}},
+				Evidence: []Evidence{{What: "kswapd busy", Value: statedBy(busy) + ", without a CPU figure; no top, /proc/PID/stat or /proc/vmstat in the input measures it", Source: sampleSource(busy, "the text")}},
 				Explanation: "kswapd reclaims in the background from the low watermark up to high; when it runs continuously, memory is " +
 					"allocated faster than it can be freed, or it cannot balance a zone at all (a zone too small to reach its " +
 					"high watermark). The text says so in words: top (kswapd's %CPU over a few seconds) and two samples of " +

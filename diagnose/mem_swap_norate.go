@@ -79,7 +79,7 @@ func swapWithoutRate(tl *model.Timeline) (Result, bool) {
 		ev = append(ev, Evidence{What: "swap used (one snapshot)", Value: v, Source: sampleSource(s, "the swap totals")})
 	}
 	if s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedSwapping] > 0 }); s != nil {
-		ev = append(ev, Evidence{What: "swapping", Value: "stated by the author, without a rate", Source: sampleSource(s, "the text")})
+		ev = append(ev, Evidence{What: "swapping", Value: statedBy(s) + ", without a rate", Source: sampleSource(s, "the text")})
 	}
 	if len(ev) == 0 {
 		return Result{}, false

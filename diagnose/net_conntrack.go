@@ -257,7 +257,7 @@ func conntrackStated(tl *model.Timeline) (Finding, bool) {
 	return Finding{
 		Severity: Warning,
 		Title:    "the connection tracking table filled: new connections were dropped",
-		Evidence: []Evidence{{What: "conntrack table full", Value: "stated by the author; no nf_conntrack_count/nf_conntrack_max, conntrack -S or \"table full, dropping packet\" line in the input says how full, or how many packets were dropped", Source: sampleSource(stated, "the text")}},
+		Evidence: []Evidence{{What: "conntrack table full", Value: statedBy(stated) + "; no nf_conntrack_count/nf_conntrack_max, conntrack -S or \"table full, dropping packet\" line in the input says how full, or how many packets were dropped", Source: sampleSource(stated, "the text")}},
 		Explanation: "At nf_conntrack_max a new flow that finds no entry to evict early has its first packet dropped " +
 			"(__nf_conntrack_alloc, net/netfilter/nf_conntrack_core.c): new connections time out, the host's own " +
 			"(ssh) included, while established flows continue.",

@@ -54,7 +54,7 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 		// overruns"): a finding from the sentence, kept below critical by the registry.
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRxOverrun] > 0 }); st != nil {
 			return Fired(Finding{Severity: Warning, Title: "the NIC lost received frames (ring or FIFO overrun)",
-				Evidence: []Evidence{{What: "RX overruns", Value: "stated by the author; no interface counter in the input gives their number", Source: sampleSource(st, "the text")}},
+				Evidence: []Evidence{{What: "RX overruns", Value: statedBy(st) + "; no interface counter in the input gives their number", Source: sampleSource(st, "the text")}},
 				Explanation: "An overrun is a frame the NIC could not place because no receive descriptor was free: the driver did not " +
 					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
 					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})

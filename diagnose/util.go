@@ -51,6 +51,18 @@ func sampleSource(s *model.Sample, file string) string {
 	return file
 }
 
+// statedBy says who states a stated sample's figures, for an evidence's value (fix50a):
+// "stated by the author", or "stated by RouterOS's own log line, not the author" when the
+// statement was read from a program's own log record (model.OwnLogSource).
+func statedBy(s *model.Sample) string {
+	if s != nil {
+		if by := model.StatedBy(s.Source); by != "" {
+			return "stated by " + by + ", not the author"
+		}
+	}
+	return "stated by the author"
+}
+
 // logMatches returns the log records whose message contains any of the needles.
 func logMatches(tl *model.Timeline, needles ...string) []model.LogRecord {
 	var out []model.LogRecord

@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"headroom/kernel"
@@ -342,7 +344,31 @@ const (
 	// RunMeanMark is what a source says when its values are a tool's means over a whole run
 	// (a test report's table): a rate that held over the run, weighed as many samples.
 	RunMeanMark = "means over the test's run"
+	// OwnLogMark (fix50a) names, in a stated source, a program's own log line the statement
+	// was read from rather than the author's words: "line 11 (stated in the text: RouterOS's
+	// own log line, not the author's words)". StatedBy returns it.
+	OwnLogMark = "own log line"
 )
+
+// OwnLogSource is the source of a statement read from a program's own log line at line no.
+func OwnLogSource(no int, program string) string {
+	return "line " + strconv.Itoa(no) + " (" + StatedMark + ": " + program + "'s " + OwnLogMark + ", not the author's words)"
+}
+
+// StatedBy is who states a stated source's figures: "RouterOS's own log line" for an
+// OwnLogSource, "" for the author's words.
+func StatedBy(source string) string {
+	i := strings.Index(source, StatedMark+": ")
+	if i < 0 {
+		return ""
+	}
+	rest := source[i+len(StatedMark)+2:]
+	k := strings.Index(rest, "'s "+OwnLogMark)
+	if k <= 0 {
+		return ""
+	}
+	return rest[:k+len("'s "+OwnLogMark)]
+}
 
 // NewSettingMention resolves a key as written once, where the text is read, so every rule
 // asks the same question of the same answer (Names).
