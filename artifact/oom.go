@@ -311,6 +311,10 @@ func (d *doc) oomReportNoted(i int, o *model.OOMKill, v uint64, note string) boo
 		r.trace.addTraceLine(t, &r.from) // or at its "Call Trace:" marker
 	} else if isOOMChoice(t) {
 		r.x.addOOMLine(t, &r.taskHeader) // a report that starts at its kill line: its score
+	} else if path, ok := memcgOOMStatsPath(t); ok && startsMemcgOOMStats(t) {
+		r.x.addOOMLine(t, &r.taskHeader) // v1's stats on the line
+		o.Constraint, o.Memcg = "CONSTRAINT_MEMCG", path
+		r.notes = append(r.notes, memcgOOMStatsNote)
 	} else if startsMemcgOOMInfo(t) {
 		r.x.addOOMLine(t, &r.taskHeader)
 		o.Constraint = "CONSTRAINT_MEMCG"

@@ -819,7 +819,7 @@ func (d *doc) kernelReport(i int) bool {
 		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
 	case !hasAlloc && !hasKill:
-		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) {
+		if startsOOMTaskTable(d.ls, d.used, i) || startsMemcgOOMInfo(t) || startsMemcgOOMStats(t) {
 			return d.oomReport(i, &model.OOMKill{Order: -1}, 0)
 		}
 		// The OOM killer's own call trace, its header cut off (oomtrace.go); one quoted in a

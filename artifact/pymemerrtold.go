@@ -22,6 +22,14 @@ import (
 // then Python's exception name as written.
 var rePyMemoryErrorTold = lazyre.New(`\b(?i:throws?|threw|thrown|throwing|raises?|raised|raising|gets?|got|getting|hits?|hitting)\s+(?i:(?:a|an|the|this|that|same)\s+)?(?:Python\s+)?MemoryError\b`)
 
+// rePyMemoryErrorWhen (fix50b, corpus 4164): the exception named with when it happened, as an
+// issue's title or a sentence's subject says it: "MemoryError during a print", "`MemoryError`
+// while loading the model", "MemoryError after 3 hours". The name opens the line, a heading,
+// or follows a colon or a dash ("Crash: MemoryError during upload"); "A `MemoryError` is
+// sadly something outside of the control of OctoPrint" (no time) and "how to avoid
+// MemoryError during training?" (a question) are none.
+var rePyMemoryErrorWhen = lazyre.New(`(?:^|^#+\s+|[:–—-]\s+)(?:Python\s+)?` + "`?" + `MemoryError` + "`?" + `\s+(?i:during|while|when|after|at|on\s+(?:startup|start|boot|import|load))\s+(?:a|an|the|my|our|its|\d|loading|printing|running|importing|training|processing|startup|upload)`)
+
 const pyMemoryErrorToldWhy = "a Python program's MemoryError told by its reporter (\"throws this MemoryError\"): CPython's allocator got NULL from malloc (PyErr_NoMemory) and the program raised the exception itself: the process's address space, RLIMIT_AS or the kernel's commit limit (vm.overcommit_memory 2, or mode 0 refusing a request larger than RAM and swap) refused one allocation; no kill by the kernel's OOM killer and no figure of the host's memory; overcommit-exposed reads /proc/meminfo's Committed_AS and CommitLimit, which the text does not give"
 
 // pyMemoryErrorTold says whether prose line t tells that a Python program raised
@@ -31,6 +39,9 @@ func pyMemoryErrorTold(t string) bool {
 		return false
 	}
 	m := rePyMemoryErrorTold.FindStringIndex(t)
+	if m == nil {
+		m = rePyMemoryErrorWhen.FindStringIndex(t)
+	}
 	if m == nil {
 		return false
 	}

@@ -547,6 +547,12 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
 			break
 		}
+		for _, m := range statedNeedOverRAMKill(para, buildKill) {
+			// "every rank requires atleast 98GB per rank. Whereas i have 64GB per node" beside
+			// mpirun's signal 9 line (statedoomentries.go, fix50b).
+			addHostDrop(model.RateStatedOOM, 1, lineAt(m[0]), sentenceAround(para, m[0], m[1]))
+			break
+		}
 		for _, m := range statedOOMBlame(para) {
 			// "Turns out this was the OOM killer": a kill attributed to the killer after
 			// the fact (statedoskill.go).
@@ -1255,8 +1261,9 @@ var (
 	// "KB", "kb", a space before the unit).
 	reStatedKillFigures = lazyre.New(`(?i)\btotal[- _]?vm\s*[:=]?\s*\d+\s*kb\b[,;]?\s*anon[- _]?rss\s*[:=]?\s*\d+\s*kb\b`)
 	// fix32c: the killer at work in a colloquial verb, "the OOM killer zaps some check
+	// (fix50b, corpus 4186: "noticed the OOM killer of my media player kicking into action")
 	// process", "the oom killer nuked mysqld", "OOM killer shoots down the JVM" (corpus 2778).
-	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bstarts?\s+killing\b|\bzap(?:s|ped|ping)?\b|\bnuk(?:es|ed|ing)\b|\b(?:shoots|shot)\s+down\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
+	reStatedOOMKill = lazyre.New(`(?i)\boom[- _]?killer\b[^.;。；\n]{0,40}?(?:\bkill(?:s|ed|ing)?\b|\bkick(?:s|ed)?\s+in\b|\bkick(?:s|ed|ing)\s+into\s+action\b|\bstarts?\s+killing\b|\bzap(?:s|ped|ping)?\b|\bnuk(?:es|ed|ing)\b|\b(?:shoots|shot)\s+down\b|殺死|杀死|殺掉|杀掉|幹掉|干掉)` +
 		`|\b(?:got|gets?|was|were|are|is|being|been|keeps?\s+getting)\s+(?:(?:repeatedly|constantly|frequently|continuously|regularly|often|always|still|periodically)\s+)?oom[- ]?killed\b|被\s*oom` +
 		// The killer's firing as a past event: "recently had OOM-killer fire and take down a
 		// blade", "the oom killer fired twice" (not the present "fires when", a mechanism;

@@ -91,6 +91,7 @@ func statedOOMGot(para string) [][]int {
 			out = append(out, m)
 		}
 	}
+	out = append(out, statedOOMEntries(para)...) // "the oom dmesg entries" (statedoomentries.go, fix50b)
 	if containsFoldASCII(para, "kernel") && containsFoldASCII(para, "memory") {
 		for _, m := range reKilledByKernel.FindAllStringIndex(para, -1) {
 			if reMemoryClause.MatchString(para[max(0, m[0]-100):m[0]]) && keep(m) {

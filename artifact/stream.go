@@ -537,7 +537,7 @@ func mayStartReportHolding(t string, needles uint32) bool {
 		// "Call Trace:"): its own test looks at the first byte before anything else.
 		return mayStartOOMTrace(t)
 	}
-	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
+	return startsShowMem(t) || mayStartOOMTaskTable(t) || startsMemcgOOMInfo(t) || startsMemcgOOMStats(t) || startsOOMSlabInfo(t) || mayStartOOMTrace(t)
 }
 
 // holdsBuddyTotal: the " = 4352kB" that ends a buddy line, in a line that may hold one

@@ -51,6 +51,10 @@ var buildKillForms = []buildKillForm{
 	// "ERROR: Job failed: command terminated with exit code 137" (kubernetes executor).
 	{"Job failed: exit code 137", "GitLab Runner: the job's script exited 137 (\"ERROR: Job failed: exit code 137\", 128+9: a process of the job was killed by SIGKILL); with the Docker or Kubernetes executor \"reason: 'OOMKilled'\" would say the container's memory cgroup did it and is not in the text" + buildKillTail},
 	{"Job failed: command terminated with exit code 137", "GitLab Runner's Kubernetes executor: the build container's command exited 137 (\"ERROR: Job failed: command terminated with exit code 137\", 128+9: killed by SIGKILL); the pod's \"Reason: OOMKilled\" would say its memory cgroup did it and is not in the text" + buildKillTail},
+	// Open MPI's launcher (orte/mca/errmgr help-errmgr-base.txt "normal-termination-but" /
+	// PRRTE's: "%s noticed that process rank %s with PID %s on node %s exited on signal %d
+	// (%s)."): a rank killed by SIGKILL (fix50b, corpus 4199).
+	{"exited on signal 9 (Killed)", "Open MPI's launcher: a rank of the job was killed by SIGKILL (errmgr help-errmgr-base.txt: \"mpirun noticed that process rank N with PID P on node H exited on signal 9 (Killed).\"); the kernel's OOM killer on that node (the usual sender for a rank larger than the node's memory) sends SIGKILL, and so does any kill -9 or a batch system's limit; the node's own kill line (\"Out of memory: Killed process P\") would say which and is not in the text; headroom has no reader for this log"},
 	// Gradle launcher DaemonDisappearedException: "Gradle build daemon disappeared
 	// unexpectedly (it may have been killed or may have crashed)".
 	{"daemon has disappeared unexpectedly", gradleGoneWhy},
