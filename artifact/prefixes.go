@@ -67,6 +67,11 @@ func stripOtherPrefixes(s string, l *Line) string {
 	// result of limit", "kernel:  oom_kill_process+0x2bc/0x2c0": an rsyslog excerpt of a
 	// kernel without printk stamps, cut to the tag) is the kernel's too when it reads as a
 	// record, not as a form's "kernel:" field (kernelTagRecord).
+	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && wallKernelRecord(k) { // syslogd's console broadcast (syslogwall.go)
+		if t, ok := syslogTag(k, "", "", l); ok {
+			return t
+		}
+	}
 	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "" || kernelTagRecord(k[len("kernel: "):])) {
 		if t, ok := syslogTag(k, "", "", l); ok {
 			return t

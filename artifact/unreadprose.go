@@ -203,7 +203,7 @@ func statesDomainFigure(t string) bool {
 			// one only near a domain word and not counting things ("3 hosts", "2021").
 			next, _, _ := nextField(rest)
 			next = strings.ToLower(strings.Trim(next, "*_`'\"()[]{},.;:!?<>"))
-			if k == bareFigure && sizeUnitWord(next) {
+			if k == bareFigure && (sizeUnitWord(next) || percentWord(next)) { // fix50c: "83 percent"
 				k = unitFigure // fix37b: "660.3 MiB Free / 3.8 GiB Total", the unit its own word
 			}
 			if k == unitFigure || !countNoun(next) {
