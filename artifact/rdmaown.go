@@ -34,7 +34,7 @@ import (
 // pinning at the lock limit as UCX's, named with UCX's reason. Another NCCL WARN, or the error
 // named in a sentence, stays as it was.
 var (
-	reUCXLine     = lazyre.New(`^\s*(?:\[\d{6,12}\.\d{1,9}\]\s+)?\[[\w.-]+:\d+:\d+\]\s+\S+:\d+\s+UCX\s+(ERROR|WARN|DIAG|INFO|DEBUG)\s`)
+	reUCXLine     = lazyre.New(`^\s*(?:\[\d{6,12}\.\d{1,9}\]\s+)?\[[\w.-]+:\d+ *:\d+\]\s+\S+:\d+\s+UCX\s+(ERROR|WARN|DIAG|INFO|DEBUG)\s`)
 	reNCCLVerbsNo = lazyre.New(`^\s*(?:#{1,6}\s+)?(?:[\w.-]+:\d+:\d+\s+(?:\[\d+\]\s+)?)?(?:[\w/.-]+\.cc:\d+\s+)?NCCL WARN Call to (ibv_\w+) failed with error (Cannot allocate memory)\s*$`)
 	reVerbsMemlck = lazyre.New(`^\s*libibverbs: Warning: RLIMIT_MEMLOCK is \d+ bytes\.\s*$`)
 )
@@ -56,9 +56,13 @@ func rdmaOwnHanded(l *Line) bool {
 func rdmaOwnLine(t string) (string, bool) {
 	switch {
 	case strings.Contains(t, " UCX "):
+		t = mpirunOutputTail(t) // Open MPI's --timestamp-output/--tag-output prefix (fix50d, unreadhpc.go)
 		m := reUCXLine.FindStringSubmatch(t)
 		if m == nil {
 			return "", false
+		}
+		if ucxNoMemory(t) {
+			return ucxNoMemoryWhy, true // fix50d (unreadhpc.go)
 		}
 		if strings.Contains(t, "Cannot allocate memory") || strings.Contains(t, "max locked memory") {
 			return ucxLockedWhy, true

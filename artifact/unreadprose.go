@@ -96,6 +96,8 @@ var (
 		{ideMemoryEvent, whyIDEMemoryEvent},         // fix42c (unreadappmem.go)
 		{appMinFreeMemory, whyAppMinFreeMemory},     // fix46a (unreadappmemcheck.go)
 		{installerMemNeeded, whyInstallerMemNeeded}, // fix46a
+		{pbsLogRecord, pbsLogRecordWhy},             // fix50d (unreadhpc.go)
+		{ejabberdOverloadKill, ejabberdOverloadWhy}, // fix50d
 	}
 	proseLineForms = []figureForm{
 		{statesDomainFigure, whyStatedFigure},
@@ -129,6 +131,8 @@ var (
 		{appMinFreeMemory, whyAppMinFreeMemory},           // fix46a (unreadappmemcheck.go)
 		{installerMemNeeded, whyInstallerMemNeeded},       // fix46a
 		{viewerMemoryExhausted, whyViewerMemoryExhausted}, // fix46a
+		{pbsLogRecord, pbsLogRecordWhy},                   // fix50d (unreadhpc.go)
+		{ejabberdOverloadKill, ejabberdOverloadWhy},       // fix50d
 	}
 )
 

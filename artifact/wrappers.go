@@ -87,6 +87,9 @@ func stripLogWrappers(s string, l *Line) string {
 		if t, ok := stripHostKernel(s, l); ok {
 			return t
 		}
+		if t, ok := stripViewerRow(s, l); ok {
+			return t // a log viewer's row, "DATE TIME | HOST | SERVICE | MESSAGE" (fix50d, unreadhpc.go)
+		}
 	case c >= 'A' && c <= 'Z' && s[3] == ' ' && isMonth(s[:3]):
 		// A BSD syslog line, every line of a syslog: one substring test.
 		if strings.Contains(s[:min(len(s), 64)], " kern.") {
