@@ -35,6 +35,12 @@ func mailOwnLine(t string) (why string, oom, ok bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false, false
 	}
+	if why, ok := dovecotSigDie(t); ok {
+		return why, false, true // Dovecot's "Killed with signal 15 (by pid=1 ...)" (fix51aown.go)
+	}
+	if why, ok := clamLoadMem(t); ok {
+		return why, true, true // libclamav's "Can't load PATH: Can't allocate memory" (fix51aown.go)
+	}
 	// Postfix src/master/master_spawn.c master_reap_child: msg_warn("process %s pid %d
 	// killed by signal %d", serv->path, pid, WTERMSIG(status)), "... exit status %d", and
 	// msg_warn("%s: bad command startup -- throttling", serv->path).

@@ -36,6 +36,9 @@ func deviceStreamLine(t string) (string, bool) {
 			return whyCameraStreamStats, true
 		}
 	}
+	if why, ok := mavlinkStatLine(t); ok {
+		return why, true // mavlink-router's endpoint statistics (fix51aown.go)
+	}
 	if strings.Contains(t, "[Gv") && aravisDebugLine(t) {
 		return whyCameraStreamDebug, true
 	}

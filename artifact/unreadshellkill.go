@@ -157,6 +157,9 @@ func processEndLine(t string) (string, bool) {
 	if why, ok := bashJobKilled(t); ok {
 		return why, true
 	}
+	if why, ok := ros2runKilled(t); ok {
+		return why, true // ROS 2's launcher's "[ros2run]: Killed" (fix51aown.go)
+	}
 	if execExit137Line(t) {
 		return execExit137Why, true // kubectl/oc exec's status of the command it ran (unreadexecexit.go)
 	}
