@@ -1425,7 +1425,9 @@ var reConditionAfter = lazyre.New(`(?i)^\W*(?:\w+\s+){0,2}?(?:when|whenever|if|o
 // memory and oom kill my java process", "the kernel OOM-killed our mysqld", "oom kills the
 // worker" (the victim named; "OOM kills a process" in general is genericStatement's). The
 // noun "an OOM kill" is reStatedOOMOccurred's.
-var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its|\d+)\s+\w+`)
+// fix51b (corpus 4255): the OOM killer as the subject of a phrasal verb of removal, told
+// colloquially: "the OOM killer cleans it up", "shortly before OOM killer took it out".
+var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its|\d+)\s+\w+|\boom[- _]?killer\s+(?:cleans|cleaned|took|takes|wiped|wipes|knocked|knocks)\s+(?:it|them|(?:my|our|the)\s+\w+)\s+(?:up|out|down)\b`)
 
 // reStatedOOMKilledCount: Kubernetes' and docker's reason OOMKilled as the adjective of a
 // counted victim: "multiple OOMKilled data plane pods", "3 OOMKilled containers", "several
@@ -1526,8 +1528,18 @@ func hypotheticalUpTo(sentence, match string) bool {
 	if reObserved.MatchString(sentence) {
 		return reConditional.MatchString(sentence[:end])
 	}
+	if m := reReproducedIf.FindStringIndex(sentence[:end]); m != nil {
+		return reHypothetical.MatchString(sentence[m[1]:end])
+	}
 	return reHypothetical.MatchString(sentence[:end])
 }
+
+// reReproducedIf (fix51b, corpus 4311): the author's own step told as a condition, then what
+// he sees when he takes it: "if i send an UID fetch 1:59029 to the imap server, i can see the
+// memory ... increasing until it is killed by the kernel". The condition is his reproduction,
+// the main clause his observation, so only the words after the condition can make it a
+// possibility. "if you send ..." (advice) and "if I send ..., it would ..." keep the condition.
+var reReproducedIf = lazyre.New(`^\W*(?:[Ii]f|[Ww]hen(?:ever)?)\s+(?:I|i|we|We)\s+[^,.;?!]{1,120},\s*(?:I|i|we)\s+(?:can\s+|could\s+)?(?:see|saw|get|got|observe|notice|watch)\b`)
 
 // dropClosedAsides removes the parenthesised asides closed in head (the sentence up to the
 // match's end): a condition inside one conditions the aside, not the clause around it ("Rambox
@@ -1574,7 +1586,10 @@ var (
 // past with its object ("... then OOM-killed a victim": the active past of a kill, which no
 // reference page writes; "are OOM-killed" is its passive present).
 var (
-	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b`)
+	// fix51b (corpus 4311): the pronoun written lower-case by a hurried or non-native author
+	// ("i can see the memory consumtion ... is more and more increasing until it is killed"),
+	// only before a verb of his own: a loop's "for i in", "i = 0" or "-i" is no person.
+	reFirstPerson   = lazyre.New(`\b(?:I|we|We|my|My|our|Our|us|me|mine|ours)\b|(?:^|[\s,;(])i(?:'m|'ve|\s+(?:am|was|can|could|see|saw|have|had|get|got|run|ran|found|noticed|tried|used|restarted|rebooted|started|checked|watched|observed|think)\b)`)
 	rePastOrEvent   = lazyre.New(`(?i)\b(?:was|were|got|had|did|has\s+been|have\s+been|yesterday|ago|last\s+(?:night|week|month|year|time|\w+day)|tonight|this\s+(?:morning|week)|again|twice|\d+\s+times)\b|\b(?:oom[- ]?killer|kernel)\s+(?:\w+\s+)?(?:killed|terminated|chose|picked|selected|reaped|sacrificed)\b|\boom[- ]?killed\s+(?:a|an|the|one|its|their|two|three|several|some|\d+)\b`)
 	reHabitual      = lazyre.New(`(?i)\b(?:typically|usually|generally|normally|commonly|in\s+general|by\s+default|last\s+resort)\b`)
 	reGenericMarker = lazyre.New(`(?i)\b(?:that|which)\s+(?:\w+\s+)?(?:kills?|exceeds?|exceed|uses?|consumes?|drops?|fills?|runs?)\b|\b(?:when|once|whenever|until|as\s+soon\s+as)\s+(?:(?:free|available)\s+)?(?:memory|ram|it|there|(?:the|a|an)\s+(?:system|kernel|host|machine|server|box|node|table|conntrack\s+table|process|container|cgroup|zone|oom[- ]?killer))\b|\b(?:the\s+(?:process|task)\s+with\s+the|the\s+(?:largest|biggest|heaviest)\s+(?:process|task)|an?\s+(?:process|task|victim)|processes|tasks)\b`)

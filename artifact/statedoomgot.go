@@ -24,7 +24,11 @@ import (
 // signal) is no OOM kill.
 var reStatedOOMGot = lazyre.New(`(?i)\b(?:gets?|got|getting|was|were|is|are|being|been|be)\s+(?:eventually\s+|finally\s+|then\s+)?(?:reaped|killed|terminated|taken\s+out|shot(?:\s+down)?)\s+by\s+(?:the\s+)?(?:linux\s+|kernel(?:'s)?\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\b` +
 	`|\b(?:kernel|system|os|it)\s+(?:triggers|triggered|invokes|invoked|fires|fired|runs|ran|unleashes|unleashed)\s+(?:the\s+)?(?:oom|out[ -]of[ -]memory)[- _]?killer\s+(?:on|against)\s+(?:the\s+|my\s+|our\s+|its\s+|a\s+)?[\w.-]+` +
-	`|\b(?:was|were|am|keep|kept|started|start|began)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)`)
+	`|\b(?:was|were|am|keep|kept|started|start|began)\s+(?:also\s+)?getting\s+(?:OOMs\b|(?:the\s+)?(?:OOM|out[ -]of[ -]memory)(?:[- ]?killer)?\s+(?:messages|kills|errors)\b)` +
+	// fix51b (corpus 4280): the author got the OOM killer's report, first person past: "But I
+	// got oom-killer error" (a Jetson's engine build). The killer named: a program's own
+	// "I got an out of memory error" is its allocator's, not the kernel's.
+	`|\b(?:I|we)\s+(?:also\s+|then\s+|still\s+)?got\s+(?:an?\s+|the\s+)?(?:OOM|out[ -]of[ -]memory)[- _]?killer\s+(?:messages?|errors?|kills?)\b`)
 
 // reStatedGotOOM (fix41a, corpus 3463): "got OOM" as the victim's predicate, the way
 // operators say a daemon was killed for its memory: "the memory cost went to 12GB and got
