@@ -76,10 +76,10 @@ func dovecotSigDie(t string) (string, bool) {
 	return dovecotSigDieWhy, true
 }
 
-// libclamav's loader failing on a database for want of memory (libclamav/readdb.c cl_load /
-// cli_load: cli_errmsg("cli_load(): Can't load %s: %s", filename, cl_strerror(ret)) with
-// CL_EMEM's text, printed "LibClamAV Error: Can't load PATH: Can't allocate memory"): its
-// own allocations while parsing the signatures failed.
+// libclamav's loader failing on a database for want of memory (libclamav/readdb.c, the
+// loader beside "cli_load: unknown extension - skipping %s": "Can't load %s: %s\n" with
+// cl_strerror's text for CL_EMEM, printed "LibClamAV Error: Can't load PATH: Can't allocate
+// memory"): its own allocations while parsing the signatures failed.
 const clamLoadMemWhy = "libclamav could not load a signature database for want of memory (libclamav/readdb.c: \"LibClamAV Error: Can't load PATH: Can't allocate memory\", cl_strerror(CL_EMEM)): the loader's own allocation failed (a process limit, RLIMIT_AS, or a library build or version mismatch)" + ownAllocTail
 
 // clamLoadMem reports why t is that error: "LibClamAV" before ": Can't load ", and the
