@@ -208,6 +208,8 @@ func (d *doc) lowMemKillLine(i int) bool {
 		if m := reLogcat.FindStringSubmatchIndex(t); m != nil {
 			tag = subOr(t, m[2], m[3]) + subOr(t, m[6], m[7])
 			t = t[m[1]:]
+		} else if d.lowMemKillBareLine(i, t) {
+			return true // the old lowmemorykiller's line without its prefix (fix52b.go)
 		} else if strings.HasPrefix(strings.TrimSpace(t), "Killing process ") && d.earlyoomLowSeen() {
 			// earlyoom 0.x-1.0 on a terminal: its kill line has no tag, and its words are
 			// any supervisor's; the same paste's "Out of memory! avail: N MiB < min: N
@@ -220,6 +222,9 @@ func (d *doc) lowMemKillLine(i int) bool {
 		// logcat -b kernel: logd's klogd makes the kernel's "lowmemorykiller: " prefix the
 		// tag, so the in-kernel killer's "Killing '%s' (%d), adj %hd," stands after it.
 		o, ok = lowMemKillOf("", "lowmemorykiller: "+strings.TrimSpace(t))
+	}
+	if !ok {
+		o, ok = lmkdReclaimOf(tag, t) // Samsung's lmkd: "Reclaim '%s' (%d), uid ..." (fix52b.go)
 	}
 	if !ok {
 		if !l.Syslog && (tag == "lowmemorykiller" || tag == "lmkd") {
@@ -244,7 +249,7 @@ func (d *doc) lowMemKillLine(i int) bool {
 			return true // systemd's line of the same kill came first
 		}
 	}
-	d.addLowMemKill(o, l.No)
+	d.addLowMemKillText(o, t, l.No) // with lmkd's figures (fix52b.go)
 	return true
 }
 
@@ -259,6 +264,7 @@ func (d *doc) lowMemKillsInLog() {
 	for _, r := range d.tl.Log.All() {
 		i := strings.Index(r.Message, "lowmemorykiller: ")
 		if i < 0 {
+			d.lowMemKillBareInLog(r.Message, r.Line()) // the old killer's line without its prefix (fix52b.go)
 			continue
 		}
 		o, ok := lowMemKillOf("", r.Message)

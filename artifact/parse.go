@@ -441,6 +441,10 @@ func (d *doc) run(from int) {
 		if !l.Syslog && d.daemonBareLine(i) {
 			continue // nohang's PSI value, kill or block header, oomd's pressure, without a tag (nohang.go)
 		}
+		if n := d.androidInfoRun(i); n > 0 {
+			i += n - 1 // termux-info, dumpsys's foreground apps: named (fix52b.go)
+			continue
+		}
 		if d.lowMemKillLine(i) {
 			continue
 		}
@@ -1130,7 +1134,7 @@ func (d *doc) appendLog(l *Line) {
 	if d.rawHas(needleLinkUp, l) {
 		d.noteLinkUp(d.tl.Log.Len()-1, l.Text)
 	}
-	if !d.lowMemKillLogged && d.rawHas(needleLowMemKill, l) {
+	if !d.lowMemKillLogged && (d.rawHas(needleLowMemKill, l) || d.rawHas(needleKill, l) && strings.Contains(l.Text, lmkBareKillWords)) {
 		d.lowMemKillLogged = true
 	}
 	if !d.rxFIFOLogged {

@@ -401,6 +401,10 @@ func (d *doc) stated() {
 				busyKswapd = true
 			}
 		}
+		if pct, at, sentence, ok := statedKswapdShareNext(para); ok && !busyKswapd && has("kswap") {
+			add(model.RateKswapdCPUPct, pct, lineAt(at), sentence) // "it showed kswapd0. It went up to 70%" (fix52b.go)
+			busyKswapd = true
+		}
 		for _, m := range submatches(!busyKswapd && !kbArticle && has("kswap"), reStatedKswapdBusy, para) {
 			// The author says kswapd is busy and gives no figure: 1, never a CPU share
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot

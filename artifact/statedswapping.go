@@ -93,6 +93,9 @@ func statedSwapping(para, lead string, lineAt func(int) int) (int, string, bool)
 	if no, sentence, ok := statedSwapUsedAllOfIt(para, lineAt); ok {
 		return no, sentence, true
 	}
+	if no, sentence, ok := statedSwapSeenInMonitor(para, lineAt); ok {
+		return no, sentence, true // "According to htop it uses all the ram and then starts using swap" (fix52b.go)
+	}
 	return statedSwapFigureFull(para, lead, lineAt)
 }
 

@@ -247,7 +247,7 @@ func (d *doc) relog(i int) {
 	}
 	// The gates of the readers that search the log's records (appendLog) saw the line
 	// before its piece arrived: ask the whole line (a relog is rare, the search cheap).
-	d.lowMemKillLogged = d.lowMemKillLogged || strings.Contains(l.Text, needleText[needleLowMemKill])
+	d.lowMemKillLogged = d.lowMemKillLogged || strings.Contains(l.Text, needleText[needleLowMemKill]) || strings.Contains(l.Text, lmkBareKillWords)
 	d.cmaLogged = d.cmaLogged || strings.Contains(l.Text, needleText[needleCMAFail])
 	if !d.rxFIFOLogged {
 		_, d.rxFIFOLogged = kernel.IsDriverRxFIFOOverflow(l.Text)
