@@ -55,6 +55,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		}
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
+		out.ReadInPart = append(out.ReadInPart, t.ReadInPart...)
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)
 	}
 	out.Source.Name = strings.Join(names, ", ")

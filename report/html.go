@@ -43,6 +43,7 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		Summary:    s,
 		Samples:    summarySamples(s),
 		Unparsed:   tl.Unparsed,
+		ReadInPart: tl.ReadInPart,
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
 	}
@@ -110,6 +111,7 @@ type htmlData struct {
 	NotChecked                                   []diagnose.Check
 	Groups                                       []htmlGroup
 	Unparsed                                     []model.Unparsed
+	ReadInPart                                   []model.Unparsed // fix52a: read lines with a remark
 	NotAvail                                     []model.Unavailable
 	PageSizeKB                                   float64
 }

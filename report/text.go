@@ -171,6 +171,9 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	for _, u := range tl.Unparsed {
 		p.f("  could not read lines %d-%d: %s\n", u.FirstLine, u.LastLine, u.Why)
 	}
+	for _, u := range tl.ReadInPart {
+		p.f("  remark on lines %d-%d (read): %s\n", u.FirstLine, u.LastLine, u.Why)
+	}
 
 	p.f("\nFindings\n")
 	if len(d.Findings) == 0 {
