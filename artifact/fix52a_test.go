@@ -21,7 +21,11 @@ func readInPart(tl *model.Timeline, no int, word string) bool {
 }
 
 func listedUnread(tl *model.Timeline, no int) bool {
-	for _, u := range tl.Unparsed {
+	left := tl.Unparsed
+	if len(tl.ReadInPart) > 0 {
+		left = tl.UnparsedLeft
+	}
+	for _, u := range left {
 		if u.FirstLine <= no && no <= u.LastLine {
 			return true
 		}
@@ -68,17 +72,15 @@ func TestFix52aCitedUnreadLineIsRead(t *testing.T) {
 // readCitedUnread splits an entry: only the cited lines become remarks, the rest stay unread.
 func TestFix52aSplitKeepsTheRestUnread(t *testing.T) {
 	d := &doc{tl: &model.Timeline{Unparsed: []model.Unparsed{{FirstLine: 3, LastLine: 9, Why: "w"}, {FirstLine: 12, LastLine: 12, Why: "v"}}}}
-	d.cite(5)
-	d.cite(6)
-	d.cite(9)
+	d.recCited = map[int]bool{5: true, 6: true, 9: true}
 	moved := d.readCitedUnread()
 	want := []model.Unparsed{{FirstLine: 3, LastLine: 4, Why: "w"}, {FirstLine: 7, LastLine: 8, Why: "w"}, {FirstLine: 12, LastLine: 12, Why: "v"}}
-	if len(d.tl.Unparsed) != len(want) {
-		t.Fatalf("unread %+v, want %+v", d.tl.Unparsed, want)
+	if len(d.tl.UnparsedLeft) != len(want) || len(d.tl.Unparsed) != 2 {
+		t.Fatalf("unread %+v (all %+v), want %+v", d.tl.UnparsedLeft, d.tl.Unparsed, want)
 	}
 	for k := range want {
-		if d.tl.Unparsed[k] != want[k] {
-			t.Errorf("unread %+v, want %+v", d.tl.Unparsed, want)
+		if d.tl.UnparsedLeft[k] != want[k] {
+			t.Errorf("unread %+v, want %+v", d.tl.UnparsedLeft, want)
 		}
 	}
 	if len(d.tl.ReadInPart) != 2 || d.tl.ReadInPart[0] != (model.Unparsed{FirstLine: 5, LastLine: 6, Why: "w"}) || d.tl.ReadInPart[1] != (model.Unparsed{FirstLine: 9, LastLine: 9, Why: "w"}) {

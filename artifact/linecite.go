@@ -106,7 +106,9 @@ func (d *doc) creditCited(a *model.LineAccount) {
 	}
 	d.citeSources(&spans)
 	moved := d.readCitedUnread()
-	a.Unparsed = unparsedCount(d.tl.Unparsed, a.Total)
+	if moved != nil {
+		a.Unparsed = unparsedCount(d.tl.UnparsedLeft, a.Total)
+	}
 	// fix52a: a host fact read from a line (the kernel release in "Si ves algo como esto (en
 	// un Kernel 2.4.23 o superior):") makes the line read, as a statement does; a line listed
 	// unread stays unread (a release taken from a line no reader could read says nothing more
@@ -124,7 +126,11 @@ func (d *doc) creditCited(a *model.LineAccount) {
 		}
 		slices.Sort(nos)
 		nos = slices.Compact(nos)
-		listed, inSpan := unparsedLines(d.tl.Unparsed), unparsedLines(spans)
+		left := d.tl.Unparsed
+		if moved != nil {
+			left = d.tl.UnparsedLeft
+		}
+		listed, inSpan := unparsedLines(left), unparsedLines(spans)
 		n := 0
 		for _, no := range nos {
 			if !listed(no) && (inSpan(no) || d.cited[no]) {
@@ -212,7 +218,10 @@ func (d *doc) readCitedUnread() map[int]bool {
 		}
 	}
 	if moved != nil {
-		d.tl.Unparsed, d.tl.ReadInPart = out, append(d.tl.ReadInPart, remarks...)
+		// Unparsed keeps every entry whole (the lines are still named with what they
+		// prove, for JSON readers and the rules); the account and the text report use
+		// UnparsedLeft, the entries without the lines read.
+		d.tl.UnparsedLeft, d.tl.ReadInPart = out, append(d.tl.ReadInPart, remarks...)
 	}
 	return moved
 }

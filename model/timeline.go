@@ -83,6 +83,9 @@ type Timeline struct {
 	// unread; figures beyond a statement): the lines are read, and Why says what in them
 	// was not (fix52a: the line account and the unread list agree).
 	ReadInPart []Unparsed `json:"read_in_part,omitempty"`
+	// UnparsedLeft is Unparsed without the ReadInPart lines, set only when there are some:
+	// what the line account counts unread and the text report lists.
+	UnparsedLeft []Unparsed `json:"-"`
 	// Lines accounts for every line of a pasted text: what was read, what was prose or
 	// noise, what could not be read (nil for live and recorded sources).
 	Lines *LineAccount `json:"lines,omitempty"`

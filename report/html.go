@@ -42,7 +42,7 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		Generator:  opt.Generator,
 		Summary:    s,
 		Samples:    summarySamples(s),
-		Unparsed:   tl.Unparsed,
+		Unparsed:   unreadLeft(tl),
 		ReadInPart: tl.ReadInPart,
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
@@ -710,3 +710,11 @@ var htmlTemplateText string
 // htmlTemplate is parsed at init, as before the move to an embedded file: story_html.go
 // adds its "verdict" template to it from its own var initialiser.
 var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
+
+// unreadLeft is the unread list without the lines read with a remark (fix52a).
+func unreadLeft(tl *model.Timeline) []model.Unparsed {
+	if len(tl.ReadInPart) > 0 {
+		return tl.UnparsedLeft
+	}
+	return tl.Unparsed
+}
