@@ -224,6 +224,12 @@ type report struct {
 	taskHeader []string
 	// slabCacheBuf is a SLUB "cache:" line waiting for its wrapped tail.
 	slabCacheBuf string
+	// inMemcgStat: the last line read was cgroup v2's "Memory cgroup stats for PATH:" or a
+	// memory.stat line after it (memcgoomstats.go memcgV2StatLine).
+	inMemcgStat bool
+	// memcgStatFirst, memcgStatLast: the text's lines of cgroup v2's memory.stat read into
+	// x.MemcgStats (0: none).
+	memcgStatFirst, memcgStatLast int
 }
 
 // reportLineKind says whether a line continues a report.
@@ -291,6 +297,9 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 	prevKernel := hdr.Kernel
 	elided := false
 	joinTo, joinedLast := -1, -1 // the kill line a broken field was joined to, and that field's line
+	if r.kind == "oom" {
+		r.openMemcgStat(hdr)
+	}
 	for j := i + 1; j < len(ls); j++ {
 		if used != nil && used[j] {
 			continue
@@ -343,6 +352,18 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		// the previous one (seed 004: zone lines wrapped after "active:0kB").
 		wrapped := prevKernel && hdr.Syslog && !l.Syslog && !l.Kernel
 		k := reportLineKind(t)
+		if r.inMemcgStat {
+			if r.x.addMemcgV2Stat(t) {
+				r.memcgStatLast = l.No
+				if r.memcgStatFirst == 0 {
+					r.memcgStatFirst = l.No
+				}
+				r.used = append(r.used, j)
+				prevKernel = l.Kernel || wrapped
+				continue
+			}
+			r.inMemcgStat = false
+		}
 		if k == "" && (isContinuation(t) && (wrapped || r.mem.pendKind != "") || r.mem.continues(t)) {
 			// hard-wrapped paste, or the unprefixed " active_file:..." lines that 3.x+
 			// print as continuations of the Mem-Info block
@@ -381,6 +402,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		case "oom":
 			r.addOOMDetail(t)
 			r.x.addOOMLine(t, &r.taskHeader)
+			r.openMemcgStat(l)
 		case "slab":
 			r.addSlabDetail(t)
 			r.x.addSlabNode(t)

@@ -377,9 +377,12 @@ func (h *hostFacts) memTotal(kb int64, score int) {
 
 // apply writes the facts into the Timeline's Host.
 func (h *hostFacts) apply(host *model.Host, opt Options) {
-	host.Kernel = h.kernel
+	host.Kernel, host.KernelLine = h.kernel, h.kernelLine
+	if h.kernel == "" {
+		host.KernelLine = 0
+	}
 	if opt.Kernel != "" {
-		host.Kernel = opt.Kernel
+		host.Kernel, host.KernelLine = opt.Kernel, 0
 	}
 	host.Arch = h.arch
 	if host.Arch == "" && h.armTraceSet {

@@ -81,6 +81,12 @@ func (d *doc) citeSource(src string, spans *[]model.Unparsed) {
 		}
 		if m[2] == "" {
 			d.cite(first)
+			if first > 0 {
+				if d.recCited == nil {
+					d.recCited = map[int]bool{}
+				}
+				d.recCited[first] = true
+			}
 			continue
 		}
 		if last, err := strconv.Atoi(m[2]); err == nil && last >= first && !strings.Contains(src, StatedMark) {
@@ -89,7 +95,8 @@ func (d *doc) citeSource(src string, spans *[]model.Unparsed) {
 	}
 }
 
-// creditCited moves the cited prose and other programs' log lines of a to read.
+// creditCited moves the cited prose and other programs' log lines of a to read. It runs
+// before a's unparsed count: a cited line that is also listed unread is read (readCitedUnread).
 func (d *doc) creditCited(a *model.LineAccount) {
 	var spans []model.Unparsed
 	for _, ar := range d.tl.Artifacts {
@@ -98,19 +105,32 @@ func (d *doc) creditCited(a *model.LineAccount) {
 		}
 	}
 	d.citeSources(&spans)
+	moved := d.readCitedUnread()
+	if moved != nil {
+		a.Unparsed = unparsedCount(d.tl.UnparsedLeft, a.Total)
+	}
+	// fix52a: a host fact read from a line (the kernel release in "Si ves algo como esto (en
+	// un Kernel 2.4.23 o superior):") makes the line read, as a statement does; a line listed
+	// unread stays unread (a release taken from a line no reader could read says nothing more
+	// of it: corpus 1897's "~ 3K for a 2.2.28 server" is BigBlueButton's version).
+	d.cite(d.tl.Host.KernelLine)
 	if len(d.cited) == 0 && len(spans) == 0 {
 		return
 	}
 	taken := func(ls []proseLine, skip map[int]bool) int {
 		nos := make([]int, 0, len(ls))
 		for _, p := range ls {
-			if !skip[p.no] {
+			if !skip[p.no] && !moved[p.no] {
 				nos = append(nos, p.no)
 			}
 		}
 		slices.Sort(nos)
 		nos = slices.Compact(nos)
-		listed, inSpan := unparsedLines(d.tl.Unparsed), unparsedLines(spans)
+		left := d.tl.Unparsed
+		if moved != nil {
+			left = d.tl.UnparsedLeft
+		}
+		listed, inSpan := unparsedLines(left), unparsedLines(spans)
 		n := 0
 		for _, no := range nos {
 			if !listed(no) && (inSpan(no) || d.cited[no]) {
@@ -126,6 +146,84 @@ func (d *doc) creditCited(a *model.LineAccount) {
 	if n := min(taken(slices.Concat(d.otherLines, d.platformLines), nil), a.Other); n > 0 {
 		a.Other -= n
 	}
+}
+
+// readCitedUnread (fix52a) settles a line both listed unread and taken evidence from: a
+// finding citing "[line 6]" beside "could not read lines 6-6" contradicts itself, and the
+// line account cannot count it both ways. The line is read: a reader took what it proves
+// (uWSGI's "listen queue ... full !!! (101/100)", the first of two flattened allocation
+// failure headers, a statement in a flattened paragraph). What in it could not be read is
+// kept, said as a remark in Timeline.ReadInPart with the entry's own words, and the rest of
+// the entry stays unread. A line is taken evidence from when a record of the timeline names
+// it as its single-line source (citeSource: an event, a sample, a setting) or when an
+// artifact other than the stated aggregate spans only lines of the entry (a reader read the
+// whole artifact from lines listed unread). A statement's line alone does not count: a figure stated beside a
+// program's line named unread (an `xe vm-list` record's memory-static-max) is the story
+// around it, and no rule's evidence cites it unless a record names it. It returns the lines
+// moved.
+func (d *doc) readCitedUnread() map[int]bool {
+	if len(d.tl.Unparsed) == 0 {
+		return nil
+	}
+	var nos []int
+	for no := range d.recCited {
+		nos = append(nos, no)
+	}
+	slices.Sort(nos)
+	var moved map[int]bool
+	var out, remarks []model.Unparsed
+	for _, u := range d.tl.Unparsed {
+		in := map[int]bool{}
+		k, _ := slices.BinarySearch(nos, u.FirstLine)
+		for ; k < len(nos) && nos[k] <= u.LastLine; k++ {
+			in[nos[k]] = true
+		}
+		for _, ar := range d.tl.Artifacts {
+			if ar.Kind != KindStated && ar.FirstLine >= u.FirstLine && ar.LastLine <= u.LastLine && ar.FirstLine > 0 && ar.LastLine >= ar.FirstLine {
+				for no := ar.FirstLine; no <= ar.LastLine; no++ {
+					in[no] = true
+				}
+			}
+		}
+		if len(in) == 0 {
+			out = append(out, u)
+			continue
+		}
+		if moved == nil {
+			moved = map[int]bool{}
+		}
+		// Split u into runs of read and unread lines, in order, each keeping u's Why.
+		read := make([]int, 0, len(in))
+		for no := range in {
+			read = append(read, no)
+		}
+		slices.Sort(read)
+		cur := u.FirstLine
+		for i := 0; i < len(read); {
+			j := i
+			for j+1 < len(read) && read[j+1] == read[j]+1 {
+				j++
+			}
+			if read[i] > cur {
+				out = append(out, model.Unparsed{FirstLine: cur, LastLine: read[i] - 1, Why: u.Why})
+			}
+			remarks = append(remarks, model.Unparsed{FirstLine: read[i], LastLine: read[j], Why: u.Why})
+			for _, no := range read[i : j+1] {
+				moved[no] = true
+			}
+			cur, i = read[j]+1, j+1
+		}
+		if cur <= u.LastLine {
+			out = append(out, model.Unparsed{FirstLine: cur, LastLine: u.LastLine, Why: u.Why})
+		}
+	}
+	if moved != nil {
+		// Unparsed keeps every entry whole (the lines are still named with what they
+		// prove, for JSON readers and the rules); the account and the text report use
+		// UnparsedLeft, the entries without the lines read.
+		d.tl.UnparsedLeft, d.tl.ReadInPart = out, append(d.tl.ReadInPart, remarks...)
+	}
+	return moved
 }
 
 // markNotProse records a kept prose line that is not counted as prose.

@@ -327,6 +327,12 @@ func (d *doc) oomReportNoted(i int, o *model.OOMKill, v uint64, note string) boo
 	for _, u := range r.x.MemcgUsage {
 		o.MemcgCounters = append(o.MemcgCounters, model.MemcgCounter{Name: u.Counter, UsageKB: u.UsageKB, LimitKB: u.LimitKB, Failcnt: u.Failcnt})
 	}
+	if r.memcgStatFirst > 0 && r.x.MemcgStats != nil {
+		// fix52a: cgroup v2's memory.stat printed in the report is the cgroup's memory.stat,
+		// as a pasted one is (tryCgroupMemStat).
+		d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: 2, Path: o.Memcg, Stat: r.x.MemcgStats,
+			Source: spanSource(r.memcgStatFirst, r.memcgStatLast)})
+	}
 	ev, art := r.finishOOM(d.ls)
 	art.ModeValue = v
 	d.tl.Events = append(d.tl.Events, ev)

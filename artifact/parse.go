@@ -307,7 +307,10 @@ type doc struct {
 	acct model.LineAccount
 	// cited are the lines a reader took evidence from (linecite.go); notProse the kept prose
 	// lines that were not counted as prose (unread output, prose read as an unstamped log).
-	cited    map[int]bool
+	cited map[int]bool
+	// recCited are the single lines the timeline's records name as their sources
+	// (citeSources): the lines a rule's evidence may cite (readCitedUnread).
+	recCited map[int]bool
 	notProse map[int]bool
 	// longNoted is the number of the last line clipLong named (a line can be read twice).
 	longNoted int

@@ -172,7 +172,7 @@ func (x *reportExtras) addOOMLine(s string, header *[]string) {
 	if strings.HasPrefix(s, "Memory cgroup stats for ") {
 		// "Memory cgroup stats for /a: cache:28030012KB rss:3958288KB ..." (3.x-4.x)
 		_, rest, ok := strings.Cut(s, ": ")
-		if !ok {
+		if !ok || x.addMemcgV2Stat(rest) { // or v2's first key joined to the line (fix52a)
 			return
 		}
 		for _, f := range fields(rest) {

@@ -647,9 +647,15 @@ func quiet(l *Line) bool {
 // stops reports whether collectReport and showMemReport stop at the (quiet) line rather than
 // skip it (another CPU's line, under CONFIG_PRINTK_CALLER) or take it as part of a report:
 // the last line of a window. A row of an OOM report's unreclaimable slab table is read on by
-// tryOOMSlabInfo, so the window does not end at one.
+// tryOOMSlabInfo, so the window does not end at one; nor at a line of cgroup v2's
+// memory.stat, which an OOM report takes after its "Memory cgroup stats for PATH:" line
+// (fix52a, memcgoomstats.go).
 func stops(l *Line) bool {
-	return l.Caller == "" && reportLineKind(l.Text) == "" && !isContinuation(l.Text) && !isPendingContinuation(l.Text) && !isOOMSlabInfoLine(l.Text)
+	if l.Caller != "" || reportLineKind(l.Text) != "" || isContinuation(l.Text) || isPendingContinuation(l.Text) || isOOMSlabInfoLine(l.Text) {
+		return false
+	}
+	_, _, stat := memcgV2StatLine(l.Text)
+	return !stat
 }
 
 // lineCount is the number of lines in the text, counted once when a window grows long

@@ -1,6 +1,10 @@
 package artifact
 
-import "strings"
+import (
+	"strings"
+
+	"headroom/internal/lazyre"
+)
 
 // Managed runtimes' own out-of-memory (pre-round 14, h14b; each form checked in the
 // runtime's source): the media servers and photo libraries self-hosted in containers
@@ -50,12 +54,6 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// refused (ENOMEM: the host's commit limit under strict overcommit, RLIMIT_AS, or no
 	// memory), and the program aborted itself.
 	{"Unable to commit ", " bytes of memory", "GHC's runtime could not commit memory for its heap (rts/posix/OSMem.c osCommitMemory: \"internal error: Unable to commit N bytes of memory\"): the mmap of a heap block was refused (ENOMEM: the commit limit under vm.overcommit_memory=2, RLIMIT_AS or a cgroup's limit, or memory truly short) and the Haskell program aborted itself: a refusal of memory to this process, no kill by the kernel's OOM killer and no figure of the host's free memory"},
-	// V8 src/heap/gc-tracer.cc GCTracer::Output/Print: "[pid:isolate] N ms: Mark-Compact
-	// (or Scavenge, Mark-sweep) A (B) -> C (D) MB, ..." lines of "<--- Last few GCs --->",
-	// which Node prints before its heap's FATAL ERROR: the JavaScript heap in MB before and
-	// after the collection, V8's own figures, not the host's.
-	{" ms: ", " ms: Mark-Compact ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-Compact A (B) -> C (D) MB\", printed under \"<--- Last few GCs --->\" before Node's heap out-of-memory): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
-	{" ms: ", " ms: Scavenge ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Scavenge A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
 	// Chromium base/process/memory.cc TerminateBecauseOutOfMemory / OnNoMemoryInternal:
 	// LOG(FATAL) << "Out of memory. size=" << size, logged as "[pid:tid:MMDD/HHMMSS.usec:
 	// FATAL:memory.cc(N)] Out of memory. size=N" (fix35b): one of the browser's own
@@ -71,7 +69,6 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 	// start in Node 18). wasmOOMForm checks that prefix.
 	{"WebAssembly.", "(): Out of memory: ", wasmOOMWhy},
 	{"WebAssembly.", "WebAssembly.Memory(): could not allocate memory", wasmOOMWhy},
-	{" ms: ", " ms: Mark-sweep ", "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: Mark-sweep A (B) -> C (D) MB\"): the JavaScript heap's size in MB, V8's own figures, not the host's memory"},
 }
 
 // runtimeOOMLine says why t is one of runtimeOOMForms. A GC trace line must end its sizes
@@ -79,6 +76,9 @@ var runtimeOOMForms = []struct{ gate, text, why string }{
 func runtimeOOMLine(t string) (string, bool) {
 	if len(t) > maxErrnoLineBytes {
 		return "", false
+	}
+	if why, ok := v8GCTraceLine(t); ok {
+		return why + "; headroom has no reader for this log", true
 	}
 	gated := ""
 	for _, f := range runtimeOOMForms {
@@ -90,9 +90,6 @@ func runtimeOOMLine(t string) (string, bool) {
 		}
 		j := strings.Index(t, f.text)
 		if j < 0 {
-			continue
-		}
-		if f.gate == " ms: " && !strings.Contains(t[j:], ") MB") {
 			continue
 		}
 		if f.gate == "Out of memory. size=" && !chromiumOOMFigure(t, j+len(f.text)) {
@@ -153,4 +150,41 @@ func wasmOOMForm(t string, j int) bool {
 		return false
 	}
 	return !adviceLead(t[:w]) && !questionAt(t, w, j)
+}
+
+// V8 src/heap/gc-tracer.cc GCTracer::Output/Print: "[pid:isolate] N ms: Mark-Compact (or
+// Mark-sweep, Scavenge; "(reduce)" after the name when V8 collects to shrink the heap) A (B)
+// -> C (D) MB, ..." lines of "<--- Last few GCs --->", which Node prints before its heap's
+// FATAL ERROR: the JavaScript heap in MB before and after the collection (the committed
+// size in parentheses, dropped by some versions and pastes), V8's own figures of one
+// process's heap, not the host's memory. fix52a (corpus 3531, 4048): the "(reduce)" form
+// and the "A -> C MB" sizes without the committed ones, and a trace a page wrapped after
+// "N ms:", the name and sizes starting the next line.
+var v8GCNames = []string{"Mark-Compact", "Mark-sweep", "Mark-Sweep", "Scavenge"}
+
+// reV8GCSizes: what follows the collector's name: "A (B) -> C (D) MB", the parenthesised
+// committed sizes optional.
+var reV8GCSizes = lazyre.New(`^ (?:\(reduce\) )?\d+(?:\.\d+)? (?:\(\d+(?:\.\d+)?\) )?-> \d+(?:\.\d+)? (?:\(\d+(?:\.\d+)?\) )?MB\b`)
+
+// v8GCTraceLine says why t is a line of V8's GC trace: a collector's name after " ms: ", or
+// starting the line, followed by the heap's sizes in MB.
+func v8GCTraceLine(t string) (string, bool) {
+	if !strings.Contains(t, " MB") {
+		return "", false
+	}
+	for _, name := range v8GCNames {
+		j := strings.Index(t, name)
+		if j < 0 {
+			continue
+		}
+		if !strings.HasSuffix(t[:j], " ms: ") && strings.TrimSpace(t[:j]) != "" {
+			continue
+		}
+		if !reV8GCSizes.MatchString(t[j+len(name):]) {
+			continue
+		}
+		return "V8's trace of its last garbage collections (src/heap/gc-tracer.cc: \"N ms: " + name + " A (B) -> C (D) MB\", printed under \"<--- Last few GCs --->\" before Node's heap out-of-memory): " +
+			"the JavaScript heap's size in MB, V8's own figures, not the host's memory", true
+	}
+	return "", false
 }

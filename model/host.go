@@ -9,6 +9,7 @@ type Host struct {
 	Hostname      string `json:"hostname,omitempty"`
 	BootID        string `json:"boot_id,omitempty"` // kernel.random.boot_id: tells one boot from the next
 	Kernel        string `json:"kernel"`            // release as printed: "6.18.44-fc-v669", "2.6.30-1"
+	KernelLine    int    `json:"-"`                 // the text's line Kernel was read from: read (fix52a); 0 if none or --kernel
 	Arch          string `json:"arch"`              // uname machine: "x86_64", "i686", "armv5tel"
 	WordBits      int    `json:"word_bits,omitempty"`
 	HighMem       *bool  `json:"highmem,omitempty"` // a HighMem zone or LowTotal in meminfo

@@ -55,6 +55,12 @@ func Merge(tls ...*Timeline) *Timeline {
 		}
 		out.Artifacts = append(out.Artifacts, t.Artifacts...)
 		out.Unparsed = append(out.Unparsed, t.Unparsed...)
+		out.ReadInPart = append(out.ReadInPart, t.ReadInPart...)
+		if len(t.ReadInPart) > 0 {
+			out.UnparsedLeft = append(out.UnparsedLeft, t.UnparsedLeft...)
+		} else {
+			out.UnparsedLeft = append(out.UnparsedLeft, t.Unparsed...)
+		}
 		out.NotAvailable = append(out.NotAvailable, t.NotAvailable...)
 	}
 	out.Source.Name = strings.Join(names, ", ")

@@ -78,6 +78,14 @@ type Timeline struct {
 
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
+	// ReadInPart lists lines a reader took evidence from that also hold something headroom
+	// could not read (a second, cut report header; a program's line whose meaning is named
+	// unread; figures beyond a statement): the lines are read, and Why says what in them
+	// was not (fix52a: the line account and the unread list agree).
+	ReadInPart []Unparsed `json:"read_in_part,omitempty"`
+	// UnparsedLeft is Unparsed without the ReadInPart lines, set only when there are some:
+	// what the line account counts unread and the text report lists.
+	UnparsedLeft []Unparsed `json:"-"`
 	// Lines accounts for every line of a pasted text: what was read, what was prose or
 	// noise, what could not be read (nil for live and recorded sources).
 	Lines *LineAccount `json:"lines,omitempty"`

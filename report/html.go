@@ -42,7 +42,8 @@ func WriteHTML(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt HTMLOp
 		Generator:  opt.Generator,
 		Summary:    s,
 		Samples:    summarySamples(s),
-		Unparsed:   tl.Unparsed,
+		Unparsed:   unreadLeft(tl),
+		ReadInPart: tl.ReadInPart,
 		NotAvail:   tl.NotAvailable,
 		PageSizeKB: pageKBOf(tl),
 	}
@@ -110,6 +111,7 @@ type htmlData struct {
 	NotChecked                                   []diagnose.Check
 	Groups                                       []htmlGroup
 	Unparsed                                     []model.Unparsed
+	ReadInPart                                   []model.Unparsed // fix52a: read lines with a remark
 	NotAvail                                     []model.Unavailable
 	PageSizeKB                                   float64
 }
@@ -708,3 +710,11 @@ var htmlTemplateText string
 // htmlTemplate is parsed at init, as before the move to an embedded file: story_html.go
 // adds its "verdict" template to it from its own var initialiser.
 var htmlTemplate = template.Must(template.New("report").Parse(htmlTemplateText))
+
+// unreadLeft is the unread list without the lines read with a remark (fix52a).
+func unreadLeft(tl *model.Timeline) []model.Unparsed {
+	if len(tl.ReadInPart) > 0 {
+		return tl.UnparsedLeft
+	}
+	return tl.Unparsed
+}

@@ -21,7 +21,8 @@ type Document struct {
 	Summary      Summary             `json:"summary"`
 	Artifacts    []model.Artifact    `json:"artifacts"`
 	Unparsed     []model.Unparsed    `json:"unparsed"`
-	Lines        *model.LineAccount  `json:"lines,omitempty"` // pasted text: where every line went
+	ReadInPart   []model.Unparsed    `json:"read_in_part,omitempty"` // read lines with a part not read (fix52a)
+	Lines        *model.LineAccount  `json:"lines,omitempty"`        // pasted text: where every line went
 	Findings     []diagnose.Finding  `json:"findings"`
 	Checks       []diagnose.Check    `json:"checks"`
 	NotAvailable []model.Unavailable `json:"not_available"`
@@ -65,6 +66,7 @@ func NewDocument(tl *model.Timeline, d diagnose.Diagnosis) Document {
 		Summary:      Summarize(tl),
 		Artifacts:    tl.Artifacts,
 		Unparsed:     tl.Unparsed,
+		ReadInPart:   tl.ReadInPart,
 		Lines:        tl.Lines,
 		Findings:     d.Findings,
 		Checks:       d.Checks,

@@ -168,8 +168,15 @@ func WriteText(w io.Writer, tl *model.Timeline, d diagnose.Diagnosis, opt TextOp
 	if a := tl.Lines; a != nil {
 		p.f("Lines    %d of %d read; %d prose, %d blank, %d other programs' log, %d could not be read\n", a.Read, a.Total, a.Prose, a.Blank, a.Other, a.Unparsed)
 	}
-	for _, u := range tl.Unparsed {
+	unread := tl.Unparsed
+	if len(tl.ReadInPart) > 0 {
+		unread = tl.UnparsedLeft
+	}
+	for _, u := range unread {
 		p.f("  could not read lines %d-%d: %s\n", u.FirstLine, u.LastLine, u.Why)
+	}
+	for _, u := range tl.ReadInPart {
+		p.f("  remark on lines %d-%d (read): %s\n", u.FirstLine, u.LastLine, u.Why)
 	}
 
 	p.f("\nFindings\n")
