@@ -972,6 +972,9 @@ func (d *doc) showMemReport(i int) bool {
 		pageKB = x86ZonesPageKB(af.Zones)
 	}
 	if pageKB == 0 {
+		pageKB = nodeLinePageKB(af.MemInfo, m.nodes)
+	}
+	if pageKB == 0 {
 		// An earlier dump of the same text stated it ("134889*4kB"): a dump of zone
 		// lines alone (no buddy line) is read with it (a Xen guest's DMA zone holding
 		// all lowmem has no size that tells the page).

@@ -77,6 +77,11 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return t
 		}
 	}
+	if len(s) > 20 && (s[0] == 'K' || s[0] == 'k') { // a log viewer's facility, severity, program columns (logviewcolumns.go)
+		if t, ok := stripLogViewColumns(s, l); ok {
+			return t
+		}
+	}
 	// A kernel record under its facility.level only, "kern.warn: [346475.044071] ...":
 	// busybox syslogd's and logread's "kern.warn kernel: " with date and tag cut, as a
 	// router's web log view prints it. The level goes, the dmesg stamp after it is read.

@@ -56,10 +56,10 @@ func measuredSizeLine(t string) bool {
 	}
 	s = strings.TrimRight(s[:i], " ")
 	j := len(s)
-	for j > 0 && (s[j-1] >= '0' && s[j-1] <= '9' || s[j-1] == '.') {
+	for j > 0 && (s[j-1] >= '0' && s[j-1] <= '9' || s[j-1] == '.' || thousandsComma(s, j-1)) {
 		j--
 	}
-	if j == len(s) || s[j] == '.' {
+	if j == len(s) || s[j] == '.' || s[j] == ',' {
 		return false
 	}
 	label := ""
