@@ -189,6 +189,9 @@ func bareKernelLine(t string) bool {
 	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
 		return true
 	}
+	if kernelTaskLine(s) {
+		return true // a task's or CPU's line of a stall or dump report (kerneltaskline.go)
+	}
 	return devAllocLine(s)
 }
 

@@ -227,6 +227,7 @@ var formats = []format{
 	{kind: KindShowMem, detect: func(_, t string) bool { return strings.HasSuffix(t, "? yes") || strings.HasSuffix(t, "? no") }, parse: (*doc).tryCutZoneLine},
 	{kind: KindZoneInfo, detect: func(ft, _ string) bool { return ft == "vm" || strings.HasSuffix(ft, ":") }, parse: (*doc).tryZoneInfoTail},
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
+	{kind: KindEthtoolS, detect: isEthtoolReprintStart, parse: (*doc).tryEthtoolReprint}, // a program's re-print of ethtool -S/-k under its prefix (ethtoolreprint.go)
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
 	{kind: KindEthtoolS, detect: isEthtoolBareStart, parse: (*doc).tryEthtoolBare},

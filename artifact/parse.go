@@ -815,6 +815,9 @@ func (d *doc) kernelReport(i int) bool {
 	if !maybe && slubCacheLine(t) && d.headerlessSlub(i) {
 		return true // a SLUB failure whose header is cut or below its cache line (slubheaderless.go)
 	}
+	if !maybe && d.ls[i].Kernel && d.slubNodeTail(i) {
+		return true // a SLUB failure's node lines above the next report, header and cache cut (slubnodetail.go)
+	}
 	switch {
 	case maybe && isNoMMUAllocHeader(t):
 		af, size, ok := parseNoMMUAlloc(t)

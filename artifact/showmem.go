@@ -556,6 +556,11 @@ func (m *showMem) flush() {
 		// show_free_areas prints the block as one printk with embedded newlines, which
 		// rsyslog escapes as "#012" ("slab_unreclaimable:245109#012 mapped:347626").
 		s = strings.ReplaceAll(s, "#012", " ")
+		// Read from /dev/kmsg (rsyslog's imklog, journald's kmsg reader, dmesg -r), the
+		// record's newlines arrive as the kernel's own escape of a control byte, "\x0a"
+		// (kernel/printk/printk.c escapes bytes below ' ' as "\x%02x" in a kmsg record):
+		// "isolated_anon:96\x0a active_file:44" (corpus 4377, fix52d).
+		s = kmsgUnescapeNewlines(s)
 		for _, f := range fields(s) {
 			key, val, ok := strings.Cut(f, ":")
 			if !ok {
