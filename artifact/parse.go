@@ -181,6 +181,7 @@ func (d *doc) afterParse(text string) {
 	d.setWindowsOS()      // a send record's WinSock error code (quicsend.go)
 	d.esxiFiguresUnread() // an ESXi text's vmkernel records, read as far as they go (otheros.go)
 	d.bsdListenRecordsUnread()
+	d.applianceOwnUnread(text)
 	d.txHangLogged() // a TX hang named in a title over its own log lines (unreadtxhang.go)
 	if d.tl.Host.OtherOS == "" {
 		d.namedNetLoss()

@@ -334,7 +334,7 @@ func (d *doc) stated() {
 	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
 	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
 	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
-	if ok && titleNamesOOM(p.text) && !frameworkKillText(p.text) && !runtimeOOMNounOnly(p.text, 0, len(p.text)) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
+	if ok && titleNamesOOM(p.text) && !titleOOMOnlyBelieved(d.proseLines, p.no) && !frameworkKillText(p.text) && !runtimeOOMNounOnly(p.text, 0, len(p.text)) && !((programOOMText(p.text) || titleProgramOOM || d.programOOMNamed || oomMemoryFree(p.text)) && !reKillWord.MatchString(p.text)) {
 		// (A title whose out-of-memory is a program's own message, or that names the
 		// out-of-memory of a text whose only such line is a program's own, is that
 		// program's, not the host's: unreadappoom.go, unreadserver.go.)
