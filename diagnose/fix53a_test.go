@@ -63,7 +63,7 @@ func TestFix53aZoneReserveAtFailure(t *testing.T) {
 // failure reports).
 func TestFix53aZoneReserveNotRead(t *testing.T) {
 	notRead := map[string]string{
-		"question": "Why would the Normal zone show free:5824kB min:38188kB low:41124kB after a page allocation failure? Is that below the watermark?\n",
+		"question":    "Why would the Normal zone show free:5824kB min:38188kB low:41124kB after a page allocation failure? Is that below the watermark?\n",
 		"header only": "gnome-shell: page allocation failure: order:0, mode:0x400d0(__GFP_IO|__GFP_FS|__GFP_COMP|__GFP_RECLAIMABLE), nodemask=(null),cpuset=/,mems_allowed=0\n",
 		"oom report": strings.Replace(fix53aReport("5824"),
 			"gnome-shell: page allocation failure: order:0, mode:0x400d0(__GFP_IO|__GFP_FS|__GFP_COMP|__GFP_RECLAIMABLE), nodemask=(null),cpuset=/,mems_allowed=0",
