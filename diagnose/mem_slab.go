@@ -170,13 +170,9 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 // (reclaimable and unreclaimable together).
 func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Result {
 	psz, _ := pageSize(tl)
-	for i := range tl.Events {
-		e := &tl.Events[i]
-		af := e.AllocFailure
-		if af == nil {
-			continue
-		}
-		name, combined, where := "slab_unreclaimable", false, "the failure's memory line"
+	for _, d := range slabDumps(tl) {
+		e, af := d.e, d.af
+		name, combined, where := "slab_unreclaimable", false, d.where
 		var pages int64
 		ok := false
 		if af.MemInfo != nil {
@@ -200,14 +196,17 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 		slabKB := pages * psz / 1024
 		if !highmem && !memAllocHighMem(af) {
 			total, _, ok := memTotalKB(tl)
+			if !ok && d.presentKB > 0 {
+				total, ok = d.presentKB, true
+			}
 			if !ok || total <= 0 {
 				return NotChecked("%s %s in the report at %s but the memory size is unknown", name, memKB(slabKB), memEventSource(e))
 			}
 			share := float64(slabKB) / float64(total)
 			if share < sunreclaimWarnShare || combined {
-				return Healthy("%s %s = %.1f%% of memory at the failure (%s)", name, memKB(slabKB), 100*share, memEventSource(e))
+				return Healthy("%s %s = %.1f%% of memory at %s (%s)", name, memKB(slabKB), 100*share, d.at, memEventSource(e))
 			}
-			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at the allocation failure",
+			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at " + d.at,
 				Evidence:    []Evidence{{What: name + " in " + where, Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
 				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations.",
 				Facts:       Facts{Memory: MemoryAll, Share: share}})
@@ -221,7 +220,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			{What: "share of lowmem", Value: fmt.Sprintf("%.0f%% of %s", 100*share, memKB(low)), Source: lowSrc},
 		}
 		if share < sunreclaimLowWarnShare {
-			return Healthy("%s %s = %.0f%% of lowmem at the failure (%s)", name, memKB(slabKB), 100*share, memEventSource(e))
+			return Healthy("%s %s = %.0f%% of lowmem at %s (%s)", name, memKB(slabKB), 100*share, d.at, memEventSource(e))
 		}
 		sev := Warning
 		if share >= sunreclaimLowCritShare {
@@ -234,7 +233,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 			sev = Info
 			expl += " This kernel prints reclaimable and unreclaimable slab as one figure (the split came in 2.6.19), so the unreclaimable part is at most this: dentry and inode caches for the page cache held in HighMem are reclaimable and are in it."
 		}
-		return Fired(Finding{Severity: sev, Title: fmt.Sprintf("slab held %.0f%% of lowmem at the allocation failure", 100*share), Evidence: ev, Explanation: expl,
+		return Fired(Finding{Severity: sev, Title: fmt.Sprintf("slab held %.0f%% of lowmem at %s", 100*share, d.at), Evidence: ev, Explanation: expl,
 			Changes: []model.Change{{Kind: model.ChangeOther, Key: "lowmem consumers", Recommended: "a 64-bit kernel; meanwhile bound socket buffers and caches that live in lowmem",
 				Why: "lowmem cannot grow on a 32-bit kernel; only its consumers can shrink"}},
 			Facts: Facts{Memory: MemoryLowmem, Share: share}})

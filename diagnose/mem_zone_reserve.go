@@ -26,6 +26,9 @@ func init() {
 func checkZoneReserve(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 })
 	if last == nil {
+		if r, ok := zoneReserveAtFailure(tl); ok {
+			return r
+		}
 		return NotChecked("no /proc/zoneinfo in the input")
 	}
 	now := model.JudgeReserve(last.ZoneWatermarks())

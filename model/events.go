@@ -142,6 +142,9 @@ type OOMKill struct {
 	// HighMem failing with lowmem short is alloc-fail-lowmem. The oom_kill artifact carries
 	// them as printed (zones).
 	Zones []ZoneReport `json:"-"`
+	// MemInfo is the report's Mem-Info line ("active_anon:.. slab_unreclaimable:.."), pages,
+	// for the rules (slab-unreclaimable-growth); the artifact carries it as mem_info.
+	MemInfo *kernel.Counters `json:"-"`
 }
 
 // MemcgCounter is one page counter of a memory cgroup at its OOM: "memory", "memory+swap",

@@ -216,7 +216,12 @@ func outputHeaders(arts []any) []header {
 	var hs []header
 	for _, a := range arts {
 		m, _ := a.(map[string]any)
-		if k, _ := m["kind"].(string); k != "alloc_failure" {
+		// fix53a: a stall warning ("khugepaged: page allocation stalls for 10273ms,
+		// order:10, mode:0x4340ca(...)", warn_alloc in 4.9-4.14 mm/page_alloc.c) is the same
+		// warn_alloc header with the same process, order and mode; headroom reads it as an
+		// alloc_stall artifact, and a label that writes it as a process and an order (no
+		// "type") counts it among the headers.
+		if k, _ := m["kind"].(string); k != "alloc_failure" && k != "alloc_stall" {
 			continue
 		}
 		d, _ := m["data"].(map[string]any)
