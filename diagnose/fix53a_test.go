@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// fix53a: an allocation-failure report's zone lines are the host's zones when the request
-// failed (warn_alloc's show_free_areas, mm/page_alloc.c); zone-reserve-low judges them when
-// no /proc/zoneinfo is in the input. The snippet is corpus 4404's report (5.3.0-rc7), the
-// quoted-printable wraps undone, the rest cut.
+// An allocation-failure report's zone lines (warn_alloc's show_free_areas, mm/page_alloc.c)
+// are the failure's own evidence, judged by the alloc-fail-* rules; zone-reserve-low does not
+// read them as a reading of its own (fix53a did; its second finding was told as a separate
+// problem beside seed 004's lowmem failure, and an edge either way broke that story). The
+// snippet is corpus 4404's report (5.3.0-rc7), the quoted-printable wraps undone, the rest cut.
 const fix53aFailure = `gnome-shell: page allocation failure: order:0, mode:0x400d0(__GFP_IO|__GFP_FS|__GFP_COMP|__GFP_RECLAIMABLE), nodemask=(null),cpuset=/,mems_allowed=0
 CPU: 2 PID: 1022 Comm: gnome-shell Not tainted 5.3.0-rc7-1-ARCH #1
 Mem-Info:
@@ -31,30 +32,15 @@ func fix53aReport(normalFreeKB string) string {
 	return strings.Replace(fix53aFailure, "NORMAL", normalFreeKB, 1)
 }
 
-func TestFix53aZoneReserveAtFailure(t *testing.T) {
-	// Normal free 5824 kB against min 38188 kB: below min when the request failed.
-	f := mustFire(t, run(t, "zone-reserve-low", parseText19b(t, fix53aReport("5824"))), Critical)
-	if !f.Facts.BelowMin {
-		t.Error("below min not in the facts: the zone → slab-alloc-failure edge would not hold")
+func TestFix53aFailureZonesStayTheFailures(t *testing.T) {
+	// Normal free 5824 kB against min 38188 kB at the failure: the failure's fact, not a
+	// zoneinfo reading.
+	res := run(t, "zone-reserve-low", parseText19b(t, fix53aReport("5824")))
+	if len(res.Findings) > 0 {
+		t.Fatalf("fired %q on a failure report's zones", res.Findings[0].Title)
 	}
-	if !strings.Contains(f.Title, "at the allocation failure") {
-		t.Errorf("title %q does not say the zones are the failure's", f.Title)
-	}
-	ev := f.Evidence[0]
-	if !strings.Contains(ev.Value, "node 0 Normal: free 1456 pages") || !strings.Contains(ev.Value, "min 9547, low 10281 pages") {
-		t.Errorf("evidence value %q, want Normal's 1456 pages against min 9547", ev.Value)
-	}
-	if !strings.HasPrefix(ev.Source, "lines 1-") {
-		t.Errorf("evidence source %q, want the report's lines", ev.Source)
-	}
-	// In the lower half of min..low (38188..41124 kB): 39000 kB is 28% of the band.
-	mustFire(t, run(t, "zone-reserve-low", parseText19b(t, fix53aReport("39000"))), Warning)
-	// Above the lower half (DMA32 is 19% into its band, so 45000 kB Normal leaves DMA32
-	// the least: still near min): a report whose zones all stand well above is healthy.
-	healthy := strings.NewReplacer("free:160740kB", "free:400000kB", "NORMAL", "90000").Replace(fix53aFailure)
-	res := run(t, "zone-reserve-low", parseText19b(t, healthy))
-	if len(res.Findings) > 0 || res.NotChecked != "" || !strings.Contains(res.Checked, "at the allocation failure") {
-		t.Errorf("zones above low at the failure: got findings %+v, not checked %q, checked %q", res.Findings, res.NotChecked, res.Checked)
+	if !strings.Contains(res.NotChecked, "no /proc/zoneinfo") {
+		t.Errorf("not checked %q, want it to name the zoneinfo it lacked", res.NotChecked)
 	}
 }
 

@@ -26,9 +26,9 @@ func init() {
 func checkZoneReserve(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 })
 	if last == nil {
-		if r, ok := zoneReserveAtFailure(tl); ok {
-			return r
-		}
+		// An allocation-failure report's own zone lines are that failure's evidence (the
+		// alloc-fail-* rules judge them); read here too they made a second finding told as
+		// an independent problem beside the failure (seed 004) or put before it (session 31).
 		return NotChecked("no /proc/zoneinfo in the input")
 	}
 	now := model.JudgeReserve(last.ZoneWatermarks())

@@ -1253,7 +1253,6 @@ var formsKnownLimits = map[string]string{
 	"bullets-star 469-tinylab-190-zh-lwn-translation-diff-buddyinfo-normal-258-9-5-1gb":                                                     limitDiffBuddyinfoIndented,
 	"bullets-star 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                     limitColumnShape,
 	"bullets-star 781-lkml-2024-kondratiev-riscv-6.11-dram-at-32g-swapper0-order7-gfp-kernel-dma32-atomic-pool-qp-0a-line-breaks":           limitPrefixOnQPSource,
-	"cut-last-line 1027-proxmox-arm64-31-ps225-pve-mem-info-normal-free-21324-below-min-36436-free-cma-header-absent":                       limitCutLastLine,
 	"cut-last-line 1063-pfring-831-2022-ice-zc-pfcount-66pct-dropped-ethtool-s-rx-dropped-20981600-cut":                                     limitCutLastLine,
 	"cut-last-line 1067-sonic-swss-838-2019-vlab-01-syslog-oom-task-list-fpmsyncd-rss-315863-pages-cut":                                     limitCutLastLine,
 	"cut-last-line 1267-netdata-pr-3976-2018-spirogg-alarm-email-1m-ipv4-tcp-listen-drops-0.55-10-20-mails-a-day":                           limitCutLastLine,
