@@ -97,6 +97,16 @@ func (d *doc) patchMail() bool {
 		d.patch = 1
 		if rePatchMail.MatchString(d.text) {
 			d.patch = 2
+		} else {
+			// Each line as read, its paste form taken off (a list marker, inline code, a
+			// chat's nick, a compose prefix, zero-width spaces): the same mail pasted so is
+			// the same patch (forms52a, corpus 4413).
+			for k := range d.ls {
+				if t := d.ls[k].Text; len(t) > 12 && rePatchMail.MatchString(strings.ReplaceAll(t, "\u200b", "")) {
+					d.patch = 2
+					break
+				}
+			}
 		}
 	}
 	return d.patch == 2

@@ -99,6 +99,11 @@ func stripOtherPrefixes(s string, l *Line) string {
 		t := strings.TrimLeft(s, " \t")
 		if startsLogPrefix(t) {
 			s = t
+			// dmesg --time-format iso's stamp is taken among the wrappers, which run before
+			// the indent goes: indented as a Markdown code block, its record is read here.
+			if u, ok := stripDmesgISO(s, l); ok {
+				s = u
+			}
 		} else {
 			return s
 		}
