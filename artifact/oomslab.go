@@ -32,6 +32,21 @@ func oomSlabRow(t string) (model.SlabCache, bool) {
 	return model.SlabCache{Name: fs[0], SizeKB: total}, true
 }
 
+// oomSlabRowCut reads a row cut to its name and one size, "skbuff_small_head 22075675KB":
+// an excerpt that kept the used column only. Read under the table's heading only, where
+// nothing else prints such a line; the size is what the objects in use take.
+func oomSlabRowCut(t string) (model.SlabCache, bool) {
+	fs := fields(t)
+	if len(fs) != 2 {
+		return model.SlabCache{}, false
+	}
+	used, ok := kbField(fs[1])
+	if !ok {
+		return model.SlabCache{}, false
+	}
+	return model.SlabCache{Name: fs[0], SizeKB: used}, true
+}
+
 // kbField reads "6676584KB".
 func kbField(f string) (int64, bool) {
 	n, ok := strings.CutSuffix(f, "KB")
@@ -76,6 +91,9 @@ func (d *doc) tryOOMSlabInfo(i int) int {
 	for ; k < len(d.ls); k++ {
 		c, ok := oomSlabRow(d.ls[k].Text)
 		if !ok {
+			c, ok = oomSlabRowCut(d.ls[k].Text)
+		}
+		if !ok {
 			break
 		}
 		caches = append(caches, c)
@@ -86,5 +104,8 @@ func (d *doc) tryOOMSlabInfo(i int) int {
 	d.segSeq++
 	d.addArtifact(KindOOMSlabInfo, d.ls[i].No, d.ls[k-1].No, caches)
 	d.addSlabTable("OOM report's Unreclaimable slab info", d.ls[i].No, d.ls[k-1].No, caches)
+	// dump_unreclaimable_slab skips every cache created with SLAB_RECLAIM_ACCOUNT: each row
+	// is memory no shrinker frees.
+	d.tl.SlabTables[len(d.tl.SlabTables)-1].Unreclaimable = true
 	return k - i
 }

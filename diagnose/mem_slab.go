@@ -48,10 +48,22 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 		kb  int64
 		idx int
 	}
+	if parts := slabMachines(tl); parts != nil {
+		rs := make([]Result, len(parts))
+		for i, p := range parts {
+			rs[i] = checkSlabUnreclaimable(p)
+		}
+		return slabWorst(rs)
+	}
 	var pts []point
+	lastDerived := false
 	for i := range tl.Samples {
-		if v, ok := tl.Samples[i].Mem("SUnreclaim"); ok {
+		if tl.Samples[i].MemInfo == nil {
+			continue
+		}
+		if v, derived, ok := kernel.MemInfoSUnreclaimKB(*tl.Samples[i].MemInfo); ok {
 			pts = append(pts, point{v, i})
+			lastDerived = derived
 		}
 	}
 	total, totalSrc, haveTotal := memTotalKB(tl)
@@ -70,7 +82,11 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 	}
 	last := pts[len(pts)-1]
 	src := memSampleWhere(tl, last.idx, "/proc/meminfo")
-	ev := []Evidence{{What: "SUnreclaim", Value: memKB(last.kb), Source: src}}
+	what := "SUnreclaim"
+	if lastDerived {
+		what = "SUnreclaim (Slab − SReclaimable: the dump prints no SUnreclaim line)"
+	}
+	ev := []Evidence{{What: what, Value: memKB(last.kb), Source: src}}
 	sev, fired := Info, false
 	raise := func(s Severity) {
 		fired = true
@@ -353,10 +369,14 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	var kmallocKB int64
 	var top []model.SlabCache
 	for _, c := range t.Caches {
-		if slabTableUnreclaimable(c.Name) {
+		if t.Unreclaimable || slabTableUnreclaimable(c.Name) {
 			kmallocKB += c.SizeKB
 			top = append(top, c)
 		}
+	}
+	what := "kmalloc and slab-allocator caches"
+	if t.Unreclaimable {
+		what = "caches no shrinker frees"
 	}
 	slices.SortFunc(top, func(a, b model.SlabCache) int { return cmp.Compare(b.SizeKB, a.SizeKB) })
 	var names []string
@@ -367,7 +387,7 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 		}
 		names = append(names, fmt.Sprintf("%s %s (%d objects)", c.Name, memKB(c.SizeKB), c.Objs))
 	}
-	ev := []Evidence{{What: "kmalloc and slab-allocator caches in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}
+	ev := []Evidence{{What: what + " in the " + t.Tool + " table (unreclaimable)", Value: memKB(kmallocKB) + ": " + strings.Join(names, ", "), Source: t.Source}}
 	expl := "kmalloc's general caches hold objects the kernel allocated for itself (driver buffers, socket structures, " +
 		"per-connection state); reclaim cannot free them, only the code that allocated them. Several kmalloc caches with the " +
 		"same object count growing together are one structure set leaking per event. kmemleak, or the allocation sites in " +
@@ -385,9 +405,9 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 			return Fired(f), true
 		}
 		if kmallocKB < slabTableKmallocMinKB {
-			return NotChecked("kmalloc and slab-allocator caches hold %s in the %s table (%s), but the memory size is unknown", memKB(kmallocKB), t.Tool, t.Source), true
+			return NotChecked("%s hold %s in the %s table (%s), but the memory size is unknown", what, memKB(kmallocKB), t.Tool, t.Source), true
 		}
-		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("kmalloc and slab-allocator caches hold %s of unreclaimable kernel memory (memory size unknown)", memKB(kmallocKB)),
+		return Fired(Finding{Severity: Info, Title: fmt.Sprintf("%s hold %s of unreclaimable kernel memory (memory size unknown)", what, memKB(kmallocKB)),
 			Evidence: ev, Explanation: expl + " The paste gives no memory size, so the share is not judged."}), true
 	}
 	share := float64(kmallocKB) / float64(total)
@@ -395,7 +415,7 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 		return Fired(grow), true
 	}
 	if share < sunreclaimWarnShare {
-		return Healthy("kmalloc and slab-allocator caches hold %s, %.1f%% of memory (%s table)", memKB(kmallocKB), 100*share, t.Tool), true
+		return Healthy("%s hold %s, %.1f%% of memory (%s table)", what, memKB(kmallocKB), 100*share, t.Tool), true
 	}
 	if grew {
 		ev = append(ev, grow.Evidence[0])
@@ -405,7 +425,7 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 		sev = Critical
 	}
 	ev = append(ev, Evidence{What: "share of memory", Value: fmt.Sprintf("at least %.0f%% of %s", 100*share, memKB(total)), Source: totalSrc})
-	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("kmalloc and slab-allocator caches hold at least %.0f%% of memory (unreclaimable slab)", 100*share),
+	return Fired(Finding{Severity: sev, Title: fmt.Sprintf("%s hold at least %.0f%% of memory (unreclaimable slab)", what, 100*share),
 		Evidence: ev, Explanation: expl, Facts: Facts{Memory: MemoryAll, Share: share}}), true
 }
 

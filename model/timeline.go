@@ -405,6 +405,10 @@ type SlabTable struct {
 	// several times and pasted as one table (one dump after another, or their rows sorted
 	// together). Caches then holds each cache's last reading as printed, not their sum.
 	Series []SlabSeries `json:"series,omitempty"`
+	// Unreclaimable: every cache the table lists is one no shrinker frees (an OOM report's
+	// "Unreclaimable slab info", which dump_unreclaimable_slab in mm/slab_common.c prints for
+	// the caches without SLAB_RECLAIM_ACCOUNT only).
+	Unreclaimable bool `json:"unreclaimable,omitempty"`
 }
 
 // SlabSeries is one cache read several times in one table, its readings in the order printed
