@@ -42,15 +42,7 @@ func TestForms52aPatchMailUnderForms(t *testing.T) {
 		"[ 2171.200049][ T1860] WARNING: CPU: 1 PID: 1860 at mm/page_alloc.c:4713 __alloc_pages_nodemask+0x2f3/0x740\n" +
 		"[ 2171.299475][ T1860]  kmalloc_order+0x22/0x80\n\n" +
 		"Signed-off-by: Taehee Yoo <ap420073@gmail.com>\n"
-	warn := func(text string) bool {
-		tl := ParseString(text, "p", Options{})
-		for _, r := range tl.Log.Records() {
-			if strings.Contains(r.Message, "mm/page_alloc.c:4713") {
-				return true
-			}
-		}
-		return false
-	}
+	warn := func(text string) bool { return logHolds(text, "mm/page_alloc.c:4713") }
 	each := func(f func(string) string) string {
 		var b strings.Builder
 		for _, l := range strings.Split(strings.TrimSuffix(mail, "\n"), "\n") {

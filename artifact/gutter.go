@@ -27,7 +27,8 @@ func stripLineGutters(text string) string {
 
 // gutterHint is stripLineGutters' cheap test: a gutter's first line is numbered 1.
 func gutterHint(text string) bool {
-	return strings.Contains(text, "1. ") || strings.Contains(text, "1\t") || strings.Contains(text, " 1 ") || strings.Contains(text, "1:")
+	return strings.Contains(text, "1. ") || strings.Contains(text, "1\t") || strings.Contains(text, " 1 ") || strings.Contains(text, "1:") ||
+		strings.HasPrefix(text, "1\n") || strings.Contains(text, "\n1\n") || strings.Contains(text, "\n1\r\n")
 }
 
 // stripGuttersFrom is stripLineGutters for a text in which no line before from (a line's
@@ -43,8 +44,9 @@ func stripGuttersFrom(text string, from int) string {
 	var run []gl
 	var style byte
 	next := 1
+	glued := false // a column's run ends on the line its last number is glued to
 	flush := func() {
-		if len(run) >= 3 && (style == '.' || style == '0' || style == '\t' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
+		if style == '#' && glued && len(run) >= 2 || style != '#' && len(run) >= 3 && (style == '.' || style == '0' || style == '\t' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
 			if !changed {
 				b.Grow(len(text))
 				changed = true
@@ -54,7 +56,7 @@ func stripGuttersFrom(text string, from int) string {
 				last = g.cut
 			}
 		}
-		run, next = run[:0], 1
+		run, next, glued = run[:0], 1, false
 	}
 	for pos := from; pos < len(text); {
 		if len(run) == 0 && text[pos] != ' ' && text[pos] != '1' && text[pos] != '0' {
@@ -80,6 +82,18 @@ func stripGuttersFrom(text string, from int) string {
 			// A zero-padded gutter past its padding: "124: highdma: on [fixed]" is its
 			// line 124, not ip -o link's index (gutterOf rules that out alone).
 			n, st, cut = paddedGutterPast(line)
+		}
+		if st == '#' {
+			// A column's number lines go whole, with their newline.
+			cut = min(end+1, len(text)) - pos
+		} else if n == 0 && style == '#' && len(run) > 0 {
+			if c := gluedGutter(line, next, len(run)); c > 0 {
+				run = append(run, gl{pos, pos + c})
+				glued = true
+				flush()
+				pos = end + 1
+				continue
+			}
 		}
 		// A zero-padded gutter outgrows its padding at 100 or 1000 ("099: ", "100: ").
 		if n > 0 && n == next && (len(run) == 0 || st == style || style == '0' && st == ':') {
@@ -213,6 +227,11 @@ func gutterOf(line string) (n int, style byte, cut int) {
 		return n, '0', min(j+2, len(line))
 	}
 	switch {
+	case j == len(line) && i == 0:
+		// "1", "2", ...: the gutter column of a code block rendered as a table of two
+		// cells (hexo's and highlight.js's "td.gutter"), copied as its own column above
+		// the code, the last number glued to the code's first line (gluedGutter).
+		return n, '#', j
 	case j == len(line):
 		return 0, 0, 0
 	case line[j] == ' ' && j+1 < len(line) && line[j+1] == '|' && (j+2 == len(line) || line[j+2] == ' '):
@@ -236,6 +255,29 @@ func gutterOf(line string) (n int, style byte, cut int) {
 		return n, ' ', j + 1
 	}
 	return 0, 0, 0
+}
+
+// gluedGutter reads the number next at the start of line, glued to the text after it: the
+// last number of a gutter column (gutterOf's '#') that the copy ran into the first line of
+// the code ("12[ 7952.524958] Normal free:..." after the lines "1" to "11"). It returns the
+// number's length, or 0. The text must start as a log line does: a '[' (a printk stamp) or
+// a '<' (a syslog priority); a letter ("12Dec  2 ...") only after two number lines at
+// least, so that "1" over "2nd ..." is not read as a column.
+func gluedGutter(line string, next, numbered int) int {
+	j := 0
+	for j < len(line) && isDigit(line[j]) {
+		j++
+	}
+	if v, ok := atoi(line[:j]); !ok || j == len(line) || line[0] == '0' || v != int64(next) {
+		return 0
+	}
+	switch c := line[j]; {
+	case c == '[' || c == '<':
+		return j
+	case numbered >= 2 && ('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'):
+		return j
+	}
+	return 0
 }
 
 // paddedGutterPast reads "NNN: " at the start of line, the number without zeros in front:

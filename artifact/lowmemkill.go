@@ -69,6 +69,9 @@ var (
 	reLogcat = lazyre.New(`^(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+(?:\w{1,8}:?\s+)?\d+\s+\d+\s+[VDIWEF]\s+([\w.-]+)\s*:\s|(?:(?:\d{4}-)?\d\d-\d\d\s+\d\d:\d\d:\d\d\.\d+\s+)?([VDIWEF])/([\w.-]+)\s*\(\s*\d+\):\s)`)
 )
 
+// lmkKernelReporter is the reporter of the in-kernel lowmemorykiller's kills.
+const lmkKernelReporter = "Android's in-kernel lowmemorykiller"
+
 // lowMemKillOf reads one kill from a message (the text after any log prefix) whose program
 // is tag ("" when unknown).
 func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
@@ -91,7 +94,7 @@ func lowMemKillOf(tag, t string) (model.RuntimeOOM, bool) {
 		} else {
 			return o, false
 		}
-		o.Reporter = "Android's in-kernel lowmemorykiller"
+		o.Reporter = lmkKernelReporter
 	case strings.Contains(t, "Kill") && strings.Contains(t, "), uid "):
 		m := reLMKD.FindStringSubmatch(t)
 		if m == nil || tag != "" && tag != "lowmemorykiller" && tag != "lmkd" {
@@ -249,6 +252,24 @@ func (d *doc) lowMemKillLine(i int) bool {
 			return true // systemd's line of the same kill came first
 		}
 	}
+	if o.Reporter == lmkKernelReporter {
+		// Its continued lines follow, bare or with the same prefix .
+		n := d.addLMKKernelKill(o, l.No, func(k int) (string, int, bool) {
+			j := i + k
+			if j >= len(d.ls) || d.used[j] || d.ls[j].Syslog != l.Syslog {
+				return "", 0, false
+			}
+			t := d.ls[j].Text
+			if m := reLogcat.FindStringSubmatchIndex(t); m != nil {
+				t = t[m[1]:]
+			}
+			return t, d.ls[j].No, true
+		})
+		for j := i + 1; j <= i+n; j++ {
+			d.used[j] = true
+		}
+		return true
+	}
 	d.addLowMemKillText(o, t, l.No) // with lmkd's figures (fix52b.go)
 	return true
 }
@@ -261,7 +282,7 @@ func (d *doc) lowMemKillsInLog() {
 	if !d.lowMemKillLogged {
 		return
 	}
-	for _, r := range d.tl.Log.All() {
+	for idx, r := range d.tl.Log.All() {
 		i := strings.Index(r.Message, "lowmemorykiller: ")
 		if i < 0 {
 			d.lowMemKillBareInLog(r.Message, r.Line()) // the old killer's line without its prefix (fix52b.go)
@@ -272,7 +293,16 @@ func (d *doc) lowMemKillsInLog() {
 			// lmkd's words, "Kill" or its older "Killing '%s' (%d), uid %d, adj %d".
 			o, ok = lowMemKillOf("lowmemorykiller", r.Message[i+len("lowmemorykiller: "):])
 		}
-		if ok {
+		if ok && o.Reporter == lmkKernelReporter {
+			// Its continued lines are the records after it .
+			d.addLMKKernelKill(o, r.Line(), func(k int) (string, int, bool) {
+				if idx+k >= d.tl.Log.Len() {
+					return "", 0, false
+				}
+				n := d.tl.Log.At(idx + k)
+				return n.Message, n.Line(), true
+			})
+		} else if ok {
 			d.addLowMemKill(o, r.Line())
 		}
 	}
@@ -283,4 +313,185 @@ func (d *doc) addLowMemKill(o model.RuntimeOOM, no int) {
 	o.Source = fmt.Sprintf("line %d", no)
 	d.addArtifact(KindLowMemKill, no, no, o)
 	d.addRuntimeOOM(o)
+}
+
+// The in-kernel lowmemorykiller prints a kill as one printk of several lines
+// (drivers/staging/android/lowmemorykiller.c lowmem_scan/lowmem_shrink, 3.4-4.9):
+//
+//	"Killing '%s' (%d), adj %hd,\n"
+//	"   to free %ldkB on behalf of '%s' (%d) because\n"
+//	"   cache %ldkB is below limit %ldkB for oom_score_adj %hd\n"
+//	"   Free memory is %ldkB above reserved\n"
+//
+// and the vendor trees (msm, Exynos, OPPO's) go on: "Free memory is %ldkB above reserved.\n
+// Free CMA is %ldkB\n Total reserve is %ldkB\n Total free pages is %ldkB\n Total file cache
+// is %ldkB\n Total zcache is %ldkB\n GFP mask is 0x%x\n", some with "is_kswapd %d priority
+// %d", "(decrease %d level" or "to free %ldkB (%ldKB %ldKB) on behalf of" (the victim's RSS
+// and swap). Only the first line carries the "lowmemorykiller: " prefix; the others reach a
+// paste as lines of their own, bare (dmesg, a mail's quote) or each with the record's
+// stamp (a log that splits records at newlines). They are the killer's reasons for the
+// kill: the page cache (NR_FILE_PAGES - NR_SHMEM) below the minfree limit for the chosen
+// oom_score_adj, and the free memory above totalreserve_pages, negative when below it.
+// They are kept, as printed, on the kill's artifact (lmkKernelKill), and their lines are
+// read with it.
+var (
+	reLMKToFree   = lazyre.New(`^to free (\d+)kB(?: \(\d+KB \d+KB\))? on behalf of '([^']*)' \((\d+)\) because\s*$`)
+	reLMKCache    = lazyre.New(`^cache (\d+)kB is below limit (\d+)kB for oom_score_adj (-?\d+)\s*$`)
+	reLMKFree     = lazyre.New(`^Free memory is (-?\d+)kB above reserved\.?\s*$`)
+	reLMKVendorKB = lazyre.New(`^(Free CMA|Total reserve|Total free pages|Total file cache|Total zcache) is (-?\d+)kB\s*$`)
+	reLMKGFP      = lazyre.New(`^GFP mask is (0x[0-9a-fA-F]+)\s*$`)
+	reLMKOther    = lazyre.New(`^(?:is_kswapd \d+ priority \d+|\(decrease \d+ level)\s*$`)
+)
+
+// lmkKernelKill is the artifact of an in-kernel lowmemorykiller kill with the figures of
+// its continued lines; a figure not printed is nil.
+type lmkKernelKill struct {
+	model.RuntimeOOM
+	ToFreeKB            *int64 `json:"to_free_kb,omitempty"`
+	OnBehalfOf          string `json:"on_behalf_of,omitempty"`
+	OnBehalfPID         int    `json:"on_behalf_pid,omitempty"`
+	CacheKB             *int64 `json:"cache_kb,omitempty"`
+	CacheLimitKB        *int64 `json:"cache_limit_kb,omitempty"`
+	MinScoreAdj         *int   `json:"min_oom_score_adj,omitempty"`
+	FreeAboveReservedKB *int64 `json:"free_above_reserved_kb,omitempty"`
+	FreeCMAKB           *int64 `json:"free_cma_kb,omitempty"`
+	TotalReserveKB      *int64 `json:"total_reserve_kb,omitempty"`
+	TotalFreeKB         *int64 `json:"total_free_kb,omitempty"`
+	FileCacheKB         *int64 `json:"file_cache_kb,omitempty"`
+	ZcacheKB            *int64 `json:"zcache_kb,omitempty"`
+	GFPMask             string `json:"gfp_mask,omitempty"`
+}
+
+// lmkTail reads the continued lines of an in-kernel lowmemorykiller kill into k: next(n)
+// is the n-th line after the kill's and its number (false past the last one). It returns
+// how many lines were the kill's and the last one's number; it stops at the first line in
+// none of the forms, and a form read twice is the next kill's.
+func lmkTail(k *lmkKernelKill, next func(n int) (string, int, bool)) (n, last int) {
+	num := func(s string) *int64 { v, _ := strconv.ParseInt(s, 10, 64); return &v }
+	seen := map[string]bool{}
+	for ; n < 12; n++ {
+		t, no, ok := next(n + 1)
+		if !ok {
+			break
+		}
+		t = strings.TrimSpace(t)
+		form := ""
+		switch {
+		case strings.HasPrefix(t, "to free "):
+			m := reLMKToFree.FindStringSubmatch(t)
+			if m == nil {
+				return n, last
+			}
+			form = "to free"
+			k.ToFreeKB, k.OnBehalfOf = num(m[1]), m[2]
+			k.OnBehalfPID, _ = strconv.Atoi(m[3])
+		case strings.HasPrefix(t, "cache "):
+			m := reLMKCache.FindStringSubmatch(t)
+			if m == nil {
+				return n, last
+			}
+			form = "cache"
+			adj, _ := strconv.Atoi(m[3])
+			k.CacheKB, k.CacheLimitKB, k.MinScoreAdj = num(m[1]), num(m[2]), &adj
+		case strings.HasPrefix(t, "Free memory is "):
+			m := reLMKFree.FindStringSubmatch(t)
+			if m == nil {
+				return n, last
+			}
+			form = "free"
+			k.FreeAboveReservedKB = num(m[1])
+		case strings.HasPrefix(t, "GFP mask is "):
+			m := reLMKGFP.FindStringSubmatch(t)
+			if m == nil {
+				return n, last
+			}
+			form = "gfp"
+			k.GFPMask = m[1]
+		case reLMKOther.MatchString(t):
+			form = t[:3]
+		default:
+			m := reLMKVendorKB.FindStringSubmatch(t)
+			if m == nil {
+				return n, last
+			}
+			form = m[1]
+			v := num(m[2])
+			switch m[1] {
+			case "Free CMA":
+				k.FreeCMAKB = v
+			case "Total reserve":
+				k.TotalReserveKB = v
+			case "Total free pages":
+				k.TotalFreeKB = v
+			case "Total file cache":
+				k.FileCacheKB = v
+			case "Total zcache":
+				k.ZcacheKB = v
+			}
+		}
+		if seen[form] {
+			return n, last
+		}
+		seen[form] = true
+		last = no
+	}
+	return n, last
+}
+
+// addLMKKernelKill adds the in-kernel killer's kill o read at line no with the figures of
+// its continued lines (lmkTail over next); it returns how many continued lines it read.
+func (d *doc) addLMKKernelKill(o model.RuntimeOOM, no int, next func(n int) (string, int, bool)) int {
+	k := lmkKernelKill{RuntimeOOM: o}
+	n, last := lmkTail(&k, next)
+	if t, ok := d.lmkTails[no]; ok && n == 0 {
+		// Its lines were read bare after its record (lmkTailLines).
+		k, n, last = t.kill, t.n, t.last
+		k.RuntimeOOM = o
+	}
+	if n == 0 {
+		d.addLowMemKill(o, no)
+		return 0
+	}
+	d.segSeq++
+	k.Source = fmt.Sprintf("line %d", no)
+	d.addArtifact(KindLowMemKill, no, last, k)
+	d.addRuntimeOOM(k.RuntimeOOM)
+	return n
+}
+
+// lmkTailRead is what lmkTailLines read after a kill's record: the figures, how many lines
+// and the last one's number.
+type lmkTailRead struct {
+	kill    lmkKernelKill
+	n, last int
+}
+
+// lmkTailLines reads the in-kernel killer's continued lines after its kernel log line i
+// when they have no prefix of their own (dmesg prints a record's later lines bare, under
+// its stamped first line): they are not log records, so they are kept by the kill's line
+// number for lowMemKillsInLog, and read with it. It reports whether it read any.
+func (d *doc) lmkTailLines(i int) bool {
+	l := &d.ls[i]
+	if !strings.Contains(l.Text, "lowmemorykiller: Killing '") {
+		return false
+	}
+	var k lmkKernelKill
+	n, last := lmkTail(&k, func(n int) (string, int, bool) {
+		j := i + n
+		if j >= len(d.ls) || d.used[j] || d.ls[j].Kernel || d.ls[j].Syslog {
+			return "", 0, false
+		}
+		return d.ls[j].Text, d.ls[j].No, true
+	})
+	if n == 0 {
+		return false
+	}
+	for j := i + 1; j <= i+n; j++ {
+		d.used[j] = true
+	}
+	if d.lmkTails == nil {
+		d.lmkTails = map[int]lmkTailRead{}
+	}
+	d.lmkTails[l.No] = lmkTailRead{k, n, last}
+	return true
 }

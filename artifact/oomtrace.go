@@ -91,11 +91,17 @@ func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 // reproduction, not this host's log.
 var rePatchMail = lazyre.New(`(?m)^[ \t>]*(?:Signed-off-by: |diff --git a/|Subject:.*\[PATCH|#* *\[PATCH)`)
 
+// rePatchMailInline: the same patch flattened onto one line (a page's text that lost its
+// line breaks), where no sign is at a line's start: two of them in their order on one
+// line, the sign-off with its address, then the diff, or the subject's "[PATCH" then the
+// sign-off. A sentence that names one of them does not hold the other after it.
+var rePatchMailInline = lazyre.New(`Subject: .{0,40}\[PATCH[^\]\n]{0,40}\] .*Signed-off-by: [^<>\n]{1,80} <[^<>@\s]+@[^<>\s]+>|Signed-off-by: [^<>\n]{1,80} <[^<>@\s]+@[^<>\s]+> .*diff --git a/`)
+
 // patchMail reports whether the text is a patch mail or commit (rePatchMail), read once.
 func (d *doc) patchMail() bool {
 	if d.patch == 0 {
 		d.patch = 1
-		if rePatchMail.MatchString(d.text) {
+		if rePatchMail.MatchString(d.text) || strings.Contains(d.text, "Signed-off-by: ") && rePatchMailInline.MatchString(d.text) {
 			d.patch = 2
 		} else {
 			// Each line as read, its paste form taken off (a list marker, inline code, a

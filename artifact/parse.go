@@ -336,6 +336,9 @@ type doc struct {
 	// exampleLines are the line numbers of those lines, read as prose: unstampedLog leaves
 	// their run of prose alone.
 	exampleLines map[int]bool
+	// lmkTails are the continued lines of the in-kernel lowmemorykiller's kills read bare
+	// after their log line, by the kill's line number (lowmemkill.go).
+	lmkTails map[int]lmkTailRead
 	// uhdCapped: a UHD resize warning with its target and actual sizes was read (uhdbuf.go);
 	// its figures stand over UHD's later "minimum recommended size" line.
 	uhdCapped bool
@@ -448,6 +451,9 @@ func (d *doc) run(from int) {
 		if n := d.androidInfoRun(i); n > 0 {
 			i += n - 1 // termux-info, dumpsys's foreground apps: named (fix52b.go)
 			continue
+		}
+		if i > 0 && !l.Syslog && d.ls[i-1].Kernel && d.lmkTailLines(i-1) {
+			continue // the in-kernel lowmemorykiller's kill's lines under its record (lowmemkill.go)
 		}
 		if d.lowMemKillLine(i) {
 			continue

@@ -48,6 +48,7 @@ func stripOtherPrefixes(s string, l *Line) string {
 	// indented line) and "--", "-1", "*4kB" keep theirs.
 	// Behind one blank, as Confluence's copy of a list puts it (" * line"): the marker goes
 	// with the blank.
+	n := len(s)
 	if s[0] == ' ' {
 		if i := indentedMarker(s); i > 0 {
 			if t := stripListMarker(s[i:]); len(t) < len(s)-i {
@@ -56,6 +57,13 @@ func stripOtherPrefixes(s string, l *Line) string {
 		}
 	}
 	s = stripListMarker(s)
+	if len(s) < n {
+		// dmesg --time-format iso's stamp behind the marker: the wrappers that take it ran
+		// before the marker went, as for an indent (below).
+		if u, ok := stripDmesgISO(s, l); ok {
+			s = u
+		}
+	}
 	// A syslog line whose date and host the paste cut, "kernel: [85531.011000] CPU: 1 ..."
 	// (corpus 588: a grep of /var/log/messages trimmed to the tag): the tag says the
 	// kernel wrote it, and the dmesg stamp after it is the record's.
