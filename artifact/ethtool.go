@@ -291,6 +291,9 @@ func (d *doc) tryEthtool(i int) int {
 	}
 	if strings.HasPrefix(s, "Ring parameters for ") {
 		er, n := ethtoolRingAt(d.ls, i)
+		if n == 0 && unflattenEthtoolRing(s) != nil {
+			return 0 // the whole output on the title's line: read as flattened (fix54e_flat.go)
+		}
 		if n == 0 {
 			d.unparsed(i, i, "ethtool -g header without readable ring sizes")
 			return 1

@@ -47,6 +47,9 @@ func unflatten(t string) []string {
 	s := strings.TrimSpace(t)
 	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "<pre>"), "</pre>"))
 	s = strings.TrimSpace(strings.TrimSuffix(s, "...."))
+	if ls := unflattenTables(s); ls != nil {
+		return ls // vmstat, meminfo, free, ethtool -g, a kernel log (fix54e_flat.go)
+	}
 	// Each form below names its command's words; a line without any (every unread line
 	// is asked) is settled before the regexps run over it (a 1 MiB line of numbers spent
 	// a third of its parse in reFlatPrompt). Removing the prompt at the end creates none.

@@ -815,7 +815,7 @@ func (d *doc) kernelReport(i int) bool {
 	hasKill := !hasAlloc && maybe && strings.Contains(t, "ill")
 	// A header in prose that also holds a show_mem dump's buddy lines, all on one line (a
 	// Q&A repost): each read as its own line (unflattenBuddy).
-	if (hasAlloc || hasKill) && holdsBuddyTotal(t) && d.tryFlattened(i) {
+	if (hasAlloc || hasKill) && (holdsBuddyTotal(t) || strings.Count(t, "kernel: ") >= 3) && d.tryFlattened(i) {
 		d.used[i] = true
 		return true
 	}
