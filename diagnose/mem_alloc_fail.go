@@ -576,10 +576,15 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 			"without a dump the other zones' state is unknown", v.cz, af.Order))
 		return
 	}
-	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok {
+	o, stated := statedOutcome(tl, "vm.min_free_kbytes")
+	if note, undecided := reserveOutcomeUndecided(tl, af, o); stated && undecided {
+		// A larger reserve also restores large blocks on this kernel (fix54d): the order decides.
+		v.notes = append(v.notes, note)
+		stated = false
+	}
+	if stated {
 		// The author raised the reserve and the failures stopped (issue 29): the outcome
-		// decides between a reserve too small and fragmentation, which a larger reserve
-		// does not defragment.
+		// decides between a reserve too small and fragmentation.
 		v.inferred = false
 		v.class = classReserve
 		v.notes = append(v.notes, fmt.Sprintf("the text states the outcome: with vm.min_free_kbytes raised to %s the failures went away (%s), so the reserve was what fell short", strings.TrimSpace(o.Value), o.Source))
@@ -888,9 +893,9 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		}
 		f.When = memVerdictTimes(vs)
 	}
-	if o, ok := statedOutcome(tl, "vm.min_free_kbytes"); ok && class == classReserve {
-		// What decided the cause without a dump (classifyWithoutDump): the author's result.
-		f.Evidence = append(f.Evidence, Evidence{What: "the author's outcome", Value: fmt.Sprintf("vm.min_free_kbytes raised to %s: the failures went away", strings.TrimSpace(o.Value)), Source: o.Source})
+	if e, ok := outcomeEvidence(tl, class, vs); ok {
+		// What decided the cause without a dump (classifyWithoutDump), or fits it: the author's result.
+		f.Evidence = append(f.Evidence, e)
 	}
 	if len(logOnly) > 0 {
 		what := "address-space failures in the log"
