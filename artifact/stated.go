@@ -656,6 +656,11 @@ func (d *doc) stated() {
 				add(model.RateSwapOutKBPerSec, kbs, lineAt(m[0]), sentence)
 			}
 		}
+		if has("page") && has("swap", "pswp") {
+			for _, r := range statedSwapPages(para, lineAt) { // in pages per second (statedswappages.go)
+				add(r.key, r.kbs, r.line, r.sentence)
+			}
+		}
 		if has("retra") {
 			if no, sentence, ok := statedRetransMany(para, lineAt); ok {
 				addHostDrop(model.RateStatedRetransSeen, 1, no, sentence) // statedretransmany.go
@@ -868,7 +873,11 @@ func (d *doc) stated() {
 		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
 		if has(" drops at ") {
-			if n, at := inlineDropwatchDrops(para); n > 0 {
+			n, at := inlineDropwatchDrops(para)
+			if n == 0 {
+				n, at = proseDropwatchDrops(para) // quoted without a code span (dropwatchprose.go)
+			}
+			if n > 0 {
 				if sentence := sentenceAround(para, at, at+1); !reHypothetical.MatchString(sentence) {
 					addHostDrop(model.RateStatedUDPDropwatchDrops, float64(n), lineAt(at), sentence)
 				}

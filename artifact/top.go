@@ -305,6 +305,9 @@ func (ts *TopSummary) sample() model.Sample {
 	set(ts.SwapKB, "total", "SwapTotal")
 	set(ts.SwapKB, "av", "SwapTotal")
 	set(ts.SwapKB, "free", "SwapFree")
+	// Swap used as top prints it (total - free, procps top.c), the name vmstat's swpd takes
+	// too: a Swap line quoted without its free field still says how much is used (fix54d).
+	set(ts.SwapKB, "used", "SwapUsed")
 	set(ts.SwapKB, "cached", "Cached")
 	// BusyBox prints no total: used is total minus free (procps/top.c display_header). Its
 	// cached is meminfo Cached, believed only when it fits in what is used (a 64-bit

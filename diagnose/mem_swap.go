@@ -134,6 +134,11 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	mean := sum / float64(len(pts))
 	churning := len(pts) >= swapChurnMinSamples && 2*churnN >= len(pts)
 	if warnN < swapMinSamples && !churning {
+		if len(pts) < swapMinSamples {
+			if res, ok := swapOneSample(tl, pts[0].i, pts[0].swapKBs); ok { // mem_swap_onesample.go
+				return res
+			}
+		}
 		msg := fmt.Sprintf("swap traffic peaked at %.0f KiB/s over %d samples (fires at %.0f KiB/s in %d samples)", peak, len(pts), swapWarnKBPerSec, swapMinSamples)
 		switch {
 		case readOut == 0:

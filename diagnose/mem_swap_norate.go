@@ -66,6 +66,19 @@ func memAvailableKB(s *model.Sample) (int64, bool) {
 	return f + b + c, true
 }
 
+// memAvailableWhat names what memAvailableKB read in sample s: "available", or "free" when
+// the snapshot has neither MemAvailable nor buffers or cache (a top Mem line quoted without
+// them), so the figure is a floor of what was available (fix54d).
+func memAvailableWhat(s *model.Sample) string {
+	_, a := s.Mem("MemAvailable")
+	_, b := s.Mem("Buffers")
+	_, c := s.Mem("Cached")
+	if a || b || c {
+		return "available"
+	}
+	return "free (the snapshot gives no buffers or cache)"
+}
+
 // swapWithoutRate returns the finding for a timeline with no swap-in/out rate, if either kind
 // of evidence is there.
 func swapWithoutRate(tl *model.Timeline) (Result, bool) {
@@ -74,7 +87,7 @@ func swapWithoutRate(tl *model.Timeline) (Result, bool) {
 		used, total, avail, mem, _ := swapUnderPressure(s)
 		v := fmt.Sprintf("%d of %d kB (%.0f%%): the swap is exhausted; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total))
 		if mem > 0 {
-			v = fmt.Sprintf("%d of %d kB (%.0f%%) while %d of %d kB RAM (%.0f%%) is available: the working set exceeds RAM; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total), avail, mem, 100*float64(avail)/float64(mem))
+			v = fmt.Sprintf("%d of %d kB (%.0f%%) while %d of %d kB RAM (%.0f%%) is %s: the working set exceeds RAM; a snapshot gives no swap-in/out rate", used, total, 100*float64(used)/float64(total), avail, mem, 100*float64(avail)/float64(mem), memAvailableWhat(s))
 		}
 		ev = append(ev, Evidence{What: "swap used (one snapshot)", Value: v, Source: sampleSource(s, "the swap totals")})
 	}
