@@ -79,6 +79,12 @@ func appendLine(out []Line, no int, raw string) []Line {
 		}
 		return out
 	}
+	if pieces := quotedMailPieces(raw); pieces != nil {
+		for _, p := range pieces { // a mail flattened onto one line (fix54c_quotedmail.go)
+			out = appendLine(out, no, p)
+		}
+		return out
+	}
 	l, esc, _ := parseLine(no, raw)
 	if !esc {
 		return append(out, l)

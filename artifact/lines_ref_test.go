@@ -37,6 +37,12 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		}
 		return out
 	}
+	if pieces := quotedMailPieces(raw); pieces != nil {
+		for _, p := range pieces {
+			out = refAppendLine(out, no, p)
+		}
+		return out
+	}
 	if len(raw) > 0 && raw[len(raw)-1] == '\r' {
 		raw = raw[:len(raw)-1]
 	}

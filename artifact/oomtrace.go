@@ -35,7 +35,7 @@ func mayStartOOMTrace(t string) bool {
 	s := trimBlankLeft(t)
 	if s != "" && s[0] == '[' {
 		// fix29c: a frame with an address that may be out_of_memory's, the trace cut above it.
-		return strings.HasPrefix(s, "[<") && strings.Contains(s, "out_of_memory")
+		return strings.HasPrefix(s, "[<") && (strings.Contains(s, "out_of_memory") || killFrameFirst(s))
 	}
 	if s == "" || s[0] != 'C' && s[0] != 'P' {
 		return false
@@ -51,7 +51,10 @@ func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 	if !mayStartOOMTrace(ls[i].Text) {
 		return false, false
 	}
-	if trimBlankLeft(ls[i].Text)[0] == '[' {
+	if s := trimBlankLeft(ls[i].Text); s[0] == '[' {
+		if killFrameFirst(s) {
+			return startsKillFrameTrace(ls, used, i) // fix54c_oomtrace.go
+		}
 		return startsCutOOMTrace(ls, used, i)
 	}
 	var ct CallTrace
@@ -70,8 +73,15 @@ func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 		}
 	}
 	ct.finish(&from)
-	kill, caller := false, false
-	for _, f := range ct.Functions {
+	kill, caller, memcg := killerFrames(ct.Functions)
+	return memcg, kill && caller
+}
+
+// killerFrames reads the OOM killer's frames among fns: its kill (oom_kill_process), its
+// caller (out_of_memory, pagefault_out_of_memory, mem_cgroup_out_of_memory) and whether the
+// caller is a memory cgroup's. A "? " frame (stale) matches none.
+func killerFrames(fns []string) (kill, caller, memcg bool) {
+	for _, f := range fns {
 		// "oom_kill_process.cold", "out_of_memory.part.0": the compiler's split parts.
 		name, _, _ := strings.Cut(f, ".")
 		switch name {
@@ -83,7 +93,7 @@ func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 			caller, memcg = true, true
 		}
 	}
-	return memcg, kill && caller
+	return kill, caller, memcg
 }
 
 // rePatchMail: a patch as mailed or committed (git format-patch, a commit message): its
@@ -141,7 +151,7 @@ func (d *doc) afterOOMHeader(i int) bool {
 func (d *doc) oomTraceReport(i int, memcg bool) bool {
 	o := &model.OOMKill{Order: -1}
 	note := "the OOM killer's call trace without its report header (oom_kill_process called from out_of_memory: mm/oom_kill.c dump_header prints this stack while killing), so a kill happened; its trigger, mode and victim are not in the text"
-	if cut := trimBlankLeft(d.ls[i].Text)[0] == '['; cut && !memcg {
+	if s := trimBlankLeft(d.ls[i].Text); s[0] == '[' && !killFrameFirst(s) && !memcg {
 		note = "the OOM killer's call trace cut above its out_of_memory frame (startsCutOOMTrace: out_of_memory called by the page allocator once reclaim failed; mm/oom_kill.c dump_header prints this stack while killing, or before its panic when no task is killable), so the OOM killer ran; its trigger, mode and victim are not in the text"
 	} else if memcg {
 		o.Constraint = "CONSTRAINT_MEMCG"
@@ -210,7 +220,24 @@ var oomCallers = map[string]bool{
 // startsCutOOMTrace reads ls[i], a frame line, as the first frame of the OOM killer's trace
 // cut above out_of_memory (see above).
 func startsCutOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
-	// The frame must open its trace: above it only register lines, then no trace or task line.
+	if !opensTrace(ls, used, i) {
+		return false, false
+	}
+	ct := leadingFrames(ls, used, i, 3, false)
+	if len(ct.Functions) < 2 {
+		return false, false
+	}
+	name, _, _ := strings.Cut(ct.Functions[0], ".")
+	caller, _, _ := strings.Cut(ct.Functions[1], ".")
+	if name != "out_of_memory" && name != "__out_of_memory" || !oomCallers[caller] {
+		return false, false
+	}
+	return caller == "mem_cgroup_out_of_memory", true
+}
+
+// opensTrace reports whether the frame at ls[i] opens its trace: above it only register
+// lines, then no trace or task line.
+func opensTrace(ls []Line, used []bool, i int) bool {
 	for j := i - 1; j >= 0 && j >= i-oomTraceScan; j-- {
 		if used != nil && used[j] {
 			break
@@ -219,14 +246,20 @@ func startsCutOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 		if k == "trace" && traceLineKind(ls[j].Text) == "regs" {
 			continue
 		}
-		if k == "trace" || k == "task" {
-			return false, false
-		}
-		break
+		return k != "trace" && k != "task"
 	}
+	return true
+}
+
+// leadingFrames reads the trace lines from ls[i] on, up to the first other line, until n
+// frames are read (reliable frames only, when reliable: "? " frames are stale).
+func leadingFrames(ls []Line, used []bool, i, n int, reliable bool) CallTrace {
 	var ct CallTrace
 	from := ""
-	for j := i; j < len(ls) && j < i+oomTraceScan && len(ct.Functions) < 3; j++ {
+	for j := i; j < len(ls) && j < i+oomTraceScan; j++ {
+		if got := len(ct.Functions); reliable && got-ct.Unreliable >= n || !reliable && got >= n {
+			break
+		}
 		if used != nil && used[j] {
 			continue
 		}
@@ -239,13 +272,5 @@ func startsCutOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 		}
 	}
 	ct.finish(&from)
-	if len(ct.Functions) < 2 {
-		return false, false
-	}
-	name, _, _ := strings.Cut(ct.Functions[0], ".")
-	caller, _, _ := strings.Cut(ct.Functions[1], ".")
-	if name != "out_of_memory" && name != "__out_of_memory" || !oomCallers[caller] {
-		return false, false
-	}
-	return caller == "mem_cgroup_out_of_memory", true
+	return ct
 }

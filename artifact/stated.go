@@ -78,7 +78,7 @@ var (
 		// shutting down", "kswapd0 was running constantly", "heavily using kswapd". No
 		// figure: 1, as above.
 		`|\b(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop)\s+(?:us(?:ed|es|ing)|runn?(?:s|ing)?|ran|work(?:s|ed|ing)?|active|busy)\s+(?:the\s+)?[` + "`" + `'"*]*kswap\w*\b` +
-		`|\bkswap\w*\b[` + "`" + `'"*]*\s+(?:(?:is|was|were|being|been|kept|keeps|got)\s+)?(?:used|running|working|active|busy)\s+(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop|like\s+crazy|all\s+the\s+time)\b`)
+		`|\bkswap\w*\b[` + "`" + `'"*]*\s+(?:(?:is|was|were|being|been|kept|keeps|got)\s+)?(?:used|running|working|active|busy)\s+(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop|like\s+crazy|all\s+the\s+time)\b` + kswapdCPUClimbs)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
@@ -410,7 +410,7 @@ func (d *doc) stated() {
 			// (the rule says the share is not stated). Advice ("if kswapd is using a lot
 			// of CPU, add swap") and a possibility ("kswapd may spin") state nothing.
 			sentence := sentenceAround(para, m[0], m[1])
-			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericStatement(sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) {
+			if hypotheticalUpTo(sentence, para[m[0]:m[1]]) || reNotBusy.MatchString(para[m[0]:m[1]]) || genericIn(sub, lineAt(m[0]), sentence, para[m[0]:m[1]]) || questionAt(para, m[0], m[1]) {
 				continue // h31b: "kswapd0 eats one core? is it normal?" asks
 			}
 			addHostDrop(model.RateStatedKswapdBusy, 1, lineAt(m[0]), sentence)
@@ -1775,8 +1775,8 @@ func (d *doc) statedMemory(sub *subjects) {
 			if typicalMachineBefore(p.text, m[0]) {
 				continue // "A typical switch device have 4 GB memory" (fix41c): a class's budget, no host's
 			}
-			if memRequirementBefore(p.text, m[0]) {
-				continue // "Appwrite requires at least 2GB of memory" (fix43c): a program's requirement, no host's
+			if memRequirementBefore(p.text, m[0]) || memFreedBefore(p.text, m[0]) {
+				continue // "Appwrite requires at least 2GB of memory" (fix43c): a program's requirement, no host's; "to recover ~233 MB of RAM" (fix54c): an amount freed
 			}
 			if numberFragment(p.text, m[2]) {
 				continue // "3,5 GB RAM" (corpus 3464): the 5 after a decimal comma is no size
