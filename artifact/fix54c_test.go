@@ -91,8 +91,16 @@ func TestFix54cQuotedKillerTrace(t *testing.T) {
 	if got := quotedMailPieces("He wrote: > 5 items, and x > 3 here."); got != nil {
 		t.Errorf("quotedMailPieces cut a sentence: %q", got)
 	}
-	if got := quotedMailPieces("A wrote: > one > > two > > > three > four"); strings.Join(got, "|") != "A wrote:|> one|> > two|> > > three|> four" {
+	if got := quotedMailPieces("A wrote: > one > > [<c0105a3b>] two > > > [<c0105a3c>] three > four"); strings.Join(got, "|") != "A wrote:|> one|> > [<c0105a3b>] two|> > > [<c0105a3c>] three|> four" {
 		t.Errorf("quotedMailPieces: %q", got)
+	}
+	// The same mail in an archive page's source, its quote marks as entities.
+	if got := quotedMailPieces("A wrote: &gt; one &gt; &gt; [&lt;c0105a3b&gt;] two &gt; &gt; &gt; [&lt;c0105a3c&gt;] three &gt; four"); len(got) != 5 || got[2] != "> > [<c0105a3b>] two" {
+		t.Errorf("quotedMailPieces (entities): %q", got)
+	}
+	// A flattened mail that quotes no kernel stack is left whole, for the flattened readers.
+	if got := quotedMailPieces("A wrote: > one > > two > > > three > four rx_missed_errors: 270102"); got != nil {
+		t.Errorf("quotedMailPieces cut a mail without a stack: %q", got)
 	}
 }
 

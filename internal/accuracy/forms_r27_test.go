@@ -24,13 +24,11 @@ func init() {
 	formsKnownLimits["details-summary 2754-bun-40980-2026-debian-13-kvm-dmesg-buddy-dma32-54488kb-normal-6256kb-oom-kill-cut"] = limitTitleInFold
 	formsKnownLimits["details-summary 2851-cosmic-epoch-3486-pop-os-cosmic-launcher-oom-mem-info-anon-7g-pages-file-348-free-114194-cut"] = limitTitleInFold
 	formsKnownLimits["wrap-prose-72 2851-cosmic-epoch-3486-pop-os-cosmic-launcher-oom-mem-info-anon-7g-pages-file-348-free-114194-cut"] = limitTitleWrapped
-	// Blocks told apart only by their line breaks, joined onto one line: dropwatch's
-	// "N drops at location" rows (2761), an OOM task table (2774), earlyoom's status and
-	// kill lines (2845: read at a line's start, bare or after a stamp whose host and tag
-	// the paste cut; mid-line once joined), nohang's PSI and kill records (2858).
+	// Blocks told apart only by their line breaks, joined onto one line: earlyoom's status
+	// and kill lines (2845: read at a line's start, bare or after a stamp whose host and tag
+	// the paste cut; mid-line once joined), nohang's PSI and kill records (2858). (Round
+	// 49's fixes read dropwatch rows in a line (2761) and a syslog'd OOM report (2774).)
 	for _, c := range []string{
-		"2761-goflow2-152-2023-ipfix-collector-dropwatch-udp-queue-rcv-skb-tpacket-rcv-ol7-3.10",
-		"2774-icinga2-10555-2025-oom-killer-task-dump-rss-anon-columns-cut",
 		"2845-earlyoom-205-2020-950-mib-host-mem-avail-19-swap-free-153-sigterm-ipfs-vmrss-637-mib",
 		"2858-nohang-31-2019-psi-avg-85.81-above-60-for-159s-memavail-90.6pct-swapfree-93.8pct-zram",
 	} {

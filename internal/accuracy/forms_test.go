@@ -919,7 +919,7 @@ const (
 	limitJournalOfQPSource     = "quoted-printable mail source ('=0A' breaks, '=3D'): the form wraps each encoded line in a journal record before the mail is decoded, so the escapes sit inside the records' messages; journalctl prints decoded records, never a mail's encoded source"
 	limitBulletsOnSpacedRows   = "a double-spaced ifconfig paste that is already mangled under the form: its rows indented with U+00A0 runs (the bullets form trims only ASCII white space, and a '- ' before white space is kept: a unified diff's removed indented line, stripListMarker) or its blank lines quoted ('>' becomes a '- >' item, no blank line): the block's rows no longer follow its header"
 	// The layout forms' limits (forms10b).
-	limitFlattenedBlock         = "the whole paste joined onto one line (a ticket or a page's text extraction that lost the newlines): kernel records split again at their dmesg stamps (flattenedLog) and ifconfig or 'name: value' counters run together are read (flattened.go), but a block told apart only by its line breaks is not recovered here: syslog-prefixed or unstamped kernel reports, an OOM task table, netstat -s sections, ethtool -S, ip -s link, /proc tables and vmstat or meminfo columns whose names and values the one line no longer pairs"
+	limitFlattenedBlock         = "the whole paste joined onto one line (a ticket or a page's text extraction that lost the newlines): kernel records split again at their dmesg stamps (flattenedLog) and ifconfig, 'name: value' counters, vmstat, meminfo, free, ethtool -g and a syslog'd OOM report run together are read at their commands' own words (flattened.go, fix54e_flat.go), but a block told apart only by its line breaks is not recovered here: syslog-prefixed or unstamped kernel reports, an OOM task table, netstat -s sections, ethtool -S, ip -s link, /proc tables and vmstat or meminfo columns whose names and values the one line no longer pairs"
 	limitFlattenedQuotedInProse = "a kernel message quoted in a sentence that states it ('The error message is \"nf_conntrack:table full,dropping packet.\"'), and the whole post then joined onto one line: words now follow the closing quote, so the quotation reads as a sentence that names the message (kernel.namedInSentence), which it also is in a one-line post"
 	limitFlattenedOneStamp      = "one dmesg-stamped kernel line quoted in prose, and the whole post then joined onto one line: flattenedLog splits a line into records only when it holds flattenedStamps (3) stamps, because a sentence that quotes one stamped line ('we see [  12.345678] eth0: ... in dmesg') stays prose; with one stamp the record's end is lost in the prose after it"
 	limitLayoutOfQPSource       = "quoted-printable mail source ('=3D', soft breaks '=' at line ends): the form adds a backslash, a blank line or a backtick after each encoded line, which breaks the soft breaks before the text is decoded; a page or a chat shows a mail decoded, never its encoded source"
@@ -986,7 +986,6 @@ var formsKnownLimits = map[string]string{
 	"bullets 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                                limitColumnShape,
 	"indent-4 620-sc4s-2604-ubuntu22-netstat-anus-memerrors-1945378-of-6834146-rmem-default-512mib":                                               limitColumnShape,
 	"flattened 1585-serverfault-461032-varnish-3x-front-syn-sent-spike-netstat-states-time-wait-6124-sysctl-port-range-1024-65536-tw-recycle":     limitFlattenedBlock,
-	"flattened 1746-photoprism-1094-2021-pi3bplus-entrypoint-killed-free-m-860mb-swap-99-of-99-used":                                              limitFlattenedBlock,
 	"flattened 1810-logstash-output-elasticsearch-319-2015-nf-conntrack-table-full-port-9200-established-prose":                                   limitFlattenedQuotedInProse,
 	"flattened 1816-pai-1658-2018-hdfs-datanode-killed-docker-events-status-oom-die":                                                              limitFlattenedBlock,
 	"flattened 004-virtio-net-ksoftirqd-slub-oom-4.9-kvm":                                                                                         limitFlattenedBlock,
@@ -1012,7 +1011,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 1117-gluon-1768-2019-ath9k-router-slabinfo-extract-kmalloc-4096-110-to-5532-objects-793-slabs-growth":                              limitFlattenedBlock,
 	"flattened 116-cn-blog-dmesg-T-chinese-weekday-memcg-task-killed-grep":                                                                        limitFlattenedBlock,
 	"flattened 1160-caddy-3834-2020-dmesg-T-oom-task-table-netdata-swapents-60196-conntrack-growth-title-cut":                                     limitFlattenedBlock,
-	"flattened 1904-redhat-solution-32603-rhel5-32bit-xen-guest-20gb-oom-dma-free-3396kb-below-min-3452kb-highmem-free-8.9gb-killed-oracle":       limitFlattenedBlock,
 	"backslash-ends 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                 limitLayoutOfQPSource,
 	"backslash-ends-tight 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":           limitLayoutOfQPSource,
 	"double-spaced 1161-lkp-lockdep-4051a81774-2022-i386-qemu-5.19-rc2-swapper-rtrs-order5-0xcc0-normal-3040-min-2940-qp-quoted":                  limitLayoutOfQPSource,
@@ -1075,7 +1073,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 340-lkml-2003-2.6.0-test9-vmstat-1-swap-storm-prose-markers-repeated-header":                                                       limitFlattenedBlock,
 	"flattened 341-lkml-2004-objrmap-test-vmstat-r195-b210-sy90-swap":                                                                             limitFlattenedBlock,
 	"flattened 344-ubuntu-forums-2006-2.6.15-386-vmstat-a-swap-out-26m-s-iowait":                                                                  limitFlattenedBlock,
-	"flattened 346-lkml-2003-2.4.20aa1-rmap-sap-meminfo-vmstat-sar-negative-swpused":                                                              limitFlattenedBlock,
 	"flattened 350-linux-mm-3.9-rc7-ppc64-slub-leak-meminfo-sunreclaim-83pct-quoted":                                                              limitFlattenedBlock,
 	"flattened 353-android-anr-psi-memory-full-51-kswapd0-80pct":                                                                                  limitFlattenedBlock,
 	"flattened 366-mwlwifi-3.18-arm-logd-order1-0x204020-slab-refill-register-dump-lines":                                                         limitFlattenedBlock,
@@ -1241,7 +1238,6 @@ var formsKnownLimits = map[string]string{
 	"bullets 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":              limitColumnShape,
 	"inline-code-indented 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers": limitColumnShape,
 	"flattened 1797-f-stack-612-2021-ff-netstat-udp-65635420-received-63583585-dropped-full-socket-buffers":            limitFlattenedBlock,
-	"flattened 1786-redhat-kb-21301-rhel-nic-dropping-packets-ethtool-g-rx-255-of-4080-no-drop-counters-shown":         limitFlattenedBlock,
 	// forum-page forms (h17b)
 	"bullets-star 1010-pragasdigitais-pt-ifconfig-old-format-eth0-10mbps-rx-errors-217-overrun-26-of-3136-ppp0-imq0-clean":                  limitColumnShape,
 	"bullets-star 1064-dpvs-454-2019-i40e-dpdk-dpip-link-show-imissed-8488-rx-nombuf-0-mbuf-avail-1040450":                                  limitColumnShape,
