@@ -25,6 +25,7 @@ type corpusCase struct {
 	Label    label
 	Truth    any    // the case file's "truth", as written
 	Batch    string // "g7" for labels-g7.json, "" for labels.json: the gathering batch
+	Source   string // the case file's "source": where the text came from, in words and URLs
 }
 
 // batchOf names the gathering batch of a labels file: labels-g7.json is "g7", labels.json "".
@@ -101,6 +102,7 @@ func loadCorpus(dir string) ([]corpusCase, error) {
 			return nil, fmt.Errorf("%s.json has no source: every case keeps where it came from", stem)
 		}
 		c.Truth = meta.Truth
+		c.Source = meta.Source
 		cases = append(cases, c)
 	}
 	// Every text must be labelled: an unlabelled case would silently not count.

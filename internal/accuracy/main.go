@@ -41,7 +41,17 @@ func main() {
 	batch := flag.String("batch", "", "score only the cases of this gathering batch (g7 for labels-g7.json); no ratchet")
 	recordFirst := flag.Bool("record-first-run", false, "write the newest batch's line (or -batch gN's) to CORPUS/first-runs.json if that batch has none yet (run once, before any fix)")
 	misses := flag.Bool("misses", false, "print each labelled number no artifact carries: MISS case value key line artifact-kinds text (tab-separated)")
+	used := flag.Bool("used", false, "print for each URL argument whether a case already came from it: USED case, SAME-SECTION? case (same host and first path segments: compare), or NEW; scores nothing")
 	flag.Parse()
+	if *used {
+		cases, err := loadCorpus(*dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "accuracy:", err)
+			os.Exit(1)
+		}
+		usedSources(os.Stdout, cases, flag.Args())
+		return
+	}
 	if *baselinePath == "" {
 		*baselinePath = filepath.Join(*dir, "accuracy-baseline.json")
 	}
