@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // A held-out batch is only held out if its sources are new: a text the corpus already holds,
@@ -12,7 +13,7 @@ import (
 // each candidate a gatherer found, whether a case already came from it, before anything is
 // copied or labelled.
 
-var reSourceURL = regexp.MustCompile(`https?://[^\s'"()<>,;]+`)
+var reSourceURL = lazyre.New(`https?://[^\s'"()<>,;]+`)
 
 // normURL is a URL as the same page: no scheme, no "www.", no fragment or query, no
 // trailing slash, lower case.
