@@ -133,6 +133,13 @@ func bareKernelLine(t string) bool {
 		}
 	case '(':
 		return strings.IndexByte(s, ',') > 0 && reMasklog.MatchString(s)
+	case 's':
+		// FreeBSD's sonewconn record of a full listen queue (kernel.MsgBSDListenOverflow,
+		// fix55b), quoted without its syslog prefix as posts paste it.
+		if strings.HasPrefix(s, "sonewconn: pcb ") {
+			_, ok := kernel.ParseBSDListenOverflow(s)
+			return ok
+		}
 	case 'X', 'x':
 		// XFS's retry warning (xfs_err's "XFS: ", 2.6's "xfs: "; kernel.ParseSubsysAllocFailure
 		// reads it): a kernel line however it was quoted (h19b).

@@ -98,6 +98,8 @@ var formats = []format{
 	// as unread (dnsserver.go).
 	{kind: KindNodeExporter, start: byteIn("#cHT"), detect: isCorednsMetricLine, parse: (*doc).tryCorednsMetrics},
 	{kind: KindNagios, start: isUpper, detect: isNagiosLine, parse: (*doc).tryNagios},
+	// The Datadog agent's status page, told by its banner "Agent (vX.Y.Z)" (fix55b_agentstatus.go).
+	{kind: KindAgentStatus, first: []string{"Agent"}, detect: isAgentStatusBanner, parse: (*doc).tryAgentStatus},
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindSNMPIf, start: byteIn("Iis.1"), detect: isSNMPIfLine, parse: (*doc).trySNMPIf},
 	{kind: KindZabbixIf, detect: isZabbixIfLine, parse: (*doc).tryZabbixIf},

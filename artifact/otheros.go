@@ -3,6 +3,7 @@ package artifact
 import (
 	"strings"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -102,7 +103,7 @@ func sockbufRefusedOS(text string) string {
 // RcvbufErrors of that stack) and still names the system: with no Linux kernel read, the
 // text is that BSD's, so no Linux setting is the fix.
 func setOtherOS(tl *model.Timeline, text string) {
-	if tl.Host.Kernel == "" && (NothingRead(tl) || bsdNetstatRead(tl)) {
+	if tl.Host.Kernel == "" && (NothingRead(tl) || bsdNetstatRead(tl) || bsdListenLogOnly(tl)) {
 		tl.Host.OtherOS = otherOS(text)
 	}
 }
@@ -228,4 +229,23 @@ func (d *doc) bsdListenRecordsUnread() {
 		}
 	}
 	d.markUnread(hits)
+}
+
+// bsdListenLogOnly: the text's only evidence is FreeBSD's sonewconn records (fix55b), which
+// listen-overflow reads (kernel.ParseBSDListenOverflow): the text is still that BSD's.
+func bsdListenLogOnly(tl *model.Timeline) bool {
+	if tl.Log.Len() == 0 || len(tl.Samples) > 0 || len(tl.Events) > 0 || len(tl.Settings) > 0 {
+		return false
+	}
+	for _, a := range tl.Artifacts {
+		if a.Kind != KindKernelLog {
+			return false
+		}
+	}
+	for _, r := range tl.Log.All() {
+		if _, ok := kernel.ParseBSDListenOverflow(r.Message); !ok {
+			return false
+		}
+	}
+	return true
 }

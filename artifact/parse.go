@@ -100,6 +100,7 @@ const (
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)
 	KindWorkerSigkill    = "worker_sigkill"    // a worker pool's notice of a child killed by a signal: gunicorn's arbiter, Celery's pool (batchmemkill.go, fix38a)
 	KindSSPOOMKill       = "ssp_oom_kill"      // cPanel SSP's digest row of a kernel kill line (sspoom.go, fix40a)
+	KindAgentStatus      = "agent_status"      // a Datadog agent status page: host info and the checks' counts (fix55b_agentstatus.go)
 	// KindPlatformMem (platformoom.go, fix43a): Heroku's R14, a dyno over its memory quota, swapping.
 )
 

@@ -61,7 +61,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	synDrops := slices.DeleteFunc(logMatches(tl, kernel.MsgSynDrop...), func(r model.LogRecord) bool { return !kernel.SynDropAddressed(r.Message) })
 	full, stalled, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)
-	if !present && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 {
+	bsdFull := bsdListenEvidence(tl)
+	if !present && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 && len(bsdFull) == 0 {
 		if r, ok := listenStated(tl); ok {
 			return r
 		}
@@ -80,6 +81,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	if len(progFull) > 0 {
 		sev = Warning
 		ev = append(ev, progFull...)
+	}
+	if len(bsdFull) > 0 {
+		sev = max(sev, Warning)
+		ev = append(ev, bsdFull...)
 	}
 	if len(floods) > 0 {
 		// tcp_syn_flood_action warns once per listener (request_sock_queue.synflood_warned)
@@ -156,6 +161,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		title = "listening sockets' accept queues hold connections nobody accepts: the application stopped calling accept(), and a full queue drops the next handshakes"
 	case len(progFull) > 0 && len(ev) == len(progFull):
 		title = "a program reported its listening socket's accept queue full: the kernel drops the handshakes that complete meanwhile"
+	case len(bsdFull) > 0 && len(ev) == len(bsdFull):
+		title = "FreeBSD's kernel refused connections at a full listen queue (sonewconn: Listen queue overflow)"
 	}
 	f := Finding{
 		Severity: sev,
@@ -167,6 +174,11 @@ func checkListenOverflow(tl *model.Timeline) Result {
 			"backlog (many pass SOMAXCONN or -1, some a fixed 128 or 511); otherwise the application must accept " +
 			"faster (more acceptor threads, SO_REUSEPORT) — a forking proxy that forks per connection accepts " +
 			"slowest exactly when the box is busiest (the LKML firewall report)." + programListenAdvice(tl),
+	}
+	if len(bsdFull) > 0 && tl.Host.Kernel == "" && !present {
+		// FreeBSD's record with no Linux kernel or counter read: FreeBSD's knobs, no Linux change.
+		f.Explanation += bsdListenAdvice
+		return Fired(f)
 	}
 	cur := int64(0)
 	curStr := ""
