@@ -222,6 +222,10 @@ type report struct {
 	x      reportExtras
 	// taskHeader names the columns of the OOM task table, from its "[ pid ]" line.
 	taskHeader []string
+	// headerComm is the comm of a task line on the text's line right after the header
+	// (fix55c_allochdr.go noteHeaderTask); afterTask: the first line after it was read.
+	headerComm string
+	afterTask  bool
 	// slabCacheBuf is a SLUB "cache:" line waiting for its wrapped tail.
 	slabCacheBuf string
 	// inMemcgStat: the last line read was cgroup v2's "Memory cgroup stats for PATH:" or a
@@ -379,6 +383,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 		}
 		r.used = append(r.used, j)
 		prevKernel = l.Kernel || wrapped
+		r.noteHeaderTask(k, t, ls, i, j) // fix55c: the task line dump_stack prints right after the header
 		switch k {
 		case "mem":
 			if !r.mem.add(t) && isContinuation(t) {
@@ -429,6 +434,9 @@ func isKillLineHead(t string) bool {
 // finishAlloc builds the event of a collected allocation-failure report.
 func (r *report) finishAlloc(ls []Line) model.Event {
 	af := r.af
+	if af.Process == "" {
+		af.Process = r.headerComm // fix55c: a header whose comm the paste lost
+	}
 	r.trace.finish(&r.from)
 	if len(r.trace.Functions) > 0 {
 		af.CallTrace = r.trace.Functions

@@ -2,9 +2,11 @@ package artifact
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/internal/lazyre"
+	"headroom/kernel"
 )
 
 // Free-block counts per order that another tool printed from the kernel's free lists, in
@@ -26,7 +28,7 @@ import (
 //	          0: 426212
 
 var (
-	reBuddyTableRow = lazyre.New(`^\s*Node\s+(\d+)\s+(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,})\s*$`)
+	reBuddyTableRow = lazyre.New(`^\s*Node\s+(\d+)\s+(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,` + strconv.Itoa(kernel.MaxBuddyInfoOrders) + `})\s*$`)
 	reYAMLZone      = lazyre.New(`^(\s*)(DMA|DMA32|Normal|HighMem|Movable|Device):\s*$`)
 	reYAMLOrder     = lazyre.New(`^(\s*)(\d{1,2}):\s*(\d+)\s*$`)
 	reYAMLNode      = lazyre.New(`^(\s*)(\d+):\s*$`)

@@ -146,7 +146,7 @@ func nodeZoneLine(t string) (rest []string, ok bool) {
 
 func isBuddyInfoLine(t string) bool {
 	rest, ok := nodeZoneLine(t)
-	return ok && len(rest) >= 3 && allNumeric(rest)
+	return ok && len(rest) >= 3 && len(rest) <= maxBuddyOrders && allNumeric(rest)
 }
 
 // BuddySeries is repeated /proc/buddyinfo snapshots ("@ 1 second intervals").
@@ -177,9 +177,8 @@ func (d *doc) tryBuddyInfo(i int) int {
 	return k - i
 }
 
-// maxBuddyOrders is the most orders a buddyinfo row prints: NR_PAGE_ORDERS, 11 on most
-// configs, 14 with arm64's 64 KiB pages (CONFIG_ARCH_FORCE_MAX_ORDER=13), 16 at most.
-const maxBuddyOrders = 16
+// maxBuddyOrders is the most orders a buddyinfo row prints (kernel.MaxBuddyInfoOrders).
+const maxBuddyOrders = kernel.MaxBuddyInfoOrders
 
 // isBuddyContinuation: next is the rest of the buddyinfo row, which a mail client or a
 // terminal wrapped onto its own line: indented (frag_show_print pads each count to six

@@ -380,6 +380,11 @@ func (d *doc) stated() {
 		if rxBufSize == 0 && has("contiguous") {
 			rxBufSize, rxBufLine, _ = statedRxBuffer(para, lineAt, sub)
 		}
+		if has("contiguous") && d.hasBuddyLists() { // fix55c: the block size the text needs
+			if b, no, s, ok := statedContiguousNeed(para, lineAt, int64(d.tl.Host.PageSize)); ok {
+				add(model.RateStatedContiguousBytes, float64(b), no, s)
+			}
+		}
 		busyKswapd := false
 		for _, m := range submatches(has("kswap"), reStatedKswapd, para) {
 			sentence := sentenceAround(para, m[0], m[1])

@@ -118,6 +118,9 @@ func memNeededOrder(tl *model.Timeline) (order int, why string, ringBuffers int6
 	if order >= 0 {
 		return order, why, memDefaultRing
 	}
+	if o, why, ok := memStatedNeedOrder(tl, int64(psz)); ok { // fix55c
+		return o, why, memDefaultRing
+	}
 	// PAGE_ALLOC_COSTLY_ORDER: the largest order the allocator still retries for; TCP's
 	// page_frag refill (SKB_FRAG_PAGE_ORDER) and most slab caches stay at or below it.
 	return 3, memDefaultNeedWhy, memDefaultRing
@@ -305,6 +308,9 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 	// asked for: these buddy lists are those failures' state (edges.go).
 	f.Facts.OrderOfFailure = strings.HasPrefix(needWhy, memFailureNeedWhy)
 	f.Changes = fragmentationChanges(tl, &model.AllocFailure{Order: need})
+	if strings.HasPrefix(needWhy, memStatedNeedWhy) {
+		memStatedNeedFinding(&f, need, worst, psz) // fix55c: the text's driver, not the receive path
+	}
 	if len(f.Changes) == 0 {
 		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "receive buffer order", Recommended: "order-0 receive buffers: MTU 1500 or a page-based RX driver mode",
 			Why: "no kernel knob guarantees high-order free blocks; only not needing them does"}}
