@@ -921,13 +921,19 @@ func (d *doc) kernelReport(i int) bool {
 		return d.oomReport(i, o, v)
 	case isSlabHeader(t):
 		s, v, ok := parseSlabHeader(t)
+		cut := false
 		if !ok {
-			d.unparsed(i, i, "looks like a SLUB allocation failure but node or gfp could not be read")
-			d.used[i] = true
-			return true
+			if s, cut = d.cutSlubHeader(i, t); !cut {
+				d.unparsed(i, i, "looks like a SLUB allocation failure but node or gfp could not be read")
+				d.used[i] = true
+				return true
+			}
 		}
 		r := report{kind: "slab", slab: s}
 		collectReport(d.ls, i, d.used, &r)
+		if cut {
+			r.notes = append(r.notes, slubCutNote) // fix55a_slubcut.go
+		}
 		d.addSlabReport(&r, v)
 		return true
 	}

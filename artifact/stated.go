@@ -922,7 +922,8 @@ func (d *doc) stated() {
 		for _, m := range matches(has("overrun"), reStatedOverrun, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			// "no overruns", and a glossary's "RX overruns: the number of ..." state none.
-			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") {
+			// fix55a: a glossary's "FIFO overruns (when NIC buffer fills ...)" (glossedAfter).
+			if reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || strings.HasPrefix(strings.TrimSpace(para[m[1]:]), ":") || glossedAfter(para, m[1]) {
 				continue
 			}
 			// A table's header row names the counter; its value is the row below
@@ -962,6 +963,10 @@ func (d *doc) stated() {
 			} else {
 				addHostDrop(model.RateStatedRxDroppedPerSec, g.perSec, g.no, g.sentence)
 			}
+		}
+		if no, sentence, ok := statedNICNamedDrop(para, has, lineAt); ok {
+			// The drops named by the NIC's ring or FIFO loss counter (fix55a_nicnamed.go).
+			add(model.RateStatedRxOverrun, 1, no, sentence)
 		}
 		for _, m := range submatches(has("receive buffer errors", "udperrors"), reNetdataUDPAlarm, para) {
 			// netdata's alarm on Udp RcvbufErrors (health.d/udp_errors.conf,

@@ -139,6 +139,9 @@ func errnoLine(t string, record bool) (string, bool) {
 		if shellForkENOMEM(t) {
 			return shellForkENOMEMWhy, true // errno_locales.go
 		}
+		if why, ok := sendENOBUFSQuoted(t); ok {
+			return why, true // a send refused with ENOBUFS, quoted without a figure (fix55a_sendenobufs.go)
+		}
 		return javaErrnoLine(t)
 	}
 	if strings.Contains(t, "Allocator: Cannot mmap ") {

@@ -523,6 +523,11 @@ func checkSlabAllocFailure(tl *model.Timeline) Result {
 		} else if maybe {
 			role = "a kmalloc cache (skb data buffers come from these)"
 		}
+		if s.Cache == "" && s.ObjectSize == 0 {
+			// fix55a: a header whose cache line the text does not hold (cut, or quoted alone).
+			ev = append(ev, Evidence{What: "SLUB failure", Value: "its cache line is not in the text; " + slabModeNode(s), Source: memEventSource(e)})
+			continue
+		}
 		ev = append(ev, Evidence{What: "cache " + s.Cache,
 			Value:  fmt.Sprintf("object %d B, slab buffer %d B, default order %d, min order %d, %s: %s", s.ObjectSize, s.BufferSize, s.DefaultOrder, s.MinOrder, slabModeNode(s), role),
 			Source: memEventSource(e)})
@@ -676,6 +681,9 @@ func addressSpaceKillsWhy(ks []model.RuntimeOOM) string {
 // (fix44b: a report cut to "SLUB:" or quoted newest first, read from its cache line).
 func slabModeNode(s *model.SlabFailure) string {
 	if s.Mode == "" {
+		if s.Node >= 0 {
+			return fmt.Sprintf("node %d, mode not in the text (its header is cut)", s.Node)
+		}
 		return "mode and node not in the text (its header is cut)"
 	}
 	return fmt.Sprintf("mode %s, node %d", s.Mode, s.Node)

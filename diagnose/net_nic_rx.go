@@ -52,12 +52,8 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 	if last == nil {
 		// No counter, but the author states that the NIC overran ("resulting in packet
 		// overruns"): a finding from the sentence, kept below critical by the registry.
-		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRxOverrun] > 0 }); st != nil {
-			return Fired(Finding{Severity: Warning, Title: "the NIC lost received frames (ring or FIFO overrun)",
-				Evidence: []Evidence{{What: "RX overruns", Value: statedBy(st) + "; no interface counter in the input gives their number", Source: sampleSource(st, "the text")}},
-				Explanation: "An overrun is a frame the NIC could not place because no receive descriptor was free: the driver did not " +
-					"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
-					"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."})
+		if r, ok := statedNICOverrun(tl); ok {
+			return r
 		}
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateLoggedRxFIFOOverflows] > 0 }); st != nil {
 			return Fired(Finding{Severity: Warning, Title: "the network controller lost received frames: its receive FIFO or ring overflowed",
@@ -164,6 +160,11 @@ func checkNICRxOverruns(tl *model.Timeline) Result {
 		case checked == 0 && len(unread) == 0:
 			return NotChecked("no RX overrun, missed or FIFO counter of a network interface in the input (loopback is not judged, ring sizes are not losses): needs /proc/net/dev, ip -s -s link, ifconfig or ethtool -S")
 		case checked == 0:
+			// fix55a: the counters read hold no overrun counter (an ifconfig cut before its
+			// RX lines), and the text states the overrun: the statement, as with no counters.
+			if r, ok := statedNICOverrun(tl); ok {
+				return r
+			}
 			return NotChecked("the counters read for %s hold no RX overrun, missed or FIFO counter (a grep of ethtool -S that kept none of them?): needs /proc/net/dev, ip -s -s link, ifconfig or the whole ethtool -S", strings.Join(unread, ", "))
 		case len(unread) > 0:
 			return Healthy("no RX overrun, missed or FIFO errors on %s; not read for %s (no such counter in the input)", interfaces(checked), strings.Join(unread, ", "))
@@ -576,4 +577,19 @@ func nicRxRingLossRates(tl *model.Timeline) (Result, bool) {
 			"the bursts. ethtool -g shows the ring's size against its maximum; since-boot counters (ethtool -S without " +
 			"the watch tool) give the total.",
 	}), true
+}
+
+// statedNICOverrun: the finding from the author's statement that the NIC overran ("resulting
+// in packet overruns", the drops named as rx_missed_errors), when no counter gives their
+// number; kept below critical by the registry.
+func statedNICOverrun(tl *model.Timeline) (Result, bool) {
+	st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRxOverrun] > 0 })
+	if st == nil {
+		return Result{}, false
+	}
+	return Fired(Finding{Severity: Warning, Title: "the NIC lost received frames (ring or FIFO overrun)",
+		Evidence: []Evidence{{What: "RX overruns", Value: statedBy(st) + "; no interface counter in the input gives their number", Source: sampleSource(st, "the text")}},
+		Explanation: "An overrun is a frame the NIC could not place because no receive descriptor was free: the driver did not " +
+			"refill its ring in time (a slow allocator, a busy CPU) or the ring is too short for the bursts. The text says so " +
+			"in words; ip -s -s link (overrun), ethtool -S (rx_fifo_errors, rx_missed_errors) or /proc/net/dev (fifo) count them."}), true
 }
