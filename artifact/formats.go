@@ -236,6 +236,7 @@ var formats = []format{
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
 	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},
 	{kind: KindNetstatS, first: []string{"udp:"}, parse: (*doc).tryBSDNetstatUDP},
+	{kind: KindNetstatS, first: []string{"tcp:"}, parse: (*doc).tryBSDNetstatTCP}, // fix56a_bsdtcp.go
 	{kind: KindNetStatFile, detect: isNameColon, parse: (*doc).tryProcNetStat},
 	{kind: KindMemInfo, detect: isNameColon, parse: (*doc).tryMemInfo},
 	{kind: KindSysstat, detect: isNameColon, parse: (*doc).trySysstat},

@@ -479,7 +479,31 @@ func stripQuote(s string) (string, int) {
 	if depth == 0 {
 		return s, 0
 	}
+	// Initials before the mark inside a quote ("> A> > kernel: ...", "> GS> text"): a
+	// supercite-style mail client names each level by its writer's initials (fix56a). Only
+	// one to three capitals after a '>' already taken, then '>' and a space, a '>' or the
+	// line's end: a top-level "SQL> " or "PS> " prompt keeps its name.
+	if j := initialsQuoteLen(s[i:]); j > 0 {
+		t, d := stripQuote(s[i+j:])
+		return t, depth + d
+	}
 	return s[i:], depth
+}
+
+// initialsQuoteLen: the length of a supercite quote mark at the start of s ("A>", "GS>"),
+// 0 when s starts with none.
+func initialsQuoteLen(s string) int {
+	j := 0
+	for j < len(s) && j < 4 && s[j] >= 'A' && s[j] <= 'Z' {
+		j++
+	}
+	if j == 0 || j > 3 || j >= len(s) || s[j] != '>' {
+		return 0
+	}
+	if j+1 < len(s) && s[j+1] != ' ' && s[j+1] != '>' {
+		return 0
+	}
+	return j
 }
 
 // stripDiffAdd removes the '+' of a line a unified diff adds ("+    00008e78 00000000 ...":

@@ -161,7 +161,20 @@ func refStripQuote(s string) (string, int) {
 	if depth == 0 {
 		return s, 0
 	}
-	return s[i:], depth
+	// A supercite level inside the quote: one to three capitals, '>', then a space, a '>'
+	// or the end (fix56a).
+	rest := s[i:]
+	for n := 1; n <= 3 && n < len(rest); n++ {
+		caps := strings.Trim(rest[:n], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
+		if !caps {
+			break
+		}
+		if rest[n] == '>' && (n+1 == len(rest) || rest[n+1] == ' ' || rest[n+1] == '>') {
+			t, d := refStripQuote(rest[n:])
+			return t, depth + d
+		}
+	}
+	return rest, depth
 }
 
 // refUnwrapLineCode takes off a code span of one or two backticks that is the whole line

@@ -22,7 +22,10 @@ import (
 // occurrences)" (sys/kern/uipc_socket.c sonewconn; Linux counts the same drop silently in
 // TcpExt ListenOverflows and logs nothing), and netstat -aL (-L is BSD-only, as in -Lan).
 var bsdMarkers = []string{"kern.ipc.", "net.inet.tcp.", "net.inet.udp.", "netstat -sp ", "netstat -Lan", "netstat -Ln", "netstat -aL", "vm.kmem_size", "hw.physmem",
-	"dropped due to full socket buffers", "dropped due to no socket", "with bad data length field", "not for hashed pcb", "sonewconn: pcb "}
+	"dropped due to full socket buffers", "dropped due to no socket", "with bad data length field", "not for hashed pcb", "sonewconn: pcb ",
+	// netstat -s's tcp section on the BSDs and macOS (tcp_stats, fix56a_bsdtcp.go): Linux's
+	// net-tools prints "segments retransmitted", never a byte count before "retransmitted".
+	"bytes) retransmitted"}
 
 // otherOS names the system a text is from when it carries output or settings only a BSD
 // has ("kern.ipc.somaxconn: 12288", "netstat -sp tcp"), with the marker seen: "FreeBSD (seen:

@@ -706,6 +706,13 @@ func (d *doc) run(from int) {
 			}
 			continue
 		}
+		if t != "" && t[0] == 'l' || strings.HasPrefix(t, "--- ") {
+			if d.repeatsLogRecord(i) {
+				l.Kernel = true // syslogd's copies of the record before (fix56a_repeat.go)
+				d.logLine(i)
+				continue
+			}
+		}
 		if bareKernelLine(t) && !messageHypothetical(t) && !d.exampleLog(i) {
 			// A kernel line without stamp or syslog prefix whose own prefix is the kernel's
 			// (barekernel.go): a cluster filesystem's or a device's line.

@@ -52,6 +52,9 @@ func bsdListenEvidence(tl *model.Timeline) []Evidence {
 	if counted > 0 {
 		v += fmt.Sprintf("; %d connections refused by the %d record(s) that count them", refused, counted)
 	}
+	if copies, lines := syslogRepeatsAfter(tl, func(m string) bool { _, ok := kernel.ParseBSDListenOverflow(m); return ok }); lines > 0 {
+		v += fmt.Sprintf("; syslogd's %d \"last message repeated\" line(s) after them stand for %d more", lines, copies) // fix56a
+	}
 	if len(listeners) > 0 {
 		names := make([]string, 0, len(listeners))
 		for n := range listeners {

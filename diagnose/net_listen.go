@@ -62,7 +62,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 	full, stalled, listeners, fullSrc := fullAcceptQueues(tl)
 	progFull := programListenEvidence(tl)
 	bsdFull := bsdListenEvidence(tl)
-	if !present && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 && len(bsdFull) == 0 {
+	cookieEv, cookieSev, cookies := synCookieEvidence(tl)
+	if !present && !cookies && len(floods) == 0 && len(synDrops) == 0 && listeners == 0 && len(progFull) == 0 && len(bsdFull) == 0 {
 		if r, ok := listenStated(tl); ok {
 			return r
 		}
@@ -100,6 +101,10 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		sev = max(sev, Warning)
 		ev = append(ev, Evidence{What: "SYNs dropped: \"TCP: drop open request from\" in the kernel log (tcp_v4_conn_request: tcp_syncookies off, the SYN queue in the last quarter of tcp_max_syn_backlog)",
 			Value: fmt.Sprintf("%d line(s), first %q", len(synDrops), clipMsg(synDrops[0].Message)), Source: synDrops[0].Where()})
+	}
+	if cookies {
+		sev = max(sev, cookieSev)
+		ev = append(ev, cookieEv)
 	}
 	for _, r := range rs {
 		switch {
@@ -151,6 +156,8 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		title = "listening sockets dropped connection attempts, none for a full accept queue (ListenOverflows 0)"
 	}
 	switch {
+	case cookies && len(ev) == 1:
+		title = synCookieTitle
 	case len(synDrops) > 0 && len(ev) == 1:
 		title = "listening sockets' SYN queues were nearly full with syncookies off: SYNs were dropped (\"TCP: drop open request\")"
 	case len(floods) > 0 && len(ev) == 1 && len(full) == 0:
