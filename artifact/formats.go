@@ -252,6 +252,8 @@ var formats = []format{
 	{kind: KindTop, start: isLower, parse: (*doc).tryTop},
 	// memory.events flattened onto one line, or after its cat (cgroupmemstat.go).
 	{kind: KindCgroupMemEvents, detect: func(_, t string) bool { return strings.Contains(t, "oom") }, parse: (*doc).tryCgroupMemEventsLine},
+	// cgroup v2 memory files one a line with their values, grep's or a post's (fix56b_cgroupfile.go).
+	{kind: KindCgroupMemFiles, detect: func(ft, _ string) bool { return strings.Contains(ft, "memory.") }, parse: (*doc).tryCgroupFileValues},
 }
 
 // command tries the registry's formats at line i, in order, and returns the lines the

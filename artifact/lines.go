@@ -239,6 +239,7 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		s = stripSyslog(s, l)
 	}
 	s = stripKernelStamp(s, l)
+	s = journalTagAfterStamp(s, l) // journalctl -o short-monotonic without a host (fix56b_oomd.go)
 	s = stripVendorBlocks(s, l)
 	// Both look for a '_' or '*' before a digit. On the fast path s is a substring of raw
 	// (stripKernelStamp and stripVendorBlocks cut, never rewrite), so a raw line the search

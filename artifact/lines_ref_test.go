@@ -69,6 +69,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
 	s = refStripKernelStamp(s, &l)
+	s = journalTagAfterStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
 	s = fixBuddyStars(s)
 	s = stripCellEmphasis(s)

@@ -194,6 +194,8 @@ func (d *doc) afterParse(text string) {
 
 // doc is the state of one Parse.
 type doc struct {
+	// oomdAttempts: systemd-oomd's "oomd attempting to kill" lines (fix56b_oomd.go).
+	oomdAttempts []oomdAttempt
 	// earlyoomLow: 0 not yet looked for, 1 a line is earlyoom 0.x-1.0's "Out of memory!
 	// avail: N MiB < min: N MiB", -1 none (earlyoomLowSeen).
 	earlyoomLow int8
@@ -509,7 +511,7 @@ func (d *doc) run(from int) {
 				continue
 			}
 			if l.Tag == "systemd-oomd" {
-				if d.oomdPressureLine(i, strings.TrimSpace(t)) {
+				if d.oomdPressureLine(i, strings.TrimSpace(t)) || d.oomdOwnLine(i, strings.TrimSpace(t)) {
 					continue // a candidate's memory pressure (oomdpressure.go)
 				}
 				d.unparsedUnread(i, oomdLineWhy(t)) // not a kill (lowMemKillLine): named, not read
@@ -1265,6 +1267,7 @@ func (d *doc) label(i int) string {
 // finish fills what needs the whole text: the host facts, GFP decoding with the kernel the
 // text names, the log summary, and the order of artifacts.
 func (d *doc) finish() {
+	d.oomdAttemptsKill() // systemd-oomd's kill told only by its attempts (fix56b_oomd.go)
 	d.placeHeld()
 	for _, ev := range d.tl.Events {
 		if ev.AllocFailure == nil {

@@ -62,7 +62,10 @@ var (
 	reHypothetical = lazyre.New(`(?i)\b(?:will|would|could|might|may|if|unless|otherwise|eventually|when\s+you|you(?:'ll|\s+can)|can\s+(?:cause|lead|result|trigger|end\s+up))\b|如果|可能|将会|就会` +
 		// fix39c (corpus 3326): Indonesian and Malay "if": "jika terjadi kondisi OOM, kernel
 		// panic" (if an OOM happens, the kernel panics) is a condition.
-		`|(?i:\b(?:jika|jikalau|apabila|kalau)\b)`)
+		`|(?i:\b(?:jika|jikalau|apabila|kalau)\b)` +
+		// fix56b: "would" contracted before the verb it rules ("I'd be very grateful to be
+		// OOM killed", "we'd expect"): "'d" before "be" or a verb of wish is never "had".
+		`|(?i:\b(?:i|you|we|he|she|it|they|one|that)['’]d\s+(?:be|expect|rather|prefer|like|love|want|hope|guess|think|imagine|need|see|get)\b)`)
 )
 
 // messageLoggedNow is the kernel message a prose line t states this host logs now, as the

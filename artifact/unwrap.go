@@ -153,10 +153,10 @@ func (d *doc) unwrapLast() bool {
 		return false
 	}
 	wi := d.wrapWidth()
-	if wi.width < minWrap || wi.width > maxWrap {
+	if (wi.width < minWrap || wi.width > maxWrap) && !openKillLine(prev.Text, cur.Text) {
 		return false
 	}
-	if prev.lastRaw+1+len(word) <= wi.width {
+	if prev.lastRaw+1+len(word) <= wi.width && !openKillLine(prev.Text, cur.Text) {
 		return false // the word would have fitted: the line ended there
 	}
 	// A break at a space lost the space; a terminal's hard wrap cut a word in two.
