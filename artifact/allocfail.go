@@ -55,7 +55,7 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		// A header quoted in a sentence closes its quotation after the mode ("...mode:0x20\"
 		// (with 512MB ram free", corpus 539), or in single quotes ("'...mode:0x20' message가",
 		// corpus 722).
-		mode := strings.TrimRight(m[3], "*_`\"'\u201d\u2019.,;")
+		mode := trimProseParen(strings.TrimRight(m[3], "*_`\"'\u201d\u2019.,;"))
 		af = &model.AllocFailure{Process: strings.TrimSpace(m[1]), Order: order, Mode: mode, Nodemask: m[4],
 			Zones: []model.ZoneReport{}, CallTrace: []string{}, GFPFlags: []string{}}
 		af.ModeValue, _ = kernel.ParseGFPNumber(mode)

@@ -244,9 +244,12 @@ type doc struct {
 
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
-	segSeq  int
-	lastEnd int // index of the line after the last segment, for labels
-	allocs  []allocRef
+	segSeq int
+	// buddySeries holds the first buddy-only dump's sample until a second one makes a
+	// series (fix56c_buddyseries.go).
+	buddySeries *model.Sample
+	lastEnd     int // index of the line after the last segment, for labels
+	allocs      []allocRef
 	// gfpLater are the OOM and SLUB reports whose GFP modes finish decodes, once the
 	// text's kernel is known (oom.go).
 	gfpLater []gfpLater
@@ -1041,9 +1044,11 @@ func (d *doc) showMemReport(i int) bool {
 	if m.anonNamed {
 		bz = showMemBuddy(af.Zones)
 	}
+	src := spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)"
 	if len(zs) > 0 || len(bz) > 0 {
-		src := spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)"
 		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: src, Zones: zs, Buddy: bz})
+	} else if buddyOnlyDump(af.Zones) {
+		d.addBuddySeries(src, showMemBuddy(af.Zones))
 	}
 	sm := ShowMem{Zones: af.Zones, MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM, PageSizeKB: m.pageKB, Totals: m.totals, Nodes: m.nodes, Fragments: m.fragments}
 	if m.anonNamed {

@@ -66,7 +66,7 @@ func init() {
 			// SLUB prints "unable to allocate memory on node" after the page allocator's own
 			// failure report when a cache cannot get a new slab (mm/slub.c slab_out_of_memory):
 			// the cache's growth is the request that failed.
-			Edge{Cause: "slab-alloc-failure", Effect: id,
+			Edge{Cause: "slab-alloc-failure", Effect: id, Holds: slabGrowthUndecided,
 				Link: "the failing page allocation is a slab cache growing by a new slab"},
 			// Memory exhausted: the OOM killer runs for allocations that may wait for it,
 			// those that may not (atomic) fail (mm/page_alloc.c __alloc_pages_slowpath).
