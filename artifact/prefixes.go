@@ -58,6 +58,11 @@ func stripOtherPrefixes(s string, l *Line) string {
 	}
 	s = stripListMarker(s)
 	if len(s) < n {
+		s = stripSecondMarker(s) // fix56d_markers.go
+	} else if len(s) > 4 && (s[0] == ' ' || s[0] == '\t') {
+		s = stripDeepMarker(s) // fix56d_markers.go
+	}
+	if len(s) < n {
 		// dmesg --time-format iso's stamp behind the marker: the wrappers that take it ran
 		// before the marker went, as for an indent (below).
 		if u, ok := stripDmesgISO(s, l); ok {

@@ -322,8 +322,9 @@ func (d *doc) newSubjects() *subjects {
 		s.opener = openerTitleLine(d.proseLines)
 	}
 	nq := 0
+	base := baseQuote(d.proseLines) // fix56d_quote.go
 	for _, p := range d.proseLines {
-		if p.quote > 0 {
+		if p.quote > base {
 			nq++
 		}
 	}
@@ -335,7 +336,7 @@ func (d *doc) newSubjects() *subjects {
 	}
 	for _, p := range d.proseLines {
 		s.text[p.no] = p.text
-		if s.quoted != nil && p.quote > 0 {
+		if s.quoted != nil && p.quote > base {
 			s.quoted[p.no] = true
 		}
 		if strings.HasPrefix(strings.TrimSpace(p.text), "#") {

@@ -12,27 +12,11 @@ const limitFlattenedQuotedWrappedQP = "quoted-printable mail source whose kernel
 
 func init() {
 	const c4405 = "4405-lkml-2024-5.13-nas-slub-skbuff-head-cache-gfp-nowait-once-then-nvme-timeout-4-days-later-qp"
-	// A blank line after each encoded line breaks the mail's '=' soft break (line 11's
-	// "infradead.or=" / "g> wrote:") before the text is decoded; the mail is then not
-	// decoded and the SLUB header's "gfp=3D0x800(GFP_NOWAIT)" stays encoded, its gfp
-	// unread. The same quoted lines with no broken soft break above them keep the verdict
-	// double-spaced and under a gutter.
-	formsKnownLimits["double-spaced "+c4405] = limitLayoutOfQPSource
-	// A gutter on each encoded line puts the next line's number where that soft break joins
-	// ("infradead.or" + " 12 | g> wrote:"); the SLUB header's gfp is again unread (checked
-	// on a minimal mail: the quoted lines alone keep the verdict under the gutter).
-	formsKnownLimits["gutter-bar "+c4405] = limitPrefixOnQPSource
-	formsKnownLimits["gutter-tab "+c4405] = limitPrefixOnQPSource
+	// (double-spaced, gutter-bar and gutter-tab of 4405 keep the verdict since round 51:
+	// limits removed by fix56d.)
 	formsKnownLimits["flattened "+c4405] = limitFlattenedQuotedWrappedQP
 
-	// 4347: a patch posting's SLUB reports whose long lines (the header, 86 columns; the cache
-	// line, 107) wrap at 80 while most records are short node rows (53-64 columns). The
-	// header's piece "gfp=0x480020(GFP_ATOMIC)" is joined only when wrapWidth infers the
-	// width, and the short rows keep it from doing so: the 80th-percentile length of the
-	// stamped lines is 64, the two wrapped cache lines (79) pass it by more than 12 columns,
-	// and the text is taken as not wrapped, so the header's gfp stays unread. (The header
-	// with its cache line and one node row is rejoined; with two more node rows it is not.)
-	formsKnownLimits["wrap-log-80 4347-patchew-2026-mm-page-alloc-boost-watermarks-v8-slub-skbuff-head-cache-gfp-atomic-swapper-100-order0"] = limitWrappedLogWidth
+	// (wrap-log-80 of 4347 keeps the verdict since round 51: limit removed by fix56d.)
 
 	// 4337: a watch of 'ethtool -S eth2 | grep rx' printing rates ('rx_nodesc_drop_cnt:
 	// 451.3k/s', then rx-N.rx_packets rows) in a fenced block; flattened with the blog's prose
