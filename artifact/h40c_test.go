@@ -141,6 +141,8 @@ func TestH40cKernelVersionNotRunning(t *testing.T) {
 		"$ readelf -n /usr/bin/foo\n    OS: Linux, ABI: 3.2.0\n",
 		"GNU C Library (Ubuntu GLIBC 2.35-0ubuntu3) stable release version 2.35.\nCompiled by GNU CC version 11.2.0.\nCompiled on a Linux 5.15.0 system on 2022-01-01.\n",
 		"$ sudo apt install linux-headers-5.4.0-42-generic\n",
+		"Applies to:\n  • Virtuozzo containers for Linux 4.7\n",
+		"Parallels Server for Linux 4.0 and Plesk for Linux 12.5\n",
 	} {
 		if tl := ParseString(text, "t", Options{}); tl.Host.Kernel != "" {
 			t.Errorf("%q: kernel %q read as the running kernel", text, tl.Host.Kernel)
@@ -149,5 +151,9 @@ func TestH40cKernelVersionNotRunning(t *testing.T) {
 	// the running kernel stays read
 	if tl := ParseString("$ uname -r\n5.15.0-91-generic\n", "t", Options{}); tl.Host.Kernel == "" {
 		t.Errorf("uname -r: no kernel read")
+	}
+	// a kernel named after "for Linux" without a product word stays the text's kernel
+	if tl := ParseString("This box runs the backport for Linux 4.7 now.\n", "t", Options{}); tl.Host.Kernel != "4.7" {
+		t.Errorf("patch for Linux 4.7: kernel %q, want 4.7", tl.Host.Kernel)
 	}
 }

@@ -92,8 +92,12 @@ func featureVersion(t string, i, j int) bool {
 // reBuildTarget: the words before "Linux N.N" that make it the kernel a binary was built for
 // or on, not the running one (h40c): file(1)'s ELF note "for GNU/Linux 3.2.0" (libmagic
 // magic/Magdir/elf: the ABI tag's minimum kernel), glibc's banner "Compiled on a Linux
-// 5.15.0 system" (csu/version.c, the build host's headers).
-var reBuildTarget = lazyre.New(`(?i)(?:\bfor\s+GNU/|\bcompiled\s+on\s+an?\s+)$`)
+// 5.15.0 system" (csu/version.c, the build host's headers). Also a product's own release
+// named "<product> for Linux N.N" (round 51): "Virtuozzo Containers for Linux 4.7",
+// "Parallels Server for Linux 4.0", "Plesk for Linux 12.5" are the product's versions (the
+// Virtuozzo 4.7 nodes ran 2.6.18-based kernels); only a product word right before "for"
+// counts, so "kernel headers for Linux 5.14.0" and "a patch for Linux 4.7" are untouched.
+var reBuildTarget = lazyre.New(`(?i)(?:\bfor\s+GNU/|\bcompiled\s+on\s+an?\s+|\b(?:virtuozzo|parallels|plesk|acronis|containers|server|agent|tools|edition|suite)\s+for\s+)$`)
 
 // buildTarget: the text before "Linux N.N" names it a build's target or host (reBuildTarget).
 func buildTarget(before string) bool { return reBuildTarget.MatchString(before) }
