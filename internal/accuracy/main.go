@@ -9,8 +9,9 @@
 //	accuracy: cases=… runs=…/… headers=…% zones=…% values=…% must=…% healthy=…/… root=…% maxcpu=…ms
 //
 // and exits non-zero when any figure is below the committed baseline (the ratchet: a figure
-// only moves up), when a case could not be scored, or when one case took more than -max-cpu
-// of CPU. -update rewrites the baseline with the figures of this run, refusing to lower one
+// only moves up), when a case could not be scored, or when one case took more CPU than its
+// limits allow (more than -max-cpu, and more than -max-cpu-ratio times the reference case
+// measured beside it; cpu.go says why). -update rewrites the baseline with the figures of this run, refusing to lower one
 // unless -allow-lower is given too (for a corpus that grew harder cases; the diff shows it).
 package main
 
@@ -35,7 +36,9 @@ func main() {
 	baselinePath := flag.String("baseline", "", "the committed figures (default CORPUS/accuracy-baseline.json)")
 	update := flag.Bool("update", false, "write this run's figures as the baseline")
 	allowLower := flag.Bool("allow-lower", false, "with -update: accept a baseline below the old one")
-	maxCPU := flag.Duration("max-cpu", 100*time.Millisecond, "the CPU time (user+system) one case may take")
+	maxCPU := flag.Duration("max-cpu", 100*time.Millisecond, "the CPU time (user+system) a case's first run may take before it is judged against the reference case")
+	cpuRatio := flag.Float64("max-cpu-ratio", 5, "the most CPU a case over -max-cpu may take, in units of the reference case's CPU measured beside it")
+	cpuRef := flag.String("cpu-ref", "002-kirkwood-mv643xx-order1-slab-2.6.33", "the corpus case the CPU ratio is measured against")
 	only := flag.String("run", "", "score only the cases whose stem contains this text")
 	quiet := flag.Bool("q", false, "print only the cases that lose a point, and the last line")
 	batch := flag.String("batch", "", "score only the cases of this gathering batch (g7 for labels-g7.json); no ratchet")
@@ -55,18 +58,26 @@ func main() {
 	if *baselinePath == "" {
 		*baselinePath = filepath.Join(*dir, "accuracy-baseline.json")
 	}
-	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, *maxCPU, *only, *batch, *recordFirst, *quiet, *misses); err != nil {
+	judge := cpuJudge{limit: *maxCPU, ratio: *cpuRatio, ref: *cpuRef,
+		measure: func(path string) (time.Duration, error) {
+			r, err := runDoctor(*bin, path)
+			return r.CPU, err
+		}}
+	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, judge, *only, *batch, *recordFirst, *quiet, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "accuracy:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Duration, only, batch string, recordFirst, quiet, misses bool) error {
+func run(bin, dir, baselinePath string, update, allowLower bool, judge cpuJudge, only, batch string, recordFirst, quiet, misses bool) error {
 	cases, err := loadCorpus(dir)
 	if err != nil {
 		return err
 	}
 	newest := newestBatch(cases)
+	if judge.ref, err = refText(cases, judge.ref); err != nil {
+		return err
+	}
 	var tot, newTot totals
 	var problems []string
 	for _, c := range cases {
@@ -80,18 +91,18 @@ func run(bin, dir, baselinePath string, update, allowLower bool, maxCPU time.Dur
 		if err != nil {
 			return err
 		}
-		if out.CPU > maxCPU {
-			if out.CPU, err = leastCPU(bin, c.TextPath, out.CPU); err != nil {
-				return err
-			}
+		cpu, err := judge.judge(c.TextPath, out.CPU)
+		if err != nil {
+			return err
 		}
+		out.CPU = cpu.Least
 		s := score(c, out)
 		tot.add(c, s)
 		if c.Batch == newest {
 			newTot.add(c, s)
 		}
-		if s.CPU > maxCPU {
-			problems = append(problems, fmt.Sprintf("%s took %v of CPU (limit %v)", c.Stem, s.CPU.Round(time.Millisecond), maxCPU))
+		if cpu.Over {
+			problems = append(problems, fmt.Sprintf("%s took %v of CPU (limits %v, or %.0f× the reference case)", c.Stem, cpu, judge.limit, judge.ratio))
 		}
 		if !quiet || s.lost() {
 			fmt.Println(s.row(c))
@@ -189,26 +200,6 @@ func runDoctor(bin, path string) (doctorRun, error) {
 		}
 	}
 	return r, nil
-}
-
-// cpuRetries is how many more times a case over the CPU limit is run before it counts as
-// over: a case's CPU time is its own work plus what a loaded machine adds (cache and
-// hyperthread contention, the runtime's GC workers competing for two CPUs), so one sample
-// above the limit on a busy machine says little. The least of the runs is the case's cost,
-// the usual way to take a time from noisy repeats; the output is the same each run.
-const cpuRetries = 2
-
-// leastCPU runs the case cpuRetries more times and returns the least CPU time seen.
-func leastCPU(bin, path string, first time.Duration) (time.Duration, error) {
-	least := first
-	for range cpuRetries {
-		r, err := runDoctor(bin, path)
-		if err != nil {
-			return 0, err
-		}
-		least = min(least, r.CPU)
-	}
-	return least, nil
 }
 
 func firstLine(s string) string {
