@@ -16,21 +16,15 @@ func stripPrefixedGutters(text string) string {
 	if !prefixedGutterHint(text) {
 		return text
 	}
-	var b strings.Builder
-	last, changed := 0, false
+	out := textCuts{text: text}
 	type cut struct{ from, to int }
 	var run []cut
 	var runPrefix string
 	next := 1
 	flush := func() {
 		if len(run) >= 3 {
-			if !changed {
-				b.Grow(len(text))
-				changed = true
-			}
 			for _, c := range run {
-				b.WriteString(text[last:c.from])
-				last = c.to
+				out.cut(c.from, c.to)
 			}
 		}
 		run, next, runPrefix = run[:0], 1, ""
@@ -66,11 +60,7 @@ func stripPrefixedGutters(text string) string {
 		pos = end + 1
 	}
 	flush()
-	if !changed {
-		return text
-	}
-	b.WriteString(text[last:])
-	return b.String()
+	return out.result()
 }
 
 // prefixedGutterHint: some "1. " stands behind a form's prefix at its line's start.

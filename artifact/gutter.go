@@ -35,9 +35,7 @@ func gutterHint(text string) bool {
 // start) is numbered 1 by gutterOf: no run starts before it, so the lines before it are
 // kept as they are without being read.
 func stripGuttersFrom(text string, from int) string {
-	var b strings.Builder
-	last := 0 // bytes of text before last are written to b (or not yet, when b is empty)
-	changed := false
+	out := textCuts{text: text}
 	type gl struct {
 		start, cut int // the line's start and where its text after the gutter starts
 	}
@@ -47,13 +45,8 @@ func stripGuttersFrom(text string, from int) string {
 	glued := false // a column's run ends on the line its last number is glued to
 	flush := func() {
 		if style == '#' && glued && len(run) >= 2 || style != '#' && len(run) >= 3 && (style == '.' || style == '0' || style == '\t' || style == '|' && !tableRun(text, run[0].start, run[len(run)-1].cut) || blankInRun(text, run[0].start, run[len(run)-1].cut)) && !zeroBefore(text, run[0].start, style) {
-			if !changed {
-				b.Grow(len(text))
-				changed = true
-			}
 			for _, g := range run {
-				b.WriteString(text[last:g.start])
-				last = g.cut
+				out.cut(g.start, g.cut)
 			}
 		}
 		run, next, glued = run[:0], 1, false
@@ -113,11 +106,32 @@ func stripGuttersFrom(text string, from int) string {
 		pos = end + 1
 	}
 	flush()
-	if !changed {
-		return text
+	return out.result()
+}
+
+// textCuts rebuilds a text with byte ranges cut out of it, the ranges given in order; a
+// text with no cut is returned as it is, without a copy. The gutter strippers share it.
+type textCuts struct {
+	text string
+	b    strings.Builder
+	last int // text before last is written to b, or not needed when b is empty
+}
+
+// cut drops text[from:to].
+func (t *textCuts) cut(from, to int) {
+	if t.b.Cap() == 0 {
+		t.b.Grow(len(t.text))
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	t.b.WriteString(t.text[t.last:from])
+	t.last = to
+}
+
+func (t *textCuts) result() string {
+	if t.b.Cap() == 0 {
+		return t.text
+	}
+	t.b.WriteString(t.text[t.last:])
+	return t.b.String()
 }
 
 // gutterStarts are a newline and the byte after it that can start a gutter's line
