@@ -23,9 +23,11 @@ import (
 //
 // followed by the task line ("CPU: 0 PID: 1 Comm: x Not tainted 4.4.0 #1", 2.6's "Pid: 1,
 // comm: x Not tainted 2.6.32 #1", 6.11+'s "CPU: 3 UID: 1000 PID: 4108 Comm: x"), the call trace (calltrace.go) and the show_mem dump
-// (showmem.go).
+// (showmem.go). No mode holds a '[': one after the mode is the next record's dmesg stamp,
+// glued on where a paste lost its newlines ("mode:0x20[2662122.262119] Pid: 0, comm: ...",
+// fix57c), and ends the mode.
 var (
-	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s\[]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
 	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask. The full

@@ -1170,6 +1170,13 @@ func (d *doc) stated() {
 	}
 	d.statedSizes(sub)
 	d.statedSlab(sub)
+	if allocOrder < 0 {
+		if o, no, s, ok := d.subjectAllocOrder(); ok { // fix57c_subjectalloc.go
+			allocOrder, allocLine, allocSentence, allocHow = o, no, s, "as the mail's subject names it"
+		} else if o, no, s, ok := d.proseOrderENOMEM(); ok { // fix57c_orderenomem.go
+			allocOrder, allocLine, allocSentence, allocHow = o, no, s, "as stated, failing with ENOMEM until the caches were dropped"
+		}
+	}
 	if allocOrder >= 0 && !d.hasAllocFailure() && rxBufSize == 0 {
 		d.statedAllocFailure(allocOrder, allocLine, allocSentence, allocHow)
 	}

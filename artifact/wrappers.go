@@ -29,11 +29,15 @@ import (
 //	"s1:  [  4]   0.00-1.00   sec ..."                        iperf3 --title's prefix
 //	"2021-03-23T09:39:07.5366581Z ..."                        a CI runner's raw log (GitHub
 //	                                                          Actions, Azure Pipelines)
+//	"1 Time(s): ...", "   ...:  2 Time(s)"                    a logwatch summary's count
 //
 // Each form is ruled out by its first bytes: it runs on every line.
 func stripLogWrappers(s string, l *Line) string {
 	if len(s) < 8 {
 		return s
+	}
+	if t, ok := stripLogwatchCount(s); ok {
+		return stripLogWrappers(t, l) // a logwatch summary's count (fix57c_logwatch.go)
 	}
 	switch c := s[0]; {
 	case c == '{':
