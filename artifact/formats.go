@@ -142,6 +142,10 @@ var formats = []format{
 	{kind: KindContainerMem, detect: isKubectlTopFiltered, parse: (*doc).tryKubectlTopFiltered}, // fix41a
 	{kind: KindContainerMem, detect: isDockerStatsBareRow, parse: (*doc).tryDockerStatsBare},    // fix47b
 	{kind: KindVMStat, first: []string{"procs", "r", "--procs--", "--time--"}, parse: (*doc).tryVMStat, claims: true},
+	// A results table of each run's swap-in and swap-out totals in KB (swaptotals.go).
+	{kind: KindStated, detect: isSwapTotalsHeader, parse: (*doc).trySwapTotals},
+	// atop's screen: its ATOP header and MEM, SWP, PAG lines (atop.go).
+	{kind: KindAtop, first: []string{"ATOP", "MEM", "SWP", "PAG"}, detect: isAtopMemLine, parse: (*doc).tryAtop},
 	// vmstat -s under pl_PL: its labels before the figures (vmstat_s_locales.go).
 	{kind: KindVMStatS, first: []string{"Pamięć", "Pam.", "Obszar"}, parse: (*doc).tryVMStatS},
 	// inxi's swap rows and RAM line, before top's and free's "Mem:" and "Swap:" (inxi.go).

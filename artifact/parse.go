@@ -78,6 +78,7 @@ const (
 	KindSlabinfo     = "slabinfo"        // /proc/slabinfo (slabinfo.go)
 	KindOOMSlabInfo  = "oom_slab_info"   // an OOM report's "Unreclaimable slab info:" table (oomslab.go)
 	KindAllocStall   = "alloc_stall"     // "page allocation stalls for Nms" (allocstall.go)
+	KindAtop         = "atop"            // atop's MEM, SWP and PAG lines (atop.go)
 	KindEarlyoom     = "earlyoom"        // earlyoom's "mem avail: N of N MiB" (earlyoom.go)
 	KindVSCodeMemory = "vscode_memory"   // VS Code's system info "Memory (System)" (vscodesysinfo.go)
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)

@@ -2381,8 +2381,9 @@ func (d *doc) titleUnder(crumbed bool) (proseLine, bool) {
 		return proseLine{}, false
 	}
 	p := d.proseLines[0]
-	if p.no == 1 && len(d.proseLines) > 1 && chatAuthorLine(p.text) {
-		p = d.proseLines[1] // the message under a chat's author line
+	pasteAuthor := p.no == 1 && pastebinAuthorHeader(d.wholeText())
+	if p.no == 1 && len(d.proseLines) > 1 && (chatAuthorLine(p.text) || pasteAuthor) {
+		p = d.proseLines[1] // the message under a chat's author line, a paste's title under its author
 	}
 	crumbs := 0 // the lines of a tracker's breadcrumb above the heading (trackerCrumbs)
 	if crumbed {
@@ -2398,7 +2399,7 @@ func (d *doc) titleUnder(crumbed bool) (proseLine, bool) {
 	for no := 1; no <= p.no+1; no++ {
 		line, after, found := strings.Cut(rest, "\n")
 		line = strings.TrimRight(line, "\r")
-		if no < p.no && no > crumbs && !titleBlank(line) && !(no == 1 && (fenceOpener(line) || chatAuthorLine(line))) {
+		if no < p.no && no > crumbs && !titleBlank(line) && !(no == 1 && (fenceOpener(line) || chatAuthorLine(line) || pasteAuthor)) {
 			return proseLine{}, false // a line of another kind stands above it
 		}
 		if no == p.no+1 {

@@ -33,6 +33,9 @@ type VMStatTable struct {
 	Procps   string    `json:"procps"`              // "2.x" (w column) or "3.x"
 	Note     string    `json:"note,omitempty"`
 	Label    string    `json:"label,omitempty"`
+	// DelaySec is the delay of the `vmstat N` command line directly above the table: each
+	// row after the first is a mean over that many seconds (0: not stated).
+	DelaySec int `json:"delay_s,omitempty"`
 	rowLines []int
 	first    int
 	last     int
@@ -215,6 +218,10 @@ func (tb *VMStatTable) samples() []model.Sample {
 		if mem.Len() > 0 {
 			s.MemInfo = mem
 		}
+		if tb.DelaySec > 0 && r > 0 {
+			// The first row of a `vmstat N` run is the average since boot.
+			s.Rates[model.RateIntervalSec] = float64(tb.DelaySec)
+		}
 		if r < len(tb.Times) && tb.TimeZone == "UTC" {
 			if t, err := time.Parse("2006-01-02 15:04:05", tb.Times[r]); err == nil {
 				s.Time = t
@@ -247,10 +254,41 @@ func (d *doc) tryVMStat(i int) int {
 	if prev := strings.TrimSpace(strings.Trim(label, "#$ ")); strings.HasSuffix(prev, "vmstat 1") || strings.Contains(prev, "vmstat ") && strings.HasPrefix(prev, "vmstat") {
 		tb.Note = "the vmstat command line directly precedes the table: its first row may be the average since boot"
 	}
+	tb.DelaySec = vmstatDelay(label)
 	d.segSeq++
 	d.addSamples(KindVMStat, label, tb.first, tb.last, tb.samples())
 	d.addArtifact(KindVMStat, tb.first, tb.last, tb)
 	return n
+}
+
+// vmstatDelay is the delay of a vmstat command line ("$ vmstat 10", "vmstat -w 5 3",
+// "vmstat -S M 10"): its first number after the options, 0 when the line is none or
+// states none. -S and -p take an argument; -s, -d, -D and -m print no interval table.
+func vmstatDelay(label string) int {
+	if k := strings.LastIndex(label, " / "); k >= 0 {
+		label = label[k+3:] // the line just above the table (label joins two lines)
+	}
+	fs := fields(strings.TrimSpace(strings.Trim(label, "#$ ")))
+	if len(fs) < 2 || fs[0] != "vmstat" {
+		return 0
+	}
+	for k := 1; k < len(fs); k++ {
+		f := fs[k]
+		switch {
+		case f == "-S" || f == "-p" || f == "--unit" || f == "--partition":
+			k++
+		case strings.HasPrefix(f, "-"):
+			if strings.ContainsAny(strings.TrimLeft(f, "-"), "sdDm") && !strings.HasPrefix(f, "--") {
+				return 0
+			}
+		default:
+			if n, ok := atoi(f); ok && n > 0 && n < 86400 {
+				return int(n)
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // vmstatDefaultColumns are procps 3.x's columns, for rows pasted without their header:

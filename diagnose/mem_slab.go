@@ -219,13 +219,24 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 				return NotChecked("%s %s in the report at %s but the memory size is unknown", name, memKB(slabKB), memEventSource(e))
 			}
 			share := float64(slabKB) / float64(total)
-			if share < sunreclaimWarnShare || combined {
+			if share < sunreclaimWarnShare {
 				return Healthy("%s %s = %.1f%% of memory at %s (%s)", name, memKB(slabKB), 100*share, d.at, memEventSource(e))
 			}
-			return Fired(Finding{Severity: Warning, Title: "unreclaimable slab was large at " + d.at,
+			sev, title := Warning, "unreclaimable slab was large at "+d.at
+			expl := "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations."
+			facts := Facts{Memory: MemoryAll, Share: share}
+			if combined {
+				// Before 2.6.19 the report's one "slab:" figure holds the reclaimable caches
+				// too: an upper bound of the unreclaimable part, so it is named, not weighed,
+				// and it carries no share to make it the failure's cause (fix57b: it was
+				// called healthy at any share).
+				sev, title, facts = Info, fmt.Sprintf("slab held %.0f%% of memory at %s", 100*share, d.at), Facts{}
+				expl += " This kernel prints reclaimable and unreclaimable slab as one figure (the split came in 2.6.19), so the unreclaimable part is at most this: dentry and inode caches are reclaimable and are in it."
+			}
+			return Fired(Finding{Severity: sev, Title: title,
 				Evidence:    []Evidence{{What: name + " in " + where, Value: fmt.Sprintf("%d pages = %s, %.1f%% of memory", pages, memKB(slabKB), 100*share), Source: memEventSource(e)}},
-				Explanation: "Unreclaimable slab narrows the memory reclaim can free for the receive path's atomic allocations.",
-				Facts:       Facts{Memory: MemoryAll, Share: share}})
+				Explanation: expl,
+				Facts:       facts})
 		}
 		if low <= 0 {
 			return NotChecked("%s %s in the report at %s but the lowmem size is unknown", name, memKB(slabKB), memEventSource(e))

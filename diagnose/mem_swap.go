@@ -52,6 +52,10 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		// counts as the samples the rule asks for (weighStated keeps it below critical).
 		// So does a tool's mean over a whole run (an LKP table's vmstat.swap.so).
 		stated bool
+		// spanSec: the seconds a pasted row is a mean over (a `vmstat 10` row, fix57b): a
+		// rate held over at least swapMinSamples seconds counts as that many samples, as
+		// two one-second samples would (model.RateIntervalSec).
+		spanSec float64
 	}
 	var pts []pt
 	// readIn/readOut: samples whose swap-in or swap-out rate was read; a missing direction
@@ -72,6 +76,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		}
 		src := sampleSource(&tl.Samples[i], "")
 		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0, stated: strings.Contains(src, StatedMark) || strings.Contains(src, model.RunMeanMark)}
+		p.spanSec, _ = r.Get(model.RateIntervalSec)
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
 		tx, okTx := r.Get(model.RateTxBytesPerSec)
 		if okRx || okTx {
@@ -103,12 +108,12 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		busyWhy = fmt.Sprintf("≥ %.0f%% of the %.0f MB/s link", 100*swapNetBusyShare, linkBps/1e6)
 	}
 	var warnN, warnShown, critN, busyN, netKnown, churnN int
-	peak, peakIdx := 0.0, -1
+	peak, peakIdx, peakSpan := 0.0, -1, 0.0
 	var sum float64
 	for _, p := range pts {
 		sum += p.swapKBs
 		if p.swapKBs > peak || peakIdx < 0 {
-			peak, peakIdx = p.swapKBs, p.i
+			peak, peakIdx, peakSpan = p.swapKBs, p.i, p.spanSec
 		}
 		if p.hasNet {
 			netKnown++
@@ -117,7 +122,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 			churnN++
 		}
 		weight := 1
-		if p.stated {
+		if p.stated || p.spanSec >= swapMinSamples {
 			weight = swapMinSamples
 		}
 		if p.swapKBs >= swapWarnKBPerSec {
@@ -153,6 +158,9 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		src = seg
 	}
 	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnShown, len(pts), swapWarnKBPerSec), Source: src}}
+	if peakSpan >= swapMinSamples {
+		ev[0].Value += fmt.Sprintf("; each row is a mean over %.0f s (the vmstat command's delay), so a row at the rate counts as the %d samples the rule asks for", peakSpan, swapMinSamples)
+	}
 	if churning {
 		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in within the same sample in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})
 	}

@@ -19,20 +19,24 @@ func (r Rates) Get(key string) (float64, bool) { v, ok := r[key]; return v, ok }
 // Rate keys. Names say the unit. Live and recorded timelines compute them from counters;
 // pasted vmstat and top rows fill the ones their tools print.
 const (
-	RateCtxtPerSec           = "ctxt_per_sec"
-	RateIntrPerSec           = "intr_per_sec"
-	RateCPUUserPct           = "cpu_user_pct" // user + nice
-	RateCPUSystemPct         = "cpu_system_pct"
-	RateCPUIdlePct           = "cpu_idle_pct"
-	RateCPUIOWaitPct         = "cpu_iowait_pct"
-	RateCPUIRQPct            = "cpu_irq_pct"
-	RateCPUSoftIRQPct        = "cpu_softirq_pct"
-	RateCPUStealPct          = "cpu_steal_pct"
-	RateRunnable             = "procs_runnable" // gauge: vmstat r, procs_running
-	RateBlocked              = "procs_blocked"  // gauge: vmstat b
-	RateSwapInKBPerSec       = "swap_in_kb_per_sec"
-	RateSwapOutKBPerSec      = "swap_out_kb_per_sec"
-	RateBlockInPerSec        = "block_in_per_sec" // vmstat bi (1 KiB blocks/s in procps)
+	RateCtxtPerSec      = "ctxt_per_sec"
+	RateIntrPerSec      = "intr_per_sec"
+	RateCPUUserPct      = "cpu_user_pct" // user + nice
+	RateCPUSystemPct    = "cpu_system_pct"
+	RateCPUIdlePct      = "cpu_idle_pct"
+	RateCPUIOWaitPct    = "cpu_iowait_pct"
+	RateCPUIRQPct       = "cpu_irq_pct"
+	RateCPUSoftIRQPct   = "cpu_softirq_pct"
+	RateCPUStealPct     = "cpu_steal_pct"
+	RateRunnable        = "procs_runnable" // gauge: vmstat r, procs_running
+	RateBlocked         = "procs_blocked"  // gauge: vmstat b
+	RateSwapInKBPerSec  = "swap_in_kb_per_sec"
+	RateSwapOutKBPerSec = "swap_out_kb_per_sec"
+	RateBlockInPerSec   = "block_in_per_sec" // vmstat bi (1 KiB blocks/s in procps)
+	// RateIntervalSec is not a rate: the seconds a pasted row's rates are a mean over, when
+	// the text states it (the delay of the `vmstat N` command line above the table; fix57b).
+	// A row that is a mean over N seconds weighs as N one-second samples of its rate.
+	RateIntervalSec          = "interval_sec"
 	RateBlockOutPerSec       = "block_out_per_sec"
 	RatePgscanKswapdPerSec   = "pgscan_kswapd_per_sec"
 	RatePgscanDirectPerSec   = "pgscan_direct_per_sec"
