@@ -295,6 +295,8 @@ func (d *doc) stated() {
 	// Red Hat solution) names a symptom for every system its Environment lists: its title
 	// "kswapd is using a lot of CPU cycles" and its Cause are no statement about this host (891).
 	kbArticle := vendorKBArticle(d.proseLines)
+	// The prose names a listener (somaxconn, a backlog): statedListenRecvQ's context.
+	listenerText := proseNamesListener(d.proseLines)
 	var rxBufSize int64 // a receive buffer's size stated beside a lack of contiguous memory
 	var rxBufLine int
 	allocOrder, allocLine, allocSentence, allocHow := -1, 0, "", "" // page allocation failures stated with their order
@@ -875,6 +877,10 @@ func (d *doc) stated() {
 		// Environment names, not one host's counters (as for kswapd above).
 		statedListenRising(para, func(w ...string) bool { return !kbArticle && has(w...) }, lineAt, func(no int, sentence string) {
 			addHostDrop(model.RateStatedListenRising, 1, no, sentence)
+		})
+		// A listener's accept queue stated full by its Recv-Q (statedlisten.go, fix57a).
+		statedListenRecvQ(para, func(w ...string) bool { return !kbArticle && has(w...) }, listenerText, lineAt, func(no int, sentence string) {
+			addHostDrop(model.RateStatedAcceptQueueFull, 1, no, sentence)
 		})
 		// dropwatch's line quoted in a code span, its drops at the UDP socket queue (dropwatch.go).
 		if has(" drops at ") {

@@ -38,13 +38,19 @@ type counterAlarm struct {
 var (
 	listenAlarm  = counterAlarm{model.RateStatedListenAlarmSec, model.RateStatedListenDropsPerSec}
 	softnetAlarm = counterAlarm{model.RateStatedSoftnetDropAlarmSec, model.RateStatedSoftnetDroppedPerSec}
+	// fix57a: tcp_listen.conf's 1m_tcp_syn_queue_cookies and 1m_tcp_syn_queue_drops on
+	// ip.tcp_syn_queue, "lookup: average -60s unaligned absolute of TCPReqQFullDoCookies"
+	// (TCPReqQFullDrop): SYNs that met a listener's full SYN queue, per second over the
+	// minute ("sum -60s", the minute's count, before netdata PR #7250, 2019): a notification
+	// quotes it as "ip.tcp_syn_queue (tcp), 1m tcp syn queue cookies = 2 cookies".
+	synQueueAlarm = counterAlarm{model.RateStatedSynQueueAlarmSec, model.RateStatedSynQueuePerSec}
 )
 
 var (
 	// The alarm by its id or its summary (the id with spaces, as alarm-notify.sh's e-mail
 	// prints it): a window prefix ("1m", "1hour", "10min"), then the name; the value after
 	// " = " when the notification quotes it.
-	reNetdataCounterAlarm = lazyre.New(`(?i)\b(\d+)\s?(s|sec|m|min|h|hour)[ _](?:ipv4[ _])?(tcp[ _]listen[ _](?:drops|overflows)|tcp[ _]accept[ _]queue[ _](?:drops|overflows)|netdev[ _]backlog[ _]exceeded)\b(?:` + "[`'\"]?" + `\s{0,3}=\s*(\d+(?:\.\d+)?)\b)?`)
+	reNetdataCounterAlarm = lazyre.New(`(?i)\b(\d+)\s?(s|sec|m|min|h|hour)[ _](?:ipv4[ _])?(tcp[ _]listen[ _](?:drops|overflows)|tcp[ _]accept[ _]queue[ _](?:drops|overflows)|tcp[ _]syn[ _]queue[ _](?:drops|cookies)|netdev[ _]backlog[ _]exceeded)\b(?:` + "[`'\"]?" + `\s{0,3}=\s*(\d+(?:\.\d+)?)\b)?`)
 	// An alarm on the chart that holds only those counters ("netdata alarms
 	// (ipv4.tcplistenissues)", "alerts on ip.tcp_accept_queue"). The chart is in packets/s,
 	// and netdata's proc.plugin (proc_net_netstat.c, do_tcpext_listen "auto") creates it only
@@ -58,7 +64,7 @@ var (
 	reAlarmCleared = lazyre.New(`(?i)\b(?:clear(?:ed)?|recovered|back\s+to\s+normal)\b`)
 	// counterAlarmWord: a word every match of the two regexps holds, lower-case letters only
 	// (containsFoldASCII folds letters alone: no '_').
-	counterAlarmWord = []string{"listen", "accept", "netdev"}
+	counterAlarmWord = []string{"listen", "accept", "netdev", "syn"}
 )
 
 // statedAlarm is one alarm the text says fired, with the keys it states.
@@ -86,6 +92,8 @@ func counterAlarmsIn(para string) []statedAlarm {
 		a := statedAlarm{alarm: listenAlarm, window: window, pos: m[0], end: m[1]}
 		if strings.HasPrefix(name, "netdev") {
 			a.alarm = softnetAlarm
+		} else if strings.Contains(name, "syn") {
+			a.alarm = synQueueAlarm
 		}
 		sentence := sentenceAround(para, m[0], m[1])
 		if m[8] >= 0 {

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -135,4 +136,109 @@ func lineBefore(para string, p int, lineAt func(int) int) string {
 		q--
 	}
 	return para[q:p]
+}
+
+// A listener's accept queue stated full by its Recv-Q (fix57a). On a LISTEN socket ss prints
+// the accept queue's length as Recv-Q and its limit, the listen() backlog capped by
+// net.core.somaxconn, as Send-Q (inet_diag: idiag_rqueue = sk_ack_backlog, idiag_wqueue =
+// sk_max_ack_backlog); the kernel drops the next completed handshake once the first reaches
+// the second (sk_acceptq_is_full, counted in ListenOverflows), as fullAcceptQueues judges an
+// ss table. Two forms of the author's own observation:
+//   - the figures: "ss -lnt 看到端口9091 Recv-Q达到129 超出backlog的值128" (Recv-Q reached 129,
+//     over the backlog's 128), "Recv-Q 129 above Send-Q 128", "accept queue 129/128": read when
+//     the queue is at or above the limit;
+//   - the queue piling up, in a text about a listener (somaxconn, a backlog, listen, the
+//     accept queue named in it): "Recv-Q が溜まっており" (Recv-Q had piled up), "Recv-Q堆积",
+//     "the Recv-Q of the listening socket piled up".
+//
+// Not read: a question, a condition or advice ("Recv-Qが溜まっている場合は", "if Recv-Q piles
+// up, raise somaxconn", "如果Recv-Q堆积"), a negation, and a Recv-Q below its limit ("Recv-Q 0,
+// Send-Q 128") or one named with no figure of its limit ("Recv-Q approaching the backlog limit
+// (128)"): a guide's words.
+var (
+	reStatedRecvQOver = lazyre.New(`(?i)\bRecv-?Q\b[^\d\n。；;!?？]{0,20}?(\d+)[^\d\n。；;!?？]{0,30}?(?:backlog|Send-?Q|somaxconn)[^\d\n。；;!?？]{0,12}?(\d+)` +
+		`|(?:\baccept|全连接|全連接)\s*(?:queue|队列|隊列|キュー)\s*(?:is\s+|at\s+|=\s*|:\s*)?(\d+)\s*/\s*(\d+)\b`)
+	reStatedRecvQPiled = lazyre.New(`(?i)\bRecv-?Q\b[^。！？!?\n]{0,12}?(?:が|は|都|也)?\s*(?:溜ま(?:って|り|った|る)|貯ま(?:って|り|った)|堆积|積壓|积压|堆積|满了|已满|打满|いっぱい)` +
+		`|\bRecv-?Q\b[^.;!?\n]{0,40}?\b(?:pil(?:ed|ing|es)\s+up|built\s+up|building\s+up|(?:is|was|were|got|gets|getting)\s+full|filled\s+up|filling\s+up|maxed\s+out)\b`)
+	reRecvQListenerWords = []string{"somaxconn", "backlog", "listen", "accept queue", "全连接", "全連接", "半连接", "接続待ち"}
+	reRecvQNotStated     = lazyre.New(`(?i)(?:场合|場合|なら|ならば|时候|時は|吗|嗎|か[?？]?$|\bwhether\b|\bnot\b|\bnever\b|没有|沒有|ていない|ていません|如果|若|假如)`)
+)
+
+// statedListenRecvQ reads the statements of a prose paragraph that a listener's accept queue
+// was full by its Recv-Q (above) and emits the line and sentence of each. listener says the
+// text is about a listening socket (somaxconn, a backlog named in it).
+func statedListenRecvQ(para string, has func(...string) bool, listener bool, lineAt func(int) int, emit func(no int, sentence string)) {
+	if !has("recv-q", "recvq", "recv_q", "accept", "全连接", "全連接") {
+		return
+	}
+	stated := func(a, b int) (string, bool) {
+		// The sentence within the match's own line: a paragraph joins its lines with
+		// spaces, and a Japanese memo's lines often end without a 。.
+		lead := lineBefore(para, a, lineAt)
+		if k := strings.LastIndexAny(lead, "。！？!?"); k >= 0 {
+			lead = lead[k:]
+			_, size := utf8.DecodeRuneInString(lead)
+			lead = lead[size:]
+		}
+		if k := strings.LastIndex(lead, ". "); k >= 0 {
+			lead = lead[k+2:]
+		}
+		tail := para[b:]
+		for e := 0; e < len(tail); e++ {
+			if lineAt(b+e) != lineAt(b) {
+				tail = tail[:e]
+				break
+			}
+		}
+		if k := strings.IndexAny(tail, "。！？!?"); k >= 0 {
+			tail = tail[:k]
+		}
+		if k := strings.Index(tail, ". "); k >= 0 {
+			tail = tail[:k]
+		}
+		sentence := strings.TrimSpace(lead + para[a:b] + tail)
+		if conditionLead(lead) || reHypothetical.MatchString(sentence) || listenQuestion(sentence, para[b:]) ||
+			reRecvQNotStated.MatchString(sentence) {
+			return "", false
+		}
+		return sentence, true
+	}
+	for _, m := range submatches(true, reStatedRecvQOver, para) {
+		g := m[2:6]
+		if g[0] < 0 {
+			g = m[6:10]
+		}
+		n, _ := strconv.Atoi(para[g[0]:g[1]])
+		lim, _ := strconv.Atoi(para[g[2]:g[3]])
+		if lim <= 0 || n < lim {
+			continue
+		}
+		if sentence, ok := stated(m[0], m[1]); ok {
+			emit(lineAt(m[0]), sentence)
+			return
+		}
+	}
+	if !listener && !has(reRecvQListenerWords...) {
+		return
+	}
+	for _, m := range submatches(true, reStatedRecvQPiled, para) {
+		if sentence, ok := stated(m[0], m[1]); ok {
+			emit(lineAt(m[0]), sentence)
+			return
+		}
+	}
+}
+
+// proseNamesListener: the text's prose names a listener's queue or its limit (somaxconn, a
+// backlog, listen), the context in which a Recv-Q that piles up is an accept queue's.
+func proseNamesListener(ls []proseLine) bool {
+	for _, l := range ls {
+		t := strings.ToLower(l.text)
+		for _, w := range reRecvQListenerWords {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -46,6 +46,20 @@ var (
 		`|\budp\s+(?:receive\s+)?errors\b[` + "`" + `'"]?\s*(?:at|of|peak(?:ing)?\s+at|reach(?:ed|ing)?|around|about|:|=|~)\s*(?:about\s+|around\s+|~)?(\d+(?:[.,]\d+)?)\s*(k)?\s*(?:events?|errors?)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b)`)
 )
 
+// fix57a: UDP loss the author says a larger socket receive buffer cured, the outcome that
+// names the overflow when no counter is pasted (a 2.4 kernel has no RcvbufErrors): "The UDP
+// packet loss went away by setting the rmem_max and rmem_default in /proc/sys/net/core",
+// "raising net.core.rmem_max fixed the UDP drops". A datagram that finds its socket's
+// receive queue at sk_rcvbuf is dropped there (__udp_enqueue_schedule_skb, net/ipv4/udp.c;
+// sock_queue_rcv_skb in 2.4), above the NIC, so /proc/net/dev stays clean; a larger
+// rmem_default (or SO_RCVBUF up to rmem_max) is what removes it. Not read: a negation ("did
+// not fix", "is not gone"), a possibility or advice ("increasing rmem_max may fix UDP loss").
+var reStatedUDPLossCured = lazyre.New(`(?i)\budp\s+(?:packet\s+|datagram\s+)?(?:loss|drops?|dropping)\s+(?:went\s+away|disappeared|vanished|stopped|ceased|(?:is|was|were|are)\s+(?:gone|fixed|solved|resolved|eliminated)|(?:has|have)\s+(?:gone(?:\s+away)?|disappeared|stopped))\b[^.;!?]{0,30}?\b(?:by|after|when|once)\s+(?:we\s+|i\s+)?(?:setting|increasing|raising|bumping|enlarging|set|increased|raised|bumped|enlarged)\b(?:[^.;!?]|\.\S){0,40}?\.?(?:\brmem_(?:max|default)\b|\bso_rcvbuf\b|\brcvbuf\b|\breceive\s+buffers?\b)` +
+	`|\b(?:setting|increasing|raising|bumping|enlarging|increased|raised|bumped|enlarged)\s+(?:[^.;!?]|\.\S){0,40}?\.?(?:\brmem_(?:max|default)\b|\bso_rcvbuf\b|\brcvbuf\b|\breceive\s+buffers?\b)(?:[^.;!?]|\.\S){0,40}?\b(?:fixed|solved|resolved|cured|eliminated|removed|stopped)\s+(?:the\s+|our\s+|my\s+|all\s+)?udp\s+(?:packet\s+|datagram\s+)?(?:loss|drops)\b`)
+
+// reCuredNegated: a negation inside the cure's words ("raising rmem_max has not fixed").
+var reCuredNegated = lazyre.New(`(?i)\b(?:not|never|no|didn't|doesn't|hasn't|haven't|wasn't|isn't)\b|n't\b`)
+
 // proseNamesRcvbuf: a prose line of the text (its title too) names Udp RcvbufErrors.
 func (d *doc) proseNamesRcvbuf() bool {
 	for _, p := range d.proseLines {
@@ -95,6 +109,16 @@ func (d *doc) statedUDPLoss(para string, has func(...string) bool, lineAt func(i
 				continue
 			}
 			emit(model.RateStatedUDPRcvbufRising, 1, lineAt(m[0]), sentence)
+		}
+	}
+	if has("udp") && has("rmem", "rcvbuf", "receive buffer") {
+		for _, m := range submatches(true, reStatedUDPLossCured, para) {
+			match := para[m[0]:m[1]]
+			sentence := sentenceAround(para, m[0], m[1])
+			if hypotheticalUpTo(sentence, match) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || reCuredNegated.MatchString(match) {
+				continue
+			}
+			emit(model.RateStatedUDPLossCuredByRcvbuf, 1, lineAt(m[0]), sentence)
 		}
 	}
 	if has("udp") && has("%") && has("drop", "loss") && d.proseRaisesRcvbuf() {

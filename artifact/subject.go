@@ -51,6 +51,10 @@ var (
 		`|\bi(?:'m|\s+am)\s+(?:getting|seeing|hitting)\b|\b(?:i|we)\s+(?:(?:constantly|repeatedly|always|often)\s+)?(?:get|see|got|saw|noticed|found|encountered|hit|ran\s+into)\b` +
 		`|\b(?:dmesg|syslog|kern\.log|messages|journal|logs?|console)\s+(?:(?:constantly|repeatedly|always)\s+)?(?:shows?|showed|says|said|prints?|printed|reports?|reported|has|had|contains?|contained)\b` +
 		`|\b(?:constantly|repeatedly|continuously)\s+(?:printing|prints|printed|showing|shows|logging|logs|logged|reporting)\b` +
+		// fix57a: the author's past report of what the log held ("In /var/log/kern.log there
+		// were errors \"TCP: out of memory\""); the past tense is the author's, a guide's
+		// voice is the present ("there are errors like ...").
+		`|\bthere\s+(?:were|was|have\s+been|had\s+been)\s+(?:(?:many|lots\s+of|a\s+lot\s+of|several|multiple|some|numerous|plenty\s+of|tons\s+of|frequent|repeated)\s+)?(?:(?:kernel|tcp)\s+)?(?:errors?|messages?|warnings?|entries)\b` +
 		`|一直|总是?出现|不断|频繁|反复|大量|日志(?:里|中)?(?:出现|有|报|显示)|报错`)
 	// "The kernel logs \"TCP: out of memory ...\" every few seconds", "the node printed ..."
 	// (h31c): the host or its kernel as the subject of a printing verb right before the

@@ -350,57 +350,128 @@ func synFloodPorts(recs []model.LogRecord) string {
 	return s
 }
 
-// listenStated judges a monitoring agent's alarm on TcpExt ListenDrops or ListenOverflows
-// that the text says fired (artifact/statedalarm.go: Netdata's 1m_tcp_accept_queue_drops,
-// formerly 1m_ipv4_tcp_listen_drops, averages the counter's growth per second over a
-// minute) when no counter is read: the counter grew in the alarm's window, so listeners
-// dropped handshakes. A rate at or above the rule's line is said; the registry keeps a
-// stated finding below critical either way.
+// listenStated judges a monitoring agent's listen-queue alarm that the text says fired
+// (listenAlarms), when no counter is read; else the facts the text states (listenStatedRising).
 func listenStated(tl *model.Timeline) (Result, bool) {
-	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(model.RateStatedListenAlarmSec); return ok })
-	if s == nil {
-		return listenStatedRising(tl)
-	}
-	v := "the alarm fired: the counter grew in its window (the value is not in the text)"
-	if r := s.Rates[model.RateStatedListenDropsPerSec]; r > 0 {
-		v = fmt.Sprintf("%.3g/s", r)
-		if r < listenCriticalPerSec {
-			v += fmt.Sprintf(" (about one every %.0f s)", 1/r)
+	for _, a := range listenAlarms {
+		if s := alarmSample(tl, a.windowKey); s != nil {
+			return statedWarning(s, a.title, a.what, alarmValue(s, a.rateKey, a.windowKey, a.windowFmt, a.rate), a.why)
 		}
 	}
-	if w := s.Rates[model.RateStatedListenAlarmSec]; w > 0 {
-		v += fmt.Sprintf(", averaged over the alarm's window of %s", alarmWindow(w))
-	}
-	return Fired(Finding{
-		Severity: Warning,
-		Title:    "listening sockets dropped connection attempts (a monitoring alarm on TcpExt ListenDrops/ListenOverflows fired)",
-		Evidence: []Evidence{{What: "TcpExt ListenDrops/ListenOverflows growth (a Netdata listen-queue alarm)", Value: v, Source: sampleSource(s, "the text")}},
-		Explanation: "The alarm computes the growth of the kernel's listen-queue counters over its window, so a raised " +
+	return listenStatedRising(tl)
+}
+
+// listenAlarms are Netdata's listen-queue alarms (artifact/statedalarm.go), each computed
+// over a window of its counters' growth, so one that fired says they grew then:
+//   - on TcpExt ListenDrops or ListenOverflows (1m_tcp_accept_queue_drops, formerly
+//     1m_ipv4_tcp_listen_drops, averages the growth per second over a minute): listeners
+//     dropped handshakes. A rate under the rule's line is said with its spacing.
+//   - on TcpExt TCPReqQFullDoCookies or TCPReqQFullDrop (1m_tcp_syn_queue_cookies, _drops;
+//     fix57a): SYNs that found a listener's SYN queue full (tcp_conn_request,
+//     net/ipv4/tcp_input.c: inet_csk_reqsk_queue_is_full, then tcp_syn_flood_action). Netdata
+//     PR #7250 (2019) made its lookup "average" of the per-second growth; it was the window's
+//     "sum" before, so the value is said as the alarm quotes it.
+//
+// A statement, no counter: the registry keeps it below critical either way.
+var listenAlarms = []struct {
+	windowKey, rateKey, windowFmt string
+	rate                          func(float64) string
+	title, what, why              string
+}{
+	{model.RateStatedListenAlarmSec, model.RateStatedListenDropsPerSec, ", averaged over the alarm's window of %s",
+		func(r float64) string {
+			if r < listenCriticalPerSec {
+				return fmt.Sprintf("%.3g/s (about one every %.0f s)", r, 1/r)
+			}
+			return fmt.Sprintf("%.3g/s", r)
+		},
+		"listening sockets dropped connection attempts (a monitoring alarm on TcpExt ListenDrops/ListenOverflows fired)",
+		"TcpExt ListenDrops/ListenOverflows growth (a Netdata listen-queue alarm)",
+		"The alarm computes the growth of the kernel's listen-queue counters over its window, so a raised " +
 			"alarm says listeners dropped handshakes then (tcp_listendrop, net/ipv4/tcp_ipv4.c; a full accept queue " +
 			"counts ListenOverflows too). Whether the accept queue was full, and which listener, needs `nstat -az " +
-			"TcpExtListenOverflows TcpExtListenDrops` twice and `ss -lnt` (Recv-Q against Send-Q).",
+			"TcpExtListenOverflows TcpExtListenDrops` twice and `ss -lnt` (Recv-Q against Send-Q)."},
+	{model.RateStatedSynQueueAlarmSec, model.RateStatedSynQueuePerSec, ", window %s",
+		func(r float64) string {
+			return fmt.Sprintf("alarm value %.3g (per second averaged over the window in Netdata since 2019, the window's count before)", r)
+		},
+		"listening sockets' SYN queues were full (a monitoring alarm on TcpExt TCPReqQFullDoCookies/TCPReqQFullDrop fired)",
+		"TcpExt TCPReqQFullDoCookies/TCPReqQFullDrop growth (a Netdata SYN-queue alarm)",
+		"The alarm computes the growth of the counters the kernel bumps when a SYN finds the listener's " +
+			"SYN queue full (tcp_conn_request, net/ipv4/tcp_input.c): answered with a SYN cookie when " +
+			"net.ipv4.tcp_syncookies allows, dropped otherwise. The queue's limit is the listener's own backlog " +
+			"(min of listen()'s value and net.core.somaxconn, capped by tcp_max_syn_backlog), so raising somaxconn " +
+			"alone does not help an application that passes a small backlog. `nstat -az TcpExtTCPReqQFullDoCookies " +
+			"TcpExtTCPReqQFullDrop TcpExtListenOverflows` twice and `ss -lnt` say how often and which listener."},
+}
+
+// alarmValue says a stated alarm's value (rate says a quoted one) and its window (in
+// windowFmt's words), or that it fired with no value.
+func alarmValue(s *model.Sample, rateKey, windowKey, windowFmt string, rate func(float64) string) string {
+	v := "the alarm fired: the counter grew in its window (the value is not in the text)"
+	if r := s.Rates[rateKey]; r > 0 {
+		v = rate(r)
+	}
+	if w := s.Rates[windowKey]; w > 0 {
+		v += fmt.Sprintf(windowFmt, alarmWindow(w))
+	}
+	return v
+}
+
+// alarmSample is the last sample holding a stated monitoring alarm's window key.
+func alarmSample(tl *model.Timeline, windowKey string) *model.Sample {
+	return tl.LastWith(func(s *model.Sample) bool { _, ok := s.Rates.Get(windowKey); return ok })
+}
+
+// statedWarning is the warning for what the text states (an alarm that fired, a counter or
+// a queue said to grow or fill): a statement, no counter, so never critical.
+func statedWarning(s *model.Sample, title, what, value, why string) (Result, bool) {
+	return Fired(Finding{
+		Severity:    Warning,
+		Title:       title,
+		Evidence:    []Evidence{{What: what, Value: value, Source: sampleSource(s, "the text")}},
+		Explanation: why,
 	}), true
 }
 
-// listenStatedRising: the author states that TcpExt ListenOverflows or ListenDrops grew, with
-// no figure ("/proc/net/netstatのListenOverflowsやListenDropsの値が増加しています",
-// artifact/statedlisten.go). A sentence is no counter: a warning, with no rate or change.
-func listenStatedRising(tl *model.Timeline) (Result, bool) {
-	s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedListenRising] > 0 })
-	if s == nil {
-		return Result{}, false
-	}
-	return Fired(Finding{
-		Severity: Warning,
-		Title:    "listening sockets dropped connection attempts (the text states that TcpExt ListenOverflows/ListenDrops grew)",
-		Evidence: []Evidence{{What: "TcpExt ListenOverflows/ListenDrops (netstat -s: \"times the listen queue of a socket overflowed\", \"SYNs to LISTEN sockets dropped\")",
-			Value: "the text states that the counters grew; no value is given", Source: sampleSource(s, "the text")}},
-		Explanation: "ListenOverflows counts completed handshakes dropped because the listener's accept queue was full " +
+// listenStatedFlags are the listen-queue facts the text states with no figure, each with its
+// warning: a sentence is no counter or table, so no rate or change.
+//   - the author states that TcpExt ListenOverflows or ListenDrops grew
+//     ("/proc/net/netstatのListenOverflowsやListenDropsの値が増加しています",
+//     artifact/statedlisten.go);
+//   - a listener's accept queue full by its Recv-Q ("ss -lnt 看到端口9091 Recv-Q达到129
+//     超出backlog的值128", "Recv-Q が溜まっており" in a text about somaxconn; fix57a). On a
+//     listener Recv-Q is the accept queue and Send-Q its limit, as fullAcceptQueues reads an
+//     ss table.
+var listenStatedFlags = []struct{ key, title, what, value, why string }{
+	{model.RateStatedListenRising,
+		"listening sockets dropped connection attempts (the text states that TcpExt ListenOverflows/ListenDrops grew)",
+		"TcpExt ListenOverflows/ListenDrops (netstat -s: \"times the listen queue of a socket overflowed\", \"SYNs to LISTEN sockets dropped\")",
+		"the text states that the counters grew; no value is given",
+		"ListenOverflows counts completed handshakes dropped because the listener's accept queue was full " +
 			"(tcp_v4_syn_recv_sock, net/ipv4/tcp_ipv4.c); ListenDrops every segment a listener dropped, overflows included " +
 			"(tcp_listendrop). The text says they grew but gives no figure, so how often is unknown: `nstat -az " +
 			"TcpExtListenOverflows TcpExtListenDrops` twice, a few seconds apart, gives the rate, and `ss -lnt` (Recv-Q " +
-			"against Send-Q) the listener whose queue fills.",
-	}), true
+			"against Send-Q) the listener whose queue fills."},
+	{model.RateStatedAcceptQueueFull,
+		"a listener's accept queue was full (the text states its Recv-Q at its backlog or piled up)",
+		"a listening socket's Recv-Q (its accept queue) against its backlog (Send-Q)",
+		"the text states the queue full; no ss table is given",
+		"On a listening socket ss prints the accept queue's length as Recv-Q and its limit, min(listen()'s " +
+			"backlog, net.core.somaxconn), as Send-Q; once the queue reaches the limit the kernel drops completed " +
+			"handshakes (sk_acceptq_is_full in tcp_v4_syn_recv_sock, counted in TcpExt ListenOverflows) and clients " +
+			"time out or retry. The application does not accept() fast enough, or its backlog is too small: `ss -lnt` " +
+			"and `nstat -az TcpExtListenOverflows TcpExtListenDrops` twice say which listener and how often."},
+}
+
+// listenStatedRising judges the first of listenStatedFlags the text states.
+func listenStatedRising(tl *model.Timeline) (Result, bool) {
+	for _, f := range listenStatedFlags {
+		if s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[f.key] > 0 }); s != nil {
+			return statedWarning(s, f.title, f.what, f.value, f.why)
+		}
+	}
+	return Result{}, false
 }
 
 // alarmWindow says a window in seconds as an alarm's name does ("1 minute", "1 hour").

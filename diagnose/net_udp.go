@@ -134,7 +134,7 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 			s.Rates[model.RateStatedUDPRcvbufDropPct] > 0 || s.Rates[model.RateStatedUDPRcvbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSkmemDrops] > 0 || s.Rates[model.RateStatedUDPSndbufRising] > 0 ||
 			s.Rates[model.RateStatedUDPSocketDrops] > 0 || s.Rates[model.RateStatedUDPRcvbufObtained] > 0 ||
-			s.Rates[model.RateStatedUDPDropwatchDrops] > 0
+			s.Rates[model.RateStatedUDPDropwatchDrops] > 0 || s.Rates[model.RateStatedUDPLossCuredByRcvbuf] > 0
 	})
 	if s == nil {
 		return Result{}, false
@@ -158,6 +158,10 @@ func udpStated(tl *model.Timeline) (Result, bool) {
 	}
 	if n := s.Rates[model.RateStatedUDPDropwatchDrops]; n > 0 {
 		ev = append(ev, Evidence{What: "drops dropwatch counted at the UDP socket queue (udp_queue_rcv_skb: the receive queue was full, where Udp RcvbufErrors is charged)", Value: fmt.Sprintf("%.0f datagrams in the session's window", n), Source: s.Source})
+	}
+	if len(ev) == 0 && s.Rates[model.RateStatedUDPLossCuredByRcvbuf] > 0 {
+		ev = append(ev, Evidence{What: "UDP datagrams lost on this host (the text says a larger socket receive buffer, net.core.rmem_default/rmem_max or SO_RCVBUF, cured the loss)",
+			Value: "the loss is stated, with its cure; no counter is given", Source: s.Source})
 	}
 	if len(ev) == 0 && s.Rates[model.RateStatedUDPRcvbufRising] > 0 {
 		ev = append(ev, Evidence{What: "Udp RcvbufErrors", Value: "the text states that the counter grew; no value is given", Source: s.Source})

@@ -122,8 +122,12 @@ const (
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
 	// ("RcvBufErrors ... peak at about 700/events per second").
-	RateStatedUDPRcvbufAlarm  = "stated_udp_rcvbuf_errors_alarm"
-	RateStatedUDPRcvbufPerSec = "stated_udp_rcvbuf_errors_per_sec"
+	// RateStatedUDPLossCuredByRcvbuf is 1 when the author says UDP loss went away once the
+	// socket receive buffer (net.core.rmem_default, rmem_max, SO_RCVBUF) was raised
+	// (artifact/statedudploss.go, fix57a).
+	RateStatedUDPLossCuredByRcvbuf = "stated_udp_loss_cured_by_rcvbuf"
+	RateStatedUDPRcvbufAlarm       = "stated_udp_rcvbuf_errors_alarm"
+	RateStatedUDPRcvbufPerSec      = "stated_udp_rcvbuf_errors_per_sec"
 	// A monitoring agent's alarm on a kernel counter's growth, raised on this host
 	// (artifact/statedalarm.go): Netdata's listen-queue alarms (TcpExt ListenDrops,
 	// ListenOverflows) and its netdev backlog alarm (softnet_stat dropped). An alarm is
@@ -135,10 +139,20 @@ const (
 	RateStatedListenDropsPerSec    = "stated_listen_drops_per_sec"
 	RateStatedSoftnetDropAlarmSec  = "stated_softnet_dropped_alarm_window_sec"
 	RateStatedSoftnetDroppedPerSec = "stated_softnet_dropped_per_sec"
+	// Netdata's SYN-queue alarms (fix57a): 1m_tcp_syn_queue_cookies and
+	// 1m_tcp_syn_queue_drops on ip.tcp_syn_queue average the growth of TcpExt
+	// TCPReqQFullDoCookies and TCPReqQFullDrop, the SYNs a listener met with a full SYN
+	// queue (answered with a cookie, or dropped). Window and rate as above.
+	RateStatedSynQueueAlarmSec = "stated_syn_queue_full_alarm_window_sec"
+	RateStatedSynQueuePerSec   = "stated_syn_queue_full_per_sec"
 	// RateStatedListenRising is 1 when the text names TcpExt ListenOverflows or ListenDrops
 	// (or netstat -s's words for them) and says they grew, with no figure
 	// (artifact/statedlisten.go).
 	RateStatedListenRising = "stated_listen_overflows_rising"
+	// RateStatedAcceptQueueFull is 1 when the author states a listener's accept queue full
+	// by its Recv-Q: at or above its backlog in figures, or piled up in a text about a
+	// listener (artifact/statedlisten.go, fix57a).
+	RateStatedAcceptQueueFull = "stated_accept_queue_full"
 	// RateStatedUDPRcvbufRising is 1 when the text names the counter and says it grew,
 	// with no figure ("the UDP RcvbufErrors skyrocketed when load goes up");
 	// RateStatedUDPRcvbufDropPct the share of datagrams dropped at full receive buffers, in
