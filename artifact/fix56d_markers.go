@@ -51,14 +51,26 @@ var reSyslogDate = lazyre.New(`^(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|D
 // log, not a nested item of a post's list ("  * mlx4_en: page allocation failure ... under
 // NFS load") or a YAML sequence ("     - name: eth0"), which keep their markers
 // (TestH17bForumFormLines): a figure first ("353828 segments retransmited"), a section
-// header alone ("Tcp:", "IcmpMsg:"), a log's stamp or a syslog date.
+// header alone ("Tcp:", "IcmpMsg:"), a log's stamp or a syslog date, or a file's row of
+// one name and its figure ("MemTotal: 122220 kB", "net.core.rmem_max = 4194304";
+// corpus 4782 under indent-4), a shell prompt's command or atop's row (4788).
 func outputAfterMarker(t string) bool {
 	if t == "" {
 		return false
 	}
-	if isDigit(t[0]) || startsLogPrefix(t) || reSyslogDate.MatchString(t) {
+	if isDigit(t[0]) || startsLogPrefix(t) || reSyslogDate.MatchString(t) || reNamedFigure.MatchString(t) || reRowOrPrompt.MatchString(t) {
 		return true
 	}
 	h, ok := strings.CutSuffix(strings.TrimRight(t, " \t"), ":")
 	return ok && h != "" && !strings.ContainsAny(h, " \t:")
 }
+
+// reRowOrPrompt is a shell prompt before a command ("$ vmstat 10", "# cat /proc/meminfo")
+// or atop's screen row, a label of three capitals and a bar ("MEM | tot 7.7G | ..."), or
+// vmstat's two header lines ("procs -----memory----- ...", "r b swpd free ...").
+var reRowOrPrompt = lazyre.New(`^(?:[$#] [a-z/.]|[A-Z]{3} +\| |procs -|r +b +swpd )`)
+
+// reNamedFigure is a row of /proc/meminfo, /proc/vmstat's "name: N" readers or sysctl -a:
+// one name (no blank in it), a colon or " = ", and figures alone, the last maybe with
+// meminfo's unit ("Note: 5 hosts were affected" is a sentence).
+var reNamedFigure = lazyre.New(`^[A-Za-z][\w.()/-]*(?::[ \t]+| = )\d+(?:[ \t]+\d+)*(?:[ \t]+kB)?[ \t]*$`)

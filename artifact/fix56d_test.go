@@ -112,6 +112,21 @@ func TestFix56dIndentedAndDoubleMarkers(t *testing.T) {
 		"    1. step":                        "    1. step",
 		" - one blank":                       " - one blank", // indentedMarker's
 		"          - ten blanks":             "          - ten blanks",
+		// A file's row of one name and a figure (corpus 4782: meminfo pasted as a list,
+		// then indented): its marker goes; a nested item's prose with a colon keeps it.
+		"    - MemTotal: 122220 kB":         "    MemTotal: 122220 kB",
+		"    - net.core.rmem_max = 4194304": "    net.core.rmem_max = 4194304",
+		"    - Note: 5 hosts were affected": "    - Note: 5 hosts were affected",
+		"    - Update: the fix works":       "    - Update: the fix works",
+		"    - step 2: raise it to 4096":    "    - step 2: raise it to 4096",
+		// A prompt's command and atop's row (corpus 4788); a price and a word in capitals
+		// keep theirs.
+		"    - $ vmstat 10":                                               "    $ vmstat 10",
+		"    - # cat /proc/meminfo":                                       "    # cat /proc/meminfo",
+		"    - MEM | tot 7.7G | free 3.7G |":                              "    MEM | tot 7.7G | free 3.7G |",
+		"    - r b swpd free buff cache si so bi bo in cs us sy id wa st": "    r b swpd free buff cache si so bi bo in cs us sy id wa st",
+		"    - $ 5 a month":                                               "    - $ 5 a month",
+		"    - TODO: check the NIC":                                       "    - TODO: check the NIC",
 	} {
 		if got := stripDeepMarker(in); got != want {
 			t.Errorf("stripDeepMarker(%q) = %q, want %q", in, got, want)
