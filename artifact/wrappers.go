@@ -19,6 +19,7 @@ import (
 //	                                                          syslog-ng)
 //	"[12345.678901] host kernel: ..."                         journalctl -o short-monotonic
 //	"[pod/npd-x2b/npd] ..."                                   kubectl logs --prefix
+//	"[cron0] Apr 13 14:49:06 host kernel: ..."                a collector's source tag
 //	"<4>Nov 29 09:12:01 web1 kernel: ..."                     RFC 3164 with its priority
 //	"1700000000.123456 web1 kernel: ..."                      journalctl -o short-unix
 //	"Nov 29 09:12:01 router kern.warn kernel: ..."            BusyBox syslogd
@@ -65,6 +66,8 @@ func stripLogWrappers(s string, l *Line) string {
 					return s
 				}
 			}
+		} else if t, ok := stripSourceTag(s); ok {
+			s = t
 		}
 		if s[0] == '[' {
 			return stripMonotonicHost(s, l)
@@ -609,4 +612,20 @@ func stripIperfTitle(s string) (string, bool) {
 		return s, false
 	}
 	return rest, true
+}
+
+// stripSourceTag removes a log collector's tag of the source a line came from, a word in
+// brackets ("[cron0] ", "[node-3] "), when a syslog date or a dmesg stamp follows it: a
+// multiplexed log (a container's, a parallel ssh's, a CI's) of the hosts' syslogs. A
+// bracketed word before prose or before a program's own output stays.
+func stripSourceTag(s string) (string, bool) {
+	e := strings.Index(s[:min(len(s), 42)], "] ")
+	if e < 2 || strings.ContainsAny(s[1:e], " []") || isDigit(s[1]) {
+		return s, false
+	}
+	t := s[e+2:]
+	if len(t) < 16 || !(reSyslogDate.MatchString(t) || t[0] == '[' && startsLogPrefix(t)) {
+		return s, false
+	}
+	return t, true
 }
