@@ -72,5 +72,6 @@ var reRowOrPrompt = lazyre.New(`^(?:[$#] [a-z/.]|[A-Z]{3} +\| |procs -|r +b +swp
 
 // reNamedFigure is a row of /proc/meminfo, /proc/vmstat's "name: N" readers or sysctl -a:
 // one name (no blank in it), a colon or " = ", and figures alone, the last maybe with
-// meminfo's unit ("Note: 5 hosts were affected" is a sentence).
-var reNamedFigure = lazyre.New(`^[A-Za-z][\w.()/-]*(?::[ \t]+| = )\d+(?:[ \t]+\d+)*(?:[ \t]+kB)?[ \t]*$`)
+// meminfo's unit ("Note: 5 hosts were affected" is a sentence); or a name and two or more
+// figures (a user_beancounters row, "lockedpages 0 0 256 256 0").
+var reNamedFigure = lazyre.New(`^[A-Za-z][\w.()/-]*(?:(?::[ \t]+| = )\d+(?:\.\d+)?(?:[ \t]+\d+)*(?:[ \t]+kB)?|(?:[ \t]+\d+){2,})[ \t]*$`)

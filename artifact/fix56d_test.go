@@ -125,6 +125,9 @@ func TestFix56dIndentedAndDoubleMarkers(t *testing.T) {
 		"    - # cat /proc/meminfo":                                       "    # cat /proc/meminfo",
 		"    - MEM | tot 7.7G | free 3.7G |":                              "    MEM | tot 7.7G | free 3.7G |",
 		"    - r b swpd free buff cache si so bi bo in cs us sy id wa st": "    r b swpd free buff cache si so bi bo in cs us sy id wa st",
+		"    - lockedpages 0 0 256 256 0":                                 "    lockedpages 0 0 256 256 0",
+		"    - Version: 2.5":                                              "    Version: 2.5",
+		"    - Ubuntu 22 LTS":                                             "    - Ubuntu 22 LTS",
 		"    - $ 5 a month":                                               "    - $ 5 a month",
 		"    - TODO: check the NIC":                                       "    - TODO: check the NIC",
 	} {
