@@ -22,6 +22,7 @@ func TestSourceTagBeforeSyslog(t *testing.T) {
 		"[2] Apr 13 14:49:07 host kernel: x":                                    false,
 		"[cron0] free -m shows 200 MB free":                                     false,
 		"[a b] Apr 13 14:49:07 host kernel: x":                                  false,
+		"[ERROR] [1700000000.123456789]: 1: DROPPED Message-Id 33":              false,
 	} {
 		if _, ok := stripSourceTag(in); ok != want {
 			t.Errorf("stripSourceTag(%q) = %v, want %v", in, ok, want)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // stripLogWrappers unwraps a kernel record from the containers other tools put it in, so the
@@ -614,6 +616,10 @@ func stripIperfTitle(s string) (string, bool) {
 	return rest, true
 }
 
+// reDmesgStampStart is printk's "[%5lu.%06lu] " at a line's start; a level's tag before a
+// program's own stamp ("[ERROR] [1700000000.123456789]: ...", a ROS node's) is no source tag.
+var reDmesgStampStart = lazyre.New(`^\[ *\d{1,10}\.\d{6}\] `)
+
 // stripSourceTag removes a log collector's tag of the source a line came from, a word in
 // brackets ("[cron0] ", "[node-3] "), when a syslog date or a dmesg stamp follows it: a
 // multiplexed log (a container's, a parallel ssh's, a CI's) of the hosts' syslogs. A
@@ -624,7 +630,7 @@ func stripSourceTag(s string) (string, bool) {
 		return s, false
 	}
 	t := s[e+2:]
-	if len(t) < 16 || !(reSyslogDate.MatchString(t) || t[0] == '[' && startsLogPrefix(t)) {
+	if len(t) < 16 || !(reSyslogDate.MatchString(t) || reDmesgStampStart.MatchString(t)) {
 		return s, false
 	}
 	return t, true
