@@ -372,6 +372,8 @@ func (d *doc) stated() {
 		if allocOrder < 0 && has("allocat") && has("order") {
 			if o, no, s, ok := statedAllocOrder(para, lineAt, sub); ok {
 				allocOrder, allocLine, allocSentence = o, no, s
+			} else if o, no, s, ok := statedOrderAllocs(para, lineAt, sub); ok { // fix58a
+				allocOrder, allocLine, allocSentence = o, no, s
 			}
 		}
 		if allocOrder < 0 && has("alloc") {

@@ -30,7 +30,7 @@ var (
 func statedAllocOrder(para string, lineAt func(int) int, sub *subjects) (order, no int, sentence string, ok bool) {
 	for _, m := range reStatedAllocFail.FindAllStringIndex(para, -1) {
 		s := sentenceAround(para, m[0], m[1])
-		if hypotheticalUpTo(s, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) {
+		if hypotheticalUpTo(s, para[m[0]:m[1]]) || reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || inReplySubject(para, m[0]) {
 			continue
 		}
 		if subj, _ := sub.subjectAt(lineAt(m[0]), s); subj != "" {
@@ -74,6 +74,7 @@ func (d *doc) statedAllocFailure(order, no int, sentence, how string) {
 		how = "as stated"
 	}
 	af := &model.AllocFailure{Order: order,
+		Atomic:  d.atomicStated(),
 		GFPNote: fmt.Sprintf("not printed: page allocation failures stated in the text at line %d (%q), order %d %s; no report of them in the input", no, clip(strings.TrimSpace(sentence), 120), order, how)}
 	d.addArtifact(KindStated, no, no, map[string]any{"page_allocation_failure_order": order})
 	d.tl.Events = append(d.tl.Events, model.Event{Kind: model.EventAllocFailure, Source: spanSource(no, no) + " (" + StatedMark + ")", FirstLine: no, LastLine: no, AllocFailure: af})

@@ -413,10 +413,13 @@ func (s *subjects) contradicts(text string) string {
 	return ""
 }
 
+// quotedWhy is subjectAt's reason for a quoted line.
+const quotedWhy = "quoted from another message"
+
 // subjectAt is whose the numbers of a sentence at line no are, and why when not the host's.
 func (s *subjects) subjectAt(no int, sentence string) (subject, why string) {
 	if s.quoted[no] || strings.HasPrefix(strings.TrimSpace(s.text[no]), ">") {
-		return model.SubjectOther, "quoted from another message"
+		return model.SubjectOther, quotedWhy
 	}
 	if s.opener > 0 && no == s.opener {
 		return model.SubjectOther, "the thread's title, its opener's words; the opener's post is not in the text"

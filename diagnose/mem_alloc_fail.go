@@ -427,7 +427,7 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classZoneRestricted
 	case cmaExplains(v):
 		v.class = classCMA
-	case czRank < memZoneRank("HighMem") && allShort && dumpHighMem(tl, v):
+	case czRank < memZoneRank("HighMem") && allShort && dumpHighMem(tl, v) && !highMemAtMin(v.zones):
 		v.class = classLowmem
 	case allMin:
 		v.class = classReserve

@@ -156,6 +156,15 @@ func highMemZone(zs []model.ZoneReport) *model.ZoneReport {
 	return nil
 }
 
+// highMemAtMin: the dump's HighMem zone, its min read, had no free pages above min. Then
+// the memory did not sit in HighMem: every zone was at its reserve, and a request allowed
+// HighMem would have failed too, which is reserve exhaustion, not a lowmem restriction
+// (2.6.9 e1000 refill failures: DMA, Normal and HighMem all below min).
+func highMemAtMin(zs []model.ZoneReport) bool {
+	z := highMemZone(zs)
+	return z != nil && z.MinKB > 0 && z.FreeKB <= z.MinKB
+}
+
 // highMemAboveWatermark: the dump's HighMem zone had free pages above its high watermark (its
 // min when the line was cut before high): a request allowed HighMem would have found them.
 func highMemAboveWatermark(zs []model.ZoneReport) bool {
