@@ -1,10 +1,10 @@
 package artifact
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/kernel"
 	"headroom/model"
 	"headroom/units"
@@ -35,8 +35,8 @@ type AtopScreen struct {
 }
 
 var (
-	reAtopLabel   = regexp.MustCompile(`^[A-Za-z]{3,4}$`)
-	reAtopElapsed = regexp.MustCompile(`(?:(\d+)h)?(?:(\d+)m)?(\d+)s elapsed\s*$`)
+	reAtopLabel   = lazyre.New(`^[A-Za-z]{3,4}$`)
+	reAtopElapsed = lazyre.New(`(?:(\d+)h)?(?:(\d+)m)?(\d+)s elapsed\s*$`)
 	// atopMem: MEM's and SWP's field names and the meminfo names they are.
 	atopMem = map[string]map[string]string{
 		"MEM": {"tot": "MemTotal", "free": "MemFree", "cache": "Cached", "buff": "Buffers", "slab": "Slab", "slrec": "SReclaimable", "shmem": "Shmem", "avail": "MemAvailable"},

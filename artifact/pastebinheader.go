@@ -1,8 +1,9 @@
 package artifact
 
 import (
-	"regexp"
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // A Pastebin page copied whole starts with its header: the author's name ("Guest User", a
@@ -11,8 +12,8 @@ import (
 // The title is the author's heading for the paste ("Arch Linux ARM - dmesg output - OOM
 // killer misbehaving"), the author's name is not (fix57b).
 var (
-	rePastebinDate = regexp.MustCompile(`^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}(st|nd|rd|th), (19|20)\d\d$`)
-	rePastebinSize = regexp.MustCompile(`^\S+ [0-9.]+ KB \|`)
+	rePastebinDate = lazyre.New(`^(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{1,2}(st|nd|rd|th), (19|20)\d\d$`)
+	rePastebinSize = lazyre.New(`^\S+ [0-9.]+ KB \|`)
 )
 
 // pastebinAuthorHeader says whether text opens with a Pastebin page's header: a name on line

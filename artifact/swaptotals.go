@@ -1,9 +1,9 @@
 package artifact
 
 import (
-	"regexp"
 	"strings"
 
+	"headroom/internal/lazyre"
 	"headroom/model"
 )
 
@@ -14,8 +14,8 @@ import (
 // (the run's length is prose): a row with swap traffic is stated swapping without a rate
 // (model.RateStatedSwapping). Rows of zeros (a control run with enough memory) are none.
 var (
-	reSwapTotalCol = regexp.MustCompile(`(?i)\bswa?p[ _-]?(in|out|io)\b`)
-	reSwapTotalKB  = regexp.MustCompile(`\*?(\d{1,3}(?:,\d{3})+|\d+) ?KB\b`)
+	reSwapTotalCol = lazyre.New(`(?i)\bswa?p[ _-]?(in|out|io)\b`)
+	reSwapTotalKB  = lazyre.New(`\*?(\d{1,3}(?:,\d{3})+|\d+) ?KB\b`)
 )
 
 // isSwapTotalsHeader: a header with a swap-in and a swap-out column and at least one more.
