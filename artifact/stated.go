@@ -1663,6 +1663,9 @@ func genericStatement(sentence, match string) bool {
 	if codeMeaning(sentence) { // "Exit code 137 means the container was OOMKilled" (statedcodemeaning.go)
 		return true
 	}
+	if genericCJK(sentence, match) { // "当系统内存……时，OOM Killer会被触发" (statedgenericcjk.go)
+		return true
+	}
 	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) {
 		return false
 	}

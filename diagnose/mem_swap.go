@@ -36,7 +36,8 @@ const (
 	swapNetBusyBytesPerSec = 10e6
 	// Churn: pages written out and read back in the same samples, in at least half of
 	// at least swapChurnMinSamples samples, is the working set not fitting, whatever the
-	// rate (vmstat's si and so both non-zero row after row); it warns below 1 MiB/s too.
+	// rate (vmstat's si and so both non-zero row after row, or si row after row after an
+	// so burst at the warn rate); it warns below 1 MiB/s too.
 	swapChurnMinSamples = 5
 )
 
@@ -61,6 +62,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	// readIn/readOut: samples whose swap-in or swap-out rate was read; a missing direction
 	// counts as 0 in the sum, so a healthy result must say it was not read.
 	var readIn, readOut int
+	burstOut := false // an earlier sample wrote out at ≥ swapWarnKBPerSec
 	for i := range tl.Samples {
 		r := tl.Samples[i].Rates
 		in, okIn := r.Get(model.RateSwapInKBPerSec)
@@ -75,7 +77,10 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 			readOut++
 		}
 		src := sampleSource(&tl.Samples[i], "")
-		p := pt{i: i, swapKBs: in + out, churn: in > 0 && out > 0, stated: strings.Contains(src, StatedMark) || strings.Contains(src, model.RunMeanMark)}
+		// fix58b: pages read back in, sample after sample, after a burst that wrote out at
+		// the warn rate, are the same churn spread over time: what was pushed out is needed
+		// again at once (a vmstat run with so=1182 once, then si>0 row after row).
+		p := pt{i: i, swapKBs: in + out, churn: in > 0 && (out > 0 || burstOut), stated: strings.Contains(src, StatedMark) || strings.Contains(src, model.RunMeanMark)}
 		p.spanSec, _ = r.Get(model.RateIntervalSec)
 		rx, okRx := r.Get(model.RateRxBytesPerSec)
 		tx, okTx := r.Get(model.RateTxBytesPerSec)
@@ -83,6 +88,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 			p.netBps, p.hasNet = rx+tx, true
 		}
 		pts = append(pts, p)
+		burstOut = burstOut || out >= swapWarnKBPerSec
 	}
 	if len(pts) == 0 {
 		if res, ok := swapWithoutRate(tl); ok { // mem_swap_norate.go
@@ -162,7 +168,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 		ev[0].Value += fmt.Sprintf("; each row is a mean over %.0f s (the vmstat command's delay), so a row at the rate counts as the %d samples the rule asks for", peakSpan, swapMinSamples)
 	}
 	if churning {
-		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in within the same sample in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})
+		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in (in the same sample, or read back after a swap-out burst) in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})
 	}
 	sev := Warning
 	switch {
