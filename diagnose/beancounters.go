@@ -254,6 +254,7 @@ func beancounterRefusalFinding(tl *model.Timeline, id string, res map[string]str
 		Title:       title,
 		Evidence:    ev,
 		Explanation: expl,
+		Facts:       Facts{RefusedAtLimit: id == "overcommit-exposed"},
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "container beancounters (" + failed[0].Resource + ")",
 			Current: bcBarrierLimit(failed[0]), Rule: id,
 			Recommended: "have the host node raise the failing resource's barrier:limit (vzctl set CTID --" + failed[0].Resource + " B:L --save; a larger plan), or use less of it",

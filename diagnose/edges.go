@@ -155,13 +155,23 @@ func init() {
 		// SYN-ACK (tcp_check_req, net/ipv4/tcp_minisocks.c), counted in RetransSegs.
 		Edge{Cause: "listen-overflow", Effect: "retransmit-rate",
 			Link: "handshakes dropped at a full accept queue are retried with retransmitted SYN-ACKs"},
-		Edge{Cause: "overcommit-exposed", Effect: "oom-kill",
+		// Only promises the memory cannot back end in the killer: a commit limit that
+		// refused (an OpenVZ container's privvmpages failcnt) held, and its ENOMEM is no
+		// step toward the container's OOM kills (oomguarpages failcnt), which come from its
+		// resident memory.
+		Edge{Cause: "overcommit-exposed", Effect: "oom-kill", Holds: overcommitted,
 			Link: "commitments beyond what memory and swap can back end in the OOM killer"},
 		// Unreclaimable slab that grows by half the memory or more a day, as stated (fix24b),
 		// fills the host within a day or two: no shrinker frees it, so the host runs out.
 		Edge{Cause: "slab-unreclaimable-growth", Effect: "oom-kill", Holds: slabLeakFills,
 			Link: "unreclaimable slab grows until nothing is left for the workload, and reclaim cannot free it"},
 	)
+}
+
+// overcommitted holds when the cause is memory promised beyond what backs it, not a limit
+// that refused the promise.
+func overcommitted(cause, effect *Finding) (string, bool) {
+	return "", !cause.Facts.RefusedAtLimit
 }
 
 // fragmentedForNICs holds when memory-fragmented judged an order of its own (a NIC's

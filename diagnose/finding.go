@@ -155,6 +155,10 @@ type Facts struct {
 	// caused (nic-ring-below-max without lost frames). At the same severity a finding that
 	// measured a loss or a failure comes first in the story (graph.rank).
 	NoLoss bool
+	// RefusedAtLimit: the finding counts allocations a commit limit refused with ENOMEM
+	// (an OpenVZ container's privvmpages): the limit held, so nothing was promised that the
+	// memory could not back and no OOM kill follows from it (overcommit-exposed).
+	RefusedAtLimit bool
 	// Kernel is the release kernel-known-limits judged (Known false when none); the
 	// evidence lines of the limits it found carry their fact ids (Evidence.Fact).
 	Kernel kernel.KernelVersion

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -218,5 +219,30 @@ func TestH15dFatalResourceShortage(t *testing.T) {
 		if tl := pasteTimeline(t, s); len(tl.Beancounters) != 0 {
 			t.Errorf("%q read: %+v", s, tl.Beancounters)
 		}
+	}
+}
+
+// A container's commit limit that refused (privvmpages failcnt) held: its ENOMEM does not
+// explain the container's OOM kills (oomguarpages failcnt), which come from resident memory.
+// Memory promised beyond RAM and swap (meminfo's Committed_AS) still does.
+func TestCommitRefusalExplainsNoKill(t *testing.T) {
+	tl := pasteTimeline(t, h15dUBCHeader+h15dUBC("101", map[string]string{"privvmpages": "1", "oomguarpages": "34"}))
+	s := Run(tl, nil).Story
+	for _, c := range s.Chains {
+		if c.Root == "overcommit-exposed" && len(c.Links) > 1 {
+			t.Errorf("a refused commit limit explains %v", chainIDs(c))
+		}
+	}
+	var roots []string
+	for _, c := range s.Causes {
+		roots = append(roots, c.ID)
+	}
+	if !slices.Contains(roots, "oom-kill") || !slices.Contains(roots, "overcommit-exposed") {
+		t.Errorf("roots %v: want the kills and the refusals told apart", roots)
+	}
+	kill := Finding{ID: "oom-kill", Severity: Warning}
+	promised := Finding{ID: "overcommit-exposed", Severity: Warning}
+	if ch := Tell([]Finding{promised, kill}).Chains; len(ch) != 1 || !slices.Equal(chainIDs(ch[0]), []string{"overcommit-exposed", "oom-kill"}) {
+		t.Errorf("memory promised beyond what backs it no longer explains a kill: %+v", ch)
 	}
 }
