@@ -1275,6 +1275,7 @@ func (d *doc) label(i int) string {
 func (d *doc) finish() {
 	d.oomdAttemptsKill() // systemd-oomd's kill told only by its attempts (fix56b_oomd.go)
 	d.placeHeld()
+	d.markOtherHosts() // a comparison of two machines' counters (otherhost.go)
 	for _, ev := range d.tl.Events {
 		if ev.AllocFailure == nil {
 			continue

@@ -3,6 +3,8 @@ package diagnose
 import (
 	"fmt"
 	"slices"
+
+	"headroom/kernel"
 )
 
 // Edges: which finding can explain which other (issue 19). A diagnosis is a story, not a
@@ -131,7 +133,7 @@ func init() {
 			Link: "polls end on budget or time with frames still in the ring"},
 		Edge{Cause: "tcp-memory-pressure", Effect: "rcvq-pruning",
 			Link: "under memory pressure TCP collapses and prunes receive queues"},
-		Edge{Cause: "rcvq-pruning", Effect: "retransmit-rate",
+		Edge{Cause: "rcvq-pruning", Effect: "retransmit-rate", Holds: prunedCanRetransmit,
 			Link: "pruned data must be sent again"},
 		Edge{Cause: "orphan-send-queues", Effect: "tcp-memory-pressure", Holds: orphansMatter,
 			Link: "closed sockets keep their send queues, counted against tcp_mem"},
@@ -153,7 +155,7 @@ func init() {
 			Link: "the zone was below its min watermark, so the cache's new slab found no free page"},
 		// When the accept queue is full the final ACK is dropped and the server resends its
 		// SYN-ACK (tcp_check_req, net/ipv4/tcp_minisocks.c), counted in RetransSegs.
-		Edge{Cause: "listen-overflow", Effect: "retransmit-rate",
+		Edge{Cause: "listen-overflow", Effect: "retransmit-rate", Holds: overflowsCanRetransmit,
 			Link: "handshakes dropped at a full accept queue are retried with retransmitted SYN-ACKs"},
 		// Only promises the memory cannot back end in the killer: a commit limit that
 		// refused (an OpenVZ container's privvmpages failcnt) held, and its ENOMEM is no
@@ -166,6 +168,32 @@ func init() {
 		Edge{Cause: "slab-unreclaimable-growth", Effect: "oom-kill", Holds: slabLeakFills,
 			Link: "unreclaimable slab grows until nothing is left for the workload, and reclaim cannot free it"},
 	)
+}
+
+// overflowsCanRetransmit holds unless the retransmissions outnumber every SYN-ACK the
+// dropped handshakes could have caused: each handshake dropped at a full accept queue is
+// resent at most tcp_synack_retries times (kernel.TCPSynackRetriesDefault), so with more
+// retransmitted segments than that over the same span (both since boot, or both while
+// sampled) most of the loss is elsewhere and the overflows cannot be its root. Counts of
+// different spans, or a count not read, keep the edge.
+func overflowsCanRetransmit(cause, effect *Finding) (string, bool) {
+	c, e := cause.Facts, effect.Facts
+	if c.Counted <= 0 || e.Counted <= 0 || c.CountedSinceBoot != e.CountedSinceBoot {
+		return "", true
+	}
+	return "", e.Counted <= c.Counted*kernel.TCPSynackRetriesDefault
+}
+
+// prunedCanRetransmit holds unless the retransmissions outnumber what the dropped segments
+// could cause: each segment the pruning dropped (rcvqDropCount) is sent again at most
+// tcp_retries2 times (kernel.TCPRetries2Default) before its connection is aborted. Counts of
+// different spans, or no bound (an OfoPruned purge), keep the edge.
+func prunedCanRetransmit(cause, effect *Finding) (string, bool) {
+	c, e := cause.Facts, effect.Facts
+	if c.Counted <= 0 || e.Counted <= 0 || c.CountedSinceBoot != e.CountedSinceBoot {
+		return "", true
+	}
+	return "", e.Counted <= c.Counted*kernel.TCPRetries2Default
 }
 
 // overcommitted holds when the cause is memory promised beyond what backs it, not a limit

@@ -144,6 +144,12 @@ type Facts struct {
 	// ZoneState: the finding carries the zones' state at the failure (an alloc-fail-* rule
 	// read the Mem-Info dump).
 	ZoneState bool
+	// Counted is how many events the finding's counter counted (listen-overflow: handshakes
+	// dropped at a full accept queue, TcpExt ListenOverflows; retransmit-rate: segments
+	// retransmitted, Tcp RetransSegs), over the uptime when CountedSinceBoot, else over the
+	// sampled window; 0 when not read.
+	Counted          int64
+	CountedSinceBoot bool
 	// OrderOfFailure: the order memory-fragmented judged is the one the input's allocation
 	// failures asked for (no NIC's MTU), so its buddy lists are those failures' state: the
 	// failure leads the story, as when its own Mem-Info shows the lists (edges.go, fix22d).

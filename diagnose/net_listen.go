@@ -175,6 +175,7 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		Severity: sev,
 		Title:    title,
 		Evidence: ev,
+		Facts:    listenOverflowCount(rs),
 		Explanation: "A connection whose handshake completes while its listener's accept queue is full is dropped " +
 			"(the client retransmits and waits: 1 s, then 3 s, ...). The queue is min(the application's listen() " +
 			"backlog, net.core.somaxconn) long. Raising somaxconn helps only if the application asks for a larger " +
@@ -483,4 +484,19 @@ func alarmWindow(sec float64) string {
 		return fmt.Sprintf("%d min", int64(sec)/60)
 	}
 	return fmt.Sprintf("%.0f s", sec)
+}
+
+// listenOverflowCount is the handshakes dropped at a full accept queue that the finding
+// counted: ListenOverflows' growth while sampled, else its count since boot.
+func listenOverflowCount(rs []netCounterReading) Facts {
+	for _, r := range rs {
+		switch {
+		case r.Name != "ListenOverflows":
+		case r.rising():
+			return Facts{Counted: r.delta}
+		case !r.hasDelta && r.last > 0:
+			return Facts{Counted: r.last, CountedSinceBoot: true}
+		}
+	}
+	return Facts{}
 }

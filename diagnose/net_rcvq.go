@@ -157,6 +157,7 @@ func checkRcvqPruning(tl *model.Timeline) Result {
 		Severity: sev,
 		Title:    "receive queues outgrow their buffers: data is collapsed, pruned or dropped after arrival",
 		Evidence: ev,
+		Facts:    rcvqDropCount(readings),
 		Explanation: "When a socket's queued data passes its receive buffer (or TCP's global tcp_mem), the kernel " +
 			"first copies the queue into tighter buffers (collapse), then throws away out-of-order data, and " +
 			"finally drops arriving segments, which the sender has to retransmit after a timeout or SACK round " +
@@ -204,4 +205,36 @@ func netSortSockets(rows []kernel.Socket, key func(kernel.Socket) int64) []kerne
 	out := append([]kernel.Socket(nil), rows...)
 	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) > key(out[j]) })
 	return out
+}
+
+// rcvqDropCount bounds the segments the pruning dropped: every counter but two counts events
+// that each drop at most the one arriving segment (tcp_prune_queue's failure, RcvPruned;
+// tcp_data_queue's TCPRcvQDrop and TCPOFODrop; a full backlog). TCPRcvCollapsed drops
+// nothing, and an OfoPruned event may free a whole out-of-order queue: with OfoPruned above
+// zero no bound is given (Counted 0). Counted is over the sampled window when any counter
+// was read twice, else since boot.
+func rcvqDropCount(rs []netCounterReading) Facts {
+	sinceBoot := true
+	for _, r := range rs {
+		if r.hasDelta {
+			sinceBoot = false
+		}
+	}
+	var n int64
+	for _, r := range rs {
+		v := r.last
+		if !sinceBoot {
+			v = r.delta
+		}
+		switch r.Name {
+		case "OfoPruned":
+			if v > 0 {
+				return Facts{}
+			}
+		case "TCPRcvCollapsed":
+		default:
+			n += v
+		}
+	}
+	return Facts{Counted: n, CountedSinceBoot: sinceBoot}
 }

@@ -111,6 +111,11 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 			"Retransmissions that are mostly timeouts (TCPTimeouts) cost most: each collapses the window. " +
 			"BBR (4.9+) does not treat random loss as congestion and keeps long paths full where CUBIC stalls.",
 	}
+	if re.hasDelta && out.hasDelta {
+		f.Facts.Counted = re.delta
+	} else {
+		f.Facts.Counted, f.Facts.CountedSinceBoot = re.last, true
+	}
 	f.Changes = retransChanges(tl)
 	return Fired(f)
 }

@@ -333,3 +333,14 @@ func IsTcpExtName(name string) bool {
 // SNMPGroups are the groups of /proc/net/netstat, /proc/net/snmp and /proc/net/snmp6 as
 // netstat -s, nstat and tools that re-print them ("TcpExt.ListenDrops") name them.
 var SNMPGroups = []string{"Ip", "Icmp", "IcmpMsg", "Tcp", "Udp", "UdpLite", "TcpExt", "IpExt", "MPTcpExt", "Ip6", "Icmp6", "Udp6", "UdpLite6", "Sctp"}
+
+// TCPSynackRetriesDefault is net.ipv4.tcp_synack_retries' default (TCP_SYNACK_RETRIES,
+// include/net/tcp.h, 5 since 2.2): how many times a listener resends a SYN-ACK before it
+// gives a handshake up. A handshake dropped at a full accept queue (TcpExt ListenOverflows)
+// adds at most that many retransmitted segments to Tcp RetransSegs.
+const TCPSynackRetriesDefault = 5
+
+// TCPRetries2Default is net.ipv4.tcp_retries2's default (TCP_RETR2, include/net/tcp.h, 15):
+// how many times an established connection retransmits one segment before it is aborted.
+// A segment dropped on arrival is sent again at most that many times.
+const TCPRetries2Default = 15

@@ -25,6 +25,9 @@ func Merge(tls ...*Timeline) *Timeline {
 		for _, b := range t.Breaks {
 			out.Breaks = append(out.Breaks, b+off)
 		}
+		for _, b := range t.OtherHost {
+			out.OtherHost = append(out.OtherHost, b+off)
+		}
 		out.Samples = append(out.Samples, t.Samples...)
 		for _, s := range t.Segments {
 			s.First += off

@@ -223,7 +223,7 @@ func (t *Timeline) DeriveRates() {
 	netdevWidth := t.Host.NetDevCounterWidth()
 	for i := 1; i < len(t.Samples); i++ {
 		cur, prev := &t.Samples[i], &t.Samples[i-1]
-		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() || slices.Contains(t.Breaks, i) {
+		if len(cur.Rates) > 0 || cur.Time.IsZero() || prev.Time.IsZero() || slices.Contains(t.Breaks, i) || slices.Contains(t.OtherHost, i) {
 			continue
 		}
 		dt := cur.Time.Sub(prev.Time).Seconds()

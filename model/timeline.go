@@ -39,6 +39,12 @@ type Timeline struct {
 	// between), the first sample of each text merged into one timeline. DeriveRates gives
 	// no rate across a break.
 	Breaks []int `json:"breaks,omitempty"`
+	// OtherHost are the indexes of samples read from another machine than the samples
+	// before them: a paste that compares two hosts' since-boot counters ("First the bad
+	// machine: ... And now the good machine: ..."). No counter grows across one (CounterDelta,
+	// DeriveRates): one host's count minus another's is no growth, and a smaller count on the
+	// second host is no reset.
+	OtherHost []int `json:"other_host,omitempty"`
 
 	// Segments group samples that belong together in a pasted text: the rows of one vmstat
 	// table, one buddyinfo series. Rules that compare phases (kernel-time-growth) compare
@@ -532,22 +538,25 @@ func (t *Timeline) FirstWith(has func(*Sample) bool) *Sample {
 // seconds between the first and the last of them (0 when the times are unknown), and whether
 // at least two samples had it. The growth is summed sample to sample with Delta, so a counter
 // that was reset in between (a reboot inside a recording, a re-created interface) adds its
-// count since the reset instead of a negative last-first.
+// count since the reset instead of a negative last-first. Past a sample of another machine
+// (OtherHost) only that machine's samples count.
 func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, seconds float64, ok bool) {
 	var first, last *Sample
 	var prev int64
+	prevIdx := -1
 	for i := range t.Samples {
 		v, has := get(&t.Samples[i])
 		if !has {
 			continue
 		}
-		if first == nil {
-			first = &t.Samples[i]
+		if first == nil || t.hostChangedBetween(prevIdx, i) {
+			// Another machine's count starts the growth over: only its own samples count.
+			first, delta = &t.Samples[i], 0
 		} else {
 			d, _ := Delta(prev, v, Width64)
 			delta += d
 		}
-		last, prev = &t.Samples[i], v
+		last, prev, prevIdx = &t.Samples[i], v, i
 	}
 	if first == nil || first == last {
 		return 0, 0, false
@@ -556,6 +565,17 @@ func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, s
 		seconds = last.Time.Sub(first.Time).Seconds()
 	}
 	return delta, seconds, true
+}
+
+// hostChangedBetween reports whether a sample of another machine (OtherHost) lies after
+// sample a and at or before sample b.
+func (t *Timeline) hostChangedBetween(a, b int) bool {
+	for _, o := range t.OtherHost {
+		if o > a && o <= b {
+			return true
+		}
+	}
+	return false
 }
 
 // Sysctl returns a sysctl value of the host and where it came from.
