@@ -74,6 +74,9 @@ func startsOOMTrace(ls []Line, used []bool, i int) (memcg, ok bool) {
 	}
 	ct.finish(&from)
 	kill, caller, memcg := killerFrames(ct.Functions)
+	if !(kill && caller) && ct.Unreliable == len(ct.Functions) && staleKillerPath(ct.Functions) {
+		return false, true // every frame stale: the killer's printing path on top (fix59b)
+	}
 	return memcg, kill && caller
 }
 

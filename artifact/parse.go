@@ -757,7 +757,8 @@ func (d *doc) run(from int) {
 
 // namedMessage is the kernel message line i (text t) names as logged on this host, in the
 // forms that do not quote its log line: the text's title (subject.go), a sentence that says
-// the host prints it now, one that names it and then says the author saw it in the log, a
+// the host prints it now, one that names it and then says the author saw it in the log, one
+// that quotes it as the author's own problem, a
 // list item under such a lead-in (subjectlist.go), the message translated inside quotation
 // marks (subjectcjk.go), and any of these in a sentence a mail client wrapped.
 func (d *doc) namedMessage(i int, t string) (string, bool) {
@@ -769,6 +770,9 @@ func (d *doc) namedMessage(i int, t string) (string, bool) {
 	}
 	if msg, ok := messageSeenAfter(t); ok {
 		return msg, true
+	}
+	if msg, ok := messageOwned(t); ok {
+		return msg, true // fix59b_ownedmessage.go
 	}
 	if msg, ok := d.listedLoggedMessage(i); ok {
 		return msg, true

@@ -681,6 +681,11 @@ func (d *doc) stated() {
 				g.rates(add) // statedslabgrowth.go
 			}
 		}
+		if has("psi") {
+			if v, no, sentence, ok := statedMemPSI(para, lineAt); ok {
+				addHostDrop(model.RateStatedMemPSIPct, v, no, sentence) // fix59b_statedpsi.go
+			}
+		}
 		if has("thrash", "reclaim") {
 			if no, sentence, ok := statedThrashing(para, lineAt); ok {
 				addHostDrop(model.RateStatedReclaimStall, 1, no, sentence) // statedthrash.go

@@ -229,7 +229,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 	// daemon read is its configuration, not the line, so it is judged as "some" (some >=
 	// full; model.RateDaemonMemPSIPct), never as "full".
 	daemonPSI := memSeriesStats(tl, model.RateDaemonMemPSIPct, memPSISomeWarnPct)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 {
+	// A memory PSI figure the author states as measured here (fix59b), judged as "some".
+	statedPSI := memSeriesStats(tl, model.RateStatedMemPSIPct, memPSISomeWarnPct)
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 && statedPSI.n == 0 {
 		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
@@ -311,8 +313,18 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		ev = append(ev, Evidence{What: "memory PSI as an OOM daemon logged it (its configured average; at least \"some\")",
 			Value: fmt.Sprintf("peak %.2f%% in %d line(s), %d at or above %.0f%%", daemonPSI.peak, daemonPSI.n, daemonPSI.over, memPSISomeWarnPct), Source: memSampleWhere(tl, daemonPSI.peakIdx, "nohang")})
 	}
+	if statedPSI.n > 0 {
+		if statedPSI.peak >= memPSISomeWarnPct {
+			raise(Warning)
+		}
+		ev = append(ev, Evidence{What: "memory PSI the author states as measured on this host (which average not said; at least \"some\")",
+			Value: fmt.Sprintf("%.0f%%", statedPSI.peak), Source: memSampleWhere(tl, statedPSI.peakIdx, "the text")})
+	}
 	if !fired {
 		parts := []string{}
+		if statedPSI.n > 0 {
+			parts = append(parts, fmt.Sprintf("memory PSI stated at %.0f%%", statedPSI.peak))
+		}
 		if stall.hasLast {
 			parts = append(parts, "allocstall "+stall.describe())
 		}

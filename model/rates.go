@@ -82,6 +82,10 @@ const (
 	// six averages it is, memory "some" avg10-avg300 is at least that high over the window
 	// (some >= full, kernel/sched/psi.c), so it is judged as "some", never as "full".
 	RateDaemonMemPSIPct = "daemon_mem_psi_pct"
+	// RateStatedMemPSIPct is the highest memory PSI percentage the text states as measured
+	// on this host ("97% PSI memory stall"; artifact/fix59b_statedpsi.go), judged as "some"
+	// for the same reason as RateDaemonMemPSIPct.
+	RateStatedMemPSIPct = "stated_mem_psi_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
 	// RateLoggedRxFIFOOverflows counts kernel log records in which a network driver (CAN;
 	// fix40b: ftgmac100's NO_RXBUF and RPKT_LOST) reports its controller's receive FIFO or ring overflowed (kernel.IsDriverRxFIFOOverflow):
