@@ -103,6 +103,8 @@ var formats = []format{
 	{kind: KindTelegraf, start: isLower, detect: isTelegrafLine, parse: (*doc).tryTelegraf},
 	{kind: KindSNMPIf, start: byteIn("Iis.1"), detect: isSNMPIfLine, parse: (*doc).trySNMPIf},
 	{kind: KindZabbixIf, detect: isZabbixIfLine, parse: (*doc).tryZabbixIf},
+	{kind: KindXenstore, start: byteIn("/"), detect: isXenstoreLine, parse: (*doc).tryXenstore}, // xenstore-ls -f (xenstore.go)
+	{kind: KindMunin, detect: isMuninValueLine, parse: (*doc).tryMunin},                         // munin-run's "field.value N" (munin.go)
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},
 	{kind: KindSlabAllocators, detect: isSlabAllocatorsLine, parse: (*doc).trySlabAllocators},
 	{kind: KindConntrackEntries, start: byteIn("itudsgc"), detect: isConntrackEntryLine, parse: (*doc).tryConntrackEntries},

@@ -93,6 +93,8 @@ const (
 	KindTelegraf         = "telegraf"          // InfluxDB line protocol from telegraf (telegraf.go)
 	KindSNMPIf           = "snmp_ifmib"        // snmpwalk of IF-MIB's interface counters (snmpif.go)
 	KindZabbixIf         = "zabbix_netif"      // a Zabbix agent's raw net.if counters: zabbix_get, agentd -t (zabbixget.go)
+	KindXenstore         = "xenstore"          // xenstore-ls -f: a Xen host's store nodes (xenstore.go)
+	KindMunin            = "munin"             // a munin plugin's "field.value N" and config lines (munin.go)
 	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)

@@ -50,14 +50,24 @@ var (
 // (conditionLead), and statedCounterRose's question, negation and hypothesis.
 var (
 	reStatedListenQueueFull = lazyre.New(`(?i)\b(?:listen(?:ing)?|accept|syn)\s+(?:queue|backlog)s?\s+(?:(?:is|was|are|were|keeps?|kept|gets?|got|getting|becomes?|became|has|have|had|started|starts|began|continues|continued|constantly|repeatedly|frequently|often|still)\s+(?:been\s+|to\s+)?)*(overflow(?:s|ed|ing)?|full|fill(?:s|ed|ing)\s+up|maxed\s+out)\b`)
-	reListenRowOrKey        = lazyre.New(`(?i)(?:^[\s>#*-]*\d+\s+|\b(?:summary|info|alarm|template|description|help)\s*:\s*)(?:\w+\s+){0,3}$`)
-	reListenRemedyBefore    = lazyre.New(`(?i)\b(?:avoid\w*|prevent\w*|against|reduc\w*|mitigat\w*|fix\w*|handl\w*|stop\w*|risk\w*|protect\w*|no\s+more|without)\s+(?:\w+\s+){0,3}$`)
+	// fix59a: the queue as the object of the filling, the author's connections the subject:
+	// "new connections fill up the LISTEN queue until it finally overflows", "the clients
+	// overflowed the accept queue". The verb is the first group as above.
+	reStatedListenQueueFilled = lazyre.New(`(?i)\b(fill(?:s|ed|ing)?\s+up|overflow(?:s|ed|ing)?)\s+(?:the|its|their|our|my|his|her|this|that)\s+(?:listen(?:ing)?|accept|syn)\s+(?:queue|backlog)s?\b`)
+	reListenRowOrKey          = lazyre.New(`(?i)(?:^[\s>#*-]*\d+\s+|\b(?:summary|info|alarm|template|description|help)\s*:\s*)(?:\w+\s+){0,3}$`)
+	reListenRemedyBefore      = lazyre.New(`(?i)\b(?:avoid\w*|prevent\w*|against|reduc\w*|mitigat\w*|fix\w*|handl\w*|stop\w*|risk\w*|protect\w*|no\s+more|without)\s+(?:\w+\s+){0,3}$`)
 )
 
 // statedListenRising reads the statements of a prose paragraph that this host's listen-queue
 // counters grew and emits the line and sentence of each.
 func statedListenRising(para string, has func(...string) bool, lineAt func(int) int, emit func(no int, sentence string)) {
 	if has("queue", "backlog") {
+		for _, m := range submatches(true, reStatedListenQueueFilled, para) {
+			if no, sentence, ok := listenFilledOwn(para, m, lineAt); ok {
+				emit(no, sentence)
+				return
+			}
+		}
 		for _, m := range submatches(true, reStatedListenQueueFull, para) {
 			sentence := sentenceAround(para, m[0], m[1])
 			lead := sentence
@@ -96,6 +106,38 @@ func statedListenRising(para string, has func(...string) bool, lineAt func(int) 
 		emit(lineAt(m[0]), clause)
 	}
 }
+
+// listenFilledOwn reads reStatedListenQueueFilled's match m. Its present tense reads as a
+// guide's ("until it overflows" is reGenericMarker's) unless the sentence before reports a
+// problem on the author's own host ("I'm investigating a problem on one of our machines
+// where the server can't keep up"), which the filling then describes.
+func listenFilledOwn(para string, m []int, lineAt func(int) int) (int, string, bool) {
+	if no, sentence, ok := statedCounterRose(para, m, lineAt); ok {
+		return no, sentence, !listenQuestion(sentence, para[m[1]:])
+	}
+	match := para[m[0]:m[1]]
+	sentence := sentenceAround(para, m[0], m[1])
+	lead := para[:m[0]]
+	if k := strings.Index(sentence, match); k >= 0 {
+		lead = sentence[:k]
+	}
+	if conditionLead(lead) || reListenRemedyBefore.MatchString(lead) || hypotheticalUpTo(sentence, match) ||
+		reNegated.MatchString(para[max(0, m[0]-24):m[0]]) || questionAt(para, m[0], m[1]) || listenQuestion(sentence, para[m[1]:]) {
+		return 0, "", false
+	}
+	start := strings.Index(para, strings.TrimSpace(sentence))
+	if start <= 0 {
+		return 0, "", false
+	}
+	before := sentenceAround(para, max(0, start-2), max(0, start-2))
+	if !reFirstPerson.MatchString(before) || !reOwnTrouble.MatchString(before) {
+		return 0, "", false
+	}
+	return lineAt(m[0]), sentence, true
+}
+
+// reOwnTrouble: a sentence that reports trouble being worked on.
+var reOwnTrouble = lazyre.New(`(?i)\b(?:problems?|issues?|investigat\w*|troubleshoot\w*|debugg?\w*|can(?:'|no)?t\s+keep\s+up|cannot\s+keep\s+up)\b`)
 
 // listenQuestion: an English statement that is a question ("is ListenOverflows increasing?",
 // "check whether ListenDrops increases").

@@ -209,7 +209,35 @@ func ratedColumns(fs []string) bool {
 			rated++
 		}
 	}
-	return rated >= 2
+	return rated >= 2 || sarSockColumns(fs)
+}
+
+// sarSockColumns: sar -n SOCK's or SOCK6's header, whose columns are counts, no rates.
+func sarSockColumns(fs []string) bool {
+	return containsStr(fs, "totsck") && containsStr(fs, "tcpsck") || containsStr(fs, "tcp6sck") && containsStr(fs, "udp6sck")
+}
+
+// sarSockKeys are sar -n SOCK's and SOCK6's columns as the /proc/net/sockstat and sockstat6
+// fields sysstat reads them from (rd_stats.c read_net_sock, read_net_sock6): totsck is
+// "sockets: used", tcp-tw is TCP's tw, the others each protocol's inuse.
+var sarSockKeys = map[string][2]string{
+	"totsck": {"sockets", "used"}, "tcpsck": {"TCP", "inuse"}, "udpsck": {"UDP", "inuse"},
+	"rawsck": {"RAW", "inuse"}, "ip-frag": {"FRAG", "inuse"}, "tcp-tw": {"TCP", "tw"},
+	"tcp6sck": {"TCP6", "inuse"}, "udp6sck": {"UDP6", "inuse"}, "raw6sck": {"RAW6", "inuse"}, "ip6-frag": {"FRAG6", "inuse"},
+}
+
+// sarSockStat reads a sar -n SOCK(6) row as the sockstat fields it prints; nil for a row of
+// another table.
+func sarSockStat(cols, vals []string) kernel.Groups {
+	var g kernel.Groups
+	for c, n := range cols {
+		if k, ok := sarSockKeys[n]; ok {
+			if x, ok := atoi(vals[c]); ok {
+				g.Set(k[0], k[1], x)
+			}
+		}
+	}
+	return g
 }
 
 // sysstatBareHeader reads a header whose time the paster removed, leaving the column names
@@ -371,6 +399,9 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 		if mi := sarMemInfo(tb.Columns, vals); mi != nil {
 			out[j].MemInfo = mi
 		}
+		if ss := sarSockStat(tb.Columns, vals); len(ss) > 0 {
+			out[j].SockStat = ss
+		}
 		if cmdCol >= 0 {
 			for c, n := range tb.Columns {
 				if n != "%CPU" {
@@ -386,7 +417,7 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 	}
 	var kept []model.Sample
 	for _, s := range out {
-		if len(s.Rates) > 0 || s.MemInfo != nil {
+		if len(s.Rates) > 0 || s.MemInfo != nil || len(s.SockStat) > 0 {
 			kept = append(kept, s)
 		}
 	}
