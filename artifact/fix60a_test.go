@@ -93,3 +93,22 @@ func TestFix60aVmemmapAllocFailure(t *testing.T) {
 		}
 	}
 }
+
+// A ring-loss counter with its rate in pps in prose (statednicgrow.go statedNICLossPPS).
+func TestFix60aStatedLossPPS(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []float64
+	}{
+		{"Toke - we are seeing drops from port.rx_dropped on both interfaces:\n\n1 IRQ, XDP_REDIRECT -- port.rx_dropped: appx. 50-75 pps / interface\n4 IRQ, XDP_REDIRECT -- port.rx_dropped: appx. 2000 pps / interface\n", []float64{2000}},
+		// counter-cases: a rate of 0, a counter that is no ring loss, a question
+		{"With one IRQ and no XDP we see port.rx_dropped: 0 pps on each interface.\n", nil},
+		{"The bridge forwards rx_packets: 950000 pps on each interface.\n", nil},
+		{"Would port.rx_dropped: 2000 pps be a problem here?\n", nil},
+	} {
+		got := ringLossRates(c.text)
+		if len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] {
+			t.Errorf("%q: ring-loss rates %v, want %v", c.text, got, c.want)
+		}
+	}
+}
