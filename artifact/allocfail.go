@@ -20,6 +20,8 @@ import (
 //	4.x-       "kworker/0:1: page allocation failure: order:0, mode:0x2080020(GFP_ATOMIC)"
 //	4.12-      "... mode:0x14000c0(GFP_KERNEL), nodemask=(null)"
 //	5.x-6.x    "... mode:0xa20(GFP_ATOMIC), nodemask=(null),cpuset=/,mems_allowed=0" (warn_alloc)
+//	vmemmap    "kworker/0:1: vmemmap alloc failure: order:9, mode:0x4cc0(GFP_KERNEL|__GFP_RETRY_MAYFAIL), ..."
+//	           (warn_alloc from vmemmap_alloc_block, mm/sparse-vmemmap.c: memory hot-add)
 //
 // followed by the task line ("CPU: 0 PID: 1 Comm: x Not tainted 4.4.0 #1", 2.6's "Pid: 1,
 // comm: x Not tainted 2.6.32 #1", 6.11+'s "CPU: 3 UID: 1000 PID: 4108 Comm: x"), the call trace (calltrace.go) and the show_mem dump
@@ -27,7 +29,7 @@ import (
 // glued on where a paste lost its newlines ("mode:0x20[2662122.262119] Pid: 0, comm: ...",
 // fix57c), and ends the mode.
 var (
-	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?page allocation failure[.:] order:\s*(\d+), mode:\s*([^,\s\[]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
+	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?(?:page allocation failure[.:]|vmemmap alloc failure:) order:\s*(\d+), mode:\s*([^,\s\[]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
 	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
 	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask. The full
@@ -40,7 +42,12 @@ var (
 
 // isAllocHeader is the cheap test run on every line before the regular expressions.
 func isAllocHeader(t string) bool {
-	return strings.Contains(t, kernel.MsgPageAllocFailure[0]) || strings.Contains(t, kernel.MsgPageAllocFailure[1])
+	for _, m := range kernel.MsgPageAllocFailure {
+		if strings.Contains(t, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // parseAllocHeader reads a header line into a report; ok is false when the line is not one.

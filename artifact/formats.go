@@ -237,6 +237,7 @@ var formats = []format{
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
 	{kind: KindEthtoolS, detect: isEthtoolReprintStart, parse: (*doc).tryEthtoolReprint}, // a program's re-print of ethtool -S/-k under its prefix (ethtoolreprint.go)
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
+	{kind: KindEthtoolS, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "Ethtool(") }, parse: (*doc).tryEthtoolStatsPl}, // ethtoolstatspl.go
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
 	{kind: KindEthtoolS, detect: isEthtoolBareStart, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},

@@ -23,7 +23,7 @@ const (
 	needleVmallocErr                 // "vmalloc error: size " (logNumbers)
 	needleSynFlood                   // "SYN flooding on port " (logSynFlood)
 	needleLinkUp                     // linkUpWords (readLinkUp)
-	needleAllocat                    // "llocat" (mayBeHeader: "allocat", no-MMU's "Allocation of length")
+	needleAllocat                    // "lloc" (mayBeHeader: "allocat", no-MMU's "Allocation of length", vmemmap's "alloc failure")
 	needleKill                       // "kill" (mayBeHeader)
 	needleKillUpper                  // "Kill" (mayBeHeader)
 	needleLowMemKill                 // "lowmemorykiller" (lowMemKillsInLog)
@@ -43,7 +43,7 @@ var needleText = [numNeedles]string{
 	needleVmallocErr: "vmalloc error: size ",
 	needleSynFlood:   "SYN flooding on port ",
 	needleLinkUp:     linkUpWords,
-	needleAllocat:    "llocat",
+	needleAllocat:    "lloc",
 	needleKill:       "kill",
 	needleKillUpper:  "Kill",
 	needleLowMemKill: "lowmemorykiller",

@@ -977,6 +977,9 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedRxDroppedPerSec, g.perSec, g.no, g.sentence)
 			}
 		}
+		for _, g := range statedNICLossPPS(para, has, lineAt) {
+			add(model.RateNICRxRingLossPerSec, g.perSec, g.no, g.sentence) // statednicgrow.go
+		}
 		if no, sentence, ok := statedNICNamedDrop(para, has, lineAt); ok {
 			// The drops named by the NIC's ring or FIFO loss counter (fix55a_nicnamed.go).
 			add(model.RateStatedRxOverrun, 1, no, sentence)

@@ -92,3 +92,34 @@ func statedNICGrowth(para string, has func(...string) bool, lineAt func(int) int
 	}
 	return out
 }
+
+// reNICLossPPS: a NIC counter given with its rate in packets per second in a sentence or a
+// list of runs ("4 IRQ, XDP_REDIRECT -- port.rx_dropped: appx. 2000 pps / interface"); a
+// range ("50-75 pps") is read at its top.
+var reNICLossPPS = lazyre.New(`(?i)(?:^|[\s(,;>|])([a-z][a-z0-9_]*(?:[._][a-z0-9]+)+):\s*(?:~\s*|(?:appx|approx|approximately|about|around)\.?\s+)?(\d[\d,]*)(?:\s*[-–]\s*(\d[\d,]*))?\s*(?:pps|packets/s(?:ec)?)\b`)
+
+// statedNICLossPPS reads the ring-loss rates para states in pps (kernel.ClassifyNICCounter:
+// only a ring or FIFO loss, such as i40e's port.rx_dropped); a rate of 0 is no reading (one
+// counter named, not all of them).
+func statedNICLossPPS(para string, has func(...string) bool, lineAt func(int) int) (out []nicGrowth) {
+	if !has("pps", "packets/s") {
+		return nil
+	}
+	for _, m := range submatches(true, reNICLossPPS, para) {
+		loss, ok := kernel.ClassifyNICCounter(strings.ToLower(para[m[2]:m[3]]), false)
+		if !ok || !loss.RxOverrun() {
+			continue
+		}
+		num := para[m[4]:m[5]]
+		if m[6] >= 0 {
+			num = para[m[6]:m[7]]
+		}
+		v, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+		sentence := sentenceAround(para, m[0], m[1])
+		if err != nil || v <= 0 || hypotheticalUpTo(sentence, para[m[0]:m[1]]) || strings.ContainsAny(sentence, "?？") {
+			continue
+		}
+		out = append(out, nicGrowth{ring: true, perSec: v, no: lineAt(m[0]), sentence: sentence})
+	}
+	return out
+}

@@ -603,7 +603,8 @@ var dumpSeconds = [256]string{
 }
 
 // mayBeHeader is a cheap test that every report header passes: each has "allocat" ("page
-// allocation failure", "-order allocation failed", "SLUB: Unable to allocate memory") or
+// allocation failure", "-order allocation failed", "SLUB: Unable to allocate memory"),
+// "alloc failure" ("vmemmap alloc failure: order:9") or
 // "kill"/"Kill" ("oom-killer: gfp_mask=", "Out of memory: Kill process"), so each has an
 // "ll" that one of these surrounds. A quarter of syslog lines have "ll" ("callbacks",
 // "full"); this rules them out without the six substring searches of the header tests.
@@ -616,7 +617,8 @@ func mayBeHeader(t string) bool {
 		k += i // t[k:k+2] == "ll", k >= 1
 		switch t[k-1] {
 		case 'a':
-			if strings.HasPrefix(t[k+2:], "ocat") {
+			// "alloc failure": warn_alloc's reason in vmemmap_alloc_block (kernel.MsgPageAllocFailure).
+			if strings.HasPrefix(t[k+2:], "ocat") || strings.HasPrefix(t[k+2:], "oc failure") {
 				return true
 			}
 		case 'A':

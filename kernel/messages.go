@@ -12,8 +12,11 @@ var (
 	// MsgPageAllocFailure: warn_alloc (mm/page_alloc.c; __alloc_pages_slowpath's printk before
 	// 4.x): "page allocation failure: order:0, mode:0x..." since 2.6 ("failure." on 2.6.x);
 	// 2.4's __alloc_pages printed "2-order allocation failed (gfp=0x20/0)". The header is
-	// followed by a stack and a zone dump; artifact reads the whole report.
-	MsgPageAllocFailure = []string{"page allocation failure", "-order allocation failed"}
+	// followed by a stack and a zone dump; artifact reads the whole report. vmemmap_alloc_block
+	// (mm/sparse-vmemmap.c, memory hot-add building a section's struct pages) calls warn_alloc
+	// with its own reason, "vmemmap alloc failure: order:%u", and the same mode, stack and
+	// Mem-Info follow.
+	MsgPageAllocFailure = []string{"page allocation failure", "-order allocation failed", "vmemmap alloc failure"}
 	// MsgNoMMUAllocFailure: a no-MMU kernel's mmap that found no pages (mm/nommu.c
 	// do_mmap_private: alloc_pages(GFP_KERNEL, get_order(len)), then on failure "Allocation
 	// of length %lu from process %d (%s) failed" and show_free_areas): a process image or
