@@ -1208,7 +1208,7 @@ func (d *doc) logExtras(l *Line) {
 		if sl, ok := suppressedLine(l.No, l.Text); ok {
 			d.suppressed = append(growAhead(d.suppressed, d.pos, len(d.text)), sl)
 		}
-	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l)); ok {
+	} else if ln, ok := logNumbers(l.No, l.Text, d.rawHas(needleVmallocErr, l) || d.rawHas(needleAllocat, l) && strings.Contains(l.Text, vmallocFailure)); ok {
 		d.logNumbers = append(d.logNumbers, ln)
 	} else if len(d.synPorts) < synFloodPortsKept {
 		// The first line of each port (synFloodPortsKept): a flood repeats the line. Once

@@ -314,10 +314,14 @@ const synFloodPortsKept = 64
 //	    alloc_vmap_area: the vmalloc address space, not memory, ran out)
 //	"insmod: vmalloc error: size 16384, vm_struct allocation failed, ..." (mm/vmalloc.c
 //	    __vmalloc_node_range's warn_alloc, 5.x+)
+//	"tracebox: vmalloc: allocation failure: 32768 bytes, mode:0xcc0(GFP_KERNEL), ..." and
+//	"vmalloc: allocation failure, allocated 12288 of 20480 bytes" (fix60c: the same
+//	    warn_alloc's words from 4.12 to 5.12, __vmalloc_node_range and __vmalloc_area_node)
 //
 // It runs on every kernel log line, so each test starts with a prefix or one Contains.
 //
-// vmallocErr says whether t holds "vmalloc error: size " (the caller knows it cheaply).
+// vmallocErr says whether t holds "vmalloc error: size " or vmallocFailure (the caller
+// knows it cheaply).
 func logNumbers(no int, t string, vmallocErr bool) (LogNumbers, bool) {
 	if !vmallocErr && (t == "" || t[0] != 'n' && t[0] != 'v') {
 		return LogNumbers{}, false // neither prefix below
@@ -346,6 +350,18 @@ func logNumbers(no int, t string, vmallocErr bool) (LogNumbers, bool) {
 		if n, ok := atoi(firstField(strings.TrimPrefix(t, "vmap allocation for size "))); ok {
 			return LogNumbers{Line: no, Message: "vmap allocation failed", Values: map[string]int64{"size": n}}, true
 		}
+	case vmallocErr && strings.Contains(t, vmallocFailure):
+		_, rest, _ := strings.Cut(t, vmallocFailure)
+		if n, ok := atoi(firstField(strings.TrimPrefix(rest, ": "))); ok && strings.HasPrefix(rest, ": ") {
+			return LogNumbers{Line: no, Message: "vmalloc allocation failure", Values: map[string]int64{"size": n}}, true
+		}
+		// ", allocated 12288 of 20480 bytes": the pages it got before one failed, of the size.
+		if fs := fields(strings.TrimPrefix(rest, ",")); len(fs) >= 4 && fs[0] == "allocated" && fs[2] == "of" {
+			got, ok1 := atoi(fs[1])
+			if size, ok2 := atoi(fs[3]); ok1 && ok2 {
+				return LogNumbers{Line: no, Message: "vmalloc allocation failure", Values: map[string]int64{"allocated": got, "size": size}}, true
+			}
+		}
 	case vmallocErr:
 		_, rest, _ := strings.Cut(t, "vmalloc error: size ")
 		if n, ok := atoi(strings.TrimSuffix(firstField(rest), ",")); ok {
@@ -354,6 +370,10 @@ func logNumbers(no int, t string, vmallocErr bool) (LogNumbers, bool) {
 	}
 	return LogNumbers{}, false
 }
+
+// vmallocFailure opens warn_alloc's message for a failed vmalloc from 4.12 to 5.12
+// (mm/vmalloc.c); 5.13+ writes "vmalloc error: size ".
+const vmallocFailure = "vmalloc: allocation failure"
 
 // SuppressedLine is one "net_ratelimit: 23807 callbacks suppressed" line.
 type SuppressedLine struct {

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"strings"
 	"testing"
 
 	"headroom/kernel"
@@ -671,5 +672,27 @@ func TestSuppressedUsualIsGeneral(t *testing.T) {
 	}
 	if fast < len(cases)/10 {
 		t.Errorf("the one-pass reading took %d of %d lines", fast, len(cases))
+	}
+}
+
+// fix60c: warn_alloc's vmalloc failure of 4.12–5.12 keeps the size it asked for (and, in the
+// second form, what it got); a line that only names vmalloc, or names a page allocation
+// failure, keeps none.
+func TestLogNumbersVmallocFailure(t *testing.T) {
+	tl := ParseString("[857968.790997] tracebox: vmalloc: allocation failure: 32768 bytes, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0\n"+
+		"[  310.112233] modprobe: vmalloc: allocation failure, allocated 12288 of 20480 bytes, mode:0x24000c2(GFP_KERNEL|__GFP_HIGHMEM)\n", "dmesg", Options{})
+	kl := one(t, tl, KindKernelLog).(KernelLogData)
+	if len(kl.Numbers) != 2 || kl.Numbers[0].Values["size"] != 32768 || kl.Numbers[1].Values["size"] != 20480 || kl.Numbers[1].Values["allocated"] != 12288 {
+		t.Errorf("numbers %+v", kl.Numbers)
+	}
+	for _, line := range []string{
+		"vmalloc: allocation failure",                              // no size
+		"ip: vmalloc: allocation failure: lots of bytes",           // no number
+		"swapper/0: page allocation failure: order:4, mode:0x4020", // the page allocator's
+		"vmalloc allocation failure in module load",                // prose
+	} {
+		if ln, ok := logNumbers(1, line, strings.Contains(line, vmallocFailure)); ok {
+			t.Errorf("%q read as %+v", line, ln)
+		}
 	}
 }

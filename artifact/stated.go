@@ -1571,6 +1571,10 @@ func hypotheticalUpTo(sentence, match string) bool {
 		up := rePastEventually.ReplaceAllString(sentence[:end], "")
 		sentence, end = up, len(up)
 	}
+	if strings.Contains(sentence, "can see") || strings.Contains(sentence, "can clearly see") {
+		up := reYouCanSee.ReplaceAllString(sentence[:end], "") // fix60c: "you can see that ..." points at evidence
+		sentence, end = up, len(up)
+	}
 	if reObserved.MatchString(sentence) {
 		return reConditional.MatchString(sentence[:end])
 	}
@@ -1674,7 +1678,7 @@ func genericStatement(sentence, match string) bool {
 	if genericCJK(sentence, match) { // "当系统内存……时，OOM Killer会被触发" (statedgenericcjk.go)
 		return true
 	}
-	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) {
+	if reFirstPerson.MatchString(reIOWord.ReplaceAllString(sentence, "")) || rePastOrEvent.MatchString(sentence) || killInProgress(sentence) {
 		return false
 	}
 	if reGenericMarker.MatchString(sentence) {
