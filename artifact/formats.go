@@ -164,6 +164,8 @@ var formats = []format{
 	{kind: KindMemInfo, first: []string{"Filename"}, parse: (*doc).trySwaps},   // /proc/swaps, swapon -s (swaps.go)
 	{kind: KindMemInfo, first: []string{"NAME"}, parse: (*doc).trySwaponShow},  // swapon --show (swaps.go)
 	{kind: KindFree, first: []string{"total", "total:"}, parse: (*doc).tryFree, claims: true},
+	// The command and free's header on one line ("# free -h total used free ...", free.go).
+	{kind: KindFree, first: []string{"#", "$", "free", "#free", "$free"}, detect: func(_, t string) bool { c, _ := freeHeaderAfterCommand(t); return c != nil }, parse: (*doc).tryFree},
 	{kind: KindFree, start: func(c byte) bool { return c >= 0x80 || c == 'g' || c == 'i' || c == 't' || c == 'r' }, detect: isFreeLocalizedHeader, parse: (*doc).tryFree},
 	{kind: KindIfconfig, first: []string{"RX", "TX"}, parse: (*doc).tryIfconfigRows, claims: true},
 	// ip -s link's statistics rows without their interface line (iplink.go).

@@ -121,6 +121,26 @@ func freeHeaderJoined(t string) ([]string, string) {
 	return cols, row
 }
 
+// freeHeaderAfterCommand: the command and the header on one line, as a forum's code block
+// that lost the line break after the prompt prints them ("# free -h total used free shared
+// buff/cache available"): the header's columns and the command, which names the unit.
+func freeHeaderAfterCommand(t string) ([]string, string) {
+	t = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t), "#$"))
+	fs := fields(t)
+	if len(fs) < 4 || fs[0] != "free" {
+		return nil, ""
+	}
+	k := 1
+	for k < len(fs) && strings.HasPrefix(fs[k], "-") {
+		k++
+	}
+	cols, colons := freeHeader(strings.Join(fs[k:], " "))
+	if cols == nil || colons {
+		return nil, ""
+	}
+	return cols, strings.Join(fs[:k], " ")
+}
+
 // freeHeader returns the columns of a free header, and whether it is 2.4 /proc/meminfo's
 // ("total:    used:    free: ..."), whose rows are in bytes.
 func freeHeader(t string) ([]string, bool) {
@@ -208,6 +228,10 @@ func (d *doc) tryFree(i int) int {
 	if cols == nil {
 		cols, joined = freeHeaderJoined(d.ls[i].Text)
 	}
+	command := ""
+	if cols == nil {
+		cols, command = freeHeaderAfterCommand(d.ls[i].Text)
+	}
 	if cols == nil {
 		if cols = freeHeaderLocalized(d.ls[i].Text); cols == nil {
 			return 0
@@ -227,6 +251,9 @@ func (d *doc) tryFree(i int) int {
 		k++
 	}
 	tb := &FreeTable{Columns: cols, Rows: map[string][]int64{}, Label: d.label(i)}
+	if command != "" {
+		tb.Label = command
+	}
 	unit := freeUnitFromLabel(tb.Label)
 	if meminfo24 {
 		unit = "bytes"
@@ -382,6 +409,11 @@ func freeMemInfo(tb *FreeTable) *kernel.Counters {
 		}
 		if v, ok := col(m, "cached"); ok {
 			mem.Set("Cached", v)
+		}
+		// buff/cache (Buffers + Cached + SReclaimable) is no meminfo line; it is kept under
+		// its own name, an upper bound of the page cache (diagnose's file pages).
+		if v, ok := col(m, "buff/cache"); ok {
+			mem.Set("BuffCache", v)
 		}
 	}
 	if s, ok := tb.Rows["Swap"]; ok {

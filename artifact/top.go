@@ -66,7 +66,8 @@ var (
 	reAndroidLoad = lazyre.New(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
 	reTopCount    = lazyre.New(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
 	reTopCPU      = lazyre.New(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
-	reTopMem      = lazyre.New(`([\d.]+)([kKmMgG]?)\s+(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
+	// A unit letter may touch its label in a header typed by hand ("37388kfree").
+	reTopMem = lazyre.New(`([\d.]+)(?:([kKmMgG])\s*|\s+)(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
 )
 
 // topLineKind classifies a summary line; "" when it is not one.
@@ -95,6 +96,13 @@ func topLineKind(t string) string {
 	if i := strings.Index(s, "Swap"); i >= 0 && i <= 4 && strings.Contains(s, ":") && reTopMem.MatchString(s) && (strings.Contains(s, "total") || strings.Contains(s, " av")) {
 		return "swap"
 	}
+	// A header typed by hand may lose the colon ("Swap12008576k total, 6911328k used,
+	// 5097248k free"): the label's own words, used and free read as numbers, still say it.
+	if strings.HasPrefix(s, "Swap") && len(s) > 4 && (s[4] == ' ' || s[4] >= '0' && s[4] <= '9') && strings.Contains(s, " total") {
+		if m := parseTopMemLabels(s); m["used"] && m["free"] {
+			return "swap"
+		}
+	}
 	return ""
 }
 
@@ -115,6 +123,15 @@ func topUnitKB(s string, suffix string) float64 {
 		return 1024 * 1024
 	}
 	return 1
+}
+
+// parseTopMemLabels is the set of labels of a Mem or Swap line that carry a number.
+func parseTopMemLabels(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range reTopMem.FindAllStringSubmatch(s, -1) {
+		out[m[3]] = true
+	}
+	return out
 }
 
 // parseTopMem reads a Mem or Swap line: kB by label, and the printed numbers when their
@@ -309,6 +326,15 @@ func (ts *TopSummary) sample() model.Sample {
 	// too: a Swap line quoted without its free field still says how much is used (fix54d).
 	set(ts.SwapKB, "used", "SwapUsed")
 	set(ts.SwapKB, "cached", "Cached")
+	// top's Swap total is used + free (procps top.c): a line whose total did not read (a
+	// retyped "12008576l total") still gives it from the other two.
+	if _, ok := ts.SwapKB["total"]; !ok && !mem.Has("SwapTotal") {
+		used, okU := ts.SwapKB["used"]
+		free, okF := ts.SwapKB["free"]
+		if okU && okF {
+			mem.Set("SwapTotal", used+free)
+		}
+	}
 	// BusyBox prints no total: used is total minus free (procps/top.c display_header). Its
 	// cached is meminfo Cached, believed only when it fits in what is used (a 64-bit
 	// BusyBox on some builds prints garbage there, corpus case 358).

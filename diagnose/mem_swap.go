@@ -244,6 +244,24 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 // low watermarks plus the working file set of a small server (binaries, libraries).
 const swapFileStarvedShare = 0.05
 
+// filePagesKB is the page cache of sample s: Active(file)+Inactive(file), or Buffers+Cached
+// when a pasted table has only those, or free's buff/cache (which adds SReclaimable: an upper
+// bound, so a share below a threshold holds for the page cache too).
+func filePagesKB(s *model.Sample) (int64, string, bool) {
+	if a, okA := s.Mem("Active(file)"); okA {
+		in, okI := s.Mem("Inactive(file)")
+		return a + in, "Active(file)+Inactive(file)", okI
+	}
+	if c, okC := s.Mem("Cached"); okC {
+		b, _ := s.Mem("Buffers")
+		return c + b, "Buffers+Cached", true
+	}
+	if bc, ok := s.Mem("BuffCache"); ok {
+		return bc, "buff/cache", true
+	}
+	return 0, "", false
+}
+
 // swapFileStarved reports whether sample i shows file pages (Active(file)+Inactive(file), or
 // Buffers+Cached when a pasted table has only those) below swapFileStarvedShare of RAM, and
 // the figures that say so. Without both figures it reports false: not enough to judge.
@@ -259,21 +277,9 @@ func swapFileStarved(tl *model.Timeline, i int) (bool, string) {
 	if total <= 0 {
 		return false, ""
 	}
-	var file int64
-	what := "Active(file)+Inactive(file)"
-	if a, okA := s.Mem("Active(file)"); okA {
-		in, okI := s.Mem("Inactive(file)")
-		if !okI {
-			return false, ""
-		}
-		file = a + in
-	} else {
-		c, okC := s.Mem("Cached")
-		if !okC {
-			return false, ""
-		}
-		b, _ := s.Mem("Buffers")
-		file, what = c+b, "Buffers+Cached"
+	file, what, ok := filePagesKB(s)
+	if !ok {
+		return false, ""
 	}
 	share := float64(file) / float64(total)
 	if share >= swapFileStarvedShare {

@@ -23,6 +23,12 @@ const (
 	swapExhaustedShare = 0.95
 	swapShortShare     = 0.5
 	memShortShare      = 0.1
+	// swapStarvedUsedShare: swap in use, as a share of RAM, that with the page cache gone
+	// counts as the working set having spilled (fix60b).
+	swapStarvedUsedShare = 0.25
+	// memRoomyShare: RAM available at which the author's "it is swapping" beside a partly
+	// used swap is old pages parked on disk (fix60b).
+	memRoomyShare = 0.5
 )
 
 // swapUnderPressure says whether sample s shows its swap exhausted, or substantially used
@@ -40,15 +46,47 @@ func swapUnderPressure(s *model.Sample) (used, total, avail, mem int64, ok bool)
 	if float64(used) >= swapExhaustedShare*float64(total) {
 		return used, total, 0, 0, true
 	}
-	if float64(used) < swapShortShare*float64(total) {
-		return 0, 0, 0, 0, false
-	}
 	mem, okm := s.Mem("MemTotal")
 	avail, oka := memAvailableKB(s)
 	if !okm || !oka || mem <= 0 || float64(avail) >= memShortShare*float64(mem) {
 		return 0, 0, 0, 0, false
 	}
-	return used, total, avail, mem, true
+	if float64(used) >= swapShortShare*float64(total) {
+		return used, total, avail, mem, true
+	}
+	// A large swap partly used while the page cache is gone and next to nothing is available
+	// (fix60b): with file pages and RAM available both under swapFileStarvedShare of RAM,
+	// reclaim has nothing left to take but anonymous memory, so every further allocation is
+	// served by swapping; swap already holding swapStarvedUsedShare of RAM says that has been
+	// happening.
+	starved := func(v int64) bool { return float64(v) < swapFileStarvedShare*float64(mem) }
+	if file, _, ok := filePagesKB(s); ok && starved(file) && starved(avail) && float64(used) >= swapStarvedUsedShare*float64(mem) {
+		return used, total, avail, mem, true
+	}
+	return 0, 0, 0, 0, false
+}
+
+// statedSwapRefuted reports whether the snapshot the input holds shows the swap the author
+// calls "swapping" to be old pages parked on disk: swap partly used (short of swapShortShare)
+// while at least memRoomyShare of RAM is available and the page cache is not gone. Reclaim
+// with half the RAM available is not forced to swap; the pages in swap were pushed out
+// earlier (swappiness weighs cold anonymous pages against a streaming page cache), which is
+// what the rule's "swap partly used with memory available gives nothing" says (fix60b).
+func statedSwapRefuted(tl *model.Timeline) (*model.Sample, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool { _, ok := s.Mem("SwapTotal"); return ok })
+	if s == nil {
+		return nil, false
+	}
+	total, _ := s.Mem("SwapTotal")
+	used, okU := swapUsedKB(s, total)
+	mem, okM := s.Mem("MemTotal")
+	avail, okA := memAvailableKB(s)
+	file, _, okF := filePagesKB(s)
+	if total <= 0 || !okU || !okM || !okA || !okF || mem <= 0 {
+		return nil, false
+	}
+	roomy := float64(avail) >= memRoomyShare*float64(mem) && float64(file) >= swapFileStarvedShare*float64(mem)
+	return s, roomy && float64(used) < swapShortShare*float64(total)
 }
 
 // memAvailableKB is the RAM still available in sample s: MemAvailable, or MemFree plus
@@ -92,7 +130,9 @@ func swapWithoutRate(tl *model.Timeline) (Result, bool) {
 		ev = append(ev, Evidence{What: "swap used (one snapshot)", Value: v, Source: sampleSource(s, "the swap totals")})
 	}
 	if s := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedSwapping] > 0 }); s != nil {
-		ev = append(ev, Evidence{What: "swapping", Value: statedBy(s) + ", without a rate", Source: sampleSource(s, "the text")})
+		if _, refuted := statedSwapRefuted(tl); !refuted {
+			ev = append(ev, Evidence{What: "swapping", Value: statedBy(s) + ", without a rate", Source: sampleSource(s, "the text")})
+		}
 	}
 	if len(ev) == 0 {
 		return Result{}, false
