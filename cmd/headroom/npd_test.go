@@ -165,6 +165,7 @@ func TestNPDKernelMonitorRules(t *testing.T) {
 			"swapper/0: page allocation failure: order:0, mode:0x480020(GFP_ATOMIC), nodemask=(null),cpuset=/,mems_allowed=0",
 			"afpd: page allocation failure. order:2, mode:0x20",
 			"__alloc_pages: 2-order allocation failed (gfp=0x20/0)",
+			"kworker/0:1: vmemmap alloc failure: order:9, mode:0x4cc0(GFP_KERNEL|__GFP_RETRY_MAYFAIL), nodemask=(null),cpuset=/,mems_allowed=0",
 		},
 		"tcp-out-of-memory": {"TCP: out of memory -- consider tuning tcp_mem", "Out of socket memory", "TCP: out of socket memory"},
 		"too-many-orphans":  {"TCP: too many orphaned sockets", "TCP: too many of orphaned sockets"},
