@@ -686,6 +686,11 @@ func (d *doc) stated() {
 				addHostDrop(model.RateStatedMemPSIPct, v, no, sentence) // fix59b_statedpsi.go
 			}
 		}
+		if has("%commit") {
+			if v, no, sentence, ok := statedSarCommit(para, lineAt); ok {
+				addHostDrop(model.RateStatedCommitPct, v, no, sentence) // fix61_statedcommit.go
+			}
+		}
 		if has("thrash", "reclaim") {
 			if no, sentence, ok := statedThrashing(para, lineAt); ok {
 				addHostDrop(model.RateStatedReclaimStall, 1, no, sentence) // statedthrash.go

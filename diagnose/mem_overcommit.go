@@ -36,6 +36,9 @@ func checkOvercommit(tl *model.Timeline) Result {
 		return a && (b || c && d)
 	})
 	if s == nil {
+		if res, ok := checkOvercommitStated(tl); ok {
+			return res
+		}
 		why := "no Committed_AS and CommitLimit (/proc/meminfo) in the input"
 		if ms := settingMentions(tl, "vm.overcommit_memory"); len(ms) > 0 {
 			why += "; the text names vm.overcommit_memory " + memDescribeMentions(ms, "vm.overcommit_memory") + " without the numbers that would show whether the host is exposed"
@@ -123,4 +126,40 @@ func checkOvercommit(tl *model.Timeline) Result {
 	}
 	f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "vm.overcommit_memory", Current: mode.Value, Recommended: rec, Why: why}}
 	return Fired(f)
+}
+
+// checkOvercommitStated judges sar's %commit the author states (fix61): Committed_AS over
+// MemTotal + SwapTotal, so above 100% the promises exceed everything RAM and swap can back.
+// The sizes are not stated, so no ratio for mode 2 is computed.
+func checkOvercommitStated(tl *model.Timeline) (Result, bool) {
+	st := memSeriesStats(tl, model.RateStatedCommitPct, 100)
+	if st.n == 0 {
+		return Result{}, false
+	}
+	where := memSampleWhere(tl, st.peakIdx, "the text")
+	mode, haveMode := currentSetting(tl, "vm.overcommit_memory")
+	if m, _ := settingInt(mode); haveMode && m == 2 {
+		return Healthy("strict overcommit (mode 2): sar's %%commit %.0f%% (stated, %s) is held under CommitLimit", st.peak, where), true
+	}
+	if st.over == 0 || st.peak <= 100 {
+		return Healthy("sar's %%commit the text states peaks at %.0f%% (%s): Committed_AS within RAM + swap", st.peak, where), true
+	}
+	sev := Warning
+	ev := []Evidence{{What: "sar %commit (Committed_AS ÷ (MemTotal + SwapTotal)), stated", Value: fmt.Sprintf("up to %.0f%%", st.peak), Source: where}}
+	if haveMode {
+		ev = append(ev, settingEvidence("vm.overcommit_memory", mode))
+	} else {
+		sev = Info
+		ev = append(ev, Evidence{What: "vm.overcommit_memory", Value: "not in the input (the kernel default is 0, heuristic)", Source: "-"})
+	}
+	return Fired(Finding{
+		Severity: sev,
+		Title:    fmt.Sprintf("processes have been promised %.0f%% of RAM + swap (sar %%commit, stated)", st.peak),
+		Evidence: ev,
+		Explanation: "sar's %commit is Committed_AS over RAM + swap: above 100% the memory processes were promised exceeds " +
+			"everything that can back it. When the promises are used, reclaim swaps until it cannot and the OOM killer picks a " +
+			"victim, while kernel memory such as socket buffers competes for the same pages. The RAM and swap sizes are not in " +
+			"the input, so no vm.overcommit_ratio for strict mode (2) is computed: read /proc/meminfo (Committed_AS, " +
+			"CommitLimit) before changing vm.overcommit_memory.",
+	}), true
 }

@@ -86,6 +86,10 @@ const (
 	// on this host ("97% PSI memory stall"; artifact/fix59b_statedpsi.go), judged as "some"
 	// for the same reason as RateDaemonMemPSIPct.
 	RateStatedMemPSIPct = "stated_mem_psi_pct"
+	// RateStatedCommitPct is the highest sar %commit the text states as measured on this
+	// host ("`%commit` 180~205%"; artifact/fix61_statedcommit.go): Committed_AS over MemTotal
+	// + SwapTotal, in percent.
+	RateStatedCommitPct = "stated_commit_pct"
 	RateStatedRxOverrun = "stated_rx_overruns"
 	// RateLoggedRxFIFOOverflows counts kernel log records in which a network driver (CAN;
 	// fix40b: ftgmac100's NO_RXBUF and RPKT_LOST) reports its controller's receive FIFO or ring overflowed (kernel.IsDriverRxFIFOOverflow):
