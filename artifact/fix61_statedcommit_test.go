@@ -9,8 +9,8 @@ import (
 func TestFix61StatedSarCommit(t *testing.T) {
 	for text, want := range map[string]float64{
 		"| **换页耗尽** | `sar -S`：8G swap 连着三天贴 98~100%；`%commit` 180~205% | **就是它** |\n": 205,
-		"sar -r showed %commit was 143.5% for the whole afternoon.\n":                           143.5,
-		"Before the hang %commit reached 96% on the database host.\n":                           96,
+		"sar -r showed %commit was 143.5% for the whole afternoon.\n":                  143.5,
+		"Before the hang %commit reached 96% on the database host.\n":                  96,
 	} {
 		if v := statedRate(t, text, model.RateStatedCommitPct); v != want {
 			t.Errorf("%q: %v, want %v", text, v, want)
