@@ -29,6 +29,18 @@ var (
 	reOtherPages = lazyre.New(`(?i)\b(?:scan\w*|reclaim\w*|steal\w*|stole|fault\w*|free[ds]?|freeing|cache[ds]?|compact\w*|migrat\w*|dirt\w*|writeback|alloc\w*)\b`)
 )
 
+// A total of swapped pages over a stated span (fix61b): "176,000+ swap pages written ...
+// over a sustained period exceeding 150 seconds", "12000 pages were swapped out in 2
+// minutes". The mean rate is the total over the span, at minPageKB a page; a span the
+// author gives as a bound ("exceeding 150 seconds") is taken as said, the scale of the
+// event. The swap word must qualify the pages (swap pages, written to swap, swapped out);
+// other counts of pages (scanned, reclaimed, freed) are reOtherPages'.
+var (
+	reSwapPagesOver = lazyre.New(`(?i)(?:^|[^\w.,])(\d[\d,]*)\+?\s*(?:swap(?:ped)?\s+)?pages?\b([^.;!?]{0,80}?)\b(?:over|in|within|during|across)\s+(?:(?:a|an|the|sustained|period|span|window|of|exceeding|more|than|about|around|roughly|some|just|under|nearly|almost)\s+){0,6}(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h)\b`)
+	reSwapWord      = lazyre.New(`(?i)\bswap`)
+	reSwapReadWord  = lazyre.New(`(?i)\bread\b[^.;!?]{0,20}\bfrom\s+(?:the\s+)?swap\b`)
+)
+
 // minPageKB is the smallest page size of any Linux architecture, in KiB.
 const minPageKB = 4
 
@@ -76,6 +88,20 @@ func statedSwapPages(para string, lineAt func(int) int) []statedSwapPageRate {
 	for _, m := range submatches(true, rePagesSwapped, para) {
 		in := (m[4] >= 0 && strings.EqualFold(para[m[4]:m[5]], "in")) || m[6] >= 0
 		emit(m, para[m[2]:m[3]], in, false)
+	}
+	for _, m := range submatches(true, reSwapPagesOver, para) {
+		what := para[m[0]:m[6]]
+		if !reSwapWord.MatchString(what) || reOtherPages.MatchString(para[m[4]:m[5]]) {
+			continue
+		}
+		pages, err1 := strconv.ParseFloat(strings.ReplaceAll(para[m[2]:m[3]], ",", ""), 64)
+		span, err2 := strconv.ParseFloat(para[m[6]:m[7]], 64)
+		if err1 != nil || err2 != nil || span <= 0 {
+			continue
+		}
+		span *= map[byte]float64{'s': 1, 'm': 60, 'h': 3600}[strings.ToLower(para[m[8]:m[9]])[0]]
+		in := reSwapInWord.MatchString(what) && !reSwapOutWord.MatchString(what) || reSwapReadWord.MatchString(para[m[4]:m[5]])
+		emit(m, strconv.FormatFloat(pages/span, 'f', -1, 64), in, false)
 	}
 	return out
 }
