@@ -1462,12 +1462,17 @@ func statedCounterRose(para string, m []int, lineAt func(int) int) (int, string,
 	if m[2] >= 0 {
 		verb := strings.ToLower(para[m[2]:m[3]])
 		present := strings.HasSuffix(verb, "s") || strings.HasPrefix(verb, "goes") || strings.HasPrefix(verb, "shoots")
-		if present && reConditionAfter.MatchString(para[m[1]:min(len(para), m[1]+24)]) {
+		if present && reConditionAfter.MatchString(para[m[1]:min(len(para), m[1]+24)]) && !reObservedLead.MatchString(para[max(0, m[0]-60):m[0]]) {
 			return 0, "", false
 		}
 	}
 	return lineAt(m[0]), sentence, true
 }
+
+// reObservedLead: the author reports what they watched on this host ("I'm noticing that X
+// always increases when ...", "we observed that X rises whenever ..."; fix61c): the present
+// tense with a condition is then their observation, not the documentation's voice.
+var reObservedLead = lazyre.New(`(?i)\b(?:I|we)(?:'m|\s+am|'re|\s+are|'ve|\s+have)?\s+(?:notic\w*|observ\w*|see|seeing|saw|seen|watch\w*)\s+(?:that\s+)?[^.;!?]{0,40}$`)
 
 // reConditionAfter: a condition right after a verb ("increases when", "rises if").
 var reConditionAfter = lazyre.New(`(?i)^\W*(?:\w+\s+){0,2}?(?:when|whenever|if|once|as\s+soon\s+as)\b`)

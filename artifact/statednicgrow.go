@@ -26,7 +26,7 @@ import (
 //
 // Not read: a question, a condition or possibility, a negation, the voice of documentation
 // (statedCounterRose), and a counter that is no loss (rx_packets).
-var reStatedNICGrows = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+|rx\s+(?:dropped|drops|missed))\b[` + "`" + `'"”’)]*\s*(?:(?:counters?|count|values?)\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued|still|constantly)\s+(?:been\s+|to\s+)?)*(skyrocket\w*|soar\w*|climb(?:s|ed|ing)|ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|jump(?:s|ed|ing)|(?:goes|went|going)\s+up)\b`)
+var reStatedNICGrows = lazyre.New(`(?i)\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+|rx\s+(?:dropped|drops|missed))\b[` + "`" + `'"”’)]*\s*(?:(?:counters?|count|values?)\s+)?(?:(?:has|have|had|was|were|is|are|keeps?|kept|started|starts|began|continues|continued|still|constantly|always|steadily|continuously|slowly|quickly|rapidly|then|also)\s+(?:been\s+|to\s+)?)*(skyrocket\w*|soar\w*|climb(?:s|ed|ing)|ris(?:es|ing|en)|rose|grow(?:s|ing|n)|grew|increas(?:es|ed|ing)|jump(?:s|ed|ing)|(?:goes|went|going)\s+up)\b`)
 
 // reNICGrowRate: a rate after the growth in the same sentence: "about 2000 per minute",
 // "~50/s", "by 300 packets a second".
