@@ -47,6 +47,10 @@ const (
 	kswapdWarnPct        = 50.0
 	kswapdScanMinPerSec  = 10000.0
 	kswapdEfficiencyWarn = 0.10
+	// kswapdSinceBootPasses: since boot, kswapd has scanned at least this many times all of
+	// RAM's pages (fix61d); with efficiency under kswapdEfficiencyWarn that is reclaim
+	// grinding through the LRU for little, whatever the uptime.
+	kswapdSinceBootPasses = 1000
 	memPSISomeWarnPct    = 10.0
 	memPSIFullCritPct    = 5.0
 	memUserHZ            = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
@@ -97,6 +101,9 @@ func checkKswapdSaturated(tl *model.Timeline) Result {
 	steal := memSeriesStats(tl, model.RatePgstealKswapdPerSec, 0)
 	busy := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedKswapdBusy] > 0 })
 	if len(threads) == 0 && sum.n == 0 && scan.n == 0 {
+		if res, ok := kswapdSinceBoot(tl); ok { // fix61d
+			return res
+		}
 		if busy != nil {
 			// Only words: the author says kswapd runs hot ("consuming a large amount of
 			// CPU", "loops forever") without a figure. A warning that says the share is
@@ -376,4 +383,55 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		f.Title = "tasks have stalled in direct reclaim since boot"
 	}
 	return Fired(f)
+}
+
+// kswapdSinceBoot judges one /proc/vmstat with no rate (fix61d): the counters since boot
+// (pgscan_kswapd, and pgsteal_kswapd, or before 3.x the per-zone pgsteal_<zone> that counts
+// kswapd's and direct reclaim's steals together, judged then against both scans). kswapd
+// having scanned RAM's pages kswapdSinceBootPasses times over at under kswapdEfficiencyWarn
+// efficiency is reported as a since-boot finding (Info): it says reclaim has been grinding,
+// not that it grinds now.
+func kswapdSinceBoot(tl *model.Timeline) (Result, bool) {
+	s := tl.LastWith(func(s *model.Sample) bool { _, ok := kernel.SumZoned(s.VMStat, "pgscan_kswapd"); return ok })
+	totalKB, memSrc, okMem := memTotalKB(tl)
+	if s == nil || !okMem {
+		return Result{}, false
+	}
+	scanned, _ := kernel.SumZoned(s.VMStat, "pgscan_kswapd")
+	stolen, ok := kernel.SumZoned(s.VMStat, "pgsteal_kswapd")
+	against, what := scanned, "pgsteal_kswapd ÷ pgscan_kswapd"
+	if !ok {
+		if stolen, ok = kernel.SumZoned(s.VMStat, "pgsteal"); !ok {
+			return Result{}, false
+		}
+		direct, _ := kernel.SumZoned(s.VMStat, "pgscan_direct")
+		against, what = scanned+direct, "pgsteal ÷ (pgscan_kswapd + pgscan_direct), the kernel's per-zone counters before the kswapd/direct split"
+	}
+	pages := float64(totalKB) / 4
+	passes := float64(scanned) / pages
+	if against <= 0 || passes < kswapdSinceBootPasses {
+		return Result{}, false
+	}
+	eff := float64(stolen) / float64(against)
+	if eff >= kswapdEfficiencyWarn {
+		return Result{}, false
+	}
+	src := sampleSource(s, "/proc/vmstat")
+	return Fired(Finding{
+		Severity: Info,
+		Title:    "kswapd has scanned far more than it freed since boot",
+		Evidence: []Evidence{
+			{What: "pages kswapd scanned since boot", Value: fmt.Sprintf("%d, %.0f times RAM's %s (at 4 KiB a page)", scanned, passes, memKB(totalKB)), Source: src},
+			{What: "reclaim efficiency since boot", Value: fmt.Sprintf("%.1f%% (%s: %d of %d)", 100*eff, what, stolen, against), Source: src},
+			{What: "MemTotal", Value: memKB(totalKB), Source: memSrc},
+		},
+		Explanation: "kswapd reclaims in the background from the low watermark up to high. Scanning thousands of times all " +
+			"of memory while freeing under a tenth of what it scans means it walks lists of pages it cannot free " +
+			"(mapped, dirty or active pages, anonymous memory with no swap), or keeps waking for a zone or order it " +
+			"cannot balance: CPU spent on reclaim for little. The counters run since boot, so this says it has " +
+			"happened, not when: two samples of /proc/vmstat a few seconds apart, and top's kswapd line, show whether it is happening now.",
+		Changes: []model.Change{{Kind: model.ChangeOther, Key: "reclaim load",
+			Recommended: "measure now: /proc/vmstat twice a few seconds apart (pgscan_kswapd, pgsteal_kswapd) and top -b -n 3 | grep kswapd",
+			Why:         "since-boot counters give the total, not today's rate"}},
+	}), true
 }
