@@ -51,10 +51,10 @@ const (
 	// RAM's pages (fix61d); with efficiency under kswapdEfficiencyWarn that is reclaim
 	// grinding through the LRU for little, whatever the uptime.
 	kswapdSinceBootPasses = 1000
-	memPSISomeWarnPct    = 10.0
-	memPSIFullCritPct    = 5.0
-	memUserHZ            = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
-	memThreadMinWindow   = 0.5
+	memPSISomeWarnPct     = 10.0
+	memPSIFullCritPct     = 5.0
+	memUserHZ             = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
+	memThreadMinWindow    = 0.5
 )
 
 // kswapdThreads returns each kswapd thread's CPU over the timeline, in % of one CPU.
