@@ -238,6 +238,9 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		s = stripOtherPrefixes(s, l)
 		s = stripSyslog(s, l)
 	}
+	if len(s) > 24 && s[0] == 'm' {
+		s = unwrapRsyslogRepeat(s) // fix61e_rsyslogrepeat.go
+	}
 	s = stripKernelStamp(s, l)
 	s = journalTagAfterStamp(s, l) // journalctl -o short-monotonic without a host (fix56b_oomd.go)
 	s = stripVendorBlocks(s, l)
