@@ -23,7 +23,7 @@ var reMemPSIThreshold = lazyre.New(`(?i)\b(?:threshold|exceeds?|above|over|limit
 // statedMemPSI reports the highest memory PSI percentage para states as measured on this
 // host, with its line and sentence.
 func statedMemPSI(para string, lineAt func(int) int) (pct float64, no int, sentence string, ok bool) {
-	for _, m := range submatches(true, reStatedMemPSI, para) {
+	return highestStatedPct(para, reStatedMemPSI, lineAt, func(m []int) (float64, bool) {
 		v := ""
 		switch {
 		case m[2] >= 0:
@@ -32,7 +32,18 @@ func statedMemPSI(para string, lineAt func(int) int) (pct float64, no int, sente
 			v = para[m[4]:m[5]]
 		}
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 || f > 100 {
+		return f, err == nil && f > 0 && f <= 100
+	})
+}
+
+// highestStatedPct reports the highest figure value reads off a match of re in para that
+// states a measurement of this host: not another host's or a negated event, no hypothesis,
+// no general statement, and no threshold someone sets (reMemPSIThreshold) just before it.
+// Used by the stated memory PSI (fix59b) and sar's stated %commit (fix61).
+func highestStatedPct(para string, re *lazyre.Regexp, lineAt func(int) int, value func(m []int) (float64, bool)) (pct float64, no int, sentence string, ok bool) {
+	for _, m := range submatches(true, re, para) {
+		f, good := value(m)
+		if !good {
 			continue
 		}
 		s := sentenceAround(para, m[0], m[1])

@@ -21,23 +21,12 @@ var reStatedSarCommit = lazyre.New("(?i)(?:^|[^\\w%])%commit\\b[`*_\\s]*" +
 // statedSarCommit reports the highest sar %commit para states as measured on this host,
 // with its line and sentence.
 func statedSarCommit(para string, lineAt func(int) int) (pct float64, no int, sentence string, ok bool) {
-	for _, m := range submatches(true, reStatedSarCommit, para) {
+	return highestStatedPct(para, reStatedSarCommit, lineAt, func(m []int) (float64, bool) {
 		v := para[m[2]:m[3]]
 		if m[4] >= 0 {
 			v = para[m[4]:m[5]]
 		}
 		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f <= 0 {
-			continue
-		}
-		s := sentenceAround(para, m[0], m[1])
-		if notTheHostsEvent(para, m[:2], guardOpts{neg: negNear}) || hypotheticalUpTo(s, para[m[0]:m[1]]) || genericStatement(s, para[m[0]:m[1]]) ||
-			reMemPSIThreshold.MatchString(para[max(0, m[0]-40):m[1]]) {
-			continue
-		}
-		if !ok || f > pct {
-			pct, no, sentence, ok = f, lineAt(m[0]), s, true
-		}
-	}
-	return pct, no, sentence, ok
+		return f, err == nil && f > 0
+	})
 }
