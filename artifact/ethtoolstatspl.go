@@ -82,7 +82,17 @@ func (d *doc) tryEthtoolStatsPl(i int) int {
 	for _, name := range names {
 		stats.Set(name, int64(rates[name]))
 	}
-	intelVSI := kernel.IntelVSIStats(stats)
+	first, last := d.ls[i].No, lastNo
+	d.addNICRates(first, last, iface, names, rates, kernel.IntelVSIStats(stats), "ethtool_stats.pl rates per second of "+iface)
+	return k - i
+}
+
+// addNICRates keeps a block of per-second NIC counter rates (names in the order read) as an
+// ethtool -S artifact and, when ring losses are among them (kernel.ClassifyNICCounterIn;
+// intelVSI: i40e's or ice's names, whose plain rx_dropped is the VSI's no-descriptor
+// discard), a sample of their sum as RateNICRxRingLossPerSec; what names the source. Shared
+// by ethtool_stats.pl's blocks and a script's legend-named readings (fix61f).
+func (d *doc) addNICRates(first, last int, iface string, names []string, rates map[string]float64, intelVSI bool, what string) {
 	var loss float64
 	var lossNames []string
 	for _, name := range names {
@@ -91,11 +101,9 @@ func (d *doc) tryEthtoolStatsPl(i int) int {
 			lossNames = append(lossNames, name)
 		}
 	}
-	first, last := d.ls[i].No, lastNo
 	d.addArtifact(KindEthtoolS, first, last, map[string]any{"interface": iface, "per_second": rates})
 	if len(lossNames) > 0 {
-		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (ethtool_stats.pl rates per second of " + iface + ": " + strings.Join(lossNames, ", ") + ")",
+		d.tl.Samples = append(d.tl.Samples, model.Sample{Source: spanSource(first, last) + " (" + what + ": " + strings.Join(lossNames, ", ") + ")",
 			Rates: model.Rates{model.RateNICRxRingLossPerSec: loss}})
 	}
-	return k - i
 }

@@ -241,6 +241,7 @@ var formats = []format{
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "Ethtool(") }, parse: (*doc).tryEthtoolStatsPl}, // ethtoolstatspl.go
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
+	{kind: KindEthtoolS, detect: isScriptRateLine, parse: (*doc).tryScriptRates}, // a script's pps with a legend (fix61f_scriptlegend.go)
 	{kind: KindEthtoolS, detect: isEthtoolBareStart, parse: (*doc).tryEthtoolBare},
 	{kind: KindIPLink, detect: isNameColon, parse: (*doc).tryIPLink},
 	{kind: KindNetstatS, detect: isNameColon, parse: (*doc).tryNetstatS},

@@ -197,6 +197,10 @@ func (d *doc) afterParse(text string) {
 
 // doc is the state of one Parse.
 type doc struct {
+	// legend: a script's legend of short names → ethtool counters, looked for once
+	// (fix61f_scriptlegend.go).
+	legend     map[string]string
+	legendDone bool
 	// oomdAttempts: systemd-oomd's "oomd attempting to kill" lines (fix56b_oomd.go).
 	oomdAttempts []oomdAttempt
 	// earlyoomLow: 0 not yet looked for, 1 a line is earlyoom 0.x-1.0's "Out of memory!
