@@ -68,6 +68,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 	}
 	s = stripOtherPrefixes(s, &l)
 	s = refStripSyslog(s, &l)
+	s = unwrapRsyslogRepeat(s) // rsyslog's "message repeated N times: [...]" (fix61e)
 	s = refStripKernelStamp(s, &l)
 	s = journalTagAfterStamp(s, &l)
 	s = stripVendorBlocks(s, &l)
