@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"headroom/internal/lazyre"
+	"headroom/model"
 )
 
 // iperf, iperf3 and bwctl (which runs either and prints its output) throughput tables
@@ -147,16 +148,25 @@ func parseIperfRow(t string) (IperfInterval, bool) {
 // tryIperf reads a run of iperf rows, its "[ ID] Interval" headers and separators between them.
 func (d *doc) tryIperf(i int) int {
 	var data IperfData
+	// A header without Retr (a UDP client's "Total Datagrams", a receiver's table) says the
+	// number after the bitrate is no retransmit count.
+	noRetr := false
 	k := i
 	for k < len(d.ls) {
 		t := strings.TrimSpace(d.ls[k].Text)
 		if strings.HasPrefix(t, "[ ID]") || strings.HasPrefix(t, "- - -") {
+			if strings.HasPrefix(t, "[ ID]") {
+				noRetr = !strings.Contains(t, "Retr")
+			}
 			k++
 			continue
 		}
 		r, ok := parseIperfRow(t)
 		if !ok {
 			break
+		}
+		if noRetr {
+			r.Retransmits, r.CwndBytes = nil, nil
 		}
 		switch r.Role {
 		case "sender":
@@ -176,7 +186,48 @@ func (d *doc) tryIperf(i int) int {
 		return 0
 	}
 	d.addArtifact(KindIperf, d.ls[i].No, d.ls[k-1].No, data)
+	d.addIperfRetrans(d.ls[i].No, d.ls[k-1].No, &data)
 	return k - i
+}
+
+// iperfMSS is the segment size the sent bytes are divided by to count segments when the text
+// gives none: Ethernet's 1500-byte MTU less 20 bytes of IP, 20 of TCP and 12 of timestamps.
+// A jumbo-frame path sends fewer, larger segments (a higher share); a tunnel's smaller MSS
+// sends more (a share up to a tenth lower).
+const iperfMSS = 1448
+
+// addIperfRetrans keeps the test flow's retransmissions as a sample for retransmit-rate: the
+// sender's summary row (the [SUM] row with -P), or without one (a cut paste) the interval
+// rows, [SUM] rows alone when the table has them. iperf3 counts Retr on the sender from
+// TCP_INFO (tcpi_total_retrans): with -R that is the remote server, still the same path.
+func (d *doc) addIperfRetrans(first, last int, data *IperfData) {
+	var retr, bytes int64
+	switch {
+	case data.Sender != nil && data.Sender.Retransmits != nil:
+		retr, bytes = *data.Sender.Retransmits, data.Sender.Bytes
+	default:
+		sum := false
+		for _, r := range data.Intervals {
+			sum = sum || r.Stream == "SUM"
+		}
+		for _, r := range data.Intervals {
+			if r.Retransmits == nil || (sum && r.Stream != "SUM") {
+				continue
+			}
+			retr += *r.Retransmits
+			bytes += r.Bytes
+		}
+	}
+	if bytes <= 0 {
+		return
+	}
+	segs := bytes / iperfMSS
+	if segs < 1 {
+		return
+	}
+	d.tl.Samples = append(d.tl.Samples, model.Sample{
+		Source: spanSource(first, last) + " (an iperf3 run)",
+		Rates:  model.Rates{model.RateIperfRetransSegs: float64(retr), model.RateIperfSegsSent: float64(segs)}})
 }
 
 // iperf3 -J output (corpus 509: a fragment of the intervals array pasted into an issue): one

@@ -43,8 +43,15 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 	}
 	re, out := get("RetransSegs"), get("OutSegs")
 	if !re.hasLast || !out.hasLast {
+		iperf := retransIperf(tl)
+		if len(iperf.Findings) > 0 {
+			return iperf
+		}
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRetransPct] > 0 }); st != nil {
 			return retransStated(st)
+		}
+		if iperf.Checked != "" {
+			return iperf
 		}
 		if st := tl.LastWith(func(s *model.Sample) bool { return s.Rates[model.RateStatedRetransSeen] > 0 }); st != nil {
 			// Words without a share: a capture's retransmissions can be a path's, a
@@ -138,6 +145,51 @@ func retransStated(st *model.Sample) Result {
 		Explanation: "Each retransmitted segment was lost (or presumed lost) once, and loss-based congestion control cuts its " +
 			"window on every loss event. Find where the loss is: this host's receive side (nic-rx-overruns, " +
 			"softnet-backlog-drops, rcvq-pruning, drops a tool such as dropwatch places in the stack), the peer's, or the path."})
+}
+
+// retransIperf judges the test flows of iperf3 runs when no counter is read: the run with the
+// largest share among those that sent at least retransMinSegs segments, by the counters'
+// thresholds. A test flow's retransmissions are measured (TCP_INFO on its sender), so it can
+// be critical; several runs are usually a before and an after, and the worst is the problem
+// the text is about. Not checked when no run has a Retr column or enough segments.
+func retransIperf(tl *model.Timeline) Result {
+	var worst *model.Sample
+	share, runs := 0.0, 0
+	for i := range tl.Samples {
+		s := &tl.Samples[i]
+		segs, ok := s.Rates[model.RateIperfSegsSent]
+		if !ok || segs < retransMinSegs {
+			continue
+		}
+		runs++
+		if sh := s.Rates[model.RateIperfRetransSegs] / segs; worst == nil || sh > share {
+			worst, share = s, sh
+		}
+	}
+	if worst == nil {
+		return NotChecked("no iperf3 run with a Retr column and %d segments sent", retransMinSegs)
+	}
+	of := ""
+	if runs > 1 {
+		of = fmt.Sprintf(", the worst of %d iperf3 runs", runs)
+	}
+	retr, segs := worst.Rates[model.RateIperfRetransSegs], worst.Rates[model.RateIperfSegsSent]
+	if share < retransWarnShare {
+		return Healthy("%s of an iperf3 test flow's segments retransmitted (%.0f of about %.0f%s)", netPct(share), retr, segs, of)
+	}
+	sev := Warning
+	if share >= retransCritShare {
+		sev = Critical
+	}
+	f := Finding{Severity: sev, Title: fmt.Sprintf("an iperf3 test flow retransmitted %s of the segments it sent", netPct(share)),
+		Evidence: []Evidence{{What: "iperf3 Retr / segments sent (bytes / 1448-byte MSS)", Value: fmt.Sprintf("%.0f / %.0f = %s%s", retr, segs, netPct(share), of), Source: worst.Source}},
+		Explanation: "iperf3's Retr column is the sender's count of retransmitted segments (TCP_INFO), for the test's own flow. " +
+			"Each was lost (or presumed lost) once, and loss-based congestion control cuts its window on every loss event, " +
+			"so the throughput the test shows is bounded by the loss. Find where the loss is: the receiver (nic-rx-overruns, " +
+			"softnet-backlog-drops, rcvq-pruning there), the sender's queue and NIC, or the path (a policer, a tunnel, a bad link); " +
+			"the host's own Tcp RetransSegs/OutSegs (netstat -s twice, or nstat) would show whether its other traffic loses as much."}
+	f.Facts.Counted = int64(retr)
+	return Fired(f)
 }
 
 // retransChanges proposes plan's congestion control when the link and RTT are known and it

@@ -126,6 +126,12 @@ const (
 	// RateStatedRetransSeen is 1 when the text says this host's connections show many
 	// retransmissions without a share ("Wireshark shows excessive retransmissions").
 	RateStatedRetransSeen = "stated_tcp_retrans_seen"
+	// RateIperfRetransSegs and RateIperfSegsSent are one iperf3 run's test flow: the sender's
+	// retransmitted segments (its Retr column, TCP_INFO's tcpi_total_retrans) and the segments
+	// it sent, estimated from the bytes it moved at an MSS of 1448 bytes (Ethernet's 1500-byte
+	// MTU less IP, TCP and timestamp headers); artifact/iperf.go.
+	RateIperfRetransSegs = "iperf_retrans_segs"
+	RateIperfSegsSent    = "iperf_segs_sent_est"
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
