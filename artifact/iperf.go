@@ -18,7 +18,13 @@ import (
 //	[SUM]   0.00-10.00  sec  9.45 GBytes  8114 Mbits/sec                  receiver
 //	[  3]  0.0-10.0 sec  1.09 GBytes   938 Mbits/sec                      (iperf 2)
 
-var reIperfRow = lazyre.New(`^\[\s*(\d+|SUM)\]\s+(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*sec\s+(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s+(\d+(?:\.\d+)?)\s*([KMGT]?)bits/sec\b(.*)$`)
+// With -f K (or M, G) the rate is in bytes: "684 KBytes/sec", a binary prefix as Transfer's.
+var reIperfRow = lazyre.New(`^\[\s*(\d+|SUM)\]\s+(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*sec\s+(\d+(?:\.\d+)?)\s*([KMGT]?)Bytes\s+(\d+(?:\.\d+)?)\s*([KMGT]?)(bits|Bytes)/sec\b(.*)$`)
+
+// reIperfDebug reads iperf3 -d's TCP_INFO line printed before each interval row:
+// "tcpi_snd_cwnd 50 tcpi_snd_mss 1326 tcpi_rtt 93887" (iperf_tcp.c, debug builds of the
+// report), whose MSS is the flow's own.
+var reIperfDebug = lazyre.New(`^tcpi_snd_cwnd\s+\d+\s+tcpi_snd_mss\s+(\d+)\s+tcpi_rtt\s+\d+\s*$`)
 
 // IperfInterval is one row of an iperf table.
 type IperfInterval struct {
@@ -50,6 +56,8 @@ type IperfData struct {
 	// WindowBytes is iperf 2's "TCP window size: 85.0 KByte (default)" or "UDP buffer size:
 	// 208 KByte": the socket buffer the test ran with (SO_RCVBUF/SO_SNDBUF as the kernel
 	// reports it, doubled), which bounds a TCP flow at window / RTT.
+	// MSS is the flow's segment size when iperf3 -d prints it (tcpi_snd_mss).
+	MSS         int64  `json:"mss,omitempty"`
 	WindowBytes int64  `json:"window_bytes,omitempty"`
 	WindowKind  string `json:"window_kind,omitempty"` // "TCP window size", "UDP buffer size"
 }
@@ -120,14 +128,17 @@ func parseIperfRow(t string) (IperfInterval, bool) {
 	r.Bytes = int64(b * iperfScale(m[5]))
 	bps, _ := strconv.ParseFloat(m[6], 64)
 	r.BitsPerSec = bps * iperfBitScale(m[7])
-	if u := reIperfUDPTail.FindStringSubmatch(m[8]); u != nil {
+	if m[8] == "Bytes" {
+		r.BitsPerSec = bps * iperfScale(m[7]) * 8
+	}
+	if u := reIperfUDPTail.FindStringSubmatch(m[9]); u != nil {
 		j, _ := strconv.ParseFloat(u[1], 64)
 		lost, _ := strconv.ParseInt(u[2], 10, 64)
 		total, _ := strconv.ParseInt(u[3], 10, 64)
 		r.JitterMs, r.Lost, r.Datagrams, r.Role = &j, &lost, &total, u[4]
 		return r, true
 	}
-	tail := reIperfTail.FindStringSubmatch(m[8])
+	tail := reIperfTail.FindStringSubmatch(m[9])
 	if tail == nil {
 		return r, true // columns iperf adds elsewhere
 	}
@@ -161,6 +172,11 @@ func (d *doc) tryIperf(i int) int {
 			k++
 			continue
 		}
+		if dm := reIperfDebug.FindStringSubmatch(t); dm != nil {
+			data.MSS, _ = strconv.ParseInt(dm[1], 10, 64)
+			k++
+			continue
+		}
 		r, ok := parseIperfRow(t)
 		if !ok {
 			break
@@ -191,7 +207,7 @@ func (d *doc) tryIperf(i int) int {
 }
 
 // iperfMSS is the segment size the sent bytes are divided by to count segments when the text
-// gives none: Ethernet's 1500-byte MTU less 20 bytes of IP, 20 of TCP and 12 of timestamps.
+// gives none (iperf3 -d prints the flow's own): Ethernet's 1500-byte MTU less 20 bytes of IP, 20 of TCP and 12 of timestamps.
 // A jumbo-frame path sends fewer, larger segments (a higher share); a tunnel's smaller MSS
 // sends more (a share up to a tenth lower).
 const iperfMSS = 1448
@@ -221,13 +237,17 @@ func (d *doc) addIperfRetrans(first, last int, data *IperfData) {
 	if bytes <= 0 {
 		return
 	}
-	segs := bytes / iperfMSS
+	mss := int64(iperfMSS)
+	if data.MSS > 0 {
+		mss = data.MSS
+	}
+	segs := bytes / mss
 	if segs < 1 {
 		return
 	}
 	d.tl.Samples = append(d.tl.Samples, model.Sample{
 		Source: spanSource(first, last) + " (an iperf3 run)",
-		Rates:  model.Rates{model.RateIperfRetransSegs: float64(retr), model.RateIperfSegsSent: float64(segs)}})
+		Rates:  model.Rates{model.RateIperfRetransSegs: float64(retr), model.RateIperfSegsSent: float64(segs), model.RateIperfMSS: float64(mss)}})
 }
 
 // iperf3 -J output (corpus 509: a fragment of the intervals array pasted into an issue): one

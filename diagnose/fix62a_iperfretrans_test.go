@@ -51,6 +51,17 @@ func TestFix62aIperfRetransmits(t *testing.T) {
 	if !evidenceHas(f, "iperf3 Retr", "120 / 2896 = 4.1%") {
 		t.Errorf("evidence: %+v", f.Evidence)
 	}
+	// iperf3 -d -f K: rates in bytes, and each row after a TCP_INFO line whose MSS counts
+	// the segments: 2000 KBytes at 1024-byte segments are 2000 segments, 60 of them 3.0%.
+	debug := "[ ID] Interval           Transfer     Bandwidth       Retr  Cwnd\n" +
+		"tcpi_snd_cwnd 50 tcpi_snd_mss 1024 tcpi_rtt 93887\n" +
+		"[  4]   0.00-1.00   sec  1000 KBytes  1000 KBytes/sec   30   64.7 KBytes\n" +
+		"tcpi_snd_cwnd 55 tcpi_snd_mss 1024 tcpi_rtt 103009\n" +
+		"[  4]   1.00-2.00   sec  1000 KBytes  1000 KBytes/sec   30   71.2 KBytes\n"
+	f = mustFire(t, fired(t, "retransmit-rate", debug), Warning)
+	if !evidenceHas(f, "1024-byte MSS", "60 / 2000 = 3.0%") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
 	// Counter-cases: too few segments to judge a share (a slow tunnel's 580 kbit/s), and
 	// iperf 2 or a receiver's table, which have no Retr column.
 	for _, text := range []string{

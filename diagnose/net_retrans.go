@@ -182,7 +182,7 @@ func retransIperf(tl *model.Timeline) Result {
 		sev = Critical
 	}
 	f := Finding{Severity: sev, Title: fmt.Sprintf("an iperf3 test flow retransmitted %s of the segments it sent", netPct(share)),
-		Evidence: []Evidence{{What: "iperf3 Retr / segments sent (bytes / 1448-byte MSS)", Value: fmt.Sprintf("%.0f / %.0f = %s%s", retr, segs, netPct(share), of), Source: worst.Source}},
+		Evidence: []Evidence{{What: fmt.Sprintf("iperf3 Retr / segments sent (bytes / %.0f-byte MSS)", worst.Rates[model.RateIperfMSS]), Value: fmt.Sprintf("%.0f / %.0f = %s%s", retr, segs, netPct(share), of), Source: worst.Source}},
 		Explanation: "iperf3's Retr column is the sender's count of retransmitted segments (TCP_INFO), for the test's own flow. " +
 			"Each was lost (or presumed lost) once, and loss-based congestion control cuts its window on every loss event, " +
 			"so the throughput the test shows is bounded by the loss. Find where the loss is: the receiver (nic-rx-overruns, " +

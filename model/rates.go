@@ -128,10 +128,12 @@ const (
 	RateStatedRetransSeen = "stated_tcp_retrans_seen"
 	// RateIperfRetransSegs and RateIperfSegsSent are one iperf3 run's test flow: the sender's
 	// retransmitted segments (its Retr column, TCP_INFO's tcpi_total_retrans) and the segments
-	// it sent, estimated from the bytes it moved at an MSS of 1448 bytes (Ethernet's 1500-byte
-	// MTU less IP, TCP and timestamp headers); artifact/iperf.go.
+	// it sent, estimated from the bytes it moved at the flow's MSS when iperf3 -d prints it,
+	// else 1448 bytes (Ethernet's 1500-byte MTU less IP, TCP and timestamp headers);
+	// artifact/iperf.go.
 	RateIperfRetransSegs = "iperf_retrans_segs"
 	RateIperfSegsSent    = "iperf_segs_sent_est"
+	RateIperfMSS         = "iperf_mss_bytes" // the MSS the segments were counted at
 	// UDP datagrams dropped at full socket receive buffers as the text states them: the
 	// count a netdata alarm quotes for its window ("1m ipv4 udp receive buffer errors | 23650
 	// errors"; 1 when the alarm is named without a value) and a rate the author gives
