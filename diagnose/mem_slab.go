@@ -369,6 +369,40 @@ func slabDominantCache(t model.SlabTable) (Finding, bool) {
 	}, true
 }
 
+// slabTableBulk: without the memory size, the caches of a table that no shrinker frees
+// (not created with SLAB_RECLAIM_ACCOUNT: kernel.SlabReclaimable) holding sunreclaimAbsWarnKB
+// together are judged as SUnreclaim of that size is: a warning on any host (fix62c; corpus
+// 5199: a ZFS server's dnode, znode, dmu_buf and ARC-header caches, ~58 GiB). Module caches
+// with a shrinker of their own (ZFS's ARC) still count: the kernel accounts them as
+// SUnreclaim, and only their owner gives them back.
+func slabTableBulk(t model.SlabTable) (Finding, bool) {
+	var kb int64
+	var top []model.SlabCache
+	for _, c := range t.Caches {
+		if !kernel.SlabReclaimable(c.Name) {
+			kb += c.SizeKB
+			top = append(top, c)
+		}
+	}
+	if kb < sunreclaimAbsWarnKB {
+		return Finding{}, false
+	}
+	slices.SortFunc(top, func(a, b model.SlabCache) int { return cmp.Compare(b.SizeKB, a.SizeKB) })
+	var names []string
+	for _, c := range top[:min(len(top), 4)] {
+		names = append(names, c.Name+" "+memKB(c.SizeKB))
+	}
+	return Finding{Severity: Warning,
+		Title: fmt.Sprintf("unreclaimable slab caches hold %s (memory size unknown)", memKB(kb)),
+		Evidence: []Evidence{{What: "caches not created reclaimable, in the " + t.Tool + " table", Value: fmt.Sprintf("%s in %d caches: %s", memKB(kb), len(top), strings.Join(names, ", ")), Source: t.Source},
+			{What: "threshold without a memory size", Value: memKB(sunreclaimAbsWarnKB) + " (the TCP and socket-inode objects of 5.2 million sockets)", Source: "headroom", Role: Background}},
+		Explanation: "Caches created without SLAB_RECLAIM_ACCOUNT are counted as SUnreclaim: kswapd cannot shrink them, " +
+			"only the code that owns them (a filesystem's own cache shrinker, a module freeing its objects). This much " +
+			"kernel memory is more than any workload's sockets and buffers, and narrows what reclaim can make free for " +
+			"atomic allocations. The owner's own limits (a filesystem's metadata cache size) bound it.",
+		Facts: Facts{Memory: MemoryAll}}, true
+}
+
 // slabFromTables reads a slabtop or /proc/slabinfo table: the kmalloc caches are memory reclaim
 // cannot free (their sum is a lower bound of SUnreclaim: other caches may be unreclaimable
 // too, and neither tool says which).
@@ -409,6 +443,9 @@ func slabFromTables(tl *model.Timeline) (Result, bool) {
 	}
 	grow, grew := slabSeriesGrowth(t)
 	if !haveTotal || total <= 0 {
+		if f, ok := slabTableBulk(t); ok {
+			return Fired(f), true
+		}
 		if grew && kmallocKB < slabTableKmallocMinKB {
 			return Fired(grow), true
 		}
