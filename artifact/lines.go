@@ -358,6 +358,9 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	}
 	// stripSyslog from the host on.
 	rest := raw[16:]
+	if raw[16] == '[' {
+		return raw, false // maybe a printk stamp where the host stands (stripSyslog)
+	}
 	sp := strings.IndexByte(rest, ' ')
 	if sp <= 0 {
 		return raw, false
@@ -803,6 +806,14 @@ func stripSyslog(s string, l *Line) string {
 	}
 	// host
 	rest = strings.TrimLeft(rest, " ")
+	if _, n := printkStamp(rest); n > 0 {
+		// "Sep 18 20:48:55 [88988.266617] cron: page allocation failure: ...": a kernel
+		// line with its printk stamp and no host or tag, as a netconsole receiver that
+		// stamps what it receives writes it (fix62d, corpus 5145). The kernel's stamp is
+		// left for stripKernelStamp.
+		l.Syslog, l.Stamp, l.Tag, l.Kernel = true, stamp, "kernel", true
+		return rest
+	}
 	sp := strings.IndexByte(rest, ' ')
 	if sp <= 0 {
 		return s

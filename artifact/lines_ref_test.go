@@ -301,6 +301,10 @@ func refStripSyslog(s string, l *Line) string {
 	}
 	// host
 	rest = strings.TrimLeft(rest, " ")
+	if refPrintkStampFirst(rest) { // a kernel line with no host or tag (lines.go stripSyslog, fix62d)
+		l.Syslog, l.Stamp, l.Tag, l.Kernel = true, stamp, "kernel", true
+		return rest
+	}
 	sp := strings.IndexByte(rest, ' ')
 	if sp <= 0 {
 		return s
@@ -604,4 +608,27 @@ func TestUsualSyslogIsGeneral(t *testing.T) {
 	if fast < len(lines)/4 {
 		t.Errorf("the shortcut took %d of %d lines: the test no longer tests it", fast, len(lines))
 	}
+}
+
+// refPrintkStampFirst: the text starts with printk's "[%5lu.%06lu]" stamp (seconds padded to
+// at least five columns, at most sixteen digits) and goes on after it.
+func refPrintkStampFirst(s string) bool {
+	end := strings.IndexByte(s, ']')
+	if len(s) < 2 || s[0] != '[' || end < 0 || end+1 >= len(s) {
+		return false
+	}
+	secs, micros, ok := strings.Cut(s[1:end], ".")
+	if !ok || len(micros) != 6 || len(secs) < 5 || len(secs) > 16 {
+		return false
+	}
+	digits := strings.TrimLeft(secs, " ")
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits + micros {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

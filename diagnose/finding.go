@@ -144,6 +144,10 @@ type Facts struct {
 	// ZoneState: the finding carries the zones' state at the failure (an alloc-fail-* rule
 	// read the Mem-Info dump).
 	ZoneState bool
+	// OutsideSlab: at least one of the finding's allocation failures printed a call trace
+	// that is no slab cache growing (a NIC's receive refill, a page fragment): a slab cache
+	// that could not grow does not account for it (fix62d).
+	OutsideSlab bool
 	// Counted is how many events the finding's counter counted (listen-overflow: handshakes
 	// dropped at a full accept queue, TcpExt ListenOverflows; retransmit-rate: segments
 	// retransmitted, Tcp RetransSegs), over the uptime when CountedSinceBoot, else over the

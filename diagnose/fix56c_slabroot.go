@@ -25,8 +25,12 @@ func failureHasZones(cause, effect *Finding) (string, bool) {
 
 // slabGrowthUndecided holds the edge from the slab cache to the page allocation failure only
 // when the failure has no zone state of its own (failureHasZones is the other way round).
+//
+// Nor when a failure's trace is no slab growth (fix62d, corpus 5145: r8169's receive refill
+// failed for a page fragment, and netconsole's skb then could not get a new slab): the cache
+// explains only its own failures, and the page allocator's refusal stays the story's root.
 func slabGrowthUndecided(cause, effect *Finding) (string, bool) {
-	if effect.Facts.ZoneState {
+	if effect.Facts.ZoneState || effect.Facts.OutsideSlab {
 		return "", false
 	}
 	return "", true

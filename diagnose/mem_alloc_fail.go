@@ -118,9 +118,12 @@ type zoneCheck struct {
 	belowMin              bool  // free ≤ min + lowmem_reserve: into the reserve
 	belowFloor            bool  // free ≤ the request's floor: its own check failed
 	orderKnown, orderFail bool
-	orderWhy              string
-	freeCMAPages          int64
-	cmaKnown              bool
+	// orderShort: the order part of the check failed above the order-0 floor: pre-4.4 too
+	// few pages in blocks of the order's size above the halved min, 4.4+ no block of it.
+	orderShort   bool
+	orderWhy     string
+	freeCMAPages int64
+	cmaKnown     bool
 	// highAtomicPages: free pages in blocks the dump marks highatomic only ("(H)"). A request
 	// that is not ALLOC_HARDER (not atomic) cannot use them: __zone_watermark_ok subtracts
 	// nr_reserved_highatomic for it (mm/page_alloc.c, 4.4+).
@@ -457,12 +460,16 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 
 // atomicFragmented: some zone v's request may use, with its zone line and buddy line read,
 // was above min + lowmem_reserve while its buddy line holds no free block of the request's
-// order or larger. Stricter than orderFail, whose pre-4.4 form also fails with such blocks
-// present when the halved min is not met.
+// order or larger, or (fix62e) whose pre-4.4 order check failed above the order-0 floor: the
+// kernel's own test that too few of its free pages sit in blocks of the order's size (corpus
+// 5225: Normal 42648 kB free, min 2788 kB, one order-6 block, an order-6 request refused).
 func atomicFragmented(v *allocVerdict) bool {
 	for _, c := range v.checks {
 		if c.wmUnknown || c.belowMin || !c.orderKnown || len(c.z.FreeBlocks) == 0 {
 			continue
+		}
+		if c.orderShort {
+			return true
 		}
 		var big int64
 		for o := v.af.Order; o < len(c.z.FreeBlocks); o++ {
@@ -716,7 +723,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 					}
 					m >>= 1
 					if free <= m {
-						c.orderFail = true
+						c.orderFail, c.orderShort = true, true
 						c.orderWhy = fmt.Sprintf("pre-4.4 check: %d pages left in blocks of order ≥ %d, not above min/%d = %d pages", free, o+1, 1<<(o+1), m)
 					}
 				}
@@ -726,7 +733,7 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 					big += z.FreeBlocks[o]
 				}
 				if big == 0 {
-					c.orderFail = true
+					c.orderFail, c.orderShort = true, true
 					c.orderWhy = fmt.Sprintf("no free block of order %d or larger", v.af.Order)
 				}
 			}
@@ -880,6 +887,9 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		zones := zoneEvidence(tl, r)
 		f.Evidence = append(f.Evidence, zones...)
 		f.Facts.ZoneState = len(zones) > 0
+		for _, v := range vs {
+			f.Facts.OutsideSlab = f.Facts.OutsideSlab || pageAllocOutsideSlab(v.af.CallTrace)
+		}
 		if r.highMemProof != "" {
 			f.Evidence = append(f.Evidence, Evidence{What: "HighMem", Value: r.highMemProof, Source: r.highMemSource})
 		}
@@ -1256,12 +1266,31 @@ var allocatorFrames = []string{
 	"__napi_alloc_skb", "napi_alloc_skb", "page_frag_alloc", "__page_frag_alloc", "__page_frag_cache_refill",
 	"page_pool_alloc", "__page_pool_alloc", "__alloc_skb_head", "alloc_skb", "__kmalloc_node_track_caller",
 	"__kmalloc_track_caller", "kmalloc_trace", "__kmalloc_cache", "kmalloc_node_trace",
+	"wake_all_kswapds", "wakeup_kswapd", "get_page_from_freelist", "__alloc_pages_slowpath",
+	// The DMA API's coherent allocators take pages from the buddy allocator for a driver
+	// (kernel/dma, arch/x86/kernel/pci-dma.c dma_generic_alloc_coherent before 4.x).
+	"dma_alloc_coherent", "dma_alloc_attrs", "dma_generic_alloc_coherent", "dma_direct_alloc",
+	"__dma_direct_alloc_pages", "dma_alloc_from_contiguous", "x86_swiotlb_alloc_coherent",
 }
 
 // memCallerOf returns the first call-trace function outside the allocators, and its module
-// when the trace printed one ("e1000_alloc_rx_buffers+0x1c/0x2f0 [e1000e]").
+// when the trace printed one ("e1000_alloc_rx_buffers+0x1c/0x2f0 [e1000e]"). Frames marked
+// "?" are words found on the stack that the unwinder could not confirm (x86
+// print_context_stack's reliable flag): stale return addresses such as "? printk" in the
+// middle of a trace (fix62e, corpus 5225). They are passed over, and read only when no
+// confirmed frame names a caller.
 func memCallerOf(trace []string) (fn, module string) {
+	if fn, mod := memCallerPass(trace, true); fn != "" {
+		return fn, mod
+	}
+	return memCallerPass(trace, false)
+}
+
+func memCallerPass(trace []string, reliableOnly bool) (fn, module string) {
 	for _, raw := range trace {
+		if reliableOnly && unreliableFrame(raw) {
+			continue
+		}
 		name, mod := "", ""
 		// Frames print as "func+0x1c/0x2f0 [module]", "? func+0x..", or on ARM
 		// "[<c0021c7c>] (func+0x0/0x14) from [<...>] (caller+...)": the first word that is
@@ -1291,6 +1320,18 @@ func memCallerOf(trace []string) (fn, module string) {
 		}
 	}
 	return "", ""
+}
+
+// unreliableFrame: the frame is printed with the unwinder's "?" before its function
+// ("[<c01a2b3c>] ? printk+0x18/0x1a", " ? kmem_cache_alloc+0x4b/0x160").
+func unreliableFrame(raw string) bool {
+	for _, tok := range strings.Fields(raw) {
+		if strings.HasPrefix(tok, "[<") || strings.HasPrefix(tok, "<") && strings.HasSuffix(tok, ">") {
+			continue // the address, <IRQ>
+		}
+		return tok == "?"
+	}
+	return false
 }
 
 // memIsAllocatorFrame matches a frame against allocatorFrames, ignoring leading underscores
@@ -1336,6 +1377,33 @@ func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
 		return fmt.Sprintf("order %d is %s: a slab cache growing by one slab of that order", af.Order, size)
 	}
 	return fmt.Sprintf("order %d is %s of contiguous memory", af.Order, size)
+}
+
+// slabGrowthTrace reports whether a failure's call trace may be a slab cache getting a new
+// slab: SLUB's new_slab/allocate_slab/alloc_slab_page and its slow path (___slab_alloc,
+// slab_alloc_node), SLAB's cache_grow/kmem_getpages/cache_alloc_refill, or kmem_cache_alloc,
+// which reaches the page allocator only through them. A trace cut before those frames (a
+// newest-first log, corpus 3746) still shows the slow path.
+func slabGrowthTrace(trace []string) bool {
+	for _, fr := range trace {
+		for _, fn := range []string{"new_slab", "allocate_slab", "alloc_slab_page", "cache_grow", "kmem_getpages", "slab_alloc", "kmem_cache_alloc", "cache_alloc_refill"} {
+			if strings.Contains(fr, fn) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pageAllocOutsideSlab: the failure's trace names a caller outside the allocators and no slab
+// frame, in enough frames to tell (a trace of a frame or two, or one a newest-first log cut
+// to the allocator's own frames, names no caller).
+func pageAllocOutsideSlab(trace []string) bool {
+	if len(trace) < 4 || slabGrowthTrace(trace) {
+		return false
+	}
+	fn, _ := memCallerOf(trace)
+	return fn != ""
 }
 
 // memMTURange is the MTU range whose receive buffers are of the given order.
