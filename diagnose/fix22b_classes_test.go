@@ -52,12 +52,16 @@ func TestFix22bHighOrderAtomicAlsoFragmented(t *testing.T) {
 	}
 }
 
-// Counter-cases: the same report with a free 128 kB block in Normal (the block was there: the
-// request met a watermark, not fragmentation), and with Normal at its min (short, not
-// fragmented). Only alloc-fail-high-order-atomic fires.
+// Counter-cases: the same report with four free 128 kB blocks in Normal that pass the
+// kernel's per-order check (the blocks were there), and with Normal at its min (short, not
+// fragmented). Only alloc-fail-high-order-atomic fires. (Before fix62e the first case was one
+// 128 kB block with Normal's free unchanged: the pre-4.4 per-order check fails it, the
+// kernel's own test that too few free pages sit in blocks of the order's size, which fix62e
+// reads as fragmentation too; fix62e_test.go.)
 func TestFix22bHighOrderAtomicNotFragmented(t *testing.T) {
 	for name, text := range map[string]string{
-		"block of the order": strings.Replace(fix22bE100Report, "5*64kB 0*128kB", "5*64kB 1*128kB", 1),
+		"blocks of the order": strings.Replace(strings.Replace(fix22bE100Report, "5*64kB 0*128kB", "5*64kB 4*128kB", 1),
+			"Normal free:3028kB", "Normal free:3540kB", 1),
 		"Normal at min":      strings.Replace(fix22bE100Report, "Normal free:3028kB min:1908kB", "Normal free:3028kB min:3100kB", 1),
 	} {
 		t.Run(name, func(t *testing.T) {
