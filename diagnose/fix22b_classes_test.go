@@ -62,7 +62,7 @@ func TestFix22bHighOrderAtomicNotFragmented(t *testing.T) {
 	for name, text := range map[string]string{
 		"blocks of the order": strings.Replace(strings.Replace(fix22bE100Report, "5*64kB 0*128kB", "5*64kB 4*128kB", 1),
 			"Normal free:3028kB", "Normal free:3540kB", 1),
-		"Normal at min":      strings.Replace(fix22bE100Report, "Normal free:3028kB min:1908kB", "Normal free:3028kB min:3100kB", 1),
+		"Normal at min": strings.Replace(fix22bE100Report, "Normal free:3028kB min:1908kB", "Normal free:3028kB min:3100kB", 1),
 	} {
 		t.Run(name, func(t *testing.T) {
 			tl := pasteTimeline(t, text)
