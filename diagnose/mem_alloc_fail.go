@@ -1373,20 +1373,27 @@ func memOrderNeed(tl *model.Timeline, af *model.AllocFailure) string {
 				af.Order, size, strings.Join(memFirstN(af.CallTrace, 3), " ← "), lo, hi)
 		}
 		return fmt.Sprintf("order %d is %s, requested from the receive path", af.Order, size)
-	case strings.Contains(trace, "new_slab") || strings.Contains(trace, "cache_grow") || strings.Contains(trace, "allocate_slab"):
+	case traceNames(af.CallTrace, slabGrowthCertain):
 		return fmt.Sprintf("order %d is %s: a slab cache growing by one slab of that order", af.Order, size)
 	}
 	return fmt.Sprintf("order %d is %s of contiguous memory", af.Order, size)
 }
 
-// slabGrowthTrace reports whether a failure's call trace may be a slab cache getting a new
-// slab: SLUB's new_slab/allocate_slab/alloc_slab_page and its slow path (___slab_alloc,
-// slab_alloc_node), SLAB's cache_grow/kmem_getpages/cache_alloc_refill, or kmem_cache_alloc,
-// which reaches the page allocator only through them. A trace cut before those frames (a
-// newest-first log, corpus 3746) still shows the slow path.
-func slabGrowthTrace(trace []string) bool {
+// slabGrowthCertain: frames only a slab cache getting a new slab passes through (SLUB's
+// new_slab/allocate_slab, SLAB's cache_grow).
+var slabGrowthCertain = []string{"new_slab", "allocate_slab", "cache_grow"}
+
+// slabGrowthFrames: those and the frames a slab's growth may show instead: SLUB's
+// alloc_slab_page and slow path (___slab_alloc, slab_alloc_node), SLAB's kmem_getpages and
+// cache_alloc_refill, or kmem_cache_alloc, which reaches the page allocator only through them.
+// A trace cut before the certain frames (a newest-first log, corpus 3746) still shows these.
+var slabGrowthFrames = append(append([]string(nil), slabGrowthCertain...),
+	"alloc_slab_page", "kmem_getpages", "slab_alloc", "kmem_cache_alloc", "cache_alloc_refill")
+
+// traceNames reports whether any frame of the trace contains one of the names.
+func traceNames(trace, names []string) bool {
 	for _, fr := range trace {
-		for _, fn := range []string{"new_slab", "allocate_slab", "alloc_slab_page", "cache_grow", "kmem_getpages", "slab_alloc", "kmem_cache_alloc", "cache_alloc_refill"} {
+		for _, fn := range names {
 			if strings.Contains(fr, fn) {
 				return true
 			}
@@ -1394,6 +1401,9 @@ func slabGrowthTrace(trace []string) bool {
 	}
 	return false
 }
+
+// slabGrowthTrace reports whether a failure's call trace may be a slab cache getting a new slab.
+func slabGrowthTrace(trace []string) bool { return traceNames(trace, slabGrowthFrames) }
 
 // pageAllocOutsideSlab: the failure's trace names a caller outside the allocators and no slab
 // frame, in enough frames to tell (a trace of a frame or two, or one a newest-first log cut
