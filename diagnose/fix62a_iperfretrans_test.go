@@ -40,13 +40,13 @@ func TestFix62aIperfRetransmits(t *testing.T) {
 		t.Errorf("healthy without naming the run: %q", res.Checked)
 	}
 	// With -P the [SUM] rows count, not the streams twice; a cut paste has no summary.
-	cut := iperfHead +
-		"[  4]   0.00-1.00   sec  1.00 MBytes  8.39 Mbits/sec   30   10.0 KBytes\n" +
-		"[  6]   0.00-1.00   sec  1.00 MBytes  8.39 Mbits/sec   30   10.0 KBytes\n" +
-		"[SUM]   0.00-1.00   sec  2.00 MBytes  16.8 Mbits/sec   60\n" +
-		"[  4]   1.00-2.00   sec  1.00 MBytes  8.39 Mbits/sec   30   10.0 KBytes\n" +
-		"[  6]   1.00-2.00   sec  1.00 MBytes  8.39 Mbits/sec   30   10.0 KBytes\n" +
-		"[SUM]   1.00-2.00   sec  2.00 MBytes  16.8 Mbits/sec   60\n"
+	cut := iperfHead
+	for _, iv := range []string{"0.00-1.00", "1.00-2.00"} {
+		for _, id := range []string{"  4", "  6"} {
+			cut += "[" + id + "]   " + iv + "   sec  1.00 MBytes  8.39 Mbits/sec   30   10.0 KBytes\n"
+		}
+		cut += "[SUM]   " + iv + "   sec  2.00 MBytes  16.8 Mbits/sec   60\n"
+	}
 	f = mustFire(t, fired(t, "retransmit-rate", cut), Warning)
 	if !evidenceHas(f, "iperf3 Retr", "120 / 2896 = 4.1%") {
 		t.Errorf("evidence: %+v", f.Evidence)
