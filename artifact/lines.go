@@ -617,10 +617,63 @@ func stripFence(s string) string {
 		return s
 	}
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) || forumCaption(t) {
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return fenceContent(s)
+	}
+	if blockMarkup(t) || forumCaption(t) {
 		return ""
 	}
 	return s
+}
+
+// fenceContent is what a fence line holds besides the fence: nothing for an opener or a
+// closer ("```", "``` bash", "```text id=\"x\""), the output for a fence the poster typed
+// right before it ("```              total        used", "```[26029.151574] prometheus
+// invoked oom-killer", "```$ free -m"). The fence's columns stay blank when the output
+// starts with a blank, so a table keeps its alignment; a closing fence glued to the same
+// line's end goes too.
+func fenceContent(s string) string {
+	i := strings.IndexAny(s, "`~")
+	j := i
+	for j < len(s) && s[j] == s[i] {
+		j++
+	}
+	rest := strings.TrimRight(s[j:], " \t")
+	rest = strings.TrimRight(strings.TrimSuffix(rest, strings.Repeat(s[i:i+1], 3)), " \t")
+	if fenceInfo(rest) {
+		return ""
+	}
+	if rest[0] == ' ' || rest[0] == '\t' {
+		return s[:i] + strings.Repeat(" ", j-i) + rest
+	}
+	return s[:i] + rest
+}
+
+// fenceInfo: the info string of a fence's opening line (CommonMark 4.5): empty, up to three
+// words of a language's name and attributes ("bash", "shell script", "text id=\"1hwhfd\""),
+// or a braced attribute list ("{.python}"). Output has a mark a language name has not (a
+// colon, a bracket, a slash, a '$' or '%'), or is a table's header set off by blanks to
+// keep its columns ("```              total        used        free").
+func fenceInfo(rest string) bool {
+	t := strings.Trim(rest, " \t")
+	if t == "" || t[0] == '{' && t[len(t)-1] == '}' {
+		return true
+	}
+	words := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' })
+	if len(words) > 3 || len(words) == 3 && (rest[0] == ' ' || rest[0] == '\t') {
+		return false
+	}
+	for _, w := range words {
+		if strings.Contains(w, "=") {
+			continue
+		}
+		for _, c := range w {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_+.#-", c)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // inlineCodeTags takes off bbcode's code tags written on the first and last lines of the

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -200,11 +201,31 @@ func refStripFence(s string) string {
 		s = inlineCodeTags(s) // bbcode's code tags on the block's own first and last lines
 	}
 	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || blockMarkup(t) || forumCaption(t) {
+	lead := s[:len(s)-len(strings.TrimLeftFunc(s, unicode.IsSpace))]
+	if m := refFenceLine.FindStringSubmatch(s[len(lead):]); m != nil {
+		// What follows the fence on its line: an info string (nothing, a language's name and
+		// attributes) or output typed right after the fence, read without the fence.
+		rest := strings.TrimSuffix(strings.TrimRight(m[2], " \t"), m[1][:3])
+		rest = strings.TrimRight(rest, " \t")
+		if refFenceInfo.MatchString(rest) && !refFenceHeader.MatchString(rest) {
+			return ""
+		}
+		if rest[0] == ' ' || rest[0] == '\t' {
+			return lead + strings.Repeat(" ", len(m[1])) + rest
+		}
+		return lead + rest
+	}
+	if blockMarkup(t) || forumCaption(t) {
 		return ""
 	}
 	return s
 }
+
+var (
+	refFenceLine   = regexp.MustCompile("^(`{3,}|~{3,})(.*)$")
+	refFenceInfo   = regexp.MustCompile(`^[ \t]*(\{.*\}|([^ \t]*=[^ \t]*|[\w+.#-]+)([ \t]+([^ \t]*=[^ \t]*|[\w+.#-]+)){0,2})?[ \t]*$`)
+	refFenceHeader = regexp.MustCompile(`^[ \t]+[^ \t]+[ \t]+[^ \t]+[ \t]+[^ \t]+`)
+)
 
 // refStripOpenCode drops the backticks of a whole-line code span, or a line's only backtick when it opens the line or closes it
 // (trailing blanks go with it).
