@@ -2,6 +2,7 @@ package artifact
 
 import (
 	"strconv"
+	"strings"
 
 	"headroom/internal/lazyre"
 )
@@ -29,4 +30,70 @@ func statedSarCommit(para string, lineAt func(int) int) (pct float64, no int, se
 		f, err := strconv.ParseFloat(v, 64)
 		return f, err == nil && f > 0
 	})
+}
+
+// statedSarCommitTable reads sar's %commit as a column of a table the author made of sar's
+// figures (a Markdown table "| `--pipeherd` | `kbcommit` | `%commit` |" with its rows, or
+// one aligned with blanks): the highest value of the column, with its row. A header needs
+// the column's own name as a cell; the rows below it, one cell per header cell, until the
+// table ends.
+func statedSarCommitTable(ps []proseLine) (pct float64, no int, sentence string, ok bool) {
+	for i, p := range ps {
+		if !strings.Contains(strings.ToLower(p.text), "%commit") {
+			continue
+		}
+		head := tableCells(p.text)
+		col := -1
+		for c, h := range head {
+			if strings.EqualFold(strings.Trim(h, "`*_ "), "%commit") {
+				col = c
+			}
+		}
+		if col < 0 || len(head) < 2 {
+			continue
+		}
+		for _, r := range ps[i+1:] {
+			cells := tableCells(r.text)
+			if tableRule(cells) {
+				continue
+			}
+			if len(cells) != len(head) {
+				break
+			}
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.Trim(cells[col], "`*_ "), "%"), 64)
+			if err != nil || f <= 0 {
+				break
+			}
+			if !ok || f > pct {
+				pct, no, sentence, ok = f, r.no, strings.TrimSpace(p.text)+" / "+strings.TrimSpace(r.text), true
+			}
+		}
+	}
+	return pct, no, sentence, ok
+}
+
+// tableCells splits a table's line into its cells: at '|' when the line has one (a
+// Markdown or a rendered table's borders), else at runs of two blanks or a tab.
+func tableCells(s string) []string {
+	s = strings.TrimSpace(s)
+	if strings.Contains(s, "|") {
+		cs := strings.Split(strings.Trim(s, "|"), "|")
+		for k := range cs {
+			cs[k] = strings.TrimSpace(cs[k])
+		}
+		return cs
+	}
+	return reCellGap.Split(s, -1)
+}
+
+var reCellGap = lazyre.New(`\s{2,}|\t`)
+
+// tableRule: a Markdown table's delimiter row ("| --- | :---: |"), every cell dashes and colons.
+func tableRule(cells []string) bool {
+	for _, c := range cells {
+		if strings.Trim(c, "-: ") != "" || !strings.Contains(c, "-") {
+			return false
+		}
+	}
+	return len(cells) > 0
 }

@@ -156,7 +156,7 @@ var formats = []format{
 	{kind: KindFree, first: []string{"Mem:"}, detect: func(_, t string) bool { return lgsmMemHeader(t) != nil }, parse: (*doc).tryFree},
 	// HotSpot's "Memory: 4k page, physical Nk(Mk free), swap Sk(Fk free)" (hserrmem.go).
 	{kind: KindFree, first: []string{"Memory:"}, detect: isHsErrMemory, parse: (*doc).tryHsErrMemory},
-	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:", "Tâches:", "Tareas:", "Zadania:", "Tarefas:"}, parse: (*doc).tryTop, claims: true},
+	{kind: KindTop, first: []string{"top", "Tasks:", "Threads:", "CPU", "Cpu(s):", "%Cpu(s):", "Mem:", "Swap:", "KiB", "MiB", "GiB", "Load:", "Tâches:", "Tareas:", "Zadania:", "Tarefas:", "КиБ", "МиБ", "ГиБ", "ТиБ"}, parse: (*doc).tryTop, claims: true},
 	{kind: KindTopTasks, first: []string{"PID"}, parse: (*doc).tryTopTasks, claims: true},
 	{kind: KindPsTasks, first: []string{"USER"}, parse: (*doc).tryPsAux},
 	{kind: KindPsTasks, detect: isPsUCommandLine, parse: (*doc).tryPsAuxUnder}, // ps aux | grep: rows without the header (psaux.go)

@@ -689,6 +689,8 @@ func (d *doc) stated() {
 		if has("%commit") {
 			if v, no, sentence, ok := statedSarCommit(para, lineAt); ok {
 				addHostDrop(model.RateStatedCommitPct, v, no, sentence) // fix61_statedcommit.go
+			} else if v, no, sentence, ok := statedSarCommitTable(d.proseLines[start:end]); ok {
+				addHostDrop(model.RateStatedCommitPct, v, no, sentence)
 			}
 		}
 		if has("thrash", "reclaim") {

@@ -24,6 +24,10 @@ var topLabelWords = map[string]string{
 	"Mem": "Mem", "Swap": "Swap",
 }
 
+// topUnitWords: the scaled units translated where top's labels and words are not (ru.po:
+// "МиБ Mem :   3924,0 total,   3072,8 free, ...", "МиБ Swap: ... avail Mem").
+var topUnitWords = map[string]string{"КиБ": "KiB", "МиБ": "MiB", "ГиБ": "GiB", "ТиБ": "TiB"}
+
 // topBodyWords: the translated words after the figures.
 var topBodyWords = map[string]string{
 	// zh_CN
@@ -81,8 +85,13 @@ func topEnglish(t string) string {
 		return t
 	}
 	unit, rest := "", t
+	unitTranslated := false
 	if len(rest) > 4 && rest[1] == 'i' && rest[2] == 'B' && rest[3] == ' ' && strings.IndexByte("KMGTPE", rest[0]) >= 0 {
 		unit, rest = rest[:4], rest[4:]
+	} else if sp := strings.IndexByte(rest, ' '); sp > 0 && sp <= 8 && !ascii {
+		if u, ok := topUnitWords[rest[:sp]]; ok {
+			unit, rest, unitTranslated = u+" ", rest[sp+1:], true
+		}
 	}
 	c := strings.IndexByte(rest, ':')
 	if c < 0 || c > 40 {
@@ -100,7 +109,7 @@ func topEnglish(t string) string {
 		body = strings.NewReplacer(" en cours,", " running,", " em exec.,", " running,").Replace(body)
 	}
 	fs := fields(body)
-	known, translated := 0, label != strings.TrimSpace(rest[:c])
+	known, translated := 0, unitTranslated || label != strings.TrimSpace(rest[:c])
 	for i, f := range fs {
 		w := strings.TrimRight(f, ",.")
 		p := f[len(w):]
