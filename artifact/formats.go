@@ -174,6 +174,8 @@ var formats = []format{
 	// A sar header whose time the paster cut ("   pgpgin/s pgpgout/s ...") over time-stamped
 	// rows (sysstat.go sysstatBareHeader): its first name a rate or a share.
 	{kind: KindSysstat, detect: func(ft, _ string) bool { return ft[0] == '%' || strings.HasSuffix(ft, "/s") }, parse: (*doc).trySysstat},
+	// ... or cut leaving a 12-hour time's AM or PM ("         AM  pgpgin/s pgpgout/s ...").
+	{kind: KindSysstat, first: []string{"AM", "PM"}, parse: (*doc).trySysstat},
 	{kind: KindSlabtop, first: []string{"Active", "Minimum", "OBJS"}, parse: (*doc).trySlabtop},
 	{kind: KindOOMSlabInfo, first: []string{"Unreclaimable"}, parse: (*doc).tryOOMSlabInfo},
 	{kind: KindSockets, first: []string{"Proto", "State", "Netid"}, parse: (*doc).trySockets, claims: true},

@@ -247,6 +247,11 @@ func sarSockStat(cols, vals []string) kernel.Groups {
 // the names are a sentence or another tool's, and nothing is read.
 func sysstatBareHeader(ls []Line, i int) ([]string, bool) {
 	fs := fields(ls[i].Text)
+	if len(fs) > 2 && (fs[0] == "AM" || fs[0] == "PM") {
+		// The time cut from a 12-hour header leaves its AM or PM ("         AM  pgpgin/s
+		// pgpgout/s ..."): the columns follow it.
+		fs = fs[1:]
+	}
 	if !ratedColumns(fs) {
 		return nil, false
 	}
