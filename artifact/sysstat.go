@@ -307,6 +307,11 @@ func (d *doc) trySysstat(i int) int {
 			break
 		}
 		fs := fields(s)
+		if n := len(cols); len(fs) > n && cols[n-1] == "Command" && tb.Tool == "pidstat" {
+			// pidstat -l prints the whole command line in its last column ("/pg/bin/postgres
+			// -D /pg/data"): the words after the last number are one cell.
+			fs = append(fs[:n-1:n-1], strings.Join(fs[n-1:], " "))
+		}
 		if len(fs) > len(cols) {
 			// A note the paster appended after the last column ("4760.78  5.00  #
 			// Problematic", corpus 451): the row is the cells before it.
