@@ -75,7 +75,7 @@ func statedSarCommitTable(ps []proseLine) (pct float64, no int, sentence string,
 // tableCells splits a table's line into its cells: at '|' when the line has one (a
 // Markdown or a rendered table's borders), else at runs of two blanks or a tab.
 func tableCells(s string) []string {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, "` \t") // a line the post wrapped in a code span
 	if strings.Contains(s, "|") {
 		cs := strings.Split(strings.Trim(s, "|"), "|")
 		for k := range cs {
@@ -89,11 +89,16 @@ func tableCells(s string) []string {
 var reCellGap = lazyre.New(`\s{2,}|\t`)
 
 // tableRule: a Markdown table's delimiter row ("| --- | :---: |"), every cell dashes and colons.
+// Empty cells (a quoting bar before the table's border) are no cells of the rule.
 func tableRule(cells []string) bool {
+	dashes := 0
 	for _, c := range cells {
-		if strings.Trim(c, "-: ") != "" || !strings.Contains(c, "-") {
+		if strings.Trim(c, "-: ") != "" {
 			return false
 		}
+		if strings.Contains(c, "-") {
+			dashes++
+		}
 	}
-	return len(cells) > 0
+	return dashes > 0
 }

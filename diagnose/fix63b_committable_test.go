@@ -11,7 +11,9 @@ func TestFix63bSarCommitColumn(t *testing.T) {
 	md := "sar -r while the workers ran:\n\n| workers | `kbcommit` | `%commit` |\n| --- | --- | --- |\n" +
 		"| 1 | 1614824 | 83.09 |\n| 4 | 4985664 | 256.54 |\n| 8 | 9290428 | 478.04 |\n"
 	aligned := "workers    kbcommit    %commit\n1          1614824     83.09\n8          9290428     478.04%\n"
-	for _, text := range []string{md, aligned} {
+	quoted := strings.ReplaceAll("| "+strings.TrimSuffix(md, "\n"), "\n", "\n| ") + "\n"
+	spans := "`| workers | `kbcommit` | `%commit` |`\n`| --- | --- | --- |`\n`| 8 | 9290428 | 478.04 |`\n"
+	for _, text := range []string{md, aligned, quoted, spans} {
 		res := fired(t, "overcommit-exposed", text)
 		if len(res.Findings) != 1 || !strings.Contains(res.Findings[0].Title, "478%") {
 			t.Errorf("%q: %+v", text, res)

@@ -6,5 +6,4 @@ package main
 func init() {
 	// 2007's `ss -ltnp` rows (Recv-Q 10 of a backlog of 10) joined with `ss -s` and the prose:
 	// the columns the one line no longer pairs with their header.
-	formsKnownLimits["flattened 2007-gnuser-notes-zh-ss-ltnp-nginx-listen-recvq-10-of-backlog-10-php-fpm-7-of-10"] = limitFlattenedBlock
 }
