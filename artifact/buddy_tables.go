@@ -18,6 +18,9 @@ import (
 //	  Node ID  Zone     Order 0        1  ...       10
 //	  Node 0   Normal     15009     3297  ...    95121
 //
+//	a Markdown table, one cell an order:
+//	  | Node 0, Normal | 37822 | 1617 | 35 | 0 | ... |
+//
 //	hotsos's YAML summary, one "order: count" a line, the highest order first:
 //	  nodes:
 //	    1:
@@ -28,7 +31,7 @@ import (
 //	          0: 426212
 
 var (
-	reBuddyTableRow = lazyre.New(`^\s*Node\s+(\d+)\s+(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,` + strconv.Itoa(kernel.MaxBuddyInfoOrders) + `})\s*$`)
+	reBuddyTableRow = lazyre.New(`^\s*Node\s+(\d+),?\s+(?:zone\s+)?(DMA|DMA32|Normal|HighMem|Movable|Device)((?:\s+\d+){3,` + strconv.Itoa(kernel.MaxBuddyInfoOrders) + `})\s*$`)
 	reYAMLZone      = lazyre.New(`^(\s*)(DMA|DMA32|Normal|HighMem|Movable|Device):\s*$`)
 	reYAMLOrder     = lazyre.New(`^(\s*)(\d{1,2}):\s*(\d+)\s*$`)
 	reYAMLNode      = lazyre.New(`^(\s*)(\d+):\s*$`)
@@ -43,12 +46,18 @@ func buddyZoneName(ft string) bool {
 	return false
 }
 
-// tryBuddyTable reads corelens's rows: "Node N   Zone  c0 c1 ... c10".
+// tryBuddyTable reads corelens's rows: "Node N   Zone  c0 c1 ... c10", and the same rows
+// in a Markdown table a post or a tool made of /proc/buddyinfo ("| Node 0, Normal | 37822 |
+// 1617 | ... |", one cell an order).
 func (d *doc) tryBuddyTable(i int) int {
 	k := i
 	var rows []string
 	for ; k < len(d.ls); k++ {
-		m := reBuddyTableRow.FindStringSubmatch(d.ls[k].Text)
+		t := d.ls[k].Text
+		if strings.HasPrefix(strings.TrimSpace(t), "|") {
+			t = strings.ReplaceAll(t, "|", " ")
+		}
+		m := reBuddyTableRow.FindStringSubmatch(t)
 		if m == nil {
 			break
 		}

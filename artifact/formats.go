@@ -196,6 +196,7 @@ var formats = []format{
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyInfo},
 	{kind: KindZoneInfo, first: []string{"Node"}, parse: (*doc).tryZoneInfo},
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyTable, claims: true},
+	{kind: KindBuddyInfo, first: []string{"|"}, detect: func(_, t string) bool { return strings.Contains(t, "Node") }, parse: (*doc).tryBuddyTable},
 	{kind: KindPageTypeInfo, first: []string{"Page"}, parse: (*doc).tryPageTypeInfo, claims: true},
 	{kind: KindPerf, first: []string{"samples"}, parse: (*doc).tryProfile, claims: true},
 	{kind: KindZoneInfo, first: []string{"pages"}, parse: (*doc).tryZoneInfoHeaderless, claims: true},

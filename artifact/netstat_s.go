@@ -426,13 +426,21 @@ func (d *doc) tryNetstatSGrep(i int) int {
 	groups := map[string]int{}
 	k := i
 	for ; k < len(d.ls); k++ {
-		key, v, ok := sentenceKey(stripAnnotation(strings.TrimSpace(d.ls[k].Text)))
+		s := stripAnnotation(strings.TrimSpace(d.ls[k].Text))
+		key, v, ok := sentenceKey(s)
 		if !ok {
 			break
 		}
 		gn, found := netstatSentenceIndex[key]
 		if !found {
 			gn, found = netstatSentenceIndex[key+"."]
+		}
+		if t, glued := cutGluedHeading(s); !found && glued {
+			// A page's text extraction lost the newline before the next heading ("1617
+			// packets pruned from receive queue because of socket buffer overrunCauses").
+			if key, _, ok := sentenceKey(t); ok {
+				gn, found = netstatSentenceIndex[key]
+			}
 		}
 		if !found {
 			break
@@ -449,6 +457,18 @@ func (d *doc) tryNetstatSGrep(i int) int {
 		return 0
 	}
 	return d.addTable(KindNetstatS, i, k, model.Sample{NetStat: ns.Groups}, ns)
+}
+
+// cutGluedHeading: s without the capitalized word glued to its last word ("overrunCauses"
+// is "overrun" and the heading "Causes" after it), when its last word has one.
+func cutGluedHeading(s string) (string, bool) {
+	f := s[strings.LastIndexAny(s, " \t")+1:]
+	for i := 2; i < len(f); i++ {
+		if f[i] >= 'A' && f[i] <= 'Z' && f[i-1] >= 'a' && f[i-1] <= 'z' {
+			return s[:len(s)-len(f)+i], true
+		}
+	}
+	return s, false
 }
 
 // tcpExtBareCounter reads a line of netstat -s's TcpExt group that names its kernel counter
