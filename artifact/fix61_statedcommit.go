@@ -83,10 +83,8 @@ func tableCells(s string) []string {
 		}
 		return cs
 	}
-	return reCellGap.Split(s, -1)
+	return spacedCells(s)
 }
-
-var reCellGap = lazyre.New(`\s{2,}|\t`)
 
 // tableRule: a Markdown table's delimiter row ("| --- | :---: |"), every cell dashes and colons.
 // Empty cells (a quoting bar before the table's border) are no cells of the rule.

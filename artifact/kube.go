@@ -330,10 +330,12 @@ type KubeNodeCondition struct {
 // spaces when copied from a terminal.
 const kubeCondCells = 6
 
-var reKubeCells = lazyre.New(`\s*\t\s*|\s{2,}`)
+var reSpacedCells = lazyre.New(`\s*\t\s*|\s{2,}`)
 
-func kubeCells(t string) []string {
-	cs := reKubeCells.Split(strings.TrimSpace(t), -1)
+// spacedCells splits a row a tabwriter or a terminal aligned into its cells: at tabs or
+// runs of two blanks or more.
+func spacedCells(t string) []string {
+	cs := reSpacedCells.Split(strings.TrimSpace(t), -1)
 	out := cs[:0]
 	for _, c := range cs {
 		if c != "" {
@@ -355,7 +357,7 @@ func isKubeCondType(s string) bool {
 // a cell (a ticket's width cut "KubeletHasInsufficientM" / "emory"): it returns the row and
 // the lines it took.
 func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
-	cs := kubeCells(ls[i].Text)
+	cs := spacedCells(ls[i].Text)
 	if len(cs) == 1 {
 		if c, ok := kubeCondFlattened(ls[i].Text); ok {
 			return c, 1, true
@@ -366,7 +368,7 @@ func kubeCondRow(ls []Line, i int) (KubeNodeCondition, int, bool) {
 	}
 	n := 1
 	if len(cs) < kubeCondCells && i+1 < len(ls) && !isBlank(ls[i+1].Text) {
-		next := kubeCells(ls[i+1].Text)
+		next := spacedCells(ls[i+1].Text)
 		if len(next) > 0 && len(cs)+len(next)-1 == kubeCondCells && !isKubeCondType(next[0]) {
 			// Wrapped inside a word: the cell goes on at the next line's start.
 			cs = append(cs[:len(cs)-1], append([]string{cs[len(cs)-1] + next[0]}, next[1:]...)...)
@@ -407,7 +409,7 @@ func kubeCondFlattened(t string) (KubeNodeCondition, bool) {
 // tryKubeNodeConditions reads Conditions rows (with their header line, when present).
 func (d *doc) tryKubeNodeConditions(i int) int {
 	k := i
-	if cs := kubeCells(d.ls[k].Text); len(cs) == kubeCondCells && cs[0] == "Type" && cs[1] == "Status" {
+	if cs := spacedCells(d.ls[k].Text); len(cs) == kubeCondCells && cs[0] == "Type" && cs[1] == "Status" {
 		k++
 	}
 	var conds []KubeNodeCondition
@@ -448,7 +450,7 @@ var reKubeAllocCell = lazyre.New(`^(\S+) \((\d+)%\)$`)
 // Requests  Memory Limits" and a dashed line; since, "Resource Requests Limits" with a row
 // per resource ("cpu  11590m (48%)  9500m (39%)").
 func (d *doc) tryKubeAllocated(i int) int {
-	head := kubeCells(d.ls[i].Text)
+	head := spacedCells(d.ls[i].Text)
 	var a KubeAllocated
 	var k int
 	switch {
@@ -456,7 +458,7 @@ func (d *doc) tryKubeAllocated(i int) int {
 		if i+2 >= len(d.ls) || strings.Trim(d.ls[i+1].Text, "- \t") != "" {
 			return 0
 		}
-		cells := kubeCells(d.ls[i+2].Text)
+		cells := spacedCells(d.ls[i+2].Text)
 		if len(cells) != 4 || !a.set(0, cells[0], cells[1]) || !a.set(1, cells[2], cells[3]) {
 			return 0
 		}
@@ -468,7 +470,7 @@ func (d *doc) tryKubeAllocated(i int) int {
 		}
 		got := 0
 		for ; k < len(d.ls); k++ {
-			cells := kubeCells(d.ls[k].Text)
+			cells := spacedCells(d.ls[k].Text)
 			if len(cells) != 3 {
 				break
 			}

@@ -101,7 +101,7 @@ func kubeEventRow(t string) (KubeEvent, bool) {
 	if j > 0 {
 		cells = j + 4 // the columns before Type, then Type, Reason, Object, Message
 	}
-	switch cs := kubeCells(t); {
+	switch cs := spacedCells(t); {
 	case len(cs) >= cells:
 		e.Message = cs[len(cs)-1]
 	case len(cs) == 1:
