@@ -1528,7 +1528,7 @@ var reKillWord = lazyre.New(`(?i)\b(?:sig)?kill`) // fix46b: a SIGKILL is a kill
 // got exhausted" (corpus 668). Not "protect against a full conntrack table" (no verb of the
 // host's) nor a possibility ("if the conntrack table fills up").
 var reStatedConntrackFull = lazyre.New(`(?i)\b(?:fill(?:s|ed|ing)?(?:\s+up)?|overflow(?:s|ed|ing)?|exhaust(?:s|ed|ing)?|max(?:es|ed|ing)?\s+out)\s+(?:the\s+|our\s+|its\s+|their\s+)?(?:nf_|ip_)?conntrack(?:ion)?\s+table\b` +
-	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:was|is|got|gets|became|becomes|has\s+been|had\s+been|keeps\s+getting)\s+(?:completely\s+|totally\s+)?(?:full|filled(?:\s+up)?|exhausted|overflowing)\b` +
+	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:was|is|got|gets|became|becomes|has\s+been|had\s+been|keeps\s+getting)\s+(?:completely\s+|totally\s+)?(?:full|filled(?:\s+up)?|exhausted|overflowing|overflown|overflowed)\b` +
 	`|\b(?:nf_|ip_)?conntrack\s+table\s+(?:filled|fills)\s+up\b` +
 	// fix28b: the past without "up", "the conntrack table filled under load, silently
 	// dropping packets" (corpus 2445); "filled with N entries" only says what it holds
