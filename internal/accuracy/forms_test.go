@@ -1116,7 +1116,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 633-miaokee-zh-netstat-s-grep-drop-syns-to-listen-15184-softnet-stat-flattened":                                                    limitFlattenedBlock,
 	"flattened 647-redhat-ko-rhel9-ethtool-s-rx-queue-drops-97326-63783-flattened":                                                                limitFlattenedBlock,
 	"flattened 660-sing-box-3366-openwrt-title-tcp-out-of-memory-considering-tuning-tcpmem-template":                                              limitFlattenedBlock,
-	"flattened 665-fstack-24-oom-tail-hugepages-2x1024-free-0-swap-0-of-4g-task-table":                                                            limitFlattenedBlock,
 	"flattened 674-perfchron-cat-proc-net-netstat-tcpext-header-values-listenoverflows-62736-values-cut":                                          limitFlattenedBlock,
 	"flattened 680-unlix-ru-ifconfig-ip-s-s-link-eth0-missed-3432-of-119.8m-ring-check-cut":                                                       limitFlattenedBlock,
 	"flattened 681-webdevqa-ja-opensuse-12.3-ethtool-sys-stats-merged-rx-dropped-4738-of-25382-nic-counters-zero":                                 limitFlattenedBlock,
