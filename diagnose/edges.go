@@ -163,6 +163,11 @@ func init() {
 		// resident memory.
 		Edge{Cause: "overcommit-exposed", Effect: "oom-kill", Holds: overcommitted,
 			Link: "commitments beyond what memory and swap can back end in the OOM killer"},
+		// fix64a: a host-wide OOM is memory exhausted: the zones' free pages below their
+		// min watermark in the same report are what is left of it, the end of that story
+		// and not a reserve set too small (corpus 1493: a Mem-Info dump whose header is cut).
+		Edge{Cause: "oom-kill", Effect: "zone-reserve-low", Holds: globalOOM,
+			Link: "memory ran out: the zone's free pages below min are the last of it, not a reserve set too small"},
 		// Unreclaimable slab that grows by half the memory or more a day, as stated (fix24b),
 		// fills the host within a day or two: no shrinker frees it, so the host runs out.
 		Edge{Cause: "slab-unreclaimable-growth", Effect: "oom-kill", Holds: slabLeakFills,

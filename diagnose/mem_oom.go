@@ -81,6 +81,9 @@ func checkOOMKill(tl *model.Timeline) Result {
 		return Fired(cgroupAtLimitFinding(atLimit))
 	}
 	if len(kills) == 0 && len(recs) == 0 && len(noVictim) == 0 && len(vendorNoKill) == 0 && !(counter.hasLast && counter.last > 0) && len(cgKilled) == 0 && len(runtime) == 0 {
+		if d, why := dumpOOM(tl); d != nil {
+			return Fired(dumpOOMFinding(d, why)) // mem_oom_dump.go
+		}
 		parts := []string{}
 		if logOK {
 			parts = append(parts, fmt.Sprintf("no OOM report among %d kernel log records", tl.Log.Len()))

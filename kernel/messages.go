@@ -59,6 +59,14 @@ var (
 	// memory"); before, the first message was the panic itself ("Kernel panic - not syncing:
 	// Out of memory and no killable processes..."). A global OOM that ended in a panic.
 	MsgOOMNoKillable = []string{"Out of memory and no killable processes", "System is deadlocked on memory"}
+	// MsgSysrqShowMem: SysRq-m's own line before its show_mem dump (drivers/tty/sysrq.c
+	// sysrq_showmem_op's action_msg "Show Memory", printed as "SysRq : Show Memory" and
+	// since 5.x "sysrq: Show Memory"): the dump that follows was asked for, not printed by
+	// a failure or the OOM killer.
+	MsgSysrqShowMem = []string{"SysRq : Show Memory", "sysrq: Show Memory", "SysRq: Show Memory"}
+	// MsgAllocFailure: warn_alloc's header (mm/page_alloc.c; before 4.9 __alloc_pages'
+	// printk "page allocation failure. order:N, mode:0x..").
+	MsgAllocFailure = []string{"page allocation failure", "page allocation stalls"}
 	// MsgOOMVendorNoKill: vendor kernels that replace the OOM killer on small boards with a
 	// message and a reboot. Broadcom's router kernels (ASUS RT-AX92U crashlogs, asuswrt-merlin.ng
 	// #478; not mainline, and the vendor's source is not public) print "aaews triggered out

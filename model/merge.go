@@ -45,6 +45,7 @@ func Merge(tls ...*Timeline) *Timeline {
 		out.SlabTables = append(out.SlabTables, t.SlabTables...)
 		out.RouteCacheCounts = append(out.RouteCacheCounts, t.RouteCacheCounts...)
 		out.ZoneFragments = append(out.ZoneFragments, t.ZoneFragments...)
+		out.MemDumps = append(out.MemDumps, t.MemDumps...)
 		out.KubeletSignals = append(out.KubeletSignals, t.KubeletSignals...)
 		out.CgroupMemory = append(out.CgroupMemory, t.CgroupMemory...)
 		out.Beancounters = append(out.Beancounters, t.Beancounters...)

@@ -81,6 +81,9 @@ type Timeline struct {
 	// out of the samples, where a rule would judge them as a whole named zone; a rule that
 	// needs no zone name (node-unreclaimable) reads them here.
 	ZoneFragments []ZoneFragment `json:"zone_fragments,omitempty"`
+	// MemDumps are show_mem dumps a text holds on their own, without the report header
+	// that printed them (memdump.go).
+	MemDumps []MemDump `json:"mem_dumps,omitempty"`
 
 	Artifacts []Artifact `json:"artifacts,omitempty"`
 	Unparsed  []Unparsed `json:"unparsed,omitempty"`
