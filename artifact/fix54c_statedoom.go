@@ -63,3 +63,16 @@ var reMemFreedBefore = lazyre.New(`(?i)\b(?:recover(?:s|ed|ing)?|free(?:s|d|ing)
 func memFreedBefore(text string, i int) bool {
 	return reMemFreedBefore.MatchString(text[max(0, i-40):i])
 }
+
+// reMemConsumedBefore: the verb of an amount of memory something took, right before its
+// size: "ebitmap_node ate over 40GB of memory" (g259), "the process consumed about 12 GB of
+// RAM", "a leak hogging 3 GB of memory", "the cache grew to 20 GB of RAM". The size is what
+// one consumer holds, not the machine's (fix65b), as reMemFreedBefore's is what a change
+// released. "using"/"uses" are left out: "we are using 32GB RAM machines" is the host's size.
+var reMemConsumedBefore = lazyre.New(`(?i)\b(?:ate|eat(?:s|ing)?|consum(?:e|es|ed|ing)|hog(?:s|ged|ging)?|leak(?:s|ed|ing)?|occup(?:y|ies|ied|ying)|(?:took|takes?|taking)\s+up|(?:grew|grows?|growing|ballooned|balloons?)\s+to|swallow(?:s|ed|ing)?|gobbl(?:e|es|ed|ing)(?:\s+up)?|chew(?:s|ed|ing)?\s+(?:up|through))(?:\s+(?:all|over|about|around|roughly|approximately|nearly|almost|some|up\s+to|more\s+than|close\s+to))?\s*[~≈]?\s*$`)
+
+// memConsumedBefore: the size at text[i:] is an amount one consumer took
+// (reMemConsumedBefore on the 40 bytes before it).
+func memConsumedBefore(text string, i int) bool {
+	return reMemConsumedBefore.MatchString(text[max(0, i-40):i])
+}

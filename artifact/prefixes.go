@@ -41,6 +41,12 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return s
 		}
 	}
+	// A line of output quoted whole in prose, on a line of its own ("\"48108 segments
+	// retransmitted\"", "\"TCPLostRetransmit: 5164\"": netstat -s's lines a reporter set in
+	// quotes, g259): the quotes go when what they hold reads as output (outputAfterMarker).
+	if s[0] == '"' {
+		s = stripWholeQuote(s) // fix65d_quoted.go
+	}
 	// A Markdown list item around each line of a log or a command's output ("- <4>[12345.342532]
 	// systemd-journal invoked oom-killer: ...", a page that rendered the paste as a bulleted
 	// list; corpus 644; "- TCPBacklogDrop: 12", "* eth0: rx_missed_errors: 3"): the marker

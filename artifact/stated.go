@@ -1827,8 +1827,8 @@ func (d *doc) statedMemory(sub *subjects) {
 			if typicalMachineBefore(p.text, m[0]) {
 				continue // "A typical switch device have 4 GB memory" (fix41c): a class's budget, no host's
 			}
-			if memRequirementBefore(p.text, m[0]) || memFreedBefore(p.text, m[0]) {
-				continue // "Appwrite requires at least 2GB of memory" (fix43c): a program's requirement, no host's; "to recover ~233 MB of RAM" (fix54c): an amount freed
+			if memRequirementBefore(p.text, m[0]) || memFreedBefore(p.text, m[0]) || memConsumedBefore(p.text, m[0]) {
+				continue // "Appwrite requires at least 2GB of memory" (fix43c): a program's requirement, no host's; "to recover ~233 MB of RAM" (fix54c): an amount freed; "ate over 40GB of memory" (fix65b): one consumer's
 			}
 			if numberFragment(p.text, m[2]) {
 				continue // "3,5 GB RAM" (corpus 3464): the 5 after a decimal comma is no size

@@ -251,13 +251,19 @@ const slabMattersShare = 0.30
 // slabLeakFills holds when the stated slab growth adds at least half of the host's memory a
 // day and the OOM kill is not only a memory cgroup's: a driver's or a protocol's slab is
 // the host's memory, so when the text leaves open where memory ran out (a stated OOM), the
-// leak that fills all of it is the host's exhaustion.
+// leak that fills all of it is the host's exhaustion. A slab table whose caches no shrinker
+// frees hold sunreclaimAbsWarnKB or more, the memory size unknown, fills memory the same way
+// when the text leaves open where memory ran out (g259: SELinux's ebitmap_node, 44 GiB, and
+// "my vms constantly being killed due to OOM").
 func slabLeakFills(cause, effect *Finding) (string, bool) {
 	if effect.Facts.OOM == OOMCgroup {
 		return "", false
 	}
 	if s := cause.Facts.DayGrowthShare; s >= slabLeakFillsShare {
 		return fmt.Sprintf("slab grows by %.0f%% of the memory a day", 100*s), true
+	}
+	if kb := cause.Facts.UnreclaimableKB; kb >= sunreclaimAbsWarnKB && effect.Facts.OOM == OOMUndecided {
+		return fmt.Sprintf("%s of slab no shrinker frees, more than any workload's kernel objects", memKB(kb)), true
 	}
 	return "", false
 }

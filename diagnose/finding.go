@@ -117,6 +117,9 @@ type Facts struct {
 	// DayGrowthShare is the part of Memory the finding's subject grows by in a day, as
 	// stated (slab-unreclaimable-growth from a sentence); 0 when not known.
 	DayGrowthShare float64
+	// UnreclaimableKB is the slab no shrinker frees, in kB, when it was measured without the
+	// memory size it is a share of (slab-unreclaimable-growth from a slab table); 0 otherwise.
+	UnreclaimableKB int64
 	// OOM says where the OOM killer ran (oom-kill).
 	OOM OOMScope
 	// CgroupCache: a slab cache that could not grow is a memory cgroup's copy, named

@@ -407,7 +407,7 @@ func slabTableBulk(t model.SlabTable) (Finding, bool) {
 			"only the code that owns them (a filesystem's own cache shrinker, a module freeing its objects). This much " +
 			"kernel memory is more than any workload's sockets and buffers, and narrows what reclaim can make free for " +
 			"atomic allocations. The owner's own limits (a filesystem's metadata cache size) bound it.",
-		Facts: Facts{Memory: MemoryAll}}, true
+		Facts: Facts{Memory: MemoryAll, UnreclaimableKB: kb}}, true
 }
 
 // slabFromTables reads a slabtop or /proc/slabinfo table: the kmalloc caches are memory reclaim

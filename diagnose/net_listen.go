@@ -218,7 +218,12 @@ func checkListenOverflow(tl *model.Timeline) Result {
 		}
 	}
 	if len(synDrops) > 0 {
-		f.Changes = append(f.Changes, synDropChanges(tl)...)
+		if len(ev) == 1 {
+			// Only the SYN queue is proven full: its own settings come first, somaxconn after.
+			f.Changes = append(synDropChanges(tl), f.Changes...)
+		} else {
+			f.Changes = append(f.Changes, synDropChanges(tl)...)
+		}
 	}
 	return Fired(f)
 }

@@ -398,10 +398,19 @@ func SynFloodRedacted(msg string) bool {
 
 // SynDropAddressed says whether a MsgSynDrop record names the peer as the kernel prints it,
 // an IPv4 or IPv6 address and a port ("TCP: drop open request from 10.1.2.3/34567"), not a
-// guide's placeholder ("from X.X.X.X").
+// guide's placeholder ("from X.X.X.X"). A reporter who hid the address in angle brackets
+// keeps the kernel's "/port" ("from <ip elided>/16417", g259): a record redacted, not a
+// guide's form, which has no port number after a placeholder.
 func SynDropAddressed(msg string) bool {
 	_, rest, ok := strings.Cut(msg, MsgSynDrop[0])
 	if !ok || rest == "" {
+		return false
+	}
+	if strings.HasPrefix(rest, "<") {
+		if end := strings.Index(rest, ">/"); end > 1 && !strings.ContainsAny(rest[1:end], "<>\n") {
+			port := strings.Fields(rest[end+2:] + " ")[0]
+			return port != "" && strings.Trim(port, "0123456789") == ""
+		}
 		return false
 	}
 	addr, port, ok := strings.Cut(strings.Fields(rest + " ")[0], "/")

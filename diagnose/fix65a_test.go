@@ -1,0 +1,61 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// A reporter hid the peer's address in angle brackets but kept the kernel's "/port" (g259,
+// getlantern 3591): the record is real, and the SYN queue's own settings come first.
+func TestFix65aSynDropRedactedAddress(t *testing.T) {
+	const rec = "Feb 17 13:53:03 fp-doams3-20160127-001 kernel: [1255873.483233] net_ratelimit: 2193 callbacks suppressed\n" +
+		"Feb 17 13:53:03 fp-doams3-20160127-001 kernel: [1255873.483244] TCP: drop open request from <ip elided>/16417\n"
+	f := mustFire(t, run(t, "listen-overflow", parseText19b(t, rec)), Warning)
+	if !evidenceHas(f, "SYNs dropped", "drop open request from") {
+		t.Errorf("evidence: %+v", f.Evidence)
+	}
+	if len(f.Changes) == 0 || f.Changes[0].Key != "net.ipv4.tcp_syncookies" {
+		t.Errorf("first change is not the SYN queue's own: %+v", f.Changes)
+	}
+	for name, text := range map[string]string{
+		"placeholder in brackets, no port": h17aSyslog + "TCP: drop open request from <ip>\n",
+		"port placeholder":                 h17aSyslog + "TCP: drop open request from <ip>/<port>\n",
+		"unclosed":                         h17aSyslog + "TCP: drop open request from <ip elided/16417\n",
+	} {
+		if res := run(t, "listen-overflow", parseText19b(t, text)); len(res.Findings) > 0 {
+			t.Errorf("%s: fired: %+v", name, res.Findings[0].Evidence)
+		}
+	}
+}
+
+// g259 (SELinux 220): a slabtop table whose caches no shrinker frees hold 44 GiB, the memory
+// size unknown, beside the author's "killed due to OOM" with no report: the leak is the
+// root. Counter-cases: a small table keeps the stated OOM the root; a cgroup's kill is not
+// the host's memory.
+func TestFix65cSlabTableFillsStatedOOM(t *testing.T) {
+	const table = `# slabtop --sort c -o
+ Active / Total Objects (% used)    : 739390584 / 740008326 (99.9%)
+ Active / Total Size (% used)       : 47121380.33K / 47376581.93K (99.5%)
+
+  OBJS ACTIVE  USE OBJ SIZE  SLABS OBJ/SLAB CACHE SIZE NAME
+734506368 734506368 100%    0.06K 11476662       64  45906648K ebitmap_node
+328160  80830  24%    0.50K  10255       32    164080K kmalloc-512
+ 69442  36292  52%    2.00K   4341       16    138912K kmalloc-2048
+ 13148  12571  95%    7.50K   3287        4    105184K task_struct
+`
+	const stated = "Recently, I found my vms constantly being killed due to OOM, and the kernel is leaking memory.\n\n"
+	d, root := rootOf(t, stated+table)
+	if root != "slab-unreclaimable-growth" {
+		t.Errorf("root %q, want slab-unreclaimable-growth; findings %v", root, ids(d))
+	}
+	small := strings.Replace(table, "45906648K ebitmap_node", "    45906K ebitmap_node", 1)
+	if _, root := rootOf(t, stated+small); root == "slab-unreclaimable-growth" {
+		t.Errorf("a 0.4 GiB table is the root of a stated OOM")
+	}
+	if _, ok := slabLeakFills(&Finding{Facts: Facts{UnreclaimableKB: 40 << 20}}, &Finding{ID: "oom-kill", Facts: Facts{OOM: OOMCgroup}}); ok {
+		t.Errorf("a cgroup's kill explained by the host's slab")
+	}
+	if _, ok := slabLeakFills(&Finding{Facts: Facts{UnreclaimableKB: 40 << 20}}, &Finding{ID: "oom-kill", Facts: Facts{OOM: OOMHost}}); ok {
+		t.Errorf("a host OOM report explained by a slab table without the memory size")
+	}
+}
