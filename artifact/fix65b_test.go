@@ -21,3 +21,18 @@ func TestFix65bConsumedAmountNoHostSize(t *testing.T) {
 		}
 	}
 }
+
+// g259 (node_exporter 2716): uname -a cut before its machine still gives the release; a
+// complete one gives the machine too, and wins over the cut one.
+func TestFix65eUnameCut(t *testing.T) {
+	for _, c := range []struct{ text, kernel, arch string }{
+		{"Linux manjaroB 5.10.179-1-MANJARO #1 SMP PREEMP\n", "5.10.179-1-MANJARO", ""},
+		{"Linux h 5.10.0-8-amd64 #1 SMP Debian 5.10.46-4 (2021-08-03) x86_64 GNU/Linux\n", "5.10.0-8-amd64", "x86_64"},
+		{"Linux is great, 5.10 #1 in my heart\n", "", ""},
+	} {
+		h := ParseString(c.text, "p", Options{}).Host
+		if h.Kernel != c.kernel || h.Arch != c.arch {
+			t.Errorf("%q: kernel %q arch %q, want %q %q", c.text, h.Kernel, h.Arch, c.kernel, c.arch)
+		}
+	}
+}

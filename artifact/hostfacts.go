@@ -203,6 +203,10 @@ func (h *hostFacts) scan(l *Line) {
 			// uname -a (kernel.ReleaseInLine knows the machine names).
 			h.setKernel(rel, 5, l, t)
 			h.setArch(arch, 5, l)
+		} else if ok && h.kernelScore < 4 && unameCut(t) {
+			// uname -a cut before its machine ("Linux manjaroB 5.10.179-1-MANJARO #1 SMP
+			// PREEMP", g259): the release is the host's, the machine unknown.
+			h.setKernel(rel, 4, l, t)
 		} else if m := reLinuxVerBan.FindStringSubmatch(t); m != nil {
 			h.setKernel(m[1], 5, l, t)
 		} else if m := reLinuxVer.FindStringSubmatchIndex(t); m != nil && h.kernelScore < 4 && !distroRelease(t[:m[0]]) && !featureVersion(t, m[0], m[1]) && !buildTarget(t[:m[0]]) {
@@ -474,4 +478,11 @@ func preReleaseGlued(t string, end int) bool {
 		return true
 	}
 	return false
+}
+
+// unameCut: t is uname -a's line cut before its machine: "Linux", a host name, the release,
+// and the build number "#N" (fs[3]); kernel.ReleaseInLine checked the release.
+func unameCut(t string) bool {
+	fs := strings.Fields(t)
+	return len(fs) >= 4 && fs[0] == "Linux" && len(fs[3]) >= 2 && fs[3][0] == '#' && strings.Trim(fs[3][1:], "0123456789") == ""
 }
