@@ -120,6 +120,10 @@ type Facts struct {
 	// UnreclaimableKB is the slab no shrinker frees, in kB, when it was measured without the
 	// memory size it is a share of (slab-unreclaimable-growth from a slab table); 0 otherwise.
 	UnreclaimableKB int64
+	// SlabOwner names the one cache that holds more than half of the unreclaimable slab
+	// measured, when the network stack does not allocate from it (not skbuff, sockets,
+	// conntrack or kmalloc: isNetworkCache); "" otherwise.
+	SlabOwner string
 	// OOM says where the OOM killer ran (oom-kill).
 	OOM OOMScope
 	// CgroupCache: a slab cache that could not grow is a memory cgroup's copy, named

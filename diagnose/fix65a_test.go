@@ -3,6 +3,8 @@ package diagnose
 import (
 	"strings"
 	"testing"
+
+	"headroom/model"
 )
 
 // A reporter hid the peer's address in angle brackets but kept the kernel's "/port" (g259,
@@ -57,5 +59,37 @@ func TestFix65cSlabTableFillsStatedOOM(t *testing.T) {
 	}
 	if _, ok := slabLeakFills(&Finding{Facts: Facts{UnreclaimableKB: 40 << 20}}, &Finding{ID: "oom-kill", Facts: Facts{OOM: OOMHost}}); ok {
 		t.Errorf("a host OOM report explained by a slab table without the memory size")
+	}
+}
+
+// g259: a slab held mostly by one cache the network stack does not allocate from leaves no
+// socket-memory cause open; a kmalloc-held slab still does.
+func TestFix65fSlabOwnerRulesOutTCP(t *testing.T) {
+	opensTCP := func(f Finding) bool {
+		for _, u := range Tell([]Finding{f}).Undecided {
+			if strings.Contains(u, "tcp-mem-oversized") {
+				return true
+			}
+		}
+		return false
+	}
+	if opensTCP(Finding{ID: "slab-unreclaimable-growth", Severity: Warning, Facts: Facts{SlabOwner: "ebitmap_node"}}) {
+		t.Error("ebitmap_node's slab left tcp-mem-oversized open")
+	}
+	if !opensTCP(Finding{ID: "slab-unreclaimable-growth", Severity: Warning}) {
+		t.Error("a slab of unnamed caches no longer leaves tcp-mem-oversized open")
+	}
+	caches := []model.SlabCache{{Name: "ebitmap_node", SizeKB: 900}, {Name: "kmalloc-512", SizeKB: 100}}
+	if got := slabOwner(caches, 1000); got != "ebitmap_node" {
+		t.Errorf("slabOwner = %q", got)
+	}
+	for _, c := range [][]model.SlabCache{
+		{{Name: "kmalloc-512", SizeKB: 900}, {Name: "x", SizeKB: 100}},
+		{{Name: "skbuff_head_cache", SizeKB: 900}, {Name: "x", SizeKB: 100}},
+		{{Name: "ebitmap_node", SizeKB: 400}, {Name: "x", SizeKB: 600}},
+	} {
+		if got := slabOwner(c, 1000); got != "" {
+			t.Errorf("slabOwner(%v) = %q, want none", c, got)
+		}
 	}
 }

@@ -373,6 +373,7 @@ func slabDominantCache(t model.SlabTable) (Finding, bool) {
 			"per-connection cache) show the gap.",
 		Changes: []model.Change{{Kind: model.ChangeOther, Key: "the cache's owner", Recommended: "find the module or subsystem that creates the cache (its name; /sys/kernel/slab/<cache>/alloc_calls with slub_debug=U) and update, reconfigure or unload it",
 			Why: "no sysctl frees an unreclaimable cache"}},
+		Facts: Facts{SlabOwner: slabOwner([]model.SlabCache{top}, top.SizeKB+rest)},
 	}, true
 }
 
@@ -399,15 +400,33 @@ func slabTableBulk(t model.SlabTable) (Finding, bool) {
 	for _, c := range top[:min(len(top), 4)] {
 		names = append(names, c.Name+" "+memKB(c.SizeKB))
 	}
+	var changes []model.Change
+	if owner := slabOwner(top, kb); owner != "" {
+		changes = []model.Change{{Kind: model.ChangeOther, Key: "the owner of " + owner, Recommended: "find the module or subsystem that creates " + owner + " (/sys/kernel/slab/" + owner + "/alloc_calls with slub_debug=U) and update, reconfigure or unload it",
+			Why: "one cache holds most of it, and no sysctl frees an unreclaimable cache"}}
+	}
 	return Finding{Severity: Warning,
-		Title: fmt.Sprintf("unreclaimable slab caches hold %s (memory size unknown)", memKB(kb)),
+		Changes: changes,
+		Title:   fmt.Sprintf("unreclaimable slab caches hold %s (memory size unknown)", memKB(kb)),
 		Evidence: []Evidence{{What: "caches not created reclaimable, in the " + t.Tool + " table", Value: fmt.Sprintf("%s in %d caches: %s", memKB(kb), len(top), strings.Join(names, ", ")), Source: t.Source},
 			{What: "threshold without a memory size", Value: memKB(sunreclaimAbsWarnKB) + " (the TCP and socket-inode objects of 5.2 million sockets)", Source: "headroom", Role: Background}},
 		Explanation: "Caches created without SLAB_RECLAIM_ACCOUNT are counted as SUnreclaim: kswapd cannot shrink them, " +
 			"only the code that owns them (a filesystem's own cache shrinker, a module freeing its objects). This much " +
 			"kernel memory is more than any workload's sockets and buffers, and narrows what reclaim can make free for " +
 			"atomic allocations. The owner's own limits (a filesystem's metadata cache size) bound it.",
-		Facts: Facts{Memory: MemoryAll, UnreclaimableKB: kb}}, true
+		Facts: Facts{Memory: MemoryAll, UnreclaimableKB: kb, SlabOwner: slabOwner(top, kb)}}, true
+}
+
+// slabOwner names the cache of caches (largest first) that holds more than half of total
+// kB when the network stack does not allocate from it (isNetworkCache), else "".
+func slabOwner(caches []model.SlabCache, total int64) string {
+	if len(caches) == 0 || 2*caches[0].SizeKB <= total {
+		return ""
+	}
+	if net, maybe := isNetworkCache(caches[0].Name); net || maybe {
+		return ""
+	}
+	return caches[0].Name
 }
 
 // slabFromTables reads a slabtop or /proc/slabinfo table: the kmalloc caches are memory reclaim

@@ -159,6 +159,9 @@ func buildGraph(findings []Finding) *graph {
 		if x.f.Facts.UserSpacePort && !e.Aggravates {
 			continue
 		}
+		if e.RuledOut != nil && e.RuledOut(x.f) {
+			continue
+		}
 		cond := ""
 		if e.Holds != nil {
 			var ok bool

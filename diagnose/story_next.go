@@ -113,7 +113,7 @@ func tellNextEvidence(s *Story, g *graph, checks map[string]Status) {
 		// Causes the edges allow for the root that the input could not check.
 		var open []string
 		for _, e := range edges {
-			if e.Effect != root || e.Aggravates || g.nodes[e.Cause] != nil || !unknown(e.Cause) {
+			if e.Effect != root || e.Aggravates || g.nodes[e.Cause] != nil || !unknown(e.Cause) || e.RuledOut != nil && e.RuledOut(rf) {
 				continue
 			}
 			if _, ok := collectFor[e.Cause]; ok && !contains(open, e.Cause) {
