@@ -143,7 +143,7 @@ func init() {
 			Link: "closed sockets keep their send queues, counted against tcp_mem"},
 		Edge{Cause: "tcp-mem-oversized", Effect: "slab-unreclaimable-growth", Holds: sameMemory,
 			RuledOut: slabOwnedElsewhere,
-			Link: "socket buffer data is allocated from the kmalloc slab caches"},
+			Link:     "socket buffer data is allocated from the kmalloc slab caches"},
 		Edge{Cause: "slab-unreclaimable-growth", Effect: "kernel-time-growth",
 			Link: "growing kernel tables and caches make each operation walk more"},
 		Edge{Cause: "conntrack-full", Effect: "kernel-time-growth",
