@@ -56,7 +56,8 @@ func unflatten(t string) []string {
 	if !strings.Contains(s, "Link encap:") && !strings.Contains(s, "NIC statistics: ") && !strings.Contains(s, "ethtool -S ") && !strings.Contains(s, " RX: ") &&
 		!strings.Contains(s, "netstat -s") && !strings.Contains(s, "sockets: used ") && !strings.Contains(s, "sar ") &&
 		!strings.Contains(s, "RX-OK") && !strings.Contains(s, " flags=") && !strings.Contains(s, "Page block order: ") && !strings.Contains(s, "kB = ") &&
-		!strings.Contains(s, "Recv-Q") && !strings.Contains(s, "Tcp") && !strings.Contains(s, "Udp") && !strings.Contains(s, "Ip") && !strings.Contains(s, " found=") {
+		!strings.Contains(s, "Recv-Q") && !strings.Contains(s, "Tcp") && !strings.Contains(s, "Udp") && !strings.Contains(s, "Ip") && !strings.Contains(s, " found=") &&
+		!strings.Contains(s, "bits/sec ") {
 		return nil
 	}
 	if strings.IndexByte(s, '@') >= 0 {
@@ -97,6 +98,8 @@ func unflatten(t string) []string {
 		s = reFlatIfconfig2Name.ReplaceAllString(s, "\n$1: flags=")
 		s = reFlatIfconfig2.ReplaceAllString(s, "\n        $1")
 		return strings.Split(s, "\n")
+	case strings.Contains(s, "bits/sec ") && strings.Contains(s, " sec ") && len(reFlatIperfRow.FindAllStringIndex(s, 3)) >= 2:
+		return unflattenIperf(s)
 	case strings.Contains(s, "kB = ") && strings.Contains(s, "*4kB"):
 		return unflattenBuddy(s)
 	case strings.Contains(s, "Page block order: ") && strings.Contains(s, "Free pages count per migrate type at order"):
@@ -587,4 +590,21 @@ func unflattenCounterRows(s string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// iperf/iperf3 (fix65g): each report row starts with its stream's id in brackets ("[  4]",
+// "[SUM]", the header's "[ ID]"), the summary after a run of dashes; a flattened bulleted
+// paste keeps each row's "- " before it, which goes with the cut.
+var (
+	reFlatIperfRow = lazyre.New(`\s(?:- )?(\[ *(?:\d+|SUM|ID)\] )`)
+	reFlatIperfSep = lazyre.New(`\s((?:- ){4,}-?)`)
+	reFlatIperfCmd = lazyre.New(`\s(?:- )?(Connecting to host |Server listening on |Accepted connection from |iperf Done\.)`)
+)
+
+// unflattenIperf cuts iperf's report flattened onto one line back into its rows.
+func unflattenIperf(s string) []string {
+	s = reFlatIperfSep.ReplaceAllString(s, "\n$1")
+	s = reFlatIperfRow.ReplaceAllString(s, "\n$1")
+	s = reFlatIperfCmd.ReplaceAllString(s, "\n$1")
+	return strings.Split(s, "\n")
 }
