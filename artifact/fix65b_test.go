@@ -36,3 +36,24 @@ func TestFix65eUnameCut(t *testing.T) {
 		}
 	}
 }
+
+// g260 (a Turkish RCA): /proc/vmstat lines with the author's pointer after a value are read;
+// the pointer is no counter.
+func TestFix65hVMStatAnnotated(t *testing.T) {
+	text := "compact_stall    15\ncompact_fail     15\ncompact_success   0     <-- 15 denemede 0 başarı\n"
+	tl := ParseString(text, "p", Options{})
+	var got map[string]int64
+	for _, s := range tl.Samples {
+		if s.VMStat != nil {
+			got = map[string]int64{}
+			for _, n := range []string{"compact_stall", "compact_fail", "compact_success"} {
+				if v, ok := s.VMStat.Get(n); ok {
+					got[n] = v
+				}
+			}
+		}
+	}
+	if got["compact_stall"] != 15 || got["compact_fail"] != 15 || len(got) != 3 {
+		t.Errorf("vmstat read %v", got)
+	}
+}

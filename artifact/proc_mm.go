@@ -93,9 +93,11 @@ func quotedMemInfo(ls []Line) bool {
 	return len(ls) > 0
 }
 
-// isVMStatFileLine matches "nr_free_pages 12345" of /proc/vmstat.
+// isVMStatFileLine matches "nr_free_pages 12345" of /proc/vmstat, with or without a
+// paster's pointer after it ("compact_success   0     <-- 15 denemede 0 başarı", g260:
+// stripAnnotation).
 func isVMStatFileLine(t string) bool {
-	fs := fields(t)
+	fs := fields(stripAnnotation(t))
 	if len(fs) != 2 || !isDigits(fs[1]) {
 		return false
 	}
@@ -122,7 +124,12 @@ func (d *doc) tryVMStatFile(i int) int {
 	if k-i < 3 {
 		return 0
 	}
-	c, err := kernel.ParseVMStat(strings.NewReader(joinText(d.ls[i:k])))
+	var b strings.Builder
+	for _, l := range d.ls[i:k] {
+		b.WriteString(stripAnnotation(l.Text))
+		b.WriteByte('\n')
+	}
+	c, err := kernel.ParseVMStat(strings.NewReader(b.String()))
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/vmstat: %v", err))
 		return k - i
