@@ -235,6 +235,7 @@ type report struct {
 	// (fix55c_allochdr.go noteHeaderTask); afterTask: the first line after it was read.
 	headerComm string
 	afterTask  bool
+	headerWrap int // fix65i: lines of the header's own end a page wrapped after it
 	// slabCacheBuf is a SLUB "cache:" line waiting for its wrapped tail.
 	slabCacheBuf string
 	// inMemcgStat: the last line read was cgroup v2's "Memory cgroup stats for PATH:" or a
@@ -268,6 +269,9 @@ func reportLineKind(t string) string {
 		return "task"
 	}
 	if strings.HasPrefix(s, "warn_alloc_show_mem:") || strings.HasPrefix(s, "warn_alloc:") && strings.Contains(s, "callbacks suppressed") {
+		return "task"
+	}
+	if headerWrapLine(s) { // fix65i: a warn_alloc header and its task line wrapped by a page
 		return "task"
 	}
 	if isOOMDetail(s) {

@@ -2,6 +2,8 @@ package artifact
 
 import (
 	"strings"
+
+	"headroom/internal/lazyre"
 )
 
 // An allocation-failure header without its process (fix55c): "page allocation failure:
@@ -29,11 +31,53 @@ func (r *report) noteHeaderTask(kind, t string, ls []Line, i, j int) {
 	if r.afterTask || r.headerComm != "" {
 		return
 	}
-	r.afterTask = true
-	if ls[j].No != ls[i].No+1 || i > 0 && isAllocHeader(ls[i-1].Text) {
+	s := strings.TrimSpace(t)
+	if strings.HasPrefix(s, "nodemask=") {
+		r.headerWrap++ // the header's own end, wrapped: the task line may follow it
 		return
 	}
-	r.headerComm = taskLineComm(strings.TrimSpace(t))
+	r.afterTask = true
+	if ls[j].No != ls[i].No+1+r.headerWrap || i > 0 && isAllocHeader(ls[i-1].Text) {
+		return
+	}
+	if comm, ok := cpusetLineComm(s); ok {
+		r.headerComm = comm
+		return
+	}
+	r.headerComm = taskLineComm(s)
+}
+
+// Lines of a warn_alloc report a page wrapped at its width (fix65i; g258's 5517, a commit
+// message at 72 columns): the header's end ("nodemask=(null)" on a line of its own), the
+// line 4.x prints after the header with the task's comm and cpuset (kernel/cgroup/cpuset.c
+// cpuset_print_current_mems_allowed before 4.15: "%s cpuset=%s mems_allowed=%*pbl",
+// current->comm: "mevent cpuset=/ mems_allowed=0"), and the task line's release cut from
+// it ("4.19.8-1901020539.iot-lts2018-sos #1"). They belong to the report, and the cpuset
+// line names the allocating task as the header's comm would.
+var (
+	reCpusetLine  = lazyre.New(`^(\S.{0,14}?) cpuset=\S* mems_allowed=[\d,-]+$`)
+	reReleaseWrap = lazyre.New(`^\d+\.\d+[\w.+~-]* #\d+(?:\s|$)`)
+)
+
+func headerWrapLine(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "nodemask="):
+		return !strings.Contains(s, " ") || strings.HasPrefix(s[strings.IndexByte(s, ' ')+1:], "cpuset=")
+	case strings.Contains(s, " cpuset=") && strings.Contains(s, " mems_allowed="):
+		return reCpusetLine.MatchString(s)
+	case s[0] >= '0' && s[0] <= '9' && strings.Contains(s, " #"):
+		return reReleaseWrap.MatchString(s)
+	}
+	return false
+}
+
+// cpusetLineComm is the comm of a cpuset line ("mevent cpuset=/ mems_allowed=0").
+func cpusetLineComm(s string) (string, bool) {
+	m := reCpusetLine.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 // taskLineComm is the comm a dump_stack task line names, blanks and all ("Comm: Web

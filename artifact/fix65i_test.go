@@ -1,0 +1,54 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+
+	"headroom/model"
+)
+
+// g258 (acrn-kernel PR 173): a warn_alloc report in a commit message wrapped at 72 columns.
+// The header's "nodemask=(null)" and the release cut from the task line stay in the report,
+// the 4.x cpuset line names the allocating task, and the call trace is read.
+func TestFix65iWrappedAllocHeader(t *testing.T) {
+	const rep = `page allocation failure: order:9, mode:0x6000c0(GFP_KERNEL),
+nodemask=(null)
+mevent cpuset=/ mems_allowed=0
+CPU: 0 PID: 537 Comm: mevent Tainted: G     U  WC
+4.19.8-1901020539.iot-lts2018-sos #1
+Call Trace:
+ dump_stack+0x8e/0xca
+ warn_alloc.cold.125+0x62/0xe3
+ ? __alloc_pages_direct_compact+0x51/0x100
+ __alloc_pages_slowpath+0xde1/0xe10
+ __get_free_pages+0x15/0x40
+ intel_vgpu_init_mmio+0x38/0xa0
+`
+	af := allocOf(t, rep)
+	if af.Process != "mevent" || af.Order != 9 {
+		t.Errorf("process %q order %d, want mevent 9", af.Process, af.Order)
+	}
+	if !strings.Contains(strings.Join(af.CallTrace, " "), "intel_vgpu_init_mmio") {
+		t.Errorf("call trace %v", af.CallTrace)
+	}
+	// The header's own comm wins over a cpuset line; a cpuset line after the trace names no one.
+	if af := allocOf(t, "kworker/0:1: page allocation failure: order:3, mode:0x20\nmevent cpuset=/ mems_allowed=0\n"); af.Process != "kworker/0:1" {
+		t.Errorf("header comm replaced: %q", af.Process)
+	}
+	late := "page allocation failure: order:3, mode:0x20\nCall Trace:\n dump_stack+0x8e/0xca\nmevent cpuset=/ mems_allowed=0\n"
+	if af := allocOf(t, late); af.Process == "mevent" {
+		t.Errorf("a cpuset line after the trace named the task")
+	}
+}
+
+func allocOf(t *testing.T, text string) *model.AllocFailure {
+	t.Helper()
+	tl := ParseString(text, "p", Options{})
+	for _, ev := range tl.Events {
+		if ev.AllocFailure != nil {
+			return ev.AllocFailure
+		}
+	}
+	t.Fatalf("no allocation failure in %q", text)
+	return nil
+}
