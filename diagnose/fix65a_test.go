@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -90,6 +91,43 @@ func TestFix65fSlabOwnerRulesOutTCP(t *testing.T) {
 	} {
 		if got := slabOwner(c, 1000); got != "" {
 			t.Errorf("slabOwner(%v) = %q, want none", c, got)
+		}
+	}
+}
+
+// g256, g261: a __GFP_DMA request's failure with no dump is the restricted zone's, whatever
+// its order (a kdump kernel's atomic pool at order 5, ISA sound buffers); an atomic one of
+// order 4 or more stays its caller's (high-order-atomic); GFP_KERNEL and GFP_DMA32 requests
+// are not judged by it.
+func TestFix65jDMAWithoutDump(t *testing.T) {
+	class := func(text string) []string {
+		d, _ := rootOf(t, text)
+		var out []string
+		for _, f := range d.Findings {
+			if strings.HasPrefix(f.ID, "alloc-fail-") {
+				out = append(out, f.ID)
+			}
+		}
+		return out
+	}
+	has := func(ids []string, id string) bool { return slices.Contains(ids, id) }
+	kdump := "swapper/0: page allocation failure: order:5, mode:0xcc1(GFP_KERNEL|GFP_DMA), nodemask=(null),cpuset=/,mems_allowed=0\n" +
+		"CPU: 0 PID: 1 Comm: swapper/0 Not tainted 5.13.0-0.rc5.fc35.x86_64 #1\n"
+	if ids := class(kdump); !has(ids, "alloc-fail-zone-restricted") {
+		t.Errorf("GFP_KERNEL|GFP_DMA order 5: %v", ids)
+	}
+	oss := "Linux version 2.6.0 (root@host) (gcc version 3.3.2) #1\n" +
+		"mplayer: page allocation failure. order:1, mode:0x21\n" +
+		"esd: page allocation failure. order:4, mode:0x21\n"
+	if ids := class(oss); !has(ids, "alloc-fail-zone-restricted") || !has(ids, "alloc-fail-high-order-atomic") {
+		t.Errorf("GFP_ATOMIC|GFP_DMA orders 1 and 4: %v", ids)
+	}
+	for name, text := range map[string]string{
+		"GFP_KERNEL": "x: page allocation failure: order:5, mode:0xcc0(GFP_KERNEL), nodemask=(null)\nCPU: 0 PID: 1 Comm: x Not tainted 5.13.0 #1\n",
+		"GFP_DMA32":  "x: page allocation failure: order:5, mode:0xcc4(GFP_KERNEL|GFP_DMA32), nodemask=(null)\nCPU: 0 PID: 1 Comm: x Not tainted 5.13.0 #1\n",
+	} {
+		if ids := class(text); has(ids, "alloc-fail-zone-restricted") {
+			t.Errorf("%s judged zone-restricted: %v", name, ids)
 		}
 	}
 }

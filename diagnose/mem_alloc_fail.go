@@ -592,6 +592,17 @@ func classifyWithoutDump(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.notes = append(v.notes, fmt.Sprintf("the text states the outcome: with vm.min_free_kbytes raised to %s the failures went away (%s), so the reserve was what fell short", strings.TrimSpace(o.Value), o.Source))
 		return
 	}
+	if v.cz == "DMA" {
+		// __GFP_DMA without a dump (fix65j; g256's kdump atomic pool, g261's ISA sound and
+		// capture buffers): only ZONE_DMA may serve the request (gfp_zone(), include/linux/
+		// gfp.h), the first 16 MiB on x86 (ISA's reach; 1 MiB reserved in a kdump kernel), a
+		// fixed few MiB to 4 GiB on other architectures. However the rest of memory stood,
+		// the zone the mode confines the request to is what fell short; a block of its order
+		// in a zone that small is the caller's demand to revisit.
+		v.class = classZoneRestricted
+		v.notes = append(v.notes, fmt.Sprintf("the mode carries __GFP_DMA: only ZONE_DMA (the first 16 MiB on x86) may serve this order-%d request, and no dump shows that zone; whatever the other zones held, the request was confined to that one", af.Order))
+		return
+	}
 	if af.Order == 0 {
 		// Not inferred: an order-0 request fails only at the floor, whatever the dump would say.
 		v.inferred = false
@@ -943,6 +954,10 @@ func allocFinding(tl *model.Timeline, class string, vs []allocVerdict, logOnly [
 		f.Changes = lowmemChanges(tl, vs)
 	case classZoneRestricted:
 		f.Title = fmt.Sprintf("a %s-only allocation failed: its zone was short while the others had room", vs[rep].cz)
+		if len(vs[rep].checks) == 0 {
+			// No dump (fix65j): what the other zones held is not in the input.
+			f.Title = fmt.Sprintf("a %s-only allocation failed: the one zone its mode may use fell short (no dump shows the others)", vs[rep].cz)
+		}
 		f.Changes = []model.Change{{Kind: model.ChangeOther, Key: "vm.lowmem_reserve_ratio",
 			Recommended: fmt.Sprintf("lower the %s entry (protect more of the zone from allocations that could use higher zones)", vs[rep].cz),
 			Why:         "lowmem_reserve[] = higher zones' managed pages ÷ ratio (setup_per_zone_lowmem_reserve); a smaller ratio keeps more of the restricted zone for the requests that can use nothing else; risk: that memory is lost to ordinary allocations. The lasting fix is the caller: a device with a full DMA mask, or an IOMMU, does not need the zone"}}
