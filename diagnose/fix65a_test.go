@@ -131,3 +131,39 @@ func TestFix65jDMAWithoutDump(t *testing.T) {
 		}
 	}
 }
+
+// g256 (linux-mm, Rientjes/Hocko): two Normal zone lines of a show_mem dump quoted in a mail,
+// the page size unknown, free far below min: the zone's reserve is judged in kB. Above its
+// band the zone is healthy; a failure report's own dump stays that failure's.
+func TestFix65kDumpZoneReserve(t *testing.T) {
+	const below = "> Node 0 Normal free:87356kB min:221984kB low:416984kB high:611984kB active_anon:123009936kB inactive_anon:67647652kB active_file:429612kB inactive_file:209980kB unevictable:112348kB writepending:260kB present:198180864kB managed:195027624kB mlocked:81756kB kernel_stack:24040kB pagetables:11460kB bounce:0kB free_pcp:940kB local_pcp:96kB free_cma:0kB\n" +
+		"> lowmem_reserve[]: 0 0 0 0\n" +
+		"> Node 1 Normal free:105616kB min:225568kB low:423716kB high:621864kB active_anon:122124196kB inactive_anon:74112696kB active_file:39172kB inactive_file:103696kB unevictable:204480kB writepending:180kB present:201326592kB managed:198174372kB mlocked:204480kB kernel_stack:11328kB pagetables:3680kB bounce:0kB free_pcp:1140kB local_pcp:0kB free_cma:0kB\n" +
+		"> lowmem_reserve[]: 0 0 0 0\n"
+	d, _ := rootOf(t, below)
+	if f := findingOf(d, "zone-reserve-low"); f == nil || f.Severity != Critical {
+		t.Fatalf("zone-reserve-low: %+v", f)
+	}
+	above := strings.ReplaceAll(strings.ReplaceAll(below, "free:87356kB", "free:987356kB"), "free:105616kB", "free:905616kB")
+	d, _ = rootOf(t, above)
+	if f := findingOf(d, "zone-reserve-low"); f != nil {
+		t.Errorf("a zone above its band fired: %+v", f)
+	}
+	withHeader := "kworker/0:1: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC), nodemask=(null)\n" + below
+	d, _ = rootOf(t, withHeader)
+	if f := findingOf(d, "zone-reserve-low"); f != nil {
+		t.Errorf("a failure's own dump judged as a stand-alone reading: %+v", f.Title)
+	}
+}
+
+// corpus 706: a dump whose OOM report lost its header but kept its kill line is the OOM's.
+func TestFix65kDumpOfAnOOMKill(t *testing.T) {
+	text := "Out of memory: Kill process 1234 (juci-eventd) score 673 or sacrifice child\n" +
+		"Killed process 1234 (juci-eventd) total-vm:6000kB, anon-rss:2000kB, file-rss:100kB\n" +
+		"Node 0 Normal free:952kB min:984kB low:1228kB high:1476kB active_anon:44964kB inactive_anon:0kB active_file:800kB inactive_file:932kB unevictable:0kB present:65536kB managed:60000kB\n" +
+		"lowmem_reserve[]: 0 0\n"
+	d, root := rootOf(t, text)
+	if root == "zone-reserve-low" {
+		t.Errorf("the OOM's own dump made zone-reserve-low the root: %v", ids(d))
+	}
+}

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 
+	"headroom/kernel"
 	"headroom/model"
 )
 
@@ -29,6 +30,9 @@ func checkZoneReserve(tl *model.Timeline) Result {
 		// An allocation-failure report's own zone lines are that failure's evidence (the
 		// alloc-fail-* rules judge them); read here too they made a second finding told as
 		// an independent problem beside the failure (seed 004) or put before it (session 31).
+		if r, ok := dumpZoneReserve(tl); ok {
+			return r
+		}
 		return NotChecked("no /proc/zoneinfo in the input")
 	}
 	now := model.JudgeReserve(last.ZoneWatermarks())
@@ -86,4 +90,66 @@ func checkZoneReserve(tl *model.Timeline) Result {
 			"Raise vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier (`headroom plan` " +
 			"computes them; see min-free-too-low), and find what holds the memory.",
 	})
+}
+
+// dumpZoneReserve judges the zone lines of a stand-alone show_mem dump whose page size is
+// unknown (fix65k; g256's 5437: two Normal zones quoted in a mail, free 87356 kB against
+// min 221984 kB): the parser makes a zone reading (a Sample) of a dump only when it knows
+// the page size, but free against min is the same judgement in kB. Only the dumps no
+// failure or OOM report took as its own (Timeline.MemDumps): a report's own zones are its
+// rule's evidence.
+func dumpZoneReserve(tl *model.Timeline) (Result, bool) {
+	// A dump in a text that holds a report (an OOM kill whose header was cut, a failure) is
+	// that report's, whose rule judges it (corpus 706: a router's OOM kill and its dump).
+	for _, e := range tl.Events {
+		switch e.Kind {
+		case model.EventAllocFailure, model.EventAllocStall, model.EventSlabFailure, model.EventOOMKill:
+			return Result{}, false
+		}
+	}
+	if len(logMatches(tl, kernel.MsgAllocFailure...)) > 0 {
+		return Result{}, false
+	}
+	for k := len(tl.MemDumps) - 1; k >= 0; k-- {
+		d := tl.MemDumps[k]
+		var ws []model.ZoneWatermarks
+		for _, z := range d.Zones {
+			if z.Unpopulated() || z.MinKB <= 0 || z.LowKB <= 0 || z.HighKB <= 0 {
+				continue
+			}
+			w := model.ZoneWatermarks{Node: z.Node, Zone: z.Zone, Free: z.FreeKB, HasFree: true, Min: z.MinKB, Low: z.LowKB, High: z.HighKB,
+				HasWatermarks: true, HasHigh: true, Present: z.PresentKB, LargestFreeOrder: -1, PresentNotPrinted: z.PresentKB <= 0}
+			if z.ManagedKB != nil {
+				w.Managed, w.HasManaged = *z.ManagedKB, true
+			}
+			ws = append(ws, w)
+		}
+		now := model.JudgeReserve(ws)
+		if now.Checked == 0 {
+			continue
+		}
+		z := now.Zone
+		where := fmt.Sprintf("node %d %s: free %d kB, min %d kB, low %d kB", z.Node, z.Zone, z.Free, z.Min, z.Low)
+		var sev Severity
+		var title string
+		switch now.Level {
+		case model.ReserveBelowMin:
+			sev, title = Critical, fmt.Sprintf("zone %s was below its min watermark when the kernel printed its memory: only atomic allocations still succeeded, from the reserve", z.Zone)
+		case model.ReserveNearMin:
+			sev, title = Warning, fmt.Sprintf("zone %s was in the lower half of its min..low band when the kernel printed its memory: kswapd was not keeping up", z.Zone)
+		default:
+			return Healthy("%d zones of the show_mem dump above the lower half of their min..low band; least left %s (%.0f%% of the band above min)", now.Checked, where, 100*now.Left), true
+		}
+		return Fired(Finding{
+			Severity: sev,
+			Title:    title,
+			Evidence: []Evidence{{What: "zone with the least of its reserve left (a show_mem dump's zone line)", Value: where, Source: d.Source}},
+			Facts:    Facts{BelowMin: now.Level == model.ReserveBelowMin},
+			Explanation: "The kernel's memory dump prints each zone's free memory and watermarks as they stood when it was printed. " +
+				"Below min only allocations allowed into the reserve (GFP_ATOMIC, such as the NIC receive refill, down to 3/8 " +
+				"of min) still succeed (mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails. Raise " +
+				"vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier, and find what holds the memory.",
+		}), true
+	}
+	return Result{}, false
 }
