@@ -52,3 +52,17 @@ func allocOf(t *testing.T, text string) *model.AllocFailure {
 	t.Fatalf("no allocation failure in %q", text)
 	return nil
 }
+
+// g262 (calico kube-controllers 375): a unit's ".service" syslog identifier is its program's
+// tag: the kubelet's eviction manager under "kubelet.service[111916]:" is read.
+func TestFix65lServiceTag(t *testing.T) {
+	text := "May  1 21:00:28 worker-9002 kubelet.service[111916]: W0501 21:00:28.176199  111916 eviction_manager.go:344] eviction manager: attempting to reclaim memory\n" +
+		"May  1 21:00:28 worker-9002 kubelet.service[111916]: I0501 21:00:28.176266  111916 eviction_manager.go:358] eviction manager: must evict pod(s) to reclaim memory\n"
+	tl := ParseString(text, "p", Options{})
+	if !hasArtifactKind(tl, KindKubeletEviction) {
+		t.Errorf("kubelet.service lines not read: %v", kindsOf(tl))
+	}
+	if got := unitTag(".service"); got != ".service" {
+		t.Errorf("unitTag(.service) = %q", got)
+	}
+}

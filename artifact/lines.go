@@ -387,7 +387,7 @@ func stripUsualSyslog(raw string, l *Line, f rawFacts) (string, bool) {
 	if len(msg) > 0 && msg[0] == ' ' {
 		msg = msg[1:]
 	}
-	l.Syslog, l.Stamp, l.Host, l.Tag = true, raw[:15], host, tag
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, raw[:15], host, unitTag(tag)
 	l.Kernel = tag == "kernel"
 	return msg, true
 }
@@ -876,7 +876,7 @@ func stripSyslog(s string, l *Line) string {
 		// "avril 16 21:08:50 systemd-oomd[93234]: Killed ...": journalctl's short output
 		// without a host name (a paste that cut it, a container's journal).
 		tag := host[:strings.IndexByte(host, '[')]
-		l.Syslog, l.Stamp, l.Tag = true, stamp, tag
+		l.Syslog, l.Stamp, l.Tag = true, stamp, unitTag(tag)
 		return rest
 	}
 	if len(rest) > 1 && rest[0] == '=' && rest[1] == ' ' && s[0] >= '0' && s[0] <= '9' {
@@ -923,7 +923,7 @@ func stripSyslog(s string, l *Line) string {
 	if len(msg) > 0 && msg[0] == ' ' {
 		msg = msg[1:]
 	}
-	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, unitTag(tag)
 	if tag == "kernel" {
 		l.Kernel = true
 	}
@@ -1540,4 +1540,14 @@ func emphasisBeforeDigit(s string) bool {
 		}
 	}
 	return false
+}
+
+// unitTag is a syslog tag without the ".service" a unit's SyslogIdentifier may carry
+// ("kubelet.service[111916]:", IBM Cloud's workers, g262): the program's tag, as the readers
+// that know a program by its tag compare it.
+func unitTag(tag string) string {
+	if t, ok := strings.CutSuffix(tag, ".service"); ok && t != "" {
+		return t
+	}
+	return tag
 }

@@ -332,7 +332,7 @@ func refStripSyslog(s string, l *Line) string {
 	}
 	host, rest := rest[:sp], rest[sp+1:]
 	if hostIsTag(host) { // no host (lines.go stripSyslog)
-		l.Syslog, l.Stamp, l.Tag = true, stamp, host[:strings.IndexByte(host, '[')]
+		l.Syslog, l.Stamp, l.Tag = true, stamp, refUnit(host[:strings.IndexByte(host, '[')])
 		return rest
 	}
 	if strings.HasPrefix(rest, "= ") && s[0] >= '0' && s[0] <= '9' {
@@ -354,7 +354,7 @@ func refStripSyslog(s string, l *Line) string {
 				if b := strings.IndexByte(tag, '['); b > 0 {
 					tag = tag[:b]
 				}
-				l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+				l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, refUnit(tag)
 				if tag == "kernel" {
 					l.Kernel = true
 				}
@@ -378,7 +378,7 @@ func refStripSyslog(s string, l *Line) string {
 	if len(msg) > 0 && msg[0] == ' ' {
 		msg = msg[1:]
 	}
-	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, refUnit(tag)
 	if tag == "kernel" {
 		l.Kernel = true
 	}
@@ -652,4 +652,12 @@ func refPrintkStampFirst(s string) bool {
 		}
 	}
 	return true
+}
+
+// refUnit: a systemd unit's identifier names its program ("kubelet.service" is "kubelet").
+func refUnit(tag string) string {
+	if len(tag) > len(".service") && strings.HasSuffix(tag, ".service") {
+		return tag[:len(tag)-len(".service")]
+	}
+	return tag
 }

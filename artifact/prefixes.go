@@ -534,7 +534,7 @@ func syslogTag(rest, stamp, host string, l *Line) (string, bool) {
 	if b := strings.IndexByte(tag, '['); b > 0 {
 		tag = tag[:b]
 	}
-	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, tag
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, host, unitTag(tag)
 	if tag == "kernel" {
 		l.Kernel = true
 	}

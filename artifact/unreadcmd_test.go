@@ -54,7 +54,7 @@ func TestUnreadCommandOutputNamed(t *testing.T) {
 		},
 		{
 			name:  "a path as a heading",
-			text:  "`/proc/vmstat`:\n\n```\ncompact_stall    15\ncompact_fail     15\ncompact_success   0     <-- 15 attempts, 0 successes\n```\n",
+			text:  "`/proc/vmstat`:\n\n```\ncompact_stall    15\ncompact_fail     15\ncompact_success   0     (0 of 15 attempts)\n```\n",
 			first: 4, last: 6, cmd: "/proc/vmstat",
 		},
 		{
