@@ -11,7 +11,7 @@ import (
 // else (the cache only) from the footer's "N total pagecache pages"; the swap footer; a node
 // line's "all_unreclaimable? yes". No page size, no page counts converted: none is guessed.
 func memDumpOf(src string, zones []model.ZoneReport, memInfo *kernel.Counters, totals *kernel.Counters, nodes []NodeCounters, pageKB int64) model.MemDump {
-	d := model.MemDump{Source: src, Zones: zones}
+	d := model.MemDump{Source: src, Zones: zones, MemInfo: memInfo}
 	pair := func(get func(string) (int64, bool), a, b string, scale int64) *int64 {
 		x, okA := get(a)
 		y, okB := get(b)

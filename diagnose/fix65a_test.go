@@ -167,3 +167,26 @@ func TestFix65kDumpOfAnOOMKill(t *testing.T) {
 		t.Errorf("the OOM's own dump made zone-reserve-low the root: %v", ids(d))
 	}
 }
+
+// g256 (linux-mm, 5423): a Mem-Info block quoted without its report's header, no memory size
+// and no page size: 1817501 unreclaimable slab pages are at least 6.9 GiB, named (info); a
+// few hundred MiB is not judged.
+func TestFix65nMemInfoDumpSlab(t *testing.T) {
+	const dump = "[18907.592206] Mem-Info:\n" +
+		"[18907.592209] active_anon:110314 inactive_anon:295 isolated_anon:0\n" +
+		"                active_file:27534 inactive_file:819673 isolated_file:160\n" +
+		"                unevictable:13001 dirty:167859 writeback:651864 unstable:0\n" +
+		"                slab_reclaimable:177477 slab_unreclaimable:1817501\n" +
+		"                mapped:934 shmem:588 pagetables:7109 bounce:0\n" +
+		"                free:49928 free_pcp:45 free_cma:0\n"
+	d, _ := rootOf(t, dump)
+	f := findingOf(d, "slab-unreclaimable-growth")
+	if f == nil || f.Severity != Info || !evidenceHas(*f, "slab_unreclaimable", "at least 6.9 GiB") {
+		t.Fatalf("slab finding: %+v", f)
+	}
+	small := strings.Replace(dump, "slab_unreclaimable:1817501", "slab_unreclaimable:51750", 1)
+	d, _ = rootOf(t, small)
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil {
+		t.Errorf("202 MiB of slab named: %+v", f.Title)
+	}
+}

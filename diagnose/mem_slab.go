@@ -192,7 +192,7 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 // series exists: "slab_unreclaimable:N" (pages, 2.6.19+) or, before the split, "slab:N"
 // (reclaimable and unreclaimable together).
 func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Result {
-	psz, _ := pageSize(tl)
+	psz, psKnown := pageSize(tl)
 	for _, d := range slabDumps(tl) {
 		e, af := d.e, d.af
 		name, combined, where := "slab_unreclaimable", false, d.where
@@ -223,6 +223,9 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 				total, ok = d.presentKB, true
 			}
 			if !ok || total <= 0 {
+				if f, fired := slabDumpAbsolute(name, pages, slabKB, psKnown, combined, where, d.at, memEventSource(e)); fired {
+					return Fired(f)
+				}
 				return NotChecked("%s %s in the report at %s but the memory size is unknown", name, memKB(slabKB), memEventSource(e))
 			}
 			share := float64(slabKB) / float64(total)
@@ -667,4 +670,31 @@ func routeCacheLeak(tl *model.Timeline) (Finding, bool) {
 			Recommended: "a kernel with the leak fixed (or the module holding the references updated or unloaded); meanwhile watch ip_dst_cache against the route cache",
 			Why:         "no sysctl frees referenced dst entries; max_size and gc_thresh only move the point of overflow"}},
 	}, true
+}
+
+// slabDumpAbsolute judges a dump's unreclaimable slab without the memory size (fix65n) as
+// the rule judges SUnreclaim read without it: sunreclaimAbsWarnKB or more is a warning on
+// any host, 1 GiB or more is named (info). A page is at least 4 KiB on every Linux
+// architecture, so with the page size unknown the pages at 4 KiB are a lower bound, said
+// so. Before 2.6.19's split the one "slab:" figure holds the reclaimable caches too: not
+// judged here.
+func slabDumpAbsolute(name string, pages, slabKB int64, psKnown, combined bool, where, at, src string) (Finding, bool) {
+	if combined || slabKB < slabTableKmallocMinKB {
+		return Finding{}, false
+	}
+	size := memKB(slabKB)
+	if !psKnown {
+		size = "at least " + size + " (4 KiB pages, the smallest any Linux architecture uses)"
+	}
+	sev, title := Info, fmt.Sprintf("unreclaimable slab held %s at %s (memory size unknown)", memKB(slabKB), at)
+	if slabKB >= sunreclaimAbsWarnKB {
+		sev = Warning
+	}
+	return Finding{Severity: sev, Title: title,
+		Evidence: []Evidence{{What: name + " in " + where, Value: fmt.Sprintf("%d pages = %s", pages, size), Source: src},
+			{What: "thresholds without a memory size", Value: "1 GiB named, " + memKB(sunreclaimAbsWarnKB) + " a warning (the TCP and socket-inode objects of 5.2 million sockets)", Source: "headroom", Role: Background}},
+		Explanation: "Unreclaimable slab is kernel memory kswapd cannot free: only the code that allocated it gives it back. " +
+			"Without the host's memory size its share is unknown; this much is more than an idle kernel holds, and " +
+			"`slabtop -o -s c` or /proc/slabinfo names the caches that hold it.",
+		Facts: Facts{Memory: MemoryAll, UnreclaimableKB: slabKB}}, true
 }

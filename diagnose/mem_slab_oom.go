@@ -38,5 +38,19 @@ func slabDumps(tl *model.Timeline) []slabDump {
 		}
 		ds = append(ds, slabDump{&tl.Events[i], &model.AllocFailure{MemInfo: o.MemInfo, Zones: o.Zones}, "the OOM report's memory line", "the OOM kill", present})
 	}
+	// fix65n (g256's 5423: two Mem-Info blocks quoted in a mail, their headers cut): a
+	// stand-alone dump's Mem-Info line is the host's memory when the kernel printed it, as a
+	// report's is. After the reports: a report's own dump speaks first.
+	for i := range tl.MemDumps {
+		m := &tl.MemDumps[i]
+		if m.MemInfo == nil {
+			continue
+		}
+		var present int64
+		for _, z := range m.Zones {
+			present += z.PresentKB
+		}
+		ds = append(ds, slabDump{&model.Event{Source: m.Source}, &model.AllocFailure{MemInfo: m.MemInfo, Zones: m.Zones}, "a Mem-Info dump's memory line", "the time of a Mem-Info dump", present})
+	}
 	return ds
 }

@@ -1,5 +1,7 @@
 package model
 
+import "headroom/kernel"
+
 // MemDump is a show_mem dump (the kernel's "Mem-Info:" block, lib/show_mem.c and
 // mm/show_mem.c show_free_areas) that stands alone in a text: no allocation-failure or OOM
 // header before it took it as its own. The kernel prints one for a page allocation failure
@@ -25,4 +27,7 @@ type MemDump struct {
 	NodeUnreclaimable bool `json:"node_unreclaimable,omitempty"`
 	// Zones are the dump's zone lines.
 	Zones []ZoneReport `json:"zones,omitempty"`
+	// MemInfo is the dump's Mem-Info line's counters (pages: "slab_unreclaimable:N"), nil
+	// when the dump has none (fix65n: slab-unreclaimable-growth reads them).
+	MemInfo *kernel.Counters `json:"meminfo,omitempty"`
 }
