@@ -66,3 +66,22 @@ func TestFix65lServiceTag(t *testing.T) {
 		t.Errorf("unitTag(.service) = %q", got)
 	}
 }
+
+// g261 (lkml 2006, a 1 GB VIA EPIA box): a 32-bit kernel built with HIGHMEM prints an empty
+// HighMem zone; the host has no HighMem. A HighMem zone that holds memory still says so.
+func TestFix65oEmptyHighMemZone(t *testing.T) {
+	dump := "Normal free:9656kB min:3756kB low:4692kB high:5632kB active:593312kB inactive:116408kB present:901120kB pages_scanned:37 all_unreclaimable? no\n" +
+		"lowmem_reserve[]: 0 0 0 0\n" +
+		"HighMem free:0kB min:128kB low:128kB high:128kB active:0kB inactive:0kB present:0kB pages_scanned:0 all_unreclaimable? no\n" +
+		"lowmem_reserve[]: 0 0 0 0\n" +
+		"Normal: 1910*4kB 106*8kB 61*16kB 0*32kB 1*64kB 1*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 9656kB\n" +
+		"HighMem: empty\n"
+	if h := ParseString(dump, "p", Options{}).Host; h.HighMem != nil && *h.HighMem {
+		t.Errorf("an empty HighMem zone made the host HighMem")
+	}
+	held := strings.Replace(dump, "HighMem free:0kB", "HighMem free:1200kB", 1)
+	held = strings.Replace(held, "present:0kB", "present:131072kB", 1)
+	if h := ParseString(held, "p", Options{}).Host; h.HighMem == nil || !*h.HighMem {
+		t.Errorf("a HighMem zone with 128 MiB present did not make the host HighMem")
+	}
+}

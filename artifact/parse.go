@@ -1292,7 +1292,7 @@ func (d *doc) finish() {
 			continue
 		}
 		for _, z := range ev.AllocFailure.Zones {
-			if z.Zone == "HighMem" {
+			if highMemHeld(z) {
 				d.host.highMem = true
 			}
 		}
@@ -1305,7 +1305,7 @@ func (d *doc) finish() {
 	for _, a := range d.tl.Artifacts {
 		if sm, ok := a.Data.(ShowMem); ok {
 			for _, z := range sm.Zones {
-				if z.Zone == "HighMem" {
+				if highMemHeld(z) {
 					d.host.highMem = true
 				}
 			}
@@ -1534,4 +1534,13 @@ func searchCommand(t string) bool {
 		}
 	}
 	return false
+}
+
+// highMemHeld: a dump's HighMem zone line shows memory in the zone (present, managed or free
+// above zero). A 32-bit kernel built with HIGHMEM prints its HighMem zone on a machine with
+// none ("HighMem free:0kB ... present:0kB", "HighMem: empty", "0 pages of HIGHMEM": g261's
+// 1 GB VIA EPIA box, 896 MB of it lowmem): that host has no HighMem to hold memory apart
+// from lowmem (fix65o).
+func highMemHeld(z model.ZoneReport) bool {
+	return z.Zone == "HighMem" && (z.PresentKB > 0 || z.FreeKB > 0 || z.ManagedKB != nil && *z.ManagedKB > 0)
 }
