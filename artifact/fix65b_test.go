@@ -57,3 +57,17 @@ func TestFix65hVMStatAnnotated(t *testing.T) {
 		t.Errorf("vmstat read %v", got)
 	}
 }
+
+// g262 (conjure-up 1192): the output of a program's version command is that program's
+// version, not the kernel's; uname -r's is the kernel's.
+func TestFix65pVersionCommandOutput(t *testing.T) {
+	for _, c := range []struct{ text, kernel string }{
+		{"admin@k8smaster:~$ juju version\n2.2.3-xenial-amd64\n", ""},
+		{"$ foo --version\nfoo 2.6.32-rc1\n", ""},
+		{"$ uname -r\n2.6.32-rc1\n", "2.6.32-rc1"},
+	} {
+		if got := ParseString(c.text, "p", Options{}).Host.Kernel; got != c.kernel {
+			t.Errorf("%q: kernel %q, want %q", c.text, got, c.kernel)
+		}
+	}
+}

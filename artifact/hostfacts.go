@@ -34,6 +34,9 @@ type hostFacts struct {
 	hostname    string
 	armTraceSet bool
 	afterUnameR bool // the last line was the command "uname -r"
+	// afterVersionCmd: the last line was a prompt and another program's version command
+	// ("$ juju version", "# haproxy -v"): the version on the next line is that program's.
+	afterVersionCmd bool
 	nvrLine     int  // the number of the last line that was a kernel package's NVR
 
 	// programVers: bare versions an earlier line named as a program's ("Update SABnzbd to
@@ -150,6 +153,20 @@ func (h *hostFacts) scan(l *Line) {
 	}
 	if strings.HasSuffix(t, "uname -r") && unameRCommand(t) {
 		h.afterUnameR = true
+		return
+	}
+	if h.afterVersionCmd {
+		// fix65p (g262's 5664: "$ juju version" / "2.2.3-xenial-amd64" read as kernel 2.2.3).
+		h.afterVersionCmd = false
+		for _, f := range strings.Fields(t) {
+			if f = strings.TrimRight(f, ",;"); f != "" && f[0] >= '0' && f[0] <= '9' && len(h.programVers) < 8 {
+				h.programVers = append(h.programVers, f)
+			}
+		}
+		return
+	}
+	if versionCommand(t) {
+		h.afterVersionCmd = true
 		return
 	}
 	if h.kernelScore < 5 && strings.Contains(t, "(running kernel: ") {
@@ -485,4 +502,24 @@ func preReleaseGlued(t string, end int) bool {
 func unameCut(t string) bool {
 	fs := strings.Fields(t)
 	return len(fs) >= 4 && fs[0] == "Linux" && len(fs[3]) >= 2 && fs[3][0] == '#' && strings.Trim(fs[3][1:], "0123456789") == ""
+}
+
+// versionCommand: a shell prompt and a program's own version command, "$ juju version",
+// "root@h:~# haproxy -v", "# nginx -V", "$ docker --version" (not uname: its release is the
+// kernel's).
+func versionCommand(t string) bool {
+	s := strings.TrimSpace(t)
+	i := strings.IndexAny(s, "$#")
+	if i < 0 || i+2 > len(s) || s[i+1] != ' ' {
+		return false
+	}
+	f := strings.Fields(s[i+2:])
+	if len(f) != 2 || f[0] == "uname" || strings.ContainsAny(f[0], "|;&") {
+		return false
+	}
+	switch f[1] {
+	case "version", "--version", "-version", "-v", "-V":
+		return true
+	}
+	return false
 }
