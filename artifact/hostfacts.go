@@ -37,7 +37,7 @@ type hostFacts struct {
 	// afterVersionCmd: the last line was a prompt and another program's version command
 	// ("$ juju version", "# haproxy -v"): the version on the next line is that program's.
 	afterVersionCmd bool
-	nvrLine     int  // the number of the last line that was a kernel package's NVR
+	nvrLine         int // the number of the last line that was a kernel package's NVR
 
 	// programVers: bare versions an earlier line named as a program's ("Update SABnzbd to
 	// 2.2.1"): the same version alone later ("the 2.2.1 have on my computer") is that
