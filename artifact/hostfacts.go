@@ -163,7 +163,13 @@ func (h *hostFacts) scan(l *Line) {
 				h.programVers = append(h.programVers, f)
 			}
 		}
-		return
+		for _, m := range reBareVer.FindAllStringSubmatch(t, -1) {
+			if len(h.programVers) < 8 {
+				h.programVers = append(h.programVers, m[1]) // as the bare-version reader cuts it
+			}
+		}
+		// The line is still read for the other facts it may state (pveversion -v's "running
+		// kernel: R").
 	}
 	if versionCommand(t) {
 		h.afterVersionCmd = true

@@ -63,9 +63,10 @@ var (
 		// after ffmpeg", "the OOM killer came for postgres", "it targeted mysqld".
 		`|\boom[- ]?killer\b[^.;!?。！？；]{0,30}?\b(?:terminat(?:es|ed|ing)|chose|picks|picked|selects|selected|reap(?:s|ed)|sacrific(?:es|ed)|took\s+out|takes\s+out|shot|(?:went|goes|came|comes)\s+after|(?:came|comes)\s+for|targeted|targets` +
 		// fix65m (g256's 5423, a reporter quoted on linux-mm): the killer's arrival, "the OOM
-		// killer gets involved", "kicked in", "was triggered", "stepped in": the guards below
-		// leave a general description ("the OOM killer kicks in when ...") out.
-		`|(?:gets|got|getting)\s+involved|kick(?:s|ed|ing)?\s+in|(?:was|were|got|gets|is|being)\s+(?:triggered|invoked|activated)|st(?:epped|eps)\s+in)\b` +
+		// killer gets involved", "kicked in", "stepped in": the guards below leave a general
+		// description ("the OOM killer kicks in when ...") out. The passive "was invoked" is
+		// not among them: "why the OOM-killer was invoked" is a guide's (fix21c).
+		`|(?:gets|got|getting)\s+involved|kick(?:s|ed|ing)?\s+in|st(?:epped|eps)\s+in)\b` +
 		// fix46b (corpus 3885): the kill told by its signal with the OOM as its cause, "cron job
 		// receiving SIGKILL due to OOM", "got a SIGKILL from the OOM killer": the kernel's OOM
 		// killer kills with SIGKILL (mm/oom_kill.c __oom_kill_process, do_send_sig_info(SIGKILL,
