@@ -50,8 +50,6 @@ func init() {
 		{"kubectl-prefix 4873-pastebin-smey1fwz-2018-centos-openvz-beancounters-aligned-numbered-privvmpages-failcnt-1-maxheld-130907-of-131072-cut", limitGutterBehindOtherPrefix},
 		{"nbsp-runs 4873-pastebin-smey1fwz-2018-centos-openvz-beancounters-aligned-numbered-privvmpages-failcnt-1-maxheld-130907-of-131072-cut", limitGutterBehindOtherPrefix},
 		{"spaces-to-tabs 4873-pastebin-smey1fwz-2018-centos-openvz-beancounters-aligned-numbered-privvmpages-failcnt-1-maxheld-130907-of-131072-cut", limitGutterBehindOtherPrefix},
-		{"flattened 4899-lkml-2004-hejtmanek-2.6.10-rc1-mm3-swapper-e1000-order0-0x20-dma-8-min-12-normal-buddy-272kb-696-suppressed", limitFlattenedBlock},
-		{"flattened 4898-lkml-2004-hejtmanek-2.6.9-patched-klogd-e1000-order0-0x20-all-zones-below-min-free-348kb", limitFlattenedBlock},
 	} {
 		formsKnownLimits[p.key] = p.why
 	}

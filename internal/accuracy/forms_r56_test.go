@@ -4,7 +4,6 @@ package main
 // (limitFlattenedBlock is forms_test.go's).
 func init() {
 	for _, p := range []struct{ key, why string }{
-		{"flattened 5115-netdev-2025-wheeler-6.6.85-ixgbe-82599-bridge-iperf3-tx-to-1g-117mbit-retr-12925-before-revert-851mbit-retr-450-after", limitFlattenedBlock},
 		{"flattened 5196-dubbo-5168-2019-zh-netty3-default-backlog-50-ss-lnt-listen-0-50-port-20880-netstat-s-listen-queue-overflowed-3220", limitFlattenedBlock},
 		{"flattened 5199-openzfs-4925-2016-slabinfo-slab-allocator-zfs-caches-arc-buf-hdr-l2only-116m-objs-3.7m-slabs-dnode-znode-dmu-buf-tens-of-gb-cut", limitFlattenedBlock},
 		{"flattened 5225-linux-mm-2009-zolnierkiewicz-2.6.31-rc6-i686-512mb-ipw2200-firmware-restart-order6-0x8020-dma-coherent-normal-one-256k-block-regression", limitFlattenedBlock},
