@@ -156,15 +156,35 @@ func TestFix65kDumpZoneReserve(t *testing.T) {
 	}
 }
 
-// corpus 706: a dump whose OOM report lost its header but kept its kill line is the OOM's.
+// corpus 706's shape: an OOM report whose header was cut keeps only its "Kill process" line
+// (the pid elided as "xxxx"), a stack and a timestamped Mem-Info whose Normal zone is wrapped;
+// that dump is the OOM's, not a stand-alone reading, so zone-reserve-low is not its root.
 func TestFix65kDumpOfAnOOMKill(t *testing.T) {
-	text := "Out of memory: Kill process 1234 (juci-eventd) score 673 or sacrifice child\n" +
-		"Killed process 1234 (juci-eventd) total-vm:6000kB, anon-rss:2000kB, file-rss:100kB\n" +
-		"Node 0 Normal free:952kB min:984kB low:1228kB high:1476kB active_anon:44964kB inactive_anon:0kB active_file:800kB inactive_file:932kB unevictable:0kB present:65536kB managed:60000kB\n" +
-		"lowmem_reserve[]: 0 0\n"
-	d, root := rootOf(t, text)
+	dump := "[34708.856674] Mem-Info:\n" +
+		"[34708.859042] active_anon:11241 inactive_anon:6 isolated_anon:0\n" +
+		"[34708.859042]  active_file:200 inactive_file:202 isolated_file:0\n" +
+		"[34708.859042]  slab_reclaimable:174 slab_unreclaimable:1265\n" +
+		"[34708.859042]  free:238 free_pcp:2 free_cma:0\n" +
+		"[34708.891842] Normal free:952kB min:984kB low:1228kB high:1476kB\n" +
+		"active_anon:44964kB inactive_anon:24kB active_file:800kB\n" +
+		"inactive_file:808kB unevictable:0kB\n" +
+		"[34708.936909] lowmem_reserve[]: 0 0\n" +
+		"[34708.940362] Normal: 32*4kB (UEMR) 5*8kB (UR) 3*16kB (UR) 1*32kB (R) 1*64kB (R) 1*128kB (R) 0*256kB 1*512kB (R) 0*1024kB 0*2048kB 0*4096kB = 952kB\n" +
+		"[34708.966940] Free swap  = 0kB\n"
+	kill := "Out of memory: Kill process xxxx(juci-eventd) score 673 or sacrifice child\n\n" +
+		"[34708.818711] [<80154380>] squashfs_readpage+0x584/0x674\n" +
+		"[34708.830145] [<800cf2e4>] filemap_fault+0x1c4/0x438\n"
+	d, root := rootOf(t, kill+dump)
+	if findingOf(d, "oom-kill") == nil {
+		t.Fatalf("the kill line is no OOM kill: %v", ids(d))
+	}
 	if root == "zone-reserve-low" {
 		t.Errorf("the OOM's own dump made zone-reserve-low the root: %v", ids(d))
+	}
+	// The counter-case: the same dump alone is a stand-alone reading, judged in kB.
+	d, _ = rootOf(t, dump)
+	if findingOf(d, "zone-reserve-low") == nil {
+		t.Errorf("the dump alone is not judged: %v", ids(d))
 	}
 }
 
