@@ -24,6 +24,15 @@ func init() {
 	})
 }
 
+// The mechanism and the advice both readings of the reserve explain: a sampled zoneinfo
+// (checkZoneReserve) and a stand-alone dump's zone lines (dumpZoneReserve).
+const (
+	reserveBelowMin = "below min only allocations allowed into the reserve (GFP_ATOMIC, such as the NIC receive " +
+		"refill, down to 3/8 of min) still succeed (mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails"
+	reserveAdvice = "Raise vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier (`headroom plan` " +
+		"computes them; see min-free-too-low), and find what holds the memory."
+)
+
 func checkZoneReserve(tl *model.Timeline) Result {
 	last := tl.LastWith(func(s *model.Sample) bool { return len(s.Zones) > 0 })
 	if last == nil {
@@ -82,13 +91,10 @@ func checkZoneReserve(tl *model.Timeline) Result {
 		Title:    title,
 		Evidence: ev,
 		Facts:    Facts{BelowMin: now.Level == model.ReserveBelowMin},
-		Explanation: "Below a zone's low watermark kswapd is woken to reclaim; below min only allocations allowed " +
-			"into the reserve (GFP_ATOMIC, such as the NIC receive refill, down to 3/8 of min) still succeed " +
-			"(mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails: page allocation failures " +
-			"in the receive path and dropped packets follow (alloc-fail-reserve). Free memory staying in the " +
-			"lower half of the min..low band means kswapd reclaims more slowly than the host allocates. " +
-			"Raise vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier (`headroom plan` " +
-			"computes them; see min-free-too-low), and find what holds the memory.",
+		Explanation: "Below a zone's low watermark kswapd is woken to reclaim; " + reserveBelowMin +
+			": page allocation failures in the receive path and dropped packets follow (alloc-fail-reserve). " +
+			"Free memory staying in the lower half of the min..low band means kswapd reclaims more slowly than " +
+			"the host allocates. " + reserveAdvice,
 	})
 }
 
@@ -145,10 +151,8 @@ func dumpZoneReserve(tl *model.Timeline) (Result, bool) {
 			Title:    title,
 			Evidence: []Evidence{{What: "zone with the least of its reserve left (a show_mem dump's zone line)", Value: where, Source: d.Source}},
 			Facts:    Facts{BelowMin: now.Level == model.ReserveBelowMin},
-			Explanation: "The kernel's memory dump prints each zone's free memory and watermarks as they stood when it was printed. " +
-				"Below min only allocations allowed into the reserve (GFP_ATOMIC, such as the NIC receive refill, down to 3/8 " +
-				"of min) still succeed (mm/page_alloc.c __zone_watermark_ok), and the next burst of them fails. Raise " +
-				"vm.min_free_kbytes or vm.watermark_scale_factor so kswapd starts earlier, and find what holds the memory.",
+			Explanation: "The kernel's memory dump prints each zone's free memory and watermarks as they stood when it was printed: " +
+				reserveBelowMin + ". " + reserveAdvice,
 		}), true
 	}
 	return Result{}, false
