@@ -218,7 +218,7 @@ func (d *doc) tryKubeletEviction(i int) int {
 // before 1.19 print no threshold). Resource is the one the manager was reclaiming: memory,
 // ephemeral-storage, pids; only memory says anything about the node's memory.
 type KubeEvicted struct {
-	Resource  string `json:"resource"`
+	Resource  string `json:"resource,omitempty"`
 	Threshold string `json:"threshold,omitempty"`
 	Available string `json:"available,omitempty"`
 	// ThresholdKiB and AvailableKiB are the quantities in KiB (the unit the kubelet prints
@@ -228,6 +228,9 @@ type KubeEvicted struct {
 	// Containers are the message's "Container C was using 2456Ki, request is 0" parts
 	// (containerMessageFmt), one per container the kubelet ranked.
 	Containers []KubeEvictedContainer `json:"containers,omitempty"`
+	// Conditions are the node conditions an admission refusal names ("The node had
+	// condition: [MemoryPressure]."), which carries no resource of its own.
+	Conditions []string `json:"conditions,omitempty"`
 }
 
 // KubeEvictedContainer is one container an eviction message names.
@@ -255,7 +258,14 @@ func kubeQuantityKiB(q string) *int64 {
 
 var reKubeEvicted = lazyre.New(`The node was low on resource: ([\w-]+)\.(?:\s*Threshold quantity: ([^,\s]+), available: (-?[\d.]+[A-Za-z]*))?`)
 
-func isKubeEvictedLine(t string) bool { return strings.Contains(t, "was low on resource: ") }
+// reKubeNodeHadCondition is the message of a pod the kubelet's eviction admission refused
+// (pkg/kubelet/eviction/helpers.go nodeConditionMessageFmt, "The node had condition: %v. "):
+// the conditions the node was under, printed as a Go slice.
+var reKubeNodeHadCondition = lazyre.New(`The node had condition: \[([A-Za-z ]+)\]`)
+
+func isKubeEvictedLine(t string) bool {
+	return strings.Contains(t, "was low on resource: ") || strings.Contains(t, "had condition: [")
+}
 
 // tryKubeEvicted reads the eviction message a line holds, wherever in the line (after an
 // event's "Warning Evicted 28s kubelet", after "Message:", after a pod name and tabs). A
@@ -264,7 +274,7 @@ func isKubeEvictedLine(t string) bool { return strings.Contains(t, "was low on r
 func (d *doc) tryKubeEvicted(i int) int {
 	m := reKubeEvicted.FindStringSubmatch(d.ls[i].Text)
 	if m == nil {
-		return 0
+		return d.tryKubeNodeHadCondition(i)
 	}
 	e := KubeEvicted{Resource: m[1], Threshold: m[2], Available: m[3]}
 	if e.Resource != "pids" {
@@ -290,6 +300,38 @@ func (d *doc) tryKubeEvicted(i int) int {
 			}
 		}
 		d.tl.KubeletSignals = append(d.tl.KubeletSignals, sig)
+	} else if e.Resource == "memory" {
+		// A kubelet before 1.19 prints no threshold, but it evicts for memory only while a
+		// memory threshold is met, the state its MemoryPressure condition reports
+		// (pkg/kubelet/eviction/eviction_manager.go synchronize), as its "attempting to
+		// reclaim memory" log line does (tryKubeletEviction).
+		d.addEventCondition(model.NodeCondition{Type: "MemoryPressure", Status: "True", Reason: "Evicted",
+			Source: fmt.Sprintf("line %d (the kubelet's eviction message on a pod, without its threshold: a memory threshold was met)", no)})
+	}
+	d.segSeq++
+	d.addArtifact(KindKubeEvicted, no, no, e)
+	return 1
+}
+
+// tryKubeNodeHadCondition reads the eviction admission's refusal: each condition it names
+// was True on the node when the pod was refused.
+func (d *doc) tryKubeNodeHadCondition(i int) int {
+	m := reKubeNodeHadCondition.FindStringSubmatch(d.ls[i].Text)
+	if m == nil {
+		return 0
+	}
+	no := d.ls[i].No
+	var e KubeEvicted
+	for _, c := range strings.Fields(m[1]) {
+		if !isKubeCondType(c) {
+			continue
+		}
+		e.Conditions = append(e.Conditions, c)
+		d.addEventCondition(model.NodeCondition{Type: c, Status: "True", Reason: "Evicted",
+			Source: fmt.Sprintf("line %d (the kubelet refused a pod: the node had condition %s)", no, c)})
+	}
+	if len(e.Conditions) == 0 {
+		return 0
 	}
 	d.segSeq++
 	d.addArtifact(KindKubeEvicted, no, no, e)

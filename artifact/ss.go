@@ -124,7 +124,25 @@ var ssStates = map[string]string{
 func isSSHeader(t string) bool {
 	s := strings.TrimSpace(t)
 	return (strings.HasPrefix(s, "State") || strings.HasPrefix(s, "Netid") || strings.HasPrefix(s, "Recv-Q")) &&
-		strings.Contains(s, "Recv-Q") && strings.Contains(s, "Send-Q") && strings.Contains(s, "Peer")
+		strings.Contains(s, "Recv-Q") && strings.Contains(s, "Send-Q") && (strings.Contains(s, "Peer") || ssHeaderCutAfterLocal(s))
+}
+
+// ssHeaderCutAfterLocal: a header that ends at "Local Address:Port" (g265's slskd 1800: "State
+// Recv-Q Send-Q Local Address:Port" over "LISTEN 4097 4096 0.0.0.0:<listen_port>"): the
+// reporter kept the columns up to the local address, so every row ends there too.
+func ssHeaderCutAfterLocal(s string) bool {
+	return strings.HasSuffix(s, "Local Address:Port") || strings.HasSuffix(s, "Local Address")
+}
+
+// ssLocalColumn: a local address with its port, a listener's "*", or the port a reporter
+// replaced by a placeholder in angle brackets ("0.0.0.0:<listen_port>").
+func ssLocalColumn(a string) bool {
+	i := strings.LastIndexByte(a, ':')
+	if i <= 0 {
+		return false
+	}
+	port := a[i+1:]
+	return isDigits(port) || port == "*" || len(port) > 2 && port[0] == '<' && port[len(port)-1] == '>'
 }
 
 func isElision(fs []string) bool {
@@ -164,6 +182,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 	}
 	netid := len(hdr) > 0 && hdr[0] == "Netid"
 	noState := len(hdr) > 0 && hdr[0] == "Recv-Q"
+	peerless := !headerless && ssHeaderCutAfterLocal(strings.TrimSpace(ls[i].Text))
 	tb := &SocketTable{Tool: "ss", Sockets: []kernel.Socket{}}
 	if headerless {
 		tb.Note = "rows without ss's header (filtered by grep?): columns taken as State Recv-Q Send-Q Local Peer"
@@ -212,7 +231,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			}
 			off = 1
 		}
-		cut := len(fs) == off+4 && ssRowCutAfterLocal(ls, k, fs[off:])
+		cut := len(fs) == off+4 && (peerless && ssLocalColumn(fs[off+3]) || ssRowCutAfterLocal(ls, k, fs[off:]))
 		if len(fs) < off+5 && !cut || !isSSState(fs[off]) {
 			break
 		}
@@ -225,6 +244,8 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 		remote := ""
 		if !cut {
 			remote = fs[off+4]
+		} else if peerless {
+			tb.Note = "the header and its rows end at the local address (the peer column was not kept): read as State Recv-Q Send-Q Local"
 		} else {
 			tb.Note = joinNote(tb.Note, "the last row is cut after its local address (no peer column): read as State Recv-Q Send-Q Local")
 		}
@@ -257,7 +278,7 @@ func ssRowCutAfterLocal(ls []Line, k int, fs []string) bool {
 	if len(fs) != 4 || !isDigits(fs[1]) || !isDigits(fs[2]) {
 		return false
 	}
-	if i := strings.LastIndexByte(fs[3], ':'); i <= 0 || !isDigits(fs[3][i+1:]) && fs[3][i+1:] != "*" {
+	if !ssLocalColumn(fs[3]) {
 		return false
 	}
 	return k+1 >= len(ls) || len(fields(ls[k+1].Text)) == 0
