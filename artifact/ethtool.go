@@ -212,8 +212,18 @@ func ethtoolRingAt(ls []Line, i int) (*EthtoolRing, int) {
 			section = "cur"
 			continue
 		case s == "":
-			k = len(ls) + 1
-			continue
+			// A blank line ends the output, unless the next section follows it (a paste
+			// that spaced the two sections). It used to end the reading at the end of the
+			// text, which took every line after a ring and a blank line as the ring's
+			// (g266's 5828: a blog's netstat -s a hundred lines later was never read).
+			if k+1 < len(ls) && section != "" {
+				if n := strings.TrimSpace(ls[k+1].Text); n == "Current hardware settings:" || n == "Pre-set maximums:" {
+					continue
+				}
+			}
+		}
+		if s == "" {
+			break
 		}
 		name, val, ok := strings.Cut(s, ":")
 		if !ok || section == "" {
@@ -246,9 +256,6 @@ func ethtoolRingAt(ls []Line, i int) (*EthtoolRing, int) {
 		case "TX":
 			set(&r.Tx, &r.TxMax)
 		}
-	}
-	if k > len(ls) {
-		k = len(ls)
 	}
 	for k > i+1 && isBlank(ls[k-1].Text) {
 		k--

@@ -541,6 +541,13 @@ func stripAnnotation(s string) string {
 			s = strings.TrimSpace(s[:i])
 		}
 	}
+	// An arrow drawn to the right of the line, "   ---- >note" or " --> note" (g266's
+	// 5828, a blog's netstat -s lines each pointing at its explanation).
+	if i := strings.Index(s, " --"); i > 0 {
+		if rest := strings.TrimLeft(s[i+1:], "- "); strings.HasPrefix(rest, ">") {
+			s = strings.TrimSpace(s[:i])
+		}
+	}
 	return s
 }
 

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -50,6 +51,61 @@ func TestFix66bSSCutAfterLocal(t *testing.T) {
 		d, _ := rootOf(t, text)
 		if f := findingOf(d, "listen-overflow"); f != nil {
 			t.Errorf("%s: fired: %s", name, f.Title)
+		}
+	}
+}
+
+// g266 (5828): an ethtool -g block, a blank line and, further on, netstat -s lines each
+// with an arrow to the author's note. The ring's reading ended at the end of the text, so
+// nothing after it was read; and "---- >" is a note, not part of the counter's line.
+func TestFix66cRingThenAnnotatedNetstat(t *testing.T) {
+	const ring = "# ethtool --show-ring eth0\n    Ring parameters for eth0:\n    Pre-set maximums:\n    RX:             4096\n    TX:             4096\n" +
+		"    Current hardware settings:\n    RX:             256\n    TX:             256\n```\n- data first lands in the NIC\n\n"
+	const ns = "[root@VM_0_15_centos ~]# netstat -s | grep -i listen\n" +
+		"62678 times the listen queue of a socket overflowed    ---- >the application accepts too slowly\n" +
+		"65640 SYNs to LISTEN sockets dropped  ----> the SYN queue is full\n"
+	d, root := rootOf(t, ring+"Some prose about offloads.\n\n"+ns)
+	if findingOf(d, "nic-ring-below-max") == nil || findingOf(d, "listen-overflow") == nil {
+		t.Fatalf("findings: %v", ids(d))
+	}
+	if root != "listen-overflow" {
+		t.Errorf("root %q (%v)", root, ids(d))
+	}
+	// A ring whose sections a paste spaced apart is still one ring.
+	spaced := "Ring parameters for eth0:\nPre-set maximums:\nRX:             4096\nTX:             4096\n\nCurrent hardware settings:\nRX:             256\nTX:             256\n"
+	d, _ = rootOf(t, spaced)
+	if f := findingOf(d, "nic-ring-below-max"); f == nil || !evidenceHas(*f, "", "256") {
+		t.Errorf("spaced ring: %+v (%v)", f, ids(d))
+	}
+}
+
+// corpus 268: a ring below its maximum while overruns were counted, then `ethtool -G` and a
+// second reading at the maximum. Read now that the first ring no longer swallows the
+// second (fix66c), the ring is named at info as the loss's setting, fixed since.
+func TestFix66eRingRaisedAfterLoss(t *testing.T) {
+	ring := func(cur int) string {
+		return fmt.Sprintf("[root@node ~]# ethtool -g ens4f1\nRing parameters for ens4f1:\nPre-set maximums:\nRX:             4078\nTX:             4078\n"+
+			"Current hardware settings:\nRX:             %d\nTX:             4078\n\n", cur)
+	}
+	const ifc = "ens4f1: flags=6211<UP,BROADCAST,RUNNING,SLAVE,MULTICAST>  mtu 1500\n" +
+		"        RX packets 43065155382  bytes 23268992350550 (21.1 TiB)\n" +
+		"        RX errors 1673119  dropped 11  overruns 1673109  frame 10\n" +
+		"        TX packets 40810471807  bytes 18802712989712 (17.1 TiB)\n" +
+		"        TX errors 0  dropped 0 overruns 0  carrier 0  collisions 0\n\n"
+	raised := ifc + ring(453) + "[root@node ~]# ethtool -G ens4f1 rx 4078 tx 4078\n" + ring(4078)
+	d, _ := rootOf(t, raised)
+	f := findingOf(d, "nic-ring-below-max")
+	if f == nil || f.Severity != Info || !evidenceHas(*f, "earlier reading", "453 of pre-set maximum 4078") || len(f.Changes) != 0 {
+		t.Fatalf("raised ring: %+v", f)
+	}
+	for name, text := range map[string]string{
+		"no loss":        strings.Replace(raised, "overruns 1673109", "overruns 0", 1),
+		"always at max":  ifc + ring(4078) + ring(4078),
+		"lowered at end": ifc + ring(4078) + ring(453),
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "nic-ring-below-max"); f != nil && strings.Contains(f.Title, "a later reading") {
+			t.Errorf("%s: %s", name, f.Title)
 		}
 	}
 }
