@@ -17,3 +17,17 @@ func TestFix66dStripArrowAnnotation(t *testing.T) {
 		}
 	}
 }
+
+// g266 (5826): numactl --show's CPU list on a 16-CPU host is 16 numbers after a name and a
+// colon, like a /proc/net/dev row without its header; its packets outnumber its bytes.
+func TestFix66fNumactlIsNoNetDevRow(t *testing.T) {
+	if isNetDevBareRow("physcpubind: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15  ") {
+		t.Error("numactl's physcpubind read as /proc/net/dev")
+	}
+	if !isNetDevBareRow("  eth0: 1234567 8910 0 0 4 0 0 0 7654321 6543 0 0 0 0 0 0") {
+		t.Error("a real row refused")
+	}
+	if !isNetDevBareRow("  lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0") {
+		t.Error("an idle interface refused")
+	}
+}

@@ -98,6 +98,7 @@ const (
 	KindSlabAllocators   = "slab_allocators"   // /proc/slab_allocators, objects per caller (slaballocators.go)
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
+	KindDrsnoop          = "drsnoop"           // bcc drsnoop's direct reclaims, one a line (drsnoop.go)
 	KindBoardStatus      = "board_status"      // tegrastats, Armbian's login banner: a board's memory line (boardstatus.go)
 	KindBatchVmemKill    = "batch_vmem_kill"   // a scheduler's kill at a job's virtual-memory limit (batchmemkill.go, fix34d)
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)

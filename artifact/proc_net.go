@@ -234,7 +234,14 @@ func isNetDevBareRow(t string) bool {
 			return false
 		}
 	}
-	return true
+	// Every packet has bytes: a row whose packets outnumber its bytes, in either direction,
+	// is not the interface's counters (numactl --show's "physcpubind: 0 1 2 ... 15" on a
+	// 16-CPU host has 16 numbers too; g266's 5826 read it as rx_fifo_errors 4 of 5 frames).
+	rxBytes, _ := atoi(fs[0])
+	rxPackets, _ := atoi(fs[1])
+	txBytes, _ := atoi(fs[8])
+	txPackets, _ := atoi(fs[9])
+	return rxBytes >= rxPackets && txBytes >= txPackets
 }
 
 // tryProcNetDevRows reads rows of /proc/net/dev pasted without the header (a row grepped

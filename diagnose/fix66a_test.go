@@ -109,3 +109,31 @@ func TestFix66eRingRaisedAfterLoss(t *testing.T) {
 		}
 	}
 }
+
+// g265 (bcc's drsnoop example): direct reclaims a tracer timed, one a line; 100 ms or more
+// is a warning, shorter ones info; a table of other columns is not drsnoop's.
+func TestFix66gDrsnoop(t *testing.T) {
+	const long = "# ./drsnoop -n mond\nCOMM           PID     LAT(ms) PAGES\nsummond       10271       0.03    51\n" +
+		"summond       10269     319.41    37\nsummond       10270     111.73    35\n^C\n"
+	d, root := rootOf(t, long)
+	f := findingOf(d, "direct-reclaim-stalls")
+	if f == nil || f.Severity != Warning || !evidenceHas(*f, "bcc drsnoop", "longest 319.41 ms") || root != "direct-reclaim-stalls" {
+		t.Fatalf("long reclaims: %+v (root %q)", f, root)
+	}
+	const short = "# ./drsnoop -Tv\nTIME(s)       COMM           PID     LAT(ms) PAGES  FREE(KB)\n" +
+		"107.364115000 summond        17491      0.24    50     86260\n107.364550000 summond        17491      0.26    38     86228\n"
+	d, _ = rootOf(t, short)
+	if f := findingOf(d, "direct-reclaim-stalls"); f == nil || f.Severity != Info || strings.Contains(f.Title, "since boot") {
+		t.Errorf("short reclaims: %+v", f)
+	}
+	for name, text := range map[string]string{
+		"other tool's columns": "COMM           PID     LAT(ms) BYTES\nsummond       10269     319.41    37\n",
+		"header alone":         "COMM           PID     LAT(ms) PAGES\n^C\n",
+		"prose row":            "COMM           PID     LAT(ms) PAGES\nthe summond daemon stalls here\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "direct-reclaim-stalls"); f != nil {
+			t.Errorf("%s: fired: %s", name, f.Title)
+		}
+	}
+}

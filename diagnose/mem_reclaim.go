@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -53,8 +54,10 @@ const (
 	kswapdSinceBootPasses = 1000
 	memPSISomeWarnPct     = 10.0
 	memPSIFullCritPct     = 5.0
-	memUserHZ             = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
-	memThreadMinWindow    = 0.5
+	// memTracedReclaimWarnMS: a traced direct reclaim this long is a warning (drsnoop).
+	memTracedReclaimWarnMS = 100.0
+	memUserHZ              = 100 // USER_HZ: /proc/PID/stat utime/stime units (include/asm-generic/param.h)
+	memThreadMinWindow     = 0.5
 )
 
 // kswapdThreads returns each kswapd thread's CPU over the timeline, in % of one CPU.
@@ -238,8 +241,10 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 	daemonPSI := memSeriesStats(tl, model.RateDaemonMemPSIPct, memPSISomeWarnPct)
 	// A memory PSI figure the author states as measured here (fix59b), judged as "some".
 	statedPSI := memSeriesStats(tl, model.RateStatedMemPSIPct, memPSISomeWarnPct)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 && statedPSI.n == 0 {
-		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+) and no \"page allocation stalls\" report in the kernel log")
+	// Direct reclaims a tracer timed (bcc drsnoop): each is a task that stopped to reclaim.
+	traced := memSeriesStats(tl, model.RateTracedReclaimLongestMS, memTracedReclaimWarnMS)
+	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 && statedPSI.n == 0 && traced.n == 0 {
+		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+), no traced direct reclaim (drsnoop) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
 	sev, fired := Info, false
@@ -258,6 +263,25 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		r := longest.AllocStall.Request
 		v := fmt.Sprintf("%d report(s); longest %.1f s: %s, order %d, mode %s", len(stalls), float64(longest.AllocStall.StallMS)/1000, memOr(r.Process, "task not in the input"), r.Order, memOr(r.Mode, "unknown"))
 		ev = append(ev, Evidence{What: "page allocation stalls (the kernel's own warning after 10 s in direct reclaim)", Value: v, Source: memEventSource(longest)})
+	}
+	if traced.n > 0 {
+		// A task in direct reclaim for 100 ms or more missed a network service's latency
+		// budget many times over; shorter ones are reclaim happening, named as info.
+		if traced.peak >= memTracedReclaimWarnMS {
+			raise(Warning)
+		} else {
+			raise(Info)
+		}
+		_, counts := tl.Series(model.RateTracedReclaims)
+		n := 0.0
+		for _, c := range counts {
+			if !math.IsNaN(c) {
+				n += c
+			}
+		}
+		ev = append(ev, Evidence{What: "direct reclaims a tracer timed (bcc drsnoop)",
+			Value:  fmt.Sprintf("%.0f in %d run(s); longest %.2f ms, %d run(s) with one of %.0f ms or more", n, traced.n, traced.peak, traced.over, memTracedReclaimWarnMS),
+			Source: memSampleWhere(tl, traced.peakIdx, "drsnoop")})
 	}
 	if statedStall.n > 0 && statedStall.peak > 0 {
 		// A freeze the author timed in a text about reclaim: the stall itself, in words.
@@ -379,7 +403,7 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			f.Changes = append(f.Changes, ch)
 		}
 	}
-	if sev == Info && !stall.hasDelta {
+	if sev == Info && !stall.hasDelta && traced.n == 0 {
 		f.Title = "tasks have stalled in direct reclaim since boot"
 	}
 	return Fired(f)

@@ -86,6 +86,11 @@ const (
 	// on this host ("97% PSI memory stall"; artifact/fix59b_statedpsi.go), judged as "some"
 	// for the same reason as RateDaemonMemPSIPct.
 	RateStatedMemPSIPct = "stated_mem_psi_pct"
+	// RateTracedReclaimLongestMS is the longest direct reclaim a tracer timed (bcc drsnoop's
+	// LAT(ms), mm_vmscan_direct_reclaim_begin to _end; artifact/drsnoop.go), and
+	// RateTracedReclaims how many it traced in that run.
+	RateTracedReclaimLongestMS = "traced_reclaim_longest_ms"
+	RateTracedReclaims         = "traced_reclaims"
 	// RateStatedCommitPct is the highest sar %commit the text states as measured on this
 	// host ("`%commit` 180~205%"; artifact/fix61_statedcommit.go): Committed_AS over MemTotal
 	// + SwapTotal, in percent.
