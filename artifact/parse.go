@@ -1067,7 +1067,9 @@ func (d *doc) showMemReport(i int) bool {
 		sm.ZonesByPosition = "2.4 prints each zone's buddy list without its name, DMA, Normal, HighMem in turn (mm/page_alloc.c show_free_areas_core); the first list's total fits x86's 16 MiB DMA zone, so the lists are named in that order"
 	}
 	d.addArtifact(KindShowMem, first, last, sm)
-	d.tl.MemDumps = append(d.tl.MemDumps, memDumpOf(src, af.Zones, af.MemInfo, m.totals, m.nodes, pageKB))
+	md := memDumpOf(src, af.Zones, af.MemInfo, m.totals, m.nodes, pageKB)
+	md.FirstLine, md.LastLine = first, last
+	d.tl.MemDumps = append(d.tl.MemDumps, md)
 	return true
 }
 

@@ -137,3 +137,30 @@ func TestFix66gDrsnoop(t *testing.T) {
 		}
 	}
 }
+
+// g268 (5906): an OOM report whose header syslog lost, its show_mem dump right before its
+// task table: dump_header prints the host's memory only for an OOM that is not a memory
+// cgroup's, so the host ran out, and the zone below min is the last of that memory.
+func TestFix66hHeaderlessOOMAfterShowMem(t *testing.T) {
+	const dump = "Jan 10 17:19:47 cam kern.emerg kernel: Normal free:624kB min:656kB low:820kB high:984kB active_anon:14384kB inactive_anon:108kB active_file:104kB inactive_file:116kB unevictable:0kB writepending:0kB present:32768kB managed:27192kB mlocked:0kB\n" +
+		"Jan 10 17:19:47 cam kern.info kernel: lowmem_reserve[]: 0 0\n" +
+		"Jan 10 17:19:47 cam kern.emerg kernel: Normal: 36*4kB (UME) 22*8kB (UME) 3*16kB (UME) 6*32kB (U) 1*64kB (M) 0*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 624kB\n" +
+		"Jan 10 17:19:47 cam kern.emerg kernel: 8192 pages RAM\n"
+	const table = "Jan 10 17:19:47 cam kern.info kernel: [ pid ]   uid  tgid total_vm      rss nr_ptes nr_pmds swapents oom_score_adj name\n" +
+		"Jan 10 17:19:47 cam kern.info kernel: [  812]     0   812     2042      520       5       0        0             0 majestic\n" +
+		"Jan 10 17:19:47 cam kern.info kernel: [  813]     0   813      300       20       3       0        0             0 sh\n"
+	d, root := rootOf(t, dump+table)
+	if f := findingOf(d, "oom-kill"); f == nil || f.Severity != Critical || root != "oom-kill" {
+		t.Fatalf("oom-kill %+v, root %q (%v)", f, root, ids(d))
+	}
+	// The task table alone, or far from the dump, leaves host or cgroup open.
+	for name, text := range map[string]string{
+		"table alone":   table,
+		"dump far away": dump + "\nsome prose\n\nmore prose\n\nand more\n\n" + table,
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "oom-kill"); f == nil || f.Severity == Critical {
+			t.Errorf("%s: %+v", name, f)
+		}
+	}
+}

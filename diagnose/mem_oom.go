@@ -107,7 +107,7 @@ func checkOOMKill(tl *model.Timeline) Result {
 		switch {
 		case isMemcg:
 			memcg++
-		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "":
+		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "" && showMemBefore(tl, e) == nil:
 			// Only the task table (dump_tasks) or the killer's call trace without
 			// mem_cgroup_out_of_memory survived the paste, no header ("oom-killer:
 			// gfp_mask=0xd2" on 2.6.12, before memory cgroups, is global): an OOM kill happened, but
@@ -115,6 +115,15 @@ func checkOOMKill(tl *model.Timeline) Result {
 			// ran out, so it is not called a host-wide shortage.
 			unknown++
 			what = "OOM kill (its report header is not in the text: host or memory cgroup not said)"
+		case o.Invoker == "" && o.Mode == "" && o.KilledComm == "" && o.Constraint == "":
+			// The header is cut but the report's show_mem dump ends where its task table
+			// begins: dump_header prints the host's memory only for an OOM that is not a
+			// memory cgroup's (mm/oom_kill.c, 3.10+; a cgroup's prints its counters instead),
+			// so the host ran out (g268's 5906: a 32 MB camera's syslog, Normal below min).
+			global++
+			sev = Critical
+			md := showMemBefore(tl, e)
+			what = fmt.Sprintf("OOM kill, its header cut; the host's memory dump before its task table (lines %d-%d) is printed only for an OOM that is not a memory cgroup's", md.FirstLine, md.LastLine)
 		default:
 			global++
 			sev = Critical
@@ -690,4 +699,25 @@ func slabModeNode(s *model.SlabFailure) string {
 		return "mode and node not in the text (its header is cut)"
 	}
 	return fmt.Sprintf("mode %s, node %d", s.Mode, s.Node)
+}
+
+// showMemBefore is the stand-alone show_mem dump that ends at most two lines before the
+// OOM report e begins, with no memory cgroup's counters in the text: the report's own dump,
+// its header cut (nil when there is none).
+func showMemBefore(tl *model.Timeline, e *model.Event) *model.MemDump {
+	if e.FirstLine <= 0 {
+		return nil
+	}
+	for i := range tl.Events {
+		if o := tl.Events[i].OOMKill; o != nil && (o.Memcg != "" || len(o.MemcgCounters) > 0 || o.Constraint == "CONSTRAINT_MEMCG") {
+			return nil
+		}
+	}
+	for i := range tl.MemDumps {
+		d := &tl.MemDumps[i]
+		if d.LastLine > 0 && d.LastLine < e.FirstLine && e.FirstLine-d.LastLine <= 3 && len(d.Zones) > 0 {
+			return d
+		}
+	}
+	return nil
 }

@@ -12,6 +12,9 @@ import "headroom/kernel"
 // (oom-kill, mem_oom_dump.go).
 type MemDump struct {
 	Source string `json:"source"`
+	// FirstLine and LastLine are the dump's lines in the text (0 when not from a text).
+	FirstLine int `json:"first_line,omitempty"`
+	LastLine  int `json:"last_line,omitempty"`
 	// FileKB is the page cache the dump shows, kB: the Mem-Info line's active_file +
 	// inactive_file, else the zones' own, else the footer's "N total pagecache pages";
 	// nil when none of them was printed. FileFrom says which.
