@@ -119,6 +119,7 @@ var formats = []format{
 	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},
 	{kind: KindDrsnoop, first: []string{"COMM", "TIME(s)", "UID"}, detect: isDrsnoopHeaderLine, parse: (*doc).tryDrsnoop},
+	{kind: KindSwapinBT, first: []string{"#", "$"}, detect: isSwapinBTCommand, parse: (*doc).trySwapinBT},
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
 	{kind: KindDockerOOM, first: []string{"container", "Type=container"}, parse: (*doc).tryDockerOOM},
 	// Elasticsearch's node stats as indented JSON (esnodestats.go).

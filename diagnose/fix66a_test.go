@@ -164,3 +164,26 @@ func TestFix66hHeaderlessOOMAfterShowMem(t *testing.T) {
 		}
 	}
 }
+
+// g265 (bpftrace's swapin.bt example): swap-ins counted a second by task under the time;
+// each second summed is the swap-in rate.
+func TestFix66iSwapinBT(t *testing.T) {
+	const run = "# ./swapin.bt\nAttached 2 probes\n13:36:59\n\n13:37:00\n@[chrome, 4536]: 10809\n@[gnome-shell, 2239]: 12410\n\n" +
+		"13:37:01\n@[chrome, 4536]: 3826\n\n13:37:02\n@[cron, 1180]: 23\n"
+	d, root := rootOf(t, run)
+	f := findingOf(d, "swap-under-load")
+	if f == nil || f.Severity != Critical || !evidenceHas(*f, "swap in + out", "peak 92876 KiB/s") || root != "swap-under-load" {
+		t.Fatalf("swapin.bt: %+v (root %q)", f, root)
+	}
+	for name, text := range map[string]string{
+		"no command":    strings.TrimPrefix(run, "# ./swapin.bt\n"),
+		"another tool":  strings.Replace(run, "swapin.bt", "biolatency.bt", 1),
+		"no swap-ins":   "# ./swapin.bt\nAttached 2 probes\n13:36:59\n\n13:37:00\n\n13:37:01\n",
+		"in a sentence": "I ran swapin.bt and saw chrome at @[chrome, 4536]: 10809 once.\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "swap-under-load"); f != nil {
+			t.Errorf("%s: fired: %s", name, f.Title)
+		}
+	}
+}
