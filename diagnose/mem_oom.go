@@ -701,9 +701,9 @@ func slabModeNode(s *model.SlabFailure) string {
 	return fmt.Sprintf("mode %s, node %d", s.Mode, s.Node)
 }
 
-// showMemBefore is the stand-alone show_mem dump that ends at most two lines before the
-// OOM report e begins, with no memory cgroup's counters in the text: the report's own dump,
-// its header cut (nil when there is none).
+// showMemBefore is the stand-alone show_mem dump that ends just before the OOM report e
+// begins (three lines at most), with no memory cgroup's counters in the text: the report's
+// own dump, its header cut (nil when there is none).
 func showMemBefore(tl *model.Timeline, e *model.Event) *model.MemDump {
 	if e.FirstLine <= 0 {
 		return nil
