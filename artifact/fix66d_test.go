@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An arrow the paster drew to the right of a counter's line is cut; dashes that are not an
 // arrow stay (g266's 5828).
@@ -29,5 +32,46 @@ func TestFix66fNumactlIsNoNetDevRow(t *testing.T) {
 	}
 	if !isNetDevBareRow("  lo: 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0") {
 		t.Error("an idle interface refused")
+	}
+}
+
+// g272 (bcc's and perf-tools' tcpretrans examples): one retransmit a line under the tool's
+// header, in either layout; the lines are counted, the peer with most named, and a line of
+// another shape ends the run.
+func TestFix66jTCPRetrans(t *testing.T) {
+	for name, c := range map[string]struct {
+		text         string
+		retx, probes int
+		peer         string
+	}{
+		"bcc -l": {"TIME     PID    IP LADDR:LPORT          T> RADDR:RPORT          STATE\n" +
+			"01:55:45 0      4  10.153.223.157:22    R> 69.53.245.40:51601   ESTABLISHED\n" +
+			"01:55:46 0      4  10.153.223.157:22    L> 69.53.245.40:51601   ESTABLISHED\n" +
+			"01:55:47 0      4  10.153.223.157:22    R> 10.1.1.1:51602       ESTABLISHED\n^C\n", 2, 1, "69.53.245.40"},
+		"perf-tools": {"TIME     PID    LADDR:LPORT          -- RADDR:RPORT          STATE\n" +
+			"05:16:44 3375   10.150.18.225:53874  R> 10.105.152.3:6001    ESTABLISHED\n" +
+			"05:16:54 4028   10.150.18.225:6002   R> 10.150.30.249:1710   ESTABLISHED\n" +
+			"05:16:54 4028   10.150.18.225:6002   R> 10.150.30.249:1710   ESTABLISHED\n" +
+			"Ending tracing...\n", 3, 0, "10.150.30.249"},
+	} {
+		tl, err := Parse(strings.NewReader(c.text), "t.txt", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *TCPRetransTrace
+		for _, a := range tl.Artifacts {
+			if a.Kind == KindTCPRetrans {
+				got, _ = a.Data.(*TCPRetransTrace)
+			}
+		}
+		if got == nil || got.Retransmits != c.retx || got.LossProbes != c.probes || got.TopPeer != c.peer {
+			t.Errorf("%s: %+v", name, got)
+		}
+	}
+	tl, _ := Parse(strings.NewReader("TIME     PID    LADDR:LPORT          -- RADDR:RPORT          STATE\nthe server retransmits a lot\n"), "t.txt", Options{})
+	for _, a := range tl.Artifacts {
+		if a.Kind == KindTCPRetrans {
+			t.Errorf("a header over prose read: %+v", a.Data)
+		}
 	}
 }

@@ -100,6 +100,7 @@ const (
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
 	KindDrsnoop          = "drsnoop"           // bcc drsnoop's direct reclaims, one a line (drsnoop.go)
 	KindSwapinBT         = "swapin_bt"         // bpftrace swapin.bt's swap-ins a second by task (swapinbt.go)
+	KindTCPRetrans       = "tcpretrans"        // bcc's and perf-tools' tcpretrans, one retransmit a line (tcpretrans.go)
 	KindBoardStatus      = "board_status"      // tegrastats, Armbian's login banner: a board's memory line (boardstatus.go)
 	KindBatchVmemKill    = "batch_vmem_kill"   // a scheduler's kill at a job's virtual-memory limit (batchmemkill.go, fix34d)
 	KindPBSNodes         = "pbsnodes"          // Torque/PBS pbsnodes' status= line of a node's memory (pbsnodes.go, fix34d)
