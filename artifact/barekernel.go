@@ -193,6 +193,9 @@ func bareKernelLine(t string) bool {
 	if (strings.Contains(s, "]: segfault at ") || strings.HasPrefix(s, "traps: ")) && reUserFault.MatchString(s) {
 		return true
 	}
+	if vmallocFailureLine(s) {
+		return true
+	}
 	if len(s) > 18 && s[8] == ':' && s[17] == ':' && reLctlDebug.MatchString(s) {
 		return true
 	}
@@ -200,6 +203,22 @@ func bareKernelLine(t string) bool {
 		return true // a task's or CPU's line of a stall or dump report (kerneltaskline.go)
 	}
 	return devAllocLine(s)
+}
+
+// vmallocFailureLine: mm/vmalloc.c's own lines for a failure of address space, not of pages
+// (g273's 6101 and 6103: a ppc32 G4's swapon and modprobe with no printk time): warn_alloc's
+// "COMM: vmalloc error: size N, vm_struct allocation failed, mode:..." (5.15+),
+// "vmap allocation for size N failed: use vmalloc=<size> to increase size" and
+// "vmalloc_node_range for size N failed: Address range restricted to 0x... - 0x...". Read as
+// kernel records, they reach alloc-fail-not-physical (kernel.MsgNotPhysical).
+func vmallocFailureLine(s string) bool {
+	switch {
+	case strings.HasPrefix(s, "vmap allocation for size "), strings.HasPrefix(s, "vmalloc_node_range for size "):
+		return strings.Contains(s, " failed")
+	case strings.Contains(s, ": vmalloc error: size "):
+		return strings.Contains(s, "vm_struct allocation failed")
+	}
+	return false
 }
 
 // cutRealtekPrefix: s without the Realtek drivers' "RTW: " or "R8188EU: " prefix.

@@ -187,3 +187,28 @@ func TestFix66iSwapinBT(t *testing.T) {
 		}
 	}
 }
+
+// g273 (6101, 6103): vmalloc's own failure lines from a kernel without printk time, read as
+// kernel records: a failure of address space, alloc-fail-not-physical.
+func TestFix66kBareVmallocFailure(t *testing.T) {
+	for name, text := range map[string]string{
+		"vm_struct": "vmalloc_node_range for size 4198400 failed: Address range restricted to 0xf1000000 - 0xf5110000\n" +
+			"swapon: vmalloc error: size 4194304, vm_struct allocation failed, mode:0xdc0(GFP_KERNEL|__GFP_ZERO), nodemask=(null),cpuset=openrc.swap,mems_allowed=0\n" +
+			"CPU: 0 UID: 0 PID: 870 Comm: swapon Tainted: G        W          6.14.0-rc4-PMacG4 #6\n",
+		"vmap": "vmap allocation for size 1052672 failed: use vmalloc=<size> to increase size\n",
+	} {
+		d, root := rootOf(t, text)
+		if findingOf(d, "alloc-fail-not-physical") == nil || root != "alloc-fail-not-physical" {
+			t.Errorf("%s: root %q (%v)", name, root, ids(d))
+		}
+	}
+	for name, text := range map[string]string{
+		"question":      "So this is mostly a vmalloc error: size and range, not pages?\n",
+		"range, no failure": "vmalloc_node_range for size checks happen at boot, as I understand.\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "alloc-fail-not-physical"); f != nil {
+			t.Errorf("%s: fired: %s", name, f.Title)
+		}
+	}
+}
