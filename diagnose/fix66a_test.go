@@ -203,7 +203,7 @@ func TestFix66kBareVmallocFailure(t *testing.T) {
 		}
 	}
 	for name, text := range map[string]string{
-		"question":      "So this is mostly a vmalloc error: size and range, not pages?\n",
+		"question":          "So this is mostly a vmalloc error: size and range, not pages?\n",
 		"range, no failure": "vmalloc_node_range for size checks happen at boot, as I understand.\n",
 	} {
 		d, _ := rootOf(t, text)
