@@ -30,7 +30,9 @@ import (
 // fix57c), and ends the mode.
 var (
 	reAllocHeader26 = lazyre.New(`^(?:(.*?): )?(?:page allocation failure[.:]|vmemmap alloc failure:) order:\s*(\d+), mode:\s*([^,\s\[]+(?:\([^)]*\))?)(?:, nodemask=([^,\s]+(?:\([^)]*\))?))?(?:,\s*cpuset=([^,]*),\s*mems_allowed=(\S+))?`)
-	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed \(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
+	// The space before "(gfp=" may be lost where a mail wrapped the header there and a
+	// syslog record's wrapped piece was joined back to it without one (g274's 6145).
+	reAllocHeader24 = lazyre.New(`__alloc_pages: (\d+)-order allocation failed ?\(gfp=([0-9a-fA-Fx]+)/(\d+)\)`)
 	// 2.4.0-2.4.8 printed the order alone: printk(KERN_ERR "__alloc_pages: %lu-order
 	// allocation failed.\n", order) (mm/page_alloc.c); 2.4.9 added the gfp mask. The full
 	// stop is required: without it the line may be the later form wrapped before its

@@ -1,6 +1,7 @@
 package artifact
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,28 @@ func TestFix66jTCPRetrans(t *testing.T) {
 		if a.Kind == KindTCPRetrans {
 			t.Errorf("a header over prose read: %+v", a.Data)
 		}
+	}
+}
+
+// g274 (6145, LKML 2004): 2.4's header in syslog, a mail wrapped before "(gfp=...)" and the
+// syslog record's wrapped piece joined back without a space: the header is read whole.
+func TestFix66l24HeaderWrappedInSyslog(t *testing.T) {
+	text := "Feb  5 11:09:39 server1 kernel: __alloc_pages: 1-order allocation failed\n(gfp=0x1f0/0)\n" +
+		"Feb  5 11:10:36 server1 kernel: __alloc_pages: 0-order allocation failed\n(gfp=0x1d2/0)\n"
+	tl, err := Parse(strings.NewReader(text), "t.txt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var modes []string
+	for _, e := range tl.Events {
+		if e.AllocFailure != nil {
+			modes = append(modes, fmt.Sprintf("%d %s", e.AllocFailure.Order, e.AllocFailure.Mode))
+		}
+	}
+	if strings.Join(modes, ",") != "1 0x1f0,0 0x1d2" {
+		t.Errorf("headers: %v", modes)
+	}
+	if _, ok := parseAllocHeader("__alloc_pages: 1-order allocation failedgfp=0x1f0/0"); ok {
+		t.Error("a header without its parenthesis read")
 	}
 }
