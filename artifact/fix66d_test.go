@@ -99,3 +99,27 @@ func TestFix66l24HeaderWrappedInSyslog(t *testing.T) {
 		t.Error("a header without its parenthesis read")
 	}
 }
+
+// g268's 5906 under the bullets form: busybox logread's "host kern.emerg kernel: ..." lines
+// as a Markdown list are the kernel's records, as they are at a line's start.
+func TestFix66mBulletedLogread(t *testing.T) {
+	for _, raw := range []string{
+		"- Jan 10 17:19:47 openipc-hi3516ev300 kern.emerg kernel: Normal free:624kB min:656kB low:820kB high:984kB",
+		"Jan 10 17:19:47 openipc-hi3516ev300 kern.emerg kernel: Normal free:624kB min:656kB low:820kB high:984kB",
+	} {
+		l, _, _ := parseLine(1, raw)
+		if !l.Kernel || !strings.HasPrefix(l.Text, "Normal free:624kB") {
+			t.Errorf("%q: kernel %v, text %q", raw, l.Kernel, l.Text)
+		}
+	}
+	// Another facility's record stays its program's; a kern. word that is no priority is
+	// no facility.
+	l, _, _ := parseLine(1, "- Jan 10 17:19:47 cam user.err majestic: no memory for encoder")
+	if l.Kernel {
+		t.Errorf("a program's record read as the kernel's: %q", l.Text)
+	}
+	l, _, _ = parseLine(1, "- Jan 10 17:19:47 cam kern.foo kernel: Normal free:624kB min:656kB")
+	if l.Kernel && strings.HasPrefix(l.Text, "Normal") {
+		t.Errorf("kern.foo taken for a facility: %q", l.Text)
+	}
+}

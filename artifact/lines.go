@@ -894,11 +894,13 @@ func stripSyslog(s string, l *Line) string {
 		colon++
 	}
 	if colon == 0 || colon == len(rest) || rest[colon] == ' ' {
-		if colon > 0 && colon < len(rest) && rest[colon] == ' ' && busyboxFacilityLevel(rest[:colon]) {
+		if colon > 0 && colon < len(rest) && rest[colon] == ' ' && (busyboxFacilityLevel(rest[:colon]) || kernFacilityLevel(rest[:colon]) && strings.HasPrefix(rest[colon+1:], "kernel: ")) {
 			// BusyBox syslogd without -S (sysklogd/syslogd.c timestamp_and_log: "%s %.64s
 			// %s %s", the stamp, the host, parse_fac_prio_20's "facility.priority", the
 			// message): DD-WRT's, FreshTomato's and Padavan's "user.err dnsmasq[1234]: ...".
-			// The kernel's "kern.warn kernel: " is left to the prefixes it has (stripFacility).
+			// The kernel's "kern.warn kernel: " at a line's start is stripUsualSyslog's; here
+			// after a list marker or a quote that the fast path does not take (fix66m,
+			// g268's 5906 under the bullets form: a camera's logread as a Markdown list).
 			if t, ok := syslogTag(rest[colon+1:], stamp, host, l); ok {
 				return t
 			}
@@ -989,7 +991,18 @@ func busyboxFacilityLevel(w string) bool {
 	default:
 		return false
 	}
-	switch prio {
+	return busyboxPriority(prio)
+}
+
+// kernFacilityLevel: "kern." and one of the priorities parse_fac_prio_20 names.
+func kernFacilityLevel(w string) bool {
+	prio, ok := strings.CutPrefix(w, "kern.")
+	return ok && busyboxPriority(prio)
+}
+
+// busyboxPriority: a priority name of syslog.h's prioritynames as parse_fac_prio_20 reads it.
+func busyboxPriority(p string) bool {
+	switch p {
 	case "emerg", "panic", "alert", "crit", "err", "error", "warn", "warning", "notice", "info", "debug":
 		return true
 	}
