@@ -54,7 +54,14 @@ func (d *doc) trySwapinBT(i int) int {
 	for ; k < len(d.ls); k++ {
 		t := strings.TrimSpace(d.ls[k].Text)
 		switch {
-		case t == "" || t == "[...]" || strings.HasPrefix(t, "Attached ") && strings.HasSuffix(t, " probes"):
+		case t == "[...]":
+			// The author cut the run here: the second printed last before the cut is not
+			// known to be empty.
+			if n := len(tr.Seconds); n > 0 && tr.Seconds[n-1].Pages == 0 {
+				tr.Seconds = tr.Seconds[:n-1]
+			}
+			continue
+		case t == "" || strings.HasPrefix(t, "Attached ") && strings.HasSuffix(t, " probes"):
 			continue
 		case reClockLine.MatchString(t):
 			tr.Seconds = append(tr.Seconds, SwapinSecond{Time: t})

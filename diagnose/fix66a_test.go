@@ -175,6 +175,11 @@ func TestFix66iSwapinBT(t *testing.T) {
 	if f == nil || f.Severity != Critical || !evidenceHas(*f, "swap in + out", "peak 92876 KiB/s") || root != "swap-under-load" {
 		t.Fatalf("swapin.bt: %+v (root %q)", f, root)
 	}
+	// A second the author cut ("[...]" after its time) is no second without swap-ins.
+	d, _ = rootOf(t, run+"\n13:37:03\n[...]\n")
+	if f := findingOf(d, "swap-under-load"); f == nil || !evidenceHas(*f, "swap in + out", "of 3 samples") {
+		t.Errorf("cut second counted: %+v", f)
+	}
 	for name, text := range map[string]string{
 		"no command":    strings.TrimPrefix(run, "# ./swapin.bt\n"),
 		"another tool":  strings.Replace(run, "swapin.bt", "biolatency.bt", 1),
