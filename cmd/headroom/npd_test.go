@@ -236,6 +236,12 @@ func TestNPDKernelMonitorRules(t *testing.T) {
 			if _, gfp, ok := strings.Cut(msg, "allocation failed (gfp="); want == "alloc-fail" && ok && !strings.Contains(gfp, ")") {
 				continue
 			}
+			// And 2.4's header a mail wrapped before its "(gfp=...)" (g274's 6145): the
+			// physical line ends at "allocation failed", with neither the parenthesis of
+			// 2.4.9+ nor the full stop of 2.4.0-2.4.8 that the kernel printed.
+			if want == "alloc-fail" && strings.HasSuffix(msg, "-order allocation failed") {
+				continue
+			}
 			for reason := range byReason {
 				got := matchesReason(reason, msg)
 				switch {
