@@ -121,6 +121,7 @@ var formats = []format{
 	{kind: KindDrsnoop, first: []string{"COMM", "TIME(s)", "UID"}, detect: isDrsnoopHeaderLine, parse: (*doc).tryDrsnoop},
 	{kind: KindSwapinBT, first: []string{"#", "$"}, detect: isSwapinBTCommand, parse: (*doc).trySwapinBT},
 	{kind: KindTCPRetrans, first: []string{"TIME"}, detect: isTCPRetransHeader, parse: (*doc).tryTCPRetrans},
+	{kind: KindSoftirqSlower, first: []string{"TIME"}, detect: isSoftirqSlowerHeader, parse: (*doc).trySoftirqSlower},
 	{kind: KindKubeNodeCond, start: isUpper, detect: func(ft, _ string) bool { return isKubeCondType(ft) || ft == "Type" }, parse: (*doc).tryKubeNodeConditions},
 	{kind: KindDockerOOM, first: []string{"container", "Type=container"}, parse: (*doc).tryDockerOOM},
 	// Elasticsearch's node stats as indented JSON (esnodestats.go).

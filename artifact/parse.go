@@ -99,6 +99,7 @@ const (
 	KindConntrackEntries = "conntrack_entries" // /proc/net/nf_conntrack, conntrack -L (proc_nf_conntrack.go)
 	KindLowMemKill       = "low_memory_kill"   // lowmemorykiller, lmkd, systemd-oomd, earlyoom kills (lowmemkill.go)
 	KindDrsnoop          = "drsnoop"           // bcc drsnoop's direct reclaims, one a line (drsnoop.go)
+	KindSoftirqSlower    = "softirqslower"     // bcc softirqslower's slow softirqs, one a line (softirqslower.go)
 	KindSwapinBT         = "swapin_bt"         // bpftrace swapin.bt's swap-ins a second by task (swapinbt.go)
 	KindTCPRetrans       = "tcpretrans"        // bcc's and perf-tools' tcpretrans, one retransmit a line (tcpretrans.go)
 	KindBoardStatus      = "board_status"      // tegrastats, Armbian's login banner: a board's memory line (boardstatus.go)
@@ -204,6 +205,9 @@ type doc struct {
 	// (fix61f_scriptlegend.go).
 	legend     map[string]string
 	legendDone bool
+	// sarIntervals: sar row times → the seconds since the row above them, looked for once
+	// (sarinterval.go).
+	sarIntervals map[string]int
 	// oomdAttempts: systemd-oomd's "oomd attempting to kill" lines (fix56b_oomd.go).
 	oomdAttempts []oomdAttempt
 	// earlyoomLow: 0 not yet looked for, 1 a line is earlyoom 0.x-1.0's "Out of memory!

@@ -354,14 +354,17 @@ func (d *doc) trySysstat(i int) int {
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	d.segSeq++
-	d.addSamples(KindSysstat, tb.Label, first, last, tb.samples(spanSource(first, last)))
+	ss, stamps := tb.samples(spanSource(first, last))
+	d.sarRowIntervals(ss, stamps) // sarinterval.go
+	d.addSamples(KindSysstat, tb.Label, first, last, ss)
 	d.addArtifact(KindSysstat, first, last, tb)
 	return k - i
 }
 
 // samples gives one sample per interval: rates summed over the interval's rows (interfaces),
-// CPU shares from the "all" row, kernel threads' %CPU from pidstat.
-func (tb *SysstatTable) samples(src string) []model.Sample {
+// CPU shares from the "all" row, kernel threads' %CPU from pidstat; stamps holds each
+// sample's row time.
+func (tb *SysstatTable) samples(src string) (kept []model.Sample, stamps []string) {
 	timed := false
 	for _, r := range tb.Rows {
 		if !strings.HasPrefix(r[0], "Average") && r[0] != "" && !strings.HasSuffix(r[0], ":") {
@@ -380,6 +383,7 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 		}
 	}
 	var out []model.Sample
+	var outStamps []string
 	byStamp := map[string]int{}
 	for _, r := range tb.Rows {
 		stamp := r[0]
@@ -391,6 +395,7 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 		j, seen := byStamp[stamp]
 		if !seen {
 			out = append(out, model.Sample{Source: src, Rates: model.Rates{}})
+			outStamps = append(outStamps, stamp)
 			j = len(out) - 1
 			byStamp[stamp] = j
 		}
@@ -425,13 +430,13 @@ func (tb *SysstatTable) samples(src string) []model.Sample {
 			}
 		}
 	}
-	var kept []model.Sample
-	for _, s := range out {
+	for i, s := range out {
 		if len(s.Rates) > 0 || s.MemInfo != nil || len(s.SockStat) > 0 {
 			kept = append(kept, s)
+			stamps = append(stamps, outStamps[i])
 		}
 	}
-	return kept
+	return kept, stamps
 }
 
 // sarMeminfoKeys are sar -r's columns that are /proc/meminfo fields in kB (sysstat rd_stats.c

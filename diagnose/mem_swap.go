@@ -165,7 +165,7 @@ func checkSwapUnderLoad(tl *model.Timeline) Result {
 	}
 	ev := []Evidence{{What: "swap in + out", Value: fmt.Sprintf("peak %.0f KiB/s (%.1f MiB/s), mean %.0f KiB/s; %d of %d samples ≥ %.0f KiB/s", peak, peak/1024, mean, warnShown, len(pts), swapWarnKBPerSec), Source: src}}
 	if peakSpan >= swapMinSamples {
-		ev[0].Value += fmt.Sprintf("; each row is a mean over %.0f s (the vmstat command's delay), so a row at the rate counts as the %d samples the rule asks for", peakSpan, swapMinSamples)
+		ev[0].Value += fmt.Sprintf("; each row is a mean over %.0f s (the tool's sampling interval: vmstat's delay, the gap between two sar rows), so a row at the rate counts as the %d samples the rule asks for", peakSpan, swapMinSamples)
 	}
 	if churning {
 		ev = append(ev, Evidence{What: "swap churn", Value: fmt.Sprintf("pages went out and came back in (in the same sample, or read back after a swap-out burst) in %d of %d samples: the working set does not fit", churnN, len(pts)), Source: src})

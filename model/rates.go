@@ -34,7 +34,8 @@ const (
 	RateSwapOutKBPerSec = "swap_out_kb_per_sec"
 	RateBlockInPerSec   = "block_in_per_sec" // vmstat bi (1 KiB blocks/s in procps)
 	// RateIntervalSec is not a rate: the seconds a pasted row's rates are a mean over, when
-	// the text states it (the delay of the `vmstat N` command line above the table; fix57b).
+	// the text states it (the delay of the `vmstat N` command line above the table, fix57b;
+	// the gap between two sar rows, sarinterval.go).
 	// A row that is a mean over N seconds weighs as N one-second samples of its rate.
 	RateIntervalSec          = "interval_sec"
 	RateBlockOutPerSec       = "block_out_per_sec"

@@ -1,0 +1,39 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+)
+
+// g274 (Red Hat KB 45412): one row of sar -W under two rows of sar -r taken at the same
+// records. The swap row's interval is the gap between the sar -r rows (11:20:01 → 11:40:59),
+// so its 3371 pages/s out is a mean over 1258 s, not one instant: swap-under-load fires.
+func TestFix67aSarRowIntervalFromAnotherTable(t *testing.T) {
+	const swapRow = "00:00:00 pswpin/s pswpout/s\n11:40:59 244.37 3371.47\n"
+	const memRows = "00:00:00 kbmemfree kbmemused %memused kbbuffers kbcached kbswpfree kbswpused %swpused kbswpcad\n" +
+		"11:20:01 25136904 7694080 23.44 150976 5782872 16776792 160 0.00 0\n" +
+		"11:40:59 150428 32680556 99.54 2428 35976 0 16776952 100.00 243696\n"
+	d, _ := rootOf(t, swapRow+memRows)
+	f := findingOf(d, "swap-under-load")
+	if f == nil || !evidenceHas(*f, "swap in + out", "mean over 1258 s") {
+		t.Fatalf("one sar -W row timed by sar -r's rows: %+v", f)
+	}
+	// Two rows of one table: the second row's interval is the gap above it (12-hour clock,
+	// across noon).
+	twelve := "11:50:01 AM  pswpin/s pswpout/s\n11:55:01 AM  100.00  400.00\n12:00:01 PM  120.00  410.00\n"
+	d, _ = rootOf(t, twelve)
+	if f := findingOf(d, "swap-under-load"); f == nil || !evidenceHas(*f, "swap in + out", "mean over 300 s") {
+		t.Errorf("12-hour rows: %+v", f)
+	}
+	for name, text := range map[string]string{
+		// No other table shows the record before: the interval is unknown.
+		"alone": swapRow,
+		// The sar -r rows were cut (two hours apart): not an interval.
+		"rows cut": swapRow + strings.Replace(memRows, "11:20:01", "09:40:59", 1),
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "swap-under-load"); f != nil {
+			t.Errorf("%s: fired: %s", name, f.Evidence[0].Value)
+		}
+	}
+}
