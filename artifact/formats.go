@@ -246,6 +246,7 @@ var formats = []format{
 	{kind: KindNetstatS, detect: isTcpExtBareCounter, parse: (*doc).tryNetstatSBare},
 	{kind: KindEthtoolS, detect: isEthtoolReprintStart, parse: (*doc).tryEthtoolReprint}, // a program's re-print of ethtool -S/-k under its prefix (ethtoolreprint.go)
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
+	{kind: KindEthtoolS, start: isLower, detect: isSysfsGrepLine, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "Ethtool(") }, parse: (*doc).tryEthtoolStatsPl}, // ethtoolstatspl.go
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
 	{kind: KindEthtoolS, detect: isScriptRateLine, parse: (*doc).tryScriptRates}, // a script's pps with a legend (fix61f_scriptlegend.go)
@@ -405,6 +406,13 @@ func isNumberRow(ft, _ string) bool {
 }
 
 func isNameColon(ft, _ string) bool { return strings.HasSuffix(ft, ":") }
+
+// isSysfsGrepLine: "rx_crc_errors:1165", a line of `grep . *` run in an interface's
+// statistics directory (file name, colon, the file's content; g281's 6429).
+func isSysfsGrepLine(ft, _ string) bool {
+	name, v, ok := strings.Cut(ft, ":")
+	return ok && v != "" && isDigits(v) && kernel.SysfsStatNames[name]
+}
 
 // isEthtoolBareStart: a counter line of a grepped ethtool -S, also one whose name the driver
 // prints in words ("[hw] rx nobuffer discards: 99123" of dpaa2-eth, "Rx DMA Overruns: 3" of

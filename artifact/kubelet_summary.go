@@ -16,6 +16,9 @@ const KindKubeletSummary = "kubelet_stats_summary"
 type KubeletSummary struct {
 	Values map[string]int64 `json:"values"`
 	Time   string           `json:"time,omitempty"`
+	// Cut: the text ended inside the object (a paste or an index cut it): the values
+	// before the cut are read.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // kubeletSummaryKeys are the MemoryStats fields: an object that holds one is the kubelet's.
@@ -61,7 +64,10 @@ func (d *doc) tryKubeletSummary(i int) int {
 		}
 	}
 	if depth != 0 {
-		return 0
+		if k < len(d.ls) || len(ks.Values) == 0 {
+			return 0
+		}
+		ks.Cut = true // the text ends inside the object
 	}
 	found := false
 	for p := range ks.Values {

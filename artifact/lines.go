@@ -779,6 +779,11 @@ func stripSyslog(s string, l *Line) string {
 	if len(s) < 16 {
 		return s
 	}
+	if strings.IndexByte(s, '\t') > 0 {
+		if t, ok := stripTabbedSyslog(s, l); ok {
+			return t
+		}
+	}
 	var rest, stamp string
 	switch c := s[0]; {
 	case c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= 0x80:
@@ -930,6 +935,53 @@ func stripSyslog(s string, l *Line) string {
 		l.Kernel = true
 	}
 	return msg
+}
+
+// stripTabbedSyslog reads a log viewer's export of syslog records, one a line with the
+// fields split by tabs: the time as the viewer shows it, the host, the tag, the message
+// ("15.05.18 07:42\tSFullstacker\tkernel\t[78267.914089] dockerd invoked oom-killer: ...",
+// g282's 6477). The time holds digits and a ':' and no letter, the host no space, the tag is
+// a program's ("kernel", "dockerd[3570]"): a logger's tab-separated fields (zap's console
+// encoder: stamp, level, "file.go:77", message) have no such tag, and a level where the host
+// stands (FrankenPHP's Caddy logger: stamp, "ERROR", "frankenphp", message) is no host.
+func stripTabbedSyslog(s string, l *Line) (string, bool) {
+	f := strings.SplitN(s, "\t", 4)
+	if len(f) < 4 || f[1] == "" || strings.ContainsAny(f[1], " :") || f[3] == "" || logLevelWord(f[1]) {
+		return s, false
+	}
+	stamp := strings.TrimSpace(f[0])
+	digits := 0
+	for i := 0; i < len(stamp); i++ {
+		switch c := stamp[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' || c == ':' || c == '-' || c == '/' || c == ' ' || c == ',':
+		default:
+			return s, false
+		}
+	}
+	if digits < 6 || !strings.Contains(stamp, ":") {
+		return s, false
+	}
+	tag := f[2]
+	if b := strings.IndexByte(tag, '['); b > 0 && strings.HasSuffix(tag, "]") && isDigits(tag[b+1:len(tag)-1]) {
+		tag = tag[:b]
+	}
+	if tag == "" || strings.ContainsAny(tag, " :[]") {
+		return s, false
+	}
+	l.Syslog, l.Stamp, l.Host, l.Tag = true, stamp, f[1], unitTag(tag)
+	l.Kernel = tag == "kernel"
+	return f[3], true
+}
+
+// logLevelWord: a logger's level, in any case ("ERROR", "warn", "Info").
+func logLevelWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "trace", "debug", "info", "notice", "warn", "warning", "error", "err", "crit", "critical", "fatal", "panic", "alert", "emerg", "dpanic":
+		return true
+	}
+	return false
 }
 
 // relayHostRest (fix39b, corpus 3348): a remote-syslog line whose template puts the

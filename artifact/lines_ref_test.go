@@ -254,9 +254,28 @@ var refMonths = map[string]bool{"Jan": true, "Feb": true, "Mar": true, "Apr": tr
 
 // refStripSyslog removes a BSD syslog prefix ("Aug  4 17:42:34 host tag[pid]: ") or an RFC 3339
 // one ("2024-01-02T03:04:05.123456+00:00 host tag: ").
+// refTabbedSyslog: a log viewer's tab-separated export, "TIME\tHOST\tTAG[PID]\tMESSAGE"
+// (lines.go stripTabbedSyslog).
+var refTabbedSyslog = regexp.MustCompile(`^([0-9.:/, -]+)\t([^\t :]+)\t([^\t :\[\]]+)(?:\[[0-9]+\])?\t(.+)$`)
+
+var refLevel = map[string]bool{"trace": true, "debug": true, "info": true, "notice": true, "warn": true, "warning": true, "error": true,
+	"err": true, "crit": true, "critical": true, "fatal": true, "panic": true, "alert": true, "emerg": true, "dpanic": true}
+
 func refStripSyslog(s string, l *Line) string {
 	if len(s) < 16 {
 		return s
+	}
+	if m := refTabbedSyslog.FindStringSubmatch(s); m != nil && strings.Count(m[1], ":") > 0 && !refLevel[strings.ToLower(m[2])] {
+		digits := 0
+		for _, c := range m[1] {
+			if c >= '0' && c <= '9' {
+				digits++
+			}
+		}
+		if digits >= 6 {
+			l.Syslog, l.Stamp, l.Host, l.Tag, l.Kernel = true, strings.TrimSpace(m[1]), m[2], refUnit(m[3]), m[3] == "kernel"
+			return m[4]
+		}
 	}
 	var rest, stamp string
 	switch c := s[0]; {

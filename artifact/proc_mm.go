@@ -55,11 +55,19 @@ func (d *doc) tryMemInfo(i int) int {
 		// (HAProxy's "show info": "PoolAlloc_MB: 512", "CurrConns: 40000"), not the file.
 		return 0
 	}
-	c, err := kernel.ParseMemInfo(strings.NewReader(joinText(d.ls[i:k])))
+	var c kernel.Counters
+	out, err := parseLeavingOut(d.ls[i:k:k], 2, func(text string) (err error) {
+		c, err = kernel.ParseMemInfo(strings.NewReader(text))
+		return err
+	}, func(l Line, _ error) bool {
+		fs := fields(l.Text)
+		return len(fs) >= 2 && unsignedUnderflow(fs[1])
+	})
 	if err != nil {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/meminfo: %v", err))
 		return k - i
 	}
+	d.noteLeftOut(i, k, "/proc/meminfo", out, "a count below zero printed unsigned")
 	if v, ok := c.Get("MemTotal"); ok {
 		d.host.memTotal(v, 4)
 	}

@@ -202,14 +202,25 @@ func (d *doc) tryProcNetDev(i int) int {
 		d.unparsed(i, k-1, "/proc/net/wireless: link quality and discarded packets (nwid, crypt, frag, retry, misc, missed beacons), which headroom has no reader for")
 		return k - i
 	}
-	devs, err := kernel.ParseNetDev(strings.NewReader(joinText(d.ls[i:k])))
+	// A row the paste cut ("lan1: 1751257559 4872946 0 0 0 0" at a text's end, g277's 6261)
+	// is left out and the other rows read (leaveout.go).
+	var devs []kernel.NetDev
+	out, err := parseLeavingOut(d.ls[i:k:k], netDevBadRows, func(text string) (err error) {
+		devs, err = kernel.ParseNetDev(strings.NewReader(text))
+		return err
+	}, func(l Line, _ error) bool { return !strings.Contains(l.Text, "|") })
 	if err != nil || len(devs) == 0 {
 		d.unparsed(i, k-1, fmt.Sprintf("/proc/net/dev: %v", err))
 		return k - i
 	}
+	d.noteLeftOut(i, k, "/proc/net/dev", out, "cut by the paste?")
 	d.addIfaces(KindNetDevFile, "/proc/net/dev", i, k-i, netDevIfaces(devs))
 	return k - i
 }
+
+// netDevBadRows: the rows of a pasted /proc/net/dev table that may be left out for the rest
+// to be read.
+const netDevBadRows = 2
 
 // netDevHeader is /proc/net/dev's two header lines as the kernel prints them
 // (net/core/net-procfs.c dev_seq_show), put before rows pasted without theirs.
