@@ -91,6 +91,10 @@ var (
 	// comes first in the sentence; a device's rating ("rated at", "up to", "capable of") is
 	// no traffic.
 	reStatedSwapRate = lazyre.New(`(?i)\bswap\w*\b[^.;!?]{0,120}?\b(\d+(?:\.\d+)?)\s*([kmg])i?b(?:ytes)?\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?\b|a\s+second\b)([^.;!?]{0,30})`)
+	// fix67h: the amount over a span the author read off vmstat: "swapping like mad (about
+	// 10 megs every 2 seconds according to vmstat)" (LKML 2002, g288's 6710), "swaps 50 MB
+	// each minute". The rate is the amount over the span.
+	reStatedSwapOver = lazyre.New(`(?i)\bswap\w*\b[^.;!?]{0,120}?\b(\d+(?:\.\d+)?)\s*([kmg])(?:i?b(?:ytes)?|egs?|egabytes?|igs?|igabytes?|ilobytes?)\s+(?:every|each|per|in|a)\s+(?:(\d+(?:\.\d+)?)\s*)?(sec(?:ond)?s?|s|min(?:ute)?s?)\b([^.;!?]{0,30})`)
 	reSwapRated      = lazyre.New(`(?i)\b(?:rated|capable|up\s+to|max(?:imum)?|spec\w*|benchmark\w*|can\s+(?:do|reach|write|read))\b`)
 	reSwapBothWays   = lazyre.New(`(?i)\b(?:each|either|both)\s+(?:direction|way)s?\b|\bin\s+and\s+out\b`)
 	// A receive drop rate stated in packets per second: "190 micropackets per second on
@@ -648,7 +652,13 @@ func (d *doc) stated() {
 				add(model.RatePgstealKswapdPerSec, v, lineAt(m[0]), sentence)
 			}
 		}
-		for _, m := range submatches(has("swap"), reStatedSwapRate, para) {
+		swapRates := submatches(has("swap"), reStatedSwapRate, para)
+		for _, m := range submatches(has("swap"), reStatedSwapOver, para) {
+			// Laid out as reStatedSwapRate's match (the amount, its unit, the tail), then the
+			// span's count and unit, which make it a per-second figure below.
+			swapRates = append(swapRates, []int{m[0], m[1], m[2], m[3], m[4], m[5], m[10], m[11], m[6], m[7], m[8], m[9]})
+		}
+		for _, m := range swapRates {
 			sentence := sentenceAround(para, m[0], m[1])
 			match := para[m[0]:m[1]]
 			if hypotheticalUpTo(sentence, match) || genericStatement(sentence, match) || reSwapRated.MatchString(match) || reNotBusy.MatchString(para[m[0]:m[2]]) {
@@ -659,6 +669,18 @@ func (d *doc) stated() {
 				continue
 			}
 			kbs := v * map[byte]float64{'k': 1, 'm': 1024, 'g': 1024 * 1024}[strings.ToLower(para[m[4]:m[5]])[0]]
+			if len(m) > 8 { // an amount over a span (reStatedSwapOver)
+				span := 1.0
+				if m[8] >= 0 {
+					if span, err = strconv.ParseFloat(para[m[8]:m[9]], 64); err != nil || span <= 0 {
+						continue
+					}
+				}
+				if strings.HasPrefix(strings.ToLower(para[m[10]:m[11]]), "m") {
+					span *= 60
+				}
+				kbs /= span
+			}
 			switch {
 			case reSwapBothWays.MatchString(para[m[6]:m[7]]) || reSwapBothWays.MatchString(para[m[0]:m[2]]):
 				add(model.RateSwapInKBPerSec, kbs, lineAt(m[0]), sentence)
@@ -1490,7 +1512,10 @@ var reConditionAfter = lazyre.New(`(?i)^\W*(?:\w+\s+){0,2}?(?:when|whenever|if|o
 // noun "an OOM kill" is reStatedOOMOccurred's.
 // fix51b (corpus 4255): the OOM killer as the subject of a phrasal verb of removal, told
 // colloquially: "the OOM killer cleans it up", "shortly before OOM killer took it out".
-var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its|\d+)\s+\w+|\boom[- _]?killer\s+(?:cleans|cleaned|took|takes|wiped|wipes|knocked|knocks)\s+(?:it|them|(?:my|our|the)\s+\w+)\s+(?:up|out|down)\b`)
+// fix67i: a count of victims is one or more, and never after /proc/vmstat's counter name:
+// "oom_kill 0 numa_pte_updates 0" is the file flattened onto one line (beats' testdata,
+// g278's 6301 under the flattened form), no verb and its victims.
+var reStatedOOMKillVerb = lazyre.New(`(?i)\boom[- _]?kill(?:s|ed)?\s+(?:my|our|his|her|their|the|its)\s+\w+|\boom[- ]?kill(?:s|ed)?\s+[1-9]\d*\s+\w+|\boom[- _]?killer\s+(?:cleans|cleaned|took|takes|wiped|wipes|knocked|knocks)\s+(?:it|them|(?:my|our|the)\s+\w+)\s+(?:up|out|down)\b`)
 
 // reStatedOOMKilledCount: Kubernetes' and docker's reason OOMKilled as the adjective of a
 // counted victim: "multiple OOMKilled data plane pods", "3 OOMKilled containers", "several

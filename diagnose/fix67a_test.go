@@ -37,3 +37,27 @@ func TestFix67aSarRowIntervalFromAnotherTable(t *testing.T) {
 		}
 	}
 }
+
+// g288 (LKML 2002, an Oracle server): the swap traffic told as an amount over a span read off
+// vmstat, "about 10 megs every 2 seconds": 5 MiB/s, stated (a warning). A condition or a
+// device's rating states nothing.
+func TestFix67hStatedSwapAmountOverSpan(t *testing.T) {
+	d, _ := rootOf(t, "However, the box is swapping like mad (about 10 megs every 2 seconds according to vmstat) and the load is skyrocketing.\n")
+	f := findingOf(d, "swap-under-load")
+	if f == nil || f.Severity != Warning || !evidenceHas(*f, "swap in + out", "peak 5120 KiB/s") {
+		t.Fatalf("10 megs every 2 seconds: %+v", f)
+	}
+	d, _ = rootOf(t, "The server swaps out 30 MB each minute since the upgrade.\n")
+	if f := findingOf(d, "swap-under-load"); f != nil {
+		t.Errorf("30 MB a minute (0.5 MiB/s) fired: %s", f.Evidence[0].Value)
+	}
+	for name, text := range map[string]string{
+		"condition": "If it starts swapping 10 megs every 2 seconds, the load will climb.\n",
+		"rating":    "The swap disk is rated at 200 MB per second.\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "swap-under-load"); f != nil {
+			t.Errorf("%s: fired: %s", name, f.Evidence[0].Value)
+		}
+	}
+}
