@@ -3,6 +3,7 @@ package artifact
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"headroom/kernel"
@@ -26,7 +27,10 @@ func procBlock(ls []Line, i int, match func(string) bool) int {
 // isMemInfoLine matches "MemTotal:        8123456 kB" and "HugePages_Total:       0".
 func isMemInfoLine(t string) bool {
 	fs := fields(t)
-	if len(fs) < 2 || len(fs) > 3 || !strings.HasSuffix(fs[0], ":") || len(fs[0]) < 3 || !isDigits(fs[1]) {
+	if len(fs) < 2 || len(fs) > 3 || !strings.HasSuffix(fs[0], ":") || len(fs[0]) < 3 {
+		return false
+	}
+	if _, grouped := commaGroups(fs[1]); !isDigits(fs[1]) && !grouped {
 		return false
 	}
 	if len(fs) == 3 && fs[2] != "kB" {
@@ -56,7 +60,7 @@ func (d *doc) tryMemInfo(i int) int {
 		return 0
 	}
 	var c kernel.Counters
-	out, err := parseLeavingOut(d.ls[i:k:k], 2, func(text string) (err error) {
+	out, err := parseLeavingOut(ungroupMemInfo(d.ls[i:k:k]), 2, func(text string) (err error) {
 		c, err = kernel.ParseMemInfo(strings.NewReader(text))
 		return err
 	}, func(l Line, _ error) bool {
@@ -75,6 +79,47 @@ func (d *doc) tryMemInfo(i int) int {
 		d.host.highMem = true
 	}
 	return d.addTable(KindMemInfo, i, k, model.Sample{MemInfo: &c}, &c)
+}
+
+// ungroupMemInfo gives the block's lines with a value a person grouped by thousands
+// ("SUnreclaim:       295,408 kB", g283's 6516: a mail that edited two figures of its
+// meminfo for reading) written as the kernel prints it; ls itself when none is.
+func ungroupMemInfo(ls []Line) []Line {
+	var out []Line
+	for j, l := range ls {
+		fs := fields(l.Text)
+		if len(fs) < 2 {
+			continue
+		}
+		v, ok := commaGroups(fs[1])
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(ls)
+		}
+		fs[1] = v
+		out[j].Text = strings.Join(fs, " ")
+	}
+	if out == nil {
+		return ls
+	}
+	return out
+}
+
+// commaGroups reads digits grouped by thousands with commas ("295,408", "1,234,567"): the
+// digits alone; ok is false for anything else.
+func commaGroups(v string) (string, bool) {
+	g := strings.Split(v, ",")
+	if len(g) < 2 || len(g[0]) == 0 || len(g[0]) > 3 || !isDigits(g[0]) {
+		return "", false
+	}
+	for _, x := range g[1:] {
+		if len(x) != 3 || !isDigits(x) {
+			return "", false
+		}
+	}
+	return strings.Join(g, ""), true
 }
 
 // namesMemInfoField: a line of the block names a field /proc/meminfo prints.

@@ -61,3 +61,32 @@ func TestFix67hStatedSwapAmountOverSpan(t *testing.T) {
 		}
 	}
 }
+
+// g283 (cgroups list, 2019 and 2020): a reproducer's meminfo before and after, without
+// times. Unreclaimable slab that jumped to twice its size or more, by 512 MiB or more, and
+// stayed, is slab-unreclaimable-growth; a smaller jump, or one given back by the last
+// reading, is not. A value a person grouped by thousands ("295,408 kB") is read.
+func TestFix67jSlabJumpBetweenReadings(t *testing.T) {
+	mi := func(slab, srecl, sunrecl string) string {
+		return "Slab:             " + slab + " kB\nSReclaimable:     " + srecl + " kB\nSUnreclaim:       " + sunrecl + " kB\n"
+	}
+	before := "------------- system initial statistics -------------\n" + mi("419196", "123788", "295,408") + "\nafter the tasks:\n\n"
+	d, _ := rootOf(t, before+mi("948932", "125816", "823,116"))
+	f := findingOf(d, "slab-unreclaimable-growth")
+	if f == nil || f.Severity != Warning || !evidenceHas(*f, "SUnreclaim growth between readings", "288 MiB → 804 MiB") {
+		t.Fatalf("295,408 → 823,116 kB: %+v", f)
+	}
+	for name, text := range map[string]string{
+		"under 512 MiB": before + mi("719196", "123788", "795408"),
+		"under twice":   mi("1123788", "123788", "1,000,000") + "\nlater:\n\n" + mi("2023788", "123788", "1900000"),
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "slab-unreclaimable-growth"); f != nil && evidenceHas(*f, "SUnreclaim growth between readings", "") {
+			t.Errorf("%s: fired: %+v", name, f.Evidence)
+		}
+	}
+	d, _ = rootOf(t, before+mi("948932", "125816", "923116")+"\nafter a while:\n\n"+mi("419196", "123788", "300000"))
+	if f := findingOf(d, "slab-unreclaimable-growth"); f != nil && evidenceHas(*f, "SUnreclaim growth between readings", "") {
+		t.Errorf("given back: fired: %+v", f.Evidence)
+	}
+}

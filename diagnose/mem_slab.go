@@ -46,6 +46,16 @@ const (
 	// (amd64) and 3.5 MB (686-pae) at 96, 128 and 256 MiB alike (measured in the lab's
 	// guests), so on a 28 MiB router a kernel's own 3.5 MiB is 12% and says nothing.
 	sunreclaimBootKB = 8 << 10
+	// fix67j: readings without times (a reproducer's meminfo "before" and "after", g283's
+	// 6503 and 6516) say nothing of a rate, but a jump of unreclaimable slab to twice its
+	// size or more, by at least sunreclaimJumpMinKB, that stays (the last reading holds at
+	// least sunreclaimJumpKeep of the peak), is kernel memory that was not given back: what a
+	// steady series shows, between two readings. 512 MiB is more than a busy host's socket
+	// and conntrack objects change between two looks (a million conntrack entries hold about
+	// 320 MB).
+	sunreclaimJumpRatio = 2.0
+	sunreclaimJumpMinKB = 512 << 10
+	sunreclaimJumpKeep  = 0.9
 )
 
 func checkSlabUnreclaimable(tl *model.Timeline) Result {
@@ -138,7 +148,27 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 				memKB(first.kb), memKB(last.kb), memKB(d), secs, float64(d)/1024/secs*3600), Source: memSampleWhere(tl, first.idx, "/proc/meminfo") + " to " + src})
 		}
 	}
-	if share < 0 && len(pts) < 3 && last.kb < sunreclaimAbsWarnKB {
+	if !grew && len(pts) >= 2 {
+		first := pts[0]
+		peak := first
+		for _, p := range pts[1:] {
+			if p.kb > peak.kb {
+				peak = p
+			}
+		}
+		timed := !tl.Samples[first.idx].Time.IsZero() && !tl.Samples[last.idx].Time.IsZero()
+		if d := peak.kb - first.kb; !timed && d >= sunreclaimJumpMinKB && float64(peak.kb) >= sunreclaimJumpRatio*float64(first.kb) &&
+			float64(last.kb) >= sunreclaimJumpKeep*float64(peak.kb) {
+			grew = true
+			raise(Warning)
+			ev = append(ev, Evidence{What: "SUnreclaim growth between readings", Value: fmt.Sprintf("%s → %s (+%s, %.1f×), still %s at the last of %d readings; their times are not in the input, so no rate",
+				memKB(first.kb), memKB(peak.kb), memKB(d), float64(peak.kb)/float64(first.kb), memKB(last.kb), len(pts)), Source: memSampleWhere(tl, first.idx, "/proc/meminfo") + " to " + src})
+		}
+	}
+	switch {
+	case grew && share < 0 && last.kb < slabTableKmallocMinKB:
+		// The growth between the readings is the finding; the size alone says nothing.
+	case share < 0 && len(pts) < 3 && last.kb < sunreclaimAbsWarnKB:
 		if last.kb < slabTableKmallocMinKB {
 			return NotChecked("SUnreclaim %s but neither the memory size nor a series to judge it against", memKB(last.kb))
 		}
@@ -147,7 +177,7 @@ func checkSlabUnreclaimable(tl *model.Timeline) Result {
 		// 12.8 GiB quoted by a health check that took the node offline for it).
 		raise(Info)
 		ev = append(ev, Evidence{What: "SUnreclaim without the memory size", Value: fmt.Sprintf("%s ≥ %s: the memory size is not in the input, so its share (warning at %.0f%% of MemTotal) is not known", memKB(last.kb), memKB(slabTableKmallocMinKB), 100*sunreclaimWarnShare), Source: src})
-	} else if share < 0 && len(pts) < 3 {
+	case share < 0 && len(pts) < 3:
 		// No memory size to share it by, but a size no workload explains (corpus 470: 41 GiB
 		// after 100 days).
 		raise(Warning)
