@@ -1151,7 +1151,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 825-pastebin-sfc-watch-ethtool-s-rate-rx-nodesc-drop-cnt-451k-per-s-dash-prefixed":                                                 limitFlattenedBlock,
 	"flattened 837-optimism-2228-l2geth-64gb-dmesg-T-buddy-normal-none-above-32kb-no-swap-task-header-cut":                                        limitFlattenedBlock,
 	"flattened 854-jmvl-homelab-md-lxc-eth0-rx-dropped-135158-of-71.9m-softnet-4-drops-backlog-blamed":                                            limitFlattenedBlock,
-	"flattened 863-hotsos-openstack-fixture-proc-vmstat-compact-fail-825-of-1038-since-boot-healthy":                                              limitFlattenedBlock,
 	"flattened 869-synapse-6587-dmesg-T-normal-present-1gb-free-16432-below-min-16564-swap-cache-0-oom-each-minute":                               limitFlattenedBlock,
 	"flattened 891-suse-kb-7017605-kswapd-cpu-sles-zoneinfo-dma-dma32-free-far-above-high-cut-healthy":                                            limitFlattenedBlock,
 	"flattened 892-newbetuts-sf-877257-slabtop-kmem-cache-1.39g-3.6m-objects-slab-2.4g-swapping":                                                  limitFlattenedBlock,
