@@ -90,3 +90,23 @@ func TestFix67jSlabJumpBetweenReadings(t *testing.T) {
 		t.Errorf("given back: fired: %+v", f.Evidence)
 	}
 }
+
+// g278 (beats' testdata under the flattened form): /proc/vmstat joined onto one line puts
+// "oom_kill 0" before the next counter's name, which read as "OOM killed 0 numa_pte_updates",
+// a kill told as a verb with its victims. A count of victims is one or more, and the
+// counter's name with its underscore is no verb; the verb with a real count still is.
+func TestFix67iOOMKillCounterIsNoVerb(t *testing.T) {
+	for _, text := range []string{
+		"pageoutrun 0 pgrotated 2 drop_pagecache 0 drop_slab 0 oom_kill 0 numa_pte_updates 0 numa_huge_pte_updates 0\n",
+		"drop_slab 0 oom_kill 3 numa_pte_updates 0\n",
+	} {
+		d, _ := rootOf(t, text)
+		if f := findingOf(d, "oom-kill"); f != nil {
+			t.Errorf("%q: fired: %s", text, f.Title)
+		}
+	}
+	d, _ := rootOf(t, "Last night the kernel oom killed 3 workers on this box.\n")
+	if f := findingOf(d, "oom-kill"); f == nil {
+		t.Error("the verb with a count of victims no longer read")
+	}
+}
