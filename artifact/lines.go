@@ -950,17 +950,7 @@ func stripTabbedSyslog(s string, l *Line) (string, bool) {
 		return s, false
 	}
 	stamp := strings.TrimSpace(f[0])
-	digits := 0
-	for i := 0; i < len(stamp); i++ {
-		switch c := stamp[i]; {
-		case c >= '0' && c <= '9':
-			digits++
-		case c == '.' || c == ':' || c == '-' || c == '/' || c == ' ' || c == ',':
-		default:
-			return s, false
-		}
-	}
-	if digits < 6 || !strings.Contains(stamp, ":") {
+	if !stampBytes(stamp, ".:-/ ,", 6) || !strings.Contains(stamp, ":") {
 		return s, false
 	}
 	tag := f[2]

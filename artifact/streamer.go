@@ -67,17 +67,22 @@ func sunshineMsg(t string, stamped bool) (string, bool) {
 // isStampBytes: s holds only a date and time's bytes (digits, '-', ':', 'T', '.', '+', ' '),
 // and some digits.
 func isStampBytes(s string) bool {
+	return stampBytes(s, "-:T.+ ", 12)
+}
+
+// stampBytes: s holds only digits and the bytes in punct, with at least minDigits digits.
+// Each log format allows its own punctuation in its time stamp.
+func stampBytes(s, punct string, minDigits int) bool {
 	digits := 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c >= '0' && c <= '9':
 			digits++
-		case c == '-' || c == ':' || c == 'T' || c == '.' || c == '+' || c == ' ':
-		default:
+		case strings.IndexByte(punct, c) < 0:
 			return false
 		}
 	}
-	return digits >= 12
+	return digits >= minDigits
 }
 
 const (
