@@ -74,6 +74,8 @@ func parseAllocHeader(t string) (af *model.AllocFailure, ok bool) {
 		// for a thread named "Name : N" (Java's pools): see commWithColon.
 		if c, ok := commWithColon(m[1]); ok {
 			af.Process = c
+		} else if w := reKworkerSplit.FindStringSubmatch(af.Process); w != nil {
+			af.Process = w[1] + ":" + w[2] // a mail's blank after a worker's colon (corpus 6672)
 		} else if i := strings.LastIndex(af.Process, ": "); i >= 0 {
 			af.Process = af.Process[i+2:]
 		}
@@ -177,6 +179,12 @@ func headerInProse(t string) (k int, ok bool) {
 	}
 	return k, true
 }
+
+// reKworkerSplit: a workqueue worker's name ("kworker/1:0", "kworker/u8:2", "kworker/0:1H";
+// kernel/workqueue.c create_worker) with a blank a mail put after its colon ("[71553.093623]
+// kworker/1: 0: page allocation failure", g287's 6672): the name is whole again. The worker
+// names its CPU (or "u" and a pool) and a number, and nothing else ends so.
+var reKworkerSplit = lazyre.New(`(?:^|[\s\]])(kworker/u?\d+): (\d+H?)$`)
 
 // commWithColon reads the comm of a header whose task is named with a " : " inside (a Java
 // thread "WebContainer : 3", cut to TASK_COMM_LEN-1 = 15 bytes: "WebContainer : ", printed

@@ -52,6 +52,9 @@ func (d *doc) tryPSI(i int) int {
 	byRes := map[string][]string{}
 	var order []string
 	label := d.label(i)
+	if dir, ok := cgroupPSIFile(label); ok {
+		return d.tryCgroupPSI(i, dir)
+	}
 	for k < len(d.ls) && isPSILine(d.ls[k].Text) {
 		s := strings.TrimSpace(d.ls[k].Text)
 		res := ""
@@ -105,6 +108,59 @@ func (d *doc) tryPSI(i int) int {
 	d.segSeq++
 	d.addSamples(KindPSI, label, first, last, []model.Sample{{Source: spanSource(first, last), PSI: ps}})
 	d.addArtifact(KindPSI, first, last, ps)
+	return k - i
+}
+
+// cgroupPSIFile: the label's last line names a cgroup's memory.pressure ("$ cat
+// /sys/fs/cgroup/system.slice/memory.pressure", "system/backup/memory.pressure"; corpus 6514),
+// and the directory it is in ("" when the line names the file alone).
+func cgroupPSIFile(label string) (string, bool) {
+	if k := strings.LastIndex(label, " / "); k >= 0 {
+		label = label[k+3:]
+	}
+	fs := fields(label)
+	if len(fs) == 0 {
+		return "", false
+	}
+	f := strings.TrimRight(strings.Trim(fs[len(fs)-1], "`'\""), ":")
+	if f == "memory.pressure" {
+		return "", true
+	}
+	dir, ok := strings.CutSuffix(f, "/memory.pressure")
+	return dir, ok && dir != ""
+}
+
+// tryCgroupPSI reads the some and full lines under a cgroup's memory.pressure into that
+// cgroup (model.CgroupMemory.Pressure): its tasks' stalls, never the host's.
+func (d *doc) tryCgroupPSI(i int, dir string) int {
+	k := i
+	var lines []string
+	for k < len(d.ls) && len(lines) < 2 {
+		s := strings.TrimSpace(d.ls[k].Text)
+		if m := rePSILineHead.FindStringSubmatch(s); m == nil || m[1] != "" {
+			break
+		}
+		if j := strings.Index(s, " full avg10="); j > 0 && strings.HasPrefix(s, "some") {
+			lines = append(lines, s[:j], strings.TrimSpace(s[j:]))
+		} else {
+			lines = append(lines, s)
+		}
+		k++
+	}
+	if k == i {
+		return 0
+	}
+	at := -1
+	for n := range d.tl.CgroupMemory {
+		if c := &d.tl.CgroupMemory[n]; c.Version == 2 && c.Path == dir && c.Pressure == nil && c.Events == nil {
+			at = n
+		}
+	}
+	if at < 0 {
+		d.tl.CgroupMemory = append(d.tl.CgroupMemory, model.CgroupMemory{Version: 2, Path: dir, Source: spanSource(d.ls[i].No, d.ls[k-1].No)})
+		at = len(d.tl.CgroupMemory) - 1
+	}
+	d.setCgroupPressure(at, lines, d.ls[i].No, d.ls[k-1].No)
 	return k - i
 }
 

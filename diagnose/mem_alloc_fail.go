@@ -128,6 +128,10 @@ type zoneCheck struct {
 	// that is not ALLOC_HARDER (not atomic) cannot use them: __zone_watermark_ok subtracts
 	// nr_reserved_highatomic for it (mm/page_alloc.c, 4.4+).
 	highAtomicPages int64
+	// unusablePages: what the watermark check takes off free before comparing it with the
+	// floor (__zone_watermark_unusable_free), and unusableWhy its parts in words.
+	unusablePages int64
+	unusableWhy   string
 	// wmUnknown: the dump holds the zone's buddy line but not its zone line (a paste elided
 	// it): free is the buddy line's blocks, min and the reserve are not known.
 	wmUnknown bool
@@ -404,13 +408,16 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		classifyWithoutDump(tl, v, order0Seen)
 		return
 	}
-	allMin, allShort, orderOnly := true, true, false
+	allMin, allShort, orderOnly, allFloor := true, true, false, true
 	for _, c := range v.checks {
 		if c.wmUnknown {
 			continue // a zone known only by its buddy line proves nothing about its floor
 		}
 		if !c.belowMin {
 			allMin = false
+		}
+		if !c.belowFloor {
+			allFloor = false
 		}
 		// Short: into the reserve, without a block of the order, or below the request's own
 		// floor. The last is 4.4+'s order-0 part of __zone_watermark_ok (mm/page_alloc.c):
@@ -434,6 +441,14 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 		v.class = classLowmem
 	case allMin:
 		v.class = classReserve
+	case allFloor && !orderOnly && len(v.checks) > 0 && !allWatermarksUnknown(v.checks):
+		// Every zone failed the request's own order-0 check: free, less what the request
+		// may not count (its block's pages, the highatomic reserve, CMA), at or below its
+		// floor, whatever blocks the buddy lists held (corpus 5948: Normal 97660 kB free,
+		// min 95256 kB, 30720 kB of it the highatomic reserve a reclaiming request may not
+		// use).
+		v.class = classReserve
+		v.notes = append(v.notes, "every zone the request may use failed the order-0 part of its watermark check: its free pages, less what the request may not count, were at or below its floor")
 	case af.Order > 0 && allShort && orderOnly:
 		v.class = classFragmented
 	}
@@ -698,9 +713,6 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 		}
 		adj := kernel.WatermarkFloor(c.minPages, v.flags["HIGH"], atomic, floorKV)
 		c.floorPages = adj + c.reservePages
-		eff := c.freePages - (int64(1)<<v.af.Order - 1)
-		c.belowMin = c.freePages <= c.minPages+c.reservePages
-		c.belowFloor = eff <= c.floorPages
 		if z.Fields != nil {
 			// The zone line's free_cma:143136kB is kept under its unit-suffixed name.
 			cma, ok := z.Fields.Get("free_cma_kb")
@@ -718,6 +730,10 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 				}
 			}
 		}
+		c.unusablePages, c.unusableWhy = unusableFree(v, c, z, atomic, kv, kvOK, psz)
+		eff := c.freePages - c.unusablePages
+		c.belowMin = c.freePages <= c.minPages+c.reservePages
+		c.belowFloor = eff <= c.floorPages
 		if !zoneLineRead(z) && z.FreeBlocks != nil {
 			measureBuddyOnly(&c, z)
 		}
@@ -755,6 +771,46 @@ func measureZones(tl *model.Timeline, v *allocVerdict) {
 			v.others = append(v.others, c)
 		}
 	}
+}
+
+// unusableFree is what __zone_watermark_ok takes off a zone's free pages for this request
+// before the floor (mm/page_alloc.c; __zone_watermark_unusable_free since 5.10): the pages
+// of a block of the order less one, the highatomic reserve for a request with no right to
+// it (4.4+: nr_reserved_highatomic, printed on the zone line as reserved_highatomic, unless
+// ALLOC_HARDER until 6.2 — an atomic request — or ALLOC_RESERVES from 6.3 — atomic or
+// __GFP_HIGH), and the free CMA pages for a request without ALLOC_CMA (not movable). Without
+// the printed reserve, the free pages in blocks the buddy line marks (H) stand for it.
+func unusableFree(v *allocVerdict, c zoneCheck, z model.ZoneReport, atomic bool, kv kernel.KernelVersion, kvOK bool, psz int64) (int64, string) {
+	pk := func(p int64) int64 { return p * psz / 1024 }
+	n := int64(1)<<v.af.Order - 1
+	var why []string
+	if n > 0 {
+		why = append(why, fmt.Sprintf("%d kB for an order-%d block", pk(n), v.af.Order))
+	}
+	mayReserve := atomic || kvOK && kv.AtLeast(6, 3, 0) && v.flags["HIGH"]
+	if kvOK && !kv.AtLeast(4, 4, 0) {
+		mayReserve = true // no highatomic reserve before 4.4
+	}
+	if !mayReserve {
+		hi, ok := int64(0), false
+		if z.Fields != nil {
+			if kb, has := z.Fields.Get("reserved_highatomic_kb"); has {
+				hi, ok = kb*1024/psz, true
+			}
+		}
+		if !ok {
+			hi = c.highAtomicPages
+		}
+		if hi > 0 {
+			n += hi
+			why = append(why, fmt.Sprintf("highatomic reserve %d kB", pk(hi)))
+		}
+	}
+	if c.cmaKnown && c.freeCMAPages > 0 && !v.flags["MOVABLE"] {
+		n += c.freeCMAPages
+		why = append(why, fmt.Sprintf("free_cma %d kB (not movable: no CMA)", pk(c.freeCMAPages)))
+	}
+	return n, strings.Join(why, ", ")
 }
 
 // zoneLineRead: the dump's zone line ("Normal free:3236kB min:..."), which the reader keeps
@@ -846,7 +902,7 @@ func cmaExplains(v *allocVerdict) bool {
 		if !c.cmaKnown {
 			return false
 		}
-		if c.freePages-c.freeCMAPages-c.highAtomicPages > c.minPages+c.reservePages {
+		if c.freePages-c.unusablePages > c.floorPages {
 			return false
 		}
 		if c.freeCMAPages*2 >= c.freePages && c.freeCMAPages > 0 {
@@ -1206,6 +1262,8 @@ func zoneEvidence(tl *model.Timeline, v *allocVerdict) []Evidence {
 			val += fmt.Sprintf(", lowmem_reserve against %s %d pages (%d kB)", v.cz, c.reservePages, pk(c.reservePages))
 		}
 		switch {
+		case c.belowFloor && c.unusablePages > int64(1)<<v.af.Order-1 && c.freePages > c.floorPages:
+			val += fmt.Sprintf(": less what this request may not count (%s), %d kB, at or below its floor %d kB (its own watermark check failed)", c.unusableWhy, pk(c.freePages-c.unusablePages), pk(c.floorPages))
 		case c.belowFloor:
 			val += fmt.Sprintf(": at or below this request's floor %d kB (its own watermark check failed)", pk(c.floorPages))
 		case c.belowMin:

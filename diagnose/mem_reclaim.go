@@ -243,7 +243,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 	statedPSI := memSeriesStats(tl, model.RateStatedMemPSIPct, memPSISomeWarnPct)
 	// Direct reclaims a tracer timed (bcc drsnoop): each is a task that stopped to reclaim.
 	traced := memSeriesStats(tl, model.RateTracedReclaimLongestMS, memTracedReclaimWarnMS)
-	if !stall.hasLast && psi == nil && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 && statedPSI.n == 0 && traced.n == 0 {
+	// Memory cgroups' own memory.pressure: the stalls of their tasks only.
+	cgPSI := cgroupsByStall(tl)
+	if !stall.hasLast && psi == nil && len(cgPSI) == 0 && stallRate.n == 0 && scanRate.n == 0 && len(stalls) == 0 && statedStall.n == 0 && statedThrash == nil && daemonPSI.n == 0 && statedPSI.n == 0 && traced.n == 0 {
 		return NotChecked("no allocstall in /proc/vmstat, no pgscand/s of sar -B, no /proc/pressure/memory (PSI, 4.20+), no traced direct reclaim (drsnoop) and no \"page allocation stalls\" report in the kernel log")
 	}
 	var ev []Evidence
@@ -337,6 +339,28 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			}
 		}
 	}
+	hostFired := fired
+	cgFired := false
+	for n, c := range cgPSI {
+		p := c.Pressure
+		stalled := p.Full != nil && p.Full.Avg10 >= memPSIFullCritPct || p.Some != nil && p.Some.Avg10 >= memPSISomeWarnPct
+		if n >= 3 && !stalled {
+			break // the three most stalled, and every other that stalls
+		}
+		if stalled {
+			// A cgroup's stall is its own tasks' (reclaim at its memory.high or memory.max,
+			// memory.high's throttling sleep, or reclaim on the host): a warning for the
+			// workload in it, never the host's critical "full".
+			raise(Warning)
+			cgFired = true
+		}
+		who := "a cgroup whose directory the text does not name"
+		if c.Path != "" {
+			who = "cgroup " + c.Path
+		}
+		ev = append(ev, Evidence{What: "PSI memory of " + who + " (its own tasks' stalls, not the host's)",
+			Value: cgroupPSIValue(p), Source: c.PressureSource})
+	}
 	if daemonPSI.n > 0 {
 		if daemonPSI.peak >= memPSISomeWarnPct {
 			raise(Warning)
@@ -377,6 +401,9 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		if daemonPSI.n > 0 {
 			parts = append(parts, fmt.Sprintf("memory PSI as an OOM daemon logged it peaked at %.2f%%", daemonPSI.peak))
 		}
+		if len(cgPSI) > 0 {
+			parts = append(parts, fmt.Sprintf("PSI memory of %d cgroup(s) below %.0f%% some and %.0f%% full", len(cgPSI), memPSISomeWarnPct, memPSIFullCritPct))
+		}
 		if len(parts) == 0 {
 			// A pressure entry whose some/full lines were not read judges nothing.
 			return NotChecked("no allocstall in /proc/vmstat and no some/full line of /proc/pressure/memory (PSI, 4.20+) read")
@@ -394,6 +421,18 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 			"vm.min_free_kbytes wakes kswapd earlier so allocations rarely reach min; the cause is allocation outrunning " +
 			"reclaim (see kswapd-saturated).",
 	}
+	if cgFired {
+		f.Explanation += " A cgroup's memory.pressure counts only its own tasks: they stall reclaiming at the cgroup's memory.max, " +
+			"sleep in memory.high's throttling (mem_cgroup_handle_over_high), or reclaim for the host. Compare its memory.current " +
+			"with memory.high and memory.max and its memory.events' high and max counts: a cgroup held at its limit stalls " +
+			"however much the host has free."
+	}
+	if cgFired && !hostFired && daemonPSI.n == 0 && statedPSI.n == 0 {
+		f.Title = "tasks of a memory cgroup stall on memory (the cgroup's own PSI)"
+		// Only a cgroup stalls: the host's watermarks are not what its tasks wait on, so
+		// no host setting is proposed.
+		return Fired(f)
+	}
 	if ch, need := memWatermarkScaleChange(tl); need {
 		f.Changes = append(f.Changes, ch)
 	}
@@ -407,6 +446,45 @@ func checkDirectReclaim(tl *model.Timeline) Result {
 		f.Title = "tasks have stalled in direct reclaim since boot"
 	}
 	return Fired(f)
+}
+
+// cgroupsByStall returns the cgroups whose memory.pressure was read, the most stalled
+// first (full avg10, then some avg10).
+func cgroupsByStall(tl *model.Timeline) []model.CgroupMemory {
+	var cs []model.CgroupMemory
+	for _, c := range tl.CgroupMemory {
+		if c.Pressure != nil && (c.Pressure.Some != nil || c.Pressure.Full != nil) {
+			cs = append(cs, c)
+		}
+	}
+	avg := func(l *kernel.PSILine) float64 {
+		if l == nil {
+			return -1
+		}
+		return l.Avg10
+	}
+	sort.SliceStable(cs, func(a, b int) bool {
+		pa, pb := cs[a].Pressure, cs[b].Pressure
+		if avg(pa.Full) != avg(pb.Full) {
+			return avg(pa.Full) > avg(pb.Full)
+		}
+		return avg(pa.Some) > avg(pb.Some)
+	})
+	return cs
+}
+
+// cgroupPSIValue prints a cgroup's memory.pressure averages.
+func cgroupPSIValue(p *kernel.Pressure) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		l    *kernel.PSILine
+	}{{"some", p.Some}, {"full", p.Full}} {
+		if l.l != nil {
+			parts = append(parts, fmt.Sprintf("%s avg10 %.2f%%, avg60 %.2f%%, avg300 %.2f%%", l.name, l.l.Avg10, l.l.Avg60, l.l.Avg300))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // kswapdSinceBoot judges one /proc/vmstat with no rate (fix61d): the counters since boot

@@ -191,8 +191,12 @@ type CgroupMemory struct {
 	// Files holds the one-value files read by cat (v1 memory.usage_in_bytes,
 	// memory.max_usage_in_bytes, memory.limit_in_bytes, memory.failcnt; v2 memory.current,
 	// memory.peak, memory.max), by file name, in bytes.
-	Files  *kernel.Counters `json:"files,omitempty"`
-	Source string           `json:"source"` // "lines 3-9"
+	Files *kernel.Counters `json:"files,omitempty"`
+	// Pressure is the cgroup's memory.pressure (cgroup v2, 4.20+): the stalls of the
+	// cgroup's own tasks, never the host's /proc/pressure/memory.
+	Pressure       *kernel.Pressure `json:"pressure,omitempty"`
+	PressureSource string           `json:"pressure_source,omitempty"` // its lines
+	Source         string           `json:"source"`                    // "lines 3-9"
 }
 
 // Beancounter is one row of an OpenVZ/Virtuozzo container's user beancounters (kernel/bc

@@ -76,7 +76,11 @@ func Summarize(tl *model.Timeline) Summary {
 		}
 		tot, ok1 := last.Mem("SwapTotal")
 		free, ok2 := last.Mem("SwapFree")
-		if ok1 && ok2 {
+		if used, ok := last.Mem("SwapUsed"); ok {
+			// The tool's own "used" (free, top, swapon): total - free of free -h's rounded
+			// figures ("Swap: 11Gi 242Mi 11Gi") is 0 where 242 MiB is used.
+			s.SwapUsedKB = i64(used)
+		} else if ok1 && ok2 {
 			s.SwapUsedKB = i64(tot - free)
 		}
 	}
