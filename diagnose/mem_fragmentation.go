@@ -133,34 +133,41 @@ const memFailureNeedWhy = "allocation failures of order"
 // says it.
 const memDefaultNeedWhy = "no NIC MTU in the input: order 3 (PAGE_ALLOC_COSTLY_ORDER, the largest order the kernel itself relies on for skb page frags and slabs)"
 
-// A zone holding memScatteredMinFree or more free whose largest free block is smaller than
-// memScatteredBlock has its free memory scattered: the buddy allocator merges every pair of
-// free buddies as they are freed (mm/page_alloc.c __free_one_page), so gigabytes free with
-// no block of 512 KiB means free pages lie one to a few per pageblock between pages in use.
-// Any request above order 6 (4 KiB pages) then waits on compaction: THP and pageblock-sized
-// requests, a driver's high-order page pool, kmalloc above 256 KiB. Judged when the order
-// the NICs need is not known (corpus 899: Normal 3 GiB free, largest block order 6).
+// A zone holding memScatteredMinFree (512 MiB: a thousand times the block) or more free with less than 1/memScatteredShare of it in
+// blocks of memScatteredBlock or more has its free memory scattered: the buddy allocator
+// merges every pair of free buddies as they are freed (mm/page_alloc.c __free_one_page), so
+// gigabytes free with (next to) no block of 512 KiB means free pages lie one to a few per
+// pageblock between pages in use. Any request above order 6 (4 KiB pages) then waits on
+// compaction: THP and pageblock-sized requests, a driver's high-order page pool, kmalloc
+// above 256 KiB. Judged when the order the NICs need is not known (corpus 899: Normal 3 GiB
+// free, largest block order 6; g292's 6869: Normal ~1 GiB free on each node, one order-7
+// block on each, 0.05% of it).
 const (
-	memScatteredMinFree = 1 << 30
+	memScatteredMinFree = 512 << 20
 	memScatteredBlock   = 512 << 10
+	memScatteredShare   = 100
 )
 
 // memScatteredZone returns the first receive-capable zone of zs (not x86's ISA DMA) that
-// holds at least memScatteredMinFree with no free block of memScatteredBlock or more.
-func memScatteredZone(tl *model.Timeline, zs []memZoneFree, psz int64) (memZoneFree, bool) {
+// holds at least memScatteredMinFree with under 1/memScatteredShare of it in free blocks of
+// memScatteredBlock or more.
+func memScatteredZone(tl *model.Timeline, zs []memZoneFree, psz int64) (memZoneFree, int64, bool) {
 	for _, z := range zs {
 		if r := memZoneRank(z.zone); r < 0 || r > memZoneRank("Normal") || memISADMA(tl, zs, z, psz) {
 			continue
 		}
-		var fr int64
+		var fr, big int64
 		for o, n := range z.free {
 			fr += n << o
+			if psz<<o >= memScatteredBlock {
+				big += n << o
+			}
 		}
-		if top := memTopOrder(z); top >= 0 && fr*psz >= memScatteredMinFree && psz<<top < memScatteredBlock {
-			return z, true
+		if top := memTopOrder(z); top >= 0 && fr*psz >= memScatteredMinFree && big*memScatteredShare < fr {
+			return z, big * psz, true
 		}
 	}
-	return memZoneFree{}, false
+	return memZoneFree{}, 0, false
 }
 
 func checkMemoryFragmented(tl *model.Timeline) Result {
@@ -272,10 +279,14 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 		return Healthy("order-%d buffers obtainable: %d; free memory itself is near the watermarks (%s): a shortage, not fragmentation (see alloc-fail-reserve, min-free-too-low)", need, worst, plentyWhy)
 	}
 	if worst >= ringBuffers {
-		if z, ok := memScatteredZone(tl, memBuddyAt(&tl.Samples[worstIdx]), psz); ok && needWhy == memDefaultNeedWhy {
+		if z, big, ok := memScatteredZone(tl, memBuddyAt(&tl.Samples[worstIdx]), psz); ok && needWhy == memDefaultNeedWhy {
 			top := memTopOrder(z)
+			title := fmt.Sprintf("node %d %s holds %s but no block larger than order %d (%s): free memory is scattered", z.node, z.zone, memLargestFree(z, psz), top, units.FormatBytes(psz<<top))
+			if psz<<top > memScatteredBlock {
+				title = fmt.Sprintf("node %d %s holds %s but only %s of it in blocks of %s or more: free memory is scattered", z.node, z.zone, memLargestFree(z, psz), units.FormatBytes(big), units.FormatBytes(memScatteredBlock))
+			}
 			return Fired(Finding{Severity: Warning,
-				Title:    fmt.Sprintf("node %d %s holds %s but no block larger than order %d (%s): free memory is scattered", z.node, z.zone, memLargestFree(z, psz), top, units.FormatBytes(psz<<top)),
+				Title:    title,
 				Evidence: append([]Evidence{{What: fmt.Sprintf("node %d %s free blocks by order", z.node, z.zone), Value: memOrderCounts(z), Source: src}}, ev...),
 				Explanation: "The buddy allocator merges two free buddies into the next order as soon as both are free, so a zone " +
 					"with gigabytes free and no block of 512 KiB holds its free pages one to a few per pageblock between pages in use. " +
