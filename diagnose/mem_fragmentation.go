@@ -505,6 +505,10 @@ const (
 	compactStallCritRate = 10.0
 	hotsosCompactSuccess = 10000
 	hotsosCompactFailPct = 10
+	// compactSinceBootStalls: since boot, at least this many compaction stalls with half or
+	// more failed is info (a hundred make a share that means something, ±10%; g292's 6875:
+	// 236 of 327 failed, the free scanner finding nothing).
+	compactSinceBootStalls = 100
 )
 
 func checkCompactionFailing(tl *model.Timeline) Result {
@@ -545,9 +549,9 @@ func checkCompactionFailing(tl *model.Timeline) Result {
 	} else if succ.hasLast && succ.last > hotsosCompactSuccess && fail.last*100 > int64(hotsosCompactFailPct)*succ.last {
 		sev, fired = Info, true
 		ev = append(ev, Evidence{What: "compact_fail per compact_success since boot", Value: fmt.Sprintf("%.0f%% (hotsos warns above %d%% with over %d successes)", 100*float64(fail.last)/float64(succ.last), hotsosCompactFailPct, hotsosCompactSuccess), Source: fail.source})
-	} else if !stall.hasDelta && stall.last >= hotsosCompactSuccess && float64(fail.last) >= compactFailShareWarn*float64(stall.last) {
-		// Since boot, with no window: most of many compaction stalls failed (a host
-		// whose successes stay under hotsos's floor because nearly every attempt fails).
+	} else if !stall.hasDelta && stall.last >= compactSinceBootStalls && float64(fail.last) >= compactFailShareWarn*float64(stall.last) {
+		// Since boot, with no window: most of the compaction stalls failed (a host whose
+		// successes stay under hotsos's floor because most attempts fail).
 		sev, fired = Info, true
 		ev = append(ev, Evidence{What: "share of compaction stalls that failed since boot", Value: fmt.Sprintf("%.1f%% (%d of %d)", 100*float64(fail.last)/float64(stall.last), fail.last, stall.last), Source: fail.source})
 	}
