@@ -20,3 +20,20 @@ func TestFix68bKworkerSplitByMail(t *testing.T) {
 		}
 	}
 }
+
+// g260's 5436 (LKML 2024): "790040kB+253500kB ~= 1GiB of memory on pcp lists" is a sum
+// worked out, not the machine's memory (it made a 1 TiB host's 1 GiB of slab 104% of
+// "memory"). A size stated plainly still is the machine's.
+func TestFix68hArithmeticResultIsNoHostMemory(t *testing.T) {
+	for text, want := range map[string]int64{
+		"Node 0/1 Normal free memory is below respective min watermarks, with\n790040kB+253500kB ~= 1GiB of memory on pcp lists.\n": 0,
+		"The pcp lists hold 2 x 512MB = 1GB of memory here.\n":                                                                      0,
+		"The box has 16 GB of memory and two NICs.\n":                                                                               16 << 20,
+		"Memory: the server has 8 GB RAM.\n":                                                                                        8 << 20,
+	} {
+		tl := ParseString(text, "t", Options{})
+		if tl.Host.MemTotalKB != want {
+			t.Errorf("%q: host memory %d kB, want %d", text, tl.Host.MemTotalKB, want)
+		}
+	}
+}

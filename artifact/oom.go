@@ -584,7 +584,7 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 	}
 	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
 	r.x.setUptime(r.first)
-	r.oom.Zones, r.oom.MemInfo = af.Zones, af.MemInfo
+	r.oom.Zones, r.oom.MemInfo, r.oom.PagesRAM = af.Zones, af.MemInfo, af.PagesRAM
 	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,
 		MemInfo: af.MemInfo, FreeSwapKB: af.FreeSwapKB, PagesRAM: af.PagesRAM}
 }

@@ -1866,6 +1866,9 @@ func (d *doc) statedMemory(sub *subjects) {
 			if rangeEnd(p.text[:m[2]]) {
 				continue // "10-20 GB RAM of buffers" (corpus 521): an estimate, not the machine's size
 			}
+			if arithmeticResultBefore(p.text[:m[0]]) {
+				continue // "790040kB+253500kB ~= 1GiB of memory on pcp lists" (corpus 5436): a sum worked out, not the machine's size
+			}
 			if resizeTarget(p.text, m[0], m[1]) {
 				continue // "Scaled to 2GB RAM, installation went fine" (fix50a): the size given after, no size at the failure
 			}
@@ -1955,6 +1958,25 @@ func keyLabelAt(t string) bool {
 		}
 	}
 	return true
+}
+
+// reTimesBetweenFigures: "2 x 512MB", a product written with a letter x.
+var reTimesBetweenFigures = lazyre.New(`\d\s*[xX]\s*\d`)
+
+// arithmeticResultBefore: the text before a size ends in "=", "~=", "≈" or "~" after figures
+// summed or multiplied ("790040kB+253500kB ~= 1GiB"): the size is a result worked out of
+// other figures, a part of the memory, never the machine's size stated. A sentence's end
+// (';', ':', '!', '?') bounds the search; '.' does not, as figures carry decimal points.
+func arithmeticResultBefore(before string) bool {
+	t := strings.TrimRight(before, " \t")
+	for _, op := range []string{"~=", "=", "≈", "~"} {
+		if rest, ok := strings.CutSuffix(t, op); ok {
+			rest = strings.TrimRight(rest, " \t")
+			k := strings.LastIndexAny(rest, ";:!?")
+			return strings.ContainsAny(rest[k+1:], "+*×") || reTimesBetweenFigures.MatchString(rest[k+1:])
+		}
+	}
+	return false
 }
 
 // numberFragment: the figure at s[i:] continues a number before it, after a decimal comma

@@ -259,13 +259,22 @@ const slabMattersShare = 0.30
 // leak that fills all of it is the host's exhaustion. A slab table whose caches no shrinker
 // frees hold sunreclaimAbsWarnKB or more, the memory size unknown, fills memory the same way
 // when the text leaves open where memory ran out (g259: SELinux's ebitmap_node, 44 GiB, and
-// "my vms constantly being killed due to OOM").
+// "my vms constantly being killed due to OOM"). A host OOM kill with slabMattersShare of the
+// memory or more in unreclaimable slab is that slab's too.
 func slabLeakFills(cause, effect *Finding) (string, bool) {
 	if effect.Facts.OOM == OOMCgroup {
 		return "", false
 	}
 	if s := cause.Facts.DayGrowthShare; s >= slabLeakFillsShare {
 		return fmt.Sprintf("slab grows by %.0f%% of the memory a day", 100*s), true
+	}
+	// The host ran out with a third of its memory or more in slab no shrinker frees (all of
+	// the memory: on a 32-bit HighMem kernel slab's share of lowmem is one tenant of the
+	// lowmem that sockets, page tables and slab all crowd)
+	// (g292's 6861: slab_unreclaimable 3 GiB, 39%, in the OOM report's own memory line, the
+	// victims' RSS under a megabyte): what the workload lacked, the kernel's objects held.
+	if s := cause.Facts.Share; s >= slabMattersShare && cause.Facts.Memory == MemoryAll && (effect.Facts.OOM == OOMHost || effect.Facts.OOM == OOMHostAndCgroup) {
+		return fmt.Sprintf("unreclaimable slab holds %.0f%% of the memory the host ran out of", 100*s), true
 	}
 	if kb := cause.Facts.UnreclaimableKB; kb >= sunreclaimAbsWarnKB && effect.Facts.OOM == OOMUndecided {
 		return fmt.Sprintf("%s of slab no shrinker frees, more than any workload's kernel objects", memKB(kb)), true

@@ -249,7 +249,7 @@ func slabFromDump(tl *model.Timeline, low int64, lowSrc string, highmem bool) Re
 		slabKB := pages * psz / 1024
 		if !highmem && !memAllocHighMem(af) {
 			total, _, ok := memTotalKB(tl)
-			if !ok && d.presentKB > 0 {
+			if !ok && d.presentKB > 0 && d.presentKB >= memInfoFloorKB(af.MemInfo, psz) {
 				total, ok = d.presentKB, true
 			}
 			if !ok || total <= 0 {
@@ -727,4 +727,22 @@ func slabDumpAbsolute(name string, pages, slabKB int64, psKnown, combined bool, 
 			"Without the host's memory size its share is unknown; this much is more than an idle kernel holds, and " +
 			"`slabtop -o -s c` or /proc/slabinfo names the caches that hold it.",
 		Facts: Facts{Memory: MemoryAll, UnreclaimableKB: slabKB}}, true
+}
+
+// memInfoFloorKB is the least memory a Mem-Info line's own counts add up to: the LRU lists,
+// slab, page tables and free pages are disjoint, so the memory is at least their sum. A
+// dump's zones whose present sizes sum to less printed only some of the zones (a paste cut
+// them, or the kernel printed the request's zones only: g260's 5436 shows a 1 TiB host's
+// DMA zone), and are no memory size (the share of "memory" was 104% there, 354% in 3483).
+func memInfoFloorKB(mi *kernel.Counters, psz int64) int64 {
+	if mi == nil {
+		return 0
+	}
+	var pages int64
+	for _, k := range []string{"active_anon", "inactive_anon", "active_file", "inactive_file", "unevictable", "slab_reclaimable", "slab_unreclaimable", "pagetables", "free"} {
+		if v, ok := mi.Get(k); ok && v > 0 {
+			pages += v
+		}
+	}
+	return pages * psz / 1024
 }

@@ -145,6 +145,9 @@ type OOMKill struct {
 	// MemInfo is the report's Mem-Info line ("active_anon:.. slab_unreclaimable:.."), pages,
 	// for the rules (slab-unreclaimable-growth); the artifact carries it as mem_info.
 	MemInfo *kernel.Counters `json:"-"`
+	// PagesRAM is the dump's "N pages RAM" footer (show_mem): the host's memory in pages;
+	// the artifact carries it as pages_ram.
+	PagesRAM *int64 `json:"-"`
 }
 
 // MemcgCounter is one page counter of a memory cgroup at its OOM: "memory", "memory+swap",

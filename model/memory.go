@@ -86,6 +86,14 @@ func (t *Timeline) Memory() Memory {
 			}
 		}
 	}
+	for i := len(t.Events) - 1; i >= 0 && m.TotalKB == 0; i-- {
+		// An OOM report's show_mem footer counts the host's pages too (fix68g: dump_header
+		// prints the same dump as warn_alloc); the zones' present sizes are no total there,
+		// as the dump may print only the request's zones.
+		if o := t.Events[i].OOMKill; o != nil && o.PagesRAM != nil && *o.PagesRAM > 0 && t.Events[i].AllocFailure == nil {
+			m.TotalKB, m.TotalSource = *o.PagesRAM*pageKB, "pages RAM in the OOM report at "+t.Events[i].Source
+		}
+	}
 	for i := len(t.Events) - 1; i >= 0 && (m.LowmemKB == 0 || m.TotalKB == 0); i-- {
 		af, src := t.Events[i].AllocFailure, t.Events[i].Source
 		if af == nil {
