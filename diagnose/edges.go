@@ -88,6 +88,10 @@ func init() {
 				Link: "compaction cannot rebuild the large free blocks the allocation needs"},
 		)
 	}
+	// fix68i: an OOM report of order above 0 whose own zones held free memory above their
+	// watermarks and no block of the order: fragmentation ran the killer.
+	Explains(Edge{Cause: "memory-fragmented", Effect: "oom-kill", Holds: fragmentedAtOOM,
+		Link: "the request's order found no free block while free pages stood above the watermarks, and the allocator ran the OOM killer"})
 	// fix22d: buddy lists judged at the order the failures themselves asked for (no NIC's
 	// MTU; /proc/buddyinfo pasted beside the failure, corpus 1941) are the failure's state,
 	// as the lists of its own Mem-Info are: the failure is the root, as it is then.
@@ -216,6 +220,15 @@ func overcommitted(cause, effect *Finding) (string, bool) {
 // receive buffers), not the order of the failures it would explain.
 func fragmentedForNICs(cause, effect *Finding) (string, bool) {
 	return "", !cause.Facts.OrderOfFailure
+}
+
+// fragmentedAtOOM holds when memory-fragmented judged a host OOM report's own dump at its
+// request's order (oomFragmented).
+func fragmentedAtOOM(cause, effect *Finding) (string, bool) {
+	if !cause.Facts.OrderOfFailure || cause.Facts.OOM != OOMHost {
+		return "", false
+	}
+	return "the OOM report's own zones at its order", true
 }
 
 // fragmentedAtFailure holds when memory-fragmented judged the failures' own order.

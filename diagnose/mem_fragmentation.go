@@ -196,6 +196,9 @@ func checkMemoryFragmented(tl *model.Timeline) Result {
 			idxs = append(idxs, i)
 		}
 	}
+	if f, ok := oomFragmented(tl); ok { // mem_fragmentation_oom.go
+		return Fired(f)
+	}
 	if len(idxs) == 0 {
 		if len(other) > 0 {
 			slices.Sort(other)
