@@ -68,7 +68,7 @@ func oomFragmented(tl *model.Timeline) (Finding, bool) {
 			who = "a task"
 		}
 		f := Finding{Severity: Critical,
-			Title: fmt.Sprintf("an order-%d request invoked the OOM killer with free memory above the watermarks and no free block of order %d or larger", o.Order, o.Order),
+			Title:    fmt.Sprintf("an order-%d request invoked the OOM killer with free memory above the watermarks and no free block of order %d or larger", o.Order, o.Order),
 			Evidence: append([]Evidence{{What: "the OOM killer's request", Value: fmt.Sprintf("%s, order %d (%s), mode %s; %d kB free in the zones it may use, above their low watermarks (%d kB)", who, o.Order, units4K(psz<<o.Order), memOr(o.Mode, "unknown"), free, low), Source: memEventSource(e)}}, ev...),
 			Explanation: "The request needed 2^order contiguous pages. The zones it may use held free pages above their watermarks, but " +
 				"split into blocks smaller than that: reclaim frees pages wherever they are and compaction did not build a block, so " +
