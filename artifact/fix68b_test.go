@@ -37,3 +37,26 @@ func TestFix68hArithmeticResultIsNoHostMemory(t *testing.T) {
 		}
 	}
 }
+
+// g293's 6904: "sudo sysctl net.ipv4.tcp_mem="100000000 100000000 100000000"" writes the key
+// as "sysctl -w" would (procps-ng writes any argument holding '='): its three values are
+// read. A shell expansion as the value, and a key and value displayed with blanks around
+// '=', are no such command.
+func TestFix68jSysctlWithoutW(t *testing.T) {
+	for text, want := range map[string]string{
+		"sudo sysctl net.ipv4.tcp_mem=\"100000000 100000000 100000000\"\n": "100000000 100000000 100000000",
+		"sysctl net.core.netdev_budget=3000\n":                             "3000",
+		"sysctl net.core.rmem_max=$((100*1024*1024))\n":                    "",
+	} {
+		tl := ParseString(text, "t", Options{})
+		got := ""
+		for _, s := range tl.Settings {
+			if s.Value != "" {
+				got = s.Value
+			}
+		}
+		if got != want {
+			t.Errorf("%q: value %q, want %q", text, got, want)
+		}
+	}
+}

@@ -64,6 +64,11 @@ type SysctlBlock struct {
 var (
 	reSysctlLine = lazyre.New(`^\s*-?\s*([a-z][a-z0-9_\-]*(?:\.[A-Za-z0-9_\-/*:]+)+)\s*=\s*(.*?)\s*$`)
 	reSysctlW    = lazyre.New(`sysctl\s+(?:-[a-zA-Z]+\s+)*-w\s+(?:-[a-zA-Z]+\s+)*([A-Za-z][\w.\-/]*)\s*=\s*("[^"]*"|'[^']*'|\S+)`)
+	// reSysctlBare: "sysctl key=value" without -w (procps-ng's sysctl writes any argument
+	// holding '=', -w or not; g293's 6904: sudo sysctl net.ipv4.tcp_mem="100000000
+	// 100000000 100000000"). The '=' joins key and value, as one shell word does: "sysctl -n
+	// key = v" is a display of a key and its value, read elsewhere.
+	reSysctlBare = lazyre.New(`\bsysctl\s+([A-Za-z][\w.\-/]*)=("[^"]*"|'[^']*'|\S+)`)
 	reEchoProc   = lazyre.New(`echo\s+("[^"]*"|'[^']*'|[\w ]+?)\s*>{1,2}\s*(/proc/sys/[\w./\-]+)`)
 	reProcPath   = lazyre.New(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
 	reDottedKey  = lazyre.New(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
@@ -623,11 +628,16 @@ func (d *doc) prose(i int) {
 		d.addSetting(sd, no)
 		d.addArtifact(KindSetting, no, no, sd)
 	}
-	for _, m := range reSysctlW.FindAllStringSubmatchIndex(s, -1) {
-		key := s[m[2]:m[3]]
-		val := trimValue(cutRunOnSentence(s[m[4]:m[5]]))
-		add(commandSetting(key, val))
-		cover(m[0], m[1])
+	for _, re := range []*lazyre.Regexp{reSysctlW, reSysctlBare} {
+		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+			if isCovered(m[0]) || re == reSysctlBare && strings.HasPrefix(s[m[4]:m[5]], "$") {
+				continue // a shell expansion ("$((100*1024*1024))") is no value as written
+			}
+			key := s[m[2]:m[3]]
+			val := trimValue(cutRunOnSentence(s[m[4]:m[5]]))
+			add(commandSetting(key, val))
+			cover(m[0], m[1])
+		}
 	}
 	for _, m := range reEchoProc.FindAllStringSubmatchIndex(s, -1) {
 		path := strings.TrimRight(s[m[4]:m[5]], ".,;:)")
