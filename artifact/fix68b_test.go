@@ -60,3 +60,20 @@ func TestFix68jSysctlWithoutW(t *testing.T) {
 		}
 	}
 }
+
+// g293's 6912 (Snort's perf_monitor CSV): rows of comma-separated numbers are output no
+// reader knows, listed as unread, not prose (the paste exited 3, "nothing is evidence").
+// A sentence with commas, and a list of words, are not such rows.
+func TestFix68kUnreadCSVRows(t *testing.T) {
+	for line, want := range map[string]bool{
+		"1624430232,18211875,14057686,489037,4154190,18446744073709551615,14708198265": true,
+		"1624433232,15621453,11446369,7724,4175080,4,10342789639":                      true,
+		"#timestamp,daq.received,daq.analyzed,daq.dropped,daq.filtered":                false,
+		"We saw 3, then 4, then 5, then 6 drops.":                                      false,
+		"eth0,eth1,eth2,eth3": false,
+	} {
+		if _, got := unreadEvidence(line); got != want {
+			t.Errorf("%q: unread evidence %v, want %v", line, got, want)
+		}
+	}
+}

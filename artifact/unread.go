@@ -51,6 +51,11 @@ func unreadEvidence(t string) (string, bool) {
 		}
 		prev = f
 	}
+	if n == 1 {
+		if why, ok := unreadCSVRow(t); ok {
+			return why, true
+		}
+	}
 	if n < 3 {
 		return "", false
 	}
@@ -66,6 +71,27 @@ func unreadEvidence(t string) (string, bool) {
 		// (corpus 519, an iperf3 UDP result: "receiver: 102 Mbit/s, 137290 received"); a
 		// sentence does not start with "name:".
 		return "a throughput summary headroom does not read (a tool's result line, or one retyped)", true
+	}
+	return "", false
+}
+
+// unreadCSVRow: a line with no blank that is a row of comma-separated values, at least four
+// of them and three in five numbers ("1624430232,18211875,14057686,489037,...", g293's 6912:
+// Snort's perf_monitor CSV). A sentence has blanks; a list of words has no numbers.
+func unreadCSVRow(t string) (string, bool) {
+	t = strings.TrimSpace(t)
+	if strings.Count(t, ",") < 3 {
+		return "", false
+	}
+	n, nums := 0, 0
+	for f := range strings.SplitSeq(t, ",") {
+		n++
+		if isNumberToken(f) {
+			nums++
+		}
+	}
+	if nums >= 4 && nums*5 >= n*3 {
+		return "rows of comma-separated numbers headroom does not read (a tool's CSV)", true
 	}
 	return "", false
 }
