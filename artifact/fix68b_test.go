@@ -1,6 +1,9 @@
 package artifact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // g287 (linux-input, 2024): a mail put a blank after a workqueue worker's colon,
 // "kworker/1: 0: page allocation failure": the comm is "kworker/1:0" again. A worker printed
@@ -74,6 +77,25 @@ func TestFix68kUnreadCSVRows(t *testing.T) {
 	} {
 		if _, got := unreadEvidence(line); got != want {
 			t.Errorf("%q: unread evidence %v, want %v", line, got, want)
+		}
+	}
+}
+
+// g290's 6780 (a 2008 forum post of /var/log/messages): the date and host of each line
+// replaced with "...", "... kernel: [430837.196335] DMA free:3536kB ...": the kernel's line
+// under its bare tag, so the OOM report's Mem-Info dump is read. An ellipsis before other
+// words stays prose.
+func TestFix68lElidedSyslogHead(t *testing.T) {
+	text := "... kernel: [430837.196335] DMA free:3536kB min:68kB low:84kB high:100kB active:0kB inactive:0kB present:16256kB pages_scanned:0 all_unreclaimable? yes\n" +
+		"... kernel: [430837.196340] lowmem_reserve[]: 0 873 4048 4048\n"
+	for _, l := range SplitLines(text) {
+		if !l.Kernel || l.UptimeUsec <= 0 || strings.HasPrefix(l.Text, "...") {
+			t.Errorf("line %d: kernel %v stamp %d text %q", l.No, l.Kernel, l.UptimeUsec, l.Text)
+		}
+	}
+	for _, l := range SplitLines("... kernel panics were seen twice.\n... and then kernel: nothing.\n") {
+		if l.Kernel {
+			t.Errorf("prose read as a kernel line: %q", l.Text)
 		}
 	}
 }

@@ -583,6 +583,14 @@ func (r *report) finishOOM(ls []Line) (model.Event, oomArtifact) {
 		}
 	}
 	r.x.Totals, r.x.Nodes = r.mem.totals, r.mem.nodes
+	for _, n := range r.mem.nodes {
+		if n.AllUnreclaimable != nil {
+			if r.oom.NodesUnreclaimable == nil {
+				r.oom.NodesUnreclaimable = map[int]bool{}
+			}
+			r.oom.NodesUnreclaimable[n.Node] = *n.AllUnreclaimable
+		}
+	}
 	r.x.setUptime(r.first)
 	r.oom.Zones, r.oom.MemInfo, r.oom.PagesRAM = af.Zones, af.MemInfo, af.PagesRAM
 	return ev, oomArtifact{OOMKill: r.oom, reportExtras: r.x, Zones: af.Zones, CallTrace: r.trace.Functions, Notes: r.notes,

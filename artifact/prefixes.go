@@ -91,7 +91,7 @@ func stripOtherPrefixes(s string, l *Line) string {
 			return t
 		}
 	}
-	if k := strings.TrimLeft(s, " \t"); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "" || kernelTagRecord(k[len("kernel: "):])) {
+	if k := elidedSyslogHead(strings.TrimLeft(s, " \t")); len(k) > 12 && k[0] == 'k' && strings.HasPrefix(k, "kernel: ") && (startsLogPrefix(k[len("kernel: "):]) || bareStampLen(k[len("kernel: "):]) > 0 || showMemKind(strings.TrimSpace(k[len("kernel: "):])) != "" || kernelTagRecord(k[len("kernel: "):])) {
 		if t, ok := syslogTag(k, "", "", l); ok {
 			return t
 		}
@@ -945,4 +945,19 @@ func indentedMarker(s string) int {
 		return 0
 	}
 	return 1
+}
+
+// elidedSyslogHead: a syslog line whose date and host the paste replaced with an ellipsis
+// ("... kernel: [430837.196335] DMA free:3536kB", g290's 6780: a forum post of
+// /var/log/messages) is the kernel's line under its bare tag; k from the tag on. Any other
+// line is returned as it is.
+func elidedSyslogHead(k string) string {
+	for _, dots := range []string{"...", "\u2026"} {
+		if rest, ok := strings.CutPrefix(k, dots); ok {
+			if t := strings.TrimLeft(rest, " "); len(t) < len(rest) && strings.HasPrefix(t, "kernel: ") {
+				return t
+			}
+		}
+	}
+	return k
 }

@@ -84,6 +84,9 @@ func checkNodeUnreclaimable(tl *model.Timeline) Result {
 		zones = append(zones, unreclaimableZone{z: v, fields: f.Zone.Fields.Get, src: f.Source + " (a zone's block without its header)", why: f.NodeWhy})
 	}
 	if len(zones) == 0 {
+		if r, ok := nodeUnreclaimableAtOOM(tl); ok {
+			return r
+		}
 		return NotChecked("no /proc/zoneinfo in the input (its node_unreclaimable, 4.8+, or all_unreclaimable lines)")
 	}
 	var ev []Evidence
@@ -220,4 +223,63 @@ func nodeList(nodes map[int]bool) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// nodeUnreclaimableAtOOM reads the mark from the last host OOM report's own dump when no
+// zoneinfo was read (fix68m; g295's 6983 and 6988): dump_header's show_mem prints each node's
+// "all_unreclaimable? yes|no" (4.8+, the node's kswapd_failures) or each zone's (before 4.8).
+// A zone under zoneMarkMinShare of the dump's memory (a 16 MiB DMA zone) is not weighed, as
+// in zoneinfo. ok is false when the report printed no mark.
+func nodeUnreclaimableAtOOM(tl *model.Timeline) (Result, bool) {
+	for i := len(tl.Events) - 1; i >= 0; i-- {
+		e := &tl.Events[i]
+		o := e.OOMKill
+		if o == nil || o.Memcg != "" || o.Constraint == "CONSTRAINT_MEMCG" {
+			continue
+		}
+		var total int64
+		for _, z := range o.Zones {
+			total += z.PresentKB
+		}
+		var ev []Evidence
+		read := false
+		for _, n := range slices.Sorted(maps.Keys(o.NodesUnreclaimable)) {
+			read = true
+			if o.NodesUnreclaimable[n] {
+				ev = append(ev, Evidence{What: fmt.Sprintf("reclaim gave up on node %d", n),
+					Value: "all_unreclaimable? yes on the node's line of the OOM report's dump: kswapd had failed to reclaim anything from it 16 times in a row", Source: memEventSource(e)})
+			}
+		}
+		if len(o.NodesUnreclaimable) == 0 {
+			for _, z := range o.Zones {
+				if z.AllUnreclaimable == nil {
+					continue
+				}
+				read = true
+				if !*z.AllUnreclaimable || total > 0 && z.PresentKB > 0 && float64(z.PresentKB) < zoneMarkMinShare*float64(total) {
+					continue
+				}
+				ev = append(ev, Evidence{What: fmt.Sprintf("reclaim gave up on zone %s (node %d)", z.Zone, z.Node),
+					Value: "all_unreclaimable? yes on the zone's line of the OOM report's dump: reclaim had scanned it six times over without freeing it", Source: memEventSource(e)})
+			}
+		}
+		if !read {
+			continue
+		}
+		if len(ev) == 0 {
+			return Healthy("the OOM report's dump at %s marks no node or sizeable zone unreclaimable", memEventSource(e)), true
+		}
+		return Fired(Finding{Severity: Warning,
+			Title:    "reclaim had given up when the OOM killer ran: the kernel marked memory as unreclaimable",
+			Evidence: ev,
+			Explanation: "The OOM report's own dump says reclaim had stopped finding anything to free on these nodes or zones " +
+				"before the killer ran: what holds the memory is not reclaimable (anonymous memory without swap, unreclaimable " +
+				"slab, mlocked or pinned pages). Killing a task frees its anonymous memory; if the holder is the kernel, the " +
+				"killing goes on.",
+			Changes: []model.Change{{Kind: model.ChangeOther, Key: "reclaimable memory",
+				Recommended: "find what holds the memory (the dump's slab_unreclaimable and anon counts, meminfo, slabtop) and release or bound it",
+				Why:         "no sysctl makes unreclaimable memory reclaimable"}},
+		}), true
+	}
+	return Result{}, false
 }

@@ -148,6 +148,10 @@ type OOMKill struct {
 	// PagesRAM is the dump's "N pages RAM" footer (show_mem): the host's memory in pages;
 	// the artifact carries it as pages_ram.
 	PagesRAM *int64 `json:"-"`
+	// NodesUnreclaimable is each node whose line in the dump printed "all_unreclaimable?"
+	// (4.8+: pgdat's kswapd_failures past MAX_RECLAIM_RETRIES), with its answer; the
+	// artifact carries the node lines as nodes.
+	NodesUnreclaimable map[int]bool `json:"-"`
 }
 
 // MemcgCounter is one page counter of a memory cgroup at its OOM: "memory", "memory+swap",
