@@ -99,3 +99,25 @@ func TestFix68lElidedSyslogHead(t *testing.T) {
 		}
 	}
 }
+
+// g296's 7021 (LKML 2004): a syslog line without the "kernel:" tag, "Nov 23 17:38:20 calculon
+// swapper: page allocation failure. order:0, mode:0x20": the word taken for the syslog tag is
+// the failing task's comm. With the kernel's tag the comm follows it, as before.
+func TestFix68nCommAsSyslogTag(t *testing.T) {
+	for text, want := range map[string]string{
+		"Nov 23 17:38:20 calculon swapper: page allocation failure. order:0, mode:0x20\n":         "swapper",
+		"Nov 23 17:38:20 calculon kernel: swapper: page allocation failure. order:0, mode:0x20\n": "swapper",
+		"Nov 23 17:38:20 calculon kernel: page allocation failure. order:0, mode:0x20\n":          "",
+	} {
+		tl := ParseString(text, "t", Options{})
+		got := "(none)"
+		for _, e := range tl.Events {
+			if e.AllocFailure != nil {
+				got = e.AllocFailure.Process
+			}
+		}
+		if got != want {
+			t.Errorf("%q: process %q, want %q", text, got, want)
+		}
+	}
+}

@@ -940,6 +940,13 @@ func (d *doc) kernelReport(i int) bool {
 			d.used[i] = true
 			return true
 		}
+		if l := &d.ls[i]; af.Process == "" && l.Syslog && l.Tag != "" && l.Tag != "kernel" && strings.HasPrefix(strings.TrimSpace(t), "page allocation failure") {
+			// A syslog line with no "kernel:" tag (2.6-era sysklogd without klogd's prefix,
+			// g296's 7021: "Nov 23 17:38:20 calculon swapper: page allocation failure.
+			// order:0, mode:0x20"): the word the syslog reader took for the tag is the
+			// failing task's comm, which warn_alloc prints first.
+			af.Process = l.Tag
+		}
 		ev, r := d.readAllocReport(i, af)
 		d.addAlloc(ev, r.x, r.notes, len(r.used) == 1 || len(r.trace.Functions) == 0 && len(af.Zones) == 0 && r.mem.lines == 0, r.used)
 		return true
