@@ -210,12 +210,7 @@ const KindCgroupPSI = "cgroup_memory_pressure"
 
 // setCgroupPressure parses a cgroup's memory.pressure lines into d.tl.CgroupMemory[at].
 func (d *doc) setCgroupPressure(at int, lines []string, first, last int) {
-	for n, l := range lines {
-		if !strings.Contains(l, "total=") {
-			lines[n] = l + " total=0" // a paste may keep only the averages (tryPSI)
-		}
-	}
-	p, err := kernel.ParsePSI("memory", strings.NewReader(strings.Join(lines, "\n")+"\n"))
+	p, err := kernel.ParsePSI("memory", strings.NewReader(psiPasteText(lines)))
 	if err != nil {
 		d.unparsed(first, last, fmt.Sprintf("a cgroup's memory.pressure: %v", err))
 		return

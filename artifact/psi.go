@@ -72,12 +72,7 @@ func (d *doc) tryPSI(i int) int {
 		if _, ok := byRes[res]; !ok {
 			order = append(order, res)
 		}
-		// "some avg10=0.00        full avg10=0.00" on one line.
-		if j := strings.Index(s, " full avg10="); j > 0 && strings.HasPrefix(s, "some") {
-			byRes[res] = append(byRes[res], s[:j], strings.TrimSpace(s[j:]))
-		} else {
-			byRes[res] = append(byRes[res], s)
-		}
+		byRes[res] = append(byRes[res], psiLineParts(s)...)
 		k++
 	}
 	if k == i {
@@ -88,13 +83,7 @@ func (d *doc) tryPSI(i int) int {
 		// A paste often keeps only the averages; the file always has total=, which the
 		// kernel parser wants. Only the averages are read from a paste (one sample has no
 		// rate to derive from total), so a missing total is given as 0.
-		lines := byRes[res]
-		for n, l := range lines {
-			if !strings.Contains(l, "total=") {
-				lines[n] = l + " total=0"
-			}
-		}
-		p, err := kernel.ParsePSI(res, strings.NewReader(strings.Join(lines, "\n")+"\n"))
+		p, err := kernel.ParsePSI(res, strings.NewReader(psiPasteText(byRes[res])))
 		if err != nil {
 			d.unparsed(i, k-1, fmt.Sprintf("/proc/pressure/%s: %v", res, err))
 			continue
@@ -109,6 +98,31 @@ func (d *doc) tryPSI(i int) int {
 	d.addSamples(KindPSI, label, first, last, []model.Sample{{Source: spanSource(first, last), PSI: ps}})
 	d.addArtifact(KindPSI, first, last, ps)
 	return k - i
+}
+
+// psiLineParts splits "some avg10=0.00        full avg10=0.00" (both on one line) into the
+// file's two lines; any other line is one.
+func psiLineParts(s string) []string {
+	if j := strings.Index(s, " full avg10="); j > 0 && strings.HasPrefix(s, "some") {
+		return []string{s[:j], strings.TrimSpace(s[j:])}
+	}
+	return []string{s}
+}
+
+// psiPasteText is pasted pressure lines as the file's text for kernel.ParsePSI. A paste often
+// keeps only the averages; the file always has total=, which the kernel parser wants. Only
+// the averages are read from a paste (one sample has no rate to derive from total), so a
+// missing total is given as 0.
+func psiPasteText(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		if !strings.Contains(l, "total=") {
+			b.WriteString(" total=0")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // cgroupPSIFile: the label's last line names a cgroup's memory.pressure ("$ cat
@@ -140,11 +154,7 @@ func (d *doc) tryCgroupPSI(i int, dir string) int {
 		if m := rePSILineHead.FindStringSubmatch(s); m == nil || m[1] != "" {
 			break
 		}
-		if j := strings.Index(s, " full avg10="); j > 0 && strings.HasPrefix(s, "some") {
-			lines = append(lines, s[:j], strings.TrimSpace(s[j:]))
-		} else {
-			lines = append(lines, s)
-		}
+		lines = append(lines, psiLineParts(s)...)
 		k++
 	}
 	if k == i {

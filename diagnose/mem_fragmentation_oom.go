@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"headroom/model"
+	"headroom/units"
 )
 
 // oomFragmented reads a host OOM report of an order above 0 (fork's order-2 stack, a
@@ -69,7 +70,7 @@ func oomFragmented(tl *model.Timeline) (Finding, bool) {
 		}
 		f := Finding{Severity: Critical,
 			Title:    fmt.Sprintf("an order-%d request invoked the OOM killer with free memory above the watermarks and no free block of order %d or larger", o.Order, o.Order),
-			Evidence: append([]Evidence{{What: "the OOM killer's request", Value: fmt.Sprintf("%s, order %d (%s), mode %s; %d kB free in the zones it may use, above their low watermarks (%d kB)", who, o.Order, units4K(psz<<o.Order), memOr(o.Mode, "unknown"), free, low), Source: memEventSource(e)}}, ev...),
+			Evidence: append([]Evidence{{What: "the OOM killer's request", Value: fmt.Sprintf("%s, order %d (%s), mode %s; %d kB free in the zones it may use, above their low watermarks (%d kB)", who, o.Order, units.FormatBytes(psz<<o.Order), memOr(o.Mode, "unknown"), free, low), Source: memEventSource(e)}}, ev...),
 			Explanation: "The request needed 2^order contiguous pages. The zones it may use held free pages above their watermarks, but " +
 				"split into blocks smaller than that: reclaim frees pages wherever they are and compaction did not build a block, so " +
 				"the allocator, out of retries for an order it must not fail (orders up to PAGE_ALLOC_COSTLY_ORDER are retried), ran the " +
@@ -99,6 +100,3 @@ func oomUnusableBlocks(z model.ZoneReport, k int, movable bool) bool {
 	}
 	return true
 }
-
-// units4K prints a block size in KiB.
-func units4K(b int64) string { return fmt.Sprintf("%d KiB", b/1024) }
