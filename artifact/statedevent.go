@@ -117,12 +117,21 @@ type statedEvent struct {
 
 // statedEvents: the events para states of this host by event word, subject and tense.
 func statedEvents(para string) []statedEvent {
+	out, _ := statedEventsFound(para)
+	return out
+}
+
+// statedEventsFound: statedEvents, and every event word's matches in para (nil when para
+// holds none of their words), for statedEventsLines to judge again without a second search.
+func statedEventsFound(para string) ([]statedEvent, [][][]int) {
 	if !containsFoldASCII(para, "oom") && !containsFoldASCII(para, "kill") && !containsFoldASCII(para, "reaped") && !containsFoldASCII(para, "terminated") && !containsFoldASCII(para, "swap") && !containsFoldASCII(para, "out of memory") {
-		return nil
+		return nil, nil
 	}
 	var out []statedEvent
-	for _, w := range statedEventWords {
-		for _, m := range w.re.FindAllStringIndex(para, -1) {
+	found := make([][][]int, len(statedEventWords))
+	for i, w := range statedEventWords {
+		found[i] = w.re.FindAllStringIndex(para, -1)
+		for _, m := range found[i] {
 			if w.kind == eventOOMKill && containsFoldASCII(para[m[0]:m[1]], "swap") {
 				continue // "went out of memory and began using swapspace" (corpus 3464)
 			}
@@ -131,7 +140,7 @@ func statedEvents(para string) []statedEvent {
 			}
 		}
 	}
-	return out
+	return out, found
 }
 
 // statedEventHolds: the event at m is this host's, stated as a fact.
@@ -168,12 +177,12 @@ var reDeclarativeLead = lazyre.New(`(?i)^\s*(?:we|i|it|they|he|she|(?:the|our|my
 // statedEventsLines: statedEvents, and the events that end an unpunctuated declarative line
 // of the paragraph (lineAt maps an offset of para to its line, joinParagraph's).
 func statedEventsLines(para string, lineAt func(int) int) []statedEvent {
-	out := statedEvents(para)
+	out, found := statedEventsFound(para)
 	if lineAt == nil || !containsFoldASCII(para, "oom") {
 		return out
 	}
-	for _, w := range statedEventWords {
-		for _, m := range w.re.FindAllStringIndex(para, -1) {
+	for i, w := range statedEventWords {
+		for _, m := range found[i] {
 			if statedEventHolds(para, m) || w.kind == eventOOMKill && containsFoldASCII(para[m[0]:m[1]], "swap") {
 				continue // (read above; or swap in use, not an out-of-memory)
 			}

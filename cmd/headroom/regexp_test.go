@@ -5,7 +5,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,4 +99,47 @@ func TestNoConstantRegexpCompiledOutsideLazyre(t *testing.T) {
 	if len(found) > 0 {
 		t.Fatalf("regexp compiled from a literal outside lazyre (declare it with lazyre.New at package level): %s", strings.Join(found, ", "))
 	}
+}
+
+// TestPrefiltersAgreeWithTheMatchers holds every registered expression's prefilter
+// (internal/lazyre/prefilter.go) to its matcher on real texts: corpus cases of prose,
+// kernel logs and command output. A text the filter says cannot match must not match.
+func TestPrefiltersAgreeWithTheMatchers(t *testing.T) {
+	var texts []string
+	for _, stem := range []string{"6310-", "5360-", "5383-", "4961-", "933-", "4424-", "5437-", "5585-", "2591-", "002-kirkwood", "1205-", "1053-"} {
+		files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpus", stem+"*.txt"))
+		if err != nil || len(files) != 1 {
+			t.Fatalf("corpus case %s: %v %v", stem, files, err)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The whole text, and its paragraphs of filterable length.
+		texts = append(texts, string(b))
+		for _, p := range strings.Split(string(b), "\n\n") {
+			if len(p) >= 256 {
+				texts = append(texts, p)
+			}
+		}
+	}
+	filtered := 0
+	for _, r := range lazyre.All() {
+		if _, err := regexp.Compile(r.String()); err != nil {
+			continue // TestRegexpsCompile's
+		}
+		for _, s := range texts {
+			if r.MayMatch(s) {
+				continue
+			}
+			filtered++
+			if r.Re().MatchString(s) {
+				t.Errorf("%q matches a text (%.60q...) its prefilter rejects", r.String(), s)
+			}
+		}
+	}
+	if filtered < 1000 {
+		t.Fatalf("the prefilters rejected only %d expression-text pairs: are they still read?", filtered)
+	}
+	t.Logf("%d expressions, %d texts, %d pairs rejected by the prefilter", len(lazyre.All()), len(texts), filtered)
 }

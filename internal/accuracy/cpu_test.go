@@ -39,12 +39,17 @@ func TestCPUJudge(t *testing.T) {
 		// The load changes between runs: least times on each side still decide.
 		{"bursty", "heavy", 230 * time.Millisecond, []float64{1, 4, 2, 5, 1, 1, 3, 2}, false, 8},
 		// A regression is over on a quiet machine and on a loaded one.
-		{"regression quiet", "slow", 400 * time.Millisecond, []float64{1}, true, 2 * cpuPairs},
-		{"regression loaded", "slow", 1200 * time.Millisecond, []float64{3, 2, 4}, true, 2 * cpuPairs},
+		// A burst that falls on the case's runs for a whole round (the reference's runs
+		// are the even ones): the round after the pause decides.
+		{"burst over a round", "heavy", 360 * time.Millisecond, []float64{1, 6, 1, 6, 1, 6, 1, 6, 1, 1}, false, 2*cpuPairs + 2},
+		// A regression is over on a quiet machine and on a loaded one, in every round.
+		{"regression quiet", "slow", 400 * time.Millisecond, []float64{1}, true, 2 * cpuPairs * cpuRounds},
+		{"regression loaded", "slow", 1200 * time.Millisecond, []float64{3, 2, 4}, true, 2 * cpuPairs * cpuRounds},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			measure, runs := loadedMachine(cost, tc.factors...)
-			j := cpuJudge{limit: 100 * time.Millisecond, ratio: 5, ref: "ref", measure: measure}
+			pauses := 0
+			j := cpuJudge{limit: 100 * time.Millisecond, ratio: 5, ref: "ref", measure: measure, pause: func() { pauses++ }}
 			v, err := j.judge(tc.path, tc.first)
 			if err != nil {
 				t.Fatal(err)
@@ -57,6 +62,9 @@ func TestCPUJudge(t *testing.T) {
 			}
 			if v.Least > tc.first {
 				t.Errorf("least %v above the first run %v", v.Least, tc.first)
+			}
+			if want := min(1, max(0, *runs-2*cpuPairs)); pauses != want {
+				t.Errorf("%d pauses after %d runs, want %d", pauses, *runs, want)
 			}
 		})
 	}

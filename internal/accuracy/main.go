@@ -62,7 +62,8 @@ func main() {
 		measure: func(path string) (time.Duration, error) {
 			r, err := runDoctor(*bin, path)
 			return r.CPU, err
-		}}
+		},
+		pause: func() { time.Sleep(cpuPause) }}
 	if err := run(*bin, *dir, *baselinePath, *update, *allowLower, judge, *only, *batch, *recordFirst, *quiet, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "accuracy:", err)
 		os.Exit(1)

@@ -24,6 +24,10 @@ type Regexp struct {
 	expr string
 	once sync.Once
 	re   atomic.Pointer[regexp.Regexp]
+	// The prefilter (prefilter.go) is read off the expression when the first text of
+	// preMinText bytes or more reaches it: most expressions only ever see lines.
+	preOnce sync.Once
+	pre     *prefilter
 }
 
 var (
@@ -59,6 +63,21 @@ func (r *Regexp) Re() *regexp.Regexp {
 	return r.re.Load()
 }
 
+// MayMatch reports whether s can hold a match: false only when s is long enough to be
+// filtered and holds none of the literals every match needs (prefilter.go). The methods
+// below ask it; it is exported for the test that holds every registered expression's
+// filter to its matcher.
+func (r *Regexp) MayMatch(s string) bool { return r.may(s) }
+
+// may reports whether s can hold a match (prefilter.go).
+func (r *Regexp) may(s string) bool {
+	if len(s) < preMinText {
+		return true
+	}
+	r.preOnce.Do(func() { r.pre = newPrefilter(r.expr) })
+	return r.pre.may(s)
+}
+
 // Compiled reports how many of All have been compiled so far.
 func Compiled() int { return len(CompiledExprs()) }
 
@@ -76,30 +95,76 @@ func CompiledExprs() []string {
 // String returns the source text.
 func (r *Regexp) String() string { return r.expr }
 
-func (r *Regexp) MatchString(s string) bool              { return r.Re().MatchString(s) }
-func (r *Regexp) Match(b []byte) bool                    { return r.Re().Match(b) }
-func (r *Regexp) FindString(s string) string             { return r.Re().FindString(s) }
-func (r *Regexp) FindStringIndex(s string) []int         { return r.Re().FindStringIndex(s) }
-func (r *Regexp) FindStringSubmatch(s string) []string   { return r.Re().FindStringSubmatch(s) }
-func (r *Regexp) FindStringSubmatchIndex(s string) []int { return r.Re().FindStringSubmatchIndex(s) }
+// The methods below return what regexp.Regexp's return for no match when the prefilter
+// says s holds none of the literals every match needs.
+
+func (r *Regexp) MatchString(s string) bool { return r.may(s) && r.Re().MatchString(s) }
+func (r *Regexp) Match(b []byte) bool       { return r.Re().Match(b) }
+func (r *Regexp) FindString(s string) string {
+	if !r.may(s) {
+		return ""
+	}
+	return r.Re().FindString(s)
+}
+func (r *Regexp) FindStringIndex(s string) []int {
+	if !r.may(s) {
+		return nil
+	}
+	return r.Re().FindStringIndex(s)
+}
+func (r *Regexp) FindStringSubmatch(s string) []string {
+	if !r.may(s) {
+		return nil
+	}
+	return r.Re().FindStringSubmatch(s)
+}
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	if !r.may(s) {
+		return nil
+	}
+	return r.Re().FindStringSubmatchIndex(s)
+}
 func (r *Regexp) FindAllString(s string, n int) []string {
+	if !r.may(s) {
+		return nil
+	}
 	return r.Re().FindAllString(s, n)
 }
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
+	if !r.may(s) {
+		return nil
+	}
 	return r.Re().FindAllStringIndex(s, n)
 }
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	if !r.may(s) {
+		return nil
+	}
 	return r.Re().FindAllStringSubmatch(s, n)
 }
 func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	if !r.may(s) {
+		return nil
+	}
 	return r.Re().FindAllStringSubmatchIndex(s, n)
 }
 func (r *Regexp) ReplaceAllString(src, repl string) string {
+	if !r.may(src) {
+		return src
+	}
 	return r.Re().ReplaceAllString(src, repl)
 }
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	if !r.may(src) {
+		return src
+	}
 	return r.Re().ReplaceAllStringFunc(src, repl)
 }
-func (r *Regexp) Split(s string, n int) []string { return r.Re().Split(s, n) }
-func (r *Regexp) SubexpIndex(name string) int    { return r.Re().SubexpIndex(name) }
-func (r *Regexp) NumSubexp() int                 { return r.Re().NumSubexp() }
+func (r *Regexp) Split(s string, n int) []string {
+	if n != 0 && !r.may(s) {
+		return []string{s} // regexp's Split of a text with no match
+	}
+	return r.Re().Split(s, n)
+}
+func (r *Regexp) SubexpIndex(name string) int { return r.Re().SubexpIndex(name) }
+func (r *Regexp) NumSubexp() int              { return r.Re().NumSubexp() }
