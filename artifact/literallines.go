@@ -1,0 +1,112 @@
+package artifact
+
+import (
+	"strconv"
+	"strings"
+
+	"headroom/internal/lazyre"
+	"headroom/kernel"
+)
+
+// unquoteLiteralLines reads kernel log records that a program holds as string literals, one
+// a line: a parser's test fixture (cadvisor's oomparser test, corpus 6310: each message of
+// /dev/kmsg a Go string literal in a []string), a JSON array of log lines, a Python list.
+// Quoted and indented, no record's start is at its line's start, and the whole block is
+// one paragraph of prose to the stated pass: the OOM report's memcg usage and limit, its
+// task table and its kill line went unread (4 of 40 values). A run of at least
+// literalRunLines consecutive lines that are each one double-quoted literal (a trailing
+// comma or '+' allowed) is replaced line for line by the strings they hold, when one of
+// them is a kernel record (literalKernelRecord): an argv list or a usage text quoted in
+// code stays as it is. A line keeps its number; a literal that holds a line break (not one
+// at its end), or whose escapes neither Go nor JSON reads, ends the run.
+func unquoteLiteralLines(text string) string {
+	if !strings.Contains(text, "\",\n") && !strings.Contains(text, "\"\n") {
+		return text
+	}
+	var b strings.Builder
+	type lit struct{ start, end int } // the line's bytes in text
+	var run []lit
+	var held []string
+	kernelSeen, last := false, 0
+	flush := func() {
+		if len(run) >= literalRunLines && kernelSeen {
+			if b.Cap() == 0 {
+				b.Grow(len(text))
+			}
+			for i, l := range run {
+				b.WriteString(text[last:l.start])
+				b.WriteString(held[i])
+				last = l.end
+			}
+		}
+		run, held, kernelSeen = run[:0], held[:0], false
+	}
+	for pos := 0; pos < len(text); {
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
+		}
+		if s, ok := literalLine(text[pos:end]); ok {
+			run = append(run, lit{pos, end})
+			held = append(held, s)
+			kernelSeen = kernelSeen || literalKernelRecord(s)
+		} else {
+			flush()
+		}
+		pos = end + 1
+	}
+	flush()
+	if b.Cap() == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// literalRunLines: a run shorter than this is a quotation in code, not a log held in it.
+const literalRunLines = 3
+
+// literalLine reads a line that is one double-quoted string literal, indented, with a
+// comma or a '+' after it, and returns the string it holds.
+func literalLine(line string) (string, bool) {
+	s := strings.TrimRight(strings.TrimLeft(line, " \t"), " \t\r")
+	s = strings.TrimSuffix(strings.TrimSuffix(s, ","), " +")
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return "", false
+	}
+	v, err := strconv.Unquote(s) // one literal: a quote inside unescaped fails it
+	if err != nil {
+		// JSON's escaped solidus, which Go's syntax lacks.
+		if v, err = strconv.Unquote(strings.ReplaceAll(s, `\/`, "/")); err != nil {
+			return "", false
+		}
+	}
+	v = strings.TrimSuffix(v, "\n")
+	if strings.ContainsAny(v, "\n\r") {
+		return "", false
+	}
+	return v, true
+}
+
+// reLiteralStamp: a dmesg or /dev/kmsg record's stamp at the held string's start.
+var reLiteralStamp = lazyre.New(`^(?:<\d{1,2}>)?\[\s*\d{1,10}\.\d{3,9}\]`)
+
+// literalKernelRecord: the held string is a kernel record headroom reads: a stamped dmesg
+// line, or one of the messages of kernel.Msg* and the OOM killer's report.
+func literalKernelRecord(s string) bool {
+	if reLiteralStamp.MatchString(s) {
+		return true
+	}
+	for _, ms := range [][]string{kernel.MsgPageAllocFailure, kernel.MsgTCPOutOfMemory, kernel.MsgOutOfSocketMemory,
+		kernel.MsgTooManyOrphans, kernel.MsgSynFlood, kernel.MsgConntrackFull, kernel.MsgOOMNoKillable, kernel.MsgNetdevWatchdog,
+		{"invoked oom-killer", "Out of memory", "Memory cgroup out of memory", "Killed process", "oom-kill:", "Mem-Info:"}} {
+		for _, m := range ms {
+			if strings.Contains(s, m) {
+				return true
+			}
+		}
+	}
+	return false
+}

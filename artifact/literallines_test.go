@@ -1,0 +1,77 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+
+	"headroom/model"
+)
+
+// A Go test's []string of /dev/kmsg records (corpus 6310's form): the records are read, the
+// lines keep their numbers, and a quoted argv list beside it stays as it is.
+func TestLiteralLinesReadAsRecords(t *testing.T) {
+	text := strings.Join([]string{
+		"\t\t\tmsgs: []string{",
+		"\t\t\t\t\"memhog invoked oom-killer: gfp_mask=0x24000c0(GFP_KERNEL), order=0, oom_score_adj=0\",",
+		"\t\t\t\t\"CPU: 0 PID: 1381 Comm: memhog Tainted: G           O    4.8.0-gentoo #2\",",
+		"\t\t\t\t\"Task in /docker/2e08 killed as a result of limit of /docker/2e08\",",
+		"\t\t\t\t\"memory: usage 20480kB, limit 20480kB, failcnt 1204\",",
+		"\t\t\t\t\"memory+swap: usage 40940kB, limit 40960kB, failcnt 6\",",
+		"\t\t\t\t\"Memory cgroup out of memory: Kill process 1381 (memhog) score 1046 or sacrifice child\",",
+		"\t\t\t\t\"Killed process 1381 (memhog) total-vm:2121528kB, anon-rss:18624kB, file-rss:2140kB, shmem-rss:0kB\",",
+		"\t\t\t},",
+		"\t\t\targs: []string{",
+		"\t\t\t\t\"--disable-gpu\",",
+		"\t\t\t\t\"--no-zygote\",",
+		"\t\t\t\t\"--renderer-process-limit=2\",",
+		"\t\t\t},",
+	}, "\n") + "\n"
+	got := unquoteLiteralLines(text)
+	lines := strings.Split(got, "\n")
+	if len(lines) != strings.Count(text, "\n")+1 {
+		t.Fatalf("%d lines, want %d", len(lines), strings.Count(text, "\n")+1)
+	}
+	if lines[4] != "memory: usage 20480kB, limit 20480kB, failcnt 1204" {
+		t.Errorf("line 5 = %q", lines[4])
+	}
+	if lines[10] != "\t\t\t\t\"--disable-gpu\"," {
+		t.Errorf("the argv list was unquoted: %q", lines[10])
+	}
+	tl := ParseString(text, "fixture", Options{})
+	var kills []*model.OOMKill
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			kills = append(kills, e.OOMKill)
+		}
+	}
+	if len(kills) != 1 {
+		t.Fatalf("%d OOM kills read, want 1", len(kills))
+	}
+	k := kills[0]
+	want := model.MemcgCounter{Name: "memory", UsageKB: 20480, LimitKB: 20480, Failcnt: 1204}
+	if k.Memcg != "/docker/2e08" || k.KilledPID != 1381 || len(k.MemcgCounters) == 0 || k.MemcgCounters[0] != want {
+		t.Errorf("the kill read as %+v", k)
+	}
+}
+
+func TestLiteralLineForms(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want string
+		ok   bool
+	}{
+		{`    "Out of memory: Kill process 42 (java) score 900",`, "Out of memory: Kill process 42 (java) score 900", true},
+		{`"[ 12.345678] e1000e: eth0 NIC Link is Up\n"`, "[ 12.345678] e1000e: eth0 NIC Link is Up", true},
+		{`  "path \/proc\/meminfo" +`, "path /proc/meminfo", true}, // JSON's solidus
+		{`"two \"quoted\" words",`, `two "quoted" words`, true},
+		{`"one" "two"`, "", false},          // two literals
+		{`"line one\nline two"`, "", false}, // a break inside
+		{`msg: "Out of memory"`, "", false}, // a key before it
+		{`"unterminated \"`, "", false},
+	} {
+		got, ok := literalLine(tc.line)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("literalLine(%q) = %q, %v; want %q, %v", tc.line, got, ok, tc.want, tc.ok)
+		}
+	}
+}
