@@ -247,6 +247,7 @@ var formats = []format{
 	{kind: KindEthtoolS, detect: isEthtoolReprintStart, parse: (*doc).tryEthtoolReprint}, // a program's re-print of ethtool -S/-k under its prefix (ethtoolreprint.go)
 	{kind: KindEthtoolS, detect: isNameColon, parse: (*doc).trySysfsStatsList},
 	{kind: KindEthtoolS, start: isLower, detect: isSysfsGrepLine, parse: (*doc).trySysfsStatsList},
+	{kind: KindIfconfig, start: byteIn("/"), detect: isSysfsPathStatLine, parse: (*doc).trySysfsPathGrep},
 	{kind: KindEthtoolS, detect: func(ft, _ string) bool { return strings.HasPrefix(ft, "Ethtool(") }, parse: (*doc).tryEthtoolStatsPl}, // ethtoolstatspl.go
 	{kind: KindEthtoolS, detect: func(_, t string) bool { return strings.HasSuffix(t, "/s") }, parse: (*doc).tryEthtoolRates},
 	{kind: KindEthtoolS, detect: isScriptRateLine, parse: (*doc).tryScriptRates}, // a script's pps with a legend (fix61f_scriptlegend.go)
