@@ -305,11 +305,18 @@ func isOOMChoice(t string) bool {
 	return strings.Contains(t, "ut of memory: Kill") || strings.Contains(t, "ut of Memory: Kill")
 }
 
-// chosenBefore: the report already holds a kill's choice line, so another one is the next
-// kill (a grep of the kill lines, one line per kill: corpus 664).
-func chosenBefore(ls []Line, r *report) bool {
+// isOOMSummary: 4.19+'s one-line summary of a kill (mm/oom_kill.c dump_oom_summary,
+// "oom-kill:constraint=...,task=x,pid=N,uid=U"), printed once per kill as the choice is.
+func isOOMSummary(t string) bool {
+	return strings.HasPrefix(strings.TrimSpace(t), "oom-kill:constraint=")
+}
+
+// chosenBefore: the report already holds a line that once is: a kill's choice line or its
+// summary, so another one is the next kill (a grep of the kill lines, one line per kill:
+// corpus 664; two memcg kills' summaries of /dev/kmsg in an exporter's test, corpus 7103).
+func chosenBefore(ls []Line, r *report, once func(string) bool) bool {
 	for _, k := range r.used {
-		if isOOMChoice(ls[k].Text) {
+		if once(ls[k].Text) {
 			return true
 		}
 	}
@@ -371,7 +378,7 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
 			// report only where its header was cut.
 			inOOM := r.kind == "oom" && (strings.Contains(t, "ut of memory") || strings.Contains(t, "ut of Memory") || isOOMExcerptHeader(t))
-			if strings.Contains(t, "invoked oom-killer") || !inOOM || isOOMChoice(t) && chosenBefore(ls, r) {
+			if strings.Contains(t, "invoked oom-killer") || !inOOM || isOOMChoice(t) && chosenBefore(ls, r, isOOMChoice) || isOOMSummary(t) && chosenBefore(ls, r, isOOMSummary) {
 				break
 			}
 		}

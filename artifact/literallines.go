@@ -16,8 +16,9 @@ import (
 // task table and its kill line went unread (4 of 40 values). A run of at least
 // literalRunLines consecutive lines that are each one double-quoted literal (a trailing
 // comma or '+' allowed) is replaced line for line by the strings they hold, when one of
-// them is a kernel record (literalKernelRecord): an argv list or a usage text quoted in
-// code stays as it is. A line keeps its number; a literal that holds a line break (not one
+// them is a kernel record (a stamped one, or literalKernelRecord's messages), and so is a
+// shorter run of stamped records only: an argv list or a usage text quoted in code stays
+// as it is. A line keeps its number; a literal that holds a line break (not one
 // at its end), or whose escapes neither Go nor JSON reads, ends the run.
 func unquoteLiteralLines(text string) string {
 	if !strings.Contains(text, "\",\n") && !strings.Contains(text, "\"\n") {
@@ -27,9 +28,9 @@ func unquoteLiteralLines(text string) string {
 	type lit struct{ start, end int } // the line's bytes in text
 	var run []lit
 	var held []string
-	kernelSeen, last := false, 0
+	kernelSeen, allStamped, last := false, true, 0
 	flush := func() {
-		if len(run) >= literalRunLines && kernelSeen {
+		if len(run) >= literalRunLines && kernelSeen || len(run) > 0 && allStamped {
 			if b.Cap() == 0 {
 				b.Grow(len(text))
 			}
@@ -39,7 +40,7 @@ func unquoteLiteralLines(text string) string {
 				last = l.end
 			}
 		}
-		run, held, kernelSeen = run[:0], held[:0], false
+		run, held, kernelSeen, allStamped = run[:0], held[:0], false, true
 	}
 	for pos := 0; pos < len(text); {
 		end := strings.IndexByte(text[pos:], '\n')
@@ -51,7 +52,9 @@ func unquoteLiteralLines(text string) string {
 		if s, ok := literalLine(text[pos:end]); ok {
 			run = append(run, lit{pos, end})
 			held = append(held, s)
-			kernelSeen = kernelSeen || literalKernelRecord(s)
+			stamped := reLiteralStamp.MatchString(s)
+			kernelSeen = kernelSeen || stamped || literalKernelRecord(s)
+			allStamped = allStamped && stamped
 		} else {
 			flush()
 		}
@@ -65,7 +68,8 @@ func unquoteLiteralLines(text string) string {
 	return b.String()
 }
 
-// literalRunLines: a run shorter than this is a quotation in code, not a log held in it.
+// literalRunLines: a shorter run is a quotation in code, not a log held in it, unless each
+// of its literals is a stamped record (corpus 7103: two /dev/kmsg records in a Go test).
 const literalRunLines = 3
 
 // literalLine reads a line that is one double-quoted string literal, indented, with a
@@ -90,15 +94,13 @@ func literalLine(line string) (string, bool) {
 	return v, true
 }
 
-// reLiteralStamp: a dmesg or /dev/kmsg record's stamp at the held string's start.
-var reLiteralStamp = lazyre.New(`^(?:<\d{1,2}>)?\[\s*\d{1,10}\.\d{3,9}\]`)
+// reLiteralStamp: a dmesg record's stamp, or a /dev/kmsg record's "priority,seq,usec,flag;"
+// prefix, at the held string's start.
+var reLiteralStamp = lazyre.New(`^(?:(?:<\d{1,2}>)?\[\s*\d{1,10}\.\d{3,9}\]|\d{1,3},\d{1,20},\d{1,20},[-+c][^;]{0,64};)`)
 
-// literalKernelRecord: the held string is a kernel record headroom reads: a stamped dmesg
-// line, or one of the messages of kernel.Msg* and the OOM killer's report.
+// literalKernelRecord: the held string is one of the messages of kernel.Msg* or of the OOM
+// killer's report.
 func literalKernelRecord(s string) bool {
-	if reLiteralStamp.MatchString(s) {
-		return true
-	}
 	for _, ms := range [][]string{kernel.MsgPageAllocFailure, kernel.MsgTCPOutOfMemory, kernel.MsgOutOfSocketMemory,
 		kernel.MsgTooManyOrphans, kernel.MsgSynFlood, kernel.MsgConntrackFull, kernel.MsgOOMNoKillable, kernel.MsgNetdevWatchdog,
 		{"invoked oom-killer", "Out of memory", "Memory cgroup out of memory", "Killed process", "oom-kill:", "Mem-Info:"}} {

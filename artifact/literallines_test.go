@@ -75,3 +75,28 @@ func TestLiteralLineForms(t *testing.T) {
 		}
 	}
 }
+
+// Two /dev/kmsg records held as the only literals of a Go test (corpus 7103): each a 4.19+
+// kill summary of its own memory cgroup's OOM, so two kills, each with its own task.
+func TestLiteralKmsgSummariesAreTwoKills(t *testing.T) {
+	text := "\tklog = []string{\n" +
+		"\t\t\"6,22743,6115623303887,-;oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=9f02,mems_allowed=0-1,oom_memcg=/kubepods/burstable/poda/9f02,task_memcg=/kubepods/burstable/poda/9f02,task=prometheus-conf,pid=3401999,uid=0\",\n" +
+		"\t\t\"6,23800,6780904484233,-;oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=cri-2260,mems_allowed=0,oom_memcg=/kubepods.slice/podb.slice,task_memcg=/kubepods.slice/podb.slice/cri-2260.scope,task=stress,pid=255629,uid=0\",\n" +
+		"\t}\n"
+	if got := unquoteLiteralLines(text); !strings.Contains(got, "\n6,22743,") {
+		t.Fatalf("two stamped records were left quoted:\n%s", got)
+	}
+	tl := ParseString(text, "fixture", Options{})
+	var kills []*model.OOMKill
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			kills = append(kills, e.OOMKill)
+		}
+	}
+	if len(kills) != 2 || kills[0].KilledPID != 3401999 || kills[1].KilledPID != 255629 || kills[1].Memcg != "/kubepods.slice/podb.slice" {
+		for _, k := range kills {
+			t.Logf("kill %+v", k)
+		}
+		t.Fatalf("%d kills read, want prometheus-conf's and then stress's", len(kills))
+	}
+}
