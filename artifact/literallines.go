@@ -15,17 +15,17 @@ import (
 // one paragraph of prose to the stated pass: the OOM report's memcg usage and limit, its
 // task table and its kill line went unread (4 of 40 values). A run of at least
 // literalRunLines consecutive lines that are each one double-quoted literal (a trailing
-// comma or '+' allowed) is replaced line for line by the strings they hold, when one of
+// comma or '+' allowed, behind a form's prefix) is replaced line for line by the strings they hold, when one of
 // them is a kernel record (a stamped one, or literalKernelRecord's messages), and so is a
 // shorter run of stamped records only: an argv list or a usage text quoted in code stays
 // as it is. A line keeps its number; a literal that holds a line break (not one
 // at its end), or whose escapes neither Go nor JSON reads, ends the run.
 func unquoteLiteralLines(text string) string {
-	if !strings.Contains(text, "\",\n") && !strings.Contains(text, "\"\n") {
+	if !strings.Contains(text, "\",") && !strings.Contains(text, "\"\n") && !strings.Contains(text, "\"\r") && !strings.Contains(text, "\"`") {
 		return text
 	}
 	var b strings.Builder
-	type lit struct{ start, end int } // the line's bytes in text
+	type lit struct{ start, end int } // the literal's bytes in text (a form's prefix and suffix left out)
 	var run []lit
 	var held []string
 	kernelSeen, allStamped, last := false, true, 0
@@ -49,8 +49,17 @@ func unquoteLiteralLines(text string) string {
 		} else {
 			end += pos
 		}
-		if s, ok := literalLine(text[pos:end]); ok {
-			run = append(run, lit{pos, end})
+		// A form's prefix before the literal (mail quoting, a bar, an inline code span's
+		// backtick, a list mark) stays for parseLine to undo, and the span's closing
+		// backtick with it.
+		line := strings.TrimRight(text[pos:end], "\r")
+		p := gutterFormPrefix(line)
+		body := line[p:]
+		if p > 0 && line[p-1] == '`' {
+			body = strings.TrimSuffix(body, "`")
+		}
+		if s, ok := literalLine(body); ok {
+			run = append(run, lit{pos + p, pos + p + len(body)})
 			held = append(held, s)
 			stamped := reLiteralStamp.MatchString(s)
 			kernelSeen = kernelSeen || stamped || literalKernelRecord(s)

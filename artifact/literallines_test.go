@@ -86,6 +86,21 @@ func TestLiteralKmsgSummariesAreTwoKills(t *testing.T) {
 	if got := unquoteLiteralLines(text); !strings.Contains(got, "\n6,22743,") {
 		t.Fatalf("two stamped records were left quoted:\n%s", got)
 	}
+	// Under a mail's quoting, with CRLF line ends, and in inline code spans, the same.
+	forms := map[string]string{"plain": text, "crlf": strings.ReplaceAll(text, "\n", "\r\n")}
+	var quoted, code strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			quoted.WriteString("> " + l)
+			code.WriteString("`" + strings.TrimSuffix(strings.TrimSpace(l), "\n") + "`\n")
+		}
+	}
+	forms["quoted"], forms["inline-code"] = quoted.String(), code.String()
+	for name, form := range forms {
+		if n := countKills(ParseString(form, "fixture", Options{})); n != 2 {
+			t.Errorf("%s: %d kills read, want 2", name, n)
+		}
+	}
 	tl := ParseString(text, "fixture", Options{})
 	var kills []*model.OOMKill
 	for _, e := range tl.Events {
@@ -99,4 +114,14 @@ func TestLiteralKmsgSummariesAreTwoKills(t *testing.T) {
 		}
 		t.Fatalf("%d kills read, want prometheus-conf's and then stress's", len(kills))
 	}
+}
+
+func countKills(tl *model.Timeline) int {
+	n := 0
+	for _, e := range tl.Events {
+		if e.OOMKill != nil {
+			n++
+		}
+	}
+	return n
 }

@@ -65,7 +65,7 @@ var (
 	// (frameworks/base ProcessCpuTracker.printCurrentLoad: "Load: 56.48 / 30.74 / 22.68").
 	reAndroidLoad = lazyre.New(`^Load: ([\d.]+) / ([\d.]+) / ([\d.]+)$`)
 	reTopCount    = lazyre.New(`(\d+) (total|running|sleeping|stopped|zombie|processes)`)
-	reTopCPU      = lazyre.New(`([\d.]+)%?\s*(user|system|nice|idle|iowait|us|sy|ni|id|wa|hi|si|st)\b`)
+	reTopCPU      = lazyre.New(`([\d.]+)%?\s*(user|system|nice|idle|iowait|usr|sys|nic|sirq|irq|io|us|sy|ni|id|wa|hi|si|st)\b`)
 	// A unit letter may touch its label in a header typed by hand ("37388kfree").
 	reTopMem = lazyre.New(`([\d.]+)(?:([kKmMgG])\s*|\s+)(av|total|used|free|shrd|buff/cache|buffers|buff|cached|avail)\b`)
 )
@@ -84,6 +84,8 @@ func topLineKind(t string) string {
 		return "tasks"
 	case strings.HasPrefix(s, "CPU states:") || strings.HasPrefix(s, "Cpu(s):") || strings.HasPrefix(s, "%Cpu(s):"):
 		return "cpu"
+	case strings.HasPrefix(s, "CPU:") && strings.Contains(s, "% usr") && strings.Contains(s, "% sirq"):
+		return "cpu" // BusyBox's whole-machine line (shortCPULabel)
 	case (strings.HasPrefix(s, "Cpu") || strings.HasPrefix(s, "%Cpu") || strings.HasPrefix(s, "CPU")) && strings.Contains(s, ":") && (strings.Contains(s, " us") || strings.Contains(s, "%us") || strings.Contains(s, "user")):
 		return "percpu"
 	}
@@ -263,18 +265,25 @@ func joinTopLabel(ls []Line, k int, s string) (string, int) {
 	return joined, k + 1
 }
 
+// shortCPULabel: procps' two-letter label for a CPU share, from the long words of old
+// procps ("user", "system") or BusyBox's own (procps/top.c display_cpus: "usr sys nic idle io
+// irq sirq"; corpus 7163: a router's softirq at 94%).
 func shortCPULabel(l string) string {
 	switch l {
-	case "user":
+	case "user", "usr":
 		return "us"
-	case "system":
+	case "system", "sys":
 		return "sy"
-	case "nice":
+	case "nice", "nic":
 		return "ni"
 	case "idle":
 		return "id"
-	case "iowait":
+	case "iowait", "io":
 		return "wa"
+	case "irq":
+		return "hi"
+	case "sirq":
+		return "si"
 	}
 	return l
 }
