@@ -50,10 +50,37 @@ func TellDiagnosis(tl *model.Timeline, d Diagnosis) Story {
 		if len(missing) > 0 && in.MemoryBytes == 0 {
 			st.Why += "; not capped by memory (MemTotal not in the input)"
 		}
+		// The reserve now: the finding's, else the value the text shows set (corpus 7086:
+		// "echo 540732 > /proc/sys/vm/min_free_kbytes", told as the cure); plan's value
+		// for an assumed link is no fix below it.
 		cur, err := strconv.ParseInt(strings.Fields(st.Current + " x")[0], 10, 64)
+		if err != nil {
+			for _, m := range settingMentions(tl, "vm.min_free_kbytes") {
+				if v, e := strconv.ParseInt(strings.Fields(m.Value + " x")[0], 10, 64); e == nil && (err != nil || v > cur) {
+					cur, err = v, nil
+				}
+			}
+		}
 		return err != nil || kb > cur
 	}
-	if !size(s.FirstChange) {
+	// keep sizes a step once: the first chain's change is the story's first change (the
+	// same Step), and a step size turned down is turned down wherever it stands (a sized
+	// value reads as a number the second time).
+	turnedDown := map[*Step]bool{}
+	keep := func(st *Step) bool {
+		if st == nil {
+			return true
+		}
+		if turnedDown[st] {
+			return false
+		}
+		if !size(st) {
+			turnedDown[st] = true
+			return false
+		}
+		return true
+	}
+	for s.FirstChange != nil && !keep(s.FirstChange) {
 		if len(s.Then) > 0 {
 			s.FirstChange, s.Then = &s.Then[0], s.Then[1:]
 		} else {
@@ -62,13 +89,13 @@ func TellDiagnosis(tl *model.Timeline, d Diagnosis) Story {
 	}
 	then := s.Then[:0]
 	for i := range s.Then {
-		if size(&s.Then[i]) {
+		if keep(&s.Then[i]) {
 			then = append(then, s.Then[i])
 		}
 	}
 	s.Then = then
 	for i := range s.Chains {
-		if !size(s.Chains[i].Change) {
+		if !keep(s.Chains[i].Change) {
 			s.Chains[i].Change = nil
 		}
 	}
