@@ -167,7 +167,14 @@ func (d *doc) trySysfsCounters(i int) int {
 	if k == i {
 		return 0
 	}
-	var nd []kernel.NetDev
+	d.addSysfsCounters(devs, order, i, k, "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)")
+	return k - i
+}
+
+// addSysfsCounters adds the interfaces' sysfs counters read from lines i..k-1 (in the order
+// their names first appeared) as one sample and one artifact of tool.
+func (d *doc) addSysfsCounters(devs map[string]*kernel.NetDev, order []string, i, k int, tool string) {
+	nd := make([]kernel.NetDev, 0, len(order))
 	ifs := make([]Iface, 0, len(order))
 	for _, name := range order {
 		nd = append(nd, *devs[name])
@@ -177,8 +184,7 @@ func (d *doc) trySysfsCounters(i int) int {
 	label := d.label(i)
 	d.segSeq++
 	d.addSamples(KindIfconfig, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: nd}})
-	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)", Interfaces: ifs, Label: label})
-	return k - i
+	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: tool, Interfaces: ifs, Label: label})
 }
 
 // reCatProcSysList: cat of several sysctl files ("$ cat /proc/sys/net/core/rmem_max

@@ -42,17 +42,14 @@ func unquoteLiteralLines(text string) string {
 		}
 		run, held, kernelSeen, allStamped = run[:0], held[:0], false, true
 	}
-	for pos := 0; pos < len(text); {
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text)
-		} else {
-			end += pos
-		}
+	for rest := text; rest != ""; {
+		pos := len(text) - len(rest)
+		var line string
+		line, rest = cutLine(rest)
 		// A form's prefix before the literal (mail quoting, a bar, an inline code span's
 		// backtick, a list mark) stays for parseLine to undo, and the span's closing
 		// backtick with it.
-		line := strings.TrimRight(text[pos:end], "\r")
+		line = strings.TrimRight(line, "\r")
 		p := gutterFormPrefix(line)
 		body := line[p:]
 		if p > 0 && line[p-1] == '`' {
@@ -67,7 +64,6 @@ func unquoteLiteralLines(text string) string {
 		} else {
 			flush()
 		}
-		pos = end + 1
 	}
 	flush()
 	if b.Cap() == 0 {

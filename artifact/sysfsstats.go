@@ -92,16 +92,6 @@ func (d *doc) trySysfsPathGrep(i int) int {
 	if k-i < 2 {
 		return 0
 	}
-	nd := make([]kernel.NetDev, 0, len(order))
-	ifs := make([]Iface, 0, len(order))
-	for _, name := range order {
-		nd = append(nd, *devs[name])
-		ifs = append(ifs, Iface{Name: name, Counters: devs[name].Counters.Clone()})
-	}
-	first, last := d.ls[i].No, d.ls[k-1].No
-	label := d.label(i)
-	d.segSeq++
-	d.addSamples(KindIfconfig, label, first, last, []model.Sample{{Source: spanSource(first, last), NetDev: nd}})
-	d.addArtifact(KindIfconfig, first, last, ifaceArtifact{Tool: "sysfs statistics (grep . /sys/class/net/IF/statistics/*)", Interfaces: ifs, Label: label})
+	d.addSysfsCounters(devs, order, i, k, "sysfs statistics (grep . /sys/class/net/IF/statistics/*)")
 	return k - i
 }
