@@ -142,8 +142,7 @@ func (d *doc) hostValue(written, value string, at int) {
 // trySysfsCounters reads consecutive "cat /sys/class/net/IF/statistics/NAME" commands, each
 // with its number on the next line, as one reading of those interfaces' counters.
 func (d *doc) trySysfsCounters(i int) int {
-	devs := map[string]*kernel.NetDev{}
-	var order []string
+	var c sysfsCounters
 	k := i
 	for k+1 < len(d.ls) {
 		m := reCatSysStat.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
@@ -155,30 +154,44 @@ func (d *doc) trySysfsCounters(i int) int {
 		if err != nil {
 			break
 		}
-		dev := devs[m[1]]
-		if dev == nil {
-			dev = &kernel.NetDev{Name: m[1]}
-			devs[m[1]] = dev
-			order = append(order, m[1])
-		}
-		dev.Counters.Set(m[2], n)
+		c.set(m[1], m[2], n)
 		k += 2
 	}
 	if k == i {
 		return 0
 	}
-	d.addSysfsCounters(devs, order, i, k, "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)")
+	d.addSysfsCounters(&c, i, k, "sysfs statistics (cat /sys/class/net/IF/statistics/NAME)")
 	return k - i
 }
 
-// addSysfsCounters adds the interfaces' sysfs counters read from lines i..k-1 (in the order
-// their names first appeared) as one sample and one artifact of tool.
-func (d *doc) addSysfsCounters(devs map[string]*kernel.NetDev, order []string, i, k int, tool string) {
-	nd := make([]kernel.NetDev, 0, len(order))
-	ifs := make([]Iface, 0, len(order))
-	for _, name := range order {
-		nd = append(nd, *devs[name])
-		ifs = append(ifs, Iface{Name: name, Counters: devs[name].Counters.Clone()})
+// sysfsCounters are interfaces' sysfs counters read by name, the interfaces in the order
+// their names first appeared.
+type sysfsCounters struct {
+	devs  map[string]*kernel.NetDev
+	order []string
+}
+
+func (c *sysfsCounters) set(iface, name string, v int64) {
+	dev := c.devs[iface]
+	if dev == nil {
+		if c.devs == nil {
+			c.devs = map[string]*kernel.NetDev{}
+		}
+		dev = &kernel.NetDev{Name: iface}
+		c.devs[iface] = dev
+		c.order = append(c.order, iface)
+	}
+	dev.Counters.Set(name, v)
+}
+
+// addSysfsCounters adds the counters read from lines i..k-1 as one sample and one artifact
+// of tool.
+func (d *doc) addSysfsCounters(c *sysfsCounters, i, k int, tool string) {
+	nd := make([]kernel.NetDev, 0, len(c.order))
+	ifs := make([]Iface, 0, len(c.order))
+	for _, name := range c.order {
+		nd = append(nd, *c.devs[name])
+		ifs = append(ifs, Iface{Name: name, Counters: c.devs[name].Counters.Clone()})
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	label := d.label(i)

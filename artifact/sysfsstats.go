@@ -69,8 +69,7 @@ func isSysfsPathStatLine(ft, _ string) bool {
 // interfaces' counters, as trySysfsCounters reads the same files cat one by one: the path
 // names the interface and the counter, so two lines are enough.
 func (d *doc) trySysfsPathGrep(i int) int {
-	devs := map[string]*kernel.NetDev{}
-	var order []string
+	var c sysfsCounters
 	k := i
 	for ; k < len(d.ls); k++ {
 		m := reSysfsPathStat.FindStringSubmatch(strings.TrimSpace(d.ls[k].Text))
@@ -81,17 +80,11 @@ func (d *doc) trySysfsPathGrep(i int) int {
 		if err != nil {
 			break
 		}
-		dev := devs[m[1]]
-		if dev == nil {
-			dev = &kernel.NetDev{Name: m[1]}
-			devs[m[1]] = dev
-			order = append(order, m[1])
-		}
-		dev.Counters.Set(m[2], n)
+		c.set(m[1], m[2], n)
 	}
 	if k-i < 2 {
 		return 0
 	}
-	d.addSysfsCounters(devs, order, i, k, "sysfs statistics (grep . /sys/class/net/IF/statistics/*)")
+	d.addSysfsCounters(&c, i, k, "sysfs statistics (grep . /sys/class/net/IF/statistics/*)")
 	return k - i
 }
