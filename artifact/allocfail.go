@@ -373,6 +373,12 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 				continue
 			}
 		}
+		if isSlabHeader(t) && r.kind == "alloc" && r.mem.lines == 0 {
+			if k, ok := slabReportsThenDump(ls, used, j); ok {
+				j = k - 1 // fix70b: other CPUs' SLUB reports inside this one, its Mem-Info after them
+				continue
+			}
+		}
 		if isAllocHeader(t) || isOOMHeader(t) || isSlabHeader(t) || isAllocStallHeader(t) {
 			// An OOM report's own kill lines ("Out of memory: Kill", "Killed process",
 			// "oom-kill:constraint=", "Task in ... killed") continue it; they start a
@@ -556,6 +562,29 @@ func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
 		return k, showMemKind(ls[k].Text) != ""
 	}
 	return 0, false
+}
+
+// slabReportsThenDump: ls[j] starts a run of SLUB failure reports (headers and their cache
+// and node lines) that a show_mem dump follows; it returns the dump's first line. mm/slub.c
+// slab_out_of_memory prints no Mem-Info, so the dump after them is the one warn_alloc was
+// printing for the allocation failure they interrupted: an atomic skb allocation failing on
+// another CPU while kswapd's failure dumped its stack (corpus 7206). The SLUB reports are
+// left to be read as their own.
+func slabReportsThenDump(ls []Line, used []bool, j int) (int, bool) {
+	k := j
+	for ; k < len(ls) && k < j+400; k++ {
+		if used != nil && used[k] {
+			return 0, false
+		}
+		s := strings.TrimSpace(ls[k].Text)
+		if !isSlabHeader(s) && !isSlabDetail(s) {
+			break
+		}
+	}
+	if k == len(ls) || k == j+400 {
+		return 0, false
+	}
+	return k, showMemKind(strings.TrimSpace(ls[k].Text)) != ""
 }
 
 // reassembleHeader rebuilds a header that CPUs printing at once broke into fragments

@@ -44,6 +44,9 @@ func traceLineKind(t string) string {
 	if strings.HasPrefix(s, "[<") {
 		return "frame"
 	}
+	if _, ok := cutPPCFrame(s); ok {
+		return "frame"
+	}
 	if strings.HasPrefix(s, "<IRQ>") || strings.HasPrefix(s, "<EOI>") {
 		return "frame"
 	}
@@ -62,6 +65,22 @@ func traceLineKind(t string) string {
 		return "frame"
 	}
 	return ""
+}
+
+// cutPPCFrame reads a powerpc stack frame (arch/powerpc/kernel/process.c show_stack:
+// "[%p] [%p] %pS", the stack pointer and the return address, then " (unreliable)" for the
+// first frame: "[c1c65940] [c07926d4] dump_stack_lvl+0x80/0xac (unreliable)") and returns
+// the symbol and what follows it.
+func cutPPCFrame(s string) (string, bool) {
+	rest := s
+	for range 2 {
+		e := strings.IndexByte(rest, ']')
+		if !strings.HasPrefix(rest, "[") || e < 2 || e > 17 || !isHex(rest[1:e]) {
+			return "", false
+		}
+		rest = strings.TrimLeft(rest[e+1:], " ")
+	}
+	return rest, isSymOffset(firstField(rest))
 }
 
 // isSymOffset reports whether s looks like "func+0x1a2/0x2c0" or "func+0x1a2".
@@ -160,6 +179,9 @@ func (ct *CallTrace) addTraceLine(t string, pendingFrom *string) {
 		if e := strings.IndexByte(s, ']'); e > 0 {
 			s = strings.TrimSpace(s[e+1:])
 		}
+	}
+	if rest, ok := cutPPCFrame(s); ok {
+		s = rest
 	}
 	unreliable := false
 	if strings.HasPrefix(s, "? ") {

@@ -108,7 +108,7 @@ var reLiteralStamp = lazyre.New(`^(?:(?:<\d{1,2}>)?\[\s*\d{1,10}\.\d{3,9}\]|\d{1
 func literalKernelRecord(s string) bool {
 	for _, ms := range [][]string{kernel.MsgPageAllocFailure, kernel.MsgTCPOutOfMemory, kernel.MsgOutOfSocketMemory,
 		kernel.MsgTooManyOrphans, kernel.MsgSynFlood, kernel.MsgConntrackFull, kernel.MsgOOMNoKillable, kernel.MsgNetdevWatchdog,
-		{"invoked oom-killer", "Out of memory", "Memory cgroup out of memory", "Killed process", "oom-kill:", "Mem-Info:"}} {
+		kernel.MsgOOMKill, {kernel.MsgMemInfo}} {
 		for _, m := range ms {
 			if strings.Contains(s, m) {
 				return true

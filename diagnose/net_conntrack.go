@@ -3,6 +3,7 @@ package diagnose
 import (
 	"fmt"
 	"headroom/units"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,17 @@ func checkConntrackFull(tl *model.Timeline) Result {
 			sev = Warning
 		}
 	}
-	if len(recs) > 0 {
+	// quotedOnly: every "table full" record is a line with no time of its own, and the count
+	// the same text shows is under half the maximum. A guide quotes the message as the symptom
+	// it explains beside its own calm sysctl output (corpus 2583, 7133); a host whose table did
+	// fill has the records with their stamps, or a count near the maximum. The message is then
+	// shown, but it proves no full table at the time of the count: Info, and no change.
+	quotedOnly := len(recs) > 0 && okC && okM && count*2 < maxV && !slices.ContainsFunc(recs, model.LogRecord.Stamped)
+	switch {
+	case quotedOnly:
+		sev = max(sev, Info)
+		ev = append(ev, logEvidence("kernel message quoted without a time (an example, or from another time than the count)", recs))
+	case len(recs) > 0:
 		sev = Critical
 		ev = append(ev, logEvidence("kernel log: new connections dropped", recs))
 	}
@@ -103,9 +114,13 @@ func checkConntrackFull(tl *model.Timeline) Result {
 	}
 	var findings []Finding
 	if sev >= 0 {
+		title := "the connection tracking table is full: new connections are dropped"
+		if sev == Info && quotedOnly {
+			title = fmt.Sprintf("the text quotes \"table full, dropping packet\", but the count it shows is %d of %d: not full when read", count, maxV)
+		}
 		f := Finding{
 			Severity: sev,
-			Title:    "the connection tracking table is full: new connections are dropped",
+			Title:    title,
 			Evidence: ev,
 			Explanation: "Every flow through netfilter's stateful rules or NAT takes a conntrack entry until it " +
 				"times out (established TCP: 5 days by default; TIME_WAIT 2 min). A full table drops the first " +
@@ -116,7 +131,7 @@ func checkConntrackFull(tl *model.Timeline) Result {
 				"tracking (the raw table's NOTRACK / notrack). The firewall in the LKML firewall report, which degraded after floods " +
 				"and never recovered, is the kind of host to check.",
 		}
-		if okM {
+		if okM && sev > Info {
 			rec := maxV * 2
 			f.Changes = append(f.Changes, model.Change{
 				Kind: model.ChangeSysctl, Key: "net.netfilter.nf_conntrack_max", Current: strconv.FormatInt(maxV, 10), Recommended: strconv.FormatInt(rec, 10),

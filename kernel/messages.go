@@ -59,6 +59,15 @@ var (
 	// memory"); before, the first message was the panic itself ("Kernel panic - not syncing:
 	// Out of memory and no killable processes..."). A global OOM that ended in a panic.
 	MsgOOMNoKillable = []string{"Out of memory and no killable processes", "System is deadlocked on memory"}
+	// MsgOOMKill: the OOM killer's report (mm/oom_kill.c): out_of_memory's dump_header
+	// "java invoked oom-killer: gfp_mask=...", the victim's "Out of memory: Killed process
+	// 123 (java)" (2.6: "Out of memory: kill process"), a memory cgroup's "Memory cgroup out
+	// of memory: Killed process", and 4.19's summary "oom-kill:constraint=...". A line with
+	// one is the OOM report's, not a driver's statement that an allocation failed.
+	MsgOOMKill = []string{"invoked oom-killer", "Out of memory:", "Memory cgroup out of memory", "Killed process", "oom-kill"}
+	// MsgMemInfo: show_mem's first line (lib/show_mem.c, mm/page_alloc.c show_free_areas),
+	// the start of the zone dump after a failure, an OOM report or SysRq-m.
+	MsgMemInfo = "Mem-Info:"
 	// MsgSysrqShowMem: SysRq-m's own line before its show_mem dump (drivers/tty/sysrq.c
 	// sysrq_showmem_op's action_msg "Show Memory", printed as "SysRq : Show Memory" and
 	// since 5.x "sysrq: Show Memory"): the dump that follows was asked for, not printed by

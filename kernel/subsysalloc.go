@@ -187,8 +187,8 @@ var (
 
 // subsysAllocOwned are messages other readers own (kernel.Msg*): a line with one is theirs.
 var subsysAllocOwned = [][]string{MsgPageAllocFailure, MsgSlabFailure, MsgNotPhysical, MsgTCPOutOfMemory, MsgOutOfSocketMemory, MsgOOMNoKillable, MsgConntrackAllocFail,
-	MsgOOMVendorNoKill,
-	{MsgNoMMUAllocFailure, MsgPageAllocStall, "vmalloc error", "vmalloc: allocation failure", "SLUB: ", "SLAB: ", "invoked oom-killer", "Out of memory:", "Memory cgroup out of memory", "oom-kill", "oom killer", "OOM killer", "oom_reaper", "Killed process", "lowmemorykiller", "not syncing",
+	MsgOOMVendorNoKill, MsgOOMKill,
+	{MsgNoMMUAllocFailure, MsgPageAllocStall, "vmalloc error", "vmalloc: allocation failure", "SLUB: ", "SLAB: ", "oom killer", "OOM killer", "oom_reaper", "lowmemorykiller", "not syncing",
 		// A memory cgroup's charge that failed at its limit (try_charge) is the cgroup's
 		// limit, not an allocation the allocator refused.
 		"CHARGE", "charge"}}

@@ -143,6 +143,13 @@ func (r *LogRecord) stamp() string {
 	return ""
 }
 
+// Stamped reports whether the record carries a time of its own: an uptime, a wall clock, a
+// syslog stamp kept beside it, or a place outside a text (a live /dev/kmsg or a recording).
+// A text's unstamped record may be a message quoted in prose as an example.
+func (r LogRecord) Stamped() bool {
+	return r.UptimeUsec >= 0 || !r.Time().IsZero() || r.stamp() != "" || r.Line() == 0
+}
+
 // Where says where the record was read: Source, or "line N" or "line N (stamp)" for a
 // record of a text.
 func (r LogRecord) Where() string {
