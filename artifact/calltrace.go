@@ -47,6 +47,12 @@ func traceLineKind(t string) string {
 	if _, ok := cutPPCFrame(s); ok {
 		return "frame"
 	}
+	if _, ok := cutSymbolBracket(s); ok {
+		return "frame"
+	}
+	if len(s) >= 16 && strings.Trim(s, "=") == "" {
+		return "marker" // 2.6 i386 show_trace's closing rule
+	}
 	if strings.HasPrefix(s, "<IRQ>") || strings.HasPrefix(s, "<EOI>") {
 		return "frame"
 	}
@@ -81,6 +87,23 @@ func cutPPCFrame(s string) (string, bool) {
 		rest = strings.TrimLeft(rest[e+1:], " ")
 	}
 	return rest, isSymOffset(firstField(rest))
+}
+
+// cutSymbolBracket reads a 2.6 i386 frame whose address was printed as a symbol in brackets
+// (Ubuntu 2.6.24's print_symbol: "[oom_kill_process+0x10a/0x120] oom_kill_process+0x10a/0x120",
+// with the module before a colon when it has one: "[agpgart:__alloc_pages+0x36c/0x3a0]
+// __alloc_pages+0x36c/0x3a0") and returns what follows the bracket.
+func cutSymbolBracket(s string) (string, bool) {
+	e := strings.IndexByte(s, ']')
+	if !strings.HasPrefix(s, "[") || e < 0 {
+		return "", false
+	}
+	in := s[1:e]
+	if c := strings.IndexByte(in, ':'); c >= 0 {
+		in = in[c+1:]
+	}
+	rest := strings.TrimLeft(s[e+1:], " ")
+	return rest, strings.Contains(in, "/0x") && isSymOffset(in) && isSymOffset(firstField(rest))
 }
 
 // isSymOffset reports whether s looks like "func+0x1a2/0x2c0" or "func+0x1a2".
@@ -181,6 +204,8 @@ func (ct *CallTrace) addTraceLine(t string, pendingFrom *string) {
 		}
 	}
 	if rest, ok := cutPPCFrame(s); ok {
+		s = rest
+	} else if rest, ok := cutSymbolBracket(s); ok {
 		s = rest
 	}
 	unreliable := false

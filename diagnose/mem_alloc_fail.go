@@ -254,7 +254,11 @@ func allocVerdicts(tl *model.Timeline) (vs []allocVerdict, n int, nc string) {
 		// kernel.ParseSubsysAllocFailure) without a report: allocations failed on the host,
 		// and no rule of the family may call the log clean; their order, mode and zones are
 		// not in the input, so none of the family's causes is shown either.
-		if recs := subsysAllocRecords(tl); len(recs) > 0 {
+		// An OOM report's own dump beside them shows the zones that failed (oomLowmemVerdicts):
+		// that request is judged, and the driver's line is part of the same shortage (corpus
+		// 6780: the NVIDIA driver's "failed to allocate a page" next to Xorg's OOM report with
+		// Normal below min and HighMem free).
+		if recs := subsysAllocRecords(tl); len(recs) > 0 && len(oomLowmemVerdicts(tl)) == 0 {
 			what := "but their order, mode and zones are not in the input"
 			f, _ := kernel.ParseSubsysAllocFailure(recs[0].Message)
 			switch {
@@ -363,6 +367,14 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	af := v.af
 	v.flags = kernel.GFPFlagSet(af.GFPFlags)
 	v.cz = kernel.GFPClasszone(v.flags)
+	if v.cz == "DMA32" && noDMA32Zone(v.zones) {
+		// A kernel built without ZONE_DMA32 (32-bit x86, 32-bit ARM) maps __GFP_DMA32 to
+		// ZONE_NORMAL (include/linux/gfp.h: OPT_ZONE_DMA32 is ZONE_NORMAL without
+		// CONFIG_ZONE_DMA32). The dump says which kernel it was: a HighMem zone and no DMA32
+		// (corpus 6783: i915's GFP_USER|GFP_DMA32 on a 4.9 i386 ThinkPad, Normal below min).
+		v.cz = "Normal"
+		v.notes = append(v.notes, "the mode asks for ZONE_DMA32, which this 32-bit kernel does not have (its dump lists HighMem and no DMA32): __GFP_DMA32 then means ZONE_NORMAL")
+	}
 	atomic := af.Atomic != nil && *af.Atomic
 
 	if af.Order > maxBuddyOrder {
@@ -457,6 +469,14 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	if v.class != classFragmented && af.Order > 0 && orderOnly {
 		v.also = append(v.also, classFragmented)
 	}
+	// An atomic request that failed in lowmem with every lowmem zone below min: the lowmem
+	// verdict says where the memory was, and the reserve is what the request met. A 32-bit
+	// kernel spreads min_free_kbytes over the lowmem zones only (setup_per_zone_wmarks gives
+	// HighMem a token min), so the reserve's fix is the lowmem zones' own (corpus 6102:
+	// b43legacy's RX refill, GFP_ATOMIC, DMA free 0 against min 10928 kB on a PowerMac G4).
+	if v.class == classLowmem && allMin && len(v.checks) > 0 && af.Atomic != nil && *af.Atomic {
+		v.also = append(v.also, classReserve)
+	}
 	if v.class != "" {
 		return
 	}
@@ -540,6 +560,20 @@ func dumpHighMem(tl *model.Timeline, v *allocVerdict) bool {
 		return true
 	}
 	return false
+}
+
+// noDMA32Zone: the dump lists a HighMem zone, so the kernel is 32-bit, and no DMA32 zone.
+func noDMA32Zone(zones []model.ZoneReport) bool {
+	high := false
+	for _, z := range zones {
+		switch {
+		case strings.EqualFold(z.Zone, "DMA32"):
+			return false
+		case strings.EqualFold(z.Zone, "HighMem"):
+			high = true
+		}
+	}
+	return high
 }
 
 // restrictedWithPlentyFree: v's mode may only use ZONE_DMA or ZONE_DMA32, its report has the
