@@ -89,4 +89,3 @@ lowmem_reserve[]: 0 0 0 0
 		}
 	}
 }
-
