@@ -351,6 +351,10 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 				j = k - 1
 				continue
 			}
+			if k, ok := replyCommentThenReport(ls, used, j, r.used[len(r.used)-1]); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		// The rest of a kill line a page broke after one of its commas ("... file-rss:31684kB,"
@@ -410,6 +414,10 @@ func collectReport(ls []Line, i int, used []bool, r *report) {
 			k = "mem"
 		}
 		if k == "" {
+			if k, ok := replyCommentThenReport(ls, used, j, r.used[len(r.used)-1]); ok {
+				j = k - 1
+				continue
+			}
 			break
 		}
 		if k == "elision" {
@@ -560,6 +568,32 @@ func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
 			continue
 		}
 		return k, showMemKind(ls[k].Text) != ""
+	}
+	return 0, false
+}
+
+// replyCommentThenReport: a mail reply that comments between the quoted lines of one report
+// (linux-mm, corpus 6749: "> [  744.754199] bash invoked oom-killer: ..." / "It's an 2-page
+// allocation in the Normal zone." / "> [  744.754202] bash cpuset=/ ..."). From line j, the
+// replier's own lines (not quoted) and blank lines are passed over, up to 16, to a quoted
+// kernel line stamped within a second after the report's last line (ls[last]) that
+// continues a report; its index is returned. The stamps make the quoted lines one report.
+func replyCommentThenReport(ls []Line, used []bool, j, last int) (int, bool) {
+	prev := ls[last]
+	if prev.Quote == 0 || prev.UptimeUsec < 0 {
+		return 0, false
+	}
+	for k := j; k < len(ls) && k < j+16; k++ {
+		if used != nil && used[k] {
+			return 0, false
+		}
+		l := ls[k]
+		if l.Quote == 0 || isBlank(l.Text) {
+			continue
+		}
+		ok := l.Quote == prev.Quote && l.UptimeUsec >= prev.UptimeUsec && l.UptimeUsec-prev.UptimeUsec <= 1_000_000 &&
+			k > j && (reportLineKind(l.Text) != "" || isContinuation(l.Text))
+		return k, ok
 	}
 	return 0, false
 }

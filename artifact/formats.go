@@ -118,6 +118,7 @@ var formats = []format{
 	{kind: KindSlabinfo, detect: isSlabinfoLine, parse: (*doc).trySlabinfo},
 	{kind: KindSlabtop, start: isDigit, detect: func(_, t string) bool { return strictSlabtopRow(t) }, parse: (*doc).trySlabtop},
 	{kind: KindDropwatch, start: isDigit, detect: isDropwatchLine, parse: (*doc).tryDropwatch},
+	{kind: KindDropReasons, detect: isDropReasonLine, parse: (*doc).tryDropReasons}, // pwru and skb:kfree_skb lines (dropreasons.go)
 	{kind: KindDrsnoop, first: []string{"COMM", "TIME(s)", "UID"}, detect: isDrsnoopHeaderLine, parse: (*doc).tryDrsnoop},
 	{kind: KindSwapinBT, first: []string{"#", "$"}, detect: isSwapinBTCommand, parse: (*doc).trySwapinBT},
 	{kind: KindTCPRetrans, first: []string{"TIME"}, detect: isTCPRetransHeader, parse: (*doc).tryTCPRetrans},

@@ -84,6 +84,7 @@ const (
 	KindCounterTable = "counter_table"   // a tool's table naming a TcpExt counter (countertable.go)
 	KindNICLink      = "nic_link"        // a driver's "NIC Link is Up N Mbps" in the kernel log (linkup.go)
 	KindDropwatch    = "dropwatch"       // dropwatch's "N drops at symbol+off (addr)" (dropwatch.go)
+	KindDropReasons  = "drop_reasons"    // pwru's and skb:kfree_skb's drops by the kernel's reason (dropreasons.go)
 )
 
 // Kinds of the g32–g35 forms (issue 29), in a block of their own so that the table above keeps

@@ -38,7 +38,7 @@ func withTraceDrops(check func(*model.Timeline) Result, spec traceDrops) func(*m
 			return r
 		}
 		if n == 0 {
-			if len(r.Findings) == 0 && r.NotChecked != "" {
+			if len(r.Findings) == 0 && r.NotChecked != "" && tl.Trace.Text == "" {
 				return Healthy("no %s drops traced in %s (skb:kfree_skb)", strings.Join(spec.reasons, "/"), traceSpan(tl.Trace))
 			}
 			return r
@@ -50,8 +50,11 @@ func withTraceDrops(check func(*model.Timeline) Result, spec traceDrops) func(*m
 			f.Severity = max(f.Severity, spec.sev)
 			return r
 		}
-		return Fired(Finding{Severity: spec.sev, Title: spec.title, Evidence: ev, Explanation: spec.explanation +
-			" The count is the kernel's own (skb:kfree_skb's reason), over every network namespace of the host."})
+		where := " The count is the kernel's own (skb:kfree_skb's reason), over every network namespace of the host."
+		if tl.Trace.Text != "" {
+			where = " The reason is the kernel's own (kfree_skb_reason), as the tool in the text printed it."
+		}
+		return Fired(Finding{Severity: spec.sev, Title: spec.title, Evidence: ev, Explanation: spec.explanation + where})
 	}
 }
 
@@ -65,6 +68,11 @@ func traceDropEvidence(w *model.TraceWindow, spec traceDrops) []Evidence {
 			continue
 		}
 		v := fmt.Sprintf("%d in %s (%s/s)", n, traceSpan(w), traceRate(n, w.Duration))
+		src := "tracepoint skb:kfree_skb (doctor --trace)"
+		if w.Text != "" {
+			// Lines pasted in the text: a count of the lines shown, over a span not known.
+			v, src = fmt.Sprintf("%d of the %d drop lines shown (%s)", n, w.DropsTotal, w.Mechanism), w.Text
+		}
 		var locs []string
 		for _, l := range w.Locations {
 			if l.Reason == reason && len(locs) < 3 {
@@ -77,7 +85,7 @@ func traceDropEvidence(w *model.TraceWindow, spec traceDrops) []Evidence {
 		if w.Lost > 0 {
 			v += fmt.Sprintf("; at least: the trace buffers lost %d events", w.Lost)
 		}
-		ev = append(ev, Evidence{What: fmt.Sprintf("packets the kernel dropped as %s (%s)", reason, spec.what), Value: v, Source: "tracepoint skb:kfree_skb (doctor --trace)"})
+		ev = append(ev, Evidence{What: fmt.Sprintf("packets the kernel dropped as %s (%s)", reason, spec.what), Value: v, Source: src})
 	}
 	return ev
 }

@@ -36,6 +36,10 @@ type TraceWindow struct {
 	Extfrag *uint64 `json:"extfrag,omitempty"`
 
 	Lost uint64 `json:"lost_events"`
+	// Text, when set, says the drops were read from lines of a pasted text ("lines 13-15"):
+	// an excerpt of unknown span, often filtered, so its counts are of the lines shown and a
+	// reason it lacks is not shown absent.
+	Text string `json:"text,omitempty"`
 	// NotTraced are the tracepoints this kernel lacks, each with what it needs.
 	NotTraced []Unavailable `json:"not_traced,omitempty"`
 }

@@ -313,7 +313,11 @@ func netnsLine(ns *model.NetnsView) string {
 
 // writeTrace prints a traced window's counts: what the kernel itself said during it.
 func writeTrace(p *printer, w *model.TraceWindow) {
-	p.f("Traced %s (%s):\n", w.Duration.Round(100*time.Millisecond), w.Mechanism)
+	if w.Text != "" {
+		p.f("Drops by the kernel's reason, read from the text (%s, %s; an excerpt: other reasons are not shown absent):\n", w.Text, w.Mechanism)
+	} else {
+		p.f("Traced %s (%s):\n", w.Duration.Round(100*time.Millisecond), w.Mechanism)
+	}
 	switch {
 	case !w.Reasons:
 		p.f("  packets dropped: %d (this kernel gives no reasons)\n", w.DropsTotal)
