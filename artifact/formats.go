@@ -108,6 +108,7 @@ var formats = []format{
 	{kind: KindNetStatFile, start: isUpper, detect: isDottedCounterLine, parse: (*doc).tryDottedCounters},
 	{kind: KindSlabAllocators, detect: isSlabAllocatorsLine, parse: (*doc).trySlabAllocators},
 	{kind: KindConntrackEntries, start: byteIn("itudsgc"), detect: isConntrackEntryLine, parse: (*doc).tryConntrackEntries},
+	{kind: KindEthtoolS, start: isDigit, detect: isStampedCounterLine, parse: (*doc).tryStampedCounters}, // a loop's clock-stamped NIC loss counters (stampedcounters.go)
 	{kind: KindCounterTable, detect: func(_, t string) bool { return mentionsDropCounter(t) }, parse: (*doc).tryCounterTable},
 	{kind: KindNHC, detect: func(_, t string) bool { return isNHCLine(t) }, parse: (*doc).tryNHC},
 	{kind: KindKubeEvicted, detect: func(_, t string) bool { return isKubeEvictedLine(t) }, parse: (*doc).tryKubeEvicted},

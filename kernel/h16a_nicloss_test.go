@@ -6,7 +6,7 @@ import "testing"
 // nicloss.go) are ring or FIFO losses at the NIC; FEC's IEEE_rx_drop ("Frames not counted
 // correctly") and DPAA2's "[hw] rx discarded frames" are not classified.
 func TestH16aSoCNICCounters(t *testing.T) {
-	for _, n := range []string{"Rx Start of Frame Overruns", "Rx Middle of Frame Overruns", "Rx DMA Overruns", "rx_resource_errors", "rx_overruns", "IEEE_rx_macerr", "[hw] rx nobuffer discards", "mmc_rx_fifo_overflow"} {
+	for _, n := range []string{"Rx Start of Frame Overruns", "Rx Middle of Frame Overruns", "Rx DMA Overruns", "rx_resource_errors", "rx_overruns", "IEEE_rx_macerr", "[hw] rx nobuffer discards", "mmc_rx_fifo_overflow", "InDroppedDma"} {
 		if l, ok := ClassifyNICCounter(n, false); !ok || !l.RxOverrun() {
 			t.Errorf("%q: %+v %v, want an RX ring or FIFO loss", n, l, ok)
 		}

@@ -255,6 +255,11 @@ var driverLoss = map[string]NICLoss{
 	//   - stmmac's MMC block (stmmac_ethtool.c STMMAC_MMC_STAT): mmc_rx_fifo_overflow,
 	//     frames lost to the receive FIFO's overflow.
 	"mmc_rx_fifo_overflow": rxRing,
+	//   - Marvell/Aquantia atlantic (AQC107/113, the Mac's 10G: drivers/net/ethernet/aquantia/
+	//     atlantic/aq_ethtool.c aq_ethtool_stat_names): InDroppedDma is the RX DMA's count of
+	//     packets it dropped for want of a descriptor (the hardware's rx_dma_drop counter): the
+	//     ring. nicCounterKey lowers it.
+	"indroppeddma": rxRing,
 	// AWS ENA: packets the VPC shaper queued or dropped above the instance's allowances.
 	"bw_in_allowance_exceeded":     rxShaped,
 	"bw_out_allowance_exceeded":    txShaped,
