@@ -342,6 +342,14 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, c.no, c.text)
 		}
 	}
+	if d.kernelMemDump() && !d.hasAllocFailure() && !d.hasOOMEvent() {
+		// fix70k (corpus 7124): a Mem-Info dump whose header the paste left out, introduced
+		// by the sentence just above it as the OOM killer's output ("Some sample output from
+		// an OOM killer invocation:"): the dump is the OOM report's tail.
+		if c, found := d.dumpIntroduction(); found && reIntroOOMKiller.MatchString(c.text) {
+			addHostDrop(model.RateStatedOOM, 1, c.no, c.text)
+		}
+	}
 	// The Go runtime's own out-of-memory quoted in the author's words, in the title or a
 	// line of the text, wrapped or flattened (titleruntimeoom.go, fix30b).
 	titleProgramOOM := runtimeOOMQuoted(d.proseLines)
@@ -2730,6 +2738,41 @@ func (d *doc) kernelMemDump() bool {
 	}
 	return false
 }
+
+// hasOOMEvent: the text holds an OOM report the parser read.
+func (d *doc) hasOOMEvent() bool {
+	for i := range d.tl.Events {
+		if d.tl.Events[i].Kind == model.EventOOMKill {
+			return true
+		}
+	}
+	return false
+}
+
+// dumpIntroduction is the prose line that introduces the text's first show_mem dump: the
+// last prose line within three lines above it (a fence or a blank between), ending with a
+// colon.
+func (d *doc) dumpIntroduction() (proseLine, bool) {
+	first := 0
+	for _, a := range d.tl.Artifacts {
+		if a.Kind == KindShowMem {
+			first = a.FirstLine
+			break
+		}
+	}
+	var intro proseLine
+	found := false
+	for _, p := range d.proseLines {
+		if p.no >= first {
+			break
+		}
+		intro, found = p, first-p.no <= 3
+	}
+	return intro, found && strings.HasSuffix(strings.TrimSpace(intro.text), ":")
+}
+
+// reIntroOOMKiller: the OOM killer named as what printed the output.
+var reIntroOOMKiller = lazyre.New(`(?i)\b(?:oom|out[ -]of[ -]memory)[- _]?killer\b`)
 
 // questionAt reports whether the sentence around para[i:j] asks whether it happened: a
 // yes/no question, opened by an auxiliary and closed by "?" ("Is the second run causing an
