@@ -1,0 +1,30 @@
+package artifact
+
+import "testing"
+
+// fix70l (corpus 7062, 7075): an author's note after each counter line. The counter line
+// loses its note; a shell comment, a sysctl.conf line and prose keep theirs.
+func TestCounterLinesLoseTheirNotes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"MemTotal:       16130120 kB # 所有的可用内存\n", "MemTotal:       16130120 kB\n"},
+		{"UdpRcvbufErrors                  9123844      0.0   # ← buffer overflow = dropped packets\r\n", "UdpRcvbufErrors                  9123844      0.0\r\n"},
+		{"nr_free_pages 78730 // the first reading\n", "nr_free_pages 78730\n"},
+		{"$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n", "$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n"},
+		{"net.core.rmem_max = 16777216 # 16 MB\n", "net.core.rmem_max = 16777216 # 16 MB\n"},
+		{"we saw 12 drops # honestly\n", "we saw 12 drops # honestly\n"},
+	} {
+		if got := stripCounterComments(tc.in); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	tl := ParseString("$ nstat -az | grep -iE 'udp'\nUdpInDatagrams                  48213991      0.0\nUdpRcvbufErrors                  9123844      0.0   # ← buffer overflow = dropped packets\n", "t", Options{})
+	found := false
+	for _, s := range tl.Samples {
+		if v, ok := s.NetStatValue("Udp", "RcvbufErrors"); ok && v == 9123844 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("UdpRcvbufErrors with its note not read")
+	}
+}
