@@ -15,10 +15,12 @@ import (
 // the OOM killer instead of a "page allocation failure" (corpus 1904, RHEL 5 Xen guest: DMA
 // free 3396 kB below min 3452 kB, HighMem 8.9 GB free). The report is classified as a
 // failure report is (memClassify on its header and dump); only the lowmem cause is taken
-// from it: an OOM with HighMem short too, or of a memory cgroup, is the OOM rules' alone.
+// from it, and the CMA cause (fix70m): an OOM with HighMem short too, or of a memory cgroup,
+// is the OOM rules' alone.
 
 // oomLowmemVerdicts are the OOM reports of tl whose request could not use HighMem while the
-// lowmem zones it could use were short and HighMem was above its watermarks.
+// lowmem zones it could use were short and HighMem was above its watermarks, and those whose
+// zones' free memory was CMA's, which the request could not use.
 func oomLowmemVerdicts(tl *model.Timeline) []allocVerdict {
 	var out []allocVerdict
 	for i := range tl.Events {
@@ -56,6 +58,16 @@ func oomLowmemVerdict(tl *model.Timeline, e *model.Event) (allocVerdict, bool) {
 	}
 	v.zones = af.Zones
 	if !highMemAboveWatermark(v.zones) {
+		// fix70m: the other cause an OOM's own dump can prove: the free memory of the zones
+		// the request could use was CMA's, which a request that is not movable may not take
+		// (corpus 7070: an i386 LKP VM, Normal free 18184 kB of which free_cma 16228 kB,
+		// min 2012 kB: GFP_KERNEL had 1956 kB).
+		if len(v.zones) > 0 {
+			memClassify(tl, &v, false)
+			if v.class == classCMA && !v.inferred {
+				return v, true
+			}
+		}
 		return allocVerdict{}, false
 	}
 	memClassify(tl, &v, false)
