@@ -7,8 +7,8 @@ import (
 )
 
 // Three readings of a 32-bit kernel's lowmem, each from a corpus case:
-//   - fix70c (6102): an atomic RX refill failed with the lowmem zone below min and HighMem
-//     beside it: alloc-fail-lowmem, and the reserve the request met (alloc-fail-reserve).
+//   - 6102: an atomic RX refill failed with the lowmem zone below min and HighMem beside it:
+//     alloc-fail-lowmem alone, the more specific cause (one cause a report, as seed 004's).
 //   - fix70d (6783): i915's GFP_USER|GFP_DMA32 on an i386 kernel, which has no ZONE_DMA32:
 //     the mode means ZONE_NORMAL, and Normal was below min with HighMem free.
 //   - fix70e/f (6780): a 2.6.24 i386 OOM report whose frames are printed as symbols in
@@ -42,7 +42,7 @@ lowmem_reserve[]: 0 0 1280 1280
 DMA: 0*4kB 0*8kB 0*16kB 0*32kB 0*64kB 0*128kB 0*256kB 0*512kB 0*1024kB 0*2048kB 0*4096kB = 0kB
 524288 pages RAM
 327680 pages HighMem/MovableOnly
-`, []string{"alloc-fail-lowmem", "alloc-fail-reserve"}, nil},
+`, []string{"alloc-fail-lowmem"}, []string{"alloc-fail-reserve"}},
 		{"6783 GFP_DMA32 on i386", "[28756.498366] Xorg invoked oom-killer: gfp_mask=0x24200d4(GFP_USER|GFP_DMA32|__GFP_RECLAIMABLE), nodemask=0, order=0, oom_score_adj=0\n" +
 			"[28756.498382] CPU: 1 PID: 2746 Comm: Xorg Tainted: G     U     O    4.9.0 #1\n[28756.498400] Mem-Info:\n" + zones6783 +
 			"[28756.499000] Out of memory: Kill process 15515 (firefox.real) score 224 or sacrifice child\n", []string{"alloc-fail-lowmem"}, nil},
@@ -63,8 +63,7 @@ kernel: [430837.196374] lowmem_reserve[]: 0 0 0 0
 kernel: [430837.196500] Out of memory: kill process 6186 (Xorg) score 71530 or a child
 kernel: [430838.100000] NVRM: VM: nv_vm_malloc_pages: failed to allocate a page
 `, []string{"alloc-fail-lowmem"}, nil},
-		// The counter-case of fix70c: the same failure on a 64-bit kernel's DMA32 is the
-		// reserve alone.
+		// The same failure on a 64-bit kernel's DMA32 is the reserve alone.
 		{"64-bit reserve", `swapper/0: page allocation failure: order:0, mode:0x20
 Mem-Info:
 Node 0 DMA32 free:2044kB min:2064kB low:2580kB high:3096kB active_anon:0kB inactive_anon:0kB present:3915776kB managed:3915776kB

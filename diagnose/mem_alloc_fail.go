@@ -469,14 +469,6 @@ func memClassify(tl *model.Timeline, v *allocVerdict, order0Seen bool) {
 	if v.class != classFragmented && af.Order > 0 && orderOnly {
 		v.also = append(v.also, classFragmented)
 	}
-	// An atomic request that failed in lowmem with every lowmem zone below min: the lowmem
-	// verdict says where the memory was, and the reserve is what the request met. A 32-bit
-	// kernel spreads min_free_kbytes over the lowmem zones only (setup_per_zone_wmarks gives
-	// HighMem a token min), so the reserve's fix is the lowmem zones' own (corpus 6102:
-	// b43legacy's RX refill, GFP_ATOMIC, DMA free 0 against min 10928 kB on a PowerMac G4).
-	if v.class == classLowmem && allMin && len(v.checks) > 0 && af.Atomic != nil && *af.Atomic {
-		v.also = append(v.also, classReserve)
-	}
 	if v.class != "" {
 		return
 	}

@@ -99,6 +99,18 @@ func NormaliseSysctlKey(key string) string {
 	return key
 }
 
+// SysctlKeysThrough is the kernel whose `sysctl -a` the list of known keys holds (its first
+// line names it): a key added after it is unknown to the list, not to every kernel.
+func SysctlKeysThrough() KernelVersion {
+	first, _, _ := strings.Cut(sysctlKeysText, "\n")
+	if _, after, ok := strings.Cut(first, "(Linux "); ok {
+		if v, err := ParseKernelVersion(strings.TrimRight(after, "),")); err == nil {
+			return v
+		}
+	}
+	return KernelVersion{}
+}
+
 // KnownSysctl reports whether key exists in some Linux kernel (current keys of this host's
 // kernel, or historical keys of older ones). For an unknown key, suggestion is the known key
 // the author most likely meant: the same words in another order ("vm.min_kbytes_free" →
