@@ -188,6 +188,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 		tb.Note = "rows without ss's header (filtered by grep?): columns taken as State Recv-Q Send-Q Local Peer"
 	}
 	var bad []model.Unparsed
+	rowLead := 0 // the indentation of the table's rows (the last row read)
 	for ; k < len(ls); k++ {
 		t := ls[k].Text
 		fs := fields(t)
@@ -198,7 +199,11 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			tb.Elided++
 			continue
 		}
-		indented := t[0] == ' ' || t[0] == '\t'
+		// A detail line (ss -i, -m, -e) is indented under its row: past the row's own
+		// indentation when the whole paste is indented (a mail's two spaces, corpus 7068,
+		// where the next command's "# nstat ..." line is no detail).
+		lead := len(t) - len(strings.TrimLeft(t, " \t"))
+		indented := lead > rowLead
 		if noState {
 			if indented && len(tb.Sockets) > 0 || !isDigits(fs[0]) {
 				if len(tb.Sockets) > 0 {
@@ -214,6 +219,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			sq, _ := atoi(fs[1])
 			s := kernel.Socket{Family: "inet", RecvQ: rq, SendQ: sq, Local: fs[2], Remote: fs[3]}
 			tb.Sockets = append(tb.Sockets, s)
+			rowLead = lead
 			continue
 		}
 		if len(tb.Sockets) > 0 && !isSSState(fs[0]) && !(netid && len(fs) > 1 && isSSState(fs[1])) && (indented || isSSDetailLine(fs)) {
@@ -257,6 +263,7 @@ func ssTableAt(ls []Line, i int, headerless bool) (*SocketTable, int, []model.Un
 			s.Family = "inet6"
 		}
 		tb.Sockets = append(tb.Sockets, s)
+		rowLead = lead
 		if cut {
 			continue
 		}

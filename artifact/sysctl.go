@@ -67,8 +67,10 @@ var (
 	// reSysctlBare: "sysctl key=value" without -w (procps-ng's sysctl writes any argument
 	// holding '=', -w or not; g293's 6904: sudo sysctl net.ipv4.tcp_mem="100000000
 	// 100000000 100000000"). The '=' joins key and value, as one shell word does: "sysctl -n
-	// key = v" is a display of a key and its value, read elsewhere.
-	reSysctlBare = lazyre.New(`\bsysctl\s+([A-Za-z][\w.\-/]*)=("[^"]*"|'[^']*'|\S+)`)
+	// key = v" is a display of a key and its value, read elsewhere. The quiet and
+	// ignore-errors flags may come first (corpus 7068: sysctl -q net.ipv4.tcp_mem="1000 1000
+	// 1000").
+	reSysctlBare = lazyre.New(`\bsysctl\s+(?:(?:-[qe]{1,2}|--quiet|--ignore)\s+)*([A-Za-z][\w.\-/]*)=("[^"]*"|'[^']*'|\S+)`)
 	reEchoProc   = lazyre.New(`echo\s+("[^"]*"|'[^']*'|[\w ]+?)\s*>{1,2}\s*(/proc/sys/[\w./\-]+)`)
 	reProcPath   = lazyre.New(`/proc/sys/([a-z][\w\-]*(?:/[\w\-]+)+)`)
 	reDottedKey  = lazyre.New(`\b((?:net|vm|kernel|fs|dev|abi|user|sunrpc|crypto|debug)\.[a-z0-9_\-]+(?:\.[a-z0-9_\-]+)*)`)
