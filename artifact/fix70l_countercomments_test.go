@@ -9,6 +9,7 @@ func TestCounterLinesLoseTheirNotes(t *testing.T) {
 		{"MemTotal:       16130120 kB # 所有的可用内存\n", "MemTotal:       16130120 kB\n"},
 		{"UdpRcvbufErrors                  9123844      0.0   # ← buffer overflow = dropped packets\r\n", "UdpRcvbufErrors                  9123844      0.0\r\n"},
 		{"nr_free_pages 78730 // the first reading\n", "nr_free_pages 78730\n"},
+		{"Slab:            1362624 kB <--------\n", "Slab:            1362624 kB\n"},
 		{"$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n", "$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n"},
 		{"net.core.rmem_max = 16777216 # 16 MB\n", "net.core.rmem_max = 16777216 # 16 MB\n"},
 		{"we saw 12 drops # honestly\n", "we saw 12 drops # honestly\n"},
