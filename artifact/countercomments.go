@@ -9,11 +9,12 @@ import (
 // stripCounterComments undoes an author's notes put after the counters of a /proc file or
 // of nstat's output: "MemTotal:       16130120 kB # 所有的可用内存" (a Chinese note on each
 // meminfo line, corpus 7062), "UdpRcvbufErrors   9123844   0.0   # ← buffer overflow =
-// dropped packets" (corpus 7075), "Slab:            1362624 kB <--------" (corpus 7168). The note hides the line's shape from its reader, and the
-// counters went unread. A line whose text before " #" or " //" is a counter line ("name",
-// a colon or not, the number, kB or nstat's rate after it) loses the note (after " #", " //"
-// or an arrow); any other line
-// (a shell comment, a sysctl.conf line, prose) stays as it is. A line keeps its number.
+// dropped packets" (corpus 7075), "Slab:            1362624 kB <--------" (corpus 7168).
+// The note hides the line's shape from its reader, and the counters went unread. A line
+// whose text before the note (" #", " //", or an arrow pointing back at it) is a counter
+// line ("name", a colon or not, the number, kB or nstat's rate after it) loses the note;
+// any other line (a shell comment, a sysctl.conf line, prose) stays as it is. A line keeps
+// its number.
 func stripCounterComments(text string) string {
 	if !strings.Contains(text, " #") && !strings.Contains(text, "\t#") && !strings.Contains(text, " //") && !strings.Contains(text, " <-") && !strings.Contains(text, " ←") {
 		return text
