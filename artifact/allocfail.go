@@ -575,7 +575,7 @@ func blankThenDump(ls []Line, used []bool, j int) (int, bool) {
 // replyCommentThenReport: a mail reply that comments between the quoted lines of one report
 // (linux-mm, corpus 6749: "> [  744.754199] bash invoked oom-killer: ..." / "It's an 2-page
 // allocation in the Normal zone." / "> [  744.754202] bash cpuset=/ ..."). From line j, the
-// replier's own lines (not quoted) and blank lines are passed over, up to 16, to a quoted
+// replier's own lines (quoted less deep than the report) and blank lines are passed over, up to 16, to a quoted
 // kernel line stamped within a second after the report's last line (ls[last]) that
 // continues a report; its index is returned. The stamps make the quoted lines one report.
 func replyCommentThenReport(ls []Line, used []bool, j, last int) (int, bool) {
@@ -588,8 +588,8 @@ func replyCommentThenReport(ls []Line, used []bool, j, last int) (int, bool) {
 			return 0, false
 		}
 		l := ls[k]
-		if l.Quote == 0 || isBlank(l.Text) {
-			continue
+		if l.Quote < prev.Quote || isBlank(l.Text) {
+			continue // the replier's own line (quoted less deep: the reply itself quoted again)
 		}
 		ok := l.Quote == prev.Quote && l.UptimeUsec >= prev.UptimeUsec && l.UptimeUsec-prev.UptimeUsec <= 1_000_000 &&
 			k > j && (reportLineKind(l.Text) != "" || isContinuation(l.Text))

@@ -6,40 +6,26 @@ import (
 	"headroom/internal/lazyre"
 )
 
-// stripCounterComments undoes an author's notes put after the counters of a /proc file or
-// of nstat's output: "MemTotal:       16130120 kB # 所有的可用内存" (a Chinese note on each
+// stripCounterNote undoes an author's note put after a counter of a /proc file or of
+// nstat's output: "MemTotal:       16130120 kB # 所有的可用内存" (a Chinese note on each
 // meminfo line, corpus 7062), "UdpRcvbufErrors   9123844   0.0   # ← buffer overflow =
 // dropped packets" (corpus 7075), "Slab:            1362624 kB <--------" (corpus 7168).
 // The note hides the line's shape from its reader, and the counters went unread. A line
 // whose text before the note (" #", " //", or an arrow pointing back at it) is a counter
 // line ("name", a colon or not, the number, kB or nstat's rate after it) loses the note;
-// any other line (a shell comment, a sysctl.conf line, prose) stays as it is. A line keeps
-// its number.
-func stripCounterComments(text string) string {
-	if !strings.Contains(text, " #") && !strings.Contains(text, "\t#") && !strings.Contains(text, " //") && !strings.Contains(text, " <-") && !strings.Contains(text, " ←") {
-		return text
+// any other line (a shell comment, a sysctl.conf line, prose) stays as it is. It reads a
+// line once its prefixes are stripped (parseLineInto), so a note under mail quoting, a
+// bar or a chat's nick goes as well.
+func stripCounterNote(s string) string {
+	c := commentStart(s)
+	if c <= 0 {
+		return s
 	}
-	var b strings.Builder
-	last := 0
-	for rest := text; rest != ""; {
-		pos := len(text) - len(rest)
-		var line string
-		line, rest = cutLine(rest)
-		c := commentStart(line)
-		if c <= 0 || !reCounterHead.MatchString(line[:c]) {
-			continue
-		}
-		if b.Cap() == 0 {
-			b.Grow(len(text))
-		}
-		b.WriteString(text[last : pos+len(strings.TrimRight(line[:c], " \t"))])
-		last = pos + len(strings.TrimRight(line, "\r"))
+	head := strings.TrimRight(s[:c], " \t")
+	if !reCounterHead.MatchString(head) {
+		return s
 	}
-	if b.Cap() == 0 {
-		return text
-	}
-	b.WriteString(text[last:])
-	return b.String()
+	return head
 }
 
 // commentStart is where a note after a line's text begins: the blank before its first " #",

@@ -237,6 +237,7 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		}
 		s = stripOtherPrefixes(s, l)
 		s = stripSyslog(s, l)
+		s = stripCounterNote(s) // an author's note after a counter (countercomments.go)
 	}
 	if len(s) > 24 && s[0] == 'm' {
 		s = unwrapRsyslogRepeat(s) // fix61e_rsyslogrepeat.go
