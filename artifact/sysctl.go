@@ -77,8 +77,10 @@ var (
 	reBareName   = lazyre.New(`\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b`)
 	// A size stated for a key in bytes: "`net.core.rmem_max` was 8 MiB", "rmem_max is 4MB",
 	// "raised net.core.rmem_max to 16 MiB" (reProseValue's words, and "was").
-	reProseSize  = lazyre.New(`^[` + "`" + `'"]?\s*(?:=|:|to|is|was|of|at)\s*(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|KB|MB|GB|K|M|G)\b`)
-	reProseValue = lazyre.New(`^\s*(?:=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
+	reProseSize = lazyre.New(`^[` + "`" + `'"]?\s*(?:=|:|to|is|was|of|at)\s*(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|KB|MB|GB|K|M|G)\b`)
+	// A verb of change may come first ("min_free_kbytes reduced to 100 to reproduce the
+	// problem", corpus 7193): whose value it is, the sentence says (subject.go).
+	reProseValue = lazyre.New(`^\s*(?:(?:(?:was|is|been|got)\s+)?(?:reduced|lowered|decreased|raised|increased|changed|bumped)\s+to\b|=|:|to|is|of|at default value of|default(?: value)? (?:of|is))\s*(\d+(?:[ \t]+\d+){0,2})(?:$|[^\w.]|\.(?:\s|$))`)
 )
 
 func isSysctlLine(t string) bool {

@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"headroom/kernel"
@@ -35,10 +36,6 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		return NotChecked("vm.min_free_kbytes %q is not a number", cur.Value)
 	}
 	in, missing := memPlanInput(tl)
-	if len(missing) > 0 {
-		return NotChecked("cannot compute the reserve the NICs need: the input lacks %s", strings.Join(missing, " and "))
-	}
-	need, why := plan.MinFreeKBytes(in)
 	kv, _ := kernel.ParseKernelVersion(in.KernelVersion)
 	basis := in.MemoryBytes
 	basisName := "MemTotal"
@@ -46,6 +43,29 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		basis, basisName = in.LowmemBytes, "lowmem"
 	}
 	def := plan.KernelDefaultMinFreeKBytesForVersion(basis/1024, kv)
+	if len(missing) > 0 {
+		// Without the link the reserve it needs is unknown, but the kernel's own default for
+		// the memory is not: a value under half of it is too low for any link (corpus 7193:
+		// 100 kB, lowered by hand on a 248 MB box whose RX refills then failed; the default
+		// there is about 1900 kB).
+		if basis > 0 && def > 0 && c*2 < def {
+			return Fired(Finding{
+				Severity: Warning,
+				Title:    fmt.Sprintf("vm.min_free_kbytes %d kB is under half the kernel's own default for this %s (%d kB)", c, basisName, def),
+				Evidence: []Evidence{settingEvidence("vm.min_free_kbytes", cur),
+					{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%d kB, calculate_min_free_kbytes)", def, basis/1024), Source: "plan.KernelDefaultMinFreeKBytesForVersion"},
+					{What: "the reserve the NICs need", Value: "not computed: the input lacks " + strings.Join(missing, " and "), Source: "plan.MinFreeKBytes"}},
+				Explanation: "The kernel sizes min_free_kbytes from the memory it manages (init_per_zone_wmark_min). A value " +
+					"far under that default leaves atomic allocations, the NIC's receive refill among them, almost no reserve " +
+					"below the min watermark while kswapd frees memory. Restore the default at least; headroom plan --bandwidth " +
+					"sizes it for the link.",
+				Changes: []model.Change{{Kind: model.ChangeSysctl, Key: "vm.min_free_kbytes", Current: strconv.FormatInt(c, 10), Recommended: strconv.FormatInt(def, 10),
+					Why: "the kernel's own default for this memory; the link's need is not in the input"}},
+			})
+		}
+		return NotChecked("cannot compute the reserve the NICs need: the input lacks %s", strings.Join(missing, " and "))
+	}
+	need, why := plan.MinFreeKBytes(in)
 	if c >= need {
 		return Healthy("vm.min_free_kbytes %d kB ≥ the %d kB plan computes for %s (%s)", c, need, memNICList(in.NICs), why)
 	}
