@@ -29,7 +29,6 @@ func init() {
 		{"quote-mail 4798-lkml-2000-kolev-2.4.0test10-celeron-192mb-ircd-520-conns-too-many-orphans-tcp-mem-raised-2-order-alloc-failed-prose", limitOwnSubject},
 		{"quote-mail-2 4798-lkml-2000-kolev-2.4.0test10-celeron-192mb-ircd-520-conns-too-many-orphans-tcp-mem-raised-2-order-alloc-failed-prose", limitOwnSubject},
 		{"quote-mail-trimmed 4798-lkml-2000-kolev-2.4.0test10-celeron-192mb-ircd-520-conns-too-many-orphans-tcp-mem-raised-2-order-alloc-failed-prose", limitOwnSubject},
-		{"flattened 4801-lkml-2005-sanders-logwatch-sorted-1-times-oom-killer-gfp-0x1d2-256mb-noswap-normal-1000-min-476-active-186988", limitFlattenedBlock},
 		{"inline-code-indented 4801-lkml-2005-sanders-logwatch-sorted-1-times-oom-killer-gfp-0x1d2-256mb-noswap-normal-1000-min-476-active-186988", limitLogwatchCountBehindCode},
 		{"flattened 4802-lkml-2001-poplawski-2.4-0-order-allocation-failed-gfp-0x1d2-vm-killing-sendmail-free-1788-cached-305596-quoted-free", limitFlattenedBlock},
 		{"flattened 4812-linux-mm-2002-hartner-ibm-volanomark-loopback-8way-3gb-2.5.26-2.5.35-swapio-table-5532-order0-0x50-failures", limitFlattenedBlock},

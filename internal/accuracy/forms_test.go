@@ -1037,7 +1037,6 @@ var formsKnownLimits = map[string]string{
 	"flattened 137-lkml-2.6.10rc1mm2-64mb-syslog-no-kernel-tag-oom-negative-buddy-counts":                                                         limitFlattenedBlock,
 	"flattened 1372-nohang-33-2019-user-pc-nohang-log-psi-avg-92.97-over-90-for-66s-memavail-2039m-90.7pct-swapfree-4586m":                        limitFlattenedBlock,
 	"flattened 1373-nohang-25-2019-nohang-psi-system-wide-full-avg10-88.54-above-80-for-60.7s-gentoo-bees-killed-prose":                           limitFlattenedBlock,
-	"flattened 138-lkml-2.6.12rc2-svlogd-tai-timestamps-kern-info-oom-truncated-lines":                                                            limitFlattenedBlock,
 	"flattened 141-wl500g-rt-n10-mips-2.6.22-syslog-no-host-order3-0x4020-wrapped-meminfo":                                                        limitFlattenedBlock,
 	"flattened 155-healthy-blog-2.6.18-echo-order9-gfp-kernel-ip-conntrack-hashsize":                                                              limitFlattenedBlock,
 	"flattened 159-raspberrypi-3.x-ntfs3g-order0-0x20-usbnet-rx-submit-arm-from-trace":                                                            limitFlattenedBlock,
