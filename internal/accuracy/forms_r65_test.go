@@ -32,6 +32,10 @@ func init() {
 		{"bullets 7133-github-zh-devops-cheatsheet-conntrack-count-3-of-max-31248-buckets-8192-generic-table-full-symptom-healthy", limitQuotedSymptomCount},
 		{"bullets 7124-github-lorenzo-stoakes-linux-vm-notes-scratch-2016-oom-mem-info-8gb-no-swap-slab-reclaimable-2.5g-dma32-normal-no-blocks-above-order2", limitDumpIntroduction},
 		{"inline-code-lines 7124-github-lorenzo-stoakes-linux-vm-notes-scratch-2016-oom-mem-info-8gb-no-swap-slab-reclaimable-2.5g-dma32-normal-no-blocks-above-order2", limitDumpIntroduction},
+		{"flattened 7181-linux-mips-2020-zhou-ingenic-x1830-128mb-5.8-docker-build-containerd-shim-order4-max-32kb-free-6484-and-kswapd0-atomic-stmmac-rx-free-1812-min-5472", limitFlattenedBlock},
+		{"flattened 7186-ermaot-notes-zh-geektime-net-basics-azure-4.15-netstat-s-retrans-1580601-of-53228245-2.97pct-synretrans-1533916-failed-414521-pruned-227", limitFlattenedBlock},
+		{"flattened 7189-cn-netstat-notes-hadoop-datanode-centos7-netstat-s-pruned-39253-collapsed-310496-backlogdrop-9219-listen-overflowed-16182-retrans-0.68pct", limitFlattenedBlock},
+		{"flattened 7197-linux-mm-netdev-2011-dumazet-slub-vs-slab-tg3-udp-softirq-cpu0-perf-slab-alloc-13.13pct-drops-skbuff-head-cache-slub-stats-alloc-slab-2831313", limitFlattenedBlock},
 	} {
 		formsKnownLimits[p.key] = p.why
 	}
