@@ -28,14 +28,29 @@ func stripCounterNote(s string) string {
 	return head
 }
 
-// commentStart is where a note after a line's text begins: the blank before its first " #",
-// " //" or an arrow pointing back at the line (" <--------", " ←"), or -1.
+// commentStart is where a note after a line's text begins: the blank before its first " #"
+// not followed by a digit ("# 所有的", "#**Current connections count**"), " //" followed by a
+// blank or a non-ASCII letter, or an arrow pointing back at the line (" <--------", " ←");
+// -1 for none. "#0:06:18" or rsyslog's "#012" is no note. Most lines hold none of '#', '/', '<' and '←', and pay one byte search each.
 func commentStart(line string) int {
+	if strings.IndexByte(line, '#') < 0 && strings.IndexByte(line, '/') < 0 && strings.IndexByte(line, '<') < 0 && !strings.Contains(line, "←") {
+		return -1
+	}
 	c := -1
 	for _, m := range []string{" #", "\t#", " //", " <-", " ←"} {
-		if i := strings.Index(line, m); i >= 0 && (c < 0 || i < c) {
-			c = i
+		i := strings.Index(line, m)
+		if i < 0 || c >= 0 && i >= c {
+			continue
 		}
+		if k := i + len(m); k < len(line) {
+			switch {
+			case m[len(m)-1] == '#' && line[k] >= '0' && line[k] <= '9':
+				continue // rsyslog's "#012", "#0:06:18": no note
+			case m == " //" && line[k] != ' ' && line[k] != '\t' && line[k] < 0x80:
+				continue // " //host": no note
+			}
+		}
+		c = i
 	}
 	return c
 }

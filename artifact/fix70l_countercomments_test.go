@@ -14,6 +14,8 @@ func TestCounterLinesLoseTheirNotes(t *testing.T) {
 		{"UdpRcvbufErrors                  9123844      0.0   # ← buffer overflow = dropped packets\r\n", "UdpRcvbufErrors                  9123844      0.0\r\n"},
 		{"nr_free_pages 78730 // the first reading\n", "nr_free_pages 78730\n"},
 		{"Slab:            1362624 kB <--------\n", "Slab:            1362624 kB\n"},
+		{"CurrConns: 53 #**Current connections count**\n", "CurrConns: 53\n"},
+		{"foo 12 #012bar\n", "foo 12 #012bar\n"},
 		{"$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n", "$ nstat -az | grep -iE 'udp' # the kernel's UDP counters\n"},
 		{"net.core.rmem_max = 16777216 # 16 MB\n", "net.core.rmem_max = 16777216 # 16 MB\n"},
 		{"we saw 12 drops # honestly\n", "we saw 12 drops # honestly\n"},

@@ -237,7 +237,6 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 		}
 		s = stripOtherPrefixes(s, l)
 		s = stripSyslog(s, l)
-		s = stripCounterNote(s) // an author's note after a counter (countercomments.go)
 	}
 	if len(s) > 24 && s[0] == 'm' {
 		s = unwrapRsyslogRepeat(s) // fix61e_rsyslogrepeat.go
@@ -273,6 +272,7 @@ func parseLineInto(l *Line, no int, raw string, f rawFacts) (esc, ascii bool) {
 	if (!cut || f.bracket >= len(raw)-len(s)) && (l.UptimeUsec >= 0 && embeddedStamp(s) > 0 || flattenedLog(s)) {
 		return true, ascii
 	}
+	l.Text = stripCounterNote(s) // an author's note after a counter (countercomments.go)
 	return false, ascii
 }
 

@@ -95,7 +95,7 @@ func refAppendLine(out []Line, no int, raw string) []Line {
 		}
 		return out
 	}
-	l.Text = s
+	l.Text = stripCounterNote(s)
 	return append(out, l)
 }
 
