@@ -85,9 +85,12 @@ func (d *doc) driverRxFailures(size int64, sizeLine int) {
 }
 
 // hasAllocFailure: a page allocation failure report was read, which says its own order.
-func (d *doc) hasAllocFailure() bool {
+func (d *doc) hasAllocFailure() bool { return d.hasEvent(model.EventAllocFailure) }
+
+// hasEvent: the text holds a report of this kind the parser read.
+func (d *doc) hasEvent(kind string) bool {
 	for i := range d.tl.Events {
-		if d.tl.Events[i].Kind == model.EventAllocFailure {
+		if d.tl.Events[i].Kind == kind {
 			return true
 		}
 	}

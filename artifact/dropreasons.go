@@ -56,12 +56,11 @@ func (d *doc) tryDropReasons(i int) int {
 	}
 	first, last := d.ls[i].No, d.ls[k-1].No
 	d.addArtifact(KindDropReasons, first, last, map[string]int{"drops": k - i})
-	w := d.tl.Trace
-	if w.Text == "" {
-		w.Text = fmt.Sprintf("lines %d-%d", first, last)
-	} else {
-		w.Text = w.Text[:strings.LastIndexByte(w.Text, '-')+1] + fmt.Sprint(last)
+	if d.dropFirst == 0 {
+		d.dropFirst = first
 	}
+	w := d.tl.Trace
+	w.Text = fmt.Sprintf("lines %d-%d", d.dropFirst, last)
 	w.Drops = model.SortCounts(w.Drops, 0)
 	w.Locations = model.SortCounts(w.Locations, 0)
 	return k - i

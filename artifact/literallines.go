@@ -21,7 +21,6 @@ import (
 // as it is. A line keeps its number; a literal that holds a line break (not one
 // at its end), or whose escapes neither Go nor JSON reads, ends the run.
 func unquoteLiteralLines(text string) string {
-	text = openDataLiterals(text)
 	if !strings.Contains(text, "\",") && !strings.Contains(text, "\"\n") && !strings.Contains(text, "\"\r") && !strings.Contains(text, "\"`") {
 		return text
 	}

@@ -176,7 +176,7 @@ func ParseString(text, name string, opt Options) *model.Timeline {
 // parseText is ParseString, returning the parse's state (TestParseBudget reads it).
 func parseText(text, name string, opt Options) *doc {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(stripPrefixedGutters(undoubleSpace(unquoteLiteralLines(decodeQuotedPrintable(flattenJournalRecords(text)))))) // and stripLineGutters, as it reads (checkGutters)
+	d.runText(stripPrefixedGutters(undoubleSpace(unquoteLiteralLines(openDataLiterals(decodeQuotedPrintable(flattenJournalRecords(text))))))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	d.afterParse(text)
 	return d
@@ -260,6 +260,8 @@ type doc struct {
 	// segSeq counts the command-output segments seen, so that a show_mem dump is attached
 	// to the allocation failure before it only when nothing else came between.
 	segSeq int
+	// dropFirst: the text line of the first drop-reason line read (dropreasons.go), 0 before.
+	dropFirst int
 	// buddySeries holds the first buddy-only dump's sample until a second one makes a
 	// series (fix56c_buddyseries.go).
 	buddySeries *model.Sample

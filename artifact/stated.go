@@ -342,7 +342,7 @@ func (d *doc) stated() {
 			addHostDrop(model.RateStatedOOM, 1, c.no, c.text)
 		}
 	}
-	if d.kernelMemDump() && !d.hasAllocFailure() && !d.hasOOMEvent() {
+	if d.kernelMemDump() && !d.hasAllocFailure() && !d.hasEvent(model.EventOOMKill) {
 		// fix70k (corpus 7124): a Mem-Info dump whose header the paste left out, introduced
 		// by the sentence just above it as the OOM killer's output ("Some sample output from
 		// an OOM killer invocation:"): the dump is the OOM report's tail.
@@ -2733,16 +2733,6 @@ func seemHedgeOff(sentence string) string {
 func (d *doc) kernelMemDump() bool {
 	for _, a := range d.tl.Artifacts {
 		if a.Kind == KindShowMem {
-			return true
-		}
-	}
-	return false
-}
-
-// hasOOMEvent: the text holds an OOM report the parser read.
-func (d *doc) hasOOMEvent() bool {
-	for i := range d.tl.Events {
-		if d.tl.Events[i].Kind == model.EventOOMKill {
 			return true
 		}
 	}

@@ -43,6 +43,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		basis, basisName = in.LowmemBytes, "lowmem"
 	}
 	def := plan.KernelDefaultMinFreeKBytesForVersion(basis/1024, kv)
+	defEv := Evidence{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%d kB, calculate_min_free_kbytes)", def, basis/1024), Source: "plan.KernelDefaultMinFreeKBytesForVersion"}
 	if len(missing) > 0 {
 		// Without the link the reserve it needs is unknown, but the kernel's own default for
 		// the memory is not: a value under half of it is too low for any link (corpus 7193:
@@ -53,7 +54,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 				Severity: Warning,
 				Title:    fmt.Sprintf("vm.min_free_kbytes %d kB is under half the kernel's own default for this %s (%d kB)", c, basisName, def),
 				Evidence: []Evidence{settingEvidence("vm.min_free_kbytes", cur),
-					{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%d kB, calculate_min_free_kbytes)", def, basis/1024), Source: "plan.KernelDefaultMinFreeKBytesForVersion"},
+					defEv,
 					{What: "the reserve the NICs need", Value: "not computed: the input lacks " + strings.Join(missing, " and "), Source: "plan.MinFreeKBytes"}},
 				Explanation: "The kernel sizes min_free_kbytes from the memory it manages (init_per_zone_wmark_min). A value " +
 					"far under that default leaves atomic allocations, the NIC's receive refill among them, almost no reserve " +
@@ -73,7 +74,7 @@ func checkMinFreeTooLow(tl *model.Timeline) Result {
 		settingEvidence("vm.min_free_kbytes", cur),
 		{What: "reserve plan computes", Value: fmt.Sprintf("%d kB: %s", need, why), Source: "plan.MinFreeKBytes"},
 		{What: "NICs", Value: memNICList(in.NICs), Source: "/sys/class/net"},
-		{What: "kernel default for this " + basisName, Value: fmt.Sprintf("%d kB (4·√%s kB, calculate_min_free_kbytes)", def, fmt.Sprint(basis/1024)), Source: "plan.KernelDefaultMinFreeKBytesForVersion"},
+		defEv,
 	}
 	f := Finding{
 		Severity: Warning,
