@@ -393,18 +393,47 @@ func (d *doc) tryNstat(i int) int {
 // absolute or increments as the command line above says.
 func (d *doc) addNstat(i, n int, ns *Nstat) int {
 	label := d.label(i)
-	if strings.Contains(label, "nstat") {
-		abs := strings.Contains(label, " -a") || strings.Contains(label, " -za") || strings.Contains(label, "-az")
+	from := nstatCounted(label)
+	if from != model.SinceUnsaid {
+		abs := from == model.SinceBoot
 		ns.Absolute = &abs
 	}
-	if ns.Absolute == nil || !*ns.Absolute {
+	if from != model.SinceBoot {
 		ns.Note = "nstat without -a prints increments since its previous run; treat values as deltas unless the command was nstat -a"
 	}
 	first, last := d.ls[i].No, d.ls[i+n-1].No
 	d.segSeq++
-	d.addSamples(KindNstat, label, first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups}})
+	d.addSamples(KindNstat, label, first, last, []model.Sample{{Source: spanSource(first, last), NetStat: ns.Groups, NetStatFrom: from}})
 	d.addArtifact(KindNstat, first, last, ns)
 	return n
+}
+
+// nstatCounted says from when nstat's rows count, by its command line among the label's
+// lines: since boot with -a (--absolute) or -r (--reset: the history is zeroed first), since
+// its previous run without them (iproute2 misc/nstat.c prints the increment over its
+// history file), and unsaid when the text shows no command line.
+func nstatCounted(label string) model.CountedFrom {
+	for _, part := range strings.Split(label, " / ") {
+		part = strings.TrimSpace(part)
+		if !isNstatCommand(part) {
+			continue
+		}
+		args := part[strings.Index(part, "nstat")+len("nstat"):]
+		if cut := strings.IndexAny(args, "|;&>"); cut >= 0 {
+			args = args[:cut]
+		}
+		for _, a := range strings.Fields(args) {
+			switch {
+			case a == "--absolute" || a == "--reset":
+				return model.SinceBoot
+			case strings.HasPrefix(a, "--"):
+			case strings.HasPrefix(a, "-") && strings.ContainsAny(a, "ar"):
+				return model.SinceBoot
+			}
+		}
+		return model.SinceLastRun
+	}
+	return model.SinceUnsaid
 }
 
 // netstatSentenceIndex maps each known sentence to its group and counter, for lines of

@@ -34,8 +34,8 @@ func synCookieEvidence(tl *model.Timeline) (Evidence, Severity, bool) {
 		if share, den, ok := netWindowShare(tl, r.growth, "/proc/net/snmp", "Tcp", "PassiveOpens", false); ok {
 			v += fmt.Sprintf("; %s of the %d passive opens while sampled", netPct(share), den)
 		}
-	} else if po := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Tcp", "PassiveOpens") }); po.hasLast && po.last > 0 {
-		v += fmt.Sprintf("; %s of the %d passive opens since boot", netPct(float64(r.last)/float64(po.last)), po.last)
+	} else if po := netGrowth(tl, "/proc/net/snmp", "Tcp", "PassiveOpens"); po.hasLast && po.last > 0 {
+		v += fmt.Sprintf("; %s of the %d passive opens %s", netPct(float64(r.last)/float64(po.last)), po.last, po.since())
 	}
 	return Evidence{What: fmt.Sprintf("TcpExt %s (%s)", r.Name, r.Meaning), Value: v, Source: r.source}, sev, true
 }

@@ -39,7 +39,7 @@ func init() {
 // (sk_filter_trim_cap, net/core/filter.c, NET_INC_STATS(LINUX_MIB_PFMEMALLOCDROP)). NOMEM
 // has no counter: it needs the traced window.
 func checkPFMemallocDrop(tl *model.Timeline) Result {
-	g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", "PFMemallocDrop") })
+	g := netGrowth(tl, "/proc/net/netstat", "TcpExt", "PFMemallocDrop")
 	if !g.hasLast {
 		return NotChecked("needs a traced window (doctor --trace, as root, Linux 5.17+) for the kernel's drop reasons NOMEM and PFMEMALLOC, or TcpExt PFMemallocDrop in /proc/net/netstat")
 	}

@@ -39,7 +39,7 @@ const (
 
 func checkRetransmitRate(tl *model.Timeline) Result {
 	get := func(name string) growth {
-		return counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Tcp", name) })
+		return netGrowth(tl, "/proc/net/snmp", "Tcp", name)
 	}
 	re, out := get("RetransSegs"), get("OutSegs")
 	if !re.hasLast || !out.hasLast {
@@ -69,7 +69,7 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 	title := ""
 	if re.hasDelta && out.hasDelta {
 		if out.delta < retransMinSegs {
-			return Healthy("only %d segments sent %s (fewer than %d to judge a share); since boot %d of %d retransmitted (%s)", out.delta, window(tl), retransMinSegs, re.last, out.last, netPct(bootShare))
+			return Healthy("only %d segments sent %s (fewer than %d to judge a share); %s %d of %d retransmitted (%s)", out.delta, window(tl), retransMinSegs, out.since(), re.last, out.last, netPct(bootShare))
 		}
 		share := float64(re.delta) / float64(out.delta)
 		ev = append(ev, Evidence{What: "Tcp RetransSegs / OutSegs while sampled", Value: fmt.Sprintf("%d / %d = %s %s", re.delta, out.delta, netPct(share), window(tl)), Source: out.source})
@@ -85,15 +85,15 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 		}
 	} else {
 		if out.last < retransMinSegsBoot {
-			return Healthy("only %d segments sent since boot (fewer than %d to judge a share)", out.last, retransMinSegsBoot)
+			return Healthy("only %d segments sent %s (fewer than %d to judge a share)", out.last, out.since(), retransMinSegsBoot)
 		}
-		ev = append(ev, Evidence{What: "Tcp RetransSegs / OutSegs since boot", Value: fmt.Sprintf("%d / %d = %s (an average over the uptime)", re.last, out.last, netPct(bootShare)), Source: out.source})
+		ev = append(ev, Evidence{What: "Tcp RetransSegs / OutSegs " + out.since(), Value: fmt.Sprintf("%d / %d = %s (an average %s)", re.last, out.last, netPct(bootShare), out.over()), Source: out.source})
 		if bootShare >= retransWarnShare {
 			sev = Warning // a since-boot average says it happens, not that it happens now
 		}
-		title = fmt.Sprintf("TCP has retransmitted %s of the segments it sent since boot", netPct(bootShare))
+		title = fmt.Sprintf("TCP has retransmitted %s of the segments it sent %s", netPct(bootShare), out.since())
 		if sev < 0 {
-			return Healthy("%s of segments retransmitted since boot (%d of %d)", netPct(bootShare), re.last, out.last)
+			return Healthy("%s of segments retransmitted %s (%d of %d)", netPct(bootShare), out.since(), re.last, out.last)
 		}
 	}
 	for _, n := range []struct{ name, meaning string }{
@@ -101,7 +101,7 @@ func checkRetransmitRate(tl *model.Timeline) Result {
 		{"TCPLostRetransmit", "retransmissions that were lost again"},
 		{"TCPSpuriousRTOs", "timeouts that turned out unnecessary (F-RTO)"},
 	} {
-		g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", n.name) })
+		g := netGrowth(tl, "/proc/net/netstat", "TcpExt", n.name)
 		if g.rising() || (!g.hasDelta && g.last > 0) {
 			ev = append(ev, Evidence{What: "TcpExt " + n.name + " (" + n.meaning + ")", Value: g.describe(), Source: g.source})
 		}

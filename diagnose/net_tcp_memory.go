@@ -90,7 +90,7 @@ func checkTCPMemoryPressure(tl *model.Timeline) Result {
 		name string
 		sev  Severity
 	}{{"TCPMemoryPressures", Warning}, {"TCPAbortOnMemory", Critical}} {
-		g := counterGrowth(tl, "/proc/net/netstat", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("TcpExt", c.name) })
+		g := netGrowth(tl, "/proc/net/netstat", "TcpExt", c.name)
 		if !g.hasLast {
 			continue
 		}

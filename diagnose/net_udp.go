@@ -67,7 +67,7 @@ func checkUDPBufErrors(tl *model.Timeline) Result {
 		}
 		return udpInErrorsOnly(tl)
 	}
-	in := counterGrowth(tl, "/proc/net/snmp", func(s *model.Sample) (int64, bool) { return s.NetStat.Get("Udp", "InDatagrams") })
+	in := netGrowth(tl, "/proc/net/snmp", "Udp", "InDatagrams")
 	var ev []Evidence
 	sev := Severity(-1)
 	rcvRising := false
@@ -340,7 +340,7 @@ func udpInErrorsOnly(tl *model.Timeline) Result {
 		return Healthy("Udp InErrors is 0 (the input has no RcvbufErrors; InErrors includes them)")
 	}
 	src := sampleSource(s, "/proc/net/snmp")
-	v := fmt.Sprintf("%d since boot", inErr)
+	v := fmt.Sprintf("%d %s", inErr, netGrowth(tl, "/proc/net/snmp", "Udp", "InErrors").since())
 	if in, ok := s.NetStat.Get("Udp", "InDatagrams"); ok && in+inErr > 0 {
 		v += fmt.Sprintf(" = %s of datagrams arriving", netPct(float64(inErr)/float64(in+inErr)))
 	}

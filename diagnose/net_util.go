@@ -259,7 +259,7 @@ type netCounterReading struct {
 // false when no sample had any of them.
 func netReadCounters(tl *model.Timeline, file string, specs []netCounter) (out []netCounterReading, present bool) {
 	for _, c := range specs {
-		g := counterGrowth(tl, file, func(s *model.Sample) (int64, bool) { return s.NetStat.Get(c.Group, c.Name) })
+		g := netGrowth(tl, file, c.Group, c.Name)
 		if !g.hasLast {
 			continue
 		}
@@ -280,7 +280,7 @@ func netWindowShare(tl *model.Timeline, num growth, file, group, name string, ex
 	if !num.hasDelta || num.delta <= 0 {
 		return 0, 0, false
 	}
-	d := counterGrowth(tl, file, func(s *model.Sample) (int64, bool) { return s.NetStat.Get(group, name) })
+	d := netGrowth(tl, file, group, name)
 	if !d.hasDelta || d.delta < 0 {
 		return 0, 0, false
 	}

@@ -95,6 +95,7 @@ type growth struct {
 	hasDelta    bool
 	hasLast     bool
 	source      string
+	from        model.CountedFrom // from when last counts: since boot unless nstat printed it
 }
 
 func counterGrowth(tl *model.Timeline, file string, get func(*model.Sample) (int64, bool)) growth {
@@ -108,17 +109,57 @@ func counterGrowth(tl *model.Timeline, file string, get func(*model.Sample) (int
 	return g
 }
 
+// netGrowth is counterGrowth for a /proc/net/netstat or snmp counter ("TcpExt",
+// "ListenOverflows"): nstat's increments are added, not differenced (Timeline.NetStatDelta),
+// and the growth knows from when its last value counts.
+func netGrowth(tl *model.Timeline, file, group, name string) growth {
+	get := func(s *model.Sample) (int64, bool) { return s.NetStat.Get(group, name) }
+	g := counterGrowth(tl, file, get)
+	g.delta, g.seconds, g.hasDelta = tl.NetStatDelta(group, name)
+	if s := tl.LastWith(func(s *model.Sample) bool { _, ok := get(s); return ok }); s != nil {
+		g.from = s.NetStatFrom
+	}
+	return g
+}
+
+// since says from when the last value counts, for evidence: "since boot", or nstat's
+// increments since its previous run (model.SinceLastRun), or either (model.SinceUnsaid).
+func (g growth) since() string {
+	switch g.from {
+	case model.SinceLastRun:
+		return "since nstat's previous run"
+	case model.SinceUnsaid:
+		return "since boot, or since nstat's previous run if it ran without -a"
+	}
+	return "since boot"
+}
+
+// over: the span the last value averages over ("over the uptime").
+func (g growth) over() string {
+	switch g.from {
+	case model.SinceLastRun:
+		return "over an interval the text does not give"
+	case model.SinceUnsaid:
+		return "over the uptime, or over nstat's interval if it ran without -a"
+	}
+	return "over the uptime"
+}
+
 // rising reports whether the counter grew during the observed window.
 func (g growth) rising() bool { return g.hasDelta && g.delta > 0 }
 
 // describe prints the growth for evidence: "+12 over 3.0 s (total 1234 since boot)".
 func (g growth) describe() string {
 	switch {
-	case g.hasDelta && g.seconds > 0:
+	case g.hasDelta && g.seconds > 0 && g.from == model.SinceBoot:
 		return fmt.Sprintf("+%d over %.1f s (%d since boot)", g.delta, g.seconds, g.last)
-	case g.hasDelta:
+	case g.hasDelta && g.seconds > 0:
+		return fmt.Sprintf("+%d over %.1f s", g.delta, g.seconds)
+	case g.hasDelta && g.from == model.SinceBoot:
 		return fmt.Sprintf("+%d between first and last sample (%d in total)", g.delta, g.last)
+	case g.hasDelta:
+		return fmt.Sprintf("+%d between first and last sample", g.delta)
 	default:
-		return fmt.Sprintf("%d since boot (one sample: no rate)", g.last)
+		return fmt.Sprintf("%d %s (one sample: no rate)", g.last, g.since())
 	}
 }

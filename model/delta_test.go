@@ -102,3 +102,24 @@ func TestCounterDeltaReset(t *testing.T) {
 		t.Errorf("CounterDelta across a reset = %d %v, want 100", d, ok)
 	}
 }
+
+// NetStatDelta: a sample of nstat's increments (SinceLastRun) is the growth since the sample
+// before it: 100 since boot, then increments 50, 80 and 60 grew by 190. Differencing them as
+// totals would give 50-100 (a reset: +50), +30, and 60-80 (a reset: +60) = 140.
+func TestNetStatDeltaAddsIncrements(t *testing.T) {
+	tl := &Timeline{}
+	for i, v := range []int64{100, 50, 80, 60} {
+		s := Sample{NetStat: kernel.Groups{{Name: "Tcp"}}}
+		s.NetStat[0].Counters.Set("RetransSegs", v)
+		if i > 0 {
+			s.NetStatFrom = SinceLastRun
+		}
+		tl.Samples = append(tl.Samples, s)
+	}
+	if d, _, ok := tl.NetStatDelta("Tcp", "RetransSegs"); !ok || d != 190 {
+		t.Errorf("NetStatDelta over nstat's increments = %d %v, want 190", d, ok)
+	}
+	if d, _, _ := tl.CounterDelta(func(s *Sample) (int64, bool) { return s.NetStat.Get("Tcp", "RetransSegs") }); d != 140 {
+		t.Errorf("CounterDelta (totals) = %d, want 140", d)
+	}
+}

@@ -34,6 +34,10 @@ type Sample struct {
 	// ip_conntrack_stat, as `conntrack -S` and /proc/net/stat/nf_conntrack print them per CPU).
 	Conntrack *kernel.Counters `json:"conntrack,omitempty"`
 
+	// NetStatFrom says from when NetStat counts: since boot (the zero value) unless nstat
+	// printed increments, or may have (CountedFrom).
+	NetStatFrom CountedFrom `json:"netstat_from,omitempty"`
+
 	// Sockets is the per-state summary of a socket dump (live) or of a pasted socket table;
 	// SocketList holds the rows a text showed, or the top sockets of a live dump.
 	Sockets    *kernel.SocketSummary `json:"sockets,omitempty"`
@@ -83,3 +87,20 @@ func (s *Sample) Pressure(resource string) *kernel.Pressure {
 	}
 	return nil
 }
+
+// CountedFrom says from when a sample's counters count.
+type CountedFrom string
+
+const (
+	// SinceBoot ("") is the kernel's own counters: /proc/net/netstat and snmp, netstat -s,
+	// nstat -a (absolute) and nstat -r (its history reset).
+	SinceBoot CountedFrom = ""
+	// SinceLastRun is nstat without -a: iproute2's misc/nstat.c prints each counter less
+	// the value in its history file, the increment since nstat's previous run (since boot
+	// only on its first run, when there is no history), over an interval the text does not
+	// give.
+	SinceLastRun CountedFrom = "nstat_previous_run"
+	// SinceUnsaid is nstat's rows with no command line in the text: since boot if they came
+	// from nstat -a, since its previous run if not.
+	SinceUnsaid CountedFrom = "nstat_unsaid"
+)

@@ -548,6 +548,17 @@ func (t *Timeline) FirstWith(has func(*Sample) bool) *Sample {
 // count since the reset instead of a negative last-first. Past a sample of another machine
 // (OtherHost) only that machine's samples count.
 func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, seconds float64, ok bool) {
+	return t.counterDelta(get, false)
+}
+
+// NetStatDelta is CounterDelta for a /proc/net/netstat or snmp counter (group "TcpExt", name
+// "ListenOverflows"). A later sample that holds nstat's increments (SinceLastRun) is itself
+// the growth since the sample before it, so its value is added, not differenced.
+func (t *Timeline) NetStatDelta(group, name string) (delta int64, seconds float64, ok bool) {
+	return t.counterDelta(func(s *Sample) (int64, bool) { return s.NetStat.Get(group, name) }, true)
+}
+
+func (t *Timeline) counterDelta(get func(*Sample) (int64, bool), netstat bool) (delta int64, seconds float64, ok bool) {
 	var first, last *Sample
 	var prev int64
 	prevIdx := -1
@@ -559,6 +570,8 @@ func (t *Timeline) CounterDelta(get func(*Sample) (int64, bool)) (delta int64, s
 		if first == nil || t.hostChangedBetween(prevIdx, i) {
 			// Another machine's count starts the growth over: only its own samples count.
 			first, delta = &t.Samples[i], 0
+		} else if netstat && t.Samples[i].NetStatFrom == SinceLastRun {
+			delta += v
 		} else {
 			d, _ := Delta(prev, v, Width64)
 			delta += d
