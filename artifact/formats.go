@@ -128,6 +128,8 @@ var formats = []format{
 	{kind: KindDockerOOM, first: []string{"container", "Type=container"}, parse: (*doc).tryDockerOOM},
 	// Elasticsearch's node stats as indented JSON (esnodestats.go).
 	{kind: KindESNodeStats, start: byteIn(`"`), detect: isESNodeStatsLine, parse: (*doc).tryESNodeStats},
+	// An interface's counters as an object's keys, JSON or a map literal (keyedcounters.go).
+	{kind: KindEthtoolS, start: byteIn(`"`), detect: isKeyedCounterLine, parse: (*doc).tryKeyedCounters},
 	{kind: KindDockerOOM, start: byteIn("{"), detect: func(_, t string) bool { return strings.Contains(t, `"Action":"oom"`) }, parse: (*doc).tryDockerOOM},
 	{kind: KindKubeEvents, first: []string{"Events:", "Type", "LAST", "LASTSEEN", "Normal", "Warning"}, parse: (*doc).tryKubeEvents},
 	{kind: KindKubeEventMessage, first: []string{"kubelet", "kubelet,", "System", "-", "*"}, detect: func(_, t string) bool { return isKubeSystemOOMMessage(t) }, parse: (*doc).tryKubeSystemOOMMessage},
