@@ -118,6 +118,26 @@ func literalKernelRecord(s string) bool {
 	return false
 }
 
+// holdsLiteralOpening: text holds "= " before a literal's opening quote (b", r", ", a
+// backquote; """ starts with "): one search of the text, not one for each opening.
+func holdsLiteralOpening(text string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, "= ")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+2:]
+		switch {
+		case rest == "":
+			return false
+		case rest[0] == '"' || rest[0] == '`':
+			return true
+		case (rest[0] == 'b' || rest[0] == 'r') && len(rest) > 1 && rest[1] == '"':
+			return true
+		}
+	}
+}
+
 // openDataLiterals: a test fixture holds a /proc file as a multi-line string literal whose
 // first line shares the line of the assignment ("let meminfo = b\"MemTotal:       58603192 kB"
 // in below's procfs test, corpus 7216; "const vmStatFileFull = `nr_free_pages 78730" in
@@ -126,7 +146,7 @@ func literalKernelRecord(s string) bool {
 // when that text and the next line are both "name value" lines of a /proc file; the
 // closing quote's line stays prose. A line keeps its number.
 func openDataLiterals(text string) string {
-	if !strings.Contains(text, "= b\"") && !strings.Contains(text, "= `") && !strings.Contains(text, `= """`) && !strings.Contains(text, "= r\"") && !strings.Contains(text, "= \"") {
+	if !holdsLiteralOpening(text) {
 		return text
 	}
 	var b strings.Builder
