@@ -176,7 +176,7 @@ func ParseString(text, name string, opt Options) *model.Timeline {
 // parseText is ParseString, returning the parse's state (TestParseBudget reads it).
 func parseText(text, name string, opt Options) *doc {
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
-	d.runText(stripPrefixedGutters(undoubleSpace(unquoteLiteralLines(openDataLiterals(decodeQuotedPrintable(flattenJournalRecords(text))))))) // and stripLineGutters, as it reads (checkGutters)
+	d.runText(stripPrefixedGutters(undoubleSpace(unquoteLiteralLines(uncommentDataLines(openDataLiterals(decodeQuotedPrintable(flattenJournalRecords(text)))))))) // and stripLineGutters, as it reads (checkGutters)
 	d.finish()
 	d.afterParse(text)
 	return d

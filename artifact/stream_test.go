@@ -18,7 +18,7 @@ import (
 // parseWhole is what Parse did before it streamed: the segmenter's loop over a Line for
 // every line of the text. ParseString must give the same Timeline (stream.go).
 func parseWhole(text, name string, opt Options) *model.Timeline {
-	text = stripLineGutters(undoubleSpace(unquoteLiteralLines(openDataLiterals(decodeQuotedPrintable(flattenJournalRecords(text)))))) // the text's form, undone before either loop (ParseString)
+	text = stripLineGutters(undoubleSpace(unquoteLiteralLines(uncommentDataLines(openDataLiterals(decodeQuotedPrintable(flattenJournalRecords(text))))))) // the text's form, undone before either loop (ParseString)
 	d := &doc{opt: opt, tl: &model.Timeline{Source: model.SourceInfo{Kind: model.SourceText, Name: name}}}
 	d.ls = SplitLines(text)
 	d.used = make([]bool, len(d.ls))
