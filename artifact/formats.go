@@ -206,6 +206,9 @@ var formats = []format{
 	{kind: KindBuddyInfo, first: []string{"Node"}, parse: (*doc).tryBuddyTable, claims: true},
 	{kind: KindBuddyInfo, first: []string{"|"}, detect: func(_, t string) bool { return strings.Contains(t, "Node") }, parse: (*doc).tryBuddyTable},
 	{kind: KindPageTypeInfo, first: []string{"Page"}, parse: (*doc).tryPageTypeInfo, claims: true},
+	// The tables pasted without the "Page block order" lines: the free lists' first, or the
+	// pageblocks' alone (whose "Node 0, zone Normal 10 40 169 1 0" rows are no buddy lists).
+	{kind: KindPageTypeInfo, first: []string{"Free", "Number"}, detect: func(_, t string) bool { return pageTypeTableHeader(t) }, parse: (*doc).tryPageTypeInfo},
 	{kind: KindPerf, first: []string{"samples"}, parse: (*doc).tryProfile, claims: true},
 	{kind: KindZoneInfo, first: []string{"pages"}, parse: (*doc).tryZoneInfoHeaderless, claims: true},
 	// perf report's comment header; any other "#" line is no format's (not ifconfig's).
@@ -271,6 +274,8 @@ var formats = []format{
 	// "key value" settings without the '=' (sysctlbare.go).
 	{kind: KindSysctl, start: isLower, detect: isBareSysctlLine, parse: (*doc).tryBareSysctl},
 	{kind: KindCgroupMemStat, start: isLower, parse: (*doc).tryCgroupMemStat},
+	// /proc/vmstat of several runs side by side, a column a run (vmstatcolumns.go).
+	{kind: KindVMStatColumns, start: isLower, detect: isVMStatColumnsRow, parse: (*doc).tryVMStatColumns},
 	{kind: KindVMStatFile, start: isLower, detect: isVMStatFileName, parse: (*doc).tryVMStatFile},
 	{kind: KindTop, start: isLower, parse: (*doc).tryTop},
 	// memory.events flattened onto one line, or after its cat (cgroupmemstat.go).

@@ -459,8 +459,17 @@ func (d *doc) tryZoneInfoHeaderless(i int) int {
 	return k - i
 }
 
+// pageTypeTableHeader: the header of one of /proc/pagetypeinfo's tables (its free lists by
+// migrate type, its pageblocks by type), where a paste that leaves out the "Page block order"
+// lines starts.
+func pageTypeTableHeader(t string) bool {
+	t = strings.TrimSpace(t)
+	return strings.HasPrefix(t, "Free pages count per migrate type at order") || strings.HasPrefix(t, "Number of blocks type")
+}
+
 func (d *doc) tryPageTypeInfo(i int) int {
-	if !strings.HasPrefix(strings.TrimSpace(d.ls[i].Text), "Page block order:") {
+	if t := strings.TrimSpace(d.ls[i].Text); !strings.HasPrefix(t, "Page block order:") &&
+		!(pageTypeTableHeader(t) && i+1 < len(d.ls) && strings.HasPrefix(strings.TrimSpace(d.ls[i+1].Text), "Node")) {
 		return 0
 	}
 	k := i

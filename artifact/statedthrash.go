@@ -18,7 +18,10 @@ var reStatedThrash = lazyre.New(`(?i)\b(?:(?:is|was|are|were|keeps?|kept|starts?
 	// non-native present without its -es.
 	`|\b(?:server|node|box|machine|system|host|vps|vm|computer|pc)\s+(?:always\s+|often\s+|constantly\s+|starts?\s+to\s+)?thrash\b` +
 	`|\b(?:freez\w*|stall\w*|hangs?|hung|lock(?:s|ed)?\s+up|unresponsive)\b[^.;!?]{0,40}?\b(?:while|when|during)\s+(?:it\s+|the\s+kernel\s+)?(?:is\s+|was\s+)?(?:\w+\s+)?reclaim\w*` +
-	`|\b(?:waiting\s+(?:on|for)|stuck\s+in|blocked\s+in|hang(?:s|ing)?\s+in)\s+(?:the\s+)?(?:direct\s+|memory\s+|page\s+)?reclaim\b`)
+	`|\b(?:waiting\s+(?:on|for)|stuck\s+in|blocked\s+in|hang(?:s|ing)?\s+in)\s+(?:the\s+)?(?:direct\s+|memory\s+|page\s+)?reclaim\b` +
+	// fix71h (corpus 7277): allocations on the slow path reclaiming in their own context,
+	// told with what it cost the host ("申请内存走慢速机制，触发回收……造成cpu高").
+	`|(?:慢速|直接回收)[^。；;]{0,30}?回收?[^。；;]{0,60}?(?:cpu|CPU)\s*(?:使用率|占用率?)?\s*(?:高|飙升|暴涨|打满|100)`)
 
 // reThrashAdvice: the match follows advice, a purpose or a definition's subject.
 // reThrashOther: what is thrashed is a disk or a cache ("thrashed the disks", "thrashing the

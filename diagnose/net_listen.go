@@ -492,15 +492,19 @@ func alarmWindow(sec float64) string {
 }
 
 // listenOverflowCount is the handshakes dropped at a full accept queue that the finding
-// counted: ListenOverflows' growth while sampled, else its count since boot.
+// counted: ListenOverflows' growth while sampled, else its count since boot; without
+// ListenOverflows, ListenDrops', which counts every drop at a listener, overflows among them,
+// and so bounds them (7275: 3 drops cannot be the root of 10 million retransmissions).
 func listenOverflowCount(rs []netCounterReading) Facts {
-	for _, r := range rs {
-		switch {
-		case r.Name != "ListenOverflows":
-		case r.rising():
-			return Facts{Counted: r.delta}
-		case !r.hasDelta && r.last > 0:
-			return Facts{Counted: r.last, CountedSinceBoot: true}
+	for _, name := range []string{"ListenOverflows", "ListenDrops"} {
+		for _, r := range rs {
+			switch {
+			case r.Name != name:
+			case r.rising():
+				return Facts{Counted: r.delta}
+			case !r.hasDelta && r.last > 0:
+				return Facts{Counted: r.last, CountedSinceBoot: true}
+			}
 		}
 	}
 	return Facts{}
