@@ -17,6 +17,8 @@ func TestKswapdTightLoopStated(t *testing.T) {
 		{"Subject: Re: kswapd in tight loop 2.6.9-rc3-bk-recent\n", true},
 		{"After the upgrade kswapd0 busy-loops on one CPU.\n", true},
 		{"If kswapd is in a tight loop, check the zonelists.\n", false},
+		{"Ok, bad news - I've been hit by  kswapd0 loop again -\n", true}, // fix71i (7292)
+		{"Subject: Re: kswapd craziness in 3.7\n", true},
 	} {
 		tl := ParseString(tc.text, "t", Options{})
 		got := false

@@ -1069,7 +1069,7 @@ func (d *doc) showMemReport(i int) bool {
 	// three corpus verdicts (130, 676, 706; docs/accuracy.md) and wants its own judgement.
 	zs := showMemZoneReading(af.Zones, m.nodes, pageKB, lastZoneLineCut(d.ls, used), m.saw24)
 	var bz []kernel.BuddyZone
-	if m.anonNamed {
+	if m.anonNamed || sysrqShowMemoryAbove(d.ls, i) {
 		bz = showMemBuddy(af.Zones)
 	}
 	src := spanSource(first, last) + " (a show_mem dump: the zones when the kernel printed it)"
@@ -1087,6 +1087,19 @@ func (d *doc) showMemReport(i int) bool {
 	md.FirstLine, md.LastLine = first, last
 	d.tl.MemDumps = append(d.tl.MemDumps, md)
 	return true
+}
+
+// sysrqShowMemoryAbove: the dump at line i is SysRq-m's ("SysRq : Show Memory" on its line
+// or the one above), a reading of the host asked for its own sake, as /proc/buddyinfo is:
+// its buddy lists are the host's free blocks then (fix71j, corpus 7288: DMA32 6552 kB free,
+// none of it above order 1). A dump inside a failure report or after one is the failure's.
+func sysrqShowMemoryAbove(ls []Line, i int) bool {
+	for j := i; j >= 0 && j >= i-1; j-- {
+		if strings.Contains(ls[j].Text, "SysRq : Show Memory") || strings.Contains(ls[j].Text, "sysrq: Show Memory") {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *doc) markUsed(idx []int) {

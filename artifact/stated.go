@@ -83,7 +83,10 @@ var (
 		// shutting down", "kswapd0 was running constantly", "heavily using kswapd". No
 		// figure: 1, as above.
 		`|\b(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop)\s+(?:us(?:ed|es|ing)|runn?(?:s|ing)?|ran|work(?:s|ed|ing)?|active|busy)\s+(?:the\s+)?[` + "`" + `'"*]*kswap\w*\b` +
-		`|\bkswap\w*\b[` + "`" + `'"*]*\s+(?:(?:is|was|were|being|been|kept|keeps|got)\s+)?(?:used|running|working|active|busy)\s+(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop|like\s+crazy|all\s+the\s+time)\b` + kswapdCPUClimbs + kswapdTakesCPU)
+		`|\bkswap\w*\b[` + "`" + `'"*]*\s+(?:(?:is|was|were|being|been|kept|keeps|got)\s+)?(?:used|running|working|active|busy)\s+(?:extensively|heavily|intensively|intensely|massively|constantly|continuously|non-?stop|like\s+crazy|all\s+the\s+time)\b` +
+		// fix71i (corpus 7292): the thread's own name for it, the thread right after the
+		// name ("hit by kswapd0 loop again", "kswapd craziness in 3.7", "kswapd0 spinning").
+		`|\bkswapd\d*[` + "`" + `'"*]*\s+(?:loop(?:s|ing)?|spinning|craziness|madness|storms?|going\s+(?:crazy|nuts|mad|wild))\b` + kswapdCPUClimbs + kswapdTakesCPU)
 	// "~1.5 Millions reclaims/s", "200k pages scanned per second"
 	reStatedReclaim = lazyre.New(`(?i)` + numRe + `\s*(?:page\s+)?(reclaims?|pages?\s+reclaimed|page\s+scans?|pages?\s+scanned)\s*(?:/\s*s(?:ec(?:ond)?)?\b|per\s+sec(?:ond)?)`)
 	// Swap traffic stated as a rate: "swapping to my SSD at about 20MB/sec in each
