@@ -4,7 +4,6 @@ package main
 // new kinds).
 const (
 	limitOOMDumpDetached          = "an OOM report whose lines lose their dmesg stamps under the form (journal records, 'kernel: ' with the stamp dropped): the stack's raw words ('0000000000000000 ffff88013114fb88 ...') end the report before its show_mem dump, which is then read as a dump of its own; the OOM kill keeps its verdict, but the dump's zones are no longer the report's, so fix68i (fragmentation at the OOM's own order) has nothing to judge"
-	limitPagetypeBlocksUnderMarks = "/proc/pagetypeinfo's 'Number of blocks type' table behind a list mark and a quote mark (' * > Node 0, zone DMA 1 7 0 0 0 0'): the rows are not tied to their header under the marks and read as a six-order /proc/buddyinfo, so a healthy zone reads as short of order-3 blocks"
 	limitOOMHeaderNoCommInCode    = "2.6.11's OOM header without a comm ('oom-killer: gfp_mask=0xd0') after its dump, every line in inline code: under the form the reports are read and the OOM kill keeps its verdict, but the lowmem-only request is not tied to the dump's zones (alloc-fail-lowmem lost); the step that loses it was not isolated this session"
 )
 
@@ -27,7 +26,6 @@ func init() {
 		{"journal-export 6832-linux-mm-2016-senozhatsky-4.5-rc6-next-oom-rework-coretemp-sensor-order2-dma32-normal-only-order0-1-free-swap-8g-unused-firefox-killed", limitOOMDumpDetached},
 		{"kernel-tag 6832-linux-mm-2016-senozhatsky-4.5-rc6-next-oom-rework-coretemp-sensor-order2-dma32-normal-only-order0-1-free-swap-8g-unused-firefox-killed", limitOOMDumpDetached},
 		{"journal-export 6833-linux-mm-2016-handa-4.5-rc2-next-vmware-2gb-no-swap-genxref-smbd-order2-oom-dma32-only-order0-1-slab-reclaimable-107536", limitOOMDumpDetached},
-		{"bullets-star 6863-linux-mm-2019-shakeelb-reply-zswap-movable-8g-pc-pagetypeinfo-before-after-normal-unmovable-blocks-834-to-81-dma32-movable-776-order10-healthy", limitPagetypeBlocksUnderMarks},
 		{"inline-code-indented 6748-lkml-2005-2.6.11-rc4-i386-2g-nfs-server-slab-220221-pages-lowmem-normal-all-unreclaimable-oom-exim-terad-overcommit-2", limitOOMHeaderNoCommInCode},
 	} {
 		formsKnownLimits[p.key] = p.why
